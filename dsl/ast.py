@@ -1,0 +1,615 @@
+"""The typed IR of the Meeple language: one small pydantic class per construct.
+
+Every node carries a ``span`` (file, line, column) taken from Lark's positions.
+Nodes are grouped into discriminated unions by category (``Expr``, ``Stmt``,
+``Decl``) on the ``node`` field, so the whole IR exports to JSON and validates
+against the schema committed in ``docs/schema/ir.schema.json``.
+"""
+from __future__ import annotations
+
+from typing import Annotated, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Span(BaseModel):
+    """Where a node starts in its source file (1-based line and column)."""
+
+    model_config = ConfigDict(frozen=True)
+    file: str = "<string>"
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    span: Span = Field(default_factory=Span)
+
+
+# ---------------------------------------------------------------- types
+
+class TypeRef(Node):
+    """A type written in the source: ``int``, ``Member``, ``pyramid`` (a cell of that
+    board), ``player``, ``zone``, or ``list of T``."""
+
+    node: Literal["TypeRef"] = "TypeRef"
+    name: str
+    item: Optional["TypeRef"] = None  # element type when name == "list"
+
+
+# ---------------------------------------------------------------- expressions
+
+class IntLit(Node):
+    """An integer literal: ``42``."""
+    node: Literal["IntLit"] = "IntLit"
+    value: int
+
+
+class StrLit(Node):
+    """A string literal: ``"hello"``."""
+    node: Literal["StrLit"] = "StrLit"
+    value: str
+
+
+class BoolLit(Node):
+    """``true`` or ``false``."""
+    node: Literal["BoolLit"] = "BoolLit"
+    value: bool
+
+
+class NoneLit(Node):
+    """``none``: no item, no cell."""
+    node: Literal["NoneLit"] = "NoneLit"
+
+
+class Var(Node):
+    """A name: a local, a parameter, a global variable, an enum value, a zone, a board,
+    or a built-in constant such as ``active`` and ``players``."""
+    node: Literal["Var"] = "Var"
+    name: str
+
+
+class Attr(Node):
+    """``obj.name``: an item's attribute or a cell's coordinate."""
+    node: Literal["Attr"] = "Attr"
+    obj: "Expr"
+    name: str
+
+
+class Index(Node):
+    """``xs[i]``: the i-th element (0-based) of a list."""
+    node: Literal["Index"] = "Index"
+    obj: "Expr"
+    index: "Expr"
+
+
+class Call(Node):
+    """``f(a, b)``: a built-in, a user function or relation, a per-player zone or
+    per-player variable applied to a player."""
+    node: Literal["Call"] = "Call"
+    func: str
+    args: list["Expr"] = []
+
+
+class ForClause(Node):
+    """``for x in xs`` inside a comprehension, an aggregate or a deck entry."""
+    node: Literal["ForClause"] = "ForClause"
+    var: str
+    iter: "Expr"
+
+
+class Comprehension(Node):
+    """``[e for x in xs if cond]``: a list built from one or more for clauses."""
+    node: Literal["Comprehension"] = "Comprehension"
+    elem: "Expr"
+    clauses: list[ForClause]
+    cond: Optional["Expr"] = None
+
+
+class Aggregate(Node):
+    """``sum(e for x in xs if cond)``: a built-in applied to a comprehension."""
+    node: Literal["Aggregate"] = "Aggregate"
+    func: str
+    comp: Comprehension
+
+
+class ListLit(Node):
+    """``[a, b, c]``."""
+    node: Literal["ListLit"] = "ListLit"
+    items: list["Expr"] = []
+
+
+class BinOp(Node):
+    """Arithmetic, comparison, membership, ``and``/``or`` and ranges (``a..b``)."""
+    node: Literal["BinOp"] = "BinOp"
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+class UnOp(Node):
+    """``not x`` and ``-x``."""
+    node: Literal["UnOp"] = "UnOp"
+    op: str
+    operand: "Expr"
+
+
+class CondExpr(Node):
+    """``if c then a else b``."""
+    node: Literal["CondExpr"] = "CondExpr"
+    cond: "Expr"
+    then: "Expr"
+    other: "Expr"
+
+
+Expr = Annotated[
+    Union[IntLit, StrLit, BoolLit, NoneLit, Var, Attr, Index, Call, Comprehension,
+          Aggregate, ListLit, BinOp, UnOp, CondExpr],
+    Field(discriminator="node"),
+]
+
+
+# ---------------------------------------------------------------- statements
+
+class Block(Node):
+    """``{ statements }``."""
+    node: Literal["Block"] = "Block"
+    stmts: list["Stmt"] = []
+
+
+class Let(Node):
+    """``let x = e``: a new local variable."""
+    node: Literal["Let"] = "Let"
+    var: str
+    value: Expr
+
+
+class Assign(Node):
+    """``x = e`` (a local or global variable, or ``active``), ``score(p) = e`` (a
+    per-player variable)."""
+    node: Literal["Assign"] = "Assign"
+    var: str
+    player: Optional[Expr] = None
+    value: Expr
+
+
+class If(Node):
+    """``if c { } elif c { } else { }``."""
+    node: Literal["If"] = "If"
+    branches: list[tuple[Expr, Block]]
+    other: Optional[Block] = None
+
+
+class For(Node):
+    """``for x in xs { }``: bounded by the length of the list."""
+    node: Literal["For"] = "For"
+    var: str
+    iter: Expr
+    body: Block
+
+
+class While(Node):
+    """``while c max N { }``: a loop that may run at most N times."""
+    node: Literal["While"] = "While"
+    cond: Expr
+    limit: int
+    body: Block
+
+
+class Choose(Node):
+    """``choose x from options [by player] [as "verb"]``: a player decision, one move."""
+    node: Literal["Choose"] = "Choose"
+    var: str
+    options: Expr
+    chooser: Optional[Expr] = None
+    verb: Optional[str] = None
+
+
+class ChooseSubset(Node):
+    """``choose xs subset of options [where cond] [by player] [as "verb"]``: a
+    non-empty subset satisfying ``cond`` (in which ``xs`` names the subset)."""
+    node: Literal["ChooseSubset"] = "ChooseSubset"
+    var: str
+    options: Expr
+    where: Optional[Expr] = None
+    chooser: Optional[Expr] = None
+    verb: Optional[str] = None
+
+
+class Best(Node):
+    """``best x in xs by k1, k2 [tie choose|first|random [by p]]``: the element with
+    the highest keys; a remaining tie is settled by the tie rule."""
+    node: Literal["Best"] = "Best"
+    var: str
+    options: Expr
+    keys: list[Expr]
+    tie: str = "choose"
+    chooser: Optional[Expr] = None
+
+
+class Move(Node):
+    """``move what to where``: an item or a list of items onto a zone or cell."""
+    node: Literal["Move"] = "Move"
+    what: Expr
+    to: Expr
+
+
+class Shuffle(Node):
+    """``shuffle zone``: a random order from the game's generator."""
+    node: Literal["Shuffle"] = "Shuffle"
+    zone: Expr
+
+
+class Deal(Node):
+    """``deal N from pile to perzone`` / ``deal all from pile to perzone``: one card at a
+    time round the table, starting with the active player."""
+    node: Literal["Deal"] = "Deal"
+    count: Optional[int] = None  # None: all
+    source: Expr
+    to: str
+
+
+class Fill(Node):
+    """``fill board from pile``: the top item of the pile into each empty cell, in
+    cell order."""
+    node: Literal["Fill"] = "Fill"
+    board: str
+    source: Expr
+
+
+class PickRandom(Node):
+    """``pick x at random from xs``."""
+    node: Literal["PickRandom"] = "PickRandom"
+    var: str
+    options: Expr
+
+
+class Log(Node):
+    """``log key "text {expr}"``: a message to the players (localisable by key)."""
+    node: Literal["Log"] = "Log"
+    key: str
+    template: str
+
+
+class CallProc(Node):
+    """``call proc(args)``: runs a procedure."""
+    node: Literal["CallProc"] = "CallProc"
+    proc: str
+    args: list[Expr] = []
+
+
+class Reveal(Node):
+    """``reveal zone``: the zone (or cell) is public from now on."""
+    node: Literal["Reveal"] = "Reveal"
+    zone: Expr
+
+
+class EndGame(Node):
+    """``end game``: the game ends now; scores are computed."""
+    node: Literal["EndGame"] = "EndGame"
+
+
+Stmt = Annotated[
+    Union[Let, Assign, If, For, While, Choose, ChooseSubset, Best, Move, Shuffle, Deal,
+          Fill, PickRandom, Log, CallProc, EndGame, Reveal],
+    Field(discriminator="node"),
+]
+
+
+# ---------------------------------------------------------------- declarations
+
+class NamedArg(Node):
+    node: Literal["NamedArg"] = "NamedArg"
+    name: str
+    value: Expr
+
+
+class Param(Node):
+    node: Literal["Param"] = "Param"
+    name: str
+    type: TypeRef
+
+
+class Title(Node):
+    """``title "Name"``."""
+    node: Literal["Title"] = "Title"
+    text: str
+
+
+class Language(Node):
+    """``language "Nederlands"`` (locales)."""
+    node: Literal["Language"] = "Language"
+    text: str
+
+
+class Players(Node):
+    """``players 2..4``."""
+    node: Literal["Players"] = "Players"
+    min: int
+    max: int
+
+
+class Order(Node):
+    """``order clockwise`` or ``order counterclockwise``."""
+    node: Literal["Order"] = "Order"
+    direction: str
+
+
+class EnumDecl(Node):
+    """``enum Clan { a, b, c }``."""
+    node: Literal["EnumDecl"] = "EnumDecl"
+    name: str
+    values: list[str]
+
+
+class FieldDecl(Node):
+    node: Literal["FieldDecl"] = "FieldDecl"
+    name: str
+    type: TypeRef
+
+
+class KindDecl(Node):
+    """``kind Card { suit: Suit, value: int }``."""
+    node: Literal["KindDecl"] = "KindDecl"
+    name: str
+    fields: list[FieldDecl] = []
+
+
+class CellDef(Node):
+    node: Literal["CellDef"] = "CellDef"
+    name: str
+    coords: list[NamedArg] = []
+
+
+class BoardDecl(Node):
+    """``board b: triangle(rows: 8) holds Card`` or ``board b: cells { a(x: 1) ... }``."""
+    node: Literal["BoardDecl"] = "BoardDecl"
+    name: str
+    generator: Optional[str] = None
+    args: list[NamedArg] = []
+    cells: list[CellDef] = []
+    holds: TypeRef
+    visibility: str = "public"
+
+
+class ZoneDecl(Node):
+    """``zone hand: Card per player owner``."""
+    node: Literal["ZoneDecl"] = "ZoneDecl"
+    name: str
+    holds: TypeRef
+    per_player: bool = False
+    visibility: str = "public"
+
+
+class DeckEntry(Node):
+    node: Literal["DeckEntry"] = "DeckEntry"
+    count: int = 1
+    kind: str
+    args: list[NamedArg] = []
+    clauses: list[ForClause] = []
+
+
+class DeckDecl(Node):
+    """``deck name into zone { [N of] Kind(attr: e) for x in xs ... }``."""
+    node: Literal["DeckDecl"] = "DeckDecl"
+    name: str
+    into: str
+    entries: list[DeckEntry]
+
+
+class VarDecl(Node):
+    """``var passes: int = 0`` or ``var gold: int per player = 3``."""
+    node: Literal["VarDecl"] = "VarDecl"
+    name: str
+    type: TypeRef
+    per_player: bool = False
+    init: Expr
+
+
+class RelationDecl(Node):
+    """``relation beside(a: b, c: b) = expr``: precomputed between cells of boards."""
+    node: Literal["RelationDecl"] = "RelationDecl"
+    name: str
+    params: list[Param]
+    body: Expr
+
+
+class FunctionDecl(Node):
+    """``function f(x: T): R = expr``: a pure function."""
+    node: Literal["FunctionDecl"] = "FunctionDecl"
+    name: str
+    params: list[Param] = []
+    result: TypeRef
+    body: Expr
+
+
+class ProcedureDecl(Node):
+    """``procedure p(x: T) { statements }``: may contain player decisions."""
+    node: Literal["ProcedureDecl"] = "ProcedureDecl"
+    name: str
+    params: list[Param] = []
+    body: Block
+
+
+class SetupDecl(Node):
+    """``setup { statements }``: runs once when a game starts."""
+    node: Literal["SetupDecl"] = "SetupDecl"
+    body: Block
+
+
+class TurnDecl(Node):
+    """``turn { statements }``: runs for the active player, then play passes on."""
+    node: Literal["TurnDecl"] = "TurnDecl"
+    body: Block
+
+
+class EndDecl(Node):
+    """``end when cond``: checked after every turn."""
+    node: Literal["EndDecl"] = "EndDecl"
+    cond: Expr
+
+
+class AtEndDecl(Node):
+    """``at end { statements }``: runs once when the game ends, before scoring."""
+    node: Literal["AtEndDecl"] = "AtEndDecl"
+    body: Block
+
+
+class ScoreDecl(Node):
+    """``score(p) = expr``."""
+    node: Literal["ScoreDecl"] = "ScoreDecl"
+    param: str
+    body: Expr
+
+
+class TiebreakDecl(Node):
+    """``tiebreak name(p) = expr``: applied in order of declaration."""
+    node: Literal["TiebreakDecl"] = "TiebreakDecl"
+    name: str
+    param: str
+    body: Expr
+
+
+class NameDecl(Node):
+    """``name Path "full name" ["short"]``: what players see for a declared name."""
+    node: Literal["NameDecl"] = "NameDecl"
+    path: str
+    text: str
+    short: Optional[str] = None
+
+
+class TextDecl(Node):
+    """``text key "template"``: a message or prompt text."""
+    node: Literal["TextDecl"] = "TextDecl"
+    key: str
+    text: str
+
+
+class LabelDecl(Node):
+    """``label Kind "template" ["short template"]``: how an item is written."""
+    node: Literal["LabelDecl"] = "LabelDecl"
+    kind: str
+    template: str
+    short: Optional[str] = None
+
+
+class ColorDecl(Node):
+    """``color Enum.value colour``."""
+    node: Literal["ColorDecl"] = "ColorDecl"
+    path: str
+    color: str
+
+
+class KindColorDecl(Node):
+    """``color Kind by attribute``: an item takes the colour of an attribute's value."""
+    node: Literal["KindColorDecl"] = "KindColorDecl"
+    kind: str
+    attr: str
+
+
+class Replace(Node):
+    """``replace <declaration>`` in a variant or locale."""
+    node: Literal["Replace"] = "Replace"
+    decl: "Decl"
+
+
+class Extend(Node):
+    """``extend setup|turn|procedure NAME { statements }``: appends statements."""
+    node: Literal["Extend"] = "Extend"
+    target: str
+    name: Optional[str] = None
+    body: Block
+
+
+class Remove(Node):
+    """``remove zone|deck|var|... NAME``."""
+    node: Literal["Remove"] = "Remove"
+    what: str
+    name: str
+
+
+Decl = Annotated[
+    Union[Title, Language, Players, Order, EnumDecl, KindDecl, BoardDecl, ZoneDecl,
+          DeckDecl, VarDecl, RelationDecl, FunctionDecl, ProcedureDecl, SetupDecl,
+          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, NameDecl, TextDecl, LabelDecl,
+          ColorDecl, KindColorDecl, Replace, Extend, Remove],
+    Field(discriminator="node"),
+]
+
+
+class File(Node):
+    """One source file: a ruleset, a variant or a locale."""
+    node: Literal["File"] = "File"
+    kind: str  # ruleset | variant | locale
+    name: str
+    decls: list[Decl] = []
+
+
+for _cls in list(globals().values()):
+    if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
+        _cls.model_rebuild()
+
+
+def decl_key(decl) -> str:
+    """The name under which a declaration is overlaid by variants and locales."""
+    d = decl
+    match d.node:
+        case "Title" | "Language" | "Players" | "Order" | "SetupDecl" | "TurnDecl" \
+                | "EndDecl" | "ScoreDecl":
+            return d.node.removesuffix("Decl").lower()
+        case "AtEndDecl":
+            return "at end"
+        case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" \
+                | "RelationDecl" | "FunctionDecl" | "ProcedureDecl" | "TiebreakDecl":
+            return f"{d.node.removesuffix('Decl').lower()} {d.name}"
+        case "NameDecl":
+            return f"name {d.path}"
+        case "TextDecl":
+            return f"text {d.key}"
+        case "LabelDecl":
+            return f"label {d.kind}"
+        case "ColorDecl":
+            return f"color {d.path}"
+        case "KindColorDecl":
+            return f"color {d.kind}"
+    raise ValueError(d.node)
+
+
+def walk(node):
+    """Yields ``node`` and every node below it, depth first."""
+    yield node
+    for name in type(node).model_fields:
+        value = getattr(node, name)
+        yield from _walk_value(value)
+
+
+def _walk_value(value):
+    if isinstance(value, Node):
+        yield from walk(value)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _walk_value(v)
+
+
+def show(node) -> str:
+    """A one-line printer of the IR, for readable tests: ``(BinOp op=+ (Var x) (IntLit 1))``."""
+    if isinstance(node, list):
+        return "[" + " ".join(show(n) for n in node) + "]"
+    if isinstance(node, tuple):
+        return "(" + " ".join(show(n) for n in node) + ")"
+    if not isinstance(node, Node):
+        return repr(node) if isinstance(node, str) else str(node)
+    parts = [node.node]
+    for name in type(node).model_fields:
+        if name in ("span", "node"):
+            continue
+        value = getattr(node, name)
+        if value is None or value == []:
+            continue
+        if isinstance(value, (Node, list, tuple)):
+            parts.append(show(value))
+        else:
+            parts.append(f"{name}={value}")
+    return "(" + " ".join(parts) + ")"

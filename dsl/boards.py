@@ -1,0 +1,71 @@
+"""Board generators: each turns its arguments into cells with coordinates, a name used
+in move notation, and a layout position (x, y) for drawing on a character grid."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Cell:
+    name: str
+    coords: dict
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class Generator:
+    params: tuple[str, ...]
+    coords: tuple[str, ...]
+    doc: str
+
+    def cells(self, **args) -> list[Cell]:
+        return _BUILD[self](**args)
+
+
+def _triangle(rows: int) -> list[Cell]:
+    return [Cell(f"r{r}c{c}", {"row": r, "col": c}, (rows - r) + 2 * (c - 1), r - 1)
+            for r in range(1, rows + 1) for c in range(1, r + 1)]
+
+
+def _grid(rows: int, cols: int) -> list[Cell]:
+    return [Cell(f"r{r}c{c}", {"row": r, "col": c}, 2 * (c - 1), r - 1)
+            for r in range(1, rows + 1) for c in range(1, cols + 1)]
+
+
+def _hex(radius: int) -> list[Cell]:
+    out = []
+    for r in range(-radius, radius + 1):
+        for q in range(-radius, radius + 1):
+            s = -q - r
+            if abs(s) <= radius:
+                ring = max(abs(q), abs(r), abs(s))
+                out.append(Cell(f"q{q}r{r}", {"q": q, "r": r, "s": s, "ring": ring},
+                                2 * q + r + 2 * radius, r + radius))
+    return out
+
+
+def _line(length: int) -> list[Cell]:
+    return [Cell(f"s{i}", {"pos": i}, 2 * (i - 1), 0) for i in range(1, length + 1)]
+
+
+TRIANGLE = Generator(("rows",), ("row", "col"),
+                     "rows of growing length: row 1 has 1 cell, row n has n; col counts from 1")
+GRID = Generator(("rows", "cols"), ("row", "col"), "a rectangle of rows x cols cells")
+HEX = Generator(("radius",), ("q", "r", "s", "ring"),
+                "a hexagon of hexes in axial coordinates q, r (s = -q-r) around the centre; "
+                "ring is the distance from the centre")
+LINE = Generator(("length",), ("pos",), "a line of slots numbered 1..length")
+
+GENERATORS = {"triangle": TRIANGLE, "grid": GRID, "hex": HEX, "line": LINE}
+_BUILD = {TRIANGLE: _triangle, GRID: _grid, HEX: _hex, LINE: _line}
+
+MAX_CELLS = 10_000
+
+
+def explicit_cells(defs: list[tuple[str, dict]]) -> list[Cell]:
+    """Cells written out one by one; ``x``/``y`` coordinates, when given, place them."""
+    out = []
+    for i, (name, coords) in enumerate(defs):
+        out.append(Cell(name, coords, int(coords.get("x", 2 * i)), int(coords.get("y", 0))))
+    return out

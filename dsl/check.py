@@ -1,0 +1,922 @@
+"""The checker: resolves every name and type in a merged ruleset and reports every
+problem it finds (not just the first). Its result, ``Checked``, is what the
+interpreter compiles."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import ast as ir
+from . import boards as gen
+from . import errors
+from .errors import Diagnostics
+from .load import Merged
+from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, unify
+
+BUILTIN_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER}
+COLORS = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "grey",
+          "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta",
+          "bright_cyan", "bright_white"}
+# built-in functions: name -> allowed argument counts (types are checked in _call_builtin)
+BUILTINS = {
+    "top": (1, 2), "bottom": (1,), "items": (1,), "size": (1,), "empty": (1,), "occupied": (1,),
+    "cells": (1,), "cell_of": (2,), "abs": (1,), "min": (1, 2), "max": (1, 2), "sum": (1,),
+    "count": (1,), "any": (1,), "all": (1,), "first": (1,), "last": (1,), "len": (1,),
+    "subsets": (1,), "player_count": (0,), "next_player": (1,), "previous_player": (1,),
+    "seat": (1,), "owner": (1,), "turn_number": (0,), "sort": (1,), "reverse": (1,),
+    "distinct": (1,),
+}
+AGGREGATES = {"sum", "count", "any", "all", "min", "max", "first", "last"}
+CONSTANTS = {"active": PLAYER, "players": list_of(PLAYER)}
+UI_TEXTS = {"player", "your_turn", "hand_over", "game_over", "winner", "winners", "score",
+            "pass"}
+TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass
+class Board:
+    decl: ir.BoardDecl
+    cells: list[gen.Cell]
+    coords: tuple[str, ...]
+
+
+@dataclass
+class Checked:
+    """A checked ruleset: declarations by name and the type of every expression."""
+
+    name: str
+    title: str
+    players: tuple[int, int]
+    order: str
+    variants: list[str]
+    locale: str | None
+    language: str | None
+    variant_titles: dict[str, str]
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    enum_of_value: dict[str, str] = field(default_factory=dict)
+    kinds: dict[str, dict[str, T]] = field(default_factory=dict)
+    boards: dict[str, Board] = field(default_factory=dict)
+    zones: dict[str, ir.ZoneDecl] = field(default_factory=dict)
+    decks: list[ir.DeckDecl] = field(default_factory=list)
+    vars: dict[str, ir.VarDecl] = field(default_factory=dict)
+    relations: dict[str, ir.RelationDecl] = field(default_factory=dict)
+    functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
+    procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
+    setup: ir.SetupDecl | None = None
+    turn: ir.TurnDecl | None = None
+    end: ir.EndDecl | None = None
+    at_end: ir.AtEndDecl | None = None
+    score: ir.ScoreDecl | None = None
+    tiebreaks: list[ir.TiebreakDecl] = field(default_factory=list)
+    names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    colors: dict[str, str] = field(default_factory=dict)
+    kind_colors: dict[str, str] = field(default_factory=dict)
+    types: dict[int, T] = field(default_factory=dict)
+    templates: dict[int, list] = field(default_factory=dict)
+    decisions: set[str] = field(default_factory=set)  # procedures that may ask a player
+
+    def type_of(self, e) -> T:
+        return self.types.get(id(e), ERROR)
+
+
+class Checker:
+    def __init__(self, merged: Merged, diags: Diagnostics):
+        self.m = merged
+        self.d = diags
+        title = next((x.text for x in merged.decls if x.node == "Title"), merged.name)
+        self.c = Checked(merged.name, title, (1, 1), "clockwise", merged.variants, merged.locale,
+                         merged.language, merged.variant_titles)
+        self.proc_locals: dict[str, T] | None = None
+        self.in_at_end = False
+
+    # ---------------------------------------------------------------- driver
+    def run(self) -> Checked:
+        decls = self.m.decls
+        for d in decls:  # first pass: names that everything else refers to
+            self._declare(d)
+        for d in decls:
+            self._check_decl(d)
+        self._check_required(decls)
+        return self.c
+
+    def _declare(self, d) -> None:
+        c = self.c
+        match d.node:
+            case "Players":
+                if not 1 <= d.min <= d.max:
+                    self.d.add(errors.bad_value(d.span, f"players {d.min}..{d.max} is empty"))
+                c.players = (d.min, d.max)
+            case "Order":
+                c.order = d.direction
+            case "EnumDecl":
+                c.enums[d.name] = d.values
+                seen = set()
+                for v in d.values:
+                    if v in seen:
+                        self.d.add(errors.duplicate(d.span, "enum value", v, d.span))
+                    seen.add(v)
+                    if v in c.enum_of_value and c.enum_of_value[v] != d.name:
+                        c.enum_of_value[v] = "?"  # ambiguous: write Enum.value
+                    else:
+                        c.enum_of_value[v] = d.name
+            case "KindDecl":
+                c.kinds[d.name] = {}
+            case "BoardDecl":
+                self._declare_board(d)
+            case "ZoneDecl":
+                c.zones[d.name] = d
+            case "DeckDecl":
+                c.decks.append(d)
+            case "VarDecl":
+                c.vars[d.name] = d
+            case "RelationDecl":
+                c.relations[d.name] = d
+            case "FunctionDecl":
+                c.functions[d.name] = d
+            case "ProcedureDecl":
+                c.procedures[d.name] = d
+            case "SetupDecl":
+                c.setup = d
+            case "TurnDecl":
+                c.turn = d
+            case "EndDecl":
+                c.end = d
+            case "AtEndDecl":
+                c.at_end = d
+            case "ScoreDecl":
+                c.score = d
+            case "TiebreakDecl":
+                c.tiebreaks.append(d)
+        self._check_clashes(d)
+
+    def _check_clashes(self, d) -> None:
+        name = getattr(d, "name", None)
+        if name is None or d.node in ("TiebreakDecl",):
+            return
+        if name in BUILTINS or name in CONSTANTS or name in BUILTIN_TYPES:
+            self.d.add(errors.Diagnostic("check/reserved-name", d.span,
+                                         f"'{name}' is a built-in name and cannot be declared",
+                                         "choose another name", length=len(name)))
+
+    def _declare_board(self, d: ir.BoardDecl) -> None:
+        if d.generator is not None:
+            g = gen.GENERATORS.get(d.generator)
+            if g is None:
+                self.d.add(errors.unknown(d.span, "board generator", d.generator, gen.GENERATORS))
+                self.c.boards[d.name] = Board(d, [], ())
+                return
+            args = {}
+            for a in d.args:
+                if a.name not in g.params:
+                    self.d.add(errors.unknown(a.span, f"argument of {d.generator}", a.name, g.params))
+                    continue
+                args[a.name] = self._const_int(a.value)
+            missing = [p for p in g.params if p not in args]
+            if missing:
+                self.d.add(errors.Diagnostic("check/arity", d.span,
+                                             f"{d.generator} needs {', '.join(missing)}",
+                                             f"write {d.generator}({', '.join(p + ': N' for p in g.params)})"))
+                self.c.boards[d.name] = Board(d, [], g.coords)
+                return
+            if any(v is None or v < 1 or v > 200 for v in args.values()):
+                self.c.boards[d.name] = Board(d, [], g.coords)
+                self.d.add(errors.bad_value(d.span, "board sizes must be whole numbers from 1 to 200"))
+                return
+            self.c.boards[d.name] = Board(d, g.cells(**args), g.coords)
+        else:
+            defs, coords, names = [], None, set()
+            for cd in d.cells:
+                vals = {a.name: self._const_int(a.value) for a in cd.coords}
+                if cd.name in names:
+                    self.d.add(errors.duplicate(cd.span, "cell", cd.name, cd.span))
+                names.add(cd.name)
+                keys = tuple(sorted(vals))
+                if coords is None:
+                    coords = keys
+                elif keys != coords:
+                    self.d.add(errors.bad_value(cd.span, f"cell '{cd.name}' has coordinates "
+                                                f"{', '.join(keys)} but the first cell has "
+                                                f"{', '.join(coords)}"))
+                defs.append((cd.name, vals))
+            self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
+
+    def _const_int(self, e) -> int | None:
+        if e.node == "IntLit":
+            return e.value
+        if e.node == "UnOp" and e.op == "-" and e.operand.node == "IntLit":
+            return -e.operand.value
+        self.d.add(errors.bad_value(e.span, "a whole number is expected here"))
+        return None
+
+    # ---------------------------------------------------------------- declarations
+    def _check_decl(self, d) -> None:
+        c = self.c
+        match d.node:
+            case "KindDecl":
+                for f in d.fields:
+                    if f.name in c.kinds[d.name]:
+                        self.d.add(errors.duplicate(f.span, "attribute", f.name, f.span))
+                    c.kinds[d.name][f.name] = self.type_ref(f.type)
+            case "BoardDecl":
+                self._kind_ref(d.holds)
+                self._visibility(d, d.visibility, per_player=False)
+            case "ZoneDecl":
+                self._kind_ref(d.holds)
+                self._visibility(d, d.visibility, d.per_player)
+            case "DeckDecl":
+                self._check_deck(d)
+            case "VarDecl":
+                t = self.type_ref(d.type)
+                self._expect(d.init, {}, t, f"the initial value of '{d.name}'")
+            case "RelationDecl":
+                env = {p.name: self.type_ref(p.type) for p in d.params}
+                for p in d.params:
+                    if env[p.name].tag != "cell":
+                        self.d.add(errors.type_mismatch(p.span, f"relation parameter '{p.name}'",
+                                                        "a cell (the name of a board)", str(env[p.name])))
+                self._expect(d.body, env, BOOL, f"relation '{d.name}'")
+            case "FunctionDecl":
+                env = self._params(d.params)
+                self._expect(d.body, env, self.type_ref(d.result), f"the result of '{d.name}'")
+            case "ProcedureDecl":
+                self._proc(d.name, d.body, self._params(d.params))
+            case "SetupDecl":
+                self._proc("setup", d.body, {})
+            case "TurnDecl":
+                self._proc("turn", d.body, {})
+            case "AtEndDecl":
+                self.in_at_end = True
+                self._proc("at end", d.body, {})
+                self.in_at_end = False
+            case "EndDecl":
+                self._expect(d.cond, {}, BOOL, "the end condition")
+            case "ScoreDecl":
+                self._expect(d.body, {d.param: PLAYER}, INT, "the score")
+            case "TiebreakDecl":
+                self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
+            case "NameDecl":
+                self._check_path(d, d.path)
+                c.names[d.path] = (d.text, d.short)
+            case "TextDecl":
+                c.texts[d.key] = d.text
+            case "LabelDecl":
+                self._check_label(d)
+            case "ColorDecl":
+                self._check_path(d, d.path)
+                if d.color not in COLORS:
+                    self.d.add(errors.unknown(d.span, "colour", d.color, COLORS))
+                c.colors[d.path] = d.color
+            case "KindColorDecl":
+                if d.kind not in c.kinds:
+                    self.d.add(errors.unknown(d.span, "kind", d.kind, c.kinds))
+                elif d.attr not in c.kinds[d.kind]:
+                    self.d.add(errors.no_attribute(d.span, d.kind, d.attr, c.kinds[d.kind]))
+                c.kind_colors[d.kind] = d.attr
+
+    def _visibility(self, d, vis: str, per_player: bool) -> None:
+        if vis == "owner" and not per_player:
+            self.d.add(errors.bad_value(d.span, f"'{d.name}' is not per player, so it has no owner",
+                                        "use 'public' or 'hidden', or write 'per player'"))
+
+    def _kind_ref(self, t: ir.TypeRef) -> None:
+        if t.name not in self.c.kinds:
+            self.d.add(errors.unknown(t.span, "kind", t.name, self.c.kinds, "check/unknown-kind"))
+
+    def _params(self, params: list[ir.Param]) -> dict[str, T]:
+        env = {}
+        for p in params:
+            if p.name in env:
+                self.d.add(errors.duplicate(p.span, "parameter", p.name, p.span))
+            env[p.name] = self.type_ref(p.type)
+        return env
+
+    def type_ref(self, t: ir.TypeRef) -> T:
+        if t.name == "list":
+            return list_of(self.type_ref(t.item))
+        if t.name in BUILTIN_TYPES:
+            return BUILTIN_TYPES[t.name]
+        if t.name in self.c.enums:
+            return T("enum", t.name)
+        if t.name in self.c.kinds:
+            return T("item", t.name)
+        if t.name in self.c.boards:
+            return T("cell", t.name)
+        if t.name == "zone":
+            return T("zone", "?")
+        cands = list(BUILTIN_TYPES) + list(self.c.enums) + list(self.c.kinds) + list(self.c.boards)
+        self.d.add(errors.unknown(t.span, "type", t.name, cands, "check/unknown-type"))
+        return ERROR
+
+    def _check_deck(self, d: ir.DeckDecl) -> None:
+        z = self.c.zones.get(d.into)
+        if z is None:
+            self.d.add(errors.unknown(d.span, "zone", d.into, self.c.zones, "check/unknown-zone"))
+        elif z.per_player:
+            self.d.add(errors.bad_value(d.span, f"a deck cannot go into the per-player zone '{d.into}'",
+                                        "put it in a shared pile, then deal it"))
+        for e in d.entries:
+            env: dict[str, T] = {}
+            for cl in e.clauses:
+                env[cl.var] = self._iter_type(cl.iter, env, cl.span)
+            fields = self.c.kinds.get(e.kind)
+            if fields is None:
+                self.d.add(errors.unknown(e.span, "kind", e.kind, self.c.kinds, "check/unknown-kind"))
+                continue
+            if z is not None and z.holds.name != e.kind:
+                self.d.add(errors.type_mismatch(e.span, f"deck '{d.name}' into '{d.into}'",
+                                                f"{z.holds.name} items", e.kind))
+            given = set()
+            for a in e.args:
+                if a.name not in fields:
+                    self.d.add(errors.no_attribute(a.span, e.kind, a.name, fields))
+                    continue
+                given.add(a.name)
+                self._expect(a.value, env, fields[a.name], f"attribute '{a.name}'")
+            for f in fields:
+                if f not in given:
+                    self.d.add(errors.Diagnostic("check/missing-attribute", e.span,
+                                                 f"{e.kind} needs a value for '{f}'",
+                                                 f"write {f}: ... inside {e.kind}(...)"))
+
+    def _check_path(self, d, path: str) -> None:
+        c = self.c
+        head, _, tail = path.partition(".")
+        if not tail:
+            known = (set(c.enums) | set(c.kinds) | set(c.zones) | set(c.boards) | set(c.vars)
+                     | {t.name for t in c.tiebreaks} | {"score", "player", "game"})
+            if head not in known:
+                self.d.add(errors.unknown(d.span, "name", head, known))
+            return
+        if head in c.enums:
+            if tail not in c.enums[head]:
+                self.d.add(errors.unknown(d.span, f"value of {head}", tail, c.enums[head]))
+        elif head in c.kinds:
+            if tail not in c.kinds[head]:
+                self.d.add(errors.no_attribute(d.span, head, tail, c.kinds[head]))
+        else:
+            self.d.add(errors.unknown(d.span, "enum or kind", head, list(c.enums) + list(c.kinds)))
+
+    def _check_label(self, d: ir.LabelDecl) -> None:
+        fields = self.c.kinds.get(d.kind)
+        if fields is None:
+            self.d.add(errors.unknown(d.span, "kind", d.kind, self.c.kinds, "check/unknown-kind"))
+            return
+        for tmpl in (d.template, d.short):
+            for name in TEMPLATE_PART.findall(tmpl or ""):
+                if name not in fields:
+                    self.d.add(errors.no_attribute(d.span, d.kind, name, fields))
+        self.c.labels[d.kind] = (d.template, d.short)
+
+    def _check_required(self, decls) -> None:
+        c = self.c
+        span = self.m_span()
+        if not any(d.node == "Players" for d in decls):
+            self.d.add(errors.missing(span, "'players' declaration", "write for example: players 2..4"))
+        if c.turn is None:
+            self.d.add(errors.missing(span, "turn", "write: turn { ... }"))
+        has_end_stmt = any(isinstance(n, ir.EndGame) for d in decls for n in ir.walk(d))
+        if c.end is None and not has_end_stmt:
+            self.d.add(errors.missing(span, "way to end", "write: end when <condition>, or 'end game' in a rule"))
+
+    def m_span(self) -> ir.Span:
+        for d in self.m.decls:
+            return ir.Span(file=d.span.file, line=1, column=1)
+        return ir.Span()
+
+    # ---------------------------------------------------------------- procedures
+    def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
+        self.proc_locals = dict(params)
+        self.proc_name = name
+        self._block(body)
+        self.proc_locals = None
+
+    def _block(self, b: ir.Block) -> None:
+        for s in b.stmts:
+            self._stmt(s)
+
+    def _bind(self, span, name: str, t: T) -> None:
+        env = self.proc_locals
+        if name in CONSTANTS or name in self.c.vars or name in self.c.zones:
+            self.d.add(errors.Diagnostic("check/shadowing", span,
+                                         f"'{name}' already names a {self._what(name)}",
+                                         "choose another name for the local variable",
+                                         length=len(name)))
+        old = env.get(name)
+        if old is not None and not compatible(old, t) and not compatible(t, old):
+            self.d.add(errors.type_mismatch(span, f"local '{name}' was {old}", str(old), str(t)))
+        env[name] = t if old is None or old.tag == "none" else old
+
+    def _what(self, name: str) -> str:
+        if name in CONSTANTS:
+            return "built-in"
+        return "global variable" if name in self.c.vars else "zone"
+
+    def _decision(self, span) -> None:
+        self.c.decisions.add(self.proc_name)
+        if self.in_at_end:
+            self.d.add(errors.misplaced(span, "'at end' cannot ask a player to decide",
+                                        "move the decision into the turn"))
+
+    def _stmt(self, s) -> None:
+        env = self.proc_locals
+        match s.node:
+            case "Let":
+                self._bind(s.span, s.var, self.expr(s.value, env))
+            case "Assign":
+                self._assign(s)
+            case "If":
+                for cond, block in s.branches:
+                    self._expect(cond, env, BOOL, "the condition")
+                    self._block(block)
+                if s.other:
+                    self._block(s.other)
+            case "For":
+                self._bind(s.span, s.var, self._iter_type(s.iter, env, s.span))
+                self._block(s.body)
+            case "While":
+                self._expect(s.cond, env, BOOL, "the loop condition")
+                if s.limit < 1:
+                    self.d.add(errors.bad_value(s.span, "'max' must be at least 1"))
+                self._block(s.body)
+            case "Choose":
+                self._decision(s.span)
+                self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+                self._chooser(s.chooser)
+            case "ChooseSubset":
+                self._decision(s.span)
+                self._bind(s.span, s.var, list_of(self._iter_type(s.options, env, s.span)))
+                if s.where is not None:
+                    self._expect(s.where, env, BOOL, "the 'where' condition")
+                self._chooser(s.chooser)
+            case "Best":
+                self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+                for k in s.keys:
+                    t = self.expr(k, env)
+                    if t not in (INT, BOOL) and not t.is_error:
+                        self.d.add(errors.type_mismatch(k.span, "a 'best' key", "int or bool", str(t)))
+                if s.tie == "choose":
+                    self._decision(s.span)
+                self._chooser(s.chooser)
+            case "Move":
+                self._check_move(s)
+            case "Shuffle" | "Reveal":
+                self._zone_expr(s.zone, env, "this")
+            case "Deal":
+                self._zone_expr(s.source, env, "the pile dealt from")
+                z = self.c.zones.get(s.to)
+                if z is None:
+                    self.d.add(errors.unknown(s.span, "zone", s.to, self.c.zones, "check/unknown-zone"))
+                elif not z.per_player:
+                    self.d.add(errors.bad_value(s.span, f"'{s.to}' is not a per-player zone",
+                                                "deal goes to a zone declared 'per player'"))
+            case "Fill":
+                if s.board not in self.c.boards:
+                    self.d.add(errors.unknown(s.span, "board", s.board, self.c.boards))
+                self._zone_expr(s.source, env, "the pile filled from")
+            case "PickRandom":
+                self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+            case "Log":
+                self.c.templates[id(s)] = self.template(s.template, s.span, env)
+            case "CallProc":
+                self._call_proc(s)
+            case "EndGame":
+                pass
+
+    def _chooser(self, e) -> None:
+        if e is not None:
+            self._expect(e, self.proc_locals, PLAYER, "the player who chooses")
+
+    def _assign(self, s: ir.Assign) -> None:
+        env = self.proc_locals
+        t = self.expr(s.value, env)
+        if s.player is not None:
+            v = self.c.vars.get(s.var)
+            if v is None or not v.per_player:
+                self.d.add(errors.unknown(s.span, "per-player variable", s.var,
+                                          [n for n, x in self.c.vars.items() if x.per_player]))
+                return
+            self._expect(s.player, env, PLAYER, "the player")
+            target = self.type_ref(v.type)
+        elif s.var == "active":
+            target = PLAYER
+        elif s.var in env:
+            target = env[s.var]
+            if target.tag == "none":
+                env[s.var] = t
+                return
+        elif s.var in self.c.vars:
+            v = self.c.vars[s.var]
+            if v.per_player:
+                self.d.add(errors.bad_value(s.span, f"'{s.var}' is per player",
+                                            f"write {s.var}(p) = ..."))
+                return
+            target = self.type_ref(v.type)
+        else:
+            self.d.add(errors.unknown(s.span, "variable", s.var, list(env) + list(self.c.vars),
+                                      "check/unknown-variable"))
+            return
+        if not compatible(target, t):
+            self.d.add(errors.type_mismatch(s.value.span, f"assignment to '{s.var}'", str(target), str(t)))
+
+    def _check_move(self, s: ir.Move) -> None:
+        env = self.proc_locals
+        what = self.expr(s.what, env)
+        kind = what.arg.arg if what.tag == "list" and what.arg.tag == "item" else \
+            what.arg if what.tag == "item" else None
+        if kind is None and not what.is_error and not (what.tag == "list" and what.arg.is_error):
+            self.d.add(errors.type_mismatch(s.what.span, "move", "an item or a list of items", str(what)))
+        zk = self._zone_expr(s.to, env, "the destination")
+        if kind and zk and zk != "?" and kind != zk:
+            self.d.add(errors.type_mismatch(s.to.span, "move", f"a place that holds {kind}",
+                                            f"a place that holds {zk}"))
+
+    def _zone_expr(self, e, env, what: str) -> str | None:
+        t = self.expr(e, env)
+        if t.tag == "zone":
+            return t.arg
+        if t.tag == "cell":
+            return self.c.boards[t.arg].decl.holds.name if t.arg in self.c.boards else None
+        if not t.is_error:
+            self.d.add(errors.type_mismatch(e.span, what, "a zone or a cell", str(t)))
+        return None
+
+    def _call_proc(self, s: ir.CallProc) -> None:
+        p = self.c.procedures.get(s.proc)
+        if p is None:
+            self.d.add(errors.unknown(s.span, "procedure", s.proc, self.c.procedures,
+                                      "check/unknown-procedure"))
+            return
+        if len(p.params) != len(s.args):
+            self.d.add(errors.wrong_arity(s.span, s.proc, str(len(p.params)), len(s.args)))
+        for prm, a in zip(p.params, s.args):
+            self._expect(a, self.proc_locals, self.type_ref(prm.type), f"argument '{prm.name}'")
+        if p.name in self.c.decisions or any(n.node in ("Choose", "ChooseSubset") for n in ir.walk(p)):
+            self._decision(s.span)
+
+    # ---------------------------------------------------------------- expressions
+    def _expect(self, e, env, want: T, context: str) -> T:
+        got = self.expr(e, env)
+        if not compatible(want, got):
+            self.d.add(errors.type_mismatch(e.span, context, str(want), str(got)))
+        return got
+
+    def _iter_type(self, e, env, span) -> T:
+        """The element type of something iterable: a list, a zone's items, an enum."""
+        t = self.expr(e, env)
+        if t.tag == "list":
+            return t.arg
+        if t.is_error:
+            return ERROR
+        self.d.add(errors.type_mismatch(e.span, "this", "a list", str(t)))
+        return ERROR
+
+    def template(self, text: str, span, env) -> list:
+        """Splits ``"{a} takes {b}"`` into text and parsed expressions."""
+        from .parse import parse_expr
+        parts, pos = [], 0
+        for m in TEMPLATE_PART.finditer(text):
+            parts.append(text[pos:m.start()])
+            try:
+                e = parse_expr(m.group(1), span)
+            except errors.MeepleError as err:
+                for dg in err.diagnostics:
+                    self.d.add(dg)
+                e = None
+            if e is not None:
+                self.expr(e, env)
+            parts.append(e)
+            pos = m.end()
+        parts.append(text[pos:])
+        return parts
+
+    def expr(self, e, env) -> T:
+        t = self._expr(e, env)
+        self.c.types[id(e)] = t
+        return t
+
+    def _expr(self, e, env) -> T:
+        match e.node:
+            case "IntLit":
+                return INT
+            case "StrLit":
+                return STR
+            case "BoolLit":
+                return BOOL
+            case "NoneLit":
+                return NONE
+            case "Var":
+                return self._var(e, env)
+            case "Attr":
+                return self._attr(e, env)
+            case "Index":
+                t = self.expr(e.obj, env)
+                self._expect(e.index, env, INT, "an index")
+                if t.tag == "list":
+                    return t.arg
+                if not t.is_error:
+                    self.d.add(errors.type_mismatch(e.obj.span, "indexing", "a list", str(t)))
+                return ERROR
+            case "Call":
+                return self._call(e, env)
+            case "Comprehension":
+                inner = self._clauses(e, env)
+                return list_of(self.expr(e.elem, inner))
+            case "Aggregate":
+                return self._aggregate(e, env)
+            case "ListLit":
+                ts = [self.expr(x, env) for x in e.items]
+                if not ts:
+                    return list_of(NONE)
+                out = ts[0]
+                for x, t in zip(e.items[1:], ts[1:]):
+                    u = unify(out, t)
+                    if u is None:
+                        self.d.add(errors.type_mismatch(x.span, "list element", str(out), str(t)))
+                    else:
+                        out = u
+                return list_of(out)
+            case "BinOp":
+                return self._binop(e, env)
+            case "UnOp":
+                if e.op == "not":
+                    self._expect(e.operand, env, BOOL, "'not'")
+                    return BOOL
+                self._expect(e.operand, env, INT, "'-'")
+                return INT
+            case "CondExpr":
+                self._expect(e.cond, env, BOOL, "the condition")
+                a, b = self.expr(e.then, env), self.expr(e.other, env)
+                u = unify(a, b)
+                if u is None:
+                    self.d.add(errors.type_mismatch(e.other.span, "the 'else' branch", str(a), str(b)))
+                    return a
+                return u
+        raise AssertionError(e.node)
+
+    def _clauses(self, e: ir.Comprehension, env) -> dict:
+        inner = dict(env)
+        for cl in e.clauses:
+            inner[cl.var] = self._iter_type(cl.iter, inner, cl.span)
+        if e.cond is not None:
+            self._expect(e.cond, inner, BOOL, "the 'if' condition")
+        return inner
+
+    def _var(self, e: ir.Var, env) -> T:
+        c, n = self.c, e.name
+        if n in env:
+            return env[n]
+        if n in CONSTANTS:
+            return CONSTANTS[n]
+        if n in c.vars:
+            v = c.vars[n]
+            if v.per_player:
+                self.d.add(errors.bad_value(e.span, f"'{n}' is per player", f"write {n}(p)"))
+            return self.type_ref(v.type)
+        if n in c.enum_of_value:
+            en = c.enum_of_value[n]
+            if en == "?":
+                owners = [k for k, vs in c.enums.items() if n in vs]
+                self.d.add(errors.bad_value(e.span, f"'{n}' is a value of several enums",
+                                            f"write {owners[0]}.{n}"))
+                return ERROR
+            return T("enum", en)
+        if n in c.enums:
+            return list_of(T("enum", n))
+        if n in c.zones:
+            z = c.zones[n]
+            if z.per_player:
+                self.d.add(errors.bad_value(e.span, f"zone '{n}' is per player",
+                                            f"write {n}(p), for example {n}(active)", ))
+            return T("zone", z.holds.name)
+        if n in c.boards:
+            return T("board", n)
+        cands = list(env) + list(CONSTANTS) + list(c.vars) + list(c.enum_of_value) + list(c.enums) \
+            + list(c.zones) + list(c.boards)
+        self.d.add(errors.unknown(e.span, "name", n, cands))
+        return ERROR
+
+    def _attr(self, e: ir.Attr, env) -> T:
+        c = self.c
+        if e.obj.node == "Var" and e.obj.name in c.enums and e.obj.name not in env:
+            en = e.obj.name
+            if e.name not in c.enums[en]:
+                self.d.add(errors.unknown(e.span, f"value of {en}", e.name, c.enums[en]))
+            self.c.types[id(e.obj)] = list_of(T("enum", en))
+            return T("enum", en)
+        t = self.expr(e.obj, env)
+        if t.tag == "item":
+            fields = c.kinds.get(t.arg, {})
+            if e.name in fields:
+                return fields[e.name]
+            self.d.add(errors.no_attribute(e.span, t.arg, e.name, fields))
+            return ERROR
+        if t.tag == "cell":
+            b = c.boards.get(t.arg)
+            if b and e.name in b.coords:
+                return INT
+            if e.name == "name":
+                return STR
+            self.d.add(errors.no_attribute(e.span, f"a cell of {t.arg}", e.name, b.coords if b else ()))
+            return ERROR
+        if not t.is_error:
+            self.d.add(errors.type_mismatch(e.obj.span, f"'.{e.name}'", "an item or a cell", str(t)))
+        return ERROR
+
+    def _binop(self, e: ir.BinOp, env) -> T:
+        op = e.op
+        if op in ("and", "or"):
+            self._expect(e.left, env, BOOL, f"'{op}'")
+            self._expect(e.right, env, BOOL, f"'{op}'")
+            return BOOL
+        a = self.expr(e.left, env)
+        b = self.expr(e.right, env)
+        if op in ("in", "not in"):
+            if b.tag == "list":
+                if not compatible(b.arg, a) and not compatible(a, b.arg):
+                    self.d.add(errors.type_mismatch(e.left.span, f"'{op}'", str(b.arg), str(a)))
+            elif b.tag in ("zone", "cell"):
+                if a.tag != "item" and not a.is_error:
+                    self.d.add(errors.type_mismatch(e.left.span, f"'{op}' a zone", "an item", str(a)))
+            elif not b.is_error:
+                self.d.add(errors.type_mismatch(e.right.span, f"'{op}'", "a list or a zone", str(b)))
+            return BOOL
+        if op in ("==", "!="):
+            if not compatible(a, b) and not compatible(b, a):
+                self.d.add(errors.type_mismatch(e.right.span, f"comparison '{op}'", str(a), str(b)))
+            return BOOL
+        if op in ("<", "<=", ">", ">="):
+            self._want(e.left, a, INT, f"'{op}'")
+            self._want(e.right, b, INT, f"'{op}'")
+            return BOOL
+        if op == "..":
+            self._want(e.left, a, INT, "a range")
+            self._want(e.right, b, INT, "a range")
+            return list_of(INT)
+        if op == "+" and a.tag == "list":
+            if b.tag != "list" or (unify(a, b) is None):
+                self.d.add(errors.type_mismatch(e.right.span, "'+' of lists", str(a), str(b)))
+                return a
+            return unify(a, b)
+        self._want(e.left, a, INT, f"'{op}'")
+        self._want(e.right, b, INT, f"'{op}'")
+        return INT
+
+    def _want(self, node, got: T, want: T, ctx: str) -> None:
+        if not compatible(want, got):
+            self.d.add(errors.type_mismatch(node.span, ctx, str(want), str(got)))
+
+    def _aggregate(self, e: ir.Aggregate, env) -> T:
+        if e.func not in AGGREGATES:
+            self.d.add(errors.unknown(e.span, "aggregate", e.func, AGGREGATES))
+            return ERROR
+        inner = self._clauses(e.comp, env)
+        t = self.expr(e.comp.elem, inner)
+        self.c.types[id(e.comp)] = list_of(t)
+        return self._aggregate_result(e.func, t, e.comp.elem)
+
+    def _aggregate_result(self, func: str, t: T, node) -> T:
+        if func in ("sum", "min", "max"):
+            self._want(node, t, INT, f"'{func}'")
+            return INT
+        if func == "count":
+            return INT
+        if func in ("any", "all"):
+            self._want(node, t, BOOL, f"'{func}'")
+            return BOOL
+        return t  # first, last
+
+    def _call(self, e: ir.Call, env) -> T:
+        c, f = self.c, e.func
+        if f in c.functions:
+            fd = c.functions[f]
+            self._args(e, [self.type_ref(p.type) for p in fd.params], env)
+            return self.type_ref(fd.result)
+        if f in c.relations:
+            rd = c.relations[f]
+            pt = self.type_ref(rd.params[0].type)
+            if len(e.args) == 1:
+                self._args(e, [pt], env)
+                return list_of(self.type_ref(rd.params[1].type))
+            self._args(e, [pt, self.type_ref(rd.params[1].type)], env)
+            return BOOL
+        if f in c.zones and c.zones[f].per_player:
+            self._args(e, [PLAYER], env)
+            return T("zone", c.zones[f].holds.name)
+        if f in c.vars and c.vars[f].per_player:
+            self._args(e, [PLAYER], env)
+            return self.type_ref(c.vars[f].type)
+        if f in BUILTINS:
+            if len(e.args) not in BUILTINS[f]:
+                self.d.add(errors.wrong_arity(e.span, f, " or ".join(map(str, BUILTINS[f])), len(e.args)))
+                for a in e.args:
+                    self.expr(a, env)
+                return ERROR
+            return self._call_builtin(e, [self.expr(a, env) for a in e.args])
+        cands = list(c.functions) + list(c.relations) + list(BUILTINS) + \
+            [z for z, d in c.zones.items() if d.per_player] + [v for v, d in c.vars.items() if d.per_player]
+        self.d.add(errors.unknown(e.span, "function", f, cands, "check/unknown-function"))
+        for a in e.args:
+            self.expr(a, env)
+        return ERROR
+
+    def _args(self, e: ir.Call, want: list[T], env) -> None:
+        if len(e.args) != len(want):
+            self.d.add(errors.wrong_arity(e.span, e.func, str(len(want)), len(e.args)))
+        for a, w in zip(e.args, want):
+            self._expect(a, env, w, f"argument of '{e.func}'")
+        for a in e.args[len(want):]:
+            self.expr(a, env)
+
+    def _holds(self, t: T, node, fname: str) -> str | None:
+        """The kind a zone-like argument holds, or None after reporting."""
+        if t.tag == "zone":
+            return t.arg
+        if t.tag == "cell":
+            b = self.c.boards.get(t.arg)
+            return b.decl.holds.name if b else "?"
+        if not t.is_error:
+            self.d.add(errors.type_mismatch(node.span, f"'{fname}'", "a zone or a cell", str(t)))
+        return None
+
+    def _call_builtin(self, e: ir.Call, ts: list[T]) -> T:
+        f, a = e.func, e.args
+        match f:
+            case "top" | "bottom":
+                k = self._holds(ts[0], a[0], f)
+                if len(ts) == 2:
+                    self._want(a[1], ts[1], INT, f"'{f}'")
+                    return list_of(T("item", k)) if k else ERROR
+                return T("item", k) if k else ERROR
+            case "items":
+                k = self._holds(ts[0], a[0], f)
+                return list_of(T("item", k)) if k else ERROR
+            case "size" | "empty" | "occupied" | "len":
+                if ts[0].tag not in ("list",):
+                    self._holds(ts[0], a[0], f)
+                return INT if f in ("size", "len") else BOOL
+            case "cells":
+                if ts[0].tag != "board":
+                    if not ts[0].is_error:
+                        self.d.add(errors.type_mismatch(a[0].span, "'cells'", "a board", str(ts[0])))
+                    return ERROR
+                return list_of(T("cell", ts[0].arg))
+            case "cell_of":
+                self._want(a[0], ts[0], T("item", ts[0].arg) if ts[0].tag == "item" else T("item", "?"), f)
+                if ts[1].tag != "board":
+                    self.d.add(errors.type_mismatch(a[1].span, "'cell_of'", "a board", str(ts[1])))
+                    return ERROR
+                return T("cell", ts[1].arg)
+            case "abs":
+                self._want(a[0], ts[0], INT, f)
+                return INT
+            case "min" | "max":
+                if len(ts) == 2:
+                    self._want(a[0], ts[0], INT, f)
+                    self._want(a[1], ts[1], INT, f)
+                    return INT
+                self._want(a[0], ts[0], list_of(INT), f)
+                return INT
+            case "sum":
+                self._want(a[0], ts[0], list_of(INT), f)
+                return INT
+            case "count":
+                self._list(a[0], ts[0], f)
+                return INT
+            case "any" | "all":
+                self._want(a[0], ts[0], list_of(BOOL), f)
+                return BOOL
+            case "first" | "last":
+                return self._list(a[0], ts[0], f)
+            case "subsets":
+                return list_of(list_of(self._list(a[0], ts[0], f)))
+            case "sort" | "reverse" | "distinct":
+                el = self._list(a[0], ts[0], f)
+                return list_of(el)
+            case "player_count" | "turn_number":
+                return INT
+            case "next_player" | "previous_player":
+                self._want(a[0], ts[0], PLAYER, f)
+                return PLAYER
+            case "seat":
+                self._want(a[0], ts[0], PLAYER, f)
+                return INT
+            case "owner":
+                if ts[0].tag != "zone" and not ts[0].is_error:
+                    self.d.add(errors.type_mismatch(a[0].span, "'owner'", "a per-player zone", str(ts[0])))
+                return PLAYER
+        raise AssertionError(f)
+
+    def _list(self, node, t: T, fname: str) -> T:
+        if t.tag == "list":
+            return t.arg
+        if not t.is_error:
+            self.d.add(errors.type_mismatch(node.span, f"'{fname}'", "a list", str(t)))
+        return ERROR
+
+
+def check(merged: Merged, diags: Diagnostics | None = None) -> tuple[Checked, Diagnostics]:
+    diags = diags if diags is not None else Diagnostics()
+    checked = Checker(merged, diags).run()
+    return checked, diags

@@ -1,0 +1,179 @@
+"""Diagnostics: every message the language tools print, in one module.
+
+A diagnostic has a stable namespaced code (``parse/unexpected-token``,
+``check/unknown-name``), a span, a message and an optional hint. ``render`` prints::
+
+    error[check/unknown-zone]: cherokee.meeple:12:9: unknown zone 'hnad'
+       12 |   deal all from draw to hnad
+          |                         ^^^^
+    hint: did you mean 'hand'?
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
+
+from .ast import Span
+
+MAX_DIAGNOSTICS = 100
+
+
+@dataclass
+class Diagnostic:
+    code: str
+    span: Span
+    message: str
+    hint: Optional[str] = None
+    severity: str = "error"
+    length: int = 1
+
+    def location(self) -> str:
+        return f"{self.span.file}:{self.span.line}:{self.span.column}"
+
+    def render(self, sources: dict[str, str] | None = None) -> str:
+        head = f"{self.severity}[{self.code}]: {self.location()}: {self.message}"
+        lines = [head]
+        text = (sources or {}).get(self.span.file)
+        if text is not None and self.span.line > 0:
+            src_lines = text.splitlines()
+            if self.span.line <= len(src_lines):
+                src = src_lines[self.span.line - 1]
+                num = str(self.span.line)
+                pad = " " * len(num)
+                lines.append(f" {num} | {src}")
+                width = max(1, min(self.length, len(src) - self.span.column + 1))
+                lines.append(f" {pad} | {' ' * (self.span.column - 1)}{'^' * width}")
+        if self.hint:
+            lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+
+class MeepleError(Exception):
+    """Raised with every diagnostic found when a ruleset cannot be loaded."""
+
+    def __init__(self, diagnostics: list[Diagnostic], sources: dict[str, str] | None = None):
+        self.diagnostics = diagnostics
+        self.sources = sources or {}
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n\n".join(d.render(self.sources) for d in self.diagnostics)
+
+
+@dataclass
+class Diagnostics:
+    """Collects diagnostics and keeps going (up to MAX_DIAGNOSTICS)."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def add(self, diag: Diagnostic) -> None:
+        if len(self.items) < MAX_DIAGNOSTICS:
+            self.items.append(diag)
+
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity == "error"]
+
+    def __bool__(self) -> bool:
+        return bool(self.errors())
+
+
+# ---------------------------------------------------------------- suggestions
+
+def _norm(s: str) -> str:
+    return s.lower().replace("_", "")
+
+
+def _distance(a: str, b: str) -> int:
+    """Edit distance where swapping two neighbouring letters counts as one edit."""
+    d = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) + 1):
+        d[i][0] = i
+    for j in range(len(b) + 1):
+        d[0][j] = j
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
+
+
+def suggest(name: str, candidates: Iterable[str]) -> Optional[str]:
+    """The closest candidate by edit distance (ignoring case and underscores)."""
+    best, best_d = None, None
+    n = _norm(name)
+    for c in sorted(set(candidates)):
+        d = _distance(n, _norm(c))
+        if d <= max(1, (len(n) + 1) // 3) and (best_d is None or d < best_d):
+            best, best_d = c, d
+    return best
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+    s = suggest(name, candidates)
+    return f"did you mean '{s}'?" if s else None
+
+
+# ---------------------------------------------------------------- wording, one per kind
+
+def unexpected_token(span: Span, token: str, expected: list[str], length: int) -> Diagnostic:
+    shown = ", ".join(sorted(expected)[:8])
+    hint = f"expected one of: {shown}" if expected else None
+    return Diagnostic("parse/unexpected-token", span, f"unexpected {token}", hint, length=length)
+
+
+def unexpected_char(span: Span, char: str) -> Diagnostic:
+    return Diagnostic("parse/unexpected-character", span, f"unexpected character {char!r}")
+
+
+def unexpected_end(span: Span, expected: list[str]) -> Diagnostic:
+    shown = ", ".join(sorted(expected)[:8])
+    return Diagnostic("parse/unexpected-end", span, "the file ends too early",
+                      f"expected one of: {shown}; is a '}}' missing?")
+
+
+def unknown(span: Span, what: str, name: str, candidates: Iterable[str],
+            code: str = "check/unknown-name") -> Diagnostic:
+    return Diagnostic(code, span, f"unknown {what} '{name}'", did_you_mean(name, candidates),
+                      length=len(name))
+
+
+def duplicate(span: Span, what: str, name: str, first: Span) -> Diagnostic:
+    return Diagnostic("check/duplicate", span, f"{what} '{name}' is declared twice",
+                      f"the first declaration is at line {first.line}", length=len(name))
+
+
+def type_mismatch(span: Span, context: str, expected: str, got: str) -> Diagnostic:
+    return Diagnostic("check/type-mismatch", span, f"{context}: expected {expected}, found {got}")
+
+
+def wrong_arity(span: Span, func: str, expected: str, got: int) -> Diagnostic:
+    return Diagnostic("check/arity", span,
+                      f"'{func}' takes {expected} argument(s), {got} given", length=len(func))
+
+
+def no_attribute(span: Span, type_name: str, attr: str, candidates: Iterable[str]) -> Diagnostic:
+    return Diagnostic("check/unknown-attribute", span,
+                      f"{type_name} has no attribute '{attr}'", did_you_mean(attr, candidates),
+                      length=len(attr))
+
+
+def misplaced(span: Span, message: str, hint: str | None = None) -> Diagnostic:
+    return Diagnostic("check/misplaced", span, message, hint)
+
+
+def missing(span: Span, what: str, hint: str | None = None) -> Diagnostic:
+    return Diagnostic("check/missing", span, f"the ruleset has no {what}", hint)
+
+
+def bad_value(span: Span, message: str, hint: str | None = None) -> Diagnostic:
+    return Diagnostic("check/bad-value", span, message, hint)
+
+
+def overlay_error(span: Span, message: str, hint: str | None = None) -> Diagnostic:
+    return Diagnostic("overlay/conflict", span, message, hint)
+
+
+def io_error(path: str, message: str) -> Diagnostic:
+    return Diagnostic("load/io", Span(file=path), message)

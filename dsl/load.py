@@ -1,0 +1,180 @@
+"""Finding a ruleset's files and laying variants and locales over the base.
+
+A ruleset folder holds one base file (header ``ruleset NAME``), optional
+``variants/*.meeple`` (header ``variant NAME``) and ``locales/*.meeple`` (header
+``locale NAME``). ``load`` parses them, applies the chosen overlays in order (variants
+as given, then the locale) and returns the merged declarations for the checker.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ast as ir
+from . import errors
+from .parse import parse
+
+SUFFIX = ".meeple"
+DISPLAY = ("NameDecl", "TextDecl", "LabelDecl", "ColorDecl", "KindColorDecl")
+RULESETS_DIR = Path(__file__).resolve().parent.parent / "rulesets"
+
+
+@dataclass
+class SourceSet:
+    """Every file of one ruleset folder, parsed (or with the diagnostics of why not)."""
+
+    base: ir.File | None = None
+    variants: dict[str, ir.File] = field(default_factory=dict)
+    locales: dict[str, ir.File] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)
+    diagnostics: list[errors.Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class Merged:
+    """The declarations of a base ruleset with overlays applied."""
+
+    name: str
+    decls: list
+    variants: list[str]
+    locale: str | None
+    variant_titles: dict[str, str]
+    language: str | None = None
+
+
+def resolve_path(name_or_path: str) -> Path:
+    """A bundled ruleset name (``cherokee``) or a path to a file or folder."""
+    p = Path(name_or_path)
+    if p.exists():
+        return p
+    bundled = RULESETS_DIR / name_or_path
+    if bundled.exists():
+        return bundled
+    raise FileNotFoundError(name_or_path)
+
+
+def bundled_names() -> list[str]:
+    return sorted(p.name for p in RULESETS_DIR.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
+
+
+def read_sources(path: str | Path) -> SourceSet:
+    """Parses a ruleset file, or a folder with its variants and locales."""
+    path = Path(path)
+    out = SourceSet()
+    files: list[Path]
+    if path.is_dir():
+        files = sorted(path.glob(f"*{SUFFIX}")) + sorted((path / "variants").glob(f"*{SUFFIX}")) \
+            + sorted((path / "locales").glob(f"*{SUFFIX}"))
+        if not files:
+            out.diagnostics.append(errors.io_error(str(path), f"no {SUFFIX} files in this folder"))
+    else:
+        files = [path]
+    for f in files:
+        _read_one(f, out)
+    if out.base is None and not out.diagnostics:
+        out.diagnostics.append(errors.io_error(str(path), "no file with a 'ruleset NAME' header"))
+    return out
+
+
+def _read_one(f: Path, out: SourceSet) -> None:
+    try:
+        text = f.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        out.diagnostics.append(errors.io_error(str(f), f"cannot read: {e}"))
+        return
+    out.sources[str(f)] = text
+    try:
+        parsed = parse(text, str(f))
+    except errors.MeepleError as e:
+        out.diagnostics.extend(e.diagnostics)
+        return
+    if parsed.kind == "ruleset":
+        if out.base is not None:
+            out.diagnostics.append(errors.Diagnostic(
+                "load/two-bases", parsed.span, "a second base ruleset in the same folder",
+                f"the first is {out.base.span.file}"))
+        else:
+            out.base = parsed
+    elif parsed.kind == "variant":
+        out.variants[parsed.name] = parsed
+    else:
+        out.locales[parsed.name] = parsed
+
+
+def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
+          diags: errors.Diagnostics | None = None) -> Merged:
+    """Applies the chosen variants (in order) and the locale to the base ruleset."""
+    diags = diags if diags is not None else errors.Diagnostics()
+    base = src.base
+    table: dict[str, object] = {}
+    for d in base.decls:
+        if isinstance(d, (ir.Replace, ir.Extend, ir.Remove)):
+            diags.add(errors.overlay_error(d.span, f"'{d.node.lower()}' belongs in a variant or a locale",
+                                           "write the declaration itself in the base ruleset"))
+            continue
+        key = ir.decl_key(d)
+        if key in table:
+            diags.add(errors.duplicate(d.span, key.split(" ")[0], key.split(" ", 1)[-1], table[key].span))
+            continue
+        table[key] = d
+    titles = {}
+    for v in variants:
+        f = src.variants.get(v)
+        if f is None:
+            diags.add(errors.unknown(base.span, "variant", v, src.variants, code="load/unknown-variant"))
+            continue
+        titles[v] = next((d.text for d in f.decls if d.node == "Title"), v)
+        _apply(f, table, diags, own={"Title", "Language"})
+    language = None
+    if locale is not None:
+        f = src.locales.get(locale)
+        if f is None:
+            diags.add(errors.unknown(base.span, "locale", locale, src.locales, code="load/unknown-locale"))
+        else:
+            language = next((d.text for d in f.decls if d.node == "Language"), locale)
+            _apply(f, table, diags, own={"Language"}, display_replaces=True)
+    return Merged(base.name, list(table.values()), list(variants), locale, titles, language)
+
+
+def _apply(f: ir.File, table: dict, diags: errors.Diagnostics, own: set[str],
+           display_replaces: bool = False) -> None:
+    for d in f.decls:
+        if d.node in own:
+            continue
+        if isinstance(d, ir.Replace):
+            key = ir.decl_key(d.decl)
+            if key not in table:
+                diags.add(errors.overlay_error(
+                    d.span, f"'replace' of {key}, which the ruleset does not declare",
+                    errors.did_you_mean(key, table) or "drop 'replace' to add a new declaration"))
+                continue
+            table[key] = d.decl
+        elif isinstance(d, ir.Extend):
+            _extend(d, table, diags)
+        elif isinstance(d, ir.Remove):
+            key = f"{d.what} {d.name}"
+            if table.pop(key, None) is None:
+                diags.add(errors.overlay_error(d.span, f"'remove' of {key}, which is not declared",
+                                               errors.did_you_mean(key, table)))
+        else:
+            key = ir.decl_key(d)
+            if key in table and not (display_replaces and d.node in DISPLAY) and d.node != "Title":
+                diags.add(errors.overlay_error(
+                    d.span, f"{key} is already declared by the base ruleset",
+                    f"write 'replace {key.split(' ')[0]} ...' to replace it"))
+                continue
+            table[key] = d
+
+
+def _extend(d: ir.Extend, table: dict, diags: errors.Diagnostics) -> None:
+    key = f"procedure {d.name}" if d.target == "procedure" else d.target
+    old = table.get(key)
+    if old is None:
+        if d.target == "at end":
+            table[key] = ir.AtEndDecl(span=d.span, body=d.body)
+            return
+        diags.add(errors.overlay_error(d.span, f"'extend' of {key}, which is not declared",
+                                       errors.did_you_mean(key, table)))
+        return
+    body = ir.Block(span=old.body.span, stmts=list(old.body.stmts) + list(d.body.stmts))
+    table[key] = old.model_copy(update={"body": body})

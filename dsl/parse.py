@@ -1,0 +1,463 @@
+"""Source text -> IR (dsl/ast.py), with Lark errors turned into diagnostics."""
+from __future__ import annotations
+
+import ast as pyast
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast as ir
+from . import errors
+
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+# how the parser's terminal names read in messages
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'",
+    "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "__ANON_0": "'..'",
+    "$END": "the end of the file",
+}
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["start", "expr"],
+                propagate_positions=True, maybe_placeholders=True)
+
+
+def _span(meta_or_token, file: str) -> ir.Span:
+    m = meta_or_token
+    if getattr(m, "empty", False):
+        return ir.Span(file=file)
+    return ir.Span(file=file, line=m.line, column=m.column,
+                   end_line=getattr(m, "end_line", m.line) or m.line,
+                   end_column=getattr(m, "end_column", m.column) or m.column)
+
+
+def _string(tok: Token) -> str:
+    return pyast.literal_eval(str(tok))
+
+
+@v_args(meta=True)
+class _ToIR(Transformer):
+    """One method per grammar rule; each returns the IR node of the same name."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    def s(self, meta) -> ir.Span:
+        return _span(meta, self.file)
+
+    def t(self, tok: Token) -> ir.Span:
+        return _span(tok, self.file)
+
+    # -------------------------------------------------------- file and declarations
+    def start(self, meta, children):
+        header, *decls = children
+        kind, name = header
+        return ir.File(span=self.s(meta), kind=kind, name=name, decls=decls)
+
+    def header(self, meta, c):
+        return (str(c[0]), str(c[1]))
+
+    def title_decl(self, meta, c):
+        return ir.Title(span=self.s(meta), text=_string(c[0]))
+
+    def language_decl(self, meta, c):
+        return ir.Language(span=self.s(meta), text=_string(c[0]))
+
+    def players_decl(self, meta, c):
+        return ir.Players(span=self.s(meta), min=int(c[0]), max=int(c[1]))
+
+    def order_decl(self, meta, c):
+        return ir.Order(span=self.s(meta), direction=str(c[0]))
+
+    def name_list(self, meta, c):
+        return [str(x) for x in c]
+
+    def enum_decl(self, meta, c):
+        return ir.EnumDecl(span=self.t(c[0]), name=str(c[0]), values=c[1])
+
+    def field(self, meta, c):
+        return ir.FieldDecl(span=self.t(c[0]), name=str(c[0]), type=c[1])
+
+    def kind_decl(self, meta, c):
+        return ir.KindDecl(span=self.t(c[0]), name=str(c[0]), fields=[x for x in c[1:] if x is not None])
+
+    def named_arg(self, meta, c):
+        return ir.NamedArg(span=self.t(c[0]), name=str(c[0]), value=c[1])
+
+    def generator(self, meta, c):
+        return (str(c[0]), [x for x in c[1:] if x is not None], self.t(c[0]))
+
+    def cell_def(self, meta, c):
+        return ir.CellDef(span=self.t(c[0]), name=str(c[0]), coords=[x for x in c[1:] if x is not None])
+
+    def holds(self, meta, c):
+        return (c[0], str(c[1]) if c[1] is not None else "public")
+
+    def board_decl(self, meta, c):
+        name, (gen, args, _), (holds, vis) = c
+        return ir.BoardDecl(span=self.t(name), name=str(name), generator=gen, args=args,
+                            holds=holds, visibility=vis)
+
+    def board_cells_decl(self, meta, c):
+        name, *cells, (holds, vis) = c
+        return ir.BoardDecl(span=self.t(name), name=str(name), cells=cells, holds=holds,
+                            visibility=vis)
+
+    def per_player(self, meta, c):
+        return True
+
+    def zone_decl(self, meta, c):
+        name, holds, per, vis = c
+        return ir.ZoneDecl(span=self.t(name), name=str(name), holds=holds, per_player=bool(per),
+                           visibility=str(vis) if vis else ("owner" if per else "public"))
+
+    def for_clauses(self, meta, c):
+        return c
+
+    def item_ctor(self, meta, c):
+        return (str(c[0]), [x for x in c[1:] if x is not None], self.t(c[0]))
+
+    def deck_entry(self, meta, c):
+        count, (kind, args, span), clauses = c
+        return ir.DeckEntry(span=span, count=int(count) if count is not None else 1, kind=kind,
+                            args=args, clauses=clauses)
+
+    def deck_decl(self, meta, c):
+        name, into, *entries = c
+        return ir.DeckDecl(span=self.t(name), name=str(name), into=str(into), entries=entries)
+
+    def var_decl(self, meta, c):
+        name, type_, per, init = c
+        return ir.VarDecl(span=self.t(name), name=str(name), type=type_, per_player=bool(per),
+                          init=init)
+
+    def param(self, meta, c):
+        return ir.Param(span=self.t(c[0]), name=str(c[0]), type=c[1])
+
+    def params(self, meta, c):
+        return [x for x in c if x is not None]
+
+    def relation_decl(self, meta, c):
+        name, a, b, body = c
+        return ir.RelationDecl(span=self.t(name), name=str(name), params=[a, b], body=body)
+
+    def function_decl(self, meta, c):
+        name, params, result, body = c
+        return ir.FunctionDecl(span=self.t(name), name=str(name), params=params, result=result,
+                               body=body)
+
+    def procedure_decl(self, meta, c):
+        name, params, body = c
+        return ir.ProcedureDecl(span=self.t(name), name=str(name), params=params, body=body)
+
+    def setup_decl(self, meta, c):
+        return ir.SetupDecl(span=self.s(meta), body=c[0])
+
+    def turn_decl(self, meta, c):
+        return ir.TurnDecl(span=self.s(meta), body=c[0])
+
+    def end_decl(self, meta, c):
+        return ir.EndDecl(span=self.s(meta), cond=c[0])
+
+    def at_end_decl(self, meta, c):
+        return ir.AtEndDecl(span=self.s(meta), body=c[0])
+
+    def score_decl(self, meta, c):
+        return ir.ScoreDecl(span=self.s(meta), param=str(c[0]), body=c[1])
+
+    def tiebreak_decl(self, meta, c):
+        return ir.TiebreakDecl(span=self.t(c[0]), name=str(c[0]), param=str(c[1]), body=c[2])
+
+    def path(self, meta, c):
+        return ".".join(str(x) for x in c if x is not None)
+
+    def name_decl(self, meta, c):
+        return ir.NameDecl(span=self.s(meta), path=c[0], text=_string(c[1]),
+                           short=_string(c[2]) if c[2] is not None else None)
+
+    def text_decl(self, meta, c):
+        return ir.TextDecl(span=self.s(meta), key=str(c[0]), text=_string(c[1]))
+
+    def label_decl(self, meta, c):
+        return ir.LabelDecl(span=self.s(meta), kind=str(c[0]), template=_string(c[1]),
+                            short=_string(c[2]) if c[2] is not None else None)
+
+    def color_decl(self, meta, c):
+        return ir.ColorDecl(span=self.s(meta), path=c[0], color=str(c[1]))
+
+    def kind_color_decl(self, meta, c):
+        return ir.KindColorDecl(span=self.s(meta), kind=str(c[0]), attr=str(c[1]))
+
+    def replace_decl(self, meta, c):
+        return ir.Replace(span=self.s(meta), decl=c[0])
+
+    def extend_target(self, meta, c):
+        words = [str(x) for x in c]
+        if words[0] == "procedure":
+            return ("procedure", words[1])
+        return (" ".join(words), None)
+
+    def extend_decl(self, meta, c):
+        (target, name), body = c
+        return ir.Extend(span=self.s(meta), target=target, name=name, body=body)
+
+    def remove_decl(self, meta, c):
+        return ir.Remove(span=self.s(meta), what=str(c[0]), name=str(c[1]))
+
+    # -------------------------------------------------------- types
+    def type_ref(self, meta, c):
+        x = c[0]
+        if isinstance(x, ir.TypeRef):
+            return x
+        return ir.TypeRef(span=self.t(x), name=str(x))
+
+    def list_type(self, meta, c):
+        return ir.TypeRef(span=self.s(meta), name="list", item=c[0])
+
+    # -------------------------------------------------------- statements
+    def block(self, meta, c):
+        return ir.Block(span=self.s(meta), stmts=c)
+
+    def let_stmt(self, meta, c):
+        return ir.Let(span=self.t(c[0]), var=str(c[0]), value=c[1])
+
+    def target(self, meta, c):
+        return (str(c[0]), c[1], self.t(c[0]))
+
+    def assign_stmt(self, meta, c):
+        (name, player, span), value = c
+        return ir.Assign(span=span, var=name, player=player, value=value)
+
+    def elif_clause(self, meta, c):
+        return (c[0], c[1])
+
+    def if_stmt(self, meta, c):
+        cond, block, *rest = c
+        other = rest[-1]
+        return ir.If(span=self.s(meta), branches=[(cond, block)] + list(rest[:-1]), other=other)
+
+    def for_stmt(self, meta, c):
+        return ir.For(span=self.s(meta), var=str(c[0]), iter=c[1], body=c[2])
+
+    def while_stmt(self, meta, c):
+        return ir.While(span=self.s(meta), cond=c[0], limit=int(c[1]), body=c[2])
+
+    def chooser(self, meta, c):
+        return ("by", c[0])
+
+    def verb(self, meta, c):
+        return ("as", _string(c[0]))
+
+    def choose_stmt(self, meta, c):
+        var, options, chooser, verb = c
+        return ir.Choose(span=self.s(meta), var=str(var), options=options,
+                         chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None)
+
+    def choose_subset_stmt(self, meta, c):
+        var, options, where, chooser, verb = c
+        return ir.ChooseSubset(span=self.s(meta), var=str(var), options=options, where=where,
+                               chooser=chooser[1] if chooser else None,
+                               verb=verb[1] if verb else None)
+
+    def key_list(self, meta, c):
+        return c
+
+    def tie_rule(self, meta, c):
+        return (str(c[0]), c[1][1] if c[1] else None)
+
+    def best_stmt(self, meta, c):
+        var, options, keys, tie = c
+        tie_kind, chooser = tie if tie else ("choose", None)
+        return ir.Best(span=self.s(meta), var=str(var), options=options, keys=keys,
+                       tie=tie_kind, chooser=chooser)
+
+    def move_stmt(self, meta, c):
+        return ir.Move(span=self.s(meta), what=c[0], to=c[1])
+
+    def shuffle_stmt(self, meta, c):
+        return ir.Shuffle(span=self.s(meta), zone=c[0])
+
+    def deal_count(self, meta, c):
+        return None if str(c[0]) == "all" else int(c[0])
+
+    def deal_stmt(self, meta, c):
+        return ir.Deal(span=self.t(c[2]), count=c[0], source=c[1], to=str(c[2]))
+
+    def fill_stmt(self, meta, c):
+        return ir.Fill(span=self.t(c[0]), board=str(c[0]), source=c[1])
+
+    def random_stmt(self, meta, c):
+        return ir.PickRandom(span=self.s(meta), var=str(c[0]), options=c[1])
+
+    def log_stmt(self, meta, c):
+        return ir.Log(span=self.s(meta), key=str(c[0]), template=_string(c[1]))
+
+    def call_stmt(self, meta, c):
+        return ir.CallProc(span=self.t(c[0]), proc=str(c[0]), args=[x for x in c[1:] if x is not None])
+
+    def reveal_stmt(self, meta, c):
+        return ir.Reveal(span=self.s(meta), zone=c[0])
+
+    def end_game_stmt(self, meta, c):
+        return ir.EndGame(span=self.s(meta))
+
+    # -------------------------------------------------------- expressions
+    def int_lit(self, meta, c):
+        return ir.IntLit(span=self.t(c[0]), value=int(c[0]))
+
+    def str_lit(self, meta, c):
+        return ir.StrLit(span=self.t(c[0]), value=_string(c[0]))
+
+    def true_lit(self, meta, c):
+        return ir.BoolLit(span=self.s(meta), value=True)
+
+    def false_lit(self, meta, c):
+        return ir.BoolLit(span=self.s(meta), value=False)
+
+    def none_lit(self, meta, c):
+        return ir.NoneLit(span=self.s(meta))
+
+    def var(self, meta, c):
+        return ir.Var(span=self.t(c[0]), name=str(c[0]))
+
+    def attr(self, meta, c):
+        return ir.Attr(span=self.t(c[1]), obj=c[0], name=str(c[1]))
+
+    def index(self, meta, c):
+        return ir.Index(span=self.s(meta), obj=c[0], index=c[1])
+
+    def call(self, meta, c):
+        return ir.Call(span=self.t(c[0]), func=str(c[0]), args=[x for x in c[1:] if x is not None])
+
+    def for_clause(self, meta, c):
+        return ir.ForClause(span=self.t(c[0]), var=str(c[0]), iter=c[1])
+
+    def _comp(self, meta, elem, rest):
+        cond = rest[-1]
+        clauses = rest[:-1]
+        return ir.Comprehension(span=self.s(meta), elem=elem, clauses=clauses, cond=cond)
+
+    def aggregate(self, meta, c):
+        name, elem, *rest = c
+        return ir.Aggregate(span=self.t(name), func=str(name), comp=self._comp(meta, elem, rest))
+
+    def comprehension(self, meta, c):
+        elem, *rest = c
+        return self._comp(meta, elem, rest)
+
+    def list_lit(self, meta, c):
+        return ir.ListLit(span=self.s(meta), items=[x for x in c if x is not None])
+
+    def _binop(self, meta, op, left, right):
+        return ir.BinOp(span=self.s(meta), op=op, left=left, right=right)
+
+    def or_op(self, meta, c):
+        return self._binop(meta, "or", c[0], c[1])
+
+    def and_op(self, meta, c):
+        return self._binop(meta, "and", c[0], c[1])
+
+    def not_op(self, meta, c):
+        return ir.UnOp(span=self.s(meta), op="not", operand=c[0])
+
+    def neg_op(self, meta, c):
+        return ir.UnOp(span=self.s(meta), op="-", operand=c[0])
+
+    def comp_op(self, meta, c):
+        return " ".join(str(x) for x in c)
+
+    def add_op(self, meta, c):
+        return str(c[0])
+
+    mul_op = add_op
+
+    def compare_op(self, meta, c):
+        return self._binop(meta, c[1], c[0], c[2])
+
+    def arith_op(self, meta, c):
+        return self._binop(meta, c[1], c[0], c[2])
+
+    def range_op(self, meta, c):
+        return self._binop(meta, "..", c[0], c[1])
+
+    def cond_expr(self, meta, c):
+        return ir.CondExpr(span=self.s(meta), cond=c[0], then=c[1], other=c[2])
+
+
+def _expected_words(expected) -> list[str]:
+    out = []
+    for e in expected:
+        if e in _TERMINAL_WORDS:
+            out.append(_TERMINAL_WORDS[e])
+            continue
+        try:
+            pattern = parser().get_terminal(e).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str":
+            out.append(f"'{pattern.value}'")
+    return sorted(set(out))
+
+
+def _token_words(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    return f"'{tok}'"
+
+
+def parse(text: str, file: str = "<string>") -> ir.File:
+    """Parses one file; raises MeepleError with a diagnostic on a syntax error."""
+    try:
+        tree = parser().parse(text, start="start")
+    except UnexpectedInput as e:
+        raise errors.MeepleError([_syntax_diagnostic(e, file)], {file: text}) from None
+    try:
+        return _ToIR(file).transform(tree)
+    except VisitError as e:  # a malformed literal, for instance
+        span = ir.Span(file=file, line=getattr(e.obj, "line", 0) or 0,
+                       column=getattr(e.obj, "column", 0) or 0)
+        raise errors.MeepleError([errors.Diagnostic("parse/bad-literal", span, str(e.orig_exc))],
+                                 {file: text}) from None
+
+
+def _syntax_diagnostic(e: UnexpectedInput, file: str) -> errors.Diagnostic:
+    span = ir.Span(file=file, line=e.line if e.line > 0 else 1,
+                   column=e.column if e.column > 0 else 1)
+    if isinstance(e, UnexpectedCharacters):
+        return errors.unexpected_char(span, e.char)
+    if isinstance(e, UnexpectedEOF):
+        return errors.unexpected_end(span, _expected_words(e.expected))
+    if isinstance(e, UnexpectedToken):
+        if e.token.type == "$END":
+            return errors.unexpected_end(span, _expected_words(e.accepts or e.expected))
+        return errors.unexpected_token(span, _token_words(e.token),
+                                       _expected_words(e.accepts or e.expected), len(str(e.token)))
+    return errors.Diagnostic("parse/syntax", span, str(e).splitlines()[0])
+
+
+def parse_file(path: str | Path) -> tuple[ir.File, str]:
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    return parse(text, str(path)), text
+
+
+def parse_expr(text: str, at: ir.Span) -> ir.Expr:
+    """Parses an expression inside a message template; spans point at the template."""
+    try:
+        tree = parser().parse(text, start="expr")
+        node = _ToIR(at.file).transform(tree)
+    except UnexpectedInput as e:
+        d = _syntax_diagnostic(e, at.file)
+        d.span = at
+        d.message = f"in the template expression {{{text}}}: {d.message}"
+        raise errors.MeepleError([d]) from None
+    for n in ir.walk(node):
+        object.__setattr__(n, "span", at)
+    return node

@@ -1,0 +1,62 @@
+"""The checker's types. A type is a small frozen value: ``T("int")``, ``T("item", "Card")``,
+``T("cell", "board")``, ``T("zone", "Card")``, ``T("list", T(...))``."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional, Union
+
+
+@dataclass(frozen=True)
+class T:
+    tag: str  # int bool str player none enum item cell zone list board error
+    arg: Optional[Union[str, "T"]] = None
+
+    def __str__(self) -> str:
+        match self.tag:
+            case "list":
+                return f"list of {self.arg}"
+            case "item" | "enum":
+                return str(self.arg)
+            case "cell":
+                return f"cell of {self.arg}"
+            case "zone":
+                return f"zone of {self.arg}"
+            case "board":
+                return f"board {self.arg}"
+            case "error":
+                return "?"
+        return self.tag
+
+    @property
+    def is_error(self) -> bool:
+        return self.tag == "error"
+
+
+INT, BOOL, STR, PLAYER, NONE, ERROR = T("int"), T("bool"), T("str"), T("player"), T("none"), T("error")
+NULLABLE = ("item", "cell", "player", "enum")
+
+
+def list_of(t: T) -> T:
+    return T("list", t)
+
+
+def compatible(expected: T, got: T) -> bool:
+    """Whether a value of type ``got`` may stand where ``expected`` is wanted."""
+    if expected.is_error or got.is_error or expected == got:
+        return True
+    if got.tag == "none" and expected.tag in NULLABLE:
+        return True
+    if expected.tag == "list" and got.tag == "list":
+        return got.arg.tag == "none" or compatible(expected.arg, got.arg)
+    if expected.tag == "zone" and got.tag == "cell":
+        return True  # a cell holds items like any zone (kind checked separately)
+    return False
+
+
+def unify(a: T, b: T) -> T | None:
+    """The common type of two branches, or None."""
+    if compatible(a, b):
+        return a if not a.is_error and a.tag != "none" else b
+    if compatible(b, a):
+        return b
+    return None
