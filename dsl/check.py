@@ -586,7 +586,7 @@ class Checker:
                 e = None
             if e is not None:
                 self.expr(e, env)
-            parts.append(e)
+                parts.append((m.group(1).strip(), e))
             pos = m.end()
         parts.append(text[pos:])
         return parts

@@ -1,0 +1,233 @@
+"""Expressions -> Python source, compiled once per ruleset.
+
+The checked IR is turned into Python expressions over the runtime ``R`` (zones
+``R.z``, item locations ``R.loc``, globals ``R.g``...) and static tables in the
+module namespace (``A_value[item]``, ``C_row[cell]``, ``REL_beside[cell]``...). Names
+come only from the checked IR (identifiers of the grammar, never free text), and string
+literals are written with ``repr``, so no ruleset text is ever executed as code.
+"""
+from __future__ import annotations
+
+from dsl import ast as ir
+from dsl.check import Checked
+from dsl.types import T
+
+CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class Env:
+    """How a name in the source maps to Python: a procedure local (``L['x']``) or a
+    function parameter / comprehension variable (``v_x``)."""
+
+    def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset()):
+        self.params = set(params)
+        self.locals = set(locals_)
+
+    def bind(self, name: str) -> "Env":
+        e = Env(self.params | {name}, self.locals - {name})
+        return e
+
+    def lookup(self, name: str) -> str | None:
+        if name in self.params:
+            return f"v_{name}"
+        if name in self.locals:
+            return f"L[{name!r}]"
+        return None
+
+
+class ExprCompiler:
+    def __init__(self, checked: Checked, tables):
+        self.c = checked
+        self.t = tables  # the Program being built: zone indices, board cells...
+
+    def ty(self, e) -> T:
+        return self.c.type_of(e)
+
+    def expr(self, e, env: Env) -> str:
+        return getattr(self, "_" + e.node)(e, env)
+
+    # ------------------------------------------------------------ leaves
+    def _IntLit(self, e, env):
+        return repr(e.value)
+
+    def _StrLit(self, e, env):
+        return repr(e.value)
+
+    def _BoolLit(self, e, env):
+        return "True" if e.value else "False"
+
+    def _NoneLit(self, e, env):
+        return "None"
+
+    def _Var(self, e, env):
+        n = e.name
+        local = env.lookup(n)
+        if local is not None:
+            return local
+        if n == "active":
+            return "R.active"
+        if n == "players":
+            return "R.players"
+        c = self.c
+        if n in c.vars:
+            return f"R.g[{n!r}]"
+        if n in c.enum_of_value:
+            return repr(n)
+        if n in c.enums:
+            return f"E_{n}"
+        if n in c.zones:
+            return repr(self.t.zone_index[n])
+        if n in c.boards:
+            return repr(n)
+        raise AssertionError(f"unresolved name {n}")
+
+    def _Attr(self, e, env):
+        t = self.ty(e.obj)
+        if t.tag == "list" and t.arg.tag == "enum":  # Enum.value
+            return repr(e.name)
+        obj = self.expr(e.obj, env)
+        if t.tag == "item":
+            return f"A_{e.name}[{obj}]"
+        if e.name == "name":
+            return f"CELL_NAME[{obj}]"
+        return f"C_{e.name}[{obj}]"
+
+    def _Index(self, e, env):
+        return f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})"
+
+    def _ListLit(self, e, env):
+        return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
+
+    def _CondExpr(self, e, env):
+        return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
+
+    def _UnOp(self, e, env):
+        if e.op == "not":
+            return f"(not {self.expr(e.operand, env)})"
+        return f"(-{self.expr(e.operand, env)})"
+
+    def _BinOp(self, e, env):
+        op = e.op
+        a, b = self.expr(e.left, env), self.expr(e.right, env)
+        if op in ("and", "or"):
+            return f"({a} {op} {b})"
+        if op in CMP:
+            return f"({a} {CMP[op]} {b})"
+        if op in ("in", "not in"):
+            rt = self.ty(e.right)
+            if rt.tag in ("zone", "cell"):
+                test = f"(R.loc[{a}] == {b})" if op == "in" else f"(R.loc[{a}] != {b})"
+                return test
+            return f"({a} {op} {b})"
+        if op == "..":
+            return f"_range({a}, {b})"
+        if op == "/":
+            return f"_div({a}, {b})"
+        if op == "%":
+            return f"_mod({a}, {b})"
+        return f"({a} {op} {b})"
+
+    # ------------------------------------------------------------ comprehensions
+    def _clauses(self, comp: ir.Comprehension, env: Env) -> tuple[str, Env]:
+        parts = []
+        inner = env
+        for cl in comp.clauses:
+            it = self.expr(cl.iter, inner)
+            inner = inner.bind(cl.var)
+            parts.append(f"for v_{cl.var} in {it}")
+        if comp.cond is not None:
+            parts.append(f"if {self.expr(comp.cond, inner)}")
+        return " ".join(parts), inner
+
+    def _Comprehension(self, e, env):
+        loops, inner = self._clauses(e, env)
+        return f"[{self.expr(e.elem, inner)} {loops}]"
+
+    def _Aggregate(self, e, env):
+        loops, inner = self._clauses(e.comp, env)
+        el = self.expr(e.comp.elem, inner)
+        f = e.func
+        if f in ("any", "all"):
+            return f"{f}({el} {loops})"
+        if f == "sum":
+            return f"sum([{el} {loops}])"
+        if f == "count":
+            return f"len([1 {loops}])"
+        if f in ("min", "max"):
+            return f"_{f}([{el} {loops}])"
+        if f == "first":
+            return f"next(({el} {loops}), None)"
+        return f"_last([{el} {loops}])"
+
+    # ------------------------------------------------------------ calls
+    def _Call(self, e, env):
+        c, f = self.c, e.func
+        args = [self.expr(a, env) for a in e.args]
+        if f in c.functions:
+            return f"F_{f}(R{''.join(', ' + a for a in args)})"
+        if f in c.relations:
+            if len(args) == 1:
+                return f"REL_{f}[{args[0]}]"
+            return f"({args[1]} in RELSET_{f}[{args[0]}])"
+        if f in c.zones:
+            return f"({self.t.zone_index[f]} + {args[0]})"
+        if f in c.vars:
+            return f"R.pv[{f!r}][{args[0]}]"
+        return self._builtin(e, f, args)
+
+    def _builtin(self, e, f, args):
+        a0 = args[0] if args else None
+        t0 = self.ty(e.args[0]) if e.args else None
+        is_list = t0 is not None and t0.tag == "list"
+        match f:
+            case "top":
+                return f"_top(R.z[{a0}])" if len(args) == 1 else f"_topn(R.z[{a0}], {args[1]})"
+            case "bottom":
+                return f"_bottom(R.z[{a0}])"
+            case "items":
+                return f"list(R.z[{a0}])"
+            case "size" | "len":
+                return f"len({a0})" if is_list else f"len(R.z[{a0}])"
+            case "empty":
+                return f"(not {a0})" if is_list else f"(not R.z[{a0}])"
+            case "occupied":
+                return f"(len({a0}) > 0)" if is_list else f"(len(R.z[{a0}]) > 0)"
+            case "cells":
+                return f"BOARD_{self.ty(e.args[0]).arg}"
+            case "cell_of":
+                return f"_cell_of(R, {a0}, BOARDSET_{self.ty(e.args[1]).arg})"
+            case "abs":
+                return f"abs({a0})"
+            case "min" | "max":
+                if len(args) == 2:
+                    return f"{f}({a0}, {args[1]})"
+                return f"_{f}({a0})"
+            case "sum" | "any" | "all":
+                return f"{f}({a0})"
+            case "count":
+                return f"len({a0})"
+            case "first":
+                return f"_first({a0})"
+            case "last":
+                return f"_last({a0})"
+            case "subsets":
+                return f"_subsets({a0})"
+            case "sort":
+                return f"_sort({a0})"
+            case "reverse":
+                return f"list(reversed({a0}))"
+            case "distinct":
+                return f"list(dict.fromkeys({a0}))"
+            case "player_count":
+                return "R.n"
+            case "turn_number":
+                return "R.turn"
+            case "next_player":
+                return f"(({a0} + R.dir) % R.n)"
+            case "previous_player":
+                return f"(({a0} - R.dir) % R.n)"
+            case "seat":
+                return f"({a0} + 1)"
+            case "owner":
+                return f"ZONE_OWNER[{a0}]"
+        raise AssertionError(f)

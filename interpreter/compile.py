@@ -1,0 +1,548 @@
+"""A checked ruleset -> a Program: static tables, generated expression code, and each
+procedure as a flat list of instructions (so a game can stop at any player decision
+and resume from plain data: the procedure name, an instruction index and its locals).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl import ast as ir
+from dsl.check import Checked
+from dsl.types import T
+
+from . import helpers
+from .codegen import Env, ExprCompiler
+from .helpers import BudgetError, RuleError
+
+
+@dataclass
+class ItemInfo:
+    id: int
+    kind: str
+    attrs: dict
+    notation: str = ""
+
+
+@dataclass
+class ZoneInfo:
+    id: int
+    name: str          # declared name (zone or board)
+    key: str           # unique key: 'draw', 'hand:0', 'pyramid:r3c2'
+    kind: str          # what it holds
+    visibility: str    # public | owner | hidden
+    owner: int | None = None
+    board: str | None = None
+    cell: object = None  # dsl.boards.Cell
+
+
+@dataclass
+class Proc:
+    name: str
+    code: list = field(default_factory=list)
+    lines: list = field(default_factory=list)  # span of each instruction
+
+
+@dataclass
+class LogTemplate:
+    key: str
+    parts: list       # str or (python fn, type)
+    span: ir.Span
+
+
+def type_code(t: T) -> str:
+    """How a value of this type is written in moves and records."""
+    if t.tag == "list":
+        return "list:" + type_code(t.arg)
+    return t.tag
+
+
+class Program:
+    """A compiled ruleset: immutable, reusable; games are started from it."""
+
+    def __init__(self, checked: Checked):
+        self.checked = c = checked
+        self.name, self.title = c.name, c.title
+        self.min_players, self.max_players = c.players
+        self.direction = 1 if c.order == "clockwise" else -1
+        self.variants, self.locale = list(c.variants), c.locale
+        self.items: list[ItemInfo] = []
+        self.zones: list[ZoneInfo] = []
+        self.zone_index: dict[str, int] = {}
+        self.boards: dict[str, list[int]] = {}
+        self.ns: dict = dict(helpers.NAMESPACE)
+        self.procs: dict[str, Proc] = {}
+        self.logs: list[LogTemplate] = []
+        self.exprc = ExprCompiler(c, self)
+        self._sources: list[str] = []
+        self._layout_zones()
+        self._tables()
+        self._functions()
+        self._items()
+        for name, p in c.procedures.items():
+            self._proc(name, [x.name for x in p.params], p.body)
+        for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
+            if d is not None:
+                self._proc(name, [], d.body)
+        self.end_fn = self._fn(c.end.cond, Env()) if c.end else None
+        self.score_fn = self._player_fn(c.score.param, c.score.body) if c.score else None
+        self.tiebreaks = [(t.name, self._player_fn(t.param, t.body)) for t in c.tiebreaks]
+        self.var_inits = {n: self._fn(v.init, Env()) for n, v in c.vars.items()}
+        self._link()
+
+    # ------------------------------------------------------------ static tables
+    def _add_zone(self, **kw) -> int:
+        z = ZoneInfo(id=len(self.zones), **kw)
+        self.zones.append(z)
+        return z.id
+
+    def _layout_zones(self) -> None:
+        c = self.checked
+        for name, d in c.zones.items():
+            if not d.per_player:
+                self.zone_index[name] = self._add_zone(name=name, key=name, kind=d.holds.name,
+                                                       visibility=d.visibility)
+        for name, b in c.boards.items():
+            ids = []
+            for cell in b.cells:
+                ids.append(self._add_zone(name=name, key=f"{name}:{cell.name}", kind=b.decl.holds.name,
+                                          visibility=b.decl.visibility, board=name, cell=cell))
+            self.boards[name] = ids
+        for name, d in c.zones.items():
+            if d.per_player:
+                self.zone_index[name] = len(self.zones)
+                for p in range(self.max_players):
+                    self._add_zone(name=name, key=f"{name}:{p}", kind=d.holds.name,
+                                   visibility=d.visibility, owner=p)
+
+    def _tables(self) -> None:
+        c, ns, n = self.checked, self.ns, len(self.zones)
+        for en, values in c.enums.items():
+            ns[f"E_{en}"] = list(values)
+        coords = {k for b in c.boards.values() for k in b.coords}
+        for k in coords:
+            ns[f"C_{k}"] = [z.cell.coords.get(k) if z.cell else None for z in self.zones]
+        ns["CELL_NAME"] = [z.cell.name if z.cell else None for z in self.zones]
+        ns["ZONE_OWNER"] = [z.owner for z in self.zones]
+        for b, ids in self.boards.items():
+            ns[f"BOARD_{b}"] = list(ids)
+            ns[f"BOARDSET_{b}"] = frozenset(ids)
+
+    def _items(self) -> None:
+        c = self.checked
+        attrs = {a for k in c.kinds.values() for a in k}
+        self.initial: list[tuple[int, int]] = []  # (item, zone)
+        for deck in c.decks:
+            zone = self.zone_index[deck.into]
+            for e in deck.entries:
+                for values in self._expand(e):
+                    for _ in range(e.count):
+                        info = ItemInfo(len(self.items), e.kind, values)
+                        self.items.append(info)
+                        self.initial.append((info.id, zone))
+        for a in attrs:
+            self.ns[f"A_{a}"] = [it.attrs.get(a) for it in self.items]
+        self._notations()
+
+    def _expand(self, e: ir.DeckEntry) -> list[dict]:
+        env = Env()
+        loops = []
+        for cl in e.clauses:
+            loops.append(f"for v_{cl.var} in {self.exprc.expr(cl.iter, env)}")
+            env = env.bind(cl.var)
+        body = "{" + ", ".join(f"{a.name!r}: {self.exprc.expr(a.value, env)}" for a in e.args) + "}"
+        src = f"[{body} {' '.join(loops)}]"
+        return eval(compile(src, f"<deck {e.kind}>", "eval"), self.ns, {"R": None})  # noqa: S307 - generated from the checked IR
+
+    def _notations(self) -> None:
+        """Each item's move notation: its attribute values joined by '-', with '#k'
+        where identical items would otherwise share a name."""
+        seen: dict[str, int] = {}
+        base = []
+        for it in self.items:
+            vals = [str(v).lower() for v in it.attrs.values()]
+            name = "-".join(vals) if vals else it.kind.lower()
+            base.append(name)
+            seen[name] = seen.get(name, 0) + 1
+        counter: dict[str, int] = {}
+        for it, name in zip(self.items, base):
+            if seen[name] > 1:
+                counter[name] = counter.get(name, 0) + 1
+                name = f"{name}#{counter[name]}"
+            it.notation = name
+
+    # ------------------------------------------------------------ functions
+    def _functions(self) -> None:
+        c = self.checked
+        recursive = self._recursive()
+        for name, f in c.functions.items():
+            params = [p.name for p in f.params]
+            env = Env(set(params))
+            body = self.exprc.expr(f.body, env)
+            guard = ""
+            if name in recursive:
+                guard = (f"    R.calls += 1\n    if R.calls > {helpers.MAX_CALLS}: "
+                         f"_too_many_calls({name!r})\n")
+            args = "".join(f", v_{p}" for p in params)
+            self._sources.append(f"def F_{name}(R{args}):\n{guard}    return {body}\n")
+        self.ns["_too_many_calls"] = _too_many_calls
+        self._exec("\n".join(self._sources), "<functions>")
+        for name, r in c.relations.items():
+            self._relation(name, r)
+
+    def _recursive(self) -> set[str]:
+        """Functions that can call themselves, directly or not: they get a call budget."""
+        fs = self.checked.functions
+        calls = {n: {x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs}
+                 for n, f in fs.items()}
+        out = set()
+        for start in fs:
+            stack, seen = list(calls[start]), set()
+            while stack:
+                n = stack.pop()
+                if n == start:
+                    out.add(start)
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    stack.extend(calls[n])
+        return out
+
+    def _relation(self, name: str, r: ir.RelationDecl) -> None:
+        a, b = (p.name for p in r.params)
+        ba, bb = (p.type.name for p in r.params)
+        src = f"lambda R, v_{a}, v_{b}: {self.exprc.expr(r.body, Env({a, b}))}"
+        fn = eval(compile(src, f"<relation {name}>", "eval"), self.ns)  # noqa: S307 - generated
+        table = [[] for _ in self.zones]
+        try:
+            for x in self.boards[ba]:
+                table[x] = [y for y in self.boards[bb] if fn(None, x, y)]
+        except Exception as e:  # noqa: BLE001 - reported with the relation's name
+            raise RuleError(f"relation '{name}' ({r.span.file}:{r.span.line}) must depend on cell "
+                            f"coordinates only: {e}") from None
+        self.ns[f"REL_{name}"] = table
+        self.ns[f"RELSET_{name}"] = [frozenset(t) for t in table]
+
+    def _exec(self, src: str, filename: str) -> None:
+        exec(compile(src, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+
+    def _fn(self, e, env: Env):
+        """An expression as a Python function of (R, L)."""
+        src = f"lambda R, L: {self.exprc.expr(e, env)}"
+        return eval(compile(src, f"<line {e.span.line}>", "eval"), self.ns)  # noqa: S307 - generated
+
+    def _player_fn(self, param: str, body):
+        src = f"lambda R, v_{param}: {self.exprc.expr(body, Env({param}))}"
+        return eval(compile(src, f"<line {body.span.line}>", "eval"), self.ns)  # noqa: S307 - generated
+
+    def _link(self) -> None:
+        del self.exprc
+
+    # ------------------------------------------------------------ procedures
+    def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
+        local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS}
+        pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
+        pc.block(body)
+        self.procs[name] = pc.proc
+        pc.proc.params = params
+
+    def type_of(self, e) -> T:
+        return self.checked.type_of(e)
+
+    def new_game(self, players: int, seed: int = 0):
+        """Starts a game: setup runs until the first player decision."""
+        from .runtime import Game
+        return Game.new(self, players, seed)
+
+    def resume(self, state: dict):
+        """A game from a saved plain-data state."""
+        from .runtime import Game
+        return Game.from_state(self, state)
+
+
+_BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
+
+
+def _too_many_calls(name: str):
+    raise BudgetError(f"function '{name}' was called more than {helpers.MAX_CALLS} times in one "
+                      f"move (endless recursion?)")
+
+
+class ProcCompiler:
+    """Statements -> instructions. An instruction is ``fn(R, L) -> next pc``."""
+
+    def __init__(self, prog: Program, proc: Proc, env: Env):
+        self.p, self.proc, self.env = prog, proc, env
+
+    def fn(self, e):
+        return self.p._fn(e, self.env)
+
+    def here(self) -> int:
+        return len(self.proc.code)
+
+    def emit(self, ins, span) -> int:
+        self.proc.code.append(ins)
+        self.proc.lines.append(span)
+        return len(self.proc.code) - 1
+
+    def block(self, b: ir.Block) -> None:
+        for s in b.stmts:
+            getattr(self, "_" + s.node)(s)
+
+    def _jump(self, span, cond=None):
+        """Emits a jump (if ``cond`` is false, when given); returns a setter for its target."""
+        target = [None]
+        if cond is None:
+            self.emit(lambda R, L: target[0], span)
+        else:
+            nxt = self.here() + 1
+            self.emit(lambda R, L: nxt if cond(R, L) else target[0], span)
+        return lambda: target.__setitem__(0, self.here())
+
+    # ------------------------------------------------------------ control flow
+    def _If(self, s: ir.If):
+        ends = []
+        for cond, body in s.branches:
+            to_next = self._jump(s.span, self.fn(cond))
+            self.block(body)
+            ends.append(self._jump(s.span))
+            to_next()
+        if s.other:
+            self.block(s.other)
+        for e in ends:
+            e()
+
+    def _For(self, s: ir.For):
+        it, ix, var, src = f"$it{self.here()}", f"$i{self.here()}", s.var, self.fn(s.iter)
+        nxt = self.here() + 1
+
+        def init(R, L):
+            L[it] = list(src(R, L))
+            L[ix] = 0
+            return nxt
+        self.emit(init, s.span)
+        head = self.here()
+        end = [None]
+
+        def step(R, L):
+            i = L[ix]
+            if i >= len(L[it]):
+                return end[0]
+            L[var] = L[it][i]
+            L[ix] = i + 1
+            return head + 1
+        self.emit(step, s.span)
+        self.block(s.body)
+        self.emit(lambda R, L: head, s.span)
+        end[0] = self.here()
+
+    def _While(self, s: ir.While):
+        cnt, cond, limit = f"$n{self.here()}", self.fn(s.cond), s.limit
+        where = f"{s.span.file}:{s.span.line}"
+        nxt = self.here() + 1
+
+        def init(R, L):
+            L[cnt] = 0
+            return nxt
+        self.emit(init, s.span)
+        head = self.here()
+        end = [None]
+
+        def test(R, L):
+            if not cond(R, L):
+                return end[0]
+            L[cnt] += 1
+            if L[cnt] > limit:
+                raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
+            return head + 1
+        self.emit(test, s.span)
+        self.block(s.body)
+        self.emit(lambda R, L: head, s.span)
+        end[0] = self.here()
+
+    # ------------------------------------------------------------ variables
+    def _Let(self, s: ir.Let):
+        f, var, nxt = self.fn(s.value), s.var, self.here() + 1
+
+        def ins(R, L):
+            L[var] = f(R, L)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _Assign(self, s: ir.Assign):
+        f, var, nxt = self.fn(s.value), s.var, self.here() + 1
+        if s.player is not None:
+            pf = self.fn(s.player)
+
+            def ins(R, L):
+                R.pv[var][pf(R, L)] = f(R, L)
+                return nxt
+        elif var in self.env.locals:
+            def ins(R, L):
+                L[var] = f(R, L)
+                return nxt
+        elif var == "active":
+            def ins(R, L):
+                R.set_active(f(R, L))
+                return nxt
+        else:
+            def ins(R, L):
+                R.g[var] = f(R, L)
+                return nxt
+        self.emit(ins, s.span)
+
+    # ------------------------------------------------------------ decisions
+    def _chooser(self, e):
+        return self.fn(e) if e is not None else (lambda R, L: R.active)
+
+    def _Choose(self, s: ir.Choose):
+        opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
+        tc = type_code(self.p.type_of(s.options).arg)
+        verb = s.verb
+
+        def ins(R, L):
+            options = list(opts(R, L))
+            if not options:
+                raise RuleError(f"'choose {var}' has nothing to choose from")
+            R.ask(who(R, L), var, options, tc, verb)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _ChooseSubset(self, s: ir.ChooseSubset):
+        opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
+        where = self.fn(s.where) if s.where is not None else None
+        tc = "list:" + type_code(self.p.type_of(s.options).arg)
+        verb = s.verb
+
+        def ins(R, L):
+            subsets = helpers._subsets(list(opts(R, L)))
+            if where is not None:
+                ok = []
+                for sub in subsets:
+                    L[var] = sub
+                    if where(R, L):
+                        ok.append(sub)
+                subsets = ok
+            if not subsets:
+                raise RuleError(f"'choose {var} subset' has no subset that satisfies its condition")
+            R.ask(who(R, L), var, subsets, tc, verb)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _Best(self, s: ir.Best):
+        opts, keys, var, nxt = self.fn(s.options), [self.fn(k) for k in s.keys], s.var, self.here() + 1
+        who, tie = self._chooser(s.chooser), s.tie
+        tc = type_code(self.p.type_of(s.options).arg)
+
+        def ins(R, L):
+            options = list(opts(R, L))
+            if not options:
+                raise RuleError(f"'best {var}' has an empty list to choose from")
+            best_key, tied = None, []
+            for o in options:
+                L[var] = o
+                k = tuple(f(R, L) for f in keys)
+                if best_key is None or k > best_key:
+                    best_key, tied = k, [o]
+                elif k == best_key:
+                    tied.append(o)
+            if len(tied) == 1 or tie == "first":
+                L[var] = tied[0]
+            elif tie == "random":
+                L[var] = tied[R.below(len(tied))]
+            else:
+                R.ask(who(R, L), var, tied, tc, "tie")
+            return nxt
+        self.emit(ins, s.span)
+
+    def _PickRandom(self, s: ir.PickRandom):
+        opts, var, nxt = self.fn(s.options), s.var, self.here() + 1
+
+        def ins(R, L):
+            options = list(opts(R, L))
+            if not options:
+                raise RuleError(f"'pick {var} at random' has an empty list")
+            L[var] = options[R.below(len(options))]
+            return nxt
+        self.emit(ins, s.span)
+
+    # ------------------------------------------------------------ effects
+    def _Move(self, s: ir.Move):
+        what, to, nxt = self.fn(s.what), self.fn(s.to), self.here() + 1
+        many = self.p.type_of(s.what).tag == "list"
+
+        def ins(R, L):
+            dest, w = to(R, L), what(R, L)
+            if many:
+                for it in list(w):
+                    R.move(it, dest)
+            else:
+                if w is None:
+                    raise RuleError("'move' of nothing (the item is none)")
+                R.move(w, dest)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _Shuffle(self, s: ir.Shuffle):
+        z, nxt = self.fn(s.zone), self.here() + 1
+        self.emit(lambda R, L: (R.shuffle(z(R, L)), nxt)[1], s.span)
+
+    def _Reveal(self, s: ir.Reveal):
+        z, nxt = self.fn(s.zone), self.here() + 1
+        self.emit(lambda R, L: (R.reveal(z(R, L)), nxt)[1], s.span)
+
+    def _Deal(self, s: ir.Deal):
+        src, base, count, nxt = self.fn(s.source), self.p.zone_index[s.to], s.count, self.here() + 1
+
+        def ins(R, L):
+            R.deal(src(R, L), base, count)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _Fill(self, s: ir.Fill):
+        src, cells, nxt = self.fn(s.source), self.p.boards[s.board], self.here() + 1
+
+        def ins(R, L):
+            z = src(R, L)
+            for cell in cells:
+                if not R.z[cell]:
+                    if not R.z[z]:
+                        raise RuleError(f"'fill {s.board}' ran out of items")
+                    R.move(R.z[z][-1], cell)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _Log(self, s: ir.Log):
+        parts = self.p.checked.templates.get(id(s), [s.template])
+        compiled = []
+        for part in parts:
+            if isinstance(part, str):
+                compiled.append(part)
+            else:
+                raw, e = part
+                compiled.append((self.fn(e), type_code(self.p.type_of(e)), raw))
+        log_id = len(self.p.logs)
+        self.p.logs.append(LogTemplate(s.key, compiled, s.span))
+        fns = [x[0] for x in compiled if isinstance(x, tuple)]
+        nxt = self.here() + 1
+
+        def ins(R, L):
+            R.say(log_id, [f(R, L) for f in fns])
+            return nxt
+        self.emit(ins, s.span)
+
+    def _CallProc(self, s: ir.CallProc):
+        args, name, nxt = [self.fn(a) for a in s.args], s.proc, self.here() + 1
+        params = [p.name for p in self.p.checked.procedures[name].params]
+
+        def ins(R, L):
+            R.call(name, {p: f(R, L) for p, f in zip(params, args)})
+            return nxt
+        self.emit(ins, s.span)
+
+    def _EndGame(self, s: ir.EndGame):
+        nxt = self.here() + 1
+
+        def ins(R, L):
+            R.end_requested = True
+            return nxt
+        self.emit(ins, s.span)

@@ -1,0 +1,138 @@
+"""How values are written: move notation (stable, locale-free, typeable) and the
+localised text players read (names, labels and messages from the ruleset's locale)."""
+from __future__ import annotations
+
+import re
+
+from .compile import Program
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+# ---------------------------------------------------------------- notation
+
+def value_notation(prog: Program, v, type_code: str) -> str:
+    if type_code.startswith("list:"):
+        inner = type_code[5:]
+        return "+".join(value_notation(prog, x, inner) for x in v)
+    if v is None:
+        return "none"
+    if type_code == "item":
+        return prog.items[v].notation
+    if type_code == "cell":
+        return cell_notation(prog, v)
+    if type_code == "player":
+        return f"p{v + 1}"
+    if type_code == "bool":
+        return "true" if v else "false"
+    return str(v)
+
+
+def cell_notation(prog: Program, z: int) -> str:
+    zone = prog.zones[z]
+    if len(prog.boards) > 1:
+        return f"{zone.board}.{zone.cell.name}"
+    return zone.cell.name
+
+
+# ---------------------------------------------------------------- names
+
+def name(prog: Program, path: str) -> str:
+    got = prog.checked.names.get(path)
+    if got:
+        return got[0]
+    return path.rsplit(".", 1)[-1].replace("_", " ")
+
+
+def short(prog: Program, path: str) -> str:
+    got = prog.checked.names.get(path)
+    if got and got[1]:
+        return got[1]
+    return name(prog, path)
+
+
+def text(prog: Program, key: str, default: str) -> str:
+    return prog.checked.texts.get(key, default)
+
+
+def player_name(prog: Program, p: int) -> str:
+    return text(prog, "player", "Player {n}").replace("{n}", str(p + 1))
+
+
+def color_of_item(prog: Program, item: int) -> str | None:
+    info = prog.items[item]
+    attr = prog.checked.kind_colors.get(info.kind)
+    if attr is None:
+        return None
+    t = prog.checked.kinds[info.kind][attr]
+    return prog.checked.colors.get(f"{t.arg}.{info.attrs[attr]}")
+
+
+def _attr_text(prog: Program, kind: str, attr: str, value, use_short: bool) -> str:
+    t = prog.checked.kinds[kind].get(attr)
+    if t is not None and t.tag == "enum":
+        path = f"{t.arg}.{value}"
+        return short(prog, path) if use_short else name(prog, path)
+    return str(value)
+
+
+def item_label(prog: Program, item: int, use_short: bool = False) -> str:
+    info = prog.items[item]
+    tmpl = prog.checked.labels.get(info.kind)
+    template = None
+    if tmpl:
+        template = tmpl[1] if use_short and tmpl[1] else tmpl[0]
+    if template is None:
+        parts = [_attr_text(prog, info.kind, a, v, use_short) for a, v in info.attrs.items()]
+        return " ".join([name(prog, info.kind)] + parts) if not use_short else "".join(parts)
+    short_fields = use_short and bool(tmpl[1])
+    return _FIELD.sub(lambda m: _attr_text(prog, info.kind, m.group(1), info.attrs.get(m.group(1)),
+                                           short_fields), template)
+
+
+def hidden_label(prog: Program, kind: str) -> str:
+    return text(prog, "hidden", "a {kind}").replace("{kind}", name(prog, kind))
+
+
+def value_text(prog: Program, v, type_code: str, can_see=None) -> str:
+    """What a player reads for a value; ``can_see(item)`` hides items they may not see."""
+    if type_code.startswith("list:"):
+        return ", ".join(value_text(prog, x, type_code[5:], can_see) for x in v)
+    if v is None:
+        return "-"
+    if type_code == "item":
+        if can_see is not None and not can_see(v):
+            return hidden_label(prog, prog.items[v].kind)
+        return item_label(prog, v)
+    if type_code == "cell":
+        return cell_notation(prog, v)
+    if type_code == "player":
+        return player_name(prog, v)
+    if type_code == "enum":
+        for en, values in prog.checked.enums.items():
+            if v in values:
+                return name(prog, f"{en}.{v}")
+    if type_code == "bool":
+        return "yes" if v else "no"
+    return str(v)
+
+
+def render_log(prog: Program, entry: list, can_see=None) -> str:
+    log_id, values = entry
+    tmpl = prog.logs[log_id]
+    localized = prog.checked.texts.get(tmpl.key)
+    vals = iter(values)
+    rendered = [value_text(prog, next(vals), part[1], can_see)
+                for part in tmpl.parts if isinstance(part, tuple)]
+    if localized is None:
+        out, it = [], iter(rendered)
+        for part in tmpl.parts:
+            out.append(next(it) if isinstance(part, tuple) else part)
+        return "".join(out)
+    # a localised text names each placeholder by the expression the ruleset wrote
+    # ({active}) or by its position ({1}, {2}, ...)
+    out = localized
+    raws = [p[2] for p in tmpl.parts if isinstance(p, tuple)]
+    for i, (raw, r) in enumerate(zip(raws, rendered), 1):
+        out = out.replace(f"{{{raw}}}", r).replace(f"{{{i}}}", r)
+    return out

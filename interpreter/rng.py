@@ -1,0 +1,38 @@
+"""The game's only source of randomness: SplitMix64, whose whole state is one integer
+kept in the game state, so a record (seed + moves) replays exactly on any machine."""
+from __future__ import annotations
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for a user seed (any integer)."""
+    _, out = next_u64(seed & MASK)
+    return out
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Returns (new state, a uniformly random 64-bit integer)."""
+    state = (state + GOLDEN) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """Returns (new state, a uniform integer in 0..n-1), without modulo bias."""
+    limit = ((1 << 64) // n) * n
+    while True:
+        state, z = next_u64(state)
+        if z < limit:
+            return state, z % n
+
+
+def shuffle(state: int, items: list) -> int:
+    """Fisher-Yates shuffle in place; returns the new state."""
+    for i in range(len(items) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return state

@@ -1,0 +1,401 @@
+"""Running games: the game state (plain data), the driver that runs procedures until
+the next player decision, legal moves, applying moves, and the end of the game."""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+
+from . import rng
+from .compile import Program
+from .helpers import MAX_STEPS, BudgetError, RuleError, sort_key
+
+STATE_FORMAT = "meeple-state/1"
+LOG_KEEP = 60
+
+
+class IllegalMove(Exception):
+    """A move that is not legal now; the game is unchanged."""
+
+    code = "move/illegal"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal move: its position in the sorted list, its value, and its notation."""
+
+    index: int
+    value: object
+    notation: str
+    player: int
+
+
+class Runtime:
+    """The live game state that rule code reads and changes. It shares its containers
+    with the plain-data state dict, so saving is cheap."""
+
+    __slots__ = ("prog", "z", "loc", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
+                 "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
+                 "end_requested", "vis", "moves")
+
+    def __init__(self, prog: Program, s: dict):
+        self.prog = prog
+        self.z, self.loc, self.g, self.pv = s["zones"], s["loc"], s["vars"], s["pvars"]
+        self.active, self.n, self.turn, self.phase = s["active"], s["players"], s["turn"], s["phase"]
+        self.rng, self.stack, self.pending = s["rng"], s["stack"], s["pending"]
+        self.revealed, self.seen, self.log = set(s["revealed"]), s["seen"], s["log"]
+        self.result, self.moves = s["result"], s["moves"]
+        self.players = list(range(self.n))
+        self.dir = prog.direction
+        self.calls = 0
+        self.end_requested = False
+        self.vis = [_visibility(z) for z in prog.zones]
+
+    def to_state(self) -> dict:
+        return {"format": STATE_FORMAT, "ruleset": self.prog.name, "variants": self.prog.variants,
+                "locale": self.prog.locale, "players": self.n, "zones": self.z, "loc": self.loc,
+                "vars": self.g, "pvars": self.pv, "active": self.active, "turn": self.turn,
+                "phase": self.phase, "rng": self.rng, "stack": self.stack, "pending": self.pending,
+                "revealed": sorted(self.revealed), "seen": self.seen, "log": self.log,
+                "result": self.result, "moves": self.moves}
+
+    # ------------------------------------------------------------ visibility
+    def visible(self, zone: int, p: int) -> bool:
+        v = self.vis[zone]
+        return v is True or v == p or zone in self.revealed
+
+    # ------------------------------------------------------------ effects
+    def move(self, item: int, to: int) -> None:
+        src = self.loc[item]
+        if src == to:
+            return
+        if src >= 0:
+            zs = self.z[src]
+            if zs and zs[-1] == item:
+                zs.pop()
+            else:
+                zs.remove(item)
+        self.z[to].append(item)
+        self.loc[item] = to
+        vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
+        if vs is not True and vs != vt:
+            for p in self.players:
+                if vt is True or vt == p or to in self.revealed:
+                    if not (vs == p or src in self.revealed):
+                        self.seen[p] += 1
+
+    def shuffle(self, zone: int) -> None:
+        self.rng = rng.shuffle(self.rng, self.z[zone])
+
+    def below(self, n: int) -> int:
+        self.rng, v = rng.below(self.rng, n)
+        return v
+
+    def reveal(self, zone: int) -> None:
+        if zone not in self.revealed:
+            for p in self.players:
+                if not self.visible(zone, p):
+                    self.seen[p] += len(self.z[zone])
+            self.revealed.add(zone)
+
+    def deal(self, src: int, base: int, count: int | None) -> None:
+        pile = self.z[src]
+        order = [(self.active + k * self.dir) % self.n for k in range(self.n)]
+        if count is None:
+            i = 0
+            while pile:
+                self.move(pile[-1], base + order[i % self.n])
+                i += 1
+            return
+        if len(pile) < count * self.n:
+            raise RuleError(f"cannot deal {count} to each of {self.n} players from "
+                            f"{len(pile)} items")
+        for _ in range(count):
+            for p in order:
+                self.move(pile[-1], base + p)
+
+    def set_active(self, p) -> None:
+        if not isinstance(p, int) or not 0 <= p < self.n:
+            raise RuleError(f"'active' must be a player, got {p!r}")
+        self.active = p
+
+    def say(self, log_id: int, values: list) -> None:
+        self.log.append([log_id, values])
+        if len(self.log) > LOG_KEEP:
+            del self.log[: len(self.log) - LOG_KEEP]
+
+    def call(self, proc: str, args: dict) -> None:
+        self.stack.append({"p": proc, "pc": 0, "L": args})
+
+    def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None) -> None:
+        options = sorted(options, key=sort_key)
+        self.pending = {"player": player, "var": var, "options": options, "type": type_code,
+                        "verb": verb}
+
+
+def _visibility(z) -> object:
+    """True: everyone sees the zone's items; an int: only that player; False: nobody."""
+    if z.visibility == "public":
+        return True
+    if z.visibility == "owner":
+        return z.owner
+    return False
+
+
+# ---------------------------------------------------------------- the driver
+
+def run(R: Runtime) -> None:
+    """Runs rules until a player must decide or the game is over."""
+    prog = R.prog
+    steps = 0
+    R.calls = 0
+    while R.pending is None and R.phase != "over":
+        if R.end_requested:
+            R.end_requested = False
+            R.stack.clear()
+            _begin_ending(R)
+            continue
+        if not R.stack:
+            _next_phase(R)
+            continue
+        frame = R.stack[-1]
+        proc = prog.procs[frame["p"]]
+        code, L, pc = proc.code, frame["L"], frame["pc"]
+        try:
+            while True:
+                if pc >= len(code):
+                    R.stack.pop()
+                    break
+                pc = code[pc](R, L)
+                steps += 1
+                if steps > MAX_STEPS:
+                    raise BudgetError(f"more than {MAX_STEPS} statements in one move")
+                if R.pending is not None or R.end_requested or R.stack[-1] is not frame:
+                    frame["pc"] = pc
+                    break
+        except RuleError as e:
+            raise _locate(e, proc, pc) from None
+        except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
+            raise _locate(RuleError(_describe(e)), proc, pc) from None
+
+
+def _describe(e: Exception) -> str:
+    if isinstance(e, RecursionError):
+        return "functions call each other too deeply (endless recursion?)"
+    if isinstance(e, (TypeError, IndexError)) and "None" in str(e):
+        return f"a value is missing (none) where an item, cell or number is needed ({e})"
+    return f"{type(e).__name__}: {e}"
+
+
+def _locate(e: RuleError, proc, pc: int) -> RuleError:
+    span = proc.lines[pc] if 0 <= pc < len(proc.lines) else None
+    where = f"{span.file}:{span.line}" if span else "?"
+    name = proc.name if proc.name in ("setup", "turn", "at end") else f"procedure {proc.name}"
+    err = type(e)(f"in {name} at {where}: {e}")
+    err.code = e.code
+    return err
+
+
+def _next_phase(R: Runtime) -> None:
+    prog = R.prog
+    if R.phase == "setup":
+        R.phase = "play"
+        if _ended(R):
+            return
+        R.call("turn", {})
+    elif R.phase == "play":
+        R.turn += 1
+        if _ended(R):
+            return
+        R.active = (R.active + R.dir) % R.n
+        R.call("turn", {})
+    elif R.phase == "ending":
+        _score(R)
+    else:  # pragma: no cover - phases are fixed
+        raise RuleError(f"unknown phase {R.phase}")
+    del prog
+
+
+def _ended(R: Runtime) -> bool:
+    end = R.prog.end_fn
+    if end is not None:
+        try:
+            over = end(R, {})
+        except RuleError as e:
+            raise RuleError(f"in the end condition: {e}") from None
+        except Exception as e:  # noqa: BLE001
+            raise RuleError(f"in the end condition: {_describe(e)}") from None
+        if over:
+            _begin_ending(R)
+            return True
+    return False
+
+
+def _begin_ending(R: Runtime) -> None:
+    R.phase = "ending"
+    if "at end" in R.prog.procs:
+        R.call("at end", {})
+
+
+def _score(R: Runtime) -> None:
+    prog = R.prog
+    try:
+        scores = [prog.score_fn(R, p) if prog.score_fn else 0 for p in R.players]
+        ties = [[fn(R, p) for p in R.players] for _, fn in prog.tiebreaks]
+    except Exception as e:  # noqa: BLE001
+        raise RuleError(f"in the scoring: {_describe(e)}") from None
+    keys = [tuple([scores[p]] + [t[p] for t in ties]) for p in R.players]
+    ranking = []
+    for k in sorted(set(keys), reverse=True):
+        ranking.append([p for p in R.players if keys[p] == k])
+    R.result = {"scores": scores, "tiebreaks": {name: t for (name, _), t in zip(prog.tiebreaks, ties)},
+                "ranking": ranking, "winners": ranking[0] if ranking else []}
+    R.phase = "over"
+
+
+# ---------------------------------------------------------------- the game API
+
+class Game:
+    """One game of a Program. ``state`` is plain JSON-serialisable data."""
+
+    def __init__(self, prog: Program, state: dict):
+        self.program = prog
+        self.R = Runtime(prog, state)
+        self._moves: list[Move] | None = None
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, prog: Program, players: int, seed: int = 0) -> "Game":
+        if not prog.min_players <= players <= prog.max_players:
+            raise ValueError(f"{prog.title} is for {prog.min_players} to {prog.max_players} players, "
+                             f"not {players}")
+        nz = len(prog.zones)
+        zones = [[] for _ in range(nz)]
+        loc = [-1] * len(prog.items)
+        for item, z in prog.initial:
+            zones[z].append(item)
+            loc[item] = z
+        state = {"zones": zones, "loc": loc, "vars": {}, "pvars": {}, "active": 0,
+                 "players": players, "turn": 0, "phase": "setup", "rng": rng.seed_state(seed),
+                 "stack": [], "pending": None, "revealed": [], "seen": [0] * players, "log": [],
+                 "result": None, "moves": 0}
+        game = cls(prog, state)
+        R = game.R
+        c = prog.checked
+        try:
+            for name, fn in prog.var_inits.items():
+                if c.vars[name].per_player:
+                    R.pv[name] = [fn(R, {}) for _ in range(players)]
+                else:
+                    R.g[name] = fn(R, {})
+        except Exception as e:  # noqa: BLE001
+            raise RuleError(f"in a variable's initial value: {_describe(e)}") from None
+        if "setup" in prog.procs:
+            R.call("setup", {})
+        run(R)
+        return game
+
+    @classmethod
+    def from_state(cls, prog: Program, state: dict) -> "Game":
+        """Resumes a game from a saved state (for example one read back from JSON)."""
+        if state.get("format") != STATE_FORMAT:
+            raise ValueError("not a Meeple game state")
+        state = copy.deepcopy(state)
+        return cls(prog, state)
+
+    @property
+    def state(self) -> dict:
+        return self.R.to_state()
+
+    def copy(self) -> "Game":
+        return Game(self.program, _copy_state(self.R.to_state()))
+
+    def to_json(self) -> str:
+        return json.dumps(self.state, sort_keys=True, separators=(",", ":"))
+
+    # ------------------------------------------------------------ queries
+    @property
+    def over(self) -> bool:
+        return self.R.phase == "over"
+
+    @property
+    def active_player(self) -> int | None:
+        """The player who must decide now (None when the game is over)."""
+        return None if self.R.pending is None else self.R.pending["player"]
+
+    @property
+    def result(self) -> dict | None:
+        return self.R.result
+
+    def legal_moves(self) -> list[Move]:
+        if self._moves is None:
+            pend = self.R.pending
+            if pend is None:
+                self._moves = []
+            else:
+                from .display import value_notation
+                verb = pend["verb"]
+                self._moves = [
+                    Move(i, v, (f"{verb} " if verb else "") + value_notation(self.program, v, pend["type"]),
+                         pend["player"])
+                    for i, v in enumerate(pend["options"])]
+        return self._moves
+
+    def find_move(self, move) -> Move:
+        """A legal move from a Move, an index, or a notation (with or without its verb)."""
+        moves = self.legal_moves()
+        if self.over:
+            raise IllegalMove("the game is over")
+        if isinstance(move, Move):
+            for m in moves:
+                if m.value == move.value and m.notation == move.notation:
+                    return m
+            raise IllegalMove(f"'{move.notation}' is not a legal move now")
+        if isinstance(move, int) and not isinstance(move, bool):
+            if 0 <= move < len(moves):
+                return moves[move]
+            raise IllegalMove(f"there is no move number {move}; there are {len(moves)} moves")
+        text = " ".join(str(move).split()).lower()
+        for m in moves:
+            if m.notation.lower() == text or m.notation.lower().split(" ", 1)[-1] == text:
+                return m
+        from dsl.errors import did_you_mean
+        hint = did_you_mean(text, [m.notation for m in moves])
+        raise IllegalMove(f"'{move}' is not a legal move now" + (f"; {hint}" if hint else ""))
+
+    # ------------------------------------------------------------ playing
+    def apply(self, move, safe: bool = True) -> Move:
+        """Plays a legal move. An illegal one raises IllegalMove and changes nothing; a
+        rule error raises RuleError and (with ``safe``) leaves the game as it was."""
+        m = self.find_move(move)
+        backup = _copy_state(self.R.to_state()) if safe else None
+        R = self.R
+        try:
+            frame = R.stack[-1]
+            frame["L"][R.pending["var"]] = m.value
+            R.pending = None
+            R.moves += 1
+            self._moves = None
+            run(R)
+        except RuleError:
+            if backup is not None:
+                self.R = Runtime(self.program, backup)
+                self._moves = None
+            raise
+        return m
+
+
+def _copy_state(s: dict) -> dict:
+    """A cheap deep copy of a state: only the containers that moves change are copied."""
+    out = dict(s)
+    out["zones"] = [list(z) for z in s["zones"]]
+    out["loc"] = list(s["loc"])
+    out["vars"] = copy.deepcopy(s["vars"])
+    out["pvars"] = {k: list(v) for k, v in s["pvars"].items()}
+    out["stack"] = copy.deepcopy(s["stack"])
+    out["pending"] = copy.deepcopy(s["pending"])
+    out["revealed"] = list(s["revealed"])
+    out["seen"] = list(s["seen"])
+    out["log"] = list(s["log"])
+    out["result"] = copy.deepcopy(s["result"])
+    return out
