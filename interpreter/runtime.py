@@ -385,6 +385,13 @@ class Game:
         return m
 
 
+def revealed_since(before: dict, after: dict, player: int) -> bool:
+    """Whether ``player`` learnt something hidden between two states (an item came
+    into their sight, or the random generator was used): undoing would then let them
+    play again knowing it, so a move may be undone only when this is false."""
+    return before["rng"] != after["rng"] or before["seen"][player] != after["seen"][player]
+
+
 def _copy_state(s: dict) -> dict:
     """A cheap deep copy of a state: only the containers that moves change are copied."""
     out = dict(s)

@@ -1,0 +1,87 @@
+"""Helpers for ruleset authors' tests: find items, build a position by hand, play moves.
+
+    from interpreter import load, testing
+    prog = load("cherokee")
+    m7 = testing.item(prog, clan="blue", sex="man", value=7)
+    game = testing.position(prog, players=3, zones={"pyramid:r2c1": [m7]}, active=0)
+    assert "chase r1c1" in testing.notations(game)
+"""
+from __future__ import annotations
+
+from . import rng
+from .compile import Program
+from .runtime import Game, run
+
+
+def item(prog: Program, kind: str | None = None, **attrs) -> int:
+    """The one item with these attribute values (enum values by name)."""
+    found = [i.id for i in prog.items
+             if (kind is None or i.kind == kind)
+             and all(str(i.attrs.get(k)) == str(v) for k, v in attrs.items())]
+    if len(found) != 1:
+        raise LookupError(f"{len(found)} items match {kind or ''} {attrs}")
+    return found[0]
+
+
+def items(prog: Program, kind: str | None = None, **attrs) -> list[int]:
+    """Every item with these attribute values, in creation order."""
+    return [i.id for i in prog.items
+            if (kind is None or i.kind == kind)
+            and all(str(i.attrs.get(k)) == str(v) for k, v in attrs.items())]
+
+
+def zone(prog: Program, key: str) -> int:
+    for z in prog.zones:
+        if z.key == key:
+            return z.id
+    raise LookupError(f"no zone '{key}'; zones are e.g. {[z.key for z in prog.zones[:6]]}")
+
+
+def position(prog: Program, players: int, zones: dict[str, list[int] | int], active: int = 0,
+             vars: dict | None = None, pvars: dict | None = None, seed: int = 0,
+             proc: str = "turn") -> Game:
+    """A game in a hand-built position, at the start of ``proc`` (the turn by default)
+    for the ``active`` player. Items not listed stay where their deck put them; the
+    listed ones are placed in order (the last one listed is on top)."""
+    nz = len(prog.zones)
+    state = {"zones": [[] for _ in range(nz)], "loc": [-1] * len(prog.items), "vars": {},
+             "pvars": {}, "active": active, "players": players, "turn": 0, "phase": "play",
+             "rng": rng.seed_state(seed), "stack": [], "pending": None, "revealed": [],
+             "seen": [0] * players, "log": [], "result": None, "moves": 0}
+    g = Game(prog, state)
+    R = g.R
+    for it, z in prog.initial:
+        R.z[z].append(it)
+        R.loc[it] = z
+    for key, its in zones.items():
+        z = zone(prog, key)
+        for it in ([its] if isinstance(its, int) else its):
+            R.move(it, z)
+    for name, fn in prog.var_inits.items():
+        if prog.checked.vars[name].per_player:
+            R.pv[name] = [fn(R, {}) for _ in range(players)]
+        else:
+            R.g[name] = fn(R, {})
+    R.g.update(vars or {})
+    for k, v in (pvars or {}).items():
+        R.pv[k] = list(v)
+    R.seen[:] = [0] * players
+    R.call(proc, {})
+    run(R)
+    return g
+
+
+def notations(game: Game) -> list[str]:
+    return [m.notation for m in game.legal_moves()]
+
+
+def play(game: Game, *moves) -> Game:
+    """Applies moves given by notation (or index) in order."""
+    for m in moves:
+        game.apply(m)
+    return game
+
+
+def at(game: Game, key: str) -> list[int]:
+    """The items in a zone or cell, bottom to top."""
+    return list(game.R.z[zone(game.program, key)])

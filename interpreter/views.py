@@ -1,0 +1,63 @@
+"""Per-player views: the one place hidden information is removed.
+
+A view holds what one seat may know and nothing else: the items of zones it can see,
+only the counts of the others, the decision it must make (others see only who is
+deciding), and the messages with unseen items written as "a card". The random
+generator's state, the procedure stack and item locations never leave the game.
+"""
+from __future__ import annotations
+
+from . import display
+from .runtime import Game
+
+SPECTATOR = -1  # a viewer who sees only what is public
+
+
+def view(game: Game, seat: int) -> dict:
+    R, prog = game.R, game.program
+    zones = {}
+    for z in prog.zones:
+        if z.owner is not None and z.owner >= R.n:
+            continue
+        items = R.z[z.id]
+        if seat == "all" or (seat >= 0 and R.visible(z.id, seat)) or R.vis[z.id] is True \
+                or z.id in R.revealed:
+            zones[z.key] = list(items)
+        else:
+            zones[z.key] = {"count": len(items)}
+    pend = R.pending
+    pending = None
+    if pend is not None:
+        pending = {"player": pend["player"], "verb": pend["verb"]}
+        if seat == "all" or pend["player"] == seat:
+            pending["options"] = [m.notation for m in game.legal_moves()]
+    can_see = _can_see(game, seat)
+    return {
+        "seat": seat, "players": R.n, "active": R.active, "turn": R.turn, "phase": R.phase,
+        "zones": zones, "vars": dict(R.g), "pvars": {k: list(v) for k, v in R.pv.items()},
+        "pending": pending,
+        "log": [display.render_log(prog, e, can_see) for e in R.log],
+        "result": R.result,
+    }
+
+
+def _can_see(game: Game, seat):
+    R = game.R
+    if seat == "all":
+        return None
+
+    def can_see(item: int) -> bool:
+        z = R.loc[item]
+        return z >= 0 and (R.vis[z] is True or z in R.revealed or (seat >= 0 and R.visible(z, seat)))
+    return can_see
+
+
+def item_visible(game: Game, item: int, seat: int) -> bool:
+    fn = _can_see(game, seat)
+    return True if fn is None else fn(item)
+
+
+def visible_items(game: Game, seat: int) -> set[int]:
+    """Every item whose identity the seat may know now."""
+    R = game.R
+    return {i for i, z in enumerate(R.loc) if z >= 0 and item_visible(game, i, seat)}
