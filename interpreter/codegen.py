@@ -16,18 +16,23 @@ CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
 class Env:
-    """How a name in the source maps to Python: a procedure local (``L['x']``) or a
-    function parameter / comprehension variable (``v_x``)."""
+    """How a name in the source maps to Python: a procedure local (``L['x']``), a
+    function parameter or comprehension variable (``v_x``), or, inside an inlined
+    function body, the Python text of the argument (``subst``)."""
 
-    def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset()):
+    def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
+                 subst: dict[str, str] | None = None):
         self.params = set(params)
         self.locals = set(locals_)
+        self.subst = subst or {}
 
     def bind(self, name: str) -> "Env":
-        e = Env(self.params | {name}, self.locals - {name})
-        return e
+        subst = {k: v for k, v in self.subst.items() if k != name}
+        return Env(self.params | {name}, self.locals - {name}, subst)
 
     def lookup(self, name: str) -> str | None:
+        if name in self.subst:
+            return self.subst[name]
         if name in self.params:
             return f"v_{name}"
         if name in self.locals:
@@ -35,10 +40,28 @@ class Env:
         return None
 
 
+# function bodies made only of these nodes may be inlined at their call sites: they
+# bind no variables, so an argument's text cannot be captured by a comprehension
+_INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
+              "CondExpr", "ListLit", "Index", "TypeRef", "Param"}
+
+
 class ExprCompiler:
     def __init__(self, checked: Checked, tables):
         self.c = checked
         self.t = tables  # the Program being built: zone indices, board cells...
+        self.inline: set[str] = set()  # user functions expanded at their call sites
+
+    def plan_inlining(self, recursive: set[str]) -> None:
+        """Small non-recursive functions whose parameters are each used at most once
+        are expanded in place: a rule may call them millions of times per benchmark."""
+        for name, f in self.c.functions.items():
+            nodes = list(ir.walk(f.body))
+            if name in recursive or any(n.node not in _INLINABLE for n in nodes) or len(nodes) > 12:
+                continue
+            uses = [n.name for n in nodes if n.node == "Var"]
+            if all(uses.count(p.name) <= 1 for p in f.params):
+                self.inline.add(name)
 
     def ty(self, e) -> T:
         return self.c.type_of(e)
@@ -93,6 +116,8 @@ class ExprCompiler:
         return f"C_{e.name}[{obj}]"
 
     def _Index(self, e, env):
+        if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
+            return f"{self.expr(e.obj, env)}[{e.index.value}]"
         return f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})"
 
     def _ListLit(self, e, env):
@@ -164,6 +189,10 @@ class ExprCompiler:
         c, f = self.c, e.func
         args = [self.expr(a, env) for a in e.args]
         if f in c.functions:
+            if f in self.inline:
+                fd = c.functions[f]
+                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
+                return f"({self.expr(fd.body, Env(subst=subst))})"
             return f"F_{f}(R{''.join(', ' + a for a in args)})"
         if f in c.relations:
             if len(args) == 1:
@@ -181,7 +210,7 @@ class ExprCompiler:
         is_list = t0 is not None and t0.tag == "list"
         match f:
             case "top":
-                return f"_top(R.z[{a0}])" if len(args) == 1 else f"_topn(R.z[{a0}], {args[1]})"
+                return f"(R.z[{a0}] or _NO_ITEM)[-1]" if len(args) == 1 else f"_topn(R.z[{a0}], {args[1]})"
             case "bottom":
                 return f"_bottom(R.z[{a0}])"
             case "items":

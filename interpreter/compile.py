@@ -174,6 +174,7 @@ class Program:
     def _functions(self) -> None:
         c = self.checked
         recursive = self._recursive()
+        self.exprc.plan_inlining(recursive)
         for name, f in c.functions.items():
             params = [p.name for p in f.params]
             env = Env(set(params))

@@ -25,6 +25,9 @@ class BudgetError(RuleError):
     code = "rule/budget"
 
 
+_NO_ITEM = [None]  # `(zone or _NO_ITEM)[-1]`: the top item, or None for an empty zone
+
+
 def _top(z: list):
     return z[-1] if z else None
 
@@ -116,3 +119,4 @@ def sort_key(v):
 
 NAMESPACE = {k: v for k, v in globals().items() if k.startswith("_") and callable(v)
              and not k.startswith("__")}
+NAMESPACE["_NO_ITEM"] = _NO_ITEM

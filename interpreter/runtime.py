@@ -61,8 +61,7 @@ class Runtime:
 
     # ------------------------------------------------------------ visibility
     def visible(self, zone: int, p: int) -> bool:
-        v = self.vis[zone]
-        return v is True or v == p or zone in self.revealed
+        return _sees(self.vis[zone], p) or zone in self.revealed
 
     # ------------------------------------------------------------ effects
     def move(self, item: int, to: int) -> None:
@@ -78,10 +77,10 @@ class Runtime:
         self.z[to].append(item)
         self.loc[item] = to
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
-        if vs is not True and vs != vt:
+        if vs is not True and vs is not vt:
             for p in self.players:
-                if vt is True or vt == p or to in self.revealed:
-                    if not (vs == p or src in self.revealed):
+                if _sees(vt, p) or to in self.revealed:
+                    if not (_sees(vs, p) or src in self.revealed):
                         self.seen[p] += 1
 
     def shuffle(self, zone: int) -> None:
@@ -131,6 +130,12 @@ class Runtime:
         options = sorted(options, key=sort_key)
         self.pending = {"player": player, "var": var, "options": options, "type": type_code,
                         "verb": verb}
+
+
+def _sees(v, p: int) -> bool:
+    """Whether player p sees a zone of visibility v (True, an owner seat, or False).
+    Written with 'is' because False == 0 and True == 1 in Python."""
+    return v is True or (v is not False and v == p)
 
 
 def _visibility(z) -> object:
@@ -393,14 +398,16 @@ def revealed_since(before: dict, after: dict, player: int) -> bool:
 
 
 def _copy_state(s: dict) -> dict:
-    """A cheap deep copy of a state: only the containers that moves change are copied."""
+    """A cheap copy of a state: the containers that rules change in place are copied;
+    values inside them (lists held by variables, options) are only ever replaced,
+    never changed in place, so they can be shared."""
     out = dict(s)
     out["zones"] = [list(z) for z in s["zones"]]
     out["loc"] = list(s["loc"])
-    out["vars"] = copy.deepcopy(s["vars"])
+    out["vars"] = dict(s["vars"])
     out["pvars"] = {k: list(v) for k, v in s["pvars"].items()}
-    out["stack"] = copy.deepcopy(s["stack"])
-    out["pending"] = copy.deepcopy(s["pending"])
+    out["stack"] = [{"p": f["p"], "pc": f["pc"], "L": dict(f["L"])} for f in s["stack"]]
+    out["pending"] = dict(s["pending"]) if s["pending"] is not None else None
     out["revealed"] = list(s["revealed"])
     out["seen"] = list(s["seen"])
     out["log"] = list(s["log"])
