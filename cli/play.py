@@ -1,0 +1,331 @@
+"""Hot-seat play in the terminal: humans and bots around one game.
+
+Each human seat sees only its own view and its own legal moves. Before a human
+decides, when the previous human decision was another seat's, the screen is cleared
+and a handover screen (which shows nothing secret) waits for Enter.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.columns import Columns
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from interpreter import IllegalMove, RuleError, display
+from interpreter import record as records
+from interpreter.runtime import Game, revealed_since
+from interpreter.views import SPECTATOR, view
+
+from . import render
+
+HUMAN = "human"
+QUIT_WORDS = {"quit", "exit", "q"}
+HELP_WORDS = {"help", "?", "h"}
+UNDO_WORDS = {"undo", "u"}
+SHOW_WORDS = {"board", "show", "look", "moves"}
+
+
+class Quit(Exception):
+    """The player asked to stop (or the input ended)."""
+
+
+@dataclass
+class Done:
+    """One move made: who made it, its notation and the game just before it."""
+
+    seat: int
+    notation: str
+    before: Game
+
+
+def read_line(console: Console, prompt: str) -> str:
+    """One line of input; EOF or Ctrl-C mean quit. When the input is not a terminal
+    (a pipe, a test) the line is echoed so the transcript reads like a session."""
+    console.print(prompt, end="", markup=False, highlight=False)
+    try:
+        line = input()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+        raise Quit() from None
+    if not sys.stdin.isatty():
+        console.print(line, markup=False, highlight=False)
+    return line.strip()
+
+
+class PlaySession:
+    def __init__(self, console: Console, game: Game, seats: list[str], bots: dict,
+                 rec: records.Record, record_path: Path | None, quit_path: Path):
+        self.console = console
+        self.game = game
+        self.prog = game.program
+        self.seats = seats
+        self.bots = bots
+        self.rec = rec
+        self.record_path = record_path
+        self.quit_path = quit_path
+        self.history: list[Done] = []
+        self.last_human: int | None = None
+        self.last_drawn = None
+        humans = [s for s, kind in enumerate(seats) if kind == HUMAN]
+        self.humans = humans
+        # who reads bot announcements: the only human, else a spectator
+        self.announce_to = humans[0] if len(humans) == 1 else SPECTATOR
+
+    # ------------------------------------------------------------ helpers
+    def pname(self, seat: int) -> str:
+        return display.player_name(self.prog, seat)
+
+    def save(self, path: Path) -> bool:
+        g = self.game
+        self.rec.moves = [d.notation for d in self.history]
+        self.rec.result = g.result if g.over else None
+        self.rec.state_digest = records.digest(g)
+        try:
+            self.rec.save(path)
+        except OSError as e:
+            self.console.print(Text("error: ", style="red")
+                               + Text(f"cannot save the record to {path}: {e}"))
+            return False
+        return True
+
+    def apply(self, seat: int, move) -> tuple:
+        """Plays a move and records it in the history; returns (Move, game before)."""
+        before = self.game.copy()
+        m = self.game.apply(move)
+        self.history.append(Done(seat, m.notation, before))
+        return m, before
+
+    def type_code(self, game: Game) -> str:
+        # non-secret metadata of the current decision: how its options are written
+        return game.R.pending["type"]
+
+    # ------------------------------------------------------------ the game loop
+    def run(self) -> int:
+        c = self.console
+        try:
+            while not self.game.over:
+                seat = self.game.active_player
+                if seat is None:  # pragma: no cover - a running game always has a decider
+                    break
+                if self.seats[seat] == HUMAN:
+                    self.human_turn(seat)
+                else:
+                    if not self.bot_turn(seat):
+                        return 1
+        except (Quit, KeyboardInterrupt):
+            path = self.record_path or self.quit_path
+            c.print()
+            if self.save(path):
+                c.print(f"Game stopped. The record is saved to {path} "
+                        f"({len(self.history)} move{'' if len(self.history) == 1 else 's'}); "
+                        f"replay it with "
+                        f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
+                return 0
+            return 1
+        self.finish()
+        return 0
+
+    def finish(self) -> None:
+        c, g = self.console, self.game
+        c.print()
+        c.print(Rule("Game over"))
+        c.print(render.screen(self.prog, view(g, SPECTATOR), SPECTATOR, log_lines=8))
+        c.print()
+        c.print(render.result_table(self.prog, g.result))
+        if self.record_path is not None and self.save(self.record_path):
+            c.print(f"Record saved to {self.record_path}.", markup=False, highlight=False,
+                    soft_wrap=True)
+
+    # ------------------------------------------------------------ bots
+    def bot_turn(self, seat: int) -> bool:
+        g = self.game
+        moves = g.legal_moves()
+        tc = self.type_code(g)
+        idx = self.bots[seat].choose(view(g, seat), moves)
+        try:
+            m, before = self.apply(seat, moves[idx])
+        except (RuleError, IllegalMove) as e:
+            self.console.print(Text("rule error ", style="red") + Text(
+                f"while {self.pname(seat)} ({self.seats[seat]}) played "
+                f"'{moves[idx].notation}': {e}"))
+            if self.record_path is not None:
+                self.save(self.record_path)
+            return False
+        notation, text = render.describe_move(before, m, tc, self.announce_to, g)
+        line = Text(f"{self.pname(seat)} ({self.seats[seat]}): ", style="cyan")
+        line.append(notation)
+        line.append(" — ")
+        line.append_text(text)
+        self.console.print(line)
+        return True
+
+    # ------------------------------------------------------------ humans
+    def clear(self) -> None:
+        """Clears the screen and, on a terminal, its scrollback too, so the next player
+        cannot scroll up to the previous player's hand."""
+        c = self.console
+        c.clear()
+        if c.is_terminal:
+            c.file.write("\033[3J")
+            c.file.flush()
+
+    def handover(self, seat: int) -> None:
+        c = self.console
+        self.last_drawn = None
+        self.clear()
+        c.print(Rule())
+        c.print(Text(f"Pass the terminal to {self.pname(seat)}. Press Enter.", style="bold"))
+        c.print(Rule())
+        read_line(c, "")
+        self.clear()
+
+    def show(self, seat: int, force: bool = True) -> None:
+        """Draws the seat's screen; when the same seat decides again and nothing it
+        can see has changed, only the new decision is shown."""
+        c, g = self.console, self.game
+        v = view(g, seat)
+        key = (seat, json.dumps(v["zones"], sort_keys=True), len(v["log"]))
+        if not force and key == self.last_drawn:
+            c.print()
+            self.show_moves(seat)
+            return
+        self.last_drawn = key
+        c.print()
+        c.print(Rule(Text(f"{self.prog.title} — turn {v['turn'] + 1} — {self.pname(seat)}")))
+        c.print(render.screen(self.prog, v, seat))
+        c.print()
+        self.show_moves(seat)
+
+    def prompt_text(self, seat: int) -> str:
+        verb = view(self.game, seat)["pending"]["verb"] or "move"
+        return display.text(self.prog, verb, f"Choose: {verb}")
+
+    def show_moves(self, seat: int) -> None:
+        c, g = self.console, self.game
+        moves = g.legal_moves()
+        tc = self.type_code(g)
+        c.print(Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"))
+        entries = []
+        for m in moves:
+            notation, text = render.describe_move(g, m, tc, seat)
+            entries.append((m.index + 1, notation, text))
+        if len(entries) <= 12:
+            t = Table.grid(padding=(0, 2))
+            t.add_column(justify="right")
+            t.add_column()
+            t.add_column()
+            for n, notation, text in entries:
+                t.add_row(f"{n}.", Text(notation), text)
+            c.print(t)
+        else:
+            cells = []
+            for n, notation, text in entries:
+                cell = Text(f"{n:>2}. {notation}  ")
+                cell.append_text(text)
+                cells.append(cell)
+            c.print(Columns(cells, padding=(0, 3), column_first=True))
+        c.print(Text("Type a number or a move ('help' for commands).", style="dim"))
+
+    def human_turn(self, seat: int) -> None:
+        c = self.console
+        if self.last_human != seat and (self.last_human is not None or len(self.humans) > 1):
+            self.handover(seat)
+        self.last_human = seat
+        self.show(seat, force=False)
+        while True:
+            line = read_line(c, f"{self.pname(seat)}> ")
+            low = line.lower()
+            if not line:
+                continue
+            if low in QUIT_WORDS:
+                raise Quit()
+            if low in HELP_WORDS:
+                self.help(seat)
+                continue
+            if low in SHOW_WORDS:
+                self.show(seat)
+                continue
+            if low in UNDO_WORDS:
+                if self.undo(seat):
+                    return
+                continue
+            if self.try_move(seat, line):
+                return
+
+    def try_move(self, seat: int, line: str) -> bool:
+        c, g = self.console, self.game
+        moves = g.legal_moves()
+        tc = self.type_code(g)
+        if line.isdigit():
+            n = int(line)
+            if not 1 <= n <= len(moves):
+                c.print(f"[red]Illegal move:[/] there is no move number {n}; choose 1 to "
+                        f"{len(moves)}.", highlight=False)
+                return False
+            choice = moves[n - 1]
+        else:
+            choice = line
+        try:
+            m, before = self.apply(seat, choice)
+        except IllegalMove as e:
+            c.print(Text("Illegal move: ", style="red") + Text(str(e)))
+            return False
+        except RuleError as e:
+            c.print(Text("This move breaks a rule of the ruleset (the game is unchanged): ",
+                         style="red") + Text(str(e)))
+            return False
+        notation, text = render.describe_move(before, m, tc, seat, g)
+        c.print(Text(f"{self.pname(seat)}: ", style="green") + Text(notation) + Text(" — ")
+                + text)
+        return True
+
+    def undo(self, seat: int) -> bool:
+        c = self.console
+        if not self.history:
+            c.print("[yellow]Cannot undo:[/] no move has been made yet.")
+            return False
+        last = self.history[-1]
+        if last.seat != seat:
+            c.print(Text("Cannot undo: ", style="yellow") + Text(
+                f"the latest move ('{last.notation}') was made by {self.pname(last.seat)}; "
+                f"you can only undo your own latest move."))
+            return False
+        if revealed_since(last.before.state, self.game.state, seat):
+            c.print(Text("Cannot undo: ", style="yellow") + Text(
+                f"since '{last.notation}' you have seen hidden information (or chance was "
+                f"used), so the move stands."))
+            return False
+        self.history.pop()
+        self.game = last.before
+        c.print(Text(f"Undone: {last.notation}", style="green"))
+        return True
+
+    def help(self, seat: int) -> None:
+        moves = self.game.legal_moves()
+        ex = moves[0].notation if moves else "..."
+        bare = ex.split(" ", 1)[-1]
+        c = self.console
+        c.print(Text("Commands", style="bold underline"))
+        t = Table.grid(padding=(0, 2))
+        t.add_column(style="bold")
+        t.add_column()
+        t.add_row("<number>", "play the move with that number in the list (to type a number "
+                              "value, write the move's verb before it)")
+        t.add_row("<move>", f"play a move by its notation, e.g. '{ex}'; the verb may be left out "
+                            f"('{bare}')")
+        t.add_row("board", "show the board and your moves again")
+        t.add_row("undo", "take back your latest move, if nobody moved since and it showed you "
+                          "nothing hidden")
+        t.add_row("help", "this help")
+        t.add_row("quit", "stop; the game record is saved so it can be replayed")
+        c.print(t)
+        c.print(Text("How moves are written", style="bold underline"))
+        c.print("  A move is its verb and its value. Cells are written by the names shown under "
+                "the board; items by their attribute values joined by '-' (a '#n' is added when "
+                "two items are alike); several values are joined by '+'.", highlight=False)

@@ -1,0 +1,279 @@
+"""Drawing what one seat may see: boards on a character grid, the other zones, moves
+and results. Everything shown comes from a view (``interpreter.views.view``), the
+seat's own legal moves, and the ruleset's display data (names, labels, colours,
+board layout) -- never from the game state itself."""
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.console import Group
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+
+from interpreter import display
+from interpreter.views import item_visible
+from interpreter.views import view as make_view
+
+EMPTY = "·"
+HIDDEN = "?"
+
+
+# ---------------------------------------------------------------- items
+
+def _style(prog, item: int, bold: bool = True) -> Style | None:
+    color = display.color_of_item(prog, item)
+    if not color:
+        return None
+    try:
+        return Style.parse(f"bold {color}" if bold else color)
+    except Exception:  # noqa: BLE001 - a colour rich does not know: show it plain
+        return None
+
+
+def item_text(prog, item: int, short: bool = False) -> Text:
+    return Text(display.item_label(prog, item, short), style=_style(prog, item) or "")
+
+
+def items_text(prog, items: list[int], short: bool = True, sep: str = " ") -> Text:
+    out = Text()
+    for i, it in enumerate(items):
+        if i:
+            out.append(sep)
+        out.append_text(item_text(prog, it, short))
+    return out
+
+
+# ---------------------------------------------------------------- boards
+
+def _label_width(prog, kind: str) -> int:
+    w = max((cell_len(display.item_label(prog, i.id, True)) for i in prog.items if i.kind == kind),
+            default=1)
+    return max(w, 1)
+
+
+def board_lines(prog, view: dict, board: str, names: bool = True) -> list[Text]:
+    """The board drawn from its cells' layout positions (x in half-cell steps, so rows
+    of a triangle or a hex board are offset by half a cell). Each cell shows the short
+    label of its top item, a dot when empty, '?' when hidden; with ``names`` a dim line
+    under each row gives the cells' names (as used in moves)."""
+    zones = [prog.zones[z] for z in prog.boards[board]]
+    if not zones:
+        return []
+    kind = zones[0].kind
+    lw = _label_width(prog, kind)
+    nw = max(cell_len(z.cell.name) for z in zones) if names else 0
+    w = max(lw, nw)
+    unit = (w + 2) // 2          # two x steps (one cell) = w + 1 or w + 2 columns
+    minx = min(z.cell.x for z in zones)
+    miny = min(z.cell.y for z in zones)
+    maxy = max(z.cell.y for z in zones)
+    rows: dict[int, list] = {}
+    for z in zones:
+        rows.setdefault(z.cell.y, []).append(z)
+    out: list[Text] = []
+    for y in range(miny, maxy + 1):
+        line, name_line = Text(), Text(style="dim")
+        col = 0
+        for z in sorted(rows.get(y, []), key=lambda z: z.cell.x):
+            start = (z.cell.x - minx) * unit
+            if start < col:           # overlapping layout: keep one space between cells
+                start = col + 1 if col else 0
+            content = view["zones"].get(z.key, [])
+            if isinstance(content, dict):
+                cell = Text(HIDDEN if content.get("count") else EMPTY, style="dim")
+            elif content:
+                cell = item_text(prog, content[-1], short=True)
+                if len(content) > 1:
+                    cell.append(f"+{len(content) - 1}", style="dim")
+            else:
+                cell = Text(EMPTY, style="dim")
+            pad = max(0, w - cell.cell_len)
+            cell = Text(" " * (pad // 2)) + cell + Text(" " * (pad - pad // 2))
+            line.append(" " * (start - col))
+            line.append_text(cell)
+            if names:
+                nm = z.cell.name
+                npad = max(0, w - cell_len(nm))
+                name_line.append(" " * (start - col) + " " * (npad // 2) + nm
+                                 + " " * (npad - npad // 2))
+            col = start + max(w, cell.cell_len)
+        if rows.get(y) or not names:
+            out.append(line)
+        if names and rows.get(y):
+            out.append(name_line)
+    return out
+
+
+# ---------------------------------------------------------------- the other zones
+
+def _zone_content(prog, content, kind: str, short: bool = True) -> Text:
+    if isinstance(content, dict):
+        n = content.get("count", 0)
+        return Text(f"{n} hidden" if n else "empty", style="dim")
+    if not content:
+        return Text("empty", style="dim")
+    return items_text(prog, content, short)
+
+
+def zones_table(prog, view: dict, seat) -> Group:
+    """Shared zones (public ones with their items, hidden ones as counts), then each
+    player's zones: the viewer's own in full, the others' as the view gives them."""
+    parts = []
+    shared = Table.grid(padding=(0, 1))
+    shared.add_column(style="bold")
+    shared.add_column()
+    shown = False
+    for z in prog.zones:
+        if z.board is not None or z.owner is not None or z.key not in view["zones"]:
+            continue
+        content = view["zones"][z.key]
+        title = display.name(prog, z.name)
+        count = len(content) if isinstance(content, list) else content.get("count", 0)
+        shared.add_row(Text(f"{title} ({count})"), _zone_content(prog, content, z.kind))
+        shown = True
+    if shown:
+        parts.append(shared)
+    per_player = []
+    for z in prog.zones:
+        if z.owner == 0 and z.board is None:
+            per_player.append(z.name)
+    if per_player:
+        t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+        t.add_column("")
+        for name in per_player:
+            t.add_column(Text(display.name(prog, name)))
+        for v in pvar_names(view):
+            t.add_column(Text(display.name(prog, v)))
+        for p in range(view["players"]):
+            who = Text(display.player_name(prog, p))
+            if p == seat:
+                who.append(" (you)", style="bold")
+                who.stylize("bold")
+            row = [who]
+            for name in per_player:
+                content = view["zones"].get(f"{name}:{p}", {"count": 0})
+                row.append(_zone_content(prog, content, ""))
+            for v in pvar_names(view):
+                row.append(Text(_plain_value(view["pvars"][v][p])))
+            t.add_row(*row)
+        parts.append(t)
+    if view.get("vars"):
+        vt = Text()
+        for i, (k, v) in enumerate(sorted(view["vars"].items())):
+            if i:
+                vt.append("   ")
+            vt.append(f"{display.name(prog, k)}: ", style="bold")
+            vt.append(_plain_value(v))
+        parts.append(vt)
+    return Group(*parts)
+
+
+def pvar_names(view: dict) -> list[str]:
+    return sorted(view.get("pvars", {}))
+
+
+def _plain_value(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+# ---------------------------------------------------------------- whole screens
+
+def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Group:
+    """The board(s), the other zones and the latest messages, as ``seat`` sees them."""
+    parts = []
+    for board in prog.boards:
+        parts.append(Text(display.name(prog, board), style="bold underline"))
+        parts.extend(board_lines(prog, view, board, names))
+        parts.append(Text(""))
+    parts.append(zones_table(prog, view, seat))
+    if log_lines and view.get("log"):
+        parts.append(Text(""))
+        parts.append(Text("Recent events", style="bold underline"))
+        for line in view["log"][-log_lines:]:
+            parts.append(Text("  " + line))
+    return Group(*parts)
+
+
+# ---------------------------------------------------------------- moves
+
+def value_text(game, before_view: dict, v, type_code: str, can_see) -> Text:
+    """How a player reads a move's value: items by their label (or 'a <kind>' when
+    hidden from them), cells with the item on them, players by name."""
+    prog = game.program
+    if type_code.startswith("list:"):
+        out = Text()
+        for i, x in enumerate(v):
+            if i:
+                out.append(" + ")
+            out.append_text(value_text(game, before_view, x, type_code[5:], can_see))
+        return out
+    if v is None:
+        return Text("-")
+    if type_code == "item":
+        if can_see(v):
+            return item_text(prog, v)
+        return Text(display.hidden_label(prog, prog.items[v].kind), style="dim")
+    if type_code == "cell":
+        z = prog.zones[v]
+        content = before_view["zones"].get(z.key)
+        if isinstance(content, list) and content:
+            return item_text(prog, content[-1])
+        if isinstance(content, list):
+            return Text("empty", style="dim")
+        return Text(display.cell_notation(prog, v))
+    return Text(display.value_text(prog, v, type_code))
+
+
+def _items_in(v, type_code: str) -> list[int]:
+    if type_code.startswith("list:"):
+        return [i for x in v for i in _items_in(x, type_code[5:])]
+    return [v] if type_code == "item" and v is not None else []
+
+
+def describe_move(game_before, move, type_code: str, seat, game_after=None) -> tuple[str, Text]:
+    """(notation, readable text) of a move as ``seat`` may see it. An item the seat
+    cannot see before nor after the move is written as 'a <kind>', and then the
+    notation (which names items) is replaced by the verb alone."""
+
+    def can_see(item: int) -> bool:
+        if seat == "all":
+            return True
+        return item_visible(game_before, item, seat) or (
+            game_after is not None and item_visible(game_after, item, seat))
+    before_view = make_view(game_before, seat)
+    text = value_text(game_before, before_view, move.value, type_code, can_see)
+    notation = move.notation
+    if not all(can_see(i) for i in _items_in(move.value, type_code)):
+        verb = before_view["pending"]["verb"] if before_view.get("pending") else None
+        notation = verb or "(hidden)"
+    return notation, text
+
+
+# ---------------------------------------------------------------- results
+
+def result_table(prog, result: dict) -> Group:
+    t = Table(title="Result", header_style="bold", title_style="bold")
+    t.add_column("Rank", justify="right")
+    t.add_column("Player")
+    t.add_column(Text(display.name(prog, "score")), justify="right")
+    ties = list(result.get("tiebreaks", {}))
+    for name in ties:
+        t.add_column(Text(display.name(prog, name)), justify="right")
+    rank = 1
+    for group in result["ranking"]:
+        for p in group:
+            row = [Text(str(rank)), Text(display.player_name(prog, p)),
+                   Text(str(result["scores"][p]))]
+            row += [Text(str(result["tiebreaks"][name][p])) for name in ties]
+            t.add_row(*row, style="bold" if p in result["winners"] else None)
+        rank += len(group)
+    winners = [display.player_name(prog, p) for p in result["winners"]]
+    if len(winners) == 1:
+        line = Text(f"Winner: {winners[0]}", style="bold green")
+    elif winners:
+        line = Text("Shared win: " + ", ".join(winners), style="bold green")
+    else:
+        line = Text("No winner", style="bold")
+    return Group(t, line)

@@ -1,0 +1,359 @@
+"""The meeple command line: validate, play (hot seat, bots, undo, hidden information),
+simulate and replay, driven through Typer's CliRunner with piped input."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import interpreter
+from cli.main import app
+from dsl.load import resolve_path
+from interpreter import display, record
+
+runner = CliRunner()
+CHEROKEE = resolve_path("cherokee")
+
+TINY = """\
+ruleset tiny
+title "Tiny"
+players 2..2
+
+enum Color { red, blue }
+kind Card { color: Color, value: int }
+zone deck: Card hidden
+zone hand: Card per player owner
+zone table: Card public
+deck cards into deck {
+  Card(color: c, value: v) for c in Color for v in 1..6
+}
+setup {
+  shuffle deck
+  deal 2 from deck to hand
+}
+# two plays per turn, each followed by a draw: the draw shows the player a hidden card
+turn {
+  choose first from items(hand(active)) as "play"
+  move first to table
+  move top(deck) to hand(active)
+  choose second from items(hand(active)) as "play"
+  move second to table
+  move top(deck) to hand(active)
+}
+end when empty(deck)
+score(p) = count(c for c in items(table) if c.color == red)
+"""
+
+
+def run(*args, input: str | None = None):
+    result = runner.invoke(app, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.fixture(scope="module")
+def prog():
+    return interpreter.load("cherokee")
+
+
+def seed_where_seat_starts(prog, players: int, seat: int) -> int:
+    for s in range(1000):
+        if prog.new_game(players, s).active_player == seat:
+            return s
+    raise AssertionError("no such seed")
+
+
+def labels(prog, items) -> set[str]:
+    """Every way the CLI may write these items: full and short labels, notations."""
+    out = set()
+    for i in items:
+        out |= {display.item_label(prog, i), display.item_label(prog, i, True),
+                prog.items[i].notation}
+    return out
+
+
+# ---------------------------------------------------------------- validate
+
+def test_validate_bundled_ruleset_is_clean():
+    r = run("validate", "cherokee")
+    assert r.exit_code == 0, r.output
+    assert "ok" in r.output and "Cherokee" in r.output
+    assert "open_clans" in r.output and "nl" in r.output
+
+
+def test_validate_reports_every_problem_with_place_caret_and_hint(tmp_path):
+    folder = tmp_path / "cherokee"
+    shutil.copytree(CHEROKEE, folder)
+    base = folder / "cherokee.meeple"
+    base.write_text(base.read_text().replace("deal all from draw to hand",
+                                             "deal all from draw to hnad"))
+    loc = folder / "locales" / "de.meeple"
+    loc.write_text(loc.read_text().replace("name Clan.deer ", "name Clan.dear "))
+    r = run("validate", folder)
+    assert r.exit_code == 1
+    out = r.output
+    assert re.search(r"cherokee\.meeple:\d+:\d+: unknown zone 'hnad'", out), out
+    assert re.search(r"de\.meeple:\d+:\d+: .*'dear'", out), out   # a locale file is checked too
+    assert re.search(r"^\s*\|\s*\^+\s*$", out, re.M), out          # the caret line
+    assert "deal all from draw to hnad" in out                        # the source line
+    assert "did you mean 'hand'?" in out
+
+
+def test_validate_missing_path_is_a_clear_error(tmp_path):
+    r = run("validate", tmp_path / "nope.meeple")
+    assert r.exit_code == 1
+    assert "no such file or folder" in r.output
+
+
+# ---------------------------------------------------------------- simulate
+
+def wins_per_seat(output: str) -> list[int]:
+    return [int(w) for w in re.findall(r"Player \d+\s*│\s*(\d+)\s*│", output)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_simulate_prints_wins_per_seat(players):
+    r = run("simulate", "cherokee", "--games", 5, "--players", players, "--seed", 3)
+    assert r.exit_code == 0, r.output
+    wins = wins_per_seat(r.output)
+    assert len(wins) == players
+    assert sum(wins) >= 5          # shared wins count for every winner
+    assert "game length" in r.output and "moves per turn" in r.output
+    assert "total moves" in r.output and "games per second" in r.output
+
+
+def test_simulate_variant_and_same_seed_same_results():
+    a = run("simulate", "cherokee", "--games", 5, "--players", 3, "--variant", "open_clans")
+    b = run("simulate", "cherokee", "--games", 5, "--players", 3, "--variant", "open_clans")
+    assert a.exit_code == 0, a.output
+    assert "Open clans" in a.output
+    assert sum(wins_per_seat(a.output)) >= 5
+    assert wins_per_seat(a.output) == wins_per_seat(b.output)
+
+
+def test_simulate_reports_a_rule_error_with_its_game(tmp_path):
+    broken = TINY.replace("  move second to table\n", "  move second to table\n"
+                          + "  move top(deck) to hand(active)\n" * 3)   # the deck runs out
+    (tmp_path / "tiny.meeple").write_text(broken)
+    r = run("simulate", tmp_path / "tiny.meeple", "--games", 3, "--seed", 7)
+    assert r.exit_code == 1
+    assert "game 1 (seed 7)" in r.output and "move" in r.output
+
+
+def test_simulate_bad_options():
+    assert run("simulate", "cherokee", "--players", 9).exit_code == 2
+    assert run("simulate", "cherokee", "--bot", "genius").exit_code == 2
+    r = run("simulate", "cherokee", "--variant", "open_clan")
+    assert r.exit_code == 1 and "did you mean 'open_clans'?" in r.output
+    r = run("simulate", "nosuchgame")
+    assert r.exit_code == 1 and "no ruleset 'nosuchgame'" in r.output
+
+
+# ---------------------------------------------------------------- play
+
+def test_play_with_bots_only_finishes_and_shows_the_result(tmp_path):
+    rec = tmp_path / "game.json"
+    r = run("play", "cherokee", "--players", 3, "--bot", "1=random", "--bot", "2=random",
+            "--bot", "3=random", "--seed", 4, "--record", rec)
+    assert r.exit_code == 0, r.output
+    assert re.search(r"(Winner|Shared win): Player \d", r.output)
+    assert "Result" in r.output and "women" in r.output
+    data = json.loads(rec.read_text())
+    assert data["result"]["winners"] and len(data["moves"]) > 30
+    assert "Pass the terminal" not in r.output   # no humans, no hand-over
+
+
+def test_play_human_against_bot_then_replay(tmp_path, prog):
+    seed = seed_where_seat_starts(prog, 2, 0)
+    rec = tmp_path / "game.json"
+    r = run("play", "cherokee", "--players", 2, "--bot", "2=random", "--seed", seed,
+            "--record", rec, input="1\nchase r9c9\n1\nhelp\nquit\n")
+    out = r.output
+    assert r.exit_code == 0, out
+    assert "Pass the terminal" not in out          # one human: never a hand-over
+    assert "Illegal move: 'chase r9c9' is not a legal move now" in out
+    assert "Commands" in out and "undo" in out and "How moves are written" in out
+    assert f"record is saved to {rec}" in out.replace("\n", "")
+    data = json.loads(rec.read_text())
+    assert len(data["moves"]) == 2 and data["moves"][0].startswith("chase ")
+    assert data["seats"] == ["human", "random"]
+    r2 = run("replay", rec)
+    assert r2.exit_code == 0, r2.output
+    assert f"Player 1: {data['moves'][0]} — " in r2.output
+    assert "Player 1 is to move" in r2.output
+
+
+def test_the_triangle_board_is_drawn_as_a_pyramid(tmp_path):
+    r = run("play", "cherokee", "--players", 3, "--bot", "2=first", "--bot", "3=first",
+            "--seed", 1, "--record", tmp_path / "r.json", input="quit\n")
+    lines = r.output.splitlines()
+    top = next(line for line in lines if line.strip() == "r1c1")
+    base = next(line for line in lines if line.strip().startswith("r8c1"))
+    assert base.split() == [f"r8c{c}" for c in range(1, 9)]
+    centre_top = top.index("r1c1")
+    centre_base = (base.index("r8c1") + base.index("r8c8")) / 2
+    assert abs(centre_top - centre_base) <= 1          # row 1 sits over the middle of row 8
+    for row in range(2, 8):                             # each row is half a cell wider each side
+        line = next(x for x in lines if x.strip().startswith(f"r{row}c1"))
+        assert line.index(f"r{row}c1") < top.index("r1c1")
+        assert line.split() == [f"r{row}c{c}" for c in range(1, row + 1)]
+
+
+def test_play_quit_without_record_saves_in_cwd_and_eof_quits(tmp_path, monkeypatch, prog):
+    monkeypatch.chdir(tmp_path)
+    seed = seed_where_seat_starts(prog, 2, 0)
+    r = run("play", "cherokee", "--bot", "2=first", "--seed", seed, input="1\n")  # then EOF
+    assert r.exit_code == 0, r.output
+    saved = tmp_path / f"meeple-cherokee-{seed}.json"
+    assert saved.exists()
+    assert json.loads(saved.read_text())["moves"] and f"meeple-cherokee-{seed}.json" in r.output
+
+
+def test_play_bad_user_input_is_a_clear_error():
+    for args, code, text in [
+        (["play", "nosuchgame"], 1, "no ruleset"),
+        (["play", "cherokee", "--players", "7"], 2, "2 to 4 players"),
+        (["play", "cherokee", "--bot", "x=random"], 2, "SEAT=BOT"),
+        (["play", "cherokee", "--bot", "5=random"], 2, "no seat 5"),
+        (["play", "cherokee", "--bot", "2=genius"], 2, "unknown bot"),
+        (["play", "cherokee", "--locale", "xx"], 1, "unknown locale 'xx'"),
+    ]:
+        r = run(*args, input="quit\n")
+        assert r.exit_code == code, (args, r.output)
+        assert text in r.output, (args, r.output)
+
+
+def test_hot_seat_never_shows_the_other_hand(tmp_path, prog):
+    """Two humans: everything printed from the hand-over to Player 1 until the
+    hand-over to Player 2 is what Player 1 sees; it must not name any card that is
+    in Player 2's hand then. Cherokee hands only shrink after the deal, so the cards
+    still in Player 2's hand at the end were there during all of Player 1's turns."""
+    rec = tmp_path / "hot.json"
+    r = run("play", "cherokee", "--players", 2, "--seed", 11, "--record", rec,
+            input="1\n" * 40 + "quit\n")
+    assert r.exit_code == 0, r.output
+    game = record.replay(prog, record.load(rec))
+    hand1 = game.R.z[prog.zone_index["hand"] + 0]
+    hand2 = game.R.z[prog.zone_index["hand"] + 1]
+    secret2, secret1 = labels(prog, hand2), labels(prog, hand1)
+    parts = re.split(r"Pass the terminal to (Player \d)\. Press Enter\.", r.output)
+    seat1 = [parts[i + 1] for i in range(1, len(parts), 2) if parts[i] == "Player 1"]
+    seat2 = [parts[i + 1] for i in range(1, len(parts), 2) if parts[i] == "Player 2"]
+    assert len(seat1) >= 2 and len(seat2) >= 2     # several turns each were played
+    for seg in seat1:
+        assert not [s for s in secret2 if s in seg]
+    # the check is meaningful: each player's screens do show their own hand
+    short = lambda items: {display.item_label(prog, i, True) for i in items}  # noqa: E731
+    assert all(s in seat1[-1] for s in short(hand1))
+    assert all(s in seat2[-1] for s in short(hand2))
+    for seg in seat2:
+        assert not [s for s in secret1 if s in seg]
+
+
+def decisions_of_first_turn(prog, players: int, seed: int) -> int:
+    game = prog.new_game(players, seed)
+    seat, n = game.active_player, 0
+    while game.active_player == seat:
+        game.apply(0)
+        n += 1
+    return n
+
+
+def test_undo_right_after_choosing_a_target(tmp_path, prog):
+    seed = seed_where_seat_starts(prog, 2, 0)
+    rec = tmp_path / "u.json"
+    r = run("play", "cherokee", "--players", 2, "--seed", seed, "--record", rec,
+            input="\n1\nundo\nquit\n")
+    assert r.exit_code == 0, r.output
+    first = prog.new_game(2, seed).legal_moves()[0].notation
+    assert f"Undone: {first}" in r.output
+    after = r.output.split("Undone:")[1]
+    assert "Choose: chase" in after              # the same decision is asked again
+    assert json.loads(rec.read_text())["moves"] == []
+
+
+def test_undo_is_refused_when_the_latest_move_is_another_players(tmp_path, prog):
+    seed = seed_where_seat_starts(prog, 2, 0)
+    k = decisions_of_first_turn(prog, 2, seed)
+    rec = tmp_path / "u.json"
+    r = run("play", "cherokee", "--players", 2, "--seed", seed, "--record", rec,
+            input="\n" + "1\n" * k + "\nundo\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "Pass the terminal to Player 2" in r.output
+    assert "Cannot undo" in r.output and "was made by Player 1" in r.output
+    assert len(json.loads(rec.read_text())["moves"]) == k
+
+
+def test_undo_is_refused_after_a_hidden_card_was_seen(tmp_path):
+    (tmp_path / "tiny.meeple").write_text(TINY)
+    rec = tmp_path / "t.json"
+    r = run("play", tmp_path / "tiny.meeple", "--seed", 3, "--record", rec,
+            input="\n1\nundo\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "Cannot undo" in r.output and "hidden information" in r.output
+    assert len(json.loads(rec.read_text())["moves"]) == 1
+    assert run("replay", rec).exit_code == 0
+
+
+# ---------------------------------------------------------------- replay
+
+@pytest.fixture()
+def good_record(tmp_path) -> Path:
+    rec = tmp_path / "good.json"
+    r = run("play", "cherokee", "--players", 3, "--bot", "1=first", "--bot", "2=random",
+            "--bot", "3=random", "--seed", 2, "--record", rec)
+    assert r.exit_code == 0
+    return rec
+
+
+def test_replay_shows_moves_board_and_result(good_record):
+    r = run("replay", good_record)
+    assert r.exit_code == 0, r.output
+    assert "as seen by a spectator" in r.output
+    assert re.search(r"Player \d: chase r\dc\d — ", r.output)
+    assert re.search(r"(Winner|Shared win): Player \d", r.output)
+    quiet = run("replay", good_record, "--quiet", "--as", 2)
+    assert quiet.exit_code == 0 and "chase r" not in quiet.output.split("Recent events")[0]
+    assert run("replay", good_record, "--reveal").exit_code == 0
+
+
+def tamper(path: Path, tmp_path: Path, name: str, change) -> Path:
+    data = json.loads(path.read_text())
+    change(data)
+    out = tmp_path / name
+    out.write_text(json.dumps(data))
+    return out
+
+
+def test_replay_refuses_tampered_records(good_record, tmp_path):
+    illegal = tamper(good_record, tmp_path, "illegal.json",
+                     lambda d: d["moves"].__setitem__(3, "chase r9c9"))
+    r = run("replay", illegal)
+    assert r.exit_code == 1 and "invalid record: move 4 'chase r9c9' is illegal" in r.output
+
+    schema = tamper(good_record, tmp_path, "schema.json", lambda d: d["moves"].__setitem__(3, 42))
+    r = run("replay", schema)
+    assert r.exit_code == 1 and "invalid record at moves/3:" in r.output
+
+    digest = tamper(good_record, tmp_path, "digest.json",
+                    lambda d: d.__setitem__("state_digest", "0" * 64))
+    r = run("replay", digest)
+    assert r.exit_code == 1 and "recorded final state" in r.output
+
+    bad_json = tmp_path / "bad.json"
+    bad_json.write_text(good_record.read_text()[:50])
+    r = run("replay", bad_json)
+    assert r.exit_code == 1 and "is not JSON" in r.output
+
+    r = run("replay", tmp_path / "missing.json")
+    assert r.exit_code == 1 and "cannot read" in r.output
+
+
+def test_list_shows_bundled_rulesets():
+    r = run("list")
+    assert r.exit_code == 0 and "cherokee" in r.output and "open_clans" in r.output
