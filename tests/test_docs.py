@@ -1,0 +1,730 @@
+"""Checks every example of the language reference (docs/language.md, and
+docs/tutorial.md when it exists), and that the reference stays in sync with the
+implementation.
+
+Conventions (also explained at the top of docs/language.md):
+
+* a ```meeple block starting with ``ruleset NAME`` is a complete file: it must load
+  without errors, and games of it are played with random moves;
+* a block starting with ``variant NAME`` or ``locale NAME`` has a ``# base: NAME``
+  comment naming a ruleset block of the docs (or a bundled ruleset); it is applied to
+  that base and must load;
+* any other ```meeple block is a fragment: declarations are added to the ``examples``
+  ruleset of docs/language.md (replacing its declarations with the same key), and
+  statements become a procedure that is called at the end of its setup; the result
+  must load and start a 2-player game;
+* a ```meeple-error block must fail with the code of its ``# error: CODE`` comment:
+  when loaded, or (``rule/...`` codes) while a game is played;
+* a Markdown table with the columns "Expression" and "Value" is evaluated in the
+  examples ruleset (2 players, after its setup): the two expressions of each row must
+  be equal.
+"""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import interpreter
+from dsl import ast as ir
+from dsl import boards, check, errors
+from dsl.load import SourceSet, read_sources, resolve_path
+from dsl.parse import parse
+from interpreter import helpers, runtime, testing, views
+from interpreter.helpers import RuleError
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGE = ROOT / "docs" / "language.md"
+DOC_FILES = [p for p in (LANGUAGE, ROOT / "docs" / "tutorial.md") if p.exists()]
+GRAMMAR = ROOT / "dsl" / "grammar.lark"
+
+BLOCK = re.compile(r"^```([\w-]+)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
+HEADER = re.compile(r"(ruleset|variant|locale)\s+(\w+)")
+DECL_WORDS = {"title", "players", "order", "language", "enum", "kind", "board", "zone",
+              "deck", "var", "relation", "function", "procedure", "setup", "turn", "end",
+              "at", "score", "tiebreak", "name", "text", "label", "color", "replace",
+              "extend", "remove"}
+
+
+# ---------------------------------------------------------------- reading the docs
+
+@dataclass
+class Block:
+    doc: Path
+    line: int
+    lang: str
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.doc.name}:{self.line}"
+
+    def code_lines(self) -> list[str]:
+        return [ln for ln in self.text.splitlines() if ln.strip() and not ln.strip().startswith("#")]
+
+    @property
+    def header(self) -> tuple[str, str] | None:
+        lines = self.code_lines()
+        m = HEADER.match(lines[0].strip()) if lines else None
+        return (m.group(1), m.group(2)) if m else None
+
+    def comment(self, key: str) -> str | None:
+        m = re.search(rf"#\s*{key}:\s*(\S+)", self.text)
+        return m.group(1) if m else None
+
+
+def _blocks(doc: Path) -> list[Block]:
+    text = doc.read_text(encoding="utf-8")
+    out = []
+    for m in BLOCK.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        out.append(Block(doc, line, m.group(1), m.group(2)))
+    return out
+
+
+ALL_BLOCKS = [b for d in DOC_FILES for b in _blocks(d)]
+MEEPLE = [b for b in ALL_BLOCKS if b.lang == "meeple"]
+ERRORS = [b for b in ALL_BLOCKS if b.lang == "meeple-error"]
+COMPLETE = [b for b in MEEPLE if b.header and b.header[0] == "ruleset"]
+OVERLAYS = [b for b in MEEPLE if b.header and b.header[0] != "ruleset"]
+FRAGMENTS = [b for b in MEEPLE if not b.header]
+RULESETS = {b.header[1]: b for b in COMPLETE}
+EXAMPLES = RULESETS["examples"].text
+DOC_TEXT = LANGUAGE.read_text(encoding="utf-8")
+
+
+def _prose(text: str) -> str:
+    """The document without its grammar block."""
+    return BLOCK.sub(lambda m: "" if m.group(1) == "lark" else m.group(0), text)
+
+
+def _no_code(text: str) -> str:
+    return re.sub(r"^```\n.*?^```\n", "", BLOCK.sub("", text), flags=re.M | re.S)
+
+
+# ---------------------------------------------------------------- compiling
+
+def _sources(files: dict[str, str]) -> SourceSet:
+    """A SourceSet from file names and texts, as dsl.load.read_sources would make."""
+    src = SourceSet()
+    for fname, text in files.items():
+        src.sources[fname] = text
+        try:
+            f = parse(text, fname)
+        except errors.MeepleError as e:
+            src.diagnostics.extend(e.diagnostics)
+            continue
+        if f.kind == "ruleset":
+            src.base = f
+        elif f.kind == "variant":
+            src.variants[f.name] = f
+        else:
+            src.locales[f.name] = f
+    return src
+
+
+def _base_text(name: str) -> tuple[str, str]:
+    """(file name, text) of a ruleset block of the docs, or of a bundled ruleset."""
+    if name in RULESETS:
+        return f"{name}.meeple", RULESETS[name].text
+    src = read_sources(resolve_path(name))
+    fname = src.base.span.file
+    return fname, src.sources[fname]
+
+
+def compile_block(block: Block) -> interpreter.Program:
+    """Loads a complete block (with its base for a variant or a locale)."""
+    kind, name = block.header
+    if kind == "ruleset":
+        return interpreter.compile_sources(_sources({f"{name}.meeple": block.text}))
+    base = block.comment("base")
+    assert base, f"{block.id}: a {kind} block needs a '# base: NAME' comment"
+    bname, btext = _base_text(base)
+    src = _sources({bname: btext, f"{kind}s/{name}.meeple": block.text})
+    if kind == "variant":
+        return interpreter.compile_sources(src, [name])
+    return interpreter.compile_sources(src, (), name)
+
+
+def _examples_file() -> ir.File:
+    return parse(EXAMPLES, "examples.meeple")
+
+
+def _decl_key(d) -> str | None:
+    try:
+        return ir.decl_key(d)
+    except ValueError:  # replace / extend / remove
+        return None
+
+
+def _first_words(text: str) -> list[str]:
+    words = re.findall(r"[A-Za-z_]+", "\n".join(
+        ln for ln in text.splitlines() if not ln.strip().startswith("#")))
+    return words[:2]
+
+
+def compile_fragment(text: str, fname: str) -> tuple[interpreter.Program, str]:
+    """A fragment inside the examples ruleset: ('declarations' | 'statements')."""
+    ctx = _examples_file()
+    words = _first_words(text)
+    as_decls = bool(words) and words[0] in DECL_WORDS and words[:2] != ["end", "game"]
+    if as_decls:
+        frag = parse("ruleset examples " + text, fname)  # same line: line numbers match
+        mode = "declarations"
+    else:
+        frag = parse("ruleset examples procedure doc_example() {" + text + "\n}", fname)
+        mode = "statements"
+    keys = {_decl_key(d) for d in frag.decls} - {None}
+    decls = [d for d in ctx.decls if _decl_key(d) not in keys] + list(frag.decls)
+    if mode == "statements":
+        for i, d in enumerate(decls):
+            if d.node == "SetupDecl":
+                call = ir.CallProc(span=d.span, proc="doc_example")
+                body = d.body.model_copy(update={"stmts": list(d.body.stmts) + [call]})
+                decls[i] = d.model_copy(update={"body": body})
+    src = SourceSet(base=ctx.model_copy(update={"decls": decls}),
+                    sources={"examples.meeple": EXAMPLES, fname: text})
+    return interpreter.compile_sources(src), mode
+
+
+def play_randomly(game, seed: int = 0, max_moves: int = 400):
+    rnd = random.Random(seed)
+    moves = 0
+    while not game.over and moves < max_moves:
+        game.apply(rnd.randrange(len(game.legal_moves())))
+        moves += 1
+    return game
+
+
+def _players(prog) -> list[int]:
+    return list(range(max(prog.min_players, 1), prog.max_players + 1))
+
+
+# ---------------------------------------------------------------- the examples
+
+def test_the_docs_have_examples():
+    assert "examples" in RULESETS
+    assert len(MEEPLE) > 40 and len(ERRORS) > 10
+
+
+@pytest.mark.parametrize("block", COMPLETE, ids=lambda b: f"{b.id}-{b.header[1]}")
+def test_complete_ruleset_blocks_load_and_play(block):
+    prog = compile_block(block)
+    for n in _players(prog):
+        for seed in range(2):
+            play_randomly(prog.new_game(n, seed), seed)
+
+
+@pytest.mark.parametrize("block", OVERLAYS, ids=lambda b: f"{b.id}-{b.header[1]}")
+def test_variant_and_locale_blocks_load_and_play(block):
+    prog = compile_block(block)
+    for n in _players(prog)[:2]:
+        play_randomly(prog.new_game(n, 1), 1)
+
+
+@pytest.mark.parametrize("block", FRAGMENTS, ids=lambda b: b.id)
+def test_fragments_check_and_run_in_the_examples_ruleset(block):
+    prog, mode = compile_fragment(block.text, f"{block.doc.name}:{block.line}")
+    game = prog.new_game(2, 0)  # runs the setup, and the statements of the fragment
+    if mode == "statements":
+        assert game.R.phase != "setup" or game.R.pending is not None
+
+
+@pytest.mark.parametrize("block", ERRORS, ids=lambda b: b.id)
+def test_error_blocks_fail_with_their_code(block):
+    code = block.comment("error")
+    assert code, f"{block.id}: a meeple-error block needs an '# error: CODE' comment"
+    runtime_error = code.startswith("rule/")
+    try:
+        if block.header:
+            prog = compile_block(block)
+        else:
+            prog, _ = compile_fragment(block.text, f"{block.doc.name}:{block.line}")
+    except errors.MeepleError as e:
+        assert not runtime_error, f"expected {code} during a game, got:\n{e.render()}"
+        assert e.diagnostics[0].code == code, e.render()
+        return
+    assert runtime_error, f"{block.id}: loads without the error {code}"
+    with pytest.raises(RuleError) as info:
+        play_randomly(prog.new_game(max(prog.min_players, 2), 0))
+    assert info.value.code == code, str(info.value)
+
+
+# ---------------------------------------------------------------- expression tables
+
+def _tables(text: str) -> list[tuple[int, str, str]]:
+    """(line, expression, value) for every row of the Expression | Value tables."""
+    rows, lines = [], text.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"\|\s*Expression\s*\|\s*Value\s*\|", line):
+            j = i + 2
+            while j < len(lines) and lines[j].startswith("|"):
+                cells = [c.strip() for c in lines[j].strip().strip("|").split("|")]
+                a, b = (re.fullmatch(r"`(.*)`", c).group(1) for c in cells[:2])
+                rows.append((j + 1, a, b))
+                j += 1
+    return rows
+
+
+TABLE_ROWS = [(d, *row) for d in DOC_FILES for row in _tables(d.read_text(encoding="utf-8"))]
+
+
+def _evaluate(rows):
+    decls, stmts = [], []
+    for k, (_, _, a, b) in enumerate(rows):
+        decls.append(f"var doc_{k}: bool = false")
+        stmts.append(f"doc_{k} = ({a}) == ({b})")
+    variant = "variant doc_eval\n" + "\n".join(decls) + "\nextend setup {\n" + "\n".join(stmts) + "\n}\n"
+    src = _sources({"examples.meeple": EXAMPLES, "variants/doc_eval.meeple": variant})
+    game = interpreter.compile_sources(src, ["doc_eval"]).new_game(2, 0)
+    return [game.R.g[f"doc_{k}"] for k in range(len(rows))]
+
+
+def test_expression_tables():
+    assert len(TABLE_ROWS) > 60
+    try:
+        results = _evaluate(TABLE_ROWS)
+    except errors.MeepleError:  # find the rows that do not check, one by one
+        bad = []
+        for row in TABLE_ROWS:
+            try:
+                _evaluate([row])
+            except errors.MeepleError as e:
+                bad.append(f"{row[0].name}:{row[1]}: {row[2]}: {e.diagnostics[0].message}")
+        pytest.fail("\n".join(bad))
+    wrong = [f"{d.name}:{line}: {a} is not {b}"
+             for (d, line, a, b), ok in zip(TABLE_ROWS, results) if not ok]
+    assert not wrong, "\n".join(wrong)
+
+
+# ---------------------------------------------------------------- what the examples claim
+
+def _program(name: str) -> interpreter.Program:
+    return compile_block(RULESETS[name])
+
+
+def _notations(prog, zone_key: str, game) -> list[str]:
+    return [prog.items[i].notation for i in testing.at(game, zone_key)]
+
+
+def test_examples_ruleset_position_after_setup():
+    prog = _program("examples")
+    game = prog.new_game(2, 0)
+    assert _notations(prog, "hand:0", game) == ["blue-8", "blue-6", "blue-4"]
+    assert _notations(prog, "hand:1", game) == ["blue-7", "blue-5", "blue-3"]
+    assert _notations(prog, "draw", game) == [f"red-{v}" for v in range(1, 9)] + ["green-1"]
+    grid = [_notations(prog, f"grid:r{r}c{c}", game)[0] for r in (1, 2, 3) for c in (1, 2, 3)]
+    assert grid == ["blue-2", "blue-1"] + [f"green-{v}" for v in range(8, 1, -1)]
+    for n in (3, 4):
+        play_randomly(prog.new_game(n, n), n)
+
+
+def test_deal_goes_round_the_table_from_the_active_player():
+    prog = _program("deal_demo")
+    game = prog.new_game(3, 0)
+    values = {k: [prog.items[i].attrs["value"] for i in testing.at(game, k)]
+              for k in ("hand:0", "hand:1", "hand:2", "pile")}
+    assert values == {"hand:1": [7, 4], "hand:2": [6, 3], "hand:0": [5, 2], "pile": [1]}
+
+
+def test_notation_and_option_order():
+    game = _program("notation_demo").new_game(2, 0)
+    assert testing.notations(game) == ["play spades-2", "play hearts-2"]
+    game.apply("play spades-2")
+    assert testing.notations(game) == ["call hearts", "call spades"]
+    game.apply("SPADES")  # without the verb, in any case
+    assert testing.notations(game) == ["take spades-2+hearts-2"]
+    game.apply(0)
+    assert testing.notations(game) == ["tie spades-2", "tie hearts-2"]
+    assert game.active_player == 0
+
+
+def test_hidden_information_in_views_and_messages():
+    game = _program("hidden_demo").new_game(2, 0)
+    assert game.over
+    mine, theirs = views.view(game, 0), views.view(game, 1)
+    assert mine["log"] == ["Player 1 draws card 2"]
+    assert theirs["log"] == ["Player 1 draws a card"]
+    assert theirs["zones"]["hand:0"] == {"count": 2}
+    assert theirs["zones"]["pile"] == {"count": 1}
+    assert isinstance(mine["zones"]["hand:0"], list)
+
+
+def test_log_templates_and_their_translation():
+    base = _program("message_demo").new_game(2, 0)
+    assert views.view(base, 0)["log"] == ["Player 1 plays 3 and keeps 2"]
+    fr = next(b for b in OVERLAYS if b.header == ("locale", "fr") and b.comment("base") == "message_demo")
+    game = compile_block(fr).new_game(2, 0)
+    assert views.view(game, 0)["log"] == ["Joueur 1 joue 3 (il en reste 2)"]
+
+
+def test_shared_win():
+    game = _program("shared_win").new_game(3, 0)
+    assert game.result["winners"] == [0, 1, 2]
+    assert game.result["ranking"] == [[0, 1, 2]]
+
+
+def test_budget_example():
+    prog = compile_block(next(b for b in ERRORS if b.header == ("ruleset", "endless")))
+    with pytest.raises(RuleError) as info:
+        prog.new_game(2, 0)
+    assert info.value.code == "rule/budget"
+    assert "max of 1000" in str(info.value)
+
+
+def _ir(decls) -> list[str]:
+    return [ir.show(d) for d in decls]
+
+
+def test_the_quoted_cherokee_variant_is_the_real_one():
+    block = next(b for b in OVERLAYS if b.header == ("variant", "open_clans"))
+    real = read_sources(resolve_path("cherokee")).variants["open_clans"]
+    assert _ir(parse(block.text).decls) == _ir(real.decls)
+
+
+def test_the_quoted_dutch_locale_is_part_of_the_real_one():
+    block = next(b for b in OVERLAYS if b.header == ("locale", "nl"))
+    real = set(_ir(read_sources(resolve_path("cherokee")).locales["nl"].decls))
+    assert set(_ir(parse(block.text).decls)) <= real
+
+
+def test_dutch_cherokee_turn_order():
+    prog = interpreter.load("cherokee", locale="nl")
+    assert prog.direction == -1
+    game = prog.new_game(3, 5)
+    assert testing.notations(game) == ["start p1", "start p2", "start p3"]
+    assert game.active_player == 0
+    game.apply("start p2")
+    seen = {}  # turn number -> active player
+    while not game.over and len(seen) < 4:
+        seen[game.R.turn] = game.R.active
+        game.apply(0)
+    assert len(seen) >= 3
+    assert all(active == [1, 0, 2][turn % 3] for turn, active in seen.items())  # seats 2, 1, 3
+
+
+# ---------------------------------------------------------------- claims of the prose
+
+def _run(body: str, players: int = 2, seed: int = 0, header: str = "") -> interpreter.Game:
+    text = f"ruleset claim\nplayers 1..4\n{header}\n{body}\n"
+    return interpreter.compile_sources(_sources({"claim.meeple": text})).new_game(players, seed)
+
+
+def test_end_condition_is_checked_after_setup_and_after_each_turn():
+    game = _run("var n: int = 0\nsetup { n = 5 }\nturn { n = n + 1 }\nend when n >= 5")
+    assert game.over and game.R.g["n"] == 5 and game.R.turn == 0
+    game = _run("var n: int = 0\nturn { n = n + 1\n n = n + 1 }\nend when n >= 1")
+    assert game.R.g["n"] == 2 and game.R.turn == 1  # not in the middle of a turn
+
+
+def test_end_game_skips_the_rest_then_at_end_then_scores():
+    game = _run("var n: int = 0\nturn { n = 1\n end game\n n = 2 }\nat end { n = n + 10 }\n"
+                "score(p) = n + seat(p)")
+    assert game.R.g["n"] == 11
+    assert game.result["scores"] == [12, 13] and game.result["winners"] == [1]
+
+
+def test_turns_pass_to_the_player_after_active():
+    game = _run("var seen: list of int = []\nvar k: int = 0\n"
+                "turn { seen = seen + [seat(active)]\n k = k + 1\n"
+                " if k == 2 { active = players[2] } }\nend when k >= 5", players=4)
+    assert game.R.g["seen"] == [1, 2, 4, 1, 2]
+    game = _run("order counterclockwise\nvar seen: list of int = []\n"
+                "turn { seen = seen + [seat(active)] }\nend when size(seen) >= 4", players=3)
+    assert game.R.g["seen"] == [1, 3, 2, 1]
+
+
+def test_tiebreaks_in_order_and_higher_is_better():
+    game = _run("var done: bool = false\nturn { done = true }\nend when done\n"
+                "score(p) = 1\ntiebreak a(p) = if seat(p) == 1 then 0 else 1\n"
+                "tiebreak b(p) = seat(p)", players=3)
+    assert game.result["ranking"] == [[2], [1], [0]]
+    assert game.result["tiebreaks"] == {"a": [0, 1, 1], "b": [1, 2, 3]}
+
+
+CARDS = """kind Card { value: int }
+zone pile: Card
+zone other: Card hidden
+zone hand: Card per player
+deck cards into pile { Card(value: v) for v in 1..4 }
+"""
+
+
+def test_move_and_lists():
+    game = _run(CARDS + "var order: list of int = []\nvar done: bool = false\n"
+                "turn { move bottom(pile) to pile\n"          # already there: no change
+                " move top(pile, 2) to other\n"                 # 4 then 3: 3 on top
+                " move items(other) to hand(active)\n"          # keeps the stack order
+                " for c in items(pile) { move c to other }\n"   # the loop list is fixed
+                " order = [c.value for c in items(hand(active))] + [c.value for c in items(other)]\n"
+                " done = true }\nend when done")
+    assert game.R.g["order"] == [4, 3, 1, 2]
+
+
+def test_reveal_makes_a_zone_public_for_good():
+    game = _run(CARDS + "var done: bool = false\n"
+                "turn { reveal other\n move top(pile) to other\n done = true }\nend when done")
+    assert views.view(game, views.SPECTATOR)["zones"]["other"] == testing.at(game, "other")
+
+
+def test_decisions():
+    game = _run(CARDS + "var done: bool = false\n"
+                "turn { choose c from [top(pile)] as \"take\"\n"
+                " best b in items(pile) by b.value > 2 tie first\n"
+                " best x in items(pile) by 0 tie choose by players[1]\n done = true }\nend when done")
+    assert testing.notations(game) == ["take 4"]  # a single option is still a move
+    game.apply(0)
+    assert game.active_player == 1 and testing.notations(game) == ["tie 1", "tie 2", "tie 3", "tie 4"]
+    assert game.R.stack[-1]["L"]["b"] == testing.item(game.program, value=3)  # tie first
+
+
+def test_randomness_is_seeded():
+    body = CARDS + ("var seen: list of int = []\nsetup { shuffle pile }\n"
+                    "turn { pick c at random from items(pile)\n"
+                    " best b in items(pile) by 0 tie random\n"
+                    " seen = seen + [c.value, b.value] }\nend when size(seen) >= 8")
+    runs = [_run(body, seed=s).R.g["seen"] for s in (1, 1, 2, 3, 4)]
+    assert runs[0] == runs[1]
+    assert len({tuple(r) for r in runs}) > 1
+
+
+def test_a_rule_error_undoes_the_move():
+    game = _run(CARDS + "var done: bool = false\n"
+                "turn { choose c from items(pile)\n move c to other\n move top(hand(active)) to pile\n"
+                " done = true }\nend when done")
+    before = game.to_json()
+    with pytest.raises(RuleError) as info:
+        game.apply(0)
+    assert info.value.code == "rule/error" and "claim.meeple:" in str(info.value)
+    assert game.to_json() == before
+
+
+def test_budgets():
+    with pytest.raises(RuleError) as info:
+        _run("function f(n: int): int = f(n + 1)\nvar n: int = 0\nturn { n = f(0) }\nend when n > 0")
+    assert info.value.code == "rule/error"
+    with pytest.raises(RuleError) as info:
+        _run("var n: int = 0\nturn { n = size(1..100001) }\nend when n > 0")
+    assert info.value.code == "rule/budget"
+    with pytest.raises(RuleError) as info:
+        _run("var n: int = 0\nturn { n = size(subsets([i for i in 1..17])) }\nend when n > 0")
+    assert info.value.code == "rule/budget"
+    with pytest.raises(RuleError) as info:
+        _run("var n: int = 0\nturn { n = n + 1 }\nend when n < 0")  # nobody ever decides
+    assert info.value.code == "rule/budget"
+
+
+def test_variants_apply_in_order_and_locales_last(tmp_path):
+    base = "ruleset v\ntitle \"V\"\nplayers 2..2\nvar n: int = 1\nturn { n = n * 10 }\nend when n > 5\n"
+    a = "variant a\ntitle \"A\"\nreplace var n: int = 2\nextend turn { n = n + 1 }\n"
+    b = "variant b\nreplace var n: int = 3\nextend turn { n = n + 2 }\n"
+    loc = "locale xx\nlanguage \"Xx\"\ntitle \"Vé\"\nreplace var n: int = 4\n"
+    src = _sources({"v.meeple": base, "variants/a.meeple": a, "variants/b.meeple": b,
+                    "locales/xx.meeple": loc})
+    prog = interpreter.compile_sources(src, ["a", "b"])
+    assert prog.new_game(2).R.g["n"] == 33  # 3 * 10 + 1 + 2
+    assert prog.title == "V" and prog.checked.variant_titles == {"a": "A", "b": "b"}
+    prog = interpreter.compile_sources(src, ["b", "a"], "xx")
+    assert prog.new_game(2).R.g["n"] == 43  # the locale comes last
+    assert prog.title == "Vé" and prog.checked.language == "Xx"
+
+
+def test_overlay_conflicts():
+    base = "ruleset v\nplayers 2..2\nvar n: int = 1\nname n \"N\"\nturn { n = 2 }\nend when n > 1\n"
+    for overlay, ok in [("variant a\nvar n: int = 2\n", False),
+                        ("variant a\nname n \"M\"\n", False),
+                        ("variant a\nreplace name n \"M\"\n", True),
+                        ("variant a\nreplace var m: int = 2\n", False),
+                        ("variant a\nremove zone n\n", False),
+                        ("variant a\nextend procedure p { n = 3 }\n", False),
+                        ("variant a\nextend at end { n = 3 }\n", True),
+                        ("locale a\nname n \"M\"\n", True),
+                        ("locale a\nvar n: int = 2\n", False)]:
+        src = _sources({"v.meeple": base, "x/a.meeple": overlay})
+        kind = overlay.split()[0]
+        try:
+            interpreter.compile_sources(src, ["a"] if kind == "variant" else [],
+                                        "a" if kind == "locale" else None)
+            assert ok, overlay
+        except errors.MeepleError as e:
+            assert not ok, e.render()
+            assert e.diagnostics[0].code == "overlay/conflict"
+
+
+def test_load_errors(tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert read_sources(tmp_path / "empty").diagnostics[0].code == "load/io"
+    two = tmp_path / "two"
+    two.mkdir()
+    for n in ("a", "b"):
+        (two / f"{n}.meeple").write_text(f"ruleset {n}\nplayers 1..1\nturn {{ end game }}\n")
+    assert read_sources(two).diagnostics[0].code == "load/two-bases"
+    src = read_sources(two / "a.meeple")
+    for variants, locale, code in [(["nope"], None, "load/unknown-variant"),
+                                   ([], "nope", "load/unknown-locale")]:
+        with pytest.raises(errors.MeepleError) as info:
+            interpreter.compile_sources(src, variants, locale)
+        assert info.value.diagnostics[0].code == code
+
+
+def test_a_move_that_is_not_legal():
+    game = _program("notation_demo").new_game(2, 0)
+    with pytest.raises(interpreter.IllegalMove) as info:
+        game.apply("play clubs-1")
+    assert info.value.code == "move/illegal"
+
+
+def test_rendered_error_sample():
+    """The sample error of section 15.1 is what the checker prints."""
+    block = next(b for b in ERRORS if b.header == ("ruleset", "typo"))
+    i = ALL_BLOCKS.index(block)
+    shown = ALL_BLOCKS[i + 1]
+    assert shown.lang == "text"
+    with pytest.raises(errors.MeepleError) as info:
+        compile_block(block)
+    assert info.value.render().strip() == shown.text.strip()
+
+
+# ---------------------------------------------------------------- the worked example
+
+def _frog_race(tmp_path) -> Path:
+    folder = tmp_path / "frog_race"
+    (folder / "variants").mkdir(parents=True)
+    (folder / "locales").mkdir()
+    (folder / "frog_race.meeple").write_text(RULESETS["frog_race"].text, encoding="utf-8")
+    for b in OVERLAYS:
+        if b.comment("base") == "frog_race":
+            kind, name = b.header
+            (folder / f"{kind}s" / f"{name}.meeple").write_text(b.text, encoding="utf-8")
+    return folder
+
+
+def test_worked_example_plays_to_the_end(tmp_path):
+    folder = _frog_race(tmp_path)
+    src = read_sources(folder)
+    assert not src.diagnostics
+    assert set(src.variants) == {"long_pond", "big_hands"} and set(src.locales) == {"fr"}
+    for variants, locale in [((), None), (("long_pond",), None), (("big_hands",), None),
+                             (("long_pond", "big_hands"), "fr")]:
+        prog = interpreter.load(str(folder), variants, locale)
+        last = 15 if "long_pond" in variants else 10
+        for n in (2, 3, 4):
+            for seed in range(4):
+                game = play_randomly(prog.new_game(n, seed), seed, max_moves=1000)
+                assert game.over
+                res = game.result
+                assert len(res["scores"]) == n and set(res["winners"]) == set(res["ranking"][0])
+                assert max(res["scores"]) <= last
+                assert all(1 <= h <= n for h in res["tiebreaks"]["on_top"])
+
+
+def test_worked_example_moves_and_messages(tmp_path):
+    folder = _frog_race(tmp_path)
+    game = interpreter.load(str(folder)).new_game(2, 1)
+    notations = testing.notations(game)
+    assert notations and all(re.fullmatch(r"jump [123]", m) for m in notations)
+    assert notations == sorted(notations)
+    game.apply(notations[-1])
+    length = int(notations[-1].split()[1])
+    log = views.view(game, 0)["log"]
+    assert re.fullmatch(r"Player [12] starts", log[0])
+    assert re.fullmatch(rf"Player [12] jumps {length} to pad {1 + length}", log[1])
+    fr = interpreter.load(str(folder), locale="fr").new_game(2, 1)
+    fr.apply(notations[-1])
+    log = views.view(fr, 0)["log"]
+    assert re.fullmatch(r"Joueur [12] commence", log[0])
+    assert re.fullmatch(rf"Joueur [12] saute de {length} jusqu'au nénuphar {1 + length}", log[1])
+    assert testing.notations(fr) == testing.notations(game)  # notation ignores the locale
+
+
+# ---------------------------------------------------------------- the docs stay in sync
+
+def test_the_embedded_grammar_is_the_grammar():
+    lark = [b for b in ALL_BLOCKS if b.doc == LANGUAGE and b.lang == "lark"]
+    assert len(lark) == 1
+    assert lark[0].text.strip() == GRAMMAR.read_text(encoding="utf-8").strip()
+
+
+def _grammar_names() -> set[str]:
+    text = GRAMMAR.read_text(encoding="utf-8")
+    rules = set(re.findall(r"^[?!]?([a-z][a-z0-9_]*)\s*:", text, re.M))
+    aliases = set(re.findall(r"->\s*([a-z][a-z0-9_]*)", text))
+    terminals = set(re.findall(r"^([A-Z][A-Z_]*)\s*:", text, re.M))
+    return rules | aliases | terminals
+
+
+def test_every_grammar_rule_is_documented():
+    prose = _prose(DOC_TEXT)
+    missing = sorted(n for n in _grammar_names() if f"`{n}`" not in prose)
+    assert not missing, f"grammar rules not mentioned in docs/language.md: {missing}"
+
+
+def test_every_builtin_is_documented():
+    prose = _prose(DOC_TEXT)
+    missing = sorted(n for n in check.BUILTINS if f"`{n}(" not in prose)
+    assert not missing
+    assert all(f"`{n}(e for" in prose for n in check.AGGREGATES)
+    assert all(f"`{n}`" in prose for n in check.CONSTANTS)
+
+
+def test_every_board_generator_is_documented():
+    prose = _prose(DOC_TEXT)
+    for name, g in boards.GENERATORS.items():
+        row = next((ln for ln in prose.splitlines() if ln.startswith(f"| `{name}(")), None)
+        assert row, name
+        for word in g.params + g.coords:
+            assert f"`{word}`" in row, (name, word)
+
+
+def test_every_colour_is_documented():
+    assert all(f"`{c}`" in DOC_TEXT for c in check.COLORS)
+
+
+def test_every_error_code_is_documented():
+    codes = set()
+    for folder in ("dsl", "interpreter"):
+        for f in (ROOT / folder).glob("*.py"):
+            codes |= set(re.findall(r"[\"']((?:parse|check|load|overlay|rule|move|record)/[a-z-]+)[\"']",
+                                    f.read_text(encoding="utf-8")))
+    assert codes
+    missing = sorted(c for c in codes if f"| `{c}` |" not in DOC_TEXT)
+    assert not missing
+
+
+def test_keywords_appendix_lists_the_grammar_words():
+    words = set(re.findall(r'"([a-z]+)"', GRAMMAR.read_text(encoding="utf-8")))
+    appendix = DOC_TEXT.split("## Appendix B", 1)[1]
+    assert set(re.findall(r"`([a-z_]+)`", appendix)) == words
+
+
+def test_budgets_are_documented_with_their_values():
+    for value in (helpers.MAX_STEPS, helpers.MAX_CALLS, helpers.MAX_RANGE):
+        assert f"| {value:,} |" in DOC_TEXT, value
+    assert f"| {helpers.MAX_SUBSET_BASE} |" in DOC_TEXT
+    assert f"{helpers.MAX_SUBSET_BASE} elements" in DOC_TEXT
+    assert f"up to {errors.MAX_DIAGNOSTICS}" in DOC_TEXT
+    assert f"latest {runtime.LOG_KEEP} messages" in DOC_TEXT
+
+
+def test_internal_links_resolve():
+    def anchor(title: str) -> str:
+        t = re.sub(r"[^\w\- ]", "", title.strip().lower())
+        return t.replace(" ", "-")
+    for doc in DOC_FILES:
+        text = doc.read_text(encoding="utf-8")
+        anchors = {anchor(m) for m in re.findall(r"^#+ (.*)$", _no_code(text), re.M)}
+        links = re.findall(r"\]\(#([^)]+)\)", text)
+        assert links
+        assert not [a for a in links if a not in anchors]
+
+
+def test_variables_are_public_but_hidden_items_are_not():
+    game = _run(CARDS + "var mine: Card = none\nvar k: int per player = 3\nvar done: bool = false\n"
+                "turn { move top(pile) to other\n mine = top(other)\n done = true }\nend when done")
+    theirs = views.view(game, 1)
+    assert theirs["pvars"]["k"] == [3, 3] and theirs["vars"]["done"] is True
+    assert theirs["vars"]["mine"] != game.R.g["mine"]  # the item in a hidden zone is masked
+    assert views.view(game, "all")["vars"]["mine"] == game.R.g["mine"]
