@@ -96,6 +96,7 @@ class Checker:
         decls = self.m.decls
         for d in decls:  # first pass: names that everything else refers to
             self._declare(d)
+        self.asks = self._asking_procedures()
         for d in decls:
             self._check_decl(d)
         self._check_required(decls)
@@ -552,8 +553,28 @@ class Checker:
             self.d.add(errors.wrong_arity(s.span, s.proc, str(len(p.params)), len(s.args)))
         for prm, a in zip(p.params, s.args):
             self._expect(a, self.proc_locals, self.type_ref(prm.type), f"argument '{prm.name}'")
-        if p.name in self.c.decisions or any(n.node in ("Choose", "ChooseSubset") for n in ir.walk(p)):
+        if p.name in self.asks:
             self._decision(s.span)
+
+    def _asking_procedures(self) -> set[str]:
+        """Procedures that may ask a player, directly or through the procedures they call
+        (computed before any body is checked, so declaration order does not matter)."""
+        procs = self.c.procedures
+        direct, calls = set(), {}
+        for name, p in procs.items():
+            nodes = list(ir.walk(p.body))
+            if any(n.node in ("Choose", "ChooseSubset") or (n.node == "Best" and n.tie == "choose")
+                   for n in nodes):
+                direct.add(name)
+            calls[name] = {n.proc for n in nodes if n.node == "CallProc"}
+        asks, changed = set(direct), True
+        while changed:
+            changed = False
+            for name, callees in calls.items():
+                if name not in asks and callees & asks:
+                    asks.add(name)
+                    changed = True
+        return asks
 
     # ---------------------------------------------------------------- expressions
     def _expect(self, e, env, want: T, context: str) -> T:

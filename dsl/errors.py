@@ -139,8 +139,10 @@ def unknown(span: Span, what: str, name: str, candidates: Iterable[str],
                       length=len(name))
 
 
-def duplicate(span: Span, what: str, name: str, first: Span) -> Diagnostic:
-    return Diagnostic("check/duplicate", span, f"{what} '{name}' is declared twice",
+def duplicate(span: Span, what: str | None, name: str, first: Span) -> Diagnostic:
+    """``what`` is None for declarations without a name (``turn``, ``at end``...)."""
+    message = f"{what} '{name}' is declared twice" if what else f"'{name}' is declared twice"
+    return Diagnostic("check/duplicate", span, message,
                       f"the first declaration is at line {first.line}", length=len(name))
 
 

@@ -114,7 +114,10 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
             continue
         key = ir.decl_key(d)
         if key in table:
-            diags.add(errors.duplicate(d.span, key.split(" ")[0], key.split(" ", 1)[-1], table[key].span))
+            what, _, name = key.partition(" ")
+            if not name or d.node == "AtEndDecl":  # turn, setup, at end...: no name
+                what, name = None, key
+            diags.add(errors.duplicate(d.span, what, name, table[key].span))
             continue
         table[key] = d
     titles = {}

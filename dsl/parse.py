@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import ast as pyast
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -403,7 +404,12 @@ def _expected_words(expected) -> list[str]:
             continue
         if pattern.type == "str":
             out.append(f"'{pattern.value}'")
+        elif _WORDS_RE.match(pattern.value):  # a set of keywords: VISIBILITY, TIE_KIND...
+            out.extend(f"'{w}'" for w in _WORDS_RE.match(pattern.value).group(1).split("|"))
     return sorted(set(out))
+
+
+_WORDS_RE = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)\Z")
 
 
 def _token_words(tok: Token) -> str:
@@ -412,10 +418,35 @@ def _token_words(tok: Token) -> str:
     return f"'{tok}'"
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_AFTER_TARGET = re.compile(r"\s*(\(|=(?!=))")
+
+
+def _keyword_as_name(e: UnexpectedInput) -> bool:
+    """Lets a keyword stand as a name where only a name fits.
+
+    The LALR tables merge look-ahead sets, so after an expression the lexer may take a
+    word such as ``score`` or ``name`` for the keyword of a declaration even where only
+    a statement (``score(p) = 3``) can follow. When the keyword cannot be accepted here,
+    a name can, and the word is followed by ``(`` or ``=`` (an assignment target), the
+    word is fed to the parser as a name and parsing goes on."""
+    if not isinstance(e, UnexpectedToken) or e.token.type in ("NAME", "$END"):
+        return False
+    tok = e.token
+    if not _WORD.match(str(tok)) or "NAME" not in (e.accepts or e.expected):
+        return False
+    text = e.interactive_parser.lexer_thread.state.text
+    text = getattr(text, "text", text)
+    if not _AFTER_TARGET.match(text, tok.end_pos):
+        return False
+    e.interactive_parser.feed_token(Token.new_borrow_pos("NAME", str(tok), tok))
+    return True
+
+
 def parse(text: str, file: str = "<string>") -> ir.File:
     """Parses one file; raises MeepleError with a diagnostic on a syntax error."""
     try:
-        tree = parser().parse(text, start="start")
+        tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         raise errors.MeepleError([_syntax_diagnostic(e, file)], {file: text}) from None
     try:
@@ -456,6 +487,9 @@ def parse_expr(text: str, at: ir.Span) -> ir.Expr:
     except UnexpectedInput as e:
         d = _syntax_diagnostic(e, at.file)
         d.span = at
+        if d.code == "parse/unexpected-end":  # the expression ends, not the file
+            d.message = "the expression ends too early"
+            d.hint = d.hint.replace("; is a '}' missing?", "") if d.hint else None
         d.message = f"in the template expression {{{text}}}: {d.message}"
         raise errors.MeepleError([d]) from None
     for n in ir.walk(node):

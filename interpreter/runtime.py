@@ -77,7 +77,8 @@ class Runtime:
         self.z[to].append(item)
         self.loc[item] = to
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
-        if vs is not True and vs is not vt:
+        # (a revealed zone is seen by all whatever its visibility says)
+        if vs is not True and (vs is not vt or to in self.revealed):
             for p in self.players:
                 if _sees(vt, p) or to in self.revealed:
                     if not (_sees(vs, p) or src in self.revealed):
@@ -158,9 +159,16 @@ def run(R: Runtime) -> None:
         if R.end_requested:
             R.end_requested = False
             R.stack.clear()
-            _begin_ending(R)
+            if R.phase != "ending":  # 'end game' inside 'at end' just stops it: scoring follows
+                _begin_ending(R)
             continue
         if not R.stack:
+            # a new turn counts as a step too: turns that never ask a player and never
+            # end the game would otherwise loop for ever
+            steps += 1
+            if steps > MAX_STEPS:
+                raise BudgetError(f"more than {MAX_STEPS} statements and turns in one move "
+                                  f"(the game goes on without asking any player)")
             _next_phase(R)
             continue
         frame = R.stack[-1]
@@ -186,10 +194,27 @@ def run(R: Runtime) -> None:
 
 def _describe(e: Exception) -> str:
     if isinstance(e, RecursionError):
+        names = _rule_functions(e.__traceback__)
+        if len(names) == 1:
+            return f"function '{names[0]}' calls itself too deeply (endless recursion?)"
+        if names:
+            listed = ", ".join(f"'{n}'" for n in names)
+            return f"functions {listed} call each other too deeply (endless recursion?)"
         return "functions call each other too deeply (endless recursion?)"
     if isinstance(e, (TypeError, IndexError)) and "None" in str(e):
         return f"a value is missing (none) where an item, cell or number is needed ({e})"
     return f"{type(e).__name__}: {e}"
+
+
+def _rule_functions(tb) -> list[str]:
+    """The ruleset functions (generated as ``F_name``) in a traceback, in call order."""
+    names: dict[str, None] = {}
+    while tb is not None:
+        code = tb.tb_frame.f_code.co_name
+        if code.startswith("F_"):
+            names[code[2:]] = None
+        tb = tb.tb_next
+    return list(names)
 
 
 def _locate(e: RuleError, proc, pc: int) -> RuleError:

@@ -2,7 +2,8 @@
 
 A view holds what one seat may know and nothing else: the items of zones it can see,
 only the counts of the others, the decision it must make (others see only who is
-deciding), and the messages with unseen items written as "a card". The random
+deciding), the messages with unseen items written as "a card", and variables with
+unseen items replaced by ``{"hidden": true}``. The random
 generator's state, the procedure stack and item locations never leave the game.
 """
 from __future__ import annotations
@@ -32,13 +33,31 @@ def view(game: Game, seat: int) -> dict:
         if seat == "all" or pend["player"] == seat:
             pending["options"] = [m.notation for m in game.legal_moves()]
     can_see = _can_see(game, seat)
+    declared = prog.checked.vars
+    kinds = prog.checked.kinds
     return {
         "seat": seat, "players": R.n, "active": R.active, "turn": R.turn, "phase": R.phase,
-        "zones": zones, "vars": dict(R.g), "pvars": {k: list(v) for k, v in R.pv.items()},
+        "zones": zones,
+        "vars": {k: _mask(v, declared[k].type, kinds, can_see) for k, v in R.g.items()},
+        "pvars": {k: [_mask(x, declared[k].type, kinds, can_see) for x in v] for k, v in R.pv.items()},
         "pending": pending,
         "log": [display.render_log(prog, e, can_see) for e in R.log],
         "result": R.result,
     }
+
+
+HIDDEN_ITEM = {"hidden": True}  # what a view shows for an item the seat may not see
+
+
+def _mask(value, type_ref, kinds, can_see):
+    """A variable's value with every item the seat may not see replaced by HIDDEN_ITEM."""
+    if can_see is None or value is None:
+        return value
+    if type_ref.name == "list" and isinstance(value, list):
+        return [_mask(v, type_ref.item, kinds, can_see) for v in value]
+    if type_ref.name in kinds and isinstance(value, int) and not can_see(value):
+        return dict(HIDDEN_ITEM)
+    return value
 
 
 def _can_see(game: Game, seat):

@@ -1,0 +1,74 @@
+"""JSON Schemas of the language's data: the IR of a parsed file and the game record.
+
+Both are generated, never written by hand: the IR schema from the pydantic classes in
+``dsl/ast.py``, the record schema from ``interpreter.record.RECORD_SCHEMA``. The
+committed copies in ``docs/schema/`` are refreshed with::
+
+    python -m dsl.schema
+
+and a test fails when they are stale.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from . import ast as ir
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
+IR_SCHEMA_ID = "https://meeple.dev/schema/ir.schema.json"
+IR_SCHEMA_FILE = "ir.schema.json"
+RECORD_SCHEMA_FILE = "record.schema.json"
+
+
+def ir_schema() -> dict:
+    """The JSON Schema (draft 2020-12) of one parsed source file's IR."""
+    body = ir.File.model_json_schema()
+    out = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": IR_SCHEMA_ID,
+        "title": "Meeple IR",
+        "description": "The typed intermediate representation of one Meeple source file "
+                       "(a ruleset, a variant or a locale), as exported by "
+                       "dsl.schema.ir_json. Every node has a 'node' field naming its class "
+                       "in dsl/ast.py and a 'span' giving where it starts in the source.",
+    }
+    body.pop("title", None)
+    body.pop("description", None)
+    out.update(body)
+    return out
+
+
+def ir_json(file_node: ir.File) -> dict:
+    """A parsed file as plain JSON data (validates against ``ir_schema()``)."""
+    return file_node.model_dump(mode="json")
+
+
+def record_schema() -> dict:
+    from interpreter.record import RECORD_SCHEMA
+    return RECORD_SCHEMA
+
+
+def dumps(schema: dict) -> str:
+    """How a schema is written to disk: pretty-printed, sorted keys, trailing newline."""
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def generated() -> dict[str, str]:
+    """File name -> the text it should have."""
+    return {IR_SCHEMA_FILE: dumps(ir_schema()), RECORD_SCHEMA_FILE: dumps(record_schema())}
+
+
+def main(argv: list[str] | None = None) -> int:
+    out_dir = Path(argv[0]) if argv else SCHEMA_DIR
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, text in generated().items():
+        path = out_dir / name
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,183 @@
+"""Properties of the interpreter that hold for every bundled ruleset, with every player
+count, variant and locale: random games drawn by Hypothesis (a seed and the index of
+each move) are checked move by move.
+
+- legal moves: numbered 0..n-1, sorted by value, with unique notations, stable;
+- the state is plain JSON: a game resumed from it continues identically;
+- the record of a game (seed + notations) replays to the same state;
+- items are conserved: each is in exactly one zone, and ``loc`` says which;
+- a seat's view holds no item of a zone that seat cannot see, and never the generator,
+  the procedure stack or the item locations;
+- games end within MAX_MOVES moves.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import lru_cache
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import interpreter
+from dsl.load import bundled_names, read_sources, resolve_path
+from interpreter import record, views
+from interpreter.helpers import sort_key
+
+MAX_MOVES = 2000
+EXAMPLES = 4          # per configuration; there are many configurations
+SEATS_CHECK_EVERY = 7  # views are checked every few moves (and at the end)
+
+
+def configurations():
+    out = []
+    for name in bundled_names():
+        src = read_sources(resolve_path(name))
+        variants = sorted(src.variants)
+        overlays = [((), None)] + [((v,), None) for v in variants]
+        if len(variants) > 1:
+            overlays.append((tuple(variants), None))
+        overlays += [((), loc) for loc in sorted(src.locales)]
+        if variants and src.locales:
+            overlays.append((tuple(variants), sorted(src.locales)[-1]))
+        lo, hi = program(name, (), None).min_players, program(name, (), None).max_players
+        for players in range(lo, hi + 1):
+            for vs, loc in overlays:
+                label = f"{name}-{players}p" + "".join(f"+{v}" for v in vs) + (f"@{loc}" if loc else "")
+                out.append(pytest.param(name, vs, loc, players, id=label))
+    return out
+
+
+@lru_cache(maxsize=None)
+def program(name: str, variants: tuple, locale: str | None):
+    return interpreter.load(name, variants=list(variants), locale=locale)
+
+
+# ---------------------------------------------------------------- the checks
+
+def check_moves(game) -> list:
+    moves = game.legal_moves()
+    if game.over:
+        assert moves == [] and game.active_player is None and game.result is not None
+        return moves
+    assert moves, "a game that is not over must offer a move"
+    assert [m.index for m in moves] == list(range(len(moves)))
+    values = [m.value for m in moves]
+    assert values == sorted(values, key=sort_key), "legal moves are sorted by value"
+    lowered = [m.notation.lower() for m in moves]
+    assert len(set(lowered)) == len(lowered), f"notations are not unique: {lowered}"
+    assert all(m.notation and m.notation == " ".join(m.notation.split()) for m in moves)
+    assert {m.player for m in moves} == {game.active_player}
+    assert game.legal_moves() == moves, "legal moves are stable"
+    return moves
+
+
+def check_conservation(game) -> None:
+    prog, state = game.program, game.R
+    assert sum(len(z) for z in state.z) == len(prog.items)
+    where = Counter(item for z in state.z for item in z)
+    assert all(where[i] == 1 for i in range(len(prog.items))), "each item is in exactly one zone"
+    for zid, items in enumerate(state.z):
+        for item in items:
+            assert state.loc[item] == zid
+
+
+def may_see(game, zid: int, seat: int) -> bool:
+    """Whether a seat may see a zone's items, from the declarations alone (an oracle
+    for ``game.R.visible``)."""
+    z = game.program.zones[zid]
+    if zid in game.R.revealed or z.visibility == "public":
+        return True
+    return z.visibility == "owner" and seat >= 0 and z.owner == seat
+
+
+def check_views(game) -> None:
+    R, prog = game.R, game.program
+    by_key = {z.key: z.id for z in prog.zones}
+    kinds = prog.checked.kinds
+    for seat in list(range(R.n)) + [views.SPECTATOR]:
+        for zid in range(len(prog.zones)):
+            assert bool(R.visible(zid, seat)) == may_see(game, zid, seat), (prog.zones[zid].key, seat)
+        v = views.view(game, seat)
+        json.dumps(v)
+        assert not {"rng", "stack", "loc"} & set(v)
+        for key, content in v["zones"].items():
+            zid = by_key[key]
+            if isinstance(content, list):
+                assert R.visible(zid, seat), f"seat {seat} sees the items of {key}"
+                assert content == R.z[zid]
+            else:
+                assert content == {"count": len(R.z[zid])}
+                assert not R.visible(zid, seat)
+        pend = v["pending"]
+        if pend is not None and pend["player"] != seat:
+            assert "options" not in pend
+        for name, value in v["vars"].items():
+            check_masked(game, seat, prog.checked.vars[name].type, value, kinds)
+        for name, values in v["pvars"].items():
+            for value in values:
+                check_masked(game, seat, prog.checked.vars[name].type, value, kinds)
+
+
+def check_masked(game, seat, type_ref, value, kinds) -> None:
+    if value is None:
+        return
+    if type_ref.name == "list":
+        for x in value:
+            check_masked(game, seat, type_ref.item, x, kinds)
+    elif type_ref.name in kinds and value != views.HIDDEN_ITEM:
+        assert game.R.visible(game.R.loc[value], seat), f"a variable shows seat {seat} a hidden item"
+
+
+def same_game(a, b) -> None:
+    assert a.to_json() == b.to_json()
+    assert [(m.notation, m.value) for m in a.legal_moves()] == [(m.notation, m.value) for m in b.legal_moves()]
+
+
+# ---------------------------------------------------------------- the property
+
+@pytest.mark.parametrize("name, variants, locale, players", configurations())
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_random_games(name, variants, locale, players, data):
+    prog = program(name, variants, locale)
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    resume_at = data.draw(st.integers(0, 150), label="resume at move")
+    game = prog.new_game(players, seed)
+    shadow = None                       # the game resumed from JSON, played alongside
+    notations = []
+    while True:
+        check_conservation(game)
+        moves = check_moves(game)
+        step = len(notations)
+        if step % SEATS_CHECK_EVERY == 0 or game.over:
+            check_views(game)
+        if shadow is None and (step == resume_at or game.over):
+            shadow = prog.resume(json.loads(game.to_json()))
+            same_game(shadow, game)
+        if game.over:
+            break
+        assert step < MAX_MOVES, f"the game did not end within {MAX_MOVES} moves"
+        i = data.draw(st.integers(0, len(moves) - 1), label="move")
+        played = game.apply(i)
+        assert played == moves[i]
+        notations.append(played.notation)
+        if shadow is not None:
+            shadow.apply(played.notation)
+            assert shadow.to_json() == game.to_json()
+
+    same_game(shadow, game)
+    assert set(game.result) >= {"scores", "ranking", "winners"}
+    assert sorted(p for group in game.result["ranking"] for p in group) == list(range(players))
+    assert game.result["winners"] == game.result["ranking"][0]
+
+    rec = record.Record(name, players, seed, list(variants), locale, notations)
+    replayed = record.replay(prog, rec)
+    assert replayed.to_json() == game.to_json()
+    assert record.digest(replayed) == record.digest(game)
+
+
+def test_there_are_configurations():
+    assert configurations()
