@@ -16,9 +16,9 @@ from dsl.check import check
 from dsl.errors import Diagnostics, MeepleError
 from dsl.load import SourceSet, bundled_names, merge, read_sources, resolve_path
 from dsl.parse import parse
+from golden import golden_chunks
 
 TESTDATA = Path(__file__).resolve().parent / "testdata"
-MARK = re.compile(r'###\s*(\^)?\s*([a-z]+/[a-z-]+)(?:@(\d+))?\s+"((?:[^"\\]|\\.)*)"')
 
 
 def diagnostics(text: str, file: str = "c.meeple") -> list[errors.Diagnostic]:
@@ -29,28 +29,6 @@ def diagnostics(text: str, file: str = "c.meeple") -> list[errors.Diagnostic]:
     return diags.items
 
 
-def golden_chunks(path: Path):
-    lines = path.read_text(encoding="utf-8").split("\n")
-    chunks, cur, start = [], [], None
-    for i, line in enumerate(lines, 1):
-        if line.strip() == "---":
-            if start is not None:
-                chunks.append((start, cur))
-            cur, start = [], i + 1
-        elif start is not None:
-            cur.append(line)
-    if start is not None:
-        chunks.append((start, cur))
-    out = []
-    for start, body in chunks:
-        expected = []
-        for i, line in enumerate(body, 1):
-            for m in MARK.finditer(line):
-                at = i - 1 if m.group(1) else i
-                expected.append((at, m.group(2), int(m.group(3)) if m.group(3) else None, m.group(4)))
-        name = body[0].split()[1] if body and len(body[0].split()) > 1 else f"line{start}"
-        out.append(pytest.param(start, "\n".join(body), expected, id=name))
-    return out
 
 
 CHECK_CHUNKS = golden_chunks(TESTDATA / "check_errors.meeple")

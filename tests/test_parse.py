@@ -14,6 +14,7 @@ from dsl.ast import show
 from dsl.errors import MeepleError
 from dsl.load import RULESETS_DIR
 from dsl.parse import parse, parse_expr
+from golden import golden_chunks
 
 TESTDATA = Path(__file__).resolve().parent / "testdata"
 
@@ -391,39 +392,15 @@ def test_every_node_of_a_bundled_file_has_a_span(path):
 
 # ---------------------------------------------------------------- syntax errors
 
-MARK = re.compile(r'###\s*(\^)?\s*([a-z]+/[a-z-]+)(?:@(\d+))?\s+"((?:[^"\\]|\\.)*)"')
 
 
-def golden_chunks(path: Path):
-    """(first line in the file, chunk text, expected line, code, column, regex) per chunk."""
-    lines = path.read_text(encoding="utf-8").split("\n")
-    chunks, cur, start = [], [], None
-    for i, line in enumerate(lines, 1):
-        if line.strip() == "---":
-            if start is not None:
-                chunks.append((start, cur))
-            cur, start = [], i + 1
-        elif start is not None:
-            cur.append(line)
-    if start is not None:
-        chunks.append((start, cur))
-    out = []
-    for start, body in chunks:
-        marks = [(i, m) for i, line in enumerate(body, 1) for m in MARK.finditer(line)]
-        assert marks, f"{path.name}:{start}: a chunk without a marker"
-        expected = []
-        for i, m in marks:
-            line = i - 1 if m.group(1) else i
-            expected.append((line, m.group(2), int(m.group(3)) if m.group(3) else None, m.group(4)))
-        out.append(pytest.param(start, "\n".join(body), expected, id=f"line{start}"))
-    return out
 
 
 def diag_text(d) -> str:
     return f"{d.message}\nhint: {d.hint}"
 
 
-PARSE_CHUNKS = golden_chunks(TESTDATA / "parse_errors.meeple")
+PARSE_CHUNKS = golden_chunks(TESTDATA / "parse_errors.meeple", require_marks=True)
 
 
 def test_parse_golden_file_has_many_chunks():
