@@ -187,6 +187,15 @@ def validate(
             continue
         if not progs:
             continue
+        warnings, wseen = [], set()
+        for prog in progs.values():
+            for w in getattr(prog, "warnings", []):
+                if _diag_key(w) not in wseen:
+                    wseen.add(_diag_key(w))
+                    warnings.append(w)
+        if warnings:
+            err.print("\n\n".join(w.render(src.sources) for w in warnings) + "\n",
+                      markup=False, soft_wrap=True, style="yellow")
         base = progs[((), None)]
         out.print(Text("ok ", style="bold green") + Text(f"{path}: {base.title} ({base.name})"))
         out.print(f"  players:  {base.min_players}-{base.max_players}")

@@ -28,8 +28,8 @@ BUILTINS = {
 }
 AGGREGATES = {"sum", "count", "any", "all", "min", "max", "first", "last"}
 CONSTANTS = {"active": PLAYER, "players": list_of(PLAYER)}
-UI_TEXTS = {"player", "your_turn", "hand_over", "game_over", "winner", "winners", "score",
-            "pass"}
+# texts the tools show, with the placeholders each may use
+UI_TEXTS = {"player": {"n"}, "hidden": {"kind"}, "yes": set(), "no": set()}
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 
 
@@ -90,6 +90,7 @@ class Checker:
                          merged.language, merged.variant_titles)
         self.proc_locals: dict[str, T] | None = None
         self.in_at_end = False
+        self.roles: dict[str, tuple[str, ir.Span]] = {}
 
     # ---------------------------------------------------------------- driver
     def run(self) -> Checked:
@@ -100,7 +101,42 @@ class Checker:
         for d in decls:
             self._check_decl(d)
         self._check_required(decls)
+        self._check_texts(decls)
         return self.c
+
+    def _check_texts(self, decls) -> None:
+        """Texts must belong to something (a log key, a decision's verb, a UI text) and
+        use only placeholders that exist there: a typo would silently show nothing."""
+        places: dict[str, set[str]] = {k: set(v) for k, v in UI_TEXTS.items()}
+        for d in decls:
+            for n in ir.walk(d):
+                if n.node == "Log":
+                    parts = self.c.templates.get(id(n), [])
+                    raws = [p[0] for p in parts if isinstance(p, tuple)]
+                    places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
+                elif n.node in ("Choose", "ChooseSubset") and n.verb:
+                    places.setdefault(n.verb, set())
+                elif n.node == "Best" and n.tie == "choose":
+                    places.setdefault("tie", set())
+        for d in decls:
+            if d.node != "TextDecl":
+                continue
+            if d.key not in places:
+                self.d.add(errors.Diagnostic(
+                    "check/unused-text", d.span, f"no rule uses the text '{d.key}'",
+                    errors.did_you_mean(d.key, places) or
+                    "texts name a log key, a decision's verb ('as \"verb\"'), 'tie', or a UI text: "
+                    + ", ".join(sorted(UI_TEXTS)),
+                    severity="warning", length=len(d.key)))
+                continue
+            for ph in TEMPLATE_PART.findall(d.text):
+                if ph.strip() not in places[d.key]:
+                    self.d.add(errors.Diagnostic(
+                        "check/unknown-placeholder", d.span,
+                        f"text '{d.key}' has the placeholder {{{ph}}}, which its rule does not provide",
+                        errors.did_you_mean(ph.strip(), places[d.key]) or
+                        f"available: {', '.join('{' + p + '}' for p in sorted(places[d.key])) or 'none'}",
+                        severity="warning"))
 
     def _declare(self, d) -> None:
         c = self.c
@@ -152,10 +188,27 @@ class Checker:
                 c.tiebreaks.append(d)
         self._check_clashes(d)
 
+    _ROLES = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
+              "VarDecl": "variable", "RelationDecl": "relation", "FunctionDecl": "function",
+              "ProcedureDecl": "procedure"}
+
     def _check_clashes(self, d) -> None:
         name = getattr(d, "name", None)
         if name is None or d.node in ("TiebreakDecl",):
             return
+        role = self._ROLES.get(d.node)
+        names = [name] + (list(d.values) if d.node == "EnumDecl" else [])
+        for n in names if role else []:
+            what = role if n == name else f"value of enum {name}"
+            both_values = n in self.roles and n != name and self.roles[n][0].startswith("value of")
+            if n in self.roles and self.roles[n][0] != what and not both_values:
+                first_what, first_span = self.roles[n]
+                self.d.add(errors.Diagnostic(
+                    "check/duplicate", d.span, f"'{n}' names both a {first_what} and a {what}",
+                    f"the {first_what} is declared at line {first_span.line}; rename one",
+                    length=len(n)))
+            else:
+                self.roles.setdefault(n, (what, d.span))
         if name in BUILTINS or name in CONSTANTS or name in BUILTIN_TYPES:
             self.d.add(errors.Diagnostic("check/reserved-name", d.span,
                                          f"'{name}' is a built-in name and cannot be declared",
@@ -394,8 +447,13 @@ class Checker:
         self.proc_locals = None
 
     def _block(self, b: ir.Block) -> None:
+        """A block is a scope: names bound inside it are gone after it."""
+        env = self.proc_locals
+        outer = set(env)
         for s in b.stmts:
             self._stmt(s)
+        for name in [n for n in env if n not in outer]:
+            del env[name]
 
     def _bind(self, span, name: str, t: T) -> None:
         env = self.proc_locals
@@ -434,8 +492,11 @@ class Checker:
                 if s.other:
                     self._block(s.other)
             case "For":
+                fresh = s.var not in env
                 self._bind(s.span, s.var, self._iter_type(s.iter, env, s.span))
                 self._block(s.body)
+                if fresh:
+                    del env[s.var]  # the loop variable lives in the loop only
             case "While":
                 self._expect(s.cond, env, BOOL, "the loop condition")
                 if s.limit < 1:
@@ -764,6 +825,8 @@ class Checker:
                 self.d.add(errors.type_mismatch(e.right.span, f"'{op}'", "a list or a zone", str(b)))
             return BOOL
         if op in ("==", "!="):
+            if NONE in (a, b):  # anything may be compared with none (first, last, top...)
+                return BOOL
             if not compatible(a, b) and not compatible(b, a):
                 self.d.add(errors.type_mismatch(e.right.span, f"comparison '{op}'", str(a), str(b)))
             return BOOL

@@ -452,10 +452,12 @@ def parse(text: str, file: str = "<string>") -> ir.File:
     try:
         return _ToIR(file).transform(tree)
     except VisitError as e:  # a malformed literal, for instance
-        span = ir.Span(file=file, line=getattr(e.obj, "line", 0) or 0,
-                       column=getattr(e.obj, "column", 0) or 0)
-        raise errors.MeepleError([errors.Diagnostic("parse/bad-literal", span, str(e.orig_exc))],
-                                 {file: text}) from None
+        meta = getattr(e.obj, "meta", e.obj)
+        span = ir.Span(file=file, line=getattr(meta, "line", 1) or 1,
+                       column=getattr(meta, "column", 1) or 1)
+        raise errors.MeepleError([errors.Diagnostic(
+            "parse/bad-literal", span, f"a malformed literal: {e.orig_exc}",
+            "strings may use the escapes \\\\ \\\" \\n \\t \\uXXXX")], {file: text}) from None
 
 
 def _syntax_diagnostic(e: UnexpectedInput, file: str) -> errors.Diagnostic:

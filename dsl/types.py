@@ -50,6 +50,8 @@ def compatible(expected: T, got: T) -> bool:
         return got.arg.tag == "none" or compatible(expected.arg, got.arg)
     if expected.tag == "zone" and got.tag == "cell":
         return True  # a cell holds items like any zone (kind checked separately)
+    if expected == T("zone", "?") and got.tag == "zone":
+        return True  # the type `zone`: a zone of any kind
     return False
 
 

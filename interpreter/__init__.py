@@ -36,4 +36,5 @@ def compile_sources(src, variants=(), locale: str | None = None) -> Program:
         raise MeepleError(diags.errors(), src.sources)
     prog = Program(checked)
     prog.sources = src
+    prog.warnings = [d for d in diags.items if d.severity == "warning"]
     return prog

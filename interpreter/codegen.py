@@ -242,6 +242,9 @@ class ExprCompiler:
             case "subsets":
                 return f"_subsets({a0})"
             case "sort":
+                el = t0.arg if is_list else None
+                if el is not None and el.tag == "enum":
+                    return f"sorted({a0}, key=E_{el.arg}.index)"
                 return f"_sort({a0})"
             case "reverse":
                 return f"list(reversed({a0}))"

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from dsl import ast as ir
 from dsl.check import Checked
+from dsl.errors import Diagnostic, MeepleError
 from dsl.types import T
 
 from . import helpers
@@ -45,14 +46,20 @@ class Proc:
 @dataclass
 class LogTemplate:
     key: str
-    parts: list       # str or (python fn, type)
+    parts: list       # str or (python fn, type code, expression text)
     span: ir.Span
+
+    @property
+    def types(self) -> list[str]:
+        return [p[1] for p in self.parts if isinstance(p, tuple)]
 
 
 def type_code(t: T) -> str:
     """How a value of this type is written in moves and records."""
     if t.tag == "list":
         return "list:" + type_code(t.arg)
+    if t.tag == "enum":
+        return f"enum:{t.arg}"
     return t.tag
 
 
@@ -73,6 +80,7 @@ class Program:
         self.procs: dict[str, Proc] = {}
         self.logs: list[LogTemplate] = []
         self.exprc = ExprCompiler(c, self)
+        self._sort_keys: dict = {}
         self._sources: list[str] = []
         self._layout_zones()
         self._tables()
@@ -151,7 +159,13 @@ class Program:
             env = env.bind(cl.var)
         body = "{" + ", ".join(f"{a.name!r}: {self.exprc.expr(a.value, env)}" for a in e.args) + "}"
         src = f"[{body} {' '.join(loops)}]"
-        return eval(compile(src, f"<deck {e.kind}>", "eval"), self.ns, {"R": None})  # noqa: S307 - generated from the checked IR
+        try:
+            return eval(compile(src, f"<deck {e.kind}>", "eval"), self.ns, {"R": None})  # noqa: S307 - generated from the checked IR
+        except Exception as err:  # noqa: BLE001 - reported at the entry
+            raise MeepleError([Diagnostic(
+                "check/deck-not-constant", e.span,
+                f"this deck entry cannot be built before the game starts ({type(err).__name__}: {err})",
+                "a deck may use only constants, enums, ranges and its own 'for' variables")]) from None
 
     def _notations(self) -> None:
         """Each item's move notation: its attribute values joined by '-', with '#k'
@@ -218,8 +232,10 @@ class Program:
             for x in self.boards[ba]:
                 table[x] = [y for y in self.boards[bb] if fn(None, x, y)]
         except Exception as e:  # noqa: BLE001 - reported with the relation's name
-            raise RuleError(f"relation '{name}' ({r.span.file}:{r.span.line}) must depend on cell "
-                            f"coordinates only: {e}") from None
+            raise MeepleError([Diagnostic(
+                "check/relation-not-static", r.span,
+                f"relation '{name}' cannot be computed before the game starts ({type(e).__name__}: {e})",
+                "a relation may use only its two cells' coordinates, constants and other relations")]) from None
         self.ns[f"REL_{name}"] = table
         self.ns[f"RELSET_{name}"] = [frozenset(t) for t in table]
 
@@ -248,6 +264,29 @@ class Program:
 
     def type_of(self, e) -> T:
         return self.checked.type_of(e)
+
+    def sort_key(self, type_code: str):
+        """The order of options of this type: enum values in declaration order,
+        everything else by ``helpers.sort_key``."""
+        key = self._sort_keys.get(type_code)
+        if key is None:
+            key = self._sort_keys[type_code] = self._make_sort_key(type_code)
+        return key
+
+    def _make_sort_key(self, type_code: str):
+        inner = type_code
+        depth = 0
+        while inner.startswith("list:"):
+            inner, depth = inner[5:], depth + 1
+        if not inner.startswith("enum:"):
+            return helpers.sort_key
+        order = {v: i for i, v in enumerate(self.checked.enums[inner[5:]])}
+
+        def key(v, d=depth):
+            if d == 0:
+                return (order.get(v, -1),)
+            return (len(v), tuple(key(x, d - 1) for x in v))
+        return key
 
     def new_game(self, players: int, seed: int = 0):
         """Starts a game: setup runs until the first player decision."""

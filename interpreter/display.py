@@ -73,6 +73,8 @@ def _attr_text(prog: Program, kind: str, attr: str, value, use_short: bool) -> s
     if t is not None and t.tag == "enum":
         path = f"{t.arg}.{value}"
         return short(prog, path) if use_short else name(prog, path)
+    if isinstance(value, bool):
+        return text(prog, "yes", "yes") if value else text(prog, "no", "no")
     return str(value)
 
 
@@ -94,13 +96,20 @@ def hidden_label(prog: Program, kind: str) -> str:
     return text(prog, "hidden", "a {kind}").replace("{kind}", name(prog, kind))
 
 
-def value_text(prog: Program, v, type_code: str, can_see=None) -> str:
-    """What a player reads for a value; ``can_see(item)`` hides items they may not see."""
+def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str:
+    """What a player reads for a value; ``can_see(item)`` hides items they may not see.
+    ``mask`` (from a log entry) says instead who could see each item when it was said."""
     if type_code.startswith("list:"):
-        return ", ".join(value_text(prog, x, type_code[5:], can_see) for x in v)
+        masks = mask if isinstance(mask, list) else [None] * len(v)
+        return ", ".join(value_text(prog, x, type_code[5:], can_see, m) for x, m in zip(v, masks))
     if v is None:
         return "-"
     if type_code == "item":
+        if mask is not None and can_see is not None:
+            seat = can_see.seat
+            if mask == -1 or (seat >= 0 and (mask >> seat) & 1):
+                return item_label(prog, v)
+            return hidden_label(prog, prog.items[v].kind)
         if can_see is not None and not can_see(v):
             return hidden_label(prog, prog.items[v].kind)
         return item_label(prog, v)
@@ -108,22 +117,19 @@ def value_text(prog: Program, v, type_code: str, can_see=None) -> str:
         return cell_notation(prog, v)
     if type_code == "player":
         return player_name(prog, v)
-    if type_code == "enum":
-        for en, values in prog.checked.enums.items():
-            if v in values:
-                return name(prog, f"{en}.{v}")
+    if type_code.startswith("enum:"):
+        return name(prog, f"{type_code[5:]}.{v}")
     if type_code == "bool":
-        return "yes" if v else "no"
+        return text(prog, "yes", "yes") if v else text(prog, "no", "no")
     return str(v)
 
 
 def render_log(prog: Program, entry: list, can_see=None) -> str:
-    log_id, values = entry
+    log_id, values = entry[0], entry[1]
+    masks = entry[2] if len(entry) > 2 else [None] * len(values)
     tmpl = prog.logs[log_id]
     localized = prog.checked.texts.get(tmpl.key)
-    vals = iter(values)
-    rendered = [value_text(prog, next(vals), part[1], can_see)
-                for part in tmpl.parts if isinstance(part, tuple)]
+    rendered = [value_text(prog, v, t, can_see, m) for v, t, m in zip(values, tmpl.types, masks)]
     if localized is None:
         out, it = [], iter(rendered)
         for part in tmpl.parts:

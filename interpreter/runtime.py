@@ -120,17 +120,40 @@ class Runtime:
         self.active = p
 
     def say(self, log_id: int, values: list) -> None:
-        self.log.append([log_id, values])
+        """A message; for each item in it, which seats could see it when it was said
+        (a bit mask), so that later moves of the item never reveal it in old messages."""
+        types = self.prog.logs[log_id].types
+        masks = [self._masks(v, t) for v, t in zip(values, types)]
+        self.log.append([log_id, values, masks])
         if len(self.log) > LOG_KEEP:
             del self.log[: len(self.log) - LOG_KEEP]
 
     def call(self, proc: str, args: dict) -> None:
         self.stack.append({"p": proc, "pc": 0, "L": args})
 
+    def _masks(self, v, t: str):
+        if t.startswith("list:"):
+            return [self._masks(x, t[5:]) for x in v]
+        if t != "item" or v is None:
+            return None
+        z = self.loc[v]
+        if z >= 0 and (self.vis[z] is True or z in self.revealed):
+            return -1  # public
+        return sum(1 << p for p in self.players if z >= 0 and self.visible(z, p))
+
     def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None) -> None:
-        options = sorted(options, key=sort_key)
+        options = _distinct(sorted(options, key=self.prog.sort_key(type_code)))
         self.pending = {"player": player, "var": var, "options": options, "type": type_code,
                         "verb": verb}
+
+
+def _distinct(options: list) -> list:
+    """Equal options are one move."""
+    out = [options[0]] if options else []
+    for o in options[1:]:
+        if o != out[-1]:
+            out.append(o)
+    return out
 
 
 def _sees(v, p: int) -> bool:
@@ -203,6 +226,8 @@ def _describe(e: Exception) -> str:
         return "functions call each other too deeply (endless recursion?)"
     if isinstance(e, (TypeError, IndexError)) and "None" in str(e):
         return f"a value is missing (none) where an item, cell or number is needed ({e})"
+    if isinstance(e, IndexError):
+        return "an index is outside its list"
     return f"{type(e).__name__}: {e}"
 
 

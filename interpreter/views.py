@@ -68,6 +68,7 @@ def _can_see(game: Game, seat):
     def can_see(item: int) -> bool:
         z = R.loc[item]
         return z >= 0 and (R.vis[z] is True or z in R.revealed or (seat >= 0 and R.visible(z, seat)))
+    can_see.seat = seat
     return can_see
 
 

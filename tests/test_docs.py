@@ -15,6 +15,8 @@ Conventions (also explained at the top of docs/language.md):
   must load and start a 2-player game;
 * a ```meeple-error block must fail with the code of its ``# error: CODE`` comment:
   when loaded, or (``rule/...`` codes) while a game is played;
+* a ```meeple block with a ``# warning: CODE`` comment must load with exactly that
+  warning; every other ```meeple block must load without warnings;
 * a Markdown table with the columns "Expression" and "Value" is evaluated in the
   examples ruleset (2 players, after its setup): the two expressions of each row must
   be equal.
@@ -190,6 +192,13 @@ def compile_fragment(text: str, fname: str) -> tuple[interpreter.Program, str]:
     return interpreter.compile_sources(src), mode
 
 
+def assert_warnings(block: Block, prog: interpreter.Program) -> None:
+    """A block gives exactly the warning of its '# warning: CODE' comment, or none."""
+    expected = [block.comment("warning")] if block.comment("warning") else []
+    got = [w.code for w in prog.warnings]
+    assert got == expected, "\n\n".join(w.render(prog.sources.sources) for w in prog.warnings)
+
+
 def play_randomly(game, seed: int = 0, max_moves: int = 400):
     rnd = random.Random(seed)
     moves = 0
@@ -208,11 +217,13 @@ def _players(prog) -> list[int]:
 def test_the_docs_have_examples():
     assert "examples" in RULESETS
     assert len(MEEPLE) > 40 and len(ERRORS) > 10
+    assert {b.comment("warning") for b in MEEPLE} >= {"check/unused-text", "check/unknown-placeholder"}
 
 
 @pytest.mark.parametrize("block", COMPLETE, ids=lambda b: f"{b.id}-{b.header[1]}")
 def test_complete_ruleset_blocks_load_and_play(block):
     prog = compile_block(block)
+    assert_warnings(block, prog)
     for n in _players(prog):
         for seed in range(2):
             play_randomly(prog.new_game(n, seed), seed)
@@ -221,6 +232,7 @@ def test_complete_ruleset_blocks_load_and_play(block):
 @pytest.mark.parametrize("block", OVERLAYS, ids=lambda b: f"{b.id}-{b.header[1]}")
 def test_variant_and_locale_blocks_load_and_play(block):
     prog = compile_block(block)
+    assert_warnings(block, prog)
     for n in _players(prog)[:2]:
         play_randomly(prog.new_game(n, 1), 1)
 
@@ -228,6 +240,7 @@ def test_variant_and_locale_blocks_load_and_play(block):
 @pytest.mark.parametrize("block", FRAGMENTS, ids=lambda b: b.id)
 def test_fragments_check_and_run_in_the_examples_ruleset(block):
     prog, mode = compile_fragment(block.text, f"{block.doc.name}:{block.line}")
+    assert_warnings(block, prog)
     game = prog.new_game(2, 0)  # runs the setup, and the statements of the fragment
     if mode == "statements":
         assert game.R.phase != "setup" or game.R.pending is not None
@@ -334,7 +347,7 @@ def test_notation_and_option_order():
     game = _program("notation_demo").new_game(2, 0)
     assert testing.notations(game) == ["play spades-2", "play hearts-2"]
     game.apply("play spades-2")
-    assert testing.notations(game) == ["call hearts", "call spades"]
+    assert testing.notations(game) == ["call spades", "call hearts"]  # declaration order
     game.apply("SPADES")  # without the verb, in any case
     assert testing.notations(game) == ["take spades-2+hearts-2"]
     game.apply(0)
@@ -346,9 +359,10 @@ def test_hidden_information_in_views_and_messages():
     game = _program("hidden_demo").new_game(2, 0)
     assert game.over
     mine, theirs = views.view(game, 0), views.view(game, 1)
-    assert mine["log"] == ["Player 1 draws card 2"]
-    assert theirs["log"] == ["Player 1 draws a card"]
-    assert theirs["zones"]["hand:0"] == {"count": 2}
+    assert mine["log"] == ["Player 1 draws a card", "Player 1 drew card 2", "Player 1 plays card 2"]
+    assert theirs["log"] == ["Player 1 draws a card", "Player 1 drew a card", "Player 1 plays card 2"]
+    assert views.view(game, views.SPECTATOR)["log"] == theirs["log"]
+    assert theirs["zones"]["hand:0"] == {"count": 1}
     assert theirs["zones"]["pile"] == {"count": 1}
     assert isinstance(mine["zones"]["hand:0"], list)
 
@@ -728,3 +742,201 @@ def test_variables_are_public_but_hidden_items_are_not():
     assert theirs["pvars"]["k"] == [3, 3] and theirs["vars"]["done"] is True
     assert theirs["vars"]["mine"] != game.R.g["mine"]  # the item in a hidden zone is masked
     assert views.view(game, "all")["vars"]["mine"] == game.R.g["mine"]
+
+
+# ---------------------------------------------------------------- scopes, none, zone, order, texts
+
+def _load(text: str, fname: str = "claim.meeple") -> interpreter.Program:
+    return interpreter.compile_sources(_sources({fname: text}))
+
+
+def _load_error(text: str) -> errors.Diagnostic:
+    with pytest.raises(errors.MeepleError) as info:
+        _load(text)
+    return info.value.diagnostics[0]
+
+
+CLAIM = "ruleset claim\nplayers 1..4\n"
+
+
+def test_block_scoping():
+    block = next(b for b in FRAGMENTS if "let doubled" in b.text)
+    prog, _ = compile_fragment(block.text, "scope.meeple")
+    assert prog.new_game(2, 0).R.pv["points"][0] == 36
+    # a local is known in its block and the blocks nested in it, not after
+    for stmts in ["if true { let x = 1 }\n n = x",
+                  "for i in 1..3 { n = i }\n n = i",
+                  "while n < 3 max 5 { let y = 1\n n = n + y }\n n = y",
+                  "if false { n = 1 } elif true { let z = 2 } else { n = 3 }\n n = z",
+                  "if true { choose c from [1, 2] }\n n = c",
+                  "if true { best b in [1, 2] by b }\n n = b",
+                  "if true { pick r at random from [1] }\n n = r",
+                  "if true { choose s subset of [1, 2] }\n n = size(s)",
+                  "if true { if true { let w = 1 }\n n = w }"]:
+        d = _load_error(CLAIM + "var n: int = 0\nturn { " + stmts + " }\nend when n > 0")
+        assert d.code == "check/unknown-name", stmts
+    # nested blocks see the outer locals; assignment to an outer local persists; a
+    # 'let' or 'for' of an outer local's name sets that local
+    game = _run("var n: int = 0\nturn { let x = 1\n if true { if true { x = x + 4 } }\n"
+                " for i in 1..2 { x = x + i }\n n = x }\nend when n > 0")
+    assert game.R.g["n"] == 8
+    game = _run("var n: int = 0\nturn { let x = 1\n if true { let x = 5 }\n n = x }\nend when n > 0")
+    assert game.R.g["n"] == 5
+    game = _run("var n: int = 0\nturn { let i = 10\n for i in 1..3 { n = n + i }\n n = n * 100 + i }\n"
+                "end when n > 0")
+    assert game.R.g["n"] == 603
+    # sibling blocks may use one name for locals of different types
+    game = _run("enum C { a, b }\nvar n: int = 0\nvar m: C = a\n"
+                "turn { if true { let x = 1\n n = x }\n for x in C { m = x } }\nend when n > 0")
+    assert (game.R.g["n"], game.R.g["m"]) == (1, "b")
+
+
+def test_anything_compares_with_none():
+    game = _run("var ok: list of bool = []\n"
+                "turn { ok = [last([1]) != none, first([x for x in [1] if x > 1]) == none,\n"
+                " none == first([\"a\"]), last([true]) == none, 3 != none] }\nend when size(ok) > 0")
+    assert game.R.g["ok"] == [True, True, False, False, True]
+
+
+def test_the_zone_type():
+    block = RULESETS["zone_demo"]
+    game = compile_block(block).new_game(2, 0)
+    assert game.over
+    values = {k: [game.program.items[i].attrs["value"] for i in testing.at(game, k)]
+              for k in ("hand:0", "hand:1", "discard", "pile")}
+    assert values == {"hand:0": [6, 4], "hand:1": [5, 3], "discard": [2, 1], "pile": []}
+    # any zone, per-player zone or cell is accepted
+    game = _run(CARDS + "board b: line(length: 2) holds Card\nvar done: bool = false\n"
+                "procedure give(src: zone, dst: zone) { move top(src) to dst }\n"
+                "turn { call give(pile, hand(active))\n call give(pile, cells(b)[0])\n"
+                " call give(cells(b)[0], other)\n done = true }\nend when done")
+    assert [len(testing.at(game, k)) for k in ("pile", "hand:0", "b:s1", "other")] == [2, 1, 0, 1]
+    # the items of a 'zone' have an unknown kind
+    demo = RULESETS["zone_demo"].text
+    d = _load_error(demo + "\nfunction v(z: zone): int = top(z).value\n")
+    assert d.code == "check/unknown-attribute"
+    d = _load_error(demo + "\nprocedure drop(z: zone) { move top(z) to discard }\n")
+    assert d.code == "check/type-mismatch"
+    d = _load_error(demo + "\nfunction same(z: zone): bool = top(z) == top(pile)\n")
+    assert d.code == "check/type-mismatch"
+
+
+def test_option_order_and_equal_options():
+    game = _run("enum Suit { spades, hearts, diamonds }\nvar done: bool = false\n"
+                "var sorted: list of Suit = []\n"
+                "turn { choose s from Suit as \"call\"\n"
+                " choose t subset of [diamonds, spades, hearts] where size(t) <= 2 as \"pick\"\n"
+                " choose n from [3, 1, 3, 2, 1] as \"n\"\n"
+                " choose y from [hearts, spades, hearts] as \"y\"\n"
+                " sorted = sort([diamonds, spades, hearts])\n done = true }\nend when done")
+    assert testing.notations(game) == ["call spades", "call hearts", "call diamonds"]
+    game.apply(0)
+    assert testing.notations(game) == ["pick spades", "pick hearts", "pick diamonds",
+                                       "pick spades+hearts", "pick diamonds+spades",
+                                       "pick diamonds+hearts"]
+    game.apply(0)
+    assert testing.notations(game) == ["n 1", "n 2", "n 3"]
+    game.apply(0)
+    assert testing.notations(game) == ["y spades", "y hearts"]
+    game.apply(0)
+    assert game.R.g["sorted"] == ["spades", "hearts", "diamonds"]
+
+
+def test_booleans_are_written_with_the_yes_and_no_texts():
+    body = ("kind Chip { lucky: bool }\nzone bag: Chip\ndeck chips into bag { Chip(lucky: b) for b in [true, false] }\n"
+            "var done: bool = false\nlabel Chip \"chip {lucky}\"\n{texts}\n"
+            "turn { log l \"{top(bag)} {done} {[true, false]}\"\n done = true }\nend when done")
+    game = _run(body.replace("{texts}", ""))
+    assert views.view(game, 0)["log"] == ["chip no no yes, no"]
+    game = _run(body.replace("{texts}", "text yes \"ja\"\ntext no \"nein\""))
+    assert views.view(game, 0)["log"] == ["chip nein nein ja, nein"]
+    assert not game.program.warnings
+
+
+def test_an_index_outside_its_list():
+    for index, message in [("5", "an index is outside its list"),
+                           ("k", "index 5 is outside a list of 2 elements"),
+                           ("-1", "index -1 is outside a list of 2 elements")]:
+        with pytest.raises(RuleError) as info:
+            _run(f"var n: int = 0\nturn {{ let k = 5\n let xs = [1, 2]\n n = xs[{index}] }}\nend when n > 0")
+        assert info.value.code == "rule/error"
+        assert message in str(info.value) and "claim.meeple:7" in str(info.value), str(info.value)
+
+
+def test_names_in_two_roles():
+    for decls, line in [("zone x: Card\nvar x: int = 0", 10), ("enum E { a, pile }", 9),
+                        ("function done(): bool = true", 9), ("board pile: line(length: 2) holds Card", 9)]:
+        d = _load_error(CLAIM + CARDS + "var done: bool = false\n" + decls + "\nturn { done = true }\nend when done")
+        assert (d.code, d.span.line) == ("check/duplicate", line), d.render()
+    # two enums may share a value name, written with its enum
+    game = _run("enum A { x, y }\nenum B { x, z }\nvar done: bool = false\n"
+                "turn { done = A.x == A.x and B.x != none }\nend when done")
+    assert game.R.g["done"] is True
+
+
+def test_deck_and_relation_errors_point_at_their_declaration():
+    d = _load_error(CLAIM + CARDS + "var k: int = 2\ndeck more into pile {\n  Card(value: 1)\n  Card(value: k)\n}\n"
+                    "turn { end game }")
+    assert (d.code, d.span.line, d.span.column) == ("check/deck-not-constant", 11, 3)
+    d = _load_error(CLAIM + "kind Card { value: int }\nboard g: line(length: 3) holds Card\nrelation r(a: g, b: g) = a.pos < player_count()\n"
+                    "turn { end game }")
+    assert (d.code, d.span.line) == ("check/relation-not-static", 5)
+    # constants, functions of constants and other relations are fine
+    _load(CLAIM + CARDS + "function f(): int = 3\ndeck more into pile { Card(value: f()) }\n"
+          "board g: line(length: 3) holds Card\nrelation r(a: g, b: g) = a.pos < b.pos\nrelation s(a: g, b: g) = r(b, a)\n"
+          "turn { end game }")
+
+
+def _warnings(text: str) -> list[tuple[str, str | None]]:
+    return [(w.code, w.hint) for w in _load(text).warnings]
+
+
+def test_text_warnings():
+    rules = (CLAIM + "var done: bool = false\nend when done\n"
+             "turn { choose c from [1, 2] as \"take\"\n log says \"{active} says {c}\"\n done = true }\n")
+    fine = ("text player \"P{n}\"\ntext hidden \"some {kind}\"\ntext yes \"ja\"\ntext no \"nee\"\n"
+            "text take \"Take one\"\ntext says \"{active}: {c} {1} {2}\"\n")
+    assert _warnings(rules + fine) == []
+    assert _warnings(rules + "text tie \"Pick\"\n")[0][0] == "check/unused-text"  # no tie choose
+    assert _warnings(rules.replace("done = true", "best b in [1] by 0\n done = true")
+                     + "text tie \"Pick\"\n") == []
+    assert _warnings(rules + "text sayz \"x\"\n") == [("check/unused-text", "did you mean 'says'?")]
+    assert _warnings(rules + "text says \"{activ}\"\n") == [("check/unknown-placeholder",
+                                                            "did you mean 'active'?")]
+    assert _warnings(rules + "text says \"{3}\"\n")[0][0] == "check/unknown-placeholder"
+    assert _warnings(rules + "text take \"{n}\"\n")[0][0] == "check/unknown-placeholder"
+    assert _warnings(rules + "text player \"P{seat}\"\n") == [("check/unknown-placeholder",
+                                                              "available: {n}")]
+
+
+def test_meeple_validate_prints_warnings_and_succeeds(tmp_path):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    path = tmp_path / "w.meeple"
+    path.write_text(CLAIM + "var done: bool = false\nturn { done = true }\nend when done\n"
+                    "text bye \"Goodbye\"\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"warning\[check/unused-text\]: \S*w\.meeple:6:\d+: ", result.output), result.output
+    assert "ok " in result.output
+
+
+def test_a_bad_literal_has_a_position_and_a_hint():
+    with pytest.raises(errors.MeepleError) as info:
+        _load(CLAIM + "var done: bool = false\nfunction f(): str = \"a \\x b\"\nturn { done = true }\nend when done")
+    d = info.value.diagnostics[0]
+    assert (d.code, d.span.line, d.span.column) == ("parse/bad-literal", 4, 21)
+    assert "\\\\" in d.hint and "\\n" in d.hint
+
+
+def test_the_warning_examples_and_their_hints():
+    hints = {}
+    for block in FRAGMENTS:
+        if block.comment("warning"):
+            prog, _ = compile_fragment(block.text, block.id)
+            hints[block.comment("warning")] = prog.warnings[0].hint
+    assert hints == {"check/unused-text": "did you mean 'play'?",
+                     "check/unknown-placeholder": "available: {n}"}
+    assert "The first warning asks \"did you mean 'play'?\"" in DOC_TEXT
+    assert "the second lists the placeholder that\nexists, `{n}`" in DOC_TEXT

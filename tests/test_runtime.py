@@ -708,3 +708,98 @@ def test_generated_code_never_runs_ruleset_text():
     g = after_setup('let s = "\\"); n = (1"\nif s == "x" { n = 5 }')
     assert g.R.g["n"] == 0
     assert re.fullmatch(r"[0-9]+", str(g.state["rng"]))
+
+
+# ---------------------------------------------------------------- messages keep the moment's visibility
+
+def test_an_old_message_never_reveals_an_item_that_becomes_visible_later():
+    g = game("""
+turn {
+  let c = top(deck)
+  move c to hand(active)
+  log drew "{active} draws {c}"
+  move c to table
+  log played "{active} plays {c}"
+  choose x from [1] as "ok"
+}
+end when done
+""")
+    # when it was drawn, only the drawer saw it; that it is now on the table changes nothing
+    assert views.view(g, 1)["log"] == ["Player 1 draws a Card", "Player 1 plays Card blue 6"]
+    assert views.view(g, 0)["log"] == ["Player 1 draws Card blue 6", "Player 1 plays Card blue 6"]
+    assert views.view(g, -1)["log"][0] == "Player 1 draws a Card"
+
+
+# ---------------------------------------------------------------- options
+
+def test_enum_options_follow_the_declaration_order():
+    g = game('turn {\n  choose s from [blue, red] as "suit"\n  done = true\n}\nend when done\n')
+    assert notations(g) == ["suit red", "suit blue"]  # enum Suit { red, blue }
+
+
+def test_sort_of_enum_values_follows_the_declaration_order():
+    g = game('var order: list of Suit = sort([blue, red, blue])\n' + WAIT)
+    assert g.R.g["order"] == ["red", "blue", "blue"]
+
+
+def test_equal_options_are_one_move():
+    g = game('turn {\n  choose x from [3, 1, 3, 1] as "n"\n  done = true\n}\nend when done\n')
+    assert notations(g) == ["n 1", "n 3"]
+
+
+def test_any_value_compares_with_none():
+    g = game("""
+turn {
+  let xs = [c.rank for c in items(hand(active))]
+  if last(xs) == none and top(hand(active)) == none {
+    n = 1
+  }
+  choose x from [1] as "ok"
+}
+end when done
+""")
+    assert g.R.g["n"] == 1
+
+
+def test_a_zone_parameter_takes_any_zone():
+    g = game('function cnt(z: zone): int = size(z)\nvar k: int = cnt(deck) + cnt(hand(players[0]))\n'
+             + WAIT)
+    assert g.R.g["k"] == 12
+
+
+def test_a_literal_index_outside_its_list_is_a_rule_error_naming_the_line():
+    rules = 'turn {\n  let xs = [1, 2]\n  n = xs[5]\n}\nend when done\n'
+    with pytest.raises(RuleError, match=rf"t.meeple:{line_of(rules, 'xs[5]')}: an index is outside"):
+        game(rules)
+
+
+# ---------------------------------------------------------------- compile-time diagnostics
+
+def load_errors(rules: str) -> list[str]:
+    from dsl.errors import MeepleError
+    text = PRELUDE.format(order="clockwise") + rules
+    src = SourceSet(base=parse(text, FILE), sources={FILE: text})
+    with pytest.raises(MeepleError) as e:
+        compile_sources(src)
+    return [f"{d.code}:{d.span.line}" for d in e.value.diagnostics]
+
+
+def test_a_deck_that_needs_the_game_is_reported_at_its_entry():
+    rules = 'deck more into deck { Card(suit: red, rank: player_count()) }\n' + WAIT
+    assert load_errors(rules) == [f"check/deck-not-constant:{line_of(rules, 'deck more')}"]
+
+
+def test_a_relation_that_reads_the_game_is_reported_at_the_relation():
+    rules = 'relation odd(a: row, b: row) = n > a.pos\n' + WAIT
+    assert load_errors(rules) == [f"check/relation-not-static:{line_of(rules, 'relation odd')}"]
+
+
+def test_texts_without_a_rule_and_unknown_placeholders_are_warnings():
+    rules = ('turn {\n  log drew "{active} draws"\n  choose x from [1] as "go"\n}\nend when done\n'
+             'text drw "x"\ntext drew "{actve} zieht"\ntext go "{1}"\ntext player "P{n}"\n')
+    text = PRELUDE.format(order="clockwise") + rules
+    prog = compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text}))
+    got = sorted((w.code, w.severity, w.hint) for w in prog.warnings)
+    assert got == [("check/unknown-placeholder", "warning", "available: none"),
+                   ("check/unknown-placeholder", "warning", "did you mean 'active'?"),
+                   ("check/unused-text", "warning", "did you mean 'drew'?")]
