@@ -36,7 +36,7 @@ TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 @dataclass
 class Board:
     decl: ir.BoardDecl
-    cells: list[gen.Cell]
+    cells: list[gen.Cell] | None  # explicit cells; None for a generator (made per player count)
     coords: tuple[str, ...]
 
 
@@ -197,14 +197,18 @@ class Checker:
         if name is None or d.node in ("TiebreakDecl",):
             return
         role = self._ROLES.get(d.node)
-        names = [name] + (list(d.values) if d.node == "EnumDecl" else [])
-        for n in names if role else []:
-            what = role if n == name else f"value of enum {name}"
-            both_values = n in self.roles and n != name and self.roles[n][0].startswith("value of")
-            if n in self.roles and self.roles[n][0] != what and not both_values:
+        if role is None:
+            return
+        named = [(name, role)] + [(v, f"value of enum {name}") for v in getattr(d, "values", [])
+                                  if d.node == "EnumDecl"]
+        for n, what in named:
+            both_values = n in self.roles and what.startswith("value of") \
+                and self.roles[n][0].startswith("value of")
+            if n in self.roles and (self.roles[n][0] != what or n == name and what != role) \
+                    and not both_values:
                 first_what, first_span = self.roles[n]
                 self.d.add(errors.Diagnostic(
-                    "check/duplicate", d.span, f"'{n}' names both a {first_what} and a {what}",
+                    "check/duplicate", d.span, f"'{n}' names both {_a(first_what)} and {_a(what)}",
                     f"the {first_what} is declared at line {first_span.line}; rename one",
                     length=len(n)))
             else:
@@ -221,24 +225,20 @@ class Checker:
                 self.d.add(errors.unknown(d.span, "board generator", d.generator, gen.GENERATORS))
                 self.c.boards[d.name] = Board(d, [], ())
                 return
-            args = {}
+            given = set()
             for a in d.args:
                 if a.name not in g.params:
                     self.d.add(errors.unknown(a.span, f"argument of {d.generator}", a.name, g.params))
                     continue
-                args[a.name] = self._const_int(a.value)
-            missing = [p for p in g.params if p not in args]
+                given.add(a.name)
+            missing = [p for p in g.params if p not in given]
             if missing:
                 self.d.add(errors.Diagnostic("check/arity", d.span,
                                              f"{d.generator} needs {', '.join(missing)}",
                                              f"write {d.generator}({', '.join(p + ': N' for p in g.params)})"))
-                self.c.boards[d.name] = Board(d, [], g.coords)
-                return
-            if any(v is None or v < 1 or v > 200 for v in args.values()):
-                self.c.boards[d.name] = Board(d, [], g.coords)
-                self.d.add(errors.bad_value(d.span, "board sizes must be whole numbers from 1 to 200"))
-                return
-            self.c.boards[d.name] = Board(d, g.cells(**args), g.coords)
+            # the cells are made when the ruleset is compiled for a number of players:
+            # sizes may depend on player_count()
+            self.c.boards[d.name] = Board(d, None, g.coords)
         else:
             defs, coords, names = [], None, set()
             for cd in d.cells:
@@ -276,6 +276,8 @@ class Checker:
             case "BoardDecl":
                 self._kind_ref(d.holds)
                 self._visibility(d, d.visibility, per_player=False)
+                for a in d.args:
+                    self._expect(a.value, {}, INT, f"the board size '{a.name}'")
             case "ZoneDecl":
                 self._kind_ref(d.holds)
                 self._visibility(d, d.visibility, d.per_player)
@@ -358,7 +360,13 @@ class Checker:
         if t.name in self.c.boards:
             return T("cell", t.name)
         if t.name == "zone":
-            return T("zone", "?")
+            if t.item is None:
+                return T("zone", "?")
+            if t.item.name not in self.c.kinds:
+                self.d.add(errors.unknown(t.item.span, "kind", t.item.name, self.c.kinds,
+                                          "check/unknown-kind"))
+                return ERROR
+            return T("zone", t.item.name)
         cands = list(BUILTIN_TYPES) + list(self.c.enums) + list(self.c.kinds) + list(self.c.boards)
         self.d.add(errors.unknown(t.span, "type", t.name, cands, "check/unknown-type"))
         return ERROR
@@ -590,7 +598,15 @@ class Checker:
         if kind is None and not what.is_error and not (what.tag == "list" and what.arg.is_error):
             self.d.add(errors.type_mismatch(s.what.span, "move", "an item or a list of items", str(what)))
         zk = self._zone_expr(s.to, env, "the destination")
-        if kind and zk and zk != "?" and kind != zk:
+        if zk == "?" and kind:
+            self.d.add(errors.type_mismatch(s.to.span, "move", f"a place that holds {kind}",
+                                            "a zone of any kind (write the parameter's type as "
+                                            f"'zone of {kind}')"))
+        elif kind == "?" and zk:
+            self.d.add(errors.type_mismatch(s.what.span, "move", f"an item of kind {zk}",
+                                            "an item of unknown kind (from a 'zone' parameter: "
+                                            "write its type as 'zone of Kind')"))
+        elif kind and zk and kind != zk:
             self.d.add(errors.type_mismatch(s.to.span, "move", f"a place that holds {kind}",
                                             f"a place that holds {zk}"))
 
@@ -998,6 +1014,10 @@ class Checker:
         if not t.is_error:
             self.d.add(errors.type_mismatch(node.span, f"'{fname}'", "a list", str(t)))
         return ERROR
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun
 
 
 def check(merged: Merged, diags: Diagnostics | None = None) -> tuple[Checked, Diagnostics]:

@@ -1,7 +1,6 @@
 """Source text -> IR (dsl/ast.py), with Lark errors turned into diagnostics."""
 from __future__ import annotations
 
-import ast as pyast
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -38,8 +37,34 @@ def _span(meta_or_token, file: str) -> ir.Span:
                    end_column=getattr(m, "end_column", m.column) or m.column)
 
 
+_ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t"}
+
+
+class _BadLiteral(Exception):
+    def __init__(self, tok: Token, column: int, message: str):
+        super().__init__(message)
+        self.line, self.column = tok.line, column
+
+
 def _string(tok: Token) -> str:
-    return pyast.literal_eval(str(tok))
+    """A string literal's text. Escapes: \\\\ \\" \\n \\t \\uXXXX."""
+    raw, out, i = str(tok)[1:-1], [], 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        nxt = raw[i + 1:i + 2]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif nxt == "u" and len(raw) >= i + 6 and all(c in "0123456789abcdefABCDEF" for c in raw[i + 2:i + 6]):
+            out.append(chr(int(raw[i + 2:i + 6], 16)))
+            i += 6
+        else:
+            raise _BadLiteral(tok, tok.column + 1 + i, f"unknown escape '\\{nxt}' in a string")
+    return "".join(out)
 
 
 @v_args(meta=True)
@@ -184,7 +209,7 @@ class _ToIR(Transformer):
                            short=_string(c[2]) if c[2] is not None else None)
 
     def text_decl(self, meta, c):
-        return ir.TextDecl(span=self.s(meta), key=str(c[0]), text=_string(c[1]))
+        return ir.TextDecl(span=self.t(c[0]), key=str(c[0]), text=_string(c[1]))
 
     def label_decl(self, meta, c):
         return ir.LabelDecl(span=self.s(meta), kind=str(c[0]), template=_string(c[1]),
@@ -221,6 +246,10 @@ class _ToIR(Transformer):
 
     def list_type(self, meta, c):
         return ir.TypeRef(span=self.s(meta), name="list", item=c[0])
+
+    def zone_type(self, meta, c):
+        kind = ir.TypeRef(span=self.t(c[0]), name=str(c[0])) if c[0] is not None else None
+        return ir.TypeRef(span=self.s(meta), name="zone", item=kind)
 
     # -------------------------------------------------------- statements
     def block(self, meta, c):
@@ -452,11 +481,16 @@ def parse(text: str, file: str = "<string>") -> ir.File:
     try:
         return _ToIR(file).transform(tree)
     except VisitError as e:  # a malformed literal, for instance
-        meta = getattr(e.obj, "meta", e.obj)
-        span = ir.Span(file=file, line=getattr(meta, "line", 1) or 1,
-                       column=getattr(meta, "column", 1) or 1)
+        bad = e.orig_exc
+        if isinstance(bad, _BadLiteral):
+            span, message = ir.Span(file=file, line=bad.line, column=bad.column), str(bad)
+        else:
+            meta = getattr(e.obj, "meta", e.obj)
+            span = ir.Span(file=file, line=getattr(meta, "line", 1) or 1,
+                           column=getattr(meta, "column", 1) or 1)
+            message = f"a malformed literal: {bad}"
         raise errors.MeepleError([errors.Diagnostic(
-            "parse/bad-literal", span, f"a malformed literal: {e.orig_exc}",
+            "parse/bad-literal", span, message,
             "strings may use the escapes \\\\ \\\" \\n \\t \\uXXXX")], {file: text}) from None
 
 

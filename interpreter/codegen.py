@@ -242,10 +242,11 @@ class ExprCompiler:
             case "subsets":
                 return f"_subsets({a0})"
             case "sort":
-                el = t0.arg if is_list else None
-                if el is not None and el.tag == "enum":
-                    return f"sorted({a0}, key=E_{el.arg}.index)"
-                return f"_sort({a0})"
+                from .compile import type_code
+                code = type_code(t0.arg) if is_list else "int"
+                name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
+                self.t.ns[name] = self.t.sort_key(code)
+                return f"sorted({a0}, key={name})"
             case "reverse":
                 return f"list(reversed({a0}))"
             case "distinct":

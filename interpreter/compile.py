@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dsl import ast as ir
+from dsl import boards as gen
 from dsl.check import Checked
 from dsl.errors import Diagnostic, MeepleError
 from dsl.types import T
@@ -63,15 +64,37 @@ def type_code(t: T) -> str:
     return t.tag
 
 
-class Program:
-    """A compiled ruleset: immutable, reusable; games are started from it."""
+class NeedsGame(Exception):
+    """Raised by the compile-time stand-in when a rule reads the state of a game."""
 
-    def __init__(self, checked: Checked):
+
+class Static:
+    """What rules may know before a game starts, when boards, decks and relations are
+    made: the number of players (``player_count()``, ``players``), nothing else."""
+
+    _WHAT = {"z": "a zone", "loc": "where an item is", "g": "a variable", "pv": "a variable",
+             "active": "the active player", "rng": "the random generator"}
+
+    def __init__(self, n: int, direction: int):
+        self.n, self.players, self.dir, self.turn, self.calls = n, list(range(n)), direction, 0, 0
+
+    def __getattr__(self, name):
+        raise NeedsGame(self._WHAT.get(name, name))
+
+
+class Program:
+    """A ruleset compiled for one number of players: immutable, reusable; games are
+    started from it. Board sizes, decks and relations may depend on the player count."""
+
+    def __init__(self, checked: Checked, players: int):
         self.checked = c = checked
+        self.n = players
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
         self.direction = 1 if c.order == "clockwise" else -1
         self.variants, self.locale = list(c.variants), c.locale
+        self.static = Static(players, self.direction)
+        self.diags: list[Diagnostic] = []
         self.items: list[ItemInfo] = []
         self.zones: list[ZoneInfo] = []
         self.zone_index: dict[str, int] = {}
@@ -96,6 +119,23 @@ class Program:
         self.tiebreaks = [(t.name, self._player_fn(t.param, t.body)) for t in c.tiebreaks]
         self.var_inits = {n: self._fn(v.init, Env()) for n, v in c.vars.items()}
         self._link()
+        if self.diags:
+            raise MeepleError(self.diags)
+
+    def _static(self, what: str, span, fn, *args):
+        """Runs compile-time rule code; a problem becomes a diagnostic at ``span``."""
+        try:
+            return fn(self.static, *args)
+        except NeedsGame as e:
+            self.diags.append(Diagnostic(
+                f"check/{what}-not-constant", span,
+                f"this {what} is made before the game starts, so it cannot use {e}",
+                f"a {what} may use constants, enums, ranges, player_count() and its own variables"))
+        except Exception as e:  # noqa: BLE001 - any other failure is the rule's
+            self.diags.append(Diagnostic(
+                f"check/{what}-not-constant", span,
+                f"this {what} cannot be made for {self.n} players: {_plain(e)}"))
+        return None
 
     # ------------------------------------------------------------ static tables
     def _add_zone(self, **kw) -> int:
@@ -111,16 +151,34 @@ class Program:
                                                        visibility=d.visibility)
         for name, b in c.boards.items():
             ids = []
-            for cell in b.cells:
+            for cell in self._cells(name, b):
                 ids.append(self._add_zone(name=name, key=f"{name}:{cell.name}", kind=b.decl.holds.name,
                                           visibility=b.decl.visibility, board=name, cell=cell))
             self.boards[name] = ids
         for name, d in c.zones.items():
             if d.per_player:
                 self.zone_index[name] = len(self.zones)
-                for p in range(self.max_players):
+                for p in range(self.n):
                     self._add_zone(name=name, key=f"{name}:{p}", kind=d.holds.name,
                                    visibility=d.visibility, owner=p)
+
+    def _cells(self, name: str, b) -> list:
+        if b.cells is not None:
+            return b.cells
+        d = b.decl
+        args = {}
+        for a in d.args:
+            fn = self._fn(a.value, Env())
+            v = self._static("board", a.span, lambda R: fn(R, {}))
+            if v is None:
+                return []
+            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 200:
+                self.diags.append(Diagnostic(
+                    "check/board-size", a.span,
+                    f"board '{name}': {a.name} is {v} with {self.n} players; sizes are 1 to 200"))
+                return []
+            args[a.name] = v
+        return gen.GENERATORS[d.generator].cells(**args)
 
     def _tables(self) -> None:
         c, ns, n = self.checked, self.ns, len(self.zones)
@@ -158,14 +216,9 @@ class Program:
             loops.append(f"for v_{cl.var} in {self.exprc.expr(cl.iter, env)}")
             env = env.bind(cl.var)
         body = "{" + ", ".join(f"{a.name!r}: {self.exprc.expr(a.value, env)}" for a in e.args) + "}"
-        src = f"[{body} {' '.join(loops)}]"
-        try:
-            return eval(compile(src, f"<deck {e.kind}>", "eval"), self.ns, {"R": None})  # noqa: S307 - generated from the checked IR
-        except Exception as err:  # noqa: BLE001 - reported at the entry
-            raise MeepleError([Diagnostic(
-                "check/deck-not-constant", e.span,
-                f"this deck entry cannot be built before the game starts ({type(err).__name__}: {err})",
-                "a deck may use only constants, enums, ranges and its own 'for' variables")]) from None
+        src = f"lambda R: [{body} {' '.join(loops)}]"
+        fn = eval(compile(src, f"<deck {e.kind}>", "eval"), self.ns)  # noqa: S307 - generated from the checked IR
+        return self._static("deck", e.span, fn) or []
 
     def _notations(self) -> None:
         """Each item's move notation: its attribute values joined by '-', with '#k'
@@ -228,14 +281,12 @@ class Program:
         src = f"lambda R, v_{a}, v_{b}: {self.exprc.expr(r.body, Env({a, b}))}"
         fn = eval(compile(src, f"<relation {name}>", "eval"), self.ns)  # noqa: S307 - generated
         table = [[] for _ in self.zones]
-        try:
+
+        def build(R):
             for x in self.boards[ba]:
-                table[x] = [y for y in self.boards[bb] if fn(None, x, y)]
-        except Exception as e:  # noqa: BLE001 - reported with the relation's name
-            raise MeepleError([Diagnostic(
-                "check/relation-not-static", r.span,
-                f"relation '{name}' cannot be computed before the game starts ({type(e).__name__}: {e})",
-                "a relation may use only its two cells' coordinates, constants and other relations")]) from None
+                table[x] = [y for y in self.boards[bb] if fn(R, x, y)]
+            return True
+        self._static("relation", r.span, build)
         self.ns[f"REL_{name}"] = table
         self.ns[f"RELSET_{name}"] = [frozenset(t) for t in table]
 
@@ -288,10 +339,10 @@ class Program:
             return (len(v), tuple(key(x, d - 1) for x in v))
         return key
 
-    def new_game(self, players: int, seed: int = 0):
+    def new_game(self, players: int | None = None, seed: int = 0):
         """Starts a game: setup runs until the first player decision."""
         from .runtime import Game
-        return Game.new(self, players, seed)
+        return Game.new(self, self.n if players is None else players, seed)
 
     def resume(self, state: dict):
         """A game from a saved plain-data state."""
@@ -300,6 +351,16 @@ class Program:
 
 
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
+
+
+def _plain(e: Exception) -> str:
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(e, RuleError):
+        return str(e)
+    if isinstance(e, (TypeError, IndexError, KeyError)) and "None" in str(e):
+        return "a value is missing (none)"
+    return f"{type(e).__name__}: {e}"
 
 
 def _too_many_calls(name: str):
@@ -586,3 +647,43 @@ class ProcCompiler:
             R.end_requested = True
             return nxt
         self.emit(ins, s.span)
+
+
+class Ruleset:
+    """A checked ruleset and its programs, one per number of players (compiled when
+    first needed). ``interpreter.load`` returns one; ``new_game`` picks the program."""
+
+    def __init__(self, checked: Checked, sources=None, warnings=()):
+        self.checked = c = checked
+        self.name, self.title = c.name, c.title
+        self.min_players, self.max_players = c.players
+        self.direction = 1 if c.order == "clockwise" else -1
+        self.variants, self.locale = list(c.variants), c.locale
+        self.sources = sources
+        self.warnings = list(warnings)
+        self._programs: dict[int, Program] = {}
+
+    def for_players(self, n: int) -> Program:
+        if not self.min_players <= n <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} "
+                             f"players, not {n}")
+        prog = self._programs.get(n)
+        if prog is None:
+            prog = self._programs[n] = Program(self.checked, n)
+            prog.sources, prog.warnings = self.sources, self.warnings
+        return prog
+
+    def new_game(self, players: int, seed: int = 0):
+        """Starts a game for ``players`` players: setup runs until the first decision."""
+        return self.for_players(players).new_game(players, seed)
+
+    def resume(self, state: dict):
+        """A game from a saved plain-data state."""
+        return self.for_players(state["players"]).resume(state)
+
+    def __getattr__(self, name):
+        # tables that do not depend on the player count (items, zones...) are read from
+        # the smallest game's program; rulesets whose tables do should use for_players(n)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.for_players(self.min_players), name)

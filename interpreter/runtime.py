@@ -321,9 +321,9 @@ class Game:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, prog: Program, players: int, seed: int = 0) -> "Game":
-        if not prog.min_players <= players <= prog.max_players:
-            raise ValueError(f"{prog.title} is for {prog.min_players} to {prog.max_players} players, "
-                             f"not {players}")
+        if players != prog.n:
+            raise ValueError(f"this program of {prog.title} is compiled for {prog.n} players, "
+                             f"not {players}; use the ruleset's new_game")
         nz = len(prog.zones)
         zones = [[] for _ in range(nz)]
         loc = [-1] * len(prog.items)

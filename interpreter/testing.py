@@ -13,6 +13,12 @@ from .compile import Program
 from .runtime import Game, run
 
 
+def program_for(prog, players: int) -> Program:
+    """The program of a ruleset (or a program) for a number of players."""
+    return prog.for_players(players) if hasattr(prog, "for_players") and \
+        not isinstance(prog, Program) else prog
+
+
 def item(prog: Program, kind: str | None = None, **attrs) -> int:
     """The one item with these attribute values (enum values by name)."""
     found = [i.id for i in prog.items
@@ -43,6 +49,7 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
     """A game in a hand-built position, at the start of ``proc`` (the turn by default)
     for the ``active`` player. Items not listed stay where their deck put them; the
     listed ones are placed in order (the last one listed is on top)."""
+    prog = program_for(prog, players)
     nz = len(prog.zones)
     state = {"zones": [[] for _ in range(nz)], "loc": [-1] * len(prog.items), "vars": {},
              "pvars": {}, "active": active, "players": players, "turn": 0, "phase": "play",

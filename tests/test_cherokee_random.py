@@ -73,10 +73,9 @@ class Checker:
         assert len(discard) + sum(map(len, hands)) + 36 - len(gaps) == 72
         assert [len(self.zone(game, f"clan:{p}")) for p in range(self.n)] == [1] * self.n
         neutral = len(self.zone(game, "neutral")) if self.open else 0
-        # (the variant lays out the neutral clans at the end of the setup, after the
+        # (the variant lays out the neutral clans with the clan cards, before even the
         # Dutch start-player choice)
-        if verb != "start":
-            assert neutral == (2 if self.open else 0)
+        assert neutral == (2 if self.open else 0)
         assert len(self.zone(game, "clan_pile")) == 6 - self.n - neutral
         assert self.zone(game, "draw") == []
 

@@ -502,7 +502,7 @@ def test_translations_change_only_the_dutch_order_and_start():
 def test_player_with_an_empty_hand_passes():
     g = build(cells=AROUND_R4C2, hands=[[], ["Wo3w"]], active=0)
     # seat 0 could attack r4c2 but has no card for the base: they pass
-    assert view(g, 1)["log"] == ["Player 1 cannot attack and passes"]
+    assert view(g, 1)["log"] == ["Player 1 has no hand card left and passes"]
     assert g.R.active == 1 and g.active_player == 1 and g.R.turn == 1
     assert not g.over and "r4c2" in targets(g)
     assert at(g, "r4c2") == "WP4m" and discard(g) == []
@@ -599,11 +599,11 @@ def test_game_ends_when_all_hands_are_empty():
 def test_game_does_not_end_while_a_hand_still_has_cards():
     # Seat 1 passed (empty hand), seat 0 still plays its last cards alone.
     g = build(cells=AROUND_R4C2, hands=[["Bl3w", "Bi3w"], []], active=1)
-    assert view(g, 0)["log"] == ["Player 2 cannot attack and passes"]
+    assert view(g, 0)["log"] == ["Player 2 has no hand card left and passes"]
     assert g.R.active == 0 and not g.over
     finish_turn(g)
     assert not g.over and g.R.active == 0 and len(hand(g, 0)) == 1   # seat 1 passed again
-    assert view(g, 0)["log"][-1] == "Player 2 cannot attack and passes"
+    assert view(g, 0)["log"][-1] == "Player 2 has no hand card left and passes"
     finish_turn(g)
     assert g.over
 

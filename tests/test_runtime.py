@@ -785,13 +785,13 @@ def load_errors(rules: str) -> list[str]:
 
 
 def test_a_deck_that_needs_the_game_is_reported_at_its_entry():
-    rules = 'deck more into deck { Card(suit: red, rank: player_count()) }\n' + WAIT
+    rules = 'deck more into deck { Card(suit: red, rank: n) }\n' + WAIT
     assert load_errors(rules) == [f"check/deck-not-constant:{line_of(rules, 'deck more')}"]
 
 
 def test_a_relation_that_reads_the_game_is_reported_at_the_relation():
     rules = 'relation odd(a: row, b: row) = n > a.pos\n' + WAIT
-    assert load_errors(rules) == [f"check/relation-not-static:{line_of(rules, 'relation odd')}"]
+    assert load_errors(rules) == [f"check/relation-not-constant:{line_of(rules, 'relation odd')}"]
 
 
 def test_texts_without_a_rule_and_unknown_placeholders_are_warnings():
@@ -803,3 +803,30 @@ def test_texts_without_a_rule_and_unknown_placeholders_are_warnings():
     assert got == [("check/unknown-placeholder", "warning", "available: none"),
                    ("check/unknown-placeholder", "warning", "did you mean 'active'?"),
                    ("check/unused-text", "warning", "did you mean 'drew'?")]
+
+
+# ---------------------------------------------------------------- tables that depend on the player count
+
+SIZED = """
+board track: line(length: 2 * player_count() + 1) holds Card
+relation next(a: track, b: track) = b.pos == a.pos + 1 and b.pos <= player_count() + 1
+deck extra into vault { Card(suit: blue, rank: 10 + i) for i in 1..player_count() }
+var cells_in_track: int = size(cells(track))
+var linked: int = count(c for c in cells(track) if not empty(next(c)))
+""" + WAIT
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_board_sizes_decks_and_relations_may_depend_on_the_player_count(players):
+    g = game(SIZED, players=players)
+    assert g.R.g["cells_in_track"] == 2 * players + 1
+    assert g.R.g["linked"] == players           # pos 1..n link to the next one
+    assert len(zone(g, "vault")) == players     # the extra deck
+    assert len(g.program.items) == 12 + players
+    assert [z.key for z in g.program.zones if z.name == "hand"] == [f"hand:{p}" for p in range(players)]
+
+
+def test_a_board_size_out_of_range_for_some_player_count_is_reported_for_it():
+    rules = "board big: line(length: 60 * player_count()) holds Card\n" + WAIT
+    errs = load_errors(rules)
+    assert errs == [f"check/board-size:{line_of(rules, 'board big')}"]
