@@ -16,6 +16,7 @@ from interpreter.views import view as make_view
 
 EMPTY = "·"
 HIDDEN = "?"
+FACE_DOWN = "▒▒"  # an item lying face down
 
 
 # ---------------------------------------------------------------- items
@@ -30,7 +31,10 @@ def _style(prog, item: int, bold: bool = True) -> Style | None:
         return None
 
 
-def item_text(prog, item: int, short: bool = False) -> Text:
+def item_text(prog, item, short: bool = False) -> Text:
+    """An item's label; an item the viewer may not see (face down) as a mark."""
+    if not isinstance(item, int):
+        return Text(FACE_DOWN, style="dim")
     return Text(display.item_label(prog, item, short), style=_style(prog, item) or "")
 
 

@@ -230,10 +230,22 @@ class Best(Node):
 
 
 class Move(Node):
-    """``move what to where``: an item or a list of items onto a zone or cell."""
+    """``move what to where [face down [for p]]``: an item or a list of items onto a zone
+    or cell (on top). Face down: nobody (or only ``p``) sees the items there, whatever the
+    place's visibility, until they move again or are flipped face up."""
     node: Literal["Move"] = "Move"
     what: Expr
     to: Expr
+    facing: Optional[str] = None  # None (as the place says), "up", "down"
+    seen_by: Optional[Expr] = None
+
+
+class Flip(Node):
+    """``flip what face up`` / ``flip what face down [for p]``: turns items where they lie."""
+    node: Literal["Flip"] = "Flip"
+    what: Expr
+    facing: str
+    seen_by: Optional[Expr] = None
 
 
 class Shuffle(Node):
@@ -292,7 +304,7 @@ class EndGame(Node):
 
 
 Stmt = Annotated[
-    Union[Let, Assign, If, For, While, Choose, ChooseSubset, Best, Move, Shuffle, Deal,
+    Union[Let, Assign, If, For, While, Choose, ChooseSubset, Best, Move, Flip, Shuffle, Deal,
           Fill, PickRandom, Log, CallProc, EndGame, Reveal],
     Field(discriminator="node"),
 ]

@@ -45,6 +45,20 @@ def _hex(radius: int) -> list[Cell]:
     return out
 
 
+def _strip(parts: int, slots: int) -> list[Cell]:
+    """Parts laid end to end in a line, each with ``slots`` cells on each of the two long
+    sides: a table of boards. Side 1 is drawn above, side 2 below, a gap between parts."""
+    out = []
+    for side in (1, 2):
+        for part in range(1, parts + 1):
+            for slot in range(1, slots + 1):
+                col = (part - 1) * slots + slot
+                out.append(Cell(f"p{part}{'ab'[side - 1]}{slot}",
+                                {"part": part, "side": side, "slot": slot, "col": col},
+                                2 * (col - 1) + (part - 1), 0 if side == 1 else 2))
+    return out
+
+
 def _line(length: int) -> list[Cell]:
     return [Cell(f"s{i}", {"pos": i}, 2 * (i - 1), 0) for i in range(1, length + 1)]
 
@@ -56,9 +70,12 @@ HEX = Generator(("radius",), ("q", "r", "s", "ring"),
                 "a hexagon of hexes in axial coordinates q, r (s = -q-r) around the centre; "
                 "ring is the distance from the centre")
 LINE = Generator(("length",), ("pos",), "a line of slots numbered 1..length")
+STRIP = Generator(("parts", "slots"), ("part", "side", "slot", "col"),
+                  "parts laid end to end, each with `slots` cells on each of two long sides "
+                  "(side 1 and side 2); slot counts within a part, col along the whole strip")
 
-GENERATORS = {"triangle": TRIANGLE, "grid": GRID, "hex": HEX, "line": LINE}
-_BUILD = {TRIANGLE: _triangle, GRID: _grid, HEX: _hex, LINE: _line}
+GENERATORS = {"triangle": TRIANGLE, "grid": GRID, "hex": HEX, "line": LINE, "strip": STRIP}
+_BUILD = {TRIANGLE: _triangle, GRID: _grid, HEX: _hex, LINE: _line, STRIP: _strip}
 
 MAX_CELLS = 10_000
 

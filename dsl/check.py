@@ -24,7 +24,7 @@ BUILTINS = {
     "count": (1,), "any": (1,), "all": (1,), "first": (1,), "last": (1,), "len": (1,),
     "subsets": (1,), "player_count": (0,), "next_player": (1,), "previous_player": (1,),
     "seat": (1,), "owner": (1,), "turn_number": (0,), "sort": (1,), "reverse": (1,),
-    "distinct": (1,),
+    "distinct": (1,), "face_down": (1,),
 }
 AGGREGATES = {"sum", "count", "any", "all", "min", "max", "first", "last"}
 CONSTANTS = {"active": PLAYER, "players": list_of(PLAYER)}
@@ -531,6 +531,10 @@ class Checker:
                 self._chooser(s.chooser)
             case "Move":
                 self._check_move(s)
+                self._facing(s)
+            case "Flip":
+                self._items_expr(s.what, env, "flip")
+                self._facing(s)
             case "Shuffle" | "Reveal":
                 self._zone_expr(s.zone, env, "this")
             case "Deal":
@@ -589,6 +593,24 @@ class Checker:
             return
         if not compatible(target, t):
             self.d.add(errors.type_mismatch(s.value.span, f"assignment to '{s.var}'", str(target), str(t)))
+
+    def _facing(self, s) -> None:
+        if s.seen_by is not None:
+            if s.facing != "down":
+                self.d.add(errors.bad_value(s.seen_by.span, "only a face-down item can be seen by one player",
+                                            "write 'face down for p'"))
+            self._expect(s.seen_by, self.proc_locals, PLAYER, "the player who sees it")
+
+    def _items_expr(self, e, env, what: str) -> str | None:
+        """The kind of an item or a list of items (reports anything else)."""
+        t = self.expr(e, env)
+        if t.tag == "item":
+            return t.arg
+        if t.tag == "list" and t.arg.tag == "item":
+            return t.arg.arg
+        if not t.is_error and not (t.tag == "list" and t.arg.is_error):
+            self.d.add(errors.type_mismatch(e.span, what, "an item or a list of items", str(t)))
+        return None
 
     def _check_move(self, s: ir.Move) -> None:
         env = self.proc_locals
@@ -996,6 +1018,10 @@ class Checker:
                 return list_of(el)
             case "player_count" | "turn_number":
                 return INT
+            case "face_down":
+                if ts[0].tag != "item" and not ts[0].is_error:
+                    self.d.add(errors.type_mismatch(a[0].span, "'face_down'", "an item", str(ts[0])))
+                return BOOL
             case "next_player" | "previous_player":
                 self._want(a[0], ts[0], PLAYER, f)
                 return PLAYER

@@ -308,8 +308,16 @@ class _ToIR(Transformer):
         return ir.Best(span=self.s(meta), var=str(var), options=options, keys=keys,
                        tie=tie_kind, chooser=chooser)
 
+    def facing(self, meta, c):
+        return (str(c[0]), c[1])
+
     def move_stmt(self, meta, c):
-        return ir.Move(span=self.s(meta), what=c[0], to=c[1])
+        facing, seen_by = c[2] if c[2] is not None else (None, None)
+        return ir.Move(span=self.s(meta), what=c[0], to=c[1], facing=facing, seen_by=seen_by)
+
+    def flip_stmt(self, meta, c):
+        facing, seen_by = c[1]
+        return ir.Flip(span=self.s(meta), what=c[0], facing=facing, seen_by=seen_by)
 
     def shuffle_stmt(self, meta, c):
         return ir.Shuffle(span=self.s(meta), zone=c[0])

@@ -253,6 +253,8 @@ class ExprCompiler:
                 return f"list(dict.fromkeys({a0}))"
             case "player_count":
                 return "R.n"
+            case "face_down":
+                return f"(R.facing[{a0}] >= 0)"
             case "turn_number":
                 return "R.turn"
             case "next_player":

@@ -567,19 +567,44 @@ class ProcCompiler:
         self.emit(ins, s.span)
 
     # ------------------------------------------------------------ effects
+    def _facing(self, s):
+        """A function of (R, L) giving the facing mask: -1, or who sees the item."""
+        if s.facing != "down":
+            return lambda R, L: -1
+        if s.seen_by is None:
+            return lambda R, L: 0
+        who = self.fn(s.seen_by)
+        return lambda R, L: 1 << who(R, L)
+
     def _Move(self, s: ir.Move):
         what, to, nxt = self.fn(s.what), self.fn(s.to), self.here() + 1
         many = self.p.type_of(s.what).tag == "list"
+        facing = self._facing(s)
+        plain = s.facing != "down"
 
         def ins(R, L):
             dest, w = to(R, L), what(R, L)
+            f = -1 if plain else facing(R, L)
             if many:
                 for it in list(w):
-                    R.move(it, dest)
+                    R.move(it, dest, f)
             else:
                 if w is None:
                     raise RuleError("'move' of nothing (the item is none)")
-                R.move(w, dest)
+                R.move(w, dest, f)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _Flip(self, s: ir.Flip):
+        what, facing, nxt = self.fn(s.what), self._facing(s), self.here() + 1
+        many = self.p.type_of(s.what).tag == "list"
+
+        def ins(R, L):
+            w, f = what(R, L), facing(R, L)
+            for it in (list(w) if many else [w]):
+                if it is None:
+                    raise RuleError("'flip' of nothing (the item is none)")
+                R.turn_over(it, f)
             return nxt
         self.emit(ins, s.span)
 

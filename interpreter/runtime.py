@@ -34,13 +34,14 @@ class Runtime:
     """The live game state that rule code reads and changes. It shares its containers
     with the plain-data state dict, so saving is cheap."""
 
-    __slots__ = ("prog", "z", "loc", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
+    __slots__ = ("prog", "z", "loc", "facing", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
         self.z, self.loc, self.g, self.pv = s["zones"], s["loc"], s["vars"], s["pvars"]
+        self.facing = s["facing"]  # per item: -1 as its place says, else a mask of who sees it
         self.active, self.n, self.turn, self.phase = s["active"], s["players"], s["turn"], s["phase"]
         self.rng, self.stack, self.pending = s["rng"], s["stack"], s["pending"]
         self.revealed, self.seen, self.log = set(s["revealed"]), s["seen"], s["log"]
@@ -54,6 +55,7 @@ class Runtime:
     def to_state(self) -> dict:
         return {"format": STATE_FORMAT, "ruleset": self.prog.name, "variants": self.prog.variants,
                 "locale": self.prog.locale, "players": self.n, "zones": self.z, "loc": self.loc,
+                "facing": self.facing,
                 "vars": self.g, "pvars": self.pv, "active": self.active, "turn": self.turn,
                 "phase": self.phase, "rng": self.rng, "stack": self.stack, "pending": self.pending,
                 "revealed": sorted(self.revealed), "seen": self.seen, "log": self.log,
@@ -63,9 +65,53 @@ class Runtime:
     def visible(self, zone: int, p: int) -> bool:
         return _sees(self.vis[zone], p) or zone in self.revealed
 
+    def sees_item(self, item: int, p: int) -> bool:
+        """Whether seat p may know this item now: a face-down item only by its mask,
+        any other by the visibility of its place."""
+        f = self.facing[item]
+        if f >= 0:
+            return bool((f >> p) & 1)
+        z = self.loc[item]
+        return z >= 0 and self.visible(z, p)
+
+    def public_item(self, item: int) -> bool:
+        z = self.loc[item]
+        return self.facing[item] < 0 and z >= 0 and (self.vis[z] is True or z in self.revealed)
+
     # ------------------------------------------------------------ effects
-    def move(self, item: int, to: int) -> None:
+    def turn_over(self, item: int, facing: int) -> None:
+        """Sets an item's facing (-1: as its place says; else who sees it)."""
+        if self.facing[item] == facing:
+            return
+        before = [self.sees_item(item, p) for p in self.players]
+        self.facing[item] = facing
+        for p in self.players:
+            if not before[p] and self.sees_item(item, p):
+                self.seen[p] += 1
+
+    def move(self, item: int, to: int, facing: int = -1) -> None:
         src = self.loc[item]
+        if facing >= 0 or self.facing[item] >= 0:
+            before = [self.sees_item(item, p) for p in self.players]
+            self.facing[item] = -1
+            self._move(item, src, to)
+            self.facing[item] = facing
+            for p in self.players:
+                if not before[p] and self.sees_item(item, p):
+                    self.seen[p] += 1
+            return
+        if src == to:
+            return
+        self._move(item, src, to)
+        vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
+        # (a revealed zone is seen by all whatever its visibility says)
+        if vs is not True and (vs is not vt or to in self.revealed):
+            for p in self.players:
+                if _sees(vt, p) or to in self.revealed:
+                    if not (_sees(vs, p) or src in self.revealed):
+                        self.seen[p] += 1
+
+    def _move(self, item: int, src: int, to: int) -> None:
         if src == to:
             return
         if src >= 0:
@@ -76,13 +122,6 @@ class Runtime:
                 zs.remove(item)
         self.z[to].append(item)
         self.loc[item] = to
-        vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
-        # (a revealed zone is seen by all whatever its visibility says)
-        if vs is not True and (vs is not vt or to in self.revealed):
-            for p in self.players:
-                if _sees(vt, p) or to in self.revealed:
-                    if not (_sees(vs, p) or src in self.revealed):
-                        self.seen[p] += 1
 
     def shuffle(self, zone: int) -> None:
         self.rng = rng.shuffle(self.rng, self.z[zone])
@@ -93,10 +132,12 @@ class Runtime:
 
     def reveal(self, zone: int) -> None:
         if zone not in self.revealed:
-            for p in self.players:
-                if not self.visible(zone, p):
-                    self.seen[p] += len(self.z[zone])
+            before = {(i, p) for i in self.z[zone] for p in self.players if self.sees_item(i, p)}
             self.revealed.add(zone)
+            for i in self.z[zone]:
+                for p in self.players:
+                    if (i, p) not in before and self.sees_item(i, p):
+                        self.seen[p] += 1
 
     def deal(self, src: int, base: int, count: int | None) -> None:
         pile = self.z[src]
@@ -136,10 +177,9 @@ class Runtime:
             return [self._masks(x, t[5:]) for x in v]
         if t != "item" or v is None:
             return None
-        z = self.loc[v]
-        if z >= 0 and (self.vis[z] is True or z in self.revealed):
+        if self.public_item(v):
             return -1  # public
-        return sum(1 << p for p in self.players if z >= 0 and self.visible(z, p))
+        return sum(1 << p for p in self.players if self.sees_item(v, p))
 
     def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None) -> None:
         options = _distinct(sorted(options, key=self.prog.sort_key(type_code)))
@@ -330,7 +370,8 @@ class Game:
         for item, z in prog.initial:
             zones[z].append(item)
             loc[item] = z
-        state = {"zones": zones, "loc": loc, "vars": {}, "pvars": {}, "active": 0,
+        state = {"zones": zones, "loc": loc, "facing": [-1] * len(prog.items), "vars": {},
+                 "pvars": {}, "active": 0,
                  "players": players, "turn": 0, "phase": "setup", "rng": rng.seed_state(seed),
                  "stack": [], "pending": None, "revealed": [], "seen": [0] * players, "log": [],
                  "result": None, "moves": 0}
@@ -454,6 +495,7 @@ def _copy_state(s: dict) -> dict:
     out = dict(s)
     out["zones"] = [list(z) for z in s["zones"]]
     out["loc"] = list(s["loc"])
+    out["facing"] = list(s["facing"])
     out["vars"] = dict(s["vars"])
     out["pvars"] = {k: list(v) for k, v in s["pvars"].items()}
     out["stack"] = [{"p": f["p"], "pc": f["pc"], "L": dict(f["L"])} for f in s["stack"]]

@@ -51,7 +51,8 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
     listed ones are placed in order (the last one listed is on top)."""
     prog = program_for(prog, players)
     nz = len(prog.zones)
-    state = {"zones": [[] for _ in range(nz)], "loc": [-1] * len(prog.items), "vars": {},
+    state = {"zones": [[] for _ in range(nz)], "loc": [-1] * len(prog.items),
+             "facing": [-1] * len(prog.items), "vars": {},
              "pvars": {}, "active": active, "players": players, "turn": 0, "phase": "play",
              "rng": rng.seed_state(seed), "stack": [], "pending": None, "revealed": [],
              "seen": [0] * players, "log": [], "result": None, "moves": 0}

@@ -1,7 +1,7 @@
 """Per-player views: the one place hidden information is removed.
 
-A view holds what one seat may know and nothing else: the items of zones it can see,
-only the counts of the others, the decision it must make (others see only who is
+A view holds what one seat may know and nothing else: the items of zones it can see
+(face-down items there as ``{"hidden": true}``), only the counts of the others, the decision it must make (others see only who is
 deciding), the messages with unseen items written as "a card", and variables with
 unseen items replaced by ``{"hidden": true}``. The random
 generator's state, the procedure stack and item locations never leave the game.
@@ -16,6 +16,7 @@ SPECTATOR = -1  # a viewer who sees only what is public
 
 def view(game: Game, seat: int) -> dict:
     R, prog = game.R, game.program
+    can_see = _can_see(game, seat)
     zones = {}
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n:
@@ -23,7 +24,8 @@ def view(game: Game, seat: int) -> dict:
         items = R.z[z.id]
         if seat == "all" or (seat >= 0 and R.visible(z.id, seat)) or R.vis[z.id] is True \
                 or z.id in R.revealed:
-            zones[z.key] = list(items)
+            # a face-down item lies in sight, but what it is stays unknown
+            zones[z.key] = [i if can_see is None or can_see(i) else dict(HIDDEN_ITEM) for i in items]
         else:
             zones[z.key] = {"count": len(items)}
     pend = R.pending
@@ -32,7 +34,6 @@ def view(game: Game, seat: int) -> dict:
         pending = {"player": pend["player"], "verb": pend["verb"]}
         if seat == "all" or pend["player"] == seat:
             pending["options"] = [m.notation for m in game.legal_moves()]
-    can_see = _can_see(game, seat)
     declared = prog.checked.vars
     kinds = prog.checked.kinds
     return {
@@ -66,8 +67,7 @@ def _can_see(game: Game, seat):
         return None
 
     def can_see(item: int) -> bool:
-        z = R.loc[item]
-        return z >= 0 and (R.vis[z] is True or z in R.revealed or (seat >= 0 and R.visible(z, seat)))
+        return R.public_item(item) or (seat >= 0 and R.sees_item(item, seat))
     can_see.seat = seat
     return can_see
 

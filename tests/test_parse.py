@@ -439,7 +439,7 @@ GOLDEN_RENDERINGS = [
      "error[parse/unexpected-end]: cards.meeple:3:11: the file ends too early\n"
      " 3 |   shuffle pile\n"
      "   |           ^\n"
-     "hint: expected one of: 'best', 'call', 'choose', 'deal', 'end', 'fill', 'for', 'if'; is a '}' missing?"),
+     "hint: expected one of: 'best', 'call', 'choose', 'deal', 'end', 'fill', 'flip', 'for'; is a '}' missing?"),
     ("ruleset cards\n\n\n\n\n\n\n\n\nvar n: int = 1 @ 2\n",
      "error[parse/unexpected-character]: cards.meeple:10:16: unexpected character '@'\n"
      " 10 | var n: int = 1 @ 2\n"

@@ -830,3 +830,97 @@ def test_a_board_size_out_of_range_for_some_player_count_is_reported_for_it():
     rules = "board big: line(length: 60 * player_count()) holds Card\n" + WAIT
     errs = load_errors(rules)
     assert errs == [f"check/board-size:{line_of(rules, 'board big')}"]
+
+
+# ---------------------------------------------------------------- face down
+
+FACES = """
+turn {
+  move top(deck) to table face down
+  move top(deck) to table face down for active
+  let mine = top(table)
+  move top(deck) to table
+  n = count(c for c in items(table) if face_down(c))
+  choose x from [1] as "ok"
+  flip mine face up
+  n = n * 10 + count(c for c in items(table) if face_down(c))
+  done = true
+}
+end when done
+"""
+
+
+def test_face_down_items_lie_in_sight_but_stay_unknown():
+    g = game(FACES)
+    top3 = zone(g, "table")          # blue 6 (face down), blue 5 (for seat 0), blue 4
+    assert top3 == [BLUE[6], BLUE[5], BLUE[4]] and g.R.g["n"] == 2
+    hidden = {"hidden": True}
+    assert views.view(g, 0)["zones"]["table"] == [hidden, BLUE[5], BLUE[4]]
+    assert views.view(g, 1)["zones"]["table"] == [hidden, hidden, BLUE[4]]
+    assert views.view(g, -1)["zones"]["table"] == [hidden, hidden, BLUE[4]]
+    assert views.view(g, "all")["zones"]["table"] == top3
+
+
+def test_flip_face_up_shows_the_item_and_counts_as_seen():
+    g = game(FACES)
+    before = g.state["seen"][:]
+    g.apply(0)
+    assert g.R.g["n"] == 21
+    assert views.view(g, 1)["zones"]["table"] == [{"hidden": True}, BLUE[5], BLUE[4]]
+    assert g.state["seen"][1] == before[1] + 1 and g.state["seen"][0] == before[0]
+
+
+def test_moving_a_face_down_item_again_turns_it_face_up():
+    g = game("""
+turn {
+  move top(deck) to table face down
+  move top(table) to hand(active)
+  choose x from [1] as "ok"
+}
+end when done
+""")
+    assert views.view(g, 0)["zones"]["hand:0"] == [BLUE[6]]
+    assert g.R.facing[BLUE[6]] == -1
+
+
+def test_face_down_for_a_list_of_items_and_the_check_of_for():
+    g = game("""
+turn {
+  move top(deck, 3) to table face down for active
+  choose x from [1] as "ok"
+}
+end when done
+""")
+    assert views.view(g, 0)["zones"]["table"] == [BLUE[6], BLUE[5], BLUE[4]]
+    assert views.view(g, 1)["zones"]["table"] == [{"hidden": True}] * 3
+    errs = load_errors('turn {\n  move top(deck) to table face up for active\n}\nend when done\n')
+    assert errs == [f"check/bad-value:{PRELUDE_LINES + 2}"]
+
+
+def test_a_message_about_a_face_down_item_hides_it():
+    g = game("""
+turn {
+  move top(deck) to table face down
+  log laid "{active} lays {top(table)}"
+  choose x from [1] as "ok"
+}
+end when done
+""")
+    assert views.view(g, 0)["log"] == ["Player 1 lays a Card"]
+    assert views.view(g, "all")["log"] == ["Player 1 lays Card blue 6"]
+
+
+# ---------------------------------------------------------------- the strip generator
+
+def test_strip_parts_sides_slots_and_columns():
+    g = game("board strip_: strip(parts: player_count() + 1, slots: 3) holds Card\n"
+             "relation opposite(a: strip_, b: strip_) = a.col == b.col and a.side != b.side\n"
+             "var names: list of str = [c.name for c in cells(strip_) if c.part == 2]\n"
+             "var across: int = count(c for c in cells(strip_) if size(opposite(c)) == 1)\n" + WAIT,
+             players=2)
+    assert g.R.g["names"] == ["p2a1", "p2a2", "p2a3", "p2b1", "p2b2", "p2b3"]
+    assert g.R.g["across"] == 18
+    cells = [z.cell for z in g.program.zones if z.board == "strip_"]
+    assert {c.y for c in cells} == {0, 2}                      # side 1 above side 2
+    a3, a4 = (next(c for c in cells if c.name == n) for n in ("p1a3", "p2a1"))
+    assert a4.x - a3.x == 3                                    # a gap between parts
