@@ -175,6 +175,14 @@ class Assign(Node):
     value: Expr
 
 
+class AttrAssign(Node):
+    """``w.wounds = e``: sets an item variable of the item held by a variable."""
+    node: Literal["AttrAssign"] = "AttrAssign"
+    var: str
+    attr: str
+    value: Expr
+
+
 class If(Node):
     """``if c { } elif c { } else { }``."""
     node: Literal["If"] = "If"
@@ -304,7 +312,7 @@ class EndGame(Node):
 
 
 Stmt = Annotated[
-    Union[Let, Assign, If, For, While, Choose, ChooseSubset, Best, Move, Flip, Shuffle, Deal,
+    Union[Let, Assign, AttrAssign, If, For, While, Choose, ChooseSubset, Best, Move, Flip, Shuffle, Deal,
           Fill, PickRandom, Log, CallProc, EndGame, Reveal],
     Field(discriminator="node"),
 ]
@@ -357,9 +365,13 @@ class EnumDecl(Node):
 
 
 class FieldDecl(Node):
+    """An attribute of a kind: fixed (``value: int``, set by the deck) or a variable of
+    each item (``var wounds: int = 0``), which rules may change."""
     node: Literal["FieldDecl"] = "FieldDecl"
     name: str
     type: TypeRef
+    var: bool = False
+    init: Optional[Expr] = None
 
 
 class KindDecl(Node):

@@ -55,6 +55,7 @@ class Checked:
     enums: dict[str, list[str]] = field(default_factory=dict)
     enum_of_value: dict[str, str] = field(default_factory=dict)
     kinds: dict[str, dict[str, T]] = field(default_factory=dict)
+    item_vars: dict[str, dict[str, ir.FieldDecl]] = field(default_factory=dict)
     boards: dict[str, Board] = field(default_factory=dict)
     zones: dict[str, ir.ZoneDecl] = field(default_factory=dict)
     decks: list[ir.DeckDecl] = field(default_factory=list)
@@ -97,6 +98,9 @@ class Checker:
         decls = self.m.decls
         for d in decls:  # first pass: names that everything else refers to
             self._declare(d)
+        for d in decls:  # the kinds' attributes, which any rule may read
+            if d.node == "KindDecl":
+                self._kind_fields(d)
         self.asks = self._asking_procedures()
         for d in decls:
             self._check_decl(d)
@@ -268,11 +272,6 @@ class Checker:
     def _check_decl(self, d) -> None:
         c = self.c
         match d.node:
-            case "KindDecl":
-                for f in d.fields:
-                    if f.name in c.kinds[d.name]:
-                        self.d.add(errors.duplicate(f.span, "attribute", f.name, f.span))
-                    c.kinds[d.name][f.name] = self.type_ref(f.type)
             case "BoardDecl":
                 self._kind_ref(d.holds)
                 self._visibility(d, d.visibility, per_player=False)
@@ -330,6 +329,23 @@ class Checker:
                 elif d.attr not in c.kinds[d.kind]:
                     self.d.add(errors.no_attribute(d.span, d.kind, d.attr, c.kinds[d.kind]))
                 c.kind_colors[d.kind] = d.attr
+
+    def _kind_fields(self, d: ir.KindDecl) -> None:
+        fields, item_vars = self.c.kinds[d.name], self.c.item_vars.setdefault(d.name, {})
+        for f in d.fields:
+            if f.name in fields:
+                self.d.add(errors.duplicate(f.span, "attribute", f.name, f.span))
+            t = fields[f.name] = self.type_ref(f.type)
+            if f.var:
+                item_vars[f.name] = f
+                if f.init is None:
+                    self.d.add(errors.missing_value(f.span, f.name, str(t)))
+                else:
+                    self._expect(f.init, {}, t, f"the initial value of '{f.name}'")
+            elif f.init is not None:
+                self.d.add(errors.bad_value(f.init.span, f"'{f.name}' is fixed: each item gets its "
+                                            "value in its deck", f"write 'var {f.name}: ...' for a value that "
+                                            "changes during the game"))
 
     def _visibility(self, d, vis: str, per_player: bool) -> None:
         if vis == "owner" and not per_player:
@@ -390,14 +406,18 @@ class Checker:
                 self.d.add(errors.type_mismatch(e.span, f"deck '{d.name}' into '{d.into}'",
                                                 f"{z.holds.name} items", e.kind))
             given = set()
+            item_vars = self.c.item_vars.get(e.kind, {})
             for a in e.args:
                 if a.name not in fields:
                     self.d.add(errors.no_attribute(a.span, e.kind, a.name, fields))
                     continue
+                if a.name in item_vars:
+                    self.d.add(errors.bad_value(a.span, f"'{a.name}' is a variable of each item: it "
+                                                "starts at its declared value", "leave it out here"))
                 given.add(a.name)
                 self._expect(a.value, env, fields[a.name], f"attribute '{a.name}'")
             for f in fields:
-                if f not in given:
+                if f not in given and f not in item_vars:
                     self.d.add(errors.Diagnostic("check/missing-attribute", e.span,
                                                  f"{e.kind} needs a value for '{f}'",
                                                  f"write {f}: ... inside {e.kind}(...)"))
@@ -493,6 +513,8 @@ class Checker:
                 self._bind(s.span, s.var, self.expr(s.value, env))
             case "Assign":
                 self._assign(s)
+            case "AttrAssign":
+                self._attr_assign(s)
             case "If":
                 for cond, block in s.branches:
                     self._expect(cond, env, BOOL, "the condition")
@@ -611,6 +633,27 @@ class Checker:
         if not t.is_error and not (t.tag == "list" and t.arg.is_error):
             self.d.add(errors.type_mismatch(e.span, what, "an item or a list of items", str(t)))
         return None
+
+    def _attr_assign(self, s: ir.AttrAssign) -> None:
+        env = self.proc_locals
+        holder = ir.Var(span=s.span, name=s.var)
+        t = self.expr(holder, env)
+        value = self.expr(s.value, env)
+        if t.is_error:
+            return
+        if t.tag != "item":
+            self.d.add(errors.type_mismatch(s.span, f"'{s.var}.{s.attr} = ...'", "an item", str(t)))
+            return
+        fields, item_vars = self.c.kinds.get(t.arg, {}), self.c.item_vars.get(t.arg, {})
+        if s.attr not in fields:
+            self.d.add(errors.no_attribute(s.span, t.arg, s.attr, item_vars))
+        elif s.attr not in item_vars:
+            self.d.add(errors.bad_value(s.span, f"'{s.attr}' of {t.arg} is fixed and cannot change",
+                                        f"declare it 'var {s.attr}: ...' in kind {t.arg}",))
+        elif not compatible(fields[s.attr], value):
+            self.d.add(errors.type_mismatch(s.value.span, f"'{s.var}.{s.attr} = ...'",
+                                            str(fields[s.attr]), str(value)))
+        self.c.types[id(s)] = t
 
     def _check_move(self, s: ir.Move) -> None:
         env = self.proc_locals

@@ -161,6 +161,11 @@ def no_attribute(span: Span, type_name: str, attr: str, candidates: Iterable[str
                       length=len(attr))
 
 
+def missing_value(span: Span, name: str, type_name: str) -> Diagnostic:
+    return Diagnostic("check/missing", span, f"the item variable '{name}' has no initial value",
+                      f"write var {name}: {type_name} = ...", length=len(name))
+
+
 def misplaced(span: Span, message: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic("check/misplaced", span, message, hint)
 

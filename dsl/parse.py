@@ -109,7 +109,9 @@ class _ToIR(Transformer):
         return ir.EnumDecl(span=self.t(c[0]), name=str(c[0]), values=c[1])
 
     def field(self, meta, c):
-        return ir.FieldDecl(span=self.t(c[0]), name=str(c[0]), type=c[1])
+        var, name, type_, init = c
+        return ir.FieldDecl(span=self.t(name), name=str(name), type=type_, var=var is not None,
+                            init=init)
 
     def kind_decl(self, meta, c):
         return ir.KindDecl(span=self.t(c[0]), name=str(c[0]), fields=[x for x in c[1:] if x is not None])
@@ -264,6 +266,9 @@ class _ToIR(Transformer):
     def assign_stmt(self, meta, c):
         (name, player, span), value = c
         return ir.Assign(span=span, var=name, player=player, value=value)
+
+    def attr_assign_stmt(self, meta, c):
+        return ir.AttrAssign(span=self.t(c[1]), var=str(c[0]), attr=str(c[1]), value=c[2])
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])

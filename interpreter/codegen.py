@@ -110,6 +110,8 @@ class ExprCompiler:
             return repr(e.name)
         obj = self.expr(e.obj, env)
         if t.tag == "item":
+            if e.name in self.c.item_vars.get(t.arg, {}):
+                return f"R.iv[{e.name!r}][{obj}]"
             return f"A_{e.name}[{obj}]"
         if e.name == "name":
             return f"CELL_NAME[{obj}]"

@@ -118,6 +118,9 @@ class Program:
         self.score_fn = self._player_fn(c.score.param, c.score.body) if c.score else None
         self.tiebreaks = [(t.name, self._player_fn(t.param, t.body)) for t in c.tiebreaks]
         self.var_inits = {n: self._fn(v.init, Env()) for n, v in c.vars.items()}
+        self.item_var_inits = [(kind, name, self._fn(f.init, Env()))
+                               for kind, fields in c.item_vars.items() for name, f in fields.items()
+                               if f.init is not None]
         self._link()
         if self.diags:
             raise MeepleError(self.diags)
@@ -339,6 +342,17 @@ class Program:
             return (len(v), tuple(key(x, d - 1) for x in v))
         return key
 
+    def init_item_vars(self, R) -> dict:
+        """Every item variable's starting values (``None`` for items of other kinds)."""
+        iv: dict[str, list] = {}
+        for kind, name, fn in self.item_var_inits:
+            table = iv.setdefault(name, [None] * len(self.items))
+            value = fn(R, {})
+            for it in self.items:
+                if it.kind == kind:
+                    table[it.id] = value
+        return iv
+
     def new_game(self, players: int | None = None, seed: int = 0):
         """Starts a game: setup runs until the first player decision."""
         from .runtime import Game
@@ -552,6 +566,18 @@ class ProcCompiler:
                 L[var] = tied[R.below(len(tied))]
             else:
                 R.ask(who(R, L), var, tied, tc, "tie")
+            return nxt
+        self.emit(ins, s.span)
+
+    def _AttrAssign(self, s: ir.AttrAssign):
+        holder = self.fn(ir.Var(span=s.span, name=s.var))
+        value, attr, nxt = self.fn(s.value), s.attr, self.here() + 1
+
+        def ins(R, L):
+            item = holder(R, L)
+            if item is None:
+                raise RuleError(f"'{s.var}.{attr} = ...' on nothing ({s.var} is none)")
+            R.iv[attr][item] = value(R, L)
             return nxt
         self.emit(ins, s.span)
 

@@ -34,7 +34,7 @@ class Runtime:
     """The live game state that rule code reads and changes. It shares its containers
     with the plain-data state dict, so saving is cheap."""
 
-    __slots__ = ("prog", "z", "loc", "facing", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
+    __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves")
 
@@ -42,6 +42,7 @@ class Runtime:
         self.prog = prog
         self.z, self.loc, self.g, self.pv = s["zones"], s["loc"], s["vars"], s["pvars"]
         self.facing = s["facing"]  # per item: -1 as its place says, else a mask of who sees it
+        self.iv = s["ivars"]       # item variables: name -> value per item
         self.active, self.n, self.turn, self.phase = s["active"], s["players"], s["turn"], s["phase"]
         self.rng, self.stack, self.pending = s["rng"], s["stack"], s["pending"]
         self.revealed, self.seen, self.log = set(s["revealed"]), s["seen"], s["log"]
@@ -55,7 +56,7 @@ class Runtime:
     def to_state(self) -> dict:
         return {"format": STATE_FORMAT, "ruleset": self.prog.name, "variants": self.prog.variants,
                 "locale": self.prog.locale, "players": self.n, "zones": self.z, "loc": self.loc,
-                "facing": self.facing,
+                "facing": self.facing, "ivars": self.iv,
                 "vars": self.g, "pvars": self.pv, "active": self.active, "turn": self.turn,
                 "phase": self.phase, "rng": self.rng, "stack": self.stack, "pending": self.pending,
                 "revealed": sorted(self.revealed), "seen": self.seen, "log": self.log,
@@ -370,7 +371,8 @@ class Game:
         for item, z in prog.initial:
             zones[z].append(item)
             loc[item] = z
-        state = {"zones": zones, "loc": loc, "facing": [-1] * len(prog.items), "vars": {},
+        state = {"zones": zones, "loc": loc, "facing": [-1] * len(prog.items), "ivars": {},
+                 "vars": {},
                  "pvars": {}, "active": 0,
                  "players": players, "turn": 0, "phase": "setup", "rng": rng.seed_state(seed),
                  "stack": [], "pending": None, "revealed": [], "seen": [0] * players, "log": [],
@@ -379,6 +381,7 @@ class Game:
         R = game.R
         c = prog.checked
         try:
+            R.iv.update(prog.init_item_vars(R))
             for name, fn in prog.var_inits.items():
                 if c.vars[name].per_player:
                     R.pv[name] = [fn(R, {}) for _ in range(players)]
@@ -496,6 +499,7 @@ def _copy_state(s: dict) -> dict:
     out["zones"] = [list(z) for z in s["zones"]]
     out["loc"] = list(s["loc"])
     out["facing"] = list(s["facing"])
+    out["ivars"] = {k: list(v) for k, v in s["ivars"].items()}
     out["vars"] = dict(s["vars"])
     out["pvars"] = {k: list(v) for k, v in s["pvars"].items()}
     out["stack"] = [{"p": f["p"], "pc": f["pc"], "L": dict(f["L"])} for f in s["stack"]]

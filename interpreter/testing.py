@@ -52,7 +52,7 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
     prog = program_for(prog, players)
     nz = len(prog.zones)
     state = {"zones": [[] for _ in range(nz)], "loc": [-1] * len(prog.items),
-             "facing": [-1] * len(prog.items), "vars": {},
+             "facing": [-1] * len(prog.items), "ivars": {}, "vars": {},
              "pvars": {}, "active": active, "players": players, "turn": 0, "phase": "play",
              "rng": rng.seed_state(seed), "stack": [], "pending": None, "revealed": [],
              "seen": [0] * players, "log": [], "result": None, "moves": 0}
@@ -65,6 +65,7 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
         z = zone(prog, key)
         for it in ([its] if isinstance(its, int) else its):
             R.move(it, z)
+    R.iv.update(prog.init_item_vars(R))
     for name, fn in prog.var_inits.items():
         if prog.checked.vars[name].per_player:
             R.pv[name] = [fn(R, {}) for _ in range(players)]

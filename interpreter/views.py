@@ -42,6 +42,9 @@ def view(game: Game, seat: int) -> dict:
         "vars": {k: _mask(v, declared[k].type, kinds, can_see) for k, v in R.g.items()},
         "pvars": {k: [_mask(x, declared[k].type, kinds, can_see) for x in v] for k, v in R.pv.items()},
         "pending": pending,
+        # item variables of the items this seat may know (item id as a string key)
+        "ivars": {k: {str(i): x for i, x in enumerate(vals) if x is not None
+                      and (can_see is None or can_see(i))} for k, vals in R.iv.items()},
         "log": [display.render_log(prog, e, can_see) for e in R.log],
         "result": R.result,
     }

@@ -270,8 +270,11 @@ def test_statements_need_no_separators():
     ("enum Suit { red, blue, }", "(EnumDecl name=Suit ['red' 'blue'])"),
     ("kind Token { }", "(KindDecl name=Token)"),
     ("kind Card { suit: Suit, tags: list of list of int }",
-     "(KindDecl name=Card [(FieldDecl name=suit (TypeRef name=Suit)) "
-     "(FieldDecl name=tags (TypeRef name=list (TypeRef name=list (TypeRef name=int))))])"),
+     "(KindDecl name=Card [(FieldDecl name=suit (TypeRef name=Suit) var=False) "
+     "(FieldDecl name=tags (TypeRef name=list (TypeRef name=list (TypeRef name=int))) var=False)])"),
+    ("kind Unit { kind_: Suit, var wounds: int = 0 }",
+     "(KindDecl name=Unit [(FieldDecl name=kind_ (TypeRef name=Suit) var=False) "
+     "(FieldDecl name=wounds (TypeRef name=int) var=True (IntLit value=0))])"),
     ("board p: triangle(rows: 8) holds Card public",
      "(BoardDecl name=p generator=triangle [(NamedArg name=rows (IntLit value=8))] (TypeRef name=Card) "
      "visibility=public)"),

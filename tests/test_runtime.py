@@ -924,3 +924,53 @@ def test_strip_parts_sides_slots_and_columns():
     assert {c.y for c in cells} == {0, 2}                      # side 1 above side 2
     a3, a4 = (next(c for c in cells if c.name == n) for n in ("p1a3", "p2a1"))
     assert a4.x - a3.x == 3                                    # a gap between parts
+
+
+# ---------------------------------------------------------------- item variables
+
+TOKENS = """
+kind Token { colour: Suit, var wounds: int = 0, var tags: list of str = [] }
+zone pool: Token
+deck tokens into pool { Token(colour: s) for s in Suit }
+turn {
+  let t = top(pool)
+  t.wounds = t.wounds + 2
+  t.tags = t.tags + ["hit"]
+  n = sum(k.wounds for k in items(pool))
+  choose x from [1] as "ok"
+  done = true
+}
+end when done
+"""
+
+
+def test_item_variables_start_at_their_value_and_change_per_item():
+    g = game(TOKENS)
+    pool = zone(g, "pool")
+    assert g.R.g["n"] == 2
+    assert [g.R.iv["wounds"][i] for i in pool] == [0, 2]
+    assert g.R.iv["tags"][pool[-1]] == ["hit"] and g.R.iv["tags"][pool[0]] == []
+    assert g.R.iv["wounds"][0] is None          # a Card has no wounds
+    assert views.view(g, 1)["ivars"]["wounds"] == {str(pool[0]): 0, str(pool[1]): 2}
+    again = program(TOKENS).resume(json.loads(g.to_json()))
+    assert again.R.iv == g.R.iv
+
+
+def test_item_variables_are_hidden_with_their_items():
+    g = game(TOKENS.replace("zone pool: Token", "zone pool: Token hidden"))
+    assert views.view(g, 0)["ivars"]["wounds"] == {}
+    assert views.view(g, "all")["ivars"]["wounds"] != {}
+
+
+@pytest.mark.parametrize("rules,code", [
+    ("kind T { var w: int }\n" + WAIT, "check/missing"),
+    ("kind T { w: int = 3 }\n" + WAIT, "check/bad-value"),
+    ("kind T { v: int, var w: int = 0 }\nzone p: T\ndeck d into p { T(v: 1, w: 2) }\n" + WAIT,
+     "check/bad-value"),
+    ("turn {\n  let c = top(deck)\n  c.rank = 3\n}\nend when done\n", "check/bad-value"),
+    ("kind T { var w: int = 0 }\nzone p: T\nturn {\n  let c = top(p)\n  c.w = true\n}\nend when done\n",
+     "check/type-mismatch"),
+    ("turn {\n  let c = 3\n  c.w = 1\n}\nend when done\n", "check/type-mismatch"),
+])
+def test_item_variable_mistakes_are_reported(rules, code):
+    assert [e.split(":")[0] for e in load_errors(rules)] == [code]

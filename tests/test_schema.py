@@ -102,7 +102,7 @@ title "All"
 players 1..3
 order counterclockwise
 enum E { a, b }
-kind K { v: int, e: E, l: list of int }
+kind K { v: int, e: E, l: list of int, var hp: int = 2 }
 board b: grid(rows: 2, cols: 2) holds K hidden
 board c: cells { x(x: 0, y: 0) y(x: 1, y: 0) } holds K
 zone z: K per player owner
@@ -120,6 +120,8 @@ turn {
   for i in 1..2 { pick r at random from players }
   while false max 3 { move top(pile) to pile face down for active  flip top(pile) face up }
   choose q from players by active as "pick"
+  let k1 = top(pile)
+  k1.hp = 1
   choose s subset of xs where size(s) == 1
   best m in xs by m.v, m.e == a tie random
   let y = if none == top(pile) then xs[0].v else "s" == "t"
