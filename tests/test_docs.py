@@ -96,6 +96,7 @@ FRAGMENTS = [b for b in MEEPLE if not b.header]
 RULESETS = {b.header[1]: b for b in COMPLETE}
 EXAMPLES = RULESETS["examples"].text
 DOC_TEXT = LANGUAGE.read_text(encoding="utf-8")
+FLAT_DOC = " ".join(DOC_TEXT.split())  # the prose with every line break and indent as one space
 
 
 def _prose(text: str) -> str:
@@ -137,7 +138,7 @@ def _base_text(name: str) -> tuple[str, str]:
     return fname, src.sources[fname]
 
 
-def compile_block(block: Block) -> interpreter.Program:
+def compile_block(block: Block) -> interpreter.Ruleset:
     """Loads a complete block (with its base for a variant or a locale)."""
     kind, name = block.header
     if kind == "ruleset":
@@ -168,7 +169,7 @@ def _first_words(text: str) -> list[str]:
     return words[:2]
 
 
-def compile_fragment(text: str, fname: str) -> tuple[interpreter.Program, str]:
+def compile_fragment(text: str, fname: str) -> tuple[interpreter.Ruleset, str]:
     """A fragment inside the examples ruleset: ('declarations' | 'statements')."""
     ctx = _examples_file()
     words = _first_words(text)
@@ -192,7 +193,7 @@ def compile_fragment(text: str, fname: str) -> tuple[interpreter.Program, str]:
     return interpreter.compile_sources(src), mode
 
 
-def assert_warnings(block: Block, prog: interpreter.Program) -> None:
+def assert_warnings(block: Block, prog: interpreter.Ruleset) -> None:
     """A block gives exactly the warning of its '# warning: CODE' comment, or none."""
     expected = [block.comment("warning")] if block.comment("warning") else []
     got = [w.code for w in prog.warnings]
@@ -315,7 +316,7 @@ def test_expression_tables():
 
 # ---------------------------------------------------------------- what the examples claim
 
-def _program(name: str) -> interpreter.Program:
+def _program(name: str) -> interpreter.Ruleset:
     return compile_block(RULESETS[name])
 
 
@@ -397,6 +398,30 @@ def test_the_quoted_cherokee_variant_is_the_real_one():
     block = next(b for b in OVERLAYS if b.header == ("variant", "open_clans"))
     real = read_sources(resolve_path("cherokee")).variants["open_clans"]
     assert _ir(parse(block.text).decls) == _ir(real.decls)
+
+
+def test_the_cherokee_setup_deals_the_clans_in_a_procedure():
+    src = read_sources(resolve_path("cherokee"))
+    decls = src.base.decls
+    setup = next(d for d in decls if d.node == "SetupDecl")
+    calls = [s.proc for s in setup.body.stmts if s.node == "CallProc"]
+    assert calls == ["deal_clans", "choose_start_player"]
+    deal = next(d for d in decls if d.node == "ProcedureDecl" and d.name == "deal_clans")
+    assert [ir.show(s) for s in deal.body.stmts] == [
+        ir.show(s) for s in parse("ruleset x procedure p() { shuffle clan_pile\n deal 1 from clan_pile to clan }").decls[0].body.stmts]
+    assert ("`procedure deal_clans()` (`shuffle clan_pile`, `deal 1 from clan_pile to clan`), called before "
+            "`call choose_start_player()`") in FLAT_DOC
+    # the variant's neutral clans are laid out before the Dutch start player is chosen
+    game = interpreter.load("cherokee", ["open_clans"], "nl").new_game(3, 0)
+    assert testing.notations(game)[0] == "start p1" and len(testing.at(game, "neutral")) == 2
+    # the two messages of a turn in which the player passes
+    logs = {s.key: s.template for s in ir.walk(next(d for d in decls if d.node == "TurnDecl"))
+            if s.node == "Log"}
+    assert logs == {"no_cards": "{active} has no hand card left and passes",
+                    "passes": "{active} cannot attack and passes",
+                    "chased": logs["chased"]}
+    assert ('"Player 1 has no hand card left and passes" when the hand is empty, '
+            '"Player 1 cannot attack and passes" when no attack is possible') in FLAT_DOC
 
 
 def test_the_quoted_dutch_locale_is_part_of_the_real_one():
@@ -697,15 +722,30 @@ def test_every_colour_is_documented():
     assert all(f"`{c}`" in DOC_TEXT for c in check.COLORS)
 
 
-def test_every_error_code_is_documented():
+def _error_codes() -> set[str]:
+    """Every error code written in dsl/ and interpreter/, including the codes that
+    interpreter/compile.py makes for what it builds before a game (``_static("deck", ...)``
+    gives ``check/deck-not-constant``)."""
     codes = set()
     for folder in ("dsl", "interpreter"):
         for f in (ROOT / folder).glob("*.py"):
-            codes |= set(re.findall(r"[\"']((?:parse|check|load|overlay|rule|move|record)/[a-z-]+)[\"']",
-                                    f.read_text(encoding="utf-8")))
-    assert codes
+            text = f.read_text(encoding="utf-8")
+            codes |= set(re.findall(r"[\"']((?:parse|check|load|overlay|rule|move|record)/[a-z-]+)[\"']", text))
+            if 'f"check/{what}-not-constant"' in text:
+                codes |= {f"check/{w}-not-constant" for w in re.findall(r'_static\(\s*"(\w+)"', text)}
+    return codes
+
+
+def test_every_error_code_is_documented():
+    codes = _error_codes()
+    assert {"check/board-not-constant", "check/deck-not-constant", "check/relation-not-constant",
+            "check/board-size"} <= codes
     missing = sorted(c for c in codes if f"| `{c}` |" not in DOC_TEXT)
     assert not missing
+    # and the table lists no code that does not exist (any more)
+    table = set(re.findall(r"^\| `((?:parse|check|load|overlay|rule|move|record)/[a-z-]+)` \|", DOC_TEXT, re.M))
+    assert table - codes == set()
+    assert "relation-not-static" not in DOC_TEXT
 
 
 def test_keywords_appendix_lists_the_grammar_words():
@@ -746,7 +786,7 @@ def test_variables_are_public_but_hidden_items_are_not():
 
 # ---------------------------------------------------------------- scopes, none, zone, order, texts
 
-def _load(text: str, fname: str = "claim.meeple") -> interpreter.Program:
+def _load(text: str, fname: str = "claim.meeple") -> interpreter.Ruleset:
     return interpreter.compile_sources(_sources({fname: text}))
 
 
@@ -798,27 +838,54 @@ def test_anything_compares_with_none():
     assert game.R.g["ok"] == [True, True, False, False, True]
 
 
-def test_the_zone_type():
+def test_the_zone_types():
     block = RULESETS["zone_demo"]
     game = compile_block(block).new_game(2, 0)
     assert game.over
     values = {k: [game.program.items[i].attrs["value"] for i in testing.at(game, k)]
               for k in ("hand:0", "hand:1", "discard", "pile")}
     assert values == {"hand:0": [6, 4], "hand:1": [5, 3], "discard": [2, 1], "pile": []}
-    # any zone, per-player zone or cell is accepted
-    game = _run(CARDS + "board b: line(length: 2) holds Card\nvar done: bool = false\n"
-                "procedure give(src: zone, dst: zone) { move top(src) to dst }\n"
+    demo = block.text
+    # 'zone of Card' accepts zones, per-player zones and cells that hold cards; the items
+    # taken from it are cards: they can be moved and their attributes read
+    game = _run(CARDS + "board b: line(length: 2) holds Card\nvar done: bool = false\nvar seen: int = 0\n"
+                "procedure give(src: zone of Card, dst: zone of Card) { seen = seen + top(src).value\n"
+                " move top(src) to dst }\n"
                 "turn { call give(pile, hand(active))\n call give(pile, cells(b)[0])\n"
                 " call give(cells(b)[0], other)\n done = true }\nend when done")
     assert [len(testing.at(game, k)) for k in ("pile", "hand:0", "b:s1", "other")] == [2, 1, 0, 1]
-    # the items of a 'zone' have an unknown kind
-    demo = RULESETS["zone_demo"].text
+    assert game.R.g["seen"] == 4 + 3 + 3
+    # ... and no place of another kind
+    d = _load_error(demo + "\nkind Pawn { n: int }\nzone bag: Pawn\nsetup { call take(bag, discard) }\n")
+    assert d.code == "check/type-mismatch" and "expected zone of Card, found zone of Pawn" in d.message
+    # the plain 'zone' accepts any place, to count and inspect, shuffle and reveal
+    game = _run(CARDS + "kind Pawn { n: int }\nzone bag: Pawn\ndeck pawns into bag { Pawn(n: 1) }\n"
+                "board b: line(length: 2) holds Card\nvar ok: list of bool = []\n"
+                "function look(z: zone): list of bool = [size(z) > 0, empty(z), occupied(z), top(z) == none,\n"
+                " size(items(z)) == len(z), owner(z) == none]\n"
+                "procedure mix(z: zone) { shuffle z\n reveal z }\n"
+                "turn { call mix(pile)\n ok = look(bag) + look(cells(b)[0]) + [owner(hand(active)) == active] }\n"
+                "end when size(ok) > 0")
+    assert game.R.g["ok"] == [True, False, True, False, True, True,
+                              False, True, False, True, True, True, True]
+    # moving into a plain 'zone' is an error, with a hint to write 'zone of Kind'
+    block = next(b for b in ERRORS if "procedure put(z: zone)" in b.text)
+    with pytest.raises(errors.MeepleError) as info:
+        compile_fragment(block.text, "put.meeple")
+    d = info.value.diagnostics[0]
+    assert d.code == "check/type-mismatch" and "zone of Card" in d.message, d.message
+    # the items of a plain 'zone' have an unknown kind
     d = _load_error(demo + "\nfunction v(z: zone): int = top(z).value\n")
     assert d.code == "check/unknown-attribute"
     d = _load_error(demo + "\nprocedure drop(z: zone) { move top(z) to discard }\n")
+    assert d.code == "check/type-mismatch" and "'zone of Kind'" in d.message
+    d = _load_error(demo + "\nprocedure drop(z: zone of Card) { move top(pile) to z }\n"
+                    "procedure pass(z: zone, y: zone) { move top(z) to y }\n")
     assert d.code == "check/type-mismatch"
     d = _load_error(demo + "\nfunction same(z: zone): bool = top(z) == top(pile)\n")
     assert d.code == "check/type-mismatch"
+    d = _load_error(demo + "\nfunction n(z: zone of Crd): int = 1\n")
+    assert d.code == "check/unknown-kind"
 
 
 def test_option_order_and_equal_options():
@@ -868,6 +935,18 @@ def test_names_in_two_roles():
                         ("function done(): bool = true", 9), ("board pile: line(length: 2) holds Card", 9)]:
         d = _load_error(CLAIM + CARDS + "var done: bool = false\n" + decls + "\nturn { done = true }\nend when done")
         assert (d.code, d.span.line) == ("check/duplicate", line), d.render()
+    # an enum value may not be named like an enum, its own included; the messages name both roles
+    for decls, message in [("enum C { red, C }", "'C' names both an enum and a value of enum C"),
+                           ("enum C { red }\nenum D { C }", "'C' names both an enum and a value of enum D"),
+                           ("enum E { a, pile }", "'pile' names both a zone and a value of enum E"),
+                           ("var pile: int = 0", "'pile' names both a zone and a variable")]:
+        d = _load_error(CLAIM + CARDS + decls + "\nturn { end game }")
+        assert (d.code, d.message) == ("check/duplicate", message)
+        assert message in FLAT_DOC or decls.startswith(("enum C { red }", "var"))
+    block = next(b for b in ERRORS if "enum Shade" in b.text)
+    with pytest.raises(errors.MeepleError) as info:
+        compile_fragment(block.text, "shade.meeple")
+    assert info.value.diagnostics[0].message == "'Shade' names both an enum and a value of enum Shade"
     # two enums may share a value name, written with its enum
     game = _run("enum A { x, y }\nenum B { x, z }\nvar done: bool = false\n"
                 "turn { done = A.x == A.x and B.x != none }\nend when done")
@@ -878,13 +957,94 @@ def test_deck_and_relation_errors_point_at_their_declaration():
     d = _load_error(CLAIM + CARDS + "var k: int = 2\ndeck more into pile {\n  Card(value: 1)\n  Card(value: k)\n}\n"
                     "turn { end game }")
     assert (d.code, d.span.line, d.span.column) == ("check/deck-not-constant", 11, 3)
-    d = _load_error(CLAIM + "kind Card { value: int }\nboard g: line(length: 3) holds Card\nrelation r(a: g, b: g) = a.pos < player_count()\n"
-                    "turn { end game }")
-    assert (d.code, d.span.line) == ("check/relation-not-static", 5)
-    # constants, functions of constants and other relations are fine
+    d = _load_error(CLAIM + "kind Card { value: int }\nboard g: line(length: 3) holds Card\n"
+                    "relation r(a: g, b: g) = a.pos < size(items(b))\nturn { end game }")
+    assert (d.code, d.span.line) == ("check/relation-not-constant", 5)
+    d = _load_error(CLAIM + "kind Card { value: int }\nboard g: line(length: 3) holds Card\n"
+                    "relation r(a: g, b: g) = seat(active) == a.pos\nturn { end game }")
+    assert (d.code, d.span.line) == ("check/relation-not-constant", 5)
+    # constants, functions of constants, other relations and the number of players are fine
     _load(CLAIM + CARDS + "function f(): int = 3\ndeck more into pile { Card(value: f()) }\n"
+          "deck seats into pile { Card(value: seat(p)) for p in players }\n"
           "board g: line(length: 3) holds Card\nrelation r(a: g, b: g) = a.pos < b.pos\nrelation s(a: g, b: g) = r(b, a)\n"
+          "relation t(a: g, b: g) = a.pos < player_count() and b.pos == 1\n"
           "turn { end game }")
+
+
+def test_boards_sized_by_the_number_of_players():
+    rules = _program("board_demo")
+    for n, field, table in [(2, 37, 24), (3, 91, 30), (4, 91, 36)]:
+        prog = rules.for_players(n)
+        assert (len(prog.boards["field"]), len(prog.boards["table"])) == (field, table)
+        game = rules.new_game(n, 0)
+        assert game.program is prog
+        assert len(game.program.items) == n  # one stone per player
+        centre = next(z.key for z in prog.zones if z.board == "field" and z.cell.coords["ring"] == 0)
+        assert [prog.items[i].attrs["seat"] for i in testing.at(game, centre)] == [n]
+    assert ("field has 37 cells (radius 3) and the table 2 × 12 = 24; with 3 players 91 and "
+            "2 × 15 = 30; with 4 players 91 and 2 × 18 = 36") in FLAT_DOC
+
+
+def test_a_board_size_is_checked_for_every_number_of_players():
+    block = next(b for b in ERRORS if b.header == ("ruleset", "too_long"))
+    with pytest.raises(errors.MeepleError) as info:
+        compile_block(block)
+    assert [d.code for d in info.value.diagnostics] == ["check/board-size"]
+    d = info.value.diagnostics[0]
+    assert d.message == "board 'track': length is 250 with 5 players; sizes are 1 to 200"
+    assert f'the error says "{d.message}"' in FLAT_DOC
+    assert (d.span.line, d.span.column) == (5, 19)  # at the argument
+    # sizes are whole numbers; they may not read the game
+    d = _load_error(CLAIM + "kind Card { value: int }\nboard g: grid(rows: 2, cols: true) holds Card\nturn { end game }")
+    assert d.code == "check/type-mismatch" and d.message.startswith("the board size 'cols': expected int")
+    block = next(b for b in ERRORS if b.comment("error") == "check/board-not-constant")
+    with pytest.raises(errors.MeepleError) as info:
+        compile_fragment(block.text, "lane.meeple")
+    d = info.value.diagnostics[0]
+    assert "cannot use a zone" in d.message
+    assert (d.span.line, d.span.column) == (2, block.text.splitlines()[1].index("length") + 1)
+    d = _load_error(CLAIM + "kind Card { value: int }\nboard g: line(length: 12 / (player_count() - 1)) holds Card\n"
+                    "turn { end game }")
+    assert d.code == "check/board-not-constant" and "for 1 players" in d.message
+    # a ruleset for more than 8 numbers of players: the others when a game starts
+    rules = _load("ruleset claim\nplayers 1..12\nkind Card { value: int }\n"
+                  "board g: line(length: if player_count() == 5 then 0 else 3) holds Card\nturn { end game }")
+    rules.new_game(4)
+    with pytest.raises(errors.MeepleError) as info:
+        rules.new_game(5)
+    assert info.value.diagnostics[0].code == "check/board-size"
+
+
+def test_a_deck_that_depends_on_the_number_of_players():
+    block = next(b for b in FRAGMENTS if "player_count() == 2 then 6 else 8" in b.text)
+    rules, _ = compile_fragment(block.text, "deck.meeple")
+    counts = {n: len(rules.for_players(n).items) - 3 for n in (2, 3, 4)}  # without the 3 pawns
+    assert counts == {2: 18, 3: 24, 4: 24}
+    assert "It makes 18 cards with 2 players and 24 with 3 or 4 players." in DOC_TEXT
+    assert max(i.attrs["value"] for i in rules.for_players(2).items if i.kind == "Card") == 6
+    assert max(i.attrs["value"] for i in rules.for_players(3).items if i.kind == "Card") == 8
+
+
+def test_per_player_zones_and_the_ruleset_api():
+    rules = _program("examples")
+    assert isinstance(rules, interpreter.Ruleset) and rules.warnings == []
+    for n in (2, 3, 4):
+        prog = rules.for_players(n)
+        assert isinstance(prog, interpreter.Program)
+        assert [z.key for z in prog.zones if z.name == "hand"] == [f"hand:{p}" for p in range(n)]
+        assert rules.for_players(n) is prog
+    assert rules.zones is rules.for_players(2).zones  # the smallest number of players
+    with pytest.raises(ValueError):
+        rules.for_players(5)
+    game = rules.new_game(3, 0)
+    assert game.program is rules.for_players(3)
+    again = rules.resume(game.state)
+    assert again.program is game.program and again.to_json() == game.to_json()
+    # testing.position takes the ruleset and uses the program for that number of players
+    blue8 = testing.item(rules, colour="blue", value=8)
+    pos = testing.position(rules, 4, zones={"hand:3": [blue8]}, active=3)
+    assert pos.program is rules.for_players(4) and testing.at(pos, "hand:3")[-1] == blue8
+    assert testing.notations(pos)[-1] == "play blue-8"
 
 
 def _warnings(text: str) -> list[tuple[str, str | None]]:
@@ -907,6 +1067,13 @@ def test_text_warnings():
     assert _warnings(rules + "text take \"{n}\"\n")[0][0] == "check/unknown-placeholder"
     assert _warnings(rules + "text player \"P{seat}\"\n") == [("check/unknown-placeholder",
                                                               "available: {n}")]
+    # both point at the text's key
+    for text, code in [("text   sayz \"x\"\n", "check/unused-text"),
+                       ("text  says \"{activ}\"\n", "check/unknown-placeholder")]:
+        (w,) = _load(rules + text).warnings
+        key = text.split()[1]
+        assert (w.code, w.span.line, w.span.column) == (code, rules.count("\n") + 1, text.index(key) + 1)
+    assert "Both point at the text's key (`paly`, `player`)" in FLAT_DOC
 
 
 def test_meeple_validate_prints_warnings_and_succeeds(tmp_path):
@@ -926,8 +1093,28 @@ def test_a_bad_literal_has_a_position_and_a_hint():
     with pytest.raises(errors.MeepleError) as info:
         _load(CLAIM + "var done: bool = false\nfunction f(): str = \"a \\x b\"\nturn { done = true }\nend when done")
     d = info.value.diagnostics[0]
-    assert (d.code, d.span.line, d.span.column) == ("parse/bad-literal", 4, 21)
+    assert (d.code, d.span.line, d.span.column) == ("parse/bad-literal", 4, 24)  # the backslash
+    assert d.message == "unknown escape '\\x' in a string"
     assert "\\\\" in d.hint and "\\n" in d.hint
+    assert "with the message \"unknown escape '\\x' in a string\"" in FLAT_DOC
+    # in every string, at the backslash
+    rules = ("ruleset claim\ntitle \"T\"\nplayers 1..4\nkind Card { value: int }\nzone pile: Card\n"
+             "var done: bool = false\nturn { choose c from [1] as \"take\"\n log said \"{c}\"\n"
+             " done = \"a\" == \"b\" }\nend when done\nname done \"D\"\ntext said \"S\"\nlabel Card \"C\"\n")
+    _load(rules)
+    for good in ['"a"', '"\\u00e9 \\" \\\\ \\n \\t"']:
+        _load(rules.replace('"a"', good))
+    for string in ('"T"', '"take"', '"{c}"', '"a"', '"D"', '"S"', '"C"'):
+        line = rules[:rules.index(string)].count("\n") + 1
+        column = rules.index(string) - rules.rfind("\n", 0, rules.index(string))
+        for bad, shown in [("\\x", "\\x"), ("\\u00g9", "\\u"), ("\\U0041", "\\U")]:
+            with pytest.raises(errors.MeepleError) as info:
+                _load(rules.replace(string, string[0] + bad + string[1:], 1))
+            d = info.value.diagnostics[0]
+            assert (d.code, d.span.line, d.span.column) == ("parse/bad-literal", line, column + 1), (string, bad)
+            assert d.message == f"unknown escape '{shown}' in a string"
+    game = _run("var s: str = \"\"\nturn { s = \"\\u00e9\\\"\\\\\\t\" }\nend when s != \"\"")
+    assert game.R.g["s"] == "é\"\\\t"
 
 
 def test_the_warning_examples_and_their_hints():
