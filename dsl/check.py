@@ -664,9 +664,9 @@ class Checker:
             self.d.add(errors.type_mismatch(s.what.span, "move", "an item or a list of items", str(what)))
         zk = self._zone_expr(s.to, env, "the destination")
         if zk == "?" and kind:
-            self.d.add(errors.type_mismatch(s.to.span, "move", f"a place that holds {kind}",
-                                            "a zone of any kind (write the parameter's type as "
-                                            f"'zone of {kind}')"))
+            wanted = f"'zone of {kind}'" if kind != "?" else "'zone of Kind'"
+            self.d.add(errors.type_mismatch(s.to.span, "move", "a place of a known kind",
+                                            f"a zone of any kind (write the parameter's type as {wanted})"))
         elif kind == "?" and zk:
             self.d.add(errors.type_mismatch(s.what.span, "move", f"an item of kind {zk}",
                                             "an item of unknown kind (from a 'zone' parameter: "

@@ -99,7 +99,7 @@ class ExprCompiler:
         if n in c.enums:
             return f"E_{n}"
         if n in c.zones:
-            return repr(self.t.zone_index[n])
+            return f"Z_{n}"  # a zone's number, known once the zones are laid out
         if n in c.boards:
             return repr(n)
         raise AssertionError(f"unresolved name {n}")
@@ -201,7 +201,7 @@ class ExprCompiler:
                 return f"REL_{f}[{args[0]}]"
             return f"({args[1]} in RELSET_{f}[{args[0]}])"
         if f in c.zones:
-            return f"({self.t.zone_index[f]} + {args[0]})"
+            return f"(Z_{f} + {args[0]})"
         if f in c.vars:
             return f"R.pv[{f!r}][{args[0]}]"
         return self._builtin(e, f, args)

@@ -105,9 +105,13 @@ class Program:
         self.exprc = ExprCompiler(c, self)
         self._sort_keys: dict = {}
         self._sources: list[str] = []
+        for en, values in c.enums.items():
+            self.ns[f"E_{en}"] = list(values)
+        self._functions()      # first: board sizes may call functions
         self._layout_zones()
         self._tables()
-        self._functions()
+        for name, r in c.relations.items():
+            self._relation(name, r)
         self._items()
         for name, p in c.procedures.items():
             self._proc(name, [x.name for x in p.params], p.body)
@@ -152,15 +156,18 @@ class Program:
             if not d.per_player:
                 self.zone_index[name] = self._add_zone(name=name, key=name, kind=d.holds.name,
                                                        visibility=d.visibility)
+                self.ns[f"Z_{name}"] = self.zone_index[name]
         for name, b in c.boards.items():
             ids = []
             for cell in self._cells(name, b):
                 ids.append(self._add_zone(name=name, key=f"{name}:{cell.name}", kind=b.decl.holds.name,
                                           visibility=b.decl.visibility, board=name, cell=cell))
             self.boards[name] = ids
+            self.ns[f"BOARD_{name}"] = list(ids)  # a later board's size may count these cells
         for name, d in c.zones.items():
             if d.per_player:
                 self.zone_index[name] = len(self.zones)
+                self.ns[f"Z_{name}"] = self.zone_index[name]
                 for p in range(self.n):
                     self._add_zone(name=name, key=f"{name}:{p}", kind=d.holds.name,
                                    visibility=d.visibility, owner=p)
@@ -184,9 +191,7 @@ class Program:
         return gen.GENERATORS[d.generator].cells(**args)
 
     def _tables(self) -> None:
-        c, ns, n = self.checked, self.ns, len(self.zones)
-        for en, values in c.enums.items():
-            ns[f"E_{en}"] = list(values)
+        c, ns = self.checked, self.ns
         coords = {k for b in c.boards.values() for k in b.coords}
         for k in coords:
             ns[f"C_{k}"] = [z.cell.coords.get(k) if z.cell else None for z in self.zones]
@@ -257,8 +262,6 @@ class Program:
             self._sources.append(f"def F_{name}(R{args}):\n{guard}    return {body}\n")
         self.ns["_too_many_calls"] = _too_many_calls
         self._exec("\n".join(self._sources), "<functions>")
-        for name, r in c.relations.items():
-            self._relation(name, r)
 
     def _recursive(self) -> set[str]:
         """Functions that can call themselves, directly or not: they get a call budget."""

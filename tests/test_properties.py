@@ -106,7 +106,10 @@ def check_views(game) -> None:
             zid = by_key[key]
             if isinstance(content, list):
                 assert R.visible(zid, seat), f"seat {seat} sees the items of {key}"
-                assert content == R.z[zid]
+                # items face down in sight show only that something is there
+                expected = [i if face_up_for(R.facing[i], seat) else views.HIDDEN_ITEM
+                            for i in R.z[zid]]
+                assert content == expected
             else:
                 assert content == {"count": len(R.z[zid])}
                 assert not R.visible(zid, seat)
@@ -127,7 +130,14 @@ def check_masked(game, seat, type_ref, value, kinds) -> None:
         for x in value:
             check_masked(game, seat, type_ref.item, x, kinds)
     elif type_ref.name in kinds and value != views.HIDDEN_ITEM:
-        assert game.R.visible(game.R.loc[value], seat), f"a variable shows seat {seat} a hidden item"
+        R = game.R
+        assert R.visible(R.loc[value], seat) and face_up_for(R.facing[value], seat), \
+            f"a variable shows seat {seat} a hidden item"
+
+
+def face_up_for(facing: int, seat: int) -> bool:
+    """Whether a seat may know an item with this facing mask (-1: not face down)."""
+    return facing < 0 or (seat >= 0 and bool(facing >> seat & 1))
 
 
 def same_game(a, b) -> None:
