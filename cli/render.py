@@ -55,57 +55,123 @@ def _label_width(prog, kind: str) -> int:
     return max(w, 1)
 
 
-def board_lines(prog, view: dict, board: str, names: bool = True) -> list[Text]:
-    """The board drawn from its cells' layout positions (x in half-cell steps, so rows
-    of a triangle or a hex board are offset by half a cell). Each cell shows the short
-    label of its top item, a dot when empty, '?' when hidden; with ``names`` a dim line
-    under each row gives the cells' names (as used in moves)."""
+def _cell_lines(prog, content) -> list[Text]:
+    """What one cell shows, one line per item: a stack is listed from its top item (on
+    the cell's own line) down to its bottom item, as seen from the side; an item lying
+    face down (``{"hidden": true}`` in a view) is a mark; a cell the viewer may not look
+    into is '?' (with the number of items when there are several)."""
+    if isinstance(content, dict):
+        n = content.get("count", 0)
+        return [Text(HIDDEN if n == 1 else f"{HIDDEN}{n}" if n else EMPTY, style="dim")]
+    if not content:
+        return [Text(EMPTY, style="dim")]
+    return [item_text(prog, it, short=True) for it in reversed(content)]
+
+
+def _centred(t: Text, w: int) -> Text:
+    pad = max(0, w - t.cell_len)
+    return Text(" " * (pad // 2)) + t + Text(" " * (pad - pad // 2))
+
+
+def _board_cells(prog, view: dict, board: str, names: bool):
+    """Each cell of the board with its drawn lines, its start column and its row: the
+    layout's x is in half-cell steps, so rows of a triangle or a hex board are offset by
+    half a cell. Returns (cells, width of a cell)."""
     zones = [prog.zones[z] for z in prog.boards[board]]
     if not zones:
-        return []
-    kind = zones[0].kind
-    lw = _label_width(prog, kind)
+        return [], 0
+    drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, [])) for z in zones}
+    lw = max([_label_width(prog, zones[0].kind)]
+             + [t.cell_len for lines in drawn.values() for t in lines])
     nw = max(cell_len(z.cell.name) for z in zones) if names else 0
     w = max(lw, nw)
     unit = (w + 2) // 2          # two x steps (one cell) = w + 1 or w + 2 columns
     minx = min(z.cell.x for z in zones)
-    miny = min(z.cell.y for z in zones)
-    maxy = max(z.cell.y for z in zones)
-    rows: dict[int, list] = {}
-    for z in zones:
-        rows.setdefault(z.cell.y, []).append(z)
-    out: list[Text] = []
-    for y in range(miny, maxy + 1):
-        line, name_line = Text(), Text(style="dim")
+    out = []
+    for y in sorted({z.cell.y for z in zones}):
         col = 0
-        for z in sorted(rows.get(y, []), key=lambda z: z.cell.x):
+        for z in sorted((z for z in zones if z.cell.y == y), key=lambda z: z.cell.x):
             start = (z.cell.x - minx) * unit
             if start < col:           # overlapping layout: keep one space between cells
                 start = col + 1 if col else 0
-            content = view["zones"].get(z.key, [])
-            if isinstance(content, dict):
-                cell = Text(HIDDEN if content.get("count") else EMPTY, style="dim")
-            elif content:
-                cell = item_text(prog, content[-1], short=True)
-                if len(content) > 1:
-                    cell.append(f"+{len(content) - 1}", style="dim")
-            else:
-                cell = Text(EMPTY, style="dim")
-            pad = max(0, w - cell.cell_len)
-            cell = Text(" " * (pad // 2)) + cell + Text(" " * (pad - pad // 2))
-            line.append(" " * (start - col))
-            line.append_text(cell)
+            out.append((z, drawn[z.id], start, y))
+            col = start + w
+    return out, w
+
+
+def _bands(starts: list[int], w: int, width: int | None) -> list[tuple[int, int]]:
+    """Ranges [first, last] of cell start columns, each drawn in at most ``width``
+    columns, cut between cells where the layout leaves the widest gap (between the parts
+    of a strip, for example), so that a board too wide for the screen is drawn in several
+    bands, one under the other."""
+    xs = sorted(set(starts))
+    if not xs:
+        return []
+    if width is None or xs[-1] + w - xs[0] <= width:
+        return [(xs[0], xs[-1])]
+    bands, i = [], 0
+    while i < len(xs):
+        lo, j = xs[i], i
+        while j + 1 < len(xs) and xs[j + 1] + w - lo <= width:
+            j += 1
+        if j + 1 < len(xs) and j > i:
+            # among the cuts that fit, the widest gap wins (the furthest one on equal gaps)
+            gaps = [(xs[k + 1] - xs[k], k) for k in range(i, j + 1)]
+            j = max(gaps)[1]
+        bands.append((lo, xs[j]))
+        i = j + 1
+    return bands
+
+
+def board_lines(prog, view: dict, board: str, names: bool = True,
+                width: int | None = None) -> list[Text]:
+    """The board drawn from its cells' layout positions. Each cell shows its item (the
+    short label), a dot when empty, '?' when hidden, a mark for an item lying face down;
+    a cell holding a stack lists all its items, top first, on the lines below it. With
+    ``names`` a dim line under each row gives the cells' names (as used in moves). A
+    board wider than ``width`` columns is drawn in bands, cut where the layout has gaps."""
+    cells, w = _board_cells(prog, view, board, names)
+    out: list[Text] = []
+    for lo, last in _bands([start for _, _, start, _ in cells], w, width):
+        band = [c for c in cells if lo <= c[2] <= last]
+        if out:
+            out.append(Text(""))
+        ys = [c[3] for c in band]
+        for y in range(min(ys), max(ys) + 1):
+            row = [c for c in band if c[3] == y]
+            if not row:
+                if not names:         # keep the layout's empty rows as spacing
+                    out.append(Text(""))
+                continue
+            depth = max(len(lines) for _, lines, _, _ in row)
+            for k in range(depth):
+                line, col = Text(), lo
+                for z, lines, start, _ in row:
+                    if k < len(lines):
+                        line.append(" " * (start - col))
+                        line.append_text(_centred(lines[k], w))
+                        col = start + w
+                line.rstrip()
+                out.append(line)
             if names:
-                nm = z.cell.name
-                npad = max(0, w - cell_len(nm))
-                name_line.append(" " * (start - col) + " " * (npad // 2) + nm
-                                 + " " * (npad - npad // 2))
-            col = start + max(w, cell.cell_len)
-        if rows.get(y) or not names:
-            out.append(line)
-        if names and rows.get(y):
-            out.append(name_line)
+                name_line, col = Text(style="dim"), lo
+                for z, _, start, _ in row:
+                    name_line.append(" " * (start - col) + _centred(Text(z.cell.name), w).plain)
+                    col = start + w
+                name_line.rstrip()
+                out.append(name_line)
     return out
+
+
+class BoardDrawing:
+    """A board as a rich renderable: drawn for the width it is given when printed."""
+
+    def __init__(self, prog, view: dict, board: str, names: bool = True):
+        self.prog, self.view, self.board, self.names = prog, view, board, names
+
+    def __rich_console__(self, console, options):
+        yield from board_lines(self.prog, self.view, self.board, self.names,
+                               width=options.max_width)
 
 
 # ---------------------------------------------------------------- the other zones
@@ -158,7 +224,7 @@ def zones_table(prog, view: dict, seat) -> Group:
                 content = view["zones"].get(f"{name}:{p}", {"count": 0})
                 row.append(_zone_content(prog, content, ""))
             for v in pvar_names(view):
-                row.append(Text(_plain_value(view["pvars"][v][p])))
+                row.append(_var_text(prog, v, view["pvars"][v][p]))
             t.add_row(*row)
         parts.append(t)
     if view.get("vars"):
@@ -167,7 +233,7 @@ def zones_table(prog, view: dict, seat) -> Group:
             if i:
                 vt.append("   ")
             vt.append(f"{display.name(prog, k)}: ", style="bold")
-            vt.append(_plain_value(v))
+            vt.append_text(_var_text(prog, k, v))
         parts.append(vt)
     return Group(*parts)
 
@@ -182,6 +248,39 @@ def _plain_value(v) -> str:
     return str(v)
 
 
+def _typed_text(prog, t, v) -> Text:
+    """A variable's value written for people by its declared type: players by name, enum
+    values by their (localised) name, items by their short label, cells by notation."""
+    if v is None:
+        return Text("-")
+    if isinstance(v, dict):                  # an item the viewer may not see
+        return Text(FACE_DOWN if v.get("hidden") else str(v), style="dim")
+    name = getattr(t, "name", None)
+    if name == "list" and isinstance(v, list):
+        out = Text()
+        for i, x in enumerate(v):
+            if i:
+                out.append(", ")
+            out.append_text(_typed_text(prog, t.item, x))
+        return out
+    if name == "player" and isinstance(v, int):
+        return Text(display.player_name(prog, v))
+    if name == "bool" or isinstance(v, bool):
+        return Text(display.text(prog, "yes", "yes") if v else display.text(prog, "no", "no"))
+    if name in prog.checked.enums:
+        return Text(display.name(prog, f"{name}.{v}"))
+    if name in prog.checked.kinds and isinstance(v, int):
+        return item_text(prog, v, short=True)
+    if name in prog.boards and isinstance(v, int):
+        return Text(display.cell_notation(prog, v))
+    return Text(_plain_value(v))
+
+
+def _var_text(prog, var: str, v) -> Text:
+    decl = prog.checked.vars.get(var)
+    return _typed_text(prog, decl.type if decl is not None else None, v)
+
+
 # ---------------------------------------------------------------- whole screens
 
 def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Group:
@@ -189,7 +288,7 @@ def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Gr
     parts = []
     for board in prog.boards:
         parts.append(Text(display.name(prog, board), style="bold underline"))
-        parts.extend(board_lines(prog, view, board, names))
+        parts.append(BoardDrawing(prog, view, board, names))
         parts.append(Text(""))
     parts.append(zones_table(prog, view, seat))
     if log_lines and view.get("log"):
