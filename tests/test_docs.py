@@ -997,7 +997,7 @@ def test_a_board_size_is_checked_for_every_number_of_players():
     # sizes are whole numbers; they may not read the game
     d = _load_error(CLAIM + "kind Card { value: int }\nboard g: grid(rows: 2, cols: true) holds Card\nturn { end game }")
     assert d.code == "check/type-mismatch" and d.message.startswith("the board size 'cols': expected int")
-    block = next(b for b in ERRORS if b.comment("error") == "check/board-not-constant")
+    block = next(b for b in ERRORS if b.comment("error") == "check/board-not-constant" and "size(draw)" in b.text)
     with pytest.raises(errors.MeepleError) as info:
         compile_fragment(block.text, "lane.meeple")
     d = info.value.diagnostics[0]
@@ -1127,3 +1127,198 @@ def test_the_warning_examples_and_their_hints():
                      "check/unknown-placeholder": "available: {n}"}
     assert "The first warning asks \"did you mean 'play'?\"" in DOC_TEXT
     assert "the second lists the placeholder that\nexists, `{n}`" in DOC_TEXT
+
+
+# ---------------------------------------------------------------- face down, the strip, item variables
+
+def test_the_plain_zone_messages_are_quoted():
+    d = _load_error(RULESETS["zone_demo"].text + "\nprocedure put(z: zone) { move top(pile) to z }\n")
+    assert d.code == "check/type-mismatch"
+    assert f'here "{d.message}"' in FLAT_DOC
+    d = _load_error(RULESETS["zone_demo"].text + "\nprocedure pass(a: zone, b: zone) { move top(a) to b }\n")
+    assert d.code == "check/type-mismatch"
+    assert d.message == ("move: expected a place of a known kind, found a zone of any kind "
+                         "(write the parameter's type as 'zone of Kind')")
+    assert f'says "{d.message}"' in FLAT_DOC
+
+
+def test_item_variables():
+    rules = _program("squad")
+    game = rules.new_game(2, 0)
+    assert game.over and game.result["scores"] == [5, 5]
+    field = testing.at(game, "field")
+    assert [game.program.items[i].attrs for i in field] == [{"strength": s} for s in (1, 2, 3)]
+    assert [game.state["ivars"]["wounds"][i] for i in field] == [1, 1, 3]
+    assert views.view(game, 1)["ivars"] == {"wounds": {str(i): w for i, w in zip(field, [1, 1, 3])}}
+    assert ("the top unit (strength 3) ends with 3 wounds and the other two with 1 each, so "
+            "both players score 5") in FLAT_DOC
+    # the declaration fragment: every item starts with the value, the deck leaves it out
+    block = next(b for b in FRAGMENTS if "var tags: list of str" in b.text)
+    text = block.text + "zone barracks: Unit\ndeck units into barracks { Unit(colour: c) for c in Colour }\n"
+    prog, _ = compile_fragment(text, "unit.meeple")
+    game = prog.new_game(2, 0)
+    units = testing.at(game, "barracks")
+    assert [(game.R.iv["wounds"][u], game.R.iv["tags"][u]) for u in units] == [(0, [])] * 3
+    assert game.R.iv["wounds"][testing.at(game, "draw")[0]] is None  # a Card has no wounds
+    # a global variable holds the item too; the value is computed once, the same for all
+    game = _run(CARDS.replace("kind Card { value: int }", "kind Card { value: int, var w: int = player_count() * 10 }")
+                + "var kept: Card = none\nvar done: bool = false\n"
+                "turn { kept = top(pile)\n kept.w = kept.w + 1\n done = true }\nend when done", players=3)
+    assert [game.R.iv["w"][i] for i in testing.at(game, "pile")] == [30, 30, 30, 31]
+    # only items the seat may know show their item variables
+    game = _run(CARDS.replace("kind Card { value: int }", "kind Card { value: int, var w: int = 1 }")
+                + "var done: bool = false\nturn { move top(pile) to other\n move top(pile) to hand(active)\n"
+                "done = true }\nend when done")
+    pile, other, mine = (testing.at(game, k) for k in ("pile", "other", "hand:0"))
+    assert views.view(game, 0)["ivars"]["w"] == {str(i): 1 for i in pile + mine}
+    assert views.view(game, 1)["ivars"]["w"] == {str(i): 1 for i in pile}
+    assert views.view(game, "all")["ivars"]["w"] == {str(i): 1 for i in pile + other + mine}
+    # the mistakes of section 5.3 and 6.2, and setting through 'none'
+    codes = sorted(b.comment("error") for b in ERRORS if "kind Unit" in b.text or "c.value = 9" in b.text)
+    assert codes == ["check/bad-value", "check/bad-value", "check/bad-value", "check/missing",
+                     "check/type-mismatch"]
+    with pytest.raises(RuleError) as info:
+        _run(CARDS.replace("kind Card { value: int }", "kind Card { value: int, var w: int = 1 }")
+             + "turn { let c = top(other)\n c.w = 2 }\nend when false")
+    assert info.value.code == "rule/error"
+    with pytest.raises(errors.MeepleError) as info:
+        _load(CLAIM + "kind Unit { var w: int = 0 }\nzone field: Unit\nturn { top(field).w = 1 }\nend when true")
+    assert info.value.diagnostics[0].code.startswith("parse/")
+
+
+def _cells_of(prog, board: str):
+    return [z.cell for z in prog.zones if z.board == board]
+
+
+def test_the_strip_generator():
+    block = next(b for b in FRAGMENTS if "board bench: strip(parts: 3, slots: 2)" in b.text)
+    prog, _ = compile_fragment(block.text, "bench.meeple")
+    cells = _cells_of(prog.for_players(2), "bench")
+    names = [c.name for c in cells]
+    assert names == ["p1a1", "p1a2", "p2a1", "p2a2", "p3a1", "p3a2",
+                     "p1b1", "p1b2", "p2b1", "p2b2", "p3b1", "p3b2"]
+    assert ("`p1a2`, `p2a1`, `p2a2`, `p3a1`, `p3a2` (side 1, in this order), then `p1b1` .. "
+            "`p3b2` (side 2)") in FLAT_DOC
+    by_name = {c.name: c for c in cells}
+    assert by_name["p2b1"].coords == {"part": 2, "side": 2, "slot": 1, "col": 3}
+    assert "`p2b1` has `part` 2, `side` 2, `slot` 1 and `col` 3" in FLAT_DOC
+    # facing cells share their col; side 1 above side 2, a free row between; a gap between parts
+    assert all(by_name[n.replace("a", "b", 1)].coords["col"] == by_name[n].coords["col"]
+               for n in names[:6])
+    assert {c.y for c in cells if c.coords["side"] == 1} == {0} and {c.y for c in cells if c.coords["side"] == 2} == {2}
+    xs = [by_name[n].x for n in names[:6]]
+    assert [b - a for a, b in zip(xs, xs[1:])] == [2, 3, 2, 3, 2]
+    row = next(ln for ln in DOC_TEXT.splitlines() if ln.startswith("| `strip("))
+    assert "`p3a2` (part 3, side 1, slot 2)" in row and "side 1 from left to right, then side 2" in row
+
+
+def test_board_sizes_may_call_functions_and_count_enums_and_earlier_boards():
+    rules = _program("strip_demo")
+    for n, market, stock in [(2, 12, 6), (3, 12, 6), (4, 18, 9)]:
+        prog = rules.for_players(n)
+        assert (len(prog.boards["market"]), len(prog.boards["stock"])) == (market, stock)
+        names = [c.name for c in _cells_of(prog, "market")]
+        assert names[0] == "p1a1" and names[market // 2 - 1] == f"p{market // 6}a3"
+        assert names[market // 2] == "p1b1" and names[-1] == f"p{market // 6}b3"
+        game = rules.new_game(n, 0)
+        assert all(len(testing.at(game, f"market:{c}")) == 1 for c in names)
+    assert ("With 2 or 3 players the market has 2 parts of 3 slots a side, 12 cells (`p1a1` .. "
+            "`p2a3`, then `p1b1` .. `p2b3`), and the stock 6; with 4 players 3 parts, 18 cells, and "
+            "the stock 9.") in FLAT_DOC
+    # a board sized by a later board, reported at the argument
+    block = next(b for b in ERRORS if "size(cells(track))" in b.text)
+    with pytest.raises(errors.MeepleError) as info:
+        compile_fragment(block.text, "later.meeple")
+    d = info.value.diagnostics[0]
+    assert d.code == "check/board-not-constant"
+    assert (d.span.line, d.span.column) == (2, block.text.splitlines()[1].index("length") + 1)
+    # ... and so is a function that reads the game
+    d = _load_error(CLAIM + CARDS + "function w(): int = size(pile)\nboard b: line(length: w()) holds Card\n"
+                    "turn { end game }")
+    assert d.code == "check/board-not-constant" and "cannot use a zone" in d.message
+
+
+def test_face_down_views_messages_and_undo():
+    rules = _program("face_down_demo")
+    game = rules.new_game(2, 0)
+    card = {testing.item(game.program, value=v): v for v in range(1, 7)}
+    c = {v: i for i, v in card.items()}
+    hidden = {"hidden": True}
+    assert testing.at(game, "table") == [c[6], c[5], c[4]]
+    assert views.view(game, 0)["zones"]["table"] == [hidden, c[5], c[4]]
+    for seat in (1, views.SPECTATOR):
+        v = views.view(game, seat)
+        assert v["zones"]["table"] == [hidden, hidden, c[4]]
+        assert v["vars"]["bid"] == hidden
+        assert v["log"] == ["Player 1 bids a card"]
+    assert views.view(game, 0)["vars"]["bid"] == c[5]
+    assert views.view(game, 0)["log"] == ["Player 1 bids card 5"]
+    assert testing.notations(game) == ["show false", "show true"]
+    before = game.copy().state
+    game.apply("show true")
+    for seat in (0, 1, views.SPECTATOR):
+        assert views.view(game, seat)["zones"]["table"] == [hidden, c[5], c[4]]
+    assert views.view(game, 1)["log"] == ["Player 1 bids a card"]
+    assert runtime.revealed_since(before, game.state, 1) and not runtime.revealed_since(before, game.state, 0)
+    assert "player 1's view lists the table as `{\"hidden\": true}`, card 5, card 4" in FLAT_DOC
+    assert '"Player 1 bids card 5", the others "Player 1 bids a card"' in FLAT_DOC
+    # not showing: nothing newly seen
+    game = rules.new_game(2, 0)
+    before = game.copy().state
+    game.apply("show false")
+    assert not runtime.revealed_since(before, game.state, 1)
+
+
+def test_face_down_moves_and_flips():
+    def run(stmts: str):
+        prog, _ = compile_fragment(stmts, "faces.meeple")
+        return prog.new_game(2, 0)
+    hidden = {"hidden": True}
+    # the fragment of 'move': face down, face down for the active player, face up
+    block = next(b for b in FRAGMENTS if "move top(draw) to discard face down" in b.text)
+    game = run(block.text)
+    green1, red8, red7 = (testing.item(game.program, colour=col, value=v)
+                          for col, v in (("green", 1), ("red", 8), ("red", 7)))
+    assert testing.at(game, "discard") == [green1, red7]
+    assert [game.R.facing[i] for i in (green1, red8, red7)] == [0, 1, -1]
+    assert views.view(game, 0)["zones"]["discard"] == [hidden, red7]
+    assert views.view(game, 0)["zones"]["tableau:0"] == [red8]
+    assert views.view(game, 1)["zones"]["tableau:0"] == [hidden]
+    # the fragment of 'flip': turns items where they lie
+    block = next(b for b in FRAGMENTS if "flip top(cell(1, 1)) face up" in b.text)
+    game = run(block.text)
+    row1 = [testing.at(game, f"grid:r1c{k}")[0] for k in (1, 2, 3)]
+    assert [game.R.facing[i] for i in row1] == [-1, 1, 0]
+    assert views.view(game, 1)["zones"]["grid:r1c2"] == [hidden]
+    assert views.view(game, 0)["zones"]["grid:r1c2"] == [row1[1]]
+    # face_down() with or without 'for'; a plain move follows the new place; moving to the
+    # same place only sets the facing; reveal leaves face-down items unknown; a face-up
+    # flip in a hidden pile leaves the item unseen; a list; none
+    game = run("move top(draw) to discard face down\nmove top(draw) to discard face down for active\n"
+               "points(players[0]) = count(c for c in items(discard) if face_down(c))\n"
+               "move bottom(discard) to hand(active)\nmove top(discard) to discard\n"
+               "move top(draw) to discard\nmove top(discard) to discard face down\n"
+               "flip top(draw) face down\nflip top(draw) face up\n"
+               "reveal draw\nflip items(hand(players[1])) face down for players[1]\n"
+               "round = count(c for c in items(hand(players[1])) if face_down(c))\n")
+    assert game.R.pv["points"][0] == 2 and game.R.g["round"] == 3
+    green1 = testing.item(game.program, colour="green", value=1)
+    red8, red7 = (testing.item(game.program, colour="red", value=v) for v in (8, 7))
+    assert testing.at(game, "discard") == [red8, red7] and testing.at(game, "hand:0")[-1] == green1
+    assert game.R.facing[green1] == -1 and game.R.facing[red8] == -1 and game.R.facing[red7] == 0
+    assert views.view(game, views.SPECTATOR)["zones"]["discard"] == [red8, hidden]
+    assert views.view(game, 0)["zones"]["hand:1"] == {"count": 3}
+    assert views.view(game, 1)["zones"]["hand:1"] == testing.at(game, "hand:1")
+    game = run("move top(draw) to discard face down\nreveal discard\n")
+    assert views.view(game, 1)["zones"]["discard"] == [hidden]
+    game = run("move top(draw) to draw face down for players[1]\n")
+    assert game.R.sees_item(testing.at(game, "draw")[-1], 1)
+    game = run("move top(draw) to draw face down for players[1]\nflip top(draw) face up\n")
+    assert not game.R.sees_item(testing.at(game, "draw")[-1], 1)
+    assert views.view(game, 1)["zones"]["draw"] == {"count": 9}
+    for stmts in ("flip top(discard) face up", "move top(discard) to draw face down"):
+        with pytest.raises(RuleError) as info:
+            run(stmts)
+        assert info.value.code == "rule/error"
+    d = _load_error(CLAIM + CARDS + "turn { flip top(pile) face down for 3 }\nend when true")
+    assert d.code == "check/type-mismatch"
