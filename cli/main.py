@@ -351,7 +351,7 @@ def simulate(
                         raise RuleError(f"the game did not end after {max_moves} moves")
                     seat = game.active_player
                     legal = game.legal_moves()
-                    game.apply(legal[bots[seat].choose(LazyView(game, seat), legal)])
+                    game.apply(legal[bots[seat].choose(LazyView(game, seat), [x.notation for x in legal])])
                     moves += 1
             except (RuleError, IllegalMove) as e:
                 progress.stop()

@@ -147,7 +147,7 @@ class PlaySession:
         g = self.game
         moves = g.legal_moves()
         tc = self.type_code(g)
-        idx = self.bots[seat].choose(view(g, seat), moves)
+        idx = self.bots[seat].choose(view(g, seat), [m.notation for m in moves])
         try:
             m, before = self.apply(seat, moves[idx])
         except (RuleError, IllegalMove) as e:

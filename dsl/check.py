@@ -125,6 +125,8 @@ class Checker:
         for d in decls:
             if d.node != "TextDecl":
                 continue
+            if d.key not in places and d.key in self.m.variant_texts:
+                continue  # used by a variant that is not chosen now
             if d.key not in places:
                 self.d.add(errors.Diagnostic(
                     "check/unused-text", d.span, f"no rule uses the text '{d.key}'",
@@ -445,9 +447,14 @@ class Checker:
         if fields is None:
             self.d.add(errors.unknown(d.span, "kind", d.kind, self.c.kinds, "check/unknown-kind"))
             return
+        fixed = {f: t for f, t in fields.items() if f not in self.c.item_vars.get(d.kind, {})}
         for tmpl in (d.template, d.short):
             for name in TEMPLATE_PART.findall(tmpl or ""):
-                if name not in fields:
+                if name in fields and name not in fixed:
+                    self.d.add(errors.bad_value(d.span, f"a label shows fixed attributes only; "
+                                                f"'{name}' is an item variable",
+                                                "show it in a message (log) instead"))
+                elif name not in fields:
                     self.d.add(errors.no_attribute(d.span, d.kind, name, fields))
         self.c.labels[d.kind] = (d.template, d.short)
 

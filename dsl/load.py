@@ -40,6 +40,9 @@ class Merged:
     locale: str | None
     variant_titles: dict[str, str]
     language: str | None = None
+    # log keys and verbs of every variant of the ruleset, chosen or not: a locale may
+    # translate them all
+    variant_texts: set[str] = field(default_factory=set)
 
 
 def resolve_path(name_or_path: str) -> Path:
@@ -136,7 +139,21 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
         else:
             language = next((d.text for d in f.decls if d.node == "Language"), locale)
             _apply(f, table, diags, own={"Language"}, display_replaces=True)
-    return Merged(base.name, list(table.values()), list(variants), locale, titles, language)
+    variant_texts = {k for f in src.variants.values() for k in _text_keys(f)}
+    return Merged(base.name, list(table.values()), list(variants), locale, titles, language,
+                  variant_texts)
+
+
+def _text_keys(f: ir.File) -> set[str]:
+    keys = set()
+    for n in ir.walk(f):
+        if n.node == "Log":
+            keys.add(n.key)
+        elif n.node in ("Choose", "ChooseSubset") and n.verb:
+            keys.add(n.verb)
+        elif n.node == "Best" and n.tie == "choose":
+            keys.add("tie")
+    return keys
 
 
 def _apply(f: ir.File, table: dict, diags: errors.Diagnostics, own: set[str],

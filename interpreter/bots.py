@@ -1,4 +1,5 @@
-"""Computer players. A bot sees only its own view and the legal moves, never the state."""
+"""Computer players. A bot sees only its own view and the notations of its legal moves
+(never the state, nor the moves' values, which would name hidden items)."""
 from __future__ import annotations
 
 import random
@@ -12,7 +13,7 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, view: dict, moves: list) -> int:
+    def choose(self, view: dict, moves: list[str]) -> int:
         return self.rng.randrange(len(moves))
 
 
@@ -24,7 +25,7 @@ class FirstBot:
     def __init__(self, seed: int = 0):
         pass
 
-    def choose(self, view: dict, moves: list) -> int:
+    def choose(self, view: dict, moves: list[str]) -> int:
         return 0
 
 

@@ -371,6 +371,10 @@ _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
 
 
 def _plain(e: Exception) -> str:
+    if isinstance(e, NameError) and getattr(e, "name", "").startswith(("BOARD_", "Z_")):
+        kind, _, name = e.name.partition("_")
+        what = "board" if kind == "BOARD" else "zone"
+        return f"the {what} '{name}' is not made yet: declare it before this one"
     if isinstance(e, ZeroDivisionError):
         return "division by zero"
     if isinstance(e, RuleError):

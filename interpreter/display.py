@@ -11,14 +11,18 @@ _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 # ---------------------------------------------------------------- notation
 
-def value_notation(prog: Program, v, type_code: str) -> str:
+def value_notation(prog: Program, v, type_code: str, hidden_at=None) -> str:
+    """How a value is written in a move. ``hidden_at(item)`` gives the place of an item
+    the deciding player may not know (``"table:p1a2"``, ``"deck#3"``), so a move never
+    names it; it returns None for the items they know."""
     if type_code.startswith("list:"):
         inner = type_code[5:]
-        return "+".join(value_notation(prog, x, inner) for x in v)
+        return "+".join(value_notation(prog, x, inner, hidden_at) for x in v)
     if v is None:
         return "none"
     if type_code == "item":
-        return prog.items[v].notation
+        place = hidden_at(v) if hidden_at is not None else None
+        return place or prog.items[v].notation
     if type_code == "cell":
         return cell_notation(prog, v)
     if type_code == "player":

@@ -182,8 +182,41 @@ class Runtime:
             return -1  # public
         return sum(1 << p for p in self.players if self.sees_item(v, p))
 
+    def hidden_place(self, seat: int):
+        """For items a seat may not know: where they lie, written as ``zone#position``
+        (1 = bottom) or a cell's name, instead of what they are."""
+        def place(item: int) -> str | None:
+            if self.sees_item(item, seat):
+                return None
+            from .display import cell_notation
+            z = self.loc[item]
+            zone = self.prog.zones[z]
+            where = zone.key if zone.cell is None else cell_notation(self.prog, z)
+            if zone.cell is not None and len(self.z[z]) == 1:
+                return where
+            return f"{where}#{self.z[z].index(item) + 1}"
+        return place
+
+    def _hidden_key(self, seat: int, type_code: str):
+        """Options that hold items the decider may not know are ordered by place, not by
+        identity, so that the order of the moves reveals nothing."""
+        base = self.prog.sort_key(type_code)
+
+        def item_key(v):
+            if v is None or self.sees_item(v, seat):
+                return (0, v if v is not None else -1, 0)
+            return (1, self.loc[v], self.z[self.loc[v]].index(v))
+
+        if type_code == "item":
+            return item_key
+        if type_code == "list:item":
+            return lambda vs: (len(vs), tuple(item_key(v) for v in vs))
+        return base
+
     def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None) -> None:
-        options = _distinct(sorted(options, key=self.prog.sort_key(type_code)))
+        key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
+            else self.prog.sort_key(type_code)
+        options = _distinct(sorted(options, key=key))
         self.pending = {"player": player, "var": var, "options": options, "type": type_code,
                         "verb": verb}
 
@@ -381,12 +414,12 @@ class Game:
         R = game.R
         c = prog.checked
         try:
-            R.iv.update(prog.init_item_vars(R))
             for name, fn in prog.var_inits.items():
                 if c.vars[name].per_player:
                     R.pv[name] = [fn(R, {}) for _ in range(players)]
                 else:
                     R.g[name] = fn(R, {})
+            R.iv.update(prog.init_item_vars(R))  # after the globals, which they may read
         except Exception as e:  # noqa: BLE001
             raise RuleError(f"in a variable's initial value: {_describe(e)}") from None
         if "setup" in prog.procs:
@@ -433,10 +466,11 @@ class Game:
                 self._moves = []
             else:
                 from .display import value_notation
-                verb = pend["verb"]
+                verb, who = pend["verb"], pend["player"]
+                hidden_at = self.R.hidden_place(who) if "item" in pend["type"] else None
                 self._moves = [
-                    Move(i, v, (f"{verb} " if verb else "") + value_notation(self.program, v, pend["type"]),
-                         pend["player"])
+                    Move(i, v, (f"{verb} " if verb else "")
+                         + value_notation(self.program, v, pend["type"], hidden_at), who)
                     for i, v in enumerate(pend["options"])]
         return self._moves
 

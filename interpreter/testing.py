@@ -45,10 +45,13 @@ def zone(prog: Program, key: str) -> int:
 
 def position(prog: Program, players: int, zones: dict[str, list[int] | int], active: int = 0,
              vars: dict | None = None, pvars: dict | None = None, seed: int = 0,
-             proc: str = "turn") -> Game:
+             proc: str = "turn", face_down: dict[int, int | None] | None = None,
+             ivars: dict[str, dict[int, object]] | None = None) -> Game:
     """A game in a hand-built position, at the start of ``proc`` (the turn by default)
     for the ``active`` player. Items not listed stay where their deck put them; the
-    listed ones are placed in order (the last one listed is on top)."""
+    listed ones are placed in order (the last one listed is on top). ``face_down`` maps
+    items to the seat that may see them (None: nobody); ``ivars`` sets item variables
+    (``{"wounds": {item: 1}}``)."""
     prog = program_for(prog, players)
     nz = len(prog.zones)
     state = {"zones": [[] for _ in range(nz)], "loc": [-1] * len(prog.items),
@@ -65,15 +68,20 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
         z = zone(prog, key)
         for it in ([its] if isinstance(its, int) else its):
             R.move(it, z)
-    R.iv.update(prog.init_item_vars(R))
     for name, fn in prog.var_inits.items():
         if prog.checked.vars[name].per_player:
             R.pv[name] = [fn(R, {}) for _ in range(players)]
         else:
             R.g[name] = fn(R, {})
+    R.iv.update(prog.init_item_vars(R))
     R.g.update(vars or {})
     for k, v in (pvars or {}).items():
         R.pv[k] = list(v)
+    for it, seat in (face_down or {}).items():
+        R.facing[it] = 0 if seat is None else 1 << seat
+    for name, values in (ivars or {}).items():
+        for it, value in values.items():
+            R.iv[name][it] = value
     R.seen[:] = [0] * players
     R.call(proc, {})
     run(R)

@@ -42,9 +42,12 @@ def view(game: Game, seat: int) -> dict:
         "vars": {k: _mask(v, declared[k].type, kinds, can_see) for k, v in R.g.items()},
         "pvars": {k: [_mask(x, declared[k].type, kinds, can_see) for x in v] for k, v in R.pv.items()},
         "pending": pending,
+        # items lying face down that this seat knows all the same (e.g. its own)
+        "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and (can_see is None or can_see(i))],
         # item variables of the items this seat may know (item id as a string key)
-        "ivars": {k: {str(i): x for i, x in enumerate(vals) if x is not None
-                      and (can_see is None or can_see(i))} for k, vals in R.iv.items()},
+        "ivars": {k: {str(i): _mask(x, _ivar_type(prog, i, k), kinds, can_see)
+                      for i, x in enumerate(vals) if x is not None and (can_see is None or can_see(i))}
+                  for k, vals in R.iv.items()},
         "log": [display.render_log(prog, e, can_see) for e in R.log],
         "result": R.result,
     }
@@ -62,6 +65,10 @@ def _mask(value, type_ref, kinds, can_see):
     if type_ref.name in kinds and isinstance(value, int) and not can_see(value):
         return dict(HIDDEN_ITEM)
     return value
+
+
+def _ivar_type(prog, item: int, name: str):
+    return prog.checked.item_vars[prog.items[item].kind][name].type
 
 
 def _can_see(game: Game, seat):

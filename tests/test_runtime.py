@@ -161,8 +161,9 @@ turn {
 end when size(table) > 0
 """, players=3)
     assert g.active_player == 1
-    assert notations(g)[:2] == ["red-1", "red-2"]          # no verb: the bare notation
-    g.apply("BLUE-6")                                       # notation is case-insensitive
+    # the deck is hidden: its cards are named by place (1 = bottom), not by what they are
+    assert notations(g)[:2] == ["deck#1", "deck#2"]        # no verb: the bare notation
+    g.apply("DECK#12")                                      # notation is case-insensitive
     assert notations(g) == ["name p1", "name p2", "name p3"] and g.active_player == 0
     g.apply("p2")                                           # the verb may be left out
     assert zone(g, "table") == [BLUE[6]] and g.R.g["n"] == 2 and g.over
@@ -974,3 +975,27 @@ def test_item_variables_are_hidden_with_their_items():
 ])
 def test_item_variable_mistakes_are_reported(rules, code):
     assert [e.split(":")[0] for e in load_errors(rules)] == [code]
+
+
+def test_options_the_decider_may_not_know_are_named_and_ordered_by_place():
+    g = game("""
+setup {
+  shuffle deck
+  move top(deck, 3) to table face down
+  move top(deck) to table
+}
+turn {
+  choose c from items(table) as "take"
+  move c to hand(active)
+  done = true
+}
+end when done
+""", seed=3)
+    table = zone(g, "table")
+    moves = g.legal_moves()
+    known = g.program.items[table[3]].notation
+    assert moves[0].notation == f"take {known}"             # the face-up one by name, first
+    assert [m.notation for m in moves[1:]] == ["take table#1", "take table#2", "take table#3"]
+    assert [m.value for m in moves[1:]] == table[:3]       # by place, whatever their ids
+    g.apply("take table#2")
+    assert zone(g, "hand:0") == [table[1]]
