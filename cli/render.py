@@ -31,19 +31,22 @@ def _style(prog, item: int, bold: bool = True) -> Style | None:
         return None
 
 
-def item_text(prog, item, short: bool = False) -> Text:
-    """An item's label; an item the viewer may not see (face down) as a mark."""
+def item_text(prog, item, short: bool = False, view: dict | None = None) -> Text:
+    """An item's label (item variables from the view); an item the viewer may not see
+    (face down) as a mark."""
     if not isinstance(item, int):
         return Text(FACE_DOWN, style="dim")
-    return Text(display.item_label(prog, item, short), style=_style(prog, item) or "")
+    ivars = view.get("ivars") if view else None
+    return Text(display.item_label(prog, item, short, ivars), style=_style(prog, item) or "")
 
 
-def items_text(prog, items: list[int], short: bool = True, sep: str = " ") -> Text:
+def items_text(prog, items: list[int], short: bool = True, sep: str = " ",
+               view: dict | None = None) -> Text:
     out = Text()
     for i, it in enumerate(items):
         if i:
             out.append(sep)
-        out.append_text(item_text(prog, it, short))
+        out.append_text(item_text(prog, it, short, view))
     return out
 
 
@@ -55,7 +58,7 @@ def _label_width(prog, kind: str) -> int:
     return max(w, 1)
 
 
-def _cell_lines(prog, content) -> list[Text]:
+def _cell_lines(prog, content, view: dict | None = None) -> list[Text]:
     """What one cell shows, one line per item: a stack is listed from its top item (on
     the cell's own line) down to its bottom item, as seen from the side; an item lying
     face down (``{"hidden": true}`` in a view) is a mark; a cell the viewer may not look
@@ -65,7 +68,7 @@ def _cell_lines(prog, content) -> list[Text]:
         return [Text(HIDDEN if n == 1 else f"{HIDDEN}{n}" if n else EMPTY, style="dim")]
     if not content:
         return [Text(EMPTY, style="dim")]
-    return [item_text(prog, it, short=True) for it in reversed(content)]
+    return [item_text(prog, it, True, view) for it in reversed(content)]
 
 
 def _centred(t: Text, w: int) -> Text:
@@ -80,7 +83,7 @@ def _board_cells(prog, view: dict, board: str, names: bool):
     zones = [prog.zones[z] for z in prog.boards[board]]
     if not zones:
         return [], 0
-    drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, [])) for z in zones}
+    drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, []), view) for z in zones}
     lw = max([_label_width(prog, zones[0].kind)]
              + [t.cell_len for lines in drawn.values() for t in lines])
     nw = max(cell_len(z.cell.name) for z in zones) if names else 0
@@ -176,13 +179,13 @@ class BoardDrawing:
 
 # ---------------------------------------------------------------- the other zones
 
-def _zone_content(prog, content, kind: str, short: bool = True) -> Text:
+def _zone_content(prog, content, kind: str, short: bool = True, view: dict | None = None) -> Text:
     if isinstance(content, dict):
         n = content.get("count", 0)
         return Text(f"{n} hidden" if n else "empty", style="dim")
     if not content:
         return Text("empty", style="dim")
-    return items_text(prog, content, short)
+    return items_text(prog, content, short, view=view)
 
 
 def zones_table(prog, view: dict, seat) -> Group:
@@ -199,7 +202,7 @@ def zones_table(prog, view: dict, seat) -> Group:
         content = view["zones"][z.key]
         title = display.name(prog, z.name)
         count = len(content) if isinstance(content, list) else content.get("count", 0)
-        shared.add_row(Text(f"{title} ({count})"), _zone_content(prog, content, z.kind))
+        shared.add_row(Text(f"{title} ({count})"), _zone_content(prog, content, z.kind, view=view))
         shown = True
     if shown:
         parts.append(shared)
@@ -222,7 +225,7 @@ def zones_table(prog, view: dict, seat) -> Group:
             row = [who]
             for name in per_player:
                 content = view["zones"].get(f"{name}:{p}", {"count": 0})
-                row.append(_zone_content(prog, content, ""))
+                row.append(_zone_content(prog, content, "", view=view))
             for v in pvar_names(view):
                 row.append(_var_text(prog, v, view["pvars"][v][p]))
             t.add_row(*row)

@@ -447,14 +447,9 @@ class Checker:
         if fields is None:
             self.d.add(errors.unknown(d.span, "kind", d.kind, self.c.kinds, "check/unknown-kind"))
             return
-        fixed = {f: t for f, t in fields.items() if f not in self.c.item_vars.get(d.kind, {})}
         for tmpl in (d.template, d.short):
             for name in TEMPLATE_PART.findall(tmpl or ""):
-                if name in fields and name not in fixed:
-                    self.d.add(errors.bad_value(d.span, f"a label shows fixed attributes only; "
-                                                f"'{name}' is an item variable",
-                                                "show it in a message (log) instead"))
-                elif name not in fields:
+                if name not in fields:
                     self.d.add(errors.no_attribute(d.span, d.kind, name, fields))
         self.c.labels[d.kind] = (d.template, d.short)
 

@@ -82,7 +82,10 @@ def _attr_text(prog: Program, kind: str, attr: str, value, use_short: bool) -> s
     return str(value)
 
 
-def item_label(prog: Program, item: int, use_short: bool = False) -> str:
+def item_label(prog: Program, item: int, use_short: bool = False, ivars=None) -> str:
+    """An item's label from its kind's template. Item variables in the template (e.g.
+    ``{wounds}``) take their values from ``ivars``: a view's ``"ivars"`` or the state's
+    (name -> values); without them they read '?'."""
     info = prog.items[item]
     tmpl = prog.checked.labels.get(info.kind)
     template = None
@@ -92,8 +95,24 @@ def item_label(prog: Program, item: int, use_short: bool = False) -> str:
         parts = [_attr_text(prog, info.kind, a, v, use_short) for a, v in info.attrs.items()]
         return " ".join([name(prog, info.kind)] + parts) if not use_short else "".join(parts)
     short_fields = use_short and bool(tmpl[1])
-    return _FIELD.sub(lambda m: _attr_text(prog, info.kind, m.group(1), info.attrs.get(m.group(1)),
-                                           short_fields), template)
+
+    def field(m):
+        attr = m.group(1)
+        if attr in info.attrs:
+            return _attr_text(prog, info.kind, attr, info.attrs[attr], short_fields)
+        return _attr_text(prog, info.kind, attr, _item_var(ivars, attr, item), short_fields)
+    return _FIELD.sub(field, template)
+
+
+def _item_var(ivars, name: str, item: int):
+    values = (ivars or {}).get(name)
+    if isinstance(values, dict):
+        value = values.get(str(item))
+    elif isinstance(values, list):
+        value = values[item]
+    else:
+        value = None
+    return "?" if value is None else value
 
 
 def hidden_label(prog: Program, kind: str) -> str:
@@ -109,14 +128,15 @@ def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str
     if v is None:
         return "-"
     if type_code == "item":
+        ivars = getattr(can_see, "ivars", None)
         if mask is not None and can_see is not None:
             seat = can_see.seat
             if mask == -1 or (seat >= 0 and (mask >> seat) & 1):
-                return item_label(prog, v)
+                return item_label(prog, v, ivars=ivars)
             return hidden_label(prog, prog.items[v].kind)
         if can_see is not None and not can_see(v):
             return hidden_label(prog, prog.items[v].kind)
-        return item_label(prog, v)
+        return item_label(prog, v, ivars=ivars)
     if type_code == "cell":
         return cell_notation(prog, v)
     if type_code == "player":

@@ -79,6 +79,7 @@ def _can_see(game: Game, seat):
     def can_see(item: int) -> bool:
         return R.public_item(item) or (seat >= 0 and R.sees_item(item, seat))
     can_see.seat = seat
+    can_see.ivars = R.iv
     return can_see
 
 

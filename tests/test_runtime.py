@@ -999,3 +999,13 @@ end when done
     assert [m.value for m in moves[1:]] == table[:3]       # by place, whatever their ids
     g.apply("take table#2")
     assert zone(g, "hand:0") == [table[1]]
+
+
+def test_a_label_shows_item_variables_from_the_state_or_a_view():
+    from interpreter import display
+    g = game(TOKENS + 'label Token "{colour} ({wounds})"\n')
+    pool = zone(g, "pool")
+    v = views.view(g, 0)
+    assert display.item_label(g.program, pool[-1], ivars=v["ivars"]) == "blue (2)"
+    assert display.item_label(g.program, pool[-1], ivars=g.R.iv) == "blue (2)"
+    assert display.item_label(g.program, pool[-1]) == "blue (?)"
