@@ -469,3 +469,10 @@ def replay(
 
 if __name__ == "__main__":  # pragma: no cover
     app()
+
+
+# ---------------------------------------------------------------- test
+
+from . import proptest  # noqa: E402 - registered last, on the app defined above
+
+proptest.register(app, _out, _err, fail, _resolve)

@@ -319,17 +319,31 @@ def value_text(game, before_view: dict, v, type_code: str, can_see) -> Text:
         return Text("-")
     if type_code == "item":
         if can_see(v):
-            return item_text(prog, v)
+            out = item_text(prog, v, view=before_view)
+            where = _board_cell_of(prog, before_view, v)
+            if where is not None:       # an item on a board: say where it lies
+                out.append(f" ({display.cell_notation(prog, where)})", style="dim")
+            return out
         return Text(display.hidden_label(prog, prog.items[v].kind), style="dim")
     if type_code == "cell":
         z = prog.zones[v]
         content = before_view["zones"].get(z.key)
         if isinstance(content, list) and content:
-            return item_text(prog, content[-1])
+            return item_text(prog, content[-1], view=before_view)
         if isinstance(content, list):
             return Text("empty", style="dim")
         return Text(display.cell_notation(prog, v))
     return Text(display.value_text(prog, v, type_code))
+
+
+def _board_cell_of(prog, view: dict, item: int) -> int | None:
+    """The board cell where the view shows this item, if it shows it on a board."""
+    for ids in prog.boards.values():
+        for z in ids:
+            content = view["zones"].get(prog.zones[z].key)
+            if isinstance(content, list) and item in content:
+                return z
+    return None
 
 
 def _items_in(v, type_code: str) -> list[int]:

@@ -496,6 +496,31 @@ class TiebreakDecl(Node):
     body: Expr
 
 
+class InvariantDecl(Node):
+    """``invariant name [always|after setup|at turn end|at end]: cond``: a condition
+    that ``meeple test`` checks at that moment of every game it plays."""
+    node: Literal["InvariantDecl"] = "InvariantDecl"
+    name: str
+    moment: str = "always"
+    cond: Expr
+
+
+class BoundDecl(Node):
+    """``bound N turns`` / ``bound N moves``: every game ends within this."""
+    node: Literal["BoundDecl"] = "BoundDecl"
+    count: int
+    unit: str
+
+
+class SecretDecl(Node):
+    """``secret zone [until end]``: what lies there never reaches another player's view
+    (for a per-player zone: anyone but its owner; for a shared one: anyone) — while the
+    game runs, or for ever."""
+    node: Literal["SecretDecl"] = "SecretDecl"
+    zone: str
+    until_end: bool = False
+
+
 class NameDecl(Node):
     """``name Path "full name" ["short"]``: what players see for a declared name."""
     node: Literal["NameDecl"] = "NameDecl"
@@ -557,7 +582,8 @@ class Remove(Node):
 Decl = Annotated[
     Union[Title, Language, Players, Order, EnumDecl, KindDecl, BoardDecl, ZoneDecl,
           DeckDecl, VarDecl, RelationDecl, FunctionDecl, ProcedureDecl, SetupDecl,
-          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, NameDecl, TextDecl, LabelDecl,
+          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, InvariantDecl, BoundDecl,
+          SecretDecl, NameDecl, TextDecl, LabelDecl,
           ColorDecl, KindColorDecl, Replace, Extend, Remove],
     Field(discriminator="node"),
 ]
@@ -585,6 +611,12 @@ def decl_key(decl) -> str:
             return d.node.removesuffix("Decl").lower()
         case "AtEndDecl":
             return "at end"
+        case "BoundDecl":
+            return "bound"
+        case "InvariantDecl":
+            return f"invariant {d.name}"
+        case "SecretDecl":
+            return f"secret {d.zone}"
         case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" \
                 | "RelationDecl" | "FunctionDecl" | "ProcedureDecl" | "TiebreakDecl":
             return f"{d.node.removesuffix('Decl').lower()} {d.name}"

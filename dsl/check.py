@@ -69,6 +69,9 @@ class Checked:
     at_end: ir.AtEndDecl | None = None
     score: ir.ScoreDecl | None = None
     tiebreaks: list[ir.TiebreakDecl] = field(default_factory=list)
+    invariants: list[ir.InvariantDecl] = field(default_factory=list)
+    secrets: list[ir.SecretDecl] = field(default_factory=list)
+    bound: tuple[int, str] | None = None
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
     labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
@@ -192,6 +195,14 @@ class Checker:
                 c.score = d
             case "TiebreakDecl":
                 c.tiebreaks.append(d)
+            case "InvariantDecl":
+                c.invariants.append(d)
+            case "SecretDecl":
+                c.secrets.append(d)
+            case "BoundDecl":
+                if d.count < 1:
+                    self.d.add(errors.bad_value(d.span, "a bound must be at least 1"))
+                c.bound = (d.count, d.unit)
         self._check_clashes(d)
 
     _ROLES = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
@@ -313,6 +324,11 @@ class Checker:
                 self._expect(d.body, {d.param: PLAYER}, INT, "the score")
             case "TiebreakDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
+            case "InvariantDecl":
+                self._expect(d.cond, {}, BOOL, f"invariant '{d.name}'")
+            case "SecretDecl":
+                if d.zone not in c.zones:
+                    self.d.add(errors.unknown(d.span, "zone", d.zone, c.zones, "check/unknown-zone"))
             case "NameDecl":
                 self._check_path(d, d.path)
                 c.names[d.path] = (d.text, d.short)
@@ -849,6 +865,8 @@ class Checker:
             return T("enum", en)
         if n in c.enums:
             return list_of(T("enum", n))
+        if n in c.kinds:
+            return list_of(T("item", n))  # every item of the kind
         if n in c.zones:
             z = c.zones[n]
             if z.per_player:
@@ -858,7 +876,7 @@ class Checker:
         if n in c.boards:
             return T("board", n)
         cands = list(env) + list(CONSTANTS) + list(c.vars) + list(c.enum_of_value) + list(c.enums) \
-            + list(c.zones) + list(c.boards)
+            + list(c.zones) + list(c.boards) + list(c.kinds)
         self.d.add(errors.unknown(e.span, "name", n, cands))
         return ERROR
 

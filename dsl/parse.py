@@ -197,6 +197,21 @@ class _ToIR(Transformer):
     def at_end_decl(self, meta, c):
         return ir.AtEndDecl(span=self.s(meta), body=c[0])
 
+    def moment(self, meta, c):
+        return " ".join(str(x) for x in c)
+
+    def invariant_decl(self, meta, c):
+        return ir.InvariantDecl(span=self.t(c[0]), name=str(c[0]), moment=c[1] or "always", cond=c[2])
+
+    def bound_decl(self, meta, c):
+        return ir.BoundDecl(span=self.s(meta), count=int(c[0]), unit=str(c[1]))
+
+    def until_end(self, meta, c):
+        return True
+
+    def secret_decl(self, meta, c):
+        return ir.SecretDecl(span=self.t(c[0]), zone=str(c[0]), until_end=bool(c[1]))
+
     def score_decl(self, meta, c):
         return ir.ScoreDecl(span=self.s(meta), param=str(c[0]), body=c[1])
 

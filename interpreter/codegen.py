@@ -98,6 +98,8 @@ class ExprCompiler:
             return repr(n)
         if n in c.enums:
             return f"E_{n}"
+        if n in c.kinds:
+            return f"KIND_{n}"
         if n in c.zones:
             return f"Z_{n}"  # a zone's number, known once the zones are laid out
         if n in c.boards:

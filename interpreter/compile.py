@@ -122,6 +122,9 @@ class Program:
         self.score_fn = self._player_fn(c.score.param, c.score.body) if c.score else None
         self.tiebreaks = [(t.name, self._player_fn(t.param, t.body)) for t in c.tiebreaks]
         self.var_inits = {n: self._fn(v.init, Env()) for n, v in c.vars.items()}
+        self.invariants = [(d.name, d.moment, self._fn(d.cond, Env()), d.span) for d in c.invariants]
+        self.bound = c.bound
+        self.secrets = [(d.zone, d.until_end) for d in c.secrets]
         self.item_var_inits = [(kind, name, self._fn(f.init, Env()))
                                for kind, fields in c.item_vars.items() for name, f in fields.items()
                                if f.init is not None]
@@ -215,6 +218,8 @@ class Program:
                         self.initial.append((info.id, zone))
         for a in attrs:
             self.ns[f"A_{a}"] = [it.attrs.get(a) for it in self.items]
+        for k in c.kinds:
+            self.ns[f"KIND_{k}"] = [it.id for it in self.items if it.kind == k]
         self._notations()
 
     def _expand(self, e: ir.DeckEntry) -> list[dict]:
@@ -356,10 +361,11 @@ class Program:
                     table[it.id] = value
         return iv
 
-    def new_game(self, players: int | None = None, seed: int = 0):
-        """Starts a game: setup runs until the first player decision."""
+    def new_game(self, players: int | None = None, seed: int = 0, hook=None):
+        """Starts a game: setup runs until the first player decision. ``hook(moment, R)``
+        is called "after setup", "at turn end" and "at end" (for checking invariants)."""
         from .runtime import Game
-        return Game.new(self, self.n if players is None else players, seed)
+        return Game.new(self, self.n if players is None else players, seed, hook)
 
     def resume(self, state: dict):
         """A game from a saved plain-data state."""
@@ -731,9 +737,9 @@ class Ruleset:
             prog.sources, prog.warnings = self.sources, self.warnings
         return prog
 
-    def new_game(self, players: int, seed: int = 0):
+    def new_game(self, players: int, seed: int = 0, hook=None):
         """Starts a game for ``players`` players: setup runs until the first decision."""
-        return self.for_players(players).new_game(players, seed)
+        return self.for_players(players).new_game(players, seed, hook)
 
     def resume(self, state: dict):
         """A game from a saved plain-data state."""

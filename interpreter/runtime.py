@@ -36,7 +36,7 @@ class Runtime:
 
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
-                 "end_requested", "vis", "moves")
+                 "end_requested", "vis", "moves", "hook")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -52,6 +52,7 @@ class Runtime:
         self.calls = 0
         self.end_requested = False
         self.vis = [_visibility(z) for z in prog.zones]
+        self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
 
     def to_state(self) -> dict:
         return {"format": STATE_FORMAT, "ruleset": self.prog.name, "variants": self.prog.variants,
@@ -329,11 +330,15 @@ def _next_phase(R: Runtime) -> None:
     prog = R.prog
     if R.phase == "setup":
         R.phase = "play"
+        if R.hook:
+            R.hook("after setup", R)
         if _ended(R):
             return
         R.call("turn", {})
     elif R.phase == "play":
         R.turn += 1
+        if R.hook:
+            R.hook("at turn end", R)
         if _ended(R):
             return
         R.active = (R.active + R.dir) % R.n
@@ -380,6 +385,8 @@ def _score(R: Runtime) -> None:
     R.result = {"scores": scores, "tiebreaks": {name: t for (name, _), t in zip(prog.tiebreaks, ties)},
                 "ranking": ranking, "winners": ranking[0] if ranking else []}
     R.phase = "over"
+    if R.hook:
+        R.hook("at end", R)
 
 
 # ---------------------------------------------------------------- the game API
@@ -394,7 +401,7 @@ class Game:
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, prog: Program, players: int, seed: int = 0) -> "Game":
+    def new(cls, prog: Program, players: int, seed: int = 0, hook=None) -> "Game":
         if players != prog.n:
             raise ValueError(f"this program of {prog.title} is compiled for {prog.n} players, "
                              f"not {players}; use the ruleset's new_game")
@@ -424,6 +431,7 @@ class Game:
             raise RuleError(f"in a variable's initial value: {_describe(e)}") from None
         if "setup" in prog.procs:
             R.call("setup", {})
+        R.hook = hook
         run(R)
         return game
 

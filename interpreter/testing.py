@@ -102,3 +102,41 @@ def play(game: Game, *moves) -> Game:
 def at(game: Game, key: str) -> list[int]:
     """The items in a zone or cell, bottom to top."""
     return list(game.R.z[zone(game.program, key)])
+
+
+def check_ruleset(ruleset: str, variants=None, players: int | None = None, examples: int = 50,
+                  seed: int = 0) -> None:
+    """A pytest entry point: plays ``examples`` games of a ruleset (every player count,
+    variant combination and locale unless narrowed) and checks its declared invariants
+    and the generic ones, as ``meeple test`` does. Raises AssertionError describing the
+    shrunk failing game (with its record) when a check fails::
+
+        def test_my_game_holds_together():
+            testing.check_ruleset("rulesets/my-game", examples=30)
+    """
+    import json
+
+    from dsl.load import read_sources, resolve_path
+
+    from . import compile_sources
+    from .invariants import Config, Stats, configs, explore
+
+    src = read_sources(resolve_path(ruleset))
+    cache: dict = {}
+
+    def load(c: Config):
+        key = (c.variants, c.locale)
+        if key not in cache:
+            cache[key] = compile_sources(src, list(c.variants), c.locale)
+        return cache[key]
+
+    cfgs = configs(src, load(Config(0, tuple(variants or ()))), variants, players)
+    stats = Stats()
+    failure = explore(load, cfgs, examples, seed, stats)
+    if failure is not None:
+        failure.ruleset_ref = ruleset
+        where = f" ({failure.span.file}:{failure.span.line})" if failure.span else ""
+        raise AssertionError(
+            f"{failure.check}{where}: {failure.message}\n  game: {failure.config}, seed "
+            f"{failure.seed}, moves {failure.moves}\n  record: "
+            f"{json.dumps(failure.record().to_dict(), ensure_ascii=False)}")

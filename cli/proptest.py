@@ -1,0 +1,125 @@
+"""`meeple test`: play many games down random move sequences (drawn and shrunk by
+Hypothesis) and check the ruleset's declared invariants and the generic ones."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
+
+import interpreter
+from dsl import load as dsl_load
+from dsl.errors import Diagnostic, MeepleError
+from interpreter import RuleError
+from interpreter.invariants import Config, Stats, configs, explore
+
+
+def register(app: typer.Typer, out, err, fail, resolve) -> None:
+    @app.command("test")
+    def test(
+        ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
+                                      help="A bundled ruleset name or a path."),
+        variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+                                          help="Test only this combination of variants (repeatable)."),
+        players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+                                              help="Test only this number of players."),
+        examples: int = typer.Option(100, "--examples", "-n", metavar="N",
+                                     help="How many games Hypothesis plays (before shrinking)."),
+        seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Hypothesis's seed."),
+        out_file: Path = typer.Option(Path("meeple-test-failure.json"), "--out", "-o", metavar="FILE",
+                                      help="Where the minimal failing record is written."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+    ) -> None:
+        """Check a ruleset's invariants on many random games: the invariants it declares
+        (invariant, secret, bound) and those every ruleset gets (the game ends within
+        its bound, there is always a way on, no item is created or lost, the state
+        round-trips through JSON, the record replays, views hide what is hidden,
+        results are defined). A failure is shrunk to a short game, printed with the
+        rule's source line, and saved as a record for `meeple replay`; exit 1."""
+        o, e = out(), err()
+        if examples < 1:
+            raise fail("--examples must be at least 1", 2)
+        path = resolve(ruleset)
+        src = dsl_load.read_sources(path)
+        cache: dict = {}
+
+        def load(c: Config):
+            key = (c.variants, c.locale)
+            if key not in cache:
+                cache[key] = interpreter.compile_sources(src, list(c.variants), c.locale)
+            return cache[key]
+
+        try:
+            base = load(Config(0, tuple(variant)))
+            if players is not None and not base.min_players <= players <= base.max_players:
+                raise fail(f"{base.title} is for {base.min_players} to {base.max_players} players", 2)
+            cfgs = configs(src, base, variant or None, players)
+            for c in cfgs:
+                load(c)
+        except MeepleError as ex:
+            e.print(ex.render(), markup=False, soft_wrap=True)
+            raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))")
+        except RuleError as ex:
+            raise fail(f"the ruleset '{ruleset}' cannot be loaded: {ex}")
+
+        declared = base.checked
+        o.print(Text(f"{base.title}: ", style="bold") + Text(
+            f"{len(declared.invariants)} declared invariant(s), {len(declared.secrets)} secret "
+            f"zone(s), bound {_bound(base)}; {len(cfgs)} configuration(s): "
+            f"{', '.join(str(c) for c in cfgs[:4])}{' ...' if len(cfgs) > 4 else ''}"), soft_wrap=True)
+        stats = Stats()
+        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TextColumn("{task.fields[states]} states"), TimeElapsedColumn(),
+                            console=o, disable=quiet or not o.is_terminal, transient=True)
+        with progress:
+            task = progress.add_task("games", total=examples, states=0)
+
+            def tick():
+                progress.update(task, completed=min(stats.games + stats.failures, examples),
+                                states=stats.states,
+                                description="shrinking" if stats.failures else "games")
+            failure = explore(load, cfgs, examples, seed, stats, on_example=tick)
+        if failure is None:
+            o.print(Text("ok ", style="bold green") + Text(
+                f"{stats.games} games, {stats.states} states checked; every invariant held "
+                f"(turn ends checked {stats.moments.get('at turn end', 0)} times)"))
+            return
+        failure.ruleset_ref = _ref(ruleset, path)
+        _report(e, failure, src.sources, out_file)
+        raise typer.Exit(1)
+
+
+def _bound(ruleset) -> str:
+    from interpreter.invariants import DEFAULT_BOUND
+    count, unit = ruleset.checked.bound or DEFAULT_BOUND
+    return f"{count} {unit}" + ("" if ruleset.checked.bound else " (default)")
+
+
+def _ref(ruleset: str, path: Path) -> str:
+    return ruleset if ruleset in dsl_load.bundled_names() and not Path(ruleset).exists() \
+        else str(path.resolve())
+
+
+def _report(e, failure, sources, out_file: Path) -> None:
+    c = failure.config
+    e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"),
+            soft_wrap=True)
+    if failure.span is not None and failure.span.line:
+        d = Diagnostic("test/failed", failure.span, f"{failure.check} is defined here")
+        e.print(d.render(sources), markup=False, soft_wrap=True)
+    e.print(f"  game: {c}, seed {failure.seed}, {len(failure.moves)} move(s) after shrinking",
+            soft_wrap=True, markup=False)
+    if failure.moves:
+        shown = " / ".join(failure.moves[-12:])
+        more = "... / " if len(failure.moves) > 12 else ""
+        e.print(f"  moves: {more}{shown}", soft_wrap=True, markup=False)
+    rec = failure.record()
+    try:
+        rec.save(out_file)
+        e.print(f"  the minimal game is saved in {out_file}: meeple replay {out_file}",
+                soft_wrap=True, markup=False)
+    except OSError as ex:
+        e.print(f"  (could not save the record: {ex})\n{json.dumps(rec.to_dict())}", markup=False)

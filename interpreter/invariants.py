@@ -1,0 +1,280 @@
+"""Checking a ruleset by playing it: the invariants it declares (``invariant``,
+``secret``, ``bound``) and those every ruleset gets for free.
+
+``play_and_check`` plays one game down a sequence of choices (each picks a legal move by
+index, modulo the number of moves; when they run out, the first move is played) and
+raises ``Failure`` at the first broken check. ``explore`` lets Hypothesis draw the
+games and shrink a failing one to a short move sequence. ``meeple test`` and
+``interpreter.testing.check_ruleset`` are built on these.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from dataclasses import dataclass, field
+
+from dsl.ast import Span
+
+from . import views
+from .helpers import RuleError
+from .record import Record, RecordError, digest, replay
+from .runtime import Game, IllegalMove
+
+DEFAULT_BOUND = (10_000, "moves")  # for a ruleset that declares no bound
+
+
+@dataclass(frozen=True)
+class Config:
+    """One way to play a ruleset: player count, variants, locale."""
+
+    players: int
+    variants: tuple[str, ...] = ()
+    locale: str | None = None
+
+    def __str__(self) -> str:
+        parts = [f"{self.players} players"]
+        if self.variants:
+            parts.append("variants " + "+".join(self.variants))
+        if self.locale:
+            parts.append(f"locale {self.locale}")
+        return ", ".join(parts)
+
+
+class Failure(Exception):
+    """A broken check, with the game that broke it."""
+
+    def __init__(self, check: str, message: str, span: Span | None = None):
+        super().__init__(f"{check}: {message}")
+        self.check, self.message, self.span = check, message, span
+        self.config: Config | None = None
+        self.seed = 0
+        self.moves: list[str] = []
+        self.ruleset_ref = ""
+
+    def record(self) -> Record:
+        c = self.config
+        return Record(self.ruleset_ref, c.players, self.seed, list(c.variants), c.locale, list(self.moves))
+
+
+@dataclass
+class Stats:
+    games: int = 0
+    states: int = 0
+    failures: int = 0
+    moments: dict = field(default_factory=dict)
+
+
+def configs(src, ruleset, variants=None, players=None) -> list[Config]:
+    """Every player count, every combination of the declared variants (or the given
+    ones), and every locale (locales may patch rules)."""
+    counts = [players] if players else list(range(ruleset.min_players, ruleset.max_players + 1))
+    if variants:
+        combos = [tuple(variants)]
+    else:
+        names = sorted(src.variants)
+        combos = [c for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
+    out = [Config(n, v) for v in combos for n in counts]
+    if not variants:
+        out += [Config(n, (), loc) for loc in sorted(src.locales) for n in counts]
+    return out
+
+
+# ---------------------------------------------------------------- one game
+
+class GameChecker:
+    def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None):
+        self.ruleset, self.config, self.seed = ruleset, config, seed
+        self.stats = stats or Stats()
+        self.moves: list[str] = []
+        self.game: Game | None = None
+        prog = ruleset.for_players(config.players)
+        self.prog = prog
+        self.bound = prog.bound or DEFAULT_BOUND
+        self.secret = _secret_zones(prog, config.players)
+
+    # -------------------------------------------------------- driving
+    def play(self, choices) -> Game:
+        try:
+            self.game = self.ruleset.new_game(self.config.players, self.seed, hook=self.moment)
+        except RuleError as e:
+            raise self._fail("rule error", f"during setup: {e}")
+        self.check_state()
+        it = iter(choices)
+        while not self.game.over:
+            moves = self.game.legal_moves()
+            if not moves:
+                raise self._fail("a way on", "the game is not over and no player has a legal move")
+            i = next(it, 0) % len(moves)
+            move = moves[i]
+            self.moves.append(move.notation)
+            try:
+                self.game.apply(move, safe=False)
+            except RuleError as e:
+                raise self._fail("rule error", str(e))
+            except IllegalMove as e:  # pragma: no cover - the move came from legal_moves
+                raise self._fail("a way on", f"a legal move was refused: {e}")
+            self.check_state()
+        self.check_end()
+        self.stats.games += 1
+        return self.game
+
+    def _fail(self, check: str, message: str, span: Span | None = None) -> Failure:
+        f = Failure(check, message, span)
+        f.config, f.seed, f.moves = self.config, self.seed, list(self.moves)
+        return f
+
+    # -------------------------------------------------------- declared invariants
+    def moment(self, when: str, R) -> None:
+        """Called by the game "after setup", "at turn end" and "at end"."""
+        self.stats.moments[when] = self.stats.moments.get(when, 0) + 1
+        self._invariants(when, R)
+
+    def _invariants(self, when: str, R) -> None:
+        for name, moment, fn, span in self.prog.invariants:
+            if moment != when:
+                continue
+            try:
+                ok = fn(R, {})
+            except Exception as e:  # noqa: BLE001 - an invariant that fails to evaluate is broken
+                raise self._fail(f"invariant '{name}'", f"could not be evaluated: {e}", span)
+            if not ok:
+                at = "" if when == "always" else f" {when}"
+                raise self._fail(f"invariant '{name}'", f"does not hold{at} (move {len(self.moves)})",
+                                 span)
+
+    # -------------------------------------------------------- every state
+    def check_state(self) -> None:
+        g, R = self.game, self.game.R
+        self.stats.states += 1
+        self._invariants("always", R)
+        # no item created or lost: each is in exactly one place
+        seen = set()
+        for z, items in enumerate(R.z):
+            for i in items:
+                if i in seen or R.loc[i] != z:
+                    raise self._fail("conservation", f"item {i} is in two places or its place is wrong")
+                seen.add(i)
+        if len(seen) != len(self.prog.items):
+            raise self._fail("conservation", f"{len(self.prog.items) - len(seen)} item(s) are nowhere")
+        if not g.over and not g.legal_moves():
+            raise self._fail("a way on", "the game is not over and no player has a legal move")
+        count, unit = self.bound
+        used = R.moves if unit == "moves" else R.turn
+        if used > count:
+            raise self._fail("bound", f"the game did not end within its bound of {count} {unit}")
+        self._round_trip()
+        self._views()
+
+    def _round_trip(self) -> None:
+        g = self.game
+        text = g.to_json()
+        again = self.ruleset.resume(json.loads(text))
+        if again.to_json() != text or [m.notation for m in again.legal_moves()] != \
+                [m.notation for m in g.legal_moves()]:
+            raise self._fail("json round trip", "the state read back from JSON is not the same game")
+
+    def _views(self) -> None:
+        g, R = self.game, self.game.R
+        over = g.over
+        for seat in list(range(R.n)) + [views.SPECTATOR]:
+            v = views.view(g, seat)
+            shown = _items_in_view(v)
+            for i in shown:
+                if not (R.public_item(i) or (seat >= 0 and R.sees_item(i, seat))):
+                    raise self._fail("views", f"seat {seat + 1}'s view shows item {i}, which it may not see")
+            for zone, owner, until_end in self.secret:
+                if owner == seat or (until_end and over):
+                    continue
+                hidden_here = set(R.z[zone])
+                leak = hidden_here & shown
+                if leak:
+                    item = self.prog.items[min(leak)].notation
+                    who = "the spectator" if seat < 0 else f"player {seat + 1}"
+                    raise self._fail(f"secret '{self.prog.zones[zone].name}'",
+                                     f"{who} can see {item} in {self.prog.zones[zone].key}",
+                                     self._secret_span(self.prog.zones[zone].name))
+
+    def _secret_span(self, name: str) -> Span | None:
+        for d in self.prog.checked.secrets:
+            if d.zone == name:
+                return d.span
+        return None
+
+    # -------------------------------------------------------- the end
+    def check_end(self) -> None:
+        g, R = self.game, self.game.R
+        res = g.result
+        if not res or len(res.get("scores", [])) != R.n or not res.get("winners") \
+                or not set(res["winners"]) <= set(range(R.n)):
+            raise self._fail("results", f"the results at the end are not complete: {res!r}")
+        rec = Record(self.prog.name, R.n, self.seed, list(self.config.variants), self.config.locale,
+                     list(self.moves))
+        try:
+            again = replay(self.ruleset, rec)
+        except (RecordError, RuleError) as e:
+            raise self._fail("replay", f"the record does not replay: {e}")
+        if digest(again) != digest(g):
+            raise self._fail("replay", "replaying the record reaches another state")
+
+
+def _secret_zones(prog, players: int) -> list[tuple[int, int | None, bool]]:
+    """(zone id, its owner or None, until end) for every zone declared secret."""
+    out = []
+    for name, until_end in prog.secrets:
+        for z in prog.zones:
+            if z.name == name and (z.owner is None or z.owner < players):
+                out.append((z.id, z.owner, until_end))
+    return out
+
+
+def _items_in_view(v: dict) -> set[int]:
+    """Every item id a view holds: in zones, variables, item variables, face-down list."""
+    out: set[int] = set()
+    for content in v["zones"].values():
+        if isinstance(content, list):
+            out.update(i for i in content if isinstance(i, int))
+    out.update(v.get("face_down", []))
+    for values in v.get("ivars", {}).values():
+        out.update(int(k) for k in values)
+    return out
+
+
+def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None) -> Game:
+    return GameChecker(ruleset, config, seed, stats).play(choices)
+
+
+# ---------------------------------------------------------------- many games, with Hypothesis
+
+def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: Stats,
+            on_example=None, max_choices: int = 400) -> Failure | None:
+    """Plays ``examples`` games drawn by Hypothesis over ``cfgs`` (``load(config)`` gives
+    the ruleset for a config). Returns the shrunk failure, or None when all hold."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+    from hypothesis import strategies as st
+
+    last: list[Failure] = []
+
+    @settings(max_examples=examples, deadline=None, database=None, print_blob=False,
+              suppress_health_check=list(HealthCheck),
+              phases=[Phase.generate, Phase.shrink])
+    @given(config=st.sampled_from(cfgs), game_seed=st.integers(0, 2**31 - 1),
+           choices=st.lists(st.integers(0, 255), max_size=max_choices))
+    def prop(config, game_seed, choices):
+        try:
+            play_and_check(load(config), config, game_seed, choices, stats)
+        except Failure as f:
+            stats.failures += 1
+            last.append(f)
+            raise
+        finally:
+            if on_example:
+                on_example()
+
+    if seed is not None:
+        prop = hseed(seed)(prop)
+    try:
+        prop()
+    except Failure as f:
+        return f
+    return None
