@@ -130,6 +130,9 @@ end when turn_number() > 3
 at end { }
 score(p) = n(p)
 tiebreak t(p) = 0
+invariant i at turn end: size(K) > 0
+bound 9 turns
+secret z until end
 name E.a "A" "a"
 text k "t"
 label K "{v}"
