@@ -357,3 +357,77 @@ def test_replay_refuses_tampered_records(good_record, tmp_path):
 def test_list_shows_bundled_rulesets():
     r = run("list")
     assert r.exit_code == 0 and "cherokee" in r.output and "open_clans" in r.output
+
+
+# ---------------------------------------------------------------- test (the claims of docs/cli.md)
+
+ROOT = Path(__file__).resolve().parent.parent
+CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+
+
+def _doc_sample(command: str) -> list[str]:
+    """The lines a docs/cli.md sample prints after '$ COMMAND'."""
+    block = CLI_DOC.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    return block.rstrip("\n").splitlines()
+
+
+SHRUNK = re.compile(r"\(move \d+\)|\d+ move\(s\)|moves: .*")  # what shrinking found
+
+
+def test_meeple_test_samples_of_the_docs(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")
+    out = tmp_path / "failure.json"
+    r = run("test", ROOT / "tests" / "broken" / "leaky_view", "--players", 3, "--out", out)
+    assert r.exit_code == 1
+    got = r.output.replace(f"{ROOT}/", "").replace(str(out), "failure.json").rstrip("\n").splitlines()
+    expected = _doc_sample("meeple test tests/broken/leaky_view --players 3 --out failure.json")
+    assert [SHRUNK.sub("#", g) for g in got] == [SHRUNK.sub("#", e) for e in expected], r.output
+    # the record replays; as player 1, player 2's hand is in full view (the leak)
+    shown = run("replay", out, "--as", 1, "--quiet")
+    assert shown.exit_code == 0 and re.search(r"Player 2\s+\d\w\w\w \d\w\w\w", shown.output), shown.output
+    # a ruleset that holds: the same header, then 'ok'
+    r = run("test", "cherokee", "--examples", 3, "--quiet")
+    assert r.exit_code == 0, r.output
+    header, ok = _doc_sample("meeple test cherokee")
+    assert r.output.splitlines()[0] == header
+    assert re.fullmatch(r"ok 3 games, \d+ states checked; every invariant held \(turn ends checked \d+ times\)",
+                        r.output.splitlines()[1])
+    assert re.fullmatch(r"ok 100 games, \d+ states checked; every invariant held \(turn ends checked \d+ times\)", ok)
+
+
+def test_meeple_test_exit_codes_and_narrowing():
+    r = run("test", "cherokee", "--examples", 0)
+    assert r.exit_code == 2 and "--examples must be at least 1" in r.output
+    r = run("test", "cherokee", "--players", 9)
+    assert r.exit_code == 2 and "error: Cherokee is for 2 to 4 players" in r.output
+    assert "error: Cherokee is for 2 to 4 players" in CLI_DOC
+    r = run("test", "cherokee", "--variant", "open_clan")
+    assert r.exit_code == 1 and "load/unknown-variant" in r.output
+    r = run("test", "nosuchgame")
+    assert r.exit_code == 1
+    r = run("test", "cherokee", "--variant", "open_clans", "--players", 2, "--examples", 2, "--quiet")
+    assert r.exit_code == 0 and "1 configuration(s): 2 players, variants open_clans" in r.output
+
+
+def test_bots_receive_the_view_and_the_notations_only(monkeypatch):
+    from interpreter import bots
+    calls = []
+
+    class Checking:
+        def __init__(self, seed: int = 0):
+            pass
+
+        def choose(self, view, moves):
+            assert isinstance(view, dict) or hasattr(view, "__getitem__")
+            assert moves and all(isinstance(m, str) for m in moves), moves
+            calls.append(len(moves))
+            return 0
+
+    monkeypatch.setitem(bots.BOTS, "first", Checking)
+    assert run("simulate", "cherokee", "--games", 1, "--bot", "first", "--quiet").exit_code == 0
+    n = len(calls)
+    assert n > 30
+    r = run("play", "cherokee", "--players", 2, "--bot", "1=first", "--bot", "2=first", "--seed", 1)
+    assert r.exit_code == 0, r.output
+    assert len(calls) > n
+    assert "the notations of its legal moves only" in CLI_DOC

@@ -19,10 +19,20 @@ Conventions (also explained at the top of docs/language.md):
   warning; every other ```meeple block must load without warnings;
 * a Markdown table with the columns "Expression" and "Value" is evaluated in the
   examples ruleset (2 players, after its setup): the two expressions of each row must
-  be equal.
+  be equal;
+* a complete ruleset block must also pass the checks of ``meeple test`` on a few games
+  (``interpreter.invariants.play_and_check``), unless a ``# fails: NAME`` comment names
+  the invariant it breaks on purpose; a locale block is loaded with the variant blocks of
+  its base beside it, as in a folder;
+* a ```meeple block whose first line is ``# quoted from FILE`` is an excerpt of that
+  bundled file and must appear in it as written;
+* a ```python block runs in a folder holding every complete ruleset block as
+  ``NAME.meeple`` (and the worked example as ``rulesets/frog_race/``); its ``test_*``
+  functions are called, and a ```text block right after it is what it must print.
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -35,8 +45,9 @@ from dsl import ast as ir
 from dsl import boards, check, errors
 from dsl.load import SourceSet, read_sources, resolve_path
 from dsl.parse import parse
-from interpreter import helpers, runtime, testing, views
+from interpreter import display, helpers, invariants, runtime, testing, views
 from interpreter.helpers import RuleError
+from interpreter.invariants import Config, Failure, play_and_check
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGE = ROOT / "docs" / "language.md"
@@ -48,7 +59,7 @@ HEADER = re.compile(r"(ruleset|variant|locale)\s+(\w+)")
 DECL_WORDS = {"title", "players", "order", "language", "enum", "kind", "board", "zone",
               "deck", "var", "relation", "function", "procedure", "setup", "turn", "end",
               "at", "score", "tiebreak", "name", "text", "label", "color", "replace",
-              "extend", "remove"}
+              "extend", "remove", "invariant", "bound", "secret"}
 
 
 # ---------------------------------------------------------------- reading the docs
@@ -59,6 +70,8 @@ class Block:
     line: int
     lang: str
     text: str
+    start: int = 0  # offsets of the whole fenced block in the document
+    end: int = 0
 
     @property
     def id(self) -> str:
@@ -77,13 +90,19 @@ class Block:
         m = re.search(rf"#\s*{key}:\s*(\S+)", self.text)
         return m.group(1) if m else None
 
+    @property
+    def quoted_from(self) -> str | None:
+        """The bundled file a '# quoted from FILE' block is an excerpt of."""
+        m = re.match(r"#\s*quoted from\s+(\S+)\s*\n", self.text)
+        return m.group(1) if m else None
+
 
 def _blocks(doc: Path) -> list[Block]:
     text = doc.read_text(encoding="utf-8")
     out = []
     for m in BLOCK.finditer(text):
         line = text.count("\n", 0, m.start()) + 1
-        out.append(Block(doc, line, m.group(1), m.group(2)))
+        out.append(Block(doc, line, m.group(1), m.group(2), m.start(), m.end()))
     return out
 
 
@@ -92,7 +111,9 @@ MEEPLE = [b for b in ALL_BLOCKS if b.lang == "meeple"]
 ERRORS = [b for b in ALL_BLOCKS if b.lang == "meeple-error"]
 COMPLETE = [b for b in MEEPLE if b.header and b.header[0] == "ruleset"]
 OVERLAYS = [b for b in MEEPLE if b.header and b.header[0] != "ruleset"]
-FRAGMENTS = [b for b in MEEPLE if not b.header]
+QUOTES = [b for b in MEEPLE if b.quoted_from]
+FRAGMENTS = [b for b in MEEPLE if not b.header and not b.quoted_from]
+PYTHON = [b for b in ALL_BLOCKS if b.lang == "python"]
 RULESETS = {b.header[1]: b for b in COMPLETE}
 EXAMPLES = RULESETS["examples"].text
 DOC_TEXT = LANGUAGE.read_text(encoding="utf-8")
@@ -146,7 +167,11 @@ def compile_block(block: Block) -> interpreter.Ruleset:
     base = block.comment("base")
     assert base, f"{block.id}: a {kind} block needs a '# base: NAME' comment"
     bname, btext = _base_text(base)
-    src = _sources({bname: btext, f"{kind}s/{name}.meeple": block.text})
+    files = {bname: btext}
+    if kind == "locale":  # the variants of the same base lie beside it, as in a folder
+        files.update({f"variants/{b.header[1]}.meeple": b.text for b in OVERLAYS
+                      if b.header[0] == "variant" and b.comment("base") == base})
+    src = _sources({**files, f"{kind}s/{name}.meeple": block.text})
     if kind == "variant":
         return interpreter.compile_sources(src, [name])
     return interpreter.compile_sources(src, (), name)
@@ -230,6 +255,20 @@ def test_complete_ruleset_blocks_load_and_play(block):
             play_randomly(prog.new_game(n, seed), seed)
 
 
+@pytest.mark.parametrize("block", COMPLETE, ids=lambda b: f"{b.id}-{b.header[1]}")
+def test_complete_ruleset_blocks_pass_the_checks_of_meeple_test(block):
+    prog = compile_block(block)
+    cfgs = [Config(n) for n in _players(prog)]
+    fails = block.comment("fails")
+    if fails:  # broken on purpose: the search finds the invariant it names
+        failure = invariants.explore(lambda c: prog, cfgs, 30, 0, invariants.Stats())
+        assert failure is not None and failure.check == f"invariant '{fails}'", failure
+        return
+    for c in cfgs:
+        for seed in range(3):
+            play_and_check(prog, c, seed, [seed * 7 + i for i in range(80)])
+
+
 @pytest.mark.parametrize("block", OVERLAYS, ids=lambda b: f"{b.id}-{b.header[1]}")
 def test_variant_and_locale_blocks_load_and_play(block):
     prog = compile_block(block)
@@ -265,6 +304,48 @@ def test_error_blocks_fail_with_their_code(block):
     with pytest.raises(RuleError) as info:
         play_randomly(prog.new_game(max(prog.min_players, 2), 0))
     assert info.value.code == code, str(info.value)
+
+
+# ---------------------------------------------------------------- quoted files, Python
+
+@pytest.mark.parametrize("block", QUOTES, ids=lambda b: b.id)
+def test_quoted_excerpts_are_in_their_files(block):
+    real = (ROOT / block.quoted_from).read_text(encoding="utf-8")
+    excerpt = block.text.split("\n", 1)[1]
+    assert excerpt.strip() and excerpt in real
+
+
+def _output_of(block: Block) -> str | None:
+    """The text block right after a block, if there is one."""
+    i = ALL_BLOCKS.index(block)
+    if i + 1 < len(ALL_BLOCKS):
+        after = ALL_BLOCKS[i + 1]
+        between = block.doc.read_text(encoding="utf-8")[block.end:after.start]
+        if after.doc == block.doc and after.lang == "text" and not between.strip():
+            return after.text
+    return None
+
+
+@pytest.mark.parametrize("block", PYTHON, ids=lambda b: b.id)
+def test_python_blocks_run(block, tmp_path, monkeypatch, capsys):
+    for name, b in RULESETS.items():
+        (tmp_path / f"{name}.meeple").write_text(b.text, encoding="utf-8")
+    _frog_race(tmp_path / "rulesets")
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "doc_example"}
+    exec(compile(block.text, block.id, "exec"), namespace)  # noqa: S102 - the docs' own code
+    for name, fn in list(namespace.items()):
+        if name.startswith("test_") and callable(fn):
+            fn()
+    expected = _output_of(block)
+    if expected is not None:
+        assert capsys.readouterr().out.strip() == expected.strip()
+
+
+def test_the_python_examples_are_checked():
+    outputs = [b for b in PYTHON if _output_of(b) is not None]
+    assert len(PYTHON) >= 7 and len(outputs) >= 5
+    assert sum("def test_" in b.text for b in PYTHON) >= 1
 
 
 # ---------------------------------------------------------------- expression tables
@@ -1322,3 +1403,274 @@ def test_face_down_moves_and_flips():
         assert info.value.code == "rule/error"
     d = _load_error(CLAIM + CARDS + "turn { flip top(pile) face down for 3 }\nend when true")
     assert d.code == "check/type-mismatch"
+
+
+# ---------------------------------------------------------------- options a player may not know
+
+def test_options_a_player_may_not_know_are_named_and_ordered_by_place():
+    rules = _program("blind_pick")
+    game = rules.new_game(2, 0)
+    assert testing.notations(game) == ["take 4", "take 8", "take deck#1", "take deck#2", "take deck#3",
+                                       "take table#2", "take s1", "take hand:1#1"]
+    assert ("Player 1's moves are `take 4`, `take 8` (the cards they know, in creation order), then "
+            "`take deck#1`, `take deck#2`, `take deck#3`, `take table#2`, `take s1`, `take hand:1#1`") in FLAT_DOC
+    # what player 1 does not know is there all the same: deck 1..3, table 8 and 7, 6, 5, 4
+    prog = game.program
+    value = {i: prog.items[i].attrs["value"] for i in range(len(prog.items))}
+    assert [value[i] for i in testing.at(game, "deck")] == [1, 2, 3]
+    assert [value[i] for i in testing.at(game, "table")] == [8, 7]
+    assert [value[i] for k in ("hand:1", "row:s1", "row:s2") for i in testing.at(game, k)] == [6, 5, 4]
+    game.apply("take deck#2")
+    assert [value[i] for i in testing.at(game, "hand:0")] == [2]
+    assert views.view(game, 0)["zones"]["hand:0"] == testing.at(game, "hand:0")
+    # a subset of the table: 8 and the face-down 7
+    text = RULESETS["blind_pick"].text.replace(
+        "turn {\n", "turn {\n  choose s subset of items(table) as \"pair\"\n")
+    game = interpreter.compile_sources(_sources({"b.meeple": text})).new_game(2, 0)
+    assert testing.notations(game) == ["pair 8", "pair table#2", "pair 8+table#2"]
+    # the same place names for subsets (shorter first, element by element) and for a tie;
+    # with two boards a cell is board.cell, with two items in it cell#n; per-player zones
+    # come zone by zone, each seat by seat
+    game = _run("kind Card { value: int }\nzone deck: Card hidden\nzone table: Card\nzone hand: Card per player\n"
+                "zone bag: Card per player\nboard a: line(length: 1) holds Card\nboard b: line(length: 1) holds Card\n"
+                "deck cards into deck { Card(value: v) for v in 1..9 }\nvar done: bool = false\n"
+                "setup { move top(deck) to table\n move top(deck) to table face down\n"
+                " move top(deck) to bag(players[0]) face down\n move top(deck) to hand(players[1])\n"
+                " move top(deck) to cells(a)[0] face down\n move top(deck) to cells(b)[0]\n"
+                " move top(deck) to cells(b)[0] face down }\n"
+                "turn { choose s subset of items(table) where size(s) == 2 as \"pair\"\n"
+                " choose c from items(bag(players[0])) + items(hand(players[1])) + items(cells(a)[0])"
+                " + items(cells(b)[0]) as \"take\"\n"
+                " best t in items(deck) by 0 tie choose\n done = true }\nend when done")
+    assert testing.notations(game) == ["pair 9+table#2"]
+    game.apply(0)
+    assert testing.notations(game) == ["take 4", "take a.s1", "take b.s1#2", "take hand:1#1",
+                                       "take bag:0#1"]  # bag:0: not known to its owner either
+    game.apply("take a.s1")
+    assert testing.notations(game) == ["tie deck#1", "tie deck#2"]
+    assert "`take deck#1`" in FLAT_DOC and "`8+table#2`" in FLAT_DOC and "`s1#2`" in FLAT_DOC
+
+
+def test_views_list_the_face_down_items_the_seat_knows():
+    game = _program("face_down_demo").new_game(2, 0)
+    card5 = testing.item(game.program, value=5)
+    assert views.view(game, 0)["face_down"] == [card5]
+    assert views.view(game, 1)["face_down"] == [] and views.view(game, views.SPECTATOR)["face_down"] == []
+    assert set(views.view(game, "all")["face_down"]) == {card5, testing.item(game.program, value=6)}
+    game.apply("show true")
+    assert views.view(game, 0)["face_down"] == []
+    assert "player 1's view has card 5 there" in FLAT_DOC
+
+
+def test_bots_get_the_view_and_the_notations_only():
+    import inspect
+
+    from interpreter import bots
+    game = _program("blind_pick").new_game(2, 0)
+    notations = testing.notations(game)
+    for name, cls in bots.BOTS.items():
+        i = cls(1).choose(views.view(game, 0), list(notations))
+        assert 0 <= i < len(notations)
+        assert list(inspect.signature(cls.choose).parameters) == ["self", "view", "moves"]
+    assert "`bot.choose(view, notations)`" in FLAT_DOC
+
+
+def test_a_label_may_show_item_variables():
+    block = next(b for b in FRAGMENTS if 'label Unit "{colour} unit"' in b.text)
+    prog, _ = compile_fragment(block.text + "zone barracks: Unit\n"
+                               "deck units into barracks { Unit(colour: c) for c in Colour }\n", "label.meeple")
+    game = prog.new_game(2, 0)
+    red = testing.item(game.program, "Unit", colour="red")
+    assert display.item_label(game.program, red) == "red unit"
+    assert display.item_label(game.program, red, True) == "red?"
+    assert display.item_label(game.program, red, True, game.state["ivars"]) == "red0"
+    assert display.item_label(game.program, red, True, views.view(game, 0)["ivars"]) == "red0"
+
+
+def test_a_locale_may_translate_the_texts_of_a_variant_not_chosen():
+    fr = next(b for b in OVERLAYS if b.header == ("locale", "fr") and b.comment("base") == "toss")
+    variant = next(b for b in OVERLAYS if b.header == ("variant", "commentary"))
+    base = RULESETS["toss"].text
+    files = {"toss.meeple": base, "variants/commentary.meeple": variant.text, "locales/fr.meeple": fr.text}
+    assert interpreter.compile_sources(_sources(files), (), "fr").warnings == []
+    rules = interpreter.compile_sources(_sources(files), ["commentary"], "fr")
+    assert rules.warnings == []
+    log = views.view(rules.new_game(2, 0), 0)["log"]
+    assert len(log) == 4 and all(re.fullmatch(r"Joueur [12] lance : [0-4] face\(s\) jusqu'ici", m) for m in log)
+    del files["variants/commentary.meeple"]
+    assert [w.code for w in interpreter.compile_sources(_sources(files), (), "fr").warnings] == ["check/unused-text"]
+    # a typo in a variant's text is still reported when the variant is chosen
+    files["variants/commentary.meeple"] = variant.text
+    files["locales/fr.meeple"] = fr.text.replace("{heads}", "{head}")
+    assert interpreter.compile_sources(_sources(files), (), "fr").warnings == []
+    assert [w.code for w in interpreter.compile_sources(_sources(files), ["commentary"], "fr").warnings] \
+        == ["check/unknown-placeholder"]
+
+
+# ---------------------------------------------------------------- invariants and meeple test
+
+def _section_18_fragments() -> str:
+    blocks = [b for b in FRAGMENTS if re.match(r"\s*(invariant|bound|secret)\b", b.text)]
+    assert len(blocks) == 3
+    return "".join(b.text for b in blocks)
+
+
+def test_the_declared_checks_of_section_18_hold_for_the_examples_ruleset():
+    prog, mode = compile_fragment(_section_18_fragments(), "checks.meeple")
+    assert mode == "declarations"
+    stats = invariants.Stats()
+    for n in (2, 3, 4):
+        for seed in range(4):
+            play_and_check(prog, Config(n), seed, [seed * 3 + i for i in range(20)], stats)
+    assert stats.moments == {"after setup": 12, "at turn end": 3 * 4 * (2 + 3 + 4), "at end": 12}
+    p2 = prog.for_players(2)
+    assert [(name, moment) for name, moment, _, _ in p2.invariants] == [
+        ("all_cards", "after setup"), ("full_grid", "always"), ("three_cards_at_most", "at turn end"),
+        ("all_played", "at end")]
+    assert p2.bound == (12, "turns") and p2.secrets == [("hand", False), ("draw", True)]
+    # the bound is tight: 4 players play 12 cards
+    tight, _ = compile_fragment(_section_18_fragments().replace("bound 12 turns", "bound 11 turns"), "b.meeple")
+    play_and_check(tight, Config(3), 0, [])
+    with pytest.raises(Failure) as info:
+        play_and_check(tight, Config(4), 0, [])
+    assert info.value.check == "bound" and "within its bound of 11 turns" in info.value.message
+    assert f"within {invariants.DEFAULT_BOUND[0]:,} {invariants.DEFAULT_BOUND[1]}" in FLAT_DOC
+    assert f"| `bound` | the game goes on after its bound (declared, or {invariants.DEFAULT_BOUND[0]:,} moves) |" \
+        in DOC_TEXT
+
+
+def test_the_moments_of_the_invariants():
+    def moments(body):
+        seen = []
+        game = interpreter.compile_sources(_sources({"m.meeple": CLAIM + body})).new_game(
+            2, 0, hook=lambda moment, R: seen.append((moment, R.turn, R.phase, R.result is not None)))
+        while not game.over:
+            game.apply(0)
+        return seen
+    turn = "var n: int = 0\nturn { choose x from [1] as \"go\"\n n = n + 1 }\n"
+    assert moments(turn + "end when n >= 2") == [
+        ("after setup", 0, "play", False), ("at turn end", 1, "play", False),
+        ("at turn end", 2, "play", False), ("at end", 2, "over", True)]
+    # a turn cut short by 'end game' is not completed
+    assert moments(turn.replace("n = n + 1", "n = n + 1\n if n == 2 { end game }") + "end when false") == [
+        ("after setup", 0, "play", False), ("at turn end", 1, "play", False), ("at end", 1, "over", True)]
+    # ... nor a setup that ends the game
+    assert moments("var n: int = 0\nsetup { end game }\nturn { n = 1 }\nend when n >= 5") == [
+        ("at end", 0, "over", True)]
+    # 'after setup' comes before the end condition is first checked
+    assert moments("var n: int = 0\nsetup { n = 5 }\nturn { n = 1 }\nend when n >= 5") == [
+        ("after setup", 0, "play", False), ("at end", 0, "over", True)]
+    # 'always': at the start and after every move
+    prog = _load(CLAIM + turn + "end when n >= 3\ninvariant small: n < 2\n")
+    with pytest.raises(Failure) as info:
+        play_and_check(prog, Config(2), 0, [])
+    assert (info.value.check, info.value.message, info.value.moves) == (
+        "invariant 'small'", "does not hold (move 2)", ["go 1", "go 1"])
+    # one that cannot be evaluated breaks too; a condition must be a bool; names are unique
+    prog = _load(CLAIM + turn + "end when n >= 3\ninvariant odd at turn end: min([x for x in [n] if x > 5]) > 0\n")
+    with pytest.raises(Failure, match="could not be evaluated"):
+        play_and_check(prog, Config(2), 0, [])
+    for decls, code in [("invariant a: 1", "check/type-mismatch"), ("invariant a: true\ninvariant a: true",
+                        "check/duplicate"), ("bound 0 moves", "check/bad-value"), ("secret nowhere",
+                        "check/unknown-zone"), ("board b: line(length: 2) holds Card\nsecret b", "check/unknown-zone"),
+                        ("bound 3 turns\nbound 3 moves", "check/duplicate")]:
+        d = _load_error(CLAIM + CARDS + turn + "end when n >= 3\n" + decls)
+        assert d.code == code, decls
+    # plain games ignore them
+    game = _load(CLAIM + turn + "end when n >= 3\ninvariant never: false\nbound 1 moves\n").new_game(2, 0)
+    play_randomly(game)
+    assert game.over
+
+
+def test_secrets():
+    body = CARDS + "var n: int = 0\nsetup { deal 1 from pile to hand }\n"
+    turn = "turn { choose x from [1] as \"go\"\n n = n + 1 }\nend when n >= 2\n"
+    play_and_check(_load(CLAIM + body + turn + "secret hand\nsecret other\n"), Config(2), 0, [])
+    # a shared secret zone: nobody's view, not even a face_down list
+    leak = turn.replace("n = n + 1", "n = n + 1\n move top(pile) to other face down for players[0]")
+    with pytest.raises(Failure) as info:
+        play_and_check(_load(CLAIM + body + leak + "secret other\n"), Config(2), 0, [])
+    assert info.value.check == "secret 'other'" and info.value.message.startswith("player 1 can see")
+    assert info.value.span.line == (CLAIM + body + leak).count("\n") + 1
+    play_and_check(_load(CLAIM + body + leak + "secret hand\n"), Config(2), 0, [])
+    # a public zone shows it at once; 'until end' lets 'at end' show it
+    shown = turn + "at end { reveal other }\n"
+    with pytest.raises(Failure, match="secret 'other'"):
+        play_and_check(_load(CLAIM + body + shown.replace("n = n + 1", "n = n + 1\n move top(pile) to other")
+                             + "secret other\n"), Config(2), 0, [])
+    at_end = CLAIM + body.replace("deal 1 from pile to hand", "deal 1 from pile to hand\n move top(pile) to other") \
+        + shown
+    play_and_check(_load(at_end + "secret other until end\n"), Config(2), 0, [])
+    with pytest.raises(Failure) as info:
+        play_and_check(_load(at_end + "secret other\n"), Config(2), 0, [])
+    assert info.value.message.startswith("player 1 can see") and info.value.moves == ["go 1", "go 1"]
+
+
+def test_overlays_add_replace_and_remove_checks():
+    base = EXAMPLES + _section_18_fragments()
+    overlay = ("variant v\nremove invariant all_played\nremove secret draw\nreplace bound 50 turns\n"
+               "replace invariant full_grid: size(draw) <= 9\nreplace secret hand until end\n"
+               "invariant nine_at_most: size(draw) <= 9\n")
+    prog = interpreter.compile_sources(_sources({"examples.meeple": base, "variants/v.meeple": overlay}), ["v"])
+    p2 = prog.for_players(2)
+    assert [(n, m) for n, m, _, _ in p2.invariants] == [
+        ("all_cards", "after setup"), ("full_grid", "always"), ("three_cards_at_most", "at turn end"),
+        ("nine_at_most", "always")]
+    assert p2.bound == (50, "turns") and p2.secrets == [("hand", True)]
+    # Cherokee's open clans: without 'remove secret clan' the face-up clan cards leak
+    src = read_sources(resolve_path("cherokee"))
+    real = src.sources[src.variants["open_clans"].span.file]
+    assert "remove secret clan\n" in real
+    files = {src.base.span.file: src.sources[src.base.span.file],
+             "variants/open_clans.meeple": real.replace("remove secret clan\n", "")}
+    rules = interpreter.compile_sources(_sources(files), ["open_clans"])
+    with pytest.raises(Failure) as info:
+        play_and_check(rules, Config(2, ("open_clans",)), 0, [])
+    assert info.value.check == "secret 'clan'" and info.value.moves == []
+    play_and_check(interpreter.load("cherokee", ["open_clans"]), Config(2, ("open_clans",)), 0, [])
+
+
+def test_the_table_of_checks_names_every_check():
+    source = (ROOT / "interpreter" / "invariants.py").read_text(encoding="utf-8")
+    names = set(re.findall(r'_fail\("([a-z ]+)"', source))
+    assert 'f"invariant \'{name}\'"' in source and "f\"secret '{" in source
+    table = DOC_TEXT.split("### 18.5", 1)[1].split("###", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \|", table, re.M)
+    assert set(rows) == names | {"invariant 'NAME'", "secret 'ZONE'"}
+    assert len(rows) == len(set(rows))
+
+
+def test_games_are_drawn_from_choices_modulo_the_moves_then_first_moves():
+    checker = invariants.GameChecker(_program("race_to_ten"), Config(2), 0)
+    game = checker.play([4, 256 + 7])  # 4 % 3 = 1 and 263 % 3 = 2, then the first move
+    assert game.R.g["total"] == 10 and checker.moves == ["add 2", "add 3"] + ["add 1"] * 5
+    cherokee = interpreter.load("cherokee")
+    src = read_sources(resolve_path("cherokee"))
+    cfgs = invariants.configs(src, cherokee)
+    assert len(cfgs) == 3 * 2 + 3 * len(src.locales)  # counts x (no variant, open_clans), locales alone
+    assert Config(3, ("open_clans",)) in cfgs and Config(2, (), "nl") in cfgs
+    assert invariants.configs(src, cherokee, ["open_clans"], 3) == [Config(3, ("open_clans",))]
+
+
+def test_the_sample_failure_of_meeple_test(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    (tmp_path / "race_to_ten.meeple").write_text(RULESETS["race_to_ten"].text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "200")
+    result = CliRunner().invoke(app, ["test", "race_to_ten.meeple"])
+    assert result.exit_code == 1
+    shown = next(b for b in ALL_BLOCKS if b.lang == "text" and "$ meeple test race_to_ten.meeple" in b.text)
+    expected = shown.text.strip().splitlines()[1:]
+    got = result.output.strip().splitlines()
+    assert len(got) == len(expected), result.output
+    shrunk = re.compile(r"\(move \d+\)|\d+ move\(s\)|moves: .*")  # what shrinking found
+    for g, e in zip(got, expected):
+        assert shrunk.sub("#", g) == shrunk.sub("#", e), (g, e)
+    rec = json.loads((tmp_path / "meeple-test-failure.json").read_text(encoding="utf-8"))
+    assert rec["ruleset"].endswith("race_to_ten.meeple") and rec["players"] == 2
+    game = play_and_check(_program("race_to_ten"), Config(2), 0, [])  # the first moves never fail
+    assert game.over
+    replayed = CliRunner().invoke(app, ["replay", "meeple-test-failure.json", "--quiet"])
+    assert replayed.exit_code == 0, replayed.output
