@@ -129,7 +129,7 @@ def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str
         return "-"
     if type_code == "item":
         ivars = getattr(can_see, "ivars", None)
-        if mask is not None and can_see is not None:
+        if mask is not None and can_see is not None and can_see.seat != "all":
             seat = can_see.seat
             if mask == -1 or (seat >= 0 and (mask >> seat) & 1):
                 return item_label(prog, v, ivars=ivars)
@@ -151,6 +151,9 @@ def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str
 def render_log(prog: Program, entry: list, can_see=None) -> str:
     log_id, values = entry[0], entry[1]
     masks = entry[2] if len(entry) > 2 else [None] * len(values)
+    if len(entry) > 3:
+        # labels show item variables as they were when the message was said
+        can_see = _with_ivars(can_see, entry[3])
     tmpl = prog.logs[log_id]
     localized = prog.checked.texts.get(tmpl.key)
     rendered = [value_text(prog, v, t, can_see, m) for v, t, m in zip(values, tmpl.types, masks)]
@@ -166,3 +169,11 @@ def render_log(prog: Program, entry: list, can_see=None) -> str:
     for i, (raw, r) in enumerate(zip(raws, rendered), 1):
         out = out.replace(f"{{{raw}}}", r).replace(f"{{{i}}}", r)
     return out
+
+
+def _with_ivars(can_see, ivars):
+    """``can_see`` (None: everything, as for the "all" view) with other item values."""
+    def fn(item):
+        return True if can_see is None else can_see(item)
+    fn.seat, fn.ivars = ("all" if can_see is None else can_see.seat), ivars
+    return fn

@@ -167,7 +167,15 @@ class Runtime:
         (a bit mask), so that later moves of the item never reveal it in old messages."""
         types = self.prog.logs[log_id].types
         masks = [self._masks(v, t) for v, t in zip(values, types)]
-        self.log.append([log_id, values, masks])
+        # the item variables of the items named, as they are now (labels may show them)
+        snapshot: dict[str, dict[str, object]] = {}
+        if self.iv:
+            for v, t in zip(values, types):
+                for item in _items_of(v, t):
+                    for name, table in self.iv.items():
+                        if table[item] is not None:
+                            snapshot.setdefault(name, {})[str(item)] = table[item]
+        self.log.append([log_id, values, masks, snapshot])
         if len(self.log) > LOG_KEEP:
             del self.log[: len(self.log) - LOG_KEEP]
 
@@ -217,9 +225,23 @@ class Runtime:
     def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None) -> None:
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
+        if type_code == "list:item":
+            # a set of items that holds some the decider may not know lists them by place,
+            # so that its order does not tell the hidden order they had in a list
+            inner = self._hidden_key(player, "item")
+            options = [sorted(o, key=inner) if any(not self.sees_item(i, player) for i in o) else o
+                       for o in options]
         options = _distinct(sorted(options, key=key))
         self.pending = {"player": player, "var": var, "options": options, "type": type_code,
                         "verb": verb}
+
+
+def _items_of(v, t: str) -> list[int]:
+    if v is None:
+        return []
+    if t.startswith("list:"):
+        return [i for x in v for i in _items_of(x, t[5:])]
+    return [v] if t == "item" else []
 
 
 def _distinct(options: list) -> list:

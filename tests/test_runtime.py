@@ -1009,3 +1009,27 @@ def test_a_label_shows_item_variables_from_the_state_or_a_view():
     assert display.item_label(g.program, pool[-1], ivars=v["ivars"]) == "blue (2)"
     assert display.item_label(g.program, pool[-1], ivars=g.R.iv) == "blue (2)"
     assert display.item_label(g.program, pool[-1]) == "blue (?)"
+
+
+def test_a_message_shows_item_variables_as_they_were_when_it_was_said():
+    g = game(TOKENS.replace('  n = sum(k.wounds for k in items(pool))',
+                            '  log hit "{t} is hit"\n  t.wounds = 9\n  n = 1')
+             + 'label Token "{colour} ({wounds})"\n')
+    assert views.view(g, 1)["log"] == ["blue (2) is hit"]
+    assert views.view(g, "all")["log"] == ["blue (2) is hit"]
+
+
+def test_a_subset_of_hidden_items_does_not_tell_their_hidden_order():
+    g = game("""
+setup {
+  shuffle deck
+}
+turn {
+  choose s subset of reverse(items(deck)) where size(s) == 2 as "pick"
+  done = true
+}
+end when done
+""", seed=4)
+    for m in g.legal_moves():
+        places = [int(p.split("#")[1]) for p in m.notation.split(" ")[1].split("+")]
+        assert places == sorted(places), m.notation   # bottom first, whatever the list said
