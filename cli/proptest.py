@@ -56,9 +56,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
             base = load(Config(0, tuple(variant)))
             if players is not None and not base.min_players <= players <= base.max_players:
                 raise fail(f"{base.title} is for {base.min_players} to {base.max_players} players", 2)
-            cfgs = configs(src, base, variant or None, players)
-            for c in cfgs:
-                load(c)
+            cfgs = configs(src, load, variant or None, players)
         except MeepleError as ex:
             e.print(ex.render(), markup=False, soft_wrap=True)
             raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))")

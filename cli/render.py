@@ -76,10 +76,12 @@ def _centred(t: Text, w: int) -> Text:
     return Text(" " * (pad // 2)) + t + Text(" " * (pad - pad // 2))
 
 
-def _board_cells(prog, view: dict, board: str, names: bool):
+def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = None):
     """Each cell of the board with its drawn lines, its start column and its row: the
     layout's x is in half-cell steps, so rows of a triangle or a hex board are offset by
-    half a cell. Returns (cells, width of a cell)."""
+    half a cell. A board too wide for ``width`` columns is drawn with one column less
+    between neighbours when that makes it fit (cells of an even width then sit half a
+    column off the exact half-cell offset). Returns (cells, width of a cell)."""
     zones = [prog.zones[z] for z in prog.boards[board]]
     if not zones:
         return [], 0
@@ -90,11 +92,14 @@ def _board_cells(prog, view: dict, board: str, names: bool):
     w = max(lw, nw)
     unit = (w + 2) // 2          # two x steps (one cell) = w + 1 or w + 2 columns
     minx = min(z.cell.x for z in zones)
+    span = max(z.cell.x for z in zones) - minx
+    if width is not None and span * unit + w > width and span * (w + 1) / 2 + w <= width:
+        unit = (w + 1) / 2       # tight: a single space between neighbours
     out = []
     for y in sorted({z.cell.y for z in zones}):
         col = 0
         for z in sorted((z for z in zones if z.cell.y == y), key=lambda z: z.cell.x):
-            start = (z.cell.x - minx) * unit
+            start = int((z.cell.x - minx) * unit + 0.5)
             if start < col:           # overlapping layout: keep one space between cells
                 start = col + 1 if col else 0
             out.append((z, drawn[z.id], start, y))
@@ -133,7 +138,7 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
     a cell holding a stack lists all its items, top first, on the lines below it. With
     ``names`` a dim line under each row gives the cells' names (as used in moves). A
     board wider than ``width`` columns is drawn in bands, cut where the layout has gaps."""
-    cells, w = _board_cells(prog, view, board, names)
+    cells, w = _board_cells(prog, view, board, names, width)
     out: list[Text] = []
     for lo, last in _bands([start for _, _, start, _ in cells], w, width):
         band = [c for c in cells if lo <= c[2] <= last]

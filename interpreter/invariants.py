@@ -64,18 +64,23 @@ class Stats:
     moments: dict = field(default_factory=dict)
 
 
-def configs(src, ruleset, variants=None, players=None) -> list[Config]:
+def configs(src, load, variants=None, players=None) -> list[Config]:
     """Every player count, every combination of the declared variants (or the given
-    ones), and every locale (locales may patch rules)."""
-    counts = [players] if players else list(range(ruleset.min_players, ruleset.max_players + 1))
+    ones), and every locale (locales may patch rules). ``load(config)`` gives the
+    ruleset of a config: a variant or locale may change the player counts."""
     if variants:
-        combos = [tuple(variants)]
+        combos = [(tuple(variants), None)]
     else:
         names = sorted(src.variants)
-        combos = [c for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
-    out = [Config(n, v) for v in combos for n in counts]
-    if not variants:
-        out += [Config(n, (), loc) for loc in sorted(src.locales) for n in counts]
+        combos = [(c, None) for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
+        combos += [((), loc) for loc in sorted(src.locales)]
+    out = []
+    for vs, loc in combos:
+        rs = load(Config(0, vs, loc))
+        counts = range(rs.min_players, rs.max_players + 1)
+        if players is not None:
+            counts = [players] if players in counts else []
+        out += [Config(n, vs, loc) for n in counts]
     return out
 
 

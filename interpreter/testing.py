@@ -130,7 +130,7 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
             cache[key] = compile_sources(src, list(c.variants), c.locale)
         return cache[key]
 
-    cfgs = configs(src, load(Config(0, tuple(variants or ()))), variants, players)
+    cfgs = configs(src, load, variants, players)
     stats = Stats()
     failure = explore(load, cfgs, examples, seed, stats)
     if failure is not None:
