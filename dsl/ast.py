@@ -31,7 +31,7 @@ class Node(BaseModel):
 # ---------------------------------------------------------------- types
 
 class TypeRef(Node):
-    """A type written in the source: ``int``, ``Member``, ``pyramid`` (a cell of that
+    """A type written in the source: ``int``, ``Card``, ``table`` (a cell of that
     board), ``player``, ``zone``, or ``list of T``."""
 
     node: Literal["TypeRef"] = "TypeRef"
@@ -358,7 +358,7 @@ class Order(Node):
 
 
 class EnumDecl(Node):
-    """``enum Clan { a, b, c }``."""
+    """``enum Suit { a, b, c }``."""
     node: Literal["EnumDecl"] = "EnumDecl"
     name: str
     values: list[str]

@@ -3,7 +3,7 @@
 A diagnostic has a stable namespaced code (``parse/unexpected-token``,
 ``check/unknown-name``), a span, a message and an optional hint. ``render`` prints::
 
-    error[check/unknown-zone]: cherokee.meeple:12:9: unknown zone 'hnad'
+    error[check/unknown-zone]: mygame.meeple:12:9: unknown zone 'hnad'
        12 |   deal all from draw to hnad
           |                         ^^^^
     hint: did you mean 'hand'?

@@ -46,7 +46,7 @@ class Merged:
 
 
 def resolve_path(name_or_path: str) -> Path:
-    """A bundled ruleset name (``cherokee``) or a path to a file or folder."""
+    """A bundled ruleset name (a folder of ``rulesets/``) or a path to a file or folder."""
     p = Path(name_or_path)
     if p.exists():
         return p

@@ -1,6 +1,6 @@
 """The Meeple interpreter: compile a ruleset once, then play games from it.
 
-    program = interpreter.load("cherokee", variants=["open_clans"], locale="nl")
+    program = interpreter.load("rulesets/my-game", variants=["a_variant"], locale="nl")
     game = program.new_game(players=3, seed=7)
     while not game.over:
         game.apply(game.legal_moves()[0])

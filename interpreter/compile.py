@@ -29,7 +29,7 @@ class ItemInfo:
 class ZoneInfo:
     id: int
     name: str          # declared name (zone or board)
-    key: str           # unique key: 'draw', 'hand:0', 'pyramid:r3c2'
+    key: str           # unique key: 'draw', 'hand:0', 'table:r3c2'
     kind: str          # what it holds
     visibility: str    # public | owner | hidden
     owner: int | None = None

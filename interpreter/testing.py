@@ -1,10 +1,10 @@
 """Helpers for ruleset authors' tests: find items, build a position by hand, play moves.
 
     from interpreter import load, testing
-    prog = load("cherokee")
-    m7 = testing.item(prog, clan="blue", sex="man", value=7)
-    game = testing.position(prog, players=3, zones={"pyramid:r2c1": [m7]}, active=0)
-    assert "chase r1c1" in testing.notations(game)
+    prog = load("rulesets/my-game")
+    h7 = testing.item(prog, suit="hearts", rank=7)
+    game = testing.position(prog, players=3, zones={"hand:0": [h7]}, active=0)
+    assert "play hearts-7" in testing.notations(game)
 """
 from __future__ import annotations
 
