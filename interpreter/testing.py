@@ -140,3 +140,21 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
             f"{failure.check}{where}: {failure.message}\n  game: {failure.config}, seed "
             f"{failure.seed}, moves {failure.moves}\n  record: "
             f"{json.dumps(failure.record().to_dict(), ensure_ascii=False)}")
+
+
+def check_legal_moves(game: Game) -> list[str]:
+    """Asserts what must hold of the legal moves at any decision: there is one when the
+    game is not over; asking twice gives the same list; notations are unique; indices
+    count from 0; every move belongs to the deciding player; options are in their
+    type's order (items the decider may not know: by place). Returns the notations."""
+    moves = game.legal_moves()
+    assert moves, "a game that is not over has a decision"
+    assert [(m.value, m.notation) for m in moves] == [(m.value, m.notation) for m in game.legal_moves()]
+    notes = [m.notation for m in moves]
+    assert len(set(notes)) == len(notes), f"notations are not unique: {notes}"
+    assert [m.index for m in moves] == list(range(len(moves)))
+    assert all(m.player == game.active_player for m in moves)
+    options, kind = game.R.pending["options"], game.R.pending["type"]
+    if "item" not in kind:
+        assert options == sorted(options, key=game.program.sort_key(kind))
+    return notes

@@ -318,17 +318,7 @@ class Referee:
 
 # ---------------------------------------------------------------- invariants
 
-def check_moves(game) -> list[str]:
-    moves = game.legal_moves()
-    assert moves, "a game that is not over has a decision"
-    notes = [m.notation for m in moves]
-    assert len(set(notes)) == len(notes)
-    assert notes == [m.notation for m in game.legal_moves()]
-    assert all(m.player == game.active_player for m in moves)
-    options, kind = game.R.pending["options"], game.R.pending["type"]
-    if kind != "item":                    # (items the decider knows are sorted by creation)
-        assert options == sorted(options, key=game.program.sort_key(kind))
-    return notes
+check_moves = testing.check_legal_moves  # the checks every decision must pass
 
 
 def check_conservation(game, ref: Referee) -> None:

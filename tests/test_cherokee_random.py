@@ -23,7 +23,6 @@ import pytest
 import interpreter
 from interpreter import display, record, testing
 from interpreter.bots import RandomBot
-from interpreter.helpers import sort_key
 from interpreter.views import view
 
 GAMES_PER_CONFIG = 24
@@ -119,18 +118,7 @@ class Checker:
         return scores, women, [p for p in range(self.n) if (scores[p], women[p]) == best]
 
 
-def check_moves(game):
-    moves = game.legal_moves()
-    again = game.legal_moves()
-    assert [(m.value, m.notation) for m in moves] == [(m.value, m.notation) for m in again]
-    assert moves, "a game that is not over has a decision"
-    notes = [m.notation for m in moves]
-    assert len(set(notes)) == len(notes)
-    assert [m.index for m in moves] == list(range(len(moves)))
-    assert all(m.player == game.active_player for m in moves)
-    options = game.R.pending["options"]
-    assert options == sorted(options, key=sort_key)
-    return notes
+check_moves = testing.check_legal_moves  # the checks every decision must pass
 
 
 def play_game(variants: tuple, locale: str | None, players: int, seed: int):

@@ -28,7 +28,6 @@ import pytest
 import interpreter
 from interpreter import display, record, testing
 from interpreter.bots import RandomBot
-from interpreter.helpers import sort_key
 from interpreter.views import view
 
 GAMES_PER_CONFIG = 12
@@ -214,17 +213,7 @@ class Tracker:
         return scores, counts, [p for p in range(self.n) if (scores[p], counts[p]) == best]
 
 
-def check_moves(game):
-    moves = game.legal_moves()
-    again = game.legal_moves()
-    assert [(m.value, m.notation) for m in moves] == [(m.value, m.notation) for m in again]
-    assert moves, "a game that is not over has a decision"
-    notes = [m.notation for m in moves]
-    assert len(set(notes)) == len(notes)
-    assert all(m.player == game.active_player for m in moves)
-    options = game.R.pending["options"]
-    assert options == sorted(options, key=sort_key)
-    return notes
+check_moves = testing.check_legal_moves  # the checks every decision must pass
 
 
 def play_game(variants: tuple, locale: str | None, players: int, seed: int):
