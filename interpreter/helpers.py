@@ -28,10 +28,6 @@ class BudgetError(RuleError):
 _NO_ITEM = [None]  # `(zone or _NO_ITEM)[-1]`: the top item, or None for an empty zone
 
 
-def _top(z: list):
-    return z[-1] if z else None
-
-
 def _topn(z: list, n: int) -> list:
     if n <= 0:
         return []
@@ -84,10 +80,6 @@ def _first(xs: list):
 
 def _last(xs: list):
     return xs[-1] if xs else None
-
-
-def _sort(xs: list) -> list:
-    return sorted(xs, key=sort_key)
 
 
 def _subsets(xs: list) -> list:

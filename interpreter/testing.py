@@ -88,6 +88,16 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
     return g
 
 
+def options(game: Game, verb: str) -> list[str]:
+    """The legal moves without their verb, checking they all have that verb."""
+    out = []
+    for n in notations(game):
+        v, _, rest = n.partition(" ")
+        assert v == verb, f"expected a '{verb}' decision, got {n!r}"
+        out.append(rest)
+    return out
+
+
 def notations(game: Game) -> list[str]:
     return [m.notation for m in game.legal_moves()]
 

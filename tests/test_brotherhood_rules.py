@@ -99,14 +99,7 @@ def board(g) -> dict[str, str]:
     return {name: at(g, name) for name in hexes(g.program) if at(g, name)}
 
 
-def options(g, verb: str) -> list[str]:
-    """The legal moves without their verb, checking they all have that verb."""
-    out = []
-    for n in testing.notations(g):
-        v, _, rest = n.partition(" ")
-        assert v == verb, f"expected a '{verb}' decision, got {n!r}"
-        out.append(rest)
-    return out
+options = testing.options  # the legal moves of one verb, without it
 
 
 def actions(g) -> list[str]:

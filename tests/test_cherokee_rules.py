@@ -140,14 +140,7 @@ def discard(game) -> list[str]:
     return [code(game.program, i) for i in testing.at(game, "discard")]
 
 
-def moves(game, verb: str) -> list[str]:
-    """The legal moves (without their verb), checking they all have that verb."""
-    out = []
-    for n in testing.notations(game):
-        v, _, rest = n.partition(" ")
-        assert v == verb, f"expected a '{verb}' decision, got {n!r}"
-        out.append(rest)
-    return out
+moves = testing.options  # the legal moves of one verb, without it
 
 
 def targets(game) -> set[str]:

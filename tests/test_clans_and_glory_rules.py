@@ -121,14 +121,7 @@ def stack(game, s: str) -> list[int]:
             for i in testing.at(game, f"stones:{s}")]
 
 
-def moves(game, verb: str) -> list[str]:
-    """The legal moves without their verb, checking they all have that verb."""
-    out = []
-    for n in testing.notations(game):
-        v, _, rest = n.partition(" ")
-        assert v == verb, f"expected a '{verb}' decision, got {n!r}"
-        out.append(rest)
-    return out
+moves = testing.options  # the legal moves of one verb, without it
 
 
 def cells_for(game, code_: str) -> set[str]:
