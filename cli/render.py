@@ -4,8 +4,12 @@ seat's own legal moves, and the ruleset's display data (names, labels, colours,
 board layout) -- never from the game state itself."""
 from __future__ import annotations
 
+import re
+import sys
+
 from rich.cells import cell_len
-from rich.console import Group
+from rich.console import Console, Group, RenderHook
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +21,64 @@ from interpreter.views import view as make_view
 EMPTY = "·"
 HIDDEN = "?"
 FACE_DOWN = "▒▒"  # an item lying face down
+
+
+# ---------------------------------------------------------------- literal text
+
+# characters that a terminal would act on instead of showing: C0 controls but tab and
+# newline, DEL, C1 controls, bidi marks, embeddings, overrides and isolates, line and
+# paragraph separators, and lone surrogates (undecodable input bytes)
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+                     "\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape_char(m: re.Match) -> str:
+    o = ord(m.group())
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def literal(s: str, newlines: bool = True) -> str:
+    """Text from a ruleset, a locale, a record or a user, made safe to print: every
+    character a terminal would act on (ESC, CR, backspace, NUL, DEL, C1 controls, bidi
+    overrides, lone surrogates...) is written as a visible escape such as ``\\x1b``;
+    with ``newlines=False`` a newline is escaped too. Idempotent."""
+    out = _UNSAFE.sub(_escape_char, s)
+    return out if newlines else out.replace("\n", "\\x0a")
+
+
+class _Literal:
+    """A renderable whose text segments are passed through ``literal`` (control
+    segments, such as clearing the screen, are the console's own and pass unchanged)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __rich_console__(self, console, options):
+        for seg in console.render(self.inner, options):
+            if seg.control or not _UNSAFE.search(seg.text):
+                yield seg
+            else:
+                yield Segment(literal(seg.text), seg.style)
+
+
+class LiteralHook(RenderHook):
+    def process_renderables(self, renderables):
+        return [_Literal(r) for r in renderables]
+
+
+def console(stderr: bool = False, **kw) -> Console:
+    """A console for text that may come from a ruleset or a user: no markup, no emoji
+    codes, no highlighting, and every control character escaped (``literal``) whatever
+    the renderable. Styles are given with ``Text``/``style=``, never with markup."""
+    c = Console(stderr=stderr, markup=False, emoji=False, highlight=False, **kw)
+    c.push_render_hook(LiteralHook())
+    return c
+
+
+def safe_text(s: str, style: str | Style = "") -> Text:
+    """A ``Text`` of ruleset or user text, escaped first so that characters rich would
+    silently drop (CR, backspace, bell...) are visible too."""
+    return Text(literal(s), style=style)
 
 
 # ---------------------------------------------------------------- items
