@@ -318,11 +318,11 @@ def play(
     title = prog.title
     if prog.variants:
         title += " + " + ", ".join(prog.checked.variant_titles.get(v, v) for v in prog.variants)
-    out.print(Text(f"{title}", style="bold") + Text(
+    out.print(render.safe_text(title, style="bold") + Text(
         f" — {n} players" + (f" — seed {seed}" if chosen else "")
         + (f" — locale {prog.locale}" if prog.locale else "")))
     for s in range(n):
-        out.print(f"  {display.player_name(prog, s)}: {seats[s]}", markup=False)
+        out.print(render.safe_text(f"  {display.player_name(prog, s)}: {seats[s]}"))
     rec = records.Record(_record_name(ruleset), n, seed, list(variant), locale, [], seats)
     # a random seed must not be in the file name: it is printed when the game stops
     stamp = seed if chosen else time.strftime("%Y%m%d-%H%M%S")
@@ -399,14 +399,14 @@ def simulate(
     elapsed = time.perf_counter() - start
     title = prog.title + "".join(f" + {prog.checked.variant_titles.get(v, v)}"
                                  for v in prog.variants)
-    out.print(Text(title, style="bold") + Text(f" — {games} games, {n} players, {bot} bots, "
+    out.print(render.safe_text(title, style="bold") + Text(f" — {games} games, {n} players, {bot} bots, "
                                                f"seeds {seed}..{seed + games - 1}"))
     t = Table(header_style="bold")
     t.add_column("Seat")
     t.add_column("Wins", justify="right")
     t.add_column("Win %", justify="right")
     for s in range(n):
-        t.add_row(Text(display.player_name(prog, s)), str(wins[s]),
+        t.add_row(render.safe_text(display.player_name(prog, s)), str(wins[s]),
                   f"{100 * wins[s] / games:.1f}%")
     out.print(t)
     st = Table(show_header=False, box=None, padding=(0, 2))

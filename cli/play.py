@@ -110,7 +110,7 @@ class PlaySession:
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
-        return display.player_name(self.prog, seat)
+        return render.literal(display.player_name(self.prog, seat))
 
     def save(self, path: Path) -> bool:
         g = self.game
@@ -246,14 +246,14 @@ class PlaySession:
             return
         self.last_drawn = key
         c.print()
-        c.print(Rule(Text(f"{self.prog.title} — turn {v['turn'] + 1} — {self.pname(seat)}")))
+        c.print(Rule(Text(f"{render.literal(self.prog.title)} — turn {v['turn'] + 1} — {self.pname(seat)}")))
         c.print(render.screen(self.prog, v, seat))
         c.print()
         self.show_moves(seat)
 
     def prompt_text(self, seat: int) -> str:
         verb = view(self.game, seat)["pending"]["verb"] or "move"
-        return display.text(self.prog, verb, f"Choose: {verb}")
+        return render.literal(display.text(self.prog, verb, f"Choose: {verb}"))
 
     def show_moves(self, seat: int) -> None:
         c, g = self.console, self.game
@@ -349,22 +349,22 @@ class PlaySession:
         last = self.history[-1]
         if last.seat != seat:
             c.print(Text("Cannot undo: ", style="yellow") + Text(
-                f"the latest move ('{last.notation}') was made by {self.pname(last.seat)}; "
+                f"the latest move ('{render.literal(last.notation)}') was made by {self.pname(last.seat)}; "
                 f"you can only undo your own latest move."))
             return False
         if revealed_since(last.before.state, self.game.state, seat):
             c.print(Text("Cannot undo: ", style="yellow") + Text(
-                f"since '{last.notation}' you have seen hidden information (or chance was "
+                f"since '{render.literal(last.notation)}' you have seen hidden information (or chance was "
                 f"used), so the move stands."))
             return False
         self.history.pop()
         self.game = last.before
-        c.print(Text(f"Undone: {last.notation}", style="green"))
+        c.print(Text(f"Undone: {render.literal(last.notation)}", style="green"))
         return True
 
     def help(self, seat: int) -> None:
         moves = self.game.legal_moves()
-        ex = moves[0].notation if moves else "..."
+        ex = render.literal(moves[0].notation) if moves else "..."
         bare = ex.split(" ", 1)[-1]
         c = self.console
         c.print(Text("Commands", style="bold underline"))
