@@ -315,7 +315,11 @@ def test_the_console_script_exits_130_on_ctrl_c_anywhere(monkeypatch):
         cli.main.main()
     assert e.value.code == 130
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["meeple"] == "cli.main:main"
+    assert scripts["meeple"] == "cli.entry:main"
+    import cli.entry
+    with pytest.raises(SystemExit) as e:
+        cli.entry.main()                      # the script's main runs cli.main.main
+    assert e.value.code == 130
 
 
 # ---------------------------------------------------------------- typed at a prompt
