@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import cli.main
 import interpreter
-from cli import render
+from cli import entry, render
 from cli.main import app
 from cli.play import HUMAN, PlaySession, Quit
 from interpreter import display, record
@@ -316,9 +316,8 @@ def test_the_console_script_exits_130_on_ctrl_c_anywhere(monkeypatch):
     assert e.value.code == 130
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts["meeple"] == "cli.entry:main"
-    import cli.entry
     with pytest.raises(SystemExit) as e:
-        cli.entry.main()                      # the script's main runs cli.main.main
+        entry.main()                      # the script's main runs cli.main.main
     assert e.value.code == 130
 
 
