@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
+import typer.exceptions
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -497,17 +498,43 @@ def replay(
                   markup=False)
 
 
+class _LiteralStream:
+    """A text stream that writes everything through ``render.literal``: click's own
+    messages (a bad option value, a missing argument) quote what the user typed."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, s: str) -> int:
+        return self._stream.write(render.literal(s))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main() -> None:
-    """The ``meeple`` console script: the app, with Ctrl-C anywhere (even while loading)
-    exiting 130 and never a traceback. ``play`` saves its record before."""
+    """The ``meeple`` command (see cli/entry.py): the app, with Ctrl-C anywhere exiting
+    130 and never a traceback (``play`` saves its record before), and click's usage
+    errors printed with the typed values escaped. Exit codes: 0, 1, 2, 130."""
     try:
-        app()
+        code = app(standalone_mode=False)
+    except typer.exceptions.TyperException as e:   # click's usage errors: exit 2
+        stream = _LiteralStream(sys.stderr)
+        if callable(getattr(e, "show", None)):
+            e.show(file=stream)
+        else:  # pragma: no cover - every such error has show() today
+            stream.write(f"error: {e.format_message()}\n")
+        code = e.exit_code
+    except typer.Abort:
+        sys.stderr.write("Aborted!\n")
+        code = 1
     except KeyboardInterrupt:
         try:
             sys.stderr.write("\ninterrupted\n")
         except (OSError, ValueError):
             pass
-        sys.exit(130)
+        code = 130
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 # ---------------------------------------------------------------- test

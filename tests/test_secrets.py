@@ -307,7 +307,7 @@ def test_ctrl_c_at_a_prompt_saves_the_record_and_exits_130(tmp_path, prog, monke
 
 
 def test_the_console_script_exits_130_on_ctrl_c_anywhere(monkeypatch):
-    def interrupted():
+    def interrupted(**kw):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli.main, "app", interrupted)
@@ -403,3 +403,16 @@ def test_nothing_typed_at_a_handover_draws_the_next_hand(tiny, text):
     out = s.console.file.getvalue()
     assert "Pass the terminal" in out
     assert not [x for x in secret if x in out]
+
+
+def test_the_console_script_escapes_typed_values_in_usage_errors(monkeypatch, capsys):
+    monkeypatch.setattr("sys.argv", ["meeple", "play", "cherokee", "--players", "\x1b[2J7"])
+    with pytest.raises(SystemExit) as e:
+        cli.main.main()
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "Invalid value for '--players'" in err
+    assert "\x1b" not in err
+    monkeypatch.setattr("sys.argv", ["meeple", "list"])
+    with pytest.raises(SystemExit) as e:
+        cli.main.main()
+    assert e.value.code == 0 and "cherokee" in capsys.readouterr().out
