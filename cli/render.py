@@ -5,7 +5,6 @@ board layout) -- never from the game state itself."""
 from __future__ import annotations
 
 import re
-import sys
 
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderHook

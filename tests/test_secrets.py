@@ -21,7 +21,7 @@ from cli import entry, render
 from cli.main import app
 from cli.play import HUMAN, PlaySession, Quit
 from interpreter import display, record
-from interpreter.bots import RandomBot, bot_seed
+from interpreter.bots import bot_seed
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
