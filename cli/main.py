@@ -2,13 +2,15 @@
 bots), simulate many games with bots, and replay game records."""
 from __future__ import annotations
 
-import random
+import secrets
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import List, Optional
 
 import typer
+import typer.exceptions
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -19,7 +21,7 @@ from dsl import load as dsl_load
 from dsl.errors import MeepleError
 from interpreter import IllegalMove, RuleError, display
 from interpreter import record as records
-from interpreter.bots import BOTS
+from interpreter.bots import BOTS, bot_seed
 from interpreter.views import SPECTATOR, view
 
 from . import render
@@ -36,11 +38,13 @@ app = typer.Typer(
 
 
 def _out() -> Console:
-    return Console(highlight=False)
+    # no markup, no emoji codes, control characters escaped: text from rulesets and
+    # users is printed literally (render.console)
+    return render.console()
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False)
+    return render.console(stderr=True)
 
 
 def fail(message: str, code: int = 1) -> "typer.Exit":
@@ -96,10 +100,6 @@ def _bot_class(name: str):
     if cls is None:
         raise fail(f"unknown bot '{name}'; bots are: {', '.join(sorted(BOTS))}", 2)
     return cls
-
-
-def _bot_seed(seed: int, game: int, seat: int) -> int:
-    return (seed + game) * 1000 + seat
 
 
 class LazyView(Mapping):
@@ -255,6 +255,23 @@ def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
     return bots
 
 
+HOT_SEAT_NOT_A_TERMINAL = (
+    "{title} hides information from the players, and the output is not a terminal (it is "
+    "piped or redirected), where the screen cannot be cleared between players: every "
+    "player's hand would end up in it. Play in a terminal, or let bots play every seat "
+    "but one (e.g. {bots}): then only that seat's view is shown. (An output "
+    "that is a terminal in disguise can say so with TTY_COMPATIBLE=1.)")
+
+
+def _stdin_keeps_bad_bytes() -> None:
+    """Input bytes that are not valid text become lone surrogates (printed escaped)
+    instead of an error."""
+    try:
+        sys.stdin.reconfigure(errors="surrogateescape")
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
 @app.command()
 def play(
     ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
@@ -267,22 +284,34 @@ def play(
     locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
                                          help="A locale, e.g. de."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="S",
-                                       help="Random seed (default: random)."),
+                                       help="Random seed: the same seed, the same game (default: 64 "
+                                            "random bits from the operating system, shown "
+                                            "when the game is over)."),
     bot: List[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
                                   help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
                                        "2=random (repeatable). Bots: " + ", ".join(sorted(BOTS))),
     record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
                                           help="Save the game record here at the end or on quit."),
 ) -> None:
-    """Play a game in the terminal: hot seat for the humans, bots for the --bot seats."""
+    """Play a game in the terminal: hot seat for the humans, bots for the --bot seats.
+    With no --seed the seed is random (64 bits from the operating system) and shown
+    only at the end. When the output is not a terminal, a game with hidden information
+    needs bots for all seats but one."""
     out = _out()
+    _stdin_keeps_bad_bytes()
     prog = _load(ruleset, variant, locale)
     n = _players(prog, players)
     bot_names = _parse_bots(bot, n)
-    if seed is None:
-        seed = random.randrange(1, 1_000_000)
     seats = [bot_names.get(s, HUMAN) for s in range(n)]
-    bots = {s: BOTS[name](_bot_seed(seed, 0, s)) for s, name in bot_names.items()}
+    if prog.hidden_information and seats.count(HUMAN) > 1 and not out.is_terminal:
+        raise fail(HOT_SEAT_NOT_A_TERMINAL.format(
+            title=prog.title, bots=" ".join(f"--bot {s + 1}=random" for s in range(1, n))), 2)
+    chosen = seed is not None
+    if seed is None:
+        # 64 bits from the operating system: the seed decides every hidden card, so it
+        # must not be guessable; it is shown only when the game is over
+        seed = secrets.randbits(64)
+    bots = {s: BOTS[name](bot_seed(seed, 0, s)) for s, name in bot_names.items()}
     try:
         game = prog.new_game(n, seed)
     except RuleError as e:
@@ -290,13 +319,15 @@ def play(
     title = prog.title
     if prog.variants:
         title += " + " + ", ".join(prog.checked.variant_titles.get(v, v) for v in prog.variants)
-    out.print(Text(f"{title}", style="bold") + Text(
-        f" — {n} players — seed {seed}"
+    out.print(render.safe_text(title, style="bold") + Text(
+        f" — {n} players" + (f" — seed {seed}" if chosen else "")
         + (f" — locale {prog.locale}" if prog.locale else "")))
     for s in range(n):
-        out.print(f"  {display.player_name(prog, s)}: {seats[s]}", markup=False)
+        out.print(render.safe_text(f"  {display.player_name(prog, s)}: {seats[s]}"))
     rec = records.Record(_record_name(ruleset), n, seed, list(variant), locale, [], seats)
-    quit_path = Path.cwd() / f"meeple-{prog.name}-{seed}.json"
+    # a random seed must not be in the file name: it is printed when the game stops
+    stamp = seed if chosen else time.strftime("%Y%m%d-%H%M%S")
+    quit_path = Path.cwd() / f"meeple-{prog.name}-{stamp}.json"
     session = PlaySession(out, game, seats, bots, rec, record, quit_path)
     code = session.run()
     if code:
@@ -342,7 +373,7 @@ def simulate(
         task = progress.add_task("games", total=games)
         for i in range(games):
             gseed = seed + i
-            bots = [bot_cls(_bot_seed(seed, i, s)) for s in range(n)]
+            bots = [bot_cls(bot_seed(seed, i, s)) for s in range(n)]
             try:
                 game = prog.new_game(n, gseed)
                 moves = 0
@@ -369,14 +400,14 @@ def simulate(
     elapsed = time.perf_counter() - start
     title = prog.title + "".join(f" + {prog.checked.variant_titles.get(v, v)}"
                                  for v in prog.variants)
-    out.print(Text(title, style="bold") + Text(f" — {games} games, {n} players, {bot} bots, "
+    out.print(render.safe_text(title, style="bold") + Text(f" — {games} games, {n} players, {bot} bots, "
                                                f"seeds {seed}..{seed + games - 1}"))
     t = Table(header_style="bold")
     t.add_column("Seat")
     t.add_column("Wins", justify="right")
     t.add_column("Win %", justify="right")
     for s in range(n):
-        t.add_row(Text(display.player_name(prog, s)), str(wins[s]),
+        t.add_row(render.safe_text(display.player_name(prog, s)), str(wins[s]),
                   f"{100 * wins[s] / games:.1f}%")
     out.print(t)
     st = Table(show_header=False, box=None, padding=(0, 2))
@@ -467,8 +498,43 @@ def replay(
                   markup=False)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    app()
+class _LiteralStream:
+    """A text stream that writes everything through ``render.literal``: click's own
+    messages (a bad option value, a missing argument) quote what the user typed."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, s: str) -> int:
+        return self._stream.write(render.literal(s))
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def main() -> None:
+    """The ``meeple`` command (see cli/entry.py): the app, with Ctrl-C anywhere exiting
+    130 and never a traceback (``play`` saves its record before), and click's usage
+    errors printed with the typed values escaped. Exit codes: 0, 1, 2, 130."""
+    try:
+        code = app(standalone_mode=False)
+    except typer.exceptions.TyperException as e:   # click's usage errors: exit 2
+        stream = _LiteralStream(sys.stderr)
+        if callable(getattr(e, "show", None)):
+            e.show(file=stream)
+        else:  # pragma: no cover - every such error has show() today
+            stream.write(f"error: {e.format_message()}\n")
+        code = e.exit_code
+    except typer.Abort:
+        sys.stderr.write("Aborted!\n")
+        code = 1
+    except KeyboardInterrupt:
+        try:
+            sys.stderr.write("\ninterrupted\n")
+        except (OSError, ValueError):
+            pass
+        code = 130
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 # ---------------------------------------------------------------- test
@@ -476,3 +542,7 @@ if __name__ == "__main__":  # pragma: no cover
 from . import proptest  # noqa: E402 - registered last, on the app defined above
 
 proptest.register(app, _out, _err, fail, _resolve)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -2,7 +2,10 @@
 
 Each human seat sees only its own view and its own legal moves. Before a human
 decides, when the previous human decision was another seat's, the screen is cleared
-and a handover screen (which shows nothing secret) waits for Enter.
+and a handover screen (which shows nothing secret) waits for Enter; it accepts only
+Enter or quit, so nothing typed there can draw a seat's screen for the wrong person.
+Everything from the ruleset or typed by a user is printed literally (see
+``render.console``).
 """
 from __future__ import annotations
 
@@ -35,6 +38,14 @@ class Quit(Exception):
     """The player asked to stop (or the input ended)."""
 
 
+class Interrupted(Quit):
+    """Ctrl-C: stop like quit (the record is saved), then exit with 130."""
+
+
+MAX_MOVE_NUMBER_DIGITS = 9  # a longer number is out of range for any list of moves
+MAX_MOVE_TEXT = 500         # a longer line is not a move of any game (and is not echoed whole)
+
+
 @dataclass
 class Done:
     """One move made: who made it, its notation and the game just before it."""
@@ -45,17 +56,37 @@ class Done:
 
 
 def read_line(console: Console, prompt: str) -> str:
-    """One line of input; EOF or Ctrl-C mean quit. When the input is not a terminal
-    (a pipe, a test) the line is echoed so the transcript reads like a session."""
+    """One line of input; EOF means quit, Ctrl-C interrupts. When the input is not a
+    terminal (a pipe, a test) the line is echoed (escaped) so the transcript reads like
+    a session. Bytes that are not text come in as lone surrogates (surrogateescape)
+    and are only ever printed escaped."""
     console.print(prompt, end="", markup=False, highlight=False)
     try:
         line = input()
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         console.print()
         raise Quit() from None
-    if not sys.stdin.isatty():
-        console.print(line, markup=False, highlight=False)
+    except KeyboardInterrupt:
+        console.print()
+        raise Interrupted() from None
+    except UnicodeDecodeError:   # an input stream that was not opened with surrogateescape
+        line = "\ufffd"
+    if not _isatty(sys.stdin):
+        shown = line if len(line) <= MAX_MOVE_TEXT else line[:MAX_MOVE_TEXT] + "..."
+        console.print(render.safe_text(shown))
     return line.strip()
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def is_ascii_number(s: str) -> bool:
+    """'12' yes; '²', '١٢', '-1', '1e9', '' no (str.isdigit accepts the first two)."""
+    return s.isascii() and s.isdigit()
 
 
 class PlaySession:
@@ -79,7 +110,7 @@ class PlaySession:
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
-        return display.player_name(self.prog, seat)
+        return render.literal(display.player_name(self.prog, seat))
 
     def save(self, path: Path) -> bool:
         g = self.game
@@ -118,7 +149,10 @@ class PlaySession:
                 else:
                     if not self.bot_turn(seat):
                         return 1
-        except (Quit, KeyboardInterrupt):
+        except (Quit, KeyboardInterrupt) as e:
+            # Ctrl-C (at a prompt or while a bot thinks) exits 130, quit or EOF 0; both
+            # save the record first. Nothing secret is shown: the seed only at the end.
+            code = 0 if type(e) is Quit else 130
             path = self.record_path or self.quit_path
             c.print()
             if self.save(path):
@@ -126,7 +160,7 @@ class PlaySession:
                         f"({len(self.history)} move{'' if len(self.history) == 1 else 's'}); "
                         f"replay it with "
                         f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
-                return 0
+                return code
             return 1
         self.finish()
         return 0
@@ -138,6 +172,9 @@ class PlaySession:
         c.print(render.screen(self.prog, view(g, SPECTATOR), SPECTATOR, log_lines=8))
         c.print()
         c.print(render.result_table(self.prog, g.result))
+        # the game is over: the seed may be shown now, so that it can be played again
+        c.print(f"Seed: {self.rec.seed} (play the same game again with --seed {self.rec.seed})",
+                markup=False, highlight=False, soft_wrap=True)
         if self.record_path is not None and self.save(self.record_path):
             c.print(f"Record saved to {self.record_path}.", markup=False, highlight=False,
                     soft_wrap=True)
@@ -151,9 +188,11 @@ class PlaySession:
         try:
             m, before = self.apply(seat, moves[idx])
         except (RuleError, IllegalMove) as e:
+            # the notation may name the bot's hidden items: write it as the reader sees it
+            shown, _ = render.describe_move(g, moves[idx], tc, self.announce_to)
             self.console.print(Text("rule error ", style="red") + Text(
                 f"while {self.pname(seat)} ({self.seats[seat]}) played "
-                f"'{moves[idx].notation}': {e}"))
+                f"'{shown}': {e}"))
             if self.record_path is not None:
                 self.save(self.record_path)
             return False
@@ -182,7 +221,17 @@ class PlaySession:
         c.print(Rule())
         c.print(Text(f"Pass the terminal to {self.pname(seat)}. Press Enter.", style="bold"))
         c.print(Rule())
-        read_line(c, "")
+        # only Enter goes on and only quit stops: a command typed here (board, help,
+        # undo, a move...) must not draw the next seat's screen for whoever typed it
+        while True:
+            line = read_line(c, "")
+            if not line:
+                break
+            if line.lower() in QUIT_WORDS:
+                raise Quit()
+            c.print(Text(f"Only {self.pname(seat)} may see what comes next. When "
+                         f"{self.pname(seat)} has the terminal, press Enter (or type quit "
+                         f"to stop and save).", style="yellow"))
         self.clear()
 
     def show(self, seat: int, force: bool = True) -> None:
@@ -197,14 +246,14 @@ class PlaySession:
             return
         self.last_drawn = key
         c.print()
-        c.print(Rule(Text(f"{self.prog.title} — turn {v['turn'] + 1} — {self.pname(seat)}")))
+        c.print(Rule(Text(f"{render.literal(self.prog.title)} — turn {v['turn'] + 1} — {self.pname(seat)}")))
         c.print(render.screen(self.prog, v, seat))
         c.print()
         self.show_moves(seat)
 
     def prompt_text(self, seat: int) -> str:
         verb = view(self.game, seat)["pending"]["verb"] or "move"
-        return display.text(self.prog, verb, f"Choose: {verb}")
+        return render.literal(display.text(self.prog, verb, f"Choose: {verb}"))
 
     def show_moves(self, seat: int) -> None:
         c, g = self.console, self.game
@@ -262,13 +311,20 @@ class PlaySession:
         c, g = self.console, self.game
         moves = g.legal_moves()
         tc = self.type_code(g)
-        if line.isdigit():
-            n = int(line)
-            if not 1 <= n <= len(moves):
-                c.print(f"[red]Illegal move:[/] there is no move number {n}; choose 1 to "
-                        f"{len(moves)}.", highlight=False)
+        if is_ascii_number(line):
+            digits = line.lstrip("0") or "0"
+            n = int(digits) if len(digits) <= MAX_MOVE_NUMBER_DIGITS else None
+            if n is None or not 1 <= n <= len(moves):
+                c.print(Text("Illegal move: ", style="red") + Text(
+                    f"there is no move number {digits if n is not None else digits[:12] + '...'}"
+                    f"; choose 1 to {len(moves)}."))
                 return False
             choice = moves[n - 1]
+        elif len(line) > MAX_MOVE_TEXT:
+            c.print(Text("Illegal move: ", style="red") + Text(
+                f"that line is {len(line)} characters long, no move is; type a number "
+                f"from 1 to {len(moves)} or 'help'."))
+            return False
         else:
             choice = line
         try:
@@ -288,27 +344,27 @@ class PlaySession:
     def undo(self, seat: int) -> bool:
         c = self.console
         if not self.history:
-            c.print("[yellow]Cannot undo:[/] no move has been made yet.")
+            c.print(Text("Cannot undo: ", style="yellow") + Text("no move has been made yet."))
             return False
         last = self.history[-1]
         if last.seat != seat:
             c.print(Text("Cannot undo: ", style="yellow") + Text(
-                f"the latest move ('{last.notation}') was made by {self.pname(last.seat)}; "
+                f"the latest move ('{render.literal(last.notation)}') was made by {self.pname(last.seat)}; "
                 f"you can only undo your own latest move."))
             return False
         if revealed_since(last.before.state, self.game.state, seat):
             c.print(Text("Cannot undo: ", style="yellow") + Text(
-                f"since '{last.notation}' you have seen hidden information (or chance was "
+                f"since '{render.literal(last.notation)}' you have seen hidden information (or chance was "
                 f"used), so the move stands."))
             return False
         self.history.pop()
         self.game = last.before
-        c.print(Text(f"Undone: {last.notation}", style="green"))
+        c.print(Text(f"Undone: {render.literal(last.notation)}", style="green"))
         return True
 
     def help(self, seat: int) -> None:
         moves = self.game.legal_moves()
-        ex = moves[0].notation if moves else "..."
+        ex = render.literal(moves[0].notation) if moves else "..."
         bare = ex.split(" ", 1)[-1]
         c = self.console
         c.print(Text("Commands", style="bold underline"))

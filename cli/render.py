@@ -4,8 +4,11 @@ seat's own legal moves, and the ruleset's display data (names, labels, colours,
 board layout) -- never from the game state itself."""
 from __future__ import annotations
 
+import re
+
 from rich.cells import cell_len
-from rich.console import Group
+from rich.console import Console, Group, RenderHook
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -17,6 +20,64 @@ from interpreter.views import view as make_view
 EMPTY = "·"
 HIDDEN = "?"
 FACE_DOWN = "▒▒"  # an item lying face down
+
+
+# ---------------------------------------------------------------- literal text
+
+# characters that a terminal would act on instead of showing: C0 controls but tab and
+# newline, DEL, C1 controls, bidi marks, embeddings, overrides and isolates, line and
+# paragraph separators, and lone surrogates (undecodable input bytes)
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e"
+                     "\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape_char(m: re.Match) -> str:
+    o = ord(m.group())
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def literal(s: str, newlines: bool = True) -> str:
+    """Text from a ruleset, a locale, a record or a user, made safe to print: every
+    character a terminal would act on (ESC, CR, backspace, NUL, DEL, C1 controls, bidi
+    overrides, lone surrogates...) is written as a visible escape such as ``\\x1b``;
+    with ``newlines=False`` a newline is escaped too. Idempotent."""
+    out = _UNSAFE.sub(_escape_char, s)
+    return out if newlines else out.replace("\n", "\\x0a")
+
+
+class _Literal:
+    """A renderable whose text segments are passed through ``literal`` (control
+    segments, such as clearing the screen, are the console's own and pass unchanged)."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    def __rich_console__(self, console, options):
+        for seg in console.render(self.inner, options):
+            if seg.control or not _UNSAFE.search(seg.text):
+                yield seg
+            else:
+                yield Segment(literal(seg.text), seg.style)
+
+
+class LiteralHook(RenderHook):
+    def process_renderables(self, renderables):
+        return [_Literal(r) for r in renderables]
+
+
+def console(stderr: bool = False, **kw) -> Console:
+    """A console for text that may come from a ruleset or a user: no markup, no emoji
+    codes, no highlighting, and every control character escaped (``literal``) whatever
+    the renderable. Styles are given with ``Text``/``style=``, never with markup."""
+    c = Console(stderr=stderr, markup=False, emoji=False, highlight=False, **kw)
+    c.push_render_hook(LiteralHook())
+    return c
+
+
+def safe_text(s: str, style: str | Style = "") -> Text:
+    """A ``Text`` of ruleset or user text, escaped first so that characters rich would
+    silently drop (CR, backspace, bell...) are visible too."""
+    return Text(literal(s), style=style)
 
 
 # ---------------------------------------------------------------- items
@@ -37,7 +98,7 @@ def item_text(prog, item, short: bool = False, view: dict | None = None) -> Text
     if not isinstance(item, int):
         return Text(FACE_DOWN, style="dim")
     ivars = view.get("ivars") if view else None
-    return Text(display.item_label(prog, item, short, ivars), style=_style(prog, item) or "")
+    return Text(literal(display.item_label(prog, item, short, ivars)), style=_style(prog, item) or "")
 
 
 def items_text(prog, items: list[int], short: bool = True, sep: str = " ",
@@ -53,7 +114,7 @@ def items_text(prog, items: list[int], short: bool = True, sep: str = " ",
 # ---------------------------------------------------------------- boards
 
 def _label_width(prog, kind: str) -> int:
-    w = max((cell_len(display.item_label(prog, i.id, True)) for i in prog.items if i.kind == kind),
+    w = max((cell_len(literal(display.item_label(prog, i.id, True))) for i in prog.items if i.kind == kind),
             default=1)
     return max(w, 1)
 
@@ -88,7 +149,7 @@ def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = 
     drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, []), view) for z in zones}
     lw = max([_label_width(prog, zones[0].kind)]
              + [t.cell_len for lines in drawn.values() for t in lines])
-    nw = max(cell_len(z.cell.name) for z in zones) if names else 0
+    nw = max(cell_len(literal(z.cell.name)) for z in zones) if names else 0
     w = max(lw, nw)
     unit = (w + 2) // 2          # two x steps (one cell) = w + 1 or w + 2 columns
     minx = min(z.cell.x for z in zones)
@@ -164,7 +225,7 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
             if names:
                 name_line, col = Text(style="dim"), lo
                 for z, _, start, _ in row:
-                    name_line.append(" " * (start - col) + _centred(Text(z.cell.name), w).plain)
+                    name_line.append(" " * (start - col) + _centred(Text(literal(z.cell.name)), w).plain)
                     col = start + w
                 name_line.rstrip()
                 out.append(name_line)
@@ -205,7 +266,7 @@ def zones_table(prog, view: dict, seat) -> Group:
         if z.board is not None or z.owner is not None or z.key not in view["zones"]:
             continue
         content = view["zones"][z.key]
-        title = display.name(prog, z.name)
+        title = literal(display.name(prog, z.name))
         count = len(content) if isinstance(content, list) else content.get("count", 0)
         shared.add_row(Text(f"{title} ({count})"), _zone_content(prog, content, z.kind, view=view))
         shown = True
@@ -219,11 +280,11 @@ def zones_table(prog, view: dict, seat) -> Group:
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         t.add_column("")
         for name in per_player:
-            t.add_column(Text(display.name(prog, name)))
+            t.add_column(Text(literal(display.name(prog, name))))
         for v in pvar_names(view):
-            t.add_column(Text(display.name(prog, v)))
+            t.add_column(Text(literal(display.name(prog, v))))
         for p in range(view["players"]):
-            who = Text(display.player_name(prog, p))
+            who = Text(literal(display.player_name(prog, p)))
             if p == seat:
                 who.append(" (you)", style="bold")
                 who.stylize("bold")
@@ -240,7 +301,7 @@ def zones_table(prog, view: dict, seat) -> Group:
         for i, (k, v) in enumerate(sorted(view["vars"].items())):
             if i:
                 vt.append("   ")
-            vt.append(f"{display.name(prog, k)}: ", style="bold")
+            vt.append(f"{literal(display.name(prog, k))}: ", style="bold")
             vt.append_text(_var_text(prog, k, v))
         parts.append(vt)
     return Group(*parts)
@@ -272,15 +333,15 @@ def _typed_text(prog, t, v) -> Text:
             out.append_text(_typed_text(prog, t.item, x))
         return out
     if name == "player" and isinstance(v, int):
-        return Text(display.player_name(prog, v))
+        return Text(literal(display.player_name(prog, v)))
     if name == "bool" or isinstance(v, bool):
-        return Text(display.text(prog, "yes", "yes") if v else display.text(prog, "no", "no"))
+        return Text(literal(display.text(prog, "yes", "yes")) if v else literal(display.text(prog, "no", "no")))
     if name in prog.checked.enums:
-        return Text(display.name(prog, f"{name}.{v}"))
+        return Text(literal(display.name(prog, f"{name}.{v}")))
     if name in prog.checked.kinds and isinstance(v, int):
         return item_text(prog, v, short=True)
     if name in prog.boards and isinstance(v, int):
-        return Text(display.cell_notation(prog, v))
+        return Text(literal(display.cell_notation(prog, v)))
     return Text(_plain_value(v))
 
 
@@ -295,7 +356,7 @@ def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Gr
     """The board(s), the other zones and the latest messages, as ``seat`` sees them."""
     parts = []
     for board in prog.boards:
-        parts.append(Text(display.name(prog, board), style="bold underline"))
+        parts.append(Text(literal(display.name(prog, board)), style="bold underline"))
         parts.append(BoardDrawing(prog, view, board, names))
         parts.append(Text(""))
     parts.append(zones_table(prog, view, seat))
@@ -303,7 +364,7 @@ def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Gr
         parts.append(Text(""))
         parts.append(Text("Recent events", style="bold underline"))
         for line in view["log"][-log_lines:]:
-            parts.append(Text("  " + line))
+            parts.append(Text("  " + literal(line)))
     return Group(*parts)
 
 
@@ -327,9 +388,9 @@ def value_text(game, before_view: dict, v, type_code: str, can_see) -> Text:
             out = item_text(prog, v, view=before_view)
             where = _board_cell_of(prog, before_view, v)
             if where is not None:       # an item on a board: say where it lies
-                out.append(f" ({display.cell_notation(prog, where)})", style="dim")
+                out.append(f" ({literal(display.cell_notation(prog, where))})", style="dim")
             return out
-        return Text(display.hidden_label(prog, prog.items[v].kind), style="dim")
+        return Text(literal(display.hidden_label(prog, prog.items[v].kind)), style="dim")
     if type_code == "cell":
         z = prog.zones[v]
         content = before_view["zones"].get(z.key)
@@ -337,8 +398,8 @@ def value_text(game, before_view: dict, v, type_code: str, can_see) -> Text:
             return item_text(prog, content[-1], view=before_view)
         if isinstance(content, list):
             return Text("empty", style="dim")
-        return Text(display.cell_notation(prog, v))
-    return Text(display.value_text(prog, v, type_code))
+        return Text(literal(display.cell_notation(prog, v)))
+    return Text(literal(display.value_text(prog, v, type_code)))
 
 
 def _board_cell_of(prog, view: dict, item: int) -> int | None:
@@ -369,10 +430,10 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None) -> t
             game_after is not None and item_visible(game_after, item, seat))
     before_view = make_view(game_before, seat)
     text = value_text(game_before, before_view, move.value, type_code, can_see)
-    notation = move.notation
+    notation = literal(move.notation)
     if not all(can_see(i) for i in _items_in(move.value, type_code)):
         verb = before_view["pending"]["verb"] if before_view.get("pending") else None
-        notation = verb or "(hidden)"
+        notation = literal(verb) if verb else "(hidden)"
     return notation, text
 
 
@@ -382,19 +443,19 @@ def result_table(prog, result: dict) -> Group:
     t = Table(title="Result", header_style="bold", title_style="bold")
     t.add_column("Rank", justify="right")
     t.add_column("Player")
-    t.add_column(Text(display.name(prog, "score")), justify="right")
+    t.add_column(Text(literal(display.name(prog, "score"))), justify="right")
     ties = list(result.get("tiebreaks", {}))
     for name in ties:
-        t.add_column(Text(display.name(prog, name)), justify="right")
+        t.add_column(Text(literal(display.name(prog, name))), justify="right")
     rank = 1
     for group in result["ranking"]:
         for p in group:
-            row = [Text(str(rank)), Text(display.player_name(prog, p)),
+            row = [Text(str(rank)), Text(literal(display.player_name(prog, p))),
                    Text(str(result["scores"][p]))]
             row += [Text(str(result["tiebreaks"][name][p])) for name in ties]
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
-    winners = [display.player_name(prog, p) for p in result["winners"]]
+    winners = [literal(display.player_name(prog, p)) for p in result["winners"]]
     if len(winners) == 1:
         line = Text(f"Winner: {winners[0]}", style="bold green")
     elif winners:

@@ -11,12 +11,13 @@ from dsl.check import check
 from dsl.errors import Diagnostics, MeepleError
 from dsl.load import merge, read_sources, resolve_path
 
+from .bots import bot_seed
 from .compile import Program, Ruleset
 from .helpers import BudgetError, RuleError
 from .runtime import Game, IllegalMove, Move
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
-           "BudgetError", "MeepleError", "Ruleset"]
+           "BudgetError", "MeepleError", "Ruleset", "bot_seed"]
 
 
 def load(ruleset: str, variants=(), locale: str | None = None) -> Ruleset:

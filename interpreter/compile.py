@@ -82,6 +82,23 @@ class Static:
         raise NeedsGame(self._WHAT.get(name, name))
 
 
+def has_hidden_information(c: Checked) -> bool:
+    """Whether some player may be kept from seeing something in games of this ruleset:
+    a zone or board that is not public, a ``secret`` declaration, or a rule that moves
+    or flips items face down. (A ruleset without any of these shows every item to
+    everyone; its random draws are still unknown in advance.)"""
+    if c.secrets:
+        return True
+    if any(z.visibility != "public" for z in c.zones.values()):
+        return True
+    if any(b.decl.visibility != "public" for b in c.boards.values()):
+        return True
+    bodies = [p.body for p in c.procedures.values()]
+    bodies += [d.body for d in (c.setup, c.turn, c.at_end) if d is not None]
+    return any(getattr(n, "node", None) in ("Move", "Flip") and n.facing == "down"
+               for body in bodies for n in ir.walk(body))
+
+
 class Program:
     """A ruleset compiled for one number of players: immutable, reusable; games are
     started from it. Board sizes, decks and relations may depend on the player count."""
@@ -131,6 +148,13 @@ class Program:
         self._link()
         if self.diags:
             raise MeepleError(self.diags)
+
+    @property
+    def hidden_information(self) -> bool:
+        """True when games of this ruleset may hide something from a player (see
+        ``has_hidden_information``): a front end must then never show one seat's view
+        to another, and must not reveal the seed while the game runs."""
+        return has_hidden_information(self.checked)
 
     def _static(self, what: str, span, fn, *args):
         """Runs compile-time rule code; a problem becomes a diagnostic at ``span``."""
@@ -726,6 +750,11 @@ class Ruleset:
         self.sources = sources
         self.warnings = list(warnings)
         self._programs: dict[int, Program] = {}
+
+    @property
+    def hidden_information(self) -> bool:
+        """True when games of this ruleset may hide something from a player."""
+        return has_hidden_information(self.checked)
 
     def for_players(self, n: int) -> Program:
         if not self.min_players <= n <= self.max_players:

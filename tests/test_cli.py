@@ -49,8 +49,14 @@ score(p) = count(c for c in items(table) if c.color == red)
 """
 
 
-def run(*args, input: str | None = None):
-    result = runner.invoke(app, [str(a) for a in args], input=input)
+# Hot seat with several humans needs a terminal (the screen is cleared between players);
+# CliRunner's output is not one, so those tests say it is one the way a user can:
+# rich's documented TTY_COMPATIBLE=1 (TERM=dumb keeps colours and styles out of it).
+TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "dumb"}
+
+
+def run(*args, input: str | None = None, env: dict | None = None):
+    result = runner.invoke(app, [str(a) for a in args], input=input, env=env)
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result
@@ -235,7 +241,7 @@ def test_hot_seat_never_shows_the_other_hand(tmp_path, prog):
     still in Player 2's hand at the end were there during all of Player 1's turns."""
     rec = tmp_path / "hot.json"
     r = run("play", "cherokee", "--players", 2, "--seed", 11, "--record", rec,
-            input="1\n" * 40 + "quit\n")
+            input="\n1\n" * 40 + "quit\n", env=TERMINAL)   # Enter passes a hand-over
     assert r.exit_code == 0, r.output
     game = record.replay(prog, record.load(rec))
     hand1 = game.R.z[prog.zone_index["hand"] + 0]
@@ -268,7 +274,7 @@ def test_undo_right_after_choosing_a_target(tmp_path, prog):
     seed = seed_where_seat_starts(prog, 2, 0)
     rec = tmp_path / "u.json"
     r = run("play", "cherokee", "--players", 2, "--seed", seed, "--record", rec,
-            input="\n1\nundo\nquit\n")
+            input="\n1\nundo\nquit\n", env=TERMINAL)
     assert r.exit_code == 0, r.output
     first = prog.new_game(2, seed).legal_moves()[0].notation
     assert f"Undone: {first}" in r.output
@@ -282,7 +288,7 @@ def test_undo_is_refused_when_the_latest_move_is_another_players(tmp_path, prog)
     k = decisions_of_first_turn(prog, 2, seed)
     rec = tmp_path / "u.json"
     r = run("play", "cherokee", "--players", 2, "--seed", seed, "--record", rec,
-            input="\n" + "1\n" * k + "\nundo\nquit\n")
+            input="\n" + "1\n" * k + "\nundo\nquit\n", env=TERMINAL)
     assert r.exit_code == 0, r.output
     assert "Pass the terminal to Player 2" in r.output
     assert "Cannot undo" in r.output and "was made by Player 1" in r.output
@@ -293,7 +299,7 @@ def test_undo_is_refused_after_a_hidden_card_was_seen(tmp_path):
     (tmp_path / "tiny.meeple").write_text(TINY)
     rec = tmp_path / "t.json"
     r = run("play", tmp_path / "tiny.meeple", "--seed", 3, "--record", rec,
-            input="\n1\nundo\nquit\n")
+            input="\n1\nundo\nquit\n", env=TERMINAL)
     assert r.exit_code == 0, r.output
     assert "Cannot undo" in r.output and "hidden information" in r.output
     assert len(json.loads(rec.read_text())["moves"]) == 1
