@@ -14,9 +14,10 @@ from dsl.load import merge, read_sources, resolve_path
 from .compile import Program, Ruleset
 from .helpers import BudgetError, RuleError
 from .runtime import Game, IllegalMove, Move
+from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
-           "BudgetError", "MeepleError", "Ruleset"]
+           "BudgetError", "MeepleError", "Ruleset", "StateError"]
 
 
 def load(ruleset: str, variants=(), locale: str | None = None) -> Ruleset:
