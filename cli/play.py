@@ -45,14 +45,17 @@ class Done:
 
 
 def read_line(console: Console, prompt: str) -> str:
-    """One line of input; EOF or Ctrl-C mean quit. When the input is not a terminal
+    """One line of input; EOF means quit (Ctrl-C raises KeyboardInterrupt: save, exit 130). When the input is not a terminal
     (a pipe, a test) the line is echoed so the transcript reads like a session."""
     console.print(prompt, end="", markup=False, highlight=False)
     try:
         line = input()
-    except (EOFError, KeyboardInterrupt):
+    except EOFError:
         console.print()
         raise Quit() from None
+    except KeyboardInterrupt:
+        console.print()
+        raise
     if not sys.stdin.isatty():
         console.print(line, markup=False, highlight=False)
     return line.strip()
@@ -82,15 +85,25 @@ class PlaySession:
         return display.player_name(self.prog, seat)
 
     def save(self, path: Path) -> bool:
-        g = self.game
-        self.rec.moves = [d.notation for d in self.history]
-        self.rec.result = g.result if g.over else None
-        self.rec.state_digest = records.digest(g)
+        """Saves the record (atomically; owner-only for a game with hidden information),
+        with a digest after each move got by replaying it. False (and a message) if not."""
+        g, rec = self.game, self.rec
+        rec.moves = [d.notation for d in self.history]
         try:
-            self.rec.save(path)
-        except OSError as e:
-            self.console.print(Text("error: ", style="red")
-                               + Text(f"cannot save the record to {path}: {e}"))
+            records.complete(rec, self.prog)
+        except (records.RecordError, RuleError) as e:
+            # the moves are kept all the same; only the digests are missing
+            rec.digests = None
+            rec.state_digest = records.digest(g)
+            rec.result = g.result if g.over else None
+            rec.secrets = records.hidden_information(self.prog)
+            self.console.print(Text("warning: ", style="yellow") + Text(
+                f"the record is saved without digests: {e}"))
+        rec.note = records.describe(rec, path, g.over)
+        try:
+            rec.save(path)
+        except records.SaveError as e:
+            self.console.print(Text("error: ", style="red") + Text(str(e)))
             return False
         return True
 
@@ -107,6 +120,8 @@ class PlaySession:
 
     # ------------------------------------------------------------ the game loop
     def run(self) -> int:
+        """Plays until the end (0), a typed quit or end of input (0, after saving), Ctrl-C
+        (130, after saving), or a failed save or bot error (1)."""
         c = self.console
         try:
             while not self.game.over:
@@ -118,29 +133,39 @@ class PlaySession:
                 else:
                     if not self.bot_turn(seat):
                         return 1
-        except (Quit, KeyboardInterrupt):
-            path = self.record_path or self.quit_path
-            c.print()
-            if self.save(path):
-                c.print(f"Game stopped. The record is saved to {path} "
-                        f"({len(self.history)} move{'' if len(self.history) == 1 else 's'}); "
-                        f"replay it with "
-                        f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
-                return 0
-            return 1
-        self.finish()
-        return 0
+        except Quit:
+            return self.stop(0)
+        except KeyboardInterrupt:
+            return self.stop(130)
+        return 0 if self.finish() else 1
 
-    def finish(self) -> None:
+    def stop(self, code: int) -> int:
+        """Saves the unfinished game (never over another file unless it is ours)."""
+        c = self.console
+        path = self.record_path or records.free_path(self.quit_path)
+        c.print()
+        if not self.save(path):
+            return 1
+        n = len(self.history)
+        c.print(f"Game stopped. The record is saved to {path} ({n} move{'' if n == 1 else 's'}); "
+                f"continue it with 'meeple play --resume {path}', or replay it with "
+                f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
+        return code
+
+    def finish(self) -> bool:
         c, g = self.console, self.game
         c.print()
         c.print(Rule("Game over"))
         c.print(render.screen(self.prog, view(g, SPECTATOR), SPECTATOR, log_lines=8))
         c.print()
         c.print(render.result_table(self.prog, g.result))
-        if self.record_path is not None and self.save(self.record_path):
-            c.print(f"Record saved to {self.record_path}.", markup=False, highlight=False,
-                    soft_wrap=True)
+        if self.record_path is None:
+            return True
+        if not self.save(self.record_path):
+            return False
+        c.print(f"Record saved to {self.record_path}.", markup=False, highlight=False,
+                soft_wrap=True)
+        return True
 
     # ------------------------------------------------------------ bots
     def bot_turn(self, seat: int) -> bool:
