@@ -530,18 +530,22 @@ class Game:
         return self._match(moves, move)
 
     def _match(self, moves: list[Move], text: str) -> Move:
-        """A notation's move: an exact match wins; else the same text ignoring case and
-        spaces, then the same without the verb, each only when it picks one move."""
-        for m in moves:
-            if m.notation == text:
-                return m
-        want = _relaxed(text)
+        """A notation's move: an exact match wins (with its verb, then without); else the
+        same text ignoring case and runs of spaces (with, then without the verb), each
+        only when it picks exactly one move: an ambiguous text is an IllegalMove."""
         verb = self.R.pending["verb"] or ""
-        for key in (lambda m: _relaxed(m.notation),
-                    lambda m: _relaxed(m.notation[len(verb):] if verb and m.notation.startswith(verb)
-                                       else m.notation)):
-            found = [m for m in moves if key(m) == want]
-            if len(found) == 1:
+
+        def bare(m: Move) -> str:
+            return m.notation[len(verb) + 1:] if verb and m.notation.startswith(verb + " ") \
+                else m.notation
+
+        want = _relaxed(text)
+        levels = ((lambda m: m.notation, text), (bare, text),
+                  (lambda m: _relaxed(m.notation), want), (lambda m: _relaxed(bare(m)), want))
+        for level, (key, wanted) in enumerate(levels):
+            found = [m for m in moves if key(m) == wanted]
+            if len(found) == 1 or (found and level == 0):
+                # (options written exactly alike cannot be told apart: the first is taken)
                 return found[0]
             if found:
                 listed = ", ".join(repr(m.notation) for m in found[:8])
