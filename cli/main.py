@@ -323,7 +323,8 @@ def play(
     for s in range(n):
         out.print(f"  {display.player_name(prog, s)}: {seats[s]}", markup=False)
     rec = records.Record(_record_name(ruleset), n, seed, list(variant), locale, [], seats)
-    quit_path = Path.cwd() / f"meeple-{prog.name}-{seed}.json"
+    # (no seed in the name: it would give the hidden cards away; never over another file)
+    quit_path = Path.cwd() / f"meeple-{prog.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
     session = PlaySession(out, game, seats, bots, rec, record, quit_path)
     code = session.run()
     if code:

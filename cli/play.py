@@ -148,7 +148,7 @@ class PlaySession:
             return 1
         n = len(self.history)
         c.print(f"Game stopped. The record is saved to {path} ({n} move{'' if n == 1 else 's'}); "
-                f"continue it with 'meeple play --resume {path}', or replay it with "
+                f"continue it with '{records.resume_command(self.rec, path)}', or replay it with "
                 f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
         return code
 

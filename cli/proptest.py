@@ -2,6 +2,7 @@
 Hypothesis) and check the ruleset's declared invariants and the generic ones."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import List, Optional
 
@@ -101,6 +102,15 @@ def _ref(ruleset: str, path: Path) -> str:
         else str(path.resolve())
 
 
+def _shown_path(path: str) -> str:
+    """A path as short as it can be written from the current folder."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
 def _report(e, failure, sources, out_file: Path, program) -> None:
     c = failure.config
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"),
@@ -123,7 +133,7 @@ def _report(e, failure, sources, out_file: Path, program) -> None:
     try:
         rec.save(out_file)
         again = f"meeple replay {out_file}" + (
-            "" if rec.ruleset in dsl_load.bundled_names() else f" --ruleset {rec.ruleset}")
+            "" if rec.ruleset in dsl_load.bundled_names() else f" --ruleset {_shown_path(rec.ruleset)}")
         e.print(f"  the minimal game is saved in {out_file}: {again}", soft_wrap=True,
                 markup=False)
     except records.SaveError as ex:

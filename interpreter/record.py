@@ -214,11 +214,18 @@ def complete(rec: Record, program) -> Record:
     return rec
 
 
+def resume_command(rec: Record, path: str | Path) -> str:
+    """The command that continues the game of a record saved at ``path``."""
+    from dsl.load import bundled_names
+    extra = "" if rec.ruleset in bundled_names() else " --ruleset PATH"
+    return f"meeple play --resume {path}{extra}"
+
+
 def describe(rec: Record, path: str | Path, finished: bool) -> str:
     """The human note of a saved record."""
     parts = [SECRETS_NOTE] if rec.secrets else []
     if not finished:
-        parts.append(f"The game is not over: continue it with 'meeple play --resume {path}'.")
+        parts.append(f"The game is not over: continue it with '{resume_command(rec, path)}'.")
     return " ".join(parts)
 
 
