@@ -45,8 +45,9 @@ class Done:
 
 
 def read_line(console: Console, prompt: str) -> str:
-    """One line of input; EOF means quit (Ctrl-C raises KeyboardInterrupt: save, exit 130). When the input is not a terminal
-    (a pipe, a test) the line is echoed so the transcript reads like a session."""
+    """One line of input; EOF means quit (Ctrl-C goes on as KeyboardInterrupt: the game
+    is saved, exit 130). When the input is not a terminal (a pipe, a test) the line is
+    echoed so the transcript reads like a session."""
     console.print(prompt, end="", markup=False, highlight=False)
     try:
         line = input()
@@ -103,7 +104,8 @@ class PlaySession:
         try:
             rec.save(path)
         except records.SaveError as e:
-            self.console.print(Text("error: ", style="red") + Text(str(e)))
+            Console(stderr=True, highlight=False).print(Text("error: ", style="bold red")
+                                                        + Text(str(e)), soft_wrap=True)
             return False
         return True
 
