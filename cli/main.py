@@ -523,6 +523,8 @@ def _record_ruleset(rec: records.Record, explicit: Optional[str]):
     record names. A path written inside a record is never opened."""
     if explicit is not None:
         path, label = _resolve(explicit), explicit
+        if not (path.is_dir() or path.is_file()):   # stat only: a FIFO is never opened
+            raise fail(f"--ruleset {explicit}: not a ruleset file or folder", 2)
     elif rec.ruleset in dsl_load.bundled_names():
         path, label = dsl_load.RULESETS_DIR / rec.ruleset, rec.ruleset
     else:

@@ -357,6 +357,10 @@ def test_replay_never_opens_a_path_named_in_the_record(tmp_path, unfinished):
         p.write_text(json.dumps(data), encoding="utf-8")
         r = run("replay", p)
         assert r.exit_code == 2 and "never opened" in r.output
+    fifo = tmp_path / "ruleset-fifo"
+    os.mkfifo(fifo)
+    r = run("replay", unfinished, "--ruleset", fifo)     # refused by stat, never opened
+    assert r.exit_code == 2 and "not a ruleset file or folder" in r.output
     # a changed ruleset is named in a warning; the digests decide whether it replays
     bundled = Path(interpreter.__file__).resolve().parent.parent / "rulesets" / "cherokee"
     data["ruleset"], data["ruleset_digest"] = "cherokee", "0" * 64
