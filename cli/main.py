@@ -25,7 +25,7 @@ from interpreter.bots import BOTS, bot_seed
 from interpreter.views import SPECTATOR, view
 
 from . import render
-from .play import HUMAN, PlaySession
+from .play import HUMAN, Done, PlaySession
 
 app = typer.Typer(
     name="meeple",
@@ -65,7 +65,10 @@ def _resolve(ruleset: str) -> Path:
 
 
 def _load(ruleset: str, variants: list[str], locale: Optional[str]) -> interpreter.Program:
-    path = _resolve(ruleset)
+    return _compile(_resolve(ruleset), ruleset, variants, locale)
+
+
+def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str]):
     try:
         src = dsl_load.read_sources(path)
         return interpreter.compile_sources(src, variants, locale)
@@ -274,8 +277,9 @@ def _stdin_keeps_bad_bytes() -> None:
 
 @app.command()
 def play(
-    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
-                                  help="A bundled ruleset name (see meeple list) or a path."),
+    ruleset: Optional[str] = typer.Argument(None, metavar="RULESET", show_default=False,
+                                            help="A bundled ruleset name (see meeple list) or "
+                                                 "a path (with --resume: the record's ruleset)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
@@ -291,7 +295,15 @@ def play(
                                   help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
                                        "2=random (repeatable). Bots: " + ", ".join(sorted(BOTS))),
     record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
-                                          help="Save the game record here at the end or on quit."),
+                                          help="Save the game record here at the end or on quit "
+                                               "(checked before the first move)."),
+    force: bool = typer.Option(False, "--force", help="Let --record overwrite an existing file."),
+    resume: Optional[Path] = typer.Option(None, "--resume", metavar="RECORD",
+                                          help="Continue the unfinished game of this record "
+                                               "(saved back to it)."),
+    ruleset_path: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+                                               help="With --resume: the ruleset, when the "
+                                                    "record's is not a bundled one."),
 ) -> None:
     """Play a game in the terminal: hot seat for the humans, bots for the --bot seats.
     With no --seed the seed is random (64 bits from the operating system) and shown
@@ -299,7 +311,22 @@ def play(
     needs bots for all seats but one."""
     out = _out()
     _stdin_keeps_bad_bytes()
+    if resume is not None:
+        if players is not None or variant or locale or seed is not None or bot or record:
+            raise fail("with --resume the players, variants, locale, seed, bots and record file "
+                       "come from the record; give only --resume RECORD (and --ruleset PATH)", 2)
+        if ruleset is not None and ruleset_path is not None:
+            raise fail("give the ruleset either as RULESET or as --ruleset, not both", 2)
+        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset))
+    if ruleset is None:
+        raise fail("missing RULESET: name a bundled ruleset or a path (or --resume RECORD)", 2)
+    if ruleset_path is not None:
+        raise fail("--ruleset goes with --resume; name the ruleset as RULESET", 2)
     prog = _load(ruleset, variant, locale)
+    if record is not None:
+        problem = records.check_target(record, force)
+        if problem:
+            raise fail(f"--record: {problem}", 2)
     n = _players(prog, players)
     bot_names = _parse_bots(bot, n)
     seats = [bot_names.get(s, HUMAN) for s in range(n)]
@@ -325,13 +352,52 @@ def play(
     for s in range(n):
         out.print(render.safe_text(f"  {display.player_name(prog, s)}: {seats[s]}"))
     rec = records.Record(_record_name(ruleset), n, seed, list(variant), locale, [], seats)
-    # a random seed must not be in the file name: it is printed when the game stops
-    stamp = seed if chosen else time.strftime("%Y%m%d-%H%M%S")
-    quit_path = Path.cwd() / f"meeple-{prog.name}-{stamp}.json"
+    # named by the time, not the seed (a random seed would give the hidden cards away);
+    # never over another file (see PlaySession.stop)
+    quit_path = Path.cwd() / f"meeple-{prog.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
     session = PlaySession(out, game, seats, bots, rec, record, quit_path)
     code = session.run()
     if code:
         raise typer.Exit(code)
+
+
+def _resume(out: Console, path: Path, ruleset: Optional[str]) -> int:
+    """Continues the unfinished game of a record; saving goes back to the same file."""
+    rec = _read_record(path)
+    problem = records.check_target(path, overwrite=True)
+    if problem:
+        raise fail(f"--resume: {problem}", 2)
+    prog = _record_ruleset(rec, ruleset)
+    seats = list(rec.seats or [HUMAN] * rec.players)
+    for s, kind in enumerate(seats):
+        if kind != HUMAN and kind not in BOTS:
+            raise fail(f"invalid record: seat {s + 1} was played by '{records.printable(kind)}', "
+                       f"which is neither a human nor a bot ({', '.join(sorted(BOTS))})")
+    history: list = []
+
+    def on_move(game, notation):
+        history.append(Done(game.active_player, notation, game.copy()))
+
+    game = _replay_record(prog, rec, on_move)
+    if game.over:
+        raise fail(f"the game in {path} is over; replay it with 'meeple replay {path}'")
+    if prog.hidden_information and seats.count(HUMAN) > 1 and not out.is_terminal:
+        raise fail(HOT_SEAT_NOT_A_TERMINAL.format(
+            title=prog.title, bots=" ".join(f"--bot {s + 1}=random"
+                                            for s in range(1, rec.players))), 2)
+    _stdin_keeps_bad_bytes()
+    # game index = moves made so far: a resumed bot does not repeat its first game's choices
+    bots = {s: BOTS[kind](bot_seed(rec.seed, len(rec.moves), s))
+            for s, kind in enumerate(seats) if kind != HUMAN}
+    out.print(render.safe_text(prog.title, style="bold") + Text(
+        f" — {rec.players} players — resumed after {len(rec.moves)} "
+        f"move{'' if len(rec.moves) == 1 else 's'}"))
+    for s in range(rec.players):
+        out.print(render.safe_text(f"  {display.player_name(prog, s)}: {seats[s]}"))
+    rec.seats = seats
+    session = PlaySession(out, game, seats, bots, rec, path, path)
+    session.history = history
+    return session.run()
 
 
 # ---------------------------------------------------------------- simulate
@@ -353,15 +419,25 @@ def simulate(
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    records_dir: Optional[Path] = typer.Option(None, "--records", metavar="DIR",
+                                               help="Save the record of every game in this "
+                                                    "folder (created if needed)."),
+    failed_only: bool = typer.Option(False, "--failed-only",
+                                     help="With --records: save only the game that fails."),
+    force: bool = typer.Option(False, "--force", help="Let --records overwrite existing files."),
 ) -> None:
     """Play many games with bots and show statistics: wins per seat, game length,
     moves per turn and speed."""
     out = _out()
     if games < 1:
         raise fail("--games must be at least 1", 2)
+    if failed_only and records_dir is None:
+        raise fail("--failed-only goes with --records DIR", 2)
     prog = _load(ruleset, variant, locale)
     n = _players(prog, players)
     bot_cls = _bot_class(bot)
+    keep = _Keeper(records_dir, prog, _record_name(ruleset), n, list(variant), locale, bot,
+                   failed_only, force, seed, games) if records_dir is not None else None
     wins = [0] * n
     shared = 0
     lengths, total_moves, total_turns = [], 0, 0
@@ -374,6 +450,8 @@ def simulate(
         for i in range(games):
             gseed = seed + i
             bots = [bot_cls(bot_seed(seed, i, s)) for s in range(n)]
+            played: list = []   # (notation, digest) of each move, when records are kept
+            game = None
             try:
                 game = prog.new_game(n, gseed)
                 moves = 0
@@ -382,11 +460,17 @@ def simulate(
                         raise RuleError(f"the game did not end after {max_moves} moves")
                     seat = game.active_player
                     legal = game.legal_moves()
-                    game.apply(legal[bots[seat].choose(LazyView(game, seat), [x.notation for x in legal])])
+                    m = game.apply(legal[bots[seat].choose(LazyView(game, seat),
+                                                           [x.notation for x in legal])])
+                    if keep is not None:
+                        played.append((m.notation, records.short_digest(game)))
                     moves += 1
             except (RuleError, IllegalMove) as e:
                 progress.stop()
-                raise fail(f"game {i + 1} (seed {gseed}): {e}") from None
+                saved = keep.save(gseed, game, played, failed=str(e)) if keep and game else ""
+                raise fail(f"game {i + 1} (seed {gseed}): {e}{saved}") from None
+            if keep is not None and not failed_only:
+                keep.save(gseed, game, played)
             res = game.result
             for w in res["winners"]:
                 wins[w] += 1
@@ -422,7 +506,88 @@ def simulate(
     out.print(st)
 
 
+class _Keeper:
+    """Saves the records of simulated games (``--records DIR``), each as play saves one."""
+
+    def __init__(self, folder: Path, prog, ruleset: str, n: int, variants: list, locale,
+                 bot: str, failed_only: bool, force: bool, seed: int, games: int):
+        self.folder, self.prog, self.ruleset, self.n = folder, prog, ruleset, n
+        self.variants, self.locale, self.bot = variants, locale, bot
+        self.secrets = records.hidden_information(prog)
+        self.rdigest = records.ruleset_digest(prog)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise fail(f"--records: cannot make the folder {folder}: {e.strerror or e}", 2) from None
+        firsts = range(seed, seed + (1 if failed_only else games))
+        for gseed in firsts:   # every name is checked before the first game
+            problem = records.check_target(self.path(gseed), force)
+            if problem:
+                raise fail(f"--records: {problem}", 2)
+        self.force = force
+
+    def path(self, gseed: int) -> Path:
+        return self.folder / f"{self.prog.name}-seed-{gseed}.json"
+
+    def save(self, gseed: int, game, played: list, failed: str | None = None) -> str:
+        rec = records.Record(self.ruleset, self.n, gseed, self.variants, self.locale,
+                             [m for m, _ in played], [self.bot] * self.n,
+                             game.result if game.over else None, records.digest(game),
+                             [d for _, d in played], self.rdigest, self.secrets)
+        path = self.path(gseed)
+        rec.note = records.describe(rec, path, True) + (
+            f" The next move failed: {failed}" if failed else "")
+        rec.note = rec.note.strip()[: records.MAX_NAME]
+        try:
+            rec.save(path)
+        except records.SaveError as e:
+            raise fail(str(e)) from None
+        return f" (its record: {path})"
+
+
 # ---------------------------------------------------------------- replay
+
+def _read_record(path: Path) -> records.Record:
+    try:
+        return records.load(path)
+    except records.RecordError as e:
+        raise fail(str(e)) from None
+
+
+def _record_ruleset(rec: records.Record, explicit: Optional[str]):
+    """The ruleset of a record: the explicit --ruleset PATH, else the bundled ruleset the
+    record names. A path written inside a record is never opened."""
+    if explicit is not None:
+        path, label = _resolve(explicit), explicit
+        if not (path.is_dir() or path.is_file()):   # stat only: a FIFO is never opened
+            raise fail(f"--ruleset {explicit}: not a ruleset file or folder", 2)
+    elif rec.ruleset in dsl_load.bundled_names():
+        path, label = dsl_load.RULESETS_DIR / rec.ruleset, rec.ruleset
+    else:
+        raise fail(f"the record's ruleset '{records.printable(rec.ruleset)}' is not a bundled "
+                   f"ruleset, and a path inside a record is never opened: give the ruleset "
+                   f"with --ruleset PATH", 2)
+    prog = _compile(path, label, rec.variants, rec.locale)
+    recorded, now = rec.ruleset_digest, records.ruleset_digest(prog)
+    if recorded and now and recorded != now:
+        _err().print(Text("warning: ", style="bold yellow") + Text(
+            f"the ruleset {label} differs from the one the record was played with; the "
+            f"replay stops at the first move whose state differs"), soft_wrap=True)
+    elif not rec.digests and rec.moves:
+        _err().print(Text("warning: ", style="bold yellow") + Text(
+            "this record has no per-move digests (an older format): a diverging replay is "
+            "found only at its end, if at all"), soft_wrap=True)
+    return prog
+
+
+def _replay_record(prog, rec: records.Record, on_move=None):
+    try:
+        return records.replay(prog, rec, on_move)
+    except records.RecordError as e:
+        raise fail(f"invalid record: {e}") from None
+    except RuleError as e:
+        raise fail(f"the replay hits an error in the rules: {e}") from None
+
 
 @app.command()
 def replay(
@@ -430,63 +595,54 @@ def replay(
                                        show_default=False),
     as_seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT",
                                           help="Show what this seat (1-based) saw."),
-    reveal: bool = typer.Option(False, "--reveal", help="Show everything, hidden items too."),
+    reveal: bool = typer.Option(False, "--reveal",
+                                help="Show everything, hidden items too (a finished game; "
+                                     "add --unfinished for one still in play)."),
+    unfinished: bool = typer.Option(False, "--unfinished",
+                                    help="With --reveal: show everything even though the game "
+                                         "is not over (this gives its secrets away)."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+                                          help="The ruleset to replay with (needed when the "
+                                               "record's is not a bundled one)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final board and result."),
 ) -> None:
     """Replay a game record: check it, print each move, then the final board and result.
     By default shows what a spectator sees."""
     out = _out()
-    try:
-        rec = records.load(record_file)
-    except records.RecordError as e:
-        raise fail(str(e)) from None
     if as_seat is not None and reveal:
         raise fail("use either --as or --reveal, not both", 2)
-    prog = _load(rec.ruleset, rec.variants, rec.locale)
-    if not prog.min_players <= rec.players <= prog.max_players:
-        raise fail(f"invalid record: {prog.title} is for {prog.min_players} to "
-                   f"{prog.max_players} players, the record has {rec.players}")
+    if unfinished and not reveal:
+        raise fail("--unfinished goes with --reveal", 2)
+    rec = _read_record(record_file)
+    prog = _record_ruleset(rec, ruleset)
     if as_seat is not None and not 1 <= as_seat <= rec.players:
         raise fail(f"--as {as_seat}: there is no such seat; the game has seats 1 to "
                    f"{rec.players}", 2)
+    played: list = []   # (game before, notation, seat, type) of each move
+
+    def on_move(game, notation):
+        if not quiet:
+            played.append((game.copy(), notation, game.active_player, game.R.pending["type"]))
+
+    game = _replay_record(prog, rec, on_move)
+    if reveal and not game.over and not unfinished:
+        raise fail("the game is not over: --reveal would show the hidden information of a game "
+                   "still in play; add --unfinished to show it all the same", 2)
     seat = "all" if reveal else (as_seat - 1 if as_seat is not None else SPECTATOR)
     who = "everything" if reveal else (
         display.player_name(prog, seat) if as_seat else "a spectator")
+    shown_seed = f" — seed {rec.seed}" if game.over or reveal else ""
     out.print(Text(prog.title, style="bold") + Text(
-        f" — {rec.players} players — seed {rec.seed} — {len(rec.moves)} moves — "
-        f"as seen by {who}"))
-    pending: list = []   # (game before, notation, seat, type) of the move being played
-
-    def flush(after):
-        if pending and not quiet:
-            before, notation, mover, tc = pending.pop()
-            m = before.find_move(notation)
-            shown, text = render.describe_move(before, m, tc, seat, after)
-            line = Text(f"{display.player_name(prog, mover)}: ", style="cyan")
-            line.append(shown)
-            line.append(" — ")
-            line.append_text(text)
-            out.print(line)
-        pending.clear()
-
-    def on_move(game, notation):
-        flush(game)
-        if not quiet:
-            try:
-                game.find_move(notation)
-            except IllegalMove:
-                return  # replay reports it
-            pending.append((game.copy(), notation, game.active_player, game.R.pending["type"]))
-
-    try:
-        game = records.replay(prog, rec, on_move)
-    except records.RecordError as e:
-        raise fail(f"invalid record: {e}") from None
-    except RuleError as e:
-        raise fail(f"the replay hits an error in the rules: {e}") from None
-    except ValueError as e:
-        raise fail(f"invalid record: {e}") from None
-    flush(game)
+        f" — {rec.players} players{shown_seed} — {len(rec.moves)} moves — as seen by {who}"))
+    for k, (before, notation, mover, tc) in enumerate(played):
+        after = played[k + 1][0] if k + 1 < len(played) else game
+        m = before.find_move(notation)
+        shown, text = render.describe_move(before, m, tc, seat, after)
+        line = Text(f"{display.player_name(prog, mover)}: ", style="cyan")
+        line.append(shown)
+        line.append(" — ")
+        line.append_text(text)
+        out.print(line)
     out.print()
     out.print(render.screen(prog, view(game, seat), seat, log_lines=8))
     out.print()
@@ -494,8 +650,9 @@ def replay(
         out.print(render.result_table(prog, game.result))
     else:
         nxt = game.active_player
-        out.print(f"The game is not over: {display.player_name(prog, nxt)} is to move.",
-                  markup=False)
+        out.print(f"The game is not over: {display.player_name(prog, nxt)} is to move; "
+                  f"continue it with 'meeple play --resume {record_file}'.", markup=False,
+                  soft_wrap=True)
 
 
 class _LiteralStream:

@@ -113,15 +113,26 @@ class PlaySession:
         return render.literal(display.player_name(self.prog, seat))
 
     def save(self, path: Path) -> bool:
-        g = self.game
-        self.rec.moves = [d.notation for d in self.history]
-        self.rec.result = g.result if g.over else None
-        self.rec.state_digest = records.digest(g)
+        """Saves the record (atomically; owner-only for a game with hidden information),
+        with a digest after each move got by replaying it. False (and a message) if not."""
+        g, rec = self.game, self.rec
+        rec.moves = [d.notation for d in self.history]
         try:
-            self.rec.save(path)
-        except OSError as e:
-            self.console.print(Text("error: ", style="red")
-                               + Text(f"cannot save the record to {path}: {e}"))
+            records.complete(rec, self.prog)
+        except (records.RecordError, RuleError) as e:
+            # the moves are kept all the same; only the digests are missing
+            rec.digests = None
+            rec.state_digest = records.digest(g)
+            rec.result = g.result if g.over else None
+            rec.secrets = records.hidden_information(self.prog)
+            self.console.print(Text("warning: ", style="yellow") + Text(
+                f"the record is saved without digests: {e}"))
+        rec.note = records.describe(rec, path, g.over)
+        try:
+            rec.save(path)
+        except records.SaveError as e:
+            Console(stderr=True, highlight=False).print(Text("error: ", style="bold red")
+                                                        + Text(str(e)), soft_wrap=True)
             return False
         return True
 
@@ -138,6 +149,8 @@ class PlaySession:
 
     # ------------------------------------------------------------ the game loop
     def run(self) -> int:
+        """Plays until the end (0), a typed quit or end of input (0, after saving), Ctrl-C
+        (130, after saving), or a failed save or bot error (1)."""
         c = self.console
         try:
             while not self.game.over:
@@ -149,23 +162,28 @@ class PlaySession:
                 else:
                     if not self.bot_turn(seat):
                         return 1
-        except (Quit, KeyboardInterrupt) as e:
-            # Ctrl-C (at a prompt or while a bot thinks) exits 130, quit or EOF 0; both
-            # save the record first. Nothing secret is shown: the seed only at the end.
-            code = 0 if type(e) is Quit else 130
-            path = self.record_path or self.quit_path
-            c.print()
-            if self.save(path):
-                c.print(f"Game stopped. The record is saved to {path} "
-                        f"({len(self.history)} move{'' if len(self.history) == 1 else 's'}); "
-                        f"replay it with "
-                        f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
-                return code
-            return 1
-        self.finish()
-        return 0
+        except Interrupted:
+            return self.stop(130)
+        except Quit:
+            return self.stop(0)
+        except KeyboardInterrupt:
+            return self.stop(130)
+        return 0 if self.finish() else 1
 
-    def finish(self) -> None:
+    def stop(self, code: int) -> int:
+        """Saves the unfinished game (never over another file unless it is ours)."""
+        c = self.console
+        path = self.record_path or records.free_path(self.quit_path)
+        c.print()
+        if not self.save(path):
+            return 1
+        n = len(self.history)
+        c.print(f"Game stopped. The record is saved to {path} ({n} move{'' if n == 1 else 's'}); "
+                f"continue it with '{records.resume_command(self.rec, path)}', or replay it with "
+                f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
+        return code
+
+    def finish(self) -> bool:
         c, g = self.console, self.game
         c.print()
         c.print(Rule("Game over"))
@@ -175,9 +193,13 @@ class PlaySession:
         # the game is over: the seed may be shown now, so that it can be played again
         c.print(f"Seed: {self.rec.seed} (play the same game again with --seed {self.rec.seed})",
                 markup=False, highlight=False, soft_wrap=True)
-        if self.record_path is not None and self.save(self.record_path):
-            c.print(f"Record saved to {self.record_path}.", markup=False, highlight=False,
-                    soft_wrap=True)
+        if self.record_path is None:
+            return True
+        if not self.save(self.record_path):
+            return False
+        c.print(f"Record saved to {self.record_path}.", markup=False, highlight=False,
+                soft_wrap=True)
+        return True
 
     # ------------------------------------------------------------ bots
     def bot_turn(self, seat: int) -> bool:

@@ -2,7 +2,7 @@
 Hypothesis) and check the ruleset's declared invariants and the generic ones."""
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
 from typing import List, Optional
 
@@ -14,6 +14,7 @@ import interpreter
 from dsl import load as dsl_load
 from dsl.errors import Diagnostic, MeepleError
 from interpreter import RuleError
+from interpreter import record as records
 from interpreter.invariants import Config, Stats, configs, explore
 
 
@@ -86,7 +87,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
                 f"(turn ends checked {stats.moments.get('at turn end', 0)} times)"))
             return
         failure.ruleset_ref = _ref(ruleset, path)
-        _report(e, failure, src.sources, out_file)
+        _report(e, failure, src.sources, out_file, load(failure.config))
         raise typer.Exit(1)
 
 
@@ -101,7 +102,16 @@ def _ref(ruleset: str, path: Path) -> str:
         else str(path.resolve())
 
 
-def _report(e, failure, sources, out_file: Path) -> None:
+def _shown_path(path: str) -> str:
+    """A path as short as it can be written from the current folder."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if rel.startswith("..") else rel
+
+
+def _report(e, failure, sources, out_file: Path, program) -> None:
     c = failure.config
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"),
             soft_wrap=True)
@@ -116,8 +126,15 @@ def _report(e, failure, sources, out_file: Path) -> None:
         e.print(f"  moves: {more}{shown}", soft_wrap=True, markup=False)
     rec = failure.record()
     try:
+        records.complete(rec, program)
+    except (records.RecordError, RuleError):
+        rec.secrets = records.hidden_information(program)  # saved all the same, without digests
+    rec.note = records.describe(rec, out_file, rec.result is not None)
+    try:
         rec.save(out_file)
-        e.print(f"  the minimal game is saved in {out_file}: meeple replay {out_file}",
-                soft_wrap=True, markup=False)
-    except OSError as ex:
-        e.print(f"  (could not save the record: {ex})\n{json.dumps(rec.to_dict())}", markup=False)
+        again = f"meeple replay {out_file}" + (
+            "" if rec.ruleset in dsl_load.bundled_names() else f" --ruleset {_shown_path(rec.ruleset)}")
+        e.print(f"  the minimal game is saved in {out_file}: {again}", soft_wrap=True,
+                markup=False)
+    except records.SaveError as ex:
+        e.print(f"  (could not save the record: {ex})", markup=False, soft_wrap=True)

@@ -1,7 +1,9 @@
-"""JSON Schemas of the language's data: the IR of a parsed file and the game record.
+"""JSON Schemas of the language's data: the IR of a parsed file, the game record and
+the game state.
 
-Both are generated, never written by hand: the IR schema from the pydantic classes in
-``dsl/ast.py``, the record schema from ``interpreter.record.RECORD_SCHEMA``. The
+All are generated, never written by hand: the IR schema from the pydantic classes in
+``dsl/ast.py``, the record schema from ``interpreter.record.RECORD_SCHEMA``, the state
+schema from ``interpreter.state.STATE_SCHEMA``. The
 committed copies in ``docs/schema/`` are refreshed with::
 
     python -m dsl.schema
@@ -20,6 +22,7 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
 IR_SCHEMA_ID = "https://meeple.dev/schema/ir.schema.json"
 IR_SCHEMA_FILE = "ir.schema.json"
 RECORD_SCHEMA_FILE = "record.schema.json"
+STATE_SCHEMA_FILE = "state.schema.json"
 
 
 def ir_schema() -> dict:
@@ -50,6 +53,11 @@ def record_schema() -> dict:
     return RECORD_SCHEMA
 
 
+def state_schema() -> dict:
+    from interpreter.state import STATE_SCHEMA
+    return STATE_SCHEMA
+
+
 def dumps(schema: dict) -> str:
     """How a schema is written to disk: pretty-printed, sorted keys, trailing newline."""
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
@@ -57,7 +65,8 @@ def dumps(schema: dict) -> str:
 
 def generated() -> dict[str, str]:
     """File name -> the text it should have."""
-    return {IR_SCHEMA_FILE: dumps(ir_schema()), RECORD_SCHEMA_FILE: dumps(record_schema())}
+    return {IR_SCHEMA_FILE: dumps(ir_schema()), RECORD_SCHEMA_FILE: dumps(record_schema()),
+            STATE_SCHEMA_FILE: dumps(state_schema())}
 
 
 def main(argv: list[str] | None = None) -> int:

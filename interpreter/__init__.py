@@ -15,9 +15,10 @@ from .bots import bot_seed
 from .compile import Program, Ruleset
 from .helpers import BudgetError, RuleError
 from .runtime import Game, IllegalMove, Move
+from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
-           "BudgetError", "MeepleError", "Ruleset", "bot_seed"]
+           "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed"]
 
 
 def load(ruleset: str, variants=(), locale: str | None = None) -> Ruleset:

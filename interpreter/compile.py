@@ -771,8 +771,13 @@ class Ruleset:
         return self.for_players(players).new_game(players, seed, hook)
 
     def resume(self, state: dict):
-        """A game from a saved plain-data state."""
-        return self.for_players(state["players"]).resume(state)
+        """A game from a saved plain-data state (checked first: StateError if bad)."""
+        from .state import StateError
+        n = state.get("players") if isinstance(state, dict) else None
+        if type(n) is not int or not self.min_players <= n <= self.max_players:
+            raise StateError(f"invalid state at players: {self.title} is for "
+                             f"{self.min_players} to {self.max_players} players")
+        return self.for_players(n).resume(state)
 
     def __getattr__(self, name):
         # tables that do not depend on the player count (items, zones...) are read from

@@ -1,42 +1,88 @@
 """Game records: the ruleset, the options, the seed and the moves (in notation).
 
 A record replays exactly, because all randomness comes from the seeded generator in
-the game state. Records are validated against ``docs/schema/record.schema.json``.
+the game state. Records are validated against ``docs/schema/record.schema.json`` and
+then for meaning (``from_dict``); a bad record is one ``RecordError`` whose message
+starts ``invalid record at <json path>: ...``.
+
+Format ``meeple-record/2`` adds, after each move, a short digest of the state
+(``digests``), so that a replay that diverges stops at the first bad move; a digest of
+the ruleset's sources (``ruleset_digest``); and ``secrets``/``note``, saying whether the
+record gives away hidden information. Records of format ``meeple-record/1`` (no digests)
+are still read.
+
+Saving is atomic and, for a game with hidden information, owner-only: see ``write_atomic``.
+Reading refuses special files and files over ``MAX_RECORD_BYTES`` before reading them.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import secrets as _secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 from .runtime import Game, IllegalMove
 
-RECORD_FORMAT = "meeple-record/1"
+RECORD_FORMAT = "meeple-record/2"
+OLD_FORMATS = ("meeple-record/1",)
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "schema" / "record.schema.json"
+
+MAX_RECORD_BYTES = 64 * 1024 * 1024   # a record file larger than this is refused unread
+MAX_MOVES = 1_000_000
+MAX_MOVE_TEXT = 1_000                 # characters in one move's notation
+MAX_NAME = 4_096                      # a ruleset name or path, a variant, a locale, a seat
+MAX_PLAYERS = 1_000
+SEED_LIMIT = 2 ** 128                 # |seed| < SEED_LIMIT
+DIGEST_HEX = 16                       # per-move digests: the first 64 bits of SHA-256
+
+SECRETS_NOTE = ("This record holds every hidden card of the game (its seed and moves decide "
+                "them): keep it from the players until the game is over.")
+
+_SHORT_TEXT = {"type": "string", "maxLength": MAX_NAME}
 
 RECORD_SCHEMA = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "$id": "https://meeple.dev/schema/record.schema.json",
     "title": "Meeple game record",
     "description": "A game of a Meeple ruleset: options, seed and every move, in notation. "
-                   "Replaying the moves from the seed reaches the same state.",
+                   "Replaying the moves from the seed reaches the same state. Numbers are "
+                   "integers (never 3.0 or true). Format meeple-record/1 (no digests) is "
+                   "still read.",
     "type": "object",
     "required": ["format", "ruleset", "players", "seed", "moves"],
     "additionalProperties": False,
     "properties": {
-        "format": {"const": RECORD_FORMAT},
-        "ruleset": {"type": "string", "minLength": 1,
-                    "description": "a bundled ruleset name or a path to a ruleset"},
-        "variants": {"type": "array", "items": {"type": "string"}, "default": []},
-        "locale": {"type": ["string", "null"], "default": None},
-        "players": {"type": "integer", "minimum": 1},
-        "seed": {"type": "integer"},
-        "moves": {"type": "array", "items": {"type": "string", "minLength": 1}},
-        "seats": {"type": "array", "items": {"type": "string"},
+        "format": {"enum": [RECORD_FORMAT, *OLD_FORMATS]},
+        "ruleset": {"type": "string", "minLength": 1, "maxLength": MAX_NAME,
+                    "description": "a bundled ruleset name, or the path it was played from "
+                                   "(never opened as given: replay it with --ruleset PATH)"},
+        "ruleset_digest": {"type": "string", "pattern": "^[0-9a-f]{64}$",
+                           "description": "SHA-256 of the ruleset's source files"},
+        "variants": {"type": "array", "items": _SHORT_TEXT, "maxItems": 256, "default": []},
+        "locale": {"type": ["string", "null"], "maxLength": MAX_NAME, "default": None},
+        "players": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+        "seed": {"type": "integer", "minimum": -SEED_LIMIT + 1, "maximum": SEED_LIMIT - 1},
+        "moves": {"type": "array", "maxItems": MAX_MOVES,
+                  "items": {"type": "string", "maxLength": MAX_MOVE_TEXT},
+                  "description": "each move's exact notation (it may be empty)"},
+        "digests": {"type": "array", "maxItems": MAX_MOVES,
+                    "items": {"type": "string", "pattern": f"^[0-9a-f]{{{DIGEST_HEX}}}$"},
+                    "description": "after each move, the first 64 bits of the SHA-256 of "
+                                   "the state (checked on replay)"},
+        "seats": {"type": "array", "items": _SHORT_TEXT, "maxItems": MAX_PLAYERS,
                   "description": "who played each seat (human, random...)"},
+        "secrets": {"type": "boolean",
+                    "description": "true when the game has hidden information: the record "
+                                   "then gives it away (and is written owner-only)"},
+        "note": {"type": "string", "maxLength": MAX_NAME,
+                 "description": "for people: what the record holds, how to resume it"},
         "result": {"type": ["object", "null"],
                    "description": "the result when the game ended (checked on replay)"},
         "state_digest": {"type": "string", "pattern": "^[0-9a-f]{64}$",
@@ -46,7 +92,38 @@ RECORD_SCHEMA = {
 
 
 class RecordError(Exception):
+    """A record that cannot be read, is invalid, or does not replay."""
+
     code = "record/invalid"
+
+
+class SaveError(Exception):
+    """A file could not be written (the old file, if any, is left as it was)."""
+
+    code = "record/save"
+
+
+def _is_int(_checker, x) -> bool:
+    return type(x) is int   # not 3.0, not True
+
+
+_Validator = jsonschema.validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int))
+
+
+def strict_validator(schema: dict):
+    """A validator for which only true integers are integers (3.0 and true are not)."""
+    return _Validator(schema)
+
+
+_VALIDATOR = strict_validator(RECORD_SCHEMA)
+
+
+def printable(text: str, limit: int = 80) -> str:
+    """A text from a record as it may be shown: control characters escaped, cut short."""
+    out = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
 @dataclass
@@ -60,10 +137,23 @@ class Record:
     seats: list[str] | None = None
     result: dict | None = None
     state_digest: str | None = None
+    digests: list[str] | None = None
+    ruleset_digest: str | None = None
+    secrets: bool | None = None
+    note: str | None = None
+    format: str = RECORD_FORMAT
 
     def to_dict(self) -> dict:
         d = {"format": RECORD_FORMAT, "ruleset": self.ruleset, "variants": self.variants,
              "locale": self.locale, "players": self.players, "seed": self.seed, "moves": self.moves}
+        if self.ruleset_digest:
+            d["ruleset_digest"] = self.ruleset_digest
+        if self.digests is not None and len(self.digests) == len(self.moves):
+            d["digests"] = self.digests
+        if self.secrets is not None:
+            d["secrets"] = self.secrets
+        if self.note:
+            d["note"] = self.note
         if self.seats:
             d["seats"] = self.seats
         if self.result is not None:
@@ -73,51 +163,314 @@ class Record:
         return d
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n",
-                              encoding="utf-8")
+        """Writes the record atomically; owner-only when it holds secrets. Raises SaveError."""
+        text = json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+        write_atomic(path, text.encode("utf-8"), private=self.secrets is not False)
 
+
+# ---------------------------------------------------------------- digests
 
 def digest(game: Game) -> str:
     return hashlib.sha256(game.to_json().encode()).hexdigest()
 
 
+def short_digest(game: Game) -> str:
+    """The per-move digest: 64 bits are plenty to notice a divergence, and keep records small
+    (about 0.15 ms a move on the bundled games, a third to a half of a random move's cost)."""
+    return digest(game)[:DIGEST_HEX]
+
+
+def ruleset_digest(program) -> str | None:
+    """SHA-256 of a ruleset's source files (names relative to its folder, and texts)."""
+    src = getattr(program, "sources", None)
+    files = getattr(src, "sources", None)
+    if not files:
+        return None
+    named = []
+    for path, text in files.items():
+        p = Path(path)
+        name = f"{p.parent.name}/{p.name}" if p.parent.name in ("variants", "locales") else p.name
+        named.append([name, text])
+    return hashlib.sha256(json.dumps(sorted(named), ensure_ascii=False).encode()).hexdigest()
+
+
+def hidden_information(program) -> bool:
+    """Whether a game of this program can hide anything: some zone is not public."""
+    return any(z.visibility != "public" for z in program.zones)
+
+
+def complete(rec: Record, program) -> Record:
+    """Fills what a record learns from replaying it: a digest after every move, the final
+    digest and result, the ruleset digest and whether it holds secrets. Raises RecordError
+    when the moves do not replay."""
+    digests: list[str] = []
+    game = replay(program, Record(rec.ruleset, rec.players, rec.seed, rec.variants, rec.locale,
+                                  rec.moves), after_move=lambda g: digests.append(short_digest(g)))
+    rec.digests = digests
+    rec.state_digest = digest(game)
+    rec.result = game.result if game.over else None
+    rec.ruleset_digest = ruleset_digest(program) or rec.ruleset_digest
+    rec.secrets = hidden_information(program)
+    return rec
+
+
+def resume_command(rec: Record, path: str | Path) -> str:
+    """The command that continues the game of a record saved at ``path``."""
+    from dsl.load import bundled_names
+    extra = "" if rec.ruleset in bundled_names() else " --ruleset PATH"
+    return f"meeple play --resume {path}{extra}"
+
+
+def describe(rec: Record, path: str | Path, finished: bool) -> str:
+    """The human note of a saved record."""
+    parts = [SECRETS_NOTE] if rec.secrets else []
+    if not finished:
+        parts.append(f"The game is not over: continue it with '{resume_command(rec, path)}'.")
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- reading
+
 def from_dict(data) -> Record:
-    try:
-        jsonschema.validate(data, RECORD_SCHEMA)
-    except jsonschema.ValidationError as e:
-        where = "/".join(str(x) for x in e.absolute_path) or "the record"
-        raise RecordError(f"invalid record at {where}: {e.message}") from None
-    return Record(data["ruleset"], data["players"], data["seed"], data.get("variants", []),
-                  data.get("locale"), data["moves"], data.get("seats"), data.get("result"),
-                  data.get("state_digest"))
+    err = best_match(_VALIDATOR.iter_errors(data))
+    if err is not None:
+        where = "/".join(str(x) for x in err.absolute_path) or "the record"
+        raise RecordError(f"invalid record at {where}: {printable(err.message, 200)}")
+    _check_meaning(data)
+    return Record(data["ruleset"], data["players"], data["seed"], list(data.get("variants", [])),
+                  data.get("locale"), list(data["moves"]), data.get("seats"), data.get("result"),
+                  data.get("state_digest"), data.get("digests"), data.get("ruleset_digest"),
+                  data.get("secrets"), data.get("note"), data["format"])
 
 
-def load(path: str | Path) -> Record:
+def _check_meaning(data: dict) -> None:
+    def bad(where, message):
+        raise RecordError(f"invalid record at {where}: {message}")
+
+    if "digests" in data and len(data["digests"]) != len(data["moves"]):
+        bad("digests", f"{len(data['digests'])} digests for {len(data['moves'])} moves")
+    if data.get("seats") is not None and len(data["seats"]) != data["players"]:
+        bad("seats", f"{len(data['seats'])} seats for {data['players']} players")
+    where = _bad_text(data, "")
+    if where is not None:
+        bad(where or "the record", "a text that is not valid Unicode (a lone surrogate)")
+
+
+def _bad_text(value, path: str):
+    """The path of a string that cannot be written as UTF-8 (a lone surrogate), or None."""
+    stack = [(value, path)]
+    while stack:
+        v, p = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return p
+        elif isinstance(v, dict):
+            stack.extend((x, f"{p}/{k}".lstrip("/")) for k, x in v.items())
+            stack.extend((k, p) for k in v)
+        elif isinstance(v, list):
+            stack.extend((x, f"{p}/{i}".lstrip("/")) for i, x in enumerate(v))
+    return None
+
+
+def read_regular_file(path: str | Path, limit: int, error=RecordError) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes. Special files (FIFO,
+    device, directory, socket) are refused before reading: the file is opened
+    non-blocking and checked with fstat, so a FIFO cannot block."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
+        | getattr(os, "O_CLOEXEC", 0)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RecordError(f"cannot read {path}: {e}") from None
+        fd = os.open(path, flags)
+    except OSError as e:
+        raise error(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise error(f"cannot read {path}: it is {_kind(st.st_mode)}, not a regular file")
+        if st.st_size > limit:
+            raise error(f"cannot read {path}: it has {st.st_size} bytes, more than the "
+                        f"limit of {limit}")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise error(f"cannot read {path}: it has more than {limit} bytes")
+        return b"".join(chunks)
+    except OSError as e:
+        raise error(f"cannot read {path}: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a special file"
+
+
+def loads(raw: bytes, name: str = "the record") -> Record:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{name} is not UTF-8 text (byte {e.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"{path} is not JSON: line {e.lineno} column {e.colno}: {e.msg}") from None
+        raise RecordError(f"{name} is not JSON: line {e.lineno} column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # a 5,000-digit number, deep nesting
+        raise RecordError(f"{name} is not a record: {printable(str(e), 120)}") from None
     return from_dict(data)
 
 
-def replay(program, rec: Record, on_move=None) -> Game:
-    """Replays a record move by move; ``on_move(game, move)`` is called before each."""
-    game = program.new_game(rec.players, rec.seed)
+def load(path: str | Path) -> Record:
+    return loads(read_regular_file(path, MAX_RECORD_BYTES), str(path))
+
+
+# ---------------------------------------------------------------- replaying
+
+def check_program(program, rec: Record) -> None:
+    """The record's game fits the program: players, variants and locale."""
+    lo = getattr(program, "min_players", rec.players)
+    hi = getattr(program, "max_players", rec.players)
+    if not lo <= rec.players <= hi:
+        raise RecordError(f"{program.title} is for {lo} to {hi} players, the record has "
+                          f"{rec.players}")
+    if sorted(program.variants) != sorted(rec.variants):
+        raise RecordError(f"the record's variants ({', '.join(rec.variants) or 'none'}) are not "
+                          f"the program's ({', '.join(program.variants) or 'none'})")
+    if (program.locale or None) != (rec.locale or None):
+        raise RecordError(f"the record's locale ({rec.locale or 'none'}) is not the "
+                          f"program's ({program.locale or 'none'})")
+
+
+def replay(program, rec: Record, on_move=None, after_move=None) -> Game:
+    """Replays a record move by move; ``on_move(game, move)`` is called before each and
+    ``after_move(game)`` after. With per-move digests, a replay that diverges stops at
+    the first move whose state differs from the recorded one."""
+    check_program(program, rec)
+    try:
+        game = program.new_game(rec.players, rec.seed)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
+    digests = rec.digests if rec.digests is not None and len(rec.digests) == len(rec.moves) else None
     for i, m in enumerate(rec.moves, 1):
+        shown = printable(m)
         if game.over:
-            raise RecordError(f"move {i} '{m}' comes after the end of the game")
+            raise RecordError(f"move {i} '{shown}' comes after the end of the game")
         if on_move:
             on_move(game, m)
         try:
             game.apply(m)
         except IllegalMove as e:
-            raise RecordError(f"move {i} '{m}' is illegal: {e}") from None
+            raise RecordError(f"move {i} '{shown}' is illegal: {e}") from None
+        if after_move:
+            after_move(game)
+        if digests is not None and short_digest(game) != digests[i - 1]:
+            raise RecordError(f"move {i} '{shown}': the replayed state differs from the "
+                              f"recorded one")
     if rec.state_digest and digest(game) != rec.state_digest:
         raise RecordError("the replayed game does not reach the recorded final state")
     if rec.result is not None and game.result != rec.result:
         raise RecordError("the replayed game does not reach the recorded result")
     return game
+
+
+# ---------------------------------------------------------------- writing
+
+def write_atomic(path: str | Path, data: bytes, private: bool = True) -> None:
+    """Writes a file so that it is either the old one or the new one, never a part:
+    a temp file beside the target (created owner-only when ``private``, never widened
+    after), write, flush, fsync, ``os.replace``, fsync of the folder. Raises SaveError."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    tmp = folder / f".{path.name}.{_secrets.token_hex(6)}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) \
+        | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(tmp, flags, 0o600 if private else 0o666)
+    except OSError as e:
+        raise SaveError(f"cannot save {path}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(e, OSError):
+            raise SaveError(f"cannot save {path}: {e.strerror or e}") from None
+        raise
+    _fsync_folder(folder)
+
+
+def _fsync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems cannot sync a folder; the rename is done all the same
+    finally:
+        os.close(fd)
+
+
+def check_target(path: str | Path, overwrite: bool) -> str | None:
+    """Why a record cannot be saved at ``path`` (None when it can): its folder must exist
+    and be writable, it must not be a special file, and an existing file is kept unless
+    ``overwrite``. Checked by creating (and removing) a file beside it."""
+    path = Path(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        return f"cannot use {path}: {e.strerror or e}"
+    if st is not None:
+        if stat.S_ISLNK(st.st_mode):
+            try:
+                st = os.stat(path)
+            except OSError:
+                return f"{path} is a broken symbolic link"
+        if not stat.S_ISREG(st.st_mode):
+            return f"{path} is {_kind(st.st_mode)}, not a regular file"
+        if not overwrite:
+            return f"{path} already exists; use --force to overwrite it"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    probe = folder / f".{path.name}.{_secrets.token_hex(6)}.probe"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        return f"cannot write in the folder {folder}: {e.strerror or e}"
+    return None
+
+
+def free_path(path: str | Path) -> Path:
+    """``path``, or ``name-2.json``, ``name-3.json``... when it exists: never overwrite."""
+    path = Path(path)
+    k = 2
+    candidate = path
+    while os.path.lexists(candidate):
+        candidate = path.with_name(f"{path.stem}-{k}{path.suffix}")
+        k += 1
+    return candidate

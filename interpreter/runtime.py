@@ -459,10 +459,14 @@ class Game:
 
     @classmethod
     def from_state(cls, prog: Program, state: dict) -> "Game":
-        """Resumes a game from a saved state (for example one read back from JSON)."""
-        if state.get("format") != STATE_FORMAT:
-            raise ValueError("not a Meeple game state")
-        state = copy.deepcopy(state)
+        """Resumes a game from a saved state (for example one read back from JSON).
+        Raises StateError (a ValueError) when the state is not valid for the program."""
+        from .state import StateError, validate
+        try:
+            state = copy.deepcopy(state)
+        except RecursionError:
+            raise StateError("invalid state at the state: values nested too deeply") from None
+        validate(prog, state)
         return cls(prog, state)
 
     @property
@@ -510,6 +514,9 @@ class Game:
         if self.over:
             raise IllegalMove("the game is over")
         if isinstance(move, Move):
+            if move.player != self.active_player:
+                raise IllegalMove(f"'{move.notation}' is a move for seat {move.player + 1}, "
+                                  f"but seat {self.active_player + 1} is deciding now")
             for m in moves:
                 if m.value == move.value and m.notation == move.notation:
                     return m
@@ -518,13 +525,35 @@ class Game:
             if 0 <= move < len(moves):
                 return moves[move]
             raise IllegalMove(f"there is no move number {move}; there are {len(moves)} moves")
-        text = " ".join(str(move).split()).lower()
-        for m in moves:
-            if m.notation.lower() == text or m.notation.lower().split(" ", 1)[-1] == text:
-                return m
+        if not isinstance(move, str):
+            raise IllegalMove(f"a move is a Move, an index or a notation, not {type(move).__name__}")
+        return self._match(moves, move)
+
+    def _match(self, moves: list[Move], text: str) -> Move:
+        """A notation's move: an exact match wins (with its verb, then without); else the
+        same text ignoring case and runs of spaces (with, then without the verb), each
+        only when it picks exactly one move: an ambiguous text is an IllegalMove."""
+        verb = self.R.pending["verb"] or ""
+
+        def bare(m: Move) -> str:
+            return m.notation[len(verb) + 1:] if verb and m.notation.startswith(verb + " ") \
+                else m.notation
+
+        want = _relaxed(text)
+        levels = ((lambda m: m.notation, text), (bare, text),
+                  (lambda m: _relaxed(m.notation), want), (lambda m: _relaxed(bare(m)), want))
+        for level, (key, wanted) in enumerate(levels):
+            found = [m for m in moves if key(m) == wanted]
+            if len(found) == 1 or (found and level == 0):
+                # (options written exactly alike cannot be told apart: the first is taken)
+                return found[0]
+            if found:
+                listed = ", ".join(repr(m.notation) for m in found[:8])
+                raise IllegalMove(f"{text!r} could be any of {len(found)} moves ({listed}); "
+                                  f"type it exactly or give its number")
         from dsl.errors import did_you_mean
-        hint = did_you_mean(text, [m.notation for m in moves])
-        raise IllegalMove(f"'{move}' is not a legal move now" + (f"; {hint}" if hint else ""))
+        hint = did_you_mean(want, [m.notation for m in moves])
+        raise IllegalMove(f"{text!r} is not a legal move now" + (f"; {hint}" if hint else ""))
 
     # ------------------------------------------------------------ playing
     def apply(self, move, safe: bool = True) -> Move:
@@ -546,6 +575,10 @@ class Game:
                 self._moves = None
             raise
         return m
+
+
+def _relaxed(text: str) -> str:
+    return " ".join(text.split()).casefold()
 
 
 def revealed_since(before: dict, after: dict, player: int) -> bool:

@@ -1674,5 +1674,6 @@ def test_the_sample_failure_of_meeple_test(tmp_path, monkeypatch):
     assert rec["ruleset"].endswith("race_to_ten.meeple") and rec["players"] == 2
     game = play_and_check(_program("race_to_ten"), Config(2), 0, [])  # the first moves never fail
     assert game.over
-    replayed = CliRunner().invoke(app, ["replay", "meeple-test-failure.json", "--quiet"])
+    replayed = CliRunner().invoke(app, ["replay", "meeple-test-failure.json", "--ruleset",
+                                        "race_to_ten.meeple", "--quiet"])
     assert replayed.exit_code == 0, replayed.output

@@ -44,9 +44,9 @@ def test_meeple_test_finds_and_shrinks_each_broken_ruleset(tmp_path, name, check
     if source_line:
         assert source_line in text and "^" in text      # the rule's line with a caret
     rec = json.loads(out.read_text())
-    assert rec["format"] == "meeple-record/1" and rec["players"] == 3
+    assert rec["format"] == "meeple-record/2" and rec["players"] == 3
     assert len(rec["moves"]) <= max_moves, rec["moves"]  # shrunk to a short game
-    code, shown = meeple("replay", out)
+    code, shown = meeple("replay", out, "--ruleset", BROKEN / name)
     if check == "rule error":   # replaying the minimal game hits the same error
         assert code == 1 and "more than 100000 statements" in shown
     else:

@@ -208,18 +208,18 @@ def _minimal():
 @pytest.mark.parametrize("change", [
     lambda d: d.pop("moves"),
     lambda d: d.pop("seed"),
-    lambda d: d.update(format="meeple-record/2"),
+    lambda d: d.update(format="meeple-record/9"),
     lambda d: d.update(players=0),
     lambda d: d.update(players="2"),
     lambda d: d.update(seed=1.5),
-    lambda d: d.update(moves=["ok", ""]),
+    lambda d: d.update(moves=["ok", "x" * 1001]),
     lambda d: d.update(moves="a b"),
     lambda d: d.update(ruleset=""),
     lambda d: d.update(variants="open"),
     lambda d: d.update(state_digest="abc"),
     lambda d: d.update(surprise=True),
 ], ids=["no-moves", "no-seed", "format", "players-0", "players-str", "seed-float",
-        "empty-move", "moves-str", "empty-ruleset", "variants-str", "digest", "extra-field"])
+        "long-move", "moves-str", "empty-ruleset", "variants-str", "digest", "extra-field"])
 def test_invalid_records_are_rejected(change, record_validator):
     d = _minimal()
     assert record_validator.is_valid(d)
@@ -227,6 +227,23 @@ def test_invalid_records_are_rejected(change, record_validator):
     assert not record_validator.is_valid(d)
     with pytest.raises(record.RecordError, match="invalid record"):
         record.from_dict(d)
+
+
+@pytest.mark.parametrize("change", [
+    lambda d: d.update(players=2.0),
+    lambda d: d.update(seed=3.0),
+    lambda d: d.update(seed=True),
+    lambda d: d.update(players=True),
+], ids=["players-float", "seed-float-whole", "seed-bool", "players-bool"])
+def test_whole_floats_and_bools_are_not_integers_in_a_record(change):
+    d = _minimal()
+    change(d)
+    with pytest.raises(record.RecordError, match="invalid record at (players|seed)"):
+        record.from_dict(d)
+
+
+def test_schemas_in_docs_include_the_state():
+    assert load_schema("state.schema.json")["title"] == "Meeple game state"
 
 
 def test_record_that_is_not_json_is_rejected(tmp_path):

@@ -267,7 +267,7 @@ def test_ruleset_and_typed_text_is_printed_literally(files, tmp_path):
     assert "\\x1b[2J [bold]y[/] :100: \\u202e\\x07" in out          # the typed line
     assert "took \\x1b[31m [red]r[/] :100: \\u202e\\x07\\x0d\\x08\\x00\\x9b" in out  # a log line
     assert "Pick\\x1b[2J [bold]one[/] :100:" in out                  # a text
-    r2 = run("replay", rec)
+    r2 = run("replay", rec, "--ruleset", files / "nasty.meeple")
     assert r2.exit_code == 0, r2.output
     assert not [bad for bad in UNSAFE if bad in r2.output]
     r3 = run("validate", files / "nasty.meeple")
