@@ -195,8 +195,8 @@ def ruleset_digest(program) -> str | None:
 
 
 def hidden_information(program) -> bool:
-    """Whether a game of this program can hide anything: some zone is not public."""
-    return any(z.visibility != "public" for z in program.zones)
+    """Whether a game of this program can hide anything (``Program.hidden_information``)."""
+    return program.hidden_information
 
 
 def complete(rec: Record, program) -> Record:
