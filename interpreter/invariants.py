@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 
 from dsl.ast import Span
 
-from . import views
+from . import leaks, views
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
 from .runtime import Game, IllegalMove
 
 DEFAULT_BOUND = (10_000, "moves")  # for a ruleset that declares no bound
+PROBE_REACH = 200  # probes of non-interference are made within the first moves of a game
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,8 @@ class Stats:
     games: int = 0
     states: int = 0
     failures: int = 0
+    probes: int = 0        # twins made to check non-interference
+    twin_moves: int = 0    # moves played in them
     moments: dict = field(default_factory=dict)
 
 
@@ -87,7 +90,7 @@ def configs(src, load, variants=None, players=None) -> list[Config]:
 # ---------------------------------------------------------------- one game
 
 class GameChecker:
-    def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None):
+    def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None, probes=()):
         self.ruleset, self.config, self.seed = ruleset, config, seed
         self.stats = stats or Stats()
         self.moves: list[str] = []
@@ -96,6 +99,12 @@ class GameChecker:
         self.prog = prog
         self.bound = prog.bound or DEFAULT_BOUND
         self.secret = _secret_zones(prog, config.players)
+        # non-interference: the probes still to make (by move), the twins under way
+        self.probes = sorted((p if isinstance(p, leaks.Probe) else leaks.Probe(*p)
+                              for p in probes), key=lambda p: p.at)[:leaks.MAX_PROBES]
+        self.twins: list[leaks.Twin] = []
+        self.known = leaks.Knowledge(len(prog.items), config.players) if self.probes else None
+        self.seat_views: dict = {}
 
     # -------------------------------------------------------- driving
     def play(self, choices) -> Game:
@@ -111,6 +120,7 @@ class GameChecker:
                 raise self._fail("a way on", "the game is not over and no player has a legal move")
             i = next(it, 0) % len(moves)
             move = moves[i]
+            type_code = self.game.R.pending["type"]
             self.moves.append(move.notation)
             try:
                 self.game.apply(move, safe=False)
@@ -118,6 +128,7 @@ class GameChecker:
                 raise self._fail("rule error", str(e))
             except IllegalMove as e:  # pragma: no cover - the move came from legal_moves
                 raise self._fail("a way on", f"a legal move was refused: {e}")
+            self._follow(move, type_code)
             self.check_state()
         self.check_end()
         self.stats.games += 1
@@ -169,6 +180,7 @@ class GameChecker:
             raise self._fail("bound", f"the game did not end within its bound of {count} {unit}")
         self._round_trip()
         self._views()
+        self._non_interference()
 
     def _round_trip(self) -> None:
         g = self.game
@@ -181,8 +193,9 @@ class GameChecker:
     def _views(self) -> None:
         g, R = self.game, self.game.R
         over = g.over
+        self.seat_views = {}
         for seat in list(range(R.n)) + [views.SPECTATOR]:
-            v = views.view(g, seat)
+            v = self.seat_views[seat] = views.view(g, seat)
             shown = _items_in_view(v)
             for i in shown:
                 if not (R.public_item(i) or (seat >= 0 and R.sees_item(i, seat))):
@@ -204,6 +217,64 @@ class GameChecker:
             if d.zone == name:
                 return d.span
         return None
+
+    # -------------------------------------------------------- non-interference
+    def _follow(self, move, type_code: str) -> None:
+        """Plays the move just played in every twin under way."""
+        going = []
+        for t in self.twins:
+            if t.follow(move, type_code):
+                self.stats.twin_moves += 1
+                going.append(t)
+        self.twins = going
+
+    def _non_interference(self) -> None:
+        """Compares every twin with the game, then makes the probes due now."""
+        if self.known is None or not (self.probes or self.twins):
+            return
+        g = self.game
+        self.known.update(g.R)
+        going = []
+        for t in self.twins:
+            verdict = t.check(g, self.seat_views[t.seat])
+            if isinstance(verdict, leaks.Leak):
+                raise self._leak(t, verdict)
+            if verdict is None:
+                going.append(t)
+        self.twins = going
+        done = len(self.moves)
+        while self.probes and self.probes[0].at <= done:
+            p = self.probes.pop(0)
+            if p.at < done or g.over:
+                continue
+            self._probe(p)
+
+    def _probe(self, p: leaks.Probe) -> None:
+        g = self.game
+        n = g.R.n
+        seat = p.seat % (n + 1)
+        seat = views.SPECTATOR if seat == n else seat
+        pair = leaks.pick_pair(g, seat, self.known, p.first, p.second)
+        if pair is None:
+            return
+        twin = leaks.Twin(g, seat, *pair, at=len(self.moves))
+        self.stats.probes += 1
+        verdict = twin.check(g, self.seat_views[seat])
+        if isinstance(verdict, leaks.Leak):
+            raise self._leak(twin, verdict)
+        if verdict is None:
+            self.twins.append(twin)
+
+    def _leak(self, t, leak) -> Failure:
+        who = leaks.seat_name(self.prog, t.seat)
+        when = "after the setup" if t.at == 0 else f"after move {t.at}"
+        later = "at once" if t.steps == 0 else \
+            f"{t.steps} move{'s' if t.steps > 1 else ''} later (move {len(self.moves)})"
+        return self._fail(
+            "secrets/non-interference",
+            f"{who} is shown something that depends on items it cannot see, {leak.where}. "
+            f"The two games differ only in {t.names[0]} and {t.names[1]}, exchanged {when}, "
+            f"which {who} has never been shown; the difference shows {later}", leak.span)
 
     # -------------------------------------------------------- the end
     def check_end(self) -> None:
@@ -244,8 +315,11 @@ def _items_in_view(v: dict) -> set[int]:
     return out
 
 
-def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None) -> Game:
-    return GameChecker(ruleset, config, seed, stats).play(choices)
+def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None,
+                   probes=()) -> Game:
+    """Plays and checks one game. ``probes`` (``leaks.Probe`` or tuples ``(at, seat,
+    first, second)``) are the points where non-interference is checked."""
+    return GameChecker(ruleset, config, seed, stats, probes).play(choices)
 
 
 # ---------------------------------------------------------------- many games, with Hypothesis
@@ -261,13 +335,16 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
     last: list[Failure] = []
 
     @settings(max_examples=examples, deadline=None, database=None, print_blob=False,
-              suppress_health_check=list(HealthCheck),
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
               phases=[Phase.generate, Phase.shrink])
     @given(config=st.sampled_from(cfgs), game_seed=st.integers(0, 2**31 - 1),
-           choices=st.lists(st.integers(0, 255), max_size=max_choices))
-    def prop(config, game_seed, choices):
+           choices=st.lists(st.integers(0, 255), max_size=max_choices),
+           probes=st.lists(st.tuples(st.integers(0, PROBE_REACH), st.integers(0, 8),
+                                     st.integers(0, 63), st.integers(0, 63)),
+                           max_size=leaks.MAX_PROBES))
+    def prop(config, game_seed, choices, probes):
         try:
-            play_and_check(load(config), config, game_seed, choices, stats)
+            play_and_check(load(config), config, game_seed, choices, stats, probes)
         except Failure as f:
             stats.failures += 1
             last.append(f)
