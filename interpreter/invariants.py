@@ -21,7 +21,6 @@ from .record import Record, RecordError, digest, replay
 from .runtime import Game, IllegalMove
 
 DEFAULT_BOUND = (10_000, "moves")  # for a ruleset that declares no bound
-PROBE_REACH = 200  # probes of non-interference are made within the first moves of a game
 
 
 @dataclass(frozen=True)
@@ -99,12 +98,12 @@ class GameChecker:
         self.prog = prog
         self.bound = prog.bound or DEFAULT_BOUND
         self.secret = _secret_zones(prog, config.players)
-        # non-interference: the probes still to make (by move), the twins under way
-        self.probes = sorted((p if isinstance(p, leaks.Probe) else leaks.Probe(*p)
-                              for p in probes), key=lambda p: p.at)[:leaks.MAX_PROBES]
-        self.twins: list[leaks.Twin] = []
+        # non-interference: where to exchange items (see _non_interference)
+        self.probes = [p if isinstance(p, leaks.Probe) else leaks.Probe(*p)
+                       for p in probes][:leaks.MAX_PROBES]
         self.known = leaks.Knowledge(len(prog.items), config.players) if self.probes else None
-        self.seat_views: dict = {}
+        self.history: list = []   # (a copy of each state, what each seat had been shown)
+        self.played: list = []    # (each move, the type of its options)
 
     # -------------------------------------------------------- driving
     def play(self, choices) -> Game:
@@ -128,8 +127,11 @@ class GameChecker:
                 raise self._fail("rule error", str(e))
             except IllegalMove as e:  # pragma: no cover - the move came from legal_moves
                 raise self._fail("a way on", f"a legal move was refused: {e}")
-            self._follow(move, type_code)
+            if self.known is not None:
+                self.played.append((move, type_code))
             self.check_state()
+        if self.known is not None:
+            self._non_interference()
         self.check_end()
         self.stats.games += 1
         return self.game
@@ -180,7 +182,7 @@ class GameChecker:
             raise self._fail("bound", f"the game did not end within its bound of {count} {unit}")
         self._round_trip()
         self._views()
-        self._non_interference()
+        self._remember()
 
     def _round_trip(self) -> None:
         g = self.game
@@ -193,9 +195,8 @@ class GameChecker:
     def _views(self) -> None:
         g, R = self.game, self.game.R
         over = g.over
-        self.seat_views = {}
         for seat in list(range(R.n)) + [views.SPECTATOR]:
-            v = self.seat_views[seat] = views.view(g, seat)
+            v = views.view(g, seat)
             shown = _items_in_view(v)
             for i in shown:
                 if not (R.public_item(i) or (seat >= 0 and R.sees_item(i, seat))):
@@ -219,62 +220,61 @@ class GameChecker:
         return None
 
     # -------------------------------------------------------- non-interference
-    def _follow(self, move, type_code: str) -> None:
-        """Plays the move just played in every twin under way."""
-        going = []
-        for t in self.twins:
-            if t.follow(move, type_code):
-                self.stats.twin_moves += 1
-                going.append(t)
-        self.twins = going
+    def _remember(self) -> None:
+        """Keeps a copy of every state and what each seat had been shown by then, for
+        the probes, which are made once the game's length is known."""
+        if self.known is None:
+            return
+        self.known.update(self.game.R)
+        self.history.append((self.game.copy(), list(self.known.bits)))
 
     def _non_interference(self) -> None:
-        """Compares every twin with the game, then makes the probes due now."""
-        if self.known is None or not (self.probes or self.twins):
-            return
-        g = self.game
-        self.known.update(g.R)
-        going = []
-        for t in self.twins:
-            verdict = t.check(g, self.seat_views[t.seat])
-            if isinstance(verdict, leaks.Leak):
-                raise self._leak(t, verdict)
-            if verdict is None:
-                going.append(t)
-        self.twins = going
-        done = len(self.moves)
-        while self.probes and self.probes[0].at <= done:
-            p = self.probes.pop(0)
-            if p.at < done or g.over:
+        """Each probe: at a state of the game (``at`` modulo the number of states), a
+        twin with two items its seat has never been shown exchanged, played along the
+        same moves and compared with the game by that seat's view."""
+        states = len(self.history)
+        for p in self.probes:
+            k = p.at % states
+            game, bits = self.history[k]
+            if game.over:
                 continue
-            self._probe(p)
+            n = game.R.n
+            seat = p.seat % (n + 1)
+            seat = views.SPECTATOR if seat == n else seat
+            self.known.bits = bits
+            pair = leaks.pick_pair(game, seat, self.known, p.first, p.second)
+            if pair is None:
+                continue
+            self.stats.probes += 1
+            self._compare_twin(leaks.Twin(game, seat, *pair, at=k), k)
 
-    def _probe(self, p: leaks.Probe) -> None:
-        g = self.game
-        n = g.R.n
-        seat = p.seat % (n + 1)
-        seat = views.SPECTATOR if seat == n else seat
-        pair = leaks.pick_pair(g, seat, self.known, p.first, p.second)
-        if pair is None:
-            return
-        twin = leaks.Twin(g, seat, *pair, at=len(self.moves))
-        self.stats.probes += 1
-        verdict = twin.check(g, self.seat_views[seat])
-        if isinstance(verdict, leaks.Leak):
-            raise self._leak(twin, verdict)
-        if verdict is None:
-            self.twins.append(twin)
+    def _compare_twin(self, twin, k: int) -> None:
+        j = k
+        while True:
+            game = self.history[j][0]
+            verdict = twin.check(game, views.view(game, twin.seat))
+            if isinstance(verdict, leaks.Leak):
+                raise self._leak(twin, verdict, j)
+            if verdict is not None or j + 1 >= len(self.history):
+                return
+            move, type_code = self.played[j]
+            if not twin.follow(move, type_code):
+                return
+            self.stats.twin_moves += 1
+            j += 1
 
-    def _leak(self, t, leak) -> Failure:
+    def _leak(self, t, leak, j: int) -> Failure:
         who = leaks.seat_name(self.prog, t.seat)
         when = "after the setup" if t.at == 0 else f"after move {t.at}"
         later = "at once" if t.steps == 0 else \
-            f"{t.steps} move{'s' if t.steps > 1 else ''} later (move {len(self.moves)})"
-        return self._fail(
+            f"{t.steps} move{'s' if t.steps > 1 else ''} later (move {j})"
+        f = self._fail(
             "secrets/non-interference",
             f"{who} is shown something that depends on items it cannot see, {leak.where}. "
             f"The two games differ only in {t.names[0]} and {t.names[1]}, exchanged {when}, "
             f"which {who} has never been shown; the difference shows {later}", leak.span)
+        f.moves = f.moves[:j]
+        return f
 
     # -------------------------------------------------------- the end
     def check_end(self) -> None:
@@ -339,7 +339,7 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
               phases=[Phase.generate, Phase.shrink])
     @given(config=st.sampled_from(cfgs), game_seed=st.integers(0, 2**31 - 1),
            choices=st.lists(st.integers(0, 255), max_size=max_choices),
-           probes=st.lists(st.tuples(st.integers(0, PROBE_REACH), st.integers(0, 8),
+           probes=st.lists(st.tuples(st.integers(0, 4095), st.integers(0, 8),
                                      st.integers(0, 63), st.integers(0, 63)),
                            max_size=leaks.MAX_PROBES))
     def prop(config, game_seed, choices, probes):
