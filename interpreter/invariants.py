@@ -252,7 +252,7 @@ class GameChecker:
         j = k
         while True:
             game = self.history[j][0]
-            verdict = twin.check(game, views.view(game, twin.seat))
+            verdict = twin.check(game)
             if isinstance(verdict, leaks.Leak):
                 raise self._leak(twin, verdict, j)
             if verdict is not None or j + 1 >= len(self.history):

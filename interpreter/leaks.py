@@ -179,6 +179,11 @@ def exchange(game: Game, a: int, b: int) -> Game:
         R.g[k] = _swap_ref(v, declared[k].type, kinds, a, b)
     for k, vs in R.pv.items():
         vs[:] = [_swap_ref(v, declared[k].type, kinds, a, b) for v in vs]
+    item_vars = prog.checked.item_vars
+    for name, table in R.iv.items():
+        for i, v in enumerate(table):
+            if v is not None:
+                table[i] = _swap_ref(v, item_vars[prog.items[i].kind][name].type, kinds, a, b)
     R.log[:] = [_swap_entry(prog, e, a, b) for e in R.log]
     pend = R.pending
     if pend is not None and "item" in pend["type"]:
@@ -257,8 +262,10 @@ def in_sight(game: Game, items: tuple, seat: int) -> bool:
 
 # ---------------------------------------------------------------- comparing what a seat is shown
 
-def compare(g1: Game, v1: dict, g2: Game, v2: dict, seat: int) -> Leak | None:
-    """The first thing the seat is shown that differs between the two games."""
+def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
+            seat: int) -> Leak | None:
+    """The first thing the seat is shown that differs between the two games (``said``:
+    the log entries of each view's log)."""
     prog = g1.program
     if (g1.over, g1.R.phase) != (g2.over, g2.R.phase):
         return Leak("in whether the game is over: it ends in one game and goes on in the other")
@@ -287,7 +294,7 @@ def compare(g1: Game, v1: dict, g2: Game, v2: dict, seat: int) -> Leak | None:
         return Leak("in the item variables of the items it sees")
     if v1["face_down"] != v2["face_down"]:
         return Leak("in which face-down items it knows")
-    leak = _compare_log(g1, v1["log"], g2, v2["log"])
+    leak = _compare_log(g1.program, v1["log"], said1, v2["log"], said2)
     if leak:
         return leak
     if p1 is not None and "options" in p1:
@@ -311,8 +318,7 @@ def _zone_text(prog, content) -> str:
                            for i in content) + "]"
 
 
-def _compare_log(g1: Game, l1: list, g2: Game, l2: list) -> Leak | None:
-    prog = g1.program
+def _compare_log(prog, l1: list, said1: list, l2: list, said2: list) -> Leak | None:
     if l1 == l2:
         return None
     # the logs keep the same number of messages unless one game said more
@@ -320,7 +326,7 @@ def _compare_log(g1: Game, l1: list, g2: Game, l2: list) -> Leak | None:
         x = l1[k] if k < len(l1) else None
         y = l2[k] if k < len(l2) else None
         if x != y:
-            entry = (g1.R.log[k] if k < len(g1.R.log) else g2.R.log[k])
+            entry = said1[k] if k < len(said1) else said2[k]
             span = prog.logs[entry[0]].span
             if x is None or y is None:
                 said = x if y is None else y
@@ -407,6 +413,11 @@ class Twin:
         self.names = (f"{display.item_label(prog, a)} ({place(game, a)})",
                       f"{display.item_label(prog, b)} ({place(game, b)})")
         self.game = exchange(game, a, b)
+        # the messages said before the exchange read the same to the seat in both games
+        # (each names a or b only where the seat may not read it): only the new ones
+        # are compared (kept alive here, so that their ids stay theirs)
+        self._said = (list(game.R.log), list(self.game.R.log))
+        self._old = ({id(e) for e in self._said[0]}, {id(e) for e in self._said[1]})
 
     def follow(self, move, type_code: str) -> bool:
         """Plays in the twin the move matching the one just played; False when there is
@@ -428,7 +439,7 @@ class Twin:
         self.steps += 1
         return True
 
-    def check(self, game: Game, seen_view: dict) -> Leak | str | None:
+    def check(self, game: Game) -> Leak | str | None:
         """After a move (or right after the exchange): a Leak, "stop" when the comparison
         ends without a verdict, or None to go on."""
         items = (self.a, self.b)
@@ -436,7 +447,20 @@ class Twin:
             return "stop"
         if game.over and self.game.over:
             return "stop"
-        leak = compare(game, seen_view, self.game, views.view(self.game, self.seat), self.seat)
+        leak = compare(game, *_fresh_view(game, self.seat, self._old[0]), self.game,
+                       *_fresh_view(self.game, self.seat, self._old[1]), self.seat)
         if leak is not None:
             return leak
         return "stop" if self.steps >= MAX_TWIN_MOVES else None
+
+
+def _fresh_view(game: Game, seat: int, old: set) -> tuple[dict, list]:
+    """The seat's view with only the messages said since the exchange in its log, and
+    those messages."""
+    R = game.R
+    full = R.log
+    R.log = new = [e for e in full if id(e) not in old]
+    try:
+        return views.view(game, seat), new
+    finally:
+        R.log = full
