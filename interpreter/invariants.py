@@ -268,11 +268,10 @@ class GameChecker:
         when = "after the setup" if t.at == 0 else f"after move {t.at}"
         later = "at once" if t.steps == 0 else \
             f"{t.steps} move{'s' if t.steps > 1 else ''} later (move {j})"
-        f = self._fail(
-            "secrets/non-interference",
-            f"{who} is shown something that depends on items it cannot see, {leak.where}. "
-            f"The two games differ only in {t.names[0]} and {t.names[1]}, exchanged {when}, "
-            f"which {who} has never been shown; the difference shows {later}", leak.span)
+        text = (f"{who} is shown something that depends on items it cannot see, {leak.where}. "
+                f"The two games differ only in {t.names[0]} and {t.names[1]}, exchanged {when}, "
+                f"which {who} has never been shown; the difference shows {later}")
+        f = self._fail("secrets/non-interference", text, leak.span)
         f.moves = f.moves[:j]
         return f
 
