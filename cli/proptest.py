@@ -110,7 +110,7 @@ def _report(e, failure, sources, out_file: Path) -> None:
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"),
             soft_wrap=True)
     if failure.span is not None and failure.span.line:
-        d = Diagnostic("test/failed", failure.span, f"{failure.check} is defined here")
+        d = Diagnostic("test/failed", failure.span, failure.where_said())
         e.print(d.render(sources), markup=False, soft_wrap=True)
     e.print(f"  game: {c}, seed {failure.seed}, {len(failure.moves)} move(s) after shrinking",
             soft_wrap=True, markup=False)

@@ -21,6 +21,7 @@ from .record import Record, RecordError, digest, replay
 from .runtime import Game, IllegalMove
 
 DEFAULT_BOUND = (10_000, "moves")  # for a ruleset that declares no bound
+LEAK = "secrets/non-interference"  # the check of non-interference (interpreter/leaks.py)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,12 @@ class Failure(Exception):
         self.seed = 0
         self.moves: list[str] = []
         self.ruleset_ref = ""
+
+    def where_said(self) -> str:
+        """What the failure's span points at."""
+        if self.check == LEAK:
+            return "the rule where it shows"
+        return f"{self.check} is defined here"
 
     def record(self) -> Record:
         c = self.config

@@ -263,9 +263,10 @@ def in_sight(game: Game, items: tuple, seat: int) -> bool:
 # ---------------------------------------------------------------- comparing what a seat is shown
 
 def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
-            seat: int) -> Leak | None:
+            seat: int, same_decider_only: bool = False) -> Leak | None:
     """The first thing the seat is shown that differs between the two games (``said``:
-    the log entries of each view's log)."""
+    the log entries of each view's log). With ``same_decider_only``, of the decision
+    under way only who decides is compared (not what they are asked)."""
     prog = g1.program
     if (g1.over, g1.R.phase) != (g2.over, g2.R.phase):
         return Leak("in whether the game is over: it ends in one game and goes on in the other")
@@ -273,7 +274,9 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
         if v1[key] != v2[key]:
             return Leak(f"in {what}: {v1[key]!r} in one game, {v2[key]!r} in the other")
     p1, p2 = v1["pending"], v2["pending"]
-    if (p1 or {}).get("player") != (p2 or {}).get("player") or (p1 or {}).get("verb") != (p2 or {}).get("verb"):
+    verbs = (p1 or {}).get("verb"), (p2 or {}).get("verb")
+    if (p1 or {}).get("player") != (p2 or {}).get("player") or \
+            (verbs[0] != verbs[1] and not same_decider_only):
         return Leak(f"in who decides: {_decider(prog, p1)} in one game, {_decider(prog, p2)} in "
                     f"the other", _choose_span(g1) or _choose_span(g2))
     leak = _compare_zones(prog, v1["zones"], v2["zones"])
@@ -447,11 +450,25 @@ class Twin:
             return "stop"
         if game.over and self.game.over:
             return "stop"
+        # another seat decides, and what it may choose (even what it is asked) differs:
+        # it sees a different hand, and the games may differ legitimately from now on
+        diverged = not self._same_decision(game.R.pending, self.game.R.pending)
         leak = compare(game, *_fresh_view(game, self.seat, self._old[0]), self.game,
-                       *_fresh_view(self.game, self.seat, self._old[1]), self.seat)
+                       *_fresh_view(self.game, self.seat, self._old[1]), self.seat,
+                       same_decider_only=diverged)
         if leak is not None:
             return leak
-        return "stop" if self.steps >= MAX_TWIN_MOVES else None
+        return "stop" if diverged or self.steps >= MAX_TWIN_MOVES else None
+
+    def _same_decision(self, p1, p2) -> bool:
+        """False when another seat decides in both games and its options are not the
+        same (with the two items exchanged)."""
+        if p1 is None or p2 is None or p1["player"] != p2["player"] or p1["player"] == self.seat:
+            return True
+        if (p1["verb"], p1["type"], len(p1["options"])) != (p2["verb"], p2["type"], len(p2["options"])):
+            return False
+        mapped = [swap_value(o, p1["type"], self.a, self.b) for o in p1["options"]]
+        return all(o in p2["options"] for o in mapped)
 
 
 def _fresh_view(game: Game, seat: int, old: set) -> tuple[dict, list]:
