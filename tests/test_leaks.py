@@ -120,6 +120,52 @@ def test_a_ruleset_that_keeps_its_secrets_passes_and_is_probed(tmp_path):
     assert stats.probes >= 10 and stats.twin_moves >= 10, stats
 
 
+# What a player is asked depends on its own hand: the rules show everyone whether it
+# holds a red card. The others learn it from the rules, not through a leak: when the
+# deciding seat is asked something else in the twin, the comparison ends there.
+OWN_HAND = """ruleset own_hand
+title "Own hand"
+players 2..3
+
+enum Colour { red, blue, green }
+kind Card { colour: Colour, value: int }
+
+zone draw: Card hidden
+zone hand: Card per player owner
+zone discard: Card public
+
+deck cards into draw { Card(colour: c, value: v) for c in Colour for v in 1..4 }
+
+setup {
+  shuffle draw
+  deal 2 from draw to hand
+}
+
+turn {
+  let reds = [c for c in items(hand(active)) if c.colour == red]
+  if occupied(reds) {
+    choose card from reds as "discard"
+    move card to discard
+  } else {
+    choose x from [1, 2] as "pass"
+  }
+  if occupied(draw) {
+    move top(draw) to hand(active)
+  }
+}
+
+end when empty(draw)
+score(p) = size(hand(p))
+"""
+
+
+def test_what_a_seat_is_asked_may_depend_on_what_it_sees():
+    rules = compiled(OWN_HAND)
+    stats = Stats()
+    assert explore(lambda c: rules, [Config(2), Config(3)], 80, 0, stats) is None
+    assert stats.probes >= 20, stats
+
+
 def test_a_probe_names_the_seat_the_items_and_where_and_keeps_the_moves_up_to_the_leak():
     rules = interpreter.load(str(BROKEN / "leaky_log"))
     # after the setup, player 2 (seat 1) gets two cards exchanged: the draw pile's top card
