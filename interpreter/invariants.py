@@ -3,8 +3,10 @@
 
 ``play_and_check`` plays one game down a sequence of choices (each picks a legal move by
 index, modulo the number of moves; when they run out, the first move is played) and
-raises ``Failure`` at the first broken check. ``explore`` lets Hypothesis draw the
-games and shrink a failing one to a short move sequence. ``meeple test`` and
+raises ``Failure`` at the first broken check; at the probes it is given, it also checks
+non-interference (``leaks``: exchanging items a seat has never been shown changes
+nothing it is shown). ``explore`` lets Hypothesis draw the games and the probes, and
+shrink a failing one to a short move sequence. ``meeple test`` and
 ``interpreter.testing.check_ruleset`` are built on these.
 """
 from __future__ import annotations
