@@ -10,8 +10,9 @@ with the same moves, and S's view of both is compared after every move:
   reference to ``a`` in the state names ``b`` instead and the other way round (variables,
   log entries and the items they name, the options of the pending decision, re-ordered as
   the rules order them). Only items of the same kind, with the same item variables and
-  other attributes, are exchanged; and not the items that the running procedure holds in
-  its locals, whose types the state does not keep. The twin is the game as it would be
+  other attributes, are exchanged; the locals of the procedures under way follow too
+  (their types come from the ruleset), and items that a local of unknown type might
+  hold are not exchanged. The twin is the game as it would be
   had the two cards been dealt the other way round.
 * the moves: a decision of S is played by the same index (S's options must be the same
   in both games); a decision of another seat by the same option, with ``a`` and ``b``
@@ -145,9 +146,73 @@ def _class(prog, R, item: int):
     return prog.items[item].kind, repr([R.iv[k][item] for k in sorted(R.iv)])
 
 
+def local_types(prog) -> dict[str, dict[str, str]]:
+    """For each procedure, the type code of each local ("?" when a name has several
+    types): parameters, let, for (and its hidden list ``$itN``), choose, best, pick."""
+    got = _LOCAL_TYPES.get(id(prog))
+    if got is not None and got[0] is prog:
+        return got[1]
+    from dsl import ast as ir
+
+    from .compile import type_code
+    c = prog.checked
+
+    def elem(t) -> str:
+        return type_code(t.arg) if t.tag == "list" and t.arg is not None else "?"
+    bodies = {name: (list(d.params), d.body) for name, d in c.procedures.items()}
+    for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
+        if d is not None:
+            bodies[name] = ([], d.body)
+    out: dict[str, dict[str, str]] = {}
+    for name, (params, body) in bodies.items():
+        types: dict[str, str] = {}
+
+        def note(var: str, code: str) -> None:
+            types[var] = code if types.get(var, code) == code else "?"
+        for prm in params:
+            note(prm.name, _ref_code(prm.type, c.kinds))
+        fors = {}
+        for n in ir.walk(body):
+            kind = getattr(n, "node", "")
+            if kind == "Let":
+                note(n.var, type_code(c.type_of(n.value)))
+            elif kind == "For":
+                note(n.var, elem(c.type_of(n.iter)))
+                fors[n.span] = "list:" + elem(c.type_of(n.iter))
+            elif kind in ("Choose", "Best", "PickRandom"):
+                note(n.var, elem(c.type_of(n.options)))
+            elif kind == "ChooseSubset":
+                note(n.var, "list:" + elem(c.type_of(n.options)))
+        proc = prog.procs.get(name)
+        for pc, span in enumerate(proc.lines if proc is not None else []):
+            if span in fors:
+                types[f"$it{pc}"] = fors[span]
+        out[name] = types
+    _LOCAL_TYPES[id(prog)] = (prog, out)
+    return out
+
+
+_LOCAL_TYPES: dict = {}
+
+
+def _ref_code(type_ref, kinds) -> str:
+    if type_ref.name == "list" and type_ref.item is not None:
+        return "list:" + _ref_code(type_ref.item, kinds)
+    return "item" if type_ref.name in kinds else type_ref.name
+
+
+def _local_code(types: dict, var: str) -> str:
+    if var.startswith(("$i", "$n")) and not var.startswith("$it"):
+        return "int"  # the counters of for and while loops
+    code = types.get(var, "?")
+    return "?" if "?" in code else code
+
+
 def _held(R) -> set[int]:
-    """Every whole number in the locals of the procedures under way (items among them)."""
+    """Every whole number in the locals of the procedures under way whose types are not
+    known (items among them, perhaps): such items are not exchanged."""
     out: set[int] = set()
+    types = local_types(R.prog)
 
     def scan(v):
         if isinstance(v, bool):
@@ -161,7 +226,10 @@ def _held(R) -> set[int]:
             for x in v.values():
                 scan(x)
     for frame in R.stack:
-        scan(frame["L"])
+        known = types.get(frame["p"], {})
+        for var, value in frame["L"].items():
+            if _local_code(known, var) == "?":
+                scan(value)
     return out
 
 
@@ -185,6 +253,12 @@ def exchange(game: Game, a: int, b: int) -> Game:
             if v is not None:
                 table[i] = _swap_ref(v, item_vars[prog.items[i].kind][name].type, kinds, a, b)
     R.log[:] = [_swap_entry(prog, e, a, b) for e in R.log]
+    types = local_types(prog)
+    for frame in R.stack:
+        known = types.get(frame["p"], {})
+        L = frame["L"]
+        for var, value in L.items():
+            L[var] = swap_value(value, _local_code(known, var), a, b)
     pend = R.pending
     if pend is not None and "item" in pend["type"]:
         options = [swap_value(o, pend["type"], a, b) for o in pend["options"]]
