@@ -38,8 +38,11 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         (invariant, secret, bound) and those every ruleset gets (the game ends within
         its bound, there is always a way on, no item is created or lost, the state
         round-trips through JSON, the record replays, views hide what is hidden,
-        results are defined). A failure is shrunk to a short game, printed with the
-        rule's source line, and saved as a record for `meeple replay`; exit 1."""
+        results are defined), and non-interference: exchanging two items a seat (or
+        the spectator) has never been shown changes nothing it is shown, neither its
+        view, nor its log, nor its options and their texts. A failure is shrunk to a
+        short game, printed with the rule's source line, and saved as a record for
+        `meeple replay`; exit 1."""
         o, e = out(), err()
         if examples < 1:
             raise fail("--examples must be at least 1", 2)
@@ -84,7 +87,8 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         if failure is None:
             o.print(Text("ok ", style="bold green") + Text(
                 f"{stats.games} games, {stats.states} states checked; every invariant held "
-                f"(turn ends checked {stats.moments.get('at turn end', 0)} times)"))
+                f"(turn ends checked {stats.moments.get('at turn end', 0)} times); no leak "
+                f"in {stats.probes} exchanges of hidden items"))
             return
         failure.ruleset_ref = _ref(ruleset, path)
         _report(e, failure, src.sources, out_file, load(failure.config))
@@ -116,7 +120,7 @@ def _report(e, failure, sources, out_file: Path, program) -> None:
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"),
             soft_wrap=True)
     if failure.span is not None and failure.span.line:
-        d = Diagnostic("test/failed", failure.span, f"{failure.check} is defined here")
+        d = Diagnostic("test/failed", failure.span, failure.where_said())
         e.print(d.render(sources), markup=False, soft_wrap=True)
     e.print(f"  game: {c}, seed {failure.seed}, {len(failure.moves)} move(s) after shrinking",
             soft_wrap=True, markup=False)

@@ -3,8 +3,10 @@
 
 ``play_and_check`` plays one game down a sequence of choices (each picks a legal move by
 index, modulo the number of moves; when they run out, the first move is played) and
-raises ``Failure`` at the first broken check. ``explore`` lets Hypothesis draw the
-games and shrink a failing one to a short move sequence. ``meeple test`` and
+raises ``Failure`` at the first broken check; at the probes it is given, it also checks
+non-interference (``leaks``: exchanging items a seat has never been shown changes
+nothing it is shown). ``explore`` lets Hypothesis draw the games and the probes, and
+shrink a failing one to a short move sequence. ``meeple test`` and
 ``interpreter.testing.check_ruleset`` are built on these.
 """
 from __future__ import annotations
@@ -15,12 +17,13 @@ from dataclasses import dataclass, field
 
 from dsl.ast import Span
 
-from . import views
+from . import leaks, views
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
 from .runtime import Game, IllegalMove
 
 DEFAULT_BOUND = (10_000, "moves")  # for a ruleset that declares no bound
+LEAK = "secrets/non-interference"  # the check of non-interference (interpreter/leaks.py)
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,12 @@ class Failure(Exception):
         self.moves: list[str] = []
         self.ruleset_ref = ""
 
+    def where_said(self) -> str:
+        """What the failure's span points at."""
+        if self.check == LEAK:
+            return "the rule where it shows"
+        return f"{self.check} is defined here"
+
     def record(self) -> Record:
         c = self.config
         return Record(self.ruleset_ref, c.players, self.seed, list(c.variants), c.locale, list(self.moves))
@@ -61,6 +70,8 @@ class Stats:
     games: int = 0
     states: int = 0
     failures: int = 0
+    probes: int = 0        # twins made to check non-interference
+    twin_moves: int = 0    # moves played in them
     moments: dict = field(default_factory=dict)
 
 
@@ -87,7 +98,7 @@ def configs(src, load, variants=None, players=None) -> list[Config]:
 # ---------------------------------------------------------------- one game
 
 class GameChecker:
-    def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None):
+    def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None, probes=()):
         self.ruleset, self.config, self.seed = ruleset, config, seed
         self.stats = stats or Stats()
         self.moves: list[str] = []
@@ -96,6 +107,12 @@ class GameChecker:
         self.prog = prog
         self.bound = prog.bound or DEFAULT_BOUND
         self.secret = _secret_zones(prog, config.players)
+        # non-interference: where to exchange items (see _non_interference)
+        self.probes = [p if isinstance(p, leaks.Probe) else leaks.Probe(*p)
+                       for p in probes][:leaks.MAX_PROBES]
+        self.known = leaks.Knowledge(len(prog.items), config.players) if self.probes else None
+        self.history: list = []   # (a copy of each state, what each seat had been shown)
+        self.played: list = []    # (each move, the type of its options)
 
     # -------------------------------------------------------- driving
     def play(self, choices) -> Game:
@@ -111,6 +128,7 @@ class GameChecker:
                 raise self._fail("a way on", "the game is not over and no player has a legal move")
             i = next(it, 0) % len(moves)
             move = moves[i]
+            type_code = self.game.R.pending["type"]
             self.moves.append(move.notation)
             try:
                 self.game.apply(move, safe=False)
@@ -118,7 +136,11 @@ class GameChecker:
                 raise self._fail("rule error", str(e))
             except IllegalMove as e:  # pragma: no cover - the move came from legal_moves
                 raise self._fail("a way on", f"a legal move was refused: {e}")
+            if self.known is not None:
+                self.played.append((move, type_code))
             self.check_state()
+        if self.known is not None:
+            self._non_interference()
         self.check_end()
         self.stats.games += 1
         return self.game
@@ -169,6 +191,7 @@ class GameChecker:
             raise self._fail("bound", f"the game did not end within its bound of {count} {unit}")
         self._round_trip()
         self._views()
+        self._remember()
 
     def _round_trip(self) -> None:
         g = self.game
@@ -204,6 +227,62 @@ class GameChecker:
             if d.zone == name:
                 return d.span
         return None
+
+    # -------------------------------------------------------- non-interference
+    def _remember(self) -> None:
+        """Keeps a copy of every state and what each seat had been shown by then, for
+        the probes, which are made once the game's length is known."""
+        if self.known is None:
+            return
+        self.known.update(self.game.R)
+        self.history.append((self.game.copy(), list(self.known.bits)))
+
+    def _non_interference(self) -> None:
+        """Each probe: at a state of the game (``at`` modulo the number of states), a
+        twin with two items its seat has never been shown exchanged, played along the
+        same moves and compared with the game by that seat's view."""
+        states = len(self.history)
+        for p in self.probes:
+            k = p.at % states
+            game, bits = self.history[k]
+            if game.over:
+                continue
+            n = game.R.n
+            seat = p.seat % (n + 1)
+            seat = views.SPECTATOR if seat == n else seat
+            self.known.bits = bits
+            pair = leaks.pick_pair(game, seat, self.known, p.first, p.second)
+            if pair is None:
+                continue
+            self.stats.probes += 1
+            self._compare_twin(leaks.Twin(game, seat, *pair, at=k), k)
+
+    def _compare_twin(self, twin, k: int) -> None:
+        j = k
+        while True:
+            game = self.history[j][0]
+            verdict = twin.check(game)
+            if isinstance(verdict, leaks.Leak):
+                raise self._leak(twin, verdict, j)
+            if verdict is not None or j + 1 >= len(self.history):
+                return
+            move, type_code = self.played[j]
+            if not twin.follow(move, type_code):
+                return
+            self.stats.twin_moves += 1
+            j += 1
+
+    def _leak(self, t, leak, j: int) -> Failure:
+        who = leaks.seat_name(self.prog, t.seat)
+        when = "after the setup" if t.at == 0 else f"after move {t.at}"
+        later = "at once" if t.steps == 0 else \
+            f"{t.steps} move{'s' if t.steps > 1 else ''} later (move {j})"
+        text = (f"{who} is shown something that depends on items it cannot see, {leak.where}. "
+                f"The two games differ only in {t.names[0]} and {t.names[1]}, exchanged {when}, "
+                f"which {who} has never been shown; the difference shows {later}")
+        f = self._fail("secrets/non-interference", text, leak.span)
+        f.moves = f.moves[:j]
+        return f
 
     # -------------------------------------------------------- the end
     def check_end(self) -> None:
@@ -244,8 +323,11 @@ def _items_in_view(v: dict) -> set[int]:
     return out
 
 
-def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None) -> Game:
-    return GameChecker(ruleset, config, seed, stats).play(choices)
+def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None,
+                   probes=()) -> Game:
+    """Plays and checks one game. ``probes`` (``leaks.Probe`` or tuples ``(at, seat,
+    first, second)``) are the points where non-interference is checked."""
+    return GameChecker(ruleset, config, seed, stats, probes).play(choices)
 
 
 # ---------------------------------------------------------------- many games, with Hypothesis
@@ -261,13 +343,16 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
     last: list[Failure] = []
 
     @settings(max_examples=examples, deadline=None, database=None, print_blob=False,
-              suppress_health_check=list(HealthCheck),
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
               phases=[Phase.generate, Phase.shrink])
     @given(config=st.sampled_from(cfgs), game_seed=st.integers(0, 2**31 - 1),
-           choices=st.lists(st.integers(0, 255), max_size=max_choices))
-    def prop(config, game_seed, choices):
+           choices=st.lists(st.integers(0, 255), max_size=max_choices),
+           probes=st.lists(st.tuples(st.integers(0, 4095), st.integers(0, 8),
+                                     st.integers(0, 63), st.integers(0, 63)),
+                           max_size=leaks.MAX_PROBES))
+    def prop(config, game_seed, choices, probes):
         try:
-            play_and_check(load(config), config, game_seed, choices, stats)
+            play_and_check(load(config), config, game_seed, choices, stats, probes)
         except Failure as f:
             stats.failures += 1
             last.append(f)

@@ -118,8 +118,9 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
                   seed: int = 0) -> None:
     """A pytest entry point: plays ``examples`` games of a ruleset (every player count,
     variant combination and locale unless narrowed) and checks its declared invariants
-    and the generic ones, as ``meeple test`` does. Raises AssertionError describing the
-    shrunk failing game (with its record) when a check fails::
+    and the generic ones, non-interference included (no seat is shown anything that
+    depends on items it has never seen), as ``meeple test`` does. Raises AssertionError
+    describing the shrunk failing game (with its record) when a check fails::
 
         def test_my_game_holds_together():
             testing.check_ruleset("rulesets/my-game", examples=30)
