@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 import interpreter
+from dsl import budgets as dsl_budgets
 from dsl import load as dsl_load
 from dsl.errors import MeepleError
 from interpreter import IllegalMove, RuleError, display
@@ -60,11 +61,28 @@ def _resolve(ruleset: str) -> Path:
                    f"(bundled: {names})") from None
 
 
-def _load(ruleset: str, variants: list[str], locale: Optional[str]) -> interpreter.Program:
+BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
+               "steps=1000000. Budgets: " + ", ".join(dsl_budgets.NAMES) + " (see docs/language.md).")
+
+
+def budget_option():
+    """The --budget option of every command that loads a ruleset."""
+    return typer.Option([], "--budget", metavar="NAME=VALUE", help=BUDGET_HELP)
+
+
+def parse_budgets(settings: list[str]) -> interpreter.Budgets:
+    try:
+        return dsl_budgets.from_settings(settings)
+    except ValueError as e:
+        raise fail(f"--budget: {e}", 2) from None
+
+
+def _load(ruleset: str, variants: list[str], locale: Optional[str],
+          budgets: Optional[interpreter.Budgets] = None) -> interpreter.Program:
     path = _resolve(ruleset)
     try:
-        src = dsl_load.read_sources(path)
-        return interpreter.compile_sources(src, variants, locale)
+        src = dsl_load.read_sources(path, budgets)
+        return interpreter.compile_sources(src, variants, locale, budgets)
     except MeepleError as e:
         _err().print(e.render(), markup=False, soft_wrap=True)
         raise fail(f"the ruleset '{ruleset}' cannot be loaded "
@@ -134,10 +152,12 @@ def _diag_key(d):
 def validate(
     paths: List[str] = typer.Argument(..., metavar="PATH", show_default=False,
                                       help="Ruleset files or folders (or bundled names)."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Check rulesets: the base, each variant alone, all variants together and each
     locale. Prints every problem with its place in the source; exit 1 if any."""
     out, err = _out(), _err()
+    budgets = parse_budgets(budget)
     bad = False
     for name in paths:
         try:
@@ -146,13 +166,13 @@ def validate(
             err.print(Text("error: ", style="bold red") + Text(f"no such file or folder: '{name}'"))
             bad = True
             continue
-        src = dsl_load.read_sources(path)
+        src = dsl_load.read_sources(path, budgets)
         if src.base is None and path.is_file() and path.parent.name in ("variants", "locales"):
             # a variant or locale file alone: check it with the ruleset it belongs to
             out.print(f"{path} is a {path.parent.name[:-1]} file; checking its ruleset folder "
                       f"{path.parent.parent}", soft_wrap=True, markup=False)
             path = path.parent.parent
-            src = dsl_load.read_sources(path)
+            src = dsl_load.read_sources(path, budgets)
         diags, seen, progs = [], set(), {}
 
         def add(ds):
@@ -171,7 +191,7 @@ def validate(
             combos += [((), loc) for loc in sorted(src.locales)]
             for vs, loc in combos:
                 try:
-                    progs[(vs, loc)] = interpreter.compile_sources(src, list(vs), loc)
+                    progs[(vs, loc)] = interpreter.compile_sources(src, list(vs), loc, budgets)
                 except MeepleError as e:
                     add(e.diagnostics)
                 except RuleError as e:
@@ -273,10 +293,11 @@ def play(
                                        "2=random (repeatable). Bots: " + ", ".join(sorted(BOTS))),
     record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
                                           help="Save the game record here at the end or on quit."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Play a game in the terminal: hot seat for the humans, bots for the --bot seats."""
     out = _out()
-    prog = _load(ruleset, variant, locale)
+    prog = _load(ruleset, variant, locale, parse_budgets(budget))
     n = _players(prog, players)
     bot_names = _parse_bots(bot, n)
     if seed is None:
@@ -322,13 +343,14 @@ def simulate(
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Play many games with bots and show statistics: wins per seat, game length,
     moves per turn and speed."""
     out = _out()
     if games < 1:
         raise fail("--games must be at least 1", 2)
-    prog = _load(ruleset, variant, locale)
+    prog = _load(ruleset, variant, locale, parse_budgets(budget))
     n = _players(prog, players)
     bot_cls = _bot_class(bot)
     wins = [0] * n
@@ -401,6 +423,7 @@ def replay(
                                           help="Show what this seat (1-based) saw."),
     reveal: bool = typer.Option(False, "--reveal", help="Show everything, hidden items too."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final board and result."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Replay a game record: check it, print each move, then the final board and result.
     By default shows what a spectator sees."""
@@ -411,7 +434,7 @@ def replay(
         raise fail(str(e)) from None
     if as_seat is not None and reveal:
         raise fail("use either --as or --reveal, not both", 2)
-    prog = _load(rec.ruleset, rec.variants, rec.locale)
+    prog = _load(rec.ruleset, rec.variants, rec.locale, parse_budgets(budget))
     if not prog.min_players <= rec.players <= prog.max_players:
         raise fail(f"invalid record: {prog.title} is for {prog.min_players} to "
                    f"{prog.max_players} players, the record has {rec.players}")

@@ -7,10 +7,13 @@ as given, then the locale) and returns the merged declarations for the checker.
 """
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast as ir
+from . import budgets as budget
 from . import errors
 from .parse import parse
 
@@ -60,8 +63,9 @@ def bundled_names() -> list[str]:
     return sorted(p.name for p in RULESETS_DIR.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
 
 
-def read_sources(path: str | Path) -> SourceSet:
+def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> SourceSet:
     """Parses a ruleset file, or a folder with its variants and locales."""
+    budgets = budget.check(budgets)
     path = Path(path)
     out = SourceSet()
     files: list[Path]
@@ -73,21 +77,61 @@ def read_sources(path: str | Path) -> SourceSet:
     else:
         files = [path]
     for f in files:
-        _read_one(f, out)
+        _read_one(f, out, budgets)
     if out.base is None and not out.diagnostics:
         out.diagnostics.append(errors.io_error(str(path), "no file with a 'ruleset NAME' header"))
     return out
 
 
-def _read_one(f: Path, out: SourceSet) -> None:
+def read_text(f: Path | str, limit: int) -> str:
+    """A file's text, refusing what is not a regular file (a FIFO, a device: opened
+    without blocking and checked before reading) and files over ``limit`` bytes (read in
+    a bounded way, so a /proc file whose size lies cannot grow without end). Raises
+    ValueError with the reason."""
     try:
-        text = f.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        out.diagnostics.append(errors.io_error(str(f), f"cannot read: {e}"))
+        fd = os.open(f, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise ValueError(f"cannot read: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ValueError("this is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("not a regular file (a pipe, a device or a socket); refused")
+        if st.st_size > limit:
+            raise ValueError(f"the file has {st.st_size:,} bytes, more than the file_size budget "
+                             f"of {limit:,}; {budget.hint('file_size')}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise ValueError(f"the file has more than {limit:,} bytes (the file_size budget); "
+                             f"{budget.hint('file_size')}")
+    except OSError as e:
+        raise ValueError(f"cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ValueError(f"not UTF-8 text: a bad byte on line {line}") from None
+
+
+def _read_one(f: Path, out: SourceSet, budgets: budget.Budgets = budget.DEFAULT) -> None:
+    try:
+        text = read_text(f, budgets.file_size)
+    except ValueError as e:
+        out.diagnostics.append(errors.io_error(str(f), str(e)))
         return
     out.sources[str(f)] = text
     try:
-        parsed = parse(text, str(f))
+        parsed = parse(text, str(f), budgets)
     except errors.MeepleError as e:
         out.diagnostics.extend(e.diagnostics)
         return

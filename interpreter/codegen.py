@@ -15,6 +15,14 @@ from dsl.types import T
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
+class CodeTooBig(Exception):
+    """Generated code grew over the code budget at this place of the source."""
+
+    def __init__(self, span):
+        super().__init__("generated code too big")
+        self.span = span
+
+
 class Env:
     """How a name in the source maps to Python: a procedure local (``L['x']``), a
     function parameter or comprehension variable (``v_x``), or, inside an inlined
@@ -44,6 +52,12 @@ class Env:
 # bind no variables, so an argument's text cannot be captured by a comprehension
 _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
               "CondExpr", "ListLit", "Index", "TypeRef", "Param"}
+
+
+def _counted(e, text: str) -> bool:
+    """An iterable whose elements are already counted against the work budget (a range,
+    a list '+') or written out in the source (a list literal)."""
+    return e.node == "ListLit" or (e.node == "BinOp" and text.startswith(("_range(", "_cat(")))
 
 
 class ExprCompiler:
@@ -149,7 +163,11 @@ class ExprCompiler:
                 return test
             return f"({a} {op} {b})"
         if op == "..":
-            return f"_range({a}, {b})"
+            return f"_range(R, {a}, {b}, {self.t.budgets.range})"
+        if op == "*":
+            return f"_mul({a}, {b}, {self.t.budgets.integer})"
+        if op == "+" and self.ty(e).tag == "list":
+            return f"_cat(R, {a}, {b})"
         if op == "/":
             return f"_div({a}, {b})"
         if op == "%":
@@ -163,6 +181,8 @@ class ExprCompiler:
         for cl in comp.clauses:
             it = self.expr(cl.iter, inner)
             inner = inner.bind(cl.var)
+            if not _counted(cl.iter, it):
+                it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
             parts.append(f"for v_{cl.var} in {it}")
         if comp.cond is not None:
             parts.append(f"if {self.expr(comp.cond, inner)}")
@@ -196,7 +216,10 @@ class ExprCompiler:
             if f in self.inline:
                 fd = c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                return f"({self.expr(fd.body, Env(subst=subst))})"
+                text = f"({self.expr(fd.body, Env(subst=subst))})"
+                if len(text) > self.t.budgets.code:  # inlined calls of inlined calls...
+                    raise CodeTooBig(e.span)
+                return text
             return f"F_{f}(R{''.join(', ' + a for a in args)})"
         if f in c.relations:
             if len(args) == 1:
