@@ -14,17 +14,18 @@ from dataclasses import dataclass, fields, replace
 @dataclass(frozen=True)
 class Budgets:
     # ---- loading
-    file_size: int = 1_000_000   # bytes in one ruleset, variant or locale file
+    file_size: int = 200_000     # bytes in one ruleset, variant or locale file
     nesting: int = 100           # depth of nested expressions and blocks in the source
     code: int = 4_000_000        # characters of Python generated for one player count
     items: int = 100_000         # items all decks make together
     cells: int = 100_000         # cells of all boards together
-    relation: int = 2_000_000    # (cell, cell) pairs one relation is evaluated on
+    relation: int = 1_000_000    # (cell, cell) pairs one relation is evaluated on
     # ---- running (per move: from one decision to the next)
     steps: int = 100_000         # statements and turns run
     work: int = 5_000_000        # elements walked and built by comprehensions, list '+' and ranges
     range: int = 100_000         # elements of one range a..b
     calls: int = 200_000         # calls of recursive functions
+    depth: int = 500             # nested calls of recursive functions (at most 2,000)
     integer: int = 10 ** 18      # the largest absolute value of an integer a rule computes or stores
 
     def raised(self, **changes: int) -> "Budgets":
@@ -45,11 +46,13 @@ MEANING = {
     "work": "list elements walked or built in one move",
     "range": "elements of one range a..b",
     "calls": "calls of recursive functions in one move",
+    "depth": "nested calls of recursive functions (recursion depth)",
     "integer": "the largest absolute value of an integer",
 }
 
 NAMES = tuple(f.name for f in fields(Budgets))
 MAX_VALUE = 10 ** 30  # no budget may be set above this
+MAX_DEPTH = 2_000     # Python's own stack bounds recursion; deeper could crash it
 
 
 def hint(name: str) -> str:
@@ -70,8 +73,10 @@ def parse_setting(text: str) -> tuple[str, int]:
     if not v.isascii() or not v.isdigit() or len(v) > 31:
         raise ValueError(f"the budget {name} must be a whole number, not '{value}'")
     n = int(v)
-    if not 1 <= n <= MAX_VALUE:
-        raise ValueError(f"the budget {name} must be between 1 and 10**30, not {value}")
+    top = MAX_DEPTH if name == "depth" else MAX_VALUE
+    if not 1 <= n <= top:
+        raise ValueError(f"the budget {name} must be between 1 and {'10**30' if top == MAX_VALUE else top}, "
+                         f"not {value}")
     return name, n
 
 
@@ -89,6 +94,7 @@ def check(b) -> Budgets:
         raise TypeError(f"budgets must be an interpreter.Budgets, not {type(b).__name__}")
     for name in NAMES:
         v = getattr(b, name)
-        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_VALUE:
-            raise ValueError(f"the budget {name} must be a whole number from 1 to 10**30, not {v!r}")
+        top = MAX_DEPTH if name == "depth" else MAX_VALUE
+        if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= top:
+            raise ValueError(f"the budget {name} must be a whole number from 1 to {top:,}, not {v!r}")
     return b

@@ -43,9 +43,14 @@ class Diagnostic:
                 src = src_lines[self.span.line - 1]
                 num = str(self.span.line)
                 pad = " " * len(num)
+                col = self.span.column
+                if len(src) > 160:  # a long line: the part around the column
+                    start = max(0, col - 80)
+                    src = ("..." if start else "") + src[start:start + 160] + "..."
+                    col = col - start + (3 if start else 0)
                 lines.append(f" {num} | {_shown_source(src)}")
-                width = max(1, min(self.length, len(src) - self.span.column + 1))
-                lines.append(f" {pad} | {' ' * (self.span.column - 1)}{'^' * width}")
+                width = max(1, min(self.length, len(src) - col + 1))
+                lines.append(f" {pad} | {' ' * (col - 1)}{'^' * width}")
         if self.hint:
             lines.append(f"hint: {self.hint}")
         lines[0] = escape(lines[0])

@@ -46,6 +46,7 @@ class Merged:
     # log keys and verbs of every variant of the ruleset, chosen or not: a locale may
     # translate them all
     variant_texts: set[str] = field(default_factory=set)
+    file: str = "<string>"  # the base file, for problems of the ruleset as a whole
 
 
 def resolve_path(name_or_path: str) -> Path:
@@ -111,6 +112,9 @@ def read_text(f: Path | str, limit: int) -> str:
         if size > limit:
             raise ValueError(f"the file has more than {limit:,} bytes (the file_size budget); "
                              f"{budget.hint('file_size')}")
+        if size != st.st_size:  # /proc and similar files report a size they do not have
+            raise ValueError("the file's size is not what the system reports (a /proc or other "
+                             "special file); refused")
     except OSError as e:
         raise ValueError(f"cannot read: {e.strerror or e}") from None
     finally:
@@ -129,9 +133,22 @@ def _read_one(f: Path, out: SourceSet, budgets: budget.Budgets = budget.DEFAULT)
     except ValueError as e:
         out.diagnostics.append(errors.io_error(str(f), str(e)))
         return
-    out.sources[str(f)] = text
+    add_text(out, str(f), text, budgets)
+
+
+def add_text(out: SourceSet, name: str, text: str, budgets: budget.Budgets | None = None,
+             parsed: ir.File | None = None) -> None:
+    """Adds one file's text (already read) to a source set: parses it (unless ``parsed``
+    is given) and files it as the base, a variant or a locale."""
+    budgets = budget.check(budgets)
+    if len(text) > budgets.file_size:
+        out.diagnostics.append(errors.io_error(name, f"the text has more than {budgets.file_size:,} "
+                                                     f"characters; {budget.hint('file_size')}"))
+        return
+    f = name
+    out.sources[name] = text
     try:
-        parsed = parse(text, str(f), budgets)
+        parsed = parsed if parsed is not None else parse(text, str(f), budgets)
     except errors.MeepleError as e:
         out.diagnostics.extend(e.diagnostics)
         return
@@ -185,7 +202,7 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
             _apply(f, table, diags, own={"Language"}, display_replaces=True)
     variant_texts = {k for f in src.variants.values() for k in _text_keys(f)}
     return Merged(base.name, list(table.values()), list(variants), locale, titles, language,
-                  variant_texts)
+                  variant_texts, base.span.file)
 
 
 def _text_keys(f: ir.File) -> set[str]:

@@ -519,7 +519,7 @@ def _keyword_as_name(e: UnexpectedInput) -> bool:
 def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = None) -> ir.File:
     """Parses one file; raises MeepleError with a diagnostic on a syntax error."""
     budgets = budget.check(budgets)
-    bad = _bad_character(text, file)
+    bad = _bad_character(text, file) or _too_many_brackets(text, budgets.nesting, file)
     if bad is not None:
         raise errors.MeepleError([bad], {file: text})
     try:
@@ -563,6 +563,30 @@ def _bad_character(text: str, file: str) -> errors.Diagnostic | None:
         col = i - (text.rfind("\n", 0, i) + 1) + 1
         return errors.Diagnostic("parse/unexpected-character", ir.Span(file=file, line=line, column=col),
                                  f"a lone surrogate U+{ord(text[i]):04X} is not a character")
+    return None
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]')
+
+
+def _too_many_brackets(text: str, limit: int, file: str) -> errors.Diagnostic | None:
+    """Brackets nested deeper than ``limit``, found before parsing: the parser spends
+    many steps on each bracket, so thousands of them would take minutes."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        ch = m.group()
+        if ch in "([{":
+            depth += 1
+            if depth > limit:
+                i = m.start()
+                line = text.count("\n", 0, i) + 1
+                col = i - (text.rfind("\n", 0, i) + 1) + 1
+                return errors.Diagnostic(
+                    "load/budget", ir.Span(file=file, line=line, column=col),
+                    f"brackets are nested more than {limit} deep here (the 'nesting' budget)",
+                    budget.hint("nesting"))
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
     return None
 
 
@@ -611,7 +635,16 @@ def parse_expr(text: str, at: ir.Span) -> ir.Expr:
     """Parses an expression inside a message template; spans point at the template."""
     try:
         tree = parser().parse(text, start="expr")
+        deep = _too_deep(tree, budget.DEFAULT.nesting, at.file)
+        if deep is not None:
+            deep.span = at
+            raise errors.MeepleError([deep])
         node = _ToIR(at.file).transform(tree)
+    except VisitError as e:
+        bad = e.orig_exc
+        raise errors.MeepleError([errors.Diagnostic(
+            "parse/bad-literal", at, f"in the template expression {{{text}}}: {bad}",
+            getattr(bad, "hint", None))]) from None
     except UnexpectedInput as e:
         d = _syntax_diagnostic(e, at.file)
         d.span = at

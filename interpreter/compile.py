@@ -4,6 +4,7 @@ and resume from plain data: the procedure name, an instruction index and its loc
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from dsl import ast as ir
@@ -78,6 +79,7 @@ class Static:
 
     def __init__(self, n: int, direction: int, budgets: budget.Budgets = budget.DEFAULT):
         self.n, self.players, self.dir, self.turn, self.calls = n, list(range(n)), direction, 0, 0
+        self.depth = 0
         self.work = self.work_budget = budgets.work
 
     def __getattr__(self, name):
@@ -304,13 +306,18 @@ class Program:
             body = self._gen(f.body, env)
             if body is None:
                 continue
-            guard = ""
-            if name in recursive:
-                guard = (f"    R.calls += 1\n    if R.calls > {self.budgets.calls}: "
-                         f"_too_many_calls({name!r}, {self.budgets.calls})\n")
             args = "".join(f", v_{p}" for p in params)
-            self._sources.append(f"def F_{name}(R{args}):\n{guard}    return {body}\n")
+            if name in recursive:  # the calls and depth budgets
+                b = self.budgets
+                self._sources.append(
+                    f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
+                    f"    try:\n        return {body}\n    finally:\n        R.depth -= 1\n")
+            else:
+                self._sources.append(f"def F_{name}(R{args}):\n    return {body}\n")
         self.ns["_too_many_calls"] = _too_many_calls
+        self.ns["_too_deep"] = _too_deep
         src = "\n".join(self._sources)
         span = next((f.span for f in c.functions.values()), None)
         if span is not None and self._count_code(src, span):
@@ -472,6 +479,18 @@ def _plain(e: Exception) -> str:
     if isinstance(e, (TypeError, IndexError, KeyError)) and "None" in str(e):
         return "a value is missing (none)"
     return f"{type(e).__name__}: {e}"
+
+
+def _too_deep(name: str, limit: int):
+    names, f = {}, sys._getframe(1)
+    while f is not None:  # the rule functions on the stack, in call order
+        if f.f_code.co_name.startswith("F_"):
+            names[f.f_code.co_name[2:]] = None
+        f = f.f_back
+    names = list(names)[::-1]
+    who = f"function '{name}' calls itself" if len(names) <= 1 else \
+        "functions " + ", ".join(f"'{n}'" for n in names) + " call each other"
+    raise over_budget("depth", f"{who} more than {limit} deep (endless recursion?)")
 
 
 def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from dataclasses import dataclass
 
 from . import rng
@@ -36,7 +37,7 @@ class Runtime:
 
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
-                 "end_requested", "vis", "moves", "hook", "work", "work_budget")
+                 "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -49,7 +50,7 @@ class Runtime:
         self.result, self.moves = s["result"], s["moves"]
         self.players = list(range(self.n))
         self.dir = prog.direction
-        self.calls = 0
+        self.calls = self.depth = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
         self.vis = [_visibility(z) for z in prog.zones]
@@ -275,8 +276,9 @@ def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
     prog = R.prog
     steps, max_steps = 0, prog.budgets.steps
-    R.calls = 0
+    R.calls = R.depth = 0
     R.work = R.work_budget
+    _room_for(prog.budgets.depth)
     while R.pending is None and R.phase != "over":
         if R.end_requested:
             R.end_requested = False
@@ -289,8 +291,9 @@ def run(R: Runtime) -> None:
             # end the game would otherwise loop for ever
             steps += 1
             if steps > max_steps:
-                raise over_budget("steps", f"more than {max_steps} statements and turns in one move "
-                                           f"(the game goes on without asking any player)")
+                raise _within("the turn", prog.checked.turn, over_budget(
+                    "steps", f"more than {max_steps} statements and turns in one move "
+                             f"(the game goes on without asking any player)"))
             _next_phase(R)
             continue
         frame = R.stack[-1]
@@ -315,6 +318,14 @@ def run(R: Runtime) -> None:
     R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
 
 
+def _room_for(depth: int) -> None:
+    """Python's recursion limit leaves room for the depth budget (each level of a rule
+    function may take a few Python frames)."""
+    need = 4 * depth + 1000
+    if sys.getrecursionlimit() < need:
+        sys.setrecursionlimit(need)
+
+
 def _error(e: Exception) -> RuleError:
     """A Python failure inside rule code as a rule error (a budget error for a recursion
     or memory that ran out)."""
@@ -328,7 +339,7 @@ def _error(e: Exception) -> RuleError:
 def _describe(e: Exception) -> str:
     if isinstance(e, RecursionError):
         names = _rule_functions(e.__traceback__)
-        depth = "(Python's recursion depth, about 1,000 nested calls, is the limit)"
+        depth = "(Python's recursion limit; see the 'depth' budget)"
         if len(names) == 1:
             return f"function '{names[0]}' calls itself too deeply (endless recursion?) {depth}"
         if names:
