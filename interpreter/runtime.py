@@ -478,15 +478,18 @@ class Game:
         game = cls(prog, state)
         R = game.R
         c = prog.checked
+        decl = None
         try:
             for name, fn in prog.var_inits.items():
+                decl = c.vars[name]
                 if c.vars[name].per_player:
                     R.pv[name] = [fn(R, {}) for _ in range(players)]
                 else:
                     R.g[name] = fn(R, {})
+            decl = None
             R.iv.update(prog.init_item_vars(R))  # after the globals, which they may read
         except Exception as e:  # noqa: BLE001
-            raise _within("a variable's initial value", None, e) from None
+            raise _within("a variable's initial value", decl, e) from None
         if "setup" in prog.procs:
             R.call("setup", {})
         R.hook = hook
