@@ -27,7 +27,7 @@ from dsl.parse import parse
 from interpreter import RuleError
 from interpreter.views import SPECTATOR, view
 
-CASES = int(os.environ.get("MEEPLE_FUZZ_CASES", "120"))
+CASES = int(os.environ.get("MEEPLE_FUZZ_CASES", "200"))
 SEED = int(os.environ.get("MEEPLE_FUZZ_SEED", "9"))
 MOVES = 30
 CASE_SECONDS = 20  # a case that takes longer hangs
