@@ -257,3 +257,23 @@ def test_the_cli_takes_budgets(tmp_path):
     assert r.exit_code == 2 and "unknown budget 'stepz'" in r.output
     r = runner.invoke(app, ["validate", "--help"])
     assert "--budget" in r.output
+
+
+# ---------------------------------------------------------------- crashes the fuzz test found
+
+def test_a_ruleset_with_only_its_header_is_located_at_its_file():
+    with pytest.raises(MeepleError) as e:
+        load("ruleset empty\n")
+    for d in e.value.diagnostics:
+        assert d.span.file == FILE and d.span.line == 1 and d.span.column == 1, d.render()
+
+
+def test_a_huge_number_in_a_template_expression_is_a_located_error():
+    text = HEAD + 'turn {\n  log x "a {99999999999999999999} b"\n' + CHOOSE + "}\nend when true\n"
+    d = load_error(text, "parse/bad-literal", "log x")
+    assert "integer budget" in d.message
+
+
+def test_a_deeply_nested_template_expression_is_a_located_error():
+    text = HEAD + 'turn {\n  log x "a {' + " + ".join(["1"] * 500) + '} b"\n' + CHOOSE + "}\nend when true\n"
+    assert load_error(text, "load/budget", "log x").code == "load/budget"
