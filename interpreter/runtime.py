@@ -274,11 +274,19 @@ def _visibility(z) -> object:
 
 def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
+    old = _room_for(R.prog.budgets.depth)
+    try:
+        _run(R)
+    finally:
+        if old:
+            sys.setrecursionlimit(old)
+
+
+def _run(R: Runtime) -> None:
     prog = R.prog
     steps, max_steps = 0, prog.budgets.steps
     R.calls = R.depth = 0
     R.work = R.work_budget
-    _room_for(prog.budgets.depth)
     while R.pending is None and R.phase != "over":
         if R.end_requested:
             R.end_requested = False
@@ -318,12 +326,16 @@ def run(R: Runtime) -> None:
     R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
 
 
-def _room_for(depth: int) -> None:
-    """Python's recursion limit leaves room for the depth budget (each level of a rule
-    function may take a few Python frames)."""
+def _room_for(depth: int) -> int:
+    """Makes Python's recursion limit leave room for the depth budget while rules run
+    (each level of a rule function may take a few Python frames); returns the limit to
+    restore afterwards, or 0 if it was high enough."""
     need = 4 * depth + 1000
-    if sys.getrecursionlimit() < need:
-        sys.setrecursionlimit(need)
+    old = sys.getrecursionlimit()
+    if old >= need:
+        return 0
+    sys.setrecursionlimit(need)
+    return old
 
 
 def _error(e: Exception) -> RuleError:
