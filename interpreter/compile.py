@@ -314,6 +314,13 @@ class Program:
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
                     f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
                     f"    try:\n        return {body}\n    finally:\n        R.depth -= 1\n")
+            elif any(n.node == "Call" and n.func in c.functions and n.func not in self.exprc.inline
+                     for n in ir.walk(f.body)):  # calls that call calls: 2**n of them
+                b = self.budgets
+                self._sources.append(
+                    f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    return {body}\n")
             else:
                 self._sources.append(f"def F_{name}(R{args}):\n    return {body}\n")
         self.ns["_too_many_calls"] = _too_many_calls

