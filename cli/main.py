@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 import interpreter
+from dsl import budgets as dsl_budgets
 from dsl import load as dsl_load
 from dsl.errors import MeepleError
 from interpreter import IllegalMove, RuleError, display
@@ -64,14 +65,32 @@ def _resolve(ruleset: str) -> Path:
                    f"(bundled: {names})") from None
 
 
-def _load(ruleset: str, variants: list[str], locale: Optional[str]) -> interpreter.Program:
-    return _compile(_resolve(ruleset), ruleset, variants, locale)
+BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
+               "steps=1000000. Budgets: " + ", ".join(dsl_budgets.NAMES) + " (see docs/trust.md).")
 
 
-def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str]):
+def budget_option():
+    """The --budget option of every command that loads a ruleset."""
+    return typer.Option([], "--budget", metavar="NAME=VALUE", help=BUDGET_HELP)
+
+
+def parse_budgets(settings: list[str]) -> interpreter.Budgets:
     try:
-        src = dsl_load.read_sources(path)
-        return interpreter.compile_sources(src, variants, locale)
+        return dsl_budgets.from_settings(settings)
+    except ValueError as e:
+        raise fail(f"--budget: {e}", 2) from None
+
+
+def _load(ruleset: str, variants: list[str], locale: Optional[str],
+          budgets: Optional[interpreter.Budgets] = None) -> interpreter.Program:
+    return _compile(_resolve(ruleset), ruleset, variants, locale, budgets)
+
+
+def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str],
+             budgets: Optional[interpreter.Budgets] = None):
+    try:
+        src = dsl_load.read_sources(path, budgets)
+        return interpreter.compile_sources(src, variants, locale, budgets)
     except MeepleError as e:
         _err().print(e.render(), markup=False, soft_wrap=True)
         raise fail(f"the ruleset '{ruleset}' cannot be loaded "
@@ -137,10 +156,12 @@ def _diag_key(d):
 def validate(
     paths: List[str] = typer.Argument(..., metavar="PATH", show_default=False,
                                       help="Ruleset files or folders (or bundled names)."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Check rulesets: the base, each variant alone, all variants together and each
     locale. Prints every problem with its place in the source; exit 1 if any."""
     out, err = _out(), _err()
+    budgets = parse_budgets(budget)
     bad = False
     for name in paths:
         try:
@@ -149,13 +170,13 @@ def validate(
             err.print(Text("error: ", style="bold red") + Text(f"no such file or folder: '{name}'"))
             bad = True
             continue
-        src = dsl_load.read_sources(path)
+        src = dsl_load.read_sources(path, budgets)
         if src.base is None and path.is_file() and path.parent.name in ("variants", "locales"):
             # a variant or locale file alone: check it with the ruleset it belongs to
             out.print(f"{path} is a {path.parent.name[:-1]} file; checking its ruleset folder "
                       f"{path.parent.parent}", soft_wrap=True, markup=False)
             path = path.parent.parent
-            src = dsl_load.read_sources(path)
+            src = dsl_load.read_sources(path, budgets)
         diags, seen, progs = [], set(), {}
 
         def add(ds):
@@ -174,7 +195,7 @@ def validate(
             combos += [((), loc) for loc in sorted(src.locales)]
             for vs, loc in combos:
                 try:
-                    progs[(vs, loc)] = interpreter.compile_sources(src, list(vs), loc)
+                    progs[(vs, loc)] = interpreter.compile_sources(src, list(vs), loc, budgets)
                 except MeepleError as e:
                     add(e.diagnostics)
                 except RuleError as e:
@@ -304,6 +325,7 @@ def play(
     ruleset_path: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
                                                help="With --resume: the ruleset, when the "
                                                     "record's is not a bundled one."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Play a game in the terminal: hot seat for the humans, bots for the --bot seats.
     With no --seed the seed is random (64 bits from the operating system) and shown
@@ -317,12 +339,12 @@ def play(
                        "come from the record; give only --resume RECORD (and --ruleset PATH)", 2)
         if ruleset is not None and ruleset_path is not None:
             raise fail("give the ruleset either as RULESET or as --ruleset, not both", 2)
-        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset))
+        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset, parse_budgets(budget)))
     if ruleset is None:
         raise fail("missing RULESET: name a bundled ruleset or a path (or --resume RECORD)", 2)
     if ruleset_path is not None:
         raise fail("--ruleset goes with --resume; name the ruleset as RULESET", 2)
-    prog = _load(ruleset, variant, locale)
+    prog = _load(ruleset, variant, locale, parse_budgets(budget))
     if record is not None:
         problem = records.check_target(record, force)
         if problem:
@@ -361,13 +383,13 @@ def play(
         raise typer.Exit(code)
 
 
-def _resume(out: Console, path: Path, ruleset: Optional[str]) -> int:
+def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None) -> int:
     """Continues the unfinished game of a record; saving goes back to the same file."""
     rec = _read_record(path)
     problem = records.check_target(path, overwrite=True)
     if problem:
         raise fail(f"--resume: {problem}", 2)
-    prog = _record_ruleset(rec, ruleset)
+    prog = _record_ruleset(rec, ruleset, budgets)
     seats = list(rec.seats or [HUMAN] * rec.players)
     for s, kind in enumerate(seats):
         if kind != HUMAN and kind not in BOTS:
@@ -425,6 +447,7 @@ def simulate(
     failed_only: bool = typer.Option(False, "--failed-only",
                                      help="With --records: save only the game that fails."),
     force: bool = typer.Option(False, "--force", help="Let --records overwrite existing files."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Play many games with bots and show statistics: wins per seat, game length,
     moves per turn and speed."""
@@ -433,7 +456,7 @@ def simulate(
         raise fail("--games must be at least 1", 2)
     if failed_only and records_dir is None:
         raise fail("--failed-only goes with --records DIR", 2)
-    prog = _load(ruleset, variant, locale)
+    prog = _load(ruleset, variant, locale, parse_budgets(budget))
     n = _players(prog, players)
     bot_cls = _bot_class(bot)
     keep = _Keeper(records_dir, prog, _record_name(ruleset), n, list(variant), locale, bot,
@@ -554,7 +577,7 @@ def _read_record(path: Path) -> records.Record:
         raise fail(str(e)) from None
 
 
-def _record_ruleset(rec: records.Record, explicit: Optional[str]):
+def _record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):
     """The ruleset of a record: the explicit --ruleset PATH, else the bundled ruleset the
     record names. A path written inside a record is never opened."""
     if explicit is not None:
@@ -567,7 +590,7 @@ def _record_ruleset(rec: records.Record, explicit: Optional[str]):
         raise fail(f"the record's ruleset '{records.printable(rec.ruleset)}' is not a bundled "
                    f"ruleset, and a path inside a record is never opened: give the ruleset "
                    f"with --ruleset PATH", 2)
-    prog = _compile(path, label, rec.variants, rec.locale)
+    prog = _compile(path, label, rec.variants, rec.locale, budgets)
     recorded, now = rec.ruleset_digest, records.ruleset_digest(prog)
     if recorded and now and recorded != now:
         _err().print(Text("warning: ", style="bold yellow") + Text(
@@ -605,6 +628,7 @@ def replay(
                                           help="The ruleset to replay with (needed when the "
                                                "record's is not a bundled one)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final board and result."),
+    budget: List[str] = budget_option(),
 ) -> None:
     """Replay a game record: check it, print each move, then the final board and result.
     By default shows what a spectator sees."""
@@ -614,7 +638,7 @@ def replay(
     if unfinished and not reveal:
         raise fail("--unfinished goes with --reveal", 2)
     rec = _read_record(record_file)
-    prog = _record_ruleset(rec, ruleset)
+    prog = _record_ruleset(rec, ruleset, parse_budgets(budget))
     if as_seat is not None and not 1 <= as_seat <= rec.players:
         raise fail(f"--as {as_seat}: there is no such seat; the game has seats 1 to "
                    f"{rec.players}", 2)

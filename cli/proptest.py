@@ -11,11 +11,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.text import Text
 
 import interpreter
+from dsl import budgets as dsl_budgets
 from dsl import load as dsl_load
 from dsl.errors import Diagnostic, MeepleError
 from interpreter import RuleError
 from interpreter import record as records
 from interpreter.invariants import Config, Stats, configs, explore
+
+
+def budget_help() -> str:
+    from .main import BUDGET_HELP
+    return BUDGET_HELP
 
 
 def register(app: typer.Typer, out, err, fail, resolve) -> None:
@@ -33,6 +39,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         out_file: Path = typer.Option(Path("meeple-test-failure.json"), "--out", "-o", metavar="FILE",
                                       help="Where the minimal failing record is written."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+        budget: List[str] = typer.Option([], "--budget", metavar="NAME=VALUE", help=budget_help()),
     ) -> None:
         """Check a ruleset's invariants on many random games: the invariants it declares
         (invariant, secret, bound) and those every ruleset gets (the game ends within
@@ -46,14 +53,18 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         o, e = out(), err()
         if examples < 1:
             raise fail("--examples must be at least 1", 2)
+        try:
+            budgets = dsl_budgets.from_settings(budget)
+        except ValueError as ex:
+            raise fail(f"--budget: {ex}", 2) from None
         path = resolve(ruleset)
-        src = dsl_load.read_sources(path)
+        src = dsl_load.read_sources(path, budgets)
         cache: dict = {}
 
         def load(c: Config):
             key = (c.variants, c.locale)
             if key not in cache:
-                cache[key] = interpreter.compile_sources(src, list(c.variants), c.locale)
+                cache[key] = interpreter.compile_sources(src, list(c.variants), c.locale, budgets)
             return cache[key]
 
         try:

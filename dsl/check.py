@@ -483,7 +483,7 @@ class Checker:
     def m_span(self) -> ir.Span:
         for d in self.m.decls:
             return ir.Span(file=d.span.file, line=1, column=1)
-        return ir.Span()
+        return ir.Span(file=getattr(self.m, "file", "<string>"), line=1, column=1)
 
     # ---------------------------------------------------------------- procedures
     def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:

@@ -10,6 +10,7 @@ A diagnostic has a stable namespaced code (``parse/unexpected-token``,
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -28,6 +29,8 @@ class Diagnostic:
     length: int = 1
 
     def location(self) -> str:
+        if self.span.line <= 0:  # about a whole file (it cannot be read...)
+            return self.span.file
         return f"{self.span.file}:{self.span.line}:{self.span.column}"
 
     def render(self, sources: dict[str, str] | None = None) -> str:
@@ -40,12 +43,35 @@ class Diagnostic:
                 src = src_lines[self.span.line - 1]
                 num = str(self.span.line)
                 pad = " " * len(num)
-                lines.append(f" {num} | {src}")
-                width = max(1, min(self.length, len(src) - self.span.column + 1))
-                lines.append(f" {pad} | {' ' * (self.span.column - 1)}{'^' * width}")
+                col = self.span.column
+                if len(src) > 160:  # a long line: the part around the column
+                    start = max(0, col - 80)
+                    src = ("..." if start else "") + src[start:start + 160] + "..."
+                    col = col - start + (3 if start else 0)
+                lines.append(f" {num} | {_shown_source(src)}")
+                width = max(1, min(self.length, len(src) - col + 1))
+                lines.append(f" {pad} | {' ' * (col - 1)}{'^' * width}")
         if self.hint:
             lines.append(f"hint: {self.hint}")
+        lines[0] = escape(lines[0])
+        if self.hint:
+            lines[-1] = escape(lines[-1])
         return "\n".join(lines)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def escape(text: str) -> str:
+    """Text from a ruleset or a user, safe to print: control characters, lone
+    surrogates and bidi controls written as escapes (a terminal never interprets them)."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}" if ord(m.group()) > 0xff
+                        else f"\\x{ord(m.group()):02x}", text)
+
+
+def _shown_source(line: str) -> str:
+    """A source line under which a caret is drawn: one column per character."""
+    return _CONTROL.sub(lambda m: " " if m.group() == "\t" else "\ufffd", line)
 
 
 class MeepleError(Exception):

@@ -7,10 +7,13 @@ as given, then the locale) and returns the merged declarations for the checker.
 """
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast as ir
+from . import budgets as budget
 from . import errors
 from .parse import parse
 
@@ -43,6 +46,7 @@ class Merged:
     # log keys and verbs of every variant of the ruleset, chosen or not: a locale may
     # translate them all
     variant_texts: set[str] = field(default_factory=set)
+    file: str = "<string>"  # the base file, for problems of the ruleset as a whole
 
 
 def resolve_path(name_or_path: str) -> Path:
@@ -60,8 +64,9 @@ def bundled_names() -> list[str]:
     return sorted(p.name for p in RULESETS_DIR.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
 
 
-def read_sources(path: str | Path) -> SourceSet:
+def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> SourceSet:
     """Parses a ruleset file, or a folder with its variants and locales."""
+    budgets = budget.check(budgets)
     path = Path(path)
     out = SourceSet()
     files: list[Path]
@@ -73,21 +78,77 @@ def read_sources(path: str | Path) -> SourceSet:
     else:
         files = [path]
     for f in files:
-        _read_one(f, out)
+        _read_one(f, out, budgets)
     if out.base is None and not out.diagnostics:
         out.diagnostics.append(errors.io_error(str(path), "no file with a 'ruleset NAME' header"))
     return out
 
 
-def _read_one(f: Path, out: SourceSet) -> None:
+def read_text(f: Path | str, limit: int) -> str:
+    """A file's text, refusing what is not a regular file (a FIFO, a device: opened
+    without blocking and checked before reading) and files over ``limit`` bytes (read in
+    a bounded way, so a /proc file whose size lies cannot grow without end). Raises
+    ValueError with the reason."""
     try:
-        text = f.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        out.diagnostics.append(errors.io_error(str(f), f"cannot read: {e}"))
+        fd = os.open(f, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        raise ValueError(f"cannot read: {e.strerror or e}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ValueError("this is a folder, not a file")
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError("not a regular file (a pipe, a device or a socket); refused")
+        if st.st_size > limit:
+            raise ValueError(f"the file has {st.st_size:,} bytes, more than the file_size budget "
+                             f"of {limit:,}; {budget.hint('file_size')}")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise ValueError(f"the file has more than {limit:,} bytes (the file_size budget); "
+                             f"{budget.hint('file_size')}")
+        if size != st.st_size:  # /proc and similar files report a size they do not have
+            raise ValueError("the file's size is not what the system reports (a /proc or other "
+                             "special file); refused")
+    except OSError as e:
+        raise ValueError(f"cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise ValueError(f"not UTF-8 text: a bad byte on line {line}") from None
+
+
+def _read_one(f: Path, out: SourceSet, budgets: budget.Budgets = budget.DEFAULT) -> None:
+    try:
+        text = read_text(f, budgets.file_size)
+    except ValueError as e:
+        out.diagnostics.append(errors.io_error(str(f), str(e)))
         return
-    out.sources[str(f)] = text
+    add_text(out, str(f), text, budgets)
+
+
+def add_text(out: SourceSet, name: str, text: str, budgets: budget.Budgets | None = None,
+             parsed: ir.File | None = None) -> None:
+    """Adds one file's text (already read) to a source set: parses it (unless ``parsed``
+    is given) and files it as the base, a variant or a locale."""
+    budgets = budget.check(budgets)
+    if len(text) > budgets.file_size:
+        out.diagnostics.append(errors.io_error(name, f"the text has more than {budgets.file_size:,} "
+                                                     f"characters; {budget.hint('file_size')}"))
+        return
+    f = name
+    out.sources[name] = text
     try:
-        parsed = parse(text, str(f))
+        parsed = parsed if parsed is not None else parse(text, str(f), budgets)
     except errors.MeepleError as e:
         out.diagnostics.extend(e.diagnostics)
         return
@@ -141,7 +202,7 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
             _apply(f, table, diags, own={"Language"}, display_replaces=True)
     variant_texts = {k for f in src.variants.values() for k in _text_keys(f)}
     return Merged(base.name, list(table.values()), list(variants), locale, titles, language,
-                  variant_texts)
+                  variant_texts, base.span.file)
 
 
 def _text_keys(f: ir.File) -> set[str]:

@@ -9,6 +9,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast as ir
+from . import budgets as budget
 from . import errors
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -41,9 +42,9 @@ _ESCAPES = {"\\": "\\", '"': '"', "n": "\n", "t": "\t"}
 
 
 class _BadLiteral(Exception):
-    def __init__(self, tok: Token, column: int, message: str):
+    def __init__(self, tok: Token, column: int, message: str, hint: str | None = None):
         super().__init__(message)
-        self.line, self.column = tok.line, column
+        self.line, self.column, self.hint = tok.line, column, hint
 
 
 def _string(tok: Token) -> str:
@@ -60,7 +61,11 @@ def _string(tok: Token) -> str:
             out.append(_ESCAPES[nxt])
             i += 2
         elif nxt == "u" and len(raw) >= i + 6 and all(c in "0123456789abcdefABCDEF" for c in raw[i + 2:i + 6]):
-            out.append(chr(int(raw[i + 2:i + 6], 16)))
+            code = int(raw[i + 2:i + 6], 16)
+            if 0xD800 <= code <= 0xDFFF:
+                raise _BadLiteral(tok, tok.column + 1 + i,
+                                  f"'\\u{raw[i + 2:i + 6]}' is half of a surrogate pair, not a character")
+            out.append(chr(code))
             i += 6
         else:
             raise _BadLiteral(tok, tok.column + 1 + i, f"unknown escape '\\{nxt}' in a string")
@@ -71,9 +76,20 @@ def _string(tok: Token) -> str:
 class _ToIR(Transformer):
     """One method per grammar rule; each returns the IR node of the same name."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, max_int: int = budget.DEFAULT.integer):
         super().__init__()
         self.file = file
+        self.max_int = max_int
+
+    def int(self, tok: Token) -> int:
+        """A number of the source, at most the integer budget (so no 5,000-digit number
+        reaches Python's int conversion)."""
+        text = str(tok).lstrip("0") or "0"
+        if len(text) > len(str(self.max_int)) or int(text) > self.max_int:
+            raise _BadLiteral(tok, tok.column, f"the number {text[:20]}{'...' if len(text) > 20 else ''} "
+                                               f"is larger than the integer budget ({self.max_int:,})",
+                              budget.hint("integer"))
+        return int(text)
 
     def s(self, meta) -> ir.Span:
         return _span(meta, self.file)
@@ -97,7 +113,7 @@ class _ToIR(Transformer):
         return ir.Language(span=self.s(meta), text=_string(c[0]))
 
     def players_decl(self, meta, c):
-        return ir.Players(span=self.s(meta), min=int(c[0]), max=int(c[1]))
+        return ir.Players(span=self.s(meta), min=self.int(c[0]), max=self.int(c[1]))
 
     def order_decl(self, meta, c):
         return ir.Order(span=self.s(meta), direction=str(c[0]))
@@ -154,7 +170,7 @@ class _ToIR(Transformer):
 
     def deck_entry(self, meta, c):
         count, (kind, args, span), clauses = c
-        return ir.DeckEntry(span=span, count=int(count) if count is not None else 1, kind=kind,
+        return ir.DeckEntry(span=span, count=self.int(count) if count is not None else 1, kind=kind,
                             args=args, clauses=clauses)
 
     def deck_decl(self, meta, c):
@@ -204,7 +220,7 @@ class _ToIR(Transformer):
         return ir.InvariantDecl(span=self.t(c[0]), name=str(c[0]), moment=c[1] or "always", cond=c[2])
 
     def bound_decl(self, meta, c):
-        return ir.BoundDecl(span=self.s(meta), count=int(c[0]), unit=str(c[1]))
+        return ir.BoundDecl(span=self.s(meta), count=self.int(c[0]), unit=str(c[1]))
 
     def until_end(self, meta, c):
         return True
@@ -297,7 +313,7 @@ class _ToIR(Transformer):
         return ir.For(span=self.s(meta), var=str(c[0]), iter=c[1], body=c[2])
 
     def while_stmt(self, meta, c):
-        return ir.While(span=self.s(meta), cond=c[0], limit=int(c[1]), body=c[2])
+        return ir.While(span=self.s(meta), cond=c[0], limit=self.int(c[1]), body=c[2])
 
     def chooser(self, meta, c):
         return ("by", c[0])
@@ -343,7 +359,7 @@ class _ToIR(Transformer):
         return ir.Shuffle(span=self.s(meta), zone=c[0])
 
     def deal_count(self, meta, c):
-        return None if str(c[0]) == "all" else int(c[0])
+        return None if str(c[0]) == "all" else self.int(c[0])
 
     def deal_stmt(self, meta, c):
         return ir.Deal(span=self.t(c[2]), count=c[0], source=c[1], to=str(c[2]))
@@ -368,7 +384,7 @@ class _ToIR(Transformer):
 
     # -------------------------------------------------------- expressions
     def int_lit(self, meta, c):
-        return ir.IntLit(span=self.t(c[0]), value=int(c[0]))
+        return ir.IntLit(span=self.t(c[0]), value=self.int(c[0]))
 
     def str_lit(self, meta, c):
         return ir.StrLit(span=self.t(c[0]), value=_string(c[0]))
@@ -500,26 +516,98 @@ def _keyword_as_name(e: UnexpectedInput) -> bool:
     return True
 
 
-def parse(text: str, file: str = "<string>") -> ir.File:
+def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = None) -> ir.File:
     """Parses one file; raises MeepleError with a diagnostic on a syntax error."""
+    budgets = budget.check(budgets)
+    bad = _bad_character(text, file) or _too_many_brackets(text, budgets.nesting, file)
+    if bad is not None:
+        raise errors.MeepleError([bad], {file: text})
     try:
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         raise errors.MeepleError([_syntax_diagnostic(e, file)], {file: text}) from None
+    except RecursionError:  # pragma: no cover - the LALR parser does not recurse
+        raise errors.MeepleError([errors.Diagnostic(
+            "load/budget", ir.Span(file=file, line=1, column=1), "the file is nested too deeply",
+            budget.hint("nesting"))], {file: text}) from None
+    deep = _too_deep(tree, budgets.nesting, file)
+    if deep is not None:
+        raise errors.MeepleError([deep], {file: text})
     try:
-        return _ToIR(file).transform(tree)
+        return _ToIR(file, budgets.integer).transform(tree)
     except VisitError as e:  # a malformed literal, for instance
         bad = e.orig_exc
+        hint = "strings may use the escapes \\\\ \\\" \\n \\t \\uXXXX"
         if isinstance(bad, _BadLiteral):
             span, message = ir.Span(file=file, line=bad.line, column=bad.column), str(bad)
+            hint = bad.hint or hint
         else:
             meta = getattr(e.obj, "meta", e.obj)
             span = ir.Span(file=file, line=getattr(meta, "line", 1) or 1,
                            column=getattr(meta, "column", 1) or 1)
             message = f"a malformed literal: {bad}"
-        raise errors.MeepleError([errors.Diagnostic(
-            "parse/bad-literal", span, message,
-            "strings may use the escapes \\\\ \\\" \\n \\t \\uXXXX")], {file: text}) from None
+        raise errors.MeepleError([errors.Diagnostic("parse/bad-literal", span, message, hint)],
+                                 {file: text}) from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _bad_character(text: str, file: str) -> errors.Diagnostic | None:
+    """A lone surrogate (text from an API caller, never from a UTF-8 file) cannot be
+    printed or saved: refuse it at its place."""
+    m = _SURROGATE.search(text)
+    if m is not None:
+        i = m.start()
+        line = text.count("\n", 0, i) + 1
+        col = i - (text.rfind("\n", 0, i) + 1) + 1
+        return errors.Diagnostic("parse/unexpected-character", ir.Span(file=file, line=line, column=col),
+                                 f"a lone surrogate U+{ord(text[i]):04X} is not a character")
+    return None
+
+
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|[()\[\]{}]')
+
+
+def _too_many_brackets(text: str, limit: int, file: str) -> errors.Diagnostic | None:
+    """Brackets nested deeper than ``limit``, found before parsing: the parser spends
+    many steps on each bracket, so thousands of them would take minutes."""
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        ch = m.group()
+        if ch in "([{":
+            depth += 1
+            if depth > limit:
+                i = m.start()
+                line = text.count("\n", 0, i) + 1
+                col = i - (text.rfind("\n", 0, i) + 1) + 1
+                return errors.Diagnostic(
+                    "load/budget", ir.Span(file=file, line=line, column=col),
+                    f"brackets are nested more than {limit} deep here (the 'nesting' budget)",
+                    budget.hint("nesting"))
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+    return None
+
+
+def _too_deep(tree, limit: int, file: str) -> errors.Diagnostic | None:
+    """The first node nested deeper than ``limit`` (counted without recursion), as a
+    diagnostic: the later passes recurse once or more per level."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            meta = node.meta
+            span = ir.Span(file=file, line=getattr(meta, "line", 1) or 1,
+                           column=getattr(meta, "column", 1) or 1)
+            return errors.Diagnostic(
+                "load/budget", span, f"this is nested more than {limit} levels deep "
+                                     "(parentheses, blocks, operators or a long chain of '+')",
+                "split it with 'let' or a function; or " + budget.hint("nesting"))
+        for child in node.children:
+            if hasattr(child, "children"):
+                stack.append((child, depth + 1))
+    return None
 
 
 def _syntax_diagnostic(e: UnexpectedInput, file: str) -> errors.Diagnostic:
@@ -547,7 +635,16 @@ def parse_expr(text: str, at: ir.Span) -> ir.Expr:
     """Parses an expression inside a message template; spans point at the template."""
     try:
         tree = parser().parse(text, start="expr")
+        deep = _too_deep(tree, budget.DEFAULT.nesting, at.file)
+        if deep is not None:
+            deep.span = at
+            raise errors.MeepleError([deep])
         node = _ToIR(at.file).transform(tree)
+    except VisitError as e:
+        bad = e.orig_exc
+        raise errors.MeepleError([errors.Diagnostic(
+            "parse/bad-literal", at, f"in the template expression {{{text}}}: {bad}",
+            getattr(bad, "hint", None))]) from None
     except UnexpectedInput as e:
         d = _syntax_diagnostic(e, at.file)
         d.span = at

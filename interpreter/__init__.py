@@ -7,8 +7,11 @@
 """
 from __future__ import annotations
 
+from dsl import ast as _ir
+from dsl.budgets import Budgets
+from dsl.budgets import check as _check_budgets
 from dsl.check import check
-from dsl.errors import Diagnostics, MeepleError
+from dsl.errors import Diagnostic, Diagnostics, MeepleError
 from dsl.load import merge, read_sources, resolve_path
 
 from .bots import bot_seed
@@ -18,25 +21,58 @@ from .runtime import Game, IllegalMove, Move
 from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
-           "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed"]
+           "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets"]
 
 
-def load(ruleset: str, variants=(), locale: str | None = None) -> Ruleset:
+def load(ruleset: str, variants=(), locale: str | None = None, budgets: Budgets | None = None) -> Ruleset:
     """Loads, checks and compiles a ruleset (a bundled name or a path). Raises
-    MeepleError with every diagnostic when it has problems."""
-    src = read_sources(resolve_path(ruleset))
-    return compile_sources(src, variants, locale)
+    MeepleError with every diagnostic when it has problems. ``budgets`` raises (or
+    lowers) the limits on loading and running it (see ``Budgets``)."""
+    budgets = _check_budgets(budgets)
+    src = read_sources(resolve_path(ruleset), budgets)
+    return compile_sources(src, variants, locale, budgets)
 
 
-def compile_sources(src, variants=(), locale: str | None = None) -> Ruleset:
+def compile_sources(src, variants=(), locale: str | None = None,
+                    budgets: Budgets | None = None) -> Ruleset:
+    budgets = _check_budgets(budgets)
     if src.diagnostics:
         raise MeepleError(src.diagnostics, src.sources)
+    try:
+        return _compile(src, variants, locale, budgets)
+    except (MeepleError, ValueError, TypeError) as e:
+        if isinstance(e, MeepleError):
+            if not e.sources:
+                e.sources.update(src.sources)
+                e.args = (e.render(),)
+            raise
+        raise _internal(src, e) from None
+    except RecursionError:
+        raise MeepleError([Diagnostic("load/budget", _where(src), "the ruleset is nested too deeply to check",
+                                      "lower the 'nesting' budget")], src.sources) from None
+    except Exception as e:  # noqa: BLE001 - a safety net: loading raises only MeepleError
+        raise _internal(src, e) from None
+
+
+def _where(src) -> _ir.Span:
+    f = src.base.span.file if src.base is not None else next(iter(src.sources), "<string>")
+    return _ir.Span(file=f, line=1, column=1)
+
+
+def _internal(src, e: Exception) -> MeepleError:
+    return MeepleError([Diagnostic("load/internal", _where(src),
+                                   f"Meeple failed on this ruleset: {type(e).__name__}: {e}",
+                                   "this is a bug in Meeple; please report it with the ruleset")],
+                       src.sources)
+
+
+def _compile(src, variants, locale, budgets: Budgets) -> Ruleset:
     diags = Diagnostics()
     merged = merge(src, list(variants), locale, diags)
     checked, diags = check(merged, diags)
     if diags:
         raise MeepleError(diags.errors(), src.sources)
-    ruleset = Ruleset(checked, src, [d for d in diags.items if d.severity == "warning"])
+    ruleset = Ruleset(checked, src, [d for d in diags.items if d.severity == "warning"], budgets)
     # compile for every player count now, so that a problem in a board, deck or relation
     # (they may depend on the number of players) is reported when the ruleset is loaded
     problems, seen = [], set()

@@ -15,6 +15,14 @@ from dsl.types import T
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
+class CodeTooBig(Exception):
+    """Generated code grew over the code budget at this place of the source."""
+
+    def __init__(self, span):
+        super().__init__("generated code too big")
+        self.span = span
+
+
 class Env:
     """How a name in the source maps to Python: a procedure local (``L['x']``), a
     function parameter or comprehension variable (``v_x``), or, inside an inlined
@@ -40,10 +48,18 @@ class Env:
         return None
 
 
+_INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
+
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
 _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
               "CondExpr", "ListLit", "Index", "TypeRef", "Param"}
+
+
+def _counted(e, text: str) -> bool:
+    """An iterable whose elements are already counted against the work budget (a range,
+    a list '+') or written out in the source (a list literal)."""
+    return e.node == "ListLit" or (e.node == "BinOp" and text.startswith(("_range(", "_cat(")))
 
 
 class ExprCompiler:
@@ -62,6 +78,22 @@ class ExprCompiler:
             uses = [n.name for n in nodes if n.node == "Var"]
             if all(uses.count(p.name) <= 1 for p in f.params):
                 self.inline.add(name)
+        # inlined calls of inlined calls can grow exponentially: a function whose full
+        # expansion is too big is called instead
+        sizes: dict[str, int] = {}
+
+        def size(name: str) -> int:
+            if name not in sizes:
+                sizes[name] = _INLINE_MAX  # a guard while it is computed
+                total = 0
+                for n in ir.walk(self.c.functions[name].body):
+                    total += size(n.func) if n.node == "Call" and n.func in self.inline else 1
+                    if total >= _INLINE_MAX:
+                        break
+                sizes[name] = total
+            return sizes[name]
+        big = {name for name in self.inline if size(name) >= _INLINE_MAX}
+        self.inline -= big
 
     def ty(self, e) -> T:
         return self.c.type_of(e)
@@ -149,7 +181,11 @@ class ExprCompiler:
                 return test
             return f"({a} {op} {b})"
         if op == "..":
-            return f"_range({a}, {b})"
+            return f"_range(R, {a}, {b}, {self.t.budgets.range})"
+        if op == "*":
+            return f"_mul({a}, {b}, {self.t.budgets.integer})"
+        if op == "+" and self.ty(e).tag == "list":
+            return f"_cat(R, {a}, {b})"
         if op == "/":
             return f"_div({a}, {b})"
         if op == "%":
@@ -163,6 +199,8 @@ class ExprCompiler:
         for cl in comp.clauses:
             it = self.expr(cl.iter, inner)
             inner = inner.bind(cl.var)
+            if not _counted(cl.iter, it):
+                it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
             parts.append(f"for v_{cl.var} in {it}")
         if comp.cond is not None:
             parts.append(f"if {self.expr(comp.cond, inner)}")

@@ -4,17 +4,19 @@ and resume from plain data: the procedure name, an instruction index and its loc
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from dsl import ast as ir
 from dsl import boards as gen
+from dsl import budgets as budget
 from dsl.check import Checked
 from dsl.errors import Diagnostic, MeepleError
 from dsl.types import T
 
 from . import helpers
-from .codegen import Env, ExprCompiler
-from .helpers import BudgetError, RuleError
+from .codegen import CodeTooBig, Env, ExprCompiler
+from .helpers import BudgetError, RuleError, over_budget
 
 
 @dataclass
@@ -75,8 +77,10 @@ class Static:
     _WHAT = {"z": "a zone", "loc": "where an item is", "g": "a variable", "pv": "a variable",
              "active": "the active player", "rng": "the random generator"}
 
-    def __init__(self, n: int, direction: int):
+    def __init__(self, n: int, direction: int, budgets: budget.Budgets = budget.DEFAULT):
         self.n, self.players, self.dir, self.turn, self.calls = n, list(range(n)), direction, 0, 0
+        self.depth = 0
+        self.work = self.work_budget = budgets.work
 
     def __getattr__(self, name):
         raise NeedsGame(self._WHAT.get(name, name))
@@ -103,14 +107,16 @@ class Program:
     """A ruleset compiled for one number of players: immutable, reusable; games are
     started from it. Board sizes, decks and relations may depend on the player count."""
 
-    def __init__(self, checked: Checked, players: int):
+    def __init__(self, checked: Checked, players: int, budgets: budget.Budgets | None = None):
         self.checked = c = checked
         self.n = players
+        self.budgets = budgets = budget.check(budgets)
+        self._code_size = 0
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
         self.direction = 1 if c.order == "clockwise" else -1
         self.variants, self.locale = list(c.variants), c.locale
-        self.static = Static(players, self.direction)
+        self.static = Static(players, self.direction, budgets)
         self.diags: list[Diagnostic] = []
         self.items: list[ItemInfo] = []
         self.zones: list[ZoneInfo] = []
@@ -156,6 +162,9 @@ class Program:
         to another, and must not reveal the seed while the game runs."""
         return has_hidden_information(self.checked)
 
+    def _budget_diag(self, span, name: str, message: str) -> Diagnostic:
+        return Diagnostic("load/budget", span, f"{message} (the '{name}' budget)", budget.hint(name))
+
     def _static(self, what: str, span, fn, *args):
         """Runs compile-time rule code; a problem becomes a diagnostic at ``span``."""
         try:
@@ -165,6 +174,13 @@ class Program:
                 f"check/{what}-not-constant", span,
                 f"this {what} is made before the game starts, so it cannot use {e}",
                 f"a {what} may use constants, enums, ranges, player_count() and its own variables"))
+        except BudgetError as e:
+            self.diags.append(Diagnostic(
+                "load/budget", span, f"this {what} cannot be made for {self.n} players: {e}"))
+        except RecursionError:
+            self.diags.append(self._budget_diag(
+                span, "calls", f"this {what} cannot be made for {self.n} players: functions call "
+                               "each other too deeply"))
         except Exception as e:  # noqa: BLE001 - any other failure is the rule's
             self.diags.append(Diagnostic(
                 f"check/{what}-not-constant", span,
@@ -191,6 +207,11 @@ class Program:
                                           visibility=b.decl.visibility, board=name, cell=cell))
             self.boards[name] = ids
             self.ns[f"BOARD_{name}"] = list(ids)  # a later board's size may count these cells
+            if len(self.zones) > self.budgets.cells:
+                self.diags.append(self._budget_diag(
+                    b.decl.span, "cells", f"the boards have more than {self.budgets.cells:,} cells "
+                                          f"with {self.n} players"))
+                raise MeepleError(self.diags)
         for name, d in c.zones.items():
             if d.per_player:
                 self.zone_index[name] = len(self.zones)
@@ -235,7 +256,13 @@ class Program:
         for deck in c.decks:
             zone = self.zone_index[deck.into]
             for e in deck.entries:
-                for values in self._expand(e):
+                made = self._expand(e)
+                if len(self.items) + len(made) * e.count > self.budgets.items:
+                    self.diags.append(self._budget_diag(
+                        e.span, "items", f"the decks make more than {self.budgets.items:,} items "
+                                         f"with {self.n} players"))
+                    raise MeepleError(self.diags)
+                for values in made:
                     for _ in range(e.count):
                         info = ItemInfo(len(self.items), e.kind, values)
                         self.items.append(info)
@@ -250,12 +277,30 @@ class Program:
         env = Env()
         loops = []
         for cl in e.clauses:
-            loops.append(f"for v_{cl.var} in {self.exprc.expr(cl.iter, env)}")
+            loops.append(f"for v_{cl.var} in _it(R, {self.exprc.expr(cl.iter, env)})")
             env = env.bind(cl.var)
         body = "{" + ", ".join(f"{a.name!r}: {self.exprc.expr(a.value, env)}" for a in e.args) + "}"
         src = f"lambda R: [{body} {' '.join(loops)}]"
-        fn = eval(compile(src, f"<deck {e.kind}>", "eval"), self.ns)  # noqa: S307 - generated from the checked IR
-        return self._static("deck", e.span, fn) or []
+        fn = self._eval(src, f"<deck {e.kind}>", e.span)
+        # a deck walks at most about twice the items it may make: a huge 'for' stops early
+        R, limit = self.static, 2 * self.budgets.items + 1000
+        R.work, saved = limit, R.work
+        try:
+            made = fn(R)
+        except BudgetError as err:
+            if "'work'" not in str(err):
+                return self._static("deck", e.span, lambda R: fn(R)) or []
+            self.diags.append(self._budget_diag(
+                e.span, "items", f"the decks make more than {self.budgets.items:,} items "
+                                 f"with {self.n} players"))
+            raise MeepleError(self.diags) from None
+        except Exception:  # noqa: BLE001 - reported by _static below
+            made = None
+        finally:
+            R.work = saved
+        if made is None:
+            return self._static("deck", e.span, fn) or []
+        return made
 
     def _notations(self) -> None:
         """Each item's move notation: its attribute values joined by '-', with '#k'
@@ -282,15 +327,36 @@ class Program:
         for name, f in c.functions.items():
             params = [p.name for p in f.params]
             env = Env(set(params))
-            body = self.exprc.expr(f.body, env)
-            guard = ""
-            if name in recursive:
-                guard = (f"    R.calls += 1\n    if R.calls > {helpers.MAX_CALLS}: "
-                         f"_too_many_calls({name!r})\n")
+            body = self._gen(f.body, env)
+            if body is None:
+                continue
             args = "".join(f", v_{p}" for p in params)
-            self._sources.append(f"def F_{name}(R{args}):\n{guard}    return {body}\n")
+            if name in recursive:  # the calls and depth budgets
+                b = self.budgets
+                self._sources.append(
+                    f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
+                    f"    try:\n        return {body}\n    finally:\n        R.depth -= 1\n")
+            elif any(n.node == "Call" and n.func in c.functions and n.func not in self.exprc.inline
+                     for n in ir.walk(f.body)):  # calls that call calls: 2**n of them
+                b = self.budgets
+                self._sources.append(
+                    f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    return {body}\n")
+            else:
+                self._sources.append(f"def F_{name}(R{args}):\n    return {body}\n")
         self.ns["_too_many_calls"] = _too_many_calls
-        self._exec("\n".join(self._sources), "<functions>")
+        self.ns["_too_deep"] = _too_deep
+        src = "\n".join(self._sources)
+        span = next((f.span for f in c.functions.values()), None)
+        if span is not None and self._count_code(src, span):
+            try:
+                exec(compile(src, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+            except (SyntaxError, RecursionError, MemoryError):
+                self.diags.append(self._budget_diag(span, "nesting", "the functions are too complex to compile"))
+                raise MeepleError(self.diags) from None
 
     def _recursive(self) -> set[str]:
         """Functions that can call themselves, directly or not: they get a call budget."""
@@ -313,29 +379,61 @@ class Program:
     def _relation(self, name: str, r: ir.RelationDecl) -> None:
         a, b = (p.name for p in r.params)
         ba, bb = (p.type.name for p in r.params)
-        src = f"lambda R, v_{a}, v_{b}: {self.exprc.expr(r.body, Env({a, b}))}"
-        fn = eval(compile(src, f"<relation {name}>", "eval"), self.ns)  # noqa: S307 - generated
+        body = self._gen(r.body, Env({a, b}))
+        fn = self._eval(f"lambda R, v_{a}, v_{b}: {body}", f"<relation {name}>", r.span) if body else None
         table = [[] for _ in self.zones]
+        pairs = len(self.boards.get(ba, ())) * len(self.boards.get(bb, ()))
+        if pairs > self.budgets.relation:
+            self.diags.append(self._budget_diag(
+                r.span, "relation", f"relation '{name}' would be evaluated on {pairs:,} pairs of cells "
+                                    f"with {self.n} players, more than {self.budgets.relation:,}"))
+            fn = None
 
         def build(R):
             for x in self.boards[ba]:
                 table[x] = [y for y in self.boards[bb] if fn(R, x, y)]
             return True
-        self._static("relation", r.span, build)
+        if fn is not None:
+            self._static("relation", r.span, build)
         self.ns[f"REL_{name}"] = table
         self.ns[f"RELSET_{name}"] = [frozenset(t) for t in table]
 
-    def _exec(self, src: str, filename: str) -> None:
-        exec(compile(src, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+    def _gen(self, e, env: Env) -> str | None:
+        """An expression's Python text, or None (with a diagnostic) when it is too big."""
+        try:
+            return self.exprc.expr(e, env)
+        except CodeTooBig as big:
+            self.diags.append(self._budget_diag(big.span, "code", "calls of small functions expand to "
+                                                "too much code here"))
+        except RecursionError:
+            self.diags.append(self._budget_diag(e.span, "nesting", "this expression is nested too deeply "
+                                                "(counting the functions it calls)"))
+        raise MeepleError(self.diags)
+
+    def _count_code(self, src: str, span) -> bool:
+        self._code_size += len(src)
+        if self._code_size > self.budgets.code:
+            self.diags.append(self._budget_diag(span, "code", f"the rules make more than "
+                                                f"{self.budgets.code:,} characters of code"))
+            raise MeepleError(self.diags)
+        return True
+
+    def _eval(self, src: str, filename: str, span):
+        self._count_code(src, span)
+        try:
+            return eval(compile(src, filename, "eval"), self.ns)  # noqa: S307 - generated from the checked IR
+        except (SyntaxError, RecursionError, MemoryError):
+            self.diags.append(self._budget_diag(span, "nesting", "this expression is too complex to "
+                                                "compile (nested too deeply)"))
+            raise MeepleError(self.diags) from None
 
     def _fn(self, e, env: Env):
         """An expression as a Python function of (R, L)."""
-        src = f"lambda R, L: {self.exprc.expr(e, env)}"
-        return eval(compile(src, f"<line {e.span.line}>", "eval"), self.ns)  # noqa: S307 - generated
+        return self._eval(f"lambda R, L: {self._gen(e, env)}", f"<line {e.span.line}>", e.span)
 
     def _player_fn(self, param: str, body):
-        src = f"lambda R, v_{param}: {self.exprc.expr(body, Env({param}))}"
-        return eval(compile(src, f"<line {body.span.line}>", "eval"), self.ns)  # noqa: S307 - generated
+        return self._eval(f"lambda R, v_{param}: {self._gen(body, Env({param}))}",
+                          f"<line {body.span.line}>", body.span)
 
     def _link(self) -> None:
         del self.exprc
@@ -414,9 +512,21 @@ def _plain(e: Exception) -> str:
     return f"{type(e).__name__}: {e}"
 
 
-def _too_many_calls(name: str):
-    raise BudgetError(f"function '{name}' was called more than {helpers.MAX_CALLS} times in one "
-                      f"move (endless recursion?)")
+def _too_deep(name: str, limit: int):
+    names, f = {}, sys._getframe(1)
+    while f is not None:  # the rule functions on the stack, in call order
+        if f.f_code.co_name.startswith("F_"):
+            names[f.f_code.co_name[2:]] = None
+        f = f.f_back
+    names = list(names)[::-1]
+    who = f"function '{name}' calls itself" if len(names) <= 1 else \
+        "functions " + ", ".join(f"'{n}'" for n in names) + " call each other"
+    raise over_budget("depth", f"{who} more than {limit} deep (endless recursion?)")
+
+
+def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS):
+    raise over_budget("calls", f"function '{name}' was called more than {limit} times in one "
+                               f"move (endless recursion?)")
 
 
 class ProcCompiler:
@@ -427,6 +537,21 @@ class ProcCompiler:
 
     def fn(self, e):
         return self.p._fn(e, self.env)
+
+    def value_fn(self, e):
+        """A value to store: an integer is checked against the integer budget here, so a
+        number that doubles every move (``x = x + x``) stops instead of growing for ever."""
+        f = self.p._fn(e, self.env)
+        if self.p.type_of(e).tag != "int":
+            return f
+        limit = self.p.budgets.integer
+
+        def checked(R, L):
+            v = f(R, L)
+            if v.__class__ is int and not -limit <= v <= limit:
+                raise helpers._too_big(v, limit)
+            return v
+        return checked
 
     def here(self) -> int:
         return len(self.proc.code)
@@ -513,7 +638,7 @@ class ProcCompiler:
 
     # ------------------------------------------------------------ variables
     def _Let(self, s: ir.Let):
-        f, var, nxt = self.fn(s.value), s.var, self.here() + 1
+        f, var, nxt = self.value_fn(s.value), s.var, self.here() + 1
 
         def ins(R, L):
             L[var] = f(R, L)
@@ -521,7 +646,7 @@ class ProcCompiler:
         self.emit(ins, s.span)
 
     def _Assign(self, s: ir.Assign):
-        f, var, nxt = self.fn(s.value), s.var, self.here() + 1
+        f, var, nxt = self.value_fn(s.value), s.var, self.here() + 1
         if s.player is not None:
             pf = self.fn(s.player)
 
@@ -608,7 +733,7 @@ class ProcCompiler:
 
     def _AttrAssign(self, s: ir.AttrAssign):
         holder = self.fn(ir.Var(span=s.span, name=s.var))
-        value, attr, nxt = self.fn(s.value), s.attr, self.here() + 1
+        value, attr, nxt = self.value_fn(s.value), s.attr, self.here() + 1
 
         def ins(R, L):
             item = holder(R, L)
@@ -741,8 +866,9 @@ class Ruleset:
     """A checked ruleset and its programs, one per number of players (compiled when
     first needed). ``interpreter.load`` returns one; ``new_game`` picks the program."""
 
-    def __init__(self, checked: Checked, sources=None, warnings=()):
+    def __init__(self, checked: Checked, sources=None, warnings=(), budgets: budget.Budgets | None = None):
         self.checked = c = checked
+        self.budgets = budget.check(budgets)
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
         self.direction = 1 if c.order == "clockwise" else -1
@@ -762,7 +888,7 @@ class Ruleset:
                              f"players, not {n}")
         prog = self._programs.get(n)
         if prog is None:
-            prog = self._programs[n] = Program(self.checked, n)
+            prog = self._programs[n] = Program(self.checked, n, self.budgets)
             prog.sources, prog.warnings = self.sources, self.warnings
         return prog
 

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-MAX_RANGE = 100_000       # size budget: the longest range a rule may build
-MAX_SUBSET_BASE = 16      # size budget: subsets of at most this many elements
-MAX_CALLS = 200_000       # step budget: recursive function calls per move
-MAX_STEPS = 100_000       # step budget: statements run per move
+from dsl.budgets import DEFAULT as _DEFAULT
+from dsl.budgets import hint as _hint
+
+MAX_RANGE = _DEFAULT.range      # size budget: the longest range a rule may build
+MAX_SUBSET_BASE = 16            # size budget: subsets of at most this many elements
+MAX_CALLS = _DEFAULT.calls      # step budget: recursive function calls per move
+MAX_STEPS = _DEFAULT.steps      # step budget: statements run per move
 
 
 class RuleError(Exception):
@@ -25,6 +28,11 @@ class BudgetError(RuleError):
     code = "rule/budget"
 
 
+def over_budget(name: str, what: str) -> BudgetError:
+    """The error for a run-time budget: says what ran out, which budget and how to raise it."""
+    return BudgetError(f"{what} (the '{name}' budget); {_hint(name)}")
+
+
 _NO_ITEM = [None]  # `(zone or _NO_ITEM)[-1]`: the top item, or None for an empty zone
 
 
@@ -38,10 +46,48 @@ def _bottom(z: list):
     return z[0] if z else None
 
 
-def _range(a: int, b: int) -> list:
-    if b - a + 1 > MAX_RANGE:
-        raise BudgetError(f"the range {a}..{b} has more than {MAX_RANGE} elements")
+def _range(R, a: int, b: int, limit: int = MAX_RANGE) -> list:
+    n = b - a + 1
+    if n > limit:
+        raise over_budget("range", f"the range {a}..{b} has more than {limit} elements")
+    if n > 0:
+        R.work -= n
+        if R.work < 0:
+            _out_of_work(R)
     return list(range(a, b + 1))
+
+
+def _it(R, xs):
+    """An iterable of a comprehension, counted against the work budget."""
+    R.work -= len(xs)
+    if R.work < 0:
+        _out_of_work(R)
+    return xs
+
+
+def _cat(R, a: list, b: list) -> list:
+    """List '+', counted against the work budget (a list that doubles every step)."""
+    R.work -= len(a) + len(b)
+    if R.work < 0:
+        _out_of_work(R)
+    return a + b
+
+
+def _out_of_work(R):
+    R.work = 0
+    raise over_budget("work", f"more than {R.work_budget} list elements walked or built in one move")
+
+
+def _mul(a: int, b: int, limit: int):
+    r = a * b
+    if -limit <= r <= limit:
+        return r
+    raise _too_big(r, limit)
+
+
+def _too_big(v: int, limit: int) -> BudgetError:
+    digits = len(str(abs(v))) if abs(v).bit_length() < 10_000 else f"about {int(abs(v).bit_length() * 0.30103):,}"
+    return over_budget("integer", f"an integer of {digits} digits is larger than {limit}")
 
 
 def _div(a: int, b: int) -> int:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
 from dataclasses import dataclass
 
 from . import rng
 from .compile import Program
-from .helpers import MAX_STEPS, BudgetError, RuleError, sort_key
+from .helpers import BudgetError, RuleError, over_budget, sort_key
 
 STATE_FORMAT = "meeple-state/1"
 LOG_KEEP = 60
@@ -36,7 +37,7 @@ class Runtime:
 
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
-                 "end_requested", "vis", "moves", "hook")
+                 "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -49,7 +50,8 @@ class Runtime:
         self.result, self.moves = s["result"], s["moves"]
         self.players = list(range(self.n))
         self.dir = prog.direction
-        self.calls = 0
+        self.calls = self.depth = 0
+        self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
         self.vis = [_visibility(z) for z in prog.zones]
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
@@ -272,9 +274,19 @@ def _visibility(z) -> object:
 
 def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
+    old = _room_for(R.prog.budgets.depth)
+    try:
+        _run(R)
+    finally:
+        if old:
+            sys.setrecursionlimit(old)
+
+
+def _run(R: Runtime) -> None:
     prog = R.prog
-    steps = 0
-    R.calls = 0
+    steps, max_steps = 0, prog.budgets.steps
+    R.calls = R.depth = 0
+    R.work = R.work_budget
     while R.pending is None and R.phase != "over":
         if R.end_requested:
             R.end_requested = False
@@ -286,9 +298,10 @@ def run(R: Runtime) -> None:
             # a new turn counts as a step too: turns that never ask a player and never
             # end the game would otherwise loop for ever
             steps += 1
-            if steps > MAX_STEPS:
-                raise BudgetError(f"more than {MAX_STEPS} statements and turns in one move "
-                                  f"(the game goes on without asking any player)")
+            if steps > max_steps:
+                raise _within("the turn", prog.checked.turn, over_budget(
+                    "steps", f"more than {max_steps} statements and turns in one move "
+                             f"(the game goes on without asking any player)"))
             _next_phase(R)
             continue
         frame = R.stack[-1]
@@ -301,26 +314,52 @@ def run(R: Runtime) -> None:
                     break
                 pc = code[pc](R, L)
                 steps += 1
-                if steps > MAX_STEPS:
-                    raise BudgetError(f"more than {MAX_STEPS} statements in one move")
+                if steps > max_steps:
+                    raise over_budget("steps", f"more than {max_steps} statements in one move")
                 if R.pending is not None or R.end_requested or R.stack[-1] is not frame:
                     frame["pc"] = pc
                     break
         except RuleError as e:
             raise _locate(e, proc, pc) from None
         except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
-            raise _locate(RuleError(_describe(e)), proc, pc) from None
+            raise _locate(_error(e), proc, pc) from None
+    R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
+
+
+def _room_for(depth: int) -> int:
+    """Makes Python's recursion limit leave room for the depth budget while rules run
+    (each level of a rule function may take a few Python frames); returns the limit to
+    restore afterwards, or 0 if it was high enough."""
+    need = 4 * depth + 1000
+    old = sys.getrecursionlimit()
+    if old >= need:
+        return 0
+    sys.setrecursionlimit(need)
+    return old
+
+
+def _error(e: Exception) -> RuleError:
+    """A Python failure inside rule code as a rule error (a budget error for a recursion
+    or memory that ran out)."""
+    if isinstance(e, (RecursionError, MemoryError)):
+        err = BudgetError(_describe(e))
+    else:
+        err = RuleError(_describe(e))
+    return err
 
 
 def _describe(e: Exception) -> str:
     if isinstance(e, RecursionError):
         names = _rule_functions(e.__traceback__)
+        depth = "(Python's recursion limit; see the 'depth' budget)"
         if len(names) == 1:
-            return f"function '{names[0]}' calls itself too deeply (endless recursion?)"
+            return f"function '{names[0]}' calls itself too deeply (endless recursion?) {depth}"
         if names:
             listed = ", ".join(f"'{n}'" for n in names)
-            return f"functions {listed} call each other too deeply (endless recursion?)"
-        return "functions call each other too deeply (endless recursion?)"
+            return f"functions {listed} call each other too deeply (endless recursion?) {depth}"
+        return f"functions call each other too deeply (endless recursion?) {depth}"
+    if isinstance(e, MemoryError):
+        return "the rules ran out of memory (lower the 'work' budget, or simplify the rule)"
     if isinstance(e, (TypeError, IndexError)) and "None" in str(e):
         return f"a value is missing (none) where an item, cell or number is needed ({e})"
     if isinstance(e, IndexError):
@@ -339,9 +378,20 @@ def _rule_functions(tb) -> list[str]:
     return list(names)
 
 
+def _within(what: str, decl, e: Exception) -> RuleError:
+    """An error in an expression run outside a procedure (the end condition, the
+    scoring...), located at its declaration when known."""
+    err = e if isinstance(e, RuleError) else _error(e)
+    span = getattr(decl, "span", None)
+    where = f" at {span.file}:{span.line}:{span.column}" if span is not None and span.line else ""
+    out = type(err)(f"in {what}{where}: {err}")
+    out.code = err.code
+    return out
+
+
 def _locate(e: RuleError, proc, pc: int) -> RuleError:
     span = proc.lines[pc] if 0 <= pc < len(proc.lines) else None
-    where = f"{span.file}:{span.line}" if span else "?"
+    where = f"{span.file}:{span.line}:{span.column}" if span else "?"
     name = proc.name if proc.name in ("setup", "turn", "at end") else f"procedure {proc.name}"
     err = type(e)(f"in {name} at {where}: {e}")
     err.code = e.code
@@ -377,10 +427,8 @@ def _ended(R: Runtime) -> bool:
     if end is not None:
         try:
             over = end(R, {})
-        except RuleError as e:
-            raise RuleError(f"in the end condition: {e}") from None
         except Exception as e:  # noqa: BLE001
-            raise RuleError(f"in the end condition: {_describe(e)}") from None
+            raise _within("the end condition", R.prog.checked.end.cond, e) from None
         if over:
             _begin_ending(R)
             return True
@@ -399,7 +447,7 @@ def _score(R: Runtime) -> None:
         scores = [prog.score_fn(R, p) if prog.score_fn else 0 for p in R.players]
         ties = [[fn(R, p) for p in R.players] for _, fn in prog.tiebreaks]
     except Exception as e:  # noqa: BLE001
-        raise RuleError(f"in the scoring: {_describe(e)}") from None
+        raise _within("the scoring", getattr(prog.checked.score, "body", None), e) from None
     keys = [tuple([scores[p]] + [t[p] for t in ties]) for p in R.players]
     ranking = []
     for k in sorted(set(keys), reverse=True):
@@ -442,15 +490,18 @@ class Game:
         game = cls(prog, state)
         R = game.R
         c = prog.checked
+        decl = None
         try:
             for name, fn in prog.var_inits.items():
+                decl = c.vars[name]
                 if c.vars[name].per_player:
                     R.pv[name] = [fn(R, {}) for _ in range(players)]
                 else:
                     R.g[name] = fn(R, {})
+            decl = None
             R.iv.update(prog.init_item_vars(R))  # after the globals, which they may read
         except Exception as e:  # noqa: BLE001
-            raise RuleError(f"in a variable's initial value: {_describe(e)}") from None
+            raise _within("a variable's initial value", decl, e) from None
         if "setup" in prog.procs:
             R.call("setup", {})
         R.hook = hook

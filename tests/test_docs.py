@@ -625,7 +625,7 @@ def test_a_rule_error_undoes_the_move():
 def test_budgets():
     with pytest.raises(RuleError) as info:
         _run("function f(n: int): int = f(n + 1)\nvar n: int = 0\nturn { n = f(0) }\nend when n > 0")
-    assert info.value.code == "rule/error"
+    assert info.value.code == "rule/budget"
     with pytest.raises(RuleError) as info:
         _run("var n: int = 0\nturn { n = size(1..100001) }\nend when n > 0")
     assert info.value.code == "rule/budget"

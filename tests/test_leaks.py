@@ -93,7 +93,7 @@ secret hand
 ])
 def test_meeple_test_reports_each_kind_of_leak(tmp_path, name, where, line):
     out = tmp_path / "failure.json"
-    code, text = meeple("test", BROKEN / name, "--players", 2, "--examples", 60, "--seed", 1,
+    code, text = meeple("test", BROKEN / name, "--players", 2, "--examples", 150, "--seed", 1,
                         "--out", out, "--quiet")
     assert code == 1, text
     assert "FAILED secrets/non-interference: Player " in text, text      # the seat, by name

@@ -597,7 +597,7 @@ def test_an_illegal_move_raises_with_a_reason_and_changes_nothing():
 
 
 def test_a_rule_error_in_the_end_condition_or_scoring_is_reported():
-    with pytest.raises(RuleError, match="in the end condition: division by zero"):
+    with pytest.raises(RuleError, match=r"in the end condition at t.meeple:\d+:\d+: division by zero"):
         game("turn { choose x from [1] }\nend when 1 / n > 0\n")
     with pytest.raises(RuleError, match="in the scoring"):
         game("turn { end game }\nend when false\nscore(p) = [1][5]\n")
@@ -770,7 +770,7 @@ def test_a_zone_parameter_takes_any_zone():
 
 def test_a_literal_index_outside_its_list_is_a_rule_error_naming_the_line():
     rules = 'turn {\n  let xs = [1, 2]\n  n = xs[5]\n}\nend when done\n'
-    with pytest.raises(RuleError, match=rf"t.meeple:{line_of(rules, 'xs[5]')}: an index is outside"):
+    with pytest.raises(RuleError, match=rf"t.meeple:{line_of(rules, 'xs[5]')}:\d+: an index is outside"):
         game(rules)
 
 
