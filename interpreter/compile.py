@@ -489,10 +489,10 @@ class Program:
         from .runtime import Game
         return Game.new(self, self.n if players is None else players, seed, hook)
 
-    def resume(self, state: dict):
-        """A game from a saved plain-data state."""
+    def resume(self, state: dict, check: bool = True):
+        """A game from a saved plain-data state (checked first unless ``check`` is false)."""
         from .runtime import Game
-        return Game.from_state(self, state)
+        return Game.from_state(self, state, check)
 
 
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
@@ -896,14 +896,16 @@ class Ruleset:
         """Starts a game for ``players`` players: setup runs until the first decision."""
         return self.for_players(players).new_game(players, seed, hook)
 
-    def resume(self, state: dict):
-        """A game from a saved plain-data state (checked first: StateError if bad)."""
+    def resume(self, state: dict, check: bool = True):
+        """A game from a saved plain-data state, checked first (StateError if bad).
+        ``check=False`` skips the schema and meaning checks: only for a state this
+        program itself just produced (they cost about 10 ms for a large state)."""
         from .state import StateError
         n = state.get("players") if isinstance(state, dict) else None
         if type(n) is not int or not self.min_players <= n <= self.max_players:
             raise StateError(f"invalid state at players: {self.title} is for "
                              f"{self.min_players} to {self.max_players} players")
-        return self.for_players(n).resume(state)
+        return self.for_players(n).resume(state, check)
 
     def __getattr__(self, name):
         # tables that do not depend on the player count (items, zones...) are read from
