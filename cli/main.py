@@ -108,6 +108,14 @@ def _record_name(ruleset: str) -> str:
     return str(p.resolve())
 
 
+def _check_seed(first: int, last: int) -> None:
+    """A seed must fit in a record (so that the game can be replayed)."""
+    limit = records.SEED_LIMIT
+    if not (-limit < first < limit and -limit < last < limit):
+        raise fail(f"--seed: a seed is a whole number between -(2^128 - 1) and 2^128 - 1 "
+                   f"(the games' seeds must fit in a record)", 2)
+
+
 def _players(prog, players: Optional[int]) -> int:
     if players is None:
         return min(max(prog.min_players, 2), prog.max_players)
@@ -356,6 +364,8 @@ def play(
         raise fail(HOT_SEAT_NOT_A_TERMINAL.format(
             title=prog.title, bots=" ".join(f"--bot {s + 1}=random" for s in range(1, n))), 2)
     chosen = seed is not None
+    if chosen:
+        _check_seed(seed, seed)
     if seed is None:
         # 64 bits from the operating system: the seed decides every hidden card, so it
         # must not be guessable; it is shown only when the game is over
@@ -454,6 +464,7 @@ def simulate(
     out = _out()
     if games < 1:
         raise fail("--games must be at least 1", 2)
+    _check_seed(seed, seed + games - 1)
     if failed_only and records_dir is None:
         raise fail("--failed-only goes with --records DIR", 2)
     prog = _load(ruleset, variant, locale, parse_budgets(budget))

@@ -367,3 +367,19 @@ def test_replay_never_opens_a_path_named_in_the_record(tmp_path, unfinished):
     p.write_text(json.dumps(data), encoding="utf-8")
     r = run("replay", p, "--ruleset", bundled, "-q")
     assert r.exit_code == 0 and "differs from the one the record was played with" in r.output
+
+
+def test_a_seed_that_a_record_could_not_hold_is_refused_before_the_game(tmp_path):
+    """Every record play and simulate write replays: a seed beyond the record's range
+    (|seed| < 2^128) is a usage error, not a record that cannot be read back."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    big = str(2 ** 128)
+    for args in (["play", "cherokee", "--players", "2", "--bot", "2=random", "--seed", big,
+                  "--record", str(tmp_path / "r.json")],
+                 ["simulate", "cherokee", "--games", "2", "--seed", str(2 ** 128 - 1)]):
+        r = CliRunner().invoke(app, args, input="quit\n")
+        assert r.exit_code == 2, r.output
+        assert "--seed" in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "r.json").exists()
