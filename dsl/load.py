@@ -7,13 +7,12 @@ as given, then the locale) and returns the merged declarations for the checker.
 """
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast as ir
 from . import budgets as budget
+from . import files
 from . import errors
 from .parse import parse
 
@@ -85,41 +84,12 @@ def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> Sou
 
 
 def read_text(f: Path | str, limit: int) -> str:
-    """A file's text, refusing what is not a regular file (a FIFO, a device: opened
-    without blocking and checked before reading) and files over ``limit`` bytes (read in
-    a bounded way, so a /proc file whose size lies cannot grow without end). Raises
-    ValueError with the reason."""
+    """A file's UTF-8 text, read safely (``dsl.files.read_regular_file``: no FIFO,
+    device or folder, at most ``limit`` bytes). Raises ValueError with the reason."""
     try:
-        fd = os.open(f, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except OSError as e:
-        raise ValueError(f"cannot read: {e.strerror or e}") from None
-    try:
-        st = os.fstat(fd)
-        if stat.S_ISDIR(st.st_mode):
-            raise ValueError("this is a folder, not a file")
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError("not a regular file (a pipe, a device or a socket); refused")
-        if st.st_size > limit:
-            raise ValueError(f"the file has {st.st_size:,} bytes, more than the file_size budget "
-                             f"of {limit:,}; {budget.hint('file_size')}")
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:
-            raise ValueError(f"the file has more than {limit:,} bytes (the file_size budget); "
-                             f"{budget.hint('file_size')}")
-        if size != st.st_size:  # /proc and similar files report a size they do not have
-            raise ValueError("the file's size is not what the system reports (a /proc or other "
-                             "special file); refused")
-    except OSError as e:
-        raise ValueError(f"cannot read: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
-    data = b"".join(chunks)
+        data = files.read_regular_file(f, limit)
+    except files.TooBig as e:
+        raise ValueError(f"{e} (the file_size budget); {budget.hint('file_size')}") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

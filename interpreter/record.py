@@ -28,6 +28,8 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from dsl import files as dsl_files
+
 from .runtime import Game, IllegalMove
 
 RECORD_FORMAT = "meeple-record/2"
@@ -274,49 +276,12 @@ def _bad_text(value, path: str):
     return None
 
 
-def read_regular_file(path: str | Path, limit: int, error=RecordError) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes. Special files (FIFO,
-    device, directory, socket) are refused before reading: the file is opened
-    non-blocking and checked with fstat, so a FIFO cannot block."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
-        | getattr(os, "O_CLOEXEC", 0)
+def read_regular_file(path: str | Path, limit: int) -> bytes:
+    """The bytes of a record file (``dsl.files.read_regular_file``); RecordError if refused."""
     try:
-        fd = os.open(path, flags)
-    except OSError as e:
-        raise error(f"cannot read {path}: {e.strerror or e}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise error(f"cannot read {path}: it is {_kind(st.st_mode)}, not a regular file")
-        if st.st_size > limit:
-            raise error(f"cannot read {path}: it has {st.st_size} bytes, more than the "
-                        f"limit of {limit}")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:
-                raise error(f"cannot read {path}: it has more than {limit} bytes")
-        return b"".join(chunks)
-    except OSError as e:
-        raise error(f"cannot read {path}: {e.strerror or e}") from None
-    finally:
-        os.close(fd)
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "a special file"
+        return dsl_files.read_regular_file(path, limit)
+    except dsl_files.Refused as e:
+        raise RecordError(f"cannot read {path}: {e}") from None
 
 
 def loads(raw: bytes, name: str = "the record") -> Record:
@@ -449,7 +414,7 @@ def check_target(path: str | Path, overwrite: bool) -> str | None:
             except OSError:
                 return f"{path} is a broken symbolic link"
         if not stat.S_ISREG(st.st_mode):
-            return f"{path} is {_kind(st.st_mode)}, not a regular file"
+            return f"{path} is {dsl_files.kind_of(st.st_mode)}, not a regular file"
         if not overwrite:
             return f"{path} already exists; use --force to overwrite it"
     folder = path.parent if str(path.parent) else Path(".")
