@@ -51,12 +51,21 @@ class Merged:
 def resolve_path(name_or_path: str) -> Path:
     """A bundled ruleset name (a folder of ``rulesets/``) or a path to a file or folder."""
     p = Path(name_or_path)
-    if p.exists():
+    if _exists(p):
         return p
     bundled = RULESETS_DIR / name_or_path
-    if bundled.exists():
+    if _exists(bundled):
         return bundled
     raise FileNotFoundError(name_or_path)
+
+
+def _exists(p: Path) -> bool:
+    """Whether a path exists; a name the system cannot even look up (too long, a NUL
+    byte) does not."""
+    try:
+        return p.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def bundled_names() -> list[str]:
