@@ -112,8 +112,8 @@ def _check_seed(first: int, last: int) -> None:
     """A seed must fit in a record (so that the game can be replayed)."""
     limit = records.SEED_LIMIT
     if not (-limit < first < limit and -limit < last < limit):
-        raise fail(f"--seed: a seed is a whole number between -(2^128 - 1) and 2^128 - 1 "
-                   f"(the games' seeds must fit in a record)", 2)
+        raise fail("--seed: a seed is a whole number between -(2^128 - 1) and 2^128 - 1 "
+                   "(the games' seeds must fit in a record)", 2)
 
 
 def _players(prog, players: Optional[int]) -> int:
@@ -547,7 +547,7 @@ class _Keeper:
                  bot: str, failed_only: bool, force: bool, seed: int, games: int):
         self.folder, self.prog, self.ruleset, self.n = folder, prog, ruleset, n
         self.variants, self.locale, self.bot = variants, locale, bot
-        self.secrets = records.hidden_information(prog)
+        self.secrets = prog.hidden_information
         self.rdigest = records.ruleset_digest(prog)
         try:
             folder.mkdir(parents=True, exist_ok=True)

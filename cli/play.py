@@ -124,7 +124,7 @@ class PlaySession:
             rec.digests = None
             rec.state_digest = records.digest(g)
             rec.result = g.result if g.over else None
-            rec.secrets = records.hidden_information(self.prog)
+            rec.secrets = self.prog.hidden_information
             self.console.print(Text("warning: ", style="yellow") + Text(
                 f"the record is saved without digests: {e}"))
         rec.note = records.describe(rec, path, g.over)
@@ -151,7 +151,6 @@ class PlaySession:
     def run(self) -> int:
         """Plays until the end (0), a typed quit or end of input (0, after saving), Ctrl-C
         (130, after saving), or a failed save or bot error (1)."""
-        c = self.console
         try:
             while not self.game.over:
                 seat = self.game.active_player

@@ -143,7 +143,7 @@ def _report(e, failure, sources, out_file: Path, program) -> None:
     try:
         records.complete(rec, program)
     except (records.RecordError, RuleError):
-        rec.secrets = records.hidden_information(program)  # saved all the same, without digests
+        rec.secrets = program.hidden_information  # saved all the same, without digests
     rec.note = records.describe(rec, out_file, rec.result is not None)
     try:
         rec.save(out_file)

@@ -196,11 +196,6 @@ def ruleset_digest(program) -> str | None:
     return hashlib.sha256(json.dumps(sorted(named), ensure_ascii=False).encode()).hexdigest()
 
 
-def hidden_information(program) -> bool:
-    """Whether a game of this program can hide anything (``Program.hidden_information``)."""
-    return program.hidden_information
-
-
 def complete(rec: Record, program) -> Record:
     """Fills what a record learns from replaying it: a digest after every move, the final
     digest and result, the ruleset digest and whether it holds secrets. Raises RecordError
@@ -212,7 +207,7 @@ def complete(rec: Record, program) -> Record:
     rec.state_digest = digest(game)
     rec.result = game.result if game.over else None
     rec.ruleset_digest = ruleset_digest(program) or rec.ruleset_digest
-    rec.secrets = hidden_information(program)
+    rec.secrets = program.hidden_information
     return rec
 
 

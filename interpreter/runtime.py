@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from . import rng
 from .compile import Program
-from .helpers import BudgetError, RuleError, over_budget, sort_key
+from .helpers import BudgetError, RuleError, over_budget
 
 STATE_FORMAT = "meeple-state/1"
 LOG_KEEP = 60

@@ -18,7 +18,6 @@ import signal
 from functools import lru_cache
 from pathlib import Path
 
-import pytest
 
 import interpreter
 from dsl.errors import MeepleError
