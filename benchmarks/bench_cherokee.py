@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import interpreter  # noqa: E402
+from meeple import interpreter  # noqa: E402
 import reference_cherokee  # noqa: E402
 
 

@@ -10,7 +10,7 @@ INTERRUPTED = 130
 
 def main() -> None:
     try:
-        from cli.main import main as run
+        from .main import main as run
     except KeyboardInterrupt:
         _interrupted()
     run()

@@ -16,14 +16,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-import interpreter
-from dsl import budgets as dsl_budgets
-from dsl import load as dsl_load
-from dsl.errors import MeepleError
-from interpreter import IllegalMove, RuleError, display
-from interpreter import record as records
-from interpreter.bots import BOTS, bot_seed
-from interpreter.views import SPECTATOR, view
+from .. import interpreter
+from ..dsl import budgets as dsl_budgets
+from ..dsl import load as dsl_load
+from ..dsl.errors import MeepleError
+from ..interpreter import IllegalMove, RuleError, display
+from ..interpreter import record as records
+from ..interpreter.bots import BOTS, bot_seed
+from ..interpreter.views import SPECTATOR, view
 
 from . import render
 from .play import HUMAN, Done, PlaySession

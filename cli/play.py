@@ -20,10 +20,10 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from interpreter import IllegalMove, RuleError, display
-from interpreter import record as records
-from interpreter.runtime import Game, revealed_since
-from interpreter.views import SPECTATOR, view
+from ..interpreter import IllegalMove, RuleError, display
+from ..interpreter import record as records
+from ..interpreter.runtime import Game, revealed_since
+from ..interpreter.views import SPECTATOR, view
 
 from . import render
 

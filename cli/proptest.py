@@ -10,13 +10,13 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-import interpreter
-from dsl import budgets as dsl_budgets
-from dsl import load as dsl_load
-from dsl.errors import Diagnostic, MeepleError
-from interpreter import RuleError
-from interpreter import record as records
-from interpreter.invariants import Config, Stats, configs, explore
+from .. import interpreter
+from ..dsl import budgets as dsl_budgets
+from ..dsl import load as dsl_load
+from ..dsl.errors import Diagnostic, MeepleError
+from ..interpreter import RuleError
+from ..interpreter import record as records
+from ..interpreter.invariants import Config, Stats, configs, explore
 
 
 def budget_help() -> str:
@@ -107,7 +107,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
 
 
 def _bound(ruleset) -> str:
-    from interpreter.invariants import DEFAULT_BOUND
+    from ..interpreter.invariants import DEFAULT_BOUND
     count, unit = ruleset.checked.bound or DEFAULT_BOUND
     return f"{count} {unit}" + ("" if ruleset.checked.bound else " (default)")
 

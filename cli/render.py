@@ -13,9 +13,9 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from interpreter import display
-from interpreter.views import item_visible
-from interpreter.views import view as make_view
+from ..interpreter import display
+from ..interpreter.views import item_visible
+from ..interpreter.views import view as make_view
 
 EMPTY = "·"
 HIDDEN = "?"

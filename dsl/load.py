@@ -15,10 +15,10 @@ from . import budgets as budget
 from . import files
 from . import errors
 from .parse import parse
+from .resources import RULESETS_DIR
 
 SUFFIX = ".meeple"
 DISPLAY = ("NameDecl", "TextDecl", "LabelDecl", "ColorDecl", "KindColorDecl")
-RULESETS_DIR = Path(__file__).resolve().parent.parent / "rulesets"
 
 
 @dataclass

@@ -6,7 +6,7 @@ All are generated, never written by hand: the IR schema from the pydantic classe
 schema from ``interpreter.state.STATE_SCHEMA``. The
 committed copies in ``docs/schema/`` are refreshed with::
 
-    python -m dsl.schema
+    python -m meeple.dsl.schema
 
 and a test fails when they are stale.
 """
@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 from . import ast as ir
+from .resources import SCHEMA_DIR
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
 IR_SCHEMA_ID = "https://meeple.dev/schema/ir.schema.json"
 IR_SCHEMA_FILE = "ir.schema.json"
 RECORD_SCHEMA_FILE = "record.schema.json"
@@ -49,12 +49,12 @@ def ir_json(file_node: ir.File) -> dict:
 
 
 def record_schema() -> dict:
-    from interpreter.record import RECORD_SCHEMA
+    from ..interpreter.record import RECORD_SCHEMA
     return RECORD_SCHEMA
 
 
 def state_schema() -> dict:
-    from interpreter.state import STATE_SCHEMA
+    from ..interpreter.state import STATE_SCHEMA
     return STATE_SCHEMA
 
 

@@ -7,12 +7,12 @@
 """
 from __future__ import annotations
 
-from dsl import ast as _ir
-from dsl.budgets import Budgets
-from dsl.budgets import check as _check_budgets
-from dsl.check import check
-from dsl.errors import Diagnostic, Diagnostics, MeepleError
-from dsl.load import merge, read_sources, resolve_path
+from ..dsl import ast as _ir
+from ..dsl.budgets import Budgets
+from ..dsl.budgets import check as _check_budgets
+from ..dsl.check import check
+from ..dsl.errors import Diagnostic, Diagnostics, MeepleError
+from ..dsl.load import merge, read_sources, resolve_path
 
 from .bots import bot_seed
 from .compile import Program, Ruleset

@@ -8,9 +8,9 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 """
 from __future__ import annotations
 
-from dsl import ast as ir
-from dsl.check import Checked
-from dsl.types import T
+from ..dsl import ast as ir
+from ..dsl.check import Checked
+from ..dsl.types import T
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 

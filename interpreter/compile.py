@@ -7,12 +7,12 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 
-from dsl import ast as ir
-from dsl import boards as gen
-from dsl import budgets as budget
-from dsl.check import Checked
-from dsl.errors import Diagnostic, MeepleError
-from dsl.types import T
+from ..dsl import ast as ir
+from ..dsl import boards as gen
+from ..dsl import budgets as budget
+from ..dsl.check import Checked
+from ..dsl.errors import Diagnostic, MeepleError
+from ..dsl.types import T
 
 from . import helpers
 from .codegen import CodeTooBig, Env, ExprCompiler

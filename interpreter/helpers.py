@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from dsl.budgets import DEFAULT as _DEFAULT
-from dsl.budgets import hint as _hint
+from ..dsl.budgets import DEFAULT as _DEFAULT
+from ..dsl.budgets import hint as _hint
 
 MAX_RANGE = _DEFAULT.range      # size budget: the longest range a rule may build
 MAX_SUBSET_BASE = 16            # size budget: subsets of at most this many elements

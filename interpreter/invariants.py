@@ -15,7 +15,7 @@ import itertools
 import json
 from dataclasses import dataclass, field
 
-from dsl.ast import Span
+from ..dsl.ast import Span
 
 from . import leaks, views
 from .helpers import RuleError

@@ -152,7 +152,7 @@ def local_types(prog) -> dict[str, dict[str, str]]:
     got = _LOCAL_TYPES.get(id(prog))
     if got is not None and got[0] is prog:
         return got[1]
-    from dsl import ast as ir
+    from ..dsl import ast as ir
 
     from .compile import type_code
     c = prog.checked

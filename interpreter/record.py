@@ -28,13 +28,14 @@ import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from dsl import files as dsl_files
+from ..dsl import files as dsl_files
+from ..dsl.resources import SCHEMA_DIR
 
 from .runtime import Game, IllegalMove
 
 RECORD_FORMAT = "meeple-record/2"
 OLD_FORMATS = ("meeple-record/1",)
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "schema" / "record.schema.json"
+SCHEMA_PATH = SCHEMA_DIR / "record.schema.json"
 
 MAX_RECORD_BYTES = 64 * 1024 * 1024   # a record file larger than this is refused unread
 MAX_MOVES = 1_000_000
@@ -213,7 +214,7 @@ def complete(rec: Record, program) -> Record:
 
 def resume_command(rec: Record, path: str | Path) -> str:
     """The command that continues the game of a record saved at ``path``."""
-    from dsl.load import bundled_names
+    from ..dsl.load import bundled_names
     extra = "" if rec.ruleset in bundled_names() else " --ruleset PATH"
     return f"meeple play --resume {path}{extra}"
 

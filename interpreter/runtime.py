@@ -604,7 +604,7 @@ class Game:
                 listed = ", ".join(repr(m.notation) for m in found[:8])
                 raise IllegalMove(f"{text!r} could be any of {len(found)} moves ({listed}); "
                                   f"type it exactly or give its number")
-        from dsl.errors import did_you_mean
+        from ..dsl.errors import did_you_mean
         hint = did_you_mean(want, [m.notation for m in moves])
         raise IllegalMove(f"{text!r} is not a legal move now" + (f"; {hint}" if hint else ""))
 

@@ -1,6 +1,6 @@
 """Helpers for ruleset authors' tests: find items, build a position by hand, play moves.
 
-    from interpreter import load, testing
+    from meeple.interpreter import load, testing
     prog = load("rulesets/my-game")
     h7 = testing.item(prog, suit="hearts", rank=7)
     game = testing.position(prog, players=3, zones={"hand:0": [h7]}, active=0)
@@ -127,7 +127,7 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
     """
     import json
 
-    from dsl.load import read_sources, resolve_path
+    from ..dsl.load import read_sources, resolve_path
 
     from . import compile_sources
     from .invariants import Config, Stats, configs, explore

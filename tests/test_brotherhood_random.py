@@ -31,10 +31,10 @@ import random
 
 import pytest
 
-import interpreter
-from interpreter import record, testing
-from interpreter.bots import RandomBot
-from interpreter.views import view
+from meeple import interpreter
+from meeple.interpreter import record, testing
+from meeple.interpreter.bots import RandomBot
+from meeple.interpreter.views import view
 
 HIDDEN = {"hidden": True}
 MAX_MOVES = 2000

@@ -17,9 +17,9 @@ import functools
 
 import pytest
 
-import interpreter
-from interpreter import IllegalMove, testing
-from interpreter.views import view
+from meeple import interpreter
+from meeple.interpreter import IllegalMove, testing
+from meeple.interpreter.views import view
 
 TYPES = {"K": "kveblir", "L": "linda", "S": "surron", "D": "drantul", "E": "ekvil", "F": "flag"}
 COLOURS = {"r": "red", "b": "blue", "g": "green", "y": "yellow"}
@@ -548,7 +548,7 @@ def test_drantul_has_three_health_the_others_two(kind):
 
 
 def test_wounds_are_counters_on_the_piece_shown_in_its_label():
-    from interpreter import display
+    from meeple.interpreter import display
     g = build(2, {"q0r0": "Er", "q1r0": "Db"}, shielded=["q0r0"])
     attack(g, "q0r0", "q1r0")
     v = view(g, 1)
@@ -877,7 +877,7 @@ def test_russian_words():
     assert g.program.title == "Братство девяти: Гексостратегия"
     attack(g, "q0r0", "q1r0")
     assert log(g, 1)[-1] == "Игрок 1: Эквил q0r0 ранит фишку Дрантул q1r0 (Игрок 2): ранений 2 из 3"
-    from interpreter import display
+    from meeple.interpreter import display
     v = view(g, 0)
     names = [display.name(g.program, f"Type.{t}") for t in TYPES.values()]
     assert names == ["Квеблир", "Линда", "Суррон", "Дрантул", "Эквил", "флаг"]
@@ -900,7 +900,7 @@ def test_english_locale_is_the_base_words():
 
 
 def test_the_map_shows_type_owner_wounds_shield_and_flag():
-    from cli import render
+    from meeple.cli import render
     g = build(2, {"q0r0": "Dr", "q1r0": "Eb", "q-1r0": "Fb"}, wounds={"q0r0": 2},
               shielded=["q0r0"], bearers=["q1r0"], variants=("capture_the_flag",))
     lines = [t.plain for t in render.board_lines(g.program, view(g, 1), "field")]
@@ -914,7 +914,7 @@ def test_the_map_shows_type_owner_wounds_shield_and_flag():
 
 
 def test_the_options_are_shown_with_wounds_and_where_a_warrior_stands():
-    from cli import render
+    from meeple.cli import render
     g = ruleset(("capture_the_flag",)).new_game(2, seed=2)
     setup_until(g, "flag")
     p = g.active_player

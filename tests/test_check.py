@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl import errors
-from dsl.check import check
-from dsl.errors import Diagnostics, MeepleError
-from dsl.load import SourceSet, bundled_names, merge, read_sources, resolve_path
-from dsl.parse import parse
+from meeple import interpreter
+from meeple.dsl import errors
+from meeple.dsl.check import check
+from meeple.dsl.errors import Diagnostics, MeepleError
+from meeple.dsl.load import SourceSet, bundled_names, merge, read_sources, resolve_path
+from meeple.dsl.parse import parse
 from golden import golden_chunks
 
 TESTDATA = Path(__file__).resolve().parent / "testdata"

@@ -20,10 +20,10 @@ import random
 
 import pytest
 
-import interpreter
-from interpreter import display, record, testing
-from interpreter.bots import RandomBot
-from interpreter.views import view
+from meeple import interpreter
+from meeple.interpreter import display, record, testing
+from meeple.interpreter.bots import RandomBot
+from meeple.interpreter.views import view
 
 GAMES_PER_CONFIG = 24
 MAX_MOVES = 3000

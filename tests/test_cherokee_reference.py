@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
+from meeple import interpreter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import reference_cherokee  # noqa: E402

@@ -18,9 +18,9 @@ import re
 
 import pytest
 
-import interpreter
-from interpreter import IllegalMove, testing
-from interpreter.views import view
+from meeple import interpreter
+from meeple.interpreter import IllegalMove, testing
+from meeple.interpreter.views import view
 
 CLANS = {"Bi": "birds", "Bl": "blue", "WP": "wild_potato", "De": "deer", "Wo": "wolf",
          "LH": "long_hair"}

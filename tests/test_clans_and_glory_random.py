@@ -25,10 +25,10 @@ import re
 
 import pytest
 
-import interpreter
-from interpreter import display, record, testing
-from interpreter.bots import RandomBot
-from interpreter.views import view
+from meeple import interpreter
+from meeple.interpreter import display, record, testing
+from meeple.interpreter.bots import RandomBot
+from meeple.interpreter.views import view
 
 GAMES_PER_CONFIG = 12
 MAX_MOVES = 400

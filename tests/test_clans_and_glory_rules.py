@@ -17,10 +17,10 @@ import json
 
 import pytest
 
-import interpreter
-from interpreter import IllegalMove, testing
-from interpreter.runtime import Game, run
-from interpreter.views import view
+from meeple import interpreter
+from meeple.interpreter import IllegalMove, testing
+from meeple.interpreter.runtime import Game, run
+from meeple.interpreter.views import view
 
 COLOURS = {"R": "red", "Y": "yellow", "G": "green", "S": "sky", "B": "blue", "P": "purple",
            "W": "white"}
@@ -628,7 +628,7 @@ def test_russian_locale_speaks_the_rulebook_words():
                          "в ячейку table.p4b1"]
     prog = g.program
     assert prog.title == "Кланы и слава"
-    from interpreter import display
+    from meeple.interpreter import display
     assert display.name(prog, "Card") == "житель" and display.name(prog, "Shield") == "щит"
     assert display.name(prog, "stones") == "каменные столы"
     assert display.name(prog, "score") == "победные очки"
@@ -661,7 +661,7 @@ def test_locales_change_words_not_rules():
 # ---------------------------------------------------------------- the terminal drawing
 
 def test_terminal_draws_both_long_sides_every_stack_and_face_down_marks():
-    from cli import render
+    from meeple.cli import render
     g = build(3, table={"p2a2": "R5", "p3b3": "Y6"}, hands=[["G3", "B4"], ["G4"], ["S3"]],
               stones={"s2": [1, 0, 2]})
     g.apply("hide green-3")

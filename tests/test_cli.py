@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import interpreter
-from cli.main import app
-from dsl.load import resolve_path
-from interpreter import display, record
+from meeple import interpreter
+from meeple.cli.main import app
+from meeple.dsl.load import resolve_path
+from meeple.interpreter import display, record
 
 runner = CliRunner()
 CHEROKEE = resolve_path("cherokee")
@@ -422,7 +422,7 @@ def test_meeple_test_exit_codes_and_narrowing():
 
 
 def test_bots_receive_the_view_and_the_notations_only(monkeypatch):
-    from interpreter import bots
+    from meeple.interpreter import bots
     calls = []
 
     class Checking:

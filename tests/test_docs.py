@@ -40,14 +40,14 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl import ast as ir
-from dsl import boards, check, errors
-from dsl.load import SourceSet, read_sources, resolve_path
-from dsl.parse import parse
-from interpreter import display, helpers, invariants, runtime, testing, views
-from interpreter.helpers import RuleError
-from interpreter.invariants import Config, Failure, play_and_check
+from meeple import interpreter
+from meeple.dsl import ast as ir
+from meeple.dsl import boards, check, errors
+from meeple.dsl.load import SourceSet, read_sources, resolve_path
+from meeple.dsl.parse import parse
+from meeple.interpreter import display, helpers, invariants, runtime, testing, views
+from meeple.interpreter.helpers import RuleError
+from meeple.interpreter.invariants import Config, Failure, play_and_check
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGE = ROOT / "docs" / "language.md"
@@ -1160,7 +1160,7 @@ def test_text_warnings():
 def test_meeple_validate_prints_warnings_and_succeeds(tmp_path):
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from meeple.cli.main import app
     path = tmp_path / "w.meeple"
     path.write_text(CLAIM + "var done: bool = false\nturn { done = true }\nend when done\n"
                     "text bye \"Goodbye\"\n", encoding="utf-8")
@@ -1465,7 +1465,7 @@ def test_views_list_the_face_down_items_the_seat_knows():
 def test_bots_get_the_view_and_the_notations_only():
     import inspect
 
-    from interpreter import bots
+    from meeple.interpreter import bots
     game = _program("blind_pick").new_game(2, 0)
     notations = testing.notations(game)
     for name, cls in bots.BOTS.items():
@@ -1657,7 +1657,7 @@ def test_games_are_drawn_from_choices_modulo_the_moves_then_first_moves():
 def test_the_sample_failure_of_meeple_test(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from meeple.cli.main import app
     (tmp_path / "race_to_ten.meeple").write_text(RULESETS["race_to_ten"].text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "200")

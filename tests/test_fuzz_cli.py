@@ -12,7 +12,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from cli.main import main
+from meeple.cli.main import main
 
 ODD = ["", "0", "-1", "2.5", "1e9", "99999999999999999999999", "²", "nan", "x" * 300,
        "\x1b[2J", "[bold]x[/]", ":100:", "\u202e", "/dev/zero", "/proc/self/environ", "/",

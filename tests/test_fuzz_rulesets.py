@@ -19,12 +19,12 @@ from functools import lru_cache
 from pathlib import Path
 
 
-import interpreter
-from dsl.errors import MeepleError
-from dsl.load import RULESETS_DIR, SourceSet, add_text, bundled_names
-from dsl.parse import parse
-from interpreter import RuleError
-from interpreter.views import SPECTATOR, view
+from meeple import interpreter
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.load import RULESETS_DIR, SourceSet, add_text, bundled_names
+from meeple.dsl.parse import parse
+from meeple.interpreter import RuleError
+from meeple.interpreter.views import SPECTATOR, view
 
 CASES = int(os.environ.get("MEEPLE_FUZZ_CASES", "200"))
 SEED = int(os.environ.get("MEEPLE_FUZZ_SEED", "9"))

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import interpreter
-from cli.main import app
-from dsl.load import SourceSet
-from dsl.parse import parse
-from interpreter import leaks, record, testing, views
-from interpreter.invariants import Config, Failure, Stats, explore, play_and_check
+from meeple import interpreter
+from meeple.cli.main import app
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import leaks, record, testing, views
+from meeple.interpreter.invariants import Config, Failure, Stats, explore, play_and_check
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 runner = CliRunner()

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import interpreter
-from cli.main import app
-from dsl.load import SourceSet
-from dsl.parse import parse
-from interpreter import testing
-from interpreter.invariants import Config, Failure, play_and_check
+from meeple import interpreter
+from meeple.cli.main import app
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import testing
+from meeple.interpreter.invariants import Config, Failure, play_and_check
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 FULL_GAME = 100  # a random 3-player Cherokee game has about 114 moves
@@ -118,7 +118,7 @@ def test_a_secret_zone_shown_to_another_player_fails_but_not_after_the_end_when_
     ("bound 0 turns", "check/bad-value"),
 ])
 def test_mistakes_in_test_declarations_are_reported(decl, code):
-    from dsl.errors import MeepleError
+    from meeple.dsl.errors import MeepleError
     with pytest.raises(MeepleError) as e:
         ruleset(decl + '\nturn {\n  choose x from [1] as "go"\n}\nend when true\n')
     assert [d.code for d in e.value.diagnostics] == [code]

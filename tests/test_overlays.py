@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from dsl.load import bundled_names
-from interpreter import display, views
+from meeple import interpreter
+from meeple.dsl.load import bundled_names
+from meeple.interpreter import display, views
 
 BASE = """ruleset mini
 title "Mini"
@@ -263,7 +263,7 @@ def test_counterclockwise_deal_goes_round_to_the_right(root):
 
 def test_bundled_rulesets_with_every_overlay_compile():
     for name in bundled_names():
-        from dsl.load import read_sources, resolve_path
+        from meeple.dsl.load import read_sources, resolve_path
         src = read_sources(resolve_path(name))
         for v in src.variants:
             assert load(name, v).variants == [v]

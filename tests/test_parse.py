@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from dsl import ast as ir
-from dsl.ast import show
-from dsl.errors import MeepleError
-from dsl.load import RULESETS_DIR
-from dsl.parse import parse, parse_expr
+from meeple.dsl import ast as ir
+from meeple.dsl.ast import show
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.load import RULESETS_DIR
+from meeple.dsl.parse import parse, parse_expr
 from golden import golden_chunks
 
 TESTDATA = Path(__file__).resolve().parent / "testdata"

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import interpreter
-from interpreter import views
+from meeple import interpreter
+from meeple.interpreter import views
 
 HERE = Path(__file__).resolve().parent / "playthroughs"
 GAMES = [("cherokee", 3, (), None), ("cherokee", 2, ("open_clans",), "nl"),

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import interpreter
-from dsl.load import bundled_names, read_sources, resolve_path
-from interpreter import record, views
+from meeple import interpreter
+from meeple.dsl.load import bundled_names, read_sources, resolve_path
+from meeple.interpreter import record, views
 
 MAX_MOVES = 2000
 EXAMPLES = 4          # per configuration; there are many configurations

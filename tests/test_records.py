@@ -15,12 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import interpreter
-from cli.main import app
-from dsl.load import SourceSet
-from dsl.parse import parse
-from interpreter import IllegalMove, Move, RuleError
-from interpreter import record as records
+from meeple import interpreter
+from meeple.cli.main import app
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import IllegalMove, Move, RuleError
+from meeple.interpreter import record as records
 
 runner = CliRunner()
 
@@ -309,7 +309,8 @@ def test_a_quit_game_resumes_and_saves_back_to_its_record(unfinished):
 
 
 def test_ctrl_c_saves_the_record_then_exits_130(tmp_path, monkeypatch):
-    import cli.play
+    import meeple.cli.play
+    from meeple import cli
     answers = iter(["1"])
 
     def typed(*_):
@@ -374,7 +375,7 @@ def test_a_seed_that_a_record_could_not_hold_is_refused_before_the_game(tmp_path
     (|seed| < 2^128) is a usage error, not a record that cannot be read back."""
     from typer.testing import CliRunner
 
-    from cli.main import app
+    from meeple.cli.main import app
     big = str(2 ** 128)
     for args in (["play", "cherokee", "--players", "2", "--bot", "2=random", "--seed", big,
                   "--record", str(tmp_path / "r.json")],

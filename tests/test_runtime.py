@@ -11,10 +11,10 @@ from functools import lru_cache
 
 import pytest
 
-from dsl.load import SourceSet
-from dsl.parse import parse
-from interpreter import BudgetError, IllegalMove, RuleError, compile_sources, views
-from interpreter.runtime import revealed_since
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import BudgetError, IllegalMove, RuleError, compile_sources, views
+from meeple.interpreter.runtime import revealed_since
 
 FILE = "t.meeple"
 
@@ -777,7 +777,7 @@ def test_a_literal_index_outside_its_list_is_a_rule_error_naming_the_line():
 # ---------------------------------------------------------------- compile-time diagnostics
 
 def load_errors(rules: str) -> list[str]:
-    from dsl.errors import MeepleError
+    from meeple.dsl.errors import MeepleError
     text = PRELUDE.format(order="clockwise") + rules
     src = SourceSet(base=parse(text, FILE), sources={FILE: text})
     with pytest.raises(MeepleError) as e:
@@ -1002,7 +1002,7 @@ end when done
 
 
 def test_a_label_shows_item_variables_from_the_state_or_a_view():
-    from interpreter import display
+    from meeple.interpreter import display
     g = game(TOKENS + 'label Token "{colour} ({wounds})"\n')
     pool = zone(g, "pool")
     v = views.view(g, 0)

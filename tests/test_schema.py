@@ -8,12 +8,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-import interpreter
-from dsl import ast as ir
-from dsl import schema
-from dsl.load import RULESETS_DIR, SUFFIX, bundled_names
-from dsl.parse import parse, parse_file
-from interpreter import record
+from meeple import interpreter
+from meeple.dsl import ast as ir
+from meeple.dsl import schema
+from meeple.dsl.load import RULESETS_DIR, SUFFIX, bundled_names
+from meeple.dsl.parse import parse, parse_file
+from meeple.interpreter import record
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
 BUNDLED_FILES = sorted(RULESETS_DIR.rglob(f"*{SUFFIX}"))

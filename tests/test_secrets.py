@@ -15,13 +15,14 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import cli.main
-import interpreter
-from cli import entry, render
-from cli.main import app
-from cli.play import HUMAN, PlaySession, Quit
-from interpreter import display, record
-from interpreter.bots import bot_seed
+import meeple.cli.main
+from meeple import cli
+from meeple import interpreter
+from meeple.cli import entry, render
+from meeple.cli.main import app
+from meeple.cli.play import HUMAN, PlaySession, Quit
+from meeple.interpreter import display, record
+from meeple.interpreter.bots import bot_seed
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -315,7 +316,7 @@ def test_the_console_script_exits_130_on_ctrl_c_anywhere(monkeypatch):
         cli.main.main()
     assert e.value.code == 130
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts["meeple"] == "cli.entry:main"
+    assert scripts["meeple"] == "meeple.cli.entry:main"
     with pytest.raises(SystemExit) as e:
         entry.main()                      # the script's main runs cli.main.main
     assert e.value.code == 130

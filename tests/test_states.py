@@ -9,11 +9,11 @@ from functools import lru_cache
 
 import pytest
 
-import interpreter
-from dsl.errors import MeepleError
-from dsl.load import bundled_names
-from interpreter import IllegalMove, RuleError, StateError
-from interpreter.views import SPECTATOR, view
+from meeple import interpreter
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.load import bundled_names
+from meeple.interpreter import IllegalMove, RuleError, StateError
+from meeple.interpreter.views import SPECTATOR, view
 
 
 @lru_cache(maxsize=None)
