@@ -57,12 +57,25 @@ def fail(message: str, code: int = 1) -> "typer.Exit":
 # ---------------------------------------------------------------- loading
 
 def _resolve(ruleset: str) -> Path:
+    """The file or folder a ruleset argument means: a bare name is a bundled ruleset, a
+    path a file or folder (see dsl.load.resolve). When a bare name could mean both, a
+    note on stderr says which was used."""
     try:
-        return dsl_load.resolve_path(ruleset)
-    except FileNotFoundError:
-        names = ", ".join(dsl_load.bundled_names()) or "none"
-        raise fail(f"no ruleset '{ruleset}': not a file, a folder or a bundled ruleset "
-                   f"(bundled: {names})") from None
+        found = dsl_load.resolve(ruleset)
+    except dsl_load.NoRuleset as e:
+        if e.hint:
+            _err().print(Text("error: ", style="bold red") + Text(str(e)), soft_wrap=True)
+            raise fail_hint(e.hint) from None
+        raise fail(str(e)) from None
+    if found.note:
+        _err().print(Text("note: ", style="bold") + Text(found.note), soft_wrap=True)
+    return found.path
+
+
+def fail_hint(hint: str, code: int = 1) -> "typer.Exit":
+    """Prints 'hint: ...' after an error and returns the exit to raise."""
+    _err().print(Text("hint: ") + Text(hint), soft_wrap=True)
+    return typer.Exit(code)
 
 
 BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
@@ -86,13 +99,22 @@ def _load(ruleset: str, variants: list[str], locale: Optional[str],
     return _compile(_resolve(ruleset), ruleset, variants, locale, budgets)
 
 
+UNKNOWN_CHOICE = {"load/unknown-variant", "load/unknown-locale"}
+
+
 def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str],
-             budgets: Optional[interpreter.Budgets] = None):
+             budgets: Optional[interpreter.Budgets] = None, from_options: bool = True):
+    """The compiled ruleset. ``from_options``: the variants and locale were typed on the
+    command line, so one the ruleset does not have is a usage error (exit 2); from a
+    record it is a problem with the file (exit 1)."""
     try:
         src = dsl_load.read_sources(path, budgets)
         return interpreter.compile_sources(src, variants, locale, budgets)
     except MeepleError as e:
         _err().print(e.render(), markup=False, soft_wrap=True)
+        if from_options and {d.code for d in e.diagnostics} <= UNKNOWN_CHOICE:
+            # a --variant or --locale the ruleset does not have: a usage error
+            raise typer.Exit(2) from None
         raise fail(f"the ruleset '{ruleset}' cannot be loaded "
                    f"({len(e.diagnostics)} problem(s))") from None
     except RuleError as e:
@@ -102,10 +124,8 @@ def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str
 def _record_name(ruleset: str) -> str:
     """How a record names its ruleset: a bundled name as is, a path made absolute so the
     record can be replayed from anywhere."""
-    p = Path(ruleset)
-    if not p.exists() and ruleset in dsl_load.bundled_names():
-        return ruleset
-    return str(p.resolve())
+    found = dsl_load.resolve(ruleset)
+    return ruleset if found.bundled else str(found.path.resolve())
 
 
 def _check_seed(first: int, last: int) -> None:
@@ -173,9 +193,8 @@ def validate(
     bad = False
     for name in paths:
         try:
-            path = dsl_load.resolve_path(name)
-        except FileNotFoundError:
-            err.print(Text("error: ", style="bold red") + Text(f"no such file or folder: '{name}'"))
+            path = _resolve(name)
+        except typer.Exit:
             bad = True
             continue
         src = dsl_load.read_sources(path, budgets)
@@ -601,7 +620,7 @@ def _record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):
         raise fail(f"the record's ruleset '{records.printable(rec.ruleset)}' is not a bundled "
                    f"ruleset, and a path inside a record is never opened: give the ruleset "
                    f"with --ruleset PATH", 2)
-    prog = _compile(path, label, rec.variants, rec.locale, budgets)
+    prog = _compile(path, label, rec.variants, rec.locale, budgets, from_options=False)
     recorded, now = rec.ruleset_digest, records.ruleset_digest(prog)
     if recorded and now and recorded != now:
         _err().print(Text("warning: ", style="bold yellow") + Text(
