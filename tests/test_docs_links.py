@@ -274,3 +274,13 @@ def test_the_readme_table_lists_every_bundled_game():
             assert f"`{name}`" in row, f"{folder.name}: variant {name} not in the README"
         for code in locales(folder):
             assert re.search(rf"\b{code}\b", row), f"{folder.name}: locale {code} not in the README"
+
+
+def test_the_bundled_rulesets_point_only_at_the_repository():
+    """The rulesets ship inside the package: their comments cite the docs pages, never
+    files that exist only beside the repository."""
+    for f in sorted((ROOT / "rulesets").rglob("*.meeple")):
+        text = f.read_text(encoding="utf-8")
+        assert not re.search(r"shared/|NOTES\.md|\.\./|/work/", text), f
+        for page in re.findall(r"docs/rulesets/[\w-]+\.md", text):
+            assert (ROOT / page).is_file(), (f, page)
