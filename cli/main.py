@@ -614,14 +614,16 @@ def _record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):
                    f"with --ruleset PATH", 2)
     prog = _compile(path, label, rec.variants, rec.locale, budgets)
     recorded, now = rec.ruleset_digest, records.ruleset_digest(prog)
+    lang = language(prog)
     if recorded and now and recorded != now:
-        _err().print(Text("warning: ", style="bold yellow") + Text(
-            f"the ruleset {label} differs from the one the record was played with; the "
-            f"replay stops at the first move whose state differs"), soft_wrap=True)
+        _err().print(Text(tr(lang, "warning: "), style="bold yellow") + Text(
+            tr(lang, "the ruleset {ruleset} differs from the one the record was played with; "
+                     "the replay stops at the first move whose state differs", ruleset=label)),
+            soft_wrap=True)
     elif not rec.digests and rec.moves:
-        _err().print(Text("warning: ", style="bold yellow") + Text(
-            "this record has no per-move digests (an older format): a diverging replay is "
-            "found only at its end, if at all"), soft_wrap=True)
+        _err().print(Text(tr(lang, "warning: "), style="bold yellow") + Text(
+            tr(lang, "this record has no per-move digests (an older format): a diverging "
+                     "replay is found only at its end, if at all")), soft_wrap=True)
     return prog
 
 
@@ -677,7 +679,7 @@ def replay(
     seat = "all" if reveal else (as_seat - 1 if as_seat is not None else SPECTATOR)
     lang = language(prog)
     if reveal:
-        who = tr(lang, "everything shown")
+        who = tr(lang, "as seen by everything")
     elif as_seat:
         who = tr(lang, "as seen by {player}", player=display.player_name(prog, seat))
     else:

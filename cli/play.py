@@ -96,9 +96,9 @@ def seat_label(lang: str | None, kind: str) -> str:
     if kind == HUMAN:
         return tr(lang, "human")
     if kind == "random":
-        return tr(lang, "bot (random moves)")
+        return tr(lang, "random bot")
     if kind == "first":
-        return tr(lang, "bot (always the first move)")
+        return tr(lang, "first-move bot")
     return tr(lang, "bot '{name}'", name=render.literal(kind))
 
 
