@@ -215,3 +215,15 @@ def test_english_prompts_explain_what_to_type(tmp_path, monkeypatch):
     assert re.search(r"Type a number from the list \(1 to \d+\), a move's notation, or help "
                      r"for the commands\.", flat)
     assert "'zzz' is not a legal move now; type a number from 1 to" in flat
+
+
+def test_the_hand_over_screen_speaks_the_locale(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    # two humans need a terminal (see tests/test_cli.py); 'board' at the hand-over is refused
+    r = runner.invoke(app, ["play", "cherokee", "--locale", "fr", "--seed", "5"],
+                      input="board\n\nquit\n", env={"TTY_COMPATIBLE": "1", "TERM": "dumb"})
+    assert r.exit_code == 0, r.output
+    flat = " ".join(r.output.split())
+    assert "Passez le terminal à Joueur 1. Appuyez sur Entrée." in flat
+    assert "Seul(e) Joueur 1 peut voir la suite." in flat
+    assert_no_english(r.output, "fr")
