@@ -227,3 +227,29 @@ def test_the_hand_over_screen_speaks_the_locale(tmp_path, monkeypatch):
     assert "Passez le terminal à Joueur 1. Appuyez sur Entrée." in flat
     assert "Seul(e) Joueur 1 peut voir la suite." in flat
     assert_no_english(r.output, "fr")
+
+
+def test_an_illegal_typed_move_is_explained_in_the_locale():
+    from types import SimpleNamespace
+
+    from meeple.cli import render
+    from meeple.cli.play import PlaySession
+    from meeple.interpreter import record
+
+    prog = interpreter.compile_sources(read_sources(resolve_path("cherokee")), [], "de")
+    game = prog.new_game(2, 5)
+    verb = game.R.pending["verb"]
+    session = PlaySession(render.console(), game, ["human", "human"], {},
+                          record.Record("cherokee", 2, 5, [], "de", [], ["human"] * 2),
+                          None, Path("unused.json"))
+    # two options alike but for case and spaces: the typed text fits both
+    alike = [SimpleNamespace(notation=f"{verb} x  y"), SimpleNamespace(notation=f"{verb} X y")]
+    assert session.illegal_text("x y", alike) == (
+        f"'x y' passt zu 2 Zügen ('{verb} x  y', '{verb} X y'); schreib ihn genau oder gib "
+        f"seine Nummer ein.")
+    moves = game.legal_moves()
+    near = moves[0].notation[:-1] + "9"
+    assert "meintest du" in session.illegal_text(near, moves)
+    assert session.illegal_text("zzz", moves) == (
+        f"'zzz' ist jetzt kein erlaubter Zug; gib eine Zahl von 1 bis {len(moves)}, die "
+        f"Schreibweise eines Zuges oder help ein.")
