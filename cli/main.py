@@ -26,7 +26,8 @@ from ..interpreter.bots import BOTS, bot_seed
 from ..interpreter.views import SPECTATOR, view
 
 from . import render
-from .play import HUMAN, Done, PlaySession
+from .i18n import language, tr
+from .play import HUMAN, Done, PlaySession, seat_label
 
 app = typer.Typer(
     name="meeple",
@@ -397,11 +398,15 @@ def play(
     title = prog.title
     if prog.variants:
         title += " + " + ", ".join(prog.checked.variant_titles.get(v, v) for v in prog.variants)
+    lang = language(prog)
     out.print(render.safe_text(title, style="bold") + Text(
-        f" — {n} players" + (f" — seed {seed}" if chosen else "")
-        + (f" — locale {prog.locale}" if prog.locale else "")))
+        " — " + tr(lang, "{n} players", n=n)
+        + (" — " + tr(lang, "seed {seed}", seed=seed) if chosen else "")
+        + (" — " + tr(lang, "locale {locale}", locale=render.literal(prog.locale))
+           if prog.locale else "")))
     for s in range(n):
-        out.print(render.safe_text(f"  {display.player_name(prog, s)}: {seats[s]}"))
+        out.print(render.safe_text(f"  {display.player_name(prog, s)}: "
+                                   f"{seat_label(lang, seats[s])}"))
     rec = records.Record(_record_name(ruleset), n, seed, list(variant), locale, [], seats)
     # named by the time, not the seed (a random seed would give the hidden cards away);
     # never over another file (see PlaySession.stop)
@@ -440,11 +445,13 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None) -> i
     # game index = moves made so far: a resumed bot does not repeat its first game's choices
     bots = {s: BOTS[kind](bot_seed(rec.seed, len(rec.moves), s))
             for s, kind in enumerate(seats) if kind != HUMAN}
+    lang = language(prog)
     out.print(render.safe_text(prog.title, style="bold") + Text(
-        f" — {rec.players} players — resumed after {len(rec.moves)} "
-        f"move{'' if len(rec.moves) == 1 else 's'}"))
+        " — " + tr(lang, "{n} players", n=rec.players)
+        + " — " + tr(lang, "resumed after {n} moves", n=len(rec.moves))))
     for s in range(rec.players):
-        out.print(render.safe_text(f"  {display.player_name(prog, s)}: {seats[s]}"))
+        out.print(render.safe_text(f"  {display.player_name(prog, s)}: "
+                                   f"{seat_label(lang, seats[s])}"))
     rec.seats = seats
     session = PlaySession(out, game, seats, bots, rec, path, path)
     session.history = history
@@ -487,6 +494,7 @@ def simulate(
     if failed_only and records_dir is None:
         raise fail("--failed-only goes with --records DIR", 2)
     prog = _load(ruleset, variant, locale, parse_budgets(budget))
+    lang = language(prog)
     n = _players(prog, players)
     bot_cls = _bot_class(bot)
     keep = _Keeper(records_dir, prog, _record_name(ruleset), n, list(variant), locale, bot,
@@ -494,7 +502,7 @@ def simulate(
     wins = [0] * n
     shared = 0
     lengths, total_moves, total_turns = [], 0, 0
-    progress = Progress(TextColumn("simulating"), BarColumn(), MofNCompleteColumn(),
+    progress = Progress(TextColumn(tr(lang, "simulating")), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=out,
                         disable=quiet or not out.is_terminal, transient=True)
     start = time.perf_counter()
@@ -537,12 +545,14 @@ def simulate(
     elapsed = time.perf_counter() - start
     title = prog.title + "".join(f" + {prog.checked.variant_titles.get(v, v)}"
                                  for v in prog.variants)
-    out.print(render.safe_text(title, style="bold") + Text(f" — {games} games, {n} players, {bot} bots, "
-                                               f"seeds {seed}..{seed + games - 1}"))
+    out.print(render.safe_text(title, style="bold") + Text(
+        " — " + tr(lang, "{n} games", n=games) + ", " + tr(lang, "{n} players", n=n) + ", "
+        + seat_label(lang, bot) + ", "
+        + tr(lang, "seeds {first}..{last}", first=seed, last=seed + games - 1)))
     t = Table(header_style="bold")
-    t.add_column("Seat")
-    t.add_column("Wins", justify="right")
-    t.add_column("Win %", justify="right")
+    t.add_column(tr(lang, "Seat"))
+    t.add_column(tr(lang, "Wins"), justify="right")
+    t.add_column(tr(lang, "Win %"), justify="right")
     for s in range(n):
         t.add_row(render.safe_text(display.player_name(prog, s)), str(wins[s]),
                   f"{100 * wins[s] / games:.1f}%")
@@ -550,12 +560,13 @@ def simulate(
     st = Table(show_header=False, box=None, padding=(0, 2))
     st.add_column(style="bold")
     st.add_column()
-    st.add_row("shared wins", str(shared))
-    st.add_row("game length (turns)",
-               f"mean {sum(lengths) / games:.1f}, min {min(lengths)}, max {max(lengths)}")
-    st.add_row("moves per turn", f"{total_moves / total_turns:.2f}" if total_turns else "-")
-    st.add_row("total moves", str(total_moves))
-    st.add_row("games per second", f"{games / elapsed:.1f}" if elapsed > 0 else "-")
+    st.add_row(tr(lang, "shared wins"), str(shared))
+    st.add_row(tr(lang, "game length (turns)"),
+               tr(lang, "mean {mean}, min {min}, max {max}", mean=f"{sum(lengths) / games:.1f}",
+                  min=min(lengths), max=max(lengths)))
+    st.add_row(tr(lang, "moves per turn"), f"{total_moves / total_turns:.2f}" if total_turns else "-")
+    st.add_row(tr(lang, "total moves"), str(total_moves))
+    st.add_row(tr(lang, "games per second"), f"{games / elapsed:.1f}" if elapsed > 0 else "-")
     out.print(st)
 
 
@@ -622,14 +633,16 @@ def _record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):
                    f"with --ruleset PATH", 2)
     prog = _compile(path, label, rec.variants, rec.locale, budgets, from_options=False)
     recorded, now = rec.ruleset_digest, records.ruleset_digest(prog)
+    lang = language(prog)
     if recorded and now and recorded != now:
-        _err().print(Text("warning: ", style="bold yellow") + Text(
-            f"the ruleset {label} differs from the one the record was played with; the "
-            f"replay stops at the first move whose state differs"), soft_wrap=True)
+        _err().print(Text(tr(lang, "warning: "), style="bold yellow") + Text(
+            tr(lang, "the ruleset {ruleset} differs from the one the record was played with; "
+                     "the replay stops at the first move whose state differs", ruleset=label)),
+            soft_wrap=True)
     elif not rec.digests and rec.moves:
-        _err().print(Text("warning: ", style="bold yellow") + Text(
-            "this record has no per-move digests (an older format): a diverging replay is "
-            "found only at its end, if at all"), soft_wrap=True)
+        _err().print(Text(tr(lang, "warning: "), style="bold yellow") + Text(
+            tr(lang, "this record has no per-move digests (an older format): a diverging "
+                     "replay is found only at its end, if at all")), soft_wrap=True)
     return prog
 
 
@@ -683,11 +696,17 @@ def replay(
         raise fail("the game is not over: --reveal would show the hidden information of a game "
                    "still in play; add --unfinished to show it all the same", 2)
     seat = "all" if reveal else (as_seat - 1 if as_seat is not None else SPECTATOR)
-    who = "everything" if reveal else (
-        display.player_name(prog, seat) if as_seat else "a spectator")
-    shown_seed = f" — seed {rec.seed}" if game.over or reveal else ""
+    lang = language(prog)
+    if reveal:
+        who = tr(lang, "as seen by everything")
+    elif as_seat:
+        who = tr(lang, "as seen by {player}", player=display.player_name(prog, seat))
+    else:
+        who = tr(lang, "as seen by a spectator")
+    shown_seed = " — " + tr(lang, "seed {seed}", seed=rec.seed) if game.over or reveal else ""
     out.print(Text(prog.title, style="bold") + Text(
-        f" — {rec.players} players{shown_seed} — {len(rec.moves)} moves — as seen by {who}"))
+        " — " + tr(lang, "{n} players", n=rec.players) + shown_seed + " — "
+        + tr(lang, "{n} moves", n=len(rec.moves)) + " — " + who))
     for k, (before, notation, mover, tc) in enumerate(played):
         after = played[k + 1][0] if k + 1 < len(played) else game
         m = before.find_move(notation)
@@ -704,8 +723,9 @@ def replay(
         out.print(render.result_table(prog, game.result))
     else:
         nxt = game.active_player
-        out.print(f"The game is not over: {display.player_name(prog, nxt)} is to move; "
-                  f"continue it with 'meeple play --resume {record_file}'.", markup=False,
+        out.print(tr(lang, "The game is not over: {player} is to move; continue it with "
+                           "'{command}'.", player=display.player_name(prog, nxt),
+                     command=f"meeple play --resume {record_file}"), markup=False,
                   soft_wrap=True)
 
 

@@ -20,12 +20,14 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..dsl.errors import suggest
 from ..interpreter import IllegalMove, RuleError, display
 from ..interpreter import record as records
 from ..interpreter.runtime import Game, revealed_since
 from ..interpreter.views import SPECTATOR, view
 
 from . import render
+from .i18n import language, tr
 
 HUMAN = "human"
 QUIT_WORDS = {"quit", "exit", "q"}
@@ -89,6 +91,17 @@ def is_ascii_number(s: str) -> bool:
     return s.isascii() and s.isdigit()
 
 
+def seat_label(lang: str | None, kind: str) -> str:
+    """Who plays a seat, in the CLI's language: a human or a bot."""
+    if kind == HUMAN:
+        return tr(lang, "human")
+    if kind == "random":
+        return tr(lang, "random bot")
+    if kind == "first":
+        return tr(lang, "first-move bot")
+    return tr(lang, "bot '{name}'", name=render.literal(kind))
+
+
 class PlaySession:
     def __init__(self, console: Console, game: Game, seats: list[str], bots: dict,
                  rec: records.Record, record_path: Path | None, quit_path: Path):
@@ -107,6 +120,7 @@ class PlaySession:
         self.humans = humans
         # who reads bot announcements: the only human, else a spectator
         self.announce_to = humans[0] if len(humans) == 1 else SPECTATOR
+        self.lang = language(self.prog)   # the CLI's words follow the ruleset's locale
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
@@ -125,13 +139,14 @@ class PlaySession:
             rec.state_digest = records.digest(g)
             rec.result = g.result if g.over else None
             rec.secrets = self.prog.hidden_information
-            self.console.print(Text("warning: ", style="yellow") + Text(
-                f"the record is saved without digests: {e}"))
+            self.console.print(Text(tr(self.lang, "warning: "), style="yellow") + Text(
+                tr(self.lang, "the record is saved without digests: {error}", error=e)))
         rec.note = records.describe(rec, path, g.over)
         try:
             rec.save(path)
         except records.SaveError as e:
-            Console(stderr=True, highlight=False).print(Text("error: ", style="bold red")
+            Console(stderr=True, highlight=False).print(Text(tr(self.lang, "error: "),
+                                                             style="bold red")
                                                         + Text(str(e)), soft_wrap=True)
             return False
         return True
@@ -177,27 +192,29 @@ class PlaySession:
         if not self.save(path):
             return 1
         n = len(self.history)
-        c.print(f"Game stopped. The record is saved to {path} ({n} move{'' if n == 1 else 's'}); "
-                f"continue it with '{records.resume_command(self.rec, path)}', or replay it with "
-                f"'meeple replay {path}'.", markup=False, highlight=False, soft_wrap=True)
+        c.print(tr(self.lang, "Game stopped after {n} moves. The record is saved to {path}; "
+                   "continue it with '{resume}', or replay it with '{replay}'.", n=n,
+                   path=path, resume=records.resume_command(self.rec, path),
+                   replay=f"meeple replay {path}"),
+                markup=False, highlight=False, soft_wrap=True)
         return code
 
     def finish(self) -> bool:
         c, g = self.console, self.game
         c.print()
-        c.print(Rule("Game over"))
+        c.print(Rule(tr(self.lang, "Game over")))
         c.print(render.screen(self.prog, view(g, SPECTATOR), SPECTATOR, log_lines=8))
         c.print()
         c.print(render.result_table(self.prog, g.result))
         # the game is over: the seed may be shown now, so that it can be played again
-        c.print(f"Seed: {self.rec.seed} (play the same game again with --seed {self.rec.seed})",
-                markup=False, highlight=False, soft_wrap=True)
+        c.print(tr(self.lang, "Seed: {seed} (play the same game again with --seed {seed})",
+                   seed=self.rec.seed), markup=False, highlight=False, soft_wrap=True)
         if self.record_path is None:
             return True
         if not self.save(self.record_path):
             return False
-        c.print(f"Record saved to {self.record_path}.", markup=False, highlight=False,
-                soft_wrap=True)
+        c.print(tr(self.lang, "Record saved to {path}.", path=self.record_path), markup=False,
+                highlight=False, soft_wrap=True)
         return True
 
     # ------------------------------------------------------------ bots
@@ -211,14 +228,16 @@ class PlaySession:
         except (RuleError, IllegalMove) as e:
             # the notation may name the bot's hidden items: write it as the reader sees it
             shown, _ = render.describe_move(g, moves[idx], tc, self.announce_to)
-            self.console.print(Text("rule error ", style="red") + Text(
-                f"while {self.pname(seat)} ({self.seats[seat]}) played "
-                f"'{shown}': {e}"))
+            self.console.print(Text(tr(self.lang, "rule error "), style="red") + Text(
+                tr(self.lang, "while {player} ({bot}) played '{move}': {error}",
+                   player=self.pname(seat), bot=seat_label(self.lang, self.seats[seat]),
+                   move=shown, error=e)))
             if self.record_path is not None:
                 self.save(self.record_path)
             return False
         notation, text = render.describe_move(before, m, tc, self.announce_to, g)
-        line = Text(f"{self.pname(seat)} ({self.seats[seat]}): ", style="cyan")
+        line = Text(f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ",
+                    style="cyan")
         line.append(notation)
         line.append(" — ")
         line.append_text(text)
@@ -240,7 +259,8 @@ class PlaySession:
         self.last_drawn = None
         self.clear()
         c.print(Rule())
-        c.print(Text(f"Pass the terminal to {self.pname(seat)}. Press Enter.", style="bold"))
+        c.print(Text(tr(self.lang, "Pass the terminal to {player}. Press Enter.",
+                        player=self.pname(seat)), style="bold"))
         c.print(Rule())
         # only Enter goes on and only quit stops: a command typed here (board, help,
         # undo, a move...) must not draw the next seat's screen for whoever typed it
@@ -250,9 +270,9 @@ class PlaySession:
                 break
             if line.lower() in QUIT_WORDS:
                 raise Quit()
-            c.print(Text(f"Only {self.pname(seat)} may see what comes next. When "
-                         f"{self.pname(seat)} has the terminal, press Enter (or type quit "
-                         f"to stop and save).", style="yellow"))
+            c.print(Text(tr(self.lang, "Only {player} may see what comes next. When {player} "
+                            "has the terminal, press Enter (or type quit to stop and save).",
+                            player=self.pname(seat)), style="yellow"))
         self.clear()
 
     def show(self, seat: int, force: bool = True) -> None:
@@ -267,14 +287,17 @@ class PlaySession:
             return
         self.last_drawn = key
         c.print()
-        c.print(Rule(Text(f"{render.literal(self.prog.title)} — turn {v['turn'] + 1} — {self.pname(seat)}")))
+        c.print(Rule(Text(tr(self.lang, "{title} — turn {turn} — {player}",
+                             title=render.literal(self.prog.title), turn=v['turn'] + 1,
+                             player=self.pname(seat)))))
         c.print(render.screen(self.prog, v, seat))
         c.print()
         self.show_moves(seat)
 
     def prompt_text(self, seat: int) -> str:
         verb = view(self.game, seat)["pending"]["verb"] or "move"
-        return render.literal(display.text(self.prog, verb, f"Choose: {verb}"))
+        return render.literal(display.text(self.prog, verb,
+                                           tr(self.lang, "Choose: {verb}", verb=verb)))
 
     def show_moves(self, seat: int) -> None:
         c, g = self.console, self.game
@@ -300,7 +323,9 @@ class PlaySession:
                 cell.append_text(text)
                 cells.append(cell)
             c.print(Columns(cells, padding=(0, 3), column_first=True))
-        c.print(Text("Type a number or a move ('help' for commands).", style="dim"))
+        c.print(Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's "
+                           "notation, or help for the commands.", count=len(entries)),
+                     style="dim"))
 
     def human_turn(self, seat: int) -> None:
         c = self.console
@@ -309,7 +334,9 @@ class PlaySession:
         self.last_human = seat
         self.show(seat, force=False)
         while True:
-            line = read_line(c, f"{self.pname(seat)}> ")
+            line = read_line(c, tr(self.lang, "{player}, your move (a number from the list, a "
+                                   "notation, or help): ",
+                                   player=self.pname(seat)))
             low = line.lower()
             if not line:
                 continue
@@ -336,51 +363,79 @@ class PlaySession:
             digits = line.lstrip("0") or "0"
             n = int(digits) if len(digits) <= MAX_MOVE_NUMBER_DIGITS else None
             if n is None or not 1 <= n <= len(moves):
-                c.print(Text("Illegal move: ", style="red") + Text(
-                    f"there is no move number {digits if n is not None else digits[:12] + '...'}"
-                    f"; choose 1 to {len(moves)}."))
+                c.print(Text(tr(self.lang, "Illegal move: "), style="red") + Text(
+                    tr(self.lang, "there is no move number {number}; choose 1 to {count}.",
+                       number=digits if n is not None else digits[:12] + '...',
+                       count=len(moves))))
                 return False
             choice = moves[n - 1]
         elif len(line) > MAX_MOVE_TEXT:
-            c.print(Text("Illegal move: ", style="red") + Text(
-                f"that line is {len(line)} characters long, no move is; type a number "
-                f"from 1 to {len(moves)} or 'help'."))
+            c.print(Text(tr(self.lang, "Illegal move: "), style="red") + Text(
+                tr(self.lang, "that line is {n} characters long, no move is; type a number "
+                   "from 1 to {count} or help.", n=len(line), count=len(moves))))
             return False
         else:
             choice = line
         try:
             m, before = self.apply(seat, choice)
-        except IllegalMove as e:
-            c.print(Text("Illegal move: ", style="red") + Text(str(e)))
+        except IllegalMove:
+            c.print(Text(tr(self.lang, "Illegal move: "), style="red")
+                    + Text(self.illegal_text(line, moves)))
             return False
         except RuleError as e:
-            c.print(Text("This move breaks a rule of the ruleset (the game is unchanged): ",
-                         style="red") + Text(str(e)))
+            c.print(Text(tr(self.lang, "This move breaks a rule of the ruleset (the game is "
+                                       "unchanged): "), style="red") + Text(str(e)))
             return False
         notation, text = render.describe_move(before, m, tc, seat, g)
         c.print(Text(f"{self.pname(seat)}: ", style="green") + Text(notation) + Text(" — ")
                 + text)
         return True
 
+    def illegal_text(self, line: str, moves: list) -> str:
+        """Why a typed notation is not a move, in the CLI's language: it fits several
+        moves (ignoring case, spaces and the verb), or none (with the closest one)."""
+        verb = self.game.R.pending["verb"] or ""
+        want = " ".join(line.split()).casefold()
+
+        def keys(m) -> set[str]:
+            full = " ".join(m.notation.split()).casefold()
+            bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
+            return {full, bare}
+        found = [m for m in moves if want in keys(m)]
+        shown = render.literal(line, newlines=False)
+        if len(found) > 1:
+            listed = ", ".join(f"'{render.literal(m.notation)}'" for m in found[:8])
+            return tr(self.lang, "'{text}' could be any of {n} moves ({moves}); type it exactly "
+                      "or give its number.", text=shown, n=len(found), moves=listed)
+        close = suggest(want, [m.notation for m in moves])
+        if close:
+            return tr(self.lang, "'{text}' is not a legal move now; did you mean '{move}'?",
+                      text=shown, move=render.literal(close))
+        return tr(self.lang, "'{text}' is not a legal move now; type a number from 1 to "
+                  "{count}, a move's notation, or help.", text=shown, count=len(moves))
+
     def undo(self, seat: int) -> bool:
         c = self.console
         if not self.history:
-            c.print(Text("Cannot undo: ", style="yellow") + Text("no move has been made yet."))
+            c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow")
+                    + Text(tr(self.lang, "no move has been made yet.")))
             return False
         last = self.history[-1]
         if last.seat != seat:
-            c.print(Text("Cannot undo: ", style="yellow") + Text(
-                f"the latest move ('{render.literal(last.notation)}') was made by {self.pname(last.seat)}; "
-                f"you can only undo your own latest move."))
+            c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(
+                tr(self.lang, "the latest move ('{move}') was made by {player}; you can only "
+                   "undo your own latest move.", move=render.literal(last.notation),
+                   player=self.pname(last.seat))))
             return False
         if revealed_since(last.before.state, self.game.state, seat):
-            c.print(Text("Cannot undo: ", style="yellow") + Text(
-                f"since '{render.literal(last.notation)}' you have seen hidden information (or chance was "
-                f"used), so the move stands."))
+            c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(
+                tr(self.lang, "since '{move}' you have seen hidden information (or chance was "
+                   "used), so the move stands.", move=render.literal(last.notation))))
             return False
         self.history.pop()
         self.game = last.before
-        c.print(Text(f"Undone: {render.literal(last.notation)}", style="green"))
+        c.print(Text(tr(self.lang, "Undone: {move}", move=render.literal(last.notation)),
+                     style="green"))
         return True
 
     def help(self, seat: int) -> None:
@@ -388,21 +443,26 @@ class PlaySession:
         ex = render.literal(moves[0].notation) if moves else "..."
         bare = ex.split(" ", 1)[-1]
         c = self.console
-        c.print(Text("Commands", style="bold underline"))
+        lang = self.lang
+        c.print(Text(tr(lang, "Commands"), style="bold underline"))
         t = Table.grid(padding=(0, 2))
         t.add_column(style="bold")
         t.add_column()
-        t.add_row("<number>", "play the move with that number in the list (to type a number "
-                              "value, write the move's verb before it)")
-        t.add_row("<move>", f"play a move by its notation, e.g. '{ex}'; the verb may be left out "
-                            f"('{bare}')")
-        t.add_row("board", "show the board and your moves again")
-        t.add_row("undo", "take back your latest move, if nobody moved since and it showed you "
-                          "nothing hidden")
-        t.add_row("help", "this help")
-        t.add_row("quit", "stop; the game record is saved so it can be replayed")
+        # the command words stay English (they are what is typed); what they do is translated
+        t.add_row(tr(lang, "<number>"), tr(lang, "play the move with that number in the list (to "
+                                              "type a number value, write the move's verb "
+                                              "before it)"))
+        t.add_row(tr(lang, "<move>"), tr(lang, "play a move by its notation, e.g. '{example}'; "
+                                            "the verb may be left out ('{bare}')",
+                                            example=ex, bare=bare))
+        t.add_row("board", tr(lang, "show the board and your moves again"))
+        t.add_row("undo", tr(lang, "take back your latest move, if nobody moved since and it "
+                                   "showed you nothing hidden"))
+        t.add_row("help", tr(lang, "this help"))
+        t.add_row("quit", tr(lang, "stop; the game record is saved so it can be replayed"))
         c.print(t)
-        c.print(Text("How moves are written", style="bold underline"))
-        c.print("  A move is its verb and its value. Cells are written by the names shown under "
-                "the board; items by their attribute values joined by '-' (a '#n' is added when "
-                "two items are alike); several values are joined by '+'.", highlight=False)
+        c.print(Text(tr(lang, "How moves are written"), style="bold underline"))
+        c.print("  " + tr(lang, "A move is its verb and its value. Cells are written by the "
+                                "names shown under the board; items by their attribute values "
+                                "joined by '-' (a '#n' is added when two items are alike); "
+                                "several values are joined by '+'."), highlight=False)

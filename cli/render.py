@@ -16,6 +16,7 @@ from rich.text import Text
 from ..interpreter import display
 from ..interpreter.views import item_visible
 from ..interpreter.views import view as make_view
+from .i18n import language, tr
 
 EMPTY = "·"
 HIDDEN = "?"
@@ -246,11 +247,12 @@ class BoardDrawing:
 # ---------------------------------------------------------------- the other zones
 
 def _zone_content(prog, content, kind: str, short: bool = True, view: dict | None = None) -> Text:
+    lang = language(prog)
     if isinstance(content, dict):
         n = content.get("count", 0)
-        return Text(f"{n} hidden" if n else "empty", style="dim")
+        return Text(tr(lang, "{n} hidden", n=n) if n else tr(lang, "empty"), style="dim")
     if not content:
-        return Text("empty", style="dim")
+        return Text(tr(lang, "empty"), style="dim")
     return items_text(prog, content, short, view=view)
 
 
@@ -286,7 +288,7 @@ def zones_table(prog, view: dict, seat) -> Group:
         for p in range(view["players"]):
             who = Text(literal(display.player_name(prog, p)))
             if p == seat:
-                who.append(" (you)", style="bold")
+                who.append(" " + tr(language(prog), "(you)"), style="bold")
                 who.stylize("bold")
             row = [who]
             for name in per_player:
@@ -362,7 +364,7 @@ def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Gr
     parts.append(zones_table(prog, view, seat))
     if log_lines and view.get("log"):
         parts.append(Text(""))
-        parts.append(Text("Recent events", style="bold underline"))
+        parts.append(Text(tr(language(prog), "Recent events"), style="bold underline"))
         for line in view["log"][-log_lines:]:
             parts.append(Text("  " + literal(line)))
     return Group(*parts)
@@ -397,7 +399,7 @@ def value_text(game, before_view: dict, v, type_code: str, can_see) -> Text:
         if isinstance(content, list) and content:
             return item_text(prog, content[-1], view=before_view)
         if isinstance(content, list):
-            return Text("empty", style="dim")
+            return Text(tr(language(prog), "empty"), style="dim")
         return Text(literal(display.cell_notation(prog, v)))
     return Text(literal(display.value_text(prog, v, type_code)))
 
@@ -433,16 +435,17 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None) -> t
     notation = literal(move.notation)
     if not all(can_see(i) for i in _items_in(move.value, type_code)):
         verb = before_view["pending"]["verb"] if before_view.get("pending") else None
-        notation = literal(verb) if verb else "(hidden)"
+        notation = literal(verb) if verb else tr(language(game_before.program), "(hidden)")
     return notation, text
 
 
 # ---------------------------------------------------------------- results
 
 def result_table(prog, result: dict) -> Group:
-    t = Table(title="Result", header_style="bold", title_style="bold")
-    t.add_column("Rank", justify="right")
-    t.add_column("Player")
+    lang = language(prog)
+    t = Table(title=tr(lang, "Result"), header_style="bold", title_style="bold")
+    t.add_column(tr(lang, "Rank"), justify="right")
+    t.add_column(tr(lang, "Player"))
     t.add_column(Text(literal(display.name(prog, "score"))), justify="right")
     ties = list(result.get("tiebreaks", {}))
     for name in ties:
@@ -457,9 +460,10 @@ def result_table(prog, result: dict) -> Group:
         rank += len(group)
     winners = [literal(display.player_name(prog, p)) for p in result["winners"]]
     if len(winners) == 1:
-        line = Text(f"Winner: {winners[0]}", style="bold green")
+        line = Text(tr(lang, "Winner: {player}", player=winners[0]), style="bold green")
     elif winners:
-        line = Text("Shared win: " + ", ".join(winners), style="bold green")
+        line = Text(tr(lang, "Shared win: {players}", players=", ".join(winners)),
+                    style="bold green")
     else:
-        line = Text("No winner", style="bold")
+        line = Text(tr(lang, "No winner"), style="bold")
     return Group(t, line)
