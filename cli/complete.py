@@ -36,8 +36,14 @@ def _overlays(ruleset: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def _ruleset_of(ctx: typer.Context) -> str | None:
+    """The RULESET (or --ruleset PATH) typed before the word being completed. While an
+    option waits for its value, click leaves the command's arguments unparsed, in
+    ``ctx.args``: the first word there that is not an option is then the ruleset."""
     params = getattr(ctx, "params", None) or {}
     name = params.get("ruleset") or params.get("ruleset_path")
+    if not name:
+        name = next((a for a in getattr(ctx, "args", None) or []
+                     if isinstance(a, str) and not a.startswith("-")), None)
     return name if isinstance(name, str) and name else None
 
 

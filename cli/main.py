@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 import sys
 import time
+from contextlib import contextmanager
 from collections.abc import Mapping
 from pathlib import Path
 from typing import List, Optional
@@ -97,6 +98,16 @@ def _out() -> Console:
 
 def _err() -> Console:
     return render.console(stderr=True)
+
+
+@contextmanager
+def interruptible():
+    """Long work: Ctrl-C says 'interrupted' on stderr and exits 130 (no --json
+    document: the work is not done)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise typer.Exit(_interrupted()) from None
 
 
 def fail(message: str, code: int = 1) -> "typer.Exit":
@@ -628,7 +639,7 @@ def simulate(
     lengths, total_moves, total_turns = [], 0, 0
     progress = progress_bar("simulating", quiet=quiet)
     start = time.perf_counter()
-    with progress:
+    with interruptible(), progress:
         task = progress.add_task("games", total=games)
         for i in range(games):
             gseed = seed + i
@@ -837,7 +848,7 @@ def replay(
                    f"{rec.players}", 2)
     played: list = []   # (game before, notation, seat, type) of each move
     progress = progress_bar("replaying", quiet=quiet or len(rec.moves) < REPLAY_PROGRESS_MOVES)
-    with progress:
+    with interruptible(), progress:
         task = progress.add_task("moves", total=len(rec.moves))
 
         def on_move(game, notation):
@@ -893,6 +904,14 @@ def replay(
                   soft_wrap=True)
 
 
+def _prog_name() -> str:
+    """How usage lines and completion scripts name the command: 'python -m meeple' when
+    run so, else 'meeple' (the console script, or main() called by another program)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return "python -m meeple" if spec is not None and spec.name in ("meeple", "meeple.__main__") \
+        else "meeple"
+
+
 def _interrupted() -> int:
     try:
         sys.stderr.write("\ninterrupted\n")
@@ -921,7 +940,7 @@ def main() -> None:
     errors printed with the typed values escaped. Exit codes: 0, 1, 2, 130."""
     jsonout.reset()
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name=_prog_name())
     except typer.exceptions.TyperException as e:   # click's usage errors: exit 2
         stream = _LiteralStream(sys.stderr)
         if callable(getattr(e, "show", None)):

@@ -26,7 +26,7 @@ def budget_help() -> str:
 
 
 def register(app: typer.Typer, out, err, fail, resolve) -> None:
-    from .main import json_option, no_color_option, progress_bar
+    from .main import interruptible, json_option, no_color_option, progress_bar
 
     @app.command("test")
     def test(
@@ -96,7 +96,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         stats = Stats()
         progress = progress_bar("{task.description}", TextColumn("{task.fields[states]} states"),
                                 quiet=quiet)
-        with progress:
+        with interruptible(), progress:
             task = progress.add_task("games", total=examples, states=0)
 
             def tick():
