@@ -193,8 +193,8 @@ def validate_schema() -> dict:
         "name": _s(["string", "null"], "the ruleset's name, when it loads"),
         "title": _s(["string", "null"], "the ruleset's title, when it loads"),
         "players": {"oneOf": [_PLAYERS, {"type": "null"}]},
-        "variants": {"type": "array", "items": _VARIANT},
-        "locales": {"type": "array", "items": _LOCALE},
+        "variants": {"type": "array", "items": _VARIANT, "description": "its variants"},
+        "locales": {"type": "array", "items": _LOCALE, "description": "its locales"},
         "files": _s(_INT, "how many source files were checked"),
         "diagnostics": {"type": "array", "items": _DIAGNOSTIC,
                         "description": "every error and warning, each once"},
@@ -203,7 +203,8 @@ def validate_schema() -> dict:
                      "What checking each ruleset found: its problems (file, line, column, "
                      "code, message, hint) or, when it loads, its players, variants and "
                      "locales. ok is false (exit code 1) when any PATH has an error.",
-                     {"rulesets": {"type": "array", "items": ruleset}}, ["rulesets"])
+                     {"rulesets": {"type": "array", "items": ruleset,
+                                   "description": "one entry per PATH, in order"}}, ["rulesets"])
 
 
 def list_schema() -> dict:
@@ -216,7 +217,9 @@ def list_schema() -> dict:
         "locales": {**_NAMES, "description": "the names of its locales"},
     })
     return _document("list", "meeple list --json", "The bundled rulesets, by name.",
-                     {"rulesets": {"type": "array", "items": entry}}, ["rulesets"])
+                     {"rulesets": {"type": "array", "items": entry,
+                                   "description": "every bundled ruleset, by name"}},
+                     ["rulesets"])
 
 
 def simulate_schema() -> dict:
@@ -236,7 +239,7 @@ def simulate_schema() -> dict:
         "games": _s(_INT, "games played"),
         "seeds": _obj("game i used seed first + i", {"first": _s(_INT, "the first game's seed"),
                                                      "last": _s(_INT, "the last game's seed")}),
-        "seats": {"type": "array", "items": seat},
+        "seats": {"type": "array", "items": seat, "description": "wins per seat"},
         "shared_wins": _s(_INT, "games with several winners"),
         "turns": _obj("game length in completed turns", {
             "mean": _s("number", "mean"), "min": _s(_INT, "shortest"), "max": _s(_INT, "longest")}),
@@ -260,7 +263,8 @@ def simulate_schema() -> dict:
 def meeple_test_schema() -> dict:
     config = _obj("a configuration: a player count with variants or a locale", {
         "players": _s(_INT, "number of players"),
-        "variants": _NAMES, "locale": _s(["string", "null"], "the locale")})
+        "variants": {**_NAMES, "description": "its variants"},
+        "locale": _s(["string", "null"], "the locale")})
     failure = _obj("the first failing game, after shrinking", {
         "check": _s("string", "the check that failed, e.g. secret 'hand'"),
         "message": _s("string", "what went wrong"),
@@ -281,7 +285,8 @@ def meeple_test_schema() -> dict:
         "bound": _obj("how long a game may last", {
             "count": _s(_INT, "how many"), "unit": _s("string", "moves or turns"),
             "default": _s("boolean", "true when the ruleset declares none")}),
-        "configurations": {"type": "array", "items": config},
+        "configurations": {"type": "array", "items": config,
+                           "description": "every configuration tested"},
         "examples": _s(_INT, "--examples"),
         "seed": _s(_INT, "--seed"),
         "games": _s(_INT, "games played"),
@@ -313,7 +318,7 @@ def replay_schema() -> dict:
         "record": _s("string", "the RECORD file as given"),
         "ruleset": _s("string", "the record's ruleset"),
         "title": _s("string", "the ruleset's title"),
-        "variants": _NAMES,
+        "variants": {**_NAMES, "description": "the record's variants"},
         "locale": _s(["string", "null"], "the locale"),
         "players": {**_NAMES, "description": "the seats' names, seat 0 first"},
         "seed": _s([_INT, "null"], "the seed: null while the game is not over (unless "
