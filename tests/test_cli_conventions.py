@@ -606,3 +606,58 @@ def test_docs_give_the_exit_codes_and_trust_links_them():
         assert re.search(rf"^\| `{code}` \|.*{words}", CLI_DOC, re.M | re.I), code
     trust = (ROOT / "docs" / "trust.md").read_text(encoding="utf-8")
     assert "cli.md#exit-codes" in trust
+
+
+# ---------------------------------------------------------------- --json under odd command lines
+
+JSON_OPTIONS = {
+    "validate": [["--budget", "steps=0"], ["--budget", "x"]],
+    "list": [],
+    "simulate": [["--games", "1"], ["--games", "0"], ["--players", "9"], ["--variant", "open_clans"],
+                 ["--variant", "nope"], ["--locale", "de"], ["--bot", "first"], ["--bot", "x"],
+                 ["--max-moves", "5"], ["--seed", "-3"], ["--budget", "steps=10"]],
+    "test": [["--examples", "1"], ["--players", "2"], ["--players", "9"], ["--variant", "nope"],
+             ["--budget", "steps=10"]],
+    "replay": [["--as", "1"], ["--as", "9"], ["--reveal"], ["--unfinished"], ["--quiet"],
+               ["--ruleset", "cherokee"]],
+}
+TARGETS = {"validate": ["cherokee", "nope", "/dev/null", "tests/broken/leaky_view"],
+           "list": [], "simulate": ["cherokee", "nope", "/dev/null"],
+           "test": ["nope", "/dev/null"], "replay": ["RECORD", "nope.json", "/dev/null"]}
+
+
+def test_json_command_lines_give_one_valid_document_or_a_usage_error(finished_record, validators):
+    """Whatever the options: exit 0 or 1 with exactly one valid document on stdout, or
+    exit 2 with nothing on stdout."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @st.composite
+    def lines(draw):
+        command = draw(st.sampled_from(sorted(JSON_OPTIONS)))
+        args = [command]
+        if TARGETS[command]:
+            target = draw(st.sampled_from(TARGETS[command]))
+            args.append(str(finished_record) if target == "RECORD" else target)
+        if command == "test" and "--examples" not in args:
+            args += ["--examples", "1", "--players", "2"]
+        if command == "simulate":
+            args += ["--games", "1"]
+        for opt in draw(st.lists(st.sampled_from(JSON_OPTIONS[command] or [[]]), max_size=3)):
+            args += opt
+        return args + ["--json"]
+
+    @settings(max_examples=25, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(args=lines())
+    def check(args):
+        r = meeple_cli(*args)
+        assert r.code in (0, 1, 2), (args, r)
+        if r.code == 2:
+            assert r.out == "" and r.err.strip(), (args, r)
+            return
+        doc = document(r, args[0], validators)
+        assert doc["ok"] is (r.code == 0), (args, r)
+        if r.code == 1:
+            assert r.err.strip(), (args, r)
+    check()
