@@ -74,9 +74,9 @@ class Output:
             self.written = True
             _write({"format": format_name(self.command), **doc})
 
-    def error(self, message: str, **more) -> None:
+    def error(self, message: str, hint: str | None = None) -> None:
         """The document of a command that fails with exit code 1."""
-        self.emit({"ok": False, "error": {"message": message, **more}})
+        self.emit({"ok": False, "error": {"message": message, "hint": hint}})
 
 
 _current = Output()
@@ -131,7 +131,10 @@ def _obj(description: str, props: dict, required: list[str] | None = None) -> di
 _INT = "integer"
 _NAMES = {"type": "array", "items": {"type": "string"}}
 _ERROR = _obj("why the command failed (exit code 1); its text is also on the standard "
-              "error", {"message": _s("string", "the error message, as printed after 'error: '")})
+              "error", {"message": _s("string", "the error message, as printed after 'error: '"),
+                        "hint": _s(["string", "null"], "how to fix it, as printed after "
+                                   "'hint: ' (e.g. the bundled rulesets), or null")},
+              required=["message"])
 _DIAGNOSTIC = _obj("a problem in a ruleset, as printed by meeple validate", {
     "severity": {"enum": ["error", "warning"], "description": "an error fails validation; "
                  "a warning does not"},

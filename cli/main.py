@@ -110,25 +110,40 @@ def interruptible():
         raise typer.Exit(_interrupted()) from None
 
 
-def fail(message: str, code: int = 1) -> "typer.Exit":
-    """Prints 'error: message' on stderr and returns the exit to raise. With --json, a
-    failure (code 1) also writes the command's document with the error; a usage error
-    (code 2) writes none."""
-    _err().print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+def fail(message: str, code: int = 1, hint: str | None = None) -> "typer.Exit":
+    """Prints 'error: message' (and 'hint: ...') on stderr and returns the exit to raise.
+    With --json, a failure (code 1) also writes the command's document with the error; a
+    usage error (code 2) writes none."""
+    _error(message, hint)
     if code == 1:
-        jsonout.current().error(message)
+        jsonout.current().error(message, hint=hint)
     return typer.Exit(code)
+
+
+def _error(message: str, hint: str | None = None) -> None:
+    err = _err()
+    err.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+    if hint:
+        err.print(Text("hint: ") + Text(hint), soft_wrap=True)
+
+
+def _note(note: str) -> None:
+    _err().print(Text("note: ", style="bold") + Text(note), soft_wrap=True)
 
 
 # ---------------------------------------------------------------- loading
 
 def _resolve(ruleset: str) -> Path:
+    """The file or folder a ruleset argument means: a bare name is a bundled ruleset, a
+    path a file or folder (see dsl.load.resolve). When a bare name could mean both, a
+    note on stderr says which was used."""
     try:
-        return dsl_load.resolve_path(ruleset)
-    except FileNotFoundError:
-        names = ", ".join(dsl_load.bundled_names()) or "none"
-        raise fail(f"no ruleset '{ruleset}': not a file, a folder or a bundled ruleset "
-                   f"(bundled: {names})") from None
+        found = dsl_load.resolve(ruleset)
+    except dsl_load.NoRuleset as e:
+        raise fail(str(e), hint=e.hint) from None
+    if found.note:
+        _note(found.note)
+    return found.path
 
 
 BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
@@ -152,13 +167,22 @@ def _load(ruleset: str, variants: list[str], locale: Optional[str],
     return _compile(_resolve(ruleset), ruleset, variants, locale, budgets)
 
 
+UNKNOWN_CHOICE = {"load/unknown-variant", "load/unknown-locale"}
+
+
 def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str],
-             budgets: Optional[interpreter.Budgets] = None):
+             budgets: Optional[interpreter.Budgets] = None, from_options: bool = True):
+    """The compiled ruleset. ``from_options``: the variants and locale were typed on the
+    command line, so one the ruleset does not have is a usage error (exit 2); from a
+    record it is a problem with the file (exit 1)."""
     try:
         src = dsl_load.read_sources(path, budgets)
         return interpreter.compile_sources(src, variants, locale, budgets)
     except MeepleError as e:
         _err().print(e.render(), markup=False, soft_wrap=True)
+        if from_options and {d.code for d in e.diagnostics} <= UNKNOWN_CHOICE:
+            # a --variant or --locale the ruleset does not have: a usage error
+            raise typer.Exit(2) from None
         raise fail(f"the ruleset '{ruleset}' cannot be loaded "
                    f"({len(e.diagnostics)} problem(s))") from None
     except RuleError as e:
@@ -168,10 +192,8 @@ def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str
 def _record_name(ruleset: str) -> str:
     """How a record names its ruleset: a bundled name as is, a path made absolute so the
     record can be replayed from anywhere."""
-    p = Path(ruleset)
-    if not p.exists() and ruleset in dsl_load.bundled_names():
-        return ruleset
-    return str(p.resolve())
+    found = dsl_load.resolve(ruleset)
+    return ruleset if found.bundled else str(found.path.resolve())
 
 
 def _check_seed(first: int, last: int) -> None:
@@ -260,12 +282,14 @@ def _validate_one(name: str, budgets, as_json: bool) -> dict:
     entry = {"input": name, "path": None, "ok": False, "name": None, "title": None,
              "players": None, "variants": [], "locales": [], "files": 0, "diagnostics": []}
     try:
-        path = dsl_load.resolve_path(name)
-    except FileNotFoundError:
-        message = f"no such file or folder: '{name}'"
-        err.print(Text("error: ", style="bold red") + Text(message))
-        entry["diagnostics"].append(jsonout.cli_diagnostic("load/io", name, message))
+        found = dsl_load.resolve(name)
+    except dsl_load.NoRuleset as e:
+        _error(str(e), e.hint)
+        entry["diagnostics"].append(jsonout.cli_diagnostic("load/io", name, str(e), e.hint))
         return entry
+    if found.note:
+        _note(found.note)
+    path = found.path
     src = dsl_load.read_sources(path, budgets)
     if src.base is None and path.is_file() and path.parent.name in ("variants", "locales"):
         # a variant or locale file alone: check it with the ruleset it belongs to
@@ -787,7 +811,7 @@ def _record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):
         raise fail(f"the record's ruleset '{records.printable(rec.ruleset)}' is not a bundled "
                    f"ruleset, and a path inside a record is never opened: give the ruleset "
                    f"with --ruleset PATH", 2)
-    prog = _compile(path, label, rec.variants, rec.locale, budgets)
+    prog = _compile(path, label, rec.variants, rec.locale, budgets, from_options=False)
     recorded, now = rec.ruleset_digest, records.ruleset_digest(prog)
     if recorded and now and recorded != now:
         _err().print(Text("warning: ", style="bold yellow") + Text(

@@ -82,6 +82,8 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
             cfgs = configs(src, load, variant or None, players)
         except MeepleError as ex:
             e.print(ex.render(), markup=False, soft_wrap=True)
+            if {d.code for d in ex.diagnostics} <= {"load/unknown-variant", "load/unknown-locale"}:
+                raise typer.Exit(2)       # a --variant the ruleset does not have: usage
             raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))")
         except RuleError as ex:
             raise fail(f"the ruleset '{ruleset}' cannot be loaded: {ex}")
@@ -152,8 +154,7 @@ def _bound(ruleset) -> str:
 
 
 def _ref(ruleset: str, path: Path) -> str:
-    return ruleset if ruleset in dsl_load.bundled_names() and not Path(ruleset).exists() \
-        else str(path.resolve())
+    return ruleset if dsl_load.resolve(ruleset).bundled else str(path.resolve())
 
 
 def _shown_path(path: str) -> str:

@@ -165,6 +165,19 @@ def unknown(span: Span, what: str, name: str, candidates: Iterable[str],
                       length=len(name))
 
 
+def unknown_choice(base, what: str, name: str, choices: Iterable[str]) -> Diagnostic:
+    """A variant or locale the ruleset ``base`` (its parsed base file) does not have:
+    about the ruleset as a whole (no line), listing the choices."""
+    choices = sorted(choices)
+    guess = suggest(name, choices)
+    listed = (f"the {what}s of {base.name}: {', '.join(choices)}" if choices
+              else f"{base.name} has no {what}s")
+    hint = (f"did you mean '{guess}'? " if guess else "") + listed[0].upper() + listed[1:]
+    span = Span(file=base.span.file, line=0, column=0)
+    code = "load/unknown-variant" if what == "variant" else "load/unknown-locale"
+    return Diagnostic(code, span, f"{base.name} has no {what} '{name}'", hint)
+
+
 def duplicate(span: Span, what: str | None, name: str, first: Span) -> Diagnostic:
     """``what`` is None for declarations without a name (``turn``, ``at end``...)."""
     message = f"{what} '{name}' is declared twice" if what else f"'{name}' is declared twice"

@@ -7,6 +7,7 @@ as given, then the locale) and returns the merged declarations for the checker.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,15 +49,63 @@ class Merged:
     file: str = "<string>"  # the base file, for problems of the ruleset as a whole
 
 
+@dataclass(frozen=True)
+class Resolved:
+    """What a ruleset argument means: a bundled ruleset or a file or folder."""
+
+    path: Path
+    bundled: bool
+    note: str | None = None   # set when a bare name could also mean a file or folder here
+
+
+class NoRuleset(FileNotFoundError):
+    """A ruleset argument that names nothing: ``str(e)`` says so, ``e.hint`` lists the
+    choices."""
+
+    def __init__(self, name: str, message: str, hint: str | None):
+        super().__init__(message)
+        self.name, self.hint = name, hint
+
+
+def looks_like_path(name_or_path: str) -> bool:
+    """A path, not a bare name: it has a folder separator (``./cherokee``,
+    ``rulesets/x``), is ``.``/``..``, starts with ``~`` or ends with ``.meeple``."""
+    s = name_or_path
+    return ("/" in s or os.sep in s or (os.altsep is not None and os.altsep in s)
+            or s in (".", "..") or s.startswith("~") or s.endswith(SUFFIX))
+
+
+def resolve(name_or_path: str) -> Resolved:
+    """A bare name means the bundled ruleset of that name; a path means a file or folder.
+    A bare name that is not bundled but is a file or folder here means that file or
+    folder. When a bare name is both, the bundled ruleset is used and ``note`` says how
+    to name the other. Raises ``NoRuleset`` (listing the bundled names) otherwise."""
+    if looks_like_path(name_or_path):
+        p = Path(name_or_path).expanduser()
+        if _exists(p):
+            return Resolved(p, False)
+        raise NoRuleset(name_or_path, f"no file or folder '{name_or_path}'", None)
+    local = Path(name_or_path)
+    names = bundled_names()
+    if name_or_path in names:
+        note = None
+        if _exists(local):
+            kind = "folder" if local.is_dir() else "file"
+            note = (f"'{name_or_path}' is the bundled ruleset; for the {kind} of that name "
+                    f"here, write ./{name_or_path}")
+        return Resolved(RULESETS_DIR / name_or_path, True, note)
+    if _exists(local):
+        return Resolved(local, False)
+    guess = errors.suggest(name_or_path, names)
+    hint = (f"did you mean '{guess}'? " if guess else "") + \
+        (f"Bundled rulesets: {', '.join(names)}" if names else "No ruleset is bundled")
+    raise NoRuleset(name_or_path, f"no ruleset '{name_or_path}': not a bundled ruleset, "
+                                  f"nor a file or folder here", hint)
+
+
 def resolve_path(name_or_path: str) -> Path:
-    """A bundled ruleset name (a folder of ``rulesets/``) or a path to a file or folder."""
-    p = Path(name_or_path)
-    if _exists(p):
-        return p
-    bundled = RULESETS_DIR / name_or_path
-    if _exists(bundled):
-        return bundled
-    raise FileNotFoundError(name_or_path)
+    """The file or folder a ruleset argument means (see ``resolve``)."""
+    return resolve(name_or_path).path
 
 
 def _exists(p: Path) -> bool:
@@ -69,6 +118,9 @@ def _exists(p: Path) -> bool:
 
 
 def bundled_names() -> list[str]:
+    """The names of the bundled rulesets (folders of ``rulesets/`` with a ``.meeple`` file)."""
+    if not RULESETS_DIR.is_dir():
+        return []
     return sorted(p.name for p in RULESETS_DIR.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
 
 
@@ -167,7 +219,7 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
     for v in variants:
         f = src.variants.get(v)
         if f is None:
-            diags.add(errors.unknown(base.span, "variant", v, src.variants, code="load/unknown-variant"))
+            diags.add(errors.unknown_choice(base, "variant", v, src.variants))
             continue
         titles[v] = next((d.text for d in f.decls if d.node == "Title"), v)
         _apply(f, table, diags, own={"Title", "Language"})
@@ -175,7 +227,7 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
     if locale is not None:
         f = src.locales.get(locale)
         if f is None:
-            diags.add(errors.unknown(base.span, "locale", locale, src.locales, code="load/unknown-locale"))
+            diags.add(errors.unknown_choice(base, "locale", locale, src.locales))
         else:
             language = next((d.text for d in f.decls if d.node == "Language"), locale)
             _apply(f, table, diags, own={"Language"}, display_replaces=True)

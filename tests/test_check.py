@@ -237,10 +237,12 @@ def test_removing_what_is_still_used_is_a_check_error(tmp_path):
 def test_unknown_variant_and_locale(tmp_path):
     root = make_ruleset(tmp_path, variants={"fast": "variant fast\n"}, locales={"de": "locale de\n"})
     (d,) = overlay_diagnostics(root, ["fsat"])
-    assert (d.code, d.message, d.hint) == ("load/unknown-variant", "unknown variant 'fsat'",
-                                           "did you mean 'fast'?")
+    assert (d.code, d.message, d.hint) == ("load/unknown-variant", "cards has no variant 'fsat'",
+                                           "did you mean 'fast'? The variants of cards: fast")
+    assert d.span.line == 0 and d.location() == d.span.file     # about the ruleset, not a line
     (d,) = overlay_diagnostics(root, [], "fr")
-    assert (d.code, d.message) == ("load/unknown-locale", "unknown locale 'fr'")
+    assert (d.code, d.message, d.hint) == ("load/unknown-locale", "cards has no locale 'fr'",
+                                           "The locales of cards: de")
     with pytest.raises(MeepleError) as e:
         interpreter.load(str(root), variants=["nope"], locale="xx")
     assert [d.code for d in e.value.diagnostics] == ["load/unknown-variant", "load/unknown-locale"]

@@ -113,7 +113,7 @@ def test_validate_reports_every_problem_with_place_caret_and_hint(tmp_path):
 def test_validate_missing_path_is_a_clear_error(tmp_path):
     r = run("validate", tmp_path / "nope.meeple")
     assert r.exit_code == 1
-    assert "no such file or folder" in r.output
+    assert f"no file or folder '{tmp_path / 'nope.meeple'}'" in r.output
 
 
 # ---------------------------------------------------------------- simulate
@@ -155,7 +155,7 @@ def test_simulate_bad_options():
     assert run("simulate", "cherokee", "--players", 9).exit_code == 2
     assert run("simulate", "cherokee", "--bot", "genius").exit_code == 2
     r = run("simulate", "cherokee", "--variant", "open_clan")
-    assert r.exit_code == 1 and "did you mean 'open_clans'?" in r.output
+    assert r.exit_code == 2 and "did you mean 'open_clans'?" in r.output
     r = run("simulate", "nosuchgame")
     assert r.exit_code == 1 and "no ruleset 'nosuchgame'" in r.output
 
@@ -230,7 +230,7 @@ def test_play_bad_user_input_is_a_clear_error():
         (["play", "cherokee", "--bot", "x=random"], 2, "SEAT=BOT"),
         (["play", "cherokee", "--bot", "5=random"], 2, "no seat 5"),
         (["play", "cherokee", "--bot", "2=genius"], 2, "unknown bot"),
-        (["play", "cherokee", "--locale", "xx"], 1, "unknown locale 'xx'"),
+        (["play", "cherokee", "--locale", "xx"], 2, "cherokee has no locale 'xx'"),
     ]:
         r = run(*args, input="quit\n")
         assert r.exit_code == code, (args, r.output)
@@ -414,7 +414,7 @@ def test_meeple_test_exit_codes_and_narrowing():
     assert r.exit_code == 2 and "error: Cherokee is for 2 to 4 players" in r.output
     assert "error: Cherokee is for 2 to 4 players" in CLI_DOC
     r = run("test", "cherokee", "--variant", "open_clan")
-    assert r.exit_code == 1 and "load/unknown-variant" in r.output
+    assert r.exit_code == 2 and "load/unknown-variant" in r.output
     r = run("test", "nosuchgame")
     assert r.exit_code == 1
     r = run("test", "cherokee", "--variant", "open_clans", "--players", 2, "--examples", 2, "--quiet")

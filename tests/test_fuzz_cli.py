@@ -102,4 +102,4 @@ def test_a_ruleset_name_the_system_cannot_look_up_is_no_such_ruleset(tmp_path, m
         for command in (["play", name], ["validate", name], ["simulate", name], ["test", name]):
             code, out = run_meeple(command, "")
             assert code == 1 and "Traceback" not in out, (command[0], out)
-            assert "no ruleset" in out or "no such file" in out, out
+            assert "no ruleset" in out or "no file or folder" in out, out

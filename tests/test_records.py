@@ -309,7 +309,7 @@ def test_a_quit_game_resumes_and_saves_back_to_its_record(unfinished):
 
 
 def test_ctrl_c_saves_the_record_then_exits_130(tmp_path, monkeypatch):
-    import meeple.cli.play
+    import meeple.cli.play  # noqa: F401 - loads cli.play for the attribute below
     from meeple import cli
     answers = iter(["1"])
 

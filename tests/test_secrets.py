@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import meeple.cli.main
+import meeple.cli.main  # noqa: F401 - loads cli.main for the attribute below
 from meeple import cli
 from meeple import interpreter
 from meeple.cli import entry, render
