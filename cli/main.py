@@ -394,7 +394,7 @@ def list_rulesets(
     if natural <= out.width:
         out.print(table)
     else:
-        out.print(_list_blocks(entries))
+        out.print(_list_blocks(out, entries))
 
 
 def _list_cells(e: dict) -> list[Text]:
@@ -416,29 +416,36 @@ def _list_table(entries: list[dict]) -> Table:
     return t
 
 
-def _list_blocks(entries: list[dict]) -> Group:
+def _list_blocks(out: Console, entries: list[dict]) -> Group:
     """One block per ruleset, for a narrow terminal: the name and title, then players,
     variants and locales on lines of their own; long lists wrap between names (a name
     longer than the line folds onto the next one, never cut)."""
     parts = []
     for k, e in enumerate(entries):
-        name, title, players, variants, locales = _list_cells(e)
-        head = Text(overflow="fold")
-        head.append_text(name)
-        head.append(" — ")
-        head.append_text(title)
+        name, title, players, _, locales = _list_cells(e)
         if k:
             parts.append(Text(""))
-        parts.append(head)
-        grid = Table.grid(padding=(0, 1))
-        grid.add_column(style="dim", no_wrap=True)
-        grid.add_column(overflow="fold")
-        if e["ok"]:
-            grid.add_row("  players", players)
-        grid.add_row("  variants", render.safe_text(", ".join(e["variants"]) or "-"))
-        grid.add_row("  locales", locales)
-        parts.append(grid)
+        parts.extend(_wrapped(out, Text.assemble(name, " — ", title), 0))
+        fields = [("players", players)] if e["ok"] else []
+        fields += [("variants", render.safe_text(", ".join(e["variants"]) or "-")),
+                   ("locales", locales)]
+        for label, value in fields:
+            for i, line in enumerate(_wrapped(out, value, LIST_INDENT)):
+                head = f"  {label}".ljust(LIST_INDENT) if i == 0 else " " * LIST_INDENT
+                parts.append(Text.assemble((head, "dim"), line))
     return Group(*parts)
+
+
+LIST_INDENT = len("  variants ")
+
+
+def _wrapped(out: Console, text: Text, indent: int) -> list[Text]:
+    """``text`` in lines that fit beside ``indent`` columns, broken between words, a word
+    too long for a line folded; no trailing spaces."""
+    lines = text.wrap(out, max(out.width - indent, 8), overflow="fold")
+    for line in lines:
+        line.rstrip()
+    return list(lines)
 
 
 # ---------------------------------------------------------------- play
