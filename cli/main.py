@@ -5,18 +5,20 @@ from __future__ import annotations
 import secrets
 import sys
 import time
+from contextlib import contextmanager
 from collections.abc import Mapping
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 import typer.exceptions
-from rich.console import Console
+from rich.console import Console, Group
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
-from .. import interpreter
+from .. import __version__, interpreter
 from ..dsl import budgets as dsl_budgets
 from ..dsl import load as dsl_load
 from ..dsl.errors import MeepleError
@@ -25,7 +27,7 @@ from ..interpreter import record as records
 from ..interpreter.bots import BOTS, bot_seed
 from ..interpreter.views import SPECTATOR, view
 
-from . import render
+from . import complete, jsonout, render
 from .i18n import language, tr
 from .play import HUMAN, Done, PlaySession, seat_label
 
@@ -33,10 +35,60 @@ app = typer.Typer(
     name="meeple",
     help="Meeple: validate, play, simulate and replay games written in the Meeple rules language.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,    # --install-completion, --show-completion
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},   # inherited by every command
 )
+
+NO_COLOR_HELP = "No colour nor any other style (also: the NO_COLOR environment variable)."
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        print(f"meeple {__version__}")
+        raise typer.Exit(0)
+
+
+def _no_colour(value: bool) -> bool:
+    if value:
+        render.set_colour(False)
+    return value
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(False, "--version", "-V", callback=_show_version,
+                                 is_eager=True, help="Print 'meeple VERSION' and exit."),
+    no_color: bool = typer.Option(False, "--no-color", callback=_no_colour, is_eager=True,
+                                  help=NO_COLOR_HELP),
+) -> None:
+    """Meeple: validate, play, simulate and replay games written in the Meeple rules language."""
+    # the options of one command line only (tests run many in one process)
+    jsonout.reset()
+    render.set_colour(not no_color)
+
+
+def no_color_option():
+    """--no-color, accepted after the command too."""
+    return typer.Option(False, "--no-color", callback=_no_colour, is_eager=True,
+                        help=NO_COLOR_HELP)
+
+
+def json_option(what: str):
+    """--json of a command: its document on stdout instead of the text."""
+    return typer.Option(False, "--json", help=f"Print {what} as one JSON document on stdout "
+                                               "(format meeple-COMMAND/1, see docs/cli.md); "
+                                               "messages and progress go to stderr.")
+
+
+def progress_bar(label: str, *columns, quiet: bool = False) -> Progress:
+    """A progress bar on stderr, shown only when stderr is a terminal (and not with
+    --quiet), erased when done: stdout (a --json document, a table) stays clean."""
+    err = _err()
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), *columns,
+                    TimeElapsedColumn(), console=err, transient=True,
+                    disable=quiet or not err.is_terminal)
 
 
 def _out() -> Console:
@@ -49,10 +101,35 @@ def _err() -> Console:
     return render.console(stderr=True)
 
 
-def fail(message: str, code: int = 1) -> "typer.Exit":
-    """Prints 'error: message' on stderr and returns the exit to raise."""
-    _err().print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+@contextmanager
+def interruptible():
+    """Long work: Ctrl-C says 'interrupted' on stderr and exits 130 (no --json
+    document: the work is not done)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        raise typer.Exit(_interrupted()) from None
+
+
+def fail(message: str, code: int = 1, hint: str | None = None) -> "typer.Exit":
+    """Prints 'error: message' (and 'hint: ...') on stderr and returns the exit to raise.
+    With --json, a failure (code 1) also writes the command's document with the error; a
+    usage error (code 2) writes none."""
+    _error(message, hint)
+    if code == 1:
+        jsonout.current().error(message, hint=hint)
     return typer.Exit(code)
+
+
+def _error(message: str, hint: str | None = None) -> None:
+    err = _err()
+    err.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+    if hint:
+        err.print(Text("hint: ") + Text(hint), soft_wrap=True)
+
+
+def _note(note: str) -> None:
+    _err().print(Text("note: ", style="bold") + Text(note), soft_wrap=True)
 
 
 # ---------------------------------------------------------------- loading
@@ -64,19 +141,10 @@ def _resolve(ruleset: str) -> Path:
     try:
         found = dsl_load.resolve(ruleset)
     except dsl_load.NoRuleset as e:
-        if e.hint:
-            _err().print(Text("error: ", style="bold red") + Text(str(e)), soft_wrap=True)
-            raise fail_hint(e.hint) from None
-        raise fail(str(e)) from None
+        raise fail(str(e), hint=e.hint) from None
     if found.note:
-        _err().print(Text("note: ", style="bold") + Text(found.note), soft_wrap=True)
+        _note(found.note)
     return found.path
-
-
-def fail_hint(hint: str, code: int = 1) -> "typer.Exit":
-    """Prints 'hint: ...' after an error and returns the exit to raise."""
-    _err().print(Text("hint: ") + Text(hint), soft_wrap=True)
-    return typer.Exit(code)
 
 
 BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
@@ -181,110 +249,204 @@ def _diag_key(d):
     return (d.code, d.span.file, d.span.line, d.span.column, d.message)
 
 
+def _unique(found: list, seen: set, ds) -> None:
+    for d in ds:
+        if _diag_key(d) not in seen:
+            seen.add(_diag_key(d))
+            found.append(d)
+
+
 @app.command()
 def validate(
     paths: List[str] = typer.Argument(..., metavar="PATH", show_default=False,
+                                      autocompletion=complete.rulesets,
                                       help="Ruleset files or folders (or bundled names)."),
     budget: List[str] = budget_option(),
+    json_out: bool = json_option("every ruleset's problems (or what it holds)"),
+    no_color: bool = no_color_option(),
 ) -> None:
     """Check rulesets: the base, each variant alone, all variants together and each
     locale. Prints every problem with its place in the source; exit 1 if any."""
-    out, err = _out(), _err()
+    jout = jsonout.begin("validate", json_out)
     budgets = parse_budgets(budget)
-    bad = False
-    for name in paths:
-        try:
-            path = _resolve(name)
-        except typer.Exit:
-            bad = True
-            continue
-        src = dsl_load.read_sources(path, budgets)
-        if src.base is None and path.is_file() and path.parent.name in ("variants", "locales"):
-            # a variant or locale file alone: check it with the ruleset it belongs to
+    checked = [_validate_one(name, budgets, jout.on) for name in paths]
+    ok = all(c["ok"] for c in checked)
+    jout.emit({"ok": ok, "rulesets": checked})
+    if not ok:
+        raise typer.Exit(1)
+
+
+def _validate_one(name: str, budgets, as_json: bool) -> dict:
+    """Checks one PATH; prints what it found (problems on stderr, a summary on stdout
+    unless ``as_json``) and returns it as a --json entry."""
+    out, err = _out(), _err()
+    entry = {"input": name, "path": None, "ok": False, "name": None, "title": None,
+             "players": None, "variants": [], "locales": [], "files": 0, "diagnostics": []}
+    try:
+        found = dsl_load.resolve(name)
+    except dsl_load.NoRuleset as e:
+        _error(str(e), e.hint)
+        entry["diagnostics"].append(jsonout.cli_diagnostic("load/io", name, str(e), e.hint))
+        return entry
+    if found.note:
+        _note(found.note)
+    path = found.path
+    src = dsl_load.read_sources(path, budgets)
+    if src.base is None and path.is_file() and path.parent.name in ("variants", "locales"):
+        # a variant or locale file alone: check it with the ruleset it belongs to
+        if not as_json:
             out.print(f"{path} is a {path.parent.name[:-1]} file; checking its ruleset folder "
                       f"{path.parent.parent}", soft_wrap=True, markup=False)
-            path = path.parent.parent
-            src = dsl_load.read_sources(path, budgets)
-        diags, seen, progs = [], set(), {}
+        path = path.parent.parent
+        src = dsl_load.read_sources(path, budgets)
+    entry["path"], entry["files"] = str(path), len(src.sources)
+    diags, seen, progs, rule_errors = [], set(), {}, []
+    if src.diagnostics:
+        _unique(diags, seen, src.diagnostics)
+    else:
+        variants = sorted(src.variants)
+        combos = [((), None)] + [((v,), None) for v in variants]
+        if len(variants) > 1:
+            combos.append((tuple(variants), None))
+        combos += [((), loc) for loc in sorted(src.locales)]
+        for vs, loc in combos:
+            try:
+                progs[(vs, loc)] = interpreter.compile_sources(src, list(vs), loc, budgets)
+            except MeepleError as e:
+                _unique(diags, seen, e.diagnostics)
+            except RuleError as e:
+                message = (f"{e} (variants: {', '.join(vs) or 'none'}, "
+                           f"locale: {loc or 'none'})")
+                err.print(Text("error: ", style="bold red") + Text(f"{path}: {message}"))
+                rule_errors.append(jsonout.cli_diagnostic(getattr(e, "code", "rule/error"),
+                                                          str(path), message))
+    if diags:
+        err.print("\n\n".join(d.render(src.sources) for d in diags), markup=False,
+                  soft_wrap=True)
+        err.print(Text(f"\n{path}: {len(diags)} problem(s)", style="bold red"))
+    warnings, wseen = [], set()
+    for prog in progs.values():
+        _unique(warnings, wseen, getattr(prog, "warnings", []))
+    if warnings and not diags:
+        err.print("\n\n".join(w.render(src.sources) for w in warnings) + "\n",
+                  markup=False, soft_wrap=True, style="yellow")
+    entry["diagnostics"] = [jsonout.diagnostic(d) for d in diags + warnings] + rule_errors
+    entry["ok"] = not diags and not rule_errors
+    if diags or ((), None) not in progs:
+        return entry
+    base = progs[((), None)]
+    entry.update(name=base.name, title=base.title,
+                 players={"min": base.min_players, "max": base.max_players})
+    for v in sorted(src.variants):
+        prog = progs.get(((v,), None))
+        title = prog.checked.variant_titles.get(v, v) if prog else v
+        entry["variants"].append({"name": v, "title": title})
+    for loc in sorted(src.locales):
+        prog = progs.get(((), loc))
+        entry["locales"].append({"name": loc, "language": prog.checked.language if prog else None})
+    if not as_json and entry["ok"]:
+        _print_validated(out, path, entry)
+    return entry
 
-        def add(ds):
-            for d in ds:
-                if _diag_key(d) not in seen:
-                    seen.add(_diag_key(d))
-                    diags.append(d)
 
-        if src.diagnostics:
-            add(src.diagnostics)
-        else:
-            variants = sorted(src.variants)
-            combos = [((), None)] + [((v,), None) for v in variants]
-            if len(variants) > 1:
-                combos.append((tuple(variants), None))
-            combos += [((), loc) for loc in sorted(src.locales)]
-            for vs, loc in combos:
-                try:
-                    progs[(vs, loc)] = interpreter.compile_sources(src, list(vs), loc, budgets)
-                except MeepleError as e:
-                    add(e.diagnostics)
-                except RuleError as e:
-                    err.print(Text("error: ", style="bold red") + Text(
-                        f"{path}: {e} (variants: {', '.join(vs) or 'none'}, "
-                        f"locale: {loc or 'none'})"))
-                    bad = True
-        if diags:
-            bad = True
-            err.print("\n\n".join(d.render(src.sources) for d in diags), markup=False,
-                      soft_wrap=True)
-            err.print(Text(f"\n{path}: {len(diags)} problem(s)", style="bold red"))
-            continue
-        if not progs:
-            continue
-        warnings, wseen = [], set()
-        for prog in progs.values():
-            for w in getattr(prog, "warnings", []):
-                if _diag_key(w) not in wseen:
-                    wseen.add(_diag_key(w))
-                    warnings.append(w)
-        if warnings:
-            err.print("\n\n".join(w.render(src.sources) for w in warnings) + "\n",
-                      markup=False, soft_wrap=True, style="yellow")
-        base = progs[((), None)]
-        out.print(Text("ok ", style="bold green") + Text(f"{path}: {base.title} ({base.name})"))
-        out.print(f"  players:  {base.min_players}-{base.max_players}")
-        titles = {v: progs[((v,), None)].checked.variant_titles.get(v, v)
-                  for v in sorted(src.variants)}
-        out.print("  variants: " + (", ".join(f"{v} ({t})" for v, t in titles.items()) or "none"),
-                  markup=False, soft_wrap=True)
-        locs = []
-        for loc in sorted(src.locales):
-            lang = progs[((), loc)].checked.language
-            locs.append(f"{loc} ({lang})" if lang and lang != loc else loc)
-        out.print("  locales:  " + (", ".join(locs) or "none"), soft_wrap=True, markup=False)
-        out.print(f"  files:    {len(src.sources)} checked")
-    if bad:
-        raise typer.Exit(1)
+def _print_validated(out: Console, path: Path, entry: dict) -> None:
+    out.print(Text("ok ", style="bold green") + Text(f"{path}: {entry['title']} ({entry['name']})"))
+    out.print(f"  players:  {entry['players']['min']}-{entry['players']['max']}")
+    out.print("  variants: " + (", ".join(f"{v['name']} ({v['title']})" for v in entry["variants"])
+                                or "none"), markup=False, soft_wrap=True)
+    locs = [f"{loc['name']} ({loc['language']})"
+            if loc["language"] and loc["language"] != loc["name"] else loc["name"]
+            for loc in entry["locales"]]
+    out.print("  locales:  " + (", ".join(locs) or "none"), soft_wrap=True, markup=False)
+    out.print(f"  files:    {entry['files']} checked")
 
 
 # ---------------------------------------------------------------- list
 
+LIST_COLUMNS = ("Name", "Title", "Players", "Variants", "Locales")
+
+
 @app.command("list")
-def list_rulesets() -> None:
-    """List the bundled rulesets with their players, variants and locales."""
-    out = _out()
-    t = Table(header_style="bold")
-    for col in ("Name", "Title", "Players", "Variants", "Locales"):
-        t.add_column(col)
+def list_rulesets(
+    json_out: bool = json_option("the bundled rulesets"),
+    no_color: bool = no_color_option(),
+) -> None:
+    """List the bundled rulesets with their players, variants and locales. A table when
+    the terminal is wide enough for it, else one block per ruleset: names are never cut."""
+    jout = jsonout.begin("list", json_out)
+    entries = []
     for name in dsl_load.bundled_names():
-        path = dsl_load.resolve_path(name)
-        src = dsl_load.read_sources(path)
+        src = dsl_load.read_sources(dsl_load.resolve_path(name))
+        entry = {"name": name, "ok": False, "title": None, "players": None,
+                 "variants": sorted(src.variants), "locales": sorted(src.locales)}
         try:
             prog = interpreter.compile_sources(src)
+            entry.update(ok=True, title=prog.title,
+                         players={"min": prog.min_players, "max": prog.max_players})
         except (MeepleError, RuleError):
-            t.add_row(name, Text("(has errors: run meeple validate)", style="red"), "", "", "")
-            continue
-        t.add_row(Text(name), Text(prog.title), f"{prog.min_players}-{prog.max_players}",
-                  ", ".join(sorted(src.variants)) or "-", ", ".join(sorted(src.locales)) or "-")
-    out.print(t)
+            pass
+        entries.append(entry)
+    if jout.on:
+        jout.emit({"ok": True, "rulesets": entries})
+        return
+    out = _out()
+    table = _list_table(entries)
+    natural = Measurement.get(out, out.options.update_width(10_000), table).maximum
+    if natural <= out.width:
+        out.print(table)
+    else:
+        out.print(_list_blocks(out, entries))
+
+
+def _list_cells(e: dict) -> list[Text]:
+    players = f"{e['players']['min']}-{e['players']['max']}" if e["ok"] else ""
+    title = render.safe_text(e["title"]) if e["ok"] else Text(
+        "(has errors: run meeple validate)", style="red")
+    return [render.safe_text(e["name"], style="bold"), title, Text(players),
+            render.safe_text("\n".join(e["variants"]) or "-"),
+            render.safe_text(", ".join(e["locales"]) or "-")]
+
+
+def _list_table(entries: list[dict]) -> Table:
+    """One row per ruleset, a variant per line: for a terminal wide enough for all of it."""
+    t = Table(header_style="bold")
+    for col in LIST_COLUMNS:
+        t.add_column(col, overflow="fold")
+    for e in entries:
+        t.add_row(*_list_cells(e))
+    return t
+
+
+def _list_blocks(out: Console, entries: list[dict]) -> Group:
+    """One block per ruleset, for a narrow terminal: the name and title, then players,
+    variants and locales on lines of their own; long lists wrap between names (a name
+    longer than the line folds onto the next one, never cut)."""
+    parts = []
+    for k, e in enumerate(entries):
+        name, title, players, _, locales = _list_cells(e)
+        if k:
+            parts.append(Text(""))
+        parts.extend(_wrapped(out, Text.assemble(name, " — ", title), 0))
+        fields = [("players", players)] if e["ok"] else []
+        fields += [("variants", render.safe_text(", ".join(e["variants"]) or "-")),
+                   ("locales", locales)]
+        for label, value in fields:
+            for i, line in enumerate(_wrapped(out, value, LIST_INDENT)):
+                head = f"  {label}".ljust(LIST_INDENT) if i == 0 else " " * LIST_INDENT
+                parts.append(Text.assemble((head, "dim"), line))
+    return Group(*parts)
+
+
+LIST_INDENT = len("  variants ")
+
+
+def _wrapped(out: Console, text: Text, indent: int) -> list[Text]:
+    """``text`` in lines that fit beside ``indent`` columns, broken between words, a word
+    too long for a line folded; no trailing spaces."""
+    lines = text.wrap(out, max(out.width - indent, 8), overflow="fold")
+    for line in lines:
+        line.rstrip()
+    return list(lines)
 
 
 # ---------------------------------------------------------------- play
@@ -327,20 +489,24 @@ def _stdin_keeps_bad_bytes() -> None:
 @app.command()
 def play(
     ruleset: Optional[str] = typer.Argument(None, metavar="RULESET", show_default=False,
+                                            autocompletion=complete.rulesets,
                                             help="A bundled ruleset name (see meeple list) or "
                                                  "a path (with --resume: the record's ruleset)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
     variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+                                      autocompletion=complete.variants,
                                       help="A variant to play (repeatable)."),
     locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+                                         autocompletion=complete.locales,
                                          help="A locale, e.g. de."),
     seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="S",
                                        help="Random seed: the same seed, the same game (default: 64 "
                                             "random bits from the operating system, shown "
                                             "when the game is over)."),
     bot: List[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
+                                  autocompletion=complete.seat_bots,
                                   help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
                                        "2=random (repeatable). Bots: " + ", ".join(sorted(BOTS))),
     record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
@@ -351,9 +517,11 @@ def play(
                                           help="Continue the unfinished game of this record "
                                                "(saved back to it)."),
     ruleset_path: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+                                               autocompletion=complete.rulesets,
                                                help="With --resume: the ruleset, when the "
                                                     "record's is not a bundled one."),
     budget: List[str] = budget_option(),
+    no_color: bool = no_color_option(),
 ) -> None:
     """Play a game in the terminal: hot seat for the humans, bots for the --bot seats.
     With no --seed the seed is random (64 bits from the operating system) and shown
@@ -463,16 +631,20 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None) -> i
 @app.command()
 def simulate(
     ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
+                                  autocompletion=complete.rulesets,
                                   help="A bundled ruleset name or a path."),
     games: int = typer.Option(100, "--games", "-n", metavar="N", help="How many games to play."),
     players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
     variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+                                      autocompletion=complete.variants,
                                       help="A variant (repeatable)."),
-    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME", help="A locale."),
+    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+                                         autocompletion=complete.locales, help="A locale."),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Game i uses seed S+i."),
     bot: str = typer.Option("random", "--bot", "-b", metavar="BOT",
+                            autocompletion=complete.bots,
                             help="The bot for every seat: " + ", ".join(sorted(BOTS))),
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
@@ -484,10 +656,12 @@ def simulate(
                                      help="With --records: save only the game that fails."),
     force: bool = typer.Option(False, "--force", help="Let --records overwrite existing files."),
     budget: List[str] = budget_option(),
+    json_out: bool = json_option("the statistics"),
+    no_color: bool = no_color_option(),
 ) -> None:
     """Play many games with bots and show statistics: wins per seat, game length,
     moves per turn and speed."""
-    out = _out()
+    jout = jsonout.begin("simulate", json_out)
     if games < 1:
         raise fail("--games must be at least 1", 2)
     _check_seed(seed, seed + games - 1)
@@ -502,11 +676,9 @@ def simulate(
     wins = [0] * n
     shared = 0
     lengths, total_moves, total_turns = [], 0, 0
-    progress = Progress(TextColumn(tr(lang, "simulating")), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), console=out,
-                        disable=quiet or not out.is_terminal, transient=True)
+    progress = progress_bar(tr(lang, "simulating"), quiet=quiet)
     start = time.perf_counter()
-    with progress:
+    with interruptible(), progress:
         task = progress.add_task("games", total=games)
         for i in range(games):
             gseed = seed + i
@@ -528,8 +700,12 @@ def simulate(
                     moves += 1
             except (RuleError, IllegalMove) as e:
                 progress.stop()
-                saved = keep.save(gseed, game, played, failed=str(e)) if keep and game else ""
-                raise fail(f"game {i + 1} (seed {gseed}): {e}{saved}") from None
+                path = keep.save(gseed, game, played, failed=str(e)) if keep and game else None
+                message = f"game {i + 1} (seed {gseed}): {e}" + (f" (its record: {path})" if path else "")
+                jout.emit({"ok": False, "error": {"message": message},
+                           "failed_game": {"game": i + 1, "seed": gseed,
+                                           "record": str(path) if path else None}})
+                raise fail(message) from None
             if keep is not None and not failed_only:
                 keep.save(gseed, game, played)
             res = game.result
@@ -543,30 +719,51 @@ def simulate(
             total_moves += moves
             progress.advance(task)
     elapsed = time.perf_counter() - start
+    stats = {
+        "ok": True, "ruleset": ruleset, "title": prog.title, "variants": list(prog.variants),
+        "locale": prog.locale, "players": n, "bot": bot, "games": games,
+        "seeds": {"first": seed, "last": seed + games - 1},
+        "seats": [{"seat": s, "player": display.player_name(prog, s), "wins": wins[s],
+                   "win_rate": wins[s] / games} for s in range(n)],
+        "shared_wins": shared,
+        "turns": {"mean": sum(lengths) / games, "min": min(lengths), "max": max(lengths)},
+        "moves": total_moves,
+        "moves_per_turn": total_moves / total_turns if total_turns else None,
+        "seconds": elapsed, "games_per_second": games / elapsed if elapsed > 0 else None,
+    }
+    if jout.on:
+        jout.emit(stats)
+    else:
+        _print_simulation(_out(), prog, stats, lang)
+
+
+def _print_simulation(out: Console, prog, stats: dict, lang: str | None) -> None:
     title = prog.title + "".join(f" + {prog.checked.variant_titles.get(v, v)}"
                                  for v in prog.variants)
+    seeds = stats["seeds"]
     out.print(render.safe_text(title, style="bold") + Text(
-        " — " + tr(lang, "{n} games", n=games) + ", " + tr(lang, "{n} players", n=n) + ", "
-        + seat_label(lang, bot) + ", "
-        + tr(lang, "seeds {first}..{last}", first=seed, last=seed + games - 1)))
+        " — " + tr(lang, "{n} games", n=stats["games"]) + ", "
+        + tr(lang, "{n} players", n=stats["players"]) + ", " + seat_label(lang, stats["bot"]) + ", "
+        + tr(lang, "seeds {first}..{last}", first=seeds["first"], last=seeds["last"])))
     t = Table(header_style="bold")
     t.add_column(tr(lang, "Seat"))
     t.add_column(tr(lang, "Wins"), justify="right")
     t.add_column(tr(lang, "Win %"), justify="right")
-    for s in range(n):
-        t.add_row(render.safe_text(display.player_name(prog, s)), str(wins[s]),
-                  f"{100 * wins[s] / games:.1f}%")
+    for s in stats["seats"]:
+        t.add_row(render.safe_text(s["player"]), str(s["wins"]), f"{100 * s['win_rate']:.1f}%")
     out.print(t)
     st = Table(show_header=False, box=None, padding=(0, 2))
     st.add_column(style="bold")
     st.add_column()
-    st.add_row(tr(lang, "shared wins"), str(shared))
+    turns = stats["turns"]
+    st.add_row(tr(lang, "shared wins"), str(stats["shared_wins"]))
     st.add_row(tr(lang, "game length (turns)"),
-               tr(lang, "mean {mean}, min {min}, max {max}", mean=f"{sum(lengths) / games:.1f}",
-                  min=min(lengths), max=max(lengths)))
-    st.add_row(tr(lang, "moves per turn"), f"{total_moves / total_turns:.2f}" if total_turns else "-")
-    st.add_row(tr(lang, "total moves"), str(total_moves))
-    st.add_row(tr(lang, "games per second"), f"{games / elapsed:.1f}" if elapsed > 0 else "-")
+               tr(lang, "mean {mean}, min {min}, max {max}", mean=f"{turns['mean']:.1f}",
+                  min=turns["min"], max=turns["max"]))
+    per_turn, speed = stats["moves_per_turn"], stats["games_per_second"]
+    st.add_row(tr(lang, "moves per turn"), f"{per_turn:.2f}" if per_turn is not None else "-")
+    st.add_row(tr(lang, "total moves"), str(stats["moves"]))
+    st.add_row(tr(lang, "games per second"), f"{speed:.1f}" if speed is not None else "-")
     out.print(st)
 
 
@@ -593,7 +790,7 @@ class _Keeper:
     def path(self, gseed: int) -> Path:
         return self.folder / f"{self.prog.name}-seed-{gseed}.json"
 
-    def save(self, gseed: int, game, played: list, failed: str | None = None) -> str:
+    def save(self, gseed: int, game, played: list, failed: str | None = None) -> Path:
         rec = records.Record(self.ruleset, self.n, gseed, self.variants, self.locale,
                              [m for m, _ in played], [self.bot] * self.n,
                              game.result if game.over else None, records.digest(game),
@@ -606,7 +803,7 @@ class _Keeper:
             rec.save(path)
         except records.SaveError as e:
             raise fail(str(e)) from None
-        return f" (its record: {path})"
+        return path
 
 
 # ---------------------------------------------------------------- replay
@@ -655,6 +852,9 @@ def _replay_record(prog, rec: records.Record, on_move=None):
         raise fail(f"the replay hits an error in the rules: {e}") from None
 
 
+REPLAY_PROGRESS_MOVES = 500   # a record this long replays with a progress bar (on a terminal)
+
+
 @app.command()
 def replay(
     record_file: Path = typer.Argument(..., metavar="RECORD", help="A game record (JSON).",
@@ -668,14 +868,18 @@ def replay(
                                     help="With --reveal: show everything even though the game "
                                          "is not over (this gives its secrets away)."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+                                          autocompletion=complete.rulesets,
                                           help="The ruleset to replay with (needed when the "
                                                "record's is not a bundled one)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final board and result."),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="Only the final board and result (no progress bar)."),
     budget: List[str] = budget_option(),
+    json_out: bool = json_option("the moves and the result"),
+    no_color: bool = no_color_option(),
 ) -> None:
     """Replay a game record: check it, print each move, then the final board and result.
     By default shows what a spectator sees."""
-    out = _out()
+    jout = jsonout.begin("replay", json_out)
     if as_seat is not None and reveal:
         raise fail("use either --as or --reveal, not both", 2)
     if unfinished and not reveal:
@@ -686,16 +890,40 @@ def replay(
         raise fail(f"--as {as_seat}: there is no such seat; the game has seats 1 to "
                    f"{rec.players}", 2)
     played: list = []   # (game before, notation, seat, type) of each move
+    progress = progress_bar("replaying", quiet=quiet or len(rec.moves) < REPLAY_PROGRESS_MOVES)
+    with interruptible(), progress:
+        task = progress.add_task("moves", total=len(rec.moves))
 
-    def on_move(game, notation):
-        if not quiet:
-            played.append((game.copy(), notation, game.active_player, game.R.pending["type"]))
+        def on_move(game, notation):
+            if not quiet:
+                played.append((game.copy(), notation, game.active_player, game.R.pending["type"]))
+            progress.advance(task)
 
-    game = _replay_record(prog, rec, on_move)
+        game = _replay_record(prog, rec, on_move)
     if reveal and not game.over and not unfinished:
         raise fail("the game is not over: --reveal would show the hidden information of a game "
                    "still in play; add --unfinished to show it all the same", 2)
     seat = "all" if reveal else (as_seat - 1 if as_seat is not None else SPECTATOR)
+    moves = []
+    for k, (before, notation, mover, tc) in enumerate(played):
+        after = played[k + 1][0] if k + 1 < len(played) else game
+        shown, text = render.describe_move(before, before.find_move(notation), tc, seat, after)
+        moves.append((mover, shown, text))
+    if jout.on:
+        jout.emit({
+            "ok": True, "record": str(record_file), "ruleset": rec.ruleset, "title": prog.title,
+            "variants": list(rec.variants), "locale": rec.locale,
+            "players": [display.player_name(prog, s) for s in range(rec.players)],
+            "seed": rec.seed if game.over or reveal else None,
+            "seen_by": "everything" if reveal else ("spectator" if as_seat is None else seat),
+            "moves": [{"number": k + 1, "seat": mover, "player": display.player_name(prog, mover),
+                       "notation": shown, "text": text.plain}
+                      for k, (mover, shown, text) in enumerate(moves)],
+            "move_count": len(rec.moves), "over": game.over,
+            "result": game.result if game.over else None,
+            "to_move": None if game.over else game.active_player})
+        return
+    out = _out()
     lang = language(prog)
     if reveal:
         who = tr(lang, "as seen by everything")
@@ -707,10 +935,7 @@ def replay(
     out.print(Text(prog.title, style="bold") + Text(
         " — " + tr(lang, "{n} players", n=rec.players) + shown_seed + " — "
         + tr(lang, "{n} moves", n=len(rec.moves)) + " — " + who))
-    for k, (before, notation, mover, tc) in enumerate(played):
-        after = played[k + 1][0] if k + 1 < len(played) else game
-        m = before.find_move(notation)
-        shown, text = render.describe_move(before, m, tc, seat, after)
+    for mover, shown, text in moves:
         line = Text(f"{display.player_name(prog, mover)}: ", style="cyan")
         line.append(shown)
         line.append(" — ")
@@ -727,6 +952,22 @@ def replay(
                            "'{command}'.", player=display.player_name(prog, nxt),
                      command=f"meeple play --resume {record_file}"), markup=False,
                   soft_wrap=True)
+
+
+def _prog_name() -> str:
+    """How usage lines and completion scripts name the command: 'python -m meeple' when
+    run so, else 'meeple' (the console script, or main() called by another program)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return "python -m meeple" if spec is not None and spec.name in ("meeple", "meeple.__main__") \
+        else "meeple"
+
+
+def _interrupted() -> int:
+    try:
+        sys.stderr.write("\ninterrupted\n")
+    except (OSError, ValueError):
+        pass
+    return 130
 
 
 class _LiteralStream:
@@ -747,8 +988,9 @@ def main() -> None:
     """The ``meeple`` command (see cli/entry.py): the app, with Ctrl-C anywhere exiting
     130 and never a traceback (``play`` saves its record before), and click's usage
     errors printed with the typed values escaped. Exit codes: 0, 1, 2, 130."""
+    jsonout.reset()
     try:
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name=_prog_name())
     except typer.exceptions.TyperException as e:   # click's usage errors: exit 2
         stream = _LiteralStream(sys.stderr)
         if callable(getattr(e, "show", None)):
@@ -756,15 +998,15 @@ def main() -> None:
         else:  # pragma: no cover - every such error has show() today
             stream.write(f"error: {e.format_message()}\n")
         code = e.exit_code
-    except typer.Abort:
-        sys.stderr.write("Aborted!\n")
-        code = 1
+    except typer.Abort as e:
+        # click turns Ctrl-C (and the end of the input in its own prompts) into Abort
+        if isinstance(e.__context__, KeyboardInterrupt):
+            code = _interrupted()
+        else:
+            sys.stderr.write("Aborted!\n")
+            code = 1
     except KeyboardInterrupt:
-        try:
-            sys.stderr.write("\ninterrupted\n")
-        except (OSError, ValueError):
-            pass
-        code = 130
+        code = _interrupted()
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import List, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import TextColumn
 from rich.text import Text
 
 from .. import interpreter
@@ -17,6 +17,7 @@ from ..dsl.errors import Diagnostic, MeepleError
 from ..interpreter import RuleError
 from ..interpreter import record as records
 from ..interpreter.invariants import Config, Stats, configs, explore
+from . import complete, jsonout
 
 
 def budget_help() -> str:
@@ -25,11 +26,15 @@ def budget_help() -> str:
 
 
 def register(app: typer.Typer, out, err, fail, resolve) -> None:
+    from .main import interruptible, json_option, no_color_option, progress_bar
+
     @app.command("test")
     def test(
         ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
+                                      autocompletion=complete.rulesets,
                                       help="A bundled ruleset name or a path."),
         variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+                                          autocompletion=complete.variants,
                                           help="Test only this combination of variants (repeatable)."),
         players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
                                               help="Test only this number of players."),
@@ -40,6 +45,8 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
                                       help="Where the minimal failing record is written."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
         budget: List[str] = typer.Option([], "--budget", metavar="NAME=VALUE", help=budget_help()),
+        json_out: bool = json_option("the checks and the failure, if any,"),
+        no_color: bool = no_color_option(),
     ) -> None:
         """Check a ruleset's invariants on many random games: the invariants it declares
         (invariant, secret, bound) and those every ruleset gets (the game ends within
@@ -50,6 +57,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         view, nor its log, nor its options and their texts. A failure is shrunk to a
         short game, printed with the rule's source line, and saved as a record for
         `meeple replay`; exit 1."""
+        jout = jsonout.begin("test", json_out)
         o, e = out(), err()
         if examples < 1:
             raise fail("--examples must be at least 1", 2)
@@ -81,15 +89,16 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
             raise fail(f"the ruleset '{ruleset}' cannot be loaded: {ex}")
 
         declared = base.checked
-        o.print(Text(f"{base.title}: ", style="bold") + Text(
-            f"{len(declared.invariants)} declared invariant(s), {len(declared.secrets)} secret "
-            f"zone(s), bound {_bound(base)}; {len(cfgs)} configuration(s): "
-            f"{', '.join(str(c) for c in cfgs[:4])}{' ...' if len(cfgs) > 4 else ''}"), soft_wrap=True)
+        if not jout.on:
+            o.print(Text(f"{base.title}: ", style="bold") + Text(
+                f"{len(declared.invariants)} declared invariant(s), {len(declared.secrets)} secret "
+                f"zone(s), bound {_bound(base)}; {len(cfgs)} configuration(s): "
+                f"{', '.join(str(c) for c in cfgs[:4])}{' ...' if len(cfgs) > 4 else ''}"),
+                soft_wrap=True)
         stats = Stats()
-        progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            TextColumn("{task.fields[states]} states"), TimeElapsedColumn(),
-                            console=o, disable=quiet or not o.is_terminal, transient=True)
-        with progress:
+        progress = progress_bar("{task.description}", TextColumn("{task.fields[states]} states"),
+                                quiet=quiet)
+        with interruptible(), progress:
             task = progress.add_task("games", total=examples, states=0)
 
             def tick():
@@ -97,15 +106,45 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
                                 states=stats.states,
                                 description="shrinking" if stats.failures else "games")
             failure = explore(load, cfgs, examples, seed, stats, on_example=tick)
+        doc = {"ok": failure is None, "ruleset": ruleset, "title": base.title,
+               "invariants": len(declared.invariants), "secrets": len(declared.secrets),
+               "bound": _bound_json(base), "configurations": [_config_json(c) for c in cfgs],
+               "examples": examples, "seed": seed, "games": stats.games, "states": stats.states,
+               "turn_end_checks": stats.moments.get("at turn end", 0),
+               "exchanges": stats.probes, "failure": None}
         if failure is None:
+            if jout.on:
+                jout.emit(doc)
+                return
             o.print(Text("ok ", style="bold green") + Text(
                 f"{stats.games} games, {stats.states} states checked; every invariant held "
                 f"(turn ends checked {stats.moments.get('at turn end', 0)} times); no leak "
                 f"in {stats.probes} exchanges of hidden items"))
             return
         failure.ruleset_ref = _ref(ruleset, path)
-        _report(e, failure, src.sources, out_file, load(failure.config))
+        saved = _report(e, failure, src.sources, out_file, load(failure.config))
+        doc["failure"] = _failure_json(failure, saved)
+        jout.emit(doc)
         raise typer.Exit(1)
+
+
+def _config_json(c: Config) -> dict:
+    return {"players": c.players, "variants": list(c.variants), "locale": c.locale}
+
+
+def _bound_json(ruleset) -> dict:
+    from ..interpreter.invariants import DEFAULT_BOUND
+    count, unit = ruleset.checked.bound or DEFAULT_BOUND
+    return {"count": count, "unit": unit, "default": not ruleset.checked.bound}
+
+
+def _failure_json(failure, saved: Path | None) -> dict:
+    span = failure.span if failure.span is not None and failure.span.line else None
+    return {"check": failure.check, "message": failure.message,
+            "file": span.file if span else None, "line": span.line if span else None,
+            "column": span.column if span else None,
+            "configuration": _config_json(failure.config), "seed": failure.seed,
+            "moves": list(failure.moves), "record": str(saved) if saved else None}
 
 
 def _bound(ruleset) -> str:
@@ -127,7 +166,9 @@ def _shown_path(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
-def _report(e, failure, sources, out_file: Path, program) -> None:
+def _report(e, failure, sources, out_file: Path, program) -> Path | None:
+    """Prints the failure on stderr and saves its game; returns the file (None if it
+    could not be saved)."""
     c = failure.config
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"),
             soft_wrap=True)
@@ -152,5 +193,7 @@ def _report(e, failure, sources, out_file: Path, program) -> None:
             "" if rec.ruleset in dsl_load.bundled_names() else f" --ruleset {_shown_path(rec.ruleset)}")
         e.print(f"  the minimal game is saved in {out_file}: {again}", soft_wrap=True,
                 markup=False)
+        return out_file
     except records.SaveError as ex:
         e.print(f"  (could not save the record: {ex})", markup=False, soft_wrap=True)
+        return None

@@ -4,6 +4,7 @@ seat's own legal moves, and the ruleset's display data (names, labels, colours,
 board layout) -- never from the game state itself."""
 from __future__ import annotations
 
+import os
 import re
 
 from rich.cells import cell_len
@@ -66,10 +67,33 @@ class LiteralHook(RenderHook):
         return [_Literal(r) for r in renderables]
 
 
+# ---------------------------------------------------------------- colour
+
+_colour = True   # False after --no-color (see set_colour)
+
+
+def set_colour(enabled: bool) -> None:
+    """Turns colour (and every other style) on or off for the consoles made after."""
+    global _colour
+    _colour = enabled
+
+
+def colour_enabled() -> bool:
+    """False with ``--no-color`` or a non-empty ``NO_COLOR`` (https://no-color.org).
+    ``FORCE_COLOR`` is rich's: it makes the output count as a terminal, with colour
+    unless one of these turns it off."""
+    return _colour and not os.environ.get("NO_COLOR")
+
+
 def console(stderr: bool = False, **kw) -> Console:
     """A console for text that may come from a ruleset or a user: no markup, no emoji
     codes, no highlighting, and every control character escaped (``literal``) whatever
-    the renderable. Styles are given with ``Text``/``style=``, never with markup."""
+    the renderable. Styles are given with ``Text``/``style=``, never with markup.
+    Without colour (``colour_enabled``) it writes no style at all: no colour, no bold,
+    no escape sequence but the screen controls of a hot-seat game."""
+    if not colour_enabled():
+        kw.setdefault("color_system", None)
+        kw.setdefault("no_color", True)
     c = Console(stderr=stderr, markup=False, emoji=False, highlight=False, **kw)
     c.push_render_hook(LiteralHook())
     return c

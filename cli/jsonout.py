@@ -1,0 +1,371 @@
+"""``--json``: the machine-readable output of ``validate``, ``list``, ``simulate``,
+``test`` and ``replay``, and its JSON Schemas.
+
+With ``--json`` a command writes exactly one JSON document on the standard output when
+it ends with exit code 0 or 1, and nothing else there (warnings, diagnostics as text and
+progress go to the standard error); a usage error (exit 2) or an interruption (130)
+writes no document. Each document has ``"format": "meeple-<command>/1"`` and
+``"ok"``; a command that fails (exit 1) writes ``"ok": false`` and an ``"error"`` (or,
+for ``validate`` and ``test``, its diagnostics or its failure). Seats count from 0, as in
+the Python API and in records.
+
+The schemas are written here, once, and published in ``docs/schema/cli-<command>.schema.json``
+(refreshed with ``python -m meeple.cli.jsonout``; a test fails when they are stale). A
+key is never renamed nor removed within a format version; a new key may be added (with
+its schema), so readers should ignore keys they do not know.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+from ..dsl.resources import SCHEMA_DIR
+
+COMMANDS = ("validate", "list", "simulate", "test", "replay")
+VERSION = 1
+
+
+def format_name(command: str) -> str:
+    return f"meeple-{command}/{VERSION}"
+
+
+def schema_file(command: str) -> str:
+    return f"cli-{command}.schema.json"
+
+
+# ---------------------------------------------------------------- writing a document
+
+# characters a terminal would act on that json.dumps leaves as they are (it escapes
+# C0 controls already): DEL, C1 controls, bidi controls, line/paragraph separators and
+# lone surrogates; written as \\uXXXX, the same string for a JSON reader
+_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def dumps(doc: dict, ascii_only: bool = False) -> str:
+    """A document as JSON text that is safe to print: one line per key (indented),
+    every character a terminal would act on escaped."""
+    text = json.dumps(doc, indent=2, ensure_ascii=ascii_only)
+    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _write(doc: dict) -> None:
+    stream = sys.stdout
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+    stream.write(dumps(doc, ascii_only=encoding not in ("utf8", "utf_8")) + "\n")
+    stream.flush()
+
+
+class Output:
+    """The JSON output of one command run: off, or on and not yet written."""
+
+    def __init__(self, command: str | None = None):
+        self.command = command
+        self.written = False
+
+    @property
+    def on(self) -> bool:
+        return self.command is not None
+
+    def emit(self, doc: dict) -> None:
+        """Writes the command's document (once: a second one is dropped)."""
+        if self.on and not self.written:
+            self.written = True
+            _write({"format": format_name(self.command), **doc})
+
+    def error(self, message: str, hint: str | None = None) -> None:
+        """The document of a command that fails with exit code 1."""
+        self.emit({"ok": False, "error": {"message": message, "hint": hint}})
+
+
+_current = Output()
+
+
+def begin(command: str, enabled: bool) -> Output:
+    """Called first by each command: its JSON output, on with ``--json``."""
+    global _current
+    _current = Output(command if enabled else None)
+    return _current
+
+
+def reset() -> None:
+    """No JSON output (before each command line)."""
+    begin("", False)
+
+
+def current() -> Output:
+    return _current
+
+
+# ---------------------------------------------------------------- pieces of documents
+
+def diagnostic(d) -> dict:
+    """A ``dsl.errors.Diagnostic`` as JSON (line and column null when it is about a
+    whole file)."""
+    located = d.span.line > 0
+    return {"severity": d.severity, "code": d.code, "file": d.span.file,
+            "line": d.span.line if located else None,
+            "column": d.span.column if located else None,
+            "message": d.message, "hint": d.hint}
+
+
+def cli_diagnostic(code: str, file: str, message: str, hint: str | None = None) -> dict:
+    """A problem found by the command line itself (no place in a source file)."""
+    return {"severity": "error", "code": code, "file": file, "line": None, "column": None,
+            "message": message, "hint": hint}
+
+
+# ---------------------------------------------------------------- the schemas
+
+def _s(kind, description: str, **more) -> dict:
+    return {"type": kind, "description": description, **more}
+
+
+def _obj(description: str, props: dict, required: list[str] | None = None) -> dict:
+    return {"type": "object", "description": description, "properties": props,
+            "required": sorted(props) if required is None else required,
+            "additionalProperties": False}
+
+
+_INT = "integer"
+_NAMES = {"type": "array", "items": {"type": "string"}}
+_ERROR = _obj("why the command failed (exit code 1); its text is also on the standard "
+              "error", {"message": _s("string", "the error message, as printed after 'error: '"),
+                        "hint": _s(["string", "null"], "how to fix it, as printed after "
+                                   "'hint: ' (e.g. the bundled rulesets), or null")},
+              required=["message"])
+_DIAGNOSTIC = _obj("a problem in a ruleset, as printed by meeple validate", {
+    "severity": {"enum": ["error", "warning"], "description": "an error fails validation; "
+                 "a warning does not"},
+    "code": _s("string", "stable namespaced code, e.g. check/unknown-zone", pattern="^[a-z-]+/[a-z-]+$"),
+    "file": _s("string", "the source file (or the path as given, for cli/ codes)"),
+    "line": _s([_INT, "null"], "1-based line; null when the problem is about the whole file"),
+    "column": _s([_INT, "null"], "1-based column; null when line is null"),
+    "message": _s("string", "what is wrong"),
+    "hint": _s(["string", "null"], "how to fix it, e.g. did you mean 'hand'?"),
+})
+_PLAYERS = _obj("how many players the ruleset allows", {"min": _s(_INT, "fewest players"),
+                                                          "max": _s(_INT, "most players")})
+_VARIANT = _obj("a variant", {"name": _s("string", "its name, as given to --variant"),
+                              "title": _s("string", "its title")})
+_LOCALE = _obj("a locale", {"name": _s("string", "its name, as given to --locale"),
+                            "language": _s(["string", "null"],
+                                           "the language it declares, if any")})
+_RESULT = _obj("the result of a finished game, as in the Python API (game.result)", {
+    "scores": {"type": "array", "items": {"type": "number"}, "description": "score per seat"},
+    "tiebreaks": {"type": "object", "additionalProperties": {"type": "array"},
+                  "description": "tiebreak name -> value per seat"},
+    "ranking": {"type": "array", "items": {"type": "array", "items": {"type": _INT}},
+                "description": "groups of seats, best first (a group: a tie)"},
+    "winners": {"type": "array", "items": {"type": _INT}, "description": "the winning seats"},
+})
+
+
+def _document(command: str, title: str, description: str, props: dict,
+              on_success: list[str]) -> dict:
+    """A command's document: format, ok, error, and its own keys (``on_success`` are
+    required when ok is true)."""
+    body = {
+        "format": {"const": format_name(command), "description": "this format and its version"},
+        "ok": _s("boolean", "true when the command succeeded (exit code 0)"),
+        "error": _ERROR,
+        **props,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://meeple.dev/schema/{schema_file(command)}",
+        "title": title,
+        "description": description + " Written on the standard output by `meeple "
+                       f"{command} --json` (see docs/cli.md).",
+        "type": "object",
+        "properties": body,
+        "required": ["format", "ok"],
+        "additionalProperties": False,
+        "if": {"properties": {"ok": {"const": True}}},
+        "then": {"required": on_success, "not": {"required": ["error"]}},
+    }
+
+
+def validate_schema() -> dict:
+    ruleset = _obj("one PATH of the command line and what checking it found", {
+        "input": _s("string", "the PATH as given on the command line"),
+        "path": _s(["string", "null"], "the file or folder checked (a variant or locale "
+                   "file is checked with its ruleset folder); null when there is none"),
+        "ok": _s("boolean", "no error (warnings allowed)"),
+        "name": _s(["string", "null"], "the ruleset's name, when it loads"),
+        "title": _s(["string", "null"], "the ruleset's title, when it loads"),
+        "players": {"oneOf": [_PLAYERS, {"type": "null"}]},
+        "variants": {"type": "array", "items": _VARIANT, "description": "its variants"},
+        "locales": {"type": "array", "items": _LOCALE, "description": "its locales"},
+        "files": _s(_INT, "how many source files were checked"),
+        "diagnostics": {"type": "array", "items": _DIAGNOSTIC,
+                        "description": "every error and warning, each once"},
+    })
+    return _document("validate", "meeple validate --json",
+                     "What checking each ruleset found: its problems (file, line, column, "
+                     "code, message, hint) or, when it loads, its players, variants and "
+                     "locales. ok is false (exit code 1) when any PATH has an error.",
+                     {"rulesets": {"type": "array", "items": ruleset,
+                                   "description": "one entry per PATH, in order"}}, ["rulesets"])
+
+
+def list_schema() -> dict:
+    entry = _obj("a bundled ruleset", {
+        "name": _s("string", "the name to give commands, e.g. meeple play NAME"),
+        "ok": _s("boolean", "false when it has errors (run meeple validate NAME)"),
+        "title": _s(["string", "null"], "its title (null when it has errors)"),
+        "players": {"oneOf": [_PLAYERS, {"type": "null"}]},
+        "variants": {**_NAMES, "description": "the names of its variants"},
+        "locales": {**_NAMES, "description": "the names of its locales"},
+    })
+    return _document("list", "meeple list --json", "The bundled rulesets, by name.",
+                     {"rulesets": {"type": "array", "items": entry,
+                                   "description": "every bundled ruleset, by name"}},
+                     ["rulesets"])
+
+
+def simulate_schema() -> dict:
+    seat = _obj("one seat's wins", {
+        "seat": _s(_INT, "the seat, from 0"),
+        "player": _s("string", "the seat's name"),
+        "wins": _s(_INT, "games won (a shared win counts for each winner)"),
+        "win_rate": _s("number", "wins / games, from 0 to 1"),
+    })
+    props = {
+        "ruleset": _s("string", "the RULESET as given"),
+        "title": _s("string", "the ruleset's title"),
+        "variants": {**_NAMES, "description": "the variants played"},
+        "locale": _s(["string", "null"], "the locale"),
+        "players": _s(_INT, "players per game"),
+        "bot": _s("string", "the bot in every seat"),
+        "games": _s(_INT, "games played"),
+        "seeds": _obj("game i used seed first + i", {"first": _s(_INT, "the first game's seed"),
+                                                     "last": _s(_INT, "the last game's seed")}),
+        "seats": {"type": "array", "items": seat, "description": "wins per seat"},
+        "shared_wins": _s(_INT, "games with several winners"),
+        "turns": _obj("game length in completed turns", {
+            "mean": _s("number", "mean"), "min": _s(_INT, "shortest"), "max": _s(_INT, "longest")}),
+        "moves": _s(_INT, "player decisions in all games"),
+        "moves_per_turn": _s(["number", "null"], "moves / turns (null without turns)"),
+        "seconds": _s("number", "time taken (not reproducible)"),
+        "games_per_second": _s(["number", "null"], "games / seconds (not reproducible)"),
+        "failed_game": _obj("the game that hit an error (when ok is false)", {
+            "game": _s(_INT, "its number, from 1"),
+            "seed": _s(_INT, "its seed"),
+            "record": _s(["string", "null"], "its record, with --records DIR"),
+        }),
+    }
+    return _document("simulate", "meeple simulate --json",
+                     "Statistics of many bot games: wins per seat, game length, moves.",
+                     props, ["ruleset", "title", "variants", "locale", "players", "bot",
+                             "games", "seeds", "seats", "shared_wins", "turns", "moves",
+                             "moves_per_turn", "seconds", "games_per_second"])
+
+
+def meeple_test_schema() -> dict:
+    config = _obj("a configuration: a player count with variants or a locale", {
+        "players": _s(_INT, "number of players"),
+        "variants": {**_NAMES, "description": "its variants"},
+        "locale": _s(["string", "null"], "the locale")})
+    failure = _obj("the first failing game, after shrinking", {
+        "check": _s("string", "the check that failed, e.g. secret 'hand'"),
+        "message": _s("string", "what went wrong"),
+        "file": _s(["string", "null"], "the source file of the declaration it breaks"),
+        "line": _s([_INT, "null"], "its 1-based line"),
+        "column": _s([_INT, "null"], "its 1-based column"),
+        "configuration": config,
+        "seed": _s(_INT, "the game's seed"),
+        "moves": {**_NAMES, "description": "every move of the shrunk game, in notation"},
+        "record": _s(["string", "null"], "the file the game was saved in (null if it "
+                     "could not be saved)"),
+    })
+    props = {
+        "ruleset": _s("string", "the RULESET as given"),
+        "title": _s("string", "the ruleset's title"),
+        "invariants": _s(_INT, "declared invariants"),
+        "secrets": _s(_INT, "declared secret zones"),
+        "bound": _obj("how long a game may last", {
+            "count": _s(_INT, "how many"), "unit": _s("string", "moves or turns"),
+            "default": _s("boolean", "true when the ruleset declares none")}),
+        "configurations": {"type": "array", "items": config,
+                           "description": "every configuration tested"},
+        "examples": _s(_INT, "--examples"),
+        "seed": _s(_INT, "--seed"),
+        "games": _s(_INT, "games played"),
+        "states": _s(_INT, "states checked"),
+        "turn_end_checks": _s(_INT, "times the turn-end invariants were checked"),
+        "exchanges": _s(_INT, "exchanges of hidden items made to look for leaks"),
+        "failure": {"oneOf": [failure, {"type": "null"}],
+                    "description": "null when every check held"},
+    }
+    return _document("test", "meeple test --json",
+                     "The result of checking a ruleset's invariants on many random games. "
+                     "ok is false (exit code 1) when a check failed: failure says which, "
+                     "with the shrunk game.",
+                     props, ["ruleset", "title", "invariants", "secrets", "bound",
+                             "configurations", "examples", "seed", "games", "states",
+                             "turn_end_checks", "exchanges", "failure"])
+
+
+def replay_schema() -> dict:
+    move = _obj("one move, as the viewer may see it", {
+        "number": _s(_INT, "from 1"),
+        "seat": _s(_INT, "who moved, from 0"),
+        "player": _s("string", "who moved, by name"),
+        "notation": _s("string", "the move's notation; only its verb when it names an item "
+                       "the viewer may not see"),
+        "text": _s("string", "the move in words, as the viewer may see it"),
+    })
+    props = {
+        "record": _s("string", "the RECORD file as given"),
+        "ruleset": _s("string", "the record's ruleset"),
+        "title": _s("string", "the ruleset's title"),
+        "variants": {**_NAMES, "description": "the record's variants"},
+        "locale": _s(["string", "null"], "the locale"),
+        "players": {**_NAMES, "description": "the seats' names, seat 0 first"},
+        "seed": _s([_INT, "null"], "the seed: null while the game is not over (unless "
+                   "--reveal --unfinished), since it decides the hidden items"),
+        "seen_by": _s(["integer", "string"], "the seat whose view is shown (--as, from 0), "
+                      "\"spectator\", or \"everything\" (--reveal)"),
+        "moves": {"type": "array", "items": move,
+                  "description": "every move (empty with --quiet)"},
+        "move_count": _s(_INT, "how many moves the record has"),
+        "over": _s("boolean", "the game is over"),
+        "result": {"oneOf": [_RESULT, {"type": "null"}], "description": "null while not over"},
+        "to_move": _s([_INT, "null"], "the seat to move when not over, else null"),
+    }
+    return _document("replay", "meeple replay --json",
+                     "A checked game record: its moves as one viewer may see them, then the "
+                     "result or who is to move.", props,
+                     ["record", "ruleset", "title", "variants", "locale", "players", "seed",
+                      "seen_by", "moves", "move_count", "over", "result", "to_move"])
+
+
+SCHEMAS = {"validate": validate_schema, "list": list_schema, "simulate": simulate_schema,
+           "test": meeple_test_schema, "replay": replay_schema}
+
+
+def schema(command: str) -> dict:
+    return SCHEMAS[command]()
+
+
+def generated() -> dict[str, str]:
+    """File name -> the text it should have in docs/schema/."""
+    from ..dsl.schema import dumps as dump_schema
+    return {schema_file(c): dump_schema(schema(c)) for c in COMMANDS}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m meeple.cli.jsonout [FOLDER]``: writes the schemas (default docs/schema)."""
+    out_dir = Path(argv[0]) if argv else SCHEMA_DIR
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name, text in generated().items():
+        path = out_dir / name
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
