@@ -20,14 +20,15 @@ ODD = ["", "0", "-1", "2.5", "1e9", "99999999999999999999999", "²", "nan", "x" 
        "2=random", "9=random", "1=nobot", "open_clans", "de", "xx"]
 
 COMMANDS = {
-    "validate": [],
-    "list": [],
+    "validate": ["--json"],
+    "list": ["--json"],
     "play": ["--players", "--variant", "--locale", "--seed", "--bot", "--record", "--force",
              "--resume", "--ruleset", "--budget"],
     "simulate": ["--games", "--players", "--variant", "--locale", "--seed", "--bot",
-                 "--max-moves", "--quiet", "--records", "--failed-only", "--budget"],
-    "test": ["--variant", "--players", "--examples", "--seed", "--out", "--quiet", "--budget"],
-    "replay": ["--as", "--reveal", "--unfinished", "--ruleset", "--quiet", "--budget"],
+                 "--max-moves", "--quiet", "--records", "--failed-only", "--budget", "--json"],
+    "test": ["--variant", "--players", "--examples", "--seed", "--out", "--quiet", "--budget",
+             "--json"],
+    "replay": ["--as", "--reveal", "--unfinished", "--ruleset", "--quiet", "--budget", "--json"],
 }
 SMALL = {"--games": ["1", "2"], "--examples": ["1", "2"], "--max-moves": ["5", "50"]}
 
@@ -35,11 +36,11 @@ SMALL = {"--games": ["1", "2"], "--examples": ["1", "2"], "--max-moves": ["5", "
 @st.composite
 def command_lines(draw):
     command = draw(st.sampled_from(sorted(COMMANDS)))
-    args = [command]
+    args = draw(st.sampled_from([[], ["--no-color"], ["-V"]])) + [command]
     if command != "list":
         args.append(draw(st.sampled_from(ODD)))
     for _ in range(draw(st.integers(0, 4))):
-        opt = draw(st.sampled_from(COMMANDS[command] + ["--help", "--nope", "-z"]))
+        opt = draw(st.sampled_from(COMMANDS[command] + ["--help", "-h", "--no-color", "--nope", "-z"]))
         args.append(opt)
         if opt in SMALL:
             args.append(draw(st.sampled_from(SMALL[opt])))
