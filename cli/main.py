@@ -116,6 +116,18 @@ def _check_seed(first: int, last: int) -> None:
                    "(the games' seeds must fit in a record)", 2)
 
 
+def layout_option():
+    return typer.Option("auto", "--layout", metavar="auto|compact|full",
+                        help="How screens fit the terminal: compact (fits its size; the "
+                             "details are a command away), full (everything, it may scroll), "
+                             "auto (full when it fits, else compact).")
+
+
+def _check_layout(layout: str) -> None:
+    if layout not in render.LAYOUTS:
+        raise fail(f"--layout {layout}: choose one of {', '.join(render.LAYOUTS)}", 2)
+
+
 def _players(prog, players: Optional[int]) -> int:
     if players is None:
         return min(max(prog.min_players, 2), prog.max_players)
@@ -334,12 +346,14 @@ def play(
                                                help="With --resume: the ruleset, when the "
                                                     "record's is not a bundled one."),
     budget: List[str] = budget_option(),
+    layout: str = layout_option(),
 ) -> None:
     """Play a game in the terminal: hot seat for the humans, bots for the --bot seats.
     With no --seed the seed is random (64 bits from the operating system) and shown
     only at the end. When the output is not a terminal, a game with hidden information
     needs bots for all seats but one."""
     out = _out()
+    _check_layout(layout)
     _stdin_keeps_bad_bytes()
     if resume is not None:
         if players is not None or variant or locale or seed is not None or bot or record:
@@ -347,7 +361,7 @@ def play(
                        "come from the record; give only --resume RECORD (and --ruleset PATH)", 2)
         if ruleset is not None and ruleset_path is not None:
             raise fail("give the ruleset either as RULESET or as --ruleset, not both", 2)
-        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset, parse_budgets(budget)))
+        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset, parse_budgets(budget), layout))
     if ruleset is None:
         raise fail("missing RULESET: name a bundled ruleset or a path (or --resume RECORD)", 2)
     if ruleset_path is not None:
@@ -387,13 +401,14 @@ def play(
     # named by the time, not the seed (a random seed would give the hidden cards away);
     # never over another file (see PlaySession.stop)
     quit_path = Path.cwd() / f"meeple-{prog.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    session = PlaySession(out, game, seats, bots, rec, record, quit_path)
+    session = PlaySession(out, game, seats, bots, rec, record, quit_path, layout)
     code = session.run()
     if code:
         raise typer.Exit(code)
 
 
-def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None) -> int:
+def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
+            layout: str = "auto") -> int:
     """Continues the unfinished game of a record; saving goes back to the same file."""
     rec = _read_record(path)
     problem = records.check_target(path, overwrite=True)
@@ -427,7 +442,7 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None) -> i
     for s in range(rec.players):
         out.print(render.safe_text(f"  {display.player_name(prog, s)}: {seats[s]}"))
     rec.seats = seats
-    session = PlaySession(out, game, seats, bots, rec, path, path)
+    session = PlaySession(out, game, seats, bots, rec, path, path, layout)
     session.history = history
     return session.run()
 
@@ -640,10 +655,12 @@ def replay(
                                                "record's is not a bundled one)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the final board and result."),
     budget: List[str] = budget_option(),
+    layout: str = layout_option(),
 ) -> None:
     """Replay a game record: check it, print each move, then the final board and result.
     By default shows what a spectator sees."""
     out = _out()
+    _check_layout(layout)
     if as_seat is not None and reveal:
         raise fail("use either --as or --reveal, not both", 2)
     if unfinished and not reveal:
@@ -679,10 +696,15 @@ def replay(
         line.append_text(text)
         out.print(line)
     out.print()
-    out.print(render.screen(prog, view(game, seat), seat, log_lines=8))
+    tail = render.result_table(prog, game.result) if game.over else None
+    # the final board fitted above the result (or the line saying who is to move)
+    reserve = 1 + (render.height(out, [tail]) if tail is not None else 2) + 1
+    for part in render.fit_screen(out, prog, view(game, seat), seat, layout=layout,
+                                  reserve=reserve, log_lines=8):
+        out.print(part)
     out.print()
     if game.over:
-        out.print(render.result_table(prog, game.result))
+        out.print(tail)
     else:
         nxt = game.active_player
         out.print(f"The game is not over: {display.player_name(prog, nxt)} is to move; "

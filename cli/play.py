@@ -14,7 +14,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.columns import Columns
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
@@ -26,12 +25,15 @@ from ..interpreter.runtime import Game, revealed_since
 from ..interpreter.views import SPECTATOR, view
 
 from . import render
+from .i18n import tr
 
 HUMAN = "human"
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
 UNDO_WORDS = {"undo", "u"}
-SHOW_WORDS = {"board", "show", "look", "moves"}
+SHOW_WORDS = {"screen", "show", "look"}
+DETAIL_WORDS = {"board", "zones", "log", "moves"}
+LAYOUTS = render.LAYOUTS
 
 
 class Quit(Exception):
@@ -91,7 +93,8 @@ def is_ascii_number(s: str) -> bool:
 
 class PlaySession:
     def __init__(self, console: Console, game: Game, seats: list[str], bots: dict,
-                 rec: records.Record, record_path: Path | None, quit_path: Path):
+                 rec: records.Record, record_path: Path | None, quit_path: Path,
+                 layout: str = "auto"):
         self.console = console
         self.game = game
         self.prog = game.program
@@ -100,6 +103,7 @@ class PlaySession:
         self.rec = rec
         self.record_path = record_path
         self.quit_path = quit_path
+        self.layout = layout        # render.LAYOUTS: how turn screens fit the terminal
         self.history: list[Done] = []
         self.last_human: int | None = None
         self.last_drawn = None
@@ -186,9 +190,15 @@ class PlaySession:
         c, g = self.console, self.game
         c.print()
         c.print(Rule("Game over"))
-        c.print(render.screen(self.prog, view(g, SPECTATOR), SPECTATOR, log_lines=8))
+        result = render.result_table(self.prog, g.result)
+        # the final board, fitted above the result, the seed line, the record line
+        # and the shell's prompt
+        reserve = 1 + render.height(c, [Text(""), result]) + 1 + 1 + 1
+        for part in render.fit_screen(c, self.prog, view(g, SPECTATOR), SPECTATOR,
+                                      layout=self.layout, reserve=reserve, log_lines=8):
+            c.print(part)
         c.print()
-        c.print(render.result_table(self.prog, g.result))
+        c.print(result)
         # the game is over: the seed may be shown now, so that it can be played again
         c.print(f"Seed: {self.rec.seed} (play the same game again with --seed {self.rec.seed})",
                 markup=False, highlight=False, soft_wrap=True)
@@ -256,51 +266,58 @@ class PlaySession:
         self.clear()
 
     def show(self, seat: int, force: bool = True) -> None:
-        """Draws the seat's screen; when the same seat decides again and nothing it
-        can see has changed, only the new decision is shown."""
+        """Draws the seat's turn screen, fitted to the console (``render.fit_screen``);
+        when the same seat decides again and nothing it can see has changed, only the
+        new decision is shown."""
         c, g = self.console, self.game
         v = view(g, seat)
         key = (seat, json.dumps(v["zones"], sort_keys=True), len(v["log"]))
-        if not force and key == self.last_drawn:
-            c.print()
-            self.show_moves(seat)
-            return
+        body = force or key != self.last_drawn
         self.last_drawn = key
-        c.print()
-        c.print(Rule(Text(f"{render.literal(self.prog.title)} — turn {v['turn'] + 1} — {self.pname(seat)}")))
-        c.print(render.screen(self.prog, v, seat))
-        c.print()
-        self.show_moves(seat)
+        for part in render.fit_screen(c, self.prog, v, seat, self.turn_info(seat, v),
+                                      self.layout, body=body):
+            c.print(part)
+
+    def turn_info(self, seat: int, v: dict) -> render.TurnInfo:
+        """The CLI's own words on a turn screen and the seat's moves."""
+        g = self.game
+        tc = self.type_code(g)
+        entries = []
+        for m in g.legal_moves():
+            notation, text = render.describe_move(g, m, tc, seat)
+            short = render.describe_move(g, m, tc, seat, short=True)[1]
+            entries.append((m.index + 1, notation, text, short))
+        title = f"{render.literal(self.prog.title)} — turn {v['turn'] + 1} — {self.pname(seat)}"
+        return render.TurnInfo(
+            title=title,
+            prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
+            hint=Text("Type a number or a move ('help' for commands).", style="dim"),
+            entries=entries)
 
     def prompt_text(self, seat: int) -> str:
         verb = view(self.game, seat)["pending"]["verb"] or "move"
         return render.literal(display.text(self.prog, verb, f"Choose: {verb}"))
 
-    def show_moves(self, seat: int) -> None:
+    def details(self, seat: int, what: str) -> None:
+        """A details view, whole whatever the terminal's size (it may scroll): the boards
+        with their cells' names, every zone, the whole log, or every move."""
         c, g = self.console, self.game
-        moves = g.legal_moves()
-        tc = self.type_code(g)
-        c.print(Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"))
-        entries = []
-        for m in moves:
-            notation, text = render.describe_move(g, m, tc, seat)
-            entries.append((m.index + 1, notation, text))
-        if len(entries) <= 12:
-            t = Table.grid(padding=(0, 2))
-            t.add_column(justify="right")
-            t.add_column()
-            t.add_column()
-            for n, notation, text in entries:
-                t.add_row(f"{n}.", Text(notation), text)
-            c.print(t)
+        v = view(g, seat)
+        lang = self.prog.locale
+        c.print()
+        if what == "board":
+            for part in render.boards_full(self.prog, v):
+                c.print(part)
+        elif what == "zones":
+            c.print(render.zones_table(self.prog, v, seat))
+        elif what == "log":
+            c.print(Text(tr(lang, "Events so far"), style="bold underline"))
+            for line in v["log"] or [tr(lang, "(none yet)")]:
+                c.print(Text("  " + render.literal(line)))
         else:
-            cells = []
-            for n, notation, text in entries:
-                cell = Text(f"{n:>2}. {notation}  ")
-                cell.append_text(text)
-                cells.append(cell)
-            c.print(Columns(cells, padding=(0, 3), column_first=True))
-        c.print(Text("Type a number or a move ('help' for commands).", style="dim"))
+            info = self.turn_info(seat, v)
+            c.print(info.prompt)
+            c.print(render.moves_full(info.entries))
 
     def human_turn(self, seat: int) -> None:
         c = self.console
@@ -320,6 +337,9 @@ class PlaySession:
                 continue
             if low in SHOW_WORDS:
                 self.show(seat)
+                continue
+            if low in DETAIL_WORDS:
+                self.details(seat, low)
                 continue
             if low in UNDO_WORDS:
                 if self.undo(seat):
@@ -396,13 +416,17 @@ class PlaySession:
                               "value, write the move's verb before it)")
         t.add_row("<move>", f"play a move by its notation, e.g. '{ex}'; the verb may be left out "
                             f"('{bare}')")
-        t.add_row("board", "show the board and your moves again")
+        t.add_row("screen", "draw your turn screen again")
+        t.add_row("board", "the boards in full, with the names of their cells")
+        t.add_row("zones", "every zone in full, yours and the other players'")
+        t.add_row("log", "every message of the game so far")
+        t.add_row("moves", "your moves, one a line, with their full text")
         t.add_row("undo", "take back your latest move, if nobody moved since and it showed you "
                           "nothing hidden")
         t.add_row("help", "this help")
         t.add_row("quit", "stop; the game record is saved so it can be replayed")
         c.print(t)
         c.print(Text("How moves are written", style="bold underline"))
-        c.print("  A move is its verb and its value. Cells are written by the names shown under "
-                "the board; items by their attribute values joined by '-' (a '#n' is added when "
+        c.print("  A move is its verb and its value. Cells are written by their names (shown "
+                "under the board's rows by 'board'); items by their attribute values joined by '-' (a '#n' is added when "
                 "two items are alike); several values are joined by '+'.", highlight=False)
