@@ -318,6 +318,7 @@ class PlaySession:
             info = self.turn_info(seat, v)
             c.print(info.prompt)
             c.print(render.moves_full(info.entries))
+        c.print(Text(tr(lang, "Type 'screen' to see your turn screen again."), style="dim"))
 
     def human_turn(self, seat: int) -> None:
         c = self.console
