@@ -282,17 +282,19 @@ class PlaySession:
         """The CLI's own words on a turn screen and the seat's moves."""
         g = self.game
         tc = self.type_code(g)
-        entries = []
+        entries, marks = [], {}
         for m in g.legal_moves():
             notation, text = render.describe_move(g, m, tc, seat)
             short = render.describe_move(g, m, tc, seat, short=True)[1]
             entries.append((m.index + 1, notation, text, short))
+            if tc == "cell":
+                marks[m.value] = str(m.index + 1)
         title = f"{render.literal(self.prog.title)} — turn {v['turn'] + 1} — {self.pname(seat)}"
         return render.TurnInfo(
             title=title,
             prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
             hint=Text("Type a number or a move ('help' for commands).", style="dim"),
-            entries=entries)
+            entries=entries, marks=marks)
 
     def prompt_text(self, seat: int) -> str:
         verb = view(self.game, seat)["pending"]["verb"] or "move"

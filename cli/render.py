@@ -5,7 +5,7 @@ board layout) -- never from the game state itself."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rich.cells import cell_len
 from rich.columns import Columns
@@ -123,16 +123,17 @@ def _label_width(prog, kind: str) -> int:
     return max(w, 1)
 
 
-def _cell_lines(prog, content, view: dict | None = None) -> list[Text]:
+def _cell_lines(prog, content, view: dict | None = None, mark: str | None = None) -> list[Text]:
     """What one cell shows, one line per item: a stack is listed from its top item (on
     the cell's own line) down to its bottom item, as seen from the side; an item lying
     face down (``{"hidden": true}`` in a view) is a mark; a cell the viewer may not look
-    into is '?' (with the number of items when there are several)."""
+    into is '?' (with the number of items when there are several); an empty cell with a
+    ``mark`` (the number of a move onto it) shows the mark."""
     if isinstance(content, dict):
         n = content.get("count", 0)
         return [Text(HIDDEN if n == 1 else f"{HIDDEN}{n}" if n else EMPTY, style="dim")]
     if not content:
-        return [Text(EMPTY, style="dim")]
+        return [Text(mark, style="bold reverse") if mark else Text(EMPTY, style="dim")]
     return [item_text(prog, it, True, view) for it in reversed(content)]
 
 
@@ -141,7 +142,8 @@ def _centred(t: Text, w: int) -> Text:
     return Text(" " * (pad // 2)) + t + Text(" " * (pad - pad // 2))
 
 
-def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = None):
+def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = None,
+                 marks: dict | None = None):
     """Each cell of the board with its drawn lines, its start column and its row: the
     layout's x is in half-cell steps, so rows of a triangle or a hex board are offset by
     half a cell. A board too wide for ``width`` columns is drawn with one column less
@@ -150,7 +152,9 @@ def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = 
     zones = [prog.zones[z] for z in prog.boards[board]]
     if not zones:
         return [], 0
-    drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, []), view) for z in zones}
+    marks = marks or {}
+    drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, []), view, marks.get(z.id))
+             for z in zones}
     lw = max([_label_width(prog, zones[0].kind)]
              + [t.cell_len for lines in drawn.values() for t in lines])
     nw = max(cell_len(literal(z.cell.name)) for z in zones) if names else 0
@@ -197,13 +201,15 @@ def _bands(starts: list[int], w: int, width: int | None) -> list[tuple[int, int]
 
 
 def board_lines(prog, view: dict, board: str, names: bool = True,
-                width: int | None = None) -> list[Text]:
+                width: int | None = None, marks: dict | None = None) -> list[Text]:
     """The board drawn from its cells' layout positions. Each cell shows its item (the
     short label), a dot when empty, '?' when hidden, a mark for an item lying face down;
     a cell holding a stack lists all its items, top first, on the lines below it. With
     ``names`` a dim line under each row gives the cells' names (as used in moves). A
-    board wider than ``width`` columns is drawn in bands, cut where the layout has gaps."""
-    cells, w = _board_cells(prog, view, board, names, width)
+    board wider than ``width`` columns is drawn in bands, cut where the layout has gaps.
+    ``marks``: what an empty cell shows instead of a dot (the number of a move onto it,
+    on a board drawn without the cells' names)."""
+    cells, w = _board_cells(prog, view, board, names, width, marks)
     out: list[Text] = []
     for lo, last in _bands([start for _, _, start, _ in cells], w, width):
         band = [c for c in cells if lo <= c[2] <= last]
@@ -428,6 +434,7 @@ class TurnInfo:
     prompt: Text
     hint: Text | None
     entries: list[tuple[int, str, Text, Text]]
+    marks: dict = field(default_factory=dict)   # empty cell -> the number of the move onto it
 
 
 def _lang(prog) -> str | None:
@@ -628,8 +635,10 @@ def compact_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo |
         for board in prog.boards:
             if fit.titles:
                 out.append(Text(literal(display.name(prog, board)), style="bold underline"))
+            marks = turn.marks if turn is not None and not fit.names else None
             out += part(("board", board, fit.names),
-                        lambda: board_lines(prog, view, board, fit.names, width=width))
+                        lambda: board_lines(prog, view, board, fit.names, width=width,
+                                            marks=marks))
     if body and fit.shared:
         def shared():
             toks = _shared_tokens(prog, view, lang, width)

@@ -185,3 +185,27 @@ def test_play_takes_a_layout_and_bots_play_to_the_end():
         assert re.search(r"(Winner|Shared win|No winner)", r.output), r.output[-2000:]
     r = runner.invoke(app, ["play", "cherokee", "--layout", "wide"])
     assert r.exit_code == 2 and "wide" in r.output
+
+
+def test_an_empty_cell_to_choose_shows_the_number_of_its_move():
+    """Without the cells' names (no room for them), the empty cells the seat may choose
+    show the numbers of their moves on the board."""
+    rs = interpreter.load("brotherhood-of-nine")
+    game, rnd = rs.new_game(2, 1), random.Random(1)
+    while not (game.R.pending["type"] == "cell" and len(game.legal_moves()) > 1):
+        moves = game.legal_moves()
+        game.apply(moves[rnd.randrange(len(moves))])
+    seat, moves = game.active_player, game.legal_moves()
+    text = draw(game, seat)
+    prog = game.program
+    shared = [display.name(prog, z.name) for z in prog.zones
+              if z.owner is None and z.board is None]
+    lines = text.splitlines()[1:]
+    board = lines[:next(i for i, x in enumerate(lines) if x.split(":")[0] in shared)]
+    names_shown = all(m.notation.split()[-1] in " ".join(board).split() for m in moves)
+    numbers = " ".join(board).split()
+    assert names_shown or all(str(m.index + 1) in numbers for m in moves), text
+    assert not names_shown      # at 80x24 this board has no room for its names
+    # the full layout writes the names, not the numbers
+    full = draw(game, seat, layout="full", width=160, height=80)
+    assert all(m.notation.split()[-1] in full.split() for m in moves)
