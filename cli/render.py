@@ -403,6 +403,8 @@ class Fit:
     others: str = "zones"     # other seats' zones: "zones", "counts" or "none"
     shared: bool = True       # the shared zones and the game variables
     boards: bool = True
+    title: bool = True        # the title line
+    own: bool = True          # the viewer's own zones
     all_moves: bool = True    # False: the moves that fit, and how many more
 
 
@@ -412,8 +414,8 @@ def _rungs() -> list[Fit]:
     steps = [dict(names=True, log=6), dict(log=4), dict(names=False, log=3), dict(log=2),
              dict(log=1), dict(moves="bare"), dict(titles=False), dict(log=0),
              dict(hint=False), dict(moves="short"), dict(others="counts"), dict(moves="notation"),
-             dict(others="none"), dict(shared=False), dict(boards=False),
-             dict(all_moves=False)]
+             dict(others="none"), dict(shared=False), dict(boards=False), dict(title=False),
+             dict(own=False), dict(all_moves=False)]
     out, cur = [], {}
     for step in steps:
         cur = {**cur, **step}
@@ -629,7 +631,7 @@ def compact_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo |
     if turn is not None and shown is None:
         shown = len(turn.entries)
     out: list = []
-    if body and turn is not None:
+    if body and turn is not None and fit.title:
         out += part("title", lambda: title_line(turn.title, width))
     if body and fit.boards:
         for board in prog.boards:
@@ -646,7 +648,7 @@ def compact_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo |
         out += part("shared", shared)
     if body:
         for p in range(view["players"]):
-            if p == seat or fit.others != "none":
+            if (p == seat and fit.own) or (p != seat and fit.others != "none"):
                 mode = "zones" if p == seat else fit.others
                 out += part(("seat", p, mode),
                             lambda: _seat_lines(prog, view, seat, p, mode, lang, width))

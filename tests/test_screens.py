@@ -63,7 +63,9 @@ def positions(rs, players: int, seed: int) -> list:
     return [seen[i] for i in sorted(picks)]
 
 
-def check_screen(text: str, game, width: int, height: int) -> None:
+def check_screen(text: str, game, width: int, height: int, own: bool = True) -> None:
+    """The screen fits, shows every move whole and every name it shows whole; with
+    ``own`` it shows the seat's own items (a tiny terminal may leave them to 'zones')."""
     lines = text.splitlines()
     assert len(lines) + 1 <= height, f"{len(lines)} lines + the prompt:\n{text}"
     assert max(len(x) for x in lines) <= width, text
@@ -88,7 +90,7 @@ def check_screen(text: str, game, width: int, height: int) -> None:
     for at in (mt.start() for mt in re.finditer(re.escape(first), text)):
         assert any(text.startswith(name, at) for name in names), text[at:at + 40]
     for z in prog.zones:
-        if z.owner == 0 and z.board is None:
+        if own and z.owner == 0 and z.board is None:
             for it in v["zones"].get(f"{z.name}:{seat}", []):
                 label = display.item_label(prog, it, True, v.get("ivars"))
                 assert re.search(rf"(^|\s){re.escape(label)}(\s|$)", text, re.M), (label, text)
@@ -116,7 +118,7 @@ def test_turn_screens_fit_80x24(config):
                 check_screen(draw(game, game.active_player), game, 80, 24)
 
 
-@pytest.mark.parametrize("size", [(60, 20), (100, 30), (132, 50)])
+@pytest.mark.parametrize("size", [(40, 12), (60, 20), (100, 30), (132, 50)])
 def test_screens_fit_other_sizes_too(size):
     width, height = size
     for name in dsl_load.bundled_names():
@@ -124,7 +126,7 @@ def test_screens_fit_other_sizes_too(size):
         players = rs.max_players
         for game in positions(rs, players, 3)[::2]:
             check_screen(draw(game, game.active_player, width=width, height=height),
-                         game, width, height)
+                         game, width, height, own=width >= 60)
 
 
 def test_the_full_layout_draws_everything_at_a_big_size():
