@@ -361,7 +361,8 @@ def play(
                        "come from the record; give only --resume RECORD (and --ruleset PATH)", 2)
         if ruleset is not None and ruleset_path is not None:
             raise fail("give the ruleset either as RULESET or as --ruleset, not both", 2)
-        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset, parse_budgets(budget), layout))
+        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset, parse_budgets(budget),
+                                 layout))
     if ruleset is None:
         raise fail("missing RULESET: name a bundled ruleset or a path (or --resume RECORD)", 2)
     if ruleset_path is not None:

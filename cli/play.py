@@ -431,5 +431,6 @@ class PlaySession:
         c.print(t)
         c.print(Text("How moves are written", style="bold underline"))
         c.print("  A move is its verb and its value. Cells are written by their names (shown "
-                "under the board's rows by 'board'); items by their attribute values joined by '-' (a '#n' is added when "
-                "two items are alike); several values are joined by '+'.", highlight=False)
+                "under the board's rows by 'board'); items by their attribute values joined "
+                "by '-' (a '#n' is added when two items are alike); several values are joined "
+                "by '+'.", highlight=False)

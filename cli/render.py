@@ -528,7 +528,8 @@ def _shared_tokens(prog, view: dict, lang, width: int) -> list[Text]:
 def _var_tokens(prog, view: dict, lead: bool) -> list[Text]:
     toks = []
     for k, v in sorted(view.get("vars", {}).items()):
-        t = Text("· " if toks or lead else "") + Text(f"{literal(display.name(prog, k))}:", style="bold")
+        t = Text("· " if toks or lead else "")
+        t.append(f"{literal(display.name(prog, k))}:", style="bold")
         toks.append(t + Text(" ") + _var_text(prog, k, v) if v != [] else t + Text(" -"))
     return toks
 
@@ -613,7 +614,8 @@ def move_cells(entries, style: str) -> list[tuple[Text, Text, Text]]:
 
 
 def compact_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo | None = None,
-                  body: bool = True, shown: int | None = None, memo: dict | None = None) -> list[Text]:
+                  body: bool = True, shown: int | None = None,
+                  memo: dict | None = None) -> list[Text]:
     """A screen in the compact layout at one rung: the title, the boards (cells only,
     or with their names), the shared zones and variables, each seat's zones (the
     viewer's own in full, the others' one line each), the latest messages, then the
@@ -763,9 +765,9 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
     else:
         return parts
     # the first rung that fits may have left out more than it had to: give back what fits
-    for field, value in REFILL:
-        if _richness(field, value) > _richness(field, getattr(fit, field)):
-            richer = replace(fit, **{field: value})
+    for name, value in REFILL:
+        if _richness(name, value) > _richness(name, getattr(fit, name)):
+            richer = replace(fit, **{name: value})
             cand = draw(richer)
             if fits(cand):
                 fit, parts = richer, cand
@@ -779,8 +781,8 @@ REFILL = [("hint", True), ("others", "counts"), ("log", 1), ("moves", "short"),
 _ORDER = {"moves": ["notation", "short", "bare", "text"], "others": ["none", "counts", "zones"]}
 
 
-def _richness(field: str, value) -> int:
-    return _ORDER[field].index(value) if field in _ORDER else int(value)
+def _richness(name: str, value) -> int:
+    return _ORDER[name].index(value) if name in _ORDER else int(value)
 
 
 def _fewer_moves(console, prog, view, seat, fit, width, turn, body, budget, memo) -> list:
