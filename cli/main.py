@@ -698,8 +698,10 @@ def replay(
         out.print(line)
     out.print()
     tail = render.result_table(prog, game.result) if game.over else None
-    # the final board fitted above the result (or the line saying who is to move)
-    reserve = 1 + (render.height(out, [tail]) if tail is not None else 2) + 1
+    # the final board fitted in what the other lines leave with --quiet: the title and a
+    # blank line above it, a blank line, the result (or the two lines saying who is to
+    # move) and the shell's prompt under it
+    reserve = 2 + 1 + (render.height(out, [tail]) if tail is not None else 2) + 1
     for part in render.fit_screen(out, prog, view(game, seat), seat, layout=layout,
                                   reserve=reserve, log_lines=8):
         out.print(part)

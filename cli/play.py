@@ -191,9 +191,10 @@ class PlaySession:
         c.print()
         c.print(Rule("Game over"))
         result = render.result_table(self.prog, g.result)
-        # the final board, fitted above the result, the seed line, the record line
-        # and the shell's prompt
-        reserve = 1 + render.height(c, [Text(""), result]) + 1 + 1 + 1
+        # the final board fitted in what the other lines leave: the blank line and the
+        # rule above it, a blank line, the result, the seed, the record and the shell's
+        # prompt under it
+        reserve = 3 + render.height(c, [result]) + 1 + (self.record_path is not None) + 1
         for part in render.fit_screen(c, self.prog, view(g, SPECTATOR), SPECTATOR,
                                       layout=self.layout, reserve=reserve, log_lines=8):
             c.print(part)

@@ -182,9 +182,14 @@ def test_play_takes_a_layout_and_bots_play_to_the_end():
         n = rs.max_players
         bots = [a for s in range(1, n + 1) for a in ("--bot", f"{s}=random")]
         r = runner.invoke(app, ["play", name, "--players", str(n), "--seed", "5",
-                                "--layout", "compact", *bots])
+                                "--layout", "compact", *bots], env={"COLUMNS": "80", "LINES": "24"})
         assert r.exit_code == 0, r.output
         assert re.search(r"(Winner|Shared win|No winner)", r.output), r.output[-2000:]
+        # the end fits the terminal: from the blank line before 'Game over' to the seed
+        # line, and the shell's prompt under it
+        end = r.output.splitlines()
+        start = max(i for i, line in enumerate(end) if "Game over" in line) - 1
+        assert len(end) - start + 1 <= 24 and max(len(x) for x in end[start:]) <= 80, r.output
     r = runner.invoke(app, ["play", "cherokee", "--layout", "wide"])
     assert r.exit_code == 2 and "wide" in r.output
 
