@@ -26,6 +26,7 @@ from ..interpreter.bots import BOTS, bot_seed
 from ..interpreter.views import SPECTATOR, view
 
 from . import render
+from .layout import LAYOUTS, fit_screen, height
 from .play import HUMAN, Done, PlaySession
 
 app = typer.Typer(
@@ -124,8 +125,8 @@ def layout_option():
 
 
 def _check_layout(layout: str) -> None:
-    if layout not in render.LAYOUTS:
-        raise fail(f"--layout {layout}: choose one of {', '.join(render.LAYOUTS)}", 2)
+    if layout not in LAYOUTS:
+        raise fail(f"--layout {layout}: choose one of {', '.join(LAYOUTS)}", 2)
 
 
 def _players(prog, players: Optional[int]) -> int:
@@ -701,8 +702,8 @@ def replay(
     # the final board fitted in what the other lines leave with --quiet: the title and a
     # blank line above it, a blank line, the result (or the two lines saying who is to
     # move) and the shell's prompt under it
-    reserve = 2 + 1 + (render.height(out, [tail]) if tail is not None else 2) + 1
-    for part in render.fit_screen(out, prog, view(game, seat), seat, layout=layout,
+    reserve = 2 + 1 + (height(out, [tail]) if tail is not None else 2) + 1
+    for part in fit_screen(out, prog, view(game, seat), seat, layout=layout,
                                   reserve=reserve, log_lines=8):
         out.print(part)
     out.print()

@@ -25,6 +25,7 @@ from ..interpreter.runtime import Game, revealed_since
 from ..interpreter.views import SPECTATOR, view
 
 from . import render
+from .layout import TurnInfo, fit_screen, height, moves_full
 from .i18n import tr
 
 HUMAN = "human"
@@ -33,7 +34,6 @@ HELP_WORDS = {"help", "?", "h"}
 UNDO_WORDS = {"undo", "u"}
 SHOW_WORDS = {"screen", "show", "look"}
 DETAIL_WORDS = {"board", "zones", "log", "moves"}
-LAYOUTS = render.LAYOUTS
 
 
 class Quit(Exception):
@@ -103,7 +103,7 @@ class PlaySession:
         self.rec = rec
         self.record_path = record_path
         self.quit_path = quit_path
-        self.layout = layout        # render.LAYOUTS: how turn screens fit the terminal
+        self.layout = layout        # layout.LAYOUTS: how turn screens fit the terminal
         self.history: list[Done] = []
         self.last_human: int | None = None
         self.last_drawn = None
@@ -194,8 +194,8 @@ class PlaySession:
         # the final board fitted in what the other lines leave: the blank line and the
         # rule above it, a blank line, the result, the seed, the record and the shell's
         # prompt under it
-        reserve = 3 + render.height(c, [result]) + 1 + (self.record_path is not None) + 1
-        for part in render.fit_screen(c, self.prog, view(g, SPECTATOR), SPECTATOR,
+        reserve = 3 + height(c, [result]) + 1 + (self.record_path is not None) + 1
+        for part in fit_screen(c, self.prog, view(g, SPECTATOR), SPECTATOR,
                                       layout=self.layout, reserve=reserve, log_lines=8):
             c.print(part)
         c.print()
@@ -267,7 +267,7 @@ class PlaySession:
         self.clear()
 
     def show(self, seat: int, force: bool = True) -> None:
-        """Draws the seat's turn screen, fitted to the console (``render.fit_screen``);
+        """Draws the seat's turn screen, fitted to the console (``layout.fit_screen``);
         when the same seat decides again and nothing it can see has changed, only the
         new decision is shown."""
         c, g = self.console, self.game
@@ -275,11 +275,11 @@ class PlaySession:
         key = (seat, json.dumps(v["zones"], sort_keys=True), len(v["log"]))
         body = force or key != self.last_drawn
         self.last_drawn = key
-        for part in render.fit_screen(c, self.prog, v, seat, self.turn_info(seat, v),
+        for part in fit_screen(c, self.prog, v, seat, self.turn_info(seat, v),
                                       self.layout, body=body):
             c.print(part)
 
-    def turn_info(self, seat: int, v: dict) -> render.TurnInfo:
+    def turn_info(self, seat: int, v: dict) -> TurnInfo:
         """The CLI's own words on a turn screen and the seat's moves."""
         g = self.game
         tc = self.type_code(g)
@@ -291,7 +291,7 @@ class PlaySession:
             if tc == "cell":
                 marks[m.value] = str(m.index + 1)
         title = f"{render.literal(self.prog.title)} — turn {v['turn'] + 1} — {self.pname(seat)}"
-        return render.TurnInfo(
+        return TurnInfo(
             title=title,
             prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
             hint=Text("Type a number or a move ('help' for commands).", style="dim"),
@@ -320,7 +320,7 @@ class PlaySession:
         else:
             info = self.turn_info(seat, v)
             c.print(info.prompt)
-            c.print(render.moves_full(info.entries))
+            c.print(moves_full(info.entries))
         c.print(Text(tr(lang, "Type 'screen' to see your turn screen again."), style="dim"))
 
     def human_turn(self, seat: int) -> None:
