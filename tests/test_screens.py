@@ -1,9 +1,9 @@
 """Turn screens fit the terminal: every bundled game, at every player count and with
-each of its variants, drawn by the CLI's own screen function (``PlaySession.show``, which uses
-``meeple.cli.layout.fit_screen``)
-on a recording console of 80×24, at several positions of seeded random games, takes
-at most 23 lines (the 24th is the prompt), no line is wider than 80 columns, and every
-move and name it shows is whole. ``--layout full`` draws everything at any size."""
+each of its variants, drawn by the CLI's own screen function (``PlaySession.show``,
+which uses ``meeple.cli.layout.fit_screen``) on a recording console of 80×24, at
+several positions of seeded random games, takes at most 23 lines (the 24th is the
+prompt), no line is wider than 80 columns, and every move and name it shows is whole.
+``--layout full`` draws everything at any size."""
 from __future__ import annotations
 
 import io
