@@ -29,6 +29,7 @@ from ..interpreter.views import SPECTATOR, view
 
 from . import complete, jsonout, render
 from .i18n import language, tr
+from .layout import LAYOUTS, fit_screen, height
 from .play import HUMAN, Done, PlaySession, seat_label
 
 app = typer.Typer(
@@ -203,6 +204,18 @@ def _check_seed(first: int, last: int) -> None:
     if not (-limit < first < limit and -limit < last < limit):
         raise fail("--seed: a seed is a whole number between -(2^128 - 1) and 2^128 - 1 "
                    "(the games' seeds must fit in a record)", 2)
+
+
+def layout_option():
+    return typer.Option("auto", "--layout", metavar="auto|compact|full",
+                        help="How screens fit the terminal: compact (fits its size; the "
+                             "details are a command away), full (everything, it may scroll), "
+                             "auto (full when it fits, else compact).")
+
+
+def _check_layout(layout: str) -> None:
+    if layout not in LAYOUTS:
+        raise fail(f"--layout {layout}: choose one of {', '.join(LAYOUTS)}", 2)
 
 
 def _players(prog, players: Optional[int]) -> int:
@@ -521,6 +534,7 @@ def play(
                                                help="With --resume: the ruleset, when the "
                                                     "record's is not a bundled one."),
     budget: List[str] = budget_option(),
+    layout: str = layout_option(),
     no_color: bool = no_color_option(),
 ) -> None:
     """Play a game in the terminal: hot seat for the humans, bots for the --bot seats.
@@ -528,6 +542,7 @@ def play(
     only at the end. When the output is not a terminal, a game with hidden information
     needs bots for all seats but one."""
     out = _out()
+    _check_layout(layout)
     _stdin_keeps_bad_bytes()
     if resume is not None:
         if players is not None or variant or locale or seed is not None or bot or record:
@@ -535,7 +550,8 @@ def play(
                        "come from the record; give only --resume RECORD (and --ruleset PATH)", 2)
         if ruleset is not None and ruleset_path is not None:
             raise fail("give the ruleset either as RULESET or as --ruleset, not both", 2)
-        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset, parse_budgets(budget)))
+        raise typer.Exit(_resume(out, resume, ruleset_path or ruleset, parse_budgets(budget),
+                                 layout))
     if ruleset is None:
         raise fail("missing RULESET: name a bundled ruleset or a path (or --resume RECORD)", 2)
     if ruleset_path is not None:
@@ -579,13 +595,14 @@ def play(
     # named by the time, not the seed (a random seed would give the hidden cards away);
     # never over another file (see PlaySession.stop)
     quit_path = Path.cwd() / f"meeple-{prog.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
-    session = PlaySession(out, game, seats, bots, rec, record, quit_path)
+    session = PlaySession(out, game, seats, bots, rec, record, quit_path, layout)
     code = session.run()
     if code:
         raise typer.Exit(code)
 
 
-def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None) -> int:
+def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
+            layout: str = "auto") -> int:
     """Continues the unfinished game of a record; saving goes back to the same file."""
     rec = _read_record(path)
     problem = records.check_target(path, overwrite=True)
@@ -621,7 +638,7 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None) -> i
         out.print(render.safe_text(f"  {display.player_name(prog, s)}: "
                                    f"{seat_label(lang, seats[s])}"))
     rec.seats = seats
-    session = PlaySession(out, game, seats, bots, rec, path, path)
+    session = PlaySession(out, game, seats, bots, rec, path, path, layout)
     session.history = history
     return session.run()
 
@@ -875,11 +892,13 @@ def replay(
                                help="Only the final board and result (no progress bar)."),
     budget: List[str] = budget_option(),
     json_out: bool = json_option("the moves and the result"),
+    layout: str = layout_option(),
     no_color: bool = no_color_option(),
 ) -> None:
     """Replay a game record: check it, print each move, then the final board and result.
     By default shows what a spectator sees."""
     jout = jsonout.begin("replay", json_out)
+    _check_layout(layout)
     if as_seat is not None and reveal:
         raise fail("use either --as or --reveal, not both", 2)
     if unfinished and not reveal:
@@ -942,10 +961,17 @@ def replay(
         line.append_text(text)
         out.print(line)
     out.print()
-    out.print(render.screen(prog, view(game, seat), seat, log_lines=8))
+    tail = render.result_table(prog, game.result) if game.over else None
+    # the final board fitted in what the other lines leave with --quiet: the title and a
+    # blank line above it, a blank line, the result (or the two lines saying who is to
+    # move) and the shell's prompt under it
+    reserve = 2 + 1 + (height(out, [tail]) if tail is not None else 2) + 1
+    for part in fit_screen(out, prog, view(game, seat), seat, layout=layout,
+                                  reserve=reserve, log_lines=8):
+        out.print(part)
     out.print()
     if game.over:
-        out.print(render.result_table(prog, game.result))
+        out.print(tail)
     else:
         nxt = game.active_player
         out.print(tr(lang, "The game is not over: {player} is to move; continue it with "

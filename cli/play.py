@@ -14,7 +14,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from rich.columns import Columns
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
@@ -28,12 +27,14 @@ from ..interpreter.views import SPECTATOR, view
 
 from . import render
 from .i18n import language, tr
+from .layout import TurnInfo, fit_screen, height, moves_full
 
 HUMAN = "human"
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
 UNDO_WORDS = {"undo", "u"}
-SHOW_WORDS = {"board", "show", "look", "moves"}
+SHOW_WORDS = {"screen", "show", "look"}
+DETAIL_WORDS = {"board", "zones", "log", "moves"}
 
 
 class Quit(Exception):
@@ -104,7 +105,8 @@ def seat_label(lang: str | None, kind: str) -> str:
 
 class PlaySession:
     def __init__(self, console: Console, game: Game, seats: list[str], bots: dict,
-                 rec: records.Record, record_path: Path | None, quit_path: Path):
+                 rec: records.Record, record_path: Path | None, quit_path: Path,
+                 layout: str = "auto"):
         self.console = console
         self.game = game
         self.prog = game.program
@@ -113,6 +115,7 @@ class PlaySession:
         self.rec = rec
         self.record_path = record_path
         self.quit_path = quit_path
+        self.layout = layout        # layout.LAYOUTS: how turn screens fit the terminal
         self.history: list[Done] = []
         self.last_human: int | None = None
         self.last_drawn = None
@@ -203,9 +206,16 @@ class PlaySession:
         c, g = self.console, self.game
         c.print()
         c.print(Rule(tr(self.lang, "Game over")))
-        c.print(render.screen(self.prog, view(g, SPECTATOR), SPECTATOR, log_lines=8))
+        result = render.result_table(self.prog, g.result)
+        # the final board fitted in what the other lines leave: the blank line and the
+        # rule above it, a blank line, the result, the seed, the record and the shell's
+        # prompt under it
+        reserve = 3 + height(c, [result]) + 1 + (self.record_path is not None) + 1
+        for part in fit_screen(c, self.prog, view(g, SPECTATOR), SPECTATOR,
+                                      layout=self.layout, reserve=reserve, log_lines=8):
+            c.print(part)
         c.print()
-        c.print(render.result_table(self.prog, g.result))
+        c.print(result)
         # the game is over: the seed may be shown now, so that it can be played again
         c.print(tr(self.lang, "Seed: {seed} (play the same game again with --seed {seed})",
                    seed=self.rec.seed), markup=False, highlight=False, soft_wrap=True)
@@ -276,56 +286,64 @@ class PlaySession:
         self.clear()
 
     def show(self, seat: int, force: bool = True) -> None:
-        """Draws the seat's screen; when the same seat decides again and nothing it
-        can see has changed, only the new decision is shown."""
+        """Draws the seat's turn screen, fitted to the console (``layout.fit_screen``);
+        when the same seat decides again and nothing it can see has changed, only the
+        new decision is shown."""
         c, g = self.console, self.game
         v = view(g, seat)
         key = (seat, json.dumps(v["zones"], sort_keys=True), len(v["log"]))
-        if not force and key == self.last_drawn:
-            c.print()
-            self.show_moves(seat)
-            return
+        body = force or key != self.last_drawn
         self.last_drawn = key
-        c.print()
-        c.print(Rule(Text(tr(self.lang, "{title} — turn {turn} — {player}",
-                             title=render.literal(self.prog.title), turn=v['turn'] + 1,
-                             player=self.pname(seat)))))
-        c.print(render.screen(self.prog, v, seat))
-        c.print()
-        self.show_moves(seat)
+        for part in fit_screen(c, self.prog, v, seat, self.turn_info(seat, v),
+                                      self.layout, body=body):
+            c.print(part)
+
+    def turn_info(self, seat: int, v: dict) -> TurnInfo:
+        """The CLI's own words on a turn screen and the seat's moves."""
+        g = self.game
+        tc = self.type_code(g)
+        entries, marks = [], {}
+        for m in g.legal_moves():
+            notation, text = render.describe_move(g, m, tc, seat)
+            short = render.describe_move(g, m, tc, seat, short=True)[1]
+            entries.append((m.index + 1, notation, text, short))
+            if tc == "cell":
+                marks[m.value] = str(m.index + 1)
+        title = tr(self.lang, "{title} — turn {turn} — {player}", title=render.literal(self.prog.title),
+                   turn=v["turn"] + 1, player=self.pname(seat))
+        return TurnInfo(
+            title=title,
+            prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
+            hint=Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
+                                    "or help for the commands.", count=len(entries)), style="dim"),
+            entries=entries, marks=marks)
 
     def prompt_text(self, seat: int) -> str:
         verb = view(self.game, seat)["pending"]["verb"] or "move"
         return render.literal(display.text(self.prog, verb,
                                            tr(self.lang, "Choose: {verb}", verb=verb)))
 
-    def show_moves(self, seat: int) -> None:
+    def details(self, seat: int, what: str) -> None:
+        """A details view, whole whatever the terminal's size (it may scroll): the boards
+        with their cells' names, every zone, the whole log, or every move."""
         c, g = self.console, self.game
-        moves = g.legal_moves()
-        tc = self.type_code(g)
-        c.print(Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"))
-        entries = []
-        for m in moves:
-            notation, text = render.describe_move(g, m, tc, seat)
-            entries.append((m.index + 1, notation, text))
-        if len(entries) <= 12:
-            t = Table.grid(padding=(0, 2))
-            t.add_column(justify="right")
-            t.add_column()
-            t.add_column()
-            for n, notation, text in entries:
-                t.add_row(f"{n}.", Text(notation), text)
-            c.print(t)
+        v = view(g, seat)
+        lang = self.lang
+        c.print()
+        if what == "board":
+            for part in render.boards_full(self.prog, v):
+                c.print(part)
+        elif what == "zones":
+            c.print(render.zones_table(self.prog, v, seat))
+        elif what == "log":
+            c.print(Text(tr(lang, "Events so far"), style="bold underline"))
+            for line in v["log"] or [tr(lang, "(none yet)")]:
+                c.print(Text("  " + render.literal(line)))
         else:
-            cells = []
-            for n, notation, text in entries:
-                cell = Text(f"{n:>2}. {notation}  ")
-                cell.append_text(text)
-                cells.append(cell)
-            c.print(Columns(cells, padding=(0, 3), column_first=True))
-        c.print(Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's "
-                           "notation, or help for the commands.", count=len(entries)),
-                     style="dim"))
+            info = self.turn_info(seat, v)
+            c.print(info.prompt)
+            c.print(moves_full(info.entries))
+        c.print(Text(tr(lang, "Type 'screen' to see your turn screen again."), style="dim"))
 
     def human_turn(self, seat: int) -> None:
         c = self.console
@@ -347,6 +365,9 @@ class PlaySession:
                 continue
             if low in SHOW_WORDS:
                 self.show(seat)
+                continue
+            if low in DETAIL_WORDS:
+                self.details(seat, low)
                 continue
             if low in UNDO_WORDS:
                 if self.undo(seat):
@@ -455,14 +476,18 @@ class PlaySession:
         t.add_row(tr(lang, "<move>"), tr(lang, "play a move by its notation, e.g. '{example}'; "
                                             "the verb may be left out ('{bare}')",
                                             example=ex, bare=bare))
-        t.add_row("board", tr(lang, "show the board and your moves again"))
+        t.add_row("screen", tr(lang, "draw your turn screen again"))
+        t.add_row("board", tr(lang, "the boards in full, with the names of their cells"))
+        t.add_row("zones", tr(lang, "every zone in full, yours and the other players'"))
+        t.add_row("log", tr(lang, "every message of the game so far"))
+        t.add_row("moves", tr(lang, "your moves, one a line, with their full text"))
         t.add_row("undo", tr(lang, "take back your latest move, if nobody moved since and it "
                                    "showed you nothing hidden"))
         t.add_row("help", tr(lang, "this help"))
         t.add_row("quit", tr(lang, "stop; the game record is saved so it can be replayed"))
         c.print(t)
         c.print(Text(tr(lang, "How moves are written"), style="bold underline"))
-        c.print("  " + tr(lang, "A move is its verb and its value. Cells are written by the "
-                                "names shown under the board; items by their attribute values "
-                                "joined by '-' (a '#n' is added when two items are alike); "
-                                "several values are joined by '+'."), highlight=False)
+        c.print("  " + tr(lang, "A move is its verb and its value. Cells are written by their "
+                                "names (shown under the board's rows by 'board'); items by their "
+                                "attribute values joined by '-' (a '#n' is added when two items "
+                                "are alike); several values are joined by '+'."), highlight=False)

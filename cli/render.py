@@ -144,16 +144,17 @@ def _label_width(prog, kind: str) -> int:
     return max(w, 1)
 
 
-def _cell_lines(prog, content, view: dict | None = None) -> list[Text]:
+def _cell_lines(prog, content, view: dict | None = None, mark: str | None = None) -> list[Text]:
     """What one cell shows, one line per item: a stack is listed from its top item (on
     the cell's own line) down to its bottom item, as seen from the side; an item lying
     face down (``{"hidden": true}`` in a view) is a mark; a cell the viewer may not look
-    into is '?' (with the number of items when there are several)."""
+    into is '?' (with the number of items when there are several); an empty cell with a
+    ``mark`` (the number of a move onto it) shows the mark."""
     if isinstance(content, dict):
         n = content.get("count", 0)
         return [Text(HIDDEN if n == 1 else f"{HIDDEN}{n}" if n else EMPTY, style="dim")]
     if not content:
-        return [Text(EMPTY, style="dim")]
+        return [Text(mark, style="bold reverse") if mark else Text(EMPTY, style="dim")]
     return [item_text(prog, it, True, view) for it in reversed(content)]
 
 
@@ -162,7 +163,8 @@ def _centred(t: Text, w: int) -> Text:
     return Text(" " * (pad // 2)) + t + Text(" " * (pad - pad // 2))
 
 
-def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = None):
+def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = None,
+                 marks: dict | None = None):
     """Each cell of the board with its drawn lines, its start column and its row: the
     layout's x is in half-cell steps, so rows of a triangle or a hex board are offset by
     half a cell. A board too wide for ``width`` columns is drawn with one column less
@@ -171,7 +173,9 @@ def _board_cells(prog, view: dict, board: str, names: bool, width: int | None = 
     zones = [prog.zones[z] for z in prog.boards[board]]
     if not zones:
         return [], 0
-    drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, []), view) for z in zones}
+    marks = marks or {}
+    drawn = {z.id: _cell_lines(prog, view["zones"].get(z.key, []), view, marks.get(z.id))
+             for z in zones}
     lw = max([_label_width(prog, zones[0].kind)]
              + [t.cell_len for lines in drawn.values() for t in lines])
     nw = max(cell_len(literal(z.cell.name)) for z in zones) if names else 0
@@ -218,13 +222,15 @@ def _bands(starts: list[int], w: int, width: int | None) -> list[tuple[int, int]
 
 
 def board_lines(prog, view: dict, board: str, names: bool = True,
-                width: int | None = None) -> list[Text]:
+                width: int | None = None, marks: dict | None = None) -> list[Text]:
     """The board drawn from its cells' layout positions. Each cell shows its item (the
     short label), a dot when empty, '?' when hidden, a mark for an item lying face down;
     a cell holding a stack lists all its items, top first, on the lines below it. With
     ``names`` a dim line under each row gives the cells' names (as used in moves). A
-    board wider than ``width`` columns is drawn in bands, cut where the layout has gaps."""
-    cells, w = _board_cells(prog, view, board, names, width)
+    board wider than ``width`` columns is drawn in bands, cut where the layout has gaps.
+    ``marks``: what an empty cell shows instead of a dot (the number of a move onto it,
+    on a board drawn without the cells' names)."""
+    cells, w = _board_cells(prog, view, board, names, width, marks)
     out: list[Text] = []
     for lo, last in _bands([start for _, _, start, _ in cells], w, width):
         band = [c for c in cells if lo <= c[2] <= last]
@@ -285,8 +291,8 @@ def zones_table(prog, view: dict, seat) -> Group:
     player's zones: the viewer's own in full, the others' as the view gives them."""
     parts = []
     shared = Table.grid(padding=(0, 1))
-    shared.add_column(style="bold")
-    shared.add_column()
+    shared.add_column(style="bold", overflow="fold")
+    shared.add_column(overflow="fold")
     shown = False
     for z in prog.zones:
         if z.board is not None or z.owner is not None or z.key not in view["zones"]:
@@ -304,11 +310,11 @@ def zones_table(prog, view: dict, seat) -> Group:
             per_player.append(z.name)
     if per_player:
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
-        t.add_column("")
+        t.add_column("", overflow="fold")
         for name in per_player:
-            t.add_column(Text(literal(display.name(prog, name))))
+            t.add_column(Text(literal(display.name(prog, name))), overflow="fold")
         for v in pvar_names(view):
-            t.add_column(Text(literal(display.name(prog, v))))
+            t.add_column(Text(literal(display.name(prog, v))), overflow="fold")
         for p in range(view["players"]):
             who = Text(literal(display.player_name(prog, p)))
             if p == seat:
@@ -378,13 +384,19 @@ def _var_text(prog, var: str, v) -> Text:
 
 # ---------------------------------------------------------------- whole screens
 
-def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Group:
-    """The board(s), the other zones and the latest messages, as ``seat`` sees them."""
-    parts = []
+def boards_full(prog, view: dict, names: bool = True) -> list:
+    """Each board under its name, drawn whole with its cells' names."""
+    parts: list = []
     for board in prog.boards:
         parts.append(Text(literal(display.name(prog, board)), style="bold underline"))
         parts.append(BoardDrawing(prog, view, board, names))
         parts.append(Text(""))
+    return parts
+
+
+def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Group:
+    """The board(s), the other zones and the latest messages, as ``seat`` sees them."""
+    parts = boards_full(prog, view, names)
     parts.append(zones_table(prog, view, seat))
     if log_lines and view.get("log"):
         parts.append(Text(""))
@@ -396,23 +408,24 @@ def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Gr
 
 # ---------------------------------------------------------------- moves
 
-def value_text(game, before_view: dict, v, type_code: str, can_see) -> Text:
+def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool = False) -> Text:
     """How a player reads a move's value: items by their label (or 'a <kind>' when
-    hidden from them), cells with the item on them, players by name."""
+    hidden from them), cells with the item on them, players by name. With ``short``
+    items by their short label, without the cell they lie on."""
     prog = game.program
     if type_code.startswith("list:"):
         out = Text()
         for i, x in enumerate(v):
             if i:
                 out.append(" + ")
-            out.append_text(value_text(game, before_view, x, type_code[5:], can_see))
+            out.append_text(value_text(game, before_view, x, type_code[5:], can_see, short))
         return out
     if v is None:
         return Text("-")
     if type_code == "item":
         if can_see(v):
-            out = item_text(prog, v, view=before_view)
-            where = _board_cell_of(prog, before_view, v)
+            out = item_text(prog, v, short, view=before_view)
+            where = None if short else _board_cell_of(prog, before_view, v)
             if where is not None:       # an item on a board: say where it lies
                 out.append(f" ({literal(display.cell_notation(prog, where))})", style="dim")
             return out
@@ -421,7 +434,7 @@ def value_text(game, before_view: dict, v, type_code: str, can_see) -> Text:
         z = prog.zones[v]
         content = before_view["zones"].get(z.key)
         if isinstance(content, list) and content:
-            return item_text(prog, content[-1], view=before_view)
+            return item_text(prog, content[-1], short, view=before_view)
         if isinstance(content, list):
             return Text(tr(language(prog), "empty"), style="dim")
         return Text(literal(display.cell_notation(prog, v)))
@@ -444,10 +457,12 @@ def _items_in(v, type_code: str) -> list[int]:
     return [v] if type_code == "item" and v is not None else []
 
 
-def describe_move(game_before, move, type_code: str, seat, game_after=None) -> tuple[str, Text]:
+def describe_move(game_before, move, type_code: str, seat, game_after=None,
+                  short: bool = False) -> tuple[str, Text]:
     """(notation, readable text) of a move as ``seat`` may see it. An item the seat
     cannot see before nor after the move is written as 'a <kind>', and then the
-    notation (which names items) is replaced by the verb alone."""
+    notation (which names items) is replaced by the verb alone. ``short``: items by
+    their short labels."""
 
     def can_see(item: int) -> bool:
         if seat == "all":
@@ -455,7 +470,7 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None) -> t
         return item_visible(game_before, item, seat) or (
             game_after is not None and item_visible(game_after, item, seat))
     before_view = make_view(game_before, seat)
-    text = value_text(game_before, before_view, move.value, type_code, can_see)
+    text = value_text(game_before, before_view, move.value, type_code, can_see, short)
     notation = literal(move.notation)
     if not all(can_see(i) for i in _items_in(move.value, type_code)):
         verb = before_view["pending"]["verb"] if before_view.get("pending") else None

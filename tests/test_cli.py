@@ -196,8 +196,8 @@ def test_play_human_against_bot_then_replay(tmp_path, prog):
 
 def test_the_triangle_board_is_drawn_as_a_pyramid(tmp_path):
     r = run("play", "cherokee", "--players", 3, "--bot", "2=first", "--bot", "3=first",
-            "--seed", 1, "--record", tmp_path / "r.json", input="quit\n")
-    lines = r.output.splitlines()
+            "--seed", 1, "--record", tmp_path / "r.json", input="board\nquit\n")
+    lines = r.output.splitlines()   # 'board': the board with its cells' names
     top = next(line for line in lines if line.strip() == "r1c1")
     base = next(line for line in lines if line.strip().startswith("r8c1"))
     assert base.split() == [f"r8c{c}" for c in range(1, 9)]
@@ -395,7 +395,8 @@ def test_meeple_test_samples_of_the_docs(tmp_path, monkeypatch):
     expected = _doc_sample("meeple test tests/broken/leaky_view --players 3 --out failure.json")
     assert [SHRUNK.sub("#", g) for g in got] == [SHRUNK.sub("#", e) for e in expected], r.output
     # the record replays; as player 1, player 2's hand is in full view (the leak)
-    shown = run("replay", out, "--ruleset", ROOT / "tests" / "broken" / "leaky_view", "--as", 1, "--quiet")
+    shown = run("replay", out, "--ruleset", ROOT / "tests" / "broken" / "leaky_view", "--as", 1, "--quiet",
+                "--layout", "full")
     assert shown.exit_code == 0 and re.search(r"Player 2\s+\d\w\w\w \d\w\w\w", shown.output), shown.output
     # a ruleset that holds: the same header, then 'ok'
     r = run("test", "cherokee", "--examples", 3, "--quiet")
@@ -443,3 +444,14 @@ def test_bots_receive_the_view_and_the_notations_only(monkeypatch):
     assert r.exit_code == 0, r.output
     assert len(calls) > n
     assert "the notations of its legal moves only" in CLI_DOC
+
+
+def test_the_play_sample_of_the_docs_is_what_play_prints():
+    """docs/cli.md shows a real 80x24 turn screen: the same command prints it today."""
+    command = "meeple play cherokee --players 3 --bot 2=random --bot 3=random --seed 1"
+    expected = _doc_sample(command)
+    r = runner.invoke(app, command.split()[1:], input="1\nquit\n",
+                      env={"COLUMNS": "80", "LINES": "24"})
+    got = [line.rstrip() for line in r.output.splitlines()]
+    assert got[:len(expected) - 1] == expected[:-1], r.output
+    assert got[len(expected) - 1].startswith(expected[-1]), r.output

@@ -1,0 +1,219 @@
+"""Turn screens fit the terminal: every bundled game, at every player count and with
+each of its variants, drawn by the CLI's own screen function (``PlaySession.show``,
+which uses ``meeple.cli.layout.fit_screen``) on a recording console of 80×24, at
+several positions of seeded random games, takes at most 23 lines (the 24th is the
+prompt), no line is wider than 80 columns, and every move and name it shows is whole.
+``--layout full`` draws everything at any size."""
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from meeple import interpreter
+from meeple.cli import render
+from meeple.cli.main import app
+from meeple.cli.play import HUMAN, PlaySession
+from meeple.dsl import load as dsl_load
+from meeple.interpreter import display
+from meeple.interpreter.views import view
+
+from typer.testing import CliRunner
+
+CONFIGS = [(name, variants)
+           for name in dsl_load.bundled_names()
+           for variants in [()] + [(v,) for v in
+                                   sorted(dsl_load.read_sources(dsl_load.resolve_path(name)).variants)]]
+
+
+def console(width: int = 80, height: int = 24) -> Console:
+    return render.console(file=io.StringIO(), record=True, width=width, height=height)
+
+
+def draw(game, seat: int, layout: str = "auto", width: int = 80, height: int = 24) -> str:
+    """The turn screen as ``meeple play`` prints it for ``seat``."""
+    c = console(width, height)
+    session = PlaySession(c, game, [HUMAN] * view(game, seat)["players"], {}, None, None,
+                          Path("unused.json"), layout=layout)
+    session.show(seat)
+    return c.export_text(styles=False)
+
+
+def positions(rs, players: int, seed: int) -> list:
+    """Positions along a seeded random game: the start, a quarter, the middle, three
+    quarters, the last decision, and the ones with the most moves, the most items of
+    the seat to move and the longest message."""
+    game = rs.new_game(players, seed)
+    rnd = random.Random(seed)
+    seen, sizes = [], []
+    while not game.over:
+        moves = game.legal_moves()
+        v = view(game, game.active_player)
+        own = sum(len(c) for k, c in v["zones"].items()
+                  if k.endswith(f":{game.active_player}") and isinstance(c, list))
+        seen.append(game.copy())
+        sizes.append((len(moves), own, max((len(x) for x in v["log"]), default=0)))
+        game.apply(moves[rnd.randrange(len(moves))])
+    n = len(seen)
+    picks = {0, n // 4, n // 2, 3 * n // 4, n - 1}
+    picks |= {max(range(n), key=lambda i: sizes[i][k]) for k in range(3)}
+    return [seen[i] for i in sorted(picks)]
+
+
+def check_screen(text: str, game, width: int, height: int, own: bool = True) -> None:
+    """The screen fits, shows every move whole and every name it shows whole; with
+    ``own`` it shows the seat's own items (a tiny terminal may leave them to 'zones')."""
+    lines = text.splitlines()
+    assert len(lines) + 1 <= height, f"{len(lines)} lines + the prompt:\n{text}"
+    assert max(len(x) for x in lines) <= width, text
+    assert "…" not in text and "..." not in text, text
+    prog, seat = game.program, game.active_player
+    v = view(game, seat)
+    # every legal move, whole: its number, then its notation (the verb every move
+    # shares may be left out: the prompt says it)
+    moves = game.legal_moves()
+    verbs = {m.notation.split(" ", 1)[0] for m in moves}
+    for m in moves:
+        note = m.notation
+        forms = [note] + ([note.split(" ", 1)[1]] if len(verbs) == 1 and " " in note else [])
+        assert any(re.search(rf"(^|\s){m.index + 1}\.\s+{re.escape(f)}(\s|$)", text, re.M)
+                   for f in forms), (m.notation, text)
+    # seats by their names, whole (the seat to move at least); its own items by their
+    # short labels, whole
+    names = sorted((display.player_name(prog, p) for p in range(v["players"])), key=len,
+                   reverse=True)
+    assert display.player_name(prog, seat) in text
+    first = names[-1].split()[0]
+    for at in (mt.start() for mt in re.finditer(re.escape(first), text)):
+        assert any(text.startswith(name, at) for name in names), text[at:at + 40]
+    for z in prog.zones:
+        if own and z.owner == 0 and z.board is None:
+            for it in v["zones"].get(f"{z.name}:{seat}", []):
+                label = display.item_label(prog, it, True, v.get("ivars"))
+                assert re.search(rf"(^|\s){re.escape(label)}(\s|$)", text, re.M), (label, text)
+
+
+def cherokee_after(moves: int, players: int = 3):
+    """A 3-player Cherokee game after a few moves (first legal move each time)."""
+    game = interpreter.load("cherokee").new_game(players, 1)
+    for _ in range(moves):
+        game.apply(0)
+    return game
+
+
+@pytest.fixture(scope="module", params=CONFIGS, ids=lambda c: "+".join((c[0],) + c[1]))
+def config(request):
+    name, variants = request.param
+    return interpreter.load(name, variants=list(variants))
+
+
+def test_turn_screens_fit_80x24(config):
+    seeds = (1, 2) if not config.variants else (1,)
+    for players in range(config.min_players, config.max_players + 1):
+        for seed in seeds:
+            for game in positions(config, players, seed):
+                check_screen(draw(game, game.active_player), game, 80, 24)
+
+
+@pytest.mark.parametrize("size", [(40, 12), (60, 20), (100, 30), (132, 50)])
+def test_screens_fit_other_sizes_too(size):
+    width, height = size
+    for name in dsl_load.bundled_names():
+        rs = interpreter.load(name)
+        players = rs.max_players
+        for game in positions(rs, players, 3)[::2]:
+            check_screen(draw(game, game.active_player, width=width, height=height),
+                         game, width, height, own=width >= 60)
+
+
+def test_the_full_layout_draws_everything_at_a_big_size():
+    game = cherokee_after(5)
+    seat = game.active_player
+    text = draw(game, seat, layout="full", width=160, height=80)
+    # the cells' names under the rows, the zones table with its headings, the log title
+    for c in range(1, 9):
+        assert f"r8c{c}" in text.split()
+    assert "Recent events" in text and "(you)" in text
+    # every move with its notation and its readable text
+    for m in game.legal_moves():
+        _, readable = render.describe_move(game, m, game.R.pending["type"], seat)
+        assert re.search(rf"{m.index + 1}\.\s+{re.escape(m.notation)}\s+"
+                         rf"{re.escape(readable.plain)}", text), m.notation
+    # the full layout is drawn whole even on a small terminal (it scrolls)
+    assert len(draw(game, seat, layout="full").splitlines()) > 24
+
+
+def test_auto_is_full_when_the_full_screen_fits_and_compact_when_not():
+    game = cherokee_after(5)
+    seat = game.active_player
+    big = draw(game, seat, width=160, height=80)
+    assert big == draw(game, seat, layout="full", width=160, height=80)
+    small = draw(game, seat)
+    assert small != draw(game, seat, layout="full") and len(small.splitlines()) < 24
+    # compact at a big size: still the compact layout (no zones table), with room to spare
+    compact = draw(game, seat, layout="compact", width=160, height=80)
+    assert compact != big and "r8c1" in compact.split()   # room for the cells' names
+
+
+def test_details_are_a_command_away():
+    game = cherokee_after(5)
+    seat = game.active_player
+    c = console()
+    session = PlaySession(c, game, [HUMAN] * 3, {}, None, None, Path("unused.json"))
+    for what in ("board", "zones", "log", "moves"):
+        session.details(seat, what)
+    text = c.export_text(styles=False)
+    assert all(f"r{r}c1" in text.split() for r in range(1, 9))      # the board's names
+    assert "(you)" in text                                              # the zones table
+    assert view(game, seat)["log"][-1] in text                          # the log
+    for m in game.legal_moves():                                        # the moves, whole
+        _, readable = render.describe_move(game, m, game.R.pending["type"], seat)
+        assert re.search(rf"{m.index + 1}\.\s+{re.escape(m.notation)}\s+"
+                         rf"{re.escape(readable.plain)}", text), m.notation
+
+
+def test_play_takes_a_layout_and_bots_play_to_the_end():
+    runner = CliRunner()
+    for name in dsl_load.bundled_names():
+        rs = interpreter.load(name)
+        n = rs.max_players
+        bots = [a for s in range(1, n + 1) for a in ("--bot", f"{s}=random")]
+        r = runner.invoke(app, ["play", name, "--players", str(n), "--seed", "5",
+                                "--layout", "compact", *bots], env={"COLUMNS": "80", "LINES": "24"})
+        assert r.exit_code == 0, r.output
+        assert re.search(r"(Winner|Shared win|No winner)", r.output), r.output[-2000:]
+        # the end fits the terminal: from the blank line before 'Game over' to the seed
+        # line, and the shell's prompt under it
+        end = r.output.splitlines()
+        start = max(i for i, line in enumerate(end) if "Game over" in line) - 1
+        assert len(end) - start + 1 <= 24 and max(len(x) for x in end[start:]) <= 80, r.output
+    r = runner.invoke(app, ["play", "cherokee", "--layout", "wide"])
+    assert r.exit_code == 2 and "wide" in r.output
+
+
+def test_an_empty_cell_to_choose_shows_the_number_of_its_move():
+    """Without the cells' names (no room for them), the empty cells the seat may choose
+    show the numbers of their moves on the board."""
+    rs = interpreter.load("brotherhood-of-nine")
+    game, rnd = rs.new_game(2, 1), random.Random(1)
+    while not (game.R.pending["type"] == "cell" and len(game.legal_moves()) > 1):
+        moves = game.legal_moves()
+        game.apply(moves[rnd.randrange(len(moves))])
+    seat, moves = game.active_player, game.legal_moves()
+    text = draw(game, seat)
+    prog = game.program
+    shared = [display.name(prog, z.name) for z in prog.zones
+              if z.owner is None and z.board is None]
+    lines = text.splitlines()[1:]
+    board = lines[:next(i for i, x in enumerate(lines) if x.split(":")[0] in shared)]
+    names_shown = all(m.notation.split()[-1] in " ".join(board).split() for m in moves)
+    numbers = " ".join(board).split()
+    assert names_shown or all(str(m.index + 1) in numbers for m in moves), text
+    assert not names_shown      # at 80x24 this board has no room for its names
+    # the full layout writes the names, not the numbers
+    full = draw(game, seat, layout="full", width=160, height=80)
+    assert all(m.notation.split()[-1] in full.split() for m in moves)
