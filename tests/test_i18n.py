@@ -253,3 +253,17 @@ def test_an_illegal_typed_move_is_explained_in_the_locale():
     assert session.illegal_text("zzz", moves) == (
         f"'zzz' ist jetzt kein erlaubter Zug; gib eine Zahl von 1 bis {len(moves)}, die "
         f"Schreibweise eines Zuges oder help ein.")
+
+
+@pytest.mark.parametrize("name", __import__("meeple.dsl.load", fromlist=["x"]).bundled_names())
+def test_every_locale_names_every_zone_board_and_variable_the_screen_shows(name):
+    """With a locale every word on the screen is in its language: the names of zones,
+    boards and variables come from the ruleset, so the base and each locale name them all
+    (an unnamed one would be shown as its identifier, in English)."""
+    from meeple.dsl.load import read_sources, resolve_path
+    src = read_sources(resolve_path(name))
+    shown = {d.name for d in src.base.decls if d.node in ("ZoneDecl", "VarDecl", "BoardDecl")}
+    assert shown
+    for where, f in [("base", src.base), *sorted(src.locales.items())]:
+        named = {d.path for d in f.decls if d.node == "NameDecl"}
+        assert shown - named == set(), (name, where)
