@@ -148,9 +148,8 @@ class PlaySession:
         try:
             rec.save(path)
         except records.SaveError as e:
-            Console(stderr=True, highlight=False).print(Text(tr(self.lang, "error: "),
-                                                             style="bold red")
-                                                        + Text(str(e)), soft_wrap=True)
+            render.console(stderr=True).print(Text(tr(self.lang, "error: "), style="bold red")
+                                              + Text(str(e)), soft_wrap=True)
             return False
         return True
 
