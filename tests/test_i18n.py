@@ -209,7 +209,8 @@ def test_simulate_speaks_the_locale_too():
 
 def test_english_prompts_explain_what_to_type(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    r = run("play", "cherokee", "--bot", "2=random", "--seed", 5, input="zzz\n")
+    # the full layout: the hint line is the first thing a compact screen leaves out
+    r = run("play", "cherokee", "--bot", "2=random", "--seed", 5, "--layout", "full", input="zzz\n")
     flat = " ".join(r.output.split())
     assert "Player 1, your move (a number from the list, a notation, or help):" in flat
     assert re.search(r"Type a number from the list \(1 to \d+\), a move's notation, or help "
