@@ -68,7 +68,7 @@ class NoRuleset(FileNotFoundError):
 
 
 def looks_like_path(name_or_path: str) -> bool:
-    """A path, not a bare name: it has a folder separator (``./cherokee``,
+    """A path, not a bare name: it has a folder separator (``./my-game``,
     ``rulesets/x``), is ``.``/``..``, starts with ``~`` or ends with ``.meeple``."""
     s = name_or_path
     return ("/" in s or os.sep in s or (os.altsep is not None and os.altsep in s)
