@@ -23,8 +23,10 @@ import pytest
 pytestmark = pytest.mark.install
 
 ROOT = Path(__file__).resolve().parent.parent
-# what the wheel must carry, as (folder in the repository, folder in the package)
-DATA = [("rulesets", "meeple/rulesets"), ("docs/schema", "meeple/schema")]
+# what the wheel must carry, as (folder in the repository, folder in the package): every
+# file of the stages (code, the grammar, whatever data they read) and of the rulesets
+DATA = [("meeple", "meeple"), ("dsl", "meeple/dsl"), ("interpreter", "meeple/interpreter"),
+        ("cli", "meeple/cli"), ("rulesets", "meeple/rulesets"), ("docs/schema", "meeple/schema")]
 COMMANDS = ("validate", "list", "play", "simulate", "replay", "test")
 RULESETS = ("brotherhood-of-nine", "cherokee", "clans-and-glory")
 IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
@@ -58,9 +60,9 @@ def _ok(args, cwd: Path, input: str | None = None) -> str:
 
 
 def _data_files() -> list[tuple[str, str]]:
-    """Every file of rulesets/ and docs/schema/*.json, and the grammar, as (path in the
-    repository, path in the wheel)."""
-    files = [("dsl/grammar.lark", "meeple/dsl/grammar.lark")]
+    """Every file of the stages (dsl/grammar.lark too), of rulesets/ and docs/schema/*.json,
+    as (path in the repository, path in the wheel)."""
+    files = []
     for folder, package in DATA:
         for path in sorted((ROOT / folder).rglob("*")):
             rel = path.relative_to(ROOT / folder)
@@ -121,10 +123,10 @@ def test_the_wheel_holds_only_the_meeple_package(wheel: Path):
         assert f"meeple/{stage}/__init__.py" in names
 
 
-def test_the_wheel_holds_every_ruleset_schema_and_the_grammar(wheel: Path):
+def test_the_wheel_holds_every_file_of_the_stages_rulesets_and_schemas(wheel: Path):
     names = set(zipfile.ZipFile(wheel).namelist())
     files = _data_files()
-    assert {"meeple/rulesets/cherokee/cherokee.meeple",
+    assert {"meeple/rulesets/cherokee/cherokee.meeple", "meeple/dsl/grammar.lark",
             "meeple/schema/record.schema.json"} <= {inside for _, inside in files}
     missing = [repo for repo, inside in files if inside not in names]
     assert missing == [], f"not in the wheel: {missing}"
