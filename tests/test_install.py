@@ -1,0 +1,187 @@
+"""An installed Meeple works anywhere: the wheel built from the repository, and
+``pip install .`` (not editable), each into a fresh virtual environment without the
+system's site-packages (so the declared dependencies must be complete), then the
+``meeple`` command run from an empty folder elsewhere.
+
+The repository is copied first (building writes build/ and *.egg-info/ next to the
+sources, and a stale build/ could hide a missing file). Installing fetches the
+dependencies through pip as configured on the machine (its cache keeps it short); the
+tests take about a minute, so they carry the ``install`` marker:
+``pytest -m "not install"`` leaves them out (the lowest-versions run of .ci/lowest does)."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.install
+
+ROOT = Path(__file__).resolve().parent.parent
+# what the wheel must carry, as (folder in the repository, folder in the package): every
+# file of the stages (code, the grammar, whatever data they read) and of the rulesets
+DATA = [("meeple", "meeple"), ("dsl", "meeple/dsl"), ("interpreter", "meeple/interpreter"),
+        ("cli", "meeple/cli"), ("rulesets", "meeple/rulesets"), ("docs/schema", "meeple/schema")]
+COMMANDS = ("validate", "list", "play", "simulate", "replay", "test")
+RULESETS = ("brotherhood-of-nine", "cherokee", "clans-and-glory")
+IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
+                                "*.pyc", ".pytest_cache", ".hypothesis", ".venv",
+                                "meeple-*.json")
+TIMEOUT = 600
+
+
+def _env(**extra: str) -> dict[str, str]:
+    """The machine's environment without what would let the checkout or the user's
+    site-packages leak into the virtual environment; wide, colourless output."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PIP_USER",
+                        "VIRTUAL_ENV", "PYTHONSAFEPATH")}
+    env.update(COLUMNS="200", NO_COLOR="1", PYTHONIOENCODING="utf-8", **extra)
+    return env
+
+
+def _run(args, cwd: Path, input: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(a) for a in args], cwd=cwd, env=_env(), input=input,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+
+
+def _ok(args, cwd: Path, input: str | None = None) -> str:
+    """Run a command, insist on exit 0 and no traceback, return stdout + stderr."""
+    done = _run(args, cwd, input)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, f"{args} exited {done.returncode}:\n{out}"
+    assert "Traceback" not in out, out
+    return out
+
+
+def _data_files() -> list[tuple[str, str]]:
+    """Every file of the stages (dsl/grammar.lark too), of rulesets/ and docs/schema/*.json,
+    as (path in the repository, path in the wheel)."""
+    files = []
+    for folder, package in DATA:
+        for path in sorted((ROOT / folder).rglob("*")):
+            rel = path.relative_to(ROOT / folder)
+            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc":
+                if folder != "docs/schema" or path.suffix == ".json":
+                    files.append((f"{folder}/{rel.as_posix()}", f"{package}/{rel.as_posix()}"))
+    return files
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory) -> Path:
+    """A copy of the repository to build from."""
+    copy = tmp_path_factory.mktemp("source") / "meeple"
+    shutil.copytree(ROOT, copy, ignore=IGNORE)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def wheel(source: Path, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    _ok([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source], out)
+    wheels = list(out.glob("meeple-*.whl"))
+    assert len(wheels) == 1, wheels
+    return wheels[0]
+
+
+class Installed:
+    """A fresh virtual environment with Meeple installed, and an empty folder to run
+    commands in."""
+
+    def __init__(self, root: Path, what: Path):
+        self.root = root / "venv"
+        subprocess.run([sys.executable, "-m", "venv", self.root], check=True, env=_env(),
+                       timeout=TIMEOUT)
+        bin_ = self.root / ("Scripts" if os.name == "nt" else "bin")
+        self.python, self.meeple = bin_ / "python", bin_ / "meeple"
+        self.cwd = root / "elsewhere"
+        self.cwd.mkdir()
+        _ok([self.python, "-m", "pip", "install", "-q", what], self.cwd)
+
+    def __call__(self, *args, input: str | None = None) -> str:
+        return _ok([self.meeple, *args], self.cwd, input)
+
+
+@pytest.fixture(scope="module", params=["wheel", "pip install ."])
+def installed(request, tmp_path_factory) -> Installed:
+    what = request.getfixturevalue("wheel" if request.param == "wheel" else "source")
+    return Installed(tmp_path_factory.mktemp("install"), what)
+
+
+def test_the_wheel_holds_only_the_meeple_package(wheel: Path):
+    names = zipfile.ZipFile(wheel).namelist()
+    dist_info = wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info/"
+    strays = [n for n in names if not n.startswith(("meeple/", dist_info))]
+    assert strays == [], f"files outside meeple/ in the wheel: {strays}"
+    assert zipfile.ZipFile(wheel).read(dist_info + "top_level.txt").split() == [b"meeple"]
+    for stage in ("dsl", "interpreter", "cli"):
+        assert f"meeple/{stage}/__init__.py" in names
+
+
+def test_the_wheel_holds_every_file_of_the_stages_rulesets_and_schemas(wheel: Path):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    files = _data_files()
+    assert {"meeple/rulesets/cherokee/cherokee.meeple", "meeple/dsl/grammar.lark",
+            "meeple/schema/record.schema.json"} <= {inside for _, inside in files}
+    missing = [repo for repo, inside in files if inside not in names]
+    assert missing == [], f"not in the wheel: {missing}"
+
+
+def test_the_installed_package_is_the_one_in_the_venv(installed: Installed):
+    out = _ok([installed.python, "-c",
+               "import meeple, meeple.dsl, meeple.rulesets, meeple.schema\n"
+               "for m in (meeple, meeple.dsl, meeple.rulesets, meeple.schema):\n"
+               "    print(*m.__path__, sep='\\n')"], installed.cwd)
+    paths = out.split()
+    assert len(paths) == 4, paths   # one folder each: not the checkout's extended __path__
+    assert all(Path(p).resolve().is_relative_to(installed.root.resolve()) for p in paths), paths
+    assert (Path(paths[2]) / "cherokee" / "locales" / "de.meeple").is_file()
+
+
+def test_help(installed: Installed):
+    out = installed("--help")
+    assert "Usage:" in out
+    assert all(command in out for command in COMMANDS), out
+
+
+def test_python_m_meeple_help(installed: Installed):
+    out = _ok([installed.python, "-m", "meeple", "--help"], installed.cwd)
+    assert "Usage:" in out and "meeple" in out
+    assert all(command in out for command in COMMANDS), out
+
+
+def test_list(installed: Installed):
+    out = installed("list")
+    assert all(name in out for name in RULESETS), out
+    assert "Cherokee" in out and "open_clans" in out
+
+
+def test_validate_a_bundled_ruleset(installed: Installed):
+    out = installed("validate", "cherokee")
+    assert out.startswith("ok"), out
+    assert "Cherokee" in out and "open_clans" in out and "nl" in out
+
+
+def test_simulate(installed: Installed):
+    out = installed("simulate", "cherokee", "--games", "3", "--players", "3", "--seed", "1")
+    assert "3 games" in out and "Player 3" in out, out
+
+
+def test_meeple_test_property_tests_in_a_plain_install(installed: Installed):
+    out = installed("test", "cherokee", "--examples", "3")   # needs hypothesis
+    assert "ok" in out and "3 games" in out and "every invariant held" in out, out
+
+
+def test_play_with_bots_then_replay(installed: Installed):
+    out = installed("play", "cherokee", "--players", "3", "--seed", "5", "--bot", "1=random",
+                    "--bot", "2=first", "--bot", "3=random", "--record", "game.json", input="")
+    assert "Winner" in out and "Seed: 5" in out, out
+    saved = json.loads((installed.cwd / "game.json").read_text(encoding="utf-8"))
+    assert saved["ruleset"] == "cherokee" and saved["seed"] == 5 and saved["result"]
+    out = installed("replay", "game.json")
+    assert "Winner" in out, out
