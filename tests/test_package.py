@@ -1,0 +1,58 @@
+"""The package's top: ``import meeple`` gives the interpreter's public names, lazily, and
+the stages are subpackages of ``meeple`` (no top-level module of their own)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import meeple
+from meeple import interpreter
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_top_gives_the_interpreters_public_names():
+    for name in interpreter.__all__:
+        assert getattr(meeple, name) is getattr(interpreter, name), name
+    assert set(interpreter.__all__) <= set(dir(meeple))
+    game = meeple.load("cherokee").new_game(players=2, seed=1)
+    assert game.legal_moves()
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    try:
+        meeple.no_such_name
+    except AttributeError as e:
+        assert "no_such_name" in str(e)
+    else:
+        raise AssertionError("meeple.no_such_name did not raise")
+
+
+def test_the_version_is_the_projects():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = {attr = "meeple.__version__"}' in text
+    assert re.fullmatch(r"\d+\.\d+\.\d+", meeple.__version__)
+
+
+def _run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_importing_the_language_does_not_load_the_interpreter():
+    assert _run("import sys, meeple.dsl.check; print('meeple.interpreter' in sys.modules)") == "False"
+
+
+def test_the_stages_are_subpackages_of_meeple():
+    """Every module of the stages is imported as meeple.<stage>...; code inside them uses
+    relative imports, so no top-level dsl, interpreter or cli module is ever loaded."""
+    loaded = _run("import sys, meeple.cli.main, meeple.interpreter.leaks; "
+                  "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+                  "('dsl', 'interpreter', 'cli', 'rulesets'))))")
+    assert loaded == ""
+    for folder in ("dsl", "interpreter", "cli"):
+        for f in (ROOT / folder).glob("*.py"):
+            text = f.read_text(encoding="utf-8")
+            assert not re.search(r"^\s*(from|import) (dsl|interpreter|cli)\b", text, re.M), f
