@@ -19,9 +19,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from pathlib import Path
 
-from ..dsl.resources import SCHEMA_DIR
 
 COMMANDS = ("validate", "list", "simulate", "test", "replay")
 VERSION = 1
@@ -358,13 +356,8 @@ def generated() -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m meeple.cli.jsonout [FOLDER]``: writes the schemas (default docs/schema)."""
-    out_dir = Path(argv[0]) if argv else SCHEMA_DIR
-    out_dir.mkdir(parents=True, exist_ok=True)
-    for name, text in generated().items():
-        path = out_dir / name
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path}")
-    return 0
+    from ..dsl.schema import write
+    return write(generated(), argv)
 
 
 if __name__ == "__main__":

@@ -69,14 +69,20 @@ def generated() -> dict[str, str]:
             STATE_SCHEMA_FILE: dumps(state_schema())}
 
 
-def main(argv: list[str] | None = None) -> int:
+def write(files: dict[str, str], argv: list[str] | None = None) -> int:
+    """Writes generated schema files (name -> text) into the folder ``argv[0]`` (default
+    docs/schema), saying which; the ``main`` of every schema generator."""
     out_dir = Path(argv[0]) if argv else SCHEMA_DIR
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name, text in generated().items():
+    for name, text in files.items():
         path = out_dir / name
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return write(generated(), argv)
 
 
 if __name__ == "__main__":
