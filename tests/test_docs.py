@@ -463,6 +463,14 @@ def test_shared_win():
     assert game.result["ranking"] == [[0, 1, 2]]
 
 
+def test_active_in_a_score_is_the_player_of_the_last_turn():
+    for players, scores in ((2, [0, 1]), (3, [1, 0, 0])):
+        game = _program("last_mover_bonus").new_game(players, 0)
+        while not game.over:
+            game.apply(game.legal_moves()[0])
+        assert game.result["scores"] == scores
+
+
 def test_budget_example():
     prog = compile_block(next(b for b in ERRORS if b.header == ("ruleset", "endless")))
     with pytest.raises(RuleError) as info:
