@@ -66,8 +66,13 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
         R.loc[it] = z
     for key, its in zones.items():
         z = zone(prog, key)
-        for it in ([its] if isinstance(its, int) else its):
+        listed = [its] if isinstance(its, int) else list(its)
+        for it in listed:
             R.move(it, z)
+        # in the order given, also the items the zone already held (moving an item to
+        # the zone it is in changes nothing); items not listed stay below them
+        chosen = set(listed)
+        R.z[z][:] = [it for it in R.z[z] if it not in chosen] + listed
     for name, fn in prog.var_inits.items():
         if prog.checked.vars[name].per_player:
             R.pv[name] = [fn(R, {}) for _ in range(players)]
