@@ -19,13 +19,23 @@ def program_for(prog, players: int) -> Program:
         not isinstance(prog, Program) else prog
 
 
-def item(prog: Program, kind: str | None = None, **attrs) -> int:
-    """The one item with these attribute values (enum values by name)."""
-    found = [i.id for i in prog.items
-             if (kind is None or i.kind == kind)
-             and all(str(i.attrs.get(k)) == str(v) for k, v in attrs.items())]
-    if len(found) != 1:
-        raise LookupError(f"{len(found)} items match {kind or ''} {attrs}")
+def item(prog: Program, kind: str | None = None, nth: int | None = None, **attrs) -> int:
+    """The one item with these attribute values (enum values by name). When several
+    items look alike (two copies of a card), ``nth`` picks one of them: 0 for the first
+    in creation order (``items`` lists them all); without it, a LookupError says how many
+    match."""
+    found = items(prog, kind, **attrs)
+    what = " ".join([kind or "item"] + [f"{k}={v}" for k, v in attrs.items()])
+    if nth is not None:
+        if not 0 <= nth < len(found):
+            raise LookupError(f"nth={nth}: {len(found)} item(s) match {what}")
+        return found[nth]
+    if not found:
+        raise LookupError(f"no item matches {what}")
+    if len(found) > 1:
+        raise LookupError(f"{len(found)} items match {what}, they look alike: pick one with "
+                          f"nth=0..{len(found) - 1} (in creation order), or get them all "
+                          f"with testing.items(...)")
     return found[0]
 
 
