@@ -72,9 +72,22 @@ class Output:
             self.written = True
             _write({"format": format_name(self.command), **doc})
 
-    def error(self, message: str, hint: str | None = None) -> None:
-        """The document of a command that fails with exit code 1."""
-        self.emit({"ok": False, "error": {"message": message, "hint": hint}})
+    def error(self, message: str, hint: str | None = None, rule: dict | None = None) -> None:
+        """The document of a command that fails with exit code 1 (``rule``: where, for an
+        error in the rules, see ``rule_error``)."""
+        error = {"message": message, "hint": hint}
+        if rule is not None:
+            error["rule"] = rule
+        self.emit({"ok": False, "error": error})
+
+
+def rule_error(e) -> dict:
+    """Where an error in the rules happened (a RuleError), for the ``--json`` documents."""
+    span = e.span
+    return {"code": e.code, "rule": e.rule, "detail": e.detail,
+            "file": span.file if span is not None else None,
+            "line": span.line if span is not None else None,
+            "column": span.column if span is not None else None}
 
 
 _current = Output()
@@ -131,7 +144,17 @@ _NAMES = {"type": "array", "items": {"type": "string"}}
 _ERROR = _obj("why the command failed (exit code 1); its text is also on the standard "
               "error", {"message": _s("string", "the error message, as printed after 'error: '"),
                         "hint": _s(["string", "null"], "how to fix it, as printed after "
-                                   "'hint: ' (e.g. the bundled rulesets), or null")},
+                                   "'hint: ' (e.g. the bundled rulesets), or null"),
+                        "rule": _obj("for an error in the rules while a game ran: which rule "
+                                     "and where", {
+                                         "code": _s("string", "rule/error or rule/budget"),
+                                         "rule": _s(["string", "null"], "the rule: turn, setup, "
+                                                    "at end, procedure NAME, function NAME, the "
+                                                    "end condition, the scoring..."),
+                                         "detail": _s("string", "what went wrong, in plain words"),
+                                         "file": _s(["string", "null"], "the source file"),
+                                         "line": _s([_INT, "null"], "1-based line"),
+                                         "column": _s([_INT, "null"], "1-based column")})},
               required=["message"])
 _DIAGNOSTIC = _obj("a problem in a ruleset, as printed by meeple validate", {
     "severity": {"enum": ["error", "warning"], "description": "an error fails validation; "

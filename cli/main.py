@@ -112,21 +112,34 @@ def interruptible():
         raise typer.Exit(_interrupted()) from None
 
 
-def fail(message: str, code: int = 1, hint: str | None = None) -> "typer.Exit":
-    """Prints 'error: message' (and 'hint: ...') on stderr and returns the exit to raise.
-    With --json, a failure (code 1) also writes the command's document with the error; a
-    usage error (code 2) writes none."""
-    _error(message, hint)
+def fail(message: str, code: int = 1, hint: str | None = None,
+         excerpt: str | None = None) -> "typer.Exit":
+    """Prints 'error: message' (the source ``excerpt``, a line and a caret, if any, and
+    'hint: ...') on stderr and returns the exit to raise. With --json, a failure (code 1)
+    also writes the command's document with the error; a usage error (code 2) writes none."""
+    _error(message, hint, excerpt)
     if code == 1:
         jsonout.current().error(message, hint=hint)
     return typer.Exit(code)
 
 
-def _error(message: str, hint: str | None = None) -> None:
+def _error(message: str, hint: str | None = None, excerpt: str | None = None) -> None:
     err = _err()
     err.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+    if excerpt:
+        err.print(Text(excerpt), soft_wrap=True)
     if hint:
         err.print(Text("hint: ") + Text(hint), soft_wrap=True)
+
+
+def rule_fail(message: str, e: RuleError, prog) -> "typer.Exit":
+    """``fail`` for an error in the rules while a game runs: the message, then the rule's
+    source line with a caret and the error's hint."""
+    _error(message, e.hint, render.rule_excerpt(e, prog))
+    jsonout.current().error(message, hint=e.hint, rule=jsonout.rule_error(e))
+    return typer.Exit(1)
+
+
 
 
 def _note(note: str) -> None:
@@ -578,7 +591,7 @@ def play(
     try:
         game = prog.new_game(n, seed)
     except RuleError as e:
-        raise fail(f"the game cannot start: {e}") from None
+        raise rule_fail(f"the game cannot start: {e}", e, prog) from None
     title = prog.title
     if prog.variants:
         title += " + " + ", ".join(prog.checked.variant_titles.get(v, v) for v in prog.variants)
@@ -719,9 +732,14 @@ def simulate(
                 progress.stop()
                 path = keep.save(gseed, game, played, failed=str(e)) if keep and game else None
                 message = f"game {i + 1} (seed {gseed}): {e}" + (f" (its record: {path})" if path else "")
-                jout.emit({"ok": False, "error": {"message": message},
+                error = {"message": message}
+                if isinstance(e, RuleError):
+                    error.update(hint=e.hint, rule=jsonout.rule_error(e))
+                jout.emit({"ok": False, "error": error,
                            "failed_game": {"game": i + 1, "seed": gseed,
                                            "record": str(path) if path else None}})
+                if isinstance(e, RuleError):
+                    raise rule_fail(message, e, prog) from None
                 raise fail(message) from None
             if keep is not None and not failed_only:
                 keep.save(gseed, game, played)
@@ -866,7 +884,7 @@ def _replay_record(prog, rec: records.Record, on_move=None):
     except records.RecordError as e:
         raise fail(f"invalid record: {e}") from None
     except RuleError as e:
-        raise fail(f"the replay hits an error in the rules: {e}") from None
+        raise rule_fail(f"the replay hits an error in the rules: {e}", e, prog) from None
 
 
 REPLAY_PROGRESS_MOVES = 500   # a record this long replays with a progress bar (on a terminal)

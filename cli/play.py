@@ -405,6 +405,11 @@ class PlaySession:
         except RuleError as e:
             c.print(Text(tr(self.lang, "This move breaks a rule of the ruleset (the game is "
                                        "unchanged): "), style="red") + Text(str(e)))
+            excerpt = render.rule_excerpt(e, self.prog)
+            if excerpt:
+                c.print(Text(excerpt))
+            if e.hint:
+                c.print(Text("hint: ") + Text(e.hint))
             return False
         notation, text = render.describe_move(before, m, tc, seat, g)
         c.print(Text(f"{self.pname(seat)}: ", style="green") + Text(notation) + Text(" — ")

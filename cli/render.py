@@ -506,3 +506,11 @@ def result_table(prog, result: dict) -> Group:
     else:
         line = Text(tr(lang, "No winner"), style="bold")
     return Group(t, line)
+
+
+def rule_excerpt(e, prog) -> str | None:
+    """The source line of a located rule error, with a caret under its place."""
+    sources = getattr(getattr(prog, "sources", None), "sources", None) or {}
+    lines = e.diagnostic().render(sources).splitlines()[1:]
+    shown = [line for line in lines if not line.startswith("hint: ")]
+    return "\n".join(shown) or None

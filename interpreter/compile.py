@@ -679,7 +679,9 @@ class ProcCompiler:
         def ins(R, L):
             options = list(opts(R, L))
             if not options:
-                raise RuleError(f"'choose {var}' has nothing to choose from")
+                raise RuleError(f"'choose {var}' has nothing to choose from",
+                                hint="offer the choice only when there is something to choose: "
+                                     "'if size(options) > 0 { choose ... }'")
             R.ask(who(R, L), var, options, tc, verb)
             return nxt
         self.emit(ins, s.span)
@@ -700,7 +702,8 @@ class ProcCompiler:
                         ok.append(sub)
                 subsets = ok
             if not subsets:
-                raise RuleError(f"'choose {var} subset' has no subset that satisfies its condition")
+                raise RuleError(f"'choose {var} subset' has no subset that satisfies its condition",
+                                hint="check first that some subset satisfies the 'where' condition")
             R.ask(who(R, L), var, subsets, tc, verb)
             return nxt
         self.emit(ins, s.span)
@@ -713,7 +716,8 @@ class ProcCompiler:
         def ins(R, L):
             options = list(opts(R, L))
             if not options:
-                raise RuleError(f"'best {var}' has an empty list to choose from")
+                raise RuleError(f"'best {var}' has an empty list to choose from",
+                                hint="check that the list is not empty first: 'if size(xs) > 0 { ... }'")
             best_key, tied = None, []
             for o in options:
                 L[var] = o
@@ -738,7 +742,8 @@ class ProcCompiler:
         def ins(R, L):
             item = holder(R, L)
             if item is None:
-                raise RuleError(f"'{s.var}.{attr} = ...' on nothing ({s.var} is none)")
+                raise RuleError(f"'{s.var}.{attr} = ...' on nothing ({s.var} is none)",
+                                hint=f"test it first: 'if {s.var} != none {{ ... }}'")
             R.iv[attr][item] = value(R, L)
             return nxt
         self.emit(ins, s.span)
@@ -749,7 +754,8 @@ class ProcCompiler:
         def ins(R, L):
             options = list(opts(R, L))
             if not options:
-                raise RuleError(f"'pick {var} at random' has an empty list")
+                raise RuleError(f"'pick {var} at random' has an empty list",
+                                hint="check that the list is not empty first: 'if size(xs) > 0 { ... }'")
             L[var] = options[R.below(len(options))]
             return nxt
         self.emit(ins, s.span)
@@ -778,7 +784,9 @@ class ProcCompiler:
                     R.move(it, dest, f)
             else:
                 if w is None:
-                    raise RuleError("'move' of nothing (the item is none)")
+                    raise RuleError("'move' of nothing (the item is none)",
+                                    hint="an empty zone's top or an empty cell is none: test it "
+                                         "first, e.g. 'if occupied(z) { move top(z) to ... }'")
                 R.move(w, dest, f)
             return nxt
         self.emit(ins, s.span)
@@ -791,7 +799,9 @@ class ProcCompiler:
             w, f = what(R, L), facing(R, L)
             for it in (list(w) if many else [w]):
                 if it is None:
-                    raise RuleError("'flip' of nothing (the item is none)")
+                    raise RuleError("'flip' of nothing (the item is none)",
+                                    hint="an empty zone's top or an empty cell is none: test it "
+                                         "first, e.g. 'if occupied(z) { flip top(z) ... }'")
                 R.turn_over(it, f)
             return nxt
         self.emit(ins, s.span)
@@ -820,7 +830,9 @@ class ProcCompiler:
             for cell in cells:
                 if not R.z[cell]:
                     if not R.z[z]:
-                        raise RuleError(f"'fill {s.board}' ran out of items")
+                        raise RuleError(f"'fill {s.board}' ran out of items",
+                                        hint="the zone it fills from must hold an item for every "
+                                             "empty cell")
                     R.move(R.z[z][-1], cell)
             return nxt
         self.emit(ins, s.span)

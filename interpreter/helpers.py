@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ..dsl.ast import Span as _Span
 from ..dsl.budgets import DEFAULT as _DEFAULT
 from ..dsl.budgets import hint as _hint
+from ..dsl.errors import Diagnostic as _Diagnostic
 
 MAX_RANGE = _DEFAULT.range      # size budget: the longest range a rule may build
 MAX_SUBSET_BASE = 16            # size budget: subsets of at most this many elements
@@ -14,14 +16,33 @@ MAX_STEPS = _DEFAULT.steps      # step budget: statements run per move
 
 class RuleError(Exception):
     """A rule went wrong while a game ran (a budget ran out, a value was missing...).
-    The message names the rule and its source line."""
+
+    ``str(e)`` is one line that names the rule and its source place (``in turn at
+    FILE:LINE:COLUMN: what went wrong``). Once located, ``span`` is that place (a
+    ``meeple.dsl.ast.Span``), ``rule`` the rule (``turn``, ``procedure deal_cards``,
+    ``function ratio``...), ``detail`` what went wrong in plain words and ``hint`` what to
+    do, if known; ``diagnostic()`` is the same as a ``Diagnostic`` that renders the source
+    line with a caret, like a problem found before the game."""
 
     code = "rule/error"
+    span = None
+    rule: str | None = None
+    hint: str | None = None
 
-    def __init__(self, message: str, code: str | None = None):
+    def __init__(self, message: str, code: str | None = None, hint: str | None = None):
         super().__init__(message)
+        self.detail = message
         if code:
             self.code = code
+        if hint:
+            self.hint = hint
+
+    def diagnostic(self):
+        """This error as a ``meeple.dsl.errors.Diagnostic`` (at the rule's place, or at
+        no place when it is not known)."""
+        span = self.span if self.span is not None else _Span(file="?")
+        message = f"in {self.rule}: {self.detail}" if self.rule else self.detail
+        return _Diagnostic(self.code, span, message, self.hint)
 
 
 class BudgetError(RuleError):

@@ -154,14 +154,16 @@ class Runtime:
             return
         if len(pile) < count * self.n:
             raise RuleError(f"cannot deal {count} to each of {self.n} players from "
-                            f"{len(pile)} items")
+                            f"{len(pile)} items", hint="deal only as many as the pile holds, e.g. "
+                                                       "'deal all from ...', or test size(pile) first")
         for _ in range(count):
             for p in order:
                 self.move(pile[-1], base + p)
 
     def set_active(self, p) -> None:
         if not isinstance(p, int) or not 0 <= p < self.n:
-            raise RuleError(f"'active' must be a player, got {p!r}")
+            raise RuleError(f"'active' must be a player, got {p!r}",
+                            hint="set active to a player: a seat of 'players', e.g. next_player(active)")
         self.active = p
 
     def say(self, log_id: int, values: list) -> None:
@@ -320,9 +322,9 @@ def _run(R: Runtime) -> None:
                     frame["pc"] = pc
                     break
         except RuleError as e:
-            raise _locate(e, proc, pc) from None
+            raise _locate(e, proc, pc, e, prog) from None
         except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
-            raise _locate(_error(e), proc, pc) from None
+            raise _locate(_error(e), proc, pc, e, prog) from None
     R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
 
 
@@ -349,6 +351,8 @@ def _error(e: Exception) -> RuleError:
 
 
 def _describe(e: Exception) -> str:
+    """A Python failure inside rule code in plain words (never Python's own text, except
+    for a failure Meeple did not foresee, which is a bug of Meeple's and says so)."""
     if isinstance(e, RecursionError):
         names = _rule_functions(e.__traceback__)
         depth = "(Python's recursion limit; see the 'depth' budget)"
@@ -360,11 +364,30 @@ def _describe(e: Exception) -> str:
         return f"functions call each other too deeply (endless recursion?) {depth}"
     if isinstance(e, MemoryError):
         return "the rules ran out of memory (lower the 'work' budget, or simplify the rule)"
-    if isinstance(e, (TypeError, IndexError)) and "None" in str(e):
-        return f"a value is missing (none) where an item, cell or number is needed ({e})"
+    text = str(e)
+    if isinstance(e, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(e, (TypeError, AttributeError, IndexError, KeyError)) and "None" in text:
+        return "a value is missing (none) where an item, cell, player or number is needed"
     if isinstance(e, IndexError):
         return "an index is outside its list"
-    return f"{type(e).__name__}: {e}"
+    if isinstance(e, OverflowError):
+        return "a number is too large"
+    if isinstance(e, ValueError) and "not in list" in text:
+        return "the item or value is not where the rule looks for it"
+    return (f"the rule failed in a way Meeple does not explain yet; this is a bug in Meeple, "
+            f"please report it with the ruleset ({type(e).__name__}: {e})")
+
+
+_HINTS = {
+    "division by zero": "check the divisor first: 'if n != 0 { ... }', or 'if n == 0 then 0 else x / n'",
+    "a value is missing (none) where an item, cell, player or number is needed":
+        "a value can be none here (an empty zone's top, an empty cell, a variable set to "
+        "none): test it first, e.g. 'if occupied(z) { ... }' or 'if x != none { ... }'",
+    "an index is outside its list": "lists count from 0: the last element of xs is "
+                                    "xs[size(xs) - 1]; check an index first, e.g. "
+                                    "'if i < size(xs) { ... }'",
+}
 
 
 def _rule_functions(tb) -> list[str]:
@@ -378,24 +401,55 @@ def _rule_functions(tb) -> list[str]:
     return list(names)
 
 
-def _within(what: str, decl, e: Exception) -> RuleError:
+def _within(what: str, decl, e: Exception, prog: Program | None = None) -> RuleError:
     """An error in an expression run outside a procedure (the end condition, the
     scoring...), located at its declaration when known."""
     err = e if isinstance(e, RuleError) else _error(e)
-    span = getattr(decl, "span", None)
-    where = f" at {span.file}:{span.line}:{span.column}" if span is not None and span.line else ""
-    out = type(err)(f"in {what}{where}: {err}")
-    out.code = err.code
+    return _placed(err, what, getattr(decl, "span", None), e, prog)
+
+
+def _locate(e: RuleError, proc, pc: int, cause: Exception | None = None,
+            prog: Program | None = None) -> RuleError:
+    span = proc.lines[pc] if 0 <= pc < len(proc.lines) else None
+    name = proc.name if proc.name in ("setup", "turn", "at end") else f"procedure {proc.name}"
+    return _placed(e, name, span, cause, prog)
+
+
+def _placed(err: RuleError, rule: str, span, cause: Exception | None,
+            prog: Program | None) -> RuleError:
+    """The error, located: in the innermost ruleset function that failed when there is
+    one (its body's place; the rule that called it is named too), else at ``span``."""
+    if err.span is not None:  # already located (an error inside a nested rule)
+        return err
+    where = _where(span)
+    detail = err.detail
+    fn = None
+    if cause is not None:
+        names = _rule_functions(cause.__traceback__)
+        # a budget (recursion depth, calls) names its functions itself: it is placed at
+        # the statement that started them
+        fn = names[-1] if names and not isinstance(err, BudgetError) else None
+    if fn is not None and span is not None and where:
+        detail = f"{detail} (called from {rule} at {where})"
+        rule, span = f"function {fn}", None
+        decl = prog.checked.functions.get(fn) if prog is not None else None
+        if decl is not None:
+            span = decl.body.span
+        where = _where(span)
+    out = type(err)(f"in {rule}{' at ' + where if where else ''}: {detail}", err.code,
+                    err.hint or _hint_for(err.detail))
+    out.detail, out.rule, out.span = detail, rule, span if where else None
     return out
 
 
-def _locate(e: RuleError, proc, pc: int) -> RuleError:
-    span = proc.lines[pc] if 0 <= pc < len(proc.lines) else None
-    where = f"{span.file}:{span.line}:{span.column}" if span else "?"
-    name = proc.name if proc.name in ("setup", "turn", "at end") else f"procedure {proc.name}"
-    err = type(e)(f"in {name} at {where}: {e}")
-    err.code = e.code
-    return err
+def _hint_for(detail: str) -> str | None:
+    if detail.startswith("index ") and "is outside a list" in detail:
+        detail = "an index is outside its list"
+    return _HINTS.get(detail)
+
+
+def _where(span) -> str:
+    return f"{span.file}:{span.line}:{span.column}" if span is not None and span.line else ""
 
 
 def _next_phase(R: Runtime) -> None:
@@ -428,7 +482,7 @@ def _ended(R: Runtime) -> bool:
         try:
             over = end(R, {})
         except Exception as e:  # noqa: BLE001
-            raise _within("the end condition", R.prog.checked.end.cond, e) from None
+            raise _within("the end condition", R.prog.checked.end.cond, e, R.prog) from None
         if over:
             _begin_ending(R)
             return True
@@ -447,7 +501,7 @@ def _score(R: Runtime) -> None:
         scores = [prog.score_fn(R, p) if prog.score_fn else 0 for p in R.players]
         ties = [[fn(R, p) for p in R.players] for _, fn in prog.tiebreaks]
     except Exception as e:  # noqa: BLE001
-        raise _within("the scoring", getattr(prog.checked.score, "body", None), e) from None
+        raise _within("the scoring", getattr(prog.checked.score, "body", None), e, prog) from None
     keys = [tuple([scores[p]] + [t[p] for t in ties]) for p in R.players]
     ranking = []
     for k in sorted(set(keys), reverse=True):
@@ -501,7 +555,7 @@ class Game:
             decl = None
             R.iv.update(prog.init_item_vars(R))  # after the globals, which they may read
         except Exception as e:  # noqa: BLE001
-            raise _within("a variable's initial value", decl, e) from None
+            raise _within("a variable's initial value", decl, e, prog) from None
         if "setup" in prog.procs:
             R.call("setup", {})
         R.hook = hook
