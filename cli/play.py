@@ -22,7 +22,7 @@ from rich.text import Text
 from ..dsl.errors import suggest
 from ..interpreter import IllegalMove, RuleError, display
 from ..interpreter import record as records
-from ..interpreter.runtime import Game, revealed_since
+from ..interpreter.runtime import LOG_KEEP, Game, revealed_since
 from ..interpreter.views import SPECTATOR, view
 
 from . import render
@@ -336,6 +336,9 @@ class PlaySession:
             c.print(render.zones_table(self.prog, v, seat))
         elif what == "log":
             c.print(Text(tr(lang, "Events so far"), style="bold underline"))
+            if v.get("log_dropped"):
+                c.print(Text("  " + tr(lang, "… {n} earlier messages are no longer kept",
+                                       n=v["log_dropped"]), style="dim"))
             for line in v["log"] or [tr(lang, "(none yet)")]:
                 c.print(Text("  " + render.literal(line)))
         else:
@@ -483,7 +486,8 @@ class PlaySession:
         t.add_row("screen", tr(lang, "draw your turn screen again"))
         t.add_row("board", tr(lang, "the boards in full, with the names of their cells"))
         t.add_row("zones", tr(lang, "every zone in full, yours and the other players'"))
-        t.add_row("log", tr(lang, "every message of the game so far"))
+        t.add_row("log", tr(lang, "the messages of the game so far (the latest {count} are kept)",
+                            count=LOG_KEEP))
         t.add_row("moves", tr(lang, "your moves, one a line, with their full text"))
         t.add_row("undo", tr(lang, "take back your latest move, if nobody moved since and it "
                                    "showed you nothing hidden"))

@@ -174,7 +174,12 @@ class Record:
 # ---------------------------------------------------------------- digests
 
 def digest(game: Game) -> str:
-    return hashlib.sha256(game.to_json().encode()).hexdigest()
+    """SHA-256 of the game's state, without the count of log messages no longer kept
+    (``log_dropped``: it follows from the moves, and leaving it out keeps the digests of
+    records saved before it was counted)."""
+    state = game.state  # a new dict on each call: dropping a key changes nothing else
+    state.pop("log_dropped", None)
+    return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def short_digest(game: Game) -> str:

@@ -37,7 +37,7 @@ class Runtime:
 
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
-                 "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth")
+                 "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -47,6 +47,7 @@ class Runtime:
         self.active, self.n, self.turn, self.phase = s["active"], s["players"], s["turn"], s["phase"]
         self.rng, self.stack, self.pending = s["rng"], s["stack"], s["pending"]
         self.revealed, self.seen, self.log = set(s["revealed"]), s["seen"], s["log"]
+        self.dropped = s.get("log_dropped", 0)  # messages said before the kept ones
         self.result, self.moves = s["result"], s["moves"]
         self.players = list(range(self.n))
         self.dir = prog.direction
@@ -63,7 +64,8 @@ class Runtime:
                 "vars": self.g, "pvars": self.pv, "active": self.active, "turn": self.turn,
                 "phase": self.phase, "rng": self.rng, "stack": self.stack, "pending": self.pending,
                 "revealed": sorted(self.revealed), "seen": self.seen, "log": self.log,
-                "result": self.result, "moves": self.moves}
+                "result": self.result, "moves": self.moves,
+                **({"log_dropped": self.dropped} if self.dropped else {})}
 
     # ------------------------------------------------------------ visibility
     def visible(self, zone: int, p: int) -> bool:
@@ -181,6 +183,7 @@ class Runtime:
                             snapshot.setdefault(name, {})[str(item)] = table[item]
         self.log.append([log_id, values, masks, snapshot])
         if len(self.log) > LOG_KEEP:
+            self.dropped += len(self.log) - LOG_KEEP
             del self.log[: len(self.log) - LOG_KEEP]
 
     def call(self, proc: str, args: dict) -> None:

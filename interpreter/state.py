@@ -71,6 +71,8 @@ STATE_SCHEMA = {
         "log": {"type": "array", "items": {
             "type": "array", "minItems": 2, "maxItems": 4,
             "prefixItems": [_NAT, {"type": "array"}, {"type": "array"}, {"type": "object"}]}},
+        "log_dropped": {**_NAT, "description": "how many messages were said before the "
+                                               "ones kept in 'log' (absent: none)"},
         "result": {"oneOf": [{"type": "null"}, {
             "type": "object", "required": ["scores", "tiebreaks", "ranking", "winners"],
             "additionalProperties": False,

@@ -49,6 +49,7 @@ def view(game: Game, seat: int) -> dict:
                       for i, x in enumerate(vals) if x is not None and (can_see is None or can_see(i))}
                   for k, vals in R.iv.items()},
         "log": [display.render_log(prog, e, can_see) for e in R.log],
+        "log_dropped": R.dropped,  # earlier messages that are no longer kept
         "result": R.result,
     }
 
