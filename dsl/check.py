@@ -115,16 +115,30 @@ class Checker:
         """Texts must belong to something (a log key, a decision's verb, a UI text) and
         use only placeholders that exist there: a typo would silently show nothing."""
         places: dict[str, set[str]] = {k: set(v) for k, v in UI_TEXTS.items()}
+        logs, others = [], {k: "the UI text" for k in UI_TEXTS}
         for d in decls:
             for n in ir.walk(d):
                 if n.node == "Log":
                     parts = self.c.templates.get(id(n), [])
                     raws = [p[0] for p in parts if isinstance(p, tuple)]
                     places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
+                    logs.append(n)
                 elif n.node in ("Choose", "ChooseSubset") and n.verb:
                     places.setdefault(n.verb, set())
+                    others.setdefault(n.verb, "the verb of a decision")
                 elif n.node == "Best" and n.tie == "choose":
                     places.setdefault("tie", set())
+                    others.setdefault("tie", "the verb of a 'best ... tie choose'")
+        for n in logs:
+            # one `text KEY` would translate both: the message and the prompt (or UI text)
+            if n.key in others:
+                span = n.span.model_copy(update={"column": n.span.column + len("log ")})
+                self.d.add(errors.Diagnostic(
+                    "check/text-collision", span,
+                    f"the log key '{n.key}' is also {others[n.key]} '{n.key}': a text "
+                    f"'{n.key}' would replace both",
+                    f"give the message its own key, e.g. 'log {n.key}_message \"...\"'",
+                    severity="warning", length=len(n.key)))
         for d in decls:
             if d.node != "TextDecl":
                 continue
