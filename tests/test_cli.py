@@ -446,8 +446,9 @@ def test_bots_receive_the_view_and_the_notations_only(monkeypatch):
     assert "the notations of its legal moves only" in CLI_DOC
 
 
-def test_the_play_sample_of_the_docs_is_what_play_prints():
+def test_the_play_sample_of_the_docs_is_what_play_prints(tmp_path, monkeypatch):
     """docs/cli.md shows a real 80x24 turn screen: the same command prints it today."""
+    monkeypatch.chdir(tmp_path)             # quitting saves the game in the working folder
     command = "meeple play cherokee --players 3 --bot 2=random --bot 3=random --seed 1"
     expected = _doc_sample(command)
     r = runner.invoke(app, command.split()[1:], input="1\nquit\n",
@@ -455,3 +456,4 @@ def test_the_play_sample_of_the_docs_is_what_play_prints():
     got = [line.rstrip() for line in r.output.splitlines()]
     assert got[:len(expected) - 1] == expected[:-1], r.output
     assert got[len(expected) - 1].startswith(expected[-1]), r.output
+    assert [p.name.startswith("meeple-cherokee-") for p in tmp_path.iterdir()] == [True]
