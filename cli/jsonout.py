@@ -179,8 +179,16 @@ _RESULT = _obj("the result of a finished game, as in the Python API (game.result
                   "description": "tiebreak name -> value per seat"},
     "ranking": {"type": "array", "items": {"type": "array", "items": {"type": _INT}},
                 "description": "groups of seats, best first (a group: a tie)"},
-    "winners": {"type": "array", "items": {"type": _INT}, "description": "the winning seats"},
-})
+    "winners": {"type": "array", "items": {"type": _INT},
+                "description": "the seats whose outcome is a win"},
+    "ranks": {"type": "array", "items": {"type": _INT},
+              "description": "each seat's place, from 1 (equals share it)"},
+    "outcomes": {"type": "array", "items": {"enum": ["win", "draw", "loss"]},
+                 "description": "each seat's outcome"},
+    "draw": _s("boolean", "whether every seat drew"),
+    "teams": {"type": "array", "description": "with a team declaration: each team's seats, "
+              "score (the sum of theirs) and rank", "items": {"type": "object"}},
+}, ["scores", "tiebreaks", "ranking", "winners", "ranks", "outcomes", "draw"])
 
 
 def _document(command: str, title: str, description: str, props: dict,
@@ -251,6 +259,8 @@ def simulate_schema() -> dict:
         "seat": _s(_INT, "the seat, from 0"),
         "player": _s("string", "the seat's name"),
         "wins": _s(_INT, "games won (a shared win counts for each winner)"),
+        "draws": _s(_INT, "games this seat drew"),
+        "losses": _s(_INT, "games this seat lost"),
         "win_rate": _s("number", "wins / games, from 0 to 1"),
     })
     props = {
@@ -265,6 +275,7 @@ def simulate_schema() -> dict:
                                                      "last": _s(_INT, "the last game's seed")}),
         "seats": {"type": "array", "items": seat, "description": "wins per seat"},
         "shared_wins": _s(_INT, "games with several winners"),
+        "drawn_games": _s(_INT, "games where every seat drew"),
         "turns": _obj("game length in completed turns", {
             "mean": _s("number", "mean"), "min": _s(_INT, "shortest"), "max": _s(_INT, "longest")}),
         "moves": _s(_INT, "player decisions in all games"),
@@ -280,7 +291,7 @@ def simulate_schema() -> dict:
     return _document("simulate", "meeple simulate --json",
                      "Statistics of many bot games: wins per seat, game length, moves.",
                      props, ["ruleset", "title", "variants", "locale", "players", "bot",
-                             "games", "seeds", "seats", "shared_wins", "turns", "moves",
+                             "games", "seeds", "seats", "shared_wins", "drawn_games", "turns", "moves",
                              "moves_per_turn", "seconds", "games_per_second"])
 
 

@@ -703,8 +703,8 @@ def simulate(
     bot_cls = _bot_class(bot)
     keep = _Keeper(records_dir, prog, _record_name(ruleset), n, list(variant), locale, bot,
                    failed_only, force, seed, games) if records_dir is not None else None
-    wins = [0] * n
-    shared = 0
+    wins, draws, losses = [0] * n, [0] * n, [0] * n
+    shared = drawn = 0
     lengths, total_moves, total_turns = [], 0, 0
     progress = progress_bar(tr(lang, "simulating"), quiet=quiet)
     start = time.perf_counter()
@@ -744,10 +744,11 @@ def simulate(
             if keep is not None and not failed_only:
                 keep.save(gseed, game, played)
             res = game.result
-            for w in res["winners"]:
-                wins[w] += 1
+            for p, outcome in enumerate(res["outcomes"]):
+                (wins if outcome == "win" else draws if outcome == "draw" else losses)[p] += 1
             if len(res["winners"]) > 1:
                 shared += 1
+            drawn += res["draw"]
             turns = view(game, SPECTATOR)["turn"]
             lengths.append(turns)
             total_turns += turns
@@ -759,8 +760,10 @@ def simulate(
         "locale": prog.locale, "players": n, "bot": bot, "games": games,
         "seeds": {"first": seed, "last": seed + games - 1},
         "seats": [{"seat": s, "player": display.player_name(prog, s), "wins": wins[s],
+                   "draws": draws[s], "losses": losses[s],
                    "win_rate": wins[s] / games} for s in range(n)],
         "shared_wins": shared,
+        "drawn_games": drawn,
         "turns": {"mean": sum(lengths) / games, "min": min(lengths), "max": max(lengths)},
         "moves": total_moves,
         "moves_per_turn": total_moves / total_turns if total_turns else None,
@@ -783,15 +786,19 @@ def _print_simulation(out: Console, prog, stats: dict, lang: str | None) -> None
     t = Table(header_style="bold")
     t.add_column(tr(lang, "Seat"))
     t.add_column(tr(lang, "Wins"), justify="right")
+    t.add_column(tr(lang, "Draws"), justify="right")
+    t.add_column(tr(lang, "Losses"), justify="right")
     t.add_column(tr(lang, "Win %"), justify="right")
     for s in stats["seats"]:
-        t.add_row(render.safe_text(s["player"]), str(s["wins"]), f"{100 * s['win_rate']:.1f}%")
+        t.add_row(render.safe_text(s["player"]), str(s["wins"]), str(s["draws"]), str(s["losses"]),
+                  f"{100 * s['win_rate']:.1f}%")
     out.print(t)
     st = Table(show_header=False, box=None, padding=(0, 2))
     st.add_column(style="bold")
     st.add_column()
     turns = stats["turns"]
     st.add_row(tr(lang, "shared wins"), str(stats["shared_wins"]))
+    st.add_row(tr(lang, "drawn games"), str(stats["drawn_games"]))
     st.add_row(tr(lang, "game length (turns)"),
                tr(lang, "mean {mean}, min {min}, max {max}", mean=f"{turns['mean']:.1f}",
                   min=turns["min"], max=turns["max"]))

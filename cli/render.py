@@ -485,20 +485,35 @@ def result_table(prog, result: dict) -> Group:
     t = Table(title=tr(lang, "Result"), header_style="bold", title_style="bold")
     t.add_column(tr(lang, "Rank"), justify="right")
     t.add_column(tr(lang, "Player"))
+    teams = result.get("teams")
+    team_of = {p: i + 1 for i, team in enumerate(teams) for p in team["seats"]} if teams else {}
+    if teams:
+        t.add_column(tr(lang, "Team"), justify="right")
     t.add_column(Text(literal(display.name(prog, "score"))), justify="right")
     ties = list(result.get("tiebreaks", {}))
     for name in ties:
         t.add_column(Text(literal(display.name(prog, name))), justify="right")
+    outcomes = result.get("outcomes")
+    words = {"win": tr(lang, "Win"), "draw": tr(lang, "Draw"), "loss": tr(lang, "Loss")}
+    if outcomes:
+        t.add_column(tr(lang, "Outcome"))
     rank = 1
     for group in result["ranking"]:
         for p in group:
-            row = [Text(str(rank)), Text(literal(display.player_name(prog, p))),
-                   Text(str(result["scores"][p]))]
+            shown = result["ranks"][p] if "ranks" in result else rank
+            row = [Text(str(shown)), Text(literal(display.player_name(prog, p)))]
+            if teams:
+                row.append(Text(str(team_of[p])))
+            row.append(Text(str(result["scores"][p])))
             row += [Text(str(result["tiebreaks"][name][p])) for name in ties]
+            if outcomes:
+                row.append(Text(words[outcomes[p]]))
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
     winners = [literal(display.player_name(prog, p)) for p in result["winners"]]
-    if len(winners) == 1:
+    if result.get("draw"):
+        line = Text(tr(lang, "Draw"), style="bold")
+    elif len(winners) == 1:
         line = Text(tr(lang, "Winner: {player}", player=winners[0]), style="bold green")
     elif winners:
         line = Text(tr(lang, "Shared win: {players}", players=", ".join(winners)),

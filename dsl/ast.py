@@ -496,6 +496,29 @@ class TiebreakDecl(Node):
     body: Expr
 
 
+class OutcomeClause(Node):
+    """``win when cond`` / ``loss otherwise`` (``cond`` is None for ``otherwise``)."""
+    node: Literal["OutcomeClause"] = "OutcomeClause"
+    outcome: str  # win | draw | loss
+    cond: Expr | None = None
+
+
+class OutcomeDecl(Node):
+    """``outcome(p) { win when ... draw when ... loss otherwise }``: each player's
+    outcome, the first clause that holds."""
+    node: Literal["OutcomeDecl"] = "OutcomeDecl"
+    param: str
+    rank: str | None = None  # ``outcome(p, place)``: the name bound to the player's rank
+    clauses: list[OutcomeClause]
+
+
+class TeamDecl(Node):
+    """``team(p) = expr``: players with equal values play together."""
+    node: Literal["TeamDecl"] = "TeamDecl"
+    param: str
+    body: Expr
+
+
 class InvariantDecl(Node):
     """``invariant name [always|after setup|at turn end|at end]: cond``: a condition
     that ``meeple test`` checks at that moment of every game it plays."""
@@ -582,7 +605,8 @@ class Remove(Node):
 Decl = Annotated[
     Union[Title, Language, Players, Order, EnumDecl, KindDecl, BoardDecl, ZoneDecl,
           DeckDecl, VarDecl, RelationDecl, FunctionDecl, ProcedureDecl, SetupDecl,
-          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, InvariantDecl, BoundDecl,
+          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, OutcomeDecl, TeamDecl,
+          InvariantDecl, BoundDecl,
           SecretDecl, NameDecl, TextDecl, LabelDecl,
           ColorDecl, KindColorDecl, Replace, Extend, Remove],
     Field(discriminator="node"),
@@ -607,7 +631,7 @@ def decl_key(decl) -> str:
     d = decl
     match d.node:
         case "Title" | "Language" | "Players" | "Order" | "SetupDecl" | "TurnDecl" \
-                | "EndDecl" | "ScoreDecl":
+                | "EndDecl" | "ScoreDecl" | "OutcomeDecl" | "TeamDecl":
             return d.node.removesuffix("Decl").lower()
         case "AtEndDecl":
             return "at end"

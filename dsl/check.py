@@ -68,6 +68,8 @@ class Checked:
     end: ir.EndDecl | None = None
     at_end: ir.AtEndDecl | None = None
     score: ir.ScoreDecl | None = None
+    outcome: ir.OutcomeDecl | None = None
+    team: ir.TeamDecl | None = None
     tiebreaks: list[ir.TiebreakDecl] = field(default_factory=list)
     invariants: list[ir.InvariantDecl] = field(default_factory=list)
     secrets: list[ir.SecretDecl] = field(default_factory=list)
@@ -207,6 +209,10 @@ class Checker:
                 c.at_end = d
             case "ScoreDecl":
                 c.score = d
+            case "OutcomeDecl":
+                c.outcome = d
+            case "TeamDecl":
+                c.team = d
             case "TiebreakDecl":
                 c.tiebreaks.append(d)
             case "InvariantDecl":
@@ -338,6 +344,20 @@ class Checker:
                 self._expect(d.body, {d.param: PLAYER}, INT, "the score")
             case "TiebreakDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
+            case "OutcomeDecl":
+                for i, cl in enumerate(d.clauses):
+                    if cl.cond is not None:
+                        env = {d.param: PLAYER} | ({d.rank: INT} if d.rank else {})
+                        self._expect(cl.cond, env, BOOL, f"the '{cl.outcome}' clause")
+                    elif i < len(d.clauses) - 1:
+                        self.d.add(errors.outcome_otherwise(d.clauses[i + 1].span, last=False))
+                if d.clauses[-1].cond is not None:
+                    self.d.add(errors.outcome_otherwise(d.clauses[-1].span, last=True))
+            case "TeamDecl":
+                t = self.expr(d.body, {d.param: PLAYER})
+                if not (t.is_error or t in (INT, PLAYER) or t.tag == "enum"):
+                    self.d.add(errors.type_mismatch(d.body.span, "the team",
+                                                    "int, player or an enum value", str(t)))
             case "InvariantDecl":
                 self._expect(d.cond, {}, BOOL, f"invariant '{d.name}'")
             case "SecretDecl":

@@ -217,6 +217,16 @@ def bad_value(span: Span, message: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic("check/bad-value", span, message, hint)
 
 
+def outcome_otherwise(span: Span, last: bool) -> Diagnostic:
+    """An ``outcome`` declaration must end with exactly one ``otherwise`` clause."""
+    if last:
+        return Diagnostic("check/outcome", span, "the outcome declaration must end with an "
+                          "'otherwise' clause (no player may be left without an outcome)",
+                          "write e.g. 'loss otherwise' after this clause")
+    return Diagnostic("check/outcome", span, "a clause after 'otherwise' is never used",
+                      "'otherwise' must be the last clause: move it down or remove this one")
+
+
 def overlay_error(span: Span, message: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic("overlay/conflict", span, message, hint)
 

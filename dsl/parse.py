@@ -231,6 +231,17 @@ class _ToIR(Transformer):
     def score_decl(self, meta, c):
         return ir.ScoreDecl(span=self.s(meta), param=str(c[0]), body=c[1])
 
+    def outcome_decl(self, meta, c):
+        return ir.OutcomeDecl(span=self.s(meta), param=str(c[0]),
+                              rank=str(c[1]) if c[1] is not None else None, clauses=list(c[2:]))
+
+    def outcome_clause(self, meta, c):
+        return ir.OutcomeClause(span=self.t(c[0]), outcome=str(c[0]),
+                                cond=None if isinstance(c[1], Token) else c[1])
+
+    def team_decl(self, meta, c):
+        return ir.TeamDecl(span=self.s(meta), param=str(c[0]), body=c[1])
+
     def tiebreak_decl(self, meta, c):
         return ir.TiebreakDecl(span=self.t(c[0]), name=str(c[0]), param=str(c[1]), body=c[2])
 

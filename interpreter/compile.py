@@ -144,6 +144,9 @@ class Program:
         self.end_fn = self._fn(c.end.cond, Env()) if c.end else None
         self.score_fn = self._player_fn(c.score.param, c.score.body) if c.score else None
         self.tiebreaks = [(t.name, self._player_fn(t.param, t.body)) for t in c.tiebreaks]
+        self.outcomes = [(cl.outcome, self._outcome_fn(c.outcome, cl.cond) if cl.cond else None)
+                         for cl in c.outcome.clauses] if c.outcome else None
+        self.team_fn = self._player_fn(c.team.param, c.team.body) if c.team else None
         self.var_inits = {n: self._fn(v.init, Env()) for n, v in c.vars.items()}
         self.invariants = [(d.name, d.moment, self._fn(d.cond, Env()), d.span) for d in c.invariants]
         self.bound = c.bound
@@ -434,6 +437,14 @@ class Program:
     def _player_fn(self, param: str, body):
         return self._eval(f"lambda R, v_{param}: {self._gen(body, Env({param}))}",
                           f"<line {body.span.line}>", body.span)
+
+    def _outcome_fn(self, d, cond):
+        """``lambda R, p, rank``: an outcome clause's condition (``rank`` is bound to the
+        player's place when the declaration names it)."""
+        names = [d.param] + ([d.rank] if d.rank else [])
+        rank = f"v_{d.rank}" if d.rank else "_rank"
+        return self._eval(f"lambda R, v_{d.param}, {rank}: {self._gen(cond, Env(set(names)))}",
+                          f"<line {cond.span.line}>", cond.span)
 
     def _link(self) -> None:
         del self.exprc

@@ -293,8 +293,8 @@ class GameChecker:
     def check_end(self) -> None:
         g, R = self.game, self.game.R
         res = g.result
-        if not res or len(res.get("scores", [])) != R.n or not res.get("winners") \
-                or not set(res["winners"]) <= set(range(R.n)):
+        if not res or len(res.get("scores", [])) != R.n or len(res.get("outcomes", [])) != R.n \
+                or res.get("winners") != [p for p in range(R.n) if res["outcomes"][p] == "win"]:
             raise self._fail("results", f"the results at the end are not complete: {res!r}")
         rec = Record(self.prog.name, R.n, self.seed, list(self.config.variants), self.config.locale,
                      list(self.moves))

@@ -176,10 +176,31 @@ class Record:
 def digest(game: Game) -> str:
     """SHA-256 of the game's state, without the count of log messages no longer kept
     (``log_dropped``: it follows from the moves, and leaving it out keeps the digests of
-    records saved before it was counted)."""
+    records saved before it was counted), and with the result as it was written before
+    outcomes and ranks were added (they follow from the state too)."""
     state = game.state  # a new dict on each call: dropping a key changes nothing else
     state.pop("log_dropped", None)
+    if state.get("result"):
+        state["result"] = _legacy_result(state["result"])
     return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+_RESULT_FACTS = ("scores", "tiebreaks", "ranking")
+
+
+def _legacy_result(res: dict) -> dict:
+    """The result's first form: scores, tiebreaks, ranking, and the first group as winners."""
+    old = {k: res[k] for k in _RESULT_FACTS}
+    old["winners"] = res["ranking"][0] if res["ranking"] else []
+    return old
+
+
+def _same_result(recorded: dict, got: dict) -> bool:
+    """Whether a replayed game's result is the recorded one. A record written before
+    outcomes existed has no ``outcomes`` and counted a draw as everyone's win: its
+    ``winners`` is then not compared (the ranking it follows from is)."""
+    keys = [k for k in recorded if k != "winners" or "outcomes" in recorded]
+    return all(k in got and got[k] == recorded[k] for k in keys)
 
 
 def short_digest(game: Game) -> str:
@@ -347,7 +368,7 @@ def replay(program, rec: Record, on_move=None, after_move=None) -> Game:
                               f"recorded one")
     if rec.state_digest and digest(game) != rec.state_digest:
         raise RecordError("the replayed game does not reach the recorded final state")
-    if rec.result is not None and game.result != rec.result:
+    if rec.result is not None and not _same_result(rec.result, game.result):
         raise RecordError("the replayed game does not reach the recorded result")
     return game
 

@@ -505,15 +505,73 @@ def _score(R: Runtime) -> None:
         ties = [[fn(R, p) for p in R.players] for _, fn in prog.tiebreaks]
     except Exception as e:  # noqa: BLE001
         raise _within("the scoring", getattr(prog.checked.score, "body", None), e, prog) from None
-    keys = [tuple([scores[p]] + [t[p] for t in ties]) for p in R.players]
-    ranking = []
-    for k in sorted(set(keys), reverse=True):
-        ranking.append([p for p in R.players if keys[p] == k])
-    R.result = {"scores": scores, "tiebreaks": {name: t for (name, _), t in zip(prog.tiebreaks, ties)},
-                "ranking": ranking, "winners": ranking[0] if ranking else []}
+    try:
+        team_of = [prog.team_fn(R, p) for p in R.players] if prog.team_fn else None
+    except Exception as e:  # noqa: BLE001
+        raise _within("the teams", getattr(prog.checked.team, "body", None), e, prog) from None
+    R.result = _results(scores, ties, [name for name, _ in prog.tiebreaks], team_of)
+    if prog.outcomes is not None:
+        outcomes = []
+        for p in R.players:
+            for outcome, fn in prog.outcomes:
+                try:
+                    if fn is None or fn(R, p, R.result["ranks"][p]):
+                        break
+                except Exception as e:  # noqa: BLE001
+                    raise _within("the outcomes", prog.checked.outcome, e, prog) from None
+            outcomes.append(outcome)
+        R.result["outcomes"] = outcomes
+        R.result["winners"] = [p for p in R.players if outcomes[p] == "win"]
+        R.result["draw"] = all(o == "draw" for o in outcomes)
     R.phase = "over"
     if R.hook:
         R.hook("at end", R)
+
+
+def _results(scores: list[int], ties: list[list[int]], tie_names: list[str],
+            team_of: list | None = None) -> dict:
+    """A finished game's result from each seat's score and tiebreaks (and team).
+
+    The ranking orders the seats (or the teams: a team's score and tiebreaks are its
+    seats' sums) by score, then by each tiebreak, higher first; equal seats share a
+    group. A seat's rank is 1 + the number of seats (teams) placed before it. The
+    outcome, unless the ruleset declares ``outcome``: when two or more seats (teams)
+    are all in the first group, everyone draws; otherwise the first group wins and the
+    others lose (a one-seat game is won)."""
+    n = len(scores)
+    if team_of is None:
+        units = [[p] for p in range(n)]
+    else:
+        units = []
+        for p in range(n):
+            for u in units:
+                if team_of[u[0]] == team_of[p]:
+                    u.append(p)
+                    break
+            else:
+                units.append([p])
+    keys = [tuple([sum(scores[p] for p in u)] + [sum(t[p] for p in u) for t in ties])
+            for u in units]
+    groups = [[i for i in range(len(units)) if keys[i] == k] for k in sorted(set(keys), reverse=True)]
+    ranking = [sorted(p for i in g for p in units[i]) for g in groups]
+    ranks = [0] * n
+    before = 0
+    for g in groups:
+        for i in g:
+            for p in units[i]:
+                ranks[p] = before + 1
+        before += len(g)
+    if len(units) > 1 and len(groups) == 1:
+        outcomes = ["draw"] * n
+    else:
+        outcomes = ["win" if p in ranking[0] else "loss" for p in range(n)]
+    result = {"scores": scores, "tiebreaks": dict(zip(tie_names, ties)),
+              "ranking": ranking, "winners": [p for p in range(n) if outcomes[p] == "win"],
+              "ranks": ranks, "outcomes": outcomes, "draw": outcomes == ["draw"] * n}
+    if team_of is not None:
+        result["teams"] = [{"seats": u, "score": keys[i][0], "rank": ranks[u[0]]}
+                           for i, u in enumerate(units)]
+    return result
 
 
 # ---------------------------------------------------------------- the game API

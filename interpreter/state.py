@@ -79,7 +79,17 @@ STATE_SCHEMA = {
             "properties": {"scores": _INTS,
                            "tiebreaks": {"type": "object", "additionalProperties": _INTS},
                            "ranking": {"type": "array", "items": {"type": "array", "items": _NAT}},
-                           "winners": {"type": "array", "items": _NAT}}}]},
+                           "winners": {"type": "array", "items": _NAT},
+                           "ranks": {**_INTS, "description": "each seat's place, from 1"},
+                           "outcomes": {"type": "array",
+                                        "items": {"enum": ["win", "draw", "loss"]}},
+                           "draw": {"type": "boolean"},
+                           "teams": {"type": "array", "items": {
+                               "type": "object", "required": ["seats", "score", "rank"],
+                               "additionalProperties": False,
+                               "properties": {"seats": {"type": "array", "items": _NAT},
+                                              "score": {"type": "integer"},
+                                              "rank": _NAT}}}}}]},
         "moves": _NAT,
     },
 }
@@ -350,8 +360,23 @@ class _Meaning:
         flat = [p for group in res["ranking"] for p in group]
         if sorted(flat) != list(range(n)) or any(not g for g in res["ranking"]):
             raise _bad("result/ranking", "the ranking does not list every seat once")
-        if res["winners"] != res["ranking"][0]:
-            raise _bad("result/winners", "the winners are not the first in the ranking")
+        outcomes = res.get("outcomes")
+        if outcomes is None:  # a state saved before outcomes: the first group won
+            if res["winners"] != res["ranking"][0]:
+                raise _bad("result/winners", "the winners are not the first in the ranking")
+            return
+        if len(outcomes) != n:
+            raise _bad("result/outcomes", f"{len(outcomes)} outcomes for {n} players")
+        if res["winners"] != [p for p in range(n) if outcomes[p] == "win"]:
+            raise _bad("result/winners", "the winners are not the players whose outcome is 'win'")
+        if "draw" in res and res["draw"] != all(o == "draw" for o in outcomes):
+            raise _bad("result/draw", "'draw' does not say whether every outcome is a draw")
+        ranks = res.get("ranks")
+        if ranks is not None:
+            place = {p: 1 + sum(len(g) for g in res["ranking"][:i])
+                     for i, group in enumerate(res["ranking"]) for p in group}
+            if len(ranks) != n or (res.get("teams") is None and ranks != [place[p] for p in range(n)]):
+                raise _bad("result/ranks", "the ranks do not follow the ranking")
 
 
 def _kind(v) -> str:

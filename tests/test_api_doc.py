@@ -10,7 +10,8 @@ import pytest
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
-EXPECTED = ["True", "['ranking', 'scores', 'tiebreaks', 'winners']", "True {'count': 18}", "True", "held"]
+EXPECTED = ["True", "['draw', 'outcomes', 'ranking', 'ranks', 'scores', 'tiebreaks', 'winners']",
+            "['draw', 'draw'] True []", "True {'count': 18}", "True", "held"]
 
 
 def test_every_example_is_checked():

@@ -654,16 +654,18 @@ def test_surrender_with_three_players_leaves_the_other_two_fighting():
     assert g.active_player == 2
 
 
-def test_mutual_destruction_is_a_shared_win():
+def test_mutual_destruction_is_a_draw():
     # the Surron kills the last enemy warrior and dies of its own double strike
     g = build(2, {"q0r0": "Sr", "q1r0": "Eb", "q-1r0": "Kb"}, wounds={"q0r0": 1, "q1r0": 1, "q-1r0": 1})
     attack(g, "q0r0", "q-1r0", "q1r0")
     assert board(g) == {}
-    assert g.over and winners(g) == [0, 1]
+    assert g.over and winners(g) == [] and g.result["outcomes"] == ["draw", "draw"]
+    assert g.result["draw"] is True and g.result["ranking"] == [[0, 1]]
     # with 3 players, the one eliminated before does not share it
     g = build(3, {"q0r0": "Sr", "q1r0": "Eb", "q-1r0": "Kb"}, wounds={"q0r0": 1, "q1r0": 1, "q-1r0": 1})
     attack(g, "q0r0", "q-1r0", "q1r0")
-    assert g.over and winners(g) == [0, 1] and g.result["scores"] == [1, 1, 0]
+    assert g.over and g.result["outcomes"] == ["draw", "draw", "loss"]
+    assert g.result["scores"] == [1, 1, 0] and g.result["ranks"] == [1, 1, 3]
 
 
 def test_the_game_ends_in_a_draw_after_forty_rounds():
@@ -674,11 +676,12 @@ def test_the_game_ends_in_a_draw_after_forty_rounds():
     end_turn(g)
     assert not g.over and g.active_player == 2                   # the last turn of round 40
     end_turn(g)
-    assert g.over and winners(g) == [0, 1, 2] and g.result["scores"] == [1, 1, 1]
+    assert g.over and g.result["scores"] == [1, 1, 1]
+    assert g.result["outcomes"] == ["draw"] * 3 and winners(g) == [] and g.result["draw"] is True
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb"})                   # green is out already
     g.R.turn = 40 * 3 - 1
     end_turn(g)
-    assert winners(g) == [0, 1]
+    assert g.result["outcomes"] == ["draw", "draw", "loss"] and winners(g) == []
 
 
 # ---------------------------------------------------------------- allies

@@ -652,6 +652,7 @@ def test_still_tied_is_a_shared_win():
     result = scored({"r2c1": "Bl8w", "r2c2": "Wo8w", "r8c1": "Bl4m", "r8c2": "Wo4m"})
     assert result["scores"] == [6, 6] and result["tiebreaks"]["women"] == [1, 1]
     assert result["winners"] == [0, 1] and result["ranking"] == [[0, 1]]
+    assert result["outcomes"] == ["win", "win"] and result["draw"] is False   # not a draw
 
 
 # ---------------------------------------------------------------- the open-clans variant

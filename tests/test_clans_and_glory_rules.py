@@ -559,6 +559,8 @@ def test_still_tied_is_a_shared_win():
     g = finished(table={"p2a1": "R6", "p3a1": "Y6"}, stones={"s2": [0], "s3": [1]})
     assert g.result["scores"] == [6, 6] and g.result["tiebreaks"]["villagers"] == [1, 1]
     assert g.result["winners"] == [0, 1] and g.result["ranking"] == [[0, 1]]
+    # "все претенденты празднуют общую победу": a shared victory, not a draw
+    assert g.result["outcomes"] == ["win", "win"] and g.result["draw"] is False
 
 
 # The two examples of the rulebook's hints for experienced players.

@@ -459,8 +459,48 @@ def test_log_templates_and_their_translation():
 
 def test_shared_win():
     game = _program("shared_win").new_game(3, 0)
-    assert game.result["winners"] == [0, 1, 2]
-    assert game.result["ranking"] == [[0, 1, 2]]
+    assert game.result["winners"] == [0, 1] and game.result["ranking"] == [[0, 1], [2]]
+    assert game.result["ranks"] == [1, 1, 3] and game.result["outcomes"] == ["win", "win", "loss"]
+    assert game.result["draw"] is False
+    game = _program("shared_win").new_game(2, 0)
+    assert game.result["outcomes"] == ["draw", "draw"] and game.result["draw"] is True
+    assert game.result["winners"] == [] and game.result["ranks"] == [1, 1]
+
+
+def test_against_the_bank_outcomes_by_rule():
+    """Standing on 8 beats the bank (6), on 6 draws, on 4 loses, whatever the others do."""
+    prog = _program("against_the_bank")
+    for n in (1, 2, 3):
+        for choice in range(3):
+            game = prog.new_game(n, 0)
+            while not game.over:
+                game.apply(choice)
+            expected = ["loss", "draw", "win"][choice]
+            assert game.result["outcomes"] == [expected] * n
+            assert game.result["draw"] == (expected == "draw" and True)
+            assert game.result["winners"] == ([] if expected != "win" else list(range(n)))
+    game = prog.new_game(3, 0)
+    for c in (2, 0, 1):
+        game.apply(c)
+    assert game.result["outcomes"] == ["win", "loss", "draw"] and game.result["ranks"] == [1, 3, 2]
+    assert game.result["draw"] is False
+
+
+def test_an_outcome_can_read_the_place():
+    for n in (2, 4):
+        r = _program("tied_players_share_the_victory").new_game(n, 0).result
+        assert r["outcomes"] == ["win"] * n and r["winners"] == list(range(n)) and not r["draw"]
+
+
+def test_partners_share_their_team_result():
+    game = _program("partners").new_game(4, 0)
+    for c in (1, 0, 0, 0):      # Player 1 takes 2, the others 1: team (1, 3) has 3, (2, 4) 2
+        game.apply(c)
+    r = game.result
+    assert r["teams"] == [{"seats": [0, 2], "score": 3, "rank": 1},
+                          {"seats": [1, 3], "score": 2, "rank": 2}]
+    assert r["outcomes"] == ["win", "loss", "win", "loss"] and r["ranks"] == [1, 2, 1, 2]
+    assert r["ranking"] == [[0, 2], [1, 3]] and r["winners"] == [0, 2]
 
 
 def test_active_in_a_score_is_the_player_of_the_last_turn():

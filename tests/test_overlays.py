@@ -171,7 +171,8 @@ def test_remove_declarations(root):
     game = plain.new_game(2)
     while not game.over:
         game.apply(0)
-    assert game.result["tiebreaks"] == {} and game.result["winners"] == [0, 1]   # shared win
+    assert game.result["tiebreaks"] == {} and game.result["ranking"] == [[0, 1]]  # a tie:
+    assert game.result["outcomes"] == ["draw", "draw"] and game.result["winners"] == []  # a draw
 
 
 def test_several_variants_apply_in_the_given_order(root):

@@ -181,9 +181,16 @@ def test_random_games(name, variants, locale, players, data):
             assert shadow.to_json() == game.to_json()
 
     same_game(shadow, game)
-    assert set(game.result) >= {"scores", "ranking", "winners"}
-    assert sorted(p for group in game.result["ranking"] for p in group) == list(range(players))
-    assert game.result["winners"] == game.result["ranking"][0]
+    res = game.result
+    assert set(res) >= {"scores", "ranking", "winners", "ranks", "outcomes", "draw"}
+    assert sorted(p for group in res["ranking"] for p in group) == list(range(players))
+    assert res["winners"] == [p for p in range(players) if res["outcomes"][p] == "win"]
+    assert res["draw"] == (res["outcomes"] == ["draw"] * players)
+    assert all(res["ranks"][p] == 1 for p in res["ranking"][0])
+    if not prog.for_players(players).checked.outcome:    # outcomes follow the ranking
+        tie = len(res["ranking"]) == 1 and players > 1
+        assert res["outcomes"] == ["draw" if tie else "win" if p in res["ranking"][0] else "loss"
+                                   for p in range(players)]
 
     rec = record.Record(name, players, seed, list(variants), locale, notations)
     replayed = record.replay(prog, rec)

@@ -474,7 +474,14 @@ def test_tiebreaks_apply_in_order_of_declaration():
 def test_a_tie_left_after_the_tiebreaks_is_a_shared_win():
     r = result([7, 7, 3, 7], tb1="if seat(p) == 4 then 0 else 1")
     assert r["ranking"] == [[0, 1], [3], [2]] and r["winners"] == [0, 1]
-    assert result([2, 2])["winners"] == [0, 1]
+    assert r["ranks"] == [1, 1, 4, 3] and r["outcomes"] == ["win", "win", "loss", "loss"]
+    assert r["draw"] is False
+
+
+def test_everyone_tied_is_a_draw_not_a_shared_win():
+    r = result([2, 2])
+    assert r["ranking"] == [[0, 1]] and r["ranks"] == [1, 1]
+    assert r["outcomes"] == ["draw", "draw"] and r["draw"] is True and r["winners"] == []
 
 
 def test_at_end_runs_once_before_scoring():

@@ -130,6 +130,8 @@ end when turn_number() > 3
 at end { }
 score(p) = n(p)
 tiebreak t(p) = 0
+team(p) = seat(p) % 2
+outcome(p) { win when n(p) > 2  draw when n(p) == 2  loss otherwise }
 invariant i at turn end: size(K) > 0
 bound 9 turns
 secret z until end
