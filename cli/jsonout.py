@@ -21,7 +21,7 @@ import re
 import sys
 
 
-COMMANDS = ("validate", "list", "simulate", "test", "replay")
+COMMANDS = ("validate", "list", "simulate", "test", "replay", "perft")
 VERSION = 1
 
 
@@ -374,8 +374,28 @@ def replay_schema() -> dict:
                       "seen_by", "moves", "move_count", "over", "result", "to_move"])
 
 
+def perft_schema() -> dict:
+    props = {
+        "ruleset": _s("string", "the RULESET as given"),
+        "title": _s("string", "the ruleset's title"),
+        "variants": {**_NAMES, "description": "the variants played"},
+        "players": _s(_INT, "players"),
+        "seed": _s(_INT, "the game's seed"),
+        "after": {**_NAMES, "description": "the --after moves played first, in order"},
+        "depth": _s(_INT, "decisions counted"),
+        "paths": _s(_INT, "the move paths of that many decisions"),
+        "divide": {"type": ["object", "null"], "additionalProperties": {"type": _INT},
+                   "description": "with --divide: each first move's notation -> its paths"},
+        "seconds": _s("number", "time taken (not reproducible)"),
+    }
+    return _document("perft", "meeple perft --json",
+                     "Move paths of a number of decisions from a position.", props,
+                     ["ruleset", "title", "variants", "players", "seed", "after", "depth",
+                      "paths", "divide", "seconds"])
+
+
 SCHEMAS = {"validate": validate_schema, "list": list_schema, "simulate": simulate_schema,
-           "test": meeple_test_schema, "replay": replay_schema}
+           "test": meeple_test_schema, "replay": replay_schema, "perft": perft_schema}
 
 
 def schema(command: str) -> dict:

@@ -656,6 +656,79 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
     return session.run()
 
 
+# ---------------------------------------------------------------- perft
+
+@app.command()
+def perft(
+    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
+                                  autocompletion=complete.rulesets,
+                                  help="A bundled ruleset name or a path."),
+    depth: int = typer.Option(..., "--depth", "-d", metavar="N", show_default=False,
+                              help="How many decisions deep to count."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+                                          help="Number of players (default: the ruleset's "
+                                               "minimum, at least 2)."),
+    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+                                      autocompletion=complete.variants,
+                                      help="A variant (repeatable)."),
+    seed: int = typer.Option(0, "--seed", "-s", metavar="S",
+                             help="The game's seed (the deal, for a game with chance)."),
+    after: List[str] = typer.Option([], "--after", "-a", metavar="MOVE",
+                                    help="Play this move first, from the start (repeatable, "
+                                         "in order): count from the position it leads to."),
+    divide_moves: bool = typer.Option(False, "--divide",
+                                      help="Also count the paths of each first move."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    budget: List[str] = budget_option(),
+    json_out: bool = json_option("the counts"),
+    no_color: bool = no_color_option(),
+) -> None:
+    """Count the move paths of N decisions from the start of a game (or after --after
+    moves): compare with published counts (chess perft) to check a ruleset's moves.
+    A path on which the game ends earlier is not counted."""
+    jout = jsonout.begin("perft", json_out)
+    if depth < 1:
+        raise fail("--depth must be at least 1", 2)
+    _check_seed(seed, seed)
+    prog = _load(ruleset, variant, None, parse_budgets(budget))
+    lang = language(prog)
+    n = _players(prog, players)
+    try:
+        game = prog.new_game(n, seed)
+        for i, m in enumerate(after, 1):
+            if game.over:
+                raise fail(f"--after: the game is over before move {i} '{m}'", 2)
+            game.apply(m)
+    except IllegalMove as e:
+        raise fail(f"--after: move {i} '{m}' is illegal: {e}", 2) from None
+    except RuleError as e:
+        raise rule_fail(f"the rules fail: {e}", e, prog) from None
+    progress = progress_bar(tr(lang, "counting"), quiet=quiet)
+    start = time.perf_counter()
+    with interruptible(), progress:
+        task = progress.add_task("moves", total=len(game.legal_moves()) if not game.over else 0)
+        try:
+            counts = interpreter.divide(game, depth, lambda _m, _n: progress.advance(task)) \
+                if not game.over else {}
+        except RuleError as e:
+            progress.stop()
+            raise rule_fail(f"the rules fail: {e}", e, prog) from None
+    elapsed = time.perf_counter() - start
+    nodes = sum(counts.values())
+    doc = {"ok": True, "ruleset": ruleset, "title": prog.title, "variants": list(prog.variants),
+           "players": n, "seed": seed, "after": list(after), "depth": depth, "paths": nodes,
+           "divide": counts if divide_moves else None, "seconds": elapsed}
+    if jout.on:
+        jout.emit(doc)
+        return
+    out = _out()
+    if divide_moves:
+        for notation, count in counts.items():
+            out.print(Text(f"{notation}: {count}"))
+    out.print(Text(tr(lang, "depth {depth}: {paths} paths ({seconds} s)", depth=depth,
+                      paths=f"{nodes:,}", seconds=f"{elapsed:.2f}")))
+
+
 # ---------------------------------------------------------------- simulate
 
 @app.command()

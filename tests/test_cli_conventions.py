@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
 CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 LEAKY = ROOT / "tests" / "broken" / "leaky_view"
-COMMANDS = ["validate", "list", "play", "simulate", "test", "replay"]
+COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay"]
 ESC = "\x1b"
 
 
@@ -187,7 +187,7 @@ def test_the_published_cli_schemas_are_up_to_date(name):
 def test_the_schema_writer(tmp_path, capsys):
     assert jsonout.main([str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        f"cli-{c}.schema.json" for c in ("validate", "list", "simulate", "test", "replay"))
+        f"cli-{c}.schema.json" for c in ("validate", "list", "simulate", "test", "replay", "perft"))
     assert "cli-replay.schema.json" in capsys.readouterr().out
 
 
@@ -619,12 +619,15 @@ JSON_OPTIONS = {
                  ["--max-moves", "5"], ["--seed", "-3"], ["--budget", "steps=10"]],
     "test": [["--examples", "1"], ["--players", "2"], ["--players", "9"], ["--variant", "nope"],
              ["--budget", "steps=10"]],
+    "perft": [["--depth", "1"], ["--depth", "0"], ["--players", "9"], ["--variant", "nope"],
+              ["--after", "chase r1c1"], ["--after", "x"], ["--divide"], ["--seed", "-3"],
+              ["--budget", "steps=10"]],
     "replay": [["--as", "1"], ["--as", "9"], ["--reveal"], ["--unfinished"], ["--quiet"],
                ["--ruleset", "cherokee"]],
 }
 TARGETS = {"validate": ["cherokee", "nope", "/dev/null", "tests/broken/leaky_view"],
            "list": [], "simulate": ["cherokee", "nope", "/dev/null"],
-           "test": ["nope", "/dev/null"], "replay": ["RECORD", "nope.json", "/dev/null"]}
+           "test": ["nope", "/dev/null"], "perft": ["cherokee", "nope", "/dev/null"], "replay": ["RECORD", "nope.json", "/dev/null"]}
 
 
 def test_json_command_lines_give_one_valid_document_or_a_usage_error(finished_record, validators):
