@@ -188,6 +188,8 @@ _RESULT = _obj("the result of a finished game, as in the Python API (game.result
     "draw": _s("boolean", "whether every seat drew"),
     "teams": {"type": "array", "description": "with a team declaration: each team's seats, "
               "score (the sum of theirs) and rank", "items": {"type": "object"}},
+    "participants": {"type": "object", "additionalProperties": {"type": [_INT, "null"]},
+                     "description": "with participant declarations: each one's score (or null)"},
 }, ["scores", "tiebreaks", "ranking", "winners", "ranks", "outcomes", "draw"])
 
 

@@ -510,6 +510,13 @@ def result_table(prog, result: dict) -> Group:
                 row.append(Text(words[outcomes[p]]))
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
+    for name, score in (result.get("participants") or {}).items():
+        row = [Text(""), Text(literal(display.name(prog, name)))]
+        if teams:
+            row.append(Text(""))
+        row.append(Text("" if score is None else str(score)))
+        row += [Text("") for _ in ties] + ([Text("")] if outcomes else [])
+        t.add_row(*row, style="dim")
     winners = [literal(display.player_name(prog, p)) for p in result["winners"]]
     if result.get("draw"):
         line = Text(tr(lang, "Draw"), style="bold")

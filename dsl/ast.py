@@ -519,6 +519,14 @@ class TeamDecl(Node):
     body: Expr
 
 
+class ParticipantDecl(Node):
+    """``participant name [score = expr]``: someone who takes part by the rules (a
+    dealer, a bank) without being a seat: never asked, never ranked."""
+    node: Literal["ParticipantDecl"] = "ParticipantDecl"
+    name: str
+    score: Optional[Expr] = None
+
+
 class InvariantDecl(Node):
     """``invariant name [always|after setup|at turn end|at end]: cond``: a condition
     that ``meeple test`` checks at that moment of every game it plays."""
@@ -605,7 +613,7 @@ class Remove(Node):
 Decl = Annotated[
     Union[Title, Language, Players, Order, EnumDecl, KindDecl, BoardDecl, ZoneDecl,
           DeckDecl, VarDecl, RelationDecl, FunctionDecl, ProcedureDecl, SetupDecl,
-          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, OutcomeDecl, TeamDecl,
+          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, OutcomeDecl, TeamDecl, ParticipantDecl,
           InvariantDecl, BoundDecl,
           SecretDecl, NameDecl, TextDecl, LabelDecl,
           ColorDecl, KindColorDecl, Replace, Extend, Remove],
@@ -642,7 +650,8 @@ def decl_key(decl) -> str:
         case "SecretDecl":
             return f"secret {d.zone}"
         case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" \
-                | "RelationDecl" | "FunctionDecl" | "ProcedureDecl" | "TiebreakDecl":
+                | "RelationDecl" | "FunctionDecl" | "ProcedureDecl" | "TiebreakDecl" \
+                | "ParticipantDecl":
             return f"{d.node.removesuffix('Decl').lower()} {d.name}"
         case "NameDecl":
             return f"name {d.path}"

@@ -70,6 +70,7 @@ class Checked:
     score: ir.ScoreDecl | None = None
     outcome: ir.OutcomeDecl | None = None
     team: ir.TeamDecl | None = None
+    participants: dict[str, ir.ParticipantDecl] = field(default_factory=dict)
     tiebreaks: list[ir.TiebreakDecl] = field(default_factory=list)
     invariants: list[ir.InvariantDecl] = field(default_factory=list)
     secrets: list[ir.SecretDecl] = field(default_factory=list)
@@ -213,6 +214,8 @@ class Checker:
                 c.outcome = d
             case "TeamDecl":
                 c.team = d
+            case "ParticipantDecl":
+                c.participants[d.name] = d
             case "TiebreakDecl":
                 c.tiebreaks.append(d)
             case "InvariantDecl":
@@ -227,7 +230,7 @@ class Checker:
 
     _ROLES = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
               "VarDecl": "variable", "RelationDecl": "relation", "FunctionDecl": "function",
-              "ProcedureDecl": "procedure"}
+              "ProcedureDecl": "procedure", "ParticipantDecl": "participant"}
 
     def _check_clashes(self, d) -> None:
         name = getattr(d, "name", None)
@@ -353,6 +356,9 @@ class Checker:
                         self.d.add(errors.outcome_otherwise(d.clauses[i + 1].span, last=False))
                 if d.clauses[-1].cond is not None:
                     self.d.add(errors.outcome_otherwise(d.clauses[-1].span, last=True))
+            case "ParticipantDecl":
+                if d.score is not None:
+                    self._expect(d.score, {}, INT, f"the score of '{d.name}'")
             case "TeamDecl":
                 t = self.expr(d.body, {d.param: PLAYER})
                 if not (t.is_error or t in (INT, PLAYER) or t.tag == "enum"):
@@ -479,7 +485,7 @@ class Checker:
         head, _, tail = path.partition(".")
         if not tail:
             known = (set(c.enums) | set(c.kinds) | set(c.zones) | set(c.boards) | set(c.vars)
-                     | {t.name for t in c.tiebreaks} | {"score", "player", "game"})
+                     | {t.name for t in c.tiebreaks} | set(c.participants) | {"score", "player", "game"})
             if head not in known:
                 self.d.add(errors.unknown(d.span, "name", head, known))
             return
@@ -909,6 +915,9 @@ class Checker:
             return T("zone", z.holds.name)
         if n in c.boards:
             return T("board", n)
+        if n in c.participants:
+            self.d.add(errors.not_a_seat(e.span, n))
+            return ERROR
         cands = list(env) + list(CONSTANTS) + list(c.vars) + list(c.enum_of_value) + list(c.enums) \
             + list(c.zones) + list(c.boards) + list(c.kinds)
         self.d.add(errors.unknown(e.span, "name", n, cands))

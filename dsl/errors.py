@@ -227,6 +227,15 @@ def outcome_otherwise(span: Span, last: bool) -> Diagnostic:
                       "'otherwise' must be the last clause: move it down or remove this one")
 
 
+def not_a_seat(span: Span, name: str) -> Diagnostic:
+    return Diagnostic("check/not-a-seat", span,
+                      f"'{name}' is a participant, not a seat: it is never asked to decide and "
+                      f"is not a value of the rules",
+                      "a participant acts by the rules: write its play as statements (if, best, "
+                      "pick ... at random); keep what it holds in its own zones and variables",
+                      length=len(name))
+
+
 def overlay_error(span: Span, message: str, hint: str | None = None) -> Diagnostic:
     return Diagnostic("overlay/conflict", span, message, hint)
 

@@ -239,6 +239,9 @@ class _ToIR(Transformer):
         return ir.OutcomeClause(span=self.t(c[0]), outcome=str(c[0]),
                                 cond=None if isinstance(c[1], Token) else c[1])
 
+    def participant_decl(self, meta, c):
+        return ir.ParticipantDecl(span=self.t(c[0]), name=str(c[0]), score=c[1])
+
     def team_decl(self, meta, c):
         return ir.TeamDecl(span=self.s(meta), param=str(c[0]), body=c[1])
 

@@ -147,6 +147,8 @@ class Program:
         self.outcomes = [(cl.outcome, self._outcome_fn(c.outcome, cl.cond) if cl.cond else None)
                          for cl in c.outcome.clauses] if c.outcome else None
         self.team_fn = self._player_fn(c.team.param, c.team.body) if c.team else None
+        self.participants = [(name, self._fn(d.score, Env()) if d.score else None, d)
+                             for name, d in c.participants.items()]
         self.var_inits = {n: self._fn(v.init, Env()) for n, v in c.vars.items()}
         self.invariants = [(d.name, d.moment, self._fn(d.cond, Env()), d.span) for d in c.invariants]
         self.bound = c.bound

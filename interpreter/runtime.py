@@ -510,6 +510,13 @@ def _score(R: Runtime) -> None:
     except Exception as e:  # noqa: BLE001
         raise _within("the teams", getattr(prog.checked.team, "body", None), e, prog) from None
     R.result = _results(scores, ties, [name for name, _ in prog.tiebreaks], team_of)
+    if prog.participants:
+        R.result["participants"] = {}
+        for name, fn, decl in prog.participants:
+            try:
+                R.result["participants"][name] = fn(R, {}) if fn else None
+            except Exception as e:  # noqa: BLE001
+                raise _within(f"the score of participant {name}", decl.score, e, prog) from None
     if prog.outcomes is not None:
         outcomes = []
         for p in R.players:

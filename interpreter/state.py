@@ -84,6 +84,8 @@ STATE_SCHEMA = {
                            "outcomes": {"type": "array",
                                         "items": {"enum": ["win", "draw", "loss"]}},
                            "draw": {"type": "boolean"},
+                           "participants": {"type": "object", "additionalProperties": {
+                               "oneOf": [{"type": "integer"}, {"type": "null"}]}},
                            "teams": {"type": "array", "items": {
                                "type": "object", "required": ["seats", "score", "rank"],
                                "additionalProperties": False,

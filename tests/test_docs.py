@@ -492,6 +492,25 @@ def test_an_outcome_can_read_the_place():
         assert r["outcomes"] == ["win"] * n and r["winners"] == list(range(n)) and not r["draw"]
 
 
+def test_a_dealer_participant_scores_without_being_a_seat():
+    prog = _program("dealer_duel")
+    seen = set()
+    for seed in range(40):
+        for choice, outcome in ((0, "loss"), (2, "win")):
+            game = prog.new_game(1, seed)
+            game.apply(choice)
+            r = game.result
+            dealer = r["participants"]["dealer"]
+            seen.add(dealer)
+            assert r["outcomes"] == [outcome] and r["scores"] == [[16, 18, 21][choice]]
+            assert len(r["ranks"]) == 1 and dealer in (17, 18, 19, 20)
+        game = prog.new_game(1, seed)
+        game.apply(1)                                     # 18 against the dealer
+        d = game.result["participants"]["dealer"]
+        assert game.result["outcomes"] == ["win" if d < 18 else "draw" if d == 18 else "loss"]
+    assert seen == {17, 18, 19, 20}
+
+
 def test_partners_share_their_team_result():
     game = _program("partners").new_game(4, 0)
     for c in (1, 0, 0, 0):      # Player 1 takes 2, the others 1: team (1, 3) has 3, (2, 4) 2

@@ -307,3 +307,52 @@ def test_meeple_test_accepts_drawn_games(tmp_path):
     r = run("test", folder, "--examples", 20, "--seed", 1, "--quiet", "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["ok"] is True
+
+
+# ---------------------------------------------------------------- participants
+
+DEALER = """ruleset dealer
+players 1..2
+participant dealer score = dealer_total
+participant nature
+kind Card { v: int }
+zone dealer_hand: Card public
+var dealer_total: int = 0
+var stand: int per player = 0
+var turns: int = 0
+setup { pick d at random from [17, 19]  dealer_total = d }
+turn { choose x from [18, 20] as "stand"  stand(active) = x  turns = turns + 1 }
+end when turns == player_count()
+score(p) = stand(p)
+outcome(p) {
+  win when stand(p) > dealer_total
+  loss otherwise
+}
+name dealer "Dealer"
+"""
+
+
+def test_a_participant_scores_in_the_result_and_on_the_end_screen(tmp_path):
+    dealer = load(tmp_path, "dealer", DEALER)
+    r = play(dealer, 2, [1, 0]).result
+    d = r["participants"]["dealer"]
+    assert d in (17, 19) and r["participants"]["nature"] is None
+    assert r["outcomes"] == ["win", "win" if d == 17 else "loss"]
+    assert len(r["scores"]) == 2 and sorted(p for g in r["ranking"] for p in g) == [0, 1]
+    assert dealer.resume(json.loads(play(dealer, 1, [0]).to_json())).result["participants"]
+    folder = write(tmp_path, "dealer", DEALER)
+    out = run("play", folder, "--players", 1, "--bot", "1=first", "--seed", 3,
+              "--record", tmp_path / "r.json").output.split("Result")[-1]
+    row = [line for line in out.splitlines() if "Dealer" in line]
+    assert len(row) == 1 and ("17" in row[0] or "19" in row[0]), out
+
+
+@pytest.mark.parametrize("use", ['choose x from [1] by dealer as "go"', "let q = dealer"])
+def test_a_participant_is_not_a_seat(tmp_path, use):
+    text = DEALER.replace('turn { choose x from [18, 20] as "stand"',
+                          f'turn {{ {use}  choose x from [18, 20] as "stand"')
+    with pytest.raises(MeepleError) as e:
+        load(tmp_path, "bad", text)
+    d = e.value.diagnostics[0]
+    assert d.code == "check/not-a-seat" and "'dealer' is a participant, not a seat" in d.message
+    assert d.span.line == 11 and d.hint

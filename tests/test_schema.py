@@ -132,6 +132,7 @@ score(p) = n(p)
 tiebreak t(p) = 0
 team(p) = seat(p) % 2
 outcome(p) { win when n(p) > 2  draw when n(p) == 2  loss otherwise }
+participant bank score = 3
 invariant i at turn end: size(K) > 0
 bound 9 turns
 secret z until end
