@@ -146,7 +146,8 @@ def _label_width(prog, kind: str) -> int:
 
 def _cell_lines(prog, content, view: dict | None = None, mark: str | None = None) -> list[Text]:
     """What one cell shows, one line per item: a stack is listed from its top item (on
-    the cell's own line) down to its bottom item, as seen from the side; an item lying
+    the cell's own line) down to its bottom item, as seen from the side, items that look
+    alike and lie one on another on one line with their number ("o×4"); an item lying
     face down (``{"hidden": true}`` in a view) is a mark; a cell the viewer may not look
     into is '?' (with the number of items when there are several); an empty cell with a
     ``mark`` (the number of a move onto it) shows the mark."""
@@ -155,7 +156,16 @@ def _cell_lines(prog, content, view: dict | None = None, mark: str | None = None
         return [Text(HIDDEN if n == 1 else f"{HIDDEN}{n}" if n else EMPTY, style="dim")]
     if not content:
         return [Text(mark, style="bold reverse") if mark else Text(EMPTY, style="dim")]
-    return [item_text(prog, it, True, view) for it in reversed(content)]
+    lines: list[Text] = []
+    counts: list[int] = []
+    for it in reversed(content):
+        t = item_text(prog, it, True, view)
+        if lines and t == lines[-1]:        # alike items lying one on another: "o×4"
+            counts[-1] += 1
+        else:
+            lines.append(t)
+            counts.append(1)
+    return [t if n == 1 else t + Text(f"×{n}") for t, n in zip(lines, counts)]
 
 
 def _centred(t: Text, w: int) -> Text:

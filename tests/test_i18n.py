@@ -161,7 +161,7 @@ GAMES = [(name, loc) for name in sorted(bundled_names())
          for loc in sorted(read_sources(resolve_path(name)).locales) if loc != "en"]
 # a human's session: the help, an undo refused, two illegal moves, then the first move
 # a few times, and the input ends (quit: the record is saved)
-HUMAN_INPUT = "help\nundo\nzzz\n999\n" + "1\n" * 12
+HUMAN_INPUT = "help\nundo\nzzz\n999\n" + "1\n" * 5
 
 
 @pytest.mark.parametrize("name, loc", GAMES)
