@@ -306,8 +306,8 @@ class Referee:
                     capturing |= {self.teams[self.seat_of(self.warrior(game, d))]
                                   for d in self.near[c] if self.enemy(game, d, self.seat_of(f))}
         active_team = self.teams[game.R.active]
-        if capturing:
-            teams = {active_team} if active_team in capturing else capturing
+        if active_team in capturing:               # only the player who acts captures
+            teams = {active_team}
         elif len(standing) <= 1:
             teams = standing or before
         else:

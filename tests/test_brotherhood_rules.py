@@ -841,11 +841,21 @@ def test_the_own_flag_is_never_captured_by_its_team():
     assert g.over and winners(g) == [0, 1]
 
 
-def test_the_active_team_has_priority_when_several_stand_next_to_a_flag():
+def test_only_the_player_who_acts_captures_a_flag():
+    # "когда воин игрока уничтожает воина противника с флагом, и при этом остается стоять
+    # возле фишки флага, то игрок объявляется победителем": the player whose warrior
+    # destroyed the bearer wins; the others must stand next to the flag on their own turn.
     g = build(3, {"q0r0": "Lr", "q2r0": "Db", "q3r-1": "Eg", "q-3r3": "Eb"}, wounds={"q2r0": 2},
               bearers=["q2r0"], variants=("capture_the_flag",))
-    # the red Linda shoots the bearer; only the green Ekvil stands next to the flag
+    # the red Linda shoots the bearer from afar; only the green Ekvil stands next to the
+    # flag: nobody captures it yet (a third party does not win on red's action)
     attack(g, "q0r0", "q2r0")
+    assert not g.over and at(g, "q2r0") == "Fb"
+    end_turn(g)
+    assert g.active_player == 1                                  # blue
+    end_turn(g)
+    assert g.active_player == 2 and not g.over                   # green's turn: one action
+    move(g, "q3r-1", "q3r0")                                     # still next to the flag
     assert g.over and winners(g) == [2]
     g = build(3, {"q1r0": "Er", "q2r0": "Db", "q3r-1": "Eg", "q-3r3": "Eb"}, wounds={"q2r0": 1},
               bearers=["q2r0"], variants=("capture_the_flag",))
