@@ -437,6 +437,14 @@ def test_notation_and_option_order():
     assert game.active_player == 0
 
 
+def test_a_move_over_two_cells():
+    game = _program("slide_demo").new_game(2, 0)
+    assert testing.notations(game) == ["slide r1c1+r1c2", "slide r1c1+r2c1"]
+    game.apply("slide r1c1+r1c2")
+    assert testing.notations(game) == ["slide r1c2+r1c1", "slide r1c2+r2c2"]
+    assert "`slide r1c1+r1c2` and\n`slide r1c1+r2c1`" in DOC_TEXT
+
+
 def test_hidden_information_in_views_and_messages():
     game = _program("hidden_demo").new_game(2, 0)
     assert game.over
