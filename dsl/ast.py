@@ -207,12 +207,15 @@ class While(Node):
 
 
 class Choose(Node):
-    """``choose x from options [by player] [as "verb"]``: a player decision, one move."""
+    """``choose x from options [by player] [as "verb" [or "verb2"]]``: a player decision,
+    one move. With ``or "verb2"`` one more move, written as that verb alone, sets ``x``
+    to ``none`` (it is offered even when the list is empty)."""
     node: Literal["Choose"] = "Choose"
     var: str
     options: Expr
     chooser: Optional[Expr] = None
     verb: Optional[str] = None
+    alone: Optional[str] = None
 
 
 class ChooseSubset(Node):

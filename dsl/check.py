@@ -127,8 +127,10 @@ class Checker:
                     places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
                     logs.append(n)
                 elif n.node in ("Choose", "ChooseSubset") and n.verb:
-                    places.setdefault(n.verb, set())
-                    others.setdefault(n.verb, "the verb of a decision")
+                    for v in (n.verb, getattr(n, "alone", None)):
+                        if v:
+                            places.setdefault(v, set())
+                            others.setdefault(v, "the verb of a decision")
                 elif n.node == "Best" and n.tie == "choose":
                     places.setdefault("tie", set())
                     others.setdefault("tie", "the verb of a 'best ... tie choose'")
@@ -592,6 +594,10 @@ class Checker:
                 self._block(s.body)
             case "Choose":
                 self._decision(s.span)
+                if s.alone is not None and s.alone == s.verb:
+                    self.d.add(errors.bad_value(s.span, f"the two verbs are both '{s.verb}'",
+                                                "the move without an object needs its own verb: "
+                                                "'as \"play\" or \"pass\"'"))
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
                 self._chooser(s.chooser)
             case "ChooseSubset":

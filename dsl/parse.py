@@ -335,10 +335,14 @@ class _ToIR(Transformer):
     def verb(self, meta, c):
         return ("as", _string(c[0]))
 
+    def alone_verb(self, meta, c):
+        return ("or", _string(c[0]))
+
     def choose_stmt(self, meta, c):
-        var, options, chooser, verb = c
+        var, options, chooser, verb, alone = c
         return ir.Choose(span=self.s(meta), var=str(var), options=options,
-                         chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None)
+                         chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
+                         alone=alone[1] if alone else None)
 
     def choose_subset_stmt(self, meta, c):
         var, options, where, chooser, verb = c

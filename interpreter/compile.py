@@ -687,15 +687,16 @@ class ProcCompiler:
     def _Choose(self, s: ir.Choose):
         opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
         tc = type_code(self.p.type_of(s.options).arg)
-        verb = s.verb
+        verb, alone = s.verb, s.alone
 
         def ins(R, L):
             options = list(opts(R, L))
-            if not options:
+            if not options and alone is None:
                 raise RuleError(f"'choose {var}' has nothing to choose from",
                                 hint="offer the choice only when there is something to choose: "
-                                     "'if size(options) > 0 { choose ... }'")
-            R.ask(who(R, L), var, options, tc, verb)
+                                     "'if size(options) > 0 { choose ... }', or add a move "
+                                     "without an object: 'as \"play\" or \"pass\"'")
+            R.ask(who(R, L), var, options, tc, verb, alone)
             return nxt
         self.emit(ins, s.span)
 

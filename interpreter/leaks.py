@@ -262,7 +262,7 @@ def exchange(game: Game, a: int, b: int) -> Game:
     pend = R.pending
     if pend is not None and "item" in pend["type"]:
         options = [swap_value(o, pend["type"], a, b) for o in pend["options"]]
-        R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"])
+        R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"], pend.get("alone"))
     return twin
 
 

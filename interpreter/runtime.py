@@ -229,7 +229,12 @@ class Runtime:
             return lambda vs: (len(vs), tuple(item_key(v) for v in vs))
         return base
 
-    def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None) -> None:
+    def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None,
+            alone: str | None = None) -> None:
+        """Asks ``player`` to choose among ``options``. With ``alone`` (``as "play" or
+        "pass"``) one more option comes first: ``none``, written as that verb alone."""
+        if alone is not None:
+            options = [o for o in options if o is not None]
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -241,6 +246,10 @@ class Runtime:
         options = _distinct(sorted(options, key=key))
         self.pending = {"player": player, "var": var, "options": options, "type": type_code,
                         "verb": verb}
+        if alone is not None:
+            # only then: the states of every other decision keep their shape
+            self.pending["options"] = [None] + options
+            self.pending["alone"] = alone
 
 
 def _items_of(v, t: str) -> list[int]:
@@ -677,8 +686,10 @@ class Game:
                 from .display import value_notation
                 verb, who = pend["verb"], pend["player"]
                 hidden_at = self.R.hidden_place(who) if "item" in pend["type"] else None
+                alone = pend.get("alone")
                 self._moves = [
-                    Move(i, v, (f"{verb} " if verb else "")
+                    Move(i, v, alone if alone is not None and v is None else
+                         (f"{verb} " if verb else "")
                          + value_notation(self.program, v, pend["type"], hidden_at), who)
                     for i, v in enumerate(pend["options"])]
         return self._moves

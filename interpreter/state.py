@@ -65,7 +65,10 @@ STATE_SCHEMA = {
             "additionalProperties": False,
             "properties": {"player": _NAT, "var": {"type": "string"},
                            "options": {"type": "array", "minItems": 1},
-                           "type": {"type": "string"}, "verb": {"type": ["string", "null"]}}}]},
+                           "type": {"type": "string"}, "verb": {"type": ["string", "null"]},
+                           "alone": {"type": "string", "description":
+                                     "the verb written alone for the first option, none "
+                                     "('as \"play\" or \"pass\"'; absent: no such move)"}}}]},
         "revealed": {"type": "array", "items": _NAT},
         "seen": {"type": "array", "items": _NAT},
         "log": {"type": "array", "items": {

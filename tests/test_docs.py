@@ -437,6 +437,34 @@ def test_notation_and_option_order():
     assert game.active_player == 0
 
 
+def test_a_move_without_an_object():
+    rules = _program("pass_demo")
+    game = rules.new_game(2, 0)
+    assert testing.notations(game) == ["pass", "play 3"]
+    game.apply("play 3")
+    assert testing.notations(game) == ["pass", "play 2"]
+    game.apply("pass")
+    assert game.state["pending"]["alone"] == "pass"
+    game = rules.resume(json.loads(json.dumps(game.state)))  # a saved state resumes
+    assert testing.notations(game) == ["pass"]  # an empty hand: no error, only the verb
+    game.apply("PASS")
+    assert game.over
+    assert "`pass` and\n`play 3`" in DOC_TEXT
+    # without 'or', the pending decision keeps its old shape
+    assert "alone" not in _program("notation_demo").new_game(2, 0).state["pending"]
+    d = _load_error(RULESETS["pass_demo"].text.replace('or "pass"', 'or "play"'))
+    assert d.code == "check/bad-value"
+    assert "the two verbs are both 'play'" in d.message
+
+
+def test_a_move_over_two_cells():
+    game = _program("slide_demo").new_game(2, 0)
+    assert testing.notations(game) == ["slide r1c1+r1c2", "slide r1c1+r2c1"]
+    game.apply("slide r1c1+r1c2")
+    assert testing.notations(game) == ["slide r1c2+r1c1", "slide r1c2+r2c2"]
+    assert "`slide r1c1+r1c2` and\n`slide r1c1+r2c1`" in DOC_TEXT
+
+
 def test_hidden_information_in_views_and_messages():
     game = _program("hidden_demo").new_game(2, 0)
     assert game.over
