@@ -437,6 +437,43 @@ def test_notation_and_option_order():
     assert game.active_player == 0
 
 
+def _line_demo_values(exprs):
+    text = RULESETS["line_demo"].text + "".join(
+        f"var doc_{k}: bool = false\n" for k in range(len(exprs)))
+    text += "setup {\n" + "".join(f"  doc_{k} = ({a}) == ({b})\n"
+                                  for k, (a, b) in enumerate(exprs)) + "}\n"
+    (tmp := Path(__import__("tempfile").mkdtemp()) / "line_demo.meeple").write_text(text)
+    game = interpreter.load(str(tmp)).new_game(2, 0)
+    return [game.R.g[f"doc_{k}"] for k in range(len(exprs))]
+
+
+def test_a_relation_of_three_cells():
+    claims = [("line(cell(1, 1))",
+               "[[cell(1, 2), cell(1, 3)], [cell(2, 1), cell(3, 1)], [cell(2, 2), cell(3, 3)]]"),
+              ("line(cell(1, 1), cell(2, 2))", "[cell(3, 3)]"),
+              ("line(cell(1, 1), cell(2, 2), cell(3, 3))", "true"),
+              ("line(cell(1, 1), cell(2, 2), cell(3, 2))", "false"),
+              ("line(cell(2, 2), cell(1, 2))", "[]"),  # r0c2 is off the board
+              ("line(cell(1, 2))", "[[cell(2, 2), cell(3, 2)]]")]
+    assert _line_demo_values(claims) == [True] * len(claims)
+    for a, b in claims[:3]:
+        assert f"`{a}` is\n`{b}`" in DOC_TEXT or f"`{a}` is `{b}`" in FLAT_DOC
+    game = _program("line_demo").new_game(2, 0)
+    for m in ["place r1c1", "place r3c3"]:
+        game.apply(m)
+    assert not game.over
+    game.apply("place r2c2")  # the middle last
+    assert game.over
+    # the cells of a relation of more than two cells are of one board
+    bad = RULESETS["line_demo"].text.replace(
+        "board grid: grid(rows: 3, cols: 3) holds Stone",
+        "board grid: grid(rows: 3, cols: 3) holds Stone\nboard side: grid(rows: 1, cols: 2) holds Stone"
+    ).replace("c: grid) =", "c: side) =")
+    d = _load_error(bad)
+    assert d.code == "check/type-mismatch"
+    assert "relates cells of one board" in d.message
+
+
 def test_a_move_without_an_object():
     rules = _program("pass_demo")
     game = rules.new_game(2, 0)
