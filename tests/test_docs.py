@@ -474,6 +474,19 @@ def test_a_relation_of_three_cells():
     assert "relates cells of one board" in d.message
 
 
+def test_two_kinds_on_two_layers():
+    game = _program("layers_demo").new_game(2, 0)
+    assert testing.notations(game)[0] == "fall field.r1c1"
+    game.apply("fall field.r1c1")
+    zones = views.view(game, 0)["zones"]
+    assert zones["field:r1c1"] == [] and len(zones["flags:r1c1"]) == 1
+    assert "there is no\n`holds Piece or Flag`" in DOC_TEXT
+    # no union of kinds: a board holds one kind
+    d = _load_error(RULESETS["layers_demo"].text.replace(
+        "grid(rows: 1, cols: 3) holds Piece", "grid(rows: 1, cols: 3) holds Piece or Flag"))
+    assert d.code.startswith("parse/")
+
+
 def test_a_move_without_an_object():
     rules = _program("pass_demo")
     game = rules.new_game(2, 0)
