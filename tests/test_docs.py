@@ -45,7 +45,7 @@ from meeple.dsl import ast as ir
 from meeple.dsl import boards, check, errors
 from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
-from meeple.interpreter import display, helpers, invariants, runtime, testing, views
+from meeple.interpreter import display, helpers, invariants, leaks, runtime, testing, views
 from meeple.interpreter.helpers import RuleError
 from meeple.interpreter.invariants import Config, Failure, play_and_check
 
@@ -1497,9 +1497,18 @@ def test_options_a_player_may_not_know_are_named_and_ordered_by_place():
     rules = _program("blind_pick")
     game = rules.new_game(2, 0)
     assert testing.notations(game) == ["take 4", "take 8", "take deck#1", "take deck#2", "take deck#3",
-                                       "take table#2", "take s1", "take hand:1#1"]
+                                       "take table#2", "take s1", "take hand:p2#1"]
     assert ("Player 1's moves are `take 4`, `take 8` (the cards they know, in creation order), then "
-            "`take deck#1`, `take deck#2`, `take deck#3`, `take table#2`, `take s1`, `take hand:1#1`") in FLAT_DOC
+            "`take deck#1`, `take deck#2`, `take deck#3`, `take table#2`, `take s1`, `take hand:p2#1`") in FLAT_DOC
+    # the older notation, with the seat counted from 0, is still accepted (older records)
+    assert game.find_move("take hand:1#1").notation == "take hand:p2#1"
+    assert game.find_move("TAKE HAND:1#1").notation == "take hand:p2#1"
+    with pytest.raises(runtime.IllegalMove):
+        game.find_move("take hand:0#1")  # seat 1's hand: not an option
+    # messages (test failures, leaks) write places as moves do; view keys stay 0-based
+    in_hand = testing.at(game, "hand:1")[0]
+    assert leaks.place(game, in_hand) == "hand:p2#1"
+    assert display.zone_notation(game.program, testing.zone(game.program, "hand:1")) == "hand:p2"
     # what player 1 does not know is there all the same: deck 1..3, table 8 and 7, 6, 5, 4
     prog = game.program
     value = {i: prog.items[i].attrs["value"] for i in range(len(prog.items))}
@@ -1530,8 +1539,8 @@ def test_options_a_player_may_not_know_are_named_and_ordered_by_place():
                 " best t in items(deck) by 0 tie choose\n done = true }\nend when done")
     assert testing.notations(game) == ["pair 9+table#2"]
     game.apply(0)
-    assert testing.notations(game) == ["take 4", "take a.s1", "take b.s1#2", "take hand:1#1",
-                                       "take bag:0#1"]  # bag:0: not known to its owner either
+    assert testing.notations(game) == ["take 4", "take a.s1", "take b.s1#2", "take hand:p2#1",
+                                       "take bag:p1#1"]  # bag:p1: not known to its owner either
     game.apply("take a.s1")
     assert testing.notations(game) == ["tie deck#1", "tie deck#2"]
     assert "`take deck#1`" in FLAT_DOC and "`8+table#2`" in FLAT_DOC and "`s1#2`" in FLAT_DOC
