@@ -329,6 +329,12 @@ class Checker:
                     if env[p.name].tag != "cell":
                         self.d.add(errors.type_mismatch(p.span, f"relation parameter '{p.name}'",
                                                         "a cell (the name of a board)", str(env[p.name])))
+                    elif len(d.params) > 2 and env[p.name] != env[d.params[0].name]:
+                        # line(a) is a list of [b, c]: a list holds cells of one board
+                        self.d.add(errors.type_mismatch(
+                            p.span, f"relation parameter '{p.name}' (a relation of more than "
+                                    f"two cells relates cells of one board)",
+                            str(env[d.params[0].name]), str(env[p.name])))
                 self._expect(d.body, env, BOOL, f"relation '{d.name}'")
             case "FunctionDecl":
                 env = self._params(d.params)
@@ -1029,11 +1035,16 @@ class Checker:
             return self.type_ref(fd.result)
         if f in c.relations:
             rd = c.relations[f]
-            pt = self.type_ref(rd.params[0].type)
-            if len(e.args) == 1:
-                self._args(e, [pt], env)
-                return list_of(self.type_ref(rd.params[1].type))
-            self._args(e, [pt, self.type_ref(rd.params[1].type)], env)
+            types = [self.type_ref(p.type) for p in rd.params]
+            k = len(e.args)
+            if 1 <= k < len(types) - 1:
+                # the first k cells given: the lists of the other cells related to them
+                self._args(e, types[:k], env)
+                return list_of(list_of(types[-1]))
+            if k == len(types) - 1:
+                self._args(e, types[:k], env)
+                return list_of(types[-1])
+            self._args(e, types, env)
             return BOOL
         if f in c.zones and c.zones[f].per_player:
             self._args(e, [PLAYER], env)

@@ -189,8 +189,8 @@ class _ToIR(Transformer):
         return [x for x in c if x is not None]
 
     def relation_decl(self, meta, c):
-        name, a, b, body = c
-        return ir.RelationDecl(span=self.t(name), name=str(name), params=[a, b], body=body)
+        name, *params, body = c
+        return ir.RelationDecl(span=self.t(name), name=str(name), params=params, body=body)
 
     def function_decl(self, meta, c):
         name, params, result, body = c

@@ -236,6 +236,11 @@ class ExprCompiler:
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
                 return f"({self.expr(fd.body, Env(subst=subst))})"
             return f"F_{f}(R{''.join(', ' + a for a in args)})"
+        if f in c.relations and len(c.relations[f].params) > 2:
+            key = "(" + "".join(a + ", " for a in args) + ")"
+            if len(args) == len(c.relations[f].params):
+                return f"({key} in RELSET_{f})"
+            return f"list(REL_{f}.get({key}, ()))"
         if f in c.relations:
             if len(args) == 1:
                 return f"REL_{f}[{args[0]}]"

@@ -4,6 +4,7 @@ and resume from plain data: the procedure name, an instruction index and its loc
 """
 from __future__ import annotations
 
+import itertools
 import sys
 from dataclasses import dataclass, field
 
@@ -382,6 +383,8 @@ class Program:
         return out
 
     def _relation(self, name: str, r: ir.RelationDecl) -> None:
+        if len(r.params) > 2:
+            return self._relation_n(name, r)
         a, b = (p.name for p in r.params)
         ba, bb = (p.type.name for p in r.params)
         body = self._gen(r.body, Env({a, b}))
@@ -402,6 +405,41 @@ class Program:
             self._static("relation", r.span, build)
         self.ns[f"REL_{name}"] = table
         self.ns[f"RELSET_{name}"] = [frozenset(t) for t in table]
+
+    def _relation_n(self, name: str, r: ir.RelationDecl) -> None:
+        """A relation of more than two cells (all of one board): RELSET holds the related
+        tuples; REL maps each tuple of the first k cells (k < n) to the rest, in cell
+        order: the last cells alone when one is left, else lists of the cells left."""
+        names = [p.name for p in r.params]
+        board = r.params[0].type.name
+        body = self._gen(r.body, Env(set(names)))
+        fn = self._eval(f"lambda R, {', '.join('v_' + x for x in names)}: {body}",
+                        f"<relation {name}>", r.span) if body else None
+        n = len(names)
+        tuples = len(self.boards.get(board, ())) ** n
+        if tuples > self.budgets.relation:
+            self.diags.append(self._budget_diag(
+                r.span, "relation", f"relation '{name}' would be evaluated on {tuples:,} "
+                                    f"combinations of {n} cells with {self.n} players, "
+                                    f"more than {self.budgets.relation:,}"))
+            fn = None
+        rel: dict = {}
+        related: set = set()
+
+        def build(R):
+            rel.clear()
+            related.clear()
+            for t in itertools.product(self.boards[board], repeat=n):
+                if fn(R, *t):
+                    related.add(t)
+                    for k in range(1, n):
+                        rest = t[k:]
+                        rel.setdefault(t[:k], []).append(rest[0] if len(rest) == 1 else list(rest))
+            return True
+        if fn is not None:
+            self._static("relation", r.span, build)
+        self.ns[f"REL_{name}"] = rel
+        self.ns[f"RELSET_{name}"] = related
 
     def _gen(self, e, env: Env) -> str | None:
         """An expression's Python text, or None (with a diagnostic) when it is too big."""

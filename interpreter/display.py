@@ -32,6 +32,34 @@ def value_notation(prog: Program, v, type_code: str, hidden_at=None) -> str:
     return str(v)
 
 
+def zone_notation(prog: Program, z: int) -> str:
+    """How people read and type a zone: its name, with the seat counted from 1 for a
+    per-player zone (``hand:p2``, like the player ``p2``); a cell by its notation. (The
+    keys of views and states, ``hand:1``, count the seats from 0.)"""
+    zone = prog.zones[z]
+    if zone.cell is not None:
+        return cell_notation(prog, z)
+    if zone.owner is not None:
+        return f"{zone.name}:p{zone.owner + 1}"
+    return zone.key
+
+
+_OLD_PLACE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*):([0-9]+)#")
+
+
+def old_places(prog: Program, text: str) -> str:
+    """A move written the older way, with a per-player zone's seat counted
+    from 0 (``hand:1#3``), in today's notation (``hand:p2#3``)."""
+    per_player = {z.name.casefold(): z.name for z in prog.zones if z.owner is not None}
+
+    def new(m: re.Match) -> str:
+        name = per_player.get(m.group(1).casefold())
+        if name is None:
+            return m.group(0)
+        return f"{name}:p{int(m.group(2)) + 1}#"
+    return _OLD_PLACE.sub(new, text)
+
+
 def cell_notation(prog: Program, z: int) -> str:
     zone = prog.zones[z]
     if len(prog.boards) > 1:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ..dsl.ast import Span
 
-from . import leaks, views
+from . import display, leaks, views
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
 from .runtime import Game, IllegalMove
@@ -224,7 +224,8 @@ class GameChecker:
                     item = self.prog.items[min(leak)].notation
                     who = "the spectator" if seat < 0 else f"player {seat + 1}"
                     raise self._fail(f"secret '{self.prog.zones[zone].name}'",
-                                     f"{who} can see {item} in {self.prog.zones[zone].key}",
+                                     f"{who} can see {item} in "
+                                     f"{display.zone_notation(self.prog, zone)}",
                                      self._secret_span(self.prog.zones[zone].name))
 
     def _secret_span(self, name: str) -> Span | None:

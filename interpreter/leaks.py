@@ -469,7 +469,7 @@ def place(game: Game, item: int) -> str:
     R, prog = game.R, game.program
     z = R.loc[item]
     zone = prog.zones[z]
-    where = zone.key if zone.cell is None else display.cell_notation(prog, z)
+    where = display.zone_notation(prog, z)
     if zone.cell is not None and len(R.z[z]) == 1:
         return where
     return f"{where}#{R.z[z].index(item) + 1}"

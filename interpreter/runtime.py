@@ -204,10 +204,10 @@ class Runtime:
         def place(item: int) -> str | None:
             if self.sees_item(item, seat):
                 return None
-            from .display import cell_notation
+            from .display import zone_notation
             z = self.loc[item]
             zone = self.prog.zones[z]
-            where = zone.key if zone.cell is None else cell_notation(self.prog, z)
+            where = zone_notation(self.prog, z)
             if zone.cell is not None and len(self.z[z]) == 1:
                 return where
             return f"{where}#{self.z[z].index(item) + 1}"
@@ -737,6 +737,11 @@ class Game:
                 listed = ", ".join(repr(m.notation) for m in found[:8])
                 raise IllegalMove(f"{text!r} could be any of {len(found)} moves ({listed}); "
                                   f"type it exactly or give its number")
+        from .display import old_places
+        older = old_places(self.program, text)
+        if older != text:
+            # a per-player zone's seat counted from 0 (hand:1#3), as older records wrote it
+            return self._match(moves, older)
         from ..dsl.errors import did_you_mean
         hint = did_you_mean(want, [m.notation for m in moves])
         raise IllegalMove(f"{text!r} is not a legal move now" + (f"; {hint}" if hint else ""))

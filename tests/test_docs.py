@@ -45,7 +45,7 @@ from meeple.dsl import ast as ir
 from meeple.dsl import boards, check, errors
 from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
-from meeple.interpreter import display, helpers, invariants, runtime, testing, views
+from meeple.interpreter import display, helpers, invariants, leaks, runtime, testing, views
 from meeple.interpreter.helpers import RuleError
 from meeple.interpreter.invariants import Config, Failure, play_and_check
 
@@ -435,6 +435,56 @@ def test_notation_and_option_order():
     game.apply(0)
     assert testing.notations(game) == ["tie spades-2", "tie hearts-2"]
     assert game.active_player == 0
+
+
+def _line_demo_values(exprs):
+    text = RULESETS["line_demo"].text + "".join(
+        f"var doc_{k}: bool = false\n" for k in range(len(exprs)))
+    text += "setup {\n" + "".join(f"  doc_{k} = ({a}) == ({b})\n"
+                                  for k, (a, b) in enumerate(exprs)) + "}\n"
+    (tmp := Path(__import__("tempfile").mkdtemp()) / "line_demo.meeple").write_text(text)
+    game = interpreter.load(str(tmp)).new_game(2, 0)
+    return [game.R.g[f"doc_{k}"] for k in range(len(exprs))]
+
+
+def test_a_relation_of_three_cells():
+    claims = [("line(cell(1, 1))",
+               "[[cell(1, 2), cell(1, 3)], [cell(2, 1), cell(3, 1)], [cell(2, 2), cell(3, 3)]]"),
+              ("line(cell(1, 1), cell(2, 2))", "[cell(3, 3)]"),
+              ("line(cell(1, 1), cell(2, 2), cell(3, 3))", "true"),
+              ("line(cell(1, 1), cell(2, 2), cell(3, 2))", "false"),
+              ("line(cell(2, 2), cell(1, 2))", "[]"),  # r0c2 is off the board
+              ("line(cell(1, 2))", "[[cell(2, 2), cell(3, 2)]]")]
+    assert _line_demo_values(claims) == [True] * len(claims)
+    for a, b in claims[:3]:
+        assert f"`{a}` is\n`{b}`" in DOC_TEXT or f"`{a}` is `{b}`" in FLAT_DOC
+    game = _program("line_demo").new_game(2, 0)
+    for m in ["place r1c1", "place r3c3"]:
+        game.apply(m)
+    assert not game.over
+    game.apply("place r2c2")  # the middle last
+    assert game.over
+    # the cells of a relation of more than two cells are of one board
+    bad = RULESETS["line_demo"].text.replace(
+        "board grid: grid(rows: 3, cols: 3) holds Stone",
+        "board grid: grid(rows: 3, cols: 3) holds Stone\nboard side: grid(rows: 1, cols: 2) holds Stone"
+    ).replace("c: grid) =", "c: side) =")
+    d = _load_error(bad)
+    assert d.code == "check/type-mismatch"
+    assert "relates cells of one board" in d.message
+
+
+def test_two_kinds_on_two_layers():
+    game = _program("layers_demo").new_game(2, 0)
+    assert testing.notations(game)[0] == "fall field.r1c1"
+    game.apply("fall field.r1c1")
+    zones = views.view(game, 0)["zones"]
+    assert zones["field:r1c1"] == [] and len(zones["flags:r1c1"]) == 1
+    assert "there is no\n`holds Piece or Flag`" in DOC_TEXT
+    # no union of kinds: a board holds one kind
+    d = _load_error(RULESETS["layers_demo"].text.replace(
+        "grid(rows: 1, cols: 3) holds Piece", "grid(rows: 1, cols: 3) holds Piece or Flag"))
+    assert d.code.startswith("parse/")
 
 
 def test_a_move_without_an_object():
@@ -1506,9 +1556,18 @@ def test_options_a_player_may_not_know_are_named_and_ordered_by_place():
     rules = _program("blind_pick")
     game = rules.new_game(2, 0)
     assert testing.notations(game) == ["take 4", "take 8", "take deck#1", "take deck#2", "take deck#3",
-                                       "take table#2", "take s1", "take hand:1#1"]
+                                       "take table#2", "take s1", "take hand:p2#1"]
     assert ("Player 1's moves are `take 4`, `take 8` (the cards they know, in creation order), then "
-            "`take deck#1`, `take deck#2`, `take deck#3`, `take table#2`, `take s1`, `take hand:1#1`") in FLAT_DOC
+            "`take deck#1`, `take deck#2`, `take deck#3`, `take table#2`, `take s1`, `take hand:p2#1`") in FLAT_DOC
+    # the older notation, with the seat counted from 0, is still accepted (older records)
+    assert game.find_move("take hand:1#1").notation == "take hand:p2#1"
+    assert game.find_move("TAKE HAND:1#1").notation == "take hand:p2#1"
+    with pytest.raises(runtime.IllegalMove):
+        game.find_move("take hand:0#1")  # seat 1's hand: not an option
+    # messages (test failures, leaks) write places as moves do; view keys stay 0-based
+    in_hand = testing.at(game, "hand:1")[0]
+    assert leaks.place(game, in_hand) == "hand:p2#1"
+    assert display.zone_notation(game.program, testing.zone(game.program, "hand:1")) == "hand:p2"
     # what player 1 does not know is there all the same: deck 1..3, table 8 and 7, 6, 5, 4
     prog = game.program
     value = {i: prog.items[i].attrs["value"] for i in range(len(prog.items))}
@@ -1539,8 +1598,8 @@ def test_options_a_player_may_not_know_are_named_and_ordered_by_place():
                 " best t in items(deck) by 0 tie choose\n done = true }\nend when done")
     assert testing.notations(game) == ["pair 9+table#2"]
     game.apply(0)
-    assert testing.notations(game) == ["take 4", "take a.s1", "take b.s1#2", "take hand:1#1",
-                                       "take bag:0#1"]  # bag:0: not known to its owner either
+    assert testing.notations(game) == ["take 4", "take a.s1", "take b.s1#2", "take hand:p2#1",
+                                       "take bag:p1#1"]  # bag:p1: not known to its owner either
     game.apply("take a.s1")
     assert testing.notations(game) == ["tie deck#1", "tie deck#2"]
     assert "`take deck#1`" in FLAT_DOC and "`8+table#2`" in FLAT_DOC and "`s1#2`" in FLAT_DOC
