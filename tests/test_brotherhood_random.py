@@ -167,10 +167,6 @@ class Referee:
                 if self.can(game, (it := self.warrior(game, c)), "shield")
                 and self.iv(game, "guard", it) == "bare" and not self.bearer(game, it)}
 
-    def shield_bearers(self, game, seat):
-        return {c for c in self.mine(game, seat)
-                if self.iv(game, "guard", self.warrior(game, c)) == "shielded"}
-
     # ------------------------------------------------------------ decisions
     def check_options(self, game, notes: list[str]) -> None:
         R = game.R
@@ -194,12 +190,11 @@ class Referee:
                 self.turn, self.done = R.turn, 0
             want = ((["attack"] if self.strikers(game, seat) else [])
                     + (["move"] if self.movers(game, seat) else [])
-                    + (["shield"] if self.guards(game, seat) else []) + ["stop", "surrender"]
-                    + (["unshield"] if self.shield_bearers(game, seat) else []))
+                    + (["shield"] if self.guards(game, seat) else []) + ["stop"]
+                    + (["surrender"] if self.done == 0 else []))
             assert values == want
         elif verb == "warrior":
-            want = {"move": self.movers, "attack": self.strikers, "shield": self.guards,
-                    "unshield": self.shield_bearers}[self.action]
+            want = {"move": self.movers, "attack": self.strikers, "shield": self.guards}[self.action]
             assert set(values) == want(game, seat)
         elif verb == "to":
             assert set(values) == self.destinations(game, self.chosen)
@@ -234,12 +229,6 @@ class Referee:
             return None
         if verb == "warrior":
             self.chosen = value
-            if self.action == "unshield":
-                it = self.warrior(game, value)
-
-                def check(after):
-                    assert self.iv(after, "guard", it) == "bare"
-                return check
             if self.action != "shield":
                 return None
             seat = game.active_player

@@ -157,9 +157,8 @@ def test_helpers_build_the_position_they_are_told():
               shielded=["q0r0"])
     assert board(g) == {"q0r0": "Kr", "q1r0": "Db", "q-1r0": "Fb"}
     assert ivar(g, "wounds", "q1r0") == 2 and ivar(g, "guard", "q0r0") == "shielded"
-    # its only warrior carries the shield already: nothing to defend, the shield may come off
-    assert g.active_player == 0
-    assert actions(g) == ["attack", "move", "stop", "surrender", "unshield"]
+    # its only warrior carries the shield already: nothing to defend
+    assert g.active_player == 0 and actions(g) == ["attack", "move", "stop", "surrender"]
 
 
 # ---------------------------------------------------------------- the field
@@ -376,8 +375,8 @@ def test_the_player_may_stop_early_or_do_nothing():
     end_turn(g)
     assert g.active_player == 1 and g.R.turn == 1 and board(g) == {"q0r0": "Er", "q1r1": "Eb"}
     move(g, "q1r1", "q0r1")
-    # "или если противник сдается": surrender is offered at every action of the turn
-    assert actions(g) == ["attack", "shield", "stop", "surrender"]
+    # surrender is offered only as the first decision of a turn
+    assert actions(g) == ["attack", "shield", "stop"]
     end_turn(g)
     assert g.active_player == 0
 
@@ -560,32 +559,6 @@ def test_wounds_are_counters_on_the_piece_shown_in_its_label():
 
 
 # ---------------------------------------------------------------- the shield
-
-def test_the_player_may_take_their_own_shield_off():
-    # "Маркер «Щит» может оставаться на фишке-воине неопределённое время: пока игрок сам
-    # не снимет с воина этот маркер, или противник не выбьет её"
-    g = build(2, {"q0r0": "Er", "q-1r0": "Dr", "q3r0": "Eb"}, shielded=["q0r0"])
-    assert actions(g) == ["move", "shield", "stop", "surrender", "unshield"]
-    g.apply("action unshield")
-    assert testing.options(g, "warrior") == ["q0r0"]
-    g.apply("warrior q0r0")
-    assert ivar(g, "guard", "q0r0") == "bare"
-    assert log(g)[-1] == "Player 1: the shield comes off Ekvil q0r0"
-    # it is one of the turn's actions; the shield may go on again (on any warrior)
-    assert g.active_player == 0 and "unshield" not in actions(g) and "shield" in actions(g)
-    defend(g, "q-1r0")
-    assert ivar(g, "guard", "q-1r0") == "shielded" and ivar(g, "guard", "q0r0") == "bare"
-    assert g.active_player == 0 and g.R.turn == 0                # two actions of three
-
-
-def test_surrender_at_a_later_action_of_the_turn():
-    g = build(3, {"q0r0": "Kr", "q1r0": "Eb", "q-3r0": "Eg", "q3r-3": "Db"}, active=1)
-    move(g, "q1r0", "q2r0")
-    assert "surrender" in actions(g)
-    g.apply("action surrender")
-    assert board(g) == {"q0r0": "Kr", "q-3r0": "Eg"} and not g.over
-    assert g.active_player == 2
-
 
 def test_defend_puts_the_one_shield_on_a_warrior_and_moves_it():
     g = build(2, {"q0r0": "Dr", "q-1r0": "Er", "q-2r0": "Kr", "q3r0": "Eb"})
