@@ -191,7 +191,9 @@ class Referee:
             want = ((["attack"] if self.strikers(game, seat) else [])
                     + (["move"] if self.movers(game, seat) else [])
                     + (["shield"] if self.guards(game, seat) else []) + ["stop"]
-                    + (["surrender"] if self.done == 0 else []))
+                    + (["surrender"] if self.done == 0 else [])
+                    + (["unshield"] if any(self.iv(game, "guard", self.warrior(game, c)) == "shielded"
+                                           for c in self.mine(game, seat)) else []))
             assert values == want
         elif verb == "warrior":
             want = {"move": self.movers, "attack": self.strikers, "shield": self.guards}[self.action]
@@ -225,6 +227,12 @@ class Referee:
                 def check(after):
                     now = {c: it for c in self.cells if (it := self.at(after, c)) is not None}
                     assert now == keep
+                return check
+            if value == "unshield":
+                mine = self.mine(game, game.active_player)
+
+                def check(after):
+                    assert all(self.iv(after, "guard", self.warrior(after, c)) == "bare" for c in mine)
                 return check
             return None
         if verb == "warrior":

@@ -615,6 +615,26 @@ def test_the_shield_does_not_take_the_surrons_own_rage():
     assert ivar(g, "guard", "q-3r3") == "shielded"
 
 
+def test_the_player_may_take_their_own_shield_off():
+    """"Маркер «Щит» может оставаться на фишке-воине, неопределённое время: пока игрок сам
+    не снимет с воина этот маркер, или противник не выбьет её." — "The Shield marker may
+    stay on the warrior for an indefinite time: until the player himself takes it off the
+    warrior, or an opponent knocks it off." Taking it off costs one of the turn's actions
+    (assumption) and is no action of the warrior."""
+    g = build(2, {"q0r0": "Dr", "q-1r0": "Er", "q3r0": "Eb"})
+    assert "unshield" not in actions(g)                          # no shield on the field
+    g = build(2, {"q0r0": "Dr", "q-1r0": "Er", "q3r0": "Eb"}, shielded=["q0r0"])
+    assert actions(g) == ["move", "shield", "stop", "surrender", "unshield"]
+    g.apply("action unshield")
+    assert ivar(g, "guard", "q0r0") == "bare"
+    assert log(g, 1)[-1] == "Player 1: the shield comes off Drantul q0r0"
+    assert "unshield" not in actions(g) and "shield" in actions(g)
+    move(g, "q0r0", "q1r0")                                       # the Drantul still acts twice
+    defend(g, "q1r0")
+    assert ivar(g, "guard", "q1r0") == "shielded"
+    assert g.active_player == 1                                   # three actions: the turn is over
+
+
 # ---------------------------------------------------------------- the end
 
 def test_the_last_army_standing_wins_at_once():
