@@ -157,8 +157,8 @@ def test_helpers_build_the_position_they_are_told():
               shielded=["q0r0"])
     assert board(g) == {"q0r0": "Kr", "q1r0": "Db", "q-1r0": "Fb"}
     assert ivar(g, "wounds", "q1r0") == 2 and ivar(g, "guard", "q0r0") == "shielded"
-    # its only warrior carries the shield already: nothing to defend
-    assert g.active_player == 0 and actions(g) == ["attack", "move", "stop", "surrender"]
+    # its only warrior carries the shield already: nothing to defend, the shield may come off
+    assert g.active_player == 0 and actions(g) == ["attack", "move", "stop", "surrender", "unshield"]
 
 
 # ---------------------------------------------------------------- the field
