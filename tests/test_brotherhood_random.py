@@ -191,7 +191,7 @@ class Referee:
             want = ((["attack"] if self.strikers(game, seat) else [])
                     + (["move"] if self.movers(game, seat) else [])
                     + (["shield"] if self.guards(game, seat) else []) + ["stop"]
-                    + (["surrender"] if self.done == 0 else [])
+                    + ["surrender"]
                     + (["unshield"] if any(self.iv(game, "guard", self.warrior(game, c)) == "shielded"
                                            for c in self.mine(game, seat)) else []))
             assert values == want

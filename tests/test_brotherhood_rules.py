@@ -375,8 +375,8 @@ def test_the_player_may_stop_early_or_do_nothing():
     end_turn(g)
     assert g.active_player == 1 and g.R.turn == 1 and board(g) == {"q0r0": "Er", "q1r1": "Eb"}
     move(g, "q1r1", "q0r1")
-    # surrender is offered only as the first decision of a turn
-    assert actions(g) == ["attack", "shield", "stop"]
+    # surrender is offered after an action too (see test_surrender_at_any_decision_of_the_turn)
+    assert actions(g) == ["attack", "shield", "stop", "surrender"]
     end_turn(g)
     assert g.active_player == 0
 
@@ -672,6 +672,45 @@ def test_surrender_with_three_players_leaves_the_other_two_fighting():
     g.apply("action surrender")
     assert not g.over and board(g) == {"q0r0": "Kr", "q-3r0": "Eg"}
     assert g.active_player == 2
+
+
+def test_surrender_at_any_decision_of_the_turn():
+    """"Партия считается законченной, если на поле остались представители только одного
+    Братства или если противник сдается (его Братство полностью убирается с поля)." — "The
+    game is over when only one Brotherhood is left on the field or when the opponent
+    surrenders (his Brotherhood is removed from the field entirely)." The rulebook puts no
+    moment on it: surrender is offered after some actions of the turn too."""
+    g = build(2, {"q0r0": "Kr", "q1r0": "Eb", "q3r0": "Db"}, active=1)
+    move(g, "q3r0", "q2r0")
+    assert "surrender" in actions(g)
+    attack(g, "q1r0", "q0r0")
+    assert actions(g)[-1] == "surrender"
+    g.apply("action surrender")
+    assert g.over and winners(g) == [0] and board(g) == {"q0r0": "Kr"}
+
+
+def test_surrender_with_three_or_four_players_puts_that_player_out():
+    """With 3 or 4 players the winner is "Тот игрок, чьи воины остались последними на поле"
+    ("the player whose warriors remained on the field last"): the one who surrenders in
+    the middle of a turn is out at once (their turns pass, they lose), the others fight on
+    until one is left; with allies the partner fights on for the team ("Побеждает группа
+    союзников, чьи фишки остались на игровом поле")."""
+    g = build(3, {"q0r0": "Kr", "q1r0": "Eb", "q-3r0": "Eg"}, active=1)
+    move(g, "q1r0", "q2r-1")
+    g.apply("action surrender")                                  # after an action
+    assert not g.over and board(g) == {"q0r0": "Kr", "q-3r0": "Eg"}
+    assert g.active_player == 2 and log(g)[-1] == "Player 2 surrenders; their Brotherhood leaves the field"
+    end_turn(g)
+    end_turn(g)
+    assert g.active_player == 2 and "Player 2 has no warriors left" in log(g)     # skipped
+    g.apply("action surrender")
+    assert g.over and winners(g) == [0] and g.result["outcomes"] == ["win", "loss", "loss"]
+    g = build(4, {"q0r0": "Kr", "q1r0": "Eb", "q3r0": "Eg", "q-3r0": "Ey"}, variants=("allies",))
+    move(g, "q0r0", "q-1r0")
+    g.apply("action surrender")                                  # red gives up; blue fights on
+    assert not g.over and g.active_player == 1
+    g.apply("action surrender")                                  # now the whole team is out
+    assert g.over and winners(g) == [2, 3]
 
 
 def test_mutual_destruction_is_a_draw():
