@@ -26,7 +26,7 @@ COLOURS = {"r": "red", "b": "blue", "g": "green", "y": "yellow"}
 SEAT_COLOURS = ["red", "blue", "green", "yellow"]
 HEALTH = {"kveblir": 2, "linda": 2, "surron": 2, "drantul": 3, "ekvil": 2}
 HIDDEN = {"hidden": True}
-VARIANTS = ["allies", "allies_crosswise", "archer_lines", "capture_the_flag", "cavalry_jumps"]
+VARIANTS = ["allies", "allies_crosswise", "archer_lines", "capture_the_flag", "cavalry_jumps", "round_limit"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -727,8 +727,24 @@ def test_mutual_destruction_is_a_draw():
     assert g.result["scores"] == [1, 1, 0] and g.result["ranks"] == [1, 1, 3]
 
 
-def test_the_game_ends_in_a_draw_after_forty_rounds():
+def test_the_rulebook_has_no_round_limit():
+    """"Партия считается законченной, если на поле остались представители только одного
+    Братства или если противник сдается" — "The game is over when only one Brotherhood is
+    left on the field or when the opponent surrenders": no limit of rounds (the 40 rounds
+    are the variant round_limit, off by default)."""
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"})
+    g.R.turn = 40 * 3 - 3                                        # round 40 begins
+    for _ in range(3 * 3):                                       # rounds 40, 41, 42
+        end_turn(g)
+    assert not g.over and g.active_player == 0
+    assert board(g) == {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"}
+    # no bound for `meeple test` either (its default applies); the variant declares one
+    assert prog_for(3).bound is None
+    assert prog_for(3, ("round_limit",)).bound == (160, "turns")
+
+
+def test_variant_round_limit_ends_the_game_in_a_draw_after_forty_rounds():
+    g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"}, variants=("round_limit",))
     g.R.turn = 40 * 3 - 3                                        # round 40 begins
     end_turn(g)
     assert not g.over and g.active_player == 1
@@ -737,7 +753,7 @@ def test_the_game_ends_in_a_draw_after_forty_rounds():
     end_turn(g)
     assert g.over and g.result["scores"] == [1, 1, 1]
     assert g.result["outcomes"] == ["draw"] * 3 and winners(g) == [] and g.result["draw"] is True
-    g = build(3, {"q0r0": "Kr", "q3r0": "Eb"})                   # green is out already
+    g = build(3, {"q0r0": "Kr", "q3r0": "Eb"}, variants=("round_limit",))   # green is out already
     g.R.turn = 40 * 3 - 1
     end_turn(g)
     assert g.result["outcomes"] == ["draw", "draw", "loss"] and winners(g) == []
