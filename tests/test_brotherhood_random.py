@@ -2,13 +2,16 @@
 
 For 2, 3 and 4 players, the base game and every variant (alone and combined), in English
 and Russian, with two kinds of players: uniformly random ones (``RandomBot``: they often
-surrender, which ends games early) and a fighting policy that never surrenders, attacks
-whenever it can and walks towards the enemy (its games end by elimination, by a captured
-flag or at the round limit):
+surrender, which ends games early) and a fighting policy that attacks whenever it can,
+walks towards the enemy and surrenders only when it can neither attack, move nor defend
+at the start of its turn (its games end by elimination, by a captured flag, by that
+surrender — two lone flag bearers, which may not move, would stand for ever: the rulebook
+has no round limit — or, with the variant round_limit, at the round limit; MAX_MOVES
+stops a game that would not end):
 
 - every game ends, and its result agrees with a referee written here from the rules alone
   (the last team standing, the team that captured a flag, a shared win at the round
-  limit);
+  limit of the variant round_limit);
 - the options of every decision equal what the referee computes independently from the
   position: the warriors that may be enlisted and deployed, the deployment hexes, the
   actions available, which warriors may do them, where they may go (two hexes for a
@@ -69,6 +72,7 @@ class Referee:
         self.flags = "capture_the_flag" in variants
         self.lines = "archer_lines" in variants
         self.jumps = "cavalry_jumps" in variants
+        self.limit = "round_limit" in variants
         seating = [v for v in variants if v in ("allies", "allies_crosswise")]
         if self.n == 4 and seating and seating[-1] == "allies":
             self.teams = [1, 1, 2, 2]
@@ -191,7 +195,9 @@ class Referee:
             want = ((["attack"] if self.strikers(game, seat) else [])
                     + (["move"] if self.movers(game, seat) else [])
                     + (["shield"] if self.guards(game, seat) else []) + ["stop"]
-                    + (["surrender"] if self.done == 0 else []))
+                    + ["surrender"]
+                    + (["unshield"] if any(self.iv(game, "guard", self.warrior(game, c)) == "shielded"
+                                           for c in self.mine(game, seat)) else []))
             assert values == want
         elif verb == "warrior":
             want = {"move": self.movers, "attack": self.strikers, "shield": self.guards}[self.action]
@@ -225,6 +231,12 @@ class Referee:
                 def check(after):
                     now = {c: it for c in self.cells if (it := self.at(after, c)) is not None}
                     assert now == keep
+                return check
+            if value == "unshield":
+                mine = self.mine(game, game.active_player)
+
+                def check(after):
+                    assert all(self.iv(after, "guard", self.warrior(after, c)) == "bare" for c in mine)
                 return check
             return None
         if verb == "warrior":
@@ -311,6 +323,7 @@ class Referee:
         elif len(standing) <= 1:
             teams = standing or before
         else:
+            assert self.limit, "the game ended with several teams standing and no round limit"
             assert game.R.turn == 40 * self.n, "the game ended before the round limit"
             teams = standing
         return [s for s in range(self.n) if self.teams[s] in teams]
@@ -382,10 +395,14 @@ def check_views(game, ref: Referee, locale: str | None) -> None:
 # ---------------------------------------------------------------- players
 
 def fighting_choice(game, ref: Referee, rnd: random.Random, notes: list[str]) -> str:
-    """Never surrenders; attacks when it can, else walks towards the nearest enemy."""
+    """Attacks when it can, else walks towards the nearest enemy; surrenders only when, at
+    the start of its turn, none of its warriors can attack, move or take the shield (the rulebook has no round limit:
+    two lone flag bearers, which may not move, would otherwise stand for ever)."""
     verb = game.R.pending["verb"]
     seat = game.active_player
     if verb == "action":
+        if ref.done == 0 and set(notes) <= {"action stop", "action surrender", "action unshield"}:
+            return "action surrender"
         if "action attack" in notes and rnd.random() < 0.9:
             return "action attack"
         if "action move" in notes and rnd.random() < 0.85:
@@ -467,7 +484,7 @@ def how_it_ended(game) -> str:
     log = view(game, -1)["log"]
     if any("surrenders" in line or "сдаётся" in line for line in log[-3:]):
         return "surrender"
-    if game.R.turn >= 40 * game.R.n:
+    if "round_limit" in game.program.variants and game.R.turn >= 40 * game.R.n:
         return "limit"
     return "battle"
 
@@ -478,6 +495,8 @@ CONFIGS = [
     (("archer_lines", "cavalry_jumps"), None, 2), (("cavalry_jumps",), "ru", 4),
     (("allies", "capture_the_flag"), "en", 4), (("allies_crosswise",), "ru", 4),
     (("allies", "allies_crosswise", "archer_lines", "capture_the_flag", "cavalry_jumps"), None, 4),
+    (("round_limit",), "en", 3),
+    (("allies", "allies_crosswise", "archer_lines", "capture_the_flag", "cavalry_jumps", "round_limit"), "ru", 4),
 ]
 
 

@@ -26,7 +26,7 @@ COLOURS = {"r": "red", "b": "blue", "g": "green", "y": "yellow"}
 SEAT_COLOURS = ["red", "blue", "green", "yellow"]
 HEALTH = {"kveblir": 2, "linda": 2, "surron": 2, "drantul": 3, "ekvil": 2}
 HIDDEN = {"hidden": True}
-VARIANTS = ["allies", "allies_crosswise", "archer_lines", "capture_the_flag", "cavalry_jumps"]
+VARIANTS = ["allies", "allies_crosswise", "archer_lines", "capture_the_flag", "cavalry_jumps", "round_limit"]
 
 
 # ---------------------------------------------------------------- helpers
@@ -157,8 +157,8 @@ def test_helpers_build_the_position_they_are_told():
               shielded=["q0r0"])
     assert board(g) == {"q0r0": "Kr", "q1r0": "Db", "q-1r0": "Fb"}
     assert ivar(g, "wounds", "q1r0") == 2 and ivar(g, "guard", "q0r0") == "shielded"
-    # its only warrior carries the shield already: nothing to defend
-    assert g.active_player == 0 and actions(g) == ["attack", "move", "stop", "surrender"]
+    # its only warrior carries the shield already: nothing to defend, the shield may come off
+    assert g.active_player == 0 and actions(g) == ["attack", "move", "stop", "surrender", "unshield"]
 
 
 # ---------------------------------------------------------------- the field
@@ -375,8 +375,8 @@ def test_the_player_may_stop_early_or_do_nothing():
     end_turn(g)
     assert g.active_player == 1 and g.R.turn == 1 and board(g) == {"q0r0": "Er", "q1r1": "Eb"}
     move(g, "q1r1", "q0r1")
-    # surrender is offered only as the first decision of a turn
-    assert actions(g) == ["attack", "shield", "stop"]
+    # surrender is offered after an action too (see test_surrender_at_any_decision_of_the_turn)
+    assert actions(g) == ["attack", "shield", "stop", "surrender"]
     end_turn(g)
     assert g.active_player == 0
 
@@ -615,6 +615,26 @@ def test_the_shield_does_not_take_the_surrons_own_rage():
     assert ivar(g, "guard", "q-3r3") == "shielded"
 
 
+def test_the_player_may_take_their_own_shield_off():
+    """"Маркер «Щит» может оставаться на фишке-воине, неопределённое время: пока игрок сам
+    не снимет с воина этот маркер, или противник не выбьет её." — "The Shield marker may
+    stay on the warrior for an indefinite time: until the player himself takes it off the
+    warrior, or an opponent knocks it off." Taking it off costs one of the turn's actions
+    (assumption) and is no action of the warrior."""
+    g = build(2, {"q0r0": "Dr", "q-1r0": "Er", "q3r0": "Eb"})
+    assert "unshield" not in actions(g)                          # no shield on the field
+    g = build(2, {"q0r0": "Dr", "q-1r0": "Er", "q3r0": "Eb"}, shielded=["q0r0"])
+    assert actions(g) == ["move", "shield", "stop", "surrender", "unshield"]
+    g.apply("action unshield")
+    assert ivar(g, "guard", "q0r0") == "bare"
+    assert log(g, 1)[-1] == "Player 1: the shield comes off Drantul q0r0"
+    assert "unshield" not in actions(g) and "shield" in actions(g)
+    move(g, "q0r0", "q1r0")                                       # the Drantul still acts twice
+    defend(g, "q1r0")
+    assert ivar(g, "guard", "q1r0") == "shielded"
+    assert g.active_player == 1                                   # three actions: the turn is over
+
+
 # ---------------------------------------------------------------- the end
 
 def test_the_last_army_standing_wins_at_once():
@@ -654,6 +674,45 @@ def test_surrender_with_three_players_leaves_the_other_two_fighting():
     assert g.active_player == 2
 
 
+def test_surrender_at_any_decision_of_the_turn():
+    """"Партия считается законченной, если на поле остались представители только одного
+    Братства или если противник сдается (его Братство полностью убирается с поля)." — "The
+    game is over when only one Brotherhood is left on the field or when the opponent
+    surrenders (his Brotherhood is removed from the field entirely)." The rulebook puts no
+    moment on it: surrender is offered after some actions of the turn too."""
+    g = build(2, {"q0r0": "Kr", "q1r0": "Eb", "q3r0": "Db"}, active=1)
+    move(g, "q3r0", "q2r0")
+    assert "surrender" in actions(g)
+    attack(g, "q1r0", "q0r0")
+    assert actions(g)[-1] == "surrender"
+    g.apply("action surrender")
+    assert g.over and winners(g) == [0] and board(g) == {"q0r0": "Kr"}
+
+
+def test_surrender_with_three_or_four_players_puts_that_player_out():
+    """With 3 or 4 players the winner is "Тот игрок, чьи воины остались последними на поле"
+    ("the player whose warriors remained on the field last"): the one who surrenders in
+    the middle of a turn is out at once (their turns pass, they lose), the others fight on
+    until one is left; with allies the partner fights on for the team ("Побеждает группа
+    союзников, чьи фишки остались на игровом поле")."""
+    g = build(3, {"q0r0": "Kr", "q1r0": "Eb", "q-3r0": "Eg"}, active=1)
+    move(g, "q1r0", "q2r-1")
+    g.apply("action surrender")                                  # after an action
+    assert not g.over and board(g) == {"q0r0": "Kr", "q-3r0": "Eg"}
+    assert g.active_player == 2 and log(g)[-1] == "Player 2 surrenders; their Brotherhood leaves the field"
+    end_turn(g)
+    end_turn(g)
+    assert g.active_player == 2 and "Player 2 has no warriors left" in log(g)     # skipped
+    g.apply("action surrender")
+    assert g.over and winners(g) == [0] and g.result["outcomes"] == ["win", "loss", "loss"]
+    g = build(4, {"q0r0": "Kr", "q1r0": "Eb", "q3r0": "Eg", "q-3r0": "Ey"}, variants=("allies",))
+    move(g, "q0r0", "q-1r0")
+    g.apply("action surrender")                                  # red gives up; blue fights on
+    assert not g.over and g.active_player == 1
+    g.apply("action surrender")                                  # now the whole team is out
+    assert g.over and winners(g) == [2, 3]
+
+
 def test_mutual_destruction_is_a_draw():
     # the Surron kills the last enemy warrior and dies of its own double strike
     g = build(2, {"q0r0": "Sr", "q1r0": "Eb", "q-1r0": "Kb"}, wounds={"q0r0": 1, "q1r0": 1, "q-1r0": 1})
@@ -668,8 +727,24 @@ def test_mutual_destruction_is_a_draw():
     assert g.result["scores"] == [1, 1, 0] and g.result["ranks"] == [1, 1, 3]
 
 
-def test_the_game_ends_in_a_draw_after_forty_rounds():
+def test_the_rulebook_has_no_round_limit():
+    """"Партия считается законченной, если на поле остались представители только одного
+    Братства или если противник сдается" — "The game is over when only one Brotherhood is
+    left on the field or when the opponent surrenders": no limit of rounds (the 40 rounds
+    are the variant round_limit, off by default)."""
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"})
+    g.R.turn = 40 * 3 - 3                                        # round 40 begins
+    for _ in range(3 * 3):                                       # rounds 40, 41, 42
+        end_turn(g)
+    assert not g.over and g.active_player == 0
+    assert board(g) == {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"}
+    # no bound for `meeple test` either (its default applies); the variant declares one
+    assert prog_for(3).bound is None
+    assert prog_for(3, ("round_limit",)).bound == (160, "turns")
+
+
+def test_variant_round_limit_ends_the_game_in_a_draw_after_forty_rounds():
+    g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"}, variants=("round_limit",))
     g.R.turn = 40 * 3 - 3                                        # round 40 begins
     end_turn(g)
     assert not g.over and g.active_player == 1
@@ -678,7 +753,7 @@ def test_the_game_ends_in_a_draw_after_forty_rounds():
     end_turn(g)
     assert g.over and g.result["scores"] == [1, 1, 1]
     assert g.result["outcomes"] == ["draw"] * 3 and winners(g) == [] and g.result["draw"] is True
-    g = build(3, {"q0r0": "Kr", "q3r0": "Eb"})                   # green is out already
+    g = build(3, {"q0r0": "Kr", "q3r0": "Eb"}, variants=("round_limit",))   # green is out already
     g.R.turn = 40 * 3 - 1
     end_turn(g)
     assert g.result["outcomes"] == ["draw", "draw", "loss"] and winners(g) == []
