@@ -462,7 +462,15 @@ class _ToIR(Transformer):
         return self._binop(meta, "..", c[0], c[1])
 
     def cond_expr(self, meta, c):
-        return ir.CondExpr(span=self.s(meta), cond=c[0], then=c[1], other=c[2])
+        # `if a then x elif b then y else z` is `if a then x else (if b then y else z)`:
+        # the elif parts fold into nested conditionals, from the last one outwards
+        cond, then, *parts, other = c
+        for part in reversed(parts):
+            other = ir.CondExpr(span=part[2], cond=part[0], then=part[1], other=other)
+        return ir.CondExpr(span=self.s(meta), cond=cond, then=then, other=other)
+
+    def cond_elif(self, meta, c):
+        return (c[0], c[1], self.s(meta))
 
 
 def _expected_words(expected) -> list[str]:

@@ -1,0 +1,60 @@
+"""Expressions and statements authors tripped over (issue 11 §4): each construct parses,
+is checked with located errors, and runs."""
+
+from __future__ import annotations
+
+from meeple.dsl.check import check
+from meeple.dsl.errors import Diagnostics
+from meeple.dsl.load import SourceSet, merge
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
+
+FILE = "e.meeple"
+
+PRELUDE = """ruleset e
+players 2..2
+kind Card { v: int }
+zone pile: Card
+var n: int = 0
+var s: str = ""
+"""
+PRELUDE_LINES = PRELUDE.count("\n")
+
+
+def diagnostics(rules: str):
+    text = PRELUDE + rules
+    src = SourceSet(base=parse(text, FILE), sources={FILE: text})
+    _, diags = check(merge(src, [], None, Diagnostics()), Diagnostics())
+    return [(d.code, d.span.line - PRELUDE_LINES, d.span.column) for d in diags.items]
+
+
+def after_setup(setup: str, extra: str = ""):
+    text = PRELUDE + extra + "\nsetup {\n" + setup + "\n}\nturn { choose w from [0] as \"wait\" }\nend when false\n"
+    src = SourceSet(base=parse(text, FILE), sources={FILE: text})
+    return compile_sources(src).new_game(2, 0)
+
+
+# ---------------------------------------------------------------- 1. elif in if-expressions
+
+def test_elif_expression_picks_the_first_true_branch():
+    g = after_setup("""
+  let x = 4
+  n = if x > 10 then 1 elif x == 4 then 2 elif x == 4 then 3 else 4
+""")
+    assert g.R.g["n"] == 2
+    g = after_setup("  n = if false then 1 elif false then 2 else 3")
+    assert g.R.g["n"] == 3
+
+
+def test_elif_expression_errors_point_at_the_elif_part():
+    got = diagnostics("""setup {
+  n = if true then 1 elif 2 then 2 else 3
+  n = if true then 1 elif false then "x" else 3
+}
+turn { choose w from [0] as "wait" }
+end when false
+""")
+    # the condition of the elif part is not bool: located at that condition
+    assert got[0] == ("check/type-mismatch", 2, 27)
+    # the branches differ in type: as for `else if`
+    assert got[1:] and all(c == "check/type-mismatch" and line == 3 for c, line, _ in got[1:])
