@@ -533,7 +533,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
     try:
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
-        raise errors.MeepleError([_syntax_diagnostic(e, file)], {file: text}) from None
+        d = _probable_mistake(e, text, file) or _syntax_diagnostic(e, file)
+        raise errors.MeepleError([d], {file: text}) from None
     except RecursionError:  # pragma: no cover - the LALR parser does not recurse
         raise errors.MeepleError([errors.Diagnostic(
             "load/budget", ir.Span(file=file, line=1, column=1), "the file is nested too deeply",
@@ -615,6 +616,55 @@ def _too_deep(tree, limit: int, file: str) -> errors.Diagnostic | None:
         for child in node.children:
             if hasattr(child, "children"):
                 stack.append((child, depth + 1))
+    return None
+
+
+# `NAME(ARGS)` just before the error; ARGS may hold one level of brackets
+_CALL_BEFORE = re.compile(r"(?:^|(?<=[\s{]))([A-Za-z_]\w*)\s*\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)(\)\s*)$")
+_OPEN_CALL_BEFORE = re.compile(r"(?:^|(?<=[\s{]))([A-Za-z_]\w*)\s*\(\s*$")
+_LET_BEFORE = re.compile(r"\blet\s+$")
+_FUNCTION_HEADER_BEFORE = re.compile(r"^function\s[^\n]*\)\s*:[^\n=]*$")
+_DECLARATION = re.compile(r"^([a-z]+)\b", re.M)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[:line - 1]) + column - 1
+
+
+def _span_at(text: str, offset: int, file: str) -> ir.Span:
+    line = text.count("\n", 0, offset) + 1
+    return ir.Span(file=file, line=line, column=offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _probable_mistake(e: UnexpectedInput, text: str, file: str) -> errors.Diagnostic | None:
+    """A syntax error that is a known slip gets a message that says what to write:
+    a procedure run without `call`, `let` or a block in a function."""
+    if not isinstance(e, UnexpectedToken) or e.line < 1 or e.column < 1:
+        return None
+    at = _offset(text, e.line, e.column)
+    before = text[:at]
+    expected = set(e.accepts or e.expected)
+    call = None
+    if e.token.type == "RPAR":
+        m = _OPEN_CALL_BEFORE.search(before)
+        if m:
+            call = (m.start(1), m.group(1), "", at + 1 - m.start(1))
+    elif "EQUAL" in expected:
+        m = _CALL_BEFORE.search(before)
+        if m:
+            call = (m.start(1), m.group(1), m.group(2).strip(), m.end(2) + 1 - m.start(1))
+    if call is not None:
+        start, name, args, length = call
+        is_procedure = re.search(rf"^procedure\s+{re.escape(name)}\b", text, re.M) is not None
+        return errors.call_without_call(_span_at(text, start, file), name, args, is_procedure, length)
+    decls = _DECLARATION.findall(before)
+    if decls and decls[-1] == "function":
+        m = _LET_BEFORE.search(before)
+        if m:
+            return errors.statements_in_function(_span_at(text, m.start(), file), False, 3)
+        if e.token.type == "LBRACE" and _FUNCTION_HEADER_BEFORE.search(before[before.rfind("\n") + 1:]):
+            return errors.statements_in_function(_span_at(text, at, file), True, 1)
     return None
 
 

@@ -58,3 +58,48 @@ end when false
     assert got[0] == ("check/type-mismatch", 2, 27)
     # the branches differ in type: as for `else if`
     assert got[1:] and all(c == "check/type-mismatch" and line == 3 for c, line, _ in got[1:])
+
+
+# ---------------------------------------------------------------- 7. errors that say what to write
+
+def syntax_error(rules: str):
+    from meeple.dsl.errors import MeepleError
+    text = PRELUDE + rules + '\nturn { choose w from [0] as "wait" }\nend when false\n'
+    try:
+        parse(text, FILE)
+    except MeepleError as e:
+        d = e.diagnostics[0]
+        return d.code, d.span.line - PRELUDE_LINES, d.span.column, d.message, d.hint
+    raise AssertionError("no syntax error")
+
+
+def test_procedure_without_call_says_write_call():
+    code, line, col, message, hint = syntax_error(
+        "procedure start(k: int) { n = k }\nsetup {\n  n = 1\n  start(size(pile))\n}")
+    assert (code, line, col) == ("parse/unexpected-token", 4, 3)
+    assert message == "`start(size(pile))` on its own is not a statement"
+    assert hint == "to run the procedure start, write `call start(size(pile))`"
+    code, line, col, message, hint = syntax_error(
+        "procedure start() { n = 1 }\nsetup {\n  if true { start() }\n}")
+    assert (line, col) == (3, 13) and "write `call start()`" in hint
+
+
+def test_name_with_arguments_alone_names_both_readings():
+    _, line, col, message, hint = syntax_error("setup {\n  gold(1)\n}")
+    assert (line, col) == (2, 3)
+    assert "`call gold(1)`" in hint and "`gold(1) = VALUE`" in hint
+
+
+def test_let_in_a_function_says_the_body_is_one_expression():
+    for rules, at in [("function f(x: int): int =\n  let y = x\nsetup { }", (2, 3)),
+                      ("function f(x: int): int = let y = x\nsetup { }", (1, 27)),
+                      ("function f(x: int): int {\n  x }\nsetup { }", (1, 25))]:
+        code, line, col, message, hint = syntax_error(rules)
+        assert (code, (line, col)) == ("parse/unexpected-token", at)
+        assert message.startswith("a function's body is one expression after `=`")
+        assert "procedure" in hint
+
+
+def test_other_syntax_errors_are_unchanged():
+    code, _, _, message, hint = syntax_error("setup {\n  n = = 1\n}")
+    assert message.startswith("unexpected") and hint.startswith("expected one of")
