@@ -958,6 +958,9 @@ class Checker:
                 self.d.add(errors.type_mismatch(e.right.span, "'+' of lists", str(a), str(b)))
                 return a
             return unify(a, b)
+        if op == "+" and a == STR:  # strings join; the other side must be a string too
+            self._want(e.right, b, STR, "'+' of strings")
+            return STR
         self._want(e.left, a, INT, f"'{op}'")
         self._want(e.right, b, INT, f"'{op}'")
         return INT

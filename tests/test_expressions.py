@@ -103,3 +103,28 @@ def test_let_in_a_function_says_the_body_is_one_expression():
 def test_other_syntax_errors_are_unchanged():
     code, _, _, message, hint = syntax_error("setup {\n  n = = 1\n}")
     assert message.startswith("unexpected") and hint.startswith("expected one of")
+
+
+# ---------------------------------------------------------------- 3. strings join with +
+
+def test_plus_joins_strings():
+    g = after_setup('  s = "a" + "b"\n  s = s + "-" + s')
+    assert g.R.g["s"] == "ab-ab"
+
+
+def test_plus_of_a_string_and_a_number_is_a_located_type_error():
+    got = diagnostics("""setup {
+  s = "a" + 1
+  n = 1 + "a"
+}
+turn { choose w from [0] as "wait" }
+end when false
+""")
+    assert got == [("check/type-mismatch", 2, 13), ("check/type-mismatch", 3, 11)]
+
+
+def test_joining_strings_counts_against_the_work_budget():
+    import pytest
+    from meeple.interpreter import BudgetError
+    with pytest.raises(BudgetError):
+        after_setup('  s = "ab"\n  for i in 1..40 { s = s + s }')
