@@ -172,6 +172,12 @@ def statements_in_function(span: Span, block: bool, length: int) -> Diagnostic:
         "statements", length=length)
 
 
+def one_player_target(name: str) -> tuple[str, str]:
+    """`NAME(a, b) = ...`: a per-player variable takes one player."""
+    return (f"`{name}(...) = ...` sets a per-player variable and takes one player",
+            f"write `{name}(p) = VALUE`; to set an item variable, write `ITEM.attribute = VALUE`")
+
+
 def unexpected_char(span: Span, char: str) -> Diagnostic:
     return Diagnostic("parse/unexpected-character", span, f"unexpected character {char!r}")
 

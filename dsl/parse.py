@@ -45,6 +45,7 @@ class _BadLiteral(Exception):
     def __init__(self, tok: Token, column: int, message: str, hint: str | None = None):
         super().__init__(message)
         self.line, self.column, self.hint = tok.line, column, hint
+        self.code = "parse/bad-literal"
 
 
 def _string(tok: Token) -> str:
@@ -292,7 +293,12 @@ class _ToIR(Transformer):
         return ir.Let(span=self.t(c[0]), var=str(c[0]), value=c[1])
 
     def target(self, meta, c):
-        return (str(c[0]), c[1], self.t(c[0]))
+        if len(c) > 2:  # `NAME(a, b) = ...`: the grammar shares its brackets with calls
+            message, hint = errors.one_player_target(str(c[0]))
+            bad = _BadLiteral(c[0], c[0].column, message, hint)
+            bad.code = "parse/unexpected-token"
+            raise bad
+        return (str(c[0]), c[1] if len(c) > 1 else None, self.t(c[0]))
 
     def assign_stmt(self, meta, c):
         (name, player, span), value = c
@@ -300,6 +306,13 @@ class _ToIR(Transformer):
 
     def attr_assign_stmt(self, meta, c):
         return ir.AttrAssign(span=self.t(c[1]), var=str(c[0]), attr=str(c[1]), value=c[2])
+
+    def item_attr_assign(self, meta, c):
+        # `top(c).w = 1`: the item is any call, index or attribute path
+        return ir.AttrAssign(span=self.t(c[1]), var="", attr=str(c[1]), value=c[2], obj=c[0])
+
+    def name_index(self, meta, c):
+        return ir.Index(span=self.s(meta), obj=ir.Var(span=self.t(c[0]), name=str(c[0])), index=c[1])
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
@@ -555,7 +568,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
             span = ir.Span(file=file, line=getattr(meta, "line", 1) or 1,
                            column=getattr(meta, "column", 1) or 1)
             message = f"a malformed literal: {bad}"
-        raise errors.MeepleError([errors.Diagnostic("parse/bad-literal", span, message, hint)],
+        code = getattr(bad, "code", "parse/bad-literal")
+        raise errors.MeepleError([errors.Diagnostic(code, span, message, hint)],
                                  {file: text}) from None
 
 
@@ -650,7 +664,7 @@ def _probable_mistake(e: UnexpectedInput, text: str, file: str) -> errors.Diagno
         m = _OPEN_CALL_BEFORE.search(before)
         if m:
             call = (m.start(1), m.group(1), "", at + 1 - m.start(1))
-    elif "EQUAL" in expected:
+    elif expected & {"EQUAL", "DOT", "LSQB"}:  # after `NAME(...)`: `=`, or `.` of an item
         m = _CALL_BEFORE.search(before)
         if m:
             call = (m.start(1), m.group(1), m.group(2).strip(), m.end(2) + 1 - m.start(1))

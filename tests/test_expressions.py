@@ -128,3 +128,38 @@ def test_joining_strings_counts_against_the_work_budget():
     from meeple.interpreter import BudgetError
     with pytest.raises(BudgetError):
         after_setup('  s = "ab"\n  for i in 1..40 { s = s + s }')
+
+
+# ---------------------------------------------------------------- 5. item variables of any item
+
+def test_attribute_assignment_on_an_item_expression():
+    extra = "kind Unit { s: int, var w: int = 0 }\nzone field: Unit\ndeck us into field { Unit(s: s) for s in 1..3 }\n"
+    g = after_setup("""
+  top(field).w = 5
+  items(field)[0].w = 2
+  items(field)[0].w = items(field)[0].w + 1
+  gold(players[1]) = 4
+""", extra=extra + "var gold: int per player = 0\n")
+    assert g.R.iv["w"] == [3, 0, 5]
+    assert g.R.pv["gold"] == [0, 4]
+
+
+def test_attribute_assignment_errors_are_located():
+    extra = "kind Unit { s: int, var w: int = 0 }\nzone field: Unit\n"
+    got = diagnostics(extra + """setup {
+  top(field).s = 1
+  top(field).w = "x"
+  size(field).w = 1
+}
+turn { choose w from [0] as "wait" }
+end when false
+""")
+    assert [c for c, _, _ in got] == ["check/bad-value", "check/type-mismatch", "check/type-mismatch"]
+    assert [line for _, line, _ in got] == [4, 5, 6]
+    assert got[2][2] == 3  # at the expression that is not an item
+
+
+def test_a_per_player_variable_takes_one_player():
+    code, line, col, message, hint = syntax_error("setup {\n  gold(1, 2) = 3\n}")
+    assert (code, line, col) == ("parse/unexpected-token", 2, 3)
+    assert "takes one player" in message
