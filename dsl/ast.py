@@ -176,11 +176,13 @@ class Assign(Node):
 
 
 class AttrAssign(Node):
-    """``w.wounds = e``: sets an item variable of the item held by a variable."""
+    """``w.wounds = e``: sets an item variable of the item held by a variable;
+    ``top(c).wounds = e``: of the item an expression gives (``obj``; ``var`` is "")."""
     node: Literal["AttrAssign"] = "AttrAssign"
     var: str
     attr: str
     value: Expr
+    obj: Optional[Expr] = None
 
 
 class If(Node):

@@ -706,13 +706,14 @@ class Checker:
 
     def _attr_assign(self, s: ir.AttrAssign) -> None:
         env = self.proc_locals
-        holder = ir.Var(span=s.span, name=s.var)
+        holder = s.obj if s.obj is not None else ir.Var(span=s.span, name=s.var)
         t = self.expr(holder, env)
         value = self.expr(s.value, env)
         if t.is_error:
             return
         if t.tag != "item":
-            self.d.add(errors.type_mismatch(s.span, f"'{s.var}.{s.attr} = ...'", "an item", str(t)))
+            self.d.add(errors.type_mismatch(holder.span if s.obj is not None else s.span,
+                                            f"'{s.var or '...'}.{s.attr} = ...'", "an item", str(t)))
             return
         fields, item_vars = self.c.kinds.get(t.arg, {}), self.c.item_vars.get(t.arg, {})
         if s.attr not in fields:
@@ -721,7 +722,7 @@ class Checker:
             self.d.add(errors.bad_value(s.span, f"'{s.attr}' of {t.arg} is fixed and cannot change",
                                         f"declare it 'var {s.attr}: ...' in kind {t.arg}",))
         elif not compatible(fields[s.attr], value):
-            self.d.add(errors.type_mismatch(s.value.span, f"'{s.var}.{s.attr} = ...'",
+            self.d.add(errors.type_mismatch(s.value.span, f"'{s.var or '...'}.{s.attr} = ...'",
                                             str(fields[s.attr]), str(value)))
         self.c.types[id(s)] = t
 
@@ -999,6 +1000,9 @@ class Checker:
                 self.d.add(errors.type_mismatch(e.right.span, "'+' of lists", str(a), str(b)))
                 return a
             return unify(a, b)
+        if op == "+" and a == STR:  # strings join; the other side must be a string too
+            self._want(e.right, b, STR, "'+' of strings")
+            return STR
         self._want(e.left, a, INT, f"'{op}'")
         self._want(e.right, b, INT, f"'{op}'")
         return INT

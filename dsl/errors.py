@@ -149,6 +149,35 @@ def unexpected_token(span: Span, token: str, expected: list[str], length: int) -
     return Diagnostic("parse/unexpected-token", span, f"unexpected {token}", hint, length=length)
 
 
+def call_without_call(span: Span, name: str, args: str, is_procedure: bool, length: int) -> Diagnostic:
+    """`start()` written as a statement: the parser reads an assignment to a per-player
+    variable and stops at the missing `=`; say what was probably meant."""
+    if is_procedure:
+        hint = f"to run the procedure {name}, write `call {name}({args})`"
+    else:
+        hint = (f"to run a procedure, write `call {name}({args})`; to set a per-player "
+                f"variable, write `{name}({args}) = VALUE`")
+    return Diagnostic("parse/unexpected-token", span,
+                      f"`{name}({args})` on its own is not a statement", hint, length=length)
+
+
+def statements_in_function(span: Span, block: bool, length: int) -> Diagnostic:
+    """`let` (or a `{ ... }` block) in a function: its body is one expression."""
+    what = "a `{ ... }` block" if block else "`let`"
+    return Diagnostic(
+        "parse/unexpected-token", span,
+        f"a function's body is one expression after `=`; {what} cannot be used in it",
+        "write the value directly (`function double(x: int): int = x * 2`), put a part of "
+        "it in another function and call that, or use a procedure (run with `call`) for "
+        "statements", length=length)
+
+
+def one_player_target(name: str) -> tuple[str, str]:
+    """`NAME(a, b) = ...`: a per-player variable takes one player."""
+    return (f"`{name}(...) = ...` sets a per-player variable and takes one player",
+            f"write `{name}(p) = VALUE`; to set an item variable, write `ITEM.attribute = VALUE`")
+
+
 def unexpected_char(span: Span, char: str) -> Diagnostic:
     return Diagnostic("parse/unexpected-character", span, f"unexpected character {char!r}")
 

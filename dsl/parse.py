@@ -45,6 +45,7 @@ class _BadLiteral(Exception):
     def __init__(self, tok: Token, column: int, message: str, hint: str | None = None):
         super().__init__(message)
         self.line, self.column, self.hint = tok.line, column, hint
+        self.code = "parse/bad-literal"
 
 
 def _string(tok: Token) -> str:
@@ -306,7 +307,12 @@ class _ToIR(Transformer):
         return ir.Let(span=self.t(c[0]), var=str(c[0]), value=c[1])
 
     def target(self, meta, c):
-        return (str(c[0]), c[1], self.t(c[0]))
+        if len(c) > 2:  # `NAME(a, b) = ...`: the grammar shares its brackets with calls
+            message, hint = errors.one_player_target(str(c[0]))
+            bad = _BadLiteral(c[0], c[0].column, message, hint)
+            bad.code = "parse/unexpected-token"
+            raise bad
+        return (str(c[0]), c[1] if len(c) > 1 else None, self.t(c[0]))
 
     def assign_stmt(self, meta, c):
         (name, player, span), value = c
@@ -314,6 +320,13 @@ class _ToIR(Transformer):
 
     def attr_assign_stmt(self, meta, c):
         return ir.AttrAssign(span=self.t(c[1]), var=str(c[0]), attr=str(c[1]), value=c[2])
+
+    def item_attr_assign(self, meta, c):
+        # `top(c).w = 1`: the item is any call, index or attribute path
+        return ir.AttrAssign(span=self.t(c[1]), var="", attr=str(c[1]), value=c[2], obj=c[0])
+
+    def name_index(self, meta, c):
+        return ir.Index(span=self.s(meta), obj=ir.Var(span=self.t(c[0]), name=str(c[0])), index=c[1])
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
@@ -480,7 +493,15 @@ class _ToIR(Transformer):
         return self._binop(meta, "..", c[0], c[1])
 
     def cond_expr(self, meta, c):
-        return ir.CondExpr(span=self.s(meta), cond=c[0], then=c[1], other=c[2])
+        # `if a then x elif b then y else z` is `if a then x else (if b then y else z)`:
+        # the elif parts fold into nested conditionals, from the last one outwards
+        cond, then, *parts, other = c
+        for part in reversed(parts):
+            other = ir.CondExpr(span=part[2], cond=part[0], then=part[1], other=other)
+        return ir.CondExpr(span=self.s(meta), cond=cond, then=then, other=other)
+
+    def cond_elif(self, meta, c):
+        return (c[0], c[1], self.s(meta))
 
 
 def _expected_words(expected) -> list[str]:
@@ -543,7 +564,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
     try:
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
-        raise errors.MeepleError([_syntax_diagnostic(e, file)], {file: text}) from None
+        d = _probable_mistake(e, text, file) or _syntax_diagnostic(e, file)
+        raise errors.MeepleError([d], {file: text}) from None
     except RecursionError:  # pragma: no cover - the LALR parser does not recurse
         raise errors.MeepleError([errors.Diagnostic(
             "load/budget", ir.Span(file=file, line=1, column=1), "the file is nested too deeply",
@@ -564,7 +586,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
             span = ir.Span(file=file, line=getattr(meta, "line", 1) or 1,
                            column=getattr(meta, "column", 1) or 1)
             message = f"a malformed literal: {bad}"
-        raise errors.MeepleError([errors.Diagnostic("parse/bad-literal", span, message, hint)],
+        code = getattr(bad, "code", "parse/bad-literal")
+        raise errors.MeepleError([errors.Diagnostic(code, span, message, hint)],
                                  {file: text}) from None
 
 
@@ -625,6 +648,55 @@ def _too_deep(tree, limit: int, file: str) -> errors.Diagnostic | None:
         for child in node.children:
             if hasattr(child, "children"):
                 stack.append((child, depth + 1))
+    return None
+
+
+# `NAME(ARGS)` just before the error; ARGS may hold one level of brackets
+_CALL_BEFORE = re.compile(r"(?:^|(?<=[\s{]))([A-Za-z_]\w*)\s*\(([^()\n]*(?:\([^()\n]*\)[^()\n]*)*)(\)\s*)$")
+_OPEN_CALL_BEFORE = re.compile(r"(?:^|(?<=[\s{]))([A-Za-z_]\w*)\s*\(\s*$")
+_LET_BEFORE = re.compile(r"\blet\s+$")
+_FUNCTION_HEADER_BEFORE = re.compile(r"^function\s[^\n]*\)\s*:[^\n=]*$")
+_DECLARATION = re.compile(r"^([a-z]+)\b", re.M)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[:line - 1]) + column - 1
+
+
+def _span_at(text: str, offset: int, file: str) -> ir.Span:
+    line = text.count("\n", 0, offset) + 1
+    return ir.Span(file=file, line=line, column=offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def _probable_mistake(e: UnexpectedInput, text: str, file: str) -> errors.Diagnostic | None:
+    """A syntax error that is a known slip gets a message that says what to write:
+    a procedure run without `call`, `let` or a block in a function."""
+    if not isinstance(e, UnexpectedToken) or e.line < 1 or e.column < 1:
+        return None
+    at = _offset(text, e.line, e.column)
+    before = text[:at]
+    expected = set(e.accepts or e.expected)
+    call = None
+    if e.token.type == "RPAR":
+        m = _OPEN_CALL_BEFORE.search(before)
+        if m:
+            call = (m.start(1), m.group(1), "", at + 1 - m.start(1))
+    elif expected & {"EQUAL", "DOT", "LSQB"}:  # after `NAME(...)`: `=`, or `.` of an item
+        m = _CALL_BEFORE.search(before)
+        if m:
+            call = (m.start(1), m.group(1), m.group(2).strip(), m.end(2) + 1 - m.start(1))
+    if call is not None:
+        start, name, args, length = call
+        is_procedure = re.search(rf"^procedure\s+{re.escape(name)}\b", text, re.M) is not None
+        return errors.call_without_call(_span_at(text, start, file), name, args, is_procedure, length)
+    decls = _DECLARATION.findall(before)
+    if decls and decls[-1] == "function":
+        m = _LET_BEFORE.search(before)
+        if m:
+            return errors.statements_in_function(_span_at(text, m.start(), file), False, 3)
+        if e.token.type == "LBRACE" and _FUNCTION_HEADER_BEFORE.search(before[before.rfind("\n") + 1:]):
+            return errors.statements_in_function(_span_at(text, at, file), True, 1)
     return None
 
 

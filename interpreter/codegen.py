@@ -184,7 +184,7 @@ class ExprCompiler:
             return f"_range(R, {a}, {b}, {self.t.budgets.range})"
         if op == "*":
             return f"_mul({a}, {b}, {self.t.budgets.integer})"
-        if op == "+" and self.ty(e).tag == "list":
+        if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
             return f"_cat(R, {a}, {b})"
         if op == "/":
             return f"_div({a}, {b})"

@@ -788,14 +788,15 @@ class ProcCompiler:
         self.emit(ins, s.span)
 
     def _AttrAssign(self, s: ir.AttrAssign):
-        holder = self.fn(ir.Var(span=s.span, name=s.var))
+        holder = self.fn(s.obj if s.obj is not None else ir.Var(span=s.span, name=s.var))
         value, attr, nxt = self.value_fn(s.value), s.attr, self.here() + 1
+        name = s.var or "the item"
 
         def ins(R, L):
             item = holder(R, L)
             if item is None:
-                raise RuleError(f"'{s.var}.{attr} = ...' on nothing ({s.var} is none)",
-                                hint=f"test it first: 'if {s.var} != none {{ ... }}'")
+                raise RuleError(f"'{s.var or '...'}.{attr} = ...' on nothing ({name} is none)",
+                                hint=f"test it first: 'if {s.var or 'ITEM'} != none {{ ... }}'")
             R.iv[attr][item] = value(R, L)
             return nxt
         self.emit(ins, s.span)

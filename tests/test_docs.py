@@ -1407,9 +1407,12 @@ def test_item_variables():
         _run(CARDS.replace("kind Card { value: int }", "kind Card { value: int, var w: int = 1 }")
              + "turn { let c = top(other)\n c.w = 2 }\nend when false")
     assert info.value.code == "rule/error"
-    with pytest.raises(errors.MeepleError) as info:
-        _load(CLAIM + "kind Unit { var w: int = 0 }\nzone field: Unit\nturn { top(field).w = 1 }\nend when true")
-    assert info.value.diagnostics[0].code.startswith("parse/")
+    # any item expression may stand before the dot (issue 11 §4; a syntax error before)
+    _load(CLAIM + "kind Unit { var w: int = 0 }\nzone field: Unit\nturn { top(field).w = 1 }\nend when true")
+    with pytest.raises(RuleError) as info:
+        _run(CARDS.replace("kind Card { value: int }", "kind Card { value: int, var w: int = 1 }")
+             + "turn { top(other).w = 2 }\nend when false")
+    assert info.value.code == "rule/error"
 
 
 def _cells_of(prog, board: str):

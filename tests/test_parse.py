@@ -81,6 +81,15 @@ def decl(text: str, kind: str = "ruleset") -> str:
     ("if a then b else c", "(CondExpr (Var name=a) (Var name=b) (Var name=c))"),
     ("if a then 1 else if b then 2 else 3",
      "(CondExpr (Var name=a) (IntLit value=1) (CondExpr (Var name=b) (IntLit value=2) (IntLit value=3)))"),
+    # elif parts fold into nested conditionals (issue 11 §4)
+    ("if a then 1 elif b then 2 else 3",
+     "(CondExpr (Var name=a) (IntLit value=1) (CondExpr (Var name=b) (IntLit value=2) (IntLit value=3)))"),
+    ("if a then 1 elif b then 2 elif c then 3 else 4",
+     "(CondExpr (Var name=a) (IntLit value=1) (CondExpr (Var name=b) (IntLit value=2) "
+     "(CondExpr (Var name=c) (IntLit value=3) (IntLit value=4))))"),
+    ("if a then 1 elif b then if c then 2 else 3 else 4",
+     "(CondExpr (Var name=a) (IntLit value=1) (CondExpr (Var name=b) "
+     "(CondExpr (Var name=c) (IntLit value=2) (IntLit value=3)) (IntLit value=4)))"),
     ("if a or b then x + 1 else 0",
      "(CondExpr (BinOp op=or (Var name=a) (Var name=b)) (BinOp op=+ (Var name=x) (IntLit value=1)) (IntLit value=0))"),
     ("v - (if any(xs) then 1 else 0)",
