@@ -31,6 +31,8 @@ CONSTANTS = {"active": PLAYER, "players": list_of(PLAYER)}
 # texts the tools show, with the placeholders each may use
 UI_TEXTS = {"player": {"n"}, "hidden": {"kind"}, "yes": set(), "no": set()}
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+# a conditional part of a label: `{if NAME: TEXT}`, `{if not NAME: TEXT}` (NAME a bool attribute)
+LABEL_IF = re.compile(r"if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?(.*)", re.S)
 
 
 @dataclass
@@ -513,6 +515,12 @@ class Checker:
             return
         for tmpl in (d.template, d.short):
             for name in TEMPLATE_PART.findall(tmpl or ""):
+                cond = LABEL_IF.fullmatch(name)
+                if cond:
+                    name = cond.group(2)
+                    if name in fields and fields[name] != BOOL:
+                        self.d.add(errors.type_mismatch(d.span, f"the label part {{if {name}: ...}}",
+                                                        "bool", str(fields[name])))
                 if name not in fields:
                     self.d.add(errors.no_attribute(d.span, d.kind, name, fields))
         self.c.labels[d.kind] = (d.template, d.short)

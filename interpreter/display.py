@@ -7,6 +7,7 @@ import re
 from .compile import Program
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_IF_PART = re.compile(r"\{if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?([^{}]*)\}")
 
 
 # ---------------------------------------------------------------- notation
@@ -129,7 +130,13 @@ def item_label(prog: Program, item: int, use_short: bool = False, ivars=None) ->
         if attr in info.attrs:
             return _attr_text(prog, info.kind, attr, info.attrs[attr], short_fields)
         return _attr_text(prog, info.kind, attr, _item_var(ivars, attr, item), short_fields)
-    return _FIELD.sub(field, template)
+
+    def part(m):  # {if NAME: TEXT}: TEXT when the bool NAME is true (an unknown value: neither)
+        value = info.attrs[m.group(2)] if m.group(2) in info.attrs else _item_var(ivars, m.group(2), item)
+        if value not in (True, False):
+            return ""
+        return m.group(3) if value != bool(m.group(1)) else ""
+    return _FIELD.sub(field, _IF_PART.sub(part, template))
 
 
 def _item_var(ivars, name: str, item: int):

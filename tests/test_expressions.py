@@ -163,3 +163,23 @@ def test_a_per_player_variable_takes_one_player():
     code, line, col, message, hint = syntax_error("setup {\n  gold(1, 2) = 3\n}")
     assert (code, line, col) == ("parse/unexpected-token", 2, 3)
     assert "takes one player" in message
+
+
+# ---------------------------------------------------------------- 4. conditional parts in labels
+
+def test_label_with_conditional_parts():
+    from meeple.interpreter import display
+    extra = ('kind Unit { s: int, elite: bool, var hurt: bool = false }\nzone field: Unit\n'
+             'deck us into field { Unit(s: s, elite: s == 2) for s in 1..2 }\n'
+             'label Unit "unit {s}{if elite: *}{if not elite: -}{if hurt: (hurt)}"\n')
+    g = after_setup("  top(field).hurt = true", extra=extra)
+    units = g.R.loc and [i for i, it in enumerate(g.program.items) if it.kind == "Unit"]
+    assert display.item_label(g.program, units[0], ivars=g.state["ivars"]) == "unit 1-"
+    assert display.item_label(g.program, units[1], ivars=g.state["ivars"]) == "unit 2*(hurt)"
+    assert display.item_label(g.program, units[1]) == "unit 2*"  # hurt unknown: not shown
+
+
+def test_label_condition_must_be_a_bool_attribute():
+    extra = 'kind Unit { s: int }\nzone field: Unit\nlabel Unit "{if s: x}{if nope: y}"\n'
+    got = diagnostics(extra + 'turn { choose w from [0] as "wait" }\nend when false\n')
+    assert [c for c, _, _ in got] == ["check/type-mismatch", "check/unknown-attribute"]
