@@ -2,6 +2,7 @@
 bots), simulate many games with bots, and replay game records."""
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 import time
@@ -1131,7 +1132,21 @@ def main() -> None:
             code = 1
     except KeyboardInterrupt:
         code = _interrupted()
+    except BrokenPipeError:
+        # the output was closed (`meeple ... | head`): stop quietly, as other tools do
+        # (`play` saves its game first); what Python still holds for it is dropped
+        _drop_stdout()
+        code = 1
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _drop_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 # ---------------------------------------------------------------- test

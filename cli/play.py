@@ -184,7 +184,28 @@ class PlaySession:
             return self.stop(0)
         except KeyboardInterrupt:
             return self.stop(130)
-        return 0 if self.finish() else 1
+        except BrokenPipeError:
+            return self.output_closed()
+        try:
+            return 0 if self.finish() else 1
+        except BrokenPipeError:
+            return self.output_closed()
+
+    def output_closed(self) -> int:
+        """The output was closed mid-game (``meeple play ... | head``): nothing more can
+        be shown, so the game stops like quit, its record saved and the note written to
+        stderr; exit 1. A finished game's record is saved as finished."""
+        self.console = render.console(stderr=True)
+        if self.game.over:
+            path = self.record_path or records.free_path(self.quit_path)
+            if not self.save(path):
+                return 1
+            self.console.print(tr(self.lang, "The output was closed. Record saved to {path}.",
+                                  path=path), markup=False, highlight=False, soft_wrap=True)
+            return 1
+        self.console.print(tr(self.lang, "The output was closed."), markup=False,
+                           highlight=False, soft_wrap=True)
+        return self.stop(1)
 
     def stop(self, code: int) -> int:
         """Saves the unfinished game (never over another file unless it is ours)."""

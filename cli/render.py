@@ -85,6 +85,18 @@ def colour_enabled() -> bool:
     return _colour and not os.environ.get("NO_COLOR")
 
 
+class _Console(Console):
+    """rich's Console, but a closed output (``meeple play ... | head``) raises
+    BrokenPipeError, for the caller to save what it must, instead of exiting at once."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        try:
+            super().on_broken_pipe()  # points stdout at the null device, then exits
+        except SystemExit:
+            raise BrokenPipeError("the output was closed") from None
+
+
 def console(stderr: bool = False, **kw) -> Console:
     """A console for text that may come from a ruleset or a user: no markup, no emoji
     codes, no highlighting, and every control character escaped (``literal``) whatever
@@ -94,7 +106,7 @@ def console(stderr: bool = False, **kw) -> Console:
     if not colour_enabled():
         kw.setdefault("color_system", None)
         kw.setdefault("no_color", True)
-    c = Console(stderr=stderr, markup=False, emoji=False, highlight=False, **kw)
+    c = _Console(stderr=stderr, markup=False, emoji=False, highlight=False, **kw)
     c.push_render_hook(LiteralHook())
     return c
 
