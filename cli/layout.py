@@ -169,6 +169,11 @@ def _var_tokens(prog, view: dict, lead: bool) -> list[Text]:
     return toks
 
 
+def _has_seat_lines(prog, view: dict) -> bool:
+    """Whether the game has anything per seat to show: a per-player zone or variable."""
+    return any(z.owner == 0 and z.board is None for z in prog.zones) or bool(pvar_names(view))
+
+
 def _seat_lines(prog, view: dict, seat, p: int, mode: str, lang, width: int) -> list[Text]:
     """One seat's zones and variables: the viewer's own in full, another's on one line
     when it fits (long public piles as their top items, or as counts)."""
@@ -283,7 +288,7 @@ def compact_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo |
             toks = _shared_tokens(prog, view, lang, width)
             return flow(toks + _var_tokens(prog, view, bool(toks)), width)
         out += part("shared", shared)
-    if body:
+    if body and _has_seat_lines(prog, view):
         for p in range(view["players"]):
             if (p == seat and fit.own) or (p != seat and fit.others != "none"):
                 mode = "zones" if p == seat else fit.others

@@ -432,7 +432,8 @@ def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Gr
 
 def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool = False) -> Text:
     """How a player reads a move's value: items by their label (or 'a <kind>' when
-    hidden from them), cells with the item on them, players by name. With ``short``
+    hidden from them), cells with the item on them (a stack as the board shows it:
+    "o×4"), players by name. With ``short``
     items by their short label, without the cell they lie on."""
     prog = game.program
     if type_code.startswith("list:"):
@@ -455,6 +456,8 @@ def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool 
     if type_code == "cell":
         z = prog.zones[v]
         content = before_view["zones"].get(z.key)
+        if isinstance(content, list) and len(content) > 1:   # a stack, as the board shows it
+            return Text(" ").join(_cell_lines(prog, content, before_view))
         if isinstance(content, list) and content:
             return item_text(prog, content[-1], short, view=before_view)
         if isinstance(content, list):

@@ -217,3 +217,23 @@ def test_an_empty_cell_to_choose_shows_the_number_of_its_move():
     # the full layout writes the names, not the numbers
     full = draw(game, seat, layout="full", width=160, height=80)
     assert all(m.notation.split()[-1] in full.split() for m in moves)
+
+
+def test_a_stack_to_choose_reads_as_the_board_draws_it():
+    """A cell holding a stack of alike items is written in the moves as the board draws
+    it ('o×4'), not as its top item alone."""
+    game = interpreter.load("kalah").new_game(2, 1)
+    text = draw(game, 0, layout="full", width=120, height=60)
+    option_lines = [x for x in text.splitlines() if "sow a1" in x]
+    assert option_lines and "sow a1  o×4" in option_lines[0], text
+
+
+def test_a_game_with_nothing_per_seat_draws_no_seat_lines():
+    """Without per-player zones or variables there is nothing to show under each seat's
+    name, so the empty 'Player 1:' lines are left out; a game with them keeps them."""
+    game = interpreter.load("kalah").new_game(2, 1)
+    for layout, size in (("compact", (80, 24)), ("full", (120, 60))):
+        text = draw(game, 0, layout=layout, width=size[0], height=size[1])
+        assert not re.search(r"^Player [12]( \(you\))?:\s*$", text, re.M), text
+    assert re.search(r"^\s*Player 1 \(you\)", draw(cherokee_after(0), 0, layout="compact"),
+                     re.M)
