@@ -18,9 +18,20 @@ class Generator:
     params: tuple[str, ...]
     coords: tuple[str, ...]
     doc: str
+    # arguments that may be left out, each (name, lowest, highest value); left out, it is
+    # the lowest value
+    optional: tuple[tuple[str, int, int], ...] = ()
 
     def cells(self, **args) -> list[Cell]:
         return _BUILD[self](**args)
+
+    def names(self) -> tuple[str, ...]:
+        """Every argument name, the required ones first."""
+        return self.params + tuple(name for name, _, _ in self.optional)
+
+    def limits(self, name: str) -> tuple[int, int]:
+        """The lowest and highest value of an argument: a size is 1 to MAX_SIZE."""
+        return next(((lo, hi) for n, lo, hi in self.optional if n == name), (1, MAX_SIZE))
 
 
 def _triangle(rows: int) -> list[Cell]:
@@ -45,17 +56,21 @@ def _hex(radius: int) -> list[Cell]:
     return out
 
 
-def _strip(parts: int, slots: int) -> list[Cell]:
+def _strip(parts: int, slots: int, ends: int = 0) -> list[Cell]:
     """Parts laid end to end in a line, each with ``slots`` cells on each of the two long
-    sides: a table of boards. Side 1 is drawn above, side 2 below, a gap between parts."""
-    out = []
-    for side in (1, 2):
-        for part in range(1, parts + 1):
-            for slot in range(1, slots + 1):
-                col = (part - 1) * slots + slot
-                out.append(Cell(f"p{part}{'ab'[side - 1]}{slot}",
-                                {"part": part, "side": side, "slot": slot, "col": col},
-                                2 * (col - 1) + (part - 1), 0 if side == 1 else 2))
+    sides: a table of boards. Side 1 is drawn above, side 2 below, a gap between parts.
+    With ``ends`` 1, a single cell closes each short end of the strip, between the two
+    sides: side 0, slot 0 and col 0 on the first part, slot slots + 1 and the last col + 1
+    on the last part, drawn between the rows; they come after the cells of side 2."""
+    def cell(part: int, side: int, slot: int) -> Cell:
+        col = (part - 1) * slots + slot
+        return Cell(f"p{part}{'eab'[side]}{slot}",
+                    {"part": part, "side": side, "slot": slot, "col": col},
+                    2 * (col - 1) + (part - 1), {1: 0, 0: 1, 2: 2}[side])
+    out = [cell(part, side, slot) for side in (1, 2)
+           for part in range(1, parts + 1) for slot in range(1, slots + 1)]
+    if ends:
+        out += [cell(1, 0, 0), cell(parts, 0, slots + 1)]
     return out
 
 
@@ -72,12 +87,15 @@ HEX = Generator(("radius",), ("q", "r", "s", "ring"),
 LINE = Generator(("length",), ("pos",), "a line of slots numbered 1..length")
 STRIP = Generator(("parts", "slots"), ("part", "side", "slot", "col"),
                   "parts laid end to end, each with `slots` cells on each of two long sides "
-                  "(side 1 and side 2); slot counts within a part, col along the whole strip")
+                  "(side 1 and side 2); slot counts within a part, col along the whole strip; "
+                  "with `ends: 1`, a single cell (side 0) at each short end",
+                  optional=(("ends", 0, 1),))
 
 GENERATORS = {"triangle": TRIANGLE, "grid": GRID, "hex": HEX, "line": LINE, "strip": STRIP}
 _BUILD = {TRIANGLE: _triangle, GRID: _grid, HEX: _hex, LINE: _line, STRIP: _strip}
 
 MAX_CELLS = 10_000
+MAX_SIZE = 200  # the largest size argument of a generator
 
 
 def explicit_cells(defs: list[tuple[str, dict]]) -> list[Cell]:

@@ -271,8 +271,8 @@ class Checker:
                 return
             given = set()
             for a in d.args:
-                if a.name not in g.params:
-                    self.d.add(errors.unknown(a.span, f"argument of {d.generator}", a.name, g.params))
+                if a.name not in g.names():
+                    self.d.add(errors.unknown(a.span, f"argument of {d.generator}", a.name, g.names()))
                     continue
                 given.add(a.name)
             missing = [p for p in g.params if p not in given]

@@ -236,10 +236,13 @@ class Program:
             v = self._static("board", a.span, lambda R: fn(R, {}))
             if v is None:
                 return []
-            if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= 200:
+            lo, hi = gen.GENERATORS[d.generator].limits(a.name)
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                allowed = f"sizes are {lo} to {hi}" if (lo, hi) == (1, gen.MAX_SIZE) else \
+                    f"{a.name} may be {lo} {'or' if hi == lo + 1 else 'to'} {hi}"
                 self.diags.append(Diagnostic(
                     "check/board-size", a.span,
-                    f"board '{name}': {a.name} is {v} with {self.n} players; sizes are 1 to 200"))
+                    f"board '{name}': {a.name} is {v} with {self.n} players; {allowed}"))
                 return []
             args[a.name] = v
         return gen.GENERATORS[d.generator].cells(**args)

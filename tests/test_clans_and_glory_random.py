@@ -34,7 +34,8 @@ GAMES_PER_CONFIG = 12
 MAX_MOVES = 400
 HIDDEN = {"hidden": True}
 HANDS = {2: [9, 8], 3: [9, 9, 8], 4: [8, 8, 8, 7]}
-CELL = re.compile(r"table\.p(\d+)([ab])([123])$")
+CELL = re.compile(r"table\.p(\d+)([eab])([0-4])$")
+SIDES = "eab"  # side 0 is a single cell at an end of the table, 1 and 2 the long sides
 
 
 @functools.lru_cache(maxsize=None)
@@ -75,17 +76,28 @@ class Tracker:
         self.label_re = re.compile("|".join(re.escape(w) for w in words))
 
     # ------------------------------------------------------------ geometry
+    # The rulebook's note: the single cell at each end of the table (side 0, on the first
+    # and the last board) is opposite the single cell at the other end, and its
+    # neighbours are the nearest cells on its left and right: the end cell of each side.
+    def single_cells(self):
+        return [(1, 0, 0), (self.boards, 0, 4)]
+
     def neighbours(self, part, side, slot):
+        if side == 0:
+            across = [c for c in self.single_cells() if c != (part, side, slot)]
+            k = 1 if slot == 0 else 3
+            return across + [(part, 1, k), (part, 2, k)]
         out = [(part, 3 - side, slot)]
         for other in self.table_cells():
             p, s, k = other
-            if s == side and abs(col(p, k) - col(part, slot)) == 1:
+            if s in (0, side) and abs(col(p, k) - col(part, slot)) == 1:
                 if not self.separate or p == part:
                     out.append(other)
         return out
 
     def table_cells(self):
-        return [(p, s, k) for p in range(1, self.boards + 1) for s in (1, 2) for k in (1, 2, 3)]
+        return [(p, s, k) for p in range(1, self.boards + 1) for s in (1, 2)
+                for k in (1, 2, 3)] + self.single_cells()
 
     def fits(self, card: int, cell) -> bool:
         if cell in self.table:
@@ -102,7 +114,7 @@ class Tracker:
     @staticmethod
     def cell_name(cell) -> str:
         p, s, k = cell
-        return f"table.p{p}{'ab'[s - 1]}{k}"
+        return f"table.p{p}{SIDES[s]}{k}"
 
     # ------------------------------------------------------------ decisions
     def check_options(self, game, notes: list[str]):
@@ -135,7 +147,7 @@ class Tracker:
             self.card, self.hidden = self.by_notation[value], verb == "hide"
         elif verb == "at":
             m = CELL.match(value)
-            cell = (int(m[1]), 1 if m[2] == "a" else 2, int(m[3]))
+            cell = (int(m[1]), SIDES.index(m[2]), int(m[3]))
             self.table[cell] = self.card
             if self.hidden:
                 self.down[self.card] = seat
@@ -306,6 +318,15 @@ def test_face_down_placements_happen_in_random_games(variants):
     hides = sum(len(play_game(variants, None, 2, 100 + seed)[2].down) for seed in range(10))
     assert hides > 0
 
+
+@pytest.mark.parametrize("variants", [(), ("separate_boards",)])
+def test_single_cells_are_played_in_random_games(variants):
+    # the note's single cells are really offered and filled, not only declared
+    filled = 0
+    for seed in range(6):
+        tracker = play_game(variants, None, 3, 200 + seed)[2]
+        filled += sum(1 for (_, side, _) in tracker.table if side == 0)
+    assert filled > 0
 
 def test_a_record_replays_the_same_game_twice():
     game, notations, _ = play_game(("separate_boards",), "ru", 3, 99)

@@ -181,12 +181,27 @@ def test_table_is_players_plus_two_boards_of_six_cells_each_with_a_stone_table(p
     prog = prog_for(players)
     boards = players + 2
     cells = [z.cell for z in prog.zones if z.board == "table"]
-    assert len(cells) == 6 * boards
+    # 3 cells on each long side of every board, and the 2 single cells of the note
+    assert len(cells) == 6 * boards + 2
     for b in range(1, boards + 1):
-        mine = [c for c in cells if c.coords["part"] == b]
-        assert sorted(c.name for c in mine) == sorted(f"p{b}{s}{k}" for s in "ab" for k in (1, 2, 3))
+        mine = [c.name for c in cells if c.coords["part"] == b and c.coords["side"] != 0]
+        assert sorted(mine) == sorted(f"p{b}{s}{k}" for s in "ab" for k in (1, 2, 3))
     stones = [z.cell.name for z in prog.zones if z.board == "stones"]
     assert stones == [f"s{b}" for b in range(1, boards + 1)]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_note_the_two_end_boards_have_two_single_cells_one_at_each_end_of_the_table(players):
+    # "На двух крайних полях собраний есть 2 одиночные ячейки": two in all, one on each
+    # bonfire board, at the short ends of the table (between the two long sides)
+    prog = prog_for(players)
+    last = players + 2
+    single = {z.cell.name: z.cell for z in prog.zones
+              if z.board == "table" and z.cell.coords["side"] == 0}
+    assert sorted(single) == ["p1e0", f"p{last}e4"]
+    assert single["p1e0"].coords["part"] == 1 and single[f"p{last}e4"].coords["part"] == last
+    ends = [c.coords["col"] for c in single.values()]
+    assert ends == [0, 3 * last + 1]           # before the first column, after the last
 
 
 def test_opposite_is_the_cell_across_the_table():
@@ -213,21 +228,61 @@ def test_variant_separate_boards_beside_stays_on_one_board():
     assert cells_for(build(table={"p2a2": "R5"}, **kw), "R3") == {"p2a1", "p2a3", "p2b2"}
 
 
+def single_cells(players: int) -> tuple[str, str]:
+    return "p1e0", f"p{players + 2}e4"
+
+
 @pytest.mark.parametrize("variants", [(), ("separate_boards",)])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_bonfire_single_cells_are_opposite_each_other_and_beside_their_neighbour(players, variants):
-    # The rulebook's note: the two single cells of each end board are opposite each
-    # other, and the nearest cells on their left and right are beside them.
+def test_note_single_cells_count_as_opposite_each_other_across_the_whole_table(players, variants):
+    # "Эти ячейки считаются противоположными друг другу": a card in one single cell makes
+    # the single cell at the other end of the table its opposite cell, however long the
+    # table is, and nothing else is across from it
     last = players + 2
-    for single, across, along in [("p1a1", "p1b1", "p1a2"), ("p1b1", "p1a1", "p1b2"),
-                                  (f"p{last}a3", f"p{last}b3", f"p{last}a2"),
-                                  (f"p{last}b3", f"p{last}a3", f"p{last}b2")]:
-        g = build(players, table={single: "R5"}, hands=[["R3"]] + [[]] * (players - 1),
-                  variants=variants)
-        assert cells_for(g, "R3") == {across, along}
-        g = build(players, table={across: "R5", along: "Y6"},
-                  hands=[["R3", "Y3"]] + [[]] * (players - 1), variants=variants)
-        assert single in cells_for(g, "R3") and single in cells_for(g, "Y3")
+    first_end, last_end = single_cells(players)
+    others = [[]] * (players - 1)
+    for single, across, left, right in [(first_end, last_end, "p1a1", "p1b1"),
+                                        (last_end, first_end, f"p{last}a3", f"p{last}b3")]:
+        g = build(players, table={single: "R5"}, hands=[["R3"]] + others, variants=variants)
+        assert cells_for(g, "R3") == {across, left, right}
+        # opposite is enough on its own: the far single cell matches by value
+        g = build(players, table={across: "Y3"}, hands=[["R3"]] + others, variants=variants)
+        assert single in cells_for(g, "R3")
+    # with both its neighbours taken, the far single cell is the only place left for a
+    # card matching it
+    g = build(players, table={first_end: "R5", "p1a1": "G6", "p1b1": "B6"},
+              hands=[["R3"]] + others, variants=variants)
+    assert cells_for(g, "R3") == {last_end}
+
+
+@pytest.mark.parametrize("variants", [(), ("separate_boards",)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_note_single_cells_neighbours_are_the_nearest_cells_on_their_left_and_right(players, variants):
+    # "а ближайшие ячейки слева и справа будут для них соседними": the end cell of each
+    # long side, on the same board; a card beside one of them fits the single cell
+    last = players + 2
+    first_end, last_end = single_cells(players)
+    others = [[]] * (players - 1)
+    for single, near, across_near, along in [
+            (first_end, "p1a1", "p1b1", "p1a2"), (first_end, "p1b1", "p1a1", "p1b2"),
+            (last_end, f"p{last}a3", f"p{last}b3", f"p{last}a2"),
+            (last_end, f"p{last}b3", f"p{last}a3", f"p{last}b2")]:
+        g = build(players, table={near: "R5"}, hands=[["R3"]] + others, variants=variants)
+        assert cells_for(g, "R3") == {single, across_near, along}
+    # the next cells further along are not its neighbours
+    g = build(players, table={"p1a2": "R5", "p1b2": "Y5"}, hands=[["R3"]] + others,
+              variants=variants)
+    assert first_end not in cells_for(g, "R3")
+
+
+def test_single_cells_belong_to_their_bonfire_board_for_the_shield_and_the_scoring():
+    # a card in a single cell is placed "на поле собраний" of its bonfire board: the shield
+    # goes on that board's stone table, and the card is scored with that board
+    g = build(table={"p1a1": "R5"}, hands=[["R3"], ["Y3"]])
+    place(g, "R3", "p1e0", shield=True)
+    assert stack(g, "s1") == [0]
+    g = finished(table={"p4e4": "R3", "p4a3": "R4"}, stones={"s4": [1]})
+    assert clan(g, 1) == ["R3"] and at(g, "p4a3") == ["R4"]
 
 
 # ---------------------------------------------------------------- placing a card
@@ -251,8 +306,8 @@ def test_one_matching_neighbour_among_several_is_enough():
 
 def test_card_must_touch_a_face_up_card():
     # far from every card: not offered, even though the colour would match a card elsewhere
-    g = build(table={"p1a1": "R5"}, hands=[["R3"], []])
-    assert cells_for(g, "R3") == {"p1a2", "p1b1"}
+    g = build(table={"p1a2": "R5"}, hands=[["R3"], []])
+    assert cells_for(g, "R3") == {"p1a1", "p1a3", "p1b2"}
 
 
 def test_placed_card_lies_face_up_and_is_logged():
@@ -278,7 +333,8 @@ def test_no_card_fits_any_card_goes_face_down_into_any_free_cell():
     g = build(table={"p2a2": "R5", "p3b3": "Y6"}, hands=[["G3", "B4"], ["G4"]])
     assert moves(g, "hide") == ["green-3", "blue-4"]
     g.apply("hide green-3")
-    free = {f"p{b}{s}{k}" for b in range(1, 5) for s in "ab" for k in (1, 2, 3)} - {"p2a2", "p3b3"}
+    free = ({f"p{b}{s}{k}" for b in range(1, 5) for s in "ab" for k in (1, 2, 3)}
+            | {"p1e0", "p4e4"}) - {"p2a2", "p3b3"}
     assert {m.removeprefix("table.") for m in moves(g, "at")} == free
     g.apply("at table.p4b1")
     # the shield may still be placed, on the board where the card went
@@ -664,8 +720,8 @@ def test_locales_change_words_not_rules():
 
 def test_terminal_draws_both_long_sides_every_stack_and_face_down_marks():
     from meeple.cli import render
-    g = build(3, table={"p2a2": "R5", "p3b3": "Y6"}, hands=[["G3", "B4"], ["G4"], ["S3"]],
-              stones={"s2": [1, 0, 2]})
+    g = build(3, table={"p2a2": "R5", "p3b3": "Y6", "p1e0": "W8"},
+              hands=[["G3", "B4"], ["G4"], ["S3"]], stones={"s2": [1, 0, 2]})
     g.apply("hide green-3")
     g.apply("at table.p4b1")
     g.apply("shield true")
@@ -674,15 +730,19 @@ def test_terminal_draws_both_long_sides_every_stack_and_face_down_marks():
     # side a above side b, the cells' names under each row; the face-down card a mark
     assert table[0].split() == ["·"] * 4 + ["5R"] + ["·"] * 10
     assert table[1].split()[:4] == ["p1a1", "p1a2", "p1a3", "p2a1"]
-    assert table[2].split()[8] == "6Y" and table[2].split()[9] == render.FACE_DOWN
-    assert table[3].split()[-1] == "p5b3"
+    # the single cells between the two sides, before the first and after the last column
+    assert table[2].split() == ["8W", "·"] and table[3].split() == ["p1e0", "p5e4"]
+    assert table[3].index("p1e0") < table[1].index("p1a1")
+    assert table[3].index("p5e4") > table[1].index("p5a3")
+    assert table[4].split()[8] == "6Y" and table[4].split()[9] == render.FACE_DOWN
+    assert table[5].split()[-1] == "p5b3"
     # its owner sees the card itself
     mine = [t.plain for t in render.board_lines(prog, view(g, 0), "table")]
-    assert mine[2].split()[9] == "3G"
+    assert mine[4].split()[9] == "3G"
     # each stack listed from its top shield down to the first one placed
     stones = [t.plain for t in render.board_lines(prog, view(g, 1), "stones")]
     assert stones == ["·   G   ·   K   ·", "    K", "    S", "s1  s2  s3  s4  s5"]
     # too wide for the screen: drawn in bands of whole boards
     narrow = [t.plain for t in render.board_lines(prog, view(g, 1), "table", width=40)]
-    assert narrow[1].split() == ["p1a1", "p1a2", "p1a3", "p2a1", "p2a2", "p2a3"]
+    assert narrow[1].split() == ["p1a1", "p1a2", "p1a3"] and narrow[3].split() == ["p1e0"]
     assert max(len(line) for line in narrow) <= 40

@@ -940,7 +940,7 @@ def test_every_board_generator_is_documented():
     for name, g in boards.GENERATORS.items():
         row = next((ln for ln in prose.splitlines() if ln.startswith(f"| `{name}(")), None)
         assert row, name
-        for word in g.params + g.coords:
+        for word in g.names() + g.coords:
             assert f"`{word}`" in row, (name, word)
 
 
@@ -1440,6 +1440,62 @@ def test_the_strip_generator():
     row = next(ln for ln in DOC_TEXT.splitlines() if ln.startswith("| `strip("))
     assert "`p3a2` (part 3, side 1, slot 2)" in row and "side 1 from left to right, then side 2" in row
 
+
+
+def test_strip_single_cells_at_the_ends():
+    # issue 11 §5: `ends: 1` adds a cell at each short end; the relations of the example
+    # make them face each other across the whole strip and touch both long sides
+    rules = _program("end_cells_demo")
+    prog = rules.for_players(2)
+    cells = _cells_of(prog, "table")
+    assert [c.name for c in cells] == ["p1a1", "p1a2", "p2a1", "p2a2", "p1b1", "p1b2", "p2b1",
+                                       "p2b2", "p1e0", "p2e3"]
+    assert "The table has 10 cells: `p1a1` .. `p2a2`, `p1b1` .. `p2b2`, then `p1e0` and `p2e3`." in FLAT_DOC
+    by_name = {c.name: c for c in cells}
+    assert by_name["p1e0"].coords == {"part": 1, "side": 0, "slot": 0, "col": 0}
+    assert by_name["p2e3"].coords == {"part": 2, "side": 0, "slot": 3, "col": 5}
+    # drawn between the two long sides, before the first and after the last column
+    assert (by_name["p1e0"].y, by_name["p2e3"].y) == (1, 1)
+    xs = [c.x for c in cells if c.coords["side"] == 1]
+    assert by_name["p1e0"].x < min(xs) and by_name["p2e3"].x > max(xs)
+    game = rules.new_game(2, 0)
+    assert testing.at(game, "table:p1e0")
+    assert sorted(testing.options(game, "at")) == ["p1a1", "p1b1", "p2e3"]
+    assert ("the first turn offers `p1a1` and `p1b1` (beside it) and `p2e3` (across the table "
+            "from it)") in FLAT_DOC
+    # the other end: beside the last cell of both sides, across from the first end cell
+    game.apply("at p2e3")
+    assert sorted(testing.options(game, "at")) == ["p1a1", "p1b1", "p2a2", "p2b2"]
+    # without `ends` (or with 0) a strip is what it always was
+    plain = _cells_of(_load(CLAIM + "kind C { v: int }\nboard t: strip(parts: 3, slots: 2) holds C\n"
+                            "turn { end game }").for_players(2), "t")
+    zero = _cells_of(_load(CLAIM + "kind C { v: int }\nboard t: strip(parts: 3, slots: 2, ends: 0) "
+                           "holds C\nturn { end game }").for_players(2), "t")
+    assert plain == zero and len(plain) == 12 and all(c.coords["side"] for c in plain)
+    big = _cells_of(_load(CLAIM + "kind C { v: int }\nboard t: strip(parts: 3, slots: 2, ends: 1) "
+                          "holds C\nturn { end game }").for_players(2), "t")
+    assert big[:12] == plain and big[-1].name == "p3e3" and big[-1].coords["col"] == 7
+    assert "with `strip(parts: 3, slots: 2, ends: 1)` it is `p3e3` (`col` 7)" in FLAT_DOC
+    # one part: the two end cells are still two
+    one = _cells_of(_load(CLAIM + "kind C { v: int }\nboard t: strip(parts: 1, slots: 2, ends: 1) "
+                          "holds C\nturn { end game }").for_players(2), "t")
+    assert [c.name for c in one][-2:] == ["p1e0", "p1e3"]
+
+
+def test_strip_ends_other_than_0_or_1_are_located_errors():
+    for value, bad in [("2", "2"), ("player_count() - 2", "-1")]:
+        err = _load_error(CLAIM + "kind C { v: int }\n"
+                          f"board t: strip(parts: 3, slots: 2, ends: {value}) holds C\nturn {{ end game }}")
+        assert (err.code, err.span.line, err.span.column) == ("check/board-size", 4, 36)
+        assert err.message.startswith(f"board 't': ends is {bad} with ")
+        assert err.message.endswith("; ends may be 0 or 1")
+    assert "\"board 'bench': ends is 2 with 2 players; ends may be 0 or 1\"" in FLAT_DOC
+    err = _load_error(CLAIM + "kind C { v: int }\nboard t: strip(parts: 3, slots: 2, end: 1) holds C\n"
+                      "turn { end game }")
+    assert (err.code, err.span.column, err.hint) == ("check/unknown-name", 36, "did you mean 'ends'?")
+    err = _load_error(CLAIM + "kind C { v: int }\nboard t: strip(parts: 3, ends: 1) holds C\n"
+                      "turn { end game }")
+    assert err.code == "check/arity" and "strip needs slots" in err.message
 
 def test_board_sizes_may_call_functions_and_count_enums_and_earlier_boards():
     rules = _program("strip_demo")
