@@ -202,6 +202,11 @@ class _ToIR(Transformer):
         name, params, body = c
         return ir.ProcedureDecl(span=self.t(name), name=str(name), params=params, body=body)
 
+    def procedure_result_decl(self, meta, c):
+        name, params, result, body = c
+        return ir.ProcedureDecl(span=self.t(name), name=str(name), params=params, body=body,
+                                result=result)
+
     def setup_decl(self, meta, c):
         return ir.SetupDecl(span=self.s(meta), body=c[0])
 
@@ -407,6 +412,19 @@ class _ToIR(Transformer):
     def call_stmt(self, meta, c):
         return ir.CallProc(span=self.t(c[0]), proc=str(c[0]), args=[x for x in c[1:] if x is not None])
 
+    def return_stmt(self, meta, c):
+        return ir.Return(span=self.s(meta), value=c[0])
+
+    def let_call_stmt(self, meta, c):
+        var, proc, *args = c
+        return ir.CallResult(span=self.t(var), var=str(var), new=True, proc=str(proc),
+                             args=[x for x in args if x is not None])
+
+    def assign_call_stmt(self, meta, c):
+        (name, player, span), proc, *args = c
+        return ir.CallResult(span=span, var=name, player=player, proc=str(proc),
+                             args=[x for x in args if x is not None])
+
     def reveal_stmt(self, meta, c):
         return ir.Reveal(span=self.s(meta), zone=c[0])
 
@@ -440,6 +458,17 @@ class _ToIR(Transformer):
 
     def call(self, meta, c):
         return ir.Call(span=self.t(c[0]), func=str(c[0]), args=[x for x in c[1:] if x is not None])
+
+    def cell_at(self, meta, c):
+        name, board, *coords = c
+        if str(name) != "cell":  # named arguments belong to cell(...) only
+            bad = _BadLiteral(coords[0].span, coords[0].span.column,
+                              f"'{name}' is called with a named argument '{coords[0].name}:'",
+                              "only cell(BOARD, coordinate: value, ...) takes named arguments; "
+                              "write the arguments without names")
+            bad.code = "parse/unexpected-token"
+            raise bad
+        return ir.CellAt(span=self.t(name), board=board, coords=coords)
 
     def for_clause(self, meta, c):
         return ir.ForClause(span=self.t(c[0]), var=str(c[0]), iter=c[1])
