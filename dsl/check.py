@@ -1045,10 +1045,10 @@ class Checker:
                 self.d.add(errors.duplicate(a.span, "coordinate", a.name, e.span))
                 ok = False
             seen.add(a.name)
-            if a.name == "name":
-                self._expect(a.value, env, STR, "the cell name")
-            elif a.name in board.coords:
-                self._expect(a.value, env, INT, f"the coordinate '{a.name}'")
+            if a.name == "name" or a.name in board.coords:
+                want, what = (STR, "the cell name") if a.name == "name" else \
+                    (INT, f"the coordinate '{a.name}'")
+                ok = compatible(want, self._expect(a.value, env, want, what)) and ok
             else:
                 self.d.add(errors.no_attribute(a.span, f"a cell of {bt.arg}", a.name,
                                                list(board.coords) + ["name"]))
