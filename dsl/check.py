@@ -1310,7 +1310,7 @@ def cell_value(cell: gen.Cell, key: str):
 
 def cell_problems(board: str, cells: list, e: ir.CellAt, coords, players: str = "") -> list:
     """What is wrong with ``cell(board, ...)`` on these cells: coordinates that do not pick
-    one cell, literal values that no cell has. ``players`` (" with 3 players") is added
+    one cell, literal values that no cell has. ``players`` (" (3 players)") is added
     to the messages when the cells depend on the number of players."""
     keys = [a.name for a in e.coords]
     out, counts = [], {}

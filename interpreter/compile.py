@@ -159,6 +159,7 @@ class Program:
         self.item_var_inits = [(kind, name, self._fn(f.init, Env()))
                                for kind, fields in c.item_vars.items() for name, f in fields.items()
                                if f.init is not None]
+        self._check_cell_uses()
         self._link()
         if self.diags:
             raise MeepleError(self.diags)
@@ -288,7 +289,7 @@ class Program:
                 continue  # listed cells: the checker did it
             cells = [self.zones[z].cell for z in self.boards.get(board, ())]
             self.diags.extend(cell_problems(board, cells, e, c.boards[board].coords,
-                                            f" with {self.n} players"))
+                                            f" ({self.n} players)"))
 
     def _items(self) -> None:
         c = self.checked
