@@ -1162,7 +1162,10 @@ class Checker:
             return self._call_builtin(e, [self.expr(a, env) for a in e.args])
         cands = list(c.functions) + list(c.relations) + list(BUILTINS) + \
             [z for z, d in c.zones.items() if d.per_player] + [v for v, d in c.vars.items() if d.per_player]
-        self.d.add(errors.unknown(e.span, "function", f, cands, "check/unknown-function"))
+        if f in c.procedures:
+            self.d.add(errors.procedure_in_expression(e.span, f, c.procedures[f].result is not None))
+        else:
+            self.d.add(errors.unknown(e.span, "function", f, cands, "check/unknown-function"))
         for a in e.args:
             self.expr(a, env)
         return ERROR

@@ -321,3 +321,15 @@ def cell_not_unique(span: Span, board: str, keys: list[str], count: int, example
 
 def _an(type_name: str) -> str:
     return ("an " if type_name[:1] in "aeiou" else "a ") + type_name
+
+
+def procedure_in_expression(span: Span, proc: str, gives: bool) -> Diagnostic:
+    """A procedure called like a function, inside an expression."""
+    if gives:
+        hint = f"keep its value first: 'let v = call {proc}(...)', then use v"
+    else:
+        hint = (f"run it with 'call {proc}(...)'; for a value, declare its result type "
+                f"('procedure {proc}(...): int {{ ... return n }}') and write 'let v = call {proc}(...)'")
+    return Diagnostic("check/unknown-function", span,
+                      f"'{proc}' is a procedure: it cannot be used inside an expression", hint,
+                      length=len(proc))
