@@ -99,6 +99,7 @@ class Checker:
                          merged.language, merged.variant_titles)
         self.proc_locals: dict[str, T] | None = None
         self.proc_decl: ir.ProcedureDecl | None = None  # the procedure being checked
+        self.known_cells: dict[str, list | None] = {}  # board -> its cells, when known now
         self.in_at_end = False
         self.roles: dict[str, tuple[str, ir.Span]] = {}
 
@@ -1054,7 +1055,9 @@ class Checker:
                                                list(board.coords) + ["name"]))
                 self.expr(a.value, env)
                 ok = False
-        cells = _known_cells(board) if ok else None
+        if ok and bt.arg not in self.known_cells:
+            self.known_cells[bt.arg] = _known_cells(board)
+        cells = self.known_cells[bt.arg] if ok else None
         if cells is not None:
             for dg in cell_problems(bt.arg, cells, e, board.coords):
                 self.d.add(dg)
