@@ -1167,6 +1167,8 @@ class Checker:
             [z for z, d in c.zones.items() if d.per_player] + [v for v, d in c.vars.items() if d.per_player]
         if f in c.procedures:
             self.d.add(errors.procedure_in_expression(e.span, f, c.procedures[f].result is not None))
+        elif f == "cell":
+            self.d.add(errors.cell_without_names(e.span))
         else:
             self.d.add(errors.unknown(e.span, "function", f, cands, "check/unknown-function"))
         for a in e.args:

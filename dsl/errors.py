@@ -333,3 +333,11 @@ def procedure_in_expression(span: Span, proc: str, gives: bool) -> Diagnostic:
     return Diagnostic("check/unknown-function", span,
                       f"'{proc}' is a procedure: it cannot be used inside an expression", hint,
                       length=len(proc))
+
+
+def cell_without_names(span: Span) -> Diagnostic:
+    """``cell(board, 2, 3)``: the cell literal names its coordinates."""
+    return Diagnostic("check/unknown-function", span,
+                      "cell(...) takes the board and named coordinates",
+                      "write cell(BOARD, row: 2, col: 3), or cell(BOARD, name: \"r2c3\") for a "
+                      "cell's name", length=4)
