@@ -593,7 +593,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
     try:
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
-        d = _probable_mistake(e, text, file) or _syntax_diagnostic(e, file)
+        d = _return_then_statement(e, text, file) or _probable_mistake(e, text, file) \
+            or _syntax_diagnostic(e, file)
         raise errors.MeepleError([d], {file: text}) from None
     except RecursionError:  # pragma: no cover - the LALR parser does not recurse
         raise errors.MeepleError([errors.Diagnostic(
@@ -727,6 +728,28 @@ def _probable_mistake(e: UnexpectedInput, text: str, file: str) -> errors.Diagno
         if e.token.type == "LBRACE" and _FUNCTION_HEADER_BEFORE.search(before[before.rfind("\n") + 1:]):
             return errors.statements_in_function(_span_at(text, at, file), True, 1)
     return None
+
+
+_BARE_RETURN = re.compile(r"\breturn\s*\Z")
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*')
+
+
+def _return_then_statement(e: UnexpectedInput, text: str, file: str) -> errors.Diagnostic | None:
+    """A bare `return` at the end of a line and a statement on the next: the parser read
+    the statement's first words as the value to return and stopped after them."""
+    if not isinstance(e, UnexpectedToken) or e.line < 2 or e.column < 1:
+        return None
+    lines = text[:_offset(text, e.line, e.column)].split("\n")
+    code = _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()) if m.group()[0] == '"' else "",
+                                  lines[-2])
+    m = _BARE_RETURN.search(code)
+    if m is None:
+        return None
+    return errors.Diagnostic(
+        "parse/unexpected-token", ir.Span(file=file, line=e.line - 1, column=m.start() + 1),
+        "a statement follows a bare 'return', so it is read as the value to return",
+        "'return' ends the procedure: the statements after it in its block never run; remove "
+        "them, or put the 'return' inside an 'if'", length=6)
 
 
 def _syntax_diagnostic(e: UnexpectedInput, file: str) -> errors.Diagnostic:
