@@ -144,9 +144,17 @@ class CondExpr(Node):
     other: "Expr"
 
 
+class CellAt(Node):
+    """``cell(board, row: 2, col: 3)``, ``cell(board, name: "ford")``: the cell of a board
+    with these coordinates (or name); ``none`` when the board has no such cell."""
+    node: Literal["CellAt"] = "CellAt"
+    board: "Expr"
+    coords: list["NamedArg"]
+
+
 Expr = Annotated[
     Union[IntLit, StrLit, BoolLit, NoneLit, Var, Attr, Index, Call, Comprehension,
-          Aggregate, ListLit, BinOp, UnOp, CondExpr],
+          Aggregate, ListLit, BinOp, UnOp, CondExpr, CellAt],
     Field(discriminator="node"),
 ]
 
@@ -305,6 +313,24 @@ class CallProc(Node):
     args: list[Expr] = []
 
 
+class Return(Node):
+    """``return value``: ends the procedure and gives its caller the value (a procedure
+    declared with a result type); a bare ``return`` just ends the procedure."""
+    node: Literal["Return"] = "Return"
+    value: Optional[Expr] = None
+
+
+class CallResult(Node):
+    """``let v = call proc(args)`` (``new``), ``v = call proc(args)``, ``points(p) = call
+    proc(args)``: runs a procedure, which may ask for decisions, and keeps what it returns."""
+    node: Literal["CallResult"] = "CallResult"
+    var: str
+    player: Optional[Expr] = None
+    new: bool = False
+    proc: str
+    args: list[Expr] = []
+
+
 class Reveal(Node):
     """``reveal zone``: the zone (or cell) is public from now on."""
     node: Literal["Reveal"] = "Reveal"
@@ -318,7 +344,7 @@ class EndGame(Node):
 
 Stmt = Annotated[
     Union[Let, Assign, AttrAssign, If, For, While, Choose, ChooseSubset, Best, Move, Flip, Shuffle, Deal,
-          Fill, PickRandom, Log, CallProc, EndGame, Reveal],
+          Fill, PickRandom, Log, CallProc, EndGame, Reveal, Return, CallResult],
     Field(discriminator="node"),
 ]
 
@@ -455,11 +481,13 @@ class FunctionDecl(Node):
 
 
 class ProcedureDecl(Node):
-    """``procedure p(x: T) { statements }``: may contain player decisions."""
+    """``procedure p(x: T) { statements }``: may contain player decisions. With a result
+    type (``procedure p(x: T): R { ... return e }``) it gives a value to its caller."""
     node: Literal["ProcedureDecl"] = "ProcedureDecl"
     name: str
     params: list[Param] = []
     body: Block
+    result: Optional[TypeRef] = None
 
 
 class SetupDecl(Node):

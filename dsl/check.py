@@ -98,6 +98,8 @@ class Checker:
         self.c = Checked(merged.name, title, (1, 1), "clockwise", merged.variants, merged.locale,
                          merged.language, merged.variant_titles)
         self.proc_locals: dict[str, T] | None = None
+        self.proc_decl: ir.ProcedureDecl | None = None  # the procedure being checked
+        self.known_cells: dict[str, list | None] = {}  # board -> its cells, when known now
         self.in_at_end = False
         self.roles: dict[str, tuple[str, ir.Span]] = {}
 
@@ -110,6 +112,8 @@ class Checker:
             if d.node == "KindDecl":
                 self._kind_fields(d)
         self.asks = self._asking_procedures()
+        self.results = {n: self.type_ref(p.result) for n, p in self.c.procedures.items()
+                        if p.result is not None}
         for d in decls:
             self._check_decl(d)
         self._check_required(decls)
@@ -342,7 +346,10 @@ class Checker:
                 env = self._params(d.params)
                 self._expect(d.body, env, self.type_ref(d.result), f"the result of '{d.name}'")
             case "ProcedureDecl":
+                self.proc_decl = d
                 self._proc(d.name, d.body, self._params(d.params))
+                self.proc_decl = None
+                self._check_result_paths(d)
             case "SetupDecl":
                 self._proc("setup", d.body, {})
             case "TurnDecl":
@@ -655,6 +662,10 @@ class Checker:
                 self.c.templates[id(s)] = self.template(s.template, s.span, env)
             case "CallProc":
                 self._call_proc(s)
+            case "Return":
+                self._return(s)
+            case "CallResult":
+                self._call_result(s)
             case "EndGame":
                 pass
 
@@ -663,8 +674,12 @@ class Checker:
             self._expect(e, self.proc_locals, PLAYER, "the player who chooses")
 
     def _assign(self, s: ir.Assign) -> None:
+        self._store(s, self.expr(s.value, self.proc_locals), s.value.span)
+
+    def _store(self, s, t: T, value_span) -> None:
+        """Checks that a value of type ``t`` may be stored as ``s`` says (an ``Assign`` or
+        a ``CallResult``): a local, a global or per-player variable, ``active``."""
         env = self.proc_locals
-        t = self.expr(s.value, env)
         if s.player is not None:
             v = self.c.vars.get(s.var)
             if v is None or not v.per_player:
@@ -692,7 +707,7 @@ class Checker:
                                       "check/unknown-variable"))
             return
         if not compatible(target, t):
-            self.d.add(errors.type_mismatch(s.value.span, f"assignment to '{s.var}'", str(target), str(t)))
+            self.d.add(errors.type_mismatch(value_span, f"assignment to '{s.var}'", str(target), str(t)))
 
     def _facing(self, s) -> None:
         if s.seen_by is not None:
@@ -777,6 +792,46 @@ class Checker:
         if p.name in self.asks:
             self._decision(s.span)
 
+    # ---------------------------------------------------------------- procedure results
+    def _return(self, s: ir.Return) -> None:
+        d, env = self.proc_decl, self.proc_locals
+        if d is None:
+            if s.value is not None:
+                self.expr(s.value, env)
+            self.d.add(errors.return_misplaced(s.span, self.proc_name))
+        elif d.name not in self.results:
+            if s.value is not None:
+                self.d.add(errors.return_without_result(s.span, d.name, str(self.expr(s.value, env))))
+        elif s.value is None:
+            self.d.add(errors.bare_return(s.span, d.name, str(self.results[d.name])))
+        else:
+            self._expect(s.value, env, self.results[d.name], f"the result of '{d.name}'")
+
+    def _call_result(self, s: ir.CallResult) -> None:
+        """``let v = call p(...)`` / ``v = call p(...)``: the procedure's result type is
+        the value's type."""
+        self._call_proc(s)
+        p = self.c.procedures.get(s.proc)
+        t = ERROR
+        if p is not None and p.result is None:
+            self.d.add(errors.call_without_result(s.span, s.proc))
+        elif p is not None:
+            t = self.results[s.proc]
+        self.c.types[id(s)] = t
+        if s.new:
+            self._bind(s.span, s.var, t)
+        elif not t.is_error:
+            self._store(s, t, s.span)
+
+    def _check_result_paths(self, d: ir.ProcedureDecl) -> None:
+        """A procedure with a result must return on every path (the end of its body must
+        not be reachable)."""
+        if d.name in self.results and not _always_ends(d.body.stmts):
+            end = d.body.span
+            span = end.model_copy(update={"line": end.end_line or end.line,
+                                          "column": max(1, (end.end_column or end.column) - 1)})
+            self.d.add(errors.missing_return(span, d.name, str(self.results[d.name])))
+
     def _asking_procedures(self) -> set[str]:
         """Procedures that may ask a player, directly or through the procedures they call
         (computed before any body is checked, so declaration order does not matter)."""
@@ -787,7 +842,7 @@ class Checker:
             if any(n.node in ("Choose", "ChooseSubset") or (n.node == "Best" and n.tie == "choose")
                    for n in nodes):
                 direct.add(name)
-            calls[name] = {n.proc for n in nodes if n.node == "CallProc"}
+            calls[name] = {n.proc for n in nodes if n.node in ("CallProc", "CallResult")}
         asks, changed = set(direct), True
         while changed:
             changed = False
@@ -887,6 +942,8 @@ class Checker:
                     return BOOL
                 self._expect(e.operand, env, INT, "'-'")
                 return INT
+            case "CellAt":
+                return self._cell_at(e, env)
             case "CondExpr":
                 self._expect(e.cond, env, BOOL, "the condition")
                 a, b = self.expr(e.then, env), self.expr(e.other, env)
@@ -970,6 +1027,41 @@ class Checker:
         if not t.is_error:
             self.d.add(errors.type_mismatch(e.obj.span, f"'.{e.name}'", "an item or a cell", str(t)))
         return ERROR
+
+    def _cell_at(self, e: ir.CellAt, env) -> T:
+        """``cell(board, coordinate: value, ...)`` / ``cell(board, name: "...")``."""
+        bt = self.expr(e.board, env)
+        board = self.c.boards.get(bt.arg) if bt.tag == "board" else None
+        if board is None:
+            if not bt.is_error:
+                self.d.add(errors.type_mismatch(e.board.span, "the first argument of 'cell'", "a board",
+                                                str(bt)))
+            for a in e.coords:
+                self.expr(a.value, env)
+            return ERROR
+        seen: set[str] = set()
+        ok = True
+        for a in e.coords:
+            if a.name in seen:
+                self.d.add(errors.duplicate(a.span, "coordinate", a.name, e.span))
+                ok = False
+            seen.add(a.name)
+            if a.name == "name" or a.name in board.coords:
+                want, what = (STR, "the cell name") if a.name == "name" else \
+                    (INT, f"the coordinate '{a.name}'")
+                ok = compatible(want, self._expect(a.value, env, want, what)) and ok
+            else:
+                self.d.add(errors.no_attribute(a.span, f"a cell of {bt.arg}", a.name,
+                                               list(board.coords) + ["name"]))
+                self.expr(a.value, env)
+                ok = False
+        if ok and bt.arg not in self.known_cells:
+            self.known_cells[bt.arg] = _known_cells(board)
+        cells = self.known_cells[bt.arg] if ok else None
+        if cells is not None:
+            for dg in cell_problems(bt.arg, cells, e, board.coords):
+                self.d.add(dg)
+        return T("cell", bt.arg)
 
     def _binop(self, e: ir.BinOp, env) -> T:
         op = e.op
@@ -1073,7 +1165,12 @@ class Checker:
             return self._call_builtin(e, [self.expr(a, env) for a in e.args])
         cands = list(c.functions) + list(c.relations) + list(BUILTINS) + \
             [z for z, d in c.zones.items() if d.per_player] + [v for v, d in c.vars.items() if d.per_player]
-        self.d.add(errors.unknown(e.span, "function", f, cands, "check/unknown-function"))
+        if f in c.procedures:
+            self.d.add(errors.procedure_in_expression(e.span, f, c.procedures[f].result is not None))
+        elif f == "cell":
+            self.d.add(errors.cell_without_names(e.span))
+        else:
+            self.d.add(errors.unknown(e.span, "function", f, cands, "check/unknown-function"))
         for a in e.args:
             self.expr(a, env)
         return ERROR
@@ -1175,6 +1272,84 @@ class Checker:
         if not t.is_error:
             self.d.add(errors.type_mismatch(node.span, f"'{fname}'", "a list", str(t)))
         return ERROR
+
+
+def _always_ends(stmts) -> bool:
+    """Whether running these statements always ends their procedure (``return``, ``end
+    game``, or an ``if`` with an ``else`` whose every branch does)."""
+    for s in stmts:
+        if s.node in ("Return", "EndGame"):
+            return True
+        if s.node == "If" and s.other is not None and _always_ends(s.other.stmts) \
+                and all(_always_ends(b.stmts) for _, b in s.branches):
+            return True
+    return False
+
+
+_NOT_CONSTANT = object()
+
+
+def _constant(e):
+    """The value of a literal (``3``, ``-1``, ``"ford"``), else _NOT_CONSTANT."""
+    if e.node in ("IntLit", "StrLit"):
+        return e.value
+    if e.node == "UnOp" and e.op == "-" and e.operand.node == "IntLit":
+        return -e.operand.value
+    return _NOT_CONSTANT
+
+
+def _known_cells(board: Board) -> list[gen.Cell] | None:
+    """A board's cells when they are known before a game: listed ones, or a generator's
+    whose sizes are literal numbers (others depend on the number of players)."""
+    if board.cells is not None:
+        return board.cells
+    g = gen.GENERATORS.get(board.decl.generator)
+    args = {a.name: _constant(a.value) for a in board.decl.args}
+    if g is None or set(args) != set(g.params) \
+            or any(type(v) is not int or not 1 <= v <= 200 for v in args.values()):
+        return None
+    return g.cells(**args)
+
+
+def cell_value(cell: gen.Cell, key: str):
+    """A cell's value for a ``cell(...)`` argument: its name or one of its coordinates."""
+    return cell.name if key == "name" else cell.coords.get(key)
+
+
+def cell_problems(board: str, cells: list, e: ir.CellAt, coords, players: str = "") -> list:
+    """What is wrong with ``cell(board, ...)`` on these cells: coordinates that do not pick
+    one cell, literal values that no cell has. ``players`` (" (3 players)") is added
+    to the messages when the cells depend on the number of players."""
+    keys = [a.name for a in e.coords]
+    out, counts = [], {}
+    for c in cells:
+        k = tuple(cell_value(c, key) for key in keys)
+        counts[k] = counts.get(k, 0) + 1
+    consts = [_constant(a.value) for a in e.coords]
+    many = tuple(consts) if counts.get(tuple(consts), 0) > 1 else \
+        next((k for k, n in counts.items() if n > 1), None)
+    if many is not None:
+        example = ", ".join(f"{key} {v}" for key, v in zip(keys, many))
+        out.append(errors.cell_not_unique(e.span, board, keys, counts[many], example + players,
+                                          list(coords)))
+        return out
+    for a, v in zip(e.coords, consts):
+        values = {cell_value(c, a.name) for c in cells}
+        if v is not _NOT_CONSTANT and v not in values:
+            shown = f'{a.name} "{v}"' if isinstance(v, str) else f"{a.name} {v}"
+            out.append(errors.no_such_cell(a.value.span, board, shown + players,
+                                           _cell_hint(a.name, v, values), len(str(v))))
+    if not out and all(v is not _NOT_CONSTANT for v in consts) and tuple(consts) not in counts:
+        shown = ", ".join(f"{a.name} {v}" for a, v in zip(e.coords, consts))
+        out.append(errors.no_such_cell(e.span, board, shown + players, None, 4))
+    return out
+
+
+def _cell_hint(key: str, v, values: set) -> str | None:
+    if isinstance(v, str):
+        return errors.did_you_mean(v, [x for x in values if isinstance(x, str)])
+    ints = [x for x in values if type(x) is int]
+    return f"its cells have {key} {min(ints)} to {max(ints)}" if ints else None
 
 
 def _a(noun: str) -> str:

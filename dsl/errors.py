@@ -271,3 +271,73 @@ def overlay_error(span: Span, message: str, hint: str | None = None) -> Diagnost
 
 def io_error(path: str, message: str) -> Diagnostic:
     return Diagnostic("load/io", Span(file=path), message)
+
+
+# ---------------------------------------------------------------- procedure results, cell literals
+
+def return_misplaced(span: Span, rule: str) -> Diagnostic:
+    return Diagnostic("check/misplaced", span, f"'return' belongs in a procedure, and {rule} is not one",
+                      "put these statements in a procedure and 'call' it from here", length=6)
+
+
+def return_without_result(span: Span, proc: str, got: str) -> Diagnostic:
+    return Diagnostic("check/no-result", span,
+                      f"procedure '{proc}' declares no result type, so 'return' cannot give a value",
+                      f"declare what it gives: 'procedure {proc}(...): {got} {{ ... }}'", length=6)
+
+
+def call_without_result(span: Span, proc: str) -> Diagnostic:
+    return Diagnostic("check/no-result", span, f"procedure '{proc}' gives no value to keep",
+                      f"declare its result type and return a value: 'procedure {proc}(...): int "
+                      f"{{ ... return n }}', or run it alone with 'call {proc}(...)'")
+
+
+def bare_return(span: Span, proc: str, result: str) -> Diagnostic:
+    return Diagnostic("check/missing-return", span,
+                      f"procedure '{proc}' gives {_an(result)}: its 'return' needs a value",
+                      "write 'return VALUE'", length=6)
+
+
+def missing_return(span: Span, proc: str, result: str) -> Diagnostic:
+    return Diagnostic("check/missing-return", span,
+                      f"procedure '{proc}' can reach its end here without returning {_an(result)}",
+                      "end every path with 'return VALUE' (an 'if' needs an 'else' that returns "
+                      "too; a loop may run zero times)")
+
+
+def no_such_cell(span: Span, board: str, wanted: str, hint: str | None, length: int = 1) -> Diagnostic:
+    return Diagnostic("check/no-such-cell", span, f"board '{board}' has no cell with {wanted}", hint,
+                      length=length)
+
+
+def cell_not_unique(span: Span, board: str, keys: list[str], count: int, example: str,
+                    coords: Iterable[str]) -> Diagnostic:
+    return Diagnostic("check/bad-value", span,
+                      f"{', '.join(keys)} alone does not pick one cell of '{board}': "
+                      f"{count} cells have {example}",
+                      f"give more coordinates ({', '.join(coords)}) or the name: "
+                      f"cell({board}, name: \"...\")", length=4)
+
+
+def _an(type_name: str) -> str:
+    return ("an " if type_name[:1] in "aeiou" else "a ") + type_name
+
+
+def procedure_in_expression(span: Span, proc: str, gives: bool) -> Diagnostic:
+    """A procedure called like a function, inside an expression."""
+    if gives:
+        hint = f"keep its value first: 'let v = call {proc}(...)', then use v"
+    else:
+        hint = (f"run it with 'call {proc}(...)'; for a value, declare its result type "
+                f"('procedure {proc}(...): int {{ ... return n }}') and write 'let v = call {proc}(...)'")
+    return Diagnostic("check/unknown-function", span,
+                      f"'{proc}' is a procedure: it cannot be used inside an expression", hint,
+                      length=len(proc))
+
+
+def cell_without_names(span: Span) -> Diagnostic:
+    """``cell(board, 2, 3)``: the cell literal names its coordinates."""
+    return Diagnostic("check/unknown-function", span,
+                      "cell(...) takes the board and named coordinates",
+                      "write cell(BOARD, row: 2, col: 3), or cell(BOARD, name: \"r2c3\") for a "
+                      "cell's name", length=4)

@@ -202,6 +202,11 @@ class _ToIR(Transformer):
         name, params, body = c
         return ir.ProcedureDecl(span=self.t(name), name=str(name), params=params, body=body)
 
+    def procedure_result_decl(self, meta, c):
+        name, params, result, body = c
+        return ir.ProcedureDecl(span=self.t(name), name=str(name), params=params, body=body,
+                                result=result)
+
     def setup_decl(self, meta, c):
         return ir.SetupDecl(span=self.s(meta), body=c[0])
 
@@ -407,6 +412,19 @@ class _ToIR(Transformer):
     def call_stmt(self, meta, c):
         return ir.CallProc(span=self.t(c[0]), proc=str(c[0]), args=[x for x in c[1:] if x is not None])
 
+    def return_stmt(self, meta, c):
+        return ir.Return(span=self.s(meta), value=c[0])
+
+    def let_call_stmt(self, meta, c):
+        var, proc, *args = c
+        return ir.CallResult(span=self.t(var), var=str(var), new=True, proc=str(proc),
+                             args=[x for x in args if x is not None])
+
+    def assign_call_stmt(self, meta, c):
+        (name, player, span), proc, *args = c
+        return ir.CallResult(span=span, var=name, player=player, proc=str(proc),
+                             args=[x for x in args if x is not None])
+
     def reveal_stmt(self, meta, c):
         return ir.Reveal(span=self.s(meta), zone=c[0])
 
@@ -440,6 +458,17 @@ class _ToIR(Transformer):
 
     def call(self, meta, c):
         return ir.Call(span=self.t(c[0]), func=str(c[0]), args=[x for x in c[1:] if x is not None])
+
+    def cell_at(self, meta, c):
+        name, board, *coords = c
+        if str(name) != "cell":  # named arguments belong to cell(...) only
+            bad = _BadLiteral(coords[0].span, coords[0].span.column,
+                              f"'{name}' is called with a named argument '{coords[0].name}:'",
+                              "only cell(BOARD, coordinate: value, ...) takes named arguments; "
+                              "write the arguments without names")
+            bad.code = "parse/unexpected-token"
+            raise bad
+        return ir.CellAt(span=self.t(name), board=board, coords=coords)
 
     def for_clause(self, meta, c):
         return ir.ForClause(span=self.t(c[0]), var=str(c[0]), iter=c[1])
@@ -564,7 +593,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
     try:
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
-        d = _probable_mistake(e, text, file) or _syntax_diagnostic(e, file)
+        d = _return_then_statement(e, text, file) or _probable_mistake(e, text, file) \
+            or _syntax_diagnostic(e, file)
         raise errors.MeepleError([d], {file: text}) from None
     except RecursionError:  # pragma: no cover - the LALR parser does not recurse
         raise errors.MeepleError([errors.Diagnostic(
@@ -698,6 +728,28 @@ def _probable_mistake(e: UnexpectedInput, text: str, file: str) -> errors.Diagno
         if e.token.type == "LBRACE" and _FUNCTION_HEADER_BEFORE.search(before[before.rfind("\n") + 1:]):
             return errors.statements_in_function(_span_at(text, at, file), True, 1)
     return None
+
+
+_BARE_RETURN = re.compile(r"\breturn\s*\Z")
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|#.*')
+
+
+def _return_then_statement(e: UnexpectedInput, text: str, file: str) -> errors.Diagnostic | None:
+    """A bare `return` at the end of a line and a statement on the next: the parser read
+    the statement's first words as the value to return and stopped after them."""
+    if not isinstance(e, UnexpectedToken) or e.line < 2 or e.column < 1:
+        return None
+    lines = text[:_offset(text, e.line, e.column)].split("\n")
+    code = _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()) if m.group()[0] == '"' else "",
+                                  lines[-2])
+    m = _BARE_RETURN.search(code)
+    if m is None:
+        return None
+    return errors.Diagnostic(
+        "parse/unexpected-token", ir.Span(file=file, line=e.line - 1, column=m.start() + 1),
+        "a statement follows a bare 'return', so it is read as the value to return",
+        "'return' ends the procedure: the statements after it in its block never run; remove "
+        "them, or put the 'return' inside an 'if'", length=6)
 
 
 def _syntax_diagnostic(e: UnexpectedInput, file: str) -> errors.Diagnostic:

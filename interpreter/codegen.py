@@ -151,6 +151,13 @@ class ExprCompiler:
             return f"CELL_NAME[{obj}]"
         return f"C_{e.name}[{obj}]"
 
+    def _CellAt(self, e, env):
+        """``cell(board, row: r, col: c)``: a look-up in a table of the board's cells by
+        these coordinates (``None`` when there is no such cell)."""
+        table = self.t.cell_table(self.ty(e.board).arg, tuple(a.name for a in e.coords), e)
+        key = "(" + "".join(self.expr(a.value, env) + ", " for a in e.coords) + ")"
+        return f"{table}.get({key})"
+
     def _Index(self, e, env):
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"

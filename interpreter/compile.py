@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..dsl import ast as ir
 from ..dsl import boards as gen
 from ..dsl import budgets as budget
-from ..dsl.check import Checked
+from ..dsl.check import Checked, cell_problems, cell_value
 from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.types import T
 
@@ -129,6 +129,8 @@ class Program:
         self.exprc = ExprCompiler(c, self)
         self._sort_keys: dict = {}
         self._sources: list[str] = []
+        self._cell_tables: dict[str, tuple[str, tuple[str, ...]]] = {}  # cell(...) look-ups
+        self._cell_uses: dict[int, tuple[str, ir.CellAt]] = {}
         for en, values in c.enums.items():
             self.ns[f"E_{en}"] = list(values)
         self._functions()      # first: board sizes may call functions
@@ -157,6 +159,7 @@ class Program:
         self.item_var_inits = [(kind, name, self._fn(f.init, Env()))
                                for kind, fields in c.item_vars.items() for name, f in fields.items()
                                if f.init is not None]
+        self._check_cell_uses()
         self._link()
         if self.diags:
             raise MeepleError(self.diags)
@@ -257,6 +260,39 @@ class Program:
         for b, ids in self.boards.items():
             ns[f"BOARD_{b}"] = list(ids)
             ns[f"BOARDSET_{b}"] = frozenset(ids)
+        for name in self._cell_tables:
+            self._fill_cell_table(name)
+
+    # ------------------------------------------------------------ cell(board, ...)
+    def cell_table(self, board: str, keys: tuple[str, ...], e: ir.CellAt) -> str:
+        """The name of the table that maps values of ``keys`` to the cells of ``board``
+        (filled once the board is laid out); ``e`` is checked when the cells are known."""
+        name = f"CELLAT_{board}__{'__'.join(keys)}"
+        if name not in self._cell_tables:
+            self._cell_tables[name] = (board, keys)
+            self.ns[name] = {}
+            if board in self.boards:
+                self._fill_cell_table(name)
+        self._cell_uses[id(e)] = (board, e)
+        return name
+
+    def _fill_cell_table(self, name: str) -> None:
+        board, keys = self._cell_tables[name]
+        table = self.ns[name]
+        table.clear()
+        for z in reversed(self.boards.get(board, ())):  # the first cell wins
+            table[tuple(cell_value(self.zones[z].cell, k) for k in keys)] = z
+
+    def _check_cell_uses(self) -> None:
+        """``cell(...)`` on a board whose cells depend on the number of players: its
+        coordinates must pick one cell, and a literal value must be on the board."""
+        c = self.checked
+        for board, e in self._cell_uses.values():
+            if c.boards[board].cells is not None:
+                continue  # listed cells: the checker did it
+            cells = [self.zones[z].cell for z in self.boards.get(board, ())]
+            self.diags.extend(cell_problems(board, cells, e, c.boards[board].coords,
+                                            f" ({self.n} players)"))
 
     def _items(self) -> None:
         c = self.checked
@@ -494,9 +530,11 @@ class Program:
 
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
-        local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS}
+        local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS
+                                     or (n.node == "CallResult" and n.new)}
         pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
         pc.block(body)
+        pc.end[0] = pc.here()  # where 'return' goes
         self.procs[name] = pc.proc
         pc.proc.params = params
 
@@ -588,6 +626,7 @@ class ProcCompiler:
 
     def __init__(self, prog: Program, proc: Proc, env: Env):
         self.p, self.proc, self.env = prog, proc, env
+        self.end = [None]  # the end of the procedure, known when it is compiled
 
     def fn(self, e):
         return self.p._fn(e, self.env)
@@ -919,6 +958,60 @@ class ProcCompiler:
         def ins(R, L):
             R.call(name, {p: f(R, L) for p, f in zip(params, args)})
             return nxt
+        self.emit(ins, s.span)
+
+    def _Return(self, s: ir.Return):
+        """Ends the procedure; a value goes into the caller's frame, in the slot its
+        ``let v = call ...`` named (``$ret`` among the callee's locals)."""
+        end = self.end
+        if s.value is None:
+            self.emit(lambda R, L: end[0], s.span)
+            return
+        f = self.value_fn(s.value)
+
+        def ins(R, L):
+            v = f(R, L)
+            slot = L.get("$ret")
+            if slot is not None:
+                R.stack[-2]["L"][slot] = v
+            return end[0]
+        self.emit(ins, s.span)
+
+    def _CallResult(self, s: ir.CallResult):
+        """``let v = call p(...)``: the callee returns into the local ``v``; any other
+        target gets the value from a hidden local (``$rN``) once the callee is done."""
+        args, name, nxt = [self.fn(a) for a in s.args], s.proc, self.here() + 1
+        params = [p.name for p in self.p.checked.procedures[name].params]
+        direct = s.player is None and (s.new or s.var in self.env.locals)
+        slot = s.var if direct else f"$r{self.here()}"
+
+        def ins(R, L):
+            frame = {p: f(R, L) for p, f in zip(params, args)}
+            frame["$ret"] = slot
+            if not direct:
+                L[slot] = None
+            R.call(name, frame)
+            return nxt
+        self.emit(ins, s.span)
+        if not direct:
+            self._store_result(s, slot)
+
+    def _store_result(self, s: ir.CallResult, slot: str):
+        var, nxt = s.var, self.here() + 1
+        if s.player is not None:
+            pf = self.fn(s.player)
+
+            def ins(R, L):
+                R.pv[var][pf(R, L)] = L.pop(slot)
+                return nxt
+        elif var == "active":
+            def ins(R, L):
+                R.set_active(L.pop(slot))
+                return nxt
+        else:
+            def ins(R, L):
+                R.g[var] = L.pop(slot)
+                return nxt
         self.emit(ins, s.span)
 
     def _EndGame(self, s: ir.EndGame):

@@ -183,6 +183,8 @@ def local_types(prog) -> dict[str, dict[str, str]]:
                 note(n.var, elem(c.type_of(n.options)))
             elif kind == "ChooseSubset":
                 note(n.var, "list:" + elem(c.type_of(n.options)))
+            elif kind == "CallResult" and n.new:  # let v = call p(...)
+                note(n.var, type_code(c.type_of(n)))
         proc = prog.procs.get(name)
         for pc, span in enumerate(proc.lines if proc is not None else []):
             if span in fors:

@@ -44,7 +44,8 @@ def test_check_golden_file_covers_every_code():
                  "check/duplicate", "check/unknown-zone", "check/missing", "check/misplaced",
                  "check/reserved-name", "check/unknown-kind", "check/unknown-type",
                  "check/unknown-function", "check/unknown-variable", "check/unknown-procedure",
-                 "check/shadowing", "check/missing-attribute", "check/bad-value"):
+                 "check/shadowing", "check/missing-attribute", "check/bad-value",
+                 "check/no-result", "check/missing-return", "check/no-such-cell"):
         assert code in codes, f"no golden case for {code}"
 
 

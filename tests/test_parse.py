@@ -122,6 +122,31 @@ def test_attribute_index_and_call(text, tree):
 
 
 @pytest.mark.parametrize("text, tree", [
+    ("cell(grid, row: 2, col: 3)",
+     "(CellAt (Var name=grid) [(NamedArg name=row (IntLit value=2)) (NamedArg name=col (IntLit value=3))])"),
+    ('cell(river, name: "ford")', "(CellAt (Var name=river) [(NamedArg name=name (StrLit value=ford))])"),
+    ("cell(map, q: -1, r: c.r + 1).name",
+     "(Attr (CellAt (Var name=map) [(NamedArg name=q (UnOp op=- (IntLit value=1))) "
+     "(NamedArg name=r (BinOp op=+ (Attr (Var name=c) name=r) (IntLit value=1)))]) name=name)"),
+    ("top(cell(grid, row: 1, col: 1))",
+     "(Call func=top [(CellAt (Var name=grid) [(NamedArg name=row (IntLit value=1)) "
+     "(NamedArg name=col (IntLit value=1))])])"),
+    ("cell(2, 3)", "(Call func=cell [(IntLit value=2) (IntLit value=3)])"),  # a function of yours
+])
+def test_cell_literal_takes_named_coordinates(text, tree):
+    assert expr(text) == tree
+
+
+def test_only_cell_takes_named_arguments():
+    with pytest.raises(MeepleError) as e:
+        parse("ruleset t\nend when near(grid, row: 1)\n")
+    d = e.value.diagnostics[0]
+    assert (d.code, d.span.line, d.span.column) == ("parse/unexpected-token", 2, 21)
+    assert "'near' is called with a named argument 'row:'" in d.message
+    assert "only cell(BOARD, coordinate: value, ...)" in d.hint
+
+
+@pytest.mark.parametrize("text, tree", [
     ("[]", "(ListLit)"),
     ("[1]", "(ListLit [(IntLit value=1)])"),
     ("[a, b + 1, [c]]",
@@ -256,10 +281,22 @@ def test_declaration_keywords_as_assignment_targets_after_an_expression():
     ("call p()", "(CallProc proc=p)"),
     ("call p(1, x)", "(CallProc proc=p [(IntLit value=1) (Var name=x)])"),
     ("end game", "(EndGame)"),
+    ("return", "(Return)"),
+    ("return n + 1", "(Return (BinOp op=+ (Var name=n) (IntLit value=1)))"),
+    ("let v = call f(1, x)", "(CallResult var=v new=True proc=f [(IntLit value=1) (Var name=x)])"),
+    ("v = call f()", "(CallResult var=v new=False proc=f)"),
+    ("points(p) = call f(p)",
+     "(CallResult var=points (Var name=p) new=False proc=f [(Var name=p)])"),
     ("reveal hand(active)", "(Reveal (Call func=hand [(Var name=active)]))"),
 ])
 def test_every_statement_form(body, tree):
     assert stmt(body) == tree
+
+
+def test_a_bare_return_ends_its_block():
+    # `return` followed by a statement would read it as the value: a bare return is last
+    assert stmts("if x { return } y = 1") == [
+        "(If [((Var name=x) (Block [(Return)]))])", "(Assign var=y (IntLit value=1))"]
 
 
 def test_statements_need_no_separators():
@@ -313,6 +350,11 @@ def test_statements_need_no_separators():
      "(TypeRef name=Card)))] (TypeRef name=bool) (BoolLit value=True))"),
     ("function g(): int = 1", "(FunctionDecl name=g (TypeRef name=int) (IntLit value=1))"),
     ("procedure p(c: Card) { }", "(ProcedureDecl name=p [(Param name=c (TypeRef name=Card))] (Block))"),
+    ("procedure p(c: Card): int { return c.v }",
+     "(ProcedureDecl name=p [(Param name=c (TypeRef name=Card))] (Block [(Return (Attr (Var name=c) "
+     "name=v))]) (TypeRef name=int))"),
+    ("procedure q(): list of grid { return [] }",
+     "(ProcedureDecl name=q (Block [(Return (ListLit))]) (TypeRef name=list (TypeRef name=grid)))"),
     ("setup { shuffle pile }", "(SetupDecl (Block [(Shuffle (Var name=pile))]))"),
     ("turn { }", "(TurnDecl (Block))"),
     ("end when passes >= 2", "(EndDecl (BinOp op=>= (Var name=passes) (IntLit value=2)))"),

@@ -112,6 +112,7 @@ var n: int per player = 0
 relation near(p: b, q: b) = p.row == q.row
 function f(x: int): int = if x > 0 then -x else x % 2
 procedure p(x: int) { call p(x - 1) }
+procedure g(x: int): int { let c1 = cell(b, row: 1, col: x) return x }
 setup { shuffle pile  deal all from pile to z  fill b from pile }
 turn {
   let xs = [k for k in items(z(active)) if k.v > 1]
@@ -125,6 +126,7 @@ turn {
   choose s subset of xs where size(s) == 1
   best m in xs by m.v, m.e == a tie random
   let y = if none == top(pile) then xs[0].v else "s" == "t"
+  let v1 = call g(1)
 }
 end when turn_number() > 3
 at end { }
