@@ -491,7 +491,8 @@ class Program:
 
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
-        local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS}
+        local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS} \
+            | {n.each for n in ir.walk(body) if n.node == "ChooseEach"}
         pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
         pc.block(body)
         self.procs[name] = pc.proc
@@ -546,6 +547,7 @@ class Program:
         return Game.from_state(self, state, check)
 
 
+_UNSET = object()
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
 
 
@@ -735,6 +737,39 @@ class ProcCompiler:
                                      "'if size(options) > 0 { choose ... }', or add a move "
                                      "without an object: 'as \"play\" or \"pass\"'")
             R.ask(who(R, L), var, options, tc, verb, alone)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _ChooseEach(self, s: ir.ChooseEach):
+        opts, seats_of, nxt = self.fn(s.options), self.fn(s.seats), self.here() + 1
+        var, each, verb = s.var, s.each, s.verb
+        tc = type_code(self.p.type_of(s.options).arg)
+        said = f"choose {var}({each}) ... for each {each} in ..."
+
+        def ins(R, L):
+            seats = list(seats_of(R, L))
+            if not seats:
+                raise RuleError(f"'{said}' has no seat to ask",
+                                hint="ask only when some seat chooses: 'if size(seats) > 0 { ... }'")
+            before = L.get(each, _UNSET)
+            choices = []
+            for seat in seats:
+                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < R.n:
+                    raise RuleError(f"'{said}': {seat!r} is not a seat")
+                if any(seat == other for other, _ in choices):
+                    raise RuleError(f"'{said}': seat {seat + 1} is listed twice",
+                                    hint="each seat chooses once: list it once")
+                L[each] = seat
+                options = list(opts(R, L))
+                if not options:
+                    raise RuleError(f"'{said}': seat {seat + 1} has nothing to choose from",
+                                    hint="ask only the seats that have something to choose")
+                choices.append((seat, options))
+            if before is _UNSET:
+                del L[each]
+            else:
+                L[each] = before
+            R.ask_each(var, choices, tc, verb)
             return nxt
         self.emit(ins, s.span)
 
