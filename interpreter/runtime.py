@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import sys
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from .compile import Program
 from .helpers import BudgetError, RuleError, over_budget
 
 STATE_FORMAT = "meeple-state/1"
+_SEAT_PREFIX = re.compile(r"p([1-9][0-9]{0,5}): (.*)\Z", re.S)
 LOG_KEEP = 60
 
 
@@ -266,7 +268,7 @@ class Runtime:
         seats = [seat for seat, _ in choices]
         each = [self._ordered(seat, options, type_code) for seat, options in choices]
         self.pending = {"player": seats[0], "var": var, "options": each[0], "type": type_code,
-                        "verb": verb, "seats": seats, "each": each, "waiting": seats,
+                        "verb": verb, "seats": seats, "each": each, "waiting": list(seats),
                         "chosen": []}
 
     def choose_each(self, seat: int, value) -> None:
@@ -772,7 +774,17 @@ class Game:
             raise IllegalMove(f"there is no move number {move}; there are {len(moves)} moves")
         if not isinstance(move, str):
             raise IllegalMove(f"a move is a Move, an index or a notation, not {type(move).__name__}")
+        if seat is None and self.simultaneous:
+            said = _SEAT_PREFIX.match(move)
+            if said:  # "p2: bid 3", as records write the choices of a simultaneous decision
+                return self.find_move(said.group(2), int(said.group(1)) - 1)
         return self._match(moves, move)
+
+    def move_text(self, move: Move) -> str:
+        """A legal move as a record writes it (before it is played): its notation; in a
+        simultaneous decision, after its seat (``p2: bid 3``), so that the order in which
+        the seats chose replays exactly. find_move and apply read both."""
+        return f"p{move.player + 1}: {move.notation}" if self.simultaneous else move.notation
 
     def _not_deciding(self, seat, notation: str | None) -> str:
         what = f"'{notation}' is a move for seat" if notation is not None else "seat"
