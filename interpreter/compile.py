@@ -89,8 +89,9 @@ class Static:
 
 def has_hidden_information(c: Checked) -> bool:
     """Whether some player may be kept from seeing something in games of this ruleset:
-    a zone or board that is not public, a ``secret`` declaration, or a rule that moves
-    or flips items face down. (A ruleset without any of these shows every item to
+    a zone or board that is not public, a ``secret`` declaration, a rule that moves
+    or flips items face down, or a simultaneous decision (its choices are secret until
+    all are made). (A ruleset without any of these shows every item to
     everyone; its random draws are still unknown in advance.)"""
     if c.secrets:
         return True
@@ -100,7 +101,8 @@ def has_hidden_information(c: Checked) -> bool:
         return True
     bodies = [p.body for p in c.procedures.values()]
     bodies += [d.body for d in (c.setup, c.turn, c.at_end) if d is not None]
-    return any(getattr(n, "node", None) in ("Move", "Flip") and n.facing == "down"
+    return any((getattr(n, "node", None) in ("Move", "Flip") and n.facing == "down")
+               or getattr(n, "node", None) == "ChooseEach"
                for body in bodies for n in ir.walk(body))
 
 

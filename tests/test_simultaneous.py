@@ -390,3 +390,92 @@ end when done
 """)
     game = prog.new_game(3, 0)
     assert [len(game.legal_moves(s)) for s in range(3)] == [1, 2, 3] and game.legal_moves(2)[-1].notation == "bid 2"
+
+
+# ---------------------------------------------------------------- the hot seat (meeple play)
+
+BIDS = """ruleset secret_bids
+players 2..2
+var bid: int per player = 0
+var rounds: int = 0
+turn {
+  choose bid(p) from [seat(p) * 100 + k for k in 1..3] for each p in players as "bid"
+  log bids "the bids: {bid(players[0])} and {bid(players[1])}"
+  choose k from [1, 2] by players[1] as "nod"
+  rounds = rounds + 1
+}
+end when rounds == 1
+score(p) = bid(p)
+"""
+TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "dumb"}
+
+
+def play(tmp_path, *args, input: str, env=None):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    (tmp_path / "bids.meeple").write_text(BIDS)
+    result = CliRunner().invoke(app, ["play", str(tmp_path / "bids.meeple"), "--seed", "0",
+                                      "--record", str(tmp_path / "r.json"), *args],
+                                input=input, env=env)
+    assert "Traceback" not in result.output and result.exit_code == 0, result.output
+    return result.output
+
+
+def test_the_hot_seat_asks_each_human_in_turn_and_hides_the_first_choice(tmp_path):
+    out = play(tmp_path, input="\n2\n\n3\n\n1\n", env=TERMINAL)
+    parts = out.split("Pass the terminal to ")
+    assert [p[:8] for p in parts[1:]] == ["Player 1", "Player 2"]   # the nod follows on
+    first, second = parts[1], parts[2]
+    assert "bid 101" in first and "bid 201" not in first      # each sees only its own options
+    assert "bid 201" in second and "bid 101" not in second
+    before_reveal = second.split("Player 2: bid 203")[0]
+    assert "102" not in before_reveal                          # player 1's bid stays secret
+    assert "the bids: 102 and 203" in out                      # then both are revealed
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["moves"] == ["p1: bid 102", "p2: bid 203", "nod 1"]
+    assert data["secrets"] is True
+
+
+def test_a_bot_choice_is_announced_without_what_it_chose(tmp_path):
+    out = play(tmp_path, "--bot", "1=first", input="2\nquit\n")
+    assert "Player 1 (first-move bot) has chosen in secret." in out
+    before_reveal = out.split("Player 2: bid 202")[0]
+    assert "Player 1: bid: 0" in before_reveal and "101" not in before_reveal
+    assert "Player 1: bid: 101" in out and "the bids: 101 and 202" in out
+
+
+def test_undo_is_refused_once_the_secret_choices_are_revealed(tmp_path):
+    out = play(tmp_path, "--bot", "1=first", input="2\nundo\n1\n")
+    assert "Cannot undo: 'bid 202' revealed the secret choices, so the move stands." in out
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["moves"] == ["p1: bid 101", "p2: bid 202", "nod 1"]
+    prog = compiled(BIDS)
+    again = record.replay(prog, record.load(tmp_path / "r.json"))
+    assert again.result["scores"] == [101, 202]
+
+
+def test_a_replay_hides_the_choices_of_a_decision_still_under_way(tmp_path):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    path = tmp_path / "bids.meeple"
+    path.write_text(BIDS)
+    prog = compiled(BIDS)
+    game = prog.new_game(2, 0)
+    m = game.find_move("bid 203", 1)
+    rec = record.Record(str(path), 2, 0, [], None, [game.move_text(m)])
+    rec.save(tmp_path / "r.json")
+    runner = CliRunner()
+    spectator = runner.invoke(app, ["replay", str(tmp_path / "r.json"), "--ruleset", str(path)])
+    assert spectator.exit_code == 0, spectator.output
+    assert "Player 2: (hidden)" in spectator.output and "203" not in spectator.output
+    own = runner.invoke(app, ["replay", str(tmp_path / "r.json"), "--ruleset", str(path),
+                              "--as", "2"])
+    assert "Player 2: bid 203" in own.output
+    game.apply(m)
+    game.apply("bid 101")
+    rec.moves = ["p2: bid 203", "p1: bid 101"]
+    rec.save(tmp_path / "r.json")
+    done = runner.invoke(app, ["replay", str(tmp_path / "r.json"), "--ruleset", str(path)])
+    assert "Player 2: bid 203" in done.output and "Player 1: bid 101" in done.output
