@@ -479,3 +479,18 @@ def test_a_replay_hides_the_choices_of_a_decision_still_under_way(tmp_path):
     rec.save(tmp_path / "r.json")
     done = runner.invoke(app, ["replay", str(tmp_path / "r.json"), "--ruleset", str(path)])
     assert "Player 2: bid 203" in done.output and "Player 1: bid 101" in done.output
+
+
+def test_a_game_stopped_in_the_middle_of_a_simultaneous_decision_resumes_there(tmp_path):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    play(tmp_path, input="\n2\nquit\n", env=TERMINAL)          # player 1 bids, then quits
+    rec = tmp_path / "r.json"
+    assert json.loads(rec.read_text())["moves"] == ["p1: bid 102"]
+    r = CliRunner().invoke(app, ["play", "--resume", str(rec), "--ruleset", str(tmp_path / "bids.meeple")],
+                           input="\n3\n1\n", env=TERMINAL)
+    assert r.exit_code == 0, r.output
+    asked = r.output.split("Pass the terminal to Player 2")[1].split("Player 2: bid 203")[0]
+    assert "bid 201" in asked and "102" not in asked             # still secret after the resume
+    assert json.loads(rec.read_text())["moves"] == ["p1: bid 102", "p2: bid 203", "nod 1"]
