@@ -245,7 +245,6 @@ class Runtime:
             self.pending["options"] = [None] + options
             self.pending["alone"] = alone
 
-
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
@@ -760,7 +759,7 @@ class Game:
             raise IllegalMove("the game is over")
         if isinstance(move, Move):
             seat = move.player
-        if seat is not None and seat not in self.deciding:
+        if seat is not None and (isinstance(seat, bool) or seat not in self.deciding):
             raise IllegalMove(self._not_deciding(seat, getattr(move, "notation", None)))
         moves = self.legal_moves(seat)
         if isinstance(move, Move):
