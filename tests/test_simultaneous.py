@@ -494,3 +494,13 @@ def test_a_game_stopped_in_the_middle_of_a_simultaneous_decision_resumes_there(t
     asked = r.output.split("Pass the terminal to Player 2")[1].split("Player 2: bid 203")[0]
     assert "bid 201" in asked and "102" not in asked             # still secret after the resume
     assert json.loads(rec.read_text())["moves"] == ["p1: bid 102", "p2: bid 203", "nod 1"]
+
+
+def test_the_testing_helpers_take_a_seat():
+    from meeple.interpreter import testing
+    game = rps().new_game(2, 0)
+    assert testing.options(game, "show", seat=1) == ["rock", "paper", "scissors"]
+    testing.play(game, "p2: scissors")
+    assert testing.notations(game, 1) == [] and testing.notations(game, 0)[0] == "show rock"
+    testing.play(game, "paper")
+    assert game.result["scores"] == [0, 1]
