@@ -325,6 +325,8 @@ class _Meaning:
     def simultaneous(self, pend: dict, code: str) -> None:
         """A simultaneous decision: distinct seats, options for each, the seats that chose
         (each once, an option of theirs) and the seats waiting make up the seats."""
+        if pend["var"] not in self.s["pvars"]:
+            raise _bad("pending/var", f"'{pend['var']}' is not a per-player variable")
         seats = pend["seats"]
         for k, seat in enumerate(seats):
             if seat >= self.n or seat in seats[:k]:

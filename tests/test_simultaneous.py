@@ -201,6 +201,7 @@ def test_a_state_in_the_middle_of_a_simultaneous_decision_round_trips_through_js
     (lambda p: p.update(seats=[0, 0]), "pending/seats/1"),
     (lambda p: p.pop("chosen"), "pending"),
     (lambda p: p.update(player=1), "pending/player"),
+    (lambda p: p.update(var="rounds"), "pending/var"),
 ])
 def test_a_bad_simultaneous_decision_in_a_state_is_refused_with_its_place(change, where):
     prog = rps()
