@@ -1,5 +1,5 @@
 """Simultaneous decisions: ``choose v(p) from LIST for each p in SEATS [as "VERB"]``
-(docs/language.md §6.7, §9.5). Several seats choose in secret, one move each, in any
+(docs/language.md §6.6, §9.5). Several seats choose in secret, one move each, in any
 order; once all have chosen the choices are written into the per-player variable at
 once and the rules go on. Proved on small games written here: rock-paper-scissors and a
 sealed-bid auction whose bids are cards of each seat's own hand."""
