@@ -631,7 +631,7 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
     history: list = []
 
     def on_move(game, notation):
-        history.append(Done(game.active_player, notation, game.copy()))
+        history.append(Done(_mover(game, notation), notation, game.copy()))
 
     game = _replay_record(prog, rec, on_move)
     if game.over:
@@ -924,6 +924,13 @@ class _Keeper:
 
 # ---------------------------------------------------------------- replay
 
+def _mover(game, notation: str) -> int:
+    """The seat of a record's move (in a simultaneous decision, ``p2: ...`` is seat 2's)."""
+    try:
+        return game.find_move(notation).player
+    except IllegalMove:
+        return game.active_player   # the replay reports the illegal move itself
+
 def _read_record(path: Path) -> records.Record:
     try:
         return records.load(path)
@@ -1023,9 +1030,16 @@ def replay(
                    "still in play; add --unfinished to show it all the same", 2)
     seat = "all" if reveal else (as_seat - 1 if as_seat is not None else SPECTATOR)
     moves = []
+    # the choices of a simultaneous decision still under way at the end are secret
+    secret_from = len(played) - (len(game.R.pending["chosen"]) if game.simultaneous else 0)
     for k, (before, notation, mover, tc) in enumerate(played):
         after = played[k + 1][0] if k + 1 < len(played) else game
-        shown, text = render.describe_move(before, before.find_move(notation), tc, seat, after)
+        m = before.find_move(notation)
+        mover = m.player
+        shown, text = render.describe_move(before, m, tc, seat, after)
+        if k >= secret_from and seat not in ("all", mover):
+            shown = tr(language(prog), "(hidden)")
+            text = Text(shown)
         moves.append((mover, shown, text))
     if jout.on:
         jout.emit({

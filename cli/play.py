@@ -56,6 +56,7 @@ class Done:
     seat: int
     notation: str
     before: Game
+    text: str | None = None   # as the record writes it (``p2: bid 4`` in a simultaneous decision)
 
 
 def read_line(console: Console, prompt: str) -> str:
@@ -133,7 +134,7 @@ class PlaySession:
         """Saves the record (atomically; owner-only for a game with hidden information),
         with a digest after each move got by replaying it. False (and a message) if not."""
         g, rec = self.game, self.rec
-        rec.moves = [d.notation for d in self.history]
+        rec.moves = [d.text or d.notation for d in self.history]
         try:
             records.complete(rec, self.prog)
         except (records.RecordError, RuleError) as e:
@@ -156,8 +157,8 @@ class PlaySession:
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before)."""
         before = self.game.copy()
-        m = self.game.apply(move)
-        self.history.append(Done(seat, m.notation, before))
+        m = self.game.apply(move, seat=seat)
+        self.history.append(Done(seat, m.notation, before, before.move_text(m)))
         return m, before
 
     def type_code(self, game: Game) -> str:
@@ -265,6 +266,12 @@ class PlaySession:
             if self.record_path is not None:
                 self.save(self.record_path)
             return False
+        if before.simultaneous:
+            # a secret choice: who chose is public, what it chose is not (until the reveal)
+            self.console.print(Text(tr(self.lang, "{player} ({bot}) has chosen in secret.",
+                                       player=self.pname(seat),
+                                       bot=seat_label(self.lang, self.seats[seat])), style="cyan"))
+            return True
         notation, text = render.describe_move(before, m, tc, self.announce_to, g)
         line = Text(f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ",
                     style="cyan")
@@ -475,6 +482,12 @@ class PlaySession:
                 tr(self.lang, "the latest move ('{move}') was made by {player}; you can only "
                    "undo your own latest move.", move=render.literal(last.notation),
                    player=self.pname(last.seat))))
+            return False
+        if last.before.simultaneous and len(last.before.deciding) == 1:
+            # the last secret choice showed everyone's: choosing again would use them
+            c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(
+                tr(self.lang, "'{move}' revealed the secret choices, so the move stands.",
+                   move=render.literal(last.notation))))
             return False
         if revealed_since(last.before.state, self.game.state, seat):
             c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(

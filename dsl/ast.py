@@ -228,6 +228,20 @@ class Choose(Node):
     alone: Optional[str] = None
 
 
+class ChooseEach(Node):
+    """``choose v(p) from options for each p in seats [as "verb"]``: a simultaneous
+    decision. Each seat of ``seats`` chooses in secret from ``options`` (evaluated with
+    ``p`` as that seat), one move each, in any order; once all have chosen, every choice
+    is written at once into the per-player variable ``v``."""
+    node: Literal["ChooseEach"] = "ChooseEach"
+    var: str
+    arg: str
+    options: Expr
+    each: str
+    seats: Expr
+    verb: Optional[str] = None
+
+
 class ChooseSubset(Node):
     """``choose xs subset of options [where cond] [by player] [as "verb"]``: a
     non-empty subset satisfying ``cond`` (in which ``xs`` names the subset)."""
@@ -343,8 +357,8 @@ class EndGame(Node):
 
 
 Stmt = Annotated[
-    Union[Let, Assign, AttrAssign, If, For, While, Choose, ChooseSubset, Best, Move, Flip, Shuffle, Deal,
-          Fill, PickRandom, Log, CallProc, EndGame, Reveal, Return, CallResult],
+    Union[Let, Assign, AttrAssign, If, For, While, Choose, ChooseEach, ChooseSubset, Best, Move, Flip,
+          Shuffle, Deal, Fill, PickRandom, Log, CallProc, EndGame, Reveal, Return, CallResult],
     Field(discriminator="node"),
 ]
 

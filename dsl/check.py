@@ -132,7 +132,7 @@ class Checker:
                     raws = [p[0] for p in parts if isinstance(p, tuple)]
                     places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
                     logs.append(n)
-                elif n.node in ("Choose", "ChooseSubset") and n.verb:
+                elif n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
                     for v in (n.verb, getattr(n, "alone", None)):
                         if v:
                             places.setdefault(v, set())
@@ -621,6 +621,9 @@ class Checker:
                                                 "'as \"play\" or \"pass\"'"))
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
                 self._chooser(s.chooser)
+            case "ChooseEach":
+                self._decision(s.span)
+                self._choose_each(s)
             case "ChooseSubset":
                 self._decision(s.span)
                 self._bind(s.span, s.var, list_of(self._iter_type(s.options, env, s.span)))
@@ -668,6 +671,35 @@ class Checker:
                 self._call_result(s)
             case "EndGame":
                 pass
+
+    def _choose_each(self, s: ir.ChooseEach) -> None:
+        """``choose v(p) from options for each p in seats``: v is a per-player variable
+        that can hold the options, p names the seat (only inside the statement), seats is
+        a list of players that is not written empty."""
+        env = self.proc_locals
+        at_var = s.span.model_copy(update={"column": s.span.column + len("choose ")})
+        self._expect(s.seats, env, list_of(PLAYER), "the seats who choose")
+        if s.seats.node == "ListLit" and not s.seats.items:
+            self.d.add(errors.bad_value(s.seats.span, "no seat chooses: the list of seats is empty",
+                                        "list the seats who choose, e.g. 'for each p in players'"))
+        if s.arg != s.each:
+            self.d.add(errors.bad_value(at_var, f"'{s.var}({s.arg})' must name the seat of "
+                                                f"'for each {s.each}'",
+                                        f"write 'choose {s.var}({s.each}) ... for each {s.each} in ...'"))
+        fresh = s.each not in env
+        self._bind(s.span, s.each, PLAYER)
+        elem = self._iter_type(s.options, env, s.span)
+        if fresh:
+            del env[s.each]  # the seat's name lives in the statement only
+        v = self.c.vars.get(s.var)
+        if v is None or not v.per_player:
+            self.d.add(errors.unknown(at_var, "per-player variable", s.var,
+                                      [n for n, x in self.c.vars.items() if x.per_player]))
+            return
+        target = self.type_ref(v.type)
+        if not elem.is_error and not compatible(target, elem):
+            self.d.add(errors.type_mismatch(s.options.span, f"the options of '{s.var}'",
+                                            f"a list of {target}", f"a list of {elem}"))
 
     def _chooser(self, e) -> None:
         if e is not None:
@@ -839,7 +871,7 @@ class Checker:
         direct, calls = set(), {}
         for name, p in procs.items():
             nodes = list(ir.walk(p.body))
-            if any(n.node in ("Choose", "ChooseSubset") or (n.node == "Best" and n.tie == "choose")
+            if any(n.node in ("Choose", "ChooseEach", "ChooseSubset") or (n.node == "Best" and n.tie == "choose")
                    for n in nodes):
                 direct.add(name)
             calls[name] = {n.proc for n in nodes if n.node in ("CallProc", "CallResult")}

@@ -241,7 +241,7 @@ def _text_keys(f: ir.File) -> set[str]:
     for n in ir.walk(f):
         if n.node == "Log":
             keys.add(n.key)
-        elif n.node in ("Choose", "ChooseSubset") and n.verb:
+        elif n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
             keys.add(n.verb)
         elif n.node == "Best" and n.tie == "choose":
             keys.add("tie")

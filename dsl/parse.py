@@ -362,6 +362,11 @@ class _ToIR(Transformer):
                          chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
                          alone=alone[1] if alone else None)
 
+    def choose_each_stmt(self, meta, c):
+        var, arg, options, each, seats, verb = c
+        return ir.ChooseEach(span=self.s(meta), var=str(var), arg=str(arg), options=options,
+                             each=str(each), seats=seats, verb=verb[1] if verb else None)
+
     def choose_subset_stmt(self, meta, c):
         var, options, where, chooser, verb = c
         return ir.ChooseSubset(span=self.s(meta), var=str(var), options=options, where=where,

@@ -89,8 +89,9 @@ class Static:
 
 def has_hidden_information(c: Checked) -> bool:
     """Whether some player may be kept from seeing something in games of this ruleset:
-    a zone or board that is not public, a ``secret`` declaration, or a rule that moves
-    or flips items face down. (A ruleset without any of these shows every item to
+    a zone or board that is not public, a ``secret`` declaration, a rule that moves
+    or flips items face down, or a simultaneous decision (its choices are secret until
+    all are made). (A ruleset without any of these shows every item to
     everyone; its random draws are still unknown in advance.)"""
     if c.secrets:
         return True
@@ -100,7 +101,8 @@ def has_hidden_information(c: Checked) -> bool:
         return True
     bodies = [p.body for p in c.procedures.values()]
     bodies += [d.body for d in (c.setup, c.turn, c.at_end) if d is not None]
-    return any(getattr(n, "node", None) in ("Move", "Flip") and n.facing == "down"
+    return any((getattr(n, "node", None) in ("Move", "Flip") and n.facing == "down")
+               or getattr(n, "node", None) == "ChooseEach"
                for body in bodies for n in ir.walk(body))
 
 
@@ -531,7 +533,8 @@ class Program:
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
         local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS
-                                     or (n.node == "CallResult" and n.new)}
+                                     or (n.node == "CallResult" and n.new)} \
+            | {n.each for n in ir.walk(body) if n.node == "ChooseEach"}
         pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
         pc.block(body)
         pc.end[0] = pc.here()  # where 'return' goes
@@ -587,6 +590,7 @@ class Program:
         return Game.from_state(self, state, check)
 
 
+_UNSET = object()
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
 
 
@@ -777,6 +781,39 @@ class ProcCompiler:
                                      "'if size(options) > 0 { choose ... }', or add a move "
                                      "without an object: 'as \"play\" or \"pass\"'")
             R.ask(who(R, L), var, options, tc, verb, alone)
+            return nxt
+        self.emit(ins, s.span)
+
+    def _ChooseEach(self, s: ir.ChooseEach):
+        opts, seats_of, nxt = self.fn(s.options), self.fn(s.seats), self.here() + 1
+        var, each, verb = s.var, s.each, s.verb
+        tc = type_code(self.p.type_of(s.options).arg)
+        said = f"choose {var}({each}) ... for each {each} in ..."
+
+        def ins(R, L):
+            seats = list(seats_of(R, L))
+            if not seats:
+                raise RuleError(f"'{said}' has no seat to ask",
+                                hint="ask only when some seat chooses: 'if size(seats) > 0 { ... }'")
+            before = L.get(each, _UNSET)
+            choices = []
+            for seat in seats:
+                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < R.n:
+                    raise RuleError(f"'{said}': {seat!r} is not a seat")
+                if any(seat == other for other, _ in choices):
+                    raise RuleError(f"'{said}': seat {seat + 1} is listed twice",
+                                    hint="each seat chooses once: list it once")
+                L[each] = seat
+                options = list(opts(R, L))
+                if not options:
+                    raise RuleError(f"'{said}': seat {seat + 1} has nothing to choose from",
+                                    hint="ask only the seats that have something to choose")
+                choices.append((seat, options))
+            if before is _UNSET:
+                del L[each]
+            else:
+                L[each] = before
+            R.ask_each(var, choices, tc, verb)
             return nxt
         self.emit(ins, s.span)
 

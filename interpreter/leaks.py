@@ -185,6 +185,8 @@ def local_types(prog) -> dict[str, dict[str, str]]:
                 note(n.var, "list:" + elem(c.type_of(n.options)))
             elif kind == "CallResult" and n.new:  # let v = call p(...)
                 note(n.var, type_code(c.type_of(n)))
+            elif kind == "ChooseEach":
+                note(n.each, "player")
         proc = prog.procs.get(name)
         for pc, span in enumerate(proc.lines if proc is not None else []):
             if span in fors:
@@ -262,10 +264,25 @@ def exchange(game: Game, a: int, b: int) -> Game:
         for var, value in L.items():
             L[var] = swap_value(value, _local_code(known, var), a, b)
     pend = R.pending
-    if pend is not None and "item" in pend["type"]:
+    if pend is not None and "item" in pend["type"] and "waiting" in pend:
+        _exchange_simultaneous(R, pend, a, b)
+    elif pend is not None and "item" in pend["type"]:
         options = [swap_value(o, pend["type"], a, b) for o in pend["options"]]
         R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"], pend.get("alone"))
     return twin
+
+
+def _exchange_simultaneous(R, pend: dict, a: int, b: int) -> None:
+    """A simultaneous decision under way: every seat's options and the choices already
+    made (secret) name the exchanged items."""
+    code = pend["type"]
+    waiting, chosen = pend["waiting"], pend["chosen"]
+    R.ask_each(pend["var"], [(seat, [swap_value(o, code, a, b) for o in options])
+                             for seat, options in zip(pend["seats"], pend["each"])],
+               code, pend["verb"])
+    for seat, value in chosen:
+        R.choose_each(seat, swap_value(value, code, a, b))
+    assert R.pending["waiting"] == waiting
 
 
 def swap_value(v, type_code: str, a: int, b: int):
@@ -355,6 +372,15 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
             (verbs[0] != verbs[1] and not same_decider_only):
         return Leak(f"in who decides: {_decider(prog, p1)} in one game, {_decider(prog, p2)} in "
                     f"the other", _choose_span(g1) or _choose_span(g2))
+    # a simultaneous decision: who chooses and who has chosen, and (when the same seats
+    # are asked the same) anything else it shows, but the seat's own options
+    keys = ("simultaneous", "seats", "waiting") if same_decider_only else \
+        sorted((set(p1 or {}) | set(p2 or {})) - {"options"})
+    for key in keys:
+        if (p1 or {}).get(key) != (p2 or {}).get(key):
+            return Leak(f"in the decision under way ({key}): {(p1 or {}).get(key)!r} in one "
+                        f"game, {(p2 or {}).get(key)!r} in the other",
+                        _choose_span(g1) or _choose_span(g2))
     leak = _compare_zones(prog, v1["zones"], v2["zones"])
     if leak:
         return leak
@@ -434,7 +460,8 @@ def option_texts(game: Game, seat: int) -> list[str]:
     """The texts the seat reads for its options (``display.value_text``)."""
     pend = game.R.pending
     fn = can_see(game, seat)
-    return [display.value_text(game.program, m.value, pend["type"], fn) for m in game.legal_moves()]
+    return [display.value_text(game.program, m.value, pend["type"], fn)
+            for m in game.legal_moves(seat if seat >= 0 else None)]
 
 
 def _decider(prog, pending) -> str:
@@ -501,7 +528,7 @@ class Twin:
     def follow(self, move, type_code: str) -> bool:
         """Plays in the twin the move matching the one just played; False when there is
         none (the games differ legitimately from now on) or the twin breaks a rule."""
-        moves = self.game.legal_moves()
+        moves = self.game.legal_moves(move.player)
         if move.player == self.seat:
             if move.index >= len(moves):
                 return False

@@ -1,7 +1,12 @@
 """Counting move paths ("perft"): how many sequences of exactly ``depth`` decisions lead on
 from a position. A path on which the game ends before ``depth`` decisions is not counted
 (as in chess perft, where a mate has no moves). Published counts (chess: 20, 400,
-8,902...) check a ruleset's move generation."""
+8,902...) check a ruleset's move generation.
+
+In a simultaneous decision each seat's choice is one decision: the paths take the seats
+still to choose in the order they are asked (``legal_moves()`` is the first one's), so
+two seats choosing among 3 give 3 paths of one decision and 9 (the joint choices) of two.
+The order changes no count: the game after all the choices is the same whatever the order."""
 from __future__ import annotations
 
 from typing import Callable

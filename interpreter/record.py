@@ -5,6 +5,9 @@ the game state. Records are validated against ``docs/schema/record.schema.json``
 then for meaning (``from_dict``); a bad record is one ``RecordError`` whose message
 starts ``invalid record at <json path>: ...``.
 
+A choice of a simultaneous decision is written after its seat (``p2: bid 4``, see
+``Game.move_text``), so that the order in which the seats chose replays exactly.
+
 Format ``meeple-record/2`` adds, after each move, a short digest of the state
 (``digests``), so that a replay that diverges stops at the first bad move; a digest of
 the ruleset's sources (``ruleset_digest``); and ``secrets``/``note``, saying whether the
@@ -74,7 +77,9 @@ RECORD_SCHEMA = {
         "seed": {"type": "integer", "minimum": -SEED_LIMIT + 1, "maximum": SEED_LIMIT - 1},
         "moves": {"type": "array", "maxItems": MAX_MOVES,
                   "items": {"type": "string", "maxLength": MAX_MOVE_TEXT},
-                  "description": "each move's exact notation (it may be empty)"},
+                  "description": "each move's exact notation (it may be empty); a choice "
+                                 "of a simultaneous decision may follow its seat: 'p2: bid 4' "
+                                 "(without it, the first seat still to choose)"},
         "digests": {"type": "array", "maxItems": MAX_MOVES,
                     "items": {"type": "string", "pattern": f"^[0-9a-f]{{{DIGEST_HEX}}}$"},
                     "description": "after each move, the first 64 bits of the SHA-256 of "

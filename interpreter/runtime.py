@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import sys
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from .compile import Program
 from .helpers import BudgetError, RuleError, over_budget
 
 STATE_FORMAT = "meeple-state/1"
+_SEAT_PREFIX = re.compile(r"p([1-9][0-9]{0,5}): (.*)\Z", re.S)
 LOG_KEEP = 60
 
 
@@ -235,6 +237,16 @@ class Runtime:
         "pass"``) one more option comes first: ``none``, written as that verb alone."""
         if alone is not None:
             options = [o for o in options if o is not None]
+        options = self._ordered(player, options, type_code)
+        self.pending = {"player": player, "var": var, "options": options, "type": type_code,
+                        "verb": verb}
+        if alone is not None:
+            # only then: the states of every other decision keep their shape
+            self.pending["options"] = [None] + options
+            self.pending["alone"] = alone
+
+    def _ordered(self, player: int, options: list, type_code: str) -> list:
+        """A decider's options, sorted (by place for items it may not know) and distinct."""
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -243,13 +255,37 @@ class Runtime:
             inner = self._hidden_key(player, "item")
             options = [sorted(o, key=inner) if any(not self.sees_item(i, player) for i in o) else o
                        for o in options]
-        options = _distinct(sorted(options, key=key))
-        self.pending = {"player": player, "var": var, "options": options, "type": type_code,
-                        "verb": verb}
-        if alone is not None:
-            # only then: the states of every other decision keep their shape
-            self.pending["options"] = [None] + options
-            self.pending["alone"] = alone
+        return _distinct(sorted(options, key=key))
+
+    def ask_each(self, var: str, choices: list, type_code: str, verb: str | None) -> None:
+        """A simultaneous decision: each ``(seat, options)`` of ``choices`` chooses in
+        secret; the choices are written into the per-player variable ``var`` once all are
+        made. Only this decision's ``pending`` has the keys ``seats`` (who chooses),
+        ``each`` (their options), ``waiting`` (who has still to choose) and ``chosen``
+        (``[seat, value]`` pairs in the order they were made); ``player`` and ``options``
+        are those of the first seat still waiting."""
+        seats = [seat for seat, _ in choices]
+        each = [self._ordered(seat, options, type_code) for seat, options in choices]
+        self.pending = {"player": seats[0], "var": var, "options": each[0], "type": type_code,
+                        "verb": verb, "seats": seats, "each": each, "waiting": list(seats),
+                        "chosen": []}
+
+    def choose_each(self, seat: int, value) -> None:
+        """Records one seat's secret choice in a simultaneous decision; after the last,
+        writes them all and ends the decision. (The lists are replaced, never changed in
+        place: copies of the state share them.)"""
+        pend = self.pending
+        waiting = [s for s in pend["waiting"] if s != seat]
+        pend["chosen"] = pend["chosen"] + [[seat, value]]
+        pend["waiting"] = waiting
+        if waiting:
+            pend["player"] = waiting[0]
+            pend["options"] = pend["each"][pend["seats"].index(waiting[0])]
+            return
+        table = self.pv[pend["var"]]
+        for s, v in pend["chosen"]:
+            table[s] = v
+        self.pending = None
 
 
 def _items_of(v, t: str) -> list[int]:
@@ -670,39 +706,63 @@ class Game:
 
     @property
     def active_player(self) -> int | None:
-        """The player who must decide now (None when the game is over)."""
+        """The player who must decide now (None when the game is over); in a
+        simultaneous decision, the first seat that has still to choose."""
         return None if self.R.pending is None else self.R.pending["player"]
+
+    @property
+    def deciding(self) -> list[int]:
+        """The seats that must decide now: one for an ordinary decision, every seat that
+        has still to choose in a simultaneous one, none when the game is over."""
+        pend = self.R.pending
+        if pend is None:
+            return []
+        return list(pend.get("waiting", [pend["player"]]))
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether the decision now is a simultaneous one (several seats choose in secret)."""
+        return self.R.pending is not None and "waiting" in self.R.pending
 
     @property
     def result(self) -> dict | None:
         return self.R.result
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        """The legal moves of the seat deciding now; with ``seat``, that seat's (none
+        unless it must decide now: in a simultaneous decision, any seat still to choose)."""
+        pend = self.R.pending
+        if seat is not None and (pend is None or seat != pend["player"]):
+            if pend is None or seat not in pend.get("waiting", ()):
+                return []
+            return self._moves_of(seat, pend["each"][pend["seats"].index(seat)])
         if self._moves is None:
-            pend = self.R.pending
-            if pend is None:
-                self._moves = []
-            else:
-                from .display import value_notation
-                verb, who = pend["verb"], pend["player"]
-                hidden_at = self.R.hidden_place(who) if "item" in pend["type"] else None
-                alone = pend.get("alone")
-                self._moves = [
-                    Move(i, v, alone if alone is not None and v is None else
-                         (f"{verb} " if verb else "")
-                         + value_notation(self.program, v, pend["type"], hidden_at), who)
-                    for i, v in enumerate(pend["options"])]
+            self._moves = [] if pend is None else self._moves_of(pend["player"], pend["options"])
         return self._moves
 
-    def find_move(self, move) -> Move:
-        """A legal move from a Move, an index, or a notation (with or without its verb)."""
-        moves = self.legal_moves()
+    def _moves_of(self, who: int, options: list) -> list[Move]:
+        from .display import value_notation
+        pend = self.R.pending
+        verb = pend["verb"]
+        hidden_at = self.R.hidden_place(who) if "item" in pend["type"] else None
+        alone = pend.get("alone")
+        return [Move(i, v, alone if alone is not None and v is None else
+                     (f"{verb} " if verb else "")
+                     + value_notation(self.program, v, pend["type"], hidden_at), who)
+                for i, v in enumerate(options)]
+
+    def find_move(self, move, seat: int | None = None) -> Move:
+        """A legal move from a Move, an index, or a notation (with or without its verb);
+        an index or a notation is a move of ``seat`` (by default the seat deciding now,
+        in a simultaneous decision the first still to choose)."""
         if self.over:
             raise IllegalMove("the game is over")
         if isinstance(move, Move):
-            if move.player != self.active_player:
-                raise IllegalMove(f"'{move.notation}' is a move for seat {move.player + 1}, "
-                                  f"but seat {self.active_player + 1} is deciding now")
+            seat = move.player
+        if seat is not None and (isinstance(seat, bool) or seat not in self.deciding):
+            raise IllegalMove(self._not_deciding(seat, getattr(move, "notation", None)))
+        moves = self.legal_moves(seat)
+        if isinstance(move, Move):
             for m in moves:
                 if m.value == move.value and m.notation == move.notation:
                     return m
@@ -713,7 +773,28 @@ class Game:
             raise IllegalMove(f"there is no move number {move}; there are {len(moves)} moves")
         if not isinstance(move, str):
             raise IllegalMove(f"a move is a Move, an index or a notation, not {type(move).__name__}")
+        if seat is None and self.simultaneous:
+            said = _SEAT_PREFIX.match(move)
+            if said:  # "p2: bid 3", as records write the choices of a simultaneous decision
+                return self.find_move(said.group(2), int(said.group(1)) - 1)
         return self._match(moves, move)
+
+    def move_text(self, move: Move) -> str:
+        """A legal move as a record writes it (before it is played): its notation; in a
+        simultaneous decision, after its seat (``p2: bid 3``), so that the order in which
+        the seats chose replays exactly. find_move and apply read both."""
+        return f"p{move.player + 1}: {move.notation}" if self.simultaneous else move.notation
+
+    def _not_deciding(self, seat, notation: str | None) -> str:
+        what = f"'{notation}' is a move for seat" if notation is not None else "seat"
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.R.n:
+            return f"there is no seat {seat!r}"
+        pend = self.R.pending
+        if any(s == seat for s, _ in pend.get("chosen", ())):
+            return f"{what} {seat + 1}, which has already chosen"
+        deciding = ", ".join(str(s + 1) for s in self.deciding)
+        return f"{what} {seat + 1}, but seat {deciding} is deciding now" if len(self.deciding) == 1 \
+            else f"{what} {seat + 1}, but seats {deciding} are deciding now"
 
     def _match(self, moves: list[Move], text: str) -> Move:
         """A notation's move: an exact match wins (with its verb, then without); else the
@@ -747,19 +828,25 @@ class Game:
         raise IllegalMove(f"{text!r} is not a legal move now" + (f"; {hint}" if hint else ""))
 
     # ------------------------------------------------------------ playing
-    def apply(self, move, safe: bool = True) -> Move:
-        """Plays a legal move. An illegal one raises IllegalMove and changes nothing; a
-        rule error raises RuleError and (with ``safe``) leaves the game as it was."""
-        m = self.find_move(move)
+    def apply(self, move, safe: bool = True, seat: int | None = None) -> Move:
+        """Plays a legal move (an index or a notation is a move of ``seat``, by default
+        the seat deciding now: see find_move). An illegal one raises IllegalMove and
+        changes nothing; a rule error raises RuleError and (with ``safe``) leaves the
+        game as it was. In a simultaneous decision each seat's choice is one move; the
+        rules go on after the last."""
+        m = self.find_move(move, seat)
         backup = _copy_state(self.R.to_state()) if safe else None
         R = self.R
         try:
-            frame = R.stack[-1]
-            frame["L"][R.pending["var"]] = m.value
-            R.pending = None
             R.moves += 1
             self._moves = None
-            run(R)
+            if "waiting" in R.pending:
+                R.choose_each(m.player, m.value)
+            else:
+                R.stack[-1]["L"][R.pending["var"]] = m.value
+                R.pending = None
+            if R.pending is None:
+                run(R)
         except RuleError:
             if backup is not None:
                 self.R = Runtime(self.program, backup)

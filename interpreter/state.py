@@ -68,7 +68,22 @@ STATE_SCHEMA = {
                            "type": {"type": "string"}, "verb": {"type": ["string", "null"]},
                            "alone": {"type": "string", "description":
                                      "the verb written alone for the first option, none "
-                                     "('as \"play\" or \"pass\"'; absent: no such move)"}}}]},
+                                     "('as \"play\" or \"pass\"'; absent: no such move)"},
+                           "seats": {"type": "array", "items": _NAT, "minItems": 1,
+                                     "description": "a simultaneous decision only: the seats "
+                                                    "who choose (absent: one seat decides)"},
+                           "each": {"type": "array", "items": {"type": "array", "minItems": 1},
+                                    "description": "the options of each of 'seats'"},
+                           "waiting": {"type": "array", "items": _NAT, "minItems": 1,
+                                       "description": "the seats still to choose ('player' "
+                                                      "is the first)"},
+                           "chosen": {"type": "array", "items": {
+                               "type": "array", "minItems": 2, "maxItems": 2,
+                               "prefixItems": [_NAT, {}]},
+                               "description": "[seat, value] of each secret choice made, in "
+                                              "the order they were made"}},
+            "dependentRequired": {k: ["seats", "each", "waiting", "chosen"]
+                                  for k in ("seats", "each", "waiting", "chosen")}}]},
         "revealed": {"type": "array", "items": _NAT},
         "seen": {"type": "array", "items": _NAT},
         "log": {"type": "array", "items": {
@@ -304,6 +319,38 @@ class _Meaning:
             raise _bad("pending/type", f"unknown type '{code}'")
         for k, o in enumerate(pend["options"]):
             self.value(o, code, f"pending/options/{k}")
+        if "seats" in pend:
+            self.simultaneous(pend, code)
+
+    def simultaneous(self, pend: dict, code: str) -> None:
+        """A simultaneous decision: distinct seats, options for each, the seats that chose
+        (each once, an option of theirs) and the seats waiting make up the seats."""
+        if pend["var"] not in self.s["pvars"]:
+            raise _bad("pending/var", f"'{pend['var']}' is not a per-player variable")
+        seats = pend["seats"]
+        for k, seat in enumerate(seats):
+            if seat >= self.n or seat in seats[:k]:
+                raise _bad(f"pending/seats/{k}", f"seat {seat} is not a seat, or is listed twice")
+        if len(pend["each"]) != len(seats):
+            raise _bad("pending/each", f"{len(pend['each'])} lists of options for "
+                                       f"{len(seats)} seats")
+        for j, options in enumerate(pend["each"]):
+            for k, o in enumerate(options):
+                self.value(o, code, f"pending/each/{j}/{k}")
+        chose = [c[0] for c in pend["chosen"]]
+        for k, (seat, value) in enumerate(pend["chosen"]):
+            if seat not in seats or seat in chose[:k]:
+                raise _bad(f"pending/chosen/{k}", f"seat {seat} does not choose, or chose twice")
+            if value not in pend["each"][seats.index(seat)]:
+                raise _bad(f"pending/chosen/{k}", "not one of the seat's options")
+        waiting = pend["waiting"]
+        if sorted(waiting + chose) != sorted(seats) or waiting != [s for s in seats if s in waiting]:
+            raise _bad("pending/waiting", "the seats waiting are not, in order, those of "
+                                          "'seats' that have not chosen")
+        if pend["player"] != waiting[0] or pend["options"] != pend["each"][seats.index(waiting[0])]:
+            raise _bad("pending/player", "not the first seat waiting, with its options")
+        if "alone" in pend:
+            raise _bad("pending/alone", "a simultaneous decision has no move without an object")
 
     def known(self, code: str) -> bool:
         while code.startswith("list:"):

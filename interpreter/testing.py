@@ -103,22 +103,26 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
     return g
 
 
-def options(game: Game, verb: str) -> list[str]:
-    """The legal moves without their verb, checking they all have that verb."""
+def options(game: Game, verb: str, seat: int | None = None) -> list[str]:
+    """The legal moves (of ``seat``, see ``notations``) without their verb, checking they
+    all have that verb."""
     out = []
-    for n in notations(game):
+    for n in notations(game, seat):
         v, _, rest = n.partition(" ")
         assert v == verb, f"expected a '{verb}' decision, got {n!r}"
         out.append(rest)
     return out
 
 
-def notations(game: Game) -> list[str]:
-    return [m.notation for m in game.legal_moves()]
+def notations(game: Game, seat: int | None = None) -> list[str]:
+    """The notations of the legal moves of the seat deciding now, or of ``seat`` (in a
+    simultaneous decision, any seat still to choose)."""
+    return [m.notation for m in game.legal_moves(seat)]
 
 
 def play(game: Game, *moves) -> Game:
-    """Applies moves given by notation (or index) in order."""
+    """Applies moves given by notation (or index) in order; in a simultaneous decision a
+    notation may name its seat, ``"p2: bid 3"``."""
     for m in moves:
         game.apply(m)
     return game

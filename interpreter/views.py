@@ -2,7 +2,7 @@
 
 A view holds what one seat may know and nothing else: the items of zones it can see
 (face-down items there as ``{"hidden": true}``), only the counts of the others, the decision it must make (others see only who is
-deciding), the messages with unseen items written as "a card", and variables with
+deciding; in a simultaneous decision every seat sees who has chosen, never what), the messages with unseen items written as "a card", and variables with
 unseen items replaced by ``{"hidden": true}``. The random
 generator's state, the procedure stack and item locations never leave the game.
 """
@@ -32,7 +32,9 @@ def view(game: Game, seat: int) -> dict:
     pending = None
     if pend is not None:
         pending = {"player": pend["player"], "verb": pend["verb"]}
-        if seat == "all" or pend["player"] == seat:
+        if "waiting" in pend:
+            _simultaneous(game, pend, seat, pending)
+        elif seat == "all" or pend["player"] == seat:
             pending["options"] = [m.notation for m in game.legal_moves()]
     declared = prog.checked.vars
     kinds = prog.checked.kinds
@@ -52,6 +54,20 @@ def view(game: Game, seat: int) -> dict:
         "log_dropped": R.dropped,  # earlier messages that are no longer kept
         "result": R.result,
     }
+
+
+def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
+    """A simultaneous decision: every seat sees who chooses and who has chosen, never
+    what; a seat still to choose sees its own options. (``player`` is the first seat
+    still to choose.)"""
+    pending["simultaneous"] = True
+    pending["seats"] = list(pend["seats"])
+    pending["waiting"] = list(pend["waiting"])
+    if seat == "all":
+        pending["options"] = [m.notation for m in game.legal_moves()]
+        pending["chosen"] = [[s, v] for s, v in pend["chosen"]]
+    elif seat in pend["waiting"]:
+        pending["options"] = [m.notation for m in game.legal_moves(seat)]
 
 
 HIDDEN_ITEM = {"hidden": True}  # what a view shows for an item the seat may not see

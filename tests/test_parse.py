@@ -259,6 +259,9 @@ def test_declaration_keywords_as_assignment_targets_after_an_expression():
     ('choose c from xs as "play"', "(Choose var=c (Var name=xs) verb=play)"),
     ('choose c from xs by players[0] as "start"',
      "(Choose var=c (Var name=xs) (Index (Var name=players) (IntLit value=0)) verb=start)"),
+    ('choose bid(p) from items(hand(p)) for each p in players as "bid"',
+     "(ChooseEach var=bid arg=p (Call func=items [(Call func=hand [(Var name=p)])]) each=p "
+     "(Var name=players) verb=bid)"),
     ("choose s subset of xs", "(ChooseSubset var=s (Var name=xs))"),
     ('choose s subset of xs where size(s) == 2 by p as "with"',
      "(ChooseSubset var=s (Var name=xs) (BinOp op=== (Call func=size [(Var name=s)]) (IntLit value=2)) "

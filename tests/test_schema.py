@@ -121,6 +121,7 @@ turn {
   for i in 1..2 { pick r at random from players }
   while false max 3 { move top(pile) to pile face down for active  flip top(pile) face up }
   choose q from players by active as "pick"
+  choose n(p) from [1, 2] for each p in players as "bid"
   let k1 = top(pile)
   k1.hp = 1
   choose s subset of xs where size(s) == 1
