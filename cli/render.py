@@ -330,7 +330,7 @@ def zones_table(prog, view: dict, seat) -> Group:
     for z in prog.zones:
         if z.owner == 0 and z.board is None:
             per_player.append(z.name)
-    if per_player:
+    if per_player or pvar_names(view):
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         t.add_column("", overflow="fold")
         for name in per_player:

@@ -237,3 +237,17 @@ def test_a_game_with_nothing_per_seat_draws_no_seat_lines():
         assert not re.search(r"^Player [12]( \(you\))?:\s*$", text, re.M), text
     assert re.search(r"^\s*Player 1 \(you\)", draw(cherokee_after(0), 0, layout="compact"),
                      re.M)
+
+
+def test_per_player_variables_show_without_per_player_zones(tmp_path):
+    """A game whose only per-seat data are variables shows them in every layout."""
+    f = tmp_path / "tally.meeple"
+    f.write_text("ruleset tally\nplayers 2..2\nvar wins: int per player = 0\n"
+                 "var rounds: int = 0\nturn {\n  choose n from [1, 2] as \"add\"\n"
+                 "  wins(active) = wins(active) + n\n  rounds = rounds + 1\n}\n"
+                 "end when rounds == 4\nscore(p) = wins(p)\n", encoding="utf-8")
+    game = interpreter.load(str(f)).new_game(2, 1)
+    game.apply("add 2")
+    for layout, size in (("full", (100, 30)), ("compact", (60, 12))):
+        text = draw(game, 1, layout=layout, width=size[0], height=size[1])
+        assert "wins" in text and re.search(r"Player 1\b.*\b2\b", text), text
