@@ -491,7 +491,8 @@ class Program:
 
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
-        local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS}
+        local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS} \
+            | {v for n in ir.walk(body) if n.node == "Roll" for v in n.vars}
         pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
         pc.block(body)
         self.procs[name] = pc.proc
@@ -534,16 +535,31 @@ class Program:
                     table[it.id] = value
         return iv
 
-    def new_game(self, players: int | None = None, seed: int = 0, hook=None):
+    def new_game(self, players: int | None = None, seed: int = 0, hook=None, chance: str = "seeded"):
         """Starts a game: setup runs until the first player decision. ``hook(moment, R)``
-        is called "after setup", "at turn end" and "at end" (for checking invariants)."""
+        is called "after setup", "at turn end" and "at end" (for checking invariants).
+        ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``)."""
         from .runtime import Game
-        return Game.new(self, self.n if players is None else players, seed, hook)
+        return Game.new(self, self.n if players is None else players, seed, hook, chance)
 
     def resume(self, state: dict, check: bool = True):
         """A game from a saved plain-data state (checked first unless ``check`` is false)."""
         from .runtime import Game
         return Game.from_state(self, state, check)
+
+
+def _chancy(ins):
+    """A random statement: in explicit chance mode it may stop at a chance step and run
+    again from its start with the outcomes set so far (so it changes nothing before its
+    last draw); when it completes, those outcomes are spent."""
+    def run(R, L):
+        if R.chance is None:
+            return ins(R, L)
+        R.chance_begin()
+        nxt = ins(R, L)
+        R.chance_end()
+        return nxt
+    return run
 
 
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
@@ -781,11 +797,11 @@ class ProcCompiler:
             if len(tied) == 1 or tie == "first":
                 L[var] = tied[0]
             elif tie == "random":
-                L[var] = tied[R.below(len(tied))]
+                L[var] = tied[R.below(len(tied), "tie", tied, tc)]
             else:
                 R.ask(who(R, L), var, tied, tc, "tie")
             return nxt
-        self.emit(ins, s.span)
+        self.emit(_chancy(ins) if tie == "random" else ins, s.span)
 
     def _AttrAssign(self, s: ir.AttrAssign):
         holder = self.fn(s.obj if s.obj is not None else ir.Var(span=s.span, name=s.var))
@@ -803,15 +819,29 @@ class ProcCompiler:
 
     def _PickRandom(self, s: ir.PickRandom):
         opts, var, nxt = self.fn(s.options), s.var, self.here() + 1
+        tc = type_code(self.p.type_of(s.options).arg)
 
         def ins(R, L):
             options = list(opts(R, L))
             if not options:
                 raise RuleError(f"'pick {var} at random' has an empty list",
                                 hint="check that the list is not empty first: 'if size(xs) > 0 { ... }'")
-            L[var] = options[R.below(len(options))]
+            L[var] = options[R.below(len(options), "pick", options, tc)]
             return nxt
-        self.emit(ins, s.span)
+        self.emit(_chancy(ins), s.span)
+
+    def _Roll(self, s: ir.Roll):
+        faces, names, nxt = self.fn(s.faces), s.vars, self.here() + 1
+
+        def ins(R, L):
+            sides = list(faces(R, L))
+            if not sides:
+                raise RuleError("'roll' of a die with no faces (its list is empty)",
+                                hint="give the die faces, e.g. 'roll x from 1..6'")
+            for name in names:  # one die after the other, each from its own draw
+                L[name] = sides[R.below(len(sides), "roll", sides, "int")]
+            return nxt
+        self.emit(_chancy(ins), s.span)
 
     # ------------------------------------------------------------ effects
     def _facing(self, s):
@@ -861,7 +891,7 @@ class ProcCompiler:
 
     def _Shuffle(self, s: ir.Shuffle):
         z, nxt = self.fn(s.zone), self.here() + 1
-        self.emit(lambda R, L: (R.shuffle(z(R, L)), nxt)[1], s.span)
+        self.emit(_chancy(lambda R, L: (R.shuffle(z(R, L)), nxt)[1]), s.span)
 
     def _Reveal(self, s: ir.Reveal):
         z, nxt = self.fn(s.zone), self.here() + 1
@@ -957,9 +987,10 @@ class Ruleset:
             prog.sources, prog.warnings = self.sources, self.warnings
         return prog
 
-    def new_game(self, players: int, seed: int = 0, hook=None):
-        """Starts a game for ``players`` players: setup runs until the first decision."""
-        return self.for_players(players).new_game(players, seed, hook)
+    def new_game(self, players: int, seed: int = 0, hook=None, chance: str = "seeded"):
+        """Starts a game for ``players`` players: setup runs until the first decision
+        (or, with ``chance="explicit"``, the first chance step)."""
+        return self.for_players(players).new_game(players, seed, hook, chance)
 
     def resume(self, state: dict, check: bool = True):
         """A game from a saved plain-data state, checked first (StateError if bad).

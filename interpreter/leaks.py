@@ -183,6 +183,9 @@ def local_types(prog) -> dict[str, dict[str, str]]:
                 note(n.var, elem(c.type_of(n.options)))
             elif kind == "ChooseSubset":
                 note(n.var, "list:" + elem(c.type_of(n.options)))
+            elif kind == "Roll":
+                for v in n.vars:
+                    note(v, "int")
         proc = prog.procs.get(name)
         for pc, span in enumerate(proc.lines if proc is not None else []):
             if span in fors:

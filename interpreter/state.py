@@ -74,6 +74,23 @@ STATE_SCHEMA = {
         "log": {"type": "array", "items": {
             "type": "array", "minItems": 2, "maxItems": 4,
             "prefixItems": [_NAT, {"type": "array"}, {"type": "array"}, {"type": "object"}]}},
+        "chance": {
+            "type": "object", "required": ["taken", "step", "n"], "additionalProperties": False,
+            "description": "explicit chance mode (absent: the seeded generator decides at once): "
+                           "the outcomes set for the running random statement, the pending "
+                           "chance step, and how many outcomes were set so far",
+            "properties": {
+                "taken": {"type": "array", "items": _NAT},
+                "n": _NAT,
+                "step": {"oneOf": [{"type": "null"}, {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["kind", "type", "options", "weights", "take", "of"],
+                    "properties": {"kind": {"enum": ["shuffle", "pick", "roll", "tie"]},
+                                   "type": {"type": "string"},
+                                   "options": {"type": "array", "minItems": 2},
+                                   "weights": {"type": "array", "items": {**_NAT, "minimum": 1}},
+                                   "take": {"type": "array", "items": _NAT},
+                                   "of": {"type": "array", "items": _NAT}}}]}}},
         "log_dropped": {**_NAT, "description": "how many messages were said before the "
                                                "ones kept in 'log' (absent: none)"},
         "result": {"oneOf": [{"type": "null"}, {
@@ -138,7 +155,7 @@ class _Meaning:
 
     def check(self) -> None:
         for step in (self.program, self.places, self.facing, self.numbers, self.variables,
-                     self.stack, self.pending, self.log, self.result):
+                     self.stack, self.pending, self.chance, self.log, self.result):
             step()
 
     def program(self) -> None:
@@ -292,7 +309,7 @@ class _Meaning:
     def pending(self) -> None:
         pend = self.s["pending"]
         if pend is None:
-            if self.s["phase"] != "over":
+            if self.s["phase"] != "over" and (self.s.get("chance") or {}).get("step") is None:
                 raise _bad("pending", "a game that is not over waits for a decision")
             return
         if not self.s["stack"]:
@@ -304,6 +321,24 @@ class _Meaning:
             raise _bad("pending/type", f"unknown type '{code}'")
         for k, o in enumerate(pend["options"]):
             self.value(o, code, f"pending/options/{k}")
+
+    def chance(self) -> None:
+        ch = self.s.get("chance")
+        step = ch["step"] if ch is not None else None
+        if step is None:
+            return
+        if self.s["pending"] is not None or not self.s["stack"]:
+            raise _bad("chance/step", "a chance step waits with no decision pending and a "
+                                      "procedure running")
+        if not self.known(step["type"]):
+            raise _bad("chance/step/type", f"unknown type '{step['type']}'")
+        k = len(step["options"])
+        if len(step["weights"]) != k or len(step["take"]) != k or sum(step["weights"]) != len(step["of"]) \
+                or any(t >= len(step["of"]) or step["of"][t] != i for i, t in enumerate(step["take"])) \
+                or any(o >= k for o in step["of"]):
+            raise _bad("chance/step", "its options, weights and candidates do not agree")
+        for i, o in enumerate(step["options"]):
+            self.value(o, step["type"], f"chance/step/options/{i}")
 
     def known(self, code: str) -> bool:
         while code.startswith("list:"):
