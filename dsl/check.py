@@ -858,14 +858,31 @@ class Checker:
     def _public_only(self, e, span) -> None:
         """A message is shown to every seat: it may not read a variable that only its
         owner (or nobody) may see."""
+        name = self._private_read(e, set())
+        v = self.c.vars.get(name) if name else None
+        if v is not None:
+            self.d.add(errors.Diagnostic(
+                "check/private-value", span,
+                f"a message is shown to every seat, but it reads '{name}', which is declared "
+                f"'{v.visibility}'",
+                "show it only once it may be public, e.g. copy it into a public variable first"))
+
+    def _private_read(self, e, seen: set) -> str | None:
+        """The first variable declared ``owner`` or ``hidden`` that an expression reads,
+        also through the functions it calls."""
         for n in ir.walk(e):
-            name = getattr(n, "name", None) if getattr(n, "node", "") in ("Var", "Call") else None
+            kind = getattr(n, "node", "")
+            name = n.name if kind == "Var" else n.func if kind == "Call" else None
             v = self.c.vars.get(name) if name else None
             if v is not None and v.visibility is not None:
-                self.d.add(errors.Diagnostic(
-                    "check/private-value", span,
-                    f"a message is shown to every seat, but '{name}' is {v.visibility}",
-                    f"show it only when it is public, e.g. copy it into a public variable first"))
+                return name
+            fn = self.c.functions.get(name) if kind == "Call" else None
+            if fn is not None and name not in seen:
+                seen.add(name)
+                found = self._private_read(fn.body, seen)
+                if found:
+                    return found
+        return None
 
     def expr(self, e, env) -> T:
         t = self._expr(e, env)

@@ -895,8 +895,14 @@ class Game:
         from .display import value_notation
         step = self.R.chance["step"]
         total = len(step["of"])
-        return [Outcome(k, v, value_notation(self.program, v, step["type"]), Fraction(w, total))
-                for k, (v, w) in enumerate(zip(step["options"], step["weights"]))]
+        names = [value_notation(self.program, v, step["type"]) for v in step["options"]]
+        if step["type"] == "item":
+            # an outcome stands for every item alike: written without a copy's number
+            # (red#2), unless two outcomes would then read the same
+            bare = [_without_copy(n) for n in names]
+            names = [b if bare.count(b) == 1 else n for b, n in zip(bare, names)]
+        return [Outcome(k, v, name, Fraction(w, total))
+                for k, (v, w, name) in enumerate(zip(step["options"], step["weights"], names))]
 
     def find_outcome(self, outcome) -> Outcome:
         """A pending chance outcome from an Outcome, an index or a notation."""
@@ -961,6 +967,11 @@ class Game:
             o = self.find_outcome(self.script[0])
             self.script.pop(0)
             self._resolve(self.R.chance["step"]["take"][o.index])
+
+
+def _without_copy(notation: str) -> str:
+    base, sep, number = notation.rpartition("#")
+    return base if sep and base and number.isdigit() else notation
 
 
 def new_chance() -> dict:
