@@ -147,7 +147,7 @@ class Record:
     seed: int
     variants: list[str]
     locale: str | None
-    moves: list[str]
+    moves: list  # notations; in explicit chance mode also {"chance": notation}
     seats: list[str] | None = None
     result: dict | None = None
     state_digest: str | None = None
@@ -362,7 +362,8 @@ def check_program(program, rec: Record) -> None:
 
 def replay(program, rec: Record, on_move=None, after_move=None) -> Game:
     """Replays a record move by move; ``on_move(game, move)`` is called before each and
-    ``after_move(game)`` after. With per-move digests, a replay that diverges stops at
+    ``after_move(game)`` after (a chance outcome, ``{"chance": notation}``, is set with
+    ``apply_chance``: ``after_move`` only). With per-move digests, a replay that diverges stops at
     the first move whose state differs from the recorded one."""
     check_program(program, rec)
     try:
@@ -413,7 +414,7 @@ def _replay_chance(game: Game, i: int, outcome: str) -> None:
         raise RecordError(f"chance outcome {i} '{shown}' cannot be set: {e}") from None
 
 
-def entry(game: Game, played) -> str | dict:
+def entry(played) -> str | dict:
     """How a record writes what was just played: a Move's notation, or a chance Outcome
     as ``{"chance": notation}``."""
     from .runtime import Outcome

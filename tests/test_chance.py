@@ -352,9 +352,9 @@ def test_a_record_stores_and_replays_chance_outcomes(kuhn, tmp_path):
     game = kuhn.new_game(2, seed=4, chance="explicit")
     entries = []
     for outcome in ("2", "1"):
-        entries.append(record.entry(game, game.apply_chance(outcome)))
+        entries.append(record.entry(game.apply_chance(outcome)))
     for move in ("act 1", "act 1"):
-        entries.append(record.entry(game, game.apply(move)))
+        entries.append(record.entry(game.apply(move)))
     assert entries == [{"chance": "2"}, {"chance": "1"}, "act 1", "act 1"]
     rec = record.Record("kuhn", 2, 4, [], None, entries, chance="explicit")
     rec = record.complete(rec, kuhn)
