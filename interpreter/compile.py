@@ -89,10 +89,12 @@ class Static:
 
 def has_hidden_information(c: Checked) -> bool:
     """Whether some player may be kept from seeing something in games of this ruleset:
-    a zone or board that is not public, a ``secret`` declaration, or a rule that moves
+    a zone, board or variable that is not public, a ``secret`` declaration, or a rule that moves
     or flips items face down. (A ruleset without any of these shows every item to
     everyone; its random draws are still unknown in advance.)"""
     if c.secrets:
+        return True
+    if any(v.visibility is not None for v in c.vars.values()):
         return True
     if any(z.visibility != "public" for z in c.zones.values()):
         return True
@@ -116,6 +118,8 @@ class Program:
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
         self.direction = 1 if c.order == "clockwise" else -1
+        # variables declared owner or hidden (meeple test changes their values in twins)
+        self.private_vars = [n for n, v in c.vars.items() if v.visibility is not None]
         self.variants, self.locale = list(c.variants), c.locale
         self.static = Static(players, self.direction, budgets)
         self.diags: list[Diagnostic] = []

@@ -389,3 +389,38 @@ def test_testing_position_sets_outcomes_as_they_come(tmp_path):
     assert game.at_chance              # the script ran out: the next roll waits
     with pytest.raises(ValueError, match="explicit chance mode"):
         testing.fix_chance(prog.new_game(2), "1")
+
+
+# ---------------------------------------------------------------- meeple test and private values
+
+LEAKY_DIE = """ruleset leaky_die
+title "Leaky die"
+players 2..2
+var die: int per player owner = 0
+var points: int per player = 0
+var turns: int = 0
+turn {
+  roll d from 1..6
+  die(active) = d
+  choose c from 1..2 as "claim"
+  points(active) = points(active) + die(active) * c
+  turns = turns + 1
+}
+end when turns == 4
+score(p) = points(p)
+"""
+
+
+def test_meeple_test_finds_a_private_die_that_leaks_into_a_public_variable(tmp_path):
+    f = tmp_path / "leaky_die.meeple"
+    f.write_text(LEAKY_DIE, encoding="utf-8")
+    with pytest.raises(AssertionError, match=r"secrets/non-interference .*depends on variables it "
+                                             r"may not see, in variable points .*the value of die"):
+        testing.check_ruleset(str(f), examples=20)
+
+
+def test_a_private_die_kept_private_passes_meeple_test(tmp_path):
+    f = tmp_path / "private_die.meeple"
+    f.write_text(PRIVATE_DIE, encoding="utf-8")
+    testing.check_ruleset(str(f), examples=20)
+    assert _load(tmp_path, PRIVATE_DIE, "private_die").hidden_information
