@@ -380,6 +380,23 @@ def test_a_record_stores_and_replays_chance_outcomes(kuhn, tmp_path):
         record.replay(kuhn, record.from_dict(wrong))
 
 
+def test_the_command_line_replays_a_record_of_explicit_chance_but_does_not_resume_it(kuhn, tmp_path):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    rules = tmp_path / "kuhn.meeple"
+    game = kuhn.new_game(2, seed=4, chance="explicit")
+    entries = [record.entry(game.apply_chance("3")), record.entry(game.apply_chance("2")),
+               record.entry(game.apply("act 0"))]
+    rec = record.complete(record.Record(str(rules), 2, 4, [], None, entries, chance="explicit"), kuhn)
+    rec.save(tmp_path / "kuhn.json")
+    runner = CliRunner()
+    replayed = runner.invoke(app, ["replay", str(tmp_path / "kuhn.json"), "--ruleset", str(rules)])
+    assert replayed.exit_code == 0, replayed.output
+    resumed = runner.invoke(app, ["play", "--resume", str(tmp_path / "kuhn.json"), "--ruleset", str(rules)])
+    assert resumed.exit_code != 0 and "explicit chance" in resumed.output
+
+
 def test_testing_position_sets_outcomes_as_they_come(tmp_path):
     prog = _load(tmp_path, PRIVATE_DIE, "private_die")
     game = testing.position(prog, 2, zones={}, active=1, outcomes=["4"])
