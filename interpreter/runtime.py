@@ -186,7 +186,8 @@ class Runtime:
     def draw(self, n: int, kind: str, describe) -> int:
         """Explicit chance: the outcome set for this step of the running statement, or a
         stop at a new chance step. ``describe()`` gives each candidate's value, what
-        tells it apart, and the values' type code. A step with one outcome is not a step."""
+        tells it apart, and the values' type code. A step with one outcome is not a step
+        (the generator decides which of its alike candidates it is)."""
         ch = self.chance
         taken = ch["taken"]
         if self.used < len(taken):
@@ -205,7 +206,12 @@ class Runtime:
             take[k] = raw  # the last candidate of its outcome stands for it
             weights[k] += 1
         if len(take) == 1:
-            return n - 1
+            # no step: the generator still draws which candidate it is, as the seeded
+            # mode does, so that sampling every step plays exactly the seeded game
+            self.rng, raw = rng.below(self.rng, n)
+            taken.append(raw)
+            self.used += 1
+            return raw
         ch["step"] = {"kind": kind, "type": type_code, "options": [values[r] for r in take],
                       "weights": weights, "take": take, "of": of}
         raise ChanceStop

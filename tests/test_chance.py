@@ -252,6 +252,18 @@ def test_alike_items_are_one_outcome_with_summed_probability(tmp_path):
     assert game.over and game.state["vars"]["best_value"] == 5 and game.result["scores"] == [2, 2]
 
 
+def test_a_sampled_game_with_alike_cards_is_the_seeded_game(tmp_path):
+    prog = _load(tmp_path, ALIKE, "alike")
+    for seed in range(6):
+        seeded = prog.new_game(2, seed=seed)
+        explicit = prog.new_game(2, seed=seed, chance="explicit")
+        while explicit.at_chance:
+            explicit.sample_chance()
+        state = explicit.state
+        state.pop("chance")
+        assert state == seeded.state
+
+
 def test_distinguishable_orders_of_alike_cards_are_counted_once(tmp_path):
     prog = _load(tmp_path, ALIKE.replace("[3, 5, 5, 4]", "[3, 5, 10, 4]"), "alike")
     game = prog.new_game(2, chance="explicit")
