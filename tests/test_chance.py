@@ -453,3 +453,16 @@ def test_a_private_die_kept_private_passes_meeple_test(tmp_path):
     f.write_text(PRIVATE_DIE, encoding="utf-8")
     testing.check_ruleset(str(f), examples=20)
     assert _load(tmp_path, PRIVATE_DIE, "private_die").hidden_information
+
+
+# ---------------------------------------------------------------- the checker
+
+def test_a_bad_roll_is_a_located_checker_error(tmp_path):
+    text = TWO_DICE.replace("roll a, b from 1..6", "roll a, b from 6..1\n  roll c from [true]")
+    f = tmp_path / "bad_dice.meeple"
+    f.write_text(text, encoding="utf-8")
+    with pytest.raises(interpreter.MeepleError) as e:
+        interpreter.load(str(f))
+    got = {(d.code, d.span.line, d.span.column) for d in e.value.diagnostics}
+    assert got == {("check/bad-value", 6, 18), ("check/type-mismatch", 7, 15)}
+    assert f"{f}:6:18" in str(e.value) and "the die has no faces: 6..1 is empty" in str(e.value)
