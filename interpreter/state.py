@@ -4,7 +4,8 @@ A state is plain JSON data (``docs/schema/state.schema.json``). It is checked fi
 against that schema (only true integers are integers), then for meaning against the
 program: the ruleset, variants, locale and players match; every item lies in at most
 one place and ``loc`` says where; indices, facing masks, the random generator, the
-procedure stack, the pending decision, the messages and the result are well formed.
+procedure stack, the pending decision (or chance step, in explicit chance mode), the
+messages and the result are well formed.
 A bad state is one ``StateError``: ``invalid state at <json path>: <what is wrong>``.
 """
 from __future__ import annotations
