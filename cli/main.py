@@ -622,6 +622,10 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
     problem = records.check_target(path, overwrite=True)
     if problem:
         raise fail(f"--resume: {problem}", 2)
+    if rec.chance == "explicit":
+        raise fail(f"the game in {path} sets its chance outcomes one by one (explicit chance); "
+                   f"'meeple play' plays with the seeded generator: replay it with "
+                   f"'meeple replay {path}' or continue it from Python")
     prog = _record_ruleset(rec, ruleset, budgets)
     seats = list(rec.seats or [HUMAN] * rec.players)
     for s, kind in enumerate(seats):

@@ -313,6 +313,14 @@ class PickRandom(Node):
     options: Expr
 
 
+class Roll(Node):
+    """``roll x from 1..6`` / ``roll a, b from faces``: each name gets a value of the
+    list (a die's faces), each face equally likely; the dice are independent."""
+    node: Literal["Roll"] = "Roll"
+    vars: list[str]
+    faces: Expr
+
+
 class Log(Node):
     """``log key "text {expr}"``: a message to the players (localisable by key)."""
     node: Literal["Log"] = "Log"
@@ -358,7 +366,7 @@ class EndGame(Node):
 
 Stmt = Annotated[
     Union[Let, Assign, AttrAssign, If, For, While, Choose, ChooseEach, ChooseSubset, Best, Move, Flip,
-          Shuffle, Deal, Fill, PickRandom, Log, CallProc, EndGame, Reveal, Return, CallResult],
+          Shuffle, Deal, Fill, PickRandom, Roll, Log, CallProc, EndGame, Reveal, Return, CallResult],
     Field(discriminator="node"),
 ]
 
@@ -469,11 +477,13 @@ class DeckDecl(Node):
 
 
 class VarDecl(Node):
-    """``var passes: int = 0`` or ``var gold: int per player = 3``."""
+    """``var passes: int = 0`` or ``var gold: int per player = 3``; ``var die: int per
+    player owner = 0``: only its owner sees a seat's value (``hidden``: nobody)."""
     node: Literal["VarDecl"] = "VarDecl"
     name: str
     type: TypeRef
     per_player: bool = False
+    visibility: Optional[str] = None  # "public" (None), "owner" or "hidden"
     init: Expr
 
 

@@ -327,6 +327,7 @@ class Checker:
             case "DeckDecl":
                 self._check_deck(d)
             case "VarDecl":
+                self._visibility(d, d.visibility, d.per_player)
                 t = self.type_ref(d.type)
                 self._expect(d.init, {}, t, f"the initial value of '{d.name}'")
             case "RelationDecl":
@@ -661,6 +662,8 @@ class Checker:
                 self._zone_expr(s.source, env, "the pile filled from")
             case "PickRandom":
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+            case "Roll":
+                self._roll(s, env)
             case "Log":
                 self.c.templates[id(s)] = self.template(s.template, s.span, env)
             case "CallProc":
@@ -700,6 +703,23 @@ class Checker:
         if not elem.is_error and not compatible(target, elem):
             self.d.add(errors.type_mismatch(s.options.span, f"the options of '{s.var}'",
                                             f"a list of {target}", f"a list of {elem}"))
+    def _roll(self, s: ir.Roll, env) -> None:
+        """``roll a, b from faces``: the faces are a non-empty list of ints; each name is
+        a new int local, named once."""
+        self._expect(s.faces, env, list_of(INT), "the faces of a roll")
+        f = s.faces
+        if f.node == "BinOp" and f.op == ".." and f.left.node == "IntLit" and f.right.node == "IntLit" \
+                and f.left.value > f.right.value:
+            self.d.add(errors.bad_value(f.span, f"the die has no faces: {f.left.value}..{f.right.value} "
+                                                f"is empty", "write the lowest face first, e.g. 'roll x from 1..6'"))
+        elif f.node == "ListLit" and not f.items:
+            self.d.add(errors.bad_value(f.span, "the die has no faces: the list is empty",
+                                        "list its faces, e.g. 'roll x from [1, 2, 3, 4, 5, 6]'"))
+        for k, name in enumerate(s.vars):
+            if name in s.vars[:k]:
+                self.d.add(errors.bad_value(s.span, f"'{name}' is rolled twice in one 'roll'",
+                                            "give each die its own name: 'roll a, b from 1..6'"))
+            self._bind(s.span, name, INT)
 
     def _chooser(self, e) -> None:
         if e is not None:
@@ -915,10 +935,40 @@ class Checker:
                 e = None
             if e is not None:
                 self.expr(e, env)
+                self._public_only(e, span)
                 parts.append((m.group(1).strip(), e))
             pos = m.end()
         parts.append(text[pos:])
         return parts
+
+    def _public_only(self, e, span) -> None:
+        """A message is shown to every seat: it may not read a variable that only its
+        owner (or nobody) may see."""
+        name = self._private_read(e, set())
+        v = self.c.vars.get(name) if name else None
+        if v is not None:
+            self.d.add(errors.Diagnostic(
+                "check/private-value", span,
+                f"a message is shown to every seat, but it reads '{name}', which is declared "
+                f"'{v.visibility}'",
+                "show it only once it may be public, e.g. copy it into a public variable first"))
+
+    def _private_read(self, e, seen: set) -> str | None:
+        """The first variable declared ``owner`` or ``hidden`` that an expression reads,
+        also through the functions it calls."""
+        for n in ir.walk(e):
+            kind = getattr(n, "node", "")
+            name = n.name if kind == "Var" else n.func if kind == "Call" else None
+            v = self.c.vars.get(name) if name else None
+            if v is not None and v.visibility is not None:
+                return name
+            fn = self.c.functions.get(name) if kind == "Call" else None
+            if fn is not None and name not in seen:
+                seen.add(name)
+                found = self._private_read(fn.body, seen)
+                if found:
+                    return found
+        return None
 
     def expr(self, e, env) -> T:
         t = self._expr(e, env)

@@ -179,8 +179,9 @@ class _ToIR(Transformer):
         return ir.DeckDecl(span=self.t(name), name=str(name), into=str(into), entries=entries)
 
     def var_decl(self, meta, c):
-        name, type_, per, init = c
+        name, type_, per, vis, init = c
         return ir.VarDecl(span=self.t(name), name=str(name), type=type_, per_player=bool(per),
+                          visibility=str(vis) if vis is not None and str(vis) != "public" else None,
                           init=init)
 
     def param(self, meta, c):
@@ -410,6 +411,10 @@ class _ToIR(Transformer):
 
     def random_stmt(self, meta, c):
         return ir.PickRandom(span=self.s(meta), var=str(c[0]), options=c[1])
+
+    def roll_stmt(self, meta, c):
+        *names, faces = c
+        return ir.Roll(span=self.s(meta), vars=[str(n) for n in names], faces=faces)
 
     def log_stmt(self, meta, c):
         return ir.Log(span=self.s(meta), key=str(c[0]), template=_string(c[1]))

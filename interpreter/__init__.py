@@ -17,13 +17,13 @@ from ..dsl.load import merge, read_sources, resolve_path
 from .bots import bot_seed
 from .compile import Program, Ruleset
 from .helpers import BudgetError, RuleError
-from .perft import divide, perft
-from .runtime import Game, IllegalMove, Move
+from .perft import divide, histories, perft
+from .runtime import Game, IllegalMove, Move, Outcome
 from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
-           "perft", "divide"]
+           "perft", "divide", "histories", "Outcome"]
 
 
 def load(ruleset: str, variants=(), locale: str | None = None, budgets: Budgets | None = None) -> Ruleset:

@@ -89,11 +89,13 @@ class Static:
 
 def has_hidden_information(c: Checked) -> bool:
     """Whether some player may be kept from seeing something in games of this ruleset:
-    a zone or board that is not public, a ``secret`` declaration, a rule that moves
+    a zone, board or variable that is not public, a ``secret`` declaration, a rule that moves
     or flips items face down, or a simultaneous decision (its choices are secret until
     all are made). (A ruleset without any of these shows every item to
     everyone; its random draws are still unknown in advance.)"""
     if c.secrets:
+        return True
+    if any(v.visibility is not None for v in c.vars.values()):
         return True
     if any(z.visibility != "public" for z in c.zones.values()):
         return True
@@ -118,6 +120,8 @@ class Program:
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
         self.direction = 1 if c.order == "clockwise" else -1
+        # variables declared owner or hidden (meeple test changes their values in twins)
+        self.private_vars = [n for n, v in c.vars.items() if v.visibility is not None]
         self.variants, self.locale = list(c.variants), c.locale
         self.static = Static(players, self.direction, budgets)
         self.diags: list[Diagnostic] = []
@@ -534,7 +538,8 @@ class Program:
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
         local_names = set(params) | {n.var for n in ir.walk(body) if n.node in _BINDERS
                                      or (n.node == "CallResult" and n.new)} \
-            | {n.each for n in ir.walk(body) if n.node == "ChooseEach"}
+            | {n.each for n in ir.walk(body) if n.node == "ChooseEach"} \
+            | {v for n in ir.walk(body) if n.node == "Roll" for v in n.vars}
         pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
         pc.block(body)
         pc.end[0] = pc.here()  # where 'return' goes
@@ -578,11 +583,12 @@ class Program:
                     table[it.id] = value
         return iv
 
-    def new_game(self, players: int | None = None, seed: int = 0, hook=None):
+    def new_game(self, players: int | None = None, seed: int = 0, hook=None, chance: str = "seeded"):
         """Starts a game: setup runs until the first player decision. ``hook(moment, R)``
-        is called "after setup", "at turn end" and "at end" (for checking invariants)."""
+        is called "after setup", "at turn end" and "at end" (for checking invariants).
+        ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``)."""
         from .runtime import Game
-        return Game.new(self, self.n if players is None else players, seed, hook)
+        return Game.new(self, self.n if players is None else players, seed, hook, chance)
 
     def resume(self, state: dict, check: bool = True):
         """A game from a saved plain-data state (checked first unless ``check`` is false)."""
@@ -591,6 +597,20 @@ class Program:
 
 
 _UNSET = object()
+def _chancy(ins):
+    """A random statement: in explicit chance mode it may stop at a chance step and run
+    again from its start with the outcomes set so far (so it changes nothing before its
+    last draw); when it completes, those outcomes are spent."""
+    def run(R, L):
+        if R.chance is None:
+            return ins(R, L)
+        R.chance_begin()
+        nxt = ins(R, L)
+        R.chance_end()
+        return nxt
+    return run
+
+
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
 
 
@@ -860,11 +880,11 @@ class ProcCompiler:
             if len(tied) == 1 or tie == "first":
                 L[var] = tied[0]
             elif tie == "random":
-                L[var] = tied[R.below(len(tied))]
+                L[var] = tied[R.below(len(tied), "tie", tied, tc)]
             else:
                 R.ask(who(R, L), var, tied, tc, "tie")
             return nxt
-        self.emit(ins, s.span)
+        self.emit(_chancy(ins) if tie == "random" else ins, s.span)
 
     def _AttrAssign(self, s: ir.AttrAssign):
         holder = self.fn(s.obj if s.obj is not None else ir.Var(span=s.span, name=s.var))
@@ -882,15 +902,29 @@ class ProcCompiler:
 
     def _PickRandom(self, s: ir.PickRandom):
         opts, var, nxt = self.fn(s.options), s.var, self.here() + 1
+        tc = type_code(self.p.type_of(s.options).arg)
 
         def ins(R, L):
             options = list(opts(R, L))
             if not options:
                 raise RuleError(f"'pick {var} at random' has an empty list",
                                 hint="check that the list is not empty first: 'if size(xs) > 0 { ... }'")
-            L[var] = options[R.below(len(options))]
+            L[var] = options[R.below(len(options), "pick", options, tc)]
             return nxt
-        self.emit(ins, s.span)
+        self.emit(_chancy(ins), s.span)
+
+    def _Roll(self, s: ir.Roll):
+        faces, names, nxt = self.fn(s.faces), s.vars, self.here() + 1
+
+        def ins(R, L):
+            sides = list(faces(R, L))
+            if not sides:
+                raise RuleError("'roll' of a die with no faces (its list is empty)",
+                                hint="give the die faces, e.g. 'roll x from 1..6'")
+            for name in names:  # one die after the other, each from its own draw
+                L[name] = sides[R.below(len(sides), "roll", sides, "int")]
+            return nxt
+        self.emit(_chancy(ins), s.span)
 
     # ------------------------------------------------------------ effects
     def _facing(self, s):
@@ -940,7 +974,7 @@ class ProcCompiler:
 
     def _Shuffle(self, s: ir.Shuffle):
         z, nxt = self.fn(s.zone), self.here() + 1
-        self.emit(lambda R, L: (R.shuffle(z(R, L)), nxt)[1], s.span)
+        self.emit(_chancy(lambda R, L: (R.shuffle(z(R, L)), nxt)[1]), s.span)
 
     def _Reveal(self, s: ir.Reveal):
         z, nxt = self.fn(s.zone), self.here() + 1
@@ -1090,9 +1124,10 @@ class Ruleset:
             prog.sources, prog.warnings = self.sources, self.warnings
         return prog
 
-    def new_game(self, players: int, seed: int = 0, hook=None):
-        """Starts a game for ``players`` players: setup runs until the first decision."""
-        return self.for_players(players).new_game(players, seed, hook)
+    def new_game(self, players: int, seed: int = 0, hook=None, chance: str = "seeded"):
+        """Starts a game for ``players`` players: setup runs until the first decision
+        (or, with ``chance="explicit"``, the first chance step)."""
+        return self.for_players(players).new_game(players, seed, hook, chance)
 
     def resume(self, state: dict, check: bool = True):
         """A game from a saved plain-data state, checked first (StateError if bad).

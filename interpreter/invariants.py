@@ -258,10 +258,17 @@ class GameChecker:
             seat = views.SPECTATOR if seat == n else seat
             self.known.bits = bits
             pair = leaks.pick_pair(game, seat, self.known, p.first, p.second)
-            if pair is None:
+            # a ruleset with variables declared owner or hidden: every other probe (or
+            # one with no items to exchange) changes such a value instead
+            private = leaks.private_values(game, seat) if self.prog.private_vars else []
+            if private and (pair is None or p.first % 2):
+                twin = leaks.Twin(game, seat, -1, -1, at=k, private=private[p.second % len(private)])
+            elif pair is None:
                 continue
+            else:
+                twin = leaks.Twin(game, seat, *pair, at=k)
             self.stats.probes += 1
-            self._compare_twin(leaks.Twin(game, seat, *pair, at=k), k)
+            self._compare_twin(twin, k)
 
     def _compare_twin(self, twin, k: int) -> None:
         j = k
@@ -283,8 +290,9 @@ class GameChecker:
         when = "after the setup" if t.at == 0 else f"after move {t.at}"
         later = "at once" if t.steps == 0 else \
             f"{t.steps} move{'s' if t.steps > 1 else ''} later (move {j})"
-        text = (f"{who} is shown something that depends on items it cannot see, {leak.where}. "
-                f"The two games differ only in {t.names[0]} and {t.names[1]}, exchanged {when}, "
+        text = (f"{who} is shown something that depends on {t.secret}, {leak.where}. "
+                f"The two games differ only in {t.names[0]} and {t.names[1]}, "
+                f"{'exchanged' if t.items else 'changed'} {when}, "
                 f"which {who} has never been shown; the difference shows {later}")
         f = self._fail("secrets/non-interference", text, leak.span)
         f.moves = f.moves[:j]

@@ -187,6 +187,9 @@ def local_types(prog) -> dict[str, dict[str, str]]:
                 note(n.var, type_code(c.type_of(n)))
             elif kind == "ChooseEach":
                 note(n.each, "player")
+            elif kind == "Roll":
+                for v in n.vars:
+                    note(v, "int")
         proc = prog.procs.get(name)
         for pc, span in enumerate(proc.lines if proc is not None else []):
             if span in fors:
@@ -283,6 +286,35 @@ def _exchange_simultaneous(R, pend: dict, a: int, b: int) -> None:
     for seat, value in chosen:
         R.choose_each(seat, swap_value(value, code, a, b))
     assert R.pending["waiting"] == waiting
+def private_values(game: Game, seat: int) -> list[tuple[str, int | None]]:
+    """The values the seat may not see that a twin may change: each int or bool of a
+    variable declared ``hidden``, or of a per-player one declared ``owner`` of another
+    seat (as (name, seat), the seat None for a global variable)."""
+    R, declared = game.R, game.program.checked.vars
+    out: list[tuple[str, int | None]] = []
+    for name in sorted(R.g):
+        d = declared[name]
+        if d.visibility is not None and d.type.name in ("int", "bool"):
+            out.append((name, None))
+    for name in sorted(R.pv):
+        d = declared[name]
+        if d.visibility is not None and d.type.name in ("int", "bool"):
+            out += [(name, p) for p in range(R.n) if d.visibility == "hidden" or p != seat]
+    return out
+
+
+def change_private(game: Game, name: str, who: int | None):
+    """The twin of a game with one private value changed (an int by one, a bool
+    negated); returns it with the old and the new value."""
+    twin = game.copy()
+    R = twin.R
+    old = R.g[name] if who is None else R.pv[name][who]
+    new = (not old) if isinstance(old, bool) else old + 1
+    if who is None:
+        R.g[name] = new
+    else:
+        R.pv[name][who] = new
+    return twin, old, new
 
 
 def swap_value(v, type_code: str, a: int, b: int):
@@ -511,14 +543,26 @@ def seat_name(prog, seat: int) -> str:
 # ---------------------------------------------------------------- one probe under way
 
 class Twin:
-    """A twin game of one probe, compared with the game it was made from."""
+    """A twin game of one probe, compared with the game it was made from: two items
+    exchanged, or (``private``: a variable's name and seat, None for a global) the value
+    of a variable the seat may not see changed."""
 
-    def __init__(self, game: Game, seat: int, a: int, b: int, at: int):
+    def __init__(self, game: Game, seat: int, a: int, b: int, at: int, private=None):
         prog = game.program
         self.seat, self.a, self.b, self.at, self.steps = seat, a, b, at, 0
-        self.names = (f"{display.item_label(prog, a)} ({place(game, a)})",
-                      f"{display.item_label(prog, b)} ({place(game, b)})")
-        self.game = exchange(game, a, b)
+        if private is None:
+            self.items = (a, b)
+            self.names = (f"{display.item_label(prog, a)} ({place(game, a)})",
+                          f"{display.item_label(prog, b)} ({place(game, b)})")
+            self.secret = "items it cannot see"
+            self.game = exchange(game, a, b)
+        else:
+            self.items = ()
+            name, who = private
+            what = name if who is None else f"{name} of {display.player_name(prog, who)}"
+            self.game, old, new = change_private(game, name, who)
+            self.names = (f"the value of {what} ({old!r}", f"{new!r})")
+            self.secret = "variables it may not see"
         # the messages said before the exchange read the same to the seat in both games
         # (each names a or b only where the seat may not read it): only the new ones
         # are compared (kept alive here, so that their ids stay theirs)
@@ -548,8 +592,8 @@ class Twin:
     def check(self, game: Game) -> Leak | str | None:
         """After a move (or right after the exchange): a Leak, "stop" when the comparison
         ends without a verdict, or None to go on."""
-        items = (self.a, self.b)
-        if in_sight(game, items, self.seat) or in_sight(self.game, items, self.seat):
+        items = self.items
+        if items and (in_sight(game, items, self.seat) or in_sight(self.game, items, self.seat)):
             return "stop"
         if game.over and self.game.over:
             return "stop"

@@ -9,16 +9,67 @@ two seats choosing among 3 give 3 paths of one decision and 9 (the joint choices
 The order changes no count: the game after all the choices is the same whatever the order."""
 from __future__ import annotations
 
-from typing import Callable
+from fractions import Fraction
+from typing import Callable, Iterator
 
 from .runtime import Game
 
 
-def perft(game: Game, depth: int) -> int:
-    """The number of move paths of ``depth`` decisions from ``game`` (left unchanged)."""
+def perft(game: Game, depth: int, chance: bool = False) -> int:
+    """The number of move paths of ``depth`` decisions from ``game`` (left unchanged).
+    With ``chance`` (a game in explicit chance mode), every chance outcome met on the
+    way is a branch too, one that does not count as a decision."""
     if depth < 0:
         raise ValueError("depth must be 0 or more")
+    if chance:
+        return _count_chance(game, depth)
     return _count(game, depth)
+
+
+def _count_chance(game: Game, depth: int) -> int:
+    if game.at_chance:
+        total = 0
+        for o in game.chance_outcomes():
+            child = game.copy()
+            child.apply_chance(o.index)
+            total += _count_chance(child, depth)
+        return total
+    if depth == 0:
+        return 1
+    if game.over:
+        return 0
+    total = 0
+    for move in game.legal_moves():
+        child = game.copy()
+        child.apply(move.index)
+        total += _count_chance(child, depth - 1)
+    return total
+
+
+def histories(game: Game, max_entries: int = 10_000) -> Iterator[tuple[list, Fraction, Game]]:
+    """Every history from ``game`` (in explicit chance mode) to the end of the game:
+    its entries (move notations, and chance outcomes as ``{"chance": notation}``, as a
+    record writes them), the exact probability of its chance outcomes (decisions count
+    as 1), and the finished game. Raises ValueError on a history longer than
+    ``max_entries`` (a game that need not end)."""
+    stack: list[tuple[Game, list, Fraction]] = [(game, [], Fraction(1))]
+    while stack:
+        g, path, p = stack.pop()
+        if g.over:
+            yield path, p, g
+            continue
+        if len(path) >= max_entries:
+            raise ValueError(f"a history is longer than {max_entries} entries")
+        if g.at_chance:
+            for o in reversed(g.chance_outcomes()):
+                child = g.copy()
+                child.apply_chance(o.index)
+                stack.append((child, path + [{"chance": o.notation}], p * o.probability))
+        else:
+            for m in reversed(g.legal_moves()):
+                child = g.copy()
+                child.apply(m.index)
+                stack.append((child, path + [m.notation], p))
 
 
 def divide(game: Game, depth: int,

@@ -76,10 +76,20 @@ RECORD_SCHEMA = {
         "players": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
         "seed": {"type": "integer", "minimum": -SEED_LIMIT + 1, "maximum": SEED_LIMIT - 1},
         "moves": {"type": "array", "maxItems": MAX_MOVES,
-                  "items": {"type": "string", "maxLength": MAX_MOVE_TEXT},
+                  "items": {"oneOf": [
+                      {"type": "string", "maxLength": MAX_MOVE_TEXT},
+                      {"type": "object", "required": ["chance"], "additionalProperties": False,
+                       "properties": {"chance": {"type": "string", "maxLength": MAX_MOVE_TEXT}},
+                       "description": "a chance outcome set in explicit chance mode, in "
+                                      "notation"}]},
                   "description": "each move's exact notation (it may be empty); a choice "
                                  "of a simultaneous decision may follow its seat: 'p2: bid 4' "
-                                 "(without it, the first seat still to choose)"},
+                                 "(without it, the first seat still to choose); in explicit "
+                                 "chance mode each chance outcome as {\"chance\": notation}"},
+        "chance": {"enum": ["seeded", "explicit"], "default": "seeded",
+                   "description": "how chance steps were resolved: by the seeded generator "
+                                  "(the default), or set one by one (explicit: recorded among "
+                                  "the moves)"},
         "digests": {"type": "array", "maxItems": MAX_MOVES,
                     "items": {"type": "string", "pattern": f"^[0-9a-f]{{{DIGEST_HEX}}}$"},
                     "description": "after each move, the first 64 bits of the SHA-256 of "
@@ -141,7 +151,7 @@ class Record:
     seed: int
     variants: list[str]
     locale: str | None
-    moves: list[str]
+    moves: list  # notations; in explicit chance mode also {"chance": notation}
     seats: list[str] | None = None
     result: dict | None = None
     state_digest: str | None = None
@@ -150,10 +160,13 @@ class Record:
     secrets: bool | None = None
     note: str | None = None
     format: str = RECORD_FORMAT
+    chance: str | None = None  # "explicit": chance outcomes are among the moves
 
     def to_dict(self) -> dict:
         d = {"format": RECORD_FORMAT, "ruleset": self.ruleset, "variants": self.variants,
              "locale": self.locale, "players": self.players, "seed": self.seed, "moves": self.moves}
+        if self.chance and self.chance != "seeded":
+            d["chance"] = self.chance
         if self.ruleset_digest:
             d["ruleset_digest"] = self.ruleset_digest
         if self.digests is not None and len(self.digests) == len(self.moves):
@@ -234,7 +247,8 @@ def complete(rec: Record, program) -> Record:
     when the moves do not replay."""
     digests: list[str] = []
     game = replay(program, Record(rec.ruleset, rec.players, rec.seed, rec.variants, rec.locale,
-                                  rec.moves), after_move=lambda g: digests.append(short_digest(g)))
+                                  rec.moves, chance=rec.chance),
+                  after_move=lambda g: digests.append(short_digest(g)))
     rec.digests = digests
     rec.state_digest = digest(game)
     rec.result = game.result if game.over else None
@@ -269,13 +283,17 @@ def from_dict(data) -> Record:
     return Record(data["ruleset"], data["players"], data["seed"], list(data.get("variants", [])),
                   data.get("locale"), list(data["moves"]), data.get("seats"), data.get("result"),
                   data.get("state_digest"), data.get("digests"), data.get("ruleset_digest"),
-                  data.get("secrets"), data.get("note"), data["format"])
+                  data.get("secrets"), data.get("note"), data["format"], data.get("chance"))
 
 
 def _check_meaning(data: dict) -> None:
     def bad(where, message):
         raise RecordError(f"invalid record at {where}: {message}")
 
+    if data.get("chance", "seeded") == "seeded":
+        for k, m in enumerate(data["moves"]):
+            if not isinstance(m, str):
+                bad(f"moves/{k}", "a chance outcome in a record whose chance is not 'explicit'")
     if "digests" in data and len(data["digests"]) != len(data["moves"]):
         bad("digests", f"{len(data['digests'])} digests for {len(data['moves'])} moves")
     if data.get("seats") is not None and len(data["seats"]) != data["players"]:
@@ -348,15 +366,27 @@ def check_program(program, rec: Record) -> None:
 
 def replay(program, rec: Record, on_move=None, after_move=None) -> Game:
     """Replays a record move by move; ``on_move(game, move)`` is called before each and
-    ``after_move(game)`` after. With per-move digests, a replay that diverges stops at
+    ``after_move(game)`` after (a chance outcome, ``{"chance": notation}``, is set with
+    ``apply_chance``: ``after_move`` only). With per-move digests, a replay that diverges stops at
     the first move whose state differs from the recorded one."""
     check_program(program, rec)
     try:
-        game = program.new_game(rec.players, rec.seed)
+        if rec.chance and rec.chance != "seeded":
+            game = program.new_game(rec.players, rec.seed, chance=rec.chance)
+        else:
+            game = program.new_game(rec.players, rec.seed)
     except ValueError as e:
         raise RecordError(str(e)) from None
     digests = rec.digests if rec.digests is not None and len(rec.digests) == len(rec.moves) else None
     for i, m in enumerate(rec.moves, 1):
+        if isinstance(m, dict):
+            _replay_chance(game, i, m["chance"])
+            if after_move:
+                after_move(game)
+            if digests is not None and short_digest(game) != digests[i - 1]:
+                raise RecordError(f"chance outcome {i} '{printable(m['chance'])}': the replayed "
+                                  f"state differs from the recorded one")
+            continue
         shown = printable(m)
         if game.over:
             raise RecordError(f"move {i} '{shown}' comes after the end of the game")
@@ -376,6 +406,23 @@ def replay(program, rec: Record, on_move=None, after_move=None) -> Game:
     if rec.result is not None and not _same_result(rec.result, game.result):
         raise RecordError("the replayed game does not reach the recorded result")
     return game
+
+
+def _replay_chance(game: Game, i: int, outcome: str) -> None:
+    shown = printable(outcome)
+    if game.over:
+        raise RecordError(f"chance outcome {i} '{shown}' comes after the end of the game")
+    try:
+        game.apply_chance(outcome)
+    except IllegalMove as e:
+        raise RecordError(f"chance outcome {i} '{shown}' cannot be set: {e}") from None
+
+
+def entry(played) -> str | dict:
+    """How a record writes what was just played: a Move's notation, or a chance Outcome
+    as ``{"chance": notation}``."""
+    from .runtime import Outcome
+    return {"chance": played.notation} if isinstance(played, Outcome) else played.notation
 
 
 # ---------------------------------------------------------------- writing

@@ -7,6 +7,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 
 from . import rng
 from .compile import Program
@@ -15,6 +16,25 @@ from .helpers import BudgetError, RuleError, over_budget
 STATE_FORMAT = "meeple-state/1"
 _SEAT_PREFIX = re.compile(r"p([1-9][0-9]{0,5}): (.*)\Z", re.S)
 LOG_KEEP = 60
+
+
+class ChanceStop(Exception):
+    """Raised by a random statement in explicit chance mode when its next outcome is not
+    set yet: the game stops at that chance step (the statement runs again, from its
+    start, once the outcome is set)."""
+
+
+CHANCE_MODES = ("seeded", "explicit")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One outcome of a chance step: its position, value, notation and exact probability."""
+
+    index: int
+    value: object
+    notation: str
+    probability: Fraction
 
 
 class IllegalMove(Exception):
@@ -39,7 +59,8 @@ class Runtime:
 
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
-                 "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped")
+                 "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
+                 "chance", "used")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -51,6 +72,9 @@ class Runtime:
         self.revealed, self.seen, self.log = set(s["revealed"]), s["seen"], s["log"]
         self.dropped = s.get("log_dropped", 0)  # messages said before the kept ones
         self.result, self.moves = s["result"], s["moves"]
+        # explicit chance mode (absent: outcomes come from the seeded generator at once)
+        self.chance = s.get("chance")
+        self.used = 0  # outcomes of the running random statement replayed so far
         self.players = list(range(self.n))
         self.dir = prog.direction
         self.calls = self.depth = 0
@@ -67,7 +91,8 @@ class Runtime:
                 "phase": self.phase, "rng": self.rng, "stack": self.stack, "pending": self.pending,
                 "revealed": sorted(self.revealed), "seen": self.seen, "log": self.log,
                 "result": self.result, "moves": self.moves,
-                **({"log_dropped": self.dropped} if self.dropped else {})}
+                **({"log_dropped": self.dropped} if self.dropped else {}),
+                **({"chance": self.chance} if self.chance is not None else {})}
 
     # ------------------------------------------------------------ visibility
     def visible(self, zone: int, p: int) -> bool:
@@ -132,11 +157,72 @@ class Runtime:
         self.loc[item] = to
 
     def shuffle(self, zone: int) -> None:
-        self.rng = rng.shuffle(self.rng, self.z[zone])
+        if self.chance is None:
+            self.rng = rng.shuffle(self.rng, self.z[zone])
+            return
+        # explicit chance: the same Fisher-Yates steps, each a chance step that says which
+        # remaining item goes to the next place from the top (items alike are one outcome)
+        items = list(self.z[zone])
+        for i in range(len(items) - 1, 0, -1):
+            j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],
+                                                    "item"))
+            items[i], items[j] = items[j], items[i]
+        self.z[zone][:] = items
 
-    def below(self, n: int) -> int:
-        self.rng, v = rng.below(self.rng, n)
-        return v
+    def below(self, n: int, kind: str = "pick", values: list | None = None, type_code: str = "") -> int:
+        """A uniform random index in 0..n-1 (of ``values``, when given: equal values
+        are one outcome of a chance step in explicit mode)."""
+        if self.chance is None:
+            self.rng, v = rng.below(self.rng, n)
+            return v
+        vals = values if values is not None else list(range(n))
+        return self.draw(n, kind, lambda: (vals, [_value_key(v) for v in vals], type_code or "int"))
+
+    def item_key(self, item: int):
+        """What tells an item apart in a chance step: its kind, attributes, item
+        variables and facing (items alike in all of these are one outcome)."""
+        it = self.prog.items[item]
+        return (it.kind, _value_key(it.attrs), tuple(_value_key(t[item]) for _, t in sorted(self.iv.items())),
+                self.facing[item])
+
+    def draw(self, n: int, kind: str, describe) -> int:
+        """Explicit chance: the outcome set for this step of the running statement, or a
+        stop at a new chance step. ``describe()`` gives each candidate's value, what
+        tells it apart, and the values' type code. A step with one outcome is not a step
+        (the generator decides which of its alike candidates it is)."""
+        ch = self.chance
+        taken = ch["taken"]
+        if self.used < len(taken):
+            self.used += 1
+            return taken[self.used - 1]
+        values, keys, type_code = describe()
+        first: dict = {}
+        of, take, weights = [], [], []
+        for raw, key in enumerate(keys):
+            k = first.get(key)
+            if k is None:
+                k = first[key] = len(take)
+                take.append(raw)
+                weights.append(0)
+            of.append(k)
+            take[k] = raw  # the last candidate of its outcome stands for it
+            weights[k] += 1
+        if len(take) == 1:
+            # no step: the generator still draws which candidate it is, as the seeded
+            # mode does, so that sampling every step plays exactly the seeded game
+            self.rng, raw = rng.below(self.rng, n)
+            taken.append(raw)
+            self.used += 1
+            return raw
+        ch["step"] = {"kind": kind, "type": type_code, "options": [values[r] for r in take],
+                      "weights": weights, "take": take, "of": of}
+        raise ChanceStop
+
+    def chance_begin(self) -> None:
+        self.used = 0
+
+    def chance_end(self) -> None:
+        self.chance["taken"] = []
 
     def reveal(self, zone: int) -> None:
         if zone not in self.revealed:
@@ -288,6 +374,11 @@ class Runtime:
         self.pending = None
 
 
+def _value_key(v):
+    """A hashable stand-in for a plain-data value."""
+    return json.dumps(v, sort_keys=True, default=str)
+
+
 def _items_of(v, t: str) -> list[int]:
     if v is None:
         return []
@@ -338,6 +429,8 @@ def _run(R: Runtime) -> None:
     R.calls = R.depth = 0
     R.work = R.work_budget
     while R.pending is None and R.phase != "over":
+        if R.chance is not None and R.chance["step"] is not None:
+            break
         if R.end_requested:
             R.end_requested = False
             R.stack.clear()
@@ -369,6 +462,9 @@ def _run(R: Runtime) -> None:
                 if R.pending is not None or R.end_requested or R.stack[-1] is not frame:
                     frame["pc"] = pc
                     break
+        except ChanceStop:
+            frame["pc"] = pc  # the random statement runs again once its outcome is set
+            break
         except RuleError as e:
             raise _locate(e, proc, pc, e, prog) from None
         except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
@@ -635,10 +731,18 @@ class Game:
         self.program = prog
         self.R = Runtime(prog, state)
         self._moves: list[Move] | None = None
+        self.script: list = []  # chance outcomes to set as the game reaches chance steps
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new(cls, prog: Program, players: int, seed: int = 0, hook=None) -> "Game":
+    def new(cls, prog: Program, players: int, seed: int = 0, hook=None,
+            chance: str = "seeded") -> "Game":
+        """A new game. ``chance="explicit"`` stops it at every chance step (a shuffle's
+        next place, a pick or roll, a random tie) until the outcome is set with
+        ``apply_chance`` or drawn with ``sample_chance``; by default ("seeded") the
+        seeded generator decides at once."""
+        if chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {chance!r}")
         if players != prog.n:
             raise ValueError(f"this program of {prog.title} is compiled for {prog.n} players, "
                              f"not {players}; use the ruleset's new_game")
@@ -654,6 +758,8 @@ class Game:
                  "players": players, "turn": 0, "phase": "setup", "rng": rng.seed_state(seed),
                  "stack": [], "pending": None, "revealed": [], "seen": [0] * players, "log": [],
                  "result": None, "moves": 0}
+        if chance == "explicit":
+            state["chance"] = new_chance()
         game = cls(prog, state)
         R = game.R
         c = prog.checked
@@ -757,6 +863,9 @@ class Game:
         in a simultaneous decision the first still to choose)."""
         if self.over:
             raise IllegalMove("the game is over")
+        if self.at_chance:
+            raise IllegalMove("a chance step comes first: set its outcome with apply_chance "
+                              "or draw it with sample_chance")
         if isinstance(move, Move):
             seat = move.player
         if seat is not None and (isinstance(seat, bool) or seat not in self.deciding):
@@ -852,7 +961,116 @@ class Game:
                 self.R = Runtime(self.program, backup)
                 self._moves = None
             raise
+        self._follow_script()
         return m
+
+    # ------------------------------------------------------------ chance
+    @property
+    def chance_mode(self) -> str:
+        return "seeded" if self.R.chance is None else "explicit"
+
+    @property
+    def at_chance(self) -> bool:
+        """Whether the game waits for a chance outcome (explicit chance mode only)."""
+        ch = self.R.chance
+        return ch is not None and ch["step"] is not None
+
+    @property
+    def chance_kind(self) -> str | None:
+        """What the pending chance step is: "shuffle", "pick", "roll" or "tie" (or None)."""
+        return self.R.chance["step"]["kind"] if self.at_chance else None
+
+    def chance_outcomes(self) -> list[Outcome]:
+        """The outcomes of the pending chance step with their exact probabilities (they
+        sum to 1); empty when no chance step is pending."""
+        if not self.at_chance:
+            return []
+        from .display import value_notation
+        step = self.R.chance["step"]
+        total = len(step["of"])
+        names = [value_notation(self.program, v, step["type"]) for v in step["options"]]
+        if step["type"] == "item":
+            # an outcome stands for every item alike: written without a copy's number
+            # (red#2), unless two outcomes would then read the same
+            bare = [_without_copy(n) for n in names]
+            names = [b if bare.count(b) == 1 else n for b, n in zip(bare, names)]
+        return [Outcome(k, v, name, Fraction(w, total))
+                for k, (v, w, name) in enumerate(zip(step["options"], step["weights"], names))]
+
+    def find_outcome(self, outcome) -> Outcome:
+        """A pending chance outcome from an Outcome, an index or a notation."""
+        outs = self.chance_outcomes()
+        if not outs:
+            raise IllegalMove("no chance step is pending")
+        if isinstance(outcome, Outcome):
+            outcome = outcome.index if outcome in outs else outcome.notation
+        if isinstance(outcome, int) and not isinstance(outcome, bool):
+            if 0 <= outcome < len(outs):
+                return outs[outcome]
+            raise IllegalMove(f"there is no outcome number {outcome}; there are {len(outs)}")
+        if isinstance(outcome, str):
+            for o in outs:
+                if o.notation == outcome:
+                    return o
+            want = _relaxed(outcome)
+            found = [o for o in outs if _relaxed(o.notation) == want]
+            if len(found) == 1:
+                return found[0]
+            listed = ", ".join(repr(o.notation) for o in outs[:12])
+            raise IllegalMove(f"{outcome!r} is not an outcome of this chance step; they are {listed}")
+        raise IllegalMove(f"an outcome is an Outcome, an index or a notation, not {type(outcome).__name__}")
+
+    def apply_chance(self, outcome) -> Outcome:
+        """Sets the pending chance step's outcome (an Outcome, index or notation) and
+        plays on to the next decision or chance step."""
+        o = self.find_outcome(outcome)
+        self._resolve(self.R.chance["step"]["take"][o.index])
+        self._follow_script()
+        return o
+
+    def sample_chance(self) -> Outcome:
+        """Draws the pending chance step's outcome from the game's seeded generator (as
+        the seeded mode does) and plays on."""
+        if not self.at_chance:
+            raise IllegalMove("no chance step is pending")
+        R = self.R
+        step = R.chance["step"]
+        R.rng, raw = rng.below(R.rng, len(step["of"]))
+        o = self.chance_outcomes()[step["of"][raw]]
+        self._resolve(raw)
+        self._follow_script()
+        return o
+
+    def _resolve(self, raw: int) -> None:
+        backup = _copy_state(self.R.to_state())
+        R = self.R
+        try:
+            R.chance["taken"] = R.chance["taken"] + [raw]
+            R.chance["step"] = None
+            R.chance["n"] += 1
+            self._moves = None
+            run(R)
+        except RuleError:
+            self.R = Runtime(self.program, backup)
+            self._moves = None
+            raise
+
+    def _follow_script(self) -> None:
+        while self.script and self.at_chance:
+            o = self.find_outcome(self.script[0])
+            self.script.pop(0)
+            self._resolve(self.R.chance["step"]["take"][o.index])
+
+
+def _without_copy(notation: str) -> str:
+    base, sep, number = notation.rpartition("#")
+    return base if sep and base and number.isdigit() else notation
+
+
+def new_chance() -> dict:
+    """The chance state of explicit mode: the outcomes set for the running random
+    statement, the pending step (None: none) and how many outcomes were set so far."""
+    return {"taken": [], "step": None, "n": 0}
 
 
 def _relaxed(text: str) -> str:
@@ -863,7 +1081,8 @@ def revealed_since(before: dict, after: dict, player: int) -> bool:
     """Whether ``player`` learnt something hidden between two states (an item came
     into their sight, or the random generator was used): undoing would then let them
     play again knowing it, so a move may be undone only when this is false."""
-    return before["rng"] != after["rng"] or before["seen"][player] != after["seen"][player]
+    return before["rng"] != after["rng"] or before["seen"][player] != after["seen"][player] \
+        or before.get("chance", {}).get("n") != after.get("chance", {}).get("n")
 
 
 def _copy_state(s: dict) -> dict:
@@ -883,4 +1102,6 @@ def _copy_state(s: dict) -> dict:
     out["seen"] = list(s["seen"])
     out["log"] = list(s["log"])
     out["result"] = copy.deepcopy(s["result"])
+    if "chance" in s:
+        out["chance"] = copy.deepcopy(s["chance"])
     return out

@@ -4,7 +4,8 @@ A state is plain JSON data (``docs/schema/state.schema.json``). It is checked fi
 against that schema (only true integers are integers), then for meaning against the
 program: the ruleset, variants, locale and players match; every item lies in at most
 one place and ``loc`` says where; indices, facing masks, the random generator, the
-procedure stack, the pending decision, the messages and the result are well formed.
+procedure stack, the pending decision (or chance step, in explicit chance mode), the
+messages and the result are well formed.
 A bad state is one ``StateError``: ``invalid state at <json path>: <what is wrong>``.
 """
 from __future__ import annotations
@@ -89,6 +90,23 @@ STATE_SCHEMA = {
         "log": {"type": "array", "items": {
             "type": "array", "minItems": 2, "maxItems": 4,
             "prefixItems": [_NAT, {"type": "array"}, {"type": "array"}, {"type": "object"}]}},
+        "chance": {
+            "type": "object", "required": ["taken", "step", "n"], "additionalProperties": False,
+            "description": "explicit chance mode (absent: the seeded generator decides at once): "
+                           "the outcomes set for the running random statement, the pending "
+                           "chance step, and how many outcomes were set so far",
+            "properties": {
+                "taken": {"type": "array", "items": _NAT},
+                "n": _NAT,
+                "step": {"oneOf": [{"type": "null"}, {
+                    "type": "object", "additionalProperties": False,
+                    "required": ["kind", "type", "options", "weights", "take", "of"],
+                    "properties": {"kind": {"enum": ["shuffle", "pick", "roll", "tie"]},
+                                   "type": {"type": "string"},
+                                   "options": {"type": "array", "minItems": 2},
+                                   "weights": {"type": "array", "items": {**_NAT, "minimum": 1}},
+                                   "take": {"type": "array", "items": _NAT},
+                                   "of": {"type": "array", "items": _NAT}}}]}}},
         "log_dropped": {**_NAT, "description": "how many messages were said before the "
                                                "ones kept in 'log' (absent: none)"},
         "result": {"oneOf": [{"type": "null"}, {
@@ -153,7 +171,7 @@ class _Meaning:
 
     def check(self) -> None:
         for step in (self.program, self.places, self.facing, self.numbers, self.variables,
-                     self.stack, self.pending, self.log, self.result):
+                     self.stack, self.pending, self.chance, self.log, self.result):
             step()
 
     def program(self) -> None:
@@ -307,7 +325,7 @@ class _Meaning:
     def pending(self) -> None:
         pend = self.s["pending"]
         if pend is None:
-            if self.s["phase"] != "over":
+            if self.s["phase"] != "over" and (self.s.get("chance") or {}).get("step") is None:
                 raise _bad("pending", "a game that is not over waits for a decision")
             return
         if not self.s["stack"]:
@@ -351,6 +369,24 @@ class _Meaning:
             raise _bad("pending/player", "not the first seat waiting, with its options")
         if "alone" in pend:
             raise _bad("pending/alone", "a simultaneous decision has no move without an object")
+
+    def chance(self) -> None:
+        ch = self.s.get("chance")
+        step = ch["step"] if ch is not None else None
+        if step is None:
+            return
+        if self.s["pending"] is not None or not self.s["stack"]:
+            raise _bad("chance/step", "a chance step waits with no decision pending and a "
+                                      "procedure running")
+        if not self.known(step["type"]):
+            raise _bad("chance/step/type", f"unknown type '{step['type']}'")
+        k = len(step["options"])
+        if len(step["weights"]) != k or len(step["take"]) != k or sum(step["weights"]) != len(step["of"]) \
+                or any(t >= len(step["of"]) or step["of"][t] != i for i, t in enumerate(step["take"])) \
+                or any(o >= k for o in step["of"]):
+            raise _bad("chance/step", "its options, weights and candidates do not agree")
+        for i, o in enumerate(step["options"]):
+            self.value(o, step["type"], f"chance/step/options/{i}")
 
     def known(self, code: str) -> bool:
         while code.startswith("list:"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import rng
 from .compile import Program
-from .runtime import Game, run
+from .runtime import Game, new_chance, run
 
 
 def program_for(prog, players: int) -> Program:
@@ -56,12 +56,14 @@ def zone(prog: Program, key: str) -> int:
 def position(prog: Program, players: int, zones: dict[str, list[int] | int], active: int = 0,
              vars: dict | None = None, pvars: dict | None = None, seed: int = 0,
              proc: str = "turn", face_down: dict[int, int | None] | None = None,
-             ivars: dict[str, dict[int, object]] | None = None) -> Game:
+             ivars: dict[str, dict[int, object]] | None = None, outcomes=None) -> Game:
     """A game in a hand-built position, at the start of ``proc`` (the turn by default)
     for the ``active`` player. Items not listed stay where their deck put them; the
     listed ones are placed in order (the last one listed is on top). ``face_down`` maps
     items to the seat that may see them (None: nobody); ``ivars`` sets item variables
-    (``{"wounds": {item: 1}}``)."""
+    (``{"wounds": {item: 1}}``). With ``outcomes`` (a list, maybe empty) the game is in
+    explicit chance mode and sets those chance outcomes, in order, as it reaches chance
+    steps (see ``fix_chance``)."""
     prog = program_for(prog, players)
     nz = len(prog.zones)
     state = {"zones": [[] for _ in range(nz)], "loc": [-1] * len(prog.items),
@@ -69,6 +71,8 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
              "pvars": {}, "active": active, "players": players, "turn": 0, "phase": "play",
              "rng": rng.seed_state(seed), "stack": [], "pending": None, "revealed": [],
              "seen": [0] * players, "log": [], "result": None, "moves": 0}
+    if outcomes is not None:
+        state["chance"] = new_chance()
     g = Game(prog, state)
     R = g.R
     for it, z in prog.initial:
@@ -99,10 +103,40 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
             R.iv[name][it] = value
     R.seen[:] = [0] * players
     R.call(proc, {})
+    if outcomes is not None:
+        g.script = list(outcomes)
     run(R)
+    g._follow_script()
     return g
 
 
+def new_game(prog, players: int, outcomes=(), seed: int = 0) -> Game:
+    """A new game in explicit chance mode that sets ``outcomes`` (notations, indices or
+    Outcomes), in order, as it reaches chance steps: a shuffle's places from the top, a
+    pick, each die of a roll, a random tie. When they run out the game waits at the next
+    chance step (``game.at_chance``)::
+
+        game = testing.new_game(prog, 2, outcomes=["6", "6"])   # a double six
+    """
+    prog = program_for(prog, players)
+    game = Game.new(prog, players, seed, chance="explicit")
+    return fix_chance(game, *outcomes)
+
+
+def fix_chance(game: Game, *outcomes) -> Game:
+    """Queues chance outcomes on a game in explicit chance mode: each is set as the
+    game reaches a chance step (at once if it waits at one now). An outcome that is not
+    one of the step's raises IllegalMove."""
+    if game.chance_mode != "explicit":
+        raise ValueError("fix_chance needs a game in explicit chance mode: "
+                         "new_game(..., chance=\"explicit\") or testing.new_game")
+    game.script.extend(outcomes)
+    game._follow_script()
+    return game
+
+
+def options(game: Game, verb: str) -> list[str]:
+    """The legal moves without their verb, checking they all have that verb."""
 def options(game: Game, verb: str, seat: int | None = None) -> list[str]:
     """The legal moves (of ``seat``, see ``notations``) without their verb, checking they
     all have that verb."""

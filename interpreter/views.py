@@ -2,9 +2,11 @@
 
 A view holds what one seat may know and nothing else: the items of zones it can see
 (face-down items there as ``{"hidden": true}``), only the counts of the others, the decision it must make (others see only who is
-deciding; in a simultaneous decision every seat sees who has chosen, never what), the messages with unseen items written as "a card", and variables with
-unseen items replaced by ``{"hidden": true}``. The random
-generator's state, the procedure stack and item locations never leave the game.
+deciding; in a simultaneous decision every seat sees who has chosen, never what), the
+messages with unseen items written as "a card", and variables with unseen items replaced
+by ``{"hidden": true}`` (so is the whole value of a variable declared ``owner`` for other
+seats, or ``hidden``). The random generator's state, a pending chance step's outcomes,
+the procedure stack and item locations never leave the game.
 """
 from __future__ import annotations
 
@@ -41,9 +43,13 @@ def view(game: Game, seat: int) -> dict:
     return {
         "seat": seat, "players": R.n, "active": R.active, "turn": R.turn, "phase": R.phase,
         "zones": zones,
-        "vars": {k: _mask(v, declared[k].type, kinds, can_see) for k, v in R.g.items()},
-        "pvars": {k: [_mask(x, declared[k].type, kinds, can_see) for x in v] for k, v in R.pv.items()},
+        "vars": {k: _private(declared[k], None, seat) or _mask(v, declared[k].type, kinds, can_see)
+                 for k, v in R.g.items()},
+        "pvars": {k: [_private(declared[k], p, seat) or _mask(x, declared[k].type, kinds, can_see)
+                      for p, x in enumerate(v)] for k, v in R.pv.items()},
         "pending": pending,
+        # a chance step waits (explicit chance mode): its outcomes are nobody's to see
+        **({"chance": True} if game.at_chance else {}),
         # items lying face down that this seat knows all the same (e.g. its own)
         "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and (can_see is None or can_see(i))],
         # item variables of the items this seat may know (item id as a string key)
@@ -82,6 +88,15 @@ def _mask(value, type_ref, kinds, can_see):
     if type_ref.name in kinds and isinstance(value, int) and not can_see(value):
         return dict(HIDDEN_ITEM)
     return value
+
+
+def _private(decl, owner, seat):
+    """HIDDEN_ITEM for a variable's value the seat may not see (a per-player variable
+    declared ``owner`` of another seat, or one declared ``hidden``), else None."""
+    vis = decl.visibility
+    if vis is None or seat == "all" or (vis == "owner" and owner == seat):
+        return None
+    return dict(HIDDEN_ITEM)
 
 
 def _ivar_type(prog, item: int, name: str):

@@ -119,6 +119,7 @@ turn {
   n(active) = sum(k.v for k in xs)
   if empty(pile) { end game } elif true { reveal pile } else { log k "{active}" }
   for i in 1..2 { pick r at random from players }
+  roll d1, d2 from 1..6
   while false max 3 { move top(pile) to pile face down for active  flip top(pile) face up }
   choose q from players by active as "pick"
   choose n(p) from [1, 2] for each p in players as "bid"
