@@ -37,7 +37,8 @@ def spiel_game(variant: str | None, margin: bool = False):
 def action_of(notation: str, rows: int, cols: int) -> int:
     """OpenSpiel's action for a move 'draw a1b1' (a line across) or 'draw a1a2' (down)."""
     line = notation.split()[-1]
-    c1, r1, c2, r2 = ord(line[0]) - ord("a"), int(line[1]) - 1, ord(line[2]) - ord("a"), int(line[3]) - 1
+    c1, c2 = ord(line[0]) - ord("a"), ord(line[2]) - ord("a")
+    r1, r2 = int(line[1]) - 1, int(line[3]) - 1
     if r1 == r2:                                   # across: (h, row, col)
         assert c2 == c1 + 1
         return r1 * cols + c1
@@ -54,6 +55,10 @@ def test_line_names_map_to_openspiels_actions():
     assert spiel[action_of("draw c4d4", 3, 3)] == "P1(h,3,2)"
     assert spiel[action_of("draw a1a2", 3, 3)] == "P1(v,0,0)"
     assert spiel[action_of("draw d3d4", 3, 3)] == "P1(v,2,3)"
+
+
+def outcome(spiel_return: float) -> str:
+    return "win" if spiel_return > 0 else "loss" if spiel_return < 0 else "draw"
 
 
 def play_random_games(variant: str | None, games: int, seed: int) -> dict[str, int]:
@@ -78,9 +83,7 @@ def play_random_games(variant: str | None, games: int, seed: int) -> dict[str, i
             seen["extra turns"] += not st.is_terminal() and st.current_player() == before
         assert game.over and sm.is_terminal()
         r = game.result
-        returns = st.returns()
-        assert r["outcomes"][0] == ("win" if returns[0] > 0 else "loss" if returns[0] < 0 else "draw")
-        assert r["outcomes"][1] == ("win" if returns[1] > 0 else "loss" if returns[1] < 0 else "draw")
+        assert r["outcomes"] == [outcome(x) for x in st.returns()]
         assert sm.returns() == [r["scores"][0] - r["scores"][1], r["scores"][1] - r["scores"][0]]
         seen["draws"] += r["draw"]
     return seen
