@@ -56,3 +56,25 @@ def test_the_stages_are_subpackages_of_meeple():
         for f in (ROOT / folder).glob("*.py"):
             text = f.read_text(encoding="utf-8")
             assert not re.search(r"^\s*(from|import) (dsl|interpreter|cli)\b", text, re.M), f
+
+
+def test_openspiel_is_a_test_dependency_only_where_it_has_wheels():
+    """The test extra names open_spiel with a marker for the platforms PyPI has its wheels
+    for (so installing the extra never compiles it), and .ci/lowest pins its floor with
+    the marker kept for pip to evaluate."""
+    from packaging.markers import Marker
+
+    script = (ROOT / ".ci" / "lowest").read_text(encoding="utf-8")
+    code = script.split("<<'PY'\n", 1)[1].split("\nPY\n", 1)[0]
+    pins = _run(code).splitlines()
+    assert "pytest==8" in pins and "lark==1.1.9" in pins
+    (spiel,) = [p for p in pins if p.startswith("open_spiel==")]
+    marker = Marker(spiel.split(";", 1)[1])
+
+    def where(platform: str, machine: str, python: str = "3.11") -> bool:
+        return marker.evaluate({"sys_platform": platform, "platform_machine": machine,
+                                "python_version": python})
+    assert where("linux", "x86_64") and where("linux", "aarch64", "3.14")
+    assert where("darwin", "arm64") and where("win32", "AMD64")
+    assert not where("darwin", "x86_64") and not where("win32", "ARM64")
+    assert not where("linux", "x86_64", "3.15") and not where("linux", "ppc64le")
