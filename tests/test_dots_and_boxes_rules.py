@@ -255,7 +255,9 @@ def test_the_board_shows_the_dots_the_lines_and_the_owners_of_the_boxes(tmp_path
     r = CliRunner().invoke(app, ["play", "dots-and-boxes", "--bot", "1=random", "--bot", "2=random",
                                  "--seed", "3"], env={"COLUMNS": "80", "LINES": "24"})
     assert r.exit_code == 0, r.output
-    board = r.output.split("Game over")[1].splitlines()[1:8]
+    end = r.output.split("Game over")[1].splitlines()
+    first = next(i for i, line in enumerate(end) if line.split()[:1] == ["+"])
+    board = end[first:first + 7]
     assert [line.split() for line in board[0::2]] == [["+", "───"] * 3 + ["+"]] * 4, board
     for line in board[1::2]:                           # sides and owners: 1 or 2
         words = line.split()
