@@ -1072,11 +1072,8 @@ def replay(
         " — " + tr(lang, "{n} players", n=rec.players) + shown_seed + " — "
         + tr(lang, "{n} moves", n=len(rec.moves)) + " — " + who))
     for mover, shown, text in moves:
-        line = Text(f"{display.player_name(prog, mover)}: ", style="cyan")
-        line.append(shown)
-        line.append(" — ")
-        line.append_text(text)
-        out.print(line)
+        out.print(render.move_line(Text(f"{display.player_name(prog, mover)}: ", style="cyan"),
+                                   shown, text))
     out.print()
     tail = render.result_table(prog, game.result) if game.over else None
     # the final board fitted in what the other lines leave with --quiet: the title and a

@@ -273,12 +273,9 @@ class PlaySession:
                                        bot=seat_label(self.lang, self.seats[seat])), style="cyan"))
             return True
         notation, text = render.describe_move(before, m, tc, self.announce_to, g)
-        line = Text(f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ",
-                    style="cyan")
-        line.append(notation)
-        line.append(" — ")
-        line.append_text(text)
-        self.console.print(line)
+        self.console.print(render.move_line(
+            Text(f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ", style="cyan"),
+            notation, text))
         return True
 
     # ------------------------------------------------------------ humans
@@ -443,8 +440,7 @@ class PlaySession:
                 c.print(Text("hint: ") + Text(e.hint))
             return False
         notation, text = render.describe_move(before, m, tc, seat, g)
-        c.print(Text(f"{self.pname(seat)}: ", style="green") + Text(notation) + Text(" — ")
-                + text)
+        c.print(render.move_line(Text(f"{self.pname(seat)}: ", style="green"), notation, text))
         return True
 
     def illegal_text(self, line: str, moves: list) -> str:

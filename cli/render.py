@@ -461,7 +461,7 @@ def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool 
         if isinstance(content, list) and content:
             return item_text(prog, content[-1], short, view=before_view)
         if isinstance(content, list):
-            return Text(tr(language(prog), "empty"), style="dim")
+            return Text()  # an empty cell: the move's notation says all there is
         return Text(literal(display.cell_notation(prog, v)))
     return Text(literal(display.value_text(prog, v, type_code)))
 
@@ -480,6 +480,16 @@ def _items_in(v, type_code: str) -> list[int]:
     if type_code.startswith("list:"):
         return [i for x in v for i in _items_in(x, type_code[5:])]
     return [v] if type_code == "item" and v is not None else []
+
+
+def move_line(lead: Text, notation: str, text: Text) -> Text:
+    """A move as the log of a game prints it: who, the notation, and " — " with the
+    readable text when there is one."""
+    line = lead + Text(notation)
+    if text.plain:
+        line.append(" — ")
+        line.append_text(text)
+    return line
 
 
 def describe_move(game_before, move, type_code: str, seat, game_after=None,

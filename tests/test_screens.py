@@ -251,3 +251,17 @@ def test_per_player_variables_show_without_per_player_zones(tmp_path):
     for layout, size in (("full", (100, 30)), ("compact", (60, 12))):
         text = draw(game, 1, layout=layout, width=size[0], height=size[1])
         assert "wins" in text and re.search(r"Player 1\b.*\b2\b", text), text
+
+
+def test_a_move_onto_an_empty_cell_reads_as_its_notation_alone(tmp_path, monkeypatch):
+    """Choosing among empty cells, each move is its notation: no 'empty' beside every
+    one, and a move played prints no dangling ' — '."""
+    game = interpreter.load("dots-and-boxes").new_game(2, 1)
+    text = draw(game, 0)
+    assert "draw a1b1" in text and "empty" not in text, text
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(app, ["play", "dots-and-boxes", "--bot", "1=first", "--bot", "2=first",
+                                 "--seed", "1"], env={"COLUMNS": "80", "LINES": "24"})
+    assert r.exit_code == 0, r.output
+    played = [x for x in r.output.splitlines() if x.startswith("Player 1 (first-move bot): ")]
+    assert played and all(not x.rstrip().endswith("—") and "empty" not in x for x in played)
