@@ -265,3 +265,17 @@ def test_a_move_onto_an_empty_cell_reads_as_its_notation_alone(tmp_path, monkeyp
     assert r.exit_code == 0, r.output
     played = [x for x in r.output.splitlines() if x.startswith("Player 1 (first-move bot): ")]
     assert played and all(not x.rstrip().endswith("—") and "empty" not in x for x in played)
+
+
+def test_a_move_whose_text_repeats_its_notation_is_written_once(tmp_path):
+    """'add 2', not 'add 2  2': a readable text that says only what the notation says
+    is left out; one that says more (an item's label on a cell) stays."""
+    f = tmp_path / "adder.meeple"
+    f.write_text("ruleset adder\nplayers 2..2\nvar total: int = 0\nturn {\n"
+                 "  choose n from [1, 2] as \"add\"\n  total = total + n\n}\n"
+                 "end when total > 5\n", encoding="utf-8")
+    text = draw(interpreter.load(str(f)).new_game(2, 1), 0)
+    lines = [x for x in text.splitlines() if "add 1" in x]
+    assert lines and not re.search(r"add 1\s+1\b", lines[0]), text
+    kalah = draw(interpreter.load("kalah").new_game(2, 1), 0, layout="full", width=120, height=60)
+    assert "sow a1  o×4" in kalah
