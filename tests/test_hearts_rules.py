@@ -213,3 +213,9 @@ def test_a_deal_is_thirteen_tricks_and_all_26_points():
     assert game.state["vars"]["tricks"] == 13
     points = game.state["pvars"]["points"]
     assert sum(points) == 26 or sorted(points) == [0, 26, 26, 26]
+
+
+def test_hidden_hands_and_passes_never_leak():
+    """What `meeple test hearts` checks: the invariants, and that no seat is shown
+    anything that depends on a card it has never seen (the hands, the cards passed)."""
+    testing.check_ruleset("hearts", examples=20)
