@@ -168,13 +168,16 @@ HUMAN_INPUT = "help\nundo\nzzz\n999\n" + "1\n" * 5
 def test_a_game_with_a_locale_prints_no_english(name, loc, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     lang = loc
-    # one human (seat 1) against a bot, interrupted by the end of the input
-    r = run("play", name, "--locale", loc, "--bot", "2=random", "--seed", 5,
-            input=HUMAN_INPUT)
+    # one human (seat 1) against bots (every other seat: a game that hides information
+    # shows one seat only when the output is not a terminal), interrupted by the end of
+    # the input
+    n = interpreter.load(name).min_players
+    others = [a for s in range(2, n + 1) for a in ("--bot", f"{s}=random")]
+    r = run("play", name, "--locale", loc, *others, "--seed", 5, input=HUMAN_INPUT)
     assert r.exit_code == 0, r.output
     for sentence in ("Commands", "Cannot undo: ", "Illegal move: "):
         assert tr(lang, sentence).strip() in r.output
-    assert " ".join(tr(lang, "{n} players", n=2).split()) in r.output
+    assert " ".join(tr(lang, "{n} players", n=n).split()) in r.output
     saved = list(tmp_path.glob("meeple-*.json"))
     assert len(saved) == 1 and json.loads(saved[0].read_text())["locale"] == loc
     played = json.loads(saved[0].read_text())["moves"]
@@ -186,8 +189,8 @@ def test_a_game_with_a_locale_prints_no_english(name, loc, tmp_path, monkeypatch
     rp = run("replay", saved[0])
     assert rp.exit_code == 0, rp.output
     assert tr(lang, "as seen by a spectator") in rp.output
-    bots = run("play", name, "--locale", loc, "--bot", "1=random", "--bot", "2=first",
-               "--seed", 5)
+    bots = run("play", name, "--locale", loc, "--bot", "1=random",
+               *[a for s in range(2, n + 1) for a in ("--bot", f"{s}=first")], "--seed", 5)
     assert bots.exit_code == 0, bots.output
     assert tr(lang, "Result") in bots.output and tr(lang, "Game over") in bots.output
     for out in (r.output, rp.output, bots.output):

@@ -116,8 +116,14 @@ def check_views(game) -> None:
                 assert content == {"count": len(R.z[zid])}
                 assert not R.visible(zid, seat)
         pend = v["pending"]
-        if pend is not None and pend["player"] != seat:
+        # a seat sees the options only of its own decision: the deciding player's, or in a
+        # simultaneous decision each seat still to choose its own
+        deciding = pend is not None and (pend["player"] == seat or
+                                         (pend.get("simultaneous") and seat in pend["waiting"]))
+        if pend is not None and not deciding:
             assert "options" not in pend
+        elif pend is not None and pend.get("simultaneous") and "options" in pend:
+            assert pend["options"] == [m.notation for m in game.legal_moves(seat)]
         for name, value in v["vars"].items():
             check_masked(game, seat, prog.checked.vars[name].type, value, kinds)
         for name, values in v["pvars"].items():
