@@ -17,8 +17,8 @@ from rich.text import Text
 
 from ..interpreter import display
 from .i18n import language, tr
-from .render import (_var_text, board_lines, item_text, literal, pvar_names, safe_text,
-                     screen)
+from .render import (_var_text, board_lines, drawn, item_text, literal, pvar_names, safe_text,
+                     screen, var_items)
 
 LAYOUTS = ("auto", "compact", "full")
 
@@ -150,7 +150,8 @@ def zone_tokens(prog, label: str, content, view: dict, lang, lead: bool,
 def _shared_tokens(prog, view: dict, lang, width: int) -> list[Text]:
     toks: list[Text] = []
     for z in prog.zones:
-        if z.board is not None or z.owner is not None or z.key not in view["zones"]:
+        if z.board is not None or z.owner is not None or z.key not in view["zones"] \
+                or not drawn(prog, z.name):
             continue
         content = view["zones"][z.key]
         label = literal(display.name(prog, z.name))
@@ -162,7 +163,7 @@ def _shared_tokens(prog, view: dict, lang, width: int) -> list[Text]:
 
 def _var_tokens(prog, view: dict, lead: bool) -> list[Text]:
     toks = []
-    for k, v in sorted(view.get("vars", {}).items()):
+    for k, v in var_items(prog, view):
         t = Text("· " if toks or lead else "")
         t.append(f"{literal(display.name(prog, k))}:", style="bold")
         toks.append(t + Text(" ") + _var_text(prog, k, v) if v != [] else t + Text(" -"))
@@ -171,7 +172,8 @@ def _var_tokens(prog, view: dict, lead: bool) -> list[Text]:
 
 def _has_seat_lines(prog, view: dict) -> bool:
     """Whether the game has anything per seat to show: a per-player zone or variable."""
-    return any(z.owner == 0 and z.board is None for z in prog.zones) or bool(pvar_names(view))
+    return any(z.owner == 0 and z.board is None and drawn(prog, z.name) for z in prog.zones) \
+        or bool(pvar_names(view, prog))
 
 
 def _seat_lines(prog, view: dict, seat, p: int, mode: str, lang, width: int) -> list[Text]:
@@ -184,13 +186,13 @@ def _seat_lines(prog, view: dict, seat, p: int, mode: str, lang, width: int) -> 
     own = p == seat
     toks: list[Text] = []
     for z in prog.zones:
-        if z.owner != 0 or z.board is not None:
+        if z.owner != 0 or z.board is not None or not drawn(prog, z.name):
             continue
         content = view["zones"].get(f"{z.name}:{p}", {"count": 0})
         toks += zone_tokens(prog, literal(display.name(prog, z.name)), content, view, lang,
                             bool(toks), room=None if own else width // 2,
                             counts=mode == "counts" and not own)
-    for v in pvar_names(view):
+    for v in pvar_names(view, prog):
         t = Text("· " if toks else "") + Text(f"{literal(display.name(prog, v))}:", style="bold")
         value = view["pvars"][v][p]
         toks.append(t + Text(" ") + _var_text(prog, v, value) if value != [] else t + Text(" -"))

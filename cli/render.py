@@ -317,7 +317,8 @@ def zones_table(prog, view: dict, seat) -> Group:
     shared.add_column(overflow="fold")
     shown = False
     for z in prog.zones:
-        if z.board is not None or z.owner is not None or z.key not in view["zones"]:
+        if z.board is not None or z.owner is not None or z.key not in view["zones"] \
+                or not drawn(prog, z.name):
             continue
         content = view["zones"][z.key]
         title = literal(display.name(prog, z.name))
@@ -328,14 +329,14 @@ def zones_table(prog, view: dict, seat) -> Group:
         parts.append(shared)
     per_player = []
     for z in prog.zones:
-        if z.owner == 0 and z.board is None:
+        if z.owner == 0 and z.board is None and drawn(prog, z.name):
             per_player.append(z.name)
     if per_player:
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         t.add_column("", overflow="fold")
         for name in per_player:
             t.add_column(Text(literal(display.name(prog, name))), overflow="fold")
-        for v in pvar_names(view):
+        for v in pvar_names(view, prog):
             t.add_column(Text(literal(display.name(prog, v))), overflow="fold")
         for p in range(view["players"]):
             who = Text(literal(display.player_name(prog, p)))
@@ -346,13 +347,13 @@ def zones_table(prog, view: dict, seat) -> Group:
             for name in per_player:
                 content = view["zones"].get(f"{name}:{p}", {"count": 0})
                 row.append(_zone_content(prog, content, "", view=view))
-            for v in pvar_names(view):
+            for v in pvar_names(view, prog):
                 row.append(_var_text(prog, v, view["pvars"][v][p]))
             t.add_row(*row)
         parts.append(t)
-    if view.get("vars"):
+    if var_items(prog, view):
         vt = Text()
-        for i, (k, v) in enumerate(sorted(view["vars"].items())):
+        for i, (k, v) in enumerate(var_items(prog, view)):
             if i:
                 vt.append("   ")
             vt.append(f"{literal(display.name(prog, k))}: ", style="bold")
@@ -361,8 +362,19 @@ def zones_table(prog, view: dict, seat) -> Group:
     return Group(*parts)
 
 
-def pvar_names(view: dict) -> list[str]:
-    return sorted(view.get("pvars", {}))
+def drawn(prog, name: str) -> bool:
+    """Whether the screens draw this variable or zone (not when declared ``offscreen``)."""
+    return name not in prog.checked.offscreen
+
+
+def pvar_names(view: dict, prog=None) -> list[str]:
+    """The per-player variables a screen draws (all of them without ``prog``)."""
+    return sorted(v for v in view.get("pvars", {}) if prog is None or drawn(prog, v))
+
+
+def var_items(prog, view: dict) -> list[tuple[str, object]]:
+    """The shared variables a screen draws, by name, with their values."""
+    return sorted((k, v) for k, v in view.get("vars", {}).items() if drawn(prog, k))
 
 
 def _plain_value(v) -> str:

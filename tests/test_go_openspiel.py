@@ -16,7 +16,7 @@ from meeple import interpreter
 COLUMNS = "ABCDEFGHJ"
 PASS = 81
 # Games (by seed) that end on a repeated position, found with benchmarks/bench_go_openspiel.py.
-SUPERKO: list[int] = []
+SUPERKO = [818, 1909]
 
 
 @lru_cache(maxsize=None)
