@@ -253,6 +253,16 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
     ``marks``: what an empty cell shows instead of a dot (the number of a move onto it,
     on a board drawn without the cells' names)."""
     cells, w = _board_cells(prog, view, board, names, width, marks)
+    if names and _edge_labels(cells) is not None:
+        # the names along the edges: the cells need only be as wide as their contents
+        # and the column labels
+        tight, tw = _board_cells(prog, view, board, False, width, marks)
+        edges = _edge_labels(tight)
+        if edges is not None and max(len(c) for c in edges[0].values()) <= tw:
+            drawn_width = max(start for _, _, start, _ in tight) + tw \
+                + max(len(r) for r in edges[1].values()) + 1
+            if width is None or drawn_width <= width:
+                return _board_with_edges(tight, tw, *edges)
     out: list[Text] = []
     for lo, last in _bands([start for _, _, start, _ in cells], w, width):
         band = [c for c in cells if lo <= c[2] <= last]
@@ -282,6 +292,54 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
                     col = start + w
                 name_line.rstrip()
                 out.append(name_line)
+    return out
+
+
+_EDGE_NAME = re.compile(r"([A-Za-z]+)([0-9]+)")
+
+
+def _edge_labels(cells) -> tuple[dict, dict] | None:
+    """When every cell's name is letters then a number (``D4``, ``e2``), the letters the
+    same down each drawn column and the number the same along each drawn row (the usual
+    coordinates of a chess or Go board): the column labels (by start column) and the row
+    labels (by row). Otherwise None."""
+    cols: dict[int, str] = {}
+    rows: dict[int, str] = {}
+    for z, _, start, y in cells:
+        m = _EDGE_NAME.fullmatch(z.cell.name)
+        if m is None or cols.setdefault(start, m[1]) != m[1] or rows.setdefault(y, m[2]) != m[2]:
+            return None
+    if len(set(cols.values())) != len(cols) or len(set(rows.values())) != len(rows) \
+            or len(cols) < 2 or len(rows) < 2:
+        return None
+    return cols, rows
+
+
+def _board_with_edges(cells, w: int, cols: dict, rows: dict) -> list[Text]:
+    """The board with its row labels on the left and its column labels underneath,
+    instead of each cell's name under it."""
+    lw = max(len(r) for r in rows.values())
+    out: list[Text] = []
+    for y in sorted(rows):
+        row = [c for c in cells if c[3] == y]
+        depth = max(len(lines) for _, lines, _, _ in row)
+        for k in range(depth):
+            label = rows[y].rjust(lw) if k == 0 else " " * lw
+            line, col = Text(label, style="dim"), 0
+            line.append(" ")
+            for z, lines, start, _ in row:
+                if k < len(lines):
+                    line.append(" " * (start - col))
+                    line.append_text(_centred(lines[k], w))
+                    col = start + w
+            line.rstrip()
+            out.append(line)
+    foot, col = Text(" " * (lw + 1), style="dim"), 0
+    for start in sorted(cols):
+        foot.append(" " * (start - col) + _centred(Text(cols[start]), w).plain)
+        col = start + w
+    foot.rstrip()
+    out.append(foot)
     return out
 
 
