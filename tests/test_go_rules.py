@@ -244,3 +244,31 @@ def test_an_empty_board_is_a_win_for_white_by_komi():
     testing.play(game, "pass", "pass")
     assert game.state["pvars"]["area"] == [0, 0]
     assert game.result["outcomes"] == ["loss", "win"]
+
+
+# ---------------------------------------------------------------- the board on the screen
+
+def test_the_board_is_drawn_in_go_coordinates():
+    from meeple.cli import render
+    from meeple.interpreter.views import view
+    game = build(black="E5 C3", white="D5")
+    lines = [line.plain for line in render.board_lines(game.program, view(game, 0), "point")]
+    assert lines[0] == "9 · · · · · · · · ·"             # row 9 at the top
+    assert lines[4] == "5 · · · O X · · · ·"
+    assert lines[6] == "3 · · X · · · · · ·"
+    assert lines[9] == "  A B C D E F G H J"             # no column I
+
+
+def test_the_screen_leaves_out_the_positions_kept_for_superko():
+    import io
+
+    from meeple.cli import render
+    from meeple.interpreter.views import view
+    game = build(black="E5", white="D5")
+    testing.play(game, "play C3")
+    console = render.console(file=io.StringIO(), record=True, width=120, height=80)
+    console.print(render.screen(game.program, view(game, 1), 1))
+    text = console.export_text(styles=False)
+    assert "passes in a row: 0" in text and "ko: -" in text
+    assert "positions" not in text and "superko" not in text and "box" not in text
+    assert len(game.state["vars"]["positions"]) == 2      # kept in the state all the same
