@@ -58,6 +58,9 @@ def _rungs() -> list[Fit]:
 
 
 RUNGS = _rungs()
+# When every move is a cell of a board, the board shows where the moves are: before a
+# screen gives up the board, it tries the board with its names and the first moves.
+BOARD_KEPT = [Fit(names=True, log=n, all_moves=False) for n in (3, 2, 1)]
 
 
 @dataclass
@@ -401,6 +404,13 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
         return height(console, parts, width) <= budget
 
     for fit in RUNGS:
+        if not fit.boards and turn is not None and turn.marks:
+            kept = next(((f, p) for f in BOARD_KEPT
+                         for p in [_fewer_moves(console, prog, view, seat, f, width, turn,
+                                                body, budget, memo, least=1)] if fits(p)), None)
+            if kept is not None:
+                fit, parts = kept
+                break
         parts = draw(fit)
         if fits(parts):
             break
@@ -427,9 +437,11 @@ def _richness(name: str, value) -> int:
     return _ORDER[name].index(value) if name in _ORDER else int(value)
 
 
-def _fewer_moves(console, prog, view, seat, fit, width, turn, body, budget, memo) -> list:
-    """The last rung: as many of the moves as fit, and how many more there are."""
-    for k in range(len(turn.entries) - 1, -1, -1):
+def _fewer_moves(console, prog, view, seat, fit, width, turn, body, budget, memo,
+                 least: int = 0) -> list:
+    """The last rung: as many of the moves as fit (at least ``least``), and how many more
+    there are."""
+    for k in range(len(turn.entries) - 1, least - 1, -1):
         parts = compact_lines(prog, view, seat, fit, width, turn, body, shown=k, memo=memo)
         if height(console, parts, width) <= budget:
             break

@@ -77,6 +77,12 @@ def check_screen(text: str, game, width: int, height: int, own: bool = True) -> 
     # shares may be left out: the prompt says it)
     moves = game.legal_moves()
     verbs = {m.notation.split(" ", 1)[0] for m in moves}
+    # more moves than the screen has room for (a decision on the cells of a board keeps
+    # the board; a tiny terminal): the first ones, and a line that counts the others
+    more = re.search(r"(?:^|\s)(\d+)\s+more\s+moves:\s+type\s+'moves'\s+to\s+see\s+them\s+all\.", text)
+    if more:
+        assert 0 < int(more[1]) <= len(moves), text
+        moves = moves[:len(moves) - int(more[1])]
     for m in moves:
         note = m.notation
         forms = [note] + ([note.split(" ", 1)[1]] if len(verbs) == 1 and " " in note else [])
