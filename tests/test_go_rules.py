@@ -14,8 +14,8 @@ POINTS = [f"{c}{r}" for r in range(1, 10) for c in COLUMNS]   # the cells' order
 
 
 @lru_cache(maxsize=None)
-def program():
-    return interpreter.load("go").for_players(2)
+def program(variants: tuple = ()):
+    return interpreter.load("go", variants).for_players(2)
 
 
 def parse(diagram: str) -> dict[str, str]:
@@ -31,10 +31,11 @@ def code(stones: dict[str, str]) -> list[int]:
 
 
 def build(black: str = "", white: str = "", active: int = 0, diagram: str | None = None,
-          seen: list[dict[str, str]] = ()):
+          seen: list[dict[str, str]] = (), ko: str | None = None, variants: tuple = ()):
     """A position with these stones ("D4 E5"), the other stones in their bowls, for
-    ``active`` (0 Black, 1 White); ``seen``: earlier positions of the game."""
-    prog = program()
+    ``active`` (0 Black, 1 White); ``seen``: earlier positions of the game; ``ko``: the
+    point the ko rule forbids."""
+    prog = program(variants)
     stones = parse(diagram) if diagram else \
         {**{p: "X" for p in black.split()}, **{p: "O" for p in white.split()}}
     pools = {"X": testing.items(prog, "Stone", colour="black"),
@@ -42,7 +43,9 @@ def build(black: str = "", white: str = "", active: int = 0, diagram: str | None
     zones = {f"point:{p}": [pools[s].pop()] for p, s in stones.items()}
     zones["bowl:0"], zones["bowl:1"] = pools["X"], pools["O"]
     positions = [code(s) for s in seen] + [code(stones)]
-    return testing.position(prog, 2, zones, active=active, vars={"positions": positions})
+    ko_point = testing.zone(prog, f"point:{ko}") if ko else None
+    return testing.position(prog, 2, zones, active=active,
+                            vars={"positions": positions, "ko": ko_point})
 
 
 def stone(game, point: str) -> str:
@@ -272,3 +275,25 @@ def test_the_screen_leaves_out_the_positions_kept_for_superko():
     assert "passes in a row: 0" in text and "ko: -" in text
     assert "positions" not in text and "superko" not in text and "box" not in text
     assert len(game.state["vars"]["positions"]) == 2      # kept in the state all the same
+
+
+# ---------------------------------------------------------------- the variant superko
+
+def test_with_positional_superko_a_move_that_repeats_a_position_is_not_allowed():
+    earlier = {"D6": "X", "C5": "X", "D4": "X", "E6": "O", "F5": "O", "E4": "O", "D5": "O"}
+    game = build(black="D6 C5 D4 E5", white="E6 F5 E4", active=1, seen=[earlier],
+                 variants=("superko",))
+    assert "D5" not in legal(game)                   # it would bring back `earlier`
+    assert "D7" in legal(game)
+
+
+def test_with_positional_superko_a_retake_on_the_ko_point_that_takes_more_is_allowed():
+    # Black has just taken D5 with E5; White's D5 takes E5 and D6 back: a new position
+    earlier = {"D6": "X", "C5": "X", "D4": "X", "E6": "O", "F5": "O", "E4": "O", "D7": "O",
+               "C6": "O", "D5": "O"}
+    stones = dict(black="D6 C5 D4 E5", white="E6 F5 E4 D7 C6", active=1, seen=[earlier], ko="D5")
+    assert "D5" not in legal(build(**stones))        # OpenSpiel's ko point forbids it
+    game = build(**stones, variants=("superko",))
+    assert "D5" in legal(game)
+    testing.play(game, "play D5")
+    assert stone(game, "E5") == stone(game, "D6") == "." and not game.over
