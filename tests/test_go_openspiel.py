@@ -12,6 +12,7 @@ from functools import lru_cache
 import pytest
 
 from meeple import interpreter
+from meeple.interpreter.perft import perft
 
 COLUMNS = "ABCDEFGHJ"
 PASS = 81
@@ -56,6 +57,23 @@ def play_both(pyspiel_game, seed: int) -> tuple[int, bool]:
     returns = st.returns()
     assert game.result["outcomes"] == [outcome_of(r) for r in returns], f"game {seed}\n{st}"
     return moves, game.result["draw"]
+
+
+def spiel_perft(state, depth: int) -> int:
+    """OpenSpiel's move paths of exactly ``depth`` moves (a game over sooner: none), as
+    Meeple's perft counts them."""
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    return sum(spiel_perft(state.child(a), depth - 1) for a in state.legal_actions())
+
+
+def test_move_paths_from_the_start_agree_with_openspiel():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
+    start = pyspiel.load_game("go(board_size=9)").new_initial_state()
+    game = program().new_game(2, 0)
+    assert [perft(game, d) for d in (1, 2)] == [spiel_perft(start, d) for d in (1, 2)] == [82, 6643]
 
 
 def test_random_games_agree_with_openspiel():
