@@ -17,8 +17,8 @@ from rich.text import Text
 
 from ..interpreter import display
 from .i18n import language, tr
-from .render import (_var_text, board_lines, item_text, literal, pvar_names, safe_text,
-                     screen)
+from .render import (_var_text, board_lines, drawn, item_text, literal, pvar_names, safe_text,
+                     screen, var_items)
 
 LAYOUTS = ("auto", "compact", "full")
 
@@ -58,6 +58,9 @@ def _rungs() -> list[Fit]:
 
 
 RUNGS = _rungs()
+# When every move is a cell of a board, the board shows where the moves are: before a
+# screen gives up the board, it tries the board with its names and the first moves.
+BOARD_KEPT = [Fit(names=True, log=n, all_moves=False) for n in (3, 2, 1)]
 
 
 @dataclass
@@ -150,7 +153,8 @@ def zone_tokens(prog, label: str, content, view: dict, lang, lead: bool,
 def _shared_tokens(prog, view: dict, lang, width: int) -> list[Text]:
     toks: list[Text] = []
     for z in prog.zones:
-        if z.board is not None or z.owner is not None or z.key not in view["zones"]:
+        if z.board is not None or z.owner is not None or z.key not in view["zones"] \
+                or not drawn(prog, z.name):
             continue
         content = view["zones"][z.key]
         label = literal(display.name(prog, z.name))
@@ -162,7 +166,7 @@ def _shared_tokens(prog, view: dict, lang, width: int) -> list[Text]:
 
 def _var_tokens(prog, view: dict, lead: bool) -> list[Text]:
     toks = []
-    for k, v in sorted(view.get("vars", {}).items()):
+    for k, v in var_items(prog, view):
         t = Text("· " if toks or lead else "")
         t.append(f"{literal(display.name(prog, k))}:", style="bold")
         toks.append(t + Text(" ") + _var_text(prog, k, v) if v != [] else t + Text(" -"))
@@ -171,7 +175,8 @@ def _var_tokens(prog, view: dict, lead: bool) -> list[Text]:
 
 def _has_seat_lines(prog, view: dict) -> bool:
     """Whether the game has anything per seat to show: a per-player zone or variable."""
-    return any(z.owner == 0 and z.board is None for z in prog.zones) or bool(pvar_names(view))
+    return any(z.owner == 0 and z.board is None and drawn(prog, z.name) for z in prog.zones) \
+        or bool(pvar_names(view, prog))
 
 
 def _seat_lines(prog, view: dict, seat, p: int, mode: str, lang, width: int) -> list[Text]:
@@ -184,13 +189,13 @@ def _seat_lines(prog, view: dict, seat, p: int, mode: str, lang, width: int) -> 
     own = p == seat
     toks: list[Text] = []
     for z in prog.zones:
-        if z.owner != 0 or z.board is not None:
+        if z.owner != 0 or z.board is not None or not drawn(prog, z.name):
             continue
         content = view["zones"].get(f"{z.name}:{p}", {"count": 0})
         toks += zone_tokens(prog, literal(display.name(prog, z.name)), content, view, lang,
                             bool(toks), room=None if own else width // 2,
                             counts=mode == "counts" and not own)
-    for v in pvar_names(view):
+    for v in pvar_names(view, prog):
         t = Text("· " if toks else "") + Text(f"{literal(display.name(prog, v))}:", style="bold")
         value = view["pvars"][v][p]
         toks.append(t + Text(" ") + _var_text(prog, v, value) if value != [] else t + Text(" -"))
@@ -399,6 +404,13 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
         return height(console, parts, width) <= budget
 
     for fit in RUNGS:
+        if not fit.boards and turn is not None and turn.marks:
+            kept = next(((f, p) for f in BOARD_KEPT
+                         for p in [_fewer_moves(console, prog, view, seat, f, width, turn,
+                                                body, budget, memo, least=1)] if fits(p)), None)
+            if kept is not None:
+                fit, parts = kept
+                break
         parts = draw(fit)
         if fits(parts):
             break
@@ -425,9 +437,11 @@ def _richness(name: str, value) -> int:
     return _ORDER[name].index(value) if name in _ORDER else int(value)
 
 
-def _fewer_moves(console, prog, view, seat, fit, width, turn, body, budget, memo) -> list:
-    """The last rung: as many of the moves as fit, and how many more there are."""
-    for k in range(len(turn.entries) - 1, -1, -1):
+def _fewer_moves(console, prog, view, seat, fit, width, turn, body, budget, memo,
+                 least: int = 0) -> list:
+    """The last rung: as many of the moves as fit (at least ``least``), and how many more
+    there are."""
+    for k in range(len(turn.entries) - 1, least - 1, -1):
         parts = compact_lines(prog, view, seat, fit, width, turn, body, shown=k, memo=memo)
         if height(console, parts, width) <= budget:
             break

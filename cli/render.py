@@ -253,6 +253,16 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
     ``marks``: what an empty cell shows instead of a dot (the number of a move onto it,
     on a board drawn without the cells' names)."""
     cells, w = _board_cells(prog, view, board, names, width, marks)
+    if names and _edge_labels(cells) is not None:
+        # the names along the edges: the cells need only be as wide as their contents
+        # and the column labels
+        tight, tw = _board_cells(prog, view, board, False, width, marks)
+        edges = _edge_labels(tight)
+        if edges is not None and max(len(c) for c in edges[0].values()) <= tw:
+            drawn_width = max(start for _, _, start, _ in tight) + tw \
+                + max(len(r) for r in edges[1].values()) + 1
+            if width is None or drawn_width <= width:
+                return _board_with_edges(tight, tw, *edges)
     out: list[Text] = []
     for lo, last in _bands([start for _, _, start, _ in cells], w, width):
         band = [c for c in cells if lo <= c[2] <= last]
@@ -282,6 +292,54 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
                     col = start + w
                 name_line.rstrip()
                 out.append(name_line)
+    return out
+
+
+_EDGE_NAME = re.compile(r"([A-Za-z]+)([0-9]+)")
+
+
+def _edge_labels(cells) -> tuple[dict, dict] | None:
+    """When every cell's name is letters then a number (``D4``, ``e2``), the letters the
+    same down each drawn column and the number the same along each drawn row (the usual
+    coordinates of a chess or Go board): the column labels (by start column) and the row
+    labels (by row). Otherwise None."""
+    cols: dict[int, str] = {}
+    rows: dict[int, str] = {}
+    for z, _, start, y in cells:
+        m = _EDGE_NAME.fullmatch(z.cell.name)
+        if m is None or cols.setdefault(start, m[1]) != m[1] or rows.setdefault(y, m[2]) != m[2]:
+            return None
+    if len(set(cols.values())) != len(cols) or len(set(rows.values())) != len(rows) \
+            or len(cols) < 2 or len(rows) < 2:
+        return None
+    return cols, rows
+
+
+def _board_with_edges(cells, w: int, cols: dict, rows: dict) -> list[Text]:
+    """The board with its row labels on the left and its column labels underneath,
+    instead of each cell's name under it."""
+    lw = max(len(r) for r in rows.values())
+    out: list[Text] = []
+    for y in sorted(rows):
+        row = [c for c in cells if c[3] == y]
+        depth = max(len(lines) for _, lines, _, _ in row)
+        for k in range(depth):
+            label = rows[y].rjust(lw) if k == 0 else " " * lw
+            line, col = Text(label, style="dim"), 0
+            line.append(" ")
+            for z, lines, start, _ in row:
+                if k < len(lines):
+                    line.append(" " * (start - col))
+                    line.append_text(_centred(lines[k], w))
+                    col = start + w
+            line.rstrip()
+            out.append(line)
+    foot, col = Text(" " * (lw + 1), style="dim"), 0
+    for start in sorted(cols):
+        foot.append(" " * (start - col) + _centred(Text(cols[start]), w).plain)
+        col = start + w
+    foot.rstrip()
+    out.append(foot)
     return out
 
 
@@ -317,7 +375,8 @@ def zones_table(prog, view: dict, seat) -> Group:
     shared.add_column(overflow="fold")
     shown = False
     for z in prog.zones:
-        if z.board is not None or z.owner is not None or z.key not in view["zones"]:
+        if z.board is not None or z.owner is not None or z.key not in view["zones"] \
+                or not drawn(prog, z.name):
             continue
         content = view["zones"][z.key]
         title = literal(display.name(prog, z.name))
@@ -328,14 +387,14 @@ def zones_table(prog, view: dict, seat) -> Group:
         parts.append(shared)
     per_player = []
     for z in prog.zones:
-        if z.owner == 0 and z.board is None:
+        if z.owner == 0 and z.board is None and drawn(prog, z.name):
             per_player.append(z.name)
     if per_player or pvar_names(view):
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         t.add_column("", overflow="fold")
         for name in per_player:
             t.add_column(Text(literal(display.name(prog, name))), overflow="fold")
-        for v in pvar_names(view):
+        for v in pvar_names(view, prog):
             t.add_column(Text(literal(display.name(prog, v))), overflow="fold")
         for p in range(view["players"]):
             who = Text(literal(display.player_name(prog, p)))
@@ -346,13 +405,13 @@ def zones_table(prog, view: dict, seat) -> Group:
             for name in per_player:
                 content = view["zones"].get(f"{name}:{p}", {"count": 0})
                 row.append(_zone_content(prog, content, "", view=view))
-            for v in pvar_names(view):
+            for v in pvar_names(view, prog):
                 row.append(_var_text(prog, v, view["pvars"][v][p]))
             t.add_row(*row)
         parts.append(t)
-    if view.get("vars"):
+    if var_items(prog, view):
         vt = Text()
-        for i, (k, v) in enumerate(sorted(view["vars"].items())):
+        for i, (k, v) in enumerate(var_items(prog, view)):
             if i:
                 vt.append("   ")
             vt.append(f"{literal(display.name(prog, k))}: ", style="bold")
@@ -361,8 +420,19 @@ def zones_table(prog, view: dict, seat) -> Group:
     return Group(*parts)
 
 
-def pvar_names(view: dict) -> list[str]:
-    return sorted(view.get("pvars", {}))
+def drawn(prog, name: str) -> bool:
+    """Whether the screens draw this variable or zone (not when declared ``offscreen``)."""
+    return name not in prog.checked.offscreen
+
+
+def pvar_names(view: dict, prog=None) -> list[str]:
+    """The per-player variables a screen draws (all of them without ``prog``)."""
+    return sorted(v for v in view.get("pvars", {}) if prog is None or drawn(prog, v))
+
+
+def var_items(prog, view: dict) -> list[tuple[str, object]]:
+    """The shared variables a screen draws, by name, with their values."""
+    return sorted((k, v) for k, v in view.get("vars", {}).items() if drawn(prog, k))
 
 
 def _plain_value(v) -> str:

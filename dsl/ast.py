@@ -617,6 +617,13 @@ class NameDecl(Node):
     short: Optional[str] = None
 
 
+class OffscreenDecl(Node):
+    """``offscreen NAME``: a variable or zone the terminal screens do not draw (book-keeping;
+    it stays in the state, the views and the API: this is not a secret)."""
+    node: Literal["OffscreenDecl"] = "OffscreenDecl"
+    name: str
+
+
 class TextDecl(Node):
     """``text key "template"``: a message or prompt text."""
     node: Literal["TextDecl"] = "TextDecl"
@@ -673,7 +680,7 @@ Decl = Annotated[
           TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, OutcomeDecl, TeamDecl, ParticipantDecl,
           InvariantDecl, BoundDecl,
           SecretDecl, NameDecl, TextDecl, LabelDecl,
-          ColorDecl, KindColorDecl, Replace, Extend, Remove],
+          ColorDecl, KindColorDecl, OffscreenDecl, Replace, Extend, Remove],
     Field(discriminator="node"),
 ]
 
@@ -720,6 +727,8 @@ def decl_key(decl) -> str:
             return f"color {d.path}"
         case "KindColorDecl":
             return f"color {d.kind}"
+        case "OffscreenDecl":
+            return f"offscreen {d.name}"
     raise ValueError(d.node)
 
 

@@ -82,6 +82,7 @@ class Checked:
     labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     colors: dict[str, str] = field(default_factory=dict)
     kind_colors: dict[str, str] = field(default_factory=dict)
+    offscreen: set[str] = field(default_factory=set)
     types: dict[int, T] = field(default_factory=dict)
     templates: dict[int, list] = field(default_factory=dict)
     decisions: set[str] = field(default_factory=set)  # procedures that may ask a player
@@ -405,6 +406,11 @@ class Checker:
                 elif d.attr not in c.kinds[d.kind]:
                     self.d.add(errors.no_attribute(d.span, d.kind, d.attr, c.kinds[d.kind]))
                 c.kind_colors[d.kind] = d.attr
+            case "OffscreenDecl":
+                shown = {**c.vars, **c.zones}
+                if d.name not in shown:
+                    self.d.add(errors.unknown(d.span, "variable or zone", d.name, shown))
+                c.offscreen.add(d.name)
 
     def _kind_fields(self, d: ir.KindDecl) -> None:
         fields, item_vars = self.c.kinds[d.name], self.c.item_vars.setdefault(d.name, {})

@@ -19,7 +19,7 @@ from .parse import parse
 from .resources import RULESETS_DIR
 
 SUFFIX = ".meeple"
-DISPLAY = ("NameDecl", "TextDecl", "LabelDecl", "ColorDecl", "KindColorDecl")
+DISPLAY = ("NameDecl", "TextDecl", "LabelDecl", "ColorDecl", "KindColorDecl", "OffscreenDecl")
 
 
 @dataclass

@@ -262,6 +262,9 @@ class _ToIR(Transformer):
         return ir.NameDecl(span=self.s(meta), path=c[0], text=_string(c[1]),
                            short=_string(c[2]) if c[2] is not None else None)
 
+    def offscreen_decl(self, meta, c):
+        return ir.OffscreenDecl(span=self.t(c[0]), name=str(c[0]))
+
     def text_decl(self, meta, c):
         return ir.TextDecl(span=self.t(c[0]), key=str(c[0]), text=_string(c[1]))
 

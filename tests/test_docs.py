@@ -59,7 +59,7 @@ HEADER = re.compile(r"(ruleset|variant|locale)\s+(\w+)")
 DECL_WORDS = {"title", "players", "order", "language", "enum", "kind", "board", "zone",
               "deck", "var", "relation", "function", "procedure", "setup", "turn", "end",
               "at", "score", "tiebreak", "name", "text", "label", "color", "replace",
-              "extend", "remove", "invariant", "bound", "secret"}
+              "extend", "remove", "invariant", "bound", "secret", "offscreen"}
 
 
 # ---------------------------------------------------------------- reading the docs

@@ -29,7 +29,7 @@ DATA = [("meeple", "meeple"), ("dsl", "meeple/dsl"), ("interpreter", "meeple/int
         ("cli", "meeple/cli"), ("rulesets", "meeple/rulesets"), ("docs/schema", "meeple/schema")]
 COMMANDS = ("validate", "list", "play", "simulate", "replay", "test")
 RULESETS = ("brotherhood-of-nine", "cherokee", "clans-and-glory", "dots-and-boxes",
-            "hearts")
+            "go", "hearts")
 IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
                                 "*.pyc", ".pytest_cache", ".hypothesis", ".venv",
                                 "meeple-*.json")

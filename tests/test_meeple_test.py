@@ -65,7 +65,7 @@ def test_the_rare_break_is_rare_so_shrinking_matters():
     assert 0 < broken < 20
 
 
-@pytest.mark.parametrize("ruleset", ["cherokee", "clans-and-glory", "brotherhood-of-nine"])
+@pytest.mark.parametrize("ruleset", ["cherokee", "clans-and-glory", "brotherhood-of-nine", "go"])
 def test_bundled_rulesets_hold_their_invariants(ruleset):
     code, text = meeple("test", ruleset, "--examples", 8, "--seed", 5, "--quiet")
     assert code == 0, text

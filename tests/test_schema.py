@@ -145,6 +145,7 @@ text k "t"
 label K "{v}"
 color E.a red
 color K by e
+offscreen n
 """
     data = schema.ir_json(parse(text, "all.meeple"))
     ir_validator.validate(data)
