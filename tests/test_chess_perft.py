@@ -46,3 +46,16 @@ def test_perft_from_the_wikis_test_positions(fen, counts):
 def test_divide_from_kiwipete_names_every_first_move():
     d = interpreter.divide(fen_position(KIWIPETE), 1)
     assert len(d) == 48 and {"move " + m for m in ("O-O", "O-O-O", "e5-f7", "d5-e6", "g2-h3", "f3-f6")} <= set(d)
+
+
+def test_meeple_perft_counts_kiwipete_from_a_saved_position(tmp_path):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    state = tmp_path / "kiwipete.json"
+    state.write_text(fen_position(KIWIPETE).to_json(), encoding="utf-8")
+    r = CliRunner().invoke(app, ["perft", "chess", "--position", str(state), "-d", "2", "-q"])
+    assert r.exit_code == 0 and r.output.startswith("depth 2: 2,039 paths"), r.output
+    r = CliRunner().invoke(app, ["perft", "chess", "--position", str(state), "-d", "1", "-q",
+                                 "--after", "e5-f7"])
+    assert r.output.startswith("depth 1: 44 paths"), r.output       # Kiwipete's divide
