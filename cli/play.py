@@ -305,6 +305,8 @@ class PlaySession:
         for m in g.legal_moves():
             notation, text = render.describe_move(g, m, tc, seat)
             short = render.describe_move(g, m, tc, seat, short=True)[1]
+            if tc == "str" and text.plain == notation.split(" ", 1)[-1]:
+                text = short = Text()      # a string option says it all in its notation
             entries.append((m.index + 1, notation, text, short))
             if tc == "cell":
                 marks[m.value] = str(m.index + 1)

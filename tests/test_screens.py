@@ -77,6 +77,13 @@ def check_screen(text: str, game, width: int, height: int, own: bool = True) -> 
     # shares may be left out: the prompt says it)
     moves = game.legal_moves()
     verbs = {m.notation.split(" ", 1)[0] for m in moves}
+    # a tiny terminal may show the first moves only, and say how many more there are (a
+    # chess middlegame has 30 to 50 moves: at 40 x 12 they cannot all fit)
+    more = re.search(r"(\d+) more moves: type 'moves'", " ".join(lines))
+    if more:
+        assert width < 60, text
+        moves = moves[:len(moves) - int(more.group(1))]
+        assert moves, text
     for m in moves:
         note = m.notation
         forms = [note] + ([note.split(" ", 1)[1]] if len(verbs) == 1 and " " in note else [])
