@@ -14,15 +14,15 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 
 
 @lru_cache(maxsize=None)
-def program():
-    return interpreter.load("chess").for_players(2)
+def program(variants: tuple[str, ...] = ()):
+    return interpreter.load("chess", variants=list(variants)).for_players(2)
 
 
-def fen_position(fen: str):
+def fen_position(fen: str, variants: tuple[str, ...] = ()):
     """The game at the start of the turn of the side to move in ``fen``: the board, the
     side to move, the castling rights (a king or rook that may still castle has not
     moved; every other man has), the en passant square and the half-move clock."""
-    prog = program()
+    prog = program(tuple(variants))
     fields = fen.split()
     rows, side = fields[0].split("/"), fields[1]
     rights = fields[2] if len(fields) > 2 else "-"

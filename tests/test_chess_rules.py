@@ -296,3 +296,37 @@ def test_the_turn_passes_to_the_other_side():
     game = program().new_game(2, 0)
     testing.play(game, "e2-e4")
     assert game.active_player == 1 and from_square(game, "e7") == ["e5", "e6"]
+
+
+# ---------------------------------------------------------------- the variant fide_claims
+def claims_position(fen: str):
+    from chess_fen import fen_position as build
+    return build(fen, variants=("fide_claims",))
+
+
+def test_fide_claims_fifty_moves_let_the_player_claim_or_play_on():
+    game = claims_position("4k3/8/8/8/8/8/8/R3K3 w - - 99 80")
+    testing.play(game, "a1-a2")
+    assert not game.over and testing.notations(game) == ["play", "claim draw"]
+    testing.play(game, "play")
+    assert not game.over and "e8-d8" in moves(game)
+    testing.play(game, "e8-d8", "claim draw")
+    assert result(game) == "draw" and "claims a draw" in last_log(game)
+
+
+def test_fide_claims_seventy_five_moves_draw_at_once():
+    game = claims_position("4k3/8/8/8/8/8/8/R3K3 w - - 149 80")
+    testing.play(game, "play", "a1-a2")
+    assert result(game) == "draw" and "75 moves" in last_log(game)
+
+
+def test_fide_claims_a_threefold_repetition_may_be_claimed_and_a_fivefold_draws():
+    game = claims_position("4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 1")
+    shuffle = ["g1-f3", "g8-f6", "f3-g1", "f6-g8"]
+    testing.play(game, *shuffle, *shuffle)           # the start position a third time
+    assert testing.notations(game) == ["play", "claim draw"]
+    for _ in range(2):
+        for move in shuffle:                   # every position of the cycle: a 3rd time or more
+            assert testing.notations(game) == ["play", "claim draw"]
+            testing.play(game, "play", move)
+    assert result(game) == "draw" and "fifth time" in last_log(game)
