@@ -267,7 +267,7 @@ def test_the_third_repetition_of_a_position_draws():
     testing.play(game, *shuffle[:3])
     assert not game.over
     testing.play(game, shuffle[3])          # and a third time
-    assert result(game) == "draw" and "third time" in last_log(game)
+    assert result(game) == "draw" and "3 times" in last_log(game)
 
 
 def test_a_repetition_counts_only_with_the_same_castling_rights():
@@ -329,4 +329,4 @@ def test_fide_claims_a_threefold_repetition_may_be_claimed_and_a_fivefold_draws(
         for move in shuffle:                   # every position of the cycle: a 3rd time or more
             assert testing.notations(game) == ["play", "claim draw"]
             testing.play(game, "play", move)
-    assert result(game) == "draw" and "fifth time" in last_log(game)
+    assert result(game) == "draw" and "5 times" in last_log(game)
