@@ -3,6 +3,8 @@ tests/chess_fen.py), named after the rule (docs/rulesets/chess.md, "Rules summar
 Moves are written from-to (e2-e4), e7-e8=Q for a promotion, O-O and O-O-O for castling."""
 from __future__ import annotations
 
+import pytest
+
 from meeple import interpreter
 from meeple.interpreter import testing
 
@@ -330,3 +332,62 @@ def test_fide_claims_a_threefold_repetition_may_be_claimed_and_a_fivefold_draws(
             assert testing.notations(game) == ["play", "claim draw"]
             testing.play(game, "play", move)
     assert result(game) == "draw" and "5 times" in last_log(game)
+
+
+# ---------------------------------------------------------------- against OpenSpiel
+CASTLE = {("O-O", 0): "e1g1", ("O-O-O", 0): "e1c1", ("O-O", 1): "e8g8", ("O-O-O", 1): "e8c8"}
+LETTERS = {"pawn": "p", "knight": "n", "bishop": "b", "rook": "r", "queen": "q", "king": "k"}
+
+
+def lan(notation: str, seat: int) -> str:
+    """A move in OpenSpiel's long algebraic notation: move e7-e8=Q -> e7e8q."""
+    m = notation.split(" ", 1)[1]
+    if m.startswith("O-O"):
+        return CASTLE[(m, seat)]
+    m = m.replace("-", "")
+    return m[:4] + (m[5].lower() if "=" in m else "")
+
+
+def placement(game) -> str:
+    """The board in FEN's first field."""
+    rows = []
+    for r in range(8, 0, -1):
+        row, gap = "", 0
+        for f in "abcdefgh":
+            held = man(game, f"{f}{r}")
+            if held is None:
+                gap += 1
+                continue
+            row += (str(gap) if gap else "") + (LETTERS[held[1]].upper() if held[0] == "white"
+                                                 else LETTERS[held[1]])
+            gap = 0
+        rows.append(row + (str(gap) if gap else ""))
+    return "/".join(rows)
+
+
+def test_random_games_agree_with_openspiel_chess():
+    """Random games played move by move in Meeple and in OpenSpiel's `chess`: at every
+    decision the same legal moves, after every move the same board, and at the end the
+    same result (mate, stalemate, and the automatic draws). OpenSpiel's player 0 is Black."""
+    import random
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
+    from pyspiel import chess as spiel_chess
+    spiel = pyspiel.load_game("chess")
+    prog = interpreter.load("chess")
+    for seed in range(12):
+        rnd = random.Random(seed)
+        game, state = prog.new_game(2, seed), spiel.new_initial_state()
+        while not (game.over or state.is_terminal()):
+            seat = game.active_player
+            ours = {lan(m.notation, seat): m for m in game.legal_moves()}
+            theirs = {spiel_chess.action_to_move(a, state.board()).to_lan(): a
+                      for a in state.legal_actions()}
+            assert set(ours) == set(theirs), (seed, str(state), sorted(set(ours) ^ set(theirs)))
+            pick = rnd.choice(sorted(ours))
+            game.apply(ours[pick], safe=False)
+            state.apply_action(theirs[pick])
+            assert placement(game) == str(state).split()[0], (seed, str(state))
+        assert game.over and state.is_terminal(), seed
+        white, black = state.returns()[1], state.returns()[0]
+        expected = "draw" if white == black else "seat 1 wins" if white > black else "seat 2 wins"
+        assert result(game) == expected, (seed, str(state))
