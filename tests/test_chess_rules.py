@@ -222,6 +222,13 @@ def test_check_must_be_answered():
     assert moves(game) == ["e1-e2"]
 
 
+def test_a_check_is_announced():
+    game = fen_position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    testing.play(game, "a1-a8")
+    assert last_log(game) == "Player 2 is in check" and from_square(game, "e8") == [
+        "d7", "e7", "f7"]
+
+
 def test_a_pinned_man_may_not_leave_the_line():
     game = fen_position("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1")
     assert from_square(game, "e2") == []
