@@ -383,6 +383,7 @@ def perft_schema() -> dict:
         "variants": {**_NAMES, "description": "the variants played"},
         "players": _s(_INT, "players"),
         "seed": _s(_INT, "the game's seed"),
+        "position": _s(["string", "null"], "the --position state file counted from, else null"),
         "after": {**_NAMES, "description": "the --after moves played first, in order"},
         "depth": _s(_INT, "decisions counted"),
         "paths": _s(_INT, "the move paths of that many decisions"),

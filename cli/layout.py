@@ -416,6 +416,8 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
             break
     else:
         return parts
+    if not fit.all_moves:
+        return parts    # only some moves fit: give nothing back for them (the moves come first)
     # the first rung that fits may have left out more than it had to: give back what fits
     for name, value in REFILL:
         if _richness(name, value) > _richness(name, getattr(fit, name)):

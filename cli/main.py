@@ -681,6 +681,11 @@ def perft(
     after: List[str] = typer.Option([], "--after", "-a", metavar="MOVE",
                                     help="Play this move first, from the start (repeatable, "
                                          "in order): count from the position it leads to."),
+    position: Optional[Path] = typer.Option(None, "--position", metavar="STATE",
+                                            help="Count from the position of this game state "
+                                                 "(JSON, meeple-state/1, as Game.to_json() "
+                                                 "writes it) instead of the start; --after "
+                                                 "moves are played from it."),
     divide_moves: bool = typer.Option(False, "--divide",
                                       help="Also count the paths of each first move."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -688,18 +693,19 @@ def perft(
     json_out: bool = json_option("the counts"),
     no_color: bool = no_color_option(),
 ) -> None:
-    """Count the move paths of N decisions from the start of a game (or after --after
-    moves): compare with published counts (chess perft) to check a ruleset's moves.
-    A path on which the game ends earlier is not counted."""
+    """Count the move paths of N decisions from the start of a game (or from a saved
+    --position, or after --after moves): compare with published counts (chess perft) to
+    check a ruleset's moves. A path on which the game ends earlier is not counted."""
     jout = jsonout.begin("perft", json_out)
     if depth < 1:
         raise fail("--depth must be at least 1", 2)
     _check_seed(seed, seed)
     prog = _load(ruleset, variant, None, parse_budgets(budget))
     lang = language(prog)
-    n = _players(prog, players)
+    saved = _perft_position(prog, position, players) if position is not None else None
+    n = saved.R.n if saved is not None else _players(prog, players)
     try:
-        game = prog.new_game(n, seed)
+        game = saved if saved is not None else prog.new_game(n, seed)
         for i, m in enumerate(after, 1):
             if game.over:
                 raise fail(f"--after: the game is over before move {i} '{m}'", 2)
@@ -721,7 +727,8 @@ def perft(
     elapsed = time.perf_counter() - start
     nodes = sum(counts.values())
     doc = {"ok": True, "ruleset": ruleset, "title": prog.title, "variants": list(prog.variants),
-           "players": n, "seed": seed, "after": list(after), "depth": depth, "paths": nodes,
+           "players": n, "seed": seed, "position": str(position) if position else None,
+           "after": list(after), "depth": depth, "paths": nodes,
            "divide": counts if divide_moves else None, "seconds": elapsed}
     if jout.on:
         jout.emit(doc)
@@ -732,6 +739,27 @@ def perft(
             out.print(Text(f"{notation}: {count}"))
     out.print(Text(tr(lang, "depth {depth}: {paths} paths ({seconds} s)", depth=depth,
                       paths=f"{nodes:,}", seconds=f"{elapsed:.2f}")))
+
+
+def _perft_position(prog, path: Path, players: Optional[int]):
+    """The game of a saved state (--position), checked against the ruleset."""
+    import json
+
+    from ..interpreter.state import StateError
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise fail(f"--position: cannot read {path}: {getattr(e, 'strerror', None) or e}", 2) \
+            from None
+    except ValueError as e:
+        raise fail(f"--position: {path} is not JSON: {e}") from None
+    try:
+        game = prog.resume(state)
+    except StateError as e:
+        raise fail(f"--position: {path} is not a state of {prog.title}: {e}") from None
+    if players is not None and players != game.R.n:
+        raise fail(f"--position: the state is a game of {game.R.n} players, not {players}", 2)
+    return game
 
 
 # ---------------------------------------------------------------- simulate

@@ -243,6 +243,8 @@ def _text_keys(f: ir.File) -> set[str]:
             keys.add(n.key)
         elif n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
             keys.add(n.verb)
+            if getattr(n, "alone", None):      # the second verb: as "play" or "pass"
+                keys.add(n.alone)
         elif n.node == "Best" and n.tie == "choose":
             keys.add("tie")
     return keys

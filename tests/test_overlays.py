@@ -284,3 +284,24 @@ def test_cherokee_overlays():
     assert all(isinstance(v["zones"][f"clan:{p}"], list) for p in range(3))
     v = views.view(base.new_game(3, seed=2), 0)
     assert isinstance(v["zones"]["clan:0"], list) and v["zones"]["clan:1"] == {"count": 1}
+
+
+def test_a_locale_may_translate_the_second_verb_of_a_variants_decision(tmp_path):
+    """A locale's text for a verb only a variant uses is no unused text, the second verb
+    of `as "claim" or "play"` included."""
+    folder = tmp_path / "claims"
+    (folder / "variants").mkdir(parents=True)
+    (folder / "locales").mkdir()
+    (folder / "claims.meeple").write_text(
+        'ruleset claims\nplayers 2..2\nvar done: bool = false\nturn { done = true }\n'
+        'end when done\n', encoding="utf-8")
+    (folder / "variants" / "ask.meeple").write_text(
+        'variant ask\nreplace turn {\n  choose c from ["draw"] as "claim" or "play"\n'
+        '  done = true\n}\n', encoding="utf-8")
+    (folder / "locales" / "de.meeple").write_text(
+        'locale de\nlanguage "Deutsch"\ntext claim "Remis?"\ntext play "Weiter"\n',
+        encoding="utf-8")
+    rs = interpreter.load(str(folder), locale="de")
+    assert [w.code for w in rs.for_players(2).warnings] == []
+    game = interpreter.load(str(folder), variants=["ask"], locale="de").new_game(2, 0)
+    assert [m.notation for m in game.legal_moves()] == ["play", "claim draw"]

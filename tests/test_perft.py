@@ -80,3 +80,29 @@ def test_the_cli_json_follows_its_schema():
 def test_bad_arguments_are_usage_errors(args, message):
     r = run("perft", TTT, *args)
     assert r.exit_code == 2 and message in r.output, r.output
+
+
+def test_the_cli_counts_from_a_saved_position(ttt, tmp_path):
+    game = ttt.new_game(2, 0)
+    game.apply("mark r2c2")
+    state = tmp_path / "state.json"
+    state.write_text(game.to_json(), encoding="utf-8")
+    r = run("perft", TTT, "-d", 2, "--position", state, "--quiet")
+    assert r.exit_code == 0 and r.output.startswith("depth 2: 56 paths"), r.output
+    r = run("perft", TTT, "-d", 1, "--position", state, "--after", "mark r1c1", "--json")
+    doc = json.loads(r.output)
+    assert doc["paths"] == 7 and doc["position"] == str(state) and doc["after"] == ["mark r1c1"]
+    assert json.loads(run("perft", TTT, "-d", 1, "--json").output)["position"] is None
+
+
+def test_a_bad_position_is_an_error(tmp_path):
+    missing = tmp_path / "missing.json"
+    r = run("perft", TTT, "-d", 1, "--position", missing)
+    assert r.exit_code == 2 and "--position: cannot read" in r.output, r.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    r = run("perft", TTT, "-d", 1, "--position", bad)
+    assert r.exit_code == 1 and "is not JSON" in r.output, r.output
+    bad.write_text('{"players": 2, "ruleset": "other"}', encoding="utf-8")
+    r = run("perft", TTT, "-d", 1, "--position", bad)
+    assert r.exit_code == 1 and "is not a state of" in r.output, r.output
