@@ -253,7 +253,7 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
     ``marks``: what an empty cell shows instead of a dot (the number of a move onto it,
     on a board drawn without the cells' names)."""
     cells, w = _board_cells(prog, view, board, names, width, marks)
-    if names and _edge_labels(cells) is not None:
+    if _edge_labels(cells) is not None:
         # the names along the edges: the cells need only be as wide as their contents
         # and the column labels
         tight, tw = _board_cells(prog, view, board, False, width, marks)
