@@ -20,7 +20,7 @@ from meeple.interpreter import views
 HERE = Path(__file__).resolve().parent / "playthroughs"
 GAMES = [("cherokee", 3, (), None), ("cherokee", 2, ("open_clans",), "nl"),
          ("clans-and-glory", 3, (), "ru"), ("brotherhood-of-nine", 2, (), None),
-         ("dots-and-boxes", 2, (), None)]
+         ("dots-and-boxes", 2, (), None), ("backgammon", 2, (), "de")]
 STEPS = 60
 
 
