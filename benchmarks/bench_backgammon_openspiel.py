@@ -1,4 +1,4 @@
-"""The long comparison of Backgammon with OpenSpiel's `backgammon` (CI plays a few dozen
+"""The long comparison of Backgammon with OpenSpiel's `backgammon` (CI plays a hundred
 games in tests/test_backgammon_openspiel.py; this plays as many as you ask): random
 games with the same dice, every turn's legal pairs of checker moves compared as
 OpenSpiel's actions, and the same returns (1, 2 for a gammon, 3 for a backgammon).

@@ -10,11 +10,11 @@ actions apart: "24/18 13/11", "bar/22*", "6/off(2)"), and the two sets of texts 
 equal; then one of them is played in both. At the end, the returns must equal the
 scores (1, 2 for a gammon, 3 for a backgammon).
 
-One difference is known, and the ruleset follows the rules there: in the first half of
-a double OpenSpiel only looks two checker moves ahead, so it also offers two moves after
-which the other two numbers cannot be played when another way plays all four (the rules:
-"play as many numbers as possible"). Those extra actions are checked to be exactly that
-and counted (`difference`), and the games go on with a move both allow.
+One difference could be expected: in the first half of a double OpenSpiel looks only
+two checker moves ahead, where the rules ask for as many numbers as possible over all
+four. Should OpenSpiel offer two moves after which the other two numbers cannot be
+played, those extra actions are checked to be exactly that and counted
+(`difference`), and the game goes on with a move both allow (none was seen so far).
 
 Seats and places: Player 1 (White, "o") is OpenSpiel's player 1 (O), Player 2 (Black,
 "x") its player 0 (X); point pN is OpenSpiel's position N - 1, a bar is position 24
