@@ -187,3 +187,17 @@ def test_a_game_plays_to_the_end_with_bots():
     while not game.over:
         game.apply(game.legal_moves()[0])
     assert sorted(game.result["scores"]) in ([-1, 1], [-2, 2], [-3, 3])
+
+
+def test_the_board_shows_each_point_as_one_stack_with_its_count():
+    from meeple.cli import render
+    game = program().new_game(2, 0)
+    lines = [t.plain for t in render.board_lines(game.program, view(game, 0), "points")]
+    assert lines[0].split() == ["o×5", "·", "·", "·", "x×3", "·", "·", "x×5", "·", "·", "·", "·",
+                                "o×2", "·"]
+    assert lines[1].split() == [f"p{n}" for n in range(13, 19)] + ["bar2"] + \
+        [f"p{n}" for n in range(19, 25)] + ["off2"]
+    assert lines[2].split() == ["x×5", "·", "·", "·", "o×3", "·", "·", "o×5", "·", "·", "·", "·",
+                                "x×2", "·"]
+    assert lines[3].split() == [f"p{n}" for n in range(12, 6, -1)] + ["bar1"] + \
+        [f"p{n}" for n in range(6, 0, -1)] + ["off1"]
