@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = [("meeple", "meeple"), ("dsl", "meeple/dsl"), ("interpreter", "meeple/interpreter"),
         ("cli", "meeple/cli"), ("rulesets", "meeple/rulesets"), ("docs/schema", "meeple/schema")]
 COMMANDS = ("validate", "list", "play", "simulate", "replay", "test")
-RULESETS = ("brotherhood-of-nine", "cherokee", "chess", "clans-and-glory", "dots-and-boxes",
-            "go", "hearts")
+RULESETS = ("backgammon", "brotherhood-of-nine", "cherokee", "chess", "clans-and-glory",
+            "dots-and-boxes", "go", "hearts")
 IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
                                 "*.pyc", ".pytest_cache", ".hypothesis", ".venv",
                                 "meeple-*.json")

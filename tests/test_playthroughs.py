@@ -21,7 +21,7 @@ HERE = Path(__file__).resolve().parent / "playthroughs"
 GAMES = [("cherokee", 3, (), None), ("cherokee", 2, ("open_clans",), "nl"),
          ("clans-and-glory", 3, (), "ru"), ("brotherhood-of-nine", 2, (), None),
          ("dots-and-boxes", 2, (), None), ("go", 2, (), "de"), ("hearts", 4, (), None),
-         ("chess", 2, (), "de")]
+         ("chess", 2, (), "de"), ("backgammon", 2, (), "de")]
 STEPS = 60
 
 
