@@ -511,7 +511,9 @@ def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool 
         for i, x in enumerate(v):
             if i:
                 out.append(" + ")
-            out.append_text(value_text(game, before_view, x, type_code[5:], can_see, short))
+            part = value_text(game, before_view, x, type_code[5:], can_see, short)
+            # an empty cell among others is said ('o×5 + empty'): alone it goes unsaid
+            out.append_text(part if part.plain else Text(tr(language(prog), "empty"), style="dim"))
         return out
     if v is None:
         return Text("-")
