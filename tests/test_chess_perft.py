@@ -1,8 +1,8 @@
 """Chess move generation against the published perft counts (the number of move paths
 of N plies, promotions counted once per piece, https://www.chessprogramming.org/Perft_Results):
 from the start, from "Kiwipete" (castling, en passant, promotion and pins all at once)
-and from the wiki's positions 3, 4 and 5. Deeper counts are in
-benchmarks/bench_chess_perft.py."""
+and from the wiki's positions 3, 4 and 5 (start to depth 4, Kiwipete to depth 3: a few
+seconds). Deeper counts are in benchmarks/bench_chess_perft.py."""
 from __future__ import annotations
 
 import pytest
@@ -21,6 +21,11 @@ def test_perft_from_the_start_is_20_400_8902():
     assert [interpreter.perft(game, d) for d in (1, 2, 3)] == [20, 400, 8902]
 
 
+def test_perft_from_the_start_at_depth_4_is_197281():
+    """The issue's own figure (depth 5, 4,865,609, is in benchmarks/bench_chess_perft.py)."""
+    assert interpreter.perft(interpreter.load("chess").new_game(2, 0), 4) == 197_281
+
+
 def test_the_fen_start_position_is_the_rulesets_setup():
     game = fen_position(START)
     assert [interpreter.perft(game, d) for d in (1, 2)] == [20, 400]
@@ -28,9 +33,9 @@ def test_the_fen_start_position_is_the_rulesets_setup():
         m.notation for m in interpreter.load("chess").new_game(2, 0).legal_moves())
 
 
-def test_perft_from_kiwipete_is_48_2039():
+def test_perft_from_kiwipete_is_48_2039_97862():
     game = fen_position(KIWIPETE)
-    assert [interpreter.perft(game, d) for d in (1, 2)] == [48, 2039]
+    assert [interpreter.perft(game, d) for d in (1, 2, 3)] == [48, 2039, 97_862]
 
 
 @pytest.mark.parametrize("fen,counts", [
