@@ -20,7 +20,8 @@ from meeple.interpreter.runtime import NothingToUndo
 FILE = "t.meeple"
 
 # shuffle, deal, roll, pick at random, a random tie, choose subset, procedure results
-# (`let w = call worth(c)`), item variables, face-down moves, flip, reveal, log
+# (`let w = call worth(c)`, and one that asks a decision before it returns into its
+# caller's frame), item variables, face-down moves, flip, reveal, log
 MIXED = """ruleset mixed
 players 2..3
 kind Card { value: int, var marks: int = 0 }
@@ -41,6 +42,10 @@ procedure worth(c: Card): int {
     return 2 * c.value
   }
   return c.value
+}
+procedure ask_bonus(): int {
+  choose v from [0, 1] as "bonus"
+  return v * 3
 }
 setup {
   shuffle pile
@@ -71,6 +76,8 @@ turn {
     reveal shown
   }
   rolls = rolls + [d]
+  let bonus = call ask_bonus()
+  points(active) = points(active) + bonus
   log round "{active} rolled {d}"
 }
 end when rounds == 8 or any(empty(hand(p)) for p in players)
