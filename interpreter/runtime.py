@@ -54,6 +54,7 @@ class NothingToUndo(IllegalMove):
 # says what was written.
 _MOVE, _FACE, _ZONE, _REVEAL, _G, _PV, _IV, _LOG, _FRAME = range(9)
 _MISSING = object()  # a global variable that had no value yet
+_KEEP_MOVES = 16  # how many of the newest moves keep the legal moves before them (for undo)
 
 
 @dataclass(frozen=True)
@@ -836,7 +837,7 @@ class Game:
         self.script: list = []  # chance outcomes to set as the game reaches chance steps
         # per move played (newest last): what the game was before it and the journal of
         # its writes, for undo
-        self._history: list[tuple] = []
+        self._history: list[list] = []
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -1055,6 +1056,7 @@ class Game:
             R.moves += 1
             self._moves = None
             if "waiting" in R.pending:
+                R.pending = dict(R.pending)  # the one before the move stays as it was, for undo
                 R.choose_each(m.player, m.value)
             else:
                 R.save_frame(len(R.stack) - 1)
@@ -1092,12 +1094,17 @@ class Game:
         seen); the writes into the containers are noted as they happen."""
         R = self.R
         ch = R.chance
-        self._history.append((
-            R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result,
-            None if R.pending is None else dict(R.pending), list(R.seen), list(R.stack),
+        h = self._history
+        if len(h) >= _KEEP_MOVES:
+            # the legal moves of older positions are forgotten (undo to them makes them
+            # again): a long game keeps only the newest ones alive
+            h[-_KEEP_MOVES][11] = None
+        h.append([
+            R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, R.pending,
+            tuple(R.seen), tuple(R.stack),
             None if ch is None else {"taken": list(ch["taken"]), "step": ch["step"], "n": ch["n"]},
-            self._moves, []))
-        R.j = self._history[-1][-1]
+            self._moves, []])
+        R.j = h[-1][-1]
         R.low = len(R.stack)
 
     def _end(self, keep: bool = True) -> None:
@@ -1108,7 +1115,7 @@ class Game:
         if not keep:
             self._restore(self._history.pop())
 
-    def _restore(self, before: tuple) -> None:
+    def _restore(self, before: list) -> None:
         R = self.R
         R.undo_writes(before[-1])
         (R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, R.pending, seen,
