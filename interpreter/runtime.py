@@ -44,9 +44,8 @@ class IllegalMove(Exception):
 
 
 class NothingToUndo(IllegalMove):
-    """``Game.undo`` with no move to take back; the game is unchanged."""
-
-    code = "move/nothing-to-undo"
+    """``Game.undo`` with no move to take back; the game is unchanged. (Its code is
+    ``move/illegal``, as for any move that cannot be played now.)"""
 
 
 # The entries of the journal of a move (``Runtime.j``): what each write changed, so that
