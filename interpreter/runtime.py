@@ -905,6 +905,8 @@ class Game:
         return self.R.to_state()
 
     def copy(self) -> "Game":
+        """An independent game in the same state (with no moves to undo: the history
+        of moves is not part of the state)."""
         return Game(self.program, _copy_state(self.R.to_state()))
 
     def to_json(self) -> str:
@@ -1063,8 +1065,10 @@ class Game:
                 R.pending = None
             if R.pending is None:
                 run(R)
-        except RuleError:
-            self._end(keep=not safe)
+        except BaseException as e:
+            # a rule error in a safe apply is taken back at once; after any other
+            # failure the half-played move stays (as before), and undo takes it back
+            self._end(keep=not (safe and isinstance(e, RuleError)))
             raise
         self._end()
         self._follow_script()
@@ -1195,8 +1199,12 @@ class Game:
         R = self.R
         step = R.chance["step"]
         self._begin()  # the draw is part of the move that undo takes back
-        R.rng, raw = rng.below(R.rng, len(step["of"]))
-        o = self.chance_outcomes()[step["of"][raw]]
+        try:
+            R.rng, raw = rng.below(R.rng, len(step["of"]))
+            o = self.chance_outcomes()[step["of"][raw]]
+        except BaseException:
+            self._end(keep=False)
+            raise
         self._resolve(raw, begun=True)
         self._follow_script()
         return o
@@ -1211,8 +1219,8 @@ class Game:
             R.chance["n"] += 1
             self._moves = None
             run(R)
-        except RuleError:
-            self._end(keep=False)
+        except BaseException as e:
+            self._end(keep=not isinstance(e, RuleError))
             raise
         self._end()
 
