@@ -138,10 +138,13 @@ def bundled():
 
 
 def step(game, rnd):
-    """Plays one random step: a chance outcome when one is pending, else a move (in
-    a simultaneous decision, of a random seat still to choose)."""
+    """Plays one random step: a chance outcome (set or drawn) when one is pending, else
+    a move (in a simultaneous decision, of a random seat still to choose)."""
     if game.at_chance:
-        game.apply_chance(rnd.randrange(len(game.chance_outcomes())))
+        if rnd.random() < 0.5:
+            game.sample_chance()  # (drawn by the game's own generator, which undo restores)
+        else:
+            game.apply_chance(rnd.randrange(len(game.chance_outcomes())))
         return
     seat = rnd.choice(game.deciding)
     moves = game.legal_moves(seat)
