@@ -12,7 +12,7 @@ import random
 import pytest
 
 from meeple import interpreter
-from meeple.dsl.load import SourceSet
+from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
 from meeple.interpreter import IllegalMove, RuleError, record
 from meeple.interpreter.runtime import NothingToUndo
@@ -133,8 +133,12 @@ def compiled(text: str):
 
 
 def bundled():
-    return [("cherokee", 3), ("cherokee", 2), ("kalah", 2), ("dots-and-boxes", 2),
-            ("clans-and-glory", 4), ("brotherhood-of-nine", 2), ("tests/testdata/ttt", 2)]
+    """Every bundled ruleset at its fewest and most players, and the test tic-tac-toe."""
+    out = [("tests/testdata/ttt", 2)]
+    for name in bundled_names():
+        rules = interpreter.load(name)
+        out += [(name, n) for n in sorted({rules.min_players, rules.max_players})]
+    return out
 
 
 def step(game, rnd):
@@ -188,7 +192,7 @@ def undo_to_start(game, history):
 @pytest.mark.parametrize("name, players", bundled())
 def test_undo_takes_back_every_move_of_random_bundled_games(name, players):
     rules = interpreter.load(name)
-    for seed in range(3):
+    for seed in range(4):
         game = rules.new_game(players, seed=seed)
         history = check_every_undo(game, random.Random(seed))
         undo_to_start(game, history)
