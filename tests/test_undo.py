@@ -327,3 +327,50 @@ def test_perft_after_a_rule_error_leaves_the_game_as_it_was():
     with pytest.raises(RuleError):
         interpreter.perft(game, 3)
     assert game.to_json() == before and game.can_undo == 0
+
+
+def perft_by_copies(game, depth, chance=False):
+    """The straightforward count: a copy of the game for every child."""
+    if chance and game.at_chance:
+        total = 0
+        for o in game.chance_outcomes():
+            child = game.copy()
+            child.apply_chance(o.index)
+            total += perft_by_copies(child, depth, chance)
+        return total
+    if depth == 0:
+        return 1
+    if game.over:
+        return 0
+    total = 0
+    for m in game.legal_moves():
+        child = game.copy()
+        child.apply(m.index)
+        total += perft_by_copies(child, depth - 1, chance)
+    return total
+
+
+@pytest.mark.parametrize("name, players, depth", [("cherokee", 3, 2), ("kalah", 2, 3),
+                                                  ("dots-and-boxes", 2, 2), ("clans-and-glory", 2, 2),
+                                                  ("brotherhood-of-nine", 2, 2)])
+def test_perft_by_undo_counts_what_copies_count_from_random_positions(name, players, depth):
+    rules = interpreter.load(name)
+    for seed in range(3):
+        game = rules.new_game(players, seed=seed)
+        rnd = random.Random(seed)
+        for _ in range(rnd.randrange(12)):
+            if not game.over:
+                step(game, rnd)
+        before = game.to_json()
+        assert interpreter.perft(game, depth) == perft_by_copies(game, depth)
+        assert game.to_json() == before
+
+
+@pytest.mark.parametrize("text, players", [(MIXED, 2), (SIMUL, 3)], ids=["mixed-2", "simul-3"])
+def test_perft_by_undo_counts_chance_branches_as_copies_do(text, players):
+    game = compiled(text).new_game(players, seed=3, chance="explicit")
+    while game.at_chance:  # the setup's shuffle alone has 9! branches: drawn here
+        game.sample_chance()
+    before = game.to_json()
+    assert interpreter.perft(game, 2, chance=True) == perft_by_copies(game, 2, chance=True) > 0
+    assert game.to_json() == before
