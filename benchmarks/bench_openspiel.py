@@ -1,6 +1,6 @@
 """Meeple against OpenSpiel, side by side in one process: uniformly random playouts
 (complete games per second, the legal moves enumerated at every decision) and perft
-(move paths counted by copying the game at every node, as `meeple perft` does, and by
+(move paths counted by playing and undoing moves at every node, as `meeple perft` does, and by
 OpenSpiel's `child` driven from Python).
 
     python benchmarks/bench_openspiel.py [--games N] [--repeat R] [--perft-depth D] [--markdown]

@@ -768,7 +768,8 @@ class ProcCompiler:
             pf = self.fn(s.player)
 
             def ins(R, L):
-                R.pv[var][pf(R, L)] = f(R, L)
+                v = f(R, L)  # (the value first, as Python's 'a[i] = v' did)
+                R.set_pv(var, pf(R, L), v)
                 return nxt
         elif var in self.env.locals:
             def ins(R, L):
@@ -780,7 +781,7 @@ class ProcCompiler:
                 return nxt
         else:
             def ins(R, L):
-                R.g[var] = f(R, L)
+                R.set_g(var, f(R, L))
                 return nxt
         self.emit(ins, s.span)
 
@@ -896,7 +897,7 @@ class ProcCompiler:
             if item is None:
                 raise RuleError(f"'{s.var or '...'}.{attr} = ...' on nothing ({name} is none)",
                                 hint=f"test it first: 'if {s.var or 'ITEM'} != none {{ ... }}'")
-            R.iv[attr][item] = value(R, L)
+            R.set_iv(attr, item, value(R, L))
             return nxt
         self.emit(ins, s.span)
 
@@ -1044,6 +1045,7 @@ class ProcCompiler:
             v = f(R, L)
             slot = L.get("$ret")
             if slot is not None:
+                R.save_frame(len(R.stack) - 2)  # the caller's frame, for undo
                 R.stack[-2]["L"][slot] = v
             return end[0]
         self.emit(ins, s.span)
@@ -1073,7 +1075,8 @@ class ProcCompiler:
             pf = self.fn(s.player)
 
             def ins(R, L):
-                R.pv[var][pf(R, L)] = L.pop(slot)
+                v = L.pop(slot)
+                R.set_pv(var, pf(R, L), v)
                 return nxt
         elif var == "active":
             def ins(R, L):
@@ -1081,7 +1084,7 @@ class ProcCompiler:
                 return nxt
         else:
             def ins(R, L):
-                R.g[var] = L.pop(slot)
+                R.set_g(var, L.pop(slot))
                 return nxt
         self.emit(ins, s.span)
 

@@ -21,18 +21,27 @@ def perft(game: Game, depth: int, chance: bool = False) -> int:
     way is a branch too, one that does not count as a decision."""
     if depth < 0:
         raise ValueError("depth must be 0 or more")
-    if chance:
-        return _count_chance(game, depth)
-    return _count(game, depth)
+    return _walking(game, _count_chance if chance else _count, depth)
+
+
+def _walking(game: Game, count, depth: int) -> int:
+    """``count(game, depth)``, which walks the tree by playing moves and taking them back
+    (``undo``); after a rule error on the way too, the game is left as it was."""
+    played = game.can_undo
+    try:
+        return count(game, depth)
+    finally:
+        while game.can_undo > played:
+            game.undo()
 
 
 def _count_chance(game: Game, depth: int) -> int:
     if game.at_chance:
         total = 0
         for o in game.chance_outcomes():
-            child = game.copy()
-            child.apply_chance(o.index)
-            total += _count_chance(child, depth)
+            game.apply_chance(o.index)
+            total += _count_chance(game, depth)
+            game.undo()
         return total
     if depth == 0:
         return 1
@@ -40,9 +49,9 @@ def _count_chance(game: Game, depth: int) -> int:
         return 0
     total = 0
     for move in game.legal_moves():
-        child = game.copy()
-        child.apply(move.index)
-        total += _count_chance(child, depth - 1)
+        game.apply(move.index)
+        total += _count_chance(game, depth - 1)
+        game.undo()
     return total
 
 
@@ -81,9 +90,11 @@ def divide(game: Game, depth: int,
         raise ValueError("divide needs a depth of 1 or more")
     counts: dict[str, int] = {}
     for move in game.legal_moves():
-        child = game.copy()
-        child.apply(move.index)
-        counts[move.notation] = n = _count(child, depth - 1)
+        game.apply(move.index)
+        try:
+            counts[move.notation] = n = _walking(game, _count, depth - 1)
+        finally:
+            game.undo()
         if on_move:
             on_move(move.notation, n)
     return counts
@@ -99,7 +110,7 @@ def _count(game: Game, depth: int) -> int:
         return len(moves)
     total = 0
     for move in moves:
-        child = game.copy()
-        child.apply(move.index)
-        total += _count(child, depth - 1)
+        game.apply(move.index, safe=False)
+        total += _count(game, depth - 1)
+        game.undo()
     return total

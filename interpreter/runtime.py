@@ -43,6 +43,19 @@ class IllegalMove(Exception):
     code = "move/illegal"
 
 
+class NothingToUndo(IllegalMove):
+    """``Game.undo`` with no move to take back; the game is unchanged. (Its code is
+    ``move/illegal``, as for any move that cannot be played now.)"""
+
+
+# The entries of the journal of a move (``Runtime.j``): what each write changed, so that
+# ``Game.undo`` can take it back, newest first. An entry is a tuple whose first field
+# says what was written.
+_MOVE, _FACE, _ZONE, _REVEAL, _G, _PV, _IV, _LOG, _FRAME = range(9)
+_MISSING = object()  # a global variable that had no value yet
+_KEEP_MOVES = 16  # how many of the newest moves keep the legal moves before them (for undo)
+
+
 @dataclass(frozen=True)
 class Move:
     """One legal move: its position in the sorted list, its value, and its notation."""
@@ -60,7 +73,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used")
+                 "chance", "used", "j", "low")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -82,6 +95,11 @@ class Runtime:
         self.end_requested = False
         self.vis = [_visibility(z) for z in prog.zones]
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
+        # the journal of the move being played (None: no move is being played): every
+        # write to the state appends what it changed; ``low`` is how many frames at the
+        # bottom of the stack are as they were before the move (not saved in it yet)
+        self.j: list | None = None
+        self.low = 0
 
     def to_state(self) -> dict:
         return {"format": STATE_FORMAT, "ruleset": self.prog.name, "variants": self.prog.variants,
@@ -117,6 +135,8 @@ class Runtime:
         if self.facing[item] == facing:
             return
         before = [self.sees_item(item, p) for p in self.players]
+        if self.j is not None:
+            self.j.append((_FACE, item, self.facing[item]))
         self.facing[item] = facing
         for p in self.players:
             if not before[p] and self.sees_item(item, p):
@@ -126,6 +146,8 @@ class Runtime:
         src = self.loc[item]
         if facing >= 0 or self.facing[item] >= 0:
             before = [self.sees_item(item, p) for p in self.players]
+            if self.j is not None:
+                self.j.append((_FACE, item, self.facing[item]))
             self.facing[item] = -1
             self._move(item, src, to)
             self.facing[item] = facing
@@ -147,17 +169,23 @@ class Runtime:
     def _move(self, item: int, src: int, to: int) -> None:
         if src == to:
             return
+        pos = -1  # where it was in its zone (-1: on top)
         if src >= 0:
             zs = self.z[src]
             if zs and zs[-1] == item:
                 zs.pop()
             else:
-                zs.remove(item)
+                pos = zs.index(item)
+                del zs[pos]
         self.z[to].append(item)
         self.loc[item] = to
+        if self.j is not None:
+            self.j.append((_MOVE, item, src, pos, to))
 
     def shuffle(self, zone: int) -> None:
         if self.chance is None:
+            if self.j is not None:
+                self.j.append((_ZONE, zone, list(self.z[zone])))
             self.rng = rng.shuffle(self.rng, self.z[zone])
             return
         # explicit chance: the same Fisher-Yates steps, each a chance step that says which
@@ -167,6 +195,8 @@ class Runtime:
             j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],
                                                     "item"))
             items[i], items[j] = items[j], items[i]
+        if self.j is not None:
+            self.j.append((_ZONE, zone, list(self.z[zone])))
         self.z[zone][:] = items
 
     def below(self, n: int, kind: str = "pick", values: list | None = None, type_code: str = "") -> int:
@@ -228,6 +258,8 @@ class Runtime:
         if zone not in self.revealed:
             before = {(i, p) for i in self.z[zone] for p in self.players if self.sees_item(i, p)}
             self.revealed.add(zone)
+            if self.j is not None:
+                self.j.append((_REVEAL, zone))
             for i in self.z[zone]:
                 for p in self.players:
                     if (i, p) not in before and self.sees_item(i, p):
@@ -270,9 +302,13 @@ class Runtime:
                         if table[item] is not None:
                             snapshot.setdefault(name, {})[str(item)] = table[item]
         self.log.append([log_id, values, masks, snapshot])
+        gone = None
         if len(self.log) > LOG_KEEP:
             self.dropped += len(self.log) - LOG_KEEP
+            gone = self.log[: len(self.log) - LOG_KEEP]
             del self.log[: len(self.log) - LOG_KEEP]
+        if self.j is not None:
+            self.j.append((_LOG, gone))
 
     def call(self, proc: str, args: dict) -> None:
         self.stack.append({"p": proc, "pc": 0, "L": args})
@@ -368,10 +404,74 @@ class Runtime:
             pend["player"] = waiting[0]
             pend["options"] = pend["each"][pend["seats"].index(waiting[0])]
             return
-        table = self.pv[pend["var"]]
         for s, v in pend["chosen"]:
-            table[s] = v
+            self.set_pv(pend["var"], s, v)
         self.pending = None
+
+    # ------------------------------------------------------------ writes of rule code
+    # (compiled statements write variables through these, so that a move's journal
+    # can take the writes back)
+    def set_g(self, name: str, value) -> None:
+        if self.j is not None:
+            self.j.append((_G, name, self.g.get(name, _MISSING)))
+        self.g[name] = value
+
+    def set_pv(self, name: str, seat: int, value) -> None:
+        table = self.pv[name]
+        if self.j is not None:
+            self.j.append((_PV, name, seat, table[seat]))
+        table[seat] = value
+
+    def set_iv(self, name: str, item: int, value) -> None:
+        table = self.iv[name]
+        if self.j is not None:
+            self.j.append((_IV, name, item, table[item]))
+        table[item] = value
+
+    def save_frame(self, i: int) -> None:
+        """Saves the frame at ``stack[i]`` in the journal before the move changes it
+        (its locals and where it stands), if it was there before the move and is not
+        saved yet. Frames pushed during the move need no saving: undo drops them."""
+        if self.j is not None and i < self.low:
+            f = self.stack[i]
+            self.j.append((_FRAME, f, f["pc"], dict(f["L"])))
+            self.low = i
+
+    def undo_writes(self, journal: list) -> None:
+        """Takes back the writes of a journal, newest first."""
+        z, loc = self.z, self.loc
+        for e in reversed(journal):
+            k = e[0]
+            if k == _MOVE:
+                _, item, src, pos, to = e
+                z[to].pop()
+                if src >= 0:
+                    if pos < 0:
+                        z[src].append(item)
+                    else:
+                        z[src].insert(pos, item)
+                loc[item] = src
+            elif k == _FACE:
+                self.facing[e[1]] = e[2]
+            elif k == _G:
+                if e[2] is _MISSING:
+                    del self.g[e[1]]
+                else:
+                    self.g[e[1]] = e[2]
+            elif k == _PV:
+                self.pv[e[1]][e[2]] = e[3]
+            elif k == _IV:
+                self.iv[e[1]][e[2]] = e[3]
+            elif k == _FRAME:
+                e[1]["pc"], e[1]["L"] = e[2], e[3]
+            elif k == _LOG:
+                self.log.pop()
+                if e[1]:
+                    self.log[:0] = e[1]
+            elif k == _ZONE:
+                z[e[1]][:] = e[2]
+            else:  # _REVEAL
+                self.revealed.discard(e[1])
 
 
 def _value_key(v):
@@ -447,6 +547,8 @@ def _run(R: Runtime) -> None:
                              f"(the game goes on without asking any player)"))
             _next_phase(R)
             continue
+        if len(R.stack) <= R.low:
+            R.save_frame(len(R.stack) - 1)
         frame = R.stack[-1]
         proc = prog.procs[frame["p"]]
         code, L, pc = proc.code, frame["L"], frame["pc"]
@@ -732,6 +834,9 @@ class Game:
         self.R = Runtime(prog, state)
         self._moves: list[Move] | None = None
         self.script: list = []  # chance outcomes to set as the game reaches chance steps
+        # per move played (newest last): what the game was before it and the journal of
+        # its writes, for undo
+        self._history: list[list] = []
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -800,6 +905,8 @@ class Game:
         return self.R.to_state()
 
     def copy(self) -> "Game":
+        """An independent game in the same state (with no moves to undo: the history
+        of moves is not part of the state)."""
         return Game(self.program, _copy_state(self.R.to_state()))
 
     def to_json(self) -> str:
@@ -944,25 +1051,81 @@ class Game:
         game as it was. In a simultaneous decision each seat's choice is one move; the
         rules go on after the last."""
         m = self.find_move(move, seat)
-        backup = _copy_state(self.R.to_state()) if safe else None
         R = self.R
+        self._begin()
         try:
             R.moves += 1
             self._moves = None
             if "waiting" in R.pending:
+                R.pending = dict(R.pending)  # the one before the move stays as it was, for undo
                 R.choose_each(m.player, m.value)
             else:
+                R.save_frame(len(R.stack) - 1)
                 R.stack[-1]["L"][R.pending["var"]] = m.value
                 R.pending = None
             if R.pending is None:
                 run(R)
-        except RuleError:
-            if backup is not None:
-                self.R = Runtime(self.program, backup)
-                self._moves = None
+        except BaseException as e:
+            # a rule error in a safe apply is taken back at once; after any other
+            # failure the half-played move stays (as before), and undo takes it back
+            self._end(keep=not (safe and isinstance(e, RuleError)))
             raise
+        self._end()
         self._follow_script()
         return m
+
+    def undo(self) -> None:
+        """Takes back the last move played on this game (a decision, one seat's choice
+        in a simultaneous decision, or a chance outcome set or drawn in explicit chance
+        mode): the game is then exactly as it was before it (the same state, the same
+        legal moves). It costs time in proportion to what the move changed. Raises
+        NothingToUndo (an IllegalMove) when no move was played since the game was made
+        (``new``, ``resume``, ``copy``: the history of moves is not part of the state)."""
+        if not self._history:
+            raise NothingToUndo("there is no move to take back: no move was played since "
+                                "this game was started, resumed or copied")
+        self._restore(self._history.pop())
+
+    @property
+    def can_undo(self) -> int:
+        """How many moves ``undo`` can take back."""
+        return len(self._history)
+
+    def _begin(self) -> None:
+        """Starts the journal of a move: what it may change as a whole is noted now (the
+        scalars, the pending decision, the stack's frames, the seats' counts of items
+        seen); the writes into the containers are noted as they happen."""
+        R = self.R
+        ch = R.chance
+        h = self._history
+        if len(h) >= _KEEP_MOVES:
+            # the legal moves of older positions are forgotten (undo to them makes them
+            # again): a long game keeps only the newest ones alive
+            h[-_KEEP_MOVES][11] = None
+        h.append([
+            R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, R.pending,
+            tuple(R.seen), tuple(R.stack),
+            None if ch is None else {"taken": list(ch["taken"]), "step": ch["step"], "n": ch["n"]},
+            self._moves, []])
+        R.j = h[-1][-1]
+        R.low = len(R.stack)
+
+    def _end(self, keep: bool = True) -> None:
+        """Ends the journal of a move; without ``keep`` (a rule error in a safe apply)
+        takes the move back at once."""
+        R = self.R
+        R.j, R.low = None, 0
+        if not keep:
+            self._restore(self._history.pop())
+
+    def _restore(self, before: list) -> None:
+        R = self.R
+        R.undo_writes(before[-1])
+        (R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, R.pending, seen,
+         stack, R.chance, self._moves, _) = before
+        R.seen[:] = seen
+        R.stack[:] = stack
+        R.end_requested = False
 
     # ------------------------------------------------------------ chance
     @property
@@ -1035,14 +1198,20 @@ class Game:
             raise IllegalMove("no chance step is pending")
         R = self.R
         step = R.chance["step"]
-        R.rng, raw = rng.below(R.rng, len(step["of"]))
-        o = self.chance_outcomes()[step["of"][raw]]
-        self._resolve(raw)
+        self._begin()  # the draw is part of the move that undo takes back
+        try:
+            R.rng, raw = rng.below(R.rng, len(step["of"]))
+            o = self.chance_outcomes()[step["of"][raw]]
+        except BaseException:
+            self._end(keep=False)
+            raise
+        self._resolve(raw, begun=True)
         self._follow_script()
         return o
 
-    def _resolve(self, raw: int) -> None:
-        backup = _copy_state(self.R.to_state())
+    def _resolve(self, raw: int, begun: bool = False) -> None:
+        if not begun:
+            self._begin()
         R = self.R
         try:
             R.chance["taken"] = R.chance["taken"] + [raw]
@@ -1050,10 +1219,10 @@ class Game:
             R.chance["n"] += 1
             self._moves = None
             run(R)
-        except RuleError:
-            self.R = Runtime(self.program, backup)
-            self._moves = None
+        except BaseException as e:
+            self._end(keep=not isinstance(e, RuleError))
             raise
+        self._end()
 
     def _follow_script(self) -> None:
         while self.script and self.at_chance:
