@@ -276,15 +276,7 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
                     out.append(Text(""))
                 continue
             depth = max(len(lines) for _, lines, _, _ in row)
-            for k in range(depth):
-                line, col = Text(), lo
-                for z, lines, start, _ in row:
-                    if k < len(lines):
-                        line.append(" " * (start - col))
-                        line.append_text(_centred(lines[k], w))
-                        col = start + w
-                line.rstrip()
-                out.append(line)
+            out += [_cells_line(row, k, w, Text(), lo) for k in range(depth)]
             if names:
                 name_line, col = Text(style="dim"), lo
                 for z, _, start, _ in row:
@@ -293,6 +285,18 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
                 name_line.rstrip()
                 out.append(name_line)
     return out
+
+
+def _cells_line(row, k: int, w: int, line: Text, col: int) -> Text:
+    """Line ``k`` of a row of cells (each ``w`` wide, at its start column), appended to
+    ``line``, whose end stands for column ``col`` of the board."""
+    for _, lines, start, _ in row:
+        if k < len(lines):
+            line.append(" " * (start - col))
+            line.append_text(_centred(lines[k], w))
+            col = start + w
+    line.rstrip()
+    return line
 
 
 _EDGE_NAME = re.compile(r"([A-Za-z]+)([0-9]+)")
@@ -325,15 +329,7 @@ def _board_with_edges(cells, w: int, cols: dict, rows: dict) -> list[Text]:
         depth = max(len(lines) for _, lines, _, _ in row)
         for k in range(depth):
             label = rows[y].rjust(lw) if k == 0 else " " * lw
-            line, col = Text(label, style="dim"), 0
-            line.append(" ")
-            for z, lines, start, _ in row:
-                if k < len(lines):
-                    line.append(" " * (start - col))
-                    line.append_text(_centred(lines[k], w))
-                    col = start + w
-            line.rstrip()
-            out.append(line)
+            out.append(_cells_line(row, k, w, Text(label + " ", style="dim"), 0))
     foot, col = Text(" " * (lw + 1), style="dim"), 0
     for start in sorted(cols):
         foot.append(" " * (start - col) + _centred(Text(cols[start]), w).plain)
