@@ -29,7 +29,7 @@ from meeple import interpreter  # noqa: E402
 PAIRS = [
     ("tic-tac-toe", str(ROOT / "tests" / "testdata" / "ttt"), 2, "tic_tac_toe", 5),
     ("kalah (6 pits, 4 seeds)", "kalah", 2, "mancala", 4),
-    ("dots and boxes 3×3", "dots-and-boxes", 2, "dots_and_boxes", 3),
+    ("dots and boxes 3×3", "dots-and-boxes", 2, "dots_and_boxes(num_rows=3,num_cols=3)", 3),
     ("go 9×9", "go", 2, "go(board_size=9,komi=7.5)", 2),
     ("chess", "chess", 2, "chess", 3),
 ]
@@ -144,7 +144,7 @@ def main() -> None:
         print(f"| {r['label']} | {r['meeple_games_s']:,.1f} | {r['spiel_games_s']:,.1f} | "
               f"{r['playout_ratio']:.1f}× | {r['meeple_moves_game']:.1f}, "
               f"{r['spiel_moves_game']:.1f} | {r['depth']} | {r['meeple_perft']:,} ({same}) | "
-              f"{r['meeple_perft_s']:.2f} | {r['spiel_perft_s']:.2f} | {r['perft_ratio']:.0f}× |")
+              f"{r['meeple_perft_s']:.3f} | {r['spiel_perft_s']:.4f} | {r['perft_ratio']:.0f}× |")
     for n in notes:
         print(f"\n{n}")
 
