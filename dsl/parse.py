@@ -416,7 +416,7 @@ class _ToIR(Transformer):
         return ir.PickRandom(span=self.s(meta), var=str(c[0]), options=c[1])
 
     def roll_stmt(self, meta, c):
-        *names, faces = c
+        _, *names, faces = c
         return ir.Roll(span=self.s(meta), vars=[str(n) for n in names], faces=faces)
 
     def log_stmt(self, meta, c):

@@ -466,3 +466,26 @@ def test_a_bad_roll_is_a_located_checker_error(tmp_path):
     got = {(d.code, d.span.line, d.span.column) for d in e.value.diagnostics}
     assert got == {("check/bad-value", 6, 18), ("check/type-mismatch", 7, 15)}
     assert f"{f}:6:18" in str(e.value) and "the die has no faces: 6..1 is empty" in str(e.value)
+
+
+def test_a_variable_named_roll_still_works(tmp_path):
+    """Backward compatible: 'roll' starts a roll only before a name; a ruleset written
+    before the roll statement, with a variable called roll, still loads and plays."""
+    rules = _load(tmp_path, """
+ruleset old_roll
+players 2..2
+var roll: int = 0
+var rolls: int per player = 0
+turn {
+  choose n from [1, 2] as "add"
+  roll = roll + n
+  rolls(active) = roll
+  roll d from 1..2
+}
+end when roll > 5
+score(p) = rolls(p)
+""", "old_roll")
+    game = rules.new_game(2, 0)
+    while not game.over:
+        game.apply(game.legal_moves()[-1])
+    assert game.state["vars"]["roll"] == 6 and sorted(game.state["pvars"]["rolls"]) == [4, 6]
