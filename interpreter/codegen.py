@@ -15,6 +15,15 @@ from ..dsl.types import T
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
+def type_code(t: T) -> str:
+    """How a value of this type is written in moves and records."""
+    if t.tag == "list":
+        return "list:" + type_code(t.arg)
+    if t.tag == "enum":
+        return f"enum:{t.arg}"
+    return t.tag
+
+
 class CodeTooBig(Exception):
     """Generated code grew over the code budget at this place of the source."""
 
@@ -296,7 +305,6 @@ class ExprCompiler:
             case "subsets":
                 return f"_subsets({a0})"
             case "sort":
-                from .compile import type_code
                 code = type_code(t0.arg) if is_list else "int"
                 name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
                 self.t.ns[name] = self.t.sort_key(code)

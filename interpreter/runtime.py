@@ -8,10 +8,13 @@ import re
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from . import rng
-from .compile import Program
 from .helpers import BudgetError, RuleError, over_budget
+
+if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
+    from .compile import Program
 
 STATE_FORMAT = "meeple-state/1"
 _SEAT_PREFIX = re.compile(r"p([1-9][0-9]{0,5}): (.*)\Z", re.S)
