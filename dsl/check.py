@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import ast as ir
 from . import boards as gen
-from . import errors
+from . import builtins, errors
 from .errors import Diagnostics
 from .load import Merged
 from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, unify
@@ -17,17 +17,11 @@ BUILTIN_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER}
 COLORS = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "grey",
           "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta",
           "bright_cyan", "bright_white"}
-# built-in functions: name -> allowed argument counts (types are checked in _call_builtin)
-BUILTINS = {
-    "top": (1, 2), "bottom": (1,), "items": (1,), "size": (1,), "empty": (1,), "occupied": (1,),
-    "cells": (1,), "cell_of": (2,), "abs": (1,), "min": (1, 2), "max": (1, 2), "sum": (1,),
-    "count": (1,), "any": (1,), "all": (1,), "first": (1,), "last": (1,), "len": (1,),
-    "subsets": (1,), "player_count": (0,), "next_player": (1,), "previous_player": (1,),
-    "seat": (1,), "owner": (1,), "turn_number": (0,), "sort": (1,), "reverse": (1,),
-    "distinct": (1,), "face_down": (1,),
-}
-AGGREGATES = {"sum", "count", "any", "all", "min", "max", "first", "last"}
-CONSTANTS = {"active": PLAYER, "players": list_of(PLAYER)}
+# the built-in functions (name -> allowed argument counts; their types are checked in
+# _call_builtin), aggregates and constants, as dsl/builtins.py declares them
+BUILTINS = {name: b.arities for name, b in builtins.BUILTINS.items()}
+AGGREGATES = set(builtins.AGGREGATES)
+CONSTANTS = {name: c.type for name, c in builtins.CONSTANTS.items()}
 # texts the tools show, with the placeholders each may use
 UI_TEXTS = {"player": {"n"}, "hidden": {"kind"}, "yes": set(), "no": set()}
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")

@@ -9,6 +9,7 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 from __future__ import annotations
 
 from ..dsl import ast as ir
+from ..dsl.builtins import BUILTINS
 from ..dsl.check import Checked
 from ..dsl.types import T
 
@@ -265,7 +266,9 @@ class ExprCompiler:
             return f"(Z_{f} + {args[0]})"
         if f in c.vars:
             return f"R.pv[{f!r}][{args[0]}]"
-        return self._builtin(e, f, args)
+        if f in BUILTINS:
+            return self._builtin(e, f, args)
+        raise AssertionError(f"the checker let an unknown function through: {f}")
 
     def _builtin(self, e, f, args):
         a0 = args[0] if args else None

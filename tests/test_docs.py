@@ -42,7 +42,7 @@ import pytest
 
 from meeple import interpreter
 from meeple.dsl import ast as ir
-from meeple.dsl import boards, check, errors
+from meeple.dsl import boards, builtins, check, errors
 from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
 from meeple.interpreter import display, helpers, invariants, leaks, runtime, testing, views
@@ -929,10 +929,10 @@ def test_every_grammar_rule_is_documented():
 
 def test_every_builtin_is_documented():
     prose = _prose(DOC_TEXT)
-    missing = sorted(n for n in check.BUILTINS if f"`{n}(" not in prose)
+    missing = sorted(n for n in builtins.BUILTINS if f"`{n}(" not in prose)
     assert not missing
-    assert all(f"`{n}(e for" in prose for n in check.AGGREGATES)
-    assert all(f"`{n}`" in prose for n in check.CONSTANTS)
+    assert all(f"`{n}(e for" in prose for n in builtins.AGGREGATES)
+    assert all(f"`{n}` ({c.meaning})" in prose for n, c in builtins.CONSTANTS.items())
 
 
 def test_every_board_generator_is_documented():
