@@ -29,6 +29,28 @@ TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 LABEL_IF = re.compile(r"if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?(.*)", re.S)
 
 
+class NodeMap:
+    """A map from IR nodes, by identity (nodes are not hashable, and two equal nodes in
+    different places may have different types), to what the checker found about them.
+    It keeps each node it maps alive, so that a node's ``id`` is never reused for
+    another while the map holds it, and it answers only for the very node it was given."""
+
+    __slots__ = ("_by_id",)
+
+    def __init__(self):
+        self._by_id: dict[int, tuple] = {}
+
+    def __setitem__(self, node, value) -> None:
+        self._by_id[id(node)] = (node, value)
+
+    def get(self, node, default=None):
+        entry = self._by_id.get(id(node))
+        return entry[1] if entry is not None and entry[0] is node else default
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+
 @dataclass
 class Board:
     decl: ir.BoardDecl
@@ -77,12 +99,12 @@ class Checked:
     colors: dict[str, str] = field(default_factory=dict)
     kind_colors: dict[str, str] = field(default_factory=dict)
     offscreen: set[str] = field(default_factory=set)
-    types: dict[int, T] = field(default_factory=dict)
-    templates: dict[int, list] = field(default_factory=dict)
+    types: NodeMap = field(default_factory=NodeMap)  # node -> its type
+    templates: NodeMap = field(default_factory=NodeMap)  # a log's node -> its template's parts
     decisions: set[str] = field(default_factory=set)  # procedures that may ask a player
 
     def type_of(self, e) -> T:
-        return self.types.get(id(e), ERROR)
+        return self.types.get(e, ERROR)
 
 
 class Checker:
@@ -123,7 +145,7 @@ class Checker:
         for d in decls:
             for n in ir.walk(d):
                 if n.node == "Log":
-                    parts = self.c.templates.get(id(n), [])
+                    parts = self.c.templates.get(n, [])
                     raws = [p[0] for p in parts if isinstance(p, tuple)]
                     places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
                     logs.append(n)
@@ -665,7 +687,7 @@ class Checker:
             case "Roll":
                 self._roll(s, env)
             case "Log":
-                self.c.templates[id(s)] = self.template(s.template, s.span, env)
+                self.c.templates[s] = self.template(s.template, s.span, env)
             case "CallProc":
                 self._call_proc(s)
             case "Return":
@@ -799,7 +821,7 @@ class Checker:
         elif not compatible(fields[s.attr], value):
             self.d.add(errors.type_mismatch(s.value.span, f"'{s.var or '...'}.{s.attr} = ...'",
                                             str(fields[s.attr]), str(value)))
-        self.c.types[id(s)] = t
+        self.c.types[s] = t
 
     def _check_move(self, s: ir.Move) -> None:
         env = self.proc_locals
@@ -869,7 +891,7 @@ class Checker:
             self.d.add(errors.call_without_result(s.span, s.proc))
         elif p is not None:
             t = self.results[s.proc]
-        self.c.types[id(s)] = t
+        self.c.types[s] = t
         if s.new:
             self._bind(s.span, s.var, t)
         elif not t.is_error:
@@ -972,7 +994,7 @@ class Checker:
 
     def expr(self, e, env) -> T:
         t = self._expr(e, env)
-        self.c.types[id(e)] = t
+        self.c.types[e] = t
         return t
 
     def _expr(self, e, env) -> T:
@@ -1089,7 +1111,7 @@ class Checker:
             en = e.obj.name
             if e.name not in c.enums[en]:
                 self.d.add(errors.unknown(e.span, f"value of {en}", e.name, c.enums[en]))
-            self.c.types[id(e.obj)] = list_of(T("enum", en))
+            self.c.types[e.obj] = list_of(T("enum", en))
             return T("enum", en)
         t = self.expr(e.obj, env)
         if t.tag == "item":
@@ -1199,7 +1221,7 @@ class Checker:
             return ERROR
         inner = self._clauses(e.comp, env)
         t = self.expr(e.comp.elem, inner)
-        self.c.types[id(e.comp)] = list_of(t)
+        self.c.types[e.comp] = list_of(t)
         return self._aggregate_result(e.func, t, e.comp.elem)
 
     def _aggregate_result(self, func: str, t: T, node) -> T:

@@ -996,7 +996,7 @@ class ProcCompiler:
         self.emit(ins, s.span)
 
     def _Log(self, s: ir.Log):
-        parts = self.p.checked.templates.get(id(s), [s.template])
+        parts = self.p.checked.templates.get(s, [s.template])
         compiled = []
         for part in parts:
             if isinstance(part, str):
