@@ -135,7 +135,7 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
         assert len(notations) < MAX_MOVES, "the game does not end"
         notes = check_moves(game)
         chk.conservation(game)
-        verb = game.R.pending["verb"]
+        verb = game.decision.verb
         if verb == "chase":
             if turn_start_hands is not None:
                 # one full turn: one member discarded, one hand card played
@@ -143,7 +143,7 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
                 after = [len(testing.at(game, f"hand:{p}")) for p in range(players)]
                 assert sum(before_hands) - sum(after) == len(testing.at(game, "discard")) - before_discard
             turn_start_hands = ([len(testing.at(game, f"hand:{p}")) for p in range(players)],
-                                len(testing.at(game, "discard")), game.R.active)
+                                len(testing.at(game, "discard")), game.state["active"])
             chk.views(game, range(players))
         if len(notations) == fork_at:
             forked = prog.resume(json.loads(game.to_json()))

@@ -63,7 +63,7 @@ class Tracker:
         for z in self.prog.zones:
             if z.board == "table":
                 c = z.cell.coords
-                for it in game.R.z[z.id]:
+                for it in game.state["zones"][z.id]:
                     self.table[(c["part"], c["side"], c["slot"])] = it
         self.down: dict[int, int] = {}         # face-down card -> the seat who placed it
         self.stacks = {b: [] for b in range(1, self.boards + 1)}
@@ -118,7 +118,7 @@ class Tracker:
 
     # ------------------------------------------------------------ decisions
     def check_options(self, game, notes: list[str]):
-        verb = game.R.pending["verb"]
+        verb = game.decision.verb
         seat = game.active_player
         hand = testing.at(game, f"hand:{seat}")
         if verb in ("play", "hide"):
@@ -241,11 +241,11 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
     while not game.over:
         assert len(notations) < MAX_MOVES, "the game does not end"
         notes = check_moves(game)
-        verb = game.R.pending["verb"]
+        verb = game.decision.verb
         if tracker is None and verb != "start":
             tracker = Tracker(game, players, "separate_boards" in variants)
             sizes = [len(testing.at(game, f"hand:{p}")) for p in range(players)]
-            first = game.R.active
+            first = game.state["active"]
             assert [sizes[(first + k) % players] for k in range(players)] == HANDS[players]
         if tracker is not None:
             tracker.check_options(game, notes)
@@ -264,13 +264,13 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
         if forked is not None:
             forked.apply(choice)
         notations.append(choice)
-    assert game.R.turn == players * min(HANDS[players])
+    assert game.state["turn"] == players * min(HANDS[players])
     tracker.conservation(game)
     tracker.views(game)
     # at the end: hands discarded, face-down cards removed, nothing face down remains
     assert all(testing.at(game, f"hand:{p}") == [] for p in range(players))
     assert set(tracker.down) <= set(testing.at(game, "discard"))
-    assert all(f < 0 for f in game.R.facing)
+    assert all(f < 0 for f in game.state["facing"])
     assert all(testing.at(game, z.key) == [] for z in prog.zones if z.board == "stones")
     scores, counts, winners = tracker.result()
     assert game.result["scores"] == scores
