@@ -733,7 +733,7 @@ def test_the_rulebook_has_no_round_limit():
     left on the field or when the opponent surrenders": no limit of rounds (the 40 rounds
     are the variant round_limit, off by default)."""
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"})
-    g.R.turn = 40 * 3 - 3                                        # round 40 begins
+    g = g.program.resume({**g.state, "turn": 40 * 3 - 3})  # round 40 begins
     for _ in range(3 * 3):                                       # rounds 40, 41, 42
         end_turn(g)
     assert not g.over and g.active_player == 0
@@ -745,7 +745,7 @@ def test_the_rulebook_has_no_round_limit():
 
 def test_variant_round_limit_ends_the_game_in_a_draw_after_forty_rounds():
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"}, variants=("round_limit",))
-    g.R.turn = 40 * 3 - 3                                        # round 40 begins
+    g = g.program.resume({**g.state, "turn": 40 * 3 - 3})  # round 40 begins
     end_turn(g)
     assert not g.over and g.active_player == 1
     end_turn(g)
@@ -754,7 +754,7 @@ def test_variant_round_limit_ends_the_game_in_a_draw_after_forty_rounds():
     assert g.over and g.result["scores"] == [1, 1, 1]
     assert g.result["outcomes"] == ["draw"] * 3 and winners(g) == [] and g.result["draw"] is True
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb"}, variants=("round_limit",))   # green is out already
-    g.R.turn = 40 * 3 - 1
+    g = g.program.resume({**g.state, "turn": 40 * 3 - 1})
     end_turn(g)
     assert g.result["outcomes"] == ["draw", "draw", "loss"] and winners(g) == []
 

@@ -1597,9 +1597,9 @@ def test_face_down_moves_and_flips():
     game = run("move top(draw) to discard face down\nreveal discard\n")
     assert views.view(game, 1)["zones"]["discard"] == [hidden]
     game = run("move top(draw) to draw face down for players[1]\n")
-    assert game.R.sees_item(testing.at(game, "draw")[-1], 1)
+    assert views.item_visible(game, testing.at(game, "draw")[-1], 1)
     game = run("move top(draw) to draw face down for players[1]\nflip top(draw) face up\n")
-    assert not game.R.sees_item(testing.at(game, "draw")[-1], 1)
+    assert not views.item_visible(game, testing.at(game, "draw")[-1], 1)
     assert views.view(game, 1)["zones"]["draw"] == {"count": 9}
     for stmts in ("flip top(discard) face up", "move top(discard) to draw face down"):
         with pytest.raises(RuleError) as info:
