@@ -173,8 +173,8 @@ class Referee:
 
     # ------------------------------------------------------------ decisions
     def check_options(self, game, notes: list[str]) -> None:
-        R = game.R
-        verb = R.pending["verb"]
+        state = game.state
+        verb = game.decision.verb
         seat = game.active_player
         values = [n.split(" ", 1)[1] for n in notes]
         assert all(n.split(" ", 1)[0] == verb for n in notes)
@@ -190,8 +190,8 @@ class Referee:
             want = [self.warrior(game, c) for c in self.mine(game, seat)]
             assert values == [self.prog.items[i].notation for i in sorted(want)]
         elif verb == "action":
-            if R.turn != self.turn:
-                self.turn, self.done = R.turn, 0
+            if state["turn"] != self.turn:
+                self.turn, self.done = state["turn"], 0
             want = ((["attack"] if self.strikers(game, seat) else [])
                     + (["move"] if self.movers(game, seat) else [])
                     + (["shield"] if self.guards(game, seat) else []) + ["stop"]
@@ -335,16 +335,16 @@ check_moves = testing.check_legal_moves  # the checks every decision must pass
 
 
 def check_conservation(game, ref: Referee) -> None:
-    R, prog = game.R, game.program
-    everywhere = sorted(i for z in R.z for i in z)
+    state, prog = game.state, game.program
+    everywhere = sorted(i for z in state["zones"] for i in z)
     assert everywhere == list(range(len(prog.items))) == list(range(56))
-    for z, items in enumerate(R.z):
-        assert all(R.loc[i] == z for i in items)
+    for z, items in enumerate(state["zones"]):
+        assert all(state["loc"][i] == z for i in items)
     for c in ref.cells:
-        assert len(R.z[ref.zone_id[c]]) <= 1
+        assert len(state["zones"][ref.zone_id[c]]) <= 1
         it = ref.warrior(game, c)
         if it is not None:
-            assert R.iv["wounds"][it] < HEALTH[ref.attrs(it)["type"]]
+            assert state["ivars"]["wounds"][it] < HEALTH[ref.attrs(it)["type"]]
     for seat in range(ref.n):
         colour = COLOURS[seat]
         on_field = [c for c in ref.cells if (it := ref.warrior(game, c)) is not None
@@ -353,12 +353,12 @@ def check_conservation(game, ref: Referee) -> None:
                  on_field, [i for i in testing.at(game, f"fallen:{seat}")
                             if ref.attrs(i)["type"] != "flag"]]
         assert sum(len(p) for p in parts) == 13
-        shields = [c for c in on_field if R.iv["guard"][ref.warrior(game, c)] == "shielded"]
+        shields = [c for c in on_field if state["ivars"]["guard"][ref.warrior(game, c)] == "shielded"]
         assert len(shields) <= 1                                 # one shield per player
 
 
 def check_views(game, ref: Referee, locale: str | None) -> None:
-    R = game.R
+    state = game.state
     words = TYPE_WORDS.get(locale or "en")
     for seat in list(range(ref.n)) + [-1]:
         v = view(game, seat)
@@ -373,7 +373,7 @@ def check_views(game, ref: Referee, locale: str | None) -> None:
                 secret |= set(testing.at(game, zone))
         for c in ref.cells:
             items = testing.at(game, f"field:{c}")
-            want = [HIDDEN if R.facing[i] >= 0 and (seat < 0 or not R.facing[i] >> seat & 1)
+            want = [HIDDEN if state["facing"][i] >= 0 and (seat < 0 or not state["facing"][i] >> seat & 1)
                     else i for i in items]
             assert v["zones"][f"field:{c}"] == want
             secret |= {i for i in items if want == [HIDDEN]}
@@ -384,7 +384,7 @@ def check_views(game, ref: Referee, locale: str | None) -> None:
         pend = v["pending"]
         if pend is not None and pend["player"] != seat:
             assert "options" not in pend
-        if any(f >= 0 for f in R.facing):
+        if any(f >= 0 for f in state["facing"]):
             # before the reveal: messages name no warrior of another player
             for line in v["log"]:
                 if seat >= 0 and line.split(" ")[1].rstrip(":") == str(seat + 1):

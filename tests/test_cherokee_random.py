@@ -49,15 +49,15 @@ class Checker:
         return testing.at(game, key)
 
     def conservation(self, game):
-        R = game.R
-        everywhere = [i for z in R.z for i in z]
+        state = game.state
+        everywhere = [i for z in state["zones"] for i in z]
         assert sorted(everywhere) == sorted(self.members | self.clan_cards)
-        for z, items in enumerate(R.z):
-            assert all(R.loc[i] == z for i in items)
+        for z, items in enumerate(state["zones"]):
+            assert all(state["loc"][i] == z for i in items)
         pyramid = [self.zone(game, f"pyramid:{c}") for c in CELLS]
         assert all(len(x) <= 1 for x in pyramid)
         assert {i for x in pyramid for i in x} <= self.members
-        verb = R.pending["verb"] if R.pending else None
+        verb = state["pending"]["verb"] if state["pending"] else None
         gaps = [c for c, x in zip(CELLS, pyramid) if not x]
         if verb in ("chase", "start") or game.over:
             assert gaps == []                           # 36 cards at each turn's start

@@ -157,28 +157,28 @@ class Tracker:
 
     # ------------------------------------------------------------ invariants
     def conservation(self, game):
-        R = game.R
-        everywhere = [i for z in R.z for i in z]
+        state = game.state
+        everywhere = [i for z in state["zones"] for i in z]
         assert sorted(everywhere) == sorted(self.cards | self.shields)
-        for z, items in enumerate(R.z):
-            assert all(R.loc[i] == z for i in items)
+        for z, items in enumerate(state["zones"]):
+            assert all(state["loc"][i] == z for i in items)
         on_table = []
         for z in self.prog.zones:
             if z.board == "table":
-                assert len(R.z[z.id]) <= 1 and set(R.z[z.id]) <= self.cards
-                on_table += R.z[z.id]
+                assert len(state["zones"][z.id]) <= 1 and set(state["zones"][z.id]) <= self.cards
+                on_table += state["zones"][z.id]
             elif z.board == "stones":
-                assert set(R.z[z.id]) <= self.shields
+                assert set(state["zones"][z.id]) <= self.shields
         if not game.over:
             assert sorted(on_table) == sorted(self.table.values())
             for p in range(self.n):
-                colour = R.pv["colour"][p]
+                colour = state["pvars"]["colour"][p]
                 mine = [i for i in self.shields if self.prog.items[i].attrs["colour"] == colour]
                 placed = sum(self.stacks.values(), []).count(p)
                 assert len(testing.at(game, f"shields:{p}")) == 5 - placed
                 assert set(testing.at(game, f"shields:{p}")) <= set(mine)
         for it in self.cards:
-            assert (R.facing[it] >= 0) == (it in self.down and it in on_table)
+            assert (state["facing"][it] >= 0) == (it in self.down and it in on_table)
 
     def views(self, game):
         for seat in list(range(self.n)) + [-1]:

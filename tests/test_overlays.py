@@ -107,9 +107,9 @@ def load(root, *variants, locale=None):
 
 
 def hand_sizes(game) -> list[int]:
-    R = game.R
+    state = game.state
     base = game.program.zone_index["hand"]
-    return [len(R.z[base + p]) for p in range(R.n)]
+    return [len(state["zones"][base + p]) for p in range(game.players)]
 
 
 def deciders(game, n: int) -> list[int]:
