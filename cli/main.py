@@ -703,7 +703,7 @@ def perft(
     prog = _load(ruleset, variant, None, parse_budgets(budget))
     lang = language(prog)
     saved = _perft_position(prog, position, players) if position is not None else None
-    n = saved.R.n if saved is not None else _players(prog, players)
+    n = saved.players if saved is not None else _players(prog, players)
     try:
         game = saved if saved is not None else prog.new_game(n, seed)
         for i, m in enumerate(after, 1):
@@ -757,8 +757,8 @@ def _perft_position(prog, path: Path, players: Optional[int]):
         game = prog.resume(state)
     except StateError as e:
         raise fail(f"--position: {path} is not a state of {prog.title}: {e}") from None
-    if players is not None and players != game.R.n:
-        raise fail(f"--position: the state is a game of {game.R.n} players, not {players}", 2)
+    if players is not None and players != game.players:
+        raise fail(f"--position: the state is a game of {game.players} players, not {players}", 2)
     return game
 
 
@@ -1053,7 +1053,7 @@ def replay(
 
         def on_move(game, notation):
             if not quiet:
-                played.append((game.copy(), notation, game.active_player, game.R.pending["type"]))
+                played.append((game.copy(), notation, game.active_player, game.decision.type))
             progress.advance(task)
 
         game = _replay_record(prog, rec, on_move)
@@ -1063,7 +1063,7 @@ def replay(
     seat = "all" if reveal else (as_seat - 1 if as_seat is not None else SPECTATOR)
     moves = []
     # the choices of a simultaneous decision still under way at the end are secret
-    secret_from = len(played) - (len(game.R.pending["chosen"]) if game.simultaneous else 0)
+    secret_from = len(played) - (len(game.decision.chosen) if game.simultaneous else 0)
     for k, (before, notation, mover, tc) in enumerate(played):
         after = played[k + 1][0] if k + 1 < len(played) else game
         m = before.find_move(notation)

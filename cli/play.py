@@ -163,7 +163,7 @@ class PlaySession:
 
     def type_code(self, game: Game) -> str:
         # non-secret metadata of the current decision: how its options are written
-        return game.R.pending["type"]
+        return game.decision.type
 
     # ------------------------------------------------------------ the game loop
     def run(self) -> int:
@@ -446,7 +446,7 @@ class PlaySession:
     def illegal_text(self, line: str, moves: list) -> str:
         """Why a typed notation is not a move, in the CLI's language: it fits several
         moves (ignoring case, spaces and the verb), or none (with the closest one)."""
-        verb = self.game.R.pending["verb"] or ""
+        verb = self.game.decision.verb or ""
         want = " ".join(line.split()).casefold()
 
         def keys(m) -> set[str]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import ast as ir
 from . import boards as gen
-from . import errors
+from . import builtins, errors
 from .errors import Diagnostics
 from .load import Merged
 from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, unify
@@ -17,22 +17,38 @@ BUILTIN_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER}
 COLORS = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "grey",
           "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta",
           "bright_cyan", "bright_white"}
-# built-in functions: name -> allowed argument counts (types are checked in _call_builtin)
-BUILTINS = {
-    "top": (1, 2), "bottom": (1,), "items": (1,), "size": (1,), "empty": (1,), "occupied": (1,),
-    "cells": (1,), "cell_of": (2,), "abs": (1,), "min": (1, 2), "max": (1, 2), "sum": (1,),
-    "count": (1,), "any": (1,), "all": (1,), "first": (1,), "last": (1,), "len": (1,),
-    "subsets": (1,), "player_count": (0,), "next_player": (1,), "previous_player": (1,),
-    "seat": (1,), "owner": (1,), "turn_number": (0,), "sort": (1,), "reverse": (1,),
-    "distinct": (1,), "face_down": (1,),
-}
-AGGREGATES = {"sum", "count", "any", "all", "min", "max", "first", "last"}
-CONSTANTS = {"active": PLAYER, "players": list_of(PLAYER)}
+# the built-in functions (name -> allowed argument counts; their types are checked in
+# _call_builtin), aggregates and constants, as dsl/builtins.py declares them
+BUILTINS = {name: b.arities for name, b in builtins.BUILTINS.items()}
+AGGREGATES = set(builtins.AGGREGATES)
+CONSTANTS = {name: c.type for name, c in builtins.CONSTANTS.items()}
 # texts the tools show, with the placeholders each may use
 UI_TEXTS = {"player": {"n"}, "hidden": {"kind"}, "yes": set(), "no": set()}
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 # a conditional part of a label: `{if NAME: TEXT}`, `{if not NAME: TEXT}` (NAME a bool attribute)
 LABEL_IF = re.compile(r"if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?(.*)", re.S)
+
+
+class NodeMap:
+    """A map from IR nodes, by identity (nodes are not hashable, and two equal nodes in
+    different places may have different types), to what the checker found about them.
+    It keeps each node it maps alive, so that a node's ``id`` is never reused for
+    another while the map holds it, and it answers only for the very node it was given."""
+
+    __slots__ = ("_by_id",)
+
+    def __init__(self):
+        self._by_id: dict[int, tuple] = {}
+
+    def __setitem__(self, node, value) -> None:
+        self._by_id[id(node)] = (node, value)
+
+    def get(self, node, default=None):
+        entry = self._by_id.get(id(node))
+        return entry[1] if entry is not None and entry[0] is node else default
+
+    def __len__(self) -> int:
+        return len(self._by_id)
 
 
 @dataclass
@@ -83,12 +99,12 @@ class Checked:
     colors: dict[str, str] = field(default_factory=dict)
     kind_colors: dict[str, str] = field(default_factory=dict)
     offscreen: set[str] = field(default_factory=set)
-    types: dict[int, T] = field(default_factory=dict)
-    templates: dict[int, list] = field(default_factory=dict)
+    types: NodeMap = field(default_factory=NodeMap)  # node -> its type
+    templates: NodeMap = field(default_factory=NodeMap)  # a log's node -> its template's parts
     decisions: set[str] = field(default_factory=set)  # procedures that may ask a player
 
     def type_of(self, e) -> T:
-        return self.types.get(id(e), ERROR)
+        return self.types.get(e, ERROR)
 
 
 class Checker:
@@ -129,7 +145,7 @@ class Checker:
         for d in decls:
             for n in ir.walk(d):
                 if n.node == "Log":
-                    parts = self.c.templates.get(id(n), [])
+                    parts = self.c.templates.get(n, [])
                     raws = [p[0] for p in parts if isinstance(p, tuple)]
                     places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
                     logs.append(n)
@@ -671,7 +687,7 @@ class Checker:
             case "Roll":
                 self._roll(s, env)
             case "Log":
-                self.c.templates[id(s)] = self.template(s.template, s.span, env)
+                self.c.templates[s] = self.template(s.template, s.span, env)
             case "CallProc":
                 self._call_proc(s)
             case "Return":
@@ -805,7 +821,7 @@ class Checker:
         elif not compatible(fields[s.attr], value):
             self.d.add(errors.type_mismatch(s.value.span, f"'{s.var or '...'}.{s.attr} = ...'",
                                             str(fields[s.attr]), str(value)))
-        self.c.types[id(s)] = t
+        self.c.types[s] = t
 
     def _check_move(self, s: ir.Move) -> None:
         env = self.proc_locals
@@ -875,7 +891,7 @@ class Checker:
             self.d.add(errors.call_without_result(s.span, s.proc))
         elif p is not None:
             t = self.results[s.proc]
-        self.c.types[id(s)] = t
+        self.c.types[s] = t
         if s.new:
             self._bind(s.span, s.var, t)
         elif not t.is_error:
@@ -978,7 +994,7 @@ class Checker:
 
     def expr(self, e, env) -> T:
         t = self._expr(e, env)
-        self.c.types[id(e)] = t
+        self.c.types[e] = t
         return t
 
     def _expr(self, e, env) -> T:
@@ -1095,7 +1111,7 @@ class Checker:
             en = e.obj.name
             if e.name not in c.enums[en]:
                 self.d.add(errors.unknown(e.span, f"value of {en}", e.name, c.enums[en]))
-            self.c.types[id(e.obj)] = list_of(T("enum", en))
+            self.c.types[e.obj] = list_of(T("enum", en))
             return T("enum", en)
         t = self.expr(e.obj, env)
         if t.tag == "item":
@@ -1205,7 +1221,7 @@ class Checker:
             return ERROR
         inner = self._clauses(e.comp, env)
         t = self.expr(e.comp.elem, inner)
-        self.c.types[id(e.comp)] = list_of(t)
+        self.c.types[e.comp] = list_of(t)
         return self._aggregate_result(e.func, t, e.comp.elem)
 
     def _aggregate_result(self, func: str, t: T, node) -> T:

@@ -1,14 +1,15 @@
-"""JSON Schemas of the language's data: the IR of a parsed file, the game record and
-the game state.
+"""The JSON Schema of the language's IR (a parsed file), and how schema files are
+written.
 
-All are generated, never written by hand: the IR schema from the pydantic classes in
-``dsl/ast.py``, the record schema from ``interpreter.record.RECORD_SCHEMA``, the state
-schema from ``interpreter.state.STATE_SCHEMA``. The
-committed copies in ``docs/schema/`` are refreshed with::
+It is generated, never written by hand, from the pydantic classes in ``dsl/ast.py``.
+The interpreter's schemas (the game record and the game state) are its own
+(``interpreter/schemas.py``); all the committed copies in ``docs/schema/`` are
+refreshed with::
 
-    python -m meeple.dsl.schema
+    python -m meeple.interpreter.schemas
 
-and a test fails when they are stale.
+and a test fails when they are stale. (``python -m meeple.dsl.schema`` writes the IR
+schema alone: the language never imports the interpreter.)
 """
 from __future__ import annotations
 
@@ -21,8 +22,6 @@ from .resources import SCHEMA_DIR
 
 IR_SCHEMA_ID = "https://meeple.dev/schema/ir.schema.json"
 IR_SCHEMA_FILE = "ir.schema.json"
-RECORD_SCHEMA_FILE = "record.schema.json"
-STATE_SCHEMA_FILE = "state.schema.json"
 
 
 def ir_schema() -> dict:
@@ -48,25 +47,14 @@ def ir_json(file_node: ir.File) -> dict:
     return file_node.model_dump(mode="json")
 
 
-def record_schema() -> dict:
-    from ..interpreter.record import RECORD_SCHEMA
-    return RECORD_SCHEMA
-
-
-def state_schema() -> dict:
-    from ..interpreter.state import STATE_SCHEMA
-    return STATE_SCHEMA
-
-
 def dumps(schema: dict) -> str:
     """How a schema is written to disk: pretty-printed, sorted keys, trailing newline."""
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def generated() -> dict[str, str]:
-    """File name -> the text it should have."""
-    return {IR_SCHEMA_FILE: dumps(ir_schema()), RECORD_SCHEMA_FILE: dumps(record_schema()),
-            STATE_SCHEMA_FILE: dumps(state_schema())}
+    """File name -> the text it should have (the language's own schema: the IR's)."""
+    return {IR_SCHEMA_FILE: dumps(ir_schema())}
 
 
 def write(files: dict[str, str], argv: list[str] | None = None) -> int:

@@ -18,12 +18,12 @@ from .bots import bot_seed
 from .compile import Program, Ruleset
 from .helpers import BudgetError, RuleError
 from .perft import divide, histories, perft
-from .runtime import Game, IllegalMove, Move, NothingToUndo, Outcome
+from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
 from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
-           "perft", "divide", "histories", "Outcome", "NothingToUndo"]
+           "perft", "divide", "histories", "Outcome", "NothingToUndo", "Decision"]
 
 
 def load(ruleset: str, variants=(), locale: str | None = None, budgets: Budgets | None = None) -> Ruleset:

@@ -9,10 +9,20 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 from __future__ import annotations
 
 from ..dsl import ast as ir
+from ..dsl.builtins import BUILTINS
 from ..dsl.check import Checked
 from ..dsl.types import T
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def type_code(t: T) -> str:
+    """How a value of this type is written in moves and records."""
+    if t.tag == "list":
+        return "list:" + type_code(t.arg)
+    if t.tag == "enum":
+        return f"enum:{t.arg}"
+    return t.tag
 
 
 class CodeTooBig(Exception):
@@ -256,7 +266,9 @@ class ExprCompiler:
             return f"(Z_{f} + {args[0]})"
         if f in c.vars:
             return f"R.pv[{f!r}][{args[0]}]"
-        return self._builtin(e, f, args)
+        if f in BUILTINS:
+            return self._builtin(e, f, args)
+        raise AssertionError(f"the checker let an unknown function through: {f}")
 
     def _builtin(self, e, f, args):
         a0 = args[0] if args else None
@@ -296,7 +308,6 @@ class ExprCompiler:
             case "subsets":
                 return f"_subsets({a0})"
             case "sort":
-                from .compile import type_code
                 code = type_code(t0.arg) if is_list else "int"
                 name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
                 self.t.ns[name] = self.t.sort_key(code)

@@ -16,7 +16,7 @@ from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.types import T
 
 from . import helpers
-from .codegen import CodeTooBig, Env, ExprCompiler
+from .codegen import CodeTooBig, Env, ExprCompiler, type_code
 from .helpers import BudgetError, RuleError, over_budget
 
 
@@ -56,15 +56,6 @@ class LogTemplate:
     @property
     def types(self) -> list[str]:
         return [p[1] for p in self.parts if isinstance(p, tuple)]
-
-
-def type_code(t: T) -> str:
-    """How a value of this type is written in moves and records."""
-    if t.tag == "list":
-        return "list:" + type_code(t.arg)
-    if t.tag == "enum":
-        return f"enum:{t.arg}"
-    return t.tag
 
 
 class NeedsGame(Exception):
@@ -1005,7 +996,7 @@ class ProcCompiler:
         self.emit(ins, s.span)
 
     def _Log(self, s: ir.Log):
-        parts = self.p.checked.templates.get(id(s), [s.template])
+        parts = self.p.checked.templates.get(s, [s.template])
         compiled = []
         for part in parts:
             if isinstance(part, str):

@@ -3,8 +3,10 @@ localised text players read (names, labels and messages from the ruleset's local
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-from .compile import Program
+if TYPE_CHECKING:  # only named in annotations: compile starts games, which display values
+    from .compile import Program
 
 _FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _IF_PART = re.compile(r"\{if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?([^{}]*)\}")

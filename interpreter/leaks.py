@@ -154,7 +154,7 @@ def local_types(prog) -> dict[str, dict[str, str]]:
         return got[1]
     from ..dsl import ast as ir
 
-    from .compile import type_code
+    from .codegen import type_code
     c = prog.checked
 
     def elem(t) -> str:

@@ -27,14 +27,13 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-import jsonschema
-from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from ..dsl import files as dsl_files
 from ..dsl.resources import SCHEMA_DIR
 
 from .runtime import Game, IllegalMove
+from .state import strict_validator
 
 RECORD_FORMAT = "meeple-record/2"
 OLD_FORMATS = ("meeple-record/1",)
@@ -119,20 +118,6 @@ class SaveError(Exception):
     """A file could not be written (the old file, if any, is left as it was)."""
 
     code = "record/save"
-
-
-def _is_int(_checker, x) -> bool:
-    return type(x) is int   # not 3.0, not True
-
-
-_Validator = jsonschema.validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int))
-
-
-def strict_validator(schema: dict):
-    """A validator for which only true integers are integers (3.0 and true are not)."""
-    return _Validator(schema)
 
 
 _VALIDATOR = strict_validator(RECORD_SCHEMA)

@@ -8,10 +8,13 @@ import re
 import sys
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from . import rng
-from .compile import Program
 from .helpers import BudgetError, RuleError, over_budget
+
+if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
+    from .compile import Program
 
 STATE_FORMAT = "meeple-state/1"
 _SEAT_PREFIX = re.compile(r"p([1-9][0-9]{0,5}): (.*)\Z", re.S)
@@ -64,6 +67,28 @@ class Move:
     value: object
     notation: str
     player: int
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The pending decision, as anyone may know it (no options, no secret choices):
+    ``type`` is the type code of its options (``"int"``, ``"item"``, ``"list:item"``...),
+    ``verb`` the word its moves begin with (or None), ``player`` the first seat still to
+    choose, ``seats`` the seats asked, ``waiting`` those still to choose and ``chosen``
+    those that have chosen, in order (a simultaneous decision has several seats)."""
+
+    type: str
+    verb: str | None
+    player: int
+    seats: tuple
+    waiting: tuple
+    chosen: tuple
+
+    @classmethod
+    def of(cls, pend: dict) -> "Decision":
+        seats = tuple(pend.get("seats", (pend["player"],)))
+        return cls(pend["type"], pend["verb"], pend["player"], seats,
+                   tuple(pend.get("waiting", seats)), tuple(s for s, _ in pend.get("chosen", ())))
 
 
 class Runtime:
@@ -940,6 +965,17 @@ class Game:
     @property
     def result(self) -> dict | None:
         return self.R.result
+
+    @property
+    def players(self) -> int:
+        """How many seats play this game."""
+        return self.R.n
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision (None once over): its type code, verb and seats."""
+        pend = self.R.pending
+        return None if pend is None else Decision.of(pend)
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """The legal moves of the seat deciding now; with ``seat``, that seat's (none

@@ -10,6 +10,8 @@ A bad state is one ``StateError``: ``invalid state at <json path>: <what is wron
 """
 from __future__ import annotations
 
+import jsonschema
+from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 STATE_FORMAT = "meeple-state/1"
@@ -132,13 +134,27 @@ STATE_SCHEMA = {
     },
 }
 
+def _is_int(_checker, x) -> bool:
+    return type(x) is int   # not 3.0, not True
+
+
+_Validator = jsonschema.validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int))
+
+
+def strict_validator(schema: dict):
+    """A validator for which only true integers are integers (3.0 and true are not);
+    records are checked with one too."""
+    return _Validator(schema)
+
+
 _VALIDATOR = None
 
 
 def _validator():
     global _VALIDATOR
     if _VALIDATOR is None:
-        from .record import strict_validator
         _VALIDATOR = strict_validator(STATE_SCHEMA)
     return _VALIDATOR
 

@@ -94,7 +94,7 @@ def our_actions(game, seat: int, st, player: int) -> dict[str, tuple]:
     """The ruleset's legal moves, two by two (or one, when the turn ends after it), as
     OpenSpiel's action texts."""
     out = {}
-    dice = list(game.R.g["dice"])
+    dice = list(game.state["vars"]["dice"])
     for m1 in game.legal_moves():
         first = checker_move(seat, m1.notation, dice)
         g1 = game.copy()
@@ -162,7 +162,7 @@ def play_random_games(games: int, seed: int) -> Counter:
             extra = set(legal) - set(ours)
             assert set(ours) <= set(legal), (set(ours) - set(legal), str(st))
             if extra:
-                dice = game.R.g["dice"]
+                dice = game.state["vars"]["dice"]
                 assert len(dice) == 4 and len(set(dice)) == 1, (extra, str(st))
                 assert all(half_double_that_wastes_dice(st, player, legal[s]) for s in extra)
                 seen["difference"] += 1

@@ -53,7 +53,7 @@ def test_the_setup_places_fifteen_checkers_each_and_the_higher_die_starts():
     for colour, points in (("white", {"p24": 2, "p13": 5, "p8": 3, "p6": 5}),
                            ("black", {"p1": 2, "p12": 5, "p17": 3, "p19": 5})):
         assert {p: count(game, p, colour) for p in points} == points
-    assert game.active_player == 1 and game.R.g["dice"] == [2, 5]
+    assert game.active_player == 1 and game.state["vars"]["dice"] == [2, 5]
     assert "Player 2 starts" in said(game)
     assert {"move p1+p3", "move p12+p17", "move p17+p22"} <= set(testing.notations(game))
     assert "move p1+p6" not in testing.notations(game)       # White holds p6
@@ -63,7 +63,7 @@ def test_a_checker_moves_the_number_of_a_die_towards_home():
     game = build({"p13": 1, "off1": 14}, {"p1": 15}, dice=[3, 1])
     assert moves(game) == {"p13+p10", "p13+p12"}
     testing.play(game, "move p13+p10")
-    assert game.R.g["dice"] == [1] and moves(game) == {"p10+p9"}
+    assert game.state["vars"]["dice"] == [1] and moves(game) == {"p10+p9"}
     game = build({"p24": 15}, {"p12": 1, "off2": 14}, dice=[3, 1], active=1)
     assert moves(game) == {"p12+p15", "p12+p13"}          # Black moves the other way
 
@@ -90,7 +90,7 @@ def test_a_checker_on_the_bar_enters_first_in_the_opponents_home_board():
 
 def test_a_player_who_cannot_enter_from_the_bar_cannot_move():
     game = build({"bar1": 1, "p13": 1, "off1": 13}, {"p20": 2, "p22": 2, "p1": 11}, dice=[5, 3])
-    assert game.at_chance and game.R.g["dice"] == []        # Black's roll comes next
+    assert game.at_chance and game.state["vars"]["dice"] == []        # Black's roll comes next
     assert count(game, "bar1", "white") == 1 and count(game, "p13", "white") == 1
     assert "Player 1 cannot play 5, 3" in said(game)
 
@@ -118,7 +118,7 @@ def test_when_only_the_smaller_die_can_be_used_it_is_played():
 
 def test_a_double_is_played_four_times():
     game = build({"p13": 2, "off1": 13}, {"p1": 15}, outcomes=["2", "2"])
-    assert game.R.g["dice"] == [2, 2, 2, 2]
+    assert game.state["vars"]["dice"] == [2, 2, 2, 2]
     for m in ("move p13+p11", "move p11+p9", "move p13+p11", "move p9+p7"):
         assert game.active_player == 0
         testing.play(game, m)
@@ -148,7 +148,7 @@ def test_bearing_off_with_the_exact_number():
     game = build({"p6": 5, "p3": 10}, {"p24": 15}, dice=[3, 1])
     assert "p3+off1" in moves(game)
     testing.play(game, "move p3+off1")
-    assert count(game, "off1", "white") == 1 and game.R.g["dice"] == [1]
+    assert count(game, "off1", "white") == 1 and game.state["vars"]["dice"] == [1]
 
 
 def test_bearing_off_with_a_higher_number_only_from_the_highest_point():

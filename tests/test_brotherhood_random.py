@@ -63,7 +63,7 @@ class Referee:
 
     def __init__(self, game, variants: tuple):
         self.prog = prog = game.program
-        self.n = game.R.n
+        self.n = game.players
         self.cells = {z.cell.name: z.cell.coords for z in prog.zones if z.board == "field"}
         self.zone_id = {z.cell.name: z.id for z in prog.zones if z.board == "field"}
         self.radius = max(c["ring"] for c in self.cells.values())
@@ -93,7 +93,7 @@ class Referee:
         return COLOURS.index(self.attrs(item)["colour"])
 
     def at(self, game, cell: str):
-        items = game.R.z[self.zone_id[cell]]
+        items = game.state["zones"][self.zone_id[cell]]
         return items[0] if items else None
 
     def warrior(self, game, cell: str):
@@ -112,7 +112,7 @@ class Referee:
         return {self.teams[s] for s in range(self.n) if self.mine(game, s)}
 
     def iv(self, game, name: str, item: int):
-        return game.R.iv[name][item]
+        return game.state["ivars"][name][item]
 
     # ------------------------------------------------------------ the rules
     def zone(self, seat: int) -> set[str]:
@@ -173,8 +173,8 @@ class Referee:
 
     # ------------------------------------------------------------ decisions
     def check_options(self, game, notes: list[str]) -> None:
-        R = game.R
-        verb = R.pending["verb"]
+        state = game.state
+        verb = game.decision.verb
         seat = game.active_player
         values = [n.split(" ", 1)[1] for n in notes]
         assert all(n.split(" ", 1)[0] == verb for n in notes)
@@ -190,8 +190,8 @@ class Referee:
             want = [self.warrior(game, c) for c in self.mine(game, seat)]
             assert values == [self.prog.items[i].notation for i in sorted(want)]
         elif verb == "action":
-            if R.turn != self.turn:
-                self.turn, self.done = R.turn, 0
+            if state["turn"] != self.turn:
+                self.turn, self.done = state["turn"], 0
             want = ((["attack"] if self.strikers(game, seat) else [])
                     + (["move"] if self.movers(game, seat) else [])
                     + (["shield"] if self.guards(game, seat) else []) + ["stop"]
@@ -245,13 +245,13 @@ class Referee:
                 return None
             seat = game.active_player
             mine = self.mine(game, seat)
-            turn = game.R.turn
+            turn = game.state["turn"]
 
             def check(after):
                 for c in mine:
                     want = "shielded" if c == value else "bare"
                     assert self.iv(after, "guard", self.warrior(after, c)) == want
-                if after.R.turn == turn:          # (a new turn forgets the actions done)
+                if after.state["turn"] == turn:          # (a new turn forgets the actions done)
                     assert "shield" in self.iv(after, "acted", self.warrior(after, value))
             return check
         if verb == "to":
@@ -317,14 +317,14 @@ class Referee:
                 if f is not None and self.attrs(f)["type"] == "flag":
                     capturing |= {self.teams[self.seat_of(self.warrior(game, d))]
                                   for d in self.near[c] if self.enemy(game, d, self.seat_of(f))}
-        active_team = self.teams[game.R.active]
+        active_team = self.teams[game.state["active"]]
         if active_team in capturing:               # only the player who acts captures
             teams = {active_team}
         elif len(standing) <= 1:
             teams = standing or before
         else:
             assert self.limit, "the game ended with several teams standing and no round limit"
-            assert game.R.turn == 40 * self.n, "the game ended before the round limit"
+            assert game.state["turn"] == 40 * self.n, "the game ended before the round limit"
             teams = standing
         return [s for s in range(self.n) if self.teams[s] in teams]
 
@@ -335,16 +335,16 @@ check_moves = testing.check_legal_moves  # the checks every decision must pass
 
 
 def check_conservation(game, ref: Referee) -> None:
-    R, prog = game.R, game.program
-    everywhere = sorted(i for z in R.z for i in z)
+    state, prog = game.state, game.program
+    everywhere = sorted(i for z in state["zones"] for i in z)
     assert everywhere == list(range(len(prog.items))) == list(range(56))
-    for z, items in enumerate(R.z):
-        assert all(R.loc[i] == z for i in items)
+    for z, items in enumerate(state["zones"]):
+        assert all(state["loc"][i] == z for i in items)
     for c in ref.cells:
-        assert len(R.z[ref.zone_id[c]]) <= 1
+        assert len(state["zones"][ref.zone_id[c]]) <= 1
         it = ref.warrior(game, c)
         if it is not None:
-            assert R.iv["wounds"][it] < HEALTH[ref.attrs(it)["type"]]
+            assert state["ivars"]["wounds"][it] < HEALTH[ref.attrs(it)["type"]]
     for seat in range(ref.n):
         colour = COLOURS[seat]
         on_field = [c for c in ref.cells if (it := ref.warrior(game, c)) is not None
@@ -353,12 +353,12 @@ def check_conservation(game, ref: Referee) -> None:
                  on_field, [i for i in testing.at(game, f"fallen:{seat}")
                             if ref.attrs(i)["type"] != "flag"]]
         assert sum(len(p) for p in parts) == 13
-        shields = [c for c in on_field if R.iv["guard"][ref.warrior(game, c)] == "shielded"]
+        shields = [c for c in on_field if state["ivars"]["guard"][ref.warrior(game, c)] == "shielded"]
         assert len(shields) <= 1                                 # one shield per player
 
 
 def check_views(game, ref: Referee, locale: str | None) -> None:
-    R = game.R
+    state = game.state
     words = TYPE_WORDS.get(locale or "en")
     for seat in list(range(ref.n)) + [-1]:
         v = view(game, seat)
@@ -373,7 +373,7 @@ def check_views(game, ref: Referee, locale: str | None) -> None:
                 secret |= set(testing.at(game, zone))
         for c in ref.cells:
             items = testing.at(game, f"field:{c}")
-            want = [HIDDEN if R.facing[i] >= 0 and (seat < 0 or not R.facing[i] >> seat & 1)
+            want = [HIDDEN if state["facing"][i] >= 0 and (seat < 0 or not state["facing"][i] >> seat & 1)
                     else i for i in items]
             assert v["zones"][f"field:{c}"] == want
             secret |= {i for i in items if want == [HIDDEN]}
@@ -384,7 +384,7 @@ def check_views(game, ref: Referee, locale: str | None) -> None:
         pend = v["pending"]
         if pend is not None and pend["player"] != seat:
             assert "options" not in pend
-        if any(f >= 0 for f in R.facing):
+        if any(f >= 0 for f in state["facing"]):
             # before the reveal: messages name no warrior of another player
             for line in v["log"]:
                 if seat >= 0 and line.split(" ")[1].rstrip(":") == str(seat + 1):
@@ -398,7 +398,7 @@ def fighting_choice(game, ref: Referee, rnd: random.Random, notes: list[str]) ->
     """Attacks when it can, else walks towards the nearest enemy; surrenders only when, at
     the start of its turn, none of its warriors can attack, move or take the shield (the rulebook has no round limit:
     two lone flag bearers, which may not move, would otherwise stand for ever)."""
-    verb = game.R.pending["verb"]
+    verb = game.decision.verb
     seat = game.active_player
     if verb == "action":
         if ref.done == 0 and set(notes) <= {"action stop", "action surrender", "action unshield"}:
@@ -443,18 +443,18 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int, figh
         notes = check_moves(game)
         ref.check_options(game, notes)
         check_conservation(game, ref)
-        if any(f >= 0 for f in game.R.facing) or len(notations) % views_every == 0:
+        if any(f >= 0 for f in game.state["facing"]) or len(notations) % views_every == 0:
             check_views(game, ref, locale)
         if len(notations) == fork_at:
             forked = game.program.resume(json.loads(game.to_json()))
         if forked is not None:
             assert [m.notation for m in forked.legal_moves()] == notes
         seat = game.active_player
-        if fighting and game.R.pending["verb"] not in ("enlist", "deploy", "at", "flag"):
+        if fighting and game.decision.verb not in ("enlist", "deploy", "at", "flag"):
             choice = fighting_choice(game, ref, rnd, notes)
         else:
             choice = notes[bots[seat].choose(view(game, seat), game.legal_moves())]
-        if game.R.pending["verb"] == "action":
+        if game.decision.verb == "action":
             before = ref.standing_teams(game)
         check = ref.predict(game, choice)
         game.apply(choice)
@@ -484,7 +484,7 @@ def how_it_ended(game) -> str:
     log = view(game, -1)["log"]
     if any("surrenders" in line or "сдаётся" in line for line in log[-3:]):
         return "surrender"
-    if "round_limit" in game.program.variants and game.R.turn >= 40 * game.R.n:
+    if "round_limit" in game.program.variants and game.state["turn"] >= 40 * game.players:
         return "limit"
     return "battle"
 
@@ -529,7 +529,7 @@ def test_random_players_surrender_and_games_end_early():
     lengths = []
     for seed in range(6):
         game, _, _ = play_game((), None, 2, 200 + seed, fighting=False, views_every=10)
-        lengths.append(game.R.turn)
+        lengths.append(game.state["turn"])
     assert min(lengths) < 40 * 2
 
 

@@ -92,7 +92,7 @@ def piece(g, cell: str) -> int:
 
 
 def ivar(g, name: str, cell: str):
-    return g.R.iv[name][piece(g, cell)]
+    return g.state["ivars"][name][piece(g, cell)]
 
 
 def board(g) -> dict[str, str]:
@@ -147,7 +147,7 @@ def winners(g) -> list[int]:
 
 def setup_until(g, verb: str):
     """Plays the first option of every decision until a decision with this verb."""
-    while g.R.pending is not None and g.R.pending["verb"] != verb:
+    while g.decision is not None and g.decision.verb != verb:
         g.apply(0)
     return g
 
@@ -293,20 +293,20 @@ def test_the_first_player_is_drawn_after_the_choice_and_deploys_first():
     for seed in range(12):
         g = ruleset().new_game(3, seed)
         for _ in range(27):
-            assert g.R.pending["verb"] == "enlist"
+            assert g.decision.verb == "enlist"
             g.apply(0)
-        assert g.R.pending["verb"] == "deploy"
+        assert g.decision.verb == "deploy"
         starters.add(g.active_player)
-        assert g.R.g["starter"] == g.active_player
+        assert g.state["vars"]["starter"] == g.active_player
         # then the others in clockwise order
         order = []
-        while g.R.pending["verb"] in ("deploy", "at"):
+        while g.decision.verb in ("deploy", "at"):
             if not order or order[-1] != g.active_player:
                 order.append(g.active_player)
             g.apply(0)
-        first = g.R.g["starter"]
+        first = g.state["vars"]["starter"]
         assert order == [(first + k) % 3 for k in range(3)]
-        assert g.active_player == first and g.R.pending["verb"] == "action"
+        assert g.active_player == first and g.decision.verb == "action"
     assert starters == {0, 1, 2}                       # at random
 
 
@@ -321,7 +321,7 @@ def test_deployment_is_face_down_in_the_own_zone_and_hidden_from_the_others():
     assert len(zone) == 9
     g.apply(f"at {zone[4]}")
     it = piece(g, zone[4])
-    assert it in army and g.R.facing[it] == 1 << p
+    assert it in army and g.state["facing"][it] == 1 << p
     mine, theirs, spectator = view(g, p), view(g, other), view(g, -1)
     assert mine["zones"][f"field:{zone[4]}"] == [it]
     assert theirs["zones"][f"field:{zone[4]}"] == [HIDDEN]
@@ -341,20 +341,20 @@ def test_all_pieces_are_revealed_only_when_every_army_is_placed():
     for _ in range(18 + 17):
         g.apply(0)
     # the second player places their last warrior: until then everything is face down
-    assert g.R.pending["verb"] == "at" and g.active_player == 1 - first
-    placed = [i for z in g.program.zones if z.board == "field" for i in g.R.z[z.id]]
-    assert len(placed) == 17 and all(g.R.facing[i] >= 0 for i in placed)
+    assert g.decision.verb == "at" and g.active_player == 1 - first
+    placed = [i for z in g.program.zones if z.board == "field" for i in g.state["zones"][z.id]]
+    assert len(placed) == 17 and all(g.state["facing"][i] >= 0 for i in placed)
     for seat, hidden in ((1 - first, 9), (first, 8), (-1, 17)):
         shown = [x for z in view(g, seat)["zones"].values() if isinstance(z, list) for x in z]
         assert shown.count(HIDDEN) == hidden                     # all but the own, face down
     g.apply(0)
-    placed = [i for z in g.program.zones if z.board == "field" for i in g.R.z[z.id]]
-    assert len(placed) == 18 and all(g.R.facing[i] == -1 for i in placed)
+    placed = [i for z in g.program.zones if z.board == "field" for i in g.state["zones"][z.id]]
+    assert len(placed) == 18 and all(g.state["facing"][i] == -1 for i in placed)
     for seat in (0, 1, -1):
         shown = [x for z in view(g, seat)["zones"].values() if isinstance(z, list) for x in z]
         assert HIDDEN not in shown
     assert log(g, 1)[-1] == f"All Brotherhoods are revealed; Player {first + 1} moves first"
-    assert g.active_player == first and g.R.pending["verb"] == "action"
+    assert g.active_player == first and g.decision.verb == "action"
 
 
 # ---------------------------------------------------------------- a turn
@@ -366,14 +366,14 @@ def test_a_turn_is_up_to_three_actions():
     assert g.active_player == 0
     move(g, "q0r-2", "q0r-1")
     # three actions: the turn passes without asking
-    assert g.active_player == 1 and g.R.turn == 1
+    assert g.active_player == 1 and g.state["turn"] == 1
 
 
 def test_the_player_may_stop_early_or_do_nothing():
     g = build(2, {"q0r0": "Er", "q1r1": "Eb"})
     assert actions(g) == ["move", "shield", "stop", "surrender"]
     end_turn(g)
-    assert g.active_player == 1 and g.R.turn == 1 and board(g) == {"q0r0": "Er", "q1r1": "Eb"}
+    assert g.active_player == 1 and g.state["turn"] == 1 and board(g) == {"q0r0": "Er", "q1r1": "Eb"}
     move(g, "q1r1", "q0r1")
     # surrender is offered after an action too (see test_surrender_at_any_decision_of_the_turn)
     assert actions(g) == ["attack", "shield", "stop", "surrender"]
@@ -610,7 +610,7 @@ def test_the_shield_does_not_take_the_surrons_own_rage():
     attack(g, "q0r0", "q-1r0", "q1r0")
     assert at(g, "q0r0") is None
     fallen = testing.at(g, "fallen:0")[0]
-    assert g.R.iv["guard"][fallen] == "bare"                    # the shield is free again
+    assert g.state["ivars"]["guard"][fallen] == "bare"                    # the shield is free again
     defend(g, "q-3r3")
     assert ivar(g, "guard", "q-3r3") == "shielded"
 
@@ -642,7 +642,7 @@ def test_the_last_army_standing_wins_at_once():
     attack(g, "q0r0", "q1r0")
     assert g.over and winners(g) == [0]
     assert g.result["scores"] == [1, 0]
-    assert g.R.g["victors"] == [1]
+    assert g.state["vars"]["victors"] == [1]
 
 
 def test_an_eliminated_player_is_skipped_and_the_others_fight_on():
@@ -651,7 +651,7 @@ def test_an_eliminated_player_is_skipped_and_the_others_fight_on():
     assert not g.over
     end_turn(g)
     # seat 2 has no warrior left: its turn passes without a decision
-    assert g.active_player == 2 and g.R.turn == 2
+    assert g.active_player == 2 and g.state["turn"] == 2
     assert log(g)[-1] == "Player 2 has no warriors left"
     move(g, "q-3r0", "q-2r0")
     end_turn(g)
@@ -733,7 +733,7 @@ def test_the_rulebook_has_no_round_limit():
     left on the field or when the opponent surrenders": no limit of rounds (the 40 rounds
     are the variant round_limit, off by default)."""
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"})
-    g.R.turn = 40 * 3 - 3                                        # round 40 begins
+    g = g.program.resume({**g.state, "turn": 40 * 3 - 3})  # round 40 begins
     for _ in range(3 * 3):                                       # rounds 40, 41, 42
         end_turn(g)
     assert not g.over and g.active_player == 0
@@ -745,7 +745,7 @@ def test_the_rulebook_has_no_round_limit():
 
 def test_variant_round_limit_ends_the_game_in_a_draw_after_forty_rounds():
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"}, variants=("round_limit",))
-    g.R.turn = 40 * 3 - 3                                        # round 40 begins
+    g = g.program.resume({**g.state, "turn": 40 * 3 - 3})  # round 40 begins
     end_turn(g)
     assert not g.over and g.active_player == 1
     end_turn(g)
@@ -754,7 +754,7 @@ def test_variant_round_limit_ends_the_game_in_a_draw_after_forty_rounds():
     assert g.over and g.result["scores"] == [1, 1, 1]
     assert g.result["outcomes"] == ["draw"] * 3 and winners(g) == [] and g.result["draw"] is True
     g = build(3, {"q0r0": "Kr", "q3r0": "Eb"}, variants=("round_limit",))   # green is out already
-    g.R.turn = 40 * 3 - 1
+    g = g.program.resume({**g.state, "turn": 40 * 3 - 1})
     end_turn(g)
     assert g.result["outcomes"] == ["draw", "draw", "loss"] and winners(g) == []
 
@@ -820,22 +820,22 @@ def test_the_flag_goes_on_a_warrior_in_secret_before_the_reveal():
     g = ruleset(("capture_the_flag",)).new_game(2, seed=2)
     setup_until(g, "flag")
     p = g.active_player
-    assert p == g.R.g["starter"]
+    assert p == g.state["vars"]["starter"]
     # the options name the player's own warriors (they know them), the others see nothing
     notes = options(g, "flag")
     assert len(notes) == 9 and all(n.split("-")[1].startswith("red" if p == 0 else "blue")
                                    for n in notes)
     assert "options" not in view(g, 1 - p)["pending"]
     g.apply(f"flag {notes[0]}")
-    bearer = [i for i, b in enumerate(g.R.iv["banner"]) if b == "bearer"]
-    assert len(bearer) == 1 and g.R.facing[bearer[0]] == 1 << p   # still face down
+    bearer = [i for i, b in enumerate(g.state["ivars"]["banner"]) if b == "bearer"]
+    assert len(bearer) == 1 and g.state["facing"][bearer[0]] == 1 << p   # still face down
     other = view(g, 1 - p)
     assert str(bearer[0]) not in other["ivars"]["banner"]
     assert view(g, p)["ivars"]["banner"][str(bearer[0])] == "bearer"
     assert other["log"][-1] == f"Player {p + 1} puts the flag on a piece"
     g.apply(0)
     # both flags placed: the reveal shows them to everyone
-    assert g.R.pending["verb"] == "action"
+    assert g.decision.verb == "action"
     assert sum(b == "bearer" for b in view(g, 1 - p)["ivars"]["banner"].values()) == 2
 
 
@@ -957,7 +957,7 @@ def test_every_variant_alone_and_all_together_play_for_every_player_count():
                 if g.over:
                     break
                 g.apply(0)
-            assert g.R.pending is not None or g.over
+            assert g.decision is not None or g.over
 
 
 def test_russian_words():
@@ -1009,7 +1009,7 @@ def test_the_options_are_shown_with_wounds_and_where_a_warrior_stands():
     moves = g.legal_moves()
     text = render.describe_move(g, moves[0], "item", p)[1].plain
     where = [z.cell.name for z in g.program.zones if z.board == "field"
-             and g.R.z[z.id] == [moves[0].value]]
+             and g.state["zones"][z.id] == [moves[0].value]]
     assert text.endswith(f", wounds 0 ({where[0]})")          # the flag goes on the warrior there
     # the others read neither the warrior nor the notation
     notation, text = render.describe_move(g, moves[0], "item", 1 - p)

@@ -104,7 +104,7 @@ def test_deep_recursion_is_the_depth_budget():
     assert "'depth' budget" in str(err) and "function 'down'" in str(err)
     # raised, the same function goes deeper
     ok = text.replace("down(100000000)", "down(1500)")
-    assert load(ok, Budgets(depth=1600)).new_game(2, 0).R.g["n"] == 1500
+    assert load(ok, Budgets(depth=1600)).new_game(2, 0).state["vars"]["n"] == 1500
     assert "'depth' budget" in str(run_error(ok, "n = down"))
 
 
@@ -118,7 +118,7 @@ def test_a_game_that_never_asks_is_the_steps_budget_and_it_can_be_raised():
     text = HEAD + "turn {\n  n = n + 1\n}\nend when n > 150000\n"
     assert "'steps' budget" in str(run_error(text, "turn {"))
     g = load(text, Budgets(steps=1_000_000)).new_game(2, 0)
-    assert g.over and g.R.g["n"] == 150001
+    assert g.over and g.state["vars"]["n"] == 150001
 
 
 def test_an_error_in_the_end_condition_names_its_place():
@@ -205,7 +205,7 @@ def test_inlined_functions_that_would_grow_exponentially_are_called_instead():
     for i in range(1, 60):
         fs.append(f"function f{i}(x: int): int = f{i - 1}(1) + f{i - 1}(x)")
     text = HEAD + "\n".join(fs) + "\nsetup {\n  n = f12(1)\n}\nturn {\n" + CHOOSE + "}\nend when true\n"
-    assert load(text).new_game(2, 0).R.g["n"] == 2 ** 13  # f_i(x) = x + 2**(i+1) - 1
+    assert load(text).new_game(2, 0).state["vars"]["n"] == 2 ** 13  # f_i(x) = x + 2**(i+1) - 1
     # 2**40 calls are not inlined, and run into the calls budget
     # (after another game in the same process this is reported as the 'depth' budget, a
     # Python RecursionError under the budget's raised limit: not understood yet)

@@ -296,7 +296,7 @@ def test_a_sampled_explicit_game_is_the_seeded_game(name):
         assert state == seeded.state
         if seeded.over:
             break
-        k = seeded.R.moves % len(seeded.legal_moves())
+        k = seeded.state["moves"] % len(seeded.legal_moves())
         seeded.apply(k)
         explicit.apply(k)
     assert steps > 10

@@ -280,3 +280,35 @@ def test_two_base_files_in_one_folder(tmp_path):
 def test_a_folder_without_ruleset_files(tmp_path):
     src = read_sources(tmp_path)
     assert [d.code for d in src.diagnostics] == ["load/io"]
+
+
+# ---------------------------------------------------------------- types by node
+
+def test_a_type_belongs_to_its_very_node_even_after_the_node_is_freed():
+    import gc
+    import weakref
+
+    from meeple.dsl import ast as ir
+    from meeple.dsl.check import NodeMap
+    from meeple.dsl.types import INT, STR
+
+    types = NodeMap()
+    node = ir.IntLit(value=1)
+    types[node] = INT
+    twin = ir.IntLit(value=1)                 # equal, but another place of the source
+    assert types.get(node) == INT and types.get(twin, STR) == STR
+    alive = weakref.ref(node)
+    del node
+    gc.collect()
+    assert alive() is not None                # kept: its id cannot name a new node
+    fresh = [ir.IntLit(value=2) for _ in range(1000)]
+    assert all(types.get(n) is None for n in fresh)
+
+
+def test_the_checker_types_each_expression_of_a_ruleset():
+    text = "ruleset t\nplayers 2..2\nvar n: int = 1 + 2\nturn { n = n + 1 }\nend when n > 3\n"
+    merged = merge(SourceSet(base=parse(text, "t.meeple"), sources={"t.meeple": text}))
+    c, d = check(merged)
+    assert not d.items
+    init = c.vars["n"].init
+    assert str(c.type_of(init)) == "int" and str(c.type_of(init.left)) == "int"

@@ -49,15 +49,15 @@ class Checker:
         return testing.at(game, key)
 
     def conservation(self, game):
-        R = game.R
-        everywhere = [i for z in R.z for i in z]
+        state = game.state
+        everywhere = [i for z in state["zones"] for i in z]
         assert sorted(everywhere) == sorted(self.members | self.clan_cards)
-        for z, items in enumerate(R.z):
-            assert all(R.loc[i] == z for i in items)
+        for z, items in enumerate(state["zones"]):
+            assert all(state["loc"][i] == z for i in items)
         pyramid = [self.zone(game, f"pyramid:{c}") for c in CELLS]
         assert all(len(x) <= 1 for x in pyramid)
         assert {i for x in pyramid for i in x} <= self.members
-        verb = R.pending["verb"] if R.pending else None
+        verb = state["pending"]["verb"] if state["pending"] else None
         gaps = [c for c, x in zip(CELLS, pyramid) if not x]
         if verb in ("chase", "start") or game.over:
             assert gaps == []                           # 36 cards at each turn's start
@@ -135,7 +135,7 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
         assert len(notations) < MAX_MOVES, "the game does not end"
         notes = check_moves(game)
         chk.conservation(game)
-        verb = game.R.pending["verb"]
+        verb = game.decision.verb
         if verb == "chase":
             if turn_start_hands is not None:
                 # one full turn: one member discarded, one hand card played
@@ -143,7 +143,7 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
                 after = [len(testing.at(game, f"hand:{p}")) for p in range(players)]
                 assert sum(before_hands) - sum(after) == len(testing.at(game, "discard")) - before_discard
             turn_start_hands = ([len(testing.at(game, f"hand:{p}")) for p in range(players)],
-                                len(testing.at(game, "discard")), game.R.active)
+                                len(testing.at(game, "discard")), game.state["active"])
             chk.views(game, range(players))
         if len(notations) == fork_at:
             forked = prog.resume(json.loads(game.to_json()))

@@ -24,12 +24,12 @@ def test_interpreter_matches_hand_written_engine(players, variants, locale):
     decisions = 0
     for seed in range(8):
         game = prog.new_game(players, seed)
-        if game.R.pending["verb"] == "start":  # the Dutch start-player choice
+        if game.decision.verb == "start":  # the Dutch start-player choice
             game.apply(rnd.randrange(len(game.legal_moves())))
         ref = reference_cherokee.from_game(game)
         while not game.over:
             legal = [m.notation for m in game.legal_moves()]
-            assert legal == ref.legal(), f"seed {seed}, move {game.R.moves}"
+            assert legal == ref.legal(), f"seed {seed}, move {game.state['moves']}"
             i = rnd.randrange(len(legal))
             game.apply(i, safe=False)
             ref.apply(i)

@@ -160,9 +160,9 @@ def groups(*gs: str) -> set[frozenset[str]]:
 
 def finish_turn(game) -> None:
     """Plays the active player's turn to its end, taking the first option each time."""
-    seat = game.R.active
-    turn = game.R.turn
-    while not game.over and game.R.turn == turn:
+    seat = game.state["active"]
+    turn = game.state["turn"]
+    while not game.over and game.state["turn"] == turn:
         assert game.active_player == seat
         game.apply(0)
 
@@ -182,7 +182,7 @@ def test_helpers_build_the_position_they_are_told():
     assert at(g, "r1c1") != "Bi9m" and at(g, "r1c1").endswith("m")   # replaced in BASE
     assert hand(g, 0) == ["Bl3w"] and hand(g, 1) == ["Wo3w"]
     assert sum(x is not None for x in snapshot(g).values()) == 36
-    assert g.active_player == 0 and g.R.active == 0
+    assert g.active_player == 0 and g.state["active"] == 0
 
 
 # ---------------------------------------------------------------- the attack
@@ -420,7 +420,7 @@ def test_hand_card_fills_the_base_gap():
     testing.play(g, "play birds-woman-3")
     assert at(g, empty[0]) == "Bi3w"
     assert hand(g, 2) == ["Bl4m", "LH3w"] and hand(g, 0) == ["Bl3w"] and hand(g, 1) == ["Wo3w"]
-    assert g.R.active == 0                        # and the turn is over
+    assert g.state["active"] == 0                        # and the turn is over
 
 
 def test_a_turn_is_one_attack_then_one_hand_card():
@@ -429,7 +429,7 @@ def test_a_turn_is_one_attack_then_one_hand_card():
     with pytest.raises(IllegalMove):
         g.apply("play blue-woman-3")              # no playing before chasing
     testing.play(g, "chase r4c2", "with r4c3", "play blue-woman-3")
-    assert g.R.active == 1 and g.active_player == 1
+    assert g.state["active"] == 1 and g.active_player == 1
     assert hand(g, 0) == ["Bi4m"] and len(discard(g)) == 1
 
 
@@ -441,7 +441,7 @@ def test_turn_passes_clockwise(locale, players):
     for seat in range(players):
         g = build(players=players, cells=AROUND_R4C2, active=seat, locale=locale)
         finish_turn(g)
-        assert g.R.active == (seat + 1) % players
+        assert g.state["active"] == (seat + 1) % players
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -449,7 +449,7 @@ def test_dutch_turn_passes_to_the_right(players):
     for seat in range(players):
         g = build(players=players, cells=AROUND_R4C2, active=seat, locale="nl")
         finish_turn(g)
-        assert g.R.active == (seat - 1) % players     # after seat 0 comes seat n-1
+        assert g.state["active"] == (seat - 1) % players     # after seat 0 comes seat n-1
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -460,7 +460,7 @@ def test_dutch_start_player_is_chosen_by_the_first_seat(players):
         assert g.active_player == 0                    # seat 1 (p1) enters the choice
         assert testing.notations(g) == [f"start p{p + 1}" for p in range(players)]
         g.apply(f"start p{chosen + 1}")
-        assert g.R.active == chosen and g.active_player == chosen
+        assert g.state["active"] == chosen and g.active_player == chosen
         assert testing.notations(g)[0].startswith("chase ")
 
 
@@ -471,10 +471,10 @@ def test_start_player_is_chosen_at_random(locale):
     for seed in range(40):
         g = prog.new_game(3, seed=seed)
         assert not any(n.startswith("start") for n in testing.notations(g))
-        starts.add(g.R.active)
+        starts.add(g.state["active"])
     assert starts == {0, 1, 2}
     # the same seed always gives the same start player
-    assert prog.new_game(3, seed=7).R.active == prog.new_game(3, seed=7).R.active
+    assert prog.new_game(3, seed=7).state["active"] == prog.new_game(3, seed=7).state["active"]
 
 
 def test_translations_change_only_the_dutch_order_and_start():
@@ -496,7 +496,7 @@ def test_player_with_an_empty_hand_passes():
     g = build(cells=AROUND_R4C2, hands=[[], ["Wo3w"]], active=0)
     # seat 0 could attack r4c2 but has no card for the base: they pass
     assert view(g, 1)["log"] == ["Player 1 has no hand card left and passes"]
-    assert g.R.active == 1 and g.active_player == 1 and g.R.turn == 1
+    assert g.state["active"] == 1 and g.active_player == 1 and g.state["turn"] == 1
     assert not g.over and "r4c2" in targets(g)
     assert at(g, "r4c2") == "WP4m" and discard(g) == []
 
@@ -515,11 +515,11 @@ def test_player_without_a_legal_attack_passes():
     g = build(rows=NO_ATTACK_ROWS, hands=[["Bl3w"], ["Bi3w"]], clans=["blue", "wolf"],
               neutral=["birds", "deer"], variants=("open_clans",))
     assert view(g, 1)["log"] == ["Player 1 cannot attack and passes"]
-    assert g.R.active == 1 and g.active_player == 1 and not g.over
+    assert g.state["active"] == 1 and g.active_player == 1 and not g.over
     assert hand(g, 0) == ["Bl3w"] and discard(g) == []
     assert targets(g)                               # the Wolves can attack
     # (seat 1 playing a turn set the passes in a row back to 0)
-    assert g.R.g["passes"] == 0
+    assert g.state["vars"]["passes"] == 0
 
 
 # A full pyramid in which nobody can attack anything, whatever their clan (found with a
@@ -543,7 +543,7 @@ def test_game_ends_when_every_player_has_passed_in_a_row(players):
     # hand still holds a card.
     hands = [["Bl3w"], ["Wo3w"], ["Bi3w"], ["WP3w"]][:players]
     g = build(players=players, rows=NO_ATTACK_AT_ALL, hands=hands, active=1)
-    assert g.over and g.R.g["passes"] == players
+    assert g.over and g.state["vars"]["passes"] == players
     assert view(g, 0)["log"] == [f"Player {(1 + k) % players + 1} cannot attack and passes"
                                  for k in range(players)]
     assert [hand(g, p) for p in range(players)] == hands and discard(g) == []
@@ -558,7 +558,7 @@ def test_passes_before_this_turn_count_too():
     # game ends, though seat 1 could attack now.
     g = build(rows=NO_ATTACK_ROWS, hands=[["Bl3w"], ["Bi3w"]], clans=["blue", "wolf"],
               neutral=["birds", "deer"], variants=("open_clans",), passes=1)
-    assert g.over and g.R.g["passes"] == 2
+    assert g.over and g.state["vars"]["passes"] == 2
     assert hand(g, 0) == ["Bl3w"] and hand(g, 1) == ["Bi3w"]
     # Wolf holds cells 13..24 in reading order: r5c3-r5c5 (3 feathers each), all of
     # row 6 (2 each) and r7c1-r7c3 (1 each): 9 + 12 + 3 = 24. No Blue in the pyramid.
@@ -568,22 +568,22 @@ def test_passes_before_this_turn_count_too():
 def test_passes_in_a_row_are_counted_until_someone_plays():
     # Two players of three passed in a row; the third plays, so the count starts again.
     g = build(players=3, cells=AROUND_R4C2, passes=2)
-    assert not g.over and g.R.g["passes"] == 0 and g.active_player == 0
+    assert not g.over and g.state["vars"]["passes"] == 0 and g.active_player == 0
     finish_turn(g)
-    assert not g.over and g.R.g["passes"] == 0
+    assert not g.over and g.state["vars"]["passes"] == 0
     # The same with the third one unable to play too: the game is over.
     g = build(players=3, cells=AROUND_R4C2, passes=2, hands=[[], ["Wo3w"], ["Bi3w"]])
-    assert g.over and g.R.g["passes"] == 3
+    assert g.over and g.state["vars"]["passes"] == 3
 
 
 def test_game_ends_when_all_hands_are_empty():
     g = build(cells=AROUND_R4C2, hands=[["Bl3w"], ["Wo3w"]], active=0)
     finish_turn(g)
-    assert not g.over and hand(g, 0) == [] and g.R.active == 1
+    assert not g.over and hand(g, 0) == [] and g.state["active"] == 1
     finish_turn(g)
     assert g.over and hand(g, 1) == []
     # it ends at once: nobody has to pass first
-    assert g.R.turn == 2 and not any("passes" in line for line in view(g, 0)["log"])
+    assert g.state["turn"] == 2 and not any("passes" in line for line in view(g, 0)["log"])
     assert g.result is not None and g.active_player is None and testing.notations(g) == []
     with pytest.raises(IllegalMove):
         g.apply(0)
@@ -593,9 +593,9 @@ def test_game_does_not_end_while_a_hand_still_has_cards():
     # Seat 1 passed (empty hand), seat 0 still plays its last cards alone.
     g = build(cells=AROUND_R4C2, hands=[["Bl3w", "Bi3w"], []], active=1)
     assert view(g, 0)["log"] == ["Player 2 has no hand card left and passes"]
-    assert g.R.active == 0 and not g.over
+    assert g.state["active"] == 0 and not g.over
     finish_turn(g)
-    assert not g.over and g.R.active == 0 and len(hand(g, 0)) == 1   # seat 1 passed again
+    assert not g.over and g.state["active"] == 0 and len(hand(g, 0)) == 1   # seat 1 passed again
     assert view(g, 0)["log"][-1] == "Player 2 has no hand card left and passes"
     finish_turn(g)
     assert g.over
@@ -715,7 +715,7 @@ def test_deal(players, hand_size, locale):
     assert testing.at(g, "draw") == [] and testing.at(g, "discard") == []
     assert [len(testing.at(g, f"clan:{p}")) for p in range(players)] == [1] * players
     assert len(testing.at(g, "clan_pile")) == 6 - players
-    assert g.R.g["passes"] == 0
+    assert g.state["vars"]["passes"] == 0
 
 
 def test_secret_clan_cards_are_hidden_from_other_players():

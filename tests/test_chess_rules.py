@@ -26,7 +26,7 @@ def man(game, square: str) -> tuple[str, str] | None:
     if not held:
         return None
     item = held[-1]
-    return game.program.items[item].attrs["colour"], game.R.iv["role"][item]
+    return game.program.items[item].attrs["colour"], game.state["ivars"]["role"][item]
 
 
 def result(game) -> str:
@@ -262,10 +262,10 @@ def test_fifty_moves_without_a_capture_or_a_pawn_move_draw():
 def test_a_capture_or_a_pawn_move_starts_the_fifty_moves_again():
     game = fen_position("4k3/8/8/8/8/8/4P3/R3K3 w - - 99 80")
     testing.play(game, "e2-e3")
-    assert not game.over and game.R.g["quiet_moves"] == 0
+    assert not game.over and game.state["vars"]["quiet_moves"] == 0
     game = fen_position("4k3/8/8/8/8/8/n7/R3K3 w - - 99 80")
     testing.play(game, "a1-a2")
-    assert not game.over and game.R.g["quiet_moves"] == 0
+    assert not game.over and game.state["vars"]["quiet_moves"] == 0
 
 
 def test_the_third_repetition_of_a_position_draws():

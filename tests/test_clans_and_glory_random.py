@@ -63,7 +63,7 @@ class Tracker:
         for z in self.prog.zones:
             if z.board == "table":
                 c = z.cell.coords
-                for it in game.R.z[z.id]:
+                for it in game.state["zones"][z.id]:
                     self.table[(c["part"], c["side"], c["slot"])] = it
         self.down: dict[int, int] = {}         # face-down card -> the seat who placed it
         self.stacks = {b: [] for b in range(1, self.boards + 1)}
@@ -118,7 +118,7 @@ class Tracker:
 
     # ------------------------------------------------------------ decisions
     def check_options(self, game, notes: list[str]):
-        verb = game.R.pending["verb"]
+        verb = game.decision.verb
         seat = game.active_player
         hand = testing.at(game, f"hand:{seat}")
         if verb in ("play", "hide"):
@@ -157,28 +157,28 @@ class Tracker:
 
     # ------------------------------------------------------------ invariants
     def conservation(self, game):
-        R = game.R
-        everywhere = [i for z in R.z for i in z]
+        state = game.state
+        everywhere = [i for z in state["zones"] for i in z]
         assert sorted(everywhere) == sorted(self.cards | self.shields)
-        for z, items in enumerate(R.z):
-            assert all(R.loc[i] == z for i in items)
+        for z, items in enumerate(state["zones"]):
+            assert all(state["loc"][i] == z for i in items)
         on_table = []
         for z in self.prog.zones:
             if z.board == "table":
-                assert len(R.z[z.id]) <= 1 and set(R.z[z.id]) <= self.cards
-                on_table += R.z[z.id]
+                assert len(state["zones"][z.id]) <= 1 and set(state["zones"][z.id]) <= self.cards
+                on_table += state["zones"][z.id]
             elif z.board == "stones":
-                assert set(R.z[z.id]) <= self.shields
+                assert set(state["zones"][z.id]) <= self.shields
         if not game.over:
             assert sorted(on_table) == sorted(self.table.values())
             for p in range(self.n):
-                colour = R.pv["colour"][p]
+                colour = state["pvars"]["colour"][p]
                 mine = [i for i in self.shields if self.prog.items[i].attrs["colour"] == colour]
                 placed = sum(self.stacks.values(), []).count(p)
                 assert len(testing.at(game, f"shields:{p}")) == 5 - placed
                 assert set(testing.at(game, f"shields:{p}")) <= set(mine)
         for it in self.cards:
-            assert (R.facing[it] >= 0) == (it in self.down and it in on_table)
+            assert (state["facing"][it] >= 0) == (it in self.down and it in on_table)
 
     def views(self, game):
         for seat in list(range(self.n)) + [-1]:
@@ -241,11 +241,11 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
     while not game.over:
         assert len(notations) < MAX_MOVES, "the game does not end"
         notes = check_moves(game)
-        verb = game.R.pending["verb"]
+        verb = game.decision.verb
         if tracker is None and verb != "start":
             tracker = Tracker(game, players, "separate_boards" in variants)
             sizes = [len(testing.at(game, f"hand:{p}")) for p in range(players)]
-            first = game.R.active
+            first = game.state["active"]
             assert [sizes[(first + k) % players] for k in range(players)] == HANDS[players]
         if tracker is not None:
             tracker.check_options(game, notes)
@@ -264,13 +264,13 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
         if forked is not None:
             forked.apply(choice)
         notations.append(choice)
-    assert game.R.turn == players * min(HANDS[players])
+    assert game.state["turn"] == players * min(HANDS[players])
     tracker.conservation(game)
     tracker.views(game)
     # at the end: hands discarded, face-down cards removed, nothing face down remains
     assert all(testing.at(game, f"hand:{p}") == [] for p in range(players))
     assert set(tracker.down) <= set(testing.at(game, "discard"))
-    assert all(f < 0 for f in game.R.facing)
+    assert all(f < 0 for f in game.state["facing"])
     assert all(testing.at(game, z.key) == [] for z in prog.zones if z.board == "stones")
     scores, counts, winners = tracker.result()
     assert game.result["scores"] == scores

@@ -382,7 +382,7 @@ def test_shield_is_optional():
     g = build(table={"p2a2": "R5"}, hands=[["R3", "Y3"], ["Y4"]])
     place(g, "R3", "p2a1", shield=False)
     assert stack(g, "s2") == [] and len(testing.at(g, "shields:0")) == 5
-    assert g.R.active == 1 and not g.over
+    assert g.state["active"] == 1 and not g.over
 
 
 def test_shield_goes_on_top_of_the_stack_of_the_board_of_the_card():
@@ -401,7 +401,7 @@ def test_shield_goes_on_top_of_the_stack_of_the_board_of_the_card():
 def test_no_shield_question_when_the_supply_is_empty():
     g = build(table={"p2a2": "R5"}, hands=[["R3", "Y3"], ["Y4"]], supply=[0, 5])
     place(g, "R3", "p2a1", shield=None)
-    assert g.R.active == 1 and stack(g, "s2") == []
+    assert g.state["active"] == 1 and stack(g, "s2") == []
     assert testing.notations(g) == ["hide yellow-4"]      # the turn went on to seat 2
 
 
@@ -425,7 +425,7 @@ def test_turn_passes_clockwise(players):
         hands = [["Y3", "Y4"] if p == seat else [f"G{3 + p}"] for p in range(players)]
         g = build(players, table={"p2a2": "Y6"}, hands=hands, active=seat)
         place(g, "Y3", "p2a1")
-        assert g.R.active == (seat + 1) % players and g.active_player == (seat + 1) % players
+        assert g.state["active"] == (seat + 1) % players and g.active_player == (seat + 1) % players
 
 
 # ---------------------------------------------------------------- setup
@@ -455,7 +455,7 @@ def test_setup_by_player_count(players):
         assert all(len(testing.at(g, f"table:{c}")) == 1 for c in filled)
         # unequal hands, in the order of play from the first player (seat 1)
         assert [len(testing.at(g, f"hand:{s}")) for s in range(players)] == want["hands"]
-        assert g.R.active == 0 and g.active_player == 0
+        assert g.state["active"] == 0 and g.active_player == 0
         # every card is somewhere, once; none of the removed values is in play
         cards = [i.id for i in p.items if i.kind == "Card"]
         everywhere = [i for z in ["draw", "box", "set_aside"] + [f"hand:{s}" for s in range(players)]
@@ -493,7 +493,7 @@ def test_variant_chosen_first_player(players):
         assert g.active_player == 0
         assert testing.notations(g) == [f"start p{p + 1}" for p in range(players)]
         g.apply(f"start p{chosen + 1}")
-        assert g.R.active == chosen and g.active_player == chosen
+        assert g.state["active"] == chosen and g.active_player == chosen
         sizes = [len(testing.at(g, f"hand:{s}")) for s in range(players)]
         # the hands follow the order of play from the chosen player
         assert [sizes[(chosen + k) % players] for k in range(players)] == SETUP[players]["hands"]
@@ -507,7 +507,7 @@ def test_variant_chosen_first_player(players):
 def test_game_ends_after_the_turn_of_the_player_who_started_with_fewest_cards():
     g = build(table={"p2a2": "R5"}, hands=[["R3", "Y3"], ["R4"]], active=0)
     place(g, "R3", "p2a1")
-    assert not g.over and g.R.active == 1
+    assert not g.over and g.state["active"] == 1
     g.apply("play red-4")
     g.apply("at table.p2b2")
     # the turn is not finished yet: the shield may still be placed
@@ -524,7 +524,7 @@ def test_game_goes_on_while_the_player_with_fewest_cards_holds_a_card():
     place(g, "R3", "p2a1")
     assert not g.over
     place(g, "R4", "p2a3")
-    assert not g.over and g.R.active == 2
+    assert not g.over and g.state["active"] == 2
     place(g, "R6", "p2b2")
     assert g.over
 

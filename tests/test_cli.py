@@ -247,8 +247,8 @@ def test_hot_seat_never_shows_the_other_hand(tmp_path, prog):
             input="\n1\n" * 40 + "quit\n", env=TERMINAL)   # Enter passes a hand-over
     assert r.exit_code == 0, r.output
     game = record.replay(prog, record.load(rec))
-    hand1 = game.R.z[prog.zone_index["hand"] + 0]
-    hand2 = game.R.z[prog.zone_index["hand"] + 1]
+    hand1 = game.state["zones"][prog.zone_index["hand"] + 0]
+    hand2 = game.state["zones"][prog.zone_index["hand"] + 1]
     secret2, secret1 = labels(prog, hand2), labels(prog, hand1)
     parts = re.split(r"Pass the terminal to (Player \d)\. Press Enter\.", r.output)
     seat1 = [parts[i + 1] for i in range(1, len(parts), 2) if parts[i] == "Player 1"]

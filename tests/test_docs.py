@@ -42,7 +42,7 @@ import pytest
 
 from meeple import interpreter
 from meeple.dsl import ast as ir
-from meeple.dsl import boards, check, errors
+from meeple.dsl import boards, builtins, check, errors
 from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
 from meeple.interpreter import display, helpers, invariants, leaks, runtime, testing, views
@@ -283,7 +283,7 @@ def test_fragments_check_and_run_in_the_examples_ruleset(block):
     assert_warnings(block, prog)
     game = prog.new_game(2, 0)  # runs the setup, and the statements of the fragment
     if mode == "statements":
-        assert game.R.phase != "setup" or game.R.pending is not None
+        assert game.state["phase"] != "setup" or game.decision is not None
 
 
 @pytest.mark.parametrize("block", ERRORS, ids=lambda b: b.id)
@@ -375,7 +375,7 @@ def _evaluate(rows):
     variant = "variant doc_eval\n" + "\n".join(decls) + "\nextend setup {\n" + "\n".join(stmts) + "\n}\n"
     src = _sources({"examples.meeple": EXAMPLES, "variants/doc_eval.meeple": variant})
     game = interpreter.compile_sources(src, ["doc_eval"]).new_game(2, 0)
-    return [game.R.g[f"doc_{k}"] for k in range(len(rows))]
+    return [game.state["vars"][f"doc_{k}"] for k in range(len(rows))]
 
 
 def test_expression_tables():
@@ -444,7 +444,7 @@ def _line_demo_values(exprs):
                                   for k, (a, b) in enumerate(exprs)) + "}\n"
     (tmp := Path(__import__("tempfile").mkdtemp()) / "line_demo.meeple").write_text(text)
     game = interpreter.load(str(tmp)).new_game(2, 0)
-    return [game.R.g[f"doc_{k}"] for k in range(len(exprs))]
+    return [game.state["vars"][f"doc_{k}"] for k in range(len(exprs))]
 
 
 def test_a_relation_of_three_cells():
@@ -665,7 +665,7 @@ def test_dutch_cherokee_turn_order():
     game.apply("start p2")
     seen = {}  # turn number -> active player
     while not game.over and len(seen) < 4:
-        seen[game.R.turn] = game.R.active
+        seen[game.state["turn"]] = game.state["active"]
         game.apply(0)
     assert len(seen) >= 3
     assert all(active == [1, 0, 2][turn % 3] for turn, active in seen.items())  # seats 2, 1, 3
@@ -680,15 +680,15 @@ def _run(body: str, players: int = 2, seed: int = 0, header: str = "") -> interp
 
 def test_end_condition_is_checked_after_setup_and_after_each_turn():
     game = _run("var n: int = 0\nsetup { n = 5 }\nturn { n = n + 1 }\nend when n >= 5")
-    assert game.over and game.R.g["n"] == 5 and game.R.turn == 0
+    assert game.over and game.state["vars"]["n"] == 5 and game.state["turn"] == 0
     game = _run("var n: int = 0\nturn { n = n + 1\n n = n + 1 }\nend when n >= 1")
-    assert game.R.g["n"] == 2 and game.R.turn == 1  # not in the middle of a turn
+    assert game.state["vars"]["n"] == 2 and game.state["turn"] == 1  # not in the middle of a turn
 
 
 def test_end_game_skips_the_rest_then_at_end_then_scores():
     game = _run("var n: int = 0\nturn { n = 1\n end game\n n = 2 }\nat end { n = n + 10 }\n"
                 "score(p) = n + seat(p)")
-    assert game.R.g["n"] == 11
+    assert game.state["vars"]["n"] == 11
     assert game.result["scores"] == [12, 13] and game.result["winners"] == [1]
 
 
@@ -696,10 +696,10 @@ def test_turns_pass_to_the_player_after_active():
     game = _run("var seen: list of int = []\nvar k: int = 0\n"
                 "turn { seen = seen + [seat(active)]\n k = k + 1\n"
                 " if k == 2 { active = players[2] } }\nend when k >= 5", players=4)
-    assert game.R.g["seen"] == [1, 2, 4, 1, 2]
+    assert game.state["vars"]["seen"] == [1, 2, 4, 1, 2]
     game = _run("order counterclockwise\nvar seen: list of int = []\n"
                 "turn { seen = seen + [seat(active)] }\nend when size(seen) >= 4", players=3)
-    assert game.R.g["seen"] == [1, 3, 2, 1]
+    assert game.state["vars"]["seen"] == [1, 3, 2, 1]
 
 
 def test_tiebreaks_in_order_and_higher_is_better():
@@ -726,7 +726,7 @@ def test_move_and_lists():
                 " for c in items(pile) { move c to other }\n"   # the loop list is fixed
                 " order = [c.value for c in items(hand(active))] + [c.value for c in items(other)]\n"
                 " done = true }\nend when done")
-    assert game.R.g["order"] == [4, 3, 1, 2]
+    assert game.state["vars"]["order"] == [4, 3, 1, 2]
 
 
 def test_reveal_makes_a_zone_public_for_good():
@@ -743,7 +743,7 @@ def test_decisions():
     assert testing.notations(game) == ["take 4"]  # a single option is still a move
     game.apply(0)
     assert game.active_player == 1 and testing.notations(game) == ["tie 1", "tie 2", "tie 3", "tie 4"]
-    assert game.R.stack[-1]["L"]["b"] == testing.item(game.program, value=3)  # tie first
+    assert game.state["stack"][-1]["L"]["b"] == testing.item(game.program, value=3)  # tie first
 
 
 def test_randomness_is_seeded():
@@ -751,7 +751,7 @@ def test_randomness_is_seeded():
                     "turn { pick c at random from items(pile)\n"
                     " best b in items(pile) by 0 tie random\n"
                     " seen = seen + [c.value, b.value] }\nend when size(seen) >= 8")
-    runs = [_run(body, seed=s).R.g["seen"] for s in (1, 1, 2, 3, 4)]
+    runs = [_run(body, seed=s).state["vars"]["seen"] for s in (1, 1, 2, 3, 4)]
     assert runs[0] == runs[1]
     assert len({tuple(r) for r in runs}) > 1
 
@@ -790,10 +790,10 @@ def test_variants_apply_in_order_and_locales_last(tmp_path):
     src = _sources({"v.meeple": base, "variants/a.meeple": a, "variants/b.meeple": b,
                     "locales/xx.meeple": loc})
     prog = interpreter.compile_sources(src, ["a", "b"])
-    assert prog.new_game(2).R.g["n"] == 33  # 3 * 10 + 1 + 2
+    assert prog.new_game(2).state["vars"]["n"] == 33  # 3 * 10 + 1 + 2
     assert prog.title == "V" and prog.checked.variant_titles == {"a": "A", "b": "b"}
     prog = interpreter.compile_sources(src, ["b", "a"], "xx")
-    assert prog.new_game(2).R.g["n"] == 43  # the locale comes last
+    assert prog.new_game(2).state["vars"]["n"] == 43  # the locale comes last
     assert prog.title == "Vé" and prog.checked.language == "Xx"
 
 
@@ -929,10 +929,10 @@ def test_every_grammar_rule_is_documented():
 
 def test_every_builtin_is_documented():
     prose = _prose(DOC_TEXT)
-    missing = sorted(n for n in check.BUILTINS if f"`{n}(" not in prose)
+    missing = sorted(n for n in builtins.BUILTINS if f"`{n}(" not in prose)
     assert not missing
-    assert all(f"`{n}(e for" in prose for n in check.AGGREGATES)
-    assert all(f"`{n}`" in prose for n in check.CONSTANTS)
+    assert all(f"`{n}(e for" in prose for n in builtins.AGGREGATES)
+    assert all(f"`{n}` ({c.meaning})" in prose for n, c in builtins.CONSTANTS.items())
 
 
 def test_every_board_generator_is_documented():
@@ -1006,8 +1006,8 @@ def test_variables_are_public_but_hidden_items_are_not():
                 "turn { move top(pile) to other\n mine = top(other)\n done = true }\nend when done")
     theirs = views.view(game, 1)
     assert theirs["pvars"]["k"] == [3, 3] and theirs["vars"]["done"] is True
-    assert theirs["vars"]["mine"] != game.R.g["mine"]  # the item in a hidden zone is masked
-    assert views.view(game, "all")["vars"]["mine"] == game.R.g["mine"]
+    assert theirs["vars"]["mine"] != game.state["vars"]["mine"]  # the item in a hidden zone is masked
+    assert views.view(game, "all")["vars"]["mine"] == game.state["vars"]["mine"]
 
 
 # ---------------------------------------------------------------- scopes, none, zone, order, texts
@@ -1028,7 +1028,7 @@ CLAIM = "ruleset claim\nplayers 1..4\n"
 def test_block_scoping():
     block = next(b for b in FRAGMENTS if "let doubled" in b.text)
     prog, _ = compile_fragment(block.text, "scope.meeple")
-    assert prog.new_game(2, 0).R.pv["points"][0] == 36
+    assert prog.new_game(2, 0).state["pvars"]["points"][0] == 36
     # a local is known in its block and the blocks nested in it, not after
     for stmts in ["if true { let x = 1 }\n n = x",
                   "for i in 1..3 { n = i }\n n = i",
@@ -1045,23 +1045,23 @@ def test_block_scoping():
     # 'let' or 'for' of an outer local's name sets that local
     game = _run("var n: int = 0\nturn { let x = 1\n if true { if true { x = x + 4 } }\n"
                 " for i in 1..2 { x = x + i }\n n = x }\nend when n > 0")
-    assert game.R.g["n"] == 8
+    assert game.state["vars"]["n"] == 8
     game = _run("var n: int = 0\nturn { let x = 1\n if true { let x = 5 }\n n = x }\nend when n > 0")
-    assert game.R.g["n"] == 5
+    assert game.state["vars"]["n"] == 5
     game = _run("var n: int = 0\nturn { let i = 10\n for i in 1..3 { n = n + i }\n n = n * 100 + i }\n"
                 "end when n > 0")
-    assert game.R.g["n"] == 603
+    assert game.state["vars"]["n"] == 603
     # sibling blocks may use one name for locals of different types
     game = _run("enum C { a, b }\nvar n: int = 0\nvar m: C = a\n"
                 "turn { if true { let x = 1\n n = x }\n for x in C { m = x } }\nend when n > 0")
-    assert (game.R.g["n"], game.R.g["m"]) == (1, "b")
+    assert (game.state["vars"]["n"], game.state["vars"]["m"]) == (1, "b")
 
 
 def test_anything_compares_with_none():
     game = _run("var ok: list of bool = []\n"
                 "turn { ok = [last([1]) != none, first([x for x in [1] if x > 1]) == none,\n"
                 " none == first([\"a\"]), last([true]) == none, 3 != none] }\nend when size(ok) > 0")
-    assert game.R.g["ok"] == [True, True, False, False, True]
+    assert game.state["vars"]["ok"] == [True, True, False, False, True]
 
 
 def test_the_zone_types():
@@ -1080,7 +1080,7 @@ def test_the_zone_types():
                 "turn { call give(pile, hand(active))\n call give(pile, cells(b)[0])\n"
                 " call give(cells(b)[0], other)\n done = true }\nend when done")
     assert [len(testing.at(game, k)) for k in ("pile", "hand:0", "b:s1", "other")] == [2, 1, 0, 1]
-    assert game.R.g["seen"] == 4 + 3 + 3
+    assert game.state["vars"]["seen"] == 4 + 3 + 3
     # ... and no place of another kind
     d = _load_error(demo + "\nkind Pawn { n: int }\nzone bag: Pawn\nsetup { call take(bag, discard) }\n")
     assert d.code == "check/type-mismatch" and "expected zone of Card, found zone of Pawn" in d.message
@@ -1092,7 +1092,7 @@ def test_the_zone_types():
                 "procedure mix(z: zone) { shuffle z\n reveal z }\n"
                 "turn { call mix(pile)\n ok = look(bag) + look(cells(b)[0]) + [owner(hand(active)) == active] }\n"
                 "end when size(ok) > 0")
-    assert game.R.g["ok"] == [True, False, True, False, True, True,
+    assert game.state["vars"]["ok"] == [True, False, True, False, True, True,
                               False, True, False, True, True, True, True]
     # moving into a plain 'zone' is an error, with a hint to write 'zone of Kind'
     block = next(b for b in ERRORS if "procedure put(z: zone)" in b.text)
@@ -1132,7 +1132,7 @@ def test_option_order_and_equal_options():
     game.apply(0)
     assert testing.notations(game) == ["y spades", "y hearts"]
     game.apply(0)
-    assert game.R.g["sorted"] == ["spades", "hearts", "diamonds"]
+    assert game.state["vars"]["sorted"] == ["spades", "hearts", "diamonds"]
 
 
 def test_booleans_are_written_with_the_yes_and_no_texts():
@@ -1176,7 +1176,7 @@ def test_names_in_two_roles():
     # two enums may share a value name, written with its enum
     game = _run("enum A { x, y }\nenum B { x, z }\nvar done: bool = false\n"
                 "turn { done = A.x == A.x and B.x != none }\nend when done")
-    assert game.R.g["done"] is True
+    assert game.state["vars"]["done"] is True
 
 
 def test_deck_and_relation_errors_point_at_their_declaration():
@@ -1340,7 +1340,7 @@ def test_a_bad_literal_has_a_position_and_a_hint():
             assert (d.code, d.span.line, d.span.column) == ("parse/bad-literal", line, column + 1), (string, bad)
             assert d.message == f"unknown escape '{shown}' in a string"
     game = _run("var s: str = \"\"\nturn { s = \"\\u00e9\\\"\\\\\\t\" }\nend when s != \"\"")
-    assert game.R.g["s"] == "é\"\\\t"
+    assert game.state["vars"]["s"] == "é\"\\\t"
 
 
 def test_the_warning_examples_and_their_hints():
@@ -1384,13 +1384,13 @@ def test_item_variables():
     prog, _ = compile_fragment(text, "unit.meeple")
     game = prog.new_game(2, 0)
     units = testing.at(game, "barracks")
-    assert [(game.R.iv["wounds"][u], game.R.iv["tags"][u]) for u in units] == [(0, [])] * 3
-    assert game.R.iv["wounds"][testing.at(game, "draw")[0]] is None  # a Card has no wounds
+    assert [(game.state["ivars"]["wounds"][u], game.state["ivars"]["tags"][u]) for u in units] == [(0, [])] * 3
+    assert game.state["ivars"]["wounds"][testing.at(game, "draw")[0]] is None  # a Card has no wounds
     # a global variable holds the item too; the value is computed once, the same for all
     game = _run(CARDS.replace("kind Card { value: int }", "kind Card { value: int, var w: int = player_count() * 10 }")
                 + "var kept: Card = none\nvar done: bool = false\n"
                 "turn { kept = top(pile)\n kept.w = kept.w + 1\n done = true }\nend when done", players=3)
-    assert [game.R.iv["w"][i] for i in testing.at(game, "pile")] == [30, 30, 30, 31]
+    assert [game.state["ivars"]["w"][i] for i in testing.at(game, "pile")] == [30, 30, 30, 31]
     # only items the seat may know show their item variables
     game = _run(CARDS.replace("kind Card { value: int }", "kind Card { value: int, var w: int = 1 }")
                 + "var done: bool = false\nturn { move top(pile) to other\n move top(pile) to hand(active)\n"
@@ -1565,7 +1565,7 @@ def test_face_down_moves_and_flips():
     green1, red8, red7 = (testing.item(game.program, colour=col, value=v)
                           for col, v in (("green", 1), ("red", 8), ("red", 7)))
     assert testing.at(game, "discard") == [green1, red7]
-    assert [game.R.facing[i] for i in (green1, red8, red7)] == [0, 1, -1]
+    assert [game.state["facing"][i] for i in (green1, red8, red7)] == [0, 1, -1]
     assert views.view(game, 0)["zones"]["discard"] == [hidden, red7]
     assert views.view(game, 0)["zones"]["tableau:0"] == [red8]
     assert views.view(game, 1)["zones"]["tableau:0"] == [hidden]
@@ -1573,7 +1573,7 @@ def test_face_down_moves_and_flips():
     block = next(b for b in FRAGMENTS if "flip top(cell(1, 1)) face up" in b.text)
     game = run(block.text)
     row1 = [testing.at(game, f"grid:r1c{k}")[0] for k in (1, 2, 3)]
-    assert [game.R.facing[i] for i in row1] == [-1, 1, 0]
+    assert [game.state["facing"][i] for i in row1] == [-1, 1, 0]
     assert views.view(game, 1)["zones"]["grid:r1c2"] == [hidden]
     assert views.view(game, 0)["zones"]["grid:r1c2"] == [row1[1]]
     # face_down() with or without 'for'; a plain move follows the new place; moving to the
@@ -1586,20 +1586,20 @@ def test_face_down_moves_and_flips():
                "flip top(draw) face down\nflip top(draw) face up\n"
                "reveal draw\nflip items(hand(players[1])) face down for players[1]\n"
                "round = count(c for c in items(hand(players[1])) if face_down(c))\n")
-    assert game.R.pv["points"][0] == 2 and game.R.g["round"] == 3
+    assert game.state["pvars"]["points"][0] == 2 and game.state["vars"]["round"] == 3
     green1 = testing.item(game.program, colour="green", value=1)
     red8, red7 = (testing.item(game.program, colour="red", value=v) for v in (8, 7))
     assert testing.at(game, "discard") == [red8, red7] and testing.at(game, "hand:0")[-1] == green1
-    assert game.R.facing[green1] == -1 and game.R.facing[red8] == -1 and game.R.facing[red7] == 0
+    assert game.state["facing"][green1] == -1 and game.state["facing"][red8] == -1 and game.state["facing"][red7] == 0
     assert views.view(game, views.SPECTATOR)["zones"]["discard"] == [red8, hidden]
     assert views.view(game, 0)["zones"]["hand:1"] == {"count": 3}
     assert views.view(game, 1)["zones"]["hand:1"] == testing.at(game, "hand:1")
     game = run("move top(draw) to discard face down\nreveal discard\n")
     assert views.view(game, 1)["zones"]["discard"] == [hidden]
     game = run("move top(draw) to draw face down for players[1]\n")
-    assert game.R.sees_item(testing.at(game, "draw")[-1], 1)
+    assert views.item_visible(game, testing.at(game, "draw")[-1], 1)
     game = run("move top(draw) to draw face down for players[1]\nflip top(draw) face up\n")
-    assert not game.R.sees_item(testing.at(game, "draw")[-1], 1)
+    assert not views.item_visible(game, testing.at(game, "draw")[-1], 1)
     assert views.view(game, 1)["zones"]["draw"] == {"count": 9}
     for stmts in ("flip top(discard) face up", "move top(discard) to draw face down"):
         with pytest.raises(RuleError) as info:
@@ -1856,7 +1856,7 @@ def test_the_table_of_checks_names_every_check():
 def test_games_are_drawn_from_choices_modulo_the_moves_then_first_moves():
     checker = invariants.GameChecker(_program("race_to_ten"), Config(2), 0)
     game = checker.play([4, 256 + 7])  # 4 % 3 = 1 and 263 % 3 = 2, then the first move
-    assert game.R.g["total"] == 10 and checker.moves == ["add 2", "add 3"] + ["add 1"] * 5
+    assert game.state["vars"]["total"] == 10 and checker.moves == ["add 2", "add 3"] + ["add 1"] * 5
     src = read_sources(resolve_path("cherokee"))
 
     def load(c):

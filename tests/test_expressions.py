@@ -41,9 +41,9 @@ def test_elif_expression_picks_the_first_true_branch():
   let x = 4
   n = if x > 10 then 1 elif x == 4 then 2 elif x == 4 then 3 else 4
 """)
-    assert g.R.g["n"] == 2
+    assert g.state["vars"]["n"] == 2
     g = after_setup("  n = if false then 1 elif false then 2 else 3")
-    assert g.R.g["n"] == 3
+    assert g.state["vars"]["n"] == 3
 
 
 def test_elif_expression_errors_point_at_the_elif_part():
@@ -109,7 +109,7 @@ def test_other_syntax_errors_are_unchanged():
 
 def test_plus_joins_strings():
     g = after_setup('  s = "a" + "b"\n  s = s + "-" + s')
-    assert g.R.g["s"] == "ab-ab"
+    assert g.state["vars"]["s"] == "ab-ab"
 
 
 def test_plus_of_a_string_and_a_number_is_a_located_type_error():
@@ -140,8 +140,8 @@ def test_attribute_assignment_on_an_item_expression():
   items(field)[0].w = items(field)[0].w + 1
   gold(players[1]) = 4
 """, extra=extra + "var gold: int per player = 0\n")
-    assert g.R.iv["w"] == [3, 0, 5]
-    assert g.R.pv["gold"] == [0, 4]
+    assert g.state["ivars"]["w"] == [3, 0, 5]
+    assert g.state["pvars"]["gold"] == [0, 4]
 
 
 def test_attribute_assignment_errors_are_located():
@@ -173,7 +173,7 @@ def test_label_with_conditional_parts():
              'deck us into field { Unit(s: s, elite: s == 2) for s in 1..2 }\n'
              'label Unit "unit {s}{if elite: *}{if not elite: -}{if hurt: (hurt)}"\n')
     g = after_setup("  top(field).hurt = true", extra=extra)
-    units = g.R.loc and [i for i, it in enumerate(g.program.items) if it.kind == "Unit"]
+    units = g.state["loc"] and [i for i, it in enumerate(g.program.items) if it.kind == "Unit"]
     assert display.item_label(g.program, units[0], ivars=g.state["ivars"]) == "unit 1-"
     assert display.item_label(g.program, units[1], ivars=g.state["ivars"]) == "unit 2*(hurt)"
     assert display.item_label(g.program, units[1]) == "unit 2*"  # hurt unknown: not shown

@@ -193,7 +193,7 @@ def test_a_move_between_two_passes_keeps_the_game_going():
 
 def test_the_game_ends_after_162_moves():
     game = build(black="E5", white="D5")
-    game.R.turn = 161
+    game = game.program.resume({**game.state, "turn": 161})
     testing.play(game, "play C3")
     assert game.over
 

@@ -242,7 +242,7 @@ def test_an_illegal_typed_move_is_explained_in_the_locale():
 
     prog = interpreter.compile_sources(read_sources(resolve_path("cherokee")), [], "de")
     game = prog.new_game(2, 5)
-    verb = game.R.pending["verb"]
+    verb = game.decision.verb
     session = PlaySession(render.console(), game, ["human", "human"], {},
                           record.Record("cherokee", 2, 5, [], "de", [], ["human"] * 2),
                           None, Path("unused.json"))

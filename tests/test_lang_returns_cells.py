@@ -55,7 +55,7 @@ setup {
   n = call double(v + 1)
 }
 """ + WAIT)
-    assert rs.new_game(2).R.g["n"] == 18
+    assert rs.new_game(2).state["vars"]["n"] == 18
 
 
 def test_return_into_a_per_player_variable_a_local_and_active():
@@ -71,8 +71,8 @@ setup {
 }
 """ + WAIT)
     g = rs.new_game(2)
-    assert g.R.pv["gold"] == [0, 10]
-    assert g.R.g["n"] == 11
+    assert g.state["pvars"]["gold"] == [0, 10]
+    assert g.state["vars"]["n"] == 11
     assert g.active_player == 1
 
 
@@ -97,7 +97,7 @@ end when done
     resumed = round_trip(rs, g)
     resumed.apply("take 4")
     g.apply("take 4")
-    assert resumed.R.pv["gold"] == g.R.pv["gold"] == [40, 0]
+    assert resumed.state["pvars"]["gold"] == g.state["pvars"]["gold"] == [40, 0]
     assert resumed.state == g.state
 
 
@@ -125,7 +125,7 @@ end when done
         g = round_trip(rs, g)
         g.apply(move)
     assert g.over
-    assert g.R.g["n"] == 25
+    assert g.state["vars"]["n"] == 25
 
 
 def test_bare_return_ends_the_procedure_early():
@@ -141,7 +141,7 @@ procedure count_to(k: int) {
 }
 setup { call count_to(3) }
 """ + WAIT)
-    assert rs.new_game(2).R.g["n"] == 3
+    assert rs.new_game(2).state["vars"]["n"] == 3
 
 
 def test_return_inside_a_loop_and_a_recursive_procedure():
@@ -167,7 +167,7 @@ setup {
   n = a * 1000 + b
 }
 """ + WAIT)
-    assert rs.new_game(2).R.g["n"] == 4120
+    assert rs.new_game(2).state["vars"]["n"] == 4120
 
 
 def test_a_value_procedure_run_with_call_drops_its_value():
@@ -181,7 +181,7 @@ setup {
   call bump()
 }
 """ + WAIT)
-    assert rs.new_game(2).R.g["n"] == 2
+    assert rs.new_game(2).state["vars"]["n"] == 2
 
 
 def test_an_error_in_a_returned_value_names_the_procedure_and_its_place():
@@ -258,7 +258,7 @@ def test_cell_by_coordinates_or_name_on_every_kind_of_board(expr, name):
     text = BOARDS + f"setup {{\n  move top(bag) to {expr}\n  names = [{expr}.name]\n}}\n" + WAIT
     rs = compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text}))
     g = rs.new_game(2)
-    assert g.R.g["names"] == [name]
+    assert g.state["vars"]["names"] == [name]
     board = expr[5:expr.index(",")]
     assert len(testing.at(g, f"{board}:{name}")) == 1
 
@@ -274,7 +274,7 @@ setup {
 }
 """ + WAIT
     g = compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text})).new_game(2)
-    assert g.R.g["names"] == ["none", "none", "none", "none", "cell"]
+    assert g.state["vars"]["names"] == ["none", "none", "none", "none", "cell"]
 
 
 def test_using_a_cell_off_the_board_is_a_located_rule_error():
@@ -302,7 +302,7 @@ setup {
 }
 """ + WAIT
     g = compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text})).new_game(2)
-    assert g.R.g["names"] == ["r1c2"]
+    assert g.state["vars"]["names"] == ["r1c2"]
 
 
 def test_a_literal_off_a_board_sized_by_the_player_count_is_a_load_error():

@@ -105,7 +105,7 @@ def test_meeple_test_reports_each_kind_of_leak(tmp_path, name, where, line):
     assert rec["players"] == 2 and len(rec["moves"]) <= 8, rec["moves"]   # shrunk
     # the saved game replays up to the move that showed the leak
     game = record.replay(interpreter.load(str(BROKEN / name)), record.load(out))
-    assert game.R.moves == len(rec["moves"])
+    assert game.state["moves"] == len(rec["moves"])
 
 
 def test_a_ruleset_that_keeps_its_secrets_passes_and_is_probed(tmp_path):
@@ -232,13 +232,13 @@ def test_only_items_a_seat_has_never_been_shown_are_exchanged():
     game = rules.new_game(2, seed=4)
     known = leaks.Knowledge(len(game.program.items), 2)
     known.update(game.R)
-    hand0 = set(game.R.z[testing.zone(game.program, "hand:0")])
+    hand0 = set(game.state["zones"][testing.zone(game.program, "hand:0")])
     assert not hand0 & set(leaks.candidates(game, 0, known))       # its own hand
     assert hand0 <= set(leaks.candidates(game, 1, known))           # another's hand
     game.apply(0)
     game.apply(0)                                                   # both laid cards are shown
     known.update(game.R)
-    shown = set(game.R.z[testing.zone(game.program, "discard")])
+    shown = set(game.state["zones"][testing.zone(game.program, "discard")])
     assert len(shown) == 2
     for seat in (0, 1, views.SPECTATOR):
         assert not shown & set(leaks.candidates(game, seat, known))

@@ -126,4 +126,4 @@ def test_mistakes_in_test_declarations_are_reported(decl, code):
 
 def test_a_kind_name_is_the_list_of_its_items():
     rs = ruleset('var total: int = sum(c.v for c in Card)\nturn { end game }\n')
-    assert rs.new_game(2).R.g["total"] == 21
+    assert rs.new_game(2).state["vars"]["total"] == 21

@@ -107,9 +107,9 @@ def load(root, *variants, locale=None):
 
 
 def hand_sizes(game) -> list[int]:
-    R = game.R
+    state = game.state
     base = game.program.zone_index["hand"]
-    return [len(R.z[base + p]) for p in range(R.n)]
+    return [len(state["zones"][base + p]) for p in range(game.players)]
 
 
 def deciders(game, n: int) -> list[int]:
@@ -140,10 +140,10 @@ def test_variant_adds_a_zone_and_extends_setup_after_the_base_setup(root):
     prog = load(root, "bonus")
     assert prog.zone_index["reserve"] is not None
     game = prog.new_game(2)
-    reserve = game.R.z[prog.zone_index["reserve"]]
+    reserve = game.state["zones"][prog.zone_index["reserve"]]
     assert len(reserve) == 1
     # the base setup dealt first (from the top of the pile), then the extension ran
-    dealt = sorted(i for p in range(2) for i in game.R.z[prog.zone_index["hand"] + p])
+    dealt = sorted(i for p in range(2) for i in game.state["zones"][prog.zone_index["hand"] + p])
     assert dealt == [16, 17, 18, 19] and reserve == [15]
     while not game.over:
         game.apply(0)
@@ -161,7 +161,7 @@ def test_extend_turn_and_extend_at_end_without_a_base_at_end(root):
     game = prog.new_game(2)
     while not game.over:
         game.apply(0)
-    assert game.R.g["rounds"] == 4 * 100          # 4 turns, then at end
+    assert game.state["vars"]["rounds"] == 4 * 100          # 4 turns, then at end
 
 
 def test_remove_declarations(root):
@@ -182,13 +182,13 @@ def test_several_variants_apply_in_the_given_order(root):
     assert prog.variants == ["bonus", "late_start", "rounds", "bigger"]
     game = prog.new_game(3)
     assert hand_sizes(game) == [3, 3, 3]
-    assert len(game.R.z[prog.zone_index["reserve"]]) == 1
+    assert len(game.state["zones"][prog.zone_index["reserve"]]) == 1
     assert game.active_player == 2
 
 
 def test_a_variant_may_build_on_an_earlier_one(root):
     prog = load(root, "bonus", "after_bonus")
-    assert len(prog.new_game(2).R.z[prog.zone_index["reserve"]]) == 2
+    assert len(prog.new_game(2).state["zones"][prog.zone_index["reserve"]]) == 2
     assert prog.checked.zones["reserve"].visibility == "hidden"
     with pytest.raises(interpreter.MeepleError) as e:   # in the other order, 'reserve' is not there yet
         load(root, "after_bonus", "bonus")
@@ -257,7 +257,7 @@ def test_counterclockwise_deal_goes_round_to_the_right(root):
     game = load(root, locale="nl").new_game(3)
     hand = game.program.zone_index["hand"]
     # active is 0 at the deal; cards go 0, 2, 1 from the top of the pile (19, 18, 17...)
-    assert [game.R.z[hand + p] for p in range(3)] == [[19, 16], [17, 14], [18, 15]]
+    assert [game.state["zones"][hand + p] for p in range(3)] == [[19, 16], [17, 14], [18, 15]]
 
 
 # ---------------------------------------------------------------- bundled rulesets
@@ -278,7 +278,7 @@ def test_cherokee_overlays():
     assert (base.direction, nl.direction) == (1, -1)
     assert [m.notation for m in nl.new_game(3).legal_moves()] == ["start p1", "start p2", "start p3"]
     game = open_clans.new_game(3, seed=2)
-    assert len(game.R.z[open_clans.zone_index["neutral"]]) == 2
+    assert len(game.state["zones"][open_clans.zone_index["neutral"]]) == 2
     # open clans: everyone sees every clan card
     v = views.view(game, 0)
     assert all(isinstance(v["zones"][f"clan:{p}"], list) for p in range(3))

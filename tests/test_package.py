@@ -78,3 +78,25 @@ def test_openspiel_is_a_test_dependency_only_where_it_has_wheels():
     assert where("darwin", "arm64") and where("win32", "AMD64")
     assert not where("darwin", "x86_64") and not where("win32", "ARM64")
     assert not where("linux", "x86_64", "3.15") and not where("linux", "ppc64le")
+
+
+def _imports(path: Path):
+    """Every import of a module (at any depth, in functions too): (module, names, level)."""
+    import ast
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            yield node.module or "", [a.name for a in node.names], node.level
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, [], 0
+
+
+def test_the_cli_uses_the_interpreters_public_api_only():
+    for path in sorted((ROOT / "cli").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\.R\b", text), f"{path.name} reaches into a game's Runtime (.R)"
+        for module, names, level in _imports(path):
+            if level == 1:  # cli's own modules may share their helpers
+                continue
+            private = [n for n in names if n.startswith("_") and n != "__version__"]
+            assert not private, f"{path.name} imports private {private} from {module}"

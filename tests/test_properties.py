@@ -63,7 +63,7 @@ def check_moves(game) -> list:
     assert moves, "a game that is not over must offer a move"
     assert [m.index for m in moves] == list(range(len(moves)))
     values = [m.value for m in moves]
-    pend = game.R.pending
+    pend = game.state["pending"]
     if "item" not in pend["type"]:  # items a decider may not know are ordered by place
         assert values == sorted(values, key=game.program.sort_key(pend["type"])), \
             "legal moves are sorted by value (enum values in declaration order)"

@@ -96,7 +96,7 @@ def test_a_one_seat_game_against_the_bank_counts_exact_outcomes(tmp_path):
     for seed in range(200):
         for choice in range(3):
             game = bank.new_game(1, seed)
-            b = game.R.g["bank"]
+            b = game.state["vars"]["bank"]
             if (b, choice) in seen_banks:
                 continue
             seen_banks.add((b, choice))
@@ -121,7 +121,7 @@ def test_without_an_outcome_declaration_a_one_seat_game_is_won(tmp_path):
 
 def test_outcomes_by_rule_let_every_player_win_or_lose(tmp_path):
     bank = load(tmp_path, "bank", BANK)
-    seed = next(s for s in range(100) if bank.new_game(2, s).R.g["bank"] == 4)
+    seed = next(s for s in range(100) if bank.new_game(2, s).state["vars"]["bank"] == 4)
     r = play(bank, 2, [2, 2], seed).result
     assert r["outcomes"] == ["win", "win"] and r["winners"] == [0, 1] and not r["draw"]
     r = play(bank, 2, [1, 1], seed).result

@@ -64,7 +64,7 @@ def line_of(rules: str, fragment: str) -> int:
 def zone(g, key: str) -> list[int]:
     for z in g.program.zones:
         if z.key == key:
-            return list(g.R.z[z.id])
+            return list(g.state["zones"][z.id])
     raise KeyError(key)
 
 
@@ -93,8 +93,8 @@ def test_let_assign_and_if_elif_else():
   if false { done = true }
   if x == 0 { gold(players[0]) = 1 } else { gold(players[1]) = x }
 """)
-    assert g.R.g["n"] == 2 and g.R.g["done"] is False
-    assert g.R.pv["gold"] == [0, 4]
+    assert g.state["vars"]["n"] == 2 and g.state["vars"]["done"] is False
+    assert g.state["pvars"]["gold"] == [0, 4]
 
 
 def test_for_and_while():
@@ -104,14 +104,14 @@ def test_for_and_while():
   while k < 3 max 3 { k = k + 1  gold(players[1]) = gold(players[1]) + k }
   for c in items(deck) { if c.rank == 6 { move c to table } }
 """)
-    assert g.R.g["n"] == 10
-    assert g.R.pv["gold"] == [0, 6]
+    assert g.state["vars"]["n"] == 10
+    assert g.state["pvars"]["gold"] == [0, 6]
     assert zone(g, "table") == [RED[6], BLUE[6]]
 
 
 def test_while_may_run_exactly_its_max():
     g = after_setup("while n < 5 max 5 { n = n + 1 }")
-    assert g.R.g["n"] == 5
+    assert g.state["vars"]["n"] == 5
 
 
 def test_while_beyond_its_max_is_a_budget_error_naming_the_line():
@@ -126,8 +126,8 @@ def test_while_beyond_its_max_is_a_budget_error_naming_the_line():
 def test_per_player_variables():
     g = after_setup("gold(players[1]) = 5\ngold(players[0]) = gold(players[1]) * 2", players=3,
                     extra="var lives: int per player = 3")
-    assert g.R.pv["gold"] == [10, 5, 0]
-    assert g.R.pv["lives"] == [3, 3, 3]
+    assert g.state["pvars"]["gold"] == [10, 5, 0]
+    assert g.state["pvars"]["lives"] == [3, 3, 3]
     assert views.view(g, 2)["pvars"]["gold"] == [10, 5, 0]
 
 
@@ -147,7 +147,7 @@ end when done
     assert [m.index for m in g.legal_moves()] == [0, 1, 2]
     m = g.apply("pick 3")
     assert (m.value, m.notation, m.player) == (3, "pick 3", 0)
-    assert g.R.g["n"] == 3 and g.over
+    assert g.state["vars"]["n"] == 3 and g.over
 
 
 def test_choose_by_another_player_and_moves_by_index_or_bare_notation():
@@ -166,7 +166,7 @@ end when size(table) > 0
     g.apply("DECK#12")                                      # notation is case-insensitive
     assert notations(g) == ["name p1", "name p2", "name p3"] and g.active_player == 0
     g.apply("p2")                                           # the verb may be left out
-    assert zone(g, "table") == [BLUE[6]] and g.R.g["n"] == 2 and g.over
+    assert zone(g, "table") == [BLUE[6]] and g.state["vars"]["n"] == 2 and g.over
 
 
 def test_choose_from_nothing_is_a_rule_error():
@@ -193,7 +193,7 @@ def test_choose_subset_lists_smaller_subsets_first():
     g = game('turn { choose s subset of [1, 2, 3] as "take"  n = sum(s)  done = true }\nend when done\n')
     assert notations(g) == ["take 1", "take 2", "take 3", "take 1+2", "take 1+3", "take 2+3", "take 1+2+3"]
     g.apply("take 1+3")
-    assert g.R.g["n"] == 4
+    assert g.state["vars"]["n"] == 4
 
 
 def test_choose_subset_without_a_fitting_subset_is_a_rule_error():
@@ -265,7 +265,7 @@ def test_move_single_items_and_lists():
     assert zone(g, "hand:1") == [BLUE[6]]
     assert zone(g, "row:s2") == [BLUE[5], BLUE[4]]          # top(deck, 2): the top first
     assert len(zone(g, "deck")) == 12 - 5
-    assert g.R.loc[BLUE[6]] == g.program.zone_index["hand"] + 1
+    assert g.state["loc"][BLUE[6]] == g.program.zone_index["hand"] + 1
 
 
 def test_move_of_none_is_a_rule_error():
@@ -322,7 +322,7 @@ def test_pick_at_random_is_decided_by_the_seed():
 def test_call_procedure_with_parameters():
     g = after_setup("call pay(players[1], 5)\ncall pay(players[1], 2)\ncall pay(players[0], 1)",
                     extra="procedure pay(p: player, amount: int) { gold(p) = gold(p) + amount }")
-    assert g.R.pv["gold"] == [1, 7]
+    assert g.state["pvars"]["gold"] == [1, 7]
 
 
 def test_a_decision_inside_a_procedure_resumes_where_it_stopped():
@@ -333,7 +333,7 @@ procedure ask(p: player, k: int) {
 }""")
     assert g.active_player == 1 and notations(g) == ["pick 1", "pick 2", "pick 3"]
     g.apply("pick 2")
-    assert g.R.g["n"] == 20 and notations(g) == ["wait 0"] and g.active_player == 0
+    assert g.state["vars"]["n"] == 20 and notations(g) == ["wait 0"] and g.active_player == 0
 
 
 def test_end_game_stops_at_once_then_at_end_and_scoring_run():
@@ -349,9 +349,9 @@ at end { gold(players[0]) = n }
 score(p) = gold(p)
 """)
     g.apply("go 2")
-    assert g.R.g["n"] == 102
+    assert g.state["vars"]["n"] == 102
     g.apply("go 1")
-    assert g.over and g.R.g["n"] == 103            # 'n = n + 100' did not run
+    assert g.over and g.state["vars"]["n"] == 103            # 'n = n + 100' did not run
     assert g.result["scores"] == [103, 0] and g.legal_moves() == [] and g.active_player is None
 
 
@@ -420,27 +420,27 @@ def test_turn_order_clockwise_and_counterclockwise():
 
 def test_next_and_previous_player_follow_the_order():
     rules = "gold(players[0]) = seat(next_player(players[0]))\ngold(players[1]) = seat(previous_player(players[0]))"
-    assert after_setup(rules, players=4).R.pv["gold"][:2] == [2, 4]
-    assert after_setup(rules, players=4, order="counterclockwise").R.pv["gold"][:2] == [4, 2]
+    assert after_setup(rules, players=4).state["pvars"]["gold"][:2] == [2, 4]
+    assert after_setup(rules, players=4, order="counterclockwise").state["pvars"]["gold"][:2] == [4, 2]
 
 
 def test_the_end_condition_is_checked_after_setup_and_after_every_turn():
     g = game(TURNS, players=2)
-    assert g.R.turn == 0 and not g.over
+    assert g.state["turn"] == 0 and not g.over
     for _ in range(6):
         g.apply(0)
-    assert not g.over and g.R.g["n"] == 6
+    assert not g.over and g.state["vars"]["n"] == 6
     g.apply(0)
-    assert g.over and g.R.turn == 7
+    assert g.over and g.state["turn"] == 7
     g = game("setup { n = 9 }\n" + TURNS)
     assert g.over and g.state["moves"] == 0 and g.result is not None
 
 
 def test_the_end_condition_is_not_checked_in_the_middle_of_a_turn():
     g = game('turn { n = 10  choose x from [1] as "go"  n = 0 }\nend when n >= 10\n')
-    assert not g.over and g.R.g["n"] == 10
+    assert not g.over and g.state["vars"]["n"] == 10
     g.apply(0)
-    assert not g.over and g.R.g["n"] == 10     # the next turn already set n again
+    assert not g.over and g.state["vars"]["n"] == 10     # the next turn already set n again
 
 
 RESULTS = """
@@ -493,7 +493,7 @@ score(p) = gold(p) + n
 """)
     g.apply(0)
     g.apply(0)
-    assert g.over and g.R.g["n"] == 102 and g.result["scores"] == [102, 112]
+    assert g.over and g.state["vars"]["n"] == 102 and g.result["scores"] == [102, 112]
 
 
 def test_end_game_inside_at_end_stops_it_and_scoring_follows():
@@ -504,7 +504,7 @@ at end { n = n + 1  end game  n = n + 100 }
 score(p) = n
 """, players=1)
     g.apply(0)
-    assert g.over and g.R.g["n"] == 1 and g.result["scores"] == [1]
+    assert g.over and g.state["vars"]["n"] == 1 and g.result["scores"] == [1]
 
 
 # ---------------------------------------------------------------- budgets and rule errors
@@ -527,7 +527,7 @@ def test_mutual_recursion_names_the_functions():
 
 def test_bounded_recursion_works():
     rules = "function down(x: int): int = if x == 0 then 0 else 1 + down(x - 1)\nsetup { n = down(200) }\n" + WAIT
-    assert game(rules).R.g["n"] == 200
+    assert game(rules).state["vars"]["n"] == 200
 
 
 def test_a_huge_range_is_a_budget_error():
@@ -566,7 +566,7 @@ def test_a_rule_error_during_apply_leaves_the_game_unchanged():
     assert "division by zero" in str(e.value) and f"{FILE}:{line_of(DIVIDE, '12 / d')}" in str(e.value)
     assert g.to_json() == before and notations(g) == moves_before
     g.apply("div 1")
-    assert g.R.g["n"] == 12 and zone(g, "table") == [BLUE[6]]
+    assert g.state["vars"]["n"] == 12 and zone(g, "table") == [BLUE[6]]
     g.apply("div 2")
     assert g.over
 
@@ -580,7 +580,7 @@ def test_a_budget_error_during_apply_leaves_the_game_unchanged():
         g.apply("loop 10")
     assert g.to_json() == before and notations(g) == ["loop 1", "loop 10"]
     g.apply("loop 1")
-    assert g.R.g["n"] == 2 and len(zone(g, "table")) == 2
+    assert g.state["vars"]["n"] == 2 and len(zone(g, "table")) == 2
 
 
 def test_an_illegal_move_raises_with_a_reason_and_changes_nothing():
@@ -714,7 +714,7 @@ def test_generated_code_never_runs_ruleset_text():
     g = after_setup('log says "{n}"', extra='text says "__import__(\'os\').system(\'false\')"')
     assert views.view(g, 0)["log"] == ["__import__('os').system('false')"]
     g = after_setup('let s = "\\"); n = (1"\nif s == "x" { n = 5 }')
-    assert g.R.g["n"] == 0
+    assert g.state["vars"]["n"] == 0
     assert re.fullmatch(r"[0-9]+", str(g.state["rng"]))
 
 
@@ -747,7 +747,7 @@ def test_enum_options_follow_the_declaration_order():
 
 def test_sort_of_enum_values_follows_the_declaration_order():
     g = game('var order: list of Suit = sort([blue, red, blue])\n' + WAIT)
-    assert g.R.g["order"] == ["red", "blue", "blue"]
+    assert g.state["vars"]["order"] == ["red", "blue", "blue"]
 
 
 def test_equal_options_are_one_move():
@@ -766,13 +766,13 @@ turn {
 }
 end when done
 """)
-    assert g.R.g["n"] == 1
+    assert g.state["vars"]["n"] == 1
 
 
 def test_a_zone_parameter_takes_any_zone():
     g = game('function cnt(z: zone): int = size(z)\nvar k: int = cnt(deck) + cnt(hand(players[0]))\n'
              + WAIT)
-    assert g.R.g["k"] == 12
+    assert g.state["vars"]["k"] == 12
 
 
 def test_a_literal_index_outside_its_list_is_a_rule_error_naming_the_line():
@@ -827,8 +827,8 @@ var linked: int = count(c for c in cells(track) if not empty(next(c)))
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_board_sizes_decks_and_relations_may_depend_on_the_player_count(players):
     g = game(SIZED, players=players)
-    assert g.R.g["cells_in_track"] == 2 * players + 1
-    assert g.R.g["linked"] == players           # pos 1..n link to the next one
+    assert g.state["vars"]["cells_in_track"] == 2 * players + 1
+    assert g.state["vars"]["linked"] == players           # pos 1..n link to the next one
     assert len(zone(g, "vault")) == players     # the extra deck
     assert len(g.program.items) == 12 + players
     assert [z.key for z in g.program.zones if z.name == "hand"] == [f"hand:{p}" for p in range(players)]
@@ -861,7 +861,7 @@ end when done
 def test_face_down_items_lie_in_sight_but_stay_unknown():
     g = game(FACES)
     top3 = zone(g, "table")          # blue 6 (face down), blue 5 (for seat 0), blue 4
-    assert top3 == [BLUE[6], BLUE[5], BLUE[4]] and g.R.g["n"] == 2
+    assert top3 == [BLUE[6], BLUE[5], BLUE[4]] and g.state["vars"]["n"] == 2
     hidden = {"hidden": True}
     assert views.view(g, 0)["zones"]["table"] == [hidden, BLUE[5], BLUE[4]]
     assert views.view(g, 1)["zones"]["table"] == [hidden, hidden, BLUE[4]]
@@ -873,7 +873,7 @@ def test_flip_face_up_shows_the_item_and_counts_as_seen():
     g = game(FACES)
     before = g.state["seen"][:]
     g.apply(0)
-    assert g.R.g["n"] == 21
+    assert g.state["vars"]["n"] == 21
     assert views.view(g, 1)["zones"]["table"] == [{"hidden": True}, BLUE[5], BLUE[4]]
     assert g.state["seen"][1] == before[1] + 1 and g.state["seen"][0] == before[0]
 
@@ -888,7 +888,7 @@ turn {
 end when done
 """)
     assert views.view(g, 0)["zones"]["hand:0"] == [BLUE[6]]
-    assert g.R.facing[BLUE[6]] == -1
+    assert g.state["facing"][BLUE[6]] == -1
 
 
 def test_face_down_for_a_list_of_items_and_the_check_of_for():
@@ -926,8 +926,8 @@ def test_strip_parts_sides_slots_and_columns():
              "var names: list of str = [c.name for c in cells(strip_) if c.part == 2]\n"
              "var across: int = count(c for c in cells(strip_) if size(opposite(c)) == 1)\n" + WAIT,
              players=2)
-    assert g.R.g["names"] == ["p2a1", "p2a2", "p2a3", "p2b1", "p2b2", "p2b3"]
-    assert g.R.g["across"] == 18
+    assert g.state["vars"]["names"] == ["p2a1", "p2a2", "p2a3", "p2b1", "p2b2", "p2b3"]
+    assert g.state["vars"]["across"] == 18
     cells = [z.cell for z in g.program.zones if z.board == "strip_"]
     assert {c.y for c in cells} == {0, 2}                      # side 1 above side 2
     a3, a4 = (next(c for c in cells if c.name == n) for n in ("p1a3", "p2a1"))
@@ -955,13 +955,13 @@ end when done
 def test_item_variables_start_at_their_value_and_change_per_item():
     g = game(TOKENS)
     pool = zone(g, "pool")
-    assert g.R.g["n"] == 2
-    assert [g.R.iv["wounds"][i] for i in pool] == [0, 2]
-    assert g.R.iv["tags"][pool[-1]] == ["hit"] and g.R.iv["tags"][pool[0]] == []
-    assert g.R.iv["wounds"][0] is None          # a Card has no wounds
+    assert g.state["vars"]["n"] == 2
+    assert [g.state["ivars"]["wounds"][i] for i in pool] == [0, 2]
+    assert g.state["ivars"]["tags"][pool[-1]] == ["hit"] and g.state["ivars"]["tags"][pool[0]] == []
+    assert g.state["ivars"]["wounds"][0] is None          # a Card has no wounds
     assert views.view(g, 1)["ivars"]["wounds"] == {str(pool[0]): 0, str(pool[1]): 2}
     again = program(TOKENS).resume(json.loads(g.to_json()))
-    assert again.R.iv == g.R.iv
+    assert again.state["ivars"] == g.state["ivars"]
 
 
 def test_item_variables_are_hidden_with_their_items():
@@ -1014,7 +1014,7 @@ def test_a_label_shows_item_variables_from_the_state_or_a_view():
     pool = zone(g, "pool")
     v = views.view(g, 0)
     assert display.item_label(g.program, pool[-1], ivars=v["ivars"]) == "blue (2)"
-    assert display.item_label(g.program, pool[-1], ivars=g.R.iv) == "blue (2)"
+    assert display.item_label(g.program, pool[-1], ivars=g.state["ivars"]) == "blue (2)"
     assert display.item_label(g.program, pool[-1]) == "blue (?)"
 
 

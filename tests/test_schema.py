@@ -14,6 +14,7 @@ from meeple.dsl import schema
 from meeple.dsl.load import RULESETS_DIR, SUFFIX, bundled_names
 from meeple.dsl.parse import parse, parse_file
 from meeple.interpreter import record
+from meeple.interpreter import schemas
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
 BUNDLED_FILES = sorted(RULESETS_DIR.rglob(f"*{SUFFIX}"))
@@ -39,13 +40,13 @@ def record_validator():
 
 # ---------------------------------------------------------------- freshness
 
-@pytest.mark.parametrize("name", sorted(schema.generated()))
+@pytest.mark.parametrize("name", sorted(schemas.generated()))
 def test_committed_schema_is_up_to_date(name):
     path = SCHEMA_DIR / name
-    assert path.exists(), f"{path} is missing: run `python -m dsl.schema`"
+    assert path.exists(), f"{path} is missing: run `python -m meeple.interpreter.schemas`"
     committed = path.read_text(encoding="utf-8")
-    assert committed == schema.generated()[name], \
-        f"{path} is stale (the IR or the record format changed): run `python -m dsl.schema`"
+    assert committed == schemas.generated()[name], \
+        f"{path} is stale (the IR or the record format changed): run `python -m meeple.interpreter.schemas`"
 
 
 def test_schema_files_are_pretty_sorted_and_end_with_a_newline():
@@ -72,8 +73,8 @@ def test_record_schema_is_the_interpreters():
 
 
 def test_main_writes_both_files(tmp_path, capsys):
-    assert schema.main([str(tmp_path)]) == 0
-    for name, text in schema.generated().items():
+    assert schemas.main([str(tmp_path)]) == 0
+    for name, text in schemas.generated().items():
         assert (tmp_path / name).read_text(encoding="utf-8") == text
     assert "record.schema.json" in capsys.readouterr().out
 

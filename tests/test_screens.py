@@ -148,7 +148,7 @@ def test_the_full_layout_draws_everything_at_a_big_size():
     assert "Recent events" in text and "(you)" in text
     # every move with its notation and its readable text
     for m in game.legal_moves():
-        _, readable = render.describe_move(game, m, game.R.pending["type"], seat)
+        _, readable = render.describe_move(game, m, game.decision.type, seat)
         assert re.search(rf"{m.index + 1}\.\s+{re.escape(m.notation)}\s+"
                          rf"{re.escape(readable.plain)}", text), m.notation
     # the full layout is drawn whole even on a small terminal (it scrolls)
@@ -179,7 +179,7 @@ def test_details_are_a_command_away():
     assert "(you)" in text                                              # the zones table
     assert view(game, seat)["log"][-1] in text                          # the log
     for m in game.legal_moves():                                        # the moves, whole
-        _, readable = render.describe_move(game, m, game.R.pending["type"], seat)
+        _, readable = render.describe_move(game, m, game.decision.type, seat)
         assert re.search(rf"{m.index + 1}\.\s+{re.escape(m.notation)}\s+"
                          rf"{re.escape(readable.plain)}", text), m.notation
 
@@ -208,7 +208,7 @@ def test_an_empty_cell_to_choose_shows_the_number_of_its_move():
     show the numbers of their moves on the board."""
     rs = interpreter.load("brotherhood-of-nine")
     game, rnd = rs.new_game(2, 1), random.Random(1)
-    while not (game.R.pending["type"] == "cell" and len(game.legal_moves()) > 1):
+    while not (game.decision.type == "cell" and len(game.legal_moves()) > 1):
         moves = game.legal_moves()
         game.apply(moves[rnd.randrange(len(moves))])
     seat, moves = game.active_player, game.legal_moves()

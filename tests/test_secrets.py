@@ -108,7 +108,7 @@ def labels(prog, items) -> set[str]:
 
 
 def hand(prog, game, seat) -> list[int]:
-    return list(game.R.z[prog.zone_index["hand"] + seat])
+    return list(game.state["zones"][prog.zone_index["hand"] + seat])
 
 
 def seed_where_seat_starts(prog, players: int, seat: int) -> int:

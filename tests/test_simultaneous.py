@@ -119,6 +119,20 @@ def test_both_seats_decide_at_once_and_each_choice_is_one_move():
     assert game.result["scores"] == [0, 1]
 
 
+def test_the_decision_says_who_is_asked_and_who_has_chosen_but_not_what():
+    game = rps().new_game(2, 0)
+    assert game.players == 2
+    d = game.decision
+    assert (d.type, d.verb, d.player, d.seats, d.waiting, d.chosen) == \
+        ("enum:Hand", "show", 0, (0, 1), (0, 1), ())
+    game.apply("show paper", seat=1)
+    d = game.decision
+    assert (d.player, d.seats, d.waiting, d.chosen) == (0, (0, 1), (0,), (1,))
+    assert "paper" not in repr(d)
+    game.apply("rock")
+    assert game.over and game.decision is None
+
+
 def test_any_order_of_submission_gives_the_same_game():
     prog = rps(limit=2)
     choices = {0: "scissors", 1: "paper"}

@@ -139,7 +139,7 @@ def mutate(state: dict, rnd: random.Random) -> dict:
 
 def _play_one(game) -> None:
     """What a program using a resumed game does: views, legal moves, a move."""
-    for seat in [SPECTATOR, "all"] + list(range(game.R.n)):
+    for seat in [SPECTATOR, "all"] + list(range(game.players)):
         json.dumps(view(game, seat), ensure_ascii=False).encode("utf-8", "surrogatepass")
     if not game.over:
         moves = game.legal_moves()

@@ -228,10 +228,10 @@ def test_the_mixed_game_uses_what_it_is_meant_to_test():
         rnd = random.Random(seed)
         while not game.over:
             step(game, rnd)
-            R = game.R
-            seen["down"] |= any(f >= 0 for f in R.facing)
-            seen["marks"] |= any(m for m in R.iv["marks"] if m)
-            seen["revealed"] |= bool(R.revealed)
+            state = game.state
+            seen["down"] |= any(f >= 0 for f in state["facing"])
+            seen["marks"] |= any(m for m in state["ivars"]["marks"] if m)
+            seen["revealed"] |= bool(state["revealed"])
     assert all(seen.values()), seen
 
 

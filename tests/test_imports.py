@@ -1,0 +1,114 @@
+"""Data flows one way through the stages (source -> parse -> check -> IR -> compile ->
+run -> view): no module of dsl/ or interpreter/ imports, even inside a function, one
+that imports it back; the language never imports the interpreter or the command line,
+the interpreter never imports the command line; and each module imports alone."""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ("dsl", "interpreter", "cli")
+MODULES = sorted(f"{p.parent.name}.{p.stem}" for stage in STAGES
+                 for p in (ROOT / stage).glob("*.py"))
+
+
+def _type_checking(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def _import_nodes(tree: ast.AST):
+    """Every import statement, at any depth, but those only for type checkers."""
+    for child in ast.iter_child_nodes(tree):
+        if _type_checking(child):
+            yield from (n for s in child.orelse for n in _import_nodes_of(s))
+            continue
+        yield from _import_nodes_of(child)
+
+
+def _import_nodes_of(node: ast.AST):
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield node
+    yield from _import_nodes(node)
+
+
+def _target(module: str, name: str) -> str | None:
+    """The stage module named by an import of ``name`` from ``module`` ("dsl",
+    "interpreter.record"...), or None when it is not one of ours."""
+    module = ".".join(p for p in module.split(".") if p and p != "meeple")
+    joined = ".".join(p for p in (module, name) if p)
+    for candidate in (joined, f"{joined}.__init__", module, f"{module}.__init__"):
+        if candidate in MODULES:
+            return candidate
+    return None
+
+
+def imports(module: str) -> set[str]:
+    """The stage modules that ``module`` imports (a package counts as its __init__)."""
+    stage, stem = module.split(".")
+    tree = ast.parse((ROOT / stage / f"{stem}.py").read_text(encoding="utf-8"))
+    out = set()
+    for node in _import_nodes(tree):
+        if isinstance(node, ast.Import):
+            pairs = [(a.name, "") for a in node.names]
+        elif node.level == 0:
+            pairs = [(node.module or "", a.name) for a in node.names]
+        else:
+            base = stage if node.level == 1 else ""
+            mod = ".".join(p for p in (base, node.module or "") if p)
+            pairs = [(mod, a.name) for a in node.names]
+        out |= {t for mod, name in pairs if (t := _target(mod, name)) and t != module}
+    return out
+
+
+GRAPH = {m: imports(m) for m in MODULES}
+
+
+def cycle_from(start: str) -> list[str] | None:
+    """A path of imports from ``start`` back to itself, if there is one."""
+    seen, stack = set(), [(start, [start])]
+    while stack:
+        node, path = stack.pop()
+        for nxt in GRAPH[node]:
+            if nxt == start:
+                return path + [start]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, path + [nxt]))
+    return None
+
+
+def test_the_graph_sees_imports_inside_functions():
+    assert "interpreter.__init__" in GRAPH["cli.main"]  # from .. import interpreter
+    assert "dsl.ast" in GRAPH["interpreter.codegen"]   # from ..dsl import ast as ir
+    assert "interpreter.runtime" in GRAPH["interpreter.compile"]  # new_game, in a function
+    assert "interpreter.compile" not in GRAPH["interpreter.runtime"]  # for type checkers only
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if not m.startswith("cli.")])
+def test_no_module_of_the_language_or_the_interpreter_imports_itself_back(module):
+    assert cycle_from(module) is None, " -> ".join(cycle_from(module))
+
+
+def test_the_language_never_imports_the_interpreter_or_the_command_line():
+    for module in MODULES:
+        if module.startswith("dsl."):
+            assert not {m for m in GRAPH[module] if not m.startswith("dsl.")}, module
+
+
+def test_the_interpreter_never_imports_the_command_line():
+    for module in MODULES:
+        if module.startswith("interpreter."):
+            assert not {m for m in GRAPH[module] if m.startswith("cli.")}, module
+
+
+def test_each_module_of_the_language_and_the_interpreter_imports_alone():
+    wanted = [m for m in MODULES if not m.startswith("cli.") and not m.endswith("__main__")]
+    procs = {m: subprocess.Popen([sys.executable, "-c", f"import meeple.{m}"], cwd=ROOT,
+                                 stderr=subprocess.PIPE, text=True) for m in wanted}
+    failed = {m: p.communicate()[1][-300:] for m, p in procs.items() if p.wait() != 0}
+    assert not failed
