@@ -8,20 +8,11 @@ OpenSpiel's actions, and the same returns (1, 2 for a gammon, 3 for a backgammon
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from openspiel_compare import load, version
 
-try:
-    import pyspiel  # noqa: F401
-except ImportError:
-    sys.exit("OpenSpiel is not installed: pip install open_spiel")
-
-import test_backgammon_openspiel as compare  # noqa: E402
+compare = load("test_backgammon_openspiel")
 
 
 def main() -> None:

@@ -8,20 +8,11 @@ move and the same legal cards at every decision, the same points at the end.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from openspiel_compare import load, version
 
-try:
-    import pyspiel  # noqa: F401
-except ImportError:
-    sys.exit("OpenSpiel is not installed: pip install open_spiel")
-
-import test_hearts_openspiel as compare  # noqa: E402
+compare = load("test_hearts_openspiel")
 
 
 def main() -> None:
@@ -29,7 +20,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=5000, help="deals to play")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    print(f"open_spiel {getattr(pyspiel, '__version__', '?')}")
+    print(f"open_spiel {version()}")
     t0 = time.perf_counter()
     seen = compare.play_random_games(args.games, args.seed)
     print(f"{seen['deals']} deals agreed ({seen['passes']} with a pass), "

@@ -3,25 +3,16 @@ few hundred games in tests/test_dots_and_boxes_openspiel.py; this plays as many 
 ask): random games move by move, the same legal lines, the same player to move and the
 same returns, on 3 × 3 boxes and on 2 × 2 (the variant small).
 
-    python benchmarks/openspiel_dots_and_boxes.py [--games N] [--seed S]
+    python benchmarks/bench_dots_and_boxes_openspiel.py [--games N] [--seed S]
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+from openspiel_compare import load, version
 
-try:
-    import pyspiel  # noqa: F401
-except ImportError:
-    sys.exit("OpenSpiel is not installed: pip install open_spiel")
-
-import test_dots_and_boxes_openspiel as compare  # noqa: E402
+compare = load("test_dots_and_boxes_openspiel")
 
 
 def main() -> None:
@@ -29,7 +20,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=5000, help="games of each size")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    print(f"open_spiel {getattr(pyspiel, '__version__', '?')}")
+    print(f"open_spiel {version()}")
     for variant in (None, "small"):
         rows, cols = compare.SIZES[variant]
         t0 = time.perf_counter()
