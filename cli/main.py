@@ -745,13 +745,19 @@ def _perft_position(prog, path: Path, players: Optional[int]):
     """The game of a saved state (--position), checked against the ruleset."""
     import json
 
+    from ..dsl import files as dsl_files
     from ..interpreter.state import StateError
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as e:
-        raise fail(f"--position: cannot read {path}: {getattr(e, 'strerror', None) or e}", 2) \
-            from None
-    except ValueError as e:
+        # a regular file of a record's size at most: never blocks on a fifo or a device
+        raw = dsl_files.read_regular_file(path, records.MAX_RECORD_BYTES)
+    except dsl_files.Refused as e:
+        reason = str(e).removeprefix("cannot read: ")
+        raise fail(f"--position: cannot read {path}: {reason}", 2) from None
+    try:
+        state = json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise fail(f"--position: {path} is nested too deeply to be a state") from None
+    except ValueError as e:   # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise fail(f"--position: {path} is not JSON: {e}") from None
     try:
         game = prog.resume(state)

@@ -106,3 +106,19 @@ def test_a_bad_position_is_an_error(tmp_path):
     bad.write_text('{"players": 2, "ruleset": "other"}', encoding="utf-8")
     r = run("perft", TTT, "-d", 1, "--position", bad)
     assert r.exit_code == 1 and "is not a state of" in r.output, r.output
+
+
+def test_a_position_that_is_no_regular_file_or_nests_too_deeply_is_refused(tmp_path):
+    """A fifo is refused unread (never a hang), a device too; JSON nested past Python's
+    recursion limit is a clear error, not a traceback."""
+    import os
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    r = run("perft", TTT, "-d", 1, "--position", fifo)
+    assert r.exit_code == 2 and "not a regular file" in r.output, r.output
+    r = run("perft", TTT, "-d", 1, "--position", "/dev/null")
+    assert r.exit_code == 2 and "not a regular file" in r.output, r.output
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    r = run("perft", TTT, "-d", 1, "--position", deep)
+    assert r.exit_code == 1 and "nested too deeply" in r.output, r.output
