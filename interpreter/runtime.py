@@ -1040,7 +1040,8 @@ class Game:
     def _not_deciding(self, seat, notation: str | None) -> str:
         what = f"'{notation}' is a move for seat" if notation is not None else "seat"
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.R.n:
-            return f"there is no seat {seat!r}"
+            shown = seat + 1 if isinstance(seat, int) and not isinstance(seat, bool) else repr(seat)
+            return f"there is no seat {shown}; the seats are 1 to {self.R.n}"
         pend = self.R.pending
         if any(s == seat for s, _ in pend.get("chosen", ())):
             return f"{what} {seat + 1}, which has already chosen"

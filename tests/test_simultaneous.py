@@ -151,8 +151,11 @@ def test_a_seat_not_deciding_or_that_already_chose_cannot_move():
         game.apply(first)
     with pytest.raises(IllegalMove, match="seat 1, which has already chosen"):
         game.apply("rock", seat=0)
-    with pytest.raises(IllegalMove, match="there is no seat 5"):
+    # seats are named from 1 in every message, as 'seat 1, which has already chosen'
+    with pytest.raises(IllegalMove, match="there is no seat 6; the seats are 1 to 2"):
         game.apply("rock", seat=5)
+    with pytest.raises(IllegalMove, match="there is no seat 9; the seats are 1 to 2"):
+        game.apply("p9: rock")
     assert game.state == before
 
 
