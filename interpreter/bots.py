@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Mapping
 
 _BOT_SEED_TAG = b"meeple/bot-seed/v1"
 
@@ -45,3 +46,64 @@ class FirstBot:
 
 
 BOTS = {"random": RandomBot, "first": FirstBot}
+
+
+class BotSpecError(ValueError):
+    """A bot written wrongly (``NAME[:KEY=VALUE,...]``): the message says what and how."""
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """A bot's spec, ``NAME[:KEY=VALUE,...]`` (``random``, ``mcts:iterations=200``), as its
+    name (lower case) and its options (as written). Raises BotSpecError."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in BOTS:
+        raise BotSpecError(f"unknown bot '{name or spec}'; bots are: {', '.join(sorted(BOTS))}")
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise BotSpecError(f"bot '{spec}': write options as KEY=VALUE, e.g. "
+                               f"'{name}:iterations=200'")
+        options[key.strip().lower()] = value.strip()
+    if options:
+        raise BotSpecError(f"bot '{name}' takes no options (given: {', '.join(options)})")
+    return name, options
+
+
+def make_bot(spec: str, seed: int = 0):
+    """A new bot from its spec (see parse_spec), with its own seed (see bot_seed)."""
+    name, _options = parse_spec(spec)
+    return BOTS[name](seed)
+
+
+class _LazyView(Mapping):
+    """A seat's view, computed only if the bot reads it (a random bot never does)."""
+
+    def __init__(self, game, seat):
+        self._game, self._seat, self._view = game, seat, None
+
+    def _get(self) -> dict:
+        if self._view is None:
+            from .views import view
+            self._view = view(self._game, self._seat)
+        return self._view
+
+    def __getitem__(self, key):
+        return self._get()[key]
+
+    def __iter__(self):
+        return iter(self._get())
+
+    def __len__(self):
+        return len(self._get())
+
+
+def bot_move(bot, game, seat: int) -> int:
+    """Asks ``bot`` for the move of ``seat``, which must be deciding now: its index in
+    ``game.legal_moves(seat)``. The bot is given only what that seat may see."""
+    moves = game.legal_moves(seat)
+    idx = bot.choose(_LazyView(game, seat), [m.notation for m in moves])
+    if not (isinstance(idx, int) and 0 <= idx < len(moves)):
+        raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of {len(moves)}")
+    return idx
