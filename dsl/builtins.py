@@ -60,6 +60,22 @@ _TABLE = (
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in _TABLE}
 AGGREGATES = frozenset(b.name for b in _TABLE if b.aggregate)
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A built-in written only over a comprehension whose one ``for`` clause walks a
+    relation from some cells: ``connected(x for x in adjacent(c) if cond)``. It applies the
+    clause again and again to the cells it finds (checker: ``Checker._closure``, compiler:
+    ``ExprCompiler._closure``, run time: ``interpreter/helpers._connected``)."""
+    name: str
+    result: str
+
+
+CLOSURES: dict[str, Closure] = {c.name: c for c in (
+    Closure("connected", "the cells reachable from some cells through a relation, stepping "
+                         "only on cells for which the condition holds"),
+)}
 CONSTANTS: dict[str, Constant] = {c.name: c for c in (
     Constant("active", PLAYER, "the active player"),
     Constant("players", list_of(PLAYER), "all players in seat order"),

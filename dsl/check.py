@@ -21,6 +21,7 @@ COLORS = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 # _call_builtin), aggregates and constants, as dsl/builtins.py declares them
 BUILTINS = {name: b.arities for name, b in builtins.BUILTINS.items()}
 AGGREGATES = set(builtins.AGGREGATES)
+CLOSURES = set(builtins.CLOSURES)
 CONSTANTS = {name: c.type for name, c in builtins.CONSTANTS.items()}
 # texts the tools show, with the placeholders each may use
 UI_TEXTS = {"player": {"n"}, "hidden": {"kind"}, "yes": set(), "no": set()}
@@ -278,7 +279,7 @@ class Checker:
                     length=len(n)))
             else:
                 self.roles.setdefault(n, (what, d.span))
-        if name in BUILTINS or name in CONSTANTS or name in BUILTIN_TYPES:
+        if name in BUILTINS or name in CLOSURES or name in CONSTANTS or name in BUILTIN_TYPES:
             self.d.add(errors.Diagnostic("check/reserved-name", d.span,
                                          f"'{name}' is a built-in name and cannot be declared",
                                          "choose another name", length=len(name)))
@@ -1216,13 +1217,67 @@ class Checker:
             self.d.add(errors.type_mismatch(node.span, ctx, str(want), str(got)))
 
     def _aggregate(self, e: ir.Aggregate, env) -> T:
+        if e.func in CLOSURES:
+            return self._closure(e, env)
         if e.func not in AGGREGATES:
-            self.d.add(errors.unknown(e.span, "aggregate", e.func, AGGREGATES))
+            self.d.add(errors.unknown(e.span, "aggregate", e.func, AGGREGATES | CLOSURES))
             return ERROR
         inner = self._clauses(e.comp, env)
         t = self.expr(e.comp.elem, inner)
         self.c.types[e.comp] = list_of(t)
         return self._aggregate_result(e.func, t, e.comp.elem)
+
+    def _closure(self, e: ir.Aggregate, env) -> T:
+        """``connected(x for x in REL(START) if COND)``: REL a relation of two cells of one
+        board, START one of its cells or a list of them; gives a list of cells of that board."""
+        comp, f = e.comp, e.func
+        form = f"write {f}(x for x in RELATION(START) if CONDITION), e.g. " \
+               f"{f}(x for x in adjacent(c) if occupied(x))"
+        if len(comp.clauses) != 1:
+            self.d.add(errors.bad_value(comp.clauses[-1].span, f"'{f}' takes one 'for' clause, "
+                                        f"found {len(comp.clauses)}", form))
+            return self._closure_rest(comp, self._clauses(comp, env), ERROR)
+        cl = comp.clauses[0]
+        board = self._closure_board(f, cl.iter, env, form)
+        inner = dict(env)
+        inner[cl.var] = board or ERROR
+        if comp.elem.node != "Var" or comp.elem.name != cl.var:
+            self.d.add(errors.bad_value(comp.elem.span, f"'{f}' gives the cells it finds, not "
+                                        "another value", f"write {f}({cl.var} for {cl.var} in ...)"))
+        if comp.cond is not None:
+            self._expect(comp.cond, inner, BOOL, "the 'if' condition")
+        self.c.types[cl.iter] = list_of(board or ERROR)
+        return self._closure_rest(comp, inner, list_of(board) if board else ERROR)
+
+    def _closure_rest(self, comp: ir.Comprehension, inner: dict, result: T) -> T:
+        self.expr(comp.elem, inner)
+        self.c.types[comp] = result
+        return result
+
+    def _closure_board(self, f: str, it, env, form: str) -> T | None:
+        """The cell type a closure's relation walks (checking its start), or None after
+        reporting."""
+        rel = self.c.relations.get(it.func) if it.node == "Call" else None
+        if rel is None or len(rel.params) != 2 or len(it.args) != 1:
+            self.d.add(errors.bad_value(it.span, f"'{f}' walks a relation of two cells from a "
+                                        "cell or a list of cells", form))
+            if it.node == "Call":
+                for a in it.args:
+                    self.expr(a, env)
+            else:
+                self.expr(it, env)
+            return None
+        a, b = (self.type_ref(p.type) for p in rel.params)
+        start = self.expr(it.args[0], env)
+        if a != b:
+            self.d.add(errors.bad_value(it.span, f"'{f}' walks a relation between the cells of "
+                                        f"one board, and '{it.func}' relates {a} to {b}",
+                                        "declare a relation whose two parameters are the same board"))
+            return None
+        if not (compatible(a, start) or compatible(list_of(a), start)):
+            self.d.add(errors.type_mismatch(it.args[0].span, f"the start of '{f}'",
+                                            f"{a} or a list of them", str(start)))
+        return a
 
     def _aggregate_result(self, func: str, t: T, node) -> T:
         if func in ("sum", "min", "max"):
@@ -1273,6 +1328,10 @@ class Checker:
             self.d.add(errors.procedure_in_expression(e.span, f, c.procedures[f].result is not None))
         elif f == "cell":
             self.d.add(errors.cell_without_names(e.span))
+        elif f in CLOSURES:
+            self.d.add(errors.bad_value(e.span, f"'{f}' is written over a comprehension",
+                                        f"write {f}(x for x in RELATION(START) if CONDITION), "
+                                        f"e.g. {f}(x for x in adjacent(c) if occupied(x))"))
         else:
             self.d.add(errors.unknown(e.span, "function", f, cands, "check/unknown-function"))
         for a in e.args:

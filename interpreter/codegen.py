@@ -9,7 +9,7 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 from __future__ import annotations
 
 from ..dsl import ast as ir
-from ..dsl.builtins import BUILTINS
+from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
 from ..dsl.types import T
 
@@ -228,6 +228,8 @@ class ExprCompiler:
         return f"[{self.expr(e.elem, inner)} {loops}]"
 
     def _Aggregate(self, e, env):
+        if e.func in CLOSURES:
+            return self._closure(e, env)
         loops, inner = self._clauses(e.comp, env)
         el = self.expr(e.comp.elem, inner)
         f = e.func
@@ -242,6 +244,19 @@ class ExprCompiler:
         if f == "first":
             return f"next(({el} {loops}), None)"
         return f"_last([{el} {loops}])"
+
+    def _closure(self, e, env):
+        """``connected(x for x in REL(START) if COND)``: a walk at run time
+        (``helpers._connected``) over the relation's table, the condition a function."""
+        cl = e.comp.clauses[0]
+        start = cl.iter.args[0]
+        s = self.expr(start, env)
+        if self.ty(start).tag != "list":
+            s = f"[{s}]"
+        cond = "None"
+        if e.comp.cond is not None:
+            cond = f"lambda v_{cl.var}: {self.expr(e.comp.cond, env.bind(cl.var))}"
+        return f"_connected(R, {s}, REL_{cl.iter.func}, {cond})"
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, env):

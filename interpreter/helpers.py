@@ -156,6 +156,35 @@ def _subsets(xs: list) -> list:
     return [list(c) for k in range(1, len(xs) + 1) for c in combinations(xs, k)]
 
 
+def _connected(R, start: list, rel: list, cond) -> list:
+    """``connected(x for x in rel(start) if cond)``: the start cells for which ``cond``
+    holds, then the cells ``rel`` relates to the cells found for which it holds, until no
+    new one comes: each cell once, breadth first (the start cells in their order, then the
+    cells related to the first cell found, in the relation's order, and so on); ``cond`` is
+    None when every cell will do. The work budget counts every cell looked at."""
+    seen = set()
+    found = []
+    for c in start:
+        if c is not None and c not in seen:
+            seen.add(c)
+            if cond is None or cond(c):
+                found.append(c)
+    work = len(start)
+    add, keep = seen.add, found.append
+    for c in found:  # grows while it is walked
+        near = rel[c]
+        work += len(near)
+        for n in near:
+            if n not in seen:
+                add(n)
+                if cond is None or cond(n):
+                    keep(n)
+    R.work -= work
+    if R.work < 0:
+        _out_of_work(R)
+    return found
+
+
 def _cell_of(R, item, cells: frozenset):
     z = R.loc[item]
     return z if z in cells else None
