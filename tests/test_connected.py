@@ -227,3 +227,14 @@ def test_connected_finds_what_recursive_rules_find_on_random_positions():
                 assert v["new_groups"] == v["old_groups"]
                 compared += 1
     assert compared == 15 * 39  # every decision but the first
+
+
+def test_connected_is_declared_once_and_documented():
+    from pathlib import Path
+
+    from meeple.dsl import builtins
+    from meeple.dsl import check as checker
+    assert checker.CLOSURES == set(builtins.CLOSURES) == {"connected"}
+    assert not set(builtins.CLOSURES) & (set(builtins.BUILTINS) | builtins.AGGREGATES)
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    assert all(f"`{n}(x for x in " in doc for n in builtins.CLOSURES)
