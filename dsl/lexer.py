@@ -13,6 +13,8 @@ from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuatio
 from .builtins import BUILTINS, CONSTANTS
 from .parse import keywords
 
+__all__ = ["MeepleLexer"]
+
 _DECLARATIONS = ("ruleset", "variant", "locale", "title", "players", "enum", "kind", "board",
                  "zone", "deck", "var", "relation", "function", "procedure", "setup", "turn",
                  "end", "score", "tiebreak", "outcome", "team", "participant", "invariant",
