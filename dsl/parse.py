@@ -29,6 +29,25 @@ def parser() -> Lark:
                 propagate_positions=True, maybe_placeholders=True)
 
 
+@lru_cache(maxsize=1)
+def keywords() -> tuple[str, ...]:
+    """Every word the grammar reserves or gives a meaning to (``turn``, ``choose``,
+    ``public``, ``clockwise``...), sorted: for editors, highlighters and completion. A few
+    of them (``name``, ``cells``, ``max``...) are also usable as names where the grammar
+    allows it."""
+    words = set()
+    for t in parser().terminals:
+        pattern = t.pattern
+        if pattern.type == "str" and _KEYWORD_RE.fullmatch(pattern.value):
+            words.add(pattern.value)
+        elif pattern.type == "re" and _WORDS_RE.match(pattern.value):
+            words.update(_WORDS_RE.match(pattern.value).group(1).split("|"))
+    return tuple(sorted(words))
+
+
+_KEYWORD_RE = re.compile(r"[a-z_]+")
+
+
 def _span(meta_or_token, file: str) -> ir.Span:
     m = meta_or_token
     if getattr(m, "empty", False):

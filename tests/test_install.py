@@ -156,6 +156,14 @@ def test_python_m_meeple_help(installed: Installed):
     assert all(command in out for command in COMMANDS), out
 
 
+def test_the_pygments_lexer_is_registered(installed: Installed):
+    out = _ok([installed.python, "-c",
+               "from pygments.lexers import get_lexer_by_name, get_lexer_for_filename\n"
+               "print(get_lexer_by_name('meeple').name, get_lexer_for_filename('x.meeple').name)"],
+              installed.cwd)
+    assert out.split() == ["Meeple", "Meeple"], out
+
+
 def test_list(installed: Installed):
     out = installed("list")
     assert all(name in out for name in RULESETS), out
