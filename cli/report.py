@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import __version__
+from ..interpreter import record as records
 
 INSTALL = "pip install 'meeple[report]'"
 PALETTE = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2",
@@ -36,18 +37,13 @@ class ReportError(Exception):
 # ---------------------------------------------------------------- the path
 
 def check_path(path: Path) -> Path:
-    """Refuses, before any game is played, a path the report cannot be written to: its
-    folder missing or not writable, a folder, or something that is not a regular file
-    (a fifo, a device). Returns the path."""
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise ReportError(f"--report {path}: is a folder; give a file name such as report.html")
-    if path.exists() and not path.is_file():
-        raise ReportError(f"--report {path}: is not a regular file")
-    if not parent.is_dir():
-        raise ReportError(f"--report {path}: there is no folder {parent}")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise ReportError(f"--report {path}: the folder {parent} is not writable")
+    """Refuses, before any game is played, a path the report cannot be written to (as
+    ``meeple play --record`` does): its folder missing or not writable, a folder, or
+    something else that is not a regular file (a fifo, a device). An existing file is
+    replaced. Returns the path."""
+    problem = records.check_target(path, overwrite=True)
+    if problem:
+        raise ReportError(f"--report: {problem}")
     return path
 
 
