@@ -199,13 +199,13 @@ class Page:
                  pct(s["win_rate"]), ci(s["ci95"]), "yes" if s["significant"] else "no"]
                 for s in f["seats"]]
         table = self.table("Wins per seat", ["Seat", "Wins", "Draws", "Losses", "Win rate",
-                                             "95% CI", "Off fair share?"], rows, "num")
+                                             "95% CI", "Off fair?"], rows, "num")
         alt = "Bar chart of the win rate of each seat with its 95% confidence interval: " + "; ".join(
             f"{self.names[s['seat']]} {pct(s['win_rate'])} ({ci(s['ci95'])})" for s in f["seats"]
         ) + f"; fair share {pct(f['fair_share'])}."
         intro = (f"Each seat's share of the {f['games']:,} games it won (a shared win counts for each "
-                 "winner), with its 95% confidence interval (Wilson). A seat is <em>off fair "
-                 f"share</em> when the fair share ({_e(pct(f['fair_share']))}, all wins / "
+                 "winner), with its 95% confidence interval (Wilson). A seat is <em>off fair</em> "
+                 f"when the fair share ({_e(pct(f['fair_share']))}, all wins / "
                  "(games × seats)) lies outside its interval.")
         return self.section("seats", "Win rate by seat", intro, self.chart("seats", alt), table)
 
@@ -320,9 +320,9 @@ header h1 { margin: 0 0 4px; font-size: 30px; }
           letter-spacing: .08em; font-size: 12px; }
 .sub { margin: 0; color: var(--muted); }
 .note { background: #fff5d6; border: 1px solid #efb118; border-radius: 8px; padding: 10px 14px; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(190px, 1fr)); gap: 12px;
-         margin: 24px 0 8px; }
-.card { background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 14px 16px; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 24px 0 8px; }
+.card { flex: 1 1 180px; background: var(--card); border: 1px solid var(--line); border-radius: 12px;
+        padding: 14px 16px; }
 .card p { margin: 0; }
 .card .label { color: var(--muted); font-size: 13px; }
 .card .value { font-size: 24px; font-weight: 650; margin: 2px 0; font-variant-numeric: tabular-nums; }
@@ -332,14 +332,15 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 section.cards { background: none; border: 0; padding: 0; }
 h2 { margin: 0 0 6px; font-size: 20px; }
 section > p { color: var(--muted); margin: 0 0 12px; max-width: 75ch; }
-.pair { display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 20px; align-items: start; }
-@media (max-width: 860px) { .pair { grid-template-columns: 1fr; } }
+.pair { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
+.pair > figure { flex: 1 1 480px; min-width: 0; }
+.pair > .tables { flex: 1 1 420px; min-width: 0; }
 figure { margin: 0; }
 figure img { width: 100%; height: auto; display: block; }
 .tables { display: flex; flex-direction: column; gap: 14px; overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; width: 100%; }
 caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
-th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); }
+th, td { padding: 4px 8px; border-bottom: 1px solid var(--line); white-space: nowrap; }
 thead th { color: var(--muted); font-weight: 600; border-bottom: 2px solid var(--line); }
 table.num td, table.num thead th { text-align: right; }
 table.num thead th:first-child, tbody th { text-align: left; font-weight: 500; }
