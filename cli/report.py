@@ -414,8 +414,8 @@ def _seats_chart(plt, f: dict, names: list[str]):
     ax.axvline(f["fair_share"], color="#c0392b", linestyle="--", linewidth=1.2,
                label=f"fair share {pct(f['fair_share'])}")
     for yi, r, c in zip(y, rates, cis):
-        ax.text(c[1] + 0.01, yi, pct(r), va="center", fontsize=9, color=ACCENT)
-    ax.set_yticks(y, labels)
+        ax.text(c[1] + 0.015, yi, pct(r), va="center", fontsize=9, color=ACCENT)
+    ax.set_yticks(y, [_short(x) for x in labels])
     hi = max(c[1] for c in cis)
     ax.set_xlim(0, min(1.0, hi + 0.12) if hi < 0.88 else 1.08)
     ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{100 * v:.0f}%"))
@@ -424,6 +424,17 @@ def _seats_chart(plt, f: dict, names: list[str]):
     ax.set_title("Win rate by seat")
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=9)
     return fig
+
+
+def _short(label: str, width: int = 24) -> str:
+    """A label as a chart shows it (the tables have it whole)."""
+    return label if len(label) <= width else label[:width - 1] + "…"
+
+
+def _legend_above(ax, n: int):
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, [_short(x, 18) for x in labels], loc="lower right",
+              bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=9, ncols=min(n, 4))
 
 
 def _hist_bars(ax, bins: list[dict], colour: str, label: str | None = None,
@@ -436,8 +447,9 @@ def _hist_bars(ax, bins: list[dict], colour: str, label: str | None = None,
 
 def _bin_ticks(ax, bins: list[dict]):
     labels = [span(b["low"], b["high"]) for b in bins]
-    ax.set_xticks(range(len(bins)), labels, rotation=45 if len(bins) > 6 else 0,
-                  ha="right" if len(bins) > 6 else "center")
+    tilt = sum(len(x) + 2 for x in labels) > 60   # would they run into each other?
+    ax.set_xticks(range(len(bins)), labels, rotation=40 if tilt else 0,
+                  ha="right" if tilt else "center")
     ax.grid(axis="x", visible=False)
     if len(bins) < 4:   # a few bars stay bars, not walls
         ax.set_xlim(-2, len(bins) + 1)
@@ -472,7 +484,7 @@ def _scores_chart(plt, f: dict, names: list[str]):
     ax.set_title("Final scores")
     ax.set_xlabel("score")
     ax.set_ylabel("games")
-    ax.legend(frameon=False, fontsize=9, ncols=min(n, 4))
+    _legend_above(ax, n)
     fig.tight_layout()
     return fig
 
@@ -493,11 +505,11 @@ def _kinds_chart(plt, f: dict, names: list[str]):
     for yi, k in zip(y, kinds):
         ax.text(k["share"] + 0.005, yi, f"{pct(k['share'])} · {num(k['per_game'])}/game",
                 va="center", fontsize=8.5, color=ACCENT)
-    ax.set_yticks(y, [k["kind"] for k in kinds])
+    ax.set_yticks(y, [_short(k["kind"]) for k in kinds])
     ax.set_xlim(0, max(k["share"] for k in kinds) * 1.35)
     ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{100 * v:.0f}%"))
     ax.grid(axis="y", visible=False)
     ax.set_xlabel("share of all moves (coloured by seat)")
     ax.set_title("Moves by kind")
-    ax.legend(loc="lower right", frameon=False, fontsize=9)
+    _legend_above(ax, n)
     return fig
