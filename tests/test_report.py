@@ -238,11 +238,12 @@ def test_the_report_holds_the_figures_of_json(evil, tmp_path):
 
 
 def test_the_report_is_the_same_for_the_same_seed(evil, tmp_path):
-    (a, text_a, _), (b, text_b, _) = (simulate_with_report(tmp_path / d, evil)
-                                      for d in ("a", "b") if (tmp_path / d).mkdir() is None)
-    assert a["balance"] == b["balance"]
-    strip = lambda t: t.split("Made by Meeple", 1)[0].replace(str(tmp_path / "b"), str(tmp_path / "a"))
-    assert strip(text_a) == strip(text_b)
+    runs = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        doc, text, _ = simulate_with_report(tmp_path / name, evil)
+        runs.append((doc["balance"], text.split("Made by Meeple", 1)[0]))   # but the date
+    assert runs[0] == runs[1]
 
 
 def test_every_text_from_the_ruleset_is_escaped(evil, tmp_path):
