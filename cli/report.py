@@ -154,9 +154,13 @@ class Page:
         return (f'<figure><img src="data:image/svg+xml;base64,{self.charts[key]}" '
                 f'alt="{_e(alt)}"></figure>')
 
-    def section(self, ident: str, title: str, intro: str, chart: str, table: str) -> str:
+    def section(self, ident: str, title: str, intro: str, chart: str, table: str,
+                wide: bool = False) -> str:
+        """A titled section: its chart beside its tables (``wide``: the chart above, the
+        tables side by side below it)."""
+        layout = "pair stack" if wide else "pair"
         return (f'<section id="{ident}"><h2>{_e(title)}</h2><p>{intro}</p>'
-                f'<div class="pair">{chart}<div class="tables">{table}</div></div></section>')
+                f'<div class="{layout}">{chart}<div class="tables">{table}</div></div></section>')
 
     def header(self) -> str:
         s = self.stats
@@ -249,7 +253,7 @@ class Page:
         intro = ("How long games last: in completed turns, and in moves (every decision of a "
                  "seat is one move).")
         return self.section("length", "Game length", intro, self.chart("lengths", alt),
-                            summary + bins + mbins)
+                            summary + bins + mbins, wide=True)
 
     def scores(self) -> str:
         f = self.f
@@ -265,7 +269,7 @@ class Page:
             f"{self.names[s['seat']]} mean {num(s['score']['mean'])}" for s in f["seats"]) + "."
         intro = "The final scores, as the rules count them, of each seat."
         return self.section("scores", "Scores", intro, self.chart("scores", alt) if hist else "",
-                            summary + (bins if hist else ""))
+                            summary + (bins if hist else ""), wide=True)
 
     def kinds(self) -> str:
         f = self.f
@@ -335,8 +339,11 @@ section > p { color: var(--muted); margin: 0 0 12px; max-width: 75ch; }
 .pair { display: flex; flex-wrap: wrap; gap: 20px; align-items: flex-start; }
 .pair > figure { flex: 1 1 480px; min-width: 0; }
 .pair > .tables { flex: 1 1 420px; min-width: 0; }
+.stack > figure { flex-basis: 100%; }
+.stack > .tables { flex-basis: 100%; flex-direction: row; flex-wrap: wrap; align-items: flex-start; }
+.stack > .tables > table { flex: 1 1 300px; width: auto; }
 figure { margin: 0; }
-figure img { width: 100%; height: auto; display: block; }
+figure img { max-width: 100%; height: auto; display: block; }
 .tables { display: flex; flex-direction: column; gap: 14px; overflow-x: auto; }
 table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; width: 100%; }
 caption { text-align: left; font-weight: 600; padding-bottom: 4px; }
