@@ -284,6 +284,7 @@ def simulate_schema() -> dict:
         "moves_per_turn": _s(["number", "null"], "moves / turns (null without turns)"),
         "seconds": _s("number", "time taken (not reproducible)"),
         "games_per_second": _s(["number", "null"], "games / seconds (not reproducible)"),
+        "balance": _balance_schema(),
         "failed_game": _obj("the game that hit an error (when ok is false)", {
             "game": _s(_INT, "its number, from 1"),
             "seed": _s(_INT, "its seed"),
@@ -294,7 +295,66 @@ def simulate_schema() -> dict:
                      "Statistics of many bot games: wins per seat, game length, moves.",
                      props, ["ruleset", "title", "variants", "locale", "players", "bot",
                              "games", "seeds", "seats", "shared_wins", "drawn_games", "turns", "moves",
-                             "moves_per_turn", "seconds", "games_per_second"])
+                             "moves_per_turn", "seconds", "games_per_second", "balance"])
+
+
+def _balance_schema() -> dict:
+    """The figures of interpreter.stats.Balance (also in simulate's --report)."""
+    num_or_null = ["number", "null"]
+    ci95 = {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
+            "description": "the 95% confidence interval of the win rate (Wilson): low, high"}
+    bins = {"type": "array", "description": "at most 12 bins of equal width, lowest first",
+            "items": _obj("a bin", {"low": _s("number", "its lowest value"),
+                                    "high": _s("number", "its highest value (included)"),
+                                    "count": _s(_INT, "how many values fall in it")})}
+    dist = _obj("a distribution", {
+        "count": _s(_INT, "how many values"), "mean": _s(num_or_null, "mean"),
+        "sd": _s(num_or_null, "standard deviation (of the population)"),
+        "min": _s(num_or_null, "lowest"), "median": _s(num_or_null, "median"),
+        "max": _s(num_or_null, "highest"), "histogram": bins})
+    seat = _obj("one seat", {
+        "seat": _s(_INT, "the seat, from 0"), "wins": _s(_INT, "games won"),
+        "draws": _s(_INT, "games drawn"), "losses": _s(_INT, "games lost"),
+        "win_rate": _s("number", "wins / games"), "ci95": ci95,
+        "significant": _s("boolean", "the fair share lies outside ci95"),
+        "score": {**dist, "description": "its final scores"}})
+    first = _obj("the seat that made the first decision of each game (a game whose first "
+                 "decision is simultaneous has none)", {
+        "games": _s(_INT, "games with a starting seat"),
+        "started": {"type": "array", "items": {"type": _INT},
+                    "description": "how many games each seat started"},
+        "wins": _s(_INT, "games the starting seat won"),
+        "draws": _s(_INT, "games the starting seat drew"),
+        "losses": _s(_INT, "games the starting seat lost"),
+        "win_rate": _s(num_or_null, "wins / games (null without games)"), "ci95": ci95,
+        "advantage": _s(num_or_null, "win_rate - fair_share"),
+        "significant": _s("boolean", "the fair share lies outside ci95")})
+    kind = _obj("one kind of move", {
+        "kind": _s("string", "its verb, or (TYPE) for a decision without a verb"),
+        "verb": _s(["string", "null"], "its verb (null without one)"),
+        "count": _s(_INT, "moves of this kind"), "share": _s("number", "count / all moves"),
+        "per_game": _s("number", "count / games"),
+        "seats": {"type": "array", "items": {"type": _INT},
+                  "description": "moves of this kind per seat"}})
+    score_bins = {"type": "array", "description": "the final scores of every seat in the "
+                  "same bins (at most 12), lowest first",
+                  "items": _obj("a bin", {"low": _s("number", "its lowest score"),
+                                          "high": _s("number", "its highest score (included)"),
+                                          "counts": {"type": "array", "items": {"type": _INT},
+                                                     "description": "games per seat"}})}
+    return _obj("balance figures (see docs/cli.md, simulate --report)", {
+        "games": _s(_INT, "games counted"), "players": _s(_INT, "seats per game"),
+        "fair_share": _s("number", "all wins / (games x seats): the win rate of a seat "
+                         "if none had an advantage"),
+        "shared_wins": _s(_INT, "games with several winners"),
+        "drawn_games": _s(_INT, "games where every seat drew"),
+        "seats": {"type": "array", "items": seat, "description": "per seat"},
+        "first_player": first,
+        "turns": {**dist, "description": "game length in completed turns"},
+        "moves": {**dist, "description": "game length in moves (decisions)"},
+        "score_histogram": score_bins,
+        "kinds": {"type": "array", "items": kind, "description": "the kinds of move chosen, "
+                  "most frequent first"}})
 
 
 def meeple_test_schema() -> dict:

@@ -26,6 +26,7 @@ from ..dsl import load as dsl_load
 from ..dsl.errors import MeepleError
 from ..interpreter import IllegalMove, RuleError, display
 from ..interpreter import record as records
+from ..interpreter import stats as balance_stats
 from ..interpreter.bots import BOTS, bot_seed
 from ..interpreter.views import SPECTATOR, view
 
@@ -800,6 +801,9 @@ def simulate(
     force: bool = typer.Option(False, "--force", help="Let --records overwrite existing files."),
     budget: List[str] = budget_option(),
     json_out: bool = json_option("the statistics"),
+    report: Optional[Path] = typer.Option(None, "--report", metavar="FILE.html",
+                                          help="Also write a balance report (charts and "
+                                               "tables) to this HTML file."),
     no_color: bool = no_color_option(),
 ) -> None:
     """Play many games with bots and show statistics: wins per seat, game length,
@@ -807,6 +811,8 @@ def simulate(
     jout = jsonout.begin("simulate", json_out)
     if games < 1:
         raise fail("--games must be at least 1", 2)
+    if report is not None:
+        _check_report_path(report)
     _check_seed(seed, seed + games - 1)
     if failed_only and records_dir is None:
         raise fail("--failed-only goes with --records DIR", 2)
@@ -819,6 +825,7 @@ def simulate(
     wins, draws, losses = [0] * n, [0] * n, [0] * n
     shared = drawn = 0
     lengths, total_moves, total_turns = [], 0, 0
+    balance = balance_stats.Balance(n)
     progress = progress_bar(tr(lang, "simulating"), quiet=quiet)
     start = time.perf_counter()
     with interruptible(), progress:
@@ -828,6 +835,7 @@ def simulate(
             bots = [bot_cls(bot_seed(seed, i, s)) for s in range(n)]
             played: list = []   # (notation, digest) of each move, when records are kept
             game = None
+            tally = balance_stats.GameTally()
             try:
                 game = prog.new_game(n, gseed)
                 moves = 0
@@ -836,6 +844,7 @@ def simulate(
                         raise RuleError(f"the game did not end after {max_moves} moves")
                     seat = game.active_player
                     legal = game.legal_moves()
+                    tally.note(game, seat)
                     m = game.apply(legal[bots[seat].choose(LazyView(game, seat),
                                                            [x.notation for x in legal])])
                     if keep is not None:
@@ -856,6 +865,7 @@ def simulate(
                 raise fail(message) from None
             if keep is not None and not failed_only:
                 keep.save(gseed, game, played)
+            balance.add(tally.summary(game, gseed))
             res = game.result
             for p, outcome in enumerate(res["outcomes"]):
                 (wins if outcome == "win" else draws if outcome == "draw" else losses)[p] += 1
@@ -881,11 +891,38 @@ def simulate(
         "moves": total_moves,
         "moves_per_turn": total_moves / total_turns if total_turns else None,
         "seconds": elapsed, "games_per_second": games / elapsed if elapsed > 0 else None,
+        "balance": balance.figures(),
     }
+    if report is not None:
+        _write_report(report, stats)
     if jout.on:
         jout.emit(stats)
     else:
         _print_simulation(_out(), prog, stats, lang)
+
+
+def _check_report_path(path: Path) -> None:
+    from . import report as html_report   # only when a report is asked for
+    try:
+        html_report.check_path(path)
+    except html_report.ReportError as e:
+        raise fail(str(e), 2) from None
+
+
+def _write_report(path: Path, stats: dict) -> None:
+    """simulate --report: the HTML balance report (charts need matplotlib: without it,
+    the tables and a warning saying how to get them)."""
+    from . import report as html_report
+    text, charts = html_report.render(stats, stats["balance"], path)
+    try:
+        html_report.write(path, text)
+    except OSError as e:
+        raise fail(f"cannot write the report {path}: {e.strerror or e}") from None
+    if not charts:
+        _err().print(Text("warning: ", style="bold yellow") + render.safe_text(
+            f"the report has no charts: matplotlib is not installed (install it with: "
+            f"{html_report.INSTALL})"), soft_wrap=True)
+    _err().print(render.safe_text(f"report written to {path}"), soft_wrap=True)
 
 
 def _print_simulation(out: Console, prog, stats: dict, lang: str | None) -> None:
