@@ -66,9 +66,10 @@ _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 # code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
 OPTIMIZE = True
 
-# an argument whose text may be repeated when a function is inlined: a name, a number,
+# an argument whose text may be repeated when a function is inlined: a name (a local),
+# a number,
 # a string or a constant (evaluating it again costs nothing and cannot fail)
-_SIMPLE_ARG = re.compile(r"\(*(v_\w+|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
 
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
