@@ -62,6 +62,8 @@ class Env:
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
+_FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
+
 # Whether rules are compiled to the fast code (the default) besides the straightforward
 # code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
 OPTIMIZE = True
@@ -97,6 +99,10 @@ class ExprCompiler:
         # parameters used more than once, per inlined function: expanded only where the
         # argument is simple (a name, a constant), else the function is called
         self.repeated: dict[str, set[str]] = {}
+        # the fast code walks a board or a relation's row without counting it against the
+        # work budget when the loops so walked, nested, make at most _FREE_LOOPS turns
+        # and call no function that could loop: this is how many the loops around make
+        self.free = 1
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -236,25 +242,62 @@ class ExprCompiler:
 
     # ------------------------------------------------------------ comprehensions
     def _clauses(self, comp: ir.Comprehension, env: Env) -> tuple[str, Env]:
+        """The loops of a comprehension (the caller restores ``self.free`` after it)."""
         parts = []
         inner = env
+        calls = self.optimize and self._calls_loop(comp)
         for cl in comp.clauses:
             it = self.expr(cl.iter, inner)
             inner = inner.bind(cl.var)
-            if not _counted(cl.iter, it):
+            size = None if not self.optimize or calls else self._fixed_size(cl.iter)
+            if size is not None and self.free * size <= _FREE_LOOPS:
+                self.free *= size
+            elif not _counted(cl.iter, it):
                 it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
             parts.append(f"for v_{cl.var} in {it}")
         if comp.cond is not None:
             parts.append(f"if {self.expr(comp.cond, inner)}")
         return " ".join(parts), inner
 
+    def _fixed_size(self, e) -> int | None:
+        """The most elements the iterable can have when it is a board's cells or a row
+        of a relation of two cells (tables made before the fast code), else None."""
+        if e.node != "Call" or len(e.args) != 1:
+            return None
+        if e.func == "cells" and e.func not in self.c.functions:
+            cells = self.t.boards.get(self.ty(e.args[0]).arg)
+            return None if cells is None else len(cells)
+        r = self.c.relations.get(e.func)
+        if r is not None and len(r.params) == 2 and e.func not in self.c.functions:
+            table = self.t.ns.get(f"REL_{e.func}")
+            return None if table is None else max(map(len, table), default=0)
+        return None
+
+    def _calls_loop(self, e, seen=None) -> bool:
+        """Whether evaluating e may call a function that loops or calls others (an
+        inlined function's body has no loop: only its calls count)."""
+        seen = set() if seen is None else seen
+        for n in ir.walk(e):
+            if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
+                if n.func not in self.inline:
+                    return True
+                seen.add(n.func)
+                if self._calls_loop(self.c.functions[n.func].body, seen):
+                    return True
+        return False
+
     def _Comprehension(self, e, env):
+        free = self.free
         loops, inner = self._clauses(e, env)
-        return f"[{self.expr(e.elem, inner)} {loops}]"
+        el = self.expr(e.elem, inner)
+        self.free = free
+        return f"[{el} {loops}]"
 
     def _Aggregate(self, e, env):
+        free = self.free
         loops, inner = self._clauses(e.comp, env)
         el = self.expr(e.comp.elem, inner)
+        self.free = free
         f = e.func
         if f in ("any", "all"):
             return f"{f}({el} {loops})"

@@ -129,6 +129,7 @@ class Program:
         self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
         self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
         self._fast_count = 0
+        self._fast_ready = False  # the fast functions are made after the boards and relations
         self._sort_keys: dict = {}
         self._sources: list[str] = []
         self._cell_tables: dict[str, tuple[str, tuple[str, ...]]] = {}  # cell(...) look-ups
@@ -140,6 +141,7 @@ class Program:
         self._tables()
         for name, r in c.relations.items():
             self._relation(name, r)
+        self._fast_functions()  # once the boards and relations are known (their sizes)
         self._items()
         for name, p in c.procedures.items():
             self._proc(name, [x.name for x in p.params], p.body)
@@ -391,7 +393,16 @@ class Program:
         for name in c.functions:
             if f"F_{name}" in self.ns:
                 self.ns[f"PF_{name}"] = self.ns.pop(f"F_{name}")
+
+    def _fast_functions(self) -> None:
+        """The fast ``F_name`` of every function (the straightforward ones serve where
+        the fast code cannot be made)."""
+        if not self.optimize:
+            return
+        c = self.checked
+        recursive = self._recursive()
         self.fastc.plan_inlining(recursive)
+        self._fast_ready = True
         try:
             fast = self._function_source(self.fastc, recursive)
             exec(compile(fast, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
@@ -580,7 +591,7 @@ class Program:
         the same and located at the same place as without the fast code."""
         filename = f"<line {e.span.line}>"
         src = f"lambda {params}: {self._gen(e, env)}"
-        if not self.optimize:
+        if not self._fast_ready:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
         try:
