@@ -1,49 +1,52 @@
-"""Random playouts of a bundled ruleset, timed in CPU time (time.process_time), for A/B
-comparisons of two checkouts on a busy machine: run it from each checkout's root,
-alternately, and keep the best of several runs.
+"""Random playouts of the bundled classics in CPU time (``time.process_time``), for A/B
+comparisons of two checkouts on a busy machine: run it once per checkout, alternating.
 
-    python3 benchmarks/bench_playouts_cpu.py [RULESET] [--games N] [--repeat R]
+    python benchmarks/bench_playouts_cpu.py [--root CHECKOUT] [--only ttt,chess]
 
-Prints the CPU seconds of the best run, the moves played and the moves per CPU second
-(the same games every time: seeds 0..N-1, moves picked by random.Random(1)).
+Prints one JSON line: games per CPU second for each game (best of 2 runs; the same
+seeds and the same random choices in every checkout). Export an older commit with
+``git archive <commit> | tar -x -C /tmp/old`` and pass ``--root /tmp/old``.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from meeple import interpreter  # noqa: E402
-
-
-def playouts(program, games: int) -> tuple[float, int]:
-    rnd = random.Random(1)
-    moves = 0
-    t0 = time.process_time()
-    for seed in range(games):
-        g = program.new_game(2, seed)
-        while not g.over:
-            legal = g.legal_moves()
-            g.apply(legal[rnd.randrange(len(legal))], safe=False)
-            moves += 1
-    return time.process_time() - t0, moves
+GAMES = [("ttt", "tests/testdata/ttt", 2, 400), ("kalah", "kalah", 2, 100),
+         ("dots", "dots-and-boxes", 2, 100), ("go", "go", 2, 10), ("chess", "chess", 2, 6),
+         ("cherokee", "cherokee", 3, 40)]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("ruleset", nargs="?", default="go")
-    ap.add_argument("--games", type=int, default=3)
-    ap.add_argument("--repeat", type=int, default=3)
-    a = ap.parse_args()
-    program = interpreter.load(a.ruleset)
-    best, moves = min(playouts(program, a.games) for _ in range(a.repeat))
-    print(f"{a.ruleset}: {a.games} games, {moves} moves, best {best:.3f} s CPU, "
-          f"{moves / best:.0f} moves/s")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
+    ap.add_argument("--only", default="", help="comma-separated labels")
+    args = ap.parse_args()
+    sys.path.insert(0, args.root)
+    from meeple import interpreter
+    only = set(filter(None, args.only.split(",")))
+    out = {}
+    for label, ruleset, players, n in GAMES:
+        if only and label not in only:
+            continue
+        path = Path(args.root) / ruleset
+        prog = interpreter.load(str(path) if path.exists() else ruleset)
+        best = float("inf")
+        for _ in range(2):
+            rnd = random.Random(1)
+            t0 = time.process_time()
+            for seed in range(n):
+                g = prog.new_game(players, seed)
+                while not g.over:
+                    legal = g.legal_moves()
+                    g.apply(legal[rnd.randrange(len(legal))], safe=False)
+            best = min(best, time.process_time() - t0)
+        out[label] = round(n / best, 1)
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":

@@ -8,6 +8,8 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 """
 from __future__ import annotations
 
+import re
+
 from ..dsl import ast as ir
 from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
@@ -60,6 +62,17 @@ class Env:
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
+_FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
+
+# Whether rules are compiled to the fast code (the default) besides the straightforward
+# code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
+OPTIMIZE = True
+
+# an argument whose text may be repeated when a function is inlined: a name (a local),
+# a number,
+# a string or a constant (evaluating it again costs nothing and cannot fail)
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
+
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
 _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
@@ -73,21 +86,39 @@ def _counted(e, text: str) -> bool:
 
 
 class ExprCompiler:
-    def __init__(self, checked: Checked, tables):
+    """``optimize=False`` makes the straightforward code (the reference: errors are
+    located by it); ``optimize=True`` the fast code, which must give the same results.
+    ``prefix`` names the generated functions the calls go to."""
+
+    def __init__(self, checked: Checked, tables, optimize: bool = False, prefix: str = "F_"):
         self.c = checked
         self.t = tables  # the Program being built: zone indices, board cells...
         self.inline: set[str] = set()  # user functions expanded at their call sites
+        self.optimize = optimize
+        self.prefix = prefix
+        # parameters used more than once, per inlined function: expanded only where the
+        # argument is simple (a name, a constant), else the function is called
+        self.repeated: dict[str, set[str]] = {}
+        # the fast code walks a board or a relation's row without counting it against the
+        # work budget when the loops so walked, nested, make at most _FREE_LOOPS turns
+        # and call no function that could loop: this is how many the loops around make
+        self.free = 1
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
-        are expanded in place: a rule may call them millions of times per benchmark."""
+        are expanded in place: a rule may call them millions of times per benchmark.
+        The fast code also expands bigger ones, and those that use a parameter more than
+        once where the argument is simple."""
+        most = 24 if self.optimize else 12
         for name, f in self.c.functions.items():
             nodes = list(ir.walk(f.body))
-            if name in recursive or any(n.node not in _INLINABLE for n in nodes) or len(nodes) > 12:
+            if name in recursive or any(n.node not in _INLINABLE for n in nodes) or len(nodes) > most:
                 continue
             uses = [n.name for n in nodes if n.node == "Var"]
-            if all(uses.count(p.name) <= 1 for p in f.params):
+            repeated = {p.name for p in f.params if uses.count(p.name) > 1}
+            if not repeated or (self.optimize and len(nodes) <= most):
                 self.inline.add(name)
+                self.repeated[name] = repeated
         # inlined calls of inlined calls can grow exponentially: a function whose full
         # expansion is too big is called instead
         sizes: dict[str, int] = {}
@@ -211,27 +242,64 @@ class ExprCompiler:
 
     # ------------------------------------------------------------ comprehensions
     def _clauses(self, comp: ir.Comprehension, env: Env) -> tuple[str, Env]:
+        """The loops of a comprehension (the caller restores ``self.free`` after it)."""
         parts = []
         inner = env
+        calls = self.optimize and self._calls_loop(comp)
         for cl in comp.clauses:
             it = self.expr(cl.iter, inner)
             inner = inner.bind(cl.var)
-            if not _counted(cl.iter, it):
+            size = None if not self.optimize or calls else self._fixed_size(cl.iter)
+            if size is not None and self.free * size <= _FREE_LOOPS:
+                self.free *= size
+            elif not _counted(cl.iter, it):
                 it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
             parts.append(f"for v_{cl.var} in {it}")
         if comp.cond is not None:
             parts.append(f"if {self.expr(comp.cond, inner)}")
         return " ".join(parts), inner
 
+    def _fixed_size(self, e) -> int | None:
+        """The most elements the iterable can have when it is a board's cells or a row
+        of a relation of two cells (tables made before the fast code), else None."""
+        if e.node != "Call" or len(e.args) != 1:
+            return None
+        if e.func == "cells" and e.func not in self.c.functions:
+            cells = self.t.boards.get(self.ty(e.args[0]).arg)
+            return None if cells is None else len(cells)
+        r = self.c.relations.get(e.func)
+        if r is not None and len(r.params) == 2 and e.func not in self.c.functions:
+            table = self.t.ns.get(f"REL_{e.func}")
+            return None if table is None else max(map(len, table), default=0)
+        return None
+
+    def _calls_loop(self, e, seen=None) -> bool:
+        """Whether evaluating e may call a function that loops or calls others (an
+        inlined function's body has no loop: only its calls count)."""
+        seen = set() if seen is None else seen
+        for n in ir.walk(e):
+            if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
+                if n.func not in self.inline:
+                    return True
+                seen.add(n.func)
+                if self._calls_loop(self.c.functions[n.func].body, seen):
+                    return True
+        return False
+
     def _Comprehension(self, e, env):
+        free = self.free
         loops, inner = self._clauses(e, env)
-        return f"[{self.expr(e.elem, inner)} {loops}]"
+        el = self.expr(e.elem, inner)
+        self.free = free
+        return f"[{el} {loops}]"
 
     def _Aggregate(self, e, env):
         if e.func in CLOSURES:
             return self._closure(e, env)
+        free = self.free
         loops, inner = self._clauses(e.comp, env)
         el = self.expr(e.comp.elem, inner)
+        self.free = free
         f = e.func
         if f in ("any", "all"):
             return f"{f}({el} {loops})"
@@ -263,11 +331,11 @@ class ExprCompiler:
         c, f = self.c, e.func
         args = [self.expr(a, env) for a in e.args]
         if f in c.functions:
-            if f in self.inline:
+            if f in self.inline and self._may_expand(f, args):
                 fd = c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
                 return f"({self.expr(fd.body, Env(subst=subst))})"
-            return f"F_{f}(R{''.join(', ' + a for a in args)})"
+            return f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})"
         if f in c.relations and len(c.relations[f].params) > 2:
             key = "(" + "".join(a + ", " for a in args) + ")"
             if len(args) == len(c.relations[f].params):
@@ -284,6 +352,13 @@ class ExprCompiler:
         if f in BUILTINS:
             return self._builtin(e, f, args)
         raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    def _may_expand(self, f: str, args: list[str]) -> bool:
+        repeated = self.repeated.get(f)
+        if not repeated:
+            return True
+        params = self.c.functions[f].params
+        return all(_SIMPLE_ARG.fullmatch(a) for p, a in zip(params, args) if p.name in repeated)
 
     def _builtin(self, e, f, args):
         a0 = args[0] if args else None

@@ -16,6 +16,7 @@ from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.types import T
 
 from . import helpers
+from . import codegen
 from .codegen import CodeTooBig, Env, ExprCompiler, type_code
 from .helpers import BudgetError, RuleError, over_budget
 
@@ -123,7 +124,12 @@ class Program:
         self.ns: dict = dict(helpers.NAMESPACE)
         self.procs: dict[str, Proc] = {}
         self.logs: list[LogTemplate] = []
-        self.exprc = ExprCompiler(c, self)
+        # the straightforward code, and the fast code beside it (see _functions, _lambda)
+        self.optimize = codegen.OPTIMIZE
+        self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
+        self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
+        self._fast_count = 0
+        self._fast_ready = False  # the fast functions are made after the boards and relations
         self._sort_keys: dict = {}
         self._sources: list[str] = []
         self._cell_tables: dict[str, tuple[str, tuple[str, ...]]] = {}  # cell(...) look-ups
@@ -135,6 +141,7 @@ class Program:
         self._tables()
         for name, r in c.relations.items():
             self._relation(name, r)
+        self._fast_functions()  # once the boards and relations are known (their sizes)
         self._items()
         for name, p in c.procedures.items():
             self._proc(name, [x.name for x in p.params], p.body)
@@ -363,42 +370,99 @@ class Program:
 
     # ------------------------------------------------------------ functions
     def _functions(self) -> None:
+        """Every function as ``F_name``. With the fast code, the straightforward
+        functions are kept as ``PF_name`` (their Python name stays ``F_name``: errors are
+        located by the rule functions on the stack): an expression whose fast code fails
+        runs its straightforward code again, which fails at the same place as always."""
         c = self.checked
         recursive = self._recursive()
         self.exprc.plan_inlining(recursive)
+        src = self._function_source(self.exprc, recursive)
+        span = next((f.span for f in c.functions.values()), None)
+        self.ns["_too_many_calls"] = _too_many_calls
+        self.ns["_too_deep"] = _too_deep
+        if span is None or not self._count_code(src, span):
+            return
+        try:
+            exec(compile(src, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+        except (SyntaxError, RecursionError, MemoryError):
+            self.diags.append(self._budget_diag(span, "nesting", "the functions are too complex to compile"))
+            raise MeepleError(self.diags) from None
+        if not self.optimize:
+            return
+        for name in c.functions:
+            if f"F_{name}" in self.ns:
+                self.ns[f"PF_{name}"] = self.ns.pop(f"F_{name}")
+
+    def _fast_functions(self) -> None:
+        """The fast ``F_name`` of every function (the straightforward ones serve where
+        the fast code cannot be made)."""
+        if not self.optimize:
+            return
+        c = self.checked
+        recursive = self._recursive()
+        self.fastc.plan_inlining(recursive)
+        self._fast_ready = True
+        try:
+            fast = self._function_source(self.fastc, recursive)
+            exec(compile(fast, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+        except Exception:  # noqa: BLE001 - the straightforward code serves
+            for name in c.functions:
+                if f"PF_{name}" in self.ns:
+                    self.ns[f"F_{name}"] = self.ns[f"PF_{name}"]
+
+    def _function_source(self, gen: ExprCompiler, recursive: set[str]) -> str:
+        c = self.checked
+        counted = self._counted_functions(gen, recursive)
+        sources = []
         for name, f in c.functions.items():
             params = [p.name for p in f.params]
             env = Env(set(params))
-            body = self._gen(f.body, env)
+            body = self._gen(f.body, env) if gen is self.exprc else gen.expr(f.body, env)
             if body is None:
                 continue
             args = "".join(f", v_{p}" for p in params)
             if name in recursive:  # the calls and depth budgets
                 b = self.budgets
-                self._sources.append(
+                sources.append(
                     f"def F_{name}(R{args}):\n"
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
                     f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
                     f"    try:\n        return {body}\n    finally:\n        R.depth -= 1\n")
-            elif any(n.node == "Call" and n.func in c.functions and n.func not in self.exprc.inline
-                     for n in ir.walk(f.body)):  # calls that call calls: 2**n of them
+            elif name in counted:  # calls that call calls: 2**n of them
                 b = self.budgets
-                self._sources.append(
+                sources.append(
                     f"def F_{name}(R{args}):\n"
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
                     f"    return {body}\n")
             else:
-                self._sources.append(f"def F_{name}(R{args}):\n    return {body}\n")
-        self.ns["_too_many_calls"] = _too_many_calls
-        self.ns["_too_deep"] = _too_deep
-        src = "\n".join(self._sources)
-        span = next((f.span for f in c.functions.values()), None)
-        if span is not None and self._count_code(src, span):
-            try:
-                exec(compile(src, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
-            except (SyntaxError, RecursionError, MemoryError):
-                self.diags.append(self._budget_diag(span, "nesting", "the functions are too complex to compile"))
-                raise MeepleError(self.diags) from None
+                sources.append(f"def F_{name}(R{args}):\n    return {body}\n")
+        return "\n".join(sources)
+
+    def _counted_functions(self, gen: ExprCompiler, recursive: set[str]) -> set[str]:
+        """The non-recursive functions that count their calls against the calls budget.
+        The straightforward code counts every one that calls a function (calls that call
+        calls can make 2**n calls). The fast code counts only those that may make more
+        than _CALLS_FREE calls in one evaluation, loops counted once (every further
+        iteration is counted by the work budget), so a runaway is still stopped."""
+        fs = self.checked.functions
+        calls = {n: [x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs]
+                 for n, f in fs.items()}
+        if not gen.optimize:
+            return {n for n in fs if n not in recursive and any(g not in gen.inline for g in calls[n])}
+        bound: dict[str, int] = {}
+
+        def most(name: str) -> int:
+            if name not in bound:
+                bound[name] = _CALLS_FREE + 1  # a guard while it is computed
+                total = 1
+                for g in calls[name]:
+                    total += _CALLS_FREE + 1 if g in recursive else most(g)
+                    if total > _CALLS_FREE:
+                        break
+                bound[name] = total
+            return bound[name]
+        return {n for n in fs if n not in recursive and most(n) > _CALLS_FREE}
 
     def _recursive(self) -> set[str]:
         """Functions that can call themselves, directly or not: they get a call budget."""
@@ -508,22 +572,47 @@ class Program:
 
     def _fn(self, e, env: Env):
         """An expression as a Python function of (R, L)."""
-        return self._eval(f"lambda R, L: {self._gen(e, env)}", f"<line {e.span.line}>", e.span)
+        return self._lambda("R, L", e, env)
 
     def _player_fn(self, param: str, body):
-        return self._eval(f"lambda R, v_{param}: {self._gen(body, Env({param}))}",
-                          f"<line {body.span.line}>", body.span)
+        return self._lambda(f"R, v_{param}", body, Env({param}))
 
     def _outcome_fn(self, d, cond):
         """``lambda R, p, rank``: an outcome clause's condition (``rank`` is bound to the
         player's place when the declaration names it)."""
         names = [d.param] + ([d.rank] if d.rank else [])
         rank = f"v_{d.rank}" if d.rank else "_rank"
-        return self._eval(f"lambda R, v_{d.param}, {rank}: {self._gen(cond, Env(set(names)))}",
-                          f"<line {cond.span.line}>", cond.span)
+        return self._lambda(f"R, v_{d.param}, {rank}", cond, Env(set(names)))
+
+    def _lambda(self, params: str, e, env: Env):
+        """The expression as a Python function of ``params``: the straightforward code,
+        or the fast code when there is one; where the fast code fails (a rule error, a
+        budget), the straightforward code runs again from the same budgets, so an error is
+        the same and located at the same place as without the fast code."""
+        filename = f"<line {e.span.line}>"
+        src = f"lambda {params}: {self._gen(e, env)}"
+        if not self._fast_ready:
+            return self._eval(src, filename, e.span)
+        self._count_code(src, e.span)
+        try:
+            fast = self.fastc.expr(e, env)
+        except Exception:  # noqa: BLE001 - the straightforward code serves
+            fast = None
+        if fast is None or src == f"lambda {params}: {fast}":  # calls no function
+            return self._eval(src, filename, e.span)
+        k = self._fast_count = self._fast_count + 1
+        self.ns[f"SLOW_{k}"] = _later(src, filename, self.ns)
+        code = (f"def FAST_{k}({params}):\n    w, k = R.work, R.calls\n"
+                f"    try:\n        return {fast}\n    except Exception:\n"
+                f"        R.work, R.calls = w, k\n    return SLOW_{k}({params})\n")
+        try:
+            exec(compile(code, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+        except (SyntaxError, RecursionError, MemoryError):
+            return self._eval(src, filename, e.span)
+        return self.ns[f"FAST_{k}"]
 
     def _link(self) -> None:
-        del self.exprc
+        del self.exprc, self.fastc
 
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
@@ -588,6 +677,7 @@ class Program:
 
 
 _UNSET = object()
+_CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
 def _chancy(ins):
     """A random statement: in explicit chance mode it may stop at a chance step and run
     again from its start with the outcomes set so far (so it changes nothing before its
@@ -603,6 +693,19 @@ def _chancy(ins):
 
 
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
+
+
+def _later(src: str, filename: str, ns: dict):
+    """The straightforward code of an expression, compiled when first needed (only
+    after its fast code failed)."""
+    fn = None
+
+    def slow(*args):
+        nonlocal fn
+        if fn is None:
+            fn = eval(compile(src, filename, "eval"), ns)  # noqa: S307 - generated from the checked IR
+        return fn(*args)
+    return slow
 
 
 def _plain(e: Exception) -> str:
