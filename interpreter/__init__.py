@@ -7,12 +7,17 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..dsl import ast as _ir
 from ..dsl.budgets import Budgets
 from ..dsl.budgets import check as _check_budgets
 from ..dsl.check import check
 from ..dsl.errors import Diagnostic, Diagnostics, MeepleError
+from ..dsl import diskcache as _diskcache
 from ..dsl.load import merge, read_sources, resolve_path
+
+from . import cache as _cache
 
 from .bots import BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
@@ -26,13 +31,26 @@ __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", 
            "perft", "divide", "histories", "make_bot", "bot_move", "parse_spec", "BotSpecError", "Outcome", "NothingToUndo", "Decision"]
 
 
-def load(ruleset: str, variants=(), locale: str | None = None, budgets: Budgets | None = None) -> Ruleset:
-    """Loads, checks and compiles a ruleset (a bundled name or a path). Raises
-    MeepleError with every diagnostic when it has problems. ``budgets`` raises (or
-    lowers) the limits on loading and running it (see ``Budgets``)."""
+def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,
+         cache: bool = True) -> Ruleset:
+    """Loads, checks and compiles a ruleset (a bundled name, or a path: a ``Path`` is
+    always a path). Raises MeepleError with every diagnostic when it has problems.
+    ``budgets`` raises (or lowers) the limits on loading and running it (see
+    ``Budgets``). A ruleset that loads without problems is kept in the disk cache
+    (see docs/cli.md) unless ``cache=False`` or the cache is off."""
     budgets = _check_budgets(budgets)
-    src = read_sources(resolve_path(ruleset), budgets)
-    return compile_sources(src, variants, locale, budgets)
+    path = ruleset if isinstance(ruleset, Path) else resolve_path(ruleset)
+    raw = _cache.read(path, budgets) if cache and _diskcache.enabled() else None
+    if raw is None:
+        return compile_sources(read_sources(path, budgets), variants, locale, budgets)
+    key = _cache.entry_key(raw, variants, locale, budgets)
+    hit = _diskcache.get(_cache.KIND, key)
+    if isinstance(hit, tuple) and len(hit) == 2:
+        checked, warnings = hit
+        return Ruleset(checked, _cache.texts_of(raw), warnings, budgets)
+    ruleset = compile_sources(_cache.sources_of(path, raw, budgets), variants, locale, budgets)
+    _diskcache.put(_cache.KIND, key, (ruleset.checked, ruleset.warnings))
+    return ruleset
 
 
 def compile_sources(src, variants=(), locale: str | None = None,
