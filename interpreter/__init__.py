@@ -28,7 +28,7 @@ from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
-           "perft", "divide", "histories", "make_bot", "bot_move", "parse_spec", "BotSpecError", "Outcome", "NothingToUndo", "Decision"]
+           "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move", "parse_spec", "BotSpecError", "Outcome", "NothingToUndo", "Decision"]
 
 
 def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,
@@ -51,6 +51,34 @@ def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | Non
     ruleset = compile_sources(_cache.sources_of(path, raw, budgets), variants, locale, budgets)
     _diskcache.put(_cache.KIND, key, (ruleset.checked, ruleset.warnings))
     return ruleset
+
+
+def use_cache(on: bool = True) -> None:
+    """Turns the disk cache of compiled rulesets on or off for this process (it is on
+    unless the environment sets ``MEEPLE_NO_CACHE``)."""
+    _diskcache.set_enabled(on)
+
+
+def cache_info() -> dict:
+    """The disk cache: ``folder`` (a string), ``enabled`` (not turned off), ``trusted``
+    (the folder is the user's own and nobody else may write into it; else ``reason``
+    says why and it is not used), ``entries`` and ``bytes``."""
+    folder = _diskcache.folder()
+    reason = _diskcache.untrusted_reason(folder) if folder.exists() else None
+    found = _diskcache.entries(folder)
+    size = 0
+    for f in found:
+        try:
+            size += f.stat().st_size
+        except OSError:
+            pass
+    return {"folder": str(folder), "enabled": _diskcache.enabled(), "trusted": reason is None,
+            "reason": reason, "entries": len(found), "bytes": size}
+
+
+def clear_cache() -> int:
+    """Removes every entry of the disk cache; returns how many there were."""
+    return _diskcache.clear()
 
 
 def compile_sources(src, variants=(), locale: str | None = None,
