@@ -15,7 +15,6 @@ from . import ast as ir
 from . import budgets as budget
 from . import files
 from . import errors
-from .parse import parse
 from .resources import RULESETS_DIR
 
 SUFFIX = ".meeple"
@@ -182,6 +181,7 @@ def add_text(out: SourceSet, name: str, text: str, budgets: budget.Budgets | Non
         return
     f = name
     out.sources[name] = text
+    from .parse import parse   # here: a ruleset from the disk cache never needs the parser
     try:
         parsed = parsed if parsed is not None else parse(text, str(f), budgets)
     except errors.MeepleError as e:
