@@ -45,11 +45,11 @@ def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | Non
         return compile_sources(read_sources(path, budgets), variants, locale, budgets)
     key = _cache.entry_key(raw, variants, locale, budgets)
     hit = _diskcache.get(_cache.KIND, key)
-    if isinstance(hit, tuple) and len(hit) == 2:
-        checked, warnings = hit
-        return Ruleset(checked, _cache.texts_of(raw), warnings, budgets)
+    if isinstance(hit, tuple) and len(hit) == 3:
+        checked, warnings, relations = hit
+        return Ruleset(checked, _cache.texts_of(raw), warnings, budgets, relations)
     ruleset = compile_sources(_cache.sources_of(path, raw, budgets), variants, locale, budgets)
-    _diskcache.put(_cache.KIND, key, (ruleset.checked, ruleset.warnings))
+    _diskcache.put(_cache.KIND, key, (ruleset.checked, ruleset.warnings, ruleset.relation_tables()))
     return ruleset
 
 
