@@ -38,15 +38,19 @@ def enabled() -> bool:
     return not _option_off and os.environ.get("MEEPLE_NO_CACHE", "") in ("", "0")
 
 
-def folder() -> Path:
-    """Where the cache lives (it may not exist yet)."""
-    own = os.environ.get("MEEPLE_CACHE_DIR")
-    if own:
-        return Path(own).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):       # the XDG spec: a relative path is ignored
-        return Path(xdg) / "meeple"
-    return Path.home() / ".cache" / "meeple"
+def folder() -> Path | None:
+    """Where the cache lives (it may not exist yet); None when there is no home folder
+    to put it in."""
+    try:
+        own = os.environ.get("MEEPLE_CACHE_DIR")
+        if own:
+            return Path(own).expanduser()
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        if xdg and os.path.isabs(xdg):       # the XDG spec: a relative path is ignored
+            return Path(xdg) / "meeple"
+        return Path.home() / ".cache" / "meeple"
+    except (RuntimeError, KeyError, OSError):   # no HOME and no user entry
+        return None
 
 
 def untrusted_reason(path: Path) -> str | None:
@@ -73,6 +77,8 @@ def _ready() -> Path | None:
     if not enabled():
         return None
     path = folder()
+    if path is None:
+        return None
     try:
         path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError:
@@ -166,6 +172,8 @@ def put(kind: str, k: str, value) -> bool:
 def entries(path: Path | None = None) -> list[Path]:
     """The cache's entries (not temporary files), oldest first."""
     path = folder() if path is None else path
+    if path is None:
+        return []
     try:
         found = [p for p in path.iterdir() if p.name.endswith(SUFFIX) and not p.name.startswith(".")]
     except OSError:
@@ -195,7 +203,7 @@ def clear() -> int:
     n = 0
     try:
         names = list(path.iterdir())
-    except OSError:
+    except (OSError, AttributeError):   # no folder (AttributeError: folder() is None)
         return 0
     for p in names:
         if p.name.endswith(SUFFIX):

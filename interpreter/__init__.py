@@ -46,8 +46,10 @@ def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | Non
     key = _cache.entry_key(raw, variants, locale, budgets)
     hit = _diskcache.get(_cache.KIND, key)
     if isinstance(hit, tuple) and len(hit) == 3:
-        checked, warnings, relations = hit
-        return Ruleset(checked, _cache.texts_of(raw), warnings, budgets, relations)
+        try:
+            return Ruleset(hit[0], _cache.texts_of(raw), hit[1], budgets, hit[2])
+        except Exception:  # noqa: BLE001 - not what this version writes: compile afresh
+            pass
     ruleset = compile_sources(_cache.sources_of(path, raw, budgets), variants, locale, budgets)
     _diskcache.put(_cache.KIND, key, (ruleset.checked, ruleset.warnings, ruleset.relation_tables()))
     return ruleset
@@ -60,10 +62,13 @@ def use_cache(on: bool = True) -> None:
 
 
 def cache_info() -> dict:
-    """The disk cache: ``folder`` (a string), ``enabled`` (not turned off), ``trusted``
+    """The disk cache: ``folder`` (a string, or None without a home folder), ``enabled`` (not turned off), ``trusted``
     (the folder is the user's own and nobody else may write into it; else ``reason``
     says why and it is not used), ``entries`` and ``bytes``."""
     folder = _diskcache.folder()
+    if folder is None:
+        return {"folder": None, "enabled": False, "trusted": False, "entries": 0, "bytes": 0,
+                "reason": "there is no home folder to keep it in (set MEEPLE_CACHE_DIR)"}
     reason = _diskcache.untrusted_reason(folder) if folder.exists() else None
     found = _diskcache.entries(folder)
     size = 0

@@ -215,15 +215,15 @@ def _plant():
     return None
 
 
-def _plant_entry(folder: Path, name) -> Path:
+def _plant_entry(folder: Path, name, value=None) -> Path:
     """An entry another user could have planted: right key, right digest, a pickle
-    that runs code."""
+    that runs code (or ``value``)."""
     from meeple.interpreter import cache as icache
     budgets = interpreter.Budgets()
     raw = icache.read(resolve_path(name), budgets)
     k = icache.entry_key(raw, (), None, budgets)
     folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    assert diskcache.put(icache.KIND, k, Planted())
+    assert diskcache.put(icache.KIND, k, Planted() if value is None else value)
     return folder / f"{icache.KIND}-{k}{diskcache.SUFFIX}"
 
 
@@ -258,6 +258,11 @@ def test_a_trusted_entry_is_what_is_read(cache_dir):
     Planted.ran = False
     interpreter.load("kalah")
     assert Planted.ran
+
+
+def test_an_entry_of_the_right_key_but_wrong_content_is_compiled_afresh(cache_dir):
+    _plant_entry(cache_dir, "kalah", ("not", "a", "ruleset"))
+    assert interpreter.load("kalah").title == interpreter.load("kalah", cache=False).title
 
 
 def test_a_cache_folder_that_cannot_be_made_means_no_cache(tmp_path, monkeypatch):
