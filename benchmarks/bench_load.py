@@ -1,13 +1,14 @@
 """Loading and compiling every bundled ruleset, and the first screen of `meeple play`,
 from a cold process: with an empty disk cache (cold), with the cache filled by the run
-before (warm) and with the cache off (MEEPLE_NO_CACHE=1). "load" is the CPU time of
+before (warm), with only the grammar's tables cached (edited: as after editing the
+ruleset) and with the cache off (MEEPLE_NO_CACHE=1). "load" is the CPU time of
 `meeple.load(NAME)` and starting a game, imports excluded, measured inside a fresh
 process; "first screen" is the CPU time (user + system) of a whole
 `meeple play NAME </dev/null` process, which draws the first screen and ends at the end
 of its input. Best of --runs; a markdown table for docs/performance.md.
 
     python benchmarks/bench_load.py [--runs 3] [--checkout PATH] [--only NAME ...]
-                                    [--modes cold warm off]
+                                    [--modes cold warm edited off]
 
 --checkout runs another tree of the code (e.g. an older commit exported with
 `git archive <commit> | tar -x -C /tmp/old`) for comparison.
@@ -64,13 +65,19 @@ def measure(code: Path, name: str, mode: str, runs: int) -> dict:
         cache = Path(tempfile.mkdtemp(prefix="meeple-bench-cache-"))
         try:
             env = environment(code, cache, mode == "off")
-            if mode == "warm":      # fill the cache first
+            if mode in ("warm", "edited"):      # fill the cache first
                 child_cpu([sys.executable, "-c", LOAD, name], env)
+            if mode == "edited":    # as after editing the ruleset: only the grammar is cached
+                for entry in cache.glob("ruleset-*"):
+                    entry.unlink()
             _, out = child_cpu([sys.executable, "-c", LOAD, name], env)
             best["load"] = min(best["load"], json.loads(out)["load"])
             if mode == "cold":
                 shutil.rmtree(cache)
                 cache.mkdir(mode=0o700)
+            if mode == "edited":
+                for entry in cache.glob("ruleset-*"):
+                    entry.unlink()
             with open(os.devnull) as nothing:
                 cpu, _ = child_cpu([sys.executable, "-m", "meeple", "play", name], env, stdin=nothing)
             best["play"] = min(best["play"], cpu)
@@ -85,7 +92,7 @@ def main() -> None:
     ap.add_argument("--checkout", type=Path, default=ROOT)
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--modes", nargs="*", default=["cold", "warm", "off"],
-                    help="cold, warm, off (a checkout without the cache needs only off)")
+                    help="cold, warm, edited, off (a checkout without the cache needs only off)")
     args = ap.parse_args()
     sys.path.insert(0, str(args.checkout))
     from meeple.dsl.load import bundled_names

@@ -35,9 +35,19 @@ def code_fingerprint() -> str:
                 parts += [f.name, f.read_bytes()]
             except OSError:
                 parts += [f.name, b"?"]
-    import lark
     import pydantic
-    return diskcache.key(*parts, lark.__version__, pydantic.VERSION, *diskcache.runtime_key())
+    return diskcache.key(*parts, _lark_version(), pydantic.VERSION, *diskcache.runtime_key())
+
+
+def _lark_version() -> bytes:
+    """Lark's ``__init__.py`` (which says its version), read without importing Lark: a
+    ruleset from the cache does not need the parser."""
+    import importlib.util
+    spec = importlib.util.find_spec("lark")
+    try:
+        return Path(spec.origin).read_bytes() if spec and spec.origin else b"?"
+    except OSError:
+        return b"?"
 
 
 def read(path: Path, budgets: Budgets) -> list[tuple[str, bytes]] | None:
