@@ -49,8 +49,10 @@ def child_cpu(cmd: list[str], env: dict, stdin=None) -> tuple[float, str]:
 
 
 def environment(code: Path, cache: Path, off: bool) -> dict:
+    """The children's environment; they run in the cache's folder, where `play` saves
+    its record at the end of input (and which is removed after)."""
     env = dict(os.environ, PYTHONPATH=str(code), MEEPLE_CACHE_DIR=str(cache), TTY_COMPATIBLE="1",
-               COLUMNS="120", LINES="40", _CWD=tempfile.gettempdir())
+               COLUMNS="120", LINES="40", _CWD=str(cache))
     env.pop("MEEPLE_NO_CACHE", None)
     if off:
         env["MEEPLE_NO_CACHE"] = "1"
@@ -97,8 +99,9 @@ def main() -> None:
     sys.path.insert(0, str(args.checkout))
     from meeple.dsl.load import bundled_names
     names = args.only or bundled_names()
-    env = environment(args.checkout, Path(tempfile.gettempdir()), True)
-    helps = [child_cpu([sys.executable, "-m", "meeple", "--help"], env)[0] for _ in range(args.runs)]
+    with tempfile.TemporaryDirectory() as folder:
+        env = environment(args.checkout, Path(folder), True)
+        helps = [child_cpu([sys.executable, "-m", "meeple", "--help"], env)[0] for _ in range(args.runs)]
     print(f"`meeple --help`: {min(helps):.2f} s CPU\n")
     modes = args.modes
     print("| ruleset | " + " | ".join(f"load, {m}" for m in modes) + " | "
