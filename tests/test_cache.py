@@ -34,18 +34,6 @@ def cache_dir(tmp_path, monkeypatch) -> Path:
     interpreter.use_cache(True)
 
 
-class Parsed(Exception):
-    pass
-
-
-@pytest.fixture
-def no_parsing(monkeypatch):
-    """Loading raises Parsed if it parses a file (so it did not come from the cache)."""
-    def refuse(*args, **kwargs):
-        raise Parsed()
-    monkeypatch.setattr(dsl_parse, "parse", refuse)
-
-
 def ruleset_entries(folder: Path) -> list[Path]:
     return sorted(folder.glob("ruleset-*.cache"))
 
@@ -291,3 +279,16 @@ def test_the_key_separates_its_parts():
 
 def test_the_suite_does_not_use_the_users_cache():
     assert os.environ["MEEPLE_CACHE_DIR"] != str(Path.home() / ".cache" / "meeple")
+
+
+def test_the_warnings_of_a_cached_ruleset_are_those_of_a_fresh_compile(cache_dir, tmp_path, monkeypatch):
+    game = tmp_path / "ttt.meeple"
+    text = (Path(__file__).parent / "testdata" / "ttt" / "ttt.meeple").read_text(encoding="utf-8")
+    game.write_text(text + '\ntext never_used "nobody says this"\n', encoding="utf-8")
+    fresh = interpreter.load(game, cache=False)
+    assert [w.code for w in fresh.warnings] == ["check/unused-text"]
+    interpreter.load(game)
+    monkeypatch.setattr(dsl_parse, "parse", lambda *a, **k: pytest.fail("parsed: not from the cache"))
+    cached = interpreter.load(game)
+    assert [w.render(cached.sources.sources) for w in cached.warnings] == \
+        [w.render(fresh.sources.sources) for w in fresh.warnings]
