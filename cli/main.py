@@ -66,11 +66,15 @@ def _options(
                                  is_eager=True, help="Print 'meeple VERSION' and exit."),
     no_color: bool = typer.Option(False, "--no-color", callback=_no_colour, is_eager=True,
                                   help=NO_COLOR_HELP),
+    no_cache: bool = typer.Option(False, "--no-cache",
+                                  help="Neither read nor write the cache of compiled rulesets "
+                                       "(also: MEEPLE_NO_CACHE=1); see 'meeple cache'."),
 ) -> None:
     """Meeple: validate, play, simulate and replay games written in the Meeple rules language."""
     # the options of one command line only (tests run many in one process)
     jsonout.reset()
     render.set_colour(not no_color)
+    interpreter.use_cache(not no_cache)
 
 
 def no_color_option():
@@ -194,8 +198,7 @@ def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str
     command line, so one the ruleset does not have is a usage error (exit 2); from a
     record it is a problem with the file (exit 1)."""
     try:
-        src = dsl_load.read_sources(path, budgets)
-        return interpreter.compile_sources(src, variants, locale, budgets)
+        return interpreter.load(path, variants, locale, budgets)
     except MeepleError as e:
         _err().print(e.render(), markup=False, soft_wrap=True)
         if from_options and {d.code for d in e.diagnostics} <= UNKNOWN_CHOICE:
@@ -1258,6 +1261,35 @@ def lsp(
         raise fail(f"--tcp '{tcp}': write PORT or HOST:PORT, e.g. --tcp 2087", 2)
     from . import lsp as server
     server.serve(tcp)
+
+
+# ---------------------------------------------------------------- cache
+
+@app.command()
+def cache(
+    action: str = typer.Argument("info", metavar="[info|clear]",
+                                 help="info: where the cache is and what it holds; "
+                                      "clear: remove every entry."),
+    no_color: bool = no_color_option(),
+) -> None:
+    """The cache of compiled rulesets (and of the grammar's tables) that makes loading
+    a ruleset fast the second time: where it is, how big, or clear it. Its folder is
+    MEEPLE_CACHE_DIR, else XDG_CACHE_HOME/meeple, else ~/.cache/meeple; MEEPLE_NO_CACHE=1
+    or --no-cache turns it off."""
+    if action not in ("info", "clear"):
+        raise fail(f"unknown action '{action}'; choose info or clear", 2)
+    out = _out()
+    if action == "clear":
+        n = interpreter.clear_cache()
+        out.print(f"removed {n} entr{'y' if n == 1 else 'ies'} from {interpreter.cache_info()['folder']}",
+                  markup=False, soft_wrap=True)
+        return
+    info = interpreter.cache_info()
+    state = "on" if info["enabled"] and info["trusted"] else \
+        ("off" if not info["enabled"] else f"not used: {info['reason']}")
+    out.print(f"folder:  {info['folder']}", markup=False, soft_wrap=True)
+    out.print(f"state:   {state}", markup=False, soft_wrap=True)
+    out.print(f"entries: {info['entries']} ({info['bytes'] / 1e6:.1f} MB)", markup=False)
 
 
 # ---------------------------------------------------------------- test

@@ -3,6 +3,7 @@ Hypothesis) and check the ruleset's declared invariants and the generic ones."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 from pathlib import Path
 from typing import List, Optional
 
@@ -16,8 +17,10 @@ from ..dsl import load as dsl_load
 from ..dsl.errors import Diagnostic, MeepleError
 from ..interpreter import RuleError
 from ..interpreter import record as records
-from ..interpreter.invariants import Config, Stats, configs, explore
 from . import complete, jsonout
+
+if TYPE_CHECKING:
+    from ..interpreter.invariants import Config
 
 
 def budget_help() -> str:
@@ -57,6 +60,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         view, nor its log, nor its options and their texts. A failure is shrunk to a
         short game, printed with the rule's source line, and saved as a record for
         `meeple replay`; exit 1."""
+        from ..interpreter.invariants import Config, Stats, configs, explore  # only here: start-up
         jout = jsonout.begin("test", json_out)
         o, e = out(), err()
         if examples < 1:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class Span(BaseModel):
     """Where a node starts in its source file (1-based line and column)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)
     file: str = "<string>"
     line: int = 0
     column: int = 0
@@ -24,7 +24,7 @@ class Span(BaseModel):
 
 
 class Node(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
     span: Span = Field(default_factory=Span)
 
 
@@ -693,9 +693,9 @@ class File(Node):
     decls: list[Decl] = []
 
 
-for _cls in list(globals().values()):
-    if isinstance(_cls, type) and issubclass(_cls, Node) and _cls is not Node:
-        _cls.model_rebuild()
+# No model_rebuild() here: with defer_build each class makes its validator when first
+# used (its forward references resolve then), which keeps importing the IR cheap (a
+# ruleset loaded from the disk cache is unpickled, never validated).
 
 
 def decl_key(decl) -> str:

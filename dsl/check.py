@@ -51,6 +51,13 @@ class NodeMap:
     def __len__(self) -> int:
         return len(self._by_id)
 
+    # pickled (the disk cache) as its (node, value) pairs: ids differ once unpickled
+    def __getstate__(self):
+        return list(self._by_id.values())
+
+    def __setstate__(self, pairs) -> None:
+        self._by_id = {id(node): (node, value) for node, value in pairs}
+
 
 @dataclass
 class Board:

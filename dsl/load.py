@@ -15,7 +15,6 @@ from . import ast as ir
 from . import budgets as budget
 from . import files
 from . import errors
-from .parse import parse
 from .resources import RULESETS_DIR
 
 SUFFIX = ".meeple"
@@ -129,19 +128,23 @@ def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> Sou
     budgets = budget.check(budgets)
     path = Path(path)
     out = SourceSet()
-    files: list[Path]
-    if path.is_dir():
-        files = sorted(path.glob(f"*{SUFFIX}")) + sorted((path / "variants").glob(f"*{SUFFIX}")) \
-            + sorted((path / "locales").glob(f"*{SUFFIX}"))
-        if not files:
-            out.diagnostics.append(errors.io_error(str(path), f"no {SUFFIX} files in this folder"))
-    else:
-        files = [path]
+    files = source_files(path)
+    if not files:
+        out.diagnostics.append(errors.io_error(str(path), f"no {SUFFIX} files in this folder"))
     for f in files:
         _read_one(f, out, budgets)
     if out.base is None and not out.diagnostics:
         out.diagnostics.append(errors.io_error(str(path), "no file with a 'ruleset NAME' header"))
     return out
+
+
+def source_files(path: Path) -> list[Path]:
+    """The files of a ruleset, in the order they are read: a folder's base file(s),
+    then its variants and locales; a file alone is itself."""
+    if path.is_dir():
+        return sorted(path.glob(f"*{SUFFIX}")) + sorted((path / "variants").glob(f"*{SUFFIX}")) \
+            + sorted((path / "locales").glob(f"*{SUFFIX}"))
+    return [path]
 
 
 def read_text(f: Path | str, limit: int) -> str:
@@ -178,6 +181,7 @@ def add_text(out: SourceSet, name: str, text: str, budgets: budget.Budgets | Non
         return
     f = name
     out.sources[name] = text
+    from .parse import parse   # here: a ruleset from the disk cache never needs the parser
     try:
         parsed = parsed if parsed is not None else parse(text, str(f), budgets)
     except errors.MeepleError as e:

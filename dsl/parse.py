@@ -1,6 +1,7 @@
 """Source text -> IR (dsl/ast.py), with Lark errors turned into diagnostics."""
 from __future__ import annotations
 
+import io
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -10,6 +11,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast as ir
 from . import budgets as budget
+from . import diskcache
 from . import errors
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -23,10 +25,30 @@ _TERMINAL_WORDS = {
 }
 
 
+_OPTIONS = dict(parser="lalr", start=["start", "expr"], propagate_positions=True,
+                maybe_placeholders=True)
+
+
 @lru_cache(maxsize=1)
 def parser() -> Lark:
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", start=["start", "expr"],
-                propagate_positions=True, maybe_placeholders=True)
+    """The LALR parser of the grammar. Making its tables takes about 0.17 s, so they are
+    kept in the disk cache (dsl/diskcache.py), keyed by the grammar, the options, Lark's
+    version and Python's."""
+    import lark
+    text = GRAMMAR.read_text(encoding="utf-8")
+    k = diskcache.key("grammar", text, repr(sorted(_OPTIONS.items())), lark.__version__,
+                      *diskcache.runtime_key())
+    saved = diskcache.get("grammar", k)
+    if isinstance(saved, bytes):
+        try:
+            return Lark.load(io.BytesIO(saved))
+        except Exception:  # noqa: BLE001 - a bad entry: build the tables again
+            pass
+    made = Lark(text, **_OPTIONS)
+    buf = io.BytesIO()
+    made.save(buf)
+    diskcache.put("grammar", k, buf.getvalue())
+    return made
 
 
 @lru_cache(maxsize=1)

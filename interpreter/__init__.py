@@ -7,12 +7,17 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..dsl import ast as _ir
 from ..dsl.budgets import Budgets
 from ..dsl.budgets import check as _check_budgets
 from ..dsl.check import check
 from ..dsl.errors import Diagnostic, Diagnostics, MeepleError
+from ..dsl import diskcache as _diskcache
 from ..dsl.load import merge, read_sources, resolve_path
+
+from . import cache as _cache
 
 from .bots import BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
@@ -23,16 +28,62 @@ from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
-           "perft", "divide", "histories", "make_bot", "bot_move", "parse_spec", "BotSpecError", "Outcome", "NothingToUndo", "Decision"]
+           "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move", "parse_spec", "BotSpecError", "Outcome", "NothingToUndo", "Decision"]
 
 
-def load(ruleset: str, variants=(), locale: str | None = None, budgets: Budgets | None = None) -> Ruleset:
-    """Loads, checks and compiles a ruleset (a bundled name or a path). Raises
-    MeepleError with every diagnostic when it has problems. ``budgets`` raises (or
-    lowers) the limits on loading and running it (see ``Budgets``)."""
+def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,
+         cache: bool = True) -> Ruleset:
+    """Loads, checks and compiles a ruleset (a bundled name, or a path: a ``Path`` is
+    always a path). Raises MeepleError with every diagnostic when it has problems.
+    ``budgets`` raises (or lowers) the limits on loading and running it (see
+    ``Budgets``). A ruleset that loads without problems is kept in the disk cache
+    (see docs/cli.md) unless ``cache=False`` or the cache is off."""
     budgets = _check_budgets(budgets)
-    src = read_sources(resolve_path(ruleset), budgets)
-    return compile_sources(src, variants, locale, budgets)
+    path = ruleset if isinstance(ruleset, Path) else resolve_path(ruleset)
+    raw = _cache.read(path, budgets) if cache and _diskcache.enabled() else None
+    if raw is None:
+        return compile_sources(read_sources(path, budgets), variants, locale, budgets)
+    key = _cache.entry_key(raw, variants, locale, budgets)
+    hit = _diskcache.get(_cache.KIND, key)
+    if isinstance(hit, tuple) and len(hit) == 3:
+        try:
+            return Ruleset(hit[0], _cache.texts_of(raw), hit[1], budgets, hit[2])
+        except Exception:  # noqa: BLE001 - not what this version writes: compile afresh
+            pass
+    ruleset = compile_sources(_cache.sources_of(path, raw, budgets), variants, locale, budgets)
+    _diskcache.put(_cache.KIND, key, (ruleset.checked, ruleset.warnings, ruleset.relation_tables()))
+    return ruleset
+
+
+def use_cache(on: bool = True) -> None:
+    """Turns the disk cache of compiled rulesets on or off for this process (it is on
+    unless the environment sets ``MEEPLE_NO_CACHE``)."""
+    _diskcache.set_enabled(on)
+
+
+def cache_info() -> dict:
+    """The disk cache: ``folder`` (a string, or None without a home folder), ``enabled`` (not turned off), ``trusted``
+    (the folder is the user's own and nobody else may write into it; else ``reason``
+    says why and it is not used), ``entries`` and ``bytes``."""
+    folder = _diskcache.folder()
+    if folder is None:
+        return {"folder": None, "enabled": False, "trusted": False, "entries": 0, "bytes": 0,
+                "reason": "there is no home folder to keep it in (set MEEPLE_CACHE_DIR)"}
+    reason = _diskcache.untrusted_reason(folder) if folder.exists() else None
+    found = _diskcache.entries(folder)
+    size = 0
+    for f in found:
+        try:
+            size += f.stat().st_size
+        except OSError:
+            pass
+    return {"folder": str(folder), "enabled": _diskcache.enabled(), "trusted": reason is None,
+            "reason": reason, "entries": len(found), "bytes": size}
+
+
+def clear_cache() -> int:
+    """Removes every entry of the disk cache; returns how many there were."""
+    return _diskcache.clear()
 
 
 def compile_sources(src, variants=(), locale: str | None = None,

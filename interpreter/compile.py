@@ -104,9 +104,12 @@ class Program:
     """A ruleset compiled for one number of players: immutable, reusable; games are
     started from it. Board sizes, decks and relations may depend on the player count."""
 
-    def __init__(self, checked: Checked, players: int, budgets: budget.Budgets | None = None):
+    def __init__(self, checked: Checked, players: int, budgets: budget.Budgets | None = None,
+                 relations: dict | None = None):
         self.checked = c = checked
         self.n = players
+        # relation tables made by an earlier compile for this player count (the disk cache)
+        self._made_relations = relations or {}
         self.budgets = budgets = budget.check(budgets)
         self._code_size = 0
         self.name, self.title = c.name, c.title
@@ -501,7 +504,9 @@ class Program:
             for x in self.boards[ba]:
                 table[x] = [y for y in self.boards[bb] if fn(R, x, y)]
             return True
-        if fn is not None:
+        if name in self._made_relations:
+            table[:] = self._made_relations[name]
+        elif fn is not None:
             self._static("relation", r.span, build)
         self.ns[f"REL_{name}"] = table
         self.ns[f"RELSET_{name}"] = [frozenset(t) for t in table]
@@ -536,10 +541,22 @@ class Program:
                         rest = t[k:]
                         rel.setdefault(t[:k], []).append(rest[0] if len(rest) == 1 else list(rest))
             return True
-        if fn is not None:
+        if name in self._made_relations:
+            rel, related = self._made_relations[name]
+        elif fn is not None:
             self._static("relation", r.span, build)
         self.ns[f"REL_{name}"] = rel
         self.ns[f"RELSET_{name}"] = related
+
+    def relation_tables(self) -> dict:
+        """The relations' tables, by relation name, as ``relations`` takes them back."""
+        out = {}
+        for name, r in self.checked.relations.items():
+            if len(r.params) > 2:
+                out[name] = (self.ns[f"REL_{name}"], self.ns[f"RELSET_{name}"])
+            else:
+                out[name] = self.ns[f"REL_{name}"]
+        return out
 
     def _gen(self, e, env: Env) -> str | None:
         """An expression's Python text, or None (with a diagnostic) when it is too big."""
@@ -982,7 +999,7 @@ class ProcCompiler:
         self.emit(_chancy(ins) if tie == "random" else ins, s.span)
 
     def _AttrAssign(self, s: ir.AttrAssign):
-        holder = self.fn(s.obj if s.obj is not None else ir.Var(span=s.span, name=s.var))
+        holder = self.fn(s.obj if s.obj is not None else ir.Var.model_construct(span=s.span, name=s.var))
         value, attr, nxt = self.value_fn(s.value), s.attr, self.here() + 1
         name = s.var or "the item"
 
@@ -1195,8 +1212,10 @@ class Ruleset:
     """A checked ruleset and its programs, one per number of players (compiled when
     first needed). ``interpreter.load`` returns one; ``new_game`` picks the program."""
 
-    def __init__(self, checked: Checked, sources=None, warnings=(), budgets: budget.Budgets | None = None):
+    def __init__(self, checked: Checked, sources=None, warnings=(), budgets: budget.Budgets | None = None,
+                 relations: dict[int, dict] | None = None):
         self.checked = c = checked
+        self._relations = relations or {}   # per player count: tables an earlier compile made
         self.budgets = budget.check(budgets)
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
@@ -1217,9 +1236,14 @@ class Ruleset:
                              f"players, not {n}")
         prog = self._programs.get(n)
         if prog is None:
-            prog = self._programs[n] = Program(self.checked, n, self.budgets)
+            prog = self._programs[n] = Program(self.checked, n, self.budgets, self._relations.get(n))
             prog.sources, prog.warnings = self.sources, self.warnings
         return prog
+
+    def relation_tables(self) -> dict[int, dict]:
+        """The relation tables of every program compiled so far, by player count (what
+        ``relations`` takes back: the disk cache keeps them)."""
+        return {n: prog.relation_tables() for n, prog in self._programs.items()}
 
     def new_game(self, players: int, seed: int = 0, hook=None, chance: str = "seeded"):
         """Starts a game for ``players`` players: setup runs until the first decision

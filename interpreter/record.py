@@ -27,13 +27,11 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from jsonschema.exceptions import best_match
-
 from ..dsl import files as dsl_files
 from ..dsl.resources import SCHEMA_DIR
 
 from .runtime import Game, IllegalMove
-from .state import strict_validator
+from .state import best_match, strict_validator
 
 RECORD_FORMAT = "meeple-record/2"
 OLD_FORMATS = ("meeple-record/1",)
@@ -120,7 +118,14 @@ class SaveError(Exception):
     code = "record/save"
 
 
-_VALIDATOR = strict_validator(RECORD_SCHEMA)
+_VALIDATOR = None
+
+
+def _validator():
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        _VALIDATOR = strict_validator(RECORD_SCHEMA)
+    return _VALIDATOR
 
 
 def printable(text: str, limit: int = 80) -> str:
@@ -260,7 +265,7 @@ def describe(rec: Record, path: str | Path, finished: bool) -> str:
 # ---------------------------------------------------------------- reading
 
 def from_dict(data) -> Record:
-    err = best_match(_VALIDATOR.iter_errors(data))
+    err = best_match(_validator().iter_errors(data))
     if err is not None:
         where = "/".join(str(x) for x in err.absolute_path) or "the record"
         raise RecordError(f"invalid record at {where}: {printable(err.message, 200)}")

@@ -10,9 +10,7 @@ A bad state is one ``StateError``: ``invalid state at <json path>: <what is wron
 """
 from __future__ import annotations
 
-import jsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from functools import lru_cache
 
 STATE_FORMAT = "meeple-state/1"
 PHASES = ("setup", "play", "ending", "over")
@@ -138,15 +136,25 @@ def _is_int(_checker, x) -> bool:
     return type(x) is int   # not 3.0, not True
 
 
-_Validator = jsonschema.validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int))
+@lru_cache(maxsize=1)
+def _strict_class():
+    import jsonschema   # only when a state or record is checked: it costs start-up time
+    from jsonschema import Draft202012Validator
+    return jsonschema.validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_int))
 
 
 def strict_validator(schema: dict):
     """A validator for which only true integers are integers (3.0 and true are not);
     records are checked with one too."""
-    return _Validator(schema)
+    return _strict_class()(schema)
+
+
+def best_match(errors):
+    """jsonschema's best error of an ``iter_errors``."""
+    from jsonschema.exceptions import best_match as best
+    return best(errors)
 
 
 _VALIDATOR = None

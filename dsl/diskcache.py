@@ -1,0 +1,221 @@
+"""A small on-disk cache of what is slow to rebuild (the parser tables of the grammar,
+checked rulesets), keyed by a content hash.
+
+The folder is ``$MEEPLE_CACHE_DIR``, else ``$XDG_CACHE_HOME/meeple``, else
+``~/.cache/meeple``; ``MEEPLE_NO_CACHE=1`` (or ``meeple --no-cache``) turns the cache off.
+Entries are pickles, which can run code when read, so an entry is read only from a
+folder owned by the user and writable by nobody else (``trusted``); see docs/trust.md.
+Every failure (an unwritable folder, a corrupt, truncated or foreign entry) just means
+"not cached": the caller rebuilds, and nothing is ever raised from here.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+MAGIC = b"meeple-cache 1\n"
+DIGEST = 32                    # bytes of the sha256 of the payload
+KEEP = 256                     # entries kept; the least recently written go first
+SUFFIX = ".cache"
+
+_option_off = False            # set by `meeple --no-cache` for one command line
+
+
+def set_enabled(on: bool) -> None:
+    """Turns the cache on or off for this process (the ``--no-cache`` option)."""
+    global _option_off
+    _option_off = not on
+
+
+def enabled() -> bool:
+    """False when ``MEEPLE_NO_CACHE`` is set (to anything but ``0`` or nothing) or
+    ``--no-cache`` was given."""
+    return not _option_off and os.environ.get("MEEPLE_NO_CACHE", "") in ("", "0")
+
+
+def folder() -> Path | None:
+    """Where the cache lives (it may not exist yet); None when there is no home folder
+    to put it in."""
+    try:
+        own = os.environ.get("MEEPLE_CACHE_DIR")
+        if own:
+            return Path(own).expanduser()
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        if xdg and os.path.isabs(xdg):       # the XDG spec: a relative path is ignored
+            return Path(xdg) / "meeple"
+        return Path.home() / ".cache" / "meeple"
+    except (RuntimeError, KeyError, OSError):   # no HOME and no user entry
+        return None
+
+
+def untrusted_reason(path: Path) -> str | None:
+    """Why the folder must not be used, or None when it is owned by the user and
+    writable by nobody else (a pickle planted there by another user could run code)."""
+    try:
+        st = os.stat(path)
+    except OSError as e:
+        return f"cannot use it: {e.strerror or e}"
+    if not stat.S_ISDIR(st.st_mode):
+        return "it is not a folder"
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:                   # no POSIX owners (Windows): the profile's ACLs
+        return None
+    if st.st_uid != getuid():
+        return "it is owned by another user"
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "other users may write into it (chmod go-w fixes that)"
+    return None
+
+
+def _ready() -> Path | None:
+    """The cache folder, made if missing, or None when it is off or not trusted."""
+    if not enabled():
+        return None
+    path = folder()
+    if path is None:
+        return None
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return None if untrusted_reason(path) else path
+
+
+def key(*parts) -> str:
+    """The sha256 (hex) of the parts (str or bytes), each length-prefixed so that no two
+    different lists of parts give the same bytes."""
+    h = hashlib.sha256()
+    for p in parts:
+        b = p if isinstance(p, bytes) else str(p).encode("utf-8", "surrogateescape")
+        h.update(len(b).to_bytes(8, "big"))
+        h.update(b)
+    return h.hexdigest()
+
+
+def _entry(path: Path, kind: str, k: str) -> Path:
+    return path / f"{kind}-{k}{SUFFIX}"
+
+
+def get(kind: str, k: str):
+    """The object stored under ``kind`` and key ``k``, or None: missing, off, untrusted,
+    unreadable, truncated, corrupt or written by another version all read as None."""
+    path = _ready()
+    if path is None:
+        return None
+    head = MAGIC + k.encode("ascii") + b"\n"
+    try:
+        data = _read_own(_entry(path, kind, k))
+    except OSError:
+        return None
+    if data is None or not data.startswith(head) or len(data) < len(head) + DIGEST:
+        return None
+    digest, payload = data[len(head):len(head) + DIGEST], data[len(head) + DIGEST:]
+    if hashlib.sha256(payload).digest() != digest:
+        return None
+    try:
+        return pickle.loads(payload)     # noqa: S301 - only from a trusted folder (see above)
+    except Exception:  # noqa: BLE001 - a stale entry of another version: rebuild it
+        return None
+
+
+def _read_own(file: Path) -> bytes | None:
+    """The bytes of a regular file owned by the user and writable by nobody else."""
+    fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        getuid = getattr(os, "getuid", None)
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
+                or (getuid is not None and st.st_uid != getuid()):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read()
+    finally:
+        os.close(fd)
+
+
+def put(kind: str, k: str, value) -> bool:
+    """Stores ``value`` under ``kind`` and key ``k`` (atomically: a temporary file
+    renamed over the entry, so a reader sees the old entry or the new, never half of
+    one). Returns whether it was stored; failing is not an error."""
+    path = _ready()
+    if path is None:
+        return False
+    try:
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - something that cannot be pickled is not cached
+        return False
+    data = MAGIC + k.encode("ascii") + b"\n" + hashlib.sha256(payload).digest() + payload
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path, prefix=".tmp-", suffix=SUFFIX)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, _entry(path, kind, k))
+        tmp = None
+        _prune(path)
+        return True
+    except OSError:
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def entries(path: Path | None = None) -> list[Path]:
+    """The cache's entries (not temporary files), oldest first."""
+    path = folder() if path is None else path
+    if path is None:
+        return []
+    try:
+        found = [p for p in path.iterdir() if p.name.endswith(SUFFIX) and not p.name.startswith(".")]
+    except OSError:
+        return []
+    return sorted(found, key=_mtime)
+
+
+def _mtime(p: Path) -> float:
+    try:
+        return p.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _prune(path: Path) -> None:
+    found = entries(path)
+    for p in found[:max(0, len(found) - KEEP)]:
+        try:
+            p.unlink()
+        except OSError:
+            pass
+
+
+def clear() -> int:
+    """Removes every entry (and leftover temporary file); returns how many entries."""
+    path = folder()
+    n = 0
+    try:
+        names = list(path.iterdir())
+    except (OSError, AttributeError):   # no folder (AttributeError: folder() is None)
+        return 0
+    for p in names:
+        if p.name.endswith(SUFFIX):
+            try:
+                p.unlink()
+                n += not p.name.startswith(".")
+            except OSError:
+                pass
+    return n
+
+
+def runtime_key() -> tuple:
+    """What an entry also depends on besides its sources: the Python that pickled it."""
+    import importlib.util
+    return (sys.version, importlib.util.MAGIC_NUMBER, sys.implementation.name)

@@ -1,0 +1,294 @@
+"""The disk cache of compiled rulesets (dsl/diskcache.py, interpreter/cache.py): a
+ruleset loaded from it plays exactly like one compiled afresh; a changed source, a bad
+entry or a folder other users may write into is never read; turned off, it writes
+nothing. Every test here has its own cache folder (MEEPLE_CACHE_DIR in tmp_path)."""
+from __future__ import annotations
+
+import io
+import os
+import random
+import shutil
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import pytest
+
+from meeple import interpreter
+from meeple.cli import main as cli
+from meeple.dsl import diskcache
+from meeple.dsl import parse as dsl_parse
+from meeple.dsl.load import bundled_names, resolve_path
+from meeple.interpreter import record
+
+BUNDLED = bundled_names()
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(folder))
+    monkeypatch.delenv("MEEPLE_NO_CACHE", raising=False)
+    interpreter.use_cache(True)
+    yield folder
+    interpreter.use_cache(True)
+
+
+def ruleset_entries(folder: Path) -> list[Path]:
+    return sorted(folder.glob("ruleset-*.cache"))
+
+
+def play_out(ruleset, players: int, seed: int, moves: int) -> list:
+    """What a short random game shows: each decision's legal moves and state, and the
+    record's digest at the end."""
+    game = ruleset.new_game(players=players, seed=seed)
+    rng, seen, played = random.Random(seed), [], []
+    for _ in range(moves):
+        if game.over:
+            break
+        legal = game.legal_moves()
+        seen.append(([m.notation for m in legal], game.state))
+        move = rng.choice(legal)
+        played.append(move.notation)
+        game.apply(move)
+    seen.append(game.state)
+    rec = record.Record(ruleset.name, players, seed, [], None, played)
+    seen.append(record.digest(record.replay(ruleset, rec)))
+    return seen
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_a_ruleset_from_the_cache_plays_exactly_like_a_fresh_one(name, cache_dir, monkeypatch):
+    fresh = interpreter.load(name, cache=False)
+    assert not cache_dir.exists() or not ruleset_entries(cache_dir)
+    interpreter.load(name)                       # compiles and stores it
+    assert len(ruleset_entries(cache_dir)) == 1
+    monkeypatch.setattr(dsl_parse, "parse", lambda *a, **k: pytest.fail("parsed: not from the cache"))
+    cached = interpreter.load(name)
+    assert (cached.name, cached.title, cached.min_players, cached.max_players) == \
+        (fresh.name, fresh.title, fresh.min_players, fresh.max_players)
+    assert cached.warnings == fresh.warnings
+    for players in sorted({fresh.min_players, fresh.max_players}):
+        for seed in (1, 2):
+            assert play_out(cached, players, seed, 25) == play_out(fresh, players, seed, 25)
+
+
+def test_variants_and_locales_are_entries_of_their_own(cache_dir):
+    base = interpreter.load("cherokee")
+    german = interpreter.load("cherokee", locale="de")
+    assert len(ruleset_entries(cache_dir)) == 2
+    assert interpreter.load("cherokee", locale="de").locale == german.locale == "de"
+    assert interpreter.load("cherokee").locale is base.locale is None
+
+
+def test_editing_a_source_file_invalidates_the_entry(cache_dir, tmp_path):
+    game = tmp_path / "kalah"
+    shutil.copytree(resolve_path("kalah"), game)
+    first = interpreter.load(game)
+    base = next(game.glob("*.meeple"))
+    text = base.read_text(encoding="utf-8")
+    assert f'title "{first.title}"' in text
+    base.write_text(text.replace(f'title "{first.title}"', 'title "Kalah, edited"'), encoding="utf-8")
+    assert interpreter.load(game).title == "Kalah, edited"
+    assert len(ruleset_entries(cache_dir)) == 2
+
+
+def test_a_ruleset_with_problems_is_never_cached_and_says_them_each_time(cache_dir, tmp_path):
+    bad = tmp_path / "bad.meeple"
+    bad.write_text('ruleset bad\ntitle "Bad"\nplayers 2..2\nturn { x = 1 }\n', encoding="utf-8")
+    messages = []
+    for _ in range(2):
+        with pytest.raises(interpreter.MeepleError) as e:
+            interpreter.load(bad)
+        messages.append(e.value.render())
+    assert messages[0] == messages[1]
+    assert not ruleset_entries(cache_dir)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "foreign", "empty", "not a pickle"])
+def test_a_bad_entry_is_ignored_and_rebuilt(damage, cache_dir, monkeypatch):
+    fresh = interpreter.load("kalah", cache=False)
+    interpreter.load("kalah")
+    [entry] = ruleset_entries(cache_dir)
+    data = entry.read_bytes()
+    head = data.index(b"\n", len(diskcache.MAGIC)) + 1
+    if damage == "truncated":
+        data = data[:len(data) // 2]
+    elif damage == "flipped":
+        data = data[:-10] + bytes([data[-10] ^ 0xFF]) + data[-9:]
+    elif damage == "foreign":
+        data = b"meeple-cache 0\n" + data[len(diskcache.MAGIC):]
+    elif damage == "empty":
+        data = b""
+    else:   # the digest is right, the payload is not a pickle
+        payload = b"garbage"
+        import hashlib
+        data = data[:head] + hashlib.sha256(payload).digest() + payload
+    entry.write_bytes(data)
+    again = interpreter.load("kalah")          # no traceback: loaded afresh
+    assert play_out(again, 2, 5, 20) == play_out(fresh, 2, 5, 20)
+    assert entry.read_bytes() != data          # and the entry was written again
+    monkeypatch.setattr(dsl_parse, "parse", lambda *a, **k: pytest.fail("parsed: not from the cache"))
+    interpreter.load("kalah")
+
+
+def test_a_bad_grammar_entry_is_rebuilt(cache_dir):
+    dsl_parse.parser.cache_clear()
+    try:
+        dsl_parse.parser()
+        [entry] = cache_dir.glob("grammar-*.cache")
+        entry.write_bytes(entry.read_bytes()[:1000])
+        dsl_parse.parser.cache_clear()
+        assert dsl_parse.parse("ruleset x\n", "x.meeple").name == "x"
+        assert len(entry.read_bytes()) > 1000
+    finally:
+        dsl_parse.parser.cache_clear()
+
+
+def test_turned_off_it_writes_nothing(cache_dir, monkeypatch):
+    monkeypatch.setenv("MEEPLE_NO_CACHE", "1")
+    interpreter.load("kalah")
+    assert not cache_dir.exists() or not list(cache_dir.iterdir())
+    monkeypatch.delenv("MEEPLE_NO_CACHE")
+    interpreter.use_cache(False)
+    interpreter.load("kalah")
+    assert not cache_dir.exists() or not list(cache_dir.iterdir())
+    interpreter.use_cache(True)
+    interpreter.load("kalah", cache=False)
+    assert not cache_dir.exists() or not ruleset_entries(cache_dir)
+
+
+def meeple_cli(*args) -> tuple[int, str]:
+    out = io.StringIO()
+    saved = sys.argv
+    sys.argv = ["meeple", *args]
+    try:
+        with redirect_stdout(out), redirect_stderr(out):
+            try:
+                cli.main()
+                code = 0
+            except SystemExit as e:
+                code = e.code
+    finally:
+        sys.argv = saved
+    return code, out.getvalue()
+
+
+def test_the_no_cache_option_writes_nothing_and_the_cache_command(cache_dir):
+    code, _ = meeple_cli("--no-cache", "simulate", "kalah", "--games", "1")
+    assert code == 0
+    assert not cache_dir.exists() or not ruleset_entries(cache_dir)
+    code, _ = meeple_cli("simulate", "kalah", "--games", "1")
+    assert code == 0 and len(ruleset_entries(cache_dir)) == 1
+    n = len(list(cache_dir.glob("*.cache")))    # the grammar's tables too, if made here
+    code, out = meeple_cli("cache")
+    assert code == 0 and str(cache_dir) in out and "state:   on" in out and f"entries: {n} " in out
+    code, out = meeple_cli("cache", "clear")
+    assert code == 0 and f"removed {n} entr" in out
+    assert not list(cache_dir.glob("*.cache"))
+    code, out = meeple_cli("cache", "bogus")
+    assert code == 2 and "choose info or clear" in out
+
+
+class Planted:
+    """A pickle that runs code when it is read."""
+    ran = False
+
+    def __reduce__(self):
+        return (_plant, ())
+
+
+def _plant():
+    Planted.ran = True
+    return None
+
+
+def _plant_entry(folder: Path, name, value=None) -> Path:
+    """An entry another user could have planted: right key, right digest, a pickle
+    that runs code (or ``value``)."""
+    from meeple.interpreter import cache as icache
+    budgets = interpreter.Budgets()
+    raw = icache.read(resolve_path(name), budgets)
+    k = icache.entry_key(raw, (), None, budgets)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    assert diskcache.put(icache.KIND, k, Planted() if value is None else value)
+    return folder / f"{icache.KIND}-{k}{diskcache.SUFFIX}"
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
+def test_a_folder_others_may_write_into_is_not_trusted(cache_dir):
+    _plant_entry(cache_dir, "kalah")
+    os.chmod(cache_dir, 0o777)
+    Planted.ran = False
+    assert interpreter.load("kalah").title        # loaded afresh
+    assert not Planted.ran
+    info = interpreter.cache_info()
+    assert not info["trusted"] and "other users may write" in info["reason"]
+    code, out = meeple_cli("cache")
+    assert "not used: other users may write" in out
+    os.chmod(cache_dir, 0o700)
+    assert interpreter.cache_info()["trusted"]
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
+def test_an_entry_others_may_write_is_not_read(cache_dir):
+    entry = _plant_entry(cache_dir, "kalah")
+    os.chmod(entry, 0o666)
+    Planted.ran = False
+    assert interpreter.load("kalah").title
+    assert not Planted.ran
+
+
+def test_a_trusted_entry_is_what_is_read(cache_dir):
+    """The other side of the two tests above: the planted entry, in a trusted folder,
+    is read (so those tests do test the trust check)."""
+    _plant_entry(cache_dir, "kalah")
+    Planted.ran = False
+    interpreter.load("kalah")
+    assert Planted.ran
+
+
+def test_an_entry_of_the_right_key_but_wrong_content_is_compiled_afresh(cache_dir):
+    _plant_entry(cache_dir, "kalah", ("not", "a", "ruleset"))
+    assert interpreter.load("kalah").title == interpreter.load("kalah", cache=False).title
+
+
+def test_a_cache_folder_that_cannot_be_made_means_no_cache(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(blocker / "cache"))
+    assert interpreter.load("kalah").title
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(blocker))
+    assert interpreter.load("kalah").title
+    assert blocker.read_text() == "not a folder"
+
+
+def test_the_folder_follows_the_environment(tmp_path, monkeypatch):
+    monkeypatch.delenv("MEEPLE_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert diskcache.folder() == tmp_path / "xdg" / "meeple"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/path")      # ignored, as the spec says
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert diskcache.folder() == tmp_path / "home" / ".cache" / "meeple"
+
+
+def test_the_key_separates_its_parts():
+    assert diskcache.key("ab", "c") != diskcache.key("a", "bc")
+    assert diskcache.key(b"x") == diskcache.key("x")
+
+
+def test_the_suite_does_not_use_the_users_cache():
+    assert os.environ["MEEPLE_CACHE_DIR"] != str(Path.home() / ".cache" / "meeple")
+
+
+def test_the_warnings_of_a_cached_ruleset_are_those_of_a_fresh_compile(cache_dir, tmp_path, monkeypatch):
+    game = tmp_path / "ttt.meeple"
+    text = (Path(__file__).parent / "testdata" / "ttt" / "ttt.meeple").read_text(encoding="utf-8")
+    game.write_text(text + '\ntext never_used "nobody says this"\n', encoding="utf-8")
+    fresh = interpreter.load(game, cache=False)
+    assert [w.code for w in fresh.warnings] == ["check/unused-text"]
+    interpreter.load(game)
+    monkeypatch.setattr(dsl_parse, "parse", lambda *a, **k: pytest.fail("parsed: not from the cache"))
+    cached = interpreter.load(game)
+    assert [w.render(cached.sources.sources) for w in cached.warnings] == \
+        [w.render(fresh.sources.sources) for w in fresh.warnings]
