@@ -7,6 +7,7 @@ import json
 import re
 import sys
 from dataclasses import dataclass
+from operator import attrgetter
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -59,14 +60,48 @@ _MISSING = object()  # a global variable that had no value yet
 _KEEP_MOVES = 16  # how many of the newest moves keep the legal moves before them (for undo)
 
 
-@dataclass(frozen=True)
 class Move:
-    """One legal move: its position in the sorted list, its value, and its notation."""
+    """One legal move: its position in the sorted list, its value, its notation and the
+    seat whose move it is. Immutable; two moves are equal when all four are.
 
-    index: int
-    value: object
-    notation: str
-    player: int
+    The notation of a move from ``Game.legal_moves`` is written when it is first read
+    (most moves a program plays are never read as text): the same text as written at
+    once, from what the position was when the list was made. (Inside the interpreter,
+    ``notation`` may be given as a function of the value that writes it.)"""
+
+    __slots__ = ("_index", "_value", "_notation", "_player")
+
+    def __init__(self, index: int, value, notation, player: int):
+        self._index, self._value, self._notation, self._player = index, value, notation, player
+
+    index = property(attrgetter("_index"))
+    value = property(attrgetter("_value"))
+    player = property(attrgetter("_player"))
+
+    @property
+    def notation(self) -> str:
+        text = self._notation
+        if text.__class__ is not str:
+            text = self._notation = text(self._value)
+        return text
+
+    def _key(self) -> tuple:
+        return (self._index, self._value, self.notation, self._player)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Move(index={self._index!r}, value={self._value!r}, notation={self.notation!r}, "
+                f"player={self._player!r})")
+
+    def __reduce__(self):
+        return (Move, self._key())
 
 
 @dataclass(frozen=True)
@@ -990,15 +1025,32 @@ class Game:
         return self._moves
 
     def _moves_of(self, who: int, options: list) -> list[Move]:
+        """The moves of a decision: their notations are written when first read, except
+        those naming an item the decider may not know (written now, by its place as it
+        is now)."""
+        R = self.R
+        pend = R.pending
+        verb, type_code, alone = pend["verb"], pend["type"], pend.get("alone")
+        write = _writer(self.program, verb, type_code, alone)
+        if "item" not in type_code:
+            return [Move(i, v, write, who) for i, v in enumerate(options)]
         from .display import value_notation
-        pend = self.R.pending
-        verb = pend["verb"]
-        hidden_at = self.R.hidden_place(who) if "item" in pend["type"] else None
-        alone = pend.get("alone")
-        return [Move(i, v, alone if alone is not None and v is None else
-                     (f"{verb} " if verb else "")
-                     + value_notation(self.program, v, pend["type"], hidden_at), who)
-                for i, v in enumerate(options)]
+        hidden_at = R.hidden_place(who)
+        if _public(self.program):
+            loc = R.loc  # every item in a zone is seen by all (none is face down)
+            sees = lambda x, _who: loc[x] >= 0  # noqa: E731
+        else:
+            sees = R.sees_item
+        out = []
+        for i, v in enumerate(options):
+            if all(sees(x, who) for x in _items_of(v, type_code)):
+                out.append(Move(i, v, write, who))
+            else:
+                out.append(Move(i, v, alone if alone is not None and v is None else
+                                (f"{verb} " if verb else "")
+                                + value_notation(self.program, v, type_code, hidden_at), who))
+        return out
+
 
     def find_move(self, move, seat: int | None = None) -> Move:
         """A legal move from a Move, an index, or a notation (with or without its verb);
@@ -1009,12 +1061,20 @@ class Game:
         if self.at_chance:
             raise IllegalMove("a chance step comes first: set its outcome with apply_chance "
                               "or draw it with sample_chance")
+        if move.__class__ is Move:
+            known = self._moves
+            i = move._index
+            if known is not None and i < len(known) and known[i] is move:
+                return move  # a move of this position's own list: legal as it is
         if isinstance(move, Move):
             seat = move.player
         if seat is not None and (isinstance(seat, bool) or seat not in self.deciding):
             raise IllegalMove(self._not_deciding(seat, getattr(move, "notation", None)))
         moves = self.legal_moves(seat)
         if isinstance(move, Move):
+            i = move.index
+            if 0 <= i < len(moves) and moves[i] is move:
+                return move  # a move of this position's own list
             for m in moves:
                 if m.value == move.value and m.notation == move.notation:
                     return m
@@ -1266,6 +1326,56 @@ class Game:
             o = self.find_outcome(self.script[0])
             self.script.pop(0)
             self._resolve(self.R.chance["step"]["take"][o.index])
+
+
+def _public(prog: Program) -> bool:
+    """Whether the program's games hide nothing (known once per program)."""
+    public = prog.__dict__.get("_public")
+    if public is None:
+        public = prog.__dict__["_public"] = not prog.hidden_information
+    return public
+
+
+_TEXTS_KEPT = 50_000  # notations kept per program and kind of decision
+
+
+def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
+    """How the moves of one kind of decision (verb, type of options) are written, for
+    values that name no item the decider may not know: such a notation depends on the
+    program only, so each is written once per program and kept."""
+    writers = prog.__dict__.setdefault("_move_writers", {})
+    key = (verb, type_code, alone)
+    write = writers.get(key)
+    if write is not None:
+        return write
+    from .display import value_notation
+    prefix = f"{verb} " if verb else ""
+    texts: dict = {}
+
+    def write(v) -> str:
+        if v is None and alone is not None:
+            return alone
+        k = _text_key(v)
+        text = texts.get(k) if k is not None else None
+        if text is None:
+            text = prefix + value_notation(prog, v, type_code)
+            if k is not None and len(texts) < _TEXTS_KEPT:
+                texts[k] = text
+        return text
+
+    writers[key] = write
+    return write
+
+
+def _text_key(v):
+    """A key for a value's notation (None: not kept): ints, strings and lists of them
+    (a bool is written as a bool, never kept with the int it equals)."""
+    t = type(v)
+    if t is int or t is str:
+        return v
+    if t is list and all(type(x) is int for x in v):
+        return tuple(v)
+    return None
 
 
 def _without_copy(notation: str) -> str:
