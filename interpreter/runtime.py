@@ -20,6 +20,11 @@ if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never 
 STATE_FORMAT = "meeple-state/1"
 _SEAT_PREFIX = re.compile(r"p([1-9][0-9]{0,5}): (.*)\Z", re.S)
 LOG_KEEP = 60
+# The fast paths around the rules (notations written when first read and kept per
+# program, a Move of the position's own list taken as it is...) give exactly what the
+# straightforward paths give; False takes the straightforward ones everywhere (for the
+# tests that prove it, tests/test_move_paths.py, and for measurements).
+FAST_PATHS = True
 
 
 class ChanceStop(Exception):
@@ -1031,6 +1036,8 @@ class Game:
         R = self.R
         pend = R.pending
         verb, type_code, alone = pend["verb"], pend["type"], pend.get("alone")
+        if not FAST_PATHS:
+            return self._written_at_once(who, options)
         write = _writer(self.program, verb, type_code, alone)
         if "item" not in type_code:
             return [Move(i, v, write, who) for i, v in enumerate(options)]
@@ -1051,6 +1058,18 @@ class Game:
                                 + value_notation(self.program, v, type_code, hidden_at), who))
         return out
 
+    def _written_at_once(self, who: int, options: list) -> list[Move]:
+        """The moves of a decision with every notation written now (the straightforward
+        path, which the fast one must match)."""
+        from .display import value_notation
+        pend = self.R.pending
+        verb = pend["verb"]
+        hidden_at = self.R.hidden_place(who) if "item" in pend["type"] else None
+        alone = pend.get("alone")
+        return [Move(i, v, alone if alone is not None and v is None else
+                     (f"{verb} " if verb else "")
+                     + value_notation(self.program, v, pend["type"], hidden_at), who)
+                for i, v in enumerate(options)]
 
     def find_move(self, move, seat: int | None = None) -> Move:
         """A legal move from a Move, an index, or a notation (with or without its verb);
@@ -1061,7 +1080,7 @@ class Game:
         if self.at_chance:
             raise IllegalMove("a chance step comes first: set its outcome with apply_chance "
                               "or draw it with sample_chance")
-        if move.__class__ is Move:
+        if move.__class__ is Move and FAST_PATHS:
             known = self._moves
             i = move._index
             if known is not None and i < len(known) and known[i] is move:
@@ -1073,7 +1092,7 @@ class Game:
         moves = self.legal_moves(seat)
         if isinstance(move, Move):
             i = move.index
-            if 0 <= i < len(moves) and moves[i] is move:
+            if FAST_PATHS and 0 <= i < len(moves) and moves[i] is move:
                 return move  # a move of this position's own list
             for m in moves:
                 if m.value == move.value and m.notation == move.notation:
