@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import rng
 from .helpers import BudgetError, RuleError, over_budget
+from .helpers import sort_key as helpers_sort_key
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
     from .compile import Program
@@ -356,7 +357,7 @@ class Runtime:
     def say(self, log_id: int, values: list) -> None:
         """A message; for each item in it, which seats could see it when it was said
         (a bit mask), so that later moves of the item never reveal it in old messages."""
-        types = self.prog.logs[log_id].types
+        types = _log_types(self.prog)[log_id]
         masks = [self._masks(v, t) for v, t in zip(values, types)]
         # the item variables of the items named, as they are now (labels may show them)
         snapshot: dict[str, dict[str, object]] = {}
@@ -434,6 +435,8 @@ class Runtime:
 
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
+        if FAST_PATHS and self._plain_order(type_code, options):
+            return _distinct(sorted(options))
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -443,6 +446,17 @@ class Runtime:
             options = [sorted(o, key=inner) if any(not self.sees_item(i, player) for i in o) else o
                        for o in options]
         return _distinct(sorted(options, key=key))
+
+    def _plain_order(self, type_code: str, options: list) -> bool:
+        """Whether the options sort as plain numbers do: numbers (no bools) of a type
+        ordered by value, or items of a game that hides nothing, all in zones (known to
+        all, so ordered by identity)."""
+        if not all(o.__class__ is int for o in options):
+            return False
+        if type_code == "item":
+            loc = self.loc
+            return _public(self.prog) and all(loc[o] >= 0 for o in options)
+        return self.prog.sort_key(type_code) is helpers_sort_key
 
     def ask_each(self, var: str, choices: list, type_code: str, verb: str | None) -> None:
         """A simultaneous decision: each ``(seat, options)`` of ``choices`` chooses in
@@ -612,21 +626,23 @@ def _run(R: Runtime) -> None:
                              f"(the game goes on without asking any player)"))
             _next_phase(R)
             continue
-        if len(R.stack) <= R.low:
-            R.save_frame(len(R.stack) - 1)
-        frame = R.stack[-1]
+        stack = R.stack  # (the same list for the game's life: undo refills it in place)
+        if len(stack) <= R.low:
+            R.save_frame(len(stack) - 1)
+        frame = stack[-1]
         proc = prog.procs[frame["p"]]
         code, L, pc = proc.code, frame["L"], frame["pc"]
+        end = len(code)
         try:
             while True:
-                if pc >= len(code):
-                    R.stack.pop()
+                if pc >= end:
+                    stack.pop()
                     break
                 pc = code[pc](R, L)
                 steps += 1
                 if steps > max_steps:
                     raise over_budget("steps", f"more than {max_steps} statements in one move")
-                if R.pending is not None or R.end_requested or R.stack[-1] is not frame:
+                if R.pending is not None or R.end_requested or stack[-1] is not frame:
                     frame["pc"] = pc
                     break
         except ChanceStop:
@@ -1075,16 +1091,15 @@ class Game:
         """A legal move from a Move, an index, or a notation (with or without its verb);
         an index or a notation is a move of ``seat`` (by default the seat deciding now,
         in a simultaneous decision the first still to choose)."""
+        if FAST_PATHS:
+            found = self._found_at_once(move, seat)
+            if found is not None:
+                return found
         if self.over:
             raise IllegalMove("the game is over")
         if self.at_chance:
             raise IllegalMove("a chance step comes first: set its outcome with apply_chance "
                               "or draw it with sample_chance")
-        if move.__class__ is Move and FAST_PATHS:
-            known = self._moves
-            i = move._index
-            if known is not None and i < len(known) and known[i] is move:
-                return move  # a move of this position's own list: legal as it is
         if isinstance(move, Move):
             seat = move.player
         if seat is not None and (isinstance(seat, bool) or seat not in self.deciding):
@@ -1109,6 +1124,23 @@ class Game:
             if said:  # "p2: bid 3", as records write the choices of a simultaneous decision
                 return self.find_move(said.group(2), int(said.group(1)) - 1)
         return self._match(moves, move)
+
+    def _found_at_once(self, move, seat: int | None) -> Move | None:
+        """A move of the list of the seat deciding now (a Move of that very list, or
+        an index in it, for that seat), found without looking further: it is legal as
+        it is. None: find_move looks as usual (and says what is wrong)."""
+        R = self.R
+        pend = R.pending
+        if pend is None or (R.chance is not None and R.chance["step"] is not None):
+            return None
+        if move.__class__ is Move:
+            known, i = self._moves, move._index
+            return move if known is not None and i < len(known) and known[i] is move else None
+        if move.__class__ is int and (seat is None or (seat.__class__ is int and seat == pend["player"])):
+            moves = self.legal_moves()
+            if 0 <= move < len(moves):
+                return moves[move]
+        return None
 
     def move_text(self, move: Move) -> str:
         """A legal move as a record writes it (before it is played): its notation; in a
@@ -1345,6 +1377,14 @@ class Game:
             o = self.find_outcome(self.script[0])
             self.script.pop(0)
             self._resolve(self.R.chance["step"]["take"][o.index])
+
+
+def _log_types(prog: Program) -> list:
+    """The type codes of each message's values (known once per program)."""
+    types = prog.__dict__.get("_log_types")
+    if types is None:
+        types = prog.__dict__["_log_types"] = [t.types for t in prog.logs]
+    return types
 
 
 def _public(prog: Program) -> bool:

@@ -86,8 +86,9 @@ def moves_of(game, seat=None):
 
 def play_side_by_side(fast, slow, rnd, max_moves):
     """Plays the same random moves on both games and compares them after each: the fast
-    game plays the Move itself and reads the notations of the list it came from only
-    afterwards (every other move); the straightforward one plays the record's text."""
+    game plays the Move itself or its index (with or without its seat) and reads the
+    notations of the list it came from only afterwards (every other move); the
+    straightforward one plays the record's text."""
     texts = []
     for n in range(max_moves):
         if fast.over:
@@ -103,7 +104,10 @@ def play_side_by_side(fast, slow, rnd, max_moves):
         if not late:
             assert moves_of(fast, seat) == expected, f"move {n + 1}: the moves differ"
         move = listed[pick]
-        played = fast.apply(move)
+        how = n % 3  # the Move itself, its index for its seat, its index alone
+        if how == 2 and seat != fast.active_player:
+            how = 1
+        played = fast.apply(move if how == 0 else pick, seat=seat if how == 1 else None)
         assert played == move
         with straight():
             text = slow.move_text(slow.legal_moves(seat)[pick])
