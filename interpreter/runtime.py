@@ -1065,8 +1065,10 @@ class Game:
         else:
             sees = R.sees_item
         out = []
+        single = type_code == "item"
         for i, v in enumerate(options):
-            if all(sees(x, who) for x in _items_of(v, type_code)):
+            if (v is None or sees(v, who)) if single else \
+                    all(sees(x, who) for x in _items_of(v, type_code)):
                 out.append(Move(i, v, write, who))
             else:
                 out.append(Move(i, v, alone if alone is not None and v is None else
