@@ -1416,7 +1416,8 @@ def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
     def write(v) -> str:
         if v is None and alone is not None:
             return alone
-        k = _text_key(v)
+        t = v.__class__
+        k = v if t is int or t is str else _text_key(v)
         text = texts.get(k) if k is not None else None
         if text is None:
             text = prefix + value_notation(prog, v, type_code)
