@@ -76,6 +76,7 @@ class Move:
     ``notation`` may be given as a function of the value that writes it.)"""
 
     __slots__ = ("_index", "_value", "_notation", "_player")
+    __match_args__ = ("index", "value", "notation", "player")
 
     def __init__(self, index: int, value, notation, player: int):
         self._index, self._value, self._notation, self._player = index, value, notation, player
