@@ -640,7 +640,7 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
     history: list = []
 
     def on_move(game, notation):
-        history.append(Done(_mover(game, notation), notation, game.copy()))
+        history.append(Done.before(game, _mover(game, notation), notation))
 
     game = _replay_record(prog, rec, on_move)
     if game.over:

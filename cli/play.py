@@ -51,12 +51,33 @@ MAX_MOVE_TEXT = 500         # a longer line is not a move of any game (and is no
 
 @dataclass
 class Done:
-    """One move made: who made it, its notation and the game just before it."""
+    """One move made: who made it, its notation, and what undo checks of the game just
+    before it (``marks``: see ``marks_of``; ``revealing``: the move was the last secret
+    choice of a simultaneous decision, which shows everyone's). The game itself takes
+    the move back (``Game.undo``): no copy of it is kept."""
 
     seat: int
     notation: str
-    before: Game
+    marks: dict
     text: str | None = None   # as the record writes it (``p2: bid 4`` in a simultaneous decision)
+    revealing: bool = False
+
+    @classmethod
+    def before(cls, game: Game, seat: int, move: str | None = None) -> "Done":
+        """What to keep of ``game`` before a move of ``seat`` (its notation and record
+        text are filled in once it is played, or given as ``move``)."""
+        return cls(seat, move or "", marks_of(game), move,
+                   game.simultaneous and len(game.deciding) == 1)
+
+
+def marks_of(game: Game) -> dict:
+    """What ``revealed_since`` compares of a state: the generator, what each seat has
+    seen, how many chance outcomes were set (copied: the game goes on)."""
+    s = game.state
+    marks = {"rng": s["rng"], "seen": list(s["seen"])}
+    if "chance" in s:
+        marks["chance"] = {"n": s["chance"]["n"]}
+    return marks
 
 
 def read_line(console: Console, prompt: str) -> str:
@@ -155,10 +176,14 @@ class PlaySession:
         return True
 
     def apply(self, seat: int, move) -> tuple:
-        """Plays a move and records it in the history; returns (Move, game before)."""
+        """Plays a move and records it in the history; returns (Move, game before). (The
+        game before is a copy made to describe the move, dropped once it is described:
+        undo takes moves back with ``Game.undo``.)"""
         before = self.game.copy()
+        done = Done.before(self.game, seat)
         m = self.game.apply(move, seat=seat)
-        self.history.append(Done(seat, m.notation, before, before.move_text(m)))
+        done.notation, done.text = m.notation, before.move_text(m)
+        self.history.append(done)
         return m, before
 
     def type_code(self, game: Game) -> str:
@@ -467,33 +492,48 @@ class PlaySession:
                   "{count}, a move's notation, or help.", text=shown, count=len(moves))
 
     def undo(self, seat: int) -> bool:
+        """Takes back this seat's latest move and the bots' moves made after it (back to
+        this seat's decision), when no other human has moved since and nothing hidden
+        was learnt or drawn since; the game takes them back itself (``Game.undo``)."""
         c = self.console
         if not self.history:
             c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow")
                     + Text(tr(self.lang, "no move has been made yet.")))
             return False
-        last = self.history[-1]
+        k = len(self.history) - 1
+        while k > 0 and self.seats[self.history[k].seat] != HUMAN:
+            k -= 1  # the bots' moves since the latest human move go back with it
+        last = self.history[k]
         if last.seat != seat:
             c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(
                 tr(self.lang, "the latest move ('{move}') was made by {player}; you can only "
                    "undo your own latest move.", move=render.literal(last.notation),
                    player=self.pname(last.seat))))
             return False
-        if last.before.simultaneous and len(last.before.deciding) == 1:
+        taken = self.history[k:]
+        revealing = next((d for d in taken if d.revealing), None)
+        if revealing is not None:
             # the last secret choice showed everyone's: choosing again would use them
             c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(
                 tr(self.lang, "'{move}' revealed the secret choices, so the move stands.",
                    move=render.literal(last.notation))))
             return False
-        if revealed_since(last.before.state, self.game.state, seat):
+        if revealed_since(last.marks, self.game.state, seat) or self.game.can_undo < len(taken):
             c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(
                 tr(self.lang, "since '{move}' you have seen hidden information (or chance was "
                    "used), so the move stands.", move=render.literal(last.notation))))
             return False
-        self.history.pop()
-        self.game = last.before
-        c.print(Text(tr(self.lang, "Undone: {move}", move=render.literal(last.notation)),
-                     style="green"))
+        for _ in taken:
+            self.game.undo()
+        del self.history[k:]
+        bots = len(taken) - 1
+        if bots:
+            # (what the bots played is not named: it may name their hidden items)
+            c.print(Text(tr(self.lang, "Undone: {move} (and {n} bot moves after it)",
+                            move=render.literal(last.notation), n=bots), style="green"))
+        else:
+            c.print(Text(tr(self.lang, "Undone: {move}", move=render.literal(last.notation)),
+                         style="green"))
         return True
 
     def help(self, seat: int) -> None:

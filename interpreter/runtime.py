@@ -7,11 +7,13 @@ import json
 import re
 import sys
 from dataclasses import dataclass
+from operator import attrgetter
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from . import rng
 from .helpers import BudgetError, RuleError, over_budget
+from .helpers import sort_key as helpers_sort_key
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
     from .compile import Program
@@ -19,6 +21,11 @@ if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never 
 STATE_FORMAT = "meeple-state/1"
 _SEAT_PREFIX = re.compile(r"p([1-9][0-9]{0,5}): (.*)\Z", re.S)
 LOG_KEEP = 60
+# The fast paths around the rules (notations written when first read and kept per
+# program, a Move of the position's own list taken as it is...) give exactly what the
+# straightforward paths give; False takes the straightforward ones everywhere (for the
+# tests that prove it, tests/test_move_paths.py, and for measurements).
+FAST_PATHS = True
 
 
 class ChanceStop(Exception):
@@ -59,14 +66,49 @@ _MISSING = object()  # a global variable that had no value yet
 _KEEP_MOVES = 16  # how many of the newest moves keep the legal moves before them (for undo)
 
 
-@dataclass(frozen=True)
 class Move:
-    """One legal move: its position in the sorted list, its value, and its notation."""
+    """One legal move: its position in the sorted list, its value, its notation and the
+    seat whose move it is. Immutable; two moves are equal when all four are.
 
-    index: int
-    value: object
-    notation: str
-    player: int
+    The notation of a move from ``Game.legal_moves`` is written when it is first read
+    (most moves a program plays are never read as text): the same text as written at
+    once, from what the position was when the list was made. (Inside the interpreter,
+    ``notation`` may be given as a function of the value that writes it.)"""
+
+    __slots__ = ("_index", "_value", "_notation", "_player")
+    __match_args__ = ("index", "value", "notation", "player")
+
+    def __init__(self, index: int, value, notation, player: int):
+        self._index, self._value, self._notation, self._player = index, value, notation, player
+
+    index = property(attrgetter("_index"))
+    value = property(attrgetter("_value"))
+    player = property(attrgetter("_player"))
+
+    @property
+    def notation(self) -> str:
+        text = self._notation
+        if text.__class__ is not str:
+            text = self._notation = text(self._value)
+        return text
+
+    def _key(self) -> tuple:
+        return (self._index, self._value, self.notation, self._player)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Move(index={self._index!r}, value={self._value!r}, notation={self.notation!r}, "
+                f"player={self._player!r})")
+
+    def __reduce__(self):
+        return (Move, self._key())
 
 
 @dataclass(frozen=True)
@@ -316,7 +358,7 @@ class Runtime:
     def say(self, log_id: int, values: list) -> None:
         """A message; for each item in it, which seats could see it when it was said
         (a bit mask), so that later moves of the item never reveal it in old messages."""
-        types = self.prog.logs[log_id].types
+        types = _log_types(self.prog)[log_id]
         masks = [self._masks(v, t) for v, t in zip(values, types)]
         # the item variables of the items named, as they are now (labels may show them)
         snapshot: dict[str, dict[str, object]] = {}
@@ -394,6 +436,8 @@ class Runtime:
 
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
+        if FAST_PATHS and self._plain_order(type_code, options):
+            return _distinct(sorted(options))
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -403,6 +447,17 @@ class Runtime:
             options = [sorted(o, key=inner) if any(not self.sees_item(i, player) for i in o) else o
                        for o in options]
         return _distinct(sorted(options, key=key))
+
+    def _plain_order(self, type_code: str, options: list) -> bool:
+        """Whether the options sort as plain numbers do: numbers (no bools) of a type
+        ordered by value, or items of a game that hides nothing, all in zones (known to
+        all, so ordered by identity)."""
+        if not all(o.__class__ is int for o in options):
+            return False
+        if type_code == "item":
+            loc = self.loc
+            return _public(self.prog) and all(loc[o] >= 0 for o in options)
+        return self.prog.sort_key(type_code) is helpers_sort_key
 
     def ask_each(self, var: str, choices: list, type_code: str, verb: str | None) -> None:
         """A simultaneous decision: each ``(seat, options)`` of ``choices`` chooses in
@@ -572,21 +627,23 @@ def _run(R: Runtime) -> None:
                              f"(the game goes on without asking any player)"))
             _next_phase(R)
             continue
-        if len(R.stack) <= R.low:
-            R.save_frame(len(R.stack) - 1)
-        frame = R.stack[-1]
+        stack = R.stack  # (the same list for the game's life: undo refills it in place)
+        if len(stack) <= R.low:
+            R.save_frame(len(stack) - 1)
+        frame = stack[-1]
         proc = prog.procs[frame["p"]]
         code, L, pc = proc.code, frame["L"], frame["pc"]
+        end = len(code)
         try:
             while True:
-                if pc >= len(code):
-                    R.stack.pop()
+                if pc >= end:
+                    stack.pop()
                     break
                 pc = code[pc](R, L)
                 steps += 1
                 if steps > max_steps:
                     raise over_budget("steps", f"more than {max_steps} statements in one move")
-                if R.pending is not None or R.end_requested or R.stack[-1] is not frame:
+                if R.pending is not None or R.end_requested or stack[-1] is not frame:
                     frame["pc"] = pc
                     break
         except ChanceStop:
@@ -990,6 +1047,39 @@ class Game:
         return self._moves
 
     def _moves_of(self, who: int, options: list) -> list[Move]:
+        """The moves of a decision: their notations are written when first read, except
+        those naming an item the decider may not know (written now, by its place as it
+        is now)."""
+        R = self.R
+        pend = R.pending
+        verb, type_code, alone = pend["verb"], pend["type"], pend.get("alone")
+        if not FAST_PATHS:
+            return self._written_at_once(who, options)
+        write = _writer(self.program, verb, type_code, alone)
+        if "item" not in type_code:
+            return [Move(i, v, write, who) for i, v in enumerate(options)]
+        from .display import value_notation
+        hidden_at = R.hidden_place(who)
+        if _public(self.program):
+            loc = R.loc  # every item in a zone is seen by all (none is face down)
+            sees = lambda x, _who: loc[x] >= 0  # noqa: E731
+        else:
+            sees = R.sees_item
+        out = []
+        single = type_code == "item"
+        for i, v in enumerate(options):
+            if (v is None or sees(v, who)) if single else \
+                    all(sees(x, who) for x in _items_of(v, type_code)):
+                out.append(Move(i, v, write, who))
+            else:
+                out.append(Move(i, v, alone if alone is not None and v is None else
+                                (f"{verb} " if verb else "")
+                                + value_notation(self.program, v, type_code, hidden_at), who))
+        return out
+
+    def _written_at_once(self, who: int, options: list) -> list[Move]:
+        """The moves of a decision with every notation written now (the straightforward
+        path, which the fast one must match)."""
         from .display import value_notation
         pend = self.R.pending
         verb = pend["verb"]
@@ -1004,6 +1094,10 @@ class Game:
         """A legal move from a Move, an index, or a notation (with or without its verb);
         an index or a notation is a move of ``seat`` (by default the seat deciding now,
         in a simultaneous decision the first still to choose)."""
+        if FAST_PATHS:
+            found = self._found_at_once(move, seat)
+            if found is not None:
+                return found
         if self.over:
             raise IllegalMove("the game is over")
         if self.at_chance:
@@ -1015,6 +1109,9 @@ class Game:
             raise IllegalMove(self._not_deciding(seat, getattr(move, "notation", None)))
         moves = self.legal_moves(seat)
         if isinstance(move, Move):
+            i = move.index
+            if FAST_PATHS and 0 <= i < len(moves) and moves[i] is move:
+                return move  # a move of this position's own list
             for m in moves:
                 if m.value == move.value and m.notation == move.notation:
                     return m
@@ -1030,6 +1127,23 @@ class Game:
             if said:  # "p2: bid 3", as records write the choices of a simultaneous decision
                 return self.find_move(said.group(2), int(said.group(1)) - 1)
         return self._match(moves, move)
+
+    def _found_at_once(self, move, seat: int | None) -> Move | None:
+        """A move of the list of the seat deciding now (a Move of that very list, or
+        an index in it, for that seat), found without looking further: it is legal as
+        it is. None: find_move looks as usual (and says what is wrong)."""
+        R = self.R
+        pend = R.pending
+        if pend is None or (R.chance is not None and R.chance["step"] is not None):
+            return None
+        if move.__class__ is Move:
+            known, i = self._moves, move._index
+            return move if known is not None and i < len(known) and known[i] is move else None
+        if move.__class__ is int and (seat is None or (seat.__class__ is int and seat == pend["player"])):
+            moves = self.legal_moves()
+            if 0 <= move < len(moves):
+                return moves[move]
+        return None
 
     def move_text(self, move: Move) -> str:
         """A legal move as a record writes it (before it is played): its notation; in a
@@ -1266,6 +1380,65 @@ class Game:
             o = self.find_outcome(self.script[0])
             self.script.pop(0)
             self._resolve(self.R.chance["step"]["take"][o.index])
+
+
+def _log_types(prog: Program) -> list:
+    """The type codes of each message's values (known once per program)."""
+    types = prog.__dict__.get("_log_types")
+    if types is None:
+        types = prog.__dict__["_log_types"] = [t.types for t in prog.logs]
+    return types
+
+
+def _public(prog: Program) -> bool:
+    """Whether the program's games hide nothing (known once per program)."""
+    public = prog.__dict__.get("_public")
+    if public is None:
+        public = prog.__dict__["_public"] = not prog.hidden_information
+    return public
+
+
+_TEXTS_KEPT = 50_000  # notations kept per program and kind of decision
+
+
+def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
+    """How the moves of one kind of decision (verb, type of options) are written, for
+    values that name no item the decider may not know: such a notation depends on the
+    program only, so each is written once per program and kept."""
+    writers = prog.__dict__.setdefault("_move_writers", {})
+    key = (verb, type_code, alone)
+    write = writers.get(key)
+    if write is not None:
+        return write
+    from .display import value_notation
+    prefix = f"{verb} " if verb else ""
+    texts: dict = {}
+
+    def write(v) -> str:
+        if v is None and alone is not None:
+            return alone
+        t = v.__class__
+        k = v if t is int or t is str else _text_key(v)
+        text = texts.get(k) if k is not None else None
+        if text is None:
+            text = prefix + value_notation(prog, v, type_code)
+            if k is not None and len(texts) < _TEXTS_KEPT:
+                texts[k] = text
+        return text
+
+    writers[key] = write
+    return write
+
+
+def _text_key(v):
+    """A key for a value's notation (None: not kept): ints, strings and lists of them
+    (a bool is written as a bool, never kept with the int it equals)."""
+    t = type(v)
+    if t is int or t is str:
+        return v
+    if t is list and all(type(x) is int for x in v):
+        return tuple(v)
+    return None
 
 
 def _without_copy(notation: str) -> str:

@@ -298,6 +298,40 @@ def test_undo_is_refused_when_the_latest_move_is_another_players(tmp_path, prog)
     assert len(json.loads(rec.read_text())["moves"]) == k
 
 
+TTT = Path(__file__).parent / "testdata" / "ttt"
+
+
+def test_undo_takes_back_the_bots_moves_after_yours_and_the_record_follows(tmp_path):
+    rec = tmp_path / "u.json"
+    r = run("play", TTT, "--bot", "2=first", "--record", rec,
+            input="5\nundo\n1\nquit\n", env=TERMINAL)
+    assert r.exit_code == 0, r.output
+    # mark r2c2, the bot's first move (r1c1), then undo both: seat 1 decides again
+    assert "Undone: mark r2c2 (and 1 bot move after it)" in r.output
+    after = r.output.split("Undone:")[1]
+    assert "Player 1: mark r1c1" in after
+    saved = json.loads(rec.read_text())
+    assert saved["moves"] == ["mark r1c1", "mark r1c2"]   # the undone moves are gone
+    rules = interpreter.load(str(TTT))
+    game = record.replay(rules, record.load(rec))
+    assert not game.over and game.can_undo == 2
+    assert [m.notation for m in game.legal_moves()][:2] == ["mark r1c3", "mark r2c1"]
+
+
+def test_undo_after_resuming_takes_back_the_replayed_moves(tmp_path):
+    rec = tmp_path / "u.json"
+    first = run("play", TTT, "--bot", "2=first", "--record", rec, input="5\nquit\n",
+                env=TERMINAL)
+    assert first.exit_code == 0, first.output
+    assert json.loads(rec.read_text())["moves"] == ["mark r2c2", "mark r1c1"]
+    again = run("play", "--resume", rec, "--ruleset", TTT, input="undo\nundo\nquit\n",
+                env=TERMINAL)
+    assert again.exit_code == 0, again.output
+    assert "Undone: mark r2c2 (and 1 bot move after it)" in again.output
+    assert "Cannot undo: no move has been made yet." in again.output
+    assert json.loads(rec.read_text())["moves"] == []
+
+
 def test_undo_is_refused_after_a_hidden_card_was_seen(tmp_path):
     (tmp_path / "tiny.meeple").write_text(TINY)
     rec = tmp_path / "t.json"

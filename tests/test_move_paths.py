@@ -1,0 +1,189 @@
+"""The fast paths around the rules (issue 13 §1) give exactly what the straightforward
+paths give: notations written when first read (and kept per program) read as those
+written at once, even when read after the game has moved on; a Move of the position's
+own list is taken as it is by apply; the same moves, the same states and the same
+records, over random games of every bundled ruleset and of small rulesets that hide
+items, name them in options and decide simultaneously.
+
+Each game is played twice side by side from the same seed: once with the fast paths
+(``runtime.FAST_PATHS``, as always), once with the straightforward ones, and compared
+after every move."""
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+
+import pytest
+
+from meeple import interpreter
+from meeple.dsl.load import SourceSet, bundled_names
+from meeple.dsl.parse import parse
+from meeple.interpreter import record, runtime
+
+FILE = "t.meeple"
+
+# options that name items the decider may not know (a face-down draw pile, an opponent's
+# hand), lists of items, an option alone ("pass") and a simultaneous decision
+HIDDEN = """ruleset hidden_options
+players 2..3
+kind Card { value: int }
+zone pile: Card hidden
+zone hand: Card per player
+zone table: Card public
+deck cards into pile { Card(value: v) for v in 1..9 }
+label Card "{value}"
+var taken: int = 0
+var bid: int per player = 0
+setup {
+  shuffle pile
+  deal 2 from pile to hand
+}
+turn {
+  choose c from items(pile) + items(hand(active)) as "take"
+  move c to table
+  taken = taken + 1
+  if size(hand(active)) >= 2 {
+    choose cs from [[items(hand(active))[0]], items(hand(active))] as "drop"
+    move cs[0] to pile
+  }
+  choose t from items(table) as "keep" or "pass"
+  if t != none {
+    move t to hand(active)
+  }
+  choose bid(p) from [1, 2] for each p in players as "bid"
+}
+end when taken >= 6
+score(p) = size(hand(p))
+"""
+
+
+def compiled(text: str):
+    return interpreter.compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text}))
+
+
+def cases():
+    """Every bundled ruleset at its fewest and most players, and tic-tac-toe."""
+    out = [("tests/testdata/ttt", 2)]
+    for name in bundled_names():
+        rules = interpreter.load(name)
+        out += [(name, n) for n in sorted({rules.min_players, rules.max_players})]
+    return out
+
+
+@contextmanager
+def straight():
+    """The straightforward paths only, while inside."""
+    runtime.FAST_PATHS = False
+    try:
+        yield
+    finally:
+        runtime.FAST_PATHS = True
+
+
+def moves_of(game, seat=None):
+    return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves(seat)]
+
+
+def play_side_by_side(fast, slow, rnd, max_moves):
+    """Plays the same random moves on both games and compares them after each: the fast
+    game plays the Move itself or its index (with or without its seat) and reads the
+    notations of the list it came from only afterwards (every other move); the
+    straightforward one plays the record's text."""
+    texts = []
+    for n in range(max_moves):
+        if fast.over:
+            break
+        assert not slow.over
+        seat = rnd.choice(fast.deciding)
+        with straight():
+            assert slow.deciding == fast.deciding
+            expected = moves_of(slow, seat)
+        listed = fast.legal_moves(seat)
+        pick = rnd.randrange(len(listed))
+        late = n % 2 == 1
+        if not late:
+            assert moves_of(fast, seat) == expected, f"move {n + 1}: the moves differ"
+        move = listed[pick]
+        how = n % 3  # the Move itself, its index for its seat, its index alone
+        if how == 2 and seat != fast.active_player:
+            how = 1
+        played = fast.apply(move if how == 0 else pick, seat=seat if how == 1 else None)
+        assert played == move
+        with straight():
+            text = slow.move_text(slow.legal_moves(seat)[pick])
+            slow.apply(text)
+        if late:  # written now, after the move, as they read before it
+            assert [(m.index, m.value, m.notation, m.player) for m in listed] == expected, \
+                f"move {n + 1}: the notations read after the move differ"
+        texts.append(text)
+        assert fast.to_json() == slow.to_json(), f"move {n + 1}: the states differ"
+    return texts
+
+
+@pytest.mark.parametrize("name, players", cases())
+def test_the_fast_paths_play_bundled_games_exactly_as_the_straightforward_ones(name, players):
+    rules = interpreter.load(name)
+    for seed in range(2):
+        with straight():
+            slow = rules.new_game(players, seed=seed)
+        fast = rules.new_game(players, seed=seed)
+        texts = play_side_by_side(fast, slow, random.Random(seed), max_moves=60)
+        assert texts, "no move was played"
+        # the same record (its digests), replayed with the fast paths and without
+        rec = record.Record(rules.name, players, seed, [], None, texts)
+        with straight():
+            assert record.digest(record.replay(rules, rec)) == record.digest(slow)
+        assert record.digest(record.replay(rules, rec)) == record.digest(fast)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_moves_naming_hidden_items_read_as_written_at_once(players):
+    program = compiled(HIDDEN)
+    assert program.hidden_information
+    kinds = set()
+    for seed in range(20):
+        with straight():
+            slow = program.new_game(players, seed=seed)
+        fast = program.new_game(players, seed=seed)
+        for m in fast.legal_moves():
+            kinds.add(m.notation.split()[0])
+        play_side_by_side(fast, slow, random.Random(seed), max_moves=60)
+        assert fast.over and slow.over
+    assert {"take"} <= kinds
+
+
+def test_a_hidden_item_is_written_by_its_place_when_the_list_was_made():
+    program = compiled(HIDDEN)
+    fast = program.new_game(2, seed=1)
+    moves = fast.legal_moves()
+    with straight():
+        slow = program.new_game(2, seed=1)
+        written = [m.notation for m in slow.legal_moves()]
+    assert any("pile#" in w for w in written)  # the pile's cards are written by place
+    fast.apply(moves[0])  # the pile changes: the notations stay those of the position
+    assert [m.notation for m in moves] == written
+
+
+def test_a_move_from_another_position_is_still_found_by_value_and_notation():
+    rules = interpreter.load("tests/testdata/ttt")
+    one, other = rules.new_game(2), rules.new_game(2)
+    m = other.legal_moves()[4]
+    assert one.apply(m) == m and one.to_json() != rules.new_game(2).to_json()
+    # a move of the list before the last apply is not taken as it is: it is looked up
+    stale = one.legal_moves()[0]
+    one.apply(stale)
+    with pytest.raises(interpreter.IllegalMove, match="seat 2"):
+        one.apply(stale)
+
+
+def test_move_is_immutable_and_compares_by_its_four_fields():
+    rules = interpreter.load("tests/testdata/ttt")
+    lazy = rules.new_game(2).legal_moves()[3]
+    eager = interpreter.Move(lazy.index, lazy.value, lazy.notation, lazy.player)
+    assert lazy == eager and hash(lazy) == hash(eager) and repr(lazy) == repr(eager)
+    assert repr(eager).startswith("Move(index=3, value=")
+    with pytest.raises(AttributeError):
+        lazy.notation = "x"
+    with pytest.raises(AttributeError):
+        eager.index = 1
+    assert eager != interpreter.Move(lazy.index, lazy.value, lazy.notation + "!", lazy.player)
