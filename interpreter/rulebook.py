@@ -227,17 +227,12 @@ class _Builder:
         return Section("overview", s("h.overview"), blocks, [goal])
 
     def goal(self) -> list:
+        """How the game is won: the score, the outcomes, the teams."""
         s, c = self.say, self.c
         out = []
-        if c.end is not None:
-            out.append(Para(s("goal.end_when", cond=Code(mc.expr(c.end.cond)))))
-        else:
-            out.append(Para(s("goal.end_game")))
         if c.score is not None:
             score = self.name("score") if "score" in c.names else s.word("w.score")
-            out.append(Para(s("goal.score", score=score, expr=Code(mc.expr(c.score.body)))))
-        for t in c.tiebreaks:
-            out.append(Para(s("goal.tiebreak", name=self.named(t.name), expr=Code(mc.expr(t.body)))))
+            out.append(Para(capitalised(s("goal.score", score=score, expr=Code(mc.expr(c.score.body))))))
         if c.outcome is not None:
             out.append(Para(s("goal.outcome")))
             out.append(Items([s("goal.outcome_when", outcome=s.word(f"w.{cl.outcome}"), cond=Code(mc.expr(cl.cond)))
@@ -245,12 +240,21 @@ class _Builder:
                               for cl in c.outcome.clauses]))
         if c.team is not None:
             out.append(Para(s("goal.team", expr=Code(mc.expr(c.team.body)))))
+        return out
+
+    def ending(self) -> list:
+        """When the game ends, and the rest of the scoring: tiebreaks, participants."""
+        s, c = self.say, self.c
+        out = [Para(s("goal.end_when", cond=Code(mc.expr(c.end.cond))) if c.end is not None
+                    else s("goal.end_game"))]
+        if c.bound is not None:
+            out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}"))))
+        for t in c.tiebreaks:
+            out.append(Para(s("goal.tiebreak", name=self.named(t.name), expr=Code(mc.expr(t.body)))))
         for name, p in c.participants.items():
             out.append(Para(s("goal.participant", name=self.named(name))))
             if p.score is not None:
                 out.append(Para(s("goal.participant_score", name=self.named(name), expr=Code(mc.expr(p.score)))))
-        if c.bound is not None:
-            out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}"))))
         return out
 
     # -- components
@@ -448,7 +452,7 @@ class _Builder:
 
     def end(self) -> Section:
         s, c = self.say, self.c
-        blocks = self.goal()
+        blocks = self.ending()
         subs = []
         if c.at_end is not None:
             subs.append(Section("at-end", s("h.at_end"), [Para(s("at_end.intro")), Steps(self.steps(c.at_end.body))]))
