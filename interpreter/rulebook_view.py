@@ -7,6 +7,7 @@ well-formed, self-contained page (an SVG diagram for each board), every text esc
 from __future__ import annotations
 
 import html as _html
+import math
 import re
 
 from .rulebook import Code, Diagram, Items, Para, Rulebook, Section, Step, Steps, Table, plain
@@ -144,12 +145,15 @@ def svg(d: Diagram, unit: int = 28) -> str:
     xs = [x for _, x, _ in d.cells]
     ys = [y for _, _, y in d.cells]
     x0, y0 = min(xs), min(ys)
+    # the layout's steps (a terminal grid may space cells two columns apart) are one unit
+    gx = math.gcd(*(x - x0 for x in xs)) or 1
+    gy = math.gcd(*(y - y0 for y in ys)) or 1
 
     def pos(i):
         _, x, y = d.cells[i]
-        return unit * (x - x0) + unit, unit * (y - y0) + unit
-    width = unit * (max(xs) - x0) + 2 * unit
-    height = unit * (max(ys) - y0) + 2 * unit
+        return unit * (x - x0) // gx + unit, unit * (y - y0) // gy + unit
+    width = unit * (max(xs) - x0) // gx + 2 * unit
+    height = unit * (max(ys) - y0) // gy + 2 * unit
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}"><title>{_h(d.board)}</title>']
     for a, b in d.edges:
