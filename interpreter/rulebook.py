@@ -21,6 +21,7 @@ from functools import cache
 from importlib import resources
 
 from ..dsl import ast as ir
+from . import display
 from . import meeple_code as mc
 
 # ---------------------------------------------------------------- the model
@@ -302,7 +303,35 @@ class _Builder:
                 total = sum(k for _, k in kinds)
                 out.append(Para(s("deck.count", n=str(total), players=self.players(ns),
                                   kinds=join([(f"{k} × ", *self.named(kind)) for kind, k in kinds]))))
+                contents = self.contents(d.name, ns[0])
+                if contents:
+                    out.append(Para(s("deck.contents", items=contents)))
         return out
+
+    def contents(self, deck: str, n: int) -> str:
+        """The items of a deck as players read them (their labels), each with how many
+        there are; empty when there are too many different ones to list."""
+        prog = self.r.for_players(n)
+        ivars = self._start_ivars(n)
+        counts: dict[str, int] = {}
+        for i in prog.deck_items[deck]:
+            label = display.item_label(prog, i, ivars=ivars)
+            counts[label] = counts.get(label, 0) + 1
+        if len(counts) > 80:
+            return ""
+        return "; ".join(label if k == 1 else f"{label} × {k}" for label, k in counts.items())
+
+    def _start_ivars(self, n: int):
+        """The items' variables as play begins: after a setup without chance (the same in
+        every game), else as declared; None (labels show '?') when neither is known."""
+        prog = self.r.for_players(n)
+        try:
+            game = prog.new_game(n, seed=0, chance="explicit")
+            if not game.at_chance:
+                return game.state["ivars"]
+            return prog.init_item_vars(None)
+        except Exception:  # noqa: BLE001 - a best effort: setup may fail, or need a game
+            return None
 
     def players(self, ns: list) -> Text:
         if len(ns) == len(self.counts):
