@@ -134,6 +134,7 @@ def test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook(combo, sources):
     # markdown and html say the same: the same headings, the same code, every text
     assert [(lvl, _strip_md(t)) for lvl, t in md_headings(md)] == tags.headings
     assert sorted(md_codes(md)) == sorted(tags.codes)
+    assert not [x for x in codes if re.match(r"\([A-Z][A-Za-z]+ ", x)]   # no statement left unread
     plain_md = _strip_md(md)
     for text in rulebook_view.text_of(book):
         assert text.strip() in plain_md, text
@@ -200,8 +201,12 @@ def test_every_board_is_drawn_with_its_cells_in_html():
 
 def test_deck_counts_are_given_per_player_count_when_they_differ():
     md = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee")))
-    assert "With any number of players: 72 pieces (72 × `Member` (member))." in md
+    assert "In every game: 72 pieces (72 × `Member` (member))." in md
     assert "| 2 | 78 | 36 |" in md
+    chess = rulebook_view.markdown(rulebook.build(interpreter.load("chess")))
+    # the pieces by their labels, with the values they start with (role is set in setup)
+    assert "The pieces: White pawn × 8; Black pawn × 8; White rook × 2;" in chess
+    assert "| `Piece` | man | `colour: Colour`, `first: Role`, `home: int` | `role: Role`, `moved: bool` |" in chess
 
 
 def test_a_translated_ruleset_gets_a_translated_rulebook():
@@ -221,9 +226,16 @@ zone pile: Token
 zone hand: Token per player owner
 deck tokens into pile { Token(value: v) for v in 1..players_count_or(4) }
 setup { deal 1 from pile to hand }
+procedure bonus(): int {
+  if size(pile) > 2 { return 2 }
+  return 1
+}
+procedure nothing() { return }
 turn {
   choose t from items(hand(active)) as "play" or "pass"
   if t != none { move t to pile }
+  let k = call bonus()
+  call nothing()
 }
 end when all(empty(hand(p)) for p in players)
 score(p) = 0
@@ -258,6 +270,14 @@ def test_a_language_without_sentences_gets_english_ones_and_a_note(tmp_path):
     assert "Meeple has no rulebook sentences in Español yet" in md
     assert "## Setup" in md and "| `pile` | montón |" in md
     assert "`play` (Juega una ficha)" in md and "`pass`" in md
+
+
+def test_procedures_with_results_read_as_steps(tmp_path):
+    md = rulebook_view.markdown(rulebook.build(interpreter.load(str(tiny(tmp_path)))))
+    assert "### `bonus`" in md and "It gives a result: `int`." in md
+    assert "1. If `size(pile) > 2`:\n    1. The result is `2`.\n2. The result is `1`." in md
+    assert "Do `bonus()` (see Procedures) and set `k` to its result." in md
+    assert "### `nothing`\n\n1. Stop here." in md
 
 
 def test_every_template_key_is_in_every_language_with_the_same_fields():
