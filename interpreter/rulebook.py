@@ -351,11 +351,11 @@ class _Builder:
     def boards(self) -> list:
         s, c = self.say, self.c
         out = []
-        for name, b in self.r.checked.boards.items():
+        for name in self.c.boards:
             d = self._board_decl(name)
-            out.append(Para(s("board.intro", board=self.named(name), kind=self.named(d.holds.name) if d else "",
-                              seen=s.word(f"v.{d.visibility if d else 'public'}"))))
-            if d is not None and d.generator:
+            out.append(Para(s("board.intro", board=self.named(name), kind=self.named(d.holds.name),
+                              seen=s.word(f"v.{d.visibility}"))))
+            if d.generator:
                 out.append(Para(s("board.shape", shape=Code(f"{d.generator}({mc.named_args(d.args)})"))))
             sizes: dict[int, list] = {}
             for n in self.counts:
@@ -367,24 +367,14 @@ class _Builder:
             coords = sorted({k for cell in cells for k in cell.coords})
             if coords:
                 out.append(Para(s("board.coords", coords=join([(Code(k),) for k in coords]))))
-            if len(cells) <= 64 and d is not None and not d.generator:
+            if len(cells) <= 64 and not d.generator:
                 out.append(Items([(Code(cell.name), " (" + ", ".join(f"{k}: {v}" for k, v in cell.coords.items()) + ")")
                                   for cell in cells]))
             out.append(self.diagram(name, prog))
         return out
 
-    def _board_decl(self, name: str):
-        return next((d for d in self._decls() if d.node == "BoardDecl" and d.name == name), None)
-
-    def _decls(self):
-        yield from self.c.zones.values()
-        src = self.r.sources
-        files = [src.base] + [src.variants[v] for v in self.c.variants if v in src.variants]
-        if self.c.locale in src.locales:
-            files.append(src.locales[self.c.locale])
-        for f in reversed(files):
-            for d in f.decls:
-                yield d.decl if isinstance(d, ir.Replace) else d
+    def _board_decl(self, name: str) -> ir.BoardDecl:
+        return self.c.boards[name].decl
 
     def diagram(self, name: str, prog) -> Diagram:
         zones = prog.boards.get(name, ())
@@ -519,6 +509,10 @@ class _Builder:
         return [Para(s("variant.add", key=Code(ir.decl_key(d))))] + self.decl_blocks(d)
 
     def decl_blocks(self, d) -> list:
+        if d.node == "TextDecl":     # what players read in this locale
+            return [Para((Code(d.key), ": " + self.c.texts.get(d.key, d.text)))]
+        if d.node == "NameDecl":
+            return [Para((Code(d.path), ": " + self.name(d.path)))]
         blocks = [Para((Code(mc.decl(d)),))]
         if d.node in ("ProcedureDecl", "SetupDecl", "TurnDecl", "AtEndDecl"):
             blocks.append(Steps(self.steps(d.body)))
