@@ -165,6 +165,38 @@ def plain(text: Text) -> str:
 
 # ---------------------------------------------------------------- building
 
+def _decisions(block: ir.Block, when: tuple):
+    """Every decision in a block, with the conditions under which it is reached (Meeple
+    code: the ``if`` conditions around it, the loops it is in)."""
+    for st in block.stmts:
+        match st.node:
+            case "Choose" | "ChooseSubset" | "ChooseEach":
+                yield st, when
+            case "Best" if st.tie == "choose":
+                yield st, when
+            case "If":
+                before: list[str] = []
+                for cond, body in st.branches:
+                    here = mc.expr(cond)
+                    test = f"not {_any(before)} and {_paren(here)}" if before else here
+                    yield from _decisions(body, when + (test,))
+                    before.append(here)
+                if st.other is not None:
+                    yield from _decisions(st.other, when + (f"not {_any(before)}",))
+            case "For":
+                yield from _decisions(st.body, when + (f"for {st.var} in {mc.expr(st.iter)}",))
+            case "While":
+                yield from _decisions(st.body, when + (f"while {mc.expr(st.cond)}",))
+
+
+def _paren(code: str) -> str:
+    return f"({code})" if " or " in code else code
+
+
+def _any(conds: list[str]) -> str:
+    return f"({' or '.join(conds)})" if len(conds) > 1 or " " in conds[0] else conds[0]
+
+
 def build(ruleset) -> Rulebook:
     """The rulebook of a loaded ruleset (``interpreter.load(...)``), in its locale's
     language, with its chosen variants applied."""
@@ -429,7 +461,7 @@ class _Builder:
             blocks.append(Steps(self.steps(self.c.turn.body)))
         actions = self.actions()
         subs = [Section("actions", s("h.actions"), [Para(s("actions.intro")), Table(
-            [s("t.move"), s("t.who"), s("t.from"), s("t.where")], actions)])] if actions else []
+            [s("t.move"), s("t.who"), s("t.from"), s("t.when"), s("t.where")], actions)])] if actions else []
         return Section("turn", s("h.turn"), blocks, subs)
 
     def actions(self) -> list:
@@ -440,15 +472,16 @@ class _Builder:
         for where, d in places:
             if d is None:
                 continue
-            for n in ir.walk(d.body):
-                if n.node in ("Choose", "ChooseSubset", "ChooseEach"):
+            for n, when in _decisions(d.body, ()):
+                if n.node == "Best":
+                    verb, who = self.verb("tie"), self.who(n.chooser)
+                else:
                     verb = self.verb(n.verb) if n.verb else (Code(n.var),)
                     if getattr(n, "alone", None):
                         verb = join([verb, self.verb(n.alone)], " / ")
                     who = self.who(getattr(n, "chooser", None)) if n.node != "ChooseEach" else (Code(mc.expr(n.seats)),)
-                    rows.append([verb, who, (Code(mc.expr(n.options)),), where])
-                elif n.node == "Best" and n.tie == "choose":
-                    rows.append([self.verb("tie"), self.who(n.chooser), (Code(mc.expr(n.options)),), where])
+                cond = join([(Code(w),) for w in when], "; ") if when else s("w.always")
+                rows.append([verb, who, (Code(mc.expr(n.options)),), cond, where])
         return rows
 
     def who(self, chooser) -> Text:

@@ -316,3 +316,11 @@ def test_rulebook_command_errors_are_clear(args, code, words):
     r = meeple_cli("rulebook", "kalah", *args)
     assert r.code == code and words in r.err, r
     assert r.out == ""
+
+
+def test_each_action_says_when_it_is_asked():
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("clans-and-glory")))
+    assert ("| `hide` (No villager fits anywhere: choose one to place face down) | the active player "
+            "| `items(hand(active))` | `not occupied(playable)` | turn |") in md
+    assert "| `shield` (Put a shield on this board's stone table?) | the active player | `[false, true]` " \
+           "| `occupied(shields(active))` | turn |" in md
