@@ -324,3 +324,11 @@ def test_each_action_says_when_it_is_asked():
             "| `items(hand(active))` | `not occupied(playable)` | turn |") in md
     assert "| `shield` (Put a shield on this board's stone table?) | the active player | `[false, true]` " \
            "| `occupied(shields(active))` | turn |" in md
+
+
+def test_a_ruleset_with_problems_gets_its_diagnostics_and_exit_1(tmp_path):
+    bad = tmp_path / "bad.meeple"
+    bad.write_text("ruleset bad\nplayers 2..2\nturn { shuffle nowhere }\n", encoding="utf-8")
+    r = meeple_cli("rulebook", bad)
+    assert r.code == 1 and "bad.meeple:3:" in r.err and "cannot be loaded" in r.err, r
+    assert r.out == ""
