@@ -18,7 +18,7 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]#|!])")
 
 
 def _md_plain(s: str) -> str:
-    s = _MD_SPECIAL.sub(r"\\\1", s)
+    s = _MD_SPECIAL.sub(r"\\\1", s.replace("&", "&amp;"))
     return s.replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ")
 
 
