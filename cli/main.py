@@ -1298,6 +1298,10 @@ from . import proptest  # noqa: E402 - registered last, on the app defined above
 
 proptest.register(app, _out, _err, fail, _resolve)
 
+from . import rulebook  # noqa: E402 - registered last, on the app defined above
+
+rulebook.register(app, fail, _resolve, _compile)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -23,6 +23,7 @@ from .bots import BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
 from .helpers import BudgetError, RuleError
 from .perft import divide, histories, perft
+from . import rulebook, rulebook_view
 from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
 from .state import StateError
 

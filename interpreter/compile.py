@@ -305,8 +305,10 @@ class Program:
         c = self.checked
         attrs = {a for k in c.kinds.values() for a in k}
         self.initial: list[tuple[int, int]] = []  # (item, zone)
+        self.deck_items: dict[str, range] = {}      # deck -> the ids of its items
         for deck in c.decks:
             zone = self.zone_index[deck.into]
+            first = len(self.items)
             for e in deck.entries:
                 made = self._expand(e)
                 if len(self.items) + len(made) * e.count > self.budgets.items:
@@ -319,6 +321,7 @@ class Program:
                         info = ItemInfo(len(self.items), e.kind, values)
                         self.items.append(info)
                         self.initial.append((info.id, zone))
+            self.deck_items[deck.name] = range(first, len(self.items))
         for a in attrs:
             self.ns[f"A_{a}"] = [it.attrs.get(a) for it in self.items]
         for k in c.kinds:

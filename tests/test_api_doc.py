@@ -12,7 +12,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
 EXPECTED = ["True", "True ['bytes', 'enabled', 'entries', 'folder', 'reason', 'trusted']", "['draw', 'outcomes', 'ranking', 'ranks', 'scores', 'tiebreaks', 'winners']",
             "['draw', 'draw'] True []", "True [1, 2] [0]", "NothingToUndo\n0 True", "[9, 72, 504] 8", "1/6 [7]", "True {'count': 18}", "True", "held",
-            "10 ['chase', 'play', 'with', 'tie'] [7, 3]"]
+            "10 ['chase', 'play', 'with', 'tie'] [7, 3]", "## Überblick True"]
 
 
 def test_every_example_is_checked():

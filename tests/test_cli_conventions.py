@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
 CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 LEAKY = ROOT / "tests" / "broken" / "leaky_view"
-COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay", "lsp", "cache"]
+COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay", "lsp", "cache", "rulebook"]
 ESC = "\x1b"
 
 

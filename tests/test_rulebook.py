@@ -1,0 +1,334 @@
+"""`meeple rulebook` and interpreter.rulebook: every bundled ruleset, in every one of its
+locales and with each variant, gives a rulebook that says every rule (each action and
+its verb, each phase and procedure, each scoring rule, each variant's changes), in the
+locale's language, as Markdown and as well-formed HTML that say the same."""
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from meeple import interpreter
+from meeple.dsl import ast as ir
+from meeple.dsl import load as dsl_load
+from meeple.interpreter import meeple_code as mc
+from meeple.interpreter import rulebook, rulebook_view
+from meeple.interpreter.rulebook import Code
+
+from test_cli_conventions import meeple_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOGS = ROOT / "interpreter" / "rulebook_messages"
+LANGUAGES = ("en", "de", "fr", "nl", "ru")
+
+
+def combinations():
+    for name in dsl_load.bundled_names():
+        src = dsl_load.read_sources(dsl_load.resolve_path(name))
+        for locale in [None] + sorted(src.locales):
+            for variants in [[]] + [[v] for v in sorted(src.variants)]:
+                yield name, locale, variants
+
+
+def _id(c):
+    name, locale, variants = c
+    return "-".join([name, locale or "base"] + variants)
+
+
+@pytest.fixture(scope="module")
+def sources():
+    return {name: dsl_load.read_sources(dsl_load.resolve_path(name)) for name in dsl_load.bundled_names()}
+
+
+class Tags(HTMLParser):
+    """Checks that every element is closed in order; collects code texts and headings."""
+    VOID = {"meta", "br", "img", "line", "circle"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.codes, self.headings, self.problems = [], [], [], []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+        if tag in ("code", "h2", "h3", "h4", "h5", "h6"):
+            self.text = []
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+            return
+        self.stack.pop()
+        if tag == "code":
+            self.codes.append("".join(self.text))
+        elif tag in ("h2", "h3", "h4", "h5", "h6"):
+            self.headings.append((int(tag[1]), "".join(self.text)))
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def parse_html(text: str) -> Tags:
+    p = Tags()
+    p.feed(text)
+    p.close()
+    assert not p.problems, p.problems[:5]
+    assert p.stack == [], p.stack
+    return p
+
+
+MD_CODE = re.compile(r"(`+) ?(.*?) ?\1")
+
+
+def md_codes(md: str) -> list[str]:
+    out = []
+    for line in md.splitlines():
+        table = line.startswith("|")
+        for m in MD_CODE.finditer(line):
+            out.append(m.group(2).replace("\\|", "|") if table else m.group(2))
+    return out
+
+
+def md_headings(md: str) -> list[tuple[int, str]]:
+    return [(len(m.group(1)), m.group(2)) for m in re.finditer(r"^(#{2,6}) (.*)$", md, re.M)]
+
+
+def _strip_md(s: str) -> str:
+    s = MD_CODE.sub(lambda m: m.group(2), s)
+    return re.sub(r"\\(.)", r"\1", s).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def decisions(checked):
+    """(verb, node) of every decision of the rules: setup, turn, at end, procedures."""
+    blocks = [d.body for d in (checked.setup, checked.turn, checked.at_end) if d is not None]
+    blocks += [p.body for p in checked.procedures.values()]
+    for b in blocks:
+        for n in ir.walk(b):
+            if n.node in ("Choose", "ChooseSubset", "ChooseEach"):
+                yield n.verb or n.var, n
+                if getattr(n, "alone", None):
+                    yield n.alone, n
+            elif n.node == "Best" and n.tie == "choose":
+                yield "tie", n
+
+
+@pytest.mark.parametrize("combo", list(combinations()), ids=_id)
+def test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook(combo, sources):
+    name, locale, variants = combo
+    src = sources[name]
+    ruleset = interpreter.compile_sources(src, variants, locale)
+    c = ruleset.checked
+    book = rulebook.build(ruleset)
+    md, page = rulebook_view.markdown(book), rulebook_view.html(book)
+    tags = parse_html(page)
+    codes = set(md_codes(md))
+    # markdown and html say the same: the same headings, the same code, every text
+    assert [(lvl, _strip_md(t)) for lvl, t in md_headings(md)] == tags.headings
+    assert sorted(md_codes(md)) == sorted(tags.codes)
+    assert not [x for x in codes if re.match(r"\([A-Z][A-Za-z]+ ", x)]   # no statement left unread
+    plain_md = _strip_md(md)
+    for text in rulebook_view.text_of(book):
+        assert text.strip() in plain_md, text
+    # no markdown heading above ##, no html in the markdown
+    assert not re.search(r"^# ", md, re.M) and "<" not in MD_CODE.sub("", md)
+    # every action with its verb and what it is chosen from
+    (actions,) = next(s for s in book.sections if s.id == "turn").sections or [None]
+    table = actions.blocks[1].rows if actions else []
+    listed = {p.text for row in table for p in row[0] if isinstance(p, Code)}
+    chosen_from = {p.text for row in table for p in row[2] if isinstance(p, Code)}
+    for verb, node in decisions(c):
+        assert verb in codes and verb in listed, verb
+        assert mc.expr(node.options) in chosen_from, verb
+    # every phase and procedure, as a heading of its own
+    ids = {s.id for top in book.sections for s in [top] + top.sections}
+    ids |= {s.id for top in book.sections for sub in top.sections for s in sub.sections}
+    assert {"overview", "goal", "components", "setup", "turn", "end", "vocabulary"} <= ids
+    assert ("at-end" in ids) == (c.at_end is not None)
+    headings = [(lvl, _strip_md(t)) for lvl, t in md_headings(md)]
+    for p in c.procedures:
+        assert f"procedure-{p}" in ids and (3, p) in headings, p
+    # scoring: score, every tiebreak, every outcome clause, the end
+    if c.score is not None:
+        assert mc.expr(c.score.body) in codes
+    for t in c.tiebreaks:
+        assert t.name in codes and mc.expr(t.body) in codes
+    if c.outcome is not None:
+        for cl in c.outcome.clauses:
+            assert cl.cond is None or mc.expr(cl.cond) in codes
+    if c.end is not None:
+        assert mc.expr(c.end.cond) in codes
+    # every variant of the folder, with each of its changes
+    for v, f in src.variants.items():
+        title = next((d.text for d in f.decls if d.node == "Title"), v)
+        assert (3, title) in headings, v
+        for d in f.decls:
+            if d.node == "Replace":
+                assert ir.decl_key(d.decl) in codes
+            elif d.node == "Remove":
+                assert f"{d.what} {d.name}" in codes
+            elif d.node == "Extend":
+                assert (f"procedure {d.name}" if d.target == "procedure" else d.target) in codes
+    # every declared name in the vocabulary, with what players see it called
+    vocab = next(s for s in book.sections if s.id == "vocabulary").blocks[0]
+    declared = {row[0][0].text: row[1][0] for row in vocab.rows}
+    for path, (shown, _) in c.names.items():
+        assert declared[path] == shown
+    for z in list(c.zones) + list(c.boards) + list(c.kinds):
+        assert z in declared
+    # the language of the locale, with no sentence missing
+    assert book.missing == set()
+    assert book.lang == (rulebook.language_of(c) or "en")
+
+
+def test_every_board_is_drawn_with_its_cells_in_html():
+    ruleset = interpreter.load("go")
+    page = rulebook_view.html(rulebook.build(ruleset))
+    prog = ruleset.for_players(2)
+    svgs = re.findall(r"<svg.*?</svg>", page, re.S)
+    assert len(svgs) == len(ruleset.checked.boards) == 1
+    assert svgs[0].count("<circle") == len(prog.boards["point"]) if "point" in prog.boards else True
+    assert "<line" in svgs[0]   # the adjacency relation is drawn as edges
+
+
+def test_deck_counts_are_given_per_player_count_when_they_differ():
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee")))
+    assert "In every game: 72 pieces (72 × `Member` (member))." in md
+    assert "| 2 | 78 | 36 |" in md
+    chess = rulebook_view.markdown(rulebook.build(interpreter.load("chess")))
+    # the pieces by their labels, with the values they start with (role is set in setup)
+    assert "The pieces: White pawn × 8; Black pawn × 8; White rook × 2;" in chess
+    assert "| `Piece` | man | `colour: Colour`, `first: Role`, `home: int` | `role: Role`, `moved: bool` |" in chess
+
+
+def test_a_translated_ruleset_gets_a_translated_rulebook():
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="fr")))
+    assert "## Mise en place" in md and "## Un tour" in md
+    assert "| `draw` | pioche |" in md          # the locale's name for the zone
+    assert "(coup `chase` (Choisissez un membre à expulser))" in md   # the verb's text
+    ru = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="ru")))
+    assert "## Подготовка" in ru
+
+
+RULESET = """ruleset tiny
+title "Tiny <script>alert(1)</script>"
+players 2..3
+kind Token { value: int }
+zone pile: Token
+zone hand: Token per player owner
+deck tokens into pile { Token(value: v) for v in 1..players_count_or(4) }
+setup { deal 1 from pile to hand }
+procedure bonus(): int {
+  if size(pile) > 2 { return 2 }
+  return 1
+}
+procedure nothing() { return }
+turn {
+  choose t from items(hand(active)) as "play" or "pass"
+  if t != none { move t to pile }
+  let k = call bonus()
+  call nothing()
+}
+end when all(empty(hand(p)) for p in players)
+score(p) = 0
+name pile "<b>pile</b> & co"
+text play "Play a <i>token</i>"
+"""
+
+
+def tiny(tmp_path: Path, locale: str | None = None) -> Path:
+    folder = tmp_path / "tiny"
+    (folder / "locales").mkdir(parents=True)
+    (folder / "tiny.meeple").write_text(RULESET.replace("players_count_or(4)", "4"), encoding="utf-8")
+    (folder / "locales" / "es.meeple").write_text(
+        'locale es\nlanguage "Español"\nname pile "montón"\ntext play "Juega una ficha"\n', encoding="utf-8")
+    return folder
+
+
+def test_text_from_the_ruleset_is_escaped_in_html_and_markdown(tmp_path):
+    book = rulebook.build(interpreter.load(str(tiny(tmp_path))))
+    page = rulebook_view.html(book)
+    parse_html(page)
+    assert "<script" not in page and "<b>" not in page and "<i>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&amp; co" in page
+    md = rulebook_view.markdown(book)
+    assert "<script" not in md and "<b>" not in md and "&lt;b&gt;pile&lt;/b&gt; &amp; co" in md
+
+
+def test_a_language_without_sentences_gets_english_ones_and_a_note(tmp_path):
+    book = rulebook.build(interpreter.load(str(tiny(tmp_path)), locale="es"))
+    md = rulebook_view.markdown(book)
+    assert book.lang == "en"
+    assert "Meeple has no rulebook sentences in Español yet" in md
+    assert "## Setup" in md and "| `pile` | montón |" in md
+    assert "`play` (Juega una ficha)" in md and "`pass`" in md
+
+
+def test_procedures_with_results_read_as_steps(tmp_path):
+    md = rulebook_view.markdown(rulebook.build(interpreter.load(str(tiny(tmp_path)))))
+    assert "### `bonus`" in md and "It gives a result: `int`." in md
+    assert "1. If `size(pile) > 2`:\n    1. The result is `2`.\n2. The result is `1`." in md
+    assert "Do `bonus()` (see Procedures) and set `k` to its result." in md
+    assert "### `nothing`\n\n1. Stop here." in md
+
+
+def test_every_template_key_is_in_every_language_with_the_same_fields():
+    english = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))["messages"]
+    source = (ROOT / "interpreter" / "rulebook.py").read_text(encoding="utf-8")
+    used = set(re.findall(r'\bs(?:\.word)?\("([a-z_]+\.[a-z_]+)"', source))
+    assert used and used <= set(english), used - set(english)
+    for lang in LANGUAGES:
+        cat = json.loads((CATALOGS / f"{lang}.json").read_text(encoding="utf-8"))
+        assert cat["language"] and set(cat["messages"]) == set(english), lang
+        for key, text in cat["messages"].items():
+            fields = sorted(re.findall(r"\{([a-z_]+)\}", text))
+            assert fields == sorted(re.findall(r"\{([a-z_]+)\}", english[key])), (lang, key)
+    assert set(rulebook.catalogs()) == set(LANGUAGES)
+
+
+# ---------------------------------------------------------------- the command
+
+def test_rulebook_command_writes_markdown_and_html(tmp_path):
+    r = meeple_cli("rulebook", "kalah", "--locale", "de")
+    assert r.code == 0, r
+    assert r.out.startswith("**Kalaha**") and "## Spielvorbereitung" in r.out
+    out = tmp_path / "kalah.html"
+    r = meeple_cli("rulebook", "kalah", "--format", "html", "-o", out)
+    assert r.code == 0 and r.out == "", r
+    parse_html(out.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("args, code, words", [
+    (["--locale", "xx"], 2, "no locale 'xx'"),
+    (["--variant", "nope"], 2, "no variant 'nope'"),
+    (["--format", "pdf"], 2, "--format must be md or html"),
+    (["-o", "/nonexistent/folder/book.md"], 1, "cannot write the rulebook to /nonexistent/folder/book.md"),
+])
+def test_rulebook_command_errors_are_clear(args, code, words):
+    r = meeple_cli("rulebook", "kalah", *args)
+    assert r.code == code and words in r.err, r
+    assert r.out == ""
+
+
+def test_each_action_says_when_it_is_asked():
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("clans-and-glory")))
+    assert ("| `hide` (No villager fits anywhere: choose one to place face down) | the active player "
+            "| `items(hand(active))` | `not occupied(playable)` | turn |") in md
+    assert "| `shield` (Put a shield on this board's stone table?) | the active player | `[false, true]` " \
+           "| `occupied(shields(active))` | turn |" in md
+
+
+def test_a_ruleset_with_problems_gets_its_diagnostics_and_exit_1(tmp_path):
+    bad = tmp_path / "bad.meeple"
+    bad.write_text("ruleset bad\nplayers 2..2\nturn { shuffle nowhere }\n", encoding="utf-8")
+    r = meeple_cli("rulebook", bad)
+    assert r.code == 1 and "bad.meeple:3:" in r.err and "cannot be loaded" in r.err, r
+    assert r.out == ""
