@@ -338,9 +338,22 @@ if pyspiel is not None:
                 num_players=players, min_utility=-bound, max_utility=bound,
                 utility_sum=0.0 if zs else None, max_game_length=int(params["max_game_length"]))
             super().__init__(game_type, info, params)
+            self._initial = None
 
         def new_initial_state(self):
             return MeepleState(self)
+
+        def initial(self):
+            """A new Meeple game in explicit chance mode (a copy of the first one made)."""
+            if self._initial is None:
+                self._initial = self.program.new_game(self.program.n, chance="explicit")
+            return self._initial.copy()
+
+        def revive(self, text: str):
+            """The Meeple game of a state serialized as JSON: checked unless this process
+            wrote that very text (``Live``)."""
+            known = _digest(text) in _WRITTEN
+            return self.program.resume(json.loads(text), check=not known)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -364,15 +377,20 @@ if pyspiel is not None:
 
         def __init__(self, game, meeple_game=None, trail=None):
             super().__init__(game)
-            self.live = Live(meeple_game or game.program.new_game(game.program.n, chance="explicit"))
-            self.trail = trail or [[observation(self.game, s)] for s in range(game.program.n)]
+            # (made when first used: OpenSpiel clones a Python state by making a new
+            # initial state and then setting its attributes)
+            self.live, self.trail = (None if meeple_game is None else Live(meeple_game)), trail
 
         @property
         def game(self):
             """The Meeple game of this state."""
             live = self.live
-            if isinstance(live, str):  # just deserialized
-                live = self.live = Live(self.get_game().program.resume(json.loads(live)))
+            if live is None:
+                live = self.live = Live(self.get_game().initial())
+            elif isinstance(live, str):  # just deserialized
+                live = self.live = Live(self.get_game().revive(live))
+            if self.trail is None:
+                self.trail = [[observation(live.game, s)] for s in range(live.game.players)]
             return live.game
 
         @property
@@ -450,7 +468,7 @@ if pyspiel is not None:
             return moves[action].notation if action in moves else self.space.label(action)
 
         def __str__(self):
-            return observation(self.game, "all")
+            return self.game.to_json()
 
         def __deepcopy__(self, memo):
             return MeepleState(self.get_game(), self.game.copy(), [list(t) for t in self.trail])
@@ -466,7 +484,17 @@ if pyspiel is not None:
             self.game = game
 
         def __reduce__(self):
-            return (str, (self.game.to_json(),))
+            text = self.game.to_json()
+            _WRITTEN[_digest(text)] = None
+            if len(_WRITTEN) > 4096:
+                _WRITTEN.pop(next(iter(_WRITTEN)))
+            return (str, (text,))
+
+    _WRITTEN: dict[bytes, None] = {}   # digests of the states this process serialized
+
+    def _digest(text: str) -> bytes:
+        import hashlib
+        return hashlib.sha256(text.encode()).digest()
 
     class MeepleObserver:
         """OpenSpiel's observer of a Meeple state: the seat's view as a string (with
@@ -485,6 +513,7 @@ if pyspiel is not None:
 
         def string_from(self, state, player):
             if self.recall:
+                state.game  # (makes the trail of a state not used yet)
                 return "\n".join(state.trail[player])
             return observation(state.game, player)
 
