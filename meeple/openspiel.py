@@ -270,15 +270,20 @@ def load(ruleset, players: int | None = None, variants=(), locale: str | None = 
          returns: str = "outcomes", max_moves: int = MAX_MOVES,
          max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0) -> "MeepleGame":
     """An OpenSpiel game of any ruleset: a bundled name, a path, or a loaded ``Ruleset``
-    (``players`` defaults to its smallest count). See ``MeepleGame`` for the parameters."""
+    (its variants and locale are kept unless others are given; ``players`` defaults to
+    its smallest count). The ruleset is registered first (``register``), so that
+    ``pyspiel.deserialize_game_and_state`` finds it again in this process. See
+    ``MeepleGame`` for the parameters."""
     if pyspiel is None:
         raise ImportError("OpenSpiel is not installed: pip install 'meeple[openspiel]'")
-    if isinstance(ruleset, str):
-        ruleset = interpreter.load(ruleset, variants, locale)
-    params = {"players": players or ruleset.min_players, "variants": " ".join(variants),
+    if not isinstance(ruleset, str):
+        variants, locale = variants or ruleset.variants, locale or ruleset.locale
+    short = register(ruleset)
+    base = _REGISTERED[short][0]
+    params = {"players": players or base.min_players, "variants": " ".join(variants),
               "locale": locale or "", "returns": returns, "max_moves": max_moves,
               "max_game_length": max_game_length, "score_bound": float(score_bound)}
-    return MeepleGame(ruleset, params, _game_type(ruleset, f"meeple_{ruleset.name}"))
+    return pyspiel.load_game(short, params)
 
 
 def _game_type(ruleset, short_name: str, players: int | None = None, returns: str = "outcomes"):
@@ -470,12 +475,6 @@ if pyspiel is not None:
         def __str__(self):
             return self.game.to_json()
 
-        def __deepcopy__(self, memo):
-            return MeepleState(self.get_game(), self.game.copy(), [list(t) for t in self.trail])
-
-        def clone(self):
-            return self.__deepcopy__({})
-
     class Live:
         """Holds a state's Meeple game; OpenSpiel serializes a Python state by pickling
         its attributes, and this pickles as the game's state, as JSON."""
@@ -519,11 +518,22 @@ if pyspiel is not None:
 
     _REGISTERED: dict[str, tuple] = {}   # short name -> (ruleset, its game type)
 
-    def register(name: str) -> str:
-        """Registers a bundled ruleset (or any ruleset path) as ``meeple_<its name>``
-        for ``pyspiel.load_game``; returns that name."""
-        ruleset = interpreter.load(name)
+    def register(ruleset) -> str:
+        """Registers a ruleset (a bundled name, a path or a loaded ``Ruleset``; without
+        its variants and locale, which are parameters) for ``pyspiel.load_game``, as
+        ``meeple_<its name>``; returns that name. A different ruleset of a name already
+        registered gets the name followed by ``_`` and 8 hex digits of its sources."""
+        if isinstance(ruleset, str):
+            ruleset = interpreter.load(ruleset)
+        elif ruleset.variants or ruleset.locale:
+            ruleset = interpreter.compile_sources(ruleset.sources, budgets=ruleset.budgets)
         short = f"meeple_{ruleset.name}"
+        if short in _REGISTERED:
+            if _REGISTERED[short][0].sources.sources == ruleset.sources.sources:
+                return short
+            short += "_" + _digest(json.dumps(ruleset.sources.sources, sort_keys=True)).hex()[:8]
+            if short in _REGISTERED:
+                return short
         game_type = _game_type(ruleset, short)
         _REGISTERED[short] = (ruleset, game_type)
         pyspiel.register_game(game_type, type(f"MeepleGame_{ruleset.name}", (RegisteredGame,),
