@@ -65,7 +65,7 @@ def test_every_bundled_ruleset_is_registered_and_passes_openspiel_random_simulat
 @pytest.mark.parametrize("name", LONG)
 def test_the_long_bundled_games_start_as_openspiel_games(name):
     """The start of a long game, checked as OpenSpiel's random simulation test checks
-    a whole one (benchmarks/bench_openspiel.py plays them to the end)."""
+    a whole one (benchmarks/bench_rulesets_as_games.py plays them to the end)."""
     import random
     game = pyspiel.load_game(f"meeple_{name}")
     state, rnd = game.new_initial_state(), random.Random(0)

@@ -1,7 +1,7 @@
 """Every ruleset is a PettingZoo AEC environment (issue 15 §2), when PettingZoo is
 installed (the extra meeple[pettingzoo]; otherwise these tests say so and skip): every
 bundled ruleset passes PettingZoo's api_test and seed_test (a few cycles here; longer
-runs in benchmarks/bench_openspiel.py); observations encode the seat's view only,
+runs in benchmarks/bench_rulesets_as_games.py); observations encode the seat's view only,
 masks are the legal moves over the fixed action space, rewards come from the results,
 render() draws the board as the CLI does."""
 from __future__ import annotations
