@@ -191,7 +191,7 @@ class Encoding:
             k += self.n
 
     def _number(self, v, type_ref) -> float:
-        if v is None or isinstance(v, (dict, str)) and type_ref.name not in self.enums:
+        if v is None or isinstance(v, dict):   # no value, or one hidden from the seat
             return 0.0
         if isinstance(v, bool):
             return float(v)
@@ -286,18 +286,19 @@ def load(ruleset, players: int | None = None, variants=(), locale: str | None = 
     return pyspiel.load_game(short, params)
 
 
-def _game_type(ruleset, short_name: str, players: int | None = None, returns: str = "outcomes"):
+def _game_type(ruleset, short_name: str):
+    """The game type of a ruleset's games with the default parameters (a game with
+    others retypes its utility: ``MeepleGame``)."""
     c = ruleset.checked
     T = pyspiel.GameType
     simultaneous = any(getattr(n, "node", None) == "ChooseEach" for n in _nodes(c))
-    spec = dict(PARAMETERS, players=players or ruleset.min_players)
-    spec["returns"] = returns
+    spec = dict(PARAMETERS, players=ruleset.min_players)
     return T(short_name=short_name, long_name=f"Meeple: {ruleset.title}",
              dynamics=T.Dynamics.SIMULTANEOUS if simultaneous else T.Dynamics.SEQUENTIAL,
              chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if has_chance(c) else T.ChanceMode.DETERMINISTIC,
              information=T.Information.IMPERFECT_INFORMATION if ruleset.hidden_information
              else T.Information.PERFECT_INFORMATION,
-             utility=T.Utility.ZERO_SUM if zero_sum(ruleset, 2, "outcomes") and ruleset.max_players == 2
+             utility=T.Utility.ZERO_SUM if zero_sum(ruleset, ruleset.min_players, "outcomes")
              else T.Utility.GENERAL_SUM,
              reward_model=T.RewardModel.TERMINAL,
              max_num_players=ruleset.max_players, min_num_players=ruleset.min_players,
@@ -380,11 +381,11 @@ if pyspiel is not None:
         far (``trail``: its distinct successive views and its own moves: its
         information state)."""
 
-        def __init__(self, game, meeple_game=None, trail=None):
+        def __init__(self, game):
             super().__init__(game)
             # (made when first used: OpenSpiel clones a Python state by making a new
             # initial state and then setting its attributes)
-            self.live, self.trail = (None if meeple_game is None else Live(meeple_game)), trail
+            self.live, self.trail = None, None
 
         @property
         def game(self):
