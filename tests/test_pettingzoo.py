@@ -109,3 +109,30 @@ def test_render_draws_the_board_as_the_cli_does():
     empty = env.render()
     env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
     assert env.render() != empty and isinstance(empty, str) and empty.strip()
+
+
+MOODS = """ruleset moods
+players 2..2
+enum Mood { calm, angry }
+var mood: Mood per player owner = calm
+var done: bool = false
+turn {
+  choose m from [calm, angry] as "feel"
+  mood(active) = m
+  done = true
+}
+end when done
+score(p) = 0
+"""
+
+
+def test_a_value_hidden_from_the_seat_encodes_as_zero(tmp_path):
+    (tmp_path / "moods.meeple").write_text(MOODS, encoding="utf-8")
+    env = pettingzoo.env(str(tmp_path / "moods.meeple"))
+    env.reset(seed=0)
+    enc = env.unwrapped.encoding
+    start, size = enc.blocks["vars"]
+    mine = env.observe("player_0")["observation"][start:start + size]
+    theirs = env.observe("player_1")["observation"][start:start + size]
+    # vars: done, then mood of seat 0 and seat 1 (calm is member 1; hidden is 0)
+    assert mine.tolist() == [0.0, 1.0, 0.0] and theirs.tolist() == [0.0, 0.0, 1.0]
