@@ -1,0 +1,558 @@
+"""Every Meeple ruleset as an OpenSpiel game (see docs/api.md, "OpenSpiel").
+
+    import pyspiel
+    import meeple.openspiel                      # registers meeple_<name> for the bundled rulesets
+    game = pyspiel.load_game("meeple_kalah")
+    game = meeple.openspiel.load("path/to/ruleset", players=2, variants=["x"], locale="de")
+
+A state is a Meeple game in explicit chance mode (``chance="explicit"``): its chance steps
+are OpenSpiel chance nodes with their exact probabilities, its decisions OpenSpiel
+actions, a simultaneous decision (``choose ... for each p``) one simultaneous node. What a
+player observes is drawn from Meeple's view of its seat (``views.view``), never from the
+state. ``ActionSpace`` and ``Encoding`` (the fixed action ids and the tensor encoding of
+a view) are shared with ``meeple.pettingzoo`` and need no OpenSpiel.
+"""
+from __future__ import annotations
+
+import json
+
+from meeple import interpreter
+from meeple.interpreter import display, views
+
+MAX_MOVES = 1024        # default bound of the ordinal block (moves of non-enumerable types)
+MAX_GAME_LENGTH = 100_000   # default declared bound on the number of actions of a game
+ENUMERATED = ("item", "cell", "zone", "bool", "player")
+
+
+class ActionSpaceError(ValueError):
+    """A decision or chance step has more options than the action space's ordinal block."""
+
+
+class ActionSpace:
+    """The fixed action ids of a ruleset's program (one player count, variants, locale).
+
+    The ids are blocks, in this order: every item (its id), every zone and cell (its
+    id), ``false`` and ``true``, every seat, the members of each enum (enums by name,
+    members in declaration order), ``none`` (the option of ``choose ... as "a" or "b"``
+    written as the verb alone), then ``max_moves`` *ordinal* ids, then ``wait``. An
+    option of an enumerated type (item, cell, zone, bool, player, enum) has the id of its
+    value, the same in every game and every decision of the program; a decision over any
+    other type (int, str, lists: their values are not enumerable from the ruleset) uses the
+    ordinal block: id ``ordinal + k`` is its k-th legal move in Meeple's sorted order. A
+    decision over items that the decider may not all see uses the ordinal block too, so
+    that the ids never tell which hidden item is which. ``wait`` is the one action of a
+    seat not asked at an OpenSpiel simultaneous node. Chance outcomes are numbered by
+    their index in ``game.chance_outcomes()`` (below ``max_moves``)."""
+
+    def __init__(self, program, max_moves: int = MAX_MOVES):
+        self.program, self.max_moves = program, max_moves
+        self.offsets: dict[str, int] = {}
+        self.labels: list[str] = []
+        self._block("item", [it.notation for it in program.items])
+        self._block("zone", [display.zone_notation(program, z.id) for z in program.zones])
+        self._block("bool", ["false", "true"])
+        self._block("player", [f"p{s + 1}" for s in range(program.n)])
+        self.enum_index = {}
+        for name in sorted(program.checked.enums):
+            members = list(program.checked.enums[name])
+            self.enum_index[name] = {m: i for i, m in enumerate(members)}
+            self._block("enum:" + name, [str(m) for m in members])
+        self.none = self._block("none", ["none"])
+        self.ordinal = self._block("ordinal", [f"move #{k}" for k in range(max_moves)])
+        self.wait = self._block("wait", ["wait"])
+        self.size = len(self.labels)
+
+    def _block(self, name: str, labels: list[str]) -> int:
+        self.offsets[name] = start = len(self.labels)
+        self.labels.extend(labels)
+        return start
+
+    def label(self, action: int) -> str:
+        """What an id stands for, out of any position (``"move #3"`` for an ordinal id)."""
+        return self.labels[action] if 0 <= action < self.size else f"action {action}"
+
+    def moves(self, game, seat: int) -> dict[int, object]:
+        """The legal moves of ``seat`` now by action id (ascending), drawn from
+        ``game.legal_moves(seat)`` and the seat's own knowledge of the items."""
+        moves = game.legal_moves(seat)
+        if not moves:
+            return {}
+        tc = game.decision.type
+        if self._enumerated(game, seat, tc, moves):
+            ids = [self.value_id(tc, m.value) for m in moves]
+        else:
+            if len(moves) > self.max_moves:
+                raise ActionSpaceError(f"a decision has {len(moves)} moves, more than the ordinal "
+                                       f"block's {self.max_moves}: raise max_moves")
+            ids = [self.ordinal + m.index for m in moves]
+        return dict(sorted(zip(ids, moves)))
+
+    def _enumerated(self, game, seat: int, tc: str, moves) -> bool:
+        if tc.startswith("enum:"):
+            return tc[5:] in self.enum_index
+        if tc not in ENUMERATED:
+            return False
+        if tc == "item":
+            return all(m.value is None or views.item_visible(game, m.value, seat) for m in moves)
+        return True
+
+    def value_id(self, tc: str, value) -> int:
+        if value is None:
+            return self.none
+        if tc.startswith("enum:"):
+            return self.offsets[tc] + self.enum_index[tc[5:]][value]
+        block = "zone" if tc == "cell" else tc
+        return self.offsets[block] + int(value)
+
+    def chance(self, game) -> list[tuple[int, object]]:
+        """The pending chance step's outcomes as ``(id, Outcome)``."""
+        outs = game.chance_outcomes()
+        if len(outs) > self.max_moves:
+            raise ActionSpaceError(f"a chance step has {len(outs)} outcomes, more than "
+                                   f"{self.max_moves}: raise max_moves")
+        return [(o.index, o) for o in outs]
+
+
+# ---------------------------------------------------------------- the view as a tensor
+
+class Encoding:
+    """A flat float32 tensor of what one seat sees (its view), in blocks:
+
+    - ``seat`` (players): one-hot of the observing seat; ``deciding`` (players): 1 for
+      each seat deciding now; ``state`` (3): the turn number, 1 once over, 1 at a chance step;
+    - ``places`` (items x zones): 1 where the view shows item i in zone z (an item the
+      seat may not see, or in a zone it may not see, is not placed);
+    - ``counts`` (zones): how many items each zone holds (known even when hidden);
+    - ``face_down`` (items): 1 for items lying face down that the seat knows all the same;
+    - ``vars`` (one per global variable, ``players`` per per-player variable, in the
+      order of their names): a number, a bool as 0/1, an enum member as its position, an
+      item, zone, cell or player as its id + 1, a list as its length, and 0 for
+      a value that is hidden from the seat, missing or of another type (a string).
+    """
+
+    def __init__(self, program):
+        self.program = program
+        c = program.checked
+        self.n, self.items, self.zones = program.n, len(program.items), len(program.zones)
+        self.zone_index = {z.key: z.id for z in program.zones}
+        self.globals = sorted(k for k, d in c.vars.items() if not d.per_player)
+        self.per_player = sorted(k for k, d in c.vars.items() if d.per_player)
+        self.enums = {name: {m: i for i, m in enumerate(ms)} for name, ms in c.enums.items()}
+        self.var_types = {k: d.type for k, d in c.vars.items()}
+        self.blocks = {}
+        k = 0
+        for name, size in (("seat", self.n), ("deciding", self.n), ("state", 3),
+                           ("places", self.items * self.zones), ("counts", self.zones),
+                           ("face_down", self.items),
+                           ("vars", len(self.globals) + self.n * len(self.per_player))):
+            self.blocks[name] = (k, size)
+            k += size
+        self.size = k
+
+    def encode(self, view: dict, game=None):
+        import numpy as np
+        t = np.zeros(self.size, np.float32)
+        self.fill(t, view, game)
+        return t
+
+    def fill(self, t, view: dict, game=None) -> None:
+        """Writes the encoding of ``view`` into the zeroed array ``t``; ``game`` only
+        gives the seats deciding (as anyone may know them)."""
+        b = self.blocks
+        if isinstance(view["seat"], int) and 0 <= view["seat"] < self.n:
+            t[b["seat"][0] + view["seat"]] = 1
+        pend = view.get("pending")
+        deciding = game.deciding if game is not None else (
+            [] if pend is None else pend.get("waiting", [pend["player"]]))
+        for s in deciding:
+            t[b["deciding"][0] + s] = 1
+        st = b["state"][0]
+        t[st], t[st + 1], t[st + 2] = view["turn"], view["phase"] == "over", bool(view.get("chance"))
+        places, counts = b["places"][0], b["counts"][0]
+        for key, content in view["zones"].items():
+            z = self.zone_index[key]
+            if isinstance(content, dict):
+                t[counts + z] = content.get("count", 0)
+                continue
+            t[counts + z] = len(content)
+            for i in content:
+                if isinstance(i, int):
+                    t[places + i * self.zones + z] = 1
+        for i in view.get("face_down", ()):
+            t[b["face_down"][0] + i] = 1
+        k = b["vars"][0]
+        for name in self.globals:
+            t[k] = self._number(view["vars"].get(name), self.var_types[name])
+            k += 1
+        for name in self.per_player:
+            values = view["pvars"].get(name, [None] * self.n)
+            for s in range(self.n):
+                t[k + s] = self._number(values[s] if s < len(values) else None, self.var_types[name])
+            k += self.n
+
+    def _number(self, v, type_ref) -> float:
+        if v is None or isinstance(v, dict):   # no value, or one hidden from the seat
+            return 0.0
+        if isinstance(v, bool):
+            return float(v)
+        if isinstance(v, list):
+            return float(len(v))
+        if type_ref.name in self.enums:
+            return float(self.enums[type_ref.name].get(v, -1) + 1)
+        if isinstance(v, (int, float)):
+            return float(v) + (1.0 if type_ref.name not in ("int", "float") else 0.0)
+        return 0.0
+
+
+def observation(game, seat: int) -> str:
+    """The observation string of a seat: its view as canonical JSON."""
+    return json.dumps(views.view(game, seat), sort_keys=True, separators=(",", ":"))
+
+
+def returns_of(result: dict | None, players: int, mode: str = "outcomes") -> list[float]:
+    """The returns of a finished game from its result: ``"outcomes"``: +1 a win, 0 a
+    draw, -1 a loss; ``"scores"``: each seat's score less the seats' mean score (so they
+    sum to 0). All zeros while the game goes on."""
+    if result is None:
+        return [0.0] * players
+    if mode == "scores":
+        scores = [float(s) for s in result["scores"]]
+        mean = sum(scores) / len(scores)
+        return [s - mean for s in scores]
+    return [{"win": 1.0, "draw": 0.0, "loss": -1.0}[o] for o in result["outcomes"]]
+
+
+RANDOM_NODES = ("Shuffle", "Roll", "PickRandom")
+
+
+def has_chance(checked) -> bool:
+    """Whether games of a ruleset may take a chance step: a shuffle, a roll, a ``pick ...
+    at random`` or a ``best ... tie random`` anywhere in its rules."""
+    roots = [checked.setup, checked.turn, checked.at_end, *checked.procedures.values(),
+             *checked.functions.values()]
+    return any(_random(r) for r in roots if r is not None)
+
+
+def _random(node) -> bool:
+    name = getattr(node, "node", None)
+    if name in RANDOM_NODES or (name == "Best" and getattr(node, "tie", None) == "random"):
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_random(x) for x in node)
+    if isinstance(node, dict):
+        return any(_random(x) for x in node.values())
+    fields = getattr(type(node), "model_fields", None)
+    if fields is None:
+        return False
+    return any(_random(getattr(node, f)) for f in fields if f != "span")
+
+
+def zero_sum(ruleset, players: int, mode: str) -> bool:
+    """Returns sum to zero in every finished game: always with ``"scores"`` (centred);
+    with ``"outcomes"`` when two seats play and the outcomes follow the ranking (no
+    ``outcome`` or ``team`` declaration): then one wins and one loses, or both draw."""
+    c = ruleset.checked
+    return mode == "scores" or (players == 2 and c.outcome is None and c.team is None)
+
+
+# ---------------------------------------------------------------- OpenSpiel
+
+try:
+    import pyspiel
+except ImportError:  # pragma: no cover - the extra meeple[openspiel] is not installed
+    pyspiel = None
+
+PARAMETERS = {"players": 0, "variants": "", "locale": "", "returns": "outcomes",
+              "max_moves": MAX_MOVES, "max_game_length": MAX_GAME_LENGTH, "score_bound": 1000.0}
+
+
+def load(ruleset, players: int | None = None, variants=(), locale: str | None = None,
+         returns: str = "outcomes", max_moves: int = MAX_MOVES,
+         max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0) -> "MeepleGame":
+    """An OpenSpiel game of any ruleset: a bundled name, a path, or a loaded ``Ruleset``
+    (its variants and locale are kept unless others are given; ``players`` defaults to
+    its smallest count). The ruleset is registered first (``register``), so that
+    ``pyspiel.deserialize_game_and_state`` finds it again in this process. See
+    ``MeepleGame`` for the parameters."""
+    if pyspiel is None:
+        raise ImportError("OpenSpiel is not installed: pip install 'meeple[openspiel]'")
+    if not isinstance(ruleset, str):
+        variants, locale = variants or ruleset.variants, locale or ruleset.locale
+    short = register(ruleset)
+    base = _REGISTERED[short][0]
+    params = {"players": players or base.min_players, "variants": " ".join(variants),
+              "locale": locale or "", "returns": returns, "max_moves": max_moves,
+              "max_game_length": max_game_length, "score_bound": float(score_bound)}
+    return pyspiel.load_game(short, params)
+
+
+def _game_type(ruleset, short_name: str):
+    """The game type of a ruleset's games with the default parameters (a game with
+    others retypes its utility: ``MeepleGame``)."""
+    c = ruleset.checked
+    T = pyspiel.GameType
+    simultaneous = any(getattr(n, "node", None) == "ChooseEach" for n in _nodes(c))
+    spec = dict(PARAMETERS, players=ruleset.min_players)
+    return T(short_name=short_name, long_name=f"Meeple: {ruleset.title}",
+             dynamics=T.Dynamics.SIMULTANEOUS if simultaneous else T.Dynamics.SEQUENTIAL,
+             chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if has_chance(c) else T.ChanceMode.DETERMINISTIC,
+             information=T.Information.IMPERFECT_INFORMATION if ruleset.hidden_information
+             else T.Information.PERFECT_INFORMATION,
+             utility=T.Utility.ZERO_SUM if zero_sum(ruleset, ruleset.min_players, "outcomes")
+             else T.Utility.GENERAL_SUM,
+             reward_model=T.RewardModel.TERMINAL,
+             max_num_players=ruleset.max_players, min_num_players=ruleset.min_players,
+             provides_information_state_string=True, provides_information_state_tensor=False,
+             provides_observation_string=True, provides_observation_tensor=True,
+             parameter_specification=spec)
+
+
+def _nodes(c):
+    bodies = [p.body for p in c.procedures.values()]
+    bodies += [d.body for d in (c.setup, c.turn, c.at_end) if d is not None]
+    from meeple.dsl import ast as ir
+    return [n for body in bodies for n in ir.walk(body)]
+
+
+if pyspiel is not None:
+    class MeepleGame(pyspiel.Game):
+        """A ruleset as an OpenSpiel game. Parameters: ``players``, ``variants`` (names
+        joined by spaces), ``locale``, ``returns`` (``"outcomes"``: +1/0/-1 by win, draw,
+        loss; ``"scores"``: score less the mean score), ``max_moves`` (the ordinal block
+        and the bound on chance outcomes), ``max_game_length`` and ``score_bound`` (the
+        bounds OpenSpiel asks for: Meeple cannot derive them from a ruleset)."""
+
+        def __init__(self, ruleset, params, game_type):
+            params = {**{k: v for k, v in game_type.parameter_specification.items()}, **params}
+            players = int(params["players"]) or ruleset.min_players
+            if params["variants"] or params["locale"]:
+                ruleset = interpreter.compile_sources(
+                    ruleset.sources, params["variants"].split(),
+                    params["locale"] or None, ruleset.budgets)
+            self.ruleset, self.program = ruleset, ruleset.for_players(players)
+            self.mode = params["returns"]
+            if self.mode not in ("outcomes", "scores"):
+                raise ValueError(f"returns must be 'outcomes' or 'scores', not {self.mode!r}")
+            self.space = ActionSpace(self.program, int(params["max_moves"]))
+            self.encoding = Encoding(self.program)
+            bound = 1.0 if self.mode == "outcomes" else float(params["score_bound"])
+            zs = zero_sum(ruleset, players, self.mode)
+            if zs != (game_type.utility == pyspiel.GameType.Utility.ZERO_SUM):
+                game_type = _retyped(game_type, zs)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=self.space.size, max_chance_outcomes=int(params["max_moves"]),
+                num_players=players, min_utility=-bound, max_utility=bound,
+                utility_sum=0.0 if zs else None, max_game_length=int(params["max_game_length"]))
+            super().__init__(game_type, info, params)
+            self._initial = None
+
+        def new_initial_state(self):
+            return MeepleState(self)
+
+        def initial(self):
+            """A new Meeple game in explicit chance mode (a copy of the first one made)."""
+            if self._initial is None:
+                self._initial = self.program.new_game(self.program.n, chance="explicit")
+            return self._initial.copy()
+
+        def revive(self, text: str):
+            """The Meeple game of a state serialized as JSON: checked unless this process
+            wrote that very text (``Live``)."""
+            known = _digest(text) in _WRITTEN
+            return self.program.resume(json.loads(text), check=not known)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+            return MeepleObserver(self, recall)
+
+    def _retyped(t, zs: bool):
+        T = pyspiel.GameType
+        return T(short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics,
+                 chance_mode=t.chance_mode, information=t.information,
+                 utility=T.Utility.ZERO_SUM if zs else T.Utility.GENERAL_SUM,
+                 reward_model=t.reward_model, max_num_players=t.max_num_players,
+                 min_num_players=t.min_num_players,
+                 provides_information_state_string=True, provides_information_state_tensor=False,
+                 provides_observation_string=True, provides_observation_tensor=True,
+                 parameter_specification=t.parameter_specification)
+
+    class MeepleState(pyspiel.State):
+        """A Meeple game in explicit chance mode, with what each seat has observed so
+        far (``trail``: its distinct successive views and its own moves: its
+        information state)."""
+
+        def __init__(self, game):
+            super().__init__(game)
+            # (made when first used: OpenSpiel clones a Python state by making a new
+            # initial state and then setting its attributes)
+            self.live, self.trail = None, None
+
+        @property
+        def game(self):
+            """The Meeple game of this state."""
+            live = self.live
+            if live is None:
+                live = self.live = Live(self.get_game().initial())
+            elif isinstance(live, str):  # just deserialized
+                live = self.live = Live(self.get_game().revive(live))
+            if self.trail is None:
+                self.trail = [[observation(live.game, s)] for s in range(live.game.players)]
+            return live.game
+
+        @property
+        def space(self) -> ActionSpace:
+            return self.get_game().space
+
+        @property
+        def mode(self) -> str:
+            return self.get_game().mode
+
+        # ------------------------------------------------------------ queries
+        def current_player(self):
+            g = self.game
+            if g.over:
+                return pyspiel.PlayerId.TERMINAL
+            if g.at_chance:
+                return pyspiel.PlayerId.CHANCE
+            if g.simultaneous:
+                return pyspiel.PlayerId.SIMULTANEOUS
+            return g.active_player
+
+        def _legal_actions(self, player):
+            g = self.game
+            if g.simultaneous:
+                return list(self.space.moves(g, player)) or [self.space.wait]
+            return list(self.space.moves(g, player)) if player == g.active_player else []
+
+        def chance_outcomes(self):
+            return [(a, float(o.probability)) for a, o in self.space.chance(self.game)]
+
+        def is_terminal(self):
+            return self.game.over
+
+        def returns(self):
+            return returns_of(self.game.result, self.game.players, self.mode)
+
+        def rewards(self):
+            return self.returns()
+
+        # ------------------------------------------------------------ acting
+        def _apply_action(self, action):
+            g = self.game
+            if g.at_chance:
+                g.apply_chance(int(action))
+                self._observe(None)
+                return
+            seat = g.active_player
+            move = self.space.moves(g, seat)[action]
+            g.apply(move)
+            self._observe({seat: move.notation})
+
+        def _apply_actions(self, actions):
+            g = self.game
+            chosen = {}
+            for seat in g.decision.seats:
+                move = self.space.moves(g, seat)[actions[seat]]
+                chosen[seat] = move.notation
+                g.apply(move)
+            self._observe(chosen)
+
+        def _observe(self, chosen) -> None:
+            for s, trail in enumerate(self.trail):
+                if chosen and s in chosen:
+                    trail.append("> " + chosen[s])
+                obs = observation(self.game, s)
+                if obs != trail[-1]:
+                    trail.append(obs)
+
+        def _action_to_string(self, player, action):
+            g = self.game
+            if player == pyspiel.PlayerId.CHANCE:
+                outs = dict(self.space.chance(g)) if g.at_chance else {}
+                return outs[action].notation if action in outs else f"chance #{action}"
+            moves = self.space.moves(g, player) if player in g.deciding else {}
+            return moves[action].notation if action in moves else self.space.label(action)
+
+        def __str__(self):
+            return self.game.to_json()
+
+    class Live:
+        """Holds a state's Meeple game; OpenSpiel serializes a Python state by pickling
+        its attributes, and this pickles as the game's state, as JSON."""
+
+        def __init__(self, game):
+            self.game = game
+
+        def __reduce__(self):
+            text = self.game.to_json()
+            _WRITTEN[_digest(text)] = None
+            if len(_WRITTEN) > 4096:
+                _WRITTEN.pop(next(iter(_WRITTEN)))
+            return (str, (text,))
+
+    _WRITTEN: dict[bytes, None] = {}   # digests of the states this process serialized
+
+    def _digest(text: str) -> bytes:
+        import hashlib
+        return hashlib.sha256(text.encode()).digest()
+
+    class MeepleObserver:
+        """OpenSpiel's observer of a Meeple state: the seat's view as a string (with
+        perfect recall, every distinct view it has had and its own moves) and as a tensor
+        (``Encoding``)."""
+
+        def __init__(self, game, perfect_recall: bool):
+            import numpy as np
+            self.encoding, self.recall = game.encoding, perfect_recall
+            self.tensor = np.zeros(self.encoding.size, np.float32)
+            self.dict = {"observation": self.tensor}
+
+        def set_from(self, state, player):
+            self.tensor.fill(0)
+            self.encoding.fill(self.tensor, views.view(state.game, player), state.game)
+
+        def string_from(self, state, player):
+            if self.recall:
+                state.game  # (makes the trail of a state not used yet)
+                return "\n".join(state.trail[player])
+            return observation(state.game, player)
+
+    _REGISTERED: dict[str, tuple] = {}   # short name -> (ruleset, its game type)
+
+    def register(ruleset) -> str:
+        """Registers a ruleset (a bundled name, a path or a loaded ``Ruleset``; without
+        its variants and locale, which are parameters) for ``pyspiel.load_game``, as
+        ``meeple_<its name>``; returns that name. A different ruleset of a name already
+        registered gets the name followed by ``_`` and 8 hex digits of its sources."""
+        if isinstance(ruleset, str):
+            ruleset = interpreter.load(ruleset)
+        elif ruleset.variants or ruleset.locale:
+            ruleset = interpreter.compile_sources(ruleset.sources, budgets=ruleset.budgets)
+        short = f"meeple_{ruleset.name}"
+        if short in _REGISTERED:
+            if _REGISTERED[short][0].sources.sources == ruleset.sources.sources:
+                return short
+            short += "_" + _digest(json.dumps(ruleset.sources.sources, sort_keys=True)).hex()[:8]
+            if short in _REGISTERED:
+                return short
+        game_type = _game_type(ruleset, short)
+        _REGISTERED[short] = (ruleset, game_type)
+        pyspiel.register_game(game_type, type(f"MeepleGame_{ruleset.name}", (RegisteredGame,),
+                                              {"short_name": short}))
+        return short
+
+    class RegisteredGame(MeepleGame):
+        """The class OpenSpiel's registry makes a registered ruleset's games with. (A
+        class, not a function: the registry outlives the interpreter, and a function
+        in it makes the process abort on exit.)"""
+
+        short_name = ""
+
+        def __init__(self, params=None):
+            ruleset, game_type = _REGISTERED[self.short_name]
+            super().__init__(ruleset, dict(params or {}), game_type)
+
+    from meeple.dsl.load import bundled_names
+    REGISTERED = [register(_name) for _name in bundled_names()]
+else:  # pragma: no cover
+    MeepleGame = MeepleState = MeepleObserver = None

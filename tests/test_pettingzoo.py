@@ -1,0 +1,138 @@
+"""Every ruleset is a PettingZoo AEC environment (issue 15 §2), when PettingZoo is
+installed (the extra meeple[pettingzoo]; otherwise these tests say so and skip): every
+bundled ruleset passes PettingZoo's api_test and seed_test (a few cycles here; longer
+runs in benchmarks/bench_rulesets_as_games.py); observations encode the seat's view only,
+masks are the legal moves over the fixed action space, rewards come from the results,
+render() draws the board as the CLI does."""
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="PettingZoo (pettingzoo) is not installed")
+
+import numpy as np  # noqa: E402 - after the skip
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from meeple import pettingzoo  # noqa: E402
+from meeple.dsl.load import bundled_names  # noqa: E402
+from meeple.interpreter import views  # noqa: E402
+
+KUHN = str(Path(__file__).resolve().parent / "testdata" / "kuhn_poker.meeple")
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_every_bundled_ruleset_passes_pettingzoo_api_and_seed_tests(name):
+    with warnings.catch_warnings():
+        # (a dict observation with an action mask, as PettingZoo's own classic games have)
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(pettingzoo.env(name), num_cycles=15)
+        seed_test(lambda: pettingzoo.env(name), num_cycles=8)
+
+
+def play(env, seed: int = 0):
+    """Plays a game with random legal actions; gives the rewards summed per agent."""
+    env.reset(seed=seed)
+    rnd = np.random.default_rng(seed)
+    total = {a: 0.0 for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        total[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(int(rnd.choice(np.flatnonzero(obs["action_mask"]))))
+    return total
+
+
+def test_rewards_are_the_outcomes_of_the_finished_game():
+    env = pettingzoo.env("kalah")
+    total = play(env, seed=3)
+    result = env.unwrapped.game.result
+    assert [total[a] for a in env.possible_agents] == [
+        {"win": 1.0, "draw": 0.0, "loss": -1.0}[o] for o in result["outcomes"]]
+
+
+def test_scores_as_rewards_sum_to_zero():
+    env = pettingzoo.env(KUHN, returns="scores")
+    total = play(env, seed=1)
+    scores = env.unwrapped.game.result["scores"]
+    assert [total[a] for a in env.possible_agents] == scores and sum(scores) == 0
+
+
+def test_the_mask_is_the_deciding_seat_legal_moves():
+    env = pettingzoo.env("kalah")
+    env.reset(seed=0)
+    raw = env.unwrapped
+    mask = env.observe("player_0")["action_mask"]
+    ids = np.flatnonzero(mask).tolist()
+    assert [raw.space.moves(raw.game, 0)[a].notation for a in ids] == [
+        m.notation for m in raw.game.legal_moves()]
+    assert not env.observe("player_1")["action_mask"].any()
+
+
+def test_an_observation_encodes_the_seat_view_only():
+    env = pettingzoo.env(KUHN)
+    raw = env.unwrapped
+    seen = {}
+    for seed in range(12):   # deals that differ only in the other seat's card
+        env.reset(seed=seed)
+        key = str(views.view(raw.game, 0))
+        obs = env.observe("player_0")["observation"]
+        if key in seen:
+            assert (seen[key] == obs).all()
+        seen[key] = obs
+    assert 1 < len(seen) <= 3      # three cards seat 0 may hold
+
+
+def test_a_simultaneous_decision_asks_each_seat_in_turn():
+    env = pettingzoo.env("hearts")
+    raw = env.unwrapped
+    for seed in range(5):
+        env.reset(seed=seed)
+        if raw.game.simultaneous:
+            break
+    asked = []
+    for _ in range(4):   # (hearts passes three cards: one simultaneous decision each)
+        agent = env.agent_selection
+        asked.append(agent)
+        assert raw.game.simultaneous and len(raw.game.deciding) == 4 - len(asked) + 1
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    assert asked == ["player_0", "player_1", "player_2", "player_3"]
+
+
+def test_render_draws_the_board_as_the_cli_does():
+    env = pettingzoo.env("tests/testdata/ttt", render_mode="ansi")
+    env.reset(seed=0)
+    empty = env.render()
+    env.step(int(np.flatnonzero(env.observe("player_0")["action_mask"])[0]))
+    assert env.render() != empty and isinstance(empty, str) and empty.strip()
+
+
+MOODS = """ruleset moods
+players 2..2
+enum Mood { calm, angry }
+var mood: Mood per player owner = calm
+var done: bool = false
+turn {
+  choose m from [calm, angry] as "feel"
+  mood(active) = m
+  done = true
+}
+end when done
+score(p) = 0
+"""
+
+
+def test_a_value_hidden_from_the_seat_encodes_as_zero(tmp_path):
+    (tmp_path / "moods.meeple").write_text(MOODS, encoding="utf-8")
+    env = pettingzoo.env(str(tmp_path / "moods.meeple"))
+    env.reset(seed=0)
+    enc = env.unwrapped.encoding
+    start, size = enc.blocks["vars"]
+    mine = env.observe("player_0")["observation"][start:start + size]
+    theirs = env.observe("player_1")["observation"][start:start + size]
+    # vars: done, then mood of seat 0 and seat 1 (calm is member 1; hidden is 0)
+    assert mine.tolist() == [0.0, 1.0, 0.0] and theirs.tolist() == [0.0, 0.0, 1.0]
