@@ -36,6 +36,9 @@ def test_every_page_is_built(site):
     bundled = sorted(p.name for p in (ROOT / "rulesets").iterdir() if p.is_dir())
     for name in bundled:
         assert (site / "rulesets" / name / "index.html").is_file(), name
+        # its rulebook, generated from the ruleset when the site is built
+        page = (site / "rulesets" / f"{name}-rulebook" / "index.html").read_text(encoding="utf-8")
+        assert "the rulebook" in page and 'id="components"' in page and 'id="vocabulary"' in page, name
 
 
 def test_meeple_code_is_highlighted(site):

@@ -24,3 +24,28 @@ def on_config(config):
         "MeepleLexer", ("meeple.dsl.lexer", "Meeple", ("meeple",), ("*.meeple",), ("text/x-meeple",)))
     return config
 
+
+
+def _bundled() -> list[str]:
+    return sorted(p.name for p in (ROOT / "rulesets").iterdir()
+                  if p.is_dir() and any(p.glob("*.meeple")))
+
+
+def on_files(files, config):
+    """Adds `rulesets/NAME-rulebook.md` for each bundled game: its rulebook, generated
+    from the ruleset (in English; `meeple rulebook NAME --locale L` gives the others)."""
+    from mkdocs.structure.files import File
+
+    from meeple import interpreter
+    from meeple.interpreter import rulebook, rulebook_view
+
+    for name in _bundled():
+        book = rulebook.build(interpreter.load(name))
+        head = (f"# {book.title}: the rulebook\n\n"
+                f"*Generated from the ruleset `{name}` by `meeple rulebook {name} --format md`; "
+                f"every rule of the ruleset is in it. In another language: "
+                f"`meeple rulebook {name} --locale L`.*\n\n")
+        body = rulebook_view.markdown(book)
+        body = body.split("\n", 1)[1] if body.startswith("**") else body   # the title is the heading
+        files.append(File.generated(config, f"rulesets/{name}-rulebook.md", content=head + body))
+    return files
