@@ -229,6 +229,11 @@ def _collect(tasks, done, workers, on_progress) -> Iterator:
 
 # ---------------------------------------------------------------- Ray
 
+def require_ray() -> None:
+    """Raises BackendError, saying how to install it, when Ray cannot be imported."""
+    _import_ray()
+
+
 def _import_ray():
     try:
         import ray

@@ -115,3 +115,42 @@ def play_games(ruleset, games: Sequence[GameSpec], jobs: int | None = None,
         parse_spec(spec)
     progress = (lambda i, info: on_game() if info is None else None) if on_game else None
     return parallel.run(_play, parallel.Rules.of(ruleset), games, jobs, backend, address, progress)
+
+
+class Tally:
+    """The totals of a simulation, per seat, fed one game summary at a time."""
+
+    def __init__(self, players: int):
+        self.n = players
+        self.wins, self.draws, self.losses = [0] * players, [0] * players, [0] * players
+        self.shared = self.drawn = self.moves = self.turns = 0
+        self.lengths: list[int] = []
+
+    def add(self, summary: dict) -> None:
+        """Counts one finished game (a summary of ``play_game``)."""
+        res = summary["result"]
+        for p, outcome in enumerate(res["outcomes"]):
+            (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += 1
+        self.shared += len(res["winners"]) > 1
+        self.drawn += bool(res["draw"])
+        self.lengths.append(summary["turns"])
+        self.turns += summary["turns"]
+        self.moves += summary["moves"]
+
+    def report(self, program) -> dict:
+        """``seats`` (per seat: ``seat``, ``player``, ``wins``, ``draws``, ``losses``,
+        ``win_rate``), ``shared_wins``, ``drawn_games``, ``turns`` (mean, min, max),
+        ``moves``, ``moves_per_turn``: as ``meeple simulate --json`` writes them."""
+        from .display import player_name
+        games = len(self.lengths)
+        lengths = self.lengths or [0]
+        return {
+            "seats": [{"seat": s, "player": player_name(program, s), "wins": self.wins[s],
+                       "draws": self.draws[s], "losses": self.losses[s],
+                       "win_rate": self.wins[s] / games if games else 0.0} for s in range(self.n)],
+            "shared_wins": self.shared,
+            "drawn_games": self.drawn,
+            "turns": {"mean": sum(lengths) / len(lengths), "min": min(lengths), "max": max(lengths)},
+            "moves": self.moves,
+            "moves_per_turn": self.moves / self.turns if self.turns else None,
+        }
