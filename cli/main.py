@@ -805,7 +805,7 @@ def check_jobs(jobs: Optional[int], backend: str, address: Optional[str]) -> Non
 
 
 @contextmanager
-def _backend_errors():
+def backend_errors():
     try:
         yield
     except parallel.BackendError as e:
@@ -817,9 +817,9 @@ def _backend_errors():
 def played_games(prog, plan, jobs, backend, address, on_game):
     """The summaries of the games of ``plan`` in order (simulation.play_games), the
     workers stopped when the loop ends early; a backend that fails is an error (exit 1)."""
-    with _backend_errors():
+    with backend_errors():
         games = simulation.play_games(prog, plan, jobs, backend, address, on_game)
-    with closing(games), _backend_errors():
+    with closing(games), backend_errors():
         yield from games
 
 

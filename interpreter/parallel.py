@@ -66,15 +66,20 @@ class Rules:
     @classmethod
     def of(cls, ruleset) -> "Rules":
         """The portable form of a compiled ``Ruleset`` (or ``Program``)."""
-        src = getattr(ruleset, "sources", None)
-        texts = tuple(getattr(src, "sources", {}).items())
-        h = hashlib.sha256()
-        for name, text in texts:
-            h.update(name.encode() + b"\0" + text.encode() + b"\0")
-        rules = cls(texts, tuple(ruleset.variants), ruleset.locale, ruleset.budgets, h.hexdigest())
+        src = getattr(ruleset, "sources", None) or dsl_load.SourceSet()
+        rules = cls.from_sources(src, ruleset.budgets, ruleset.variants, ruleset.locale)
         rules._local[(rules.variants, rules.locale)] = ruleset
         _CACHE[(rules.key, rules.variants, rules.locale)] = ruleset
         return rules
+
+    @classmethod
+    def from_sources(cls, src, budgets: Budgets | None = None, variants=(), locale=None) -> "Rules":
+        """The portable form of a ruleset's files as read (``dsl.load.read_sources``)."""
+        texts = tuple(src.sources.items())
+        h = hashlib.sha256(repr(budgets).encode())
+        for name, text in texts:
+            h.update(name.encode() + b"\0" + text.encode() + b"\0")
+        return cls(texts, tuple(variants), locale, budgets, h.hexdigest())
 
     def __getstate__(self):
         return {"texts": self.texts, "variants": self.variants, "locale": self.locale,
@@ -87,8 +92,9 @@ class Rules:
 
     def ruleset(self, variants=None, locale=None):
         """The compiled ruleset, with its own variants and locale or the ones given."""
-        variants = self.variants if variants is None else tuple(variants)
-        locale = self.locale if variants is None and locale is None else locale
+        if variants is None and locale is None:
+            variants, locale = self.variants, self.locale
+        variants = tuple(variants or ())
         found = self._local.get((variants, locale)) or _CACHE.get((self.key, variants, locale))
         if found is None:
             from . import compile_sources

@@ -284,3 +284,26 @@ def _session(sid: int) -> list[int]:
     out = subprocess.run(["ps", "-o", "pid=,stat=", "-s", str(sid)], capture_output=True, text=True)
     return [int(line.split()[0]) for line in out.stdout.splitlines()
             if line.split() and not line.split()[1].startswith("Z")]
+
+
+def test_meeple_test_gives_the_same_games_whatever_jobs():
+    # 30 examples: two shards (25 + 5), so two workers share them with --jobs 2
+    args = ["test", "kalah", "--examples", 30, "--seed", 3, "--json", "-q"]
+    one, two = meeple(*args, "--jobs", 1), meeple(*args, "--jobs", 2)
+    assert one.code == two.code == 0, (one, two)
+    a, b = json.loads(one.out), json.loads(two.out)
+    assert a == b and a["games"] == 30 and a["states"] > 30
+
+
+def test_meeple_test_reports_the_first_failing_shard_whatever_jobs(tmp_path):
+    leaky = ROOT / "tests" / "broken" / "leaky_view"
+    docs = []
+    for jobs in (1, 2):
+        r = meeple("test", leaky, "--players", 3, "--examples", 30, "--json", "-q",
+                   "--out", tmp_path / f"failure-{jobs}.json", "--jobs", jobs)
+        assert r.code == 1, r
+        docs.append(json.loads(r.out))
+    for d in docs:
+        d["failure"].pop("record")
+    assert docs[0] == docs[1] and docs[0]["failure"]["check"] == "secret 'hand'"
+    assert (tmp_path / "failure-1.json").read_text() == (tmp_path / "failure-2.json").read_text()
