@@ -551,8 +551,8 @@ def test_ctrl_c_during_long_work_exits_130(monkeypatch, finished_record):
         def choose(self, view, moves):
             raise KeyboardInterrupt
 
-    monkeypatch.setitem(bots.BOTS, "first", Interrupting)
-    r = meeple_cli("simulate", "cherokee", "--bot", "first", "--json")
+    monkeypatch.setitem(bots.BOTS, "first", Interrupting)    # in this process: --jobs 1
+    r = meeple_cli("simulate", "cherokee", "--bot", "first", "--json", "--jobs", 1)
     assert r.code == 130 and r.out == "" and "interrupted" in r.err, r
 
     def interrupted(*a, **kw):
