@@ -4,7 +4,6 @@ The match itself is ``meeple.interpreter.arena``; this draws it."""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from typing import List, Optional
 
 import typer

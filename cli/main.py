@@ -7,7 +7,6 @@ import secrets
 import sys
 import time
 from contextlib import closing, contextmanager
-from collections.abc import Mapping
 from pathlib import Path
 from typing import List, Optional
 
@@ -247,28 +246,6 @@ def _bot_class(name: str):
     if cls is None:
         raise fail(f"unknown bot '{name}'; bots are: {', '.join(sorted(BOTS))}", 2)
     return cls
-
-
-class LazyView(Mapping):
-    """A seat's view, computed only if the bot reads it (a random bot never does):
-    simulations run about twice as fast."""
-
-    def __init__(self, game, seat):
-        self._game, self._seat, self._view = game, seat, None
-
-    def _get(self) -> dict:
-        if self._view is None:
-            self._view = view(self._game, self._seat)
-        return self._view
-
-    def __getitem__(self, key):
-        return self._get()[key]
-
-    def __iter__(self):
-        return iter(self._get())
-
-    def __len__(self):
-        return len(self._get())
 
 
 # ---------------------------------------------------------------- validate

@@ -10,7 +10,6 @@ import typer
 from rich.progress import TextColumn
 from rich.text import Text
 
-from .. import interpreter
 from ..dsl import budgets as dsl_budgets
 from ..dsl import load as dsl_load
 from ..dsl.errors import Diagnostic, MeepleError
