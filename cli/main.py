@@ -25,7 +25,7 @@ from ..dsl.errors import MeepleError
 from ..interpreter import IllegalMove, RuleError, display
 from ..interpreter import record as records
 from ..interpreter import parallel, simulation
-from ..interpreter.bots import BOTS, BotSpecError, bot_seed, parse_spec
+from ..interpreter.bots import BOTS, BotSpecError, bot_seed, make_bot
 from ..interpreter.views import SPECTATOR, view
 
 from . import complete, jsonout, render
@@ -801,9 +801,10 @@ def played_games(prog, plan, jobs, backend, address, on_game):
 
 
 def bot_spec(spec: str) -> str:
+    """A bot spec the workers can make (a bad one is a usage error, exit 2)."""
     try:
-        parse_spec(spec)
-    except BotSpecError as e:
+        make_bot(spec, 0)
+    except (BotSpecError, ValueError) as e:
         raise fail(str(e), 2) from None
     return spec
 
