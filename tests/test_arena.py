@@ -307,3 +307,17 @@ def test_meeple_test_reports_the_first_failing_shard_whatever_jobs(tmp_path):
         d["failure"].pop("record")
     assert docs[0] == docs[1] and docs[0]["failure"]["check"] == "secret 'hand'"
     assert (tmp_path / "failure-1.json").read_text() == (tmp_path / "failure-2.json").read_text()
+
+
+def test_ray_is_an_extra_and_in_the_test_extra_where_it_has_wheels():
+    import tomllib
+
+    from packaging.markers import Marker
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]
+    assert [r.split(";")[0] for r in extras["ray"]] == ["ray>=2.60.0"]
+    (ray,) = [r for r in extras["test"] if r.startswith("ray>=")]
+    marker = Marker(" ".join(ray.split(";", 1)[1].replace("\\", " ").split()))
+    env = {"sys_platform": "linux", "platform_machine": "x86_64", "python_version": "3.11"}
+    assert marker.evaluate(env)
+    assert not marker.evaluate({**env, "sys_platform": "darwin"})     # macOS x86_64: no wheel
