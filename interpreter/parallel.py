@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import queue as _queue
 import signal
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -220,8 +221,7 @@ def _collect(tasks, done, workers, on_progress) -> Iterator:
         try:
             kind, i, payload = done.get(timeout=0.2)
         except _queue.Empty:
-            if not any(w.is_alive() for w in workers) or any(
-                    w.exitcode not in (None, 0) for w in workers):
+            if _lost(workers, done):
                 raise WorkerDied("a worker process ended without finishing its task") from None
             continue
         if kind == "tick":
@@ -231,6 +231,17 @@ def _collect(tasks, done, workers, on_progress) -> Iterator:
         if on_progress:
             on_progress(i, None)
         finished[i] = (kind, payload)
+
+
+def _lost(workers, done) -> bool:
+    """Whether a worker died (killed, out of memory), or all have ended with work
+    still missing (what they sent last may still be on its way: waited for a moment)."""
+    if any(w.exitcode not in (None, 0) for w in workers):
+        return True
+    if any(w.is_alive() for w in workers):
+        return False
+    time.sleep(1.0)
+    return done.empty()
 
 
 # ---------------------------------------------------------------- Ray

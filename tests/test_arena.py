@@ -198,6 +198,18 @@ def test_results_come_back_in_task_order_whatever_finishes_first():
     assert sorted(done) == list(range(6))
 
 
+def test_a_worker_that_dies_is_an_error_not_a_hang():
+    rules = parallel.Rules.of(interpreter.load("kalah"))
+    with pytest.raises(parallel.WorkerDied):
+        list(parallel.run(_die, rules, range(3), jobs=2))
+
+
+def _die(rules, task, tick):
+    if task == 1:
+        os._exit(3)      # as if killed
+    return task
+
+
 def _slow_first(rules, task, tick):
     if task == 0:
         time.sleep(0.5)     # the first task ends last
