@@ -334,3 +334,14 @@ def test_ray_is_an_extra_and_in_the_test_extra_where_it_has_wheels():
     env = {"sys_platform": "linux", "platform_machine": "x86_64", "python_version": "3.11"}
     assert marker.evaluate(env)
     assert not marker.evaluate({**env, "sys_platform": "darwin"})     # macOS x86_64: no wheel
+
+
+def test_arena_reports_a_failing_game_with_its_rule(tmp_path):
+    path = tmp_path / "tiny.meeple"
+    path.write_text(BROKEN, encoding="utf-8")
+    r = meeple("arena", path, "random", "first", "--games", 4, "--seed", 7, "--json", "-j", 2)
+    assert r.code == 1, r
+    doc = json.loads(r.out)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["failed_game"] == {"game": 1, "seed": 7, "record": None}
+    assert doc["error"]["rule"]["file"] == str(path) and "game 1 (seed 7)" in r.err
