@@ -148,13 +148,10 @@ def _no_tick(info=None) -> None:
 # ---------------------------------------------------------------- worker processes
 
 def _context():
-    methods = multiprocessing.get_all_start_methods()
-    # forkserver: workers are forked from a fresh single-threaded server that has
-    # imported Meeple once (fork from this process could copy a lock held by a thread)
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if ctx.get_start_method() == "forkserver":
-        ctx.set_forkserver_preload([__name__])
-    return ctx
+    # spawn: each worker is a fresh Python that imports Meeple from this process's
+    # sys.path (a fork would copy locks held by this process's threads; a forkserver
+    # started from another folder may import another Meeple)
+    return multiprocessing.get_context("spawn")
 
 
 def _worker(fn, rules: Rules, todo, done) -> None:
