@@ -21,7 +21,7 @@ import re
 import sys
 
 
-COMMANDS = ("validate", "list", "simulate", "test", "replay", "perft")
+COMMANDS = ("validate", "list", "simulate", "test", "replay", "perft", "arena")
 VERSION = 1
 
 
@@ -457,8 +457,58 @@ def perft_schema() -> dict:
                       "paths", "divide", "seconds"])
 
 
+def arena_schema() -> dict:
+    bot = _obj("one bot's results", {
+        "bot": _s(_INT, "its place in the command line's list of bots, from 1"),
+        "spec": _s("string", "the bot as given (NAME[:KEY=VALUE,...])"),
+        "games": _s(_INT, "games it played"),
+        "wins": _s(_INT, "games it won (a shared win counts for each winner)"),
+        "draws": _s(_INT, "games it drew"),
+        "losses": _s(_INT, "games it lost"),
+        "win_rate": _s("number", "wins / games, from 0 to 1"),
+        "ci95": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
+                 "description": "the 95% Wilson score interval of win_rate: [low, high]"},
+        "mean_score": _s("number", "its mean score"),
+        "seats": {"type": "array", "items": {"type": _INT},
+                  "description": "games it played at each seat (seat 0 first)"},
+        "moves": _s(_INT, "moves it chose, in all games"),
+        "seconds_per_move": _s(["number", "null"], "its mean time to choose a move (not "
+                               "reproducible; null without moves)"),
+    })
+    props = {
+        "ruleset": _s("string", "the RULESET as given"),
+        "title": _s("string", "the ruleset's title"),
+        "variants": {**_NAMES, "description": "the variants played"},
+        "locale": _s(["string", "null"], "the locale"),
+        "players": _s(_INT, "players per game: one per bot"),
+        "seeds": _obj("game i used seed first + i", {"first": _s(_INT, "the first game's seed"),
+                                                     "last": _s(_INT, "the last game's seed")}),
+        "games": _s(_INT, "games played"),
+        "balanced": _s("boolean", "whether games is a multiple of the number of bots (each "
+                       "bot played each seat equally often)"),
+        "bots": {"type": "array", "items": bot, "description": "per bot, in the order given"},
+        "turns": _obj("game length in completed turns", {
+            "mean": _s("number", "mean"), "min": _s(_INT, "shortest"), "max": _s(_INT, "longest")}),
+        "moves": _s(_INT, "player decisions in all games"),
+        "shared_wins": _s(_INT, "games with several winners"),
+        "seconds": _s("number", "time taken (not reproducible)"),
+        "failed_game": _obj("the game that hit an error (when ok is false)", {
+            "game": _s(_INT, "its number, from 1"),
+            "seed": _s(_INT, "its seed"),
+            "record": _s(["string", "null"], "always null: arena keeps no records"),
+        }),
+    }
+    return _document("arena", "meeple arena --json",
+                     "Bots against each other, seats rotated: per bot its wins, draws, "
+                     "losses, win rate with its 95% confidence interval and mean score.",
+                     props, ["ruleset", "title", "variants", "locale", "players", "seeds",
+                             "games", "balanced", "bots", "turns", "moves", "shared_wins",
+                             "seconds"])
+
+
 SCHEMAS = {"validate": validate_schema, "list": list_schema, "simulate": simulate_schema,
-           "test": meeple_test_schema, "replay": replay_schema, "perft": perft_schema}
+           "test": meeple_test_schema, "replay": replay_schema, "perft": perft_schema,
+           "arena": arena_schema}
 
 
 def schema(command: str) -> dict:

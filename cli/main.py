@@ -7,8 +7,7 @@ import re
 import secrets
 import sys
 import time
-from contextlib import contextmanager
-from collections.abc import Mapping
+from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -27,7 +26,8 @@ from ..dsl.errors import MeepleError
 from ..interpreter import IllegalMove, RuleError, display
 from ..interpreter import record as records
 from ..interpreter import stats as balance_stats
-from ..interpreter.bots import BOTS, bot_seed
+from ..interpreter import parallel, simulation
+from ..interpreter.bots import BOTS, BotSpecError, bot_seed, make_bot
 from ..interpreter.views import SPECTATOR, view
 
 from . import complete, jsonout, render
@@ -251,28 +251,6 @@ def _bot_class(name: str):
     if cls is None:
         raise fail(f"unknown bot '{name}'; bots are: {', '.join(sorted(BOTS))}", 2)
     return cls
-
-
-class LazyView(Mapping):
-    """A seat's view, computed only if the bot reads it (a random bot never does):
-    simulations run about twice as fast."""
-
-    def __init__(self, game, seat):
-        self._game, self._seat, self._view = game, seat, None
-
-    def _get(self) -> dict:
-        if self._view is None:
-            self._view = view(self._game, self._seat)
-        return self._view
-
-    def __getitem__(self, key):
-        return self._get()[key]
-
-    def __iter__(self):
-        return iter(self._get())
-
-    def __len__(self):
-        return len(self._get())
 
 
 # ---------------------------------------------------------------- validate
@@ -773,6 +751,86 @@ def _perft_position(prog, path: Path, players: Optional[int]):
     return game
 
 
+# ---------------------------------------------------------------- many games at once
+
+def jobs_option():
+    return typer.Option(None, "--jobs", "-j", metavar="J",
+                        help="Worker processes (default: every core; 1: none). The results "
+                             "are the same whatever J is.")
+
+
+def backend_option():
+    return typer.Option("local", "--backend", metavar="local|ray",
+                        help="Where the work runs: local processes (default) or a Ray "
+                             "cluster (pip install 'meeple[ray]').")
+
+
+def address_option():
+    return typer.Option(None, "--address", metavar="ADDR",
+                        help="With --backend ray: the cluster's address (default: the one "
+                             "RAY_ADDRESS names, else a new local Ray instance).")
+
+
+def check_jobs(jobs: Optional[int], backend: str, address: Optional[str]) -> None:
+    """--jobs, --backend and --address: usage errors (exit 2)."""
+    if jobs is not None and jobs < 1:
+        raise fail(f"--jobs must be at least 1, not {jobs}", 2)
+    if backend not in parallel.BACKENDS:
+        raise fail(f"--backend {backend}: choose one of {', '.join(parallel.BACKENDS)}", 2)
+    if address is not None and backend != "ray":
+        raise fail("--address goes with --backend ray", 2)
+    if backend == "ray":
+        try:
+            parallel.require_ray()
+        except parallel.BackendError as e:
+            raise fail(str(e), 2, hint=e.hint) from None
+
+
+@contextmanager
+def backend_errors():
+    try:
+        yield
+    except parallel.BackendError as e:
+        raise fail(str(e), 1, hint=e.hint) from None
+    except parallel.WorkerDied as e:
+        raise fail(str(e)) from None
+
+
+def played_games(prog, plan, jobs, backend, address, on_game):
+    """The summaries of the games of ``plan`` in order (simulation.play_games), the
+    workers stopped when the loop ends early; a backend that fails is an error (exit 1)."""
+    with backend_errors():
+        games = simulation.play_games(prog, plan, jobs, backend, address, on_game)
+    with closing(games), backend_errors():
+        yield from games
+
+
+def bot_spec(spec: str) -> str:
+    """A bot spec the workers can make (a bad one is a usage error, exit 2)."""
+    try:
+        make_bot(spec, 0)
+    except (BotSpecError, ValueError) as e:
+        raise fail(str(e), 2) from None
+    return spec
+
+
+def failed_game(prog, summary: dict, keep, jout) -> "typer.Exit":
+    """The exit of a run stopped by a game that failed: it names the game and its seed
+    (and its record with --records), as text and in the --json document."""
+    e, number, gseed = summary["error"], summary["game"] + 1, summary["seed"]
+    path = keep.save(summary, failed=str(e)) \
+        if keep is not None and summary.get("digest") is not None else None
+    message = f"game {number} (seed {gseed}): {e}" + (f" (its record: {path})" if path else "")
+    error = {"message": message}
+    if isinstance(e, RuleError):
+        error.update(hint=e.hint, rule=jsonout.rule_error(e))
+    jout.emit({"ok": False, "error": error,
+               "failed_game": {"game": number, "seed": gseed, "record": str(path) if path else None}})
+    if isinstance(e, RuleError):
+        return rule_fail(message, e, prog)
+    return fail(message)
+
+
 # ---------------------------------------------------------------- simulate
 
 @app.command()
@@ -802,6 +860,9 @@ def simulate(
     failed_only: bool = typer.Option(False, "--failed-only",
                                      help="With --records: save only the game that fails."),
     force: bool = typer.Option(False, "--force", help="Let --records overwrite existing files."),
+    jobs: Optional[int] = jobs_option(),
+    backend: str = backend_option(),
+    address: Optional[str] = address_option(),
     budget: List[str] = budget_option(),
     json_out: bool = json_option("the statistics"),
     report: Optional[Path] = typer.Option(None, "--report", metavar="FILE.html",
@@ -819,80 +880,36 @@ def simulate(
     _check_seed(seed, seed + games - 1)
     if failed_only and records_dir is None:
         raise fail("--failed-only goes with --records DIR", 2)
+    check_jobs(jobs, backend, address)
+    spec = bot_spec(bot)
     prog = _load(ruleset, variant, locale, parse_budgets(budget))
     lang = language(prog)
     n = _players(prog, players)
-    bot_cls = _bot_class(bot)
-    keep = _Keeper(records_dir, prog, _record_name(ruleset), n, list(variant), locale, bot,
+    keep = _Keeper(records_dir, prog, _record_name(ruleset), n, list(variant), locale,
                    failed_only, force, seed, games) if records_dir is not None else None
-    wins, draws, losses = [0] * n, [0] * n, [0] * n
-    shared = drawn = 0
-    lengths, total_moves, total_turns = [], 0, 0
+    plan = simulation.specs(n, lambda i: [spec] * n, games, seed, max_moves,
+                            keep_moves=keep is not None)
+    totals = simulation.Tally(n)
     balance = balance_stats.Balance(n)
     progress = progress_bar(tr(lang, "simulating"), quiet=quiet)
     start = time.perf_counter()
     with interruptible(), progress:
         task = progress.add_task("games", total=games)
-        for i in range(games):
-            gseed = seed + i
-            bots = [bot_cls(bot_seed(seed, i, s)) for s in range(n)]
-            played: list = []   # (notation, digest) of each move, when records are kept
-            game = None
-            tally = balance_stats.GameTally()
-            try:
-                game = prog.new_game(n, gseed)
-                moves = 0
-                while not game.over:
-                    if moves >= max_moves:
-                        raise RuleError(f"the game did not end after {max_moves} moves")
-                    seat = game.active_player
-                    legal = game.legal_moves()
-                    tally.note(game, seat)
-                    m = game.apply(legal[bots[seat].choose(LazyView(game, seat),
-                                                           [x.notation for x in legal])])
-                    if keep is not None:
-                        played.append((m.notation, records.short_digest(game)))
-                    moves += 1
-            except (RuleError, IllegalMove) as e:
+        for summary in played_games(prog, plan, jobs, backend, address,
+                                    lambda: progress.advance(task)):
+            if summary["error"] is not None:
                 progress.stop()
-                path = keep.save(gseed, game, played, failed=str(e)) if keep and game else None
-                message = f"game {i + 1} (seed {gseed}): {e}" + (f" (its record: {path})" if path else "")
-                error = {"message": message}
-                if isinstance(e, RuleError):
-                    error.update(hint=e.hint, rule=jsonout.rule_error(e))
-                jout.emit({"ok": False, "error": error,
-                           "failed_game": {"game": i + 1, "seed": gseed,
-                                           "record": str(path) if path else None}})
-                if isinstance(e, RuleError):
-                    raise rule_fail(message, e, prog) from None
-                raise fail(message) from None
+                raise failed_game(prog, summary, keep, jout)
             if keep is not None and not failed_only:
-                keep.save(gseed, game, played)
-            balance.add(tally.summary(game, gseed))
-            res = game.result
-            for p, outcome in enumerate(res["outcomes"]):
-                (wins if outcome == "win" else draws if outcome == "draw" else losses)[p] += 1
-            if len(res["winners"]) > 1:
-                shared += 1
-            drawn += res["draw"]
-            turns = view(game, SPECTATOR)["turn"]
-            lengths.append(turns)
-            total_turns += turns
-            total_moves += moves
-            progress.advance(task)
+                keep.save(summary)
+            totals.add(summary)
+            balance.add(summary["balance"])
     elapsed = time.perf_counter() - start
     stats = {
         "ok": True, "ruleset": ruleset, "title": prog.title, "variants": list(prog.variants),
         "locale": prog.locale, "players": n, "bot": bot, "games": games,
         "seeds": {"first": seed, "last": seed + games - 1},
-        "seats": [{"seat": s, "player": display.player_name(prog, s), "wins": wins[s],
-                   "draws": draws[s], "losses": losses[s],
-                   "win_rate": wins[s] / games} for s in range(n)],
-        "shared_wins": shared,
-        "drawn_games": drawn,
-        "turns": {"mean": sum(lengths) / games, "min": min(lengths), "max": max(lengths)},
-        "moves": total_moves,
-        "moves_per_turn": total_moves / total_turns if total_turns else None,
+        **totals.report(prog),
         "seconds": elapsed, "games_per_second": games / elapsed if elapsed > 0 else None,
         "balance": balance.figures(),
     }
@@ -966,9 +983,9 @@ class _Keeper:
     """Saves the records of simulated games (``--records DIR``), each as play saves one."""
 
     def __init__(self, folder: Path, prog, ruleset: str, n: int, variants: list, locale,
-                 bot: str, failed_only: bool, force: bool, seed: int, games: int):
+                 failed_only: bool, force: bool, seed: int, games: int):
         self.folder, self.prog, self.ruleset, self.n = folder, prog, ruleset, n
-        self.variants, self.locale, self.bot = variants, locale, bot
+        self.variants, self.locale = variants, locale
         self.secrets = prog.hidden_information
         self.rdigest = records.ruleset_digest(prog)
         try:
@@ -985,11 +1002,12 @@ class _Keeper:
     def path(self, gseed: int) -> Path:
         return self.folder / f"{self.prog.name}-seed-{gseed}.json"
 
-    def save(self, gseed: int, game, played: list, failed: str | None = None) -> Path:
+    def save(self, summary: dict, failed: str | None = None) -> Path:
+        """Saves a game from its summary (simulation.play_game with keep_moves)."""
+        gseed, played = summary["seed"], summary["played"]
         rec = records.Record(self.ruleset, self.n, gseed, self.variants, self.locale,
-                             [m for m, _ in played], [self.bot] * self.n,
-                             game.result if game.over else None, records.digest(game),
-                             [d for _, d in played], self.rdigest, self.secrets)
+                             [m for m, _ in played], list(summary["bots"]), summary["result"],
+                             summary["digest"], [d for _, d in played], self.rdigest, self.secrets)
         path = self.path(gseed)
         rec.note = records.describe(rec, path, True) + (
             f" The next move failed: {failed}" if failed else "")
@@ -1301,6 +1319,10 @@ proptest.register(app, _out, _err, fail, _resolve)
 from . import rulebook  # noqa: E402 - registered last, on the app defined above
 
 rulebook.register(app, fail, _resolve, _compile)
+
+from . import arena  # noqa: E402 - registered last, on the app defined above
+
+arena.register(app)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -11,12 +11,12 @@ import typer
 from rich.progress import TextColumn
 from rich.text import Text
 
-from .. import interpreter
 from ..dsl import budgets as dsl_budgets
 from ..dsl import load as dsl_load
 from ..dsl.errors import Diagnostic, MeepleError
 from ..interpreter import RuleError
 from ..interpreter import record as records
+from ..interpreter import parallel
 from . import complete, jsonout
 
 if TYPE_CHECKING:
@@ -29,7 +29,9 @@ def budget_help() -> str:
 
 
 def register(app: typer.Typer, out, err, fail, resolve) -> None:
-    from .main import interruptible, json_option, no_color_option, progress_bar
+    from .main import backend_errors
+    from .main import (address_option, backend_option, check_jobs, interruptible, jobs_option,
+                       json_option, no_color_option, progress_bar)
 
     @app.command("test")
     def test(
@@ -47,6 +49,9 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         out_file: Path = typer.Option(Path("meeple-test-failure.json"), "--out", "-o", metavar="FILE",
                                       help="Where the minimal failing record is written."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
+        jobs: Optional[int] = jobs_option(),
+        backend: str = backend_option(),
+        address: Optional[str] = address_option(),
         budget: List[str] = typer.Option([], "--budget", metavar="NAME=VALUE", help=budget_help()),
         json_out: bool = json_option("the checks and the failure, if any,"),
         no_color: bool = no_color_option(),
@@ -60,24 +65,24 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         view, nor its log, nor its options and their texts. A failure is shrunk to a
         short game, printed with the rule's source line, and saved as a record for
         `meeple replay`; exit 1."""
-        from ..interpreter.invariants import Config, Stats, configs, explore  # only here: start-up
+        from ..interpreter.invariants import Config, Stats, configs, explore_shards  # only here: start-up
         jout = jsonout.begin("test", json_out)
         o, e = out(), err()
         if examples < 1:
             raise fail("--examples must be at least 1", 2)
+        check_jobs(jobs, backend, address)
         try:
             budgets = dsl_budgets.from_settings(budget)
         except ValueError as ex:
             raise fail(f"--budget: {ex}", 2) from None
         path = resolve(ruleset)
         src = dsl_load.read_sources(path, budgets)
-        cache: dict = {}
+        if src.diagnostics:   # the workers rebuild the ruleset from its texts: it must read
+            load_problems(e, src, ruleset)
+        rules = parallel.Rules.from_sources(src, budgets)
 
         def load(c: Config):
-            key = (c.variants, c.locale)
-            if key not in cache:
-                cache[key] = interpreter.compile_sources(src, list(c.variants), c.locale, budgets)
-            return cache[key]
+            return rules.ruleset(c.variants, c.locale)
 
         try:
             base = load(Config(0, tuple(variant)))
@@ -105,11 +110,13 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         with interruptible(), progress:
             task = progress.add_task("games", total=examples, states=0)
 
-            def tick():
-                progress.update(task, completed=min(stats.games + stats.failures, examples),
-                                states=stats.states,
-                                description="shrinking" if stats.failures else "games")
-            failure = explore(load, cfgs, examples, seed, stats, on_example=tick)
+            def tick(live: Stats):
+                progress.update(task, completed=min(live.games + live.failures, examples),
+                                states=live.states,
+                                description="shrinking" if live.failures else "games")
+            with backend_errors():
+                failure = explore_shards(rules, cfgs, examples, seed, stats, tick, jobs,
+                                         backend, address)
         doc = {"ok": failure is None, "ruleset": ruleset, "title": base.title,
                "invariants": len(declared.invariants), "secrets": len(declared.secrets),
                "bound": _bound_json(base), "configurations": [_config_json(c) for c in cfgs],
@@ -130,6 +137,14 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         doc["failure"] = _failure_json(failure, saved)
         jout.emit(doc)
         raise typer.Exit(1)
+
+
+def load_problems(e, src, ruleset: str):
+    """A ruleset whose files cannot be read or parsed: its diagnostics, exit 1."""
+    from .main import fail
+    ex = MeepleError(src.diagnostics, src.sources)
+    e.print(ex.render(), markup=False, soft_wrap=True)
+    raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))")
 
 
 def _config_json(c: Config) -> dict:

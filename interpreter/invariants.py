@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..dsl.ast import Span
@@ -54,6 +55,10 @@ class Failure(Exception):
         self.seed = 0
         self.moves: list[str] = []
         self.ruleset_ref = ""
+
+    def __reduce__(self):
+        # sent back from a worker process (``explore_shards``) with everything it holds
+        return (Failure, (self.check, self.message, self.span), self.__dict__)
 
     def where_said(self) -> str:
         """What the failure's span points at."""
@@ -381,4 +386,104 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
         prop()
     except Failure as f:
         return f
+    return None
+
+
+# ---------------------------------------------------------------- in shards, on every core
+
+SHARD = 25   # examples per shard: a run of N examples is ceil(N / SHARD) Hypothesis runs
+_SHARD_TAG = b"meeple/test-shard/v1"
+
+
+def shards(examples: int, seed: int) -> list[tuple[int, int]]:
+    """The shards of a run: (examples, Hypothesis seed) each. The first has the run's
+    seed; the others a seed hashed from it and their number. They depend only on the
+    run's examples and seed, never on how many workers play them."""
+    import hashlib
+    out = []
+    for k, start in enumerate(range(0, examples, SHARD)):
+        if k == 0:
+            hseed = seed
+        else:
+            data = b"\0".join([_SHARD_TAG, str(int(seed)).encode(), str(k).encode()])
+            hseed = int.from_bytes(hashlib.sha256(data).digest()[:8], "big")
+        out.append((min(SHARD, examples - start), hseed))
+    return out
+
+
+def _explore_shard(rules, task, tick):
+    cfgs, examples, hseed = task
+    stats = Stats()
+
+    def on_example():
+        tick({"games": stats.games, "states": stats.states, "failures": stats.failures})
+
+    with _same_examples_everywhere():
+        failure = explore(lambda c: rules.ruleset(c.variants, c.locale), cfgs, examples, hseed,
+                          stats, on_example)
+    return stats, failure
+
+
+@contextmanager
+def _same_examples_everywhere():
+    """Recent Hypothesis versions mix into the values they draw the literals of the
+    non-library modules loaded in the process, and which are loaded differs between
+    this process, a worker and a Ray worker (and between a checkout and an install):
+    while a shard runs, they are left out, so that a seed draws the same games wherever
+    it runs. (A Hypothesis without that feature is left as it is.)"""
+    try:
+        from hypothesis.internal.conjecture import providers
+        before, empty = providers._get_local_constants, providers.Constants()
+    except (ImportError, AttributeError, TypeError):
+        yield
+        return
+    providers._get_local_constants = lambda: empty
+    try:
+        yield
+    finally:
+        providers._get_local_constants = before
+
+
+def add_stats(total: Stats, more: Stats) -> None:
+    total.games += more.games
+    total.states += more.states
+    total.failures += more.failures
+    total.probes += more.probes
+    total.twin_moves += more.twin_moves
+    for k, v in more.moments.items():
+        total.moments[k] = total.moments.get(k, 0) + v
+
+
+def explore_shards(rules, cfgs: list[Config], examples: int, seed: int, stats: Stats,
+                   on_example=None, jobs: int | None = None, backend: str = "local",
+                   address: str | None = None) -> Failure | None:
+    """``explore`` in shards (see ``shards``) played by ``jobs`` workers or on Ray (see
+    ``interpreter.parallel``; ``rules`` is a ``parallel.Rules``): the first failure in
+    shard order, shrunk, or None. ``stats`` sums the shards up to that one, so the result
+    is the same whatever ``jobs`` is. ``on_example(live)`` is called as games end, with
+    the totals so far (a Stats, in any order: for a progress display)."""
+    from . import parallel
+    plan = [(cfgs, n, hseed) for n, hseed in shards(examples, seed)]
+    latest: dict = {}
+    live = Stats()
+
+    def progress(i, info):
+        if info is None or on_example is None:
+            return
+        latest[i] = info
+        live.games = sum(x["games"] for x in latest.values())
+        live.states = sum(x["states"] for x in latest.values())
+        live.failures = sum(x["failures"] for x in latest.values())
+        on_example(live)
+
+    results = parallel.run(_explore_shard, rules, plan, jobs, backend, address, progress)
+    try:
+        for shard_stats, failure in results:
+            add_stats(stats, shard_stats)
+            if failure is not None:
+                return failure
+    finally:
+        close = getattr(results, "close", None)
+        if close:
+            close()
     return None

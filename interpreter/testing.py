@@ -135,8 +135,6 @@ def fix_chance(game: Game, *outcomes) -> Game:
     return game
 
 
-def options(game: Game, verb: str) -> list[str]:
-    """The legal moves without their verb, checking they all have that verb."""
 def options(game: Game, verb: str, seat: int | None = None) -> list[str]:
     """The legal moves (of ``seat``, see ``notations``) without their verb, checking they
     all have that verb."""

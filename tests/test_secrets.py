@@ -21,7 +21,7 @@ from meeple import interpreter
 from meeple.cli import entry, render
 from meeple.cli.main import app
 from meeple.cli.play import HUMAN, PlaySession, Quit
-from meeple.interpreter import display, record
+from meeple.interpreter import display, record, simulation
 from meeple.interpreter.bots import bot_seed
 
 runner = CliRunner()
@@ -150,8 +150,10 @@ def test_simulate_seeds_each_bot_with_bot_seed(monkeypatch):
         calls.append((seed, game, seat))
         return bot_seed(seed, game, seat)
 
-    monkeypatch.setattr(cli.main, "bot_seed", recording)
-    r1 = run("simulate", "cherokee", "--games", 2, "--players", 3, "--seed", 5, "--quiet")
+    # the games are played by meeple.interpreter.simulation (in this process: --jobs 1)
+    monkeypatch.setattr(simulation, "bot_seed", recording)
+    r1 = run("simulate", "cherokee", "--games", 2, "--players", 3, "--seed", 5, "--quiet",
+             "--jobs", 1)
     assert r1.exit_code == 0, r1.output
     assert calls == [(5, g, s) for g in range(2) for s in range(3)]
     r2 = run("simulate", "cherokee", "--games", 2, "--players", 3, "--seed", 5, "--quiet")

@@ -1,0 +1,347 @@
+"""meeple arena and the work on every core: the Wilson interval, the seat rotation, the
+--json document, the same numbers whatever --jobs is (simulate, arena, test), a rule
+error in a worker reported as in a local run, Ctrl-C, and bad options."""
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from contextlib import redirect_stderr, redirect_stdout
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from meeple import interpreter
+from meeple.cli import main as cli
+from meeple.interpreter import arena, parallel, simulation
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = json.loads((ROOT / "docs" / "schema" / "cli-arena.schema.json").read_text(encoding="utf-8"))
+NOT_REPRODUCIBLE = ("seconds", "games_per_second", "seconds_per_move")
+
+
+class Run:
+    def __init__(self, code: int, out: str, err: str):
+        self.code, self.out, self.err = code, out, err
+
+    def __repr__(self):
+        return f"exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
+
+
+def meeple(*args) -> Run:
+    """``meeple ARGS...`` as the console script runs it."""
+    out, err = io.StringIO(), io.StringIO()
+    saved = sys.argv
+    sys.argv = ["meeple", *map(str, args)]
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            try:
+                cli.main()
+                code = 0
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else 1
+    finally:
+        sys.argv = saved
+    run = Run(code, out.getvalue(), err.getvalue())
+    assert "Traceback" not in run.out + run.err, run
+    return run
+
+
+def reproducible(doc):
+    """A --json document without the timings."""
+    if isinstance(doc, dict):
+        return {k: reproducible(v) for k, v in doc.items() if k not in NOT_REPRODUCIBLE}
+    if isinstance(doc, list):
+        return [reproducible(v) for v in doc]
+    return doc
+
+
+# ---------------------------------------------------------------- the statistics
+
+@pytest.mark.parametrize("wins,games,low,high", [
+    (5, 10, 0.2366, 0.7634),      # known values of the Wilson score interval (z = 1.96)
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+    (90, 100, 0.8256, 0.9448),
+    (1, 3, 0.0615, 0.7923),
+])
+def test_wilson_interval_matches_known_values(wins, games, low, high):
+    got = arena.wilson(wins, games)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_without_games_is_everything():
+    assert arena.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_seats_rotate_so_each_bot_plays_each_seat_once_per_rotation():
+    assert arena.seating(3, 0) == [0, 1, 2]
+    assert arena.seating(3, 1) == [2, 0, 1]    # bot 0 moved to seat 1
+    for k in (2, 3, 4):
+        for seat in range(k):
+            assert sorted(arena.seating(k, g)[seat] for g in range(k)) == list(range(k))
+    plan = arena.schedule(["random", "first", "random"], 6, seed=4)
+    assert [g.seed for g in plan] == [4, 5, 6, 7, 8, 9]
+    assert plan[1].bots == ("random", "random", "first")
+    assert plan[1].bot_seeds == tuple(interpreter.bot_seed(4, 1, s) for s in range(3))
+
+
+def test_a_match_counts_each_bots_games_at_each_seat():
+    ruleset = interpreter.load("kalah")
+    report = arena.play(ruleset, ["first", "random"], games=6, seed=2, jobs=1)
+    assert report["balanced"] and report["games"] == 6
+    for bot in report["bots"]:
+        assert bot["seats"] == [3, 3]
+        assert bot["wins"] + bot["draws"] + bot["losses"] == bot["games"] == 6
+        low, high = bot["ci95"]
+        assert low <= bot["win_rate"] <= high
+    # the wins are those of the games themselves, seat by seat
+    wins = [0, 0]
+    for g in arena.schedule(["first", "random"], 6, seed=2):
+        res = simulation.play_game(ruleset, g)["result"]
+        for seat, outcome in enumerate(res["outcomes"]):
+            wins[arena.seating(2, g.game)[seat]] += outcome == "win"
+    assert [b["wins"] for b in report["bots"]] == wins
+
+
+def test_an_incomplete_rotation_is_said_and_seats_stay_within_one_game():
+    r = meeple("arena", "kalah", "first", "random", "first", "--games", 1, "-q", "--json")
+    assert r.code == 2 and "Kalah is for 2 to 2 players" in r.err, r     # (3 bots: no)
+    r = meeple("arena", "cherokee", "first", "random", "random", "--games", 4, "-j", 1, "-q", "--json")
+    assert r.code == 0, r
+    assert "not a multiple of 3 bots" in r.err
+    doc = json.loads(r.out)
+    assert doc["balanced"] is False
+    for bot in doc["bots"]:
+        assert max(bot["seats"]) - min(bot["seats"]) <= 1 and sum(bot["seats"]) == bot["games"]
+
+
+# ---------------------------------------------------------------- the command
+
+def test_arena_json_has_every_bots_results():
+    r = meeple("arena", "kalah", "random", "first", "--games", 8, "--seed", 3, "-j", 1, "--json")
+    assert r.code == 0 and r.err == "", r
+    doc = json.loads(r.out)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["format"] == "meeple-arena/1" and doc["ok"] and doc["players"] == 2
+    assert [b["spec"] for b in doc["bots"]] == ["random", "first"]
+    for b in doc["bots"]:
+        assert {"spec", "games", "wins", "draws", "losses", "win_rate", "ci95", "mean_score"} <= set(b)
+        assert b["win_rate"] == b["wins"] / b["games"] and len(b["ci95"]) == 2
+        assert b["ci95"] == pytest.approx(list(arena.wilson(b["wins"], b["games"])))
+    assert doc["turns"]["min"] <= doc["turns"]["mean"] <= doc["turns"]["max"]
+    text = meeple("arena", "kalah", "random", "first", "--games", 8, "--seed", 3, "-j", 1)
+    assert text.code == 0
+    first = doc["bots"][0]
+    assert f"{100 * first['win_rate']:.1f}% ({100 * first['ci95'][0]:.1f}–" in text.out
+    assert f"mean {doc['turns']['mean']:.1f}" in text.out
+
+
+@pytest.mark.parametrize("args,message", [
+    (["kalah", "random", "nosuchbot"], "unknown bot 'nosuchbot'"),
+    (["kalah", "random:depth=3", "first"], "takes no options"),
+    (["kalah", "random"], "at least two bots"),
+    (["kalah", "random", "first", "random"], "Kalah is for 2 to 2 players: give one bot per seat"),
+    (["kalah", "random", "first", "--games", 0], "--games must be at least 1"),
+    (["kalah", "random", "first", "--jobs", 0], "--jobs must be at least 1"),
+    (["kalah", "random", "first", "--backend", "spark"], "--backend spark: choose one of local, ray"),
+    (["kalah", "random", "first", "--address", "1.2.3.4:6379"], "--address goes with --backend ray"),
+])
+def test_arena_bad_input_is_a_usage_error(args, message):
+    r = meeple("arena", *args, "--json")
+    assert r.code == 2 and message in r.err and r.out == "", r
+
+
+def test_simulate_bad_jobs_is_a_usage_error():
+    r = meeple("simulate", "kalah", "--jobs", -1)
+    assert r.code == 2 and "--jobs must be at least 1" in r.err, r
+    r = meeple("simulate", "kalah", "--bot", "nosuchbot")
+    assert r.code == 2 and "unknown bot 'nosuchbot'" in r.err, r
+
+
+def test_ray_missing_is_a_usage_error_with_the_install_command(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)    # `import ray` fails
+    for command in (["simulate", "kalah"], ["arena", "kalah", "random", "first"],
+                    ["test", "kalah"]):
+        r = meeple(*command, "--backend", "ray", "--games" if command[0] != "test" else "-n", 2)
+        assert r.code == 2, r
+        assert "needs Ray" in r.err and "pip install 'meeple[ray]'" in r.err, r
+
+
+# ---------------------------------------------------------------- the same whatever --jobs
+
+def test_simulate_gives_the_same_numbers_whatever_jobs():
+    args = ["simulate", "cherokee", "--players", 3, "--games", 7, "--seed", 11, "--json"]
+    one, two = meeple(*args, "--jobs", 1), meeple(*args, "--jobs", 2)
+    assert one.code == two.code == 0, (one, two)
+    assert reproducible(json.loads(one.out)) == reproducible(json.loads(two.out))
+
+
+def test_arena_gives_the_same_numbers_whatever_jobs():
+    args = ["arena", "kalah", "random", "first", "--games", 9, "--seed", 5, "--json"]
+    one, two = meeple(*args, "--jobs", 1), meeple(*args, "--jobs", 2)
+    assert one.code == two.code == 0, (one, two)
+    assert reproducible(json.loads(one.out)) == reproducible(json.loads(two.out))
+
+
+def test_results_come_back_in_task_order_whatever_finishes_first():
+    rules = parallel.Rules.of(interpreter.load("kalah"))
+    done = []
+    got = list(parallel.run(_slow_first, rules, range(6), jobs=2,
+                            on_progress=lambda i, info: done.append(i) if info is None else None))
+    assert got == [0, 10, 20, 30, 40, 50]
+    assert sorted(done) == list(range(6))
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang():
+    rules = parallel.Rules.of(interpreter.load("kalah"))
+    with pytest.raises(parallel.WorkerDied):
+        list(parallel.run(_die, rules, range(3), jobs=2))
+
+
+def _die(rules, task, tick):
+    if task == 1:
+        os._exit(3)      # as if killed
+    return task
+
+
+def _slow_first(rules, task, tick):
+    if task == 0:
+        time.sleep(0.5)     # the first task ends last
+    return task * 10
+
+
+BROKEN = """ruleset tiny
+title "Tiny"
+players 2..2
+kind Card { value: int }
+zone deck: Card hidden
+zone hand: Card per player owner
+deck cards into deck { Card(value: v) for v in 1..4 }
+var done: bool = false
+turn {
+  move top(deck) to hand(active)
+  move top(deck) to hand(active)
+  move top(deck) to hand(active)
+  choose c from items(hand(active)) as "keep"
+  move top(deck) to hand(active)
+  move top(deck) to hand(active)
+  done = true
+}
+end when done
+score(p) = count(c for c in items(hand(p)))
+"""
+
+
+def test_a_rule_error_in_a_worker_is_reported_as_in_a_local_run(tmp_path):
+    path = tmp_path / "tiny.meeple"
+    path.write_text(BROKEN, encoding="utf-8")
+    runs = {}
+    for jobs in (1, 2):
+        records = tmp_path / f"records-{jobs}"
+        runs[jobs] = meeple("simulate", path, "--games", 3, "--seed", 7, "--json",
+                            "--records", records, "--jobs", jobs)
+        assert runs[jobs].code == 1, runs[jobs]
+        assert sorted(p.name for p in records.iterdir()) == ["tiny-seed-7.json"]
+    one, two = (json.loads(runs[j].out) for j in (1, 2))
+    assert one["failed_game"]["game"] == 1 and one["failed_game"]["seed"] == 7
+    assert one["error"]["rule"]["line"] and one["error"]["rule"]["file"] == str(path)
+    assert one["error"]["rule"] == two["error"]["rule"]
+    assert one["error"]["message"].replace("records-1", "records-2") == two["error"]["message"]
+    assert runs[1].err.replace("records-1", "records-2") == runs[2].err
+    saved = [json.loads((tmp_path / f"records-{j}" / "tiny-seed-7.json").read_text()) for j in (1, 2)]
+    assert saved[0] == saved[1] and "The next move failed" in saved[0]["note"]
+
+
+def test_records_are_the_same_whatever_jobs(tmp_path):
+    for jobs in (1, 2):
+        r = meeple("simulate", "kalah", "--games", 3, "--seed", 2, "-q", "--records",
+                   tmp_path / str(jobs), "--jobs", jobs)
+        assert r.code == 0, r
+    names = sorted(p.name for p in (tmp_path / "1").iterdir())
+    assert names == ["kalah-seed-2.json", "kalah-seed-3.json", "kalah-seed-4.json"]
+    for name in names:
+        assert (tmp_path / "1" / name).read_text() == (tmp_path / "2" / name).read_text()
+
+
+def test_ctrl_c_stops_the_workers_and_exits_130():
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
+                             "100000", "--jobs", "2", "-q"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.time() + 60
+        while time.time() < deadline and len(_session(proc.pid)) < 4:   # meeple, 2 workers...
+            time.sleep(0.2)
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)     # as a terminal sends it: to the whole group
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err and out == ""
+    deadline = time.time() + 10
+    while time.time() < deadline and _session(proc.pid):
+        time.sleep(0.2)
+    assert _session(proc.pid) == []       # no worker left behind
+
+
+def _session(sid: int) -> list[int]:
+    """The processes of a session (ps lists a zombie with its state Z: not counted)."""
+    out = subprocess.run(["ps", "-o", "pid=,stat=", "-s", str(sid)], capture_output=True, text=True)
+    return [int(line.split()[0]) for line in out.stdout.splitlines()
+            if line.split() and not line.split()[1].startswith("Z")]
+
+
+def test_meeple_test_gives_the_same_games_whatever_jobs():
+    # 30 examples: two shards (25 + 5), so two workers share them with --jobs 2
+    args = ["test", "kalah", "--examples", 30, "--seed", 3, "--json", "-q"]
+    one, two = meeple(*args, "--jobs", 1), meeple(*args, "--jobs", 2)
+    assert one.code == two.code == 0, (one, two)
+    a, b = json.loads(one.out), json.loads(two.out)
+    assert a == b and a["games"] == 30 and a["states"] > 30
+
+
+def test_meeple_test_reports_the_first_failing_shard_whatever_jobs(tmp_path):
+    leaky = ROOT / "tests" / "broken" / "leaky_view"
+    docs = []
+    for jobs in (1, 2):
+        r = meeple("test", leaky, "--players", 3, "--examples", 30, "--json", "-q",
+                   "--out", tmp_path / f"failure-{jobs}.json", "--jobs", jobs)
+        assert r.code == 1, r
+        docs.append(json.loads(r.out))
+    for d in docs:
+        d["failure"].pop("record")
+    assert docs[0] == docs[1] and docs[0]["failure"]["check"] == "secret 'hand'"
+    saved = [(tmp_path / f"failure-{j}.json").read_text() for j in (1, 2)]
+    assert saved[0].replace("failure-1.json", "failure-2.json") == saved[1]
+
+
+def test_ray_is_an_extra_and_in_the_test_extra_where_it_has_wheels():
+    import tomllib
+
+    from packaging.markers import Marker
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]
+    assert [r.split(";")[0] for r in extras["ray"]] == ["ray>=2.60.0"]
+    (ray,) = [r for r in extras["test"] if r.startswith("ray>=")]
+    marker = Marker(" ".join(ray.split(";", 1)[1].replace("\\", " ").split()))
+    env = {"sys_platform": "linux", "platform_machine": "x86_64", "python_version": "3.11"}
+    assert marker.evaluate(env)
+    assert not marker.evaluate({**env, "sys_platform": "darwin"})     # macOS x86_64: no wheel
+
+
+def test_arena_reports_a_failing_game_with_its_rule(tmp_path):
+    path = tmp_path / "tiny.meeple"
+    path.write_text(BROKEN, encoding="utf-8")
+    r = meeple("arena", path, "random", "first", "--games", 4, "--seed", 7, "--json", "-j", 2)
+    assert r.code == 1, r
+    doc = json.loads(r.out)
+    jsonschema.validate(doc, SCHEMA)
+    assert doc["failed_game"] == {"game": 1, "seed": 7, "record": None}
+    assert doc["error"]["rule"]["file"] == str(path) and "game 1 (seed 7)" in r.err
