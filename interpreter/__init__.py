@@ -16,6 +16,7 @@ from ..dsl.load import merge, read_sources, resolve_path
 
 from .bots import BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
+from .determinize import determinize
 from .helpers import BudgetError, RuleError
 from .perft import divide, histories, perft
 from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
@@ -23,7 +24,7 @@ from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
-           "perft", "divide", "histories", "make_bot", "bot_move", "parse_spec", "BotSpecError", "Outcome", "NothingToUndo", "Decision"]
+           "perft", "divide", "histories", "make_bot", "bot_move", "parse_spec", "BotSpecError", "determinize", "Outcome", "NothingToUndo", "Decision"]
 
 
 def load(ruleset: str, variants=(), locale: str | None = None, budgets: Budgets | None = None) -> Ruleset:

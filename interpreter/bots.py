@@ -192,11 +192,11 @@ class Position:
         from .determinize import determinize
         return determinize(self._game, self.seat, rng)
 
-    @staticmethod
-    def again(sample, rng: random.Random):
-        """A copy of a sample with its random generator seeded anew from ``rng``."""
-        from .determinize import reseeded
-        return reseeded(sample, rng)
+    def again(self, sample, rng: random.Random):
+        """A copy of a sample with the other seats' secret choices (in a simultaneous
+        decision under way) and its random generator drawn anew from ``rng``."""
+        from .determinize import redrawn
+        return redrawn(sample, self.seat, rng)
 
 
 def bot_move(bot, game, seat: int) -> int:

@@ -192,8 +192,10 @@ def _map_entry(prog, entry: list, mapping: dict[int, int]) -> list:
     return out
 
 
-def reseeded(game: Game, rng: random.Random) -> Game:
-    """A copy of a game with its random generator seeded anew from ``rng``."""
+def redrawn(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of a determinized game with the secret choices of the other seats and its
+    random generator drawn anew from ``rng`` (its items stay where they are)."""
     out = game.copy()
+    _redraw_choices(out.R, seat, rng)
     out.R.rng = rng_mod.seed_state(rng.getrandbits(64))
     return out

@@ -22,6 +22,8 @@ import time
 
 #: a rollout stops after this many moves by default (the position then counts as even)
 ROLLOUT_LIMIT = 400
+#: how often a seat in a simultaneous decision tries a move at random during search
+EXPLORE_SIMULTANEOUS = 0.25
 #: playouts per move when neither iterations nor time is given
 ITERATIONS = 200
 
@@ -95,9 +97,10 @@ class SearchBot:
                 game.sample_chance()
                 continue
             keys = []
-            for seat in game.deciding:
+            deciding = game.deciding
+            for seat in deciding:
                 moves = game.legal_moves(seat)
-                key, new = self._select(node, seat, moves)
+                key, new = self._select(node, seat, moves, len(deciding) > 1)
                 keys.append((key, seat, moves))
                 expanded = expanded or new
             for key, seat, moves in keys:
@@ -112,9 +115,12 @@ class SearchBot:
                 st[0] += 1
                 st[1] += values[key[0]]
 
-    def _select(self, node: _Node, seat: int, moves) -> tuple[tuple, bool]:
+    def _select(self, node: _Node, seat: int, moves, simultaneous: bool) -> tuple[tuple, bool]:
         """UCB1 among the moves available now (each move's availability counted); an
-        untried move first, at random. Returns the key and whether it was untried."""
+        untried move first, at random. In a simultaneous decision, a move at random
+        one time in EXPLORE_SIMULTANEOUS, so that the seats, each choosing from its own
+        statistics, do not fall into choosing alike in step. Returns the key and
+        whether it was untried."""
         stats = node.stats
         untried = []
         best, best_value = None, -1.0
@@ -128,6 +134,8 @@ class SearchBot:
                 untried.append(key)
         if untried:
             return untried[self.rng.randrange(len(untried))], True
+        if simultaneous and self.rng.random() < EXPLORE_SIMULTANEOUS:
+            return (seat, moves[self.rng.randrange(len(moves))].notation), False
         for m in moves:
             n, w, avail = stats[(seat, m.notation)]
             value = w / n + self.c * math.sqrt(math.log(avail) / n)
@@ -160,8 +168,9 @@ def _index(moves, notation: str) -> int:
 
 
 class MctsBot(SearchBot):
-    """UCT with random rollouts, for games without hidden information: one game per move
-    (what the seat knows, the random generator seeded anew), played again each iteration."""
+    """UCT with random rollouts, for games without hidden information: one determinized
+    game per move, played again each iteration with the random generator (and the other
+    seats' secret choices in a simultaneous decision under way) drawn anew."""
 
     name = "mcts"
     resample = False
