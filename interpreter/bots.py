@@ -66,8 +66,9 @@ class Option:
     """One option of a bot: its type (int or float), default (None: no limit), the
     smallest value allowed and what it does."""
 
-    def __init__(self, kind: type, default, minimum, help: str):
+    def __init__(self, kind: type, default, minimum, help: str, example=None):
         self.kind, self.default, self.minimum, self.help = kind, default, minimum, help
+        self.example = example if example is not None else default
 
     def parse(self, bot: str, key: str, text: str):
         try:
@@ -75,20 +76,17 @@ class Option:
         except ValueError:
             what = "a whole number" if self.kind is int else "a number"
             raise BotSpecError(f"bot '{bot}': option {key}={text!r} must be {what}, "
-                               f"e.g. '{bot}:{key}={self.example()}'") from None
+                               f"e.g. '{bot}:{key}={self.example}'") from None
         if not math.isfinite(value) or value < self.minimum:
             raise BotSpecError(f"bot '{bot}': option {key}={text} must be at least {self.minimum}")
         return value
 
-    def example(self):
-        return self.default if self.default is not None else self.kind(200)
-
 
 _SEARCH = {
     "iterations": Option(int, None, 1, "playouts per move (default 200 without time=, "
-                                       "else as many as the time allows)"),
+                                       "else as many as the time allows)", 400),
     "time": Option(float, None, 0.001, "seconds per move at most (stops before the iterations "
-                                       "when given)"),
+                                       "when given)", 1.5),
     "c": Option(float, 1.4, 0.0, "exploration constant of UCB1"),
     "rollout": Option(int, 400, 0, "moves per random playout at most (then counted as even)"),
 }

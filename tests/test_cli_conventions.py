@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
 CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 LEAKY = ROOT / "tests" / "broken" / "leaky_view"
-COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay"]
+COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay", "bots"]
 ESC = "\x1b"
 
 
@@ -187,7 +187,8 @@ def test_the_published_cli_schemas_are_up_to_date(name):
 def test_the_schema_writer(tmp_path, capsys):
     assert jsonout.main([str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        f"cli-{c}.schema.json" for c in ("validate", "list", "simulate", "test", "replay", "perft"))
+        f"cli-{c}.schema.json" for c in ("validate", "list", "simulate", "test", "replay", "perft",
+                                         "bots"))
     assert "cli-replay.schema.json" in capsys.readouterr().out
 
 
