@@ -11,7 +11,8 @@ import pytest
 DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
 EXPECTED = ["True", "['draw', 'outcomes', 'ranking', 'ranks', 'scores', 'tiebreaks', 'winners']",
-            "['draw', 'draw'] True []", "True [1, 2] [0]", "NothingToUndo\n0 True", "[9, 72, 504] 8", "1/6 [7]", "True {'count': 18}", "True", "held"]
+            "['draw', 'draw'] True []", "True [1, 2] [0]", "NothingToUndo\n0 True", "[9, 72, 504] 8", "1/6 [7]", "True {'count': 18}",
+            "('ismcts', {'iterations': 400, 'c': 0.7})\n['win', 'loss']\nTrue True", "True", "held"]
 
 
 def test_every_example_is_checked():
