@@ -4,8 +4,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from typer.testing import CliRunner
 
 from meeple import interpreter
+from meeple.cli.main import app
 from meeple.interpreter import BotSpecError, bot_move, bot_seed, determinize, make_bot, parse_spec
 from meeple.interpreter import leaks, views
 
@@ -227,3 +229,33 @@ def test_a_search_bot_chooses_in_a_simultaneous_decision(tmp_path, spec):
     assert game.legal_moves(1)[bot_move(make_bot(spec, 1), game, 1)].notation == "show 3"
     game.apply("show 1", seat=1)
     assert game.legal_moves(0)[bot_move(make_bot(spec, 1), game, 0)].notation == "show 3"
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_meeple_bots_lists_each_bot_with_its_options_and_defaults():
+    r = CliRunner().invoke(app, ["bots"])
+    assert r.exit_code == 0, r.output
+    for name in ("random", "first", "mcts", "ismcts", "greedy"):
+        assert f"{name}:" in r.output
+    assert "c=float" in r.output and "1.4" in r.output and "samples=int" in r.output
+
+
+def test_play_and_simulate_take_bot_specs(tmp_path):
+    ttt = f"{TESTDATA}/ttt"
+    r = CliRunner().invoke(app, ["play", ttt, "--seed", "1", "--bot", "1=mcts:iterations=20",
+                                 "--bot", "2=greedy:samples=1", "--record", str(tmp_path / "g.json")])
+    assert r.exit_code == 0, r.output
+    assert "bot 'mcts:iterations=20'" in r.output and "Result" in r.output
+    # the record keeps each seat's spec, and the game resumes and replays
+    assert '"mcts:iterations=20"' in (tmp_path / "g.json").read_text()
+    r = CliRunner().invoke(app, ["simulate", ttt, "--games", "2", "--bot", "mcts:iterations=10,c=1",
+                                 "--quiet"])
+    assert r.exit_code == 0 and "bot 'mcts:iterations=10,c=1'" in r.output, r.output
+
+
+@pytest.mark.parametrize("args", [["play", f"{TESTDATA}/ttt", "--bot", "2=mcts:time=soon"],
+                                  ["simulate", f"{TESTDATA}/ttt", "--bot", "ismcts:depth=2"]])
+def test_a_bad_bot_spec_is_a_usage_error(args):
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "error: bot '" in r.output and "Traceback" not in r.output
