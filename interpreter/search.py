@@ -20,6 +20,9 @@ import math
 import random
 import time
 
+from .helpers import RuleError
+from .runtime import IllegalMove
+
 #: a rollout stops after this many moves by default (the position then counts as even)
 ROLLOUT_LIMIT = 400
 #: how often a seat in a simultaneous decision tries a move at random during search
@@ -66,6 +69,7 @@ class SearchBot:
         if iterations is None:
             iterations = ITERATIONS if time is None else None
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
+        self.failed = 0  # iterations whose drawn game broke a rule (see choose_position)
 
     # a search bot reads the position, not the view
     wants_position = True
@@ -82,10 +86,17 @@ class SearchBot:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
             game = position.sample(self.rng) if fixed is None else position.again(fixed, self.rng)
-            self._iterate(root, game)
+            try:
+                self._iterate(root, game)
+            except (RuleError, IllegalMove):
+                # a drawn game the rules cannot play on (a hidden item dealt where the
+                # rules never put one): the iteration counts, but teaches nothing
+                self.failed += 1
             done += 1
         visits = [root.stats.get((seat, m), [0])[0] for m in moves]
         best = max(visits)
+        if best == 0:  # no iteration could be played: a random move
+            return self.rng.randrange(len(moves))
         return visits.index(best)
 
     def _iterate(self, root: _Node, game) -> None:
@@ -206,8 +217,11 @@ class GreedyBot:
             total = 0.0
             for _ in range(self.samples):
                 game = position.sample(self.rng)
-                game.apply(i, safe=False, seat=seat)
-                total += player._playout(game)[seat]
+                try:
+                    game.apply(i, safe=False, seat=seat)
+                    total += player._playout(game)[seat]
+                except (RuleError, IllegalMove):
+                    pass  # a drawn game the rules cannot play on: it counts as lost
             if total > best_value:
                 best, best_value = i, total
         return best
