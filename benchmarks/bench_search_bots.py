@@ -50,12 +50,14 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--players", type=int, default=None)
     ap.add_argument("--variant", action="append", default=[])
+    ap.add_argument("--first", type=int, default=0, help="the first game's number (to split a "
+                    "run over several processes)")
     args = ap.parse_args(argv)
     ruleset = interpreter.load(args.ruleset, variants=args.variant)
     n = args.players or max(2, ruleset.min_players)
     wins = draws = losses = 0
     start = time.process_time()
-    for k in range(args.games):
+    for k in range(args.first, args.first + args.games):
         me = k % n
         specs = ["random"] * n
         specs[me] = args.bot
