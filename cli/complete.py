@@ -10,7 +10,7 @@ import functools
 import typer
 
 from ..dsl import load as dsl_load
-from ..interpreter.bots import BOTS
+from ..interpreter.bots import BOTS, OPTIONS
 
 
 def _starting(words, incomplete: str) -> list[str]:
@@ -60,13 +60,27 @@ def locales(ctx: typer.Context, incomplete: str) -> list[str]:
 
 
 def bots(incomplete: str) -> list[str]:
-    """Bot names (``simulate --bot``)."""
-    return _starting(BOTS, incomplete)
+    """Bot specs (``simulate --bot``): a name, then after ``NAME:`` (or a comma) its options
+    as ``KEY=``: ``mcts:`` completes to ``mcts:iterations=``, ``mcts:time=``..."""
+    word = incomplete or ""
+    name, colon, rest = word.partition(":")
+    if not colon:
+        return _starting(BOTS, word)
+    options = OPTIONS.get(name.strip().lower())
+    if not options:
+        return []
+    done, _, typing = rest.rpartition(",")
+    if "=" in typing:
+        return []
+    given = {part.partition("=")[0].strip().lower() for part in done.split(",") if part}
+    head = f"{name}:{done + ',' if done else ''}"
+    return [f"{head}{k}=" for k in _starting(options, typing) if k not in given]
 
 
 def seat_bots(incomplete: str) -> list[str]:
-    """``SEAT=BOT`` (``play --bot``): after ``2=``, ``2=random``, ``2=first``..."""
-    seat, eq, name = (incomplete or "").partition("=")
+    """``SEAT=BOT`` (``play --bot``): after ``2=``, ``2=random``, ``2=first``..., and the
+    options of a bot as for ``simulate --bot`` (``2=mcts:iterations=``)."""
+    seat, eq, spec = (incomplete or "").partition("=")
     if not eq or not seat.isdigit():
         return []
-    return [f"{seat}={b}" for b in _starting(BOTS, name)]
+    return [f"{seat}={b}" for b in bots(spec)]

@@ -21,7 +21,7 @@ import re
 import sys
 
 
-COMMANDS = ("validate", "list", "simulate", "test", "replay", "perft", "arena")
+COMMANDS = ("validate", "list", "simulate", "test", "replay", "perft", "arena", "bots")
 VERSION = 1
 
 
@@ -505,10 +505,27 @@ def arena_schema() -> dict:
                              "games", "balanced", "bots", "turns", "moves", "shared_wins",
                              "seconds"])
 
+def bots_schema() -> dict:
+    option = _obj("an option, written NAME:KEY=VALUE", {
+        "name": _s("string", "its KEY"),
+        "type": {"enum": ["int", "float"], "description": "a whole number or any number"},
+        "default": _s(["number", "null"], "its value when not given (null: no limit, or as "
+                      "its help says)"),
+        "help": _s("string", "what it does"),
+    })
+    bot = _obj("a bot", {
+        "name": _s("string", "the NAME to give --bot"),
+        "description": _s("string", "what it is, in one line"),
+        "options": {"type": "array", "items": option, "description": "its options"},
+    })
+    return _document("bots", "meeple bots --json", "The bots, with their options.",
+                     {"bots": {"type": "array", "items": bot, "description": "every bot"}},
+                     ["bots"])
+
 
 SCHEMAS = {"validate": validate_schema, "list": list_schema, "simulate": simulate_schema,
            "test": meeple_test_schema, "replay": replay_schema, "perft": perft_schema,
-           "arena": arena_schema}
+           "arena": arena_schema, "bots": bots_schema}
 
 
 def schema(command: str) -> dict:

@@ -27,7 +27,9 @@ from ..interpreter import IllegalMove, RuleError, display
 from ..interpreter import record as records
 from ..interpreter import stats as balance_stats
 from ..interpreter import parallel, simulation
-from ..interpreter.bots import BOTS, BotSpecError, bot_seed, make_bot
+from ..interpreter import BotSpecError, make_bot, parse_spec
+from ..interpreter.bots import BOTS, bot_seed
+from ..interpreter.bots import describe as describe_bots
 from ..interpreter.views import SPECTATOR, view
 
 from . import complete, jsonout, render
@@ -246,11 +248,14 @@ def _players(prog, players: Optional[int]) -> int:
     return players
 
 
-def _bot_class(name: str):
-    cls = BOTS.get(name.strip().lower())
-    if cls is None:
-        raise fail(f"unknown bot '{name}'; bots are: {', '.join(sorted(BOTS))}", 2)
-    return cls
+def _bot_spec(spec: str) -> str:
+    """A bot's spec, checked, as the records and the seat labels write it: the name in
+    lower case, then its options (``mcts:iterations=400``)."""
+    try:
+        name, options = parse_spec(spec)
+    except BotSpecError as e:
+        raise fail(str(e), 2) from None
+    return name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
 
 
 # ---------------------------------------------------------------- validate
@@ -408,6 +413,29 @@ def list_rulesets(
         out.print(_list_blocks(out, entries))
 
 
+@app.command("bots")
+def list_bots(
+    json_out: bool = json_option("the bots and their options"),
+    no_color: bool = no_color_option(),
+) -> None:
+    """List the bots with their options and defaults. A bot is given as
+    NAME[:KEY=VALUE,...], e.g. --bot 2=ismcts:iterations=400 or --bot 2=mcts:time=1.5."""
+    jout = jsonout.begin("bots", json_out)
+    bots = describe_bots()
+    if jout.on:
+        jout.emit({"ok": True, "bots": bots})
+        return
+    out = _out()
+    for b in bots:
+        out.print(Text(b["name"], style="bold") + Text(f": {b['description']}"))
+        table = Table(box=None, show_header=False, padding=(0, 1, 0, 4))
+        for o in b["options"]:
+            default = "-" if o["default"] is None else str(o["default"])
+            table.add_row(f"{o['name']}={o['type']}", default, o["help"])
+        if b["options"]:
+            out.print(table)
+
+
 def _list_cells(e: dict) -> list[Text]:
     players = f"{e['players']['min']}-{e['players']['max']}" if e["ok"] else ""
     title = render.safe_text(e["title"]) if e["ok"] else Text(
@@ -474,8 +502,7 @@ def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
         if not 1 <= seat <= players:
             raise fail(f"--bot '{spec}': there is no seat {seat}; this game has seats 1 to "
                        f"{players}", 2)
-        _bot_class(name)
-        bots[seat - 1] = name.strip().lower()
+        bots[seat - 1] = _bot_spec(name)
     return bots
 
 
@@ -518,7 +545,8 @@ def play(
     bot: List[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
                                   autocompletion=complete.seat_bots,
                                   help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
-                                       "2=random (repeatable). Bots: " + ", ".join(sorted(BOTS))),
+                                       "2=random or 2=ismcts:iterations=400 (repeatable). Bots: "
+                                       + ", ".join(sorted(BOTS)) + " (see meeple bots)"),
     record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
                                           help="Save the game record here at the end or on quit "
                                                "(checked before the first move)."),
@@ -571,7 +599,7 @@ def play(
         # 64 bits from the operating system: the seed decides every hidden card, so it
         # must not be guessable; it is shown only when the game is over
         seed = secrets.randbits(64)
-    bots = {s: BOTS[name](bot_seed(seed, 0, s)) for s, name in bot_names.items()}
+    bots = {s: make_bot(name, bot_seed(seed, 0, s)) for s, name in bot_names.items()}
     try:
         game = prog.new_game(n, seed)
     except RuleError as e:
@@ -598,6 +626,14 @@ def play(
         raise typer.Exit(code)
 
 
+def _known_bot(kind) -> bool:
+    try:
+        parse_spec(kind)
+    except BotSpecError:
+        return False
+    return True
+
+
 def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
             layout: str = "auto") -> int:
     """Continues the unfinished game of a record; saving goes back to the same file."""
@@ -612,7 +648,7 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
     prog = _record_ruleset(rec, ruleset, budgets)
     seats = list(rec.seats or [HUMAN] * rec.players)
     for s, kind in enumerate(seats):
-        if kind != HUMAN and kind not in BOTS:
+        if kind != HUMAN and not _known_bot(kind):
             raise fail(f"invalid record: seat {s + 1} was played by '{records.printable(kind)}', "
                        f"which is neither a human nor a bot ({', '.join(sorted(BOTS))})")
     history: list = []
@@ -629,7 +665,7 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
                                             for s in range(1, rec.players))), 2)
     _stdin_keeps_bad_bytes()
     # game index = moves made so far: a resumed bot does not repeat its first game's choices
-    bots = {s: BOTS[kind](bot_seed(rec.seed, len(rec.moves), s))
+    bots = {s: make_bot(kind, bot_seed(rec.seed, len(rec.moves), s))
             for s, kind in enumerate(seats) if kind != HUMAN}
     lang = language(prog)
     out.print(render.safe_text(prog.title, style="bold") + Text(
@@ -806,12 +842,9 @@ def played_games(prog, plan, jobs, backend, address, on_game):
 
 
 def bot_spec(spec: str) -> str:
-    """A bot spec the workers can make (a bad one is a usage error, exit 2)."""
-    try:
-        make_bot(spec, 0)
-    except (BotSpecError, ValueError) as e:
-        raise fail(str(e), 2) from None
-    return spec
+    """A bot spec the workers can make, checked and written as records write it (a bad
+    one is a usage error, exit 2)."""
+    return _bot_spec(spec)
 
 
 def failed_game(prog, summary: dict, keep, jout) -> "typer.Exit":
@@ -850,7 +883,8 @@ def simulate(
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Game i uses seed S+i."),
     bot: str = typer.Option("random", "--bot", "-b", metavar="BOT",
                             autocompletion=complete.bots,
-                            help="The bot for every seat: " + ", ".join(sorted(BOTS))),
+                            help="The bot for every seat, NAME[:KEY=VALUE,...]: "
+                                 + ", ".join(sorted(BOTS)) + " (see meeple bots)"),
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..dsl.errors import suggest
-from ..interpreter import IllegalMove, RuleError, display
+from ..interpreter import IllegalMove, RuleError, bot_move, display
 from ..interpreter import record as records
 from ..interpreter.runtime import LOG_KEEP, Game, revealed_since
 from ..interpreter.views import SPECTATOR, view
@@ -278,7 +278,8 @@ class PlaySession:
         g = self.game
         moves = g.legal_moves()
         tc = self.type_code(g)
-        idx = self.bots[seat].choose(view(g, seat), [m.notation for m in moves])
+        # the bot is given only what its seat may see (a search bot: games drawn from it)
+        idx = bot_move(self.bots[seat], g, seat)
         try:
             m, before = self.apply(seat, moves[idx])
         except (RuleError, IllegalMove) as e:

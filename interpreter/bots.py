@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Mapping
+
+from .search import GreedyBot, IsmctsBot, MctsBot
 
 _BOT_SEED_TAG = b"meeple/bot-seed/v1"
 
@@ -24,7 +27,7 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, **_options):
         # seeded with bot_seed(...): Mersenne Twister is predictable from its outputs,
         # but what it would give away is only this hash, not the game seed
         self.rng = random.Random(seed)
@@ -38,43 +41,108 @@ class FirstBot:
 
     name = "first"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, **_options):
         pass
 
     def choose(self, view: dict, moves: list[str]) -> int:
         return 0
 
 
-BOTS = {"random": RandomBot, "first": FirstBot}
+
+BOTS = {"random": RandomBot, "first": FirstBot, "mcts": MctsBot, "ismcts": IsmctsBot,
+        "greedy": GreedyBot}
+
+#: what each bot is, in one line (``meeple bots``)
+DESCRIPTIONS = {
+    "random": "picks uniformly among the legal moves",
+    "first": "always plays the first legal move (for tests and benchmarks)",
+    "mcts": "UCT search with random rollouts, for games without hidden information",
+    "ismcts": "information-set MCTS: searches games drawn consistent with what its seat knows",
+    "greedy": "one ply: the move with the best result for its seat, by a few random playouts",
+}
+
+
+class Option:
+    """One option of a bot: its type (int or float), default (None: no limit), the
+    smallest value allowed and what it does."""
+
+    def __init__(self, kind: type, default, minimum, help: str, example=None):
+        self.kind, self.default, self.minimum, self.help = kind, default, minimum, help
+        self.example = example if example is not None else default
+
+    def parse(self, bot: str, key: str, text: str):
+        try:
+            value = self.kind(text)
+        except ValueError:
+            what = "a whole number" if self.kind is int else "a number"
+            raise BotSpecError(f"bot '{bot}': option {key}={text!r} must be {what}, "
+                               f"e.g. '{bot}:{key}={self.example}'") from None
+        if not math.isfinite(value) or value < self.minimum:
+            raise BotSpecError(f"bot '{bot}': option {key}={text} must be at least {self.minimum}")
+        return value
+
+
+_SEARCH = {
+    "iterations": Option(int, None, 1, "playouts per move (default 200 without time=, "
+                                       "else as many as the time allows)", 400),
+    "time": Option(float, None, 0.001, "seconds per move at most (stops before the iterations "
+                                       "when given)", 1.5),
+    "c": Option(float, 1.4, 0.0, "exploration constant of UCB1"),
+    "rollout": Option(int, 400, 0, "moves per random playout at most (then counted as even)"),
+}
+
+#: each bot's options (``NAME:KEY=VALUE``)
+OPTIONS: dict[str, dict[str, Option]] = {
+    "random": {}, "first": {}, "mcts": _SEARCH, "ismcts": _SEARCH,
+    "greedy": {"samples": Option(int, 4, 1, "random playouts per move"),
+               "rollout": _SEARCH["rollout"]},
+}
 
 
 class BotSpecError(ValueError):
     """A bot written wrongly (``NAME[:KEY=VALUE,...]``): the message says what and how."""
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+def parse_spec(spec: str) -> tuple[str, dict]:
     """A bot's spec, ``NAME[:KEY=VALUE,...]`` (``random``, ``mcts:iterations=200``), as its
-    name (lower case) and its options (as written). Raises BotSpecError."""
+    name (lower case) and its options (converted to their types: see ``OPTIONS``).
+    Raises BotSpecError."""
+    if not isinstance(spec, str):
+        raise BotSpecError(f"a bot is written NAME[:KEY=VALUE,...], not {type(spec).__name__}")
     name, _, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name not in BOTS:
         raise BotSpecError(f"unknown bot '{name or spec}'; bots are: {', '.join(sorted(BOTS))}")
-    options: dict[str, str] = {}
+    known = OPTIONS[name]
+    options: dict = {}
     for part in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = part.partition("=")
-        if not eq or not key.strip():
+        key = key.strip().lower()
+        if not eq or not key or not value.strip():
             raise BotSpecError(f"bot '{spec}': write options as KEY=VALUE, e.g. "
-                               f"'{name}:iterations=200'")
-        options[key.strip().lower()] = value.strip()
-    if options:
-        raise BotSpecError(f"bot '{name}' takes no options (given: {', '.join(options)})")
+                               f"'{name}:iterations=200'" if known else
+                               f"bot '{spec}': write options as KEY=VALUE")
+        if key not in known:
+            raise BotSpecError(f"bot '{name}' has no option '{key}'; " + (
+                f"its options are: {', '.join(known)}" if known else "it takes no options"))
+        if key in options:
+            raise BotSpecError(f"bot '{spec}': option '{key}' is given twice")
+        options[key] = known[key].parse(name, key, value.strip())
     return name, options
 
 
 def make_bot(spec: str, seed: int = 0):
     """A new bot from its spec (see parse_spec), with its own seed (see bot_seed)."""
-    name, _options = parse_spec(spec)
-    return BOTS[name](seed)
+    name, options = parse_spec(spec)
+    return BOTS[name](seed, **options)
+
+
+def describe() -> list[dict]:
+    """Every bot with its description and options (name, type, default, help)."""
+    return [{"name": name, "description": DESCRIPTIONS[name],
+             "options": [{"name": k, "type": o.kind.__name__, "default": o.default, "help": o.help}
+                         for k, o in OPTIONS[name].items()]}
+            for name in BOTS]
 
 
 class _LazyView(Mapping):
@@ -99,11 +167,46 @@ class _LazyView(Mapping):
         return len(self._get())
 
 
+class Position:
+    """What a search bot is given instead of the game: its seat, the notations of its
+    legal moves, its view, and games drawn consistent with what the seat knows
+    (``sample``). It keeps the game to itself: nothing it gives away depends on what the
+    seat may not see."""
+
+    __slots__ = ("_game", "seat", "moves")
+
+    def __init__(self, game, seat: int):
+        self._game, self.seat = game, seat
+        self.moves = [m.notation for m in game.legal_moves(seat)]
+
+    @property
+    def view(self) -> dict:
+        from .views import view
+        return view(self._game, self.seat)
+
+    def sample(self, rng: random.Random):
+        """A new game consistent with what the seat knows, drawn from ``rng`` (see
+        determinize.determinize): hidden items dealt anew, the generator seeded anew."""
+        from .determinize import determinize
+        return determinize(self._game, self.seat, rng)
+
+    def again(self, sample, rng: random.Random):
+        """A copy of a sample with the other seats' secret choices (in a simultaneous
+        decision under way) and its random generator drawn anew from ``rng``."""
+        from .determinize import redrawn
+        return redrawn(sample, self.seat, rng)
+
+
 def bot_move(bot, game, seat: int) -> int:
     """Asks ``bot`` for the move of ``seat``, which must be deciding now: its index in
-    ``game.legal_moves(seat)``. The bot is given only what that seat may see."""
+    ``game.legal_moves(seat)``. The bot is given only what that seat may see: a simple
+    bot its view and the notations of its moves, a search bot (``wants_position``) a
+    ``Position``, whose games are drawn from what the seat knows."""
     moves = game.legal_moves(seat)
-    idx = bot.choose(_LazyView(game, seat), [m.notation for m in moves])
+    if getattr(bot, "wants_position", False):
+        idx = bot.choose_position(Position(game, seat))
+    else:
+        idx = bot.choose(_LazyView(game, seat), [m.notation for m in moves])
     if not (isinstance(idx, int) and 0 <= idx < len(moves)):
         raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of {len(moves)}")
     return idx

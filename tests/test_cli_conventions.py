@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
 CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 LEAKY = ROOT / "tests" / "broken" / "leaky_view"
-COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay", "lsp", "cache", "rulebook", "arena"]
+COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay", "lsp", "cache", "rulebook", "arena", "bots"]
 ESC = "\x1b"
 
 
@@ -188,7 +188,7 @@ def test_the_schema_writer(tmp_path, capsys):
     assert jsonout.main([str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         f"cli-{c}.schema.json" for c in ("validate", "list", "simulate", "test", "replay", "perft",
-                                         "arena"))
+                                         "arena", "bots"))
     assert "cli-replay.schema.json" in capsys.readouterr().out
 
 
@@ -666,3 +666,22 @@ def test_json_command_lines_give_one_valid_document_or_a_usage_error(finished_re
         if r.code == 1:
             assert r.err.strip(), (args, r)
     check()
+
+
+def test_bots_json_lists_every_bot_with_its_options(validators):
+    r = meeple_cli("bots", "--json")
+    assert r.code == 0 and r.err == "", r
+    bots = {b["name"]: b for b in document(r, "bots", validators)["bots"]}
+    assert sorted(bots) == ["first", "greedy", "ismcts", "mcts", "random"]
+    options = {o["name"]: o for o in bots["mcts"]["options"]}
+    assert sorted(options) == ["c", "iterations", "rollout", "time"]
+    assert options["c"] == {"name": "c", "type": "float", "default": 1.4,
+                            "help": "exploration constant of UCB1"}
+    assert bots["random"]["options"] == []
+
+
+def test_bot_options_complete():
+    assert complete.bots("mcts:") == ["mcts:c=", "mcts:iterations=", "mcts:rollout=", "mcts:time="]
+    assert complete.bots("ismcts:iterations=9,t") == ["ismcts:iterations=9,time="]
+    assert complete.seat_bots("2=greedy:s") == ["2=greedy:samples="]
+    assert complete.bots("random:") == [] and complete.bots("nobot:") == []

@@ -1,0 +1,261 @@
+"""Search bots (mcts, ismcts, greedy), their specs, and the determinizer they search with."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from meeple import interpreter
+from meeple.cli.main import app
+from meeple.interpreter import BotSpecError, bot_move, bot_seed, determinize, make_bot, parse_spec
+from meeple.interpreter import leaks, views
+
+TESTDATA = "tests/testdata"
+
+
+def compiled(tmp_path, text: str, name: str = "t"):
+    folder = tmp_path / name
+    folder.mkdir()
+    (folder / f"{name}.meeple").write_text(text)
+    return interpreter.load(str(folder))
+
+
+def play(ruleset, players: int, specs: list[str], seed: int) -> dict:
+    """One game, bot against bot (seat s plays specs[s]): its result."""
+    game = ruleset.new_game(players=players, seed=seed)
+    bots = [make_bot(spec, bot_seed(seed, 0, s)) for s, spec in enumerate(specs)]
+    while not game.over:
+        seat = game.deciding[0]
+        game.apply(bot_move(bots[seat], game, seat), seat=seat)
+    return game.result
+
+
+def wins_against_random(ruleset, spec: str, games: int) -> tuple[int, int]:
+    """(wins, draws) of ``spec`` against random over ``games`` two-player games, seats
+    alternating."""
+    wins = draws = 0
+    for k in range(games):
+        me = k % 2
+        specs = ["random", "random"]
+        specs[me] = spec
+        outcome = play(ruleset, 2, specs, seed=k)["outcomes"][me]
+        wins += outcome == "win"
+        draws += outcome == "draw"
+    return wins, draws
+
+
+# ---------------------------------------------------------------- specs
+
+def test_a_spec_gives_the_bot_and_its_options_with_their_types():
+    assert parse_spec("mcts") == ("mcts", {})
+    assert parse_spec(" ISMCTS:iterations=400, c=0.7 ") == ("ismcts", {"iterations": 400, "c": 0.7})
+    assert parse_spec("mcts:time=1.5") == ("mcts", {"time": 1.5})
+    assert parse_spec("greedy:samples=2") == ("greedy", {"samples": 2})
+    bot = make_bot("mcts:iterations=7,rollout=20", seed=3)
+    assert (bot.iterations, bot.rollout, bot.time) == (7, 20, None)
+    # time alone: as many iterations as the time allows
+    assert make_bot("mcts:time=0.5").iterations is None
+    assert make_bot("ismcts").iterations == 200
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("minimax", "unknown bot 'minimax'; bots are: first, greedy, ismcts, mcts, random"),
+    ("mcts:depth=3", "bot 'mcts' has no option 'depth'; its options are: iterations, time, c, rollout"),
+    ("mcts:iterations=many", "option iterations='many' must be a whole number"),
+    ("mcts:iterations=0", "option iterations=0 must be at least 1"),
+    ("mcts:time=-1", "option time=-1 must be at least 0.001"),
+    ("mcts:time=nan", "must be at least"),
+    ("mcts:iterations", "write options as KEY=VALUE"),
+    ("mcts:iterations=3,iterations=4", "option 'iterations' is given twice"),
+    ("random:iterations=3", "bot 'random' has no option 'iterations'; it takes no options"),
+])
+def test_a_bad_spec_says_what_is_wrong(spec, said):
+    with pytest.raises(BotSpecError) as e:
+        make_bot(spec)
+    assert said in str(e.value)
+
+
+# ---------------------------------------------------------------- determinization
+
+def midgame(name: str, players: int, moves: int, seed: int = 0):
+    game = interpreter.load(name).new_game(players=players, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(moves):
+        seat = game.deciding[0]
+        legal = game.legal_moves(seat)
+        game.apply(legal[rnd.randrange(len(legal))], seat=seat)
+    return game
+
+
+def hidden_twin(game, seat: int):
+    """The game with two items the seat has never seen exchanged: the same view for it."""
+    known = leaks.Knowledge(len(game.program.items), game.players)
+    known.update(game.R)
+    pair = leaks.pick_pair(game, seat, known, 0, 0)
+    assert pair is not None
+    twin = leaks.exchange(game, *pair)
+    assert views.view(twin, seat) == views.view(game, seat)
+    assert twin.to_json() != game.to_json()
+    return twin
+
+
+@pytest.mark.parametrize("name, players, moves", [("hearts", 4, 5), ("cherokee", 3, 4)])
+def test_a_determinized_game_shows_the_seat_what_it_saw_and_plays_on(name, players, moves):
+    game = midgame(name, players, moves)
+    seat = game.deciding[0]
+    moved = False
+    for k in range(6):
+        sample = determinize(game, seat, random.Random(k))
+        assert views.view(sample, seat) == views.view(game, seat)
+        assert [m.notation for m in sample.legal_moves(seat)] == \
+            [m.notation for m in game.legal_moves(seat)]
+        moved = moved or sample.state["zones"] != game.state["zones"]
+        # the sample is a game like any other: it plays on to its end
+        rnd = random.Random(k)
+        while not sample.over:
+            s = sample.deciding[0]
+            legal = sample.legal_moves(s)
+            sample.apply(legal[rnd.randrange(len(legal))], seat=s)
+    assert moved  # the hidden items were dealt anew
+    assert game.state == midgame(name, players, moves).state  # the game is left as it was
+
+
+@pytest.mark.parametrize("name, players, moves", [("hearts", 4, 5), ("cherokee", 3, 4),
+                                                  ("hearts", 4, 0)])
+def test_the_determinization_depends_only_on_what_the_seat_sees(name, players, moves):
+    game = midgame(name, players, moves)
+    seat = game.deciding[0]
+    twin = hidden_twin(game, seat)
+    for k in range(3):
+        assert determinize(game, seat, random.Random(k)).state == \
+            determinize(twin, seat, random.Random(k)).state
+
+
+def test_a_determinization_draws_the_secret_choices_of_the_other_seats_again(tmp_path):
+    ruleset = compiled(tmp_path, SHOW_THREE)
+    game = ruleset.new_game(players=2, seed=0)
+    game.apply("show 2", seat=1)          # seat 1 has chosen in secret
+    drawn = {str(determinize(game, 0, random.Random(k)).decision.chosen) for k in range(12)}
+    assert drawn == {"(1,)"}              # still chosen, by seat 1...
+    values = set()
+    for k in range(12):
+        sample = determinize(game, 0, random.Random(k))
+        sample.apply("show 1", seat=0)
+        values.add(sample.state["pvars"]["shown"][1])
+    assert values == {1, 2, 3}            # ...but what it chose is drawn again
+
+
+# ---------------------------------------------------------------- the bots never peek
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=20,rollout=30", "mcts:iterations=20,rollout=30",
+                                  "greedy:samples=1,rollout=30"])
+@pytest.mark.parametrize("name, players, moves", [("hearts", 4, 5), ("cherokee", 3, 4)])
+def test_for_the_same_seed_and_view_the_choice_does_not_depend_on_the_hidden_state(
+        spec, name, players, moves):
+    game = midgame(name, players, moves)
+    seat = game.deciding[0]
+    twin = hidden_twin(game, seat)
+    for seed in range(2):
+        assert bot_move(make_bot(spec, seed), game, seat) == bot_move(make_bot(spec, seed), twin, seat)
+
+
+# ---------------------------------------------------------------- strength
+
+def test_mcts_beats_random_at_tic_tac_toe():
+    wins, draws = wins_against_random(interpreter.load(f"{TESTDATA}/ttt"), "mcts:iterations=60", 12)
+    assert wins >= 9 and wins + draws == 12
+
+
+def test_mcts_beats_random_at_small_dots_and_boxes():
+    ruleset = interpreter.load("dots-and-boxes", variants=["small"])
+    wins, _ = wins_against_random(ruleset, "mcts:iterations=40", 6)
+    assert wins == 6
+
+
+def test_mcts_beats_random_at_kalah():
+    wins, _ = wins_against_random(interpreter.load("kalah"), "mcts:iterations=12,rollout=40", 2)
+    assert wins == 2
+
+
+def test_greedy_takes_a_winning_move():
+    game = interpreter.load(f"{TESTDATA}/ttt").new_game(players=2, seed=0)
+    for move in ("mark r1c1", "mark r2c1", "mark r1c2", "mark r2c2"):
+        game.apply(move)
+    moves = [m.notation for m in game.legal_moves()]
+    assert moves[bot_move(make_bot("greedy"), game, 0)] == "mark r1c3"
+    assert moves[bot_move(make_bot("mcts:iterations=30"), game, 0)] == "mark r1c3"
+
+
+# ---------------------------------------------------------------- chance and simultaneous decisions
+
+RISK = """ruleset risk
+players 2..2
+var victor: int = 0
+turn {
+  choose x from [1, 2] as "plan"
+  roll d from 1..6
+  victor = if (x == 1 and d == 6) or (x == 2 and d > 1) then 1 else 2
+  end game
+}
+score(p) = if seat(p) == victor then 1 else 0
+"""
+
+SHOW_THREE = """ruleset show
+players 2..2
+var shown: int per player = 0
+var done: bool = false
+turn {
+  choose shown(p) from [1, 2, 3] for each p in players as "show"
+  done = true
+}
+end when done
+score(p) = shown(p)
+"""
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=40", "ismcts:iterations=40", "greedy:samples=20"])
+def test_a_search_bot_weighs_the_chance_outcomes(tmp_path, spec):
+    # plan 2 wins five times in six, plan 1 once: seeded and explicit chance alike
+    ruleset = compiled(tmp_path, RISK)
+    for chance in ("seeded", "explicit"):
+        game = ruleset.new_game(players=2, seed=1, chance=chance)
+        assert game.legal_moves()[bot_move(make_bot(spec, 5), game, 0)].notation == "plan 2"
+
+
+@pytest.mark.parametrize("spec", ["mcts:iterations=40", "ismcts:iterations=40"])
+def test_a_search_bot_chooses_in_a_simultaneous_decision(tmp_path, spec):
+    game = compiled(tmp_path, SHOW_THREE).new_game(players=2, seed=0)
+    assert game.legal_moves(1)[bot_move(make_bot(spec, 1), game, 1)].notation == "show 3"
+    game.apply("show 1", seat=1)
+    assert game.legal_moves(0)[bot_move(make_bot(spec, 1), game, 0)].notation == "show 3"
+
+
+# ---------------------------------------------------------------- the command line
+
+def test_meeple_bots_lists_each_bot_with_its_options_and_defaults():
+    r = CliRunner().invoke(app, ["bots"])
+    assert r.exit_code == 0, r.output
+    for name in ("random", "first", "mcts", "ismcts", "greedy"):
+        assert f"{name}:" in r.output
+    assert "c=float" in r.output and "1.4" in r.output and "samples=int" in r.output
+
+
+def test_play_and_simulate_take_bot_specs(tmp_path):
+    ttt = f"{TESTDATA}/ttt"
+    r = CliRunner().invoke(app, ["play", ttt, "--seed", "1", "--bot", "1=mcts:iterations=20",
+                                 "--bot", "2=greedy:samples=1", "--record", str(tmp_path / "g.json")])
+    assert r.exit_code == 0, r.output
+    assert "bot 'mcts:iterations=20'" in r.output and "Result" in r.output
+    # the record keeps each seat's spec, and the game resumes and replays
+    assert '"mcts:iterations=20"' in (tmp_path / "g.json").read_text()
+    r = CliRunner().invoke(app, ["simulate", ttt, "--games", "2", "--bot", "mcts:iterations=10,c=1",
+                                 "--quiet"])
+    assert r.exit_code == 0 and "bot 'mcts:iterations=10,c=1'" in r.output, r.output
+
+
+@pytest.mark.parametrize("args", [["play", f"{TESTDATA}/ttt", "--bot", "2=mcts:time=soon"],
+                                  ["simulate", f"{TESTDATA}/ttt", "--bot", "ismcts:depth=2"]])
+def test_a_bad_bot_spec_is_a_usage_error(args):
+    r = CliRunner().invoke(app, args)
+    assert r.exit_code == 2 and "error: bot '" in r.output and "Traceback" not in r.output
