@@ -139,7 +139,9 @@ def _html_steps(steps: list[Step]) -> str:
 
 
 def svg(d: Diagram, unit: int = 28) -> str:
-    """A board as an SVG graph: each cell a circle at its (x, y), named; each edge a line."""
+    """A board as an SVG graph: each cell a rounded box at its (x, y) with its name in
+    it, each edge a line; the boxes are as wide as the longest name, and the grid is
+    spread out until boxes on a row do not touch."""
     if not d.cells:
         return ""
     xs = [x for _, x, _ in d.cells]
@@ -148,22 +150,31 @@ def svg(d: Diagram, unit: int = 28) -> str:
     # the layout's steps (a terminal grid may space cells two columns apart) are one unit
     gx = math.gcd(*(x - x0 for x in xs)) or 1
     gy = math.gcd(*(y - y0 for y in ys)) or 1
+    box_w = round(6.2 * max(len(name) for name, _, _ in d.cells)) + 8
+    box_h = 16
+    rows: dict[int, list[int]] = {}
+    for _, x, y in d.cells:
+        rows.setdefault(y, []).append(x)
+    steps = [(b - a) // gx for r in rows.values() for a, b in zip(sorted(r), sorted(r)[1:]) if b > a]
+    ux = max(unit, -(-(box_w + 6) // min(steps, default=1)))
+    uy = max(unit, box_h + 8)
 
     def pos(i):
         _, x, y = d.cells[i]
-        return unit * (x - x0) // gx + unit, unit * (y - y0) // gy + unit
-    width = unit * (max(xs) - x0) // gx + 2 * unit
-    height = unit * (max(ys) - y0) // gy + 2 * unit
+        return ux * (x - x0) // gx + box_w // 2 + 4, uy * (y - y0) // gy + box_h // 2 + 4
+    width = ux * (max(xs) - x0) // gx + box_w + 8
+    height = uy * (max(ys) - y0) // gy + box_h + 8
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}"><title>{_h(d.board)}</title>']
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="10">'
+             f'<title>{_h(d.board)}</title>']
     for a, b in d.edges:
         (x1, y1), (x2, y2) = pos(a), pos(b)
         parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#999"/>')
-    r = unit * 3 // 8
     for i, (name, _, _) in enumerate(d.cells):
         x, y = pos(i)
-        parts.append(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" stroke="#333"/>'
-                     f'<text x="{x}" y="{y + 3}" text-anchor="middle">{_h(name)}</text>')
+        parts.append(f'<rect x="{x - box_w // 2}" y="{y - box_h // 2}" width="{box_w}" '
+                     f'height="{box_h}" rx="7" fill="#fff" stroke="#333"/>'
+                     f'<text x="{x}" y="{y + 3.5}" text-anchor="middle">{_h(name)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

@@ -195,7 +195,7 @@ def test_every_board_is_drawn_with_its_cells_in_html():
     prog = ruleset.for_players(2)
     svgs = re.findall(r"<svg.*?</svg>", page, re.S)
     assert len(svgs) == len(ruleset.checked.boards) == 1
-    assert svgs[0].count("<circle") == len(prog.boards["point"]) if "point" in prog.boards else True
+    assert svgs[0].count("<rect") == len(prog.boards["point"]) == 81   # a box per cell
     assert "<line" in svgs[0]   # the adjacency relation is drawn as edges
 
 
