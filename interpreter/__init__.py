@@ -92,6 +92,10 @@ def clear_cache() -> int:
 def compile_sources(src, variants=(), locale: str | None = None,
                     budgets: Budgets | None = None) -> Ruleset:
     budgets = _check_budgets(budgets)
+    if src.base is None and not src.diagnostics and src.sources:
+        # the texts alone (``ruleset.sources`` of a ruleset loaded from the disk cache,
+        # which keeps its files' texts unparsed): parse them now
+        src = _parsed(src, budgets)
     if src.diagnostics:
         raise MeepleError(src.diagnostics, src.sources)
     try:
@@ -108,6 +112,14 @@ def compile_sources(src, variants=(), locale: str | None = None,
                                       "lower the 'nesting' budget")], src.sources) from None
     except Exception as e:  # noqa: BLE001 - a safety net: loading raises only MeepleError
         raise _internal(src, e) from None
+
+
+def _parsed(src, budgets: Budgets):
+    from ..dsl.load import SourceSet, add_text
+    out = SourceSet()
+    for name, text in src.sources.items():
+        add_text(out, name, text, budgets)
+    return out
 
 
 def _where(src) -> _ir.Span:

@@ -292,3 +292,13 @@ def test_the_warnings_of_a_cached_ruleset_are_those_of_a_fresh_compile(cache_dir
     cached = interpreter.load(game)
     assert [w.render(cached.sources.sources) for w in cached.warnings] == \
         [w.render(fresh.sources.sources) for w in fresh.warnings]
+
+
+def test_a_cached_rulesets_sources_compile_again_with_other_variants():
+    # ruleset.sources of a cached ruleset holds its files' texts, unparsed: compiling them
+    # again (with a variant and a locale, as meeple.openspiel does) parses them
+    interpreter.load("cherokee")
+    cached = interpreter.load("cherokee")
+    again = interpreter.compile_sources(cached.sources, ["open_clans"], "de", cached.budgets)
+    assert again.variants == ["open_clans"] and again.locale == "de"
+    assert again.for_players(3).new_game(3, 1).legal_moves()
