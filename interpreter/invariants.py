@@ -434,14 +434,22 @@ def _same_examples_everywhere():
     try:
         from hypothesis.internal.conjecture import providers
         before, empty = providers._get_local_constants, providers.Constants()
+        # the constants already picked per kind of draw are cached for the process (a
+        # test run draws with the literals before a shard runs): a fresh cache meanwhile
+        cache = getattr(providers, "CONSTANTS_CACHE", None)
+        fresh = type(cache)(1024) if cache is not None else None
     except (ImportError, AttributeError, TypeError):
         yield
         return
     providers._get_local_constants = lambda: empty
+    if cache is not None:
+        providers.CONSTANTS_CACHE = fresh
     try:
         yield
     finally:
         providers._get_local_constants = before
+        if cache is not None:
+            providers.CONSTANTS_CACHE = cache
 
 
 def add_stats(total: Stats, more: Stats) -> None:

@@ -345,3 +345,5 @@ def test_arena_reports_a_failing_game_with_its_rule(tmp_path):
     jsonschema.validate(doc, SCHEMA)
     assert doc["failed_game"] == {"game": 1, "seed": 7, "record": None}
     assert doc["error"]["rule"]["file"] == str(path) and "game 1 (seed 7)" in r.err
+
+
