@@ -5,8 +5,10 @@ know has been drawn again from ``rng``:
 
 * the items the seat does not see now (face down, in hands or piles it may not look
   into) are dealt again, at random, over the places where such items lie: each item goes
-  to a place that held an item of the same class (kind and item variables), so the
-  counts of every zone, and what the seat sees, stay as they are. Every reference to a
+  to a place that held an item of the same kind (a zone or board holds one declared
+  kind), so the counts of every zone, and what the seat sees, stay as they are. Their
+  item variables, which the seat does not see either, go back to their starting values
+  (a sample must not carry what they really are, not even which values are about). Every reference to a
   dealt item follows it (variables, item variables, messages, the locals of the rules
   under way, the options of the decision under way), as in the twin games of
   ``meeple test``'s leak check (interpreter/leaks.py); who sees an item lying face
@@ -30,7 +32,7 @@ from __future__ import annotations
 import random
 
 from . import rng as rng_mod
-from .leaks import _class, _held, _local_code, local_types
+from .leaks import _held, _local_code, local_types
 from .runtime import Game
 
 
@@ -42,6 +44,7 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     mapping = _deal(R, seat, rng)
     if any(a != b for a, b in mapping.items()):
         _follow(sample, mapping)
+    _forget_item_vars(R, mapping)
     _redraw_choices(R, seat, rng)
     _forget_private(R, seat)
     R.rng = rng_mod.seed_state(rng.getrandbits(64))
@@ -65,7 +68,7 @@ def _deal(R, seat: int, rng: random.Random) -> dict[int, int]:
     prog = R.prog
     by_class: dict[str, list[tuple[int, int, int]]] = {}
     for slot in _hidden_slots(R, seat):
-        by_class.setdefault(repr(_class(prog, R, slot[2])), []).append(slot)
+        by_class.setdefault(prog.items[slot[2]].kind, []).append(slot)
     mapping: dict[int, int] = {}
     for key in sorted(by_class):
         slots = by_class[key]
@@ -82,6 +85,21 @@ def _deal(R, seat: int, rng: random.Random) -> dict[int, int]:
         R.loc[new] = z
         R.facing[new] = facing[old]
     return mapping
+
+
+def _forget_item_vars(R, dealt) -> None:
+    """The item variables of the items dealt again (those the seat does not see) go
+    back to their starting values."""
+    if not dealt or not R.iv:
+        return
+    start = R.prog.init_item_vars(R)
+    for name, table in R.iv.items():
+        first = start.get(name)
+        if first is None:
+            continue
+        for item in dealt.values():
+            if table[item] is not None:
+                table[item] = first[item]
 
 
 def _follow(game: Game, mapping: dict[int, int]) -> None:

@@ -984,7 +984,9 @@ class Game:
 
     @property
     def state(self) -> dict:
-        return self.R.to_state()
+        """The game as plain data (what ``to_json`` writes, ``resume`` reads): a copy,
+        so that changing it changes nothing in the game."""
+        return _copy_state(self.R.to_state())
 
     def copy(self) -> "Game":
         """An independent game in the same state (with no moves to undo: the history

@@ -132,6 +132,25 @@ def test_the_determinization_depends_only_on_what_the_seat_sees(name, players, m
             determinize(twin, seat, random.Random(k)).state
 
 
+def test_the_determinization_does_not_carry_hidden_item_variables():
+    # Brotherhood of Nine's pieces lie face down with item variables (wounds...): a twin
+    # whose hidden piece is wounded has the same view, and must give the same sample
+    game = midgame("brotherhood-of-nine", 2, 6)
+    seat = game.deciding[0]
+    state = game.state
+    hidden = [i for i in range(len(game.program.items))
+              if state["ivars"]["wounds"][i] is not None and not views.item_visible(game, i, seat)
+              and any(i in z for z in state["zones"])]
+    assert hidden
+    state["ivars"]["wounds"][hidden[-1]] = 2   # one in the box, not among the options under way
+    twin = game.program.resume(state)
+    assert views.view(twin, seat) == views.view(game, seat) and twin.state != game.state
+    for k in range(3):
+        a, b = determinize(game, seat, random.Random(k)), determinize(twin, seat, random.Random(k))
+        assert a.state == b.state
+        assert views.view(a, seat) == views.view(game, seat)
+
+
 def test_a_determinization_draws_the_secret_choices_of_the_other_seats_again(tmp_path):
     ruleset = compiled(tmp_path, SHOW_THREE)
     game = ruleset.new_game(players=2, seed=0)
