@@ -17,25 +17,13 @@ plays some seats once more than others (``balanced`` is false). Game ``i`` has t
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Sequence
 
 from . import simulation
 from .bots import parse_spec
+from .stats import Z95, wilson  # noqa: F401 - Z95 and wilson are this module's API too
 
-Z95 = 1.959963984540054   # the 97.5% quantile of the standard normal distribution
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (95% by default): ``(low, high)``,
-    within [0, 1]. ``(0.0, 1.0)`` when there are no trials."""
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = z * z
-    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
-    half = z / (1 + z2 / trials) * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+# the Wilson interval is the balance statistics' (one definition for arena and report)
 
 
 def seating(bots: int, game: int) -> list[int]:
