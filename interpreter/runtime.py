@@ -994,7 +994,8 @@ class Game:
         return Game(self.program, _copy_state(self.R.to_state()))
 
     def to_json(self) -> str:
-        return json.dumps(self.state, sort_keys=True, separators=(",", ":"))
+        # (the state itself, not the copy `state` gives: dumping it changes nothing)
+        return json.dumps(self.R.to_state(), sort_keys=True, separators=(",", ":"))
 
     # ------------------------------------------------------------ queries
     @property
