@@ -3,21 +3,20 @@
 error in a worker reported as in a local run, Ctrl-C, and bad options."""
 from __future__ import annotations
 
-import io
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from meeple import interpreter
-from meeple.cli import main as cli
+
+from console import Run, meeple_cli
 from meeple.interpreter import arena, parallel, simulation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,31 +24,9 @@ SCHEMA = json.loads((ROOT / "docs" / "schema" / "cli-arena.schema.json").read_te
 NOT_REPRODUCIBLE = ("seconds", "games_per_second", "seconds_per_move")
 
 
-class Run:
-    def __init__(self, code: int, out: str, err: str):
-        self.code, self.out, self.err = code, out, err
-
-    def __repr__(self):
-        return f"exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
-
-
 def meeple(*args) -> Run:
     """``meeple ARGS...`` as the console script runs it."""
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.argv
-    sys.argv = ["meeple", *map(str, args)]
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            try:
-                cli.main()
-                code = 0
-            except SystemExit as e:
-                code = e.code if isinstance(e.code, int) else 1
-    finally:
-        sys.argv = saved
-    run = Run(code, out.getvalue(), err.getvalue())
-    assert "Traceback" not in run.out + run.err, run
-    return run
+    return meeple_cli(*args)
 
 
 def reproducible(doc):

@@ -4,18 +4,16 @@ entry or a folder other users may write into is never read; turned off, it write
 nothing. Every test here has its own cache folder (MEEPLE_CACHE_DIR in tmp_path)."""
 from __future__ import annotations
 
-import io
 import os
 import random
 import shutil
-import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
 from meeple import interpreter
-from meeple.cli import main as cli
+
+import console
 from meeple.dsl import diskcache
 from meeple.dsl import parse as dsl_parse
 from meeple.dsl.load import bundled_names, resolve_path
@@ -159,19 +157,8 @@ def test_turned_off_it_writes_nothing(cache_dir, monkeypatch):
 
 
 def meeple_cli(*args) -> tuple[int, str]:
-    out = io.StringIO()
-    saved = sys.argv
-    sys.argv = ["meeple", *args]
-    try:
-        with redirect_stdout(out), redirect_stderr(out):
-            try:
-                cli.main()
-                code = 0
-            except SystemExit as e:
-                code = e.code
-    finally:
-        sys.argv = saved
-    return code, out.getvalue()
+    run = console.meeple_cli(*args)
+    return run.code, run.out + run.err
 
 
 def test_the_no_cache_option_writes_nothing_and_the_cache_command(cache_dir):

@@ -9,8 +9,6 @@ import io
 import json
 import re
 import shutil
-import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import jsonschema
@@ -20,6 +18,8 @@ import typer
 import meeple
 from meeple.cli import complete, jsonout, render
 from meeple.cli import main as cli
+
+from console import Run, meeple_cli  # noqa: F401 - Run: the type of a run, for the tests below
 from meeple.dsl.load import bundled_names, read_sources, resolve_path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,36 +28,6 @@ CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 LEAKY = ROOT / "tests" / "broken" / "leaky_view"
 COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay", "lsp", "cache", "rulebook", "arena", "bots"]
 ESC = "\x1b"
-
-
-class Run:
-    def __init__(self, code: int, out: str, err: str):
-        self.code, self.out, self.err = code, out, err
-
-    def json(self) -> dict:
-        return json.loads(self.out)   # the whole of stdout is one document
-
-    def __repr__(self):
-        return f"exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
-
-
-def meeple_cli(*args, typed: str = "") -> Run:
-    """``meeple ARGS...`` as the console script runs it."""
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.argv, sys.stdin
-    sys.argv, sys.stdin = ["meeple", *map(str, args)], io.StringIO(typed)
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            try:
-                cli.main()
-                code = 0
-            except SystemExit as e:
-                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    finally:
-        sys.argv, sys.stdin = saved
-    result = Run(code, out.getvalue(), err.getvalue())
-    assert "Traceback" not in result.out + result.err, result
-    return result
 
 
 @pytest.fixture(autouse=True)

@@ -4,20 +4,19 @@ escaped, it is written whole or not at all, and it works without matplotlib)."""
 from __future__ import annotations
 
 import base64
-import io
 import json
 import os
 import subprocess
 import sys
 from collections import Counter
-from contextlib import redirect_stderr, redirect_stdout
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 import meeple
-from meeple.cli import main as cli
+
+import console
 from meeple.cli import report
 from meeple.interpreter import stats
 
@@ -52,20 +51,8 @@ def evil(tmp_path_factory) -> Path:
 
 def meeple_cli(*args) -> tuple[int, str, str]:
     """``meeple ARGS...`` as the console script runs it: exit code, stdout, stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.argv
-    sys.argv = ["meeple", *map(str, args)]
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            try:
-                cli.main()
-                code = 0
-            except SystemExit as e:
-                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    finally:
-        sys.argv = saved
-    assert "Traceback" not in err.getvalue()
-    return code, out.getvalue(), err.getvalue()
+    run = console.meeple_cli(*args)
+    return run.code, run.out, run.err
 
 
 class Page(HTMLParser):
