@@ -14,9 +14,7 @@ from __future__ import annotations
 import base64
 import html
 import io
-import os
 import shlex
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -48,27 +46,13 @@ def check_path(path: Path) -> Path:
 
 
 def write(path: Path, text: str) -> None:
-    """Writes the report atomically: a temporary file in the same folder, then renamed
-    over ``path`` (a reader never sees half a report; a failure leaves the old one)."""
-    parent = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=parent)
+    """Writes the report atomically (``record.write_atomic``: a temporary file in the
+    same folder, then renamed over ``path``; a reader never sees half a report, and a
+    failure leaves the old one). Raises OSError."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())   # as an ordinary new file (mkstemp makes it 0600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
+        records.write_atomic(path, text.encode("utf-8"), private=False)
+    except records.SaveError as e:
+        raise OSError(str(e)) from None
 
 
 # ---------------------------------------------------------------- the page

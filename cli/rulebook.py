@@ -9,6 +9,7 @@ from typing import List, Optional
 
 import typer
 
+from ..interpreter import record as records
 from ..interpreter import rulebook as books
 from ..interpreter import rulebook_view
 from . import complete
@@ -42,6 +43,12 @@ def register(app: typer.Typer, fail, resolve, compile_ruleset) -> None:
         (English sentences where Meeple has none for it, with a note)."""
         if fmt not in FORMATS:
             raise fail(f"--format must be md or html, not '{fmt}'", 2)
+        if output is not None:
+            # refused before anything is made: a folder, a fifo (which would hang), a
+            # device, a missing or read-only folder; an existing file is replaced
+            problem = records.check_target(output, overwrite=True)
+            if problem:
+                raise fail(f"cannot write the rulebook to {output}: {problem}")
         program = compile_ruleset(resolve(ruleset), ruleset, list(variant), locale)
         book = books.build(program)
         text = rulebook_view.markdown(book) if fmt == "md" else rulebook_view.html(book)
@@ -49,7 +56,7 @@ def register(app: typer.Typer, fail, resolve, compile_ruleset) -> None:
             sys.stdout.write(text)
             sys.stdout.flush()
             return
-        try:
-            output.write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise fail(f"cannot write the rulebook to {output}: {e.strerror or e}") from None
+        try:   # atomically: a reader never sees half a rulebook
+            records.write_atomic(output, text.encode("utf-8"), private=False)
+        except records.SaveError as e:
+            raise fail(f"cannot write the rulebook to {output}: {e}") from None

@@ -297,3 +297,10 @@ def test_textmate_grammar_regexes_compile():
             for v in node:
                 walk(v)
     walk(grammar)
+
+
+@pytest.mark.parametrize("value", ["x y", "host:", "99999999", ""])
+def test_a_bad_tcp_address_is_a_usage_error(value):
+    from console import meeple_cli
+    r = meeple_cli("lsp", "--tcp", value)
+    assert r.code == 2 and "--tcp" in r.err and "PORT" in r.err, r

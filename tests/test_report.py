@@ -274,16 +274,18 @@ def test_the_report_replaces_a_file_whole_or_leaves_it(evil, tmp_path, monkeypat
 
     def failing(src, dst):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(report.os, "replace", failing)
+    monkeypatch.setattr(os, "replace", failing)
     code, stdout, err = meeple_cli("simulate", evil, "--games", 3, "--report", out, "--json")
     assert code == 1 and "cannot write the report" in err and "No space left" in err
     assert json.loads(stdout)["ok"] is False
     assert out.read_text(encoding="utf-8") == "old" and os.listdir(tmp_path) == ["report.html"]
-    monkeypatch.setattr(report.os, "replace", real_replace)
+    monkeypatch.setattr(os, "replace", real_replace)
     code, _, _ = meeple_cli("simulate", evil, "--games", 3, "--report", out, "--quiet")
     assert code == 0 and out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert os.listdir(tmp_path) == ["report.html"]
-    assert (out.stat().st_mode & 0o777) == 0o666 & ~report._umask()
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert (out.stat().st_mode & 0o777) == 0o666 & ~umask
 
 
 def test_matplotlib_is_loaded_only_for_a_report_and_never_opens_a_window(tmp_path):

@@ -5,6 +5,7 @@ locale's language, as Markdown and as well-formed HTML that say the same."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,7 +19,7 @@ from meeple.interpreter import meeple_code as mc
 from meeple.interpreter import rulebook, rulebook_view
 from meeple.interpreter.rulebook import Code
 
-from test_cli_conventions import meeple_cli
+from console import meeple_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "interpreter" / "rulebook_messages"
@@ -332,3 +333,15 @@ def test_a_ruleset_with_problems_gets_its_diagnostics_and_exit_1(tmp_path):
     r = meeple_cli("rulebook", bad)
     assert r.code == 1 and "bad.meeple:3:" in r.err and "cannot be loaded" in r.err, r
     assert r.out == ""
+
+
+def test_the_rulebook_is_written_whole_and_never_into_a_fifo(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    r = meeple_cli("rulebook", "kalah", "-o", fifo)
+    assert r.code == 1 and "cannot write the rulebook" in r.err and "not a regular file" in r.err, r  # no hang
+    out = tmp_path / "book.md"
+    out.write_text("old", encoding="utf-8")
+    r = meeple_cli("rulebook", "kalah", "-o", out)
+    assert r.code == 0 and out.read_text(encoding="utf-8").startswith("**Kalah**"), r
+    assert sorted(os.listdir(tmp_path)) == ["book.md", "pipe"]   # no temporary file left
