@@ -787,19 +787,47 @@ def decl_key(decl) -> str:
 
 
 def walk(node):
-    """Yields ``node`` and every node below it, depth first."""
-    yield node
-    for name in type(node).model_fields:
-        value = getattr(node, name)
-        yield from _walk_value(value)
+    """Yields ``node`` and every node below it, depth first (a node, then each of its
+    fields in order, lists and tuples item by item)."""
+    stack = [node]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        n = pop()
+        yield n
+        below: list = []
+        values = n.__dict__
+        for name in _field_names(type(n)):
+            v = values[name]
+            if isinstance(v, Node):
+                below.append(v)
+            elif isinstance(v, (list, tuple)):
+                _nodes_in(v, below)
+        if below:
+            below.reverse()
+            push(below)
 
 
-def _walk_value(value):
+def _nodes_in(value, out: list) -> None:
     if isinstance(value, Node):
-        yield from walk(value)
+        out.append(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            yield from _walk_value(v)
+            _nodes_in(v, out)
+
+
+_FIELD_NAMES: dict = {}
+
+
+def _field_names(cls) -> tuple:
+    """The fields of a node class that may hold nodes (not ``node``, ``span`` or a field
+    of a str, int or bool), in order."""
+    try:
+        return _FIELD_NAMES[cls]
+    except KeyError:
+        names = _FIELD_NAMES[cls] = tuple(
+            name for name, f in cls.model_fields.items()
+            if name not in ("node", "span") and f.annotation not in ("str", "int", "bool", str, int, bool))
+        return names
 
 
 def show(node) -> str:

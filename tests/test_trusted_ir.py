@@ -98,3 +98,31 @@ def test_a_trusted_node_gets_its_own_default_list():
     a.args.append(ir.trusted(ir.IntLit, value=1))
     assert b.args == [] and ir.Call(func="h").args == []
     assert a.span is not b.span and a.span == ir.Span()
+
+
+def walked(node) -> list:
+    """Every node below ``node``, depth first, the way ``ir.walk`` was written first: by
+    recursion over every field."""
+    out = [node]
+    for name in type(node).model_fields:
+        out += _walked_value(getattr(node, name))
+    return out
+
+
+def _walked_value(value) -> list:
+    if isinstance(value, ir.Node):
+        return walked(value)
+    if isinstance(value, (list, tuple)):
+        return [n for v in value for n in _walked_value(v)]
+    return []
+
+
+@pytest.mark.parametrize("text", [p for p in _sources() if "testdata" not in p.id and ".md" not in p.id])
+def test_walk_visits_every_node_in_order(text):
+    try:
+        f = dsl_parse.parse(text, "f.meeple")
+    except MeepleError:
+        return
+    for top in [f, *f.decls]:
+        got, expected = list(ir.walk(top)), walked(top)
+        assert len(got) == len(expected) and all(a is b for a, b in zip(got, expected))
