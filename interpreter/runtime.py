@@ -915,6 +915,7 @@ class Game:
         self.program = prog
         self.R = Runtime(prog, state)
         self._moves: list[Move] | None = None
+        self._decided: tuple | None = None  # (the pending dict, its Decision)
         self.script: list = []  # chance outcomes to set as the game reaches chance steps
         # per move played (newest last): what the game was before it and the journal of
         # its writes, for undo
@@ -1035,7 +1036,15 @@ class Game:
     def decision(self) -> Decision | None:
         """The pending decision (None once over): its type code, verb and seats."""
         pend = self.R.pending
-        return None if pend is None else Decision.of(pend)
+        if pend is None:
+            return None
+        if not FAST_PATHS:
+            return Decision.of(pend)
+        known = self._decided
+        if known is None or known[0] is not pend:
+            # (made once per decision: a move replaces the pending dict, never changes it)
+            known = self._decided = (pend, Decision.of(pend))
+        return known[1]
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """The legal moves of the seat deciding now; with ``seat``, that seat's (none
@@ -1053,14 +1062,25 @@ class Game:
         """The moves of a decision: their notations are written when first read, except
         those naming an item the decider may not know (written now, by its place as it
         is now)."""
+        if not FAST_PATHS:
+            return self._written_at_once(who, options)
+        pend = self.R.pending
+        type_code = pend["type"]
+        if "item" not in type_code:
+            write = _writer(self.program, pend["verb"], type_code, pend.get("alone"))
+            return [Move(i, v, write, who) for i, v in enumerate(options)]
+        make = self._maker(who)
+        return [make(i, v) for i, v in enumerate(options)]
+
+    def _maker(self, who: int):
+        """How the moves of ``who`` in the pending decision are made, one at a time
+        (``make(index, value)``): as ``_moves_of`` makes them all."""
         R = self.R
         pend = R.pending
         verb, type_code, alone = pend["verb"], pend["type"], pend.get("alone")
-        if not FAST_PATHS:
-            return self._written_at_once(who, options)
         write = _writer(self.program, verb, type_code, alone)
         if "item" not in type_code:
-            return [Move(i, v, write, who) for i, v in enumerate(options)]
+            return lambda i, v: Move(i, v, write, who)
         from .display import value_notation
         hidden_at = R.hidden_place(who)
         if _public(self.program):
@@ -1068,17 +1088,30 @@ class Game:
             sees = lambda x, _who: loc[x] >= 0  # noqa: E731
         else:
             sees = R.sees_item
-        out = []
         single = type_code == "item"
-        for i, v in enumerate(options):
+
+        def make(i: int, v) -> Move:
             if (v is None or sees(v, who)) if single else \
                     all(sees(x, who) for x in _items_of(v, type_code)):
-                out.append(Move(i, v, write, who))
-            else:
-                out.append(Move(i, v, alone if alone is not None and v is None else
-                                (f"{verb} " if verb else "")
-                                + value_notation(self.program, v, type_code, hidden_at), who))
-        return out
+                return Move(i, v, write, who)
+            return Move(i, v, alone if alone is not None and v is None else
+                        (f"{verb} " if verb else "")
+                        + value_notation(self.program, v, type_code, hidden_at), who)
+        return make
+
+    def move_count(self, seat: int | None = None) -> int:
+        """How many legal moves ``legal_moves(seat)`` has, without making them (a
+        random playout needs only this and ``apply(index)``)."""
+        pend = self.R.pending
+        if pend is None:
+            return 0
+        if seat is None or seat == pend["player"]:
+            if self._moves is not None:
+                return len(self._moves)
+            if FAST_PATHS and (self.R.chance is None or self.R.chance["step"] is None):
+                return len(pend["options"])
+            return len(self.legal_moves())
+        return len(self.legal_moves(seat))
 
     def _written_at_once(self, who: int, options: list) -> list[Move]:
         """The moves of a decision with every notation written now (the straightforward
@@ -1143,9 +1176,13 @@ class Game:
             known, i = self._moves, move._index
             return move if known is not None and i < len(known) and known[i] is move else None
         if move.__class__ is int and (seat is None or (seat.__class__ is int and seat == pend["player"])):
-            moves = self.legal_moves()
-            if 0 <= move < len(moves):
-                return moves[move]
+            moves = self._moves
+            if moves is not None:
+                return moves[move] if 0 <= move < len(moves) else None
+            options = pend["options"]
+            if 0 <= move < len(options):
+                # only the move played is made (the same Move as the list's would be)
+                return self._maker(pend["player"])(move, options[move])
         return None
 
     def move_text(self, move: Move) -> str:
