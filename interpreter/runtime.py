@@ -160,7 +160,7 @@ class Runtime:
         self.calls = self.depth = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
-        self.vis = [_visibility(z) for z in prog.zones]
+        self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
         # write to the state appends what it changed; ``low`` is how many frames at the
@@ -358,7 +358,13 @@ class Runtime:
     def say(self, log_id: int, values: list) -> None:
         """A message; for each item in it, which seats could see it when it was said
         (a bit mask), so that later moves of the item never reveal it in old messages."""
-        types = _log_types(self.prog)[log_id]
+        types, plain = _log_types(self.prog)[log_id]
+        if plain and FAST_PATHS:
+            # a message naming no item: no item to mask, none whose variables to keep
+            # (a value of a list type still gets its list of masks, all None)
+            masks = [self._masks(v, t) if t.startswith("list:") else None for v, t in zip(values, types)]
+            self._said(log_id, values, masks, {})
+            return
         masks = [self._masks(v, t) for v, t in zip(values, types)]
         # the item variables of the items named, as they are now (labels may show them)
         snapshot: dict[str, dict[str, object]] = {}
@@ -368,6 +374,9 @@ class Runtime:
                     for name, table in self.iv.items():
                         if table[item] is not None:
                             snapshot.setdefault(name, {})[str(item)] = table[item]
+        self._said(log_id, values, masks, snapshot)
+
+    def _said(self, log_id: int, values: list, masks: list, snapshot: dict) -> None:
         self.log.append([log_id, values, masks, snapshot])
         gone = None
         if len(self.log) > LOG_KEEP:
@@ -437,7 +446,7 @@ class Runtime:
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
         if FAST_PATHS and self._plain_order(type_code, options):
-            return _distinct(sorted(options))
+            return sorted(set(options))  # (plain ints: as _distinct(sorted(options)))
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -595,6 +604,9 @@ def _visibility(z) -> object:
 
 def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
+    if sys.getrecursionlimit() >= 4 * R.prog.budgets.depth + 1000:  # (as _room_for sees it)
+        _run(R)
+        return
     old = _room_for(R.prog.budgets.depth)
     try:
         _run(R)
@@ -1182,7 +1194,10 @@ class Game:
             options = pend["options"]
             if 0 <= move < len(options):
                 # only the move played is made (the same Move as the list's would be)
-                return self._maker(pend["player"])(move, options[move])
+                if "item" in pend["type"]:
+                    return self._maker(pend["player"])(move, options[move])
+                return Move(move, options[move], _writer(self.program, pend["verb"], pend["type"],
+                                                         pend.get("alone")), pend["player"])
         return None
 
     def move_text(self, move: Move) -> str:
@@ -1241,7 +1256,7 @@ class Game:
         changes nothing; a rule error raises RuleError and (with ``safe``) leaves the
         game as it was. In a simultaneous decision each seat's choice is one move; the
         rules go on after the last."""
-        m = self.find_move(move, seat)
+        m = (FAST_PATHS and self._found_at_once(move, seat)) or self.find_move(move, seat)
         R = self.R
         self._begin()
         try:
@@ -1261,8 +1276,9 @@ class Game:
             # failure the half-played move stays (as before), and undo takes it back
             self._end(keep=not (safe and isinstance(e, RuleError)))
             raise
-        self._end()
-        self._follow_script()
+        R.j, R.low = None, 0  # (the journal ends: self._end())
+        if self.script:
+            self._follow_script()
         return m
 
     def undo(self) -> None:
@@ -1423,11 +1439,21 @@ class Game:
 
 
 def _log_types(prog: Program) -> list:
-    """The type codes of each message's values (known once per program)."""
+    """Per message: the type codes of its values, and whether none of them can name an
+    item (known once per program)."""
     types = prog.__dict__.get("_log_types")
     if types is None:
-        types = prog.__dict__["_log_types"] = [t.types for t in prog.logs]
+        types = prog.__dict__["_log_types"] = [(t.types, not any("item" in c for c in t.types))
+                                               for t in prog.logs]
     return types
+
+
+def _zone_visibility(prog: Program) -> list:
+    """Each zone's visibility (see _visibility), known once per program."""
+    vis = prog.__dict__.get("_zone_visibility")
+    if vis is None or not FAST_PATHS:
+        vis = prog.__dict__["_zone_visibility"] = [_visibility(z) for z in prog.zones]
+    return vis
 
 
 def _public(prog: Program) -> bool:
