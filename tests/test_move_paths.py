@@ -18,7 +18,8 @@ import pytest
 from meeple import interpreter
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
-from meeple.interpreter import record, runtime
+from meeple.interpreter import record, runtime, simulation
+from meeple.interpreter.views import view
 
 FILE = "t.meeple"
 
@@ -84,11 +85,17 @@ def moves_of(game, seat=None):
     return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves(seat)]
 
 
+def views_of(game) -> list:
+    return [view(game, seat) for seat in [-1, "all", *range(game.players)]]
+
+
 def play_side_by_side(fast, slow, rnd, max_moves):
     """Plays the same random moves on both games and compares them after each: the fast
     game plays the Move itself or its index (with or without its seat) and reads the
-    notations of the list it came from only afterwards (every other move); the
-    straightforward one plays the record's text."""
+    notations of the list it came from only afterwards (every other move), or, every
+    fourth move, plays an index knowing only ``move_count`` (no list made); the
+    straightforward one plays the record's text. The decisions, the states and (every
+    third move) every seat's view must be the same."""
     texts = []
     for n in range(max_moves):
         if fast.over:
@@ -97,7 +104,17 @@ def play_side_by_side(fast, slow, rnd, max_moves):
         seat = rnd.choice(fast.deciding)
         with straight():
             assert slow.deciding == fast.deciding
+            assert slow.decision == fast.decision
             expected = moves_of(slow, seat)
+            slow_views = views_of(slow) if n % 3 == 0 else None
+        if slow_views is not None:
+            assert views_of(fast) == slow_views, f"move {n + 1}: the views differ"
+        assert fast.move_count(seat) == len(expected)
+        if n % 4 == 3:
+            text = play_unlisted(fast, slow, seat, expected, rnd)
+            texts.append(text)
+            assert fast.to_json() == slow.to_json(), f"move {n + 1}: the states differ"
+            continue
         listed = fast.legal_moves(seat)
         pick = rnd.randrange(len(listed))
         late = n % 2 == 1
@@ -118,6 +135,19 @@ def play_side_by_side(fast, slow, rnd, max_moves):
         texts.append(text)
         assert fast.to_json() == slow.to_json(), f"move {n + 1}: the states differ"
     return texts
+
+
+def play_unlisted(fast, slow, seat, expected, rnd) -> str:
+    """Plays a random index of ``seat`` on the fast game before its moves are listed
+    (only the Move played is made), the same move's text on the other; the Move played
+    must be the one the list would have had, its notation read after the move too."""
+    pick = rnd.randrange(len(expected))
+    played = fast.apply(pick, seat=seat if seat != fast.active_player or rnd.random() < 0.5 else None)
+    with straight():
+        text = slow.move_text(slow.legal_moves(seat)[pick])
+        slow.apply(text)
+    assert (played.index, played.value, played.notation, played.player) == expected[pick]
+    return text
 
 
 @pytest.mark.parametrize("name, players", cases())
@@ -187,3 +217,89 @@ def test_move_is_immutable_and_compares_by_its_four_fields():
     with pytest.raises(AttributeError):
         eager.index = 1
     assert eager != interpreter.Move(lazy.index, lazy.value, lazy.notation + "!", lazy.player)
+
+
+def summary_both_ways(rules, players: int, bots: tuple, seed: int) -> tuple[dict, dict]:
+    """One simulated game (with its record's moves and digests) both ways, without the
+    bots' thinking times (not reproducible)."""
+    spec = simulation.specs(players, lambda i: bots, 1, seed=seed, keep_moves=True)[0]
+    with straight():
+        slow = simulation.play_game(rules, spec)
+    fast = simulation.play_game(rules, spec)
+    for out in (slow, fast):
+        assert out["error"] is None, out["error"]
+        del out["think"]
+    return fast, slow
+
+
+@pytest.mark.parametrize("name, players", cases())
+def test_simulated_games_are_the_same_with_the_fast_paths(name, players):
+    # the random and first bots are given the number of moves alone (their notations
+    # are made only if read); the summaries, moves, digests and statistics are the same
+    rules = interpreter.load(name)
+    fast, slow = summary_both_ways(rules, players, ("random",) * (players - 1) + ("first",), 1)
+    assert fast == slow and fast["played"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_simulated_games_with_hidden_options_are_the_same_with_the_fast_paths(players):
+    program = compiled(HIDDEN)
+    for seed in range(3):
+        fast, slow = summary_both_ways(program, players, ("random",) * players, seed)
+        assert fast == slow
+
+
+class Reading:
+    """A bot that reads the notations it is given, the way a bot may: by index, by
+    slicing, by iterating and by comparing."""
+
+    name = "reading"
+    reads_notations = False  # (given the lazy notations, as the random bot is)
+
+    def __init__(self):
+        self.seen = []
+
+    def choose(self, view, moves) -> int:
+        listed = list(moves)
+        assert len(moves) == len(listed) and moves == listed and moves[-1] == listed[-1]
+        assert moves[1:] == listed[1:] and listed[0] in moves
+        self.seen.append(listed)
+        return len(listed) - 1
+
+
+def test_a_bot_given_the_notations_lazily_reads_them_as_a_list():
+    game = compiled(HIDDEN).new_game(2, seed=4)
+    bot = Reading()
+    while not game.over:
+        seat = game.deciding[0]
+        with straight():
+            expected = [m.notation for m in game.legal_moves(seat)]
+        assert interpreter.bot_move(bot, game, seat) == len(expected) - 1
+        assert bot.seen[-1] == expected
+        game.apply(len(expected) - 1, seat=seat)
+    assert len(bot.seen) > 10
+
+
+@pytest.mark.parametrize("name, depth", [("tests/testdata/ttt", 4), ("kalah", 3), ("chess", 2),
+                                         ("dots-and-boxes", 2), ("hearts", 2)])
+def test_perft_counts_the_same_with_the_fast_paths(name, depth):
+    # perft counts the moves of the last level (and plays indexes) without making them
+    rules = interpreter.load(name)
+    players = rules.min_players
+    game = rules.new_game(players, seed=2)
+    with straight():
+        slow = interpreter.divide(rules.new_game(players, seed=2), depth)
+    assert interpreter.divide(game, depth) == slow and sum(slow.values()) > 0
+    assert interpreter.perft(game, depth) == sum(slow.values())
+    assert game.to_json() == rules.new_game(players, seed=2).to_json()
+
+
+@pytest.mark.parametrize("bot", ["mcts:iterations=12", "greedy:samples=2"])
+def test_search_bots_choose_the_same_with_the_fast_paths(bot):
+    # their playouts count the moves and play indexes without listing them
+    for name, players in [("kalah", 2), ("dots-and-boxes", 2)]:
+        fast, slow = summary_both_ways(interpreter.load(name), players, (bot, "random"), 3)
+        assert fast == slow
+    program = compiled(HIDDEN)
+    fast, slow = summary_both_ways(program, 2, ("ismcts:iterations=8", "greedy:samples=1"), 1)
+    assert fast == slow
