@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass
 from operator import attrgetter
 from fractions import Fraction
+from itertools import count as _counting, repeat
 from typing import TYPE_CHECKING
 
 from . import rng
@@ -1080,7 +1081,8 @@ class Game:
         type_code = pend["type"]
         if "item" not in type_code:
             write = _writer(self.program, pend["verb"], type_code, pend.get("alone"))
-            return [Move(i, v, write, who) for i, v in enumerate(options)]
+            # (as [Move(i, v, write, who) for i, v in enumerate(options)], made faster)
+            return list(map(Move, _counting(), options, repeat(write), repeat(who)))
         make = self._maker(who)
         return [make(i, v) for i, v in enumerate(options)]
 
