@@ -129,8 +129,15 @@ class Decision:
 
     @classmethod
     def of(cls, pend: dict) -> "Decision":
-        seats = tuple(pend.get("seats", (pend["player"],)))
-        return cls(pend["type"], pend["verb"], pend["player"], seats,
+        player = pend["player"]
+        if FAST_PATHS and "seats" not in pend:
+            # one seat decides (as below, without the frozen dataclass's slow __init__)
+            d = object.__new__(cls)
+            d.__dict__.update(type=pend["type"], verb=pend["verb"], player=player, seats=(player,),
+                              waiting=(player,), chosen=())
+            return d
+        seats = tuple(pend.get("seats", (player,)))
+        return cls(pend["type"], pend["verb"], player, seats,
                    tuple(pend.get("waiting", seats)), tuple(s for s, _ in pend.get("chosen", ())))
 
 
@@ -1095,7 +1102,6 @@ class Game:
         write = _writer(self.program, verb, type_code, alone)
         if "item" not in type_code:
             return lambda i, v: Move(i, v, write, who)
-        from .display import value_notation
         hidden_at = R.hidden_place(who)
         if _public(self.program):
             loc = R.loc  # every item in a zone is seen by all (none is face down)
@@ -1108,6 +1114,7 @@ class Game:
             if (v is None or sees(v, who)) if single else \
                     all(sees(x, who) for x in _items_of(v, type_code)):
                 return Move(i, v, write, who)
+            from .display import value_notation
             return Move(i, v, alone if alone is not None and v is None else
                         (f"{verb} " if verb else "")
                         + value_notation(self.program, v, type_code, hidden_at), who)
