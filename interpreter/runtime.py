@@ -469,8 +469,9 @@ class Runtime:
         """Whether the options sort as plain numbers do: numbers (no bools) of a type
         ordered by value, or items of a game that hides nothing, all in zones (known to
         all, so ordered by identity)."""
-        if not all(o.__class__ is int for o in options):
-            return False
+        for o in options:
+            if o.__class__ is not int:
+                return False
         if type_code == "item":
             loc = self.loc
             return _public(self.prog) and all(loc[o] >= 0 for o in options)
