@@ -10,6 +10,7 @@ Each game is played twice side by side from the same seed: once with the fast pa
 after every move."""
 from __future__ import annotations
 
+import os
 import random
 from contextlib import contextmanager
 
@@ -22,6 +23,10 @@ from meeple.interpreter import record, runtime, simulation
 from meeple.interpreter.views import view
 
 FILE = "t.meeple"
+# random games per bundled ruleset and moves per game at most (more for a longer check:
+# MEEPLE_MOVE_PATH_GAMES=10 MEEPLE_MOVE_PATH_MOVES=400 python3 -m pytest tests/test_move_paths.py)
+GAMES = int(os.environ.get("MEEPLE_MOVE_PATH_GAMES", "2"))
+MOVES = int(os.environ.get("MEEPLE_MOVE_PATH_MOVES", "60"))
 
 # options that name items the decider may not know (a face-down draw pile, an opponent's
 # hand), lists of items, an option alone ("pass") and a simultaneous decision
@@ -150,17 +155,26 @@ def play_unlisted(fast, slow, seat, expected, rnd) -> str:
     return text
 
 
-@pytest.mark.parametrize("name, players", cases())
-def test_the_fast_paths_play_bundled_games_exactly_as_the_straightforward_ones(name, players):
-    rules = interpreter.load(name)
-    for seed in range(2):
+# the bundled rulesets' variants (each changes rules the cases above do not play)
+VARIANTS = [("dots-and-boxes", 2, ("small",)), ("go", 2, ("superko",)), ("chess", 2, ("fide_claims",)),
+            ("cherokee", 4, ("open_clans",)), ("clans-and-glory", 2, ("chosen_first_player",)),
+            ("clans-and-glory", 4, ("separate_boards",)),
+            ("brotherhood-of-nine", 2, ("archer_lines", "cavalry_jumps", "round_limit")),
+            ("brotherhood-of-nine", 4, ("allies", "capture_the_flag")),
+            ("brotherhood-of-nine", 4, ("allies_crosswise",))]
+
+
+@pytest.mark.parametrize("name, players, variants", [(n, p, ()) for n, p in cases()] + VARIANTS)
+def test_the_fast_paths_play_bundled_games_exactly_as_the_straightforward_ones(name, players, variants):
+    rules = interpreter.load(name, list(variants))
+    for seed in range(GAMES):
         with straight():
             slow = rules.new_game(players, seed=seed)
         fast = rules.new_game(players, seed=seed)
-        texts = play_side_by_side(fast, slow, random.Random(seed), max_moves=60)
+        texts = play_side_by_side(fast, slow, random.Random(seed), max_moves=MOVES)
         assert texts, "no move was played"
         # the same record (its digests), replayed with the fast paths and without
-        rec = record.Record(rules.name, players, seed, [], None, texts)
+        rec = record.Record(rules.name, players, seed, list(variants), None, texts)
         with straight():
             assert record.digest(record.replay(rules, rec)) == record.digest(slow)
         assert record.digest(record.replay(rules, rec)) == record.digest(fast)
