@@ -1,9 +1,12 @@
 """The fast paths around the rules (issue 13 §1) give exactly what the straightforward
 paths give: notations written when first read (and kept per program) read as those
 written at once, even when read after the game has moved on; a Move of the position's
-own list is taken as it is by apply; the same moves, the same states and the same
-records, over random games of every bundled ruleset and of small rulesets that hide
-items, name them in options and decide simultaneously.
+own list is taken as it is by apply, and an index played before the list is made makes
+only that Move (``move_count``); messages that name no item, decisions made once, bots
+given their notations lazily: the same moves, decisions, states (their logs), views and
+records, the same simulated games, perft counts and search bots' choices, over random
+games of every bundled ruleset (and its variants) and of small rulesets that hide items,
+name them in options and decide simultaneously.
 
 Each game is played twice side by side from the same seed: once with the fast paths
 (``runtime.FAST_PATHS``, as always), once with the straightforward ones, and compared
