@@ -225,7 +225,7 @@ class _LazyNotations(Sequence):
     """The notations of a seat's legal moves, made only if the bot reads them (a bot
     that declares ``reads_notations = False`` needs their number alone)."""
 
-    __slots__ = ("_game", "_seat", "_list", "_count")
+    __slots__ = ("_count", "_game", "_list", "_seat")
 
     def __init__(self, game, seat: int):
         self._game, self._seat, self._list = game, seat, None
