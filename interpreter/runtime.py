@@ -1481,7 +1481,9 @@ def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
     """How the moves of one kind of decision (verb, type of options) are written, for
     values that name no item the decider may not know: such a notation depends on the
     program only, so each is written once per program and kept."""
-    writers = prog.__dict__.setdefault("_move_writers", {})
+    writers = prog.__dict__.get("_move_writers")
+    if writers is None:
+        writers = prog.__dict__["_move_writers"] = {}
     key = (verb, type_code, alone)
     write = writers.get(key)
     if write is not None:
