@@ -164,8 +164,7 @@ class SearchBot:
                 game.sample_chance()
                 continue
             seat = game.active_player
-            moves = game.legal_moves(seat)
-            game.apply(rng.randrange(len(moves)), safe=False, seat=seat)
+            game.apply(rng.randrange(game.move_count(seat)), safe=False, seat=seat)
         if game.over:
             return rewards(game.result, n)
         return [1.0 / n if n > 2 else 0.5] * n
