@@ -9,6 +9,7 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 from __future__ import annotations
 
 import re
+from itertools import count
 
 from ..dsl import ast as ir
 from ..dsl.builtins import BUILTINS, CLOSURES
@@ -35,20 +36,25 @@ class CodeTooBig(Exception):
         self.span = span
 
 
+_BINDERS = count(1)  # a number per comprehension variable, so that shadowed names differ
+
+
 class Env:
     """How a name in the source maps to Python: a procedure local (``L['x']``), a
     function parameter or comprehension variable (``v_x``), or, inside an inlined
-    function body, the Python text of the argument (``subst``)."""
+    function body, the Python text of the argument (``subst``). ``ids`` numbers the
+    comprehension variables in scope (a name bound again gets a new number)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
-                 subst: dict[str, str] | None = None):
+                 subst: dict[str, str] | None = None, ids: dict[str, int] | None = None):
         self.params = set(params)
         self.locals = set(locals_)
         self.subst = subst or {}
+        self.ids = ids or {}
 
     def bind(self, name: str) -> "Env":
         subst = {k: v for k, v in self.subst.items() if k != name}
-        return Env(self.params | {name}, self.locals - {name}, subst)
+        return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)})
 
     def lookup(self, name: str) -> str | None:
         if name in self.subst:
@@ -59,6 +65,9 @@ class Env:
             return f"L[{name!r}]"
         return None
 
+
+# a comprehension variable or function parameter in generated text (for _once's keys)
+_VNAME = re.compile(r"\bv_(\w+)")
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
@@ -103,6 +112,17 @@ class ExprCompiler:
         # work budget when the loops so walked, nested, make at most _FREE_LOOPS turns
         # and call no function that could loop: this is how many the loops around make
         self.free = 1
+        # calls made again with the same arguments are computed once (the fast code):
+        # ``avail`` maps a call's text (and which variables its names mean) to the number
+        # of its first evaluation, known to have run before the place being compiled
+        # (None: not in use); see root() and _once()
+        self.avail: dict | None = None
+        self.used: set[int] | None = None  # second pass: the first evaluations used again
+        self.found: set[int] = set()       # those found used again so far
+        self.calls_seen = 0                # first evaluations numbered so far
+        self.no_bind = False               # inside an iterable or an inlined call's argument
+        self.binds = 0                     # names bound so far
+        self.iters = 0                     # first iterables computed before their loops
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -138,6 +158,70 @@ class ExprCompiler:
 
     def ty(self, e) -> T:
         return self.c.type_of(e)
+
+    def root(self, e, env: Env) -> str:
+        """The Python text of a whole expression (a function's body, a rule's value). The
+        fast code computes a call of a rule function once where it is made again with the
+        same arguments and its first evaluation is sure to have run before (earlier in the
+        expression and not in a branch or loop that may not run, or in the same loop turn):
+        the later ones read the first one's value (functions are expressions of the state,
+        which no expression changes). A first pass finds such calls, a second binds the
+        first one to a name (``once_N := ...``)."""
+        if not self.optimize:
+            return self.expr(e, env)
+        self._start(None)
+        try:
+            text = self.expr(e, env)
+            if not self.found:
+                return text
+            self._start(self.found)
+            return self.expr(e, env)
+        finally:
+            self.avail = None
+
+    def _start(self, used: set[int] | None) -> None:
+        self.avail, self.used, self.found = {}, used, set()
+        self.calls_seen = self.binds = self.iters = 0
+        self.no_bind = False
+
+    def _once(self, text: str, env: Env) -> str:
+        """A call's text, or the name its value was bound to by an evaluation of it
+        known to have run before here (see root)."""
+        if self.avail is None:
+            return text
+        key = (text, tuple(env.ids.get(n, 0) for n in _VNAME.findall(text)))
+        n = self.avail.get(key)
+        if n is not None:
+            self.found.add(n)
+            return f"once_{n}"
+        n = self.calls_seen = self.calls_seen + 1
+        if self.no_bind:  # Python forbids ':=' here
+            return text
+        self.avail[key] = n
+        if self.used is not None and n in self.used:
+            self.binds += 1
+            return f"(once_{n} := {text})"
+        return text
+
+    def _apart(self, fn, *args):
+        """``fn(*args)`` for code that may not run (a branch, a loop's body): the calls
+        it evaluates are not known to have run after it."""
+        saved = None if self.avail is None else dict(self.avail)
+        try:
+            return fn(*args)
+        finally:
+            if saved is not None:
+                self.avail = saved
+
+    def _unbound(self, fn, *args):
+        """``fn(*args)`` binding no name: code in an iterable of a comprehension (where
+        Python forbids ':='), or an argument of an inlined call (the function's body
+        may evaluate it later than the other arguments, or not at all)."""
+        saved, self.no_bind = self.no_bind, True
+        try:
+            return fn(*args)
+        finally:
+            self.no_bind = saved
 
     def expr(self, e, env: Env) -> str:
         return getattr(self, "_" + e.node)(e, env)
@@ -208,7 +292,9 @@ class ExprCompiler:
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
 
     def _CondExpr(self, e, env):
-        return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
+        cond = self.expr(e.cond, env)  # in the order Python evaluates them
+        then, other = self._apart(self.expr, e.then, env), self._apart(self.expr, e.other, env)
+        return f"({then} if {cond} else {other})"
 
     def _UnOp(self, e, env):
         if e.op == "not":
@@ -217,7 +303,8 @@ class ExprCompiler:
 
     def _BinOp(self, e, env):
         op = e.op
-        a, b = self.expr(e.left, env), self.expr(e.right, env)
+        a = self.expr(e.left, env)
+        b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
         if op in ("and", "or"):
             return f"({a} {op} {b})"
         if op in CMP:
@@ -241,23 +328,42 @@ class ExprCompiler:
         return f"({a} {op} {b})"
 
     # ------------------------------------------------------------ comprehensions
-    def _clauses(self, comp: ir.Comprehension, env: Env) -> tuple[str, Env]:
-        """The loops of a comprehension (the caller restores ``self.free`` after it)."""
-        parts = []
-        inner = env
-        calls = self.optimize and self._calls_loop(comp)
-        for cl in comp.clauses:
-            it = self.expr(cl.iter, inner)
-            inner = inner.bind(cl.var)
-            size = None if not self.optimize or calls else self._fixed_size(cl.iter)
-            if size is not None and self.free * size <= _FREE_LOOPS:
-                self.free *= size
-            elif not _counted(cl.iter, it):
-                it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
-            parts.append(f"for v_{cl.var} in {it}")
-        if comp.cond is not None:
-            parts.append(f"if {self.expr(comp.cond, inner)}")
-        return " ".join(parts), inner
+    def _loop(self, comp: ir.Comprehension, env: Env) -> tuple[str, str, str]:
+        """A comprehension's loops, its element's text and, when its first iterable
+        binds a name (Python forbids ':=' in an iterable), the text that computes that
+        iterable before the loops: ``(it_N := ...), `` (see _before)."""
+        free = self.free
+        saved = None if self.avail is None else self.avail
+        try:
+            parts = []
+            inner = env
+            pre = ""
+            calls = self.optimize and self._calls_loop(comp)
+            for i, cl in enumerate(comp.clauses):
+                binds = self.binds
+                if i == 0:
+                    it = self.expr(cl.iter, inner)  # evaluated once, before the loop
+                    if self.avail is not None:
+                        self.avail = dict(self.avail)  # the rest may not run
+                else:
+                    it = self._unbound(self.expr, cl.iter, inner)
+                inner = inner.bind(cl.var)
+                size = None if not self.optimize or calls else self._fixed_size(cl.iter)
+                if size is not None and self.free * size <= _FREE_LOOPS:
+                    self.free *= size
+                elif not _counted(cl.iter, it):
+                    it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
+                if i == 0 and self.binds != binds:
+                    self.iters += 1
+                    pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
+                parts.append(f"for v_{cl.var} in {it}")
+            if comp.cond is not None:
+                parts.append(f"if {self.expr(comp.cond, inner)}")
+            return " ".join(parts), self.expr(comp.elem, inner), pre
+        finally:
+            self.free = free
+            if saved is not None:
+                self.avail = saved
 
     def _fixed_size(self, e) -> int | None:
         """The most elements the iterable can have when it is a board's cells or a row
@@ -287,20 +393,17 @@ class ExprCompiler:
         return False
 
     def _Comprehension(self, e, env):
-        free = self.free
-        loops, inner = self._clauses(e, env)
-        el = self.expr(e.elem, inner)
-        self.free = free
-        return f"[{el} {loops}]"
+        loops, el, pre = self._loop(e, env)
+        return _before(pre, f"[{el} {loops}]")
 
     def _Aggregate(self, e, env):
         if e.func in CLOSURES:
             return self._closure(e, env)
-        free = self.free
-        loops, inner = self._clauses(e.comp, env)
-        el = self.expr(e.comp.elem, inner)
-        self.free = free
-        f = e.func
+        loops, el, pre = self._loop(e.comp, env)
+        return _before(pre, self._aggregate(e.func, el, loops))
+
+    @staticmethod
+    def _aggregate(f: str, el: str, loops: str) -> str:
         if f in ("any", "all"):
             return f"{f}({el} {loops})"
         if f == "sum":
@@ -323,28 +426,25 @@ class ExprCompiler:
             s = f"[{s}]"
         cond = "None"
         if e.comp.cond is not None:
-            cond = f"lambda v_{cl.var}: {self.expr(e.comp.cond, env.bind(cl.var))}"
+            cond = f"lambda v_{cl.var}: {self._apart(self.expr, e.comp.cond, env.bind(cl.var))}"
         return f"_connected(R, {s}, REL_{cl.iter.func}, {cond})"
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, env):
         c, f = self.c, e.func
-        args = [self.expr(a, env) for a in e.args]
         if f in c.functions:
-            if f in self.inline and self._may_expand(f, args):
-                fd = c.functions[f]
-                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                return f"({self.expr(fd.body, Env(subst=subst))})"
-            return f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})"
+            return self._call_function(e, env)
+        if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+            b = self.expr(e.args[1], env)  # in the order Python evaluates them
+            return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
+        args = [self.expr(a, env) for a in e.args]
         if f in c.relations and len(c.relations[f].params) > 2:
             key = "(" + "".join(a + ", " for a in args) + ")"
             if len(args) == len(c.relations[f].params):
                 return f"({key} in RELSET_{f})"
             return f"list(REL_{f}.get({key}, ()))"
         if f in c.relations:
-            if len(args) == 1:
-                return f"REL_{f}[{args[0]}]"
-            return f"({args[1]} in RELSET_{f}[{args[0]}])"
+            return f"REL_{f}[{args[0]}]"
         if f in c.zones:
             return f"(Z_{f} + {args[0]})"
         if f in c.vars:
@@ -352,6 +452,20 @@ class ExprCompiler:
         if f in BUILTINS:
             return self._builtin(e, f, args)
         raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    def _call_function(self, e, env):
+        """A call of a rule function: its body in place (inlined) or a call of ``F_name``,
+        computed once where it is made again (see root)."""
+        f = e.func
+        if f in self.inline:
+            args = [self._unbound(self.expr, a, env) for a in e.args]
+            if self._may_expand(f, args):
+                fd = self.c.functions[f]
+                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
+                return f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
+        else:
+            args = [self.expr(a, env) for a in e.args]
+        return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)
@@ -421,3 +535,8 @@ class ExprCompiler:
             case "owner":
                 return f"ZONE_OWNER[{a0}]"
         raise AssertionError(f)
+
+
+def _before(pre: str, text: str) -> str:
+    """``text`` after ``pre`` (a first iterable computed before its loop), if any."""
+    return f"({pre}{text})[1]" if pre else text

@@ -424,7 +424,7 @@ class Program:
         for name, f in c.functions.items():
             params = [p.name for p in f.params]
             env = Env(set(params))
-            body = self._gen(f.body, env) if gen is self.exprc else gen.expr(f.body, env)
+            body = self._gen(f.body, env) if gen is self.exprc else gen.root(f.body, env)
             if body is None:
                 continue
             args = "".join(f", v_{p}" for p in params)
@@ -615,7 +615,7 @@ class Program:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
         try:
-            fast = self.fastc.expr(e, env)
+            fast = self.fastc.root(e, env)
         except Exception:  # noqa: BLE001 - the straightforward code serves
             fast = None
         if fast is None or src == f"lambda {params}: {fast}":  # calls no function
