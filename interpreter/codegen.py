@@ -112,17 +112,19 @@ class ExprCompiler:
         # work budget when the loops so walked, nested, make at most _FREE_LOOPS turns
         # and call no function that could loop: this is how many the loops around make
         self.free = 1
-        # calls made again with the same arguments are computed once (the fast code):
-        # ``avail`` maps a call's text (and which variables its names mean) to the number
-        # of its first evaluation, known to have run before the place being compiled
-        # (None: not in use); see root() and _once()
+        # calls made again with the same arguments are computed once (the fast code),
+        # see root(): ``avail`` maps a call's key (its text and which variables its names
+        # mean) to the name of its value, known to be computed before the place being
+        # compiled (None: not in use)
         self.avail: dict | None = None
-        self.used: set[int] | None = None  # second pass: the first evaluations used again
-        self.found: set[int] = set()       # those found used again so far
-        self.calls_seen = 0                # first evaluations numbered so far
-        self.no_bind = False               # inside an iterable or an inlined call's argument
-        self.binds = 0                     # names bound so far
+        self.used: set[str] | None = None  # second pass: the names that are used
+        self.found: set[str] = set()       # the names used so far
+        self.calls_seen = 0                # calls numbered so far
+        self.no_walrus = False             # in a comprehension's iterable: Python forbids ':='
+        self.no_first = False              # in an inlined call's argument (see _unbound)
+        self.binds = 0                     # ':=' written so far
         self.iters = 0                     # first iterables computed before their loops
+        self.loops: list[_Loop] = []       # the comprehensions around the place compiled
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -161,12 +163,21 @@ class ExprCompiler:
 
     def root(self, e, env: Env) -> str:
         """The Python text of a whole expression (a function's body, a rule's value). The
-        fast code computes a call of a rule function once where it is made again with the
-        same arguments and its first evaluation is sure to have run before (earlier in the
-        expression and not in a branch or loop that may not run, or in the same loop turn):
-        the later ones read the first one's value (functions are expressions of the state,
-        which no expression changes). A first pass finds such calls, a second binds the
-        first one to a name (``once_N := ...``)."""
+        fast code computes a call of a rule function once where it is made again with
+        the same arguments (functions are expressions of the state and their arguments,
+        and no expression changes the state):
+
+        - in a comprehension, a call that does not depend on the comprehension's
+          variables is computed when first needed, then kept (``lazy_N``) for the next
+          turns of the loop;
+        - a call made again where an evaluation of it is sure to have run before (earlier
+          in the expression, not in a branch or loop that may not run, or earlier in the
+          same turn of a loop) reads that one's value (``once_N``).
+
+        Nothing is computed that the straightforward code would not compute, nor earlier,
+        so the budgets count no more; an error makes the straightforward code run again
+        (see compile.Program._lambda). A first pass finds the calls made again, a second
+        binds the first ones to a name."""
         if not self.optimize:
             return self.expr(e, env)
         self._start(None)
@@ -179,29 +190,57 @@ class ExprCompiler:
         finally:
             self.avail = None
 
-    def _start(self, used: set[int] | None) -> None:
+    def _start(self, used: set[str] | None) -> None:
         self.avail, self.used, self.found = {}, used, set()
         self.calls_seen = self.binds = self.iters = 0
-        self.no_bind = False
+        self.no_walrus = self.no_first = False
+        self.loops = []
 
     def _once(self, text: str, env: Env) -> str:
-        """A call's text, or the name its value was bound to by an evaluation of it
-        known to have run before here (see root)."""
+        """A call's text, or the name of its value (see root)."""
         if self.avail is None:
             return text
-        key = (text, tuple(env.ids.get(n, 0) for n in _VNAME.findall(text)))
-        n = self.avail.get(key)
-        if n is not None:
-            self.found.add(n)
-            return f"once_{n}"
+        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
+        key = (text, ids)
+        name = self.avail.get(key)
+        if name is not None:
+            self.found.add(name)
+            return name
         n = self.calls_seen = self.calls_seen + 1
-        if self.no_bind:  # Python forbids ':=' here
+        if self.no_walrus:
             return text
-        self.avail[key] = n
-        if self.used is not None and n in self.used:
+        name = self._lazy(key, set(ids), n)
+        if name is not None:
+            if not self.no_first:
+                self.avail[key] = name
             self.binds += 1
-            return f"(once_{n} := {text})"
+            return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
+        if self.no_first:
+            return text
+        name = self.avail[key] = f"once_{n}"
+        if self.used is not None and name in self.used:
+            self.binds += 1
+            return f"({name} := {text})"
         return text
+
+    def _lazy(self, key, ids: set[int], n: int) -> str | None:
+        """The name that keeps the call's value for the turns of the outermost
+        comprehension around here whose variables (and those of the ones inside it
+        around here) the call does not depend on, or None."""
+        best = None
+        for loop in reversed(self.loops):
+            if loop.barrier:
+                break
+            if key in loop.kept:
+                return loop.kept[key]
+            if loop.ids & ids:
+                break
+            if loop.walrus:
+                best = loop
+        if best is None:
+            return None
+        name = best.kept[key] = f"lazy_{n}"
+        return name
 
     def _apart(self, fn, *args):
         """``fn(*args)`` for code that may not run (a branch, a loop's body): the calls
@@ -213,15 +252,17 @@ class ExprCompiler:
             if saved is not None:
                 self.avail = saved
 
-    def _unbound(self, fn, *args):
-        """``fn(*args)`` binding no name: code in an iterable of a comprehension (where
-        Python forbids ':='), or an argument of an inlined call (the function's body
-        may evaluate it later than the other arguments, or not at all)."""
-        saved, self.no_bind = self.no_bind, True
+    def _unbound(self, fn, *args, walrus: bool = False):
+        """``fn(*args)`` computing no call for later: code in an iterable of a
+        comprehension (``walrus=False``: Python forbids ':=' there), or an argument of an
+        inlined call (the function's body may evaluate it later than the other
+        arguments, or not at all)."""
+        saved = self.no_walrus, self.no_first
+        self.no_walrus, self.no_first = self.no_walrus or not walrus, True
         try:
             return fn(*args)
         finally:
-            self.no_bind = saved
+            self.no_walrus, self.no_first = saved
 
     def expr(self, e, env: Env) -> str:
         return getattr(self, "_" + e.node)(e, env)
@@ -329,11 +370,13 @@ class ExprCompiler:
 
     # ------------------------------------------------------------ comprehensions
     def _loop(self, comp: ir.Comprehension, env: Env) -> tuple[str, str, str]:
-        """A comprehension's loops, its element's text and, when its first iterable
-        binds a name (Python forbids ':=' in an iterable), the text that computes that
-        iterable before the loops: ``(it_N := ...), `` (see _before)."""
+        """A comprehension's loops, its element's text and the text computed before the
+        loops, if any (see _before): its first iterable when that binds a name (Python
+        forbids ':=' in an iterable: ``(it_N := ...), ``), and the names that keep calls
+        computed once for all the turns of the loop (``(lazy_N := _NOT_YET), ``)."""
         free = self.free
-        saved = None if self.avail is None else self.avail
+        saved = self.avail
+        loop = _Loop(walrus=not self.no_walrus)
         try:
             parts = []
             inner = env
@@ -345,9 +388,11 @@ class ExprCompiler:
                     it = self.expr(cl.iter, inner)  # evaluated once, before the loop
                     if self.avail is not None:
                         self.avail = dict(self.avail)  # the rest may not run
+                    self.loops.append(loop)
                 else:
                     it = self._unbound(self.expr, cl.iter, inner)
                 inner = inner.bind(cl.var)
+                loop.ids.add(inner.ids[cl.var])
                 size = None if not self.optimize or calls else self._fixed_size(cl.iter)
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
@@ -359,9 +404,15 @@ class ExprCompiler:
                 parts.append(f"for v_{cl.var} in {it}")
             if comp.cond is not None:
                 parts.append(f"if {self.expr(comp.cond, inner)}")
-            return " ".join(parts), self.expr(comp.elem, inner), pre
+            el = self.expr(comp.elem, inner)
+            for name in loop.kept.values():
+                self.binds += 1
+                pre += f"({name} := _NOT_YET), "
+            return " ".join(parts), el, pre
         finally:
             self.free = free
+            if self.loops and self.loops[-1] is loop:
+                self.loops.pop()
             if saved is not None:
                 self.avail = saved
 
@@ -426,8 +477,17 @@ class ExprCompiler:
             s = f"[{s}]"
         cond = "None"
         if e.comp.cond is not None:
-            cond = f"lambda v_{cl.var}: {self._apart(self.expr, e.comp.cond, env.bind(cl.var))}"
+            cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
         return f"_connected(R, {s}, REL_{cl.iter.func}, {cond})"
+
+    def _barrier(self, e, env):
+        """The condition of a closure, a Python lambda: a name it binds is its own, so
+        no value computed in it is kept for the loops around it."""
+        self.loops.append(_Loop(walrus=False, barrier=True))
+        try:
+            return self.expr(e, env)
+        finally:
+            self.loops.pop()
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, env):
@@ -458,7 +518,7 @@ class ExprCompiler:
         computed once where it is made again (see root)."""
         f = e.func
         if f in self.inline:
-            args = [self._unbound(self.expr, a, env) for a in e.args]
+            args = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
             if self._may_expand(f, args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
@@ -535,6 +595,17 @@ class ExprCompiler:
             case "owner":
                 return f"ZONE_OWNER[{a0}]"
         raise AssertionError(f)
+
+
+class _Loop:
+    """A comprehension around the place being compiled (see ExprCompiler._lazy): the
+    numbers of its variables, whether a name can be bound before it, whether it is a
+    closure's condition (a barrier), and the calls kept for its turns (key -> name)."""
+
+    def __init__(self, walrus: bool, barrier: bool = False):
+        self.ids: set[int] = set()
+        self.walrus, self.barrier = walrus, barrier
+        self.kept: dict = {}
 
 
 def _before(pre: str, text: str) -> str:
