@@ -77,6 +77,11 @@ _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not cou
 # code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
 OPTIMIZE = True
 
+# Tests only: the fast code's errors are raised instead of running the straightforward
+# code again, so a test sees the fast code fail where the straightforward code does not
+# (tests/test_fast_paths.py).
+STRICT = False
+
 # an argument whose text may be repeated when a function is inlined: a name (a local),
 # a number,
 # a string or a constant (evaluating it again costs nothing and cannot fail)
@@ -610,4 +615,4 @@ class _Loop:
 
 def _before(pre: str, text: str) -> str:
     """``text`` after ``pre`` (a first iterable computed before its loop), if any."""
-    return f"({pre}{text})[1]" if pre else text
+    return f"({pre}{text})[-1]" if pre else text

@@ -413,6 +413,8 @@ class Program:
             fast = self._function_source(self.fastc, recursive)
             exec(compile(fast, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         except Exception:  # noqa: BLE001 - the straightforward code serves
+            if codegen.STRICT:
+                raise
             for name in c.functions:
                 if f"PF_{name}" in self.ns:
                     self.ns[f"F_{name}"] = self.ns[f"PF_{name}"]
@@ -617,6 +619,8 @@ class Program:
         try:
             fast = self.fastc.root(e, env)
         except Exception:  # noqa: BLE001 - the straightforward code serves
+            if codegen.STRICT:
+                raise
             fast = None
         if fast is None or src == f"lambda {params}: {fast}":  # calls no function
             return self._eval(src, filename, e.span)
@@ -625,9 +629,13 @@ class Program:
         code = (f"def FAST_{k}({params}):\n    w, k = R.work, R.calls\n"
                 f"    try:\n        return {fast}\n    except Exception:\n"
                 f"        R.work, R.calls = w, k\n    return SLOW_{k}({params})\n")
+        if codegen.STRICT:  # tests: no second chance
+            code = f"def FAST_{k}({params}):\n    return {fast}\n"
         try:
             exec(compile(code, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         except (SyntaxError, RecursionError, MemoryError):
+            if codegen.STRICT:
+                raise
             return self._eval(src, filename, e.span)
         return self.ns[f"FAST_{k}"]
 
