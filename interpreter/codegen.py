@@ -69,6 +69,9 @@ class Env:
 # a comprehension variable or function parameter in generated text (for _once's keys)
 _VNAME = re.compile(r"\bv_(\w+)")
 
+# a name of a value computed once (see ExprCompiler.root)
+_KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
@@ -130,6 +133,7 @@ class ExprCompiler:
         self.binds = 0                     # ':=' written so far
         self.iters = 0                     # first iterables computed before their loops
         self.loops: list[_Loop] = []       # the comprehensions around the place compiled
+        self.wraps: list[tuple[str, str]] = []  # see _wrapped
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -200,13 +204,14 @@ class ExprCompiler:
         self.calls_seen = self.binds = self.iters = 0
         self.no_walrus = self.no_first = False
         self.loops = []
+        self.wraps: list[tuple[str, str]] = []
 
     def _once(self, text: str, env: Env) -> str:
         """A call's text, or the name of its value (see root)."""
         if self.avail is None:
             return text
         ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
-        key = (text, ids)
+        key = (self._key(text), ids)
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
@@ -225,7 +230,22 @@ class ExprCompiler:
         name = self.avail[key] = f"once_{n}"
         if self.used is not None and name in self.used:
             self.binds += 1
-            return f"({name} := {text})"
+            return self._wrapped(f"({name} := {text})", text)
+        return text
+
+    def _wrapped(self, text: str, plain: str) -> str:
+        """``text``, noting that it stands for ``plain``: the second pass binds names
+        (``once_N := ...``, ``it_N := ...``) that the first did not, and a call's key
+        must be the same in both (see _key)."""
+        if text != plain and self.avail is not None:
+            self.wraps.append((text, plain))
+        return text
+
+    def _key(self, text: str) -> str:
+        """A call's text without the names the second pass binds in it."""
+        for wrapped, plain in reversed(self.wraps):  # the outer ones first
+            if wrapped in text:
+                text = text.replace(wrapped, plain)
         return text
 
     def _lazy(self, key, ids: set[int], n: int) -> str | None:
@@ -386,6 +406,7 @@ class ExprCompiler:
             parts = []
             inner = env
             pre = ""
+            plain = []  # the loops with the first iterable in place (see _wrapped)
             calls = self.optimize and self._calls_loop(comp)
             for i, cl in enumerate(comp.clauses):
                 binds = self.binds
@@ -403,17 +424,18 @@ class ExprCompiler:
                     self.free *= size
                 elif not _counted(cl.iter, it):
                     it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
+                plain.append(f"for v_{cl.var} in {it}")
                 if i == 0 and self.binds != binds:
                     self.iters += 1
                     pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
                 parts.append(f"for v_{cl.var} in {it}")
             if comp.cond is not None:
                 parts.append(f"if {self.expr(comp.cond, inner)}")
+                plain.append(parts[-1])
             el = self.expr(comp.elem, inner)
-            for name in loop.kept.values():
-                self.binds += 1
-                pre += f"({name} := _NOT_YET), "
-            return " ".join(parts), el, pre
+            kept = "".join(f"({name} := _NOT_YET), " for name in loop.kept.values())
+            self.binds += len(loop.kept)
+            return " ".join(parts), el, pre + kept, (" ".join(plain), kept)
         finally:
             self.free = free
             if self.loops and self.loops[-1] is loop:
@@ -449,14 +471,15 @@ class ExprCompiler:
         return False
 
     def _Comprehension(self, e, env):
-        loops, el, pre = self._loop(e, env)
-        return _before(pre, f"[{el} {loops}]")
+        loops, el, pre, (plain, kept) = self._loop(e, env)
+        return self._wrapped(_before(pre, f"[{el} {loops}]"), _before(kept, f"[{el} {plain}]"))
 
     def _Aggregate(self, e, env):
         if e.func in CLOSURES:
             return self._closure(e, env)
-        loops, el, pre = self._loop(e.comp, env)
-        return _before(pre, self._aggregate(e.func, el, loops))
+        loops, el, pre, (plain, kept) = self._loop(e.comp, env)
+        return self._wrapped(_before(pre, self._aggregate(e.func, el, loops)),
+                             _before(kept, self._aggregate(e.func, el, plain)))
 
     @staticmethod
     def _aggregate(f: str, el: str, loops: str) -> str:
@@ -527,7 +550,8 @@ class ExprCompiler:
             if self._may_expand(f, args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                return f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
+                text = f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
+                return text if _SIMPLE_ARG.fullmatch(text) or _KEPT.fullmatch(text) else self._once(text, env)
         else:
             args = [self.expr(a, env) for a in e.args]
         return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
