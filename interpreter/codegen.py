@@ -71,6 +71,8 @@ _VNAME = re.compile(r"\bv_(\w+)")
 
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+# a call in generated text: an inlined function's body worth computing once
+_CALL = re.compile(r"[A-Za-z_]\w*\(")
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
@@ -551,7 +553,7 @@ class ExprCompiler:
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
                 text = f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
-                return text if _SIMPLE_ARG.fullmatch(text) or _KEPT.fullmatch(text) else self._once(text, env)
+                return self._once(text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
         else:
             args = [self.expr(a, env) for a in e.args]
         return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
