@@ -360,9 +360,31 @@ class ExprCompiler:
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
 
     def _CondExpr(self, e, env):
-        cond = self.expr(e.cond, env)  # in the order Python evaluates them
-        then, other = self._apart(self.expr, e.then, env), self._apart(self.expr, e.other, env)
+        if self.avail is None:
+            return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
+        cond, yes, no = self._test(e.cond, env)  # in the order Python evaluates them
+        self.avail = dict(yes)
+        then = self.expr(e.then, env)
+        self.avail = dict(no)
+        other = self.expr(e.other, env)
+        self.avail = _common(yes, no)
         return f"({then} if {cond} else {other})"
+
+    def _test(self, e, env) -> tuple[str, dict, dict]:
+        """A condition's text, and the calls known to have run after it when it holds
+        and when it does not (``a and b`` holds: both ran)."""
+        if e.node == "BinOp" and e.op in ("and", "or"):
+            a, a_yes, a_no = self._test(e.left, env)
+            self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
+            b, b_yes, b_no = self._test(e.right, env)
+            if e.op == "and":
+                return f"({a} and {b})", b_yes, _common(a_no, b_no)
+            return f"({a} or {b})", _common(a_yes, b_yes), b_no
+        if e.node == "UnOp" and e.op == "not":
+            a, a_yes, a_no = self._test(e.operand, env)
+            return f"(not {a})", a_no, a_yes
+        text = self.expr(e, env)
+        return text, self.avail, self.avail
 
     def _UnOp(self, e, env):
         if e.op == "not":
@@ -432,7 +454,12 @@ class ExprCompiler:
                     pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
                 parts.append(f"for v_{cl.var} in {it}")
             if comp.cond is not None:
-                parts.append(f"if {self.expr(comp.cond, inner)}")
+                if self.avail is None:
+                    parts.append(f"if {self.expr(comp.cond, inner)}")
+                else:  # the element is computed where the condition holds
+                    cond, yes, _ = self._test(comp.cond, inner)
+                    parts.append(f"if {cond}")
+                    self.avail = dict(yes)
                 plain.append(parts[-1])
             el = self.expr(comp.elem, inner)
             kept = "".join(f"({name} := _NOT_YET), " for name in loop.kept.values())
@@ -626,6 +653,11 @@ class ExprCompiler:
             case "owner":
                 return f"ZONE_OWNER[{a0}]"
         raise AssertionError(f)
+
+
+def _common(a: dict, b: dict) -> dict:
+    """The calls known to have run (with the same names) both ways."""
+    return {k: v for k, v in a.items() if b.get(k) == v}
 
 
 class _Loop:

@@ -250,3 +250,19 @@ def test_a_call_in_an_argument_of_an_inlined_function_is_not_counted_on_later(mo
                                "turn {\n  x = either(shift(1), shift(2), y > 0) * 10 + shift(1)\n}\n"
                                "end when x > 0\n")
     assert fast == plain and game_vars(fast)["x"] == 2 * 10 + 1
+
+
+def test_a_call_in_a_condition_that_held_is_not_made_again(monkeypatch):
+    # the element is computed where the condition held: its shift(c.value) ran; an 'or'
+    # that failed ran both sides; an 'and' that failed may not have run its right side
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function kept(): int = sum(shift(c.value) * 10 for c in items(pile) if shift(c.value) > 2)\n"
+                                  "function failed(): int = if y > 5 or shift(2) == 0 then 0 else shift(2)\n"
+                                  "function mixed(): int = sum((if c.value > 3 and shift(c.value) > 0 then 1 else shift(c.value))\n"
+                                  "                            for c in items(pile))\n"
+                                  "turn {\n  x = kept() + failed() * 1000 + mixed() * 100000\n}\nend when x > 0\n")
+    # shift(k) = k (out is empty): kept = 10 * (3 + 4 + 5), failed = 2,
+    # mixed = 1 + 2 + 3 (values 1..3) + 1 + 1 (values 4, 5)
+    assert fast == plain and game_vars(fast)["x"] == 10 * (3 + 4 + 5) + 2 * 1000 + 8 * 100000
+    assert any(n.startswith("once_") for n in local_names(prog, "kept"))
+    assert any(n.startswith("once_") for n in local_names(prog, "failed"))
