@@ -74,6 +74,10 @@ _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
 
+# calls known to be computed at one place at most (each branch copies them: a bound on
+# the time a huge expression takes to compile)
+_AVAIL_MAX = 256
+
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
@@ -208,12 +212,13 @@ class ExprCompiler:
         self.loops = []
         self.wraps: list[tuple[str, str]] = []
 
-    def _once(self, text: str, env: Env) -> str:
-        """A call's text, or the name of its value (see root)."""
+    def _once(self, text: str, env: Env, since: int) -> str:
+        """A call's text, or the name of its value (see root); ``since``: how many
+        names were bound before its text was made."""
         if self.avail is None:
             return text
         ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
-        key = (self._key(text), ids)
+        key = (self._key(text, since), ids)
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
@@ -227,7 +232,7 @@ class ExprCompiler:
                 self.avail[key] = name
             self.binds += 1
             return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
-        if self.no_first:
+        if self.no_first or len(self.avail) >= _AVAIL_MAX:
             return text
         name = self.avail[key] = f"once_{n}"
         if self.used is not None and name in self.used:
@@ -243,9 +248,9 @@ class ExprCompiler:
             self.wraps.append((text, plain))
         return text
 
-    def _key(self, text: str) -> str:
+    def _key(self, text: str, since: int) -> str:
         """A call's text without the names the second pass binds in it."""
-        for wrapped, plain in reversed(self.wraps):  # the outer ones first
+        for wrapped, plain in reversed(self.wraps[since:]):  # the outer ones first
             if wrapped in text:
                 text = text.replace(wrapped, plain)
         return text
@@ -574,16 +579,17 @@ class ExprCompiler:
         """A call of a rule function: its body in place (inlined) or a call of ``F_name``,
         computed once where it is made again (see root)."""
         f = e.func
+        since = len(self.wraps)  # the names bound inside this call's text come after
         if f in self.inline:
             args = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
             if self._may_expand(f, args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
                 text = f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
-                return self._once(text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+                return self._once(text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
         else:
             args = [self.expr(a, env) for a in e.args]
-        return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
+        return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)
