@@ -680,3 +680,39 @@ class _Loop:
 def _before(pre: str, text: str) -> str:
     """``text`` after ``pre`` (a first iterable computed before its loop), if any."""
     return f"({pre}{text})[-1]" if pre else text
+
+
+# what fast code may read of R and still read nothing of the state: the player count,
+# the players and the direction of play (fixed for a program), and R given to helpers
+# that only count the work budget, and to rule functions (checked in turn)
+_FIXED = {"n", "players", "dir"}
+_R = re.compile(r"\bR\b")
+_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\bF_(\w+))\($")
+
+
+def state_free(text: str) -> set[str] | None:
+    """The rule functions a function's fast code calls, when it reads nothing else of
+    the state (see _FIXED); else None."""
+    called = set()
+    for m in _R.finditer(text):
+        after = text[m.end():m.end() + 1]
+        if after == ".":
+            attr = re.match(r"\.(\w+)", text[m.end():])
+            if attr is None or attr.group(1) not in _FIXED:
+                return None
+            continue
+        given = _GIVEN_R.search(text[max(0, m.start() - 80):m.start()])
+        if given is None or after not in (",", ")"):
+            return None
+        if given.group(1):
+            called.add(given.group(1))
+    return called
+
+
+def does_work(text: str) -> bool:
+    """Whether fast code calls something or loops (worth keeping its value)."""
+    return bool(_CALL.search(text)) or " for v_" in text
+
+
+def reads_player_count(text: str) -> bool:
+    return bool(re.search(r"\bR\.(n|players)\b", text))

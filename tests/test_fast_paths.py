@@ -266,3 +266,46 @@ def test_a_call_in_a_condition_that_held_is_not_made_again(monkeypatch):
     assert fast == plain and game_vars(fast)["x"] == 10 * (3 + 4 + 5) + 2 * 1000 + 8 * 100000
     assert any(n.startswith("once_") for n in local_names(prog, "kept"))
     assert any(n.startswith("once_") for n in local_names(prog, "failed"))
+
+
+# ---------------------------------------------------------------- values kept by arguments
+# A function whose fast code reads nothing of the state (its arguments, the player count,
+# the fixed tables: cells, relations, items' attributes) keeps its values by arguments
+# for the whole program (compile.Program._kept_functions): computed once for all moves.
+
+KEPT = """function tens(k: int): int = sum(k * 10 for i in 1..3) / 3
+function doubled(k: int): int = tens(k) * 2 + count(i for i in 1..2)
+function inverse(k: int): int = 60 / k + count(i for i in 1..2)
+function stacked(k: int): int = tens(k) + shift(k)
+function sized(ks: list of int): int = sum(k for k in ks)
+"""
+
+
+def kept_functions(prog) -> set[str]:
+    return {name[len("KEPT_"):] for name in prog.ns if name.startswith("KEPT_")}
+
+
+def test_a_function_that_reads_nothing_of_the_state_keeps_its_values(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch, KEPT + "turn {\n  x = doubled(2) + doubled(2)\n"
+                                  "  move top(pile) to out\n  y = doubled(2) + stacked(1) + sized([1, 2])\n}\n"
+                                  "end when x > 0\n")
+    assert fast == plain and game_vars(fast) == {"x": 2 * (20 * 2 + 2), "y": (20 * 2 + 2) + (10 + 2) + 3}
+    # tens and doubled read nothing of the state; stacked calls shift (it counts the
+    # cards in out), total counts those in pile; sized takes a list
+    assert {"tens", "doubled"} <= kept_functions(prog)
+    assert not {"shift", "stacked", "total", "sized"} & kept_functions(prog)
+
+
+def test_a_kept_function_that_fails_fails_as_without_the_fast_code(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch, KEPT + "turn {\n  x = inverse(2) + inverse(y)\n}\n"
+                                  "end when x > 0\n", strict=False)
+    assert "inverse" in kept_functions(prog)
+    assert fast == plain and plain[1] == "function inverse" and "division by zero" in plain[0]
+
+
+def test_what_reads_the_state_in_fast_code_is_seen():
+    assert codegen.state_free("_index([3, 4], (R.n - 2)) + len(_it(R, REL_near[v_c]))") == set()
+    assert codegen.state_free("F_depth(R, v_c, 1) + F_side(R)") == {"depth", "side"}
+    for text in ("len(R.z[v_c])", "R.g['x']", "R.iv['role'][v_i]", "R.active", "_cell_of(R, v_i, BOARDSET_b)",
+                 "_connected(R, [v_c], REL_adjacent, lambda v_x: (not R.z[v_x]))", "'R'"):
+        assert codegen.state_free(text) is None, text
