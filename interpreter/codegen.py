@@ -9,6 +9,7 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 from __future__ import annotations
 
 import re
+from itertools import count
 
 from ..dsl import ast as ir
 from ..dsl.builtins import BUILTINS, CLOSURES
@@ -35,20 +36,25 @@ class CodeTooBig(Exception):
         self.span = span
 
 
+_BINDERS = count(1)  # a number per comprehension variable, so that shadowed names differ
+
+
 class Env:
     """How a name in the source maps to Python: a procedure local (``L['x']``), a
     function parameter or comprehension variable (``v_x``), or, inside an inlined
-    function body, the Python text of the argument (``subst``)."""
+    function body, the Python text of the argument (``subst``). ``ids`` numbers the
+    comprehension variables in scope (a name bound again gets a new number)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
-                 subst: dict[str, str] | None = None):
+                 subst: dict[str, str] | None = None, ids: dict[str, int] | None = None):
         self.params = set(params)
         self.locals = set(locals_)
         self.subst = subst or {}
+        self.ids = ids or {}
 
     def bind(self, name: str) -> "Env":
         subst = {k: v for k, v in self.subst.items() if k != name}
-        return Env(self.params | {name}, self.locals - {name}, subst)
+        return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)})
 
     def lookup(self, name: str) -> str | None:
         if name in self.subst:
@@ -60,6 +66,18 @@ class Env:
         return None
 
 
+# a comprehension variable or function parameter in generated text (for _once's keys)
+_VNAME = re.compile(r"\bv_(\w+)")
+
+# a name of a value computed once (see ExprCompiler.root)
+_KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+# a call in generated text: an inlined function's body worth computing once
+_CALL = re.compile(r"[A-Za-z_]\w*\(")
+
+# calls known to be computed at one place at most (each branch copies them: a bound on
+# the time a huge expression takes to compile)
+_AVAIL_MAX = 256
+
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
@@ -67,6 +85,11 @@ _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not cou
 # Whether rules are compiled to the fast code (the default) besides the straightforward
 # code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
 OPTIMIZE = True
+
+# Tests only: the fast code's errors are raised instead of running the straightforward
+# code again, so a test sees the fast code fail where the straightforward code does not
+# (tests/test_fast_paths.py).
+STRICT = False
 
 # an argument whose text may be repeated when a function is inlined: a name (a local),
 # a number,
@@ -103,6 +126,20 @@ class ExprCompiler:
         # work budget when the loops so walked, nested, make at most _FREE_LOOPS turns
         # and call no function that could loop: this is how many the loops around make
         self.free = 1
+        # calls made again with the same arguments are computed once (the fast code),
+        # see root(): ``avail`` maps a call's key (its text and which variables its names
+        # mean) to the name of its value, known to be computed before the place being
+        # compiled (None: not in use)
+        self.avail: dict | None = None
+        self.used: set[str] | None = None  # second pass: the names that are used
+        self.found: set[str] = set()       # the names used so far
+        self.calls_seen = 0                # calls numbered so far
+        self.no_walrus = False             # in a comprehension's iterable: Python forbids ':='
+        self.no_first = False              # in an inlined call's argument (see _unbound)
+        self.binds = 0                     # ':=' written so far
+        self.iters = 0                     # first iterables computed before their loops
+        self.loops: list[_Loop] = []       # the comprehensions around the place compiled
+        self.wraps: list[tuple[str, str]] = []  # see _wrapped
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -138,6 +175,126 @@ class ExprCompiler:
 
     def ty(self, e) -> T:
         return self.c.type_of(e)
+
+    def root(self, e, env: Env) -> str:
+        """The Python text of a whole expression (a function's body, a rule's value). The
+        fast code computes a call of a rule function once where it is made again with
+        the same arguments (functions are expressions of the state and their arguments,
+        and no expression changes the state):
+
+        - in a comprehension, a call that does not depend on the comprehension's
+          variables is computed when first needed, then kept (``lazy_N``) for the next
+          turns of the loop;
+        - a call made again where an evaluation of it is sure to have run before (earlier
+          in the expression, not in a branch or loop that may not run, or earlier in the
+          same turn of a loop) reads that one's value (``once_N``).
+
+        Nothing is computed that the straightforward code would not compute, nor earlier,
+        so the budgets count no more; an error makes the straightforward code run again
+        (see compile.Program._lambda). A first pass finds the calls made again, a second
+        binds the first ones to a name."""
+        if not self.optimize:
+            return self.expr(e, env)
+        self._start(None)
+        try:
+            text = self.expr(e, env)
+            if not self.found:
+                return text
+            self._start(self.found)
+            return self.expr(e, env)
+        finally:
+            self.avail = None
+
+    def _start(self, used: set[str] | None) -> None:
+        self.avail, self.used, self.found = {}, used, set()
+        self.calls_seen = self.binds = self.iters = 0
+        self.no_walrus = self.no_first = False
+        self.loops = []
+        self.wraps: list[tuple[str, str]] = []
+
+    def _once(self, text: str, env: Env, since: int) -> str:
+        """A call's text, or the name of its value (see root); ``since``: how many
+        names were bound before its text was made."""
+        if self.avail is None:
+            return text
+        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
+        key = (self._key(text, since), ids)
+        name = self.avail.get(key)
+        if name is not None:
+            self.found.add(name)
+            return name
+        n = self.calls_seen = self.calls_seen + 1
+        if self.no_walrus:
+            return text
+        name = self._lazy(key, set(ids), n)
+        if name is not None:
+            if not self.no_first:
+                self.avail[key] = name
+            self.binds += 1
+            return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
+        if self.no_first or len(self.avail) >= _AVAIL_MAX:
+            return text
+        name = self.avail[key] = f"once_{n}"
+        if self.used is not None and name in self.used:
+            self.binds += 1
+            return self._wrapped(f"({name} := {text})", text)
+        return text
+
+    def _wrapped(self, text: str, plain: str) -> str:
+        """``text``, noting that it stands for ``plain``: the second pass binds names
+        (``once_N := ...``, ``it_N := ...``) that the first did not, and a call's key
+        must be the same in both (see _key)."""
+        if text != plain and self.avail is not None:
+            self.wraps.append((text, plain))
+        return text
+
+    def _key(self, text: str, since: int) -> str:
+        """A call's text without the names the second pass binds in it."""
+        for wrapped, plain in reversed(self.wraps[since:]):  # the outer ones first
+            if wrapped in text:
+                text = text.replace(wrapped, plain)
+        return text
+
+    def _lazy(self, key, ids: set[int], n: int) -> str | None:
+        """The name that keeps the call's value for the turns of the outermost
+        comprehension around here whose variables (and those of the ones inside it
+        around here) the call does not depend on, or None."""
+        best = None
+        for loop in reversed(self.loops):
+            if loop.barrier:
+                break
+            if key in loop.kept:
+                return loop.kept[key]
+            if loop.ids & ids:
+                break
+            if loop.walrus:
+                best = loop
+        if best is None:
+            return None
+        name = best.kept[key] = f"lazy_{n}"
+        return name
+
+    def _apart(self, fn, *args):
+        """``fn(*args)`` for code that may not run (a branch, a loop's body): the calls
+        it evaluates are not known to have run after it."""
+        saved = None if self.avail is None else dict(self.avail)
+        try:
+            return fn(*args)
+        finally:
+            if saved is not None:
+                self.avail = saved
+
+    def _unbound(self, fn, *args, walrus: bool = False):
+        """``fn(*args)`` computing no call for later: code in an iterable of a
+        comprehension (``walrus=False``: Python forbids ':=' there), or an argument of an
+        inlined call (the function's body may evaluate it later than the other
+        arguments, or not at all)."""
+        saved = self.no_walrus, self.no_first
+        self.no_walrus, self.no_first = self.no_walrus or not walrus, True
+        try:
+            return fn(*args)
+        finally:
+            self.no_walrus, self.no_first = saved
 
     def expr(self, e, env: Env) -> str:
         return getattr(self, "_" + e.node)(e, env)
@@ -208,7 +365,31 @@ class ExprCompiler:
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
 
     def _CondExpr(self, e, env):
-        return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
+        if self.avail is None:
+            return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
+        cond, yes, no = self._test(e.cond, env)  # in the order Python evaluates them
+        self.avail = dict(yes)
+        then = self.expr(e.then, env)
+        self.avail = dict(no)
+        other = self.expr(e.other, env)
+        self.avail = _common(yes, no)
+        return f"({then} if {cond} else {other})"
+
+    def _test(self, e, env) -> tuple[str, dict, dict]:
+        """A condition's text, and the calls known to have run after it when it holds
+        and when it does not (``a and b`` holds: both ran)."""
+        if e.node == "BinOp" and e.op in ("and", "or"):
+            a, a_yes, a_no = self._test(e.left, env)
+            self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
+            b, b_yes, b_no = self._test(e.right, env)
+            if e.op == "and":
+                return f"({a} and {b})", b_yes, _common(a_no, b_no)
+            return f"({a} or {b})", _common(a_yes, b_yes), b_no
+        if e.node == "UnOp" and e.op == "not":
+            a, a_yes, a_no = self._test(e.operand, env)
+            return f"(not {a})", a_no, a_yes
+        text = self.expr(e, env)
+        return text, self.avail, self.avail
 
     def _UnOp(self, e, env):
         if e.op == "not":
@@ -217,7 +398,8 @@ class ExprCompiler:
 
     def _BinOp(self, e, env):
         op = e.op
-        a, b = self.expr(e.left, env), self.expr(e.right, env)
+        a = self.expr(e.left, env)
+        b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
         if op in ("and", "or"):
             return f"({a} {op} {b})"
         if op in CMP:
@@ -241,23 +423,59 @@ class ExprCompiler:
         return f"({a} {op} {b})"
 
     # ------------------------------------------------------------ comprehensions
-    def _clauses(self, comp: ir.Comprehension, env: Env) -> tuple[str, Env]:
-        """The loops of a comprehension (the caller restores ``self.free`` after it)."""
-        parts = []
-        inner = env
-        calls = self.optimize and self._calls_loop(comp)
-        for cl in comp.clauses:
-            it = self.expr(cl.iter, inner)
-            inner = inner.bind(cl.var)
-            size = None if not self.optimize or calls else self._fixed_size(cl.iter)
-            if size is not None and self.free * size <= _FREE_LOOPS:
-                self.free *= size
-            elif not _counted(cl.iter, it):
-                it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
-            parts.append(f"for v_{cl.var} in {it}")
-        if comp.cond is not None:
-            parts.append(f"if {self.expr(comp.cond, inner)}")
-        return " ".join(parts), inner
+    def _loop(self, comp: ir.Comprehension, env: Env) -> tuple[str, str, str]:
+        """A comprehension's loops, its element's text and the text computed before the
+        loops, if any (see _before): its first iterable when that binds a name (Python
+        forbids ':=' in an iterable: ``(it_N := ...), ``), and the names that keep calls
+        computed once for all the turns of the loop (``(lazy_N := _NOT_YET), ``)."""
+        free = self.free
+        saved = self.avail
+        loop = _Loop(walrus=not self.no_walrus)
+        try:
+            parts = []
+            inner = env
+            pre = ""
+            plain = []  # the loops with the first iterable in place (see _wrapped)
+            calls = self.optimize and self._calls_loop(comp)
+            for i, cl in enumerate(comp.clauses):
+                binds = self.binds
+                if i == 0:
+                    it = self.expr(cl.iter, inner)  # evaluated once, before the loop
+                    if self.avail is not None:
+                        self.avail = dict(self.avail)  # the rest may not run
+                    self.loops.append(loop)
+                else:
+                    it = self._unbound(self.expr, cl.iter, inner)
+                inner = inner.bind(cl.var)
+                loop.ids.add(inner.ids[cl.var])
+                size = None if not self.optimize or calls else self._fixed_size(cl.iter)
+                if size is not None and self.free * size <= _FREE_LOOPS:
+                    self.free *= size
+                elif not _counted(cl.iter, it):
+                    it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
+                plain.append(f"for v_{cl.var} in {it}")
+                if i == 0 and self.binds != binds:
+                    self.iters += 1
+                    pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
+                parts.append(f"for v_{cl.var} in {it}")
+            if comp.cond is not None:
+                if self.avail is None:
+                    parts.append(f"if {self.expr(comp.cond, inner)}")
+                else:  # the element is computed where the condition holds
+                    cond, yes, _ = self._test(comp.cond, inner)
+                    parts.append(f"if {cond}")
+                    self.avail = dict(yes)
+                plain.append(parts[-1])
+            el = self.expr(comp.elem, inner)
+            kept = "".join(f"({name} := _NOT_YET), " for name in loop.kept.values())
+            self.binds += len(loop.kept)
+            return " ".join(parts), el, pre + kept, (" ".join(plain), kept)
+        finally:
+            self.free = free
+            if self.loops and self.loops[-1] is loop:
+                self.loops.pop()
+            if saved is not None:
+                self.avail = saved
 
     def _fixed_size(self, e) -> int | None:
         """The most elements the iterable can have when it is a board's cells or a row
@@ -287,20 +505,18 @@ class ExprCompiler:
         return False
 
     def _Comprehension(self, e, env):
-        free = self.free
-        loops, inner = self._clauses(e, env)
-        el = self.expr(e.elem, inner)
-        self.free = free
-        return f"[{el} {loops}]"
+        loops, el, pre, (plain, kept) = self._loop(e, env)
+        return self._wrapped(_before(pre, f"[{el} {loops}]"), _before(kept, f"[{el} {plain}]"))
 
     def _Aggregate(self, e, env):
         if e.func in CLOSURES:
             return self._closure(e, env)
-        free = self.free
-        loops, inner = self._clauses(e.comp, env)
-        el = self.expr(e.comp.elem, inner)
-        self.free = free
-        f = e.func
+        loops, el, pre, (plain, kept) = self._loop(e.comp, env)
+        return self._wrapped(_before(pre, self._aggregate(e.func, el, loops)),
+                             _before(kept, self._aggregate(e.func, el, plain)))
+
+    @staticmethod
+    def _aggregate(f: str, el: str, loops: str) -> str:
         if f in ("any", "all"):
             return f"{f}({el} {loops})"
         if f == "sum":
@@ -323,28 +539,34 @@ class ExprCompiler:
             s = f"[{s}]"
         cond = "None"
         if e.comp.cond is not None:
-            cond = f"lambda v_{cl.var}: {self.expr(e.comp.cond, env.bind(cl.var))}"
+            cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
         return f"_connected(R, {s}, REL_{cl.iter.func}, {cond})"
+
+    def _barrier(self, e, env):
+        """The condition of a closure, a Python lambda: a name it binds is its own, so
+        no value computed in it is kept for the loops around it."""
+        self.loops.append(_Loop(walrus=False, barrier=True))
+        try:
+            return self.expr(e, env)
+        finally:
+            self.loops.pop()
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, env):
         c, f = self.c, e.func
-        args = [self.expr(a, env) for a in e.args]
         if f in c.functions:
-            if f in self.inline and self._may_expand(f, args):
-                fd = c.functions[f]
-                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                return f"({self.expr(fd.body, Env(subst=subst))})"
-            return f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})"
+            return self._call_function(e, env)
+        if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+            b = self.expr(e.args[1], env)  # in the order Python evaluates them
+            return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
+        args = [self.expr(a, env) for a in e.args]
         if f in c.relations and len(c.relations[f].params) > 2:
             key = "(" + "".join(a + ", " for a in args) + ")"
             if len(args) == len(c.relations[f].params):
                 return f"({key} in RELSET_{f})"
             return f"list(REL_{f}.get({key}, ()))"
         if f in c.relations:
-            if len(args) == 1:
-                return f"REL_{f}[{args[0]}]"
-            return f"({args[1]} in RELSET_{f}[{args[0]}])"
+            return f"REL_{f}[{args[0]}]"
         if f in c.zones:
             return f"(Z_{f} + {args[0]})"
         if f in c.vars:
@@ -352,6 +574,22 @@ class ExprCompiler:
         if f in BUILTINS:
             return self._builtin(e, f, args)
         raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    def _call_function(self, e, env):
+        """A call of a rule function: its body in place (inlined) or a call of ``F_name``,
+        computed once where it is made again (see root)."""
+        f = e.func
+        since = len(self.wraps)  # the names bound inside this call's text come after
+        if f in self.inline:
+            args = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
+            if self._may_expand(f, args):
+                fd = self.c.functions[f]
+                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
+                text = f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
+                return self._once(text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+        else:
+            args = [self.expr(a, env) for a in e.args]
+        return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)
@@ -421,3 +659,60 @@ class ExprCompiler:
             case "owner":
                 return f"ZONE_OWNER[{a0}]"
         raise AssertionError(f)
+
+
+def _common(a: dict, b: dict) -> dict:
+    """The calls known to have run (with the same names) both ways."""
+    return {k: v for k, v in a.items() if b.get(k) == v}
+
+
+class _Loop:
+    """A comprehension around the place being compiled (see ExprCompiler._lazy): the
+    numbers of its variables, whether a name can be bound before it, whether it is a
+    closure's condition (a barrier), and the calls kept for its turns (key -> name)."""
+
+    def __init__(self, walrus: bool, barrier: bool = False):
+        self.ids: set[int] = set()
+        self.walrus, self.barrier = walrus, barrier
+        self.kept: dict = {}
+
+
+def _before(pre: str, text: str) -> str:
+    """``text`` after ``pre`` (a first iterable computed before its loop), if any."""
+    return f"({pre}{text})[-1]" if pre else text
+
+
+# what fast code may read of R and still read nothing of the state: the player count,
+# the players and the direction of play (fixed for a program), and R given to helpers
+# that only count the work budget, and to rule functions (checked in turn)
+_FIXED = {"n", "players", "dir"}
+_R = re.compile(r"\bR\b")
+_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\bF_(\w+))\($")
+
+
+def state_free(text: str) -> set[str] | None:
+    """The rule functions a function's fast code calls, when it reads nothing else of
+    the state (see _FIXED); else None."""
+    called = set()
+    for m in _R.finditer(text):
+        after = text[m.end():m.end() + 1]
+        if after == ".":
+            attr = re.match(r"\.(\w+)", text[m.end():])
+            if attr is None or attr.group(1) not in _FIXED:
+                return None
+            continue
+        given = _GIVEN_R.search(text[max(0, m.start() - 80):m.start()])
+        if given is None or after not in (",", ")"):
+            return None
+        if given.group(1):
+            called.add(given.group(1))
+    return called
+
+
+def does_work(text: str) -> bool:
+    """Whether fast code calls something or loops (worth keeping its value)."""
+    return bool(_CALL.search(text)) or " for v_" in text
+
+
+def reads_player_count(text: str) -> bool:
+    return bool(re.search(r"\bR\.(n|players)\b", text))

@@ -414,6 +414,8 @@ class Program:
             fast = self._function_source(self.fastc, recursive)
             exec(_code(fast, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         except Exception:  # noqa: BLE001 - the straightforward code serves
+            if codegen.STRICT:
+                raise
             for name in c.functions:
                 if f"PF_{name}" in self.ns:
                     self.ns[f"F_{name}"] = self.ns[f"PF_{name}"]
@@ -421,15 +423,26 @@ class Program:
     def _function_source(self, gen: ExprCompiler, recursive: set[str]) -> str:
         c = self.checked
         counted = self._counted_functions(gen, recursive)
-        sources = []
+        bodies = {}
         for name, f in c.functions.items():
-            params = [p.name for p in f.params]
-            env = Env(set(params))
-            body = self._gen(f.body, env) if gen is self.exprc else gen.expr(f.body, env)
-            if body is None:
-                continue
+            env = Env({p.name for p in f.params})
+            body = self._gen(f.body, env) if gen is self.exprc else gen.root(f.body, env)
+            if body is not None:
+                bodies[name] = body
+        kept = self._kept_functions(bodies, recursive | counted) if gen.optimize else set()
+        sources = []
+        for name, body in bodies.items():
+            params = [p.name for p in c.functions[name].params]
             args = "".join(f", v_{p}" for p in params)
-            if name in recursive:  # the calls and depth budgets
+            if name in kept:  # the same arguments, the same value, whatever the state
+                key = [f"v_{p}" for p in params] + (["R.n"] if codegen.reads_player_count(body) else [])
+                key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+                self.ns[f"KEPT_{name}"] = {}
+                sources.append(
+                    f"def F_{name}(R{args}):\n    k = {key_text}\n    v = KEPT_{name}.get(k, _NOT_YET)\n"
+                    f"    if v is _NOT_YET:\n        if len(KEPT_{name}) >= {_KEPT_MAX}: KEPT_{name}.clear()\n"
+                    f"        v = KEPT_{name}[k] = {body}\n    return v\n")
+            elif name in recursive:  # the calls and depth budgets
                 b = self.budgets
                 sources.append(
                     f"def F_{name}(R{args}):\n"
@@ -445,6 +458,26 @@ class Program:
             else:
                 sources.append(f"def F_{name}(R{args}):\n    return {body}\n")
         return "\n".join(sources)
+
+    def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> set[str]:
+        """The functions whose fast code reads nothing of the state (only their
+        arguments, the player count and the ruleset's fixed tables: cells' coordinates,
+        relations, items' attributes), does some work (calls something or loops), takes
+        no list and counts no calls: their values are kept by arguments for the whole
+        program (at most _KEPT_MAX at a time), so a value is computed once for all the
+        games' moves. A value that fails is not kept."""
+        fs = self.checked.functions
+        calls = {name: codegen.state_free(body) for name, body in bodies.items()}
+        free = {name for name, called in calls.items() if called is not None}
+        changed = True
+        while changed:  # a function that calls one that reads the state reads it too
+            changed = False
+            for name in list(free):
+                if not calls[name] <= free:
+                    free.discard(name)
+                    changed = True
+        return {name for name in free if name not in counted and codegen.does_work(bodies[name])
+                and all(p.type.name != "list" for p in fs[name].params)}
 
     def _counted_functions(self, gen: ExprCompiler, recursive: set[str]) -> set[str]:
         """The non-recursive functions that count their calls against the calls budget.
@@ -619,8 +652,10 @@ class Program:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
         try:
-            fast = self.fastc.expr(e, env)
+            fast = self.fastc.root(e, env)
         except Exception:  # noqa: BLE001 - the straightforward code serves
+            if codegen.STRICT:
+                raise
             fast = None
         if fast is None or src == f"lambda {params}: {fast}":  # calls no function
             return self._eval(src, filename, e.span)
@@ -629,9 +664,13 @@ class Program:
         code = (f"def FAST_{k}({params}):\n    w, k = R.work, R.calls\n"
                 f"    try:\n        return {fast}\n    except Exception:\n"
                 f"        R.work, R.calls = w, k\n    return SLOW_{k}({params})\n")
+        if codegen.STRICT:  # tests: no second chance
+            code = f"def FAST_{k}({params}):\n    return {fast}\n"
         try:
             exec(_code(code, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         except (SyntaxError, RecursionError, MemoryError):
+            if codegen.STRICT:
+                raise
             return self._eval(src, filename, e.span)
         return self.ns[f"FAST_{k}"]
 
@@ -702,6 +741,7 @@ class Program:
 
 _UNSET = object()
 _CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
+_KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
 def _chancy(ins):
     """A random statement: in explicit chance mode it may stop at a chance step and run
     again from its start with the outcomes set so far (so it changes nothing before its

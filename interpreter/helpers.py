@@ -55,6 +55,7 @@ def over_budget(name: str, what: str) -> BudgetError:
 
 
 _NO_ITEM = [None]  # `(zone or _NO_ITEM)[-1]`: the top item, or None for an empty zone
+_NOT_YET = object()  # a call the fast code keeps for a loop's turns, not computed yet
 
 
 def _topn(z: list, n: int) -> list:
@@ -208,3 +209,4 @@ def sort_key(v):
 NAMESPACE = {k: v for k, v in globals().items() if k.startswith("_") and callable(v)
              and not k.startswith("__")}
 NAMESPACE["_NO_ITEM"] = _NO_ITEM
+NAMESPACE["_NOT_YET"] = _NOT_YET

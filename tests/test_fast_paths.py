@@ -39,12 +39,18 @@ CONFIGS = [
 ]
 
 
-def both(monkeypatch, ruleset: str, variants) -> tuple:
-    """The ruleset compiled with the fast code and with the straightforward code alone."""
+def both(monkeypatch, ruleset: str, variants, players: int) -> tuple:
+    """The ruleset's program for this many players compiled with the fast code and with
+    the straightforward code alone (a program is compiled when first asked for: here,
+    while the setting holds). The fast code is strict: where it fails, the game fails
+    (it does not run the straightforward code again), so a fast code that fails where
+    the straightforward code does not is seen."""
     monkeypatch.setattr(codegen, "OPTIMIZE", False)
-    plain = interpreter.load(ruleset, variants)
+    plain = interpreter.load(ruleset, variants).for_players(players)
     monkeypatch.setattr(codegen, "OPTIMIZE", True)
-    fast = interpreter.load(ruleset, variants)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    fast = interpreter.load(ruleset, variants).for_players(players)
+    monkeypatch.setattr(codegen, "STRICT", False)
     return fast, plain
 
 
@@ -72,7 +78,7 @@ def play_both(fast, plain, players: int, seed: int) -> int:
                          ids=[f"{Path(c[0]).name}-{c[1]}p{'-' + '+'.join(c[2]) if c[2] else ''}"
                               for c in CONFIGS])
 def test_fast_code_plays_exactly_like_the_straightforward_code(monkeypatch, ruleset, players, variants):
-    fast, plain = both(monkeypatch, ruleset, variants)
+    fast, plain = both(monkeypatch, ruleset, variants, players)
     played = sum(play_both(fast, plain, players, seed) for seed in range(GAMES))
     assert played > 0
 
@@ -118,3 +124,188 @@ def test_a_runaway_of_functions_the_fast_code_does_not_count_is_still_stopped(mo
                    [f"function f{i}(x: int): int = f{i - 1}(x) + f{i - 1}(1)" for i in range(1, 40)])
     plain, fast = error_both_ways(monkeypatch, fs + "\nturn {\n  x = f39(1)\n}\nend when x > 3\n")
     assert fast == plain and "'calls' budget" in plain[0]
+
+
+# ---------------------------------------------------------------- calls computed once
+# The fast code computes a call of a rule function once where it is made again with the
+# same arguments (codegen.ExprCompiler.root): later in the same evaluation where the
+# first call is sure to have run (once_N), or, in a comprehension, for all the turns of
+# the loop when the call does not depend on the loop's variables (lazy_N).
+
+ONCE = """ruleset once
+players 2..2
+kind Card { value: int }
+zone pile: Card public
+zone out: Card public
+deck cards into pile { Card(value: v) for v in 1..5 }
+var x: int = 0
+var y: int = 0
+function total(): int = sum(c.value for c in items(pile))
+function shift(k: int): int = k + count(c for c in items(out))
+function ratio(k: int): int = 10 / k + count(c for c in items(pile))
+"""
+
+
+def once_both(monkeypatch, rules: str, strict: bool = True) -> tuple:
+    """The game's state (or its error) with the fast code (strict: where it fails, the
+    game fails) and with the straightforward code, and the fast program."""
+    text = ONCE + rules
+    out = []
+    for optimize in (True, False):
+        monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+        monkeypatch.setattr(codegen, "STRICT", strict and optimize)
+        src = SourceSet(base=parse(text, "once.meeple"), sources={"once.meeple": text})
+        prog = compile_sources(src).for_players(2)
+        try:
+            out.append((json.dumps(prog.new_game(2, seed=1).state, sort_keys=True), prog))
+        except RuleError as e:
+            out.append(((str(e), e.rule, e.span), prog))
+    monkeypatch.setattr(codegen, "STRICT", False)
+    (fast, prog), (plain, _) = out
+    return fast, plain, prog
+
+
+def local_names(prog, function: str) -> set[str]:
+    """The names the fast code of a rule function binds (its locals and cells)."""
+    code = prog.ns[f"F_{function}"].__code__
+    return set(code.co_varnames) | set(code.co_cellvars)
+
+
+def game_vars(state: str) -> dict:
+    return json.loads(state)["vars"]
+
+
+def test_a_function_called_again_with_the_same_arguments_is_computed_once(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch, "function twice(): int = total() + total()\n"
+                                  "turn {\n  x = twice()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == 2 * sum(range(1, 6))
+    assert any(n.startswith("once_") for n in local_names(prog, "twice"))
+
+
+def test_a_call_that_does_not_depend_on_the_loop_is_kept_for_its_turns(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch, "function over(k: int): int = "
+                                  "count(c for c in items(pile) if c.value > shift(k))\n"
+                                  "turn {\n  x = over(2)\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == 3
+    assert any(n.startswith("lazy_") for n in local_names(prog, "over"))
+
+
+def test_a_call_with_the_loop_variable_is_made_at_every_turn(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch, "function shifted(): int = sum(shift(c.value) for c in items(pile))\n"
+                                  "turn {\n  x = shifted()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == sum(range(1, 6))
+    assert not any(n.startswith(("lazy_", "once_")) for n in local_names(prog, "shifted"))
+
+
+def test_a_kept_call_that_fails_is_not_made_when_the_loop_does_not_run(monkeypatch):
+    # ratio(0) divides by zero, but out is empty: the loop never asks for it
+    fast, plain, prog = once_both(monkeypatch, "function tenths(k: int): int = sum(ratio(k) for c in items(out))\n"
+                                  "turn {\n  x = tenths(0) + 1\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == 1
+    assert any(n.startswith("lazy_") for n in local_names(prog, "tenths"))
+
+
+def test_a_kept_call_that_fails_when_the_loop_runs_fails_as_without_the_fast_code(monkeypatch):
+    fast, plain, _ = once_both(monkeypatch, "function tenths(k: int): int = sum(ratio(k) for c in items(pile))\n"
+                               "turn {\n  x = tenths(0) + 1\n}\nend when x > 0\n", strict=False)
+    assert fast == plain and plain[1] == "function ratio" and "division by zero" in plain[0]
+
+
+def test_a_call_in_a_branch_that_did_not_run_is_made_again(monkeypatch):
+    # the first shift(1) is skipped ('and'), the second must compute its own value; in
+    # the loop, the value of one turn's branch must not serve the next turn
+    fast, plain, _ = once_both(monkeypatch, "function pick(): int =\n"
+                               "  (if (y > 5 and shift(1) > 0) or shift(1) == 1 then 1 else 2)\n"
+                               "  + sum((if c.value == 1 then shift(c.value) else 0) + shift(c.value) * 10\n"
+                               "        for c in items(pile))\n"
+                               "turn {\n  x = pick()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == 1 + 1 + 10 * sum(range(1, 6))
+
+
+def test_the_state_changed_between_two_calls_is_seen(monkeypatch):
+    fast, plain, _ = once_both(monkeypatch, "turn {\n  x = total()\n  move top(pile) to out\n"
+                               "  y = total()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] - game_vars(fast)["y"] == 5
+
+
+def test_a_name_bound_again_by_a_nested_comprehension_is_not_mixed_up(monkeypatch):
+    # the inner c shadows the outer one: shift(c.value) inside is another call; shift(j)
+    # does not depend on the inner loop and is kept for its turns
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function nested(): int =\n"
+                                  "  sum(shift(c.value) + sum(shift(c.value) * 100 for c in items(out)) for c in items(pile))\n"
+                                  "  + sum(sum(shift(j) * 1000 for i in 1..2) for j in 1..3)\n"
+                                  "setup {\n  move top(pile) to out\n}\n"
+                                  "turn {\n  x = nested()\n}\nend when x > 0\n")
+    # out holds the deck's last card (5), pile the others (1..4); shift(k) = k + 1
+    expected = sum((v + 1) + (5 + 1) * 100 for v in range(1, 5)) + sum(2 * (j + 1) * 1000 for j in range(1, 4))
+    assert fast == plain and game_vars(fast)["x"] == expected
+    assert any(n.startswith("lazy_") for n in local_names(prog, "nested"))
+
+
+def test_a_call_in_an_argument_of_an_inlined_function_is_not_counted_on_later(monkeypatch):
+    # either() is expanded in place: its body evaluates shift(1) only when y > 0, so the
+    # shift(1) after it computes its own value
+    fast, plain, _ = once_both(monkeypatch, "function either(a: int, b: int, c: bool): int = if c then a else b\n"
+                               "turn {\n  x = either(shift(1), shift(2), y > 0) * 10 + shift(1)\n}\n"
+                               "end when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == 2 * 10 + 1
+
+
+def test_a_call_in_a_condition_that_held_is_not_made_again(monkeypatch):
+    # the element is computed where the condition held: its shift(c.value) ran; an 'or'
+    # that failed ran both sides; an 'and' that failed may not have run its right side
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function kept(): int = sum(shift(c.value) * 10 for c in items(pile) if shift(c.value) > 2)\n"
+                                  "function failed(): int = if y > 5 or shift(2) == 0 then 0 else shift(2)\n"
+                                  "function mixed(): int = sum((if c.value > 3 and shift(c.value) > 0 then 1 else shift(c.value))\n"
+                                  "                            for c in items(pile))\n"
+                                  "turn {\n  x = kept() + failed() * 1000 + mixed() * 100000\n}\nend when x > 0\n")
+    # shift(k) = k (out is empty): kept = 10 * (3 + 4 + 5), failed = 2,
+    # mixed = 1 + 2 + 3 (values 1..3) + 1 + 1 (values 4, 5)
+    assert fast == plain and game_vars(fast)["x"] == 10 * (3 + 4 + 5) + 2 * 1000 + 8 * 100000
+    assert any(n.startswith("once_") for n in local_names(prog, "kept"))
+    assert any(n.startswith("once_") for n in local_names(prog, "failed"))
+
+
+# ---------------------------------------------------------------- values kept by arguments
+# A function whose fast code reads nothing of the state (its arguments, the player count,
+# the fixed tables: cells, relations, items' attributes) keeps its values by arguments
+# for the whole program (compile.Program._kept_functions): computed once for all moves.
+
+KEPT = """function tens(k: int): int = sum(k * 10 for i in 1..3) / 3
+function doubled(k: int): int = tens(k) * 2 + count(i for i in 1..2)
+function inverse(k: int): int = 60 / k + count(i for i in 1..2)
+function stacked(k: int): int = tens(k) + shift(k)
+function sized(ks: list of int): int = sum(k for k in ks)
+"""
+
+
+def kept_functions(prog) -> set[str]:
+    return {name[len("KEPT_"):] for name in prog.ns if name.startswith("KEPT_")}
+
+
+def test_a_function_that_reads_nothing_of_the_state_keeps_its_values(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch, KEPT + "turn {\n  x = doubled(2) + doubled(2)\n"
+                                  "  move top(pile) to out\n  y = doubled(2) + stacked(1) + sized([1, 2])\n}\n"
+                                  "end when x > 0\n")
+    assert fast == plain and game_vars(fast) == {"x": 2 * (20 * 2 + 2), "y": (20 * 2 + 2) + (10 + 2) + 3}
+    # tens and doubled read nothing of the state; stacked calls shift (it counts the
+    # cards in out), total counts those in pile; sized takes a list
+    assert {"tens", "doubled"} <= kept_functions(prog)
+    assert not {"shift", "stacked", "total", "sized"} & kept_functions(prog)
+
+
+def test_a_kept_function_that_fails_fails_as_without_the_fast_code(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch, KEPT + "turn {\n  x = inverse(2) + inverse(y)\n}\n"
+                                  "end when x > 0\n", strict=False)
+    assert "inverse" in kept_functions(prog)
+    assert fast == plain and plain[1] == "function inverse" and "division by zero" in plain[0]
+
+
+def test_what_reads_the_state_in_fast_code_is_seen():
+    assert codegen.state_free("_index([3, 4], (R.n - 2)) + len(_it(R, REL_near[v_c]))") == set()
+    assert codegen.state_free("F_depth(R, v_c, 1) + F_side(R)") == {"depth", "side"}
+    for text in ("len(R.z[v_c])", "R.g['x']", "R.iv['role'][v_i]", "R.active", "_cell_of(R, v_i, BOARDSET_b)",
+                 "_connected(R, [v_c], REL_adjacent, lambda v_x: (not R.z[v_x]))", "'R'"):
+        assert codegen.state_free(text) is None, text
