@@ -29,6 +29,11 @@ ROLLOUT_LIMIT = 400
 EXPLORE_SIMULTANEOUS = 0.25
 #: playouts per move when neither iterations nor time is given
 ITERATIONS = 200
+#: with a ruleset heuristic, a rollout stops after this many moves by default and the
+#: heuristic values the position it reached
+CUTOFF = 4
+#: the heuristic lead over the best other seat that is worth about 3 to 1 (see hint_values)
+SCALE = 10.0
 
 
 def rewards(result: dict, n: int) -> list[float]:
@@ -49,6 +54,31 @@ def rewards(result: dict, n: int) -> list[float]:
     return out
 
 
+def hint_values(game, scale: float = SCALE) -> list[float] | None:
+    """Each seat's value in [0, 1] of a position by the ruleset's heuristic (None when it
+    declares none): the logistic of the seat's lead over the best other seat,
+    ``1 / (1 + exp(-lead / scale))``: 0.5 when level, about 0.73 for a lead of ``scale``."""
+    n = game.players
+    h = [game.heuristic(p) for p in range(n)]
+    if h[0] is None:
+        return None
+    if n == 1:
+        return [_logistic(h[0] / scale)]
+    out = []
+    for p in range(n):
+        lead = h[p] - max(h[q] for q in range(n) if q != p)
+        out.append(_logistic(lead / scale))
+    return out
+
+
+def _logistic(x: float) -> float:
+    if x < -60:
+        return 0.0
+    if x > 60:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
 class _Node:
     __slots__ = ("stats", "children")
 
@@ -64,11 +94,15 @@ class SearchBot:
     resample = True  # a new determinization every iteration (ismcts), else one per move
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT):
+                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT, heuristic: int = 1,
+                 cutoff: int = CUTOFF, scale: float = SCALE):
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = ITERATIONS if time is None else None
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
+        # the ruleset's heuristic cuts rollouts short (heuristic=0: never)
+        self.use_hint, self.cutoff, self.scale = bool(heuristic), cutoff, scale
+        self.hinted = False  # whether the game being searched has a heuristic
         self.failed = 0  # iterations whose drawn game broke a rule (see choose_position)
 
     # a search bot reads the position, not the view
@@ -81,6 +115,7 @@ class SearchBot:
         root = _Node()
         deadline = None if self.time is None else time.monotonic() + self.time
         fixed = None if self.resample else position.sample(self.rng)
+        self.hinted = self.use_hint and position.has_heuristic
         done = 0
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
@@ -155,9 +190,10 @@ class SearchBot:
         return best, False
 
     def _playout(self, game) -> list[float]:
-        """Random moves to the end (at most ``rollout`` of them): each seat's reward."""
+        """Random moves to the end (at most ``rollout`` of them; with a heuristic, at most
+        ``cutoff``, then the heuristic values the position): each seat's reward."""
         rng, n = self.rng, game.players
-        for _ in range(self.rollout):
+        for _ in range(min(self.cutoff, self.rollout) if self.hinted else self.rollout):
             if game.over:
                 return rewards(game.result, n)
             if game.at_chance:
@@ -168,6 +204,8 @@ class SearchBot:
             game.apply(rng.randrange(len(moves)), safe=False, seat=seat)
         if game.over:
             return rewards(game.result, n)
+        if self.hinted:
+            return hint_values(game, self.scale)
         return [1.0 / n if n > 2 else 0.5] * n
 
 
@@ -196,22 +234,27 @@ class IsmctsBot(SearchBot):
 
 
 class GreedyBot:
-    """One ply: the move whose result is best for its seat, after ``samples`` random
-    playouts of each move (ties: the first)."""
+    """One ply: the move whose result is best for its seat (ties: the first). With a
+    ruleset heuristic, the result is the position right after the move (chance steps
+    drawn), valued by the heuristic; without one, ``samples`` random playouts of each move."""
 
     name = "greedy"
     wants_position = True
 
-    def __init__(self, seed: int = 0, samples: int = 4, rollout: int = ROLLOUT_LIMIT):
+    def __init__(self, seed: int = 0, samples: int = 4, rollout: int = ROLLOUT_LIMIT,
+                 heuristic: int = 1, scale: float = SCALE):
         self.rng = random.Random(seed)
         self.samples, self.rollout = samples, rollout
+        self.use_hint, self.scale = bool(heuristic), scale
 
     def choose_position(self, position) -> int:
         seat, moves = position.seat, position.moves
         if len(moves) == 1:
             return 0
-        player = SearchBot(0, rollout=self.rollout)
-        player.rng = self.rng
+        hinted = self.use_hint and position.has_heuristic
+        player = SearchBot(0, rollout=self.rollout, heuristic=int(hinted), cutoff=0,
+                           scale=self.scale)
+        player.rng, player.hinted = self.rng, hinted
         best, best_value = 0, -1.0
         for i, _ in enumerate(moves):
             total = 0.0
@@ -219,6 +262,8 @@ class GreedyBot:
                 game = position.sample(self.rng)
                 try:
                     game.apply(i, safe=False, seat=seat)
+                    while hinted and game.at_chance:
+                        game.sample_chance()
                     total += player._playout(game)[seat]
                 except (RuleError, IllegalMove):
                     pass  # a drawn game the rules cannot play on: it counts as lost

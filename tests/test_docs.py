@@ -58,7 +58,7 @@ BLOCK = re.compile(r"^```([\w-]+)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 HEADER = re.compile(r"(ruleset|variant|locale)\s+(\w+)")
 DECL_WORDS = {"title", "players", "order", "language", "enum", "kind", "board", "zone",
               "deck", "var", "relation", "function", "procedure", "setup", "turn", "end",
-              "at", "score", "tiebreak", "name", "text", "label", "color", "replace",
+              "at", "score", "heuristic", "tiebreak", "name", "text", "label", "color", "replace",
               "extend", "remove", "invariant", "bound", "secret", "offscreen"}
 
 
