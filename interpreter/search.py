@@ -30,8 +30,8 @@ EXPLORE_SIMULTANEOUS = 0.25
 #: playouts per move when neither iterations nor time is given
 ITERATIONS = 200
 #: with a ruleset heuristic, a rollout stops after this many moves by default and the
-#: heuristic values the position it reached
-CUTOFF = 4
+#: heuristic values the position it reached (0: the heuristic values the new leaf itself)
+CUTOFF = 0
 #: the heuristic lead over the best other seat that is worth about 3 to 1 (see hint_values)
 SCALE = 10.0
 
