@@ -279,7 +279,16 @@ class PlaySession:
         moves = g.legal_moves()
         tc = self.type_code(g)
         # the bot is given only what its seat may see (a search bot: games drawn from it)
-        idx = self.think(seat)
+        try:
+            idx = self.think(seat)
+        except RuleError as e:  # (the ruleset's heuristic broke a rule)
+            self.console.print(Text(tr(self.lang, "rule error "), style="red") + Text(
+                tr(self.lang, "while {player} ({bot}) was thinking: {error}",
+                   player=self.pname(seat), bot=seat_label(self.lang, self.seats[seat]),
+                   error=e)))
+            if self.record_path is not None:
+                self.save(self.record_path)
+            return False
         try:
             m, before = self.apply(seat, moves[idx])
         except (RuleError, IllegalMove) as e:

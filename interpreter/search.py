@@ -54,12 +54,23 @@ def rewards(result: dict, n: int) -> list[float]:
     return out
 
 
+class HeuristicError(RuleError):
+    """The ruleset's heuristic broke a rule: the search stops with it (unlike a drawn game
+    the rules cannot play on, which only spoils one iteration)."""
+
+
 def hint_values(game, scale: float = SCALE) -> list[float] | None:
     """Each seat's value in [0, 1] of a position by the ruleset's heuristic (None when it
     declares none): the logistic of the seat's lead over the best other seat,
-    ``1 / (1 + exp(-lead / scale))``: 0.5 when level, about 0.73 for a lead of ``scale``."""
+    ``1 / (1 + exp(-lead / scale))``: 0.5 when level, about 0.73 for a lead of ``scale``.
+    Raises HeuristicError."""
     n = game.players
-    h = [game.heuristic(p) for p in range(n)]
+    try:
+        h = [game.heuristic(p) for p in range(n)]
+    except RuleError as e:
+        err = HeuristicError(str(e))
+        err.__dict__.update(e.__dict__)
+        raise err from None
     if h[0] is None:
         return None
     if n == 1:
@@ -123,6 +134,8 @@ class SearchBot:
             game = position.sample(self.rng) if fixed is None else position.again(fixed, self.rng)
             try:
                 self._iterate(root, game)
+            except HeuristicError:
+                raise
             except (RuleError, IllegalMove):
                 # a drawn game the rules cannot play on (a hidden item dealt where the
                 # rules never put one): the iteration counts, but teaches nothing
@@ -265,6 +278,8 @@ class GreedyBot:
                     while hinted and game.at_chance:
                         game.sample_chance()
                     total += player._playout(game)[seat]
+                except HeuristicError:
+                    raise
                 except (RuleError, IllegalMove):
                     pass  # a drawn game the rules cannot play on: it counts as lost
             if total > best_value:
