@@ -59,11 +59,9 @@ class HeuristicError(RuleError):
     the rules cannot play on, which only spoils one iteration)."""
 
 
-def hint_values(game, scale: float = SCALE) -> list[float] | None:
-    """Each seat's value in [0, 1] of a position by the ruleset's heuristic (None when it
-    declares none): the logistic of the seat's lead over the best other seat,
-    ``1 / (1 + exp(-lead / scale))``: 0.5 when level, about 0.73 for a lead of ``scale``.
-    Raises HeuristicError."""
+def leads(game) -> list[float] | None:
+    """Each seat's heuristic lead over the best other seat (its own heuristic with one
+    seat), or None when the ruleset declares no heuristic. Raises HeuristicError."""
     n = game.players
     try:
         h = [game.heuristic(p) for p in range(n)]
@@ -74,12 +72,22 @@ def hint_values(game, scale: float = SCALE) -> list[float] | None:
     if h[0] is None:
         return None
     if n == 1:
-        return [_logistic(h[0] / scale)]
-    out = []
-    for p in range(n):
-        lead = h[p] - max(h[q] for q in range(n) if q != p)
-        out.append(_logistic(lead / scale))
-    return out
+        return [float(h[0])]
+    return [h[p] - max(h[q] for q in range(n) if q != p) for p in range(n)]
+
+
+def hint_values(game, scale: float = SCALE, base: list[float] | None = None) -> list[float] | None:
+    """Each seat's value in [0, 1] of a position by the ruleset's heuristic (None when it
+    declares none): the logistic of how much the seat's lead over the best other seat
+    grew since the position ``base`` (its leads; without it, the lead itself),
+    ``1 / (1 + exp(-gain / scale))``: 0.5 for no gain, about 0.73 for a gain of ``scale``.
+    (Gains, not leads: a game already far ahead or behind would value every move alike.)
+    Raises HeuristicError."""
+    now = leads(game)
+    if now is None:
+        return None
+    base = base or [0.0] * len(now)
+    return [_logistic((x - b) / scale) for x, b in zip(now, base)]
 
 
 def _logistic(x: float) -> float:
@@ -114,6 +122,7 @@ class SearchBot:
         # the ruleset's heuristic cuts rollouts short (heuristic=0: never)
         self.use_hint, self.cutoff, self.scale = bool(heuristic), cutoff, scale
         self.hinted = False  # whether the game being searched has a heuristic
+        self.base: list[float] | None = None  # the heuristic leads at the root
         self.failed = 0  # iterations whose drawn game broke a rule (see choose_position)
 
     # a search bot reads the position, not the view
@@ -132,6 +141,8 @@ class SearchBot:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
             game = position.sample(self.rng) if fixed is None else position.again(fixed, self.rng)
+            if self.hinted and (self.resample or done == 0):
+                self.base = leads(game)  # (ismcts: the root of each drawn game)
             try:
                 self._iterate(root, game)
             except HeuristicError:
@@ -218,7 +229,7 @@ class SearchBot:
         if game.over:
             return rewards(game.result, n)
         if self.hinted:
-            return hint_values(game, self.scale)
+            return hint_values(game, self.scale, self.base)
         return [1.0 / n if n > 2 else 0.5] * n
 
 
@@ -274,6 +285,8 @@ class GreedyBot:
             for _ in range(self.samples):
                 game = position.sample(self.rng)
                 try:
+                    if hinted:
+                        player.base = leads(game)
                     game.apply(i, safe=False, seat=seat)
                     while hinted and game.at_chance:
                         game.sample_chance()
