@@ -94,7 +94,7 @@ _SEARCH = {
                                    "(cut playouts short, see cutoff); 0: never", 0),
     "cutoff": Option(int, CUTOFF, 0, "with a ruleset heuristic: random moves per playout, "
                                      "then the heuristic values the position"),
-    "scale": Option(float, SCALE, 0.001, "the heuristic lead worth about 3 to 1"),
+    "scale": Option(float, SCALE, 0.001, "the gain in heuristic lead worth about 3 to 1"),
 }
 
 #: each bot's options (``NAME:KEY=VALUE``)

@@ -32,7 +32,7 @@ ITERATIONS = 200
 #: with a ruleset heuristic, a rollout stops after this many moves by default and the
 #: heuristic values the position it reached (0: the heuristic values the new leaf itself)
 CUTOFF = 0
-#: the heuristic lead over the best other seat that is worth about 3 to 1 (see hint_values)
+#: the gain in heuristic lead over the best other seat worth about 3 to 1 (see hint_values)
 SCALE = 10.0
 
 

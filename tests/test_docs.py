@@ -702,6 +702,24 @@ def test_turns_pass_to_the_player_after_active():
     assert game.state["vars"]["seen"] == [1, 3, 2, 1]
 
 
+def test_the_heuristic_example_values_each_player_by_its_own_standing():
+    block = next(b for b in ALL_BLOCKS if b.lang == "meeple" and "ruleset race_to_ten" in b.text)
+    game = interpreter.compile_sources(_sources({"race_to_ten.meeple": block.text})).new_game(2, 0)
+    assert (game.has_heuristic, game.heuristic(0), game.heuristic(1)) == (True, 0, 0)
+    game.apply("run 3")
+    assert (game.heuristic(0), game.heuristic(1)) == (30, 0)   # as the text says
+    plain = _run("var done: bool = false\nturn { done = true }\nend when done")
+    assert not plain.has_heuristic and plain.heuristic(0) is None
+
+
+def test_a_heuristic_is_an_int_and_its_errors_are_located():
+    assert _load_error(CLAIM + "var n: int = 0\nturn { n = 1 }\nend when n == 1\n"
+                       "heuristic(p) = n == 1").code == "check/type-mismatch"
+    game = _run("var n: int = 0\nturn { n = 1 }\nend when n == 1\nheuristic(p) = 10 / (n - 1)")
+    with pytest.raises(RuleError, match=r"in the heuristic at claim.meeple:7:16: division by zero"):
+        game.heuristic(0)
+
+
 def test_tiebreaks_in_order_and_higher_is_better():
     game = _run("var done: bool = false\nturn { done = true }\nend when done\n"
                 "score(p) = 1\ntiebreak a(p) = if seat(p) == 1 then 0 else 1\n"

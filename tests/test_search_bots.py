@@ -257,6 +257,10 @@ def test_the_heuristic_lead_over_the_best_other_seat_becomes_a_value_between_0_a
     assert values[1] == pytest.approx(1 / (1 + math.exp(1)))
     assert values[0] == pytest.approx(1 / (1 + math.exp(2)))
     assert search.hint_values(game, scale=20)[2] == pytest.approx(1 / (1 + math.exp(-0.5)))
+    # in a search, the gain since the position the bot decides in: no gain is even
+    assert search.leads(game) == [-20, -10, 10]
+    assert search.hint_values(game, base=[-20, -10, 10]) == [0.5, 0.5, 0.5]
+    assert search.hint_values(game, base=[-30, -10, 20])[0] == pytest.approx(1 / (1 + math.exp(-1)))
     assert search.hint_values(compiled(tmp_path, RISK, "risk").new_game(players=2)) is None
 
 
