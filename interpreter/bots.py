@@ -67,8 +67,9 @@ class Option:
     """One option of a bot: its type (int or float), default (None: no limit), the
     smallest value allowed and what it does."""
 
-    def __init__(self, kind: type, default, minimum, help: str, example=None):
+    def __init__(self, kind: type, default, minimum, help: str, example=None, maximum=None):
         self.kind, self.default, self.minimum, self.help = kind, default, minimum, help
+        self.maximum = maximum
         self.example = example if example is not None else default
 
     def parse(self, bot: str, key: str, text: str):
@@ -80,6 +81,8 @@ class Option:
                                f"e.g. '{bot}:{key}={self.example}'") from None
         if not math.isfinite(value) or value < self.minimum:
             raise BotSpecError(f"bot '{bot}': option {key}={text} must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise BotSpecError(f"bot '{bot}': option {key}={text} must be at most {self.maximum}")
         return value
 
 
@@ -91,7 +94,7 @@ _SEARCH = {
     "c": Option(float, 1.4, 0.0, "exploration constant of UCB1"),
     "rollout": Option(int, 400, 0, "moves per random playout at most (then counted as even)"),
     "heuristic": Option(int, 1, 0, "1: use the ruleset's heuristic when it declares one "
-                                   "(cut playouts short, see cutoff); 0: never", 0),
+                                   "(cut playouts short, see cutoff); 0: never", 0, 1),
     "cutoff": Option(int, CUTOFF, 0, "with a ruleset heuristic: random moves per playout, "
                                      "then the heuristic values the position"),
     "scale": Option(float, SCALE, 0.001, "the gain in heuristic lead worth about 3 to 1"),

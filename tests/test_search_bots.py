@@ -58,12 +58,17 @@ def test_a_spec_gives_the_bot_and_its_options_with_their_types():
     # time alone: as many iterations as the time allows
     assert make_bot("mcts:time=0.5").iterations is None
     assert make_bot("ismcts").iterations == 200
+    bot = make_bot("ismcts:heuristic=0,cutoff=3,scale=2.5")
+    assert (bot.use_hint, bot.cutoff, bot.scale) == (False, 3, 2.5)
+    assert (make_bot("mcts").use_hint, make_bot("mcts").cutoff) == (True, 0)
 
 
 @pytest.mark.parametrize("spec, said", [
     ("minimax", "unknown bot 'minimax'; bots are: first, greedy, ismcts, mcts, random"),
     ("mcts:depth=3", "bot 'mcts' has no option 'depth'; its options are: iterations, time, c, rollout"),
     ("mcts:iterations=many", "option iterations='many' must be a whole number"),
+    ("mcts:heuristic=2", "option heuristic=2 must be at most 1"),
+    ("greedy:scale=0", "option scale=0 must be at least 0.001"),
     ("mcts:iterations=0", "option iterations=0 must be at least 1"),
     ("mcts:time=-1", "option time=-1 must be at least 0.001"),
     ("mcts:time=nan", "must be at least"),
