@@ -1,17 +1,21 @@
 """Loading and compiling every bundled ruleset, and the first screen of `meeple play`,
 from a cold process: with an empty disk cache (cold), with the cache filled by the run
 before (warm), with only the grammar's tables cached (edited: as after editing the
-ruleset) and with the cache off (MEEPLE_NO_CACHE=1). "load" is the CPU time of
+ruleset) and with the cache off (MEEPLE_NO_CACHE=1: the cold compile of issue 13, parse,
+overlays, check and compile for every player count). "load" is the CPU time of
 `meeple.load(NAME)` and starting a game, imports excluded, measured inside a fresh
 process; "first screen" is the CPU time (user + system) of a whole
 `meeple play NAME </dev/null` process, which draws the first screen and ends at the end
-of its input. Best of --runs; a markdown table for docs/performance.md.
+of its input. Best of --runs; a markdown table for docs/performance.md. --overlays adds a
+row for each variant (alone) and each locale of every ruleset.
 
     python benchmarks/bench_load.py [--runs 3] [--checkout PATH] [--only NAME ...]
-                                    [--modes cold warm edited off]
+                                    [--modes cold warm edited off] [--overlays]
 
 --checkout runs another tree of the code (e.g. an older commit exported with
-`git archive <commit> | tar -x -C /tmp/old`) for comparison.
+`git archive <commit> | tar -x -C /tmp/old`) for comparison. The code's .pyc files are
+made first (and PYTHONDONTWRITEBYTECODE is dropped for the children), so that no run
+measures Python compiling Meeple's own source.
 """
 from __future__ import annotations
 
@@ -34,7 +38,8 @@ T = time.process_time
 t0 = T()
 from meeple import interpreter
 t1 = T()
-r = interpreter.load(sys.argv[1])
+name, variants, locale = sys.argv[1], [v for v in sys.argv[2].split(",") if v], sys.argv[3] or None
+r = interpreter.load(name, variants=variants, locale=locale)
 r.new_game(players=min(max(r.min_players, 2), r.max_players), seed=1)
 print(json.dumps({"import": t1 - t0, "load": T() - t1}))
 """
@@ -54,26 +59,35 @@ def environment(code: Path, cache: Path, off: bool) -> dict:
     env = dict(os.environ, PYTHONPATH=str(code), MEEPLE_CACHE_DIR=str(cache), TTY_COMPATIBLE="1",
                COLUMNS="120", LINES="40", _CWD=str(cache))
     env.pop("MEEPLE_NO_CACHE", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if off:
         env["MEEPLE_NO_CACHE"] = "1"
     return env
 
 
-def measure(code: Path, name: str, mode: str, runs: int) -> dict:
+def measure(code: Path, row: tuple, mode: str, runs: int) -> dict:
     """Best of ``runs``: the load alone (``meeple.load`` and a new game) and the whole
-    ``meeple play NAME`` process up to its first screen (it ends at the end of input)."""
+    ``meeple play NAME`` process up to its first screen (it ends at the end of input).
+    ``row`` is (name, variants, locale)."""
+    name, variants, locale = row
+    load_args = [name, ",".join(variants), locale or ""]
+    play_args = [name] + [a for v in variants for a in ("--variant", v)] \
+        + (["--locale", locale] if locale else [])
     best = {"load": 1e9, "play": 1e9}
     for _ in range(runs):
         cache = Path(tempfile.mkdtemp(prefix="meeple-bench-cache-"))
         try:
             env = environment(code, cache, mode == "off")
             if mode in ("warm", "edited"):      # fill the cache first
-                child_cpu([sys.executable, "-c", LOAD, name], env)
+                child_cpu([sys.executable, "-c", LOAD, *load_args], env)
             if mode == "edited":    # as after editing the ruleset: only the grammar is cached
                 for entry in cache.glob("ruleset-*"):
                     entry.unlink()
-            _, out = child_cpu([sys.executable, "-c", LOAD, name], env)
-            best["load"] = min(best["load"], json.loads(out)["load"])
+            _, out = child_cpu([sys.executable, "-c", LOAD, *load_args], env)
+            try:
+                best["load"] = min(best["load"], json.loads(out)["load"])
+            except ValueError:
+                best["load"] = float("nan")     # it does not load: see the command
             if mode == "cold":
                 shutil.rmtree(cache)
                 cache.mkdir(mode=0o700)
@@ -81,11 +95,35 @@ def measure(code: Path, name: str, mode: str, runs: int) -> dict:
                 for entry in cache.glob("ruleset-*"):
                     entry.unlink()
             with open(os.devnull) as nothing:
-                cpu, _ = child_cpu([sys.executable, "-m", "meeple", "play", name], env, stdin=nothing)
+                cpu, _ = child_cpu([sys.executable, "-m", "meeple", "play", *play_args], env, stdin=nothing)
             best["play"] = min(best["play"], cpu)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
     return best
+
+
+def rows(code: Path, names: list[str], overlays: bool) -> list[tuple]:
+    """(name, variants, locale) per row: each ruleset alone, then (with ``overlays``)
+    with each of its variants alone and in each of its locales."""
+    out = []
+    for name in names:
+        out.append((name, (), None))
+        if not overlays:
+            continue
+        folder = code / "rulesets" / name
+        for kind in ("variants", "locales"):
+            for f in sorted((folder / kind).glob("*.meeple")):
+                words = f.read_text(encoding="utf-8").split(None, 2)
+                if len(words) >= 2 and words[0] == "variant":
+                    out.append((name, (words[1],), None))
+                elif len(words) >= 2 and words[0] == "locale":
+                    out.append((name, (), words[1]))
+    return out
+
+
+def label(row: tuple) -> str:
+    name, variants, locale = row
+    return name + "".join(f" +{v}" for v in variants) + (f" @{locale}" if locale else "")
 
 
 def main() -> None:
@@ -95,22 +133,29 @@ def main() -> None:
     ap.add_argument("--only", nargs="*")
     ap.add_argument("--modes", nargs="*", default=["cold", "warm", "off"],
                     help="cold, warm, edited, off (a checkout without the cache needs only off)")
+    ap.add_argument("--overlays", action="store_true",
+                    help="also each variant alone and each locale of every ruleset")
     args = ap.parse_args()
-    sys.path.insert(0, str(args.checkout))
+    code = args.checkout.resolve()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *(str(code / d) for d in
+                    ("meeple", "dsl", "interpreter", "cli") if (code / d).is_dir())],
+                   capture_output=True,
+                   env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+    sys.path.insert(0, str(code))
     from meeple.dsl.load import bundled_names
     names = args.only or bundled_names()
     with tempfile.TemporaryDirectory() as folder:
-        env = environment(args.checkout, Path(folder), True)
+        env = environment(code, Path(folder), True)
         helps = [child_cpu([sys.executable, "-m", "meeple", "--help"], env)[0] for _ in range(args.runs)]
     print(f"`meeple --help`: {min(helps):.2f} s CPU\n")
     modes = args.modes
     print("| ruleset | " + " | ".join(f"load, {m}" for m in modes) + " | "
           + " | ".join(f"first screen, {m}" for m in modes) + " |")
     print("|---|" + "---:|" * (2 * len(modes)))
-    for name in names:
-        got = {mode: measure(args.checkout, name, mode, args.runs) for mode in modes}
+    for row in rows(code, names, args.overlays):
+        got = {mode: measure(code, row, mode, args.runs) for mode in modes}
         cells = [got[m]["load"] for m in modes] + [got[m]["play"] for m in modes]
-        print(f"| {name} | " + " | ".join(f"{c:.2f}" for c in cells) + " |", flush=True)
+        print(f"| {label(row)} | " + " | ".join(f"{c:.2f}" for c in cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

@@ -581,8 +581,8 @@ class Checker:
 
     def m_span(self) -> ir.Span:
         for d in self.m.decls:
-            return ir.Span(file=d.span.file, line=1, column=1)
-        return ir.Span(file=getattr(self.m, "file", "<string>"), line=1, column=1)
+            return ir.trusted(ir.Span, file=d.span.file, line=1, column=1)
+        return ir.trusted(ir.Span, file=getattr(self.m, "file", "<string>"), line=1, column=1)
 
     # ---------------------------------------------------------------- procedures
     def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
@@ -816,7 +816,7 @@ class Checker:
 
     def _attr_assign(self, s: ir.AttrAssign) -> None:
         env = self.proc_locals
-        holder = s.obj if s.obj is not None else ir.Var(span=s.span, name=s.var)
+        holder = s.obj if s.obj is not None else ir.trusted(ir.Var, span=s.span, name=s.var)
         t = self.expr(holder, env)
         value = self.expr(s.value, env)
         if t.is_error:

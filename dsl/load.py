@@ -289,10 +289,10 @@ def _extend(d: ir.Extend, table: dict, diags: errors.Diagnostics) -> None:
     old = table.get(key)
     if old is None:
         if d.target == "at end":
-            table[key] = ir.AtEndDecl(span=d.span, body=d.body)
+            table[key] = ir.trusted(ir.AtEndDecl, span=d.span, body=d.body)
             return
         diags.add(errors.overlay_error(d.span, f"'extend' of {key}, which is not declared",
                                        errors.did_you_mean(key, table)))
         return
-    body = ir.Block(span=old.body.span, stmts=list(old.body.stmts) + list(d.body.stmts))
+    body = ir.trusted(ir.Block, span=old.body.span, stmts=list(old.body.stmts) + list(d.body.stmts))
     table[key] = old.model_copy(update={"body": body})

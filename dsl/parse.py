@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import re
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -32,8 +33,9 @@ _OPTIONS = dict(parser="lalr", start=["start", "expr"], propagate_positions=True
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The LALR parser of the grammar. Making its tables takes about 0.17 s, so they are
-    kept in the disk cache (dsl/diskcache.py), keyed by the grammar, the options, Lark's
-    version and Python's."""
+    shipped beside the grammar (``grammar.tables``, see ``shipped_tables``) and kept in
+    the disk cache (dsl/diskcache.py), keyed by the grammar, the options, Lark's version
+    and Python's; they are made afresh only when neither matches."""
     import lark
     text = GRAMMAR.read_text(encoding="utf-8")
     k = diskcache.key("grammar", text, repr(sorted(_OPTIONS.items())), lark.__version__,
@@ -44,11 +46,57 @@ def parser() -> Lark:
             return Lark.load(io.BytesIO(saved))
         except Exception:  # noqa: BLE001 - a bad entry: build the tables again
             pass
+    shipped = shipped_tables(text, lark.__version__)
+    if shipped is not None:
+        diskcache.put("grammar", k, shipped[1])
+        return shipped[0]
     made = Lark(text, **_OPTIONS)
     buf = io.BytesIO()
     made.save(buf)
     diskcache.put("grammar", k, buf.getvalue())
     return made
+
+
+TABLES = GRAMMAR.with_name("grammar.tables")
+_TABLES_MAGIC = b"meeple-grammar-tables 1\n"
+
+
+def tables_key(text: str) -> str:
+    """What the shipped tables are made from: the grammar's text and the options."""
+    return diskcache.key("grammar", text, repr(sorted(_OPTIONS.items())))
+
+
+def _tables_head(text: str, lark_version: str) -> bytes:
+    return _TABLES_MAGIC + f"{tables_key(text)} lark {lark_version}\n".encode("ascii")
+
+
+def shipped_tables(text: str, lark_version: str, path: Path | None = None) -> tuple[Lark, bytes] | None:
+    """The parser of the shipped tables (``path``, by default ``grammar.tables``) and
+    their bytes as ``Lark.save`` wrote them, or None when they were made from another
+    grammar (``text`` is the grammar in use), other options or another Lark version,
+    or cannot be read: stale tables are never used. ``python3 tools/grammar_tables.py``
+    makes them again after the grammar changes (tests/test_grammar_tables.py checks)."""
+    head = _tables_head(text, lark_version)
+    try:
+        data = (TABLES if path is None else path).read_bytes()
+        if not data.startswith(head):
+            return None
+        saved = zlib.decompress(data[len(head):])
+        return Lark.load(io.BytesIO(saved)), saved
+    except Exception:  # noqa: BLE001 - missing, truncated or foreign: make them afresh
+        return None
+
+
+def write_tables(path: Path | None = None) -> Path:
+    """Makes the parser's tables from the grammar and writes them where ``parser``
+    looks for them (``grammar.tables``); returns the path."""
+    import lark
+    text = GRAMMAR.read_text(encoding="utf-8")
+    buf = io.BytesIO()
+    Lark(text, **_OPTIONS).save(buf)
+    path = TABLES if path is None else path
+    path.write_bytes(_tables_head(text, lark.__version__) + zlib.compress(buf.getvalue(), 9))
+    return path
 
 
 @lru_cache(maxsize=1)
@@ -69,12 +117,14 @@ def keywords() -> tuple[str, ...]:
 
 _KEYWORD_RE = re.compile(r"[a-z_]+")
 
+_new = ir.trusted   # the parser's fields have their types already: no validation
+
 
 def _span(meta_or_token, file: str) -> ir.Span:
     m = meta_or_token
     if getattr(m, "empty", False):
-        return ir.Span(file=file)
-    return ir.Span(file=file, line=m.line, column=m.column,
+        return _new(ir.Span, file=file)
+    return _new(ir.Span, file=file, line=m.line, column=m.column,
                    end_line=getattr(m, "end_line", m.line) or m.line,
                    end_column=getattr(m, "end_column", m.column) or m.column)
 
@@ -143,57 +193,58 @@ class _ToIR(Transformer):
     def start(self, meta, children):
         header, *decls = children
         kind, name = header
-        return ir.File(span=self.s(meta), kind=kind, name=name, decls=decls)
+        return _new(ir.File, span=self.s(meta), kind=kind, name=name, decls=decls)
 
     def header(self, meta, c):
         return (str(c[0]), str(c[1]))
 
     def title_decl(self, meta, c):
-        return ir.Title(span=self.s(meta), text=_string(c[0]))
+        return _new(ir.Title, span=self.s(meta), text=_string(c[0]))
 
     def language_decl(self, meta, c):
-        return ir.Language(span=self.s(meta), text=_string(c[0]))
+        return _new(ir.Language, span=self.s(meta), text=_string(c[0]))
 
     def players_decl(self, meta, c):
-        return ir.Players(span=self.s(meta), min=self.int(c[0]), max=self.int(c[1]))
+        return _new(ir.Players, span=self.s(meta), min=self.int(c[0]), max=self.int(c[1]))
 
     def order_decl(self, meta, c):
-        return ir.Order(span=self.s(meta), direction=str(c[0]))
+        return _new(ir.Order, span=self.s(meta), direction=str(c[0]))
 
     def name_list(self, meta, c):
         return [str(x) for x in c]
 
     def enum_decl(self, meta, c):
-        return ir.EnumDecl(span=self.t(c[0]), name=str(c[0]), values=c[1])
+        return _new(ir.EnumDecl, span=self.t(c[0]), name=str(c[0]), values=c[1])
 
     def field(self, meta, c):
         var, name, type_, init = c
-        return ir.FieldDecl(span=self.t(name), name=str(name), type=type_, var=var is not None,
+        return _new(ir.FieldDecl, span=self.t(name), name=str(name), type=type_, var=var is not None,
                             init=init)
 
     def kind_decl(self, meta, c):
-        return ir.KindDecl(span=self.t(c[0]), name=str(c[0]), fields=[x for x in c[1:] if x is not None])
+        return _new(ir.KindDecl, span=self.t(c[0]), name=str(c[0]),
+                    fields=[x for x in c[1:] if x is not None])
 
     def named_arg(self, meta, c):
-        return ir.NamedArg(span=self.t(c[0]), name=str(c[0]), value=c[1])
+        return _new(ir.NamedArg, span=self.t(c[0]), name=str(c[0]), value=c[1])
 
     def generator(self, meta, c):
         return (str(c[0]), [x for x in c[1:] if x is not None], self.t(c[0]))
 
     def cell_def(self, meta, c):
-        return ir.CellDef(span=self.t(c[0]), name=str(c[0]), coords=[x for x in c[1:] if x is not None])
+        return _new(ir.CellDef, span=self.t(c[0]), name=str(c[0]), coords=[x for x in c[1:] if x is not None])
 
     def holds(self, meta, c):
         return (c[0], str(c[1]) if c[1] is not None else "public")
 
     def board_decl(self, meta, c):
         name, (gen, args, _), (holds, vis) = c
-        return ir.BoardDecl(span=self.t(name), name=str(name), generator=gen, args=args,
+        return _new(ir.BoardDecl, span=self.t(name), name=str(name), generator=gen, args=args,
                             holds=holds, visibility=vis)
 
     def board_cells_decl(self, meta, c):
         name, *cells, (holds, vis) = c
-        return ir.BoardDecl(span=self.t(name), name=str(name), cells=cells, holds=holds,
+        return _new(ir.BoardDecl, span=self.t(name), name=str(name), cells=cells, holds=holds,
                             visibility=vis)
 
     def per_player(self, meta, c):
@@ -201,7 +252,7 @@ class _ToIR(Transformer):
 
     def zone_decl(self, meta, c):
         name, holds, per, vis = c
-        return ir.ZoneDecl(span=self.t(name), name=str(name), holds=holds, per_player=bool(per),
+        return _new(ir.ZoneDecl, span=self.t(name), name=str(name), holds=holds, per_player=bool(per),
                            visibility=str(vis) if vis else ("owner" if per else "public"))
 
     def for_clauses(self, meta, c):
@@ -212,118 +263,118 @@ class _ToIR(Transformer):
 
     def deck_entry(self, meta, c):
         count, (kind, args, span), clauses = c
-        return ir.DeckEntry(span=span, count=self.int(count) if count is not None else 1, kind=kind,
+        return _new(ir.DeckEntry, span=span, count=self.int(count) if count is not None else 1, kind=kind,
                             args=args, clauses=clauses)
 
     def deck_decl(self, meta, c):
         name, into, *entries = c
-        return ir.DeckDecl(span=self.t(name), name=str(name), into=str(into), entries=entries)
+        return _new(ir.DeckDecl, span=self.t(name), name=str(name), into=str(into), entries=entries)
 
     def var_decl(self, meta, c):
         name, type_, per, vis, init = c
-        return ir.VarDecl(span=self.t(name), name=str(name), type=type_, per_player=bool(per),
+        return _new(ir.VarDecl, span=self.t(name), name=str(name), type=type_, per_player=bool(per),
                           visibility=str(vis) if vis is not None and str(vis) != "public" else None,
                           init=init)
 
     def param(self, meta, c):
-        return ir.Param(span=self.t(c[0]), name=str(c[0]), type=c[1])
+        return _new(ir.Param, span=self.t(c[0]), name=str(c[0]), type=c[1])
 
     def params(self, meta, c):
         return [x for x in c if x is not None]
 
     def relation_decl(self, meta, c):
         name, *params, body = c
-        return ir.RelationDecl(span=self.t(name), name=str(name), params=params, body=body)
+        return _new(ir.RelationDecl, span=self.t(name), name=str(name), params=params, body=body)
 
     def function_decl(self, meta, c):
         name, params, result, body = c
-        return ir.FunctionDecl(span=self.t(name), name=str(name), params=params, result=result,
+        return _new(ir.FunctionDecl, span=self.t(name), name=str(name), params=params, result=result,
                                body=body)
 
     def procedure_decl(self, meta, c):
         name, params, body = c
-        return ir.ProcedureDecl(span=self.t(name), name=str(name), params=params, body=body)
+        return _new(ir.ProcedureDecl, span=self.t(name), name=str(name), params=params, body=body)
 
     def procedure_result_decl(self, meta, c):
         name, params, result, body = c
-        return ir.ProcedureDecl(span=self.t(name), name=str(name), params=params, body=body,
+        return _new(ir.ProcedureDecl, span=self.t(name), name=str(name), params=params, body=body,
                                 result=result)
 
     def setup_decl(self, meta, c):
-        return ir.SetupDecl(span=self.s(meta), body=c[0])
+        return _new(ir.SetupDecl, span=self.s(meta), body=c[0])
 
     def turn_decl(self, meta, c):
-        return ir.TurnDecl(span=self.s(meta), body=c[0])
+        return _new(ir.TurnDecl, span=self.s(meta), body=c[0])
 
     def end_decl(self, meta, c):
-        return ir.EndDecl(span=self.s(meta), cond=c[0])
+        return _new(ir.EndDecl, span=self.s(meta), cond=c[0])
 
     def at_end_decl(self, meta, c):
-        return ir.AtEndDecl(span=self.s(meta), body=c[0])
+        return _new(ir.AtEndDecl, span=self.s(meta), body=c[0])
 
     def moment(self, meta, c):
         return " ".join(str(x) for x in c)
 
     def invariant_decl(self, meta, c):
-        return ir.InvariantDecl(span=self.t(c[0]), name=str(c[0]), moment=c[1] or "always", cond=c[2])
+        return _new(ir.InvariantDecl, span=self.t(c[0]), name=str(c[0]), moment=c[1] or "always", cond=c[2])
 
     def bound_decl(self, meta, c):
-        return ir.BoundDecl(span=self.s(meta), count=self.int(c[0]), unit=str(c[1]))
+        return _new(ir.BoundDecl, span=self.s(meta), count=self.int(c[0]), unit=str(c[1]))
 
     def until_end(self, meta, c):
         return True
 
     def secret_decl(self, meta, c):
-        return ir.SecretDecl(span=self.t(c[0]), zone=str(c[0]), until_end=bool(c[1]))
+        return _new(ir.SecretDecl, span=self.t(c[0]), zone=str(c[0]), until_end=bool(c[1]))
 
     def score_decl(self, meta, c):
-        return ir.ScoreDecl(span=self.s(meta), param=str(c[0]), body=c[1])
+        return _new(ir.ScoreDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 
     def heuristic_decl(self, meta, c):
         return ir.HeuristicDecl(span=self.s(meta), param=str(c[0]), body=c[1])
 
     def outcome_decl(self, meta, c):
-        return ir.OutcomeDecl(span=self.s(meta), param=str(c[0]),
+        return _new(ir.OutcomeDecl, span=self.s(meta), param=str(c[0]),
                               rank=str(c[1]) if c[1] is not None else None, clauses=list(c[2:]))
 
     def outcome_clause(self, meta, c):
-        return ir.OutcomeClause(span=self.t(c[0]), outcome=str(c[0]),
+        return _new(ir.OutcomeClause, span=self.t(c[0]), outcome=str(c[0]),
                                 cond=None if isinstance(c[1], Token) else c[1])
 
     def participant_decl(self, meta, c):
-        return ir.ParticipantDecl(span=self.t(c[0]), name=str(c[0]), score=c[1])
+        return _new(ir.ParticipantDecl, span=self.t(c[0]), name=str(c[0]), score=c[1])
 
     def team_decl(self, meta, c):
-        return ir.TeamDecl(span=self.s(meta), param=str(c[0]), body=c[1])
+        return _new(ir.TeamDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 
     def tiebreak_decl(self, meta, c):
-        return ir.TiebreakDecl(span=self.t(c[0]), name=str(c[0]), param=str(c[1]), body=c[2])
+        return _new(ir.TiebreakDecl, span=self.t(c[0]), name=str(c[0]), param=str(c[1]), body=c[2])
 
     def path(self, meta, c):
         return ".".join(str(x) for x in c if x is not None)
 
     def name_decl(self, meta, c):
-        return ir.NameDecl(span=self.s(meta), path=c[0], text=_string(c[1]),
+        return _new(ir.NameDecl, span=self.s(meta), path=c[0], text=_string(c[1]),
                            short=_string(c[2]) if c[2] is not None else None)
 
     def offscreen_decl(self, meta, c):
-        return ir.OffscreenDecl(span=self.t(c[0]), name=str(c[0]))
+        return _new(ir.OffscreenDecl, span=self.t(c[0]), name=str(c[0]))
 
     def text_decl(self, meta, c):
-        return ir.TextDecl(span=self.t(c[0]), key=str(c[0]), text=_string(c[1]))
+        return _new(ir.TextDecl, span=self.t(c[0]), key=str(c[0]), text=_string(c[1]))
 
     def label_decl(self, meta, c):
-        return ir.LabelDecl(span=self.s(meta), kind=str(c[0]), template=_string(c[1]),
+        return _new(ir.LabelDecl, span=self.s(meta), kind=str(c[0]), template=_string(c[1]),
                             short=_string(c[2]) if c[2] is not None else None)
 
     def color_decl(self, meta, c):
-        return ir.ColorDecl(span=self.s(meta), path=c[0], color=str(c[1]))
+        return _new(ir.ColorDecl, span=self.s(meta), path=c[0], color=str(c[1]))
 
     def kind_color_decl(self, meta, c):
-        return ir.KindColorDecl(span=self.s(meta), kind=str(c[0]), attr=str(c[1]))
+        return _new(ir.KindColorDecl, span=self.s(meta), kind=str(c[0]), attr=str(c[1]))
 
     def replace_decl(self, meta, c):
-        return ir.Replace(span=self.s(meta), decl=c[0])
+        return _new(ir.Replace, span=self.s(meta), decl=c[0])
 
     def extend_target(self, meta, c):
         words = [str(x) for x in c]
@@ -333,31 +384,31 @@ class _ToIR(Transformer):
 
     def extend_decl(self, meta, c):
         (target, name), body = c
-        return ir.Extend(span=self.s(meta), target=target, name=name, body=body)
+        return _new(ir.Extend, span=self.s(meta), target=target, name=name, body=body)
 
     def remove_decl(self, meta, c):
-        return ir.Remove(span=self.s(meta), what=str(c[0]), name=str(c[1]))
+        return _new(ir.Remove, span=self.s(meta), what=str(c[0]), name=str(c[1]))
 
     # -------------------------------------------------------- types
     def type_ref(self, meta, c):
         x = c[0]
         if isinstance(x, ir.TypeRef):
             return x
-        return ir.TypeRef(span=self.t(x), name=str(x))
+        return _new(ir.TypeRef, span=self.t(x), name=str(x))
 
     def list_type(self, meta, c):
-        return ir.TypeRef(span=self.s(meta), name="list", item=c[0])
+        return _new(ir.TypeRef, span=self.s(meta), name="list", item=c[0])
 
     def zone_type(self, meta, c):
-        kind = ir.TypeRef(span=self.t(c[0]), name=str(c[0])) if c[0] is not None else None
-        return ir.TypeRef(span=self.s(meta), name="zone", item=kind)
+        kind = _new(ir.TypeRef, span=self.t(c[0]), name=str(c[0])) if c[0] is not None else None
+        return _new(ir.TypeRef, span=self.s(meta), name="zone", item=kind)
 
     # -------------------------------------------------------- statements
     def block(self, meta, c):
-        return ir.Block(span=self.s(meta), stmts=c)
+        return _new(ir.Block, span=self.s(meta), stmts=c)
 
     def let_stmt(self, meta, c):
-        return ir.Let(span=self.t(c[0]), var=str(c[0]), value=c[1])
+        return _new(ir.Let, span=self.t(c[0]), var=str(c[0]), value=c[1])
 
     def target(self, meta, c):
         if len(c) > 2:  # `NAME(a, b) = ...`: the grammar shares its brackets with calls
@@ -369,17 +420,18 @@ class _ToIR(Transformer):
 
     def assign_stmt(self, meta, c):
         (name, player, span), value = c
-        return ir.Assign(span=span, var=name, player=player, value=value)
+        return _new(ir.Assign, span=span, var=name, player=player, value=value)
 
     def attr_assign_stmt(self, meta, c):
-        return ir.AttrAssign(span=self.t(c[1]), var=str(c[0]), attr=str(c[1]), value=c[2])
+        return _new(ir.AttrAssign, span=self.t(c[1]), var=str(c[0]), attr=str(c[1]), value=c[2])
 
     def item_attr_assign(self, meta, c):
         # `top(c).w = 1`: the item is any call, index or attribute path
-        return ir.AttrAssign(span=self.t(c[1]), var="", attr=str(c[1]), value=c[2], obj=c[0])
+        return _new(ir.AttrAssign, span=self.t(c[1]), var="", attr=str(c[1]), value=c[2], obj=c[0])
 
     def name_index(self, meta, c):
-        return ir.Index(span=self.s(meta), obj=ir.Var(span=self.t(c[0]), name=str(c[0])), index=c[1])
+        return _new(ir.Index, span=self.s(meta), obj=_new(ir.Var, span=self.t(c[0]), name=str(c[0])),
+                    index=c[1])
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])
@@ -387,13 +439,13 @@ class _ToIR(Transformer):
     def if_stmt(self, meta, c):
         cond, block, *rest = c
         other = rest[-1]
-        return ir.If(span=self.s(meta), branches=[(cond, block)] + list(rest[:-1]), other=other)
+        return _new(ir.If, span=self.s(meta), branches=[(cond, block)] + list(rest[:-1]), other=other)
 
     def for_stmt(self, meta, c):
-        return ir.For(span=self.s(meta), var=str(c[0]), iter=c[1], body=c[2])
+        return _new(ir.For, span=self.s(meta), var=str(c[0]), iter=c[1], body=c[2])
 
     def while_stmt(self, meta, c):
-        return ir.While(span=self.s(meta), cond=c[0], limit=self.int(c[1]), body=c[2])
+        return _new(ir.While, span=self.s(meta), cond=c[0], limit=self.int(c[1]), body=c[2])
 
     def chooser(self, meta, c):
         return ("by", c[0])
@@ -406,18 +458,18 @@ class _ToIR(Transformer):
 
     def choose_stmt(self, meta, c):
         var, options, chooser, verb, alone = c
-        return ir.Choose(span=self.s(meta), var=str(var), options=options,
+        return _new(ir.Choose, span=self.s(meta), var=str(var), options=options,
                          chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
                          alone=alone[1] if alone else None)
 
     def choose_each_stmt(self, meta, c):
         var, arg, options, each, seats, verb = c
-        return ir.ChooseEach(span=self.s(meta), var=str(var), arg=str(arg), options=options,
+        return _new(ir.ChooseEach, span=self.s(meta), var=str(var), arg=str(arg), options=options,
                              each=str(each), seats=seats, verb=verb[1] if verb else None)
 
     def choose_subset_stmt(self, meta, c):
         var, options, where, chooser, verb = c
-        return ir.ChooseSubset(span=self.s(meta), var=str(var), options=options, where=where,
+        return _new(ir.ChooseSubset, span=self.s(meta), var=str(var), options=options, where=where,
                                chooser=chooser[1] if chooser else None,
                                verb=verb[1] if verb else None)
 
@@ -430,7 +482,7 @@ class _ToIR(Transformer):
     def best_stmt(self, meta, c):
         var, options, keys, tie = c
         tie_kind, chooser = tie if tie else ("choose", None)
-        return ir.Best(span=self.s(meta), var=str(var), options=options, keys=keys,
+        return _new(ir.Best, span=self.s(meta), var=str(var), options=options, keys=keys,
                        tie=tie_kind, chooser=chooser)
 
     def facing(self, meta, c):
@@ -438,83 +490,83 @@ class _ToIR(Transformer):
 
     def move_stmt(self, meta, c):
         facing, seen_by = c[2] if c[2] is not None else (None, None)
-        return ir.Move(span=self.s(meta), what=c[0], to=c[1], facing=facing, seen_by=seen_by)
+        return _new(ir.Move, span=self.s(meta), what=c[0], to=c[1], facing=facing, seen_by=seen_by)
 
     def flip_stmt(self, meta, c):
         facing, seen_by = c[1]
-        return ir.Flip(span=self.s(meta), what=c[0], facing=facing, seen_by=seen_by)
+        return _new(ir.Flip, span=self.s(meta), what=c[0], facing=facing, seen_by=seen_by)
 
     def shuffle_stmt(self, meta, c):
-        return ir.Shuffle(span=self.s(meta), zone=c[0])
+        return _new(ir.Shuffle, span=self.s(meta), zone=c[0])
 
     def deal_count(self, meta, c):
         return None if str(c[0]) == "all" else self.int(c[0])
 
     def deal_stmt(self, meta, c):
-        return ir.Deal(span=self.t(c[2]), count=c[0], source=c[1], to=str(c[2]))
+        return _new(ir.Deal, span=self.t(c[2]), count=c[0], source=c[1], to=str(c[2]))
 
     def fill_stmt(self, meta, c):
-        return ir.Fill(span=self.t(c[0]), board=str(c[0]), source=c[1])
+        return _new(ir.Fill, span=self.t(c[0]), board=str(c[0]), source=c[1])
 
     def random_stmt(self, meta, c):
-        return ir.PickRandom(span=self.s(meta), var=str(c[0]), options=c[1])
+        return _new(ir.PickRandom, span=self.s(meta), var=str(c[0]), options=c[1])
 
     def roll_stmt(self, meta, c):
         _, *names, faces = c
-        return ir.Roll(span=self.s(meta), vars=[str(n) for n in names], faces=faces)
+        return _new(ir.Roll, span=self.s(meta), vars=[str(n) for n in names], faces=faces)
 
     def log_stmt(self, meta, c):
-        return ir.Log(span=self.s(meta), key=str(c[0]), template=_string(c[1]))
+        return _new(ir.Log, span=self.s(meta), key=str(c[0]), template=_string(c[1]))
 
     def call_stmt(self, meta, c):
-        return ir.CallProc(span=self.t(c[0]), proc=str(c[0]), args=[x for x in c[1:] if x is not None])
+        return _new(ir.CallProc, span=self.t(c[0]), proc=str(c[0]), args=[x for x in c[1:] if x is not None])
 
     def return_stmt(self, meta, c):
-        return ir.Return(span=self.s(meta), value=c[0])
+        return _new(ir.Return, span=self.s(meta), value=c[0])
 
     def let_call_stmt(self, meta, c):
         var, proc, *args = c
-        return ir.CallResult(span=self.t(var), var=str(var), new=True, proc=str(proc),
+        return _new(ir.CallResult, span=self.t(var), var=str(var), new=True, proc=str(proc),
                              args=[x for x in args if x is not None])
 
     def assign_call_stmt(self, meta, c):
         (name, player, span), proc, *args = c
-        return ir.CallResult(span=span, var=name, player=player, proc=str(proc),
+        return _new(ir.CallResult, span=span, var=name, player=player, proc=str(proc),
                              args=[x for x in args if x is not None])
 
     def reveal_stmt(self, meta, c):
-        return ir.Reveal(span=self.s(meta), zone=c[0])
+        return _new(ir.Reveal, span=self.s(meta), zone=c[0])
 
     def end_game_stmt(self, meta, c):
-        return ir.EndGame(span=self.s(meta))
+        return _new(ir.EndGame, span=self.s(meta))
 
     # -------------------------------------------------------- expressions
     def int_lit(self, meta, c):
-        return ir.IntLit(span=self.t(c[0]), value=self.int(c[0]))
+        return _new(ir.IntLit, span=self.t(c[0]), value=self.int(c[0]))
 
     def str_lit(self, meta, c):
-        return ir.StrLit(span=self.t(c[0]), value=_string(c[0]))
+        return _new(ir.StrLit, span=self.t(c[0]), value=_string(c[0]))
 
     def true_lit(self, meta, c):
-        return ir.BoolLit(span=self.s(meta), value=True)
+        return _new(ir.BoolLit, span=self.s(meta), value=True)
 
     def false_lit(self, meta, c):
-        return ir.BoolLit(span=self.s(meta), value=False)
+        return _new(ir.BoolLit, span=self.s(meta), value=False)
 
     def none_lit(self, meta, c):
-        return ir.NoneLit(span=self.s(meta))
+        return _new(ir.NoneLit, span=self.s(meta))
 
     def var(self, meta, c):
-        return ir.Var(span=self.t(c[0]), name=str(c[0]))
+        return _new(ir.Var, span=self.t(c[0]), name=str(c[0]))
 
     def attr(self, meta, c):
-        return ir.Attr(span=self.t(c[1]), obj=c[0], name=str(c[1]))
+        return _new(ir.Attr, span=self.t(c[1]), obj=c[0], name=str(c[1]))
 
     def index(self, meta, c):
-        return ir.Index(span=self.s(meta), obj=c[0], index=c[1])
+        return _new(ir.Index, span=self.s(meta), obj=c[0], index=c[1])
 
     def call(self, meta, c):
-        return ir.Call(span=self.t(c[0]), func=str(c[0]), args=[x for x in c[1:] if x is not None])
+        return _new(ir.Call, span=self.t(c[0]), func=str(c[0]), args=[x for x in c[1:] if x is not None])
 
     def cell_at(self, meta, c):
         name, board, *coords = c
@@ -525,29 +577,29 @@ class _ToIR(Transformer):
                               "write the arguments without names")
             bad.code = "parse/unexpected-token"
             raise bad
-        return ir.CellAt(span=self.t(name), board=board, coords=coords)
+        return _new(ir.CellAt, span=self.t(name), board=board, coords=coords)
 
     def for_clause(self, meta, c):
-        return ir.ForClause(span=self.t(c[0]), var=str(c[0]), iter=c[1])
+        return _new(ir.ForClause, span=self.t(c[0]), var=str(c[0]), iter=c[1])
 
     def _comp(self, meta, elem, rest):
         cond = rest[-1]
         clauses = rest[:-1]
-        return ir.Comprehension(span=self.s(meta), elem=elem, clauses=clauses, cond=cond)
+        return _new(ir.Comprehension, span=self.s(meta), elem=elem, clauses=clauses, cond=cond)
 
     def aggregate(self, meta, c):
         name, elem, *rest = c
-        return ir.Aggregate(span=self.t(name), func=str(name), comp=self._comp(meta, elem, rest))
+        return _new(ir.Aggregate, span=self.t(name), func=str(name), comp=self._comp(meta, elem, rest))
 
     def comprehension(self, meta, c):
         elem, *rest = c
         return self._comp(meta, elem, rest)
 
     def list_lit(self, meta, c):
-        return ir.ListLit(span=self.s(meta), items=[x for x in c if x is not None])
+        return _new(ir.ListLit, span=self.s(meta), items=[x for x in c if x is not None])
 
     def _binop(self, meta, op, left, right):
-        return ir.BinOp(span=self.s(meta), op=op, left=left, right=right)
+        return _new(ir.BinOp, span=self.s(meta), op=op, left=left, right=right)
 
     def or_op(self, meta, c):
         return self._binop(meta, "or", c[0], c[1])
@@ -556,10 +608,10 @@ class _ToIR(Transformer):
         return self._binop(meta, "and", c[0], c[1])
 
     def not_op(self, meta, c):
-        return ir.UnOp(span=self.s(meta), op="not", operand=c[0])
+        return _new(ir.UnOp, span=self.s(meta), op="not", operand=c[0])
 
     def neg_op(self, meta, c):
-        return ir.UnOp(span=self.s(meta), op="-", operand=c[0])
+        return _new(ir.UnOp, span=self.s(meta), op="-", operand=c[0])
 
     def comp_op(self, meta, c):
         return " ".join(str(x) for x in c)
@@ -583,8 +635,8 @@ class _ToIR(Transformer):
         # the elif parts fold into nested conditionals, from the last one outwards
         cond, then, *parts, other = c
         for part in reversed(parts):
-            other = ir.CondExpr(span=part[2], cond=part[0], then=part[1], other=other)
-        return ir.CondExpr(span=self.s(meta), cond=cond, then=then, other=other)
+            other = _new(ir.CondExpr, span=part[2], cond=part[0], then=part[1], other=other)
+        return _new(ir.CondExpr, span=self.s(meta), cond=cond, then=then, other=other)
 
     def cond_elif(self, meta, c):
         return (c[0], c[1], self.s(meta))

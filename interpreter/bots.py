@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
+from . import runtime
 from .search import CUTOFF, ITERATIONS, SCALE, GreedyBot, IsmctsBot, MctsBot
 
 _BOT_SEED_TAG = b"meeple/bot-seed/v1"
@@ -26,6 +27,7 @@ class RandomBot:
     """Picks uniformly among the legal moves, from its own seeded generator."""
 
     name = "random"
+    reads_notations = False  # (bot_move then makes no notation: see _LazyNotations)
 
     def __init__(self, seed: int = 0, **_options):
         # seeded with bot_seed(...): Mersenne Twister is predictable from its outputs,
@@ -40,6 +42,7 @@ class FirstBot:
     """Always plays the first legal move: deterministic, for tests and benchmarks."""
 
     name = "first"
+    reads_notations = False
 
     def __init__(self, seed: int = 0, **_options):
         pass
@@ -236,11 +239,44 @@ def bot_move(bot, game, seat: int) -> int:
     ``game.legal_moves(seat)``. The bot is given only what that seat may see: a simple
     bot its view and the notations of its moves, a search bot (``wants_position``) a
     ``Position``, whose games are drawn from what the seat knows."""
-    moves = game.legal_moves(seat)
     if getattr(bot, "wants_position", False):
+        count = len(game.legal_moves(seat))
         idx = bot.choose_position(Position(game, seat))
+    elif runtime.FAST_PATHS and not getattr(bot, "reads_notations", True):
+        notations = _LazyNotations(game, seat)
+        idx = bot.choose(_LazyView(game, seat), notations)
+        count = len(notations)
     else:
+        moves = game.legal_moves(seat)
         idx = bot.choose(_LazyView(game, seat), [m.notation for m in moves])
-    if not (isinstance(idx, int) and 0 <= idx < len(moves)):
-        raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of {len(moves)}")
+        count = len(moves)
+    if not (isinstance(idx, int) and 0 <= idx < count):
+        raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of {count}")
     return idx
+
+
+class _LazyNotations(Sequence):
+    """The notations of a seat's legal moves, made only if the bot reads them (a bot
+    that declares ``reads_notations = False`` needs their number alone)."""
+
+    __slots__ = ("_count", "_game", "_list", "_seat")
+
+    def __init__(self, game, seat: int):
+        self._game, self._seat, self._list = game, seat, None
+        self._count = game.move_count(seat)
+
+    def _notations(self) -> list[str]:
+        if self._list is None:
+            self._list = [m.notation for m in self._game.legal_moves(self._seat)]
+        return self._list
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i):
+        return self._notations()[i]
+
+    def __eq__(self, other):
+        return list(self) == other
+
+    __hash__ = None

@@ -4,6 +4,7 @@ and resume from plain data: the procedure name, an instruction index and its loc
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import sys
 from dataclasses import dataclass, field
@@ -392,7 +393,7 @@ class Program:
         if span is None or not self._count_code(src, span):
             return
         try:
-            exec(compile(src, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+            exec(_code(src, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         except (SyntaxError, RecursionError, MemoryError):
             self.diags.append(self._budget_diag(span, "nesting", "the functions are too complex to compile"))
             raise MeepleError(self.diags) from None
@@ -413,7 +414,7 @@ class Program:
         self._fast_ready = True
         try:
             fast = self._function_source(self.fastc, recursive)
-            exec(compile(fast, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+            exec(_code(fast, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         except Exception:  # noqa: BLE001 - the straightforward code serves
             for name in c.functions:
                 if f"PF_{name}" in self.ns:
@@ -539,12 +540,15 @@ class Program:
         def build(R):
             rel.clear()
             related.clear()
-            for t in itertools.product(self.boards[board], repeat=n):
-                if fn(R, *t):
-                    related.add(t)
-                    for k in range(1, n):
-                        rest = t[k:]
-                        rel.setdefault(t[:k], []).append(rest[0] if len(rest) == 1 else list(rest))
+            # fn(R, *t) for every tuple t of cells in order, without a Python loop around
+            # each call (chess's `between` is 262,144 calls)
+            calls, tuples = itertools.tee(itertools.product((R,), *[self.boards[board]] * n))
+            for t in itertools.compress(tuples, itertools.starmap(fn, calls)):
+                t = t[1:]
+                related.add(t)
+                for k in range(1, n):
+                    rest = t[k:]
+                    rel.setdefault(t[:k], []).append(rest[0] if len(rest) == 1 else list(rest))
             return True
         if name in self._made_relations:
             rel, related = self._made_relations[name]
@@ -586,7 +590,7 @@ class Program:
     def _eval(self, src: str, filename: str, span):
         self._count_code(src, span)
         try:
-            return eval(compile(src, filename, "eval"), self.ns)  # noqa: S307 - generated from the checked IR
+            return eval(_code(src, filename, "eval"), self.ns)  # noqa: S307 - generated from the checked IR
         except (SyntaxError, RecursionError, MemoryError):
             self.diags.append(self._budget_diag(span, "nesting", "this expression is too complex to "
                                                 "compile (nested too deeply)"))
@@ -628,7 +632,7 @@ class Program:
                 f"    try:\n        return {fast}\n    except Exception:\n"
                 f"        R.work, R.calls = w, k\n    return SLOW_{k}({params})\n")
         try:
-            exec(compile(code, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+            exec(_code(code, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
         except (SyntaxError, RecursionError, MemoryError):
             return self._eval(src, filename, e.span)
         return self.ns[f"FAST_{k}"]
@@ -717,6 +721,14 @@ def _chancy(ins):
 _BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
 
 
+@functools.lru_cache(maxsize=4096)
+def _code(src: str, filename: str, mode: str):
+    """``compile()``, once per text: the programs of a ruleset for each player count
+    (and a ruleset loaded again in the same process) share their code objects, which
+    are immutable; each program runs them in its own namespace."""
+    return compile(src, filename, mode)
+
+
 def _later(src: str, filename: str, ns: dict):
     """The straightforward code of an expression, compiled when first needed (only
     after its fast code failed)."""
@@ -725,7 +737,7 @@ def _later(src: str, filename: str, ns: dict):
     def slow(*args):
         nonlocal fn
         if fn is None:
-            fn = eval(compile(src, filename, "eval"), ns)  # noqa: S307 - generated from the checked IR
+            fn = eval(_code(src, filename, "eval"), ns)  # noqa: S307 - generated from the checked IR
         return fn(*args)
     return slow
 

@@ -245,7 +245,7 @@ class GameChecker:
         the probes, which are made once the game's length is known."""
         if self.known is None:
             return
-        self.known.update(self.game.R)
+        self.known.update(self.game)
         self.history.append((self.game.copy(), list(self.known.bits)))
 
     def _non_interference(self) -> None:

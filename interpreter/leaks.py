@@ -72,7 +72,9 @@ class Knowledge:
     def seen(self, item: int, seat: int) -> bool:
         return bool(self.bits[item] >> _bit(seat, self.n) & 1)
 
-    def update(self, R) -> None:
+    def update(self, game) -> None:
+        """Adds what the seats are shown in ``game`` now (its views and new messages)."""
+        R = game.R
         bits, full = self.bits, self.all
         for i in range(len(bits)):
             if bits[i] == full:

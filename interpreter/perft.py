@@ -105,12 +105,11 @@ def _count(game: Game, depth: int) -> int:
         return 1
     if game.over:
         return 0
-    moves = game.legal_moves()
     if depth == 1:
-        return len(moves)
+        return game.move_count()
     total = 0
-    for move in moves:
-        game.apply(move.index, safe=False)
+    for i in range(game.move_count()):
+        game.apply(i, safe=False)
         total += _count(game, depth - 1)
         game.undo()
     return total

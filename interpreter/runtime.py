@@ -9,6 +9,7 @@ import sys
 from dataclasses import dataclass
 from operator import attrgetter
 from fractions import Fraction
+from itertools import count as _counting, repeat
 from typing import TYPE_CHECKING
 
 from . import rng
@@ -128,8 +129,15 @@ class Decision:
 
     @classmethod
     def of(cls, pend: dict) -> "Decision":
-        seats = tuple(pend.get("seats", (pend["player"],)))
-        return cls(pend["type"], pend["verb"], pend["player"], seats,
+        player = pend["player"]
+        if FAST_PATHS and "seats" not in pend:
+            # one seat decides (as below, without the frozen dataclass's slow __init__)
+            d = object.__new__(cls)
+            d.__dict__.update(type=pend["type"], verb=pend["verb"], player=player, seats=(player,),
+                              waiting=(player,), chosen=())
+            return d
+        seats = tuple(pend.get("seats", (player,)))
+        return cls(pend["type"], pend["verb"], player, seats,
                    tuple(pend.get("waiting", seats)), tuple(s for s, _ in pend.get("chosen", ())))
 
 
@@ -160,7 +168,7 @@ class Runtime:
         self.calls = self.depth = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
-        self.vis = [_visibility(z) for z in prog.zones]
+        self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
         # write to the state appends what it changed; ``low`` is how many frames at the
@@ -358,7 +366,13 @@ class Runtime:
     def say(self, log_id: int, values: list) -> None:
         """A message; for each item in it, which seats could see it when it was said
         (a bit mask), so that later moves of the item never reveal it in old messages."""
-        types = _log_types(self.prog)[log_id]
+        types, plain = _log_types(self.prog)[log_id]
+        if plain and FAST_PATHS:
+            # a message naming no item: no item to mask, none whose variables to keep
+            # (a value of a list type still gets its list of masks, all None)
+            masks = [self._masks(v, t) if t.startswith("list:") else None for v, t in zip(values, types)]
+            self._said(log_id, values, masks, {})
+            return
         masks = [self._masks(v, t) for v, t in zip(values, types)]
         # the item variables of the items named, as they are now (labels may show them)
         snapshot: dict[str, dict[str, object]] = {}
@@ -368,6 +382,9 @@ class Runtime:
                     for name, table in self.iv.items():
                         if table[item] is not None:
                             snapshot.setdefault(name, {})[str(item)] = table[item]
+        self._said(log_id, values, masks, snapshot)
+
+    def _said(self, log_id: int, values: list, masks: list, snapshot: dict) -> None:
         self.log.append([log_id, values, masks, snapshot])
         gone = None
         if len(self.log) > LOG_KEEP:
@@ -437,7 +454,7 @@ class Runtime:
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
         if FAST_PATHS and self._plain_order(type_code, options):
-            return _distinct(sorted(options))
+            return sorted(set(options))  # (plain ints: as _distinct(sorted(options)))
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -452,8 +469,9 @@ class Runtime:
         """Whether the options sort as plain numbers do: numbers (no bools) of a type
         ordered by value, or items of a game that hides nothing, all in zones (known to
         all, so ordered by identity)."""
-        if not all(o.__class__ is int for o in options):
-            return False
+        for o in options:
+            if o.__class__ is not int:
+                return False
         if type_code == "item":
             loc = self.loc
             return _public(self.prog) and all(loc[o] >= 0 for o in options)
@@ -595,6 +613,9 @@ def _visibility(z) -> object:
 
 def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
+    if sys.getrecursionlimit() >= 4 * R.prog.budgets.depth + 1000:  # (as _room_for sees it)
+        _run(R)
+        return
     old = _room_for(R.prog.budgets.depth)
     try:
         _run(R)
@@ -934,6 +955,7 @@ class Game:
         self.program = prog
         self.R = Runtime(prog, state)
         self._moves: list[Move] | None = None
+        self._decided: tuple | None = None  # (the pending dict, its Decision)
         self.script: list = []  # chance outcomes to set as the game reaches chance steps
         # per move played (newest last): what the game was before it and the journal of
         # its writes, for undo
@@ -1066,7 +1088,15 @@ class Game:
     def decision(self) -> Decision | None:
         """The pending decision (None once over): its type code, verb and seats."""
         pend = self.R.pending
-        return None if pend is None else Decision.of(pend)
+        if pend is None:
+            return None
+        if not FAST_PATHS:
+            return Decision.of(pend)
+        known = self._decided
+        if known is None or known[0] is not pend:
+            # (made once per decision: a move replaces the pending dict, never changes it)
+            known = self._decided = (pend, Decision.of(pend))
+        return known[1]
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         """The legal moves of the seat deciding now; with ``seat``, that seat's (none
@@ -1084,32 +1114,57 @@ class Game:
         """The moves of a decision: their notations are written when first read, except
         those naming an item the decider may not know (written now, by its place as it
         is now)."""
+        if not FAST_PATHS:
+            return self._written_at_once(who, options)
+        pend = self.R.pending
+        type_code = pend["type"]
+        if "item" not in type_code:
+            write = _writer(self.program, pend["verb"], type_code, pend.get("alone"))
+            # (as [Move(i, v, write, who) for i, v in enumerate(options)], made faster)
+            return list(map(Move, _counting(), options, repeat(write), repeat(who)))
+        make = self._maker(who)
+        return [make(i, v) for i, v in enumerate(options)]
+
+    def _maker(self, who: int):
+        """How the moves of ``who`` in the pending decision are made, one at a time
+        (``make(index, value)``): as ``_moves_of`` makes them all."""
         R = self.R
         pend = R.pending
         verb, type_code, alone = pend["verb"], pend["type"], pend.get("alone")
-        if not FAST_PATHS:
-            return self._written_at_once(who, options)
         write = _writer(self.program, verb, type_code, alone)
         if "item" not in type_code:
-            return [Move(i, v, write, who) for i, v in enumerate(options)]
-        from .display import value_notation
+            return lambda i, v: Move(i, v, write, who)
         hidden_at = R.hidden_place(who)
         if _public(self.program):
             loc = R.loc  # every item in a zone is seen by all (none is face down)
             sees = lambda x, _who: loc[x] >= 0  # noqa: E731
         else:
             sees = R.sees_item
-        out = []
         single = type_code == "item"
-        for i, v in enumerate(options):
+
+        def make(i: int, v) -> Move:
             if (v is None or sees(v, who)) if single else \
                     all(sees(x, who) for x in _items_of(v, type_code)):
-                out.append(Move(i, v, write, who))
-            else:
-                out.append(Move(i, v, alone if alone is not None and v is None else
-                                (f"{verb} " if verb else "")
-                                + value_notation(self.program, v, type_code, hidden_at), who))
-        return out
+                return Move(i, v, write, who)
+            from .display import value_notation
+            return Move(i, v, alone if alone is not None and v is None else
+                        (f"{verb} " if verb else "")
+                        + value_notation(self.program, v, type_code, hidden_at), who)
+        return make
+
+    def move_count(self, seat: int | None = None) -> int:
+        """How many legal moves ``legal_moves(seat)`` has, without making them (a
+        random playout needs only this and ``apply(index)``)."""
+        pend = self.R.pending
+        if pend is None:
+            return 0
+        if seat is None or seat == pend["player"]:
+            if self._moves is not None:
+                return len(self._moves)
+            if FAST_PATHS and (self.R.chance is None or self.R.chance["step"] is None):
+                return len(pend["options"])
+            return len(self.legal_moves())
+        return len(self.legal_moves(seat))
 
     def _written_at_once(self, who: int, options: list) -> list[Move]:
         """The moves of a decision with every notation written now (the straightforward
@@ -1174,9 +1229,16 @@ class Game:
             known, i = self._moves, move._index
             return move if known is not None and i < len(known) and known[i] is move else None
         if move.__class__ is int and (seat is None or (seat.__class__ is int and seat == pend["player"])):
-            moves = self.legal_moves()
-            if 0 <= move < len(moves):
-                return moves[move]
+            moves = self._moves
+            if moves is not None:
+                return moves[move] if 0 <= move < len(moves) else None
+            options = pend["options"]
+            if 0 <= move < len(options):
+                # only the move played is made (the same Move as the list's would be)
+                if "item" in pend["type"]:
+                    return self._maker(pend["player"])(move, options[move])
+                return Move(move, options[move], _writer(self.program, pend["verb"], pend["type"],
+                                                         pend.get("alone")), pend["player"])
         return None
 
     def move_text(self, move: Move) -> str:
@@ -1235,7 +1297,7 @@ class Game:
         changes nothing; a rule error raises RuleError and (with ``safe``) leaves the
         game as it was. In a simultaneous decision each seat's choice is one move; the
         rules go on after the last."""
-        m = self.find_move(move, seat)
+        m = (FAST_PATHS and self._found_at_once(move, seat)) or self.find_move(move, seat)
         R = self.R
         self._begin()
         try:
@@ -1255,8 +1317,9 @@ class Game:
             # failure the half-played move stays (as before), and undo takes it back
             self._end(keep=not (safe and isinstance(e, RuleError)))
             raise
-        self._end()
-        self._follow_script()
+        R.j, R.low = None, 0  # (the journal ends: self._end())
+        if self.script:
+            self._follow_script()
         return m
 
     def undo(self) -> None:
@@ -1417,11 +1480,21 @@ class Game:
 
 
 def _log_types(prog: Program) -> list:
-    """The type codes of each message's values (known once per program)."""
+    """Per message: the type codes of its values, and whether none of them can name an
+    item (known once per program)."""
     types = prog.__dict__.get("_log_types")
     if types is None:
-        types = prog.__dict__["_log_types"] = [t.types for t in prog.logs]
+        types = prog.__dict__["_log_types"] = [(t.types, not any("item" in c for c in t.types))
+                                               for t in prog.logs]
     return types
+
+
+def _zone_visibility(prog: Program) -> list:
+    """Each zone's visibility (see _visibility), known once per program."""
+    vis = prog.__dict__.get("_zone_visibility")
+    if vis is None or not FAST_PATHS:
+        vis = prog.__dict__["_zone_visibility"] = [_visibility(z) for z in prog.zones]
+    return vis
 
 
 def _public(prog: Program) -> bool:
@@ -1439,7 +1512,9 @@ def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
     """How the moves of one kind of decision (verb, type of options) are written, for
     values that name no item the decider may not know: such a notation depends on the
     program only, so each is written once per program and kept."""
-    writers = prog.__dict__.setdefault("_move_writers", {})
+    writers = prog.__dict__.get("_move_writers")
+    if writers is None:
+        writers = prog.__dict__["_move_writers"] = {}
     key = (verb, type_code, alone)
     write = writers.get(key)
     if write is not None:

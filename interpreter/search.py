@@ -224,8 +224,7 @@ class SearchBot:
                 game.sample_chance()
                 continue
             seat = game.active_player
-            moves = game.legal_moves(seat)
-            game.apply(rng.randrange(len(moves)), safe=False, seat=seat)
+            game.apply(rng.randrange(game.move_count(seat)), safe=False, seat=seat)
         if game.over:
             return rewards(game.result, n)
         if self.hinted:

@@ -83,8 +83,9 @@ def play_game(ruleset, spec: GameSpec) -> dict:
             if out["moves"] >= spec.max_moves:
                 raise RuleError(f"the game did not end after {spec.max_moves} moves")
             seat = game.active_player
-            verbs[game.decision.verb or ""] += 1
-            tally.note(game, seat)
+            decision = game.decision
+            verbs[decision.verb or ""] += 1
+            tally.note(game, seat, decision)
             start = time.perf_counter()
             index = bot_move(bots[seat], game, seat)
             out["think"][seat] += time.perf_counter() - start

@@ -58,10 +58,11 @@ class GameTally:
         self.moves = 0
         self.players = 0
 
-    def note(self, game, seat: int | None = None) -> None:
+    def note(self, game, seat: int | None = None, decision=None) -> None:
         """Counts the move about to be made in ``game``, by ``seat`` (default: the seat
-        that decides now, ``game.decision.player``)."""
-        d = game.decision
+        that decides now, ``game.decision.player``); ``decision`` is ``game.decision``
+        when the caller has it already."""
+        d = game.decision if decision is None else decision
         who = d.player if seat is None else seat
         if self.moves == 0:
             self.players = game.players

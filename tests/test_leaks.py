@@ -198,18 +198,19 @@ def test_an_exchange_swaps_places_and_every_reference_but_not_who_sees_a_place()
     rules = compiled(TIDY)
     game = rules.new_game(2, seed=4)
     game.apply(0)                      # player 1 lays a card face down for itself
-    R, prog = game.R, game.program
-    laid = R.z[testing.zone(prog, "table")][0]
-    other = R.z[testing.zone(prog, "draw")][2]
-    assert R.facing[laid] == 1 and R.g["last_card"] == laid
-    twin = leaks.exchange(game, laid, other).R
-    assert twin.z[testing.zone(prog, "table")] == [other] and twin.loc[other] == R.loc[laid]
-    assert twin.z[testing.zone(prog, "draw")][2] == laid and twin.loc[laid] == R.loc[other]
-    assert twin.facing[other] == 1 and twin.facing[laid] == -1      # facing stays with the place
-    assert twin.g["last_card"] == other                             # variables follow
-    said = [e for e in twin.log if prog.logs[e[0]].key == "hid"][-1]
-    assert said[1][1] == other                                      # and so do messages
-    assert R.z[testing.zone(prog, "table")] == [laid]               # the game is unchanged
+    prog, state = game.program, game.state
+    table, draw = testing.zone(prog, "table"), testing.zone(prog, "draw")
+    laid = state["zones"][table][0]
+    other = state["zones"][draw][2]
+    assert state["facing"][laid] == 1 and state["vars"]["last_card"] == laid
+    twin = leaks.exchange(game, laid, other).state
+    assert twin["zones"][table] == [other] and twin["loc"][other] == state["loc"][laid]
+    assert twin["zones"][draw][2] == laid and twin["loc"][laid] == state["loc"][other]
+    assert twin["facing"][other] == 1 and twin["facing"][laid] == -1   # facing stays with the place
+    assert twin["vars"]["last_card"] == other                          # variables follow
+    said = [e for e in twin["log"] if prog.logs[e[0]].key == "hid"][-1]
+    assert said[1][1] == other                                         # and so do messages
+    assert game.state["zones"][table] == [laid]                        # the game is unchanged
     # player 2 and the spectator see the same in both games; player 1 does not
     for seat in (1, views.SPECTATOR):
         assert views.view(game, seat) == views.view(leaks.exchange(game, laid, other), seat)
@@ -219,9 +220,9 @@ def test_an_exchange_swaps_places_and_every_reference_but_not_who_sees_a_place()
 def test_the_pending_options_follow_the_exchange_in_the_order_the_rules_give():
     rules = compiled(TIDY)
     game = rules.new_game(2, seed=4)
-    R, prog = game.R, game.program
-    mine = sorted(R.z[testing.zone(prog, "hand:0")])
-    deck = R.z[testing.zone(prog, "draw")]
+    prog, zones = game.program, game.state["zones"]
+    mine = sorted(zones[testing.zone(prog, "hand:0")])
+    deck = zones[testing.zone(prog, "draw")]
     pick = next(i for i in deck if prog.items[i].attrs != prog.items[mine[0]].attrs)
     twin = leaks.exchange(game, mine[0], pick)
     assert [m.value for m in twin.legal_moves()] == sorted([pick, mine[1]])
@@ -231,17 +232,21 @@ def test_only_items_a_seat_has_never_been_shown_are_exchanged():
     rules = compiled(TIDY)
     game = rules.new_game(2, seed=4)
     known = leaks.Knowledge(len(game.program.items), 2)
-    known.update(game.R)
+    known.update(game)
     hand0 = set(game.state["zones"][testing.zone(game.program, "hand:0")])
     assert not hand0 & set(leaks.candidates(game, 0, known))       # its own hand
     assert hand0 <= set(leaks.candidates(game, 1, known))           # another's hand
     game.apply(0)
     game.apply(0)                                                   # both laid cards are shown
-    known.update(game.R)
+    known.update(game)
     shown = set(game.state["zones"][testing.zone(game.program, "discard")])
     assert len(shown) == 2
     for seat in (0, 1, views.SPECTATOR):
         assert not shown & set(leaks.candidates(game, seat, known))
     # a card once shown stays known even when it goes back into hiding
-    game.R.move(sorted(shown)[0], testing.zone(game.program, "draw"))
-    assert sorted(shown)[0] not in leaks.candidates(game, 1, known)
+    state, draw, back = game.state, testing.zone(game.program, "draw"), sorted(shown)[0]
+    state["zones"][state["loc"][back]].remove(back)
+    state["zones"][draw].append(back)
+    state["loc"][back] = draw
+    game = rules.resume(state)
+    assert back not in leaks.candidates(game, 1, known)

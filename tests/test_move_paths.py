@@ -1,15 +1,19 @@
 """The fast paths around the rules (issue 13 §1) give exactly what the straightforward
 paths give: notations written when first read (and kept per program) read as those
 written at once, even when read after the game has moved on; a Move of the position's
-own list is taken as it is by apply; the same moves, the same states and the same
-records, over random games of every bundled ruleset and of small rulesets that hide
-items, name them in options and decide simultaneously.
+own list is taken as it is by apply, and an index played before the list is made makes
+only that Move (``move_count``); messages that name no item, decisions made once, bots
+given their notations lazily: the same moves, decisions, states (their logs), views and
+records, the same simulated games, perft counts and search bots' choices, over random
+games of every bundled ruleset (and its variants) and of small rulesets that hide items,
+name them in options and decide simultaneously.
 
 Each game is played twice side by side from the same seed: once with the fast paths
 (``runtime.FAST_PATHS``, as always), once with the straightforward ones, and compared
 after every move."""
 from __future__ import annotations
 
+import os
 import random
 from contextlib import contextmanager
 
@@ -18,9 +22,14 @@ import pytest
 from meeple import interpreter
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
-from meeple.interpreter import record, runtime
+from meeple.interpreter import record, runtime, simulation
+from meeple.interpreter.views import view
 
 FILE = "t.meeple"
+# random games per bundled ruleset and moves per game at most (more for a longer check:
+# MEEPLE_MOVE_PATH_GAMES=10 MEEPLE_MOVE_PATH_MOVES=400 python3 -m pytest tests/test_move_paths.py)
+GAMES = int(os.environ.get("MEEPLE_MOVE_PATH_GAMES", "2"))
+MOVES = int(os.environ.get("MEEPLE_MOVE_PATH_MOVES", "60"))
 
 # options that name items the decider may not know (a face-down draw pile, an opponent's
 # hand), lists of items, an option alone ("pass") and a simultaneous decision
@@ -84,11 +93,17 @@ def moves_of(game, seat=None):
     return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves(seat)]
 
 
+def views_of(game) -> list:
+    return [view(game, seat) for seat in [-1, "all", *range(game.players)]]
+
+
 def play_side_by_side(fast, slow, rnd, max_moves):
     """Plays the same random moves on both games and compares them after each: the fast
     game plays the Move itself or its index (with or without its seat) and reads the
-    notations of the list it came from only afterwards (every other move); the
-    straightforward one plays the record's text."""
+    notations of the list it came from only afterwards (every other move), or, every
+    fourth move, plays an index knowing only ``move_count`` (no list made); the
+    straightforward one plays the record's text. The decisions, the states and (every
+    third move) every seat's view must be the same."""
     texts = []
     for n in range(max_moves):
         if fast.over:
@@ -97,7 +112,17 @@ def play_side_by_side(fast, slow, rnd, max_moves):
         seat = rnd.choice(fast.deciding)
         with straight():
             assert slow.deciding == fast.deciding
+            assert slow.decision == fast.decision
             expected = moves_of(slow, seat)
+            slow_views = views_of(slow) if n % 3 == 0 else None
+        if slow_views is not None:
+            assert views_of(fast) == slow_views, f"move {n + 1}: the views differ"
+        assert fast.move_count(seat) == len(expected)
+        if n % 4 == 3:
+            text = play_unlisted(fast, slow, seat, expected, rnd)
+            texts.append(text)
+            assert fast.to_json() == slow.to_json(), f"move {n + 1}: the states differ"
+            continue
         listed = fast.legal_moves(seat)
         pick = rnd.randrange(len(listed))
         late = n % 2 == 1
@@ -120,17 +145,39 @@ def play_side_by_side(fast, slow, rnd, max_moves):
     return texts
 
 
-@pytest.mark.parametrize("name, players", cases())
-def test_the_fast_paths_play_bundled_games_exactly_as_the_straightforward_ones(name, players):
-    rules = interpreter.load(name)
-    for seed in range(2):
+def play_unlisted(fast, slow, seat, expected, rnd) -> str:
+    """Plays a random index of ``seat`` on the fast game before its moves are listed
+    (only the Move played is made), the same move's text on the other; the Move played
+    must be the one the list would have had, its notation read after the move too."""
+    pick = rnd.randrange(len(expected))
+    played = fast.apply(pick, seat=seat if seat != fast.active_player or rnd.random() < 0.5 else None)
+    with straight():
+        text = slow.move_text(slow.legal_moves(seat)[pick])
+        slow.apply(text)
+    assert (played.index, played.value, played.notation, played.player) == expected[pick]
+    return text
+
+
+# the bundled rulesets' variants (each changes rules the cases above do not play)
+VARIANTS = [("dots-and-boxes", 2, ("small",)), ("go", 2, ("superko",)), ("chess", 2, ("fide_claims",)),
+            ("cherokee", 4, ("open_clans",)), ("clans-and-glory", 2, ("chosen_first_player",)),
+            ("clans-and-glory", 4, ("separate_boards",)),
+            ("brotherhood-of-nine", 2, ("archer_lines", "cavalry_jumps", "round_limit")),
+            ("brotherhood-of-nine", 4, ("allies", "capture_the_flag")),
+            ("brotherhood-of-nine", 4, ("allies_crosswise",))]
+
+
+@pytest.mark.parametrize("name, players, variants", [(n, p, ()) for n, p in cases()] + VARIANTS)
+def test_the_fast_paths_play_bundled_games_exactly_as_the_straightforward_ones(name, players, variants):
+    rules = interpreter.load(name, list(variants))
+    for seed in range(GAMES):
         with straight():
             slow = rules.new_game(players, seed=seed)
         fast = rules.new_game(players, seed=seed)
-        texts = play_side_by_side(fast, slow, random.Random(seed), max_moves=60)
+        texts = play_side_by_side(fast, slow, random.Random(seed), max_moves=MOVES)
         assert texts, "no move was played"
         # the same record (its digests), replayed with the fast paths and without
-        rec = record.Record(rules.name, players, seed, [], None, texts)
+        rec = record.Record(rules.name, players, seed, list(variants), None, texts)
         with straight():
             assert record.digest(record.replay(rules, rec)) == record.digest(slow)
         assert record.digest(record.replay(rules, rec)) == record.digest(fast)
@@ -187,3 +234,89 @@ def test_move_is_immutable_and_compares_by_its_four_fields():
     with pytest.raises(AttributeError):
         eager.index = 1
     assert eager != interpreter.Move(lazy.index, lazy.value, lazy.notation + "!", lazy.player)
+
+
+def summary_both_ways(rules, players: int, bots: tuple, seed: int) -> tuple[dict, dict]:
+    """One simulated game (with its record's moves and digests) both ways, without the
+    bots' thinking times (not reproducible)."""
+    spec = simulation.specs(players, lambda i: bots, 1, seed=seed, keep_moves=True)[0]
+    with straight():
+        slow = simulation.play_game(rules, spec)
+    fast = simulation.play_game(rules, spec)
+    for out in (slow, fast):
+        assert out["error"] is None, out["error"]
+        del out["think"]
+    return fast, slow
+
+
+@pytest.mark.parametrize("name, players", cases())
+def test_simulated_games_are_the_same_with_the_fast_paths(name, players):
+    # the random and first bots are given the number of moves alone (their notations
+    # are made only if read); the summaries, moves, digests and statistics are the same
+    rules = interpreter.load(name)
+    fast, slow = summary_both_ways(rules, players, ("random",) * (players - 1) + ("first",), 1)
+    assert fast == slow and fast["played"]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_simulated_games_with_hidden_options_are_the_same_with_the_fast_paths(players):
+    program = compiled(HIDDEN)
+    for seed in range(3):
+        fast, slow = summary_both_ways(program, players, ("random",) * players, seed)
+        assert fast == slow
+
+
+class Reading:
+    """A bot that reads the notations it is given, the way a bot may: by index, by
+    slicing, by iterating and by comparing."""
+
+    name = "reading"
+    reads_notations = False  # (given the lazy notations, as the random bot is)
+
+    def __init__(self):
+        self.seen = []
+
+    def choose(self, view, moves) -> int:
+        listed = list(moves)
+        assert len(moves) == len(listed) and moves == listed and moves[-1] == listed[-1]
+        assert moves[1:] == listed[1:] and listed[0] in moves
+        self.seen.append(listed)
+        return len(listed) - 1
+
+
+def test_a_bot_given_the_notations_lazily_reads_them_as_a_list():
+    game = compiled(HIDDEN).new_game(2, seed=4)
+    bot = Reading()
+    while not game.over:
+        seat = game.deciding[0]
+        with straight():
+            expected = [m.notation for m in game.legal_moves(seat)]
+        assert interpreter.bot_move(bot, game, seat) == len(expected) - 1
+        assert bot.seen[-1] == expected
+        game.apply(len(expected) - 1, seat=seat)
+    assert len(bot.seen) > 10
+
+
+@pytest.mark.parametrize("name, depth", [("tests/testdata/ttt", 4), ("kalah", 3), ("chess", 2),
+                                         ("dots-and-boxes", 2), ("hearts", 2)])
+def test_perft_counts_the_same_with_the_fast_paths(name, depth):
+    # perft counts the moves of the last level (and plays indexes) without making them
+    rules = interpreter.load(name)
+    players = rules.min_players
+    game = rules.new_game(players, seed=2)
+    with straight():
+        slow = interpreter.divide(rules.new_game(players, seed=2), depth)
+    assert interpreter.divide(game, depth) == slow and sum(slow.values()) > 0
+    assert interpreter.perft(game, depth) == sum(slow.values())
+    assert game.to_json() == rules.new_game(players, seed=2).to_json()
+
+
+@pytest.mark.parametrize("bot", ["mcts:iterations=12", "greedy:samples=2"])
+def test_search_bots_choose_the_same_with_the_fast_paths(bot):
+    # their playouts count the moves and play indexes without listing them
+    for name, players in [("kalah", 2), ("dots-and-boxes", 2)]:
+        fast, slow = summary_both_ways(interpreter.load(name), players, (bot, "random"), 3)
+        assert fast == slow
+    program = compiled(HIDDEN)
+    fast, slow = summary_both_ways(program, 2, ("ismcts:iterations=8", "greedy:samples=1"), 1)
+    assert fast == slow

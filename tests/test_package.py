@@ -100,3 +100,13 @@ def test_the_cli_uses_the_interpreters_public_api_only():
                 continue
             private = [n for n in names if n.startswith("_") and n != "__version__"]
             assert not private, f"{path.name} imports private {private} from {module}"
+
+
+def test_the_tests_use_the_public_state_not_a_games_runtime():
+    """Tests read a game through its public API (``game.state``, views, moves), not the
+    live ``Runtime`` behind it, so the runtime's layout may change freely."""
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        if path.name == "test_package.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\.R\b", text), f"{path.name} reaches into a game's Runtime (.R)"

@@ -76,45 +76,43 @@ def check_moves(game) -> list:
 
 
 def check_conservation(game) -> None:
-    prog, state = game.program, game.R
-    assert sum(len(z) for z in state.z) == len(prog.items)
-    where = Counter(item for z in state.z for item in z)
+    prog, state = game.program, game.state
+    assert sum(len(z) for z in state["zones"]) == len(prog.items)
+    where = Counter(item for z in state["zones"] for item in z)
     assert all(where[i] == 1 for i in range(len(prog.items))), "each item is in exactly one zone"
-    for zid, items in enumerate(state.z):
+    for zid, items in enumerate(state["zones"]):
         for item in items:
-            assert state.loc[item] == zid
+            assert state["loc"][item] == zid
 
 
 def may_see(game, zid: int, seat: int) -> bool:
-    """Whether a seat may see a zone's items, from the declarations alone (an oracle
-    for ``game.R.visible``)."""
+    """Whether a seat may see a zone's items, from the declarations and the zones the
+    rules revealed (an oracle for the views)."""
     z = game.program.zones[zid]
-    if zid in game.R.revealed or z.visibility == "public":
+    if zid in game.state["revealed"] or z.visibility == "public":
         return True
     return z.visibility == "owner" and seat >= 0 and z.owner == seat
 
 
 def check_views(game) -> None:
-    R, prog = game.R, game.program
+    prog, state = game.program, game.state
     by_key = {z.key: z.id for z in prog.zones}
     kinds = prog.checked.kinds
-    for seat in list(range(R.n)) + [views.SPECTATOR]:
-        for zid in range(len(prog.zones)):
-            assert bool(R.visible(zid, seat)) == may_see(game, zid, seat), (prog.zones[zid].key, seat)
+    for seat in list(range(state["players"])) + [views.SPECTATOR]:
         v = views.view(game, seat)
         json.dumps(v)
         assert not {"rng", "stack", "loc"} & set(v)
+        assert set(v["zones"]) == set(by_key), "a view has every zone"
         for key, content in v["zones"].items():
             zid = by_key[key]
+            assert isinstance(content, list) == may_see(game, zid, seat), (key, seat)
             if isinstance(content, list):
-                assert R.visible(zid, seat), f"seat {seat} sees the items of {key}"
                 # items face down in sight show only that something is there
-                expected = [i if face_up_for(R.facing[i], seat) else views.HIDDEN_ITEM
-                            for i in R.z[zid]]
+                expected = [i if face_up_for(state["facing"][i], seat) else views.HIDDEN_ITEM
+                            for i in state["zones"][zid]]
                 assert content == expected
             else:
-                assert content == {"count": len(R.z[zid])}
-                assert not R.visible(zid, seat)
+                assert content == {"count": len(state["zones"][zid])}
         pend = v["pending"]
         # a seat sees the options only of its own decision: the deciding player's, or in a
         # simultaneous decision each seat still to choose its own
@@ -138,8 +136,8 @@ def check_masked(game, seat, type_ref, value, kinds) -> None:
         for x in value:
             check_masked(game, seat, type_ref.item, x, kinds)
     elif type_ref.name in kinds and value != views.HIDDEN_ITEM:
-        R = game.R
-        assert R.visible(R.loc[value], seat) and face_up_for(R.facing[value], seat), \
+        state = game.state
+        assert may_see(game, state["loc"][value], seat) and face_up_for(state["facing"][value], seat), \
             f"a variable shows seat {seat} a hidden item"
 
 

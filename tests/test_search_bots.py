@@ -97,7 +97,7 @@ def midgame(name: str, players: int, moves: int, seed: int = 0):
 def hidden_twin(game, seat: int):
     """The game with two items the seat has never seen exchanged: the same view for it."""
     known = leaks.Knowledge(len(game.program.items), game.players)
-    known.update(game.R)
+    known.update(game)
     pair = leaks.pick_pair(game, seat, known, 0, 0)
     assert pair is not None
     twin = leaks.exchange(game, *pair)
