@@ -331,7 +331,7 @@ class _ToIR(Transformer):
         return _new(ir.ScoreDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 
     def heuristic_decl(self, meta, c):
-        return ir.HeuristicDecl(span=self.s(meta), param=str(c[0]), body=c[1])
+        return _new(ir.HeuristicDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 
     def outcome_decl(self, meta, c):
         return _new(ir.OutcomeDecl, span=self.s(meta), param=str(c[0]),
