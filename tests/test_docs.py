@@ -720,6 +720,17 @@ def test_a_heuristic_is_an_int_and_its_errors_are_located():
         game.heuristic(0)
 
 
+def test_meeple_test_evaluates_the_heuristic_in_every_state():
+    turn = "var n: int = 0\nturn { choose x from [1] as \"go\"\n n = n + x }\nend when n >= 3\n"
+    prog = _load(CLAIM + turn + "heuristic(p) = 6 / (2 - n)\n")
+    with pytest.raises(Failure) as info:
+        play_and_check(prog, Config(2), 0, [])
+    assert info.value.check == "heuristic" and info.value.moves == ["go 1", "go 1"]
+    assert "could not be evaluated (move 2): in the heuristic at" in info.value.message
+    assert "division by zero" in info.value.message and info.value.span.line == 7
+    play_and_check(_load(CLAIM + turn + "heuristic(p) = 6 / (5 - n)\n"), Config(2), 0, [])
+
+
 def test_tiebreaks_in_order_and_higher_is_better():
     game = _run("var done: bool = false\nturn { done = true }\nend when done\n"
                 "score(p) = 1\ntiebreak a(p) = if seat(p) == 1 then 0 else 1\n"
