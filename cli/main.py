@@ -27,8 +27,8 @@ from ..interpreter import IllegalMove, RuleError, display
 from ..interpreter import record as records
 from ..interpreter import stats as balance_stats
 from ..interpreter import parallel, simulation
-from ..interpreter import BotSpecError, make_bot, parse_spec
-from ..interpreter.bots import BOTS, bot_seed
+from ..interpreter import PLAY_TIME, BotSpecError, make_bot, parse_spec
+from ..interpreter.bots import BOTS, bot_seed, default_budget
 from ..interpreter.bots import describe as describe_bots
 from ..interpreter.views import SPECTATOR, view
 
@@ -599,7 +599,8 @@ def play(
         # 64 bits from the operating system: the seed decides every hidden card, so it
         # must not be guessable; it is shown only when the game is over
         seed = secrets.randbits(64)
-    bots = {s: make_bot(name, bot_seed(seed, 0, s)) for s, name in bot_names.items()}
+    bots = {s: make_bot(name, bot_seed(seed, 0, s), play_time=PLAY_TIME)
+            for s, name in bot_names.items()}
     try:
         game = prog.new_game(n, seed)
     except RuleError as e:
@@ -614,8 +615,7 @@ def play(
         + (" — " + tr(lang, "locale {locale}", locale=render.literal(prog.locale))
            if prog.locale else "")))
     for s in range(n):
-        out.print(render.safe_text(f"  {display.player_name(prog, s)}: "
-                                   f"{seat_label(lang, seats[s])}"))
+        out.print(render.safe_text(_seat_line(lang, prog, s, seats[s])))
     rec = records.Record(_record_name(ruleset), n, seed, list(variant), locale, [], seats)
     # named by the time, not the seed (a random seed would give the hidden cards away);
     # never over another file (see PlaySession.stop)
@@ -624,6 +624,15 @@ def play(
     code = session.run()
     if code:
         raise typer.Exit(code)
+
+
+def _seat_line(lang, prog, seat: int, kind: str) -> str:
+    """Who plays a seat, for the list at the start of a game; a search bot given no
+    budget says the time it takes at most per move (PLAY_TIME)."""
+    line = f"  {display.player_name(prog, seat)}: {seat_label(lang, kind)}"
+    if kind != HUMAN and default_budget(*parse_spec(kind), PLAY_TIME):
+        line += " " + tr(lang, "(at most {seconds} s per move)", seconds=f"{PLAY_TIME:g}")
+    return line
 
 
 def _known_bot(kind) -> bool:
@@ -665,15 +674,14 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
                                             for s in range(1, rec.players))), 2)
     _stdin_keeps_bad_bytes()
     # game index = moves made so far: a resumed bot does not repeat its first game's choices
-    bots = {s: make_bot(kind, bot_seed(rec.seed, len(rec.moves), s))
+    bots = {s: make_bot(kind, bot_seed(rec.seed, len(rec.moves), s), play_time=PLAY_TIME)
             for s, kind in enumerate(seats) if kind != HUMAN}
     lang = language(prog)
     out.print(render.safe_text(prog.title, style="bold") + Text(
         " — " + tr(lang, "{n} players", n=rec.players)
         + " — " + tr(lang, "resumed after {n} moves", n=len(rec.moves))))
     for s in range(rec.players):
-        out.print(render.safe_text(f"  {display.player_name(prog, s)}: "
-                                   f"{seat_label(lang, seats[s])}"))
+        out.print(render.safe_text(_seat_line(lang, prog, s, seats[s])))
     rec.seats = seats
     session = PlaySession(out, game, seats, bots, rec, path, path, layout)
     session.history = history

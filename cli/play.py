@@ -279,7 +279,16 @@ class PlaySession:
         moves = g.legal_moves()
         tc = self.type_code(g)
         # the bot is given only what its seat may see (a search bot: games drawn from it)
-        idx = bot_move(self.bots[seat], g, seat)
+        try:
+            idx = self.think(seat)
+        except RuleError as e:  # (the ruleset's heuristic broke a rule)
+            self.console.print(Text(tr(self.lang, "rule error "), style="red") + Text(
+                tr(self.lang, "while {player} ({bot}) was thinking: {error}",
+                   player=self.pname(seat), bot=seat_label(self.lang, self.seats[seat]),
+                   error=e)))
+            if self.record_path is not None:
+                self.save(self.record_path)
+            return False
         try:
             m, before = self.apply(seat, moves[idx])
         except (RuleError, IllegalMove) as e:
@@ -303,6 +312,17 @@ class PlaySession:
             Text(f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ", style="cyan"),
             notation, text))
         return True
+
+    def think(self, seat: int) -> int:
+        """The bot's move; a search bot on a terminal shows that it is thinking while it
+        searches (a note that goes away with its move)."""
+        bot = self.bots[seat]
+        if not (self.console.is_terminal and getattr(bot, "wants_position", False)):
+            return bot_move(bot, self.game, seat)
+        note = tr(self.lang, "{player} ({bot}) is thinking...", player=self.pname(seat),
+                  bot=seat_label(self.lang, self.seats[seat]))
+        with self.console.status(Text(note, style="cyan")):
+            return bot_move(bot, self.game, seat)
 
     # ------------------------------------------------------------ humans
     def clear(self) -> None:

@@ -545,6 +545,14 @@ class ScoreDecl(Node):
     body: Expr
 
 
+class HeuristicDecl(Node):
+    """``heuristic(p) = expr``: how good the position is for player ``p`` (higher is
+    better), a hint for computer players; it never changes how the game is played."""
+    node: Literal["HeuristicDecl"] = "HeuristicDecl"
+    param: str
+    body: Expr
+
+
 class TiebreakDecl(Node):
     """``tiebreak name(p) = expr``: applied in order of declaration."""
     node: Literal["TiebreakDecl"] = "TiebreakDecl"
@@ -677,7 +685,7 @@ class Remove(Node):
 Decl = Annotated[
     Union[Title, Language, Players, Order, EnumDecl, KindDecl, BoardDecl, ZoneDecl,
           DeckDecl, VarDecl, RelationDecl, FunctionDecl, ProcedureDecl, SetupDecl,
-          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, TiebreakDecl, OutcomeDecl, TeamDecl, ParticipantDecl,
+          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, HeuristicDecl, TiebreakDecl, OutcomeDecl, TeamDecl, ParticipantDecl,
           InvariantDecl, BoundDecl,
           SecretDecl, NameDecl, TextDecl, LabelDecl,
           ColorDecl, KindColorDecl, OffscreenDecl, Replace, Extend, Remove],
@@ -757,7 +765,7 @@ def decl_key(decl) -> str:
     d = decl
     match d.node:
         case "Title" | "Language" | "Players" | "Order" | "SetupDecl" | "TurnDecl" \
-                | "EndDecl" | "ScoreDecl" | "OutcomeDecl" | "TeamDecl":
+                | "EndDecl" | "ScoreDecl" | "HeuristicDecl" | "OutcomeDecl" | "TeamDecl":
             return d.node.removesuffix("Decl").lower()
         case "AtEndDecl":
             return "at end"

@@ -94,6 +94,7 @@ class Checked:
     end: ir.EndDecl | None = None
     at_end: ir.AtEndDecl | None = None
     score: ir.ScoreDecl | None = None
+    heuristic: ir.HeuristicDecl | None = None
     outcome: ir.OutcomeDecl | None = None
     team: ir.TeamDecl | None = None
     participants: dict[str, ir.ParticipantDecl] = field(default_factory=dict)
@@ -243,6 +244,8 @@ class Checker:
                 c.at_end = d
             case "ScoreDecl":
                 c.score = d
+            case "HeuristicDecl":
+                c.heuristic = d
             case "OutcomeDecl":
                 c.outcome = d
             case "TeamDecl":
@@ -388,6 +391,8 @@ class Checker:
                 self._expect(d.cond, {}, BOOL, "the end condition")
             case "ScoreDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, "the score")
+            case "HeuristicDecl":
+                self._expect(d.body, {d.param: PLAYER}, INT, "the heuristic")
             case "TiebreakDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
             case "OutcomeDecl":

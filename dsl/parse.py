@@ -330,6 +330,9 @@ class _ToIR(Transformer):
     def score_decl(self, meta, c):
         return _new(ir.ScoreDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 
+    def heuristic_decl(self, meta, c):
+        return _new(ir.HeuristicDecl, span=self.s(meta), param=str(c[0]), body=c[1])
+
     def outcome_decl(self, meta, c):
         return _new(ir.OutcomeDecl, span=self.s(meta), param=str(c[0]),
                               rank=str(c[1]) if c[1] is not None else None, clauses=list(c[2:]))

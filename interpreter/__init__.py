@@ -19,7 +19,7 @@ from ..dsl.load import merge, read_sources, resolve_path
 
 from . import cache as _cache
 
-from .bots import BotSpecError, bot_move, bot_seed, make_bot, parse_spec
+from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
 from .determinize import determinize
 from .helpers import BudgetError, RuleError
@@ -31,7 +31,7 @@ from .state import StateError
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
-           "parse_spec", "BotSpecError", "determinize", "Outcome", "NothingToUndo", "Decision"]
+           "PLAY_TIME", "parse_spec", "BotSpecError", "determinize", "Outcome", "NothingToUndo", "Decision"]
 
 
 def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,

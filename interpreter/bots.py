@@ -8,7 +8,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from . import runtime
-from .search import GreedyBot, IsmctsBot, MctsBot
+from .search import CUTOFF, ITERATIONS, SCALE, GreedyBot, IsmctsBot, MctsBot
 
 _BOT_SEED_TAG = b"meeple/bot-seed/v1"
 
@@ -61,7 +61,8 @@ DESCRIPTIONS = {
     "first": "always plays the first legal move (for tests and benchmarks)",
     "mcts": "UCT search with random rollouts, for games without hidden information",
     "ismcts": "information-set MCTS: searches games drawn consistent with what its seat knows",
-    "greedy": "one ply: the move with the best result for its seat, by a few random playouts",
+    "greedy": "one ply: the move with the best result for its seat, by the ruleset's "
+              "heuristic or a few random playouts",
 }
 
 
@@ -69,8 +70,9 @@ class Option:
     """One option of a bot: its type (int or float), default (None: no limit), the
     smallest value allowed and what it does."""
 
-    def __init__(self, kind: type, default, minimum, help: str, example=None):
+    def __init__(self, kind: type, default, minimum, help: str, example=None, maximum=None):
         self.kind, self.default, self.minimum, self.help = kind, default, minimum, help
+        self.maximum = maximum
         self.example = example if example is not None else default
 
     def parse(self, bot: str, key: str, text: str):
@@ -82,6 +84,8 @@ class Option:
                                f"e.g. '{bot}:{key}={self.example}'") from None
         if not math.isfinite(value) or value < self.minimum:
             raise BotSpecError(f"bot '{bot}': option {key}={text} must be at least {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise BotSpecError(f"bot '{bot}': option {key}={text} must be at most {self.maximum}")
         return value
 
 
@@ -92,13 +96,20 @@ _SEARCH = {
                                        "when given)", 1.5),
     "c": Option(float, 1.4, 0.0, "exploration constant of UCB1"),
     "rollout": Option(int, 400, 0, "moves per random playout at most (then counted as even)"),
+    "heuristic": Option(int, 1, 0, "1: use the ruleset's heuristic when it declares one "
+                                   "(cut playouts short, see cutoff); 0: never", 0, 1),
+    "cutoff": Option(int, CUTOFF, 0, "with a ruleset heuristic: random moves per playout, "
+                                     "then the heuristic values the position"),
+    "scale": Option(float, SCALE, 0.001, "the gain in heuristic lead worth about 3 to 1"),
 }
 
 #: each bot's options (``NAME:KEY=VALUE``)
 OPTIONS: dict[str, dict[str, Option]] = {
     "random": {}, "first": {}, "mcts": _SEARCH, "ismcts": _SEARCH,
-    "greedy": {"samples": Option(int, 4, 1, "random playouts per move"),
-               "rollout": _SEARCH["rollout"]},
+    "greedy": {"samples": Option(int, 4, 1, "random playouts (or drawn games, with a "
+                                            "heuristic) per move"),
+               "rollout": _SEARCH["rollout"], "heuristic": _SEARCH["heuristic"],
+               "scale": _SEARCH["scale"]},
 }
 
 
@@ -134,10 +145,28 @@ def parse_spec(spec: str) -> tuple[str, dict]:
     return name, options
 
 
-def make_bot(spec: str, seed: int = 0):
-    """A new bot from its spec (see parse_spec), with its own seed (see bot_seed)."""
+#: the seconds a search bot thinks at most per move in interactive play (``meeple play``)
+#: when its spec gives neither ``iterations`` nor ``time``; it still stops after the
+#: default iterations when they come first
+PLAY_TIME = 5.0
+
+
+def make_bot(spec: str, seed: int = 0, play_time: float | None = None):
+    """A new bot from its spec (see parse_spec), with its own seed (see bot_seed).
+    ``play_time`` (interactive play: ``PLAY_TIME``) caps the seconds per move of a bot
+    with a ``time`` option whose spec gives neither ``iterations`` nor ``time``; without
+    it a bot's moves depend only on its seed, never on the machine's speed."""
     name, options = parse_spec(spec)
-    return BOTS[name](seed, **options)
+    return BOTS[name](seed, **(options | default_budget(name, options, play_time)))
+
+
+def default_budget(name: str, options: dict, play_time: float | None) -> dict:
+    """The options ``make_bot`` adds to a bot's own for a time cap of ``play_time``
+    seconds per move ({} when none applies): ``time`` and the default ``iterations``."""
+    known = OPTIONS[name]
+    if play_time is None or "time" not in known or "iterations" in options or "time" in options:
+        return {}
+    return {"iterations": ITERATIONS, "time": play_time}
 
 
 def describe() -> list[dict]:
@@ -192,6 +221,11 @@ class Position:
         determinize.determinize): hidden items dealt anew, the generator seeded anew."""
         from .determinize import determinize
         return determinize(self._game, self.seat, rng)
+
+    @property
+    def has_heuristic(self) -> bool:
+        """Whether the ruleset declares a ``heuristic`` (the same for every drawn game)."""
+        return self._game.has_heuristic
 
     def again(self, sample, rng: random.Random):
         """A copy of a sample with the other seats' secret choices (in a simultaneous

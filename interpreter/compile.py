@@ -154,6 +154,8 @@ class Program:
                 self._proc(name, [], d.body)
         self.end_fn = self._fn(c.end.cond, Env()) if c.end else None
         self.score_fn = self._player_fn(c.score.param, c.score.body) if c.score else None
+        self.heuristic_fn = (self._player_fn(c.heuristic.param, c.heuristic.body)
+                             if c.heuristic else None)
         self.tiebreaks = [(t.name, self._player_fn(t.param, t.body)) for t in c.tiebreaks]
         self.outcomes = [(cl.outcome, self._outcome_fn(c.outcome, cl.cond) if cl.cond else None)
                          for cl in c.outcome.clauses] if c.outcome else None

@@ -192,6 +192,7 @@ class GameChecker:
             raise self._fail("conservation", f"{len(self.prog.items) - len(seen)} item(s) are nowhere")
         if not g.over and not g.legal_moves():
             raise self._fail("a way on", "the game is not over and no player has a legal move")
+        self._heuristic()
         count, unit = self.bound
         used = R.moves if unit == "moves" else R.turn
         if used > count:
@@ -199,6 +200,18 @@ class GameChecker:
         self._round_trip()
         self._views()
         self._remember()
+
+    def _heuristic(self) -> None:
+        """The ruleset's heuristic (a hint for bots) can be evaluated for every seat."""
+        g = self.game
+        if not g.has_heuristic:
+            return
+        for seat in range(g.players):
+            try:
+                g.heuristic(seat)
+            except RuleError as e:
+                raise self._fail("heuristic", f"could not be evaluated (move {len(self.moves)}): {e}",
+                                 self.prog.checked.heuristic.span)
 
     def _round_trip(self) -> None:
         g = self.game

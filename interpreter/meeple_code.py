@@ -127,6 +127,8 @@ def decl(d) -> str:  # noqa: C901 - one case per declaration
             return f"end when {expr(d.cond)}"
         case "ScoreDecl":
             return f"score({d.param}) = {expr(d.body)}"
+        case "HeuristicDecl":
+            return f"heuristic({d.param}) = {expr(d.body)}"
         case "TiebreakDecl":
             return f"tiebreak {d.name}({d.param}) = {expr(d.body)}"
         case "TeamDecl":

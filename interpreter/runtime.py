@@ -838,6 +838,25 @@ def _ended(R: Runtime) -> bool:
     return False
 
 
+def _heuristic(R: Runtime, seat: int) -> int | None:
+    prog = R.prog
+    if prog.heuristic_fn is None:
+        return None
+    if not 0 <= seat < R.n:
+        raise ValueError(f"no seat {seat} in a game of {R.n} players")
+    old = _room_for(prog.budgets.depth)
+    R.calls = R.depth = 0
+    R.work = R.work_budget
+    try:
+        return prog.heuristic_fn(R, seat)
+    except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
+        raise _within("the heuristic", prog.checked.heuristic.body, e, prog) from None
+    finally:
+        R.work = R.work_budget
+        if old:
+            sys.setrecursionlimit(old)
+
+
 def _begin_ending(R: Runtime) -> None:
     R.phase = "ending"
     if "at end" in R.prog.procs:
@@ -1052,6 +1071,18 @@ class Game:
     def players(self) -> int:
         """How many seats play this game."""
         return self.R.n
+
+    @property
+    def has_heuristic(self) -> bool:
+        """Whether the ruleset declares a ``heuristic`` (see ``heuristic``)."""
+        return self.program.heuristic_fn is not None
+
+    def heuristic(self, seat: int) -> int | None:
+        """The ruleset's ``heuristic(p)`` for ``seat`` in the position now: how good it is
+        for that seat (higher is better), a hint for bots; None when the ruleset declares
+        none. Computed from the whole state: a bot asks it of the games it draws, never of
+        the real one. Raises RuleError (located at the declaration) if it breaks a rule."""
+        return _heuristic(self.R, seat)
 
     @property
     def decision(self) -> Decision | None:

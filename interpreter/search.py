@@ -29,6 +29,11 @@ ROLLOUT_LIMIT = 400
 EXPLORE_SIMULTANEOUS = 0.25
 #: playouts per move when neither iterations nor time is given
 ITERATIONS = 200
+#: with a ruleset heuristic, a rollout stops after this many moves by default and the
+#: heuristic values the position it reached (0: the heuristic values the new leaf itself)
+CUTOFF = 0
+#: the gain in heuristic lead over the best other seat worth about 3 to 1 (see hint_values)
+SCALE = 10.0
 
 
 def rewards(result: dict, n: int) -> list[float]:
@@ -49,6 +54,50 @@ def rewards(result: dict, n: int) -> list[float]:
     return out
 
 
+class HeuristicError(RuleError):
+    """The ruleset's heuristic broke a rule: the search stops with it (unlike a drawn game
+    the rules cannot play on, which only spoils one iteration)."""
+
+
+def leads(game) -> list[float] | None:
+    """Each seat's heuristic lead over the best other seat (its own heuristic with one
+    seat), or None when the ruleset declares no heuristic. Raises HeuristicError."""
+    n = game.players
+    try:
+        h = [game.heuristic(p) for p in range(n)]
+    except RuleError as e:
+        err = HeuristicError(str(e))
+        err.__dict__.update(e.__dict__)
+        raise err from None
+    if h[0] is None:
+        return None
+    if n == 1:
+        return [float(h[0])]
+    return [h[p] - max(h[q] for q in range(n) if q != p) for p in range(n)]
+
+
+def hint_values(game, scale: float = SCALE, base: list[float] | None = None) -> list[float] | None:
+    """Each seat's value in [0, 1] of a position by the ruleset's heuristic (None when it
+    declares none): the logistic of how much the seat's lead over the best other seat
+    grew since the position ``base`` (its leads; without it, the lead itself),
+    ``1 / (1 + exp(-gain / scale))``: 0.5 for no gain, about 0.73 for a gain of ``scale``.
+    (Gains, not leads: a game already far ahead or behind would value every move alike.)
+    Raises HeuristicError."""
+    now = leads(game)
+    if now is None:
+        return None
+    base = base or [0.0] * len(now)
+    return [_logistic((x - b) / scale) for x, b in zip(now, base)]
+
+
+def _logistic(x: float) -> float:
+    if x < -60:
+        return 0.0
+    if x > 60:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
 class _Node:
     __slots__ = ("stats", "children")
 
@@ -64,11 +113,16 @@ class SearchBot:
     resample = True  # a new determinization every iteration (ismcts), else one per move
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT):
+                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT, heuristic: int = 1,
+                 cutoff: int = CUTOFF, scale: float = SCALE):
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = ITERATIONS if time is None else None
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
+        # the ruleset's heuristic cuts rollouts short (heuristic=0: never)
+        self.use_hint, self.cutoff, self.scale = bool(heuristic), cutoff, scale
+        self.hinted = False  # whether the game being searched has a heuristic
+        self.base: list[float] | None = None  # the heuristic leads at the root
         self.failed = 0  # iterations whose drawn game broke a rule (see choose_position)
 
     # a search bot reads the position, not the view
@@ -81,13 +135,18 @@ class SearchBot:
         root = _Node()
         deadline = None if self.time is None else time.monotonic() + self.time
         fixed = None if self.resample else position.sample(self.rng)
+        self.hinted = self.use_hint and position.has_heuristic
         done = 0
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
             game = position.sample(self.rng) if fixed is None else position.again(fixed, self.rng)
+            if self.hinted and (self.resample or done == 0):
+                self.base = leads(game)  # (ismcts: the root of each drawn game)
             try:
                 self._iterate(root, game)
+            except HeuristicError:
+                raise
             except (RuleError, IllegalMove):
                 # a drawn game the rules cannot play on (a hidden item dealt where the
                 # rules never put one): the iteration counts, but teaches nothing
@@ -155,9 +214,10 @@ class SearchBot:
         return best, False
 
     def _playout(self, game) -> list[float]:
-        """Random moves to the end (at most ``rollout`` of them): each seat's reward."""
+        """Random moves to the end (at most ``rollout`` of them; with a heuristic, at most
+        ``cutoff``, then the heuristic values the position): each seat's reward."""
         rng, n = self.rng, game.players
-        for _ in range(self.rollout):
+        for _ in range(min(self.cutoff, self.rollout) if self.hinted else self.rollout):
             if game.over:
                 return rewards(game.result, n)
             if game.at_chance:
@@ -167,6 +227,8 @@ class SearchBot:
             game.apply(rng.randrange(game.move_count(seat)), safe=False, seat=seat)
         if game.over:
             return rewards(game.result, n)
+        if self.hinted:
+            return hint_values(game, self.scale, self.base)
         return [1.0 / n if n > 2 else 0.5] * n
 
 
@@ -195,30 +257,41 @@ class IsmctsBot(SearchBot):
 
 
 class GreedyBot:
-    """One ply: the move whose result is best for its seat, after ``samples`` random
-    playouts of each move (ties: the first)."""
+    """One ply: the move whose result is best for its seat (ties: the first). With a
+    ruleset heuristic, the result is the position right after the move (chance steps
+    drawn), valued by the heuristic; without one, ``samples`` random playouts of each move."""
 
     name = "greedy"
     wants_position = True
 
-    def __init__(self, seed: int = 0, samples: int = 4, rollout: int = ROLLOUT_LIMIT):
+    def __init__(self, seed: int = 0, samples: int = 4, rollout: int = ROLLOUT_LIMIT,
+                 heuristic: int = 1, scale: float = SCALE):
         self.rng = random.Random(seed)
         self.samples, self.rollout = samples, rollout
+        self.use_hint, self.scale = bool(heuristic), scale
 
     def choose_position(self, position) -> int:
         seat, moves = position.seat, position.moves
         if len(moves) == 1:
             return 0
-        player = SearchBot(0, rollout=self.rollout)
-        player.rng = self.rng
+        hinted = self.use_hint and position.has_heuristic
+        player = SearchBot(0, rollout=self.rollout, heuristic=int(hinted), cutoff=0,
+                           scale=self.scale)
+        player.rng, player.hinted = self.rng, hinted
         best, best_value = 0, -1.0
         for i, _ in enumerate(moves):
             total = 0.0
             for _ in range(self.samples):
                 game = position.sample(self.rng)
                 try:
+                    if hinted:
+                        player.base = leads(game)
                     game.apply(i, safe=False, seat=seat)
+                    while hinted and game.at_chance:
+                        game.sample_chance()
                     total += player._playout(game)[seat]
+                except HeuristicError:
+                    raise
                 except (RuleError, IllegalMove):
                     pass  # a drawn game the rules cannot play on: it counts as lost
             if total > best_value:

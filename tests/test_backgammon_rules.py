@@ -201,3 +201,24 @@ def test_the_board_shows_each_point_as_one_stack_with_its_count():
                                 "x×2", "·"]
     assert lines[3].split() == [f"p{n}" for n in range(12, 6, -1)] + ["bar1"] + \
         [f"p{n}" for n in range(6, 0, -1)] + ["off1"]
+
+
+# ---------------------------------------------------------------- the hint for bots
+
+def test_the_heuristic_is_the_pip_count_to_run_fewer_is_better():
+    # White: 14 borne off and one checker on its 13 point; Black: all 15 on White's 1
+    # point, its own 24 point (Black counts the points the other way round)
+    game = build({"p13": 1, "off1": 14}, {"p1": 15}, dice=[3, 1])
+    assert game.heuristic(0) == -13
+    assert game.heuristic(1) == -15 * 24
+    testing.play(game, "move p13+p10")
+    assert game.heuristic(0) == -10
+    # a checker on the bar has the whole way still to run: 25 pips
+    game = build({"bar1": 1, "off1": 14}, {"p1": 15}, dice=[3, 1])
+    assert game.heuristic(0) == -25
+
+
+def test_the_heuristic_of_a_player_who_has_borne_off_every_checker_is_1000():
+    game = build({"p1": 1, "off1": 14}, {"p12": 15}, dice=[3, 1])
+    testing.play(game, "move p1+off1")
+    assert game.over and game.heuristic(0) == 1000 and game.heuristic(1) == -15 * 13

@@ -398,3 +398,23 @@ def test_random_games_agree_with_openspiel_chess():
         white, black = state.returns()[1], state.returns()[0]
         expected = "draw" if white == black else "seat 1 wins" if white > black else "seat 2 wins"
         assert result(game) == expected, (seed, str(state))
+
+
+# ---------------------------------------------------------------- the hint for bots
+def test_the_heuristic_counts_material_and_how_far_pawns_have_advanced():
+    game = interpreter.load("chess").new_game(2, 0)
+    assert game.heuristic(0) == game.heuristic(1) == 8 * 10 + 2 * 30 + 2 * 30 + 2 * 50 + 90
+    # White: queen, rook and a pawn on e5 (3 ranks up); Black: rook, knight, a pawn on a6
+    game = fen_position("r3k3/8/p7/4P3/8/2n5/8/QR2K3 w - - 0 1")
+    assert game.heuristic(0) == 90 + 50 + 10 + 3
+    assert game.heuristic(1) == 50 + 30 + 10 + 1
+
+
+def test_the_heuristic_drives_a_bare_king_to_the_edge_and_brings_its_own_king_near():
+    # Black has a rook's worth or less: White counts 2 per step of Black's king from the
+    # centre and loses 1 per square between the kings
+    near_edge = fen_position("k7/8/2K5/8/8/8/8/7Q w - - 0 1")
+    assert near_edge.heuristic(0) == 90 + 2 * 7 - 2
+    in_centre = fen_position("8/8/8/3k4/8/8/8/K6Q w - - 0 1")
+    assert in_centre.heuristic(0) == 90 + 2 * 1 - 4
+    assert near_edge.heuristic(1) == in_centre.heuristic(1) == 0   # White keeps its queen

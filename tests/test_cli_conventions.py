@@ -644,14 +644,15 @@ def test_bots_json_lists_every_bot_with_its_options(validators):
     bots = {b["name"]: b for b in document(r, "bots", validators)["bots"]}
     assert sorted(bots) == ["first", "greedy", "ismcts", "mcts", "random"]
     options = {o["name"]: o for o in bots["mcts"]["options"]}
-    assert sorted(options) == ["c", "iterations", "rollout", "time"]
+    assert sorted(options) == ["c", "cutoff", "heuristic", "iterations", "rollout", "scale", "time"]
     assert options["c"] == {"name": "c", "type": "float", "default": 1.4,
                             "help": "exploration constant of UCB1"}
     assert bots["random"]["options"] == []
 
 
 def test_bot_options_complete():
-    assert complete.bots("mcts:") == ["mcts:c=", "mcts:iterations=", "mcts:rollout=", "mcts:time="]
+    assert complete.bots("mcts:") == ["mcts:c=", "mcts:cutoff=", "mcts:heuristic=", "mcts:iterations=",
+                                      "mcts:rollout=", "mcts:scale=", "mcts:time="]
     assert complete.bots("ismcts:iterations=9,t") == ["ismcts:iterations=9,time="]
-    assert complete.seat_bots("2=greedy:s") == ["2=greedy:samples="]
+    assert complete.seat_bots("2=greedy:s") == ["2=greedy:samples=", "2=greedy:scale="]
     assert complete.bots("random:") == [] and complete.bots("nobot:") == []

@@ -58,7 +58,7 @@ BLOCK = re.compile(r"^```([\w-]+)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 HEADER = re.compile(r"(ruleset|variant|locale)\s+(\w+)")
 DECL_WORDS = {"title", "players", "order", "language", "enum", "kind", "board", "zone",
               "deck", "var", "relation", "function", "procedure", "setup", "turn", "end",
-              "at", "score", "tiebreak", "name", "text", "label", "color", "replace",
+              "at", "score", "heuristic", "tiebreak", "name", "text", "label", "color", "replace",
               "extend", "remove", "invariant", "bound", "secret", "offscreen"}
 
 
@@ -700,6 +700,35 @@ def test_turns_pass_to_the_player_after_active():
     game = _run("order counterclockwise\nvar seen: list of int = []\n"
                 "turn { seen = seen + [seat(active)] }\nend when size(seen) >= 4", players=3)
     assert game.state["vars"]["seen"] == [1, 3, 2, 1]
+
+
+def test_the_heuristic_example_values_each_player_by_its_own_standing():
+    block = next(b for b in ALL_BLOCKS if b.lang == "meeple" and "ruleset race_to_ten" in b.text)
+    game = interpreter.compile_sources(_sources({"race_to_ten.meeple": block.text})).new_game(2, 0)
+    assert (game.has_heuristic, game.heuristic(0), game.heuristic(1)) == (True, 0, 0)
+    game.apply("run 3")
+    assert (game.heuristic(0), game.heuristic(1)) == (30, 0)   # as the text says
+    plain = _run("var done: bool = false\nturn { done = true }\nend when done")
+    assert not plain.has_heuristic and plain.heuristic(0) is None
+
+
+def test_a_heuristic_is_an_int_and_its_errors_are_located():
+    assert _load_error(CLAIM + "var n: int = 0\nturn { n = 1 }\nend when n == 1\n"
+                       "heuristic(p) = n == 1").code == "check/type-mismatch"
+    game = _run("var n: int = 0\nturn { n = 1 }\nend when n == 1\nheuristic(p) = 10 / (n - 1)")
+    with pytest.raises(RuleError, match=r"in the heuristic at claim.meeple:7:16: division by zero"):
+        game.heuristic(0)
+
+
+def test_meeple_test_evaluates_the_heuristic_in_every_state():
+    turn = "var n: int = 0\nturn { choose x from [1] as \"go\"\n n = n + x }\nend when n >= 3\n"
+    prog = _load(CLAIM + turn + "heuristic(p) = 6 / (2 - n)\n")
+    with pytest.raises(Failure) as info:
+        play_and_check(prog, Config(2), 0, [])
+    assert info.value.check == "heuristic" and info.value.moves == ["go 1", "go 1"]
+    assert "could not be evaluated (move 2): in the heuristic at" in info.value.message
+    assert "division by zero" in info.value.message and info.value.span.line == 7
+    play_and_check(_load(CLAIM + turn + "heuristic(p) = 6 / (5 - n)\n"), Config(2), 0, [])
 
 
 def test_tiebreaks_in_order_and_higher_is_better():

@@ -297,3 +297,18 @@ def test_with_positional_superko_a_retake_on_the_ko_point_that_takes_more_is_all
     assert "D5" in legal(game)
     testing.play(game, "play D5")
     assert stone(game, "E5") == stone(game, "D6") == "." and not game.over
+
+
+# ---------------------------------------------------------------- the hint for bots
+
+def test_the_heuristic_counts_stones_and_the_empty_points_beside_one_colour_only():
+    game = build(black="A2 B1", white="H2")
+    # Black: its 2 stones and the 4 empty points beside them (A1, A3, B2, C1), in half
+    # points as the score; White: 1 stone, its 4 neighbours and the komi (15 half points)
+    assert game.heuristic(0) == 2 * (2 + 4)
+    assert game.heuristic(1) == 2 * (1 + 4) + 15
+    # an empty point beside both colours is nobody's: a white stone on C2 takes B2 and C1
+    # from Black and gives White C3 and D2 only
+    game = build(black="A2 B1", white="H2 C2")
+    assert game.heuristic(0) == 2 * (2 + 2)
+    assert game.heuristic(1) == 2 * (2 + 4 + 2) + 15

@@ -1,6 +1,7 @@
 """Search bots (mcts, ismcts, greedy), their specs, and the determinizer they search with."""
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -9,7 +10,7 @@ from typer.testing import CliRunner
 from meeple import interpreter
 from meeple.cli.main import app
 from meeple.interpreter import BotSpecError, bot_move, bot_seed, determinize, make_bot, parse_spec
-from meeple.interpreter import leaks, views
+from meeple.interpreter import leaks, search, views
 
 TESTDATA = "tests/testdata"
 
@@ -57,12 +58,17 @@ def test_a_spec_gives_the_bot_and_its_options_with_their_types():
     # time alone: as many iterations as the time allows
     assert make_bot("mcts:time=0.5").iterations is None
     assert make_bot("ismcts").iterations == 200
+    bot = make_bot("ismcts:heuristic=0,cutoff=3,scale=2.5")
+    assert (bot.use_hint, bot.cutoff, bot.scale) == (False, 3, 2.5)
+    assert (make_bot("mcts").use_hint, make_bot("mcts").cutoff) == (True, 0)
 
 
 @pytest.mark.parametrize("spec, said", [
     ("minimax", "unknown bot 'minimax'; bots are: first, greedy, ismcts, mcts, random"),
     ("mcts:depth=3", "bot 'mcts' has no option 'depth'; its options are: iterations, time, c, rollout"),
     ("mcts:iterations=many", "option iterations='many' must be a whole number"),
+    ("mcts:heuristic=2", "option heuristic=2 must be at most 1"),
+    ("greedy:scale=0", "option scale=0 must be at least 0.001"),
     ("mcts:iterations=0", "option iterations=0 must be at least 1"),
     ("mcts:time=-1", "option time=-1 must be at least 0.001"),
     ("mcts:time=nan", "must be at least"),
@@ -206,6 +212,73 @@ def test_greedy_takes_a_winning_move():
     assert moves[bot_move(make_bot("mcts:iterations=30"), game, 0)] == "mark r1c3"
 
 
+# ---------------------------------------------------------------- the ruleset's heuristic
+
+# A race where the heuristic (a wrong one, on purpose) likes standing on 2 best: a bot
+# that follows it runs 2, a bot that plays the race out runs 3.
+RACE = """ruleset race
+players 2..2
+var at: int per player = 0
+turn {
+  choose step from [1, 2, 3] as "run"
+  at(active) = at(active) + step
+}
+end when at(active) >= 6
+score(p) = at(p)
+heuristic(p) = if at(p) == 2 then 100 else at(p)
+"""
+
+
+def first_run(ruleset, spec: str) -> str:
+    game = ruleset.new_game(players=2, seed=0)
+    return game.legal_moves()[bot_move(make_bot(spec, 3), game, 0)].notation
+
+
+def test_greedy_plays_the_move_whose_position_the_heuristic_values_best(tmp_path):
+    race = compiled(tmp_path, RACE)
+    assert first_run(race, "greedy") == "run 2"
+    assert first_run(race, "greedy:heuristic=0,samples=20") == "run 3"
+
+
+def test_mcts_values_the_positions_it_reaches_by_the_heuristic(tmp_path):
+    race = compiled(tmp_path, RACE)
+    # three iterations value each run once (by the heuristic, at once: cutoff=0), the
+    # fourth goes to the best of them; played out, the race is won by running 3
+    assert first_run(race, "mcts:iterations=4") == "run 2"
+    assert first_run(race, "ismcts:iterations=4") == "run 2"
+    assert first_run(race, "mcts:iterations=300,heuristic=0") == "run 3"
+    # with a long cutoff the playouts reach the end of the race and its result counts
+    assert first_run(race, "mcts:iterations=300,cutoff=50") == "run 3"
+
+
+def test_the_heuristic_lead_over_the_best_other_seat_becomes_a_value_between_0_and_1(tmp_path):
+    three = compiled(tmp_path, "ruleset three\nplayers 3..3\n"
+                               "turn { choose x from [1, 2] as \"pick\"\n end game }\n"
+                               "heuristic(p) = 10 * seat(p)\n")
+    game = three.new_game(players=3, seed=0)
+    values = search.hint_values(game)
+    # seat 3 leads seat 2 by 10: about 0.73; seats 1 and 2 trail seat 3 by 20 and 10
+    assert values[2] == pytest.approx(1 / (1 + math.exp(-1)))
+    assert values[1] == pytest.approx(1 / (1 + math.exp(1)))
+    assert values[0] == pytest.approx(1 / (1 + math.exp(2)))
+    assert search.hint_values(game, scale=20)[2] == pytest.approx(1 / (1 + math.exp(-0.5)))
+    # in a search, the gain since the position the bot decides in: no gain is even
+    assert search.leads(game) == [-20, -10, 10]
+    assert search.hint_values(game, base=[-20, -10, 10]) == [0.5, 0.5, 0.5]
+    assert search.hint_values(game, base=[-30, -10, 20])[0] == pytest.approx(1 / (1 + math.exp(-1)))
+    assert search.hint_values(compiled(tmp_path, RISK, "risk").new_game(players=2)) is None
+
+
+def test_a_heuristic_that_breaks_a_rule_stops_the_bot_with_a_located_error(tmp_path):
+    broken = compiled(tmp_path, RACE.replace("heuristic(p) = if at(p) == 2 then 100 else at(p)",
+                                             "heuristic(p) = 100 / at(p)"))
+    game = broken.new_game(players=2, seed=0)
+    with pytest.raises(interpreter.RuleError, match=r"in the heuristic at .*t.meeple:10:16"):
+        game.heuristic(0)
+    with pytest.raises(interpreter.RuleError, match="division by zero"):
+        bot_move(make_bot("greedy"), game, 0)
+
+
 # ---------------------------------------------------------------- chance and simultaneous decisions
 
 RISK = """ruleset risk
@@ -273,8 +346,39 @@ def test_play_and_simulate_take_bot_specs(tmp_path):
     assert r.exit_code == 0 and "bot 'mcts:iterations=10,c=1'" in r.output, r.output
 
 
+def test_interactive_play_caps_a_search_bot_given_no_budget_at_play_time():
+    capped = make_bot("ismcts", 1, play_time=interpreter.PLAY_TIME)
+    assert (capped.iterations, capped.time) == (200, interpreter.PLAY_TIME)
+    # a budget in the spec is kept as it is
+    assert (make_bot("mcts:iterations=50", 1, play_time=3).time) is None
+    assert (make_bot("mcts:time=2", 1, play_time=3).time, make_bot("mcts:time=2", 1).iterations) \
+        == (2, None)
+    # without play_time (simulate, arena) the bot stops after its iterations only
+    assert (make_bot("mcts", 1).iterations, make_bot("mcts", 1).time) == (200, None)
+    assert make_bot("greedy", 1, play_time=3).samples == 4   # (greedy has no time option)
+
+
+def test_meeple_play_says_how_long_a_search_bot_given_no_budget_thinks():
+    ttt = f"{TESTDATA}/ttt"
+    r = CliRunner().invoke(app, ["play", ttt, "--seed", "1", "--bot", "1=mcts", "--bot",
+                                 "2=mcts:iterations=20"])
+    assert r.exit_code == 0, r.output
+    assert f"bot 'mcts' (at most {interpreter.PLAY_TIME:g} s per move)" in r.output
+    assert "bot 'mcts:iterations=20'\n" in r.output and "Result" in r.output
+
+
 @pytest.mark.parametrize("args", [["play", f"{TESTDATA}/ttt", "--bot", "2=mcts:time=soon"],
                                   ["simulate", f"{TESTDATA}/ttt", "--bot", "ismcts:depth=2"]])
 def test_a_bad_bot_spec_is_a_usage_error(args):
     r = CliRunner().invoke(app, args)
     assert r.exit_code == 2 and "error: bot '" in r.output and "Traceback" not in r.output
+
+
+def test_meeple_play_stops_with_a_located_error_when_the_heuristic_breaks_a_rule(tmp_path):
+    broken = tmp_path / "broken.meeple"
+    broken.write_text(RACE.replace("heuristic(p) = if at(p) == 2 then 100 else at(p)",
+                                   "heuristic(p) = 100 / at(p)"))
+    r = CliRunner().invoke(app, ["play", str(broken), "--bot", "1=greedy", "--bot", "2=greedy"])
+    assert r.exit_code == 1 and "Traceback" not in r.output, r.output
+    assert "while Player 1 (bot 'greedy') was thinking: in the heuristic at" in r.output
+    assert "broken.meeple:10:16: division by zero" in r.output.replace("\n", "")
