@@ -71,6 +71,11 @@ class Option:
         self.example = example if example is not None else default
 
     def parse(self, bot: str, key: str, text: str):
+        if self.kind is bool:
+            if text.lower() not in _SWITCH:
+                raise BotSpecError(f"bot '{bot}': option {key}={text!r} must be on or off, "
+                                   f"e.g. '{bot}:{key}={'off' if self.default else 'on'}'")
+            return _SWITCH[text.lower()]
         try:
             value = self.kind(text)
         except ValueError:
@@ -82,6 +87,8 @@ class Option:
         return value
 
 
+_SWITCH = {"on": True, "off": False}
+
 _SEARCH = {
     "iterations": Option(int, None, 1, "playouts per move (default 200 without time=, "
                                        "else as many as the time allows)", 400),
@@ -90,10 +97,13 @@ _SEARCH = {
     "c": Option(float, 1.4, 0.0, "exploration constant of UCB1"),
     "rollout": Option(int, 400, 0, "moves per random playout at most (then counted as even)"),
 }
+_ISMCTS = {**_SEARCH, "history": Option(bool, True, False, "on: samples agree with the moves "
+                                        "seen since the last shuffle (a seat that did not follow "
+                                        "suit holds none of it); off: hidden items dealt by kind")}
 
 #: each bot's options (``NAME:KEY=VALUE``)
 OPTIONS: dict[str, dict[str, Option]] = {
-    "random": {}, "first": {}, "mcts": _SEARCH, "ismcts": _SEARCH,
+    "random": {}, "first": {}, "mcts": _SEARCH, "ismcts": _ISMCTS,
     "greedy": {"samples": Option(int, 4, 1, "random playouts per move"),
                "rollout": _SEARCH["rollout"]},
 }
@@ -173,10 +183,10 @@ class Position:
     (``sample``). It keeps the game to itself: nothing it gives away depends on what the
     seat may not see."""
 
-    __slots__ = ("_game", "seat", "moves")
+    __slots__ = ("_game", "seat", "moves", "_past")
 
     def __init__(self, game, seat: int):
-        self._game, self.seat = game, seat
+        self._game, self.seat, self._past = game, seat, None
         self.moves = [m.notation for m in game.legal_moves(seat)]
 
     @property
@@ -184,11 +194,14 @@ class Position:
         from .views import view
         return view(self._game, self.seat)
 
-    def sample(self, rng: random.Random):
+    def sample(self, rng: random.Random, history: bool = False):
         """A new game consistent with what the seat knows, drawn from ``rng`` (see
-        determinize.determinize): hidden items dealt anew, the generator seeded anew."""
-        from .determinize import determinize
-        return determinize(self._game, self.seat, rng)
+        determinize.determinize): hidden items dealt anew, the generator seeded anew;
+        with ``history``, agreeing with the moves seen since the last random step."""
+        from .determinize import Past, determinize
+        if history and self._past is None:
+            self._past = Past(self._game, self.seat)
+        return determinize(self._game, self.seat, rng, self._past if history else None)
 
     def again(self, sample, rng: random.Random):
         """A copy of a sample with the other seats' secret choices (in a simultaneous

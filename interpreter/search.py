@@ -64,11 +64,13 @@ class SearchBot:
     resample = True  # a new determinization every iteration (ismcts), else one per move
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT):
+                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT, history: bool | None = None):
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = ITERATIONS if time is None else None
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
+        # samples agree with the moves seen (see determinize.Past): by default for ismcts
+        self.history = self.resample if history is None else history
         self.failed = 0  # iterations whose drawn game broke a rule (see choose_position)
 
     # a search bot reads the position, not the view
@@ -85,7 +87,8 @@ class SearchBot:
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
-            game = position.sample(self.rng) if fixed is None else position.again(fixed, self.rng)
+            game = position.sample(self.rng, self.history) if fixed is None \
+                else position.again(fixed, self.rng)
             try:
                 self._iterate(root, game)
             except (RuleError, IllegalMove):
