@@ -70,6 +70,12 @@ class Option:
         self.kind, self.default, self.minimum, self.help = kind, default, minimum, help
         self.example = example if example is not None else default
 
+    def described(self) -> dict:
+        """Its type (``int``, ``float``, or ``switch``: on or off) and default."""
+        if self.kind is bool:
+            return {"type": "switch", "default": "on" if self.default else "off"}
+        return {"type": self.kind.__name__, "default": self.default}
+
     def parse(self, bot: str, key: str, text: str):
         if self.kind is bool:
             if text.lower() not in _SWITCH:
@@ -97,9 +103,11 @@ _SEARCH = {
     "c": Option(float, 1.4, 0.0, "exploration constant of UCB1"),
     "rollout": Option(int, 400, 0, "moves per random playout at most (then counted as even)"),
 }
-_ISMCTS = {**_SEARCH, "history": Option(bool, True, False, "on: samples agree with the moves "
-                                        "seen since the last shuffle (a seat that did not follow "
-                                        "suit holds none of it); off: hidden items dealt by kind")}
+_ISMCTS = {**_SEARCH, "history": Option(bool, True, False,
+                                        "on: each sample agrees with the moves the seat saw "
+                                        "since the last random step (what a seat could not "
+                                        "play, where items it passed went); off: hidden "
+                                        "items dealt by kind only")}
 
 #: each bot's options (``NAME:KEY=VALUE``)
 OPTIONS: dict[str, dict[str, Option]] = {
@@ -150,7 +158,7 @@ def make_bot(spec: str, seed: int = 0):
 def describe() -> list[dict]:
     """Every bot with its description and options (name, type, default, help)."""
     return [{"name": name, "description": DESCRIPTIONS[name],
-             "options": [{"name": k, "type": o.kind.__name__, "default": o.default, "help": o.help}
+             "options": [{"name": k, **o.described(), "help": o.help}
                          for k, o in OPTIONS[name].items()]}
             for name in BOTS]
 

@@ -44,7 +44,9 @@ more is used):
   void in the suit led), and after each the seat's view (with the messages of that
   move) must be the one it had. The first move that fails rejects the sample; at most
   ``ATTEMPTS`` samples are drawn, then the one that agreed with the most moves is
-  taken (the first of those), so a call costs a bounded time.
+  taken (the first of those), so a call costs a bounded time; once ``GIVE_UP`` calls
+  for the same ``Past`` found none and none did, each draws one sample only (whose
+  verdicts, like everything here, follow from what the seat saw).
 
 Why this reads nothing the seat may not know: a sample is a function of the seat's
 view now, of ``rng`` and of the past *up to a relabeling of the items the seat has not
@@ -74,6 +76,10 @@ from .views import view, visible_items
 
 #: samples drawn at most by one determinization that respects the past (then the best)
 ATTEMPTS = 30
+#: after this many determinizations of a position found no sample agreeing with its
+#: whole past, and none did, the next ones draw one sample each (the past's constraints
+#: are then too tight for drawing at random: the cost stays bounded)
+GIVE_UP = 3
 
 
 def determinize(game: Game, seat: int, rng: random.Random, past: "Past | None" = None) -> Game:
@@ -83,14 +89,16 @@ def determinize(game: Game, seat: int, rng: random.Random, past: "Past | None" =
     if past is None or not past.steps:
         return _complete(game, seat, rng, _shuffled(_slots(game.R, seat, ()), rng))
     best, best_agreed = None, -1
-    for _ in range(ATTEMPTS):
+    attempts = 1 if past.missed >= GIVE_UP and not past.found else ATTEMPTS
+    for _ in range(attempts):
         mapping = _shuffled(past.slots, rng)
         agreed = past.agreed(mapping)
         if agreed == len(past.steps):
-            best = mapping
-            break
+            past.found += 1
+            return _complete(game, seat, rng, mapping)
         if agreed > best_agreed:
             best, best_agreed = mapping, agreed
+    past.missed += 1
     return _complete(game, seat, rng, best)
 
 
@@ -115,6 +123,7 @@ class Past:
 
     def __init__(self, game: Game, seat: int):
         self.seat, self.program = seat, game.program
+        self.found = self.missed = 0  # determinizations that found a sample agreeing, or not
         walked = _positions(game)
         #: the moves since the last random step, oldest first: (seat, value, type code)
         self.steps = [(player, value, state["pending"]["type"]) for state, player, value in walked]
@@ -149,6 +158,12 @@ class Past:
                 return k
         return len(self.steps)
 
+    def agreed_by(self, game: Game, sample: Game) -> bool:
+        """Whether ``sample``, a determinization of ``game`` (the game of this past),
+        agrees with every move since the last random step."""
+        mapping = {a: b for za, zb in zip(game.R.z, sample.R.z) for a, b in zip(za, zb) if a != b}
+        return self.agreed(mapping) == len(self.steps)
+
     def _relabeled(self, mapping: dict[int, int]) -> Game:
         """The position after the last random step with its items relabeled by
         ``mapping``, what the seat may not see reset, and a fixed generator."""
@@ -161,6 +176,11 @@ class Past:
         _forget_private(R, self.seat)
         R.rng = rng_mod.seed_state(0)
         return g
+
+
+def determinize_past(game: Game, seat: int) -> Past:
+    """What ``determinize`` checks samples against for ``seat`` now (see Past)."""
+    return Past(game, seat)
 
 
 def _positions(game: Game) -> list[tuple[dict, int, object]]:
