@@ -31,7 +31,7 @@ that did not follow suit may be dealt cards of that suit. With it, a sample must
 agree with the moves played since the game's last random step (the newest move that
 used the generator, or a chance outcome: the shuffle and deal of the hand under way),
 as the game's undo history holds them (a game resumed or copied has none: nothing
-more is used):
+more is used; only the newest ``WINDOW`` moves are checked, a bound on the cost):
 
 * an item the seat saw at some position since then and does not see now (a card it
   passed) keeps its place: it is not dealt again;
@@ -42,7 +42,9 @@ more is used):
   fixed generator), and the moves since then, relabeled too, are played again from
   it: each must be among the options the rules give then (a seat that discarded was
   void in the suit led), and after each the seat's view (with the messages of that
-  move) must be the one it had. The first move that fails rejects the sample; at most
+  move) must be the one it had (a move naming a dealt item the rules do not offer, when
+  they offer a dealt item that looks the same, plays that one: the two trade labels,
+  which nothing the seat saw tells apart). The first move that fails rejects the sample; at most
   ``ATTEMPTS`` samples are drawn, then the one that agreed with the most moves is
   taken (the first of those), so a call costs a bounded time; once ``GIVE_UP`` calls
   for the same ``Past`` found none and none did, each draws one sample only (whose
@@ -60,7 +62,13 @@ from the past otherwise is what the rules and the seat saw: where items moved (p
 not identities), the moves as values relabeled by σ, the seat's own views; the values
 it may not see are reset, the generator is not the game's, and steps that used the
 game's generator (whose outcomes are not known to the seat) bound the window. (The
-locals of the rules under way at that position are taken as they are, as above.)
+locals of the rules under way at that position are taken as they are, as above.
+Places are taken as known, as above: where the rules move hidden items by what they
+are, such as sorting a hand the seat does not see, the order within that place in the
+relabeled past follows the true items' order, which only rules that read that order
+could tell.) Constraints that a deal at random rarely meets (hidden items whose
+properties the rules tie to their places in ways the deal by kind ignores) end in the
+best sample drawn, then in one sample per call (``GIVE_UP``).
 tests/test_search_bots.py checks that twins give the same samples and moves.
 """
 from __future__ import annotations
@@ -80,6 +88,8 @@ ATTEMPTS = 30
 #: whole past, and none did, the next ones draw one sample each (the past's constraints
 #: are then too tight for drawing at random: the cost stays bounded)
 GIVE_UP = 3
+#: the newest moves checked at most (a window that starts later only knows less)
+WINDOW = 120
 
 
 def determinize(game: Game, seat: int, rng: random.Random, past: "Past | None" = None) -> Game:
@@ -136,6 +146,8 @@ class Past:
         #: the items hidden now that the seat saw since the last random step: they stay put
         self.known = seen & {i for _, _, i in _hidden_slots(game.R, seat)}
         self.slots = _slots(game.R, seat, self.known)
+        self.dealt = {i for slots in self.slots.values() for _, _, i in slots}
+        self.looks = [(info.kind, sorted(info.attrs.items())) for info in game.program.items]
         # the items the seat did not see then, whose item variables are reset there
         shown = visible_items(before[0], seat) if before else set()
         self.hidden_first = {i: i for i, z in enumerate(game.R.loc if not before else before[0].R.loc)
@@ -143,11 +155,19 @@ class Past:
 
     def agreed(self, mapping: dict[int, int]) -> int:
         """How many of the moves since the last random step, oldest first, the game
-        relabeled by ``mapping`` agrees with (all: ``len(steps)``)."""
+        relabeled by ``mapping`` agrees with (all: ``len(steps)``). A move naming a
+        dealt item that is not among the options, while a dealt item that looks the same
+        (same kind and properties) is, plays that one: the two trade labels in the game
+        and in ``mapping`` (changed in place), as nothing the seat saw tells them apart."""
         g = self._relabeled(mapping)
         for k, (player, value, code) in enumerate(self.steps):
             options = _options(g.R.pending, player)
             want = map_value(value, code, mapping)
+            if options is not None and want not in options and code == "item":
+                alike = self._alike(want, options)
+                if alike is not None:
+                    _trade(g, mapping, want, alike)
+                    options = _options(g.R.pending, player)
             if options is None or want not in options:
                 return k
             try:
@@ -157,6 +177,13 @@ class Past:
             if _glimpse(g, self.seat, self.said[k]) != self.views[k]:
                 return k
         return len(self.steps)
+
+    def _alike(self, item, options: list) -> int | None:
+        """A dealt item among ``options`` that looks like the dealt ``item``, if any."""
+        if item not in self.dealt:
+            return None
+        look = self.looks[item]
+        return next((o for o in options if o in self.dealt and self.looks[o] == look), None)
 
     def agreed_by(self, game: Game, sample: Game) -> bool:
         """Whether ``sample``, a determinization of ``game`` (the game of this past),
@@ -178,6 +205,16 @@ class Past:
         return g
 
 
+def _trade(g: Game, mapping: dict[int, int], a: int, b: int) -> None:
+    """Items a and b trade labels in ``g`` and in ``mapping``."""
+    swap = {a: b, b: a}
+    _relabel(g.R, swap)
+    _follow(g, swap)
+    g._moves = None
+    for x, y in mapping.items():
+        mapping[x] = swap.get(y, y)
+
+
 def determinize_past(game: Game, seat: int) -> Past:
     """What ``determinize`` checks samples against for ``seat`` now (see Past)."""
     return Past(game, seat)
@@ -185,8 +222,9 @@ def determinize_past(game: Game, seat: int) -> Past:
 
 def _positions(game: Game) -> list[tuple[dict, int, object]]:
     """(the state before, the seat, the value) of each move played on ``game`` since its
-    last random step (a move that used the generator, or a chance outcome), oldest first,
-    read from its undo history (on a copy: the game is not changed)."""
+    last random step (a move that used the generator, or a chance outcome), the newest
+    ``WINDOW`` at most, oldest first, read from its undo history (on a copy: the game is
+    not changed)."""
     history = game._history
     if not history:
         return []
@@ -198,7 +236,7 @@ def _positions(game: Game) -> list[tuple[dict, int, object]]:
     walk = Game(game.program, state)
     walk._history = trimmed
     out = []
-    while walk._history:
+    while walk._history and len(out) < WINDOW:
         entry = walk._history[-1]
         move = entry[12]
         if move is None or entry[0] != walk.R.rng:
