@@ -103,7 +103,7 @@ _SEARCH = {
     "c": Option(float, 1.4, 0.0, "exploration constant of UCB1"),
     "rollout": Option(int, 400, 0, "moves per random playout at most (then counted as even)"),
 }
-_ISMCTS = {**_SEARCH, "history": Option(bool, True, False,
+_ISMCTS = {**_SEARCH, "history": Option(bool, False, False,
                                         "on: each sample agrees with the moves the seat saw "
                                         "since the last random step (what a seat could not "
                                         "play, where items it passed went); off: hidden "

@@ -64,13 +64,12 @@ class SearchBot:
     resample = True  # a new determinization every iteration (ismcts), else one per move
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float | None = None,
-                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT, history: bool | None = None):
+                 c: float = 1.4, rollout: int = ROLLOUT_LIMIT, history: bool = False):
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = ITERATIONS if time is None else None
         self.iterations, self.time, self.c, self.rollout = iterations, time, c, rollout
-        # samples agree with the moves seen (see determinize.Past): by default for ismcts
-        self.history = self.resample if history is None else history
+        self.history = history  # samples agree with the moves seen (see determinize.Past)
         self.failed = 0  # iterations whose drawn game broke a rule (see choose_position)
 
     # a search bot reads the position, not the view
