@@ -34,7 +34,11 @@ as the game's undo history holds them (a game resumed or copied has none: nothin
 more is used; only the newest ``WINDOW`` moves are checked, a bound on the cost):
 
 * an item the seat saw at some position since then and does not see now (a card it
-  passed) keeps its place: it is not dealt again;
+  passed) keeps its place: it is not dealt again. That it is still there is known only
+  if no other seat has since made a move naming items the seat did not see (a card
+  discarded face down might be that one): the window then starts later, after the
+  seat last saw such items (``_tracked_from``; tested with a card given, then maybe
+  discarded face down);
 * the others are dealt as above, giving a relabeling σ of the hidden items (the true
   item at a place -> the sample's item there). The position after the last random step
   is relabeled by σ (with the item variables of the items hidden then and the whole
@@ -61,15 +65,19 @@ then the same, and so are the verdicts and the sample returned. What the check t
 from the past otherwise is what the rules and the seat saw: where items moved (places,
 not identities), the moves as values relabeled by σ, the seat's own views; the values
 it may not see are reset, the generator is not the game's, and steps that used the
-game's generator (whose outcomes are not known to the seat) bound the window. (The
-locals of the rules under way at that position are taken as they are, as above.
-Places are taken as known, as above: where the rules move hidden items by what they
+game's generator (whose outcomes are not known to the seat) bound the window, and so
+do moves of other seats that name items it did not see, which may have moved the items
+it lost sight of. (Rules that move an item the seat lost sight of by what hidden items
+are, with no move of another seat, are not detected: the sample then keeps it where it
+really went. The locals of the rules under way at that position are taken as they
+are, as above. Places are taken as known, as above: where the rules move hidden items by what they
 are, such as sorting a hand the seat does not see, the order within that place in the
 relabeled past follows the true items' order, which only rules that read that order
 could tell.) Constraints that a deal at random rarely meets (hidden items whose
 properties the rules tie to their places in ways the deal by kind ignores) end in the
 best sample drawn, then in one sample per call (``GIVE_UP``).
-tests/test_search_bots.py checks that twins give the same samples and moves.
+tests/test_search_bots.py checks that twins give the same samples and moves, and that
+a given card a seat may have discarded face down is not placed where it went.
 """
 from __future__ import annotations
 
@@ -135,6 +143,7 @@ class Past:
         self.seat, self.program = seat, game.program
         self.found = self.missed = 0  # determinizations that found a sample agreeing, or not
         walked = _positions(game)
+        walked = walked[_tracked_from(game, seat, walked):]
         #: the moves since the last random step, oldest first: (seat, value, type code)
         self.steps = [(player, value, state["pending"]["type"]) for state, player, value in walked]
         self.first = walked[0][0] if walked else None  # the state after that step
@@ -150,7 +159,7 @@ class Past:
         self.looks = [(info.kind, sorted(info.attrs.items())) for info in game.program.items]
         # the items the seat did not see then, whose item variables are reset there
         shown = visible_items(before[0], seat) if before else set()
-        self.hidden_first = {i: i for i, z in enumerate(game.R.loc if not before else before[0].R.loc)
+        self.hidden_first = {i: i for i, z in enumerate(before[0].R.loc if before else [])
                              if z >= 0 and i not in shown}
 
     def agreed(self, mapping: dict[int, int]) -> int:
@@ -203,6 +212,37 @@ class Past:
         _forget_private(R, self.seat)
         R.rng = rng_mod.seed_state(0)
         return g
+
+
+def _tracked_from(game: Game, seat: int, walked: list) -> int:
+    """Where the window must start so that no item the seat saw in it and does not see
+    now was out of its sight when another seat made a move naming items the seat did
+    not see (a card discarded face down): that move may have taken it elsewhere, and
+    which item it took is not the seat's to know. (A later start knows less.)"""
+    prog = game.program
+    positions = [Game(prog, state) for state, _, _ in walked]
+    shown = [visible_items(g, seat) for g in positions] + [visible_items(game, seat)]
+    hidden_now = {i for _, _, i in _hidden_slots(game.R, seat)}
+    # (a card played face up is named by a move the seat sees once it is made)
+    blind = [k for k, (state, player, value) in enumerate(walked)
+             if player != seat and any(i not in shown[k] and i not in shown[k + 1] for i in
+                                       _items_in(value, state["pending"]["type"]))]
+    start = 0
+    while True:
+        last = {i: k for k in range(start, len(walked)) for i in shown[k] & hidden_now}
+        lost = [k for i, k in last.items() if any(j > k for j in blind)]
+        if not lost:
+            return start
+        start = max(lost) + 1
+
+
+def _items_in(value, type_code: str) -> list[int]:
+    """The items a move's value names."""
+    if value is None or "item" not in type_code:
+        return []
+    if type_code.startswith("list:"):
+        return [i for v in value for i in _items_in(v, type_code[5:])]
+    return [value] if type_code == "item" else []
 
 
 def _trade(g: Game, mapping: dict[int, int], a: int, b: int) -> None:

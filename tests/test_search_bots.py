@@ -333,6 +333,56 @@ def test_a_search_bot_that_respects_the_past_does_not_peek(spec):
         assert bot_move(make_bot(spec, seed), game, seat) == bot_move(make_bot(spec, seed), twin, seat)
 
 
+HANDOFF = """ruleset handoff
+players 2..2
+kind Card { n: int }
+zone deck: Card hidden
+zone hand: Card per player
+zone pile: Card hidden
+deck cards into deck { Card(n: i) for i in 1..6 }
+var stage: int = 0
+setup {
+  shuffle deck
+  deal 3 from deck to hand
+}
+turn {
+  if stage == 0 {
+    choose c from items(hand(players[0])) by players[0] as "give"
+    move c to hand(players[1])
+  }
+  if stage == 1 {
+    choose d from items(hand(players[1])) by players[1] as "discard"
+    move d to pile
+  }
+  if stage == 2 {
+    choose e from items(hand(players[0])) by players[0] as "keep"
+  }
+  stage = stage + 1
+}
+end when stage == 3
+score(p) = 0
+"""
+
+
+def test_a_card_given_then_maybe_discarded_face_down_is_not_placed_where_it_went(tmp_path):
+    # seat 0 gives a card to seat 1, which discards a card face down: whether it was
+    # that one, seat 0 cannot know, so its samples must not depend on it
+    ruleset = compiled(tmp_path, HANDOFF)
+    games = []
+    for same in (True, False):
+        game = ruleset.new_game(players=2, seed=4)
+        given = game.legal_moves(0)[0]
+        game.apply(given, seat=0)
+        discards = game.legal_moves(1)
+        game.apply(next(m for m in discards if (m.value == given.value) == same), seat=1)
+        games.append(game)
+    a, b = games
+    assert views.view(a, 0) == views.view(b, 0) and a.state != b.state
+    for k in range(6):
+        assert determinize(a, 0, random.Random(k), Past(a, 0)).state == \
+            determinize(b, 0, random.Random(k), Past(b, 0)).state
+
+
 # ---------------------------------------------------------------- the bots never peek
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=20,rollout=30", "mcts:iterations=20,rollout=30",
