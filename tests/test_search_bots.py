@@ -8,9 +8,9 @@ from typer.testing import CliRunner
 
 from meeple import interpreter
 from meeple.cli.main import app
-from meeple.interpreter import BotSpecError, bot_move, bot_seed, determinize, make_bot, parse_spec
+from meeple.interpreter import (BotSpecError, bot_move, bot_seed, determinize, determinize_past,
+                                make_bot, parse_spec)
 from meeple.interpreter import leaks, views
-from meeple.interpreter.determinize import Past
 
 TESTDATA = "tests/testdata"
 
@@ -213,7 +213,7 @@ def discards(game, seat, move):
 
 
 def samples(game, seat, history: bool, n: int):
-    past = Past(game, seat) if history else None
+    past = determinize_past(game, seat) if history else None
     return [determinize(game, seat, random.Random(k), past) for k in range(n)]
 
 
@@ -228,11 +228,11 @@ def test_a_seat_that_did_not_follow_suit_is_dealt_no_card_of_that_suit(seed):
         if game.deciding[0] != void:
             break
     seat = game.deciding[0]
-    past = Past(game, seat)
+    past = determinize_past(game, seat)
     assert past.steps
     drawn = samples(game, seat, True, 40)
     for sample in drawn:
-        assert past.agreed(_dealt(game, sample)) == len(past.steps)
+        assert past.agreed_by(game, sample)
         assert not [c for c in hand_of(game, sample, void) if suit(game, c) == led]
         assert views.view(sample, seat) == views.view(game, seat)
     # a search bot's position samples so with history
@@ -243,11 +243,6 @@ def test_a_seat_that_did_not_follow_suit_is_dealt_no_card_of_that_suit(seed):
     # without the past, the same seat is dealt cards of that suit
     plain = samples(game, seat, False, 40)
     assert any(suit(game, c) == led for s in plain for c in hand_of(game, s, void))
-
-
-def _dealt(game, sample) -> dict:
-    """The relabeling of a sample: the true item at each place -> the sample's there."""
-    return {a: b for za, zb in zip(game.state["zones"], sample.state["zones"]) for a, b in zip(za, zb)}
 
 
 @pytest.mark.parametrize("seed", [0, 3])
@@ -276,7 +271,7 @@ def test_the_cards_a_seat_passed_stay_with_the_seat_that_received_them(seed):
 def test_a_sample_that_respects_the_past_shows_what_the_seat_saw_and_plays_on(name, players, moves):
     game = midgame(name, players, moves)
     seat = game.deciding[0]
-    past = Past(game, seat)
+    past = determinize_past(game, seat)
     for k in range(4):
         sample = determinize(game, seat, random.Random(k), past)
         assert views.view(sample, seat) == views.view(game, seat)
@@ -319,10 +314,10 @@ def twins_with_a_past(seed: int, moves: int):
 @pytest.mark.parametrize("seed, moves", [(0, 20), (1, 33)])
 def test_samples_that_respect_the_past_depend_only_on_what_the_seat_saw(seed, moves):
     game, twin, seat = twins_with_a_past(seed, moves)
-    assert Past(twin, seat).steps == Past(game, seat).steps != []
+    assert determinize_past(twin, seat).steps == determinize_past(game, seat).steps != []
     for k in range(4):
-        assert determinize(game, seat, random.Random(k), Past(game, seat)).state == \
-            determinize(twin, seat, random.Random(k), Past(twin, seat)).state
+        assert determinize(game, seat, random.Random(k), determinize_past(game, seat)).state == \
+            determinize(twin, seat, random.Random(k), determinize_past(twin, seat)).state
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iterations=20,rollout=30,history=on",
@@ -379,8 +374,8 @@ def test_a_card_given_then_maybe_discarded_face_down_is_not_placed_where_it_went
     a, b = games
     assert views.view(a, 0) == views.view(b, 0) and a.state != b.state
     for k in range(6):
-        assert determinize(a, 0, random.Random(k), Past(a, 0)).state == \
-            determinize(b, 0, random.Random(k), Past(b, 0)).state
+        assert determinize(a, 0, random.Random(k), determinize_past(a, 0)).state == \
+            determinize(b, 0, random.Random(k), determinize_past(b, 0)).state
 
 
 # ---------------------------------------------------------------- the bots never peek
