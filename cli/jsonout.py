@@ -508,9 +508,10 @@ def arena_schema() -> dict:
 def bots_schema() -> dict:
     option = _obj("an option, written NAME:KEY=VALUE", {
         "name": _s("string", "its KEY"),
-        "type": {"enum": ["int", "float"], "description": "a whole number or any number"},
-        "default": _s(["number", "null"], "its value when not given (null: no limit, or as "
-                      "its help says)"),
+        "type": {"enum": ["int", "float", "switch"],
+                 "description": "a whole number, any number, or a switch (on or off)"},
+        "default": _s(["number", "string", "null"], "its value when not given (null: no "
+                      "limit, or as its help says; a switch: on or off)"),
         "help": _s("string", "what it does"),
     })
     bot = _obj("a bot", {

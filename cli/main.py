@@ -255,7 +255,13 @@ def _bot_spec(spec: str) -> str:
         name, options = parse_spec(spec)
     except BotSpecError as e:
         raise fail(str(e), 2) from None
-    return name + (":" + ",".join(f"{k}={v}" for k, v in options.items()) if options else "")
+    return name + (":" + ",".join(f"{k}={_option_text(v)}" for k, v in options.items())
+                   if options else "")
+
+
+def _option_text(value) -> str:
+    """A bot option's value as a spec writes it (a switch: on or off)."""
+    return ("on" if value else "off") if isinstance(value, bool) else str(value)
 
 
 # ---------------------------------------------------------------- validate

@@ -21,7 +21,7 @@ from . import cache as _cache
 
 from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
-from .determinize import determinize
+from .determinize import determinize, determinize_past
 from .helpers import BudgetError, RuleError
 from .perft import divide, histories, perft
 from . import rulebook, rulebook_view
@@ -31,7 +31,7 @@ from .state import StateError
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
-           "PLAY_TIME", "parse_spec", "BotSpecError", "determinize", "Outcome", "NothingToUndo", "Decision"]
+           "PLAY_TIME", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision"]
 
 
 def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,

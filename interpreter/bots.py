@@ -75,7 +75,18 @@ class Option:
         self.maximum = maximum
         self.example = example if example is not None else default
 
+    def described(self) -> dict:
+        """Its type (``int``, ``float``, or ``switch``: on or off) and default."""
+        if self.kind is bool:
+            return {"type": "switch", "default": "on" if self.default else "off"}
+        return {"type": self.kind.__name__, "default": self.default}
+
     def parse(self, bot: str, key: str, text: str):
+        if self.kind is bool:
+            if text.lower() not in _SWITCH:
+                raise BotSpecError(f"bot '{bot}': option {key}={text!r} must be on or off, "
+                                   f"e.g. '{bot}:{key}={'off' if self.default else 'on'}'")
+            return _SWITCH[text.lower()]
         try:
             value = self.kind(text)
         except ValueError:
@@ -88,6 +99,8 @@ class Option:
             raise BotSpecError(f"bot '{bot}': option {key}={text} must be at most {self.maximum}")
         return value
 
+
+_SWITCH = {"on": True, "off": False}
 
 _SEARCH = {
     "iterations": Option(int, None, 1, "playouts per move (default 200 without time=, "
@@ -102,10 +115,15 @@ _SEARCH = {
                                      "then the heuristic values the position"),
     "scale": Option(float, SCALE, 0.001, "the gain in heuristic lead worth about 3 to 1"),
 }
+_ISMCTS = {**_SEARCH, "history": Option(bool, True, False,
+                                        "on: each sample agrees with the moves the seat saw "
+                                        "since the last random step (what a seat could not "
+                                        "play, where items it passed went); off: hidden "
+                                        "items dealt by kind only")}
 
 #: each bot's options (``NAME:KEY=VALUE``)
 OPTIONS: dict[str, dict[str, Option]] = {
-    "random": {}, "first": {}, "mcts": _SEARCH, "ismcts": _SEARCH,
+    "random": {}, "first": {}, "mcts": _SEARCH, "ismcts": _ISMCTS,
     "greedy": {"samples": Option(int, 4, 1, "random playouts (or drawn games, with a "
                                             "heuristic) per move"),
                "rollout": _SEARCH["rollout"], "heuristic": _SEARCH["heuristic"],
@@ -172,7 +190,7 @@ def default_budget(name: str, options: dict, play_time: float | None) -> dict:
 def describe() -> list[dict]:
     """Every bot with its description and options (name, type, default, help)."""
     return [{"name": name, "description": DESCRIPTIONS[name],
-             "options": [{"name": k, "type": o.kind.__name__, "default": o.default, "help": o.help}
+             "options": [{"name": k, **o.described(), "help": o.help}
                          for k, o in OPTIONS[name].items()]}
             for name in BOTS]
 
@@ -205,10 +223,10 @@ class Position:
     (``sample``). It keeps the game to itself: nothing it gives away depends on what the
     seat may not see."""
 
-    __slots__ = ("_game", "seat", "moves")
+    __slots__ = ("_game", "seat", "moves", "_past")
 
     def __init__(self, game, seat: int):
-        self._game, self.seat = game, seat
+        self._game, self.seat, self._past = game, seat, None
         self.moves = [m.notation for m in game.legal_moves(seat)]
 
     @property
@@ -216,11 +234,14 @@ class Position:
         from .views import view
         return view(self._game, self.seat)
 
-    def sample(self, rng: random.Random):
+    def sample(self, rng: random.Random, history: bool = False):
         """A new game consistent with what the seat knows, drawn from ``rng`` (see
-        determinize.determinize): hidden items dealt anew, the generator seeded anew."""
-        from .determinize import determinize
-        return determinize(self._game, self.seat, rng)
+        determinize.determinize): hidden items dealt anew, the generator seeded anew;
+        with ``history``, agreeing with the moves seen since the last random step."""
+        from .determinize import Past, determinize
+        if history and self._past is None:
+            self._past = Past(self._game, self.seat)
+        return determinize(self._game, self.seat, rng, self._past if history else None)
 
     @property
     def has_heuristic(self) -> bool:

@@ -957,8 +957,8 @@ class Game:
         self._moves: list[Move] | None = None
         self._decided: tuple | None = None  # (the pending dict, its Decision)
         self.script: list = []  # chance outcomes to set as the game reaches chance steps
-        # per move played (newest last): what the game was before it and the journal of
-        # its writes, for undo
+        # per move played (newest last): what the game was before it, the move (None for a
+        # chance outcome) and the journal of its writes, for undo
         self._history: list[list] = []
 
     # ------------------------------------------------------------ creation
@@ -1299,7 +1299,7 @@ class Game:
         rules go on after the last."""
         m = (FAST_PATHS and self._found_at_once(move, seat)) or self.find_move(move, seat)
         R = self.R
-        self._begin()
+        self._begin(m)
         try:
             R.moves += 1
             self._moves = None
@@ -1339,10 +1339,11 @@ class Game:
         """How many moves ``undo`` can take back."""
         return len(self._history)
 
-    def _begin(self) -> None:
+    def _begin(self, move: Move | None = None) -> None:
         """Starts the journal of a move: what it may change as a whole is noted now (the
         scalars, the pending decision, the stack's frames, the seats' counts of items
-        seen); the writes into the containers are noted as they happen."""
+        seen, the move itself: None for a chance outcome); the writes into the
+        containers are noted as they happen."""
         R = self.R
         ch = R.chance
         h = self._history
@@ -1354,7 +1355,7 @@ class Game:
             R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, R.pending,
             tuple(R.seen), tuple(R.stack),
             None if ch is None else {"taken": list(ch["taken"]), "step": ch["step"], "n": ch["n"]},
-            self._moves, []])
+            self._moves, move, []])
         R.j = h[-1][-1]
         R.low = len(R.stack)
 
@@ -1370,7 +1371,7 @@ class Game:
         R = self.R
         R.undo_writes(before[-1])
         (R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, R.pending, seen,
-         stack, R.chance, self._moves, _) = before
+         stack, R.chance, self._moves, _, _) = before
         R.seen[:] = seen
         R.stack[:] = stack
         R.end_requested = False

@@ -114,7 +114,7 @@ class SearchBot:
 
     def __init__(self, seed: int = 0, iterations: int | None = None, time: float | None = None,
                  c: float = 1.4, rollout: int = ROLLOUT_LIMIT, heuristic: int = 1,
-                 cutoff: int = CUTOFF, scale: float = SCALE):
+                 cutoff: int = CUTOFF, scale: float = SCALE, history: bool = False):
         self.rng = random.Random(seed)
         if iterations is None:
             iterations = ITERATIONS if time is None else None
@@ -123,6 +123,7 @@ class SearchBot:
         self.use_hint, self.cutoff, self.scale = bool(heuristic), cutoff, scale
         self.hinted = False  # whether the game being searched has a heuristic
         self.base: list[float] | None = None  # the heuristic leads at the root
+        self.history = history  # samples agree with the moves seen (see determinize.Past)
         self.failed = 0  # iterations whose drawn game broke a rule (see choose_position)
 
     # a search bot reads the position, not the view
@@ -140,7 +141,8 @@ class SearchBot:
         while self.iterations is None or done < self.iterations:
             if deadline is not None and done and time.monotonic() >= deadline:
                 break
-            game = position.sample(self.rng) if fixed is None else position.again(fixed, self.rng)
+            game = position.sample(self.rng, self.history) if fixed is None \
+                else position.again(fixed, self.rng)
             if self.hinted and (self.resample or done == 0):
                 self.base = leads(game)  # (ismcts: the root of each drawn game)
             try:
@@ -250,10 +252,14 @@ class MctsBot(SearchBot):
 
 class IsmctsBot(SearchBot):
     """Information-set MCTS: every iteration plays a new game drawn consistent with what
-    the seat knows (hidden items dealt anew), so it never reads the hidden state."""
+    the seat knows (hidden items dealt anew; by default agreeing with the moves it saw
+    since the last random step, see determinize.Past), so it never reads the hidden state."""
 
     name = "ismcts"
     resample = True
+
+    def __init__(self, seed: int = 0, history: bool = True, **options):
+        super().__init__(seed, history=history, **options)
 
 
 class GreedyBot:

@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 from meeple import interpreter
 from meeple.cli.main import app
-from meeple.interpreter import BotSpecError, bot_move, bot_seed, determinize, make_bot, parse_spec
+from meeple.interpreter import (BotSpecError, bot_move, bot_seed, determinize, determinize_past,
+                                make_bot, parse_spec)
 from meeple.interpreter import leaks, search, views
 
 TESTDATA = "tests/testdata"
@@ -61,6 +62,10 @@ def test_a_spec_gives_the_bot_and_its_options_with_their_types():
     bot = make_bot("ismcts:heuristic=0,cutoff=3,scale=2.5")
     assert (bot.use_hint, bot.cutoff, bot.scale) == (False, 3, 2.5)
     assert (make_bot("mcts").use_hint, make_bot("mcts").cutoff) == (True, 0)
+    # ismcts's samples agree with the past unless told not to; mcts's never
+    assert parse_spec("ismcts:history=off") == ("ismcts", {"history": False})
+    assert (make_bot("ismcts").history, make_bot("ismcts:history=OFF").history) == (True, False)
+    assert make_bot("mcts").history is False
 
 
 @pytest.mark.parametrize("spec, said", [
@@ -75,6 +80,8 @@ def test_a_spec_gives_the_bot_and_its_options_with_their_types():
     ("mcts:iterations", "write options as KEY=VALUE"),
     ("mcts:iterations=3,iterations=4", "option 'iterations' is given twice"),
     ("random:iterations=3", "bot 'random' has no option 'iterations'; it takes no options"),
+    ("ismcts:history=maybe", "option history='maybe' must be on or off, e.g. 'ismcts:history=on'"),
+    ("mcts:history=on", "bot 'mcts' has no option 'history'"),
 ])
 def test_a_bad_spec_says_what_is_wrong(spec, said):
     with pytest.raises(BotSpecError) as e:
@@ -169,6 +176,211 @@ def test_a_determinization_draws_the_secret_choices_of_the_other_seats_again(tmp
         sample.apply("show 1", seat=0)
         values.add(sample.state["pvars"]["shown"][1])
     assert values == {1, 2, 3}            # ...but what it chose is drawn again
+
+
+# ---------------------------------------------------------------- samples that respect the past
+
+def hand_of(game, sample, player: int) -> list[int]:
+    zones = [z.key for z in game.program.zones]
+    return sample.state["zones"][zones.index(f"hand:{player}")]
+
+
+def suit(game, card: int) -> str:
+    return game.program.items[card].attrs["suit"]
+
+
+def hearts_until(stop, seed: int):
+    """A game of Hearts played at random (from ``seed``) until ``stop(game, seat, move)``
+    says so before a move; returns the game and what ``stop`` returned."""
+    game = interpreter.load("hearts").new_game(players=4, seed=seed)
+    rnd = random.Random(seed)
+    while True:
+        seat = game.deciding[0]
+        legal = game.legal_moves(seat)
+        move = legal[rnd.randrange(len(legal))]
+        found = stop(game, seat, move)
+        if found:
+            return game, found
+        game.apply(move, seat=seat)
+
+
+def discards(game, seat, move):
+    """(seat, suit) when ``seat`` is about to play off the suit led (it has none) while
+    two other seats still hold cards of that suit (one of them hidden from any seat)."""
+    led = game.state["vars"]["led"]
+    trick = game.state["zones"][[z.key for z in game.program.zones].index("trick")]
+    if move.notation.startswith("play") and trick and suit(game, move.value) != led:
+        holders = [p for p in range(4) if p != seat and
+                   any(suit(game, c) == led for c in hand_of(game, game, p))]
+        if len(holders) >= 2:
+            return seat, led
+    return None
+
+
+def samples(game, seat, history: bool, n: int):
+    past = determinize_past(game, seat) if history else None
+    return [determinize(game, seat, random.Random(k), past) for k in range(n)]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_seat_that_did_not_follow_suit_is_dealt_no_card_of_that_suit(seed):
+    game, (void, led) = hearts_until(discards, seed)
+    rnd = random.Random(seed)
+    while True:  # on to the next decision of another seat, which samples the void seat
+        seat = game.deciding[0]
+        legal = game.legal_moves(seat)
+        game.apply(legal[rnd.randrange(len(legal))], seat=seat)
+        if game.deciding[0] != void:
+            break
+    seat = game.deciding[0]
+    past = determinize_past(game, seat)
+    assert past.steps
+    drawn = samples(game, seat, True, 40)
+    for sample in drawn:
+        assert past.agreed_by(game, sample)
+        assert not [c for c in hand_of(game, sample, void) if suit(game, c) == led]
+        assert views.view(sample, seat) == views.view(game, seat)
+    # a search bot's position samples so with history
+    position = interpreter.bots.Position(game, seat)
+    for k in range(10):
+        sample = position.sample(random.Random(k), history=True)
+        assert not [c for c in hand_of(game, sample, void) if suit(game, c) == led]
+    # without the past, the same seat is dealt cards of that suit
+    plain = samples(game, seat, False, 40)
+    assert any(suit(game, c) == led for s in plain for c in hand_of(game, s, void))
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_the_cards_a_seat_passed_stay_with_the_seat_that_received_them(seed):
+    passed = {p: [] for p in range(4)}
+
+    def passes_done(game, seat, move):
+        if move.notation.startswith("pass"):
+            passed[seat].append(move.value)
+        return move.notation.startswith("play")
+
+    game, _ = hearts_until(passes_done, seed)
+    seat = next(s for s in range(4) if s != game.deciding[0])
+    mine = set(passed[seat])
+    receivers = {p for p in range(4) if mine & set(hand_of(game, game, p))}
+    assert len(mine) == 3 and len(receivers) == 1 and seat not in receivers
+    (receiver,) = receivers
+    for sample in samples(game, seat, True, 30):
+        assert mine <= set(hand_of(game, sample, receiver))
+    plain = samples(game, seat, False, 30)
+    assert any(not mine <= set(hand_of(game, s, receiver)) for s in plain)
+
+
+@pytest.mark.parametrize("name, players, moves", [("hearts", 4, 30), ("cherokee", 3, 12),
+                                                  ("brotherhood-of-nine", 2, 10)])
+def test_a_sample_that_respects_the_past_shows_what_the_seat_saw_and_plays_on(name, players, moves):
+    game = midgame(name, players, moves)
+    seat = game.deciding[0]
+    past = determinize_past(game, seat)
+    for k in range(4):
+        sample = determinize(game, seat, random.Random(k), past)
+        assert views.view(sample, seat) == views.view(game, seat)
+        assert [m.notation for m in sample.legal_moves(seat)] == \
+            [m.notation for m in game.legal_moves(seat)]
+        rnd = random.Random(k)
+        # (Brotherhood of Nine's samples may break its rules while the armies are laid
+        # out, with or without the past: search counts them as failed iterations)
+        while not sample.over and name != "brotherhood-of-nine":
+            s = sample.deciding[0]
+            legal = sample.legal_moves(s)
+            sample.apply(legal[rnd.randrange(len(legal))], seat=s)
+    assert game.state == midgame(name, players, moves).state  # the game is left as it was
+
+
+def twins_with_a_past(seed: int, moves: int):
+    """Two games of Hearts with the same past as seat 0 sees it: two cards of other
+    seats exchanged at the start, then the same moves (those legal in both, the two
+    cards never played nor passed, so that seat 0 never sees them), up to a decision of
+    seat 0 after ``moves`` moves."""
+    game = interpreter.load("hearts").new_game(players=4, seed=seed)
+    seat = 0
+    a, b = hand_of(game, game, 1)[-1], hand_of(game, game, 2)[-1]  # (not the two of clubs)
+    twin = leaks.exchange(game, a, b)
+    rnd = random.Random(seed)
+    played = 0
+    while played < moves or game.deciding[0] != seat:
+        s = game.deciding[0]
+        both = {m.value for m in twin.legal_moves(s)}
+        legal = [m for m in game.legal_moves(s) if m.value not in (a, b) and m.value in both]
+        m = legal[rnd.randrange(len(legal))]
+        game.apply(m, seat=s)
+        twin.apply(m.notation, seat=s)
+        played += 1
+        assert views.view(twin, seat) == views.view(game, seat)
+    assert twin.state != game.state
+    return game, twin, seat
+
+
+@pytest.mark.parametrize("seed, moves", [(0, 20), (1, 33)])
+def test_samples_that_respect_the_past_depend_only_on_what_the_seat_saw(seed, moves):
+    game, twin, seat = twins_with_a_past(seed, moves)
+    assert determinize_past(twin, seat).steps == determinize_past(game, seat).steps != []
+    for k in range(4):
+        assert determinize(game, seat, random.Random(k), determinize_past(game, seat)).state == \
+            determinize(twin, seat, random.Random(k), determinize_past(twin, seat)).state
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=20,rollout=30,history=on",
+                                  "ismcts:iterations=20,rollout=30"])
+def test_a_search_bot_that_respects_the_past_does_not_peek(spec):
+    game, twin, seat = twins_with_a_past(2, 25)
+    for seed in range(2):
+        assert bot_move(make_bot(spec, seed), game, seat) == bot_move(make_bot(spec, seed), twin, seat)
+
+
+HANDOFF = """ruleset handoff
+players 2..2
+kind Card { n: int }
+zone deck: Card hidden
+zone hand: Card per player
+zone pile: Card hidden
+deck cards into deck { Card(n: i) for i in 1..6 }
+var stage: int = 0
+setup {
+  shuffle deck
+  deal 3 from deck to hand
+}
+turn {
+  if stage == 0 {
+    choose c from items(hand(players[0])) by players[0] as "give"
+    move c to hand(players[1])
+  }
+  if stage == 1 {
+    choose d from items(hand(players[1])) by players[1] as "discard"
+    move d to pile
+  }
+  if stage == 2 {
+    choose e from items(hand(players[0])) by players[0] as "keep"
+  }
+  stage = stage + 1
+}
+end when stage == 3
+score(p) = 0
+"""
+
+
+def test_a_card_given_then_maybe_discarded_face_down_is_not_placed_where_it_went(tmp_path):
+    # seat 0 gives a card to seat 1, which discards a card face down: whether it was
+    # that one, seat 0 cannot know, so its samples must not depend on it
+    ruleset = compiled(tmp_path, HANDOFF)
+    games = []
+    for same in (True, False):
+        game = ruleset.new_game(players=2, seed=4)
+        given = game.legal_moves(0)[0]
+        game.apply(given, seat=0)
+        discards = game.legal_moves(1)
+        game.apply(next(m for m in discards if (m.value == given.value) == same), seat=1)
+        games.append(game)
+    a, b = games
+    assert views.view(a, 0) == views.view(b, 0) and a.state != b.state
+    for k in range(6):
+        assert determinize(a, 0, random.Random(k), determinize_past(a, 0)).state == \
+            determinize(b, 0, random.Random(k), determinize_past(b, 0)).state
 
 
 # ---------------------------------------------------------------- the bots never peek
