@@ -43,8 +43,8 @@ def test_the_compiler_compiles_exactly_the_declared_builtins():
 
 
 def test_the_compiler_compiles_every_declared_aggregate():
-    # _Aggregate ends with `last`, the one left when no comparison matched
-    compared = _compared_names(_method(codegen.ExprCompiler, "_Aggregate"))
+    # _aggregate ends with `last`, the one left when no comparison matched
+    compared = _compared_names(_method(codegen.ExprCompiler, "_aggregate"))
     assert compared | {"last"} == set(builtins.AGGREGATES)
 
 

@@ -80,7 +80,7 @@ def test_a_spec_gives_the_bot_and_its_options_with_their_types():
     ("mcts:iterations", "write options as KEY=VALUE"),
     ("mcts:iterations=3,iterations=4", "option 'iterations' is given twice"),
     ("random:iterations=3", "bot 'random' has no option 'iterations'; it takes no options"),
-    ("ismcts:history=maybe", "option history='maybe' must be on or off, e.g. 'ismcts:history=on'"),
+    ("ismcts:history=maybe", "option history='maybe' must be on or off, e.g. 'ismcts:history=off'"),
     ("mcts:history=on", "bot 'mcts' has no option 'history'"),
 ])
 def test_a_bad_spec_says_what_is_wrong(spec, said):
