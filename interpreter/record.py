@@ -184,10 +184,12 @@ class Record:
 def digest(game: Game) -> str:
     """SHA-256 of the game's state, without the count of log messages no longer kept
     (``log_dropped``: it follows from the moves, and leaving it out keeps the digests of
-    records saved before it was counted), and with the result as it was written before
+    records saved before it was counted) nor which zones each seat is unsure of
+    (``unsure``: it follows from the moves too), and with the result as it was written before
     outcomes and ranks were added (they follow from the state too)."""
     state = game.state  # a new dict on each call: dropping a key changes nothing else
     state.pop("log_dropped", None)
+    state.pop("unsure", None)
     if state.get("result"):
         state["result"] = _legacy_result(state["result"])
     return hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

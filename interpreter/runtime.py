@@ -62,7 +62,7 @@ class NothingToUndo(IllegalMove):
 # The entries of the journal of a move (``Runtime.j``): what each write changed, so that
 # ``Game.undo`` can take it back, newest first. An entry is a tuple whose first field
 # says what was written.
-_MOVE, _FACE, _ZONE, _REVEAL, _G, _PV, _IV, _LOG, _FRAME = range(9)
+_MOVE, _FACE, _ZONE, _REVEAL, _G, _PV, _IV, _LOG, _FRAME, _UNSURE = range(10)
 _MISSING = object()  # a global variable that had no value yet
 _KEEP_MOVES = 16  # how many of the newest moves keep the legal moves before them (for undo)
 
@@ -148,12 +148,17 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low")
+                 "chance", "used", "j", "low", "u")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
         self.z, self.loc, self.g, self.pv = s["zones"], s["loc"], s["vars"], s["pvars"]
         self.facing = s["facing"]  # per item: -1 as its place says, else a mask of who sees it
+        # per zone, the seats that may not know exactly which items it holds, in which
+        # order (a bit per seat); a state saved without it: every zone, for every seat
+        self.u = s.get("unsure")
+        if self.u is None:
+            self.u = s["unsure"] = [(1 << s["players"]) - 1] * len(prog.zones)
         self.iv = s["ivars"]       # item variables: name -> value per item
         self.active, self.n, self.turn, self.phase = s["active"], s["players"], s["turn"], s["phase"]
         self.rng, self.stack, self.pending = s["rng"], s["stack"], s["pending"]
@@ -179,7 +184,7 @@ class Runtime:
     def to_state(self) -> dict:
         return {"format": STATE_FORMAT, "ruleset": self.prog.name, "variants": self.prog.variants,
                 "locale": self.prog.locale, "players": self.n, "zones": self.z, "loc": self.loc,
-                "facing": self.facing, "ivars": self.iv,
+                "facing": self.facing, "unsure": self.u, "ivars": self.iv,
                 "vars": self.g, "pvars": self.pv, "active": self.active, "turn": self.turn,
                 "phase": self.phase, "rng": self.rng, "stack": self.stack, "pending": self.pending,
                 "revealed": sorted(self.revealed), "seen": self.seen, "log": self.log,
@@ -199,6 +204,33 @@ class Runtime:
             return bool((f >> p) & 1)
         z = self.loc[item]
         return z >= 0 and self.visible(z, p)
+
+    def unsure(self, zone: int, p: int) -> bool:
+        """Whether seat p may not know exactly which items the zone holds, in which order:
+        set when hidden items came in or left unseen by p, or the zone was shuffled
+        unseen by p (what p observes decides it, never which hidden item is where)."""
+        return bool((self.u[zone] >> p) & 1)
+
+    def _unsure(self, zone: int, mask: int) -> None:
+        """Marks the zone unsure for the seats of ``mask`` (journaled, for undo)."""
+        old = self.u[zone]
+        if old | mask != old:
+            if self.j is not None:
+                self.j.append((_UNSURE, zone, old))
+            self.u[zone] = old | mask
+
+    def _unseen_move(self, src: int, to: int, seen_before: list | None = None) -> None:
+        """An item went from src to to: the seats that saw it neither before nor after
+        know neither which item came in nor which left (both zones become unsure)."""
+        mask = 0
+        for p in self.players:
+            before = seen_before[p] if seen_before is not None else (src >= 0 and self.visible(src, p))
+            if not before and not self.visible(to, p):
+                mask |= 1 << p
+        if mask:
+            if src >= 0:
+                self._unsure(src, mask)
+            self._unsure(to, mask)
 
     def public_item(self, item: int) -> bool:
         z = self.loc[item]
@@ -226,20 +258,31 @@ class Runtime:
             self.facing[item] = -1
             self._move(item, src, to)
             self.facing[item] = facing
+            mask = 0
             for p in self.players:
-                if not before[p] and self.sees_item(item, p):
-                    self.seen[p] += 1
+                if self.sees_item(item, p):
+                    if not before[p]:
+                        self.seen[p] += 1
+                elif not before[p]:
+                    mask |= 1 << p
+            if mask and src != to:
+                if src >= 0:
+                    self._unsure(src, mask)
+                self._unsure(to, mask)
             return
         if src == to:
             return
         self._move(item, src, to)
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
         # (a revealed zone is seen by all whatever its visibility says)
-        if vs is not True and (vs is not vt or to in self.revealed):
-            for p in self.players:
-                if _sees(vt, p) or to in self.revealed:
-                    if not (_sees(vs, p) or src in self.revealed):
-                        self.seen[p] += 1
+        if vs is not True:
+            if vs is not vt or to in self.revealed:
+                for p in self.players:
+                    if _sees(vt, p) or to in self.revealed:
+                        if not (_sees(vs, p) or src in self.revealed):
+                            self.seen[p] += 1
+            if vt is not True:
+                self._unseen_move(src, to)
 
     def _move(self, item: int, src: int, to: int) -> None:
         if src == to:
@@ -262,6 +305,7 @@ class Runtime:
             if self.j is not None:
                 self.j.append((_ZONE, zone, list(self.z[zone])))
             self.rng = rng.shuffle(self.rng, self.z[zone])
+            self._shuffled(zone)
             return
         # explicit chance: the same Fisher-Yates steps, each a chance step that says which
         # remaining item goes to the next place from the top (items alike are one outcome)
@@ -273,6 +317,19 @@ class Runtime:
         if self.j is not None:
             self.j.append((_ZONE, zone, list(self.z[zone])))
         self.z[zone][:] = items
+        self._shuffled(zone)
+
+    def _shuffled(self, zone: int) -> None:
+        """The seats that do not see every item of a shuffled zone lose its order."""
+        items = self.z[zone]
+        if len(items) < 2:
+            return
+        mask = 0
+        for p in self.players:
+            if not all(self.sees_item(i, p) for i in items):
+                mask |= 1 << p
+        if mask:
+            self._unsure(zone, mask)
 
     def below(self, n: int, kind: str = "pick", values: list | None = None, type_code: str = "") -> int:
         """A uniform random index in 0..n-1 (of ``values``, when given: equal values
@@ -568,6 +625,8 @@ class Runtime:
                     self.log[:0] = e[1]
             elif k == _ZONE:
                 z[e[1]][:] = e[2]
+            elif k == _UNSURE:
+                self.u[e[1]] = e[2]
             else:  # _REVEAL
                 self.revealed.discard(e[1])
 
@@ -980,7 +1039,8 @@ class Game:
         for item, z in prog.initial:
             zones[z].append(item)
             loc[item] = z
-        state = {"zones": zones, "loc": loc, "facing": [-1] * len(prog.items), "ivars": {},
+        state = {"zones": zones, "loc": loc, "facing": [-1] * len(prog.items), "unsure": [0] * nz,
+                 "ivars": {},
                  "vars": {},
                  "pvars": {}, "active": 0,
                  "players": players, "turn": 0, "phase": "setup", "rng": rng.seed_state(seed),
@@ -1071,6 +1131,17 @@ class Game:
     def players(self) -> int:
         """How many seats play this game."""
         return self.R.n
+
+    def unsure_zones(self, seat: int) -> list[str]:
+        """The keys of the zones (as in views) whose contents ``seat`` may not know exactly
+        (which items, in which order): hidden items came in or left unseen by the seat, or
+        the zone was shuffled while the seat did not see all its items. Other zones hold
+        what the seat knows they hold, seen or not. It follows from what the seat
+        observed only, so it reveals nothing; a state saved without it has every zone
+        unsure for every seat."""
+        R = self.R
+        return [z.key for z in self.program.zones
+                if (z.owner is None or z.owner < R.n) and R.unsure(z.id, seat)]
 
     @property
     def has_heuristic(self) -> bool:
@@ -1582,6 +1653,8 @@ def _copy_state(s: dict) -> dict:
     out["zones"] = [list(z) for z in s["zones"]]
     out["loc"] = list(s["loc"])
     out["facing"] = list(s["facing"])
+    if "unsure" in s:
+        out["unsure"] = list(s["unsure"])
     out["ivars"] = {k: list(v) for k, v in s["ivars"].items()}
     out["vars"] = dict(s["vars"])
     out["pvars"] = {k: list(v) for k, v in s["pvars"].items()}

@@ -51,6 +51,10 @@ STATE_SCHEMA = {
                 "description": "the zone of each item (-1: nowhere)"},
         "facing": {"type": "array", "items": {"type": "integer", "minimum": -1},
                    "description": "per item: -1 as its place says, else a mask of who sees it"},
+        "unsure": {"type": "array", "items": _NAT,
+                   "description": "per zone, a mask of the seats that may not know exactly which "
+                                  "items it holds, in which order (absent, as in states saved "
+                                  "before it was kept: every zone, for every seat)"},
         "ivars": {"type": "object", "additionalProperties": {"type": "array"}},
         "vars": {"type": "object"},
         "pvars": {"type": "object", "additionalProperties": {"type": "array"}},
@@ -235,6 +239,13 @@ class _Meaning:
         for i, f in enumerate(s["facing"]):
             if f >= 1 << self.n:
                 raise _bad(f"facing/{i}", f"the mask {f} names seats beyond {self.n}")
+        unsure = s.get("unsure")
+        if unsure is not None:
+            if len(unsure) != self.zones:
+                raise _bad("unsure", f"{len(unsure)} entries for {self.zones} zones")
+            for z, m in enumerate(unsure):
+                if m >= 1 << self.n:
+                    raise _bad(f"unsure/{z}", f"the mask {m} names seats beyond {self.n}")
         for k, z in enumerate(s["revealed"]):
             if z >= self.zones:
                 raise _bad(f"revealed/{k}", f"there is no zone {z}")

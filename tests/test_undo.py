@@ -220,15 +220,19 @@ def test_undo_takes_back_every_kind_of_write(text, players, chance):
 
 
 def test_the_mixed_game_uses_what_it_is_meant_to_test():
-    """The random games of MIXED do reach face-down items, item variables and reveals."""
+    """The random games of MIXED do reach face-down items, item variables, reveals and
+    zones a move makes unsure for a seat."""
     program = compiled(MIXED)
-    seen = {"down": False, "marks": False, "revealed": False}
+    seen = {"down": False, "marks": False, "revealed": False, "unsure": False}
     for seed in range(25):
         game = program.new_game(3, seed=seed)
         rnd = random.Random(seed)
         while not game.over:
+            unsure = game.state["unsure"]
             step(game, rnd)
             state = game.state
+            # a move makes a zone unsure for a seat (undo must take the mask back)
+            seen["unsure"] |= state["unsure"] != unsure
             seen["down"] |= any(f >= 0 for f in state["facing"])
             seen["marks"] |= any(m for m in state["ivars"]["marks"] if m)
             seen["revealed"] |= bool(state["revealed"])
