@@ -4,7 +4,10 @@
 know has been drawn again from ``rng``:
 
 * the items the seat does not see now (face down, in hands or piles it may not look
-  into) are dealt again, at random, over the places where such items lie: each item goes
+  into), in zones whose contents it may not know (``game.unsure_zones(seat)``: hidden
+  items came in or left unseen by it, or the zone was shuffled; the hidden items of a
+  zone it knows stay put), are dealt again, at random, over the places where such items
+  lie: each item goes
   to a place that held an item of the same kind (a zone or board holds one declared
   kind), so the counts of every zone, and what the seat sees, stay as they are. Their
   item variables, which the seat does not see either, go back to their starting values
@@ -22,7 +25,7 @@ know has been drawn again from ``rng``:
   are not the game's.
 
 The result depends only on what the seat may see (its view: which places hold hidden
-items, which items it sees) and on ``rng``: two games whose views for the seat are the
+items, which items it sees, which zones it may not know) and on ``rng``: two games whose views for the seat are the
 same give the same determinization for the same ``rng`` state.
 
 **Respecting the past** (``past=Past(game, seat)``). Without it, what the seat saw
@@ -331,11 +334,16 @@ def _relabel(R, mapping: dict[int, int]) -> None:
 
 
 def _hidden_slots(R, seat: int) -> list[tuple[int, int, int]]:
-    """(zone, position, item) of each item the seat may not see now, in the order of
-    places (zone, then position)."""
+    """(zone, position, item) of each item the seat may not see now, in a zone whose
+    contents it may not know (``Runtime.unsure``), in the order of places (zone, then
+    position). The hidden items of a zone the seat knows (a bowl of stones the setup
+    filled, that only ever gave stones to the board) stay where they are: none of them
+    can be anywhere else."""
     held = _held(R) if R.stack else set()
     out = []
     for z, items in enumerate(R.z):
+        if seat >= 0 and not R.unsure(z, seat):
+            continue
         for pos, i in enumerate(items):
             if i not in held and not (R.public_item(i) or (seat >= 0 and R.sees_item(i, seat))):
                 out.append((z, pos, i))

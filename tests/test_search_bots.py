@@ -594,3 +594,20 @@ def test_meeple_play_stops_with_a_located_error_when_the_heuristic_breaks_a_rule
     assert r.exit_code == 1 and "Traceback" not in r.output, r.output
     assert "while Player 1 (bot 'greedy') was thinking: in the heuristic at" in r.output
     assert "broken.meeple:10:16: division by zero" in r.output.replace("\n", "")
+
+
+def test_hidden_items_of_a_zone_the_seat_knows_stay_where_they_are():
+    """Go's bowls are hidden zones, but the setup filled them (black stones in Black's,
+    white in White's) and they only ever gave stones to the board: a drawn game keeps
+    every stone in its bowl; the deck of a shuffled card game is dealt anew."""
+    go = interpreter.load("go").new_game(players=2, seed=0)
+    for _ in range(6):
+        moves = go.legal_moves()
+        go.apply(moves[len(moves) // 2])   # a stone (the first move is the pass)
+    for seed in range(5):
+        for seat in (0, 1):
+            assert determinize(go, seat, random.Random(seed)).state["zones"] == go.state["zones"]
+    hearts = interpreter.load("hearts").new_game(players=4, seed=2)
+    assert "hand:1" in hearts.unsure_zones(0)
+    assert any(determinize(hearts, 0, random.Random(s)).state["zones"] != hearts.state["zones"]
+               for s in range(3))
