@@ -68,6 +68,7 @@ def test_a_records_digest_leaves_the_count_out_so_older_records_still_match():
         game.apply(1)
     state = game.state
     assert state.pop("log_dropped") == 20
+    del state["unsure"]  # (newer than those records too: left out of digests)
     old_style = hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode())
     assert records.digest(game) == old_style.hexdigest()
     assert "log_dropped" in game.state  # the digest changed nothing

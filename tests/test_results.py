@@ -251,6 +251,7 @@ def test_the_record_digest_does_not_change_with_the_new_result_keys(tmp_path):
     game = play(duel, 2, [1, 0])
     state = game.state
     state["result"] = {"scores": [2, 1], "tiebreaks": {}, "ranking": [[0], [1]], "winners": [0]}
+    del state["unsure"]  # (newer than those records too: left out of digests)
     import hashlib
     old = hashlib.sha256(json.dumps(state, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     assert record.digest(game) == old
