@@ -89,8 +89,8 @@ import random
 
 from . import rng as rng_mod
 from .helpers import RuleError
-from .leaks import _held, _local_code, local_types
-from .runtime import _MISSING, Game, IllegalMove, _copy_state
+from .leaks import _held, follow, map_value
+from .runtime import _H_LEGAL, _H_MOVE, _H_RNG, _MISSING, Game, IllegalMove, _copy_state
 from .views import view, visible_items
 
 #: samples drawn at most by one determinization that respects the past (then the best)
@@ -129,7 +129,7 @@ def _complete(game: Game, seat: int, rng: random.Random, mapping: dict[int, int]
     R = sample.R
     _place(R, mapping)
     if any(a != b for a, b in mapping.items()):
-        _follow(sample, mapping)
+        follow(sample, mapping)
     _forget_item_vars(R, mapping)
     _redraw_choices(R, seat, rng)
     _forget_private(R, seat)
@@ -210,7 +210,7 @@ class Past:
         R = g.R
         if any(a != b for a, b in mapping.items()):
             _relabel(R, mapping)
-            _follow(g, mapping)
+            follow(g, mapping)
         _forget_item_vars(R, self.hidden_first)
         _forget_private(R, self.seat)
         R.rng = rng_mod.seed_state(0)
@@ -252,7 +252,7 @@ def _trade(g: Game, mapping: dict[int, int], a: int, b: int) -> None:
     """Items a and b trade labels in ``g`` and in ``mapping``."""
     swap = {a: b, b: a}
     _relabel(g.R, swap)
-    _follow(g, swap)
+    follow(g, swap)
     g._moves = None
     for x, y in mapping.items():
         mapping[x] = swap.get(y, y)
@@ -274,15 +274,15 @@ def _positions(game: Game) -> list[tuple[dict, int, object]]:
     # the state and its history copied together (the frames they share stay shared);
     # the legal moves kept for undo are left out
     memo = {id(_MISSING): _MISSING}
-    trimmed = [e[:11] + [None] + e[12:] for e in history]
+    trimmed = [e[:_H_LEGAL] + [None] + e[_H_LEGAL + 1:] for e in history]
     state, trimmed = copy.deepcopy((game.R.to_state(), trimmed), memo)
     walk = Game(game.program, state)
     walk._history = trimmed
     out = []
     while walk._history and len(out) < WINDOW:
         entry = walk._history[-1]
-        move = entry[12]
-        if move is None or entry[0] != walk.R.rng:
+        move = entry[_H_MOVE]
+        if move is None or entry[_H_RNG] != walk.R.rng:
             break
         walk.undo()
         out.append((_copy_state(walk.R.to_state()), move.player, move.value))
@@ -401,40 +401,6 @@ def _forget_item_vars(R, dealt) -> None:
                 table[item] = first[item]
 
 
-def _follow(game: Game, mapping: dict[int, int]) -> None:
-    """Every reference to a dealt item names its new item."""
-    R, prog = game.R, game.program
-    declared, kinds = prog.checked.vars, prog.checked.kinds
-    for k, v in list(R.g.items()):
-        R.g[k] = _map_ref(v, declared[k].type, kinds, mapping)
-    for k, vs in R.pv.items():
-        vs[:] = [_map_ref(v, declared[k].type, kinds, mapping) for v in vs]
-    item_vars = prog.checked.item_vars
-    for name, table in R.iv.items():
-        for i, v in enumerate(table):
-            if v is not None:
-                table[i] = _map_ref(v, item_vars[prog.items[i].kind][name].type, kinds, mapping)
-    R.log[:] = [_map_entry(prog, e, mapping) for e in R.log]
-    types = local_types(prog)
-    for frame in R.stack:
-        known = types.get(frame["p"], {})
-        L = frame["L"]
-        for var, value in L.items():
-            L[var] = map_value(value, _local_code(known, var), mapping)
-    pend = R.pending
-    if pend is not None and "item" in pend["type"] and "waiting" not in pend:
-        options = [map_value(o, pend["type"], mapping) for o in pend["options"]]
-        R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"], pend.get("alone"))
-    elif pend is not None and "item" in pend["type"]:
-        code = pend["type"]
-        chosen = pend["chosen"]
-        R.ask_each(pend["var"], [(s, [map_value(o, code, mapping) for o in options])
-                                 for s, options in zip(pend["seats"], pend["each"])],
-                   code, pend["verb"])
-        for s, value in chosen:
-            R.choose_each(s, map_value(value, code, mapping))
-
-
 def _redraw_choices(R, seat: int, rng: random.Random) -> None:
     """The secret choices of other seats in a simultaneous decision under way, drawn
     again among their options."""
@@ -473,40 +439,6 @@ def _initial(prog, R, name: str):
         return prog.var_inits[name](R, {})
     except Exception:  # noqa: BLE001 - an initial value that needs more than the state
         return False if prog.checked.vars[name].type.name == "bool" else 0
-
-
-def map_value(v, type_code: str, mapping: dict[int, int]):
-    """A value with its items renamed by ``mapping`` (type codes as in moves)."""
-    if v is None:
-        return v
-    if type_code.startswith("list:"):
-        return [map_value(x, type_code[5:], mapping) for x in v]
-    if type_code == "item":
-        return mapping.get(v, v)
-    return v
-
-
-def _map_ref(v, type_ref, kinds, mapping: dict[int, int]):
-    if v is None:
-        return v
-    if type_ref.name == "list" and isinstance(v, list):
-        return [_map_ref(x, type_ref.item, kinds, mapping) for x in v]
-    if type_ref.name in kinds and isinstance(v, int):
-        return mapping.get(v, v)
-    return v
-
-
-def _map_entry(prog, entry: list, mapping: dict[int, int]) -> list:
-    types = prog.logs[entry[0]].types
-    values = [map_value(v, t, mapping) for v, t in zip(entry[1], types)]
-    out = [entry[0], values] + list(entry[2:3])
-    if len(entry) > 3:
-        snap = {}
-        back = {str(a): str(b) for a, b in mapping.items()}
-        for name, table in entry[3].items():
-            snap[name] = {back.get(k, k): x for k, x in table.items()}
-        out.append(snap)
-    return out
 
 
 def redrawn(game: Game, seat: int, rng: random.Random) -> Game:

@@ -245,49 +245,16 @@ def _held(R) -> set[int]:
 def exchange(game: Game, a: int, b: int) -> Game:
     """The twin of a game in which items a and b have traded places (see the module)."""
     twin = game.copy()
-    R, prog = twin.R, twin.program
+    R = twin.R
     za, zb = R.loc[a], R.loc[b]
     ia, ib = R.z[za].index(a), R.z[zb].index(b)
     R.z[za][ia], R.z[zb][ib] = b, a
     R.loc[a], R.loc[b] = zb, za
     R.facing[a], R.facing[b] = R.facing[b], R.facing[a]
-    declared, kinds = prog.checked.vars, prog.checked.kinds
-    for k, v in list(R.g.items()):
-        R.g[k] = _swap_ref(v, declared[k].type, kinds, a, b)
-    for k, vs in R.pv.items():
-        vs[:] = [_swap_ref(v, declared[k].type, kinds, a, b) for v in vs]
-    item_vars = prog.checked.item_vars
-    for name, table in R.iv.items():
-        for i, v in enumerate(table):
-            if v is not None:
-                table[i] = _swap_ref(v, item_vars[prog.items[i].kind][name].type, kinds, a, b)
-    R.log[:] = [_swap_entry(prog, e, a, b) for e in R.log]
-    types = local_types(prog)
-    for frame in R.stack:
-        known = types.get(frame["p"], {})
-        L = frame["L"]
-        for var, value in L.items():
-            L[var] = swap_value(value, _local_code(known, var), a, b)
-    pend = R.pending
-    if pend is not None and "item" in pend["type"] and "waiting" in pend:
-        _exchange_simultaneous(R, pend, a, b)
-    elif pend is not None and "item" in pend["type"]:
-        options = [swap_value(o, pend["type"], a, b) for o in pend["options"]]
-        R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"], pend.get("alone"))
+    follow(twin, {a: b, b: a})
     return twin
 
 
-def _exchange_simultaneous(R, pend: dict, a: int, b: int) -> None:
-    """A simultaneous decision under way: every seat's options and the choices already
-    made (secret) name the exchanged items."""
-    code = pend["type"]
-    waiting, chosen = pend["waiting"], pend["chosen"]
-    R.ask_each(pend["var"], [(seat, [swap_value(o, code, a, b) for o in options])
-                             for seat, options in zip(pend["seats"], pend["each"])],
-               code, pend["verb"])
-    for seat, value in chosen:
-        R.choose_each(seat, swap_value(value, code, a, b))
-    assert R.pending["waiting"] == waiting
 def private_values(game: Game, seat: int) -> list[tuple[str, int | None]]:
     """The values the seat may not see that a twin may change: each int or bool of a
     variable declared ``hidden``, or of a per-player one declared ``owner`` of another
@@ -319,37 +286,77 @@ def change_private(game: Game, name: str, who: int | None):
     return twin, old, new
 
 
-def swap_value(v, type_code: str, a: int, b: int):
-    """A value with items a and b exchanged (``type_code`` as in moves: item, list:item...)."""
+def follow(game: Game, mapping: dict[int, int]) -> None:
+    """Every reference to an item of ``mapping`` names its new item: variables, item
+    variables, messages, the locals of the rules under way, the options of the decision
+    under way (and the secret choices already made in a simultaneous one). Used by the
+    exchange of the twin games and by the determinization's deals."""
+    R, prog = game.R, game.program
+    declared, kinds = prog.checked.vars, prog.checked.kinds
+    for k, v in list(R.g.items()):
+        R.g[k] = _map_ref(v, declared[k].type, kinds, mapping)
+    for k, vs in R.pv.items():
+        vs[:] = [_map_ref(v, declared[k].type, kinds, mapping) for v in vs]
+    item_vars = prog.checked.item_vars
+    for name, table in R.iv.items():
+        for i, v in enumerate(table):
+            if v is not None:
+                table[i] = _map_ref(v, item_vars[prog.items[i].kind][name].type, kinds, mapping)
+    R.log[:] = [_map_entry(prog, e, mapping) for e in R.log]
+    types = local_types(prog)
+    for frame in R.stack:
+        known = types.get(frame["p"], {})
+        L = frame["L"]
+        for var, value in L.items():
+            L[var] = map_value(value, _local_code(known, var), mapping)
+    pend = R.pending
+    if pend is not None and "item" in pend["type"] and "waiting" not in pend:
+        options = [map_value(o, pend["type"], mapping) for o in pend["options"]]
+        R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"], pend.get("alone"))
+    elif pend is not None and "item" in pend["type"]:
+        code, chosen = pend["type"], pend["chosen"]
+        R.ask_each(pend["var"], [(s, [map_value(o, code, mapping) for o in options])
+                                 for s, options in zip(pend["seats"], pend["each"])],
+                   code, pend["verb"])
+        for s, value in chosen:
+            R.choose_each(s, map_value(value, code, mapping))
+
+
+def map_value(v, type_code: str, mapping: dict[int, int]):
+    """A value with its items renamed by ``mapping`` (type codes as in moves: item,
+    list:item...)."""
     if v is None:
         return v
     if type_code.startswith("list:"):
-        return [swap_value(x, type_code[5:], a, b) for x in v]
+        return [map_value(x, type_code[5:], mapping) for x in v]
     if type_code == "item":
-        return b if v == a else a if v == b else v
+        return mapping.get(v, v)
     return v
 
 
-def _swap_ref(v, type_ref, kinds, a: int, b: int):
+def swap_value(v, type_code: str, a: int, b: int):
+    """A value with items a and b exchanged."""
+    return map_value(v, type_code, {a: b, b: a})
+
+
+def _map_ref(v, type_ref, kinds, mapping: dict[int, int]):
     if v is None:
         return v
     if type_ref.name == "list" and isinstance(v, list):
-        return [_swap_ref(x, type_ref.item, kinds, a, b) for x in v]
+        return [_map_ref(x, type_ref.item, kinds, mapping) for x in v]
     if type_ref.name in kinds and isinstance(v, int):
-        return b if v == a else a if v == b else v
+        return mapping.get(v, v)
     return v
 
 
-def _swap_entry(prog, entry: list, a: int, b: int) -> list:
+def _map_entry(prog, entry: list, mapping: dict[int, int]) -> list:
     types = prog.logs[entry[0]].types
-    values = [swap_value(v, t, a, b) for v, t in zip(entry[1], types)]
+    values = [map_value(v, t, mapping) for v, t in zip(entry[1], types)]
     out = [entry[0], values] + list(entry[2:3])
     if len(entry) > 3:
-        sa, sb = str(a), str(b)
-        snap = {}
-        for name, table in entry[3].items():
-            snap[name] = {(sb if k == sa else sa if k == sb else k): x for k, x in table.items()}
-        out.append(snap)
+        back = {str(a): str(b) for a, b in mapping.items()}
+        out.append({name: {back.get(k, k): x for k, x in table.items()}
+                    for name, table in entry[3].items()})
     return out
 
 

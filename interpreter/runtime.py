@@ -65,6 +65,9 @@ class NothingToUndo(IllegalMove):
 _MOVE, _FACE, _ZONE, _REVEAL, _G, _PV, _IV, _LOG, _FRAME, _UNSURE = range(10)
 _MISSING = object()  # a global variable that had no value yet
 _KEEP_MOVES = 16  # how many of the newest moves keep the legal moves before them (for undo)
+# the fields of an undo history entry (``Game._begin``) read elsewhere: the generator's
+# state before the move, the legal moves kept, the move played (None: a chance outcome)
+_H_RNG, _H_LEGAL, _H_MOVE = 0, 11, 12
 
 
 class Move:
@@ -1421,7 +1424,7 @@ class Game:
         if len(h) >= _KEEP_MOVES:
             # the legal moves of older positions are forgotten (undo to them makes them
             # again): a long game keeps only the newest ones alive
-            h[-_KEEP_MOVES][11] = None
+            h[-_KEEP_MOVES][_H_LEGAL] = None
         h.append([
             R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, R.pending,
             tuple(R.seen), tuple(R.stack),
