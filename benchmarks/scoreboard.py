@@ -1,0 +1,256 @@
+"""Every figure of issue 13 (speed) in one table, against its target, written into
+docs/performance.md with the command that made it.
+
+    python benchmarks/scoreboard.py [--repeat 3] [--baseline 62913b9] [--write]
+                                    [--parts playouts perft simulate compile]
+
+- **playouts**: uniformly random playouts (the legal moves enumerated at every decision,
+  one picked at random) of each bundled game that OpenSpiel also has, in Meeple and in
+  OpenSpiel (C++ driven from Python), in one process, the two engines' runs alternating,
+  best of --repeat, in CPU time (``time.process_time``). Target: OpenSpiel ÷ Meeple at
+  most 5 for the board games, at most 3 for the card and dice games.
+- **perft**: chess's move paths at depth 4 from the start (197,281), Meeple's
+  ``interpreter.perft`` against OpenSpiel's ``child`` driven from Python. Target: at most 5×.
+- **simulate**: ``meeple simulate`` on the three seed games, whole processes (start-up
+  included, user + system CPU), in this checkout and in --baseline (exported with
+  ``git archive``), the two alternating, best of --repeat. Target: at least 3× the
+  baseline's games per second (issue 13 was measured at 62913b9).
+- **compile**: ``meeple.load`` of every bundled ruleset and a new game, in a fresh
+  process with the disk cache off (the cold compile), and the whole first screen of
+  ``meeple play`` with the cache filled. Target: compile under 0.3 s.
+
+Needs open_spiel for the first two parts (``pip install open_spiel``) and git for the
+third. --write replaces the table between the scoreboard's markers in
+docs/performance.md (and adds them at the end the first time).
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from meeple import interpreter  # noqa: E402
+
+import bench_load  # noqa: E402
+
+BOARD, CARDS = 5.0, 3.0
+# (label, Meeple ruleset, players, OpenSpiel game, games per run, target)
+PLAYOUTS = [
+    ("tic-tac-toe", str(ROOT / "tests" / "testdata" / "ttt"), 2, "tic_tac_toe", 400, BOARD),
+    ("kalah (6 pits, 4 seeds)", "kalah", 2, "mancala", 100, BOARD),
+    ("dots and boxes 3×3", "dots-and-boxes", 2, "dots_and_boxes(num_rows=3,num_cols=3)", 100, BOARD),
+    ("go 9×9", "go", 2, "go(board_size=9,komi=7.5)", 10, BOARD),
+    ("chess", "chess", 2, "chess", 6, BOARD),
+    ("hearts (card game)", "hearts", 4, "hearts", 50, CARDS),
+    ("backgammon (dice game)", "backgammon", 2, "backgammon", 10, CARDS),
+]
+SIMULATE = [
+    ["cherokee", "--games", "300", "--players", "3"],
+    ["clans-and-glory", "--games", "300", "--players", "4"],
+    ["brotherhood-of-nine", "--games", "50", "--players", "4", "--variant", "allies",
+     "--variant", "capture_the_flag"],
+]
+BEGIN, END = "<!-- scoreboard:begin -->", "<!-- scoreboard:end -->"
+
+
+def meeple_playouts(program, players: int, games: int) -> float:
+    rnd = random.Random(1)
+    t0 = time.process_time()
+    for seed in range(games):
+        g = program.new_game(players, seed)
+        while not g.over:
+            legal = g.legal_moves()
+            g.apply(legal[rnd.randrange(len(legal))], safe=False)
+    return time.process_time() - t0
+
+
+def spiel_playouts(game, games: int) -> float:
+    rnd = random.Random(1)
+    t0 = time.process_time()
+    for _ in range(games):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                actions, probs = zip(*s.chance_outcomes())
+                s.apply_action(rnd.choices(actions, probs)[0])
+                continue
+            legal = s.legal_actions()
+            s.apply_action(legal[rnd.randrange(len(legal))])
+    return time.process_time() - t0
+
+
+def spiel_perft(state, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if state.is_terminal():
+        return 0
+    legal = state.legal_actions()
+    if depth == 1:
+        return len(legal)
+    return sum(spiel_perft(state.child(a), depth - 1) for a in legal)
+
+
+def row(what: str, meeple: str, peer: str, ratio: float, target: str, met: bool) -> list[str]:
+    return [what, meeple, peer, f"{ratio:.2f}", target, "**met**" if met else "not met"]
+
+
+def playouts(repeat: int, only: list[str]) -> list[list[str]]:
+    import pyspiel
+    out = []
+    for label, ruleset, players, spiel_name, games, target in PLAYOUTS:
+        if only and not any(o in label for o in only):
+            continue
+        program = interpreter.load(ruleset)
+        game = pyspiel.load_game(spiel_name)
+        m, s = [], []
+        for _ in range(repeat):
+            m.append(meeple_playouts(program, players, games))
+            s.append(spiel_playouts(game, games))
+        mg, sg = games / min(m), games / min(s)
+        ratio = sg / mg
+        out.append(row(f"random playouts, {label}", f"{mg:,.1f} games/s", f"{sg:,.0f} games/s",
+                       ratio, f"OpenSpiel ÷ Meeple ≤ {target:g}", ratio <= target))
+        print(f"playouts {label}: {ratio:.1f}", file=sys.stderr)
+    return out
+
+
+def perft(repeat: int) -> list[list[str]]:
+    import pyspiel
+    program = interpreter.load("chess")
+    game = pyspiel.load_game("chess")
+    m, s = [], []
+    for _ in range(repeat):
+        g = program.new_game(2, 0)
+        t0 = time.process_time()
+        count = interpreter.perft(g, 4)
+        m.append(time.process_time() - t0)
+        t0 = time.process_time()
+        spiel_count = spiel_perft(game.new_initial_state(), 4)
+        s.append(time.process_time() - t0)
+        if count != spiel_count:
+            sys.exit(f"chess perft 4: Meeple counts {count}, OpenSpiel {spiel_count}")
+    ratio = min(m) / min(s)
+    print(f"perft chess 4: {ratio:.1f}", file=sys.stderr)
+    return [row(f"chess perft, depth 4 ({count:,} paths)", f"{min(m):.2f} s", f"{min(s):.3f} s",
+                ratio, "Meeple ÷ OpenSpiel ≤ 5", ratio <= 5)]
+
+
+def export(commit: str, into: Path) -> None:
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+
+
+def simulate(repeat: int, baseline: str) -> list[list[str]]:
+    out = []
+    with tempfile.TemporaryDirectory(prefix="meeple-baseline-") as old, \
+            tempfile.TemporaryDirectory(prefix="meeple-bench-cache-") as cache:
+        export(baseline, Path(old))
+        trees = {"old": Path(old), "new": ROOT}
+        for tree in trees.values():     # .pyc first: no run measures Python compiling Meeple
+            subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], capture_output=True)
+        for args in SIMULATE:
+            cpu = {"old": [], "new": []}
+            games = int(args[args.index("--games") + 1])
+            for _ in range(repeat):
+                for name, tree in trees.items():
+                    env = bench_load.environment(tree, Path(cache), False)
+                    env["_CWD"] = str(tree)
+                    cmd = [sys.executable, "-m", "meeple", "simulate", *args, "-q", "-j", "1"]
+                    cpu[name].append(bench_load.child_cpu(cmd, env)[0])
+            speed = min(cpu["old"]) / min(cpu["new"])
+            out.append(row(f"`meeple simulate {' '.join(args)} -j 1`",
+                           f"{games / min(cpu['new']):.1f} games/s",
+                           f"{games / min(cpu['old']):.1f} games/s at `{baseline}`",
+                           speed, "≥ 3× the baseline", speed >= 3))
+            print(f"simulate {args[0]}: {speed:.2f}", file=sys.stderr)
+    return out
+
+
+def compile_times(repeat: int) -> list[list[str]]:
+    from meeple.dsl.load import bundled_names
+    out = []
+    for name in bundled_names():
+        cold = bench_load.measure(ROOT, (name, (), None), "off", repeat)["load"]
+        warm = bench_load.measure(ROOT, (name, (), None), "warm", repeat)["play"]
+        out.append([f"compile {name} (cache off)", f"{cold:.2f} s", "", "", "< 0.3 s",
+                    "**met**" if cold < 0.3 else "not met"])
+        out.append([f"first screen of `meeple play {name}` (cache filled)", f"{warm:.2f} s",
+                    "", "", "well under 1 s", "**met**" if warm < 0.8 else "not met"])
+        print(f"compile {name}: {cold:.2f} s, first screen {warm:.2f} s", file=sys.stderr)
+    return out
+
+
+def table(rows: list[list[str]], command: str) -> str:
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or "?"
+    try:
+        import pyspiel
+        spiel = f", open_spiel {pyspiel.__version__}"
+    except (ImportError, AttributeError):
+        spiel = ""
+    head = (f"Measured on {datetime.date.today().isoformat()} at commit `{commit}` "
+            f"({os.cpu_count()} cores, {platform.python_implementation()} "
+            f"{platform.python_version()}, {platform.machine()}{spiel}), CPU time:\n\n"
+            f"    {command}\n\n"
+            "| figure | Meeple | peer | ratio | target | |\n|---|---:|---:|---:|---|---|\n")
+    return head + "".join("| " + " | ".join(r) + " |\n" for r in rows)
+
+
+def write(text: str) -> None:
+    doc = ROOT / "docs" / "performance.md"
+    old = doc.read_text(encoding="utf-8")
+    block = f"{BEGIN}\n{text}{END}"
+    if BEGIN in old and END in old:
+        new = old[:old.index(BEGIN)] + block + old[old.index(END) + len(END):]
+    else:
+        new = old.rstrip("\n") + "\n\n## Issue 13: the scoreboard\n\n" + block + "\n"
+    tmp = doc.with_suffix(".md.tmp")
+    tmp.write_text(new, encoding="utf-8")
+    os.replace(tmp, doc)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--baseline", default="62913b9", help="the commit simulate is compared with")
+    ap.add_argument("--parts", nargs="*", default=["playouts", "perft", "simulate", "compile"])
+    ap.add_argument("--only", nargs="*", default=[], help="playout games whose label has one of these")
+    ap.add_argument("--write", action="store_true", help="write the table into docs/performance.md")
+    args = ap.parse_args()
+    if {"playouts", "perft"} & set(args.parts):
+        try:
+            import pyspiel  # noqa: F401
+        except ImportError:
+            sys.exit("the playouts and perft need open_spiel: pip install open_spiel")
+    rows = []
+    if "playouts" in args.parts:
+        rows += playouts(args.repeat, args.only)
+    if "perft" in args.parts:
+        rows += perft(args.repeat)
+    if "simulate" in args.parts:
+        if shutil.which("git") is None:
+            sys.exit("simulate needs git (to export the baseline)")
+        rows += simulate(args.repeat, args.baseline)
+    if "compile" in args.parts:
+        rows += compile_times(args.repeat)
+    command = "python benchmarks/scoreboard.py " + " ".join(sys.argv[1:])
+    text = table(rows, command.strip())
+    print(text)
+    if args.write:
+        write(text)
+
+
+if __name__ == "__main__":
+    main()
