@@ -21,7 +21,7 @@ docs/performance.md with the command that made it.
 
 Needs open_spiel for the first two parts (``pip install open_spiel``) and git for the
 third. --write replaces the table between the scoreboard's markers in
-docs/performance.md (and adds them at the end the first time).
+docs/performance.md (and adds them, under a heading of their own, the first time).
 """
 from __future__ import annotations
 
@@ -214,8 +214,10 @@ def write(text: str) -> None:
     block = f"{BEGIN}\n{text}{END}"
     if BEGIN in old and END in old:
         new = old[:old.index(BEGIN)] + block + old[old.index(END) + len(END):]
-    else:
-        new = old.rstrip("\n") + "\n\n## Issue 13: the scoreboard\n\n" + block + "\n"
+    else:   # the first time: the second section of the page, after its opening line
+        at = old.index("\n## ")
+        new = (old[:at] + "\n## Issue 13: the scoreboard\n\nEvery target of issue 13 (speed) "
+               "against its figure, written by the benchmark itself:\n\n" + block + "\n" + old[at:])
     tmp = doc.with_suffix(".md.tmp")
     tmp.write_text(new, encoding="utf-8")
     os.replace(tmp, doc)
