@@ -13,7 +13,8 @@ docs/performance.md with the command that made it.
   ``interpreter.perft`` against OpenSpiel's ``child`` driven from Python. Target: at most 5×.
 - **simulate**: ``meeple simulate`` on the three seed games, whole processes (start-up
   included, user + system CPU), in this checkout and in --baseline (exported with
-  ``git archive``), the two alternating, best of --repeat. Target: at least 3× the
+  ``git archive``), the two alternating, best of --repeat. --installed measures the
+  installed ``meeple`` (e.g. ``MEEPLE_NATIVE=1 pip install .``) instead of the checkout. Target: at least 3× the
   baseline's games per second (issue 13 was measured at 62913b9).
 - **compile**: ``meeple.load`` of every bundled ruleset and a new game, in a fresh
   process with the disk cache off (the cold compile), and the whole first screen of
@@ -38,7 +39,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+INSTALLED = "--installed" in sys.argv    # the installed meeple (e.g. with its engine compiled)
+if not INSTALLED:
+    sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from meeple import interpreter  # noqa: E402
@@ -167,6 +170,9 @@ def simulate(repeat: int, baseline: str) -> list[list[str]]:
                 for name, tree in trees.items():
                     env = bench_load.environment(tree, Path(cache), False)
                     env["_CWD"] = str(tree)
+                    if name == "new" and INSTALLED:     # not the checkout's code
+                        env.pop("PYTHONPATH")
+                        env["_CWD"] = cache
                     cmd = [sys.executable, "-m", "meeple", "simulate", *args, "-q", "-j", "1"]
                     cpu[name].append(bench_load.child_cpu(cmd, env)[0])
             speed = min(cpu["old"]) / min(cpu["new"])
@@ -193,6 +199,10 @@ def compile_times(repeat: int) -> list[list[str]]:
 
 
 def table(rows: list[list[str]], command: str) -> str:
+    from meeple import __version__
+    engine = "the compiled engine" if getattr(interpreter, "compiled_engine", lambda: False)() \
+        else "the Python engine"
+    where = f"the installed meeple {__version__}" if INSTALLED else "the checkout"
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip() or "?"
     try:
@@ -202,7 +212,8 @@ def table(rows: list[list[str]], command: str) -> str:
         spiel = ""
     head = (f"Measured on {datetime.date.today().isoformat()} at commit `{commit}` "
             f"({os.cpu_count()} cores, {platform.python_implementation()} "
-            f"{platform.python_version()}, {platform.machine()}{spiel}), CPU time:\n\n"
+            f"{platform.python_version()}, {platform.machine()}{spiel}), {where} with "
+            f"{engine}, CPU time:\n\n"
             f"    {command}\n\n"
             "| figure | Meeple | peer | ratio | target | |\n|---|---:|---:|---:|---|---|\n")
     return head + "".join("| " + " | ".join(r) + " |\n" for r in rows)
@@ -230,6 +241,9 @@ def main() -> None:
     ap.add_argument("--parts", nargs="*", default=["playouts", "perft", "simulate", "compile"])
     ap.add_argument("--only", nargs="*", default=[], help="playout games whose label has one of these")
     ap.add_argument("--write", action="store_true", help="write the table into docs/performance.md")
+    ap.add_argument("--installed", action="store_true",
+                    help="measure the installed meeple, not the checkout's code (e.g. after "
+                         "MEEPLE_NATIVE=1 pip install .)")
     args = ap.parse_args()
     if {"playouts", "perft"} & set(args.parts):
         try:
