@@ -490,6 +490,8 @@ class ExprCompiler:
         of a relation of two cells (tables made before the fast code), else None."""
         if e.node == "Ray":
             return self.t.ray_bound(self.ty(e.start).arg, tuple(a.name for a in e.steps))
+        if e.node == "Aggregate" and e.func == "until":  # a part of its list, counted
+            return self._fixed_size(e.comp.clauses[0].iter)
         if e.node != "Call" or len(e.args) != 1:
             return None
         if e.func == "cells" and e.func not in self.c.functions:
