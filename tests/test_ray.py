@@ -122,6 +122,13 @@ def test_ray_on_a_listed_board_follows_its_coordinates():
     assert prog.new_game(2, 0).state["vars"]["found"] == ["ford", "bend"]
 
 
+def test_ray_serves_in_a_relation_and_a_variables_first_value():
+    text = PRELUDE + "relation below(a: grid, b: grid) = b in ray(a, row: 1, col: 0)\n" \
+        "var column: list of grid = ray(at(1, 1), row: 1, col: 0)\n" \
+        "setup {\n  found = [x.name for x in below(at(2, 2)) + column]\n}" + END
+    assert compiled(text).new_game(2, 0).state["vars"]["found"] == ["r3c2", "r4c2", "r2c1", "r3c1", "r4c1"]
+
+
 # ---------------------------------------------------------------- until
 
 def test_until_cuts_a_ray_after_the_first_cell_where_the_condition_holds():
