@@ -186,7 +186,7 @@ def _connected(R, start: list, rel: list, cond) -> list:
     return found
 
 
-_RAYS_KEPT = 1 << 16  # rays a table keeps at most (steps computed while a game runs vary)
+_RAYS_KEPT = 1 << 14  # rays a table keeps at most (steps computed while a game runs vary)
 
 
 class _RayTable(dict):

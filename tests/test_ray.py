@@ -156,6 +156,12 @@ def test_until_counts_the_elements_it_looks_at_against_the_work_budget():
     assert e.value.code == "rule/budget" and "'work' budget" in str(e.value)
 
 
+def test_a_missing_value_in_the_condition_of_until_is_a_located_rule_error():
+    with pytest.raises(RuleError) as e:
+        found("until(x for x in ray(at(1, 1), row: 0, col: 1) if top(x).seat == 9)")  # r1c2 is empty
+    assert e.value.code == "rule/error" and "r.meeple:" in str(e.value) and "none" in str(e.value)
+
+
 # ---------------------------------------------------------------- the checker
 
 def test_ray_from_something_else_than_a_cell_is_a_located_type_error():
