@@ -23,7 +23,7 @@ from urllib.parse import quote, unquote, urlparse
 from .. import interpreter
 from ..dsl import ast as ir
 from ..dsl import load as dsl_load
-from ..dsl.builtins import BUILTINS, CONSTANTS
+from ..dsl.builtins import BUILTINS, CLOSURES, CONSTANTS, FORMS
 from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.parse import keywords
 
@@ -218,6 +218,10 @@ class Workspace:
             b = BUILTINS[word]
             return f"**{word}** (builtin): {b.result}" + \
                 (". Also over a comprehension: `" + word + "(e for x in xs)`." if b.aggregate else "")
+        if word in CLOSURES and not after_dot:
+            return f"**{word}** (builtin): {CLOSURES[word].result}"
+        if word in FORMS and not after_dot:
+            return f"**{word}** (builtin): {FORMS[word]}"
         if word in CONSTANTS:
             return f"**{word}** (constant): {CONSTANTS[word].meaning}"
         if word in keywords():
@@ -259,6 +263,10 @@ class Workspace:
         for name, b in BUILTINS.items():
             if name.startswith(prefix):
                 out.setdefault(name, (name, "builtin", b.result))
+        specials = {**{n: c.result for n, c in CLOSURES.items()}, **FORMS}
+        for name, result in specials.items():
+            if name.startswith(prefix):
+                out.setdefault(name, (name, "builtin", result))
         for name, c in CONSTANTS.items():
             if name.startswith(prefix):
                 out.setdefault(name, (name, "constant", c.meaning))

@@ -152,9 +152,17 @@ class CellAt(Node):
     coords: list["NamedArg"]
 
 
+class Ray(Node):
+    """``ray(start, file: 1, rank: -1)``: the cells met stepping from ``start`` by these
+    changes of its coordinates, ``start`` left out, up to the edge of the board."""
+    node: Literal["Ray"] = "Ray"
+    start: "Expr"
+    steps: list["NamedArg"]
+
+
 Expr = Annotated[
     Union[IntLit, StrLit, BoolLit, NoneLit, Var, Attr, Index, Call, Comprehension,
-          Aggregate, ListLit, BinOp, UnOp, CondExpr, CellAt],
+          Aggregate, ListLit, BinOp, UnOp, CondExpr, CellAt, Ray],
     Field(discriminator="node"),
 ]
 

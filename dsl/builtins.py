@@ -76,6 +76,16 @@ CLOSURES: dict[str, Closure] = {c.name: c for c in (
     Closure("connected", "the cells reachable from some cells through a relation, stepping "
                          "only on cells for which the condition holds"),
 )}
+# Built-ins with a form of their own (checker: ``Checker._ray`` and ``Checker._until``,
+# compiler: ``ExprCompiler._Ray`` and ``ExprCompiler._until``, run time:
+# ``interpreter/helpers._RayTable`` and ``_until``); like the others, their names cannot
+# be declared.
+FORMS: dict[str, str] = {
+    "ray": "ray(START, COORDINATE: STEP, ...): the cells met stepping from START by these "
+           "changes of its coordinates, START left out, up to the edge of the board",
+    "until": "until(x for x in LIST if CONDITION): the elements of LIST up to the first one "
+             "for which CONDITION holds, that one included",
+}
 CONSTANTS: dict[str, Constant] = {c.name: c for c in (
     Constant("active", PLAYER, "the active player"),
     Constant("players", list_of(PLAYER), "all players in seat order"),

@@ -22,6 +22,7 @@ COLORS = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 BUILTINS = {name: b.arities for name, b in builtins.BUILTINS.items()}
 AGGREGATES = set(builtins.AGGREGATES)
 CLOSURES = set(builtins.CLOSURES)
+FORMS = set(builtins.FORMS)
 CONSTANTS = {name: c.type for name, c in builtins.CONSTANTS.items()}
 # texts the tools show, with the placeholders each may use
 UI_TEXTS = {"player": {"n"}, "hidden": {"kind"}, "yes": set(), "no": set()}
@@ -289,7 +290,8 @@ class Checker:
                     length=len(n)))
             else:
                 self.roles.setdefault(n, (what, d.span))
-        if name in BUILTINS or name in CLOSURES or name in CONSTANTS or name in BUILTIN_TYPES:
+        if name in BUILTINS or name in CLOSURES or name in FORMS or name in CONSTANTS \
+                or name in BUILTIN_TYPES:
             self.d.add(errors.Diagnostic("check/reserved-name", d.span,
                                          f"'{name}' is a built-in name and cannot be declared",
                                          "choose another name", length=len(name)))
@@ -1061,6 +1063,8 @@ class Checker:
                 return INT
             case "CellAt":
                 return self._cell_at(e, env)
+            case "Ray":
+                return self._ray(e, env)
             case "CondExpr":
                 self._expect(e.cond, env, BOOL, "the condition")
                 a, b = self.expr(e.then, env), self.expr(e.other, env)
@@ -1231,13 +1235,69 @@ class Checker:
     def _aggregate(self, e: ir.Aggregate, env) -> T:
         if e.func in CLOSURES:
             return self._closure(e, env)
+        if e.func == "until":
+            return self._until(e, env)
         if e.func not in AGGREGATES:
-            self.d.add(errors.unknown(e.span, "aggregate", e.func, AGGREGATES | CLOSURES))
+            self.d.add(errors.unknown(e.span, "aggregate", e.func, AGGREGATES | CLOSURES | {"until"}))
             return ERROR
         inner = self._clauses(e.comp, env)
         t = self.expr(e.comp.elem, inner)
         self.c.types[e.comp] = list_of(t)
         return self._aggregate_result(e.func, t, e.comp.elem)
+
+    def _until(self, e: ir.Aggregate, env) -> T:
+        """``until(x for x in LIST if COND)``: one clause, the element its variable, a
+        condition; gives a list of the same type as LIST."""
+        comp = e.comp
+        form = "write until(x for x in LIST if CONDITION), e.g. " \
+               "until(x for x in ray(c, row: 1, col: 0) if occupied(x))"
+        inner = self._clauses(comp, env)
+        if len(comp.clauses) != 1:
+            self.d.add(errors.bad_value(comp.clauses[-1].span, f"'until' takes one 'for' clause, "
+                                        f"found {len(comp.clauses)}", form))
+            return self._closure_rest(comp, inner, ERROR)
+        cl = comp.clauses[0]
+        if comp.elem.node != "Var" or comp.elem.name != cl.var:
+            self.d.add(errors.bad_value(comp.elem.span, "'until' gives the elements of the list, "
+                                        "not another value", f"write until({cl.var} for {cl.var} in ...)"))
+        if comp.cond is None:
+            self.d.add(errors.bad_value(e.span, "'until' needs a condition: where the list stops",
+                                        form))
+        t = inner.get(cl.var, ERROR)
+        return self._closure_rest(comp, inner, ERROR if t.is_error else list_of(t))
+
+    def _ray(self, e: ir.Ray, env) -> T:
+        """``ray(START, COORDINATE: STEP, ...)``: START a cell, each step an int named by a
+        coordinate of its board; coordinates that tell the board's cells apart."""
+        st = self.expr(e.start, env)
+        board = self.c.boards.get(st.arg) if st.tag == "cell" else None
+        if board is None:
+            if not st.is_error:
+                self.d.add(errors.type_mismatch(e.start.span, "the start of 'ray'", "a cell",
+                                                str(st)))
+            for a in e.steps:
+                self.expr(a.value, env)
+            return ERROR
+        seen: set[str] = set()
+        ok = True
+        for a in e.steps:
+            if a.name in seen:
+                self.d.add(errors.duplicate(a.span, "step of coordinate", a.name, e.span))
+                ok = False
+            seen.add(a.name)
+            if a.name in board.coords:
+                ok = compatible(INT, self._expect(a.value, env, INT, f"the step of '{a.name}'")) and ok
+            else:
+                self.d.add(errors.no_attribute(a.span, f"a cell of {st.arg}", a.name, board.coords))
+                self.expr(a.value, env)
+                ok = False
+        if ok and st.arg not in self.known_cells:
+            self.known_cells[st.arg] = _known_cells(board)
+        cells = self.known_cells[st.arg] if ok else None
+        if cells is not None:
+            for dg in ray_problems(st.arg, cells, e, board.coords):
+                self.d.add(dg)
+        return list_of(st)
 
     def _closure(self, e: ir.Aggregate, env) -> T:
         """``connected(x for x in REL(START) if COND)``: REL a relation of two cells of one
@@ -1340,7 +1400,12 @@ class Checker:
             self.d.add(errors.procedure_in_expression(e.span, f, c.procedures[f].result is not None))
         elif f == "cell":
             self.d.add(errors.cell_without_names(e.span))
-        elif f in CLOSURES:
+        elif f == "ray":
+            self.d.add(errors.bad_value(e.span, "'ray' takes a start cell and the step of each "
+                                        "coordinate it changes, by name",
+                                        "write ray(START, COORDINATE: STEP, ...), e.g. "
+                                        "ray(c, row: 1, col: 0)"))
+        elif f in CLOSURES or f == "until":
             self.d.add(errors.bad_value(e.span, f"'{f}' is written over a comprehension",
                                         f"write {f}(x for x in RELATION(START) if CONDITION), "
                                         f"e.g. {f}(x for x in adjacent(c) if occupied(x))"))
@@ -1518,6 +1583,21 @@ def cell_problems(board: str, cells: list, e: ir.CellAt, coords, players: str = 
         shown = ", ".join(f"{a.name} {v}" for a, v in zip(e.coords, consts))
         out.append(errors.no_such_cell(e.span, board, shown + players, None, 4))
     return out
+
+
+def ray_problems(board: str, cells: list, e: ir.Ray, coords, players: str = "") -> list:
+    """What is wrong with ``ray(start, ...)`` on a board of these cells: coordinates that
+    several cells share (a step would not lead to one cell)."""
+    keys = [a.name for a in e.steps]
+    counts: dict = {}
+    for c in cells:
+        k = tuple(cell_value(c, key) for key in keys)
+        counts[k] = counts.get(k, 0) + 1
+    many = next((k for k, n in counts.items() if n > 1), None)
+    if many is None:
+        return []
+    example = ", ".join(f"{key} {v}" for key, v in zip(keys, many))
+    return [errors.ray_not_unique(e.span, board, keys, counts[many], example + players, list(coords))]
 
 
 def _cell_hint(key: str, v, values: set) -> str | None:

@@ -319,6 +319,16 @@ def cell_not_unique(span: Span, board: str, keys: list[str], count: int, example
                       f"cell({board}, name: \"...\")", length=4)
 
 
+def ray_not_unique(span: Span, board: str, keys: list[str], count: int, example: str,
+                   coords: Iterable[str]) -> Diagnostic:
+    """``ray(...)`` steps by coordinates that several cells of the board share."""
+    return Diagnostic("check/bad-value", span,
+                      f"a ray steps by {', '.join(keys)}, which do not tell the cells of "
+                      f"'{board}' apart: {count} cells have {example}",
+                      f"step by more of its coordinates ({', '.join(coords)}), giving 0 to "
+                      f"those that do not change", length=3)
+
+
 def _an(type_name: str) -> str:
     return ("an " if type_name[:1] in "aeiou" else "a ") + type_name
 

@@ -570,10 +570,13 @@ class _ToIR(Transformer):
 
     def cell_at(self, meta, c):
         name, board, *coords = c
-        if str(name) != "cell":  # named arguments belong to cell(...) only
+        if str(name) == "ray":
+            return _new(ir.Ray, span=self.t(name), start=board, steps=coords)
+        if str(name) != "cell":  # named arguments belong to cell(...) and ray(...) only
             bad = _BadLiteral(coords[0].span, coords[0].span.column,
                               f"'{name}' is called with a named argument '{coords[0].name}:'",
-                              "only cell(BOARD, coordinate: value, ...) takes named arguments; "
+                              "only cell(BOARD, coordinate: value, ...) and ray(START, "
+                              "coordinate: step, ...) take named arguments; "
                               "write the arguments without names")
             bad.code = "parse/unexpected-token"
             raise bad

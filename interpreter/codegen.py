@@ -99,7 +99,7 @@ _SIMPLE_ARG = re.compile(r"\(*(v_\w+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|Fals
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
 _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
-              "CondExpr", "ListLit", "Index", "TypeRef", "Param"}
+              "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"}
 
 
 def _counted(e, text: str) -> bool:
@@ -356,6 +356,14 @@ class ExprCompiler:
         key = "(" + "".join(self.expr(a.value, env) + ", " for a in e.coords) + ")"
         return f"{table}.get({key})"
 
+    def _Ray(self, e, env):
+        """``ray(start, file: 1, rank: 0)``: a look-up in the board's table of rays by the
+        start and the steps (each ray walked once, see helpers._RayTable)."""
+        keys = tuple(a.name for a in e.steps)
+        table = self.t.ray_table(self.ty(e.start).arg, keys, e)
+        key = "(" + ", ".join([self.expr(e.start, env)] + [self.expr(a.value, env) for a in e.steps]) + ")"
+        return f"{table}[{key}]"
+
     def _Index(self, e, env):
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
@@ -480,6 +488,10 @@ class ExprCompiler:
     def _fixed_size(self, e) -> int | None:
         """The most elements the iterable can have when it is a board's cells or a row
         of a relation of two cells (tables made before the fast code), else None."""
+        if e.node == "Ray":
+            return self.t.ray_bound(self.ty(e.start).arg, tuple(a.name for a in e.steps))
+        if e.node == "Aggregate" and e.func == "until":  # a part of its list, counted
+            return self._fixed_size(e.comp.clauses[0].iter)
         if e.node != "Call" or len(e.args) != 1:
             return None
         if e.func == "cells" and e.func not in self.c.functions:
@@ -511,6 +523,8 @@ class ExprCompiler:
     def _Aggregate(self, e, env):
         if e.func in CLOSURES:
             return self._closure(e, env)
+        if e.func == "until":
+            return self._until(e, env)
         loops, el, pre, (plain, kept) = self._loop(e.comp, env)
         return self._wrapped(_before(pre, self._aggregate(e.func, el, loops)),
                              _before(kept, self._aggregate(e.func, el, plain)))
@@ -541,6 +555,15 @@ class ExprCompiler:
         if e.comp.cond is not None:
             cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
         return f"_connected(R, {s}, REL_{cl.iter.func}, {cond})"
+
+    def _until(self, e, env):
+        """``until(x for x in LIST if COND)``: a walk of the list that stops after the first
+        element for which the condition holds (``helpers._until``, the condition a
+        function; the work budget counts the elements looked at)."""
+        cl = e.comp.clauses[0]
+        xs = self.expr(cl.iter, env)
+        cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
+        return f"_until(R, {xs}, {cond})"
 
     def _barrier(self, e, env):
         """The condition of a closure, a Python lambda: a name it binds is its own, so
@@ -687,7 +710,7 @@ def _before(pre: str, text: str) -> str:
 # that only count the work budget, and to rule functions (checked in turn)
 _FIXED = {"n", "players", "dir"}
 _R = re.compile(r"\bR\b")
-_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\bF_(\w+))\($")
+_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\bF_(\w+))\($")
 
 
 def state_free(text: str) -> set[str] | None:

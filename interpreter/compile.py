@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from ..dsl import ast as ir
 from ..dsl import boards as gen
 from ..dsl import budgets as budget
-from ..dsl.check import Checked, cell_problems, cell_value
+from ..dsl.check import Checked, cell_problems, cell_value, ray_problems
 from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.types import T
 
@@ -138,6 +138,8 @@ class Program:
         self._sources: list[str] = []
         self._cell_tables: dict[str, tuple[str, tuple[str, ...]]] = {}  # cell(...) look-ups
         self._cell_uses: dict[int, tuple[str, ir.CellAt]] = {}
+        self._ray_tables: dict[str, tuple[str, tuple[str, ...]]] = {}  # ray(...) walks
+        self._ray_uses: dict[int, tuple[str, ir.Ray]] = {}
         for en, values in c.enums.items():
             self.ns[f"E_{en}"] = list(values)
         self._functions()      # first: board sizes may call functions
@@ -272,6 +274,8 @@ class Program:
             ns[f"BOARDSET_{b}"] = frozenset(ids)
         for name in self._cell_tables:
             self._fill_cell_table(name)
+        for name in self._ray_tables:
+            self._fill_ray_table(name)
 
     # ------------------------------------------------------------ cell(board, ...)
     def cell_table(self, board: str, keys: tuple[str, ...], e: ir.CellAt) -> str:
@@ -283,7 +287,8 @@ class Program:
             self.ns[name] = {}
             if board in self.boards:
                 self._fill_cell_table(name)
-        self._cell_uses[id(e)] = (board, e)
+        if e is not None:
+            self._cell_uses[id(e)] = (board, e)
         return name
 
     def _fill_cell_table(self, name: str) -> None:
@@ -292,6 +297,34 @@ class Program:
         table.clear()
         for z in reversed(self.boards.get(board, ())):  # the first cell wins
             table[tuple(cell_value(self.zones[z].cell, k) for k in keys)] = z
+
+    # ------------------------------------------------------------ ray(start, ...)
+    def ray_table(self, board: str, keys: tuple[str, ...], e: ir.Ray) -> str:
+        """The name of the table of the rays of ``board`` stepping by ``keys``: indexed by
+        ``(start, step, ...)``, each ray walked once, when first asked for
+        (``helpers._RayTable``); ``e`` is checked when the cells are known."""
+        name = f"RAY_{board}__{'__'.join(keys)}"
+        if name not in self._ray_tables:
+            self._ray_tables[name] = (board, keys)
+            cells = self.cell_table(board, keys, None)
+            self.ns[name] = helpers._RayTable(self.ns[cells])
+            if "CELL_NAME" in self.ns:  # the boards are laid out
+                self._fill_ray_table(name)
+        self._ray_uses[id(e)] = (board, e)
+        return name
+
+    def _fill_ray_table(self, name: str) -> None:
+        board, keys = self._ray_tables[name]
+        self.ns[name].reset([self.ns[f"C_{k}"] for k in keys])
+
+    def ray_bound(self, board: str, keys: tuple[str, ...]) -> int | None:
+        """The most cells a ray of ``board`` stepping by ``keys`` can have (one fewer than
+        the most values one of them takes), or None before the board is laid out."""
+        ids = self.boards.get(board)
+        if ids is None:
+            return None
+        return max((len({cell_value(self.zones[z].cell, k) for z in ids}) - 1 for k in keys),
+                   default=0)
 
     def _check_cell_uses(self) -> None:
         """``cell(...)`` on a board whose cells depend on the number of players: its
@@ -303,6 +336,12 @@ class Program:
             cells = [self.zones[z].cell for z in self.boards.get(board, ())]
             self.diags.extend(cell_problems(board, cells, e, c.boards[board].coords,
                                             f" ({self.n} players)"))
+        for board, e in self._ray_uses.values():
+            if c.boards[board].cells is not None:
+                continue  # listed cells: the checker did it
+            cells = [self.zones[z].cell for z in self.boards.get(board, ())]
+            self.diags.extend(ray_problems(board, cells, e, c.boards[board].coords,
+                                           f" ({self.n} players)"))
 
     def _items(self) -> None:
         c = self.checked

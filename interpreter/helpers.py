@@ -186,6 +186,59 @@ def _connected(R, start: list, rel: list, cond) -> list:
     return found
 
 
+_RAYS_KEPT = 1 << 14  # rays a table keeps at most (steps computed while a game runs vary)
+
+
+class _RayTable(dict):
+    """The rays of one board stepping by some of its coordinates, by ``(start, step,
+    ...)``: the cells met adding the steps to the start's coordinates again and again
+    (``cells`` maps their values to a cell), the start left out, up to the first values
+    no cell has. A ray is walked once, when first asked for, then kept; ``None`` as the
+    start, or steps all 0, give no cell."""
+
+    def __init__(self, cells: dict):
+        super().__init__()
+        self.cells = cells
+        self.coords: list = []
+
+    def reset(self, coords: list) -> None:
+        """The coordinate tables (``C_file``...) of the steps, once the board is laid out."""
+        self.clear()
+        self.coords = coords
+
+    def __missing__(self, key: tuple) -> list:
+        start, steps = key[0], key[1:]
+        out: list = []
+        if start is not None and any(steps):
+            at = tuple(c[start] for c in self.coords)
+            get = self.cells.get
+            while True:
+                at = tuple(v + d for v, d in zip(at, steps))
+                cell = get(at)
+                if cell is None:
+                    break
+                out.append(cell)
+        if len(self) < _RAYS_KEPT:
+            self[key] = out
+        return out
+
+
+def _until(R, xs, cond) -> list:
+    """``until(x for x in xs if cond)``: the elements of ``xs`` up to the first for which
+    ``cond`` holds, that one included (all of them if none does). The work budget counts
+    the elements looked at."""
+    out = []
+    keep = out.append
+    for x in xs:
+        keep(x)
+        if cond(x):
+            break
+    R.work -= len(out)
+    if R.work < 0:
+        _out_of_work(R)
+    return out
+
+
 def _cell_of(R, item, cells: frozenset):
     z = R.loc[item]
     return z if z in cells else None

@@ -65,6 +65,9 @@ def _expr(e) -> tuple[str, int]:  # noqa: C901 - one case per node
         case "CellAt":
             args = ", ".join(f"{a.name}: {expr(a.value)}" for a in e.coords)
             return f"cell({expr(e.board)}, {args})", _ATOM
+        case "Ray":
+            args = ", ".join(f"{a.name}: {expr(a.value)}" for a in e.steps)
+            return f"ray({expr(e.start)}, {args})", _ATOM
     return ir.show(e), _ATOM
 
 

@@ -236,6 +236,45 @@ def test_a_pinned_man_may_not_leave_the_line():
     assert from_square(game, "e2") == ["e3", "e4", "e5", "e6", "e7"]
 
 
+def test_a_man_pinned_on_a_diagonal_may_move_only_along_it():
+    # the bishop on e3 is pinned by the bishop on g5 against the king on c1 (c1-d2-e3-f4-g5)
+    game = fen_position("4k3/7p/8/6b1/8/4B3/7P/2K5 w - - 0 1")
+    assert from_square(game, "e3") == ["d2", "f4", "g5"]
+    # a rook there may not move at all: it cannot stay on the diagonal
+    game = fen_position("4k3/7p/8/6b1/8/4R3/7P/2K5 w - - 0 1")
+    assert from_square(game, "e3") == []
+
+
+def test_only_a_rook_or_a_queen_pins_along_a_file_and_only_a_bishop_or_a_queen_on_a_diagonal():
+    # a bishop beyond the knight on the e-file, a rook beyond the one on the diagonal: no pin
+    game = fen_position("k3b3/8/8/8/8/4N3/8/4K3 w - - 0 1")
+    assert from_square(game, "e3") == ["c2", "c4", "d1", "d5", "f1", "f5", "g2", "g4"]
+    game = fen_position("4k3/8/8/8/7r/8/5N2/4K3 w - - 0 1")
+    assert from_square(game, "f2") == ["d1", "d3", "e4", "g4", "h1", "h3"]
+    game = fen_position("4k3/8/8/8/7q/8/5N2/4K3 w - - 0 1")   # a queen pins on the diagonal
+    assert from_square(game, "f2") == []
+
+
+def test_a_man_on_a_line_with_its_king_behind_another_man_is_not_pinned():
+    game = fen_position("4k3/4r3/8/8/4N3/8/4P3/4K3 w - - 0 1")  # the pawn shields the king
+    assert from_square(game, "e4") == ["c3", "c5", "d2", "d6", "f2", "f6", "g3", "g5"]
+
+
+def test_a_king_in_check_may_not_step_back_along_the_line_of_the_check():
+    game = fen_position("4k3/8/8/8/8/8/8/r3K3 w - - 0 1")     # not to f1, behind the king
+    assert from_square(game, "e1") == ["d2", "e2", "f2"]
+    game = fen_position("4k3/7p/8/8/1b6/8/3K3P/8 w - - 0 1")  # not to e1
+    assert from_square(game, "d2") == ["c1", "c2", "d1", "d3", "e2", "e3"]
+
+
+def test_a_sliding_man_stops_on_the_first_man_of_its_line_taking_it_if_it_is_the_enemys():
+    game = fen_position("4k3/8/3n4/8/3Q1P2/8/8/4K3 w - - 0 1")
+    targets = from_square(game, "d4")
+    assert "d6" in targets and "d7" not in targets          # takes the knight, stops there
+    assert "e4" in targets and "f4" not in targets and "g4" not in targets  # own pawn on f4
+    assert {"a1", "a7", "g7", "h8", "d1", "a4"} <= set(targets)
+
+
 def test_checkmate_ends_the_game_and_the_mating_side_wins():
     game = fen_position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
     testing.play(game, "a1-a8")

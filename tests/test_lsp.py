@@ -242,6 +242,10 @@ def test_completion(client, tmp_path):
         "textDocument": {"uri": uri(f)}, "position": {"line": last, "character": len("function w2(p: player): int = ")}})
     labels = {i["label"] for i in got["items"]}
     assert {"worth", "hand", "pile", "Suit", "red", "sum", "active", "if", "not"} <= labels
+    # the built-ins with a form of their own too: connected, ray, until
+    assert {"connected", "ray", "until"} <= labels
+    ray = next(i for i in got["items"] if i["label"] == "ray")
+    assert "ray(START, COORDINATE: STEP" in json.dumps(ray)
     # after a dot: the attributes of kinds
     text2 = GAME + "function w3(c: Card): int = c.va"
     client.notify("textDocument/didChange", {

@@ -113,7 +113,7 @@ var n: int per player = 0
 relation near(p: b, q: b) = p.row == q.row
 function f(x: int): int = if x > 0 then -x else x % 2
 procedure p(x: int) { call p(x - 1) }
-procedure g(x: int): int { let c1 = cell(b, row: 1, col: x) return x }
+procedure g(x: int): int { let c1 = cell(b, row: 1, col: x) let r1 = ray(c1, row: 1, col: 0) return x }
 setup { shuffle pile  deal all from pile to z  fill b from pile }
 turn {
   let xs = [k for k in items(z(active)) if k.v > 1]
