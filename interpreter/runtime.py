@@ -151,7 +151,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u")
+                 "chance", "used", "j", "low", "u", "seers", "everyone")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -177,6 +177,8 @@ class Runtime:
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
+        # the same as bit masks of the seats that see each zone (unless revealed)
+        self.seers, self.everyone = _zone_seers(prog, self.n), (1 << self.n) - 1
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
         # write to the state appends what it changed; ``low`` is how many frames at the
@@ -276,6 +278,24 @@ class Runtime:
         if src == to:
             return
         self._move(item, src, to)
+        if FAST_PATHS:
+            # (as below, with the seats as bits: who saw it before, who sees it now)
+            seers, rev, everyone = self.seers, self.revealed, self.everyone
+            before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
+            if before != everyone:
+                after = everyone if rev and to in rev else seers[to]
+                new = after & ~before
+                if new:
+                    seen = self.seen
+                    for p in self.players:
+                        if new >> p & 1:
+                            seen[p] += 1
+                unseen = everyone & ~(before | after)
+                if unseen:
+                    if src >= 0:
+                        self._unsure(src, unseen)
+                    self._unsure(to, unseen)
+            return
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
         # (a revealed zone is seen by all whatever its visibility says)
         if vs is not True:
@@ -513,8 +533,13 @@ class Runtime:
 
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
-        if FAST_PATHS and self._plain_order(type_code, options):
-            return sorted(set(options))  # (plain ints: as _distinct(sorted(options)))
+        if FAST_PATHS:
+            if self._plain_order(type_code, options, player):
+                return sorted(set(options))  # (plain ints: as _distinct(sorted(options)))
+            if type_code == "list:item" and self._all_seen(options, player):
+                # lists of items the decider sees: by size, then item by item (as the
+                # keys below, which are then (0, item, 0) for each item)
+                return _distinct(sorted(options, key=_size_then_items))
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -525,17 +550,45 @@ class Runtime:
                        for o in options]
         return _distinct(sorted(options, key=key))
 
-    def _plain_order(self, type_code: str, options: list) -> bool:
+    def _plain_order(self, type_code: str, options: list, player: int) -> bool:
         """Whether the options sort as plain numbers do: numbers (no bools) of a type
-        ordered by value, or items of a game that hides nothing, all in zones (known to
-        all, so ordered by identity)."""
+        ordered by value, or items the decider sees (in a game that hides nothing: all
+        in zones), ordered by identity."""
         for o in options:
             if o.__class__ is not int:
                 return False
         if type_code == "item":
-            loc = self.loc
-            return _public(self.prog) and all(loc[o] >= 0 for o in options)
+            if _public(self.prog):
+                loc = self.loc
+                return all(loc[o] >= 0 for o in options)
+            return self._seen_all(options, player)
         return self.prog.sort_key(type_code) is helpers_sort_key
+
+    def _seen_all(self, items: list, p: int) -> bool:
+        """Whether seat p sees every one of these items (ints): ``sees_item`` for each."""
+        facing, loc, seers, rev = self.facing, self.loc, self.seers, self.revealed
+        for i in items:
+            f = facing[i]
+            if f >= 0:
+                if not f >> p & 1:
+                    return False
+                continue
+            z = loc[i]
+            if z < 0 or not (seers[z] >> p & 1 or z in rev):
+                return False
+        return True
+
+    def _all_seen(self, options: list, p: int) -> bool:
+        """Whether every option is a list of items (ints) that seat p all sees."""
+        for o in options:
+            if o.__class__ is not list:
+                return False
+            for i in o:
+                if i.__class__ is not int:
+                    return False
+            if not self._seen_all(o, p):
+                return False
+        return True
 
     def ask_each(self, var: str, choices: list, type_code: str, verb: str | None) -> None:
         """A simultaneous decision: each ``(seat, options)`` of ``choices`` chooses in
@@ -645,6 +698,10 @@ def _items_of(v, t: str) -> list[int]:
     if t.startswith("list:"):
         return [i for x in v for i in _items_of(x, t[5:])]
     return [v] if t == "item" else []
+
+
+def _size_then_items(v: list) -> tuple:
+    return (len(v), v)
 
 
 def _distinct(options: list) -> list:
@@ -1570,6 +1627,18 @@ def _zone_visibility(prog: Program) -> list:
     if vis is None or not FAST_PATHS:
         vis = prog.__dict__["_zone_visibility"] = [_visibility(z) for z in prog.zones]
     return vis
+
+
+def _zone_seers(prog: Program, n: int) -> list:
+    """Per zone, the seats of a game of ``n`` that see it (unless it is revealed), as a bit
+    mask: ``visible(zone, p)`` for every seat p at once (known once per program)."""
+    seers = prog.__dict__.get("_zone_seers")
+    if seers is None or seers[0] != n:
+        everyone = (1 << n) - 1
+        masks = [everyone if v is True else (1 << v) & everyone if v.__class__ is int and v >= 0 else 0
+                 for v in _zone_visibility(prog)]
+        seers = prog.__dict__["_zone_seers"] = (n, masks)
+    return seers[1]
 
 
 def _public(prog: Program) -> bool:
