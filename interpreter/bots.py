@@ -276,6 +276,24 @@ def bot_move(bot, game, seat: int) -> int:
     return idx
 
 
+def mover(bot):
+    """``bot_move`` for one bot, with what it reads looked up once: ``mover(bot)(game,
+    seat)`` is ``bot_move(bot, game, seat)`` (for the many moves of a simulated game)."""
+    if getattr(bot, "wants_position", False) or not runtime.FAST_PATHS \
+            or getattr(bot, "reads_notations", True):
+        return lambda game, seat: bot_move(bot, game, seat)
+    choose = bot.choose
+
+    def move(game, seat: int) -> int:
+        notations = _LazyNotations(game, seat)
+        idx = choose(_LazyView(game, seat), notations)
+        if not (isinstance(idx, int) and 0 <= idx < notations._count):
+            raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of "
+                             f"{notations._count}")
+        return idx
+    return move
+
+
 class _LazyNotations(Sequence):
     """The notations of a seat's legal moves, made only if the bot reads them (a bot
     that declares ``reads_notations = False`` needs their number alone)."""

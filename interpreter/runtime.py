@@ -482,6 +482,15 @@ class Runtime:
             return [self._masks(x, t[5:]) for x in v]
         if t != "item" or v is None:
             return None
+        if FAST_PATHS:
+            # (as below, with the seats as bits)
+            f = self.facing[v]
+            if f >= 0:
+                return f & self.everyone
+            z = self.loc[v]
+            if z < 0:
+                return 0
+            return -1 if self.vis[z] is True or z in self.revealed else self.seers[z]
         if self.public_item(v):
             return -1  # public
         return sum(1 << p for p in self.players if self.sees_item(v, p))
@@ -577,6 +586,14 @@ class Runtime:
             if z < 0 or not (seers[z] >> p & 1 or z in rev):
                 return False
         return True
+
+    def sees_value(self, v, type_code: str, p: int) -> bool:
+        """Whether seat p sees every item of an option (True: it is written as it is);
+        False also when this quick look cannot tell (a type other than item and
+        list:item): the option is then looked at item by item."""
+        if type_code == "item":
+            return v is None or (v.__class__ is int and self._seen_all((v,), p))
+        return type_code == "list:item" and self._all_seen((v,), p)
 
     def _all_seen(self, options: list, p: int) -> bool:
         """Whether every option is a list of items (ints) that seat p all sees."""
@@ -732,15 +749,16 @@ def _visibility(z) -> object:
 
 def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
-    if sys.getrecursionlimit() >= 4 * R.prog.budgets.depth + 1000:  # (as _room_for sees it)
+    old = sys.getrecursionlimit()
+    need = 4 * R.prog.budgets.depth + 1000  # (as _room_for makes room)
+    if old >= need:
         _run(R)
         return
-    old = _room_for(R.prog.budgets.depth)
+    sys.setrecursionlimit(need)
     try:
         _run(R)
     finally:
-        if old:
-            sys.setrecursionlimit(old)
+        sys.setrecursionlimit(old)
 
 
 def _run(R: Runtime) -> None:
@@ -1366,10 +1384,11 @@ class Game:
             options = pend["options"]
             if 0 <= move < len(options):
                 # only the move played is made (the same Move as the list's would be)
-                if "item" in pend["type"]:
-                    return self._maker(pend["player"])(move, options[move])
-                return Move(move, options[move], _writer(self.program, pend["verb"], pend["type"],
-                                                         pend.get("alone")), pend["player"])
+                v, type_code, who = options[move], pend["type"], pend["player"]
+                if "item" in type_code and not R.sees_value(v, type_code, who):
+                    return self._maker(who)(move, v)
+                return Move(move, v, _writer(self.program, pend["verb"], type_code, pend.get("alone")),
+                            who)
         return None
 
     def move_text(self, move: Move) -> str:
