@@ -545,9 +545,14 @@ class Runtime:
         if FAST_PATHS:
             if self._plain_order(type_code, options, player):
                 return sorted(set(options))  # (plain ints: as _distinct(sorted(options)))
-            if type_code == "list:item" and self._all_seen(options, player):
-                # lists of items the decider sees: by size, then item by item (as the
-                # keys below, which are then (0, item, 0) for each item)
+            if type_code == "list:item":
+                if self._all_seen(options, player):
+                    # lists of items the decider sees: by size, then item by item (as the
+                    # keys below, which are then (0, item, 0) for each item)
+                    return _distinct(sorted(options, key=_size_then_items))
+            elif type_code.startswith("list:") and _int_lists(options) \
+                    and self.prog.sort_key(type_code) is helpers_sort_key:
+                # lists of numbers (no bools): by size, then element by element
                 return _distinct(sorted(options, key=_size_then_items))
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
@@ -565,6 +570,9 @@ class Runtime:
         in zones), ordered by identity."""
         for o in options:
             if o.__class__ is not int:
+                # (bools sort as plain numbers too: False before True)
+                if type_code == "bool" and all(x.__class__ is bool for x in options):
+                    return self.prog.sort_key(type_code) is helpers_sort_key
                 return False
         if type_code == "item":
             if _public(self.prog):
@@ -715,6 +723,17 @@ def _items_of(v, t: str) -> list[int]:
     if t.startswith("list:"):
         return [i for x in v for i in _items_of(x, t[5:])]
     return [v] if t == "item" else []
+
+
+def _int_lists(options: list) -> bool:
+    """Whether every option is a list of plain numbers (no bools)."""
+    for o in options:
+        if o.__class__ is not list:
+            return False
+        for x in o:
+            if x.__class__ is not int:
+                return False
+    return True
 
 
 def _size_then_items(v: list) -> tuple:
