@@ -198,6 +198,8 @@ def describe() -> list[dict]:
 class _LazyView(Mapping):
     """A seat's view, computed only if the bot reads it (a random bot never does)."""
 
+    __slots__ = ("_game", "_seat", "_view")
+
     def __init__(self, game, seat):
         self._game, self._seat, self._view = game, seat, None
 

@@ -1262,8 +1262,16 @@ class Game:
             return Decision.of(pend)
         known = self._decided
         if known is None or known[0] is not pend:
-            # (made once per decision: a move replaces the pending dict, never changes it)
-            known = self._decided = (pend, Decision.of(pend))
+            # (made once per decision: a move replaces the pending dict, never changes it;
+            # a decision of one seat is one of the program's few, shared: it is immutable)
+            if "seats" in pend:
+                made = Decision.of(pend)
+            else:
+                made = _decisions(self.program).get((pend["type"], pend["verb"], pend["player"]))
+                if made is None:
+                    made = _decisions(self.program)[(pend["type"], pend["verb"], pend["player"])] = \
+                        Decision.of(pend)
+            known = self._decided = (pend, made)
         return known[1]
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
@@ -1657,6 +1665,14 @@ def _log_types(prog: Program) -> list:
         types = prog.__dict__["_log_types"] = [(t.types, not any("item" in c for c in t.types))
                                                for t in prog.logs]
     return types
+
+
+def _decisions(prog: Program) -> dict:
+    """The decisions of one seat met so far in the program's games, by (type, verb, seat)."""
+    made = prog.__dict__.get("_decisions")
+    if made is None:
+        made = prog.__dict__["_decisions"] = {}
+    return made
 
 
 def _zone_visibility(prog: Program) -> list:
