@@ -34,8 +34,7 @@ from ..interpreter.views import SPECTATOR, view
 
 from . import complete, jsonout, render
 from .i18n import language, tr
-from .layout import LAYOUTS, fit_screen, height
-from .play import HUMAN, Done, PlaySession, seat_label
+from .render import HUMAN, seat_label
 
 app = typer.Typer(
     name="meeple",
@@ -235,6 +234,7 @@ def layout_option():
 
 
 def _check_layout(layout: str) -> None:
+    from .layout import LAYOUTS   # (the screens of play and replay: imported by them only)
     if layout not in LAYOUTS:
         raise fail(f"--layout {layout}: choose one of {', '.join(LAYOUTS)}", 2)
 
@@ -626,6 +626,7 @@ def play(
     # named by the time, not the seed (a random seed would give the hidden cards away);
     # never over another file (see PlaySession.stop)
     quit_path = Path.cwd() / f"meeple-{prog.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    from .play import PlaySession   # (the terminal game: only play loads it)
     session = PlaySession(out, game, seats, bots, rec, record, quit_path, layout)
     code = session.run()
     if code:
@@ -652,6 +653,7 @@ def _known_bot(kind) -> bool:
 def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
             layout: str = "auto") -> int:
     """Continues the unfinished game of a record; saving goes back to the same file."""
+    from .play import Done, PlaySession
     rec = _read_record(path)
     problem = records.check_target(path, overwrite=True)
     if problem:
@@ -1216,6 +1218,7 @@ def replay(
         out.print(render.move_line(Text(f"{display.player_name(prog, mover)}: ", style="cyan"),
                                    shown, text))
     out.print()
+    from .layout import fit_screen, height
     tail = render.result_table(prog, game.result) if game.over else None
     # the final board fitted in what the other lines leave with --quiet: the title and a
     # blank line above it, a blank line, the result (or the two lines saying who is to

@@ -28,8 +28,7 @@ from ..interpreter.views import SPECTATOR, view
 from . import render
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, height, moves_full
-
-HUMAN = "human"
+from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
 UNDO_WORDS = {"undo", "u"}
@@ -112,17 +111,6 @@ def _isatty(stream) -> bool:
 def is_ascii_number(s: str) -> bool:
     """'12' yes; '²', '١٢', '-1', '1e9', '' no (str.isdigit accepts the first two)."""
     return s.isascii() and s.isdigit()
-
-
-def seat_label(lang: str | None, kind: str) -> str:
-    """Who plays a seat, in the CLI's language: a human or a bot."""
-    if kind == HUMAN:
-        return tr(lang, "human")
-    if kind == "random":
-        return tr(lang, "random bot")
-    if kind == "first":
-        return tr(lang, "first-move bot")
-    return tr(lang, "bot '{name}'", name=render.literal(kind))
 
 
 class PlaySession:

@@ -38,6 +38,20 @@ def _escape_char(m: re.Match) -> str:
     return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
 
 
+HUMAN = "human"  # a seat played by a person (the other seats: a bot spec)
+
+
+def seat_label(lang: str | None, kind: str) -> str:
+    """Who plays a seat, in the CLI's language: a human or a bot."""
+    if kind == HUMAN:
+        return tr(lang, "human")
+    if kind == "random":
+        return tr(lang, "random bot")
+    if kind == "first":
+        return tr(lang, "first-move bot")
+    return tr(lang, "bot '{name}'", name=literal(kind))
+
+
 def literal(s: str, newlines: bool = True) -> str:
     """Text from a ruleset, a locale, a record or a user, made safe to print: every
     character a terminal would act on (ESC, CR, backspace, NUL, DEL, C1 controls, bidi

@@ -10,8 +10,6 @@ from typing import List, Optional
 import typer
 
 from ..interpreter import record as records
-from ..interpreter import rulebook as books
-from ..interpreter import rulebook_view
 from . import complete
 
 FORMATS = ("md", "html")
@@ -50,6 +48,9 @@ def register(app: typer.Typer, fail, resolve, compile_ruleset) -> None:
             if problem:
                 raise fail(f"cannot write the rulebook to {output}: {problem}")
         program = compile_ruleset(resolve(ruleset), ruleset, list(variant), locale)
+        # (the rulebook's model and writer: imported by this command only)
+        from ..interpreter import rulebook as books
+        from ..interpreter import rulebook_view
         book = books.build(program)
         text = rulebook_view.markdown(book) if fmt == "md" else rulebook_view.html(book)
         if output is None:

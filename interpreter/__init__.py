@@ -24,14 +24,25 @@ from .compile import Program, Ruleset
 from .determinize import determinize, determinize_past
 from .helpers import BudgetError, RuleError
 from .perft import divide, histories, perft
-from . import rulebook, rulebook_view
 from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
-from .state import StateError
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
            "PLAY_TIME", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision"]
+
+
+def __getattr__(name: str):
+    """What only some commands need, imported when first asked for (``meeple simulate``
+    never loads them): the modules ``rulebook`` and ``rulebook_view``, and ``StateError``
+    (with the state's schema)."""
+    if name in ("rulebook", "rulebook_view"):
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    if name == "StateError":
+        from .state import StateError
+        return StateError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,

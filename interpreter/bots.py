@@ -198,6 +198,8 @@ def describe() -> list[dict]:
 class _LazyView(Mapping):
     """A seat's view, computed only if the bot reads it (a random bot never does)."""
 
+    __slots__ = ("_game", "_seat", "_view")
+
     def __init__(self, game, seat):
         self._game, self._seat, self._view = game, seat, None
 
@@ -274,6 +276,24 @@ def bot_move(bot, game, seat: int) -> int:
     if not (isinstance(idx, int) and 0 <= idx < count):
         raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of {count}")
     return idx
+
+
+def mover(bot):
+    """``bot_move`` for one bot, with what it reads looked up once: ``mover(bot)(game,
+    seat)`` is ``bot_move(bot, game, seat)`` (for the many moves of a simulated game)."""
+    if getattr(bot, "wants_position", False) or not runtime.FAST_PATHS \
+            or getattr(bot, "reads_notations", True):
+        return lambda game, seat: bot_move(bot, game, seat)
+    choose = bot.choose
+
+    def move(game, seat: int) -> int:
+        notations = _LazyNotations(game, seat)
+        idx = choose(_LazyView(game, seat), notations)
+        if not (isinstance(idx, int) and 0 <= idx < notations._count):
+            raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of "
+                             f"{notations._count}")
+        return idx
+    return move
 
 
 class _LazyNotations(Sequence):

@@ -1080,7 +1080,7 @@ class ProcCompiler:
             best_key, tied = None, []
             for o in options:
                 L[var] = o
-                k = tuple(f(R, L) for f in keys)
+                k = tuple([f(R, L) for f in keys])
                 if best_key is None or k > best_key:
                     best_key, tied = k, [o]
                 elif k == best_key:

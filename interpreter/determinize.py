@@ -89,7 +89,6 @@ import random
 
 from . import rng as rng_mod
 from .helpers import RuleError
-from .leaks import _held, follow, map_value
 from .runtime import _H_LEGAL, _H_MOVE, _H_RNG, _MISSING, Game, IllegalMove, _copy_state
 from .views import view, visible_items
 
@@ -101,6 +100,23 @@ ATTEMPTS = 30
 GIVE_UP = 3
 #: the newest moves checked at most (a window that starts later only knows less)
 WINDOW = 120
+
+
+# (the item-following of the leak check, imported when first used: a command that
+# draws no sample, like ``meeple simulate`` with random bots, never loads it)
+def follow(game: Game, mapping: dict[int, int]) -> None:
+    from .leaks import follow as follow_items
+    follow_items(game, mapping)
+
+
+def map_value(value, code: str, mapping: dict[int, int]):
+    from .leaks import map_value as mapped
+    return mapped(value, code, mapping)
+
+
+def _held(R) -> set:
+    from .leaks import _held as held
+    return held(R)
 
 
 def determinize(game: Game, seat: int, rng: random.Random, past: "Past | None" = None) -> Game:

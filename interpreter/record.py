@@ -31,7 +31,6 @@ from ..dsl import files as dsl_files
 from ..dsl.resources import SCHEMA_DIR
 
 from .runtime import Game, IllegalMove
-from .state import best_match, strict_validator
 
 RECORD_FORMAT = "meeple-record/2"
 OLD_FORMATS = ("meeple-record/1",)
@@ -124,6 +123,7 @@ _VALIDATOR = None
 def _validator():
     global _VALIDATOR
     if _VALIDATOR is None:
+        from .state import strict_validator   # (the schema checker: only records read need it)
         _VALIDATOR = strict_validator(RECORD_SCHEMA)
     return _VALIDATOR
 
@@ -267,6 +267,7 @@ def describe(rec: Record, path: str | Path, finished: bool) -> str:
 # ---------------------------------------------------------------- reading
 
 def from_dict(data) -> Record:
+    from .state import best_match
     err = best_match(_validator().iter_errors(data))
     if err is not None:
         where = "/".join(str(x) for x in err.absolute_path) or "the record"

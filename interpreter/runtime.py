@@ -151,7 +151,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u")
+                 "chance", "used", "j", "low", "u", "seers", "everyone")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -177,6 +177,8 @@ class Runtime:
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
+        # the same as bit masks of the seats that see each zone (unless revealed)
+        self.seers, self.everyone = _zone_seers(prog, self.n), (1 << self.n) - 1
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
         # write to the state appends what it changed; ``low`` is how many frames at the
@@ -276,6 +278,24 @@ class Runtime:
         if src == to:
             return
         self._move(item, src, to)
+        if FAST_PATHS:
+            # (as below, with the seats as bits: who saw it before, who sees it now)
+            seers, rev, everyone = self.seers, self.revealed, self.everyone
+            before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
+            if before != everyone:
+                after = everyone if rev and to in rev else seers[to]
+                new = after & ~before
+                if new:
+                    seen = self.seen
+                    for p in self.players:
+                        if new >> p & 1:
+                            seen[p] += 1
+                unseen = everyone & ~(before | after)
+                if unseen:
+                    if src >= 0:
+                        self._unsure(src, unseen)
+                    self._unsure(to, unseen)
+            return
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
         # (a revealed zone is seen by all whatever its visibility says)
         if vs is not True:
@@ -462,6 +482,15 @@ class Runtime:
             return [self._masks(x, t[5:]) for x in v]
         if t != "item" or v is None:
             return None
+        if FAST_PATHS:
+            # (as below, with the seats as bits)
+            f = self.facing[v]
+            if f >= 0:
+                return f & self.everyone
+            z = self.loc[v]
+            if z < 0:
+                return 0
+            return -1 if self.vis[z] is True or z in self.revealed else self.seers[z]
         if self.public_item(v):
             return -1  # public
         return sum(1 << p for p in self.players if self.sees_item(v, p))
@@ -513,8 +542,18 @@ class Runtime:
 
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
-        if FAST_PATHS and self._plain_order(type_code, options):
-            return sorted(set(options))  # (plain ints: as _distinct(sorted(options)))
+        if FAST_PATHS:
+            if self._plain_order(type_code, options, player):
+                return sorted(set(options))  # (plain ints: as _distinct(sorted(options)))
+            if type_code == "list:item":
+                if self._all_seen(options, player):
+                    # lists of items the decider sees: by size, then item by item (as the
+                    # keys below, which are then (0, item, 0) for each item)
+                    return _distinct(sorted(options, key=_size_then_items))
+            elif type_code.startswith("list:") and _int_lists(options) \
+                    and self.prog.sort_key(type_code) is helpers_sort_key:
+                # lists of numbers (no bools): by size, then element by element
+                return _distinct(sorted(options, key=_size_then_items))
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
@@ -525,17 +564,56 @@ class Runtime:
                        for o in options]
         return _distinct(sorted(options, key=key))
 
-    def _plain_order(self, type_code: str, options: list) -> bool:
+    def _plain_order(self, type_code: str, options: list, player: int) -> bool:
         """Whether the options sort as plain numbers do: numbers (no bools) of a type
-        ordered by value, or items of a game that hides nothing, all in zones (known to
-        all, so ordered by identity)."""
+        ordered by value, or items the decider sees (in a game that hides nothing: all
+        in zones), ordered by identity."""
         for o in options:
             if o.__class__ is not int:
+                # (bools sort as plain numbers too: False before True)
+                if type_code == "bool" and all(x.__class__ is bool for x in options):
+                    return self.prog.sort_key(type_code) is helpers_sort_key
                 return False
         if type_code == "item":
-            loc = self.loc
-            return _public(self.prog) and all(loc[o] >= 0 for o in options)
+            if _public(self.prog):
+                loc = self.loc
+                return all(loc[o] >= 0 for o in options)
+            return self._seen_all(options, player)
         return self.prog.sort_key(type_code) is helpers_sort_key
+
+    def _seen_all(self, items: list, p: int) -> bool:
+        """Whether seat p sees every one of these items (ints): ``sees_item`` for each."""
+        facing, loc, seers, rev = self.facing, self.loc, self.seers, self.revealed
+        for i in items:
+            f = facing[i]
+            if f >= 0:
+                if not f >> p & 1:
+                    return False
+                continue
+            z = loc[i]
+            if z < 0 or not (seers[z] >> p & 1 or z in rev):
+                return False
+        return True
+
+    def sees_value(self, v, type_code: str, p: int) -> bool:
+        """Whether seat p sees every item of an option (True: it is written as it is);
+        False also when this quick look cannot tell (a type other than item and
+        list:item): the option is then looked at item by item."""
+        if type_code == "item":
+            return v is None or (v.__class__ is int and self._seen_all((v,), p))
+        return type_code == "list:item" and self._all_seen((v,), p)
+
+    def _all_seen(self, options: list, p: int) -> bool:
+        """Whether every option is a list of items (ints) that seat p all sees."""
+        for o in options:
+            if o.__class__ is not list:
+                return False
+            for i in o:
+                if i.__class__ is not int:
+                    return False
+            if not self._seen_all(o, p):
+                return False
+        return True
 
     def ask_each(self, var: str, choices: list, type_code: str, verb: str | None) -> None:
         """A simultaneous decision: each ``(seat, options)`` of ``choices`` chooses in
@@ -647,6 +725,21 @@ def _items_of(v, t: str) -> list[int]:
     return [v] if t == "item" else []
 
 
+def _int_lists(options: list) -> bool:
+    """Whether every option is a list of plain numbers (no bools)."""
+    for o in options:
+        if o.__class__ is not list:
+            return False
+        for x in o:
+            if x.__class__ is not int:
+                return False
+    return True
+
+
+def _size_then_items(v: list) -> tuple:
+    return (len(v), v)
+
+
 def _distinct(options: list) -> list:
     """Equal options are one move."""
     out = [options[0]] if options else []
@@ -675,15 +768,16 @@ def _visibility(z) -> object:
 
 def run(R: Runtime) -> None:
     """Runs rules until a player must decide or the game is over."""
-    if sys.getrecursionlimit() >= 4 * R.prog.budgets.depth + 1000:  # (as _room_for sees it)
+    old = sys.getrecursionlimit()
+    need = 4 * R.prog.budgets.depth + 1000  # (as _room_for makes room)
+    if old >= need:
         _run(R)
         return
-    old = _room_for(R.prog.budgets.depth)
+    sys.setrecursionlimit(need)
     try:
         _run(R)
     finally:
-        if old:
-            sys.setrecursionlimit(old)
+        sys.setrecursionlimit(old)
 
 
 def _run(R: Runtime) -> None:
@@ -1168,8 +1262,16 @@ class Game:
             return Decision.of(pend)
         known = self._decided
         if known is None or known[0] is not pend:
-            # (made once per decision: a move replaces the pending dict, never changes it)
-            known = self._decided = (pend, Decision.of(pend))
+            # (made once per decision: a move replaces the pending dict, never changes it;
+            # a decision of one seat is one of the program's few, shared: it is immutable)
+            if "seats" in pend:
+                made = Decision.of(pend)
+            else:
+                made = _decisions(self.program).get((pend["type"], pend["verb"], pend["player"]))
+                if made is None:
+                    made = _decisions(self.program)[(pend["type"], pend["verb"], pend["player"])] = \
+                        Decision.of(pend)
+            known = self._decided = (pend, made)
         return known[1]
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
@@ -1309,10 +1411,11 @@ class Game:
             options = pend["options"]
             if 0 <= move < len(options):
                 # only the move played is made (the same Move as the list's would be)
-                if "item" in pend["type"]:
-                    return self._maker(pend["player"])(move, options[move])
-                return Move(move, options[move], _writer(self.program, pend["verb"], pend["type"],
-                                                         pend.get("alone")), pend["player"])
+                v, type_code, who = options[move], pend["type"], pend["player"]
+                if "item" in type_code and not R.sees_value(v, type_code, who):
+                    return self._maker(who)(move, v)
+                return Move(move, v, _writer(self.program, pend["verb"], type_code, pend.get("alone")),
+                            who)
         return None
 
     def move_text(self, move: Move) -> str:
@@ -1564,12 +1667,32 @@ def _log_types(prog: Program) -> list:
     return types
 
 
+def _decisions(prog: Program) -> dict:
+    """The decisions of one seat met so far in the program's games, by (type, verb, seat)."""
+    made = prog.__dict__.get("_decisions")
+    if made is None:
+        made = prog.__dict__["_decisions"] = {}
+    return made
+
+
 def _zone_visibility(prog: Program) -> list:
     """Each zone's visibility (see _visibility), known once per program."""
     vis = prog.__dict__.get("_zone_visibility")
     if vis is None or not FAST_PATHS:
         vis = prog.__dict__["_zone_visibility"] = [_visibility(z) for z in prog.zones]
     return vis
+
+
+def _zone_seers(prog: Program, n: int) -> list:
+    """Per zone, the seats of a game of ``n`` that see it (unless it is revealed), as a bit
+    mask: ``visible(zone, p)`` for every seat p at once (known once per program)."""
+    seers = prog.__dict__.get("_zone_seers")
+    if seers is None or seers[0] != n:
+        everyone = (1 << n) - 1
+        masks = [everyone if v is True else (1 << v) & everyone if v.__class__ is int and v >= 0 else 0
+                 for v in _zone_visibility(prog)]
+        seers = prog.__dict__["_zone_seers"] = (n, masks)
+    return seers[1]
 
 
 def _public(prog: Program) -> bool:

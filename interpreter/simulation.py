@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from . import parallel
-from .bots import bot_move, bot_seed, make_bot, parse_spec
+from .bots import bot_seed, make_bot, mover, parse_spec
 from .helpers import RuleError
 from .record import digest, short_digest
 from .runtime import IllegalMove
@@ -77,27 +77,34 @@ def play_game(ruleset, spec: GameSpec) -> dict:
     tally = GameTally()
     played: list = []
     game = None
+    # (what each move needs, looked up once per game)
+    movers = [mover(b) for b in bots]
+    think, seat_moves, keep, max_moves = out["think"], out["seat_moves"], spec.keep_moves, spec.max_moves
+    clock, note = time.perf_counter, tally.note
+    moves = 0
     try:
         game = ruleset.new_game(players, spec.seed)
         while not game.over:
-            if out["moves"] >= spec.max_moves:
-                raise RuleError(f"the game did not end after {spec.max_moves} moves")
+            if moves >= max_moves:
+                raise RuleError(f"the game did not end after {max_moves} moves")
             seat = game.active_player
             decision = game.decision
             verbs[decision.verb or ""] += 1
-            tally.note(game, seat, decision)
-            start = time.perf_counter()
-            index = bot_move(bots[seat], game, seat)
-            out["think"][seat] += time.perf_counter() - start
+            note(game, seat, decision)
+            start = clock()
+            index = movers[seat](game, seat)
+            think[seat] += clock() - start
             m = game.apply(index, seat=seat)
-            if spec.keep_moves:
+            if keep:
                 played.append([m.notation, short_digest(game)])
-            out["moves"] += 1
-            out["seat_moves"][seat] += 1
+            moves += 1
+            seat_moves[seat] += 1
+        out["moves"] = moves
         out["result"] = game.result
         out["balance"] = tally.summary(game, spec.seed)
         out["turns"] = out["balance"]["turns"]
     except (RuleError, IllegalMove) as e:
+        out["moves"] = moves
         out["error"] = e
     out["verbs"] = dict(verbs)
     if spec.keep_moves:

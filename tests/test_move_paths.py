@@ -66,6 +66,51 @@ score(p) = size(hand(p))
 """
 
 
+# items that move between a hidden pile, the seats' own hands, a public table and a
+# zone revealed part-way (who sees them before and after each move, which zones become
+# unsure to whom); options that are items or subsets of items the decider sees (ordered
+# by identity), mixed with items it does not (ordered by place); messages naming items
+SEATS = """ruleset seats_see
+players 2..4
+kind Card { value: int }
+zone pile: Card hidden
+zone hand: Card per player
+zone table: Card public
+zone vault: Card hidden
+deck cards into pile { Card(value: v) for v in 1..12 }
+label Card "{value}"
+var rounds: int = 0
+setup {
+  shuffle pile
+  deal 2 from pile to hand
+}
+turn {
+  choose c from items(hand(active)) + items(table) as "keep"
+  move c to hand(active)
+  log kept "{active} keeps {c}"
+  if size(hand(active)) >= 2 {
+    choose two subset of items(hand(active)) where size(two) <= 2 as "stash"
+    move two to vault
+    log stashed "{active} stashes {two}"
+  }
+  choose d from items(pile) + items(hand(active)) + items(vault) as "draw" or "pass"
+  if d != none {
+    move d to table
+    log drawn "{active} draws {d}"
+  }
+  if occupied(pile) {
+    move top(pile) to hand(active)
+  }
+  rounds = rounds + 1
+  if rounds == 5 {
+    reveal vault
+  }
+}
+end when rounds >= 12
+score(p) = size(hand(p))
+"""
+
+
 def compiled(text: str):
     return interpreter.compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text}))
 
@@ -197,6 +242,25 @@ def test_moves_naming_hidden_items_read_as_written_at_once(players):
         play_side_by_side(fast, slow, random.Random(seed), max_moves=60)
         assert fast.over and slow.over
     assert {"take"} <= kinds
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_what_each_seat_sees_of_moves_between_its_zones_is_the_same_with_the_fast_paths(players):
+    # the seats' counts of items seen, the zones unsure to each seat, the masks of the
+    # messages (all in the state) and the order of the options, compared after each move
+    program = compiled(SEATS)
+    for seed in range(6):
+        with straight():
+            slow = program.new_game(players, seed=seed)
+        fast = program.new_game(players, seed=seed)
+        play_side_by_side(fast, slow, random.Random(seed), max_moves=200)
+        assert fast.over and slow.over
+        for seat in range(players):
+            assert fast.unsure_zones(seat) == slow.unsure_zones(seat)
+        vault = next(z.id for z in program.zones if z.key == "vault")
+        state = fast.state
+        assert state["revealed"] == [vault] and all(state["seen"])
+        assert any(fast.unsure_zones(seat) for seat in range(players))
 
 
 def test_a_hidden_item_is_written_by_its_place_when_the_list_was_made():
