@@ -51,7 +51,7 @@ NO_COLOR_HELP = "No colour nor any other style (also: the NO_COLOR environment v
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"meeple {__version__}")
+        print(f"meeple {__version__}" + (" (compiled engine)" if interpreter.compiled_engine() else ""))
         raise typer.Exit(0)
 
 

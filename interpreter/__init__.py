@@ -29,7 +29,7 @@ from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
-           "PLAY_TIME", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision"]
+           "PLAY_TIME", "compiled_engine", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision"]
 
 
 def __getattr__(name: str):
@@ -67,6 +67,17 @@ def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | Non
     ruleset = compile_sources(_cache.sources_of(path, raw, budgets), variants, locale, budgets)
     _diskcache.put(_cache.KIND, key, (ruleset.checked, ruleset.warnings, ruleset.relation_tables()))
     return ruleset
+
+
+def compiled_engine() -> bool:
+    """Whether the run loop and its helpers (``meeple.interpreter.runtime`` and
+    ``helpers``) run compiled, as ``MEEPLE_NATIVE=1 pip install .`` builds them with
+    Cython, rather than as Python: the same games either way, faster compiled."""
+    import importlib.machinery
+
+    from . import helpers, runtime
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return all((getattr(m.__spec__, "origin", None) or "").endswith(suffixes) for m in (runtime, helpers))
 
 
 def use_cache(on: bool = True) -> None:

@@ -194,3 +194,68 @@ def test_play_with_bots_then_replay(installed: Installed):
     assert saved["ruleset"] == "cherokee" and saved["seed"] == 5 and saved["result"]
     out = installed("replay", "game.json")
     assert "Winner" in out, out
+
+
+# ---------------------------------------------------------------- the compiled engine
+# (MEEPLE_NATIVE=1: interpreter/runtime.py and helpers.py compiled with Cython; setup.py)
+SAME_GAMES = [["simulate", "hearts", "--games", "12"],
+              ["simulate", "cherokee", "--games", "12", "--players", "3"],
+              ["simulate", "clans-and-glory", "--games", "12", "--players", "4"],
+              ["simulate", "brotherhood-of-nine", "--games", "4", "--players", "4", "--variant", "allies"],
+              ["simulate", "backgammon", "--games", "3"],
+              ["perft", "chess", "--depth", "3"],
+              ["perft", "go", "--depth", "2"]]
+TIMES = ("seconds", "games_per_second", "elapsed")
+
+
+def _fresh_source(tmp_path_factory) -> Path:
+    """A copy of the repository of its own (pip builds in the source folder: a native
+    build leaves compiled modules in its build/, which must not reach another build)."""
+    copy = tmp_path_factory.mktemp("native-source") / "meeple"
+    shutil.copytree(ROOT, copy, ignore=IGNORE)
+    return copy
+
+
+@pytest.fixture(scope="module")
+def native_wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("native-wheel")
+    source = _fresh_source(tmp_path_factory)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source],
+                          cwd=out, env=_env(MEEPLE_NATIVE="1"), capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return next(out.glob("meeple-*.whl"))
+
+
+def _results(text: str) -> dict:
+    data = json.loads(text)
+    for key in TIMES:
+        data.pop(key, None)
+    return data
+
+
+def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wheel: Path, tmp_path_factory):
+    names = zipfile.ZipFile(native_wheel).namelist()
+    for module in ("runtime", "helpers"):
+        assert any(n.startswith(f"meeple/interpreter/{module}.") and n.endswith((".so", ".pyd")) for n in names), names
+    native = Installed(tmp_path_factory.mktemp("native"), native_wheel)
+    assert native("--version").endswith(" (compiled engine)\n")
+    assert _ok([native.python, "-c", "from meeple import interpreter; print(interpreter.compiled_engine())"],
+               native.cwd).strip() == "True"
+    for args in SAME_GAMES:
+        args = args + (["-j", "1"] if args[0] == "simulate" else []) + ["--json"]
+        compiled = _results(native(*args))
+        python = _results(_ok([sys.executable, "-m", "meeple", *args], ROOT))
+        assert compiled == python, args
+
+
+def test_without_a_compiler_the_native_build_installs_the_python_engine(tmp_path_factory):
+    out = tmp_path_factory.mktemp("no-compiler")
+    source = _fresh_source(tmp_path_factory)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", out, source],
+                          cwd=out, env=_env(MEEPLE_NATIVE="1", CC=str(out / "no-such-cc")),
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "meeple: meeple.interpreter.runtime is left out" in done.stdout + done.stderr
+    wheel = next(out.glob("meeple-*.whl"))
+    assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith((".so", ".pyd"))]
