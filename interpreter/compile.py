@@ -1326,12 +1326,17 @@ class Ruleset:
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} "
                              f"players, not {n}")
+        prog = self._plain(n)
+        if self._native:
+            return self._natives.get(n) or self._native_program(n, prog)
+        return prog
+
+    def _plain(self, n: int) -> Program:
+        """The Python program for ``n`` players."""
         prog = self._programs.get(n)
         if prog is None:
             prog = self._programs[n] = Program(self.checked, n, self.budgets, self._relations.get(n))
             prog.sources, prog.warnings = self.sources, self.warnings
-        if self._native:
-            return self._natives.get(n) or self._native_program(n, prog)
         return prog
 
     @property
@@ -1347,8 +1352,8 @@ class Ruleset:
         cache. Same games, same errors; where Cython, a compiler or the build is missing
         or fails, the pure-Python program serves and the reason is reported once:
         ``report(message)`` receives it, and a line before each build starts (by
-        default: a ``NativeWarning``, no progress). Returns whether native code can be
-        built here (``on=False`` turns it off again)."""
+        default: a ``NativeWarning``, no progress; ``report=False``: nothing). Returns
+        whether native code can be built here (``on=False`` turns it off again)."""
         from . import native
         self._native, self._native_report = on, report
         if not on:
@@ -1404,4 +1409,5 @@ class Ruleset:
         # the smallest game's program; rulesets whose tables do should use for_players(n)
         if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(self.for_players(self.min_players), name)
+        # (the Python program: reading a table never builds native code)
+        return getattr(self._plain(self.min_players), name)

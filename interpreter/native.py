@@ -570,7 +570,7 @@ def program(python_program, make_program, report=None):
     name = python_program.name
     mod, built, seconds = load_or_build(
         source, (lambda: report(f"compiling {name} natively ({python_program.n} players)…"))
-        if report is not None else None)
+        if callable(report) else None)
     served = Served(mod, pieces, python_program)
     prog = make_program(served)
     prog.native_build_seconds = seconds if built else 0.0
@@ -578,8 +578,9 @@ def program(python_program, make_program, report=None):
 
 
 def say_once(reason: str, report) -> None:
-    """Reports why the native code is not used, once per process and reason."""
-    if reason in _reported:
+    """Reports why the native code is not used, once per process and reason
+    (``report=False``: not at all)."""
+    if report is False or reason in _reported:
         return
     _reported.add(reason)
     message = f"native code unavailable: {reason}; running in pure Python"
