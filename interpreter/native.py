@@ -103,10 +103,10 @@ class Pieces:
 
     def run(self, prog, src: str, filename: str, mode: str, python):
         out = python()
-        if (mode, src) not in self._seen():
+        if (mode, src) not in self._seen() and _worth(prog, src, filename, mode):
             self.order.append((mode, src))
-        if mode == "eval":
-            self.twins.setdefault(src, out)
+            if mode == "eval":
+                self.twins[src] = out
         return out
 
     def _seen(self) -> set:
@@ -154,6 +154,17 @@ class Served:
     @property
     def fallbacks(self) -> int:
         return self.stats[0] if self.stats else 0
+
+
+def _worth(prog, src: str, filename: str, mode: str) -> bool:
+    """Whether a piece is compiled natively. Not the straightforward functions where
+    the fast ones are made (they run only after a fast code failed, in Python then),
+    nor an expression without a call or a loop (natively no faster): half the C code."""
+    if mode == "exec":
+        return not (filename == "<functions>" and prog.optimize and not prog._fast_ready)
+    tree = ast.parse(src, mode="eval")
+    return any(isinstance(n, (ast.Call, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp))
+               for n in ast.walk(tree.body.body))
 
 
 def module_source(pieces: Pieces, names: set[str], key: str = "") -> tuple[str, dict]:
@@ -319,8 +330,13 @@ cdef inline object _last(object xs):
 # ------------------------------------------------------------ building and loading
 
 def compile_flags() -> list[str]:
-    """The C compiler's options added to Python's own (no debugging information, no
-    warnings: generated code)."""
+    """The C compiler's options added to Python's own: ``MEEPLE_NATIVE_CFLAGS`` (split at
+    spaces), else optimized, without debugging information or warnings (generated
+    code). ``-O0`` builds about five times faster and runs slower than Python (the
+    tests use it: the code does the same)."""
+    own = os.environ.get("MEEPLE_NATIVE_CFLAGS", "").split()
+    if own:
+        return own
     if sysconfig.get_platform().startswith("win"):
         return ["/O2"]
     return ["-O2", "-g0", "-w"]
