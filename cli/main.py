@@ -1379,6 +1379,10 @@ def cache(
     out.print(f"folder:  {info['folder']}", markup=False, soft_wrap=True)
     out.print(f"state:   {state}", markup=False, soft_wrap=True)
     out.print(f"entries: {info['entries']} ({info['bytes'] / 1e6:.1f} MB)", markup=False)
+    native = info["native"]
+    if native["entries"]:
+        out.print(f"native:  {native['entries']} module(s) ({native['bytes'] / 1e6:.1f} MB; --native)",
+                  markup=False)
 
 
 # ---------------------------------------------------------------- test

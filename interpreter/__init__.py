@@ -78,7 +78,8 @@ def use_cache(on: bool = True) -> None:
 def cache_info() -> dict:
     """The disk cache: ``folder`` (a string, or None without a home folder), ``enabled`` (not turned off), ``trusted``
     (the folder is the user's own and nobody else may write into it; else ``reason``
-    says why and it is not used), ``entries`` and ``bytes``."""
+    says why and it is not used), ``entries`` and ``bytes``; ``native``: the native
+    modules kept (``entries``, ``bytes``; see ``Ruleset.use_native``)."""
     folder = _diskcache.folder()
     if folder is None:
         return {"folder": None, "enabled": False, "trusted": False, "entries": 0, "bytes": 0,
