@@ -5,8 +5,8 @@ once; a rule error must read the same, at the same place; the built modules are 
 the disk cache and one that is damaged is built again; where Cython is missing, the
 games run in Python, saying so once.
 
-The modules are built with -O0 here (MEEPLE_NATIVE_CFLAGS: five times faster to build,
-the same code); each ruleset once per test session. The tests that need Cython and a C
+The modules are built with -O0 here (MEEPLE_NATIVE_CFLAGS, set by conftest.py: five times
+faster to build, the same code); each ruleset once per test session. The tests that need Cython and a C
 compiler skip, saying why, where they are missing."""
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
 MISSING = interpreter.native_status()
 needs_native = pytest.mark.skipif(MISSING is not None, reason=f"native code cannot be built here: {MISSING}")
-os.environ.setdefault("MEEPLE_NATIVE_CFLAGS", "-O0 -g0 -w")   # children inherit it too
 
 # every bundled ruleset, with some variants, played 2 games of at most MOVES moves
 CONFIGS = [
