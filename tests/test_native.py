@@ -93,6 +93,7 @@ ERRORS = {
     "a runaway range": "turn {\n  x = sum([n for n in 1..9000000])\n}\nend when x > 3\n",
     "a runaway loop": "turn {\n  x = size([a + b for a in 1..3000 for b in 1..3000])\n}\n"
                       "end when x > 3\n",
+    "an index outside its list": "turn {\n  x = [n for n in 1..3][x + 5]\n}\nend when x > 3\n",
     "division by zero": "turn {\n  x = 7 / (x - x) + size([worth(c, 1) for c in items(pile)])\n}\n"
                         "end when x > 3\n",
 }
