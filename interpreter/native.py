@@ -148,6 +148,13 @@ class Served:
         return got
 
     def finish(self, prog) -> None:
+        """Once the program is made: the values kept by the functions that read nothing of
+        the state (``KEPT_name``) are shared with the Python program, so that a value is
+        computed once whichever code asks first (as without the native path: a kept value
+        also spares the work budget), then the names are bound."""
+        for name, table in self.python.ns.items():
+            if name.startswith("KEPT_") and name in prog.ns:
+                prog.ns[name] = table
         if self.bind is not None:
             self.bind()
 
@@ -167,7 +174,7 @@ def _worth(prog, src: str, filename: str, mode: str) -> bool:
                for n in ast.walk(tree.body.body))
 
 
-def module_source(pieces: Pieces, names: set[str], key: str = "") -> tuple[str, dict]:
+def module_source(pieces: Pieces, names, key: str = "") -> tuple[str, dict]:
     """The Cython source of a program's code, and its table: for each piece, what it
     serves (``("exec", index)`` with the names it defines, or ``("eval", index)``).
     ``names`` are the program's namespace's names (its tables, helpers, functions)."""
@@ -184,7 +191,7 @@ def module_source(pieces: Pieces, names: set[str], key: str = "") -> tuple[str, 
             table[(mode, src)] = ("eval", f"_e{i}")
         chunks.append(text)
     inlined = set(HELPERS_INLINED)
-    outer = sorted((used & names) - inlined)
+    outer = sorted((used & set(names)) - inlined)
     lines = [HEADER % {"MAX_RANGE": helpers.MAX_RANGE}, f"KEY = {key!r}", ""]
     lines.append("def make(dict ns, dict twins):")
     lines.append("    _stats = [0]")
@@ -586,7 +593,7 @@ def program(python_program, make_program, report=None):
     if why is not None:
         raise NativeError(why)
     pieces = python_program._native
-    source, _ = module_source(pieces, set(python_program.ns))
+    source, _ = module_source(pieces, python_program.ns)
     name = python_program.name
     mod, built, seconds = load_or_build(
         source, (lambda: report(f"compiling {name} natively ({python_program.n} players)…"))
