@@ -95,25 +95,22 @@ class Pieces:
     (mode ``exec``: function definitions; ``eval``: a lambda), and, for each lambda,
     the Python function made from it (the twin the native code falls back to)."""
 
+    fallback_ns = None   # the straightforward code's namespace: the program's own
+
     def __init__(self):
         self.order: list[tuple[str, str]] = []   # (mode, source), each once
         self.twins: dict[str, object] = {}       # lambda source -> Python function
-
-    fallback_ns = None
+        self._seen: set[tuple[str, str]] = set()
 
     def run(self, prog, src: str, filename: str, mode: str, python):
         out = python()
-        if (mode, src) not in self._seen() and _worth(prog, src, filename, mode):
-            self.order.append((mode, src))
-            if mode == "eval":
-                self.twins[src] = out
+        if (mode, src) not in self._seen:
+            self._seen.add((mode, src))
+            if _worth(prog, src, filename, mode):
+                self.order.append((mode, src))
+                if mode == "eval":
+                    self.twins[src] = out
         return out
-
-    def _seen(self) -> set:
-        s = getattr(self, "_set", None)
-        if s is None or len(s) != len(self.order):
-            s = self._set = set(self.order)
-        return s
 
     def finish(self, prog) -> None:
         pass
@@ -174,10 +171,12 @@ def _worth(prog, src: str, filename: str, mode: str) -> bool:
                for n in ast.walk(tree.body.body))
 
 
-def module_source(pieces: Pieces, names, key: str = "") -> tuple[str, dict]:
-    """The Cython source of a program's code, and its table: for each piece, what it
-    serves (``("exec", index)`` with the names it defines, or ``("eval", index)``).
-    ``names`` are the program's namespace's names (its tables, helpers, functions)."""
+def module_source(pieces: Pieces, names) -> str:
+    """The Cython source of a program's code: ``make(ns, twins)`` returns, for this
+    program, what serves each piece (by mode and text: the functions an ``exec`` piece
+    defines, by name, or the function of an ``eval`` piece), ``bind()`` and the count of
+    failures. ``names`` are the program's namespace's names (its tables, helpers,
+    functions): the names the code reads from it."""
     chunks, table, used = [], {}, set()
     for i, (mode, src) in enumerate(pieces.order):
         tree = ast.parse(src, mode=mode)
@@ -192,7 +191,7 @@ def module_source(pieces: Pieces, names, key: str = "") -> tuple[str, dict]:
         chunks.append(text)
     inlined = set(HELPERS_INLINED)
     outer = sorted((used & set(names)) - inlined)
-    lines = [HEADER % {"MAX_RANGE": helpers.MAX_RANGE}, f"KEY = {key!r}", ""]
+    lines = [HEADER % {"MAX_RANGE": helpers.MAX_RANGE}]
     lines.append("def make(dict ns, dict twins):")
     lines.append("    _stats = [0]")
     for n in outer:
@@ -222,7 +221,7 @@ def module_source(pieces: Pieces, names, key: str = "") -> tuple[str, dict]:
         else:
             lines.append(f"    served[({mode!r}, {src!r})] = {what}")
     lines.append("    return served, bind, _stats")
-    return "\n".join(lines) + "\n", table
+    return "\n".join(lines) + "\n"
 
 
 def _defs(src: str, tree: ast.Module, i: int) -> tuple[str, dict]:
@@ -593,7 +592,7 @@ def program(python_program, make_program, report=None):
     if why is not None:
         raise NativeError(why)
     pieces = python_program._native
-    source, _ = module_source(pieces, python_program.ns)
+    source = module_source(pieces, python_program.ns)
     name = python_program.name
     mod, built, seconds = load_or_build(
         source, (lambda: report(f"compiling {name} natively ({python_program.n} players)…"))
