@@ -700,6 +700,8 @@ class Program:
         ns = getattr(self._native, "fallback_ns", None)
         return self.ns if ns is None else ns
 
+    native_build_seconds = 0.0   # natively: how long its module took to build (0.0: from the cache)
+
     @property
     def native(self) -> bool:
         """Whether this program runs its rules on native code (``Ruleset.use_native``)."""
@@ -1332,10 +1334,14 @@ class Ruleset:
         return prog
 
     def _plain(self, n: int) -> Program:
-        """The Python program for ``n`` players."""
+        """The Python program for ``n`` players (natively, one that records its pieces
+        of code for the native program: it plays the same)."""
         prog = self._programs.get(n)
         if prog is None:
-            prog = self._programs[n] = Program(self.checked, n, self.budgets, self._relations.get(n))
+            from . import native
+            recorder = native.Pieces() if self._native else None
+            prog = self._programs[n] = Program(self.checked, n, self.budgets, self._relations.get(n),
+                                               native=recorder)
             prog.sources, prog.warnings = self.sources, self.warnings
         return prog
 
@@ -1370,7 +1376,8 @@ class Ruleset:
         from . import native
         report, tables = self._native_report, plain.relation_tables()
         try:
-            recorded = Program(self.checked, n, self.budgets, tables, native=native.Pieces())
+            recorded = plain if isinstance(plain._native, native.Pieces) else \
+                Program(self.checked, n, self.budgets, tables, native=native.Pieces())
             prog = native.program(recorded, lambda served: Program(self.checked, n, self.budgets,
                                                                    tables, native=served), report)
             prog.sources, prog.warnings = self.sources, self.warnings
