@@ -124,6 +124,7 @@ class Served:
     def __init__(self, module, pieces: Pieces, python_program):
         self.module, self.pieces, self.python = module, pieces, python_program
         self.served = self.bind = self.stats = None
+        self.missed = 0   # pieces the module should have served but did not have
 
     @property
     def fallback_ns(self) -> dict:
@@ -136,6 +137,7 @@ class Served:
             self.served, self.bind, self.stats = self.module.make(prog.ns, self.pieces.twins)
         got = self.served.get((mode, src))
         if got is None:
+            self.missed += (mode, src) in self.pieces._seen and _worth(prog, src, filename, mode)
             return python()
         if mode == "exec":
             prog.ns.update(got)
@@ -154,6 +156,9 @@ class Served:
                 prog.ns[name] = table
         if self.bind is not None:
             self.bind()
+        if self.missed:
+            raise NativeError(f"{self.missed} piece(s) of code differ between the two compiles "
+                              "of the program (a bug in Meeple)")
 
     @property
     def fallbacks(self) -> int:
