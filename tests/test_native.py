@@ -159,11 +159,14 @@ def test_simulate_native_plays_the_same_games():
     args = ("simulate", TTT, "-n", "6", "-j", "2", "--json")
     plain, native = meeple(*args), meeple(*args, "--native")
     assert plain.returncode == native.returncode == 0, native.stderr
-    a, b = json.loads(plain.stdout), json.loads(native.stdout)
-    for doc in (a, b):
+    uncached = meeple("--no-cache", *args, "--native")   # built for the process, then removed
+    assert uncached.returncode == 0, uncached.stderr
+    assert "compiling ttt natively (2 players)…" in uncached.stderr
+    a, b, c = json.loads(plain.stdout), json.loads(native.stdout), json.loads(uncached.stdout)
+    for doc in (a, b, c):
         for k in ("seconds", "games_per_second"):
             doc.pop(k)
-    assert a == b
+    assert a == b == c
 
 
 def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
