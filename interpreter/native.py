@@ -67,6 +67,8 @@ def status() -> str | None:
         import Cython  # noqa: F401
     except Exception as e:  # noqa: BLE001 - a broken install is "not there"
         return f"Cython cannot be imported ({type(e).__name__}: {e})"
+    if importlib.util.find_spec("setuptools") is None:   # it drives the C compiler
+        return "setuptools is not installed (pip install 'meeple[native]')"
     cc = _compiler_command()
     if cc is None:
         return "no C compiler was found (set CC, or install gcc or clang)"
@@ -75,7 +77,9 @@ def status() -> str | None:
 
 def _compiler_command() -> list[str] | None:
     """The C compiler's command (``CC``, else the one Python was built with), or None
-    when it is not on the PATH."""
+    when it is not on the PATH (on Windows, where setuptools finds MSVC: "cl")."""
+    if sysconfig.get_platform().startswith("win"):
+        return ["cl"]
     cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     words = cc.split()
     if not words or shutil.which(words[0]) is None:
