@@ -4,10 +4,12 @@ the C compiler into one extension module, then run instead of the same code in P
 Pure Python stays the default and the fallback. ``Ruleset.use_native()`` (or
 ``interpreter.load(..., native=True)``) asks for it; a program is then compiled twice:
 first in Python as always (that program records every piece of code it compiles:
-its functions in both forms, its expressions), then again with each piece served by
-the extension module, built from exactly those texts (or found in the disk cache by
-their hash). Where Cython, the compiler or the build is missing or fails, the Python
-program is used, and the reason is reported once.
+its functions, its expressions, their fast forms), then again with each piece served by
+the extension module, built from those texts (or found in the disk cache by their
+hash). Left in Python: the straightforward functions where fast ones are made (they
+run only after a fast code failed) and expressions without a call or a loop (no faster
+natively); see docs/performance.md. Where Cython, the compiler or the build is missing
+or fails, the Python program is used, and the reason is reported once.
 
 Exactly the same games: every expression the interpreter calls is, natively, a
 wrapper that runs the compiled code and, where it fails (a rule error, a budget), sets
@@ -28,7 +30,6 @@ does not match, or that does not load, is built again.
 from __future__ import annotations
 
 import ast
-import builtins
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -491,7 +492,7 @@ def _build(name: str, text: str) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix="meeple-native-", dir=_temp_parent()))
     (tmp / f"{name}.pyx").write_text(text, encoding="utf-8")
     try:
-        done = subprocess.run([sys.executable, "-c", _BUILD, name, *compile_flags()], cwd=tmp,
+        done = subprocess.run([sys.executable, "-c", _BUILD, name, *compile_flags()], cwd=tmp, check=False,
                               capture_output=True, text=True, timeout=BUILD_TIMEOUT,
                               stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as e:

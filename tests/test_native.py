@@ -18,11 +18,11 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
+
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
@@ -120,7 +120,7 @@ def test_a_rule_error_reads_the_same_natively(what):
 
 
 def meeple(*args, env=None, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "meeple", *map(str, args)], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "meeple", *map(str, args)], cwd=cwd, env=env, check=False,
                           capture_output=True, text=True, timeout=300)
 
 
@@ -131,7 +131,7 @@ def probe(cache: Path) -> dict:
             "g = p.new_game(2, 0); g.apply(g.legal_moves()[0]); "
             "print(json.dumps({'native': p.native, 'built': p.native_build_seconds > 0}))")
     env = {**os.environ, "MEEPLE_CACHE_DIR": str(cache)}
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=False, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -186,7 +186,7 @@ def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
             "    warnings.simplefilter('always')\n"
             f"    r = interpreter.load({TTT!r}, native=True); p = r.for_players(2)\n"
             "print(r.native, p.native, [str(x.message) for x in w])")
-    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=False, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("True False ['native code unavailable: Cython cannot be imported")
