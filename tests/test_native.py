@@ -191,3 +191,33 @@ def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("True False ['native code unavailable: Cython cannot be imported")
     assert done.stdout.count("unavailable") == 1
+
+
+DEEP = """ruleset deep
+players 2..2
+kind Card { value: int }
+zone pile: Card public
+var x: int = 0
+function deep(n: int): int = if n == 0 then 0 else deep(n - 1) + 1
+function deeper(n: int): int = if n == 0 then 0 else sum([deeper(n - 1) + 1 for k in [1]])
+function anyd(n: int): bool = n == 0 or any(anyd(n - 1) for k in [1])
+turn {
+  x = deep(1990) + deeper(1990) + (if anyd(1990) then 1 else 0)
+}
+end when x > 3
+"""
+
+
+@needs_native
+def test_recursion_as_deep_as_the_largest_depth_budget_runs_natively():
+    # 1990 nested calls of compiled functions (through comprehensions too): no stack
+    # overflow, the same values as in Python
+    src = SourceSet(base=parse(DEEP, "deep.meeple"), sources={"deep.meeple": DEEP})
+    budgets = interpreter.Budgets(depth=2000)
+    plain = compile_sources(src, budgets=budgets).for_players(2).new_game(2, 1)
+    ruleset = compile_sources(src, budgets=budgets)
+    ruleset.use_native()
+    native = ruleset.for_players(2)
+    game = native.new_game(2, 1)
+    assert native.native and native.native_fallbacks == 0
+    assert game.state == plain.state and game.over == plain.over
