@@ -190,6 +190,9 @@ def module_source(pieces: Pieces, names) -> str:
     chunks, table, used = [], {}, set()
     for i, (mode, src) in enumerate(pieces.order):
         tree = ast.parse(src, mode=mode)
+        if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(tree)):
+            # the module's names are not the program's namespace: such code would differ
+            raise NativeError("the rule code declares global names, which native code cannot serve")
         used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         if mode == "exec":
             text, defined = _defs(src, tree, i)
