@@ -12,10 +12,12 @@ and the build's CPU and wall seconds.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import random
 import resource
+import shutil
 import sys
 import tempfile
 import time
@@ -49,7 +51,9 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated labels")
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
-    os.environ["MEEPLE_CACHE_DIR"] = tempfile.mkdtemp(prefix="meeple-bench-native-")
+    cache = tempfile.mkdtemp(prefix="meeple-bench-native-")
+    atexit.register(shutil.rmtree, cache, True)
+    os.environ["MEEPLE_CACHE_DIR"] = cache
     sys.path.insert(0, str(ROOT))
     from meeple import interpreter
     only = set(filter(None, args.only.split(",")))
