@@ -41,6 +41,7 @@ def register(app: typer.Typer) -> None:
         jobs: Optional[int] = m.jobs_option(),
         backend: str = m.backend_option(),
         address: Optional[str] = m.address_option(),
+        native: bool = m.native_option(),
         budget: List[str] = m.budget_option(),
         json_out: bool = m.json_option("each bot's results"),
         no_color: bool = m.no_color_option(),
@@ -61,6 +62,7 @@ def register(app: typer.Typer) -> None:
         if not prog.min_players <= len(specs) <= prog.max_players:
             raise m.fail(f"{prog.title} is for {prog.min_players} to {prog.max_players} players: "
                          f"give one bot per seat, not {len(specs)} bots", 2)
+        m.go_native(prog, native, len(specs))
         if games % len(specs):
             m._note(f"{games} games is not a multiple of {len(specs)} bots: the last rotation "
                    f"is incomplete, so some bots play a seat once more than another")

@@ -185,6 +185,25 @@ def parse_budgets(settings: list[str]) -> interpreter.Budgets:
         raise fail(f"--budget: {e}", 2) from None
 
 
+def native_option():
+    return typer.Option(False, "--native",
+                        help="Run the rules on native code, compiled with Cython and the C "
+                             "compiler (pip install 'meeple[native]') once per ruleset and "
+                             "player count, then cached; the same games. Pure Python where "
+                             "it cannot be built (said on stderr).")
+
+
+def go_native(ruleset, on: bool, players: Optional[int] = None) -> None:
+    """--native: the ruleset's programs run on native code; the program for ``players``
+    is built now (the workers then find it in the cache), saying so on stderr."""
+    if not on:
+        return
+    err = _err()
+    ruleset.use_native(report=lambda message: err.print(Text(message), soft_wrap=True))
+    if players is not None:
+        ruleset.for_players(players)
+
+
 def _load(ruleset: str, variants: list[str], locale: Optional[str],
           budgets: Optional[interpreter.Budgets] = None) -> interpreter.Program:
     return _compile(_resolve(ruleset), ruleset, variants, locale, budgets)
@@ -724,6 +743,7 @@ def perft(
     divide_moves: bool = typer.Option(False, "--divide",
                                       help="Also count the paths of each first move."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    native: bool = native_option(),
     budget: List[str] = budget_option(),
     json_out: bool = json_option("the counts"),
     no_color: bool = no_color_option(),
@@ -737,6 +757,7 @@ def perft(
     _check_seed(seed, seed)
     prog = _load(ruleset, variant, None, parse_budgets(budget))
     lang = language(prog)
+    go_native(prog, native, players if position is None else None)
     saved = _perft_position(prog, position, players) if position is not None else None
     n = saved.players if saved is not None else _players(prog, players)
     try:
@@ -913,6 +934,7 @@ def simulate(
     jobs: Optional[int] = jobs_option(),
     backend: str = backend_option(),
     address: Optional[str] = address_option(),
+    native: bool = native_option(),
     budget: List[str] = budget_option(),
     json_out: bool = json_option("the statistics"),
     report: Optional[Path] = typer.Option(None, "--report", metavar="FILE.html",
@@ -935,6 +957,7 @@ def simulate(
     prog = _load(ruleset, variant, locale, parse_budgets(budget))
     lang = language(prog)
     n = _players(prog, players)
+    go_native(prog, native, n)
     keep = _Keeper(records_dir, prog, _record_name(ruleset), n, list(variant), locale,
                    failed_only, force, seed, games) if records_dir is not None else None
     plan = simulation.specs(n, lambda i: [spec] * n, games, seed, max_moves,
@@ -1359,6 +1382,10 @@ def cache(
     out.print(f"folder:  {info['folder']}", markup=False, soft_wrap=True)
     out.print(f"state:   {state}", markup=False, soft_wrap=True)
     out.print(f"entries: {info['entries']} ({info['bytes'] / 1e6:.1f} MB)", markup=False)
+    native = info["native"]
+    if native["entries"]:
+        out.print(f"native:  {native['entries']} module(s) ({native['bytes'] / 1e6:.1f} MB; --native)",
+                  markup=False)
 
 
 # ---------------------------------------------------------------- test

@@ -30,8 +30,8 @@ def budget_help() -> str:
 
 def register(app: typer.Typer, out, err, fail, resolve) -> None:
     from .main import backend_errors
-    from .main import (address_option, backend_option, check_jobs, interruptible, jobs_option,
-                       json_option, no_color_option, progress_bar)
+    from .main import (address_option, backend_option, check_jobs, go_native, interruptible,
+                       jobs_option, json_option, native_option, no_color_option, progress_bar)
 
     @app.command("test")
     def test(
@@ -52,6 +52,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         jobs: Optional[int] = jobs_option(),
         backend: str = backend_option(),
         address: Optional[str] = address_option(),
+        native: bool = native_option(),
         budget: List[str] = typer.Option([], "--budget", metavar="NAME=VALUE", help=budget_help()),
         json_out: bool = json_option("the checks and the failure, if any,"),
         no_color: bool = no_color_option(),
@@ -79,7 +80,7 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         src = dsl_load.read_sources(path, budgets)
         if src.diagnostics:   # the workers rebuild the ruleset from its texts: it must read
             load_problems(e, src, ruleset)
-        rules = parallel.Rules.from_sources(src, budgets)
+        rules = parallel.Rules.from_sources(src, budgets, native=native)
 
         def load(c: Config):
             return rules.ruleset(c.variants, c.locale)
@@ -89,6 +90,8 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
             if players is not None and not base.min_players <= players <= base.max_players:
                 raise fail(f"{base.title} is for {base.min_players} to {base.max_players} players", 2)
             cfgs = configs(src, load, variant or None, players)
+            for c in cfgs if native else ():   # built here, with progress: the workers find them
+                go_native(load(c), True, c.players)
         except MeepleError as ex:
             e.print(ex.render(), markup=False, soft_wrap=True)
             if {d.code for d in ex.diagnostics} <= {"load/unknown-variant", "load/unknown-locale"}:

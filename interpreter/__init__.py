@@ -18,6 +18,8 @@ from ..dsl import diskcache as _diskcache
 from ..dsl.load import merge, read_sources, resolve_path
 
 from . import cache as _cache
+from . import native as _native
+from .native import NativeWarning
 
 from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
@@ -29,7 +31,8 @@ from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
-           "PLAY_TIME", "compiled_engine", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision"]
+           "PLAY_TIME", "compiled_engine", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision",
+           "native_status", "NativeWarning"]
 
 
 def __getattr__(name: str):
@@ -46,12 +49,20 @@ def __getattr__(name: str):
 
 
 def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,
-         cache: bool = True) -> Ruleset:
+         cache: bool = True, native: bool = False) -> Ruleset:
     """Loads, checks and compiles a ruleset (a bundled name, or a path: a ``Path`` is
     always a path). Raises MeepleError with every diagnostic when it has problems.
     ``budgets`` raises (or lowers) the limits on loading and running it (see
     ``Budgets``). A ruleset that loads without problems is kept in the disk cache
-    (see docs/cli.md) unless ``cache=False`` or the cache is off."""
+    (see docs/cli.md) unless ``cache=False`` or the cache is off. ``native=True``: its
+    games run on native code where it can be built (``Ruleset.use_native``)."""
+    out = _load(ruleset, variants, locale, budgets, cache)
+    if native:
+        out.use_native()
+    return out
+
+
+def _load(ruleset, variants, locale, budgets, cache) -> Ruleset:
     budgets = _check_budgets(budgets)
     path = ruleset if isinstance(ruleset, Path) else resolve_path(ruleset)
     raw = _cache.read(path, budgets) if cache and _diskcache.enabled() else None
@@ -89,7 +100,8 @@ def use_cache(on: bool = True) -> None:
 def cache_info() -> dict:
     """The disk cache: ``folder`` (a string, or None without a home folder), ``enabled`` (not turned off), ``trusted``
     (the folder is the user's own and nobody else may write into it; else ``reason``
-    says why and it is not used), ``entries`` and ``bytes``."""
+    says why and it is not used), ``entries`` and ``bytes``; ``native``: the native
+    modules kept (``entries``, ``bytes``; see ``Ruleset.use_native``)."""
     folder = _diskcache.folder()
     if folder is None:
         return {"folder": None, "enabled": False, "trusted": False, "entries": 0, "bytes": 0,
@@ -103,12 +115,19 @@ def cache_info() -> dict:
         except OSError:
             pass
     return {"folder": str(folder), "enabled": _diskcache.enabled(), "trusted": reason is None,
-            "reason": reason, "entries": len(found), "bytes": size}
+            "reason": reason, "entries": len(found), "bytes": size, "native": _native.info()}
 
 
 def clear_cache() -> int:
-    """Removes every entry of the disk cache; returns how many there were."""
-    return _diskcache.clear()
+    """Removes every entry of the disk cache (the native modules too); returns how many
+    there were."""
+    return _diskcache.clear() + _native.clear()
+
+
+def native_status() -> str | None:
+    """None when native code (``Ruleset.use_native``) can be built here; else why not,
+    in one sentence (Cython is not installed, no C compiler)."""
+    return _native.status()
 
 
 def compile_sources(src, variants=(), locale: str | None = None,

@@ -106,8 +106,10 @@ class Program:
     started from it. Board sizes, decks and relations may depend on the player count."""
 
     def __init__(self, checked: Checked, players: int, budgets: budget.Budgets | None = None,
-                 relations: dict | None = None):
+                 relations: dict | None = None, native=None):
         self.checked = c = checked
+        # None, or what serves (or records) the pieces of generated code (interpreter/native.py)
+        self._native = native
         self.n = players
         # relation tables made by an earlier compile for this player count (the disk cache)
         self._made_relations = relations or {}
@@ -432,7 +434,7 @@ class Program:
         if span is None or not self._count_code(src, span):
             return
         try:
-            exec(_code(src, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+            self._run(src, "<functions>", "exec")
         except (SyntaxError, RecursionError, MemoryError):
             self.diags.append(self._budget_diag(span, "nesting", "the functions are too complex to compile"))
             raise MeepleError(self.diags) from None
@@ -453,7 +455,7 @@ class Program:
         self._fast_ready = True
         try:
             fast = self._function_source(self.fastc, recursive)
-            exec(_code(fast, "<functions>", "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+            self._run(fast, "<functions>", "exec")
         except Exception:  # noqa: BLE001 - the straightforward code serves
             if codegen.STRICT:
                 raise
@@ -662,7 +664,7 @@ class Program:
     def _eval(self, src: str, filename: str, span):
         self._count_code(src, span)
         try:
-            return eval(_code(src, filename, "eval"), self.ns)  # noqa: S307 - generated from the checked IR
+            return self._run(src, filename, "eval")
         except (SyntaxError, RecursionError, MemoryError):
             self.diags.append(self._budget_diag(span, "nesting", "this expression is too complex to "
                                                 "compile (nested too deeply)"))
@@ -701,14 +703,14 @@ class Program:
         if fast is None or src == f"lambda {params}: {fast}":  # calls no function
             return self._eval(src, filename, e.span)
         k = self._fast_count = self._fast_count + 1
-        self.ns[f"SLOW_{k}"] = _later(src, filename, self.ns)
+        self.ns[f"SLOW_{k}"] = _later(src, filename, self._python_ns())
         code = (f"def FAST_{k}({params}):\n    w, k = R.work, R.calls\n"
                 f"    try:\n        return {fast}\n    except Exception:\n"
                 f"        R.work, R.calls = w, k\n    return SLOW_{k}({params})\n")
         if codegen.STRICT:  # tests: no second chance
             code = f"def FAST_{k}({params}):\n    return {fast}\n"
         try:
-            exec(_code(code, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+            self._run(code, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError):
             if codegen.STRICT:
                 raise
@@ -717,6 +719,38 @@ class Program:
 
     def _link(self) -> None:
         del self.exprc, self.fastc
+        if self._native is not None:
+            self._native.finish(self)
+
+    def _run(self, src: str, filename: str, mode: str):
+        """Runs a piece of generated code in the program's namespace: ``exec`` (function
+        definitions) or ``eval`` (returns the lambda); natively, the native module serves it."""
+        def python():
+            if mode == "eval":
+                return eval(_code(src, filename, "eval"), self.ns)  # noqa: S307 - generated from the checked IR
+            exec(_code(src, filename, "exec"), self.ns)  # noqa: S102 - generated from the checked IR
+        if self._native is None:
+            return python()
+        return self._native.run(self, src, filename, mode, python)
+
+    def _python_ns(self) -> dict:
+        """The namespace of the Python code run where a fast code fails: natively, the
+        Python program's (so that an error is raised and located as without it)."""
+        ns = getattr(self._native, "fallback_ns", None)
+        return self.ns if ns is None else ns
+
+    native_build_seconds = 0.0   # natively: how long its module took to build (0.0: from the cache)
+
+    @property
+    def native(self) -> bool:
+        """Whether this program runs its rules on native code (``Ruleset.use_native``)."""
+        return getattr(self._native, "module", None) is not None
+
+    @property
+    def native_fallbacks(self) -> int:
+        """How many times the native code failed (a rule error, a budget) and the
+        Python code of the expression ran instead (0 for a Python program)."""
+        return getattr(self._native, "fallbacks", 0)
 
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
@@ -1320,6 +1354,9 @@ class Ruleset:
         self.sources = sources
         self.warnings = list(warnings)
         self._programs: dict[int, Program] = {}
+        self._native = False        # use_native(): programs run on native code
+        self._native_report = None
+        self._natives: dict[int, Program] = {}
 
     @property
     def hidden_information(self) -> bool:
@@ -1330,10 +1367,66 @@ class Ruleset:
         if not self.min_players <= n <= self.max_players:
             raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} "
                              f"players, not {n}")
+        prog = self._plain(n)
+        if self._native:
+            return self._natives.get(n) or self._native_program(n, prog)
+        return prog
+
+    def _plain(self, n: int) -> Program:
+        """The Python program for ``n`` players (natively, one that records its pieces
+        of code for the native program: it plays the same)."""
         prog = self._programs.get(n)
         if prog is None:
-            prog = self._programs[n] = Program(self.checked, n, self.budgets, self._relations.get(n))
+            from . import native
+            recorder = native.Pieces() if self._native else None
+            prog = self._programs[n] = Program(self.checked, n, self.budgets, self._relations.get(n),
+                                               native=recorder)
             prog.sources, prog.warnings = self.sources, self.warnings
+        return prog
+
+    @property
+    def native(self) -> bool:
+        """Whether native code was asked for (``use_native``); each program says whether
+        it got it (``Program.native``)."""
+        return self._native
+
+    def use_native(self, on: bool = True, report=None) -> bool:
+        """Runs the programs of this ruleset on native code: their generated rule code
+        compiled with Cython and the C compiler (``pip install 'meeple[native]'``), once
+        per player count when a game first needs it (seconds), then kept in the disk
+        cache. Same games, same errors; where Cython, a compiler or the build is missing
+        or fails, the pure-Python program serves and the reason is reported once:
+        ``report(message)`` receives it, and a line before each build starts (by
+        default: a ``NativeWarning``, no progress; ``report=False``: nothing). Returns
+        whether native code can be built here (``on=False`` turns it off again)."""
+        from . import native
+        self._native, self._native_report = on, report
+        if not on:
+            return False
+        why = native.status()
+        if why is not None:
+            native.say_once(why, report)
+            return False
+        return True
+
+    def _native_program(self, n: int, plain: Program) -> Program:
+        """The program for ``n`` players on native code, or ``plain`` where it cannot
+        be made (the reason reported once)."""
+        from . import native
+        report, tables = self._native_report, plain.relation_tables()
+        try:
+            recorded = plain if isinstance(plain._native, native.Pieces) else \
+                Program(self.checked, n, self.budgets, tables, native=native.Pieces())
+            prog = native.program(recorded, lambda served: Program(self.checked, n, self.budgets,
+                                                                   tables, native=served), report)
+            prog.sources, prog.warnings = self.sources, self.warnings
+        except native.NativeError as e:
+            native.say_once(str(e), report)
+            prog = plain
+        except Exception as e:  # noqa: BLE001 - the Python program serves
+            native.say_once(f"Meeple failed to compile it natively ({type(e).__name__}: {e})", report)
+            prog = plain
+        self._natives[n] = prog
         return prog
 
     def relation_tables(self) -> dict[int, dict]:
@@ -1362,4 +1455,5 @@ class Ruleset:
         # the smallest game's program; rulesets whose tables do should use for_players(n)
         if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(self.for_players(self.min_players), name)
+        # (the Python program: reading a table never builds native code)
+        return getattr(self._plain(self.min_players), name)

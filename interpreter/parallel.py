@@ -62,29 +62,33 @@ class Rules:
     locale: str | None = None
     budgets: Budgets | None = None
     key: str = ""
+    native: bool = False   # the rules run on native code where it can be built (use_native)
     _local: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
     def of(cls, ruleset) -> "Rules":
         """The portable form of a compiled ``Ruleset`` (or ``Program``)."""
         src = getattr(ruleset, "sources", None) or dsl_load.SourceSet()
-        rules = cls.from_sources(src, ruleset.budgets, ruleset.variants, ruleset.locale)
+        rules = cls.from_sources(src, ruleset.budgets, ruleset.variants, ruleset.locale,
+                                 native=bool(getattr(ruleset, "native", False)))
         rules._local[(rules.variants, rules.locale)] = ruleset
-        _CACHE[(rules.key, rules.variants, rules.locale)] = ruleset
+        _CACHE[(rules.key, rules.variants, rules.locale, rules.native)] = ruleset
         return rules
 
     @classmethod
-    def from_sources(cls, src, budgets: Budgets | None = None, variants=(), locale=None) -> "Rules":
-        """The portable form of a ruleset's files as read (``dsl.load.read_sources``)."""
+    def from_sources(cls, src, budgets: Budgets | None = None, variants=(), locale=None,
+                     native: bool = False) -> "Rules":
+        """The portable form of a ruleset's files as read (``dsl.load.read_sources``);
+        ``native``: its games run on native code where it can be built."""
         texts = tuple(src.sources.items())
         h = hashlib.sha256(repr(budgets).encode())
         for name, text in texts:
             h.update(name.encode() + b"\0" + text.encode() + b"\0")
-        return cls(texts, tuple(variants), locale, budgets, h.hexdigest())
+        return cls(texts, tuple(variants), locale, budgets, h.hexdigest(), native)
 
     def __getstate__(self):
         return {"texts": self.texts, "variants": self.variants, "locale": self.locale,
-                "budgets": self.budgets, "key": self.key}
+                "budgets": self.budgets, "key": self.key, "native": self.native}
 
     def __setstate__(self, state):
         for k, v in state.items():
@@ -96,19 +100,21 @@ class Rules:
         if variants is None and locale is None:
             variants, locale = self.variants, self.locale
         variants = tuple(variants or ())
-        found = self._local.get((variants, locale)) or _CACHE.get((self.key, variants, locale))
+        found = self._local.get((variants, locale)) or _CACHE.get((self.key, variants, locale, self.native))
         if found is None:
             from . import compile_sources
             src = dsl_load.SourceSet()
             for name, text in self.texts:
                 dsl_load.add_text(src, name, text, self.budgets)
             found = compile_sources(src, list(variants), locale, self.budgets)
-            _CACHE[(self.key, variants, locale)] = found
+            _CACHE[(self.key, variants, locale, self.native)] = found
+        if self.native and not found.native:
+            found.use_native(report=False)   # silent: the process that asked says why, if it cannot
         self._local[(variants, locale)] = found
         return found
 
 
-_CACHE: dict = {}   # the rulesets compiled in this process, by (key, variants, locale)
+_CACHE: dict = {}   # the rulesets compiled in this process, by (key, variants, locale, native)
 
 
 def run(fn: Callable, rules: Rules, tasks: Iterable, jobs: int | None = None,

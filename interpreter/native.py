@@ -1,0 +1,634 @@
+"""The optional native path: a program's generated rule code compiled with Cython and
+the C compiler into one extension module, then run instead of the same code in Python.
+
+Pure Python stays the default and the fallback. ``Ruleset.use_native()`` (or
+``interpreter.load(..., native=True)``) asks for it; a program is then compiled twice:
+first in Python as always (that program records every piece of code it compiles:
+its functions, its expressions, their fast forms), then again with each piece served by
+the extension module, built from those texts (or found in the disk cache by their
+hash). Left in Python: the straightforward functions where fast ones are made (they
+run only after a fast code failed) and expressions without a call or a loop (no faster
+natively); see docs/performance.md. Where Cython, the compiler or the build is missing
+or fails, the Python program is used, and the reason is reported once.
+
+Exactly the same games: every expression the interpreter calls is, natively, a
+wrapper that runs the compiled code and, where it fails (a rule error, a budget), sets
+the work and call counters back and runs the program's Python code of that expression
+instead, which fails the same way and at the same place as without the native path
+(the fast code's fallback, ``SLOW_k``, is the Python one too). The compiled code reads
+the program's tables (``A_clan``, ``REL_beside``...) through a per-program closure made
+by the module's ``make(ns, twins)``, bound from the program's namespace each time the
+program compiles a piece of code (so that code run while the program is made, a board
+size or a deck, sees what the Python code would see) and once it is made.
+
+The module is kept in the disk cache's folder (``native/`` in it) under the sha256 of
+its source, Cython's version, the Python ABI, the platform and the compiler flags;
+an entry is written atomically, read only from a folder owned by the user and
+writable by nobody else, and checked against the digest written beside it: one that
+does not match, or that does not load, is built again.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+
+from ..dsl import diskcache
+from . import helpers
+
+SUBFOLDER = "native"
+KEEP = 64                      # modules kept; the least recently written go first
+FORMAT = "1"                   # the layout of the generated module (part of its key)
+BUILD_TIMEOUT = 600            # seconds for Cython and the C compiler together
+_loaded: dict[str, object] = {}  # key -> the extension module, once loaded in this process
+_reported: set[str] = set()      # reasons already reported in this process
+_temp_dir: list[str] = []        # where modules are built when the cache is off
+
+
+class NativeError(Exception):
+    """The native code cannot be built or loaded here (``str(e)`` says why)."""
+
+
+# ------------------------------------------------------------ is it there?
+
+def status() -> str | None:
+    """None when native code can be built here; else why not, in one sentence."""
+    if importlib.util.find_spec("Cython") is None:
+        return "Cython is not installed (pip install 'meeple[native]')"
+    try:
+        import Cython  # noqa: F401
+    except Exception as e:  # noqa: BLE001 - a broken install is "not there"
+        return f"Cython cannot be imported ({type(e).__name__}: {e})"
+    if importlib.util.find_spec("setuptools") is None:   # it drives the C compiler
+        return "setuptools is not installed (pip install 'meeple[native]')"
+    cc = _compiler_command()
+    if cc is None:
+        return "no C compiler was found (set CC, or install gcc or clang)"
+    return None
+
+
+def _compiler_command() -> list[str] | None:
+    """The C compiler's command (``CC``, else the one Python was built with), or None
+    when it is not on the PATH (on Windows, where setuptools finds MSVC: "cl")."""
+    if sysconfig.get_platform().startswith("win"):
+        return ["cl"]
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = cc.split()
+    if not words or shutil.which(words[0]) is None:
+        return None
+    return words
+
+
+def cython_version() -> str:
+    import Cython
+    return Cython.__version__
+
+
+# ------------------------------------------------------------ the module's source
+
+class Pieces:
+    """What a program compiled in Python: the text of each piece of code, in order
+    (mode ``exec``: function definitions; ``eval``: a lambda), and, for each lambda,
+    the Python function made from it (the twin the native code falls back to)."""
+
+    fallback_ns = None   # the straightforward code's namespace: the program's own
+
+    def __init__(self):
+        self.order: list[tuple[str, str]] = []   # (mode, source), each once
+        self.twins: dict[str, object] = {}       # lambda source -> Python function
+        self._seen: set[tuple[str, str]] = set()
+
+    def run(self, prog, src: str, filename: str, mode: str, python):
+        out = python()
+        if (mode, src) not in self._seen:
+            self._seen.add((mode, src))
+            if _worth(prog, src, filename, mode):
+                self.order.append((mode, src))
+                if mode == "eval":
+                    self.twins[src] = out
+        return out
+
+    def finish(self, prog) -> None:
+        pass
+
+
+class Served:
+    """Serves a program's pieces of code from the extension module (the second
+    compile of a program): function definitions go into its namespace, lambdas are
+    the module's wrappers; a piece the module does not have is compiled in Python."""
+
+    def __init__(self, module, pieces: Pieces, python_program):
+        self.module, self.pieces, self.python = module, pieces, python_program
+        self.served = self.bind = self.stats = None
+        self.missed = 0   # pieces the module should have served but did not have
+
+    @property
+    def fallback_ns(self) -> dict:
+        """Where the straightforward code run after a fast code's failure lives: the
+        Python program's namespace."""
+        return self.python.ns
+
+    def run(self, prog, src: str, filename: str, mode: str, python):
+        if self.served is None:
+            self.served, self.bind, self.stats = self.module.make(prog.ns, self.pieces.twins)
+        got = self.served.get((mode, src))
+        if got is None:
+            self.missed += (mode, src) in self.pieces._seen and _worth(prog, src, filename, mode)
+            return python()
+        if mode == "exec":
+            prog.ns.update(got)
+            self.bind()
+            return None
+        self.bind()
+        return got
+
+    def finish(self, prog) -> None:
+        """Once the program is made: the values kept by the functions that read nothing of
+        the state (``KEPT_name``) are shared with the Python program, so that a value is
+        computed once whichever code asks first (as without the native path: a kept value
+        also spares the work budget), then the names are bound."""
+        for name, table in self.python.ns.items():
+            if name.startswith("KEPT_") and name in prog.ns:
+                prog.ns[name] = table
+        if self.bind is not None:
+            self.bind()
+        if self.missed:
+            raise NativeError(f"{self.missed} piece(s) of code differ between the two compiles "
+                              "of the program (a bug in Meeple)")
+
+    @property
+    def fallbacks(self) -> int:
+        return self.stats[0] if self.stats else 0
+
+
+def _worth(prog, src: str, filename: str, mode: str) -> bool:
+    """Whether a piece is compiled natively. Not the straightforward functions where
+    the fast ones are made (they run only after a fast code failed, in Python then),
+    nor an expression without a call or a loop (natively no faster): half the C code."""
+    if mode == "exec":
+        return not (filename == "<functions>" and prog.optimize and not prog._fast_ready)
+    tree = ast.parse(src, mode="eval")
+    return any(isinstance(n, (ast.Call, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp))
+               for n in ast.walk(tree.body.body))
+
+
+def module_source(pieces: Pieces, names) -> str:
+    """The Cython source of a program's code: ``make(ns, twins)`` returns, for this
+    program, what serves each piece (by mode and text: the functions an ``exec`` piece
+    defines, by name, or the function of an ``eval`` piece), ``bind()`` and the count of
+    failures. ``names`` are the program's namespace's names (its tables, helpers,
+    functions): the names the code reads from it."""
+    chunks, table, used = [], {}, set()
+    for i, (mode, src) in enumerate(pieces.order):
+        tree = ast.parse(src, mode=mode)
+        if any(isinstance(n, (ast.Global, ast.Nonlocal)) for n in ast.walk(tree)):
+            # the module's names are not the program's namespace: such code would differ
+            raise NativeError("the rule code declares global names, which native code cannot serve")
+        used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        if mode == "exec":
+            text, defined = _defs(src, tree, i)
+            table[(mode, src)] = ("exec", defined)
+            used |= set(defined)
+        else:
+            text = _entry(src, tree.body, i)
+            table[(mode, src)] = ("eval", f"_e{i}")
+        chunks.append(text)
+    inlined = set(HELPERS_INLINED)
+    outer = sorted((used & set(names)) - inlined)
+    lines = [HEADER % {"MAX_RANGE": helpers.MAX_RANGE}]
+    lines.append("def make(dict ns, dict twins):")
+    lines.append("    _stats = [0]")
+    for n in outer:
+        lines.append(f"    {n} = None")
+    for i, (mode, src) in enumerate(pieces.order):
+        if mode == "eval":
+            lines.append(f"    _t{i} = None")
+    lines.append("")
+    for text in chunks:
+        lines.append(_indent(text))
+    lines.append("    def bind():")
+    bound = outer + [f"_t{i}" for i, (mode, _) in enumerate(pieces.order) if mode == "eval"]
+    if bound:
+        for k in range(0, len(bound), 40):
+            lines.append("        nonlocal " + ", ".join(bound[k:k + 40]))
+    lines.append("        g = ns.get")
+    for n in outer:
+        lines.append(f"        {n} = g({n!r})")
+    for i, (mode, src) in enumerate(pieces.order):
+        if mode == "eval":
+            lines.append(f"        _t{i} = twins.get({src!r})")
+    lines.append("    served = {}")
+    for (mode, src), (kind, what) in table.items():
+        if kind == "exec":
+            items = ", ".join(f"{name!r}: {inner}" for name, inner in what.items())
+            lines.append(f"    served[({mode!r}, {src!r})] = {{{items}}}")
+        else:
+            lines.append(f"    served[({mode!r}, {src!r})] = {what}")
+    lines.append("    return served, bind, _stats")
+    return "\n".join(lines) + "\n"
+
+
+def _defs(src: str, tree: ast.Module, i: int) -> tuple[str, dict]:
+    """Function definitions under names of their own (``_d<i>_F_x``): the names the
+    program sees are its namespace's (the fast and the straightforward code define
+    the same names one after the other)."""
+    defined = {}
+    lines = src.split("\n")
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef):
+            raise NativeError(f"unexpected code at the top of a piece: {type(node).__name__}")
+        inner = f"_d{i}_{node.name}"
+        defined[node.name] = inner
+        row = lines[node.lineno - 1]
+        lines[node.lineno - 1] = row.replace(f"def {node.name}(", f"def {inner}(", 1)
+    text = "\n".join(lines)
+    if all(name.startswith("FAST_") for name in defined):
+        # an expression's fast code runs its straightforward code after a failure: count it
+        text = text.replace("\n    except Exception:\n", "\n    except Exception:\n        _stats[0] += 1\n")
+    return text, defined
+
+
+def _entry(src: str, lam, i: int) -> str:
+    """A lambda as a function that falls back on its Python twin where it fails."""
+    if not isinstance(lam, ast.Lambda) or lam.args.vararg or lam.args.kwarg or not lam.args.args:
+        raise NativeError("unexpected expression piece")
+    params = [a.arg for a in lam.args.args]
+    body = ast.get_source_segment(src, lam.body)
+    r, args = params[0], ", ".join(params)
+    return (f"def _e{i}({args}):\n"
+            f"    _nw = {r}.work\n    _nc = {r}.calls\n"
+            f"    try:\n        return {body}\n"
+            f"    except Exception:\n        {r}.work = _nw\n        {r}.calls = _nc\n"
+            f"        _stats[0] += 1\n"
+            f"    return _t{i}({args})\n")
+
+
+def _indent(text: str) -> str:
+    return "\n".join(("    " + row) if row.strip() else row for row in text.split("\n"))
+
+
+# the helpers of helpers.py that the module has in C (the same behaviour)
+HELPERS_INLINED = ("_it", "_cat", "_range", "_mul", "_index", "_div", "_mod", "_first", "_last")
+
+HEADER = """# cython: language_level=3, binding=False, embedsignature=False
+# cython: boundscheck=True, wraparound=True
+# The rule code of one Meeple program (generated by interpreter/native.py). The helpers
+# below do what those of interpreter/helpers.py do where these succeed, and fail where
+# those fail (how does not matter: a failure runs the Python code again).
+
+
+class _Failed(Exception):
+    pass
+
+
+cdef inline object _it(object R, object xs):
+    R.work -= len(xs)
+    if R.work < 0:
+        raise _Failed()
+    return xs
+
+
+cdef inline object _cat(object R, object a, object b):
+    R.work -= len(a) + len(b)
+    if R.work < 0:
+        raise _Failed()
+    return a + b
+
+
+cdef object _range(object R, object a, object b, object limit=%(MAX_RANGE)d):
+    n = b - a + 1
+    if n > limit:
+        raise _Failed()
+    if n > 0:
+        R.work -= n
+        if R.work < 0:
+            raise _Failed()
+    return list(range(a, b + 1))
+
+
+cdef inline object _mul(object a, object b, object limit):
+    r = a * b
+    if -limit <= r <= limit:
+        return r
+    raise _Failed()
+
+
+cdef inline object _div(object a, object b):
+    if b == 0:
+        raise _Failed()
+    return a // b
+
+
+cdef inline object _mod(object a, object b):
+    if b == 0:
+        raise _Failed()
+    return a %% b
+
+
+cdef inline object _index(object xs, object i):
+    if not 0 <= i < len(xs):
+        raise _Failed()
+    return xs[i]
+
+
+cdef inline object _first(object xs):
+    return xs[0] if xs else None
+
+
+cdef inline object _last(object xs):
+    return xs[-1] if xs else None
+
+
+"""
+
+# ------------------------------------------------------------ building and loading
+
+def compile_flags() -> list[str]:
+    """The C compiler's options added to Python's own: ``MEEPLE_NATIVE_CFLAGS`` (split at
+    spaces), else optimized, without debugging information or warnings (generated
+    code). ``-O0`` builds about five times faster and runs slower than Python (the
+    tests use it: the code does the same)."""
+    own = os.environ.get("MEEPLE_NATIVE_CFLAGS", "").split()
+    if own:
+        return own
+    if sysconfig.get_platform().startswith("win"):
+        return ["/O2"]
+    return ["-O2", "-g0", "-w"]
+
+
+def module_key(source: str) -> str:
+    """The sha256 a module is kept under: its source, Cython's version, the Python ABI,
+    the platform and the compiler flags."""
+    return diskcache.key("meeple-native", FORMAT, source, cython_version(), sys.version,
+                         sysconfig.get_config_var("SOABI") or "", sys.implementation.cache_tag or "",
+                         sysconfig.get_platform(), " ".join(compile_flags()),
+                         os.environ.get("CC", ""), os.environ.get("CFLAGS", ""))
+
+
+def module_name(key: str) -> str:
+    return f"meeple_native_{key[:40]}"
+
+
+def _suffix() -> str:
+    return importlib.machinery.EXTENSION_SUFFIXES[0]
+
+
+def folder() -> Path | None:
+    """Where built modules are kept: ``native/`` in the disk cache's folder, made if
+    missing; None when the cache is off or its folder is not the user's own (then each
+    process builds its modules in a temporary folder)."""
+    if not diskcache.enabled():
+        return None
+    top = diskcache.folder()
+    if top is None:
+        return None
+    path = top / SUBFOLDER
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if diskcache.untrusted_reason(top) or diskcache.untrusted_reason(path):
+        return None
+    return path
+
+
+def load_or_build(source: str, on_build=None) -> tuple[object, bool, float]:
+    """The extension module of this source: (module, built now, seconds spent);
+    ``on_build()`` is called before a build starts. Raises NativeError when it cannot be
+    built or loaded."""
+    key = module_key(source)
+    if key in _loaded:
+        return _loaded[key], False, 0.0
+    name = module_name(key)
+    text = source + f"\nKEY = {key!r}\n"
+    where = folder()
+    if where is not None:
+        mod = _cached(where, name, key)
+        if mod is not None:
+            _loaded[key] = mod
+            return mod, False, 0.0
+    if on_build is not None:
+        on_build()
+    t0 = time.perf_counter()
+    built = _build(name, text)
+    try:
+        path = _keep(where, name, built) if where is not None else built
+        mod = _load(name, path, key)
+    finally:
+        if where is not None:
+            shutil.rmtree(built.parent, ignore_errors=True)
+    if mod is None:
+        raise NativeError("the module built does not load")
+    _loaded[key] = mod
+    return mod, True, time.perf_counter() - t0
+
+
+def _cached(where: Path, name: str, key: str):
+    """The module kept in the cache, or None: missing, not the user's own, its bytes
+    not those whose digest was written beside it, or not loading as this key's."""
+    so, digest = where / (name + _suffix()), where / (name + ".sha256")
+    data, want = _read_own(so), _read_own(digest)
+    if data is None or want is None:
+        return None
+    if hashlib.sha256(data).hexdigest().encode() != want.strip():
+        return None
+    return _load(name, so, key)
+
+
+def _read_own(file: Path) -> bytes | None:
+    """The bytes of a regular file owned by the user and writable by nobody else."""
+    import stat
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        getuid = getattr(os, "getuid", None)
+        if not stat.S_ISREG(st.st_mode) or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
+                or (getuid is not None and st.st_uid != getuid()):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _load(name: str, path: Path, key: str):
+    try:
+        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+        spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+        mod = importlib.util.module_from_spec(spec)
+        loader.exec_module(mod)
+    except Exception:  # noqa: BLE001 - a file that does not load is built again
+        return None
+    if getattr(mod, "KEY", None) != key or not callable(getattr(mod, "make", None)):
+        return None
+    return mod
+
+
+_BUILD = """
+import sys
+from setuptools import Extension, setup
+from Cython.Build import cythonize
+name, flags = sys.argv[1], sys.argv[2:]
+ext = Extension(name, [name + ".pyx"], extra_compile_args=flags)
+setup(name=name, script_args=["-q", "build_ext", "--inplace"],
+      ext_modules=cythonize([ext], quiet=True, language_level=3))
+"""
+
+
+def _build(name: str, text: str) -> Path:
+    """Cython then the C compiler, in a new temporary folder: the module's path."""
+    tmp = Path(tempfile.mkdtemp(prefix="meeple-native-", dir=_temp_parent()))
+    (tmp / f"{name}.pyx").write_text(text, encoding="utf-8")
+    try:
+        done = subprocess.run([sys.executable, "-c", _BUILD, name, *compile_flags()], cwd=tmp, check=False,
+                              capture_output=True, text=True, timeout=BUILD_TIMEOUT,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise NativeError(f"the build could not run ({type(e).__name__}: {e})") from None
+    found = sorted(tmp.glob(name + "*" + _suffix())) or sorted(tmp.glob(name + ".*.so")) \
+        or sorted(tmp.glob(name + "*.pyd"))
+    if done.returncode != 0 or not found:
+        last = [r for r in (done.stderr or done.stdout or "").splitlines() if r.strip()][-3:]
+        raise NativeError("the build failed" + (": " + " / ".join(last) if last else ""))
+    return found[0]
+
+
+def _temp_parent() -> str | None:
+    """A private temporary folder for this process's builds (when the cache is off the
+    modules stay there while the process runs)."""
+    if not _temp_dir:
+        _temp_dir.append(tempfile.mkdtemp(prefix="meeple-native-"))
+        import atexit
+        atexit.register(shutil.rmtree, _temp_dir[0], True)
+    return _temp_dir[0]
+
+
+def _keep(where: Path, name: str, built: Path) -> Path:
+    """Copies the module into the cache, atomically, with its digest beside it."""
+    data = built.read_bytes()
+    so = where / (name + _suffix())
+    try:
+        _write(where, so, data)
+        _write(where, where / (name + ".sha256"), hashlib.sha256(data).hexdigest().encode())
+        _prune(where)
+    except OSError:
+        return built   # not kept: loaded from where it was built
+    return so
+
+
+def _write(where: Path, target: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=where, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, target)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _modules(where: Path) -> list[Path]:
+    try:
+        found = [p for p in where.iterdir() if p.name.startswith("meeple_native_")
+                 and not p.name.endswith(".sha256")]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: p.stat().st_mtime if p.exists() else 0.0)
+
+
+def _prune(where: Path) -> None:
+    found = _modules(where)
+    for p in found[:max(0, len(found) - KEEP)]:
+        for f in (p, where / (p.name.split(".")[0] + ".sha256")):
+            try:
+                f.unlink()
+            except OSError:
+                pass
+
+
+def clear() -> int:
+    """Removes every module kept in the cache; returns how many."""
+    top = diskcache.folder()
+    where = top / SUBFOLDER if top is not None else None
+    if where is None or not where.is_dir():
+        return 0
+    n = 0
+    for p in list(where.iterdir()):
+        try:
+            p.unlink()
+            n += p.name.startswith("meeple_native_") and not p.name.endswith(".sha256")
+        except OSError:
+            pass
+    return n
+
+
+def info() -> dict:
+    """The modules kept: ``entries`` and ``bytes``."""
+    top = diskcache.folder()
+    where = top / SUBFOLDER if top is not None else None
+    found = _modules(where) if where is not None and where.is_dir() else []
+    size = 0
+    for p in found:
+        try:
+            size += p.stat().st_size
+        except OSError:
+            pass
+    return {"entries": len(found), "bytes": size}
+
+
+# ------------------------------------------------------------ a program, natively
+
+def program(python_program, make_program, report=None):
+    """The native twin of ``python_program`` (compiled with a ``Pieces`` recorder):
+    ``make_program(served)`` compiles it again with its code served by the module.
+    Raises NativeError when the module cannot be built or loaded."""
+    why = status()
+    if why is not None:
+        raise NativeError(why)
+    pieces = python_program._native
+    source = module_source(pieces, python_program.ns)
+    name = python_program.name
+    mod, built, seconds = load_or_build(
+        source, (lambda: report(f"compiling {name} natively ({python_program.n} players)…"))
+        if callable(report) else None)
+    served = Served(mod, pieces, python_program)
+    prog = make_program(served)
+    prog.native_build_seconds = seconds if built else 0.0
+    return prog
+
+
+def say_once(reason: str, report) -> None:
+    """Reports why the native code is not used, once per process and reason
+    (``report=False``: not at all)."""
+    if report is False or reason in _reported:
+        return
+    _reported.add(reason)
+    message = f"native code unavailable: {reason}; running in pure Python"
+    if report is not None:
+        report(message)
+    else:
+        import warnings
+        warnings.warn(message, NativeWarning, stacklevel=3)
+
+
+class NativeWarning(UserWarning):
+    """The native code was asked for but cannot be used here; the games run in Python."""

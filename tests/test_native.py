@@ -1,0 +1,223 @@
+"""The native path (interpreter/native.py): every bundled ruleset played natively and in
+pure Python in lockstep must offer the same moves at every decision, reach the same
+state after every move and end with the same result, without the native code failing
+once; a rule error must read the same, at the same place; the built modules are kept in
+the disk cache and one that is damaged is built again; where Cython is missing, the
+games run in Python, saying so once.
+
+The modules are built with -O0 here (MEEPLE_NATIVE_CFLAGS, set by conftest.py: five times
+faster to build, the same code); each ruleset once per test session. The tests that need Cython and a C
+compiler skip, saying why, where they are missing."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import RuleError, compile_sources
+
+from meeple import interpreter
+
+ROOT = Path(__file__).resolve().parent.parent
+TTT = str(ROOT / "tests" / "testdata" / "ttt")
+MISSING = interpreter.native_status()
+needs_native = pytest.mark.skipif(MISSING is not None, reason=f"native code cannot be built here: {MISSING}")
+
+# every bundled ruleset, with some variants, played 2 games of at most MOVES moves
+CONFIGS = [
+    (TTT, 2, ()), ("kalah", 2, ()), ("dots-and-boxes", 2, ("small",)), ("go", 2, ()),
+    ("chess", 2, ()), ("backgammon", 2, ()), ("hearts", 4, ()), ("cherokee", 3, ()),
+    ("clans-and-glory", 4, ("separate_boards",)),
+    ("brotherhood-of-nine", 4, ("allies", "capture_the_flag")),
+]
+MOVES = 150
+
+
+def play_both(native, plain, players: int, seed: int) -> int:
+    """One random game both ways, compared at every step; returns its moves."""
+    a, b = native.new_game(players, seed), plain.new_game(players, seed)
+    rnd = random.Random(seed)
+    assert a.state == b.state
+    for step in range(MOVES):
+        assert a.over == b.over and a.deciding == b.deciding, step
+        if a.over:
+            assert a.result == b.result
+            return step
+        seat = a.deciding[0]
+        moves = a.legal_moves(seat)
+        assert [m.notation for m in moves] == [m.notation for m in b.legal_moves(seat)], step
+        i = rnd.randrange(len(moves))
+        a.apply(moves[i], safe=False, seat=seat)
+        b.apply(b.legal_moves(seat)[i], safe=False, seat=seat)
+        assert json.dumps(a.state, sort_keys=True) == json.dumps(b.state, sort_keys=True), step
+    return MOVES
+
+
+@needs_native
+@pytest.mark.parametrize("ruleset,players,variants", CONFIGS,
+                         ids=[f"{Path(c[0]).name}-{c[1]}p{'-' + '+'.join(c[2]) if c[2] else ''}"
+                              for c in CONFIGS])
+def test_native_code_plays_exactly_like_python(ruleset, players, variants):
+    native = interpreter.load(ruleset, variants, native=True).for_players(players)
+    plain = interpreter.load(ruleset, variants).for_players(players)
+    assert native.native and not plain.native
+    played = sum(play_both(native, plain, players, seed) for seed in range(2))
+    assert played > 0
+    assert native.native_fallbacks == 0   # the native code did all of it
+
+
+RULES = """ruleset broken
+players 2..2
+kind Card { value: int }
+zone pile: Card public
+var x: int = 0
+function worth(c: Card, k: int): int = c.value + c.value * k
+function total(k: int): int = worth(top(pile), k) + k
+function deeper(n: int): int = deeper(n + 1) + 1
+function ping(n: int): int = pong(n) + 1
+function pong(n: int): int = ping(n) + 1
+"""
+
+ERRORS = {
+    "a missing value in an inlined function": "turn {\n  x = total(2)\n}\nend when x > 3\n",
+    "a missing value in a comprehension": "turn {\n  x = sum([worth(c, 2) for c in [top(pile)]])\n}\n"
+                                         "end when x > 3\n",
+    "endless recursion": "turn {\n  x = deeper(1)\n}\nend when x > 3\n",
+    "functions that call each other": "turn {\n  x = ping(1)\n}\nend when x > 3\n",
+    "a runaway range": "turn {\n  x = sum([n for n in 1..9000000])\n}\nend when x > 3\n",
+    "a runaway loop": "turn {\n  x = size([a + b for a in 1..3000 for b in 1..3000])\n}\n"
+                      "end when x > 3\n",
+    "an index outside its list": "turn {\n  x = [n for n in 1..3][x + 5]\n}\nend when x > 3\n",
+    "division by zero": "turn {\n  x = 7 / (x - x) + size([worth(c, 1) for c in items(pile)])\n}\n"
+                        "end when x > 3\n",
+}
+
+
+def error_of(program) -> tuple:
+    with pytest.raises(RuleError) as e:
+        program.new_game(players=2, seed=1)
+    return str(e.value), e.value.rule, e.value.span, e.value.hint, e.value.code
+
+
+@needs_native
+@pytest.mark.parametrize("what", list(ERRORS))
+def test_a_rule_error_reads_the_same_natively(what):
+    text = RULES + ERRORS[what]
+    src = SourceSet(base=parse(text, "broken.meeple"), sources={"broken.meeple": text})
+    plain = compile_sources(src).for_players(2)
+    ruleset = compile_sources(src)
+    assert ruleset.use_native()
+    native = ruleset.for_players(2)
+    assert native.native
+    assert error_of(native) == error_of(plain)
+    assert native.native_fallbacks > 0   # the native code failed, then Python said how
+
+
+def meeple(*args, env=None, cwd=ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "meeple", *map(str, args)], cwd=cwd, env=env, check=False,
+                          capture_output=True, text=True, timeout=300)
+
+
+def probe(cache: Path) -> dict:
+    """In a new process: the tic-tac-toe program natively, with the build's seconds."""
+    code = ("import json; from meeple import interpreter; "
+            f"p = interpreter.load({TTT!r}, native=True).for_players(2); "
+            "g = p.new_game(2, 0); g.apply(g.legal_moves()[0]); "
+            "print(json.dumps({'native': p.native, 'built': p.native_build_seconds > 0}))")
+    env = {**os.environ, "MEEPLE_CACHE_DIR": str(cache)}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=False, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_native
+def test_a_module_is_built_once_kept_in_the_cache_and_built_again_when_damaged(tmp_path):
+    assert probe(tmp_path) == {"native": True, "built": True}
+    assert probe(tmp_path) == {"native": True, "built": False}   # from the cache
+    kept = [p for p in (tmp_path / "native").iterdir() if not p.name.endswith(".sha256")]
+    assert len(kept) == 1
+    kept[0].write_bytes(kept[0].read_bytes()[:1000])   # truncated: its digest differs
+    assert probe(tmp_path) == {"native": True, "built": True}
+    (tmp_path / "native" / (kept[0].name.split(".")[0] + ".sha256")).write_text("0" * 64)
+    assert probe(tmp_path) == {"native": True, "built": True}   # a digest that lies
+    assert probe(tmp_path) == {"native": True, "built": False}
+    env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path)}
+    done = meeple("cache", "clear", env=env)
+    assert done.returncode == 0, done.stderr
+    assert not [p for p in (tmp_path / "native").iterdir()]
+
+
+@needs_native
+def test_simulate_native_plays_the_same_games():
+    args = ("simulate", TTT, "-n", "6", "-j", "2", "--json")
+    plain, native = meeple(*args), meeple(*args, "--native")
+    assert plain.returncode == native.returncode == 0, native.stderr
+    uncached = meeple("--no-cache", *args, "--native")   # built for the process, then removed
+    assert uncached.returncode == 0, uncached.stderr
+    assert "compiling ttt natively (2 players)…" in uncached.stderr
+    a, b, c = json.loads(plain.stdout), json.loads(native.stdout), json.loads(uncached.stdout)
+    for doc in (a, b, c):
+        for k in ("seconds", "games_per_second"):
+            doc.pop(k)
+    assert a == b == c
+
+
+def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
+    # a Cython that cannot be imported (as where it is not installed)
+    (tmp_path / "Cython").mkdir()
+    (tmp_path / "Cython" / "__init__.py").write_text("raise ImportError('not here')\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    args = ("simulate", TTT, "-n", "4", "-j", "1", "-q")
+    plain, native = meeple(*args, env=env), meeple(*args, "--native", env=env)
+    assert plain.returncode == native.returncode == 0
+    assert "Traceback" not in native.stderr
+    assert native.stderr.count("native code unavailable: Cython cannot be imported") == 1
+    strip = [line for line in native.stdout.splitlines() if "per second" not in line]
+    assert strip == [line for line in plain.stdout.splitlines() if "per second" not in line]
+    code = ("import warnings; from meeple import interpreter\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            f"    r = interpreter.load({TTT!r}, native=True); p = r.for_players(2)\n"
+            "print(r.native, p.native, [str(x.message) for x in w])")
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, check=False, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("True False ['native code unavailable: Cython cannot be imported")
+    assert done.stdout.count("unavailable") == 1
+
+
+DEEP = """ruleset deep
+players 2..2
+kind Card { value: int }
+zone pile: Card public
+var x: int = 0
+function deep(n: int): int = if n == 0 then 0 else deep(n - 1) + 1
+function deeper(n: int): int = if n == 0 then 0 else sum([deeper(n - 1) + 1 for k in [1]])
+function anyd(n: int): bool = n == 0 or any(anyd(n - 1) for k in [1])
+turn {
+  x = deep(1990) + deeper(1990) + (if anyd(1990) then 1 else 0)
+}
+end when x > 3
+"""
+
+
+@needs_native
+def test_recursion_as_deep_as_the_largest_depth_budget_runs_natively():
+    # 1990 nested calls of compiled functions (through comprehensions too): no stack
+    # overflow, the same values as in Python
+    src = SourceSet(base=parse(DEEP, "deep.meeple"), sources={"deep.meeple": DEEP})
+    budgets = interpreter.Budgets(depth=2000)
+    plain = compile_sources(src, budgets=budgets).for_players(2).new_game(2, 1)
+    ruleset = compile_sources(src, budgets=budgets)
+    ruleset.use_native()
+    native = ruleset.for_players(2)
+    game = native.new_game(2, 1)
+    assert native.native and native.native_fallbacks == 0
+    assert game.state == plain.state and game.over == plain.over
