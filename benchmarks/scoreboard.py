@@ -14,7 +14,9 @@ docs/performance.md with the command that made it.
 - **simulate**: ``meeple simulate`` on the three seed games, whole processes (start-up
   included, user + system CPU), in this checkout and in --baseline (exported with
   ``git archive``), the two alternating, best of --repeat. --installed measures the
-  installed ``meeple`` (e.g. ``MEEPLE_NATIVE=1 pip install .``) instead of the checkout. Target: at least 3× the
+  installed ``meeple`` (e.g. ``MEEPLE_NATIVE=1 pip install .``) instead of the checkout;
+  --native runs the rules on native code (``load(native=True)``, ``simulate --native``;
+  the native modules are built before the timed runs, as a second run finds them). Target: at least 3× the
   baseline's games per second (issue 13 was measured at 62913b9).
 - **compile**: ``meeple.load`` of every bundled ruleset and a new game, in a fresh
   process with the disk cache off (the cold compile), and the whole first screen of
@@ -40,6 +42,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLED = "--installed" in sys.argv    # the installed meeple (e.g. with its engine compiled)
+NATIVE = "--native" in sys.argv          # the rules' code compiled per program (--native)
 if not INSTALLED:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -115,7 +118,8 @@ def playouts(repeat: int, only: list[str]) -> list[list[str]]:
     for label, ruleset, players, spiel_name, games, target in PLAYOUTS:
         if only and not any(o in label for o in only):
             continue
-        program = interpreter.load(ruleset)
+        program = interpreter.load(ruleset, native=NATIVE)
+        program.new_game(players, 0)    # compiled (natively: built) before the timed runs
         game = pyspiel.load_game(spiel_name)
         m, s = [], []
         for _ in range(repeat):
@@ -131,7 +135,8 @@ def playouts(repeat: int, only: list[str]) -> list[list[str]]:
 
 def perft(repeat: int) -> list[list[str]]:
     import pyspiel
-    program = interpreter.load("chess")
+    program = interpreter.load("chess", native=NATIVE)
+    program.new_game(2, 0)
     game = pyspiel.load_game("chess")
     m, s = [], []
     for _ in range(repeat):
@@ -166,6 +171,16 @@ def simulate(repeat: int, baseline: str) -> list[list[str]]:
         for args in SIMULATE:
             cpu = {"old": [], "new": []}
             games = int(args[args.index("--games") + 1])
+            if NATIVE:      # the native modules built and cached before the timed runs
+                env = bench_load.environment(ROOT, Path(cache), False)
+                env["_CWD"] = str(ROOT)
+                if INSTALLED:
+                    env.pop("PYTHONPATH")
+                    env["_CWD"] = cache
+                warm = list(args)
+                warm[warm.index("--games") + 1] = "1"
+                bench_load.child_cpu([sys.executable, "-m", "meeple", "simulate", *warm, "-q", "-j", "1",
+                                      "--native"], env)
             for _ in range(repeat):
                 for name, tree in trees.items():
                     env = bench_load.environment(tree, Path(cache), False)
@@ -173,7 +188,8 @@ def simulate(repeat: int, baseline: str) -> list[list[str]]:
                     if name == "new" and INSTALLED:     # not the checkout's code
                         env.pop("PYTHONPATH")
                         env["_CWD"] = cache
-                    cmd = [sys.executable, "-m", "meeple", "simulate", *args, "-q", "-j", "1"]
+                    cmd = [sys.executable, "-m", "meeple", "simulate", *args, "-q", "-j", "1"] \
+                        + (["--native"] if NATIVE and name == "new" else [])
                     cpu[name].append(bench_load.child_cpu(cmd, env)[0])
             speed = min(cpu["old"]) / min(cpu["new"])
             out.append(row(f"`meeple simulate {' '.join(args)} -j 1`",
@@ -203,6 +219,8 @@ def table(rows: list[list[str]], command: str) -> str:
     engine = "the compiled engine" if getattr(interpreter, "compiled_engine", lambda: False)() \
         else "the Python engine"
     where = f"the installed meeple {__version__}" if INSTALLED else "the checkout"
+    if NATIVE:
+        where += ", the rules on native code"
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip() or "?"
     try:
@@ -241,6 +259,8 @@ def main() -> None:
     ap.add_argument("--parts", nargs="*", default=["playouts", "perft", "simulate", "compile"])
     ap.add_argument("--only", nargs="*", default=[], help="playout games whose label has one of these")
     ap.add_argument("--write", action="store_true", help="write the table into docs/performance.md")
+    ap.add_argument("--native", action="store_true",
+                    help="run the rules on native code (load(native=True), simulate --native)")
     ap.add_argument("--installed", action="store_true",
                     help="measure the installed meeple, not the checkout's code (e.g. after "
                          "MEEPLE_NATIVE=1 pip install .)")
