@@ -69,6 +69,10 @@ class Env:
 # a comprehension variable or function parameter in generated text (for _once's keys)
 _VNAME = re.compile(r"\bv_(\w+)")
 
+# a value the statement form of the fast code computed before (see ExprCompiler.lines)
+_TEMP = re.compile(r"\bs_\d+\b")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
 # a call in generated text: an inlined function's body worth computing once
@@ -140,6 +144,9 @@ class ExprCompiler:
         self.iters = 0                     # first iterables computed before their loops
         self.loops: list[_Loop] = []       # the comprehensions around the place compiled
         self.wraps: list[tuple[str, str]] = []  # see _wrapped
+        self.pre: dict[int, str] = {}      # statement form: nodes already computed (see _s_kids)
+        self.temps = 0                     # statement form: s_N names made so far
+        self.has_loop: dict[int, bool] = {}
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -211,12 +218,13 @@ class ExprCompiler:
         self.no_walrus = self.no_first = False
         self.loops = []
         self.wraps: list[tuple[str, str]] = []
+        self.pre, self.temps = {}, 0
 
     def _once(self, text: str, env: Env, since: int) -> str:
         """A call's text, or the name of its value (see root); ``since``: how many
         names were bound before its text was made."""
-        if self.avail is None:
-            return text
+        if self.avail is None or (self.temps and _TEMP.search(text)):
+            return text  # a name of the statement form holds a value of its own place
         ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
         key = (self._key(text, since), ids)
         name = self.avail.get(key)
@@ -296,7 +304,199 @@ class ExprCompiler:
         finally:
             self.no_walrus, self.no_first = saved
 
+    # ------------------------------------------------------------ statement form
+    def lines(self, e, env: Env) -> tuple[list[str], str]:
+        """The fast code of a whole expression as Python statements and the text of its
+        value after them (``([], text)`` when it has no loop to write out: then ``text``
+        is what ``root`` gives). Aggregates (``any``, ``all``, ``sum``, ``count``,
+        ``min``, ``max``, ``first``, ``last``) and comprehensions become ``for`` loops
+        that stop where the expression stops (``any`` at the first true element...), with
+        no generator frame per element, and count the work budget in place
+        (``R.work -= len(s_N)``, no call of ``_it``); ``and``, ``or`` and ``if`` around
+        them become ``if`` statements, and the operands evaluated before a loop (an
+        argument of a call, the left side of ``-``...) are computed first, in Python's
+        order, into names ``s_N``. Nothing is evaluated that the expression would not
+        evaluate, in the same order, so the results, the budgets and the calls computed
+        once (see root) are the same as with the expression form."""
+        if not self.optimize or not self._looped(e):
+            return [], self.root(e, env)
+        self._start(None)
+        try:
+            out: list[str] = []
+            text = self._s(e, env, out, "")
+            if self.found:
+                self._start(self.found)
+                out = []
+                text = self._s(e, env, out, "")
+            return out, text
+        finally:
+            self.avail = None
+            self.pre, self.temps = {}, 0
+
+    def _looped(self, e) -> bool:
+        """Whether e holds a comprehension or an aggregate (a loop)."""
+        known = self.has_loop.get(id(e))
+        if known is None:
+            known = self.has_loop[id(e)] = any(
+                n.node == "Comprehension" or (n.node == "Aggregate" and n.func not in CLOSURES)
+                for n in ir.walk(e))
+        return known
+
+    def _temp(self) -> str:
+        self.temps += 1
+        return f"s_{self.temps}"
+
+    def _s(self, e, env: Env, out: list[str], ind: str) -> str:
+        """Statements (appended to ``out``, indented by ``ind``) computing e, and the
+        text of e's value after them."""
+        if not self._looped(e):
+            return self.expr(e, env)
+        node = e.node
+        if node == "Aggregate" and e.func not in CLOSURES:
+            return self._s_loop(e.func, e.comp, env, out, ind)
+        if node == "Comprehension":
+            return self._s_loop("list", e, env, out, ind)
+        if node == "BinOp" and e.op in ("and", "or"):
+            a = self._s(e.left, env, out, ind)
+            t = self._temp()
+            out.append(f"{ind}{t} = {a}")
+            out.append(f"{ind}if {'' if e.op == 'and' else 'not '}{t}:")
+            b = self._apart(self._s, e.right, env, out, ind + "    ")
+            out.append(f"{ind}    {t} = {b}")
+            return t
+        if node == "UnOp":
+            return f"({'not ' if e.op == 'not' else '-'}{self._s(e.operand, env, out, ind)})"
+        if node == "CondExpr":
+            c = self._s(e.cond, env, out, ind)
+            t = self._temp()
+            out.append(f"{ind}if {c}:")
+            then = self._apart(self._s, e.then, env, out, ind + "    ")
+            out.append(f"{ind}    {t} = {then}")
+            out.append(f"{ind}else:")
+            other = self._apart(self._s, e.other, env, out, ind + "    ")
+            out.append(f"{ind}    {t} = {other}")
+            return t
+        kids = self._kids(e)
+        if not kids:
+            return self.expr(e, env)
+        # the operands up to the last one with a loop are computed first, in order
+        last = max(i for i, k in enumerate(kids) if self._looped(k))
+        done = []
+        try:
+            for k in kids[:last + 1]:
+                v = self._s(k, env, out, ind)
+                if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
+                    t = self._temp()
+                    out.append(f"{ind}{t} = {v}")
+                    v = t
+                self.pre[id(k)] = v
+                done.append(id(k))
+            return self.expr(e, env)
+        finally:
+            for k in done:
+                self.pre.pop(k, None)
+
+    def _kids(self, e) -> list | None:
+        """The operands of e in the order its Python text evaluates them, each once,
+        whatever their values; None when that is not so (an inlined function's body
+        may evaluate an argument late or not at all)."""
+        n = e.node
+        if n == "BinOp" and e.op not in ("and", "or"):
+            return [e.left, e.right]
+        if n == "Index":
+            return [e.obj] if e.index.node == "IntLit" else [e.obj, e.index]
+        if n == "ListLit":
+            return list(e.items)
+        if n == "Attr":
+            return [e.obj] if self.ty(e.obj).tag in ("item", "cell") else None
+        if n == "Call":
+            c, f = self.c, e.func
+            if f in c.functions:
+                return None if f in self.inline else list(e.args)
+            if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+                return None  # its second argument is evaluated first
+            if f in BUILTINS and f in ("cells", "player_count", "turn_number"):
+                return None
+            return list(e.args)
+        return None
+
+    def _s_loop(self, kind: str, comp, env: Env, out: list[str], ind: str) -> str:
+        """A comprehension (``kind`` "list") or an aggregate as ``for`` loops; the name
+        of its value."""
+        free, saved = self.free, self.avail
+        loop = _Loop(walrus=True)
+        res = self._temp()
+        calls = self._calls_loop(comp)
+        heads = []  # (line index of each 'for', its indentation)
+        try:
+            inner, cur = env, ind
+            for i, cl in enumerate(comp.clauses):
+                it = self._s(cl.iter, inner, out, cur)
+                if i == 0:
+                    if self.avail is not None:
+                        self.avail = dict(self.avail)  # the rest may not run
+                    self.loops.append(loop)
+                inner = inner.bind(cl.var)
+                loop.ids.add(inner.ids[cl.var])
+                size = None if calls else self._fixed_size(cl.iter)
+                if size is not None and self.free * size <= _FREE_LOOPS:
+                    self.free *= size
+                elif not _counted(cl.iter, it):  # the work budget, as _it counts it
+                    if not _NAME.fullmatch(it):
+                        t = self._temp()
+                        out.append(f"{cur}{t} = {it}")
+                        it = t
+                    out.append(f"{cur}R.work -= len({it})")
+                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                heads.append((len(out), cur))
+                out.append(f"{cur}for v_{cl.var} in {it}:")
+                cur += "    "
+            body = len(out)
+            cond = None
+            if comp.cond is not None:
+                if self.avail is not None and not self._looped(comp.cond):
+                    cond, yes, _ = self._test(comp.cond, inner)
+                    self.avail = dict(yes)  # the element is computed where it holds
+                else:
+                    cond = self._s(comp.cond, inner, out, cur)
+                out.append(f"{cur}if {cond}:")
+                cur += "    "
+            el = None if kind == "count" else self._s(comp.elem, inner, out, cur)
+            simple = len(heads) == 1 and len(out) == body + (cond is not None)
+            if kind == "list" and simple:  # a Python comprehension: no statement inside
+                start, _ = heads[0]
+                head = out[start].strip()[:-1]
+                del out[start:]
+                out.append(f"{ind}{res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
+                heads = []
+            else:
+                out.extend(cur + line for line in _ACCUMULATE[kind](res, el))
+            if kind in ("any", "all", "first"):  # 'break' leaves every loop
+                for start, at in reversed(heads[1:]):
+                    out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
+            if heads:
+                start = heads[0][0]
+                out.insert(start, f"{ind}{res} = {_START[kind]}")
+            else:
+                start = len(out) - 1
+            for name in loop.kept.values():  # calls kept for the loop's turns
+                out.insert(start, f"{ind}{name} = _NOT_YET")
+            self.binds += len(loop.kept)
+            if kind in ("min", "max"):
+                out.append(f"{ind}if {res} is _NOT_YET: _{kind}([])")
+            return res
+        finally:
+            self.free = free
+            if self.loops and self.loops[-1] is loop:
+                self.loops.pop()
+            if saved is not None:
+                self.avail = saved
+
     def expr(self, e, env: Env) -> str:
+        if self.pre:
+            done = self.pre.get(id(e))
+            if done is not None:
+                return done
         return getattr(self, "_" + e.node)(e, env)
 
     # ------------------------------------------------------------ leaves
@@ -677,6 +877,24 @@ class _Loop:
         self.kept: dict = {}
 
 
+# the statement form of an aggregate (see ExprCompiler._s_loop): the first value of the
+# name, and what a turn of the loop does with the element
+_START = {"any": "False", "all": "True", "sum": "0", "count": "0", "list": "[]", "first": "None",
+          "last": "None", "min": "_NOT_YET", "max": "_NOT_YET"}
+_ACCUMULATE = {
+    "any": lambda r, el: [f"if {el}:", f"    {r} = True", "    break"],
+    "all": lambda r, el: [f"if not {el}:", f"    {r} = False", "    break"],
+    "sum": lambda r, el: [f"{r} += {el}"],
+    "count": lambda r, el: [f"{r} += 1"],
+    "list": lambda r, el: [f"{r}.append({el})"],
+    "first": lambda r, el: [f"{r} = {el}", "break"],
+    "last": lambda r, el: [f"{r} = {el}"],
+    # min() keeps the first of equal elements, and compares 'element < smallest so far'
+    "min": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ < {r}: {r} = m_"],
+    "max": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ > {r}: {r} = m_"],
+}
+
+
 def _before(pre: str, text: str) -> str:
     """``text`` after ``pre`` (a first iterable computed before its loop), if any."""
     return f"({pre}{text})[-1]" if pre else text
@@ -686,8 +904,9 @@ def _before(pre: str, text: str) -> str:
 # the players and the direction of play (fixed for a program), and R given to helpers
 # that only count the work budget, and to rule functions (checked in turn)
 _FIXED = {"n", "players", "dir"}
+_BUDGET = {"work"}  # the work budget, counted in place by the statement form
 _R = re.compile(r"\bR\b")
-_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\bF_(\w+))\($")
+_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_out_of_work|\bF_(\w+))\($")
 
 
 def state_free(text: str) -> set[str] | None:
@@ -698,7 +917,7 @@ def state_free(text: str) -> set[str] | None:
         after = text[m.end():m.end() + 1]
         if after == ".":
             attr = re.match(r"\.(\w+)", text[m.end():])
-            if attr is None or attr.group(1) not in _FIXED:
+            if attr is None or attr.group(1) not in _FIXED | _BUDGET:
                 return None
             continue
         given = _GIVEN_R.search(text[max(0, m.start() - 80):m.start()])
