@@ -930,7 +930,7 @@ def state_free(text: str) -> set[str] | None:
 
 def does_work(text: str) -> bool:
     """Whether fast code calls something or loops (worth keeping its value)."""
-    return bool(_CALL.search(text)) or " for v_" in text
+    return bool(_CALL.search(text)) or bool(re.search(r"\bfor v_", text))
 
 
 def reads_player_count(text: str) -> bool:
