@@ -73,8 +73,12 @@ _VNAME = re.compile(r"\bv_(\w+)")
 _TEMP = re.compile(r"\bs_\d+\b")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 
+# built-ins whose value is worth computing once (see ExprCompiler._pure)
+_PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
+
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+_KEPT_NAME = re.compile(r"\b(?:once|lazy)_\d+\b")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
 
@@ -147,6 +151,7 @@ class ExprCompiler:
         self.pre: dict[int, str] = {}      # statement form: nodes already computed (see _s_kids)
         self.temps = 0                     # statement form: s_N names made so far
         self.has_loop: dict[int, bool] = {}
+        self.deps: dict[str, tuple] = {}
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -219,14 +224,18 @@ class ExprCompiler:
         self.loops = []
         self.wraps: list[tuple[str, str]] = []
         self.pre, self.temps = {}, 0
+        self.deps: dict[str, tuple] = {}  # a once_N or lazy_N: the variables its value depends on
 
     def _once(self, text: str, env: Env, since: int) -> str:
         """A call's text, or the name of its value (see root); ``since``: how many
         names were bound before its text was made."""
         if self.avail is None or (self.temps and _TEMP.search(text)):
             return text  # a name of the statement form holds a value of its own place
+        plain = self._key(text, since)
         ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
-        key = (self._key(text, since), ids)
+        for kept in _KEPT_NAME.findall(plain):  # a value computed once: what it depends on
+            ids += self.deps.get(kept, ())
+        key = (plain, ids)
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
@@ -236,6 +245,7 @@ class ExprCompiler:
             return text
         name = self._lazy(key, set(ids), n)
         if name is not None:
+            self.deps[name] = ids
             if not self.no_first:
                 self.avail[key] = name
             self.binds += 1
@@ -243,6 +253,7 @@ class ExprCompiler:
         if self.no_first or len(self.avail) >= _AVAIL_MAX:
             return text
         name = self.avail[key] = f"once_{n}"
+        self.deps[name] = ids
         if self.used is not None and name in self.used:
             self.binds += 1
             return self._wrapped(f"({name} := {text})", text)
@@ -540,26 +551,34 @@ class ExprCompiler:
         t = self.ty(e.obj)
         if t.tag == "list" and t.arg.tag == "enum":  # Enum.value
             return repr(e.name)
+        since = len(self.wraps)
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                return f"R.iv[{e.name!r}][{obj}]"
-            return f"A_{e.name}[{obj}]"
-        if e.name == "name":
-            return f"CELL_NAME[{obj}]"
-        return f"C_{e.name}[{obj}]"
+                text = f"R.iv[{e.name!r}][{obj}]"
+            else:
+                text = f"A_{e.name}[{obj}]"
+        elif e.name == "name":
+            text = f"CELL_NAME[{obj}]"
+        else:
+            text = f"C_{e.name}[{obj}]"
+        if _SIMPLE_ARG.fullmatch(obj) or _KEPT.fullmatch(obj):
+            return text  # as cheap as a name of a value kept
+        return self._pure(e, env, text, since)
 
     def _CellAt(self, e, env):
         """``cell(board, row: r, col: c)``: a look-up in a table of the board's cells by
         these coordinates (``None`` when there is no such cell)."""
         table = self.t.cell_table(self.ty(e.board).arg, tuple(a.name for a in e.coords), e)
+        since = len(self.wraps)
         key = "(" + "".join(self.expr(a.value, env) + ", " for a in e.coords) + ")"
-        return f"{table}.get({key})"
+        return self._pure(e, env, f"{table}.get({key})", since)
 
     def _Index(self, e, env):
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
-        return f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})"
+        since = len(self.wraps)
+        return self._pure(e, env, f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})", since)
 
     def _ListLit(self, e, env):
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
@@ -598,6 +617,7 @@ class ExprCompiler:
 
     def _BinOp(self, e, env):
         op = e.op
+        since = len(self.wraps)
         a = self.expr(e.left, env)
         b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
         if op in ("and", "or"):
@@ -613,13 +633,13 @@ class ExprCompiler:
         if op == "..":
             return f"_range(R, {a}, {b}, {self.t.budgets.range})"
         if op == "*":
-            return f"_mul({a}, {b}, {self.t.budgets.integer})"
+            return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
             return f"_cat(R, {a}, {b})"
         if op == "/":
-            return f"_div({a}, {b})"
+            return self._pure(e, env, f"_div({a}, {b})", since)
         if op == "%":
-            return f"_mod({a}, {b})"
+            return self._pure(e, env, f"_mod({a}, {b})", since)
         return f"({a} {op} {b})"
 
     # ------------------------------------------------------------ comprehensions
@@ -756,6 +776,7 @@ class ExprCompiler:
         c, f = self.c, e.func
         if f in c.functions:
             return self._call_function(e, env)
+        since = len(self.wraps)
         if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
             b = self.expr(e.args[1], env)  # in the order Python evaluates them
             return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
@@ -772,8 +793,18 @@ class ExprCompiler:
         if f in c.vars:
             return f"R.pv[{f!r}][{args[0]}]"
         if f in BUILTINS:
-            return self._builtin(e, f, args)
+            text = self._builtin(e, f, args)
+            return self._pure(e, env, text, since) if f in _PURE_BUILTINS else text
         raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    def _pure(self, e, env, text: str, since: int) -> str:
+        """The fast code computes a value that takes some work (a helper's call, the top
+        item of a zone, an attribute of a computed item) once, as a call of a rule function
+        (see root and _once): a value is an expression of the state, and no expression
+        changes the state. Lists are left alone (each evaluation makes its own list)."""
+        if self.avail is None or _KEPT.fullmatch(text) or self.ty(e).tag == "list":
+            return text
+        return self._once(text, env, since)
 
     def _call_function(self, e, env):
         """A call of a rule function: its body in place (inlined) or a call of ``F_name``,

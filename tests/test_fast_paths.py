@@ -309,3 +309,13 @@ def test_what_reads_the_state_in_fast_code_is_seen():
     for text in ("len(R.z[v_c])", "R.g['x']", "R.iv['role'][v_i]", "R.active", "_cell_of(R, v_i, BOARDSET_b)",
                  "_connected(R, [v_c], REL_adjacent, lambda v_x: (not R.z[v_x]))", "'R'"):
         assert codegen.state_free(text) is None, text
+
+
+def test_a_call_whose_argument_is_a_value_of_the_turn_is_made_at_every_turn(monkeypatch):
+    # shift(c.value) is computed once per turn (once_N); the call of shift with that value
+    # depends on the turn too: it must not be kept for the loop's other turns
+    fast, plain, prog = once_both(monkeypatch, "function chained(): int =\n"
+                                  "  sum(shift(c.value) * 100 + shift(shift(c.value)) for c in items(pile))\n"
+                                  "turn {\n  x = chained()\n}\nend when x > 0\n")
+    # out is empty: shift(k) = k
+    assert fast == plain and game_vars(fast)["x"] == sum(v * 100 + v for v in range(1, 6))
