@@ -78,6 +78,8 @@ _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "su
 
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+# a name or a number in parentheses that are not a call's (see ExprCompiler._key)
+_PARENS = re.compile(r"(?<![\w\])])\((v_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
 _KEPT_NAME = re.compile(r"\b(?:once|lazy)_\d+\b")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
@@ -272,7 +274,11 @@ class ExprCompiler:
         for wrapped, plain in reversed(self.wraps[since:]):  # the outer ones first
             if wrapped in text:
                 text = text.replace(wrapped, plain)
-        return text
+        while True:  # '(v_c)' and 'v_c' are one value (an inlined function's argument)
+            bare = _PARENS.sub(r"\1", text)
+            if bare == text:
+                return text
+            text = bare
 
     def _lazy(self, key, ids: set[int], n: int) -> str | None:
         """The name that keeps the call's value for the turns of the outermost
@@ -431,6 +437,14 @@ class ExprCompiler:
             return list(e.args)
         return None
 
+    def _s_name(self, text: str, out: list[str], ind: str) -> str:
+        """A name for a value (a new s_N, unless the text is a name)."""
+        if _NAME.fullmatch(text):
+            return text
+        t = self._temp()
+        out.append(f"{ind}{t} = {text}")
+        return t
+
     def _s_loop(self, kind: str, comp, env: Env, out: list[str], ind: str) -> str:
         """A comprehension (``kind`` "list") or an aggregate as ``for`` loops; the name
         of its value."""
@@ -442,7 +456,15 @@ class ExprCompiler:
         try:
             inner, cur = env, ind
             for i, cl in enumerate(comp.clauses):
-                it = self._s(cl.iter, inner, out, cur)
+                joined = cl.iter.node == "BinOp" and cl.iter.op == "+" and self.ty(cl.iter).tag == "list"
+                if joined:  # 'for x in a + b': the two lists counted as _cat counts them
+                    parts = [self._s_name(self._s(x, inner, out, cur), out, cur)
+                             for x in (cl.iter.left, cl.iter.right)]
+                    out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
+                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                    it = f"{parts[0]} + {parts[1]}"
+                else:
+                    it = self._s(cl.iter, inner, out, cur)
                 if i == 0:
                     if self.avail is not None:
                         self.avail = dict(self.avail)  # the rest may not run
@@ -452,11 +474,8 @@ class ExprCompiler:
                 size = None if calls else self._fixed_size(cl.iter)
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
-                elif not _counted(cl.iter, it):  # the work budget, as _it counts it
-                    if not _NAME.fullmatch(it):
-                        t = self._temp()
-                        out.append(f"{cur}{t} = {it}")
-                        it = t
+                elif not joined and not _counted(cl.iter, it):  # the work budget, as _it counts it
+                    it = self._s_name(it, out, cur)
                     out.append(f"{cur}R.work -= len({it})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                 heads.append((len(out), cur))
@@ -845,6 +864,8 @@ class ExprCompiler:
             case "empty":
                 return f"(not {a0})" if is_list else f"(not R.z[{a0}])"
             case "occupied":
+                if self.optimize:  # a list's truth, without a call of len
+                    return f"(not not {a0})" if is_list else f"(not not R.z[{a0}])"
                 return f"(len({a0}) > 0)" if is_list else f"(len(R.z[{a0}]) > 0)"
             case "cells":
                 return f"BOARD_{self.ty(e.args[0]).arg}"
