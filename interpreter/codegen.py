@@ -154,6 +154,7 @@ class ExprCompiler:
         self.temps = 0                     # statement form: s_N names made so far
         self.has_loop: dict[int, bool] = {}
         self.deps: dict[str, tuple] = {}
+        self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -626,7 +627,11 @@ class ExprCompiler:
         if e.node == "UnOp" and e.op == "not":
             a, a_yes, a_no = self._test(e.operand, env)
             return f"(not {a})", a_no, a_yes
+        self.tested = None
         text = self.expr(e, env)
+        tested, self.tested = self.tested, None
+        if tested is not None and tested[0] == text:  # an inlined function's body, in place
+            return text, tested[1], tested[2]
         return text, self.avail, self.avail
 
     def _UnOp(self, e, env):
@@ -636,6 +641,11 @@ class ExprCompiler:
 
     def _BinOp(self, e, env):
         op = e.op
+        if op in ("and", "or") and self.avail is not None:
+            # the right side knows what the left computed when it ran (see _test)
+            text, yes, no = self._test(e, env)
+            self.avail = _common(yes, no)
+            return text
         since = len(self.wraps)
         a = self.expr(e.left, env)
         b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
@@ -835,7 +845,14 @@ class ExprCompiler:
             if self._may_expand(f, args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                text = f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
+                inner = Env(subst=subst, ids=env.ids)
+                if self.avail is None:
+                    text = f"({self.expr(fd.body, inner)})"
+                else:  # what the body computed when it holds, or not (see _test)
+                    body, yes, no = self._test(fd.body, inner)
+                    self.avail = _common(yes, no)
+                    text = f"({body})"
+                    self.tested = (text, yes, no)
                 return self._once(text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
         else:
             args = [self.expr(a, env) for a in e.args]
