@@ -68,6 +68,8 @@ class Env:
 
 # a comprehension variable or function parameter in generated text (for _once's keys)
 _VNAME = re.compile(r"\bv_(\w+)")
+# a loop variable of the statement form named by its number (see ExprCompiler._s_bind)
+_WNAME = re.compile(r"\bw(\d+)_\w+")
 
 # a value the statement form of the fast code computed before (see ExprCompiler.lines)
 _TEMP = re.compile(r"\bs_\d+\b")
@@ -79,7 +81,7 @@ _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "su
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
 # a name or a number in parentheses that are not a call's (see ExprCompiler._key)
-_PARENS = re.compile(r"(?<![\w\])])\((v_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
+_PARENS = re.compile(r"(?<![\w\])])\((v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
 _KEPT_NAME = re.compile(r"\b(?:once|lazy)_\d+\b")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
@@ -104,7 +106,7 @@ STRICT = False
 # an argument whose text may be repeated when a function is inlined: a name (a local),
 # a number,
 # a string or a constant (evaluating it again costs nothing and cannot fail)
-_SIMPLE_ARG = re.compile(r"\(*(v_\w+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
 
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
@@ -236,6 +238,7 @@ class ExprCompiler:
             return text  # a name of the statement form holds a value of its own place
         plain = self._key(text, since)
         ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
+        ids += tuple(int(n) for n in _WNAME.findall(text))
         for kept in _KEPT_NAME.findall(plain):  # a value computed once: what it depends on
             ids += self.deps.get(kept, ())
         key = (plain, ids)
@@ -356,8 +359,7 @@ class ExprCompiler:
         known = self.has_loop.get(id(e))
         if known is None:
             known = self.has_loop[id(e)] = any(
-                n.node == "Comprehension" or (n.node == "Aggregate" and n.func not in CLOSURES)
-                for n in ir.walk(e))
+                n.node in ("Comprehension", "Aggregate") for n in ir.walk(e))
         return known
 
     def _temp(self) -> str:
@@ -370,7 +372,9 @@ class ExprCompiler:
         if not self._looped(e):
             return self.expr(e, env)
         node = e.node
-        if node == "Aggregate" and e.func not in CLOSURES:
+        if node == "Aggregate" and e.func in CLOSURES:
+            return self._s_closure(e, env, out, ind)
+        if node == "Aggregate":
             return self._s_loop(e.func, e.comp, env, out, ind)
         if node == "Comprehension":
             return self._s_loop("list", e, env, out, ind)
@@ -438,6 +442,45 @@ class ExprCompiler:
             return list(e.args)
         return None
 
+    def _s_bind(self, env: Env, name: str) -> tuple[Env, str]:
+        """A variable of a loop written out: its Python name is ``v_NAME``, or ``wN_NAME``
+        (N its number) where ``v_NAME`` is bound already (a parameter, a variable of a
+        loop around): a statement's loop variable is not a comprehension's own, and
+        would overwrite it."""
+        taken = env.lookup(name) is not None
+        inner = env.bind(name)
+        if not taken:
+            return inner, f"v_{name}"
+        var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
+        return inner, var
+
+    def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``connected(x for x in REL(START) if COND)`` as loops (what helpers._connected
+        does, with the condition in place of a call of a lambda per cell)."""
+        cl = e.comp.clauses[0]
+        start = cl.iter.args[0]
+        s = self._s(start, env, out, ind)
+        if self.ty(start).tag != "list":
+            s = f"({s},)"
+        s = self._s_name(s, out, ind)
+        found, seen, work, at, near = (self._temp() for _ in range(5))
+        inner, var = self._s_bind(env, cl.var)
+        cond = None
+        if e.comp.cond is not None:
+            cond = self._apart(self._barrier, e.comp.cond, inner)
+        keep = [f"{found}.append({var})"] if cond is None else [f"if {cond}:", f"    {found}.append({var})"]
+        step = [f"{seen}.add({var})"] + keep
+        lines = [f"{found} = []", f"{seen} = set()",
+                 f"for {var} in {s}:", f"    if {var} is not None and {var} not in {seen}:",
+                 *("        " + x for x in step),
+                 f"{work} = len({s})",
+                 f"for {at} in {found}:", f"    {near} = REL_{cl.iter.func}[{at}]",
+                 f"    {work} += len({near})", f"    for {var} in {near}:",
+                 f"        if {var} not in {seen}:", *("            " + x for x in step),
+                 f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
+        out.extend(ind + x for x in lines)
+        return found
+
     def _s_name(self, text: str, out: list[str], ind: str) -> str:
         """A name for a value (a new s_N, unless the text is a name)."""
         if _NAME.fullmatch(text):
@@ -470,7 +513,7 @@ class ExprCompiler:
                     if self.avail is not None:
                         self.avail = dict(self.avail)  # the rest may not run
                     self.loops.append(loop)
-                inner = inner.bind(cl.var)
+                inner, var = self._s_bind(inner, cl.var)
                 loop.ids.add(inner.ids[cl.var])
                 size = None if calls else self._fixed_size(cl.iter)
                 if size is not None and self.free * size <= _FREE_LOOPS:
@@ -480,7 +523,7 @@ class ExprCompiler:
                     out.append(f"{cur}R.work -= len({it})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                 heads.append((len(out), cur))
-                out.append(f"{cur}for v_{cl.var} in {it}:")
+                out.append(f"{cur}for {var} in {it}:")
                 cur += "    "
             body = len(out)
             cond = None
