@@ -82,6 +82,7 @@ _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "su
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
 # a name or a number in parentheses that are not a call's (see ExprCompiler._key)
 _PARENS = re.compile(r"(?<![\w\])])\((v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
+_ONCE = re.compile(r"\(*once_\d+\)*")
 _KEPT_NAME = re.compile(r"\b(?:once|lazy)_\d+\b")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
@@ -157,6 +158,7 @@ class ExprCompiler:
         self.has_loop: dict[int, bool] = {}
         self.deps: dict[str, tuple] = {}
         self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
+        self.cdepth = 0     # branches around the place compiled (code that may not run)
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -229,6 +231,7 @@ class ExprCompiler:
         self.loops = []
         self.wraps: list[tuple[str, str]] = []
         self.pre, self.temps = {}, 0
+        self.cdepth = 0
         self.deps: dict[str, tuple] = {}  # a once_N or lazy_N: the variables its value depends on
 
     def _once(self, text: str, env: Env, since: int) -> str:
@@ -249,12 +252,18 @@ class ExprCompiler:
         n = self.calls_seen = self.calls_seen + 1
         if self.no_walrus:
             return text
-        name = self._lazy(key, set(ids), n)
-        if name is not None:
+        lazy = self._lazy(key, set(ids), n)
+        if lazy is not None:
+            name, owner, new = lazy
             self.deps[name] = ids
             if not self.no_first:
                 self.avail[key] = name
             self.binds += 1
+            if name in owner.eager:
+                return name
+            if new and owner is self.loops[-1] and self.cdepth == owner.cdepth and owner.first is not None:
+                owner.eager[name] = text  # computed before the loop when it has a turn
+                return name
             return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
         if self.no_first or len(self.avail) >= _AVAIL_MAX:
             return text
@@ -284,16 +293,17 @@ class ExprCompiler:
                 return text
             text = bare
 
-    def _lazy(self, key, ids: set[int], n: int) -> str | None:
+    def _lazy(self, key, ids: set[int], n: int):
         """The name that keeps the call's value for the turns of the outermost
         comprehension around here whose variables (and those of the ones inside it
-        around here) the call does not depend on, or None."""
+        around here) the call does not depend on, that comprehension, and whether the
+        name is new; or None."""
         best = None
         for loop in reversed(self.loops):
             if loop.barrier:
                 break
             if key in loop.kept:
-                return loop.kept[key]
+                return loop.kept[key], loop, False
             if loop.ids & ids:
                 break
             if loop.walrus:
@@ -301,15 +311,17 @@ class ExprCompiler:
         if best is None:
             return None
         name = best.kept[key] = f"lazy_{n}"
-        return name
+        return name, best, True
 
     def _apart(self, fn, *args):
         """``fn(*args)`` for code that may not run (a branch, a loop's body): the calls
         it evaluates are not known to have run after it."""
         saved = None if self.avail is None else dict(self.avail)
+        self.cdepth += 1
         try:
             return fn(*args)
         finally:
+            self.cdepth -= 1
             if saved is not None:
                 self.avail = saved
 
@@ -320,9 +332,11 @@ class ExprCompiler:
         arguments, or not at all)."""
         saved = self.no_walrus, self.no_first
         self.no_walrus, self.no_first = self.no_walrus or not walrus, True
+        self.cdepth += 1
         try:
             return fn(*args)
         finally:
+            self.cdepth -= 1
             self.no_walrus, self.no_first = saved
 
     # ------------------------------------------------------------ statement form
@@ -522,6 +536,9 @@ class ExprCompiler:
                     it = self._s_name(it, out, cur)
                     out.append(f"{cur}R.work -= len({it})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                if len(comp.clauses) == 1:  # kept values may be computed before it
+                    it = loop.first = self._s_name(it, out, cur)
+                    loop.cdepth = self.cdepth
                 heads.append((len(out), cur))
                 out.append(f"{cur}for {var} in {it}:")
                 cur += "    "
@@ -535,7 +552,11 @@ class ExprCompiler:
                     cond = self._s(comp.cond, inner, out, cur)
                 out.append(f"{cur}if {cond}:")
                 cur += "    "
-            el = None if kind == "count" else self._s(comp.elem, inner, out, cur)
+            self.cdepth += cond is not None  # the element is computed where the condition holds
+            try:
+                el = None if kind == "count" else self._s(comp.elem, inner, out, cur)
+            finally:
+                self.cdepth -= cond is not None
             simple = len(heads) == 1 and len(out) == body + (cond is not None)
             if kind == "list" and simple:  # a Python comprehension: no statement inside
                 start, _ = heads[0]
@@ -553,8 +574,10 @@ class ExprCompiler:
                 out.insert(start, f"{ind}{res} = {_START[kind]}")
             else:
                 start = len(out) - 1
-            for name in loop.kept.values():  # calls kept for the loop's turns
-                out.insert(start, f"{ind}{name} = _NOT_YET")
+            kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
+            if loop.eager:  # computed at the loop's first turn whatever happens: before it
+                kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
+            out[start:start] = kept  # calls kept for the loop's turns
             self.binds += len(loop.kept)
             if kind in ("min", "max"):
                 out.append(f"{ind}if {res} is _NOT_YET: _{kind}([])")
@@ -625,8 +648,8 @@ class ExprCompiler:
             text = f"CELL_NAME[{obj}]"
         else:
             text = f"C_{e.name}[{obj}]"
-        if _SIMPLE_ARG.fullmatch(obj) or _KEPT.fullmatch(obj):
-            return text  # as cheap as a name of a value kept
+        if _SIMPLE_ARG.fullmatch(obj) or _ONCE.fullmatch(obj):
+            return text  # an attribute of a name: as cheap as a name of a value kept
         return self._pure(e, env, text, since)
 
     def _CellAt(self, e, env):
@@ -650,10 +673,14 @@ class ExprCompiler:
         if self.avail is None:
             return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
         cond, yes, no = self._test(e.cond, env)  # in the order Python evaluates them
-        self.avail = dict(yes)
-        then = self.expr(e.then, env)
-        self.avail = dict(no)
-        other = self.expr(e.other, env)
+        self.cdepth += 1
+        try:
+            self.avail = dict(yes)
+            then = self.expr(e.then, env)
+            self.avail = dict(no)
+            other = self.expr(e.other, env)
+        finally:
+            self.cdepth -= 1
         self.avail = _common(yes, no)
         return f"({then} if {cond} else {other})"
 
@@ -663,7 +690,11 @@ class ExprCompiler:
         if e.node == "BinOp" and e.op in ("and", "or"):
             a, a_yes, a_no = self._test(e.left, env)
             self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
-            b, b_yes, b_no = self._test(e.right, env)
+            self.cdepth += 1
+            try:
+                b, b_yes, b_no = self._test(e.right, env)
+            finally:
+                self.cdepth -= 1
             if e.op == "and":
                 return f"({a} and {b})", b_yes, _common(a_no, b_no)
             return f"({a} or {b})", _common(a_yes, b_yes), b_no
@@ -987,6 +1018,12 @@ class _Loop:
         self.ids: set[int] = set()
         self.walrus, self.barrier = walrus, barrier
         self.kept: dict = {}
+        # a loop written out with one 'for' (see ExprCompiler._s_loop): the name of its
+        # iterable, how deep in branches its body starts, and the kept values computed
+        # before it (its first turn computes them whatever happens: name -> text)
+        self.first: str | None = None
+        self.cdepth = 0
+        self.eager: dict[str, str] = {}
 
 
 # the statement form of an aggregate (see ExprCompiler._s_loop): the first value of the

@@ -425,3 +425,16 @@ def test_connected_written_out_finds_the_same_cells(monkeypatch):
     # hidden: c < 3 makes 8 cells, r < 3 and c > 1 six, and x.r is the parameter's row, 1
     assert fast == plain and game_vars(fast) == {"x": 0 * 100 + 16, "y": (8 * 100 + 6 + 1) * 10 + 1}
     assert "<lambda>" not in nested_code(prog, "near")
+
+
+def test_a_kept_value_is_computed_before_the_loop_only_where_every_turn_needs_it(monkeypatch):
+    # shift(2) is needed by every turn: computed before the loop (when it has a turn);
+    # ratio(0) only where c.value > 9, which never holds: never computed (it would fail)
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function early(): int = sum(shift(2) + c.value for c in items(pile))\n"
+                                  "function late(): int = sum(if c.value > 9 then ratio(0) else shift(1) for c in items(pile))\n"
+                                  "function never(): int = sum(ratio(0) for c in items(out) if c.value > 0)\n"
+                                  "turn {\n  x = early() * 100 + late() + never()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == (5 * 2 + 15) * 100 + 5
+    source = prog.ns["F_early"].__code__
+    assert any(n.startswith("lazy_") for n in source.co_varnames)
