@@ -107,7 +107,7 @@ STRICT = False
 # an argument whose text may be repeated when a function is inlined: a name (a local),
 # a number,
 # a string or a constant (evaluating it again costs nothing and cannot fail)
-_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
 
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
@@ -495,6 +495,21 @@ class ExprCompiler:
         out.extend(ind + x for x in lines)
         return found
 
+    def _joined(self, e, env: Env):
+        """``a + b`` of two lists, also as the body of an inlined function (its arguments
+        names or constants: see _may_expand), and the names the body reads; else None."""
+        if e.node == "Call" and e.func in self.inline:
+            body = self.c.functions[e.func].body
+            simple = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
+            if body.node == "BinOp" and all(_SIMPLE_ARG.fullmatch(a) for a in simple):
+                params = self.c.functions[e.func].params
+                return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
+                                              ids=env.ids))
+            return None, env
+        if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
+            return e, env
+        return None, env
+
     def _s_name(self, text: str, out: list[str], ind: str) -> str:
         """A name for a value (a new s_N, unless the text is a name)."""
         if _NAME.fullmatch(text):
@@ -514,10 +529,10 @@ class ExprCompiler:
         try:
             inner, cur = env, ind
             for i, cl in enumerate(comp.clauses):
-                joined = cl.iter.node == "BinOp" and cl.iter.op == "+" and self.ty(cl.iter).tag == "list"
+                where, at = self._joined(cl.iter, inner)
+                joined = where is not None
                 if joined:  # 'for x in a + b': the two lists counted as _cat counts them
-                    parts = [self._s_name(self._s(x, inner, out, cur), out, cur)
-                             for x in (cl.iter.left, cl.iter.right)]
+                    parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
                     out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                     it = f"{parts[0]} + {parts[1]}"
