@@ -82,8 +82,7 @@ _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "su
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
 # a name or a number in parentheses that are not a call's (see ExprCompiler._key)
 _PARENS = re.compile(r"(?<![\w\])])\((v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
-_ONCE = re.compile(r"\(*once_\d+\)*")
-_KEPT_NAME = re.compile(r"\b(?:once|lazy)_\d+\b")
+_KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
 
@@ -92,6 +91,9 @@ _CALL = re.compile(r"[A-Za-z_]\w*\(")
 _AVAIL_MAX = 256
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
+
+_SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
+_SPLICE_DEPTH = 2  # bodies written in place in one another at most
 
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
 
@@ -107,7 +109,7 @@ STRICT = False
 # an argument whose text may be repeated when a function is inlined: a name (a local),
 # a number,
 # a string or a constant (evaluating it again costs nothing and cannot fail)
-_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
 
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
@@ -156,6 +158,8 @@ class ExprCompiler:
         self.pre: dict[int, str] = {}      # statement form: nodes already computed (see _s_kids)
         self.temps = 0                     # statement form: s_N names made so far
         self.has_loop: dict[int, bool] = {}
+        self.spliced: set[str] = set()     # functions written in place (see splice)
+        self.splicing = 0                  # bodies being written in place around here
         self.deps: dict[str, tuple] = {}
         self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
         self.cdepth = 0     # branches around the place compiled (code that may not run)
@@ -237,8 +241,8 @@ class ExprCompiler:
     def _once(self, text: str, env: Env, since: int) -> str:
         """A call's text, or the name of its value (see root); ``since``: how many
         names were bound before its text was made."""
-        if self.avail is None or (self.temps and _TEMP.search(text)):
-            return text  # a name of the statement form holds a value of its own place
+        if self.avail is None:
+            return text
         plain = self._key(text, since)
         ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
         ids += tuple(int(n) for n in _WNAME.findall(text))
@@ -373,12 +377,45 @@ class ExprCompiler:
         known = self.has_loop.get(id(e))
         if known is None:
             known = self.has_loop[id(e)] = any(
-                n.node in ("Comprehension", "Aggregate") for n in ir.walk(e))
+                n.node in ("Comprehension", "Aggregate") or (n.node == "Call" and n.func in self.spliced)
+                for n in ir.walk(e))
         return known
 
+    def splice(self, names: set[str]) -> None:
+        """The functions whose bodies the statement form writes in place of their calls
+        (see _s_call): the caller (compile.Program) gives those that count no calls and
+        keep no values (see Program._kept_functions: they take a list); here, the
+        small ones with a loop that are not expanded as expressions already."""
+        fs = self.c.functions
+        self.spliced = {n for n in names if n not in self.inline and self._looped(fs[n].body)
+                        and sum(1 for _ in ir.walk(fs[n].body)) <= _SPLICE_MAX}
+        self.has_loop = {}
+
+    def _s_call(self, e, env: Env, out: list[str], ind: str) -> str:
+        """A call of a rule function written in place: its arguments computed in order
+        (as a call computes them) into names, then its body, its loops' variables
+        named apart (they must not overwrite the caller's)."""
+        fd = self.c.functions[e.func]
+        args = []
+        for a in e.args:
+            v = self._s(a, env, out, ind)
+            if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
+                v = self._s_name(v, out, ind)
+            args.append(v)
+        inner = Env(subst={p.name: v for p, v in zip(fd.params, args)}, ids=env.ids)
+        self.splicing += 1
+        try:
+            return self._s(fd.body, inner, out, ind)
+        finally:
+            self.splicing -= 1
+
     def _temp(self) -> str:
+        """A new name of the statement form; its value may change with the variables of
+        the loops around its place (what it depends on, for values computed once)."""
         self.temps += 1
-        return f"s_{self.temps}"
+        name = f"s_{self.temps}"
+        self.deps[name] = tuple(i for loop in self.loops for i in loop.ids)
+        return name
 
     def _s(self, e, env: Env, out: list[str], ind: str) -> str:
         """Statements (appended to ``out``, indented by ``ind``) computing e, and the
@@ -412,11 +449,13 @@ class ExprCompiler:
             other = self._apart(self._s, e.other, env, out, ind + "    ")
             out.append(f"{ind}    {t} = {other}")
             return t
-        kids = self._kids(e)
-        if not kids:
+        if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH:
+            return self._s_call(e, env, out, ind)
+        looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
+        if not looped:  # (a call written in place too deep is a call)
             return self.expr(e, env)
         # the operands up to the last one with a loop are computed first, in order
-        last = max(i for i, k in enumerate(kids) if self._looped(k))
+        kids, last = self._kids(e), looped[-1]
         done = []
         try:
             for k in kids[:last + 1]:
@@ -461,7 +500,7 @@ class ExprCompiler:
         (N its number) where ``v_NAME`` is bound already (a parameter, a variable of a
         loop around): a statement's loop variable is not a comprehension's own, and
         would overwrite it."""
-        taken = env.lookup(name) is not None
+        taken = env.lookup(name) is not None or self.splicing > 0
         inner = env.bind(name)
         if not taken:
             return inner, f"v_{name}"
@@ -663,7 +702,7 @@ class ExprCompiler:
             text = f"CELL_NAME[{obj}]"
         else:
             text = f"C_{e.name}[{obj}]"
-        if _SIMPLE_ARG.fullmatch(obj) or _ONCE.fullmatch(obj):
+        if _SIMPLE_ARG.fullmatch(obj) and "lazy_" not in obj:
             return text  # an attribute of a name: as cheap as a name of a value kept
         return self._pure(e, env, text, since)
 

@@ -425,6 +425,10 @@ class Program:
     def _function_source(self, gen: ExprCompiler, recursive: set[str]) -> str:
         c = self.checked
         counted = self._counted_functions(gen, recursive)
+        if gen.optimize:  # what the statement form may write in place of calls (never kept)
+            fs = c.functions
+            gen.splice({n for n in fs if n not in recursive | counted
+                        and any(p.type.name == "list" for p in fs[n].params)})
         bodies, steps = {}, {}
         for name, f in c.functions.items():
             env = Env({p.name for p in f.params})

@@ -438,3 +438,23 @@ def test_a_kept_value_is_computed_before_the_loop_only_where_every_turn_needs_it
     assert fast == plain and game_vars(fast)["x"] == (5 * 2 + 15) * 100 + 5
     source = prog.ns["F_early"].__code__
     assert any(n.startswith("lazy_") for n in source.co_varnames)
+
+
+def test_a_function_written_in_place_keeps_its_names_apart(monkeypatch):
+    # tally takes a list: the fast code writes its body in place of the calls made where
+    # loops are written out; its loop's k must not overwrite the caller's k, and its
+    # argument is computed once, as a call computes it
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function tally(ks: list of int): int = sum(k * 10 for k in ks) + size(ks)\n"
+                                  "function spread(): int = sum(tally([k, k + 1]) + k for k in 1..3)\n"
+                                  "turn {\n  x = spread()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == sum((2 * k + 1) * 10 + 2 + k for k in (1, 2, 3))
+    assert "F_tally" not in prog.ns["F_spread"].__code__.co_names
+
+
+def test_an_error_in_a_function_written_in_place_is_located_in_that_function(monkeypatch):
+    fast, plain, _ = once_both(monkeypatch,
+                               "function split(ks: list of int): int = sum(10 / k for k in ks)\n"
+                               "function spread(): int = sum(split([k - 2]) for k in 1..3)\n"
+                               "turn {\n  x = spread()\n}\nend when x > 0\n", strict=False)
+    assert fast == plain and plain[1] == "function split" and "division by zero" in plain[0]
