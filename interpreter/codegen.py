@@ -243,12 +243,7 @@ class ExprCompiler:
         names were bound before its text was made."""
         if self.avail is None:
             return text
-        plain = self._key(text, since)
-        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
-        ids += tuple(int(n) for n in _WNAME.findall(text))
-        for kept in _KEPT_NAME.findall(plain):  # a value computed once: what it depends on
-            ids += self.deps.get(kept, ())
-        key = (plain, ids)
+        key, ids = self._call_key(text, env, since)
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
@@ -277,6 +272,16 @@ class ExprCompiler:
             self.binds += 1
             return self._wrapped(f"({name} := {text})", text)
         return text
+
+    def _call_key(self, text: str, env: Env, since: int):
+        """What tells a value apart (see _once): its text without the names the second
+        pass binds, and the numbers of the variables it depends on."""
+        plain = self._key(text, since)
+        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
+        ids += tuple(int(n) for n in _WNAME.findall(text))
+        for kept in _KEPT_NAME.findall(plain):  # a value computed once: what it depends on
+            ids += self.deps.get(kept, ())
+        return (plain, ids), ids
 
     def _wrapped(self, text: str, plain: str) -> str:
         """``text``, noting that it stands for ``plain``: the second pass binds names
@@ -373,41 +378,70 @@ class ExprCompiler:
             self.pre, self.temps = {}, 0
 
     def _looped(self, e) -> bool:
-        """Whether e holds a comprehension or an aggregate (a loop)."""
+        """Whether e holds a comprehension or an aggregate (a loop), or, in a loop
+        written out, a call of a function written in place (see _s_call)."""
         known = self.has_loop.get(id(e))
         if known is None:
-            known = self.has_loop[id(e)] = any(
-                n.node in ("Comprehension", "Aggregate") or (n.node == "Call" and n.func in self.spliced)
-                for n in ir.walk(e))
-        return known
+            found = {n.node if n.node != "Call" or n.func not in self.spliced else "spliced" for n in ir.walk(e)}
+            known = self.has_loop[id(e)] = (bool(found & {"Comprehension", "Aggregate"}), "spliced" in found)
+        return known[0] or (known[1] and bool(self.loops))
 
     def splice(self, names: set[str]) -> None:
         """The functions whose bodies the statement form writes in place of their calls
         (see _s_call): the caller (compile.Program) gives those that count no calls and
-        keep no values (see Program._kept_functions: they take a list); here, the
-        small ones with a loop that are not expanded as expressions already."""
+        keep no values by arguments; here, the small ones with a loop or a call that are
+        not expanded as expressions already."""
         fs = self.c.functions
-        self.spliced = {n for n in names if n not in self.inline and self._looped(fs[n].body)
+        self.spliced = set()
+        self.has_loop = {}
+        self.spliced = {n for n in names if n not in self.inline
+                        and any(x.node in ("Comprehension", "Aggregate", "Call") for x in ir.walk(fs[n].body))
                         and sum(1 for _ in ir.walk(fs[n].body)) <= _SPLICE_MAX}
         self.has_loop = {}
 
     def _s_call(self, e, env: Env, out: list[str], ind: str) -> str:
         """A call of a rule function written in place: its arguments computed in order
-        (as a call computes them) into names, then its body, its loops' variables
-        named apart (they must not overwrite the caller's)."""
+        (as a call computes them), then its body, its loops' variables named apart (they
+        must not overwrite the caller's): in a loop, where it depends on the loop's
+        variables. A call outside loops, made again, or kept for a loop's turns (see
+        root) stays a call computed once; the value of one written in place serves where
+        the same call is made again in the turn."""
+        since = len(self.wraps)
+        args = [self._s(a, env, out, ind) for a in e.args]
+        text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
+        key = None
+        if self.avail is not None:
+            key, ids = self._call_key(text, env, since)
+            name = self.avail.get(key)
+            if name is not None:
+                self.found.add(name)
+                return name
+            if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
+                return self._once(text, env, since)
         fd = self.c.functions[e.func]
-        args = []
-        for a in e.args:
-            v = self._s(a, env, out, ind)
-            if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
-                v = self._s_name(v, out, ind)
-            args.append(v)
-        inner = Env(subst={p.name: v for p, v in zip(fd.params, args)}, ids=env.ids)
+        names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
+        inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids)
         self.splicing += 1
         try:
-            return self._s(fd.body, inner, out, ind)
+            value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
         finally:
             self.splicing -= 1
+        if key is not None and len(self.avail) < _AVAIL_MAX:
+            self.avail[key] = value
+        return value
+
+    def _keepable(self, key, ids: set[int]) -> bool:
+        """Whether a call would be kept for the turns of a loop around (see _lazy)."""
+        for loop in reversed(self.loops):
+            if loop.barrier:
+                return False
+            if key in loop.kept:
+                return True
+            if loop.ids & ids:
+                return False
+            if loop.walrus:
+                return True
+        return False
 
     def _temp(self) -> str:
         """A new name of the statement form; its value may change with the variables of

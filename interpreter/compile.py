@@ -425,21 +425,13 @@ class Program:
     def _function_source(self, gen: ExprCompiler, recursive: set[str]) -> str:
         c = self.checked
         counted = self._counted_functions(gen, recursive)
-        if gen.optimize:  # what the statement form may write in place of calls (never kept)
-            fs = c.functions
-            gen.splice({n for n in fs if n not in recursive | counted
-                        and any(p.type.name == "list" for p in fs[n].params)})
-        bodies, steps = {}, {}
-        for name, f in c.functions.items():
-            env = Env({p.name for p in f.params})
-            if gen is self.exprc:
-                body = self._gen(f.body, env)
-            else:  # the fast code: loops written out as statements (see ExprCompiler.lines)
-                steps[name], body = gen.lines(f.body, env)
-            if body is not None:
-                bodies[name] = body
+        bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
         kept = self._kept_functions(texts, recursive | counted) if gen.optimize else set()
+        if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
+            gen.splice(set(c.functions) - recursive - counted - kept)
+            if gen.spliced:
+                bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
             params = [p.name for p in c.functions[name].params]
@@ -469,6 +461,20 @@ class Program:
             else:
                 sources.append(f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n")
         return "\n".join(sources)
+
+    def _function_bodies(self, gen: ExprCompiler) -> tuple[dict, dict]:
+        """Every function's body: its Python text, and for the fast code the statements
+        before it (see ExprCompiler.lines)."""
+        bodies, steps = {}, {}
+        for name, f in self.checked.functions.items():
+            env = Env({p.name for p in f.params})
+            if gen is self.exprc:
+                body = self._gen(f.body, env)
+            else:  # the fast code: loops written out as statements
+                steps[name], body = gen.lines(f.body, env)
+            if body is not None:
+                bodies[name] = body
+        return bodies, steps
 
     def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> set[str]:
         """The functions whose fast code reads nothing of the state (only their
