@@ -155,12 +155,12 @@ class ExprCompiler:
         self.iters = 0                     # first iterables computed before their loops
         self.loops: list[_Loop] = []       # the comprehensions around the place compiled
         self.wraps: list[tuple[str, str]] = []  # see _wrapped
-        self.pre: dict[int, str] = {}      # statement form: nodes already computed (see _s_kids)
+        self.pre: dict[int, str] = {}      # statement form: operands already computed (see _s)
         self.temps = 0                     # statement form: s_N names made so far
-        self.has_loop: dict[int, bool] = {}
+        self.has_loop: dict[int, tuple] = {}  # see _looped
         self.spliced: set[str] = set()     # functions written in place (see splice)
         self.splicing = 0                  # bodies being written in place around here
-        self.deps: dict[str, tuple] = {}
+        self.deps: dict[str, tuple] = {}    # see _start
         self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
         self.cdepth = 0     # branches around the place compiled (code that may not run)
 
@@ -236,7 +236,8 @@ class ExprCompiler:
         self.wraps: list[tuple[str, str]] = []
         self.pre, self.temps = {}, 0
         self.cdepth = 0
-        self.deps: dict[str, tuple] = {}  # a once_N or lazy_N: the variables its value depends on
+        # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
+        self.deps: dict[str, tuple] = {}
 
     def _once(self, text: str, env: Env, since: int) -> str:
         """A call's text, or the name of its value (see root); ``since``: how many
@@ -392,8 +393,6 @@ class ExprCompiler:
         keep no values by arguments; here, the small ones with a loop or a call that are
         not expanded as expressions already."""
         fs = self.c.functions
-        self.spliced = set()
-        self.has_loop = {}
         self.spliced = {n for n in names if n not in self.inline
                         and any(x.node in ("Comprehension", "Aggregate", "Call") for x in ir.walk(fs[n].body))
                         and sum(1 for _ in ir.walk(fs[n].body)) <= _SPLICE_MAX}
