@@ -323,9 +323,9 @@ def test_what_reads_the_state_in_fast_code_is_seen():
 def test_a_call_whose_argument_is_a_value_of_the_turn_is_made_at_every_turn(monkeypatch):
     # shift(c.value) is computed once per turn (once_N); the call of shift with that value
     # depends on the turn too: it must not be kept for the loop's other turns
-    fast, plain, prog = once_both(monkeypatch, "function chained(): int =\n"
-                                  "  sum(shift(c.value) * 100 + shift(shift(c.value)) for c in items(pile))\n"
-                                  "turn {\n  x = chained()\n}\nend when x > 0\n")
+    fast, plain, _ = once_both(monkeypatch, "function chained(): int =\n"
+                               "  sum(shift(c.value) * 100 + shift(shift(c.value)) for c in items(pile))\n"
+                               "turn {\n  x = chained()\n}\nend when x > 0\n")
     # out is empty: shift(k) = k
     assert fast == plain and game_vars(fast)["x"] == sum(v * 100 + v for v in range(1, 6))
 
@@ -393,11 +393,11 @@ def test_an_aggregate_that_would_fail_later_fails_as_without_the_fast_code(monke
 def test_a_loop_variable_does_not_overwrite_a_name_it_hides(monkeypatch):
     # the loops' c hides the parameter c (and the outer loop's c): after each loop, c is
     # the one around it again
-    fast, plain, prog = once_both(monkeypatch,
-                                  "function hidden(c: int): int = count(c for c in 1..3) * 100 + c\n"
-                                  "function layered(): int = sum(count(c for c in 1..2 if c > 0) * 10 + c for c in 1..3)\n"
-                                  "function walked(c: int): int = sum(sum(c for c in 1..c) * 10 + c for c in 1..c)\n"
-                                  "turn {\n  x = hidden(7)\n  y = layered() * 1000 + walked(3)\n}\nend when x > 0\n")
+    fast, plain, _ = once_both(monkeypatch,
+                               "function hidden(c: int): int = count(c for c in 1..3) * 100 + c\n"
+                               "function layered(): int = sum(count(c for c in 1..2 if c > 0) * 10 + c for c in 1..3)\n"
+                               "function walked(c: int): int = sum(sum(c for c in 1..c) * 10 + c for c in 1..c)\n"
+                               "turn {\n  x = hidden(7)\n  y = layered() * 1000 + walked(3)\n}\nend when x > 0\n")
     assert fast == plain
     assert game_vars(fast) == {"x": 307, "y": sum(20 + c for c in (1, 2, 3)) * 1000
                                + sum(sum(range(1, c + 1)) * 10 + c for c in (1, 2, 3))}
