@@ -68,9 +68,21 @@ class Env:
 
 # a comprehension variable or function parameter in generated text (for _once's keys)
 _VNAME = re.compile(r"\bv_(\w+)")
+# a loop variable of the statement form named by its number (see ExprCompiler._s_bind)
+_WNAME = re.compile(r"\bw(\d+)_\w+")
+
+# a value the statement form of the fast code computed before (see ExprCompiler.lines)
+_TEMP = re.compile(r"\bs_\d+\b")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+
+# built-ins whose value is worth computing once (see ExprCompiler._pure)
+_PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
 
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+# a name or a number in parentheses that are not a call's (see ExprCompiler._key)
+_PARENS = re.compile(r"(?<![\w\])])\((v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
+_KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")
 
@@ -79,6 +91,9 @@ _CALL = re.compile(r"[A-Za-z_]\w*\(")
 _AVAIL_MAX = 256
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
+
+_SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
+_SPLICE_DEPTH = 2  # bodies written in place in one another at most
 
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
 
@@ -94,7 +109,7 @@ STRICT = False
 # an argument whose text may be repeated when a function is inlined: a name (a local),
 # a number,
 # a string or a constant (evaluating it again costs nothing and cannot fail)
-_SIMPLE_ARG = re.compile(r"\(*(v_\w+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n)\)*")
 
 # function bodies made only of these nodes may be inlined at their call sites: they
 # bind no variables, so an argument's text cannot be captured by a comprehension
@@ -140,6 +155,14 @@ class ExprCompiler:
         self.iters = 0                     # first iterables computed before their loops
         self.loops: list[_Loop] = []       # the comprehensions around the place compiled
         self.wraps: list[tuple[str, str]] = []  # see _wrapped
+        self.pre: dict[int, str] = {}      # statement form: operands already computed (see _s)
+        self.temps = 0                     # statement form: s_N names made so far
+        self.has_loop: dict[int, tuple] = {}  # see _looped
+        self.spliced: set[str] = set()     # functions written in place (see splice)
+        self.splicing = 0                  # bodies being written in place around here
+        self.deps: dict[str, tuple] = {}    # see _start
+        self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
+        self.cdepth = 0     # branches around the place compiled (code that may not run)
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -211,14 +234,17 @@ class ExprCompiler:
         self.no_walrus = self.no_first = False
         self.loops = []
         self.wraps: list[tuple[str, str]] = []
+        self.pre, self.temps = {}, 0
+        self.cdepth = 0
+        # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
+        self.deps: dict[str, tuple] = {}
 
     def _once(self, text: str, env: Env, since: int) -> str:
         """A call's text, or the name of its value (see root); ``since``: how many
         names were bound before its text was made."""
         if self.avail is None:
             return text
-        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
-        key = (self._key(text, since), ids)
+        key, ids = self._call_key(text, env, since)
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
@@ -226,19 +252,37 @@ class ExprCompiler:
         n = self.calls_seen = self.calls_seen + 1
         if self.no_walrus:
             return text
-        name = self._lazy(key, set(ids), n)
-        if name is not None:
+        lazy = self._lazy(key, set(ids), n)
+        if lazy is not None:
+            name, owner, new = lazy
+            self.deps[name] = ids
             if not self.no_first:
                 self.avail[key] = name
             self.binds += 1
+            if name in owner.eager:
+                return name
+            if new and owner is self.loops[-1] and self.cdepth == owner.cdepth and owner.first is not None:
+                owner.eager[name] = text  # computed before the loop when it has a turn
+                return name
             return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
         if self.no_first or len(self.avail) >= _AVAIL_MAX:
             return text
         name = self.avail[key] = f"once_{n}"
+        self.deps[name] = ids
         if self.used is not None and name in self.used:
             self.binds += 1
             return self._wrapped(f"({name} := {text})", text)
         return text
+
+    def _call_key(self, text: str, env: Env, since: int):
+        """What tells a value apart (see _once): its text without the names the second
+        pass binds, and the numbers of the variables it depends on."""
+        plain = self._key(text, since)
+        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
+        ids += tuple(int(n) for n in _WNAME.findall(text))
+        for kept in _KEPT_NAME.findall(plain):  # a value computed once: what it depends on
+            ids += self.deps.get(kept, ())
+        return (plain, ids), ids
 
     def _wrapped(self, text: str, plain: str) -> str:
         """``text``, noting that it stands for ``plain``: the second pass binds names
@@ -253,18 +297,23 @@ class ExprCompiler:
         for wrapped, plain in reversed(self.wraps[since:]):  # the outer ones first
             if wrapped in text:
                 text = text.replace(wrapped, plain)
-        return text
+        while True:  # '(v_c)' and 'v_c' are one value (an inlined function's argument)
+            bare = _PARENS.sub(r"\1", text)
+            if bare == text:
+                return text
+            text = bare
 
-    def _lazy(self, key, ids: set[int], n: int) -> str | None:
+    def _lazy(self, key, ids: set[int], n: int):
         """The name that keeps the call's value for the turns of the outermost
         comprehension around here whose variables (and those of the ones inside it
-        around here) the call does not depend on, or None."""
+        around here) the call does not depend on, that comprehension, and whether the
+        name is new; or None."""
         best = None
         for loop in reversed(self.loops):
             if loop.barrier:
                 break
             if key in loop.kept:
-                return loop.kept[key]
+                return loop.kept[key], loop, False
             if loop.ids & ids:
                 break
             if loop.walrus:
@@ -272,15 +321,17 @@ class ExprCompiler:
         if best is None:
             return None
         name = best.kept[key] = f"lazy_{n}"
-        return name
+        return name, best, True
 
     def _apart(self, fn, *args):
         """``fn(*args)`` for code that may not run (a branch, a loop's body): the calls
         it evaluates are not known to have run after it."""
         saved = None if self.avail is None else dict(self.avail)
+        self.cdepth += 1
         try:
             return fn(*args)
         finally:
+            self.cdepth -= 1
             if saved is not None:
                 self.avail = saved
 
@@ -291,12 +342,347 @@ class ExprCompiler:
         arguments, or not at all)."""
         saved = self.no_walrus, self.no_first
         self.no_walrus, self.no_first = self.no_walrus or not walrus, True
+        self.cdepth += 1
         try:
             return fn(*args)
         finally:
+            self.cdepth -= 1
             self.no_walrus, self.no_first = saved
 
+    # ------------------------------------------------------------ statement form
+    def lines(self, e, env: Env) -> tuple[list[str], str]:
+        """The fast code of a whole expression as Python statements and the text of its
+        value after them (``([], text)`` when it has no loop to write out: then ``text``
+        is what ``root`` gives). Aggregates (``any``, ``all``, ``sum``, ``count``,
+        ``min``, ``max``, ``first``, ``last``) and comprehensions become ``for`` loops
+        that stop where the expression stops (``any`` at the first true element...), with
+        no generator frame per element, and count the work budget in place
+        (``R.work -= len(s_N)``, no call of ``_it``); ``and``, ``or`` and ``if`` around
+        them become ``if`` statements, and the operands evaluated before a loop (an
+        argument of a call, the left side of ``-``...) are computed first, in Python's
+        order, into names ``s_N``. Nothing is evaluated that the expression would not
+        evaluate, in the same order, so the results, the budgets and the calls computed
+        once (see root) are the same as with the expression form."""
+        if not self.optimize or not self._looped(e):
+            return [], self.root(e, env)
+        self._start(None)
+        try:
+            out: list[str] = []
+            text = self._s(e, env, out, "")
+            if self.found:
+                self._start(self.found)
+                out = []
+                text = self._s(e, env, out, "")
+            return out, text
+        finally:
+            self.avail = None
+            self.pre, self.temps = {}, 0
+
+    def _looped(self, e) -> bool:
+        """Whether e holds a comprehension or an aggregate (a loop), or, in a loop
+        written out, a call of a function written in place (see _s_call)."""
+        known = self.has_loop.get(id(e))
+        if known is None:
+            found = {n.node if n.node != "Call" or n.func not in self.spliced else "spliced" for n in ir.walk(e)}
+            known = self.has_loop[id(e)] = (bool(found & {"Comprehension", "Aggregate"}), "spliced" in found)
+        return known[0] or (known[1] and bool(self.loops))
+
+    def splice(self, names: set[str]) -> None:
+        """The functions whose bodies the statement form writes in place of their calls
+        (see _s_call): the caller (compile.Program) gives those that count no calls and
+        keep no values by arguments; here, the small ones with a loop or a call that are
+        not expanded as expressions already."""
+        fs = self.c.functions
+        self.spliced = {n for n in names if n not in self.inline
+                        and any(x.node in ("Comprehension", "Aggregate", "Call") for x in ir.walk(fs[n].body))
+                        and sum(1 for _ in ir.walk(fs[n].body)) <= _SPLICE_MAX}
+        self.has_loop = {}
+
+    def _s_call(self, e, env: Env, out: list[str], ind: str) -> str:
+        """A call of a rule function written in place: its arguments computed in order
+        (as a call computes them), then its body, its loops' variables named apart (they
+        must not overwrite the caller's): in a loop, where it depends on the loop's
+        variables. A call outside loops, made again, or kept for a loop's turns (see
+        root) stays a call computed once; the value of one written in place serves where
+        the same call is made again in the turn."""
+        since = len(self.wraps)
+        args = [self._s(a, env, out, ind) for a in e.args]
+        text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
+        key = None
+        if self.avail is not None:
+            key, ids = self._call_key(text, env, since)
+            name = self.avail.get(key)
+            if name is not None:
+                self.found.add(name)
+                return name
+            if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
+                return self._once(text, env, since)
+        fd = self.c.functions[e.func]
+        names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
+        inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids)
+        self.splicing += 1
+        try:
+            value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
+        finally:
+            self.splicing -= 1
+        if key is not None and len(self.avail) < _AVAIL_MAX:
+            self.avail[key] = value
+        return value
+
+    def _keepable(self, key, ids: set[int]) -> bool:
+        """Whether a call would be kept for the turns of a loop around (see _lazy)."""
+        for loop in reversed(self.loops):
+            if loop.barrier:
+                return False
+            if key in loop.kept:
+                return True
+            if loop.ids & ids:
+                return False
+            if loop.walrus:
+                return True
+        return False
+
+    def _temp(self) -> str:
+        """A new name of the statement form; its value may change with the variables of
+        the loops around its place (what it depends on, for values computed once)."""
+        self.temps += 1
+        name = f"s_{self.temps}"
+        self.deps[name] = tuple(i for loop in self.loops for i in loop.ids)
+        return name
+
+    def _s(self, e, env: Env, out: list[str], ind: str) -> str:
+        """Statements (appended to ``out``, indented by ``ind``) computing e, and the
+        text of e's value after them."""
+        if not self._looped(e):
+            return self.expr(e, env)
+        node = e.node
+        if node == "Aggregate" and e.func in CLOSURES:
+            return self._s_closure(e, env, out, ind)
+        if node == "Aggregate" and e.func == "until":  # a walk that stops: its own helper
+            return self.expr(e, env)
+        if node == "Aggregate":
+            return self._s_loop(e.func, e.comp, env, out, ind)
+        if node == "Comprehension":
+            return self._s_loop("list", e, env, out, ind)
+        if node == "BinOp" and e.op in ("and", "or"):
+            a = self._s(e.left, env, out, ind)
+            t = self._temp()
+            out.append(f"{ind}{t} = {a}")
+            out.append(f"{ind}if {'' if e.op == 'and' else 'not '}{t}:")
+            b = self._apart(self._s, e.right, env, out, ind + "    ")
+            out.append(f"{ind}    {t} = {b}")
+            return t
+        if node == "UnOp":
+            return f"({'not ' if e.op == 'not' else '-'}{self._s(e.operand, env, out, ind)})"
+        if node == "CondExpr":
+            c = self._s(e.cond, env, out, ind)
+            t = self._temp()
+            out.append(f"{ind}if {c}:")
+            then = self._apart(self._s, e.then, env, out, ind + "    ")
+            out.append(f"{ind}    {t} = {then}")
+            out.append(f"{ind}else:")
+            other = self._apart(self._s, e.other, env, out, ind + "    ")
+            out.append(f"{ind}    {t} = {other}")
+            return t
+        if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH:
+            return self._s_call(e, env, out, ind)
+        looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
+        if not looped:  # (a call written in place too deep is a call)
+            return self.expr(e, env)
+        # the operands up to the last one with a loop are computed first, in order
+        kids, last = self._kids(e), looped[-1]
+        done = []
+        try:
+            for k in kids[:last + 1]:
+                v = self._s(k, env, out, ind)
+                if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
+                    t = self._temp()
+                    out.append(f"{ind}{t} = {v}")
+                    v = t
+                self.pre[id(k)] = v
+                done.append(id(k))
+            return self.expr(e, env)
+        finally:
+            for k in done:
+                self.pre.pop(k, None)
+
+    def _kids(self, e) -> list | None:
+        """The operands of e in the order its Python text evaluates them, each once,
+        whatever their values; None when that is not so (an inlined function's body
+        may evaluate an argument late or not at all)."""
+        n = e.node
+        if n == "BinOp" and e.op not in ("and", "or"):
+            return [e.left, e.right]
+        if n == "Index":
+            return [e.obj] if e.index.node == "IntLit" else [e.obj, e.index]
+        if n == "ListLit":
+            return list(e.items)
+        if n == "Attr":
+            return [e.obj] if self.ty(e.obj).tag in ("item", "cell") else None
+        if n == "Call":
+            c, f = self.c, e.func
+            if f in c.functions:
+                return None if f in self.inline else list(e.args)
+            if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+                return None  # its second argument is evaluated first
+            if f in BUILTINS and f in ("cells", "player_count", "turn_number"):
+                return None
+            return list(e.args)
+        return None
+
+    def _s_bind(self, env: Env, name: str) -> tuple[Env, str]:
+        """A variable of a loop written out: its Python name is ``v_NAME``, or ``wN_NAME``
+        (N its number) where ``v_NAME`` is bound already (a parameter, a variable of a
+        loop around): a statement's loop variable is not a comprehension's own, and
+        would overwrite it."""
+        taken = env.lookup(name) is not None or self.splicing > 0
+        inner = env.bind(name)
+        if not taken:
+            return inner, f"v_{name}"
+        var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
+        return inner, var
+
+    def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``connected(x for x in REL(START) if COND)`` as loops (what helpers._connected
+        does, with the condition in place of a call of a lambda per cell)."""
+        cl = e.comp.clauses[0]
+        start = cl.iter.args[0]
+        s = self._s(start, env, out, ind)
+        if self.ty(start).tag != "list":
+            s = f"({s},)"
+        s = self._s_name(s, out, ind)
+        found, seen, work, at, near = (self._temp() for _ in range(5))
+        inner, var = self._s_bind(env, cl.var)
+        cond = None
+        if e.comp.cond is not None:
+            cond = self._apart(self._barrier, e.comp.cond, inner)
+        keep = [f"{found}.append({var})"] if cond is None else [f"if {cond}:", f"    {found}.append({var})"]
+        step = [f"{seen}.add({var})"] + keep
+        lines = [f"{found} = []", f"{seen} = set()",
+                 f"for {var} in {s}:", f"    if {var} is not None and {var} not in {seen}:",
+                 *("        " + x for x in step),
+                 f"{work} = len({s})",
+                 f"for {at} in {found}:", f"    {near} = REL_{cl.iter.func}[{at}]",
+                 f"    {work} += len({near})", f"    for {var} in {near}:",
+                 f"        if {var} not in {seen}:", *("            " + x for x in step),
+                 f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
+        out.extend(ind + x for x in lines)
+        return found
+
+    def _joined(self, e, env: Env):
+        """``a + b`` of two lists, also as the body of an inlined function (its arguments
+        names or constants: see _may_expand), and the names the body reads; else None."""
+        if e.node == "Call" and e.func in self.inline:
+            body = self.c.functions[e.func].body
+            simple = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
+            if body.node == "BinOp" and all(_SIMPLE_ARG.fullmatch(a) for a in simple):
+                params = self.c.functions[e.func].params
+                return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
+                                              ids=env.ids))
+            return None, env
+        if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
+            return e, env
+        return None, env
+
+    def _s_name(self, text: str, out: list[str], ind: str) -> str:
+        """A name for a value (a new s_N, unless the text is a name)."""
+        if _NAME.fullmatch(text):
+            return text
+        t = self._temp()
+        out.append(f"{ind}{t} = {text}")
+        return t
+
+    def _s_loop(self, kind: str, comp, env: Env, out: list[str], ind: str) -> str:
+        """A comprehension (``kind`` "list") or an aggregate as ``for`` loops; the name
+        of its value."""
+        free, saved = self.free, self.avail
+        loop = _Loop(walrus=True)
+        res = self._temp()
+        calls = self._calls_loop(comp)
+        heads = []  # (line index of each 'for', its indentation)
+        try:
+            inner, cur = env, ind
+            for i, cl in enumerate(comp.clauses):
+                where, at = self._joined(cl.iter, inner)
+                joined = where is not None
+                if joined:  # 'for x in a + b': the two lists counted as _cat counts them
+                    parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
+                    out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
+                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                    it = f"{parts[0]} + {parts[1]}"
+                else:
+                    it = self._s(cl.iter, inner, out, cur)
+                if i == 0:
+                    if self.avail is not None:
+                        self.avail = dict(self.avail)  # the rest may not run
+                    self.loops.append(loop)
+                inner, var = self._s_bind(inner, cl.var)
+                loop.ids.add(inner.ids[cl.var])
+                size = None if calls else self._fixed_size(cl.iter)
+                if size is not None and self.free * size <= _FREE_LOOPS:
+                    self.free *= size
+                elif not joined and not _counted(cl.iter, it):  # the work budget, as _it counts it
+                    it = self._s_name(it, out, cur)
+                    out.append(f"{cur}R.work -= len({it})")
+                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                if len(comp.clauses) == 1:  # kept values may be computed before it
+                    it = loop.first = self._s_name(it, out, cur)
+                    loop.cdepth = self.cdepth
+                heads.append((len(out), cur))
+                out.append(f"{cur}for {var} in {it}:")
+                cur += "    "
+            body = len(out)
+            cond = None
+            if comp.cond is not None:
+                if self.avail is not None and not self._looped(comp.cond):
+                    cond, yes, _ = self._test(comp.cond, inner)
+                    self.avail = dict(yes)  # the element is computed where it holds
+                else:
+                    cond = self._s(comp.cond, inner, out, cur)
+                out.append(f"{cur}if {cond}:")
+                cur += "    "
+            self.cdepth += cond is not None  # the element is computed where the condition holds
+            try:
+                el = None if kind == "count" else self._s(comp.elem, inner, out, cur)
+            finally:
+                self.cdepth -= cond is not None
+            simple = len(heads) == 1 and len(out) == body + (cond is not None)
+            if kind == "list" and simple:  # a Python comprehension: no statement inside
+                start, _ = heads[0]
+                head = out[start].strip()[:-1]
+                del out[start:]
+                out.append(f"{ind}{res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
+                heads = []
+            else:
+                out.extend(cur + line for line in _ACCUMULATE[kind](res, el))
+            if kind in ("any", "all", "first"):  # 'break' leaves every loop
+                for start, at in reversed(heads[1:]):
+                    out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
+            if heads:
+                start = heads[0][0]
+                out.insert(start, f"{ind}{res} = {_START[kind]}")
+            else:
+                start = len(out) - 1
+            kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
+            if loop.eager:  # computed at the loop's first turn whatever happens: before it
+                kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
+            out[start:start] = kept  # calls kept for the loop's turns
+            self.binds += len(loop.kept)
+            if kind in ("min", "max"):
+                out.append(f"{ind}if {res} is _NOT_YET: _{kind}([])")
+            return res
+        finally:
+            self.free = free
+            if self.loops and self.loops[-1] is loop:
+                self.loops.pop()
+            if saved is not None:
+                self.avail = saved
+
     def expr(self, e, env: Env) -> str:
+        if self.pre:
+            done = self.pre.get(id(e))
+            if done is not None:
+                return done
         return getattr(self, "_" + e.node)(e, env)
 
     # ------------------------------------------------------------ leaves
@@ -340,21 +726,28 @@ class ExprCompiler:
         t = self.ty(e.obj)
         if t.tag == "list" and t.arg.tag == "enum":  # Enum.value
             return repr(e.name)
+        since = len(self.wraps)
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                return f"R.iv[{e.name!r}][{obj}]"
-            return f"A_{e.name}[{obj}]"
-        if e.name == "name":
-            return f"CELL_NAME[{obj}]"
-        return f"C_{e.name}[{obj}]"
+                text = f"R.iv[{e.name!r}][{obj}]"
+            else:
+                text = f"A_{e.name}[{obj}]"
+        elif e.name == "name":
+            text = f"CELL_NAME[{obj}]"
+        else:
+            text = f"C_{e.name}[{obj}]"
+        if _SIMPLE_ARG.fullmatch(obj) and "lazy_" not in obj:
+            return text  # an attribute of a name: as cheap as a name of a value kept
+        return self._pure(e, env, text, since)
 
     def _CellAt(self, e, env):
         """``cell(board, row: r, col: c)``: a look-up in a table of the board's cells by
         these coordinates (``None`` when there is no such cell)."""
         table = self.t.cell_table(self.ty(e.board).arg, tuple(a.name for a in e.coords), e)
+        since = len(self.wraps)
         key = "(" + "".join(self.expr(a.value, env) + ", " for a in e.coords) + ")"
-        return f"{table}.get({key})"
+        return self._pure(e, env, f"{table}.get({key})", since)
 
     def _Ray(self, e, env):
         """``ray(start, file: 1, rank: 0)``: a look-up in the board's table of rays by the
@@ -367,7 +760,8 @@ class ExprCompiler:
     def _Index(self, e, env):
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
-        return f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})"
+        since = len(self.wraps)
+        return self._pure(e, env, f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})", since)
 
     def _ListLit(self, e, env):
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
@@ -376,10 +770,14 @@ class ExprCompiler:
         if self.avail is None:
             return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
         cond, yes, no = self._test(e.cond, env)  # in the order Python evaluates them
-        self.avail = dict(yes)
-        then = self.expr(e.then, env)
-        self.avail = dict(no)
-        other = self.expr(e.other, env)
+        self.cdepth += 1
+        try:
+            self.avail = dict(yes)
+            then = self.expr(e.then, env)
+            self.avail = dict(no)
+            other = self.expr(e.other, env)
+        finally:
+            self.cdepth -= 1
         self.avail = _common(yes, no)
         return f"({then} if {cond} else {other})"
 
@@ -389,14 +787,22 @@ class ExprCompiler:
         if e.node == "BinOp" and e.op in ("and", "or"):
             a, a_yes, a_no = self._test(e.left, env)
             self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
-            b, b_yes, b_no = self._test(e.right, env)
+            self.cdepth += 1
+            try:
+                b, b_yes, b_no = self._test(e.right, env)
+            finally:
+                self.cdepth -= 1
             if e.op == "and":
                 return f"({a} and {b})", b_yes, _common(a_no, b_no)
             return f"({a} or {b})", _common(a_yes, b_yes), b_no
         if e.node == "UnOp" and e.op == "not":
             a, a_yes, a_no = self._test(e.operand, env)
             return f"(not {a})", a_no, a_yes
+        self.tested = None
         text = self.expr(e, env)
+        tested, self.tested = self.tested, None
+        if tested is not None and tested[0] == text:  # an inlined function's body, in place
+            return text, tested[1], tested[2]
         return text, self.avail, self.avail
 
     def _UnOp(self, e, env):
@@ -406,6 +812,12 @@ class ExprCompiler:
 
     def _BinOp(self, e, env):
         op = e.op
+        if op in ("and", "or") and self.avail is not None:
+            # the right side knows what the left computed when it ran (see _test)
+            text, yes, no = self._test(e, env)
+            self.avail = _common(yes, no)
+            return text
+        since = len(self.wraps)
         a = self.expr(e.left, env)
         b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
         if op in ("and", "or"):
@@ -421,13 +833,13 @@ class ExprCompiler:
         if op == "..":
             return f"_range(R, {a}, {b}, {self.t.budgets.range})"
         if op == "*":
-            return f"_mul({a}, {b}, {self.t.budgets.integer})"
+            return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
             return f"_cat(R, {a}, {b})"
         if op == "/":
-            return f"_div({a}, {b})"
+            return self._pure(e, env, f"_div({a}, {b})", since)
         if op == "%":
-            return f"_mod({a}, {b})"
+            return self._pure(e, env, f"_mod({a}, {b})", since)
         return f"({a} {op} {b})"
 
     # ------------------------------------------------------------ comprehensions
@@ -579,6 +991,7 @@ class ExprCompiler:
         c, f = self.c, e.func
         if f in c.functions:
             return self._call_function(e, env)
+        since = len(self.wraps)
         if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
             b = self.expr(e.args[1], env)  # in the order Python evaluates them
             return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
@@ -595,8 +1008,18 @@ class ExprCompiler:
         if f in c.vars:
             return f"R.pv[{f!r}][{args[0]}]"
         if f in BUILTINS:
-            return self._builtin(e, f, args)
+            text = self._builtin(e, f, args)
+            return self._pure(e, env, text, since) if f in _PURE_BUILTINS else text
         raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    def _pure(self, e, env, text: str, since: int) -> str:
+        """The fast code computes a value that takes some work (a helper's call, the top
+        item of a zone, an attribute of a computed item) once, as a call of a rule function
+        (see root and _once): a value is an expression of the state, and no expression
+        changes the state. Lists are left alone (each evaluation makes its own list)."""
+        if self.avail is None or _KEPT.fullmatch(text) or self.ty(e).tag == "list":
+            return text
+        return self._once(text, env, since)
 
     def _call_function(self, e, env):
         """A call of a rule function: its body in place (inlined) or a call of ``F_name``,
@@ -608,7 +1031,14 @@ class ExprCompiler:
             if self._may_expand(f, args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                text = f"({self.expr(fd.body, Env(subst=subst, ids=env.ids))})"
+                inner = Env(subst=subst, ids=env.ids)
+                if self.avail is None:
+                    text = f"({self.expr(fd.body, inner)})"
+                else:  # what the body computed when it holds, or not (see _test)
+                    body, yes, no = self._test(fd.body, inner)
+                    self.avail = _common(yes, no)
+                    text = f"({body})"
+                    self.tested = (text, yes, no)
                 return self._once(text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
         else:
             args = [self.expr(a, env) for a in e.args]
@@ -637,6 +1067,8 @@ class ExprCompiler:
             case "empty":
                 return f"(not {a0})" if is_list else f"(not R.z[{a0}])"
             case "occupied":
+                if self.optimize:  # a list's truth, without a call of len
+                    return f"(not not {a0})" if is_list else f"(not not R.z[{a0}])"
                 return f"(len({a0}) > 0)" if is_list else f"(len(R.z[{a0}]) > 0)"
             case "cells":
                 return f"BOARD_{self.ty(e.args[0]).arg}"
@@ -698,6 +1130,30 @@ class _Loop:
         self.ids: set[int] = set()
         self.walrus, self.barrier = walrus, barrier
         self.kept: dict = {}
+        # a loop written out with one 'for' (see ExprCompiler._s_loop): the name of its
+        # iterable, how deep in branches its body starts, and the kept values computed
+        # before it (its first turn computes them whatever happens: name -> text)
+        self.first: str | None = None
+        self.cdepth = 0
+        self.eager: dict[str, str] = {}
+
+
+# the statement form of an aggregate (see ExprCompiler._s_loop): the first value of the
+# name, and what a turn of the loop does with the element
+_START = {"any": "False", "all": "True", "sum": "0", "count": "0", "list": "[]", "first": "None",
+          "last": "None", "min": "_NOT_YET", "max": "_NOT_YET"}
+_ACCUMULATE = {
+    "any": lambda r, el: [f"if {el}:", f"    {r} = True", "    break"],
+    "all": lambda r, el: [f"if not {el}:", f"    {r} = False", "    break"],
+    "sum": lambda r, el: [f"{r} += {el}"],
+    "count": lambda r, el: [f"{r} += 1"],
+    "list": lambda r, el: [f"{r}.append({el})"],
+    "first": lambda r, el: [f"{r} = {el}", "break"],
+    "last": lambda r, el: [f"{r} = {el}"],
+    # min() keeps the first of equal elements, and compares 'element < smallest so far'
+    "min": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ < {r}: {r} = m_"],
+    "max": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ > {r}: {r} = m_"],
+}
 
 
 def _before(pre: str, text: str) -> str:
@@ -709,8 +1165,9 @@ def _before(pre: str, text: str) -> str:
 # the players and the direction of play (fixed for a program), and R given to helpers
 # that only count the work budget, and to rule functions (checked in turn)
 _FIXED = {"n", "players", "dir"}
+_BUDGET = {"work"}  # the work budget, counted in place by the statement form
 _R = re.compile(r"\bR\b")
-_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\bF_(\w+))\($")
+_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\b_out_of_work|\bF_(\w+))\($")
 
 
 def state_free(text: str) -> set[str] | None:
@@ -721,7 +1178,7 @@ def state_free(text: str) -> set[str] | None:
         after = text[m.end():m.end() + 1]
         if after == ".":
             attr = re.match(r"\.(\w+)", text[m.end():])
-            if attr is None or attr.group(1) not in _FIXED:
+            if attr is None or attr.group(1) not in _FIXED | _BUDGET:
                 return None
             continue
         given = _GIVEN_R.search(text[max(0, m.start() - 80):m.start()])
@@ -734,7 +1191,7 @@ def state_free(text: str) -> set[str] | None:
 
 def does_work(text: str) -> bool:
     """Whether fast code calls something or loops (worth keeping its value)."""
-    return bool(_CALL.search(text)) or " for v_" in text
+    return bool(_CALL.search(text)) or bool(re.search(r"\bfor v_", text))
 
 
 def reads_player_count(text: str) -> bool:

@@ -466,41 +466,57 @@ class Program:
     def _function_source(self, gen: ExprCompiler, recursive: set[str]) -> str:
         c = self.checked
         counted = self._counted_functions(gen, recursive)
-        bodies = {}
-        for name, f in c.functions.items():
-            env = Env({p.name for p in f.params})
-            body = self._gen(f.body, env) if gen is self.exprc else gen.root(f.body, env)
-            if body is not None:
-                bodies[name] = body
-        kept = self._kept_functions(bodies, recursive | counted) if gen.optimize else set()
+        bodies, steps = self._function_bodies(gen)
+        texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
+        kept = self._kept_functions(texts, recursive | counted) if gen.optimize else set()
+        if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
+            gen.splice(set(c.functions) - recursive - counted - kept)
+            if gen.spliced:
+                bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
             params = [p.name for p in c.functions[name].params]
             args = "".join(f", v_{p}" for p in params)
+            lines = steps.get(name, [])
             if name in kept:  # the same arguments, the same value, whatever the state
-                key = [f"v_{p}" for p in params] + (["R.n"] if codegen.reads_player_count(body) else [])
+                reads_n = codegen.reads_player_count("\n".join([*lines, body]))  # (as written at last)
+                key = [f"v_{p}" for p in params] + (["R.n"] if reads_n else [])
                 key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
                 self.ns[f"KEPT_{name}"] = {}
                 sources.append(
                     f"def F_{name}(R{args}):\n    k = {key_text}\n    v = KEPT_{name}.get(k, _NOT_YET)\n"
                     f"    if v is _NOT_YET:\n        if len(KEPT_{name}) >= {_KEPT_MAX}: KEPT_{name}.clear()\n"
-                    f"        v = KEPT_{name}[k] = {body}\n    return v\n")
+                    f"{_indented(lines, 8)}        v = KEPT_{name}[k] = {body}\n    return v\n")
             elif name in recursive:  # the calls and depth budgets
                 b = self.budgets
                 sources.append(
                     f"def F_{name}(R{args}):\n"
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
                     f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
-                    f"    try:\n        return {body}\n    finally:\n        R.depth -= 1\n")
+                    f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
             elif name in counted:  # calls that call calls: 2**n of them
                 b = self.budgets
                 sources.append(
                     f"def F_{name}(R{args}):\n"
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
-                    f"    return {body}\n")
+                    f"{_indented(lines, 4)}    return {body}\n")
             else:
-                sources.append(f"def F_{name}(R{args}):\n    return {body}\n")
+                sources.append(f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n")
         return "\n".join(sources)
+
+    def _function_bodies(self, gen: ExprCompiler) -> tuple[dict, dict]:
+        """Every function's body: its Python text, and for the fast code the statements
+        before it (see ExprCompiler.lines)."""
+        bodies, steps = {}, {}
+        for name, f in self.checked.functions.items():
+            env = Env({p.name for p in f.params})
+            if gen is self.exprc:
+                body = self._gen(f.body, env)
+            else:  # the fast code: loops written out as statements
+                steps[name], body = gen.lines(f.body, env)
+            if body is not None:
+                bodies[name] = body
+        return bodies, steps
 
     def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> set[str]:
         """The functions whose fast code reads nothing of the state (only their
@@ -695,20 +711,20 @@ class Program:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
         try:
-            fast = self.fastc.root(e, env)
+            lines, fast = self.fastc.lines(e, env)  # statements (loops written out), a value
         except Exception:  # noqa: BLE001 - the straightforward code serves
             if codegen.STRICT:
                 raise
-            fast = None
-        if fast is None or src == f"lambda {params}: {fast}":  # calls no function
+            lines, fast = [], None
+        if fast is None or (not lines and src == f"lambda {params}: {fast}"):  # calls no function
             return self._eval(src, filename, e.span)
         k = self._fast_count = self._fast_count + 1
         self.ns[f"SLOW_{k}"] = _later(src, filename, self._python_ns())
         code = (f"def FAST_{k}({params}):\n    w, k = R.work, R.calls\n"
-                f"    try:\n        return {fast}\n    except Exception:\n"
+                f"    try:\n{_indented(lines, 8)}        return {fast}\n    except Exception:\n"
                 f"        R.work, R.calls = w, k\n    return SLOW_{k}({params})\n")
         if codegen.STRICT:  # tests: no second chance
-            code = f"def FAST_{k}({params}):\n    return {fast}\n"
+            code = f"def FAST_{k}({params}):\n{_indented(lines, 4)}    return {fast}\n"
         try:
             self._run(code, filename, "exec")
         except (SyntaxError, RecursionError, MemoryError):
@@ -840,6 +856,12 @@ def _code(src: str, filename: str, mode: str):
     (and a ruleset loaded again in the same process) share their code objects, which
     are immutable; each program runs them in its own namespace."""
     return compile(src, filename, mode)
+
+
+def _indented(lines: list[str], n: int) -> str:
+    """Statements of the fast code (see ExprCompiler.lines), indented by n spaces."""
+    pad = " " * n
+    return "".join(f"{pad}{line}\n" for line in lines)
 
 
 def _later(src: str, filename: str, ns: dict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,15 @@ def local_names(prog, function: str) -> set[str]:
     return set(code.co_varnames) | set(code.co_cellvars)
 
 
+def made_once(prog, function: str) -> bool:
+    """Whether a rule function's fast code computes a call made twice once: a value
+    computed once (once_N), or a body written in place once (one copy of its loop's
+    variable, wN_NAME: see codegen.ExprCompiler._s_call)."""
+    names = local_names(prog, function)
+    copies = [n for n in names if re.fullmatch(r"w\d+_\w+", n)]
+    return any(n.startswith("once_") for n in names) or len(copies) == 1
+
+
 def game_vars(state: str) -> dict:
     return json.loads(state)["vars"]
 
@@ -264,8 +274,7 @@ def test_a_call_in_a_condition_that_held_is_not_made_again(monkeypatch):
     # shift(k) = k (out is empty): kept = 10 * (3 + 4 + 5), failed = 2,
     # mixed = 1 + 2 + 3 (values 1..3) + 1 + 1 (values 4, 5)
     assert fast == plain and game_vars(fast)["x"] == 10 * (3 + 4 + 5) + 2 * 1000 + 8 * 100000
-    assert any(n.startswith("once_") for n in local_names(prog, "kept"))
-    assert any(n.startswith("once_") for n in local_names(prog, "failed"))
+    assert made_once(prog, "kept") and made_once(prog, "failed")
 
 
 # ---------------------------------------------------------------- values kept by arguments
@@ -309,3 +318,152 @@ def test_what_reads_the_state_in_fast_code_is_seen():
     for text in ("len(R.z[v_c])", "R.g['x']", "R.iv['role'][v_i]", "R.active", "_cell_of(R, v_i, BOARDSET_b)",
                  "_connected(R, [v_c], REL_adjacent, lambda v_x: (not R.z[v_x]))", "'R'"):
         assert codegen.state_free(text) is None, text
+
+
+def test_a_call_whose_argument_is_a_value_of_the_turn_is_made_at_every_turn(monkeypatch):
+    # shift(c.value) is computed once per turn (once_N); the call of shift with that value
+    # depends on the turn too: it must not be kept for the loop's other turns
+    fast, plain, _ = once_both(monkeypatch, "function chained(): int =\n"
+                               "  sum(shift(c.value) * 100 + shift(shift(c.value)) for c in items(pile))\n"
+                               "turn {\n  x = chained()\n}\nend when x > 0\n")
+    # out is empty: shift(k) = k
+    assert fast == plain and game_vars(fast)["x"] == sum(v * 100 + v for v in range(1, 6))
+
+
+# ---------------------------------------------------------------- loops written out
+# The fast code writes aggregates, comprehensions and `connected` out as Python loops in
+# the function's body (codegen.ExprCompiler.lines): no generator per element, the work
+# budget counted in place. They must stop where the expression stops, count the same
+# budget, keep the names of nested loops apart and fail as the straightforward code does.
+
+def nested_code(prog, function: str) -> set[str]:
+    """The names of the code objects nested in a rule function's fast code (a Python
+    comprehension or generator makes one; a loop written out does not)."""
+    return {c.co_name for c in prog.ns[f"F_{function}"].__code__.co_consts if hasattr(c, "co_name")}
+
+
+def test_aggregates_are_loops_in_the_function_body(monkeypatch):
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function has(k: int): bool = any(c.value == k for c in items(pile))\n"
+                                  "function every(k: int): bool = all(c.value <= k for c in items(pile))\n"
+                                  "function pairs(): int = count(i for i in 1..3 for j in 1..4 if i < j)\n"
+                                  "function least(): int = min(c.value * 10 for c in items(pile) if c.value > 2)\n"
+                                  "function most(): int = max(c.value - 10 for c in items(pile))\n"
+                                  "function found(): int = first(i * j for i in 1..4 for j in 1..4 if i * j > 5)\n"
+                                  "function final(): int = last(c.value for c in items(pile))\n"
+                                  "turn {\n  x = (if has(3) and not has(9) then 1 else 0) + (if every(5) and not every(4) then 10 else 0)\n"
+                                  "    + pairs() * 100 + least() * 1000 + most() * 10000\n"
+                                  "  y = found() + final() * 100\n}\nend when y > 0\n")
+    # pairs (i < j, i in 1..3, j in 1..4): 3 + 2 + 1; least: 3 * 10; most: 5 - 10;
+    # found: 2 * 3 (i = 2, j = 3 comes first); final: the pile's top card
+    assert fast == plain
+    assert game_vars(fast)["x"] == 1 + 10 + 6 * 100 + 30 * 1000 - 5 * 10000
+    assert game_vars(fast)["y"] == 6 + 5 * 100
+    for name in ("has", "every", "pairs", "least", "most", "found", "final"):
+        assert not nested_code(prog, name) & {"<genexpr>", "<listcomp>"}, name
+
+
+def test_a_loop_written_out_stops_where_the_expression_stops(monkeypatch):
+    # each loop meets an element that divides by zero after the one that decides (the
+    # pile holds 1..5, walked from the bottom): any stops at the first true element (also
+    # from inside a nested loop: i = 1, j = 1, before i = 2), all at the first false one,
+    # first at the first that passes its condition, 'and' before its right side; the
+    # fast code is strict here, so a loop that went on would fail the test
+    fast, plain, _ = once_both(monkeypatch,
+                               "function stops(): bool = any(10 / (4 - c.value) > 3 for c in items(pile))\n"
+                               "function nested_stop(): bool = any(10 / (2 - i) > 0 and j == 1 for i in 1..3 for j in 0..2)\n"
+                               "function all_stop(): bool = all(10 / (5 - c.value) >= 3 for c in items(pile))\n"
+                               "function first_stop(): int = first(10 / (5 - c.value) for c in items(pile) if c.value > 3)\n"
+                               "function guarded(): bool = y > 0 and any(10 / y > 0 for c in items(pile))\n"
+                               "turn {\n  x = (if stops() then 1 else 0) + (if nested_stop() then 10 else 0)\n"
+                               "    + (if all_stop() then 1000 else 100) + first_stop() * 10000 + (if guarded() then 7 else 0)\n"
+                               "}\nend when x != 0\n")
+    assert fast == plain and game_vars(fast)["x"] == 1 + 10 + 100 + 10 * 10000
+
+
+def test_an_aggregate_that_would_fail_later_fails_as_without_the_fast_code(monkeypatch):
+    fast, plain, _ = once_both(monkeypatch, "function all_stop(): bool = all(10 / (5 - c.value) >= 0 for c in items(pile))\n"
+                               "turn {\n  x = if all_stop() then 1 else 2\n}\nend when x > 0\n", strict=False)
+    assert fast == plain and plain[1] == "function all_stop" and "division by zero" in plain[0]
+    fast, plain, _ = once_both(monkeypatch, "function least(): int = min(c.value for c in items(out))\n"
+                               "turn {\n  x = least()\n}\nend when x > 0\n", strict=False)
+    assert fast == plain and plain[1] == "function least" and "min of an empty list" in plain[0]
+
+
+def test_a_loop_variable_does_not_overwrite_a_name_it_hides(monkeypatch):
+    # the loops' c hides the parameter c (and the outer loop's c): after each loop, c is
+    # the one around it again
+    fast, plain, _ = once_both(monkeypatch,
+                               "function hidden(c: int): int = count(c for c in 1..3) * 100 + c\n"
+                               "function layered(): int = sum(count(c for c in 1..2 if c > 0) * 10 + c for c in 1..3)\n"
+                               "function walked(c: int): int = sum(sum(c for c in 1..c) * 10 + c for c in 1..c)\n"
+                               "turn {\n  x = hidden(7)\n  y = layered() * 1000 + walked(3)\n}\nend when x > 0\n")
+    assert fast == plain
+    assert game_vars(fast) == {"x": 307, "y": sum(20 + c for c in (1, 2, 3)) * 1000
+                               + sum(sum(range(1, c + 1)) * 10 + c for c in (1, 2, 3))}
+
+
+def test_loops_written_out_count_the_work_budget(monkeypatch):
+    # 2000 * 3000 elements walked: more than the 5,000,000 of the work budget, in a loop
+    # written out (the inner range is counted at every turn of the outer one)
+    fast, plain, _ = once_both(monkeypatch, "function huge(): int = count(i for i in 1..2000 for j in 1..3000)\n"
+                               "turn {\n  x = huge()\n}\nend when x > 0\n", strict=False)
+    assert fast == plain and "'work' budget" in plain[0]
+    fast, plain, _ = once_both(monkeypatch, "function wide(ks: list of int): bool = any(k < 0 for k in ks + ks)\n"
+                               "function grow(): int = count(k for k in 1..3000 if wide(k..k + 2000))\n"
+                               "turn {\n  x = grow()\n}\nend when x > 0\n", strict=False)
+    assert fast == plain and "'work' budget" in plain[0]
+
+
+def test_connected_written_out_finds_the_same_cells(monkeypatch):
+    # connected() in a function's body is a loop in place (no lambda per cell): the same
+    # cells in the same order, with and without a condition, from one cell or a list, and
+    # with its variable hiding a parameter of the same name
+    rules = ("board grid: grid(rows: 4, cols: 4) holds Card\n"
+             "relation adjacent(a: grid, b: grid) = abs(a.row - b.row) + abs(a.col - b.col) == 1\n"
+             "function near(c: grid): list of grid = connected(x for x in adjacent(c) if c.row + x.row > 2)\n"
+             "function reached(c: grid): list of grid = connected(x for x in adjacent([c, c]))\n"
+             "function hidden(x: grid): int = size(connected(x for x in adjacent(x) if x.col < 3)) * 100\n"
+             "  + count(y for y in connected(x for x in adjacent(x) if x.row < 3) if y.col > 1) + x.row\n"
+             "turn {\n  x = size(near(cell(grid, row: 1, col: 1))) * 100 + size(reached(cell(grid, row: 2, col: 2)))\n"
+             "  y = hidden(cell(grid, row: 1, col: 1)) * 10\n"
+             "    + (if near(cell(grid, row: 2, col: 1))[0] == cell(grid, row: 2, col: 1) then 1 else 0)\n"
+             "}\nend when x > 0\n")
+    fast, plain, prog = once_both(monkeypatch, rules)
+    # near(1,1): the start cell fails r + r > 2, so nothing is found; reached: all 16
+    # hidden: c < 3 makes 8 cells, r < 3 and c > 1 six, and x.r is the parameter's row, 1
+    assert fast == plain and game_vars(fast) == {"x": 0 * 100 + 16, "y": (8 * 100 + 6 + 1) * 10 + 1}
+    assert "<lambda>" not in nested_code(prog, "near")
+
+
+def test_a_kept_value_is_computed_before_the_loop_only_where_every_turn_needs_it(monkeypatch):
+    # shift(2) is needed by every turn: computed before the loop (when it has a turn);
+    # ratio(0) only where c.value > 9, which never holds: never computed (it would fail)
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function early(): int = sum(shift(2) + c.value for c in items(pile))\n"
+                                  "function late(): int = sum(if c.value > 9 then ratio(0) else shift(1) for c in items(pile))\n"
+                                  "function never(): int = sum(ratio(0) for c in items(out) if c.value > 0)\n"
+                                  "turn {\n  x = early() * 100 + late() + never()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == (5 * 2 + 15) * 100 + 5
+    source = prog.ns["F_early"].__code__
+    assert any(n.startswith("lazy_") for n in source.co_varnames)
+
+
+def test_a_function_written_in_place_keeps_its_names_apart(monkeypatch):
+    # tally takes a list: the fast code writes its body in place of the calls made where
+    # loops are written out; its loop's k must not overwrite the caller's k, and its
+    # argument is computed once, as a call computes it
+    fast, plain, prog = once_both(monkeypatch,
+                                  "function tally(ks: list of int): int = sum(k * 10 for k in ks) + size(ks)\n"
+                                  "function spread(): int = sum(tally([k, k + 1]) + k for k in 1..3)\n"
+                                  "turn {\n  x = spread()\n}\nend when x > 0\n")
+    assert fast == plain and game_vars(fast)["x"] == sum((2 * k + 1) * 10 + 2 + k for k in (1, 2, 3))
+    assert "F_tally" not in prog.ns["F_spread"].__code__.co_names
+
+
+def test_an_error_in_a_function_written_in_place_is_located_in_that_function(monkeypatch):
+    fast, plain, _ = once_both(monkeypatch,
+                               "function split(ks: list of int): int = sum(10 / k for k in ks)\n"
+                               "function spread(): int = sum(split([k - 2]) for k in 1..3)\n"
+                               "turn {\n  x = spread()\n}\nend when x > 0\n", strict=False)
+    assert fast == plain and plain[1] == "function split" and "division by zero" in plain[0]
