@@ -109,7 +109,7 @@ def get(kind: str, k: str):
         return None
     head = MAGIC + k.encode("ascii") + b"\n"
     try:
-        data = _read_own(_entry(path, kind, k))
+        data = read_own(_entry(path, kind, k))
     except OSError:
         return None
     if data is None or not data.startswith(head) or len(data) < len(head) + DIGEST:
@@ -123,9 +123,25 @@ def get(kind: str, k: str):
         return None
 
 
-def _read_own(file: Path) -> bytes | None:
-    """The bytes of a regular file owned by the user and writable by nobody else."""
-    fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+def total_size(files) -> int:
+    """The bytes of these files together (one gone meanwhile counts nothing)."""
+    size = 0
+    for f in files:
+        try:
+            size += f.stat().st_size
+        except OSError:
+            pass
+    return size
+
+
+def read_own(file: Path) -> bytes | None:
+    """The bytes of a regular file owned by the user and writable by nobody else (None:
+    missing, unreadable, a link, or anyone else's); also for the native modules."""
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
     try:
         st = os.fstat(fd)
         getuid = getattr(os, "getuid", None)
@@ -134,6 +150,8 @@ def _read_own(file: Path) -> bytes | None:
             return None
         with os.fdopen(os.dup(fd), "rb") as f:
             return f.read()
+    except OSError:
+        return None
     finally:
         os.close(fd)
 

@@ -108,14 +108,9 @@ def cache_info() -> dict:
                 "reason": "there is no home folder to keep it in (set MEEPLE_CACHE_DIR)"}
     reason = _diskcache.untrusted_reason(folder) if folder.exists() else None
     found = _diskcache.entries(folder)
-    size = 0
-    for f in found:
-        try:
-            size += f.stat().st_size
-        except OSError:
-            pass
     return {"folder": str(folder), "enabled": _diskcache.enabled(), "trusted": reason is None,
-            "reason": reason, "entries": len(found), "bytes": size, "native": _native.info()}
+            "reason": reason, "entries": len(found), "bytes": _diskcache.total_size(found),
+            "native": _native.info()}
 
 
 def clear_cache() -> int:

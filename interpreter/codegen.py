@@ -672,11 +672,7 @@ class ExprCompiler:
                 out.append(f"{ind}if {res} is _NOT_YET: _{kind}([])")
             return res
         finally:
-            self.free = free
-            if self.loops and self.loops[-1] is loop:
-                self.loops.pop()
-            if saved is not None:
-                self.avail = saved
+            self._leave(loop, free, saved)
 
     def expr(self, e, env: Env) -> str:
         if self.pre:
@@ -891,11 +887,16 @@ class ExprCompiler:
             self.binds += len(loop.kept)
             return " ".join(parts), el, pre + kept, (" ".join(plain), kept)
         finally:
-            self.free = free
-            if self.loops and self.loops[-1] is loop:
-                self.loops.pop()
-            if saved is not None:
-                self.avail = saved
+            self._leave(loop, free, saved)
+
+    def _leave(self, loop, free, saved) -> None:
+        """After a loop's code: the free turns, the loops around and the values known
+        before it, as they were."""
+        self.free = free
+        if self.loops and self.loops[-1] is loop:
+            self.loops.pop()
+        if saved is not None:
+            self.avail = saved
 
     def _fixed_size(self, e) -> int | None:
         """The most elements the iterable can have when it is a board's cells or a row

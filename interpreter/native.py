@@ -436,34 +436,12 @@ def _cached(where: Path, name: str, key: str):
     """The module kept in the cache, or None: missing, not the user's own, its bytes
     not those whose digest was written beside it, or not loading as this key's."""
     so, digest = where / (name + _suffix()), where / (name + ".sha256")
-    data, want = _read_own(so), _read_own(digest)
+    data, want = diskcache.read_own(so), diskcache.read_own(digest)
     if data is None or want is None:
         return None
     if hashlib.sha256(data).hexdigest().encode() != want.strip():
         return None
     return _load(name, so, key)
-
-
-def _read_own(file: Path) -> bytes | None:
-    """The bytes of a regular file owned by the user and writable by nobody else."""
-    import stat
-    try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_BINARY", 0))
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        getuid = getattr(os, "getuid", None)
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
-                or (getuid is not None and st.st_uid != getuid()):
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _load(name: str, path: Path, key: str):
@@ -586,13 +564,7 @@ def info() -> dict:
     top = diskcache.folder()
     where = top / SUBFOLDER if top is not None else None
     found = _modules(where) if where is not None and where.is_dir() else []
-    size = 0
-    for p in found:
-        try:
-            size += p.stat().st_size
-        except OSError:
-            pass
-    return {"entries": len(found), "bytes": size}
+    return {"entries": len(found), "bytes": diskcache.total_size(found)}
 
 
 # ------------------------------------------------------------ a program, natively

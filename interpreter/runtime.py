@@ -605,12 +605,9 @@ class Runtime:
 
     def _all_seen(self, options: list, p: int) -> bool:
         """Whether every option is a list of items (ints) that seat p all sees."""
+        if not _int_lists(options):
+            return False
         for o in options:
-            if o.__class__ is not list:
-                return False
-            for i in o:
-                if i.__class__ is not int:
-                    return False
             if not self._seen_all(o, p):
                 return False
         return True
