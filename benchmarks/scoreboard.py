@@ -5,7 +5,9 @@ docs/performance.md with the command that made it.
                                     [--parts playouts perft simulate compile]
 
 - **playouts**: uniformly random playouts (the legal moves enumerated at every decision,
-  one picked at random) of each bundled game that OpenSpiel also has, in Meeple and in
+  one picked at random: in Meeple by its number, ``game.move_count()`` and
+  ``game.apply(index)``, as OpenSpiel's ``legal_actions()`` gives numbers; the random
+  bots play so) of each bundled game that OpenSpiel also has, in Meeple and in
   OpenSpiel (C++ driven from Python), in one process, the two engines' runs alternating,
   best of --repeat, in CPU time (``time.process_time``). Target: OpenSpiel ÷ Meeple at
   most 5 for the board games, at most 3 for the card and dice games.
@@ -76,9 +78,8 @@ def meeple_playouts(program, players: int, games: int) -> float:
     t0 = time.process_time()
     for seed in range(games):
         g = program.new_game(players, seed)
-        while not g.over:
-            legal = g.legal_moves()
-            g.apply(legal[rnd.randrange(len(legal))], safe=False)
+        while not g.over:     # as OpenSpiel's legal_actions: the options, by number
+            g.apply(rnd.randrange(g.move_count()), safe=False)
     return time.process_time() - t0
 
 
