@@ -15,6 +15,7 @@ Closing the iterator early (a ``break``, an exception, Ctrl-C) stops the workers
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -189,15 +190,22 @@ def _portable_error(e: BaseException) -> BaseException:
 def _pool(fn, rules, tasks, jobs, on_progress) -> Iterator:
     ctx = _context()
     todo, done = ctx.Queue(), ctx.Queue()
-    for item in enumerate(tasks):
-        todo.put(item)
-    for _ in range(jobs):
-        todo.put(None)
-    workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done), daemon=True)
-               for _ in range(jobs)]
+    # Neither queue is flushed at exit: after Ctrl-C (at any moment, even while the tasks
+    # are being queued) the thread that feeds a full pipe nobody reads would hold the
+    # process forever; a run that ends normally has handed every task out.
+    todo.cancel_join_thread()
+    done.cancel_join_thread()
+    workers = []
     try:
-        for w in workers:
-            w.start()
+        with _ctrl_c_held():
+            for item in enumerate(tasks):
+                todo.put(item)
+            for _ in range(jobs):
+                todo.put(None)
+            workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done), daemon=True)
+                       for _ in range(jobs)]
+            for w in workers:
+                w.start()
         yield from _collect(tasks, done, workers, on_progress)
     finally:
         started = [w for w in workers if w.pid is not None]
@@ -206,8 +214,22 @@ def _pool(fn, rules, tasks, jobs, on_progress) -> Iterator:
                 w.terminate()
         for w in started:
             w.join(5)
-        todo.cancel_join_thread()
-        done.cancel_join_thread()
+
+
+@contextlib.contextmanager
+def _ctrl_c_held():
+    """Ctrl-C held back until the block ends, where the interpreter has a signal mask:
+    a KeyboardInterrupt raised inside ``Queue.put`` can leave the queue's lock taken,
+    and the queue's clean-up at exit then waits for it forever."""
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
 
 
 def _collect(tasks, done, workers, on_progress) -> Iterator:

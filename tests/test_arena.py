@@ -268,6 +268,24 @@ def test_ctrl_c_stops_the_workers_and_exits_130():
     assert _session(proc.pid) == []       # no worker left behind
 
 
+@pytest.mark.parametrize("delay", [0.4, 0.6, 0.8, 1.0, 1.3])
+def test_ctrl_c_while_the_workers_start_exits_130_at_once(delay):
+    # (a Ctrl-C while the tasks were being queued left a queue's lock taken or its
+    # feeding thread blocked on a full pipe: the process never exited)
+    proc = subprocess.Popen([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
+                             "100000", "--jobs", "2", "-q"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and out == ""
+
+
 def _session(sid: int) -> list[int]:
     """The processes of a session (ps lists a zombie with its state Z: not counted)."""
     out = subprocess.run(["ps", "-o", "pid=,stat=", "-s", str(sid)], capture_output=True, text=True)
