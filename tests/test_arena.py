@@ -247,9 +247,8 @@ def test_records_are_the_same_whatever_jobs(tmp_path):
 
 
 def test_ctrl_c_stops_the_workers_and_exits_130():
-    proc = subprocess.Popen([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
-                             "100000", "--jobs", "2", "-q"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
+                           "100000", "--jobs", "2", "-q"])
     try:
         deadline = time.time() + 60
         while time.time() < deadline and len(_session(proc.pid)) < 4:   # meeple, 2 workers...
@@ -259,7 +258,7 @@ def test_ctrl_c_stops_the_workers_and_exits_130():
         out, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)     # the workers too
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err and out == ""
     deadline = time.time() + 10
@@ -272,9 +271,8 @@ def test_ctrl_c_stops_the_workers_and_exits_130():
 def test_ctrl_c_while_the_workers_start_exits_130_at_once(delay):
     # (a Ctrl-C while the tasks were being queued left a queue's lock taken or its
     # feeding thread blocked on a full pipe: the process never exited)
-    proc = subprocess.Popen([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
-                             "100000", "--jobs", "2", "-q"], cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
+                           "100000", "--jobs", "2", "-q"])
     try:
         time.sleep(delay)
         os.killpg(proc.pid, signal.SIGINT)
@@ -284,6 +282,15 @@ def test_ctrl_c_while_the_workers_start_exits_130_at_once(delay):
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and out == ""
+
+
+def _interruptible(args: list) -> subprocess.Popen:
+    """A command in a session of its own, as a terminal starts it: Ctrl-C's default
+    action restored (a shell runs background commands with SIGINT ignored, which a
+    child inherits: a test suite started with '&' would wait for it forever)."""
+    return subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _session(sid: int) -> list[int]:
