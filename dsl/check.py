@@ -1176,9 +1176,7 @@ class Checker:
                                                list(board.coords) + ["name"]))
                 self.expr(a.value, env)
                 ok = False
-        if ok and bt.arg not in self.known_cells:
-            self.known_cells[bt.arg] = _known_cells(board)
-        cells = self.known_cells[bt.arg] if ok else None
+        cells = self._known_cells_of(bt.arg, board) if ok else None
         if cells is not None:
             for dg in cell_problems(bt.arg, cells, e, board.coords):
                 self.d.add(dg)
@@ -1266,6 +1264,12 @@ class Checker:
         t = inner.get(cl.var, ERROR)
         return self._closure_rest(comp, inner, ERROR if t.is_error else list_of(t))
 
+    def _known_cells_of(self, name: str, board) -> list | None:
+        """The cells of a board as far as the checker can lay them out (kept per board)."""
+        if name not in self.known_cells:
+            self.known_cells[name] = _known_cells(board)
+        return self.known_cells[name]
+
     def _ray(self, e: ir.Ray, env) -> T:
         """``ray(START, COORDINATE: STEP, ...)``: START a cell, each step an int named by a
         coordinate of its board; coordinates that tell the board's cells apart."""
@@ -1291,9 +1295,7 @@ class Checker:
                 self.d.add(errors.no_attribute(a.span, f"a cell of {st.arg}", a.name, board.coords))
                 self.expr(a.value, env)
                 ok = False
-        if ok and st.arg not in self.known_cells:
-            self.known_cells[st.arg] = _known_cells(board)
-        cells = self.known_cells[st.arg] if ok else None
+        cells = self._known_cells_of(st.arg, board) if ok else None
         if cells is not None:
             for dg in ray_problems(st.arg, cells, e, board.coords):
                 self.d.add(dg)

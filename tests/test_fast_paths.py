@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import re
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from meeple import interpreter
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, codegen, compile_sources
+from lockstep import play_both as lockstep_play
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = int(os.environ.get("MEEPLE_FAST_PATH_GAMES", "2"))
@@ -56,23 +56,7 @@ def both(monkeypatch, ruleset: str, variants, players: int) -> tuple:
 
 
 def play_both(fast, plain, players: int, seed: int) -> int:
-    """Plays one random game both ways, comparing at every step; returns its moves."""
-    a, b = fast.new_game(players, seed), plain.new_game(players, seed)
-    rnd = random.Random(seed)
-    assert a.state == b.state
-    for step in range(MOVES):
-        assert a.over == b.over and a.deciding == b.deciding, step
-        if a.over:
-            assert a.result == b.result
-            return step
-        seat = a.deciding[0]
-        moves = a.legal_moves(seat)
-        assert [m.notation for m in moves] == [m.notation for m in b.legal_moves(seat)], step
-        i = rnd.randrange(len(moves))
-        a.apply(moves[i], safe=False, seat=seat)
-        b.apply(b.legal_moves(seat)[i], safe=False, seat=seat)
-        assert json.dumps(a.state, sort_keys=True) == json.dumps(b.state, sort_keys=True), step
-    return MOVES
+    return lockstep_play(fast, plain, players, seed, MOVES)
 
 
 @pytest.mark.parametrize("ruleset,players,variants", CONFIGS,

@@ -1,0 +1,27 @@
+"""Two compiled forms of the same rules played side by side (the fast code against the
+straightforward one, native code against Python): one random game both ways, compared
+at every step."""
+from __future__ import annotations
+
+import json
+import random
+
+
+def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:
+    """One random game both ways, compared at every step; returns its moves."""
+    a, b = a_rules.new_game(players, seed), b_rules.new_game(players, seed)
+    rnd = random.Random(seed)
+    assert a.state == b.state
+    for step in range(moves):
+        assert a.over == b.over and a.deciding == b.deciding, step
+        if a.over:
+            assert a.result == b.result
+            return step
+        seat = a.deciding[0]
+        legal = a.legal_moves(seat)
+        assert [m.notation for m in legal] == [m.notation for m in b.legal_moves(seat)], step
+        i = rnd.randrange(len(legal))
+        a.apply(legal[i], safe=False, seat=seat)
+        b.apply(b.legal_moves(seat)[i], safe=False, seat=seat)
+        assert json.dumps(a.state, sort_keys=True) == json.dumps(b.state, sort_keys=True), step
+    return moves
