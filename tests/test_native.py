@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
 
 from meeple import interpreter
+from lockstep import play_both as lockstep_play
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
@@ -40,23 +40,7 @@ MOVES = 150
 
 
 def play_both(native, plain, players: int, seed: int) -> int:
-    """One random game both ways, compared at every step; returns its moves."""
-    a, b = native.new_game(players, seed), plain.new_game(players, seed)
-    rnd = random.Random(seed)
-    assert a.state == b.state
-    for step in range(MOVES):
-        assert a.over == b.over and a.deciding == b.deciding, step
-        if a.over:
-            assert a.result == b.result
-            return step
-        seat = a.deciding[0]
-        moves = a.legal_moves(seat)
-        assert [m.notation for m in moves] == [m.notation for m in b.legal_moves(seat)], step
-        i = rnd.randrange(len(moves))
-        a.apply(moves[i], safe=False, seat=seat)
-        b.apply(b.legal_moves(seat)[i], safe=False, seat=seat)
-        assert json.dumps(a.state, sort_keys=True) == json.dumps(b.state, sort_keys=True), step
-    return MOVES
+    return lockstep_play(native, plain, players, seed, MOVES)
 
 
 @needs_native
@@ -167,6 +151,24 @@ def test_simulate_native_plays_the_same_games():
         for k in ("seconds", "games_per_second"):
             doc.pop(k)
     assert a == b == c
+
+
+@needs_native
+def test_a_build_that_fails_says_why_once_and_the_games_run_in_python(tmp_path):
+    # a compiler option the C compiler refuses (MEEPLE_NATIVE_CFLAGS is the user's to set)
+    env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path), "MEEPLE_NATIVE_CFLAGS": "--no-such-option"}
+    args = ("simulate", TTT, "-n", "4", "-j", "1", "--json")
+    plain, native = meeple(*args, env=env), meeple(*args, "--native", env=env)
+    assert plain.returncode == native.returncode == 0, native.stderr
+    assert "Traceback" not in native.stderr
+    assert native.stderr.count("native code unavailable: the build failed") == 1
+    assert "--no-such-option" in native.stderr and "running in pure Python" in native.stderr
+    a, b = json.loads(plain.stdout), json.loads(native.stdout)
+    for doc in (a, b):
+        for k in ("seconds", "games_per_second"):
+            doc.pop(k)
+    assert a == b
+    assert not list((tmp_path / "native").iterdir())   # nothing kept
 
 
 def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
