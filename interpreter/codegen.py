@@ -757,7 +757,14 @@ class ExprCompiler:
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
         since = len(self.wraps)
-        return self._pure(e, env, f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})", since)
+        obj, index = self.expr(e.obj, env), self.expr(e.index, env)
+        if self.optimize and _NAME.fullmatch(obj) and _NAME.fullmatch(index):
+            # the fast code reads xs[i] at once; a negative index (which Python would
+            # count from the end) goes to _index, which says what is wrong, and an index
+            # too large fails as an IndexError: the straightforward code then runs
+            # again, and fails with its own words (see compile.Program._lambda)
+            return f"({obj}[{index}] if {index} >= 0 else _index({obj}, {index}))"
+        return self._pure(e, env, f"_index({obj}, {index})", since)
 
     def _ListLit(self, e, env):
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"

@@ -111,6 +111,28 @@ def test_a_runaway_of_functions_the_fast_code_does_not_count_is_still_stopped(mo
     assert fast == plain and "'calls' budget" in plain[0]
 
 
+def test_an_index_outside_its_list_reads_the_same_in_the_fast_code(monkeypatch):
+    # the fast code reads xs[i] at once (i and xs names): an index too large, and a
+    # negative one (which Python would count from the end), must fail as without it
+    for i in ("3", "0 - 1"):
+        rules = (f"function at(xs: list of int, i: int): int = xs[i] + xs[i]\n"
+                 f"turn {{\n  let i = {i}\n  x = sum(at([1, 2, 3], k) for k in [0, i])\n}}\n"
+                 f"end when x > 3\n")
+        plain, fast = error_both_ways(monkeypatch, rules)
+        assert fast == plain and "is outside a list of 3 elements" in plain[0]
+
+
+def test_an_index_inside_its_list_gives_the_element_in_the_fast_code(monkeypatch):
+    rules = ("function at(xs: list of int, i: int): int = xs[i] + xs[i]\n"
+             "turn {\n  x = sum(at([1, 2, 3], k) for k in [0, 2])\n}\nend when x > 3\n")
+    for optimize in (False, True):
+        monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+        text = RULES + rules
+        src = SourceSet(base=parse(text, "broken.meeple"), sources={"broken.meeple": text})
+        game = compile_sources(src).new_game(players=2, seed=1)
+        assert game.over and game.state["vars"]["x"] == 8
+
+
 # ---------------------------------------------------------------- calls computed once
 # The fast code computes a call of a rule function once where it is made again with the
 # same arguments (codegen.ExprCompiler.root): later in the same evaluation where the
