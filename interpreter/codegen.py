@@ -95,6 +95,7 @@ _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
 _SPLICE_DEPTH = 2  # bodies written in place in one another at most
 
+_COMP_MIN = 16  # a list made by a loop of the statement form: a comprehension above this length
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
 
 # Whether rules are compiled to the fast code (the default) besides the straightforward
@@ -647,7 +648,8 @@ class ExprCompiler:
             finally:
                 self.cdepth -= cond is not None
             simple = len(heads) == 1 and len(out) == body + (cond is not None)
-            if kind == "list" and simple:  # a Python comprehension: no statement inside
+            if kind == "list" and simple and self._long(comp):  # a Python comprehension
+
                 start, _ = heads[0]
                 head = out[start].strip()[:-1]
                 del out[start:]
@@ -673,6 +675,15 @@ class ExprCompiler:
             return res
         finally:
             self._leave(loop, free, saved)
+
+    def _long(self, comp) -> bool:
+        """Whether a list comprehension of one clause with no statement inside is
+        written as a Python comprehension rather than a ``for`` loop that appends: where
+        its iterable is known to be long (a big board's cells). A comprehension costs a
+        function's call (Python 3.11) and makes the names it reads from the code around
+        it slower there (cells): a short list is made faster by a loop."""
+        size = self._fixed_size(comp.clauses[0].iter)
+        return size is not None and size > _COMP_MIN
 
     def expr(self, e, env: Env) -> str:
         if self.pre:
