@@ -374,7 +374,7 @@ class ExprCompiler:
                 self._start(self.found)
                 out = []
                 text = self._s(e, env, out, "")
-            return out, text
+            return localize(out, text)
         finally:
             self.avail = None
             self.pre, self.temps = {}, 0
@@ -1199,6 +1199,67 @@ def state_free(text: str) -> set[str] | None:
         if given.group(1):
             called.add(given.group(1))
     return called
+
+
+# the parts of R read through a local name in the statement form (see localize): the
+# state's tables, never rebound while an expression runs (no expression changes the
+# state; a move changes them in place)
+_LOCAL_TABLES = ("z", "loc", "facing", "iv", "g", "pv")
+# a string literal of generated code (repr of a ruleset's string): never rewritten
+_STRING = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+_TABLE = re.compile(r"\bR\.(" + "|".join(_LOCAL_TABLES) + r")\b")
+_WORK = re.compile(r"\bR\.work\b")
+# R given to a function (a rule function, a helper) other than to fail: it may count work
+_R_GIVEN = re.compile(r"(?<!_out_of_work\()\bR\s*[,)]")
+
+
+def localize(out: list[str], text: str) -> tuple[list[str], str]:
+    """The statement form of a whole expression (``out``, then its value ``text``) with
+    the tables of R that it reads in loops or more than once (``R.z``...) read through
+    local names bound once before (``z_ = R.z``), and, where it gives R to no function,
+    the work budget counted in a local (``wk_``) written back to ``R.work`` after the
+    statements (nothing reads it before; after a failure, the straightforward code runs
+    from the budget as it was, see compile.Program._lambda). The same operations, in the
+    same order."""
+    code = [_STRING.split(line) for line in out + [text]]  # code at even places, strings at odd
+    looped = _in_loops(out) + [False]
+    counts: dict[str, int] = {}
+    for parts, loop in zip(code, looped):
+        for part in parts[::2]:
+            for m in _TABLE.finditer(part):
+                counts[m.group(1)] = counts.get(m.group(1), 0) + (2 if loop or " for " in part else 1)
+    local = {t for t, c in counts.items() if c >= 2}
+    work = any(_WORK.search(p) for parts in code for p in parts[::2]) and \
+        not any(_R_GIVEN.search(p) or "lambda" in p for parts in code for p in parts[::2])
+    if not local and not work:
+        return out, text
+
+    def table(m) -> str:
+        return m.group(1) + "_" if m.group(1) in local else m.group(0)
+
+    def sub(parts: list[str]) -> str:
+        for i in range(0, len(parts), 2):
+            parts[i] = _TABLE.sub(table, parts[i])
+            if work:
+                parts[i] = _WORK.sub("wk_", parts[i])
+        return "".join(parts)
+    new = [sub(parts) for parts in code]
+    pre = [f"{t}_ = R.{t}" for t in _LOCAL_TABLES if t in local] + (["wk_ = R.work"] if work else [])
+    return pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+
+
+def _in_loops(out: list[str]) -> list[bool]:
+    """Per line of statements, whether it is inside a ``for`` loop."""
+    stack: list[tuple[int, bool]] = []  # (indentation of a block's header, a loop)
+    found = []
+    for line in out:
+        depth = len(line) - len(line.lstrip())
+        while stack and stack[-1][0] >= depth:
+            stack.pop()
+        found.append(any(loop for _, loop in stack))
+        if line.rstrip().endswith(":") or line.lstrip().startswith(("for ", "if ", "else", "elif ")):
+            stack.append((depth, line.lstrip().startswith("for ")))
+    return found
 
 
 def does_work(text: str) -> bool:
