@@ -1228,8 +1228,10 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
         for part in parts[::2]:
             for m in _TABLE.finditer(part):
                 counts[m.group(1)] = counts.get(m.group(1), 0) + (2 if loop or " for " in part else 1)
-    local = {t for t, c in counts.items() if c >= 2}
-    work = any(_WORK.search(p) for parts in code for p in parts[::2]) and \
+            counts["work"] = counts.get("work", 0) + (2 if loop else 1) * len(_WORK.findall(part))
+    local = {t for t, c in counts.items() if c >= 2 and t != "work"}
+    # (one count and its test outside loops: a local name would not pay)
+    work = counts.get("work", 0) > 2 and \
         not any(_R_GIVEN.search(p) or "lambda" in p for parts in code for p in parts[::2])
     if not local and not work:
         return out, text

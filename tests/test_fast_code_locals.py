@@ -1,0 +1,122 @@
+"""The fast rule code's local names (codegen.localize): the state's tables read through
+names bound once per call (``z_ = R.z``), the work budget counted in a local (``wk_``)
+where the code gives R to no function, and short list comprehensions written as loops.
+The budgets must count exactly what they counted before: a move that fits the work
+budget still fits it, one element less fails at the same place as the straightforward
+code; a string of the rules that reads like R's names is left alone."""
+from __future__ import annotations
+
+import json
+
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import Budgets, RuleError, codegen, compile_sources
+
+RULES = """ruleset locals
+players 2..2
+kind Card { value: int }
+zone pile: Card public
+zone out: Card public
+deck cards into pile { Card(value: v) for v in 1..5 }
+var x: int = 0
+var s: str = ""
+function pairs(): int = count(c for c in items(pile) for d in items(pile) if c.value < d.value)
+function below(k: int): list of Card = [c for c in items(pile) if c.value < k]
+function deep(n: int): int = if n <= 0 then count(c for c in items(pile)) else
+  deep(n - 1) + count(c for c in items(pile) for d in items(out))
+function around(): int = count(c for c in items(pile)) + deep(2) + sum(c.value for c in items(pile))
+"""
+
+
+def run(monkeypatch, turn: str, optimize: bool, work: int | None = None, strict: bool = False):
+    """The game's variables after its first turn, or its error (text, rule, place)."""
+    text = RULES + turn
+    monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+    monkeypatch.setattr(codegen, "STRICT", strict and optimize)
+    try:
+        src = SourceSet(base=parse(text, "locals.meeple"), sources={"locals.meeple": text})
+        budgets = None if work is None else Budgets(work=work)
+        prog = compile_sources(src, budgets=budgets).for_players(2)
+        try:
+            return json.loads(json.dumps(prog.new_game(2, seed=1).state))["vars"], prog
+        except RuleError as e:
+            return (str(e), e.rule, e.span), prog
+    finally:
+        monkeypatch.setattr(codegen, "STRICT", False)
+        monkeypatch.setattr(codegen, "OPTIMIZE", True)
+
+
+def fits(outcome) -> bool:
+    return isinstance(outcome, dict)
+
+
+def least_work(monkeypatch, turn: str) -> int:
+    """The smallest work budget with which the straightforward code plays the turn."""
+    low, high = 1, 4096
+    assert fits(run(monkeypatch, turn, optimize=False, work=high)[0])
+    while low < high:
+        mid = (low + high) // 2
+        if fits(run(monkeypatch, turn, optimize=False, work=mid)[0]):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def names_of(prog, function: str) -> set[str]:
+    code = prog.ns[f"F_{function}"].__code__
+    return set(code.co_varnames) | set(code.co_cellvars)
+
+
+def nested_code(prog, function: str) -> set[str]:
+    return {c.co_name for c in prog.ns[f"F_{function}"].__code__.co_consts if hasattr(c, "co_name")}
+
+
+def test_the_work_budget_counted_in_a_local_runs_out_at_the_same_element(monkeypatch):
+    # pairs walks the pile (5) and, at each turn, the pile again (5 x 5): counted in wk_,
+    # written back for the count of the next statement of the move
+    turn = "turn {\n  x = pairs()\n  x = x + count(c for c in items(pile))\n}\nend when x > 0\n"
+    least = least_work(monkeypatch, turn)
+    enough, prog = run(monkeypatch, turn, optimize=True, work=least, strict=True)
+    assert enough["x"] == 10 + 5 and {"wk_", "z_"} <= names_of(prog, "pairs")
+    short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
+    assert not fits(short) and "'work' budget" in short[0]
+    # not strict: where the fast code runs out, the straightforward code runs again and
+    # reports the error, at the same place
+    plain, _ = run(monkeypatch, turn, optimize=False, work=least - 1)
+    fast, _ = run(monkeypatch, turn, optimize=True, work=least - 1)
+    assert fast == plain and plain[1] == "turn" and "'work' budget" in plain[0]
+    assert plain[2].line == RULES.count("\n") + 3  # the second statement
+
+
+def test_the_work_counted_around_a_call_adds_up_with_the_work_of_the_call(monkeypatch):
+    # around counts the pile, then calls deep (recursive: a call given R, so around counts
+    # in R.work itself), then counts the pile again; deep counts in its own turn
+    turn = "turn {\n  x = around()\n}\nend when x > 0\n"
+    least = least_work(monkeypatch, turn)
+    enough, prog = run(monkeypatch, turn, optimize=True, work=least, strict=True)
+    assert enough["x"] == 5 + 5 + 15 and "wk_" not in names_of(prog, "around")
+    short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
+    assert not fits(short) and "'work' budget" in short[0]
+    plain, _ = run(monkeypatch, turn, optimize=False, work=least - 1)
+    fast, _ = run(monkeypatch, turn, optimize=True, work=least - 1)
+    assert fast == plain and "'work' budget" in plain[0]
+
+
+def test_a_short_list_comprehension_is_a_loop_that_sees_the_state_of_each_call(monkeypatch):
+    # below's list is made by a loop (no comprehension's code object); z_ is bound at
+    # every call: after a card moves, the next call sees the pile without it
+    turn = ("turn {\n  x = size(below(4))\n  move top(pile) to out\n  x = x * 10 + size(below(4))\n"
+            "  move bottom(pile) to out\n  x = x * 10 + size(below(4))\n}\nend when x > 0\n")
+    fast, prog = run(monkeypatch, turn, optimize=True, strict=True)
+    plain, _ = run(monkeypatch, turn, optimize=False)
+    assert fast == plain and fast["x"] == 332
+    assert "<listcomp>" not in nested_code(prog, "below")
+
+
+def test_a_string_of_the_rules_that_reads_like_the_code_is_left_alone(monkeypatch):
+    turn = ('turn {\n  s = first("R.z[0] R.work (R, z_)" for c in items(pile) for d in items(pile))\n'
+            "  x = pairs()\n}\nend when x > 0\n")
+    fast, _ = run(monkeypatch, turn, optimize=True, strict=True)
+    plain, _ = run(monkeypatch, turn, optimize=False)
+    assert fast == plain and fast["s"] == "R.z[0] R.work (R, z_)"
