@@ -459,8 +459,8 @@ class ExprCompiler:
         node = e.node
         if node == "Aggregate" and e.func in CLOSURES:
             return self._s_closure(e, env, out, ind)
-        if node == "Aggregate" and e.func == "until":  # a walk that stops: its own helper
-            return self.expr(e, env)
+        if node == "Aggregate" and e.func == "until":
+            return self._s_until(e, env, out, ind)
         if node == "Aggregate":
             return self._s_loop(e.func, e.comp, env, out, ind)
         if node == "Comprehension":
@@ -569,6 +569,20 @@ class ExprCompiler:
                  f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
         out.extend(ind + x for x in lines)
         return found
+
+    def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the
+        condition in place of a call of a lambda per element; like the lambda's, it keeps
+        no value for the loops around)."""
+        cl = e.comp.clauses[0]
+        xs = self._s_name(self._s(cl.iter, env, out, ind), out, ind)
+        res = self._temp()
+        inner, var = self._s_bind(env, cl.var)
+        cond = self._apart(self._barrier, e.comp.cond, inner)
+        out.extend(ind + x for x in [f"{res} = []", f"for {var} in {xs}:", f"    {res}.append({var})",
+                                     f"    if {cond}:", "        break",
+                                     f"R.work -= len({res})", "if R.work < 0: _out_of_work(R)"])
+        return res
 
     def _joined(self, e, env: Env):
         """``a + b`` of two lists, also as the body of an inlined function (its arguments

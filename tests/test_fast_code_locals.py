@@ -24,6 +24,7 @@ function pairs(): int = count(c for c in items(pile) for d in items(pile) if c.v
 function below(k: int): list of Card = [c for c in items(pile) if c.value < k]
 function deep(n: int): int = if n <= 0 then count(c for c in items(pile)) else
   deep(n - 1) + count(c for c in items(pile) for d in items(out))
+function upto(k: int): list of Card = until(c for c in items(pile) if c.value >= k)
 function around(): int = count(c for c in items(pile)) + deep(2) + sum(c.value for c in items(pile))
 """
 
@@ -120,3 +121,15 @@ def test_a_string_of_the_rules_that_reads_like_the_code_is_left_alone(monkeypatc
     fast, _ = run(monkeypatch, turn, optimize=True, strict=True)
     plain, _ = run(monkeypatch, turn, optimize=False)
     assert fast == plain and fast["s"] == "R.z[0] R.work (R, z_)"
+
+
+def test_until_written_out_stops_at_the_same_element_and_counts_the_elements_looked_at(monkeypatch):
+    # upto(3) looks at 1, 2, 3 and stops; upto(9) at all five (none holds)
+    turn = "turn {\n  x = size(upto(3)) * 10 + size(upto(9))\n  x = x + count(c for c in items(pile))\n}\nend when x > 0\n"
+    least = least_work(monkeypatch, turn)
+    enough, prog = run(monkeypatch, turn, optimize=True, work=least, strict=True)
+    plain, _ = run(monkeypatch, turn, optimize=False, work=least)
+    assert enough == plain and enough["x"] == 35 + 5
+    assert "<lambda>" not in nested_code(prog, "upto")
+    short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
+    assert not fits(short) and "'work' budget" in short[0]
