@@ -487,6 +487,8 @@ class ExprCompiler:
             return t
         if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH:
             return self._s_call(e, env, out, ind)
+        if node == "BinOp" and e.op == "+" and self.ty(e).tag in ("list", "str"):
+            return self._s_join(e, env, out, ind)
         looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
         if not looped:  # (a call written in place too deep is a call)
             return self.expr(e, env)
@@ -569,6 +571,14 @@ class ExprCompiler:
                  f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
         out.extend(ind + x for x in lines)
         return found
+
+    def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``a + b`` of lists or strings, an operand with a loop: both computed in order,
+        then counted against the work budget as helpers._cat counts them, in place."""
+        a = self._s_name(self._s(e.left, env, out, ind), out, ind)
+        b = self._s_name(self._s(e.right, env, out, ind), out, ind)
+        out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
+        return f"({a} + {b})"
 
     def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
         """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the

@@ -25,6 +25,7 @@ function below(k: int): list of Card = [c for c in items(pile) if c.value < k]
 function deep(n: int): int = if n <= 0 then count(c for c in items(pile)) else
   deep(n - 1) + count(c for c in items(pile) for d in items(out))
 function upto(k: int): list of Card = until(c for c in items(pile) if c.value >= k)
+function joined(k: int): list of Card = [c for c in items(pile) if c.value < k] + [c for c in items(out) if c.value > k]
 function around(): int = count(c for c in items(pile)) + deep(2) + sum(c.value for c in items(pile))
 """
 
@@ -131,5 +132,20 @@ def test_until_written_out_stops_at_the_same_element_and_counts_the_elements_loo
     plain, _ = run(monkeypatch, turn, optimize=False, work=least)
     assert enough == plain and enough["x"] == 35 + 5
     assert "<lambda>" not in nested_code(prog, "upto")
+    short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
+    assert not fits(short) and "'work' budget" in short[0]
+
+
+def test_lists_joined_after_a_loop_are_counted_in_place(monkeypatch):
+    # joined's '+' has loops on both sides: computed in order, then counted as _cat
+    # counts them (both lengths), without a call of _cat
+    turn = ("turn {\n  move top(pile) to out\n  move top(pile) to out\n"
+            "  x = size(joined(3)) * 10 + size(joined(9))\n  x = x + count(c for c in items(pile))\n}\nend when x > 0\n")
+    least = least_work(monkeypatch, turn)
+    enough, prog = run(monkeypatch, turn, optimize=True, work=least, strict=True)
+    plain, _ = run(monkeypatch, turn, optimize=False, work=least)
+    # pile 1..3 after two moves, out 5, 4: joined(3) = [1, 2] + [5, 4]; joined(9) = 1..3
+    assert enough == plain and enough["x"] == 4 * 10 + 3 + 3
+    assert "_cat" not in prog.ns["F_joined"].__code__.co_names
     short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
     assert not fits(short) and "'work' budget" in short[0]
