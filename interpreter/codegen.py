@@ -95,7 +95,7 @@ _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
 _SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
-_COMP_MIN = 16  # a list made by a loop of the statement form: a comprehension above this length
+_COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
 
 # Whether rules are compiled to the fast code (the default) besides the straightforward
