@@ -92,6 +92,12 @@ _AVAIL_MAX = 256
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
+# an index that the fast code reads twice (see ExprCompiler._Index): a parameter, a loop's
+# variable, a value of the statement form or a procedure's local, bound before the
+# expression (not a value computed once in it: the list's text may bind it)
+_NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
+_INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
+
 _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
 _SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
@@ -792,7 +798,14 @@ class ExprCompiler:
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
         since = len(self.wraps)
-        return self._pure(e, env, f"_index({self.expr(e.obj, env)}, {self.expr(e.index, env)})", since)
+        obj, i = self.expr(e.obj, env), self.expr(e.index, env)
+        text = f"_index({obj}, {i})"
+        if self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
+            # the fast code: Python's index where it is not negative (past the end, Python
+            # fails: the straightforward code runs again and fails as always); the index
+            # is a name bound before, so reading it first changes nothing
+            text = f"({obj}[{i}] if {i} >= 0 else {text})"
+        return self._pure(e, env, text, since)
 
     def _ListLit(self, e, env):
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"

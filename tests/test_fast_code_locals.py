@@ -26,6 +26,7 @@ function deep(n: int): int = if n <= 0 then count(c for c in items(pile)) else
   deep(n - 1) + count(c for c in items(pile) for d in items(out))
 function upto(k: int): list of Card = until(c for c in items(pile) if c.value >= k)
 function joined(k: int): list of Card = [c for c in items(pile) if c.value < k] + [c for c in items(out) if c.value > k]
+function pick(ks: list of int, i: int): int = ks[i] * 10 + ks[i]
 function around(): int = count(c for c in items(pile)) + deep(2) + sum(c.value for c in items(pile))
 """
 
@@ -149,3 +150,20 @@ def test_lists_joined_after_a_loop_are_counted_in_place(monkeypatch):
     assert "_cat" not in prog.ns["F_joined"].__code__.co_names
     short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
     assert not fits(short) and "'work' budget" in short[0]
+
+
+def test_an_index_read_by_python_fails_as_the_straightforward_code_does(monkeypatch):
+    # the fast code reads ks[i] with Python's index where i >= 0: a negative index and
+    # one past the end fail with the straightforward code's error, at the same place
+    fast, prog = run(monkeypatch, "turn {\n  x = pick([4, 5, 6], 2) + pick([7], 0)\n}\nend when x > 0\n",
+                     optimize=True, strict=True)
+    assert fast["x"] == 66 + 77
+    checked = []  # the helper that checks an index: not called where Python's index serves
+    helper = prog.ns["_index"]
+    monkeypatch.setitem(prog.ns, "_index", lambda xs, i: checked.append(i) or helper(xs, i))
+    assert prog.new_game(2, seed=1).state["vars"]["x"] == 66 + 77 and checked == []
+    for i in ("3", "0 - 1", "0 - 4"):
+        turn = f"turn {{\n  x = pick([4, 5, 6], {i})\n}}\nend when x > 0\n"
+        fast, _ = run(monkeypatch, turn, optimize=True)
+        plain, _ = run(monkeypatch, turn, optimize=False)
+        assert fast == plain and plain[1] == "function pick" and "outside a list of 3 elements" in plain[0]
