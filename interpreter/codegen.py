@@ -74,6 +74,7 @@ _WNAME = re.compile(r"\bw(\d+)_\w+")
 # a value the statement form of the fast code computed before (see ExprCompiler.lines)
 _TEMP = re.compile(r"\bs_\d+\b")
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_INT = re.compile(r"\(*-?\d+\)*")
 
 # built-ins whose value is worth computing once (see ExprCompiler._pure)
 _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
@@ -578,6 +579,33 @@ class ExprCompiler:
         out.extend(ind + x for x in lines)
         return found
 
+    def _s_range(self, e, env: Env, out: list[str], ind: str) -> str:
+        """The iterable of a loop over ``a..b`` written out: a Python range, counted
+        against the work budget and checked against the range budget as helpers._range
+        does (which fails where it is too long), without making the list."""
+        a, b = (self._s(x, env, out, ind) for x in (e.left, e.right))  # (in order)
+        a = a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind)
+        b = b if _SIMPLE_ARG.fullmatch(b) else self._s_name(b, out, ind)
+        limit = self.t.budgets.range
+        if _INT.fullmatch(a) and _INT.fullmatch(b):  # known now
+            n = int(b.strip("()")) - int(a.strip("()")) + 1
+            if n > limit:
+                out.append(f"{ind}_range(R, {a}, {b}, {limit})")
+            elif n > 0:
+                out.extend([f"{ind}R.work -= {n}", f"{ind}if R.work < 0: _out_of_work(R)"])
+            return f"range({a}, {b} + 1)"
+        n = self._temp()
+        out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _range(R, {a}, {b}, {limit})",
+                                     f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
+        return f"range({a}, {b} + 1)"
+
+    def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
+        """The iterable of a loop written out; a zone's items are walked in place (the
+        loop changes nothing: no copy of the list is needed)."""
+        if e.node == "Call" and e.func == "items" and e.func not in self.c.functions:
+            return f"R.z[{self._s(e.args[0], env, out, ind)}]"
+        return self._s(e, env, out, ind)
+
     def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
         """``a + b`` of lists or strings, an operand with a loop: both computed in order,
         then counted against the work budget as helpers._cat counts them, in place."""
@@ -641,8 +669,10 @@ class ExprCompiler:
                     out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                     it = f"{parts[0]} + {parts[1]}"
+                elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
+                    it, joined = self._s_range(cl.iter, inner, out, cur), True
                 else:
-                    it = self._s(cl.iter, inner, out, cur)
+                    it = self._s_iterable(cl.iter, inner, out, cur)
                 if i == 0:
                     if self.avail is not None:
                         self.avail = dict(self.avail)  # the rest may not run

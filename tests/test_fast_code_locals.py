@@ -27,6 +27,8 @@ function deep(n: int): int = if n <= 0 then count(c for c in items(pile)) else
 function upto(k: int): list of Card = until(c for c in items(pile) if c.value >= k)
 function joined(k: int): list of Card = [c for c in items(pile) if c.value < k] + [c for c in items(out) if c.value > k]
 function pick(ks: list of int, i: int): int = ks[i] * 10 + ks[i]
+function spans(k: int): int = sum(i * j for i in 1..k for j in k..3) + count(i for i in 2..1) + sum(i for i in 0 - 2..k)
+function held(): int = sum(count(d for d in items(pile) if d.value < c.value) for c in items(pile))
 function around(): int = count(c for c in items(pile)) + deep(2) + sum(c.value for c in items(pile))
 """
 
@@ -167,3 +169,23 @@ def test_an_index_read_by_python_fails_as_the_straightforward_code_does(monkeypa
         fast, _ = run(monkeypatch, turn, optimize=True)
         plain, _ = run(monkeypatch, turn, optimize=False)
         assert fast == plain and plain[1] == "function pick" and "outside a list of 3 elements" in plain[0]
+
+
+def test_a_loop_over_a_range_counts_it_as_the_list_would_be_counted(monkeypatch):
+    # the ranges of a loop written out are Python ranges: counted as the lists were
+    # (empty ones not at all), and one longer than the range budget fails as before
+    turn = "turn {\n  x = spans(2) * 100 + spans(0) + held()\n  x = x + count(c for c in items(pile))\n}\nend when x > 0\n"
+    least = least_work(monkeypatch, turn)
+    enough, prog = run(monkeypatch, turn, optimize=True, work=least, strict=True)
+    plain, _ = run(monkeypatch, turn, optimize=False, work=least)
+    # spans(2): 1*2+1*3+2*2+2*3 + 0 + (-2-1+0+1+2); spans(0): i in 1..0 is empty, + (-2-1+0)
+    # held: 0+1+2+3+4 cards below each card
+    assert enough == plain and enough["x"] == 15 * 100 - 3 + 10 + 5
+    assert "range" in prog.ns["F_spans"].__code__.co_names  # Python's ranges, not lists
+    short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
+    assert not fits(short) and "'work' budget" in short[0]
+    turn = "turn {\n  x = spans(200000)\n}\nend when x > 0\n"
+    fast, _ = run(monkeypatch, turn, optimize=True)
+    plain, _ = run(monkeypatch, turn, optimize=False)
+    assert fast == plain, (fast, plain)
+    assert plain[1] == "turn" and "'range' budget" in plain[0], plain
