@@ -582,7 +582,7 @@ class ExprCompiler:
     def _s_range(self, e, env: Env, out: list[str], ind: str) -> str:
         """The iterable of a loop over ``a..b`` written out: a Python range, counted
         against the work budget and checked against the range budget as helpers._range
-        does (which fails where it is too long), without making the list."""
+        does, without making the list."""
         a, b = (self._s(x, env, out, ind) for x in (e.left, e.right))  # (in order)
         a = a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind)
         b = b if _SIMPLE_ARG.fullmatch(b) else self._s_name(b, out, ind)
@@ -590,12 +590,12 @@ class ExprCompiler:
         if _INT.fullmatch(a) and _INT.fullmatch(b):  # known now
             n = int(b.strip("()")) - int(a.strip("()")) + 1
             if n > limit:
-                out.append(f"{ind}_range(R, {a}, {b}, {limit})")
+                out.append(f"{ind}_too_long({a}, {b}, {limit})")
             elif n > 0:
                 out.extend([f"{ind}R.work -= {n}", f"{ind}if R.work < 0: _out_of_work(R)"])
             return f"range({a}, {b} + 1)"
         n = self._temp()
-        out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _range(R, {a}, {b}, {limit})",
+        out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _too_long({a}, {b}, {limit})",
                                      f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
         return f"range({a}, {b} + 1)"
 
