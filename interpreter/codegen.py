@@ -583,9 +583,7 @@ class ExprCompiler:
         """The iterable of a loop over ``a..b`` written out: a Python range, counted
         against the work budget and checked against the range budget as helpers._range
         does, without making the list."""
-        a, b = (self._s(x, env, out, ind) for x in (e.left, e.right))  # (in order)
-        a = a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind)
-        b = b if _SIMPLE_ARG.fullmatch(b) else self._s_name(b, out, ind)
+        a, b = (self._s_value(x, env, out, ind) for x in (e.left, e.right))  # (in order)
         limit = self.t.budgets.range
         if _INT.fullmatch(a) and _INT.fullmatch(b):  # known now
             n = int(b.strip("()")) - int(a.strip("()")) + 1
@@ -598,6 +596,11 @@ class ExprCompiler:
         out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _too_long({a}, {b}, {limit})",
                                      f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
         return f"range({a}, {b} + 1)"
+
+    def _s_value(self, e, env: Env, out: list[str], ind: str) -> str:
+        """A value computed now (in a name, unless its text is a name or a constant)."""
+        text = self._s(e, env, out, ind)
+        return text if _SIMPLE_ARG.fullmatch(text) else self._s_name(text, out, ind)
 
     def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
         """The iterable of a loop written out; a zone's items are walked in place (the
@@ -709,7 +712,6 @@ class ExprCompiler:
                 self.cdepth -= cond is not None
             simple = len(heads) == 1 and len(out) == body + (cond is not None)
             if kind == "list" and simple and self._long(comp):  # a Python comprehension
-
                 start, _ = heads[0]
                 head = out[start].strip()[:-1]
                 del out[start:]
