@@ -499,8 +499,10 @@ class ExprCompiler:
         looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
         if not looped:  # (a call written in place too deep is a call)
             return self.expr(e, env)
-        # the operands up to the last one with a loop are computed first, in order
-        kids, last = self._kids(e), looped[-1]
+        # the operands up to the last one with a loop are computed first, in order (all
+        # the arguments of an inlined function's call, see _called_anyway)
+        kids = self._kids(e)
+        last = len(kids) - 1 if node == "Call" and e.func in self.inline else looped[-1]
         done = []
         try:
             for k in kids[:last + 1]:
@@ -515,6 +517,33 @@ class ExprCompiler:
         finally:
             for k in done:
                 self.pre.pop(k, None)
+
+    def _called_anyway(self, e) -> bool:
+        """Whether an inlined function's call is made as a call all the same (an argument
+        of a parameter used more than once has a loop: its text is not a name, see
+        _may_expand) and its body calls no rule function: its arguments may then be
+        computed first, all of them, in order, as the call computes them, and the body
+        written in place with their names (the same operations, no call)."""
+        fd = self.c.functions[e.func]
+        repeated = self.repeated.get(e.func) or set()
+        if not any(p.name in repeated and self._looped(a) for p, a in zip(fd.params, e.args)):
+            return False
+        return not self._counts(fd.body, set())
+
+    def _counts(self, e, seen: set[str]) -> bool:
+        """Whether evaluating an inlined function's body may count work (a call of a
+        function that is not inlined, lists joined, a range), counting its calls of
+        inlined functions."""
+        for n in ir.walk(e):
+            if n.node == "BinOp" and (n.op == ".." or (n.op == "+" and self.ty(n).tag in ("list", "str"))):
+                return True
+            if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
+                if n.func not in self.inline:
+                    return True
+                seen.add(n.func)
+                if self._counts(self.c.functions[n.func].body, seen):
+                    return True
+        return False
 
     def _kids(self, e) -> list | None:
         """The operands of e in the order its Python text evaluates them, each once,
@@ -532,7 +561,7 @@ class ExprCompiler:
         if n == "Call":
             c, f = self.c, e.func
             if f in c.functions:
-                return None if f in self.inline else list(e.args)
+                return list(e.args) if f not in self.inline or self._called_anyway(e) else None
             if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
                 return None  # its second argument is evaluated first
             if f in BUILTINS and f in ("cells", "player_count", "turn_number"):

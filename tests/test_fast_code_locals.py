@@ -29,6 +29,10 @@ function joined(k: int): list of Card = [c for c in items(pile) if c.value < k] 
 function pick(ks: list of int, i: int): int = ks[i] * 10 + ks[i]
 function spans(k: int): int = sum(i * j for i in 1..k for j in k..3) + count(i for i in 2..1) + sum(i for i in 0 - 2..k)
 function held(): int = sum(count(d for d in items(pile) if d.value < c.value) for c in items(pile))
+function some(ks: list of Card, k: int): bool = size(ks) > k and size(ks) < 5
+function doubled(ks: list of Card): int = size(ks + ks) + size(ks)
+function tally(): int = count(k for k in 0..4 if some([c for c in items(pile) if c.value > k], 1))
+  * 100 + sum(doubled([c for c in items(pile) if c.value > k]) for k in 0..4)
 function around(): int = count(c for c in items(pile)) + deep(2) + sum(c.value for c in items(pile))
 """
 
@@ -189,3 +193,19 @@ def test_a_loop_over_a_range_counts_it_as_the_list_would_be_counted(monkeypatch)
     plain, _ = run(monkeypatch, turn, optimize=False)
     assert fast == plain, (fast, plain)
     assert plain[1] == "turn" and "'range' budget" in plain[0], plain
+
+
+def test_a_small_function_called_with_a_loop_is_written_in_place_after_its_arguments(monkeypatch):
+    # some uses ks twice: called with a comprehension, the fast code made it a call; its
+    # arguments are now computed first, in order, as the call computes them, and its body
+    # written in place; doubled joins lists (it counts work): it stays a call
+    turn = "turn {\n  x = tally()\n  x = x + count(c for c in items(pile))\n}\nend when x > 0\n"
+    least = least_work(monkeypatch, turn)
+    enough, prog = run(monkeypatch, turn, optimize=True, work=least, strict=True)
+    plain, _ = run(monkeypatch, turn, optimize=False, work=least)
+    # some: k = 0 (5 cards, not < 5), 1, 2, 3 (4, 3, 2 cards); doubled: 3 * (5 + 4 + 3 + 2 + 1)
+    assert enough == plain and enough["x"] == 3 * 100 + 45 + 5
+    names = prog.ns["F_tally"].__code__.co_names
+    assert "F_some" not in names and "F_doubled" in names
+    short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
+    assert not fits(short) and "'work' budget" in short[0]
