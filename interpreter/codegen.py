@@ -1319,18 +1319,21 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     statements (nothing reads it before; after a failure, the straightforward code runs
     from the budget as it was, see compile.Program._lambda). The same operations, in the
     same order."""
-    code = [_STRING.split(line) for line in out + [text]]  # code at even places, strings at odd
+    lines = out + [text]
     looped = _in_loops(out) + [False]
+    code: dict[int, list[str]] = {}  # the lines that read R: code at even places, strings at odd
     counts: dict[str, int] = {}
-    for parts, loop in zip(code, looped):
+    for i, line in enumerate(lines):
+        if "R." not in line:
+            continue
+        parts = code[i] = _STRING.split(line) if "'" in line or '"' in line else [line]
         for part in parts[::2]:
-            for m in _TABLE.finditer(part):
-                counts[m.group(1)] = counts.get(m.group(1), 0) + (2 if loop or " for " in part else 1)
-            counts["work"] = counts.get("work", 0) + (2 if loop else 1) * len(_WORK.findall(part))
+            for t in _TABLE.findall(part):
+                counts[t] = counts.get(t, 0) + (2 if looped[i] or " for " in part else 1)
+            counts["work"] = counts.get("work", 0) + (2 if looped[i] else 1) * len(_WORK.findall(part))
     local = {t for t, c in counts.items() if c >= 2 and t != "work"}
     # (one count and its test outside loops: a local name would not pay)
-    work = counts.get("work", 0) > 2 and \
-        not any(_R_GIVEN.search(p) or "lambda" in p for parts in code for p in parts[::2])
+    work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
     if not local and not work:
         return out, text
 
@@ -1343,22 +1346,31 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
             if work:
                 parts[i] = _WORK.sub("wk_", parts[i])
         return "".join(parts)
-    new = [sub(parts) for parts in code]
+    new = [sub(code[i]) if i in code else line for i, line in enumerate(lines)]
     pre = [f"{t}_ = R.{t}" for t in _LOCAL_TABLES if t in local] + (["wk_ = R.work"] if work else [])
     return pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
 
 
+def _gives_r(line: str) -> bool:
+    """Whether a line of fast code gives R to a function (out of its strings)."""
+    if "R" not in line:
+        return False
+    parts = _STRING.split(line) if "'" in line or '"' in line else [line]
+    return any(_R_GIVEN.search(p) or "lambda" in p for p in parts[::2])
+
+
 def _in_loops(out: list[str]) -> list[bool]:
     """Per line of statements, whether it is inside a ``for`` loop."""
-    stack: list[tuple[int, bool]] = []  # (indentation of a block's header, a loop)
+    fors: list[int] = []  # the indentations of the loops around
     found = []
     for line in out:
-        depth = len(line) - len(line.lstrip())
-        while stack and stack[-1][0] >= depth:
-            stack.pop()
-        found.append(any(loop for _, loop in stack))
-        if line.rstrip().endswith(":") or line.lstrip().startswith(("for ", "if ", "else", "elif ")):
-            stack.append((depth, line.lstrip().startswith("for ")))
+        body = line.lstrip(" ")
+        depth = len(line) - len(body)
+        while fors and fors[-1] >= depth:
+            fors.pop()
+        found.append(bool(fors))
+        if body.startswith("for "):
+            fors.append(depth)
     return found
 
 
