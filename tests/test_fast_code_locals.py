@@ -1,9 +1,11 @@
-"""The fast rule code's local names (codegen.localize): the state's tables read through
-names bound once per call (``z_ = R.z``), the work budget counted in a local (``wk_``)
-where the code gives R to no function, and short list comprehensions written as loops.
-The budgets must count exactly what they counted before: a move that fits the work
-budget still fits it, one element less fails at the same place as the straightforward
-code; a string of the rules that reads like R's names is left alone."""
+"""The fast rule code's loops and local names (codegen.ExprCompiler.lines, localize):
+the state's tables read through names bound once per call (``z_ = R.z``), the work
+budget counted in a local (``wk_``) where the code gives R to no function, short list
+comprehensions, until(), ranges and joined lists written as loops in place, Python's
+index for a list, small functions written in place after their arguments. The budgets
+must count exactly what they counted before: a move that fits the work budget still
+fits it, one element less fails at the same place as the straightforward code; errors
+read the same; a string of the rules that reads like R's names is left alone."""
 from __future__ import annotations
 
 import json
