@@ -74,6 +74,7 @@ _WNAME = re.compile(r"\bw(\d+)_\w+")
 # a value the statement form of the fast code computed before (see ExprCompiler.lines)
 _TEMP = re.compile(r"\bs_\d+\b")
 _NAME = re.compile(r"[A-Za-z_]\w*")
+_INT = re.compile(r"\(*-?\d+\)*")
 
 # built-ins whose value is worth computing once (see ExprCompiler._pure)
 _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
@@ -92,9 +93,16 @@ _AVAIL_MAX = 256
 
 _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 
-_SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
-_SPLICE_DEPTH = 2  # bodies written in place in one another at most
+# an index that the fast code reads twice (see ExprCompiler._Index): a parameter, a loop's
+# variable, a value of the statement form or a procedure's local, bound before the
+# expression (not a value computed once in it: the list's text may bind it)
+_NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
+_INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
 
+_SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
+_SPLICE_DEPTH = 3  # bodies written in place in one another at most
+
+_COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 _FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
 
 # Whether rules are compiled to the fast code (the default) besides the straightforward
@@ -373,7 +381,7 @@ class ExprCompiler:
                 self._start(self.found)
                 out = []
                 text = self._s(e, env, out, "")
-            return out, text
+            return localize(out, text)
         finally:
             self.avail = None
             self.pre, self.temps = {}, 0
@@ -458,8 +466,8 @@ class ExprCompiler:
         node = e.node
         if node == "Aggregate" and e.func in CLOSURES:
             return self._s_closure(e, env, out, ind)
-        if node == "Aggregate" and e.func == "until":  # a walk that stops: its own helper
-            return self.expr(e, env)
+        if node == "Aggregate" and e.func == "until":
+            return self._s_until(e, env, out, ind)
         if node == "Aggregate":
             return self._s_loop(e.func, e.comp, env, out, ind)
         if node == "Comprehension":
@@ -486,11 +494,15 @@ class ExprCompiler:
             return t
         if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH:
             return self._s_call(e, env, out, ind)
+        if node == "BinOp" and e.op == "+" and self.ty(e).tag in ("list", "str"):
+            return self._s_join(e, env, out, ind)
         looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
         if not looped:  # (a call written in place too deep is a call)
             return self.expr(e, env)
-        # the operands up to the last one with a loop are computed first, in order
-        kids, last = self._kids(e), looped[-1]
+        # the operands up to the last one with a loop are computed first, in order (all
+        # the arguments of an inlined function's call, see _called_anyway)
+        kids = self._kids(e)
+        last = len(kids) - 1 if node == "Call" and e.func in self.inline else looped[-1]
         done = []
         try:
             for k in kids[:last + 1]:
@@ -505,6 +517,33 @@ class ExprCompiler:
         finally:
             for k in done:
                 self.pre.pop(k, None)
+
+    def _called_anyway(self, e) -> bool:
+        """Whether an inlined function's call is made as a call all the same (an argument
+        of a parameter used more than once has a loop: its text is not a name, see
+        _may_expand) and its body calls no rule function: its arguments may then be
+        computed first, all of them, in order, as the call computes them, and the body
+        written in place with their names (the same operations, no call)."""
+        fd = self.c.functions[e.func]
+        repeated = self.repeated.get(e.func) or set()
+        if not any(p.name in repeated and self._looped(a) for p, a in zip(fd.params, e.args)):
+            return False
+        return not self._counts(fd.body, set())
+
+    def _counts(self, e, seen: set[str]) -> bool:
+        """Whether evaluating an inlined function's body may count work (a call of a
+        function that is not inlined, lists joined, a range), counting its calls of
+        inlined functions."""
+        for n in ir.walk(e):
+            if n.node == "BinOp" and (n.op == ".." or (n.op == "+" and self.ty(n).tag in ("list", "str"))):
+                return True
+            if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
+                if n.func not in self.inline:
+                    return True
+                seen.add(n.func)
+                if self._counts(self.c.functions[n.func].body, seen):
+                    return True
+        return False
 
     def _kids(self, e) -> list | None:
         """The operands of e in the order its Python text evaluates them, each once,
@@ -522,7 +561,7 @@ class ExprCompiler:
         if n == "Call":
             c, f = self.c, e.func
             if f in c.functions:
-                return None if f in self.inline else list(e.args)
+                return list(e.args) if f not in self.inline or self._called_anyway(e) else None
             if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
                 return None  # its second argument is evaluated first
             if f in BUILTINS and f in ("cells", "player_count", "turn_number"):
@@ -569,6 +608,58 @@ class ExprCompiler:
         out.extend(ind + x for x in lines)
         return found
 
+    def _s_range(self, e, env: Env, out: list[str], ind: str) -> str:
+        """The iterable of a loop over ``a..b`` written out: a Python range, counted
+        against the work budget and checked against the range budget as helpers._range
+        does, without making the list."""
+        a, b = (self._s_value(x, env, out, ind) for x in (e.left, e.right))  # (in order)
+        limit = self.t.budgets.range
+        if _INT.fullmatch(a) and _INT.fullmatch(b):  # known now
+            n = int(b.strip("()")) - int(a.strip("()")) + 1
+            if n > limit:
+                out.append(f"{ind}_too_long({a}, {b}, {limit})")
+            elif n > 0:
+                out.extend([f"{ind}R.work -= {n}", f"{ind}if R.work < 0: _out_of_work(R)"])
+            return f"range({a}, {b} + 1)"
+        n = self._temp()
+        out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _too_long({a}, {b}, {limit})",
+                                     f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
+        return f"range({a}, {b} + 1)"
+
+    def _s_value(self, e, env: Env, out: list[str], ind: str) -> str:
+        """A value computed now (in a name, unless its text is a name or a constant)."""
+        text = self._s(e, env, out, ind)
+        return text if _SIMPLE_ARG.fullmatch(text) else self._s_name(text, out, ind)
+
+    def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
+        """The iterable of a loop written out; a zone's items are walked in place (the
+        loop changes nothing: no copy of the list is needed)."""
+        if e.node == "Call" and e.func == "items" and e.func not in self.c.functions:
+            return f"R.z[{self._s(e.args[0], env, out, ind)}]"
+        return self._s(e, env, out, ind)
+
+    def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``a + b`` of lists or strings, an operand with a loop: both computed in order,
+        then counted against the work budget as helpers._cat counts them, in place."""
+        a = self._s_name(self._s(e.left, env, out, ind), out, ind)
+        b = self._s_name(self._s(e.right, env, out, ind), out, ind)
+        out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
+        return f"({a} + {b})"
+
+    def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the
+        condition in place of a call of a lambda per element; like the lambda's, it keeps
+        no value for the loops around)."""
+        cl = e.comp.clauses[0]
+        xs = self._s_name(self._s(cl.iter, env, out, ind), out, ind)
+        res = self._temp()
+        inner, var = self._s_bind(env, cl.var)
+        cond = self._apart(self._barrier, e.comp.cond, inner)
+        out.extend(ind + x for x in [f"{res} = []", f"for {var} in {xs}:", f"    {res}.append({var})",
+                                     f"    if {cond}:", "        break",
+                                     f"R.work -= len({res})", "if R.work < 0: _out_of_work(R)"])
+        return res
+
     def _joined(self, e, env: Env):
         """``a + b`` of two lists, also as the body of an inlined function (its arguments
         names or constants: see _may_expand), and the names the body reads; else None."""
@@ -610,8 +701,10 @@ class ExprCompiler:
                     out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                     it = f"{parts[0]} + {parts[1]}"
+                elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
+                    it, joined = self._s_range(cl.iter, inner, out, cur), True
                 else:
-                    it = self._s(cl.iter, inner, out, cur)
+                    it = self._s_iterable(cl.iter, inner, out, cur)
                 if i == 0:
                     if self.avail is not None:
                         self.avail = dict(self.avail)  # the rest may not run
@@ -647,7 +740,7 @@ class ExprCompiler:
             finally:
                 self.cdepth -= cond is not None
             simple = len(heads) == 1 and len(out) == body + (cond is not None)
-            if kind == "list" and simple:  # a Python comprehension: no statement inside
+            if kind == "list" and simple and self._long(comp):  # a Python comprehension
                 start, _ = heads[0]
                 head = out[start].strip()[:-1]
                 del out[start:]
@@ -673,6 +766,15 @@ class ExprCompiler:
             return res
         finally:
             self._leave(loop, free, saved)
+
+    def _long(self, comp) -> bool:
+        """Whether a list comprehension of one clause with no statement inside is
+        written as a Python comprehension rather than a ``for`` loop that appends: where
+        its iterable is known to be long (a big board's cells). A comprehension costs a
+        function's call (Python 3.11) and makes the names it reads from the code around
+        it slower there (cells): a short list is made faster by a loop."""
+        size = self._fixed_size(comp.clauses[0].iter)
+        return size is not None and size > _COMP_MIN
 
     def expr(self, e, env: Env) -> str:
         if self.pre:
@@ -757,14 +859,14 @@ class ExprCompiler:
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
         since = len(self.wraps)
-        obj, index = self.expr(e.obj, env), self.expr(e.index, env)
-        if self.optimize and _NAME.fullmatch(obj) and _NAME.fullmatch(index):
-            # the fast code reads xs[i] at once; a negative index (which Python would
-            # count from the end) goes to _index, which says what is wrong, and an index
-            # too large fails as an IndexError: the straightforward code then runs
-            # again, and fails with its own words (see compile.Program._lambda)
-            return f"({obj}[{index}] if {index} >= 0 else _index({obj}, {index}))"
-        return self._pure(e, env, f"_index({obj}, {index})", since)
+        obj, i = self.expr(e.obj, env), self.expr(e.index, env)
+        text = f"_index({obj}, {i})"
+        if self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
+            # the fast code: Python's index where it is not negative (past the end, Python
+            # fails: the straightforward code runs again and fails as always); the index
+            # is a name bound before, so reading it first changes nothing
+            text = f"({obj}[{i}] if {i} >= 0 else {text})"
+        return self._pure(e, env, text, since)
 
     def _ListLit(self, e, env):
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
@@ -1195,6 +1297,81 @@ def state_free(text: str) -> set[str] | None:
         if given.group(1):
             called.add(given.group(1))
     return called
+
+
+# the parts of R read through a local name in the statement form (see localize): the
+# state's tables, never rebound while an expression runs (no expression changes the
+# state; a move changes them in place)
+_LOCAL_TABLES = ("z", "loc", "facing", "iv", "g", "pv")
+# a string literal of generated code (repr of a ruleset's string): never rewritten
+_STRING = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
+_TABLE = re.compile(r"\bR\.(" + "|".join(_LOCAL_TABLES) + r")\b")
+_WORK = re.compile(r"\bR\.work\b")
+# R given to a function (a rule function, a helper) other than to fail: it may count work
+_R_GIVEN = re.compile(r"(?<!_out_of_work\()\bR\s*[,)]")
+
+
+def localize(out: list[str], text: str) -> tuple[list[str], str]:
+    """The statement form of a whole expression (``out``, then its value ``text``) with
+    the tables of R that it reads in loops or more than once (``R.z``...) read through
+    local names bound once before (``z_ = R.z``), and, where it gives R to no function,
+    the work budget counted in a local (``wk_``) written back to ``R.work`` after the
+    statements (nothing reads it before; after a failure, the straightforward code runs
+    from the budget as it was, see compile.Program._lambda). The same operations, in the
+    same order."""
+    lines = out + [text]
+    looped = _in_loops(out) + [False]
+    code: dict[int, list[str]] = {}  # the lines that read R: code at even places, strings at odd
+    counts: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if "R." not in line:
+            continue
+        parts = code[i] = _STRING.split(line) if "'" in line or '"' in line else [line]
+        for part in parts[::2]:
+            for t in _TABLE.findall(part):
+                counts[t] = counts.get(t, 0) + (2 if looped[i] or " for " in part else 1)
+            counts["work"] = counts.get("work", 0) + (2 if looped[i] else 1) * len(_WORK.findall(part))
+    local = {t for t, c in counts.items() if c >= 2 and t != "work"}
+    # (one count and its test outside loops: a local name would not pay)
+    work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
+    if not local and not work:
+        return out, text
+
+    def table(m) -> str:
+        return m.group(1) + "_" if m.group(1) in local else m.group(0)
+
+    def sub(parts: list[str]) -> str:
+        for i in range(0, len(parts), 2):
+            parts[i] = _TABLE.sub(table, parts[i])
+            if work:
+                parts[i] = _WORK.sub("wk_", parts[i])
+        return "".join(parts)
+    new = [sub(code[i]) if i in code else line for i, line in enumerate(lines)]
+    pre = [f"{t}_ = R.{t}" for t in _LOCAL_TABLES if t in local] + (["wk_ = R.work"] if work else [])
+    return pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+
+
+def _gives_r(line: str) -> bool:
+    """Whether a line of fast code gives R to a function (out of its strings)."""
+    if "R" not in line:
+        return False
+    parts = _STRING.split(line) if "'" in line or '"' in line else [line]
+    return any(_R_GIVEN.search(p) or "lambda" in p for p in parts[::2])
+
+
+def _in_loops(out: list[str]) -> list[bool]:
+    """Per line of statements, whether it is inside a ``for`` loop."""
+    fors: list[int] = []  # the indentations of the loops around
+    found = []
+    for line in out:
+        body = line.lstrip(" ")
+        depth = len(line) - len(body)
+        while fors and fors[-1] >= depth:
+            fors.pop()
+        found.append(bool(fors))
+        if body.startswith("for "):
+            fors.append(depth)
+    return found
 
 
 def does_work(text: str) -> bool:

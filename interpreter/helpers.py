@@ -71,12 +71,18 @@ def _bottom(z: list):
 def _range(R, a: int, b: int, limit: int = MAX_RANGE) -> list:
     n = b - a + 1
     if n > limit:
-        raise over_budget("range", f"the range {a}..{b} has more than {limit} elements")
+        _too_long(a, b, limit)
     if n > 0:
         R.work -= n
         if R.work < 0:
             _out_of_work(R)
     return list(range(a, b + 1))
+
+
+def _too_long(a: int, b: int, limit: int):
+    """The error of a range longer than the range budget (the fast code's loops over a
+    range check its length in place, see codegen.ExprCompiler._s_range)."""
+    raise over_budget("range", f"the range {a}..{b} has more than {limit} elements")
 
 
 def _it(R, xs):
