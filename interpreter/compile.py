@@ -18,6 +18,7 @@ from ..dsl.types import T
 
 from . import helpers
 from . import codegen
+from . import fused
 from .codegen import CodeTooBig, Env, ExprCompiler, type_code
 from .helpers import BudgetError, RuleError, over_budget
 
@@ -47,6 +48,7 @@ class Proc:
     name: str
     code: list = field(default_factory=list)
     lines: list = field(default_factory=list)  # span of each instruction
+    fused: bool = False  # some instructions run runs of statements at once (see fused.py)
 
 
 @dataclass
@@ -135,6 +137,7 @@ class Program:
         self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
         self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
         self._fast_count = 0
+        self._fused_count = 0  # names of the fused statements' code (fused.py)
         self._fast_ready = False  # the fast functions are made after the boards and relations
         self._sort_keys: dict = {}
         self._sources: list[str] = []
@@ -777,6 +780,8 @@ class Program:
         pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
         pc.block(body)
         pc.end[0] = pc.here()  # where 'return' goes
+        if self.optimize:
+            fused.fuse(self, pc, body)
         self.procs[name] = pc.proc
         pc.proc.params = params
 
@@ -914,6 +919,11 @@ class ProcCompiler:
     def __init__(self, prog: Program, proc: Proc, env: Env):
         self.p, self.proc, self.env = prog, proc, env
         self.end = [None]  # the end of the procedure, known when it is compiled
+        # per statement (by id): where its instructions start, and what fused.py needs
+        # to write it as Python (its functions, the places of its jumps)
+        self.starts: dict[int, int] = {}
+        self.ends: dict[int, int] = {}
+        self.meta: dict[int, tuple] = {}
 
     def fn(self, e):
         return self.p._fn(e, self.env)
@@ -943,7 +953,9 @@ class ProcCompiler:
 
     def block(self, b: ir.Block) -> None:
         for s in b.stmts:
+            self.starts[id(s)] = self.here()
             getattr(self, "_" + s.node)(s)
+            self.ends[id(s)] = self.here()
 
     def _jump(self, span, cond=None):
         """Emits a jump (if ``cond`` is false, when given); returns a setter for its target."""
@@ -957,9 +969,10 @@ class ProcCompiler:
 
     # ------------------------------------------------------------ control flow
     def _If(self, s: ir.If):
-        ends = []
+        ends, conds = [], []
         for cond, body in s.branches:
-            to_next = self._jump(s.span, self.fn(cond))
+            conds.append(self.fn(cond))
+            to_next = self._jump(s.span, conds[-1])
             self.block(body)
             ends.append(self._jump(s.span))
             to_next()
@@ -967,6 +980,7 @@ class ProcCompiler:
             self.block(s.other)
         for e in ends:
             e()
+        self.meta[id(s)] = ("if", conds)
 
     def _For(self, s: ir.For):
         it, ix, var, src = f"$it{self.here()}", f"$i{self.here()}", s.var, self.fn(s.iter)
@@ -991,6 +1005,7 @@ class ProcCompiler:
         self.block(s.body)
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
+        self.meta[id(s)] = ("for", it, ix, var, src)
 
     def _While(self, s: ir.While):
         cnt, cond, limit = f"$n{self.here()}", self.fn(s.cond), s.limit
@@ -1009,12 +1024,13 @@ class ProcCompiler:
                 return end[0]
             L[cnt] += 1
             if L[cnt] > limit:
-                raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
+                fused.loop_over(where, limit)
             return head + 1
         self.emit(test, s.span)
         self.block(s.body)
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
+        self.meta[id(s)] = ("while", cnt, cond, limit, where)
 
     # ------------------------------------------------------------ variables
     def _Let(self, s: ir.Let):
@@ -1024,6 +1040,7 @@ class ProcCompiler:
             L[var] = f(R, L)
             return nxt
         self.emit(ins, s.span)
+        self.meta[id(s)] = ("local", var, f)
 
     def _Assign(self, s: ir.Assign):
         f, var, nxt = self.value_fn(s.value), s.var, self.here() + 1
@@ -1038,6 +1055,7 @@ class ProcCompiler:
             def ins(R, L):
                 L[var] = f(R, L)
                 return nxt
+            self.meta[id(s)] = ("local", var, f)
         elif var == "active":
             def ins(R, L):
                 R.set_active(f(R, L))
@@ -1046,6 +1064,7 @@ class ProcCompiler:
             def ins(R, L):
                 R.set_g(var, f(R, L))
                 return nxt
+            self.meta[id(s)] = ("global", var, f)
         self.emit(ins, s.span)
 
     # ------------------------------------------------------------ decisions
@@ -1214,12 +1233,12 @@ class ProcCompiler:
                     R.move(it, dest, f)
             else:
                 if w is None:
-                    raise RuleError("'move' of nothing (the item is none)",
-                                    hint="an empty zone's top or an empty cell is none: test it "
-                                         "first, e.g. 'if occupied(z) { move top(z) to ... }'")
+                    fused.nothing_to_move()
                 R.move(w, dest, f)
             return nxt
         self.emit(ins, s.span)
+        if plain:
+            self.meta[id(s)] = ("move", what, to, many)
 
     def _Flip(self, s: ir.Flip):
         what, facing, nxt = self.fn(s.what), self._facing(s), self.here() + 1
@@ -1285,6 +1304,7 @@ class ProcCompiler:
             R.say(log_id, [f(R, L) for f in fns])
             return nxt
         self.emit(ins, s.span)
+        self.meta[id(s)] = ("log", log_id, fns)
 
     def _CallProc(self, s: ir.CallProc):
         args, name, nxt = [self.fn(a) for a in s.args], s.proc, self.here() + 1

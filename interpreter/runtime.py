@@ -151,7 +151,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u", "seers", "everyone")
+                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -173,7 +173,7 @@ class Runtime:
         self.used = 0  # outcomes of the running random statement replayed so far
         self.players = list(range(self.n))
         self.dir = prog.direction
-        self.calls = self.depth = 0
+        self.calls = self.depth = self.steps = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
@@ -809,24 +809,40 @@ def _run(R: Runtime) -> None:
         code, L, pc = proc.code, frame["L"], frame["pc"]
         end = len(code)
         try:
-            while True:
-                if pc >= end:
-                    stack.pop()
-                    break
-                pc = code[pc](R, L)
-                steps += 1
-                if steps > max_steps:
-                    raise over_budget("steps", f"more than {max_steps} statements in one move")
-                if R.pending is not None or R.end_requested or stack[-1] is not frame:
-                    frame["pc"] = pc
-                    break
+            if proc.fused:
+                # (some instructions run several statements: they read the steps counted
+                # so far in R.steps and leave there what they counted, see fused.py)
+                while True:
+                    if pc >= end:
+                        stack.pop()
+                        break
+                    R.steps = steps
+                    pc = code[pc](R, L)
+                    steps = R.steps + 1
+                    if steps > max_steps:
+                        raise over_budget("steps", f"more than {max_steps} statements in one move")
+                    if R.pending is not None or R.end_requested or stack[-1] is not frame:
+                        frame["pc"] = pc
+                        break
+            else:
+                while True:
+                    if pc >= end:
+                        stack.pop()
+                        break
+                    pc = code[pc](R, L)
+                    steps += 1
+                    if steps > max_steps:
+                        raise over_budget("steps", f"more than {max_steps} statements in one move")
+                    if R.pending is not None or R.end_requested or stack[-1] is not frame:
+                        frame["pc"] = pc
+                        break
         except ChanceStop:
             frame["pc"] = pc  # the random statement runs again once its outcome is set
             break
-        except RuleError as e:
-            raise _locate(e, proc, pc, e, prog) from None
+        except RuleError as e:  # (a fused run says which of its statements failed)
+            raise _locate(e, proc, getattr(e, "meeple_pc", pc), e, prog) from None
         except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
-            raise _locate(_error(e), proc, pc, e, prog) from None
+            raise _locate(_error(e), proc, getattr(e, "meeple_pc", pc), e, prog) from None
     R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
 
 

@@ -1,0 +1,202 @@
+"""Fused statements: a run of statements that cannot stop the procedure (no decision,
+no call of a procedure, no random draw, no 'end game', no 'return') written as ONE
+generated Python function that the driver calls in place of the run's first
+instruction, with real Python loops (the fast code; ``codegen.OPTIMIZE``).
+
+It plays exactly as the instructions it replaces: the same expression functions in
+the same order, the same writes to the frame's locals in the same order (a loop's
+hidden ``$itN``/``$iN`` slots included), and the same count of steps, one per
+instruction it stands for (a jump, a loop's step), checked after each as the driver
+does, so a budget of steps runs out at the same statement with the same message.
+It keeps the index of the instruction it stands at in ``p``: an error leaves with
+that index (``meeple_pc``), so it is located at the statement that failed. The
+instructions stay in the procedure: a game resumed, or a jump, into the middle of a
+run plays them one by one."""
+from __future__ import annotations
+
+from ..dsl import ast as ir
+from .helpers import BudgetError, RuleError, over_budget
+
+# statements written as one instruction that never stops the procedure
+_SIMPLE = frozenset({"Let", "Assign", "AttrAssign", "Move", "Flip", "Log", "Reveal", "Deal", "Fill"})
+
+
+def nothing_to_move():
+    raise RuleError("'move' of nothing (the item is none)",
+                    hint="an empty zone's top or an empty cell is none: test it "
+                         "first, e.g. 'if occupied(z) { move top(z) to ... }'")
+
+
+def steps_over(limit: int):
+    raise over_budget("steps", f"more than {limit} statements in one move")
+
+
+def loop_over(where: str, limit: int):
+    raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
+
+
+def fuse(prog, pc, body: ir.Block) -> None:
+    """Fuses the runs of statements of a compiled procedure (``pc``: its ProcCompiler)."""
+    prog.ns["_steps_over"] = steps_over
+    prog.ns["_loop_over"] = loop_over
+    prog.ns["_nothing_to_move"] = nothing_to_move
+    _Fuser(prog, pc).block(body)
+
+
+def _blocks(s) -> list:
+    if s.node == "If":
+        return [b for _, b in s.branches] + ([s.other] if s.other else [])
+    if s.node in ("For", "While"):
+        return [s.body]
+    return []
+
+
+class _Fuser:
+    def __init__(self, prog, pc):
+        self.prog, self.pc, self.proc = prog, pc, pc.proc
+        self.max = prog.budgets.steps
+        self.names: dict[int, str] = {}
+        self.ok: dict[int, bool] = {}
+        self.loops = 0
+
+    # ------------------------------------------------------------ which runs
+    def fusable(self, s) -> bool:
+        got = self.ok.get(id(s))
+        if got is None:
+            if s.node in _SIMPLE:
+                got = True
+            elif s.node in ("If", "For", "While"):
+                got = all(self.fusable(x) for b in _blocks(s) for x in b.stmts)
+            else:
+                got = False
+            self.ok[id(s)] = got
+        return got
+
+    def block(self, b: ir.Block) -> None:
+        run = []
+        for s in b.stmts:
+            if self.fusable(s):
+                run.append(s)
+                continue
+            self.flush(run)
+            run = []
+            for inner in _blocks(s):
+                self.block(inner)
+        self.flush(run)
+
+    def end_of(self, s) -> int:
+        """The instruction after the statement's last."""
+        return self.pc.ends[id(s)]
+
+    def flush(self, run: list) -> None:
+        if not run:
+            return
+        start, end = self.pc.starts[id(run[0])], self.end_of(run[-1])
+        if end - start < 2:  # one instruction: nothing to gain
+            return
+        self.loops = 0
+        lines: list[str] = []
+        for s in run:
+            self.stmt(s, lines, 8)
+        k = self.prog._fused_count = self.prog._fused_count + 1
+        name = f"FUSED_{k}"
+        src = (f"def {name}(R, L):\n    s = R.steps\n    p = {start}\n    try:\n"
+               + "".join(lines)
+               + "    except Exception as e:\n        e.meeple_pc = p\n        raise\n"
+               + "    R.steps = s - 1\n    return p\n")
+        try:
+            self.prog._run(src, f"<{self.proc.name} line {run[0].span.line}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            return  # nested too deeply for Python: the instructions serve
+        self.proc.code[start] = self.prog.ns[name]
+        self.proc.fused = True
+
+    # ------------------------------------------------------------ writing
+    def name(self, fn) -> str:
+        """The name of a compiled function in the program's namespace."""
+        got = self.names.get(id(fn))
+        if got is None:
+            k = self.prog._fused_count = self.prog._fused_count + 1
+            got = self.names[id(fn)] = f"FX_{k}"
+            self.prog.ns[got] = fn
+        return got
+
+    def count(self, nxt: int, out: list, ind: int) -> None:
+        """One instruction done: the driver's step, its check, then the next one."""
+        pad = " " * ind
+        out.append(f"{pad}p = {nxt}\n{pad}s += 1\n{pad}if s > {self.max}: _steps_over({self.max})\n")
+
+    def stmts(self, b: ir.Block, out: list, ind: int) -> None:
+        for s in b.stmts:
+            self.stmt(s, out, ind)
+
+    def stmt(self, s, out: list, ind: int) -> None:
+        start, pad = self.pc.starts[id(s)], " " * ind
+        meta = self.pc.meta.get(id(s))
+        kind = meta[0] if meta else None
+        if s.node == "If":
+            return self.if_(s, meta[1], 0, start, out, ind)
+        if s.node == "For":
+            return self.for_(s, meta, start, out, ind)
+        if s.node == "While":
+            return self.while_(s, meta, start, out, ind)
+        if kind == "local":
+            out.append(f"{pad}L[{meta[1]!r}] = {self.name(meta[2])}(R, L)\n")
+        elif kind == "global":
+            out.append(f"{pad}R.set_g({meta[1]!r}, {self.name(meta[2])}(R, L))\n")
+        elif kind == "move":
+            _, what, to, many = meta
+            out.append(f"{pad}d, w = {self.name(to)}(R, L), {self.name(what)}(R, L)\n")
+            if many:
+                out.append(f"{pad}for x in list(w):\n{pad}    R.move(x, d, -1)\n")
+            else:
+                out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
+        elif kind == "log":
+            args = ", ".join(f"{self.name(f)}(R, L)" for f in meta[2])
+            out.append(f"{pad}R.say({meta[1]}, [{args}])\n")
+        else:  # the instruction itself
+            out.append(f"{pad}{self.name(self.proc.code[start])}(R, L)\n")
+        self.count(start + 1, out, ind)
+
+    def if_(self, s: ir.If, conds: list, k: int, cj: int, out: list, ind: int) -> None:
+        """Branch k, whose test is the instruction at cj; a failed test jumps past the
+        branch's closing jump, to the next test (or 'else', or the end)."""
+        pad = " " * ind
+        body = s.branches[k][1]
+        ej = self.end_of(body.stmts[-1]) if body.stmts else cj + 1  # the branch's closing jump
+        out.append(f"{pad}if {self.name(conds[k])}(R, L):\n")
+        self.count(cj + 1, out, ind + 4)
+        self.stmts(body, out, ind + 4)
+        self.count(self.end_of(s), out, ind + 4)
+        out.append(f"{pad}else:\n")
+        self.count(ej + 1, out, ind + 4)
+        if k + 1 < len(s.branches):
+            self.if_(s, conds, k + 1, ej + 1, out, ind + 4)
+        elif s.other:
+            self.stmts(s.other, out, ind + 4)
+
+    def for_(self, s: ir.For, meta: tuple, start: int, out: list, ind: int) -> None:
+        _, it, ix, var, src = meta
+        n = self.loops = self.loops + 1
+        pad, inner = " " * ind, " " * (ind + 4)
+        out.append(f"{pad}xs{n} = list({self.name(src)}(R, L))\n{pad}L[{it!r}] = xs{n}\n"
+                   f"{pad}L[{ix!r}] = 0\n")
+        self.count(start + 1, out, ind)
+        out.append(f"{pad}i{n} = 0\n{pad}for x{n} in xs{n}:\n{inner}L[{var!r}] = x{n}\n"
+                   f"{inner}i{n} += 1\n{inner}L[{ix!r}] = i{n}\n")
+        self.count(start + 2, out, ind + 4)
+        self.stmts(s.body, out, ind + 4)
+        self.count(start + 1, out, ind + 4)  # the jump back to the loop's step
+        self.count(self.end_of(s), out, ind)  # the step that finds no element left
+
+    def while_(self, s: ir.While, meta: tuple, start: int, out: list, ind: int) -> None:
+        _, cnt, cond, limit, where = meta
+        pad, inner = " " * ind, " " * (ind + 4)
+        out.append(f"{pad}L[{cnt!r}] = 0\n")
+        self.count(start + 1, out, ind)
+        out.append(f"{pad}while {self.name(cond)}(R, L):\n{inner}L[{cnt!r}] += 1\n"
+                   f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
+        self.count(start + 2, out, ind + 4)
+        self.stmts(s.body, out, ind + 4)
+        self.count(start + 1, out, ind + 4)  # the jump back to the test
+        self.count(self.end_of(s), out, ind)  # the test that failed
