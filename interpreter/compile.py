@@ -941,6 +941,7 @@ class ProcCompiler:
             if v.__class__ is int and not -limit <= v <= limit:
                 raise helpers._too_big(v, limit)
             return v
+        checked.raw, checked.limit = f, limit  # (fused.py writes the check in place)
         return checked
 
     def here(self) -> int:

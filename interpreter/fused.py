@@ -15,6 +15,7 @@ run plays them one by one."""
 from __future__ import annotations
 
 from ..dsl import ast as ir
+from . import helpers
 from .helpers import BudgetError, RuleError, over_budget
 
 # statements written as one instruction that never stops the procedure
@@ -40,6 +41,7 @@ def fuse(prog, pc, body: ir.Block) -> None:
     prog.ns["_steps_over"] = steps_over
     prog.ns["_loop_over"] = loop_over
     prog.ns["_nothing_to_move"] = nothing_to_move
+    prog.ns["_too_big"] = helpers._too_big
     _Fuser(prog, pc).block(body)
 
 
@@ -121,6 +123,17 @@ class _Fuser:
             self.prog.ns[got] = fn
         return got
 
+    def value(self, fn, out: list, pad: str) -> str:
+        """A value to store (see ProcCompiler.value_fn): an integer is checked against the
+        integer budget in place."""
+        raw = getattr(fn, "raw", None)
+        if raw is None:
+            return f"{self.name(fn)}(R, L)"
+        lim = fn.limit
+        out.append(f"{pad}v = {self.name(raw)}(R, L)\n"
+                   f"{pad}if v.__class__ is int and not -{lim} <= v <= {lim}: raise _too_big(v, {lim})\n")
+        return "v"
+
     def count(self, nxt: int, out: list, ind: int) -> None:
         """One instruction done: the driver's step, its check, then the next one."""
         pad = " " * ind
@@ -141,9 +154,9 @@ class _Fuser:
         if s.node == "While":
             return self.while_(s, meta, start, out, ind)
         if kind == "local":
-            out.append(f"{pad}L[{meta[1]!r}] = {self.name(meta[2])}(R, L)\n")
+            out.append(f"{pad}L[{meta[1]!r}] = {self.value(meta[2], out, pad)}\n")
         elif kind == "global":
-            out.append(f"{pad}R.set_g({meta[1]!r}, {self.name(meta[2])}(R, L))\n")
+            out.append(f"{pad}R.set_g({meta[1]!r}, {self.value(meta[2], out, pad)})\n")
         elif kind == "move":
             _, what, to, many = meta
             out.append(f"{pad}d, w = {self.name(to)}(R, L), {self.name(what)}(R, L)\n")
