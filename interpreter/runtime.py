@@ -277,8 +277,20 @@ class Runtime:
             return
         if src == to:
             return
-        self._move(item, src, to)
         if FAST_PATHS:
+            # (self._move written in place)
+            z, pos, j = self.z, -1, self.j
+            if src >= 0:
+                zs = z[src]
+                if zs and zs[-1] == item:
+                    zs.pop()
+                else:
+                    pos = zs.index(item)
+                    del zs[pos]
+            z[to].append(item)
+            self.loc[item] = to
+            if j is not None:
+                j.append((_MOVE, item, src, pos, to))
             # (as below, with the seats as bits: who saw it before, who sees it now)
             seers, rev, everyone = self.seers, self.revealed, self.everyone
             before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
@@ -292,10 +304,20 @@ class Runtime:
                             seen[p] += 1
                 unseen = everyone & ~(before | after)
                 if unseen:
+                    u = self.u  # (self._unsure written in place)
                     if src >= 0:
-                        self._unsure(src, unseen)
-                    self._unsure(to, unseen)
+                        old = u[src]
+                        if old | unseen != old:
+                            if j is not None:
+                                j.append((_UNSURE, src, old))
+                            u[src] = old | unseen
+                    old = u[to]
+                    if old | unseen != old:
+                        if j is not None:
+                            j.append((_UNSURE, to, old))
+                        u[to] = old | unseen
             return
+        self._move(item, src, to)
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
         # (a revealed zone is seen by all whatever its visibility says)
         if vs is not True:
