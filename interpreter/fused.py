@@ -65,7 +65,7 @@ class _Fuser:
     def fusable(self, s) -> bool:
         got = self.ok.get(id(s))
         if got is None:
-            if s.node in _SIMPLE:
+            if s.node in _SIMPLE or (s.node == "Best" and s.tie == "first"):
                 got = True
             elif s.node in ("If", "For", "While"):
                 got = all(self.fusable(x) for b in _blocks(s) for x in b.stmts)
@@ -74,7 +74,10 @@ class _Fuser:
             self.ok[id(s)] = got
         return got
 
-    def block(self, b: ir.Block) -> None:
+    def block(self, b: ir.Block, tail=None) -> None:
+        """Fuses the runs of a block; ``tail(out, ind)`` writes what follows the block's
+        last statement (a loop's jump back and its test, a branch's closing jump): a run
+        that ends the block runs it too."""
         run = []
         for s in b.stmts:
             if self.fusable(s):
@@ -82,24 +85,58 @@ class _Fuser:
                 continue
             self.flush(run)
             run = []
-            for inner in _blocks(s):
-                self.block(inner)
-        self.flush(run)
+            self.inner(s)
+        self.flush(run, tail)
+
+    def inner(self, s) -> None:
+        """Fuses the runs inside a statement that is not fused as a whole."""
+        if s.node == "If":
+            for _, body in s.branches:
+                self.block(body, lambda out, ind, E=self.end_of(s): self.count(E, out, ind))
+            if s.other:
+                self.block(s.other)
+        elif s.node == "For":
+            self.block(s.body, lambda out, ind: self.for_tail(s, out, ind))
+        elif s.node == "While":
+            self.block(s.body, lambda out, ind: self.while_tail(s, out, ind))
+
+    def for_tail(self, s: ir.For, out: list, ind: int) -> None:
+        """The jump back and the loop's step (as ProcCompiler._For's instructions)."""
+        _, it, ix, var, _ = self.pc.meta[id(s)]
+        head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
+        self.count(head, out, ind)
+        out.append(f"{pad}i = L[{ix!r}]\n{pad}if i >= len(L[{it!r}]):\n")
+        self.count(self.end_of(s), out, ind + 4)
+        out.append(f"{pad}else:\n{inner}L[{var!r}] = L[{it!r}][i]\n{inner}L[{ix!r}] = i + 1\n")
+        self.count(head + 1, out, ind + 4)
+
+    def while_tail(self, s: ir.While, out: list, ind: int) -> None:
+        """The jump back and the loop's test (as ProcCompiler._While's instructions)."""
+        _, cnt, cond, limit, where = self.pc.meta[id(s)]
+        head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
+        self.count(head, out, ind)
+        out.append(f"{pad}if not {self.name(cond)}(R, L):\n")
+        self.count(self.end_of(s), out, ind + 4)
+        out.append(f"{pad}else:\n{inner}L[{cnt!r}] += 1\n"
+                   f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
+        self.count(head + 1, out, ind + 4)
 
     def end_of(self, s) -> int:
         """The instruction after the statement's last."""
         return self.pc.ends[id(s)]
 
-    def flush(self, run: list) -> None:
+    def flush(self, run: list, tail=None) -> None:
         if not run:
             return
         start, end = self.pc.starts[id(run[0])], self.end_of(run[-1])
-        if end - start < 2:  # one instruction: nothing to gain
+        if end - start < 2 and tail is None:  # one instruction: nothing to gain
             return
         self.loops = 0
         lines: list[str] = []
         for s in run:
             self.stmt(s, lines, 8)
+        if tail is not None:
+            tail(lines, 8)
         k = self.prog._fused_count = self.prog._fused_count + 1
         name = f"FUSED_{k}"
         src = (f"def {name}(R, L):\n    s = R.steps\n    p = {start}\n    try:\n"

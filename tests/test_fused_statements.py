@@ -38,17 +38,19 @@ def program(monkeypatch, rules: str, optimize: bool, steps: int | None = None):
         monkeypatch.setattr(codegen, "STRICT", False)
 
 
-def play(prog, moves: int = 6) -> list:
+def play(prog, moves: int = 10) -> list:
     """What the game shows: its state (JSON, keys in their order) after setup and after
-    each move (the first legal one), then its result, or the error that stopped it."""
+    each move (the legal moves taken in turn), then its result, or the error that
+    stopped it."""
     out = []
     try:
         g = prog.new_game(2, seed=3)
         out.append(json.dumps(g.state))
-        for _ in range(moves):
+        for k in range(moves):
             if g.over:
                 break
-            g.apply(g.legal_moves()[0], safe=False)
+            legal = g.legal_moves()
+            g.apply(legal[k % len(legal)], safe=False)
             out.append(json.dumps(g.state))
         out.append(g.result)
     except RuleError as e:
@@ -170,3 +172,36 @@ def test_a_game_saved_after_a_fused_run_resumes_the_same(monkeypatch):
     for g in (a, b, c):
         g.apply(g.legal_moves()[0], safe=False)
     assert json.dumps(a.state) == json.dumps(b.state) == json.dumps(c.state)
+
+
+CHOICES = """turn {
+  let again = true
+  while again max 3 {
+    choose z from [1, 2] as "pick"
+    x = x + z
+    y = y + 1
+    again = z == 1
+  }
+  for s in items(bag) {
+    if s.weight > 4 {
+      choose w from [1, 2] as "pick"
+      x = x + w
+      y = y + s.weight
+    } else {
+      y = y + 1
+    }
+    x = x + 1
+  }
+  move top(bag) to pile
+}
+end when size(pile) == 6
+"""
+
+
+@pytest.mark.parametrize("steps", [None, *range(3, 41)])
+def test_a_run_that_ends_a_loop_body_after_a_choice_runs_the_jump_back_and_the_test_the_same(
+        monkeypatch, steps):
+    # the run after each choice goes on with its loop's jump back and step (or test),
+    # or its branch's closing jump: every budget stops at the same statement
+    fast, plain = both_ways(monkeypatch, CHOICES, steps)
+    assert fast == plain
