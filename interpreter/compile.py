@@ -1052,6 +1052,7 @@ class ProcCompiler:
                 v = f(R, L)  # (the value first, as Python's 'a[i] = v' did)
                 R.set_pv(var, pf(R, L), v)
                 return nxt
+            self.meta[id(s)] = ("pv", var, f, pf)
         elif var in self.env.locals:
             def ins(R, L):
                 L[var] = f(R, L)

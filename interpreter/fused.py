@@ -53,6 +53,22 @@ def _blocks(s) -> list:
     return []
 
 
+class _Count:
+    """Steps counted one after the other (``pcs``: the instruction after each): the
+    budget runs out at the first that passes it, located there."""
+
+    def __init__(self, ind: int, pcs: list[int], most: int):
+        self.ind, self.pcs, self.max = ind, pcs, most
+
+    def __str__(self) -> str:
+        pad, k, m = " " * self.ind, len(self.pcs), self.max
+        if k == 1:
+            return f"{pad}p = {self.pcs[0]}\n{pad}s += 1\n{pad}if s > {m}: _steps_over({m})\n"
+        return (f"{pad}s += {k}\n{pad}if s > {m}:\n"
+                f"{pad}    p = {tuple(self.pcs)}[{m} - s + {k}]\n{pad}    _steps_over({m})\n"
+                f"{pad}p = {self.pcs[-1]}\n")
+
+
 class _Fuser:
     def __init__(self, prog, pc):
         self.prog, self.pc, self.proc = prog, pc, pc.proc
@@ -137,6 +153,7 @@ class _Fuser:
             self.stmt(s, lines, 8)
         if tail is not None:
             tail(lines, 8)
+        lines = [str(x) for x in lines]
         k = self.prog._fused_count = self.prog._fused_count + 1
         name = f"FUSED_{k}"
         src = (f"def {name}(R, L):\n    s = R.steps\n    p = {start}\n    try:\n"
@@ -172,9 +189,12 @@ class _Fuser:
         return "v"
 
     def count(self, nxt: int, out: list, ind: int) -> None:
-        """One instruction done: the driver's step, its check, then the next one."""
-        pad = " " * ind
-        out.append(f"{pad}p = {nxt}\n{pad}s += 1\n{pad}if s > {self.max}: _steps_over({self.max})\n")
+        """One instruction done: the driver's step, its check, then the next one. Steps
+        with nothing between them (jumps) are counted at once (see _Count)."""
+        if out and isinstance(out[-1], _Count) and out[-1].ind == ind:
+            out[-1].pcs.append(nxt)
+        else:
+            out.append(_Count(ind, [nxt], self.max))
 
     def stmts(self, b: ir.Block, out: list, ind: int) -> None:
         for s in b.stmts:
@@ -192,6 +212,11 @@ class _Fuser:
             return self.while_(s, meta, start, out, ind)
         if kind == "local":
             out.append(f"{pad}L[{meta[1]!r}] = {self.value(meta[2], out, pad)}\n")
+        elif kind == "pv":
+            value = self.value(meta[2], out, pad)
+            if value != "v":
+                out.append(f"{pad}v = {value}\n")
+            out.append(f"{pad}R.set_pv({meta[1]!r}, {self.name(meta[3])}(R, L), v)\n")
         elif kind == "global":
             out.append(f"{pad}R.set_g({meta[1]!r}, {self.value(meta[2], out, pad)})\n")
         elif kind == "move":
