@@ -228,7 +228,12 @@ class _Fuser:
                 out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
         elif kind == "log":
             args = ", ".join(f"{self.name(f)}(R, L)" for f in meta[2])
-            out.append(f"{pad}R.say({meta[1]}, [{args}])\n")
+            types = self.prog.logs[meta[1]].types
+            if any("item" in t or t.startswith("list:") for t in types):
+                out.append(f"{pad}R.say({meta[1]}, [{args}])\n")
+            else:  # no item to mask, no list: what Runtime.say keeps, at once
+                masks = ", ".join("None" for _ in types)
+                out.append(f"{pad}R._said({meta[1]}, [{args}], [{masks}], {{}})\n")
         else:  # the instruction itself
             out.append(f"{pad}{self.name(self.proc.code[start])}(R, L)\n")
         self.count(start + 1, out, ind)
