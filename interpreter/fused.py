@@ -148,11 +148,14 @@ class _Fuser:
         if end - start < 2 and tail is None:  # one instruction: nothing to gain
             return
         self.loops = 0
-        lines: list[str] = []
-        for s in run:
-            self.stmt(s, lines, 8)
-        if tail is not None:
-            tail(lines, 8)
+        lines: list = []
+        try:
+            for s in run:
+                self.stmt(s, lines, 8)
+            if tail is not None:
+                tail(lines, 8)
+        except RecursionError:
+            return  # nested too deeply to write: the instructions serve
         lines = [str(x) for x in lines]
         k = self.prog._fused_count = self.prog._fused_count + 1
         name = f"FUSED_{k}"
