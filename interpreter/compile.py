@@ -138,6 +138,7 @@ class Program:
         self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
         self._fast_count = 0
         self._fused_count = 0  # names of the fused statements' code (fused.py)
+        self._texts: dict[int, tuple] = {}  # id -> (function, its text) of plain expressions
         self._fast_ready = False  # the fast functions are made after the boards and relations
         self._sort_keys: dict = {}
         self._sources: list[str] = []
@@ -709,7 +710,8 @@ class Program:
         budget), the straightforward code runs again from the same budgets, so an error is
         the same and located at the same place as without the fast code."""
         filename = f"<line {e.span.line}>"
-        src = f"lambda {params}: {self._gen(e, env)}"
+        body = self._gen(e, env)
+        src = f"lambda {params}: {body}"
         if not self._fast_ready:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
@@ -720,7 +722,10 @@ class Program:
                 raise
             lines, fast = [], None
         if fast is None or (not lines and src == f"lambda {params}: {fast}"):  # calls no function
-            return self._eval(src, filename, e.span)
+            fn = self._eval(src, filename, e.span)
+            if params == "R, L":  # (fused statements may write its text in place: fused.py)
+                self._texts[id(fn)] = (fn, body)
+            return fn
         k = self._fast_count = self._fast_count + 1
         self.ns[f"SLOW_{k}"] = _later(src, filename, self._python_ns())
         code = (f"def FAST_{k}({params}):\n    w, k = R.work, R.calls\n"
@@ -738,6 +743,7 @@ class Program:
 
     def _link(self) -> None:
         del self.exprc, self.fastc
+        self._texts.clear()
         if self._native is not None:
             self._native.finish(self)
 

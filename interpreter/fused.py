@@ -14,9 +14,16 @@ instructions stay in the procedure: a game resumed, or a jump, into the middle o
 run plays them one by one."""
 from __future__ import annotations
 
+import ast
+import re
+
 from ..dsl import ast as ir
 from . import helpers
 from .helpers import BudgetError, RuleError, over_budget
+
+# the names the fused code binds (an expression that reads one of these is called)
+_LOCALS = frozenset({"s", "p", "v", "d", "w", "x", "i", "e"})
+_LOOP = re.compile(r"(xs|i|x)\d+")  # (a loop's list, index and element)
 
 # statements written as one instruction that never stops the procedure
 _SIMPLE = frozenset({"Let", "Assign", "AttrAssign", "Move", "Flip", "Log", "Reveal", "Deal", "Fill"})
@@ -34,6 +41,13 @@ def steps_over(limit: int):
 
 def loop_over(where: str, limit: int):
     raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
+
+
+def _names(text: str) -> set[str]:
+    """The names an expression's text reads or binds."""
+    tree = ast.parse(text, mode="eval")
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+        {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
 
 
 def fuse(prog, pc, body: ir.Block) -> None:
@@ -131,7 +145,7 @@ class _Fuser:
         _, cnt, cond, limit, where = self.pc.meta[id(s)]
         head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
         self.count(head, out, ind)
-        out.append(f"{pad}if not {self.name(cond)}(R, L):\n")
+        out.append(f"{pad}if not {self.call(cond)}:\n")
         self.count(self.end_of(s), out, ind + 4)
         out.append(f"{pad}else:\n{inner}L[{cnt!r}] += 1\n"
                    f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
@@ -171,6 +185,15 @@ class _Fuser:
         self.proc.fused = True
 
     # ------------------------------------------------------------ writing
+    def call(self, fn) -> str:
+        """A compiled expression's value: its text written in place where it is the
+        straightforward code of an expression (a pure-Python program), else a call."""
+        text = self.prog._texts.get(id(fn))
+        if text is not None and text[0] is fn and self.prog._native is None \
+                and not any(n in _LOCALS or _LOOP.fullmatch(n) for n in _names(text[1])):
+            return f"({text[1]})"
+        return f"{self.name(fn)}(R, L)"
+
     def name(self, fn) -> str:
         """The name of a compiled function in the program's namespace."""
         got = self.names.get(id(fn))
@@ -185,9 +208,9 @@ class _Fuser:
         integer budget in place."""
         raw = getattr(fn, "raw", None)
         if raw is None:
-            return f"{self.name(fn)}(R, L)"
+            return f"{self.call(fn)}"
         lim = fn.limit
-        out.append(f"{pad}v = {self.name(raw)}(R, L)\n"
+        out.append(f"{pad}v = {self.call(raw)}\n"
                    f"{pad}if v.__class__ is int and not -{lim} <= v <= {lim}: raise _too_big(v, {lim})\n")
         return "v"
 
@@ -219,18 +242,18 @@ class _Fuser:
             value = self.value(meta[2], out, pad)
             if value != "v":
                 out.append(f"{pad}v = {value}\n")
-            out.append(f"{pad}R.set_pv({meta[1]!r}, {self.name(meta[3])}(R, L), v)\n")
+            out.append(f"{pad}R.set_pv({meta[1]!r}, {self.call(meta[3])}, v)\n")
         elif kind == "global":
             out.append(f"{pad}R.set_g({meta[1]!r}, {self.value(meta[2], out, pad)})\n")
         elif kind == "move":
             _, what, to, many = meta
-            out.append(f"{pad}d, w = {self.name(to)}(R, L), {self.name(what)}(R, L)\n")
+            out.append(f"{pad}d, w = {self.call(to)}, {self.call(what)}\n")
             if many:
                 out.append(f"{pad}for x in list(w):\n{pad}    R.move(x, d, -1)\n")
             else:
                 out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
         elif kind == "log":
-            args = ", ".join(f"{self.name(f)}(R, L)" for f in meta[2])
+            args = ", ".join(f"{self.call(f)}" for f in meta[2])
             types = self.prog.logs[meta[1]].types
             if any("item" in t or t.startswith("list:") for t in types):
                 out.append(f"{pad}R.say({meta[1]}, [{args}])\n")
@@ -247,7 +270,7 @@ class _Fuser:
         pad = " " * ind
         body = s.branches[k][1]
         ej = self.end_of(body.stmts[-1]) if body.stmts else cj + 1  # the branch's closing jump
-        out.append(f"{pad}if {self.name(conds[k])}(R, L):\n")
+        out.append(f"{pad}if {self.call(conds[k])}:\n")
         self.count(cj + 1, out, ind + 4)
         self.stmts(body, out, ind + 4)
         self.count(self.end_of(s), out, ind + 4)
@@ -262,7 +285,7 @@ class _Fuser:
         _, it, ix, var, src = meta
         n = self.loops = self.loops + 1
         pad, inner = " " * ind, " " * (ind + 4)
-        out.append(f"{pad}xs{n} = list({self.name(src)}(R, L))\n{pad}L[{it!r}] = xs{n}\n"
+        out.append(f"{pad}xs{n} = list({self.call(src)})\n{pad}L[{it!r}] = xs{n}\n"
                    f"{pad}L[{ix!r}] = 0\n")
         self.count(start + 1, out, ind)
         out.append(f"{pad}i{n} = 0\n{pad}for x{n} in xs{n}:\n{inner}L[{var!r}] = x{n}\n"
@@ -277,7 +300,7 @@ class _Fuser:
         pad, inner = " " * ind, " " * (ind + 4)
         out.append(f"{pad}L[{cnt!r}] = 0\n")
         self.count(start + 1, out, ind)
-        out.append(f"{pad}while {self.name(cond)}(R, L):\n{inner}L[{cnt!r}] += 1\n"
+        out.append(f"{pad}while {self.call(cond)}:\n{inner}L[{cnt!r}] += 1\n"
                    f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
         self.count(start + 2, out, ind + 4)
         self.stmts(s.body, out, ind + 4)
