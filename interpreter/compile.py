@@ -18,6 +18,7 @@ from ..dsl.types import T
 
 from . import helpers
 from . import codegen
+from . import fused
 from .codegen import CodeTooBig, Env, ExprCompiler, type_code
 from .helpers import BudgetError, RuleError, over_budget
 
@@ -47,6 +48,7 @@ class Proc:
     name: str
     code: list = field(default_factory=list)
     lines: list = field(default_factory=list)  # span of each instruction
+    fused: bool = False  # some instructions run runs of statements at once (see fused.py)
 
 
 @dataclass
@@ -135,6 +137,8 @@ class Program:
         self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
         self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
         self._fast_count = 0
+        self._fused_count = 0  # names of the fused statements' code (fused.py)
+        self._texts: dict[int, tuple] = {}  # id -> (function, its text) of plain expressions
         self._fast_ready = False  # the fast functions are made after the boards and relations
         self._sort_keys: dict = {}
         self._sources: list[str] = []
@@ -706,7 +710,8 @@ class Program:
         budget), the straightforward code runs again from the same budgets, so an error is
         the same and located at the same place as without the fast code."""
         filename = f"<line {e.span.line}>"
-        src = f"lambda {params}: {self._gen(e, env)}"
+        body = self._gen(e, env)
+        src = f"lambda {params}: {body}"
         if not self._fast_ready:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
@@ -717,7 +722,10 @@ class Program:
                 raise
             lines, fast = [], None
         if fast is None or (not lines and src == f"lambda {params}: {fast}"):  # calls no function
-            return self._eval(src, filename, e.span)
+            fn = self._eval(src, filename, e.span)
+            if params == "R, L":  # (fused statements may write its text in place: fused.py)
+                self._texts[id(fn)] = (fn, body)
+            return fn
         k = self._fast_count = self._fast_count + 1
         self.ns[f"SLOW_{k}"] = _later(src, filename, self._python_ns())
         code = (f"def FAST_{k}({params}):\n    w, k = R.work, R.calls\n"
@@ -735,6 +743,7 @@ class Program:
 
     def _link(self) -> None:
         del self.exprc, self.fastc
+        self._texts.clear()
         if self._native is not None:
             self._native.finish(self)
 
@@ -777,6 +786,8 @@ class Program:
         pc = ProcCompiler(self, Proc(name), Env(locals_=local_names))
         pc.block(body)
         pc.end[0] = pc.here()  # where 'return' goes
+        if self.optimize:
+            fused.fuse(self, pc, body)
         self.procs[name] = pc.proc
         pc.proc.params = params
 
@@ -914,6 +925,11 @@ class ProcCompiler:
     def __init__(self, prog: Program, proc: Proc, env: Env):
         self.p, self.proc, self.env = prog, proc, env
         self.end = [None]  # the end of the procedure, known when it is compiled
+        # per statement (by id): where its instructions start, and what fused.py needs
+        # to write it as Python (its functions, the places of its jumps)
+        self.starts: dict[int, int] = {}
+        self.ends: dict[int, int] = {}
+        self.meta: dict[int, tuple] = {}
 
     def fn(self, e):
         return self.p._fn(e, self.env)
@@ -931,6 +947,7 @@ class ProcCompiler:
             if v.__class__ is int and not -limit <= v <= limit:
                 raise helpers._too_big(v, limit)
             return v
+        checked.raw, checked.limit = f, limit  # (fused.py writes the check in place)
         return checked
 
     def here(self) -> int:
@@ -943,7 +960,9 @@ class ProcCompiler:
 
     def block(self, b: ir.Block) -> None:
         for s in b.stmts:
+            self.starts[id(s)] = self.here()
             getattr(self, "_" + s.node)(s)
+            self.ends[id(s)] = self.here()
 
     def _jump(self, span, cond=None):
         """Emits a jump (if ``cond`` is false, when given); returns a setter for its target."""
@@ -957,9 +976,10 @@ class ProcCompiler:
 
     # ------------------------------------------------------------ control flow
     def _If(self, s: ir.If):
-        ends = []
+        ends, conds = [], []
         for cond, body in s.branches:
-            to_next = self._jump(s.span, self.fn(cond))
+            conds.append(self.fn(cond))
+            to_next = self._jump(s.span, conds[-1])
             self.block(body)
             ends.append(self._jump(s.span))
             to_next()
@@ -967,6 +987,7 @@ class ProcCompiler:
             self.block(s.other)
         for e in ends:
             e()
+        self.meta[id(s)] = ("if", conds)
 
     def _For(self, s: ir.For):
         it, ix, var, src = f"$it{self.here()}", f"$i{self.here()}", s.var, self.fn(s.iter)
@@ -991,6 +1012,7 @@ class ProcCompiler:
         self.block(s.body)
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
+        self.meta[id(s)] = ("for", it, ix, var, src)
 
     def _While(self, s: ir.While):
         cnt, cond, limit = f"$n{self.here()}", self.fn(s.cond), s.limit
@@ -1009,12 +1031,13 @@ class ProcCompiler:
                 return end[0]
             L[cnt] += 1
             if L[cnt] > limit:
-                raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
+                fused.loop_over(where, limit)
             return head + 1
         self.emit(test, s.span)
         self.block(s.body)
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
+        self.meta[id(s)] = ("while", cnt, cond, limit, where)
 
     # ------------------------------------------------------------ variables
     def _Let(self, s: ir.Let):
@@ -1024,6 +1047,7 @@ class ProcCompiler:
             L[var] = f(R, L)
             return nxt
         self.emit(ins, s.span)
+        self.meta[id(s)] = ("local", var, f)
 
     def _Assign(self, s: ir.Assign):
         f, var, nxt = self.value_fn(s.value), s.var, self.here() + 1
@@ -1034,10 +1058,12 @@ class ProcCompiler:
                 v = f(R, L)  # (the value first, as Python's 'a[i] = v' did)
                 R.set_pv(var, pf(R, L), v)
                 return nxt
+            self.meta[id(s)] = ("pv", var, f, pf)
         elif var in self.env.locals:
             def ins(R, L):
                 L[var] = f(R, L)
                 return nxt
+            self.meta[id(s)] = ("local", var, f)
         elif var == "active":
             def ins(R, L):
                 R.set_active(f(R, L))
@@ -1046,6 +1072,7 @@ class ProcCompiler:
             def ins(R, L):
                 R.set_g(var, f(R, L))
                 return nxt
+            self.meta[id(s)] = ("global", var, f)
         self.emit(ins, s.span)
 
     # ------------------------------------------------------------ decisions
@@ -1214,12 +1241,12 @@ class ProcCompiler:
                     R.move(it, dest, f)
             else:
                 if w is None:
-                    raise RuleError("'move' of nothing (the item is none)",
-                                    hint="an empty zone's top or an empty cell is none: test it "
-                                         "first, e.g. 'if occupied(z) { move top(z) to ... }'")
+                    fused.nothing_to_move()
                 R.move(w, dest, f)
             return nxt
         self.emit(ins, s.span)
+        if plain:
+            self.meta[id(s)] = ("move", what, to, many)
 
     def _Flip(self, s: ir.Flip):
         what, facing, nxt = self.fn(s.what), self._facing(s), self.here() + 1
@@ -1285,6 +1312,7 @@ class ProcCompiler:
             R.say(log_id, [f(R, L) for f in fns])
             return nxt
         self.emit(ins, s.span)
+        self.meta[id(s)] = ("log", log_id, fns)
 
     def _CallProc(self, s: ir.CallProc):
         args, name, nxt = [self.fn(a) for a in s.args], s.proc, self.here() + 1

@@ -151,7 +151,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u", "seers", "everyone")
+                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -173,7 +173,7 @@ class Runtime:
         self.used = 0  # outcomes of the running random statement replayed so far
         self.players = list(range(self.n))
         self.dir = prog.direction
-        self.calls = self.depth = 0
+        self.calls = self.depth = self.steps = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
@@ -277,8 +277,20 @@ class Runtime:
             return
         if src == to:
             return
-        self._move(item, src, to)
         if FAST_PATHS:
+            # (self._move written in place)
+            z, pos, j = self.z, -1, self.j
+            if src >= 0:
+                zs = z[src]
+                if zs and zs[-1] == item:
+                    zs.pop()
+                else:
+                    pos = zs.index(item)
+                    del zs[pos]
+            z[to].append(item)
+            self.loc[item] = to
+            if j is not None:
+                j.append((_MOVE, item, src, pos, to))
             # (as below, with the seats as bits: who saw it before, who sees it now)
             seers, rev, everyone = self.seers, self.revealed, self.everyone
             before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
@@ -292,10 +304,20 @@ class Runtime:
                             seen[p] += 1
                 unseen = everyone & ~(before | after)
                 if unseen:
+                    u = self.u  # (self._unsure written in place)
                     if src >= 0:
-                        self._unsure(src, unseen)
-                    self._unsure(to, unseen)
+                        old = u[src]
+                        if old | unseen != old:
+                            if j is not None:
+                                j.append((_UNSURE, src, old))
+                            u[src] = old | unseen
+                    old = u[to]
+                    if old | unseen != old:
+                        if j is not None:
+                            j.append((_UNSURE, to, old))
+                        u[to] = old | unseen
             return
+        self._move(item, src, to)
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
         # (a revealed zone is seen by all whatever its visibility says)
         if vs is not True:
@@ -809,24 +831,40 @@ def _run(R: Runtime) -> None:
         code, L, pc = proc.code, frame["L"], frame["pc"]
         end = len(code)
         try:
-            while True:
-                if pc >= end:
-                    stack.pop()
-                    break
-                pc = code[pc](R, L)
-                steps += 1
-                if steps > max_steps:
-                    raise over_budget("steps", f"more than {max_steps} statements in one move")
-                if R.pending is not None or R.end_requested or stack[-1] is not frame:
-                    frame["pc"] = pc
-                    break
+            if proc.fused:
+                # (some instructions run several statements: they read the steps counted
+                # so far in R.steps and leave there what they counted, see fused.py)
+                while True:
+                    if pc >= end:
+                        stack.pop()
+                        break
+                    R.steps = steps
+                    pc = code[pc](R, L)
+                    steps = R.steps + 1
+                    if steps > max_steps:
+                        raise over_budget("steps", f"more than {max_steps} statements in one move")
+                    if R.pending is not None or R.end_requested or stack[-1] is not frame:
+                        frame["pc"] = pc
+                        break
+            else:
+                while True:
+                    if pc >= end:
+                        stack.pop()
+                        break
+                    pc = code[pc](R, L)
+                    steps += 1
+                    if steps > max_steps:
+                        raise over_budget("steps", f"more than {max_steps} statements in one move")
+                    if R.pending is not None or R.end_requested or stack[-1] is not frame:
+                        frame["pc"] = pc
+                        break
         except ChanceStop:
             frame["pc"] = pc  # the random statement runs again once its outcome is set
             break
-        except RuleError as e:
-            raise _locate(e, proc, pc, e, prog) from None
+        except RuleError as e:  # (a fused run says which of its statements failed)
+            raise _locate(e, proc, getattr(e, "meeple_pc", pc), e, prog) from None
         except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
-            raise _locate(_error(e), proc, pc, e, prog) from None
+            raise _locate(_error(e), proc, getattr(e, "meeple_pc", pc), e, prog) from None
     R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
 
 
