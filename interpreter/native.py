@@ -142,7 +142,7 @@ class Served:
             self.served, self.bind, self.stats = self.module.make(prog.ns, self.pieces.twins)
         got = self.served.get((mode, src))
         if got is None:
-            self.missed += (mode, src) in self.pieces._seen and _worth(prog, src, filename, mode)
+            self.missed += _worth(prog, src, filename, mode)
             return python()
         if mode == "exec":
             prog.ns.update(got)

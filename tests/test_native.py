@@ -56,6 +56,26 @@ def test_native_code_plays_exactly_like_python(ruleset, players, variants):
     assert native.native_fallbacks == 0   # the native code did all of it
 
 
+def recorded_code(ruleset, players: int) -> list:
+    from meeple.interpreter.compile import Program
+    from meeple.interpreter.native import Pieces
+    pieces = Pieces()
+    Program(ruleset.checked, players, ruleset.budgets, None, native=pieces)
+    return pieces.order
+
+
+def test_a_program_is_the_same_code_whenever_it_is_compiled():
+    # the native module serves each piece of code by its text (and is kept on disk under
+    # its hash): programs compiled before (other player counts, other rulesets) must not
+    # change the names in it, such as those of comprehension variables
+    ruleset = interpreter.load("cherokee")
+    first = recorded_code(ruleset, 3)
+    assert any("for w" in src for _, src in first)   # it has comprehension variables
+    ruleset.for_players(4)
+    interpreter.load("chess").for_players(2)
+    assert recorded_code(ruleset, 3) == first
+
+
 RULES = """ruleset broken
 players 2..2
 kind Card { value: int }
