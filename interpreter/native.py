@@ -307,7 +307,8 @@ def work_in_c(text: str) -> str:
             new = _WorkRewrite().function(node)
         except _Unsure:
             new = None
-        new = _read_once(new or node)
+        new = _read_once(new or node) or new
+        new = _subscripts(new or node) or new
         out.append(ast.unparse(ast.fix_missing_locations(new)) if new is not None else
                    ast.get_source_segment(text, node, padded=True))
     return ("\n\n".join(out) + "\n").replace(_W_ADDR, "&_w").replace(_W_DECL, "cdef Py_ssize_t _w")
@@ -347,6 +348,47 @@ def _read_once(fn):
         and body[0].value.id == _W_DECL else 0
     fn.body = body[:at] + [_stmt(f"_R_{a} = R.{a}") for a in hoist] + body[at:]
     return fn
+
+
+def _subscripts(fn):
+    """The function with its subscripts by a computed index in the module's C helpers:
+    ``xs[i]`` as ``_sub(xs, i)`` (a list or tuple and an int: the element at once;
+    otherwise ``xs[i]``), a zone's top ``(z or _NO_ITEM)[-1]`` as ``_top(z)``. None when
+    there is none."""
+    if not isinstance(fn, ast.FunctionDef):
+        return None
+    changed = []
+
+    class T(ast.NodeTransformer):
+        def visit_Subscript(self, n):
+            self.generic_visit(n)
+            if not isinstance(n.ctx, ast.Load) or isinstance(n.slice, (ast.Slice, ast.Constant, ast.Tuple)) \
+                    or _number(n.slice) is not None:
+                if isinstance(n.ctx, ast.Load) and _is_top(n):
+                    changed.append(n)
+                    return ast.copy_location(ast.Call(ast.Name("_top", ast.Load()), [n.value.values[0]], []), n)
+                return n
+            changed.append(n)
+            return ast.copy_location(ast.Call(ast.Name("_sub", ast.Load()), [n.value, n.slice], []), n)
+
+    fn = T().visit(fn)
+    return fn if changed else None
+
+
+def _number(node):
+    """The int a constant index is (``3``, ``-1``), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        k = _number(node.operand)
+        return -k if k is not None else None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _is_top(n) -> bool:
+    v = n.value
+    return _number(n.slice) == -1 and isinstance(v, ast.BoolOp) and isinstance(v.op, ast.Or) and len(v.values) == 2 \
+        and isinstance(v.values[1], ast.Name) and v.values[1].id == "_NO_ITEM"
 
 
 def _is_work(node) -> bool:
@@ -698,6 +740,28 @@ cdef object _rangew(Py_ssize_t* w, object a, object b, object limit=%(MAX_RANGE)
         if w[0] < 0:
             raise _Failed()
     return list(range(a, b + 1))
+
+
+cdef inline object _sub(object xs, object i):
+    cdef Py_ssize_t k
+    if type(i) is int:
+        if type(xs) is list:
+            k = i
+            if 0 <= k < len(<list>xs):
+                return (<list>xs)[k]
+        elif type(xs) is tuple:
+            k = i
+            if 0 <= k < len(<tuple>xs):
+                return (<tuple>xs)[k]
+    return xs[i]
+
+
+cdef inline object _top(object z):
+    if type(z) is list:
+        if len(<list>z):
+            return (<list>z)[-1]
+        return None
+    return (z or [None])[-1]
 
 
 cdef inline object _mul(object a, object b, object limit):
