@@ -21,6 +21,14 @@ by the module's ``make(ns, twins)``, bound from the program's namespace each tim
 program compiles a piece of code (so that code run while the program is made, a board
 size or a deck, sees what the Python code would see) and once it is made.
 
+The texts are compiled as they are but for three rewrites that keep what they do
+(``work_in_c``): the work budget is counted in a C integer inside each function,
+written back to ``R.work`` before any call given ``R``, a return, or where paths
+join; the runtime's attributes that never change (``R.z``...) are read once per call;
+a subscript by a computed index, a zone's top, are C helpers with a path for a list
+and an int. Anything else (a budget too large for C, another type) takes the
+general path or fails, and then the Python code runs.
+
 The module is kept in the disk cache's folder (``native/`` in it) under the sha256 of
 its source, Cython's version, the Python ABI, the platform and the compiler flags;
 an entry is written atomically, read only from a folder owned by the user and
