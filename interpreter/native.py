@@ -189,12 +189,15 @@ def _worth(prog, src: str, filename: str, mode: str) -> bool:
                for n in ast.walk(tree.body.body))
 
 
-def module_source(pieces: Pieces, names) -> str:
+def module_source(pieces: Pieces, names, rewrite: bool = True) -> str:
     """The Cython source of a program's code: ``make(ns, twins)`` returns, for this
     program, what serves each piece (by mode and text: the functions an ``exec`` piece
     defines, by name, or the function of an ``eval`` piece), ``bind()`` and the count of
     failures. ``names`` are the program's namespace's names (its tables, helpers,
-    functions): the names the code reads from it."""
+    functions): the names the code reads from it. ``rewrite=False``: without the
+    rewrites of ``work_in_c`` (what the module is kept under: they take a tenth of a
+    second for a large ruleset, made only to build it)."""
+    keep = work_in_c if rewrite else (lambda text: text)
     chunks, table, used = [], {}, set()
     for i, (mode, src) in enumerate(pieces.order):
         tree = ast.parse(src, mode=mode)
@@ -204,11 +207,11 @@ def module_source(pieces: Pieces, names) -> str:
         used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         if mode == "exec":
             text, defined = _defs(src, tree, i)
-            text = work_in_c(text)
+            text = keep(text)
             table[(mode, src)] = ("exec", defined)
             used |= set(defined)
         else:
-            text = work_in_c(_entry(src, tree.body, i))
+            text = keep(_entry(src, tree.body, i))
             table[(mode, src)] = ("eval", f"_e{i}")
         chunks.append(text)
     inlined = set(HELPERS_INLINED)
@@ -823,12 +826,22 @@ def compile_flags() -> list[str]:
 
 
 def module_key(source: str) -> str:
-    """The sha256 a module is kept under: its source, Cython's version, the Python ABI,
-    the platform and the compiler flags."""
-    return diskcache.key("meeple-native", FORMAT, source, cython_version(), sys.version,
+    """The sha256 a module is kept under: its source (before the rewrites), this file
+    (which rewrites it), Cython's version, the Python ABI, the platform and the
+    compiler flags."""
+    return diskcache.key("meeple-native", FORMAT, source, _own_digest(), cython_version(), sys.version,
                          sysconfig.get_config_var("SOABI") or "", sys.implementation.cache_tag or "",
                          sysconfig.get_platform(), " ".join(compile_flags()),
                          os.environ.get("CC", ""), os.environ.get("CFLAGS", ""))
+
+
+def _own_digest() -> str:
+    if not _digest:
+        _digest.append(hashlib.sha256(Path(__file__).read_bytes()).hexdigest())
+    return _digest[0]
+
+
+_digest: list[str] = []
 
 
 def module_name(key: str) -> str:
@@ -858,15 +871,15 @@ def folder() -> Path | None:
     return path
 
 
-def load_or_build(source: str, on_build=None) -> tuple[object, bool, float]:
+def load_or_build(source: str, on_build=None, final=None) -> tuple[object, bool, float]:
     """The extension module of this source: (module, built now, seconds spent);
-    ``on_build()`` is called before a build starts. Raises NativeError when it cannot be
-    built or loaded."""
+    ``on_build()`` is called before a build starts; ``final()``, when given, is the text
+    built (kept under ``source``'s key). Raises NativeError when it cannot be built or
+    loaded."""
     key = module_key(source)
     if key in _loaded:
         return _loaded[key], False, 0.0
     name = module_name(key)
-    text = source + f"\nKEY = {key!r}\n"
     where = folder()
     if where is not None:
         mod = _cached(where, name, key)
@@ -876,6 +889,7 @@ def load_or_build(source: str, on_build=None) -> tuple[object, bool, float]:
     if on_build is not None:
         on_build()
     t0 = time.perf_counter()
+    text = (final() if final is not None else source) + f"\nKEY = {key!r}\n"
     built = _build(name, text)
     try:
         path = _keep(where, name, built) if where is not None else built
@@ -1034,11 +1048,11 @@ def program(python_program, make_program, report=None):
     if why is not None:
         raise NativeError(why)
     pieces = python_program._native
-    source = module_source(pieces, python_program.ns)
+    source = module_source(pieces, python_program.ns, rewrite=False)
     name = python_program.name
     mod, built, seconds = load_or_build(
         source, (lambda: report(f"compiling {name} natively ({python_program.n} players)…"))
-        if callable(report) else None)
+        if callable(report) else None, lambda: module_source(pieces, python_program.ns))
     served = Served(mod, pieces, python_program)
     prog = make_program(served)
     prog.native_build_seconds = seconds if built else 0.0
