@@ -105,6 +105,8 @@ ERRORS = {
         "turn {\n  x = size([n for n in 1..4000 if tally(n) > 0 and size([k for k in 1..n]) > 0])\n}\n"
         "end when x > 3\n",
     "an index outside its list": "turn {\n  x = [n for n in 1..3][x + 5]\n}\nend when x > 3\n",
+    "a negative index": "turn {\n  x = [n for n in 1..3][x - 1] + size([worth(c, 1) for c in items(pile)])\n}\n"
+                        "end when x > 3\n",
     "division by zero": "turn {\n  x = 7 / (x - x) + size([worth(c, 1) for c in items(pile)])\n}\n"
                         "end when x > 3\n",
 }
