@@ -795,6 +795,12 @@ cdef inline object _mod(object a, object b):
 
 
 cdef inline object _index(object xs, object i):
+    cdef Py_ssize_t k
+    if type(i) is int and type(xs) is list:
+        k = i
+        if 0 <= k < len(<list>xs):
+            return (<list>xs)[k]
+        raise _Failed()
     if not 0 <= i < len(xs):
         raise _Failed()
     return xs[i]
