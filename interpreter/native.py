@@ -331,7 +331,7 @@ SET_ONCE = ("z", "g", "pv", "iv", "loc", "facing", "n", "players", "dir")
 
 def _read_once(fn):
     """The function with each of ``R.z``, ``R.g``... (SET_ONCE) read once, into a local,
-    where it reads one more than once (an attribute read is a dictionary look-up in
+    where it reads one more than once or in a loop (an attribute read is a dictionary look-up in
     the type and a call); None when there is none."""
     if not isinstance(fn, ast.FunctionDef) or not fn.args.args or fn.args.args[0].arg != "R":
         return None
@@ -344,7 +344,11 @@ def _read_once(fn):
             uses[n.attr] = uses.get(n.attr, 0) + 1
         if isinstance(n, ast.Name) and n.id.startswith("_R_"):
             return None
-    hoist = sorted(a for a, k in uses.items() if k > 1)
+    loops = [n for n in ast.walk(fn) if isinstance(n, (ast.For, ast.ListComp, ast.SetComp, ast.DictComp,
+                                                        ast.GeneratorExp))]
+    looped = {m.attr for n in loops for m in ast.walk(n) if isinstance(m, ast.Attribute)
+              and isinstance(m.value, ast.Name) and m.value.id == "R"}
+    hoist = sorted(a for a, k in uses.items() if k > 1 or a in looped)
     if not hoist:
         return None
 
