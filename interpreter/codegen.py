@@ -39,6 +39,14 @@ class CodeTooBig(Exception):
 _BINDERS = count(1)  # a number per comprehension variable, so that shadowed names differ
 
 
+def number_binders() -> None:
+    """Numbers the comprehension variables of the program compiled next from 1: a program's
+    code is then the same text whenever and wherever it is compiled (the native module
+    serves each piece of code by its text, and is kept on disk under its hash)."""
+    global _BINDERS
+    _BINDERS = count(1)
+
+
 class Env:
     """How a name in the source maps to Python: a procedure local (``L['x']``), a
     function parameter or comprehension variable (``v_x``), or, inside an inlined

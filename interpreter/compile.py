@@ -110,6 +110,7 @@ class Program:
     def __init__(self, checked: Checked, players: int, budgets: budget.Budgets | None = None,
                  relations: dict | None = None, native=None):
         self.checked = c = checked
+        codegen.number_binders()
         # None, or what serves (or records) the pieces of generated code (interpreter/native.py)
         self._native = native
         self.n = players

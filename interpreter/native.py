@@ -21,6 +21,14 @@ by the module's ``make(ns, twins)``, bound from the program's namespace each tim
 program compiles a piece of code (so that code run while the program is made, a board
 size or a deck, sees what the Python code would see) and once it is made.
 
+The texts are compiled as they are but for three rewrites that keep what they do
+(``work_in_c``): the work budget is counted in a C integer inside each function,
+written back to ``R.work`` before any call given ``R``, a return, or where paths
+join; the runtime's attributes that never change (``R.z``...) are read once per call;
+a subscript by a computed index, a zone's top, are C helpers with a path for a list
+and an int. Anything else (a budget too large for C, another type) takes the
+general path or fails, and then the Python code runs.
+
 The module is kept in the disk cache's folder (``native/`` in it) under the sha256 of
 its source, Cython's version, the Python ABI, the platform and the compiler flags;
 an entry is written atomically, read only from a folder owned by the user and
@@ -47,7 +55,7 @@ from . import helpers
 
 SUBFOLDER = "native"
 KEEP = 64                      # modules kept; the least recently written go first
-FORMAT = "1"                   # the layout of the generated module (part of its key)
+FORMAT = "2"                   # the layout of the generated module (part of its key)
 BUILD_TIMEOUT = 600            # seconds for Cython and the C compiler together
 _loaded: dict[str, object] = {}  # key -> the extension module, once loaded in this process
 _reported: set[str] = set()      # reasons already reported in this process
@@ -142,7 +150,7 @@ class Served:
             self.served, self.bind, self.stats = self.module.make(prog.ns, self.pieces.twins)
         got = self.served.get((mode, src))
         if got is None:
-            self.missed += (mode, src) in self.pieces._seen and _worth(prog, src, filename, mode)
+            self.missed += _worth(prog, src, filename, mode)
             return python()
         if mode == "exec":
             prog.ns.update(got)
@@ -181,12 +189,15 @@ def _worth(prog, src: str, filename: str, mode: str) -> bool:
                for n in ast.walk(tree.body.body))
 
 
-def module_source(pieces: Pieces, names) -> str:
+def module_source(pieces: Pieces, names, rewrite: bool = True) -> str:
     """The Cython source of a program's code: ``make(ns, twins)`` returns, for this
     program, what serves each piece (by mode and text: the functions an ``exec`` piece
     defines, by name, or the function of an ``eval`` piece), ``bind()`` and the count of
     failures. ``names`` are the program's namespace's names (its tables, helpers,
-    functions): the names the code reads from it."""
+    functions): the names the code reads from it. ``rewrite=False``: without the
+    rewrites of ``work_in_c`` (what the module is kept under: they take a tenth of a
+    second for a large ruleset, made only to build it)."""
+    keep = work_in_c if rewrite else (lambda text: text)
     chunks, table, used = [], {}, set()
     for i, (mode, src) in enumerate(pieces.order):
         tree = ast.parse(src, mode=mode)
@@ -196,10 +207,11 @@ def module_source(pieces: Pieces, names) -> str:
         used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         if mode == "exec":
             text, defined = _defs(src, tree, i)
+            text = keep(text)
             table[(mode, src)] = ("exec", defined)
             used |= set(defined)
         else:
-            text = _entry(src, tree.body, i)
+            text = keep(_entry(src, tree.body, i))
             table[(mode, src)] = ("eval", f"_e{i}")
         chunks.append(text)
     inlined = set(HELPERS_INLINED)
@@ -276,6 +288,411 @@ def _indent(text: str) -> str:
     return "\n".join(("    " + row) if row.strip() else row for row in text.split("\n"))
 
 
+
+# ------------------------------------------------------------ the work budget in a C local
+
+class _Unsure(Exception):
+    """A function the work rewrite leaves as it is (a construct it does not follow)."""
+
+
+_DEAD_ENDS = ("_out_of_work", "_too_many_calls", "_too_deep")   # helpers that always raise
+_W_HELPERS = {"_it": "_itw", "_cat": "_catw", "_range": "_rangew"}  # their forms on the C counter
+_W_ADDR = "__w_addr__"    # written ``&_w`` once unparsed
+_W_DECL = "__w_decl__"    # written ``cdef Py_ssize_t _w`` once unparsed
+
+
+def work_in_c(text: str) -> str:
+    """The functions of a piece with the work budget (``R.work``) counted in a C integer
+    ``_w`` where it can be: a function loads it from ``R.work`` when it first counts,
+    and writes it back before any call that is given ``R`` (the callee counts on
+    ``R.work``), before it returns, and where the straightforward and the counted paths
+    join. Where an exception leaves a function, ``R.work`` may be behind: every place
+    that catches one (a fast code's fallback, an expression's wrapper) sets ``R.work``
+    back to what it was before running the Python code again, so it is never read.
+    A function with a construct this does not follow is left as it is; a budget too
+    large for a C integer makes the load fail, and the Python code runs instead."""
+    tree = ast.parse(text)
+    out = []
+    for node in tree.body:
+        try:
+            new = _WorkRewrite().function(node)
+        except _Unsure:
+            new = None
+        new = _read_once(new or node) or new
+        new = _subscripts(new or node) or new
+        out.append(ast.unparse(ast.fix_missing_locations(new)) if new is not None else
+                   ast.get_source_segment(text, node, padded=True))
+    return ("\n\n".join(out) + "\n").replace(_W_ADDR, "&_w").replace(_W_DECL, "cdef Py_ssize_t _w")
+
+
+# the attributes of the runtime that it sets once (Runtime.__init__) and rule code only reads
+SET_ONCE = ("z", "g", "pv", "iv", "loc", "facing", "n", "players", "dir")
+
+
+def _read_once(fn):
+    """The function with each of ``R.z``, ``R.g``... (SET_ONCE) read once, into a local,
+    where it reads one more than once or in a loop (an attribute read is a dictionary look-up in
+    the type and a call); None when there is none."""
+    if not isinstance(fn, ast.FunctionDef) or not fn.args.args or fn.args.args[0].arg != "R":
+        return None
+    uses: dict[str, int] = {}
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "R" \
+                and n.attr in SET_ONCE:
+            if not isinstance(n.ctx, ast.Load):
+                return None
+            uses[n.attr] = uses.get(n.attr, 0) + 1
+        if isinstance(n, ast.Name) and n.id.startswith("_R_"):
+            return None
+    loops = [n for n in ast.walk(fn) if isinstance(n, (ast.For, ast.ListComp, ast.SetComp, ast.DictComp,
+                                                        ast.GeneratorExp))]
+    looped = {m.attr for n in loops for m in ast.walk(n) if isinstance(m, ast.Attribute)
+              and isinstance(m.value, ast.Name) and m.value.id == "R"}
+    hoist = sorted(a for a, k in uses.items() if k > 1 or a in looped)
+    if not hoist:
+        return None
+
+    class T(ast.NodeTransformer):
+        def visit_Attribute(self, n):
+            if isinstance(n.value, ast.Name) and n.value.id == "R" and n.attr in hoist:
+                return ast.copy_location(ast.Name(f"_R_{n.attr}", ast.Load()), n)
+            return self.generic_visit(n)
+
+    body = [T().visit(st) for st in fn.body]
+    at = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Name) \
+        and body[0].value.id == _W_DECL else 0
+    fn.body = body[:at] + [_stmt(f"_R_{a} = R.{a}") for a in hoist] + body[at:]
+    return fn
+
+
+def _subscripts(fn):
+    """The function with its subscripts by a computed index in the module's C helpers:
+    ``xs[i]`` as ``_sub(xs, i)`` (a list or tuple and an int: the element at once;
+    otherwise ``xs[i]``), a zone's top ``(z or _NO_ITEM)[-1]`` as ``_top(z)``. None when
+    there is none."""
+    if not isinstance(fn, ast.FunctionDef):
+        return None
+    changed = []
+
+    class T(ast.NodeTransformer):
+        def visit_Subscript(self, n):
+            self.generic_visit(n)
+            if not isinstance(n.ctx, ast.Load) or isinstance(n.slice, (ast.Slice, ast.Constant, ast.Tuple)) \
+                    or _number(n.slice) is not None:
+                if isinstance(n.ctx, ast.Load) and _is_top(n):
+                    changed.append(n)
+                    return ast.copy_location(ast.Call(ast.Name("_top", ast.Load()), [n.value.values[0]], []), n)
+                return n
+            changed.append(n)
+            return ast.copy_location(ast.Call(ast.Name("_sub", ast.Load()), [n.value, n.slice], []), n)
+
+    fn = T().visit(fn)
+    return fn if changed else None
+
+
+def _number(node):
+    """The int a constant index is (``3``, ``-1``), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        k = _number(node.operand)
+        return -k if k is not None else None
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    return None
+
+
+def _is_top(n) -> bool:
+    v = n.value
+    return _number(n.slice) == -1 and isinstance(v, ast.BoolOp) and isinstance(v.op, ast.Or) and len(v.values) == 2 \
+        and isinstance(v.values[1], ast.Name) and v.values[1].id == "_NO_ITEM"
+
+
+def _is_work(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "work" and isinstance(node.value, ast.Name) \
+        and node.value.id == "R"
+
+
+def _stmt(src: str) -> ast.stmt:
+    return ast.parse(src).body[0]
+
+
+class _WorkRewrite:
+    """States: "W" (the count is in ``_w``), "R" (in ``R.work``), None (no path gets here)."""
+
+    def __init__(self):
+        self.used = False
+        self.loops: list[str] = []
+        self.temps = 0
+
+    def function(self, fn):
+        if not isinstance(fn, ast.FunctionDef) or not fn.args.args or fn.args.args[0].arg != "R":
+            raise _Unsure()
+        for n in ast.walk(fn):
+            if n is not fn and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.While,
+                                              ast.With, ast.AsyncWith, ast.AsyncFor, ast.Global, ast.Nonlocal,
+                                              ast.Yield, ast.YieldFrom, ast.Await, ast.Match)):
+                raise _Unsure()
+            if isinstance(n, ast.Name) and n.id in ("R", "_w") and isinstance(n.ctx, (ast.Store, ast.Del)):
+                raise _Unsure()
+            if isinstance(n, (ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.SetComp, ast.DictComp)) \
+                    and any(_is_work(m) for m in ast.walk(n)):
+                raise _Unsure()
+        body, state = self.block(fn.body, "R")
+        if state == "W":
+            body.append(self.flush())
+        if not self.used:
+            return None
+        fn.body = [ast.Expr(ast.Name(_W_DECL, ast.Load()))] + body
+        return fn
+
+    # -------------------------------------------------- statements
+
+    def block(self, stmts, state):
+        out = []
+        for st in stmts:
+            if state is None:       # not reached: as it is
+                out.append(st)
+                continue
+            done, state = self.statement(st, state)
+            out.extend(done)
+        return out, state
+
+    def statement(self, st, state):
+        if isinstance(st, ast.If):
+            return self.if_(st, state)
+        if isinstance(st, ast.For):
+            return self.for_(st, state)
+        if isinstance(st, ast.Try):
+            return self.try_(st, state)
+        if isinstance(st, ast.Return):
+            return self.return_(st, state)
+        if isinstance(st, (ast.Break, ast.Continue)):
+            if not self.loops:
+                raise _Unsure()
+            return self.to(state, self.loops[-1]) + [st], None
+        if isinstance(st, ast.Raise):
+            if self.touches(st):
+                raise _Unsure()
+            return [st], None
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) \
+                and st.value.func.id in _DEAD_ENDS:
+            return [st], None       # raises: where the count is does not matter
+        if any(_is_work(t) for target in _targets(st) for t in ast.walk(target)):
+            if isinstance(st, ast.AugAssign):
+                if not (_is_work(st.target) and isinstance(st.op, ast.Sub)) or self.touches(st.value):
+                    raise _Unsure()
+                pre, state = self.to(state, "W"), "W"
+                st = ast.AugAssign(ast.Name("_w", ast.Store()), ast.Sub(), self.rewrite(st.value))
+                return pre + [st], state
+            if self.touches(st) or self.mentions(st.value):
+                raise _Unsure()
+            return [st], "R"            # R.work set: the count is there
+        return self.simple(st, state)
+
+    def simple(self, st, state):
+        """A statement without a block: before a call given R, the count goes back to
+        ``R.work``; a statement that counts gets it in ``_w``; one that only reads it,
+        from where it is."""
+        if self.touches(st):
+            return self.to(state, "R") + [st], "R"
+        if self.counts(st):
+            return self.to(state, "W") + [self.rewrite(st)], "W"
+        if state == "W" and self.mentions(st):
+            return [self.rewrite(st)], "W"
+        return [st], state
+
+    def head(self, expr, state):
+        """The expression in a block statement's head: (statements before, the expression, state)."""
+        if expr is None:
+            return [], expr, state
+        if self.touches(expr):
+            return self.to(state, "R"), expr, "R"
+        if self.counts(expr):
+            return self.to(state, "W"), self.rewrite(expr), "W"
+        if state == "W" and self.mentions(expr):
+            return [], self.rewrite(expr), "W"
+        return [], expr, state
+
+    def if_(self, st, state):
+        pre, st.test, state = self.head(st.test, state)
+        body, a = self.block(st.body, state)
+        orelse, b = self.block(st.orelse, state)
+        a, b, body, orelse = self.join(a, b, body, orelse)
+        st.body, st.orelse = body or [ast.Pass()], orelse
+        return pre + [st], a if a is not None else b
+
+    def for_(self, st, state):
+        if self.touches(st.target) or self.mentions(st.target):
+            raise _Unsure()
+        pre, st.iter, state = self.head(st.iter, state)
+        self.loops.append(state)
+        body, end = self.block(st.body, state)
+        body += self.to(end, state)
+        self.loops.pop()
+        orelse, end = self.block(st.orelse, state)
+        orelse += self.to(end, state)
+        st.body, st.orelse = body or [ast.Pass()], orelse
+        return pre + [st], state
+
+    def try_(self, st, state):
+        if st.orelse or any(self.touches(s) or self.mentions(s) for s in st.finalbody) \
+                or any(isinstance(n, (ast.Return, ast.Break, ast.Continue)) for s in st.finalbody
+                       for n in ast.walk(s)):
+            raise _Unsure()
+        body, end = self.block(st.body, state)
+        ends = [end]
+        for h in st.handlers:
+            h.body, hend = self.handler(h.body)
+            ends.append(hend)
+        live = {e for e in ends if e is not None}
+        if len(live) > 1:            # the try's own end is W, a handler's R
+            body += self.flush_list(end)
+            live = {"R"}
+        st.body = body
+        return [st], (live.pop() if live else None)
+
+    def handler(self, stmts):
+        """An except block: the count may be in either place when it starts; it must set
+        ``R.work`` before anything counts or calls, or leave by raising."""
+        out = []
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.Raise) and not self.touches(s):
+                return out + stmts[i:], None
+            if any(_is_work(t) for target in _targets(s) for t in ast.walk(target)) \
+                    and not isinstance(s, ast.AugAssign) and not self.touches(s) and not self.mentions(s.value):
+                rest, end = self.block(stmts[i + 1:], "R")
+                return out + [s] + rest, end
+            if self.touches(s) or self.mentions(s) or not isinstance(s, (ast.Assign, ast.AugAssign, ast.Expr,
+                                                                         ast.Pass)):
+                raise _Unsure()
+            out.append(s)
+        raise _Unsure()
+
+    def return_(self, st, state):
+        if st.value is None or self.touches(st.value) or not self.mentions(st.value) \
+                or (state == "R" and not self.counts(st.value)):
+            return self.to(state, "R") + [st], None
+        pre = self.to(state, "W")
+        self.temps += 1
+        name = f"_wr{self.temps}"
+        keep = ast.Assign([ast.Name(name, ast.Store())], self.rewrite(st.value))
+        return pre + [keep, self.flush(), ast.Return(ast.Name(name, ast.Load()))], None
+
+    # -------------------------------------------------- where the count is
+
+    def join(self, a, b, body, orelse):
+        if a is not None and b is not None and a != b:
+            if a == "W":
+                body = body + [self.flush()]
+            else:
+                orelse = orelse + [self.flush()]
+            a = b = "R"
+        return a, b, body, orelse
+
+    def to(self, state, want) -> list:
+        if state is None or state == want:
+            return []
+        self.used = True
+        return [self.flush()] if want == "R" else [_stmt("_w = R.work")]
+
+    def flush_list(self, state) -> list:
+        return [self.flush()] if state == "W" else []
+
+    def flush(self):
+        return _stmt("R.work = _w")
+
+    # -------------------------------------------------- expressions
+
+    @staticmethod
+    def _helper(call) -> bool:
+        return isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in _W_HELPERS \
+            and call.args and isinstance(call.args[0], ast.Name) and call.args[0].id == "R" \
+            and not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args)
+
+    def _calls(self, node):
+        """The calls in ``node`` outside lambdas and generator expressions, and whether R
+        appears inside one of those."""
+        inner = False
+        stack, out = [node], []
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (ast.Lambda, ast.GeneratorExp)):
+                inner |= any(isinstance(m, ast.Name) and m.id == "R" for m in ast.walk(n))
+                continue
+            if isinstance(n, ast.Call):
+                out.append(n)
+            stack.extend(ast.iter_child_nodes(n))
+        return out, inner
+
+    def touches(self, node) -> bool:
+        """Whether running ``node`` may run code that reads or sets ``R.work``: R used
+        otherwise than to read an attribute (``R.z``) or to count with a helper
+        (rewritten), as when given to a function, or inside a lambda."""
+        calls, inner = self._calls(node)
+        if inner:
+            return True
+        fine = {id(c.args[0]) for c in calls if self._helper(c)}
+        for n in _walk_outside(node):
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "R":
+                fine.add(id(n.value))
+        called = {id(c.func.value) for c in calls if isinstance(c.func, ast.Attribute)}
+        return any(isinstance(n, ast.Name) and n.id == "R" and (id(n) not in fine or id(n) in called)
+                   for n in _walk_outside(node))
+
+    def counts(self, node) -> bool:
+        """Whether ``node`` counts work with a helper."""
+        calls, _ = self._calls(node)
+        return any(self._helper(c) for c in calls)
+
+    def mentions(self, node) -> bool:
+        """Whether ``node`` counts or reads the work budget (``R.work``, a counting helper)."""
+        calls, _ = self._calls(node)
+        return any(_is_work(n) for n in ast.walk(node)) or any(self._helper(c) for c in calls)
+
+    def rewrite(self, node):
+        """``R.work`` read as ``_w``, the counting helpers on ``&_w``."""
+        self.used = True
+        rw = self
+
+        class T(ast.NodeTransformer):
+            def visit_Lambda(self, n):
+                return n
+
+            def visit_GeneratorExp(self, n):
+                return n
+
+            def visit_Attribute(self, n):
+                if _is_work(n) and isinstance(n.ctx, ast.Load):
+                    return ast.copy_location(ast.Name("_w", ast.Load()), n)
+                return self.generic_visit(n)
+
+            def visit_Call(self, n):
+                self.generic_visit(n)
+                if rw._helper(n):
+                    n.func = ast.Name(_W_HELPERS[n.func.id], ast.Load())
+                    n.args[0] = ast.Name(_W_ADDR, ast.Load())
+                return n
+
+        return T().visit(node)
+
+
+def _walk_outside(node):
+    """The nodes of ``node`` outside lambdas and generator expressions."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if not isinstance(n, (ast.Lambda, ast.GeneratorExp)):
+            stack.extend(ast.iter_child_nodes(n))
+
+
+def _targets(st) -> list:
+    if isinstance(st, ast.Assign):
+        return st.targets
+    if isinstance(st, (ast.AugAssign, ast.AnnAssign)):
+        return [st.target]
+    return []
+
+
 # the helpers of helpers.py that the module has in C (the same behaviour)
 HELPERS_INLINED = ("_it", "_cat", "_range", "_mul", "_index", "_div", "_mod", "_first", "_last")
 
@@ -315,6 +732,53 @@ cdef object _range(object R, object a, object b, object limit=%(MAX_RANGE)d):
     return list(range(a, b + 1))
 
 
+cdef inline object _itw(Py_ssize_t* w, object xs):
+    w[0] -= len(xs)
+    if w[0] < 0:
+        raise _Failed()
+    return xs
+
+
+cdef inline object _catw(Py_ssize_t* w, object a, object b):
+    w[0] -= len(a) + len(b)
+    if w[0] < 0:
+        raise _Failed()
+    return a + b
+
+
+cdef object _rangew(Py_ssize_t* w, object a, object b, object limit=%(MAX_RANGE)d):
+    n = b - a + 1
+    if n > limit:
+        raise _Failed()
+    if n > 0:
+        w[0] = w[0] - n
+        if w[0] < 0:
+            raise _Failed()
+    return list(range(a, b + 1))
+
+
+cdef inline object _sub(object xs, object i):
+    cdef Py_ssize_t k
+    if type(i) is int:
+        if type(xs) is list:
+            k = i
+            if 0 <= k < len(<list>xs):
+                return (<list>xs)[k]
+        elif type(xs) is tuple:
+            k = i
+            if 0 <= k < len(<tuple>xs):
+                return (<tuple>xs)[k]
+    return xs[i]
+
+
+cdef inline object _top(object z):
+    if type(z) is list:
+        if len(<list>z):
+            return (<list>z)[-1]
+        return None
+    return (z or [None])[-1]
+
+
 cdef inline object _mul(object a, object b, object limit):
     r = a * b
     if -limit <= r <= limit:
@@ -335,6 +799,12 @@ cdef inline object _mod(object a, object b):
 
 
 cdef inline object _index(object xs, object i):
+    cdef Py_ssize_t k
+    if type(i) is int and type(xs) is list:
+        k = i
+        if 0 <= k < len(<list>xs):
+            return (<list>xs)[k]
+        raise _Failed()
     if not 0 <= i < len(xs):
         raise _Failed()
     return xs[i]
@@ -366,12 +836,22 @@ def compile_flags() -> list[str]:
 
 
 def module_key(source: str) -> str:
-    """The sha256 a module is kept under: its source, Cython's version, the Python ABI,
-    the platform and the compiler flags."""
-    return diskcache.key("meeple-native", FORMAT, source, cython_version(), sys.version,
+    """The sha256 a module is kept under: its source (before the rewrites), this file
+    (which rewrites it), Cython's version, the Python ABI, the platform and the
+    compiler flags."""
+    return diskcache.key("meeple-native", FORMAT, source, _own_digest(), cython_version(), sys.version,
                          sysconfig.get_config_var("SOABI") or "", sys.implementation.cache_tag or "",
                          sysconfig.get_platform(), " ".join(compile_flags()),
                          os.environ.get("CC", ""), os.environ.get("CFLAGS", ""))
+
+
+def _own_digest() -> str:
+    if not _digest:
+        _digest.append(hashlib.sha256(Path(__file__).read_bytes()).hexdigest())
+    return _digest[0]
+
+
+_digest: list[str] = []
 
 
 def module_name(key: str) -> str:
@@ -401,15 +881,15 @@ def folder() -> Path | None:
     return path
 
 
-def load_or_build(source: str, on_build=None) -> tuple[object, bool, float]:
+def load_or_build(source: str, on_build=None, final=None) -> tuple[object, bool, float]:
     """The extension module of this source: (module, built now, seconds spent);
-    ``on_build()`` is called before a build starts. Raises NativeError when it cannot be
-    built or loaded."""
+    ``on_build()`` is called before a build starts; ``final()``, when given, is the text
+    built (kept under ``source``'s key). Raises NativeError when it cannot be built or
+    loaded."""
     key = module_key(source)
     if key in _loaded:
         return _loaded[key], False, 0.0
     name = module_name(key)
-    text = source + f"\nKEY = {key!r}\n"
     where = folder()
     if where is not None:
         mod = _cached(where, name, key)
@@ -419,6 +899,7 @@ def load_or_build(source: str, on_build=None) -> tuple[object, bool, float]:
     if on_build is not None:
         on_build()
     t0 = time.perf_counter()
+    text = (final() if final is not None else source) + f"\nKEY = {key!r}\n"
     built = _build(name, text)
     try:
         path = _keep(where, name, built) if where is not None else built
@@ -577,11 +1058,11 @@ def program(python_program, make_program, report=None):
     if why is not None:
         raise NativeError(why)
     pieces = python_program._native
-    source = module_source(pieces, python_program.ns)
+    source = module_source(pieces, python_program.ns, rewrite=False)
     name = python_program.name
     mod, built, seconds = load_or_build(
         source, (lambda: report(f"compiling {name} natively ({python_program.n} players)…"))
-        if callable(report) else None)
+        if callable(report) else None, lambda: module_source(pieces, python_program.ns))
     served = Served(mod, pieces, python_program)
     prog = make_program(served)
     prog.native_build_seconds = seconds if built else 0.0

@@ -56,6 +56,26 @@ def test_native_code_plays_exactly_like_python(ruleset, players, variants):
     assert native.native_fallbacks == 0   # the native code did all of it
 
 
+def recorded_code(ruleset, players: int) -> list:
+    from meeple.interpreter.compile import Program
+    from meeple.interpreter.native import Pieces
+    pieces = Pieces()
+    Program(ruleset.checked, players, ruleset.budgets, None, native=pieces)
+    return pieces.order
+
+
+def test_a_program_is_the_same_code_whenever_it_is_compiled():
+    # the native module serves each piece of code by its text (and is kept on disk under
+    # its hash): programs compiled before (other player counts, other rulesets) must not
+    # change the names in it, such as those of comprehension variables
+    ruleset = interpreter.load("cherokee")
+    first = recorded_code(ruleset, 3)
+    assert any("for w" in src for _, src in first)   # it has comprehension variables
+    ruleset.for_players(4)
+    interpreter.load("chess").for_players(2)
+    assert recorded_code(ruleset, 3) == first
+
+
 RULES = """ruleset broken
 players 2..2
 kind Card { value: int }
@@ -77,7 +97,16 @@ ERRORS = {
     "a runaway range": "turn {\n  x = sum([n for n in 1..9000000])\n}\nend when x > 3\n",
     "a runaway loop": "turn {\n  x = size([a + b for a in 1..3000 for b in 1..3000])\n}\n"
                       "end when x > 3\n",
+    "work running out inside a function called in a loop":
+        "function walk(n: int): int = size([k for k in 1..n])\n"
+        "turn {\n  x = sum([walk(n) for n in 1..3300])\n}\nend when x > 3\n",
+    "work running out in a loop that counts and calls a function":
+        "function tally(n: int): int = if n <= 0 then 0 else size([k for k in 1..n]) + tally(0)\n"
+        "turn {\n  x = size([n for n in 1..4000 if tally(n) > 0 and size([k for k in 1..n]) > 0])\n}\n"
+        "end when x > 3\n",
     "an index outside its list": "turn {\n  x = [n for n in 1..3][x + 5]\n}\nend when x > 3\n",
+    "a negative index": "turn {\n  x = [n for n in 1..3][x - 1] + size([worth(c, 1) for c in items(pile)])\n}\n"
+                        "end when x > 3\n",
     "division by zero": "turn {\n  x = 7 / (x - x) + size([worth(c, 1) for c in items(pile)])\n}\n"
                         "end when x > 3\n",
 }
@@ -193,6 +222,19 @@ def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("True False ['native code unavailable: Cython cannot be imported")
     assert done.stdout.count("unavailable") == 1
+
+
+@needs_native
+@pytest.mark.parametrize("ruleset,players,variants", [CONFIGS[7], CONFIGS[8]], ids=["cherokee", "clans"])
+def test_a_work_budget_larger_than_a_c_integer_plays_the_same(ruleset, players, variants):
+    # natively the work budget is counted in a C integer: one that does not fit makes
+    # the native code fail and the Python code run, the same games
+    budgets = interpreter.Budgets(work=10 ** 25)
+    native = interpreter.load(ruleset, variants, budgets=budgets, native=True).for_players(players)
+    plain = interpreter.load(ruleset, variants, budgets=budgets).for_players(players)
+    assert native.native
+    assert play_both(native, plain, players, 0) > 0
+    assert native.native_fallbacks > 0
 
 
 DEEP = """ruleset deep
