@@ -87,7 +87,6 @@ class _Fuser:
     def __init__(self, prog, pc):
         self.prog, self.pc, self.proc = prog, pc, pc.proc
         self.max = prog.budgets.steps
-        self.names: dict[int, str] = {}
         self.ok: dict[int, bool] = {}
         self.loops = 0
 
@@ -195,12 +194,14 @@ class _Fuser:
         return f"{self.name(fn)}(R, L)"
 
     def name(self, fn) -> str:
-        """The name of a compiled function in the program's namespace."""
-        got = self.names.get(id(fn))
-        if got is None:
-            k = self.prog._fused_count = self.prog._fused_count + 1
-            got = self.names[id(fn)] = f"FX_{k}"
-            self.prog.ns[got] = fn
+        """A new name of a compiled function in the program's namespace, one per place
+        it is called from: the text of a fused function must not depend on whether two
+        places hold the same function object (natively, two expressions written alike
+        are one wrapper of the module, in Python two functions), or the native compile
+        of a program would not find the pieces its Python compile recorded."""
+        k = self.prog._fused_count = self.prog._fused_count + 1
+        got = f"FX_{k}"
+        self.prog.ns[got] = fn
         return got
 
     def value(self, fn, out: list, pad: str) -> str:
