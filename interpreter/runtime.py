@@ -329,6 +329,62 @@ class Runtime:
             if vt is not True:
                 self._unseen_move(src, to)
 
+    def move_all(self, items: list, to: int) -> None:
+        """Moves the items of a list (as it is now), one after the other, to zone ``to``,
+        face as their new place says: ``move(item, to)`` for each."""
+        if FAST_PATHS:
+            self._move_each(list(items), repeat(to))
+        else:
+            for item in list(items):
+                self.move(item, to)
+
+    def _move_each(self, items: list, dests) -> None:
+        """``move(item, to)`` for each item and its destination in turn (``move``'s fast
+        path, with the state's tables read once for all)."""
+        z, loc, facing, j, u = self.z, self.loc, self.facing, self.j, self.u
+        seers, rev, everyone, seen, players = self.seers, self.revealed, self.everyone, self.seen, self.players
+        for item, to in zip(items, dests):
+            if facing[item] >= 0:
+                self.move(item, to)
+                continue
+            src = loc[item]
+            if src == to:
+                continue
+            pos = -1
+            if src >= 0:
+                zs = z[src]
+                if zs and zs[-1] == item:
+                    zs.pop()
+                else:
+                    pos = zs.index(item)
+                    del zs[pos]
+            z[to].append(item)
+            loc[item] = to
+            if j is not None:
+                j.append((_MOVE, item, src, pos, to))
+            before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
+            if before == everyone:
+                continue
+            after = everyone if rev and to in rev else seers[to]
+            new = after & ~before
+            if new:
+                for p in players:
+                    if new >> p & 1:
+                        seen[p] += 1
+            unseen = everyone & ~(before | after)
+            if unseen:
+                if src >= 0:
+                    old = u[src]
+                    if old | unseen != old:
+                        if j is not None:
+                            j.append((_UNSURE, src, old))
+                        u[src] = old | unseen
+                old = u[to]
+                if old | unseen != old:
+                    if j is not None:
+                        j.append((_UNSURE, to, old))
+                    u[to] = old | unseen
+
     def _move(self, item: int, src: int, to: int) -> None:
         if src == to:
             return
@@ -445,6 +501,13 @@ class Runtime:
     def deal(self, src: int, base: int, count: int | None) -> None:
         pile = self.z[src]
         order = [(self.active + k * self.dir) % self.n for k in range(self.n)]
+        if FAST_PATHS and not base <= src < base + self.n:
+            # (as below: the pile loses its top item each time, so the items dealt are
+            # its items from the top down)
+            many = len(pile) if count is None else count * self.n
+            if 0 <= many <= len(pile):
+                self._move_each(pile[len(pile) - many:][::-1], [base + order[i % self.n] for i in range(many)])
+                return
         if count is None:
             i = 0
             while pile:
