@@ -1510,7 +1510,17 @@ class Game:
             if 0 <= move < len(options):
                 # only the move played is made (the same Move as the list's would be)
                 v, type_code, who = options[move], pend["type"], pend["player"]
-                if "item" in type_code and not R.sees_value(v, type_code, who):
+                if type_code == "item" and v.__class__ is int:
+                    # (R.sees_value(v, "item", who), in place)
+                    f = R.facing[v]
+                    if f >= 0:
+                        seen = f >> who & 1
+                    else:
+                        z = R.loc[v]
+                        seen = z >= 0 and (R.seers[z] >> who & 1 or z in R.revealed)
+                    if not seen:
+                        return self._maker(who)(move, v)
+                elif "item" in type_code and not R.sees_value(v, type_code, who):
                     return self._maker(who)(move, v)
                 return Move(move, v, _writer(self.program, pend["verb"], type_code, pend.get("alone")),
                             who)
@@ -1582,8 +1592,14 @@ class Game:
                 R.pending = dict(R.pending)  # the one before the move stays as it was, for undo
                 R.choose_each(m.player, m.value)
             else:
-                R.save_frame(len(R.stack) - 1)
-                R.stack[-1]["L"][R.pending["var"]] = m.value
+                # (R.save_frame of the top frame, in place: the journal was just begun,
+                # so the frame is not saved yet)
+                stack = R.stack
+                f = stack[-1]
+                L = f["L"]
+                R.j.append((_FRAME, f, f["pc"], dict(L)))
+                R.low = len(stack) - 1
+                L[R.pending["var"]] = m._value
                 R.pending = None
             if R.pending is None:
                 run(R)
