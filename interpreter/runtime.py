@@ -1071,7 +1071,7 @@ def _next_phase(R: Runtime) -> None:
         if _ended(R):
             return
         R.active = (R.active + R.dir) % R.n
-        R.call("turn", {})
+        R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
     elif R.phase == "ending":
         _score(R)
     else:  # pragma: no cover - phases are fixed
