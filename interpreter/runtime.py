@@ -151,7 +151,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps")
+                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps", "public")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -179,6 +179,7 @@ class Runtime:
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         # the same as bit masks of the seats that see each zone (unless revealed)
         self.seers, self.everyone = _zone_seers(prog, self.n), (1 << self.n) - 1
+        self.public = _public(prog)  # whether the game hides nothing (never changes)
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
         # write to the state appends what it changed; ``low`` is how many frames at the
@@ -660,7 +661,7 @@ class Runtime:
                     return self.prog.sort_key(type_code) is helpers_sort_key
                 return False
         if type_code == "item":
-            if _public(self.prog):
+            if self.public:
                 loc = self.loc
                 return all(loc[o] >= 0 for o in options)
             return self._seen_all(options, player)
@@ -867,6 +868,7 @@ def _run(R: Runtime) -> None:
     steps, max_steps = 0, prog.budgets.steps
     R.calls = R.depth = 0
     R.work = R.work_budget
+    stack, procs = R.stack, prog.procs  # (the same list for the game's life: undo refills it in place)
     while R.pending is None and R.phase != "over":
         if R.chance is not None and R.chance["step"] is not None:
             break
@@ -876,7 +878,7 @@ def _run(R: Runtime) -> None:
             if R.phase != "ending":  # 'end game' inside 'at end' just stops it: scoring follows
                 _begin_ending(R)
             continue
-        if not R.stack:
+        if not stack:
             # a new turn counts as a step too: turns that never ask a player and never
             # end the game would otherwise loop for ever
             steps += 1
@@ -886,11 +888,10 @@ def _run(R: Runtime) -> None:
                              f"(the game goes on without asking any player)"))
             _next_phase(R)
             continue
-        stack = R.stack  # (the same list for the game's life: undo refills it in place)
         if len(stack) <= R.low:
             R.save_frame(len(stack) - 1)
         frame = stack[-1]
-        proc = prog.procs[frame["p"]]
+        proc = procs[frame["p"]]
         code, L, pc = proc.code, frame["L"], frame["pc"]
         end = len(code)
         try:
