@@ -1238,8 +1238,11 @@ class ProcCompiler:
             dest, w = to(R, L), what(R, L)
             f = -1 if plain else facing(R, L)
             if many:
-                for it in list(w):
-                    R.move(it, dest, f)
+                if plain:
+                    R.move_all(w, dest)
+                else:
+                    for it in list(w):
+                        R.move(it, dest, f)
             else:
                 if w is None:
                     fused.nothing_to_move()

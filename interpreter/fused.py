@@ -250,7 +250,7 @@ class _Fuser:
             _, what, to, many = meta
             out.append(f"{pad}d, w = {self.call(to)}, {self.call(what)}\n")
             if many:
-                out.append(f"{pad}for x in list(w):\n{pad}    R.move(x, d, -1)\n")
+                out.append(f"{pad}R.move_all(w, d)\n")
             else:
                 out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
         elif kind == "log":

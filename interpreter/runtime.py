@@ -151,7 +151,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps")
+                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps", "public")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -179,6 +179,7 @@ class Runtime:
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         # the same as bit masks of the seats that see each zone (unless revealed)
         self.seers, self.everyone = _zone_seers(prog, self.n), (1 << self.n) - 1
+        self.public = _public(prog)  # whether the game hides nothing (never changes)
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
         # write to the state appends what it changed; ``low`` is how many frames at the
@@ -329,6 +330,62 @@ class Runtime:
             if vt is not True:
                 self._unseen_move(src, to)
 
+    def move_all(self, items: list, to: int) -> None:
+        """Moves the items of a list (as it is now), one after the other, to zone ``to``,
+        face as their new place says: ``move(item, to)`` for each."""
+        if FAST_PATHS:
+            self._move_each(list(items), repeat(to))
+        else:
+            for item in list(items):
+                self.move(item, to)
+
+    def _move_each(self, items: list, dests) -> None:
+        """``move(item, to)`` for each item and its destination in turn (``move``'s fast
+        path, with the state's tables read once for all)."""
+        z, loc, facing, j, u = self.z, self.loc, self.facing, self.j, self.u
+        seers, rev, everyone, seen, players = self.seers, self.revealed, self.everyone, self.seen, self.players
+        for item, to in zip(items, dests):
+            if facing[item] >= 0:
+                self.move(item, to)
+                continue
+            src = loc[item]
+            if src == to:
+                continue
+            pos = -1
+            if src >= 0:
+                zs = z[src]
+                if zs and zs[-1] == item:
+                    zs.pop()
+                else:
+                    pos = zs.index(item)
+                    del zs[pos]
+            z[to].append(item)
+            loc[item] = to
+            if j is not None:
+                j.append((_MOVE, item, src, pos, to))
+            before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
+            if before == everyone:
+                continue
+            after = everyone if rev and to in rev else seers[to]
+            new = after & ~before
+            if new:
+                for p in players:
+                    if new >> p & 1:
+                        seen[p] += 1
+            unseen = everyone & ~(before | after)
+            if unseen:
+                if src >= 0:
+                    old = u[src]
+                    if old | unseen != old:
+                        if j is not None:
+                            j.append((_UNSURE, src, old))
+                        u[src] = old | unseen
+                old = u[to]
+                if old | unseen != old:
+                    if j is not None:
+                        j.append((_UNSURE, to, old))
+                    u[to] = old | unseen
+
     def _move(self, item: int, src: int, to: int) -> None:
         if src == to:
             return
@@ -445,6 +502,13 @@ class Runtime:
     def deal(self, src: int, base: int, count: int | None) -> None:
         pile = self.z[src]
         order = [(self.active + k * self.dir) % self.n for k in range(self.n)]
+        if FAST_PATHS and not base <= src < base + self.n:
+            # (as below: the pile loses its top item each time, so the items dealt are
+            # its items from the top down)
+            many = len(pile) if count is None else count * self.n
+            if 0 <= many <= len(pile):
+                self._move_each(pile[len(pile) - many:][::-1], [base + order[i % self.n] for i in range(many)])
+                return
         if count is None:
             i = 0
             while pile:
@@ -597,7 +661,7 @@ class Runtime:
                     return self.prog.sort_key(type_code) is helpers_sort_key
                 return False
         if type_code == "item":
-            if _public(self.prog):
+            if self.public:
                 loc = self.loc
                 return all(loc[o] >= 0 for o in options)
             return self._seen_all(options, player)
@@ -804,6 +868,7 @@ def _run(R: Runtime) -> None:
     steps, max_steps = 0, prog.budgets.steps
     R.calls = R.depth = 0
     R.work = R.work_budget
+    stack, procs = R.stack, prog.procs  # (the same list for the game's life: undo refills it in place)
     while R.pending is None and R.phase != "over":
         if R.chance is not None and R.chance["step"] is not None:
             break
@@ -813,7 +878,7 @@ def _run(R: Runtime) -> None:
             if R.phase != "ending":  # 'end game' inside 'at end' just stops it: scoring follows
                 _begin_ending(R)
             continue
-        if not R.stack:
+        if not stack:
             # a new turn counts as a step too: turns that never ask a player and never
             # end the game would otherwise loop for ever
             steps += 1
@@ -823,11 +888,10 @@ def _run(R: Runtime) -> None:
                              f"(the game goes on without asking any player)"))
             _next_phase(R)
             continue
-        stack = R.stack  # (the same list for the game's life: undo refills it in place)
         if len(stack) <= R.low:
             R.save_frame(len(stack) - 1)
         frame = stack[-1]
-        proc = prog.procs[frame["p"]]
+        proc = procs[frame["p"]]
         code, L, pc = proc.code, frame["L"], frame["pc"]
         end = len(code)
         try:
@@ -1008,7 +1072,7 @@ def _next_phase(R: Runtime) -> None:
         if _ended(R):
             return
         R.active = (R.active + R.dir) % R.n
-        R.call("turn", {})
+        R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
     elif R.phase == "ending":
         _score(R)
     else:  # pragma: no cover - phases are fixed
@@ -1447,7 +1511,17 @@ class Game:
             if 0 <= move < len(options):
                 # only the move played is made (the same Move as the list's would be)
                 v, type_code, who = options[move], pend["type"], pend["player"]
-                if "item" in type_code and not R.sees_value(v, type_code, who):
+                if type_code == "item" and v.__class__ is int:
+                    # (R.sees_value(v, "item", who), in place)
+                    f = R.facing[v]
+                    if f >= 0:
+                        seen = f >> who & 1
+                    else:
+                        z = R.loc[v]
+                        seen = z >= 0 and (R.seers[z] >> who & 1 or z in R.revealed)
+                    if not seen:
+                        return self._maker(who)(move, v)
+                elif "item" in type_code and not R.sees_value(v, type_code, who):
                     return self._maker(who)(move, v)
                 return Move(move, v, _writer(self.program, pend["verb"], type_code, pend.get("alone")),
                             who)
@@ -1519,8 +1593,14 @@ class Game:
                 R.pending = dict(R.pending)  # the one before the move stays as it was, for undo
                 R.choose_each(m.player, m.value)
             else:
-                R.save_frame(len(R.stack) - 1)
-                R.stack[-1]["L"][R.pending["var"]] = m.value
+                # (R.save_frame of the top frame, in place: the journal was just begun,
+                # so the frame is not saved yet)
+                stack = R.stack
+                f = stack[-1]
+                L = f["L"]
+                R.j.append((_FRAME, f, f["pc"], dict(L)))
+                R.low = len(stack) - 1
+                L[R.pending["var"]] = m._value
                 R.pending = None
             if R.pending is None:
                 run(R)
