@@ -873,7 +873,7 @@ def played_games(prog, plan, jobs, backend, address, on_game):
     """The summaries of the games of ``plan`` in order (simulation.play_games), the
     workers stopped when the loop ends early; a backend that fails is an error (exit 1)."""
     with backend_errors():
-        games = simulation.play_games(prog, plan, jobs, backend, address, on_game)
+        games = simulation.play_games(prog, plan, jobs, backend, address, on_game, settle=True)
     with closing(games), backend_errors():
         yield from games
 

@@ -119,15 +119,17 @@ def _play(rules: parallel.Rules, spec: GameSpec, tick) -> dict:
 
 def play_games(ruleset, games: Sequence[GameSpec], jobs: int | None = None,
                backend: str = "local", address: str | None = None,
-               on_game: Callable[[], None] | None = None) -> Iterator[dict]:
+               on_game: Callable[[], None] | None = None, settle: bool = False) -> Iterator[dict]:
     """The summaries of ``games`` (see ``play_game``), in game order, played by ``jobs``
     worker processes (None: every core; 1: in this process) or on Ray (``backend="ray"``,
     see ``parallel.run``). ``on_game()`` is called as each game finishes, in any order
-    (for a progress bar). Every bot spec is checked first (BotSpecError)."""
+    (for a progress bar). Every bot spec is checked first (BotSpecError). ``settle``:
+    see ``parallel.run`` (for a process that plays the games and little else)."""
     for spec in {b for g in games for b in g.bots}:
         parse_spec(spec)
     progress = (lambda i, info: on_game() if info is None else None) if on_game else None
-    return parallel.run(_play, parallel.Rules.of(ruleset), games, jobs, backend, address, progress)
+    return parallel.run(_play, parallel.Rules.of(ruleset), games, jobs, backend, address, progress,
+                        settle)
 
 
 class Tally:

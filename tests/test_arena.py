@@ -3,6 +3,7 @@
 error in a worker reported as in a local run, Ctrl-C, and bad options."""
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -179,6 +180,28 @@ def test_a_worker_that_dies_is_an_error_not_a_hang():
     rules = parallel.Rules.of(interpreter.load("kalah"))
     with pytest.raises(parallel.WorkerDied):
         list(parallel.run(_die, rules, range(3), jobs=2))
+
+
+def test_a_run_settles_the_heap_once_its_first_task_is_done():
+    # the rules compiled by the first task are put out of the garbage collector's reach
+    # (gc.freeze): in this process only when asked (meeple simulate and arena ask), in a
+    # worker process always
+    rules = parallel.Rules.of(interpreter.load("kalah"))
+    try:
+        gc.unfreeze()
+        assert list(parallel.run(_frozen, rules, range(3), jobs=1)) == [0, 0, 0]
+        got = list(parallel.run(_frozen, rules, range(3), jobs=1, settle=True))
+        assert got[0] == 0 and got[1] > 0 and got[2] == got[1]
+    finally:
+        gc.unfreeze()
+    # 5 tasks on 2 workers: each worker's first task sees nothing frozen, its next ones do
+    got = list(parallel.run(_frozen, rules, range(5), jobs=2))
+    assert 1 <= got.count(0) <= 2 and sum(1 for x in got if x > 0) >= 3
+
+
+def _frozen(rules, task, tick):
+    rules.ruleset().new_game(2, task)
+    return gc.get_freeze_count()
 
 
 def _die(rules, task, tick):
