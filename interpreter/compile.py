@@ -636,7 +636,7 @@ class Program:
             rel.clear()
             related.clear()
             # fn(R, *t) for every tuple t of cells in order, without a Python loop around
-            # each call (chess's `between` is 262,144 calls)
+            # each call (a relation of three cells of a 64-cell board is 262,144 calls)
             calls, tuples = itertools.tee(itertools.product((R,), *[self.boards[board]] * n))
             for t in itertools.compress(tuples, itertools.starmap(fn, calls)):
                 t = t[1:]

@@ -16,8 +16,8 @@ wrapper that runs the compiled code and, where it fails (a rule error, a budget)
 the work and call counters back and runs the program's Python code of that expression
 instead, which fails the same way and at the same place as without the native path
 (the fast code's fallback, ``SLOW_k``, is the Python one too). The compiled code reads
-the program's tables (``A_clan``, ``REL_beside``...) through a per-program closure made
-by the module's ``make(ns, twins)``, bound from the program's namespace each time the
+the program's tables (``A_<attribute>``, ``REL_<relation>``...) through a per-program
+closure made by the module's ``make(ns, twins)``, bound from the program's namespace each time the
 program compiles a piece of code (so that code run while the program is made, a board
 size or a deck, sees what the Python code would see) and once it is made.
 

@@ -122,8 +122,8 @@ _CACHE: dict = {}   # the rulesets compiled in this process, by (key, variants, 
 def settle_heap() -> None:
     """Collects the garbage there is, then puts every object alive (the imported modules,
     the compiled rules) out of the cyclic garbage collector's reach (``gc.freeze``): a long
-    run of games then does not walk them again at each full collection, which took 7 %
-    of Clans and Glory's games (docs/performance.md). For a process whose work is that run:
+    run of games then does not walk them again at each full collection (a rule-heavy
+    game's run spent up to 13 % there; docs/performance.md). For a process whose work is that run:
     the worker processes do it after their first task, ``run(..., settle=True)`` in this
     process (``meeple simulate`` does)."""
     gc.collect()
