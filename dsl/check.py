@@ -1160,22 +1160,8 @@ class Checker:
             for a in e.coords:
                 self.expr(a.value, env)
             return ERROR
-        seen: set[str] = set()
-        ok = True
-        for a in e.coords:
-            if a.name in seen:
-                self.d.add(errors.duplicate(a.span, "coordinate", a.name, e.span))
-                ok = False
-            seen.add(a.name)
-            if a.name == "name" or a.name in board.coords:
-                want, what = (STR, "the cell name") if a.name == "name" else \
-                    (INT, f"the coordinate '{a.name}'")
-                ok = compatible(want, self._expect(a.value, env, want, what)) and ok
-            else:
-                self.d.add(errors.no_attribute(a.span, f"a cell of {bt.arg}", a.name,
-                                               list(board.coords) + ["name"]))
-                self.expr(a.value, env)
-                ok = False
+        ok = self._coordinates(e.coords, e.span, bt.arg, board, env, "coordinate",
+                               "the coordinate '{}'", name=True)
         cells = self._known_cells_of(bt.arg, board) if ok else None
         if cells is not None:
             for dg in cell_problems(bt.arg, cells, e, board.coords):
@@ -1270,6 +1256,29 @@ class Checker:
             self.known_cells[name] = _known_cells(board)
         return self.known_cells[name]
 
+    def _coordinates(self, args, span, board_name: str, board, env, dup: str, what: str,
+                     name: bool = False) -> bool:
+        """The named arguments of ``cell(...)`` (``name``: also ``name: "..."``) or of
+        ``ray(...)``: each a coordinate of the board, once, an int (``what`` says which
+        value); whether all are."""
+        seen: set[str] = set()
+        ok = True
+        for a in args:
+            if a.name in seen:
+                self.d.add(errors.duplicate(a.span, dup, a.name, span))
+                ok = False
+            seen.add(a.name)
+            if name and a.name == "name":
+                ok = compatible(STR, self._expect(a.value, env, STR, "the cell name")) and ok
+            elif a.name in board.coords:
+                ok = compatible(INT, self._expect(a.value, env, INT, what.format(a.name))) and ok
+            else:
+                self.d.add(errors.no_attribute(a.span, f"a cell of {board_name}", a.name,
+                                               list(board.coords) + (["name"] if name else [])))
+                self.expr(a.value, env)
+                ok = False
+        return ok
+
     def _ray(self, e: ir.Ray, env) -> T:
         """``ray(START, COORDINATE: STEP, ...)``: START a cell, each step an int named by a
         coordinate of its board; coordinates that tell the board's cells apart."""
@@ -1282,19 +1291,8 @@ class Checker:
             for a in e.steps:
                 self.expr(a.value, env)
             return ERROR
-        seen: set[str] = set()
-        ok = True
-        for a in e.steps:
-            if a.name in seen:
-                self.d.add(errors.duplicate(a.span, "step of coordinate", a.name, e.span))
-                ok = False
-            seen.add(a.name)
-            if a.name in board.coords:
-                ok = compatible(INT, self._expect(a.value, env, INT, f"the step of '{a.name}'")) and ok
-            else:
-                self.d.add(errors.no_attribute(a.span, f"a cell of {st.arg}", a.name, board.coords))
-                self.expr(a.value, env)
-                ok = False
+        ok = self._coordinates(e.steps, e.span, st.arg, board, env, "step of coordinate",
+                               "the step of '{}'")
         cells = self._known_cells_of(st.arg, board) if ok else None
         if cells is not None:
             for dg in ray_problems(st.arg, cells, e, board.coords):

@@ -17,8 +17,8 @@ the work and call counters back and runs the program's Python code of that expre
 instead, which fails the same way and at the same place as without the native path
 (the fast code's fallback, ``SLOW_k``, is the Python one too). The compiled code reads
 the program's tables (``A_<attribute>``, ``REL_<relation>``...) through a per-program
-closure made by the module's ``make(ns, twins)``, bound from the program's namespace each time the
-program compiles a piece of code (so that code run while the program is made, a board
+closure made by the module's ``make(ns, twins)``, bound from the program's namespace
+each time the program compiles a piece of code (so that code run while the program is made, a board
 size or a deck, sees what the Python code would see) and once it is made.
 
 The texts are compiled as they are but for three rewrites that keep what they do

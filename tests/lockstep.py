@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import random
+from contextlib import contextmanager
+
+from meeple.interpreter import runtime
 
 
 def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:
@@ -25,3 +28,18 @@ def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:
         b.apply(b.legal_moves(seat)[i], safe=False, seat=seat)
         assert json.dumps(a.state, sort_keys=True) == json.dumps(b.state, sort_keys=True), step
     return moves
+
+
+@contextmanager
+def straight():
+    """The straightforward paths only (``runtime.FAST_PATHS`` off), while inside."""
+    runtime.FAST_PATHS = False
+    try:
+        yield
+    finally:
+        runtime.FAST_PATHS = True
+
+
+def moves_of(game, seat=None) -> list:
+    """A seat's legal moves (by default the one deciding now) as plain tuples."""
+    return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves(seat)]

@@ -10,15 +10,15 @@ Each game is played twice side by side from the same seed, with the fast paths
 from __future__ import annotations
 
 import random
-from contextlib import contextmanager
 
 import pytest
 
 from meeple import interpreter
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import runtime
 from meeple.interpreter.views import view, visible_items
+
+from lockstep import moves_of, straight
 
 FILE = "t.meeple"
 
@@ -88,20 +88,6 @@ score(p) = size(hand(p))
 @pytest.fixture(scope="module")
 def rules():
     return interpreter.compile_sources(SourceSet(base=parse(LISTS, FILE), sources={FILE: LISTS}))
-
-
-@contextmanager
-def straight():
-    """The straightforward paths only (``move`` item by item), while inside."""
-    runtime.FAST_PATHS = False
-    try:
-        yield
-    finally:
-        runtime.FAST_PATHS = True
-
-
-def moves_of(game):
-    return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves()]
 
 
 def seen_by_each(game) -> list:

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import os
 import random
-from contextlib import contextmanager
 
 import pytest
 
 from meeple import interpreter
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
-from meeple.interpreter import record, runtime, simulation
+from meeple.interpreter import record, simulation
 from meeple.interpreter.views import view
+
+from lockstep import moves_of, straight
 
 FILE = "t.meeple"
 # random games per bundled ruleset and moves per game at most (more for a longer check:
@@ -122,20 +123,6 @@ def cases():
         rules = interpreter.load(name)
         out += [(name, n) for n in sorted({rules.min_players, rules.max_players})]
     return out
-
-
-@contextmanager
-def straight():
-    """The straightforward paths only, while inside."""
-    runtime.FAST_PATHS = False
-    try:
-        yield
-    finally:
-        runtime.FAST_PATHS = True
-
-
-def moves_of(game, seat=None):
-    return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves(seat)]
 
 
 def views_of(game) -> list:
