@@ -1183,13 +1183,15 @@ class ProcCompiler:
         value, attr, nxt = self.value_fn(s.value), s.attr, self.here() + 1
         name = s.var or "the item"
 
+        where = (s.var or "...", attr, name, s.var or "ITEM")
+
         def ins(R, L):
             item = holder(R, L)
             if item is None:
-                raise RuleError(f"'{s.var or '...'}.{attr} = ...' on nothing ({name} is none)",
-                                hint=f"test it first: 'if {s.var or 'ITEM'} != none {{ ... }}'")
+                fused.attr_of_nothing(*where)
             R.set_iv(attr, item, value(R, L))
             return nxt
+        self.meta[id(s)] = ("attr", holder, attr, value, where)
         self.emit(ins, s.span)
 
     def _PickRandom(self, s: ir.PickRandom):

@@ -35,6 +35,11 @@ def nothing_to_move():
                          "first, e.g. 'if occupied(z) { move top(z) to ... }'")
 
 
+def attr_of_nothing(var: str, attr: str, name: str, test: str):
+    raise RuleError(f"'{var}.{attr} = ...' on nothing ({name} is none)",
+                    hint=f"test it first: 'if {test} != none {{ ... }}'")
+
+
 def steps_over(limit: int):
     raise over_budget("steps", f"more than {limit} statements in one move")
 
@@ -55,6 +60,7 @@ def fuse(prog, pc, body: ir.Block) -> None:
     prog.ns["_steps_over"] = steps_over
     prog.ns["_loop_over"] = loop_over
     prog.ns["_nothing_to_move"] = nothing_to_move
+    prog.ns["_attr_of_nothing"] = attr_of_nothing
     prog.ns["_too_big"] = helpers._too_big
     _Fuser(prog, pc).block(body)
 
@@ -253,6 +259,11 @@ class _Fuser:
                 out.append(f"{pad}R.move_all(w, d)\n")
             else:
                 out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
+        elif kind == "attr":
+            _, holder, attr, value, where = meta
+            out.append(f"{pad}d = {self.call(holder)}\n"
+                       f"{pad}if d is None:\n{pad}    _attr_of_nothing{where!r}\n")
+            out.append(f"{pad}R.set_iv({attr!r}, d, {self.value(value, out, pad)})\n")
         elif kind == "log":
             args = ", ".join(f"{self.call(f)}" for f in meta[2])
             types = self.prog.logs[meta[1]].types

@@ -206,3 +206,61 @@ def test_a_run_that_ends_a_loop_body_after_a_choice_runs_the_jump_back_and_the_t
     # or its branch's closing jump: every budget stops at the same statement
     fast, plain = both_ways(monkeypatch, CHOICES, steps)
     assert fast == plain
+
+
+MARKS = """kind Token { var marks: int = 0 }
+zone tokens: Token public
+deck chips into tokens { 3 of Token() }
+turn {
+  for t in items(tokens) {
+    t.marks = t.marks + x
+    x = x + 1
+  }
+  let last = top(tokens)
+  if last != none {
+    last.marks = last.marks * 2
+  }
+  move top(bag) to pile
+}
+end when size(pile) == 6
+score(p) = sum(t.marks for t in items(tokens))
+"""
+
+
+def _instructions_called(prog, name: str) -> list[str]:
+    """The names of the program's fused code that call an instruction of ``name``
+    rather than writing it in place."""
+    return [k for k, v in prog.ns.items()
+            if k.startswith("FX_") and f"._{name}.<locals>.ins" in getattr(v, "__qualname__", "")]
+
+
+def test_an_item_attribute_set_in_a_fused_run_is_written_in_place(monkeypatch):
+    fast = program(monkeypatch, MARKS, True)
+    assert any(p.fused for p in fast.procs.values())
+    assert _instructions_called(fast, "AttrAssign") == []
+
+
+@pytest.mark.parametrize("steps", [None, *range(1, 25)])
+def test_an_item_attribute_set_in_a_fused_loop_plays_as_the_instruction(monkeypatch, steps):
+    fast, plain = both_ways(monkeypatch, MARKS, steps)
+    assert fast == plain
+    if steps is None:
+        assert '"marks"' in fast[-2] and fast[-1] is not None
+
+
+def test_an_item_attribute_set_on_nothing_in_a_fused_run_fails_as_the_instruction_does(monkeypatch):
+    rules = ("kind Token { var marks: int = 0 }\nzone tokens: Token public\nturn {\n  x = x + 1\n"
+             "  let t = top(tokens)\n  t.marks = 1\n  y = 2\n}\nend when x > 5\n")
+    fast, plain = both_ways(monkeypatch, rules)
+    assert fast == plain
+    message, rule, span, hint = fast[-1]
+    assert message.endswith("'t.marks = ...' on nothing (t is none)") and rule == "turn"
+    assert span.line == line_of(rules, "t.marks = 1") and "if t != none" in hint
+
+
+def test_an_item_attribute_past_the_integer_budget_in_a_fused_loop_fails_as_the_instruction_does(monkeypatch):
+    rules = ("kind Token { var marks: int = 0 }\nzone tokens: Token public\ndeck chips into tokens { 2 of Token() }\n"
+             "turn {\n  x = 1\n  for i in 1..100 {\n    x = x * 1000\n    top(tokens).marks = x\n  }\n}\n"
+             "end when x > 100\n")
+    fast, plain = both_ways(monkeypatch, rules)
+    assert fast == plain and "'integer' budget" in fast[-1][0]
