@@ -45,6 +45,8 @@ function any_all(r: int): bool =
   any(occupied(c) for c in cells(g) if c.row == r) or all(empty(c) for c in cells(g) if c.col == r)
 function summed(r: int): int = sum(c.col for c in cells(g) if c.row == r and occupied(c))
 function lowest(r: int): int = min(c.col * 10 + c.row for c in cells(g) if c.row >= r)
+function by_pool(): int = count(c for c in cells(g) if c.row == size(pool) / 20 and empty(c))
+function inner(d: g): int = count(c for c in cells(g) if c.col > 1 and c.row == d.row and c.col < 5)
 """
 
 # a game: each turn puts a stone on an empty cell of the small board and one on the big
@@ -58,6 +60,7 @@ GAME = """turn {
   x = mine_in_row(c.row, active) * 1000 + odd_in_row(c.row) * 100 + nobody(c.col) * 10 + same_row(c)
   y = divided() * 100000 + big_row(b.row) * 1000 + summed(c.row) * 10 + lowest(c.row)
   z = any_all(c.row)
+  x = x + by_pool() * 100000 + inner(c) * 1000000
 }
 end when count(c for c in cells(g) if empty(c)) < 4
 score(p) = mine_in_row(1, p) + mine_in_row(2, p)
@@ -113,6 +116,11 @@ def test_a_row_of_cells_is_read_from_a_table_by_the_row_in_board_order(monkeypat
     # the static conjunct after the keyed one goes into the table too
     (ix,) = tables(prog, "odd_in_row").values()
     assert names(prog, ix[4]) == ["r4c1", "r4c3", "r4c5"]
+    (ix,) = tables(prog, "inner").values()  # and the one before it
+    assert names(prog, ix[1]) == ["r1c2", "r1c3", "r1c4"]
+    # the key computed before the loop (a value that does not depend on the cell)
+    (ix,) = tables(prog, "by_pool").values()
+    assert names(prog, ix[3]) == ["r3c1", "r3c2", "r3c3", "r3c4", "r3c5"]
 
 
 def after_a_turn(prog, put: int) -> dict:
@@ -133,7 +141,8 @@ def test_what_the_tables_give_is_what_the_straightforward_code_gives(monkeypatch
         row, col = put // 5 + 1, put % 5 + 1
         assert got["got"] == [f"r{row}c{k}" for k in range(1, 6)] + [f"r1c{col}"] + \
             [f"r{k}c{k}" for k in range(1, 5)]
-        assert got["x"] == 1000 + 300 + 4 and got["z"]
+        # by_pool: the empty cells of row 78 / 20 = 3; inner: columns 2 to 4 of c's row
+        assert got["x"] == 3000000 + (400000 if row == 3 else 500000) + 1000 + 300 + 4 and got["z"]
 
 
 def test_a_key_no_cell_has_walks_no_cell(monkeypatch):
