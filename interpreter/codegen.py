@@ -814,23 +814,29 @@ class ExprCompiler:
         cells = self.t.ns.get(board)
         if not head.endswith(f" in {board}:") or not cells:
             return None
+        if not _STATIC_HINT.search(cond):
+            return None
         parts = _conjuncts(cond)
         if parts is None:
             return None
+        text = cond.encode()  # (ast's columns count bytes)
+
+        def segment(node) -> str:
+            return text[node.col_offset:node.end_col_offset].decode()
         plan, key, bound = [], None, set()  # the static conjuncts: ("if"|"key", text)
         for node in parts:
             names = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
             if _pure_text(node, {var} | bound | names, None):
-                plan.append(("if", ast.get_source_segment(cond, node)))
+                plan.append(("if", segment(node)))
             elif key is None and (split := _keyed(node, var, bound | names)) is not None:
-                plan.append(("key", ast.get_source_segment(cond, split[0])))
-                key = ast.get_source_segment(cond, split[1])
+                plan.append(("key", segment(split[0])))
+                key = segment(split[1])
             else:
                 break
             bound |= names
         if not plan:
             return None
-        rest = [ast.get_source_segment(cond, node) for node in parts[len(plan):]]
+        rest = [segment(node) for node in parts[len(plan):]]
         # a name bound in the static part (``once_N := ...``) must not be read after it
         if bound and any(re.search(rf"\b{n}\b", text) for n in bound for text in rest + later):
             return None
@@ -1360,11 +1366,15 @@ _STATIC_OPS = (ast.Add, ast.Sub, ast.Not, ast.USub, ast.UAdd, ast.And, ast.Or, a
 # a value bound before a loop, read by the keyed conjunct (see _keyed)
 _BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
 _ONCE = re.compile(r"once_\d+")
+# a condition that may have a static conjunct reads one of those tables, or is a constant
+_STATIC_HINT = re.compile(r"\b(?:C_|CELL_NAME\b|REL_|RELSET_|CELLAT_|True\b|False\b)")
 
 
 def _conjuncts(cond: str) -> list | None:
-    """The operands of the top-level ``and`` of a condition's text, in order (ast
-    nodes), or None."""
+    """The operands of the top-level ``and`` of a condition's text (one line), in
+    order (ast nodes), or None."""
+    if "\n" in cond:
+        return None
     try:
         tree = ast.parse(cond, mode="eval")
     except SyntaxError:
