@@ -8,6 +8,7 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 """
 from __future__ import annotations
 
+import ast
 import re
 from itertools import count
 
@@ -179,6 +180,9 @@ class ExprCompiler:
         self.deps: dict[str, tuple] = {}    # see _start
         self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
         self.cdepth = 0     # branches around the place compiled (code that may not run)
+        # the tables of the cells of loops over a board with a static condition, made for
+        # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
+        self.static_tables: dict[tuple, tuple[str, bool]] = {}
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -747,8 +751,24 @@ class ExprCompiler:
                 el = None if kind == "count" else self._s(comp.elem, inner, out, cur)
             finally:
                 self.cdepth -= cond is not None
+            static = None
+            if cond is not None and len(heads) == 1 and out[body] == f"{heads[0][1]}    if {cond}:":
+                static = self._static_cells(comp.clauses[0], var, out[heads[0][0]], cond,
+                                            out[body + 1:] + [el or ""])
+            if static is not None:  # the cells the condition's static part lets through
+                (start, at), (it, cond) = heads[0], static
+                out[start] = f"{at}for {var} in {it}:"
+                if cond is None:  # nothing left to test: the body one level up
+                    out[body:] = [line[4:] for line in out[body + 1:]]
+                    cur = cur[:-4]
+                else:
+                    out[body] = f"{at}    if {cond}:"
             simple = len(heads) == 1 and len(out) == body + (cond is not None)
-            if kind == "list" and simple and self._long(comp):  # a Python comprehension
+            if static is not None and simple and cond is None and (kind == "count" or kind == "list" and el == var):
+                del out[heads[0][0]:]  # the cells themselves, or how many
+                out.append(f"{ind}{res} = {'len' if kind == 'count' else 'list'}({static[0]})")
+                heads = []
+            elif kind == "list" and simple and self._long(comp):  # a Python comprehension
                 start, _ = heads[0]
                 head = out[start].strip()[:-1]
                 del out[start:]
@@ -774,6 +794,106 @@ class ExprCompiler:
             return res
         finally:
             self._leave(loop, free, saved)
+
+    def _static_cells(self, cl, var: str, head: str, cond: str, later: list[str]):
+        """The cells a loop over a board's cells walks (``for var in cells(b) if cond``)
+        when the condition's first conjuncts read only static facts of the cell (its
+        coordinates, relations between cells, constants: see _pure_text): a tuple of the
+        cells they let through, or, where one of them is ``static == value`` (the value
+        read before the loop: a name, a coordinate of another cell...), a table of those
+        cells by the static side (``IX_N.get(value, ())``); and the rest of the
+        condition (None: nothing left). The tables are made now, by running the
+        conjuncts' own text over the board's cells in order; where that fails for a cell
+        (an error the rules may make), nothing is hoisted: the loop fails as it did. The
+        value is read once, and only where the loop would read it at least once (a cell
+        gets to its conjunct). The work budget counts the board's cells as before (the
+        lines before the loop are left alone). None where this does not apply."""
+        if cl.iter.node != "Call" or cl.iter.func != "cells" or "cells" in self.c.functions:
+            return None
+        board = f"BOARD_{self.ty(cl.iter.args[0]).arg}"
+        cells = self.t.ns.get(board)
+        if not head.endswith(f" in {board}:") or not cells:
+            return None
+        if not _STATIC_HINT.search(cond):
+            return None
+        parts = _conjuncts(cond)
+        if parts is None:
+            return None
+        text = cond.encode()  # (ast's columns count bytes)
+
+        def segment(node) -> str:
+            return text[node.col_offset:node.end_col_offset].decode()
+        plan, key, bound = [], None, set()  # the static conjuncts: ("if"|"key", text)
+        for node in parts:
+            names = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
+            if _pure_text(node, {var} | bound | names, None):
+                plan.append(("if", segment(node)))
+            elif key is None and (split := _keyed(node, var, bound | names)) is not None:
+                plan.append(("key", segment(split[0])))
+                key = segment(split[1])
+            else:
+                break
+            bound |= names
+        if not plan:
+            return None
+        rest = [segment(node) for node in parts[len(plan):]]
+        # a name bound in the static part (``once_N := ...``) must not be read after it
+        if bound and any(re.search(rf"\b{n}\b", text) for n in bound for text in rest + later):
+            return None
+        table = self._static_table(board, cells, var, plan)
+        if table is None:
+            return None
+        name, reached = table
+        if key is not None:
+            it = f"{name}.get({key}, ())" if reached else "()"
+        else:
+            it = name
+        return it, (" and ".join(f"({t})" for t in rest) if rest else None)
+
+    def _static_table(self, board: str, cells: list, var: str, plan: list):
+        """The name of the table of the cells that the static conjuncts of ``plan`` let
+        through (see _static_cells), made now and kept in the program's namespace under
+        a number of this program (the same text, the same name, wherever it is compiled:
+        native code is kept by its text), and whether a cell got to the keyed conjunct;
+        None where running the conjuncts fails."""
+        # per cell: None before the keyed conjunct, else (its static side, whether all hold)
+        lines, miss = [f"def _static_({var}):"], "None"
+        for what, text in plan:
+            if what == "if":
+                lines.append(f"    if not ({text}): return {miss}")
+            else:
+                lines.append(f"    key_ = ({text})")
+                miss = "(key_, False)"
+        keyed = miss != "None"
+        lines.append(f"    return {'(key_, True)' if keyed else '(True, True)'}")
+        src = "\n".join(lines)
+        known = self.static_tables.get((board, src))
+        if known is not None:
+            return known
+        scope: dict = {}
+        try:
+            exec(compile(src, "<static cells>", "exec"), self.t.ns, scope)  # noqa: S102 - generated from the checked IR
+            fn = scope["_static_"]
+            found: dict = {}
+            reached = False
+            for c in cells:
+                got = fn(c)
+                if got is not None:
+                    reached = True
+                    cells_of = found.setdefault(got[0], [])  # (a key Python cannot hash fails here)
+                    if got[1]:
+                        cells_of.append(c)
+        except Exception:  # noqa: BLE001 - a rule's error: the loop stays as it was
+            return None
+        if keyed:
+            value = {k: tuple(v) for k, v in found.items()}
+            name = f"IX_{len(self.static_tables) + 1}"
+        else:
+            value = tuple(found.get(True, ()))
+            name = f"PRE_{len(self.static_tables) + 1}"
+        self.t.ns[name] = value
+        self.static_tables[(board, src)] = name, reached
+        return name, reached
 
     def _long(self, comp) -> bool:
         """Whether a list comprehension of one clause with no statement inside is
@@ -1232,6 +1352,99 @@ class ExprCompiler:
             case "owner":
                 return f"ZONE_OWNER[{a0}]"
         raise AssertionError(f)
+
+
+
+# ------------------------------------------------------------ static conditions of cells
+# what the static part of a loop's condition over a board's cells may read (see
+# ExprCompiler._static_cells): the tables of the cells' coordinates and names, of the
+# relations and of cell(...) look-ups, made before the fast code; pure helpers
+_STATIC_TABLES = ("C_", "REL_", "RELSET_", "CELLAT_")
+_STATIC_CALLS = {"_mod", "_div", "_mul", "abs", "min", "max", "len"}
+_STATIC_OPS = (ast.Add, ast.Sub, ast.Not, ast.USub, ast.UAdd, ast.And, ast.Or, ast.Eq, ast.NotEq,
+               ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
+# a value bound before a loop, read by the keyed conjunct (see _keyed)
+_BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
+_ONCE = re.compile(r"once_\d+")
+# a condition that may have a static conjunct reads one of those tables, or is a constant
+_STATIC_HINT = re.compile(r"\b(?:C_|CELL_NAME\b|REL_|RELSET_|CELLAT_|True\b|False\b)")
+
+
+def _conjuncts(cond: str) -> list | None:
+    """The operands of the top-level ``and`` of a condition's text (one line), in
+    order (ast nodes), or None."""
+    if "\n" in cond:
+        return None
+    try:
+        tree = ast.parse(cond, mode="eval")
+    except SyntaxError:
+        return None
+    out = []
+
+    def walk(n) -> None:
+        if isinstance(n, ast.BoolOp) and isinstance(n.op, ast.And):
+            for v in n.values:
+                walk(v)
+        else:
+            out.append(n)
+    walk(tree.body)
+    return out
+
+
+def _pure_text(n, names: set[str], before: str | None) -> bool:
+    """Whether the generated text ``n`` (an ast node) reads only ``names``, constants,
+    the static tables and pure helpers (no state, no rule function, no work budget), and
+    binds only ``once_N`` names (of ``names``). ``before``: a loop's variable; then
+    ``n`` may read, instead of ``names``, values bound before the loop (not the
+    variable's), a local (``L['x']``) and ``R.active`` or ``R.n``, and binds nothing."""
+    def ok(name: str) -> bool:
+        if before is None:
+            return name in names
+        return name not in names and name != before and _BEFORE.fullmatch(name) is not None
+    if isinstance(n, ast.Constant):
+        return isinstance(n.value, (int, str, type(None)))
+    if isinstance(n, ast.Name):
+        return ok(n.id)
+    if isinstance(n, ast.Subscript):
+        v = n.value
+        if not isinstance(v, ast.Name):
+            return False
+        if v.id == "L":
+            return before is not None and isinstance(n.slice, ast.Constant)
+        return (v.id.startswith(_STATIC_TABLES) or v.id == "CELL_NAME") and _pure_text(n.slice, names, before)
+    if isinstance(n, ast.Call):
+        f = n.func
+        called = (isinstance(f, ast.Name) and f.id in _STATIC_CALLS) or (
+            isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name)
+            and f.value.id.startswith("CELLAT_"))
+        return called and not n.keywords and all(
+            not isinstance(a, ast.Starred) and _pure_text(a, names, before) for a in n.args)
+    if isinstance(n, ast.Attribute):
+        return (before is not None and isinstance(n.value, ast.Name) and n.value.id == "R"
+                and n.attr in ("active", "n"))
+    if isinstance(n, ast.NamedExpr):
+        return (before is None and _ONCE.fullmatch(n.target.id) is not None
+                and _pure_text(n.value, names, before))
+    if isinstance(n, (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare)):
+        ops = [n.op] if not isinstance(n, ast.Compare) else n.ops
+        if not all(isinstance(op, _STATIC_OPS) for op in ops):
+            return False
+    elif not isinstance(n, (ast.IfExp, ast.Tuple, ast.List)):
+        return False
+    return all(_pure_text(k, names, before) for k in ast.iter_child_nodes(n)
+               if not isinstance(k, (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)))
+
+
+def _keyed(n, var: str, names: set[str]):
+    """``static == value`` (or ``value == static``), the static side reading the loop's
+    variable ``var``, the value what was bound before the loop: (static, value), or None."""
+    if not isinstance(n, ast.Compare) or len(n.ops) != 1 or not isinstance(n.ops[0], ast.Eq):
+        return None
+    for static, value in ((n.left, n.comparators[0]), (n.comparators[0], n.left)):
+        reads = {x.id for x in ast.walk(static) if isinstance(x, ast.Name)}
+        if var in reads and _pure_text(static, names | {var}, None) and _pure_text(value, names | {var}, var):
+            return static, value
+    return None
 
 
 def _common(a: dict, b: dict) -> dict:

@@ -1,0 +1,235 @@
+"""Loops over a board's cells whose condition starts with static facts of the cell
+(issue 13, "precomputed tables per board"): the fast code walks a tuple of the cells
+those conjuncts let through, made once per program, or a table of them by the static
+side of ``static == value`` (``IX_N.get(value, ())``), and tests only the rest of the
+condition. The same moves, states and errors as the straightforward code; the work
+budget counts the board's cells as before; the cells come in board order; a conjunct
+that fails on some cell is not hoisted, and the loop fails where it did."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from meeple import interpreter
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import Budgets, RuleError, codegen, compile_sources
+
+from lockstep import play_both
+
+ROOT = Path(__file__).resolve().parent.parent
+
+RULES = """ruleset statics
+players 2..2
+kind Stone { seat: int }
+board g: grid(rows: 4, cols: 5) holds Stone
+board big: grid(rows: 20, cols: 20) holds Stone
+zone pool: Stone
+deck stones into pool { 40 of Stone(seat: s) for s in 1..2 }
+var got: list of str = []
+var x: int = 0
+var y: int = 0
+var z: bool = false
+function row_names(r: int): list of str = [c.name for c in cells(g) if c.row == r]
+function col_first(k: int): g = first(c for c in cells(g) if k == c.col)
+function diag(): list of g = [c for c in cells(g) if c.row == c.col]
+function mine_in_row(r: int, p: player): int =
+  count(c for c in cells(g) if c.row == r and occupied(c) and top(c).seat == seat(p))
+function odd_in_row(r: int): int = count(c for c in cells(g) if c.row == r and c.col % 2 == 1)
+function nobody(k: int): int = count(c for c in cells(g) if c.row > 100 and c.col == k)
+function same_row(d: g): int = count(c for c in cells(g) if c.row == d.row and c != d and empty(c))
+function divided(): int = sum(12 / (c.col - 3) for c in cells(g) if c.col != 3 and c.row == 1)
+function unsafe(r: int): int = count(c for c in cells(g) if 12 / (c.col - 3) > 0 and c.row == r)
+function big_row(r: int): int = count(c for c in cells(big) if c.row == r and empty(c))
+function any_all(r: int): bool =
+  any(occupied(c) for c in cells(g) if c.row == r) or all(empty(c) for c in cells(g) if c.col == r)
+function summed(r: int): int = sum(c.col for c in cells(g) if c.row == r and occupied(c))
+function lowest(r: int): int = min(c.col * 10 + c.row for c in cells(g) if c.row >= r)
+function by_pool(): int = count(c for c in cells(g) if c.row == size(pool) / 20 and empty(c))
+function inner(d: g): int = count(c for c in cells(g) if c.col > 1 and c.row == d.row and c.col < 5)
+"""
+
+# a game: each turn puts a stone on an empty cell of the small board and one on the big
+# board, then reads every function into the variables (compared after every move)
+GAME = """turn {
+  choose c from [c for c in cells(g) if empty(c)] as "put"
+  move first(m for m in items(pool) if m.seat == seat(active)) to c
+  choose b from [b for b in cells(big) if b.row <= 2 and empty(b)] as "also"
+  move first(m for m in items(pool) if m.seat == seat(active)) to b
+  got = row_names(c.row) + [col_first(c.col).name] + [d.name for d in diag()]
+  x = mine_in_row(c.row, active) * 1000 + odd_in_row(c.row) * 100 + nobody(c.col) * 10 + same_row(c)
+  y = divided() * 100000 + big_row(b.row) * 1000 + summed(c.row) * 10 + lowest(c.row)
+  z = any_all(c.row)
+  x = x + by_pool() * 100000 + inner(c) * 1000000
+}
+end when count(c for c in cells(g) if empty(c)) < 4
+score(p) = mine_in_row(1, p) + mine_in_row(2, p)
+"""
+
+
+def program(monkeypatch, text: str, optimize: bool = True, work: int | None = None):
+    """The rules compiled for two players, the fast code strict (it fails where it
+    fails: no second chance with the straightforward code) unless ``optimize`` is off."""
+    monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+    monkeypatch.setattr(codegen, "STRICT", optimize)
+    try:
+        src = SourceSet(base=parse(text, "statics.meeple"), sources={"statics.meeple": text})
+        budgets = None if work is None else Budgets(work=work)
+        return compile_sources(src, budgets=budgets).for_players(2)
+    finally:
+        monkeypatch.setattr(codegen, "STRICT", False)
+        monkeypatch.setattr(codegen, "OPTIMIZE", True)
+
+
+def outcome(monkeypatch, text: str, optimize: bool, work: int | None = None):
+    """The variables after the first turn, or the error (text, rule, place)."""
+    prog = program(monkeypatch, text, optimize, work)
+    monkeypatch.setattr(codegen, "STRICT", optimize)
+    try:
+        return json.loads(json.dumps(prog.new_game(2, seed=1).state))["vars"]
+    except RuleError as e:
+        return str(e), e.rule, e.span
+    finally:
+        monkeypatch.setattr(codegen, "STRICT", False)
+
+
+def tables(prog, function: str) -> dict[str, object]:
+    """The static tables of cells a function's fast code walks, by name."""
+    names = prog.ns[f"F_{function}"].__code__.co_names
+    return {n: prog.ns[n] for n in names if n.startswith(("IX_", "PRE_"))}
+
+
+def names(prog, cells) -> list[str]:
+    return [prog.ns["CELL_NAME"][c] for c in cells]
+
+
+def test_a_row_of_cells_is_read_from_a_table_by_the_row_in_board_order(monkeypatch):
+    prog = program(monkeypatch, RULES + GAME)
+    (ix,) = tables(prog, "row_names").values()
+    assert sorted(ix) == [1, 2, 3, 4]
+    assert names(prog, ix[2]) == ["r2c1", "r2c2", "r2c3", "r2c4", "r2c5"]
+    (ix,) = tables(prog, "col_first").values()  # the value on the left of ==
+    assert names(prog, ix[3]) == ["r1c3", "r2c3", "r3c3", "r4c3"]
+    (pre,) = tables(prog, "diag").values()  # a condition of the cell alone: a tuple
+    assert names(prog, pre) == ["r1c1", "r2c2", "r3c3", "r4c4"]
+    assert "list" in prog.ns["F_diag"].__code__.co_names  # a fresh list of the tuple
+    # the static conjunct after the keyed one goes into the table too
+    (ix,) = tables(prog, "odd_in_row").values()
+    assert names(prog, ix[4]) == ["r4c1", "r4c3", "r4c5"]
+    (ix,) = tables(prog, "inner").values()  # and the one before it
+    assert names(prog, ix[1]) == ["r1c2", "r1c3", "r1c4"]
+    # the key computed before the loop (a value that does not depend on the cell)
+    (ix,) = tables(prog, "by_pool").values()
+    assert names(prog, ix[3]) == ["r3c1", "r3c2", "r3c3", "r3c4", "r3c5"]
+
+
+def after_a_turn(prog, put: int) -> dict:
+    """The variables after a turn that puts a stone on the put-th empty cell."""
+    game = prog.new_game(2, seed=1)
+    for i in (put, 0):
+        seat = game.deciding[0]
+        game.apply(game.legal_moves(seat)[i], seat=seat)
+    return json.loads(json.dumps(game.state))["vars"]
+
+
+def test_what_the_tables_give_is_what_the_straightforward_code_gives(monkeypatch):
+    fast, plain = program(monkeypatch, RULES + GAME), program(monkeypatch, RULES + GAME, optimize=False)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    for put in (0, 7, 13, 19):  # r1c1, r2c3, r3c4, r4c5
+        got = after_a_turn(fast, put)
+        assert got == after_a_turn(plain, put)
+        row, col = put // 5 + 1, put % 5 + 1
+        assert got["got"] == [f"r{row}c{k}" for k in range(1, 6)] + [f"r1c{col}"] + \
+            [f"r{k}c{k}" for k in range(1, 5)]
+        # by_pool: the empty cells of row 78 / 20 = 3; inner: columns 2 to 4 of c's row
+        assert got["x"] == 3000000 + (400000 if row == 3 else 500000) + 1000 + 300 + 4 and got["z"]
+
+
+def test_a_key_no_cell_has_walks_no_cell(monkeypatch):
+    turn = "turn {\n  x = odd_in_row(9) * 10 + nobody(2)\n  y = size(row_names(0))\n}\nend when x >= 0\n"
+    prog = program(monkeypatch, RULES + turn)
+    assert 9 not in next(iter(tables(prog, "odd_in_row").values()))
+    # no cell gets to 'c.col == k': the loop walks nothing, k is not even read
+    assert tables(prog, "nobody") == {} and () in prog.ns["F_nobody"].__code__.co_consts
+    fast, plain = outcome(monkeypatch, RULES + turn, True), outcome(monkeypatch, RULES + turn, False)
+    assert fast == plain and (fast["x"], fast["y"]) == (0, 0)
+
+
+def test_a_static_conjunct_that_fails_on_a_cell_is_not_hoisted(monkeypatch):
+    prog = program(monkeypatch, RULES + GAME)
+    # 12 / (c.col - 3) fails on column 3: the loop tests it on every cell, as before
+    assert tables(prog, "unsafe") == {}
+    # behind 'c.col != 3' it never fails: hoisted
+    assert len(tables(prog, "divided")) == 1
+    turn = "turn {\n  x = unsafe(1)\n}\nend when x > 0\n"
+    fast, plain = outcome(monkeypatch, RULES + turn, True), outcome(monkeypatch, RULES + turn, False)
+    assert fast == plain and plain[1] == "function unsafe" and "division by zero" in plain[0]
+
+
+def test_a_condition_that_reads_the_state_first_is_left_alone(monkeypatch):
+    text = RULES + "function filled(r: int): int = count(c for c in cells(g) if occupied(c) and c.row == r)\n" + GAME
+    prog = program(monkeypatch, text)
+    assert tables(prog, "filled") == {}
+    # a key read from another cell: hoisted, the rest tested per cell
+    assert len(tables(prog, "same_row")) == 1
+
+
+def least_work(monkeypatch, text: str) -> int:
+    """The smallest work budget with which the straightforward code plays the turn."""
+    low, high = 1, 1 << 16
+    assert isinstance(outcome(monkeypatch, text, False, high), dict)
+    while low < high:
+        mid = (low + high) // 2
+        if isinstance(outcome(monkeypatch, text, False, mid), dict):
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def test_the_work_budget_counts_the_board_as_before(monkeypatch):
+    # the big board (400 cells) is counted at every walk, hoisted or not
+    turn = "turn {\n  x = big_row(2) + big_row(3) + count(m for m in items(pool))\n}\nend when x > 0\n"
+    prog = program(monkeypatch, RULES + turn)
+    assert len(tables(prog, "big_row")) == 1
+    least = least_work(monkeypatch, RULES + turn)
+    assert least > 800
+    enough = outcome(monkeypatch, RULES + turn, True, least)
+    assert enough == outcome(monkeypatch, RULES + turn, False, least) and enough["x"] == 40 + 80
+    short = outcome(monkeypatch, RULES + turn, True, least - 1)
+    assert not isinstance(short, dict) and "'work' budget" in short[0]
+
+
+def test_random_games_play_the_same_with_the_tables(monkeypatch):
+    fast, plain = program(monkeypatch, RULES + GAME), program(monkeypatch, RULES + GAME, optimize=False)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(4)) > 20
+
+
+def bundled(monkeypatch, ruleset: str):
+    """A bundled ruleset's program with the fast code (strict) and without."""
+    monkeypatch.setattr(codegen, "OPTIMIZE", False)
+    plain = interpreter.load(ruleset).for_players(2)
+    monkeypatch.setattr(codegen, "OPTIMIZE", True)
+    fast = interpreter.load(ruleset).for_players(2)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    return fast, plain
+
+
+def test_bundled_rules_walk_the_tables_and_play_the_same(monkeypatch):
+    fast, plain = bundled(monkeypatch, str(ROOT / "tests" / "testdata" / "ttt"))
+    (ix,) = tables(fast, "full_row").values()
+    assert names(fast, ix[2]) == ["r2c1", "r2c2", "r2c3"]
+    diagonals = sorted(names(fast, pre) for pre in tables(fast, "full_diag").values())
+    assert diagonals == [["r1c1", "r2c2", "r3c3"], ["r1c3", "r2c2", "r3c1"]]  # row == col, row + col == 4
+    assert play_both(fast, plain, 2, 1, 20) > 4
+    fast, plain = bundled(monkeypatch, "kalah")
+    (ix,) = tables(fast, "at").values()  # first(c for c in cells(pits) if c.pos == k)
+    assert sorted(ix) == list(range(1, 15)) and names(fast, ix[7]) == ["A"]
+    assert play_both(fast, plain, 2, 1, 30) > 10
+    fast, plain = bundled(monkeypatch, "dots-and-boxes")
+    (pre,) = tables(fast, "edges").values()  # neither a dot nor a box, by arithmetic on x, y
+    x, y = fast.ns["C_x"], fast.ns["C_y"]
+    assert pre == tuple(c for c in fast.ns["BOARD_paper"]
+                        if not (x[c] % 4 == 0 and y[c] % 2 == 0) and not (x[c] % 4 == 2 and y[c] % 2 == 1))
+    assert play_both(fast, plain, 2, 1, 30) > 10
