@@ -845,6 +845,16 @@ class Program:
 _UNSET = object()
 _CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
+
+
+def _nothing_to_choose(var: str):
+    """The error of a 'choose' (without an option alone) whose list is empty."""
+    raise RuleError(f"'choose {var}' has nothing to choose from",
+                    hint="offer the choice only when there is something to choose: "
+                         "'if size(options) > 0 { choose ... }', or add a move "
+                         "without an object: 'as \"play\" or \"pass\"'")
+
+
 def _chancy(ins):
     """A random statement: in explicit chance mode it may stop at a chance step and run
     again from its start with the outcomes set so far (so it changes nothing before its
@@ -1084,14 +1094,22 @@ class ProcCompiler:
         opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
         tc = type_code(self.p.type_of(s.options).arg)
         verb, alone = s.verb, s.alone
+        if alone is None and tc != "bool" and not tc.startswith("list:") \
+                and self.p.sort_key(tc) is helpers.sort_key:
+            # options ordered as plain numbers are (most often) asked for in fewer steps
+            def ins(R, L):
+                options = list(opts(R, L))
+                if not options:
+                    _nothing_to_choose(var)
+                R.ask_plain(who(R, L), var, options, tc, verb)
+                return nxt
+            self.emit(ins, s.span)
+            return
 
         def ins(R, L):
             options = list(opts(R, L))
             if not options and alone is None:
-                raise RuleError(f"'choose {var}' has nothing to choose from",
-                                hint="offer the choice only when there is something to choose: "
-                                     "'if size(options) > 0 { choose ... }', or add a move "
-                                     "without an object: 'as \"play\" or \"pass\"'")
+                _nothing_to_choose(var)
             R.ask(who(R, L), var, options, tc, verb, alone)
             return nxt
         self.emit(ins, s.span)

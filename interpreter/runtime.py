@@ -626,6 +626,24 @@ class Runtime:
             self.pending["options"] = [None] + options
             self.pending["alone"] = alone
 
+    def ask_plain(self, player: int, var: str, options: list, type_code: str,
+                  verb: str | None) -> None:
+        """``ask`` (no option alone) for options of a type whose order is the plain one
+        (``helpers.sort_key``; no bool, no list: compile tells): the same decision, made
+        at once when the options are plain numbers (items: ones the decider sees)."""
+        if FAST_PATHS:
+            for o in options:
+                if o.__class__ is not int:
+                    break
+            else:
+                # (as _plain_order then says, for such a type)
+                if type_code != "item" or (all(self.loc[o] >= 0 for o in options) if self.public
+                                           else self._seen_all(options, player)):
+                    self.pending = {"player": player, "var": var, "options": sorted(set(options)),
+                                    "type": type_code, "verb": verb}
+                    return
+        self.ask(player, var, options, type_code, verb)
+
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
         if FAST_PATHS:
@@ -1057,27 +1075,33 @@ def _where(span) -> str:
 
 
 def _next_phase(R: Runtime) -> None:
-    prog = R.prog
-    if R.phase == "setup":
+    phase = R.phase
+    if phase == "play":  # (the most frequent first)
+        R.turn += 1
+        if R.hook:
+            R.hook("at turn end", R)
+        end = R.prog.end_fn
+        if end is not None:  # (_ended(R), in place)
+            try:
+                over = end(R, {})
+            except Exception as e:  # noqa: BLE001
+                raise _within("the end condition", R.prog.checked.end.cond, e, R.prog) from None
+            if over:
+                _begin_ending(R)
+                return
+        R.active = (R.active + R.dir) % R.n
+        R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
+    elif phase == "setup":
         R.phase = "play"
         if R.hook:
             R.hook("after setup", R)
         if _ended(R):
             return
         R.call("turn", {})
-    elif R.phase == "play":
-        R.turn += 1
-        if R.hook:
-            R.hook("at turn end", R)
-        if _ended(R):
-            return
-        R.active = (R.active + R.dir) % R.n
-        R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
-    elif R.phase == "ending":
+    elif phase == "ending":
         _score(R)
     else:  # pragma: no cover - phases are fixed
         raise RuleError(f"unknown phase {R.phase}")
-    del prog
 
 
 def _ended(R: Runtime) -> bool:
@@ -1583,24 +1607,37 @@ class Game:
         changes nothing; a rule error raises RuleError and (with ``safe``) leaves the
         game as it was. In a simultaneous decision each seat's choice is one move; the
         rules go on after the last."""
-        m = (FAST_PATHS and self._found_at_once(move, seat)) or self.find_move(move, seat)
+        m = self._found_at_once(move, seat) if FAST_PATHS else None
+        if m is None:
+            m = self.find_move(move, seat)
         R = self.R
-        self._begin(m)
+        pend = R.pending
+        # (self._begin(m), in place)
+        h, stack, ch = self._history, R.stack, R.chance
+        if len(h) >= _KEEP_MOVES:
+            h[-_KEEP_MOVES][_H_LEGAL] = None
+        j = []
+        h.append([
+            R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, pend,
+            tuple(R.seen), tuple(stack),
+            None if ch is None else {"taken": list(ch["taken"]), "step": ch["step"], "n": ch["n"]},
+            self._moves, m, j])
+        R.j = j
         try:
             R.moves += 1
             self._moves = None
-            if "waiting" in R.pending:
-                R.pending = dict(R.pending)  # the one before the move stays as it was, for undo
+            if "waiting" in pend:
+                R.low = len(stack)
+                R.pending = dict(pend)  # the one before the move stays as it was, for undo
                 R.choose_each(m.player, m.value)
             else:
                 # (R.save_frame of the top frame, in place: the journal was just begun,
                 # so the frame is not saved yet)
-                stack = R.stack
                 f = stack[-1]
                 L = f["L"]
-                R.j.append((_FRAME, f, f["pc"], dict(L)))
+                j.append((_FRAME, f, f["pc"], dict(L)))
                 R.low = len(stack) - 1
-                L[R.pending["var"]] = m._value
+                L[pend["var"]] = m._value
                 R.pending = None
             if R.pending is None:
                 run(R)
@@ -1635,7 +1672,7 @@ class Game:
         """Starts the journal of a move: what it may change as a whole is noted now (the
         scalars, the pending decision, the stack's frames, the seats' counts of items
         seen, the move itself: None for a chance outcome); the writes into the
-        containers are noted as they happen."""
+        containers are noted as they happen. (apply writes the same in place.)"""
         R = self.R
         ch = R.chance
         h = self._history
