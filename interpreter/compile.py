@@ -847,6 +847,15 @@ _CALLS_FREE = 32  # a function that makes at most this many calls (loops once) i
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
 
 
+def _values(fns: list, R, L) -> list:
+    """``[f(R, L) for f in fns]``, in a loop: an instruction with that comprehension
+    would build the cells of its closure (R and L) at every run."""
+    out = []
+    for f in fns:
+        out.append(f(R, L))
+    return out
+
+
 def _nothing_to_choose(var: str):
     """The error of a 'choose' (without an option alone) whose list is empty."""
     raise RuleError(f"'choose {var}' has nothing to choose from",
@@ -1182,7 +1191,12 @@ class ProcCompiler:
             best_key, tied = None, []
             for o in options:
                 L[var] = o
-                k = tuple([f(R, L) for f in keys])
+                # (tuple([f(R, L) for f in keys]), without a comprehension: its closure
+                # would make this function build cells at every call)
+                k = []
+                for f in keys:
+                    k.append(f(R, L))
+                k = tuple(k)
                 if best_key is None or k > best_key:
                     best_key, tied = k, [o]
                 elif k == best_key:
@@ -1331,7 +1345,7 @@ class ProcCompiler:
         nxt = self.here() + 1
 
         def ins(R, L):
-            R.say(log_id, [f(R, L) for f in fns])
+            R.say(log_id, _values(fns, R, L))
             return nxt
         self.emit(ins, s.span)
         self.meta[id(s)] = ("log", log_id, fns)
@@ -1341,7 +1355,7 @@ class ProcCompiler:
         params = [p.name for p in self.p.checked.procedures[name].params]
 
         def ins(R, L):
-            R.call(name, {p: f(R, L) for p, f in zip(params, args)})
+            R.call(name, dict(zip(params, _values(args, R, L))))
             return nxt
         self.emit(ins, s.span)
 
@@ -1372,7 +1386,7 @@ class ProcCompiler:
         slot = s.var if direct else f"$r{self.here()}"
 
         def ins(R, L):
-            frame = {p: f(R, L) for p, f in zip(params, args)}
+            frame = dict(zip(params, _values(args, R, L)))
             frame["$ret"] = slot
             if not direct:
                 L[slot] = None
