@@ -650,17 +650,25 @@ class Runtime:
     def ask_plain(self, player: int, var: str, options: list, type_code: str,
                   verb: str | None) -> None:
         """``ask`` (no option alone) for options of a type whose order is the plain one
-        (``helpers.sort_key``; no bool, no list: compile tells): the same decision, made
-        at once when the options are plain numbers (items: ones the decider sees)."""
-        if FAST_PATHS:
+        (``helpers.sort_key``; no bool, no list: compile tells), given as a new list of
+        at least one option (the decision may keep it): the same decision, made at once
+        when the options are plain numbers (items: ones the decider sees)."""
+        first = options[0]
+        if FAST_PATHS and first.__class__ is int:
+            last, ordered = first - 1, True
             for o in options:
                 if o.__class__ is not int:
                     break
+                if o <= last:
+                    ordered = False
+                last = o
             else:
-                # (as _plain_order then says, for such a type)
+                # (as _plain_order then says, for such a type; numbers in increasing
+                # order, each once, are sorted(set(options)) as they are)
                 if type_code != "item" or (_in_zones(self.loc, options) if self.public
                                            else self._seen_all(options, player)):
-                    self.pending = {"player": player, "var": var, "options": sorted(set(options)),
+                    self.pending = {"player": player, "var": var,
+                                    "options": options if ordered else sorted(set(options)),
                                     "type": type_code, "verb": verb}
                     return
         self.ask(player, var, options, type_code, verb)
