@@ -298,6 +298,8 @@ class Runtime:
             self.loc[item] = to
             if j is not None:
                 j.append((_MOVE, item, src, pos, to))
+            if src >= 0 and self.public:
+                return  # (a game that hides nothing: every seat saw it and sees it)
             # (as below, with the seats as bits: who saw it before, who sees it now)
             seers, rev, everyone = self.seers, self.revealed, self.everyone
             before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
