@@ -845,6 +845,25 @@ class Program:
 _UNSET = object()
 _CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
+
+
+def _values(fns: list, R, L) -> list:
+    """``[f(R, L) for f in fns]``, in a loop: an instruction with that comprehension
+    would build the cells of its closure (R and L) at every run."""
+    out = []
+    for f in fns:
+        out.append(f(R, L))
+    return out
+
+
+def _nothing_to_choose(var: str):
+    """The error of a 'choose' (without an option alone) whose list is empty."""
+    raise RuleError(f"'choose {var}' has nothing to choose from",
+                    hint="offer the choice only when there is something to choose: "
+                         "'if size(options) > 0 { choose ... }', or add a move "
+                         "without an object: 'as \"play\" or \"pass\"'")
+
+
 def _chancy(ins):
     """A random statement: in explicit chance mode it may stop at a chance step and run
     again from its start with the outcomes set so far (so it changes nothing before its
@@ -1084,14 +1103,22 @@ class ProcCompiler:
         opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
         tc = type_code(self.p.type_of(s.options).arg)
         verb, alone = s.verb, s.alone
+        if alone is None and tc != "bool" and not tc.startswith("list:") \
+                and self.p.sort_key(tc) is helpers.sort_key:
+            # options ordered as plain numbers are (most often) asked for in fewer steps
+            def ins(R, L):
+                options = list(opts(R, L))
+                if not options:
+                    _nothing_to_choose(var)
+                R.ask_plain(who(R, L), var, options, tc, verb)
+                return nxt
+            self.emit(ins, s.span)
+            return
 
         def ins(R, L):
             options = list(opts(R, L))
             if not options and alone is None:
-                raise RuleError(f"'choose {var}' has nothing to choose from",
-                                hint="offer the choice only when there is something to choose: "
-                                     "'if size(options) > 0 { choose ... }', or add a move "
-                                     "without an object: 'as \"play\" or \"pass\"'")
+                _nothing_to_choose(var)
             R.ask(who(R, L), var, options, tc, verb, alone)
             return nxt
         self.emit(ins, s.span)
@@ -1164,7 +1191,12 @@ class ProcCompiler:
             best_key, tied = None, []
             for o in options:
                 L[var] = o
-                k = tuple([f(R, L) for f in keys])
+                # (tuple([f(R, L) for f in keys]), without a comprehension: its closure
+                # would make this function build cells at every call)
+                k = []
+                for f in keys:
+                    k.append(f(R, L))
+                k = tuple(k)
                 if best_key is None or k > best_key:
                     best_key, tied = k, [o]
                 elif k == best_key:
@@ -1315,7 +1347,7 @@ class ProcCompiler:
         nxt = self.here() + 1
 
         def ins(R, L):
-            R.say(log_id, [f(R, L) for f in fns])
+            R.say(log_id, _values(fns, R, L))
             return nxt
         self.emit(ins, s.span)
         self.meta[id(s)] = ("log", log_id, fns)
@@ -1325,7 +1357,7 @@ class ProcCompiler:
         params = [p.name for p in self.p.checked.procedures[name].params]
 
         def ins(R, L):
-            R.call(name, {p: f(R, L) for p, f in zip(params, args)})
+            R.call(name, dict(zip(params, _values(args, R, L))))
             return nxt
         self.emit(ins, s.span)
 
@@ -1356,7 +1388,7 @@ class ProcCompiler:
         slot = s.var if direct else f"$r{self.here()}"
 
         def ins(R, L):
-            frame = {p: f(R, L) for p, f in zip(params, args)}
+            frame = dict(zip(params, _values(args, R, L)))
             frame["$ret"] = slot
             if not direct:
                 L[slot] = None

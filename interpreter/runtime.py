@@ -238,6 +238,12 @@ class Runtime:
                 self._unsure(src, mask)
             self._unsure(to, mask)
 
+    def _seen_by_each(self, item: int) -> list:
+        """Whether each seat sees the item now (``sees_item`` per seat). (Written apart
+        from its callers: a comprehension would make them build closure cells at every
+        call, the fast ones included.)"""
+        return [self.sees_item(item, p) for p in self.players]
+
     def public_item(self, item: int) -> bool:
         z = self.loc[item]
         return self.facing[item] < 0 and z >= 0 and (self.vis[z] is True or z in self.revealed)
@@ -247,7 +253,7 @@ class Runtime:
         """Sets an item's facing (-1: as its place says; else who sees it)."""
         if self.facing[item] == facing:
             return
-        before = [self.sees_item(item, p) for p in self.players]
+        before = self._seen_by_each(item)
         if self.j is not None:
             self.j.append((_FACE, item, self.facing[item]))
         self.facing[item] = facing
@@ -258,7 +264,7 @@ class Runtime:
     def move(self, item: int, to: int, facing: int = -1) -> None:
         src = self.loc[item]
         if facing >= 0 or self.facing[item] >= 0:
-            before = [self.sees_item(item, p) for p in self.players]
+            before = self._seen_by_each(item)
             if self.j is not None:
                 self.j.append((_FACE, item, self.facing[item]))
             self.facing[item] = -1
@@ -292,6 +298,8 @@ class Runtime:
             self.loc[item] = to
             if j is not None:
                 j.append((_MOVE, item, src, pos, to))
+            if src >= 0 and self.public:
+                return  # (a game that hides nothing: every seat saw it and sees it)
             # (as below, with the seats as bits: who saw it before, who sees it now)
             seers, rev, everyone = self.seers, self.revealed, self.everyone
             before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
@@ -409,8 +417,12 @@ class Runtime:
             self.rng = rng.shuffle(self.rng, self.z[zone])
             self._shuffled(zone)
             return
-        # explicit chance: the same Fisher-Yates steps, each a chance step that says which
-        # remaining item goes to the next place from the top (items alike are one outcome)
+        self._shuffle_drawn(zone)
+
+    def _shuffle_drawn(self, zone: int) -> None:
+        """``shuffle`` in explicit chance mode: the same Fisher-Yates steps, each a chance
+        step that says which remaining item goes to the next place from the top (items
+        alike are one outcome)."""
         items = list(self.z[zone])
         for i in range(len(items) - 1, 0, -1):
             j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],
@@ -439,6 +451,10 @@ class Runtime:
         if self.chance is None:
             self.rng, v = rng.below(self.rng, n)
             return v
+        return self._draw_below(n, kind, values, type_code)
+
+    def _draw_below(self, n: int, kind: str, values: list | None, type_code: str) -> int:
+        """``below`` in explicit chance mode (apart: its closure's cells are made only here)."""
         vals = values if values is not None else list(range(n))
         return self.draw(n, kind, lambda: (vals, [_value_key(v) for v in vals], type_code or "int"))
 
@@ -536,10 +552,12 @@ class Runtime:
         if plain and FAST_PATHS:
             # a message naming no item: no item to mask, none whose variables to keep
             # (a value of a list type still gets its list of masks, all None)
-            masks = [self._masks(v, t) if t.startswith("list:") else None for v, t in zip(values, types)]
+            masks = []
+            for v, t in zip(values, types):
+                masks.append(self._masks(v, t) if t.startswith("list:") else None)
             self._said(log_id, values, masks, {})
             return
-        masks = [self._masks(v, t) for v, t in zip(values, types)]
+        masks = list(map(self._masks, values, types))
         # the item variables of the items named, as they are now (labels may show them)
         snapshot: dict[str, dict[str, object]] = {}
         if self.iv:
@@ -565,7 +583,7 @@ class Runtime:
 
     def _masks(self, v, t: str):
         if t.startswith("list:"):
-            return [self._masks(x, t[5:]) for x in v]
+            return list(map(self._masks, v, repeat(t[5:])))
         if t != "item" or v is None:
             return None
         if FAST_PATHS:
@@ -579,7 +597,12 @@ class Runtime:
             return -1 if self.vis[z] is True or z in self.revealed else self.seers[z]
         if self.public_item(v):
             return -1  # public
-        return sum(1 << p for p in self.players if self.sees_item(v, p))
+        return self._seen_mask(v)
+
+    def _seen_mask(self, item: int) -> int:
+        """The seats that see the item now, as bits (apart from ``_masks``: see
+        ``_seen_by_each``)."""
+        return sum(1 << p for p in self.players if self.sees_item(item, p))
 
     def hidden_place(self, seat: int):
         """For items a seat may not know: where they lie, written as ``zone#position``
@@ -626,6 +649,32 @@ class Runtime:
             self.pending["options"] = [None] + options
             self.pending["alone"] = alone
 
+    def ask_plain(self, player: int, var: str, options: list, type_code: str,
+                  verb: str | None) -> None:
+        """``ask`` (no option alone) for options of a type whose order is the plain one
+        (``helpers.sort_key``; no bool, no list: compile tells), given as a new list of
+        at least one option (the decision may keep it): the same decision, made at once
+        when the options are plain numbers (items: ones the decider sees)."""
+        first = options[0]
+        if FAST_PATHS and first.__class__ is int:
+            last, ordered = first - 1, True
+            for o in options:
+                if o.__class__ is not int:
+                    break
+                if o <= last:
+                    ordered = False
+                last = o
+            else:
+                # (as _plain_order then says, for such a type; numbers in increasing
+                # order, each once, are sorted(set(options)) as they are)
+                if type_code != "item" or (_in_zones(self.loc, options) if self.public
+                                           else self._seen_all(options, player)):
+                    self.pending = {"player": player, "var": var,
+                                    "options": options if ordered else sorted(set(options)),
+                                    "type": type_code, "verb": verb}
+                    return
+        self.ask(player, var, options, type_code, verb)
+
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
         if FAST_PATHS:
@@ -643,12 +692,16 @@ class Runtime:
         key = self._hidden_key(player, type_code) if type_code in ("item", "list:item") \
             else self.prog.sort_key(type_code)
         if type_code == "list:item":
-            # a set of items that holds some the decider may not know lists them by place,
-            # so that its order does not tell the hidden order they had in a list
-            inner = self._hidden_key(player, "item")
-            options = [sorted(o, key=inner) if any(not self.sees_item(i, player) for i in o) else o
-                       for o in options]
+            options = self._sets_by_place(player, options)
         return _distinct(sorted(options, key=key))
+
+    def _sets_by_place(self, player: int, options: list) -> list:
+        """A set of items that holds some the decider may not know lists them by place,
+        so that its order does not tell the hidden order they had in a list. (Apart from
+        ``_ordered``, whose every call would otherwise make this closure's cells.)"""
+        inner = self._hidden_key(player, "item")
+        return [sorted(o, key=inner) if any(not self.sees_item(i, player) for i in o) else o
+                for o in options]
 
     def _plain_order(self, type_code: str, options: list, player: int) -> bool:
         """Whether the options sort as plain numbers do: numbers (no bools) of a type
@@ -662,8 +715,7 @@ class Runtime:
                 return False
         if type_code == "item":
             if self.public:
-                loc = self.loc
-                return all(loc[o] >= 0 for o in options)
+                return _in_zones(self.loc, options)
             return self._seen_all(options, player)
         return self.prog.sort_key(type_code) is helpers_sort_key
 
@@ -816,6 +868,14 @@ def _int_lists(options: list) -> bool:
         for x in o:
             if x.__class__ is not int:
                 return False
+    return True
+
+
+def _in_zones(loc: list, items: list) -> bool:
+    """Whether every one of these items (ints) lies in a zone."""
+    for i in items:
+        if loc[i] < 0:
+            return False
     return True
 
 
@@ -1057,27 +1117,33 @@ def _where(span) -> str:
 
 
 def _next_phase(R: Runtime) -> None:
-    prog = R.prog
-    if R.phase == "setup":
+    phase = R.phase
+    if phase == "play":  # (the most frequent first)
+        R.turn += 1
+        if R.hook:
+            R.hook("at turn end", R)
+        end = R.prog.end_fn
+        if end is not None:  # (_ended(R), in place)
+            try:
+                over = end(R, {})
+            except Exception as e:  # noqa: BLE001
+                raise _within("the end condition", R.prog.checked.end.cond, e, R.prog) from None
+            if over:
+                _begin_ending(R)
+                return
+        R.active = (R.active + R.dir) % R.n
+        R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
+    elif phase == "setup":
         R.phase = "play"
         if R.hook:
             R.hook("after setup", R)
         if _ended(R):
             return
         R.call("turn", {})
-    elif R.phase == "play":
-        R.turn += 1
-        if R.hook:
-            R.hook("at turn end", R)
-        if _ended(R):
-            return
-        R.active = (R.active + R.dir) % R.n
-        R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
-    elif R.phase == "ending":
+    elif phase == "ending":
         _score(R)
     else:  # pragma: no cover - phases are fixed
         raise RuleError(f"unknown phase {R.phase}")
-    del prog
 
 
 def _ended(R: Runtime) -> bool:
@@ -1397,8 +1463,7 @@ class Game:
             write = _writer(self.program, pend["verb"], type_code, pend.get("alone"))
             # (as [Move(i, v, write, who) for i, v in enumerate(options)], made faster)
             return list(map(Move, _counting(), options, repeat(write), repeat(who)))
-        make = self._maker(who)
-        return [make(i, v) for i, v in enumerate(options)]
+        return list(map(self._maker(who), _counting(), options))
 
     def _maker(self, who: int):
         """How the moves of ``who`` in the pending decision are made, one at a time
@@ -1583,24 +1648,37 @@ class Game:
         changes nothing; a rule error raises RuleError and (with ``safe``) leaves the
         game as it was. In a simultaneous decision each seat's choice is one move; the
         rules go on after the last."""
-        m = (FAST_PATHS and self._found_at_once(move, seat)) or self.find_move(move, seat)
+        m = self._found_at_once(move, seat) if FAST_PATHS else None
+        if m is None:
+            m = self.find_move(move, seat)
         R = self.R
-        self._begin(m)
+        pend = R.pending
+        # (self._begin(m), in place)
+        h, stack, ch = self._history, R.stack, R.chance
+        if len(h) >= _KEEP_MOVES:
+            h[-_KEEP_MOVES][_H_LEGAL] = None
+        j = []
+        h.append([
+            R.rng, R.active, R.turn, R.phase, R.moves, R.dropped, R.result, pend,
+            tuple(R.seen), tuple(stack),
+            None if ch is None else {"taken": list(ch["taken"]), "step": ch["step"], "n": ch["n"]},
+            self._moves, m, j])
+        R.j = j
         try:
             R.moves += 1
             self._moves = None
-            if "waiting" in R.pending:
-                R.pending = dict(R.pending)  # the one before the move stays as it was, for undo
+            if "waiting" in pend:
+                R.low = len(stack)
+                R.pending = dict(pend)  # the one before the move stays as it was, for undo
                 R.choose_each(m.player, m.value)
             else:
                 # (R.save_frame of the top frame, in place: the journal was just begun,
                 # so the frame is not saved yet)
-                stack = R.stack
                 f = stack[-1]
                 L = f["L"]
-                R.j.append((_FRAME, f, f["pc"], dict(L)))
+                j.append((_FRAME, f, f["pc"], dict(L)))
                 R.low = len(stack) - 1
-                L[R.pending["var"]] = m._value
+                L[pend["var"]] = m._value
                 R.pending = None
             if R.pending is None:
                 run(R)
@@ -1635,7 +1713,7 @@ class Game:
         """Starts the journal of a move: what it may change as a whole is noted now (the
         scalars, the pending decision, the stack's frames, the seats' counts of items
         seen, the move itself: None for a chance outcome); the writes into the
-        containers are noted as they happen."""
+        containers are noted as they happen. (apply writes the same in place.)"""
         R = self.R
         ch = R.chance
         h = self._history
@@ -1830,8 +1908,14 @@ def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
         writers = prog.__dict__["_move_writers"] = {}
     key = (verb, type_code, alone)
     write = writers.get(key)
-    if write is not None:
-        return write
+    if write is None:
+        write = writers[key] = _new_writer(prog, verb, type_code, alone)
+    return write
+
+
+def _new_writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
+    """A writer for ``_writer`` (made apart: the cells of its closure are then made
+    once per kind of decision, not at every look-up)."""
     from .display import value_notation
     prefix = f"{verb} " if verb else ""
     texts: dict = {}
@@ -1848,7 +1932,6 @@ def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
                 texts[k] = text
         return text
 
-    writers[key] = write
     return write
 
 
