@@ -1599,6 +1599,3 @@ def does_work(text: str) -> bool:
     """Whether fast code calls something or loops (worth keeping its value)."""
     return bool(_CALL.search(text)) or bool(re.search(r"\bfor v_", text))
 
-
-def reads_player_count(text: str) -> bool:
-    return bool(re.search(r"\bR\.(n|players)\b", text))

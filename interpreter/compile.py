@@ -484,8 +484,9 @@ class Program:
             args = "".join(f", v_{p}" for p in params)
             lines = steps.get(name, [])
             if name in kept:  # the same arguments, the same value, whatever the state
-                reads_n = codegen.reads_player_count("\n".join([*lines, body]))  # (as written at last)
-                key = [f"v_{p}" for p in params] + (["R.n"] if reads_n else [])
+                # (by the arguments alone: a program is for one number of players, and the
+                # kept values are the program's)
+                key = [f"v_{p}" for p in params]
                 key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
                 self.ns[f"KEPT_{name}"] = {}
                 sources.append(

@@ -318,6 +318,25 @@ def test_a_kept_function_that_fails_fails_as_without_the_fast_code(monkeypatch):
     assert fast == plain and plain[1] == "function inverse" and "division by zero" in plain[0]
 
 
+def test_kept_values_are_the_program_s_own_for_its_number_of_players(monkeypatch):
+    # a program is for one number of players: its kept values are keyed by the arguments
+    # alone, and a value that depends on the player count is not shared by programs for
+    # another count
+    monkeypatch.setattr(codegen, "OPTIMIZE", True)
+    text = ("ruleset seats\nplayers 2..4\nvar x: int = 0\n"
+            "function spread(k: int): int = sum(k * i for i in 1..player_count())\n"
+            "turn {\n  x = spread(3) + spread(3)\n  end game\n}\n")
+    src = SourceSet(base=parse(text, "seats.meeple"), sources={"seats.meeple": text})
+    rules = compile_sources(src)
+    got = {}
+    for n in (2, 3, 4):
+        prog = rules.for_players(n)
+        g = prog.new_game(n, seed=1)
+        assert "spread" in kept_functions(prog)
+        got[n] = (g.state["vars"]["x"], dict(prog.ns["KEPT_spread"]))
+    assert got == {2: (18, {3: 9}), 3: (36, {3: 18}), 4: (60, {3: 30})}
+
+
 def test_what_reads_the_state_in_fast_code_is_seen():
     assert codegen.state_free("_index([3, 4], (R.n - 2)) + len(_it(R, REL_near[v_c]))") == set()
     assert codegen.state_free("F_depth(R, v_c, 1) + F_side(R)") == {"depth", "side"}
