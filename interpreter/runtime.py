@@ -1122,15 +1122,8 @@ def _next_phase(R: Runtime) -> None:
         R.turn += 1
         if R.hook:
             R.hook("at turn end", R)
-        end = R.prog.end_fn
-        if end is not None:  # (_ended(R), in place)
-            try:
-                over = end(R, {})
-            except Exception as e:  # noqa: BLE001
-                raise _within("the end condition", R.prog.checked.end.cond, e, R.prog) from None
-            if over:
-                _begin_ending(R)
-                return
+        if R.prog.end_fn is not None and _ended(R):
+            return
         R.active = (R.active + R.dir) % R.n
         R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
     elif phase == "setup":
