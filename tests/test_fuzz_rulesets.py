@@ -157,8 +157,9 @@ def mutant(case: int):
 
 # ---------------------------------------------------------------- one case
 
-def run_case(name: str, path: str, text: str, seed: int) -> str:
-    """Loads the ruleset with the mutated file and plays it; returns what happened."""
+def sources(name: str, path: str, text: str) -> tuple[SourceSet, list[str], str | None]:
+    """The ruleset's files with the mutated one read from ``text``, and the variants and
+    locale to load it with (the mutated file's, when it is one)."""
     src = SourceSet()
     for n, p, t in corpus():
         if n != name:
@@ -167,9 +168,6 @@ def run_case(name: str, path: str, text: str, seed: int) -> str:
             add_text(src, p, text)
         else:
             add_text(src, p, t, parsed=parsed(p))
-    if src.diagnostics:
-        _located(src.diagnostics)
-        return "not read"
     mutated = next((f for f in [src.base, *src.variants.values(), *src.locales.values()]
                     if f is not None and f.span.file == path), None)
     variants, locale = [], None
@@ -177,6 +175,15 @@ def run_case(name: str, path: str, text: str, seed: int) -> str:
         variants = [mutated.name]
     elif mutated is not None and mutated.kind == "locale":
         locale = mutated.name
+    return src, variants, locale
+
+
+def run_case(name: str, path: str, text: str, seed: int) -> str:
+    """Loads the ruleset with the mutated file and plays it; returns what happened."""
+    src, variants, locale = sources(name, path, text)
+    if src.diagnostics:
+        _located(src.diagnostics)
+        return "not read"
     try:
         ruleset = interpreter.compile_sources(src, variants, locale)
     except MeepleError as e:
