@@ -838,7 +838,7 @@ class ExprCompiler:
             return None
         rest = [segment(node) for node in parts[len(plan):]]
         # a name bound in the static part (``once_N := ...``) must not be read after it
-        if bound and any(re.search(rf"\b{n}\b", text) for n in bound for text in rest + later):
+        if bound and any(re.search(rf"\b{n}\b", t) for n in bound for t in rest + later):
             return None
         table = self._static_table(board, cells, var, plan)
         if table is None:
@@ -1367,7 +1367,7 @@ _STATIC_OPS = (ast.Add, ast.Sub, ast.Not, ast.USub, ast.UAdd, ast.And, ast.Or, a
 _BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
 _ONCE = re.compile(r"once_\d+")
 # a condition that may have a static conjunct reads one of those tables, or is a constant
-_STATIC_HINT = re.compile(r"\b(?:C_|CELL_NAME\b|REL_|RELSET_|CELLAT_|True\b|False\b)")
+_STATIC_HINT = re.compile(r"\b(?:" + "|".join(_STATIC_TABLES) + r"|CELL_NAME\b|True\b|False\b)")
 
 
 def _conjuncts(cond: str) -> list | None:

@@ -667,8 +667,7 @@ class Runtime:
             else:
                 # (as _plain_order then says, for such a type; numbers in increasing
                 # order, each once, are sorted(set(options)) as they are)
-                if type_code != "item" or (_in_zones(self.loc, options) if self.public
-                                           else self._seen_all(options, player)):
+                if type_code != "item" or self._items_known(options, player):
                     self.pending = {"player": player, "var": var,
                                     "options": options if ordered else sorted(set(options)),
                                     "type": type_code, "verb": verb}
@@ -714,10 +713,16 @@ class Runtime:
                     return self.prog.sort_key(type_code) is helpers_sort_key
                 return False
         if type_code == "item":
-            if self.public:
-                return _in_zones(self.loc, options)
-            return self._seen_all(options, player)
+            return self._items_known(options, player)
         return self.prog.sort_key(type_code) is helpers_sort_key
+
+    def _items_known(self, items: list, player: int) -> bool:
+        """Whether ``player`` knows exactly where each of these items (ints) is, so that
+        they are ordered by identity: in a game that hides nothing, every item in a zone;
+        else every item the seat sees."""
+        if self.public:
+            return _in_zones(self.loc, items)
+        return self._seen_all(items, player)
 
     def _seen_all(self, items: list, p: int) -> bool:
         """Whether seat p sees every one of these items (ints): ``sees_item`` for each."""
