@@ -814,7 +814,7 @@ class ExprCompiler:
         cells = self.t.ns.get(board)
         if not head.endswith(f" in {board}:") or not cells:
             return None
-        if not _STATIC_HINT.search(cond):
+        if not _STATIC_HINT.search(cond) and not self._kept_hint(cond):
             return None
         parts = _conjuncts(cond)
         if parts is None:
@@ -823,14 +823,19 @@ class ExprCompiler:
 
         def segment(node) -> str:
             return text[node.col_offset:node.end_col_offset].decode()
-        plan, key, bound = [], None, set()  # the static conjuncts: ("if"|"key", text)
+        plan, key, bound = [], None, set()  # the static conjuncts: ("if"|"key"|"kept", text)
+        given = None  # the values a kept call is given from before the loop (see _kept_call)
         for node in parts:
             names = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
             if _pure_text(node, {var} | bound | names, None):
                 plan.append(("if", segment(node)))
-            elif key is None and (split := _keyed(node, var, bound | names)) is not None:
+            elif key is None and given is None and (split := _keyed(node, var, bound | names)) is not None:
                 plan.append(("key", segment(split[0])))
                 key = segment(split[1])
+            elif key is None and given is None and not names \
+                    and (call := self._kept_call(node, var, bound, segment)) is not None:
+                plan.append(("kept", call[0]))
+                given = call[1]
             else:
                 break
             bound |= names
@@ -840,6 +845,11 @@ class ExprCompiler:
         # a name bound in the static part (``once_N := ...``) must not be read after it
         if bound and any(re.search(rf"\b{n}\b", t) for n in bound for t in rest + later):
             return None
+        if given is not None:  # a table by the values given, filled as they come
+            name = self._kept_table(board, var, plan, len(given))
+            args = "".join(f"{g}, " for g in given)
+            return (f"_kept_cells(R, {name}, ({args}), {name}F)",
+                    " and ".join(f"({t})" for t in rest) if rest else None)
         table = self._static_table(board, cells, var, plan)
         if table is None:
             return None
@@ -849,6 +859,57 @@ class ExprCompiler:
         else:
             it = name
         return it, (" and ".join(f"({t})" for t in rest) if rest else None)
+
+    def _kept_hint(self, cond: str) -> bool:
+        """Whether a condition may call a kept function (see _kept_call)."""
+        return any(isinstance(self.t.ns.get(f"KEPT_{m}"), dict) for m in _CALLED.findall(cond))
+
+    def _kept_call(self, node, var: str, bound: set[str], segment):
+        """A call of a rule function whose values are kept by their arguments (it reads
+        nothing of the state: compile.Program._kept_functions), each argument either a
+        static fact of the loop's cell (see _pure_text) or a value that does not depend
+        on the cell, read before the loop (a name bound before it, a local, the active
+        player): (the call's text with those values written ``k_0``, ``k_1``..., their
+        texts), or None. The call holds for the same cells whenever it is given the
+        same values: the loop walks a table of them by those values."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
+                and isinstance(self.t.ns.get(f"KEPT_{node.func.id[2:]}"), dict)
+                and node.func.id.startswith("F_") and node.args
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == "R"):
+            return None
+        texts, given, by_cell = ["R"], [], False
+        for a in node.args[1:]:
+            if isinstance(a, ast.Starred):
+                return None
+            reads = {x.id for x in ast.walk(a) if isinstance(x, ast.Name)}
+            if var in reads and _pure_text(a, {var} | bound, None):
+                texts.append(segment(a))
+                by_cell = True
+            elif var not in reads and _pure_text(a, bound | {var}, var):  # (not a name bound per cell)
+                texts.append(f"k_{len(given)}")
+                given.append(segment(a))
+            else:
+                return None
+        if not by_cell or not given:
+            return None
+        return f"{node.func.id}({', '.join(texts)})", given
+
+    def _kept_table(self, board: str, var: str, plan: list, given: int) -> str:
+        """The name of the table (a dict: the values given -> the cells, see _kept_call)
+        of the cells that ``plan``'s conjuncts let through, and of the function that
+        makes an entry (``NAME`` + ``F``): a program's, by its text, as _static_table."""
+        params = "".join(f", k_{i}" for i in range(given))
+        cond = " and ".join(f"({text})" for _, text in plan)
+        src = f"def _kept_(R{params}):\n    return tuple([{var} for {var} in {board} if {cond}])\n"
+        known = self.static_tables.get((board, src))
+        if known is not None:
+            return known[0]
+        name = f"KC_{len(self.static_tables) + 1}"
+        scope: dict = {}
+        exec(compile(src, "<kept cells>", "exec"), self.t.ns, scope)  # noqa: S102 - generated from the checked IR
+        self.t.ns[name], self.t.ns[name + "F"] = {}, scope["_kept_"]
+        self.static_tables[(board, src)] = name, True
+        return name
 
     def _static_table(self, board: str, cells: list, var: str, plan: list):
         """The name of the table of the cells that the static conjuncts of ``plan`` let
@@ -1367,6 +1428,8 @@ _STATIC_OPS = (ast.Add, ast.Sub, ast.Not, ast.USub, ast.UAdd, ast.And, ast.Or, a
 _BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
 _ONCE = re.compile(r"once_\d+")
 # a condition that may have a static conjunct reads one of those tables, or is a constant
+# a call of a rule function in generated code (its name)
+_CALLED = re.compile(r"\bF_(\w+)\(R\b")
 _STATIC_HINT = re.compile(r"\b(?:" + "|".join(_STATIC_TABLES) + r"|CELL_NAME\b|True\b|False\b)")
 
 
@@ -1593,6 +1656,12 @@ def _in_loops(out: list[str]) -> list[bool]:
         if body.startswith("for "):
             fors.append(depth)
     return found
+
+
+def walks_kept(text: str, kept: set[str]) -> bool:
+    """Whether fast code walks a board's cells and calls one of the ``kept`` functions
+    (made again once they are known, see ExprCompiler._kept_call)."""
+    return " in BOARD_" in text and any(m in kept for m in _CALLED.findall(text))
 
 
 def does_work(text: str) -> bool:

@@ -474,9 +474,11 @@ class Program:
         bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
         kept = self._kept_functions(texts, recursive | counted) if gen.optimize else set()
+        for name in kept:  # (known to the fast code from now on: see ExprCompiler._kept_call)
+            self.ns[f"KEPT_{name}"] = {}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(c.functions) - recursive - counted - kept)
-            if gen.spliced:
+            if gen.spliced or any(codegen.walks_kept(t, kept) for t in texts.values()):
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
@@ -488,7 +490,6 @@ class Program:
                 # kept values are the program's)
                 key = [f"v_{p}" for p in params]
                 key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
-                self.ns[f"KEPT_{name}"] = {}
                 sources.append(
                     f"def F_{name}(R{args}):\n    k = {key_text}\n    v = KEPT_{name}.get(k, _NOT_YET)\n"
                     f"    if v is _NOT_YET:\n        if len(KEPT_{name}) >= {_KEPT_MAX}: KEPT_{name}.clear()\n"

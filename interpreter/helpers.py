@@ -64,6 +64,21 @@ def _topn(z: list, n: int) -> list:
     return z[-n:][::-1]
 
 
+def _kept_cells(R, table: dict, given: tuple, make) -> tuple:
+    """The cells a loop walks whose condition starts with a call kept by its arguments
+    (codegen's _kept_call): ``table``'s entry for the values ``given``, made by
+    ``make(R, *given)`` the first time (kept as long as kept values are)."""
+    cells = table.get(given, _NOT_YET)
+    if cells is _NOT_YET:
+        if len(table) >= _KEPT_CELLS_MAX:
+            table.clear()
+        cells = table[given] = make(R, *given)
+    return cells
+
+
+_KEPT_CELLS_MAX = 4096  # (as compile._KEPT_MAX)
+
+
 def _bottom(z: list):
     return z[0] if z else None
 

@@ -233,3 +233,72 @@ def test_bundled_rules_walk_the_tables_and_play_the_same(monkeypatch):
     assert pre == tuple(c for c in fast.ns["BOARD_paper"]
                         if not (x[c] % 4 == 0 and y[c] % 2 == 0) and not (x[c] % 4 == 2 and y[c] % 2 == 1))
     assert play_both(fast, plain, 2, 1, 30) > 10
+
+
+# A function kept by its arguments (it reads nothing of the state and loops) called first
+# in a loop's condition, with the cell and values that do not depend on the cell: the
+# loop walks a table of the cells it lets through, by those values, filled as they come.
+KEPT = RULES.replace("var got:", """function band(r: int, k: int): bool = any(r == x for x in k..k + 1)
+function home(c: g, p: player): bool = band(c.row, seat(p) + 1)
+function homes(p: player): list of g = [c for c in cells(g) if home(c, p) and empty(c)]
+function odd_homes(p: player): list of g = [c for c in cells(g) if c.col % 2 == 1 and home(c, p)]
+function by_count(p: player): int = count(c for c in cells(g) if band(size(pool), seat(p)) and empty(c))
+function risky(c: g, k: int): bool = any(12 / (c.col - k) == x for x in 1..12)
+function fails(p: player): int = count(c for c in cells(g) if risky(c, seat(p)) and empty(c))
+var got:""")
+KEPT_GAME = """turn {
+  choose c from homes(active) as "put"
+  move first(m for m in items(pool) if m.seat == seat(active)) to c
+  got = [d.name for d in homes(active)] + ["|"] + [d.name for d in odd_homes(active)]
+  x = by_count(active)
+}
+end when empty(homes(active))
+"""
+
+
+def kept_tables(prog, function: str) -> dict[str, object]:
+    names = prog.ns[f"F_{function}"].__code__.co_names
+    return {n: prog.ns[n] for n in names if n.startswith("KC_") and not n.endswith("F")}
+
+
+def test_a_kept_call_first_in_the_condition_walks_a_table_by_its_values(monkeypatch):
+    prog = program(monkeypatch, KEPT + KEPT_GAME)
+    (table,) = kept_tables(prog, "homes").values()
+    assert "_kept_cells" in prog.ns["F_homes"].__code__.co_names
+    game = prog.new_game(2, seed=1)
+    # seat 1's home is rows 2 and 3, seat 2's rows 3 and 4: one entry per value given
+    # (seat(p) + 1)
+    assert sorted(table) == [(2,)] and names(prog, table[(2,)]) == [f"r{r}c{k}" for r in (2, 3) for k in range(1, 6)]
+    game.apply(0, seat=0)
+    assert sorted(table) == [(2,), (3,)]
+    assert names(prog, table[(3,)]) == [f"r{r}c{k}" for r in (3, 4) for k in range(1, 6)]
+    # the cells still empty: the rest of the condition is tested on each
+    assert json.loads(json.dumps(game.state))["vars"]["got"][:3] == ["r2c2", "r2c3", "r2c4"]
+    # a static conjunct before the call goes into the table too
+    (odd,) = kept_tables(prog, "odd_homes").values()
+    assert names(prog, odd[(2,)]) == ["r2c1", "r2c3", "r2c5", "r3c1", "r3c3", "r3c5"]
+
+
+def test_a_call_given_something_of_the_state_is_left_alone(monkeypatch):
+    prog = program(monkeypatch, KEPT + KEPT_GAME)
+    assert kept_tables(prog, "by_count") == {}  # size(pool) is read from the state
+
+
+def test_kept_tables_play_as_the_straightforward_code(monkeypatch):
+    fast, plain = program(monkeypatch, KEPT + KEPT_GAME), program(monkeypatch, KEPT + KEPT_GAME, optimize=False)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(3)) > 20
+    # a kept call that fails for some cell fails as it did (the fast code then gives way)
+    turn = "turn {\n  x = fails(active)\n  z = true\n}\nend when z\n"
+    monkeypatch.setattr(codegen, "STRICT", False)
+    fast, plain = outcome(monkeypatch, KEPT + turn, True), outcome(monkeypatch, KEPT + turn, False)
+    assert len(kept_tables(program(monkeypatch, KEPT + turn), "fails")) == 1
+    assert fast == plain and plain[1] == "function risky" and "division by zero" in plain[0]
+
+
+def test_a_deployment_zone_is_walked_from_a_table(monkeypatch):
+    fast, plain = bundled(monkeypatch, "brotherhood-of-nine")
+    (name,) = [n for n in fast.ns if n.startswith("KC_") and not n.endswith("F")]
+    assert play_both(fast, plain, 2, 1, 40) == 40
+    zones = fast.ns[name]
+    assert len(zones) == 2 and all(len(cells) == 9 for cells in zones.values())  # 9 hexes each
