@@ -284,6 +284,9 @@ def mover(bot):
     if getattr(bot, "wants_position", False) or not runtime.FAST_PATHS \
             or getattr(bot, "reads_notations", True):
         return lambda game, seat: bot_move(bot, game, seat)
+    if type(bot) is RandomBot:  # (its choose in place: the number of moves is all it reads)
+        below = bot.rng.randrange
+        return lambda game, seat: below(game.move_count(seat))
     choose = bot.choose
 
     def move(game, seat: int) -> int:
