@@ -1615,11 +1615,16 @@ def does_work(text: str) -> bool:
 
 # The zones' top items read from a table (see tabulate_tops): made once, before the
 # statements of an expression, from the zones as they are then. No expression changes
-# the state: the fast code of an expression calls only rule functions (expressions
-# too), the program's pure helpers (_it, _range, _cell_of... read the state, count
-# work and fail) and the static tables; no move, draw or write of a zone runs in it.
-# So a zone's top stays what it was when the table was made, for as long as the
-# expression runs. Items are numbers, never None: None in the table is an empty zone.
+# the state: the code this module writes assigns nothing of R but its budgets
+# (R.work, R.calls, R.depth); it calls rule functions (expressions too, written by this
+# module), the helpers of helpers.py (_it, _range, _cat, _connected, _cell_of...: they
+# read the state, count work and fail, and build only lists of their own) and the
+# static tables; no built-in moves, draws or shuffles (moves are statements of
+# procedures, run between expressions). So a zone's top stays what it was when the
+# table was made, for as long as the expression runs. Items are numbers, never None:
+# None in the table is an empty zone. Not in rule functions' bodies (ExprCompiler.lines
+# is told by its caller): a function is called many times per move, often in the loops
+# of an expression, and would make the table at every call.
 _TOPS_LINE = "T_ = [(q[-1] if q else None) for q in R.z]"
 # a read of a zone through R.z, a top or a test of emptiness, as codegen writes them:
 # (text before the zone's index, text after it) -> the same read through the table
@@ -1629,14 +1634,18 @@ _TOP_READS = {("(", " or _NO_ITEM)[-1]"): ("T_[", "]"),
 _ZONE = re.compile(r"\bR\.z\[")
 _CALLED = re.compile(r"[\w)\]]")
 _FOR = re.compile(r"for \w+ in (.+):$")
-# what a read saves, in time per table entry to make (measured: making the table costs
-# about 25 ns a zone, reading a top through it 20 ns less than through its zone, a test
-# of emptiness 5 ns less)
+# what a read saves, in time per table entry to make (measured, CPython 3.11: making
+# the table costs about 25 ns a zone, reading a top through it 20 ns less than through
+# its zone, a test of emptiness 5 ns less)
 _TOP_SAVES, _EMPTY_SAVES = 0.8, 0.2
 _TURNS_GUESS = 4  # turns of a loop whose length is not known before it runs
-# the reads, counted with the turns of the loops around, must save this many times the
-# cost of the table: loops stop early, branches are skipped (the count is at most)
-_TOPS_MARGIN = 2
+_BREAK_TURNS = 2  # turns of a loop that may stop early, at most
+_BRANCH_RUNS = 0.5  # the share of the runs of an ``if`` or ``else`` block's statements
+# the reads, as counted, must save this many times the cost of the table (set by
+# timing the bundled games' expressions with and without it on the states of random
+# games: those below 2 lost 10 to 60 %, go's legal points at 3.2 neither lost nor won,
+# Cherokee's targets at 9 won 17 to 20 %; see docs/performance.md)
+_TOPS_MARGIN = 4
 
 
 def tabulate_tops(out: list[str], text: str, zones: int, size) -> tuple[list[str], str] | None:
@@ -1645,11 +1654,11 @@ def tabulate_tops(out: list[str], text: str, zones: int, size) -> tuple[list[str
     ``(not not R.z[x])``, ``(not R.z[x])``) read from a table of every zone's top
     ``T_`` made before the statements (_TOPS_LINE): the same values, in the same order
     (an index out of the zones fails the same way), no work counted either way. None
-    where it would not pay: the reads, each counted as many times as the loops around
-    it may turn (a loop over a board or a static table: its length, ``size(iterable)``;
-    another: _TURNS_GUESS; a comprehension in a line: once more), must save at least
-    _TOPS_MARGIN times what making a table of all ``zones`` costs. A static estimate:
-    the zones' count and the boards' sizes are the program's."""
+    where it would not pay, by a static estimate: the reads, each weighed by what it
+    saves (_TOP_SAVES, _EMPTY_SAVES) and counted as many times as its line is expected
+    to run (see _turns; a comprehension in the line: _TURNS_GUESS times more), must save
+    at least _TOPS_MARGIN times what making a table of all ``zones`` costs (the zones'
+    count and the boards' sizes are the program's, for its number of players)."""
     lines = out + [text]
     if _tops_saved(lines, _turns(out, size) + [1]) < _TOPS_MARGIN * zones:
         return None
@@ -1658,8 +1667,8 @@ def tabulate_tops(out: list[str], text: str, zones: int, size) -> tuple[list[str
 
 
 def _tops_saved(lines: list[str], turns: list[float]) -> float:
-    """What the table would save at most, in tables' entries made (see tabulate_tops):
-    the lines' reads, each as many times as its line may run (``turns``)."""
+    """What the table would save, in tables' entries made (see tabulate_tops): the
+    lines' reads, each as many times as its line is expected to run (``turns``)."""
     saved = 0.0
     for line, n in zip(lines, turns):
         if "R.z[" in line:
@@ -1672,23 +1681,45 @@ def _tops_saved(lines: list[str], turns: list[float]) -> float:
 
 
 def _turns(out: list[str], size) -> list[float]:
-    """Per line of statements, how many times it may run: the product of the turns of
-    the ``for`` loops around it (see tabulate_tops)."""
-    fors: list[tuple[int, float]] = []  # the indentations of the loops around, their turns
+    """Per line of statements, how many times it is expected to run (see
+    tabulate_tops): the product, over the blocks around it, of a loop's turns (its
+    length, ``size(iterable)``, or _TURNS_GUESS; _BREAK_TURNS at most for a loop that
+    may stop early: ``any``, ``all``, ``first``...) and _BRANCH_RUNS for a branch."""
+    stops = _stopping_loops(out)
+    around: list[tuple[int, float]] = []  # the indentations of the blocks around, their factors
     found = []
-    for line in out:
+    for i, line in enumerate(out):
         body = line.lstrip(" ")
         depth = len(line) - len(body)
-        while fors and fors[-1][0] >= depth:
-            fors.pop()
+        while around and around[-1][0] >= depth:
+            around.pop()
         total = 1.0
-        for _depth, n in fors:
+        for _depth, n in around:
             total *= n
         found.append(total)
         m = _FOR.match(body)
         if m:
             n = size(m.group(1).strip())
-            fors.append((depth, _TURNS_GUESS if n is None else n))
+            n = _TURNS_GUESS if n is None else n
+            around.append((depth, min(n, _BREAK_TURNS) if i in stops else n))
+        elif body.startswith(("if ", "elif ", "else:")) and body.endswith(":"):
+            around.append((depth, _BRANCH_RUNS))
+    return found
+
+
+def _stopping_loops(out: list[str]) -> set[int]:
+    """The places of the ``for`` lines whose loop holds a ``break`` of its own."""
+    fors: list[tuple[int, int]] = []  # the loops around: indentation, place
+    found = set()
+    for i, line in enumerate(out):
+        body = line.lstrip(" ")
+        depth = len(line) - len(body)
+        while fors and fors[-1][0] >= depth:
+            fors.pop()
+        if body == "break" and fors:
+            found.add(fors[-1][1])
+        if body.startswith("for "):
+            fors.append((depth, i))
     return found
 
 
