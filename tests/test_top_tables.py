@@ -26,6 +26,7 @@ deck stones into pool { 20 of Stone(seat: s) for s in 1..2 }
 var x: int = 0
 var y: int = 0
 var z: int = 0
+var w: bool = false
 function crowded(c: g): bool =
   count(d for d in cells(g) if occupied(d) and top(d).seat == top(c).seat) > 2
 function crowds(): int = count(c for c in cells(g) if occupied(c) and crowded(c))
@@ -39,6 +40,7 @@ TURN = """turn {
   x = count(c for c in cells(g) if occupied(c) and count(d for d in cells(g) if occupied(d) and top(d).seat == top(c).seat) > 2)
   y = count(c for c in cells(g) if occupied(c) and top(c).seat == 1)
   z = crowds() + count(c for c in cells(g) if occupied(c) and crowded(c))
+  w = all(any(occupied(d) and top(d).seat == top(c).seat for d in cells(g)) for c in cells(g) if occupied(c))
 }
 end when count(c for c in cells(g) if empty(c)) < 4
 score(p) = 0
@@ -79,6 +81,8 @@ def test_an_expression_reading_tops_in_nested_loops_reads_them_from_a_table(monk
     assert made[line_of(text, "x = ")]
     # one loop over 20 cells: 20 reads do not pay for a table of 21 zones
     assert not made[line_of(text, "y = ")]
+    # nor loops that stop at the first cell found (any, all)
+    assert not made[line_of(text, "w = ")]
     # a rule function would make it at every call
     assert not made["F_crowds"] and not made["F_crowded"]
     # a function's body written in the expression in place of its call: the expression's
@@ -107,7 +111,7 @@ def test_the_table_gives_what_the_zones_give(monkeypatch):
     puts = (0, 0, 3, 5, 1, 0, 2)
     fast = outcome(monkeypatch, RULES + TURN, True, puts=puts)
     assert fast == outcome(monkeypatch, RULES + TURN, False, puts=puts)
-    assert fast["x"] == 7 and fast["z"] == 2 * 7 and fast["y"] == 4
+    assert fast["x"] == 7 and fast["z"] == 2 * 7 and fast["y"] == 4 and fast["w"]
 
 
 def test_random_games_play_the_same_with_the_table(monkeypatch):
