@@ -1642,9 +1642,9 @@ _TURNS_GUESS = 4  # turns of a loop whose length is not known before it runs
 _BREAK_TURNS = 2  # turns of a loop that may stop early, at most
 _BRANCH_RUNS = 0.5  # the share of the runs of an ``if`` or ``else`` block's statements
 # the reads, as counted, must save this many times the cost of the table (set by
-# timing the bundled games' expressions with and without it on the states of random
-# games: those below 2 lost 10 to 60 %, go's legal points at 3.2 neither lost nor won,
-# Cherokee's targets at 9 won 17 to 20 %; see docs/performance.md)
+# timing the bundled rulesets' expressions with and without it on the states of random
+# games: those below 2 lost 10 to 60 %, one at 3.2 neither lost nor won, one at 9 won
+# 17 to 20 %; see docs/performance.md)
 _TOPS_MARGIN = 4
 
 
