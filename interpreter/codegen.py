@@ -1632,7 +1632,7 @@ _TOP_READS = {("(", " or _NO_ITEM)[-1]"): ("T_[", "]"),
               ("(not not ", ")"): ("(T_[", "] is not None)"),
               ("(not ", ")"): ("(T_[", "] is None)")}
 _ZONE = re.compile(r"\bR\.z\[")
-_CALLED = re.compile(r"[\w)\]]")
+_OPERAND_END = re.compile(r"[\w)\]]")
 _FOR = re.compile(r"for \w+ in (.+):$")
 # what a read saves, in time per table entry to make (measured, CPython 3.11: making
 # the table costs about 25 ns a zone, reading a top through it 20 ns less than through
@@ -1734,7 +1734,7 @@ def _top_reads(code: str):
             start = m.start() - len(before)
             if code[start:m.start()] == before and code.startswith(after, end + 1):
                 # (not the parentheses of a call: ``f(R.z[x] or _NO_ITEM)[-1]``)
-                if before != "(" or start == 0 or not _CALLED.match(code[start - 1]):
+                if before != "(" or start == 0 or not _OPERAND_END.match(code[start - 1]):
                     yield before, after, (m.end(), end)
                 break
 
