@@ -370,7 +370,7 @@ class ExprCompiler:
             self.no_walrus, self.no_first = saved
 
     # ------------------------------------------------------------ statement form
-    def lines(self, e, env: Env) -> tuple[list[str], str]:
+    def lines(self, e, env: Env, tops: bool = False) -> tuple[list[str], str]:
         """The fast code of a whole expression as Python statements and the text of its
         value after them (``([], text)`` when it has no loop to write out: then ``text``
         is what ``root`` gives). Aggregates (``any``, ``all``, ``sum``, ``count``,
@@ -382,7 +382,9 @@ class ExprCompiler:
         argument of a call, the left side of ``-``...) are computed first, in Python's
         order, into names ``s_N``. Nothing is evaluated that the expression would not
         evaluate, in the same order, so the results, the budgets and the calls computed
-        once (see root) are the same as with the expression form."""
+        once (see root) are the same as with the expression form. ``tops``: the zones'
+        top items may be read from a table made once before the statements, where that
+        pays (see tabulate_tops; for an expression, not a rule function's body)."""
         if not self.optimize or not self._looped(e):
             return [], self.root(e, env)
         self._start(None)
@@ -393,10 +395,20 @@ class ExprCompiler:
                 self._start(self.found)
                 out = []
                 text = self._s(e, env, out, "")
-            return localize(out, text)
+            table = tops and tabulate_tops(out, text, len(self.t.zones), self._loop_size)
+            if table:
+                out, text = table
+            out, text = localize(out, text)
+            return ([_TOPS_LINE] + out if table else out), text
         finally:
             self.avail = None
             self.pre, self.temps = {}, 0
+
+    def _loop_size(self, it: str) -> int | None:
+        """How many turns a loop of the statement form over ``it`` makes, where the
+        program knows it (a board's cells, a static table); else None."""
+        xs = self.t.ns.get(it) if _NAME.fullmatch(it) else None
+        return len(xs) if isinstance(xs, (list, tuple, range)) else None
 
     def _looped(self, e) -> bool:
         """Whether e holds a comprehension or an aggregate (a loop), or, in a loop
@@ -1668,3 +1680,162 @@ def does_work(text: str) -> bool:
     """Whether fast code calls something or loops (worth keeping its value)."""
     return bool(_CALL.search(text)) or bool(re.search(r"\bfor v_", text))
 
+
+
+# The zones' top items read from a table (see tabulate_tops): made once, before the
+# statements of an expression, from the zones as they are then. No expression changes
+# the state: the code this module writes assigns nothing of R but its budgets
+# (R.work, R.calls, R.depth); it calls rule functions (expressions too, written by this
+# module), the helpers of helpers.py (_it, _range, _cat, _connected, _cell_of...: they
+# read the state, count work and fail, and build only lists of their own) and the
+# static tables; no built-in moves, draws or shuffles (moves are statements of
+# procedures, run between expressions). So a zone's top stays what it was when the
+# table was made, for as long as the expression runs. Items are numbers, never None:
+# None in the table is an empty zone. Not in rule functions' bodies (ExprCompiler.lines
+# is told by its caller): a function is called many times per move, often in the loops
+# of an expression, and would make the table at every call.
+_TOPS_LINE = "T_ = [(q[-1] if q else None) for q in R.z]"
+# a read of a zone through R.z, a top or a test of emptiness, as codegen writes them:
+# (text before the zone's index, text after it) -> the same read through the table
+_TOP_READS = {("(", " or _NO_ITEM)[-1]"): ("T_[", "]"),
+              ("(not not ", ")"): ("(T_[", "] is not None)"),
+              ("(not ", ")"): ("(T_[", "] is None)")}
+_ZONE = re.compile(r"\bR\.z\[")
+_OPERAND_END = re.compile(r"[\w)\]]")
+_FOR = re.compile(r"for \w+ in (.+):$")
+# what a read saves, in time per table entry to make (measured, CPython 3.11: making
+# the table costs about 25 ns a zone, reading a top through it 20 ns less than through
+# its zone, a test of emptiness 5 ns less)
+_TOP_SAVES, _EMPTY_SAVES = 0.8, 0.2
+_TURNS_GUESS = 4  # turns of a loop whose length is not known before it runs
+_BREAK_TURNS = 2  # turns of a loop that may stop early, at most
+_BRANCH_RUNS = 0.5  # the share of the runs of an ``if`` or ``else`` block's statements
+# the reads, as counted, must save this many times the cost of the table (set by
+# timing the bundled rulesets' expressions with and without it on the states of random
+# games: those below 2 lost 10 to 60 %, one at 3.2 neither lost nor won, one at 9 won
+# 17 to 20 %; see docs/performance.md)
+_TOPS_MARGIN = 4
+
+
+def tabulate_tops(out: list[str], text: str, zones: int, size) -> tuple[list[str], str] | None:
+    """The statement form of a whole expression (``out``, then its value ``text``)
+    with the zones' top items and emptiness (``(R.z[x] or _NO_ITEM)[-1]``,
+    ``(not not R.z[x])``, ``(not R.z[x])``) read from a table of every zone's top
+    ``T_`` made before the statements (_TOPS_LINE): the same values, in the same order
+    (an index out of the zones fails the same way), no work counted either way. None
+    where it would not pay, by a static estimate: the reads, each weighed by what it
+    saves (_TOP_SAVES, _EMPTY_SAVES) and counted as many times as its line is expected
+    to run (see _turns; a comprehension in the line: _TURNS_GUESS times more), must save
+    at least _TOPS_MARGIN times what making a table of all ``zones`` costs (the zones'
+    count and the boards' sizes are the program's, for its number of players)."""
+    lines = out + [text]
+    if _tops_saved(lines, _turns(out, size) + [1]) < _TOPS_MARGIN * zones:
+        return None
+    new = [_tabulated(line) if "R.z[" in line else line for line in lines]
+    return new[:-1], new[-1]
+
+
+def _tops_saved(lines: list[str], turns: list[float]) -> float:
+    """What the table would save, in tables' entries made (see tabulate_tops): the
+    lines' reads, each as many times as its line is expected to run (``turns``)."""
+    saved = 0.0
+    for line, n in zip(lines, turns):
+        if "R.z[" in line:
+            parts = _STRING.split(line) if "'" in line or '"' in line else [line]
+            for part in parts[::2]:
+                more = _TURNS_GUESS if " for " in part else 1
+                for before, _after, _index in _top_reads(part):
+                    saved += n * more * (_TOP_SAVES if before == "(" else _EMPTY_SAVES)
+    return saved
+
+
+def _turns(out: list[str], size) -> list[float]:
+    """Per line of statements, how many times it is expected to run (see
+    tabulate_tops): the product, over the blocks around it, of a loop's turns (its
+    length, ``size(iterable)``, or _TURNS_GUESS; _BREAK_TURNS at most for a loop that
+    may stop early: ``any``, ``all``, ``first``...) and _BRANCH_RUNS for a branch."""
+    stops = _stopping_loops(out)
+    around: list[tuple[int, float]] = []  # the indentations of the blocks around, their factors
+    found = []
+    for i, line in enumerate(out):
+        body = line.lstrip(" ")
+        depth = len(line) - len(body)
+        while around and around[-1][0] >= depth:
+            around.pop()
+        total = 1.0
+        for _depth, n in around:
+            total *= n
+        found.append(total)
+        m = _FOR.match(body)
+        if m:
+            n = size(m.group(1).strip())
+            n = _TURNS_GUESS if n is None else n
+            around.append((depth, min(n, _BREAK_TURNS) if i in stops else n))
+        elif body.startswith(("if ", "elif ", "else:")) and body.endswith(":"):
+            around.append((depth, _BRANCH_RUNS))
+    return found
+
+
+def _stopping_loops(out: list[str]) -> set[int]:
+    """The places of the ``for`` lines whose loop holds a ``break`` of its own."""
+    fors: list[tuple[int, int]] = []  # the loops around: indentation, place
+    found = set()
+    for i, line in enumerate(out):
+        body = line.lstrip(" ")
+        depth = len(line) - len(body)
+        while fors and fors[-1][0] >= depth:
+            fors.pop()
+        if body == "break" and fors:
+            found.add(fors[-1][1])
+        if body.startswith("for "):
+            fors.append((depth, i))
+    return found
+
+
+def _top_reads(code: str):
+    """The reads of a zone's top or emptiness in generated code (out of strings): per
+    read, its text before and after the zone's index, and the index's span in ``code``."""
+    for m in _ZONE.finditer(code):
+        end = _closing(code, m.end())
+        if end is None:
+            continue
+        for before, after in _TOP_READS:
+            start = m.start() - len(before)
+            if code[start:m.start()] == before and code.startswith(after, end + 1):
+                # (not the parentheses of a call: ``f(R.z[x] or _NO_ITEM)[-1]``)
+                if before != "(" or start == 0 or not _OPERAND_END.match(code[start - 1]):
+                    yield before, after, (m.end(), end)
+                break
+
+
+def _tabulated(line: str) -> str:
+    """A line of generated code with its reads of zones' tops through the table."""
+    parts = _STRING.split(line) if "'" in line or '"' in line else [line]
+    for i in range(0, len(parts), 2):
+        parts[i] = _tabulated_code(parts[i])
+    return "".join(parts)
+
+
+def _tabulated_code(code: str) -> str:
+    for before, after, (start, end) in _top_reads(code):
+        head, tail = _TOP_READS[(before, after)]
+        index = _tabulated_code(code[start:end])  # a read inside the index too
+        code = (code[:start - len("R.z[") - len(before)] + head + index + tail
+                + _tabulated_code(code[end + 1 + len(after):]))
+        return code
+    return code
+
+
+def _closing(code: str, at: int) -> int | None:
+    """The place of the ``]`` closing the bracket opened just before ``at`` (brackets of
+    any kind nested in between); None if the code ends before."""
+    depth = 0
+    for i in range(at, len(code)):
+        ch = code[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            if depth == 0:
+                return i if ch == "]" else None
+            depth -= 1
+    return None

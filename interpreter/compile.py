@@ -719,7 +719,7 @@ class Program:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
         try:
-            lines, fast = self.fastc.lines(e, env)  # statements (loops written out), a value
+            lines, fast = self.fastc.lines(e, env, tops=True)  # statements (loops written out), a value
         except Exception:  # noqa: BLE001 - the straightforward code serves
             if codegen.STRICT:
                 raise
