@@ -352,9 +352,15 @@ class Runtime:
         path, with the state's tables read once for all)."""
         z, loc, facing, j, u = self.z, self.loc, self.facing, self.j, self.u
         seers, rev, everyone, seen, players = self.seers, self.revealed, self.everyone, self.seen, self.players
+        # (what a move from a zone to a zone changes of who saw what depends on the two
+        # zones alone: worked out once per pair of zones, as many items go from one zone
+        # to a few; a zone's unsure mask, once set, stays set while they move)
+        pairs: dict = {}  # (src + 1) * zones + to -> the seats that now see, and did not
+        zones = len(z)
         for item, to in zip(items, dests):
             if facing[item] >= 0:
                 self.move(item, to)
+                pairs.clear()  # (move may have changed the unsure masks)
                 continue
             src = loc[item]
             if src == to:
@@ -371,28 +377,31 @@ class Runtime:
             loc[item] = to
             if j is not None:
                 j.append((_MOVE, item, src, pos, to))
-            before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
-            if before == everyone:
-                continue
-            after = everyone if rev and to in rev else seers[to]
-            new = after & ~before
-            if new:
-                for p in players:
-                    if new >> p & 1:
-                        seen[p] += 1
-            unseen = everyone & ~(before | after)
-            if unseen:
-                if src >= 0:
-                    old = u[src]
+            key = (src + 1) * zones + to
+            seeing = pairs.get(key)
+            if seeing is None:
+                before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
+                if before == everyone:
+                    pairs[key] = ()
+                    continue
+                after = everyone if rev and to in rev else seers[to]
+                new = after & ~before
+                seeing = pairs[key] = [p for p in players if new >> p & 1] if new else ()
+                unseen = everyone & ~(before | after)
+                if unseen:
+                    if src >= 0:
+                        old = u[src]
+                        if old | unseen != old:
+                            if j is not None:
+                                j.append((_UNSURE, src, old))
+                            u[src] = old | unseen
+                    old = u[to]
                     if old | unseen != old:
                         if j is not None:
-                            j.append((_UNSURE, src, old))
-                        u[src] = old | unseen
-                old = u[to]
-                if old | unseen != old:
-                    if j is not None:
-                        j.append((_UNSURE, to, old))
-                    u[to] = old | unseen
+                            j.append((_UNSURE, to, old))
+                        u[to] = old | unseen
+            for p in seeing:
+                seen[p] += 1
 
     def _move(self, item: int, src: int, to: int) -> None:
         if src == to:
