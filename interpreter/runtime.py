@@ -1288,6 +1288,7 @@ class Game:
         # per move played (newest last): what the game was before it, the move (None for a
         # chance outcome) and the journal of its writes, for undo
         self._history: list[list] = []
+        self._undo_limit: int | None = None  # (see undo_limit)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -1695,6 +1696,8 @@ class Game:
             self._end(keep=not (safe and isinstance(e, RuleError)))
             raise
         R.j, R.low = None, 0  # (the journal ends: self._end())
+        if self._undo_limit is not None:
+            self._forget()
         if self.script:
             self._follow_script()
         return m
@@ -1715,6 +1718,29 @@ class Game:
     def can_undo(self) -> int:
         """How many moves ``undo`` can take back."""
         return len(self._history)
+
+    @property
+    def undo_limit(self) -> int | None:
+        """How many of the last moves ``undo`` can take back at most: None (the
+        default) every move played on this game; 0 none. A game nobody takes moves back
+        on (a game played by bots to its end, a search's playout) is cheaper with 0: it
+        keeps no history of its moves. Setting it forgets the older moves at once. A
+        game's copy starts with None. (Search bots read the last moves of the game they
+        play: give it a limit of 0 only when no search bot plays it.)"""
+        return self._undo_limit
+
+    @undo_limit.setter
+    def undo_limit(self, n: int | None) -> None:
+        if n is not None and (n.__class__ is not int or n < 0):
+            raise ValueError(f"undo_limit is a number of moves, 0 or more, or None; not {n!r}")
+        self._undo_limit = n
+        self._forget()
+
+    def _forget(self) -> None:
+        """Forgets the moves older than ``undo_limit`` allows."""
+        h, limit = self._history, self._undo_limit
+        if limit is not None and len(h) > limit:
+            del h[:len(h) - limit]
 
     def _begin(self, move: Move | None = None) -> None:
         """Starts the journal of a move: what it may change as a whole is noted now (the
@@ -1743,6 +1769,8 @@ class Game:
         R.j, R.low = None, 0
         if not keep:
             self._restore(self._history.pop())
+        elif self._undo_limit is not None:
+            self._forget()
 
     def _restore(self, before: list) -> None:
         R = self.R

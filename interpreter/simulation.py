@@ -84,6 +84,9 @@ def play_game(ruleset, spec: GameSpec) -> dict:
     moves = 0
     try:
         game = ruleset.new_game(players, spec.seed)
+        if not any(getattr(b, "wants_position", False) for b in bots):
+            # (no move is taken back, and no search bot reads the last moves played)
+            game.undo_limit = 0
         while not game.over:
             if moves >= max_moves:
                 raise RuleError(f"the game did not end after {max_moves} moves")

@@ -317,6 +317,60 @@ def test_unsafe_apply_after_a_rule_error_can_still_be_undone():
     assert snapshot(game) == before
 
 
+def test_undo_limit_keeps_the_last_moves_only():
+    game = interpreter.load("kalah").new_game(2, seed=0)
+    assert game.undo_limit is None
+    states = [game.to_json()]
+    game.undo_limit = 2
+    for _ in range(5):
+        game.apply(0)
+        states.append(game.to_json())
+    assert game.can_undo == 2
+    game.undo()
+    game.undo()  # back two moves, exactly as the game was then
+    assert game.to_json() == states[3]
+    with pytest.raises(NothingToUndo):
+        game.undo()
+    assert game.to_json() == states[3]
+    game.undo_limit = None  # every move from now on
+    for _ in range(3):
+        game.apply(0)
+    assert game.can_undo == 3
+    game.undo_limit = 1  # forgets the older ones at once
+    assert game.can_undo == 1
+
+
+def test_no_undo_history_plays_the_same_game():
+    kept, lean = (interpreter.load("kalah").new_game(2, seed=3) for _ in range(2))
+    lean.undo_limit = 0
+    rnd = random.Random(3)
+    while not kept.over:
+        i = rnd.randrange(kept.move_count())
+        kept.apply(i)
+        lean.apply(i)
+        assert lean.to_json() == kept.to_json() and lean.can_undo == 0
+    assert kept.can_undo > 10 and lean.result == kept.result
+    assert lean.copy().undo_limit is None
+
+
+def test_a_rule_error_is_rolled_back_without_an_undo_history():
+    game = compiled(DIVZERO).new_game(2, seed=0)
+    game.undo_limit = 0
+    game.apply("take 1")
+    before = snapshot(game)
+    with pytest.raises(RuleError, match="division by zero"):
+        game.apply("take 0")  # the move's journal lives as long as the move
+    assert snapshot(game) == before and game.can_undo == 0
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "2", True])
+def test_undo_limit_is_a_number_of_moves_or_none(bad):
+    game = interpreter.load("kalah").new_game(2, seed=0)
+    with pytest.raises(ValueError, match="undo_limit"):
+        game.undo_limit = bad
+    assert game.undo_limit is None
+
+
 def test_perft_leaves_the_game_as_it_was():
     game = interpreter.load("dots-and-boxes").new_game(2, seed=0)
     game.apply(0)
