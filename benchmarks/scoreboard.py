@@ -6,8 +6,10 @@ docs/performance.md with the command that made it.
 
 - **playouts**: uniformly random playouts (the legal moves enumerated at every decision,
   one picked at random: in Meeple by its number, ``game.move_count()`` and
-  ``game.apply(index)``, as OpenSpiel's ``legal_actions()`` gives numbers; the random
-  bots play so) of each bundled game that OpenSpiel also has, in Meeple and in
+  ``game.apply(index, safe=False)``, as OpenSpiel's ``legal_actions()`` gives numbers;
+  the random bots play so; each game with ``undo_limit = 0``, as a playout that takes no
+  move back, as ``simulate`` and the search bots' playouts do) of each bundled game that
+  OpenSpiel also has, in Meeple and in
   OpenSpiel (C++ driven from Python), in one process, the two engines' runs alternating,
   best of --repeat, in CPU time (``time.process_time``). Target: OpenSpiel ÷ Meeple at
   most 5 for the board games, at most 3 for the card and dice games.
@@ -78,6 +80,7 @@ def meeple_playouts(program, players: int, games: int) -> float:
     t0 = time.process_time()
     for seed in range(games):
         g = program.new_game(players, seed)
+        g.undo_limit = 0      # (no move is taken back: no history, no journal)
         while not g.over:     # as OpenSpiel's legal_actions: the options, by number
             g.apply(rnd.randrange(g.move_count()), safe=False)
     return time.process_time() - t0

@@ -1661,6 +1661,8 @@ class Game:
             m = self.find_move(move, seat)
         R = self.R
         pend = R.pending
+        if not safe and self._undo_limit == 0:
+            return self._apply_bare(m, pend)
         # (self._begin(m), in place)
         h, stack, ch = self._history, R.stack, R.chance
         if len(h) >= _KEEP_MOVES:
@@ -1702,6 +1704,25 @@ class Game:
             self._follow_script()
         return m
 
+    def _apply_bare(self, m: Move, pend: dict) -> Move:
+        """``apply`` of a move nothing can take back (``undo_limit`` 0, not ``safe``):
+        no journal at all. A failure leaves the move half played, as an unsafe apply
+        does."""
+        R = self.R
+        R.moves += 1
+        self._moves = None
+        if "waiting" in pend:
+            R.pending = dict(pend)  # (the decision's dict is shared: see decision)
+            R.choose_each(m.player, m.value)
+        else:
+            R.stack[-1]["L"][pend["var"]] = m._value
+            R.pending = None
+        if R.pending is None:
+            run(R)
+        if self.script:
+            self._follow_script()
+        return m
+
     def undo(self) -> None:
         """Takes back the last move played on this game (a decision, one seat's choice
         in a simultaneous decision, or a chance outcome set or drawn in explicit chance
@@ -1724,7 +1745,9 @@ class Game:
         """How many of the last moves ``undo`` can take back at most: None (the
         default) every move played on this game; 0 none. A game nobody takes moves back
         on (a game played by bots to its end, a search's playout) is cheaper with 0: it
-        keeps no history of its moves. Setting it forgets the older moves at once. A
+        keeps no history of its moves, and ``apply(..., safe=False)`` keeps no journal
+        at all (a rule error then leaves the move half played, as an unsafe apply does,
+        with nothing to take it back). Setting it forgets the older moves at once. A
         game's copy starts with None. (Search bots read the last moves of the game they
         play: give it a limit of 0 only when no search bot plays it.)"""
         return self._undo_limit

@@ -145,6 +145,7 @@ class SearchBot:
                 else position.again(fixed, self.rng)
             if self.hinted and (self.resample or done == 0):
                 self.base = leads(game)  # (ismcts: the root of each drawn game)
+            game.undo_limit = 0  # (played on and dropped: no move of it is taken back)
             try:
                 self._iterate(root, game)
             except HeuristicError:
@@ -289,6 +290,7 @@ class GreedyBot:
             total = 0.0
             for _ in range(self.samples):
                 game = position.sample(self.rng)
+                game.undo_limit = 0  # (played on and dropped: no move of it is taken back)
                 try:
                     if hinted:
                         player.base = leads(game)

@@ -97,7 +97,8 @@ def play_game(ruleset, spec: GameSpec) -> dict:
             start = clock()
             index = movers[seat](game, seat)
             think[seat] += clock() - start
-            m = game.apply(index, seat=seat)
+            m = game.apply(index, seat=seat, safe=keep)  # (a failed move ends the game: only
+            # a record's digest reads the game after it)
             if keep:
                 played.append([m.notation, short_digest(game)])
             moves += 1

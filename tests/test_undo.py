@@ -353,6 +353,36 @@ def test_no_undo_history_plays_the_same_game():
     assert lean.copy().undo_limit is None
 
 
+@pytest.mark.parametrize("name, players", [("kalah", 2), ("hearts", 4), ("backgammon", 2),
+                                           ("cherokee", 3), ("chess", 2)])
+def test_unsafe_moves_without_an_undo_history_play_the_same_game(name, players):
+    # (no journal at all: simultaneous choices, dice, hidden cards, captures)
+    rules = interpreter.load(name)
+    kept, bare = rules.new_game(players, seed=5), rules.new_game(players, seed=5)
+    bare.undo_limit = 0
+    rnd = random.Random(5)
+    for _ in range(150):
+        if kept.over:
+            break
+        i = rnd.randrange(kept.move_count())
+        kept.apply(i, safe=False)
+        bare.apply(i, safe=False)
+        assert bare.to_json() == kept.to_json() and bare.can_undo == 0
+        assert [m.notation for m in bare.legal_moves()] == [m.notation for m in kept.legal_moves()]
+    assert kept.can_undo > 20 and bare.result == kept.result
+
+
+def test_an_unsafe_move_without_an_undo_history_stays_half_played():
+    game = compiled(DIVZERO).new_game(2, seed=0)
+    game.undo_limit = 0
+    before = snapshot(game)
+    with pytest.raises(RuleError, match="division by zero"):
+        game.apply("take 0", safe=False)
+    assert game.to_json() != before[1] and game.can_undo == 0  # as an unsafe apply leaves it
+    with pytest.raises(NothingToUndo):
+        game.undo()
+
+
 def test_a_rule_error_is_rolled_back_without_an_undo_history():
     game = compiled(DIVZERO).new_game(2, seed=0)
     game.undo_limit = 0
