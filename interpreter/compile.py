@@ -1184,6 +1184,8 @@ class ProcCompiler:
         opts, keys, var, nxt = self.fn(s.options), [self.fn(k) for k in s.keys], s.var, self.here() + 1
         who, tie = self._chooser(s.chooser), s.tie
         tc = type_code(self.p.type_of(s.options).arg)
+        count = len(keys)  # (the usual one or two keys: in place)
+        key1, key2 = (keys + [None, None])[:2]
 
         def ins(R, L):
             options = list(opts(R, L))
@@ -1195,10 +1197,15 @@ class ProcCompiler:
                 L[var] = o
                 # (tuple([f(R, L) for f in keys]), without a comprehension: its closure
                 # would make this function build cells at every call)
-                k = []
-                for f in keys:
-                    k.append(f(R, L))
-                k = tuple(k)
+                if count == 2:
+                    k = (key1(R, L), key2(R, L))
+                elif count == 1:
+                    k = (key1(R, L),)
+                else:
+                    k = []
+                    for f in keys:
+                        k.append(f(R, L))
+                    k = tuple(k)
                 if best_key is None or k > best_key:
                     best_key, tied = k, [o]
                 elif k == best_key:
