@@ -665,10 +665,34 @@ class ExprCompiler:
     def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
         """``a + b`` of lists or strings, an operand with a loop: both computed in order,
         then counted against the work budget as helpers._cat counts them, in place."""
+        joined = self._relations_joined(e, env)
+        if joined is not None:  # the two lists joined, from a table
+            res = self._s_name(joined, out, ind)
+            out.extend([f"{ind}R.work -= len({res})", f"{ind}if R.work < 0: _out_of_work(R)"])
+            return res
         a = self._s_name(self._s(e.left, env, out, ind), out, ind)
         b = self._s_name(self._s(e.right, env, out, ind), out, ind)
         out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
         return f"({a} + {b})"
+
+    def _relations_joined(self, e, env: Env) -> str | None:
+        """``r(x) + q(x)``, two relations of two cells given the same cell ``x`` (a name):
+        the text of the two lists joined read from a table made once per program
+        (``CAT_...[x]``: the same cells in the same order; relations' lists are never
+        changed in place, so one list per cell serves every join), else None."""
+        rels = self.c.relations
+        kids = (e.left, e.right)
+        if not all(k.node == "Call" and k.func in rels and k.func not in self.c.functions
+                   and len(rels[k.func].params) == 2 and len(k.args) == 1 for k in kids):
+            return None
+        x = self.expr(e.left.args[0], env)
+        if x != self.expr(e.right.args[0], env) or not _SIMPLE_ARG.fullmatch(x):
+            return None
+        first, then = e.left.func, e.right.func
+        name = f"CAT_{len(first)}_{first}_{then}"  # (one name per pair of relations)
+        if name not in self.t.ns:
+            self.t.ns[name] = [a + b for a, b in zip(self.t.ns[f"REL_{first}"], self.t.ns[f"REL_{then}"])]
+        return f"{name}[{x}]"
 
     def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
         """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the
@@ -720,7 +744,12 @@ class ExprCompiler:
             for i, cl in enumerate(comp.clauses):
                 where, at = self._joined(cl.iter, inner)
                 joined = where is not None
-                if joined:  # 'for x in a + b': the two lists counted as _cat counts them
+                cat = self._relations_joined(where, at) if joined else None
+                if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
+                    it = self._s_name(cat, out, cur)
+                    out.append(f"{cur}R.work -= len({it})")
+                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
                     parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
                     out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")

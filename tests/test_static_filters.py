@@ -302,3 +302,36 @@ def test_a_deployment_zone_is_walked_from_a_table(monkeypatch):
     assert play_both(fast, plain, 2, 1, 40) == 40
     zones = fast.ns[name]
     assert len(zones) == 2 and all(len(cells) == 9 for cells in zones.values())  # 9 hexes each
+
+
+# Two relations of a cell joined, walked in a loop: one list per cell, from a table.
+JOINED = RULES.replace("var got:", """relation right(a: g, b: g) = a.row == b.row and b.col == a.col + 1
+relation down(a: g, b: g) = b.col == a.col and b.row == a.row + 1
+function near(c: g): int = count(n for n in right(c) + down(c) if occupied(n))
+var got:""")
+JOINED_GAME = """turn {
+  choose c from [c for c in cells(g) if empty(c)] as "put"
+  move first(m for m in items(pool) if m.seat == seat(active)) to c
+  x = sum(near(d) for d in cells(g))
+}
+end when count(c for c in cells(g) if empty(c)) < 4
+"""
+
+
+def test_two_relations_joined_in_a_loop_are_read_from_a_table(monkeypatch):
+    prog = program(monkeypatch, JOINED + JOINED_GAME)
+    (name,) = [n for n in prog.ns["F_near"].__code__.co_names if n.startswith("CAT_")]
+    table = prog.ns[name]
+    right, down = prog.ns["REL_right"], prog.ns["REL_down"]
+    assert all(table[c] == right[c] + down[c] for c in prog.ns["BOARD_g"])
+    corner = prog.ns["BOARD_g"][0]
+    assert names(prog, table[corner]) == ["r1c2", "r2c1"]  # right first, then down
+    fast, plain = prog, program(monkeypatch, JOINED + JOINED_GAME, optimize=False)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(3)) > 20
+    # the joined list is counted as the two lists were
+    turn = "turn {\n  x = sum(near(d) for d in cells(g)) + big_row(2)\n  z = true\n}\nend when z\n"
+    least = least_work(monkeypatch, JOINED + turn)
+    assert outcome(monkeypatch, JOINED + turn, True, least) == outcome(monkeypatch, JOINED + turn, False, least)
+    short = outcome(monkeypatch, JOINED + turn, True, least - 1)
+    assert not isinstance(short, dict) and "'work' budget" in short[0]
