@@ -151,7 +151,7 @@ class Runtime:
     __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps", "public")
+                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps", "public", "pairs")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -179,6 +179,7 @@ class Runtime:
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         # the same as bit masks of the seats that see each zone (unless revealed)
         self.seers, self.everyone = _zone_seers(prog, self.n), (1 << self.n) - 1
+        self.pairs = _pair_seers(prog, self.n)
         self.public = _public(prog)  # whether the game hides nothing (never changes)
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
@@ -300,31 +301,35 @@ class Runtime:
                 j.append((_MOVE, item, src, pos, to))
             if src >= 0 and self.public:
                 return  # (a game that hides nothing: every seat saw it and sees it)
-            # (as below, with the seats as bits: who saw it before, who sees it now)
-            seers, rev, everyone = self.seers, self.revealed, self.everyone
-            before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
-            if before != everyone:
-                after = everyone if rev and to in rev else seers[to]
-                new = after & ~before
-                if new:
-                    seen = self.seen
-                    for p in self.players:
-                        if new >> p & 1:
-                            seen[p] += 1
-                unseen = everyone & ~(before | after)
-                if unseen:
-                    u = self.u  # (self._unsure written in place)
-                    if src >= 0:
-                        old = u[src]
-                        if old | unseen != old:
-                            if j is not None:
-                                j.append((_UNSURE, src, old))
-                            u[src] = old | unseen
-                    old = u[to]
+            # (as below, with the seats as bits: who saw it before, who sees it now; with
+            # no zone revealed, known once per pair of zones)
+            rev = self.revealed
+            if rev:
+                seeing, unseen = self._pair(src, to)
+            else:
+                pairs = self.pairs
+                key = (src + 1) * len(self.z) + to
+                got = pairs.get(key)
+                if got is None:
+                    got = pairs[key] = self._pair(src, to)
+                seeing, unseen = got
+            if seeing:
+                seen = self.seen
+                for p in seeing:
+                    seen[p] += 1
+            if unseen:
+                u = self.u  # (self._unsure written in place)
+                if src >= 0:
+                    old = u[src]
                     if old | unseen != old:
                         if j is not None:
-                            j.append((_UNSURE, to, old))
-                        u[to] = old | unseen
+                            j.append((_UNSURE, src, old))
+                        u[src] = old | unseen
+                old = u[to]
+                if old | unseen != old:
+                    if j is not None:
+                        j.append((_UNSURE, to, old))
+                    u[to] = old | unseen
             return
         self._move(item, src, to)
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
@@ -338,6 +343,19 @@ class Runtime:
             if vt is not True:
                 self._unseen_move(src, to)
 
+    def _pair(self, src: int, to: int) -> tuple:
+        """What moving a face-up item from zone ``src`` (-1: nowhere) to zone ``to``
+        changes of who knows it: the seats that see it now and did not (a tuple, in
+        seat order), and those that saw it in neither place (the zones' unsure mask
+        grows by them), as a bit mask."""
+        seers, rev, everyone = self.seers, self.revealed, self.everyone
+        before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
+        if before == everyone:
+            return (), 0
+        after = everyone if rev and to in rev else seers[to]
+        new = after & ~before
+        return tuple(p for p in self.players if new >> p & 1), everyone & ~(before | after)
+
     def move_all(self, items: list, to: int) -> None:
         """Moves the items of a list (as it is now), one after the other, to zone ``to``,
         face as their new place says: ``move(item, to)`` for each."""
@@ -350,17 +368,17 @@ class Runtime:
     def _move_each(self, items: list, dests) -> None:
         """``move(item, to)`` for each item and its destination in turn (``move``'s fast
         path, with the state's tables read once for all)."""
-        z, loc, facing, j, u = self.z, self.loc, self.facing, self.j, self.u
-        seers, rev, everyone, seen, players = self.seers, self.revealed, self.everyone, self.seen, self.players
+        z, loc, facing, j, u, seen = self.z, self.loc, self.facing, self.j, self.u, self.seen
         # (what a move from a zone to a zone changes of who saw what depends on the two
-        # zones alone: worked out once per pair of zones, as many items go from one zone
-        # to a few; a zone's unsure mask, once set, stays set while they move)
-        pairs: dict = {}  # (src + 1) * zones + to -> the seats that now see, and did not
+        # zones alone: with no zone revealed, known once per pair of zones; a zone's
+        # unsure mask, once set, stays set while they move)
+        pairs = self.pairs if not self.revealed else {}
+        done = set()  # the pairs whose unsure masks are set in this call
         zones = len(z)
         for item, to in zip(items, dests):
             if facing[item] >= 0:
                 self.move(item, to)
-                pairs.clear()  # (move may have changed the unsure masks)
+                done.clear()  # (move may have changed the unsure masks)
                 continue
             src = loc[item]
             if src == to:
@@ -378,28 +396,23 @@ class Runtime:
             if j is not None:
                 j.append((_MOVE, item, src, pos, to))
             key = (src + 1) * zones + to
-            seeing = pairs.get(key)
-            if seeing is None:
-                before = 0 if src < 0 else everyone if rev and src in rev else seers[src]
-                if before == everyone:
-                    pairs[key] = ()
-                    continue
-                after = everyone if rev and to in rev else seers[to]
-                new = after & ~before
-                seeing = pairs[key] = [p for p in players if new >> p & 1] if new else ()
-                unseen = everyone & ~(before | after)
-                if unseen:
-                    if src >= 0:
-                        old = u[src]
-                        if old | unseen != old:
-                            if j is not None:
-                                j.append((_UNSURE, src, old))
-                            u[src] = old | unseen
-                    old = u[to]
+            got = pairs.get(key)
+            if got is None:
+                got = pairs[key] = self._pair(src, to)
+            seeing, unseen = got
+            if unseen and key not in done:
+                done.add(key)
+                if src >= 0:
+                    old = u[src]
                     if old | unseen != old:
                         if j is not None:
-                            j.append((_UNSURE, to, old))
-                        u[to] = old | unseen
+                            j.append((_UNSURE, src, old))
+                        u[src] = old | unseen
+                old = u[to]
+                if old | unseen != old:
+                    if j is not None:
+                        j.append((_UNSURE, to, old))
+                    u[to] = old | unseen
             for p in seeing:
                 seen[p] += 1
 
@@ -1944,6 +1957,15 @@ def _zone_seers(prog: Program, n: int) -> list:
                  for v in _zone_visibility(prog)]
         seers = prog.__dict__["_zone_seers"] = (n, masks)
     return seers[1]
+
+
+def _pair_seers(prog: Program, n: int) -> dict:
+    """The program's table of ``Runtime._pair`` by pair of zones for games of ``n``
+    (filled as pairs come; with no zone revealed, the zones' seers alone decide)."""
+    pairs = prog.__dict__.get("_pair_seers")
+    if pairs is None or pairs[0] != n:
+        pairs = prog.__dict__["_pair_seers"] = (n, {})
+    return pairs[1]
 
 
 def _public(prog: Program) -> bool:
