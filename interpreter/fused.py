@@ -25,6 +25,9 @@ from .helpers import BudgetError, RuleError, over_budget
 _LOCALS = frozenset({"s", "p", "v", "d", "w", "x", "i", "e"})
 _LOOP = re.compile(r"(xs|i|x)\d+")  # (a loop's list, index and element)
 
+# a zone that a move's text names without reading the state: a zone, or a zone per player
+# given a local or the active player (see _Fuser.moved_to)
+_FIXED_ZONE = re.compile(r"[(\s]*Z_\w+(\s*\+\s*[(\s]*(L\['[A-Za-z_]\w*'\]|R\.active|\d+)[)\s]*)?[)\s]*")
 # statements written as one instruction that never stops the procedure
 _SIMPLE = frozenset({"Let", "Assign", "AttrAssign", "Move", "Flip", "Log", "Reveal", "Deal", "Fill"})
 
@@ -300,12 +303,43 @@ class _Fuser:
         out.append(f"{pad}xs{n} = list({self.call(src)})\n{pad}L[{it!r}] = xs{n}\n"
                    f"{pad}L[{ix!r}] = 0\n")
         self.count(start + 1, out, ind)
-        out.append(f"{pad}i{n} = 0\n{pad}for x{n} in xs{n}:\n{inner}L[{var!r}] = x{n}\n"
-                   f"{inner}i{n} += 1\n{inner}L[{ix!r}] = i{n}\n")
-        self.count(start + 2, out, ind + 4)
-        self.stmts(s.body, out, ind + 4)
-        self.count(start + 1, out, ind + 4)  # the jump back to the loop's step
+        dest = self.moved_to(s, var)
+        at = ind + 4 if dest is not None else ind  # (the loop under 'else:')
+        body: list = []
+        body.append(f"{' ' * at}i{n} = 0\n{' ' * at}for x{n} in xs{n}:\n{' ' * (at + 4)}L[{var!r}] = x{n}\n"
+                    f"{' ' * (at + 4)}i{n} += 1\n{' ' * (at + 4)}L[{ix!r}] = i{n}\n")
+        self.count(start + 2, body, at + 4)
+        self.stmts(s.body, body, at + 4)
+        self.count(start + 1, body, at + 4)  # the jump back to the loop's step
+        if dest is not None:
+            # 'for x in xs { move x to Z }', Z the same zone at every turn: the items
+            # moved at once (move_all moves them one after the other, as the turns do),
+            # the locals and steps the turns leave written after; where a turn would
+            # fail (an item none, the steps budget), the turns as they are
+            per = sum(len(c.pcs) for c in body if isinstance(c, _Count))
+            out.append(f"{pad}if xs{n} and None not in xs{n} and s + {per} * len(xs{n}) <= {self.max}:\n"
+                       f"{inner}L[{var!r}] = xs{n}[0]\n{inner}L[{ix!r}] = 1\n{inner}p = {start + 2}\n"
+                       f"{inner}R.move_all(xs{n}, {dest})\n"
+                       f"{inner}L[{var!r}] = xs{n}[-1]\n{inner}L[{ix!r}] = len(xs{n})\n"
+                       f"{inner}s += {per} * len(xs{n})\n{inner}p = {start + 1}\n{pad}else:\n")
+        out.extend(body)
         self.count(self.end_of(s), out, ind)  # the step that finds no element left
+
+    def moved_to(self, s: ir.For, var: str) -> str | None:
+        """The text of the zone a loop's only statement moves the loop's element to
+        (``for x in xs { move x to Z }``), where it is the same zone at every turn (a
+        zone of the ruleset, or a zone per player given a local other than the loop's
+        variable, or the active player); else None."""
+        if len(s.body.stmts) != 1:
+            return None
+        meta = self.pc.meta.get(id(s.body.stmts[0]))
+        if not meta or meta[0] != "move" or meta[3]:
+            return None
+        what, to = self.call(meta[1]), self.call(meta[2])
+        fixed = _FIXED_ZONE.fullmatch(to)
+        if what.strip("()") != f"L[{var!r}]" or fixed is None or f"L[{var!r}]" in to:
+            return None
+        return to
 
     def while_(self, s: ir.While, meta: tuple, start: int, out: list, ind: int) -> None:
         _, cnt, cond, limit, where = meta

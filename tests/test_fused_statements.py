@@ -264,3 +264,63 @@ def test_an_item_attribute_past_the_integer_budget_in_a_fused_loop_fails_as_the_
              "end when x > 100\n")
     fast, plain = both_ways(monkeypatch, rules)
     assert fast == plain and "'integer' budget" in fast[-1][0]
+
+
+# 'for x in xs { move x to Z }', Z the same zone at every turn: the items moved at once
+SORTS = """zone hand: Stone per player hidden
+zone spare: Stone per player hidden
+setup {
+  for p in players {
+    for s in items(bag) { move s to hand(p) }
+    if p == players[0] { move top(hand(p)) to bag }
+  }
+}
+turn {
+  x = x + 1
+  for s in sort(items(hand(active))) { move s to spare(active) }
+  let last = x
+  for s in reverse(items(spare(active))) { move s to hand(active) }
+  choose k from [1, 2] as "go"
+}
+end when x > 6
+"""
+
+
+def _fused_sources(prog) -> list[str]:
+    """The names each fused function of the program reads."""
+    return [v.__code__.co_names for k, v in prog.ns.items() if k.startswith("FUSED_")]
+
+
+def test_a_loop_that_moves_its_items_to_one_zone_moves_them_at_once(monkeypatch):
+    fast = program(monkeypatch, SORTS, True)
+    assert any("move_all" in names and "move" in names for names in _fused_sources(fast))
+    fast, plain = both_ways(monkeypatch, SORTS)
+    assert fast == plain and len(fast) > 5
+    # the loops' locals after them (in the frame saved at the choice): each loop's list,
+    # its count, the last element
+    (frame,) = json.loads(fast[0])["stack"]
+    assert [v for k, v in frame["L"].items() if k.startswith("$i") and not k.startswith("$it")] == [5, 5]
+    assert frame["L"]["s"] == 0 and [v for k, v in frame["L"].items() if k.startswith("$it")][1] == [4, 3, 2, 1, 0]
+
+
+@pytest.mark.parametrize("steps", range(1, 60))
+def test_a_loop_that_moves_its_items_runs_out_of_steps_where_the_instructions_do(monkeypatch, steps):
+    fast, plain = both_ways(monkeypatch, SORTS, steps)
+    assert fast == plain
+
+
+def test_a_loop_that_moves_to_a_zone_of_its_element_is_left_alone(monkeypatch):
+    rules = SORTS.replace("{ move s to spare(active) }", "{ move s to spare(players[s.weight % 2]) }")
+    rules = rules.replace("  for s in reverse(items(spare(active))) { move s to hand(active) }\n", "")
+    fast = program(monkeypatch, rules, True)
+    turn = [names for names in _fused_sources(fast) if "sorted" in names]  # (the turn's run)
+    assert turn and all("move" in names and "move_all" not in names for names in turn)
+    fast, plain = both_ways(monkeypatch, rules)
+    assert fast == plain
+
+
+def test_a_loop_that_moves_nothing_fails_as_the_instructions_do(monkeypatch):
+    rules = ("turn {\n  x = x + 1\n  for s in [top(bag), top(pile)] { move s to pile }\n}\n"
+             "end when x > 100\n")
+    fast, plain = both_ways(monkeypatch, rules)
+    assert fast == plain and "'move' of nothing" in fast[-1][0]
