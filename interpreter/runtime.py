@@ -360,10 +360,46 @@ class Runtime:
         """Moves the items of a list (as it is now), one after the other, to zone ``to``,
         face as their new place says: ``move(item, to)`` for each."""
         if FAST_PATHS:
-            self._move_each(list(items), repeat(to))
+            items = list(items)
+            if self.j is None and len(items) > 1 and self._move_run(items, to):
+                return
+            self._move_each(items, repeat(to))
         else:
             for item in list(items):
                 self.move(item, to)
+
+    def _move_run(self, items: list, to: int) -> bool:
+        """``move_all`` outside a move's journal (a game's setup, a move nothing takes
+        back) of different items of one zone, face as their place says: all at once,
+        the same as one after the other (what is left of the zone keeps its order, the
+        items come on top in theirs). False, having done nothing, where that is not so."""
+        loc, facing = self.loc, self.facing
+        src = loc[items[0]]
+        if src < 0 or src == to:
+            return False
+        for item in items:
+            if loc[item] != src or facing[item] >= 0:
+                return False
+        gone = set(items)
+        if len(gone) != len(items):
+            return False
+        zs = self.z[src]
+        zs[:] = [] if len(gone) == len(zs) else [x for x in zs if x not in gone]
+        self.z[to].extend(items)
+        for item in items:
+            loc[item] = to
+        if self.public:
+            return True
+        seeing, unseen = self._pair(src, to)
+        if seeing:
+            seen, n = self.seen, len(items)
+            for p in seeing:
+                seen[p] += n
+        if unseen:
+            u = self.u
+            u[src] |= unseen
+            u[to] |= unseen
+        return True
 
     def _move_each(self, items: list, dests) -> None:
         """``move(item, to)`` for each item and its destination in turn (``move``'s fast

@@ -371,3 +371,50 @@ def test_search_bots_choose_the_same_with_the_fast_paths(bot):
     program = compiled(HIDDEN)
     fast, slow = summary_both_ways(program, 2, ("ismcts:iterations=8", "greedy:samples=1"), 1)
     assert fast == slow
+
+
+# lists moved at once where no journal is kept (a setup, a move nothing takes back): a
+# zone's items in another order, some of them, the same item twice, a face-down one
+RUNS = """ruleset runs
+players 2..2
+kind Card { value: int }
+zone pile: Card hidden
+zone hand: Card per player
+zone table: Card public
+deck cards into pile { Card(value: v) for v in 1..9 }
+var n: int = 0
+setup {
+  shuffle pile
+  move reverse(items(pile)) to hand(players[0])
+  move [c for c in items(hand(players[0])) if c.value % 2 == 0] to table
+  move top(table) to pile face down for players[1]
+  move items(table) + [top(pile)] to hand(players[1])
+  move [top(hand(players[0])), top(hand(players[0]))] to table
+}
+turn {
+  choose c from items(hand(active)) as "play"
+  move items(hand(active)) to table
+  move [c] + items(table) to hand(active)
+  n = n + 1
+}
+end when n > 6
+"""
+
+
+@pytest.mark.parametrize("bare", [False, True])
+def test_lists_moved_at_once_end_where_moved_one_by_one(bare):
+    program = compiled(RUNS)
+    with straight():
+        slow = program.new_game(2, seed=2)
+    fast = program.new_game(2, seed=2)
+    if bare:
+        fast.undo_limit = 0
+    assert fast.state == slow.state and fast.state["zones"] != program.new_game(2, seed=3).state["zones"]
+    rnd = random.Random(2)
+    while not slow.over:
+        i = rnd.randrange(slow.move_count())
+        with straight():
+            slow.apply(i, safe=False)
+        fast.apply(i, safe=False)
+        assert fast.state == slow.state
+    assert fast.result == slow.result
