@@ -452,6 +452,33 @@ class Runtime:
             for p in seeing:
                 seen[p] += 1
 
+    def _deal_run(self, src: int, dealt: list, hands: list) -> bool:
+        """``deal`` outside a move's journal of face-up items (``dealt``: the pile's
+        top items, top first) to ``hands`` in turn: each hand's share at once, as one
+        after the other. False, having done nothing, where an item is face down."""
+        facing = self.facing
+        for item in dealt:
+            if facing[item] >= 0:
+                return False
+        del self.z[src][len(self.z[src]) - len(dealt):]
+        z, loc, n = self.z, self.loc, len(hands)
+        for k, to in enumerate(hands):
+            share = dealt[k::n]
+            if not share:
+                continue
+            z[to].extend(share)
+            for item in share:
+                loc[item] = to
+            if self.public:
+                continue
+            seeing, unseen = self._pair(src, to)
+            for p in seeing:
+                self.seen[p] += len(share)
+            if unseen:
+                self.u[src] |= unseen
+                self.u[to] |= unseen
+        return True
+
     def _move(self, item: int, src: int, to: int) -> None:
         if src == to:
             return
@@ -581,7 +608,10 @@ class Runtime:
             # its items from the top down)
             many = len(pile) if count is None else count * self.n
             if 0 <= many <= len(pile):
-                self._move_each(pile[len(pile) - many:][::-1], [base + order[i % self.n] for i in range(many)])
+                dealt = pile[len(pile) - many:][::-1]
+                if self.j is None and self._deal_run(src, dealt, [base + p for p in order]):
+                    return
+                self._move_each(dealt, [base + order[i % self.n] for i in range(many)])
                 return
         if count is None:
             i = 0

@@ -374,7 +374,7 @@ def test_search_bots_choose_the_same_with_the_fast_paths(bot):
 
 
 # lists moved at once where no journal is kept (a setup, a move nothing takes back): a
-# zone's items in another order, some of them, the same item twice, a face-down one
+# deal, a zone's items in another order, some of them, the same item twice, a face-down one
 RUNS = """ruleset runs
 players 2..2
 kind Card { value: int }
@@ -385,6 +385,7 @@ deck cards into pile { Card(value: v) for v in 1..9 }
 var n: int = 0
 setup {
   shuffle pile
+  deal 1 from pile to hand
   move reverse(items(pile)) to hand(players[0])
   move [c for c in items(hand(players[0])) if c.value % 2 == 0] to table
   move top(table) to pile face down for players[1]
