@@ -4,7 +4,7 @@ bot its wins, draws and losses with a confidence interval on its win rate.
     from meeple import interpreter
     from meeple.interpreter import arena
 
-    ruleset = interpreter.load("kalah")
+    ruleset = interpreter.load("path/to/my-game.meeple")   # a ruleset file or a bundled name
     report = arena.play(ruleset, ["random", "first"], games=20, seed=0, jobs=1)
     report["bots"][0]["wins"], report["bots"][0]["ci95"]
 
