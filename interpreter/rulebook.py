@@ -3,7 +3,7 @@ steps of every rule, in the language of the ruleset's locale.
 
     from meeple import interpreter
     from meeple.interpreter import rulebook, rulebook_view
-    book = rulebook.build(interpreter.load("kalah", locale="de"))
+    book = rulebook.build(interpreter.load("path/to/my-game", locale="de"))
     print(rulebook_view.markdown(book))
 
 Sentences come from the rulebook catalogs (``rulebook_messages/<lang>.json``: one
