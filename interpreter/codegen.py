@@ -683,7 +683,8 @@ class ExprCompiler:
         rels = self.c.relations
         kids = (e.left, e.right)
         if not all(k.node == "Call" and k.func in rels and k.func not in self.c.functions
-                   and len(rels[k.func].params) == 2 and len(k.args) == 1 for k in kids):
+                   and len(rels[k.func].params) == 2 and len(k.args) == 1
+                   and k.args[0].node == "Var" for k in kids):  # (names: text written once)
             return None
         x = self.expr(e.left.args[0], env)
         if x != self.expr(e.right.args[0], env) or not _SIMPLE_ARG.fullmatch(x):
@@ -914,8 +915,8 @@ class ExprCompiler:
         texts), or None. The call holds for the same cells whenever it is given the
         same values: the loop walks a table of them by those values."""
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
-                and isinstance(self.t.ns.get(f"KEPT_{node.func.id[2:]}"), dict)
-                and node.func.id.startswith("F_") and node.args
+                and node.func.id.startswith("F_")
+                and isinstance(self.t.ns.get(f"KEPT_{node.func.id[2:]}"), dict) and node.args
                 and isinstance(node.args[0], ast.Name) and node.args[0].id == "R"):
             return None
         texts, given, by_cell = ["R"], [], False
@@ -1468,9 +1469,9 @@ _STATIC_OPS = (ast.Add, ast.Sub, ast.Not, ast.USub, ast.UAdd, ast.And, ast.Or, a
 # a value bound before a loop, read by the keyed conjunct (see _keyed)
 _BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
 _ONCE = re.compile(r"once_\d+")
-# a condition that may have a static conjunct reads one of those tables, or is a constant
 # a call of a rule function in generated code (its name)
 _CALLED = re.compile(r"\bF_(\w+)\(R\b")
+# a condition that may have a static conjunct reads one of those tables, or is a constant
 _STATIC_HINT = re.compile(r"\b(?:" + "|".join(_STATIC_TABLES) + r"|CELL_NAME\b|True\b|False\b)")
 
 
@@ -1708,7 +1709,6 @@ def walks_kept(text: str, kept: set[str]) -> bool:
 def does_work(text: str) -> bool:
     """Whether fast code calls something or loops (worth keeping its value)."""
     return bool(_CALL.search(text)) or bool(re.search(r"\bfor v_", text))
-
 
 
 # The zones' top items read from a table (see tabulate_tops): made once, before the

@@ -388,18 +388,20 @@ class Runtime:
         self.z[to].extend(items)
         for item in items:
             loc[item] = to
-        if self.public:
-            return True
-        seeing, unseen = self._pair(src, to)
-        if seeing:
-            seen, n = self.seen, len(items)
-            for p in seeing:
-                seen[p] += n
-        if unseen:
-            u = self.u
-            u[src] |= unseen
-            u[to] |= unseen
+        self._seen_moved(src, to, len(items))
         return True
+
+    def _seen_moved(self, src: int, to: int, n: int) -> None:
+        """Who comes to see ``n`` face-up items moved from zone ``src`` to zone ``to``
+        outside a move's journal, and the zones' unsure masks (see _pair)."""
+        if self.public:
+            return
+        seeing, unseen = self._pair(src, to)
+        for p in seeing:
+            self.seen[p] += n
+        if unseen:
+            self.u[src] |= unseen
+            self.u[to] |= unseen
 
     def _move_each(self, items: list, dests) -> None:
         """``move(item, to)`` for each item and its destination in turn (``move``'s fast
@@ -469,14 +471,7 @@ class Runtime:
             z[to].extend(share)
             for item in share:
                 loc[item] = to
-            if self.public:
-                continue
-            seeing, unseen = self._pair(src, to)
-            for p in seeing:
-                self.seen[p] += len(share)
-            if unseen:
-                self.u[src] |= unseen
-                self.u[to] |= unseen
+            self._seen_moved(src, to, len(share))
         return True
 
     def _move(self, item: int, src: int, to: int) -> None:

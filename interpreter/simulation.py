@@ -97,8 +97,9 @@ def play_game(ruleset, spec: GameSpec) -> dict:
             start = clock()
             index = movers[seat](game, seat)
             think[seat] += clock() - start
-            m = game.apply(index, seat=seat, safe=keep)  # (a failed move ends the game: only
-            # a record's digest reads the game after it)
+            # (unsafe unless the moves are kept: a failed move ends the game, and only a
+            # record's digest reads the game after it)
+            m = game.apply(index, seat=seat, safe=keep)
             if keep:
                 played.append([m.notation, short_digest(game)])
             moves += 1
