@@ -23,16 +23,36 @@ def next_u64(state: int) -> tuple[int, int]:
 
 def below(state: int, n: int) -> tuple[int, int]:
     """Returns (new state, a uniform integer in 0..n-1), without modulo bias."""
-    limit = ((1 << 64) // n) * n
+    limit = _LIMITS[n] if 0 < n < _TABLED else ((1 << 64) // n) * n
     while True:
-        state, z = next_u64(state)
+        # (next_u64, in place)
+        state = (state + GOLDEN) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
         if z < limit:
             return state, z % n
 
 
 def shuffle(state: int, items: list) -> int:
     """Fisher-Yates shuffle in place; returns the new state."""
+    limits, mask, golden = _LIMITS, MASK, GOLDEN
     for i in range(len(items) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        # (state, j = below(state, i + 1), in place: a deck's shuffle draws once per card)
+        n = i + 1
+        limit = limits[n] if n < _TABLED else ((1 << 64) // n) * n
+        while True:
+            state = (state + golden) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         items[i], items[j] = items[j], items[i]
     return state
+
+
+# the largest multiple of n that a 64-bit draw stays below to be kept, for small n
+_TABLED = 1024
+_LIMITS = [0] + [((1 << 64) // n) * n for n in range(1, _TABLED)]
