@@ -1609,11 +1609,31 @@ _GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\b_out_of
 def state_free(text: str) -> set[str] | None:
     """The rule functions a function's fast code calls, when it reads nothing else of
     the state (see _FIXED); else None."""
-    called = set()
+    reads = state_reads(text)
+    return None if reads is None or reads[1] else reads[0]
+
+
+def state_reads(text: str) -> tuple[set[str], set[str]] | None:
+    """As state_free, where the fast code may also read global variables by name
+    (``R.g['x']``, or ``g_['x']`` through the local ``g_ = R.g`` of the statement form):
+    the rule functions it calls and the variables it reads; None if it reads anything
+    else of the state."""
+    called, names = set(), set()
     for m in _R.finditer(text):
         after = text[m.end():m.end() + 1]
         if after == ".":
             attr = re.match(r"\.(\w+)", text[m.end():])
+            if attr is not None and attr.group(1) == "g":
+                read = _GLOBAL_READ.match(text, m.end() + 2)
+                if read is not None:
+                    names.add(read.group(1))
+                    continue
+                start = text.rfind("\n", 0, m.start()) + 1
+                end = text.find("\n", m.start())
+                line = text[start:] if end < 0 else text[start:end]
+                if line.strip() != "g_ = R.g" or not _g_local_reads(text, names):
+                    return None
+                continue
             if attr is None or attr.group(1) not in _FIXED | _BUDGET:
                 return None
             continue
@@ -1622,7 +1642,25 @@ def state_free(text: str) -> set[str] | None:
             return None
         if given.group(1):
             called.add(given.group(1))
-    return called
+    return called, names
+
+
+# a global variable read by name (after 'R.g' or 'g_')
+_GLOBAL_READ = re.compile(r"\['(\w+)'\]")
+_G_LOCAL = re.compile(r"\bg_\b")
+
+
+def _g_local_reads(text: str, names: set[str]) -> bool:
+    """Whether every use of the local ``g_`` reads a variable by name (adding the names),
+    the one that binds it apart."""
+    for m in _G_LOCAL.finditer(text):
+        if text.startswith("g_ = R.g", m.start()):
+            continue
+        read = _GLOBAL_READ.match(text, m.end())
+        if read is None:
+            return False
+        names.add(read.group(1))
+    return True
 
 
 # the parts of R read through a local name in the statement form (see localize): the

@@ -473,27 +473,31 @@ class Program:
         counted = self._counted_functions(gen, recursive)
         bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
-        kept = self._kept_functions(texts, recursive | counted) if gen.optimize else set()
-        for name in kept:  # (known to the fast code from now on: see ExprCompiler._kept_call)
-            self.ns[f"KEPT_{name}"] = {}
+        kept = self._kept_functions(texts, recursive | counted) if gen.optimize else {}
+        for name, names in kept.items():
+            # (those that read nothing of the state are known to the fast code from now
+            # on, see ExprCompiler._kept_call; the others keep theirs apart)
+            self.ns[_kept_table(name, names)] = {}
+        free = {name for name, names in kept.items() if not names}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
-            gen.splice(set(c.functions) - recursive - counted - kept)
-            if gen.spliced or any(codegen.walks_kept(t, kept) for t in texts.values()):
+            gen.splice(set(c.functions) - recursive - counted - set(kept))
+            if gen.spliced or any(codegen.walks_kept(t, free) for t in texts.values()):
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
             params = [p.name for p in c.functions[name].params]
             args = "".join(f", v_{p}" for p in params)
             lines = steps.get(name, [])
-            if name in kept:  # the same arguments, the same value, whatever the state
+            if name in kept:  # the same arguments (and variables), the same value
                 # (by the arguments alone: a program is for one number of players, and the
                 # kept values are the program's)
-                key = [f"v_{p}" for p in params]
+                key = [f"v_{p}" for p in params] + [f"R.g[{v!r}]" for v in kept[name]]
                 key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+                table = _kept_table(name, kept[name])
                 sources.append(
-                    f"def F_{name}(R{args}):\n    k = {key_text}\n    v = KEPT_{name}.get(k, _NOT_YET)\n"
-                    f"    if v is _NOT_YET:\n        if len(KEPT_{name}) >= {_KEPT_MAX}: KEPT_{name}.clear()\n"
-                    f"{_indented(lines, 8)}        v = KEPT_{name}[k] = {body}\n    return v\n")
+                    f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
+                    f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
             elif name in recursive:  # the calls and depth budgets
                 b = self.budgets
                 sources.append(
@@ -525,25 +529,35 @@ class Program:
                 bodies[name] = body
         return bodies, steps
 
-    def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> set[str]:
-        """The functions whose fast code reads nothing of the state (only their
-        arguments, the player count and the ruleset's fixed tables: cells' coordinates,
-        relations, items' attributes), does some work (calls something or loops), takes
-        no list and counts no calls: their values are kept by arguments for the whole
-        program (at most _KEPT_MAX at a time), so a value is computed once for all the
-        games' moves. A value that fails is not kept."""
-        fs = self.checked.functions
-        calls = {name: codegen.state_free(body) for name, body in bodies.items()}
-        free = {name for name, called in calls.items() if called is not None}
+    def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> dict[str, list[str]]:
+        """The functions whose fast code reads nothing of the state but global variables
+        of one value (no list) by name (only their arguments, those variables, the player
+        count and the ruleset's fixed tables: cells' coordinates, relations, items'
+        attributes), does some work (calls something or loops), takes no list and counts
+        no calls: their values are kept by arguments and those variables' values for the
+        whole program (at most _KEPT_MAX at a time), so a value is computed once for all
+        the games' moves. A value that fails is not kept. Each with the variables it
+        reads, itself or through the functions it calls (none: it reads nothing of the
+        state)."""
+        fs, gvars = self.checked.functions, self.checked.vars
+        reads = {name: codegen.state_reads(body) for name, body in bodies.items()}
+        free = {name for name, r in reads.items() if r is not None
+                and all(v in gvars and not gvars[v].per_player and gvars[v].type.name != "list" for v in r[1])}
+        names = {name: set(reads[name][1]) for name in free}
         changed = True
         while changed:  # a function that calls one that reads the state reads it too
             changed = False
             for name in list(free):
-                if not calls[name] <= free:
+                if not reads[name][0] <= free:
                     free.discard(name)
                     changed = True
-        return {name for name in free if name not in counted and codegen.does_work(bodies[name])
-                and all(p.type.name != "list" for p in fs[name].params)}
+                    continue
+                for g in reads[name][0]:
+                    if not names[g] <= names[name]:
+                        names[name] |= names[g]
+                        changed = True
+        return {name: sorted(names[name]) for name in free if name not in counted
+                and codegen.does_work(bodies[name]) and all(p.type.name != "list" for p in fs[name].params)}
 
     def _counted_functions(self, gen: ExprCompiler, recursive: set[str]) -> set[str]:
         """The non-recursive functions that count their calls against the calls budget.
@@ -847,6 +861,13 @@ class Program:
 _UNSET = object()
 _CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
+
+
+def _kept_table(name: str, names: list[str]) -> str:
+    """The table of the values kept by a function (see Program._kept_functions):
+    ``KEPT_name`` when it reads nothing of the state, ``KEPTV_name`` when it reads
+    variables (the fast code tabulates the cells by the values of the former only)."""
+    return f"KEPTV_{name}" if names else f"KEPT_{name}"
 
 
 def _values(fns: list, R, L) -> list:

@@ -73,7 +73,6 @@ def play_game(ruleset, spec: GameSpec) -> dict:
     out = {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": None,
            "turns": 0, "moves": 0, "verbs": {}, "think": [0.0] * players, "seat_moves": [0] * players,
            "balance": None, "error": None}
-    verbs: Counter = Counter()
     tally = GameTally()
     played: list = []
     game = None
@@ -91,9 +90,7 @@ def play_game(ruleset, spec: GameSpec) -> dict:
             if moves >= max_moves:
                 raise RuleError(f"the game did not end after {max_moves} moves")
             seat = game.active_player
-            decision = game.decision
-            verbs[decision.verb or ""] += 1
-            note(game, seat, decision)
+            note(game, seat, game.decision)
             start = clock()
             index = movers[seat](game, seat)
             think[seat] += clock() - start
@@ -111,6 +108,11 @@ def play_game(ruleset, spec: GameSpec) -> dict:
     except (RuleError, IllegalMove) as e:
         out["moves"] = moves
         out["error"] = e
+    # (the moves by verb, from the tally's moves by kind: a kind without a verb is in
+    # parentheses, see stats.move_kind)
+    verbs: Counter = Counter()
+    for kind, counts in tally.kinds.items():
+        verbs["" if kind.startswith("(") else kind] += sum(counts)
     out["verbs"] = dict(verbs)
     if spec.keep_moves:
         out["played"] = played

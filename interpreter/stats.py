@@ -50,28 +50,41 @@ class GameTally:
     """What one game's statistics need from its moves: call ``note(game)`` before each
     move, then ``summary(game)`` once the game is over."""
 
-    __slots__ = ("kinds", "first", "moves", "players")
+    __slots__ = ("_known", "first", "kinds", "moves", "players")
 
     def __init__(self):
         self.kinds: dict[str, list[int]] = {}
         self.first: int | None = None
         self.moves = 0
         self.players = 0
+        # id(decision) -> (the decision, its kind's counts): a game's decisions of one
+        # seat are a few shared objects (see Game.decision), met again and again
+        self._known: dict[int, tuple] = {}
 
     def note(self, game, seat: int | None = None, decision=None) -> None:
         """Counts the move about to be made in ``game``, by ``seat`` (default: the seat
         that decides now, ``game.decision.player``); ``decision`` is ``game.decision``
         when the caller has it already."""
         d = game.decision if decision is None else decision
-        who = d.player if seat is None else seat
+        known = self._known.get(id(d))
+        if known is None or known[0] is not d:
+            known = self._learn(game, d)
+        known[1][d.player if seat is None else seat] += 1
+        self.moves += 1
+
+    def _learn(self, game, d) -> tuple:
+        """A decision not met before: its kind's counts (kept for the next time when
+        one seat decides: a simultaneous decision is made anew for each move)."""
         if self.moves == 0:
             self.players = game.players
             self.first = d.player if len(d.seats) == 1 else None
         counts = self.kinds.get(kind := move_kind(d))
         if counts is None:
             counts = self.kinds[kind] = [0] * game.players
-        counts[who] += 1
-        self.moves += 1
+        known = (d, counts)
+        if len(d.seats) == 1:
+            self._known[id(d)] = known
+        return known
 
     def summary(self, game, seed: int | None = None) -> dict:
         """The finished game's summary (see the module's documentation)."""

@@ -311,6 +311,44 @@ def test_a_function_that_reads_nothing_of_the_state_keeps_its_values(monkeypatch
     assert not {"shift", "stacked", "total", "sized"} & kept_functions(prog)
 
 
+def kept_by_variables(prog) -> set[str]:
+    return {name[len("KEPTV_"):] for name in prog.ns if name.startswith("KEPTV_")}
+
+
+def test_a_function_that_reads_global_variables_keeps_its_values_by_theirs(monkeypatch):
+    # step reads the global y (and calls tens): kept by its argument and y's value, so
+    # that its value follows y as it changes; scaled reads y too, through step; listed
+    # reads a global list (kept by no value), heads a zone (state)
+    rules = (KEPT + "var base: int = 2\nvar ys: list of int = [1]\n"
+             "function step(k: int): int = tens(k) + y * base + count(i for i in 1..2)\n"
+             "function scaled(k: int): int = step(k) * 2 + count(i for i in 1..2)\n"
+             "function listed(k: int): int = k + sum(v for v in ys)\n"
+             "function heads(k: int): int = k + count(c for c in items(pile) if c.value > y)\n"
+             "turn {\n  x = x + step(1) + scaled(1) + listed(1) + heads(1)\n  y = y + 1\n"
+             "  x = x + step(1) + scaled(1)\n}\nend when y >= 3\n")
+    fast, plain, prog = once_both(monkeypatch, rules)
+    # y = 0, 1, 2 before each turn's second half: step(1) = 10 + 2y + 2, scaled = 2 step + 2
+    step = [10 + 2 * y + 2 for y in range(4)]
+    want = sum(step[y] + 2 * step[y] + 2 + 2 + (1 + max(0, 5 - y)) + step[y + 1] + 2 * step[y + 1] + 2
+               for y in range(3))
+    assert fast == plain and game_vars(fast)["x"] == want
+    assert {"step", "scaled"} <= kept_by_variables(prog) and "tens" in kept_functions(prog)
+    assert not {"listed", "heads", "step", "scaled"} & kept_functions(prog)
+    assert not {"listed", "heads", "tens"} & kept_by_variables(prog)
+    # the values kept: by the argument and the values of the variables, by name
+    assert set(prog.ns["KEPTV_step"]) == {(1, 2, y) for y in range(4)}
+
+
+def test_what_a_function_reads_of_the_global_variables_is_seen():
+    assert codegen.state_reads("R.g['x'] + F_a(R, v_p)") == ({"a"}, {"x"})
+    assert codegen.state_reads("g_ = R.g\ns_1 = 0\nfor v_i in PRE_1:\n    s_1 += g_['y'] * g_['z']") \
+        == (set(), {"y", "z"})
+    for text in ("R.g", "x = R.g", "g_ = R.g\nfoo(g_)", "g_ = R.g\ng_", "R.g[v_k]", "R.pv['x'][v_p]",
+                 "R.g['x'] + R.active"):
+        assert codegen.state_reads(text) is None, text
+    assert codegen.state_free("R.g['x']") is None
+
+
 def test_a_kept_function_that_fails_fails_as_without_the_fast_code(monkeypatch):
     fast, plain, prog = once_both(monkeypatch, KEPT + "turn {\n  x = inverse(2) + inverse(y)\n}\n"
                                   "end when x > 0\n", strict=False)

@@ -186,6 +186,52 @@ def test_game_tally_notes_the_kind_and_seat_of_every_move(evil):
     json.dumps(s)   # plain data
 
 
+# both seats show a hand at once (a simultaneous decision), then the first one picks
+SHOW = """\
+ruleset show
+players 2..2
+var shown: int per player = 0
+var rounds: int = 0
+turn {
+  choose shown(p) from [1, 2, 3] for each p in players as "show"
+  choose k from [0, 1]
+  rounds = rounds + 1
+}
+end when rounds == 3
+score(p) = rounds
+"""
+
+
+@pytest.mark.parametrize("which", ["evil", "show"])
+def test_a_simulated_games_kinds_verbs_and_seat_moves_are_those_of_its_decisions(which, evil, tmp_path):
+    # the tally keeps each decision's counts by the decision object (a simultaneous one
+    # is made anew for each move) and play_game's verbs come from it: both must count
+    # what a plain loop over the same moves counts
+    from meeple.interpreter import simulation
+    if which == "evil":
+        path = evil
+    else:
+        path = tmp_path / "show.meeple"
+        path.write_text(SHOW, encoding="utf-8")
+    rules = meeple.load(str(path))
+    for seed in range(3):
+        spec = simulation.specs(2, lambda i: ("random", "random"), 1, seed=seed, keep_moves=True)[0]
+        out = simulation.play_game(rules, spec)
+        assert out["error"] is None
+        game = rules.new_game(players=2, seed=seed)
+        kinds, verbs, seats = {}, Counter(), [0, 0]
+        for notation, _ in out["played"]:
+            d = game.decision
+            kinds.setdefault(stats.move_kind(d), [0, 0])[d.player] += 1
+            verbs[d.verb or ""] += 1
+            seats[d.player] += 1
+            game.apply(notation)
+        assert game.over and out["balance"]["kinds"] == kinds
+        assert out["verbs"] == dict(verbs) and list(out["verbs"]) == list(verbs)
+        assert out["seat_moves"] == seats and out["moves"] == sum(seats)
+        assert out["balance"]["first"] == (None if which == "show" else 0)
+
+
 # ---------------------------------------------------------------- the page
 
 def test_the_report_holds_the_figures_of_json(evil, tmp_path):
