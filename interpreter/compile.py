@@ -1126,8 +1126,7 @@ class ProcCompiler:
         opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
         tc = type_code(self.p.type_of(s.options).arg)
         verb, alone = s.verb, s.alone
-        if alone is None and tc != "bool" and not tc.startswith("list:") \
-                and self.p.sort_key(tc) is helpers.sort_key:
+        if alone is None and not tc.startswith("list:") and self.p.sort_key(tc) is helpers.sort_key:
             # options ordered as plain numbers are (most often) asked for in fewer steps
             def ins(R, L):
                 options = list(opts(R, L))

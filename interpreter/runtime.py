@@ -735,14 +735,16 @@ class Runtime:
     def ask_plain(self, player: int, var: str, options: list, type_code: str,
                   verb: str | None) -> None:
         """``ask`` (no option alone) for options of a type whose order is the plain one
-        (``helpers.sort_key``; no bool, no list: compile tells), given as a new list of
-        at least one option (the decision may keep it): the same decision, made at once
-        when the options are plain numbers (items: ones the decider sees)."""
+        (``helpers.sort_key``; no list: compile tells), given as a new list of at least
+        one option (the decision may keep it): the same decision, made at once when the
+        options are plain numbers or bools (items: ones the decider sees)."""
         first = options[0]
-        if FAST_PATHS and first.__class__ is int:
+        plain = first.__class__
+        if FAST_PATHS and (plain is int or plain is bool):
+            # (bools sort as plain numbers too, False before True)
             last, ordered = first - 1, True
             for o in options:
-                if o.__class__ is not int:
+                if o.__class__ is not plain:
                     break
                 if o <= last:
                     ordered = False

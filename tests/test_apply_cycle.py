@@ -35,8 +35,8 @@ CASES = [("tests/testdata/ttt", 2, ()), ("kalah", 2, ()), ("dots-and-boxes", 2, 
          ("hearts", 4, ()), ("cherokee", 3, ()), ("clans-and-glory", 4, ()),
          ("brotherhood-of-nine", 4, ("allies", "capture_the_flag")), ("backgammon", 2, ())]
 
-# the ways a 'choose' asks: numbers given twice and out of order (one move each, in
-# order), seats, cells, items the decider sees in a game that hides some (its own
+# the ways a 'choose' asks: numbers and bools given twice and out of order (one move
+# each, in order), seats, cells, items the decider sees in a game that hides some (its own
 # hand, the table), items it does not (the pile: ordered by place), a chooser other
 # than the active seat, an option alone, text; a turn of several decisions that sets
 # the next seat itself, and messages naming items
@@ -72,6 +72,9 @@ turn {
   }
   choose q from players as "name"
   choose w from ["b", "a", "b"] as "say" or "pass"
+  choose t from [true, false, true] as "flip"
+  if t { total = total + 1 }
+  choose u from [rounds % 2 == 0] as "sure"
   rounds = rounds + 1
   active = if rounds % 3 == 0 then q else next_player(active)
   active = previous_player(active)
@@ -220,6 +223,12 @@ def test_options_of_plain_numbers_are_asked_once_each_and_in_order():
     assert [m.value for m in game.legal_moves()] == [0, 1]
     game.apply(1, safe=False)
     assert [m.notation for m in game.legal_moves()] == ["pass", "say a", "say b"]
+    game.apply(1, safe=False)
+    # bools, given twice and out of order: each once, false first (as plain numbers)
+    assert [m.value for m in game.legal_moves()] == [False, True]
+    game.apply(1, safe=False)
+    assert game.state["vars"]["total"] == 3 + 1
+    assert [m.value for m in game.legal_moves()] == [True]
 
 
 def test_a_rule_error_in_a_safe_apply_leaves_the_game_as_it_was():
