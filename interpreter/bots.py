@@ -285,8 +285,7 @@ def mover(bot):
             or getattr(bot, "reads_notations", True):
         return lambda game, seat: bot_move(bot, game, seat)
     if type(bot) is RandomBot:  # (its choose in place: the number of moves is all it reads)
-        below = bot.rng.randrange
-        return lambda game, seat: below(game.move_count(seat))
+        return _random_mover(bot.rng)
     choose = bot.choose
 
     def move(game, seat: int) -> int:
@@ -296,6 +295,25 @@ def mover(bot):
             raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of "
                              f"{notations._count}")
         return idx
+    return move
+
+
+def _random_mover(rng: random.Random):
+    """A random bot's ``mover``: ``rng.randrange(game.move_count(seat))`` with the draw
+    written in place, as ``random.Random`` draws below n (``_randbelow_with_getrandbits``:
+    bits of n's length until one is below n), so the same moves (tests/test_bots.py
+    checks the draws against randrange's)."""
+    bits, randrange = rng.getrandbits, rng.randrange
+
+    def move(game, seat: int) -> int:
+        n = game.move_count(seat)
+        if n <= 0:
+            return randrange(n)  # (its error)
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
     return move
 
 

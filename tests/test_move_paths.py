@@ -21,7 +21,7 @@ import pytest
 from meeple import interpreter
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
-from meeple.interpreter import record, simulation
+from meeple.interpreter import bots, record, simulation
 from meeple.interpreter.views import view
 
 from lockstep import moves_of, straight
@@ -419,3 +419,28 @@ def test_lists_moved_at_once_end_where_moved_one_by_one(bare):
         fast.apply(i, safe=False)
         assert fast.state == slow.state
     assert fast.result == slow.result
+
+
+class Counted:
+    """A game as a bot's mover reads it: the number of moves of a seat, one after another."""
+
+    def __init__(self, counts):
+        self.counts = iter(counts)
+
+    def move_count(self, seat=None) -> int:
+        return next(self.counts)
+
+
+@pytest.mark.parametrize("seed", [0, 1, bots.bot_seed(7, 3, 1)])
+def test_the_random_bots_mover_draws_as_randrange(seed):
+    # the mover draws in place what the bot's randrange would (the same moves, so the
+    # same simulated games); a count of 0 fails as randrange fails
+    rnd = random.Random(99)
+    counts = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 100, 128, 1000, 4096, 4097, 2 ** 40 + 1]
+    counts += [rnd.randrange(1, 300) for _ in range(2000)]
+    move = bots.mover(bots.RandomBot(seed))
+    reference = random.Random(seed)
+    game = Counted(counts)
+    assert [move(game, 0) for _ in counts] == [reference.randrange(n) for n in counts]
+    with pytest.raises(ValueError):
+        move(Counted([0]), 0)
