@@ -631,13 +631,21 @@ class Runtime:
     def say(self, log_id: int, values: list) -> None:
         """A message; for each item in it, which seats could see it when it was said
         (a bit mask), so that later moves of the item never reveal it in old messages."""
-        types, plain = _log_types(self.prog)[log_id]
+        types, plain, items = _log_types(self.prog)[log_id]
         if plain and FAST_PATHS:
             # a message naming no item: no item to mask, none whose variables to keep
             # (a value of a list type still gets its list of masks, all None)
             masks = []
             for v, t in zip(values, types):
                 masks.append(self._masks(v, t) if t.startswith("list:") else None)
+            self._said(log_id, values, masks, {})
+            return
+        if items is not None and FAST_PATHS and not self.iv:
+            # single items and other values, in a game without item variables: the
+            # items' masks alone, the others None (as _masks gives them)
+            masks = [None] * len(values)
+            for i in items:
+                masks[i] = self._masks(values[i], "item")
             self._said(log_id, values, masks, {})
             return
         masks = list(map(self._masks, values, types))
@@ -1360,6 +1368,7 @@ class Game:
         self.R = Runtime(prog, state)
         self._moves: list[Move] | None = None
         self._decided: tuple | None = None  # (the pending dict, its Decision)
+        self._decisions = _decisions(prog)  # (see decision)
         self.script: list = []  # chance outcomes to set as the game reaches chance steps
         # per move played (newest last): what the game was before it, the move (None for a
         # chance outcome) and the journal of its writes, for undo
@@ -1516,10 +1525,10 @@ class Game:
             if "seats" in pend:
                 made = Decision.of(pend)
             else:
-                made = _decisions(self.program).get((pend["type"], pend["verb"], pend["player"]))
+                key = (pend["type"], pend["verb"], pend["player"])
+                made = self._decisions.get(key)
                 if made is None:
-                    made = _decisions(self.program)[(pend["type"], pend["verb"], pend["player"])] = \
-                        Decision.of(pend)
+                    made = self._decisions[key] = Decision.of(pend)
             known = self._decided = (pend, made)
         return known[1]
 
@@ -1985,12 +1994,16 @@ class Game:
 
 
 def _log_types(prog: Program) -> list:
-    """Per message: the type codes of its values, and whether none of them can name an
-    item (known once per program)."""
+    """Per message: the type codes of its values, whether none of them can name an item,
+    and where its single items are when no value is a list (else None); known once per
+    program."""
     types = prog.__dict__.get("_log_types")
     if types is None:
-        types = prog.__dict__["_log_types"] = [(t.types, not any("item" in c for c in t.types))
-                                               for t in prog.logs]
+        types = prog.__dict__["_log_types"] = [
+            (t.types, not any("item" in c for c in t.types),
+             None if any(c.startswith("list:") or ("item" in c and c != "item") for c in t.types)
+             else tuple(i for i, c in enumerate(t.types) if c == "item"))
+            for t in prog.logs]
     return types
 
 

@@ -89,8 +89,9 @@ def play_game(ruleset, spec: GameSpec) -> dict:
         while not game.over:
             if moves >= max_moves:
                 raise RuleError(f"the game did not end after {max_moves} moves")
-            seat = game.active_player
-            note(game, seat, game.decision)
+            decision = game.decision
+            seat = decision.player  # (game.active_player)
+            note(game, seat, decision)
             start = clock()
             index = movers[seat](game, seat)
             think[seat] += clock() - start
