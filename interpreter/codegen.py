@@ -738,7 +738,7 @@ class ExprCompiler:
         free, saved = self.free, self.avail
         loop = _Loop(walrus=True)
         res = self._temp()
-        calls = self._calls_loop(comp)
+        calls = self._calls_loop(comp, spliced=True)
         heads = []  # (line index of each 'for', its indentation)
         try:
             inner, cur = env, ind
@@ -748,8 +748,12 @@ class ExprCompiler:
                 cat = self._relations_joined(where, at) if joined else None
                 if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
                     it = self._s_name(cat, out, cur)
-                    out.append(f"{cur}R.work -= len({it})")
-                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                    size = None if calls else max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
+                    if size is not None and self.free * size <= _FREE_LOOPS:
+                        self.free *= size  # (as for a relation's row: see _fixed_size)
+                    else:
+                        out.append(f"{cur}R.work -= len({it})")
+                        out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                 elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
                     parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
                     out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
@@ -1256,16 +1260,19 @@ class ExprCompiler:
             return None if table is None else max(map(len, table), default=0)
         return None
 
-    def _calls_loop(self, e, seen=None) -> bool:
+    def _calls_loop(self, e, seen=None, spliced: bool = False) -> bool:
         """Whether evaluating e may call a function that loops or calls others (an
-        inlined function's body has no loop: only its calls count)."""
+        inlined function's body has no loop: only its calls count). ``spliced``: in the
+        statement form, where a spliced function's body is written in place (its loops
+        are then counted, or not, as the loops around them say), or called where its
+        value is kept (a call that loops at most as its own code counts)."""
         seen = set() if seen is None else seen
         for n in ir.walk(e):
             if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
-                if n.func not in self.inline:
+                if n.func not in self.inline and not (spliced and n.func in self.spliced):
                     return True
                 seen.add(n.func)
-                if self._calls_loop(self.c.functions[n.func].body, seen):
+                if self._calls_loop(self.c.functions[n.func].body, seen, spliced):
                     return True
         return False
 

@@ -1369,6 +1369,7 @@ class Game:
         self._moves: list[Move] | None = None
         self._decided: tuple | None = None  # (the pending dict, its Decision)
         self._decisions = _decisions(prog)  # (see decision)
+        self._writers = _writers(prog)  # (see _found_at_once)
         self.script: list = []  # chance outcomes to set as the game reaches chance steps
         # per move played (newest last): what the game was before it, the move (None for a
         # chance outcome) and the journal of its writes, for undo
@@ -1658,10 +1659,8 @@ class Game:
         pend = R.pending
         if pend is None or (R.chance is not None and R.chance["step"] is not None):
             return None
-        if move.__class__ is Move:
-            known, i = self._moves, move._index
-            return move if known is not None and i < len(known) and known[i] is move else None
-        if move.__class__ is int and (seat is None or (seat.__class__ is int and seat == pend["player"])):
+        cls = move.__class__
+        if cls is int and (seat is None or (seat.__class__ is int and seat == pend["player"])):
             moves = self._moves
             if moves is not None:
                 return moves[move] if 0 <= move < len(moves) else None
@@ -1681,8 +1680,13 @@ class Game:
                         return self._maker(who)(move, v)
                 elif "item" in type_code and not R.sees_value(v, type_code, who):
                     return self._maker(who)(move, v)
-                return Move(move, v, _writer(self.program, pend["verb"], type_code, pend.get("alone")),
-                            who)
+                write = self._writers.get((pend["verb"], type_code, pend.get("alone")))
+                if write is None:
+                    write = _writer(self.program, pend["verb"], type_code, pend.get("alone"))
+                return Move(move, v, write, who)
+        elif cls is Move:
+            known, i = self._moves, move._index
+            return move if known is not None and i < len(known) and known[i] is move else None
         return None
 
     def move_text(self, move: Move) -> str:
@@ -2059,14 +2063,20 @@ def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
     """How the moves of one kind of decision (verb, type of options) are written, for
     values that name no item the decider may not know: such a notation depends on the
     program only, so each is written once per program and kept."""
-    writers = prog.__dict__.get("_move_writers")
-    if writers is None:
-        writers = prog.__dict__["_move_writers"] = {}
+    writers = _writers(prog)
     key = (verb, type_code, alone)
     write = writers.get(key)
     if write is None:
         write = writers[key] = _new_writer(prog, verb, type_code, alone)
     return write
+
+
+def _writers(prog: Program) -> dict:
+    """The program's writers made so far (see _writer), by (verb, type, alone)."""
+    writers = prog.__dict__.get("_move_writers")
+    if writers is None:
+        writers = prog.__dict__["_move_writers"] = {}
+    return writers
 
 
 def _new_writer(prog: Program, verb: str | None, type_code: str, alone: str | None):
