@@ -820,6 +820,7 @@ class Runtime:
     def _seen_all(self, items: list, p: int) -> bool:
         """Whether seat p sees every one of these items (ints): ``sees_item`` for each."""
         facing, loc, seers, rev = self.facing, self.loc, self.seers, self.revealed
+        known = None  # (the zone of the last item found seen: most options lie in one zone)
         for i in items:
             f = facing[i]
             if f >= 0:
@@ -827,8 +828,10 @@ class Runtime:
                     return False
                 continue
             z = loc[i]
-            if z < 0 or not (seers[z] >> p & 1 or z in rev):
-                return False
+            if z != known:
+                if z < 0 or not (seers[z] >> p & 1 or z in rev):
+                    return False
+                known = z
         return True
 
     def sees_value(self, v, type_code: str, p: int) -> bool:
