@@ -9,6 +9,7 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 from __future__ import annotations
 
 import ast
+import math
 import re
 from itertools import count
 
@@ -112,7 +113,7 @@ _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls
 _SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
-_FREE_LOOPS = 256  # turns of nested loops over boards and relation rows not counted (fast code)
+_FREE_LOOPS = 1024  # turns of nested loops over boards and relation rows not counted (fast code)
 
 # Whether rules are compiled to the fast code (the default) besides the straightforward
 # code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
@@ -174,6 +175,9 @@ class ExprCompiler:
         self.wraps: list[tuple[str, str]] = []  # see _wrapped
         self.pre: dict[int, str] = {}      # statement form: operands already computed (see _s)
         self.temps = 0                     # statement form: s_N names made so far
+        # statement form: the most elements of the lists named s_N that a comprehension
+        # over fixed tables made (a filter only drops elements), see _s_loop
+        self.bounds: dict[str, int] = {}
         self.has_loop: dict[int, tuple] = {}  # see _looped
         self.spliced: set[str] = set()     # functions written in place (see splice)
         self.splicing = 0                  # bodies being written in place around here
@@ -255,6 +259,7 @@ class ExprCompiler:
         self.loops = []
         self.wraps: list[tuple[str, str]] = []
         self.pre, self.temps = {}, 0
+        self.bounds = {}
         self.cdepth = 0
         # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
         self.deps: dict[str, tuple] = {}
@@ -403,6 +408,7 @@ class ExprCompiler:
         finally:
             self.avail = None
             self.pre, self.temps = {}, 0
+            self.bounds = {}
 
     def _loop_size(self, it: str) -> int | None:
         """How many turns a loop of the statement form over ``it`` makes, where the
@@ -740,15 +746,18 @@ class ExprCompiler:
         res = self._temp()
         calls = self._calls_loop(comp, spliced=True)
         heads = []  # (line index of each 'for', its indentation)
+        sizes: list[int | None] = []  # the most turns of each clause's loop, if known
         try:
             inner, cur = env, ind
             for i, cl in enumerate(comp.clauses):
                 where, at = self._joined(cl.iter, inner)
                 joined = where is not None
                 cat = self._relations_joined(where, at) if joined else None
+                fixed = None  # the most turns of this clause's loop, if known
                 if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
                     it = self._s_name(cat, out, cur)
                     size = None if calls else max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
+                    fixed = size
                     if size is not None and self.free * size <= _FREE_LOOPS:
                         self.free *= size  # (as for a relation's row: see _fixed_size)
                     else:
@@ -770,6 +779,9 @@ class ExprCompiler:
                 inner, var = self._s_bind(inner, cl.var)
                 loop.ids.add(inner.ids[cl.var])
                 size = None if calls else self._fixed_size(cl.iter)
+                if size is None and not calls and not joined:
+                    size = self.bounds.get(it)  # a list a loop over fixed tables made
+                sizes.append(fixed if cat is not None else size)
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
                 elif not joined and not _counted(cl.iter, it):  # the work budget, as _it counts it
@@ -837,6 +849,8 @@ class ExprCompiler:
             self.binds += len(loop.kept)
             if kind in ("min", "max"):
                 out.append(f"{ind}if {res} is _NOT_YET: _{kind}([])")
+            if kind == "list" and all(n is not None for n in sizes):
+                self.bounds[res] = math.prod(sizes)  # (a filter only drops elements)
             return res
         finally:
             self._leave(loop, free, saved)

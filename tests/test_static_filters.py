@@ -23,7 +23,7 @@ RULES = """ruleset statics
 players 2..2
 kind Stone { seat: int }
 board g: grid(rows: 4, cols: 5) holds Stone
-board big: grid(rows: 20, cols: 20) holds Stone
+board big: grid(rows: 40, cols: 40) holds Stone
 zone pool: Stone
 deck stones into pool { 40 of Stone(seat: s) for s in 1..2 }
 var got: list of str = []
@@ -188,14 +188,15 @@ def least_work(monkeypatch, text: str) -> int:
 
 
 def test_the_work_budget_counts_the_board_as_before(monkeypatch):
-    # the big board (400 cells) is counted at every walk, hoisted or not
+    # the big board (1,600 cells: more than codegen._FREE_LOOPS) is counted at every
+    # walk, hoisted or not
     turn = "turn {\n  x = big_row(2) + big_row(3) + count(m for m in items(pool))\n}\nend when x > 0\n"
     prog = program(monkeypatch, RULES + turn)
     assert len(tables(prog, "big_row")) == 1
     least = least_work(monkeypatch, RULES + turn)
-    assert least > 800
+    assert least > 3200
     enough = outcome(monkeypatch, RULES + turn, True, least)
-    assert enough == outcome(monkeypatch, RULES + turn, False, least) and enough["x"] == 40 + 80
+    assert enough == outcome(monkeypatch, RULES + turn, False, least) and enough["x"] == 80 + 80
     short = outcome(monkeypatch, RULES + turn, True, least - 1)
     assert not isinstance(short, dict) and "'work' budget" in short[0]
 
@@ -332,10 +333,10 @@ def test_two_relations_joined_in_a_loop_are_read_from_a_table(monkeypatch):
     # a joined list of a few cells is walked as a relation's row is: not counted where
     # the loops around it make few turns (never more than the straightforward code
     # counts: with the least budget it needs, the same outcome); where they would make
-    # more than codegen._FREE_LOOPS (far: 20 x 20 cells), those are counted, so a
+    # more than codegen._FREE_LOOPS (far: 20 x 20 x 20 cells), those are counted, so a
     # counted turn makes a bounded number of uncounted ones
-    far = ("function far(c: g): int =\n"
-           "  sum(count(n for n in right(d) + down(d) if occupied(n)) for d in cells(g) for e in cells(g))\n")
+    far = ("function far(c: g): int =\n  sum(count(n for n in right(d) + down(d) if occupied(n))\n"
+           "      for d in cells(g) for e in cells(g) for f in cells(g))\n")
     turn = "turn {\n  x = sum(near(d) for d in cells(g)) + far(d) + big_row(2)\n  z = true\n}\nend when z\n"
     turn = turn.replace("far(d)", "far(first(cells(g)))")
     least = least_work(monkeypatch, JOINED + far + turn)
@@ -344,3 +345,27 @@ def test_two_relations_joined_in_a_loop_are_read_from_a_table(monkeypatch):
     prog = program(monkeypatch, JOINED + far + turn)
     assert "_out_of_work" not in prog.ns["F_near"].__code__.co_names
     assert "_out_of_work" in prog.ns["F_far"].__code__.co_names
+
+
+def test_a_list_a_filter_made_from_fixed_tables_is_walked_as_they_are(monkeypatch):
+    # group(c): for each occupied cell among c's right and down neighbours (a list a
+    # filter made from a joined row: at most 2 cells), those of the same seat: loops
+    # over such lists are bounded by the rows they came from, so they are not counted
+    # where the loops around make few turns; a list made from a zone's items (no bound)
+    # is counted
+    functions = ("function group(c: g): int =\n"
+                 "  sum(count(b for b in [n for n in right(c) + down(c) if occupied(n)] if top(b).seat == top(a).seat)\n"
+                 "      for a in [n for n in right(c) + down(c) if occupied(n)])\n"
+                 "function pooled(): int = count(m for m in [m for m in items(pool)] if m.seat == 1)\n")
+    rules = JOINED.replace("var got:", functions + "var got:")
+    game = JOINED_GAME.replace("  x = sum(near(d) for d in cells(g))",
+                               "  x = sum(near(d) for d in cells(g))\n  y = sum(group(d) for d in cells(g)) + pooled()")
+    fast, plain = program(monkeypatch, rules + game), program(monkeypatch, rules + game, optimize=False)
+    assert "_out_of_work" not in fast.ns["F_group"].__code__.co_names
+    assert "_out_of_work" in fast.ns["F_pooled"].__code__.co_names
+    monkeypatch.setattr(codegen, "STRICT", True)
+    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(3)) > 20
+    # never more than the straightforward code counts
+    turn = "turn {\n  x = sum(group(d) for d in cells(g)) + pooled()\n  z = true\n}\nend when z\n"
+    least = least_work(monkeypatch, rules + turn)
+    assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
