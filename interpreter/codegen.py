@@ -113,7 +113,9 @@ _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls
 _SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
-_FREE_LOOPS = 1024  # turns of nested loops over boards and relation rows not counted (fast code)
+# turns of nested loops over boards and relation rows not counted (fast code), around
+# the place compiled or per turn of the nearest counted loop around it
+_FREE_LOOPS = 1024
 
 # Whether rules are compiled to the fast code (the default) besides the straightforward
 # code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
@@ -763,13 +765,16 @@ class ExprCompiler:
                     else:
                         out.append(f"{cur}R.work -= len({it})")
                         out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                        self.free = 1  # (see below)
                 elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
                     parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
                     out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                     it = f"{parts[0]} + {parts[1]}"
+                    self.free = 1  # (see below)
                 elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
                     it, joined = self._s_range(cl.iter, inner, out, cur), True
+                    self.free = 1  # (see below)
                 else:
                     it = self._s_iterable(cl.iter, inner, out, cur)
                 if i == 0:
@@ -784,10 +789,14 @@ class ExprCompiler:
                 sizes.append(fixed if cat is not None else size)
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
-                elif not joined and not _counted(cl.iter, it):  # the work budget, as _it counts it
-                    it = self._s_name(it, out, cur)
-                    out.append(f"{cur}R.work -= len({it})")
-                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                elif not joined:
+                    if not _counted(cl.iter, it):  # the work budget, as _it counts it
+                        it = self._s_name(it, out, cur)
+                        out.append(f"{cur}R.work -= len({it})")
+                        out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+                    # each counted turn may make up to _FREE_LOOPS uncounted turns of the
+                    # loops inside (a small loop inside runs more often than one around it)
+                    self.free = 1
                 if len(comp.clauses) == 1:  # kept values may be computed before it
                     it = loop.first = self._s_name(it, out, cur)
                     loop.cdepth = self.cdepth
@@ -1225,8 +1234,10 @@ class ExprCompiler:
                 size = None if not self.optimize or calls else self._fixed_size(cl.iter)
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
-                elif not _counted(cl.iter, it):
-                    it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
+                else:
+                    if not _counted(cl.iter, it):
+                        it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
+                    self.free = 1  # (as in _s_loop)
                 plain.append(f"for v_{cl.var} in {it}")
                 if i == 0 and self.binds != binds:
                     self.iters += 1

@@ -369,3 +369,26 @@ def test_a_list_a_filter_made_from_fixed_tables_is_walked_as_they_are(monkeypatc
     turn = "turn {\n  x = sum(group(d) for d in cells(g)) + pooled()\n  z = true\n}\nend when z\n"
     least = least_work(monkeypatch, rules + turn)
     assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
+
+
+def test_the_loops_inside_a_counted_loop_are_free_again_per_counted_turn(monkeypatch):
+    # around(): 20 x 20 cells (free), then the pool's stones (a list of no fixed size:
+    # counted), then for each stone the joined rows of a cell and 20 cells again: a
+    # counted turn may make up to codegen._FREE_LOOPS uncounted ones, so only the
+    # pool's loop is counted (were the turns around it still multiplied, the inner
+    # loops would be counted at every turn: more work for the budget than for the rules)
+    import dis
+    functions = ("function around(): int =\n"
+                 "  sum(count(n for n in right(c) + down(c) for e in cells(g) if occupied(n))\n"
+                 "      for c in cells(g) for d in cells(g) for m in items(pool) if m.seat == 1 and c == d)\n")
+    rules = JOINED.replace("var got:", functions + "var got:")
+    prog = program(monkeypatch, rules + JOINED_GAME.replace("  x = sum(", "  y = around()\n  x = sum("))
+    checks = [i for i in dis.get_instructions(prog.ns["F_around"]) if i.argval == "_out_of_work"]
+    assert len(checks) == 1
+    plain = program(monkeypatch, rules + JOINED_GAME.replace("  x = sum(", "  y = around()\n  x = sum("),
+                    optimize=False)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    assert sum(play_both(prog, plain, 2, seed, 12) for seed in range(2)) > 10
+    turn = "turn {\n  x = around()\n  z = true\n}\nend when z\n"
+    least = least_work(monkeypatch, rules + turn)
+    assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
