@@ -4,7 +4,7 @@ the same count whatever the machine's load: only the games are counted (they run
 the loading of the ruleset.
 
     valgrind --tool=callgrind --callgrind-out-file=/dev/null --collect-atstart=no \\
-        --toggle-collect=_operator_call python3 benchmarks/playouts_ir.py ROOT RULESET PLAYERS GAMES
+        --toggle-collect=_operator_call python3 benchmarks/playouts_ir.py ROOT RULESET PLAYERS GAMES [UNDO_LIMIT]
 
 (with ``MEEPLE_NO_CACHE=1 PYTHONHASHSEED=0`` for the same count run after run, and
 python3 the interpreter itself, not a shell wrapper such as pyenv's). It prints the
@@ -12,6 +12,8 @@ number of moves played: the instructions callgrind collected divided by it are t
 instructions per move. ROOT is the checkout whose code runs (``git archive COMMIT |
 tar -x -C /tmp/old`` for an older one); the playouts are those of
 benchmarks/bench_playouts_cpu.py, an index drawn from ``move_count()`` and applied.
+UNDO_LIMIT, when given, is each game's ``undo_limit`` (0: no history, as the
+scoreboard's playouts; a checkout older than ``Game.undo_limit`` has none to set).
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from pathlib import Path
 
 def main() -> None:
     root, ruleset, players, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    limit = int(sys.argv[5]) if len(sys.argv) > 5 else None
     sys.path.insert(0, root)
     from meeple import interpreter
     path = Path(root) / ruleset
@@ -32,6 +35,8 @@ def main() -> None:
         moves = 0
         for seed in range(n):
             game = program.new_game(players, seed)
+            if limit is not None:
+                game.undo_limit = limit
             while not game.over:
                 game.apply(rnd.randrange(game.move_count()), safe=False)
                 moves += 1
