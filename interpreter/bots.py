@@ -301,8 +301,8 @@ def mover(bot):
 def _random_mover(rng: random.Random):
     """A random bot's ``mover``: ``rng.randrange(game.move_count(seat))`` with the draw
     written in place, as ``random.Random`` draws below n (``_randbelow_with_getrandbits``:
-    bits of n's length until one is below n), so the same moves (tests/test_bots.py
-    checks the draws against randrange's)."""
+    bits of n's length until one is below n), so the same moves
+    (tests/test_move_paths.py checks the draws against randrange's)."""
     bits, randrange = rng.getrandbits, rng.randrange
 
     def move(game, seat: int) -> int:
