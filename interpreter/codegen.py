@@ -755,26 +755,15 @@ class ExprCompiler:
                 where, at = self._joined(cl.iter, inner)
                 joined = where is not None
                 cat = self._relations_joined(where, at) if joined else None
-                fixed = None  # the most turns of this clause's loop, if known
                 if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
                     it = self._s_name(cat, out, cur)
-                    size = None if calls else max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
-                    fixed = size
-                    if size is not None and self.free * size <= _FREE_LOOPS:
-                        self.free *= size  # (as for a relation's row: see _fixed_size)
-                    else:
-                        out.append(f"{cur}R.work -= len({it})")
-                        out.append(f"{cur}if R.work < 0: _out_of_work(R)")
-                        self.free = 1  # (see below)
                 elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
                     parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
                     out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
                     out.append(f"{cur}if R.work < 0: _out_of_work(R)")
                     it = f"{parts[0]} + {parts[1]}"
-                    self.free = 1  # (see below)
                 elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
                     it, joined = self._s_range(cl.iter, inner, out, cur), True
-                    self.free = 1  # (see below)
                 else:
                     it = self._s_iterable(cl.iter, inner, out, cur)
                 if i == 0:
@@ -783,14 +772,19 @@ class ExprCompiler:
                     self.loops.append(loop)
                 inner, var = self._s_bind(inner, cl.var)
                 loop.ids.add(inner.ids[cl.var])
-                size = None if calls else self._fixed_size(cl.iter)
-                if size is None and not calls and not joined:
-                    size = self.bounds.get(it)  # a list a loop over fixed tables made
-                sizes.append(fixed if cat is not None else size)
+                if calls:
+                    size = None
+                elif cat is not None:  # (as a relation's row: see _fixed_size)
+                    size = max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
+                else:
+                    size = self._fixed_size(cl.iter)
+                    if size is None and not joined:
+                        size = self.bounds.get(it)  # a list a loop over fixed tables made
+                sizes.append(size)
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
-                elif not joined:
-                    if not _counted(cl.iter, it):  # the work budget, as _it counts it
+                else:
+                    if cat is not None or not joined and not _counted(cl.iter, it):  # as _it counts it
                         it = self._s_name(it, out, cur)
                         out.append(f"{cur}R.work -= len({it})")
                         out.append(f"{cur}if R.work < 0: _out_of_work(R)")

@@ -478,10 +478,10 @@ class Program:
             # (those that read nothing of the state are known to the fast code from now
             # on, see ExprCompiler._kept_call; the others keep theirs apart)
             self.ns[_kept_table(name, names)] = {}
-        free = {name for name, names in kept.items() if not names}
+        reads_nothing = {name for name, names in kept.items() if not names}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(c.functions) - recursive - counted - set(kept))
-            if gen.spliced or any(codegen.walks_kept(t, free) for t in texts.values()):
+            if gen.spliced or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
