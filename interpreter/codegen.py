@@ -17,6 +17,7 @@ from ..dsl import ast as ir
 from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
 from ..dsl.types import T
+from . import helpers
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -1459,6 +1460,8 @@ class ExprCompiler:
                 return f"_subsets({a0})"
             case "sort":
                 code = type_code(t0.arg) if is_list else "int"
+                if code in _ID_TYPES and self.t.sort_key(code) is helpers.sort_key:
+                    return f"_sort_ids({a0})"
                 name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
                 self.t.ns[name] = self.t.sort_key(code)
                 return f"sorted({a0}, key={name})"
@@ -1482,6 +1485,11 @@ class ExprCompiler:
                 return f"ZONE_OWNER[{a0}]"
         raise AssertionError(f)
 
+
+
+# the types whose values are ids (ints, never bools) or none: sorted by helpers.sort_key,
+# they are in the plain order of ints, none first (helpers._sort_ids)
+_ID_TYPES = ("item", "cell", "zone", "player")
 
 
 # ------------------------------------------------------------ static conditions of cells

@@ -265,6 +265,15 @@ def _cell_of(R, item, cells: frozenset):
     return z if z in cells else None
 
 
+def _sort_ids(xs) -> list:
+    """``sorted(xs, key=sort_key)`` for ids (ints, never bools) and none: the plain
+    order of ints, none first (which plain ``sorted`` cannot compare with an int)."""
+    try:
+        return sorted(xs)
+    except TypeError:
+        return sorted(xs, key=sort_key)
+
+
 def sort_key(v):
     """A total order on rule values, for stable sorted move lists."""
     if v is None:

@@ -1040,3 +1040,19 @@ end when done
     for m in g.legal_moves():
         places = [int(p.split("#")[1]) for p in m.notation.split(" ")[1].split("+")]
         assert places == sorted(places), m.notation   # bottom first, whatever the list said
+
+
+def test_sort_of_ids_puts_none_first_then_the_ids_in_order():
+    # items, cells and players are ids: sorted as plain numbers, none first
+    g = after_setup("""
+  its = sort([top(deck), none, first(items(deck)), top(deck)])
+  ps = sort([players[1], players[0], none])
+  cs = sort(cells(row))
+  plain = sort([top(deck), first(items(deck))])
+""", extra="var its: list of Card = []\nvar ps: list of player = []\n"
+           "var cs: list of row = []\nvar plain: list of Card = []")
+    v = g.state["vars"]
+    assert v["its"] == [None, 0, 11, 11]
+    assert v["ps"] == [None, 0, 1]
+    assert v["plain"] == [0, 11]
+    assert v["cs"] == sorted(v["cs"]) and len(v["cs"]) == 3
