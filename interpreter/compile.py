@@ -21,6 +21,7 @@ from . import codegen
 from . import fused
 from .codegen import CodeTooBig, Env, ExprCompiler, type_code
 from .helpers import BudgetError, RuleError, over_budget
+from .runtime import Game
 
 
 @dataclass
@@ -849,12 +850,10 @@ class Program:
         """Starts a game: setup runs until the first player decision. ``hook(moment, R)``
         is called "after setup", "at turn end" and "at end" (for checking invariants).
         ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``)."""
-        from .runtime import Game
         return Game.new(self, self.n if players is None else players, seed, hook, chance)
 
     def resume(self, state: dict, check: bool = True):
         """A game from a saved plain-data state (checked first unless ``check`` is false)."""
-        from .runtime import Game
         return Game.from_state(self, state, check)
 
 

@@ -1392,6 +1392,14 @@ class Game:
         if players != prog.n:
             raise ValueError(f"this program of {prog.title} is compiled for {prog.n} players, "
                              f"not {players}; use the ruleset's new_game")
+        at_start = FAST_PATHS and hook is None and chance == "seeded"
+        if at_start:
+            start = prog.__dict__.get("_start_state")
+            if start:
+                # (the setup draws nothing: every seed starts the same, but for the generator)
+                state = _copy_state(start)
+                state["rng"] = rng.seed_state(seed)
+                return cls(prog, state)
         nz = len(prog.zones)
         zones = [[] for _ in range(nz)]
         loc = [-1] * len(prog.items)
@@ -1426,6 +1434,8 @@ class Game:
             R.call("setup", {})
         R.hook = hook
         run(R)
+        if at_start and "_start_state" not in prog.__dict__:
+            _keep_start(prog, R, seed)
         return game
 
     @classmethod
@@ -2014,6 +2024,16 @@ def _log_types(prog: Program) -> list:
     return types
 
 
+def _keep_start(prog: Program, R: Runtime, seed: int) -> None:
+    """Keeps a new game's state at its first decision as the start of the program's
+    games (``Game.new``) when the setup (and what ran up to that decision) drew nothing
+    from the generator: a run that draws nothing cannot depend on the seed (the
+    generator is the only thing of the state the seed sets, and nothing else reads it),
+    so every seed reaches the same state but for the generator's. ``False``: it drew."""
+    prog.__dict__["_start_state"] = _copy_state(R.to_state()) \
+        if R.rng == rng.seed_state(seed) and R.chance is None else False
+
+
 def _decisions(prog: Program) -> dict:
     """The decisions of one seat met so far in the program's games, by (type, verb, seat)."""
     made = prog.__dict__.get("_decisions")
@@ -2156,7 +2176,8 @@ def _copy_state(s: dict) -> dict:
     out["revealed"] = list(s["revealed"])
     out["seen"] = list(s["seen"])
     out["log"] = list(s["log"])
-    out["result"] = copy.deepcopy(s["result"])
+    if s["result"] is not None:
+        out["result"] = copy.deepcopy(s["result"])
     if "chance" in s:
         out["chance"] = copy.deepcopy(s["chance"])
     return out
