@@ -796,13 +796,16 @@ class Runtime:
                 for o in options]
 
     def _plain_order(self, type_code: str, options: list, player: int) -> bool:
-        """Whether the options sort as plain numbers do: numbers (no bools) of a type
-        ordered by value, or items the decider sees (in a game that hides nothing: all
-        in zones), ordered by identity."""
+        """Whether the options sort as plain values do: numbers (no bools) of a type
+        ordered by value, bools or strings alone, or items the decider sees (in a game
+        that hides nothing: all in zones), ordered by identity."""
         for o in options:
             if o.__class__ is not int:
                 # (bools sort as plain numbers too: False before True)
                 if type_code == "bool" and all(x.__class__ is bool for x in options):
+                    return self.prog.sort_key(type_code) is helpers_sort_key
+                if type_code == "str" and all(x.__class__ is str for x in options):
+                    # (strings sort as plain strings too: helpers.sort_key is (3, text))
                     return self.prog.sort_key(type_code) is helpers_sort_key
                 return False
         if type_code == "item":

@@ -1056,3 +1056,11 @@ def test_sort_of_ids_puts_none_first_then_the_ids_in_order():
     assert v["ps"] == [None, 0, 1]
     assert v["plain"] == [0, 11]
     assert v["cs"] == sorted(v["cs"]) and len(v["cs"]) == 3
+
+
+def test_text_options_are_in_plain_text_order_each_once():
+    from lockstep import straight
+    rules = 'turn {\n  choose x from ["b", "B", "a", "b", "ab"] as "say"\n  done = true\n}\nend when done\n'
+    with straight():
+        slow = notations(game(rules))
+    assert notations(game(rules)) == slow == ["say B", "say a", "say ab", "say b"]
