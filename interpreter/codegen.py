@@ -1460,8 +1460,14 @@ class ExprCompiler:
                 return f"_subsets({a0})"
             case "sort":
                 code = type_code(t0.arg) if is_list else "int"
-                if code in _ID_TYPES and self.t.sort_key(code) is helpers.sort_key:
-                    return f"_sort_ids({a0})"
+                if self.t.sort_key(code) is helpers.sort_key:
+                    arg = e.args[0]
+                    if arg.node == "Call" and arg.func == "items" and "items" not in self.c.functions:
+                        return f"sorted({a0})"  # (a zone's items: ints, never none)
+                    if code in _ID_TYPES or code == "int":
+                        return f"_sort_ids({a0})"
+                    if code.startswith("list:") and code[5:] in _ID_TYPES + ("int",):
+                        return f"_sort_int_lists({a0})"
                 name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
                 self.t.ns[name] = self.t.sort_key(code)
                 return f"sorted({a0}, key={name})"
@@ -1487,8 +1493,8 @@ class ExprCompiler:
 
 
 
-# the types whose values are ids (ints, never bools) or none: sorted by helpers.sort_key,
-# they are in the plain order of ints, none first (helpers._sort_ids)
+# the types whose values are ids (ints) or none: sorted by helpers.sort_key, they are in
+# the plain order of ints, none first (helpers._sort_ids)
 _ID_TYPES = ("item", "cell", "zone", "player")
 
 

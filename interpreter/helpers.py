@@ -265,13 +265,33 @@ def _cell_of(R, item, cells: frozenset):
     return z if z in cells else None
 
 
+_INT_OR_NONE = frozenset((int, type(None)))
+_INT = frozenset((int,))
+
+
 def _sort_ids(xs) -> list:
-    """``sorted(xs, key=sort_key)`` for ids (ints, never bools) and none: the plain
-    order of ints, none first (which plain ``sorted`` cannot compare with an int)."""
-    try:
-        return sorted(xs)
-    except TypeError:
-        return sorted(xs, key=sort_key)
+    """``sorted(xs, key=sort_key)`` for ids and plain numbers: where they are all ints
+    (no bool, as the rules' types say), their plain order; with none among them (which
+    plain ``sorted`` cannot compare with an int) or anything else, by the key."""
+    if set(map(type, xs)) <= _INT_OR_NONE:
+        try:
+            return sorted(xs)
+        except TypeError:
+            pass
+    return sorted(xs, key=sort_key)
+
+
+def _sort_int_lists(xs) -> list:
+    """``sorted(xs, key=sort_key)`` for lists of ids or numbers: where each is a list of
+    ints alone, by size and then element by element (what the key compares)."""
+    for v in xs:
+        if v.__class__ is not list or not set(map(type, v)) <= _INT:
+            return sorted(xs, key=sort_key)
+    return sorted(xs, key=_size_then_items)
+
+
+def _size_then_items(v: list) -> tuple:
+    return (len(v), v)
 
 
 def sort_key(v):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from . import rng
 from .helpers import BudgetError, RuleError, over_budget
+from .helpers import _size_then_items
 from .helpers import sort_key as helpers_sort_key
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
@@ -981,10 +982,6 @@ def _in_zones(loc: list, items: list) -> bool:
         if loc[i] < 0:
             return False
     return True
-
-
-def _size_then_items(v: list) -> tuple:
-    return (len(v), v)
 
 
 def _distinct(options: list) -> list:

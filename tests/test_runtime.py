@@ -1049,9 +1049,19 @@ def test_sort_of_ids_puts_none_first_then_the_ids_in_order():
   ps = sort([players[1], players[0], none])
   cs = sort(cells(row))
   plain = sort([top(deck), first(items(deck))])
+  pls = sort([[players[1], none], [players[0]], [players[0], players[1]], [none]])
+  ns = sort([[2, 1], [1], [1, 3], [1, 2], [-5, 7, 0]])
+  shuffle deck
+  its2 = sort(items(deck))
 """, extra="var its: list of Card = []\nvar ps: list of player = []\n"
-           "var cs: list of row = []\nvar plain: list of Card = []")
+           "var cs: list of row = []\nvar plain: list of Card = []\n"
+           "var pls: list of list of player = []\nvar ns: list of list of int = []\n"
+           "var its2: list of Card = []")
     v = g.state["vars"]
+    # lists: by size, then element by element (none first)
+    assert v["pls"] == [[None], [0], [0, 1], [1, None]]
+    assert v["ns"] == [[1], [1, 2], [1, 3], [2, 1], [-5, 7, 0]]
+    assert v["its2"] == list(range(12)) and g.state["zones"][0] != list(range(12))
     assert v["its"] == [None, 0, 11, 11]
     assert v["ps"] == [None, 0, 1]
     assert v["plain"] == [0, 11]
