@@ -116,6 +116,7 @@ _SPLICE_DEPTH = 3  # bodies written in place in one another at most
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 # turns of nested loops over boards and relation rows not counted (fast code), around
 # the place compiled or per turn of the nearest counted loop around it
+_FREE_TEXT = 1024  # a join of texts that cannot be longer is not counted (fast code)
 _FREE_LOOPS = 1024
 
 # Whether rules are compiled to the fast code (the default) besides the straightforward
@@ -1193,12 +1194,33 @@ class ExprCompiler:
         if op == "*":
             return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
+            if self.optimize and self.ty(e).tag == "str" and (self._text_bound(e) or _FREE_TEXT + 1) <= _FREE_TEXT:
+                return f"({a} + {b})"  # (short texts: not counted, as small loops are not)
             return f"_cat(R, {a}, {b})"
         if op == "/":
             return self._pure(e, env, f"_div({a}, {b})", since)
         if op == "%":
             return self._pure(e, env, f"_mod({a}, {b})", since)
         return f"({a} {op} {b})"
+
+    def _text_bound(self, e, depth: int = 0) -> int | None:
+        """The most characters a text expression's value can have, where the expression
+        says it whatever the state: a literal, a cell's name, a choice between such, a
+        join of such, a call of a function whose body is such; else None."""
+        match e.node:
+            case "StrLit":
+                return len(e.value)
+            case "Attr" if e.name == "name" and self.ty(e.obj).tag != "item":
+                return max((len(n) for n in self.t.ns["CELL_NAME"] if n is not None), default=0)
+            case "CondExpr":
+                a, b = self._text_bound(e.then, depth), self._text_bound(e.other, depth)
+                return None if a is None or b is None else max(a, b)
+            case "BinOp" if e.op == "+":
+                a, b = self._text_bound(e.left, depth), self._text_bound(e.right, depth)
+                return None if a is None or b is None else a + b
+            case "Call" if e.func in self.c.functions and depth < 8:
+                return self._text_bound(self.c.functions[e.func].body, depth + 1)
+        return None
 
     # ------------------------------------------------------------ comprehensions
     def _loop(self, comp: ir.Comprehension, env: Env) -> tuple[str, str, str]:

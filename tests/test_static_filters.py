@@ -392,3 +392,26 @@ def test_the_loops_inside_a_counted_loop_are_free_again_per_counted_turn(monkeyp
     turn = "turn {\n  x = around()\n  z = true\n}\nend when z\n"
     least = least_work(monkeypatch, rules + turn)
     assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
+
+
+def test_short_texts_are_joined_uncounted_and_texts_that_grow_are_counted(monkeypatch):
+    # label(c): a cell's name, a dash and a letter chosen from literals (at most a few
+    # characters, whatever the state): joined with '+' in the fast code, not counted;
+    # doubled(n): a text that doubles n times (no bound): counted as the straightforward
+    # code counts it, which runs out of work where it does
+    functions = ('function letter(k: int): str = if k == 1 then "A" elif k == 2 then "B" else "CD"\n'
+                 'function label(c: g): str = c.name + "-" + letter(c.col)\n'
+                 'function doubled(t: str, n: int): str = if n == 0 then t else doubled(t + t, n - 1)\n')
+    rules = RULES.replace("var got:", functions + "var got:")
+    turn = ('turn {\n  got = [label(c) for c in cells(g) if c.row == 2] + [doubled("ab", 12)]\n'
+            '  z = true\n}\nend when z\n')
+    fast = program(monkeypatch, rules + turn)
+    assert "_cat" not in fast.ns["F_label"].__code__.co_names
+    assert "_cat" in fast.ns["F_doubled"].__code__.co_names
+    got = outcome(monkeypatch, rules + turn, True)["got"]
+    assert got[:4] == ["r2c1-A", "r2c2-B", "r2c3-CD", "r2c4-CD"]
+    assert got == outcome(monkeypatch, rules + turn, False)["got"] and len(got[-1]) == 2 * 4096
+    # never more than the straightforward code counts
+    least = least_work(monkeypatch, rules + turn)
+    assert least > 8192   # the doubling text alone
+    assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
