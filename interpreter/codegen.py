@@ -9,6 +9,7 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 from __future__ import annotations
 
 import ast
+import copy
 import math
 import re
 from itertools import count
@@ -888,8 +889,10 @@ class ExprCompiler:
 
         def segment(node) -> str:
             return text[node.col_offset:node.end_col_offset].decode()
-        plan, key, bound = [], None, set()  # the static conjuncts: ("if"|"key"|"kept", text)
-        given = None  # the values a kept call is given from before the loop (see _kept_call)
+        plan, key, bound = [], None, set()  # the static conjuncts: ("if"|"key"|"kept"|"given", text)
+        # the values given from before the loop to a kept call (see _kept_call) or read by
+        # the static conjuncts (see _given_conjunct)
+        given = None
         for node in parts:
             names = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
             if _pure_text(node, {var} | bound | names, None):
@@ -901,6 +904,9 @@ class ExprCompiler:
                     and (call := self._kept_call(node, var, bound, segment)) is not None:
                 plan.append(("kept", call[0]))
                 given = call[1]
+            elif key is None and (by := _given_conjunct(node, var, bound | names, len(given or ()))) is not None:
+                plan.append(("given", by[0]))
+                given = (given or []) + by[1]
             else:
                 break
             bound |= names
@@ -1531,6 +1537,7 @@ _STATIC_OPS = (ast.Add, ast.Sub, ast.Not, ast.USub, ast.UAdd, ast.And, ast.Or, a
 # a value bound before a loop, read by the keyed conjunct (see _keyed)
 _BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
 _ONCE = re.compile(r"once_\d+")
+_LAZY = re.compile(r"lazy_\d+")
 # a call of a rule function in generated code (its name)
 _CALLED = re.compile(r"\bF_(\w+)\(R\b")
 # a condition that may have a static conjunct reads one of those tables, or is a constant
@@ -1602,6 +1609,42 @@ def _pure_text(n, names: set[str], before: str | None) -> bool:
                if not isinstance(k, (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)))
 
 
+def _given_conjunct(n, var: str, names: set[str], first: int):
+    """A conjunct that reads the loop's variable ``var`` only through the static tables
+    and pure helpers (see _pure_text), and values that do not depend on it: ones read
+    before the loop (names bound before it, a local, the active player) and what pure
+    helpers compute from them, a value kept lazily for the loop's turns included
+    (``(lazy_N if lazy_N is not _NOT_YET else (lazy_N := VALUE))``: VALUE). (The
+    conjunct's text with those values written ``k_<first>``, ``k_<first + 1>``..., their
+    texts), or None. ``names``: the names bound in the static part, the conjunct's own
+    included (never a value from before the loop). The cells it lets through are the
+    same whenever the values are: the loop walks a table of them by the values."""
+    given: list[str] = []
+
+    class Values(ast.NodeTransformer):
+        def visit(self, node):
+            if isinstance(node, ast.IfExp) and isinstance(node.orelse, ast.NamedExpr) \
+                    and isinstance(node.body, ast.Name) and _LAZY.fullmatch(node.body.id) \
+                    and node.orelse.target.id == node.body.id:
+                node = node.orelse.value  # (computed before the loop instead)
+            if isinstance(node, ast.expr) and not isinstance(node, ast.Constant) \
+                    and not any(isinstance(x, ast.Name) and x.id == var for x in ast.walk(node)) \
+                    and _pure_text(node, names | {var}, var):
+                given.append(ast.unparse(node))
+                return ast.Name(f"k_{first + len(given) - 1}", ast.Load())
+            return self.generic_visit(node)
+    try:
+        node = Values().visit(copy.deepcopy(n))
+    except (AttributeError, TypeError):  # (a shape the transformer does not take)
+        return None
+    if not given or not any(isinstance(x, ast.Name) and x.id == var for x in ast.walk(node)):
+        return None
+    ks = {f"k_{i}" for i in range(first, first + len(given))}
+    if not _pure_text(node, names | ks | {var}, None):
+        return None
+    return ast.unparse(node), given
+
+
 def _keyed(n, var: str, names: set[str]):
     """``static == value`` (or ``value == static``), the static side reading the loop's
     variable ``var``, the value what was bound before the loop: (static, value), or None."""
@@ -1661,11 +1704,13 @@ def _before(pre: str, text: str) -> str:
 
 # what fast code may read of R and still read nothing of the state: the player count,
 # the players and the direction of play (fixed for a program), and R given to helpers
-# that only count the work budget, and to rule functions (checked in turn)
+# that only count the work budget, and to rule functions (checked in turn); the tables
+# of cells by values given (_kept_cells) read static tables and kept values alone
 _FIXED = {"n", "players", "dir"}
 _BUDGET = {"work"}  # the work budget, counted in place by the statement form
 _R = re.compile(r"\bR\b")
-_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\b_out_of_work|\bF_(\w+))\($")
+_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\b_out_of_work|\b_kept_cells"
+                      r"|\bF_(\w+))\($")
 
 
 def state_free(text: str) -> set[str] | None:

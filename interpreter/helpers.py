@@ -66,9 +66,13 @@ def _topn(z: list, n: int) -> list:
 
 def _kept_cells(R, table: dict, given: tuple, make) -> tuple:
     """The cells a loop walks whose condition starts with a call kept by its arguments
-    (codegen's _kept_call): ``table``'s entry for the values ``given``, made by
+    or static facts of the cell compared with values from before the loop (codegen's
+    _kept_call, _given_conjunct): ``table``'s entry for the values ``given``, made by
     ``make(R, *given)`` the first time (kept as long as kept values are)."""
-    cells = table.get(given, _NOT_YET)
+    try:
+        cells = table.get(given, _NOT_YET)
+    except TypeError:  # (a value Python cannot hash: a list)
+        return make(R, *given)
     if cells is _NOT_YET:
         if len(table) >= _KEPT_CELLS_MAX:
             table.clear()
