@@ -1216,7 +1216,8 @@ class ExprCompiler:
         match e.node:
             case "StrLit":
                 return len(e.value)
-            case "Attr" if e.name == "name" and self.ty(e.obj).tag != "item":
+            case "Attr" if e.name == "name" and self.ty(e.obj).tag not in ("item", "list"):
+                # (a cell's name, as _Attr reads it: CELL_NAME)
                 return max((len(n) for n in self.t.ns["CELL_NAME"] if n is not None), default=0)
             case "CondExpr":
                 a, b = self._text_bound(e.then, depth), self._text_bound(e.other, depth)
