@@ -427,6 +427,18 @@ def fighting_choice(game, ref: Referee, rnd: random.Random, notes: list[str]) ->
 
 # ---------------------------------------------------------------- one game
 
+class Position:
+    """The game as it stands, its state read once: ``game.state`` is a new copy at every
+    read, and the referee reads the cells one by one. Anything else is the game's."""
+
+    def __init__(self, game):
+        self._game = game
+        self.state = game.state
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+
 def play_game(variants: tuple, locale: str | None, players: int, seed: int, fighting: bool,
               views_every: int = 4):
     rs = ruleset(variants, locale)
@@ -440,26 +452,27 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int, figh
     before = ref.standing_teams(game)
     while not game.over:
         assert len(notations) < MAX_MOVES, "the game does not end"
+        now = Position(game)   # (until the move is applied)
         notes = check_moves(game)
-        ref.check_options(game, notes)
-        check_conservation(game, ref)
-        if any(f >= 0 for f in game.state["facing"]) or len(notations) % views_every == 0:
-            check_views(game, ref, locale)
+        ref.check_options(now, notes)
+        check_conservation(now, ref)
+        if any(f >= 0 for f in now.state["facing"]) or len(notations) % views_every == 0:
+            check_views(now, ref, locale)
         if len(notations) == fork_at:
             forked = game.program.resume(json.loads(game.to_json()))
         if forked is not None:
             assert [m.notation for m in forked.legal_moves()] == notes
         seat = game.active_player
         if fighting and game.decision.verb not in ("enlist", "deploy", "at", "flag"):
-            choice = fighting_choice(game, ref, rnd, notes)
+            choice = fighting_choice(now, ref, rnd, notes)
         else:
             choice = notes[bots[seat].choose(view(game, seat), game.legal_moves())]
         if game.decision.verb == "action":
-            before = ref.standing_teams(game)
-        check = ref.predict(game, choice)
+            before = ref.standing_teams(now)
+        check = ref.predict(now, choice)
         game.apply(choice)
         if check is not None:
-            check(game)
+            check(Position(game))
         if forked is not None:
             forked.apply(choice)
         notations.append(choice)
