@@ -1125,6 +1125,15 @@ class ProcCompiler:
         opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
         tc = type_code(self.p.type_of(s.options).arg)
         verb, alone = s.verb, s.alone
+        if alone is None and tc == "cell" and self._cells_in_order(s.options):
+            def ins(R, L):
+                options = list(opts(R, L))
+                if not options:
+                    _nothing_to_choose(var)
+                R.ask_in_order(who(R, L), var, options, tc, verb)
+                return nxt
+            self.emit(ins, s.span)
+            return
         if alone is None and not tc.startswith("list:") and self.p.sort_key(tc) is helpers.sort_key:
             # options ordered as plain numbers are (most often) asked for in fewer steps
             def ins(R, L):
@@ -1143,6 +1152,20 @@ class ProcCompiler:
             R.ask(who(R, L), var, options, tc, verb, alone)
             return nxt
         self.emit(ins, s.span)
+
+    def _cells_in_order(self, e) -> bool:
+        """Whether a list of options is some of a board's cells, each once, in increasing
+        order (their plain order): ``[x for x in cells(board) if ...]``, the board's cells
+        in increasing order."""
+        if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var":
+            return False
+        clause = e.clauses[0]
+        it = clause.iter
+        if e.elem.name != clause.var or it.node != "Call" or it.func != "cells" \
+                or "cells" in self.p.checked.functions or len(it.args) != 1:
+            return False
+        board = self.p.ns.get(f"BOARD_{self.p.type_of(it.args[0]).arg}")
+        return isinstance(board, list) and all(a < b for a, b in zip(board, board[1:]))
 
     def _ChooseEach(self, s: ir.ChooseEach):
         opts, seats_of, nxt = self.fn(s.options), self.fn(s.seats), self.here() + 1

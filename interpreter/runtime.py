@@ -768,6 +768,17 @@ class Runtime:
                     return
         self.ask(player, var, options, type_code, verb)
 
+    def ask_in_order(self, player: int, var: str, options: list, type_code: str,
+                     verb: str | None) -> None:
+        """``ask_plain`` for options that compile knows to be distinct cells in increasing
+        order (a board's cells walked in order, each kept or not): the same decision, made
+        at once (the plain order of cells is theirs)."""
+        if FAST_PATHS:
+            self.pending = {"player": player, "var": var, "options": options,
+                            "type": type_code, "verb": verb}
+            return
+        self.ask(player, var, options, type_code, verb)
+
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""
         if FAST_PATHS:

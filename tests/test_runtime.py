@@ -1074,3 +1074,19 @@ def test_text_options_are_in_plain_text_order_each_once():
     with straight():
         slow = notations(game(rules))
     assert notations(game(rules)) == slow == ["say B", "say a", "say ab", "say b"]
+
+
+def test_cells_chosen_from_a_walk_of_the_board_come_in_board_order():
+    from lockstep import straight
+    rules = ('turn {\n  choose c from [c for c in cells(row) if empty(c)] as "put"\n'
+             '  move top(deck) to c\n  n = n + 1\n  done = n == 3\n}\nend when done\n')
+    def played(moves):
+        g = game(rules)
+        for m in moves:
+            g.apply(m)
+        return notations(g)
+    for moves in ([], [1], [1, 0]):
+        with straight():
+            slow = played(moves)
+        assert played(moves) == slow
+    assert notations(game(rules)) == ["put s1", "put s2", "put s3"]
