@@ -21,7 +21,7 @@ from . import codegen
 from . import fused
 from .codegen import CodeTooBig, Env, ExprCompiler, type_code
 from .helpers import BudgetError, RuleError, over_budget
-from .runtime import Game
+from .runtime import Game, Runtime
 
 
 @dataclass
@@ -1125,22 +1125,17 @@ class ProcCompiler:
         opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
         tc = type_code(self.p.type_of(s.options).arg)
         verb, alone = s.verb, s.alone
-        if alone is None and tc == "cell" and self._cells_in_order(s.options):
-            def ins(R, L):
-                options = list(opts(R, L))
-                if not options:
-                    _nothing_to_choose(var)
-                R.ask_in_order(who(R, L), var, options, tc, verb)
-                return nxt
-            self.emit(ins, s.span)
-            return
         if alone is None and not tc.startswith("list:") and self.p.sort_key(tc) is helpers.sort_key:
-            # options ordered as plain numbers are (most often) asked for in fewer steps
+            # options ordered as plain numbers are (most often) asked for in fewer steps; a
+            # board's cells walked in order are in that order already
+            ask = Runtime.ask_in_order if tc == "cell" and self._cells_in_order(s.options) \
+                else Runtime.ask_plain
+
             def ins(R, L):
                 options = list(opts(R, L))
                 if not options:
                     _nothing_to_choose(var)
-                R.ask_plain(who(R, L), var, options, tc, verb)
+                ask(R, who(R, L), var, options, tc, verb)
                 return nxt
             self.emit(ins, s.span)
             return
