@@ -115,9 +115,9 @@ _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls
 _SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
+_FREE_TEXT = 1024  # a join of texts that cannot be longer is not counted (fast code)
 # turns of nested loops over boards and relation rows not counted (fast code), around
 # the place compiled or per turn of the nearest counted loop around it
-_FREE_TEXT = 1024  # a join of texts that cannot be longer is not counted (fast code)
 _FREE_LOOPS = 1024
 
 # Whether rules are compiled to the fast code (the default) besides the straightforward
@@ -1200,7 +1200,8 @@ class ExprCompiler:
         if op == "*":
             return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
-            if self.optimize and self.ty(e).tag == "str" and (self._text_bound(e) or _FREE_TEXT + 1) <= _FREE_TEXT:
+            if self.optimize and self.ty(e).tag == "str" and (bound := self._text_bound(e)) is not None \
+                    and bound <= _FREE_TEXT:
                 return f"({a} + {b})"  # (short texts: not counted, as small loops are not)
             return f"_cat(R, {a}, {b})"
         if op == "/":
@@ -1634,10 +1635,7 @@ def _given_conjunct(n, var: str, names: set[str], first: int):
                 given.append(ast.unparse(node))
                 return ast.Name(f"k_{first + len(given) - 1}", ast.Load())
             return self.generic_visit(node)
-    try:
-        node = Values().visit(copy.deepcopy(n))
-    except (AttributeError, TypeError):  # (a shape the transformer does not take)
-        return None
+    node = Values().visit(copy.deepcopy(n))
     if not given or not any(isinstance(x, ast.Name) and x.id == var for x in ast.walk(node)):
         return None
     ks = {f"k_{i}" for i in range(first, first + len(given))}

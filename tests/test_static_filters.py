@@ -187,24 +187,39 @@ def least_work(monkeypatch, text: str) -> int:
     return low
 
 
+def played_both_ways(monkeypatch, text: str, games: int, moves: int = 40, fast=None) -> int:
+    """Random games of the rules with the fast code (strict: it fails where it fails)
+    and the straightforward code side by side, compared at every step (``fast``: the
+    fast program, already compiled); the moves played in all."""
+    fast = fast or program(monkeypatch, text)
+    plain = program(monkeypatch, text, optimize=False)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    return sum(play_both(fast, plain, 2, seed, moves) for seed in range(games))
+
+
+def same_at_least_work(monkeypatch, text: str) -> int:
+    """The least work budget the straightforward code needs for the turn, after checking
+    that the fast code gives the same outcome with it (it never counts more)."""
+    least = least_work(monkeypatch, text)
+    assert outcome(monkeypatch, text, True, least) == outcome(monkeypatch, text, False, least)
+    return least
+
+
 def test_the_work_budget_counts_the_board_as_before(monkeypatch):
     # the big board (1,600 cells: more than codegen._FREE_LOOPS) is counted at every
     # walk, hoisted or not
     turn = "turn {\n  x = big_row(2) + big_row(3) + count(m for m in items(pool))\n}\nend when x > 0\n"
     prog = program(monkeypatch, RULES + turn)
     assert len(tables(prog, "big_row")) == 1
-    least = least_work(monkeypatch, RULES + turn)
+    least = same_at_least_work(monkeypatch, RULES + turn)
     assert least > 3200
-    enough = outcome(monkeypatch, RULES + turn, True, least)
-    assert enough == outcome(monkeypatch, RULES + turn, False, least) and enough["x"] == 80 + 80
+    assert outcome(monkeypatch, RULES + turn, True, least)["x"] == 80 + 80
     short = outcome(monkeypatch, RULES + turn, True, least - 1)
     assert not isinstance(short, dict) and "'work' budget" in short[0]
 
 
 def test_random_games_play_the_same_with_the_tables(monkeypatch):
-    fast, plain = program(monkeypatch, RULES + GAME), program(monkeypatch, RULES + GAME, optimize=False)
-    monkeypatch.setattr(codegen, "STRICT", True)
-    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(4)) > 20
+    assert played_both_ways(monkeypatch, RULES + GAME, 4) > 20
 
 
 def bundled(monkeypatch, ruleset: str):
@@ -286,9 +301,7 @@ def test_a_call_given_something_of_the_state_is_left_alone(monkeypatch):
 
 
 def test_kept_tables_play_as_the_straightforward_code(monkeypatch):
-    fast, plain = program(monkeypatch, KEPT + KEPT_GAME), program(monkeypatch, KEPT + KEPT_GAME, optimize=False)
-    monkeypatch.setattr(codegen, "STRICT", True)
-    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(3)) > 20
+    assert played_both_ways(monkeypatch, KEPT + KEPT_GAME, 3) > 20
     # a kept call that fails for some cell fails as it did (the fast code then gives way)
     turn = "turn {\n  x = fails(active)\n  z = true\n}\nend when z\n"
     monkeypatch.setattr(codegen, "STRICT", False)
@@ -327,9 +340,7 @@ def test_two_relations_joined_in_a_loop_are_read_from_a_table(monkeypatch):
     assert all(table[c] == right[c] + down[c] for c in prog.ns["BOARD_g"])
     corner = prog.ns["BOARD_g"][0]
     assert names(prog, table[corner]) == ["r1c2", "r2c1"]  # right first, then down
-    fast, plain = prog, program(monkeypatch, JOINED + JOINED_GAME, optimize=False)
-    monkeypatch.setattr(codegen, "STRICT", True)
-    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(3)) > 20
+    assert played_both_ways(monkeypatch, JOINED + JOINED_GAME, 3, fast=prog) > 20
     # a joined list of a few cells is walked as a relation's row is: not counted where
     # the loops around it make few turns (never more than the straightforward code
     # counts: with the least budget it needs, the same outcome); where they would make
@@ -339,9 +350,7 @@ def test_two_relations_joined_in_a_loop_are_read_from_a_table(monkeypatch):
            "      for d in cells(g) for e in cells(g) for f in cells(g))\n")
     turn = "turn {\n  x = sum(near(d) for d in cells(g)) + far(d) + big_row(2)\n  z = true\n}\nend when z\n"
     turn = turn.replace("far(d)", "far(first(cells(g)))")
-    least = least_work(monkeypatch, JOINED + far + turn)
-    assert outcome(monkeypatch, JOINED + far + turn, True, least) \
-        == outcome(monkeypatch, JOINED + far + turn, False, least)
+    same_at_least_work(monkeypatch, JOINED + far + turn)
     prog = program(monkeypatch, JOINED + far + turn)
     assert "_out_of_work" not in prog.ns["F_near"].__code__.co_names
     assert "_out_of_work" in prog.ns["F_far"].__code__.co_names
@@ -360,15 +369,13 @@ def test_a_list_a_filter_made_from_fixed_tables_is_walked_as_they_are(monkeypatc
     rules = JOINED.replace("var got:", functions + "var got:")
     game = JOINED_GAME.replace("  x = sum(near(d) for d in cells(g))",
                                "  x = sum(near(d) for d in cells(g))\n  y = sum(group(d) for d in cells(g)) + pooled()")
-    fast, plain = program(monkeypatch, rules + game), program(monkeypatch, rules + game, optimize=False)
+    fast = program(monkeypatch, rules + game)
     assert "_out_of_work" not in fast.ns["F_group"].__code__.co_names
     assert "_out_of_work" in fast.ns["F_pooled"].__code__.co_names
-    monkeypatch.setattr(codegen, "STRICT", True)
-    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(3)) > 20
+    assert played_both_ways(monkeypatch, rules + game, 3, fast=fast) > 20
     # never more than the straightforward code counts
     turn = "turn {\n  x = sum(group(d) for d in cells(g)) + pooled()\n  z = true\n}\nend when z\n"
-    least = least_work(monkeypatch, rules + turn)
-    assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
+    same_at_least_work(monkeypatch, rules + turn)
 
 
 def test_the_loops_inside_a_counted_loop_are_free_again_per_counted_turn(monkeypatch):
@@ -382,16 +389,13 @@ def test_the_loops_inside_a_counted_loop_are_free_again_per_counted_turn(monkeyp
                  "  sum(count(n for n in right(c) + down(c) for e in cells(g) if occupied(n))\n"
                  "      for c in cells(g) for d in cells(g) for m in items(pool) if m.seat == 1 and c == d)\n")
     rules = JOINED.replace("var got:", functions + "var got:")
-    prog = program(monkeypatch, rules + JOINED_GAME.replace("  x = sum(", "  y = around()\n  x = sum("))
+    game = rules + JOINED_GAME.replace("  x = sum(", "  y = around()\n  x = sum(")
+    prog = program(monkeypatch, game)
     checks = [i for i in dis.get_instructions(prog.ns["F_around"]) if i.argval == "_out_of_work"]
     assert len(checks) == 1
-    plain = program(monkeypatch, rules + JOINED_GAME.replace("  x = sum(", "  y = around()\n  x = sum("),
-                    optimize=False)
-    monkeypatch.setattr(codegen, "STRICT", True)
-    assert sum(play_both(prog, plain, 2, seed, 12) for seed in range(2)) > 10
+    assert played_both_ways(monkeypatch, game, 2, 12, fast=prog) > 10
     turn = "turn {\n  x = around()\n  z = true\n}\nend when z\n"
-    least = least_work(monkeypatch, rules + turn)
-    assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
+    same_at_least_work(monkeypatch, rules + turn)
 
 
 def test_short_texts_are_joined_uncounted_and_texts_that_grow_are_counted(monkeypatch):
@@ -412,9 +416,7 @@ def test_short_texts_are_joined_uncounted_and_texts_that_grow_are_counted(monkey
     assert got[:4] == ["r2c1-A", "r2c2-B", "r2c3-CD", "r2c4-CD"]
     assert got == outcome(monkeypatch, rules + turn, False)["got"] and len(got[-1]) == 2 * 4096
     # never more than the straightforward code counts
-    least = least_work(monkeypatch, rules + turn)
-    assert least > 8192   # the doubling text alone
-    assert outcome(monkeypatch, rules + turn, True, least) == outcome(monkeypatch, rules + turn, False, least)
+    assert same_at_least_work(monkeypatch, rules + turn) > 8192   # the doubling text alone
 
 
 # conditions that compare static facts of the cell with values from before the loop
@@ -447,9 +449,7 @@ def test_static_facts_compared_with_values_given_walk_a_table_by_the_values(monk
     assert names(prog, table[(0, 2)]) == [f"r{r}c{k}" for r in range(1, 5) for k in (1, 2)]
     # a value Python cannot hash (a list) is walked without a table, the same cells
     assert "_kept_cells" in prog.ns["F_rowed"].__code__.co_names
-    fast, plain = prog, program(monkeypatch, GIVEN + GIVEN_GAME, optimize=False)
-    monkeypatch.setattr(codegen, "STRICT", True)
-    assert sum(play_both(fast, plain, 2, seed, 40) for seed in range(3)) > 20
+    assert played_both_ways(monkeypatch, GIVEN + GIVEN_GAME, 3, fast=prog) > 20
     # a division by zero in the static part (over(2)) fails as the straightforward code
     # does; never more work counted than it counts
     monkeypatch.setattr(codegen, "STRICT", False)
@@ -457,5 +457,4 @@ def test_static_facts_compared_with_values_given_walk_a_table_by_the_values(monk
     fast, plain = outcome(monkeypatch, GIVEN + turn, True), outcome(monkeypatch, GIVEN + turn, False)
     assert fast == plain and "division by zero" in plain[0]
     turn = "turn {\n  x = seeds(active) + rowed(1, [2, 3]) + over(4)\n  z = true\n}\nend when z\n"
-    least = least_work(monkeypatch, GIVEN + turn)
-    assert outcome(monkeypatch, GIVEN + turn, True, least) == outcome(monkeypatch, GIVEN + turn, False, least)
+    same_at_least_work(monkeypatch, GIVEN + turn)
