@@ -55,18 +55,24 @@ class Env:
     """How a name in the source maps to Python: a procedure local (``L['x']``), a
     function parameter or comprehension variable (``v_x``), or, inside an inlined
     function body, the Python text of the argument (``subst``). ``ids`` numbers the
-    comprehension variables in scope (a name bound again gets a new number)."""
+    comprehension variables in scope (a name bound again gets a new number). ``ranges``:
+    the least and the most value of an inlined function's integer argument, where known
+    (see ExprCompiler._int_range)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
-                 subst: dict[str, str] | None = None, ids: dict[str, int] | None = None):
+                 subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
+                 ranges: dict[str, tuple[int, int]] | None = None):
         self.params = set(params)
         self.locals = set(locals_)
         self.subst = subst or {}
         self.ids = ids or {}
+        self.ranges = ranges or {}
 
     def bind(self, name: str) -> "Env":
         subst = {k: v for k, v in self.subst.items() if k != name}
-        return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)})
+        ranges = {k: v for k, v in self.ranges.items() if k != name}
+        return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
+                   ranges)
 
     def lookup(self, name: str) -> str | None:
         if name in self.subst:
@@ -109,6 +115,7 @@ _INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
 # variable, a value of the statement form or a procedure's local, bound before the
 # expression (not a value computed once in it: the list's text may bind it)
 _NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
+_BOARD_LIST = re.compile(r"BOARD_\w+")  # a board's cells, as codegen writes cells(board)
 _INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
 
 _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
@@ -1121,7 +1128,10 @@ class ExprCompiler:
         since = len(self.wraps)
         obj, i = self.expr(e.obj, env), self.expr(e.index, env)
         text = f"_index({obj}, {i})"
-        if self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
+        r = self._int_range(e.index, env) if self.optimize and _BOARD_LIST.fullmatch(obj) else None
+        if r is not None and 0 <= r[0] and r[1] < len(self.t.ns[obj]):
+            text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
+        elif self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
             # the fast code: Python's index where it is not negative (past the end, Python
             # fails: the straightforward code runs again and fails as always); the index
             # is a name bound before, so reading it first changes nothing
@@ -1198,17 +1208,91 @@ class ExprCompiler:
         if op == "..":
             return f"_range(R, {a}, {b}, {self.t.budgets.range})"
         if op == "*":
+            if self._within(e, env, self.t.budgets.integer):  # (the fast code: no bound to check)
+                return self._pure(e, env, f"({a} * {b})", since)
             return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
             if self.optimize and self.ty(e).tag == "str" and (bound := self._text_bound(e)) is not None \
                     and bound <= _FREE_TEXT:
                 return f"({a} + {b})"  # (short texts: not counted, as small loops are not)
             return f"_cat(R, {a}, {b})"
-        if op == "/":
-            return self._pure(e, env, f"_div({a}, {b})", since)
-        if op == "%":
-            return self._pure(e, env, f"_mod({a}, {b})", since)
+        if op in ("/", "%"):
+            r = self._int_range(e.right, env) if self.optimize else None
+            if r is not None and not r[0] <= 0 <= r[1]:  # (the fast code: never by 0)
+                return self._pure(e, env, f"({a} {'//' if op == '/' else '%'} {b})", since)
+            return self._pure(e, env, f"{'_div' if op == '/' else '_mod'}({a}, {b})", since)
         return f"({a} {op} {b})"
+
+    def _int_range(self, e, env: Env | None = None, depth: int = 0) -> tuple[int, int] | None:
+        """The least and the most an integer expression's value can be, where the
+        expression says it whatever the state: a literal, a seat or the number of
+        players (the program's), a static coordinate of a board's cell, and what
+        arithmetic, abs, min, max, a choice and a call of a function whose body is such
+        make of them; else None. (A value that is not an integer, such as none where a
+        cell is expected, fails before any arithmetic on it: the straightforward code
+        runs again and fails as always.)"""
+        match e.node:
+            case "IntLit":
+                return e.value, e.value
+            case "UnOp" if e.op == "-":
+                r = self._int_range(e.operand, env, depth)
+                return None if r is None else (-r[1], -r[0])
+            case "CondExpr":
+                a, b = self._int_range(e.then, env, depth), self._int_range(e.other, env, depth)
+                return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+            case "BinOp" if e.op in ("+", "-", "*", "/", "%"):
+                a, b = self._int_range(e.left, env, depth), self._int_range(e.right, env, depth)
+                if a is None or b is None:
+                    return None
+                if e.op == "+":
+                    return a[0] + b[0], a[1] + b[1]
+                if e.op == "-":
+                    return a[0] - b[1], a[1] - b[0]
+                if e.op == "*":
+                    corners = [x * y for x in a for y in b]
+                    return min(corners), max(corners)
+                if b[0] <= 0 <= b[1]:
+                    return None  # (the divisor may be 0)
+                if e.op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
+                    corners = [x // y for x in a for y in b]
+                    return min(corners), max(corners)
+                return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+            case "Attr" if e.name != "name" and self.ty(e.obj).tag == "cell":
+                values = [self.t.ns[f"C_{e.name}"][c] for c in self.t.ns.get(f"BOARD_{self.ty(e.obj).arg}", ())]
+                if values and all(type(v) is int for v in values):
+                    return min(values), max(values)
+            case "Call" if e.func == "seat":
+                return 1, self.t.n
+            case "Call" if e.func == "player_count":
+                return self.t.n, self.t.n
+            case "Call" if e.func == "abs":
+                r = self._int_range(e.args[0], env, depth)
+                if r is not None:
+                    return (0 if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1]))), max(abs(r[0]), abs(r[1]))
+            case "Call" if e.func in ("min", "max") and len(e.args) == 2:
+                a, b = self._int_range(e.args[0], env, depth), self._int_range(e.args[1], env, depth)
+                if a is not None and b is not None:
+                    f = min if e.func == "min" else max
+                    return f(a[0], b[0]), f(a[1], b[1])
+            case "Var" if env is not None:
+                return env.ranges.get(e.name)
+            case "Call" if e.func in self.c.functions and depth < 8:
+                fd = self.c.functions[e.func]
+                return self._int_range(fd.body, Env(ranges=self._arg_ranges(fd, e.args, env, depth)), depth + 1)
+        return None
+
+    def _arg_ranges(self, fd, args, env: Env | None, depth: int = 0) -> dict[str, tuple[int, int]]:
+        """The ranges of a call's integer arguments that are known, by parameter."""
+        if not self.optimize or depth >= 8:
+            return {}
+        out = {p.name: self._int_range(a, env, depth + 1) for p, a in zip(fd.params, args)}
+        return {k: v for k, v in out.items() if v is not None}
+
+    def _within(self, e, env: Env, limit: int) -> bool:
+        """Whether the fast code knows that the integer expression's value is between
+        -limit and limit whatever the state (see _int_range)."""
+        r = self._int_range(e, env) if self.optimize else None
+        return r is not None and -limit <= r[0] and r[1] <= limit
 
     def _text_bound(self, e, depth: int = 0) -> int | None:
         """The most characters a text expression's value can have, where the expression
@@ -1429,7 +1513,7 @@ class ExprCompiler:
             if self._may_expand(f, args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                inner = Env(subst=subst, ids=env.ids)
+                inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env))
                 if self.avail is None:
                     text = f"({self.expr(fd.body, inner)})"
                 else:  # what the body computed when it holds, or not (see _test)
@@ -1534,8 +1618,8 @@ _ID_TYPES = ("item", "cell", "zone", "player")
 # relations and of cell(...) look-ups, made before the fast code; pure helpers
 _STATIC_TABLES = ("C_", "REL_", "RELSET_", "CELLAT_")
 _STATIC_CALLS = {"_mod", "_div", "_mul", "abs", "min", "max", "len"}
-_STATIC_OPS = (ast.Add, ast.Sub, ast.Not, ast.USub, ast.UAdd, ast.And, ast.Or, ast.Eq, ast.NotEq,
-               ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
+_STATIC_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Not, ast.USub, ast.UAdd,
+               ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 # a value bound before a loop, read by the keyed conjunct (see _keyed)
 _BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
 _ONCE = re.compile(r"once_\d+")
