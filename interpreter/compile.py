@@ -1148,19 +1148,20 @@ class ProcCompiler:
             return nxt
         self.emit(ins, s.span)
 
-    def _cells_in_order(self, e) -> bool:
+    def _cells_in_order(self, e, depth: int = 0) -> bool:
         """Whether a list of options is some of a board's cells, each once, in increasing
         order (their plain order): ``[x for x in cells(board) if ...]``, the board's cells
-        in increasing order."""
+        in increasing order, where ``cells(board)`` may also be a call of a rule function
+        whose body is such a list (a part of a list in order is in order)."""
+        if e.node == "Call" and e.func in self.p.checked.functions:
+            return depth < 8 and self._cells_in_order(self.p.checked.functions[e.func].body, depth + 1)
+        if e.node == "Call" and e.func == "cells" and len(e.args) == 1:
+            board = self.p.ns.get(f"BOARD_{self.p.type_of(e.args[0]).arg}")
+            return isinstance(board, list) and all(a < b for a, b in zip(board, board[1:]))
         if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var":
             return False
         clause = e.clauses[0]
-        it = clause.iter
-        if e.elem.name != clause.var or it.node != "Call" or it.func != "cells" \
-                or "cells" in self.p.checked.functions or len(it.args) != 1:
-            return False
-        board = self.p.ns.get(f"BOARD_{self.p.type_of(it.args[0]).arg}")
-        return isinstance(board, list) and all(a < b for a, b in zip(board, board[1:]))
+        return e.elem.name == clause.var and depth < 8 and self._cells_in_order(clause.iter, depth + 1)
 
     def _ChooseEach(self, s: ir.ChooseEach):
         opts, seats_of, nxt = self.fn(s.options), self.fn(s.seats), self.here() + 1
