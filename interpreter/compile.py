@@ -1125,11 +1125,18 @@ class ProcCompiler:
         opts, who, var, nxt = self.fn(s.options), self._chooser(s.chooser), s.var, self.here() + 1
         tc = type_code(self.p.type_of(s.options).arg)
         verb, alone = s.verb, s.alone
-        if alone is None and not tc.startswith("list:") and self.p.sort_key(tc) is helpers.sort_key:
-            # options ordered as plain numbers are (most often) asked for in fewer steps; a
-            # board's cells walked in order are in that order already
-            ask = Runtime.ask_in_order if tc == "cell" and self._cells_in_order(s.options) \
-                else Runtime.ask_plain
+        plain = not tc.startswith("list:") and self.p.sort_key(tc) is helpers.sort_key
+        # a board's cells walked in order are in their plain order already
+        in_order = plain and tc == "cell" and self._cells_in_order(s.options)
+        if alone is not None and in_order:
+            def ins(R, L):
+                Runtime.ask_in_order(R, who(R, L), var, list(opts(R, L)), tc, verb, alone)
+                return nxt
+            self.emit(ins, s.span)
+            return
+        if alone is None and plain:
+            # options ordered as plain numbers are (most often) asked for in fewer steps
+            ask = Runtime.ask_in_order if in_order else Runtime.ask_plain
 
             def ins(R, L):
                 options = list(opts(R, L))

@@ -769,15 +769,19 @@ class Runtime:
         self.ask(player, var, options, type_code, verb)
 
     def ask_in_order(self, player: int, var: str, options: list, type_code: str,
-                     verb: str | None) -> None:
-        """``ask_plain`` for options that compile knows to be distinct cells in increasing
-        order (a board's cells walked in order, each kept or not): the same decision, made
-        at once (the plain order of cells is theirs)."""
+                     verb: str | None, alone: str | None = None) -> None:
+        """``ask`` for options that compile knows to be distinct cells in increasing
+        order (a board's cells walked in order, each kept or not), given as a new list
+        (of at least one option, without ``alone``): the same decision, made at once (the
+        plain order of cells is theirs; none is not a cell)."""
         if FAST_PATHS:
-            self.pending = {"player": player, "var": var, "options": options,
+            self.pending = {"player": player, "var": var,
+                            "options": options if alone is None else [None] + options,
                             "type": type_code, "verb": verb}
+            if alone is not None:
+                self.pending["alone"] = alone
             return
-        self.ask(player, var, options, type_code, verb)
+        self.ask(player, var, options, type_code, verb, alone)
 
     def _ordered(self, player: int, options: list, type_code: str) -> list:
         """A decider's options, sorted (by place for items it may not know) and distinct."""

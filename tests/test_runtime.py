@@ -1093,8 +1093,9 @@ def test_cells_chosen_from_a_walk_of_the_board_come_in_board_order():
 
 
 def test_cells_chosen_from_a_function_that_walks_the_board_are_known_in_board_order(monkeypatch):
-    # [c for c in free() if ...] and free() itself, free() a walk of the board's cells:
-    # asked without checking the options' order (Runtime.ask_in_order), as a walk is
+    # [c for c in free() if ...] and free() itself, free() a walk of the board's cells
+    # (with an option alone, none, or not): asked without checking the options' order
+    # (Runtime.ask_in_order), as a walk is
     from lockstep import straight
     from meeple.interpreter import runtime
     asked = []
@@ -1104,10 +1105,11 @@ def test_cells_chosen_from_a_function_that_walks_the_board_are_known_in_board_or
         asked.append(list(args[2]))
         return plain_ask(R, *args)
     monkeypatch.setattr(runtime.Runtime, "ask_in_order", ask_in_order)
-    for options in ("[c for c in free() if c != cell(row, pos: 2)]", "free()"):
+    for options, alone in (("[c for c in free() if c != cell(row, pos: 2)]", ""), ("free()", ""),
+                           ("free()", ' or "skip"')):
         rules = ("function free(): list of row = [c for c in cells(row) if empty(c)]\n"
-                 f'turn {{\n  choose c from {options} as "put"\n'
-                 "  move top(deck) to c\n  n = n + 1\n  done = n == 2\n}\nend when done\n")
+                 f'turn {{\n  choose c from {options} as "put"{alone}\n'
+                 "  if c != none { move top(deck) to c }\n  n = n + 1\n  done = n == 2\n}\nend when done\n")
         text = PRELUDE.format(order="clockwise") + rules
         src = SourceSet(base=parse(text, FILE), sources={FILE: text})
         prog = compile_sources(src)
@@ -1120,3 +1122,5 @@ def test_cells_chosen_from_a_function_that_walks_the_board_are_known_in_board_or
         slow.apply(notations(slow)[-1])
         assert notations(g) == notations(slow) and g.state == slow.state
         assert asked and all(a == sorted(set(a)) for a in asked)
+        if alone:
+            assert notations(g)[0] == "skip" and g.state["pending"]["alone"] == "skip"
