@@ -97,6 +97,11 @@ _INT = re.compile(r"\(*-?\d+\)*")
 # built-ins whose value is worth computing once (see ExprCompiler._pure)
 _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
 
+# the components found in one evaluation of the statement form, by a rule function's
+# number and arguments (see ExprCompiler.components)
+_MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
+_MEMO_LINE = "mo_ = {}"
+
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
 # a name or a number in parentheses that are not a call's (see ExprCompiler._key)
@@ -199,6 +204,21 @@ class ExprCompiler:
         # the tables of the cells of loops over a board with a static condition, made for
         # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
         self.static_tables: dict[tuple, tuple[str, bool]] = {}
+        # lists whose order does not matter where they are used (see _order_free): the
+        # expression compiled next may be computed in any order (perm_next), the one
+        # being compiled may (perm_here); the functions that find a component
+        # (``connected`` from a parameter: name -> its number, the start's position
+        # among the parameters), whose values found from any cell of it serve for the
+        # others in one evaluation of the statement form (memo_ok: ``mo_``, see lines)
+        self.perm_next = False
+        self.perm_here = False
+        self.memo_ok = False
+        self.components: dict[str, tuple[int, int]] = {}
+        # the names of the last walk written out (its cells, its work), and of each
+        # component function's (see compile.Program._component_source)
+        self.last_closure: tuple[str, str] | None = None
+        self.free_args: dict[tuple, bool] = {}  # see _perm_arg
+        self.closure_work: dict[str, tuple[str, str] | None] = {}
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -266,6 +286,7 @@ class ExprCompiler:
 
     def _start(self, used: set[str] | None) -> None:
         self.avail, self.used, self.found = {}, used, set()
+        self.perm_next = self.perm_here = False
         self.calls_seen = self.binds = self.iters = 0
         self.no_walrus = self.no_first = False
         self.loops = []
@@ -405,6 +426,7 @@ class ExprCompiler:
         if not self.optimize or not self._looped(e):
             return [], self.root(e, env)
         self._start(None)
+        self.memo_ok = bool(self.components)
         try:
             out: list[str] = []
             text = self._s(e, env, out, "")
@@ -416,11 +438,14 @@ class ExprCompiler:
             if table:
                 out, text = table
             out, text = localize(out, text)
+            if any(_MEMO.search(line) for line in out) or _MEMO.search(text):
+                out = [_MEMO_LINE] + out  # (this evaluation's components: see components)
             return ([_TOPS_LINE] + out if table else out), text
         finally:
             self.avail = None
             self.pre, self.temps = {}, 0
             self.bounds = {}
+            self.memo_ok = self.perm_next = False
 
     def _loop_size(self, it: str) -> int | None:
         """How many turns a loop of the statement form over ``it`` makes, where the
@@ -456,7 +481,11 @@ class ExprCompiler:
         root) stays a call computed once; the value of one written in place serves where
         the same call is made again in the turn."""
         since = len(self.wraps)
-        args = [self._s(a, env, out, ind) for a in e.args]
+        perm = self.perm_here
+        args = []
+        for i, a in enumerate(e.args):
+            self._perm(self._perm_arg(e, i))
+            args.append(self._s(a, env, out, ind))
         text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
         key = None
         if self.avail is not None:
@@ -472,6 +501,7 @@ class ExprCompiler:
         inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids)
         self.splicing += 1
         try:
+            self._perm(perm)  # (the body's value is the call's)
             value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
         finally:
             self.splicing -= 1
@@ -503,8 +533,17 @@ class ExprCompiler:
     def _s(self, e, env: Env, out: list[str], ind: str) -> str:
         """Statements (appended to ``out``, indented by ``ind``) computing e, and the
         text of e's value after them."""
+        perm, self.perm_next = self.perm_next, False
         if not self._looped(e):
+            self.perm_next = perm
             return self.expr(e, env)
+        saved, self.perm_here = self.perm_here, perm
+        try:
+            return self._s_node(e, env, out, ind)
+        finally:
+            self.perm_here = saved
+
+    def _s_node(self, e, env: Env, out: list[str], ind: str) -> str:
         node = e.node
         if node == "Aggregate" and e.func in CLOSURES:
             return self._s_closure(e, env, out, ind)
@@ -534,12 +573,14 @@ class ExprCompiler:
             other = self._apart(self._s, e.other, env, out, ind + "    ")
             out.append(f"{ind}    {t} = {other}")
             return t
-        if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH:
+        if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH \
+                and not self._memo_call(e):
             return self._s_call(e, env, out, ind)
         if node == "BinOp" and e.op == "+" and self.ty(e).tag in ("list", "str"):
             return self._s_join(e, env, out, ind)
         looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
         if not looped:  # (a call written in place too deep is a call)
+            self._perm(self.perm_here)
             return self.expr(e, env)
         # the operands up to the last one with a loop are computed first, in order (all
         # the arguments of an inlined function's call, see _called_anyway)
@@ -547,7 +588,8 @@ class ExprCompiler:
         last = len(kids) - 1 if node == "Call" and e.func in self.inline else looped[-1]
         done = []
         try:
-            for k in kids[:last + 1]:
+            for i, k in enumerate(kids[:last + 1]):
+                self._perm(node == "Call" and self._perm_arg(e, i))
                 v = self._s(k, env, out, ind)
                 if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
                     t = self._temp()
@@ -555,6 +597,7 @@ class ExprCompiler:
                     v = t
                 self.pre[id(k)] = v
                 done.append(id(k))
+            self._perm(self.perm_here)
             return self.expr(e, env)
         finally:
             for k in done:
@@ -648,6 +691,7 @@ class ExprCompiler:
                  f"        if {var} not in {seen}:", *("            " + x for x in step),
                  f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
         out.extend(ind + x for x in lines)
+        self.last_closure = (found, work)
         return found
 
     def _s_range(self, e, env: Env, out: list[str], ind: str) -> str:
@@ -677,6 +721,7 @@ class ExprCompiler:
         """The iterable of a loop written out; a zone's items are walked in place (the
         loop changes nothing: no copy of the list is needed)."""
         if e.node == "Call" and e.func == "items" and e.func not in self.c.functions:
+            self._perm(False)
             return f"R.z[{self._s(e.args[0], env, out, ind)}]"
         return self._s(e, env, out, ind)
 
@@ -754,6 +799,7 @@ class ExprCompiler:
         """A comprehension (``kind`` "list") or an aggregate as ``for`` loops; the name
         of its value."""
         free, saved = self.free, self.avail
+        perm = self.perm_here
         loop = _Loop(walrus=True)
         res = self._temp()
         calls = self._calls_loop(comp, spliced=True)
@@ -775,6 +821,9 @@ class ExprCompiler:
                 elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
                     it, joined = self._s_range(cl.iter, inner, out, cur), True
                 else:
+                    # (the elements' order does not matter for a count, or where the list's
+                    # own order does not)
+                    self._perm(kind == "count" or kind == "list" and perm)
                     it = self._s_iterable(cl.iter, inner, out, cur)
                 if i == 0:
                     if self.avail is not None:
@@ -1044,11 +1093,20 @@ class ExprCompiler:
         return size is not None and size > _COMP_MIN
 
     def expr(self, e, env: Env) -> str:
+        perm, self.perm_next = self.perm_next, False
         if self.pre:
             done = self.pre.get(id(e))
             if done is not None:
                 return done
-        return getattr(self, "_" + e.node)(e, env)
+        saved, self.perm_here = self.perm_here, perm
+        try:
+            return getattr(self, "_" + e.node)(e, env)
+        finally:
+            self.perm_here = saved
+
+    def _perm(self, flag: bool) -> None:
+        """The expression compiled next (by expr or _s) may be computed in any order."""
+        self.perm_next = flag
 
     # ------------------------------------------------------------ leaves
     def _IntLit(self, e, env):
@@ -1159,6 +1217,7 @@ class ExprCompiler:
     def _test(self, e, env) -> tuple[str, dict, dict]:
         """A condition's text, and the calls known to have run after it when it holds
         and when it does not (``a and b`` holds: both ran)."""
+        perm, self.perm_next = self.perm_next, False
         if e.node == "BinOp" and e.op in ("and", "or"):
             a, a_yes, a_no = self._test(e.left, env)
             self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
@@ -1174,6 +1233,7 @@ class ExprCompiler:
             a, a_yes, a_no = self._test(e.operand, env)
             return f"(not {a})", a_no, a_yes
         self.tested = None
+        self._perm(perm)
         text = self.expr(e, env)
         tested, self.tested = self.tested, None
         if tested is not None and tested[0] == text:  # an inlined function's body, in place
@@ -1315,7 +1375,7 @@ class ExprCompiler:
         return None
 
     # ------------------------------------------------------------ comprehensions
-    def _loop(self, comp: ir.Comprehension, env: Env) -> tuple[str, str, str]:
+    def _loop(self, comp: ir.Comprehension, env: Env, perm: bool = False) -> tuple[str, str, str]:
         """A comprehension's loops, its element's text and the text computed before the
         loops, if any (see _before): its first iterable when that binds a name (Python
         forbids ':=' in an iterable: ``(it_N := ...), ``), and the names that keep calls
@@ -1331,6 +1391,7 @@ class ExprCompiler:
             calls = self.optimize and self._calls_loop(comp)
             for i, cl in enumerate(comp.clauses):
                 binds = self.binds
+                self._perm(perm)  # (its elements' order does not matter where perm)
                 if i == 0:
                     it = self.expr(cl.iter, inner)  # evaluated once, before the loop
                     if self.avail is not None:
@@ -1411,7 +1472,7 @@ class ExprCompiler:
         return False
 
     def _Comprehension(self, e, env):
-        loops, el, pre, (plain, kept) = self._loop(e, env)
+        loops, el, pre, (plain, kept) = self._loop(e, env, self.perm_here)
         return self._wrapped(_before(pre, f"[{el} {loops}]"), _before(kept, f"[{el} {plain}]"))
 
     def _Aggregate(self, e, env):
@@ -1419,7 +1480,7 @@ class ExprCompiler:
             return self._closure(e, env)
         if e.func == "until":
             return self._until(e, env)
-        loops, el, pre, (plain, kept) = self._loop(e.comp, env)
+        loops, el, pre, (plain, kept) = self._loop(e.comp, env, e.func == "count")
         return self._wrapped(_before(pre, self._aggregate(e.func, el, loops)),
                              _before(kept, self._aggregate(e.func, el, plain)))
 
@@ -1477,7 +1538,10 @@ class ExprCompiler:
         if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
             b = self.expr(e.args[1], env)  # in the order Python evaluates them
             return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
-        args = [self.expr(a, env) for a in e.args]
+        args = []
+        for i, a in enumerate(e.args):
+            self._perm(self._perm_arg(e, i))
+            args.append(self.expr(a, env))
         if f in c.relations and len(c.relations[f].params) > 2:
             key = "(" + "".join(a + ", " for a in args) + ")"
             if len(args) == len(c.relations[f].params):
@@ -1508,12 +1572,17 @@ class ExprCompiler:
         computed once where it is made again (see root)."""
         f = e.func
         since = len(self.wraps)  # the names bound inside this call's text come after
+        perm = self.perm_here
         if f in self.inline:
-            args = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
+            args = []
+            for i, a in enumerate(e.args):
+                self._perm(self._perm_arg(e, i))
+                args.append(self._unbound(self.expr, a, env, walrus=True))
             if self._may_expand(f, args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
                 inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env))
+                self._perm(perm)  # (the body's value is the call's)
                 if self.avail is None:
                     text = f"({self.expr(fd.body, inner)})"
                 else:  # what the body computed when it holds, or not (see _test)
@@ -1523,8 +1592,90 @@ class ExprCompiler:
                     self.tested = (text, yes, no)
                 return self._once(text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
         else:
-            args = [self.expr(a, env) for a in e.args]
+            args = []
+            for i, a in enumerate(e.args):
+                self._perm(self._perm_arg(e, i))
+                args.append(self.expr(a, env))
+        if perm and self._memo_call(e):
+            # a component found from any of its cells, in the order found from that one:
+            # the value is used in any order (see _order_free)
+            return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
         return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
+
+    def _memo_call(self, e) -> bool:
+        """Whether a call in an expression whose order does not matter (perm_here) reads
+        the evaluation's values of components (see components)."""
+        return self.perm_here and self.memo_ok and e.node == "Call" and e.func in self.components
+
+    def _perm_arg(self, e, i: int) -> bool:
+        """Whether the call e's argument i may be computed in any order: a list whose
+        order the call's value does not depend on (its size), or depends on only as far as
+        that value's own order may be any (distinct; a rule function's body, see
+        _order_free)."""
+        f, c = e.func, self.c
+        if not self.components or i >= len(e.args) or self.ty(e.args[i]).tag != "list":
+            return False  # (the order matters only where a component may be found)
+        if f in c.functions:
+            fd = c.functions[f]
+            if i >= len(fd.params):
+                return False
+            key = (f, i, self.perm_here)
+            free = self.free_args.get(key)
+            if free is None:
+                free = self.free_args[key] = self._order_free(fd.body, fd.params[i].name, self.perm_here)
+            return free
+        if f in c.relations or f in c.zones or f in c.vars:
+            return False
+        if f in ("size", "len", "empty", "occupied"):
+            return True
+        return f == "distinct" and self.perm_here
+
+    def _order_free(self, e, x: str, perm: bool, depth: int = 0) -> bool:
+        """Whether the value of ``e`` is the same (``perm``: the same elements, each as
+        many times, in any order) whatever the order of the list named ``x``: where x
+        is read only as the iterable of a comprehension's loops, by size, by distinct,
+        or as such an argument of a rule function. (A comprehension over a list in
+        another order makes the same elements, each as many times, in another order;
+        an error, or the work budget running out, happens in any order, and the fast
+        code then runs the straightforward code again.)"""
+        reads = [n for n in ir.walk(e) if n.node == "Var" and n.name == x]
+        if not reads:
+            return True
+        if depth >= 8 or any(n.node == "ForClause" and n.var == x for n in ir.walk(e)):
+            return False
+        match e.node:
+            case "Var":
+                return perm
+            case "Comprehension":
+                for cl in e.clauses:
+                    if not (cl.iter.node == "Var" and cl.iter.name == x) \
+                            and not self._order_free(cl.iter, x, False, depth + 1):
+                        return False
+                return perm and (e.cond is None or self._order_free(e.cond, x, False, depth + 1)) \
+                    and self._order_free(e.elem, x, False, depth + 1)
+            case "Aggregate" if e.func == "count":
+                return self._order_free(e.comp, x, True, depth + 1)
+            case "Call" if e.func in self.c.functions:
+                fd = self.c.functions[e.func]
+                return all(self._order_free(a, x, False, depth + 1)
+                           or (self._order_free(a, x, True, depth + 1)
+                               and self._order_free(fd.body, p.name, perm, depth + 1))
+                           for p, a in zip(fd.params, e.args))
+            case "Call" if e.func in ("size", "len", "empty", "occupied") and len(e.args) == 1 \
+                    and e.func not in self.c.relations and e.func not in self.c.zones:
+                return self._order_free(e.args[0], x, True, depth + 1)
+            case "Call" if e.func == "distinct" and perm:
+                return self._order_free(e.args[0], x, True, depth + 1)
+            case "BinOp" if e.op != "..":
+                return self._order_free(e.left, x, False, depth + 1) \
+                    and self._order_free(e.right, x, False, depth + 1)
+            case "UnOp":
+                return self._order_free(e.operand, x, False, depth + 1)
+            case "CondExpr":
+                return self._order_free(e.cond, x, False, depth + 1) \
+                    and self._order_free(e.then, x, perm, depth + 1) \
+                    and self._order_free(e.other, x, perm, depth + 1)
+        return False
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)

@@ -482,7 +482,8 @@ class Program:
         reads_nothing = {name for name, names in kept.items() if not names}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(c.functions) - recursive - counted - set(kept))
-            if gen.spliced or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
+            gen.components = self._components(recursive | counted | set(kept))
+            if gen.spliced or gen.components or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
@@ -514,7 +515,57 @@ class Program:
                     f"{_indented(lines, 4)}    return {body}\n")
             else:
                 sources.append(f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n")
+            if name in gen.components:
+                sources.append(self._component_source(gen, name, lines, body))
         return "\n".join(sources)
+
+    def _components(self, excluded: set[str]) -> dict[str, tuple[int, int]]:
+        """The rule functions whose body is ``connected(x for x in REL(p) if COND)``, p a
+        parameter (a cell), the other parameters values Python can hash, COND cheap (no
+        rule function, loop or list joined: the work budget counts the walk alone): the
+        same component is found from any of its cells, so, where the order of its cells
+        does not matter (see ExprCompiler._order_free), one evaluation finds it once (see
+        _component_source). By name: (its number, the position of p)."""
+        out = {}
+        for n, (name, fd) in enumerate(self.checked.functions.items()):
+            body = fd.body
+            if name in excluded or body.node != "Aggregate" or body.func != "connected":
+                continue
+            start = body.comp.clauses[0].iter.args[0] if body.comp.clauses[0].iter.args else None
+            names = [p.name for p in fd.params]
+            if start is None or start.node != "Var" or start.name not in names \
+                    or any(p.type.name == "list" for p in fd.params):
+                continue
+            cond = body.comp.cond
+            if cond is not None and any(
+                    x.node in ("Comprehension", "Aggregate", "Ray")
+                    or (x.node == "Call" and x.func in self.checked.functions)
+                    or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str")))
+                    for x in ir.walk(cond)):
+                continue
+            out[name] = (n, names.index(start.name))
+        return out
+
+    def _component_source(self, gen: ExprCompiler, name: str, lines: list[str], body: str) -> str:
+        """``FC_name(R, mp_, ...)``: the component function's value, kept in the
+        evaluation's table ``mp_`` for every cell of the component (the key: the
+        function's number and its arguments, that cell in place of the start); found
+        there, the work the walk counts is counted again (the walk's own count, the same
+        from any of its cells: the start, then each cell's row of the relation)."""
+        n, at = gen.components[name]
+        params = [f"v_{p.name}" for p in self.checked.functions[name].params]
+        found, work = gen.closure_work.get(name, (None, None))
+        if found != body or not any(line.strip() == f"R.work -= {work}" for line in lines):
+            return f"def FC_{name}(R, mp_{''.join(', ' + p for p in params)}):\n" \
+                   f"    return F_{name}(R{''.join(', ' + p for p in params)})\n"
+        key = "(" + ", ".join([str(n)] + params) + ")"
+        member = "(" + ", ".join([str(n)] + [("x_" if i == at else p) for i, p in enumerate(params)]) + ")"
+        return (f"def FC_{name}(R, mp_{''.join(', ' + p for p in params)}):\n"
+                f"    m_ = mp_.get({key})\n    if m_ is not None:\n"
+                f"        R.work -= m_[1]\n        if R.work < 0: _out_of_work(R)\n        return m_[0]\n"
+                f"{_indented(lines, 4)}"
+                f"    m_ = ({body}, {work})\n    for x_ in {body}:\n        mp_[{member}] = m_\n"
+                f"    return {body}\n")
 
     def _function_bodies(self, gen: ExprCompiler) -> tuple[dict, dict]:
         """Every function's body: its Python text, and for the fast code the statements
@@ -525,7 +576,10 @@ class Program:
             if gen is self.exprc:
                 body = self._gen(f.body, env)
             else:  # the fast code: loops written out as statements
+                gen.last_closure = None
                 steps[name], body = gen.lines(f.body, env)
+                if name in gen.components:  # (its walk's names: see _component_source)
+                    gen.closure_work[name] = gen.last_closure
             if body is not None:
                 bodies[name] = body
         return bodies, steps
