@@ -499,15 +499,40 @@ class ExprCompiler:
         fd = self.c.functions[e.func]
         names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
         inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids)
+        memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
             self._perm(perm)  # (the body's value is the call's)
-            value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
+            if memo is None:
+                value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
+            else:  # the value for this component, computed once (see _memo_key)
+                (key, comp), m, value = memo, self._temp(), self._temp()
+                out.extend([f"{ind}{m} = mo_.get({key})", f"{ind}if {m} is not None and {m}[2] is {comp}:",
+                            f"{ind}    R.work -= {m}[1]", f"{ind}    if R.work < 0: _out_of_work(R)",
+                            f"{ind}    {value} = {m}[0]", f"{ind}else:", f"{ind}    {m} = R.work"])
+                body = self._apart(self._s, fd.body, inner, out, ind + "    ")
+                out.extend([f"{ind}    {value} = {body}", f"{ind}    mo_[{key}] = ({value}, {m} - R.work, {comp})"])
         finally:
             self.splicing -= 1
         if key is not None and len(self.avail) < _AVAIL_MAX:
             self.avail[key] = value
         return value
+
+    def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
+        """A function written in place whose argument is a component found in this
+        evaluation (``FC_name``, see components), the other arguments values Python can
+        hash: its value is the same for the same component (the same list, whichever of
+        its cells found it: see compile.Program._component_source) and the same other
+        arguments, and is computed once (the work it counts counted again). The key in
+        the evaluation's table (``mo_``), and the component's name (its list is kept with
+        the value: an id is not reused while it lives); or None."""
+        if not self.memo_ok:
+            return None
+        comp = next((n for a, n in zip(args, names) if _MEMO.search(a)), None)
+        if comp is None or any(p.type.name == "list" and n != comp for p, n in zip(fd.params, names)):
+            return None
+        key = ", ".join(f"id({n})" if n == comp else n for n in names)
+        return f"({fd.name!r}, {key})", comp
 
     def _keepable(self, key, ids: set[int]) -> bool:
         """Whether a call would be kept for the turns of a loop around (see _lazy)."""

@@ -3,8 +3,9 @@ computed"): a rule function whose body is ``connected(x for x in REL(c) if COND)
 groups) finds the same cells from any cell of the component. Where the order of its
 cells does not matter (its size, its liberties' size, a count over it: see
 codegen.ExprCompiler._order_free), the fast code's evaluation keeps the component for
-all its cells (``FC_name``, a table ``mo_`` per evaluation) and counts the same work
-when it finds it again; where the order matters (a list kept, ``first``, a walk that
+all its cells (``FC_name``, a table ``mo_`` per evaluation), and the value of a function
+written in place that is given it (its liberties), and counts the same work when it
+finds them again; where the order matters (a list kept, ``first``, a walk that
 moves them), the component is found from its own start, as always."""
 from __future__ import annotations
 
@@ -79,6 +80,8 @@ def test_a_component_whose_order_does_not_matter_is_found_once_per_evaluation(mo
     prog = program(monkeypatch, RULES + TURN)
     for f in ("liberty_total", "big_groups"):
         assert "FC_stones" in names_read(prog, f) and "F_stones" not in names_read(prog, f), f
+    # the liberties of a component, written in place, are computed once for it too
+    assert "libs" in prog.ns["F_liberty_total"].__code__.co_consts
 
 
 def test_a_component_whose_order_matters_is_found_from_its_own_start(monkeypatch):
