@@ -521,11 +521,12 @@ class Program:
 
     def _components(self, excluded: set[str]) -> dict[str, tuple[int, int]]:
         """The rule functions whose body is ``connected(x for x in REL(p) if COND)``, p a
-        parameter (a cell), the other parameters values Python can hash, COND cheap (no
-        rule function, loop or list joined: the work budget counts the walk alone): the
-        same component is found from any of its cells, so, where the order of its cells
-        does not matter (see ExprCompiler._order_free), one evaluation finds it once (see
-        _component_source). By name: (its number, the position of p)."""
+        parameter (a cell) that COND does not read, REL a relation both ways (a related
+        to b when b is related to a), the other parameters values Python can hash, COND
+        cheap (no rule function, loop or list joined: the work budget counts the walk
+        alone): the same component is found from any of its cells, so, where the order of
+        its cells does not matter (see ExprCompiler._order_free), one evaluation finds it
+        once (see _component_source). By name: (its number, the position of p)."""
         out = {}
         for n, (name, fd) in enumerate(self.checked.functions.items()):
             body = fd.body
@@ -537,6 +538,9 @@ class Program:
                     or any(p.type.name == "list" for p in fd.params):
                 continue
             cond = body.comp.cond
+            if not self._both_ways(body.comp.clauses[0].iter.func) or cond is not None and any(
+                    x.node == "Var" and x.name == start.name for x in ir.walk(cond)):
+                continue
             if cond is not None and any(
                     x.node in ("Comprehension", "Aggregate", "Ray")
                     or (x.node == "Call" and x.func in self.checked.functions)
@@ -545,6 +549,13 @@ class Program:
                 continue
             out[name] = (n, names.index(start.name))
         return out
+
+    def _both_ways(self, relation: str) -> bool:
+        """Whether a relation of two cells relates b to a wherever it relates a to b."""
+        rows, sets = self.ns.get(f"REL_{relation}"), self.ns.get(f"RELSET_{relation}")
+        if not isinstance(rows, list) or not isinstance(sets, list):
+            return False
+        return all(0 <= b < len(sets) and a in sets[b] for a, row in enumerate(rows) for b in row)
 
     def _component_source(self, gen: ExprCompiler, name: str, lines: list[str], body: str) -> str:
         """``FC_name(R, mp_, ...)``: the component function's value, kept in the

@@ -129,3 +129,23 @@ def test_without_the_fast_code_no_component_is_kept(monkeypatch):
     prog = program(monkeypatch, RULES + TURN, optimize=False)
     assert not any(k.startswith("FC_") for k in prog.ns)
     assert json.dumps(outcome(monkeypatch, RULES + TURN, False))
+
+
+def test_a_walk_that_is_not_the_same_from_each_of_its_cells_is_not_kept(monkeypatch):
+    # a relation one way (to the right: from (1, 3) only columns 3 to 5) and a condition
+    # that reads the start (the rows from the start's down): found from each cell anew
+    rules = RULES + """relation right(a: g, b: g) = a.row == b.row and b.col == a.col + 1
+function ahead(c: g): list of g = connected(v for v in right(c) if occupied(v))
+function below(c: g): list of g = connected(v for v in adj(c) if v.row >= c.row)
+function lengths(): int = sum(size(ahead(c)) * 100 + size(below(c)) for c in cells(g))
+turn {
+  x = lengths()
+}
+end when x > 0
+"""
+    fast, plain = outcome(monkeypatch, rules, True), outcome(monkeypatch, rules, False)
+    # ahead: row 1's cells 5 + 4 + 3 + 2 + 1, (3, 1) 2, (3, 2) 1, (3, 4) 1, (4, 5) 1;
+    # below: from row r, rows r to 4 (every cell), 5 * (20 + 15 + 10 + 5)
+    assert fast == plain and fast["x"] == (15 + 2 + 1 + 1 + 1) * 100 + 5 * 50
+    read = names_read(program(monkeypatch, rules), "lengths")
+    assert "FC_ahead" not in read and "FC_below" not in read
