@@ -218,6 +218,9 @@ class ExprCompiler:
         # component function's (see compile.Program._component_source)
         self.last_closure: tuple[str, str] | None = None
         self.free_args: dict[tuple, bool] = {}  # see _perm_arg
+        # functions of enums and bools read from a table of their values (TAB_name), by
+        # name: the combinations of their arguments (see compile.Program._tabled)
+        self.tabled: dict[str, list[tuple]] = {}
         self.closure_work: dict[str, tuple[str, str] | None] = {}
 
     def plan_inlining(self, recursive: set[str]) -> None:
@@ -1625,6 +1628,8 @@ class ExprCompiler:
             # a component found from any of its cells, in the order found from that one:
             # the value is used in any order (see _order_free)
             return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
+        if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
+            return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
         return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
 
     def _memo_call(self, e) -> bool:
@@ -1977,6 +1982,12 @@ def state_free(text: str) -> set[str] | None:
     the state (see _FIXED); else None."""
     reads = state_reads(text)
     return None if reads is None or reads[1] else reads[0]
+
+
+def reads_r(text: str) -> bool:
+    """Whether generated text reads R (the state, the budgets) or gives it to a
+    function."""
+    return _R.search(text) is not None
 
 
 def state_reads(text: str) -> tuple[set[str], set[str]] | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import sys
 from dataclasses import dataclass, field
 
@@ -462,6 +463,7 @@ class Program:
         try:
             fast = self._function_source(self.fastc, recursive)
             self._run(fast, "<functions>", "exec")
+            self._fill_tables(self.fastc)
         except Exception:  # noqa: BLE001 - the straightforward code serves
             if codegen.STRICT:
                 raise
@@ -483,7 +485,9 @@ class Program:
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(c.functions) - recursive - counted - set(kept))
             gen.components = self._components(recursive | counted | set(kept))
-            if gen.spliced or gen.components or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
+            gen.tabled = self._tabled(texts, recursive | counted)
+            if gen.spliced or gen.components or gen.tabled \
+                    or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
@@ -518,6 +522,44 @@ class Program:
             if name in gen.components:
                 sources.append(self._component_source(gen, name, lines, body))
         return "\n".join(sources)
+
+    def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
+        """The rule functions of enum and bool parameters only (at most _TABLED_MAX
+        combinations), that give no list and whose fast code reads nothing of the state
+        nor calls a rule function (no ``R`` in it): their values are a table made once
+        the functions are compiled (see _fill_tables), read in place of a call (see
+        ExprCompiler.tabled). By name: the combinations of their arguments."""
+        c, out = self.checked, {}
+        for name, fd in c.functions.items():
+            if name in excluded or name not in texts or not fd.params or fd.result.name == "list" \
+                    or codegen.reads_r(texts[name]):
+                continue
+            domains = []
+            for p in fd.params:
+                if p.type.name == "bool":
+                    domains.append((False, True))
+                elif p.type.name in c.enums:
+                    domains.append(tuple(c.enums[p.type.name]))
+                else:
+                    break
+            else:
+                if math.prod(len(d) for d in domains) <= _TABLED_MAX:
+                    out[name] = list(itertools.product(*domains))
+        return out
+
+    def _fill_tables(self, gen: ExprCompiler) -> None:
+        """The tables of the tabled functions (see _tabled), by the arguments (alone
+        when there is one): the fast function's value for each; one that fails (a rule
+        error for that value) is left out, so reading it fails and the straightforward
+        code runs again, and fails as always."""
+        for name, keys in gen.tabled.items():
+            fn, table = self.ns.get(f"F_{name}"), {}
+            for key in keys:
+                try:
+                    table[key[0] if len(key) == 1 else key] = fn(None, *key)
+                except Exception:  # noqa: BLE001 - (the straightforward code says what)
+                    continue
+            self.ns[f"TAB_{name}"] = table
 
     def _components(self, excluded: set[str]) -> dict[str, tuple[int, int]]:
         """The rule functions whose body is ``connected(x for x in REL(p) if COND)``, p a
@@ -925,6 +967,7 @@ class Program:
 _UNSET = object()
 _CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
+_TABLED_MAX = 256  # combinations of arguments of a function whose values are a table, at most
 
 
 def _kept_table(name: str, names: list[str]) -> str:
