@@ -531,7 +531,8 @@ class ExprCompiler:
         the value: an id is not reused while it lives); or None."""
         if not self.memo_ok:
             return None
-        comp = next((n for a, n in zip(args, names) if _MEMO.search(a)), None)
+        comp = next((n for p, a, n in zip(fd.params, args, names)
+                     if p.type.name == "list" and _MEMO.search(a)), None)
         if comp is None or any(p.type.name == "list" and n != comp for p, n in zip(fd.params, names)):
             return None
         key = ", ".join(f"id({n})" if n == comp else n for n in names)
@@ -1345,6 +1346,11 @@ class ExprCompiler:
                     corners = [x // y for x in a for y in b]
                     return min(corners), max(corners)
                 return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+            case "Call" if e.func in self.c.functions:  # (a rule function's name comes first)
+                if depth >= 8:
+                    return None
+                fd = self.c.functions[e.func]
+                return self._int_range(fd.body, Env(ranges=self._arg_ranges(fd, e.args, env, depth)), depth + 1)
             case "Attr" if e.name != "name" and self.ty(e.obj).tag == "cell":
                 values = [self.t.ns[f"C_{e.name}"][c] for c in self.t.ns.get(f"BOARD_{self.ty(e.obj).arg}", ())]
                 if values and all(type(v) is int for v in values):
@@ -1364,9 +1370,6 @@ class ExprCompiler:
                     return f(a[0], b[0]), f(a[1], b[1])
             case "Var" if env is not None:
                 return env.ranges.get(e.name)
-            case "Call" if e.func in self.c.functions and depth < 8:
-                fd = self.c.functions[e.func]
-                return self._int_range(fd.body, Env(ranges=self._arg_ranges(fd, e.args, env, depth)), depth + 1)
         return None
 
     def _arg_ranges(self, fd, args, env: Env | None, depth: int = 0) -> dict[str, tuple[int, int]]:
