@@ -95,25 +95,13 @@ def test_a_component_whose_order_matters_is_found_from_its_own_start(monkeypatch
     assert {"FC_stones", "F_stones"} <= names_read(prog, "probe")  # (the list: the plain call)
 
 
-def least_fast_work(monkeypatch, text: str) -> int:
-    """The smallest work budget with which the fast code plays the turn."""
-    low, high = 1, 1 << 16
-    while low < high:
-        mid = (low + high) // 2
-        if isinstance(outcome(monkeypatch, text, True, mid), dict):
-            high = mid
-        else:
-            low = mid + 1
-    return low
-
-
 def test_a_component_found_again_counts_the_same_work(monkeypatch):
     # the fast code needs as much work with the components kept as without (it never
     # needs more than the straightforward code)
-    kept = least_fast_work(monkeypatch, RULES + TURN)
+    kept = least_work(monkeypatch, RULES + TURN, optimize=True)
     monkeypatch.setattr(codegen.ExprCompiler, "_memo_call", lambda self, e: False)
     assert "FC_stones" not in names_read(program(monkeypatch, RULES + TURN), "liberty_total")
-    assert least_fast_work(monkeypatch, RULES + TURN) == kept <= least_work(monkeypatch, RULES + TURN)
+    assert least_work(monkeypatch, RULES + TURN, optimize=True) == kept <= least_work(monkeypatch, RULES + TURN)
 
 
 def test_random_games_with_captures_play_the_same(monkeypatch):

@@ -174,13 +174,14 @@ def test_a_condition_that_reads_the_state_first_is_left_alone(monkeypatch):
     assert len(tables(prog, "same_row")) == 1
 
 
-def least_work(monkeypatch, text: str) -> int:
-    """The smallest work budget with which the straightforward code plays the turn."""
+def least_work(monkeypatch, text: str, optimize: bool = False) -> int:
+    """The smallest work budget with which the straightforward code (``optimize``: the
+    fast code) plays the turn."""
     low, high = 1, 1 << 16
-    assert isinstance(outcome(monkeypatch, text, False, high), dict)
+    assert isinstance(outcome(monkeypatch, text, optimize, high), dict)
     while low < high:
         mid = (low + high) // 2
-        if isinstance(outcome(monkeypatch, text, False, mid), dict):
+        if isinstance(outcome(monkeypatch, text, optimize, mid), dict):
             high = mid
         else:
             low = mid + 1
