@@ -2061,10 +2061,18 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     local names bound once before (``z_ = R.z``), and, where it gives R to no function,
     the work budget counted in a local (``wk_``) written back to ``R.work`` after the
     statements (nothing reads it before; after a failure, the straightforward code runs
-    from the budget as it was, see compile.Program._lambda). The same operations, in the
-    same order."""
+    from the budget as it was, see compile.Program._lambda). An item's or a seat's
+    variable read so (``R.iv['role']``, the variable's table by item) is read once into
+    a local name too (``ivk_role``). The same operations, in the same order (a table is
+    read once instead of at each use)."""
     lines = out + [text]
     looped = _in_loops(out) + [False]
+    pre_keyed = []
+    keyed = _keyed_locals(lines, looped)
+    if keyed:  # (first: what is left of R.iv and R.pv is counted below)
+        lines = [_keyed_sub(line, keyed) if "R." in line else line for line in lines]
+        pre_keyed = [f"{name} = {read}" for read, name in keyed.items()]
+        out, text = lines[:-1], lines[-1]
     code: dict[int, list[str]] = {}  # the lines that read R: code at even places, strings at odd
     counts: dict[str, int] = {}
     for i, line in enumerate(lines):
@@ -2079,7 +2087,7 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     # (one count and its test outside loops: a local name would not pay)
     work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
     if not local and not work:
-        return out, text
+        return pre_keyed + out, text
 
     def table(m) -> str:
         return m.group(1) + "_" if m.group(1) in local else m.group(0)
@@ -2092,7 +2100,36 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
         return "".join(parts)
     new = [sub(code[i]) if i in code else line for i, line in enumerate(lines)]
     pre = [f"{t}_ = R.{t}" for t in _LOCAL_TABLES if t in local] + (["wk_ = R.work"] if work else [])
-    return pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+    return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+
+
+# a variable's table read by its name: of an item's variable, of a seat's (see localize)
+_KEYED = re.compile(r"\bR\.(iv|pv)\['(\w+)'\]")
+
+
+def _keyed_matches(line: str) -> list:
+    """The reads of _KEYED in a line of generated code, out of its string literals."""
+    spans = [m.span() for m in _STRING.finditer(line)] if "'" in line or '"' in line else []
+    return [m for m in _KEYED.finditer(line) if not any(a <= m.start() < b for a, b in spans)]
+
+
+def _keyed_locals(lines: list[str], looped: list[bool]) -> dict[str, str]:
+    """The variables' tables read in loops or more than once: read -> local name."""
+    counts: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        if "R." in line:
+            for m in _keyed_matches(line):
+                counts[m.group(0)] = counts.get(m.group(0), 0) + (2 if looped[i] or " for " in line else 1)
+    return {read: "{}k_{}".format(*_KEYED.fullmatch(read).groups()) for read, c in counts.items() if c >= 2}
+
+
+def _keyed_sub(line: str, keyed: dict[str, str]) -> str:
+    """The line with those reads (out of its strings) replaced by their local names."""
+    for m in reversed(_keyed_matches(line)):
+        name = keyed.get(m.group(0))
+        if name is not None:
+            line = line[:m.start()] + name + line[m.end():]
+    return line
 
 
 def _gives_r(line: str) -> bool:

@@ -211,3 +211,34 @@ def test_a_small_function_called_with_a_loop_is_written_in_place_after_its_argum
     assert "F_some" not in names and "F_doubled" in names
     short, _ = run(monkeypatch, turn, optimize=True, work=least - 1, strict=True)
     assert not fits(short) and "'work' budget" in short[0]
+
+
+KEYED = """ruleset keyed
+players 2..2
+kind Chip { var worth: int = 1 }
+zone pot: Chip public
+deck chips into pot { 4 of Chip() }
+var x: int = 0
+var gold: int per player = 0
+function total(): int = sum(c.worth for c in items(pot)) * 100 + sum(gold(p) for p in players)
+function once(): int = top(pot).worth + count(c for c in items(pot))
+"""
+
+
+def test_an_item_or_seat_variable_read_in_a_loop_is_read_through_a_local(monkeypatch):
+    # worth's table by item and gold's by seat, read at each turn of the loops: read once
+    # into ivk_worth and pvk_gold; a read made once stays as it is
+    turn = ("turn {\n  for c in items(pot) { c.worth = c.worth + 1 }\n  gold(active) = 7\n"
+            "  x = total() + once() * 10000\n}\nend when x > 0\n")
+    out = []
+    for optimize in (True, False):
+        monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+        monkeypatch.setattr(codegen, "STRICT", optimize)
+        src = SourceSet(base=parse(KEYED + turn, "keyed.meeple"), sources={"keyed.meeple": KEYED + turn})
+        prog = compile_sources(src).for_players(2)
+        out.append((prog.new_game(2, seed=1).state["vars"], prog))
+    monkeypatch.setattr(codegen, "STRICT", False)
+    (fast, prog), (plain, _) = out
+    assert fast == plain and fast["x"] == (2 + 4) * 10000 + 8 * 100 + 7
+    assert {"ivk_worth", "pvk_gold"} <= names_of(prog, "total")
+    assert "ivk_worth" not in names_of(prog, "once")
