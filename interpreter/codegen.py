@@ -2061,10 +2061,11 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     local names bound once before (``z_ = R.z``), and, where it gives R to no function,
     the work budget counted in a local (``wk_``) written back to ``R.work`` after the
     statements (nothing reads it before; after a failure, the straightforward code runs
-    from the budget as it was, see compile.Program._lambda). An item's or a seat's
-    variable read so (``R.iv['role']``, the variable's table by item) is read once into
-    a local name too (``ivk_role``). The same operations, in the same order (a table is
-    read once instead of at each use)."""
+    from the budget as it was, see compile.Program._lambda). A variable read so, the
+    table of an item's or a seat's variable (``R.iv['role']``) or a global variable's
+    value (``R.g['ko']``), is read once into a local name too (``ivk_role``, ``gk_ko``).
+    The same operations, in the same order (what is read once instead of at each use
+    cannot change while an expression runs)."""
     lines = out + [text]
     looped = _in_loops(out) + [False]
     pre_keyed = []
@@ -2103,8 +2104,9 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
 
 
-# a variable's table read by its name: of an item's variable, of a seat's (see localize)
-_KEYED = re.compile(r"\bR\.(iv|pv)\['(\w+)'\]")
+# a variable read by its name: the table of an item's variable, of a seat's, or a global
+# variable's value (see localize)
+_KEYED = re.compile(r"\bR\.(iv|pv|g)\['(\w+)'\]")
 
 
 def _keyed_matches(line: str) -> list:

@@ -220,14 +220,15 @@ zone pot: Chip public
 deck chips into pot { 4 of Chip() }
 var x: int = 0
 var gold: int per player = 0
-function total(): int = sum(c.worth for c in items(pot)) * 100 + sum(gold(p) for p in players)
+var bonus: int = 3
+function total(): int = sum(c.worth + bonus for c in items(pot)) * 100 + sum(gold(p) for p in players)
 function once(): int = top(pot).worth + count(c for c in items(pot))
 """
 
 
-def test_an_item_or_seat_variable_read_in_a_loop_is_read_through_a_local(monkeypatch):
-    # worth's table by item and gold's by seat, read at each turn of the loops: read once
-    # into ivk_worth and pvk_gold; a read made once stays as it is
+def test_a_variable_read_in_a_loop_is_read_through_a_local(monkeypatch):
+    # worth's table by item, gold's by seat and bonus, read at each turn of the loops:
+    # read once into ivk_worth, pvk_gold and gk_bonus; a read made once stays as it is
     turn = ("turn {\n  for c in items(pot) { c.worth = c.worth + 1 }\n  gold(active) = 7\n"
             "  x = total() + once() * 10000\n}\nend when x > 0\n")
     out = []
@@ -239,6 +240,6 @@ def test_an_item_or_seat_variable_read_in_a_loop_is_read_through_a_local(monkeyp
         out.append((prog.new_game(2, seed=1).state["vars"], prog))
     monkeypatch.setattr(codegen, "STRICT", False)
     (fast, prog), (plain, _) = out
-    assert fast == plain and fast["x"] == (2 + 4) * 10000 + 8 * 100 + 7
-    assert {"ivk_worth", "pvk_gold"} <= names_of(prog, "total")
+    assert fast == plain and fast["x"] == (2 + 4) * 10000 + (8 + 4 * 3) * 100 + 7
+    assert {"ivk_worth", "pvk_gold", "gk_bonus"} <= names_of(prog, "total")
     assert "ivk_worth" not in names_of(prog, "once")
