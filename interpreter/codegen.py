@@ -2062,8 +2062,9 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     the work budget counted in a local (``wk_``) written back to ``R.work`` after the
     statements (nothing reads it before; after a failure, the straightforward code runs
     from the budget as it was, see compile.Program._lambda). A variable read so, the
-    table of an item's or a seat's variable (``R.iv['role']``) or a global variable's
-    value (``R.g['ko']``), is read once into a local name too (``ivk_role``, ``gk_ko``).
+    table of an item's or a seat's variable (``R.iv['role']``), a global variable's
+    value (``R.g['ko']``) or a procedure's local (``L['me']``), is read once into a local
+    name too (``ivk_role``, ``gk_ko``, ``lk_me``).
     The same operations, in the same order (what is read once instead of at each use
     cannot change while an expression runs)."""
     lines = out + [text]
@@ -2071,7 +2072,7 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     pre_keyed = []
     keyed = _keyed_locals(lines, looped)
     if keyed:  # (first: what is left of R.iv and R.pv is counted below)
-        lines = [_keyed_sub(line, keyed) if "R." in line else line for line in lines]
+        lines = [_keyed_sub(line, keyed) if "R." in line or "L[" in line else line for line in lines]
         pre_keyed = [f"{name} = {read}" for read, name in keyed.items()]
         out, text = lines[:-1], lines[-1]
     code: dict[int, list[str]] = {}  # the lines that read R: code at even places, strings at odd
@@ -2104,9 +2105,9 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
 
 
-# a variable read by its name: the table of an item's variable, of a seat's, or a global
-# variable's value (see localize)
-_KEYED = re.compile(r"\bR\.(iv|pv|g)\['(\w+)'\]")
+# a variable read by its name: the table of an item's variable, of a seat's, a global
+# variable's value or a procedure's local (see localize)
+_KEYED = re.compile(r"\b(?:R\.(iv|pv|g)|(L))\['(\w+)'\]")
 
 
 def _keyed_matches(line: str) -> list:
@@ -2119,10 +2120,15 @@ def _keyed_locals(lines: list[str], looped: list[bool]) -> dict[str, str]:
     """The variables' tables read in loops or more than once: read -> local name."""
     counts: dict[str, int] = {}
     for i, line in enumerate(lines):
-        if "R." in line:
+        if "R." in line or "L[" in line:
             for m in _keyed_matches(line):
                 counts[m.group(0)] = counts.get(m.group(0), 0) + (2 if looped[i] or " for " in line else 1)
-    return {read: "{}k_{}".format(*_KEYED.fullmatch(read).groups()) for read, c in counts.items() if c >= 2}
+    out = {}
+    for read, c in counts.items():
+        if c >= 2:
+            table, local, name = _KEYED.fullmatch(read).groups()
+            out[read] = f"{table or 'l'}k_{name}"
+    return out
 
 
 def _keyed_sub(line: str, keyed: dict[str, str]) -> str:

@@ -227,10 +227,12 @@ function once(): int = top(pot).worth + count(c for c in items(pot))
 
 
 def test_a_variable_read_in_a_loop_is_read_through_a_local(monkeypatch):
-    # worth's table by item, gold's by seat and bonus, read at each turn of the loops:
-    # read once into ivk_worth, pvk_gold and gk_bonus; a read made once stays as it is
-    turn = ("turn {\n  for c in items(pot) { c.worth = c.worth + 1 }\n  gold(active) = 7\n"
-            "  x = total() + once() * 10000\n}\nend when x > 0\n")
+    # worth's table by item, gold's by seat, bonus and the turn's local k, read at each
+    # turn of the loops: read once into ivk_worth, pvk_gold, gk_bonus and lk_k; a read
+    # made once stays as it is
+    turn = ("turn {\n  for c in items(pot) { c.worth = c.worth + 1 }\n  gold(active) = 7\n  let k = 1\n"
+            "  x = total() + once() * 10000 + count(c for c in items(pot) if c.worth > k and k < 5)"
+            " * 1000000\n}\nend when x > 0\n")
     out = []
     for optimize in (True, False):
         monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
@@ -240,6 +242,9 @@ def test_a_variable_read_in_a_loop_is_read_through_a_local(monkeypatch):
         out.append((prog.new_game(2, seed=1).state["vars"], prog))
     monkeypatch.setattr(codegen, "STRICT", False)
     (fast, prog), (plain, _) = out
-    assert fast == plain and fast["x"] == (2 + 4) * 10000 + (8 + 4 * 3) * 100 + 7
+    assert fast == plain and fast["x"] == 4 * 1000000 + (2 + 4) * 10000 + (8 + 4 * 3) * 100 + 7
     assert {"ivk_worth", "pvk_gold", "gk_bonus"} <= names_of(prog, "total")
+    # a local of the turn (k), read at each turn of the loop of the turn's expression
+    fasts = [prog.ns[n].__code__.co_varnames for n in prog.ns if n.startswith("FAST_")]
+    assert any("lk_k" in names for names in fasts)
     assert "ivk_worth" not in names_of(prog, "once")
