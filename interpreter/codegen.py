@@ -97,6 +97,8 @@ _INT = re.compile(r"\(*-?\d+\)*")
 # built-ins whose value is worth computing once (see ExprCompiler._pure)
 _PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
 
+# built-ins whose value of a list does not depend on its order (see ExprCompiler._perm_arg)
+_BY_SIZE = ("size", "len", "empty", "occupied")
 # the components found in one evaluation of the statement form, by a rule function's
 # number and arguments (see ExprCompiler.components)
 _MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
@@ -217,11 +219,11 @@ class ExprCompiler:
         # the names of the last walk written out (its cells, its work), and of each
         # component function's (see compile.Program._component_source)
         self.last_closure: tuple[str, str] | None = None
+        self.closure_work: dict[str, tuple[str, str] | None] = {}
         self.free_args: dict[tuple, bool] = {}  # see _perm_arg
         # functions of enums and bools read from a table of their values (TAB_name), by
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
-        self.closure_work: dict[str, tuple[str, str] | None] = {}
 
     def plan_inlining(self, recursive: set[str]) -> None:
         """Small non-recursive functions whose parameters are each used at most once
@@ -1659,9 +1661,7 @@ class ExprCompiler:
             return free
         if f in c.relations or f in c.zones or f in c.vars:
             return False
-        if f in ("size", "len", "empty", "occupied"):
-            return True
-        return f == "distinct" and self.perm_here
+        return f in _BY_SIZE or f == "distinct" and self.perm_here
 
     def _order_free(self, e, x: str, perm: bool, depth: int = 0) -> bool:
         """Whether the value of ``e`` is the same (``perm``: the same elements, each as
@@ -1671,8 +1671,7 @@ class ExprCompiler:
         another order makes the same elements, each as many times, in another order;
         an error, or the work budget running out, happens in any order, and the fast
         code then runs the straightforward code again.)"""
-        reads = [n for n in ir.walk(e) if n.node == "Var" and n.name == x]
-        if not reads:
+        if not any(n.node == "Var" and n.name == x for n in ir.walk(e)):
             return True
         if depth >= 8 or any(n.node == "ForClause" and n.var == x for n in ir.walk(e)):
             return False
@@ -1694,7 +1693,7 @@ class ExprCompiler:
                            or (self._order_free(a, x, True, depth + 1)
                                and self._order_free(fd.body, p.name, perm, depth + 1))
                            for p, a in zip(fd.params, e.args))
-            case "Call" if e.func in ("size", "len", "empty", "occupied") and len(e.args) == 1 \
+            case "Call" if e.func in _BY_SIZE and len(e.args) == 1 \
                     and e.func not in self.c.relations and e.func not in self.c.zones:
                 return self._order_free(e.args[0], x, True, depth + 1)
             case "Call" if e.func == "distinct" and perm:
@@ -2062,16 +2061,16 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     the work budget counted in a local (``wk_``) written back to ``R.work`` after the
     statements (nothing reads it before; after a failure, the straightforward code runs
     from the budget as it was, see compile.Program._lambda). A variable read so, the
-    table of an item's or a seat's variable (``R.iv['role']``), a global variable's
-    value (``R.g['ko']``) or a procedure's local (``L['me']``), is read once into a local
-    name too (``ivk_role``, ``gk_ko``, ``lk_me``).
+    table of an item's or a seat's variable (``R.iv['x']``), a global variable's value
+    (``R.g['x']``) or a procedure's local (``L['x']``), is read once into a local name
+    too (``ivk_x``, ``gk_x``, ``lk_x``).
     The same operations, in the same order (what is read once instead of at each use
     cannot change while an expression runs)."""
     lines = out + [text]
     looped = _in_loops(out) + [False]
     pre_keyed = []
     keyed = _keyed_locals(lines, looped)
-    if keyed:  # (first: what is left of R.iv and R.pv is counted below)
+    if keyed:  # (first: what is left of R.iv, R.pv and R.g is counted below)
         lines = [_keyed_sub(line, keyed) if "R." in line or "L[" in line else line for line in lines]
         pre_keyed = [f"{name} = {read}" for read, name in keyed.items()]
         out, text = lines[:-1], lines[-1]
@@ -2117,7 +2116,7 @@ def _keyed_matches(line: str) -> list:
 
 
 def _keyed_locals(lines: list[str], looped: list[bool]) -> dict[str, str]:
-    """The variables' tables read in loops or more than once: read -> local name."""
+    """The variables (see _KEYED) read in loops or more than once: read -> local name."""
     counts: dict[str, int] = {}
     for i, line in enumerate(lines):
         if "R." in line or "L[" in line:

@@ -581,10 +581,8 @@ class Program:
                 continue
             cond = body.comp.cond
             if not self._both_ways(body.comp.clauses[0].iter.func) or cond is not None and any(
-                    x.node == "Var" and x.name == start.name for x in ir.walk(cond)):
-                continue
-            if cond is not None and any(
-                    x.node in ("Comprehension", "Aggregate", "Ray")
+                    (x.node == "Var" and x.name == start.name)
+                    or x.node in ("Comprehension", "Aggregate", "Ray")
                     or (x.node == "Call" and x.func in self.checked.functions)
                     or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str")))
                     for x in ir.walk(cond)):
