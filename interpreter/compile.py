@@ -4,6 +4,7 @@ and resume from plain data: the procedure name, an instruction index and its loc
 """
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 import math
@@ -888,17 +889,21 @@ class Program:
         return self.ns if ns is None else ns
 
     native_build_seconds = 0.0   # natively: how long its module took to build (0.0: from the cache)
+    kernel_build_seconds = 0.0   # with a kernel: how long it took to build (0.0: from the cache)
 
     @property
     def native(self) -> bool:
-        """Whether this program runs its rules on native code (``Ruleset.use_native``)."""
-        return getattr(self._native, "module", None) is not None
+        """Whether this program runs its rules on native code (``Ruleset.use_native``):
+        played by a kernel, or with its rule code compiled by Cython."""
+        return self.kernel or getattr(self._native, "module", None) is not None
 
     @property
     def native_fallbacks(self) -> int:
-        """How many times the native code failed (a rule error, a budget) and the
-        Python code of the expression ran instead (0 for a Python program)."""
-        return getattr(self._native, "fallbacks", 0)
+        """How many times the native code failed (a rule error, a budget) and Python
+        ran instead: the expression's Python code, or (with a kernel) the moves the
+        kernel could not decide; 0 for a Python program."""
+        k = self.__dict__.get("_kernel")
+        return k.fallbacks if k is not None else getattr(self._native, "fallbacks", 0)
 
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
@@ -954,8 +959,22 @@ class Program:
     def new_game(self, players: int | None = None, seed: int = 0, hook=None, chance: str = "seeded"):
         """Starts a game: setup runs until the first player decision. ``hook(moment, R)``
         is called "after setup", "at turn end" and "at end" (for checking invariants).
-        ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``)."""
+        ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``).
+        With a kernel (``kernel``), a seeded game without a hook is played by it."""
+        k = self.__dict__.get("_kernel")
+        if k is not None and hook is None and chance == "seeded" and players in (None, self.n) \
+                and seed.__class__ is int:
+            from .kgame import KernelGame
+            game = KernelGame.start(self, seed)
+            if game is not None:
+                return game
         return Game.new(self, self.n if players is None else players, seed, hook, chance)
+
+    @property
+    def kernel(self) -> bool:
+        """Whether a kernel plays this program's games (``Ruleset.use_native``): its rules
+        in C++ over compact state, the Python program behind it (interpreter/kgame.py)."""
+        return self.__dict__.get("_kernel") is not None
 
     def resume(self, state: dict, check: bool = True):
         """A game from a saved plain-data state (checked first unless ``check`` is false)."""
@@ -1647,19 +1666,60 @@ class Ruleset:
         ``report(message)`` receives it, and a line before each build starts (by
         default: a ``NativeWarning``, no progress; ``report=False``: nothing). Returns
         whether native code can be built here (``on=False`` turns it off again)."""
-        from . import native
+        from . import kernel, native
         self._native, self._native_report = on, report
         if not on:
             return False
         why = native.status()
-        if why is not None:
+        if why is not None and (kernel.status() is not None or not kernel.enabled()):
             native.say_once(why, report)
             return False
         return True
 
     def _native_program(self, n: int, plain: Program) -> Program:
-        """The program for ``n`` players on native code, or ``plain`` where it cannot
-        be made (the reason reported once)."""
+        """The program for ``n`` players on native code: played by its kernel where one
+        can be made (interpreter/kernel.py), else with its rule code compiled by Cython,
+        else ``plain`` (each reason reported once)."""
+        from . import native
+        prog = self._kernel_program(plain)
+        if prog is None:
+            why = native.status()
+            if why is None:
+                prog = self._cython_program(n, plain)
+            else:
+                native.say_once(why, self._native_report)
+                prog = plain
+        self._natives[n] = prog
+        return prog
+
+    def _kernel_program(self, plain: Program) -> Program | None:
+        """A twin of ``plain`` whose games a kernel plays (the same tables and code,
+        which play whatever the kernel does not decide), or None, said once why."""
+        from . import kernel, native
+        report = self._native_report
+        if not kernel.enabled():
+            return None
+        why = kernel.status()
+        if why is not None:
+            native.say(f"no kernel for {plain.name}: {why}", report)
+            return None
+        try:
+            k = kernel.build(plain, (lambda: report(f"building the kernel of {plain.name} ({plain.n} players)…"))
+                             if callable(report) else None)
+        except kernel.Unsupported as e:
+            native.say(f"no kernel for {plain.name}: the kernel does not cover {e} yet", report)
+            return None
+        except kernel.KernelError as e:
+            native.say(f"no kernel for {plain.name}: {e}", report)
+            return None
+        twin = copy.copy(plain)
+        twin.__dict__["_kernel"] = k
+        twin.kernel_build_seconds = k.build_seconds
+        return twin
+
+    def _cython_program(self, n: int, plain: Program) -> Program:
+        """The program for ``n`` players with its rule code compiled by Cython, or
+        ``plain`` where it cannot be made (the reason reported once)."""
         from . import native
         report, tables = self._native_report, plain.relation_tables()
         try:
@@ -1674,7 +1734,6 @@ class Ruleset:
         except Exception as e:  # noqa: BLE001 - the Python program serves
             native.say_once(f"Meeple failed to compile it natively ({type(e).__name__}: {e})", report)
             prog = plain
-        self._natives[n] = prog
         return prog
 
     def relation_tables(self) -> dict[int, dict]:

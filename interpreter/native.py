@@ -1005,9 +1005,14 @@ def _write(where: Path, target: Path, data: bytes) -> None:
         raise
 
 
+# the modules kept in the folder: the rule code compiled by Cython, and the kernels
+# (interpreter/kernel.py, which keeps its modules here the same way)
+PREFIXES = ("meeple_native_", "meeple_kernel_")
+
+
 def _modules(where: Path) -> list[Path]:
     try:
-        found = [p for p in where.iterdir() if p.name.startswith("meeple_native_")
+        found = [p for p in where.iterdir() if p.name.startswith(PREFIXES)
                  and not p.name.endswith(".sha256")]
     except OSError:
         return []
@@ -1034,7 +1039,7 @@ def clear() -> int:
     for p in list(where.iterdir()):
         try:
             p.unlink()
-            n += p.name.startswith("meeple_native_") and not p.name.endswith(".sha256")
+            n += p.name.startswith(PREFIXES) and not p.name.endswith(".sha256")
         except OSError:
             pass
     return n
@@ -1072,10 +1077,15 @@ def program(python_program, make_program, report=None):
 def say_once(reason: str, report) -> None:
     """Reports why the native code is not used, once per process and reason
     (``report=False``: not at all)."""
-    if report is False or reason in _reported:
+    say(f"native code unavailable: {reason}; running in pure Python", report)
+
+
+def say(message: str, report) -> None:
+    """Reports a message about native code once per process (``report=False``: not at
+    all; None: as a NativeWarning)."""
+    if report is False or message in _reported:
         return
-    _reported.add(reason)
-    message = f"native code unavailable: {reason}; running in pure Python"
+    _reported.add(message)
     if report is not None:
         report(message)
     else:

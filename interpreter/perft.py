@@ -21,7 +21,24 @@ def perft(game: Game, depth: int, chance: bool = False) -> int:
     way is a branch too, one that does not count as a decision."""
     if depth < 0:
         raise ValueError("depth must be 0 or more")
+    if not chance:
+        counted = _in_kernel(game, depth)
+        if counted is not None:
+            return counted
     return _walking(game, _count_chance if chance else _count, depth)
+
+
+def _in_kernel(game: Game, depth: int) -> int | None:
+    """The count made by the game's kernel on copies of its state (interpreter/kgame.py),
+    or None where the game is not played by one, or the kernel cannot decide a move on
+    the way (a rule error, a budget: the moves are then played in Python)."""
+    k = getattr(game, "_k", None)
+    if k is None:
+        return None
+    counted = k.perft(depth)
+    if counted is None:
+        game.program._kernel.fallbacks += 1
+    return counted
 
 
 def _walking(game: Game, count, depth: int) -> int:
@@ -90,11 +107,16 @@ def divide(game: Game, depth: int,
         raise ValueError("divide needs a depth of 1 or more")
     counts: dict[str, int] = {}
     for move in game.legal_moves():
-        game.apply(move.index)
-        try:
-            counts[move.notation] = n = _walking(game, _count, depth - 1)
-        finally:
-            game.undo()
+        if getattr(game, "live", False):   # played by a kernel: on a copy, in the kernel
+            child = game.copy()
+            child.apply(move.index)
+            counts[move.notation] = n = perft(child, depth - 1)
+        else:
+            game.apply(move.index)
+            try:
+                counts[move.notation] = n = _walking(game, _count, depth - 1)
+            finally:
+                game.undo()
         if on_move:
             on_move(move.notation, n)
     return counts

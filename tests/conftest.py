@@ -11,6 +11,8 @@ os.environ.pop("MEEPLE_NO_CACHE", None)
 # native modules (tests/test_native.py, docs/api.md) built unoptimized: five times faster
 # to build, the same code
 os.environ.setdefault("MEEPLE_NATIVE_CFLAGS", "/Od" if sys.platform == "win32" else "-O0 -g0 -w")
+# kernels (tests/test_kernel.py) likewise
+os.environ.setdefault("MEEPLE_KERNEL_CXXFLAGS", "-O0")
 
 
 def pytest_unconfigure(config):

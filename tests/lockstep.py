@@ -43,3 +43,33 @@ def straight():
 def moves_of(game, seat=None) -> list:
     """A seat's legal moves (by default the one deciding now) as plain tuples."""
     return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves(seat)]
+
+
+# the parts of the state a kernel keeps (interpreter/kernel.py), compared as Python has them
+KERNEL_KEYS = ("zones", "loc", "vars", "pvars", "ivars", "active", "turn", "phase", "rng", "moves")
+
+
+def kernel_difference(mine: dict, game) -> str | None:
+    """Where a kernel's state (``KernelGame.kernel_state()``) differs from the Python
+    game's, or None: every zone, variable and counter, each frame's procedure,
+    instruction and locals (those the Python frame has), and the pending decision."""
+    theirs = game.state
+    for key in KERNEL_KEYS:
+        if mine[key] != theirs[key]:
+            return f"{key}: {str(mine[key])[:300]} != {str(theirs[key])[:300]}"
+    if len(mine["stack"]) != len(theirs["stack"]):
+        return f"stack: {mine['stack']} != {theirs['stack']}"
+    for a, b in zip(mine["stack"], theirs["stack"]):
+        if (a["p"], a["pc"]) != (b["p"], b["pc"]):
+            return f"frame: {a['p']}@{a['pc']} != {b['p']}@{b['pc']}"
+        for name, value in b["L"].items():
+            if name not in a["L"] or a["L"][name] != value:
+                return f"local {name} of {b['p']}: {str(a['L'].get(name))[:200]} != {str(value)[:200]}"
+    a, b = mine["pending"], theirs["pending"]
+    if (a is None) != (b is None):
+        return f"pending: {a} != {b}"
+    if b is not None:
+        for key in ("player", "var", "options", "type", "verb", "alone"):
+            if a.get(key) != b.get(key):
+                return f"pending {key}: {str(a.get(key))[:300]} != {str(b.get(key))[:300]}"
+    return None

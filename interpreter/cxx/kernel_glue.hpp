@@ -1,0 +1,344 @@
+// The Python side of a generated kernel: a game state (KState) and the module's
+// functions. The program's part (written by interpreter/kernel.py before this) gives
+// St, run, new_state, site_count, site_py, site_set and the export_* functions.
+
+struct KState {
+    PyObject_HEAD
+    St* s;
+};
+
+static PyTypeObject KStateType = {PyVarObject_HEAD_INIT(nullptr, 0)};
+
+static PyObject* wrap(St* s) {
+    KState* o = PyObject_New(KState, &KStateType);
+    if (!o) {
+        delete s;
+        return nullptr;
+    }
+    o->s = s;
+    return (PyObject*)o;
+}
+
+static void k_dealloc(PyObject* self) {
+    delete ((KState*)self)->s;
+    PyObject_Free(self);
+}
+
+// the state after the setup when the setup draws nothing: every game starts from a
+// copy of it (with its own generator), as Game.new does
+static St* START = nullptr;
+static int START_KNOWN = 0;  // 0: not known yet; 1: START serves; 2: the setup draws
+
+static PyObject* k_start(PyObject*, PyObject* arg) {
+    unsigned long long rng = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred()) return nullptr;
+    if (START_KNOWN == 1) {
+        St* s = new St(*START);
+        s->rng = rng;
+        return wrap(s);
+    }
+    St* s = new_state(rng);
+    if (!s) Py_RETURN_NONE;
+    if (START_KNOWN == 0) {
+        if (s->rng == rng) {
+            START = new St(*s);
+            START_KNOWN = 1;
+        } else {
+            START_KNOWN = 2;
+        }
+    }
+    return wrap(s);
+}
+
+// apply(i): the move of index i. Returns (value, player) on success; False when i is
+// not a move now (nothing changed); None when the kernel cannot decide the move (its
+// state is then unusable: the caller plays the moves again in Python).
+static PyObject* k_apply(PyObject* self, PyObject* arg) {
+    St& s = *((KState*)self)->s;
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return nullptr;
+    if (s.site < 0 || i < 0 || i >= site_count(s)) Py_RETURN_FALSE;
+    PyObject* value = site_py(s, (int)i);
+    if (!value) return nullptr;
+    PyObject* player = PyLong_FromLong(s.player);
+    try {
+        s.moves += 1;
+        site_set(s, (int)i);
+        s.site = -1;
+        s.player = -1;
+        run(s);
+    } catch (...) {
+        Py_DECREF(value);
+        Py_DECREF(player);
+        s.site = -2;  // unusable
+        Py_RETURN_NONE;
+    }
+    PyObject* out = PyTuple_Pack(2, value, player);
+    Py_DECREF(value);
+    Py_DECREF(player);
+    return out;
+}
+
+// play(i): apply(i) for a playout: only whether it was decided (True), not a move
+// (False) or not decided (None)
+static PyObject* k_play(PyObject* self, PyObject* arg) {
+    St& s = *((KState*)self)->s;
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return nullptr;
+    if (s.site < 0 || i < 0 || i >= site_count(s)) Py_RETURN_FALSE;
+    try {
+        s.moves += 1;
+        site_set(s, (int)i);
+        s.site = -1;
+        s.player = -1;
+        run(s);
+    } catch (...) {
+        s.site = -2;
+        Py_RETURN_NONE;
+    }
+    Py_RETURN_TRUE;
+}
+
+// the move paths of ``depth`` decisions from a state (perft.perft), on copies
+static long long count_paths(const St& s, int depth) {
+    if (depth == 0) return 1;
+    if (s.phase == 3 || s.site < 0) return 0;
+    int n = site_count(const_cast<St&>(s));
+    if (depth == 1) return n;
+    long long total = 0;
+    for (int i = 0; i < n; ++i) {
+        St c(s);
+        c.moves += 1;
+        site_set(c, i);
+        c.site = -1;
+        c.player = -1;
+        run(c);
+        total += count_paths(c, depth - 1);
+    }
+    return total;
+}
+
+// perft(depth): the move paths of ``depth`` decisions, or None where the kernel cannot
+// decide a move on the way (Python counts them then)
+static PyObject* k_perft(PyObject* self, PyObject* arg) {
+    long depth = PyLong_AsLong(arg);
+    if (depth == -1 && PyErr_Occurred()) return nullptr;
+    if (depth < 0 || depth > 64) Py_RETURN_NONE;
+    try {
+        return PyLong_FromLongLong(count_paths(*((KState*)self)->s, (int)depth));
+    } catch (...) {
+        Py_RETURN_NONE;
+    }
+}
+
+static PyObject* k_count(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    return PyLong_FromLong(s.site < 0 ? 0 : site_count(s));
+}
+
+static PyObject* k_over(PyObject* self, PyObject*) {
+    return py_bool(((KState*)self)->s->phase == 3);
+}
+
+static PyObject* k_player(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    if (s.site < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(s.player);
+}
+
+static PyObject* k_site(PyObject* self, PyObject*) {
+    return PyLong_FromLong(((KState*)self)->s->site);
+}
+
+static PyObject* k_option(PyObject* self, PyObject* arg) {
+    St& s = *((KState*)self)->s;
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return nullptr;
+    if (s.site < 0 || i < 0 || i >= site_count(s)) {
+        PyErr_SetString(PyExc_IndexError, "no such option");
+        return nullptr;
+    }
+    return site_py(s, (int)i);
+}
+
+static PyObject* k_options(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    int n = s.site < 0 ? 0 : site_count(s);
+    PyObject* out = PyList_New(n);
+    if (!out) return nullptr;
+    for (int i = 0; i < n; ++i) {
+        PyObject* x = site_py(s, i);
+        if (!x) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyList_SET_ITEM(out, i, x);
+    }
+    return out;
+}
+
+static PyObject* k_copy(PyObject* self, PyObject*) {
+    return wrap(new St(*((KState*)self)->s));
+}
+
+// result(): None before the end; else (scores, tiebreaks, outcome indices)
+static PyObject* k_result(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    if (s.phase != 3) Py_RETURN_NONE;
+    PyObject* scores = PyList_New(NP);
+    PyObject* outcomes = PyList_New(NP);
+    PyObject* ties = PyList_New(NTIES);
+    for (int p = 0; p < NP; ++p) {
+        PyList_SET_ITEM(scores, p, PyLong_FromLongLong(s.scores[p]));
+        PyList_SET_ITEM(outcomes, p, PyLong_FromLong(s.outcomes[p]));
+    }
+    for (int k = 0; k < NTIES; ++k) {
+        PyObject* t = PyList_New(NP);
+        for (int p = 0; p < NP; ++p) PyList_SET_ITEM(t, p, PyLong_FromLongLong(s.ties[k][p]));
+        PyList_SET_ITEM(ties, k, t);
+    }
+    PyObject* out = PyTuple_Pack(3, scores, ties, outcomes);
+    Py_DECREF(scores);
+    Py_DECREF(ties);
+    Py_DECREF(outcomes);
+    return out;
+}
+
+// heuristic(p): the ruleset's heuristic for seat p, or None where the kernel cannot
+// decide it (Python computes it then)
+static PyObject* k_heuristic(PyObject* self, PyObject* arg) {
+#ifdef HAS_HEURISTIC
+    St& s = *((KState*)self)->s;
+    long p = PyLong_AsLong(arg);
+    if (p == -1 && PyErr_Occurred()) return nullptr;
+    if (p < 0 || p >= NP) Py_RETURN_NONE;
+    // (budgets of its own, as runtime._heuristic gives it: an expression changes
+    // nothing else of the state)
+    I work = s.work, calls = s.calls, depth = s.depth;
+    s.calls = s.depth = 0;
+    s.work = WORK;
+    PyObject* out;
+    try {
+        out = PyLong_FromLongLong(heuristic_of(s, (Id)p));
+    } catch (...) {
+        out = Py_None;
+        Py_INCREF(out);
+    }
+    s.work = work, s.calls = calls, s.depth = depth;
+    return out;
+#else
+    (void)self;
+    (void)arg;
+    Py_RETURN_NONE;
+#endif
+}
+
+static const char* PHASE_NAMES[] = {"setup", "play", "ending", "over"};
+
+// export(): the parts of the state the kernel keeps, as the Python state writes them
+static PyObject* k_export(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    PyObject* d = PyDict_New();
+    PyObject* zones = PyList_New(NZ);
+    for (int z = 0; z < NZ; ++z) PyList_SET_ITEM(zones, z, py_list(s.z.items(z), [](Id i) { return py_id(i); }));
+    PyDict_SetItemString(d, "zones", zones);
+    Py_DECREF(zones);
+    PyObject* loc = PyList_New(NI);
+    for (int i = 0; i < NI; ++i) PyList_SET_ITEM(loc, i, PyLong_FromLong(s.z.loc[i]));
+    PyDict_SetItemString(d, "loc", loc);
+    Py_DECREF(loc);
+    PyObject* g = PyDict_New();
+    PyObject* pv = PyDict_New();
+    PyObject* iv = PyDict_New();
+    export_vars(s, g, pv, iv);
+    PyDict_SetItemString(d, "vars", g);
+    PyDict_SetItemString(d, "pvars", pv);
+    PyDict_SetItemString(d, "ivars", iv);
+    Py_DECREF(g);
+    Py_DECREF(pv);
+    Py_DECREF(iv);
+    PyObject* x;
+    x = PyLong_FromLong(s.active); PyDict_SetItemString(d, "active", x); Py_DECREF(x);
+    x = PyLong_FromLongLong(s.turn); PyDict_SetItemString(d, "turn", x); Py_DECREF(x);
+    x = PyLong_FromLongLong(s.moves); PyDict_SetItemString(d, "moves", x); Py_DECREF(x);
+    x = PyLong_FromUnsignedLongLong(s.rng); PyDict_SetItemString(d, "rng", x); Py_DECREF(x);
+    x = PyUnicode_FromString(PHASE_NAMES[s.phase]); PyDict_SetItemString(d, "phase", x); Py_DECREF(x);
+    PyObject* stack = PyList_New((Py_ssize_t)s.stack.size());
+    for (size_t k = 0; k < s.stack.size(); ++k) {
+        const Frame& fr = s.stack[k];
+        PyObject* f = PyDict_New();
+        PyObject* L = PyDict_New();
+        export_frame(fr, L);
+        x = py_str(PROC_NAMES[fr.proc]); PyDict_SetItemString(f, "p", x); Py_DECREF(x);
+        x = PyLong_FromLong(fr.pc); PyDict_SetItemString(f, "pc", x); Py_DECREF(x);
+        PyDict_SetItemString(f, "L", L);
+        Py_DECREF(L);
+        PyList_SET_ITEM(stack, (Py_ssize_t)k, f);
+    }
+    PyDict_SetItemString(d, "stack", stack);
+    Py_DECREF(stack);
+    if (s.site >= 0) {
+        PyObject* p = PyDict_New();
+        x = PyLong_FromLong(s.player); PyDict_SetItemString(p, "player", x); Py_DECREF(x);
+        export_pending(s, p);
+        PyDict_SetItemString(d, "pending", p);
+        Py_DECREF(p);
+    } else {
+        PyDict_SetItemString(d, "pending", Py_None);
+    }
+    return d;
+}
+
+static PyMethodDef k_methods[] = {
+    {"apply", (PyCFunction)k_apply, METH_O, "the move of an index: (value, player), False or None"},
+    {"play", (PyCFunction)k_play, METH_O, "the move of an index: True, False or None"},
+    {"count", (PyCFunction)k_count, METH_NOARGS, "the number of options"},
+    {"perft", (PyCFunction)k_perft, METH_O, "the move paths of a depth, or None"},
+    {"over", (PyCFunction)k_over, METH_NOARGS, "whether the game is over"},
+    {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding, or None"},
+    {"site", (PyCFunction)k_site, METH_NOARGS, "the decision's number (-1: none)"},
+    {"option", (PyCFunction)k_option, METH_O, "an option's value"},
+    {"options", (PyCFunction)k_options, METH_NOARGS, "the options' values"},
+    {"copy", (PyCFunction)k_copy, METH_NOARGS, "an independent copy"},
+    {"result", (PyCFunction)k_result, METH_NOARGS, "(scores, tiebreaks, outcomes) once over"},
+    {"heuristic", (PyCFunction)k_heuristic, METH_O, "the heuristic of a seat, or None"},
+    {"export", (PyCFunction)k_export, METH_NOARGS, "the state, as far as the kernel keeps it"},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+static PyObject* k_last_bail(PyObject*, PyObject*) { return PyLong_FromLong(mk::last_bail); }
+
+static PyMethodDef module_methods[] = {
+    {"start", (PyCFunction)k_start, METH_O, "a new game from a generator state, or None"},
+    {"last_bail", (PyCFunction)k_last_bail, METH_NOARGS, "the source line where the kernel last stopped"},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+static int kernel_init();
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, KERNEL_NAME, nullptr, -1, module_methods};
+
+#define KERNEL_INIT_NAME2(n) PyInit_##n
+#define KERNEL_INIT_NAME(n) KERNEL_INIT_NAME2(n)
+
+extern "C" PyMODINIT_FUNC KERNEL_INIT_NAME(KERNEL_SYMBOL)(void) {
+    KStateType.tp_name = KERNEL_NAME ".KState";
+    KStateType.tp_basicsize = sizeof(KState);
+    KStateType.tp_flags = Py_TPFLAGS_DEFAULT;
+    KStateType.tp_dealloc = k_dealloc;
+    KStateType.tp_methods = k_methods;
+    KStateType.tp_doc = "a game's state in a kernel";
+    if (PyType_Ready(&KStateType) < 0) return nullptr;
+    try {
+        kernel_init();
+    } catch (...) {
+        PyErr_SetString(PyExc_RuntimeError, "the kernel's tables could not be made");
+        return nullptr;
+    }
+    PyObject* m = PyModule_Create(&module_def);
+    if (!m) return nullptr;
+    Py_INCREF(&KStateType);
+    PyModule_AddObject(m, "KState", (PyObject*)&KStateType);
+    PyModule_AddStringConstant(m, "KEY", KERNEL_KEY);
+    return m;
+}

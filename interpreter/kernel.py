@@ -1,0 +1,1536 @@
+"""The kernel: a program's rules written as C++ over compact state, compiled into an
+extension module, that plays moves many times faster than the Python program.
+
+A kernel mirrors the straightforward Python code (``codegen.ExprCompiler`` with
+``optimize=False`` and ``compile.ProcCompiler``) statement by statement: the same
+instructions at the same indices (a game's frames are the same), the same values,
+the same order of options, the same draws of the generator, the same steps and work
+counted against the budgets (calls counted at least as often). Where a rule could go
+wrong (a none where a value is needed, an index outside a list, a budget) it stops
+(``mk::Bail``) without saying why: ``kgame.KernelGame`` then plays the moves again in
+Python, which gives exactly the game's result or error. So a kernel only has to be
+right where it finishes a move; tests/test_kernel.py plays every bundled ruleset both
+ways in lockstep and compares the states.
+
+What a kernel does not cover (hidden information, simultaneous decisions, subsets...)
+raises ``Unsupported`` here: the program then runs in Python, the reason reported once.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from itertools import count
+from pathlib import Path
+
+from ..dsl import ast as ir
+from ..dsl import diskcache
+from ..dsl.types import T
+from .codegen import type_code
+
+FORMAT = "1"          # the layout of the generated module (part of its key on disk)
+BUILD_TIMEOUT = 600   # seconds for the C++ compiler
+CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
+_HERE = Path(__file__).resolve().parent / "cxx"
+_loaded: dict[str, object] = {}
+
+
+class Unsupported(Exception):
+    """The program uses something the kernel does not cover (``str(e)`` says what)."""
+
+
+class KernelError(Exception):
+    """The kernel cannot be built or loaded here (``str(e)`` says why)."""
+
+
+_INT, _BOOL, _STR = T("int"), T("bool"), T("str")
+_IDS = ("player", "item", "cell", "zone", "enum", "none")
+
+
+def _cstr(text: str) -> str:
+    """A C++ string literal of a text's UTF-8 bytes (octal escapes: nothing is read as code)."""
+    out = []
+    for b in text.encode("utf-8"):
+        ch = chr(b)
+        out.append(ch if (ch.isalnum() or ch in " _-.:,;!?=+*/()[]{}<>#@$%&^~|'") and b < 128
+                   else f"\\{b:03o}")
+    return 'Str("' + "".join(out) + f'", {len(text.encode("utf-8"))})'
+
+
+def _cname(name: str) -> str:
+    """A ruleset's name as a C++ identifier part (names are identifiers of the grammar)."""
+    return "".join(ch if ch.isalnum() or ch == "_" else f"_{ord(ch):x}_" for ch in name)
+
+
+def _has_none(t: T) -> bool:
+    return t.tag == "none" or (t.tag == "list" and _has_none(t.arg))
+
+
+class Gen:
+    """Writes the C++ of one program (``source()``)."""
+
+    def __init__(self, prog):
+        self.p = prog
+        self.c = prog.checked
+        self.n = prog.n
+        self.ni = len(prog.items)
+        self.nz = len(prog.zones)
+        self.b = prog.budgets
+        self.ns = prog.ns
+        self.ids = count(1)
+        self.statics: list[str] = []      # static tables (declarations)
+        self.inits: list[str] = []        # code run once when the module loads
+        self.made: dict[str, str] = {}    # what a static table is named, by its key
+        self.fns: list[str] = []          # rule functions
+        self.protos: list[str] = []
+        self.fields: dict[str, str] = {}  # frame fields: name -> C++ type
+        self.field_names: dict[str, tuple] = {}  # frame field -> (procedure, local, type)
+        self.recursive = self._recursive()
+        self.calling = {n for n, f in self.c.functions.items()
+                        if any(x.node == "Call" and x.func in self.c.functions for x in ir.walk(f.body))}
+        self.sites: list[dict] = []       # choose statements: what apply needs
+        self.opt_types: dict[str, T] = {}  # C++ type of options -> a type of them
+        self.proc_index = {}
+
+    # ------------------------------------------------------------ types
+    def ct(self, t: T) -> str:
+        tag = t.tag
+        if tag == "int":
+            return "I"
+        if tag == "bool":
+            return "bool"
+        if tag == "str":
+            return "Str"
+        if tag in _IDS:
+            return "Id"
+        if tag == "list":
+            return f"List<{self.ct(t.arg)}>"
+        raise Unsupported(f"a value of type {t}")
+
+    def ty(self, e) -> T:
+        t = self.c.type_of(e)
+        if t.is_error:
+            raise Unsupported(f"an expression without a type ({e.node})")
+        return t
+
+    def none_of(self, t: T) -> str:
+        if t.tag == "int":
+            return "NONE_I"
+        if t.tag == "str":
+            return "NONE_S"
+        if t.tag in _IDS:
+            return "NONE_ID"
+        raise Unsupported(f"none as a {t}")
+
+    def coerce(self, code: str, have: T, want: T) -> str:
+        """A value of type ``have`` where ``want`` is expected: the same C++ type, or none
+        and empty lists written as ``want``'s."""
+        if self.ct(have) == self.ct(want) and not _has_none(have):
+            return code
+        if have.tag == "none":
+            return self.none_of(want)
+        if have.tag == "list" and want.tag == "list":
+            if have.arg.tag == "none":
+                return f"(({code}).empty() ? {self.ct(want)}() : (bail(), {self.ct(want)}()))"
+            if self.ct(have) == self.ct(want):
+                return code
+        if self.ct(have) == self.ct(want):
+            return code
+        raise Unsupported(f"a {have} where a {want} is expected")
+
+    @staticmethod
+    def unify(a: T, b: T) -> T:
+        if _has_none(a):
+            return b
+        return a
+
+    # ------------------------------------------------------------ names
+    def _recursive(self) -> set[str]:
+        fs = self.c.functions
+        calls = {n: {x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs}
+                 for n, f in fs.items()}
+        out = set()
+        for start in fs:
+            stack, seen = list(calls[start]), set()
+            while stack:
+                n = stack.pop()
+                if n == start:
+                    out.add(start)
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    stack.extend(calls[n])
+        return out
+
+    def frame_field(self, k: int, name: str, t: T) -> str:
+        """The field of a frame of procedure ``k`` that holds its local ``name``."""
+        f = f"p{k}_{_cname(name.replace('$', 'H_'))}"
+        have = self.fields.get(f)
+        if have is not None and have != self.ct(t):
+            raise Unsupported(f"local '{name}' of two types")
+        self.fields[f] = self.ct(t)
+        self.field_names[f] = (k, name, t)
+        return f
+
+    def fresh(self, base: str) -> str:
+        return f"v{next(self.ids)}_{_cname(base)}"
+
+    # ------------------------------------------------------------ static tables
+    def table(self, key: str, decl: str, init: str = "") -> str:
+        """A static table made once (``decl`` declares NAME, ``init`` fills it)."""
+        name = self.made.get(key)
+        if name is None:
+            name = self.made[key] = f"T{len(self.made)}"
+            self.statics.append(decl.replace("NAME", name))
+            if init:
+                self.inits.append(init.replace("NAME", name))
+        return name
+
+    def id_list(self, key: str, values: list) -> str:
+        """A static List<Id> (a board's cells, a kind's items, an enum's values...)."""
+        for v in values:
+            if v is not None and not isinstance(v, int):
+                raise Unsupported(f"a table {key} of {type(v).__name__}")
+        body = ", ".join(str(-1 if v is None else v) for v in values)
+        return self.table(key, "static List<Id> NAME;",
+                          f"NAME = List<Id>(std::vector<Id>{{{body}}});")
+
+    def value_table(self, key: str, values: list, t: T) -> str:
+        """A static array of the values of a type, one per item or zone."""
+        if t.tag == "int":
+            for v in values:
+                if v is not None and (type(v) is not int or not -(1 << 62) < v < (1 << 62)):
+                    raise Unsupported(f"a value {v!r} in {key}")
+            body = ", ".join("NONE_I" if v is None else f"{v}LL" for v in values)
+            return self.table(key, f"static const I NAME[{max(len(values), 1)}] = {{{body or 0}}};")
+        if t.tag == "bool":
+            body = ", ".join("true" if v else "false" for v in values)
+            return self.table(key, f"static const bool NAME[{max(len(values), 1)}] = {{{body or 'false'}}};")
+        if t.tag == "enum":
+            order = {v: i for i, v in enumerate(self.c.enums[t.arg])}
+            body = ", ".join("-1" if v is None else str(order[v]) for v in values)
+            return self.table(key, f"static const Id NAME[{max(len(values), 1)}] = {{{body or -1}}};")
+        if t.tag in ("player", "item", "cell", "zone"):
+            body = ", ".join("-1" if v is None else str(v) for v in values)
+            return self.table(key, f"static const Id NAME[{max(len(values), 1)}] = {{{body or -1}}};")
+        if t.tag == "str":
+            body = ", ".join(_cstr(v) if isinstance(v, str) else 'Str()' for v in values)
+            return self.table(key, f"static Str NAME[{max(len(values), 1)}];",
+                              f"{{ Str t_[] = {{{body or 'Str()'}}}; for (size_t i = 0; i < sizeof(t_) / sizeof(t_[0]); ++i) NAME[i] = t_[i]; }}")
+        raise Unsupported(f"a table {key} of {t}")
+
+    def relation(self, name: str) -> tuple[str, str]:
+        """A relation of two cells: the related cells of each (``REL``, in order) and a
+        test of one pair (``RELSET``)."""
+        r = self.c.relations[name]
+        if len(r.params) != 2:
+            raise Unsupported(f"relation '{name}' of {len(r.params)} cells")
+        rows = self.ns[f"REL_{name}"]
+        lists = self.table(f"REL_{name}", f"static List<Id> NAME[{self.nz}];",
+                           "".join(f"NAME[{z}] = List<Id>(std::vector<Id>{{{', '.join(map(str, row))}}});"
+                                   for z, row in enumerate(rows) if row))
+        words = (self.nz + 63) // 64
+        bits = []
+        for z in range(self.nz):
+            w = [0] * words
+            for y in rows[z]:
+                w[y // 64] |= 1 << (y % 64)
+            bits.append(w)
+        body = ", ".join(f"{x}ULL" for w in bits for x in w)
+        sets = self.table(f"RELSET_{name}", f"static const uint64_t NAME[{self.nz * words}] = {{{body}}};")
+        test = self.table(f"RELTEST_{name}",
+                          f"static inline bool NAME(Id a, Id b) {{ nn(a); return b >= 0 && "
+                          f"(({sets}[a * {words} + b / 64] >> (b % 64)) & 1); }}")
+        return lists, test
+
+    def cell_at(self, board: str, keys: tuple[str, ...]) -> str:
+        """A function of the coordinates' values that gives the board's cell, or none
+        (``cell(board, k: v, ...)``; the first cell wins where several have them)."""
+        key = f"CELLAT_{board}__{'__'.join(keys)}"
+        if key in self.made:
+            return self.made[key]
+        cells = self.p.boards.get(board, [])
+        rows = []
+        for z in cells:
+            vals = [self.ns[f"C_{k}"][z] if k != "name" else self.ns["CELL_NAME"][z] for k in keys]
+            if any(type(v) is not int for v in vals):
+                raise Unsupported(f"cell({board}, ...) by coordinates that are not numbers")
+            rows.append((vals, z))
+        los = [min((r[0][i] for r in rows), default=0) for i in range(len(keys))]
+        his = [max((r[0][i] for r in rows), default=-1) for i in range(len(keys))]
+        size = 1
+        for lo, hi in zip(los, his):
+            size *= max(hi - lo + 1, 1)
+        if size > 1 << 20:
+            raise Unsupported(f"cell({board}, ...) over a sparse range of coordinates")
+        dense = [-1] * size
+        for vals, z in reversed(rows):
+            k = 0
+            for v, lo, hi in zip(vals, los, his):
+                k = k * (hi - lo + 1) + (v - lo)
+            dense[k] = z
+        arr = self.table(key + "_T", f"static const Id NAME[{max(size, 1)}] = {{{', '.join(map(str, dense)) or -1}}};")
+        params = ", ".join(f"I k{i}" for i in range(len(keys)))
+        test = " || ".join(f"k{i} < {lo}LL || k{i} > {hi}LL" for i, (lo, hi) in enumerate(zip(los, his)))
+        index = "0"
+        for i, (lo, hi) in enumerate(zip(los, his)):
+            index = f"({index}) * {hi - lo + 1} + (k{i} - {lo})"
+        fn = f"CA{len(self.made)}"
+        self.made[key] = fn
+        self.statics.append(f"static inline Id {fn}({params}) {{ if ({test or 'false'}) return NONE_ID; "
+                            f"return {arr}[{index}]; }}")
+        return fn
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e, sc: dict, want: T | None = None) -> str:
+        if want is not None and e.node in ("ListLit", "CondExpr") and _has_none(self.ty(e)) \
+                and not _has_none(want):
+            # written as the type wanted: [none], [] or 'if c then [] else xs' as such a list
+            return getattr(self, "_" + e.node)(e, sc, want)
+        code = getattr(self, "_" + e.node)(e, sc)
+        if want is not None:
+            return self.coerce(code, self.ty(e), want)
+        return code
+
+    def _IntLit(self, e, sc):
+        if not -(1 << 62) < e.value < (1 << 62):
+            raise Unsupported("a literal number beyond 62 bits")
+        return f"((I){e.value}LL)"
+
+    def _StrLit(self, e, sc):
+        return _cstr(e.value)
+
+    def _BoolLit(self, e, sc):
+        return "true" if e.value else "false"
+
+    def _NoneLit(self, e, sc):
+        return "NONE_ID"
+
+    def _Var(self, e, sc):
+        n = e.name
+        if n in sc:
+            return sc[n][0]
+        if n == "active":
+            return "s.active"
+        if n == "players":
+            return self.id_list("PLAYERS", list(range(self.n)))
+        c = self.c
+        if n in c.vars:
+            if c.vars[n].per_player:
+                raise Unsupported(f"per-player variable '{n}' without a player")
+            return f"s.g_{_cname(n)}"
+        if n in c.enum_of_value:
+            return f"((Id){c.enums[c.enum_of_value[n]].index(n)})"
+        if n in c.enums:
+            return self.id_list(f"E_{n}", list(range(len(c.enums[n]))))
+        if n in c.kinds:
+            return self.id_list(f"KIND_{n}", self.ns[f"KIND_{n}"])
+        if n in c.zones:
+            return f"((Id){self.ns[f'Z_{n}']})"
+        raise Unsupported(f"the name '{n}' here")
+
+    def _Attr(self, e, sc):
+        t = self.ty(e.obj)
+        if t.tag == "list" and t.arg.tag == "enum":
+            return f"((Id){self.c.enums[t.arg.arg].index(e.name)})"
+        obj = self.expr(e.obj, sc)
+        if t.tag == "item":
+            if e.name in self.c.item_vars.get(t.arg, {}):
+                return f"s.iv_{_cname(e.name)}[nn({obj})]"
+            at = self.ty(e)
+            # (the same attribute may have another type in another kind: only the items of
+            # kinds whose attribute has this type are in the table)
+            values = [it.attrs.get(e.name) if self.c.kinds[it.kind].get(e.name) == at else None
+                      for it in self.p.items]
+            return f"{self.value_table(f'A_{e.name}:{at}', values, at)}[nn({obj})]"
+        if t.tag == "cell":
+            if e.name == "name":
+                return f"{self.value_table('CELL_NAME', self.ns['CELL_NAME'], _STR)}[nn({obj})]"
+            return f"{self.value_table('C_' + e.name, self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
+        raise Unsupported(f"an attribute of a {t}")
+
+    def _Index(self, e, sc):
+        t = self.ty(e.obj)
+        if t.tag != "list":
+            raise Unsupported(f"an index into a {t}")
+        return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, _INT)})"
+
+    def _ListLit(self, e, sc, want: T | None = None):
+        t = want or self.ty(e)
+        if not e.items:
+            return f"{self.ct(t)}()"
+        el = t.arg
+        items = ", ".join(self.expr(x, sc, el) for x in e.items)
+        return f"{self.ct(t)}(std::vector<{self.ct(el)}>{{{items}}})"
+
+    def _CondExpr(self, e, sc, want: T | None = None):
+        t = want or self.ty(e)
+        return (f"({self.expr(e.cond, sc, _BOOL)} ? {self.ct(t)}({self.expr(e.then, sc, t)}) "
+                f": {self.ct(t)}({self.expr(e.other, sc, t)}))")
+
+    def _UnOp(self, e, sc):
+        if e.op == "not":
+            return f"(!{self.expr(e.operand, sc, _BOOL)})"
+        return f"neg({self.expr(e.operand, sc, _INT)})"
+
+    def _BinOp(self, e, sc):
+        op = e.op
+        if op in ("and", "or"):
+            a, b = self.expr(e.left, sc, _BOOL), self.expr(e.right, sc, _BOOL)
+            return f"({a} {'&&' if op == 'and' else '||'} {b})"
+        lt, rt = self.ty(e.left), self.ty(e.right)
+        if op in ("==", "!="):
+            u = self.unify(lt, rt)
+            a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
+            return f"({'' if op == '==' else '!'}eq({a}, {b}))"
+        if op in ("<", "<=", ">", ">="):
+            u = self.unify(lt, rt)
+            if u.tag == "enum":
+                raise Unsupported("an order of enum values (Python compares their names)")
+            if u.tag not in ("int", "str", "bool", "player", "item", "cell", "zone"):
+                raise Unsupported(f"an order of {u}")
+            a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
+            if u.tag in ("player", "item", "cell", "zone"):
+                a, b = f"nn({a})", f"nn({b})"
+            elif u.tag == "bool":
+                a, b = f"(I){a}", f"(I){b}"
+            fn = {"<": f"lt({a}, {b})", "<=": f"le({a}, {b})", ">": f"lt({b}, {a})", ">=": f"le({b}, {a})"}
+            return fn[op]
+        if op in ("in", "not in"):
+            neg = "!" if op == "not in" else ""
+            if rt.tag in ("zone", "cell"):
+                return f"({neg}zin(s, {self.expr(e.left, sc)}, {self.expr(e.right, sc)}))"
+            if rt.tag != "list":
+                raise Unsupported(f"'in' a {rt}")
+            el = rt.arg if not _has_none(rt.arg) else lt
+            return f"({neg}contains({self.expr(e.right, sc, T('list', el))}, {self.expr(e.left, sc, el)}))"
+        if op == "..":
+            return f"irange(s, {self.expr(e.left, sc, _INT)}, {self.expr(e.right, sc, _INT)})"
+        t = self.ty(e)
+        if op == "+" and t.tag == "list":
+            return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
+        if op == "+" and t.tag == "str":
+            return f"scat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
+        a, b = self.expr(e.left, sc, _INT), self.expr(e.right, sc, _INT)
+        match op:
+            case "+":
+                return f"add({a}, {b})"
+            case "-":
+                return f"sub({a}, {b})"
+            case "*":
+                return f"mul({a}, {b}, {self.b.integer}LL)"
+            case "/":
+                return f"floordiv({a}, {b})"
+            case "%":
+                return f"mod({a}, {b})"
+        raise Unsupported(f"the operator {op}")
+
+    def _CellAt(self, e, sc):
+        board = self.ty(e.board).arg
+        fn = self.cell_at(board, tuple(a.name for a in e.coords))
+        return f"{fn}({', '.join(self.expr(a.value, sc, _INT) for a in e.coords)})"
+
+    def _Ray(self, e, sc):
+        board = self.ty(e.start).arg
+        keys = tuple(a.name for a in e.steps)
+        at = self.cell_at(board, keys)
+        coords = [self.value_table("C_" + k, self.ns["C_" + k], _INT) for k in keys]
+        fn = self.made.get(f"RAY_{board}__{'__'.join(keys)}")
+        if fn is None:
+            fn = f"RAY{len(self.made)}"
+            self.made[f"RAY_{board}__{'__'.join(keys)}"] = fn
+            params = "".join(f", I d{i}" for i in range(len(keys)))
+            start = " ".join(f"I c{i} = {t}[a];" for i, t in enumerate(coords))
+            anyd = " || ".join(f"d{i} != 0" for i in range(len(keys)))
+            step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
+            call = ", ".join(f"c{i}" for i in range(len(keys)))
+            self.statics.append(
+                f"static List<Id> {fn}(Id a{params}) {{ std::vector<Id> out; if (a < 0 || !({anyd})) "
+                f"return List<Id>(); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
+                f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
+        # (a step none fails in Python unless every step is none or 0: the kernel stops)
+        steps = "".join(f", nn({self.expr(a.value, sc, _INT)})" for a in e.steps)
+        return f"{fn}({self.expr(e.start, sc)}{steps})"
+
+    # ------------------------------------------------------------ comprehensions
+    def _counted(self, it) -> bool:
+        """An iterable already counted against the work budget (codegen._counted)."""
+        return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
+            it.op == "+" and self.ty(it).tag == "list")))
+
+    def loops(self, comp, sc: dict, body, cond_code: bool = True) -> str:
+        """The C++ statements of a comprehension's loops around ``body(scope)`` (a
+        statement), its condition tested first. Each iterable is counted against the
+        work budget before its loop, as ``_it`` does (nested ones each time)."""
+        def clause(i: int, inner: dict) -> str:
+            if i == len(comp.clauses):
+                stmt = body(inner)
+                if comp.cond is not None and cond_code:
+                    return f"if ({self.expr(comp.cond, inner, _BOOL)}) {{ {stmt} }}"
+                return stmt
+            cl = comp.clauses[i]
+            it = cl.iter
+            t = self.ty(it)
+            if t.tag != "list":
+                raise Unsupported(f"a loop over a {t}")
+            var = self.fresh(cl.var)
+            el = self.ct(t.arg)
+            deeper = dict(inner)
+            deeper[cl.var] = (var, t.arg)
+            if it.node == "BinOp" and it.op == "..":
+                a, b = self.expr(it.left, inner, _INT), self.expr(it.right, inner, _INT)
+                lo, hi = self.fresh("lo"), self.fresh("hi")
+                return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
+                        f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {clause(i + 1, deeper)} }} }}")
+            xs = self.fresh("xs")
+            work = "" if self._counted(it) else f"W(s, {xs}.size()); "
+            return (f"{{ const {self.ct(t)} {xs} = {self.expr(it, inner, t)}; {work}"
+                    f"for (const {el}& {var} : {xs}) {{ {clause(i + 1, deeper)} }} }}")
+        return clause(0, sc)
+
+    def _Comprehension(self, e, sc):
+        t = self.ty(e)
+        el = self.ct(t.arg)
+        out = self.fresh("out")
+        body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});")
+        return f"([&]() -> {self.ct(t)} {{ std::vector<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+
+    def _Aggregate(self, e, sc):
+        f, comp = e.func, e.comp
+        if f == "connected":
+            return self._connected(e, sc)
+        if f == "until":
+            return self._until(e, sc)
+        t = self.ty(e)
+        elt = self.ty(comp.elem) if f != "count" else None
+        if f in ("any", "all"):
+            r = self.fresh("r")
+            hit = "true" if f == "any" else "false"
+            test = "" if f == "any" else "!"
+            body = self.loops(comp, sc, lambda inner: f"if ({test}({self.expr(comp.elem, inner, _BOOL)})) return {hit};")
+            return f"([&]() -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
+        if f == "count":
+            n = self.fresh("n")
+            body = self.loops(comp, sc, lambda inner: f"++{n};")
+            return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
+        if f == "sum":
+            acc = self.fresh("sum")
+            body = self.loops(comp, sc, lambda inner: f"{acc} = add({acc}, {self.expr(comp.elem, inner, _INT)});")
+            return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
+        if f == "first":
+            body = self.loops(comp, sc, lambda inner: f"return {self.ct(t)}({self.expr(comp.elem, inner, t)});")
+            if t.tag not in ("int", "str", *_IDS):
+                raise Unsupported(f"first(...) of a list of {t}")
+            return f"([&]() -> {self.ct(t)} {{ {body} return {self.none_of(t)}; }}())"
+        if f in ("last", "min", "max"):
+            lt = T("list", elt)
+            out = self.fresh("out")
+            body = self.loops(comp, sc, lambda inner: f"{out}.push_back({self.expr(comp.elem, inner, elt)});")
+            fn = {"last": "llast", "min": "lmin", "max": "lmax"}[f]
+            if f == "last" and t.tag not in ("int", "str", *_IDS):
+                raise Unsupported(f"last(...) of a list of {t}")
+            return (f"([&]() -> {self.ct(t)} {{ std::vector<{self.ct(elt)}> {out}; {body} "
+                    f"return {fn}({self.ct(lt)}(std::move({out}))); }}())")
+        raise Unsupported(f"the aggregate {f}")
+
+    def _until(self, e, sc):
+        """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
+        after the walk)."""
+        comp = e.comp
+        cl = comp.clauses[0]
+        t = self.ty(cl.iter)
+        var, xs, out = self.fresh(cl.var), self.fresh("xs"), self.fresh("out")
+        inner = dict(sc)
+        inner[cl.var] = (var, t.arg)
+        el = self.ct(t.arg)
+        return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
+                f"std::vector<{el}> {out}; for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
+                f"if ({self.expr(comp.cond, inner, _BOOL)}) break; }} W(s, {out}.size()); "
+                f"return {self.ct(t)}(std::move({out})); }}())")
+
+    def _connected(self, e, sc):
+        """``connected(x for x in REL(start) if cond)``: helpers._connected."""
+        comp = e.comp
+        cl = comp.clauses[0]
+        rel = cl.iter.func
+        lists, _ = self.relation(rel)
+        start = cl.iter.args[0]
+        st = self.ty(start)
+        s0 = self.expr(start, sc)
+        starts = s0 if st.tag == "list" else f"List<Id>(std::vector<Id>{{{s0}}})"
+        var = self.fresh(cl.var)
+        inner = dict(sc)
+        inner[cl.var] = (var, T("cell", st.arg if st.tag != "list" else st.arg.arg))
+        cond = "true" if comp.cond is None else self.expr(comp.cond, inner, _BOOL)
+        return (f"([&]() -> List<Id> {{ const List<Id> st_ = {starts}; Seen seen_(s); "
+                f"std::vector<Id> found_; I work_ = (I)st_.size(); "
+                f"for (Id {var} : st_) {{ if ({var} >= 0 && seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} "
+                f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {lists}[found_[k_]]; "
+                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
+                f"W(s, work_); return List<Id>(std::move(found_)); }}())")
+
+    # ------------------------------------------------------------ calls
+    def _Call(self, e, sc):
+        c, f = self.c, e.func
+        if f in c.functions:
+            fd = c.functions[f]
+            self.function(f)
+            args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+            return f"F_{_cname(f)}(s{args})"
+        if f in c.relations:
+            lists, test = self.relation(f)
+            if len(e.args) == 2:
+                b = self.expr(e.args[1], sc)
+                return f"{test}({self.expr(e.args[0], sc)}, {b})"
+            return f"{lists}[nn({self.expr(e.args[0], sc)})]"
+        if f in c.zones:
+            return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
+        if f in c.vars:
+            return f"s.pv_{_cname(f)}[nn({self.expr(e.args[0], sc)})]"
+        return self.builtin(e, f, sc)
+
+    def param_type(self, p) -> T:
+        return self._typeref(p.type)
+
+    def _typeref(self, tr) -> T:
+        name = tr.name
+        if name == "list":
+            return T("list", self._typeref(tr.item))
+        if name in ("int", "bool", "str", "player"):
+            return T(name)
+        c = self.c
+        if name in c.enums:
+            return T("enum", name)
+        if name in c.kinds:
+            return T("item", name)
+        if name in c.boards:
+            return T("cell", name)
+        if name == "zone":
+            return T("zone", tr.item.name if tr.item is not None else "?")
+        raise Unsupported(f"a parameter of type {name}")
+
+    def builtin(self, e, f, sc):
+        args = e.args
+        t0 = self.ty(args[0]) if args else None
+        is_list = t0 is not None and t0.tag == "list"
+
+        def a(i=0, want=None):
+            return self.expr(args[i], sc, want)
+        match f:
+            case "top":
+                if len(args) == 1:
+                    return f"s.z.top({a()})"
+                return f"s.z.topn({a()}, nn({a(1, _INT)}))"
+            case "bottom":
+                return f"s.z.bottom({a()})"
+            case "items":
+                return f"s.z.items({a()})"
+            case "size" | "len":
+                return f"((I)({a()}).size())" if is_list else f"s.z.size({a()})"
+            case "empty":
+                return f"({a()}).empty()" if is_list else f"(s.z.size({a()}) == 0)"
+            case "occupied":
+                return f"(!({a()}).empty())" if is_list else f"(s.z.size({a()}) > 0)"
+            case "cells":
+                return self.id_list(f"BOARD_{t0.arg}", self.p.boards[t0.arg])
+            case "cell_of":
+                board = self.ty(args[1]).arg
+                inside = self.value_table(f"ONBOARD_{board}", [z in set(self.p.boards[board]) for z in range(self.nz)], _BOOL)
+                return f"cell_of(s, {a()}, {inside})"
+            case "abs":
+                return f"iabs({a(0, _INT)})"
+            case "min" | "max":
+                if len(args) == 2:
+                    return f"{'imin' if f == 'min' else 'imax'}({a(0, _INT)}, {a(1, _INT)})"
+                return f"{'lmin' if f == 'min' else 'lmax'}({a()})"
+            case "sum":
+                return f"isum({a()})"
+            case "any":
+                return f"lany({a()})"
+            case "all":
+                return f"lall({a()})"
+            case "count":
+                return f"((I)({a()}).size())"
+            case "first" | "last":
+                if t0.arg.tag not in ("int", "str", *_IDS):
+                    raise Unsupported(f"{f}() of a list of {t0.arg}")
+                return f"{'lfirst' if f == 'first' else 'llast'}({a()})"
+            case "subsets":
+                return f"subsets({a()})"
+            case "sort":
+                if t0.arg.tag == "enum" or (t0.arg.tag == "list" and t0.arg.arg.tag == "enum"):
+                    pass  # (enum values are ids in declaration order: the same order)
+                return f"sorted({a()})"
+            case "reverse":
+                return f"reversed({a()})"
+            case "distinct":
+                return f"distinct({a()})"
+            case "player_count":
+                return f"((I){self.n})"
+            case "turn_number":
+                return "((I)s.turn)"
+            case "next_player":
+                return f"((Id)pmod(nn({a()}) + DIR))"
+            case "previous_player":
+                return f"((Id)pmod(nn({a()}) - DIR))"
+            case "seat":
+                return f"((I)nn({a()}) + 1)"
+            case "owner":
+                owners = self.value_table("ZONE_OWNER", self.ns["ZONE_OWNER"], T("player"))
+                return f"{owners}[nn({a()})]"
+            case "face_down":
+                return f"face_down(s, {a()})"
+        raise Unsupported(f"the built-in {f}")
+
+    # ------------------------------------------------------------ functions
+    def function(self, name: str) -> None:
+        """``F_name``: a rule function (written once, when first called)."""
+        if name in self.proc_index.setdefault("$fns", set()):
+            return
+        self.proc_index["$fns"].add(name)
+        fd = self.c.functions[name]
+        rt = self._typeref(fd.result) if getattr(fd, "result", None) is not None else self.ty(fd.body)
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sig = f"static {self.ct(rt)} F_{_cname(name)}(St& s" + "".join(
+            f", {self.ct(t)} a_{_cname(n)}" for n, t in params) + ")"
+        self.protos.append(sig + ";")
+        sc = {n: (f"a_{_cname(n)}", t) for n, t in params}
+        body = self.expr(fd.body, sc, rt)
+        pre = ""
+        if name in self.recursive:
+            # (the C++ stack holds at most 1,000 nested calls: deeper, Python goes on)
+            pre = (f"if (++s.calls > {self.b.calls}) bail(); if (++s.depth > {min(self.b.depth, 1000)}) bail(); "
+                   f"Depth d_(s); ")
+        elif name in self.calling:
+            pre = f"if (++s.calls > {self.b.calls}) bail(); "
+        self.fns.append(f"{sig} {{ {pre}return {body}; }}")
+
+    # ------------------------------------------------------------ the program
+    def source(self) -> str:
+        c = self.c
+        if c.team or c.participants:
+            raise Unsupported("teams or participants")
+        for name, v in c.vars.items():
+            self.ct(self._typeref(v.type))
+        procs = [(name, [p.name for p in d.params], d.body, {p.name: self.param_type(p) for p in d.params})
+                 for name, d in c.procedures.items()]
+        for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
+            if d is not None:
+                procs.append((name, [], d.body, {}))
+        for i, (name, *_rest) in enumerate(procs):
+            self.proc_index[name] = i
+        bodies = [Proc(self, i, name, params, body, ptypes).compiled() for i, (name, params, body, ptypes) in enumerate(procs)]
+        driver = self.driver(procs)
+        return self.assemble(procs, bodies, driver)
+
+    def driver(self, procs) -> str:
+        c = self.c
+        out = []
+        sc: dict = {}
+        end = self.expr(c.end.cond, sc, _BOOL) if c.end else None
+        out.append("static void begin_ending(St& s) { s.phase = 2; " +
+                   (f"s.push({self.proc_index['at end']});" if "at end" in self.proc_index else "") + " }")
+        out.append("static bool ended(St& s) { " +
+                   (f"if ({end}) {{ begin_ending(s); return true; }} " if end else "") + "return false; }")
+        # the scoring
+        n = self.n
+        if c.score:
+            sc_p = {c.score.param: ("p", T("player"))}
+            score = self.expr(c.score.body, sc_p, _INT)
+        else:
+            score = "0"
+        ties = []
+        for tb in c.tiebreaks:
+            ties.append(self.expr(tb.body, {tb.param: ("p", T("player"))}, _INT))
+        out.append(f"static I score_of(St& s, Id p) {{ return {score}; }}")
+        tie_fns = "".join(f"case {i}: return {t};" for i, t in enumerate(ties))
+        out.append(f"static I tie_of(St& s, int k, Id p) {{ switch (k) {{ {tie_fns} }} return 0; }}")
+        outcomes = []
+        if c.outcome:
+            d = c.outcome
+            for cl in d.clauses:
+                if cl.cond is None:
+                    outcomes.append("true")
+                    continue
+                osc = {d.param: ("p", T("player"))}
+                if d.rank:
+                    osc[d.rank] = ("rank", _INT)
+                outcomes.append(self.expr(cl.cond, osc, _BOOL))
+        cases = "".join(f"if ({o}) return {i}; " for i, o in enumerate(outcomes))
+        # (no clause holds: the last one's, as Python's loop leaves it)
+        out.append(f"static int outcome_of(St& s, Id p, I rank) {{ (void)rank; {cases}return {len(outcomes) - 1}; }}")
+        if c.heuristic:
+            h = self.expr(c.heuristic.body, {c.heuristic.param: ("p", T("player"))}, _INT)
+            out.append(f"static I heuristic_of(St& s, Id p) {{ return {h}; }}")
+            out.append("#define HAS_HEURISTIC 1")
+        # variables' first values, then the items' (which may read them)
+        inits = []
+        for name, v in c.vars.items():
+            t = self._typeref(v.type)
+            val = self.expr(v.init, {}, t)
+            if v.per_player:
+                inits.append(f"for (int p_ = 0; p_ < NP; ++p_) s.pv_{_cname(name)}[p_] = {val};")
+            else:
+                inits.append(f"s.g_{_cname(name)} = {val};")
+        for kind, fields in c.item_vars.items():
+            for name, f in fields.items():
+                t = self._typeref(f.type)
+                if f.init is None:
+                    raise Unsupported(f"item variable '{name}' without a first value")
+                ids = [it.id for it in self.p.items if it.kind == kind]
+                val = self.expr(f.init, {}, t)
+                inits.append(f"{{ {self.ct(t)} v_ = {val}; for (Id i_ : {self.id_list('KIND_' + kind, ids)}) "
+                             f"s.iv_{_cname(name)}[i_] = v_; }}")
+        out.append("static void init_vars(St& s) { " + " ".join(inits) + " }")
+        initial = ", ".join(f"{{{item}, {z}}}" for item, z in self.p.initial)
+        out.append(f"static const Id INITIAL[][2] = {{{initial or '{-1, -1}'}}};")
+        out.append(f"static const int NINITIAL = {len(self.p.initial)};")
+        out.append(f"#define HAS_OUTCOMES {1 if c.outcome else 0}")
+        out.append(_DRIVER)
+        return "\n".join(out)
+
+    def export_code(self, procs) -> str:
+        """``export()``: the parts of the state a kernel keeps, as the Python state
+        writes them (for tests: tests/test_kernel.py compares them move by move)."""
+        c = self.c
+        lines = []
+        for name, v in c.vars.items():
+            t = self._typeref(v.type)
+            conv = self.py_conv(t)
+            key = _cstr(name) + ".c_str()"
+            if v.per_player:
+                lines.append(f"{{ PyObject* l_ = PyList_New(NP); for (int p_ = 0; p_ < NP; ++p_) "
+                             f"PyList_SET_ITEM(l_, p_, {conv(f's.pv_{_cname(name)}[p_]')}); "
+                             f"PyDict_SetItemString(pv, {key}, l_); Py_DECREF(l_); }}")
+            else:
+                lines.append(f"{{ PyObject* x_ = {conv(f's.g_{_cname(name)}')}; PyDict_SetItemString(g, {key}, x_); "
+                             f"Py_DECREF(x_); }}")
+        for kind, fs in c.item_vars.items():
+            for name, f in fs.items():
+                t = self._typeref(f.type)
+                conv = self.py_conv(t)
+                mine = self.value_table(f"ISKIND_{kind}", [it.kind == kind for it in self.p.items], _BOOL)
+                key = _cstr(name) + ".c_str()"
+                lines.append(f"{{ PyObject* l_ = PyDict_GetItemString(iv, {key}); if (!l_) {{ l_ = PyList_New(NI); "
+                             f"for (int i_ = 0; i_ < NI; ++i_) {{ Py_INCREF(Py_None); PyList_SET_ITEM(l_, i_, Py_None); }} "
+                             f"PyDict_SetItemString(iv, {key}, l_); Py_DECREF(l_); }} "
+                             f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv(f's.iv_{_cname(name)}[i_]')}); }}")
+        frames = []
+        for k, (pname, *_rest) in enumerate(procs):
+            sets = []
+            for f, (pk, local, t) in self.field_names.items():
+                if pk != k:
+                    continue
+                conv = self.py_conv(t)
+                sets.append(f"{{ PyObject* x_ = {conv('fr.' + f)}; PyDict_SetItemString(L, {_cstr(local)}.c_str(), x_); "
+                            f"Py_DECREF(x_); }}")
+            frames.append(f"case {k}: {' '.join(sets)} break;")
+        sites = []
+        for k, site in enumerate(self.sites):
+            conv = self.py_conv(T("list", site["el"]))
+            verb = f"py_str({_cstr(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
+            alone = f"PyDict_SetItemString(d, \"alone\", py_str({_cstr(site['alone'])})); " if site["alone"] else ""
+            sites.append(f"case {k}: {{ PyObject* o_ = {conv('s.opts.' + site['opt'])}; PyDict_SetItemString(d, \"options\", o_); "
+                         f"Py_DECREF(o_); PyObject* v_ = {verb}; PyDict_SetItemString(d, \"verb\", v_); Py_DECREF(v_); "
+                         f"PyObject* t_ = py_str({_cstr(site['type'])}); PyDict_SetItemString(d, \"type\", t_); Py_DECREF(t_); "
+                         f"PyObject* n_ = py_str({_cstr(site['var'])}); PyDict_SetItemString(d, \"var\", n_); Py_DECREF(n_); "
+                         f"{alone}break; }}")
+        return "\n".join([
+            "static void export_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
+            "static void export_frame(const Frame& fr, PyObject* L) { switch (fr.proc) { " + " ".join(frames) + " } }",
+            "static void export_pending(St& s, PyObject* d) { switch (s.site) { " + " ".join(sites) + " } }",
+        ])
+
+    def assemble(self, procs, bodies, driver) -> str:
+        c, n = self.c, self.n
+        fields = []
+        for name, v in c.vars.items():
+            t = self.ct(self._typeref(v.type))
+            fields.append(f"{t} pv_{_cname(name)}[NP];" if v.per_player else f"{t} g_{_cname(name)};")
+        ivars = {}
+        for kind, fs in c.item_vars.items():
+            for name, f in fs.items():
+                t = self.ct(self._typeref(f.type))
+                if ivars.get(name, t) != t:
+                    raise Unsupported(f"item variable '{name}' of two types")
+                ivars[name] = t
+        for name, t in ivars.items():
+            fields.append(f"{t} iv_{_cname(name)}[NI > 0 ? NI : 1];")
+        frame = "".join(f"{t} {f};" for f, t in self.fields.items())
+        opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.opt_types))
+        dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
+        turn = self.proc_index.get("turn")
+        setup = self.proc_index.get("setup")
+        names = ", ".join(_cstr(name) for name, *_ in procs)
+        sites, export = self.sites_code(), self.export_code(procs)   # (they may make tables)
+        src = [
+            _read("kernel_rt.hpp"),
+            "using namespace mk;",
+            f"constexpr int NI = {self.ni}; constexpr int NZ = {self.nz}; constexpr int NP = {n};",
+            f"constexpr int DIR = {self.p.direction}; constexpr int NPROCS = {len(procs)};",
+            f"constexpr I STEPS = {self.b.steps}LL; constexpr I WORK = {self.b.work}LL;",
+            f"constexpr I RANGE = {self.b.range}LL; constexpr I LIMIT = {self.b.integer}LL;",
+            f"constexpr int NTIES = {len(c.tiebreaks)}; constexpr int TURN_PROC = {-1 if turn is None else turn};",
+            f"constexpr int SETUP_PROC = {-1 if setup is None else setup};",
+            f"static const Str PROC_NAMES[] = {{{names}}};",
+            f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
+            "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
+            "#define STEP(s) do { if (++(s).steps > STEPS) bail(); } while (0)",
+            f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
+            f"struct Opts {{ {opt_fields} }};",
+            "struct St {",
+            "  Zones<NI, NZ> z; Id active = 0; I turn = 0; int phase = 0; I moves = 0; uint64_t rng = 0;",
+            "  bool end_req = false; I work = 0, calls = 0, depth = 0, steps = 0;",
+            "  int site = -1; Id player = -1; Opts opts;",
+            "  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP];",
+            "  std::vector<Frame> stack;",
+            "  " + " ".join(fields),
+            "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
+            "};",
+            "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",
+            "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
+            "static inline void range_work(St& s, I a, I b) { I n = sub(add(b, 1), a); "
+            "if (n > RANGE) bail(); if (n > 0) W(s, n); }",
+            "static List<I> irange(St& s, I a, I b) { range_work(s, a, b); std::vector<I> v; "
+            "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }",
+            "template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
+            "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }",
+            "static Str scat(St& s, const Str& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); return a + b; }",
+            "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
+            "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
+            "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc[nn(item)]; return z >= 0 && l == z; }",
+            "static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
+            "return l >= 0 && inside[l] ? l : NONE_ID; }",
+            "static inline bool face_down(St& s, Id item) { nn(item); return false; }",
+            "static inline bool is_none(I x) { return x == NONE_I; }",
+            "static inline bool is_none(Id x) { return x < 0; }",
+            "static inline bool is_none(const Str& x) { return is_none_s(x); }",
+            "template <class T> static inline bool is_none(const T&) { return false; }",
+            # an item option the decider may not know is ordered by its place (Runtime._ordered):
+            # the kernel asks only where it sees every one (no item is ever face down here)
+            "static inline bool sees(St& s, Id i, Id p) { Id z = s.z.loc[i]; return z >= 0 && ((SEERS[z] >> p) & 1); }",
+            "static inline void items_known(St& s, const std::vector<Id>& v, Id p) { for (Id i : v) if (i >= 0 && !sees(s, i, p)) bail(); }",
+            "static inline void items_known(St& s, const std::vector<List<Id>>& v, Id p) { for (const List<Id>& l : v) for (Id i : l) if (i >= 0 && !sees(s, i, p)) bail(); }",
+            "struct Seen { std::vector<uint8_t> m; explicit Seen(St&) : m(NZ, 0) {} "
+            "bool add(Id z) { if (m[z]) return false; m[z] = 1; return true; } };",
+            *self.statics,
+            *self.protos,
+            *self.fns,
+            "static void run_top(St& s);",
+            *[b[0] for b in bodies],
+            driver,
+            f"static void run_top(St& s) {{ switch (s.stack.back().proc) {{ {dispatch} default: bail(); }} }}",
+            sites,
+            export,
+            _read("kernel_glue.hpp"),
+            "static int kernel_init() { " + " ".join(self.inits) + " return 0; }",
+        ]
+        return "\n".join(src) + "\n"
+
+    def seers(self) -> str:
+        """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""
+        from .runtime import _zone_seers
+        if self.n > 63:
+            raise Unsupported("more than 63 players")
+        return ", ".join(f"{m}ULL" for m in _zone_seers(self.p, self.n)) or "0"
+
+    def sites_code(self) -> str:
+        """What apply and the glue need of each decision: its options' count, one option
+        as a Python value, and writing the choice into the frame."""
+        counts, pys, sets, orders = [], [], [], []
+        for k, site in enumerate(self.sites):
+            o = site["opt"]
+            counts.append(f"case {k}: return (int)s.opts.{o}.size();")
+            pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};")
+            sets.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; return;")
+        return "\n".join([
+            f"static const int NSITES = {len(self.sites)};",
+            "static int site_count(St& s) { switch (s.site) { " + " ".join(counts) + " } return 0; }",
+            "static PyObject* site_py(St& s, int i) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
+            "static void site_set(St& s, int i) { switch (s.site) { " + " ".join(sets) + " } bail(); }",
+        ])
+
+    def py_conv(self, t: T):
+        """A function of a C++ expression: the code that makes its Python value."""
+        if t.tag == "int":
+            return lambda x: f"py_int({x})"
+        if t.tag == "bool":
+            return lambda x: f"py_bool({x})"
+        if t.tag == "str":
+            return lambda x: f"py_str({x})"
+        if t.tag == "enum":
+            names = self.enum_names(t.arg)
+            return lambda x: f"py_enum({x}, {names})"
+        if t.tag in _IDS:
+            return lambda x: f"py_id({x})"
+        if t.tag == "list":
+            inner = self.py_conv(t.arg)
+            el = self.ct(t.arg)
+            return lambda x: f"py_list({x}, [](const {el}& y) {{ return {inner('y')}; }})"
+        raise Unsupported(f"a value of type {t} for Python")
+
+    def enum_names(self, enum: str) -> str:
+        values = self.c.enums[enum]
+        body = ", ".join(_cstr(v) for v in values)
+        return self.table(f"ENUMNAMES_{enum}", "static PyObject* NAME[" + str(max(len(values), 1)) + "];",
+                          f"{{ Str t_[] = {{{body}}}; for (size_t i = 0; i < {len(values)}; ++i) "
+                          f"NAME[i] = PyUnicode_InternFromString(t_[i].c_str()); }}")
+
+
+class Proc:
+    """One procedure as a C++ function that runs its top frame from its pc: the
+    instructions of ``compile.ProcCompiler`` at the same indices."""
+
+    def __init__(self, gen: Gen, index: int, name: str, params: list[str], body: ir.Block, ptypes: dict):
+        self.g, self.k, self.name, self.params, self.body = gen, index, name, params, body
+        self.ptypes = ptypes
+        self.code: list[str] = []   # C++ of each instruction, by pc
+        self.locals: dict[str, T] = dict(ptypes)
+        self._types(body)
+        self.sc = {n: (f"f->{self.field(n)}", t) for n, t in self.locals.items()}
+
+    # ------------------------------------------------------------ locals
+    def field(self, name: str, t: T | None = None) -> str:
+        return self.g.frame_field(self.k, name, t if t is not None else self.locals[name])
+
+    def _bind(self, name: str, t: T) -> None:
+        old = self.locals.get(name)
+        if old is None or _has_none(old):
+            self.locals[name] = t
+        elif not _has_none(t) and self.g.ct(old) != self.g.ct(t):
+            raise Unsupported(f"local '{name}' of two types in {self.name}")
+
+    def _types(self, b: ir.Block) -> None:
+        g = self.g
+        for s in b.stmts:
+            match s.node:
+                case "Let":
+                    self._bind(s.var, g.ty(s.value))
+                case "For":
+                    self._bind(s.var, g.ty(s.iter).arg)
+                    self._types(s.body)
+                case "While":
+                    self._types(s.body)
+                case "If":
+                    for _, blk in s.branches:
+                        self._types(blk)
+                    if s.other:
+                        self._types(s.other)
+                case "Choose" | "PickRandom" | "Best":
+                    self._bind(s.var, g.ty(s.options).arg)
+                case "Roll":
+                    for v in s.vars:
+                        self._bind(v, g.ty(s.faces).arg)
+                case "CallResult":
+                    if s.new:
+                        d = g.c.procedures[s.proc]
+                        self._bind(s.var, g._typeref(d.result))
+                case "Assign":
+                    if s.var in self.locals or (s.player is None and s.var not in g.c.vars and s.var != "active"):
+                        self._bind(s.var, g.ty(s.value))
+                case "ChooseEach" | "ChooseSubset":
+                    raise Unsupported(f"'{s.node}' (simultaneous decisions and subsets)")
+                case "Flip" | "Reveal":
+                    raise Unsupported("face-down items")
+                case "Move" if s.facing == "down":
+                    raise Unsupported("face-down items")
+        for name, t in list(self.locals.items()):
+            if _has_none(t):
+                self.locals[name] = T("list", T("cell")) if t.tag == "list" else T("cell")
+
+    # ------------------------------------------------------------ instructions
+    def emit(self, code: str) -> int:
+        self.code.append(code)
+        return len(self.code) - 1
+
+    def here(self) -> int:
+        return len(self.code)
+
+    def x(self, e, want: T | None = None) -> str:
+        return self.g.expr(e, self.sc, want)
+
+    def compiled(self):
+        self.block(self.body)
+        end = self.here()
+        labels = "".join(f"case {i}: goto I{i};" for i in range(end + 1))
+        out = [f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); "
+               f"switch (f->pc) {{ {labels} default: bail(); }}"]
+        for i, c in enumerate(self.code):
+            out.append(f"I{i}: {c.replace('@NEXT', str(i + 1)).replace('@END', str(end))}")
+        out.append(f"I{end}: s.stack.pop_back(); return; }}")
+        return ("\n".join(out),)
+
+    # the step after an instruction (``_run``), then on to ``target``
+    @staticmethod
+    def go(target) -> str:
+        return f"STEP(s); goto I{target};"
+
+    def block(self, b: ir.Block) -> None:
+        for s in b.stmts:
+            getattr(self, "_" + s.node)(s)
+
+    def _If(self, s):
+        ends = []
+        for cond, body in s.branches:
+            at = self.emit("")
+            c = self.x(cond, _BOOL)
+            self.block(body)
+            ends.append(self.emit(""))
+            self.code[at] = f"if ({c}) {{ {self.go(at + 1)} }} {self.go(self.here())}"
+        if s.other:
+            self.block(s.other)
+        for e in ends:
+            self.code[e] = self.go(self.here())
+
+    def _For(self, s):
+        k = self.here()
+        t = self.g.ty(s.iter)
+        it, ix = self.field(f"$it{k}", t), self.field(f"$i{k}", _INT)
+        var = self.field(s.var)
+        src = self.x(s.iter, t)
+        self.emit(f"f->{it} = {src}; f->{ix} = 0; {self.go(k + 1)}")
+        head = self.emit("")
+        self.block(s.body)
+        self.emit(self.go(head))
+        end = self.here()
+        self.code[head] = (f"{{ I i_ = f->{ix}; if (i_ >= (I)f->{it}.size()) {{ {self.go(end)} }} "
+                           f"f->{var} = f->{it}[(size_t)i_]; f->{ix} = i_ + 1; }} {self.go(head + 1)}")
+
+    def _While(self, s):
+        k = self.here()
+        cnt = self.field(f"$n{k}", _INT)
+        self.emit(f"f->{cnt} = 0; {self.go(k + 1)}")
+        head = self.emit("")
+        cond = self.x(s.cond, _BOOL)
+        self.block(s.body)
+        self.emit(self.go(head))
+        end = self.here()
+        self.code[head] = (f"if (!({cond})) {{ {self.go(end)} }} if (++f->{cnt} > {s.limit}) bail(); "
+                           f"{self.go(head + 1)}")
+
+    def _value(self, e, t: T) -> str:
+        v = self.x(e, t)
+        if t.tag == "int":
+            return f"stored({v}, LIMIT)"
+        return v
+
+    def _Let(self, s):
+        t = self.locals[s.var]
+        self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go('@NEXT')}")
+
+    def _Assign(self, s):
+        g = self.g
+        if s.player is not None:
+            t = g._typeref(g.c.vars[s.var].type)
+            v = self._value(s.value, t)
+            self.emit(f"{{ {g.ct(t)} v_ = {v}; s.pv_{_cname(s.var)}[nn({self.x(s.player)})] = std::move(v_); }} "
+                      f"{self.go('@NEXT')}")
+        elif s.var in self.locals:
+            t = self.locals[s.var]
+            self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go('@NEXT')}")
+        elif s.var == "active":
+            self.emit(f"{{ Id p_ = {self.x(s.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
+                      f"s.active = p_; }} {self.go('@NEXT')}")
+        else:
+            t = g._typeref(g.c.vars[s.var].type)
+            self.emit(f"s.g_{_cname(s.var)} = {self._value(s.value, t)}; {self.go('@NEXT')}")
+
+    def _AttrAssign(self, s):
+        g = self.g
+        if s.obj is not None:
+            holder = self.x(s.obj)
+            kind = g.ty(s.obj).arg
+        else:
+            holder, ht = self.sc[s.var]
+            kind = ht.arg
+        t = g._typeref(g.c.item_vars[kind][s.attr].type)
+        self.emit(f"{{ Id it_ = nn({holder}); s.iv_{_cname(s.attr)}[it_] = {self._value(s.value, t)}; }} "
+                  f"{self.go('@NEXT')}")
+
+    def _options(self, s) -> tuple[str, T]:
+        t = self.g.ty(s.options)
+        if t.tag != "list":
+            raise Unsupported(f"options of a {t}")
+        return self.x(s.options, t), t
+
+    def _site(self, var: str, el: T, verb, alone) -> tuple[int, str]:
+        g = self.g
+        ctype = f"List<{g.ct(el)}>"
+        if ctype not in g.opt_types:
+            g.opt_types[ctype] = el
+        o = f"o{list(g.opt_types).index(ctype)}"
+        k = len(g.sites)
+        g.sites.append({"opt": o, "py": g.py_conv(el), "el": el, "field": self.field(var), "type": type_code(el),
+                        "verb": verb, "alone": alone, "var": var})
+        return k, o
+
+    def _chooser(self, s) -> str:
+        if s.chooser is None:
+            return "s.active"
+        return self.x(s.chooser, T("player"))
+
+    def _Choose(self, s):
+        opts, t = self._options(s)
+        el = t.arg
+        if el.tag == "list" or el.tag == "bool" or el.tag == "str" or el.tag == "int" or el.tag in _IDS:
+            pass
+        k, o = self._site(s.var, el, s.verb, s.alone)
+        ce = self.g.ct(el)
+        items = el.tag == "item" or (el.tag == "list" and el.arg.tag == "item")
+        check = f"items_known(s, v_, who_); " if items else ""
+        if s.alone is not None:
+            body = (f"std::vector<{ce}> v_; for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
+                    f"{check}List<{ce}> o_ = ordered(std::move(v_)); std::vector<{ce}> w_; "
+                    f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
+                    f"s.opts.{o} = List<{ce}>(std::move(w_));")
+        else:
+            body = (f"if (all_.empty()) bail(); std::vector<{ce}> v_ = vec(all_); {check}"
+                    f"s.opts.{o} = ordered(std::move(v_));")
+        self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
+                  f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = @NEXT; return;")
+
+    def _Best(self, s):
+        g = self.g
+        opts, t = self._options(s)
+        el = t.arg
+        var = self.field(s.var)
+        keys = [self.x(k) for k in s.keys]
+        ktypes = [g.ty(k) for k in s.keys]
+        for kt in ktypes:
+            if kt.tag not in ("int", "bool"):
+                raise Unsupported("a 'best' key that is not int or bool")
+        nkeys = len(keys)
+        comp = "".join(f"k_[{i}] = (I)nn((I)({kx})); " for i, kx in enumerate(keys))
+        ce = g.ct(el)
+        if s.tie == "choose":
+            k, o = self._site(s.var, el, "tie", None)
+            items = el.tag == "item" or (el.tag == "list" and el.arg.tag == "item")
+            check = "items_known(s, tied_, who_); " if items else ""
+            tie = (f"else {{ Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); {check}"
+                   f"s.opts.{o} = ordered(std::move(tied_)); s.site = {k}; s.player = who_; "
+                   f"STEP(s); f->pc = @NEXT; return; }}")
+        elif s.tie == "random":
+            tie = f"else {{ f->{var} = tied_[(size_t)below(s.rng, (I)tied_.size())]; }}"
+        else:
+            tie = f"else {{ f->{var} = tied_[0]; }}"
+        self.emit(f"{{ List<{ce}> all_ = {opts}; if (all_.empty()) bail(); I best_[{nkeys or 1}]; bool have_ = false; "
+                  f"std::vector<{ce}> tied_; for (const {ce}& o_ : all_) {{ f->{var} = o_; I k_[{nkeys or 1}]; {comp}"
+                  f"int c_ = have_ ? 0 : 1; for (int i_ = 0; i_ < {nkeys} && !c_ && have_; ++i_) "
+                  f"c_ = k_[i_] > best_[i_] ? 1 : k_[i_] < best_[i_] ? -1 : 0; "
+                  f"if (c_ > 0) {{ have_ = true; for (int i_ = 0; i_ < {nkeys}; ++i_) best_[i_] = k_[i_]; "
+                  f"tied_.clear(); tied_.push_back(o_); }} else if (c_ == 0) tied_.push_back(o_); }} "
+                  f"if (tied_.size() == 1) {{ f->{var} = tied_[0]; }} {tie} }} {self.go('@NEXT')}")
+
+    def _PickRandom(self, s):
+        opts, t = self._options(s)
+        var = self.field(s.var)
+        self.emit(f"{{ {self.g.ct(t)} all_ = {opts}; if (all_.empty()) bail(); "
+                  f"f->{var} = all_[(size_t)below(s.rng, (I)all_.size())]; }} {self.go('@NEXT')}")
+
+    def _Roll(self, s):
+        t = self.g.ty(s.faces)
+        sets = " ".join(f"f->{self.field(v)} = sides_[(size_t)below(s.rng, (I)sides_.size())];" for v in s.vars)
+        self.emit(f"{{ {self.g.ct(t)} sides_ = {self.x(s.faces, t)}; if (sides_.empty()) bail(); {sets} }} "
+                  f"{self.go('@NEXT')}")
+
+    def _Move(self, s):
+        g = self.g
+        to = self.x(s.to)
+        wt = g.ty(s.what)
+        what = self.x(s.what)
+        if wt.tag == "list":
+            self.emit(f"{{ Id to_ = {to}; List<Id> w_ = {what}; for (Id it_ : w_) s.z.move(nn(it_), to_); }} "
+                      f"{self.go('@NEXT')}")
+        else:
+            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; s.z.move(nn(w_), to_); }} {self.go('@NEXT')}")
+
+    def _Shuffle(self, s):
+        self.emit(f"{{ Id z_ = nn({self.x(s.zone)}); std::vector<Id> v_ = vec(s.z.items(z_)); "
+                  f"for (size_t i_ = v_.size(); i_-- > 1;) {{ size_t j_ = (size_t)below(s.rng, (I)i_ + 1); "
+                  f"std::swap(v_[i_], v_[j_]); }} s.z.set_items(z_, v_); }} {self.go('@NEXT')}")
+
+    def _Deal(self, s):
+        g = self.g
+        base = g.ns[f"Z_{s.to}"]
+        src = self.x(s.source)
+        if s.count is None:
+            body = (f"I i_ = 0; while (s.z.len[z_] > 0) {{ s.z.move(s.z.tail[z_], {base} + order_[i_ % NP]); ++i_; }}")
+        else:
+            body = (f"if (s.z.len[z_] < {s.count} * NP) bail(); for (int c_ = 0; c_ < {s.count}; ++c_) "
+                    f"for (int k_ = 0; k_ < NP; ++k_) s.z.move(s.z.tail[z_], {base} + order_[k_]);")
+        self.emit(f"{{ Id z_ = nn({src}); Id order_[NP]; for (int k_ = 0; k_ < NP; ++k_) "
+                  f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go('@NEXT')}")
+
+    def _Fill(self, s):
+        cells = self.g.id_list(f"BOARD_{s.board}", self.g.p.boards[s.board])
+        self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
+                  f"if (s.z.len[z_] == 0) bail(); s.z.move(s.z.tail[z_], c_); }} }} {self.go('@NEXT')}")
+
+    def _Log(self, s):
+        parts = self.g.c.templates.get(s, [s.template])
+        vals = [self.x(p[1]) for p in parts if isinstance(p, tuple)]
+        body = " ".join(f"(void)({v});" for v in vals)
+        self.emit(f"{{ {body} }} {self.go('@NEXT')}")
+
+    def _call(self, s) -> str:
+        """A call's frame: the arguments computed in order, then the frame pushed (the
+        caller stands at its next instruction, as ``_run`` leaves it)."""
+        g = self.g
+        d = g.c.procedures[s.proc]
+        k = g.proc_index[s.proc]
+        tmp, sets = [], []
+        for i, (p, a) in enumerate(zip(d.params, s.args)):
+            t = g.param_type(p)
+            tmp.append(f"{g.ct(t)} a{i}_ = {self.x(a, t)};")
+            sets.append(f"nf_.{g.frame_field(k, p.name, t)} = std::move(a{i}_);")
+        return (f"{{ {' '.join(tmp)} f->pc = @NEXT; s.push({k}); Frame& nf_ = s.stack.back(); "
+                f"{' '.join(sets)} }} STEP(s); return;")
+
+    def _CallProc(self, s):
+        self.emit(self._call(s))
+
+    def _CallResult(self, s):
+        raise Unsupported("a procedure's value ('let x = call ...')")
+
+    def _Return(self, s):
+        if s.value is not None:
+            # (only a 'call' of the procedure runs it here: its value is not kept)
+            g = self.g
+            d = g.c.procedures.get(self.name)
+            rt = g._typeref(d.result) if d is not None and d.result is not None else g.ty(s.value)
+            self.emit(f"(void)({self._value(s.value, rt)}); {self.go('@END')}")
+            return
+        self.emit(self.go("@END"))
+
+    def _EndGame(self, s):
+        self.emit("s.end_req = true; STEP(s); f->pc = @NEXT; return;")
+
+
+def _public(prog) -> bool:
+    from .runtime import _public as public
+    return public(prog)
+
+
+def _read(name: str) -> str:
+    return (_HERE / name).read_text(encoding="utf-8")
+
+
+# the driver (runtime._run and what it calls), the same for every program
+_DRIVER = r"""
+static void score(St& s) {
+    for (Id p = 0; p < NP; ++p) s.scores[p] = score_of(s, p);
+    for (int k = 0; k < NTIES; ++k)
+        for (Id p = 0; p < NP; ++p) s.ties[k][p] = tie_of(s, k, p);
+    for (Id p = 0; p < NP; ++p) {
+        I rank = 1;
+        for (Id q = 0; q < NP; ++q) {
+            int c = s.scores[q] > s.scores[p] ? 1 : s.scores[q] < s.scores[p] ? -1 : 0;
+            for (int k = 0; k < NTIES && c == 0; ++k)
+                c = s.ties[k][q] > s.ties[k][p] ? 1 : s.ties[k][q] < s.ties[k][p] ? -1 : 0;
+            if (c > 0) ++rank;
+        }
+        s.outcomes[p] = HAS_OUTCOMES ? outcome_of(s, p, rank) : -1;
+    }
+    s.phase = 3;
+}
+
+static void next_phase(St& s) {
+    if (s.phase == 1) {
+        ++s.turn;
+        if (ended(s)) return;
+        s.active = (Id)pmod(s.active + DIR);
+        if (TURN_PROC < 0) bail();
+        s.push(TURN_PROC);
+    } else if (s.phase == 0) {
+        s.phase = 1;
+        if (ended(s)) return;
+        if (TURN_PROC < 0) bail();
+        s.push(TURN_PROC);
+    } else if (s.phase == 2) {
+        score(s);
+    }
+}
+
+static void run(St& s) {
+    s.steps = 0;
+    s.calls = s.depth = 0;
+    s.work = WORK;
+    while (s.site < 0 && s.phase != 3) {
+        if (s.end_req) {
+            s.end_req = false;
+            s.stack.clear();
+            if (s.phase != 2) begin_ending(s);
+            continue;
+        }
+        if (s.stack.empty()) {
+            STEP(s);
+            next_phase(s);
+            continue;
+        }
+        run_top(s);
+    }
+}
+
+static St* new_state(uint64_t rng) {
+    St* s = new St();
+    try {
+        s->z.clear();
+        for (int i = 0; i < NINITIAL; ++i) s->z.append(INITIAL[i][0], INITIAL[i][1]);
+        s->rng = rng;
+        s->work = WORK;
+        init_vars(*s);
+        if (SETUP_PROC >= 0) s->push(SETUP_PROC);
+        run(*s);
+    } catch (...) {
+        delete s;
+        return nullptr;
+    }
+    return s;
+}
+"""
+
+
+# ------------------------------------------------------------ building and loading
+
+def enabled() -> bool:
+    """False when ``MEEPLE_KERNEL=0``: native programs are then never played by a kernel
+    (their rule code is compiled by Cython, as without one)."""
+    return os.environ.get("MEEPLE_KERNEL", "") != "0"
+
+
+def compiler() -> list[str] | None:
+    """The C++ compiler's command (``CXX``, else the one Python was built with, else
+    ``c++``/``g++``/``clang++`` on the PATH), or None."""
+    if sysconfig.get_platform().startswith("win"):
+        return None   # (MSVC has no statement of GNU C++ the kernels use: Python serves)
+    for cxx in (os.environ.get("CXX"), sysconfig.get_config_var("CXX"), "c++", "g++", "clang++"):
+        words = (cxx or "").split()
+        if words and shutil.which(words[0]):
+            return words
+    return None
+
+
+def status() -> str | None:
+    """None when kernels can be built here; else why not, in one sentence."""
+    if compiler() is None:
+        return "no C++ compiler was found (set CXX, or install g++ or clang++)"
+    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
+        return "Python's headers are missing (install the python3-dev package)"
+    return None
+
+
+def flags() -> list[str]:
+    """The compiler's options: ``MEEPLE_KERNEL_CXXFLAGS`` (split at spaces) replaces the
+    optimization (``-O0`` builds faster, runs slower: the same games)."""
+    own = os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split()
+    return ([f for f in CXX_FLAGS if not f.startswith("-O")] + own) if own else list(CXX_FLAGS)
+
+
+def module_key(source: str) -> str:
+    return diskcache.key("meeple-kernel", FORMAT, source, sys.version, sysconfig.get_config_var("SOABI") or "",
+                         sys.implementation.cache_tag or "", sysconfig.get_platform(), " ".join(flags()),
+                         " ".join(compiler() or ()))
+
+
+def load_or_build(source: str, on_build=None):
+    """The extension module of this source: (module, seconds spent building; 0.0 when
+    found in this process or on disk). Raises KernelError when it cannot be built or
+    loaded."""
+    from . import native
+    key = module_key(source)
+    if key in _loaded:
+        return _loaded[key], 0.0
+    name = f"meeple_kernel_{key[:32]}"
+    where = native.folder()
+    if where is not None:
+        mod = _cached(where, name, key)
+        if mod is not None:
+            _loaded[key] = mod
+            return mod, 0.0
+    if on_build is not None:
+        on_build()
+    t0 = time.perf_counter()
+    built = _build(name, key, source)
+    try:
+        path = native._keep(where, name, built) if where is not None else built
+        mod = _load(name, path, key)
+    finally:
+        if where is not None:
+            shutil.rmtree(built.parent, ignore_errors=True)
+    if mod is None:
+        raise KernelError("the kernel built does not load")
+    _loaded[key] = mod
+    return mod, time.perf_counter() - t0
+
+
+def _cached(where: Path, name: str, key: str):
+    so, digest = where / (name + importlib.machinery.EXTENSION_SUFFIXES[0]), where / (name + ".sha256")
+    data, want = diskcache.read_own(so), diskcache.read_own(digest)
+    if data is None or want is None or hashlib.sha256(data).hexdigest().encode() != want.strip():
+        return None
+    return _load(name, so, key)
+
+
+def _load(name: str, path: Path, key: str):
+    try:
+        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
+        spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
+        mod = importlib.util.module_from_spec(spec)
+        loader.exec_module(mod)
+    except Exception:  # noqa: BLE001 - a file that does not load is built again
+        return None
+    return mod if getattr(mod, "KEY", None) == key else None
+
+
+def _build(name: str, key: str, source: str) -> Path:
+    """The C++ compiler, in a new temporary folder: the module's path."""
+    from . import native
+    cxx = compiler()
+    if cxx is None:
+        raise KernelError(status() or "no C++ compiler")
+    tmp = Path(tempfile.mkdtemp(prefix="meeple-kernel-", dir=native._temp_parent()))
+    src = tmp / f"{name}.cpp"
+    head = (f'#define KERNEL_NAME "{name}"\n#define KERNEL_SYMBOL {name}\n'
+            f'#define KERNEL_KEY "{key}"\n')
+    src.write_text(head + source, encoding="utf-8")
+    out = tmp / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    include = sysconfig.get_paths()["include"]
+    cmd = [*cxx, *flags(), f"-I{include}", str(src), "-o", str(out)]
+    if sys.platform == "darwin":
+        cmd[1:1] = ["-undefined", "dynamic_lookup"]
+    try:
+        done = subprocess.run(cmd, cwd=tmp, check=False, capture_output=True, text=True,
+                              timeout=BUILD_TIMEOUT, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise KernelError(f"the build could not run ({type(e).__name__}: {e})") from None
+    if done.returncode != 0 or not out.exists():
+        last = [r for r in (done.stderr or done.stdout or "").splitlines() if r.strip()][:6]
+        raise KernelError("the build failed" + (": " + " / ".join(last) if last else ""))
+    return out
+
+
+def build(prog, on_build=None) -> "Kernel":
+    """The kernel of a program (raises Unsupported or KernelError)."""
+    gen = Gen(prog)
+    source = gen.source()
+    mod, seconds = load_or_build(source, on_build)
+    return Kernel(mod, gen, seconds)
+
+
+class Kernel:
+    """A loaded kernel and what the Python side needs of its decisions."""
+
+    def __init__(self, module, gen: Gen, seconds: float):
+        self.module = module
+        self.start = module.start
+        self.build_seconds = seconds
+        self.fallbacks = 0   # what the kernel could not decide (moves, setups, perfts...)
+        # per decision (choose statement): its option type code, verb and option alone
+        self.sites = [(s["type"], s["verb"], s["alone"]) for s in gen.sites]

@@ -1,0 +1,251 @@
+"""Games played by a program's kernel (interpreter/kernel.py), with the Python game
+behind them.
+
+A ``KernelGame`` is a ``Game``: every public name works as on any game. While it is
+*live* its state is the kernel's, and what a playout, a simulation or a search asks of
+it (``over``, ``move_count``, ``apply`` of an index or of a move of its list,
+``legal_moves``, ``decision``, ``result``, ``heuristic``, ``copy``) is answered there.
+Anything else (its ``state``, a view, ``undo``, a notation to parse, a chance step...)
+reads the Python runtime ``R``: the game then becomes a Python game by playing again,
+in Python, the moves the kernel played since it started (``_to_python``), so that the
+Python game is exactly the one the moves make, with its log, its counts of what each
+seat saw and its moves to undo. A move the kernel cannot decide (a rule error, a
+budget, anything the kernel stops at) is played the same way: the moves before it
+again, then it, in Python, which gives its exact result or error.
+"""
+from __future__ import annotations
+
+from itertools import count, repeat
+
+from . import rng
+from .runtime import Decision, Game, Move, Runtime, _copy_state, _decisions, _heuristic, _results, \
+    _writer, _writers
+
+
+class KernelGame(Game):
+    """A game whose moves a kernel plays while nothing needs its Python runtime."""
+
+    def __init__(self, prog, k, base, history: bool = True):
+        # (Game.__init__ runs no code here: the runtime is made when first needed)
+        self.program = prog
+        self._k = k                 # the kernel's state; None: the game is a Python game
+        self._base = base           # where the kernel started: a seed (a new game) or a state
+        self._trail: list[int] = []  # the moves (indices) the kernel played since
+        self._keep_history = history  # whether those moves may be undone (not in a copy)
+        self._R = None
+        self._moves = None
+        self._decided = None
+        self._decisions = _decisions(prog)
+        self._writers = _writers(prog)
+        self._result = None
+        self.script: list = []
+        self._history: list[list] = []
+        self._undo_limit = None
+
+    @classmethod
+    def start(cls, prog, seed: int):
+        """A new game of seed ``seed`` played by the program's kernel, or None where the
+        kernel cannot play its setup (Python then makes the game)."""
+        k = prog._kernel.start(rng.seed_state(seed))
+        if k is None:
+            prog._kernel.fallbacks += 1
+            return None
+        return cls(prog, k, seed)
+
+    # ------------------------------------------------------------ the Python game
+    @property
+    def R(self):
+        if self._k is not None:
+            self._to_python()
+        return self._R
+
+    @R.setter
+    def R(self, value):
+        self._R = value
+
+    @property
+    def live(self) -> bool:
+        """Whether the kernel plays this game now (False: it is a Python game)."""
+        return self._k is not None
+
+    def kernel_state(self) -> dict | None:
+        """What the kernel holds now, in the format of ``state`` (its zones, variables,
+        counters, frames and pending decision; not the log nor what each seat saw), or
+        None when the game is not live: for checking a kernel against Python."""
+        return None if self._k is None else self._k.export()
+
+    def _to_python(self) -> None:
+        """Makes the Python game: the base again, then the moves the kernel played."""
+        self._k = None
+        prog, base = self.program, self._base
+        if isinstance(base, int):
+            self._R = Game.new(prog, prog.n, base).R
+        else:
+            self._R = Runtime(prog, _copy_state(base))
+        trail, self._trail = self._trail, []
+        self._moves = self._decided = self._result = None
+        limit = self._undo_limit
+        if not self._keep_history:
+            self._undo_limit = 0
+        try:
+            for i in trail:
+                Game.apply(self, i, safe=False)
+        finally:
+            self._undo_limit = limit
+        if not self._keep_history:
+            self._history = []
+
+    # ------------------------------------------------------------ what the kernel answers
+    @property
+    def over(self) -> bool:
+        k = self._k
+        if k is not None:
+            return k.over()
+        return self._R.phase == "over"
+
+    @property
+    def active_player(self) -> int | None:
+        k = self._k
+        if k is not None:
+            return k.player()
+        return Game.active_player.fget(self)
+
+    @property
+    def deciding(self) -> list[int]:
+        k = self._k
+        if k is not None:
+            who = k.player()
+            return [] if who is None else [who]
+        return Game.deciding.fget(self)
+
+    @property
+    def simultaneous(self) -> bool:
+        if self._k is not None:
+            return False   # (a kernel has no simultaneous decision)
+        return Game.simultaneous.fget(self)
+
+    @property
+    def at_chance(self) -> bool:
+        if self._k is not None:
+            return False   # (the seeded generator decides at once)
+        return Game.at_chance.fget(self)
+
+    @property
+    def players(self) -> int:
+        return self.program.n
+
+    @property
+    def result(self) -> dict | None:
+        k = self._k
+        if k is None:
+            return self._R.result
+        if self._result is None:
+            got = k.result()
+            if got is None:
+                return None
+            scores, ties, outs = got
+            prog = self.program
+            res = _results(scores, ties, [name for name, _ in prog.tiebreaks], None)
+            if prog.outcomes is not None:
+                outcomes = [prog.outcomes[i][0] for i in outs]
+                res["outcomes"] = outcomes
+                res["winners"] = [p for p in range(prog.n) if outcomes[p] == "win"]
+                res["draw"] = all(o == "draw" for o in outcomes)
+            self._result = res
+        return self._result
+
+    @property
+    def decision(self) -> Decision | None:
+        k = self._k
+        if k is None:
+            return Game.decision.fget(self)
+        who = k.player()
+        if who is None:
+            return None
+        tc, verb, _alone = self.program._kernel.sites[k.site()]
+        key = (tc, verb, who)
+        made = self._decisions.get(key)
+        if made is None:
+            made = self._decisions[key] = Decision(tc, verb, who, (who,), (who,), ())
+        return made
+
+    def _write(self, site: int):
+        """How the moves of a decision are written (runtime._writer)."""
+        tc, verb, alone = self.program._kernel.sites[site]
+        return _writer(self.program, verb, tc, alone)
+
+    def legal_moves(self, seat: int | None = None) -> list[Move]:
+        k = self._k
+        if k is None:
+            return Game.legal_moves(self, seat)
+        who = k.player()
+        if seat is not None and seat != who:
+            return []
+        if self._moves is None:
+            if who is None:
+                self._moves = []
+            else:
+                self._moves = list(map(Move, count(), k.options(), repeat(self._write(k.site())), repeat(who)))
+        return self._moves
+
+    def move_count(self, seat: int | None = None) -> int:
+        k = self._k
+        if k is not None and (seat is None or seat == k.player()):
+            return k.count()
+        return Game.move_count(self, seat)
+
+    def apply(self, move, safe: bool = True, seat: int | None = None) -> Move:
+        k = self._k
+        if k is not None and (seat is None or seat == k.player()):
+            cls = move.__class__
+            if cls is Move:
+                known = self._moves
+                i = move._index
+                index = i if known is not None and i < len(known) and known[i] is move else None
+            else:
+                index = move if cls is int else None
+            if index is not None:
+                site = k.site()
+                got = k.apply(index)
+                if got.__class__ is tuple:
+                    self._trail.append(index)
+                    self._moves = None
+                    return move if cls is Move else Move(index, got[0], self._write(site), got[1])
+                # False: no such move (Python says why); None: the kernel could not decide
+                # it (its state is then lost): Python plays the game again, then the move
+                if got is None:
+                    self.program._kernel.fallbacks += 1
+        return Game.apply(self, move, safe, seat)
+
+    def heuristic(self, seat: int) -> int | None:
+        k = self._k
+        if k is not None and seat.__class__ is int and 0 <= seat < self.program.n \
+                and self.program.heuristic_fn is not None:
+            h = k.heuristic(seat)
+            if h is not None:
+                return h
+            self.program._kernel.fallbacks += 1
+        return _heuristic(self.R, seat)
+
+    def copy(self) -> Game:
+        k = self._k
+        if k is None:
+            return Game.copy(self)
+        twin = KernelGame(self.program, k.copy(), self._base, history=False)
+        twin._trail = list(self._trail)
+        return twin
+
+    # ------------------------------------------------------------ moves taken back
+    @property
+    def can_undo(self) -> int:
+        if self._k is not None:
+            self._to_python()
+        return Game.can_undo.fget(self)
+
+    def undo(self) -> None:
+        if self._k is not None:
+            self._to_python()
+        Game.undo(self)
+
+
+__all__ = ["KernelGame"]

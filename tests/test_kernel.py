@@ -1,0 +1,460 @@
+"""The kernels (interpreter/kernel.py): a program's rules in C++ over compact state,
+behind a Python game (interpreter/kgame.py).
+
+- Every bundled ruleset the kernel covers, played by its kernel and in Python in
+  lockstep, keeps the same state (zones, variables, frames and their locals, the
+  pending decision, the generator) after every move, with the same moves offered.
+- A game played by its kernel is a Game: once anything reads its Python runtime, it is
+  exactly the Python game of the same moves (state, log, moves to undo); legal moves,
+  decisions, results, heuristics and perft counts are Python's.
+- Where a rule fails or a budget runs out, the error is Python's, at the same place,
+  and ``safe`` leaves the game as before; the steps and work a move costs are counted
+  as in Python, to the last one.
+- Rules nobody wrote (mutants of the covered rulesets) play the same both ways.
+- A kernel is built once and kept in the disk cache; one that is damaged is built
+  again; without a compiler, or where the kernel does not cover a ruleset, the games
+  run in Python, saying why once.
+
+The kernels are built with -O0 here (MEEPLE_KERNEL_CXXFLAGS, conftest.py: faster to
+build, the same code). The tests skip, saying why, where no C++ compiler is found."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import RuleError, compile_sources, kernel
+from meeple.interpreter.kgame import KernelGame
+
+from meeple import interpreter
+from lockstep import kernel_difference
+from test_fuzz_rulesets import MUTATIONS, corpus, sources
+
+ROOT = Path(__file__).resolve().parent.parent
+TTT = str(ROOT / "tests" / "testdata" / "ttt")
+MISSING = kernel.status()
+needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
+
+# every bundled ruleset and variant the kernel covers
+COVERED = [(TTT, 2, ()), ("kalah", 2, ()), ("dots-and-boxes", 2, ()), ("dots-and-boxes", 2, ("small",)),
+           ("go", 2, ()), ("go", 2, ("superko",)), ("chess", 2, ()), ("chess", 2, ("fide_claims",)),
+           ("backgammon", 2, ())]
+IDS = [f"{Path(c[0]).name}{'-' + '+'.join(c[2]) if c[2] else ''}" for c in COVERED]
+# and what the others use that it does not cover (yet)
+NOT_COVERED = {"hearts": "ChooseEach", "cherokee": "ChooseSubset", "clans-and-glory": "face-down",
+               "brotherhood-of-nine": "face-down"}
+
+
+@pytest.fixture(autouse=True)
+def _kernels_on(monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+
+
+def programs(ruleset, variants=(), players=2, budgets=None):
+    """The program played by its kernel, and the Python one."""
+    rules = interpreter.load(ruleset, variants, budgets=budgets)
+    assert rules.use_native(report=False)
+    fast = rules.for_players(players)
+    assert fast.kernel and fast.native
+    return fast, interpreter.load(ruleset, variants, budgets=budgets).for_players(players)
+
+
+def python_program(text: str, budgets=None):
+    src = SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text})
+    return compile_sources(src, budgets=budgets).for_players(2)
+
+
+def from_source(text: str, budgets=None):
+    src = SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text})
+    fast = compile_sources(src, budgets=budgets)
+    assert fast.use_native(report=False)
+    return fast.for_players(2), compile_sources(src, budgets=budgets).for_players(2)
+
+
+# ---------------------------------------------------------------- the same state
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset,players,variants", COVERED, ids=IDS)
+def test_a_kernel_keeps_the_state_python_has_after_every_move(ruleset, players, variants):
+    fast, plain = programs(ruleset, variants, players)
+    moves = 0
+    for seed in range(3):
+        a, b = fast.new_game(players, seed), plain.new_game(players, seed)
+        assert isinstance(a, KernelGame) and a.live
+        rnd = random.Random(seed)
+        while True:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
+            assert a.over == b.over
+            if b.over:
+                assert a.result == b.result
+                break
+            n = b.move_count()
+            assert a.move_count() == n and a.active_player == b.active_player
+            i = rnd.randrange(n)
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+            moves += 1
+        assert a.live
+    assert moves > 20
+    assert fast.native_fallbacks == 0   # the kernel decided every move
+
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset,uses", list(NOT_COVERED.items()))
+def test_a_ruleset_the_kernel_does_not_cover_says_what_and_runs_in_python(ruleset, uses):
+    rules = interpreter.load(ruleset)
+    said = []
+    rules.use_native(report=said.append)
+    prog = rules.for_players(rules.min_players if ruleset != "hearts" else 4)
+    assert not prog.kernel
+    assert any(f"no kernel for {prog.name}: the kernel does not cover" in s and uses in s for s in said), said
+    assert not isinstance(prog.new_game(prog.n, 1), KernelGame)
+
+
+# ---------------------------------------------------------------- a Game like any other
+
+@needs_kernel
+def test_a_kernel_game_answers_as_the_python_game():
+    fast, plain = programs("chess")
+    a, b = fast.new_game(2, 5), plain.new_game(2, 5)
+    rnd = random.Random(5)
+    for step in range(40):
+        moves = [(m.index, m.value, m.notation, m.player) for m in a.legal_moves()]
+        assert moves == [(m.index, m.value, m.notation, m.player) for m in b.legal_moves()], step
+        assert a.decision == b.decision and a.deciding == b.deciding and not a.simultaneous
+        assert [a.heuristic(p) for p in (0, 1)] == [b.heuristic(p) for p in (0, 1)]
+        i = rnd.randrange(len(moves))
+        played = a.apply(a.legal_moves()[i])   # a Move of its list: still in the kernel
+        assert played == b.apply(i)
+        assert a.live
+    # a copy is a game of its own (and can be read without the original leaving the kernel)
+    twin = a.copy()
+    assert twin.live and a.live
+    assert twin.state == b.state and not twin.live and a.live
+    assert twin.can_undo == 0                   # as a Python game's copy
+    twin.apply(0)
+    assert a.kernel_state()["moves"] == b.state["moves"]
+    # read as a Python game: the same state, log and moves to take back
+    assert a.state == b.state and not a.live
+    assert a.to_json() == b.to_json()
+    assert a.can_undo == b.can_undo == 40
+    for _ in range(3):
+        a.undo()
+        b.undo()
+    assert a.state == b.state
+    a.apply("e2-e4" if "e2-e4" in [m.notation for m in a.legal_moves()] else 0)
+
+
+@needs_kernel
+def test_a_kernel_game_plays_to_the_same_result_and_its_undo_limit_holds():
+    fast, plain = programs("backgammon")
+    for seed in range(2):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        a.undo_limit = b.undo_limit = 4
+        rnd = random.Random(seed)
+        while not b.over:
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+        assert a.live and a.result == b.result and a.result is not None
+        assert a.players == 2 and a.active_player is None and a.legal_moves() == [] and a.decision is None
+        assert a.can_undo == b.can_undo == 4
+        a.undo()
+        b.undo()
+        assert a.state == b.state
+
+
+@needs_kernel
+def test_a_move_by_its_notation_or_out_of_range_is_python_s():
+    fast, plain = programs("kalah")
+    a, b = fast.new_game(2, 1), plain.new_game(2, 1)
+    name = b.legal_moves()[1].notation
+    assert a.apply(name).notation == b.apply(name).notation
+    assert a.state == b.state
+    with pytest.raises(interpreter.IllegalMove) as e:
+        a.apply(99)
+    with pytest.raises(interpreter.IllegalMove) as f:
+        b.apply(99)
+    assert str(e.value) == str(f.value)
+    assert a.state == b.state
+
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset,depth", [("chess", 3), ("go", 2), ("dots-and-boxes", 3), (TTT, 4)])
+def test_perft_counts_the_same_in_the_kernel(ruleset, depth):
+    fast, plain = programs(ruleset)
+    for seed, moves in ((0, 0), (3, 5)):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        for i in range(moves):
+            a.apply(i % a.move_count())
+            b.apply(i % b.move_count())
+        before = a.kernel_state()
+        assert interpreter.perft(a, depth) == interpreter.perft(b, depth)
+        assert a.live and a.kernel_state() == before   # the game is left as it was
+    assert fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_search_bots_choose_the_same_moves_on_a_kernel_game():
+    fast, plain = programs("kalah")
+    a, b = fast.new_game(2, 2), plain.new_game(2, 2)
+    for spec in ("mcts:iterations=60", "greedy", "random"):
+        for turn in range(4):
+            seat = b.active_player
+            i = interpreter.bot_move(interpreter.make_bot(spec, turn), a, seat)
+            assert i == interpreter.bot_move(interpreter.make_bot(spec, turn), b, seat)
+            a.apply(i)
+            b.apply(i)
+    assert a.state == b.state
+
+
+# ---------------------------------------------------------------- errors and budgets
+
+BOOM = """ruleset boom
+players 2..2
+var n: int = 0
+var spent: int = 0
+turn {
+  choose k from [1, 2, 3] as "pick"
+  n = n + k
+  let i = 0
+  while i < k * 5 max 1000 { i = i + 1 }
+  spent = spent + size([x for x in 1..(k * 7)])
+  if n > 9 { n = 100 / (n - n) }
+}
+end when n > 50
+"""
+
+
+def error_after(prog, moves, safe=True):
+    """Plays the moves (by index) from seed 1; the RuleError of the one that fails (as
+    its text, rule, place, hint and code), the state just after, and the moves played."""
+    game = prog.new_game(2, 1)
+    for step, i in enumerate(moves):
+        before = game.to_json() if isinstance(game, KernelGame) and not game.live else None
+        try:
+            game.apply(i, safe=safe)
+        except RuleError as e:
+            return (str(e), e.rule, e.span, e.hint, e.code), game.state, step, before
+    return None, game.state, len(moves), None
+
+
+@needs_kernel
+@pytest.mark.parametrize("safe", [True, False])
+def test_a_rule_error_after_kernel_moves_is_python_s(safe):
+    fast, plain = from_source(BOOM)
+    moves = [2, 2, 2, 0, 1]     # 3 + 3 + 3 + 1 = 10 > 9 on the fourth move
+    got, want = error_after(fast, moves, safe), error_after(plain, moves, safe)
+    assert got[0] is not None and "division by zero" in got[0][0]
+    assert got[:3] == want[:3]
+    assert fast.native_fallbacks == 1
+
+
+@needs_kernel
+@pytest.mark.parametrize("budget", ["steps", "work"])
+def test_the_steps_and_work_of_a_move_are_counted_as_in_python(budget):
+    # the least budget with which Python plays these moves: the kernel plays them with it
+    # (without stopping), and with one less fails where Python fails
+    moves = [2, 0, 1, 2]
+
+    def fails(prog) -> bool:
+        return error_after(prog, moves)[0] is not None
+
+    lo, hi = 1, 100_000
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fails(python_program(BOOM.replace("n > 9", "n > 90"), interpreter.Budgets(**{budget: mid}))):
+            lo = mid + 1
+        else:
+            hi = mid
+    least = lo
+    fast, plain = from_source(BOOM.replace("n > 9", "n > 90"), interpreter.Budgets(**{budget: least}))
+    assert not fails(fast) and fast.native_fallbacks == 0
+    fast, plain = from_source(BOOM.replace("n > 9", "n > 90"), interpreter.Budgets(**{budget: least - 1}))
+    got, want = error_after(fast, moves), error_after(plain, moves)
+    assert got[0] is not None and got[0][4] == "rule/budget" and got[:3] == want[:3]
+    assert fast.native_fallbacks == 1
+
+
+ODDITIES = r"""ruleset odd
+players 2..2
+enum Tint { dark, light }
+kind Piece { tint: Tint, word: str }
+board grid: grid(rows: 2, cols: 3) holds Piece
+zone pot: Piece
+deck ps into pot { Piece(tint: t, word: "a\"b\\c */ ??= \u00e9😀") for t in Tint }
+var said: str = "x\ny"
+var big: int = 999999999999999999
+turn {
+  choose c from [x for x in cells(grid) if empty(x)] as "put"
+  move top(pot) to c
+  said = said + c.name + "\"" + top(c).word
+  big = big - 1
+  if top(c).word + c.name != said { big = big - 2 * (big / 3) }
+}
+end when size(pot) == 0
+score(p) = if seat(p) == 1 then big % 1000 else big / 1000000000000
+"""
+
+
+@needs_kernel
+def test_texts_and_numbers_of_any_kind_come_through_the_kernel_unchanged():
+    fast, plain = from_source(ODDITIES)
+    a, b = fast.new_game(2, 3), plain.new_game(2, 3)
+    while not b.over:
+        assert kernel_difference(a.kernel_state(), b) is None
+        a.apply(1 % a.move_count())
+        b.apply(1 % b.move_count())
+    assert a.result == b.result and fast.native_fallbacks == 0
+    assert a.state == b.state
+
+
+# ---------------------------------------------------------------- rules nobody wrote
+
+CASES = int(os.environ.get("MEEPLE_FUZZ_KERNEL_CASES", "30"))
+
+
+def kernel_mutant(case: int):
+    """A seeded mutant of a covered ruleset's base file."""
+    rnd = random.Random(4_000_037 * int(os.environ.get("MEEPLE_FUZZ_SEED", "9")) + case)
+    names = {Path(c[0]).name for c in COVERED}
+    files = [f for f in corpus() if f[0] in names and "/variants/" not in f[1] and "/locales/" not in f[1]]
+    name, path, text = rnd.choice(files)
+    for _ in range(rnd.choice([1, 1, 2])):
+        text = rnd.choice(MUTATIONS)(rnd, text)
+    return name, path, text, rnd.randrange(1 << 30)
+
+
+def played(prog, seed: int) -> list:
+    """What the game shows move after move (by number), and its end or error."""
+    out = []
+    rnd = random.Random(seed)
+    try:
+        game = prog.new_game(prog.n, seed)
+        for _ in range(40):
+            if game.over:
+                break
+            out.append([m.notation for m in game.legal_moves()])
+            game.apply(rnd.randrange(game.move_count()), safe=False)
+        out.append(json.dumps(game.state, sort_keys=True))
+        out.append(game.result)
+    except RuleError as e:
+        out.append(("rule error", str(e), e.rule, e.hint))
+    return out
+
+
+@needs_kernel
+def test_mutated_rulesets_play_the_same_in_their_kernel_and_in_python():
+    compared = 0
+    for case in range(CASES):
+        name, path, text, seed = kernel_mutant(case)
+        src, variants, locale = sources(name, path, text)
+        if src.diagnostics:
+            continue
+        try:
+            rules = interpreter.compile_sources(src, variants, locale)
+            plain = rules.for_players(rules.min_players)
+        except MeepleError:
+            continue
+        rules.use_native(report=False)
+        fast = rules.for_players(rules.min_players)
+        if not fast.kernel:
+            continue
+        assert played(fast, seed) == played(plain, seed), f"case {case} ({path})"
+        compared += 1
+    assert compared >= CASES // 10
+
+
+# ---------------------------------------------------------------- building and keeping
+
+def meeple(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "meeple", *map(str, args)], cwd=ROOT, env=env, check=False,
+                          capture_output=True, text=True, timeout=300)
+
+
+def probe(cache: Path, extra: dict | None = None) -> dict:
+    """In a new process: tic-tac-toe natively; whether a kernel plays it, and whether it
+    was built now."""
+    code = ("import json, warnings; from meeple import interpreter\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            f"    p = interpreter.load({TTT!r}, native=True).for_players(2)\n"
+            "    g = p.new_game(2, 0); g.apply(0)\n"
+            "print(json.dumps({'kernel': p.kernel, 'built': p.kernel_build_seconds > 0, "
+            "'said': [str(x.message) for x in w]}))")
+    env = {**os.environ, "MEEPLE_CACHE_DIR": str(cache), **(extra or {})}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=False, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_kernel
+def test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged(tmp_path):
+    assert probe(tmp_path)["built"] is True
+    assert probe(tmp_path)["built"] is False   # from the cache
+    kept = [p for p in (tmp_path / "native").iterdir() if p.name.startswith("meeple_kernel_")
+            and not p.name.endswith(".sha256")]
+    assert len(kept) == 1
+    kept[0].write_bytes(kept[0].read_bytes()[:1000])   # truncated: its digest differs
+    assert probe(tmp_path)["built"] is True
+    (tmp_path / "native" / (kept[0].name.split(".")[0] + ".sha256")).write_text("0" * 64)
+    assert probe(tmp_path)["built"] is True    # a digest that lies
+    assert probe(tmp_path)["built"] is False
+    assert interpreter.cache_info()["native"]["entries"] >= 0
+    done = meeple("cache", "clear", env={**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert not [p for p in (tmp_path / "native").iterdir()]
+
+
+@needs_kernel
+def test_kernels_can_be_turned_off_and_a_failed_build_says_why_once(tmp_path):
+    off = probe(tmp_path, {"MEEPLE_KERNEL": "0"})
+    assert off["kernel"] is False and not any("kernel" in s for s in off["said"])
+    failed = probe(tmp_path, {"MEEPLE_KERNEL_CXXFLAGS": "--no-such-option"})
+    assert failed["kernel"] is False
+    assert [s for s in failed["said"] if "no kernel for ttt: the build failed" in s and "--no-such-option" in s]
+    args = ("simulate", TTT, "-n", "6", "-j", "1", "--json")
+    env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path), "MEEPLE_KERNEL_CXXFLAGS": "--no-such-option"}
+    plain, native = meeple(*args, env=env), meeple(*args, "--native", env=env)
+    assert plain.returncode == native.returncode == 0, native.stderr
+    assert native.stderr.count("no kernel for ttt: the build failed") == 1
+    assert "Traceback" not in native.stderr
+
+
+@needs_kernel
+def test_without_a_compiler_the_games_run_in_python_saying_so(monkeypatch):
+    monkeypatch.setattr(kernel, "compiler", lambda: None)
+    rules = interpreter.load("kalah")
+    said = []
+    rules.use_native(report=said.append)
+    prog = rules.for_players(2)
+    assert not prog.kernel
+    assert any("no kernel for kalah: no C++ compiler was found" in s for s in said), said
+
+
+@needs_kernel
+def test_simulate_natively_plays_the_same_games():
+    args = ("simulate", "kalah", "-n", "8", "-j", "2", "--json")
+    plain, native = meeple(*args), meeple(*args, "--native")
+    assert plain.returncode == native.returncode == 0, native.stderr
+    a, b = json.loads(plain.stdout), json.loads(native.stdout)
+    for doc in (a, b):
+        for k in ("seconds", "games_per_second"):
+            doc.pop(k)
+    assert a == b
+
+
+def test_no_warning_reaches_a_program_that_asked_nothing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        game = interpreter.load("kalah").new_game(2, 0)
+    assert not isinstance(game, KernelGame)
