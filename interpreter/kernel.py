@@ -96,6 +96,9 @@ class Gen:
         self.calling = {n for n, f in self.c.functions.items()
                         if any(x.node == "Call" and x.func in self.c.functions for x in ir.walk(f.body))}
         self.sites: list[dict] = []       # choose statements: what apply needs
+        self.loopvars: set[str] = set()   # the C++ names of the loop variables around
+        self.keepable: dict[str, bool] = {}  # see kept
+        self.kept_made: set[str] = set()
         self.opt_types: dict[str, T] = {}  # C++ type of options -> a type of them
         self.proc_index = {}
 
@@ -113,6 +116,12 @@ class Gen:
         if tag == "list":
             return f"List<{self.ct(t.arg)}>"
         raise Unsupported(f"a value of type {t}")
+
+    def arg_type(self, t: T) -> str:
+        """How a function takes a parameter: lists and texts by reference (no function
+        changes its arguments)."""
+        c = self.ct(t)
+        return f"const {c}&" if t.tag in ("list", "str") else c
 
     def ty(self, e) -> T:
         t = self.c.type_of(e)
@@ -465,10 +474,11 @@ class Gen:
         return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
             it.op == "+" and self.ty(it).tag == "list")))
 
-    def loops(self, comp, sc: dict, body, cond_code: bool = True) -> str:
+    def loops(self, comp, sc: dict, body, cond_code: bool = True, reserve: str | None = None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
-        work budget before its loop, as ``_it`` does (nested ones each time)."""
+        work budget before its loop, as ``_it`` does (nested ones each time).
+        ``reserve``: a vector the loops fill, one element a turn at most (one loop)."""
         def clause(i: int, inner: dict) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
@@ -487,19 +497,45 @@ class Gen:
             if it.node == "BinOp" and it.op == "..":
                 a, b = self.expr(it.left, inner, _INT), self.expr(it.right, inner, _INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
+                inside = self.in_loop(var, lambda: clause(i + 1, deeper))
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
-                        f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {clause(i + 1, deeper)} }} }}")
+                        f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             xs = self.fresh("xs")
             work = "" if self._counted(it) else f"W(s, {xs}.size()); "
-            return (f"{{ const {self.ct(t)} {xs} = {self.expr(it, inner, t)}; {work}"
-                    f"for (const {el}& {var} : {xs}) {{ {clause(i + 1, deeper)} }} }}")
+            if reserve is not None and len(comp.clauses) == 1:
+                work += f"{reserve}.reserve({xs}.size()); "
+            # (a list a name holds is walked where it is: nothing changes it meanwhile)
+            ref = "&" if self._named(it, inner) else ""
+            head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
+            inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+            return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
         return clause(0, sc)
+
+    def in_loop(self, var: str, make):
+        """``make()``, compiled inside a loop whose variable is ``var``."""
+        self.loopvars.add(var)
+        try:
+            return make()
+        finally:
+            self.loopvars.discard(var)
+
+    def _named(self, e, sc: dict) -> bool:
+        """Whether an expression is a list held by a name (a local, a parameter, a
+        variable, a table): C++ may read it in place (an lvalue that outlives the loop)."""
+        if e.node == "Var":
+            n = e.name
+            return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds or n == "players"
+        if e.node == "Call" and len(e.args) == 1:
+            return e.func == "cells" and e.func not in self.c.functions or \
+                (e.func in self.c.relations and len(self.c.relations[e.func].params) == 2)
+        return False
 
     def _Comprehension(self, e, sc):
         t = self.ty(e)
         el = self.ct(t.arg)
         out = self.fresh("out")
-        body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});")
+        body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
+                          reserve=out)
         return f"([&]() -> {self.ct(t)} {{ std::vector<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _Aggregate(self, e, sc):
@@ -550,9 +586,10 @@ class Gen:
         inner = dict(sc)
         inner[cl.var] = (var, t.arg)
         el = self.ct(t.arg)
+        cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, _BOOL))
         return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
                 f"std::vector<{el}> {out}; for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
-                f"if ({self.expr(comp.cond, inner, _BOOL)}) break; }} W(s, {out}.size()); "
+                f"if ({cond}) break; }} W(s, {out}.size()); "
                 f"return {self.ct(t)}(std::move({out})); }}())")
 
     def _connected(self, e, sc):
@@ -564,14 +601,17 @@ class Gen:
         start = cl.iter.args[0]
         st = self.ty(start)
         s0 = self.expr(start, sc)
-        starts = s0 if st.tag == "list" else f"List<Id>(std::vector<Id>{{{s0}}})"
         var = self.fresh(cl.var)
         inner = dict(sc)
         inner[cl.var] = (var, T("cell", st.arg if st.tag != "list" else st.arg.arg))
-        cond = "true" if comp.cond is None else self.expr(comp.cond, inner, _BOOL)
-        return (f"([&]() -> List<Id> {{ const List<Id> st_ = {starts}; Seen seen_(s); "
-                f"std::vector<Id> found_; I work_ = (I)st_.size(); "
-                f"for (Id {var} : st_) {{ if ({var} >= 0 && seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} "
+        cond = "true" if comp.cond is None else self.in_loop(var, lambda: self.expr(comp.cond, inner, _BOOL))
+        if st.tag == "list":
+            first = (f"const List<Id> st_ = {s0}; I work_ = (I)st_.size(); "
+                     f"for (Id {var} : st_) {{ if ({var} >= 0 && seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} ")
+        else:   # (one start cell: as a list of one)
+            first = (f"I work_ = 1; {{ Id {var} = {s0}; if ({var} >= 0 && seen_.add({var})) {{ "
+                     f"if ({cond}) found_.push_back({var}); }} }} ")
+        return (f"([&]() -> List<Id> {{ Seen seen_(s); std::vector<Id> found_; found_.reserve(16); {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {lists}[found_[k_]]; "
                 f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
                 f"W(s, work_); return List<Id>(std::move(found_)); }}())")
@@ -583,6 +623,9 @@ class Gen:
             fd = c.functions[f]
             self.function(f)
             args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+            if self.loopvars and self.kept(f) and all(self.invariant(a, sc) for a in e.args):
+                # (in a loop, with the same arguments at every turn: computed once)
+                return f"{self.kept_call(f)}(s{args})"
             return f"F_{_cname(f)}(s{args})"
         if f in c.relations:
             lists, test = self.relation(f)
@@ -699,7 +742,7 @@ class Gen:
         rt = self._typeref(fd.result) if getattr(fd, "result", None) is not None else self.ty(fd.body)
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sig = f"static {self.ct(rt)} F_{_cname(name)}(St& s" + "".join(
-            f", {self.ct(t)} a_{_cname(n)}" for n, t in params) + ")"
+            f", {self.arg_type(t)} a_{_cname(n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         sc = {n: (f"a_{_cname(n)}", t) for n, t in params}
         body = self.expr(fd.body, sc, rt)
@@ -711,6 +754,73 @@ class Gen:
         elif name in self.calling:
             pre = f"if (++s.calls > {self.b.calls}) bail(); "
         self.fns.append(f"{sig} {{ {pre}return {body}; }}")
+
+    def kept(self, name: str) -> bool:
+        """Whether a function's values may be kept for the evaluation running (the state
+        cannot change during one): one that loops, given numbers, ids or lists (by
+        identity), and that calls no recursive function (so a kept value never spares
+        a depth that Python would count)."""
+        if name in self.keepable:
+            return self.keepable[name]
+        fd = self.c.functions[name]
+        params = [self.param_type(p) for p in fd.params]
+        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and _has_none(t)) for t in params)
+        fs, seen, stack, loops = self.c.functions, set(), [name], False
+        while stack and ok:
+            f = stack.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            if f in self.recursive:
+                ok = False
+            for n in ir.walk(fs[f].body):
+                if n.node in ("Comprehension", "Aggregate", "Ray"):
+                    loops = True
+                if n.node == "Call" and n.func in fs:
+                    stack.append(n.func)
+        self.keepable[name] = ok and loops
+        return self.keepable[name]
+
+    def kept_call(self, name: str) -> str:
+        """``FK_name``: ``F_name`` with its values kept for the evaluation running (a
+        table by the arguments, renewed with ``EPOCH`` at every step, move and
+        evaluation from outside), each with the work and the calls its evaluation
+        counted, counted again when read (as Python, which evaluates it again, counts
+        them). Called where a loop would call it again with the same arguments."""
+        if name in self.kept_made:
+            return f"FK_{_cname(name)}"
+        self.kept_made.add(name)
+        fd = self.c.functions[name]
+        rt = self._typeref(fd.result)
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sig = f"static {self.ct(rt)} FK_{_cname(name)}(St& s" + "".join(
+            f", {self.arg_type(t)} a_{_cname(n)}" for n, t in params) + ")"
+        keys = []
+        for n, t in params:
+            a = f"a_{_cname(n)}"
+            keys.append((f"{self.ct(t)} k_{_cname(n)};", f"e.k_{_cname(n)}", a,
+                         f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
+                         f"e.k_{_cname(n)}.p == {a}.p" if t.tag == "list" else f"e.k_{_cname(n)} == {a}"))
+        h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
+        same = "".join(" && " + k[4] for k in keys)
+        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
+        entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {self.ct(rt)} v; I work; I calls; }}"
+        table = self.table(f"KEPT_{name}", f"static {entry} NAME[{256 if keys else 1}];")
+        args = "".join(f", a_{_cname(n)}" for n, _ in params)
+        self.protos.append(sig + ";")
+        self.fns.append(
+            f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
+            f"if (e.epoch == EPOCH{same}) {{ W(s, e.work); s.calls += e.calls; "
+            f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
+            f"I w0_ = s.work, c0_ = s.calls; {self.ct(rt)} v_ = F_{_cname(name)}(s{args}); "
+            f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; return v_; }}")
+        return f"FK_{_cname(name)}"
+
+    def invariant(self, e, sc: dict) -> bool:
+        """Whether an expression reads none of the variables of the loops around the
+        place being compiled (its value is the same at every turn of them)."""
+        return not any(n.node == "Var" and n.name in sc and sc[n.name][0] in self.loopvars
+                       for n in ir.walk(e))
 
     # ------------------------------------------------------------ the program
     def source(self) -> str:
@@ -776,9 +886,9 @@ class Gen:
             t = self._typeref(v.type)
             val = self.expr(v.init, {}, t)
             if v.per_player:
-                inits.append(f"for (int p_ = 0; p_ < NP; ++p_) s.pv_{_cname(name)}[p_] = {val};")
+                inits.append(f"for (int p_ = 0; p_ < NP; ++p_) {{ ++EPOCH; s.pv_{_cname(name)}[p_] = {val}; }}")
             else:
-                inits.append(f"s.g_{_cname(name)} = {val};")
+                inits.append(f"++EPOCH; s.g_{_cname(name)} = {val};")
         for kind, fields in c.item_vars.items():
             for name, f in fields.items():
                 t = self._typeref(f.type)
@@ -786,7 +896,7 @@ class Gen:
                     raise Unsupported(f"item variable '{name}' without a first value")
                 ids = [it.id for it in self.p.items if it.kind == kind]
                 val = self.expr(f.init, {}, t)
-                inits.append(f"{{ {self.ct(t)} v_ = {val}; for (Id i_ : {self.id_list('KIND_' + kind, ids)}) "
+                inits.append(f"{{ ++EPOCH; {self.ct(t)} v_ = {val}; for (Id i_ : {self.id_list('KIND_' + kind, ids)}) "
                              f"s.iv_{_cname(name)}[i_] = v_; }}")
         out.append("static void init_vars(St& s) { " + " ".join(inits) + " }")
         initial = ", ".join(f"{{{item}, {z}}}" for item, z in self.p.initial)
@@ -882,7 +992,9 @@ class Gen:
             f"static const Str PROC_NAMES[] = {{{names}}};",
             f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
             "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
-            "#define STEP(s) do { if (++(s).steps > STEPS) bail(); } while (0)",
+            # (every step renews the epoch of kept values: see Gen._memo)
+            "static uint64_t EPOCH = 1;",
+            "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
             f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
             f"struct Opts {{ {opt_fields} }};",
             "struct St {",
@@ -918,8 +1030,14 @@ class Gen:
             "static inline bool sees(St& s, Id i, Id p) { Id z = s.z.loc[i]; return z >= 0 && ((SEERS[z] >> p) & 1); }",
             "static inline void items_known(St& s, const std::vector<Id>& v, Id p) { for (Id i : v) if (i >= 0 && !sees(s, i, p)) bail(); }",
             "static inline void items_known(St& s, const std::vector<List<Id>>& v, Id p) { for (const List<Id>& l : v) for (Id i : l) if (i >= 0 && !sees(s, i, p)) bail(); }",
-            "struct Seen { std::vector<uint8_t> m; explicit Seen(St&) : m(NZ, 0) {} "
-            "bool add(Id z) { if (m[z]) return false; m[z] = 1; return true; } };",
+            # the cells a walk has met (connected): a mark per cell, by generation, one
+            # array per walk in progress (a walk's condition may walk too)
+            "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
+            "struct Seen { uint32_t* m; uint32_t g; Seen(St&) { if (SEEN_DEPTH == SEEN_POOL.size()) "
+            "SEEN_POOL.emplace_back(NZ + 1, 0); std::vector<uint32_t>& v = SEEN_POOL[SEEN_DEPTH++]; "
+            "m = v.data(); g = ++v[NZ]; if (g == 0) { std::fill(v.begin(), v.end(), 0); g = v[NZ] = 1; } } "
+            "~Seen() { --SEEN_DEPTH; } Seen(const Seen&) = delete; "
+            "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };",
             *self.statics,
             *self.protos,
             *self.fns,
@@ -1344,6 +1462,7 @@ static void score(St& s) {
 static void next_phase(St& s) {
     if (s.phase == 1) {
         ++s.turn;
+        ++EPOCH;
         if (ended(s)) return;
         s.active = (Id)pmod(s.active + DIR);
         if (TURN_PROC < 0) bail();
@@ -1359,6 +1478,7 @@ static void next_phase(St& s) {
 }
 
 static void run(St& s) {
+    ++EPOCH;   // (another state may have been evaluated since)
     s.steps = 0;
     s.calls = s.depth = 0;
     s.work = WORK;

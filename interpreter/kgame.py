@@ -38,6 +38,7 @@ class KernelGame(Game):
         self._decisions = _decisions(prog)
         self._writers = _writers(prog)
         self._result = None
+        self._writes = _site_writers(prog)
         self.script: list = []
         self._history: list[list] = []
         self._undo_limit = None
@@ -171,8 +172,7 @@ class KernelGame(Game):
 
     def _write(self, site: int):
         """How the moves of a decision are written (runtime._writer)."""
-        tc, verb, alone = self.program._kernel.sites[site]
-        return _writer(self.program, verb, tc, alone)
+        return self._writes[site]
 
     def legal_moves(self, seat: int | None = None) -> list[Move]:
         k = self._k
@@ -205,12 +205,14 @@ class KernelGame(Game):
             else:
                 index = move if cls is int else None
             if index is not None:
-                site = k.site()
                 got = k.apply(index)
                 if got.__class__ is tuple:
                     self._trail.append(index)
                     self._moves = None
-                    return move if cls is Move else Move(index, got[0], self._write(site), got[1])
+                    if cls is Move:
+                        return move
+                    v, who, site = got
+                    return Move(index, v, self._writes[site], who)
                 # False: no such move (Python says why); None: the kernel could not decide
                 # it (its state is then lost): Python plays the game again, then the move
                 if got is None:
@@ -246,6 +248,16 @@ class KernelGame(Game):
         if self._k is not None:
             self._to_python()
         Game.undo(self)
+
+
+def _site_writers(prog) -> list:
+    """How the moves of each of the kernel's decisions are written (runtime._writer),
+    known once per program."""
+    writes = prog.__dict__.get("_kernel_writers")
+    if writes is None:
+        writes = prog.__dict__["_kernel_writers"] = [_writer(prog, verb, tc, alone)
+                                                     for tc, verb, alone in prog._kernel.sites]
+    return writes
 
 
 __all__ = ["KernelGame"]

@@ -50,7 +50,7 @@ static PyObject* k_start(PyObject*, PyObject* arg) {
     return wrap(s);
 }
 
-// apply(i): the move of index i. Returns (value, player) on success; False when i is
+// apply(i): the move of index i. Returns (value, player, decision) on success; False when i is
 // not a move now (nothing changed); None when the kernel cannot decide the move (its
 // state is then unusable: the caller plays the moves again in Python).
 static PyObject* k_apply(PyObject* self, PyObject* arg) {
@@ -61,6 +61,7 @@ static PyObject* k_apply(PyObject* self, PyObject* arg) {
     PyObject* value = site_py(s, (int)i);
     if (!value) return nullptr;
     PyObject* player = PyLong_FromLong(s.player);
+    int site = s.site;
     try {
         s.moves += 1;
         site_set(s, (int)i);
@@ -73,9 +74,11 @@ static PyObject* k_apply(PyObject* self, PyObject* arg) {
         s.site = -2;  // unusable
         Py_RETURN_NONE;
     }
-    PyObject* out = PyTuple_Pack(2, value, player);
-    Py_DECREF(value);
-    Py_DECREF(player);
+    PyObject* out = PyTuple_New(3);
+    if (!out) return nullptr;
+    PyTuple_SET_ITEM(out, 0, value);
+    PyTuple_SET_ITEM(out, 1, player);
+    PyTuple_SET_ITEM(out, 2, PyLong_FromLong(site));
     return out;
 }
 
@@ -215,6 +218,7 @@ static PyObject* k_heuristic(PyObject* self, PyObject* arg) {
     // (budgets of its own, as runtime._heuristic gives it: an expression changes
     // nothing else of the state)
     I work = s.work, calls = s.calls, depth = s.depth;
+    ++EPOCH;
     s.calls = s.depth = 0;
     s.work = WORK;
     PyObject* out;
@@ -290,7 +294,7 @@ static PyObject* k_export(PyObject* self, PyObject*) {
 }
 
 static PyMethodDef k_methods[] = {
-    {"apply", (PyCFunction)k_apply, METH_O, "the move of an index: (value, player), False or None"},
+    {"apply", (PyCFunction)k_apply, METH_O, "the move of an index: (value, player, decision), False or None"},
     {"play", (PyCFunction)k_play, METH_O, "the move of an index: True, False or None"},
     {"count", (PyCFunction)k_count, METH_NOARGS, "the number of options"},
     {"perft", (PyCFunction)k_perft, METH_O, "the move paths of a depth, or None"},

@@ -48,6 +48,21 @@ struct List {
     struct Rep {
         long rc;
         std::vector<S> v;
+        // (lists are made and dropped at every turn of a rule's loops: their headers
+        // come from a free list; the GIL keeps one thread in a kernel at a time)
+        static void* operator new(size_t size) {
+            if (pool) {
+                void* p = pool;
+                pool = *(void**)p;
+                return p;
+            }
+            return ::operator new(size);
+        }
+        static void operator delete(void* p) {
+            *(void**)p = pool;
+            pool = p;
+        }
+        static inline void* pool = nullptr;
     };
     Rep* p = nullptr;  // nullptr: the empty list
 
