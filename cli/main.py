@@ -187,10 +187,11 @@ def parse_budgets(settings: list[str]) -> interpreter.Budgets:
 
 def native_option():
     return typer.Option(False, "--native",
-                        help="Run the rules on native code, compiled with Cython and the C "
-                             "compiler (pip install 'meeple[native]') once per ruleset and "
-                             "player count, then cached; the same games. Pure Python where "
-                             "it cannot be built (said on stderr).")
+                        help="Run the rules on native code, built once per ruleset and "
+                             "player count, then cached: a kernel (C++, needs a C++ compiler) "
+                             "where the ruleset is covered, else the rule code compiled with "
+                             "Cython (pip install 'meeple[native]'); the same games. Pure "
+                             "Python where neither can be built (said on stderr).")
 
 
 def go_native(ruleset, on: bool, players: Optional[int] = None) -> None:

@@ -977,8 +977,13 @@ class Program:
         return self.__dict__.get("_kernel") is not None
 
     def resume(self, state: dict, check: bool = True):
-        """A game from a saved plain-data state (checked first unless ``check`` is false)."""
-        return Game.from_state(self, state, check)
+        """A game from a saved plain-data state (checked first unless ``check`` is false);
+        with a kernel, one that the kernel takes over at its next move."""
+        game = Game.from_state(self, state, check)
+        if self.__dict__.get("_kernel") is not None:
+            from .kgame import KernelGame
+            return KernelGame.adopt(game)
+        return game
 
 
 _UNSET = object()

@@ -99,6 +99,7 @@ class Gen:
         self.loopvars: set[str] = set()   # the C++ names of the loop variables around
         self.keepable: dict[str, bool] = {}  # see kept
         self.kept_made: set[str] = set()
+        self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
         self.opt_types: dict[str, T] = {}  # C++ type of options -> a type of them
         self.proc_index = {}
 
@@ -980,6 +981,7 @@ class Gen:
         setup = self.proc_index.get("setup")
         names = ", ".join(_cstr(name) for name, *_ in procs)
         sites, export = self.sites_code(), self.export_code(procs)   # (they may make tables)
+        imports = self.import_code(procs)
         src = [
             _read("kernel_rt.hpp"),
             "using namespace mk;",
@@ -990,6 +992,7 @@ class Gen:
             f"constexpr int NTIES = {len(c.tiebreaks)}; constexpr int TURN_PROC = {-1 if turn is None else turn};",
             f"constexpr int SETUP_PROC = {-1 if setup is None else setup};",
             f"static const Str PROC_NAMES[] = {{{names}}};",
+            f"static const int PROC_END[] = {{{', '.join(str(e) for e in self.proc_ends)}}};",
             f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
             "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
             # (every step renews the epoch of kept values: see Gen._memo)
@@ -1047,10 +1050,85 @@ class Gen:
             f"static void run_top(St& s) {{ switch (s.stack.back().proc) {{ {dispatch} default: bail(); }} }}",
             sites,
             export,
+            _IMPORT_HELPERS,
+            imports,
             _read("kernel_glue.hpp"),
             "static int kernel_init() { " + " ".join(self.inits) + " return 0; }",
         ]
         return "\n".join(src) + "\n"
+
+    def from_py(self, t: T):
+        """A function of a C++ expression (a PyObject*): the code that reads a value of
+        type ``t`` from it (throwing PyFail where it is not one)."""
+        if t.tag == "int":
+            return lambda x: f"from_py_int({x})"
+        if t.tag == "bool":
+            return lambda x: f"from_py_bool({x})"
+        if t.tag == "str":
+            return lambda x: f"from_py_str({x})"
+        if t.tag == "enum":
+            names = self.enum_names(t.arg)
+            return lambda x: f"from_py_enum({x}, {names}, {len(self.c.enums[t.arg])})"
+        if t.tag == "item":
+            return lambda x: f"from_py_id({x}, NI)"
+        if t.tag == "player":
+            return lambda x: f"from_py_id({x}, NP)"
+        if t.tag in ("cell", "zone", "none"):
+            return lambda x: f"from_py_id({x}, NZ)"
+        if t.tag == "list":
+            inner = self.from_py(t.arg)
+            el = self.ct(t.arg)
+            return lambda x: f"from_py_list<{el}>({x}, [](PyObject* y) {{ return {inner('y')}; }})"
+        raise Unsupported(f"a value of type {t} from Python")
+
+    def import_code(self, procs) -> str:
+        """``load(state)``: a kernel's state from a Python game's (Runtime.to_state) at a
+        decision, or nullptr where it holds what a kernel does not keep (a chance step
+        pending, a zone revealed, an item face down, a game over...)."""
+        c = self.c
+        lines = []
+        for name, v in c.vars.items():
+            conv = self.from_py(self._typeref(v.type))
+            key = _cstr(name) + ".c_str()"
+            if v.per_player:
+                lines.append(f"{{ PyObject* l_ = item(pv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NP) "
+                             f"throw PyFail(); for (int p_ = 0; p_ < NP; ++p_) "
+                             f"s.pv_{_cname(name)}[p_] = {conv('PyList_GET_ITEM(l_, p_)')}; }}")
+            else:
+                lines.append(f"s.g_{_cname(name)} = {conv(f'item(g, {key})')};")
+        for kind, fs in c.item_vars.items():
+            for name, f in fs.items():
+                conv = self.from_py(self._typeref(f.type))
+                mine = self.value_table(f"ISKIND_{kind}", [it.kind == kind for it in self.p.items], _BOOL)
+                key = _cstr(name) + ".c_str()"
+                lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "
+                             f"throw PyFail(); for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) "
+                             f"s.iv_{_cname(name)}[i_] = {conv('PyList_GET_ITEM(l_, i_)')}; }}")
+        frames = []
+        for k in range(len(procs)):
+            sets = []
+            for f, (pk, local, t) in self.field_names.items():
+                if pk == k:
+                    conv = self.from_py(t)
+                    sets.append(f"if (!PyUnicode_CompareWithASCIIString(key_, {_cstr(local)}.c_str())) "
+                                f"{{ fr.{f} = {conv('v_')}; return; }}")
+            frames.append(f"case {k}: {' '.join(sets)} break;")
+        sites = []
+        options = 'item(p, "options")'
+        for k, site in enumerate(self.sites):
+            conv = self.from_py(T("list", site["el"]))
+            verb = "Py_None" if site["verb"] is None else f"py_str({_cstr(site['verb'])})"
+            alone = "nullptr" if site["alone"] is None else f"py_str({_cstr(site['alone'])})"
+            sites.append(f"if (proc == {site['proc']} && pc == {site['pc']} && same(p, \"var\", py_str({_cstr(site['var'])}), true) "
+                         f"&& same(p, \"type\", py_str({_cstr(site['type'])}), true) && same(p, \"verb\", {verb}, {'false' if site['verb'] is None else 'true'}) "
+                         f"&& same(p, \"alone\", {alone}, {'false' if site['alone'] is None else 'true'})) "
+                         f"{{ s.opts.{site['opt']} = {conv(options)}; return {k}; }}")
+        return "\n".join([
+            "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
+            "static void import_local(Frame& fr, PyObject* key_, PyObject* v_) { switch (fr.proc) { "
+            + " ".join(frames) + " } throw PyFail(); }",
+            "static int import_pending(St& s, PyObject* p, int proc, int pc) { " + " ".join(sites) + " throw PyFail(); }",
+        ])
 
     def seers(self) -> str:
         """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""
@@ -1177,6 +1255,7 @@ class Proc:
     def compiled(self):
         self.block(self.body)
         end = self.here()
+        self.g.proc_ends.append(end)
         labels = "".join(f"case {i}: goto I{i};" for i in range(end + 1))
         out = [f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); "
                f"switch (f->pc) {{ {labels} default: bail(); }}"]
@@ -1286,7 +1365,7 @@ class Proc:
         o = f"o{list(g.opt_types).index(ctype)}"
         k = len(g.sites)
         g.sites.append({"opt": o, "py": g.py_conv(el), "el": el, "field": self.field(var), "type": type_code(el),
-                        "verb": verb, "alone": alone, "var": var})
+                        "verb": verb, "alone": alone, "var": var, "proc": self.k, "pc": self.here() + 1})
         return k, o
 
     def _chooser(self, s) -> str:
@@ -1438,6 +1517,28 @@ def _public(prog) -> bool:
 
 def _read(name: str) -> str:
     return (_HERE / name).read_text(encoding="utf-8")
+
+
+# reading a Python state (Gen.import_code), the same for every program
+_IMPORT_HELPERS = r"""
+static PyObject* item(PyObject* d, const char* key) {
+    if (!PyDict_CheckExact(d)) throw PyFail();
+    PyObject* v = PyDict_GetItemString(d, key);
+    if (!v) throw PyFail();
+    return v;
+}
+// whether d[key] is the text ``want`` (owned reference, consumed), or missing where
+// ``present`` is false
+static bool same(PyObject* d, const char* key, PyObject* want, bool present) {
+    PyObject* v = PyDict_GetItemString(d, key);
+    bool ok;
+    if (!present) ok = v == nullptr || v == Py_None;
+    else ok = v != nullptr && want != nullptr && PyUnicode_Check(v) && PyUnicode_Compare(v, want) == 0;
+    if (present) Py_XDECREF(want);
+    PyErr_Clear();
+    return ok;
+}
+"""
 
 
 # the driver (runtime._run and what it calls), the same for every program
@@ -1631,8 +1732,9 @@ def _build(name: str, key: str, source: str) -> Path:
     except (OSError, subprocess.SubprocessError) as e:
         raise KernelError(f"the build could not run ({type(e).__name__}: {e})") from None
     if done.returncode != 0 or not out.exists():
-        last = [r for r in (done.stderr or done.stdout or "").splitlines() if r.strip()][:6]
-        raise KernelError("the build failed" + (": " + " / ".join(last) if last else ""))
+        said = [r.strip()[:300] for r in (done.stderr or done.stdout or "").splitlines() if r.strip()]
+        first = [r for r in said if "error" in r][:2] or said[:2]
+        raise KernelError("the build failed" + (": " + " / ".join(first) if first else ""))
     return out
 
 
@@ -1650,6 +1752,7 @@ class Kernel:
     def __init__(self, module, gen: Gen, seconds: float):
         self.module = module
         self.start = module.start
+        self.load = module.load
         self.build_seconds = seconds
         self.fallbacks = 0   # what the kernel could not decide (moves, setups, perfts...)
         # per decision (choose statement): its option type code, verb and option alone

@@ -7,11 +7,15 @@ it (``over``, ``move_count``, ``apply`` of an index or of a move of its list,
 ``legal_moves``, ``decision``, ``result``, ``heuristic``, ``copy``) is answered there.
 Anything else (its ``state``, a view, ``undo``, a notation to parse, a chance step...)
 reads the Python runtime ``R``: the game then becomes a Python game by playing again,
-in Python, the moves the kernel played since it started (``_to_python``), so that the
+in Python, the moves the kernel played since it took over (``_to_python``), so that the
 Python game is exactly the one the moves make, with its log, its counts of what each
 seat saw and its moves to undo. A move the kernel cannot decide (a rule error, a
 budget, anything the kernel stops at) is played the same way: the moves before it
 again, then it, in Python, which gives its exact result or error.
+
+A Python game (read since, resumed from a state, copied from one) goes live again at
+its next ``apply``: the kernel takes over from its state (``_go_live``; the Python
+runtime waits, untouched, for the moves to be played again on it).
 """
 from __future__ import annotations
 
@@ -29,7 +33,10 @@ class KernelGame(Game):
         # (Game.__init__ runs no code here: the runtime is made when first needed)
         self.program = prog
         self._k = k                 # the kernel's state; None: the game is a Python game
-        self._base = base           # where the kernel started: a seed (a new game) or a state
+        # where the kernel took over: a seed (a new game), a state, or the Python runtime
+        # (which waits for the kernel's moves)
+        self._base = base
+        self._stay = False          # the kernel could not take over from the runtime
         self._trail: list[int] = []  # the moves (indices) the kernel played since
         self._keep_history = history  # whether those moves may be undone (not in a copy)
         self._R = None
@@ -52,6 +59,14 @@ class KernelGame(Game):
             prog._kernel.fallbacks += 1
             return None
         return cls(prog, k, seed)
+
+    @classmethod
+    def adopt(cls, game: Game) -> "KernelGame":
+        """The Python game ``game`` (just made: no move to undo) as a game the kernel
+        takes over at its next move."""
+        out = cls(game.program, None, None)
+        out._R = game.R
+        return out
 
     # ------------------------------------------------------------ the Python game
     @property
@@ -79,7 +94,9 @@ class KernelGame(Game):
         """Makes the Python game: the base again, then the moves the kernel played."""
         self._k = None
         prog, base = self.program, self._base
-        if isinstance(base, int):
+        if isinstance(base, Runtime):
+            self._R = base
+        elif isinstance(base, int):
             self._R = Game.new(prog, prog.n, base).R
         else:
             self._R = Runtime(prog, _copy_state(base))
@@ -95,6 +112,20 @@ class KernelGame(Game):
             self._undo_limit = limit
         if not self._keep_history:
             self._history = []
+
+    def _go_live(self) -> bool:
+        """The kernel takes over from the Python game's state where it can (a decision
+        of one seat, in a game with no chance step to set, no hook, not over)."""
+        R = self._R
+        if self._stay or R.hook is not None or R.chance is not None or self.script \
+                or R.pending is None or "seats" in R.pending:
+            return False
+        k = self.program._kernel.load(R.to_state())
+        if k is None:
+            self._stay = True   # (what it holds is no kernel's: a face-down item...)
+            return False
+        self._k, self._base, self._trail, self._result = k, R, [], None
+        return True
 
     # ------------------------------------------------------------ what the kernel answers
     @property
@@ -196,6 +227,8 @@ class KernelGame(Game):
 
     def apply(self, move, safe: bool = True, seat: int | None = None) -> Move:
         k = self._k
+        if k is None and move.__class__ is int and self._go_live():
+            k = self._k
         if k is not None and (seat is None or seat == k.player()):
             cls = move.__class__
             if cls is Move:
@@ -231,9 +264,12 @@ class KernelGame(Game):
 
     def copy(self) -> Game:
         k = self._k
-        if k is None:
-            return Game.copy(self)
-        twin = KernelGame(self.program, k.copy(), self._base, history=False)
+        if k is None:   # (a Python game, which the kernel takes over at its next move)
+            return KernelGame.adopt(Game.copy(self))
+        base = self._base
+        if isinstance(base, Runtime):   # (it changes when this game becomes a Python game)
+            base = _copy_state(base.to_state())
+        twin = KernelGame(self.program, k.copy(), base, history=False)
         twin._trail = list(self._trail)
         return twin
 

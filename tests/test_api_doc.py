@@ -33,3 +33,12 @@ def test_api_example_runs(code, expected):
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(DOC), "exec"), {})  # noqa: S102 - our own documentation
     assert out.getvalue().strip().endswith(expected.strip())
+
+
+def test_the_public_names_listed_are_exactly_the_interpreter_s():
+    from meeple import interpreter
+    listed = re.search(r"public names of `meeple\.interpreter` \((.*?)\) are also", TEXT, re.S)
+    assert listed, "docs/api.md lists the public names of meeple.interpreter"
+    names = re.findall(r"`(\w+)`", listed.group(1))
+    assert len(names) == len(set(names)), "a name listed twice"
+    assert set(names) == set(interpreter.__all__)

@@ -458,3 +458,45 @@ def test_no_warning_reaches_a_program_that_asked_nothing():
         warnings.simplefilter("error")
         game = interpreter.load("kalah").new_game(2, 0)
     assert not isinstance(game, KernelGame)
+
+
+# ---------------------------------------------------------------- the kernel taking over
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset", ["chess", "backgammon", "go"])
+def test_the_kernel_takes_over_a_python_game_where_it_stands(ruleset):
+    fast, plain = programs(ruleset)
+    a, b = fast.new_game(2, 7), plain.new_game(2, 7)
+    rnd = random.Random(7)
+    for step in range(60):
+        if b.over:
+            break
+        assert a.state == b.state, step        # read: a Python game again
+        assert not a.live
+        i = rnd.randrange(b.move_count())
+        a.apply(i)                              # the kernel takes over from there
+        b.apply(i)
+        assert a.live and kernel_difference(a.kernel_state(), b) is None, step
+    assert a.can_undo == b.can_undo
+    for _ in range(5):
+        a.undo()
+        b.undo()
+        assert a.state == b.state
+    assert fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_a_resumed_game_and_a_copy_of_a_python_game_are_played_by_the_kernel():
+    fast, plain = programs("chess")
+    b = plain.new_game(2, 3)
+    for i in range(21):
+        b.apply(i % b.move_count())
+    a = fast.resume(json.loads(b.to_json()))
+    assert isinstance(a, KernelGame) and not a.live
+    twin = a.copy()
+    for game in (a, twin):
+        game.apply(0)
+        assert game.live
+    b.apply(0)
+    assert kernel_difference(a.kernel_state(), b) is None and a.state == b.state
+    assert twin.state == b.state and twin.can_undo == 1   # a copy's own move only

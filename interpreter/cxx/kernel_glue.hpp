@@ -312,9 +312,91 @@ static PyMethodDef k_methods[] = {
 
 static PyObject* k_last_bail(PyObject*, PyObject*) { return PyLong_FromLong(mk::last_bail); }
 
+// load(state): a kernel's state from a Python game's (Runtime.to_state) standing at a
+// decision, or None where it holds anything a kernel does not keep
+static St* load_state(PyObject* d) {
+    St* s = new St();
+    try {
+        s->z.clear();
+        PyObject* zones = item(d, "zones");
+        if (!PyList_CheckExact(zones) || PyList_GET_SIZE(zones) != NZ) throw PyFail();
+        for (int z = 0; z < NZ; ++z) {
+            PyObject* l = PyList_GET_ITEM(zones, z);
+            if (!PyList_CheckExact(l)) throw PyFail();
+            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(l); ++k) {
+                Id i = from_py_id(PyList_GET_ITEM(l, k), NI);
+                if (i < 0 || s->z.loc[i] >= 0) throw PyFail();
+                s->z.append(i, z);
+            }
+        }
+        PyObject* facing = item(d, "facing");
+        if (!PyList_CheckExact(facing)) throw PyFail();
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(facing); ++k)
+            if (from_py_int(PyList_GET_ITEM(facing, k)) != -1) throw PyFail();
+        PyObject* revealed = item(d, "revealed");
+        if (!PyList_CheckExact(revealed) || PyList_GET_SIZE(revealed) != 0) throw PyFail();
+        PyObject* chance = PyDict_GetItemString(d, "chance");
+        if (chance && chance != Py_None) throw PyFail();
+        import_vars(*s, item(d, "vars"), item(d, "pvars"), item(d, "ivars"));
+        s->active = from_py_id(item(d, "active"), NP);
+        s->turn = from_py_int(item(d, "turn"));
+        s->moves = from_py_int(item(d, "moves"));
+        if (s->active < 0 || s->turn < 0 || s->moves < 0) throw PyFail();
+        unsigned long long rng = PyLong_AsUnsignedLongLong(item(d, "rng"));
+        if (PyErr_Occurred()) throw PyFail();
+        s->rng = rng;
+        PyObject* phase = item(d, "phase");
+        s->phase = -1;
+        for (int k = 0; k < 3; ++k)
+            if (PyUnicode_Check(phase) && !PyUnicode_CompareWithASCIIString(phase, PHASE_NAMES[k])) s->phase = k;
+        if (s->phase < 0) throw PyFail();
+        PyObject* stack = item(d, "stack");
+        if (!PyList_CheckExact(stack) || PyList_GET_SIZE(stack) == 0) throw PyFail();
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stack); ++k) {
+            PyObject* f = PyList_GET_ITEM(stack, k);
+            PyObject* p = item(f, "p");
+            int proc = -1;
+            for (int q = 0; q < NPROCS; ++q)
+                if (PyUnicode_Check(p) && !PyUnicode_CompareWithASCIIString(p, PROC_NAMES[q].c_str())) proc = q;
+            if (proc < 0) throw PyFail();
+            s->push(proc);
+            Frame& fr = s->stack.back();
+            I pc = from_py_int(item(f, "pc"));
+            if (pc < 0 || pc > PROC_END[proc]) throw PyFail();
+            fr.pc = (int)pc;
+            PyObject* L = item(f, "L");
+            if (!PyDict_CheckExact(L)) throw PyFail();
+            PyObject *key, *value;
+            Py_ssize_t pos = 0;
+            while (PyDict_Next(L, &pos, &key, &value)) {
+                if (!PyUnicode_Check(key)) throw PyFail();
+                import_local(fr, key, value);
+            }
+        }
+        PyObject* p = item(d, "pending");
+        if (!PyDict_CheckExact(p) || PyDict_GetItemString(p, "seats")) throw PyFail();
+        s->player = from_py_id(item(p, "player"), NP);
+        if (s->player < 0) throw PyFail();
+        const Frame& top = s->stack.back();
+        s->site = import_pending(*s, p, top.proc, top.pc);
+    } catch (...) {
+        PyErr_Clear();
+        delete s;
+        return nullptr;
+    }
+    return s;
+}
+
+static PyObject* k_load(PyObject*, PyObject* d) {
+    St* s = load_state(d);
+    if (!s) Py_RETURN_NONE;
+    return wrap(s);
+}
+
 static PyMethodDef module_methods[] = {
     {"start", (PyCFunction)k_start, METH_O, "a new game from a generator state, or None"},
     {"last_bail", (PyCFunction)k_last_bail, METH_NOARGS, "the source line where the kernel last stopped"},
+    {"load", (PyCFunction)k_load, METH_O, "a state from a Python game's at a decision, or None"},
     {nullptr, nullptr, 0, nullptr},
 };
 
