@@ -167,6 +167,11 @@ class KernelGame(Game):
         return self.program.n
 
     @property
+    def turn_number(self) -> int:
+        k = self._k
+        return k.turn() if k is not None else self._R.turn
+
+    @property
     def result(self) -> dict | None:
         k = self._k
         if k is None:

@@ -1516,6 +1516,11 @@ class Game:
         """How many seats play this game."""
         return self.R.n
 
+    @property
+    def turn_number(self) -> int:
+        """How many turns have been completed (the rules' ``turn_number()``)."""
+        return self.R.turn
+
     def unsure_zones(self, seat: int) -> list[str]:
         """The keys of the zones (as in views) whose contents ``seat`` may not know exactly
         (which items, in which order): hidden items came in or left unseen by the seat, or

@@ -94,7 +94,7 @@ class GameTally:
         return {"seed": seed,
                 "result": {"outcomes": list(res["outcomes"]), "scores": list(res["scores"]),
                            "winners": list(res["winners"]), "draw": bool(res["draw"])},
-                "moves": self.moves, "turns": game.R.turn, "first": self.first,
+                "moves": self.moves, "turns": game.turn_number, "first": self.first,
                 "kinds": {k: list(v) for k, v in self.kinds.items()}}
 
 

@@ -149,6 +149,10 @@ static PyObject* k_player(PyObject* self, PyObject*) {
     return PyLong_FromLong(s.player);
 }
 
+static PyObject* k_turn(PyObject* self, PyObject*) {
+    return PyLong_FromLongLong(((KState*)self)->s->turn);
+}
+
 static PyObject* k_site(PyObject* self, PyObject*) {
     return PyLong_FromLong(((KState*)self)->s->site);
 }
@@ -301,6 +305,7 @@ static PyMethodDef k_methods[] = {
     {"over", (PyCFunction)k_over, METH_NOARGS, "whether the game is over"},
     {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding, or None"},
     {"site", (PyCFunction)k_site, METH_NOARGS, "the decision's number (-1: none)"},
+    {"turn", (PyCFunction)k_turn, METH_NOARGS, "the turns completed"},
     {"option", (PyCFunction)k_option, METH_O, "an option's value"},
     {"options", (PyCFunction)k_options, METH_NOARGS, "the options' values"},
     {"copy", (PyCFunction)k_copy, METH_NOARGS, "an independent copy"},
