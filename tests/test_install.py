@@ -181,6 +181,16 @@ def test_simulate(installed: Installed):
     assert "3 games" in out and "Player 3" in out, out
 
 
+def test_simulate_natively_with_a_kernel_in_a_plain_install(installed: Installed):
+    # the kernel's C++ (interpreter/cxx/) is in the package: a C++ compiler is all it needs
+    from meeple.interpreter import kernel
+    if kernel.status() is not None:
+        pytest.skip(f"no kernel can be built here: {kernel.status()}")
+    out = installed("simulate", "kalah", "--games", "4", "--native", "--json", "-j", "1")
+    assert "building the kernel of kalah (2 players)" in out, out
+    assert '"games": 4' in out and "no kernel" not in out, out
+
+
 def test_meeple_test_property_tests_in_a_plain_install(installed: Installed):
     out = installed("test", "cherokee", "--examples", "3")   # needs hypothesis
     assert "ok" in out and "3 games" in out and "every invariant held" in out, out
