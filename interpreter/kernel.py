@@ -101,6 +101,7 @@ class Gen:
         self.kept_made: set[str] = set()
         self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
         self.opt_types: dict[str, T] = {}  # C++ type of options -> a type of them
+        self.each_types: dict[str, T] = {}  # the same for simultaneous decisions
         self.proc_index = {}
 
     # ------------------------------------------------------------ types
@@ -946,16 +947,30 @@ class Gen:
         sites = []
         for k, site in enumerate(self.sites):
             conv = self.py_conv(T("list", site["el"]))
+            one = self.py_conv(site["el"])
             verb = f"py_str({_cstr(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
-            alone = f"PyDict_SetItemString(d, \"alone\", py_str({_cstr(site['alone'])})); " if site["alone"] else ""
-            sites.append(f"case {k}: {{ PyObject* o_ = {conv('s.opts.' + site['opt'])}; PyDict_SetItemString(d, \"options\", o_); "
-                         f"Py_DECREF(o_); PyObject* v_ = {verb}; PyDict_SetItemString(d, \"verb\", v_); Py_DECREF(v_); "
-                         f"PyObject* t_ = py_str({_cstr(site['type'])}); PyDict_SetItemString(d, \"type\", t_); Py_DECREF(t_); "
-                         f"PyObject* n_ = py_str({_cstr(site['var'])}); PyDict_SetItemString(d, \"var\", n_); Py_DECREF(n_); "
-                         f"{alone}break; }}")
+            alone = f"put(d, \"alone\", py_str({_cstr(site['alone'])})); " if site["alone"] else ""
+            common = (f"put(d, \"verb\", {verb}); put(d, \"type\", py_str({_cstr(site['type'])})); "
+                      f"put(d, \"var\", py_str({_cstr(site['var'])})); {alone}")
+            if site["kind"] == "one":
+                sites.append(f"case {k}: {{ put(d, \"options\", {conv('s.opts.' + site['opt'])}); {common}break; }}")
+                continue
+            j = site["each"]
+            sites.append(
+                f"case {k}: {{ {common}PyObject* each_ = PyList_New(s.each_n); PyObject* seats_ = PyList_New(s.each_n); "
+                f"for (int q_ = 0; q_ < s.each_n; ++q_) {{ PyList_SET_ITEM(each_, q_, {conv(f's.opts.e{j}[q_]')}); "
+                f"PyList_SET_ITEM(seats_, q_, PyLong_FromLong(s.each_seats[q_])); }} "
+                f"put(d, \"options\", {conv(f's.opts.e{j}[each_index(s, s.player)]')}); "
+                f"put(d, \"each\", each_); put(d, \"seats\", seats_); PyObject* w_ = PyList_New(s.nwaiting); "
+                f"for (int q_ = 0; q_ < s.nwaiting; ++q_) PyList_SET_ITEM(w_, q_, PyLong_FromLong(s.waiting[q_])); "
+                f"put(d, \"waiting\", w_); PyObject* c_ = PyList_New(s.nchosen); for (int q_ = 0; q_ < s.nchosen; ++q_) "
+                f"{{ PyObject* pair_ = PyList_New(2); PyList_SET_ITEM(pair_, 0, PyLong_FromLong(s.chosen[q_])); "
+                f"PyList_SET_ITEM(pair_, 1, {one(f's.opts.c{j}[q_]')}); PyList_SET_ITEM(c_, q_, pair_); }} "
+                f"put(d, \"chosen\", c_); break; }}")
         return "\n".join([
             "static void export_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
             "static void export_frame(const Frame& fr, PyObject* L) { switch (fr.proc) { " + " ".join(frames) + " } }",
+            "static void put(PyObject* d, const char* key, PyObject* v) { PyDict_SetItemString(d, key, v); Py_DECREF(v); }",
             "static void export_pending(St& s, PyObject* d) { switch (s.site) { " + " ".join(sites) + " } }",
         ])
 
@@ -975,7 +990,8 @@ class Gen:
         for name, t in ivars.items():
             fields.append(f"{t} iv_{_cname(name)}[NI > 0 ? NI : 1];")
         frame = "".join(f"{t} {f};" for f, t in self.fields.items())
-        opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.opt_types))
+        opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.opt_types)) + "".join(
+            f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.each_types))
         dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
         turn = self.proc_index.get("turn")
         setup = self.proc_index.get("setup")
@@ -1004,6 +1020,12 @@ class Gen:
             "  Zones<NI, NZ> z; Id active = 0; I turn = 0; int phase = 0; I moves = 0; uint64_t rng = 0;",
             "  bool end_req = false; I work = 0, calls = 0, depth = 0, steps = 0;",
             "  int site = -1; Id player = -1; Opts opts;",
+            # (who sees each item: -1 as its place says, else a mask of seats; the zones
+            # revealed to all)
+            "  I facing[NI > 0 ? NI : 1]; uint8_t revealed[NZ > 0 ? NZ : 1];",
+            # (a simultaneous decision: the seats asked, those still to choose, those that
+            # have chosen in order; their options and choices are in opts)
+            "  bool simul = false; int each_n = 0, nwaiting = 0, nchosen = 0; Id each_seats[NP]; Id waiting[NP]; Id chosen[NP];",
             "  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP];",
             "  std::vector<Frame> stack;",
             "  " + " ".join(fields),
@@ -1023,19 +1045,26 @@ class Gen:
             "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc[nn(item)]; return z >= 0 && l == z; }",
             "static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
             "return l >= 0 && inside[l] ? l : NONE_ID; }",
-            "static inline bool face_down(St& s, Id item) { nn(item); return false; }",
+            "static inline bool face_down(St& s, Id item) { return s.facing[nn(item)] >= 0; }",
             "static inline bool is_none(I x) { return x == NONE_I; }",
             "static inline bool is_none(Id x) { return x < 0; }",
             "static inline bool is_none(const Str& x) { return is_none_s(x); }",
             "template <class T> static inline bool is_none(const T&) { return false; }",
+            # Runtime.move: to the top of a zone, facing as given (-1: as the place says)
+            "static inline void mv(St& s, Id item, Id to, I f = -1) { s.z.move(item, to); s.facing[item] = f; }",
             # an item option the decider may not know is ordered by its place (Runtime._ordered):
-            # the kernel asks only where it sees every one (no item is ever face down here)
-            "static inline bool sees(St& s, Id i, Id p) { Id z = s.z.loc[i]; return z >= 0 && ((SEERS[z] >> p) & 1); }",
+            # the kernel asks only where it sees every one (Runtime.sees_item)
+            "static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
+            "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }",
             "static inline void items_known(St& s, const std::vector<Id>& v, Id p) { for (Id i : v) if (i >= 0 && !sees(s, i, p)) bail(); }",
             "static inline void items_known(St& s, const std::vector<List<Id>>& v, Id p) { for (const List<Id>& l : v) for (Id i : l) if (i >= 0 && !sees(s, i, p)) bail(); }",
             # the cells a walk has met (connected): a mark per cell, by generation, one
             # array per walk in progress (a walk's condition may walk too)
             "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
+            "static inline int each_index(const St& s, Id seat) { for (int k = 0; k < s.each_n; ++k) "
+            "if (s.each_seats[k] == seat) return k; return -1; }",
+            "static inline bool waiting_for(const St& s, Id seat) { for (int k = 0; k < s.nwaiting; ++k) "
+            "if (s.waiting[k] == seat) return true; return false; }",
             "struct Seen { uint32_t* m; uint32_t g; Seen(St&) { if (SEEN_DEPTH == SEEN_POOL.size()) "
             "SEEN_POOL.emplace_back(NZ + 1, 0); std::vector<uint32_t>& v = SEEN_POOL[SEEN_DEPTH++]; "
             "m = v.data(); g = ++v[NZ]; if (g == 0) { std::fill(v.begin(), v.end(), 0); g = v[NZ] = 1; } } "
@@ -1116,6 +1145,8 @@ class Gen:
         sites = []
         options = 'item(p, "options")'
         for k, site in enumerate(self.sites):
+            if site["kind"] != "one":
+                continue   # (a simultaneous decision under way is played in Python)
             conv = self.from_py(T("list", site["el"]))
             verb = "Py_None" if site["verb"] is None else f"py_str({_cstr(site['verb'])})"
             alone = "nullptr" if site["alone"] is None else f"py_str({_cstr(site['alone'])})"
@@ -1138,19 +1169,32 @@ class Gen:
         return ", ".join(f"{m}ULL" for m in _zone_seers(self.p, self.n)) or "0"
 
     def sites_code(self) -> str:
-        """What apply and the glue need of each decision: its options' count, one option
-        as a Python value, and writing the choice into the frame."""
-        counts, pys, sets, orders = [], [], [], []
+        """What apply and the glue need of each decision: the count of a seat's options
+        (-1: the seat does not decide now), one option as a Python value, and taking one
+        (true when the decision is made and the rules go on)."""
+        counts, pys, takes = [], [], []
         for k, site in enumerate(self.sites):
-            o = site["opt"]
-            counts.append(f"case {k}: return (int)s.opts.{o}.size();")
-            pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};")
-            sets.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; return;")
+            if site["kind"] == "one":
+                o = site["opt"]
+                counts.append(f"case {k}: return seat == s.player ? (int)s.opts.{o}.size() : -1;")
+                pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};")
+                takes.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; s.site = -1; s.player = -1; "
+                             "return true;")
+                continue
+            j, var = site["each"], _cname(site["var"])
+            counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
+            pys.append(f"case {k}: return {site['py'](f's.opts.e{j}[each_index(s, seat)][i]')};")
+            takes.append(f"case {k}: {{ s.opts.c{j}[s.nchosen] = s.opts.e{j}[each_index(s, seat)][i]; "
+                         f"s.chosen[s.nchosen++] = seat; int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
+                         f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; "
+                         f"if (w_ > 0) {{ s.player = s.waiting[0]; return false; }} "
+                         f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.pv_{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
+                         f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
         return "\n".join([
             f"static const int NSITES = {len(self.sites)};",
-            "static int site_count(St& s) { switch (s.site) { " + " ".join(counts) + " } return 0; }",
-            "static PyObject* site_py(St& s, int i) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
-            "static void site_set(St& s, int i) { switch (s.site) { " + " ".join(sets) + " } bail(); }",
+            "static int site_count(St& s, Id seat) { switch (s.site) { " + " ".join(counts) + " } return -1; }",
+            "static PyObject* site_py(St& s, int i, Id seat) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
+            "static bool site_take(St& s, int i, Id seat) { switch (s.site) { " + " ".join(takes) + " } bail(); }",
         ])
 
     def py_conv(self, t: T):
@@ -1231,12 +1275,10 @@ class Proc:
                 case "Assign":
                     if s.var in self.locals or (s.player is None and s.var not in g.c.vars and s.var != "active"):
                         self._bind(s.var, g.ty(s.value))
-                case "ChooseEach" | "ChooseSubset":
-                    raise Unsupported(f"'{s.node}' (simultaneous decisions and subsets)")
-                case "Flip" | "Reveal":
-                    raise Unsupported("face-down items")
-                case "Move" if s.facing == "down":
-                    raise Unsupported("face-down items")
+                case "ChooseSubset":
+                    self._bind(s.var, T("list", g.ty(s.options).arg))
+                case "ChooseEach":
+                    self._bind(s.each, T("player"))
         for name, t in list(self.locals.items()):
             if _has_none(t):
                 self.locals[name] = T("list", T("cell")) if t.tag == "list" else T("cell")
@@ -1364,7 +1406,8 @@ class Proc:
             g.opt_types[ctype] = el
         o = f"o{list(g.opt_types).index(ctype)}"
         k = len(g.sites)
-        g.sites.append({"opt": o, "py": g.py_conv(el), "el": el, "field": self.field(var), "type": type_code(el),
+        g.sites.append({"kind": "one", "opt": o, "py": g.py_conv(el), "el": el, "field": self.field(var),
+                        "type": type_code(el),
                         "verb": verb, "alone": alone, "var": var, "proc": self.k, "pc": self.here() + 1})
         return k, o
 
@@ -1392,6 +1435,59 @@ class Proc:
                     f"s.opts.{o} = ordered(std::move(v_));")
         self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
                   f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = @NEXT; return;")
+
+    def _ChooseSubset(self, s):
+        g = self.g
+        opts, t = self._options(s)
+        el = t.arg
+        ce = g.ct(el)
+        k, o = self._site(s.var, T("list", el), s.verb, None)
+        var = self.field(s.var)
+        if s.where is not None:
+            keep = f"f->{var} = sub_; if ({self.x(s.where, _BOOL)}) ok_.push_back(sub_);"
+        else:
+            keep = "ok_.push_back(sub_);"
+        check = "items_known(s, ok_, who_); " if el.tag == "item" else ""
+        self.emit(f"{{ List<{ce}> all_ = {opts}; List<List<{ce}>> subs_ = subsets(all_); "
+                  f"std::vector<List<{ce}>> ok_; for (const List<{ce}>& sub_ : subs_) {{ {keep} }} "
+                  f"if (ok_.empty()) bail(); Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
+                  f"{check}s.opts.{o} = ordered(std::move(ok_)); s.site = {k}; s.player = who_; }} "
+                  f"STEP(s); f->pc = @NEXT; return;")
+
+    def _ChooseEach(self, s):
+        """``choose v(p) from ... for each p in seats``: every seat's options (``p`` bound
+        to it meanwhile, then as it was), asked at once (Runtime.ask_each)."""
+        g = self.g
+        t = g.ty(s.options)
+        el = t.arg
+        ce = g.ct(el)
+        vt = g._typeref(g.c.vars[s.var].type)
+        if g.ct(vt) != ce:
+            raise Unsupported(f"'choose {s.var}(...)' of options that are not its type")
+        k, j = self._each_site(s.var, el, s.verb)
+        each = self.field(s.each)
+        seats = self.x(s.seats, T("list", T("player")))
+        opts = self.x(s.options, t)
+        check = "items_known(s, v_, seat_); " if el.tag == "item" or (el.tag == "list" and el.arg.tag == "item") \
+            else ""
+        self.emit(f"{{ List<Id> seats_ = {seats}; if (seats_.empty()) bail(); Id before_ = f->{each}; s.each_n = 0; "
+                  f"for (Id seat_ : seats_) {{ if (seat_ < 0 || seat_ >= NP || each_index(s, seat_) >= 0) bail(); "
+                  f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); std::vector<{ce}> v_ = vec(o_); "
+                  f"{check}s.opts.e{j}[s.each_n] = ordered(std::move(v_)); s.each_seats[s.each_n++] = seat_; }} "
+                  f"f->{each} = before_; s.nwaiting = s.each_n; for (int k_ = 0; k_ < s.each_n; ++k_) "
+                  f"s.waiting[k_] = s.each_seats[k_]; s.nchosen = 0; s.simul = true; s.site = {k}; "
+                  f"s.player = s.each_seats[0]; }} STEP(s); f->pc = @NEXT; return;")
+
+    def _each_site(self, var: str, el: T, verb) -> tuple[int, int]:
+        g = self.g
+        ctype = g.ct(el)
+        if ctype not in g.each_types:
+            g.each_types[ctype] = el
+        j = list(g.each_types).index(ctype)
+        k = len(g.sites)
+        g.sites.append({"kind": "each", "each": j, "py": g.py_conv(el), "el": el, "type": type_code(el),
+                        "verb": verb, "alone": None, "var": var, "proc": self.k, "pc": self.here() + 1})
+        return k, j
 
     def _Best(self, s):
         g = self.g
@@ -1437,16 +1533,36 @@ class Proc:
         self.emit(f"{{ {self.g.ct(t)} sides_ = {self.x(s.faces, t)}; if (sides_.empty()) bail(); {sets} }} "
                   f"{self.go('@NEXT')}")
 
+    def _facing(self, s) -> str:
+        """The facing a move or flip gives (ProcCompiler._facing): -1 as the place says,
+        else a mask of the seats that see the item."""
+        if s.facing != "down":
+            return "(I)-1"
+        if s.seen_by is None:
+            return "(I)0"
+        return f"((I)1 << nn({self.x(s.seen_by, T('player'))}))"
+
     def _Move(self, s):
         g = self.g
         to = self.x(s.to)
         wt = g.ty(s.what)
         what = self.x(s.what)
+        f = self._facing(s)
         if wt.tag == "list":
-            self.emit(f"{{ Id to_ = {to}; List<Id> w_ = {what}; for (Id it_ : w_) s.z.move(nn(it_), to_); }} "
+            self.emit(f"{{ Id to_ = {to}; List<Id> w_ = {what}; I f_ = {f}; for (Id it_ : w_) mv(s, nn(it_), to_, f_); }} "
                       f"{self.go('@NEXT')}")
         else:
-            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; s.z.move(nn(w_), to_); }} {self.go('@NEXT')}")
+            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go('@NEXT')}")
+
+    def _Flip(self, s):
+        wt = self.g.ty(s.what)
+        what = self.x(s.what)
+        items = what if wt.tag == "list" else f"List<Id>(std::vector<Id>{{{what}}})"
+        self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
+                  f"{self.go('@NEXT')}")
+
+    def _Reveal(self, s):
+        self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go('@NEXT')}")
 
     def _Shuffle(self, s):
         self.emit(f"{{ Id z_ = nn({self.x(s.zone)}); std::vector<Id> v_ = vec(s.z.items(z_)); "
@@ -1458,17 +1574,17 @@ class Proc:
         base = g.ns[f"Z_{s.to}"]
         src = self.x(s.source)
         if s.count is None:
-            body = (f"I i_ = 0; while (s.z.len[z_] > 0) {{ s.z.move(s.z.tail[z_], {base} + order_[i_ % NP]); ++i_; }}")
+            body = (f"I i_ = 0; while (s.z.len[z_] > 0) {{ mv(s, s.z.tail[z_], {base} + order_[i_ % NP]); ++i_; }}")
         else:
             body = (f"if (s.z.len[z_] < {s.count} * NP) bail(); for (int c_ = 0; c_ < {s.count}; ++c_) "
-                    f"for (int k_ = 0; k_ < NP; ++k_) s.z.move(s.z.tail[z_], {base} + order_[k_]);")
+                    f"for (int k_ = 0; k_ < NP; ++k_) mv(s, s.z.tail[z_], {base} + order_[k_]);")
         self.emit(f"{{ Id z_ = nn({src}); Id order_[NP]; for (int k_ = 0; k_ < NP; ++k_) "
                   f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go('@NEXT')}")
 
     def _Fill(self, s):
         cells = self.g.id_list(f"BOARD_{s.board}", self.g.p.boards[s.board])
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
-                  f"if (s.z.len[z_] == 0) bail(); s.z.move(s.z.tail[z_], c_); }} }} {self.go('@NEXT')}")
+                  f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go('@NEXT')}")
 
     def _Log(self, s):
         parts = self.g.c.templates.get(s, [s.template])
@@ -1603,6 +1719,8 @@ static St* new_state(uint64_t rng) {
     St* s = new St();
     try {
         s->z.clear();
+        for (int i = 0; i < NI; ++i) s->facing[i] = -1;
+        for (int z = 0; z < NZ; ++z) s->revealed[z] = 0;
         for (int i = 0; i < NINITIAL; ++i) s->z.append(INITIAL[i][0], INITIAL[i][1]);
         s->rng = rng;
         s->work = WORK;
@@ -1757,3 +1875,4 @@ class Kernel:
         self.fallbacks = 0   # what the kernel could not decide (moves, setups, perfts...)
         # per decision (choose statement): its option type code, verb and option alone
         self.sites = [(s["type"], s["verb"], s["alone"]) for s in gen.sites]
+        self.each = [s["kind"] == "each" for s in gen.sites]   # simultaneous decisions

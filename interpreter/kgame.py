@@ -146,14 +146,18 @@ class KernelGame(Game):
     def deciding(self) -> list[int]:
         k = self._k
         if k is not None:
+            simul = k.simul()
+            if simul is not None:
+                return list(simul[1])
             who = k.player()
             return [] if who is None else [who]
         return Game.deciding.fget(self)
 
     @property
     def simultaneous(self) -> bool:
-        if self._k is not None:
-            return False   # (a kernel has no simultaneous decision)
+        k = self._k
+        if k is not None:
+            return k.simul() is not None
         return Game.simultaneous.fget(self)
 
     @property
@@ -200,6 +204,9 @@ class KernelGame(Game):
         if who is None:
             return None
         tc, verb, _alone = self.program._kernel.sites[k.site()]
+        simul = k.simul()
+        if simul is not None:   # (made anew at each move, as Decision.of makes it)
+            return Decision(tc, verb, who, *simul)
         key = (tc, verb, who)
         made = self._decisions.get(key)
         if made is None:
@@ -216,7 +223,10 @@ class KernelGame(Game):
             return Game.legal_moves(self, seat)
         who = k.player()
         if seat is not None and seat != who:
-            return []
+            if seat.__class__ is not int or seat not in self.deciding:
+                return []
+            # (another seat of a simultaneous decision: its list, made anew, as in Python)
+            return list(map(Move, count(), k.options(seat), repeat(self._write(k.site())), repeat(seat)))
         if self._moves is None:
             if who is None:
                 self._moves = []
@@ -226,24 +236,25 @@ class KernelGame(Game):
 
     def move_count(self, seat: int | None = None) -> int:
         k = self._k
-        if k is not None and (seat is None or seat == k.player()):
-            return k.count()
+        if k is not None and (seat is None or seat.__class__ is int):
+            return k.count(seat)
         return Game.move_count(self, seat)
 
     def apply(self, move, safe: bool = True, seat: int | None = None) -> Move:
         k = self._k
         if k is None and move.__class__ is int and self._go_live():
             k = self._k
-        if k is not None and (seat is None or seat == k.player()):
+        if k is not None and (seat is None or seat.__class__ is int):
             cls = move.__class__
             if cls is Move:
                 known = self._moves
                 i = move._index
-                index = i if known is not None and i < len(known) and known[i] is move else None
+                index = i if known is not None and i < len(known) and known[i] is move \
+                    and seat in (None, move._player) else None
             else:
                 index = move if cls is int else None
             if index is not None:
-                got = k.apply(index)
+                got = k.apply(index, seat)
                 if got.__class__ is tuple:
                     self._trail.append(index)
                     self._moves = None

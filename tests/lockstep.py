@@ -46,7 +46,8 @@ def moves_of(game, seat=None) -> list:
 
 
 # the parts of the state a kernel keeps (interpreter/kernel.py), compared as Python has them
-KERNEL_KEYS = ("zones", "loc", "vars", "pvars", "ivars", "active", "turn", "phase", "rng", "moves")
+KERNEL_KEYS = ("zones", "loc", "facing", "revealed", "vars", "pvars", "ivars", "active", "turn", "phase",
+               "rng", "moves")
 
 
 def kernel_difference(mine: dict, game) -> str | None:
@@ -69,7 +70,7 @@ def kernel_difference(mine: dict, game) -> str | None:
     if (a is None) != (b is None):
         return f"pending: {a} != {b}"
     if b is not None:
-        for key in ("player", "var", "options", "type", "verb", "alone"):
+        for key in ("player", "var", "options", "type", "verb", "alone", "seats", "each", "waiting", "chosen"):
             if a.get(key) != b.get(key):
                 return f"pending {key}: {str(a.get(key))[:300]} != {str(b.get(key))[:300]}"
     return None

@@ -1,6 +1,6 @@
 // The Python side of a generated kernel: a game state (KState) and the module's
 // functions. The program's part (written by interpreter/kernel.py before this) gives
-// St, run, new_state, site_count, site_py, site_set and the export_* functions.
+// St, run, new_state, site_count, site_py, site_take, the export_* and import_* functions.
 
 struct KState {
     PyObject_HEAD
@@ -50,72 +50,66 @@ static PyObject* k_start(PyObject*, PyObject* arg) {
     return wrap(s);
 }
 
-// apply(i): the move of index i. Returns (value, player, decision) on success; False when i is
-// not a move now (nothing changed); None when the kernel cannot decide the move (its
-// state is then unusable: the caller plays the moves again in Python).
-static PyObject* k_apply(PyObject* self, PyObject* arg) {
+// the seat an optional argument names (default: the seat deciding now), -2 on an
+// error, -3 for no seat of the game
+static Id seat_arg(St& s, PyObject* const* args, Py_ssize_t n, Py_ssize_t at) {
+    if (n <= at || args[at] == Py_None) return s.player;
+    long seat = PyLong_AsLong(args[at]);
+    if (seat == -1 && PyErr_Occurred()) return -2;
+    return seat < 0 || seat >= NP ? -3 : (Id)seat;
+}
+
+// plays option i of the seat (the decision taken; the rules run on when it is made)
+static void take(St& s, int i, Id seat) {
+    s.moves += 1;
+    if (site_take(s, i, seat)) run(s);
+}
+
+// apply(i, seat=None): option i of the seat (default: the seat deciding now). Returns
+// (value, seat, decision) on success; False when it is not a move now (nothing
+// changed); None when the kernel cannot decide the move (its state is then unusable:
+// the caller plays the moves again in Python).
+static PyObject* k_apply(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     St& s = *((KState*)self)->s;
-    long i = PyLong_AsLong(arg);
+    if (n < 1 || n > 2) {
+        PyErr_SetString(PyExc_TypeError, "apply(index, seat=None)");
+        return nullptr;
+    }
+    long i = PyLong_AsLong(args[0]);
     if (i == -1 && PyErr_Occurred()) return nullptr;
-    if (s.site < 0 || i < 0 || i >= site_count(s)) Py_RETURN_FALSE;
-    PyObject* value = site_py(s, (int)i);
+    Id seat = seat_arg(s, args, n, 1);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    if (i < 0 || i >= count) Py_RETURN_FALSE;
+    PyObject* value = site_py(s, (int)i, seat);
     if (!value) return nullptr;
-    PyObject* player = PyLong_FromLong(s.player);
     int site = s.site;
     try {
-        s.moves += 1;
-        site_set(s, (int)i);
-        s.site = -1;
-        s.player = -1;
-        run(s);
+        take(s, (int)i, seat);
     } catch (...) {
         Py_DECREF(value);
-        Py_DECREF(player);
         s.site = -2;  // unusable
         Py_RETURN_NONE;
     }
     PyObject* out = PyTuple_New(3);
     if (!out) return nullptr;
     PyTuple_SET_ITEM(out, 0, value);
-    PyTuple_SET_ITEM(out, 1, player);
+    PyTuple_SET_ITEM(out, 1, PyLong_FromLong(seat));
     PyTuple_SET_ITEM(out, 2, PyLong_FromLong(site));
     return out;
 }
 
-// play(i): apply(i) for a playout: only whether it was decided (True), not a move
-// (False) or not decided (None)
-static PyObject* k_play(PyObject* self, PyObject* arg) {
-    St& s = *((KState*)self)->s;
-    long i = PyLong_AsLong(arg);
-    if (i == -1 && PyErr_Occurred()) return nullptr;
-    if (s.site < 0 || i < 0 || i >= site_count(s)) Py_RETURN_FALSE;
-    try {
-        s.moves += 1;
-        site_set(s, (int)i);
-        s.site = -1;
-        s.player = -1;
-        run(s);
-    } catch (...) {
-        s.site = -2;
-        Py_RETURN_NONE;
-    }
-    Py_RETURN_TRUE;
-}
-
-// the move paths of ``depth`` decisions from a state (perft.perft), on copies
+// the move paths of ``depth`` decisions from a state (perft.perft), on copies; in a
+// simultaneous decision each seat's choice is one, the first seat still to choose first
 static long long count_paths(const St& s, int depth) {
     if (depth == 0) return 1;
     if (s.phase == 3 || s.site < 0) return 0;
-    int n = site_count(const_cast<St&>(s));
+    int n = site_count(const_cast<St&>(s), s.player);
     if (depth == 1) return n;
     long long total = 0;
     for (int i = 0; i < n; ++i) {
         St c(s);
-        c.moves += 1;
-        site_set(c, i);
-        c.site = -1;
-        c.player = -1;
-        run(c);
+        take(c, i, c.player);
         total += count_paths(c, depth - 1);
     }
     return total;
@@ -134,9 +128,13 @@ static PyObject* k_perft(PyObject* self, PyObject* arg) {
     }
 }
 
-static PyObject* k_count(PyObject* self, PyObject*) {
+// count(seat=None): the options of the seat (0 where it does not decide now)
+static PyObject* k_count(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     St& s = *((KState*)self)->s;
-    return PyLong_FromLong(s.site < 0 ? 0 : site_count(s));
+    Id seat = seat_arg(s, args, n, 0);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    return PyLong_FromLong(count < 0 ? 0 : count);
 }
 
 static PyObject* k_over(PyObject* self, PyObject*) {
@@ -157,30 +155,40 @@ static PyObject* k_site(PyObject* self, PyObject*) {
     return PyLong_FromLong(((KState*)self)->s->site);
 }
 
-static PyObject* k_option(PyObject* self, PyObject* arg) {
+// options(seat=None): the options of the seat, as Python values ([] where it does not
+// decide now)
+static PyObject* k_options(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     St& s = *((KState*)self)->s;
-    long i = PyLong_AsLong(arg);
-    if (i == -1 && PyErr_Occurred()) return nullptr;
-    if (s.site < 0 || i < 0 || i >= site_count(s)) {
-        PyErr_SetString(PyExc_IndexError, "no such option");
-        return nullptr;
-    }
-    return site_py(s, (int)i);
-}
-
-static PyObject* k_options(PyObject* self, PyObject*) {
-    St& s = *((KState*)self)->s;
-    int n = s.site < 0 ? 0 : site_count(s);
-    PyObject* out = PyList_New(n);
+    Id seat = seat_arg(s, args, n, 0);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    PyObject* out = PyList_New(count < 0 ? 0 : count);
     if (!out) return nullptr;
-    for (int i = 0; i < n; ++i) {
-        PyObject* x = site_py(s, i);
+    for (int i = 0; i < count; ++i) {
+        PyObject* x = site_py(s, i, seat);
         if (!x) {
             Py_DECREF(out);
             return nullptr;
         }
         PyList_SET_ITEM(out, i, x);
     }
+    return out;
+}
+
+// simul(): None, or a simultaneous decision's (seats, waiting, chosen) as tuples of seats
+static PyObject* k_simul(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    if (s.site < 0 || !s.simul) Py_RETURN_NONE;
+    PyObject* seats = PyTuple_New(s.each_n);
+    for (int k = 0; k < s.each_n; ++k) PyTuple_SET_ITEM(seats, k, PyLong_FromLong(s.each_seats[k]));
+    PyObject* waiting = PyTuple_New(s.nwaiting);
+    for (int k = 0; k < s.nwaiting; ++k) PyTuple_SET_ITEM(waiting, k, PyLong_FromLong(s.waiting[k]));
+    PyObject* chosen = PyTuple_New(s.nchosen);
+    for (int k = 0; k < s.nchosen; ++k) PyTuple_SET_ITEM(chosen, k, PyLong_FromLong(s.chosen[k]));
+    PyObject* out = PyTuple_Pack(3, seats, waiting, chosen);
+    Py_DECREF(seats);
+    Py_DECREF(waiting);
+    Py_DECREF(chosen);
     return out;
 }
 
@@ -255,6 +263,19 @@ static PyObject* k_export(PyObject* self, PyObject*) {
     for (int i = 0; i < NI; ++i) PyList_SET_ITEM(loc, i, PyLong_FromLong(s.z.loc[i]));
     PyDict_SetItemString(d, "loc", loc);
     Py_DECREF(loc);
+    PyObject* facing = PyList_New(NI);
+    for (int i = 0; i < NI; ++i) PyList_SET_ITEM(facing, i, PyLong_FromLongLong(s.facing[i]));
+    PyDict_SetItemString(d, "facing", facing);
+    Py_DECREF(facing);
+    PyObject* revealed = PyList_New(0);
+    for (int z = 0; z < NZ; ++z)
+        if (s.revealed[z]) {
+            PyObject* x = PyLong_FromLong(z);
+            PyList_Append(revealed, x);
+            Py_DECREF(x);
+        }
+    PyDict_SetItemString(d, "revealed", revealed);
+    Py_DECREF(revealed);
     PyObject* g = PyDict_New();
     PyObject* pv = PyDict_New();
     PyObject* iv = PyDict_New();
@@ -298,16 +319,16 @@ static PyObject* k_export(PyObject* self, PyObject*) {
 }
 
 static PyMethodDef k_methods[] = {
-    {"apply", (PyCFunction)k_apply, METH_O, "the move of an index: (value, player, decision), False or None"},
-    {"play", (PyCFunction)k_play, METH_O, "the move of an index: True, False or None"},
-    {"count", (PyCFunction)k_count, METH_NOARGS, "the number of options"},
+    {"apply", (PyCFunction)(void (*)(void))k_apply, METH_FASTCALL,
+     "apply(index, seat=None): (value, seat, decision), False or None"},
+    {"count", (PyCFunction)(void (*)(void))k_count, METH_FASTCALL, "count(seat=None): the seat's options"},
+    {"options", (PyCFunction)(void (*)(void))k_options, METH_FASTCALL, "options(seat=None): their values"},
     {"perft", (PyCFunction)k_perft, METH_O, "the move paths of a depth, or None"},
     {"over", (PyCFunction)k_over, METH_NOARGS, "whether the game is over"},
-    {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding, or None"},
-    {"site", (PyCFunction)k_site, METH_NOARGS, "the decision's number (-1: none)"},
+    {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding (the first still to choose), or None"},
     {"turn", (PyCFunction)k_turn, METH_NOARGS, "the turns completed"},
-    {"option", (PyCFunction)k_option, METH_O, "an option's value"},
-    {"options", (PyCFunction)k_options, METH_NOARGS, "the options' values"},
+    {"site", (PyCFunction)k_site, METH_NOARGS, "the decision's number (-1: none)"},
+    {"simul", (PyCFunction)k_simul, METH_NOARGS, "None, or (seats, waiting, chosen)"},
     {"copy", (PyCFunction)k_copy, METH_NOARGS, "an independent copy"},
     {"result", (PyCFunction)k_result, METH_NOARGS, "(scores, tiebreaks, outcomes) once over"},
     {"heuristic", (PyCFunction)k_heuristic, METH_O, "the heuristic of a seat, or None"},
@@ -335,11 +356,21 @@ static St* load_state(PyObject* d) {
             }
         }
         PyObject* facing = item(d, "facing");
-        if (!PyList_CheckExact(facing)) throw PyFail();
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(facing); ++k)
-            if (from_py_int(PyList_GET_ITEM(facing, k)) != -1) throw PyFail();
+        if (!PyList_CheckExact(facing) || PyList_GET_SIZE(facing) != NI) throw PyFail();
+        for (int i = 0; i < NI; ++i) {
+            I f = from_py_int(PyList_GET_ITEM(facing, i));
+            if (f < -1 || (NP < 62 && f >= ((I)1 << NP))) throw PyFail();
+            s->facing[i] = f;
+        }
+        for (int z = 0; z < NZ; ++z) s->revealed[z] = 0;
         PyObject* revealed = item(d, "revealed");
-        if (!PyList_CheckExact(revealed) || PyList_GET_SIZE(revealed) != 0) throw PyFail();
+        if (!PyList_CheckExact(revealed)) throw PyFail();
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(revealed); ++k)
+        {
+            Id z = from_py_id(PyList_GET_ITEM(revealed, k), NZ);
+            if (z < 0) throw PyFail();
+            s->revealed[z] = 1;
+        }
         PyObject* chance = PyDict_GetItemString(d, "chance");
         if (chance && chance != Py_None) throw PyFail();
         import_vars(*s, item(d, "vars"), item(d, "pvars"), item(d, "ivars"));
