@@ -100,6 +100,10 @@ class Gen:
         self.keepable: dict[str, bool] = {}  # see kept
         self.kept_made: set[str] = set()
         self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
+        self.pre_state: list[str] = []     # declarations the state's struct needs
+        # where procedures' values go (by the code a callee's frame holds): (caller,
+        # the local's name, its field, the callee, the value's type)
+        self.returns: list[tuple] = []
         self.opt_types: dict[str, T] = {}  # C++ type of options -> a type of them
         self.each_types: dict[str, T] = {}  # the same for simultaneous decisions
         self.proc_index = {}
@@ -827,8 +831,6 @@ class Gen:
     # ------------------------------------------------------------ the program
     def source(self) -> str:
         c = self.c
-        if c.team or c.participants:
-            raise Unsupported("teams or participants")
         for name, v in c.vars.items():
             self.ct(self._typeref(v.type))
         procs = [(name, [p.name for p in d.params], d.body, {p.name: self.param_type(p) for p in d.params})
@@ -875,6 +877,27 @@ class Gen:
                 if d.rank:
                     osc[d.rank] = ("rank", _INT)
                 outcomes.append(self.expr(cl.cond, osc, _BOOL))
+        # teams (units of seats with equal values) and participants' scores
+        if c.team:
+            tt = self.ty(c.team.body)
+            team = self.expr(c.team.body, {c.team.param: ("p", T("player"))}, tt)
+            self.pre_state += [f"typedef {self.ct(tt)} TeamT;", "#define HAS_TEAMS 1"]
+            out.append(f"static TeamT team_of(St& s, Id p) {{ return {team}; }}")
+            conv = self.py_conv(tt)
+            out.append(f"static PyObject* team_py(const TeamT& v) {{ return {conv('v')}; }}")
+        else:
+            self.pre_state += ["typedef I TeamT;", "#define HAS_TEAMS 0"]
+            out.append("static TeamT team_of(St&, Id p) { return p; }")
+            out.append("static PyObject* team_py(const TeamT& v) { return py_int(v); }")
+        parts = list(c.participants.items())
+        cases_p = []
+        for k, (name, d) in enumerate(parts):
+            if d.score is not None:
+                cases_p.append(f"case {k}: return {self.expr(d.score, {}, _INT)};")
+        self.pre_state.append(f"constexpr int NPARTS = {len(parts)};")
+        out.append(f"static const bool PART_SCORED[NPARTS > 0 ? NPARTS : 1] = "
+                   f"{{{', '.join('true' if d.score is not None else 'false' for _, d in parts) or 'false'}}};")
+        out.append(f"static I part_of(St& s, int k) {{ switch (k) {{ {' '.join(cases_p)} }} return 0; }}")
         cases = "".join(f"if ({o}) return {i}; " for i, o in enumerate(outcomes))
         # (no clause holds: the last one's, as Python's loop leaves it)
         out.append(f"static int outcome_of(St& s, Id p, I rank) {{ (void)rank; {cases}return {len(outcomes) - 1}; }}")
@@ -1014,6 +1037,7 @@ class Gen:
             # (every step renews the epoch of kept values: see Gen._memo)
             "static uint64_t EPOCH = 1;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
+            *self.pre_state,
             f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
             f"struct Opts {{ {opt_fields} }};",
             "struct St {",
@@ -1026,7 +1050,8 @@ class Gen:
             # (a simultaneous decision: the seats asked, those still to choose, those that
             # have chosen in order; their options and choices are in opts)
             "  bool simul = false; int each_n = 0, nwaiting = 0, nchosen = 0; Id each_seats[NP]; Id waiting[NP]; Id chosen[NP];",
-            "  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP];",
+            "  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP]; TeamT teams[NP]; "
+            "I parts[NPARTS > 0 ? NPARTS : 1];",
             "  std::vector<Frame> stack;",
             "  " + " ".join(fields),
             "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
@@ -1056,8 +1081,7 @@ class Gen:
             # the kernel asks only where it sees every one (Runtime.sees_item)
             "static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
             "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }",
-            "static inline void items_known(St& s, const std::vector<Id>& v, Id p) { for (Id i : v) if (i >= 0 && !sees(s, i, p)) bail(); }",
-            "static inline void items_known(St& s, const std::vector<List<Id>>& v, Id p) { for (const List<Id>& l : v) for (Id i : l) if (i >= 0 && !sees(s, i, p)) bail(); }",
+            _ITEM_ORDER,
             # the cells a walk has met (connected): a mark per cell, by generation, one
             # array per walk in progress (a walk's condition may walk too)
             "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
@@ -1074,6 +1098,7 @@ class Gen:
             *self.protos,
             *self.fns,
             "static void run_top(St& s);",
+            *self.returns_code(procs),
             *[b[0] for b in bodies],
             driver,
             f"static void run_top(St& s) {{ switch (s.stack.back().proc) {{ {dispatch} default: bail(); }} }}",
@@ -1161,6 +1186,30 @@ class Gen:
             "static int import_pending(St& s, PyObject* p, int proc, int pc) { " + " ".join(sites) + " throw PyFail(); }",
         ])
 
+    def returns_code(self, procs) -> list[str]:
+        """``ret_K``: a value procedure K returns, written into its caller's frame (the
+        one under it) where the call's code says; ``ret_code``: that code from a caller
+        and the name of its local (a state's ``$ret``)."""
+        out, codes = [], []
+        for k, (name, *_rest) in enumerate(procs):
+            d = self.c.procedures.get(name)
+            if d is None or d.result is None:
+                continue
+            rt = self._typeref(d.result)
+            cases = "".join(f"case {code}: c.{field} = std::move(v); return; "
+                            for code, (caller, slot, field, callee, _) in enumerate(self.returns) if callee == k)
+            out.append(f"static void ret_{k}(St& s, int code, {self.ct(rt)} v) {{ "
+                       f"Frame& c = s.stack[s.stack.size() - 2]; switch (code) {{ {cases}}} bail(); }}")
+        for code, (caller, slot, field, callee, _) in enumerate(self.returns):
+            codes.append(f"if (caller == {caller} && !PyUnicode_CompareWithASCIIString(name, {_cstr(slot)}.c_str())) "
+                         f"return {code};")
+        out.append("static int ret_code(int caller, PyObject* name) { if (!PyUnicode_Check(name)) throw PyFail(); "
+                   + " ".join(codes) + " throw PyFail(); }")
+        out.append("static const char* RET_SLOT[] = {" + ", ".join(
+            '"' + "".join(ch if ch.isalnum() or ch in "_$" else "?" for ch in slot) + '"'
+            for _, slot, _, _, _ in self.returns) + (", " if self.returns else "") + "nullptr};")
+        return out
+
     def seers(self) -> str:
         """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""
         from .runtime import _zone_seers
@@ -1172,8 +1221,15 @@ class Gen:
         """What apply and the glue need of each decision: the count of a seat's options
         (-1: the seat does not decide now), one option as a Python value, and taking one
         (true when the decision is made and the rules go on)."""
-        counts, pys, takes = [], [], []
+        counts, pys, takes, hides = [], [], [], []
         for k, site in enumerate(self.sites):
+            el = site["el"]
+            if el.tag in ("item", "list") and "item" in site["type"]:
+                value = (f"s.opts.{site['opt']}[i]" if site["kind"] == "one"
+                         else f"s.opts.e{site['each']}[each_index(s, seat)][i]")
+                test = (f"v >= 0 && !sees(s, v, seat)" if el.tag == "item"
+                        else "[&]() { for (Id x : v) if (x >= 0 && !sees(s, x, seat)) return true; return false; }()")
+                hides.append(f"case {k}: {{ const auto& v = {value}; return {test}; }}")
             if site["kind"] == "one":
                 o = site["opt"]
                 counts.append(f"case {k}: return seat == s.player ? (int)s.opts.{o}.size() : -1;")
@@ -1195,6 +1251,8 @@ class Gen:
             "static int site_count(St& s, Id seat) { switch (s.site) { " + " ".join(counts) + " } return -1; }",
             "static PyObject* site_py(St& s, int i, Id seat) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
             "static bool site_take(St& s, int i, Id seat) { switch (s.site) { " + " ".join(takes) + " } bail(); }",
+            # (whether option i names an item the seat may not know: written by its place)
+            "static bool site_hidden(St& s, int i, Id seat) { switch (s.site) { " + " ".join(hides) + " } return false; }",
         ])
 
     def py_conv(self, t: T):
@@ -1393,6 +1451,15 @@ class Proc:
         self.emit(f"{{ Id it_ = nn({holder}); s.iv_{_cname(s.attr)}[it_] = {self._value(s.value, t)}; }} "
                   f"{self.go('@NEXT')}")
 
+    @staticmethod
+    def order(el: T, v: str, who: str) -> str:
+        """A decision's options (the vector ``v``) in their order for seat ``who``."""
+        if el.tag == "item":
+            return f"ordered_items(s, std::move({v}), {who})"
+        if el.tag == "list" and el.arg.tag == "item":
+            return f"ordered_item_lists(s, std::move({v}), {who})"
+        return f"ordered(std::move({v}))"
+
     def _options(self, s) -> tuple[str, T]:
         t = self.g.ty(s.options)
         if t.tag != "list":
@@ -1423,16 +1490,15 @@ class Proc:
             pass
         k, o = self._site(s.var, el, s.verb, s.alone)
         ce = self.g.ct(el)
-        items = el.tag == "item" or (el.tag == "list" and el.arg.tag == "item")
-        check = f"items_known(s, v_, who_); " if items else ""
+        order = self.order(el, "v_", "who_")
         if s.alone is not None:
             body = (f"std::vector<{ce}> v_; for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
-                    f"{check}List<{ce}> o_ = ordered(std::move(v_)); std::vector<{ce}> w_; "
+                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; "
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
         else:
-            body = (f"if (all_.empty()) bail(); std::vector<{ce}> v_ = vec(all_); {check}"
-                    f"s.opts.{o} = ordered(std::move(v_));")
+            body = (f"if (all_.empty()) bail(); std::vector<{ce}> v_ = vec(all_); "
+                    f"s.opts.{o} = {order};")
         self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
                   f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = @NEXT; return;")
 
@@ -1447,11 +1513,10 @@ class Proc:
             keep = f"f->{var} = sub_; if ({self.x(s.where, _BOOL)}) ok_.push_back(sub_);"
         else:
             keep = "ok_.push_back(sub_);"
-        check = "items_known(s, ok_, who_); " if el.tag == "item" else ""
         self.emit(f"{{ List<{ce}> all_ = {opts}; List<List<{ce}>> subs_ = subsets(all_); "
                   f"std::vector<List<{ce}>> ok_; for (const List<{ce}>& sub_ : subs_) {{ {keep} }} "
                   f"if (ok_.empty()) bail(); Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
-                  f"{check}s.opts.{o} = ordered(std::move(ok_)); s.site = {k}; s.player = who_; }} "
+                  f"s.opts.{o} = {self.order(T('list', el), 'ok_', 'who_')}; s.site = {k}; s.player = who_; }} "
                   f"STEP(s); f->pc = @NEXT; return;")
 
     def _ChooseEach(self, s):
@@ -1468,12 +1533,10 @@ class Proc:
         each = self.field(s.each)
         seats = self.x(s.seats, T("list", T("player")))
         opts = self.x(s.options, t)
-        check = "items_known(s, v_, seat_); " if el.tag == "item" or (el.tag == "list" and el.arg.tag == "item") \
-            else ""
         self.emit(f"{{ List<Id> seats_ = {seats}; if (seats_.empty()) bail(); Id before_ = f->{each}; s.each_n = 0; "
                   f"for (Id seat_ : seats_) {{ if (seat_ < 0 || seat_ >= NP || each_index(s, seat_) >= 0) bail(); "
                   f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); std::vector<{ce}> v_ = vec(o_); "
-                  f"{check}s.opts.e{j}[s.each_n] = ordered(std::move(v_)); s.each_seats[s.each_n++] = seat_; }} "
+                  f"s.opts.e{j}[s.each_n] = {self.order(el, 'v_', 'seat_')}; s.each_seats[s.each_n++] = seat_; }} "
                   f"f->{each} = before_; s.nwaiting = s.each_n; for (int k_ = 0; k_ < s.each_n; ++k_) "
                   f"s.waiting[k_] = s.each_seats[k_]; s.nchosen = 0; s.simul = true; s.site = {k}; "
                   f"s.player = s.each_seats[0]; }} STEP(s); f->pc = @NEXT; return;")
@@ -1504,10 +1567,8 @@ class Proc:
         ce = g.ct(el)
         if s.tie == "choose":
             k, o = self._site(s.var, el, "tie", None)
-            items = el.tag == "item" or (el.tag == "list" and el.arg.tag == "item")
-            check = "items_known(s, tied_, who_); " if items else ""
-            tie = (f"else {{ Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); {check}"
-                   f"s.opts.{o} = ordered(std::move(tied_)); s.site = {k}; s.player = who_; "
+            tie = (f"else {{ Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
+                   f"s.opts.{o} = {self.order(el, 'tied_', 'who_')}; s.site = {k}; s.player = who_; "
                    f"STEP(s); f->pc = @NEXT; return; }}")
         elif s.tie == "random":
             tie = f"else {{ f->{var} = tied_[(size_t)below(s.rng, (I)tied_.size())]; }}"
@@ -1610,15 +1671,41 @@ class Proc:
         self.emit(self._call(s))
 
     def _CallResult(self, s):
-        raise Unsupported("a procedure's value ('let x = call ...')")
+        """``let v = call p(...)`` (the callee's frame knows where its value goes: the
+        caller's local ``v``, or a hidden ``$rN`` a next instruction stores elsewhere)."""
+        g = self.g
+        d = g.c.procedures[s.proc]
+        callee = g.proc_index[s.proc]
+        rt = g._typeref(d.result)
+        direct = s.player is None and (s.new or s.var in self.locals)
+        slot = s.var if direct else f"$r{self.here()}"
+        if not direct:
+            self.locals[slot] = rt
+        field = self.field(slot, rt if not direct else None)
+        code = len(g.returns)
+        g.returns.append((self.k, slot, field, callee, rt))
+        clear = "" if direct else f"f->{field} = {g.none_of(rt) if rt.tag in ('int', 'str', *_IDS) else g.ct(rt) + '()'}; "
+        call = self._call(s).replace("} STEP(s); return;", f"nf_.ret = {code}; }} STEP(s); return;")
+        self.emit(clear + call)
+        if direct:
+            return
+        if s.player is not None:
+            t = g._typeref(g.c.vars[s.var].type)
+            self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.pv_{_cname(s.var)}[nn({self.x(s.player)})] = "
+                      f"std::move(v_); }} {self.go('@NEXT')}")
+        elif s.var == "active":
+            self.emit(f"{{ Id p_ = f->{field}; if (p_ < 0 || p_ >= NP) bail(); s.active = p_; }} "
+                      f"{self.go('@NEXT')}")
+        else:
+            self.emit(f"s.g_{_cname(s.var)} = std::move(f->{field}); {self.go('@NEXT')}")
 
     def _Return(self, s):
         if s.value is not None:
-            # (only a 'call' of the procedure runs it here: its value is not kept)
             g = self.g
-            d = g.c.procedures.get(self.name)
-            rt = g._typeref(d.result) if d is not None and d.result is not None else g.ty(s.value)
-            self.emit(f"(void)({self._value(s.value, rt)}); {self.go('@END')}")
+            d = g.c.procedures[self.name]
+            rt = g._typeref(d.result)
+            self.emit(f"{{ {g.ct(rt)} v_ = {self._value(s.value, rt)}; if (f->ret >= 0) "
+                      f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('@END')}")
             return
         self.emit(self.go("@END"))
 
@@ -1633,6 +1720,93 @@ def _public(prog) -> bool:
 
 def _read(name: str) -> str:
     return (_HERE / name).read_text(encoding="utf-8")
+
+
+# the order of options that are items (Runtime._ordered with _hidden_key): an item the
+# decider sees (or none) by its id, one they may not know after those, by its place (the
+# zone, then the position from the bottom); a list of items with one they may not know
+# has its items in that order, and lists go by size, then item by item
+_ITEM_ORDER = r"""
+struct IKey { int a; Id b; int c; };
+static inline int kcmp(const IKey& x, const IKey& y) {
+    if (x.a != y.a) return x.a < y.a ? -1 : 1;
+    if (x.b != y.b) return x.b < y.b ? -1 : 1;
+    return x.c < y.c ? -1 : x.c > y.c;
+}
+static inline int zone_pos(St& s, Id z, Id v) {
+    int k = 0;
+    for (Id i = s.z.head[z]; i >= 0; i = s.z.nxt[i], ++k)
+        if (i == v) return k;
+    bail();
+}
+static IKey item_key(St& s, Id v, Id p) {
+    if (v < 0 || sees(s, v, p)) return {0, v, 0};
+    Id z = s.z.loc[v];
+    if (z < 0) bail();   // (Python looks for it in no zone: an error)
+    return {1, z, zone_pos(s, z, v)};
+}
+static List<Id> ordered_items(St& s, std::vector<Id>&& v, Id p) {
+    std::vector<std::pair<IKey, Id>> kv;
+    kv.reserve(v.size());
+    for (Id x : v) kv.push_back({item_key(s, x, p), x});
+    std::stable_sort(kv.begin(), kv.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
+        return kcmp(a.first, b.first) < 0;
+    });
+    std::vector<Id> out;
+    for (auto& e : kv)
+        if (out.empty() || out.back() != e.second) out.push_back(e.second);
+    return List<Id>(std::move(out));
+}
+static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p) {
+    std::vector<std::pair<std::vector<IKey>, List<Id>>> kv;
+    kv.reserve(v.size());
+    for (List<Id>& o : v) {
+        bool hidden = false;   // (Runtime._sets_by_place: a none before one it may not know fails)
+        for (Id x : o) {
+            if (x < 0) bail();
+            if (!sees(s, x, p)) {
+                hidden = true;
+                break;
+            }
+        }
+        std::vector<IKey> keys;
+        for (Id x : o) keys.push_back(item_key(s, x, p));
+        if (hidden) {
+            std::vector<std::pair<IKey, Id>> items;
+            for (size_t i = 0; i < keys.size(); ++i) items.push_back({keys[i], o[i]});
+            std::stable_sort(items.begin(), items.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
+                return kcmp(a.first, b.first) < 0;
+            });
+            std::vector<Id> sorted_;
+            for (size_t i = 0; i < items.size(); ++i) keys[i] = items[i].first, sorted_.push_back(items[i].second);
+            o = List<Id>(std::move(sorted_));
+        }
+        kv.push_back({std::move(keys), o});
+    }
+    std::stable_sort(kv.begin(), kv.end(), [](const auto& a, const auto& b) {
+        if (a.first.size() != b.first.size()) return a.first.size() < b.first.size();
+        for (size_t i = 0; i < a.first.size(); ++i) {
+            int c = kcmp(a.first[i], b.first[i]);
+            if (c) return c < 0;
+        }
+        return false;
+    });
+    std::vector<List<Id>> out;
+    for (auto& e : kv)
+        if (out.empty() || !eq(out.back(), e.second)) out.push_back(e.second);
+    return List<List<Id>>(std::move(out));
+}
+// where an item lies for a seat that may not know it: (zone, position from 1, the
+// zone's size), or false where it sees it (Runtime.hidden_place)
+static PyObject* place_py(St& s, Id v, Id p) {
+    if (v < 0 || v >= NI || sees(s, v, p)) Py_RETURN_FALSE;
+    Id z = s.z.loc[v];
+    if (z < 0) Py_RETURN_NONE;
+    int k = 0;
+    for (Id i = s.z.head[z]; i >= 0 && i != v; i = s.z.nxt[i]) ++k;
+    return Py_BuildValue("(iii)", (int)z, k + 1, (int)s.z.len[z]);
+}
+"""
 
 
 # reading a Python state (Gen.import_code), the same for every program
@@ -1659,16 +1833,37 @@ static bool same(PyObject* d, const char* key, PyObject* want, bool present) {
 
 # the driver (runtime._run and what it calls), the same for every program
 _DRIVER = r"""
+// runtime._score and _results: the seats' scores and tiebreaks, their teams (units of
+// seats with equal team values, in the order of their first seats: a unit's score and
+// tiebreaks are its seats' sums), the participants' scores, each seat's outcome (by the
+// rank of its unit: 1 + the units placed before it)
 static void score(St& s) {
     for (Id p = 0; p < NP; ++p) s.scores[p] = score_of(s, p);
     for (int k = 0; k < NTIES; ++k)
         for (Id p = 0; p < NP; ++p) s.ties[k][p] = tie_of(s, k, p);
+    int unit[NP], first[NP], units = 0;
+    for (Id p = 0; p < NP; ++p) {
+        if (HAS_TEAMS) s.teams[p] = team_of(s, p);
+        int u = 0;
+        while (u < units && !(HAS_TEAMS && eq(s.teams[first[u]], s.teams[p]))) ++u;
+        if (u == units) first[units++] = p;
+        unit[p] = u;
+    }
+    for (int k = 0; k < NPARTS; ++k)
+        if (PART_SCORED[k]) s.parts[k] = part_of(s, k);
+    I key[NP][NTIES + 1];
+    for (int u = 0; u < units; ++u)
+        for (int k = 0; k <= NTIES; ++k) key[u][k] = 0;
+    for (Id p = 0; p < NP; ++p) {
+        key[unit[p]][0] = add(key[unit[p]][0], s.scores[p]);
+        for (int k = 0; k < NTIES; ++k) key[unit[p]][k + 1] = add(key[unit[p]][k + 1], s.ties[k][p]);
+    }
     for (Id p = 0; p < NP; ++p) {
         I rank = 1;
-        for (Id q = 0; q < NP; ++q) {
-            int c = s.scores[q] > s.scores[p] ? 1 : s.scores[q] < s.scores[p] ? -1 : 0;
-            for (int k = 0; k < NTIES && c == 0; ++k)
-                c = s.ties[k][q] > s.ties[k][p] ? 1 : s.ties[k][q] < s.ties[k][p] ? -1 : 0;
+        for (int u = 0; u < units; ++u) {
+            int c = 0;
+            for (int k = 0; k <= NTIES && c == 0; ++k)
+                c = key[u][k] > key[unit[p]][k] ? 1 : key[u][k] < key[unit[p]][k] ? -1 : 0;
             if (c > 0) ++rank;
         }
         s.outcomes[p] = HAS_OUTCOMES ? outcome_of(s, p, rank) : -1;
@@ -1876,3 +2071,4 @@ class Kernel:
         # per decision (choose statement): its option type code, verb and option alone
         self.sites = [(s["type"], s["verb"], s["alone"]) for s in gen.sites]
         self.each = [s["kind"] == "each" for s in gen.sites]   # simultaneous decisions
+        self.items = ["item" in s["type"] for s in gen.sites]   # decisions among items

@@ -184,9 +184,11 @@ class KernelGame(Game):
             got = k.result()
             if got is None:
                 return None
-            scores, ties, outs = got
+            scores, ties, outs, teams, parts = got
             prog = self.program
-            res = _results(scores, ties, [name for name, _ in prog.tiebreaks], None)
+            res = _results(scores, ties, [name for name, _ in prog.tiebreaks], teams)
+            if prog.participants:
+                res["participants"] = {name: v for (name, _, _), v in zip(prog.participants, parts)}
             if prog.outcomes is not None:
                 outcomes = [prog.outcomes[i][0] for i in outs]
                 res["outcomes"] = outcomes
@@ -226,13 +228,43 @@ class KernelGame(Game):
             if seat.__class__ is not int or seat not in self.deciding:
                 return []
             # (another seat of a simultaneous decision: its list, made anew, as in Python)
-            return list(map(Move, count(), k.options(seat), repeat(self._write(k.site())), repeat(seat)))
+            return self._moves_for(seat)
         if self._moves is None:
-            if who is None:
-                self._moves = []
-            else:
-                self._moves = list(map(Move, count(), k.options(), repeat(self._write(k.site())), repeat(who)))
+            self._moves = [] if who is None else self._moves_for(who)
         return self._moves
+
+    def _moves_for(self, who: int) -> list[Move]:
+        """The moves of a seat deciding now (Game._moves_of): an option naming an item the
+        seat may not know is written now, by the item's place."""
+        k = self._k
+        site = k.site()
+        options = k.options(who)
+        if not self.program._kernel.items[site]:
+            return list(map(Move, count(), options, repeat(self._writes[site]), repeat(who)))
+        return [self._item_move(k, site, i, v, who) for i, v in enumerate(options)]
+
+    def _hidden_move(self, k, index: int, seat: int | None) -> Move:
+        who = k.player() if seat is None else seat
+        return self._item_move(k, k.site(), index, k.option(index, seat), who)
+
+    def _item_move(self, k, site: int, i: int, v, who: int) -> Move:
+        """A move of a decision among items (or lists of them), as Game._maker makes it."""
+        tc, verb, alone = self.program._kernel.sites[site]
+        items = [] if v is None else [v] if tc == "item" else [x for x in v if x is not None]
+        if all(k.place(x, who) is False for x in items):
+            return Move(i, v, self._writes[site], who)
+        from .display import value_notation, zone_notation
+        prog = self.program
+
+        def hidden_at(item):
+            got = k.place(item, who)
+            if got is False:
+                return None
+            z, pos, size = got
+            where = zone_notation(prog, z)
+            return where if prog.zones[z].cell is not None and size == 1 else f"{where}#{pos}"
+        return Move(i, v, alone if alone is not None and v is None else
+                    (f"{verb} " if verb else "") + value_notation(prog, v, tc, hidden_at), who)
 
     def move_count(self, seat: int | None = None) -> int:
         k = self._k
@@ -254,12 +286,16 @@ class KernelGame(Game):
             else:
                 index = move if cls is int else None
             if index is not None:
+                # (a move naming an item the seat may not know is written before it is played)
+                made = self._hidden_move(k, index, seat) if cls is int and k.hidden(index, seat) else None
                 got = k.apply(index, seat)
                 if got.__class__ is tuple:
                     self._trail.append(index)
                     self._moves = None
                     if cls is Move:
                         return move
+                    if made is not None:
+                        return made
                     v, who, site = got
                     return Move(index, v, self._writes[site], who)
                 # False: no such move (Python says why); None: the kernel could not decide

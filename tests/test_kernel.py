@@ -73,11 +73,11 @@ def python_program(text: str, budgets=None):
     return compile_sources(src, budgets=budgets).for_players(2)
 
 
-def from_source(text: str, budgets=None):
+def from_source(text: str, budgets=None, players: int = 2):
     src = SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text})
     fast = compile_sources(src, budgets=budgets)
     assert fast.use_native(report=False)
-    return fast.for_players(2), compile_sources(src, budgets=budgets).for_players(2)
+    return fast.for_players(players), compile_sources(src, budgets=budgets).for_players(players)
 
 
 # ---------------------------------------------------------------- the same state
@@ -112,6 +112,8 @@ def test_a_kernel_keeps_the_state_python_has_after_every_move(ruleset, players, 
 
 TEAMS = """ruleset teams
 players 4..4
+participant bank score = n * 2
+participant house
 var n: int = 0
 turn {
   choose k from [1, 2] as "pick"
@@ -119,25 +121,98 @@ turn {
 }
 end when n > 6
 team(p) = seat(p) % 2
-score(p) = seat(p)
+score(p) = seat(p) + n % 3
+tiebreak order(p) = 0 - seat(p)
+outcome(p, place) {
+  win when place == 1
+  draw when place == 2 and n > 7
+  loss otherwise
+}
+"""
+
+CALLED = """ruleset called
+players 2..2
+var n: int = 0
+var m: int per player = 0
+procedure twice(k: int): int {
+  choose e from [0, 1] as "extra"
+  if e == 1 { return 2 * k + 1 }
+  return 2 * k
+}
+turn {
+  choose k from [1, 2] as "pick"
+  let d = call twice(k)
+  m(active) = call twice(d)
+  n = n + d
+}
+end when n > 12
+score(p) = m(p)
+"""
+
+UNCOVERED = """ruleset uncovered
+players 2..2
+var flag: bool = false
+var n: int = 0
+turn {
+  choose k from [1, 2] as "pick"
+  flag = first([k == 1, false])
+  n = n + k
+}
+end when n > 6
 """
 
 
 @needs_kernel
+def test_a_procedure_s_value_comes_back_into_the_caller_s_frame():
+    fast, plain = from_source(CALLED)
+    for seed in range(4):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+        assert a.result == b.result
+    # a game read in the middle of a call (its frame's $ret) is taken over by the kernel
+    a, b = fast.new_game(2, 9), plain.new_game(2, 9)
+    a.apply(0)
+    b.apply(0)
+    assert a.state == b.state and a.state["stack"][-1]["L"]["$ret"] == "d"
+    a.apply(1)
+    b.apply(1)
+    assert a.live and kernel_difference(a.kernel_state(), b) is None
+    assert fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_teams_participants_and_outcomes_come_out_as_python_s():
+    fast, plain = from_source(TEAMS, players=4)
+    for seed in range(4):
+        a, b = fast.new_game(4, seed), plain.new_game(4, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+        assert a.live and a.result == b.result and "teams" in a.result and a.result["participants"]
+    assert fast.native_fallbacks == 0
+
+
+@needs_kernel
 def test_a_ruleset_the_kernel_does_not_cover_says_what_and_runs_in_python():
-    src = SourceSet(base=parse(TEAMS, "teams.meeple"), sources={"teams.meeple": TEAMS})
+    src = SourceSet(base=parse(UNCOVERED, "uncovered.meeple"), sources={"uncovered.meeple": UNCOVERED})
     rules = compile_sources(src)
     said = []
     rules.use_native(report=said.append)
-    prog = rules.for_players(4)
+    prog = rules.for_players(2)
     assert not prog.kernel
-    assert any("no kernel for teams: the kernel does not cover teams or participants yet" in s
+    assert any("no kernel for uncovered: the kernel does not cover first() of a list of bool yet" in s
                for s in said), said
-    game = prog.new_game(4, 1)
+    game = prog.new_game(2, 1)
     assert not isinstance(game, KernelGame)
     while not game.over:
         game.apply(0)
-    assert game.result["teams"]
 
 
 # ---------------------------------------------------------------- a Game like any other
@@ -521,3 +596,47 @@ def test_a_resumed_game_and_a_copy_of_a_python_game_are_played_by_the_kernel():
     b.apply(0)
     assert kernel_difference(a.kernel_state(), b) is None and a.state == b.state
     assert twin.state == b.state and twin.can_undo == 1   # a copy's own move only
+
+
+BLIND = """ruleset blind_pick
+players 2..2
+kind Card { value: int }
+zone deck: Card hidden
+zone table: Card
+zone hand: Card per player
+board row: line(length: 2) holds Card
+deck cards into deck { Card(value: v) for v in 1..8 }
+var done: int = 0
+setup {
+  move top(deck) to table
+  move top(deck) to table face down
+  move top(deck) to hand(players[1])
+  move top(deck) to cells(row)[0] face down
+  move top(deck) to cells(row)[1]
+}
+turn {
+  choose c from items(deck) + items(table) + items(hand(players[1])) + [top(x) for x in cells(row)] as "take"
+  move c to hand(active)
+  choose some subset of items(deck) + items(hand(next_player(active))) where size(some) <= 2 as "peek"
+  done = done + 1
+}
+end when done == 4
+"""
+
+
+@needs_kernel
+def test_options_a_seat_may_not_know_are_ordered_and_written_by_their_place():
+    # language.md 9.4: the known items first, then the others by place, named by place
+    fast, plain = from_source(BLIND)
+    a, b = fast.new_game(2, 1), plain.new_game(2, 1)
+    first = [m.notation for m in b.legal_moves()]
+    assert first == ["take 4", "take 8", "take deck#1", "take deck#2", "take deck#3", "take table#2",
+                     "take s1", "take hand:p2#1"]
+    rnd = random.Random(3)
+    while not b.over:
+        want = [(m.index, m.value, m.notation, m.player) for m in b.legal_moves()]
+        assert [(m.index, m.value, m.notation, m.player) for m in a.legal_moves()] == want
+        i = rnd.randrange(len(want))
+        assert a.apply(i).notation == b.apply(i).notation == want[i][2]   # written before it is played
+        assert kernel_difference(a.kernel_state(), b) is None
+    assert fast.native_fallbacks == 0 and a.live

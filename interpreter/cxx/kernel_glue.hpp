@@ -175,6 +175,48 @@ static PyObject* k_options(PyObject* self, PyObject* const* args, Py_ssize_t n) 
     return out;
 }
 
+// option(i, seat=None): one option of the seat, as a Python value
+static PyObject* k_option(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+    St& s = *((KState*)self)->s;
+    long i = n >= 1 ? PyLong_AsLong(args[0]) : -1;
+    if (i == -1 && PyErr_Occurred()) return nullptr;
+    Id seat = seat_arg(s, args, n, 1);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    if (i < 0 || i >= count) {
+        PyErr_SetString(PyExc_IndexError, "no such option");
+        return nullptr;
+    }
+    return site_py(s, (int)i, seat);
+}
+
+// place(item, seat): where an item lies for a seat that may not know it, as (zone,
+// position from the bottom from 1, the zone's size); False where the seat sees it
+static PyObject* k_place(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+    St& s = *((KState*)self)->s;
+    if (n != 2) {
+        PyErr_SetString(PyExc_TypeError, "place(item, seat)");
+        return nullptr;
+    }
+    long item = PyLong_AsLong(args[0]), seat = PyLong_AsLong(args[1]);
+    if (PyErr_Occurred()) return nullptr;
+    if (seat < 0 || seat >= NP) Py_RETURN_FALSE;
+    return place_py(s, (Id)item, (Id)seat);
+}
+
+// hidden(i, seat=None): whether option i of the seat names an item the seat may not
+// know (its move is then written by the item's place)
+static PyObject* k_hidden(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+    St& s = *((KState*)self)->s;
+    long i = n >= 1 ? PyLong_AsLong(args[0]) : -1;
+    if (i == -1 && PyErr_Occurred()) return nullptr;
+    Id seat = seat_arg(s, args, n, 1);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    if (i < 0 || i >= count) Py_RETURN_FALSE;
+    return py_bool(site_hidden(s, (int)i, seat));
+}
+
 // simul(): None, or a simultaneous decision's (seats, waiting, chosen) as tuples of seats
 static PyObject* k_simul(PyObject* self, PyObject*) {
     St& s = *((KState*)self)->s;
@@ -196,7 +238,8 @@ static PyObject* k_copy(PyObject* self, PyObject*) {
     return wrap(new St(*((KState*)self)->s));
 }
 
-// result(): None before the end; else (scores, tiebreaks, outcome indices)
+// result(): None before the end; else (scores, tiebreaks, outcome indices, team values
+// or None, participants' scores (None for one without a score))
 static PyObject* k_result(PyObject* self, PyObject*) {
     St& s = *((KState*)self)->s;
     if (s.phase != 3) Py_RETURN_NONE;
@@ -212,10 +255,22 @@ static PyObject* k_result(PyObject* self, PyObject*) {
         for (int p = 0; p < NP; ++p) PyList_SET_ITEM(t, p, PyLong_FromLongLong(s.ties[k][p]));
         PyList_SET_ITEM(ties, k, t);
     }
-    PyObject* out = PyTuple_Pack(3, scores, ties, outcomes);
+    PyObject* teams = Py_None;
+    Py_INCREF(teams);
+    if (HAS_TEAMS) {
+        Py_DECREF(teams);
+        teams = PyList_New(NP);
+        for (int p = 0; p < NP; ++p) PyList_SET_ITEM(teams, p, team_py(s.teams[p]));
+    }
+    PyObject* parts = PyList_New(NPARTS);
+    for (int k = 0; k < NPARTS; ++k)
+        PyList_SET_ITEM(parts, k, PART_SCORED[k] ? PyLong_FromLongLong(s.parts[k]) : (Py_INCREF(Py_None), Py_None));
+    PyObject* out = PyTuple_Pack(5, scores, ties, outcomes, teams, parts);
     Py_DECREF(scores);
     Py_DECREF(ties);
     Py_DECREF(outcomes);
+    Py_DECREF(teams);
+    Py_DECREF(parts);
     return out;
 }
 
@@ -298,6 +353,11 @@ static PyObject* k_export(PyObject* self, PyObject*) {
         PyObject* f = PyDict_New();
         PyObject* L = PyDict_New();
         export_frame(fr, L);
+        if (fr.ret >= 0) {
+            x = PyUnicode_FromString(RET_SLOT[fr.ret]);
+            PyDict_SetItemString(L, "$ret", x);
+            Py_DECREF(x);
+        }
         x = py_str(PROC_NAMES[fr.proc]); PyDict_SetItemString(f, "p", x); Py_DECREF(x);
         x = PyLong_FromLong(fr.pc); PyDict_SetItemString(f, "pc", x); Py_DECREF(x);
         PyDict_SetItemString(f, "L", L);
@@ -323,6 +383,9 @@ static PyMethodDef k_methods[] = {
      "apply(index, seat=None): (value, seat, decision), False or None"},
     {"count", (PyCFunction)(void (*)(void))k_count, METH_FASTCALL, "count(seat=None): the seat's options"},
     {"options", (PyCFunction)(void (*)(void))k_options, METH_FASTCALL, "options(seat=None): their values"},
+    {"option", (PyCFunction)(void (*)(void))k_option, METH_FASTCALL, "option(i, seat=None): one's value"},
+    {"place", (PyCFunction)(void (*)(void))k_place, METH_FASTCALL, "place(item, seat): where it lies, or False"},
+    {"hidden", (PyCFunction)(void (*)(void))k_hidden, METH_FASTCALL, "hidden(i, seat=None): names an unknown item"},
     {"perft", (PyCFunction)k_perft, METH_O, "the move paths of a depth, or None"},
     {"over", (PyCFunction)k_over, METH_NOARGS, "whether the game is over"},
     {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding (the first still to choose), or None"},
@@ -406,6 +469,11 @@ static St* load_state(PyObject* d) {
             Py_ssize_t pos = 0;
             while (PyDict_Next(L, &pos, &key, &value)) {
                 if (!PyUnicode_Check(key)) throw PyFail();
+                if (!PyUnicode_CompareWithASCIIString(key, "$ret")) {
+                    if (k == 0) throw PyFail();
+                    fr.ret = ret_code(s->stack[s->stack.size() - 2].proc, value);
+                    continue;
+                }
                 import_local(fr, key, value);
             }
         }
