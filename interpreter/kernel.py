@@ -99,6 +99,7 @@ class Gen:
         self.loopvars: set[str] = set()   # the C++ names of the loop variables around
         self.keepable: dict[str, bool] = {}  # see kept
         self.kept_made: set[str] = set()
+        self.cell_types: dict[str, list[str]] = {}  # a search of cells by coordinates: their C++ types
         self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
         self.pre_state: list[str] = []     # declarations the state's struct needs
         # where procedures' values go (by the code a callee's frame holds): (caller,
@@ -275,9 +276,9 @@ class Gen:
         rows = []
         for z in cells:
             vals = [self.ns[f"C_{k}"][z] if k != "name" else self.ns["CELL_NAME"][z] for k in keys]
-            if any(type(v) is not int for v in vals):
-                raise Unsupported(f"cell({board}, ...) by coordinates that are not numbers")
             rows.append((vals, z))
+        if any(type(v) is not int for vals, _ in rows for v in vals):
+            return self._cell_search(key, keys, rows)
         los = [min((r[0][i] for r in rows), default=0) for i in range(len(keys))]
         his = [max((r[0][i] for r in rows), default=-1) for i in range(len(keys))]
         size = 1
@@ -301,6 +302,79 @@ class Gen:
         self.made[key] = fn
         self.statics.append(f"static inline Id {fn}({params}) {{ if ({test or 'false'}) return NONE_ID; "
                             f"return {arr}[{index}]; }}")
+        return fn
+
+    def _cell_search(self, key: str, keys: tuple[str, ...], rows: list) -> str:
+        """``cell(board, k: v, ...)`` by coordinates some of which are texts: the cells
+        looked at in order, the first whose coordinates are the values given."""
+        types = []
+        for i, k in enumerate(keys):
+            kinds = {type(vals[i]) for vals, _ in rows}
+            if kinds <= {int}:
+                types.append("I")
+            elif kinds <= {str}:
+                types.append("Str")
+            else:
+                raise Unsupported(f"cell(...) by a coordinate '{k}' of several types")
+        params = ", ".join(f"{'const Str&' if t == 'Str' else 'I'} k{i}" for i, t in enumerate(types))
+
+        def lit(v, t):
+            return _cstr(v) if t == "Str" else f"{v}LL"
+        tests = " ".join(
+            f"if ({' && '.join(f'k{i} == {lit(v, t)}' for i, (v, t) in enumerate(zip(vals, types)))}) return {z};"
+            for vals, z in rows)
+        fn = f"CA{len(self.made)}"
+        self.made[key] = fn
+        self.cell_types[fn] = types
+        self.statics.append(f"static Id {fn}({params}) {{ {tests} return NONE_ID; }}")
+        return fn
+
+    def relation_n(self, name: str, nargs: int) -> str:
+        """A relation of more than two cells (compile.Program._relation_n): all its
+        cells given, whether they are related; fewer, the list of the rest related to
+        them, in cell order (the last cells alone when one is left, else lists)."""
+        r = self.c.relations[name]
+        n = len(r.params)
+        rel, related = self.ns[f"REL_{name}"], self.ns[f"RELSET_{name}"]
+        bits = max(self.nz, 2).bit_length()
+        if bits * n > 62:
+            raise Unsupported(f"relation '{name}' of {n} cells on so large a board")
+
+        def code(t) -> int:
+            out = 0
+            for z in t:
+                out = (out << bits) | z
+            return out
+        fn = f"RELN_{_cname(name)}_{nargs}"
+        if fn in self.made.values():
+            return fn
+        self.made[fn] = fn
+        args = ", ".join(f"Id a{i}" for i in range(nargs))
+        key = " | ".join(f"((uint64_t)a{i} << {bits * (nargs - 1 - i)})" for i in range(nargs))
+        anynone = " || ".join(f"a{i} < 0" for i in range(nargs))
+        if nargs == n:
+            codes = sorted(code(t) for t in related)
+            arr = self.table(f"RELSET_{name}", f"static const uint64_t NAME[{max(len(codes), 1)}] = "
+                                               f"{{{', '.join(f'{c}ULL' for c in codes) or '0'}}};")
+            self.statics.append(f"static bool {fn}({args}) {{ if ({anynone}) return false; "
+                                f"return std::binary_search({arr}, {arr} + {len(codes)}, (uint64_t)({key})); }}")
+            return fn
+        entries = sorted((code(k), v) for k, v in rel.items() if len(k) == nargs)
+        rest = n - nargs
+        ct = "List<Id>" if rest == 1 else "List<List<Id>>"
+        keys_arr = self.table(f"RELKEYS_{name}_{nargs}", f"static const uint64_t NAME[{max(len(entries), 1)}] = "
+                                                          f"{{{', '.join(f'{c}ULL' for c, _ in entries) or '0'}}};")
+        if rest == 1:
+            vals = [f"List<Id>(std::vector<Id>{{{', '.join(map(str, v))}}})" for _, v in entries]
+        else:
+            vals = ["List<List<Id>>(std::vector<List<Id>>{" + ", ".join(
+                f"List<Id>(std::vector<Id>{{{', '.join(map(str, x))}}})" for x in v) + "})" for _, v in entries]
+        table = self.table(f"RELVALS_{name}_{nargs}", f"static {ct} NAME[{max(len(entries), 1)}];",
+                           "".join(f"NAME[{i}] = {v};" for i, v in enumerate(vals)))
+        self.statics.append(
+            f"static {ct} {fn}({args}) {{ if ({anynone}) return {ct}(); uint64_t k_ = {key}; "
+            f"const uint64_t* at_ = std::lower_bound({keys_arr}, {keys_arr} + {len(entries)}, k_); "
+            f"if (at_ == {keys_arr} + {len(entries)} || *at_ != k_) return {ct}(); return {table}[at_ - {keys_arr}]; }}")
         return fn
 
     # ------------------------------------------------------------ expressions
@@ -450,12 +524,15 @@ class Gen:
     def _CellAt(self, e, sc):
         board = self.ty(e.board).arg
         fn = self.cell_at(board, tuple(a.name for a in e.coords))
-        return f"{fn}({', '.join(self.expr(a.value, sc, _INT) for a in e.coords)})"
+        types = self.cell_types.get(fn) or ["I"] * len(e.coords)
+        return f"{fn}({', '.join(self.expr(a.value, sc, _STR if t == 'Str' else _INT) for a, t in zip(e.coords, types))})"
 
     def _Ray(self, e, sc):
         board = self.ty(e.start).arg
         keys = tuple(a.name for a in e.steps)
         at = self.cell_at(board, keys)
+        if at in self.cell_types:
+            raise Unsupported("a ray along coordinates that are not numbers")
         coords = [self.value_table("C_" + k, self.ns["C_" + k], _INT) for k in keys]
         fn = self.made.get(f"RAY_{board}__{'__'.join(keys)}")
         if fn is None:
@@ -633,6 +710,9 @@ class Gen:
                 # (in a loop, with the same arguments at every turn: computed once)
                 return f"{self.kept_call(f)}(s{args})"
             return f"F_{_cname(f)}(s{args})"
+        if f in c.relations and len(c.relations[f].params) > 2:
+            fn = self.relation_n(f, len(e.args))
+            return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
         if f in c.relations:
             lists, test = self.relation(f)
             if len(e.args) == 2:
