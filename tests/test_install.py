@@ -46,14 +46,14 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
-def _run(args, cwd: Path, input: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([str(a) for a in args], cwd=cwd, env=_env(), input=input,
+def _run(args, cwd: Path, input: str | None = None, **extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(a) for a in args], cwd=cwd, env=_env(**extra), input=input,
                           capture_output=True, text=True, timeout=TIMEOUT)
 
 
-def _ok(args, cwd: Path, input: str | None = None) -> str:
+def _ok(args, cwd: Path, input: str | None = None, **extra: str) -> str:
     """Run a command, insist on exit 0 and no traceback, return stdout + stderr."""
-    done = _run(args, cwd, input)
+    done = _run(args, cwd, input, **extra)
     out = done.stdout + done.stderr
     assert done.returncode == 0, f"{args} exited {done.returncode}:\n{out}"
     assert "Traceback" not in out, out
@@ -104,8 +104,8 @@ class Installed:
         self.cwd.mkdir()
         _ok([self.python, "-m", "pip", "install", "-q", what], self.cwd)
 
-    def __call__(self, *args, input: str | None = None) -> str:
-        return _ok([self.meeple, *args], self.cwd, input)
+    def __call__(self, *args, input: str | None = None, **extra: str) -> str:
+        return _ok([self.meeple, *args], self.cwd, input, **extra)
 
 
 @pytest.fixture(scope="module", params=["wheel", "pip install ."])
@@ -186,7 +186,9 @@ def test_simulate_natively_with_a_kernel_in_a_plain_install(installed: Installed
     from meeple.interpreter import kernel
     if kernel.status() is not None:
         pytest.skip(f"no kernel can be built here: {kernel.status()}")
-    out = installed("simulate", "kalah", "--games", "4", "--native", "--json", "-j", "1")
+    cache = installed.root / "kernel-cache"   # (built here, from the installed C++)
+    out = installed("simulate", "kalah", "--games", "4", "--native", "--json", "-j", "1",
+                    MEEPLE_CACHE_DIR=str(cache))
     assert "building the kernel of kalah (2 players)" in out, out
     assert '"games": 4' in out and "no kernel" not in out, out
 
