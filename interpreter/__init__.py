@@ -32,7 +32,7 @@ __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", 
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
            "PLAY_TIME", "compiled_engine", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision",
-           "native_status", "NativeWarning"]
+           "native_status", "kernel_status", "NativeWarning"]
 
 
 def __getattr__(name: str):
@@ -120,9 +120,18 @@ def clear_cache() -> int:
 
 
 def native_status() -> str | None:
-    """None when native code (``Ruleset.use_native``) can be built here; else why not,
-    in one sentence (Cython is not installed, no C compiler)."""
+    """None when the rule code compiled by Cython (``Ruleset.use_native``) can be built
+    here; else why not, in one sentence (Cython is not installed, no C compiler)."""
     return _native.status()
+
+
+def kernel_status() -> str | None:
+    """None when kernels (``Ruleset.use_native``: the rules in C++) can be built here;
+    else why not, in one sentence (no C++ compiler, no Python headers, ``MEEPLE_KERNEL=0``)."""
+    from . import kernel
+    if not kernel.enabled():
+        return "kernels are turned off (MEEPLE_KERNEL=0)"
+    return kernel.status()
 
 
 def compile_sources(src, variants=(), locale: str | None = None,

@@ -12,8 +12,14 @@ Python, which gives exactly the game's result or error. So a kernel only has to 
 right where it finishes a move; tests/test_kernel.py plays every bundled ruleset both
 ways in lockstep and compares the states.
 
-What a kernel does not cover (hidden information, simultaneous decisions, subsets...)
-raises ``Unsupported`` here: the program then runs in Python, the reason reported once.
+What a kernel does not cover yet (``first`` of a list of bools, an item variable without
+a first value...) raises ``Unsupported`` here: the program then runs in Python, the
+reason reported once.
+
+The C++ shared by every kernel is in ``cxx/``: ``kernel_rt.hpp`` (values, lists, zones,
+the generator), ``kernel_state.hpp`` (the order of items, reading Python states),
+``kernel_driver.hpp`` (the run loop, the scoring) and ``kernel_glue.hpp`` (the Python
+type ``KState`` and the module); ``Gen`` writes the program's part around them.
 """
 from __future__ import annotations
 
@@ -1008,7 +1014,7 @@ class Gen:
         out.append(f"static const Id INITIAL[][2] = {{{initial or '{-1, -1}'}}};")
         out.append(f"static const int NINITIAL = {len(self.p.initial)};")
         out.append(f"#define HAS_OUTCOMES {1 if c.outcome else 0}")
-        out.append(_DRIVER)
+        out.append(_read("kernel_driver.hpp"))
         return "\n".join(out)
 
     def export_code(self, procs) -> str:
@@ -1161,7 +1167,7 @@ class Gen:
             # the kernel asks only where it sees every one (Runtime.sees_item)
             "static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
             "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }",
-            _ITEM_ORDER,
+            _read("kernel_state.hpp"),
             # the cells a walk has met (connected): a mark per cell, by generation, one
             # array per walk in progress (a walk's condition may walk too)
             "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
@@ -1184,7 +1190,6 @@ class Gen:
             f"static void run_top(St& s) {{ switch (s.stack.back().proc) {{ {dispatch} default: bail(); }} }}",
             sites,
             export,
-            _IMPORT_HELPERS,
             imports,
             _read("kernel_glue.hpp"),
             "static int kernel_init() { " + " ".join(self.inits) + " return 0; }",
@@ -1793,222 +1798,8 @@ class Proc:
         self.emit("s.end_req = true; STEP(s); f->pc = @NEXT; return;")
 
 
-def _public(prog) -> bool:
-    from .runtime import _public as public
-    return public(prog)
-
-
 def _read(name: str) -> str:
     return (_HERE / name).read_text(encoding="utf-8")
-
-
-# the order of options that are items (Runtime._ordered with _hidden_key): an item the
-# decider sees (or none) by its id, one they may not know after those, by its place (the
-# zone, then the position from the bottom); a list of items with one they may not know
-# has its items in that order, and lists go by size, then item by item
-_ITEM_ORDER = r"""
-struct IKey { int a; Id b; int c; };
-static inline int kcmp(const IKey& x, const IKey& y) {
-    if (x.a != y.a) return x.a < y.a ? -1 : 1;
-    if (x.b != y.b) return x.b < y.b ? -1 : 1;
-    return x.c < y.c ? -1 : x.c > y.c;
-}
-static inline int zone_pos(St& s, Id z, Id v) {
-    int k = 0;
-    for (Id i = s.z.head[z]; i >= 0; i = s.z.nxt[i], ++k)
-        if (i == v) return k;
-    bail();
-}
-static IKey item_key(St& s, Id v, Id p) {
-    if (v < 0 || sees(s, v, p)) return {0, v, 0};
-    Id z = s.z.loc[v];
-    if (z < 0) bail();   // (Python looks for it in no zone: an error)
-    return {1, z, zone_pos(s, z, v)};
-}
-static List<Id> ordered_items(St& s, std::vector<Id>&& v, Id p) {
-    std::vector<std::pair<IKey, Id>> kv;
-    kv.reserve(v.size());
-    for (Id x : v) kv.push_back({item_key(s, x, p), x});
-    std::stable_sort(kv.begin(), kv.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
-        return kcmp(a.first, b.first) < 0;
-    });
-    std::vector<Id> out;
-    for (auto& e : kv)
-        if (out.empty() || out.back() != e.second) out.push_back(e.second);
-    return List<Id>(std::move(out));
-}
-static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p) {
-    std::vector<std::pair<std::vector<IKey>, List<Id>>> kv;
-    kv.reserve(v.size());
-    for (List<Id>& o : v) {
-        bool hidden = false;   // (Runtime._sets_by_place: a none before one it may not know fails)
-        for (Id x : o) {
-            if (x < 0) bail();
-            if (!sees(s, x, p)) {
-                hidden = true;
-                break;
-            }
-        }
-        std::vector<IKey> keys;
-        for (Id x : o) keys.push_back(item_key(s, x, p));
-        if (hidden) {
-            std::vector<std::pair<IKey, Id>> items;
-            for (size_t i = 0; i < keys.size(); ++i) items.push_back({keys[i], o[i]});
-            std::stable_sort(items.begin(), items.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
-                return kcmp(a.first, b.first) < 0;
-            });
-            std::vector<Id> sorted_;
-            for (size_t i = 0; i < items.size(); ++i) keys[i] = items[i].first, sorted_.push_back(items[i].second);
-            o = List<Id>(std::move(sorted_));
-        }
-        kv.push_back({std::move(keys), o});
-    }
-    std::stable_sort(kv.begin(), kv.end(), [](const auto& a, const auto& b) {
-        if (a.first.size() != b.first.size()) return a.first.size() < b.first.size();
-        for (size_t i = 0; i < a.first.size(); ++i) {
-            int c = kcmp(a.first[i], b.first[i]);
-            if (c) return c < 0;
-        }
-        return false;
-    });
-    std::vector<List<Id>> out;
-    for (auto& e : kv)
-        if (out.empty() || !eq(out.back(), e.second)) out.push_back(e.second);
-    return List<List<Id>>(std::move(out));
-}
-// where an item lies for a seat that may not know it: (zone, position from 1, the
-// zone's size), or false where it sees it (Runtime.hidden_place)
-static PyObject* place_py(St& s, Id v, Id p) {
-    if (v < 0 || v >= NI || sees(s, v, p)) Py_RETURN_FALSE;
-    Id z = s.z.loc[v];
-    if (z < 0) Py_RETURN_NONE;
-    int k = 0;
-    for (Id i = s.z.head[z]; i >= 0 && i != v; i = s.z.nxt[i]) ++k;
-    return Py_BuildValue("(iii)", (int)z, k + 1, (int)s.z.len[z]);
-}
-"""
-
-
-# reading a Python state (Gen.import_code), the same for every program
-_IMPORT_HELPERS = r"""
-static PyObject* item(PyObject* d, const char* key) {
-    if (!PyDict_CheckExact(d)) throw PyFail();
-    PyObject* v = PyDict_GetItemString(d, key);
-    if (!v) throw PyFail();
-    return v;
-}
-// whether d[key] is the text ``want`` (owned reference, consumed), or missing where
-// ``present`` is false
-static bool same(PyObject* d, const char* key, PyObject* want, bool present) {
-    PyObject* v = PyDict_GetItemString(d, key);
-    bool ok;
-    if (!present) ok = v == nullptr || v == Py_None;
-    else ok = v != nullptr && want != nullptr && PyUnicode_Check(v) && PyUnicode_Compare(v, want) == 0;
-    if (present) Py_XDECREF(want);
-    PyErr_Clear();
-    return ok;
-}
-"""
-
-
-# the driver (runtime._run and what it calls), the same for every program
-_DRIVER = r"""
-// runtime._score and _results: the seats' scores and tiebreaks, their teams (units of
-// seats with equal team values, in the order of their first seats: a unit's score and
-// tiebreaks are its seats' sums), the participants' scores, each seat's outcome (by the
-// rank of its unit: 1 + the units placed before it)
-static void score(St& s) {
-    for (Id p = 0; p < NP; ++p) s.scores[p] = score_of(s, p);
-    for (int k = 0; k < NTIES; ++k)
-        for (Id p = 0; p < NP; ++p) s.ties[k][p] = tie_of(s, k, p);
-    int unit[NP], first[NP], units = 0;
-    for (Id p = 0; p < NP; ++p) {
-        if (HAS_TEAMS) s.teams[p] = team_of(s, p);
-        int u = 0;
-        while (u < units && !(HAS_TEAMS && eq(s.teams[first[u]], s.teams[p]))) ++u;
-        if (u == units) first[units++] = p;
-        unit[p] = u;
-    }
-    for (int k = 0; k < NPARTS; ++k)
-        if (PART_SCORED[k]) s.parts[k] = part_of(s, k);
-    I key[NP][NTIES + 1];
-    for (int u = 0; u < units; ++u)
-        for (int k = 0; k <= NTIES; ++k) key[u][k] = 0;
-    for (Id p = 0; p < NP; ++p) {
-        key[unit[p]][0] = add(key[unit[p]][0], s.scores[p]);
-        for (int k = 0; k < NTIES; ++k) key[unit[p]][k + 1] = add(key[unit[p]][k + 1], s.ties[k][p]);
-    }
-    for (Id p = 0; p < NP; ++p) {
-        I rank = 1;
-        for (int u = 0; u < units; ++u) {
-            int c = 0;
-            for (int k = 0; k <= NTIES && c == 0; ++k)
-                c = key[u][k] > key[unit[p]][k] ? 1 : key[u][k] < key[unit[p]][k] ? -1 : 0;
-            if (c > 0) ++rank;
-        }
-        s.outcomes[p] = HAS_OUTCOMES ? outcome_of(s, p, rank) : -1;
-    }
-    s.phase = 3;
-}
-
-static void next_phase(St& s) {
-    if (s.phase == 1) {
-        ++s.turn;
-        ++EPOCH;
-        if (ended(s)) return;
-        s.active = (Id)pmod(s.active + DIR);
-        if (TURN_PROC < 0) bail();
-        s.push(TURN_PROC);
-    } else if (s.phase == 0) {
-        s.phase = 1;
-        if (ended(s)) return;
-        if (TURN_PROC < 0) bail();
-        s.push(TURN_PROC);
-    } else if (s.phase == 2) {
-        score(s);
-    }
-}
-
-static void run(St& s) {
-    ++EPOCH;   // (another state may have been evaluated since)
-    s.steps = 0;
-    s.calls = s.depth = 0;
-    s.work = WORK;
-    while (s.site < 0 && s.phase != 3) {
-        if (s.end_req) {
-            s.end_req = false;
-            s.stack.clear();
-            if (s.phase != 2) begin_ending(s);
-            continue;
-        }
-        if (s.stack.empty()) {
-            STEP(s);
-            next_phase(s);
-            continue;
-        }
-        run_top(s);
-    }
-}
-
-static St* new_state(uint64_t rng) {
-    St* s = new St();
-    try {
-        s->z.clear();
-        for (int i = 0; i < NI; ++i) s->facing[i] = -1;
-        for (int z = 0; z < NZ; ++z) s->revealed[z] = 0;
-        for (int i = 0; i < NINITIAL; ++i) s->z.append(INITIAL[i][0], INITIAL[i][1]);
-        s->rng = rng;
-        s->work = WORK;
-        init_vars(*s);
-        if (SETUP_PROC >= 0) s->push(SETUP_PROC);
-        run(*s);
-    } catch (...) {
-        delete s;
-        return nullptr;
-    }
-    return s;
-}
-"""
 
 
 # ------------------------------------------------------------ building and loading

@@ -183,9 +183,9 @@ def test_simulate(installed: Installed):
 
 def test_simulate_natively_with_a_kernel_in_a_plain_install(installed: Installed):
     # the kernel's C++ (interpreter/cxx/) is in the package: a C++ compiler is all it needs
-    from meeple.interpreter import kernel
-    if kernel.status() is not None:
-        pytest.skip(f"no kernel can be built here: {kernel.status()}")
+    from meeple import interpreter
+    if interpreter.kernel_status() is not None:
+        pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
     cache = installed.root / "kernel-cache"   # (built here, from the installed C++)
     out = installed("simulate", "kalah", "--games", "4", "--native", "--json", "-j", "1",
                     MEEPLE_CACHE_DIR=str(cache))

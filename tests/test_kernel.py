@@ -38,9 +38,11 @@ from meeple import interpreter
 from lockstep import kernel_difference
 from test_fuzz_rulesets import MUTATIONS, corpus, sources
 
+pytestmark = pytest.mark.kernels   # (.ci/lowest leaves them out: see pyproject.toml)
+
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
-MISSING = kernel.status()
+MISSING = interpreter.kernel_status()
 needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
 
 # every bundled ruleset, with its variants, at its player counts
