@@ -23,9 +23,7 @@ type ``KState`` and the module); ``Gen`` writes the program's part around them.
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -98,7 +96,7 @@ class Gen:
         self.protos: list[str] = []
         self.fields: dict[str, str] = {}  # frame fields: name -> C++ type
         self.field_names: dict[str, tuple] = {}  # frame field -> (procedure, local, type)
-        self.recursive = self._recursive()
+        self.recursive = prog._recursive()   # (the functions that may call themselves)
         self.calling = {n for n, f in self.c.functions.items()
                         if any(x.node == "Call" and x.func in self.c.functions for x in ir.walk(f.body))}
         self.sites: list[dict] = []       # choose statements: what apply needs
@@ -174,23 +172,6 @@ class Gen:
         return a
 
     # ------------------------------------------------------------ names
-    def _recursive(self) -> set[str]:
-        fs = self.c.functions
-        calls = {n: {x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs}
-                 for n, f in fs.items()}
-        out = set()
-        for start in fs:
-            stack, seen = list(calls[start]), set()
-            while stack:
-                n = stack.pop()
-                if n == start:
-                    out.add(start)
-                    break
-                if n not in seen:
-                    seen.add(n)
-                    stack.extend(calls[n])
-        return out
-
     def frame_field(self, k: int, name: str, t: T) -> str:
         """The field of a frame of procedure ``k`` that holds its local ``name``."""
         f = f"p{k}_{_cname(name.replace('$', 'H_'))}"
@@ -636,7 +617,6 @@ class Gen:
         t = self.ty(e)
         elt = self.ty(comp.elem) if f != "count" else None
         if f in ("any", "all"):
-            r = self.fresh("r")
             hit = "true" if f == "any" else "false"
             test = "" if f == "any" else "!"
             body = self.loops(comp, sc, lambda inner: f"if ({test}({self.expr(comp.elem, inner, _BOOL)})) return {hit};")
@@ -940,7 +920,6 @@ class Gen:
         out.append("static bool ended(St& s) { " +
                    (f"if ({end}) {{ begin_ending(s); return true; }} " if end else "") + "return false; }")
         # the scoring
-        n = self.n
         if c.score:
             sc_p = {c.score.param: ("p", T("player"))}
             score = self.expr(c.score.body, sc_p, _INT)
@@ -1312,7 +1291,7 @@ class Gen:
             if el.tag in ("item", "list") and "item" in site["type"]:
                 value = (f"s.opts.{site['opt']}[i]" if site["kind"] == "one"
                          else f"s.opts.e{site['each']}[each_index(s, seat)][i]")
-                test = (f"v >= 0 && !sees(s, v, seat)" if el.tag == "item"
+                test = ("v >= 0 && !sees(s, v, seat)" if el.tag == "item"
                         else "[&]() { for (Id x : v) if (x >= 0 && !sees(s, x, seat)) return true; return false; }()")
                 hides.append(f"case {k}: {{ const auto& v = {value}; return {test}; }}")
             if site["kind"] == "one":
@@ -1876,22 +1855,17 @@ def load_or_build(source: str, on_build=None):
 
 
 def _cached(where: Path, name: str, key: str):
-    so, digest = where / (name + importlib.machinery.EXTENSION_SUFFIXES[0]), where / (name + ".sha256")
-    data, want = diskcache.read_own(so), diskcache.read_own(digest)
-    if data is None or want is None or hashlib.sha256(data).hexdigest().encode() != want.strip():
-        return None
-    return _load(name, so, key)
+    from . import native
+    return native._cached(where, name, key, _kernel_module)
 
 
 def _load(name: str, path: Path, key: str):
-    try:
-        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-        spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
-        mod = importlib.util.module_from_spec(spec)
-        loader.exec_module(mod)
-    except Exception:  # noqa: BLE001 - a file that does not load is built again
-        return None
-    return mod if getattr(mod, "KEY", None) == key else None
+    from . import native
+    return native._load(name, path, key, _kernel_module)
+
+
+def _kernel_module(mod) -> bool:
+    return callable(getattr(mod, "start", None)) and callable(getattr(mod, "load", None))
 
 
 def _build(name: str, key: str, source: str) -> Path:

@@ -913,19 +913,22 @@ def load_or_build(source: str, on_build=None, final=None) -> tuple[object, bool,
     return mod, True, time.perf_counter() - t0
 
 
-def _cached(where: Path, name: str, key: str):
+def _cached(where: Path, name: str, key: str, usable=None):
     """The module kept in the cache, or None: missing, not the user's own, its bytes
-    not those whose digest was written beside it, or not loading as this key's."""
+    not those whose digest was written beside it, or not loading as this key's (a
+    kernel's modules too: interpreter/kernel.py, with ``usable`` its own test)."""
     so, digest = where / (name + _suffix()), where / (name + ".sha256")
     data, want = diskcache.read_own(so), diskcache.read_own(digest)
     if data is None or want is None:
         return None
     if hashlib.sha256(data).hexdigest().encode() != want.strip():
         return None
-    return _load(name, so, key)
+    return _load(name, so, key, usable)
 
 
-def _load(name: str, path: Path, key: str):
+def _load(name: str, path: Path, key: str, usable=None):
+    """The extension module at ``path`` when it loads, names ``key`` and is ``usable``
+    (by default: it has ``make``, as this module's do); else None."""
     try:
         loader = importlib.machinery.ExtensionFileLoader(name, str(path))
         spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
@@ -933,7 +936,8 @@ def _load(name: str, path: Path, key: str):
         loader.exec_module(mod)
     except Exception:  # noqa: BLE001 - a file that does not load is built again
         return None
-    if getattr(mod, "KEY", None) != key or not callable(getattr(mod, "make", None)):
+    ok = usable(mod) if usable is not None else callable(getattr(mod, "make", None))
+    if getattr(mod, "KEY", None) != key or not ok:
         return None
     return mod
 

@@ -175,15 +175,25 @@ static PyObject* k_options(PyObject* self, PyObject* const* args, Py_ssize_t n) 
     return out;
 }
 
+// the index and the seat (default: the one deciding now) of a call (i, seat=None): 1
+// when option i of that seat is a move now, 0 when not, -1 on an error
+static int option_args(St& s, PyObject* const* args, Py_ssize_t n, long* i, Id* seat) {
+    *i = n >= 1 ? PyLong_AsLong(args[0]) : -1;
+    if (*i == -1 && PyErr_Occurred()) return -1;
+    *seat = seat_arg(s, args, n, 1);
+    if (*seat == -2) return -1;
+    int count = s.site < 0 || *seat < 0 ? -1 : site_count(s, *seat);
+    return *i >= 0 && *i < count;
+}
+
 // option(i, seat=None): one option of the seat, as a Python value
 static PyObject* k_option(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     St& s = *((KState*)self)->s;
-    long i = n >= 1 ? PyLong_AsLong(args[0]) : -1;
-    if (i == -1 && PyErr_Occurred()) return nullptr;
-    Id seat = seat_arg(s, args, n, 1);
-    if (seat == -2) return nullptr;
-    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
-    if (i < 0 || i >= count) {
+    long i;
+    Id seat;
+    int ok = option_args(s, args, n, &i, &seat);
+    if (ok < 0) return nullptr;
+    if (!ok) {
         PyErr_SetString(PyExc_IndexError, "no such option");
         return nullptr;
     }
@@ -208,13 +218,11 @@ static PyObject* k_place(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 // know (its move is then written by the item's place)
 static PyObject* k_hidden(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     St& s = *((KState*)self)->s;
-    long i = n >= 1 ? PyLong_AsLong(args[0]) : -1;
-    if (i == -1 && PyErr_Occurred()) return nullptr;
-    Id seat = seat_arg(s, args, n, 1);
-    if (seat == -2) return nullptr;
-    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
-    if (i < 0 || i >= count) Py_RETURN_FALSE;
-    return py_bool(site_hidden(s, (int)i, seat));
+    long i;
+    Id seat;
+    int ok = option_args(s, args, n, &i, &seat);
+    if (ok < 0) return nullptr;
+    return py_bool(ok && site_hidden(s, (int)i, seat));
 }
 
 // simul(): None, or a simultaneous decision's (seats, waiting, chosen) as tuples of seats
