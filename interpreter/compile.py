@@ -1717,6 +1717,10 @@ class Ruleset:
         except kernel.KernelError as e:
             native.say(f"no kernel for {plain.name}: {e}", report)
             return None
+        except Exception as e:  # noqa: BLE001 - the Python program serves
+            native.say(f"no kernel for {plain.name}: Meeple failed to write it ({type(e).__name__}: {e}; "
+                       "a bug in Meeple, please report it with the ruleset)", report)
+            return None
         twin = copy.copy(plain)
         twin.__dict__["_kernel"] = k
         twin.kernel_build_seconds = k.build_seconds

@@ -41,6 +41,7 @@ from .codegen import type_code
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
+MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
 _HERE = Path(__file__).resolve().parent / "cxx"
 _loaded: dict[str, object] = {}
@@ -1899,7 +1900,12 @@ def _build(name: str, key: str, source: str) -> Path:
 def build(prog, on_build=None) -> "Kernel":
     """The kernel of a program (raises Unsupported or KernelError)."""
     gen = Gen(prog)
-    source = gen.source()
+    try:
+        source = gen.source()
+    except RecursionError:
+        raise Unsupported("expressions nested so deeply") from None
+    if len(source) > MAX_SOURCE:
+        raise Unsupported(f"a program of more than {MAX_SOURCE:,} characters of C++")
     mod, seconds = load_or_build(source, on_build)
     return Kernel(mod, gen, seconds)
 

@@ -99,9 +99,13 @@ static PyObject* k_apply(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     return out;
 }
 
+struct Interrupted {};  // a signal (Ctrl-C) came while the kernel counted: Python raises it
+
 // the move paths of ``depth`` decisions from a state (perft.perft), on copies; in a
 // simultaneous decision each seat's choice is one, the first seat still to choose first
 static long long count_paths(const St& s, int depth) {
+    static unsigned ticks = 0;
+    if ((++ticks & 1023) == 0 && PyErr_CheckSignals() < 0) throw Interrupted();
     if (depth == 0) return 1;
     if (s.phase == 3 || s.site < 0) return 0;
     int n = site_count(const_cast<St&>(s), s.player);
@@ -123,6 +127,8 @@ static PyObject* k_perft(PyObject* self, PyObject* arg) {
     if (depth < 0 || depth > 64) Py_RETURN_NONE;
     try {
         return PyLong_FromLongLong(count_paths(*((KState*)self)->s, (int)depth));
+    } catch (Interrupted&) {
+        return nullptr;   // (the signal's exception is set: KeyboardInterrupt)
     } catch (...) {
         Py_RETURN_NONE;
     }
