@@ -890,6 +890,7 @@ class Program:
 
     native_build_seconds = 0.0   # natively: how long its module took to build (0.0: from the cache)
     kernel_build_seconds = 0.0   # with a kernel: how long it took to build (0.0: from the cache)
+    _kernel = None               # the kernel that plays its games (on a twin: Ruleset._kernel_program)
 
     @property
     def native(self) -> bool:
@@ -902,7 +903,7 @@ class Program:
         """How many times the native code failed (a rule error, a budget) and Python
         ran instead: the expression's Python code, or (with a kernel) the moves the
         kernel could not decide; 0 for a Python program."""
-        k = self.__dict__.get("_kernel")
+        k = self._kernel
         return k.fallbacks if k is not None else getattr(self._native, "fallbacks", 0)
 
     # ------------------------------------------------------------ procedures
@@ -961,7 +962,7 @@ class Program:
         is called "after setup", "at turn end" and "at end" (for checking invariants).
         ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``).
         With a kernel (``kernel``), a seeded game without a hook is played by it."""
-        k = self.__dict__.get("_kernel")
+        k = self._kernel
         if k is not None and hook is None and chance == "seeded" and players in (None, self.n) \
                 and seed.__class__ is int:
             from .kgame import KernelGame
@@ -974,13 +975,13 @@ class Program:
     def kernel(self) -> bool:
         """Whether a kernel plays this program's games (``Ruleset.use_native``): its rules
         in C++ over compact state, the Python program behind it (interpreter/kgame.py)."""
-        return self.__dict__.get("_kernel") is not None
+        return self._kernel is not None
 
     def resume(self, state: dict, check: bool = True):
         """A game from a saved plain-data state (checked first unless ``check`` is false);
         with a kernel, one that the kernel takes over at its next move."""
         game = Game.from_state(self, state, check)
-        if self.__dict__.get("_kernel") is not None:
+        if self._kernel is not None:
             from .kgame import KernelGame
             return KernelGame.adopt(game)
         return game
@@ -1722,7 +1723,7 @@ class Ruleset:
                        "a bug in Meeple, please report it with the ruleset)", report)
             return None
         twin = copy.copy(plain)
-        twin.__dict__["_kernel"] = k
+        twin._kernel = k
         twin.kernel_build_seconds = k.build_seconds
         return twin
 

@@ -30,13 +30,13 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
-import time
 from itertools import count
 from pathlib import Path
 
 from ..dsl import ast as ir
 from ..dsl import diskcache
 from ..dsl.types import T
+from . import native
 from .codegen import type_code
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
@@ -94,6 +94,7 @@ class Gen:
         self.inits: list[str] = []        # code run once when the module loads
         self.made: dict[str, str] = {}    # what a static table is named, by its key
         self.fns: list[str] = []          # rule functions
+        self.fns_made: set[str] = set()   # their names
         self.protos: list[str] = []
         self.fields: dict[str, str] = {}  # frame fields: name -> C++ type
         self.field_names: dict[str, tuple] = {}  # frame field -> (procedure, local, type)
@@ -153,15 +154,10 @@ class Gen:
     def coerce(self, code: str, have: T, want: T) -> str:
         """A value of type ``have`` where ``want`` is expected: the same C++ type, or none
         and empty lists written as ``want``'s."""
-        if self.ct(have) == self.ct(want) and not _has_none(have):
-            return code
         if have.tag == "none":
             return self.none_of(want)
-        if have.tag == "list" and want.tag == "list":
-            if have.arg.tag == "none":
-                return f"(({code}).empty() ? {self.ct(want)}() : (bail(), {self.ct(want)}()))"
-            if self.ct(have) == self.ct(want):
-                return code
+        if have.tag == "list" and want.tag == "list" and have.arg.tag == "none":
+            return f"(({code}).empty() ? {self.ct(want)}() : (bail(), {self.ct(want)}()))"
         if self.ct(have) == self.ct(want):
             return code
         raise Unsupported(f"a {have} where a {want} is expected")
@@ -334,7 +330,7 @@ class Gen:
                 out = (out << bits) | z
             return out
         fn = f"RELN_{_cname(name)}_{nargs}"
-        if fn in self.made.values():
+        if fn in self.made:
             return fn
         self.made[fn] = fn
         args = ", ".join(f"Id a{i}" for i in range(nargs))
@@ -545,7 +541,7 @@ class Gen:
         return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
             it.op == "+" and self.ty(it).tag == "list")))
 
-    def loops(self, comp, sc: dict, body, cond_code: bool = True, reserve: str | None = None) -> str:
+    def loops(self, comp, sc: dict, body, reserve: str | None = None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
@@ -553,7 +549,7 @@ class Gen:
         def clause(i: int, inner: dict) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
-                if comp.cond is not None and cond_code:
+                if comp.cond is not None:
                     return f"if ({self.expr(comp.cond, inner, _BOOL)}) {{ {stmt} }}"
                 return stmt
             cl = comp.clauses[i]
@@ -630,18 +626,16 @@ class Gen:
             acc = self.fresh("sum")
             body = self.loops(comp, sc, lambda inner: f"{acc} = add({acc}, {self.expr(comp.elem, inner, _INT)});")
             return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
+        if f in ("first", "last") and t.tag not in ("int", "str", *_IDS):
+            raise Unsupported(f"{f}(...) of a list of {t}")
         if f == "first":
             body = self.loops(comp, sc, lambda inner: f"return {self.ct(t)}({self.expr(comp.elem, inner, t)});")
-            if t.tag not in ("int", "str", *_IDS):
-                raise Unsupported(f"first(...) of a list of {t}")
             return f"([&]() -> {self.ct(t)} {{ {body} return {self.none_of(t)}; }}())"
         if f in ("last", "min", "max"):
             lt = T("list", elt)
             out = self.fresh("out")
             body = self.loops(comp, sc, lambda inner: f"{out}.push_back({self.expr(comp.elem, inner, elt)});")
             fn = {"last": "llast", "min": "lmin", "max": "lmax"}[f]
-            if f == "last" and t.tag not in ("int", "str", *_IDS):
-                raise Unsupported(f"last(...) of a list of {t}")
             return (f"([&]() -> {self.ct(t)} {{ std::vector<{self.ct(elt)}> {out}; {body} "
                     f"return {fn}({self.ct(lt)}(std::move({out}))); }}())")
         raise Unsupported(f"the aggregate {f}")
@@ -781,8 +775,7 @@ class Gen:
             case "subsets":
                 return f"subsets({a()})"
             case "sort":
-                if t0.arg.tag == "enum" or (t0.arg.tag == "list" and t0.arg.arg.tag == "enum"):
-                    pass  # (enum values are ids in declaration order: the same order)
+                # (enum values are ids in declaration order: they sort as Python sorts them)
                 return f"sorted({a()})"
             case "reverse":
                 return f"reversed({a()})"
@@ -808,11 +801,11 @@ class Gen:
     # ------------------------------------------------------------ functions
     def function(self, name: str) -> None:
         """``F_name``: a rule function (written once, when first called)."""
-        if name in self.proc_index.setdefault("$fns", set()):
+        if name in self.fns_made:
             return
-        self.proc_index["$fns"].add(name)
+        self.fns_made.add(name)
         fd = self.c.functions[name]
-        rt = self._typeref(fd.result) if getattr(fd, "result", None) is not None else self.ty(fd.body)
+        rt = self._typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sig = f"static {self.ct(rt)} F_{_cname(name)}(St& s" + "".join(
             f", {self.arg_type(t)} a_{_cname(n)}" for n, t in params) + ")"
@@ -900,18 +893,18 @@ class Gen:
         c = self.c
         for name, v in c.vars.items():
             self.ct(self._typeref(v.type))
-        procs = [(name, [p.name for p in d.params], d.body, {p.name: self.param_type(p) for p in d.params})
+        procs = [(name, d.body, {p.name: self.param_type(p) for p in d.params})
                  for name, d in c.procedures.items()]
         for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
             if d is not None:
-                procs.append((name, [], d.body, {}))
+                procs.append((name, d.body, {}))
         for i, (name, *_rest) in enumerate(procs):
             self.proc_index[name] = i
-        bodies = [Proc(self, i, name, params, body, ptypes).compiled() for i, (name, params, body, ptypes) in enumerate(procs)]
-        driver = self.driver(procs)
+        bodies = [Proc(self, i, name, body, ptypes).compiled() for i, (name, body, ptypes) in enumerate(procs)]
+        driver = self.driver()
         return self.assemble(procs, bodies, driver)
 
-    def driver(self, procs) -> str:
+    def driver(self) -> str:
         c = self.c
         out = []
         sc: dict = {}
@@ -1165,7 +1158,7 @@ class Gen:
             *self.fns,
             "static void run_top(St& s);",
             *self.returns_code(procs),
-            *[b[0] for b in bodies],
+            *bodies,
             driver,
             f"static void run_top(St& s) {{ switch (s.stack.back().proc) {{ {dispatch} default: bail(); }} }}",
             sites,
@@ -1351,9 +1344,8 @@ class Proc:
     """One procedure as a C++ function that runs its top frame from its pc: the
     instructions of ``compile.ProcCompiler`` at the same indices."""
 
-    def __init__(self, gen: Gen, index: int, name: str, params: list[str], body: ir.Block, ptypes: dict):
-        self.g, self.k, self.name, self.params, self.body = gen, index, name, params, body
-        self.ptypes = ptypes
+    def __init__(self, gen: Gen, index: int, name: str, body: ir.Block, ptypes: dict):
+        self.g, self.k, self.name, self.body = gen, index, name, body
         self.code: list[str] = []   # C++ of each instruction, by pc
         self.locals: dict[str, T] = dict(ptypes)
         self._types(body)
@@ -1427,7 +1419,7 @@ class Proc:
         for i, c in enumerate(self.code):
             out.append(f"I{i}: {c.replace('@NEXT', str(i + 1)).replace('@END', str(end))}")
         out.append(f"I{end}: s.stack.pop_back(); return; }}")
-        return ("\n".join(out),)
+        return "\n".join(out)
 
     # the step after an instruction (``_run``), then on to ``target``
     @staticmethod
@@ -1551,8 +1543,6 @@ class Proc:
     def _Choose(self, s):
         opts, t = self._options(s)
         el = t.arg
-        if el.tag == "list" or el.tag == "bool" or el.tag == "str" or el.tag == "int" or el.tag in _IDS:
-            pass
         k, o = self._site(s.var, el, s.verb, s.alone)
         ce = self.g.ct(el)
         order = self.order(el, "v_", "who_")
@@ -1718,9 +1708,10 @@ class Proc:
         body = " ".join(f"(void)({v});" for v in vals)
         self.emit(f"{{ {body} }} {self.go('@NEXT')}")
 
-    def _call(self, s) -> str:
+    def _call(self, s, ret: int | None = None) -> str:
         """A call's frame: the arguments computed in order, then the frame pushed (the
-        caller stands at its next instruction, as ``_run`` leaves it)."""
+        caller stands at its next instruction, as ``_run`` leaves it); ``ret``: where
+        its value goes (see returns_code)."""
         g = self.g
         d = g.c.procedures[s.proc]
         k = g.proc_index[s.proc]
@@ -1729,6 +1720,8 @@ class Proc:
             t = g.param_type(p)
             tmp.append(f"{g.ct(t)} a{i}_ = {self.x(a, t)};")
             sets.append(f"nf_.{g.frame_field(k, p.name, t)} = std::move(a{i}_);")
+        if ret is not None:
+            sets.append(f"nf_.ret = {ret};")
         return (f"{{ {' '.join(tmp)} f->pc = @NEXT; s.push({k}); Frame& nf_ = s.stack.back(); "
                 f"{' '.join(sets)} }} STEP(s); return;")
 
@@ -1750,8 +1743,7 @@ class Proc:
         code = len(g.returns)
         g.returns.append((self.k, slot, field, callee, rt))
         clear = "" if direct else f"f->{field} = {g.none_of(rt) if rt.tag in ('int', 'str', *_IDS) else g.ct(rt) + '()'}; "
-        call = self._call(s).replace("} STEP(s); return;", f"nf_.ret = {code}; }} STEP(s); return;")
-        self.emit(clear + call)
+        self.emit(clear + self._call(s, code))
         if direct:
             return
         if s.player is not None:
@@ -1828,41 +1820,13 @@ def load_or_build(source: str, on_build=None):
     """The extension module of this source: (module, seconds spent building; 0.0 when
     found in this process or on disk). Raises KernelError when it cannot be built or
     loaded."""
-    from . import native
     key = module_key(source)
-    if key in _loaded:
-        return _loaded[key], 0.0
     name = f"meeple_kernel_{key[:32]}"
-    where = native.folder()
-    if where is not None:
-        mod = _cached(where, name, key)
-        if mod is not None:
-            _loaded[key] = mod
-            return mod, 0.0
-    if on_build is not None:
-        on_build()
-    t0 = time.perf_counter()
-    built = _build(name, key, source)
-    try:
-        path = native._keep(where, name, built) if where is not None else built
-        mod = _load(name, path, key)
-    finally:
-        if where is not None:
-            shutil.rmtree(built.parent, ignore_errors=True)
+    mod, _built, seconds = native.obtain(_loaded, key, name, lambda: _build(name, key, source),
+                                         usable=_kernel_module, on_build=on_build)
     if mod is None:
         raise KernelError("the kernel built does not load")
-    _loaded[key] = mod
-    return mod, time.perf_counter() - t0
-
-
-def _cached(where: Path, name: str, key: str):
-    from . import native
-    return native._cached(where, name, key, _kernel_module)
-
-
-def _load(name: str, path: Path, key: str):
-    from . import native
-    return native._load(name, path, key, _kernel_module)
+    return mod, seconds
 
 
 def _kernel_module(mod) -> bool:
@@ -1871,7 +1835,6 @@ def _kernel_module(mod) -> bool:
 
 def _build(name: str, key: str, source: str) -> Path:
     """The C++ compiler, in a new temporary folder: the module's path."""
-    from . import native
     cxx = compiler()
     if cxx is None:
         raise KernelError(status() or "no C++ compiler")

@@ -887,29 +887,41 @@ def load_or_build(source: str, on_build=None, final=None) -> tuple[object, bool,
     built (kept under ``source``'s key). Raises NativeError when it cannot be built or
     loaded."""
     key = module_key(source)
-    if key in _loaded:
-        return _loaded[key], False, 0.0
     name = module_name(key)
+
+    def build() -> Path:
+        return _build(name, (final() if final is not None else source) + f"\nKEY = {key!r}\n")
+    mod, built, seconds = obtain(_loaded, key, name, build, on_build=on_build)
+    if mod is None:
+        raise NativeError("the module built does not load")
+    return mod, built, seconds
+
+
+def obtain(loaded: dict, key: str, name: str, build, usable=None, on_build=None):
+    """A module by its key: already ``loaded`` in this process, kept in the cache, or
+    built now (``build()``: its path, in a temporary folder of its own) and kept there:
+    (the module, or None when the one built does not load; built now; seconds spent).
+    ``usable``: see _load. (kernel.py's modules come this way too.)"""
+    if key in loaded:
+        return loaded[key], False, 0.0
     where = folder()
     if where is not None:
-        mod = _cached(where, name, key)
+        mod = _cached(where, name, key, usable)
         if mod is not None:
-            _loaded[key] = mod
+            loaded[key] = mod
             return mod, False, 0.0
     if on_build is not None:
         on_build()
     t0 = time.perf_counter()
-    text = (final() if final is not None else source) + f"\nKEY = {key!r}\n"
-    built = _build(name, text)
+    built = build()
     try:
         path = _keep(where, name, built) if where is not None else built
-        mod = _load(name, path, key)
+        mod = _load(name, path, key, usable)
     finally:
         if where is not None:
             shutil.rmtree(built.parent, ignore_errors=True)
-    if mod is None:
-        raise NativeError("the module built does not load")
-    _loaded[key] = mod
+    if mod is not None:
+        loaded[key] = mod
     return mod, True, time.perf_counter() - t0
 
 
