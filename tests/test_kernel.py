@@ -644,6 +644,40 @@ def test_options_a_seat_may_not_know_are_ordered_and_written_by_their_place():
     assert fast.native_fallbacks == 0 and a.live
 
 
+@needs_kernel
+@pytest.mark.parametrize("seed", range(4))
+def test_items_nobody_sees_traded_between_places_change_nothing_the_kernel_tells_a_seat(seed):
+    # the swap test on what the kernel answers itself: two cards of the hidden deck trade
+    # places; in both games, played by the kernel, every seat deciding is offered the same
+    # moves in the same order, written the same (by place), while the moves' values are
+    # the traded cards' (until a card of the deck is taken, which the test does not do)
+    fast, _plain = from_source(BLIND)
+    state = fast.new_game(2, seed).state
+    a, b = state["zones"][0][:2]
+    traded = {a: b, b: a}
+    twin = json.loads(json.dumps(state))
+    twin["zones"] = [[traded.get(i, i) for i in z] for z in twin["zones"]]
+    twin["pending"]["options"] = [traded.get(i, i) for i in twin["pending"]["options"]]
+    g1, g2 = fast.resume(state), fast.resume(twin)
+
+    def trade(v):
+        return [traded.get(x, x) for x in v] if isinstance(v, list) else traded.get(v, v)
+    rnd, played, differed = random.Random(seed), 0, 0
+    while not g1.over:
+        m1, m2 = g1.legal_moves(), g2.legal_moves()
+        assert [(m.notation, m.player) for m in m1] == [(m.notation, m.player) for m in m2]
+        assert [trade(m.value) for m in m1] == [m.value for m in m2]
+        assert g1.decision == g2.decision and g1.move_count() == g2.move_count()
+        differed += played > 0 and [m.value for m in m1] != [m.value for m in m2]
+        allowed = [i for i, m in enumerate(m1) if "deck#" not in m.notation and m.value is not None]
+        i = rnd.choice(allowed)
+        assert g1.apply(i).notation == g2.apply(i).notation
+        assert g1.live and g2.live
+        played += 1
+    assert g2.over and played >= 4 and fast.native_fallbacks == 0
+    assert differed   # (the kernel offered the traded cards themselves: the test bites)
+
+
 # ---------------------------------------------------------------- the whole language
 
 def _doc_rulesets():
