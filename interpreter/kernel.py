@@ -38,6 +38,7 @@ from ..dsl import diskcache
 from ..dsl.types import T
 from . import native
 from .codegen import type_code
+from .cxx_text import ident, literal
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
@@ -59,21 +60,6 @@ _INT, _BOOL, _STR = T("int"), T("bool"), T("str")
 _IDS = ("player", "item", "cell", "zone", "enum", "none")
 
 
-def _cstr(text: str) -> str:
-    """A C++ string literal of a text's UTF-8 bytes (octal escapes: nothing is read as code)."""
-    out = []
-    for b in text.encode("utf-8"):
-        ch = chr(b)
-        out.append(ch if (ch.isalnum() or ch in " _-.:,;!?=+*/()[]{}<>#@$%&^~|'") and b < 128
-                   else f"\\{b:03o}")
-    return 'Str("' + "".join(out) + f'", {len(text.encode("utf-8"))})'
-
-
-def _cname(name: str) -> str:
-    """A ruleset's name as a C++ identifier part (names are identifiers of the grammar)."""
-    return "".join(ch if ch.isalnum() or ch == "_" else f"_{ord(ch):x}_" for ch in name)
-
-
 def _has_none(t: T) -> bool:
     return t.tag == "none" or (t.tag == "list" and _has_none(t.arg))
 
@@ -92,7 +78,7 @@ class Gen:
         self.ids = count(1)
         self.statics: list[str] = []      # static tables (declarations)
         self.inits: list[str] = []        # code run once when the module loads
-        self.made: dict[str, str] = {}    # what a static table is named, by its key
+        self.made: dict[tuple, str] = {}  # what a static table is named, by its key
         self.fns: list[str] = []          # rule functions
         self.fns_made: set[str] = set()   # their names
         self.protos: list[str] = []
@@ -171,7 +157,7 @@ class Gen:
     # ------------------------------------------------------------ names
     def frame_field(self, k: int, name: str, t: T) -> str:
         """The field of a frame of procedure ``k`` that holds its local ``name``."""
-        f = f"p{k}_{_cname(name.replace('$', 'H_'))}"
+        f = ident(f"L{k}", name)
         have = self.fields.get(f)
         if have is not None and have != self.ct(t):
             raise Unsupported(f"local '{name}' of two types")
@@ -180,50 +166,53 @@ class Gen:
         return f
 
     def fresh(self, base: str) -> str:
-        return f"v{next(self.ids)}_{_cname(base)}"
+        return ident(f"V{next(self.ids)}", base)
 
     # ------------------------------------------------------------ static tables
-    def table(self, key: str, decl: str, init: str = "") -> str:
-        """A static table made once (``decl`` declares NAME, ``init`` fills it)."""
+    def table(self, key: tuple, decl, init=None) -> str:
+        """A static table made once: ``decl(name)`` declares it, ``init(name)`` fills it
+        (the name written in place: no text is replaced in code that holds a ruleset's
+        texts). ``key``: what it is (a tuple of the parts that tell it apart)."""
         name = self.made.get(key)
         if name is None:
             name = self.made[key] = f"T{len(self.made)}"
-            self.statics.append(decl.replace("NAME", name))
-            if init:
-                self.inits.append(init.replace("NAME", name))
+            self.statics.append(decl(name))
+            if init is not None:
+                self.inits.append(init(name))
         return name
 
-    def id_list(self, key: str, values: list) -> str:
+    def id_list(self, key: tuple, values: list) -> str:
         """A static List<Id> (a board's cells, a kind's items, an enum's values...)."""
         for v in values:
             if v is not None and not isinstance(v, int):
                 raise Unsupported(f"a table {key} of {type(v).__name__}")
         body = ", ".join(str(-1 if v is None else v) for v in values)
-        return self.table(key, "static List<Id> NAME;",
-                          f"NAME = List<Id>(std::vector<Id>{{{body}}});")
+        return self.table(key, lambda t: f"static List<Id> {t};",
+                          lambda t: f"{t} = List<Id>(std::vector<Id>{{{body}}});")
 
-    def value_table(self, key: str, values: list, t: T) -> str:
+    def value_table(self, key: tuple, values: list, t: T) -> str:
         """A static array of the values of a type, one per item or zone."""
         if t.tag == "int":
             for v in values:
                 if v is not None and (type(v) is not int or not -(1 << 62) < v < (1 << 62)):
                     raise Unsupported(f"a value {v!r} in {key}")
             body = ", ".join("NONE_I" if v is None else f"{v}LL" for v in values)
-            return self.table(key, f"static const I NAME[{max(len(values), 1)}] = {{{body or 0}}};")
+            return self.table(key, lambda t: f"static const I {t}[{max(len(values), 1)}] = {{{body or 0}}};")
         if t.tag == "bool":
             body = ", ".join("true" if v else "false" for v in values)
-            return self.table(key, f"static const bool NAME[{max(len(values), 1)}] = {{{body or 'false'}}};")
+            return self.table(key, lambda t: f"static const bool {t}[{max(len(values), 1)}] = {{{body or 'false'}}};")
         if t.tag == "enum":
             order = {v: i for i, v in enumerate(self.c.enums[t.arg])}
             body = ", ".join("-1" if v is None else str(order[v]) for v in values)
-            return self.table(key, f"static const Id NAME[{max(len(values), 1)}] = {{{body or -1}}};")
+            return self.table(key, lambda t: f"static const Id {t}[{max(len(values), 1)}] = {{{body or -1}}};")
         if t.tag in ("player", "item", "cell", "zone"):
             body = ", ".join("-1" if v is None else str(v) for v in values)
-            return self.table(key, f"static const Id NAME[{max(len(values), 1)}] = {{{body or -1}}};")
+            return self.table(key, lambda t: f"static const Id {t}[{max(len(values), 1)}] = {{{body or -1}}};")
         if t.tag == "str":
-            body = ", ".join(_cstr(v) if isinstance(v, str) else 'Str()' for v in values)
-            return self.table(key, f"static Str NAME[{max(len(values), 1)}];",
-                              f"{{ Str t_[] = {{{body or 'Str()'}}}; for (size_t i = 0; i < sizeof(t_) / sizeof(t_[0]); ++i) NAME[i] = t_[i]; }}")
+            body = ", ".join(literal(v) if isinstance(v, str) else 'Str()' for v in values)
+            return self.table(key, lambda t: f"static Str {t}[{max(len(values), 1)}];",
+                              lambda t: f"{{ Str t_[] = {{{body or 'Str()'}}}; "
+                                        f"for (size_t i = 0; i < sizeof(t_) / sizeof(t_[0]); ++i) {t}[i] = t_[i]; }}")
         raise Unsupported(f"a table {key} of {t}")
 
     def relation(self, name: str) -> tuple[str, str]:
@@ -233,9 +222,9 @@ class Gen:
         if len(r.params) != 2:
             raise Unsupported(f"relation '{name}' of {len(r.params)} cells")
         rows = self.ns[f"REL_{name}"]
-        lists = self.table(f"REL_{name}", f"static List<Id> NAME[{self.nz}];",
-                           "".join(f"NAME[{z}] = List<Id>(std::vector<Id>{{{', '.join(map(str, row))}}});"
-                                   for z, row in enumerate(rows) if row))
+        lists = self.table(("REL", name), lambda t: f"static List<Id> {t}[{self.nz}];",
+                           lambda t: "".join(f"{t}[{z}] = List<Id>(std::vector<Id>{{{', '.join(map(str, row))}}});"
+                                             for z, row in enumerate(rows) if row))
         words = (self.nz + 63) // 64
         bits = []
         for z in range(self.nz):
@@ -244,16 +233,16 @@ class Gen:
                 w[y // 64] |= 1 << (y % 64)
             bits.append(w)
         body = ", ".join(f"{x}ULL" for w in bits for x in w)
-        sets = self.table(f"RELSET_{name}", f"static const uint64_t NAME[{self.nz * words}] = {{{body}}};")
-        test = self.table(f"RELTEST_{name}",
-                          f"static inline bool NAME(Id a, Id b) {{ nn(a); return b >= 0 && "
+        sets = self.table(("RELSET", name), lambda t: f"static const uint64_t {t}[{self.nz * words}] = {{{body}}};")
+        test = self.table(("RELTEST", name),
+                          lambda t: f"static inline bool {t}(Id a, Id b) {{ nn(a); return b >= 0 && "
                           f"(({sets}[a * {words} + b / 64] >> (b % 64)) & 1); }}")
         return lists, test
 
     def cell_at(self, board: str, keys: tuple[str, ...]) -> str:
         """A function of the coordinates' values that gives the board's cell, or none
         (``cell(board, k: v, ...)``; the first cell wins where several have them)."""
-        key = f"CELLAT_{board}__{'__'.join(keys)}"
+        key = ("CELLAT", board, keys)
         if key in self.made:
             return self.made[key]
         cells = self.p.boards.get(board, [])
@@ -276,7 +265,8 @@ class Gen:
             for v, lo, hi in zip(vals, los, his):
                 k = k * (hi - lo + 1) + (v - lo)
             dense[k] = z
-        arr = self.table(key + "_T", f"static const Id NAME[{max(size, 1)}] = {{{', '.join(map(str, dense)) or -1}}};")
+        arr = self.table(("CELLAT_T", board, keys),
+                         lambda t: f"static const Id {t}[{max(size, 1)}] = {{{', '.join(map(str, dense)) or -1}}};")
         params = ", ".join(f"I k{i}" for i in range(len(keys)))
         test = " || ".join(f"k{i} < {lo}LL || k{i} > {hi}LL" for i, (lo, hi) in enumerate(zip(los, his)))
         index = "0"
@@ -288,7 +278,7 @@ class Gen:
                             f"return {arr}[{index}]; }}")
         return fn
 
-    def _cell_search(self, key: str, keys: tuple[str, ...], rows: list) -> str:
+    def _cell_search(self, key: tuple, keys: tuple[str, ...], rows: list) -> str:
         """``cell(board, k: v, ...)`` by coordinates some of which are texts: the cells
         looked at in order, the first whose coordinates are the values given."""
         types = []
@@ -303,7 +293,7 @@ class Gen:
         params = ", ".join(f"{'const Str&' if t == 'Str' else 'I'} k{i}" for i, t in enumerate(types))
 
         def lit(v, t):
-            return _cstr(v) if t == "Str" else f"{v}LL"
+            return literal(v) if t == "Str" else f"{v}LL"
         tests = " ".join(
             f"if ({' && '.join(f'k{i} == {lit(v, t)}' for i, (v, t) in enumerate(zip(vals, types)))}) return {z};"
             for vals, z in rows)
@@ -329,32 +319,32 @@ class Gen:
             for z in t:
                 out = (out << bits) | z
             return out
-        fn = f"RELN_{_cname(name)}_{nargs}"
-        if fn in self.made:
+        fn = ident(f"R{nargs}", name)
+        if ("RELN", name, nargs) in self.made:
             return fn
-        self.made[fn] = fn
+        self.made["RELN", name, nargs] = fn
         args = ", ".join(f"Id a{i}" for i in range(nargs))
         key = " | ".join(f"((uint64_t)a{i} << {bits * (nargs - 1 - i)})" for i in range(nargs))
         anynone = " || ".join(f"a{i} < 0" for i in range(nargs))
         if nargs == n:
             codes = sorted(code(t) for t in related)
-            arr = self.table(f"RELSET_{name}", f"static const uint64_t NAME[{max(len(codes), 1)}] = "
-                                               f"{{{', '.join(f'{c}ULL' for c in codes) or '0'}}};")
+            arr = self.table(("RELSET", name), lambda t: f"static const uint64_t {t}[{max(len(codes), 1)}] = "
+                                                         f"{{{', '.join(f'{c}ULL' for c in codes) or '0'}}};")
             self.statics.append(f"static bool {fn}({args}) {{ if ({anynone}) return false; "
                                 f"return std::binary_search({arr}, {arr} + {len(codes)}, (uint64_t)({key})); }}")
             return fn
         entries = sorted((code(k), v) for k, v in rel.items() if len(k) == nargs)
         rest = n - nargs
         ct = "List<Id>" if rest == 1 else "List<List<Id>>"
-        keys_arr = self.table(f"RELKEYS_{name}_{nargs}", f"static const uint64_t NAME[{max(len(entries), 1)}] = "
-                                                          f"{{{', '.join(f'{c}ULL' for c, _ in entries) or '0'}}};")
+        keys_arr = self.table(("RELKEYS", name, nargs), lambda t: f"static const uint64_t {t}[{max(len(entries), 1)}] = "
+                                                                 f"{{{', '.join(f'{c}ULL' for c, _ in entries) or '0'}}};")
         if rest == 1:
             vals = [f"List<Id>(std::vector<Id>{{{', '.join(map(str, v))}}})" for _, v in entries]
         else:
             vals = ["List<List<Id>>(std::vector<List<Id>>{" + ", ".join(
                 f"List<Id>(std::vector<Id>{{{', '.join(map(str, x))}}})" for x in v) + "})" for _, v in entries]
-        table = self.table(f"RELVALS_{name}_{nargs}", f"static {ct} NAME[{max(len(entries), 1)}];",
-                           "".join(f"NAME[{i}] = {v};" for i, v in enumerate(vals)))
+        table = self.table(("RELVALS", name, nargs), lambda t: f"static {ct} {t}[{max(len(entries), 1)}];",
+                           lambda t: "".join(f"{t}[{i}] = {v};" for i, v in enumerate(vals)))
         self.statics.append(
             f"static {ct} {fn}({args}) {{ if ({anynone}) return {ct}(); uint64_t k_ = {key}; "
             f"const uint64_t* at_ = std::lower_bound({keys_arr}, {keys_arr} + {len(entries)}, k_); "
@@ -378,7 +368,7 @@ class Gen:
         return f"((I){e.value}LL)"
 
     def _StrLit(self, e, sc):
-        return _cstr(e.value)
+        return literal(e.value)
 
     def _BoolLit(self, e, sc):
         return "true" if e.value else "false"
@@ -393,18 +383,18 @@ class Gen:
         if n == "active":
             return "s.active"
         if n == "players":
-            return self.id_list("PLAYERS", list(range(self.n)))
+            return self.id_list(("PLAYERS",), list(range(self.n)))
         c = self.c
         if n in c.vars:
             if c.vars[n].per_player:
                 raise Unsupported(f"per-player variable '{n}' without a player")
-            return f"s.g_{_cname(n)}"
+            return f"s.{ident('G', n)}"
         if n in c.enum_of_value:
             return f"((Id){c.enums[c.enum_of_value[n]].index(n)})"
         if n in c.enums:
-            return self.id_list(f"E_{n}", list(range(len(c.enums[n]))))
+            return self.id_list(("E", n), list(range(len(c.enums[n]))))
         if n in c.kinds:
-            return self.id_list(f"KIND_{n}", self.ns[f"KIND_{n}"])
+            return self.id_list(("KIND", n), self.ns[f"KIND_{n}"])
         if n in c.zones:
             return f"((Id){self.ns[f'Z_{n}']})"
         raise Unsupported(f"the name '{n}' here")
@@ -416,17 +406,17 @@ class Gen:
         obj = self.expr(e.obj, sc)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                return f"s.iv_{_cname(e.name)}[nn({obj})]"
+                return f"s.{ident('I', e.name)}[nn({obj})]"
             at = self.ty(e)
             # (the same attribute may have another type in another kind: only the items of
             # kinds whose attribute has this type are in the table)
             values = [it.attrs.get(e.name) if self.c.kinds[it.kind].get(e.name) == at else None
                       for it in self.p.items]
-            return f"{self.value_table(f'A_{e.name}:{at}', values, at)}[nn({obj})]"
+            return f"{self.value_table(('A', e.name, str(at)), values, at)}[nn({obj})]"
         if t.tag == "cell":
             if e.name == "name":
-                return f"{self.value_table('CELL_NAME', self.ns['CELL_NAME'], _STR)}[nn({obj})]"
-            return f"{self.value_table('C_' + e.name, self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
+                return f"{self.value_table(('CELL_NAME',), self.ns['CELL_NAME'], _STR)}[nn({obj})]"
+            return f"{self.value_table(('C', e.name), self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
         raise Unsupported(f"an attribute of a {t}")
 
     def _Index(self, e, sc):
@@ -517,11 +507,10 @@ class Gen:
         at = self.cell_at(board, keys)
         if at in self.cell_types:
             raise Unsupported("a ray along coordinates that are not numbers")
-        coords = [self.value_table("C_" + k, self.ns["C_" + k], _INT) for k in keys]
-        fn = self.made.get(f"RAY_{board}__{'__'.join(keys)}")
+        coords = [self.value_table(("C", k), self.ns["C_" + k], _INT) for k in keys]
+        fn = self.made.get(("RAY", board, keys))
         if fn is None:
-            fn = f"RAY{len(self.made)}"
-            self.made[f"RAY_{board}__{'__'.join(keys)}"] = fn
+            fn = self.made["RAY", board, keys] = f"RAY{len(self.made)}"
             params = "".join(f", I d{i}" for i in range(len(keys)))
             start = " ".join(f"I c{i} = {t}[a];" for i, t in enumerate(coords))
             anyd = " || ".join(f"d{i} != 0" for i in range(len(keys)))
@@ -690,7 +679,7 @@ class Gen:
             if self.loopvars and self.kept(f) and all(self.invariant(a, sc) for a in e.args):
                 # (in a loop, with the same arguments at every turn: computed once)
                 return f"{self.kept_call(f)}(s{args})"
-            return f"F_{_cname(f)}(s{args})"
+            return f"{ident('F', f)}(s{args})"
         if f in c.relations and len(c.relations[f].params) > 2:
             fn = self.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
@@ -703,7 +692,7 @@ class Gen:
         if f in c.zones:
             return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
         if f in c.vars:
-            return f"s.pv_{_cname(f)}[nn({self.expr(e.args[0], sc)})]"
+            return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"
         return self.builtin(e, f, sc)
 
     def param_type(self, p) -> T:
@@ -749,10 +738,10 @@ class Gen:
             case "occupied":
                 return f"(!({a()}).empty())" if is_list else f"(s.z.size({a()}) > 0)"
             case "cells":
-                return self.id_list(f"BOARD_{t0.arg}", self.p.boards[t0.arg])
+                return self.id_list(("BOARD", t0.arg), self.p.boards[t0.arg])
             case "cell_of":
                 board = self.ty(args[1]).arg
-                inside = self.value_table(f"ONBOARD_{board}", [z in set(self.p.boards[board]) for z in range(self.nz)], _BOOL)
+                inside = self.value_table(("ONBOARD", board), [z in set(self.p.boards[board]) for z in range(self.nz)], _BOOL)
                 return f"cell_of(s, {a()}, {inside})"
             case "abs":
                 return f"iabs({a(0, _INT)})"
@@ -792,7 +781,7 @@ class Gen:
             case "seat":
                 return f"((I)nn({a()}) + 1)"
             case "owner":
-                owners = self.value_table("ZONE_OWNER", self.ns["ZONE_OWNER"], T("player"))
+                owners = self.value_table(("ZONE_OWNER",), self.ns["ZONE_OWNER"], T("player"))
                 return f"{owners}[nn({a()})]"
             case "face_down":
                 return f"face_down(s, {a()})"
@@ -800,17 +789,17 @@ class Gen:
 
     # ------------------------------------------------------------ functions
     def function(self, name: str) -> None:
-        """``F_name``: a rule function (written once, when first called)."""
+        """``uF_name``: a rule function (written once, when first called)."""
         if name in self.fns_made:
             return
         self.fns_made.add(name)
         fd = self.c.functions[name]
         rt = self._typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
-        sig = f"static {self.ct(rt)} F_{_cname(name)}(St& s" + "".join(
-            f", {self.arg_type(t)} a_{_cname(n)}" for n, t in params) + ")"
+        sig = f"static {self.ct(rt)} {ident('F', name)}(St& s" + "".join(
+            f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
-        sc = {n: (f"a_{_cname(n)}", t) for n, t in params}
+        sc = {n: (ident("A", n), t) for n, t in params}
         body = self.expr(fd.body, sc, rt)
         pre = ""
         if name in self.recursive:
@@ -848,39 +837,39 @@ class Gen:
         return self.keepable[name]
 
     def kept_call(self, name: str) -> str:
-        """``FK_name``: ``F_name`` with its values kept for the evaluation running (a
+        """``uK_name``: ``uF_name`` with its values kept for the evaluation running (a
         table by the arguments, renewed with ``EPOCH`` at every step, move and
         evaluation from outside), each with the work and the calls its evaluation
         counted, counted again when read (as Python, which evaluates it again, counts
         them). Called where a loop would call it again with the same arguments."""
         if name in self.kept_made:
-            return f"FK_{_cname(name)}"
+            return ident("K", name)
         self.kept_made.add(name)
         fd = self.c.functions[name]
         rt = self._typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
-        sig = f"static {self.ct(rt)} FK_{_cname(name)}(St& s" + "".join(
-            f", {self.arg_type(t)} a_{_cname(n)}" for n, t in params) + ")"
+        sig = f"static {self.ct(rt)} {ident('K', name)}(St& s" + "".join(
+            f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         keys = []
         for n, t in params:
-            a = f"a_{_cname(n)}"
-            keys.append((f"{self.ct(t)} k_{_cname(n)};", f"e.k_{_cname(n)}", a,
+            a = ident("A", n)
+            keys.append((f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", a,
                          f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
-                         f"e.k_{_cname(n)}.p == {a}.p" if t.tag == "list" else f"e.k_{_cname(n)} == {a}"))
+                         f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
         h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
         same = "".join(" && " + k[4] for k in keys)
         store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
         entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {self.ct(rt)} v; I work; I calls; }}"
-        table = self.table(f"KEPT_{name}", f"static {entry} NAME[{256 if keys else 1}];")
-        args = "".join(f", a_{_cname(n)}" for n, _ in params)
+        table = self.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
+        args = "".join(f", {ident('A', n)}" for n, _ in params)
         self.protos.append(sig + ";")
         self.fns.append(
             f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
             f"if (e.epoch == EPOCH{same}) {{ W(s, e.work); s.calls += e.calls; "
             f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
-            f"I w0_ = s.work, c0_ = s.calls; {self.ct(rt)} v_ = F_{_cname(name)}(s{args}); "
+            f"I w0_ = s.work, c0_ = s.calls; {self.ct(rt)} v_ = {ident('F', name)}(s{args}); "
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; return v_; }}")
-        return f"FK_{_cname(name)}"
+        return ident("K", name)
 
     def invariant(self, e, sc: dict) -> bool:
         """Whether an expression reads none of the variables of the loops around the
@@ -970,9 +959,9 @@ class Gen:
             t = self._typeref(v.type)
             val = self.expr(v.init, {}, t)
             if v.per_player:
-                inits.append(f"for (int p_ = 0; p_ < NP; ++p_) {{ ++EPOCH; s.pv_{_cname(name)}[p_] = {val}; }}")
+                inits.append(f"for (int p_ = 0; p_ < NP; ++p_) {{ ++EPOCH; s.{ident('P', name)}[p_] = {val}; }}")
             else:
-                inits.append(f"++EPOCH; s.g_{_cname(name)} = {val};")
+                inits.append(f"++EPOCH; s.{ident('G', name)} = {val};")
         for kind, fields in c.item_vars.items():
             for name, f in fields.items():
                 t = self._typeref(f.type)
@@ -980,8 +969,8 @@ class Gen:
                     raise Unsupported(f"item variable '{name}' without a first value")
                 ids = [it.id for it in self.p.items if it.kind == kind]
                 val = self.expr(f.init, {}, t)
-                inits.append(f"{{ ++EPOCH; {self.ct(t)} v_ = {val}; for (Id i_ : {self.id_list('KIND_' + kind, ids)}) "
-                             f"s.iv_{_cname(name)}[i_] = v_; }}")
+                inits.append(f"{{ ++EPOCH; {self.ct(t)} v_ = {val}; for (Id i_ : {self.id_list(('KIND', kind), ids)}) "
+                             f"s.{ident('I', name)}[i_] = v_; }}")
         out.append("static void init_vars(St& s) { " + " ".join(inits) + " }")
         initial = ", ".join(f"{{{item}, {z}}}" for item, z in self.p.initial)
         out.append(f"static const Id INITIAL[][2] = {{{initial or '{-1, -1}'}}};")
@@ -998,24 +987,24 @@ class Gen:
         for name, v in c.vars.items():
             t = self._typeref(v.type)
             conv = self.py_conv(t)
-            key = _cstr(name) + ".c_str()"
+            key = literal(name) + ".c_str()"
             if v.per_player:
                 lines.append(f"{{ PyObject* l_ = PyList_New(NP); for (int p_ = 0; p_ < NP; ++p_) "
-                             f"PyList_SET_ITEM(l_, p_, {conv(f's.pv_{_cname(name)}[p_]')}); "
+                             f"PyList_SET_ITEM(l_, p_, {conv('s.' + ident('P', name) + '[p_]')}); "
                              f"PyDict_SetItemString(pv, {key}, l_); Py_DECREF(l_); }}")
             else:
-                lines.append(f"{{ PyObject* x_ = {conv(f's.g_{_cname(name)}')}; PyDict_SetItemString(g, {key}, x_); "
+                lines.append(f"{{ PyObject* x_ = {conv('s.' + ident('G', name))}; PyDict_SetItemString(g, {key}, x_); "
                              f"Py_DECREF(x_); }}")
         for kind, fs in c.item_vars.items():
             for name, f in fs.items():
                 t = self._typeref(f.type)
                 conv = self.py_conv(t)
-                mine = self.value_table(f"ISKIND_{kind}", [it.kind == kind for it in self.p.items], _BOOL)
-                key = _cstr(name) + ".c_str()"
+                mine = self.value_table(("ISKIND", kind), [it.kind == kind for it in self.p.items], _BOOL)
+                key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = PyDict_GetItemString(iv, {key}); if (!l_) {{ l_ = PyList_New(NI); "
                              f"for (int i_ = 0; i_ < NI; ++i_) {{ Py_INCREF(Py_None); PyList_SET_ITEM(l_, i_, Py_None); }} "
                              f"PyDict_SetItemString(iv, {key}, l_); Py_DECREF(l_); }} "
-                             f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv(f's.iv_{_cname(name)}[i_]')}); }}")
+                             f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv('s.' + ident('I', name) + '[i_]')}); }}")
         frames = []
         for k, (pname, *_rest) in enumerate(procs):
             sets = []
@@ -1023,17 +1012,17 @@ class Gen:
                 if pk != k:
                     continue
                 conv = self.py_conv(t)
-                sets.append(f"{{ PyObject* x_ = {conv('fr.' + f)}; PyDict_SetItemString(L, {_cstr(local)}.c_str(), x_); "
+                sets.append(f"{{ PyObject* x_ = {conv('fr.' + f)}; PyDict_SetItemString(L, {literal(local)}.c_str(), x_); "
                             f"Py_DECREF(x_); }}")
             frames.append(f"case {k}: {' '.join(sets)} break;")
         sites = []
         for k, site in enumerate(self.sites):
             conv = self.py_conv(T("list", site["el"]))
             one = self.py_conv(site["el"])
-            verb = f"py_str({_cstr(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
-            alone = f"put(d, \"alone\", py_str({_cstr(site['alone'])})); " if site["alone"] else ""
-            common = (f"put(d, \"verb\", {verb}); put(d, \"type\", py_str({_cstr(site['type'])})); "
-                      f"put(d, \"var\", py_str({_cstr(site['var'])})); {alone}")
+            verb = f"py_str({literal(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
+            alone = f"put(d, \"alone\", py_str({literal(site['alone'])})); " if site["alone"] else ""
+            common = (f"put(d, \"verb\", {verb}); put(d, \"type\", py_str({literal(site['type'])})); "
+                      f"put(d, \"var\", py_str({literal(site['var'])})); {alone}")
             if site["kind"] == "one":
                 sites.append(f"case {k}: {{ put(d, \"options\", {conv('s.opts.' + site['opt'])}); {common}break; }}")
                 continue
@@ -1061,23 +1050,23 @@ class Gen:
         fields = []
         for name, v in c.vars.items():
             t = self.ct(self._typeref(v.type))
-            fields.append(f"{t} pv_{_cname(name)}[NP];" if v.per_player else f"{t} g_{_cname(name)};")
+            fields.append(f"{t} {ident('P', name)}[NP];" if v.per_player else f"{t} {ident('G', name)};")
         ivars = {}
-        for kind, fs in c.item_vars.items():
+        for fs in c.item_vars.values():
             for name, f in fs.items():
                 t = self.ct(self._typeref(f.type))
                 if ivars.get(name, t) != t:
                     raise Unsupported(f"item variable '{name}' of two types")
                 ivars[name] = t
         for name, t in ivars.items():
-            fields.append(f"{t} iv_{_cname(name)}[NI > 0 ? NI : 1];")
+            fields.append(f"{t} {ident('I', name)}[NI > 0 ? NI : 1];")
         frame = "".join(f"{t} {f};" for f, t in self.fields.items())
         opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.opt_types)) + "".join(
             f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.each_types))
         dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
         turn = self.proc_index.get("turn")
         setup = self.proc_index.get("setup")
-        names = ", ".join(_cstr(name) for name, *_ in procs)
+        names = ", ".join(literal(name) for name, *_ in procs)
         sites, export = self.sites_code(), self.export_code(procs)   # (they may make tables)
         imports = self.import_code(procs)
         src = [
@@ -1109,26 +1098,26 @@ class Gen:
             # (a simultaneous decision: the seats asked, those still to choose, those that
             # have chosen in order; their options and choices are in opts)
             "  bool simul = false; int each_n = 0, nwaiting = 0, nchosen = 0; Id each_seats[NP]; Id waiting[NP]; Id chosen[NP];",
-            "  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP]; TeamT teams[NP]; "
-            "I parts[NPARTS > 0 ? NPARTS : 1];",
+            ("  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP]; TeamT teams[NP]; "
+            "I parts[NPARTS > 0 ? NPARTS : 1];"),
             "  std::vector<Frame> stack;",
             "  " + " ".join(fields),
             "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
             "};",
             "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",
             "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
-            "static inline void range_work(St& s, I a, I b) { I n = sub(add(b, 1), a); "
-            "if (n > RANGE) bail(); if (n > 0) W(s, n); }",
-            "static List<I> irange(St& s, I a, I b) { range_work(s, a, b); std::vector<I> v; "
-            "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }",
-            "template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
-            "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }",
+            ("static inline void range_work(St& s, I a, I b) { I n = sub(add(b, 1), a); "
+            "if (n > RANGE) bail(); if (n > 0) W(s, n); }"),
+            ("static List<I> irange(St& s, I a, I b) { range_work(s, a, b); std::vector<I> v; "
+            "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }"),
+            ("template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
+            "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }"),
             "static Str scat(St& s, const Str& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); return a + b; }",
             "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
             "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
             "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc[nn(item)]; return z >= 0 && l == z; }",
-            "static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
-            "return l >= 0 && inside[l] ? l : NONE_ID; }",
+            ("static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
+            "return l >= 0 && inside[l] ? l : NONE_ID; }"),
             "static inline bool face_down(St& s, Id item) { return s.facing[nn(item)] >= 0; }",
             "static inline bool is_none(I x) { return x == NONE_I; }",
             "static inline bool is_none(Id x) { return x < 0; }",
@@ -1138,21 +1127,21 @@ class Gen:
             "static inline void mv(St& s, Id item, Id to, I f = -1) { s.z.move(item, to); s.facing[item] = f; }",
             # an item option the decider may not know is ordered by its place (Runtime._ordered):
             # the kernel asks only where it sees every one (Runtime.sees_item)
-            "static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
-            "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }",
+            ("static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
+            "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }"),
             _read("kernel_state.hpp"),
             # the cells a walk has met (connected): a mark per cell, by generation, one
             # array per walk in progress (a walk's condition may walk too)
             "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
-            "static inline int each_index(const St& s, Id seat) { for (int k = 0; k < s.each_n; ++k) "
-            "if (s.each_seats[k] == seat) return k; return -1; }",
-            "static inline bool waiting_for(const St& s, Id seat) { for (int k = 0; k < s.nwaiting; ++k) "
-            "if (s.waiting[k] == seat) return true; return false; }",
-            "struct Seen { uint32_t* m; uint32_t g; Seen(St&) { if (SEEN_DEPTH == SEEN_POOL.size()) "
+            ("static inline int each_index(const St& s, Id seat) { for (int k = 0; k < s.each_n; ++k) "
+            "if (s.each_seats[k] == seat) return k; return -1; }"),
+            ("static inline bool waiting_for(const St& s, Id seat) { for (int k = 0; k < s.nwaiting; ++k) "
+            "if (s.waiting[k] == seat) return true; return false; }"),
+            ("struct Seen { uint32_t* m; uint32_t g; Seen(St&) { if (SEEN_DEPTH == SEEN_POOL.size()) "
             "SEEN_POOL.emplace_back(NZ + 1, 0); std::vector<uint32_t>& v = SEEN_POOL[SEEN_DEPTH++]; "
             "m = v.data(); g = ++v[NZ]; if (g == 0) { std::fill(v.begin(), v.end(), 0); g = v[NZ] = 1; } } "
             "~Seen() { --SEEN_DEPTH; } Seen(const Seen&) = delete; "
-            "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };",
+            "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };"),
             *self.statics,
             *self.protos,
             *self.fns,
@@ -1201,28 +1190,28 @@ class Gen:
         lines = []
         for name, v in c.vars.items():
             conv = self.from_py(self._typeref(v.type))
-            key = _cstr(name) + ".c_str()"
+            key = literal(name) + ".c_str()"
             if v.per_player:
                 lines.append(f"{{ PyObject* l_ = item(pv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NP) "
                              f"throw PyFail(); for (int p_ = 0; p_ < NP; ++p_) "
-                             f"s.pv_{_cname(name)}[p_] = {conv('PyList_GET_ITEM(l_, p_)')}; }}")
+                             f"s.{ident('P', name)}[p_] = {conv('PyList_GET_ITEM(l_, p_)')}; }}")
             else:
-                lines.append(f"s.g_{_cname(name)} = {conv(f'item(g, {key})')};")
+                lines.append(f"s.{ident('G', name)} = {conv(f'item(g, {key})')};")
         for kind, fs in c.item_vars.items():
             for name, f in fs.items():
                 conv = self.from_py(self._typeref(f.type))
-                mine = self.value_table(f"ISKIND_{kind}", [it.kind == kind for it in self.p.items], _BOOL)
-                key = _cstr(name) + ".c_str()"
+                mine = self.value_table(("ISKIND", kind), [it.kind == kind for it in self.p.items], _BOOL)
+                key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "
                              f"throw PyFail(); for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) "
-                             f"s.iv_{_cname(name)}[i_] = {conv('PyList_GET_ITEM(l_, i_)')}; }}")
+                             f"s.{ident('I', name)}[i_] = {conv('PyList_GET_ITEM(l_, i_)')}; }}")
         frames = []
         for k in range(len(procs)):
             sets = []
             for f, (pk, local, t) in self.field_names.items():
                 if pk == k:
                     conv = self.from_py(t)
-                    sets.append(f"if (!PyUnicode_CompareWithASCIIString(key_, {_cstr(local)}.c_str())) "
+                    sets.append(f"if (!PyUnicode_CompareWithASCIIString(key_, {literal(local)}.c_str())) "
                                 f"{{ fr.{f} = {conv('v_')}; return; }}")
             frames.append(f"case {k}: {' '.join(sets)} break;")
         sites = []
@@ -1231,10 +1220,10 @@ class Gen:
             if site["kind"] != "one":
                 continue   # (a simultaneous decision under way is played in Python)
             conv = self.from_py(T("list", site["el"]))
-            verb = "Py_None" if site["verb"] is None else f"py_str({_cstr(site['verb'])})"
-            alone = "nullptr" if site["alone"] is None else f"py_str({_cstr(site['alone'])})"
-            sites.append(f"if (proc == {site['proc']} && pc == {site['pc']} && same(p, \"var\", py_str({_cstr(site['var'])}), true) "
-                         f"&& same(p, \"type\", py_str({_cstr(site['type'])}), true) && same(p, \"verb\", {verb}, {'false' if site['verb'] is None else 'true'}) "
+            verb = "Py_None" if site["verb"] is None else f"py_str({literal(site['verb'])})"
+            alone = "nullptr" if site["alone"] is None else f"py_str({literal(site['alone'])})"
+            sites.append(f"if (proc == {site['proc']} && pc == {site['pc']} && same(p, \"var\", py_str({literal(site['var'])}), true) "
+                         f"&& same(p, \"type\", py_str({literal(site['type'])}), true) && same(p, \"verb\", {verb}, {'false' if site['verb'] is None else 'true'}) "
                          f"&& same(p, \"alone\", {alone}, {'false' if site['alone'] is None else 'true'})) "
                          f"{{ s.opts.{site['opt']} = {conv(options)}; return {k}; }}")
         return "\n".join([
@@ -1259,13 +1248,12 @@ class Gen:
             out.append(f"static void ret_{k}(St& s, int code, {self.ct(rt)} v) {{ "
                        f"Frame& c = s.stack[s.stack.size() - 2]; switch (code) {{ {cases}}} bail(); }}")
         for code, (caller, slot, field, callee, _) in enumerate(self.returns):
-            codes.append(f"if (caller == {caller} && !PyUnicode_CompareWithASCIIString(name, {_cstr(slot)}.c_str())) "
+            codes.append(f"if (caller == {caller} && !PyUnicode_CompareWithASCIIString(name, {literal(slot)}.c_str())) "
                          f"return {code};")
         out.append("static int ret_code(int caller, PyObject* name) { if (!PyUnicode_Check(name)) throw PyFail(); "
                    + " ".join(codes) + " throw PyFail(); }")
-        out.append("static const char* RET_SLOT[] = {" + ", ".join(
-            '"' + "".join(ch if ch.isalnum() or ch in "_$" else "?" for ch in slot) + '"'
-            for _, slot, _, _, _ in self.returns) + (", " if self.returns else "") + "nullptr};")
+        out.append("static const Str RET_SLOT[] = {" + ", ".join(
+            [literal(slot) for _, slot, _, _, _ in self.returns] + ["Str()"]) + "};")
         return out
 
     def seers(self) -> str:
@@ -1295,14 +1283,14 @@ class Gen:
                 takes.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; s.site = -1; s.player = -1; "
                              "return true;")
                 continue
-            j, var = site["each"], _cname(site["var"])
+            j, var = site["each"], ident("P", site["var"])
             counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
             pys.append(f"case {k}: return {site['py'](f's.opts.e{j}[each_index(s, seat)][i]')};")
             takes.append(f"case {k}: {{ s.opts.c{j}[s.nchosen] = s.opts.e{j}[each_index(s, seat)][i]; "
                          f"s.chosen[s.nchosen++] = seat; int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
                          f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; "
                          f"if (w_ > 0) {{ s.player = s.waiting[0]; return false; }} "
-                         f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.pv_{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
+                         f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
                          f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
         return "\n".join([
             f"static const int NSITES = {len(self.sites)};",
@@ -1334,10 +1322,10 @@ class Gen:
 
     def enum_names(self, enum: str) -> str:
         values = self.c.enums[enum]
-        body = ", ".join(_cstr(v) for v in values)
-        return self.table(f"ENUMNAMES_{enum}", "static PyObject* NAME[" + str(max(len(values), 1)) + "];",
-                          f"{{ Str t_[] = {{{body}}}; for (size_t i = 0; i < {len(values)}; ++i) "
-                          f"NAME[i] = PyUnicode_InternFromString(t_[i].c_str()); }}")
+        body = ", ".join(literal(v) for v in values)
+        return self.table(("ENUMNAMES", enum), lambda t: f"static PyObject* {t}[{max(len(values), 1)}];",
+                          lambda t: f"{{ Str t_[] = {{{body}}}; for (size_t i = 0; i < {len(values)}; ++i) "
+                                    f"{t}[i] = PyUnicode_InternFromString(t_[i].c_str()); }}")
 
 
 class Proc:
@@ -1414,14 +1402,21 @@ class Proc:
         end = self.here()
         self.g.proc_ends.append(end)
         labels = "".join(f"case {i}: goto I{i};" for i in range(end + 1))
-        out = [f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); "
-               f"switch (f->pc) {{ {labels} default: bail(); }}"]
+        out = [(f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); "
+               f"switch (f->pc) {{ {labels} default: bail(); }}")]
         for i, c in enumerate(self.code):
-            out.append(f"I{i}: {c.replace('@NEXT', str(i + 1)).replace('@END', str(end))}")
-        out.append(f"I{end}: s.stack.pop_back(); return; }}")
+            out.append(f"I{i}: {c}")
+        out.append(f"I{end}: Iend: s.stack.pop_back(); return; }}")
         return "\n".join(out)
 
-    # the step after an instruction (``_run``), then on to ``target``
+    @property
+    def nxt(self) -> int:
+        """The index of the instruction after the one being written (each instruction's
+        code is written with its targets in place: nothing is replaced in it later)."""
+        return self.here() + 1
+
+    # the step after an instruction (``_run``), then on to ``target`` (an index, or
+    # "end": the end of the procedure)
     @staticmethod
     def go(target) -> str:
         return f"STEP(s); goto I{target};"
@@ -1477,24 +1472,24 @@ class Proc:
 
     def _Let(self, s):
         t = self.locals[s.var]
-        self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go('@NEXT')}")
+        self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
 
     def _Assign(self, s):
         g = self.g
         if s.player is not None:
             t = g._typeref(g.c.vars[s.var].type)
             v = self._value(s.value, t)
-            self.emit(f"{{ {g.ct(t)} v_ = {v}; s.pv_{_cname(s.var)}[nn({self.x(s.player)})] = std::move(v_); }} "
-                      f"{self.go('@NEXT')}")
+            self.emit(f"{{ {g.ct(t)} v_ = {v}; s.{ident('P', s.var)}[nn({self.x(s.player)})] = std::move(v_); }} "
+                      f"{self.go(self.nxt)}")
         elif s.var in self.locals:
             t = self.locals[s.var]
-            self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go('@NEXT')}")
+            self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
         elif s.var == "active":
             self.emit(f"{{ Id p_ = {self.x(s.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
-                      f"s.active = p_; }} {self.go('@NEXT')}")
+                      f"s.active = p_; }} {self.go(self.nxt)}")
         else:
             t = g._typeref(g.c.vars[s.var].type)
-            self.emit(f"s.g_{_cname(s.var)} = {self._value(s.value, t)}; {self.go('@NEXT')}")
+            self.emit(f"s.{ident('G', s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
 
     def _AttrAssign(self, s):
         g = self.g
@@ -1505,8 +1500,8 @@ class Proc:
             holder, ht = self.sc[s.var]
             kind = ht.arg
         t = g._typeref(g.c.item_vars[kind][s.attr].type)
-        self.emit(f"{{ Id it_ = nn({holder}); s.iv_{_cname(s.attr)}[it_] = {self._value(s.value, t)}; }} "
-                  f"{self.go('@NEXT')}")
+        self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', s.attr)}[it_] = {self._value(s.value, t)}; }} "
+                  f"{self.go(self.nxt)}")
 
     @staticmethod
     def order(el: T, v: str, who: str) -> str:
@@ -1555,7 +1550,7 @@ class Proc:
             body = (f"if (all_.empty()) bail(); std::vector<{ce}> v_ = vec(all_); "
                     f"s.opts.{o} = {order};")
         self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
-                  f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = @NEXT; return;")
+                  f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
 
     def _ChooseSubset(self, s):
         g = self.g
@@ -1572,7 +1567,7 @@ class Proc:
                   f"std::vector<List<{ce}>> ok_; for (const List<{ce}>& sub_ : subs_) {{ {keep} }} "
                   f"if (ok_.empty()) bail(); Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
                   f"s.opts.{o} = {self.order(T('list', el), 'ok_', 'who_')}; s.site = {k}; s.player = who_; }} "
-                  f"STEP(s); f->pc = @NEXT; return;")
+                  f"STEP(s); f->pc = {self.nxt}; return;")
 
     def _ChooseEach(self, s):
         """``choose v(p) from ... for each p in seats``: every seat's options (``p`` bound
@@ -1594,7 +1589,7 @@ class Proc:
                   f"s.opts.e{j}[s.each_n] = {self.order(el, 'v_', 'seat_')}; s.each_seats[s.each_n++] = seat_; }} "
                   f"f->{each} = before_; s.nwaiting = s.each_n; for (int k_ = 0; k_ < s.each_n; ++k_) "
                   f"s.waiting[k_] = s.each_seats[k_]; s.nchosen = 0; s.simul = true; s.site = {k}; "
-                  f"s.player = s.each_seats[0]; }} STEP(s); f->pc = @NEXT; return;")
+                  f"s.player = s.each_seats[0]; }} STEP(s); f->pc = {self.nxt}; return;")
 
     def _each_site(self, var: str, el: T, verb) -> tuple[int, int]:
         g = self.g
@@ -1624,7 +1619,7 @@ class Proc:
             k, o = self._site(s.var, el, "tie", None)
             tie = (f"else {{ Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
                    f"s.opts.{o} = {self.order(el, 'tied_', 'who_')}; s.site = {k}; s.player = who_; "
-                   f"STEP(s); f->pc = @NEXT; return; }}")
+                   f"STEP(s); f->pc = {self.nxt}; return; }}")
         elif s.tie == "random":
             tie = f"else {{ f->{var} = tied_[(size_t)below(s.rng, (I)tied_.size())]; }}"
         else:
@@ -1635,19 +1630,19 @@ class Proc:
                   f"c_ = k_[i_] > best_[i_] ? 1 : k_[i_] < best_[i_] ? -1 : 0; "
                   f"if (c_ > 0) {{ have_ = true; for (int i_ = 0; i_ < {nkeys}; ++i_) best_[i_] = k_[i_]; "
                   f"tied_.clear(); tied_.push_back(o_); }} else if (c_ == 0) tied_.push_back(o_); }} "
-                  f"if (tied_.size() == 1) {{ f->{var} = tied_[0]; }} {tie} }} {self.go('@NEXT')}")
+                  f"if (tied_.size() == 1) {{ f->{var} = tied_[0]; }} {tie} }} {self.go(self.nxt)}")
 
     def _PickRandom(self, s):
         opts, t = self._options(s)
         var = self.field(s.var)
         self.emit(f"{{ {self.g.ct(t)} all_ = {opts}; if (all_.empty()) bail(); "
-                  f"f->{var} = all_[(size_t)below(s.rng, (I)all_.size())]; }} {self.go('@NEXT')}")
+                  f"f->{var} = all_[(size_t)below(s.rng, (I)all_.size())]; }} {self.go(self.nxt)}")
 
     def _Roll(self, s):
         t = self.g.ty(s.faces)
         sets = " ".join(f"f->{self.field(v)} = sides_[(size_t)below(s.rng, (I)sides_.size())];" for v in s.vars)
         self.emit(f"{{ {self.g.ct(t)} sides_ = {self.x(s.faces, t)}; if (sides_.empty()) bail(); {sets} }} "
-                  f"{self.go('@NEXT')}")
+                  f"{self.go(self.nxt)}")
 
     def _facing(self, s) -> str:
         """The facing a move or flip gives (ProcCompiler._facing): -1 as the place says,
@@ -1666,24 +1661,24 @@ class Proc:
         f = self._facing(s)
         if wt.tag == "list":
             self.emit(f"{{ Id to_ = {to}; List<Id> w_ = {what}; I f_ = {f}; for (Id it_ : w_) mv(s, nn(it_), to_, f_); }} "
-                      f"{self.go('@NEXT')}")
+                      f"{self.go(self.nxt)}")
         else:
-            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go('@NEXT')}")
+            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go(self.nxt)}")
 
     def _Flip(self, s):
         wt = self.g.ty(s.what)
         what = self.x(s.what)
         items = what if wt.tag == "list" else f"List<Id>(std::vector<Id>{{{what}}})"
         self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
-                  f"{self.go('@NEXT')}")
+                  f"{self.go(self.nxt)}")
 
     def _Reveal(self, s):
-        self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go('@NEXT')}")
+        self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go(self.nxt)}")
 
     def _Shuffle(self, s):
         self.emit(f"{{ Id z_ = nn({self.x(s.zone)}); std::vector<Id> v_ = vec(s.z.items(z_)); "
                   f"for (size_t i_ = v_.size(); i_-- > 1;) {{ size_t j_ = (size_t)below(s.rng, (I)i_ + 1); "
-                  f"std::swap(v_[i_], v_[j_]); }} s.z.set_items(z_, v_); }} {self.go('@NEXT')}")
+                  f"std::swap(v_[i_], v_[j_]); }} s.z.set_items(z_, v_); }} {self.go(self.nxt)}")
 
     def _Deal(self, s):
         g = self.g
@@ -1695,18 +1690,18 @@ class Proc:
             body = (f"if (s.z.len[z_] < {s.count} * NP) bail(); for (int c_ = 0; c_ < {s.count}; ++c_) "
                     f"for (int k_ = 0; k_ < NP; ++k_) mv(s, s.z.tail[z_], {base} + order_[k_]);")
         self.emit(f"{{ Id z_ = nn({src}); Id order_[NP]; for (int k_ = 0; k_ < NP; ++k_) "
-                  f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go('@NEXT')}")
+                  f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go(self.nxt)}")
 
     def _Fill(self, s):
-        cells = self.g.id_list(f"BOARD_{s.board}", self.g.p.boards[s.board])
+        cells = self.g.id_list(("BOARD", s.board), self.g.p.boards[s.board])
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
-                  f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go('@NEXT')}")
+                  f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
 
     def _Log(self, s):
         parts = self.g.c.templates.get(s, [s.template])
         vals = [self.x(p[1]) for p in parts if isinstance(p, tuple)]
         body = " ".join(f"(void)({v});" for v in vals)
-        self.emit(f"{{ {body} }} {self.go('@NEXT')}")
+        self.emit(f"{{ {body} }} {self.go(self.nxt)}")
 
     def _call(self, s, ret: int | None = None) -> str:
         """A call's frame: the arguments computed in order, then the frame pushed (the
@@ -1722,7 +1717,7 @@ class Proc:
             sets.append(f"nf_.{g.frame_field(k, p.name, t)} = std::move(a{i}_);")
         if ret is not None:
             sets.append(f"nf_.ret = {ret};")
-        return (f"{{ {' '.join(tmp)} f->pc = @NEXT; s.push({k}); Frame& nf_ = s.stack.back(); "
+        return (f"{{ {' '.join(tmp)} f->pc = {self.nxt}; s.push({k}); Frame& nf_ = s.stack.back(); "
                 f"{' '.join(sets)} }} STEP(s); return;")
 
     def _CallProc(self, s):
@@ -1748,13 +1743,13 @@ class Proc:
             return
         if s.player is not None:
             t = g._typeref(g.c.vars[s.var].type)
-            self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.pv_{_cname(s.var)}[nn({self.x(s.player)})] = "
-                      f"std::move(v_); }} {self.go('@NEXT')}")
+            self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.{ident('P', s.var)}[nn({self.x(s.player)})] = "
+                      f"std::move(v_); }} {self.go(self.nxt)}")
         elif s.var == "active":
             self.emit(f"{{ Id p_ = f->{field}; if (p_ < 0 || p_ >= NP) bail(); s.active = p_; }} "
-                      f"{self.go('@NEXT')}")
+                      f"{self.go(self.nxt)}")
         else:
-            self.emit(f"s.g_{_cname(s.var)} = std::move(f->{field}); {self.go('@NEXT')}")
+            self.emit(f"s.{ident('G', s.var)} = std::move(f->{field}); {self.go(self.nxt)}")
 
     def _Return(self, s):
         if s.value is not None:
@@ -1762,12 +1757,12 @@ class Proc:
             d = g.c.procedures[self.name]
             rt = g._typeref(d.result)
             self.emit(f"{{ {g.ct(rt)} v_ = {self._value(s.value, rt)}; if (f->ret >= 0) "
-                      f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('@END')}")
+                      f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('end')}")
             return
-        self.emit(self.go("@END"))
+        self.emit(self.go("end"))
 
     def _EndGame(self, s):
-        self.emit("s.end_req = true; STEP(s); f->pc = @NEXT; return;")
+        self.emit(f"s.end_req = true; STEP(s); f->pc = {self.nxt}; return;")
 
 
 def _read(name: str) -> str:
@@ -1854,13 +1849,22 @@ def _build(name: str, key: str, source: str) -> Path:
     except (OSError, subprocess.SubprocessError) as e:
         raise KernelError(f"the build could not run ({type(e).__name__}: {e})") from None
     if done.returncode != 0 or not out.exists():
-        said = [r.strip()[:300] for r in (done.stderr or done.stdout or "").splitlines() if r.strip()]
-        first = [r for r in said if "error" in r][:2] or said[:2]
-        raise KernelError("the build failed" + (": " + " / ".join(first) if first else ""))
+        raise KernelError(_failure(done.stderr or done.stdout or "", src))
     return out
 
 
-def build(prog, on_build=None) -> "Kernel":
+def _failure(output: str, src: Path) -> str:
+    """Why a build failed, from the compiler's output: an error in the C++ Meeple wrote
+    is a bug of Meeple's, and said so (any other, e.g. an option it does not know, is
+    the compiler's as it runs here)."""
+    said = [r.strip().replace(str(src), src.name)[:300] for r in output.splitlines() if r.strip()]
+    first = [r for r in said if "error" in r][:2] or said[:2]
+    ours = any(r.startswith(src.name + ":") and "error" in r for r in said)
+    return ("the build failed" + (" on the C++ Meeple wrote (a bug in Meeple, please report it with the "
+                                  "ruleset)" if ours else "") + (": " + " / ".join(first) if first else ""))
+
+
+def build(prog, on_build=None) -> Kernel:
     """The kernel of a program (raises Unsupported or KernelError)."""
     gen = Gen(prog)
     try:

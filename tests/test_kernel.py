@@ -28,15 +28,15 @@ import warnings
 from pathlib import Path
 
 import pytest
+from lockstep import kernel_difference
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources, kernel
 from meeple.interpreter.kgame import KernelGame
+from test_fuzz_rulesets import MUTATIONS, corpus, sources
 
 from meeple import interpreter
-from lockstep import kernel_difference
-from test_fuzz_rulesets import MUTATIONS, corpus, sources
 
 pytestmark = pytest.mark.kernels   # (.ci/lowest leaves them out: see pyproject.toml)
 
@@ -462,8 +462,11 @@ def test_mutated_rulesets_play_the_same_in_their_kernel_and_in_python():
             plain = rules.for_players(rules.min_players)
         except MeepleError:
             continue
-        rules.use_native(report=False)
+        said = []
+        rules.use_native(report=said.append)
         fast = rules.for_players(rules.min_players)
+        # (a kernel that does not compile is a bug, never a case to pass over)
+        assert not [s for s in said if "the build failed" in s], f"case {case} ({path}): {said}"
         if not fast.kernel:
             continue
         assert played(fast, seed) == played(plain, seed), f"case {case} ({path})"

@@ -368,7 +368,7 @@ static PyObject* k_export(PyObject* self, PyObject*) {
         PyObject* L = PyDict_New();
         export_frame(fr, L);
         if (fr.ret >= 0) {
-            x = PyUnicode_FromString(RET_SLOT[fr.ret]);
+            x = py_str(RET_SLOT[fr.ret]);
             PyDict_SetItemString(L, "$ret", x);
             Py_DECREF(x);
         }
