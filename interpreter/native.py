@@ -41,6 +41,7 @@ import ast
 import hashlib
 import importlib.machinery
 import importlib.util
+import io
 import os
 import shutil
 import subprocess
@@ -48,6 +49,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+import tokenize
 from pathlib import Path
 
 from ..dsl import diskcache
@@ -322,7 +324,21 @@ def work_in_c(text: str) -> str:
         new = _subscripts(new or node) or new
         out.append(ast.unparse(ast.fix_missing_locations(new)) if new is not None else
                    ast.get_source_segment(text, node, padded=True))
-    return ("\n\n".join(out) + "\n").replace(_W_ADDR, "&_w").replace(_W_DECL, "cdef Py_ssize_t _w")
+    return _in_place("\n\n".join(out) + "\n", {_W_ADDR: "&_w", _W_DECL: "cdef Py_ssize_t _w"})
+
+
+def _in_place(code: str, names: dict[str, str]) -> str:
+    """``code`` with these names written as given where they stand as names: never
+    inside a string (a ruleset's text may spell one), nor inside a longer name."""
+    if not any(n in code for n in names):
+        return code
+    lines = code.splitlines(keepends=True)
+    found = [t for t in tokenize.generate_tokens(io.StringIO(code).readline)
+             if t.type == tokenize.NAME and t.string in names]
+    for t in reversed(found):   # (from the end: the columns before stay where they are)
+        (row, col), (_, end) = t.start, t.end
+        lines[row - 1] = lines[row - 1][:col] + names[t.string] + lines[row - 1][end:]
+    return "".join(lines)
 
 
 # the attributes of the runtime that it sets once (Runtime.__init__) and rule code only reads

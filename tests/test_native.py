@@ -17,12 +17,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from lockstep import play_both as lockstep_play
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter import RuleError, compile_sources, native
 
 from meeple import interpreter
-from lockstep import play_both as lockstep_play
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
@@ -273,3 +273,11 @@ def test_recursion_as_deep_as_the_largest_depth_budget_runs_natively():
     game = native.new_game(2, 1)
     assert native.native and native.native_fallbacks == 0
     assert game.state == plain.state and game.over == plain.over
+
+
+def test_a_text_that_spells_a_placeholder_of_the_rewrite_stays_that_text():
+    # work_in_c writes its C (&_w, cdef ...) where two placeholder names stand once the
+    # code is unparsed: where names stand, never inside a string (a ruleset's text)
+    code = ("def f(R):\n    return ['__w_addr__', \"__w_decl__\", '''x\n__w_addr__''', "
+            "f'{R}__w_decl__']\n")
+    assert native.work_in_c(code) == code
