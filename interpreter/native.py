@@ -38,6 +38,7 @@ does not match, or that does not load, is built again.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib.machinery
 import importlib.util
@@ -119,12 +120,15 @@ class Pieces:
 
     def run(self, prog, src: str, filename: str, mode: str, python):
         out = python()
-        if (mode, src) not in self._seen:
+        # whether a piece is worth it depends on where it is compiled, not on its text
+        # alone (a function's fast code may read as its straightforward code, left in
+        # Python): a text is recorded the first time it is worth it, not the first time
+        # it is seen, as the second compile (``Served``) asks for it each time it is
+        if (mode, src) not in self._seen and _worth(prog, src, filename, mode):
             self._seen.add((mode, src))
-            if _worth(prog, src, filename, mode):
-                self.order.append((mode, src))
-                if mode == "eval":
-                    self.twins[src] = out
+            self.order.append((mode, src))
+            if mode == "eval":
+                self.twins[src] = out
         return out
 
     def finish(self, prog) -> None:
@@ -150,9 +154,11 @@ class Served:
     def run(self, prog, src: str, filename: str, mode: str, python):
         if self.served is None:
             self.served, self.bind, self.stats = self.module.make(prog.ns, self.pieces.twins)
+        if not _worth(prog, src, filename, mode):   # as Pieces decided: left in Python
+            return python()
         got = self.served.get((mode, src))
         if got is None:
-            self.missed += _worth(prog, src, filename, mode)
+            self.missed += 1
             return python()
         if mode == "exec":
             prog.ns.update(got)
@@ -186,6 +192,13 @@ def _worth(prog, src: str, filename: str, mode: str) -> bool:
     nor an expression without a call or a loop (natively no faster): half the C code."""
     if mode == "exec":
         return not (filename == "<functions>" and prog.optimize and not prog._fast_ready)
+    return _calls_or_loops(src)
+
+
+@functools.lru_cache(maxsize=4096)
+def _calls_or_loops(src: str) -> bool:
+    """Whether a lambda's body has a call or a comprehension (asked of each expression
+    by both compiles of a program)."""
     tree = ast.parse(src, mode="eval")
     return any(isinstance(n, (ast.Call, ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp))
                for n in ast.walk(tree.body.body))

@@ -281,3 +281,69 @@ def test_a_text_that_spells_a_placeholder_of_the_rewrite_stays_that_text():
     code = ("def f(R):\n    return ['__w_addr__', \"__w_decl__\", '''x\n__w_addr__''', "
             "f'{R}__w_decl__']\n")
     assert native.work_in_c(code) == code
+
+
+SAME_TEXT = """ruleset same_text
+players 2..2
+var n: int = 0
+function okk(k: int): int = k + 1
+turn { choose k from [1, 2] as "pick"  n = n + okk(k) }
+end when n > 6
+score(p) = n
+"""
+
+
+@needs_native
+def test_a_function_whose_fast_code_reads_as_its_plain_code_runs_natively():
+    # okk's fast code is the same text as its straightforward code, which is left in
+    # Python: the native module must still have it, or the second compile of the program
+    # misses it and the games fall back to Python
+    ruleset = compile_sources(SourceSet(base=parse(SAME_TEXT, "rules.meeple"),
+                                        sources={"rules.meeple": SAME_TEXT}))
+    said = []
+    ruleset.use_native(report=said.append)
+    prog = ruleset.for_players(2)
+    assert prog.native, said
+    plain = compile_sources(SourceSet(base=parse(SAME_TEXT, "rules.meeple"),
+                                      sources={"rules.meeple": SAME_TEXT})).for_players(2)
+    assert sum(play_both(prog, plain, 2, seed) for seed in range(2)) > 0
+    assert prog.native_fallbacks == 0
+
+
+# ---------------------------------------------------------------- both compiles alike
+# A program is compiled twice natively: in Python, recording its pieces of code (what the
+# module is built from), then with each piece served by the module. These tests replace
+# the module by a stand-in serving the recorded pieces as Python (no Cython, no build):
+# the second compile must ask for nothing the first did not record.
+
+class Replay:
+    """A native module's stand-in: ``make`` serves exactly the recorded pieces."""
+
+    def __init__(self, pieces: native.Pieces):
+        self.order = pieces.order
+
+    def make(self, ns: dict, twins: dict):
+        served = {}
+        for mode, src in self.order:
+            if mode == "exec":
+                served[(mode, src)] = defined = {}
+                exec(compile(src, "<replay>", "exec"), ns, defined)  # noqa: S102 - generated code
+            else:
+                served[(mode, src)] = eval(compile(src, "<replay>", "eval"), ns)
+        return served, (lambda: None), [0]
+
+
+def compiled_twice(ruleset, players: int) -> None:
+    """Compiles the program as the native path does; NativeError if the compiles differ."""
+    pieces = native.Pieces()
+    first = interpreter.Program(ruleset.checked, players, ruleset.budgets, None, native=pieces)
+    served = native.Served(Replay(pieces), pieces, first)
+    interpreter.Program(ruleset.checked, players, ruleset.budgets, None, native=served)
+
+
+def from_text(text: str):
+    return compile_sources(SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text}))
+
+
+def test_a_function_whose_fast_code_reads_as_its_plain_code_is_recorded():
+    compiled_twice(from_text(SAME_TEXT), 2)   # (without a build: fails as the test above)
