@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -347,3 +348,50 @@ def from_text(text: str):
 
 def test_a_function_whose_fast_code_reads_as_its_plain_code_is_recorded():
     compiled_twice(from_text(SAME_TEXT), 2)   # (without a build: fails as the test above)
+
+
+def test_every_ruleset_of_the_language_reference_compiles_twice_alike():
+    # language.md's examples use every construct of the language
+    from test_docs import COMPLETE, compile_block
+    for block in COMPLETE:
+        ruleset = compile_block(block)
+        try:
+            compiled_twice(ruleset, max(ruleset.min_players, 1))
+        except native.NativeError as e:
+            pytest.fail(f"{block.id} ({block.header[1]}): {e}")
+
+
+def random_rules(rnd: random.Random) -> str:
+    """A small ruleset whose functions, board size, variables, turn, end and score are
+    random expressions built of the same parts (so that texts recur in other places)."""
+    funcs = []
+
+    def expr(names: list[str], depth: int) -> str:
+        if depth == 0 or rnd.random() < 0.25:
+            return rnd.choice([*names, "1", "2"])
+        a, b = expr(names, depth - 1), expr(names, depth - 1)
+        shapes = [f"{a} + {b}", f"{a} * {b}", f"min({a}, {b})", f"max({a}, 3)",
+                  f"if {a} > {b} then {a} else 2", f"sum(x{depth} + {a} for x{depth} in [{b}, 1])"]
+        shapes += [f"{f}({a})" for f in funcs]
+        return f"({rnd.choice(shapes)})"
+
+    lines = ["ruleset random_rules", "players 2..2", "kind Pawn { size: int }", "var n: int = 0"]
+    for i in range(rnd.randint(1, 4)):
+        lines.append(f"function f{i}(k: int): int = {expr(['k'], rnd.randint(0, 3))}")
+        funcs.append(f"f{i}")
+    lines.append(f"board track: line(length: min({expr([], 2)}, 4) + 1) holds Pawn")
+    lines.append(f"var m: int = {expr([], 2)}")
+    lines.append(f'turn {{ choose k from [1, 2] as "pick"  n = n + min({expr(["k", "n"], 3)}, 3) }}')
+    lines.append(f"end when {expr(['n'], 2)} > 6 or n > 6")
+    lines.append(f"score(p) = {expr(['n', 'm'], 2)}")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_rulesets_compile_twice_alike():
+    rnd = random.Random(34)
+    for case in range(25):
+        text = random_rules(rnd)
+        try:
+            compiled_twice(from_text(text), 2)
+        except native.NativeError as e:
+            pytest.fail(f"case {case}: {e}\n{text}")
