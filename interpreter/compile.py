@@ -1154,16 +1154,12 @@ class ProcCompiler:
                 self.frame.stop(self.here(), "decide", scope, self.live, var=s.var)
         self.scope = outer
 
-    def hidden(self, *slots: tuple):
-        """Compiles a loop's body (the function returned, given the body) with its hidden
-        slots live."""
+    def loop_body(self, b: ir.Block, *slots: tuple) -> None:
+        """Compiles a loop's body with its hidden slots ``(name, form, argument)`` live."""
         made = [self.frame.slot(*x) for x in slots]
-
-        def body(b: ir.Block) -> None:
-            self.live.extend(made)
-            self.block(b)
-            del self.live[-len(made):]
-        return body
+        self.live.extend(made)
+        self.block(b)
+        del self.live[-len(made):]
 
     def _jump(self, span, cond=None):
         """Emits a jump (if ``cond`` is false, when given); returns a setter for its target."""
@@ -1210,7 +1206,7 @@ class ProcCompiler:
             L[ix] = i + 1
             return head + 1
         self.emit(step, s.span)
-        self.hidden((it, "items", var), (ix, "index", it))(s.body)
+        self.loop_body(s.body, (it, "items", var), (ix, "index", it))
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
         self.meta[id(s)] = ("for", it, ix, var, src)
@@ -1235,7 +1231,7 @@ class ProcCompiler:
                 fused.loop_over(where, limit)
             return head + 1
         self.emit(test, s.span)
-        self.hidden((cnt, "count", limit))(s.body)
+        self.loop_body(s.body, (cnt, "count", limit))
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
         self.meta[id(s)] = ("while", cnt, cond, limit, where)

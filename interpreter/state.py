@@ -511,7 +511,7 @@ _ARTICLED = {"int": "an integer", "item": "an item"}
 
 def _kind(v) -> str:
     return {bool: "true/false", int: "an integer", float: "a fraction", str: "a text",
-            list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+            list: "a list", dict: "an object", type(None): "none"}.get(type(v), type(v).__name__)
 
 
 def _plain(v, where: str, depth: int) -> None:
