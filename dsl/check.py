@@ -112,6 +112,11 @@ class Checked:
     types: NodeMap = field(default_factory=NodeMap)  # node -> its type
     templates: NodeMap = field(default_factory=NodeMap)  # a log's node -> its template's parts
     decisions: set[str] = field(default_factory=set)  # procedures that may ask a player
+    # what a saved frame may hold (interpreter/frames.py): per procedure, every type each
+    # of its locals takes; per statement of a procedure, the locals in scope before it
+    locals: dict[str, dict[str, list[T]]] = field(default_factory=dict)
+    scopes: NodeMap = field(default_factory=NodeMap)
+    asking: NodeMap = field(default_factory=NodeMap)  # statements that ask a player
 
     def type_of(self, e) -> T:
         return self.types.get(e, ERROR)
@@ -590,6 +595,7 @@ class Checker:
     def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
         self.proc_locals = dict(params)
         self.proc_name = name
+        self.c.locals[name] = {n: [t] for n, t in params.items()}
         self._block(body)
         self.proc_locals = None
 
@@ -613,20 +619,31 @@ class Checker:
         if old is not None and not compatible(old, t) and not compatible(t, old):
             self.d.add(errors.type_mismatch(span, f"local '{name}' was {old}", str(old), str(t)))
         env[name] = t if old is None or old.tag == "none" else old
+        self._local_type(name, t)
+
+    def _local_type(self, name: str, t: T) -> None:
+        types = self.c.locals[self.proc_name].setdefault(name, [])
+        if t not in types:
+            types.append(t)
 
     def _what(self, name: str) -> str:
         if name in CONSTANTS:
             return "built-in"
         return "global variable" if name in self.c.vars else "zone"
 
-    def _decision(self, span) -> None:
+    def _decision(self, span, stmt=None) -> None:
+        """A statement ``stmt`` that asks a player (a frame can stop just after it), or a
+        call of a procedure that may."""
         self.c.decisions.add(self.proc_name)
+        if stmt is not None:
+            self.c.asking[stmt] = True
         if self.in_at_end:
             self.d.add(errors.misplaced(span, "'at end' cannot ask a player to decide",
                                         "move the decision into the turn"))
 
     def _stmt(self, s) -> None:
         env = self.proc_locals
+        self.c.scopes[s] = tuple(env)
         match s.node:
             case "Let":
                 self._bind(s.span, s.var, self.expr(s.value, env))
@@ -652,7 +669,7 @@ class Checker:
                     self.d.add(errors.bad_value(s.span, "'max' must be at least 1"))
                 self._block(s.body)
             case "Choose":
-                self._decision(s.span)
+                self._decision(s.span, s)
                 if s.alone is not None and s.alone == s.verb:
                     self.d.add(errors.bad_value(s.span, f"the two verbs are both '{s.verb}'",
                                                 "the move without an object needs its own verb: "
@@ -660,10 +677,10 @@ class Checker:
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
                 self._chooser(s.chooser)
             case "ChooseEach":
-                self._decision(s.span)
+                self._decision(s.span, s)
                 self._choose_each(s)
             case "ChooseSubset":
-                self._decision(s.span)
+                self._decision(s.span, s)
                 self._bind(s.span, s.var, list_of(self._iter_type(s.options, env, s.span)))
                 if s.where is not None:
                     self._expect(s.where, env, BOOL, "the 'where' condition")
@@ -675,7 +692,7 @@ class Checker:
                     if t not in (INT, BOOL) and not t.is_error:
                         self.d.add(errors.type_mismatch(k.span, "a 'best' key", "int or bool", str(t)))
                 if s.tie == "choose":
-                    self._decision(s.span)
+                    self._decision(s.span, s)
                 self._chooser(s.chooser)
             case "Move":
                 self._check_move(s)
@@ -781,6 +798,7 @@ class Checker:
             target = PLAYER
         elif s.var in env:
             target = env[s.var]
+            self._local_type(s.var, t)
             if target.tag == "none":
                 env[s.var] = t
                 return

@@ -20,6 +20,7 @@ from ..dsl.types import T
 
 from . import helpers
 from . import codegen
+from . import frames
 from . import fused
 from .codegen import CodeTooBig, Env, ExprCompiler, type_code
 from .helpers import BudgetError, RuleError, over_budget
@@ -52,6 +53,7 @@ class Proc:
     code: list = field(default_factory=list)
     lines: list = field(default_factory=list)  # span of each instruction
     fused: bool = False  # some instructions run runs of statements at once (see fused.py)
+    frame: frames.Shape | None = None  # what a saved frame of it holds (see frames.py)
 
 
 @dataclass
@@ -1028,6 +1030,7 @@ def _chancy(ins):
         nxt = ins(R, L)
         R.chance_end()
         return nxt
+    run.chancy = True
     return run
 
 
@@ -1103,6 +1106,13 @@ class ProcCompiler:
         self.starts: dict[int, int] = {}
         self.ends: dict[int, int] = {}
         self.meta: dict[int, tuple] = {}
+        # where a frame of it can stop, and what it holds there (frames.py): the locals in
+        # the checker's scope at the statement compiled now, the hidden slots live there
+        c = prog.checked
+        self.frame = proc.frame = frames.Shape(proc.name, {
+            name: tuple(type_code(t) for t in ts) for name, ts in c.locals.get(proc.name, {}).items()})
+        self.scope: tuple = ()
+        self.live: list[tuple] = []
 
     def fn(self, e):
         return self.p._fn(e, self.env)
@@ -1127,15 +1137,29 @@ class ProcCompiler:
         return len(self.proc.code)
 
     def emit(self, ins, span) -> int:
+        if getattr(ins, "chancy", False):  # (it stops there until its outcome is set)
+            self.frame.stop(self.here(), "chance", self.scope, self.live)
         self.proc.code.append(ins)
         self.proc.lines.append(span)
         return len(self.proc.code) - 1
 
     def block(self, b: ir.Block) -> None:
+        outer, c = self.scope, self.p.checked
         for s in b.stmts:
             self.starts[id(s)] = self.here()
+            self.scope = scope = c.scopes.get(s, ())
             getattr(self, "_" + s.node)(s)
             self.ends[id(s)] = self.here()
+            if c.asking.get(s):  # a frame waits for the decision just after it
+                self.frame.stop(self.here(), "decide", scope, self.live, var=s.var)
+        self.scope = outer
+
+    def loop_body(self, b: ir.Block, *slots: tuple) -> None:
+        """Compiles a loop's body with its hidden slots ``(name, form, argument)`` live."""
+        made = [self.frame.slot(*x) for x in slots]
+        self.live.extend(made)
+        self.block(b)
+        del self.live[-len(made):]
 
     def _jump(self, span, cond=None):
         """Emits a jump (if ``cond`` is false, when given); returns a setter for its target."""
@@ -1182,7 +1206,7 @@ class ProcCompiler:
             L[ix] = i + 1
             return head + 1
         self.emit(step, s.span)
-        self.block(s.body)
+        self.loop_body(s.body, (it, "items", var), (ix, "index", it))
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
         self.meta[id(s)] = ("for", it, ix, var, src)
@@ -1207,7 +1231,7 @@ class ProcCompiler:
                 fused.loop_over(where, limit)
             return head + 1
         self.emit(test, s.span)
-        self.block(s.body)
+        self.loop_body(s.body, (cnt, "count", limit))
         self.emit(lambda R, L: head, s.span)
         end[0] = self.here()
         self.meta[id(s)] = ("while", cnt, cond, limit, where)
@@ -1545,6 +1569,7 @@ class ProcCompiler:
             R.call(name, dict(zip(params, _values(args, R, L))))
             return nxt
         self.emit(ins, s.span)
+        self.frame.stop(nxt, "call", self.scope, self.live, callee=name)
 
     def _Return(self, s: ir.Return):
         """Ends the procedure; a value goes into the caller's frame, in the slot its
@@ -1580,6 +1605,8 @@ class ProcCompiler:
             R.call(name, frame)
             return nxt
         self.emit(ins, s.span)
+        live = self.live if direct else self.live + [self.frame.slot(slot, "result")]
+        self.frame.stop(nxt, "call", self.scope, live, callee=name, slot=slot)
         if not direct:
             self._store_result(s, slot)
 

@@ -4,8 +4,8 @@ A state is plain JSON data (``docs/schema/state.schema.json``). It is checked fi
 against that schema (only true integers are integers), then for meaning against the
 program: the ruleset, variants, locale and players match; every item lies in at most
 one place and ``loc`` says where; indices, facing masks, the random generator, the
-procedure stack, the pending decision (or chance step, in explicit chance mode), the
-messages and the result are well formed.
+procedure stack (each frame one the program reaches: frames.py), the pending decision
+(or chance step, in explicit chance mode), the messages and the result are well formed.
 A bad state is one ``StateError``: ``invalid state at <json path>: <what is wrong>``.
 """
 from __future__ import annotations
@@ -199,8 +199,13 @@ class _Meaning:
 
     def check(self) -> None:
         for step in (self.program, self.places, self.facing, self.numbers, self.variables,
-                     self.stack, self.pending, self.chance, self.log, self.result):
+                     self.stack, self.pending, self.chance, self.frames, self.log, self.result):
             step()
+
+    def frames(self) -> None:
+        """Every frame is one a game of the program reaches (frames.py)."""
+        from . import frames  # (it imports this module)
+        frames.check(self, self.s)
 
     def program(self) -> None:
         s, p = self.s, self.prog
@@ -314,8 +319,7 @@ class _Meaning:
             return
         if code in ("int", "item", "cell", "zone", "player"):
             if type(v) is not int:
-                raise _bad(where, f"{'an integer' if code == 'int' else 'a ' + code} is "
-                                  f"needed, not {_kind(v)}")
+                raise _bad(where, f"{_ARTICLED.get(code, 'a ' + code)} is needed, not {_kind(v)}")
             if code == "int" and abs(v) >= INT_LIMIT:
                 raise _bad(where, "the integer is too large")
             limit = {"item": self.items, "cell": self.zones, "zone": self.zones,
@@ -502,9 +506,12 @@ class _Meaning:
                 raise _bad("result/ranks", "the ranks do not follow the ranking")
 
 
+_ARTICLED = {"int": "an integer", "item": "an item"}
+
+
 def _kind(v) -> str:
     return {bool: "true/false", int: "an integer", float: "a fraction", str: "a text",
-            list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+            list: "a list", dict: "an object", type(None): "none"}.get(type(v), type(v).__name__)
 
 
 def _plain(v, where: str, depth: int) -> None:

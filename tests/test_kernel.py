@@ -25,9 +25,11 @@ import random
 import subprocess
 import sys
 import warnings
+from functools import cache
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 from lockstep import kernel_difference
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
@@ -35,6 +37,7 @@ from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources, kernel
 from meeple.interpreter.kgame import KernelGame
 from test_fuzz_rulesets import MUTATIONS, corpus, sources
+from test_resume_frames import LOCATED, tampered
 
 from meeple import interpreter
 
@@ -729,3 +732,74 @@ def test_every_ruleset_of_the_language_reference_plays_the_same_in_its_kernel(bl
             assert errors[0] == errors[1]
             if errors[0]:
                 break
+
+
+# ---------------------------------------------------------------- states resumed
+
+@needs_kernel
+@pytest.mark.parametrize("change", ["two identical frames", "no loop counter", "a counter none",
+                                    "a counter {}"])
+def test_a_state_python_refuses_never_reaches_the_kernel(change):
+    """Frames no game reaches are refused the same way natively and in Python (before this
+    check, the kernel played on from a frame without its loop counter where Python
+    stopped with "a bug in Meeple")."""
+    fast, plain = programs("dots-and-boxes")
+    b = plain.new_game(2, 1)
+    for i in range(3):
+        b.apply(i)
+    state = json.loads(b.to_json())
+    frame = state["stack"][-1]
+    if change == "two identical frames":
+        state["stack"].append(json.loads(json.dumps(frame)))
+    elif change == "no loop counter":
+        del frame["L"]["$n1"]
+    else:
+        frame["L"]["$n1"] = None if change == "a counter none" else {}
+    messages = []
+    for prog in (fast, plain):
+        with pytest.raises(interpreter.StateError) as e:
+            prog.resume(json.loads(json.dumps(state)))
+        messages.append(str(e.value))
+    assert messages[0] == messages[1] and messages[0].startswith("invalid state at stack/0/")
+
+
+@cache
+def _kernel_programs(name: str):
+    return programs(name)
+
+
+@needs_kernel
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=tampered(("kalah", "dots-and-boxes")))
+def test_a_tampered_state_is_refused_or_played_the_same_by_the_kernel_and_python(case):
+    name, state = case
+    fast, plain = _kernel_programs(name)
+    got = []
+    for prog in (fast, plain):
+        try:
+            got.append(prog.resume(json.loads(json.dumps(state))))
+        except interpreter.StateError as e:
+            got.append(str(e))
+    a, b = got
+    if isinstance(b, str):
+        assert a == b and LOCATED.match(b), (a, b)
+        return
+    for _ in range(4):
+        assert a.over == b.over and a.deciding == b.deciding
+        if b.over:
+            assert a.result == b.result
+            return
+        i = b.move_count() - 1
+        assert a.move_count() == i + 1
+        errors = []
+        for game in (a, b):
+            try:
+                game.apply(i)
+                errors.append(None)
+            except RuleError as e:
+                errors.append(str(e))
+        assert errors[0] == errors[1] and "a bug in Meeple" not in (errors[1] or "")
+        if errors[1]:
+            return
+        assert not a.live or kernel_difference(a.kernel_state(), b) is None
