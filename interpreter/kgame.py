@@ -6,12 +6,14 @@ A ``KernelGame`` is a ``Game``: every public name works as on any game. While it
 it (``over``, ``move_count``, ``apply`` of an index or of a move of its list,
 ``legal_moves``, ``decision``, ``result``, ``heuristic``, ``copy``) is answered there.
 Anything else (its ``state``, a view, ``undo``, a notation to parse, a chance step...)
-reads the Python runtime ``R``: the game then becomes a Python game by playing again,
-in Python, the moves the kernel played since it took over (``_to_python``), so that the
-Python game is exactly the one the moves make, with its log, its counts of what each
-seat saw and its moves to undo. A move the kernel cannot decide (a rule error, a
-budget, anything the kernel stops at) is played the same way: the moves before it
-again, then it, in Python, which gives its exact result or error.
+reads the Python runtime ``R`` or the moves to undo (``_history``, which a search bot's
+past reads too): the game then becomes a Python game by playing again, in Python, the
+moves the kernel played since it took over (``_to_python``), so that the Python game
+is exactly the one the moves make, with its log, its counts of what each seat saw and
+its moves to undo (not those played before a copy was made, as a Python game's copy
+has none; not those an ``undo_limit`` set meanwhile forgets). A move the kernel cannot
+decide (a rule error, a budget, anything the kernel stops at) is played the same way:
+the moves before it again, then it, in Python, which gives its exact result or error.
 
 A Python game (read since, resumed from a state, copied from one) goes live again at
 its next ``apply``: the kernel takes over from its state (``_go_live``; the Python
@@ -22,14 +24,24 @@ from __future__ import annotations
 from itertools import count, repeat
 
 from . import rng
-from .runtime import Decision, Game, Move, Runtime, _copy_state, _decisions, _heuristic, _results, \
-    _writer, _writers
+from .runtime import (
+    Decision,
+    Game,
+    Move,
+    Runtime,
+    _copy_state,
+    _decisions,
+    _heuristic,
+    _results,
+    _writer,
+    _writers,
+)
 
 
 class KernelGame(Game):
     """A game whose moves a kernel plays while nothing needs its Python runtime."""
 
-    def __init__(self, prog, k, base, history: bool = True):
+    def __init__(self, prog, k, base):
         # (Game.__init__ runs no code here: the runtime is made when first needed)
         self.program = prog
         self._k = k                 # the kernel's state; None: the game is a Python game
@@ -38,7 +50,8 @@ class KernelGame(Game):
         self._base = base
         self._stay = False          # the kernel could not take over from the runtime
         self._trail: list[int] = []  # the moves (indices) the kernel played since
-        self._keep_history = history  # whether those moves may be undone (not in a copy)
+        # how many of them no undo takes back (a copy's, played before it was made)
+        self._unkept = 0
         self._R = None
         self._moves = None
         self._decided = None
@@ -61,7 +74,7 @@ class KernelGame(Game):
         return cls(prog, k, seed)
 
     @classmethod
-    def adopt(cls, game: Game) -> "KernelGame":
+    def adopt(cls, game: Game) -> KernelGame:
         """The Python game ``game`` (just made: no move to undo) as a game the kernel
         takes over at its next move."""
         out = cls(game.program, None, None)
@@ -78,6 +91,38 @@ class KernelGame(Game):
     @R.setter
     def R(self, value):
         self._R = value
+
+    # The moves to take back (Game's history, which undo, can_undo and a search bot's
+    # past read) are the Python game's: the kernel keeps none, so while it plays, reading
+    # them makes the Python game first (a list read before would lack the kernel's moves).
+    @property
+    def _history(self) -> list[list]:
+        if self._k is not None:
+            self._to_python()
+        return self._hist
+
+    @_history.setter
+    def _history(self, value: list[list]) -> None:
+        self._hist = value
+
+    @property
+    def undo_limit(self) -> int | None:
+        return self._undo_limit
+
+    @undo_limit.setter
+    def undo_limit(self, n: int | None) -> None:
+        if self._k is not None and self._trail:
+            # (the kernel's moves were played under the limit before: Python keeps them
+            # so, then forgets by the new one, as a Python game would have)
+            self._to_python()
+        Game.undo_limit.fset(self, n)
+
+    def _forget(self) -> None:
+        # (also while the kernel plays, before its first move: the moves kept from
+        # before it took over are forgotten without making the Python game)
+        h, limit = self._hist, self._undo_limit
+        if limit is not None and len(h) > limit:
+            del h[:len(h) - limit]
 
     @property
     def live(self) -> bool:
@@ -101,17 +146,18 @@ class KernelGame(Game):
         else:
             self._R = Runtime(prog, _copy_state(base))
         trail, self._trail = self._trail, []
+        unkept, self._unkept = self._unkept, 0
         self._moves = self._decided = self._result = None
         limit = self._undo_limit
-        if not self._keep_history:
-            self._undo_limit = 0
         try:
-            for i in trail:
+            self._undo_limit = 0    # (no history at all)
+            for i in trail[:unkept]:
+                Game.apply(self, i, safe=False)
+            self._undo_limit = limit
+            for i in trail[unkept:]:
                 Game.apply(self, i, safe=False)
         finally:
             self._undo_limit = limit
-        if not self._keep_history:
-            self._history = []
 
     def _go_live(self) -> bool:
         """The kernel takes over from the Python game's state where it can (a decision
@@ -305,9 +351,10 @@ class KernelGame(Game):
         return Game.apply(self, move, safe, seat)
 
     def heuristic(self, seat: int) -> int | None:
+        if self.program.heuristic_fn is None:
+            return None     # (as in Python, whatever the seat, without reading the game)
         k = self._k
-        if k is not None and seat.__class__ is int and 0 <= seat < self.program.n \
-                and self.program.heuristic_fn is not None:
+        if k is not None and seat.__class__ is int and 0 <= seat < self.program.n:
             h = k.heuristic(seat)
             if h is not None:
                 return h
@@ -321,21 +368,10 @@ class KernelGame(Game):
         base = self._base
         if isinstance(base, Runtime):   # (it changes when this game becomes a Python game)
             base = _copy_state(base.to_state())
-        twin = KernelGame(self.program, k.copy(), base, history=False)
+        twin = KernelGame(self.program, k.copy(), base)
         twin._trail = list(self._trail)
+        twin._unkept = len(twin._trail)   # (a copy has no moves to undo: Game.copy)
         return twin
-
-    # ------------------------------------------------------------ moves taken back
-    @property
-    def can_undo(self) -> int:
-        if self._k is not None:
-            self._to_python()
-        return Game.can_undo.fget(self)
-
-    def undo(self) -> None:
-        if self._k is not None:
-            self._to_python()
-        Game.undo(self)
 
 
 def _site_writers(prog) -> list:
