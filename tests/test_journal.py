@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-import meeple
 from meeple.cli import saving
 from meeple.cli.main import app
 from meeple.interpreter import journal as journals
 from meeple.interpreter import record as records
+from typer.testing import CliRunner
+
+import meeple
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ["kalah", "--bot", "2=first", "--seed", "1"]   # (nothing hidden: undo is allowed)
@@ -232,15 +232,14 @@ def test_a_record_file_that_cannot_be_written_goes_to_the_fallback_folder(tmp_pa
 def test_a_signal_waits_for_the_end_of_a_held_step():
     before = signal.getsignal(signal.SIGTERM)
     reached = []
-    with pytest.raises(saving.Stopped) as e, saving.Signals() as s:
-        with s.held():
-            os.kill(os.getpid(), signal.SIGTERM)
-            reached.append("the end of the step")   # not cut short: the signal waits
+    with pytest.raises(saving.Stopped) as e, saving.Signals() as s, s.held():
+        os.kill(os.getpid(), signal.SIGTERM)
+        reached.append("the end of the step")   # not cut short: the signal waits
     assert reached and e.value.signum == signal.SIGTERM and e.value.name == "SIGTERM"
-    with pytest.raises(saving.Stopped), saving.Signals() as s:
-        with s.held():   # a step that fails (an illegal move) does not keep it waiting
-            os.kill(os.getpid(), signal.SIGTERM)
-            raise ValueError("illegal")
+    # a step that fails (an illegal move) does not keep the signal waiting
+    with pytest.raises(saving.Stopped), saving.Signals() as s, s.held():
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise ValueError("illegal")
     with saving.Signals() as s:
         s.stopping = True   # already stopping: a second signal changes nothing
         os.kill(os.getpid(), signal.SIGHUP)
