@@ -11,7 +11,8 @@ pygls) for ruleset files. An editor gets, as the author types:
 - completion of keywords, builtins and the ruleset's names (attributes after a dot).
 
 The analysis (``Workspace``) is plain Python, tested without the protocol; ``serve``
-wires it to pygls, an optional dependency (``pip install "meeple[lsp]"``).
+wires it to pygls, an optional dependency (``pip install "meeple[lsp]"``), through a
+framing of our own that no client can make hang or crash (``lspio``).
 """
 from __future__ import annotations
 
@@ -381,11 +382,11 @@ def char_column(line_text: str, column16: int) -> int:
 
 def serve(tcp: str | None = None) -> None:  # pragma: no cover - run in a subprocess by tests
     from lsprotocol import types as T
-    from pygls.lsp.server import LanguageServer
 
     from .. import __version__
+    from .lspio import make_server
 
-    server = LanguageServer("meeple", __version__)
+    server = make_server("meeple", __version__)   # pygls', reading through a bounded framing
     ws = Workspace()
     published: dict[Path, set[str]] = {}
 

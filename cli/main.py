@@ -24,6 +24,7 @@ from ..dsl import budgets as dsl_budgets
 from ..dsl import load as dsl_load
 from ..dsl.errors import MeepleError
 from ..interpreter import IllegalMove, RuleError, display
+from ..interpreter import journal as journals
 from ..interpreter import record as records
 from ..interpreter import stats as balance_stats
 from ..interpreter import parallel, simulation
@@ -32,7 +33,7 @@ from ..interpreter.bots import BOTS, bot_seed, default_budget
 from ..interpreter.bots import describe as describe_bots
 from ..interpreter.views import SPECTATOR, view
 
-from . import complete, jsonout, render
+from . import complete, jsonout, render, saving
 from .i18n import language, tr
 from .render import HUMAN, seat_label
 
@@ -608,10 +609,7 @@ def play(
     if ruleset_path is not None:
         raise fail("--ruleset goes with --resume; name the ruleset as RULESET", 2)
     prog = _load(ruleset, variant, locale, parse_budgets(budget))
-    if record is not None:
-        problem = records.check_target(record, force)
-        if problem:
-            raise fail(f"--record: {problem}", 2)
+    _check_record(record, force)
     n = _players(prog, players)
     bot_names = _parse_bots(bot, n)
     seats = [bot_names.get(s, HUMAN) for s in range(n)]
@@ -645,12 +643,27 @@ def play(
     rec = records.Record(_record_name(ruleset), n, seed, list(variant), locale, [], seats)
     # named by the time, not the seed (a random seed would give the hidden cards away);
     # never over another file (see PlaySession.stop)
-    quit_path = Path.cwd() / f"meeple-{prog.name}-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    quit_path = saving.quit_file(prog.name, time.strftime('%Y%m%d-%H%M%S'))
     from .play import PlaySession   # (the terminal game: only play loads it)
     session = PlaySession(out, game, seats, bots, rec, record, quit_path, layout)
     code = session.run()
     if code:
         raise typer.Exit(code)
+
+
+def _check_record(record: Path | None, force: bool) -> None:
+    """--record FILE, before the first move: a file that can be written (see
+    ``records.check_target``), with no journal beside it of a game that was stopped
+    before it could be saved (kept unless --force)."""
+    if record is None:
+        return
+    problem = records.check_target(record, force)
+    old = journals.path_for(record)
+    if problem is None and not force and os.path.lexists(old):
+        problem = (f"{old} holds a game that was stopped before it could be saved: continue "
+                   f"it with 'meeple play --resume {old}', or remove it (--force starts over)")
+    if problem:
+        raise fail(f"--record: {problem}", 2)
 
 
 def _seat_line(lang, prog, seat: int, kind: str) -> str:
@@ -672,10 +685,19 @@ def _known_bot(kind) -> bool:
 
 def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
             layout: str = "auto") -> int:
-    """Continues the unfinished game of a record; saving goes back to the same file."""
+    """Continues the unfinished game of a record; saving goes back to the same file. A
+    journal (``NAME.journal``) is continued and saved to its record ``NAME``; a record with
+    a journal beside it goes on from the journal, which holds the later moves."""
     from .play import Done, PlaySession
+    target = journals.target_of(path)
+    beside = journals.path_for(target)
+    if path != beside and os.path.lexists(beside):
+        _err().print(Text("note: ", style="cyan") + Text(
+            f"{beside} holds moves made after {path} was last saved: the game goes on from "
+            f"there"), soft_wrap=True)
+        path = beside
     rec = _read_record(path)
-    problem = records.check_target(path, overwrite=True)
+    problem = records.check_target(target, overwrite=True)
     if problem:
         raise fail(f"--resume: {problem}", 2)
     if rec.chance == "explicit":
@@ -711,7 +733,7 @@ def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
     for s in range(rec.players):
         out.print(render.safe_text(_seat_line(lang, prog, s, seats[s])))
     rec.seats = seats
-    session = PlaySession(out, game, seats, bots, rec, path, path, layout)
+    session = PlaySession(out, game, seats, bots, rec, target, target, layout)
     session.history = history
     return session.run()
 
@@ -1103,10 +1125,15 @@ def _mover(game, notation: str) -> int:
         return game.active_player   # the replay reports the illegal move itself
 
 def _read_record(path: Path) -> records.Record:
+    """A record, or a game's journal read as its record (with a note when its last line
+    was cut short)."""
     try:
-        return records.load(path)
+        rec = journals.load(path)
     except records.RecordError as e:
         raise fail(str(e)) from None
+    if rec.recovered:
+        _err().print(Text("note: ", style="cyan") + Text(rec.recovered), soft_wrap=True)
+    return rec
 
 
 def _record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):

@@ -21,11 +21,12 @@ from rich.text import Text
 
 from ..dsl.errors import suggest
 from ..interpreter import IllegalMove, RuleError, bot_move, display
+from ..interpreter import journal as journals
 from ..interpreter import record as records
 from ..interpreter.runtime import LOG_KEEP, Game, revealed_since
 from ..interpreter.views import SPECTATOR, view
 
-from . import render
+from . import render, saving
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, height, moves_full
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
@@ -114,6 +115,10 @@ def is_ascii_number(s: str) -> bool:
 
 
 class PlaySession:
+    """One game at the terminal. Its journal is written beside where its record goes
+    (``journal.path_for``) as moves are made, and removed once the record is saved (or
+    the game is over): a game killed without saving leaves it, to be resumed or replayed."""
+
     def __init__(self, console: Console, game: Game, seats: list[str], bots: dict,
                  rec: records.Record, record_path: Path | None, quit_path: Path,
                  layout: str = "auto"):
@@ -134,6 +139,8 @@ class PlaySession:
         # who reads bot announcements: the only human, else a spectator
         self.announce_to = humans[0] if len(humans) == 1 else SPECTATOR
         self.lang = language(self.prog)   # the CLI's words follow the ruleset's locale
+        self.journal: journals.Journal | None = None
+        self.signals = saving.Signals()   # SIGTERM and SIGHUP stop the game like quit
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
@@ -156,12 +163,105 @@ class PlaySession:
                 tr(self.lang, "the record is saved without digests: {error}", error=e)))
         rec.note = records.describe(rec, path, g.over)
         try:
-            rec.save(path)
+            with self.signals.held():
+                rec.save(path)
         except records.SaveError as e:
-            render.console(stderr=True).print(Text(tr(self.lang, "error: "), style="bold red")
-                                              + Text(str(e)), soft_wrap=True)
+            self.problem(tr(self.lang, "error: "), str(e), "bold red")
             return False
         return True
+
+    def keep(self, path: Path) -> Path | None:
+        """Saves the record to ``path`` or, when that fails, to a new file in the fallback
+        folder (``saving.fallback_folder``), saying so; the path it went to (then the
+        journal is no longer needed), or None (then the journal stays, and says where)."""
+        if self.save(path):
+            self.drop_journal()
+            return path
+        other = saving.free_target(saving.fallback_folder() / path.name)
+        if self.save(other):
+            self.problem(tr(self.lang, "warning: "), tr(
+                self.lang, "{path} could not be written; the record is saved to {other} instead.",
+                path=path, other=other), "yellow")
+            self.drop_journal()
+            return other
+        self.keep_journal()
+        return None
+
+    def problem(self, label: str, text: str, style: str) -> None:
+        """A warning or error on stderr (nothing when stderr is gone too)."""
+        try:
+            render.console(stderr=True).print(Text(label, style=style) + Text(text),
+                                              soft_wrap=True)
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------ the journal
+    def open_journal(self) -> None:
+        """Starts the journal beside where the record goes; when that folder cannot be
+        written and no --record was given, the game goes to the fallback folder."""
+        target = self.record_path or self.quit_path
+        try:
+            self.journal = journals.Journal.start(journals.path_for(target), self.journal_head())
+            return
+        except records.SaveError as e:
+            problem = str(e)
+        if self.record_path is None:
+            folder = saving.fallback_folder()
+            self.quit_path = saving.free_target(folder / self.quit_path.name)
+            try:
+                self.journal = journals.Journal.start(journals.path_for(self.quit_path),
+                                                      self.journal_head())
+                self.problem(tr(self.lang, "note: "), tr(
+                    self.lang, "{problem}; this game is kept in {folder} instead.",
+                    problem=problem, folder=folder), "cyan")
+                return
+            except records.SaveError as e:
+                problem = str(e)
+        self.problem(tr(self.lang, "warning: "), tr(
+            self.lang, "{problem}; the game has no journal (it is saved when it ends or stops, "
+                       "as usual).", problem=problem), "yellow")
+
+    def journal_head(self) -> records.Record:
+        """The journal's first line: the record of the moves made so far (with their
+        digests when the record had them)."""
+        r = self.rec
+        moves = [d.text or d.notation for d in self.history]
+        digests = r.digests if r.digests is not None and len(r.digests) == len(moves) else None
+        if not moves:
+            digests = []
+        return records.Record(r.ruleset, r.players, r.seed, r.variants, r.locale, moves,
+                              list(self.seats), digests=digests,
+                              ruleset_digest=records.ruleset_digest(self.prog) or r.ruleset_digest,
+                              secrets=self.prog.hidden_information)
+
+    def journal_write(self, what: str, *args) -> None:
+        """A line of the journal (``move`` or ``undo``); if it cannot be written the game
+        goes on without one, saying so."""
+        if self.journal is None:
+            return
+        try:
+            getattr(self.journal, what)(*args)
+        except records.SaveError as e:
+            self.journal.close()
+            self.journal = None
+            self.problem(tr(self.lang, "warning: "), tr(
+                self.lang, "{problem}; the game goes on without a journal.", problem=str(e)),
+                "yellow")
+
+    def drop_journal(self) -> None:
+        if self.journal is not None:
+            self.journal.remove()
+            self.journal = None
+
+    def keep_journal(self) -> None:
+        """The game could not be saved: its journal stays, and says how to go on."""
+        if self.journal is None:
+            return
+        self.journal.close()
+        path, self.journal = self.journal.path, None
+        self.problem(tr(self.lang, "note: "), tr(
+            self.lang, "the game's moves are kept in {path}; continue it with "
+                       "'meeple play --resume {path}'.", path=path), "cyan")
 
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before). (The
@@ -169,9 +269,11 @@ class PlaySession:
         undo takes moves back with ``Game.undo``.)"""
         before = self.game.copy()
         done = Done.before(self.game, seat)
-        m = self.game.apply(move, seat=seat)
-        done.notation, done.text = m.notation, before.move_text(m)
-        self.history.append(done)
+        with self.signals.held():   # the move, its place in the history and in the journal
+            m = self.game.apply(move, seat=seat)
+            done.notation, done.text = m.notation, before.move_text(m)
+            self.history.append(done)
+            self.journal_write("move", done.text or done.notation, records.short_digest(self.game))
         return m, before
 
     def type_code(self, game: Game) -> str:
@@ -181,8 +283,22 @@ class PlaySession:
     # ------------------------------------------------------------ the game loop
     def run(self) -> int:
         """Plays until the end (0), a typed quit or end of input (0, after saving), Ctrl-C
-        (130, after saving), or a failed save or bot error (1)."""
+        (130, after saving), SIGHUP or SIGTERM (129 or 143, after saving), or a failed save
+        or bot error (1). The journal is written meanwhile (see ``open_journal``)."""
+        with self.signals:
+            try:
+                return self.play()
+            finally:
+                self.signals.stopping = True
+                if self.journal is not None:   # (not saved: a bot's error, or a bug)
+                    if self.game.over:
+                        self.drop_journal()
+                    else:
+                        self.keep_journal()
+
+    def play(self) -> int:
         try:
+            self.open_journal()
             while not self.game.over:
                 seat = self.game.active_player
                 if seat is None:  # pragma: no cover - a running game always has a decider
@@ -192,6 +308,8 @@ class PlaySession:
                 else:
                     if not self.bot_turn(seat):
                         return 1
+        except saving.Stopped as s:
+            return self.stop(128 + s.signum, s.name)
         except Interrupted:
             return self.stop(130)
         except Quit:
@@ -201,7 +319,10 @@ class PlaySession:
         except BrokenPipeError:
             return self.output_closed()
         try:
-            return 0 if self.finish() else 1
+            with self.signals.held():   # a signal now waits until the record is saved
+                return 0 if self.finish() else 1
+        except saving.Stopped as s:
+            return 128 + s.signum
         except BrokenPipeError:
             return self.output_closed()
 
@@ -211,8 +332,8 @@ class PlaySession:
         stderr; exit 1. A finished game's record is saved as finished."""
         self.console = render.console(stderr=True)
         if self.game.over:
-            path = self.record_path or records.free_path(self.quit_path)
-            if not self.save(path):
+            path = self.keep(self.record_path or records.free_path(self.quit_path))
+            if path is None:
                 return 1
             self.console.print(tr(self.lang, "The output was closed. Record saved to {path}.",
                                   path=path), markup=False, highlight=False, soft_wrap=True)
@@ -221,20 +342,31 @@ class PlaySession:
                            highlight=False, soft_wrap=True)
         return self.stop(1)
 
-    def stop(self, code: int) -> int:
-        """Saves the unfinished game (never over another file unless it is ours)."""
-        c = self.console
+    def stop(self, code: int, signal: str | None = None) -> int:
+        """Saves the unfinished game (never over another file unless it is ours; where it
+        cannot be written, to the fallback folder). Exit ``code``; 1 when it could not be
+        saved, or not to the --record file."""
+        self.signals.stopping = True   # a second signal does not cut the save short
         path = self.record_path or records.free_path(self.quit_path)
-        c.print()
-        if not self.save(path):
+        self.tell("")
+        if signal:
+            self.tell(tr(self.lang, "Stopped by {signal}.", signal=signal))
+        saved = self.keep(path)
+        if saved is None:
             return 1
         n = len(self.history)
-        c.print(tr(self.lang, "Game stopped after {n} moves. The record is saved to {path}; "
-                   "continue it with '{resume}', or replay it with '{replay}'.", n=n,
-                   path=path, resume=records.resume_command(self.rec, path),
-                   replay=f"meeple replay {path}"),
-                markup=False, highlight=False, soft_wrap=True)
-        return code
+        self.tell(tr(self.lang, "Game stopped after {n} moves. The record is saved to {path}; "
+                     "continue it with '{resume}', or replay it with '{replay}'.", n=n,
+                     path=saved, resume=records.resume_command(self.rec, saved),
+                     replay=f"meeple replay {saved}"))
+        return 1 if saved != path and self.record_path is not None else code
+
+    def tell(self, text: str) -> None:
+        """A line for the players; nothing when the terminal is gone (SIGHUP)."""
+        try:
+            self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+        except OSError:
+            pass
 
     def finish(self) -> bool:
         c, g = self.console, self.game
@@ -254,12 +386,14 @@ class PlaySession:
         c.print(tr(self.lang, "Seed: {seed} (play the same game again with --seed {seed})",
                    seed=self.rec.seed), markup=False, highlight=False, soft_wrap=True)
         if self.record_path is None:
+            self.drop_journal()
             return True
-        if not self.save(self.record_path):
+        saved = self.keep(self.record_path)
+        if saved is None:
             return False
-        c.print(tr(self.lang, "Record saved to {path}.", path=self.record_path), markup=False,
+        c.print(tr(self.lang, "Record saved to {path}.", path=saved), markup=False,
                 highlight=False, soft_wrap=True)
-        return True
+        return saved == self.record_path
 
     # ------------------------------------------------------------ bots
     def bot_turn(self, seat: int) -> bool:
@@ -275,7 +409,7 @@ class PlaySession:
                    player=self.pname(seat), bot=seat_label(self.lang, self.seats[seat]),
                    error=e)))
             if self.record_path is not None:
-                self.save(self.record_path)
+                self.keep(self.record_path)
             return False
         try:
             m, before = self.apply(seat, moves[idx])
@@ -287,7 +421,7 @@ class PlaySession:
                    player=self.pname(seat), bot=seat_label(self.lang, self.seats[seat]),
                    move=shown, error=e)))
             if self.record_path is not None:
-                self.save(self.record_path)
+                self.keep(self.record_path)
             return False
         if before.simultaneous:
             # a secret choice: who chose is public, what it chose is not (until the reveal)
@@ -532,9 +666,11 @@ class PlaySession:
                 tr(self.lang, "since '{move}' you have seen hidden information (or chance was "
                    "used), so the move stands.", move=render.literal(last.notation))))
             return False
-        for _ in taken:
-            self.game.undo()
-        del self.history[k:]
+        with self.signals.held():
+            for _ in taken:
+                self.game.undo()
+            del self.history[k:]
+            self.journal_write("undo", len(taken))
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)

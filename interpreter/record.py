@@ -15,7 +15,8 @@ record gives away hidden information. Records of format ``meeple-record/1`` (no 
 are still read.
 
 Saving is atomic and, for a game with hidden information, owner-only: see ``write_atomic``.
-Reading refuses special files and files over ``MAX_RECORD_BYTES`` before reading them.
+Reading refuses special files and files over ``MAX_RECORD_BYTES`` before reading them. (A
+game's journal, its moves written as they were made, is read by ``journal.load``.)
 """
 from __future__ import annotations
 
@@ -151,6 +152,7 @@ class Record:
     note: str | None = None
     format: str = RECORD_FORMAT
     chance: str | None = None  # "explicit": chance outcomes are among the moves
+    recovered: str | None = None  # read from a journal: what was left out (never saved)
 
     def to_dict(self) -> dict:
         d = {"format": RECORD_FORMAT, "ruleset": self.ruleset, "variants": self.variants,

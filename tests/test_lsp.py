@@ -53,6 +53,7 @@ class Client:
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE)
         self.inbox: queue.Queue = queue.Queue()
+        self.pending: list = []
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -76,21 +77,36 @@ class Client:
         self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         self.proc.stdin.flush()
 
+    def raw(self, data: bytes) -> None:
+        """Bytes as they are, whatever the protocol says."""
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
     def notify(self, method: str, params: dict) -> None:
         self.send({"method": method, "params": params})
 
     def request(self, method: str, params: dict, timeout: float = 60):
+        reply = self.reply(method, params, timeout)
+        assert "error" not in reply, reply
+        return reply["result"]
+
+    def reply(self, method: str, params: dict, timeout: float = 60) -> dict:
+        """The server's whole answer to a request: its result or its error."""
         self.next_id += 1
         rid = self.next_id
         self.send({"id": rid, "method": method, "params": params})
         while True:
-            msg = self.inbox.get(timeout=timeout)
+            msg = self.inbox.get(timeout=timeout)   # (a guard: the answer comes or the test fails)
             if msg.get("id") == rid and "method" not in msg:
-                assert "error" not in msg, msg
-                return msg["result"]
+                return msg
             self.pending.append(msg)
 
-    pending: list = []
+    def errors(self) -> list[dict]:
+        """The error answers to no request of ``reply`` (id null, or a text id) received so
+        far, taken out."""
+        got = [m for m in self.pending if "error" in m and not isinstance(m.get("id"), int)]
+        self.pending = [m for m in self.pending if m not in got]
+        return got
 
     def diagnostics(self, uri: str, timeout: float = 60) -> list:
         """The next diagnostics published for ``uri``."""
@@ -117,7 +133,6 @@ class Client:
 @pytest.fixture(scope="module")
 def client():
     c = Client()
-    c.pending = []
     init = c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
     caps = init["capabilities"]
     assert caps["hoverProvider"] and caps["definitionProvider"]
@@ -260,7 +275,7 @@ def test_without_pygls_it_says_how_to_get_it(tmp_path):
     # a pygls that cannot be imported (a shadowing module) stands for a missing one
     (tmp_path / "pygls.py").write_text("raise ImportError('no pygls here')\n")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
-    r = subprocess.run([sys.executable, "-m", "meeple", "lsp"], cwd=tmp_path, env=env,
+    r = subprocess.run([sys.executable, "-m", "meeple", "lsp"], check=False, cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 2
     assert "meeple[lsp]" in r.stderr and "Traceback" not in r.stderr
@@ -308,3 +323,97 @@ def test_a_bad_tcp_address_is_a_usage_error(value):
     from console import meeple_cli
     r = meeple_cli("lsp", "--tcp", value)
     assert r.code == 2 and "--tcp" in r.err and "PORT" in r.err, r
+
+
+# ---------------------------------------------------------------- hostile clients
+
+def _framed(body: bytes, length=None) -> bytes:
+    length = len(body) if length is None else length
+    return b"Content-Length: %s\r\n\r\n" % (length if isinstance(length, bytes) else
+                                             str(length).encode()) + body
+
+
+HOSTILE = [
+    # (what the client sends, the error code answered, words of its message); the answer's
+    # id is null, or the message's when it has one (text ids: never one of Client.reply's)
+    (_framed(b'{"jsonrpc": "2.0", "id": "h1", "method": "shutdown"}', -5), -32700,
+     "Content-Length"),
+    (_framed(b'{"jsonrpc": "2.0"}', 999999), -32700, "shorter than"),
+    (_framed(b'{"jsonrpc": "2.0", "method": "initialized"}', 5), -32700, "JSON"),   # too long
+    (_framed(b'{"a": 1}', 8 + 5), -32700, "shorter than"),   # the next header starts inside
+    (b"\r\n\r\n", None, ""),                                # blank lines between messages
+    (_framed(b"{}", "1e3"), -32700, "Content-Length"),
+    (_framed(b"{}", "99999999999999999999"), -32700, "Content-Length"),
+    (_framed(b"{}", 10 ** 9), -32700, "at most"),
+    (_framed(b"{}", "\xd9\xa3".encode("latin-1")), -32700, "Content-Length"),
+    (b"Content-Length:\r\n\r\n{}", -32700, "Content-Length"),
+    (b"Content-Type: text/plain\r\n\r\n{}", -32700, "Content-Length"),
+    (b"garbage without any header\r\n\r\n", -32700, "Content-Length"),
+    (_framed(b'\xff\xfe{"jsonrpc": "2.0"}'), -32700, "UTF-8"),
+    (_framed(b"not json at all"), -32700, "JSON"),
+    (_framed(b'{"jsonrpc": "2.0", "id": "h2", "method": '), -32700, "JSON"),
+    (_framed(b"[" * 100_000 + b"]" * 100_000), -32700, "JSON"),
+    (_framed(b"1" * 5000), -32700, "JSON"),
+    (_framed(b"[1, 2]"), -32600, "object"),
+    (_framed(b'"a string"'), -32600, "object"),
+    (_framed(b'{"id": "h3", "method": "shutdown"}'), -32600, "jsonrpc"),
+    (_framed(b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "textDocument/hover"}'), -32600, "id"),
+    (_framed(b'{"jsonrpc": "2.0", "id": "h4", "method": 12}'), -32600, "method"),
+    (_framed(b'{"jsonrpc": "2.0", "id": "h5"}'), -32600, "method"),
+]
+
+
+def test_a_hostile_client_gets_errors_and_answers_again(tmp_path):
+    """Whatever a client sends — lengths that are negative, huge, not numbers or longer
+    than the body, bodies that are not UTF-8, not JSON or not a request — the server
+    answers with a JSON-RPC error, prints no traceback, and answers the next request."""
+    c = Client()
+    try:
+        c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+        c.notify("initialized", {})
+        f = tmp_path / "game.meeple"
+        f.write_text(GAME, encoding="utf-8")
+        open_doc(c, f, GAME)
+        line = GAME.splitlines().index("score(p) = worth(p)")
+        where = {"textDocument": {"uri": uri(f)}, "position": {"line": line, "character": 13}}
+        for sent, code, words in HOSTILE:
+            c.raw(sent)
+            h = c.request("textDocument/hover", where)
+            assert "function worth" in h["contents"]["value"], sent[:60]
+            errors = c.errors()
+            assert [e["error"]["code"] for e in errors] == [code] * (code is not None), (sent[:60], errors)
+            if code is None:
+                continue
+            assert words in errors[0]["error"]["message"], (sent[:60], errors)
+            assert errors[0]["id"] == ("h3" if b'"h3"' in sent else "h4" if b'"h4"' in sent
+                                       else "h5" if b'"h5"' in sent else None), errors
+        # a request with an id whose params do not fit its method: an error with its id
+        bad = c.reply("textDocument/hover", {"textDocument": 7})
+        assert bad["error"]["code"] == -32602, bad
+        assert "function worth" in c.request("textDocument/hover", where)["contents"]["value"]
+    finally:
+        c.close()
+    err = c.proc.stderr.read().decode("utf-8", "replace")
+    assert "Traceback" not in err, err
+    assert all(line.startswith("meeple lsp: ") for line in err.splitlines()), err
+
+
+def test_the_framing_is_the_same_however_the_bytes_arrive():
+    """The reader gives the same messages and errors whether the client's bytes come all
+    at once or a few at a time; a valid body is never cut, even one spread over lines or
+    whose texts speak of Content-Length."""
+    from meeple.cli.lspio import Framer
+    valid = [json.dumps({"jsonrpc": "2.0", "id": 1, "method": "m",
+                         "params": {"text": "Content-Length: 5\r\n\r\nx"}}).encode(),
+             json.dumps({"jsonrpc": "2.0", "method": "n", "params": {"a": [1, 2]}},
+                        indent=2).replace("\n", "\r\n").encode(),
+             b"{}", "{\"é\": \"ü\"}".encode()]
+    stream = b"".join(_framed(b) for b in valid)
+    stream += b"".join(sent for sent, _, _ in HOSTILE) + _framed(valid[0])
+    whole = Framer().feed(stream)
+    assert [v for k, v in whole if k == "body"][:4] == valid
+    assert whole[-1] == ("body", valid[0])
+    for size in (1, 2, 3, 7, 64, 1000):
+        f = Framer()
+        got = [x for i in range(0, len(stream), size) for x in f.feed(stream[i:i + size])]
+        assert got == whole, size
