@@ -116,6 +116,22 @@ class Checked:
     def type_of(self, e) -> T:
         return self.types.get(e, ERROR)
 
+    def declares(self, name: str) -> bool:
+        """Whether the ruleset declares something of this name: a declaration named like
+        a built-in constant (``active``, ``players``) hides it in the whole ruleset."""
+        return any(name in table for table in (
+            self.vars, self.zones, self.enum_of_value, self.enums, self.kinds, self.boards,
+            self.functions, self.relations, self.procedures, self.participants))
+
+    def calls_builtin(self, name: str) -> bool:
+        """Whether a call ``name(...)`` is the built-in function's: no function, relation,
+        per-player zone or per-player variable of the ruleset has its name (one that does
+        hides the built-in in the whole ruleset). Later stages ask this, never the name."""
+        if name not in BUILTINS or name in self.functions or name in self.relations:
+            return False
+        return not (name in self.zones and self.zones[name].per_player
+                    or name in self.vars and self.vars[name].per_player)
+
 
 class Checker:
     def __init__(self, merged: Merged, diags: Diagnostics):
@@ -290,10 +306,11 @@ class Checker:
                     length=len(n)))
             else:
                 self.roles.setdefault(n, (what, d.span))
-        if name in BUILTINS or name in CLOSURES or name in FORMS or name in CONSTANTS \
-                or name in BUILTIN_TYPES:
+        # A declaration named like a built-in function or constant hides it in the whole
+        # ruleset (a new built-in never breaks a ruleset); the type names cannot be taken.
+        if name in BUILTIN_TYPES:
             self.d.add(errors.Diagnostic("check/reserved-name", d.span,
-                                         f"'{name}' is a built-in name and cannot be declared",
+                                         f"'{name}' is a type name and cannot be declared",
                                          "choose another name", length=len(name)))
 
     def _declare_board(self, d: ir.BoardDecl) -> None:
@@ -604,7 +621,7 @@ class Checker:
 
     def _bind(self, span, name: str, t: T) -> None:
         env = self.proc_locals
-        if name in CONSTANTS or name in self.c.vars or name in self.c.zones:
+        if name in self.c.vars or name in self.c.zones:
             self.d.add(errors.Diagnostic("check/shadowing", span,
                                          f"'{name}' already names a {self._what(name)}",
                                          "choose another name for the local variable",
@@ -615,8 +632,6 @@ class Checker:
         env[name] = t if old is None or old.tag == "none" else old
 
     def _what(self, name: str) -> str:
-        if name in CONSTANTS:
-            return "built-in"
         return "global variable" if name in self.c.vars else "zone"
 
     def _decision(self, span) -> None:
@@ -777,7 +792,7 @@ class Checker:
                 return
             self._expect(s.player, env, PLAYER, "the player")
             target = self.type_ref(v.type)
-        elif s.var == "active":
+        elif s.var == "active" and s.var not in env and not self.c.declares(s.var):
             target = PLAYER
         elif s.var in env:
             target = env[s.var]
@@ -1087,7 +1102,7 @@ class Checker:
         c, n = self.c, e.name
         if n in env:
             return env[n]
-        if n in CONSTANTS:
+        if n in CONSTANTS and not self.c.declares(n):   # a declaration hides the built-in
             return CONSTANTS[n]
         if n in c.vars:
             v = c.vars[n]

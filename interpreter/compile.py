@@ -1237,7 +1237,7 @@ class ProcCompiler:
                 L[var] = f(R, L)
                 return nxt
             self.meta[id(s)] = ("local", var, f)
-        elif var == "active":
+        elif var == "active" and not self.p.checked.declares(var):   # (a variable may hide it)
             def ins(R, L):
                 R.set_active(f(R, L))
                 return nxt
@@ -1293,7 +1293,7 @@ class ProcCompiler:
         whose body is such a list (a part of a list in order is in order)."""
         if e.node == "Call" and e.func in self.p.checked.functions:
             return depth < 8 and self._cells_in_order(self.p.checked.functions[e.func].body, depth + 1)
-        if e.node == "Call" and e.func == "cells" and len(e.args) == 1:
+        if e.node == "Call" and e.func == "cells" and len(e.args) == 1 and self.p.checked.calls_builtin("cells"):
             board = self.p.ns.get(f"BOARD_{self.p.type_of(e.args[0]).arg}")
             return isinstance(board, list) and all(a < b for a, b in zip(board, board[1:]))
         if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var":
@@ -1592,7 +1592,7 @@ class ProcCompiler:
                 v = L.pop(slot)
                 R.set_pv(var, pf(R, L), v)
                 return nxt
-        elif var == "active":
+        elif var == "active" and not self.p.checked.declares(var):
             def ins(R, L):
                 R.set_active(L.pop(slot))
                 return nxt
