@@ -861,11 +861,11 @@ class Checker:
         if kind is None and not what.is_error and not (what.tag == "list" and what.arg.is_error):
             self.d.add(errors.type_mismatch(s.what.span, "move", "an item or a list of items", str(what)))
         zk = self._zone_expr(s.to, env, "the destination")
-        if zk == "?" and kind:
+        if zk == "?" and kind and kind != "?":
             wanted = f"'zone of {kind}'" if kind != "?" else "'zone of Kind'"
             self.d.add(errors.type_mismatch(s.to.span, "move", "a place of a known kind",
                                             f"a zone of any kind (write the parameter's type as {wanted})"))
-        elif kind == "?" and zk:
+        elif kind == "?" and zk and zk != "?":
             self.d.add(errors.type_mismatch(s.what.span, "move", f"an item of kind {zk}",
                                             "an item of unknown kind (from a 'zone' parameter: "
                                             "write its type as 'zone of Kind')"))

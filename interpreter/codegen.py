@@ -23,6 +23,15 @@ from . import helpers
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
+def kind_unsure(c, s) -> bool:
+    """Whether a move takes an item of a kind the checker does not know to a place of a
+    kind it does not know either (from ``zone`` parameters, as rulesets wrote before
+    ``zone of Kind``): its kinds are compared when it is played (``same_kind``)."""
+    what, to = c.type_of(s.what), c.type_of(s.to)
+    item = what.arg if what.tag == "list" else what
+    return item.tag == "item" and item.arg == "?" or to.tag == "zone" and to.arg == "?"
+
+
 def type_code(t: T) -> str:
     """How a value of this type is written in moves and records."""
     if t.tag == "list":

@@ -21,9 +21,19 @@ from ..dsl.types import T
 from . import helpers
 from . import codegen
 from . import fused
-from .codegen import CodeTooBig, Env, ExprCompiler, type_code
+from .codegen import CodeTooBig, Env, ExprCompiler, kind_unsure, type_code
 from .helpers import BudgetError, RuleError, over_budget
 from .runtime import Game, Runtime
+
+
+def same_kind(prog, items: list, dest: int) -> None:
+    """Raises the rule error of a move of an item to a place that holds another kind."""
+    holds = prog.zones[dest].kind
+    for it in items:
+        if it is not None and prog.items[it].kind != holds:
+            raise RuleError(f"'move' of a {prog.items[it].kind} to {prog.zones[dest].key}, which holds "
+                            f"{holds}", hint="the 'zone' parameters of the rule were given places of "
+                                             "different kinds: write their types as 'zone of Kind'")
 
 
 @dataclass
@@ -1452,9 +1462,12 @@ class ProcCompiler:
         many = self.p.type_of(s.what).tag == "list"
         facing = self._facing(s)
         plain = s.facing != "down"
+        unsure = kind_unsure(self.p.checked, s)
 
         def ins(R, L):
             dest, w = to(R, L), what(R, L)
+            if unsure:
+                same_kind(R.prog, list(w) if many else [w], dest)
             f = -1 if plain else facing(R, L)
             if many:
                 if plain:
@@ -1468,7 +1481,7 @@ class ProcCompiler:
                 R.move(w, dest, f)
             return nxt
         self.emit(ins, s.span)
-        if plain:
+        if plain and not unsure:
             self.meta[id(s)] = ("move", what, to, many)
 
     def _Flip(self, s: ir.Flip):

@@ -37,7 +37,7 @@ from ..dsl import ast as ir
 from ..dsl import diskcache
 from ..dsl.types import T
 from . import native
-from .codegen import type_code
+from .codegen import kind_unsure, type_code
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
@@ -1661,6 +1661,8 @@ class Proc:
 
     def _Move(self, s):
         g = self.g
+        if kind_unsure(g.c, s):
+            raise Unsupported("a move whose kinds are known only when it is played")
         to = self.x(s.to)
         wt = g.ty(s.what)
         what = self.x(s.what)
