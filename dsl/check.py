@@ -103,6 +103,7 @@ class Checked:
     invariants: list[ir.InvariantDecl] = field(default_factory=list)
     secrets: list[ir.SecretDecl] = field(default_factory=list)
     bound: tuple[int, str] | None = None
+    default_players: int | None = None   # `players A..B default N`: the usual count
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
     labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
@@ -221,7 +222,12 @@ class Checker:
             case "Players":
                 if not 1 <= d.min <= d.max:
                     self.d.add(errors.bad_value(d.span, f"players {d.min}..{d.max} is empty"))
+                elif d.default is not None and not d.min <= d.default <= d.max:
+                    self.d.add(errors.bad_value(d.span, f"the default of players {d.min}..{d.max} "
+                                                        f"is {d.default}, not one of those counts",
+                                                f"write a count from {d.min} to {d.max}"))
                 c.players = (d.min, d.max)
+                c.default_players = d.default
             case "Order":
                 c.order = d.direction
             case "EnumDecl":

@@ -270,7 +270,8 @@ class _ToIR(Transformer):
         return _new(ir.Language, span=self.s(meta), text=_string(c[0]))
 
     def players_decl(self, meta, c):
-        return _new(ir.Players, span=self.s(meta), min=self.int(c[0]), max=self.int(c[1]))
+        return _new(ir.Players, span=self.s(meta), min=self.int(c[0]), max=self.int(c[1]),
+                    default=self.int(c[2]) if c[2] is not None else None)
 
     def order_decl(self, meta, c):
         return _new(ir.Order, span=self.s(meta), direction=str(c[0]))

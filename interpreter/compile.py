@@ -1635,6 +1635,9 @@ class Ruleset:
         self.budgets = budget.check(budgets)
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
+        # the usual count (`players 3..6 default 4`), else the fewest: what the tools and
+        # the adapters play when not told a number
+        self.default_players = getattr(c, "default_players", None) or self.min_players
         self.direction = 1 if c.order == "clockwise" else -1
         self.variants, self.locale = list(c.variants), c.locale
         self.sources = sources
