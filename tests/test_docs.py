@@ -1134,9 +1134,10 @@ def test_the_zone_types():
     assert d.code == "check/unknown-attribute"
     d = _load_error(demo + "\nprocedure drop(z: zone) { move top(z) to discard }\n")
     assert d.code == "check/type-mismatch" and "'zone of Kind'" in d.message
-    d = _load_error(demo + "\nprocedure drop(z: zone of Card) { move top(pile) to z }\n"
-                    "procedure pass(z: zone, y: zone) { move top(z) to y }\n")
-    assert d.code == "check/type-mismatch"
+    # from a plain 'zone' to another loads, as it did before 'zone of Kind' (issue 34): the
+    # kinds are compared when it is played (test_the_plain_zone_messages_are_quoted)
+    _load(demo + "\nprocedure drop(z: zone of Card) { move top(pile) to z }\n"
+          "procedure pass(z: zone, y: zone) { move top(z) to y }\n")
     d = _load_error(demo + "\nfunction same(z: zone): bool = top(z) == top(pile)\n")
     assert d.code == "check/type-mismatch"
     d = _load_error(demo + "\nfunction n(z: zone of Crd): int = 1\n")
