@@ -220,14 +220,7 @@ class Checker:
         c = self.c
         match d.node:
             case "Players":
-                if not 1 <= d.min <= d.max:
-                    self.d.add(errors.bad_value(d.span, f"players {d.min}..{d.max} is empty"))
-                elif d.default is not None and not d.min <= d.default <= d.max:
-                    self.d.add(errors.bad_value(d.span, f"the default of players {d.min}..{d.max} "
-                                                        f"is {d.default}, not one of those counts",
-                                                f"write a count from {d.min} to {d.max}"))
-                c.players = (d.min, d.max)
-                c.default_players = d.default
+                self._declare_players(d)
             case "Order":
                 c.order = d.direction
             case "EnumDecl":
@@ -318,6 +311,16 @@ class Checker:
             self.d.add(errors.Diagnostic("check/reserved-name", d.span,
                                          f"'{name}' is a type name and cannot be declared",
                                          "choose another name", length=len(name)))
+
+    def _declare_players(self, d: ir.Players) -> None:
+        if not 1 <= d.min <= d.max:
+            self.d.add(errors.bad_value(d.span, f"players {d.min}..{d.max} is empty"))
+        elif d.default is not None and not d.min <= d.default <= d.max:
+            self.d.add(errors.bad_value(d.span, f"the default of players {d.min}..{d.max} is "
+                                                f"{d.default}, not one of those counts",
+                                        f"write a count from {d.min} to {d.max}"))
+        self.c.players = (d.min, d.max)
+        self.c.default_players = d.default
 
     def _declare_board(self, d: ir.BoardDecl) -> None:
         if d.generator is not None:
