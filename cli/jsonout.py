@@ -166,8 +166,10 @@ _DIAGNOSTIC = _obj("a problem in a ruleset, as printed by meeple validate", {
     "message": _s("string", "what is wrong"),
     "hint": _s(["string", "null"], "how to fix it, e.g. did you mean 'hand'?"),
 })
-_PLAYERS = _obj("how many players the ruleset allows", {"min": _s(_INT, "fewest players"),
-                                                          "max": _s(_INT, "most players")})
+_PLAYERS = _obj("how many players the ruleset allows", {
+    "min": _s(_INT, "fewest players"), "max": _s(_INT, "most players"),
+    "default": _s(_INT, "the usual count (players A..B default N), else the fewest: what "
+                        "play, simulate and the adapters take when given no number")})
 _VARIANT = _obj("a variant", {"name": _s("string", "its name, as given to --variant"),
                               "title": _s("string", "its title")})
 _LOCALE = _obj("a locale", {"name": _s("string", "its name, as given to --locale"),

@@ -260,9 +260,21 @@ def _check_layout(layout: str) -> None:
         raise fail(f"--layout {layout}: choose one of {', '.join(LAYOUTS)}", 2)
 
 
+def _player_counts(ruleset) -> dict:
+    return {"min": ruleset.min_players, "max": ruleset.max_players, "default": ruleset.default_players}
+
+
+def _counts_text(counts: dict) -> str:
+    """``2-4``, or ``2-6, usually 4`` when the usual count is not the fewest."""
+    text = f"{counts['min']}-{counts['max']}"
+    return text if counts["default"] == counts["min"] else f"{text}, usually {counts['default']}"
+
+
 def _players(prog, players: Optional[int]) -> int:
+    """The number of players asked for, checked; without one, the ruleset's usual count
+    (``players A..B default N``), else its fewest, as the adapters take it."""
     if players is None:
-        return min(max(prog.min_players, 2), prog.max_players)
+        return prog.default_players
     if not prog.min_players <= players <= prog.max_players:
         raise fail(f"{prog.title} is for {prog.min_players} to {prog.max_players} players, "
                    f"not {players}", 2)
@@ -378,7 +390,7 @@ def _validate_one(name: str, budgets, as_json: bool) -> dict:
         return entry
     base = progs[((), None)]
     entry.update(name=base.name, title=base.title,
-                 players={"min": base.min_players, "max": base.max_players})
+                 players=_player_counts(base))
     for v in sorted(src.variants):
         prog = progs.get(((v,), None))
         title = prog.checked.variant_titles.get(v, v) if prog else v
@@ -393,7 +405,7 @@ def _validate_one(name: str, budgets, as_json: bool) -> dict:
 
 def _print_validated(out: Console, path: Path, entry: dict) -> None:
     out.print(Text("ok ", style="bold green") + Text(f"{path}: {entry['title']} ({entry['name']})"))
-    out.print(f"  players:  {entry['players']['min']}-{entry['players']['max']}")
+    out.print(f"  players:  {_counts_text(entry['players'])}")
     out.print("  variants: " + (", ".join(f"{v['name']} ({v['title']})" for v in entry["variants"])
                                 or "none"), markup=False, soft_wrap=True)
     locs = [f"{loc['name']} ({loc['language']})"
@@ -424,7 +436,7 @@ def list_rulesets(
         try:
             prog = interpreter.compile_sources(src)
             entry.update(ok=True, title=prog.title,
-                         players={"min": prog.min_players, "max": prog.max_players})
+                         players=_player_counts(prog))
         except (MeepleError, RuleError):
             pass
         entries.append(entry)
@@ -464,7 +476,7 @@ def list_bots(
 
 
 def _list_cells(e: dict) -> list[Text]:
-    players = f"{e['players']['min']}-{e['players']['max']}" if e["ok"] else ""
+    players = _counts_text(e["players"]) if e["ok"] else ""
     title = render.safe_text(e["title"]) if e["ok"] else Text(
         "(has errors: run meeple validate)", style="red")
     return [render.safe_text(e["name"], style="bold"), title, Text(players),

@@ -406,10 +406,11 @@ class Language(Node):
 
 
 class Players(Node):
-    """``players 2..4``."""
+    """``players 2..4``, ``players 3..6 default 4``."""
     node: Literal["Players"] = "Players"
     min: int
     max: int
+    default: int | None = None   # the usual count, when the ruleset says one
 
 
 class Order(Node):

@@ -103,6 +103,7 @@ class Checked:
     invariants: list[ir.InvariantDecl] = field(default_factory=list)
     secrets: list[ir.SecretDecl] = field(default_factory=list)
     bound: tuple[int, str] | None = None
+    default_players: int | None = None   # `players A..B default N`: the usual count
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
     labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
@@ -120,6 +121,22 @@ class Checked:
 
     def type_of(self, e) -> T:
         return self.types.get(e, ERROR)
+
+    def declares(self, name: str) -> bool:
+        """Whether the ruleset declares something of this name: a declaration named like
+        a built-in constant (``active``, ``players``) hides it in the whole ruleset."""
+        return any(name in table for table in (
+            self.vars, self.zones, self.enum_of_value, self.enums, self.kinds, self.boards,
+            self.functions, self.relations, self.procedures, self.participants))
+
+    def calls_builtin(self, name: str) -> bool:
+        """Whether a call ``name(...)`` is the built-in function's: no function, relation,
+        per-player zone or per-player variable of the ruleset has its name (one that does
+        hides the built-in in the whole ruleset). Later stages ask this, never the name."""
+        if name not in BUILTINS or name in self.functions or name in self.relations:
+            return False
+        return not (name in self.zones and self.zones[name].per_player
+                    or name in self.vars and self.vars[name].per_player)
 
 
 class Checker:
@@ -208,9 +225,7 @@ class Checker:
         c = self.c
         match d.node:
             case "Players":
-                if not 1 <= d.min <= d.max:
-                    self.d.add(errors.bad_value(d.span, f"players {d.min}..{d.max} is empty"))
-                c.players = (d.min, d.max)
+                self._declare_players(d)
             case "Order":
                 c.order = d.direction
             case "EnumDecl":
@@ -295,11 +310,22 @@ class Checker:
                     length=len(n)))
             else:
                 self.roles.setdefault(n, (what, d.span))
-        if name in BUILTINS or name in CLOSURES or name in FORMS or name in CONSTANTS \
-                or name in BUILTIN_TYPES:
+        # A declaration named like a built-in function or constant hides it in the whole
+        # ruleset (a new built-in never breaks a ruleset); the type names cannot be taken.
+        if name in BUILTIN_TYPES:
             self.d.add(errors.Diagnostic("check/reserved-name", d.span,
-                                         f"'{name}' is a built-in name and cannot be declared",
+                                         f"'{name}' is a type name and cannot be declared",
                                          "choose another name", length=len(name)))
+
+    def _declare_players(self, d: ir.Players) -> None:
+        if not 1 <= d.min <= d.max:
+            self.d.add(errors.bad_value(d.span, f"players {d.min}..{d.max} is empty"))
+        elif d.default is not None and not d.min <= d.default <= d.max:
+            self.d.add(errors.bad_value(d.span, f"the default of players {d.min}..{d.max} is "
+                                                f"{d.default}, not one of those counts",
+                                        f"write a count from {d.min} to {d.max}"))
+        self.c.players = (d.min, d.max)
+        self.c.default_players = d.default
 
     def _declare_board(self, d: ir.BoardDecl) -> None:
         if d.generator is not None:
@@ -610,7 +636,7 @@ class Checker:
 
     def _bind(self, span, name: str, t: T) -> None:
         env = self.proc_locals
-        if name in CONSTANTS or name in self.c.vars or name in self.c.zones:
+        if name in self.c.vars or name in self.c.zones:
             self.d.add(errors.Diagnostic("check/shadowing", span,
                                          f"'{name}' already names a {self._what(name)}",
                                          "choose another name for the local variable",
@@ -627,8 +653,6 @@ class Checker:
             types.append(t)
 
     def _what(self, name: str) -> str:
-        if name in CONSTANTS:
-            return "built-in"
         return "global variable" if name in self.c.vars else "zone"
 
     def _decision(self, span, stmt=None) -> None:
@@ -794,7 +818,7 @@ class Checker:
                 return
             self._expect(s.player, env, PLAYER, "the player")
             target = self.type_ref(v.type)
-        elif s.var == "active":
+        elif s.var == "active" and s.var not in env and not self.c.declares(s.var):
             target = PLAYER
         elif s.var in env:
             target = env[s.var]
@@ -864,11 +888,11 @@ class Checker:
         if kind is None and not what.is_error and not (what.tag == "list" and what.arg.is_error):
             self.d.add(errors.type_mismatch(s.what.span, "move", "an item or a list of items", str(what)))
         zk = self._zone_expr(s.to, env, "the destination")
-        if zk == "?" and kind:
+        if zk == "?" and kind and kind != "?":
             wanted = f"'zone of {kind}'" if kind != "?" else "'zone of Kind'"
             self.d.add(errors.type_mismatch(s.to.span, "move", "a place of a known kind",
                                             f"a zone of any kind (write the parameter's type as {wanted})"))
-        elif kind == "?" and zk:
+        elif kind == "?" and zk and zk != "?":
             self.d.add(errors.type_mismatch(s.what.span, "move", f"an item of kind {zk}",
                                             "an item of unknown kind (from a 'zone' parameter: "
                                             "write its type as 'zone of Kind')"))
@@ -1105,7 +1129,7 @@ class Checker:
         c, n = self.c, e.name
         if n in env:
             return env[n]
-        if n in CONSTANTS:
+        if n in CONSTANTS and not self.c.declares(n):   # a declaration hides the built-in
             return CONSTANTS[n]
         if n in c.vars:
             v = c.vars[n]

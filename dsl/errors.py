@@ -149,6 +149,15 @@ def unexpected_token(span: Span, token: str, expected: list[str], length: int) -
     return Diagnostic("parse/unexpected-token", span, f"unexpected {token}", hint, length=length)
 
 
+def reserved_word(span: Span, word: str) -> Diagnostic:
+    """A reserved word (docs/language.md, Appendix B) written where it is read as its
+    keyword, though a name was meant."""
+    return Diagnostic("parse/reserved-word", span, f"`{word}` is a reserved word",
+                      f"it cannot be used as a name here; rename it, for example to `{word}_` "
+                      f"or `my_{word}` (the reserved words are listed in Appendix B of the "
+                      f"language reference)", length=len(word))
+
+
 def call_without_call(span: Span, name: str, args: str, is_procedure: bool, length: int) -> Diagnostic:
     """`start()` written as a statement: the parser reads an assignment to a per-player
     variable and stops at the missing `=`; say what was probably meant."""

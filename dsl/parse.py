@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import PatternRE
 
 from . import ast as ir
 from . import budgets as budget
@@ -28,6 +29,33 @@ _TERMINAL_WORDS = {
 
 _OPTIONS = dict(parser="lalr", start=["start", "expr"], propagate_positions=True,
                 maybe_placeholders=True)
+# how the terminals are edited after Lark reads the grammar (``whole_words``): part of
+# the tables' key, so a change here makes them again
+_LEXING = "keywords are whole words 1"
+_WORD_END = "(?![A-Za-z0-9_])"
+
+
+def whole_words(terminal) -> None:
+    """Makes a keyword terminal (``"turn"``, or a set of words such as ``OUTCOME: "win" |
+    "draw" | "loss"``) match whole words only, as Lark's ``edit_terminals``: ``winner``,
+    ``drawn`` and ``turns2`` are names, never a keyword and the rest of a word. A keyword
+    is tried before a name (its priority is raised by one), so where the parser may take
+    either, the whole word ``win`` is the keyword and ``winner`` a name."""
+    words = _words(terminal.pattern)
+    if words is None:
+        return
+    terminal.pattern = PatternRE(f"(?:{'|'.join(words)}){_WORD_END}")
+    terminal.priority += 1
+
+
+def make_parser(text: str) -> Lark:
+    """A parser made from the grammar's text (what ``parser`` and the shipped tables use)."""
+    return Lark(text, edit_terminals=whole_words, **_OPTIONS)
+
+
+def _save(made: Lark, buf) -> None:
+    made.options.edit_terminals = None   # applied already: the function is not pickled
+    made.save(buf)
 
 
 @lru_cache(maxsize=1)
@@ -38,7 +66,7 @@ def parser() -> Lark:
     and Python's; they are made afresh only when neither matches."""
     import lark
     text = GRAMMAR.read_text(encoding="utf-8")
-    k = diskcache.key("grammar", text, repr(sorted(_OPTIONS.items())), lark.__version__,
+    k = diskcache.key("grammar", text, repr(sorted(_OPTIONS.items())), _LEXING, lark.__version__,
                       *diskcache.runtime_key())
     saved = diskcache.get("grammar", k)
     if isinstance(saved, bytes):
@@ -50,9 +78,9 @@ def parser() -> Lark:
     if shipped is not None:
         diskcache.put("grammar", k, shipped[1])
         return shipped[0]
-    made = Lark(text, **_OPTIONS)
+    made = make_parser(text)
     buf = io.BytesIO()
-    made.save(buf)
+    _save(made, buf)
     diskcache.put("grammar", k, buf.getvalue())
     return made
 
@@ -63,7 +91,7 @@ _TABLES_MAGIC = b"meeple-grammar-tables 1\n"
 
 def tables_key(text: str) -> str:
     """What the shipped tables are made from: the grammar's text and the options."""
-    return diskcache.key("grammar", text, repr(sorted(_OPTIONS.items())))
+    return diskcache.key("grammar", text, repr(sorted(_OPTIONS.items())), _LEXING)
 
 
 def _tables_head(text: str, lark_version: str) -> bytes:
@@ -93,7 +121,7 @@ def write_tables(path: Path | None = None) -> Path:
     import lark
     text = GRAMMAR.read_text(encoding="utf-8")
     buf = io.BytesIO()
-    Lark(text, **_OPTIONS).save(buf)
+    _save(make_parser(text), buf)
     path = TABLES if path is None else path
     path.write_bytes(_tables_head(text, lark.__version__) + zlib.compress(buf.getvalue(), 9))
     return path
@@ -107,15 +135,52 @@ def keywords() -> tuple[str, ...]:
     allows it."""
     words = set()
     for t in parser().terminals:
-        pattern = t.pattern
-        if pattern.type == "str" and _KEYWORD_RE.fullmatch(pattern.value):
-            words.add(pattern.value)
-        elif pattern.type == "re" and _WORDS_RE.match(pattern.value):
-            words.update(_WORDS_RE.match(pattern.value).group(1).split("|"))
+        words.update(_words(t.pattern) or ())
     return tuple(sorted(words))
 
 
 _KEYWORD_RE = re.compile(r"[a-z_]+")
+
+# every place a name may stand, each as a ruleset with the name written W: a reserved word
+# is a keyword that fails to parse in one of them
+NAME_PLACES = (
+    "var W: int = 0", "zone W: Card", "enum E { W }", "kind K { W: int }",
+    "function W(W: int): int = W", "procedure W(W: int) { call W(W) }",
+    "turn { let W = 1 }", "turn { W = 1 }", "turn { W(active) = 1 }", "turn { W.v = 1 }",
+    "turn { W[0].v = 1 }", "turn { let a = 1\n W = 1 }", "turn { let a = 1\n W(active) = 1 }",
+    "turn { let a = 1\n W.v = 1 }", "turn { let a = 1\n W[0].v = 1 }",
+    "turn { if a { }\n W = 1 }", "turn { for W in W { } }", "turn { let a = W }",
+    "turn { let a = W + W }", "turn { let a = W(W, W) }", "turn { let a = W.v }",
+    "turn { let a = [W, W] }", "turn { let a = W[0] }", "turn { if W { } }",
+    "turn { let a = sum(W for W in W if W) }", "turn { move W to W }",
+)
+_PLACES_HEAD = "ruleset t\nplayers 2..2\nkind Card { v: int }\n"
+
+
+@lru_cache(maxsize=1)
+def reserved_words() -> tuple[str, ...]:
+    """The keywords that cannot be used as a name everywhere a name may stand (the words
+    that begin a statement, ``true``, ``not``, ``and``...), sorted: what the parser reads
+    as the keyword in one of ``NAME_PLACES``, found by parsing them. docs/language.md
+    lists them (Appendix B); using one as a name is the error ``parse/reserved-word``."""
+    out = []
+    for word in keywords():
+        try:
+            parser().parse(_PLACES_HEAD + "\n".join(NAME_PLACES).replace("W", word), start="start",
+                           on_error=_keyword_as_name)
+        except UnexpectedInput:
+            out.append(word)
+    return tuple(out)
+# a set of keywords (VISIBILITY, TIE_KIND...), as Lark writes it, made whole words or not
+_WORDS_RE = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)(?:" + re.escape(_WORD_END) + r")?\Z")
+
+
+def _words(pattern) -> list[str] | None:
+    """The words a keyword terminal's pattern matches, or None for another terminal."""
+    if pattern.type == "str":
+        return [pattern.value] if _KEYWORD_RE.fullmatch(pattern.value) else None
+    m = _WORDS_RE.match(pattern.value)
+    return m.group(1).split("|") if m else None
 
 _new = ir.trusted   # the parser's fields have their types already: no validation
 
@@ -205,7 +270,8 @@ class _ToIR(Transformer):
         return _new(ir.Language, span=self.s(meta), text=_string(c[0]))
 
     def players_decl(self, meta, c):
-        return _new(ir.Players, span=self.s(meta), min=self.int(c[0]), max=self.int(c[1]))
+        return _new(ir.Players, span=self.s(meta), min=self.int(c[0]), max=self.int(c[1]),
+                    default=self.int(c[2]) if c[2] is not None else None)
 
     def order_decl(self, meta, c):
         return _new(ir.Order, span=self.s(meta), direction=str(c[0]))
@@ -655,14 +721,12 @@ def _expected_words(expected) -> list[str]:
             pattern = parser().get_terminal(e).pattern
         except KeyError:
             continue
-        if pattern.type == "str":
+        words = _words(pattern)
+        if words is not None:   # a keyword, or a set of them: VISIBILITY, TIE_KIND...
+            out.extend(f"'{w}'" for w in words)
+        elif pattern.type == "str":
             out.append(f"'{pattern.value}'")
-        elif _WORDS_RE.match(pattern.value):  # a set of keywords: VISIBILITY, TIE_KIND...
-            out.extend(f"'{w}'" for w in _WORDS_RE.match(pattern.value).group(1).split("|"))
     return sorted(set(out))
-
-
-_WORDS_RE = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)\Z")
 
 
 def _token_words(tok: Token) -> str:
@@ -672,7 +736,8 @@ def _token_words(tok: Token) -> str:
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_AFTER_TARGET = re.compile(r"\s*(\(|=(?!=))")
+# what follows a name that starts a statement: `x = `, `x(p) = `, `x.attr = `, `x[i].attr = `
+_AFTER_TARGET = re.compile(r"\s*(\(|=(?!=)|\.(?!\.)|\[)")
 
 
 def _keyword_as_name(e: UnexpectedInput) -> bool:
@@ -681,8 +746,10 @@ def _keyword_as_name(e: UnexpectedInput) -> bool:
     The LALR tables merge look-ahead sets, so after an expression the lexer may take a
     word such as ``score`` or ``name`` for the keyword of a declaration even where only
     a statement (``score(p) = 3``) can follow. When the keyword cannot be accepted here,
-    a name can, and the word is followed by ``(`` or ``=`` (an assignment target), the
-    word is fed to the parser as a name and parsing goes on."""
+    a name can, and the word is followed by ``(``, ``=``, ``.`` or ``[`` (an assignment
+    target), the
+    word is fed to the parser as a name and parsing goes on. (A word the parser can accept
+    as its keyword here is a reserved word: see ``reserved_word``.)"""
     if not isinstance(e, UnexpectedToken) or e.token.type in ("NAME", "$END"):
         return False
     tok = e.token
@@ -705,8 +772,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
     try:
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
-        d = _return_then_statement(e, text, file) or _probable_mistake(e, text, file) \
-            or _syntax_diagnostic(e, file)
+        d = _return_then_statement(e, text, file) or reserved_word(e, text, file) \
+            or _probable_mistake(e, text, file) or _syntax_diagnostic(e, file)
         raise errors.MeepleError([d], {file: text}) from None
     except RecursionError:  # pragma: no cover - the LALR parser does not recurse
         raise errors.MeepleError([errors.Diagnostic(
@@ -731,6 +798,57 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
         code = getattr(bad, "code", "parse/bad-literal")
         raise errors.MeepleError([errors.Diagnostic(code, span, message, hint)],
                                  {file: text}) from None
+
+
+_SPACE = re.compile(r"(?:\s|#[^\n]*)*")
+_LOWER_WORD = re.compile(r"(?<![A-Za-z0-9_])[a-z_]+(?![A-Za-z0-9_])")
+
+
+def _error_offset(e: UnexpectedInput, text: str) -> int | None:
+    if isinstance(e, UnexpectedToken) and e.token.type != "$END":
+        return e.token.start_pos
+    if isinstance(e, UnexpectedCharacters):
+        return e.pos_in_stream
+    return len(text) if isinstance(e, (UnexpectedToken, UnexpectedEOF)) else None
+
+
+def _parses_past(text: str, offset: int) -> bool:
+    """Whether ``text`` parses (with keywords as names where only a name fits), or at
+    least gets past ``offset`` before its first error."""
+    try:
+        parser().parse(text, start="start", on_error=_keyword_as_name)
+    except UnexpectedInput as e:
+        at = _error_offset(e, text)
+        return at is not None and at > offset
+    return True
+
+
+def reserved_word(e: UnexpectedInput, text: str, file: str) -> errors.Diagnostic | None:
+    """A keyword used as a name where the parser takes it for its keyword (``best = 1``
+    starts a `best` statement, ``let x = not`` a `not`...): the error is found at the word
+    or a little after it, on its line. When the same text with that word renamed gets past
+    the error's place (and past the token after the word), the word is the problem:
+    "`best` is a reserved word", at the first place renamed. The nearest three keywords
+    are tried, each renamed at its last places on the line: all of them (`if(if, if)`),
+    then fewer (`if if {`)."""
+    at = _error_offset(e, text)
+    if at is None or at > len(text):
+        return None
+    line_start = text.rfind("\n", 0, len(text[:at].rstrip())) + 1   # the file's end: its last line
+    end = _LOWER_WORD.match(text, at)
+    code = _STRING_OR_COMMENT.sub(lambda m: " " * len(m.group()),
+                                  text[line_start:end.end() if end else at])
+    found = [m for m in _LOWER_WORD.finditer(code) if m.group() in keywords()]
+    for word in list(dict.fromkeys(m.group() for m in reversed(found)))[:3]:
+        places = [line_start + m.start() for m in found if m.group() == word]
+        following = _SPACE.match(text, places[-1] + len(word)).end()   # the next token's start
+        for k in range(min(len(places), 3)):   # `if(if, if)`: all of them; `if if {`: the last
+            renamed = text
+            for start in places[k:]:
+                renamed = renamed[:start] + "_" * len(word) + renamed[start + len(word):]
+            if _parses_past(renamed, max(at, following)):
+                return errors.reserved_word(_span_at(text, places[k], file), word)
+    return None
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

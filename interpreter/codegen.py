@@ -15,12 +15,21 @@ import re
 from itertools import count
 
 from ..dsl import ast as ir
-from ..dsl.builtins import BUILTINS, CLOSURES
+from ..dsl.builtins import CLOSURES
 from ..dsl.check import Checked
 from ..dsl.types import T
 from . import helpers
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def kind_unsure(c, s) -> bool:
+    """Whether a move takes an item of a kind the checker does not know to a place of a
+    kind it does not know either (from ``zone`` parameters, as rulesets wrote before
+    ``zone of Kind``): its kinds are compared when it is played (``same_kind``)."""
+    what, to = c.type_of(s.what), c.type_of(s.to)
+    item = what.arg if what.tag == "list" else what
+    return item.tag == "item" and item.arg == "?" or to.tag == "zone" and to.arg == "?"
 
 
 def type_code(t: T) -> str:
@@ -680,7 +689,7 @@ class ExprCompiler:
                 return list(e.args) if f not in self.inline or self._called_anyway(e) else None
             if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
                 return None  # its second argument is evaluated first
-            if f in BUILTINS and f in ("cells", "player_count", "turn_number"):
+            if c.calls_builtin(f) and f in ("cells", "player_count", "turn_number"):
                 return None
             return list(e.args)
         return None
@@ -751,7 +760,7 @@ class ExprCompiler:
     def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
         """The iterable of a loop written out; a zone's items are walked in place (the
         loop changes nothing: no copy of the list is needed)."""
-        if e.node == "Call" and e.func == "items" and e.func not in self.c.functions:
+        if e.node == "Call" and e.func == "items" and self.c.calls_builtin("items"):
             self._perm(False)
             return f"R.z[{self._s(e.args[0], env, out, ind)}]"
         return self._s(e, env, out, ind)
@@ -961,7 +970,7 @@ class ExprCompiler:
         value is read once, and only where the loop would read it at least once (a cell
         gets to its conjunct). The work budget counts the board's cells as before (the
         lines before the loop are left alone). None where this does not apply."""
-        if cl.iter.node != "Call" or cl.iter.func != "cells" or "cells" in self.c.functions:
+        if cl.iter.node != "Call" or cl.iter.func != "cells" or not self.c.calls_builtin("cells"):
             return None
         board = f"BOARD_{self.ty(cl.iter.args[0]).arg}"
         cells = self.t.ns.get(board)
@@ -1157,11 +1166,11 @@ class ExprCompiler:
         local = env.lookup(n)
         if local is not None:
             return local
-        if n == "active":
-            return "R.active"
-        if n == "players":
-            return "R.players"
         c = self.c
+        if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
+            return "R.active"
+        if n == "players" and not c.declares(n):
+            return "R.players"
         if n in c.vars:
             return f"R.g[{n!r}]"
         if n in c.enum_of_value:
@@ -1357,15 +1366,15 @@ class ExprCompiler:
                 values = [self.t.ns[f"C_{e.name}"][c] for c in self.t.ns.get(f"BOARD_{self.ty(e.obj).arg}", ())]
                 if values and all(type(v) is int for v in values):
                     return min(values), max(values)
-            case "Call" if e.func == "seat":
+            case "Call" if e.func == "seat" and self.c.calls_builtin("seat"):
                 return 1, self.t.n
-            case "Call" if e.func == "player_count":
+            case "Call" if e.func == "player_count" and self.c.calls_builtin("player_count"):
                 return self.t.n, self.t.n
-            case "Call" if e.func == "abs":
+            case "Call" if e.func == "abs" and self.c.calls_builtin("abs"):
                 r = self._int_range(e.args[0], env, depth)
                 if r is not None:
                     return (0 if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1]))), max(abs(r[0]), abs(r[1]))
-            case "Call" if e.func in ("min", "max") and len(e.args) == 2:
+            case "Call" if e.func in ("min", "max") and len(e.args) == 2 and self.c.calls_builtin(e.func):
                 a, b = self._int_range(e.args[0], env, depth), self._int_range(e.args[1], env, depth)
                 if a is not None and b is not None:
                     f = min if e.func == "min" else max
@@ -1479,7 +1488,7 @@ class ExprCompiler:
             return self._fixed_size(e.comp.clauses[0].iter)
         if e.node != "Call" or len(e.args) != 1:
             return None
-        if e.func == "cells" and e.func not in self.c.functions:
+        if e.func == "cells" and self.c.calls_builtin("cells"):
             cells = self.t.boards.get(self.ty(e.args[0]).arg)
             return None if cells is None else len(cells)
         r = self.c.relations.get(e.func)
@@ -1565,9 +1574,10 @@ class ExprCompiler:
     # ------------------------------------------------------------ calls
     def _Call(self, e, env):
         c, f = self.c, e.func
+        if c.calls_builtin(f):
+            return self._call_builtin(e, env)
         if f in c.functions:
             return self._call_function(e, env)
-        since = len(self.wraps)
         if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
             b = self.expr(e.args[1], env)  # in the order Python evaluates them
             return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
@@ -1586,10 +1596,16 @@ class ExprCompiler:
             return f"(Z_{f} + {args[0]})"
         if f in c.vars:
             return f"R.pv[{f!r}][{args[0]}]"
-        if f in BUILTINS:
-            text = self._builtin(e, f, args)
-            return self._pure(e, env, text, since) if f in _PURE_BUILTINS else text
         raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    def _call_builtin(self, e, env):
+        since = len(self.wraps)
+        args = []
+        for i, a in enumerate(e.args):
+            self._perm(self._perm_arg(e, i))
+            args.append(self.expr(a, env))
+        text = self._builtin(e, e.func, args)
+        return self._pure(e, env, text, since) if e.func in _PURE_BUILTINS else text
 
     def _pure(self, e, env, text: str, since: int) -> str:
         """The fast code computes a value that takes some work (a helper's call, the top
@@ -1659,7 +1675,7 @@ class ExprCompiler:
             if free is None:
                 free = self.free_args[key] = self._order_free(fd.body, fd.params[i].name, self.perm_here)
             return free
-        if f in c.relations or f in c.zones or f in c.vars:
+        if not c.calls_builtin(f):
             return False
         return f in _BY_SIZE or f == "distinct" and self.perm_here
 
@@ -1693,10 +1709,9 @@ class ExprCompiler:
                            or (self._order_free(a, x, True, depth + 1)
                                and self._order_free(fd.body, p.name, perm, depth + 1))
                            for p, a in zip(fd.params, e.args))
-            case "Call" if e.func in _BY_SIZE and len(e.args) == 1 \
-                    and e.func not in self.c.relations and e.func not in self.c.zones:
+            case "Call" if e.func in _BY_SIZE and len(e.args) == 1 and self.c.calls_builtin(e.func):
                 return self._order_free(e.args[0], x, True, depth + 1)
-            case "Call" if e.func == "distinct" and perm:
+            case "Call" if e.func == "distinct" and perm and self.c.calls_builtin("distinct"):
                 return self._order_free(e.args[0], x, True, depth + 1)
             case "BinOp" if e.op != "..":
                 return self._order_free(e.left, x, False, depth + 1) \
@@ -1759,7 +1774,7 @@ class ExprCompiler:
                 code = type_code(t0.arg) if is_list else "int"
                 if self.t.sort_key(code) is helpers.sort_key:
                     arg = e.args[0]
-                    if arg.node == "Call" and arg.func == "items" and "items" not in self.c.functions:
+                    if arg.node == "Call" and arg.func == "items" and self.c.calls_builtin("items"):
                         return f"sorted({a0})"  # (a zone's items: ints, never none)
                     if code in _ID_TYPES or code == "int":
                         return f"_sort_ids({a0})"

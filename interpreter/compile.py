@@ -22,9 +22,19 @@ from . import helpers
 from . import codegen
 from . import frames
 from . import fused
-from .codegen import CodeTooBig, Env, ExprCompiler, type_code
+from .codegen import CodeTooBig, Env, ExprCompiler, kind_unsure, type_code
 from .helpers import BudgetError, RuleError, over_budget
 from .runtime import Game, Runtime
+
+
+def same_kind(prog, items: list, dest: int) -> None:
+    """Raises the rule error of a move of an item to a place that holds another kind."""
+    holds = prog.zones[dest].kind
+    for it in items:
+        if it is not None and prog.items[it].kind != holds:
+            raise RuleError(f"'move' of a {prog.items[it].kind} to {prog.zones[dest].key}, which holds "
+                            f"{holds}", hint="the 'zone' parameters of the rule were given places of "
+                                             "different kinds: write their types as 'zone of Kind'")
 
 
 @dataclass
@@ -1261,7 +1271,7 @@ class ProcCompiler:
                 L[var] = f(R, L)
                 return nxt
             self.meta[id(s)] = ("local", var, f)
-        elif var == "active":
+        elif var == "active" and not self.p.checked.declares(var):   # (a variable may hide it)
             def ins(R, L):
                 R.set_active(f(R, L))
                 return nxt
@@ -1317,7 +1327,7 @@ class ProcCompiler:
         whose body is such a list (a part of a list in order is in order)."""
         if e.node == "Call" and e.func in self.p.checked.functions:
             return depth < 8 and self._cells_in_order(self.p.checked.functions[e.func].body, depth + 1)
-        if e.node == "Call" and e.func == "cells" and len(e.args) == 1:
+        if e.node == "Call" and e.func == "cells" and len(e.args) == 1 and self.p.checked.calls_builtin("cells"):
             board = self.p.ns.get(f"BOARD_{self.p.type_of(e.args[0]).arg}")
             return isinstance(board, list) and all(a < b for a, b in zip(board, board[1:]))
         if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var":
@@ -1476,9 +1486,12 @@ class ProcCompiler:
         many = self.p.type_of(s.what).tag == "list"
         facing = self._facing(s)
         plain = s.facing != "down"
+        unsure = kind_unsure(self.p.checked, s)
 
         def ins(R, L):
             dest, w = to(R, L), what(R, L)
+            if unsure:
+                same_kind(R.prog, list(w) if many else [w], dest)
             f = -1 if plain else facing(R, L)
             if many:
                 if plain:
@@ -1492,7 +1505,7 @@ class ProcCompiler:
                 R.move(w, dest, f)
             return nxt
         self.emit(ins, s.span)
-        if plain:
+        if plain and not unsure:
             self.meta[id(s)] = ("move", what, to, many)
 
     def _Flip(self, s: ir.Flip):
@@ -1619,7 +1632,7 @@ class ProcCompiler:
                 v = L.pop(slot)
                 R.set_pv(var, pf(R, L), v)
                 return nxt
-        elif var == "active":
+        elif var == "active" and not self.p.checked.declares(var):
             def ins(R, L):
                 R.set_active(L.pop(slot))
                 return nxt
@@ -1649,6 +1662,9 @@ class Ruleset:
         self.budgets = budget.check(budgets)
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
+        # the usual count (`players 3..6 default 4`), else the fewest: what the tools and
+        # the adapters play when not told a number
+        self.default_players = getattr(c, "default_players", None) or self.min_players
         self.direction = 1 if c.order == "clockwise" else -1
         self.variants, self.locale = list(c.variants), c.locale
         self.sources = sources

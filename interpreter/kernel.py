@@ -37,7 +37,7 @@ from ..dsl import ast as ir
 from ..dsl import diskcache
 from ..dsl.types import T
 from . import native
-from .codegen import type_code
+from .codegen import kind_unsure, type_code
 from .cxx_text import ident, literal
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
@@ -380,11 +380,11 @@ class Gen:
         n = e.name
         if n in sc:
             return sc[n][0]
-        if n == "active":
-            return "s.active"
-        if n == "players":
-            return self.id_list(("PLAYERS",), list(range(self.n)))
         c = self.c
+        if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
+            return "s.active"
+        if n == "players" and not c.declares(n):
+            return self.id_list(("PLAYERS",), list(range(self.n)))
         if n in c.vars:
             if c.vars[n].per_player:
                 raise Unsupported(f"per-player variable '{n}' without a player")
@@ -580,9 +580,10 @@ class Gen:
         variable, a table): C++ may read it in place (an lvalue that outlives the loop)."""
         if e.node == "Var":
             n = e.name
-            return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds or n == "players"
+            return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \
+                or n == "players" and not self.c.declares(n)
         if e.node == "Call" and len(e.args) == 1:
-            return e.func == "cells" and e.func not in self.c.functions or \
+            return e.func == "cells" and self.c.calls_builtin("cells") or \
                 (e.func in self.c.relations and len(self.c.relations[e.func].params) == 2)
         return False
 
@@ -672,6 +673,8 @@ class Gen:
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):
         c, f = self.c, e.func
+        if c.calls_builtin(f):
+            return self.builtin(e, f, sc)
         if f in c.functions:
             fd = c.functions[f]
             self.function(f)
@@ -691,9 +694,7 @@ class Gen:
             return f"{lists}[nn({self.expr(e.args[0], sc)})]"
         if f in c.zones:
             return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
-        if f in c.vars:
-            return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"
-        return self.builtin(e, f, sc)
+        return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
 
     def param_type(self, p) -> T:
         return self._typeref(p.type)
@@ -1484,7 +1485,7 @@ class Proc:
         elif s.var in self.locals:
             t = self.locals[s.var]
             self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
-        elif s.var == "active":
+        elif s.var == "active" and not g.c.declares("active"):
             self.emit(f"{{ Id p_ = {self.x(s.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
                       f"s.active = p_; }} {self.go(self.nxt)}")
         else:
@@ -1655,6 +1656,8 @@ class Proc:
 
     def _Move(self, s):
         g = self.g
+        if kind_unsure(g.c, s):
+            raise Unsupported("a move whose kinds are known only when it is played")
         to = self.x(s.to)
         wt = g.ty(s.what)
         what = self.x(s.what)
@@ -1745,7 +1748,7 @@ class Proc:
             t = g._typeref(g.c.vars[s.var].type)
             self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.{ident('P', s.var)}[nn({self.x(s.player)})] = "
                       f"std::move(v_); }} {self.go(self.nxt)}")
-        elif s.var == "active":
+        elif s.var == "active" and not g.c.declares("active"):
             self.emit(f"{{ Id p_ = f->{field}; if (p_ < 0 || p_ >= NP) bail(); s.active = p_; }} "
                       f"{self.go(self.nxt)}")
         else:

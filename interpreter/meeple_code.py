@@ -95,7 +95,7 @@ def decl(d) -> str:  # noqa: C901 - one case per declaration
         case "Title":
             return f'title "{d.text}"'
         case "Players":
-            return f"players {d.min}..{d.max}"
+            return f"players {d.min}..{d.max}" + (f" default {d.default}" if d.default is not None else "")
         case "Order":
             return f"order {d.direction}"
         case "EnumDecl":

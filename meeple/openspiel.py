@@ -271,16 +271,16 @@ def load(ruleset, players: int | None = None, variants=(), locale: str | None = 
          max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0) -> "MeepleGame":
     """An OpenSpiel game of any ruleset: a bundled name, a path, or a loaded ``Ruleset``
     (its variants and locale are kept unless others are given; ``players`` defaults to
-    its smallest count). The ruleset is registered first (``register``), so that
-    ``pyspiel.deserialize_game_and_state`` finds it again in this process. See
-    ``MeepleGame`` for the parameters."""
+    its usual count, ``players A..B default N``, else its smallest). The ruleset is
+    registered first (``register``), so that ``pyspiel.deserialize_game_and_state``
+    finds it again in this process. See ``MeepleGame`` for the parameters."""
     if pyspiel is None:
         raise ImportError("OpenSpiel is not installed: pip install 'meeple[openspiel]'")
     if not isinstance(ruleset, str):
         variants, locale = variants or ruleset.variants, locale or ruleset.locale
     short = register(ruleset)
     base = _REGISTERED[short][0]
-    params = {"players": players or base.min_players, "variants": " ".join(variants),
+    params = {"players": players or base.default_players, "variants": " ".join(variants),
               "locale": locale or "", "returns": returns, "max_moves": max_moves,
               "max_game_length": max_game_length, "score_bound": float(score_bound)}
     return pyspiel.load_game(short, params)
@@ -292,13 +292,13 @@ def _game_type(ruleset, short_name: str):
     c = ruleset.checked
     T = pyspiel.GameType
     simultaneous = any(getattr(n, "node", None) == "ChooseEach" for n in _nodes(c))
-    spec = dict(PARAMETERS, players=ruleset.min_players)
+    spec = dict(PARAMETERS, players=ruleset.default_players)
     return T(short_name=short_name, long_name=f"Meeple: {ruleset.title}",
              dynamics=T.Dynamics.SIMULTANEOUS if simultaneous else T.Dynamics.SEQUENTIAL,
              chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if has_chance(c) else T.ChanceMode.DETERMINISTIC,
              information=T.Information.IMPERFECT_INFORMATION if ruleset.hidden_information
              else T.Information.PERFECT_INFORMATION,
-             utility=T.Utility.ZERO_SUM if zero_sum(ruleset, ruleset.min_players, "outcomes")
+             utility=T.Utility.ZERO_SUM if zero_sum(ruleset, ruleset.default_players, "outcomes")
              else T.Utility.GENERAL_SUM,
              reward_model=T.RewardModel.TERMINAL,
              max_num_players=ruleset.max_players, min_num_players=ruleset.min_players,
@@ -324,7 +324,7 @@ if pyspiel is not None:
 
         def __init__(self, ruleset, params, game_type):
             params = {**{k: v for k, v in game_type.parameter_specification.items()}, **params}
-            players = int(params["players"]) or ruleset.min_players
+            players = int(params["players"]) or ruleset.default_players
             if params["variants"] or params["locale"]:
                 ruleset = interpreter.compile_sources(
                     ruleset.sources, params["variants"].split(),

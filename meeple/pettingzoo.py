@@ -55,7 +55,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.ruleset, self.mode, self.render_mode = ruleset, returns, render_mode
-        self.program = ruleset.for_players(players or ruleset.min_players)
+        self.program = ruleset.for_players(players or ruleset.default_players)
         self.metadata = dict(self.metadata, name=f"meeple_{ruleset.name}")
         self.space = ActionSpace(self.program, max_moves)
         self.encoding = Encoding(self.program)

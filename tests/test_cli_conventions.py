@@ -193,7 +193,7 @@ def test_validate_json_of_a_clean_ruleset(validators):
     (entry,) = document(r, "validate", validators)["rulesets"]
     src = read_sources(resolve_path("cherokee"))
     assert entry["ok"] and entry["name"] == "cherokee" and entry["title"] == "Cherokee"
-    assert entry["players"] == {"min": 2, "max": 4} and entry["diagnostics"] == []
+    assert entry["players"] == {"min": 2, "max": 4, "default": 2} and entry["diagnostics"] == []
     assert [v["name"] for v in entry["variants"]] == sorted(src.variants)
     assert {loc["name"]: loc["language"] for loc in entry["locales"]}["de"] == "Deutsch"
     assert entry["files"] == len(src.sources)

@@ -1,0 +1,103 @@
+"""A ruleset's usual number of players (issue 34, item 11): `players 3..6 default 4`
+says it; without one, the fewest. The OpenSpiel game, the PettingZoo environment and the
+CLI (play, simulate, perft) take it when given no number: `meeple.pettingzoo.env("hearts")`
+has 4 seats, a ruleset for 3 to 6 usually played by 4 has 4."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from meeple.cli.main import app
+from meeple.dsl.errors import MeepleError
+from meeple.dsl.load import SourceSet, add_text
+from meeple.dsl.parse import parse
+from meeple.interpreter.meeple_code import decl
+from typer.testing import CliRunner
+
+from meeple import interpreter
+
+PARTY = """ruleset party
+title "Party"
+players 3..6 default 4
+var points: int per player = 0
+turn {
+  choose step from [1, 2] as "add"
+  points(active) = points(active) + step
+}
+end when any(points(p) >= 4 for p in players)
+score(p) = points(p)
+"""
+SOLO_OR_MORE = PARTY.replace("ruleset party", "ruleset solo").replace("players 3..6 default 4", "players 1..4")
+
+
+def load_text(text: str, variants=(), overlay: str | None = None) -> interpreter.Ruleset:
+    src = SourceSet()
+    add_text(src, "rules.meeple", text)
+    if overlay is not None:
+        add_text(src, "variants/v.meeple", overlay)
+    return interpreter.compile_sources(src, variants)
+
+
+@pytest.fixture
+def party(tmp_path):
+    path = tmp_path / "party.meeple"
+    path.write_text(PARTY, encoding="utf-8")
+    return path
+
+
+def test_the_usual_count_is_declared_else_the_fewest():
+    assert load_text(PARTY).default_players == 4
+    assert load_text(SOLO_OR_MORE).default_players == 1
+    assert interpreter.load("hearts").default_players == 4
+    assert interpreter.load("cherokee").default_players == 2   # (its rules name no usual count)
+    # a variant says another
+    v = 'variant v\nreplace players 3..6 default 5\n'
+    assert load_text(PARTY, ["v"], v).default_players == 5
+    assert decl(parse(PARTY).decls[1]) == "players 3..6 default 4"
+
+
+@pytest.mark.parametrize("players", ["3..6 default 7", "3..6 default 2"])
+def test_a_default_outside_the_range_is_an_error(players):
+    with pytest.raises(MeepleError) as e:
+        load_text(PARTY.replace("3..6 default 4", players))
+    (d,) = e.value.diagnostics
+    assert d.code == "check/bad-value" and d.span.line == 3
+    assert "not one of those counts" in d.message and d.hint == "write a count from 3 to 6"
+
+
+def test_pettingzoo_starts_from_the_usual_count():
+    pettingzoo = pytest.importorskip("meeple.pettingzoo", reason="PettingZoo is not installed")
+    hearts = pettingzoo.env("hearts")
+    hearts.reset(seed=1)
+    assert hearts.possible_agents == [f"player_{i}" for i in range(4)]
+    party = pettingzoo.env(load_text(PARTY))
+    party.reset(seed=1)
+    assert len(party.possible_agents) == 4
+    assert len(pettingzoo.env(load_text(PARTY), players=6).possible_agents) == 6
+
+
+def test_openspiel_starts_from_the_usual_count():
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    import pyspiel
+
+    from meeple import openspiel
+    assert openspiel.load("hearts").num_players() == 4
+    ruleset = load_text(PARTY)
+    assert openspiel.load(ruleset).num_players() == 4
+    assert openspiel.load(ruleset, players=3).num_players() == 3
+    short = openspiel.register(ruleset)
+    assert pyspiel.load_game(short).num_players() == 4
+    assert pyspiel.load_game(f"{short}(players=0)").num_players() == 4
+    game_type = pyspiel.load_game(short).get_type()
+    assert game_type.parameter_specification["players"] == 4
+
+
+def test_the_cli_plays_the_usual_count(party):
+    runner = CliRunner()
+    r = runner.invoke(app, ["simulate", str(party), "--games", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["players"] == 4
+    r = runner.invoke(app, ["validate", str(party), "--json"])
+    assert json.loads(r.output)["rulesets"][0]["players"] == {"min": 3, "max": 6, "default": 4}
+    r = runner.invoke(app, ["validate", str(party)])
+    assert "players:  3-6, usually 4" in r.output
