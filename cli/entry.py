@@ -10,10 +10,13 @@ INTERRUPTED = 130
 
 def main() -> None:
     try:
-        from .main import main as run
-    except KeyboardInterrupt:
-        _interrupted()
-    run()
+        try:
+            from .main import main as run
+        except KeyboardInterrupt:
+            _interrupted()
+        run()
+    finally:
+        _forget_interruptions()
 
 
 def _interrupted() -> None:
@@ -22,3 +25,13 @@ def _interrupted() -> None:
     except (OSError, ValueError):
         pass
     sys.exit(INTERRUPTED)
+
+
+def _forget_interruptions() -> None:
+    """Keeps the exit code given (130 after Ctrl-C) under ``python -m meeple``. CPython
+    notes when a string it evaluates (``exec``/``eval`` of a text: ``namedtuple``,
+    ``dataclasses`` and other modules do it while they are imported) ends with a
+    KeyboardInterrupt, even one handled afterwards, and a program run with ``-m`` then
+    kills itself by SIGINT instead of exiting with its code (exit -2 for the caller).
+    Evaluating a string that ends normally clears that note."""
+    exec("")  # noqa: S102 - an empty text: only to clear the note

@@ -33,7 +33,7 @@ from ..interpreter.bots import BOTS, bot_seed, default_budget
 from ..interpreter.bots import describe as describe_bots
 from ..interpreter.views import SPECTATOR, view
 
-from . import complete, jsonout, render, saving
+from . import complete, foreign, jsonout, render, saving
 from .i18n import language, tr
 from .render import HUMAN, seat_label
 
@@ -880,7 +880,8 @@ def address_option():
 
 
 def check_jobs(jobs: Optional[int], backend: str, address: Optional[str]) -> None:
-    """--jobs, --backend and --address: usage errors (exit 2)."""
+    """--jobs, --backend and --address: usage errors (exit 2). With --backend ray, what
+    Ray prints from its own threads goes to stderr from now on (cli/foreign.py)."""
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs must be at least 1, not {jobs}", 2)
     if backend not in parallel.BACKENDS:
@@ -892,6 +893,7 @@ def check_jobs(jobs: Optional[int], backend: str, address: Optional[str]) -> Non
             parallel.require_ray()
         except parallel.BackendError as e:
             raise fail(str(e), 2, hint=e.hint) from None
+        foreign.keep_stdout()
 
 
 @contextmanager
@@ -1331,13 +1333,20 @@ class _LiteralStream:
         return getattr(self._stream, name)
 
 
+def _run_app():
+    try:
+        return app(standalone_mode=False, prog_name=_prog_name())
+    finally:
+        foreign.command_over()
+
+
 def main() -> None:
     """The ``meeple`` command (see cli/entry.py): the app, with Ctrl-C anywhere exiting
     130 and never a traceback (``play`` saves its record before), and click's usage
     errors printed with the typed values escaped. Exit codes: 0, 1, 2, 130."""
     jsonout.reset()
     try:
-        code = app(standalone_mode=False, prog_name=_prog_name())
+        code = _run_app()
     except typer.exceptions.TyperException as e:   # click's usage errors: exit 2
         stream = _LiteralStream(sys.stderr)
         if callable(getattr(e, "show", None)):

@@ -134,26 +134,45 @@ def total_size(files) -> int:
     return size
 
 
+# a file of the cache is opened without following a link, without waiting (a FIFO put
+# in its place would block the open until someone writes into it) and without becoming
+# anyone's terminal
+_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
 def read_own(file: Path) -> bytes | None:
     """The bytes of a regular file owned by the user and writable by nobody else (None:
-    missing, unreadable, a link, or anyone else's); also for the native modules."""
+    missing, unreadable, a link, a FIFO, a device or other special file, or anyone
+    else's); also for the native modules. It never blocks: anything but a regular file
+    is refused before it is opened, and the open neither follows a link nor waits
+    (should one be put in its place meanwhile); the checks are made on the descriptor
+    the bytes are read from."""
     try:
-        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-                     | getattr(os, "O_BINARY", 0))
+        if not stat.S_ISREG(os.lstat(file).st_mode):
+            return None
+        fd = os.open(file, _READ_FLAGS)
     except OSError:
         return None
     try:
-        st = os.fstat(fd)
-        getuid = getattr(os, "getuid", None)
-        if not stat.S_ISREG(st.st_mode) or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
-                or (getuid is not None and st.st_uid != getuid()):
+        if not _own_regular(os.fstat(fd)):
             return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read()
+        chunks = []
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
     except OSError:
         return None
     finally:
         os.close(fd)
+
+
+def _own_regular(st: os.stat_result) -> bool:
+    getuid = getattr(os, "getuid", None)
+    return stat.S_ISREG(st.st_mode) and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
+        and (getuid is None or st.st_uid == getuid())
 
 
 def put(kind: str, k: str, value) -> bool:

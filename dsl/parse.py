@@ -15,6 +15,7 @@ from . import ast as ir
 from . import budgets as budget
 from . import diskcache
 from . import errors
+from .files import read_regular_file
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -997,10 +998,13 @@ def _syntax_diagnostic(e: UnexpectedInput, file: str) -> errors.Diagnostic:
     return errors.Diagnostic("parse/syntax", span, str(e).splitlines()[0])
 
 
-def parse_file(path: str | Path) -> tuple[ir.File, str]:
+def parse_file(path: str | Path, budgets: budget.Budgets | None = None) -> tuple[ir.File, str]:
+    """A ruleset file parsed, and its text, read as ``dsl.load`` reads one (a regular
+    file of at most the file_size budget, never waited for: ``dsl.files``); raises
+    ValueError saying why a file is not read."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    return parse(text, str(path)), text
+    text = read_regular_file(path, budget.check(budgets).file_size).decode("utf-8")
+    return parse(text, str(path), budgets), text
 
 
 def parse_expr(text: str, at: ir.Span) -> ir.Expr:

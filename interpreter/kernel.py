@@ -29,7 +29,6 @@ import shutil
 import subprocess
 import sys
 import sysconfig
-import tempfile
 from itertools import count
 from pathlib import Path
 
@@ -1820,8 +1819,11 @@ def load_or_build(source: str, on_build=None):
     loaded."""
     key = module_key(source)
     name = f"meeple_kernel_{key[:32]}"
-    mod, _built, seconds = native.obtain(_loaded, key, name, lambda: _build(name, key, source),
-                                         usable=_kernel_module, on_build=on_build)
+    try:
+        mod, _built, seconds = native.obtain(_loaded, key, name, lambda tmp: _build(name, key, source, tmp),
+                                             usable=_kernel_module, on_build=on_build)
+    except native.NativeError as e:
+        raise KernelError(str(e)) from None
     if mod is None:
         raise KernelError("the kernel built does not load")
     return mod, seconds
@@ -1831,12 +1833,11 @@ def _kernel_module(mod) -> bool:
     return callable(getattr(mod, "start", None)) and callable(getattr(mod, "load", None))
 
 
-def _build(name: str, key: str, source: str) -> Path:
-    """The C++ compiler, in a new temporary folder: the module's path."""
+def _build(name: str, key: str, source: str, tmp: Path) -> Path:
+    """The C++ compiler, in the folder ``tmp``: the module's path."""
     cxx = compiler()
     if cxx is None:
         raise KernelError(status() or "no C++ compiler")
-    tmp = Path(tempfile.mkdtemp(prefix="meeple-kernel-", dir=native._temp_parent()))
     src = tmp / f"{name}.cpp"
     head = (f'#define KERNEL_NAME "{name}"\n#define KERNEL_SYMBOL {name}\n'
             f'#define KERNEL_KEY "{key}"\n')

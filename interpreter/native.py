@@ -32,12 +32,17 @@ general path or fails, and then the Python code runs.
 The module is kept in the disk cache's folder (``native/`` in it) under the sha256 of
 its source, Cython's version, the Python ABI, the platform and the compiler flags;
 an entry is written atomically, read only from a folder owned by the user and
-writable by nobody else, and checked against the digest written beside it: one that
-does not match, or that does not load, is built again.
+writable by nobody else (a regular file, never waited for: see
+``diskcache.read_own``), and checked against the digest written beside it: one that
+does not match, or that does not load, is built again. What is loaded is exactly the
+bytes checked: a copy nobody can change (``_load``), never the kept file again. A
+module is built in a temporary folder of its own, removed when the build ends,
+whether it succeeded or not.
 """
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import importlib.machinery
@@ -53,7 +58,7 @@ import time
 import tokenize
 from pathlib import Path
 
-from ..dsl import diskcache
+from ..dsl import diskcache, files
 from . import helpers
 
 SUBFOLDER = "native"
@@ -62,7 +67,9 @@ FORMAT = "2"                   # the layout of the generated module (part of its
 BUILD_TIMEOUT = 600            # seconds for Cython and the C compiler together
 _loaded: dict[str, object] = {}  # key -> the extension module, once loaded in this process
 _reported: set[str] = set()      # reasons already reported in this process
-_temp_dir: list[str] = []        # where modules are built when the cache is off
+_held: list[int] = []            # the sealed memory files modules were loaded from (see _load)
+MAX_HELD = 256                   # past that many, modules are loaded from private files
+MAX_MODULE_BYTES = 1 << 30       # a module built larger than that is refused
 
 
 class NativeError(Exception):
@@ -918,8 +925,8 @@ def load_or_build(source: str, on_build=None, final=None) -> tuple[object, bool,
     key = module_key(source)
     name = module_name(key)
 
-    def build() -> Path:
-        return _build(name, (final() if final is not None else source) + f"\nKEY = {key!r}\n")
+    def build(folder: Path) -> Path:
+        return _build(name, (final() if final is not None else source) + f"\nKEY = {key!r}\n", folder)
     mod, built, seconds = obtain(_loaded, key, name, build, on_build=on_build)
     if mod is None:
         raise NativeError("the module built does not load")
@@ -928,9 +935,11 @@ def load_or_build(source: str, on_build=None, final=None) -> tuple[object, bool,
 
 def obtain(loaded: dict, key: str, name: str, build, usable=None, on_build=None):
     """A module by its key: already ``loaded`` in this process, kept in the cache, or
-    built now (``build()``: its path, in a temporary folder of its own) and kept there:
-    (the module, or None when the one built does not load; built now; seconds spent).
-    ``usable``: see _load. (kernel.py's modules come this way too.)"""
+    built now (``build(folder)``: the module's path, built in that new temporary folder,
+    which is removed afterwards) and kept there: (the module, or None when the one built
+    does not load; built now; seconds spent). ``usable``: see _load. Raises NativeError
+    when there is no temporary folder to build in or the module built cannot be read.
+    (kernel.py's modules come this way too.)"""
     if key in loaded:
         return loaded[key], False, 0.0
     where = folder()
@@ -942,45 +951,108 @@ def obtain(loaded: dict, key: str, name: str, build, usable=None, on_build=None)
     if on_build is not None:
         on_build()
     t0 = time.perf_counter()
-    built = build()
-    try:
-        path = _keep(where, name, built) if where is not None else built
-        mod = _load(name, path, key, usable)
-    finally:
-        if where is not None:
-            shutil.rmtree(built.parent, ignore_errors=True)
+    data = _built(build)
+    if where is not None:
+        _keep(where, name, data)
+    mod = _load(name, data, key, usable)
     if mod is not None:
         loaded[key] = mod
     return mod, True, time.perf_counter() - t0
 
 
+def _built(build) -> bytes:
+    """The bytes of the module ``build(folder)`` makes in a new temporary folder, which
+    is removed before this returns or raises."""
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="meeple-native-"))
+    except OSError as e:
+        raise NativeError(f"no temporary folder to build in ({e.strerror or e})") from None
+    try:
+        return files.read_regular_file(build(tmp), MAX_MODULE_BYTES)
+    except files.Refused as e:
+        raise NativeError(f"the module built cannot be read: {e}") from None
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def _cached(where: Path, name: str, key: str, usable=None):
-    """The module kept in the cache, or None: missing, not the user's own, its bytes
-    not those whose digest was written beside it, or not loading as this key's (a
-    kernel's modules too: interpreter/kernel.py, with ``usable`` its own test)."""
+    """The module kept in the cache, or None: missing, not the user's own, not a regular
+    file, its bytes not those whose digest was written beside it, or not loading as this
+    key's (a kernel's modules too: interpreter/kernel.py, with ``usable`` its own test).
+    The bytes loaded are the bytes checked."""
     so, digest = where / (name + _suffix()), where / (name + ".sha256")
     data, want = diskcache.read_own(so), diskcache.read_own(digest)
     if data is None or want is None:
         return None
     if hashlib.sha256(data).hexdigest().encode() != want.strip():
         return None
-    return _load(name, so, key, usable)
+    return _load(name, data, key, usable)
 
 
-def _load(name: str, path: Path, key: str, usable=None):
-    """The extension module at ``path`` when it loads, names ``key`` and is ``usable``
-    (by default: it has ``make``, as this module's do); else None."""
+def _load(name: str, data: bytes, key: str, usable=None):
+    """The extension module made of exactly ``data`` when it loads, names ``key`` and is
+    ``usable`` (by default: it has ``make``, as this module's do); else None. The bytes
+    are loaded from a copy nobody can change (``_private_copy``): the file they were
+    read from may have changed since."""
     try:
-        loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-        spec = importlib.util.spec_from_file_location(name, str(path), loader=loader)
-        mod = importlib.util.module_from_spec(spec)
-        loader.exec_module(mod)
-    except Exception:  # noqa: BLE001 - a file that does not load is built again
+        with _private_copy(name, data) as path:
+            loader = importlib.machinery.ExtensionFileLoader(name, path)
+            spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+            mod = importlib.util.module_from_spec(spec)
+            loader.exec_module(mod)
+    except Exception:  # noqa: BLE001 - a module that does not load is built again
         return None
     ok = usable(mod) if usable is not None else callable(getattr(mod, "make", None))
     if getattr(mod, "KEY", None) != key or not ok:
         return None
     return mod
+
+
+@contextlib.contextmanager
+def _private_copy(name: str, data: bytes):
+    """A path to ``data`` that nobody can change while it is loaded: a sealed memory file
+    (Linux: no write, no resize, no new seal), else a file in a new folder of the
+    user's own, removed once the module is loaded (a loaded module needs neither). A
+    memory file stays open while the process runs: the dynamic loader knows a library
+    by its path, and ``/proc/self/fd/N`` must not name another module later."""
+    fd = _sealed(name, data) if len(_held) < MAX_HELD else None
+    if fd is not None:
+        _held.append(fd)
+        yield f"/proc/self/fd/{fd}"
+        return
+    tmp = tempfile.mkdtemp(prefix="meeple-native-")
+    try:
+        path = os.path.join(tmp, name + _suffix())
+        out = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+                      | getattr(os, "O_BINARY", 0), 0o500)
+        with os.fdopen(out, "wb") as f:
+            f.write(data)
+        yield path
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)   # (Windows keeps a loaded module's file)
+
+
+def _sealed(name: str, data: bytes) -> int | None:
+    """A memory file holding ``data``, sealed against any change, or None where there is
+    no such thing (or no /proc to name it by)."""
+    memfd_create = getattr(os, "memfd_create", None)
+    if memfd_create is None or not os.path.isdir("/proc/self/fd"):
+        return None
+    try:
+        import fcntl
+        seals = fcntl.F_SEAL_SEAL | fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE
+        fd = memfd_create(name, os.MFD_CLOEXEC | os.MFD_ALLOW_SEALING)
+    except (ImportError, AttributeError, OSError):
+        return None
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, seals)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 _BUILD = """
@@ -994,9 +1066,8 @@ setup(name=name, script_args=["-q", "build_ext", "--inplace"],
 """
 
 
-def _build(name: str, text: str) -> Path:
-    """Cython then the C compiler, in a new temporary folder: the module's path."""
-    tmp = Path(tempfile.mkdtemp(prefix="meeple-native-", dir=_temp_parent()))
+def _build(name: str, text: str, tmp: Path) -> Path:
+    """Cython then the C compiler, in the folder ``tmp``: the module's path."""
     (tmp / f"{name}.pyx").write_text(text, encoding="utf-8")
     try:
         done = subprocess.run([sys.executable, "-c", _BUILD, name, *compile_flags()], cwd=tmp, check=False,
@@ -1012,27 +1083,16 @@ def _build(name: str, text: str) -> Path:
     return found[0]
 
 
-def _temp_parent() -> str | None:
-    """A private temporary folder for this process's builds (when the cache is off the
-    modules stay there while the process runs)."""
-    if not _temp_dir:
-        _temp_dir.append(tempfile.mkdtemp(prefix="meeple-native-"))
-        import atexit
-        atexit.register(shutil.rmtree, _temp_dir[0], True)
-    return _temp_dir[0]
-
-
-def _keep(where: Path, name: str, built: Path) -> Path:
-    """Copies the module into the cache, atomically, with its digest beside it."""
-    data = built.read_bytes()
+def _keep(where: Path, name: str, data: bytes) -> None:
+    """Writes the module into the cache, atomically, with its digest beside it (not
+    kept, when that fails: it is loaded all the same)."""
     so = where / (name + _suffix())
     try:
         _write(where, so, data)
         _write(where, where / (name + ".sha256"), hashlib.sha256(data).hexdigest().encode())
         _prune(where)
     except OSError:
-        return built   # not kept: loaded from where it was built
-    return so
+        pass
 
 
 def _write(where: Path, target: Path, data: bytes) -> None:

@@ -21,7 +21,9 @@ import hashlib
 import multiprocessing
 import os
 import queue as _queue
+import re
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -317,19 +319,57 @@ def _ray_chunk(fn, rules, chunk):
     return out
 
 
+CONNECT_TIMEOUT = 10   # seconds to wait for a cluster's address to answer at all
+
+
 def _ray_run(fn, rules, tasks, jobs, address, on_progress) -> Iterator:
     ray = _import_ray()
     started = False
     if not ray.is_initialized():
+        where = address if address is not None else os.environ.get("RAY_ADDRESS") or None
+        _answers(where)
         try:
-            ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                     configure_logging=False)
-        except (ConnectionError, RuntimeError, ValueError) as e:
-            raise BackendError(f"cannot connect to Ray at {address or 'a local instance'}: {e}",
-                               "start a cluster with 'ray start --head', or give its "
-                               "--address") from None
+            with _ray_speaks_on_stderr():
+                ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                         configure_logging=False)
+        except Exception as e:  # noqa: BLE001 - whatever Ray raises, one line says it
+            with contextlib.suppress(Exception), _ray_speaks_on_stderr():
+                ray.shutdown()        # what a failed start left behind
+            if where is None:
+                raise BackendError(f"cannot start a local Ray instance: {_first_line(e)}") from None
+            raise BackendError(f"cannot connect to Ray at {where}: {_first_line(e)}", CLUSTER_HINT) from None
         started = True
     return _ray_results(ray, fn, rules, tasks, jobs, on_progress, started)
+
+
+CLUSTER_HINT = "start a cluster with 'ray start --head', or give its --address"
+
+
+def _answers(address: str | None) -> None:
+    """Raises BackendError when nothing answers at a cluster's HOST:PORT (Ray itself
+    would try again for many minutes); other forms (auto, local) are Ray's to read."""
+    import socket
+    found = re.fullmatch(r"(?:ray://)?\[?([^\[\]/]+?)\]?:(\d{1,5})", (address or "").strip())
+    if found is None or int(found.group(2)) > 65535:
+        return
+    try:
+        socket.create_connection((found.group(1), int(found.group(2))), CONNECT_TIMEOUT).close()
+    except (OSError, ValueError) as e:
+        raise BackendError(f"cannot connect to Ray at {address}: nothing answers there "
+                           f"({getattr(e, 'strerror', None) or e})", CLUSTER_HINT) from None
+
+
+def _first_line(e: BaseException) -> str:
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    return (lines[0] if lines else type(e).__name__)[:300]
+
+
+@contextlib.contextmanager
+def _ray_speaks_on_stderr():
+    """What Ray prints on stdout while this process calls it (starting, stopping: the
+    reports it gathered) goes to stderr: stdout is the caller's (a --json document)."""
+    with contextlib.redirect_stdout(sys.stderr):
+        yield
 
 
 def _ray_results(ray, fn, rules, tasks, jobs, on_progress, started) -> Iterator:
@@ -350,7 +390,7 @@ def _ray_results(ray, fn, rules, tasks, jobs, on_progress, started) -> Iterator:
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=0.2)
             for ref in ready:
                 start = pending.pop(ref)
-                results = ray.get(ref)
+                results = _ray_get(ray, ref)
                 if on_progress:
                     for k in range(len(results)):
                         on_progress(start + k, None)
@@ -365,4 +405,16 @@ def _ray_results(ray, fn, rules, tasks, jobs, on_progress, started) -> Iterator:
         for ref in pending:
             ray.cancel(ref, force=True)
         if started:
-            ray.shutdown()
+            with _ray_speaks_on_stderr():
+                ray.shutdown()
+
+
+def _ray_get(ray, ref):
+    """A task's results; WorkerDied when Ray could not run it (its worker killed, out of
+    memory, a node lost: after the retries Ray makes)."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.WorkerCrashedError:
+        raise WorkerDied("a Ray worker ended without finishing its task (killed, out of memory)") from None
+    except ray.exceptions.RayError as e:
+        raise WorkerDied(f"Ray could not run a task: {_first_line(e)}") from None

@@ -21,9 +21,10 @@ class Run:
         return f"exit {self.code}\n--- stdout\n{self.out}\n--- stderr\n{self.err}"
 
 
-def meeple_cli(*args, typed: str = "") -> Run:
-    """``meeple ARGS...`` as the console script runs it, ``typed`` on its stdin."""
-    out, err = io.StringIO(), io.StringIO()
+def meeple_cli(*args, typed: str = "", out: io.StringIO | None = None, err: io.StringIO | None = None) -> Run:
+    """``meeple ARGS...`` as the console script runs it, ``typed`` on its stdin (``out``,
+    ``err``: the streams to catch stdout and stderr in, new ones by default)."""
+    out, err = out or io.StringIO(), err or io.StringIO()
     saved = sys.argv, sys.stdin
     sys.argv, sys.stdin = ["meeple", *map(str, args)], io.StringIO(typed)
     try:

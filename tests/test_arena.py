@@ -14,11 +14,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from meeple import interpreter
-
 from console import Run, meeple_cli
 from meeple.interpreter import arena, parallel, simulation
+
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs" / "schema" / "cli-arena.schema.json").read_text(encoding="utf-8"))
@@ -269,37 +268,45 @@ def test_records_are_the_same_whatever_jobs(tmp_path):
         assert (tmp_path / "1" / name).read_text() == (tmp_path / "2" / name).read_text()
 
 
-def test_ctrl_c_stops_the_workers_and_exits_130():
-    proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
-                           "100000", "--jobs", "2", "-q"])
+def test_ctrl_c_stops_the_workers_and_exits_130(tmp_path):
+    records = tmp_path / "records"    # (games played: seen from outside)
+    proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "kalah", "--games",
+                           "3000", "--jobs", "2", "-q", "--records", str(records)])
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline and len(_session(proc.pid)) < 4:   # meeple, 2 workers...
-            time.sleep(0.2)
-        time.sleep(1)
+        # meeple, its 2 workers and the queues' resource tracker, and games played
+        _wait_for(proc, lambda: len(_session(proc.pid)) >= 4 and records.is_dir()
+                  and len(list(records.iterdir())) >= 3)
         os.killpg(proc.pid, signal.SIGINT)     # as a terminal sends it: to the whole group
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=60)   # (only against a hang: no time is asserted)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)     # the workers too
     assert proc.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err and out == ""
-    deadline = time.time() + 10
-    while time.time() < deadline and _session(proc.pid):
-        time.sleep(0.2)
+    deadline = time.monotonic() + 60   # (only against a hang)
+    while time.monotonic() < deadline and _session(proc.pid):
+        time.sleep(0.05)
     assert _session(proc.pid) == []       # no worker left behind
 
 
-@pytest.mark.parametrize("delay", [0.4, 0.6, 0.8, 1.0, 1.3])
-def test_ctrl_c_while_the_workers_start_exits_130_at_once(delay):
+# the moments of a start that a Ctrl-C may hit, each seen from outside: the command's
+# own cache folder made (the ruleset being loaded), then the processes it has started
+# (the queues' resource tracker, then each worker)
+MOMENTS = {"loading": 0, "queues made": 1, "a worker started": 2, "both workers started": 3}
+
+
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_ctrl_c_while_the_workers_start_exits_130_at_once(moment, tmp_path):
     # (a Ctrl-C while the tasks were being queued left a queue's lock taken or its
     # feeding thread blocked on a full pipe: the process never exited)
-    proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "cherokee", "--games",
-                           "100000", "--jobs", "2", "-q"])
+    cache = tmp_path / "cache"
+    proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "kalah", "--games",
+                           "3000", "--jobs", "2", "-q"], MEEPLE_CACHE_DIR=str(cache))
     try:
-        time.sleep(delay)
+        children = MOMENTS[moment]
+        _wait_for(proc, lambda: cache.exists() and len(_session(proc.pid)) > children)
         os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=30)
+        out, err = proc.communicate(timeout=60)   # (only against a hang: no time is asserted)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -307,20 +314,78 @@ def test_ctrl_c_while_the_workers_start_exits_130_at_once(delay):
     assert "Traceback" not in err and out == ""
 
 
-def _interruptible(args: list) -> subprocess.Popen:
+TRIGGER = r"""
+import os, signal
+from meeple.cli.entry import main
+real = os.sched_getaffinity    # asked by the command for the cores it may use
+
+
+def interrupted_in_a_text(pid):
+    # a Ctrl-C that lands while a text is evaluated (namedtuple and dataclasses do it)
+    exec("os.kill(os.getpid(), signal.SIGINT)\nfor _ in range(1000): pass",
+         {"os": os, "signal": signal})
+    return real(pid)
+
+
+os.sched_getaffinity = interrupted_in_a_text
+main()
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="Linux's sched_getaffinity")
+def test_ctrl_c_inside_an_evaluated_text_exits_130_under_python_m(tmp_path):
+    # CPython run with -m (as `python -m meeple`) killed itself by SIGINT (exit -2) when
+    # the Ctrl-C it handled had ended a text given to exec or eval
+    (tmp_path / "interrupted_meeple.py").write_text(TRIGGER, encoding="utf-8")
+    proc = _interruptible([sys.executable, "-m", "interrupted_meeple", "simulate", "kalah", "--games", "2",
+                           "-q"], PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    try:
+        out, err = proc.communicate(timeout=120)   # (only against a hang)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "Traceback" not in err and out == ""
+
+
+def _wait_for(proc, seen) -> None:
+    """Waits until ``seen()`` (the command still running); fails if it never comes."""
+    deadline = time.monotonic() + 120      # (only against a hang: no time is asserted)
+    while not seen():
+        assert proc.poll() is None, "the command ended before the moment came"
+        assert time.monotonic() < deadline, "the moment never came"
+        time.sleep(0.02)
+
+
+def _interruptible(args: list, **env) -> subprocess.Popen:
     """A command in a session of its own, as a terminal starts it: Ctrl-C's default
     action restored (a shell runs background commands with SIGINT ignored, which a
-    child inherits: a test suite started with '&' would wait for it forever)."""
+    child inherits: a test suite started with '&' would wait for it forever); ``env``:
+    variables set for it."""
     return subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **env},
                             start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509 - before exec
 
 
 def _session(sid: int) -> list[int]:
-    """The processes of a session (ps lists a zombie with its state Z: not counted)."""
-    out = subprocess.run(["ps", "-o", "pid=,stat=", "-s", str(sid)], capture_output=True, text=True)
-    return [int(line.split()[0]) for line in out.stdout.splitlines()
-            if line.split() and not line.split()[1].startswith("Z")]
+    """The processes of a session (a zombie is not counted): read from /proc where there
+    is one (cheap enough to ask often), else from ps."""
+    if not os.path.isdir("/proc/self"):
+        out = subprocess.run(["ps", "-o", "pid=,stat=", "-s", str(sid)], capture_output=True, text=True,
+                             check=False)
+        return [int(line.split()[0]) for line in out.stdout.splitlines()
+                if line.split() and not line.split()[1].startswith("Z")]
+    found = []
+    for name in os.listdir("/proc"):
+        try:
+            stat = (Path("/proc") / name / "stat").read_text() if name.isdigit() else ""
+        except OSError:     # ended meanwhile
+            continue
+        fields = stat[stat.rfind(")") + 2:].split()   # state, ppid, group, session...
+        if len(fields) > 3 and int(fields[3]) == sid and fields[0] != "Z":
+            found.append(int(name))
+    return found
 
 
 def test_meeple_test_gives_the_same_games_whatever_jobs():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -233,6 +234,46 @@ def test_a_trusted_entry_is_what_is_read(cache_dir):
     Planted.ran = False
     interpreter.load("kalah")
     assert Planted.ran
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_a_fifo_in_place_of_an_entry_is_never_waited_for(cache_dir):
+    # (opened without O_NONBLOCK, a FIFO blocked every later load until someone wrote
+    # into it)
+    entry = _plant_entry(cache_dir, "kalah")
+    entry.unlink()
+    os.mkfifo(entry, 0o600)
+    assert without_waiting(lambda: interpreter.load("kalah"), entry).title == "Kalah"
+    assert entry.is_file()        # stored again, as a regular file
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+def test_a_fifo_or_a_link_is_never_read_as_an_entry(tmp_path):
+    fifo, target, link = tmp_path / "fifo", tmp_path / "target", tmp_path / "link"
+    os.mkfifo(fifo, 0o600)
+    target.write_bytes(b"data")
+    os.chmod(target, 0o600)
+    link.symlink_to(target)
+    assert without_waiting(lambda: diskcache.read_own(fifo), fifo) is None
+    assert diskcache.read_own(link) is None
+    assert diskcache.read_own(target) == b"data"
+
+
+def without_waiting(work, fifo: Path):
+    """What ``work()`` returns, run in a thread; fails if it waits on ``fifo`` (which is
+    then opened for writing, so that the thread goes on)."""
+    got = []
+    t = threading.Thread(target=lambda: got.append(work()), daemon=True)
+    t.start()
+    t.join(120)    # (only against a hang: no time is asserted)
+    if t.is_alive():
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        t.join(10)
+        pytest.fail(f"waited for a writer on the FIFO {fifo}")
+    return got[0]
 
 
 def test_an_entry_of_the_right_key_but_wrong_content_is_compiled_afresh(cache_dir):

@@ -10,11 +10,16 @@ faster to build, the same code); each ruleset once per test session. The tests t
 compiler skip, saying why, where they are missing."""
 from __future__ import annotations
 
+import hashlib
+import importlib.machinery
 import json
 import os
 import random
 import subprocess
 import sys
+import sysconfig
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -395,3 +400,175 @@ def test_random_rulesets_compile_twice_alike():
             compiled_twice(from_text(text), 2)
         except native.NativeError as e:
             pytest.fail(f"case {case}: {e}\n{text}")
+
+
+# ---------------------------------------------------------------- the modules kept, as files
+# (interpreter/native.py's obtain: the path of the Cython modules and of the kernels)
+
+TINY = """#include <Python.h>
+static PyObject *make(PyObject *self, PyObject *args) { Py_RETURN_NONE; }
+static PyMethodDef methods[] = {{"make", make, METH_VARARGS, NULL}, {NULL, NULL, 0, NULL}};
+static struct PyModuleDef def = {PyModuleDef_HEAD_INIT, "%(name)s", NULL, -1, methods};
+PyMODINIT_FUNC PyInit_%(name)s(void) {
+    PyObject *m = PyModule_Create(&def);
+    if (m && (PyModule_AddStringConstant(m, "KEY", "%(key)s") || PyModule_AddStringConstant(m, "WHO", "%(who)s"))) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
+"""
+
+
+def tiny_module(folder: Path, name: str, key: str, who: str) -> bytes:
+    """The bytes of a tiny extension module (KEY, WHO and make, as obtain wants),
+    compiled with the C compiler Python was built with; skips where there is none."""
+    if sys.platform == "win32":
+        pytest.skip("builds with a POSIX C compiler")
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
+    src, out = folder / f"{name}-{who}.c", folder / f"{name}-{who}.so"
+    src.write_text(TINY % {"name": name, "key": key, "who": who}, encoding="utf-8")
+    cmd = [*cc, "-shared", "-fPIC", "-O0", "-w", f"-I{sysconfig.get_paths()['include']}", str(src), "-o", str(out)]
+    if sys.platform == "darwin":
+        cmd[1:1] = ["-undefined", "dynamic_lookup"]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    except OSError as e:
+        pytest.skip(f"no C compiler: {e}")
+    if done.returncode != 0:
+        pytest.skip(f"no C compiler to build a module: {done.stderr[-300:]}")
+    return out.read_bytes()
+
+
+@pytest.fixture
+def kept(tmp_path, monkeypatch):
+    """A module of its own (a name no other test loads), its bytes, the cache's native
+    folder, and where the module and its digest are kept there."""
+    from meeple.interpreter import native
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("MEEPLE_NO_CACHE", raising=False)
+    name = f"meeple_native_test_{os.urandom(8).hex()}"
+    key = "key-" + name
+    data = tiny_module(tmp_path, name, key, "genuine")
+    where = native.folder()
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    return {"name": name, "key": key, "data": data, "where": where, "so": where / (name + suffix),
+            "digest": where / (name + ".sha256"), "tmp": tmp_path}
+
+
+def keep(k: dict) -> None:
+    """The module kept in the cache as obtain keeps it: the file, its sha256 beside it."""
+    k["so"].write_bytes(k["data"])
+    k["digest"].write_text(hashlib.sha256(k["data"]).hexdigest())
+    os.chmod(k["so"], 0o600)
+    os.chmod(k["digest"], 0o600)
+
+
+def copied(data: bytes):
+    """A build: writes ``data`` as the module in the folder it is given."""
+    def build(folder: Path) -> Path:
+        out = folder / "built.so"
+        out.write_bytes(data)
+        return out
+    return build
+
+
+def not_built(folder: Path) -> Path:
+    raise AssertionError("built: the module kept should have been used")
+
+
+def test_a_kept_module_loads_from_the_bytes_checked_even_if_its_file_changes_after(kept, monkeypatch):
+    # the file replaced between the check of its digest and the load: what is loaded is
+    # what was checked, never the file read again
+    from meeple.interpreter import native
+    keep(kept)
+    impostor = kept["tmp"] / "impostor.so"
+    impostor.write_bytes(tiny_module(kept["tmp"], kept["name"], kept["key"], "impostor"))
+    real = hashlib.sha256
+
+    def sha256_then_swap(data=b"", **kw):
+        h = real(data, **kw)
+        if bytes(data) == kept["data"]:
+            os.replace(impostor, kept["so"])     # the point between the check and the load
+        return h
+    monkeypatch.setattr(hashlib, "sha256", sha256_then_swap)
+    mod, built, _ = native.obtain({}, kept["key"], kept["name"], not_built)
+    assert not built and mod.WHO == "genuine"
+    assert kept["so"].read_bytes() != kept["data"]   # (the swap did happen)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
+@pytest.mark.parametrize("which", ["so", "digest"])
+def test_a_fifo_in_place_of_a_kept_module_or_its_digest_is_never_waited_for(kept, which):
+    from meeple.interpreter import native
+    keep(kept)
+    kept[which].unlink()
+    os.mkfifo(kept[which], 0o600)
+    got = []
+    t = threading.Thread(target=lambda: got.append(native.obtain({}, kept["key"], kept["name"],
+                                                                 copied(kept["data"]))), daemon=True)
+    t.start()
+    t.join(120)    # (only against a hang: no time is asserted)
+    if t.is_alive():
+        _unblock(kept[which])
+        t.join(10)
+        pytest.fail("obtain waited for a writer on the FIFO")
+    mod, built, _ = got[0]
+    assert built and mod.WHO == "genuine"       # built again, and kept as a regular file
+    assert kept["so"].read_bytes() == kept["data"]
+
+
+def _unblock(fifo: Path) -> None:
+    """Opens a FIFO for writing (without waiting) and closes it: a reader blocked on it
+    goes on."""
+    try:
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    except OSError:
+        pass
+
+
+@pytest.mark.parametrize("cache", ["on", "off"])
+@pytest.mark.parametrize("memory_files", [True, False], ids=["memory file", "private file"])
+def test_no_build_folder_is_left_behind_built_or_failed(kept, monkeypatch, cache, memory_files):
+    from meeple.interpreter import native
+    temp = kept["tmp"] / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    if cache == "off":
+        monkeypatch.setenv("MEEPLE_NO_CACHE", "1")
+    if not memory_files:      # as where there is no memfd_create: a file of the user's own
+        monkeypatch.setattr(native, "MAX_HELD", 0)
+    folders = []
+
+    def build(folder: Path) -> Path:
+        folders.append(folder)
+        return copied(kept["data"])(folder)
+
+    def fails(folder: Path) -> Path:
+        folders.append(folder)
+        (folder / "half.o").write_bytes(b"...")
+        raise native.NativeError("the build failed: as a test asks")
+    mod, built, _ = native.obtain({}, kept["key"], kept["name"], build)
+    assert built and mod.WHO == "genuine"
+    with pytest.raises(native.NativeError, match="as a test asks"):
+        native.obtain({}, kept["key"] + "-other", kept["name"] + "_other", fails)
+    assert [f.parent for f in folders] == [temp, temp]      # (built in the temporary folder)
+    assert list(temp.iterdir()) == []
+
+
+def test_no_build_folder_is_left_behind_by_the_workers(tmp_path, monkeypatch):
+    # --no-cache: each worker builds its own kernel (here failing at once: an option the
+    # compiler refuses) and the workers end without running their exit handlers
+    monkeypatch.delenv("MEEPLE_KERNEL")
+    if interpreter.kernel_status() is not None:
+        pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    (tmp_path / "Cython").mkdir()      # no Cython: no second kind of build to wait for
+    (tmp_path / "Cython" / "__init__.py").write_text("raise ImportError('not here')\n")
+    env = {**os.environ, "TMPDIR": str(temp), "MEEPLE_KERNEL_CXXFLAGS": "--no-such-option",
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    done = meeple("--no-cache", "simulate", TTT, "-n", "2", "-j", "2", "--native", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    assert "no kernel for ttt: the build failed" in done.stderr
+    assert list(temp.iterdir()) == []
