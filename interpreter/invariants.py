@@ -26,7 +26,6 @@ from .runtime import Game, IllegalMove
 DEFAULT_BOUND = (10_000, "moves")
 CHECK_EVERY = 16  # of the states read back from JSON, these are checked as a user's would be  # for a ruleset that declares no bound
 LEAK = "secrets/non-interference"  # the check of non-interference (interpreter/leaks.py)
-UNCHECKED = "secrets/unchecked"    # secrets found, but none could be varied (see unchecked)
 
 
 @dataclass(frozen=True)
@@ -328,7 +327,7 @@ class GameChecker:
         text = (f"{who} is shown something that depends on {_SECRET[t.v.kinds[0]]}, {leak.where}. "
                 f"The two games differ only in {t.v.what} {when}, which {who} has never been "
                 f"shown; the difference shows {later}")
-        f = self._fail(LEAK, text, leak.span)
+        f = self._fail("secrets/non-interference", text, leak.span)
         f.moves = f.moves[:j]
         return f
 
@@ -498,7 +497,7 @@ def unchecked(stats: Stats) -> Failure | None:
         return None
     found = ", ".join(f"{kind} at {stats.found[kind]}" for kind in views.SECRET_KINDS
                       if stats.found.get(kind))
-    return Failure(UNCHECKED, f"the games kept secrets from the seats ({found} of the states "
+    return Failure("secrets/unchecked", f"the games kept secrets from the seats ({found} of the states "
                               f"probed), but none could be varied: no leak was looked for. "
                               f"Please report it: meeple test should vary every secret")
 

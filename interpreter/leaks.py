@@ -403,6 +403,25 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
         if v1[key] != v2[key]:
             return Leak(f"in {what}: {v1[key]!r} in one game, {v2[key]!r} in the other")
     p1, p2 = v1["pending"], v2["pending"]
+    leak = _compare_pending(g1, p1, g2, p2, same_decider_only) or \
+        _compare_zones(prog, v1["zones"], v2["zones"]) or _compare_vars(prog, v1, v2)
+    if leak:
+        return leak
+    if v1["ivars"] != v2["ivars"]:
+        return Leak("in the item variables of the items it sees")
+    if v1["face_down"] != v2["face_down"]:
+        return Leak("in which face-down items it knows")
+    leak = _compare_log(g1.program, v1["log"], said1, v2["log"], said2)
+    if leak:
+        return leak
+    if options and p1 is not None and "options" in p1:
+        return _compare_options(g1, p1["options"], g2, p2.get("options", []), seat)
+    return None
+
+
+def _compare_pending(g1: Game, p1, g2: Game, p2, same_decider_only: bool) -> Leak | None:
+    """Who decides, and what the seat is shown of the decision under way."""
+    prog = g1.program
     verbs = (p1 or {}).get("verb"), (p2 or {}).get("verb")
     if (p1 or {}).get("player") != (p2 or {}).get("player") or \
             (verbs[0] != verbs[1] and not same_decider_only):
@@ -417,9 +436,10 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
             return Leak(f"in the decision under way ({key}): {(p1 or {}).get(key)!r} in one "
                         f"game, {(p2 or {}).get(key)!r} in the other",
                         _choose_span(g1) or _choose_span(g2))
-    leak = _compare_zones(prog, v1["zones"], v2["zones"])
-    if leak:
-        return leak
+    return None
+
+
+def _compare_vars(prog, v1: dict, v2: dict) -> Leak | None:
     for k in sorted(set(v1["vars"]) | set(v2["vars"])):
         x, y = v1["vars"].get(k), v2["vars"].get(k)
         if x != y:
@@ -431,15 +451,6 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
             if x != y:
                 return Leak(f"in variable {k} of {display.player_name(prog, p)}: {_show(x)} in one "
                             f"game, {_show(y)} in the other", _var_span(prog, k))
-    if v1["ivars"] != v2["ivars"]:
-        return Leak("in the item variables of the items it sees")
-    if v1["face_down"] != v2["face_down"]:
-        return Leak("in which face-down items it knows")
-    leak = _compare_log(g1.program, v1["log"], said1, v2["log"], said2)
-    if leak:
-        return leak
-    if options and p1 is not None and "options" in p1:
-        return _compare_options(g1, p1["options"], g2, p2.get("options", []), seat)
     return None
 
 
