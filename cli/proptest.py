@@ -160,7 +160,7 @@ def _leaks_text(stats, hidden: bool) -> str:
     from ..interpreter.views import SECRET_KINDS
     if not stats.probes:
         return "no leak: nothing is hidden" if not hidden else \
-            "no leak: nothing hidden could differ (what is hidden is alike), so nothing was exchanged"
+            "no leak: the states probed hid nothing that could differ, so nothing was exchanged"
     kinds = ", ".join(f"{kind} {stats.kinds.get(kind, 0)}" for kind in SECRET_KINDS
                       if stats.kinds.get(kind) or stats.found.get(kind))
     return f"no leak in {stats.probes} exchanges ({kinds})"

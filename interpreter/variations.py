@@ -27,7 +27,7 @@ choice; there, a seat other than the one moving (or the spectator) is probed wit
 everything of one kind varied at once, and the twin is followed for ``TARGET_MOVES``
 moves. Of all the (moment, seat) pairs of a game, ``TARGETS`` are probed, picked from
 the game's seed, length and drawn probes (so a game is probed the same way wherever it
-is played), and one more probe goes at a state picked the same way.
+is played); a game without moments gets one probe at a state picked the same way.
 """
 from __future__ import annotations
 
@@ -122,7 +122,7 @@ def plan(states: list[Game], played: list, bits: list, probes, seed: int,
         pend = states[k].R.pending
         kind = "secret choices" if pend is not None and "waiting" in pend else None
         tasks.append(Task(k, s, kind, i, rng.randrange(64), whole=True, limit=TARGET_MOVES))
-    if n > 1:
+    if n > 1 and not spots:    # a game without moments: one probe all the same
         seat = rng.randrange(players + 1)
         tasks.append(Task(rng.randrange(n - 1), views.SPECTATOR if seat == players else seat,
                           None, rng.randrange(64), rng.randrange(64)))
