@@ -323,11 +323,6 @@ def map_value(v, type_code: str, mapping: dict[int, int]):
     return v
 
 
-def swap_value(v, type_code: str, a: int, b: int):
-    """A value with items a and b exchanged."""
-    return map_value(v, type_code, {a: b, b: a})
-
-
 def _map_ref(v, type_ref, kinds, mapping: dict[int, int]):
     if v is None:
         return v
