@@ -17,13 +17,19 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
 from console import meeple_cli
-from meeple import interpreter
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import leaks, testing, variations, views
-from meeple.interpreter.invariants import Config, Failure, Stats, explore, play_and_check
+from meeple.interpreter.invariants import (
+    Config,
+    Failure,
+    Stats,
+    explore,
+    play_and_check,
+)
+
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken"
