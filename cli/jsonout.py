@@ -360,6 +360,12 @@ def _balance_schema() -> dict:
 
 
 def meeple_test_schema() -> dict:
+    by_kind = {"hidden_items": _s(_INT, "items in zones the seat sees only as a count"),
+               "face_down_items": _s(_INT, "items face down in zones it sees"),
+               "item_variables": _s(_INT, "item variables of items it may not know"),
+               "owner_variables": _s(_INT, "values of variables declared owner, of other seats"),
+               "hidden_variables": _s(_INT, "values of variables declared hidden"),
+               "secret_choices": _s(_INT, "choices of other seats in a simultaneous decision")}
     config = _obj("a configuration: a player count with variants or a locale", {
         "players": _s(_INT, "number of players"),
         "variants": {**_NAMES, "description": "its variants"},
@@ -370,8 +376,10 @@ def meeple_test_schema() -> dict:
         "file": _s(["string", "null"], "the source file of the declaration it breaks"),
         "line": _s([_INT, "null"], "its 1-based line"),
         "column": _s([_INT, "null"], "its 1-based column"),
-        "configuration": config,
-        "seed": _s(_INT, "the game's seed"),
+        "configuration": {"oneOf": [config, {"type": "null"}],
+                          "description": "the game's configuration (null for secrets/unchecked, "
+                                         "which has no game)"},
+        "seed": _s([_INT, "null"], "the game's seed (null for secrets/unchecked)"),
         "moves": {**_NAMES, "description": "every move of the shrunk game, in notation"},
         "record": _s(["string", "null"], "the file the game was saved in (null if it "
                      "could not be saved)"),
@@ -391,7 +399,11 @@ def meeple_test_schema() -> dict:
         "games": _s(_INT, "games played"),
         "states": _s(_INT, "states checked"),
         "turn_end_checks": _s(_INT, "times the turn-end invariants were checked"),
-        "exchanges": _s(_INT, "exchanges of hidden items made to look for leaks"),
+        "exchanges": _s(_INT, "twins made to look for leaks (each varies one kind of secret, or "
+                        "hidden and face-down items together)"),
+        "exchanges_by_kind": _obj("twins made, by kind of secret varied", by_kind),
+        "secrets_found": _obj("states probed where a seat's view kept such a secret from it "
+                              "(one that could differ), by kind", by_kind),
         "failure": {"oneOf": [failure, {"type": "null"}],
                     "description": "null when every check held"},
     }
@@ -401,7 +413,8 @@ def meeple_test_schema() -> dict:
                      "with the shrunk game.",
                      props, ["ruleset", "title", "invariants", "secrets", "bound",
                              "configurations", "examples", "seed", "games", "states",
-                             "turn_end_checks", "exchanges", "failure"])
+                             "turn_end_checks", "exchanges", "exchanges_by_kind", "secrets_found",
+                             "failure"])
 
 
 def replay_schema() -> dict:

@@ -61,12 +61,15 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         (invariant, secret, bound) and those every ruleset gets (the game ends within
         its bound, there is always a way on, no item is created or lost, the state
         round-trips through JSON, the record replays, views hide what is hidden,
-        results are defined), and non-interference: exchanging two items a seat (or
-        the spectator) has never been shown changes nothing it is shown, neither its
+        results are defined), and non-interference: varying what a seat (or the
+        spectator) may not see (hidden and face-down items, item variables, owner and
+        hidden variables, secret choices) changes nothing it is shown, neither its
         view, nor its log, nor its options and their texts. A failure is shrunk to a
         short game, printed with the rule's source line, and saved as a record for
-        `meeple replay`; exit 1."""
-        from ..interpreter.invariants import Config, Stats, configs, explore_shards  # only here: start-up
+        `meeple replay`; exit 1 (also when the games kept secrets and none could be
+        varied)."""
+        from ..interpreter.invariants import (Config, Stats, configs, explore_shards,  # only here: start-up
+                                              unchecked)
         jout = jsonout.begin("test", json_out)
         o, e = out(), err()
         if examples < 1:
@@ -125,21 +128,52 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
                "bound": _bound_json(base), "configurations": [_config_json(c) for c in cfgs],
                "examples": examples, "seed": seed, "games": stats.games, "states": stats.states,
                "turn_end_checks": stats.moments.get("at turn end", 0),
-               "exchanges": stats.probes, "failure": None}
+               "exchanges": stats.probes, "exchanges_by_kind": _by_kind(stats.kinds),
+               "secrets_found": _by_kind(stats.found), "failure": None}
+        if failure is None and unchecked(stats) is not None:
+            return _unchecked(e, jout, doc, unchecked(stats))
         if failure is None:
             if jout.on:
                 jout.emit(doc)
                 return
             o.print(Text("ok ", style="bold green") + Text(
                 f"{stats.games} games, {stats.states} states checked; every invariant held "
-                f"(turn ends checked {stats.moments.get('at turn end', 0)} times); no leak "
-                f"in {stats.probes} exchanges of hidden items"))
+                f"(turn ends checked {stats.moments.get('at turn end', 0)} times); "
+                f"{_leaks_text(stats, base.hidden_information)}"))
             return
         failure.ruleset_ref = _ref(ruleset, path)
         saved = _report(e, failure, src.sources, out_file, load(failure.config))
         doc["failure"] = _failure_json(failure, saved)
         jout.emit(doc)
         raise typer.Exit(1)
+
+
+def _by_kind(counts: dict) -> dict:
+    """Counts by kind of secret (views.SECRET_KINDS), keyed as in the JSON output."""
+    from ..interpreter.views import SECRET_KINDS
+    return {kind.replace(" ", "_").replace("-", "_"): counts.get(kind, 0) for kind in SECRET_KINDS}
+
+
+def _leaks_text(stats, hidden: bool) -> str:
+    """What the leak check did: the exchanges by kind of secret (a kind found in the
+    games and never varied shows 0)."""
+    from ..interpreter.views import SECRET_KINDS
+    if not stats.probes:
+        return "no leak: nothing is hidden" if not hidden else \
+            "no leak: the states probed hid nothing that could differ, so nothing was exchanged"
+    kinds = ", ".join(f"{kind} {stats.kinds.get(kind, 0)}" for kind in SECRET_KINDS
+                      if stats.kinds.get(kind) or stats.found.get(kind))
+    return f"no leak in {stats.probes} exchanges ({kinds})"
+
+
+def _unchecked(e, jout, doc: dict, failure) -> None:
+    """Secrets found, none varied: a failure without a game (exit 1)."""
+    e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"), soft_wrap=True)
+    doc["ok"] = False
+    doc["failure"] = {"check": failure.check, "message": failure.message, "file": None, "line": None,
+                      "column": None, "configuration": None, "seed": None, "moves": [], "record": None}
+    jout.emit(doc)
+    raise typer.Exit(1)
 
 
 def load_problems(e, src, ruleset: str):

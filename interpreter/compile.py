@@ -136,8 +136,6 @@ class Program:
         self.name, self.title = c.name, c.title
         self.min_players, self.max_players = c.players
         self.direction = 1 if c.order == "clockwise" else -1
-        # variables declared owner or hidden (meeple test changes their values in twins)
-        self.private_vars = [n for n, v in c.vars.items() if v.visibility is not None]
         self.variants, self.locale = list(c.variants), c.locale
         self.static = Static(players, self.direction, budgets)
         self.diags: list[Diagnostic] = []

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..dsl.ast import Span
 
-from . import display, leaks, views
+from . import display, leaks, variations, views
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
 from .runtime import Game, IllegalMove
@@ -79,6 +79,8 @@ class Stats:
     probes: int = 0        # twins made to check non-interference
     twin_moves: int = 0    # moves played in them
     moments: dict = field(default_factory=dict)
+    kinds: dict = field(default_factory=dict)   # twins made by kind of secret varied
+    found: dict = field(default_factory=dict)   # probes that found a secret of each kind
 
 
 def configs(src, load, variants=None, players=None) -> list[Config]:
@@ -104,7 +106,8 @@ def configs(src, load, variants=None, players=None) -> list[Config]:
 # ---------------------------------------------------------------- one game
 
 class GameChecker:
-    def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None, probes=()):
+    def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None, probes=(),
+                 moments: bool = False):
         self.ruleset, self.config, self.seed = ruleset, config, seed
         self.stats = stats or Stats()
         self.moves: list[str] = []
@@ -114,10 +117,13 @@ class GameChecker:
         self.prog = prog
         self.bound = prog.bound or DEFAULT_BOUND
         self.secret = _secret_zones(prog, config.players)
-        # non-interference: where to exchange items (see _non_interference)
+        # non-interference: where to vary secrets (see _non_interference); a game that
+        # may hide something is probed at its moments too, with or without drawn probes
         self.probes = [p if isinstance(p, leaks.Probe) else leaks.Probe(*p)
                        for p in probes][:leaks.MAX_PROBES]
-        self.known = leaks.Knowledge(len(prog.items), config.players) if self.probes else None
+        self.moments = moments and prog.hidden_information
+        probing = self.probes or self.moments
+        self.known = leaks.Knowledge(len(prog.items), config.players) if probing else None
         self.history: list = []   # (a copy of each state, what each seat had been shown)
         self.played: list = []    # (each move, the type of its options)
 
@@ -262,56 +268,65 @@ class GameChecker:
         self.history.append((self.game.copy(), list(self.known.bits)))
 
     def _non_interference(self) -> None:
-        """Each probe: at a state of the game (``at`` modulo the number of states), a
-        twin with two items its seat has never been shown exchanged, played along the
-        same moves and compared with the game by that seat's view."""
-        states = len(self.history)
-        for p in self.probes:
-            k = p.at % states
-            game, bits = self.history[k]
+        """Each probe of the game (``variations.plan``): at one of its states, a twin that
+        differs in a secret the probe's seat may not see, played along the same moves and
+        compared with the game by that seat's view (``leaks.Twin``)."""
+        states = [g for g, _ in self.history]
+        bits = [b for _, b in self.history]
+        stats = self.stats
+        for task in variations.plan(states, self.played, bits, self.probes, self.seed, self.moments):
+            game = states[task.at]
             if game.over:
                 continue
-            n = game.R.n
-            seat = p.seat % (n + 1)
-            seat = views.SPECTATOR if seat == n else seat
-            self.known.bits = bits
-            pair = leaks.pick_pair(game, seat, self.known, p.first, p.second)
-            # a ruleset with variables declared owner or hidden: every other probe (or
-            # one with no items to exchange) changes such a value instead
-            private = leaks.private_values(game, seat) if self.prog.private_vars else []
-            if private and (pair is None or p.first % 2):
-                twin = leaks.Twin(game, seat, -1, -1, at=k, private=private[p.second % len(private)])
-            elif pair is None:
+            self.known.bits = bits[task.at]
+            nxt = task.at < len(self.played)
+            ctx = variations.Context(game, task.seat, self.known, self.played[task.at][0] if nxt else None,
+                                     states[task.at + 1] if nxt else None)
+            kinds = variations.available(ctx)
+            for kind in variations.present(ctx, kinds):
+                stats.found[kind] = stats.found.get(kind, 0) + 1
+            made = variations.make(ctx, task, kinds)
+            if made is None:
                 continue
-            else:
-                twin = leaks.Twin(game, seat, *pair, at=k)
-            self.stats.probes += 1
-            self._compare_twin(twin, k)
+            stats.probes += 1
+            for kind in made.kinds:
+                stats.kinds[kind] = stats.kinds.get(kind, 0) + 1
+            found = self._compare_twin(leaks.Twin(game, task.seat, task.at, made, task.limit))
+            if found is None:
+                continue
+            for part in made.parts() if made.parts else ():   # of several varied, one alone
+                alone = self._compare_twin(leaks.Twin(game, task.seat, task.at, part, task.limit))
+                if alone is not None:
+                    found = alone
+                    break
+            raise self._leak(*found)
 
-    def _compare_twin(self, twin, k: int) -> None:
-        j = k
-        while True:
-            game = self.history[j][0]
-            verdict = twin.check(game)
+    def _compare_twin(self, twin):
+        """(the twin, the leak, the state it shows at), or None when none shows."""
+        if twin.broken:
+            return None
+        j = twin.at + twin.steps
+        while j < len(self.history):
+            verdict = twin.check(self.history[j][0])
             if isinstance(verdict, leaks.Leak):
-                raise self._leak(twin, verdict, j)
+                return twin, verdict, j
             if verdict is not None or j + 1 >= len(self.history):
-                return
+                return None
             move, type_code = self.played[j]
             if not twin.follow(move, type_code):
-                return
+                return None
             self.stats.twin_moves += 1
             j += 1
+        return None
 
     def _leak(self, t, leak, j: int) -> Failure:
         who = leaks.seat_name(self.prog, t.seat)
         when = "after the setup" if t.at == 0 else f"after move {t.at}"
-        later = "at once" if t.steps == 0 else \
-            f"{t.steps} move{'s' if t.steps > 1 else ''} later (move {j})"
-        text = (f"{who} is shown something that depends on {t.secret}, {leak.where}. "
-                f"The two games differ only in {t.names[0]} and {t.names[1]}, "
-                f"{'exchanged' if t.items else 'changed'} {when}, "
-                f"which {who} has never been shown; the difference shows {later}")
+        later = "at once" if j == t.at else \
+            f"{j - t.at} move{'s' if j - t.at > 1 else ''} later (move {j})"
+        text = (f"{who} is shown something that depends on {_SECRET[t.v.kinds[0]]}, {leak.where}. "
+                f"The two games differ only in {t.v.what} {when}, which {who} has never been "
+                f"shown; the difference shows {later}")
         f = self._fail("secrets/non-interference", text, leak.span)
         f.moves = f.moves[:j]
         return f
@@ -331,6 +346,13 @@ class GameChecker:
             raise self._fail("replay", f"the record does not replay: {e}")
         if digest(again) != digest(g):
             raise self._fail("replay", "replaying the record reaches another state")
+
+
+# how a report names each kind of secret (views.SECRET_KINDS)
+_SECRET = {"hidden items": "items it cannot see", "face-down items": "items it cannot see",
+           "item variables": "item variables it cannot see",
+           "owner variables": "variables it may not see", "hidden variables": "variables it may not see",
+           "secret choices": "choices it may not see"}
 
 
 def _secret_zones(prog, players: int) -> list[tuple[int, int | None, bool]]:
@@ -356,10 +378,12 @@ def _items_in_view(v: dict) -> set[int]:
 
 
 def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None,
-                   probes=()) -> Game:
+                   probes=(), moments: bool = False) -> Game:
     """Plays and checks one game. ``probes`` (``leaks.Probe`` or tuples ``(at, seat,
-    first, second)``) are the points where non-interference is checked."""
-    return GameChecker(ruleset, config, seed, stats, probes).play(choices)
+    first, second)``) are the points where non-interference is checked; with
+    ``moments``, the game is also probed at its moments (``variations.plan``), as
+    ``explore`` does."""
+    return GameChecker(ruleset, config, seed, stats, probes, moments).play(choices)
 
 
 # ---------------------------------------------------------------- many games, with Hypothesis
@@ -384,7 +408,7 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
                            max_size=leaks.MAX_PROBES))
     def prop(config, game_seed, choices, probes):
         try:
-            play_and_check(load(config), config, game_seed, choices, stats, probes)
+            play_and_check(load(config), config, game_seed, choices, stats, probes, moments=True)
         except Failure as f:
             stats.failures += 1
             last.append(f)
@@ -465,14 +489,29 @@ def _same_examples_everywhere():
             providers.CONSTANTS_CACHE = cache
 
 
+def unchecked(stats: Stats) -> Failure | None:
+    """The failure of a run whose games kept from a seat something that could differ
+    (``Stats.found``) but in which no twin could be made: no leak was looked for, which
+    is no success. (None when a twin was made, or nothing was kept.)"""
+    if stats.probes or not any(stats.found.values()):
+        return None
+    found = ", ".join(f"{kind} at {stats.found[kind]}" for kind in views.SECRET_KINDS
+                      if stats.found.get(kind))
+    return Failure("secrets/unchecked", f"the games kept secrets from the seats ({found} of the states "
+                              f"probed), but none could be varied: no leak was looked for. "
+                              f"Please report it: meeple test should vary every secret")
+
+
 def add_stats(total: Stats, more: Stats) -> None:
     total.games += more.games
     total.states += more.states
     total.failures += more.failures
     total.probes += more.probes
     total.twin_moves += more.twin_moves
-    for k, v in more.moments.items():
-        total.moments[k] = total.moments.get(k, 0) + v
+    for mine, theirs in ((total.moments, more.moments), (total.kinds, more.kinds),
+                         (total.found, more.found)):
+        for k, v in theirs.items():
+            mine[k] = mine.get(k, 0) + v
 
 
 def explore_shards(rules, cfgs: list[Config], examples: int, seed: int, stats: Stats,

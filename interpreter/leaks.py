@@ -27,7 +27,7 @@ with the same moves, and S's view of both is compared after every move:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import display, views
 from .helpers import RuleError
@@ -120,13 +120,26 @@ def _items_and_masks(v, t: str, m):
 # ---------------------------------------------------------------- the exchange
 
 def candidates(game: Game, seat: int, known: Knowledge) -> list[int]:
-    """The items the seat has never been shown and may not see now, top of piles first,
-    leaving out those the running procedure holds in its locals."""
+    """The items the seat has never been shown and may not see now, in zones whose
+    contents it may not know (``unsure``), top of piles first, leaving out those the
+    running procedure holds in its locals."""
     R = game.R
     held = _held(R)
+    unsure = [unsure_zone(R, z, seat) for z in range(len(R.z))]
     out = [i for i, z in enumerate(R.loc)
-           if z >= 0 and i not in held and not known.seen(i, seat) and not _sees(R, i, seat)]
+           if z >= 0 and unsure[z] and i not in held and not known.seen(i, seat)
+           and not _sees(R, i, seat)]
     return sorted(out, key=lambda i: (len(R.z[R.loc[i]]) - 1 - R.z[R.loc[i]].index(i), R.loc[i], i))
+
+
+def unsure_zone(R, zone: int, seat: int) -> bool:
+    """Whether the seat may not know which items the zone holds, in which order
+    (``Runtime.unsure``; for the spectator: when a player may not). In a zone it knows,
+    the items it does not see cannot be anywhere else (a bowl of stones only ever
+    emptied): exchanging them would make a game no one could reach."""
+    if seat >= 0:
+        return R.unsure(zone, seat)
+    return any(R.unsure(zone, p) for p in range(R.n))
 
 
 def pick_pair(game: Game, seat: int, known: Knowledge, first: int, second: int):
@@ -244,46 +257,22 @@ def _held(R) -> set[int]:
 
 def exchange(game: Game, a: int, b: int) -> Game:
     """The twin of a game in which items a and b have traded places (see the module)."""
+    return permute(game, {a: b, b: a})
+
+
+def permute(game: Game, mapping: dict[int, int]) -> Game:
+    """The twin of a game in which, for each item x of ``mapping`` (a permutation of
+    items), ``mapping[x]`` lies where x lay, facing as x did, and every reference to x
+    names ``mapping[x]`` instead (``follow``)."""
     twin = game.copy()
     R = twin.R
-    za, zb = R.loc[a], R.loc[b]
-    ia, ib = R.z[za].index(a), R.z[zb].index(b)
-    R.z[za][ia], R.z[zb][ib] = b, a
-    R.loc[a], R.loc[b] = zb, za
-    R.facing[a], R.facing[b] = R.facing[b], R.facing[a]
-    follow(twin, {a: b, b: a})
+    places = {x: (R.loc[x], R.z[R.loc[x]].index(x), R.facing[x]) for x in mapping}
+    for x, (z, i, facing) in places.items():
+        y = mapping[x]
+        R.z[z][i] = y
+        R.loc[y], R.facing[y] = z, facing
+    follow(twin, mapping)
     return twin
-
-
-def private_values(game: Game, seat: int) -> list[tuple[str, int | None]]:
-    """The values the seat may not see that a twin may change: each int or bool of a
-    variable declared ``hidden``, or of a per-player one declared ``owner`` of another
-    seat (as (name, seat), the seat None for a global variable)."""
-    R, declared = game.R, game.program.checked.vars
-    out: list[tuple[str, int | None]] = []
-    for name in sorted(R.g):
-        d = declared[name]
-        if d.visibility is not None and d.type.name in ("int", "bool"):
-            out.append((name, None))
-    for name in sorted(R.pv):
-        d = declared[name]
-        if d.visibility is not None and d.type.name in ("int", "bool"):
-            out += [(name, p) for p in range(R.n) if d.visibility == "hidden" or p != seat]
-    return out
-
-
-def change_private(game: Game, name: str, who: int | None):
-    """The twin of a game with one private value changed (an int by one, a bool
-    negated); returns it with the old and the new value."""
-    twin = game.copy()
-    R = twin.R
-    old = R.g[name] if who is None else R.pv[name][who]
-    new = (not old) if isinstance(old, bool) else old + 1
-    if who is None:
-        R.g[name] = new
-    else:
-        R.pv[name][who] = new
-    return twin, old, new
 
 
 def follow(game: Game, mapping: dict[int, int]) -> None:
@@ -334,11 +323,6 @@ def map_value(v, type_code: str, mapping: dict[int, int]):
     return v
 
 
-def swap_value(v, type_code: str, a: int, b: int):
-    """A value with items a and b exchanged."""
-    return map_value(v, type_code, {a: b, b: a})
-
-
 def _map_ref(v, type_ref, kinds, mapping: dict[int, int]):
     if v is None:
         return v
@@ -378,7 +362,12 @@ def can_see(game: Game, seat: int):
 
 def _log_shows(R, items: tuple, seat: int) -> bool:
     """Whether a message in the log names one of the items so that the seat may read it."""
-    for entry in R.log:
+    return log_shows(R, R.log, items, seat)
+
+
+def log_shows(R, entries: list, items, seat: int) -> bool:
+    """Whether one of these messages names one of the items so that the seat may read it."""
+    for entry in entries:
         types = R.prog.logs[entry[0]].types
         masks = entry[2] if len(entry) > 2 else [None] * len(types)
         for v, t, m in zip(entry[1], types, masks):
@@ -397,10 +386,11 @@ def in_sight(game: Game, items: tuple, seat: int) -> bool:
 # ---------------------------------------------------------------- comparing what a seat is shown
 
 def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
-            seat: int, same_decider_only: bool = False) -> Leak | None:
+            seat: int, same_decider_only: bool = False, options: bool = True) -> Leak | None:
     """The first thing the seat is shown that differs between the two games (``said``:
     the log entries of each view's log). With ``same_decider_only``, of the decision
-    under way only who decides is compared (not what they are asked)."""
+    under way only who decides is compared (not what they are asked); without
+    ``options``, not the seat's own options."""
     prog = g1.program
     if (g1.over, g1.R.phase) != (g2.over, g2.R.phase):
         return Leak("in whether the game is over: it ends in one game and goes on in the other")
@@ -408,6 +398,25 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
         if v1[key] != v2[key]:
             return Leak(f"in {what}: {v1[key]!r} in one game, {v2[key]!r} in the other")
     p1, p2 = v1["pending"], v2["pending"]
+    leak = _compare_pending(g1, p1, g2, p2, same_decider_only) or \
+        _compare_zones(prog, v1["zones"], v2["zones"]) or _compare_vars(prog, v1, v2)
+    if leak:
+        return leak
+    if v1["ivars"] != v2["ivars"]:
+        return Leak("in the item variables of the items it sees")
+    if v1["face_down"] != v2["face_down"]:
+        return Leak("in which face-down items it knows")
+    leak = _compare_log(g1.program, v1["log"], said1, v2["log"], said2)
+    if leak:
+        return leak
+    if options and p1 is not None and "options" in p1:
+        return _compare_options(g1, p1["options"], g2, p2.get("options", []), seat)
+    return None
+
+
+def _compare_pending(g1: Game, p1, g2: Game, p2, same_decider_only: bool) -> Leak | None:
+    """Who decides, and what the seat is shown of the decision under way."""
+    prog = g1.program
     verbs = (p1 or {}).get("verb"), (p2 or {}).get("verb")
     if (p1 or {}).get("player") != (p2 or {}).get("player") or \
             (verbs[0] != verbs[1] and not same_decider_only):
@@ -422,9 +431,10 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
             return Leak(f"in the decision under way ({key}): {(p1 or {}).get(key)!r} in one "
                         f"game, {(p2 or {}).get(key)!r} in the other",
                         _choose_span(g1) or _choose_span(g2))
-    leak = _compare_zones(prog, v1["zones"], v2["zones"])
-    if leak:
-        return leak
+    return None
+
+
+def _compare_vars(prog, v1: dict, v2: dict) -> Leak | None:
     for k in sorted(set(v1["vars"]) | set(v2["vars"])):
         x, y = v1["vars"].get(k), v2["vars"].get(k)
         if x != y:
@@ -436,15 +446,6 @@ def compare(g1: Game, v1: dict, said1: list, g2: Game, v2: dict, said2: list,
             if x != y:
                 return Leak(f"in variable {k} of {display.player_name(prog, p)}: {_show(x)} in one "
                             f"game, {_show(y)} in the other", _var_span(prog, k))
-    if v1["ivars"] != v2["ivars"]:
-        return Leak("in the item variables of the items it sees")
-    if v1["face_down"] != v2["face_down"]:
-        return Leak("in which face-down items it knows")
-    leak = _compare_log(g1.program, v1["log"], said1, v2["log"], said2)
-    if leak:
-        return leak
-    if p1 is not None and "options" in p1:
-        return _compare_options(g1, p1["options"], g2, p2.get("options", []), seat)
     return None
 
 
@@ -551,32 +552,67 @@ def seat_name(prog, seat: int) -> str:
 
 # ---------------------------------------------------------------- one probe under way
 
-class Twin:
-    """A twin game of one probe, compared with the game it was made from: two items
-    exchanged, or (``private``: a variable's name and seat, None for a global) the value
-    of a variable the seat may not see changed."""
+@dataclass
+class Variation:
+    """A twin of a game, made by varying one kind of secret (``views.SECRET_KINDS``):
 
-    def __init__(self, game: Game, seat: int, a: int, b: int, at: int, private=None):
-        prog = game.program
-        self.seat, self.a, self.b, self.at, self.steps = seat, a, b, at, 0
-        if private is None:
-            self.items = (a, b)
-            self.names = (f"{display.item_label(prog, a)} ({place(game, a)})",
-                          f"{display.item_label(prog, b)} ({place(game, b)})")
-            self.secret = "items it cannot see"
-            self.game = exchange(game, a, b)
-        else:
-            self.items = ()
-            name, who = private
-            what = name if who is None else f"{name} of {display.player_name(prog, who)}"
-            self.game, old, new = change_private(game, name, who)
-            self.names = (f"the value of {what} ({old!r}", f"{new!r})")
-            self.secret = "variables it may not see"
+    ``game`` is the twin; ``what`` says what differs (in a report: "Card red 2 (draw#8)
+    and Card blue 1 (hand:p1#2), exchanged"); ``kinds`` the kinds of secret varied;
+    ``items`` the items whose coming into the seat's sight ends the comparison;
+    ``mapping`` turns an option of another seat in the game into the twin's (the items
+    exchanged); ``value``: a value was changed (not only items exchanged), see ``Twin``;
+    ``first``: a move the twin plays first, in place of the game's next one (another
+    choice of a seat in a simultaneous decision); ``var``: the variable a simultaneous
+    decision varied writes, and ``after`` the number of moves after which it does;
+    ``parts``: for a variation of several things, a function that gives a variation of
+    each one alone (made only when needed: to name the one that shows)."""
+
+    game: Game
+    what: str
+    kinds: tuple[str, ...]
+    items: tuple[int, ...] = ()
+    mapping: dict = field(default_factory=dict)
+    value: bool = False
+    first: object = None
+    var: str | None = None
+    after: int = 0
+    parts: object = None   # of several things: a function giving a variation of each alone
+
+
+class Twin:
+    """A twin game of one probe (a ``Variation`` of the game at state ``at``), compared
+    with the game by what ``seat`` is shown, move after move (see the module).
+
+    A twin that changes a value (of a variable, an item variable, a secret choice) has
+    no item that would come into sight when the rules show it: its comparison also ends
+    without a verdict when the difference shows only in what the seat alone may see (its
+    own ``owner`` variables, its own zones: the rules told it privately, as a card given
+    to it), when one game ends and the other does not (what ends a game may depend on
+    secrets; the scores are not compared), and once a simultaneous decision whose
+    choice was varied writes its variable, if that variable is public (the choices are
+    revealed together, by design)."""
+
+    def __init__(self, game: Game, seat: int, at: int, variation: Variation,
+                 limit: int = MAX_TWIN_MOVES):
+        self.seat, self.at, self.steps, self.limit = seat, at, 0, limit
+        self.v = variation
+        self.game = variation.game
         # the messages said before the exchange read the same to the seat in both games
         # (each names a or b only where the seat may not read it): only the new ones
         # are compared (kept alive here, so that their ids stay theirs)
         self._said = (list(game.R.log), list(self.game.R.log))
         self._old = ({id(e) for e in self._said[0]}, {id(e) for e in self._said[1]})
+        self.broken = False
+        if variation.first is not None:
+            try:
+                self.game.apply(variation.first, safe=False)
+                self.steps = 1
+            except RuleError:
+                self.broken = True
+
+    @property
+    def items(self) -> tuple[int, ...]:
+        return self.v.items
 
     def follow(self, move, type_code: str) -> bool:
         """Plays in the twin the move matching the one just played; False when there is
@@ -587,7 +623,7 @@ class Twin:
                 return False
             twin_move = moves[move.index]
         else:
-            want = swap_value(move.value, type_code, self.a, self.b)
+            want = map_value(move.value, type_code, self.v.mapping)
             twin_move = next((m for m in moves if m.value == want), None)
             if twin_move is None:
                 return False
@@ -601,30 +637,61 @@ class Twin:
     def check(self, game: Game) -> Leak | str | None:
         """After a move (or right after the exchange): a Leak, "stop" when the comparison
         ends without a verdict, or None to go on."""
-        items = self.items
+        items, v = self.items, self.v
         if items and (in_sight(game, items, self.seat) or in_sight(self.game, items, self.seat)):
             return "stop"
         if game.over and self.game.over:
             return "stop"
+        if v.value and (game.over or self.game.over or self._revealed_by_design()):
+            return "stop"
         # another seat decides, and what it may choose (even what it is asked) differs:
         # it sees a different hand, and the games may differ legitimately from now on
         diverged = not self._same_decision(game.R.pending, self.game.R.pending)
-        leak = compare(game, *_fresh_view(game, self.seat, self._old[0]), self.game,
-                       *_fresh_view(self.game, self.seat, self._old[1]), self.seat,
-                       same_decider_only=diverged)
+        v1, said1 = _fresh_view(game, self.seat, self._old[0])
+        v2, said2 = _fresh_view(self.game, self.seat, self._old[1])
+        # what the seat alone sees (and its options, which may come from it) may differ
+        # when the rules told it something: anything else that differs is a leak
+        told = v.value and _own_part(game, v1, self.seat) != _own_part(self.game, v2, self.seat)
+        leak = compare(game, v1, said1, self.game, v2, said2, self.seat, same_decider_only=diverged,
+                       options=not told)
         if leak is not None:
             return leak
-        return "stop" if diverged or self.steps >= MAX_TWIN_MOVES else None
+        return "stop" if told or diverged or self.steps >= self.limit else None
+
+    def _revealed_by_design(self) -> bool:
+        if self.v.var is None or self.steps < self.v.after:
+            return False
+        return self.game.program.checked.vars[self.v.var].visibility is None
 
     def _same_decision(self, p1, p2) -> bool:
         """False when another seat decides in both games and its options are not the
-        same (with the two items exchanged)."""
+        same (with the items exchanged)."""
         if p1 is None or p2 is None or p1["player"] != p2["player"] or p1["player"] == self.seat:
             return True
         if (p1["verb"], p1["type"], len(p1["options"])) != (p2["verb"], p2["type"], len(p2["options"])):
             return False
-        mapped = [swap_value(o, p1["type"], self.a, self.b) for o in p1["options"]]
+        mapped = [map_value(o, p1["type"], self.v.mapping) for o in p1["options"]]
         return all(o in p2["options"] for o in mapped)
+
+
+def _own_part(game: Game, view: dict, seat: int) -> list:
+    """Takes out of a view (and returns) what only the seat may see: its values of the
+    variables declared ``owner`` and the contents of its own zones that only it sees."""
+    if seat < 0:
+        return []
+    R, prog = game.R, game.program
+    declared = prog.checked.vars
+    out = []
+    for k, values in view["pvars"].items():
+        if declared[k].visibility == "owner":
+            out.append(values[seat])
+            values[seat] = None
+    for z in prog.zones:
+        if z.owner == seat and z.key in view["zones"] and R.vis[z.id] is not True \
+                and z.id not in R.revealed and not any(R.visible(z.id, p) for p in range(R.n) if p != seat):
+            out.append(view["zones"][z.key])
+            view["zones"][z.key] = None
+    return out
 
 
 def _fresh_view(game: Game, seat: int, old: set) -> tuple[dict, list]:

@@ -170,8 +170,9 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
     """A pytest entry point: plays ``examples`` games of a ruleset (every player count,
     variant combination and locale unless narrowed) and checks its declared invariants
     and the generic ones, non-interference included (no seat is shown anything that
-    depends on items it has never seen), as ``meeple test`` does. Raises AssertionError
-    describing the shrunk failing game (with its record) when a check fails::
+    depends on what it may not see), as ``meeple test`` does. Raises AssertionError
+    describing the shrunk failing game (with its record) when a check fails, or when the
+    games kept secrets and none could be varied (``secrets/unchecked``)::
 
         def test_my_game_holds_together():
             testing.check_ruleset("rulesets/my-game", examples=30)
@@ -181,7 +182,7 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
     from ..dsl.load import read_sources, resolve_path
 
     from . import compile_sources
-    from .invariants import Config, Stats, configs, explore
+    from .invariants import Config, Stats, configs, explore, unchecked
 
     src = read_sources(resolve_path(ruleset))
     cache: dict = {}
@@ -195,6 +196,8 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
     cfgs = configs(src, load, variants, players)
     stats = Stats()
     failure = explore(load, cfgs, examples, seed, stats)
+    if failure is None and unchecked(stats) is not None:
+        raise AssertionError(f"{unchecked(stats).check}: {unchecked(stats).message}")
     if failure is not None:
         failure.ruleset_ref = ruleset
         where = f" ({failure.span.file}:{failure.span.line})" if failure.span else ""

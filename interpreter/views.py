@@ -24,8 +24,7 @@ def view(game: Game, seat: int) -> dict:
         if z.owner is not None and z.owner >= R.n:
             continue
         items = R.z[z.id]
-        if seat == "all" or (seat >= 0 and R.visible(z.id, seat)) or R.vis[z.id] is True \
-                or z.id in R.revealed:
+        if seat == "all" or zone_shown(R, z.id, seat):
             # a face-down item lies in sight, but what it is stays unknown
             zones[z.key] = [i if can_see is None or can_see(i) else dict(HIDDEN_ITEM) for i in items]
         else:
@@ -79,6 +78,12 @@ def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
 HIDDEN_ITEM = {"hidden": True}  # what a view shows for an item the seat may not see
 
 
+def zone_shown(R, zone: int, seat: int) -> bool:
+    """Whether a view of the seat lists the zone's items (face-down ones as HIDDEN_ITEM),
+    not only their number."""
+    return (seat >= 0 and R.visible(zone, seat)) or R.vis[zone] is True or zone in R.revealed
+
+
 def _mask(value, type_ref, kinds, can_see):
     """A variable's value with every item the seat may not see replaced by HIDDEN_ITEM."""
     if can_see is None or value is None:
@@ -113,6 +118,53 @@ def _can_see(game: Game, seat):
     can_see.seat = seat
     can_see.ivars = R.iv
     return can_see
+
+
+# ---------------------------------------------------------------- what a view keeps from a seat
+
+#: The kinds of things a view keeps from a seat. ``secrets`` lists them for a game and a
+#: seat; ``meeple test``'s leak check varies each kind (interpreter/variations.py has one
+#: variation for each name), and tests/test_leaks.py checks that everything a view masks
+#: is one of them.
+SECRET_KINDS = ("hidden items", "face-down items", "item variables", "owner variables",
+                "hidden variables", "secret choices")
+
+
+def secrets(game: Game, seat: int) -> dict[str, list]:
+    """What ``view(game, seat)`` keeps from the seat now, by kind (``SECRET_KINDS``):
+
+    * hidden items: the items of the zones it sees only as counts;
+    * face-down items: the items lying face down, unknown to it, in zones it sees;
+    * item variables: ``(name, item)`` for each item variable of an item it may not know;
+    * owner variables: ``(name, p)`` for each value of a per-player variable declared
+      ``owner`` of another seat p;
+    * hidden variables: ``(name, p)`` for each value of a variable declared ``hidden``
+      (p None for one that is not per player);
+    * secret choices: the other seats asked in the simultaneous decision under way (what
+      they chose, or will choose, is not shown until all have chosen)."""
+    R, prog = game.R, game.program
+    can_see = _can_see(game, seat)
+    out: dict[str, list] = {k: [] for k in SECRET_KINDS}
+    for z in prog.zones:
+        if z.owner is not None and z.owner >= R.n:
+            continue
+        out["face-down items" if zone_shown(R, z.id, seat) else "hidden items"] += \
+            [i for i in R.z[z.id] if not can_see(i)]
+    out["item variables"] = [(k, i) for k, vals in sorted(R.iv.items())
+                             for i, x in enumerate(vals) if x is not None and not can_see(i)]
+    declared = prog.checked.vars
+    for k in sorted(R.g):
+        if _private(declared[k], None, seat):
+            out["hidden variables"].append((k, None))
+    for k in sorted(R.pv):
+        for p in range(R.n):
+            if _private(declared[k], p, seat):
+                kind = "hidden variables" if declared[k].visibility == "hidden" else "owner variables"
+                out[kind].append((k, p))
+    pend = R.pending
+    if pend is not None and "waiting" in pend:
+        out["secret choices"] = [s for s in pend["seats"] if s != seat]
+    return out
 
 
 def item_visible(game: Game, item: int, seat: int) -> bool:

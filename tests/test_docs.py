@@ -1890,7 +1890,7 @@ def test_overlays_add_replace_and_remove_checks():
 
 def test_the_table_of_checks_names_every_check():
     source = (ROOT / "interpreter" / "invariants.py").read_text(encoding="utf-8")
-    names = set(re.findall(r'_fail\("([a-z /-]+)"', source))
+    names = set(re.findall(r'(?:_fail|Failure)\("([a-z /-]+)"', source))
     assert 'f"invariant \'{name}\'"' in source and "f\"secret '{" in source
     table = DOC_TEXT.split("### 18.5", 1)[1].split("###", 1)[0]
     rows = re.findall(r"^\| `([^`]+)` \|", table, re.M)
