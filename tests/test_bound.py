@@ -202,3 +202,20 @@ def test_shrinking_a_bound_failure_plays_a_limited_number_of_games(monkeypatch):
     assert failure.check == "bound" and failure.cycle is not None
     assert played.count(True) <= 4
 
+
+# Brotherhood of Nine: `meeple test brotherhood-of-nine --seed 1` once failed after 7
+# minutes ("the game did not end within its bound of 10000 moves"): 3 players, a game in
+# which, after 632 moves, 26 moves (a shield knocked off and put back, warriors walking
+# back and forth) come back to the same position. Its rules end a battle only when one
+# Brotherhood is left (or surrenders): the ruleset now says so.
+BROTHERHOOD = (Config(3, ("allies", "allies_crosswise")), 244516, [20, 19, 20, 62, 19, 39, 20])
+
+
+def test_the_brotherhood_game_that_went_round_in_circles_is_declared_endless():
+    config, seed, choices = BROTHERHOOD
+    rules = interpreter.load("brotherhood-of-nine", list(config.variants))
+    stats = Stats()
+    checker = GameChecker(rules, config, seed, stats, bound_only=True)
+    game = checker.play(choices)
+    assert not game.over and (stats.endless, stats.cycles) == (1, 1)
+    assert len(checker.moves) == 658 and checker.cycle == cycles.Cycle(632, 26)
