@@ -413,7 +413,8 @@ def _items_in_view(v: dict) -> set[int]:
 def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None,
                    probes=()) -> Game:
     """Plays and checks one game. ``probes`` (``leaks.Probe`` or tuples ``(at, seat,
-    first, second)``) are the points where non-interference is checked."""
+    first, second)``) are the points where non-interference is checked. Returns the game
+    over, or stopped at a bound declared ``or endless`` (counted in ``stats``)."""
     return GameChecker(ruleset, config, seed, stats, probes).play(choices)
 
 
