@@ -383,6 +383,10 @@ def meeple_test_schema() -> dict:
         "moves": {**_NAMES, "description": "every move of the shrunk game, in notation"},
         "record": _s(["string", "null"], "the file the game was saved in (null if it "
                      "could not be saved)"),
+        "cycle": {"oneOf": [_obj("a bound failure's moves that come back to a position", {
+            "start": _s(_INT, "after this many moves..."),
+            "length": _s(_INT, "...this many moves come back to the same position")}),
+            {"type": "null"}], "description": "null unless the game goes round in circles"},
     })
     props = {
         "ruleset": _s("string", "the RULESET as given"),
@@ -391,7 +395,8 @@ def meeple_test_schema() -> dict:
         "secrets": _s(_INT, "declared secret zones"),
         "bound": _obj("how long a game may last", {
             "count": _s(_INT, "how many"), "unit": _s("string", "moves or turns"),
-            "default": _s("boolean", "true when the ruleset declares none")}),
+            "default": _s("boolean", "true when the ruleset declares none"),
+            "endless": _s("boolean", "declared 'or endless': a game may go on for ever")}),
         "configurations": {"type": "array", "items": config,
                            "description": "every configuration tested"},
         "examples": _s(_INT, "--examples"),
@@ -404,6 +409,9 @@ def meeple_test_schema() -> dict:
         "exchanges_by_kind": _obj("twins made, by kind of secret varied", by_kind),
         "secrets_found": _obj("states probed where a seat's view kept such a secret from it "
                               "(one that could differ), by kind", by_kind),
+        "endless_games": _s(_INT, "games stopped at a bound declared 'or endless'"),
+        "endless_cycles": _s(_INT, "of those, games stopped before the bound, going round "
+                             "in circles"),
         "failure": {"oneOf": [failure, {"type": "null"}],
                     "description": "null when every check held"},
     }
@@ -414,6 +422,7 @@ def meeple_test_schema() -> dict:
                      props, ["ruleset", "title", "invariants", "secrets", "bound",
                              "configurations", "examples", "seed", "games", "states",
                              "turn_end_checks", "exchanges", "exchanges_by_kind", "secrets_found",
+                             "endless_games", "endless_cycles",
                              "failure"])
 
 

@@ -129,7 +129,8 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
                "examples": examples, "seed": seed, "games": stats.games, "states": stats.states,
                "turn_end_checks": stats.moments.get("at turn end", 0),
                "exchanges": stats.probes, "exchanges_by_kind": _by_kind(stats.kinds),
-               "secrets_found": _by_kind(stats.found), "failure": None}
+               "secrets_found": _by_kind(stats.found), "endless_games": stats.endless,
+               "endless_cycles": stats.cycles, "failure": None}
         if failure is None and unchecked(stats) is not None:
             return _unchecked(e, jout, doc, unchecked(stats))
         if failure is None:
@@ -140,6 +141,8 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
                 f"{stats.games} games, {stats.states} states checked; every invariant held "
                 f"(turn ends checked {stats.moments.get('at turn end', 0)} times); "
                 f"{_leaks_text(stats, base.hidden_information)}"))
+            if base.checked.endless:
+                o.print(f"  {_endless(stats)}", soft_wrap=True, markup=False)
             return
         failure.ruleset_ref = _ref(ruleset, path)
         saved = _report(e, failure, src.sources, out_file, load(failure.config))
@@ -191,22 +194,37 @@ def _config_json(c: Config) -> dict:
 def _bound_json(ruleset) -> dict:
     from ..interpreter.invariants import DEFAULT_BOUND
     count, unit = ruleset.checked.bound or DEFAULT_BOUND
-    return {"count": count, "unit": unit, "default": not ruleset.checked.bound}
+    return {"count": count, "unit": unit, "default": not ruleset.checked.bound,
+            "endless": ruleset.checked.endless}
+
+
+def _endless(stats) -> str:
+    """How many games a bound declared ``or endless`` stopped."""
+    n = stats.endless
+    text = (f"{n} game{'s' if n != 1 else ''} did not end within the bound, which says "
+            f"'or endless': not a failure")
+    if stats.cycles:
+        text += (f"; {stats.cycles} stopped before the bound, going round in circles (played "
+                 f"by first moves, {'it' if stats.cycles == 1 else 'they'} would never end)")
+    return text
 
 
 def _failure_json(failure, saved: Path | None) -> dict:
     span = failure.span if failure.span is not None and failure.span.line else None
+    cycle = failure.cycle
     return {"check": failure.check, "message": failure.message,
             "file": span.file if span else None, "line": span.line if span else None,
             "column": span.column if span else None,
             "configuration": _config_json(failure.config), "seed": failure.seed,
-            "moves": list(failure.moves), "record": str(saved) if saved else None}
+            "moves": list(failure.moves), "record": str(saved) if saved else None,
+            "cycle": {"start": cycle.start, "length": cycle.length} if cycle else None}
 
 
 def _bound(ruleset) -> str:
     from ..interpreter.invariants import DEFAULT_BOUND
     count, unit = ruleset.checked.bound or DEFAULT_BOUND
-    return f"{count} {unit}" + ("" if ruleset.checked.bound else " (default)")
+    return f"{count} {unit}" + ("" if ruleset.checked.bound else " (default)") \
+        + (" or endless" if ruleset.checked.endless else "")
 
 
 def _ref(ruleset: str, path: Path) -> str:
@@ -222,6 +240,17 @@ def _shown_path(path: str) -> str:
     return path if rel.startswith("..") else rel
 
 
+def _print_cycle(e, moves: list[str], cycle) -> None:
+    """The moves up to a cycle (the last 12), then the cycle's (at most 60)."""
+    before, round_ = moves[:cycle.start], moves[cycle.start:cycle.end]
+    if before:
+        more = "... / " if len(before) > 12 else ""
+        e.print(f"  moves: {more}{' / '.join(before[-12:])}", soft_wrap=True, markup=False)
+    rest = f" / ... ({len(round_) - 60} more)" if len(round_) > 60 else ""
+    e.print(f"  then, again and again: {' / '.join(round_[:60])}{rest}", soft_wrap=True,
+            markup=False)
+
+
 def _report(e, failure, sources, out_file: Path, program) -> Path | None:
     """Prints the failure on stderr and saves its game; returns the file (None if it
     could not be saved)."""
@@ -233,7 +262,9 @@ def _report(e, failure, sources, out_file: Path, program) -> Path | None:
         e.print(d.render(sources), markup=False, soft_wrap=True)
     e.print(f"  game: {c}, seed {failure.seed}, {len(failure.moves)} move(s) after shrinking",
             soft_wrap=True, markup=False)
-    if failure.moves:
+    if failure.cycle is not None:
+        _print_cycle(e, failure.moves, failure.cycle)
+    elif failure.moves:
         shown = " / ".join(failure.moves[-12:])
         more = "... / " if len(failure.moves) > 12 else ""
         e.print(f"  moves: {more}{shown}", soft_wrap=True, markup=False)

@@ -611,10 +611,12 @@ class InvariantDecl(Node):
 
 
 class BoundDecl(Node):
-    """``bound N turns`` / ``bound N moves``: every game ends within this."""
+    """``bound N turns`` / ``bound N moves``: every game ends within this; with ``or
+    endless``, a game may also go on for ever (``meeple test`` stops it there)."""
     node: Literal["BoundDecl"] = "BoundDecl"
     count: int
     unit: str
+    endless: bool = False
 
 
 class SecretDecl(Node):

@@ -104,6 +104,7 @@ class Checked:
     secrets: list[ir.SecretDecl] = field(default_factory=list)
     bound: tuple[int, str] | None = None
     default_players: int | None = None   # `players A..B default N`: the usual count
+    endless: bool = False  # ``bound ... or endless``: a game may go on for ever
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
     labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
@@ -282,7 +283,7 @@ class Checker:
             case "BoundDecl":
                 if d.count < 1:
                     self.d.add(errors.bad_value(d.span, "a bound must be at least 1"))
-                c.bound = (d.count, d.unit)
+                c.bound, c.endless = (d.count, d.unit), d.endless
         self._check_clashes(d)
 
     _ROLES = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",

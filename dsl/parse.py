@@ -386,7 +386,11 @@ class _ToIR(Transformer):
         return _new(ir.InvariantDecl, span=self.t(c[0]), name=str(c[0]), moment=c[1] or "always", cond=c[2])
 
     def bound_decl(self, meta, c):
-        return _new(ir.BoundDecl, span=self.s(meta), count=self.int(c[0]), unit=str(c[1]))
+        return _new(ir.BoundDecl, span=self.s(meta), count=self.int(c[0]), unit=str(c[1]),
+                    endless=bool(c[2]))
+
+    def or_endless(self, meta, c):
+        return True
 
     def until_end(self, meta, c):
         return True

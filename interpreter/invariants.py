@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 
 from ..dsl.ast import Span
 
-from . import display, leaks, variations, views
+from . import cycles, display, leaks, variations, views
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
 from .runtime import Game, IllegalMove
 
-DEFAULT_BOUND = (10_000, "moves")
-CHECK_EVERY = 16  # of the states read back from JSON, these are checked as a user's would be  # for a ruleset that declares no bound
+DEFAULT_BOUND = (10_000, "moves")  # for a ruleset that declares no bound
+CHECK_EVERY = 16  # of the states read back from JSON, these are checked as a user's would be
+SHRINK_BOUND_GAMES = 100  # games played to shrink a failure of the bound (explore)
 LEAK = "secrets/non-interference"  # the check of non-interference (interpreter/leaks.py)
 
 
@@ -55,6 +56,7 @@ class Failure(Exception):
         self.seed = 0
         self.moves: list[str] = []
         self.ruleset_ref = ""
+        self.cycle: cycles.Cycle | None = None   # a bound failure: the moves that go round
 
     def __reduce__(self):
         # sent back from a worker process (``explore_shards``) with everything it holds
@@ -76,6 +78,8 @@ class Stats:
     games: int = 0
     states: int = 0
     failures: int = 0
+    endless: int = 0       # games stopped at a bound declared ``or endless``
+    cycles: int = 0        # of those, stopped early: going round in circles for ever
     probes: int = 0        # twins made to check non-interference
     twin_moves: int = 0    # moves played in them
     moments: dict = field(default_factory=dict)
@@ -106,9 +110,14 @@ def configs(src, load, variants=None, players=None) -> list[Config]:
 # ---------------------------------------------------------------- one game
 
 class GameChecker:
+    """Plays and checks one game. ``bound_only``: only whether the game ends within its
+    bound, and plays without a rule error or a dead end (as shrinking a bound failure
+    does: see ``explore``)."""
+
     def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None, probes=(),
-                 moments: bool = False):
+                 moments: bool = False, bound_only: bool = False):
         self.ruleset, self.config, self.seed = ruleset, config, seed
+        self.bound_only = bound_only
         self.stats = stats or Stats()
         self.moves: list[str] = []
         self.game: Game | None = None
@@ -116,6 +125,12 @@ class GameChecker:
         prog = ruleset.for_players(config.players)
         self.prog = prog
         self.bound = prog.bound or DEFAULT_BOUND
+        # the positions the game goes through (interpreter/cycles.py); ``tail``: after
+        # how many moves the choices ran out (from there on, first moves are played)
+        self.positions = cycles.Positions(cycles.reads_turn(prog.checked))
+        self.cycle: cycles.Cycle | None = None     # the first time a position came back
+        self.tail: int | None = None
+        self.stopped = False                       # at a bound declared ``or endless``
         self.secret = _secret_zones(prog, config.players)
         # non-interference: where to vary secrets (see _non_interference); a game that
         # may hide something is probed at its moments too, with or without drawn probes
@@ -130,17 +145,22 @@ class GameChecker:
     # -------------------------------------------------------- driving
     def play(self, choices) -> Game:
         try:
-            self.game = self.ruleset.new_game(self.config.players, self.seed, hook=self.moment)
+            self.game = self.ruleset.new_game(self.config.players, self.seed,
+                                              hook=None if self.bound_only else self.moment)
         except RuleError as e:
             raise self._fail("rule error", f"during setup: {e}")
         self.check_state()
         it = iter(choices)
-        while not self.game.over:
+        while not self.game.over and not self.stopped:
             moves = self.game.legal_moves()
             if not moves:
                 raise self._fail("a way on", "the game is not over and no player has a legal move")
-            i = next(it, 0) % len(moves)
-            move = moves[i]
+            i = next(it, None)
+            if i is None:
+                i = 0
+                if self.tail is None:
+                    self.tail = len(self.moves)
+            move = moves[i % len(moves)]
             type_code = self.game.R.pending["type"]
             self.moves.append(move.notation)
             try:
@@ -154,7 +174,10 @@ class GameChecker:
             self.check_state()
         if self.known is not None:
             self._non_interference()
-        self.check_end()
+        if self.stopped:
+            self.stats.endless += 1
+        elif not self.bound_only:
+            self.check_end()
         self.stats.games += 1
         return self.game
 
@@ -186,6 +209,11 @@ class GameChecker:
     def check_state(self) -> None:
         g, R = self.game, self.game.R
         self.stats.states += 1
+        if self.bound_only:
+            if not g.over and not g.legal_moves():
+                raise self._fail("a way on", "the game is not over and no player has a legal move")
+            self._bound(R)
+            return
         self._invariants("always", R)
         # no item created or lost: each is in exactly one place
         seen = set()
@@ -199,13 +227,39 @@ class GameChecker:
         if not g.over and not g.legal_moves():
             raise self._fail("a way on", "the game is not over and no player has a legal move")
         self._heuristic()
-        count, unit = self.bound
-        used = R.moves if unit == "moves" else R.turn
-        if used > count:
-            raise self._fail("bound", f"the game did not end within its bound of {count} {unit}")
+        self._bound(R)
         self._round_trip()
         self._views()
         self._remember()
+
+    def _bound(self, R) -> None:
+        """The game has not gone past its bound, nor come back to a position it was in
+        since its choices ran out (it would then go round for ever: see
+        interpreter/cycles.py). Past a bound declared ``or endless``, the game stops."""
+        before = self.positions.add(self.game)
+        if before is not None and self.cycle is None:
+            self.cycle = cycles.Cycle(before, len(self.moves) - before)
+        count, unit = self.bound
+        used = R.moves if unit == "moves" else R.turn
+        for_ever = before is not None and self.tail is not None and before >= self.tail
+        if used <= count and not for_ever:
+            return
+        if self.prog.checked.endless:
+            self.stopped = True
+            self.stats.cycles += for_ever
+            return
+        said = f"its bound of {count} {unit}"
+        if for_ever:
+            text = (f"the game never ends, so not within {said}: playing first moves, as the "
+                    f"test does once its drawn choices run out, it goes round in circles")
+        else:
+            text = f"the game did not end within {said}" + ("; it can go round in circles"
+                                                             if self.cycle else "")
+        if self.cycle is None:
+            raise self._fail("bound", text)
+        f = self._fail("bound", f"{text}: {self.cycle.text()}")
+        f.moves, f.cycle = f.moves[:self.cycle.end], self.cycle
+        raise f
 
     def _heuristic(self) -> None:
         """The ruleset's heuristic (a hint for bots) can be evaluated for every seat."""
@@ -382,7 +436,8 @@ def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | N
     """Plays and checks one game. ``probes`` (``leaks.Probe`` or tuples ``(at, seat,
     first, second)``) are the points where non-interference is checked; with
     ``moments``, the game is also probed at its moments (``variations.plan``), as
-    ``explore`` does."""
+    ``explore`` does. Returns the game over, or stopped at a bound declared ``or
+    endless`` (counted in ``stats``)."""
     return GameChecker(ruleset, config, seed, stats, probes, moments).play(choices)
 
 
@@ -397,6 +452,9 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
     from hypothesis import strategies as st
 
     last: list[Failure] = []
+    # once a game fails its bound, the shrinking looks for a smaller one that fails it,
+    # checking only that (a long game fully checked costs seconds; see interpreter/cycles.py)
+    bound_only: dict = {}   # (config, seed, choices) -> the failure of that game, or None
 
     @settings(max_examples=examples, deadline=None, database=None, print_blob=False,
               suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
@@ -408,10 +466,16 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
                            max_size=leaks.MAX_PROBES))
     def prop(config, game_seed, choices, probes):
         try:
-            play_and_check(load(config), config, game_seed, choices, stats, probes, moments=True)
+            if bound_only:
+                _bound_only(load, config, game_seed, choices, bound_only)
+            else:
+                play_and_check(load(config), config, game_seed, choices, stats, probes,
+                               moments=True)
         except Failure as f:
             stats.failures += 1
             last.append(f)
+            if f.check == "bound" and not bound_only:
+                bound_only[(config, game_seed, tuple(choices))] = f
             raise
         finally:
             if on_example:
@@ -424,6 +488,25 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
     except Failure as f:
         return f
     return None
+
+
+def _bound_only(load, config: Config, seed: int, choices, done: dict) -> None:
+    """Plays a game checking only its bound (``GameChecker(bound_only=True)``), or raises
+    again the failure of the same game played before (the probes change nothing then):
+    the same exception, whose traceback still ends where it was first raised, which is
+    how Hypothesis tells one failure from another. After ``SHRINK_BOUND_GAMES`` games,
+    the games not played yet pass unplayed: the shrinking stops there."""
+    key = (config, seed, tuple(choices))
+    if key not in done and len(done) > SHRINK_BOUND_GAMES:
+        return
+    if key not in done:
+        try:
+            GameChecker(load(config), config, seed, Stats(), bound_only=True).play(choices)
+            done[key] = None
+        except Failure as f:
+            done[key] = f
+    if done[key] is not None:
+        raise done[key]
 
 
 # ---------------------------------------------------------------- in shards, on every core
@@ -506,6 +589,8 @@ def add_stats(total: Stats, more: Stats) -> None:
     total.games += more.games
     total.states += more.states
     total.failures += more.failures
+    total.endless += more.endless
+    total.cycles += more.cycles
     total.probes += more.probes
     total.twin_moves += more.twin_moves
     for mine, theirs in ((total.moments, more.moments), (total.kinds, more.kinds),

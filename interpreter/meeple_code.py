@@ -146,7 +146,7 @@ def decl(d) -> str:  # noqa: C901 - one case per declaration
         case "InvariantDecl":
             return f"invariant {d.name} {d.moment}: {expr(d.cond)}"
         case "BoundDecl":
-            return f"bound {d.count} {d.unit}"
+            return f"bound {d.count} {d.unit}" + (" or endless" if d.endless else "")
         case "SecretDecl":
             return f"secret {d.zone}" + (" until end" if d.until_end else "")
         case "NameDecl":

@@ -280,7 +280,9 @@ class _Builder:
         s, c = self.say, self.c
         out = [Para(s("goal.end_when", cond=Code(mc.expr(c.end.cond))) if c.end is not None
                     else s("goal.end_game"))]
-        if c.bound is not None:
+        if c.endless:      # ``bound ... or endless``: the bound is where `meeple test` stops
+            out.append(Para(s("goal.endless")))
+        elif c.bound is not None:
             out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}"))))
         for t in c.tiebreaks:
             out.append(Para(s("goal.tiebreak", name=self.named(t.name), expr=Code(mc.expr(t.body)))))

@@ -738,9 +738,11 @@ def test_the_rulebook_has_no_round_limit():
         end_turn(g)
     assert not g.over and g.active_player == 0
     assert board(g) == {"q0r0": "Kr", "q3r0": "Eb", "q-3r0": "Eg"}
-    # no bound for `meeple test` either (its default applies); the variant declares one
-    assert prog_for(3).bound is None
+    # `meeple test` is told so: a game may go on for ever (stopped after 1,000 turns);
+    # the variant's bound must hold
+    assert prog_for(3).bound == (1000, "turns") and prog_for(3).checked.endless
     assert prog_for(3, ("round_limit",)).bound == (160, "turns")
+    assert not prog_for(3, ("round_limit",)).checked.endless
 
 
 def test_variant_round_limit_ends_the_game_in_a_draw_after_forty_rounds():

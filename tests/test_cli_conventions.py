@@ -307,7 +307,8 @@ def test_test_json_when_every_check_holds(validators):
     doc = document(r, "test", validators)
     assert doc["ok"] and doc["failure"] is None and doc["games"] == 2 and doc["states"] > 0
     assert doc["configurations"] == [{"players": 2, "variants": ["open_clans"], "locale": None}]
-    assert doc["bound"] == {"count": 144, "unit": "turns", "default": False}
+    assert doc["bound"] == {"count": 144, "unit": "turns", "default": False, "endless": False}
+    assert doc["endless_games"] == doc["endless_cycles"] == 0
 
 
 def test_test_json_of_a_failure(tmp_path, validators):

@@ -1793,7 +1793,7 @@ def test_the_declared_checks_of_section_18_hold_for_the_examples_ruleset():
         play_and_check(tight, Config(4), 0, [])
     assert info.value.check == "bound" and "within its bound of 11 turns" in info.value.message
     assert f"within {invariants.DEFAULT_BOUND[0]:,} {invariants.DEFAULT_BOUND[1]}" in FLAT_DOC
-    assert f"| `bound` | the game goes on after its bound (declared, or {invariants.DEFAULT_BOUND[0]:,} moves) |" \
+    assert f"| `bound` | the game goes on after its bound (declared, or {invariants.DEFAULT_BOUND[0]:,} moves), " \
         in DOC_TEXT
 
 
@@ -1896,6 +1896,32 @@ def test_the_table_of_checks_names_every_check():
     rows = re.findall(r"^\| `([^`]+)` \|", table, re.M)
     assert set(rows) == names | {"invariant 'NAME'", "secret 'ZONE'"}
     assert len(rows) == len(set(rows))
+
+
+def test_the_samples_of_a_game_that_may_not_end(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from meeple.cli.main import app
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "300")
+    text = RULESETS["shuttle"].text
+    assert text.rstrip().endswith("bound 40 turns or endless")
+    numbers = re.compile(r"\d+")
+
+    def shown(start: str) -> list[str]:
+        block = next(b for b in ALL_BLOCKS if b.lang == "text" and b.text.startswith(start))
+        return [numbers.sub("#", ln) for ln in block.text.strip().splitlines()]
+    (tmp_path / "shuttle.meeple").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["test", "shuttle.meeple"])
+    assert result.exit_code == 0, result.output
+    got = [numbers.sub("#", ln) for ln in result.output.strip().splitlines()]
+    assert got == shown("$ meeple test shuttle.meeple")[1:]
+    # without its last two words: the failure shown in 18.2
+    (tmp_path / "shuttle.meeple").write_text(text.replace(" or endless", ""), encoding="utf-8")
+    result = CliRunner().invoke(app, ["test", "shuttle.meeple"])
+    assert result.exit_code == 1
+    got = [numbers.sub("#", ln) for ln in result.output.strip().splitlines()]
+    assert got[1:4] == shown("FAILED bound: the game never ends"), result.output
 
 
 def test_games_are_drawn_from_choices_modulo_the_moves_then_first_moves():

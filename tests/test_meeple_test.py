@@ -66,10 +66,9 @@ def test_the_rare_break_is_rare_so_shrinking_matters():
 
 
 # Brotherhood of Nine's printed rules do not force a battle to end (the players may avoid
-# each other for ever: its ruleset says so, and declares no bound), and `meeple test`
-# rightly finds such a game among its examples (seed 5 does: two seats marching back and
-# forth past 10,000 moves); its variant round_limit, which ends a game after 40 rounds,
-# is checked here.
+# each other for ever: its ruleset says so, with 'bound 1000 turns or endless', and
+# tests/test_bound.py checks it); its variant round_limit, which ends a game after 40
+# rounds, is checked here.
 @pytest.mark.parametrize("ruleset,options", [("cherokee", ()), ("clans-and-glory", ()),
                                              ("brotherhood-of-nine", ("--variant", "round_limit")),
                                              ("go", ())])
@@ -94,7 +93,8 @@ def ruleset(text: str):
 
 
 def test_a_game_longer_than_its_bound_fails():
-    rs = ruleset('bound 5 turns\nturn {\n  choose x from [1] as "go"\n}\nend when false\n')
+    # (n counts the turns: the game never comes back to a position, see tests/test_bound.py)
+    rs = ruleset('bound 5 turns\nturn {\n  choose x from [1] as "go"\n  n = n + 1\n}\nend when false\n')
     with pytest.raises(Failure, match="did not end within its bound of 5 turns"):
         play_and_check(rs, Config(2), 0, [])
 
