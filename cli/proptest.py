@@ -174,7 +174,8 @@ def _unchecked(e, jout, doc: dict, failure) -> None:
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"), soft_wrap=True)
     doc["ok"] = False
     doc["failure"] = {"check": failure.check, "message": failure.message, "file": None, "line": None,
-                      "column": None, "configuration": None, "seed": None, "moves": [], "record": None}
+                      "column": None, "configuration": None, "seed": None, "moves": [], "record": None,
+                      "cycle": None}
     jout.emit(doc)
     raise typer.Exit(1)
 
