@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -450,6 +451,7 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
     from hypothesis import strategies as st
+    from hypothesis.reporting import with_reporter
 
     last: list[Failure] = []
     # once a game fails its bound, the shrinking looks for a smaller one that fails it,
@@ -484,10 +486,17 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
     if seed is not None:
         prop = hseed(seed)(prop)
     try:
-        prop()
+        with with_reporter(_note):   # (Hypothesis prints on stdout, which is the command's)
+            prop()
     except Failure as f:
         return f
     return None
+
+
+def _note(value: object) -> None:
+    """What Hypothesis says while it plays (e.g. that shrinking takes long): a note on
+    stderr, never on stdout, which carries the command's output (``--json``)."""
+    print(f"note: {value}", file=sys.stderr, flush=True)
 
 
 def _bound_only(load, config: Config, seed: int, choices, done: dict) -> None:

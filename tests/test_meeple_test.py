@@ -134,3 +134,23 @@ def test_mistakes_in_test_declarations_are_reported(decl, code):
 def test_a_kind_name_is_the_list_of_its_items():
     rs = ruleset('var total: int = sum(c.v for c in Card)\nturn { end game }\n')
     assert rs.new_game(2).state["vars"]["total"] == 21
+
+
+def test_what_hypothesis_says_while_it_plays_never_reaches_stdout(monkeypatch):
+    # Hypothesis prints on stdout (e.g. "spent more than five minutes shrinking"); stdout
+    # is the command's: with --json, exactly one JSON document
+    from hypothesis.reporting import report
+
+    from meeple.interpreter import invariants
+    played = invariants.play_and_check
+
+    def chatty(*args, **kwargs):
+        report("Hypothesis has something to say")
+        return played(*args, **kwargs)
+
+    monkeypatch.setattr(invariants, "play_and_check", chatty)
+    result = runner.invoke(app, ["test", "kalah", "--examples", "2", "--seed", "1", "--jobs", "1",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["ok"] is True
+    assert "note: Hypothesis has something to say" in result.stderr
