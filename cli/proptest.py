@@ -75,6 +75,9 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         if examples < 1:
             raise fail("--examples must be at least 1", 2)
         check_jobs(jobs, backend, address)
+        problem = records.check_target(out_file, overwrite=True)
+        if problem:   # refused before the games, not after them (never onto a device)
+            raise fail(f"--out: {problem}", 2)
         try:
             budgets = dsl_budgets.from_settings(budget)
         except ValueError as ex:

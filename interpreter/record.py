@@ -427,6 +427,7 @@ def write_atomic(path: str | Path, data: bytes, private: bool = True) -> None:
     a temp file beside the target (created owner-only when ``private``, never widened
     after), write, flush, fsync, ``os.replace``, fsync of the folder. Raises SaveError."""
     path = Path(path)
+    _regular_or_none(path)
     folder = path.parent if str(path.parent) else Path(".")
     tmp = folder / f".{path.name}.{_secrets.token_hex(6)}.tmp"
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) \
@@ -440,6 +441,7 @@ def write_atomic(path: str | Path, data: bytes, private: bool = True) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        _regular_or_none(path)   # (again: it may have been made meanwhile)
         os.replace(tmp, path)
     except BaseException as e:
         try:
@@ -463,6 +465,19 @@ def _fsync_folder(folder: Path) -> None:
         pass  # some file systems cannot sync a folder; the rename is done all the same
     finally:
         os.close(fd)
+
+
+def _regular_or_none(path: Path) -> None:
+    """Raises SaveError when a file that is no regular file (a device such as /dev/null,
+    a fifo, a folder) stands at ``path``: replacing it would destroy it (as root, /dev/null
+    itself). A symbolic link is replaced as a link, as before."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return
+    if not (stat.S_ISREG(st.st_mode) or stat.S_ISLNK(st.st_mode)):
+        raise SaveError(f"cannot save {path}: it is {dsl_files.kind_of(st.st_mode)}, "
+                        "not a regular file")
 
 
 def check_target(path: str | Path, overwrite: bool) -> str | None:

@@ -12,17 +12,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from . import frames
+from .staterror import INT_LIMIT, StateError, _bad, _kind
+
 STATE_FORMAT = "meeple-state/1"
 PHASES = ("setup", "play", "ending", "over")
-INT_LIMIT = 2 ** 64        # any integer in a state is below this in size
 MAX_DEPTH = 32             # nesting of values in variables and options
-
-
-class StateError(ValueError):
-    """A saved game state that is not valid for the program (nothing was changed)."""
-
-    code = "state/invalid"
-
 
 _INT = {"type": "integer", "minimum": -INT_LIMIT, "maximum": INT_LIMIT}
 _NAT = {"type": "integer", "minimum": 0, "maximum": INT_LIMIT}
@@ -184,10 +179,6 @@ def validate(prog, state) -> None:
     _Meaning(prog, state).check()
 
 
-def _bad(where: str, message: str) -> StateError:
-    return StateError(f"invalid state at {where}: {message}")
-
-
 class _Meaning:
     def __init__(self, prog, s: dict):
         self.prog, self.s = prog, s
@@ -204,7 +195,6 @@ class _Meaning:
 
     def frames(self) -> None:
         """Every frame is one a game of the program reaches (frames.py)."""
-        from . import frames  # (it imports this module)
         frames.check(self, self.s)
 
     def program(self) -> None:
@@ -507,11 +497,6 @@ class _Meaning:
 
 
 _ARTICLED = {"int": "an integer", "item": "an item"}
-
-
-def _kind(v) -> str:
-    return {bool: "true/false", int: "an integer", float: "a fraction", str: "a text",
-            list: "a list", dict: "an object", type(None): "none"}.get(type(v), type(v).__name__)
 
 
 def _plain(v, where: str, depth: int) -> None:

@@ -85,7 +85,7 @@ def test_a_leduc_raise_that_names_a_suit_is_found_at_the_moments_of_most_games()
     for _ in range(40):
         seed, choices = rng.randrange(2**31), [rng.randrange(256) for _ in range(12)]
         game = play_and_check(rules, Config(2), seed, choices)          # no probe: no leak check
-        if not any(e[0] == again for e in game.R.log):
+        if not any(e[0] == again for e in game.state["log"]):
             continue
         raised += 1
         try:

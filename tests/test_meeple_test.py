@@ -154,3 +154,17 @@ def test_what_hypothesis_says_while_it_plays_never_reaches_stdout(monkeypatch):
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["ok"] is True
     assert "note: Hypothesis has something to say" in result.stderr
+
+
+def test_meeple_test_refuses_an_out_that_is_no_regular_file_before_it_plays(tmp_path):
+    """`--out` is checked before any game: a fifo (or /dev/null) is refused with exit 2 and
+    stays what it was; it was replaced by the saved record once a test failed."""
+    import os
+    import stat
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, text = meeple("test", BROKEN / "duplicate_card", "--players", 3, "--examples", 5,
+                        "--out", fifo, "--quiet")
+    assert code == 2 and "--out:" in text and "not a regular file" in text, text
+    assert "FAILED" not in text                     # refused before the games
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

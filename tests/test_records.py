@@ -384,3 +384,19 @@ def test_a_seed_that_a_record_could_not_hold_is_refused_before_the_game(tmp_path
         assert r.exit_code == 2, r.output
         assert "--seed" in r.output and "Traceback" not in r.output
     assert not (tmp_path / "r.json").exists()
+
+
+def test_a_save_never_replaces_a_device_or_a_fifo(tmp_path):
+    """Saving onto a file that is no regular file is refused and leaves it as it was: an
+    atomic save replaces the file at the path, and as root `--out /dev/null` made
+    /dev/null a regular file (every later `> /dev/null` filled it)."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(records.SaveError, match="FIFO.*not a regular file"):
+        records.write_atomic(fifo, b"{}")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]   # no temporary file left
+    (tmp_path / "sub").mkdir()
+    with pytest.raises(records.SaveError, match="a folder, not a regular file"):
+        records.write_atomic(tmp_path / "sub", b"{}")
+    assert (tmp_path / "sub").is_dir()
