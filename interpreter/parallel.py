@@ -24,6 +24,7 @@ import queue as _queue
 import re
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -179,10 +180,24 @@ def _context():
     return multiprocessing.get_context("spawn")
 
 
-def _worker(fn, rules: Rules, todo, done) -> None:
+def _orphan_watch(parent: int, every: float = 0.25) -> None:
+    """Ends this worker once its parent is gone (killed, or stopped by a signal that left
+    it no time to stop its workers): an orphaned worker would go on with the queued
+    tasks for minutes. A daemon thread polling the parent's pid (which becomes another
+    process's, init's or a subreaper's, once the parent is gone)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(1)
+    threading.Thread(target=watch, name="meeple-orphan-watch", daemon=True).start()
+
+
+def _worker(fn, rules: Rules, todo, done, parent: int | None = None) -> None:
     """A worker process: takes task numbers until None, puts ("tick"|"done"|"error",
-    number, payload) on ``done``."""
+    number, payload) on ``done``; ends when its parent process does."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+    if parent is not None:
+        _orphan_watch(parent)
     settled = False
     while True:
         item = todo.get()
@@ -224,7 +239,8 @@ def _pool(fn, rules, tasks, jobs, on_progress) -> Iterator:
                 todo.put(item)
             for _ in range(jobs):
                 todo.put(None)
-            workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done), daemon=True)
+            workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done, os.getpid()),
+                                   daemon=True)
                        for _ in range(jobs)]
             for w in workers:
                 w.start()

@@ -437,3 +437,24 @@ def test_arena_reports_a_failing_game_with_its_rule(tmp_path):
     assert doc["error"]["rule"]["file"] == str(path) and "game 1 (seed 7)" in r.err
 
 
+
+
+def test_the_workers_end_when_meeple_is_killed(tmp_path):
+    """A `meeple simulate` killed outright (SIGKILL, or a SIGTERM that gives it no time to
+    stop its workers) leaves no worker behind: each worker ends once its parent is gone
+    (they went on with the queued games for minutes, on every core)."""
+    records = tmp_path / "records"
+    proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "kalah", "--games",
+                           "200000", "--jobs", "2", "-q", "--records", str(records)])
+    try:
+        _wait_for(proc, lambda: len(_session(proc.pid)) >= 4 and records.is_dir()
+                  and len(list(records.iterdir())) >= 3)
+        os.kill(proc.pid, signal.SIGKILL)          # meeple only, not its group
+        proc.communicate(timeout=60)
+        deadline = time.monotonic() + 60   # (only against a hang: no time is asserted)
+        while time.monotonic() < deadline and _session(proc.pid):
+            time.sleep(0.05)
+        assert _session(proc.pid) == []       # no worker left behind
+    finally:
+        if _session(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
