@@ -19,24 +19,8 @@ SPECTATOR = -1  # a viewer who sees only what is public
 def view(game: Game, seat: int) -> dict:
     R, prog = game.R, game.program
     sees = can_see(game, seat)
-    zones = {}
-    for z in prog.zones:
-        if z.owner is not None and z.owner >= R.n:
-            continue
-        items = R.z[z.id]
-        if seat == "all" or zone_shown(R, z.id, seat):
-            # a face-down item lies in sight, but what it is stays unknown
-            zones[z.key] = [i if sees is None or sees(i) else dict(HIDDEN_ITEM) for i in items]
-        else:
-            zones[z.key] = {"count": len(items)}
-    pend = R.pending
-    pending = None
-    if pend is not None:
-        pending = {"player": pend["player"], "verb": pend["verb"]}
-        if "waiting" in pend:
-            _simultaneous(game, pend, seat, pending)
-        elif seat == "all" or pend["player"] == seat:
-            pending["options"] = [m.notation for m in game.legal_moves()]
+    zones = _zones(R, prog, seat, sees)
+    pending = _pending(game, seat)
     declared = prog.checked.vars
     kinds = prog.checked.kinds
     return {
@@ -50,15 +34,54 @@ def view(game: Game, seat: int) -> dict:
         # a chance step waits (explicit chance mode): its outcomes are nobody's to see
         **({"chance": True} if game.at_chance else {}),
         # items lying face down that this seat knows all the same (e.g. its own)
-        "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and (sees is None or sees(i))],
-        # item variables of the items this seat may know (item id as a string key)
-        "ivars": {k: {str(i): _mask(x, _ivar_type(prog, i, k), kinds, sees)
-                      for i, x in enumerate(vals) if x is not None and (sees is None or sees(i))}
-                  for k, vals in R.iv.items()},
+        "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and _known(sees, i)],
+        "ivars": _ivars(R, prog, sees),
         "log": [display.render_log(prog, e, sees) for e in R.log],
         "log_dropped": R.dropped,  # earlier messages that are no longer kept
         "result": R.result,
     }
+
+
+def _known(sees, item: int) -> bool:
+    """Whether the seat of ``sees`` (``can_see``; None: the "all" view) may see the item."""
+    return sees is None or sees(item)
+
+
+def _zones(R, prog, seat, sees) -> dict:
+    """The zones of a view: the items of those the seat is shown (face-down ones as
+    HIDDEN_ITEM), the number of items of the others."""
+    zones = {}
+    for z in prog.zones:
+        if z.owner is not None and z.owner >= R.n:
+            continue
+        items = R.z[z.id]
+        if seat == "all" or zone_shown(R, z.id, seat):
+            # a face-down item lies in sight, but what it is stays unknown
+            zones[z.key] = [i if _known(sees, i) else dict(HIDDEN_ITEM) for i in items]
+        else:
+            zones[z.key] = {"count": len(items)}
+    return zones
+
+
+def _pending(game: Game, seat) -> dict | None:
+    """The decision of a view: who decides, and the options for the seat deciding."""
+    pend = game.R.pending
+    if pend is None:
+        return None
+    pending = {"player": pend["player"], "verb": pend["verb"]}
+    if "waiting" in pend:
+        _simultaneous(game, pend, seat, pending)
+    elif seat == "all" or pend["player"] == seat:
+        pending["options"] = [m.notation for m in game.legal_moves()]
+    return pending
+
+
+def _ivars(R, prog, sees) -> dict:
+    """The item variables of the items the seat may know (item id as a string key)."""
+    kinds = prog.checked.kinds
+    return {k: {str(i): _mask(x, _ivar_type(prog, i, k), kinds, sees)
+                for i, x in enumerate(vals) if x is not None and _known(sees, i)}
+            for k, vals in R.iv.items()}
 
 
 def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
