@@ -169,11 +169,26 @@ class Program:
             self._relation(name, r)
         self._fast_functions()  # once the boards and relations are known (their sizes)
         self._items()
+        self._procedures()
+        self._ending()
+        self._check_cell_uses()
+        self._link()
+        if self.diags:
+            raise MeepleError(self.diags)
+
+    def _procedures(self) -> None:
+        """The procedures' code, then setup's, the turn's and at end's."""
+        c = self.checked
         for name, p in c.procedures.items():
             self._proc(name, [x.name for x in p.params], p.body)
         for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
             if d is not None:
                 self._proc(name, [], d.body)
+
+    def _ending(self) -> None:
+        """The functions of the end and the result (end, score, heuristic, tiebreaks,
+        outcomes, teams, participants), of the initial values and of the invariants."""
+        c = self.checked
         self.end_fn = self._fn(c.end.cond, Env()) if c.end else None
         self.score_fn = self._player_fn(c.score.param, c.score.body) if c.score else None
         self.heuristic_fn = (self._player_fn(c.heuristic.param, c.heuristic.body)
@@ -191,10 +206,6 @@ class Program:
         self.item_var_inits = [(kind, name, self._fn(f.init, Env()))
                                for kind, fields in c.item_vars.items() for name, f in fields.items()
                                if f.init is not None]
-        self._check_cell_uses()
-        self._link()
-        if self.diags:
-            raise MeepleError(self.diags)
 
     @property
     def hidden_information(self) -> bool:
