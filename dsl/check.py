@@ -30,6 +30,16 @@ TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 # a conditional part of a label: `{if NAME: TEXT}`, `{if not NAME: TEXT}` (NAME a bool attribute)
 LABEL_IF = re.compile(r"if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?(.*)", re.S)
 
+# where _declare records a declaration in Checked: by name, the only one, in a list
+_BY_NAME = {"ZoneDecl": "zones", "VarDecl": "vars", "RelationDecl": "relations",
+            "FunctionDecl": "functions", "ProcedureDecl": "procedures",
+            "ParticipantDecl": "participants"}
+_THE_ONE = {"SetupDecl": "setup", "TurnDecl": "turn", "EndDecl": "end", "AtEndDecl": "at_end",
+            "ScoreDecl": "score", "HeuristicDecl": "heuristic", "OutcomeDecl": "outcome",
+            "TeamDecl": "team"}
+_LISTED = {"DeckDecl": "decks", "TiebreakDecl": "tiebreaks", "InvariantDecl": "invariants",
+           "SecretDecl": "secrets"}
+
 
 class NodeMap:
     """A map from IR nodes, by identity (nodes are not hashable, and two equal nodes in
@@ -173,6 +183,24 @@ class Checker:
     def _check_texts(self, decls) -> None:
         """Texts must belong to something (a log key, a decision's verb, a UI text) and
         use only placeholders that exist there: a typo would silently show nothing."""
+        places, logs, others = self._text_places(decls)
+        for n in logs:
+            # one `text KEY` would translate both: the message and the prompt (or UI text)
+            if n.key in others:
+                span = n.span.model_copy(update={"column": n.span.column + len("log ")})
+                self.d.add(errors.Diagnostic(
+                    "check/text-collision", span,
+                    f"the log key '{n.key}' is also {others[n.key]} '{n.key}': a text "
+                    f"'{n.key}' would replace both",
+                    f"give the message its own key, e.g. 'log {n.key}_message \"...\"'",
+                    severity="warning", length=len(n.key)))
+        for d in decls:
+            if d.node == "TextDecl":
+                self._check_text(d, places)
+
+    def _text_places(self, decls) -> tuple[dict[str, set[str]], list, dict[str, str]]:
+        """What a text may name: each key with the placeholders it provides; the log
+        statements; what each key that is not a log key names (a UI text, a verb)."""
         places: dict[str, set[str]] = {k: set(v) for k, v in UI_TEXTS.items()}
         logs, others = [], {k: "the UI text" for k in UI_TEXTS}
         for d in decls:
@@ -190,101 +218,65 @@ class Checker:
                 elif n.node == "Best" and n.tie == "choose":
                     places.setdefault("tie", set())
                     others.setdefault("tie", "the verb of a 'best ... tie choose'")
-        for n in logs:
-            # one `text KEY` would translate both: the message and the prompt (or UI text)
-            if n.key in others:
-                span = n.span.model_copy(update={"column": n.span.column + len("log ")})
+        return places, logs, others
+
+    def _check_text(self, d: ir.TextDecl, places: dict[str, set[str]]) -> None:
+        """A ``text KEY "..."``: its key is used, its placeholders are the key's."""
+        if d.key not in places and d.key in self.m.variant_texts:
+            return  # used by a variant that is not chosen now
+        if d.key not in places:
+            self.d.add(errors.Diagnostic(
+                "check/unused-text", d.span, f"no rule uses the text '{d.key}'",
+                errors.did_you_mean(d.key, places) or
+                "texts name a log key, a decision's verb ('as \"verb\"'), 'tie', or a UI text: "
+                + ", ".join(sorted(UI_TEXTS)),
+                severity="warning", length=len(d.key)))
+            return
+        for ph in TEMPLATE_PART.findall(d.text):
+            if ph.strip() not in places[d.key]:
                 self.d.add(errors.Diagnostic(
-                    "check/text-collision", span,
-                    f"the log key '{n.key}' is also {others[n.key]} '{n.key}': a text "
-                    f"'{n.key}' would replace both",
-                    f"give the message its own key, e.g. 'log {n.key}_message \"...\"'",
-                    severity="warning", length=len(n.key)))
-        for d in decls:
-            if d.node != "TextDecl":
-                continue
-            if d.key not in places and d.key in self.m.variant_texts:
-                continue  # used by a variant that is not chosen now
-            if d.key not in places:
-                self.d.add(errors.Diagnostic(
-                    "check/unused-text", d.span, f"no rule uses the text '{d.key}'",
-                    errors.did_you_mean(d.key, places) or
-                    "texts name a log key, a decision's verb ('as \"verb\"'), 'tie', or a UI text: "
-                    + ", ".join(sorted(UI_TEXTS)),
-                    severity="warning", length=len(d.key)))
-                continue
-            for ph in TEMPLATE_PART.findall(d.text):
-                if ph.strip() not in places[d.key]:
-                    self.d.add(errors.Diagnostic(
-                        "check/unknown-placeholder", d.span,
-                        f"text '{d.key}' has the placeholder {{{ph}}}, which its rule does not provide",
-                        errors.did_you_mean(ph.strip(), places[d.key]) or
-                        f"available: {', '.join('{' + p + '}' for p in sorted(places[d.key])) or 'none'}",
-                        severity="warning"))
+                    "check/unknown-placeholder", d.span,
+                    f"text '{d.key}' has the placeholder {{{ph}}}, which its rule does not provide",
+                    errors.did_you_mean(ph.strip(), places[d.key]) or
+                    f"available: {', '.join('{' + p + '}' for p in sorted(places[d.key])) or 'none'}",
+                    severity="warning"))
 
     def _declare(self, d) -> None:
-        c = self.c
-        match d.node:
-            case "Players":
-                self._declare_players(d)
-            case "Order":
-                c.order = d.direction
-            case "EnumDecl":
-                c.enums[d.name] = d.values
-                seen = set()
-                for v in d.values:
-                    if v in seen:
-                        self.d.add(errors.duplicate(d.span, "enum value", v, d.span))
-                    seen.add(v)
-                    if v in c.enum_of_value and c.enum_of_value[v] != d.name:
-                        c.enum_of_value[v] = "?"  # ambiguous: write Enum.value
-                    else:
-                        c.enum_of_value[v] = d.name
-            case "KindDecl":
-                c.kinds[d.name] = {}
-            case "BoardDecl":
-                self._declare_board(d)
-            case "ZoneDecl":
-                c.zones[d.name] = d
-            case "DeckDecl":
-                c.decks.append(d)
-            case "VarDecl":
-                c.vars[d.name] = d
-            case "RelationDecl":
-                c.relations[d.name] = d
-            case "FunctionDecl":
-                c.functions[d.name] = d
-            case "ProcedureDecl":
-                c.procedures[d.name] = d
-            case "SetupDecl":
-                c.setup = d
-            case "TurnDecl":
-                c.turn = d
-            case "EndDecl":
-                c.end = d
-            case "AtEndDecl":
-                c.at_end = d
-            case "ScoreDecl":
-                c.score = d
-            case "HeuristicDecl":
-                c.heuristic = d
-            case "OutcomeDecl":
-                c.outcome = d
-            case "TeamDecl":
-                c.team = d
-            case "ParticipantDecl":
-                c.participants[d.name] = d
-            case "TiebreakDecl":
-                c.tiebreaks.append(d)
-            case "InvariantDecl":
-                c.invariants.append(d)
-            case "SecretDecl":
-                c.secrets.append(d)
-            case "BoundDecl":
-                if d.count < 1:
-                    self.d.add(errors.bad_value(d.span, "a bound must be at least 1"))
-                c.bound, c.endless = (d.count, d.unit), d.endless
+        c, node = self.c, d.node
+        if node in _BY_NAME:
+            getattr(c, _BY_NAME[node])[d.name] = d
+        elif node in _THE_ONE:
+            setattr(c, _THE_ONE[node], d)
+        elif node in _LISTED:
+            getattr(c, _LISTED[node]).append(d)
+        elif node == "Players":
+            self._declare_players(d)
+        elif node == "Order":
+            c.order = d.direction
+        elif node == "EnumDecl":
+            self._declare_enum(d)
+        elif node == "KindDecl":
+            c.kinds[d.name] = {}
+        elif node == "BoardDecl":
+            self._declare_board(d)
+        elif node == "BoundDecl":
+            if d.count < 1:
+                self.d.add(errors.bad_value(d.span, "a bound must be at least 1"))
+            c.bound, c.endless = (d.count, d.unit), d.endless
         self._check_clashes(d)
+
+    def _declare_enum(self, d: ir.EnumDecl) -> None:
+        c = self.c
+        c.enums[d.name] = d.values
+        seen = set()
+        for v in d.values:
+            if v in seen:
+                self.d.add(errors.duplicate(d.span, "enum value", v, d.span))
+            seen.add(v)
+            if v in c.enum_of_value and c.enum_of_value[v] != d.name:
+                c.enum_of_value[v] = "?"  # ambiguous: write Enum.value
+            else:
+                c.enum_of_value[v] = d.name
 
     _ROLES = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
               "VarDecl": "variable", "RelationDecl": "relation", "FunctionDecl": "function",
@@ -376,6 +368,13 @@ class Checker:
 
     # ---------------------------------------------------------------- declarations
     def _check_decl(self, d) -> None:
+        for group in (self._check_data_decl, self._check_rule_decl, self._check_result_decl,
+                      self._check_shown_decl):
+            if group(d):
+                return
+
+    def _check_data_decl(self, d) -> bool:
+        """Boards, zones, decks, variables and secrets; False for another declaration."""
         c = self.c
         match d.node:
             case "BoardDecl":
@@ -392,19 +391,19 @@ class Checker:
                 self._visibility(d, d.visibility, d.per_player)
                 t = self.type_ref(d.type)
                 self._expect(d.init, {}, t, f"the initial value of '{d.name}'")
+            case "SecretDecl":
+                if d.zone not in c.zones:
+                    self.d.add(errors.unknown(d.span, "zone", d.zone, c.zones, "check/unknown-zone"))
+            case _:
+                return False
+        return True
+
+    def _check_rule_decl(self, d) -> bool:
+        """Relations, functions, procedures, setup, the turn, at end and the end
+        condition; False for another declaration."""
+        match d.node:
             case "RelationDecl":
-                env = {p.name: self.type_ref(p.type) for p in d.params}
-                for p in d.params:
-                    if env[p.name].tag != "cell":
-                        self.d.add(errors.type_mismatch(p.span, f"relation parameter '{p.name}'",
-                                                        "a cell (the name of a board)", str(env[p.name])))
-                    elif len(d.params) > 2 and env[p.name] != env[d.params[0].name]:
-                        # line(a) is a list of [b, c]: a list holds cells of one board
-                        self.d.add(errors.type_mismatch(
-                            p.span, f"relation parameter '{p.name}' (a relation of more than "
-                                    f"two cells relates cells of one board)",
-                            str(env[d.params[0].name]), str(env[p.name])))
-                self._expect(d.body, env, BOOL, f"relation '{d.name}'")
+                self._check_relation(d)
             case "FunctionDecl":
                 env = self._params(d.params)
                 self._expect(d.body, env, self.type_ref(d.result), f"the result of '{d.name}'")
@@ -423,6 +422,28 @@ class Checker:
                 self.in_at_end = False
             case "EndDecl":
                 self._expect(d.cond, {}, BOOL, "the end condition")
+            case _:
+                return False
+        return True
+
+    def _check_relation(self, d: ir.RelationDecl) -> None:
+        env = {p.name: self.type_ref(p.type) for p in d.params}
+        for p in d.params:
+            if env[p.name].tag != "cell":
+                self.d.add(errors.type_mismatch(p.span, f"relation parameter '{p.name}'",
+                                                "a cell (the name of a board)", str(env[p.name])))
+            elif len(d.params) > 2 and env[p.name] != env[d.params[0].name]:
+                # line(a) is a list of [b, c]: a list holds cells of one board
+                self.d.add(errors.type_mismatch(
+                    p.span, f"relation parameter '{p.name}' (a relation of more than "
+                            f"two cells relates cells of one board)",
+                    str(env[d.params[0].name]), str(env[p.name])))
+        self._expect(d.body, env, BOOL, f"relation '{d.name}'")
+
+    def _check_result_decl(self, d) -> bool:
+        """Scores, the heuristic, tiebreaks, outcomes, participants, teams and
+        invariants; False for another declaration."""
+        match d.node:
             case "ScoreDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, "the score")
             case "HeuristicDecl":
@@ -430,14 +451,7 @@ class Checker:
             case "TiebreakDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
             case "OutcomeDecl":
-                for i, cl in enumerate(d.clauses):
-                    if cl.cond is not None:
-                        env = {d.param: PLAYER} | ({d.rank: INT} if d.rank else {})
-                        self._expect(cl.cond, env, BOOL, f"the '{cl.outcome}' clause")
-                    elif i < len(d.clauses) - 1:
-                        self.d.add(errors.outcome_otherwise(d.clauses[i + 1].span, last=False))
-                if d.clauses[-1].cond is not None:
-                    self.d.add(errors.outcome_otherwise(d.clauses[-1].span, last=True))
+                self._check_outcome(d)
             case "ParticipantDecl":
                 if d.score is not None:
                     self._expect(d.score, {}, INT, f"the score of '{d.name}'")
@@ -448,9 +462,25 @@ class Checker:
                                                     "int, player or an enum value", str(t)))
             case "InvariantDecl":
                 self._expect(d.cond, {}, BOOL, f"invariant '{d.name}'")
-            case "SecretDecl":
-                if d.zone not in c.zones:
-                    self.d.add(errors.unknown(d.span, "zone", d.zone, c.zones, "check/unknown-zone"))
+            case _:
+                return False
+        return True
+
+    def _check_outcome(self, d: ir.OutcomeDecl) -> None:
+        for i, cl in enumerate(d.clauses):
+            if cl.cond is not None:
+                env = {d.param: PLAYER} | ({d.rank: INT} if d.rank else {})
+                self._expect(cl.cond, env, BOOL, f"the '{cl.outcome}' clause")
+            elif i < len(d.clauses) - 1:
+                self.d.add(errors.outcome_otherwise(d.clauses[i + 1].span, last=False))
+        if d.clauses[-1].cond is not None:
+            self.d.add(errors.outcome_otherwise(d.clauses[-1].span, last=True))
+
+    def _check_shown_decl(self, d) -> bool:
+        """How things are shown: names, texts, labels, colours, offscreen; False for
+        another declaration."""
+        c = self.c
+        match d.node:
             case "NameDecl":
                 self._check_path(d, d.path)
                 c.names[d.path] = (d.text, d.short)
@@ -474,6 +504,9 @@ class Checker:
                 if d.name not in shown:
                     self.d.add(errors.unknown(d.span, "variable or zone", d.name, shown))
                 c.offscreen.add(d.name)
+            case _:
+                return False
+        return True
 
     def _kind_fields(self, d: ir.KindDecl) -> None:
         fields, item_vars = self.c.kinds[d.name], self.c.item_vars.setdefault(d.name, {})
