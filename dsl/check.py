@@ -702,6 +702,13 @@ class Checker:
     def _stmt(self, s) -> None:
         env = self.proc_locals
         self.c.scopes[s] = tuple(env)
+        for group in (self._flow_stmt, self._choice_stmt, self._item_stmt):
+            if group(s, env):
+                return
+
+    def _flow_stmt(self, s, env) -> bool:
+        """Values, conditions, loops, messages, calls and returns; False for another
+        statement."""
         match s.node:
             case "Let":
                 self._bind(s.span, s.var, self.expr(s.value, env))
@@ -726,6 +733,24 @@ class Checker:
                 if s.limit < 1:
                     self.d.add(errors.bad_value(s.span, "'max' must be at least 1"))
                 self._block(s.body)
+            case "Log":
+                self.c.templates[s] = self.template(s.template, s.span, env)
+            case "CallProc":
+                self._call_proc(s)
+            case "Return":
+                self._return(s)
+            case "CallResult":
+                self._call_result(s)
+            case "EndGame":
+                pass
+            case _:
+                return False
+        return True
+
+    def _choice_stmt(self, s, env) -> bool:
+        """A player's choice, the best option, a random pick or roll; False for another
+        statement."""
+        match s.node:
             case "Choose":
                 self._decision(s.span, s)
                 if s.alone is not None and s.alone == s.verb:
@@ -744,14 +769,29 @@ class Checker:
                     self._expect(s.where, env, BOOL, "the 'where' condition")
                 self._chooser(s.chooser)
             case "Best":
+                self._best(s, env)
+            case "PickRandom":
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
-                for k in s.keys:
-                    t = self.expr(k, env)
-                    if t not in (INT, BOOL) and not t.is_error:
-                        self.d.add(errors.type_mismatch(k.span, "a 'best' key", "int or bool", str(t)))
-                if s.tie == "choose":
-                    self._decision(s.span, s)
-                self._chooser(s.chooser)
+            case "Roll":
+                self._roll(s, env)
+            case _:
+                return False
+        return True
+
+    def _best(self, s: ir.Best, env) -> None:
+        self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+        for k in s.keys:
+            t = self.expr(k, env)
+            if t not in (INT, BOOL) and not t.is_error:
+                self.d.add(errors.type_mismatch(k.span, "a 'best' key", "int or bool", str(t)))
+        if s.tie == "choose":
+            self._decision(s.span, s)
+        self._chooser(s.chooser)
+
+    def _item_stmt(self, s, env) -> bool:
+        """Moving, flipping, shuffling, revealing, dealing and filling; False for another
+        statement."""
+        match s.node:
             case "Move":
                 self._check_move(s)
                 self._facing(s)
@@ -772,20 +812,9 @@ class Checker:
                 if s.board not in self.c.boards:
                     self.d.add(errors.unknown(s.span, "board", s.board, self.c.boards))
                 self._zone_expr(s.source, env, "the pile filled from")
-            case "PickRandom":
-                self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
-            case "Roll":
-                self._roll(s, env)
-            case "Log":
-                self.c.templates[s] = self.template(s.template, s.span, env)
-            case "CallProc":
-                self._call_proc(s)
-            case "Return":
-                self._return(s)
-            case "CallResult":
-                self._call_result(s)
-            case "EndGame":
-                pass
+            case _:
+                return False
+        return True
 
     def _choose_each(self, s: ir.ChooseEach) -> None:
         """``choose v(p) from options for each p in seats``: v is a per-player variable
