@@ -42,13 +42,13 @@ def test_the_rule_is_written_in_views_only():
 
 def test_can_see_agrees_with_the_view_for_every_seat_and_item():
     game = interpreter.Game.new(interpreter.load("hearts").for_players(4), 4, 3)
-    R = game.R
+    loc = game.state["loc"]
     for seat in (0, 1, views.SPECTATOR):
         sees = views.can_see(game, seat)
         shown = views.visible_items(game, seat)
-        for item in range(len(R.loc)):
-            assert sees(item) == views.seat_sees(R, item, seat) == views.item_visible(game, item, seat)
-            assert (item in shown) == (R.loc[item] >= 0 and sees(item))
+        for item in range(len(loc)):
+            assert sees(item) == views.item_visible(game, item, seat)
+            assert (item in shown) == (loc[item] >= 0 and sees(item))
     assert views.can_see(game, "all") is None
     # a seat sees its own hand and not another's; the spectator sees neither
     hand = testing.at(game, "hand:0")
