@@ -184,7 +184,17 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
             [i for i in R.z[z.id] if not sees(i)]
     out["item variables"] = [(k, i) for k, vals in sorted(R.iv.items())
                              for i, x in enumerate(vals) if x is not None and not sees(i)]
-    declared = prog.checked.vars
+    _private_variables(game, seat, out)
+    pend = R.pending
+    if pend is not None and "waiting" in pend:
+        out["secret choices"] = [s for s in pend["seats"] if s != seat]
+    return out
+
+
+def _private_variables(game: Game, seat: int, out: dict[str, list]) -> None:
+    """The values of variables that ``secrets`` lists for the seat: ``(name, None)`` for
+    a hidden variable that is not per player, ``(name, p)`` for a per-player one."""
+    R, declared = game.R, game.program.checked.vars
     for k in sorted(R.g):
         if _private(declared[k], None, seat):
             out["hidden variables"].append((k, None))
@@ -193,10 +203,6 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
             if _private(declared[k], p, seat):
                 kind = "hidden variables" if declared[k].visibility == "hidden" else "owner variables"
                 out[kind].append((k, p))
-    pend = R.pending
-    if pend is not None and "waiting" in pend:
-        out["secret choices"] = [s for s in pend["seats"] if s != seat]
-    return out
 
 
 def item_visible(game: Game, item: int, seat: int) -> bool:
