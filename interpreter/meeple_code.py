@@ -28,30 +28,10 @@ def _wrap(e, prec: int) -> str:
     return f"({text})" if p < prec else text
 
 
-def _expr(e) -> tuple[str, int]:  # noqa: C901 - one case per node
+def _expr(e) -> tuple[str, int]:
+    """An expression as Meeple code, with the binding strength of its outermost operator
+    (``_ATOM`` for one that needs no parentheses)."""
     match e.node:
-        case "IntLit":
-            return str(e.value), _ATOM
-        case "StrLit":
-            return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"', _ATOM
-        case "BoolLit":
-            return ("true" if e.value else "false"), _ATOM
-        case "NoneLit":
-            return "none", _ATOM
-        case "Var":
-            return e.name, _ATOM
-        case "Attr":
-            return f"{_wrap(e.obj, _ATOM)}.{e.name}", _ATOM
-        case "Index":
-            return f"{_wrap(e.obj, _ATOM)}[{expr(e.index)}]", _ATOM
-        case "Call":
-            return f"{e.func}({', '.join(expr(a) for a in e.args)})", _ATOM
-        case "Comprehension":
-            return f"[{_comp(e)}]", _ATOM
-        case "Aggregate":
-            return f"{e.func}({_comp(e.comp)})", _ATOM
-        case "ListLit":
-            return f"[{', '.join(expr(a) for a in e.items)}]", _ATOM
         case "BinOp":
             p = _PREC.get(e.op, 4)
             op = ".." if e.op == ".." else f" {e.op} "
@@ -62,13 +42,47 @@ def _expr(e) -> tuple[str, int]:  # noqa: C901 - one case per node
             return f"-{_wrap(e.operand, 8)}", 8
         case "CondExpr":
             return f"if {expr(e.cond)} then {expr(e.then)} else {expr(e.other)}", 0
+    return _atom(e), _ATOM
+
+
+def _atom(e) -> str:
+    """An expression that needs no parentheses: a literal, a name, a call..."""
+    match e.node:
+        case "IntLit":
+            return str(e.value)
+        case "StrLit":
+            return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        case "BoolLit":
+            return "true" if e.value else "false"
+        case "NoneLit":
+            return "none"
+        case "Var":
+            return e.name
+        case "Attr":
+            return f"{_wrap(e.obj, _ATOM)}.{e.name}"
+        case "Index":
+            return f"{_wrap(e.obj, _ATOM)}[{expr(e.index)}]"
+    return _call_like(e)
+
+
+def _call_like(e) -> str:
+    """A call, a comprehension, a list, a ``cell(...)`` or ``ray(...)``."""
+    match e.node:
+        case "Call":
+            return f"{e.func}({', '.join(expr(a) for a in e.args)})"
+        case "Comprehension":
+            return f"[{_comp(e)}]"
+        case "Aggregate":
+            return f"{e.func}({_comp(e.comp)})"
+        case "ListLit":
+            return f"[{', '.join(expr(a) for a in e.items)}]"
         case "CellAt":
             args = ", ".join(f"{a.name}: {expr(a.value)}" for a in e.coords)
-            return f"cell({expr(e.board)}, {args})", _ATOM
+            return f"cell({expr(e.board)}, {args})"
         case "Ray":
             args = ", ".join(f"{a.name}: {expr(a.value)}" for a in e.steps)
-            return f"ray({expr(e.start)}, {args})", _ATOM
-    return ir.show(e), _ATOM
+            return f"ray({expr(e.start)}, {args})"
+    return ir.show(e)
 
 
 def _comp(c: ir.Comprehension) -> str:
