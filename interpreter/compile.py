@@ -603,14 +603,19 @@ class Program:
                 continue
             cond = body.comp.cond
             if not self._both_ways(body.comp.clauses[0].iter.func) or cond is not None and any(
-                    (x.node == "Var" and x.name == start.name)
-                    or x.node in ("Comprehension", "Aggregate", "Ray")
-                    or (x.node == "Call" and x.func in self.checked.functions)
-                    or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str")))
-                    for x in ir.walk(cond)):
+                    self._not_for_components(x, start.name) for x in ir.walk(cond)):
                 continue
             out[name] = (n, names.index(start.name))
         return out
+
+    def _not_for_components(self, x, start: str) -> bool:
+        """Whether this node of a ``connected`` condition keeps the function from being
+        found once per component (see _components): it reads the start parameter, or
+        costs work (a rule function, a loop, a list or text joined)."""
+        return ((x.node == "Var" and x.name == start)
+                or x.node in ("Comprehension", "Aggregate", "Ray")
+                or (x.node == "Call" and x.func in self.checked.functions)
+                or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str"))))
 
     def _both_ways(self, relation: str) -> bool:
         """Whether a relation of two cells relates b to a wherever it relates a to b."""
