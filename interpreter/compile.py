@@ -513,37 +513,38 @@ class Program:
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
-            params = [p.name for p in c.functions[name].params]
-            args = "".join(f", v_{p}" for p in params)
             lines = steps.get(name, [])
-            if name in kept:  # the same arguments (and variables), the same value
-                # (by the arguments alone: a program is for one number of players, and the
-                # kept values are the program's)
-                key = [f"v_{p}" for p in params] + [f"R.g[{v!r}]" for v in kept[name]]
-                key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
-                table = _kept_table(name, kept[name])
-                sources.append(
-                    f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
-                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
-                    f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
-            elif name in recursive:  # the calls and depth budgets
-                b = self.budgets
-                sources.append(
-                    f"def F_{name}(R{args}):\n"
-                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
-                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
-                    f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
-            elif name in counted:  # calls that call calls: 2**n of them
-                b = self.budgets
-                sources.append(
-                    f"def F_{name}(R{args}):\n"
-                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
-                    f"{_indented(lines, 4)}    return {body}\n")
-            else:
-                sources.append(f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n")
+            sources.append(self._function_def(name, lines, body, kept, recursive, counted))
             if name in gen.components:
                 sources.append(self._component_source(gen, name, lines, body))
         return "\n".join(sources)
+
+    def _function_def(self, name: str, lines: list[str], body: str, kept: dict,
+                      recursive: set[str], counted: set[str]) -> str:
+        """``F_name``, the rule function's code: its value kept by its arguments, its
+        calls and depth counted (recursive), its calls counted, or its value alone."""
+        params = [p.name for p in self.checked.functions[name].params]
+        args = "".join(f", v_{p}" for p in params)
+        if name in kept:  # the same arguments (and variables), the same value
+            # (by the arguments alone: a program is for one number of players, and the
+            # kept values are the program's)
+            key = [f"v_{p}" for p in params] + [f"R.g[{v!r}]" for v in kept[name]]
+            key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+            table = _kept_table(name, kept[name])
+            return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
+                    f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
+        b = self.budgets
+        if name in recursive:  # the calls and depth budgets
+            return (f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
+                    f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
+        if name in counted:  # calls that call calls: 2**n of them
+            return (f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"{_indented(lines, 4)}    return {body}\n")
+        return f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n"
 
     def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
         """The rule functions of enum and bool parameters only (at most _TABLED_MAX
