@@ -169,11 +169,26 @@ class Program:
             self._relation(name, r)
         self._fast_functions()  # once the boards and relations are known (their sizes)
         self._items()
+        self._procedures()
+        self._ending()
+        self._check_cell_uses()
+        self._link()
+        if self.diags:
+            raise MeepleError(self.diags)
+
+    def _procedures(self) -> None:
+        """The procedures' code, then setup's, the turn's and at end's."""
+        c = self.checked
         for name, p in c.procedures.items():
             self._proc(name, [x.name for x in p.params], p.body)
         for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
             if d is not None:
                 self._proc(name, [], d.body)
+
+    def _ending(self) -> None:
+        """The functions of the end and the result (end, score, heuristic, tiebreaks,
+        outcomes, teams, participants), of the initial values and of the invariants."""
+        c = self.checked
         self.end_fn = self._fn(c.end.cond, Env()) if c.end else None
         self.score_fn = self._player_fn(c.score.param, c.score.body) if c.score else None
         self.heuristic_fn = (self._player_fn(c.heuristic.param, c.heuristic.body)
@@ -191,10 +206,6 @@ class Program:
         self.item_var_inits = [(kind, name, self._fn(f.init, Env()))
                                for kind, fields in c.item_vars.items() for name, f in fields.items()
                                if f.init is not None]
-        self._check_cell_uses()
-        self._link()
-        if self.diags:
-            raise MeepleError(self.diags)
 
     @property
     def hidden_information(self) -> bool:
@@ -502,37 +513,38 @@ class Program:
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
-            params = [p.name for p in c.functions[name].params]
-            args = "".join(f", v_{p}" for p in params)
             lines = steps.get(name, [])
-            if name in kept:  # the same arguments (and variables), the same value
-                # (by the arguments alone: a program is for one number of players, and the
-                # kept values are the program's)
-                key = [f"v_{p}" for p in params] + [f"R.g[{v!r}]" for v in kept[name]]
-                key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
-                table = _kept_table(name, kept[name])
-                sources.append(
-                    f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
-                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
-                    f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
-            elif name in recursive:  # the calls and depth budgets
-                b = self.budgets
-                sources.append(
-                    f"def F_{name}(R{args}):\n"
-                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
-                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
-                    f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
-            elif name in counted:  # calls that call calls: 2**n of them
-                b = self.budgets
-                sources.append(
-                    f"def F_{name}(R{args}):\n"
-                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
-                    f"{_indented(lines, 4)}    return {body}\n")
-            else:
-                sources.append(f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n")
+            sources.append(self._function_def(name, lines, body, kept, recursive, counted))
             if name in gen.components:
                 sources.append(self._component_source(gen, name, lines, body))
         return "\n".join(sources)
+
+    def _function_def(self, name: str, lines: list[str], body: str, kept: dict,
+                      recursive: set[str], counted: set[str]) -> str:
+        """``F_name``, the rule function's code: its value kept by its arguments, its
+        calls and depth counted (recursive), its calls counted, or its value alone."""
+        params = [p.name for p in self.checked.functions[name].params]
+        args = "".join(f", v_{p}" for p in params)
+        if name in kept:  # the same arguments (and variables), the same value
+            # (by the arguments alone: a program is for one number of players, and the
+            # kept values are the program's)
+            key = [f"v_{p}" for p in params] + [f"R.g[{v!r}]" for v in kept[name]]
+            key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+            table = _kept_table(name, kept[name])
+            return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
+                    f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
+        b = self.budgets
+        if name in recursive:  # the calls and depth budgets
+            return (f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
+                    f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
+        if name in counted:  # calls that call calls: 2**n of them
+            return (f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"{_indented(lines, 4)}    return {body}\n")
+        return f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n"
 
     def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
         """The rule functions of enum and bool parameters only (at most _TABLED_MAX
@@ -592,14 +604,19 @@ class Program:
                 continue
             cond = body.comp.cond
             if not self._both_ways(body.comp.clauses[0].iter.func) or cond is not None and any(
-                    (x.node == "Var" and x.name == start.name)
-                    or x.node in ("Comprehension", "Aggregate", "Ray")
-                    or (x.node == "Call" and x.func in self.checked.functions)
-                    or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str")))
-                    for x in ir.walk(cond)):
+                    self._not_for_components(x, start.name) for x in ir.walk(cond)):
                 continue
             out[name] = (n, names.index(start.name))
         return out
+
+    def _not_for_components(self, x, start: str) -> bool:
+        """Whether this node of a ``connected`` condition keeps the function from being
+        found once per component (see _components): it reads the start parameter, or
+        costs work (a rule function, a loop, a list or text joined)."""
+        return ((x.node == "Var" and x.name == start)
+                or x.node in ("Comprehension", "Aggregate", "Ray")
+                or (x.node == "Call" and x.func in self.checked.functions)
+                or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str"))))
 
     def _both_ways(self, relation: str) -> bool:
         """Whether a relation of two cells relates b to a wherever it relates a to b."""

@@ -90,7 +90,7 @@ import random
 from . import rng as rng_mod
 from .helpers import RuleError
 from .runtime import _H_LEGAL, _H_MOVE, _H_RNG, _MISSING, Game, IllegalMove, _copy_state
-from .views import view, visible_items
+from .views import seat_sees, view, visible_items
 
 #: samples drawn at most by one determinization that respects the past (then the best)
 ATTEMPTS = 30
@@ -361,7 +361,7 @@ def _hidden_slots(R, seat: int) -> list[tuple[int, int, int]]:
         if seat >= 0 and not R.unsure(z, seat):
             continue
         for pos, i in enumerate(items):
-            if i not in held and not (R.public_item(i) or (seat >= 0 and R.sees_item(i, seat))):
+            if i not in held and not seat_sees(R, i, seat):
                 out.append((z, pos, i))
     return out
 

@@ -292,7 +292,7 @@ class GameChecker:
             v = views.view(g, seat)
             shown = _items_in_view(v)
             for i in shown:
-                if not (R.public_item(i) or (seat >= 0 and R.sees_item(i, seat))):
+                if not views.seat_sees(R, i, seat):
                     raise self._fail("views", f"seat {seat + 1}'s view shows item {i}, which it may not see")
             for zone, owner, until_end in self.secret:
                 if owner == seat or (until_end and over):

@@ -128,7 +128,7 @@ def candidates(game: Game, seat: int, known: Knowledge) -> list[int]:
     unsure = [unsure_zone(R, z, seat) for z in range(len(R.z))]
     out = [i for i, z in enumerate(R.loc)
            if z >= 0 and unsure[z] and i not in held and not known.seen(i, seat)
-           and not _sees(R, i, seat)]
+           and not views.seat_sees(R, i, seat)]
     return sorted(out, key=lambda i: (len(R.z[R.loc[i]]) - 1 - R.z[R.loc[i]].index(i), R.loc[i], i))
 
 
@@ -346,20 +346,6 @@ def _map_entry(prog, entry: list, mapping: dict[int, int]) -> list:
 
 # ---------------------------------------------------------------- seeing
 
-def _sees(R, item: int, seat: int) -> bool:
-    return R.public_item(item) or (seat >= 0 and R.sees_item(item, seat))
-
-
-def can_see(game: Game, seat: int):
-    """Which items the seat may see now, as display.value_text expects it."""
-    R = game.R
-
-    def fn(item: int) -> bool:
-        return _sees(R, item, seat)
-    fn.seat, fn.ivars = seat, R.iv
-    return fn
-
-
 def _log_shows(R, items: tuple, seat: int) -> bool:
     """Whether a message in the log names one of the items so that the seat may read it."""
     return log_shows(R, R.log, items, seat)
@@ -380,7 +366,7 @@ def log_shows(R, entries: list, items, seat: int) -> bool:
 
 def in_sight(game: Game, items: tuple, seat: int) -> bool:
     R = game.R
-    return any(_sees(R, i, seat) for i in items) or _log_shows(R, items, seat)
+    return any(views.seat_sees(R, i, seat) for i in items) or _log_shows(R, items, seat)
 
 
 # ---------------------------------------------------------------- comparing what a seat is shown
@@ -501,7 +487,7 @@ def _compare_options(g1: Game, o1: list, g2: Game, o2: list, seat: int) -> Leak 
 def option_texts(game: Game, seat: int) -> list[str]:
     """The texts the seat reads for its options (``display.value_text``)."""
     pend = game.R.pending
-    fn = can_see(game, seat)
+    fn = views.can_see(game, seat)
     return [display.value_text(game.program, m.value, pend["type"], fn)
             for m in game.legal_moves(seat if seat >= 0 else None)]
 

@@ -28,30 +28,10 @@ def _wrap(e, prec: int) -> str:
     return f"({text})" if p < prec else text
 
 
-def _expr(e) -> tuple[str, int]:  # noqa: C901 - one case per node
+def _expr(e) -> tuple[str, int]:
+    """An expression as Meeple code, with the binding strength of its outermost operator
+    (``_ATOM`` for one that needs no parentheses)."""
     match e.node:
-        case "IntLit":
-            return str(e.value), _ATOM
-        case "StrLit":
-            return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"', _ATOM
-        case "BoolLit":
-            return ("true" if e.value else "false"), _ATOM
-        case "NoneLit":
-            return "none", _ATOM
-        case "Var":
-            return e.name, _ATOM
-        case "Attr":
-            return f"{_wrap(e.obj, _ATOM)}.{e.name}", _ATOM
-        case "Index":
-            return f"{_wrap(e.obj, _ATOM)}[{expr(e.index)}]", _ATOM
-        case "Call":
-            return f"{e.func}({', '.join(expr(a) for a in e.args)})", _ATOM
-        case "Comprehension":
-            return f"[{_comp(e)}]", _ATOM
-        case "Aggregate":
-            return f"{e.func}({_comp(e.comp)})", _ATOM
-        case "ListLit":
-            return f"[{', '.join(expr(a) for a in e.items)}]", _ATOM
         case "BinOp":
             p = _PREC.get(e.op, 4)
             op = ".." if e.op == ".." else f" {e.op} "
@@ -62,13 +42,47 @@ def _expr(e) -> tuple[str, int]:  # noqa: C901 - one case per node
             return f"-{_wrap(e.operand, 8)}", 8
         case "CondExpr":
             return f"if {expr(e.cond)} then {expr(e.then)} else {expr(e.other)}", 0
+    return _atom(e), _ATOM
+
+
+def _atom(e) -> str:
+    """An expression that needs no parentheses: a literal, a name, a call..."""
+    match e.node:
+        case "IntLit":
+            return str(e.value)
+        case "StrLit":
+            return '"' + e.value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        case "BoolLit":
+            return "true" if e.value else "false"
+        case "NoneLit":
+            return "none"
+        case "Var":
+            return e.name
+        case "Attr":
+            return f"{_wrap(e.obj, _ATOM)}.{e.name}"
+        case "Index":
+            return f"{_wrap(e.obj, _ATOM)}[{expr(e.index)}]"
+    return _call_like(e)
+
+
+def _call_like(e) -> str:
+    """A call, a comprehension, a list, a ``cell(...)`` or ``ray(...)``."""
+    match e.node:
+        case "Call":
+            return f"{e.func}({', '.join(expr(a) for a in e.args)})"
+        case "Comprehension":
+            return f"[{_comp(e)}]"
+        case "Aggregate":
+            return f"{e.func}({_comp(e.comp)})"
+        case "ListLit":
+            return f"[{', '.join(expr(a) for a in e.items)}]"
         case "CellAt":
             args = ", ".join(f"{a.name}: {expr(a.value)}" for a in e.coords)
-            return f"cell({expr(e.board)}, {args})", _ATOM
+            return f"cell({expr(e.board)}, {args})"
         case "Ray":
             args = ", ".join(f"{a.name}: {expr(a.value)}" for a in e.steps)
-            return f"ray({expr(e.start)}, {args})", _ATOM
-    return ir.show(e), _ATOM
+            return f"ray({expr(e.start)}, {args})"
+    return ir.show(e)
 
 
 def _comp(c: ir.Comprehension) -> str:
@@ -89,15 +103,31 @@ def deck_entry(e: ir.DeckEntry) -> str:
     return text + "".join(f" for {cl.var} in {expr(cl.iter)}" for cl in e.clauses)
 
 
-def decl(d) -> str:  # noqa: C901 - one case per declaration
+#: declarations written from their attributes alone
+_TEMPLATES = {
+    "Title": 'title "{d.text}"', "Order": "order {d.direction}",
+    "SetupDecl": "setup {{ ... }}", "TurnDecl": "turn {{ ... }}", "AtEndDecl": "at end {{ ... }}",
+    "TextDecl": 'text {d.key} "{d.text}"', "ColorDecl": "color {d.path} {d.color}",
+    "KindColorDecl": "color {d.kind} by {d.attr}", "OffscreenDecl": "offscreen {d.name}",
+    "Language": 'language "{d.text}"',
+}
+
+
+def decl(d) -> str:
     """A declaration as Meeple code (a block's statements are left out: ``{ ... }``)."""
+    template = _TEMPLATES.get(d.node)
+    if template is not None:
+        return template.format(d=d)
+    for write in (_data_decl, _rule_decl, _other_decl):
+        text = write(d)
+        if text is not None:
+            return text
+    return ir.show(d)
+
+
+def _data_decl(d) -> str | None:
+    """A declaration of the game's things: enums, kinds, boards, zones, decks, variables."""
     match d.node:
-        case "Title":
-            return f'title "{d.text}"'
-        case "Players":
-            return f"players {d.min}..{d.max}" + (f" default {d.default}" if d.default is not None else "")
-        case "Order":
-            return f"order {d.direction}"
         case "EnumDecl":
             return f"enum {d.name} {{ {', '.join(d.values)} }}"
         case "KindDecl":
@@ -117,6 +147,12 @@ def decl(d) -> str:  # noqa: C901 - one case per declaration
             per = " per player" if d.per_player else ""
             vis = f" {d.visibility}" if d.visibility else ""
             return f"var {d.name}: {type_code(d.type)}{per}{vis} = {expr(d.init)}"
+    return None
+
+
+def _rule_decl(d) -> str | None:
+    """A declaration of a rule: relations, functions, procedures, the end, the scores."""
+    match d.node:
         case "RelationDecl":
             return f"relation {d.name}({params(d.params)}) = {expr(d.body)}"
         case "FunctionDecl":
@@ -124,8 +160,6 @@ def decl(d) -> str:  # noqa: C901 - one case per declaration
         case "ProcedureDecl":
             res = f": {type_code(d.result)}" if d.result is not None else ""
             return f"procedure {d.name}({params(d.params)}){res} {{ ... }}"
-        case "SetupDecl" | "TurnDecl" | "AtEndDecl":
-            return {"SetupDecl": "setup", "TurnDecl": "turn", "AtEndDecl": "at end"}[d.node] + " { ... }"
         case "EndDecl":
             return f"end when {expr(d.cond)}"
         case "ScoreDecl":
@@ -145,22 +179,20 @@ def decl(d) -> str:  # noqa: C901 - one case per declaration
             return f"participant {d.name}" + (f" score = {expr(d.score)}" if d.score is not None else "")
         case "InvariantDecl":
             return f"invariant {d.name} {d.moment}: {expr(d.cond)}"
+    return None
+
+
+def _other_decl(d) -> str | None:
+    """The other declarations: players, bounds, secrets, names and labels."""
+    match d.node:
+        case "Players":
+            return f"players {d.min}..{d.max}" + (f" default {d.default}" if d.default is not None else "")
         case "BoundDecl":
             return f"bound {d.count} {d.unit}" + (" or endless" if d.endless else "")
         case "SecretDecl":
             return f"secret {d.zone}" + (" until end" if d.until_end else "")
         case "NameDecl":
             return f'name {d.path} "{d.text}"' + (f' "{d.short}"' if d.short else "")
-        case "TextDecl":
-            return f'text {d.key} "{d.text}"'
         case "LabelDecl":
             return f'label {d.kind} "{d.template}"' + (f' "{d.short}"' if d.short else "")
-        case "ColorDecl":
-            return f"color {d.path} {d.color}"
-        case "KindColorDecl":
-            return f"color {d.kind} by {d.attr}"
-        case "OffscreenDecl":
-            return f"offscreen {d.name}"
-        case "Language":
-            return f'language "{d.text}"'
-    return ir.show(d)
+    return None

@@ -371,34 +371,58 @@ def _read_once(fn):
     the type and a call); None when there is none."""
     if not isinstance(fn, ast.FunctionDef) or not fn.args.args or fn.args.args[0].arg != "R":
         return None
+    uses = _set_once_reads(fn)
+    if uses is None:
+        return None
+    looped = _read_in_loops(fn)
+    hoist = sorted(a for a, k in uses.items() if k > 1 or a in looped)
+    if not hoist:
+        return None
+    body = [_HoistReads(hoist).visit(st) for st in fn.body]
+    at = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Name) \
+        and body[0].value.id == _W_DECL else 0
+    fn.body = body[:at] + [_stmt(f"_R_{a} = R.{a}") for a in hoist] + body[at:]
+    return fn
+
+
+def _of_runtime(n) -> bool:
+    """Whether the node is an attribute of the runtime: ``R.<attr>``."""
+    return isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "R"
+
+
+def _set_once_reads(fn) -> dict[str, int] | None:
+    """How many times the function reads each SET_ONCE attribute of ``R``; None when it
+    writes one, or already uses a local ``_R_...``."""
     uses: dict[str, int] = {}
     for n in ast.walk(fn):
-        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "R" \
-                and n.attr in SET_ONCE:
+        if _of_runtime(n) and n.attr in SET_ONCE:
             if not isinstance(n.ctx, ast.Load):
                 return None
             uses[n.attr] = uses.get(n.attr, 0) + 1
         if isinstance(n, ast.Name) and n.id.startswith("_R_"):
             return None
-    loops = [n for n in ast.walk(fn) if isinstance(n, (ast.For, ast.ListComp, ast.SetComp, ast.DictComp,
-                                                        ast.GeneratorExp))]
-    looped = {m.attr for n in loops for m in ast.walk(n) if isinstance(m, ast.Attribute)
-              and isinstance(m.value, ast.Name) and m.value.id == "R"}
-    hoist = sorted(a for a, k in uses.items() if k > 1 or a in looped)
-    if not hoist:
-        return None
+    return uses
 
-    class T(ast.NodeTransformer):
-        def visit_Attribute(self, n):
-            if isinstance(n.value, ast.Name) and n.value.id == "R" and n.attr in hoist:
-                return ast.copy_location(ast.Name(f"_R_{n.attr}", ast.Load()), n)
-            return self.generic_visit(n)
 
-    body = [T().visit(st) for st in fn.body]
-    at = 1 if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Name) \
-        and body[0].value.id == _W_DECL else 0
-    fn.body = body[:at] + [_stmt(f"_R_{a} = R.{a}") for a in hoist] + body[at:]
-    return fn
+_LOOPS = (ast.For, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _read_in_loops(fn) -> set[str]:
+    """The attributes of ``R`` the function reads in a loop or a comprehension."""
+    loops = [n for n in ast.walk(fn) if isinstance(n, _LOOPS)]
+    return {m.attr for n in loops for m in ast.walk(n) if _of_runtime(m)}
+
+
+class _HoistReads(ast.NodeTransformer):
+    """``R.<attr>`` as the local ``_R_<attr>``, for each of the attributes given."""
+
+    def __init__(self, hoist: list[str]):
+        self.hoist = hoist
+
+    def visit_Attribute(self, n):
+        if isinstance(n.value, ast.Name) and n.value.id == "R" and n.attr in self.hoist:
+            return ast.copy_location(ast.Name(f"_R_{n.attr}", ast.Load()), n)
+        return self.generic_visit(n)
 
 
 def _subscripts(fn):

@@ -203,6 +203,11 @@ def build(ruleset) -> Rulebook:
     return _Builder(ruleset).book()
 
 
+def _code(e) -> Code:
+    """An expression written as Meeple code, for a rulebook step."""
+    return Code(mc.expr(e))
+
+
 class _Builder:
     def __init__(self, ruleset):
         self.r = ruleset
@@ -583,63 +588,25 @@ class _Builder:
             out.append(step)
         return out
 
-    def step(self, st) -> Step:  # noqa: C901 - one case per statement
+    def step(self, st) -> Step:
+        for group in (self.value_step, self.flow_step, self.choice_step, self.item_step):
+            step = group(st)
+            if step is not None:
+                return step
+        return Step((Code(ir.show(st)),))
+
+    def value_step(self, st) -> Step | None:
+        """Setting a value, calling a procedure, returning from one."""
         s = self.say
-        E = lambda e: Code(mc.expr(e))  # noqa: E731
         match st.node:
             case "Let":
-                return Step(s("s.let", var=Code(st.var), value=E(st.value)))
+                return Step(s("s.let", var=Code(st.var), value=_code(st.value)))
             case "Assign":
                 target = f"{st.var}({mc.expr(st.player)})" if st.player is not None else st.var
-                return Step(s("s.set", target=Code(target), value=E(st.value)))
+                return Step(s("s.set", target=Code(target), value=_code(st.value)))
             case "AttrAssign":
                 obj = mc.expr(st.obj) if st.obj is not None else st.var
-                return Step(s("s.set", target=Code(f"{obj}.{st.attr}"), value=E(st.value)))
-            case "If":
-                return self.if_step(st)
-            case "For":
-                return Step(s("s.for", var=Code(st.var), iter=E(st.iter)), self.steps(st.body))
-            case "While":
-                return Step(s("s.while", cond=E(st.cond), n=str(st.limit)), self.steps(st.body))
-            case "Choose":
-                return self.choose_step(st)
-            case "ChooseEach":
-                return Step(s("s.choose_each", each=Code(st.each), seats=E(st.seats),
-                              var=Code(f"{st.var}({st.arg})"), options=E(st.options),
-                              verb=self.verb(st.verb) if st.verb else (Code(st.var),)))
-            case "ChooseSubset":
-                kids = [Step(s("s.subset_where", cond=E(st.where)))] if st.where is not None else []
-                return Step(s("s.choose_subset", who=self.who(st.chooser), var=Code(st.var), options=E(st.options),
-                              verb=self.verb(st.verb) if st.verb else (Code(st.var),)), kids)
-            case "Best":
-                tie = {"choose": s("s.tie_choose", who=self.who(st.chooser), verb=self.verb("tie")),
-                       "first": s("s.tie_first"), "random": s("s.tie_random")}[st.tie]
-                return Step(s("s.best", var=Code(st.var), options=E(st.options),
-                              keys=join([(E(k),) for k in st.keys])), [Step(tie)])
-            case "Move":
-                if st.facing == "down":
-                    key = "s.move_down_for" if st.seen_by is not None else "s.move_down"
-                else:
-                    key = "s.move_up" if st.facing == "up" else "s.move"
-                return Step(s(key, what=E(st.what), to=E(st.to),
-                              who=E(st.seen_by) if st.seen_by is not None else ""))
-            case "Flip":
-                key = "s.flip_up" if st.facing == "up" else ("s.flip_down_for" if st.seen_by is not None else "s.flip_down")
-                return Step(s(key, what=E(st.what), who=E(st.seen_by) if st.seen_by is not None else ""))
-            case "Shuffle":
-                return Step(s("s.shuffle", zone=E(st.zone)))
-            case "Deal":
-                if st.count is None:
-                    return Step(s("s.deal_all", source=E(st.source), to=self.named(st.to)))
-                return Step(s("s.deal", n=str(st.count), source=E(st.source), to=self.named(st.to)))
-            case "Fill":
-                return Step(s("s.fill", board=self.named(st.board), source=E(st.source)))
-            case "PickRandom":
-                return Step(s("s.pick", var=Code(st.var), options=E(st.options)))
-            case "Roll":
-                return Step(s("s.roll", vars=join([(Code(v),) for v in st.vars]), faces=E(st.faces)))
-            case "Log":
-                return Step(s("s.log", text=self.c.texts.get(st.key, st.template), key=Code(st.key)))
+                return Step(s("s.set", target=Code(f"{obj}.{st.attr}"), value=_code(st.value)))
             case "CallProc":
                 return Step(s("s.call", call=Code(f"{st.proc}({', '.join(mc.expr(a) for a in st.args)})")))
             case "CallResult":
@@ -647,12 +614,79 @@ class _Builder:
                 return Step(s("s.call_result", call=Code(f"{st.proc}({', '.join(mc.expr(a) for a in st.args)})"),
                               var=Code(target)))
             case "Return":
-                return Step(s("s.return", value=E(st.value)) if st.value is not None else s("s.return_bare"))
-            case "Reveal":
-                return Step(s("s.reveal", zone=E(st.zone)))
+                return Step(s("s.return", value=_code(st.value)) if st.value is not None else s("s.return_bare"))
+        return None
+
+    def flow_step(self, st) -> Step | None:
+        """Conditions, loops, messages and the end of the game."""
+        s = self.say
+        match st.node:
+            case "If":
+                return self.if_step(st)
+            case "For":
+                return Step(s("s.for", var=Code(st.var), iter=_code(st.iter)), self.steps(st.body))
+            case "While":
+                return Step(s("s.while", cond=_code(st.cond), n=str(st.limit)), self.steps(st.body))
+            case "Log":
+                return Step(s("s.log", text=self.c.texts.get(st.key, st.template), key=Code(st.key)))
             case "EndGame":
                 return Step(s("s.end_game"))
-        return Step((Code(ir.show(st)),))
+        return None
+
+    def choice_step(self, st) -> Step | None:
+        """A choice: a player's, the best of some options, or chance's."""
+        s = self.say
+        match st.node:
+            case "Choose":
+                return self.choose_step(st)
+            case "ChooseEach":
+                return Step(s("s.choose_each", each=Code(st.each), seats=_code(st.seats),
+                              var=Code(f"{st.var}({st.arg})"), options=_code(st.options),
+                              verb=self.verb(st.verb) if st.verb else (Code(st.var),)))
+            case "ChooseSubset":
+                kids = [Step(s("s.subset_where", cond=_code(st.where)))] if st.where is not None else []
+                return Step(s("s.choose_subset", who=self.who(st.chooser), var=Code(st.var),
+                              options=_code(st.options),
+                              verb=self.verb(st.verb) if st.verb else (Code(st.var),)), kids)
+            case "Best":
+                tie = {"choose": s("s.tie_choose", who=self.who(st.chooser), verb=self.verb("tie")),
+                       "first": s("s.tie_first"), "random": s("s.tie_random")}[st.tie]
+                return Step(s("s.best", var=Code(st.var), options=_code(st.options),
+                              keys=join([(_code(k),) for k in st.keys])), [Step(tie)])
+            case "PickRandom":
+                return Step(s("s.pick", var=Code(st.var), options=_code(st.options)))
+            case "Roll":
+                return Step(s("s.roll", vars=join([(Code(v),) for v in st.vars]), faces=_code(st.faces)))
+        return None
+
+    def item_step(self, st) -> Step | None:
+        """Moving, flipping, shuffling, dealing and revealing items."""
+        s = self.say
+        match st.node:
+            case "Move":
+                return self.move_step(st)
+            case "Flip":
+                key = "s.flip_up" if st.facing == "up" else ("s.flip_down_for" if st.seen_by is not None else "s.flip_down")
+                return Step(s(key, what=_code(st.what), who=_code(st.seen_by) if st.seen_by is not None else ""))
+            case "Shuffle":
+                return Step(s("s.shuffle", zone=_code(st.zone)))
+            case "Deal":
+                if st.count is None:
+                    return Step(s("s.deal_all", source=_code(st.source), to=self.named(st.to)))
+                return Step(s("s.deal", n=str(st.count), source=_code(st.source), to=self.named(st.to)))
+            case "Fill":
+                return Step(s("s.fill", board=self.named(st.board), source=_code(st.source)))
+            case "Reveal":
+                return Step(s("s.reveal", zone=_code(st.zone)))
+        return None
+
+    def move_step(self, st: ir.Move) -> Step:
+        if st.facing == "down":
+            key = "s.move_down_for" if st.seen_by is not None else "s.move_down"
+        else:
+            key = "s.move_up" if st.facing == "up" else "s.move"
+        return Step(self.say(key, what=_code(st.what), to=_code(st.to),
+                             who=_code(st.seen_by) if st.seen_by is not None else ""))
 
     def if_step(self, st: ir.If) -> Step:
         s = self.say

@@ -266,23 +266,7 @@ class Runtime:
     def move(self, item: int, to: int, facing: int = -1) -> None:
         src = self.loc[item]
         if facing >= 0 or self.facing[item] >= 0:
-            before = self._seen_by_each(item)
-            if self.j is not None:
-                self.j.append((_FACE, item, self.facing[item]))
-            self.facing[item] = -1
-            self._move(item, src, to)
-            self.facing[item] = facing
-            mask = 0
-            for p in self.players:
-                if self.sees_item(item, p):
-                    if not before[p]:
-                        self.seen[p] += 1
-                elif not before[p]:
-                    mask |= 1 << p
-            if mask and src != to:
-                if src >= 0:
-                    self._unsure(src, mask)
-                self._unsure(to, mask)
+            self._move_facing(item, src, to, facing)
             return
         if src == to:
             return
@@ -332,6 +316,32 @@ class Runtime:
                         j.append((_UNSURE, to, old))
                     u[to] = old | unseen
             return
+        self._move_face_up(item, src, to)
+
+    def _move_facing(self, item: int, src: int, to: int, facing: int) -> None:
+        """``move`` of an item that lies face down, or will (``facing``: who sees it
+        there, -1: as its place says)."""
+        before = self._seen_by_each(item)
+        if self.j is not None:
+            self.j.append((_FACE, item, self.facing[item]))
+        self.facing[item] = -1
+        self._move(item, src, to)
+        self.facing[item] = facing
+        mask = 0
+        for p in self.players:
+            if self.sees_item(item, p):
+                if not before[p]:
+                    self.seen[p] += 1
+            elif not before[p]:
+                mask |= 1 << p
+        if mask and src != to:
+            if src >= 0:
+                self._unsure(src, mask)
+            self._unsure(to, mask)
+
+    def _move_face_up(self, item: int, src: int, to: int) -> None:
+        """``move`` of a face-up item to another zone, as the reference says it (the
+        fast path in ``move`` does the same with the seats as bits)."""
         self._move(item, src, to)
         vs, vt = self.vis[src] if src >= 0 else False, self.vis[to]
         # (a revealed zone is seen by all whatever its visibility says)
@@ -1039,30 +1049,44 @@ def run(R: Runtime) -> None:
         sys.setrecursionlimit(old)
 
 
+def _stopped(R: Runtime) -> bool:
+    """Whether the rules stop running: a player is asked, the game is over, or (explicit
+    chance) a random statement waits for its outcome."""
+    return R.pending is not None or R.phase == "over" or (R.chance is not None and R.chance["step"] is not None)
+
+
+def _end_now(R: Runtime) -> None:
+    """'end game': what runs stops; the ending begins (unless it runs already)."""
+    R.end_requested = False
+    R.stack.clear()
+    if R.phase != "ending":  # 'end game' inside 'at end' just stops it: scoring follows
+        _begin_ending(R)
+
+
+def _new_turn(R: Runtime, steps: int, max_steps: int) -> int:
+    """The next turn (or phase) begins; ``steps`` counts it. A new turn counts as a step
+    too: turns that never ask a player and never end the game would otherwise loop for
+    ever."""
+    if steps > max_steps:
+        raise _within("the turn", R.prog.checked.turn, over_budget(
+            "steps", f"more than {max_steps} statements and turns in one move "
+                     f"(the game goes on without asking any player)"))
+    _next_phase(R)
+    return steps
+
+
 def _run(R: Runtime) -> None:
     prog = R.prog
     steps, max_steps = 0, prog.budgets.steps
     R.calls = R.depth = 0
     R.work = R.work_budget
     stack, procs = R.stack, prog.procs  # (the same list for the game's life: undo refills it in place)
-    while R.pending is None and R.phase != "over":
-        if R.chance is not None and R.chance["step"] is not None:
-            break
+    while not _stopped(R):
         if R.end_requested:
-            R.end_requested = False
-            R.stack.clear()
-            if R.phase != "ending":  # 'end game' inside 'at end' just stops it: scoring follows
-                _begin_ending(R)
+            _end_now(R)
             continue
         if not stack:
-            # a new turn counts as a step too: turns that never ask a player and never
-            # end the game would otherwise loop for ever
-            steps += 1
-            if steps > max_steps:
-                raise _within("the turn", prog.checked.turn, over_budget(
-                    "steps", f"more than {max_steps} statements and turns in one move "
-                             f"(the game goes on without asking any player)"))
-            _next_phase(R)
+            steps = _new_turn(R, steps + 1, max_steps)
             continue
         if len(stack) <= R.low:
             R.save_frame(len(stack) - 1)
@@ -1341,28 +1365,12 @@ def _results(scores: list[int], ties: list[list[int]], tie_names: list[str],
     are all in the first group, everyone draws; otherwise the first group wins and the
     others lose (a one-seat game is won)."""
     n = len(scores)
-    if team_of is None:
-        units = [[p] for p in range(n)]
-    else:
-        units = []
-        for p in range(n):
-            for u in units:
-                if team_of[u[0]] == team_of[p]:
-                    u.append(p)
-                    break
-            else:
-                units.append([p])
+    units = _units(n, team_of)
     keys = [tuple([sum(scores[p] for p in u)] + [sum(t[p] for p in u) for t in ties])
             for u in units]
     groups = [[i for i in range(len(units)) if keys[i] == k] for k in sorted(set(keys), reverse=True)]
     ranking = [sorted(p for i in g for p in units[i]) for g in groups]
-    ranks = [0] * n
-    before = 0
-    for g in groups:
-        for i in g:
-            for p in units[i]:
-                ranks[p] = before + 1
-        before += len(g)
+    ranks = _ranks(n, units, groups)
     if len(units) > 1 and len(groups) == 1:
         outcomes = ["draw"] * n
     else:
@@ -1374,6 +1382,34 @@ def _results(scores: list[int], ties: list[list[int]], tie_names: list[str],
         result["teams"] = [{"seats": u, "score": keys[i][0], "rank": ranks[u[0]]}
                            for i, u in enumerate(units)]
     return result
+
+
+def _units(n: int, team_of: list | None) -> list[list[int]]:
+    """The units ranked: each seat alone, or (``team_of``) each team's seats, teams in
+    the order of their first seat."""
+    if team_of is None:
+        return [[p] for p in range(n)]
+    units: list[list[int]] = []
+    for p in range(n):
+        for u in units:
+            if team_of[u[0]] == team_of[p]:
+                u.append(p)
+                break
+        else:
+            units.append([p])
+    return units
+
+
+def _ranks(n: int, units: list[list[int]], groups: list[list[int]]) -> list[int]:
+    """Each seat's rank: 1 + the number of units placed in the groups before its own."""
+    ranks = [0] * n
+    before = 0
+    for g in groups:
+        for i in g:
+            for p in units[i]:
+                ranks[p] = before + 1
+        before += len(g)
+    return ranks
 
 
 # ---------------------------------------------------------------- the game API

@@ -468,6 +468,17 @@ class _Meaning:
         res = self.s["result"]
         if res is None:
             return
+        self.result_shape(res)
+        outcomes = res.get("outcomes")
+        if outcomes is None:  # a state saved before outcomes: the first group won
+            if res["winners"] != res["ranking"][0]:
+                raise _bad("result/winners", "the winners are not the first in the ranking")
+            return
+        self.result_outcomes(res, outcomes)
+        self.result_ranks(res)
+
+    def result_shape(self, res: dict) -> None:
+        """A score and tiebreak values for each seat, and a ranking of every seat once."""
         n = self.n
         if len(res["scores"]) != n:
             raise _bad("result/scores", f"{len(res['scores'])} scores for {n} players")
@@ -477,23 +488,27 @@ class _Meaning:
         flat = [p for group in res["ranking"] for p in group]
         if sorted(flat) != list(range(n)) or any(not g for g in res["ranking"]):
             raise _bad("result/ranking", "the ranking does not list every seat once")
-        outcomes = res.get("outcomes")
-        if outcomes is None:  # a state saved before outcomes: the first group won
-            if res["winners"] != res["ranking"][0]:
-                raise _bad("result/winners", "the winners are not the first in the ranking")
-            return
+
+    def result_outcomes(self, res: dict, outcomes: list) -> None:
+        """An outcome for each seat, the winners and ``draw`` as the outcomes say."""
+        n = self.n
         if len(outcomes) != n:
             raise _bad("result/outcomes", f"{len(outcomes)} outcomes for {n} players")
         if res["winners"] != [p for p in range(n) if outcomes[p] == "win"]:
             raise _bad("result/winners", "the winners are not the players whose outcome is 'win'")
         if "draw" in res and res["draw"] != all(o == "draw" for o in outcomes):
             raise _bad("result/draw", "'draw' does not say whether every outcome is a draw")
+
+    def result_ranks(self, res: dict) -> None:
+        """The ranks, if given, follow the ranking (unless the seats play in teams)."""
         ranks = res.get("ranks")
-        if ranks is not None:
-            place = {p: 1 + sum(len(g) for g in res["ranking"][:i])
-                     for i, group in enumerate(res["ranking"]) for p in group}
-            if len(ranks) != n or (res.get("teams") is None and ranks != [place[p] for p in range(n)]):
-                raise _bad("result/ranks", "the ranks do not follow the ranking")
+        if ranks is None:
+            return
+        n = self.n
+        place = {p: 1 + sum(len(g) for g in res["ranking"][:i])
+                 for i, group in enumerate(res["ranking"]) for p in group}
+        if len(ranks) != n or (res.get("teams") is None and ranks != [place[p] for p in range(n)]):
+            raise _bad("result/ranks", "the ranks do not follow the ranking")
 
 
 _ARTICLED = {"int": "an integer", "item": "an item"}

@@ -218,7 +218,7 @@ def _seen_next(ctx: Context) -> set[int]:
         return set()
     R, before = ctx.after.R, {id(e) for e in ctx.game.R.log}
     said = [e for e in R.log if id(e) not in before]
-    return {i for i in ctx.cands if leaks._sees(R, i, ctx.seat) or leaks.log_shows(R, said, (i,), ctx.seat)}
+    return {i for i in ctx.cands if views.seat_sees(R, i, ctx.seat) or leaks.log_shows(R, said, (i,), ctx.seat)}
 
 
 def _exchange(ctx: Context, pairs: list[tuple[int, int]]) -> leaks.Variation:
@@ -378,7 +378,7 @@ def _other_item(ctx: Context, item: int, pick: int):
         pool = [i for i in ctx.cands if i != item and prog.items[i].kind == kind]
     else:
         pool = [i for i, z in enumerate(R.loc) if i != item and z >= 0 and prog.items[i].kind == kind
-                and leaks._sees(R, i, ctx.seat)]
+                and views.seat_sees(R, i, ctx.seat)]
     return pool[pick % len(pool)] if pool else None
 
 
@@ -420,8 +420,8 @@ def _choose_otherwise(ctx: Context, made: list, nxt, pick: int) -> leaks.Variati
             options = [o for o in pend["each"][pend["seats"].index(s)] if o != v]
             w = options[pick % len(options)]
             said.append(f"the secret choice of {display.player_name(prog, s)}"
-                        + _both(display.value_text(prog, v, code, leaks.can_see(game, ctx.seat)),
-                                display.value_text(prog, w, code, leaks.can_see(game, ctx.seat))))
+                        + _both(display.value_text(prog, v, code, views.can_see(game, ctx.seat)),
+                                display.value_text(prog, w, code, views.can_see(game, ctx.seat))))
             items |= {i for x in (v, w) for i, _ in leaks._items_and_masks(x, code, None)}
             v = w
         new_chosen.append((s, v))

@@ -18,7 +18,38 @@ SPECTATOR = -1  # a viewer who sees only what is public
 
 def view(game: Game, seat: int) -> dict:
     R, prog = game.R, game.program
-    can_see = _can_see(game, seat)
+    sees = can_see(game, seat)
+    zones = _zones(R, prog, seat, sees)
+    pending = _pending(game, seat)
+    declared = prog.checked.vars
+    kinds = prog.checked.kinds
+    return {
+        "seat": seat, "players": R.n, "active": R.active, "turn": R.turn, "phase": R.phase,
+        "zones": zones,
+        "vars": {k: _private(declared[k], None, seat) or _mask(v, declared[k].type, kinds, sees)
+                 for k, v in R.g.items()},
+        "pvars": {k: [_private(declared[k], p, seat) or _mask(x, declared[k].type, kinds, sees)
+                      for p, x in enumerate(v)] for k, v in R.pv.items()},
+        "pending": pending,
+        # a chance step waits (explicit chance mode): its outcomes are nobody's to see
+        **({"chance": True} if game.at_chance else {}),
+        # items lying face down that this seat knows all the same (e.g. its own)
+        "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and _known(sees, i)],
+        "ivars": _ivars(R, prog, sees),
+        "log": [display.render_log(prog, e, sees) for e in R.log],
+        "log_dropped": R.dropped,  # earlier messages that are no longer kept
+        "result": R.result,
+    }
+
+
+def _known(sees, item: int) -> bool:
+    """Whether the seat of ``sees`` (``can_see``; None: the "all" view) may see the item."""
+    return sees is None or sees(item)
+
+
+def _zones(R, prog, seat, sees) -> dict:
+    """The zones of a view: the items of those the seat is shown (face-down ones as
+    HIDDEN_ITEM), the number of items of the others."""
     zones = {}
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n:
@@ -26,39 +57,31 @@ def view(game: Game, seat: int) -> dict:
         items = R.z[z.id]
         if seat == "all" or zone_shown(R, z.id, seat):
             # a face-down item lies in sight, but what it is stays unknown
-            zones[z.key] = [i if can_see is None or can_see(i) else dict(HIDDEN_ITEM) for i in items]
+            zones[z.key] = [i if _known(sees, i) else dict(HIDDEN_ITEM) for i in items]
         else:
             zones[z.key] = {"count": len(items)}
-    pend = R.pending
-    pending = None
-    if pend is not None:
-        pending = {"player": pend["player"], "verb": pend["verb"]}
-        if "waiting" in pend:
-            _simultaneous(game, pend, seat, pending)
-        elif seat == "all" or pend["player"] == seat:
-            pending["options"] = [m.notation for m in game.legal_moves()]
-    declared = prog.checked.vars
+    return zones
+
+
+def _pending(game: Game, seat) -> dict | None:
+    """The decision of a view: who decides, and the options for the seat deciding."""
+    pend = game.R.pending
+    if pend is None:
+        return None
+    pending = {"player": pend["player"], "verb": pend["verb"]}
+    if "waiting" in pend:
+        _simultaneous(game, pend, seat, pending)
+    elif seat == "all" or pend["player"] == seat:
+        pending["options"] = [m.notation for m in game.legal_moves()]
+    return pending
+
+
+def _ivars(R, prog, sees) -> dict:
+    """The item variables of the items the seat may know (item id as a string key)."""
     kinds = prog.checked.kinds
-    return {
-        "seat": seat, "players": R.n, "active": R.active, "turn": R.turn, "phase": R.phase,
-        "zones": zones,
-        "vars": {k: _private(declared[k], None, seat) or _mask(v, declared[k].type, kinds, can_see)
-                 for k, v in R.g.items()},
-        "pvars": {k: [_private(declared[k], p, seat) or _mask(x, declared[k].type, kinds, can_see)
-                      for p, x in enumerate(v)] for k, v in R.pv.items()},
-        "pending": pending,
-        # a chance step waits (explicit chance mode): its outcomes are nobody's to see
-        **({"chance": True} if game.at_chance else {}),
-        # items lying face down that this seat knows all the same (e.g. its own)
-        "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and (can_see is None or can_see(i))],
-        # item variables of the items this seat may know (item id as a string key)
-        "ivars": {k: {str(i): _mask(x, _ivar_type(prog, i, k), kinds, can_see)
-                      for i, x in enumerate(vals) if x is not None and (can_see is None or can_see(i))}
-                  for k, vals in R.iv.items()},
-        "log": [display.render_log(prog, e, can_see) for e in R.log],
-        "log_dropped": R.dropped,  # earlier messages that are no longer kept
-        "result": R.result,
-    }
+    return {k: {str(i): _mask(x, _ivar_type(prog, i, k), kinds, sees)
+                for i, x in enumerate(vals) if x is not None and _known(sees, i)}
+            for k, vals in R.iv.items()}
 
 
 def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
@@ -108,16 +131,25 @@ def _ivar_type(prog, item: int, name: str):
     return prog.checked.item_vars[prog.items[item].kind][name].type
 
 
-def _can_see(game: Game, seat):
+def seat_sees(R, item: int, seat: int) -> bool:
+    """Whether the seat (a seat number, or ``SPECTATOR``) may see the item now: it lies
+    in public view, or the seat sees it where it lies. The one visibility rule: views,
+    leak checks, invariants and determinization all ask it here."""
+    return R.public_item(item) or (seat >= 0 and R.sees_item(item, seat))
+
+
+def can_see(game: Game, seat):
+    """Which items the seat may see now, as ``display.value_text`` expects it (a function
+    of an item with ``seat`` and ``ivars`` attributes); None for the "all" view."""
     R = game.R
     if seat == "all":
         return None
 
-    def can_see(item: int) -> bool:
-        return R.public_item(item) or (seat >= 0 and R.sees_item(item, seat))
-    can_see.seat = seat
-    can_see.ivars = R.iv
-    return can_see
+    def fn(item: int) -> bool:
+        return seat_sees(R, item, seat)
+    fn.seat = seat
+    fn.ivars = R.iv
+    return fn
 
 
 # ---------------------------------------------------------------- what a view keeps from a seat
@@ -143,16 +175,26 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
     * secret choices: the other seats asked in the simultaneous decision under way (what
       they chose, or will choose, is not shown until all have chosen)."""
     R, prog = game.R, game.program
-    can_see = _can_see(game, seat)
+    sees = can_see(game, seat)
     out: dict[str, list] = {k: [] for k in SECRET_KINDS}
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n:
             continue
         out["face-down items" if zone_shown(R, z.id, seat) else "hidden items"] += \
-            [i for i in R.z[z.id] if not can_see(i)]
+            [i for i in R.z[z.id] if not sees(i)]
     out["item variables"] = [(k, i) for k, vals in sorted(R.iv.items())
-                             for i, x in enumerate(vals) if x is not None and not can_see(i)]
-    declared = prog.checked.vars
+                             for i, x in enumerate(vals) if x is not None and not sees(i)]
+    _private_variables(game, seat, out)
+    pend = R.pending
+    if pend is not None and "waiting" in pend:
+        out["secret choices"] = [s for s in pend["seats"] if s != seat]
+    return out
+
+
+def _private_variables(game: Game, seat: int, out: dict[str, list]) -> None:
+    """The values of variables that ``secrets`` lists for the seat: ``(name, None)`` for
+    a hidden variable that is not per player, ``(name, p)`` for a per-player one."""
+    R, declared = game.R, game.program.checked.vars
     for k in sorted(R.g):
         if _private(declared[k], None, seat):
             out["hidden variables"].append((k, None))
@@ -161,14 +203,10 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
             if _private(declared[k], p, seat):
                 kind = "hidden variables" if declared[k].visibility == "hidden" else "owner variables"
                 out[kind].append((k, p))
-    pend = R.pending
-    if pend is not None and "waiting" in pend:
-        out["secret choices"] = [s for s in pend["seats"] if s != seat]
-    return out
 
 
 def item_visible(game: Game, item: int, seat: int) -> bool:
-    fn = _can_see(game, seat)
+    fn = can_see(game, seat)
     return True if fn is None else fn(item)
 
 

@@ -1,0 +1,538 @@
+"""The checker's part for declarations (``DeclChecks``, a base of ``check.Checker``):
+what each declaration declares, and the checks of boards, zones, decks, variables,
+rules, results, names, texts, labels and colours, and the ruleset's required parts."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from . import ast as ir
+from . import boards as gen
+from . import errors
+from .types import BOOL, ERROR, INT, PLAYER, STR, T, list_of
+
+if TYPE_CHECKING:
+    from .check import Checked
+    from .errors import Diagnostics
+    from .load import Merged
+
+BUILTIN_TYPES = {"int": INT, "bool": BOOL, "str": STR, "player": PLAYER}
+COLORS = {"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white", "grey",
+          "bright_red", "bright_green", "bright_yellow", "bright_blue", "bright_magenta",
+          "bright_cyan", "bright_white"}
+# texts the tools show, with the placeholders each may use
+UI_TEXTS = {"player": {"n"}, "hidden": {"kind"}, "yes": set(), "no": set()}
+TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+# a conditional part of a label: `{if NAME: TEXT}`, `{if not NAME: TEXT}` (NAME a bool attribute)
+LABEL_IF = re.compile(r"if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?(.*)", re.DOTALL)
+
+# where _declare records a declaration in Checked: by name, the only one, in a list
+_BY_NAME = {"ZoneDecl": "zones", "VarDecl": "vars", "RelationDecl": "relations",
+            "FunctionDecl": "functions", "ProcedureDecl": "procedures",
+            "ParticipantDecl": "participants"}
+_THE_ONE = {"SetupDecl": "setup", "TurnDecl": "turn", "EndDecl": "end", "AtEndDecl": "at_end",
+            "ScoreDecl": "score", "HeuristicDecl": "heuristic", "OutcomeDecl": "outcome",
+            "TeamDecl": "team"}
+_LISTED = {"DeckDecl": "decks", "TiebreakDecl": "tiebreaks", "InvariantDecl": "invariants",
+           "SecretDecl": "secrets"}
+
+
+@dataclass
+class Board:
+    decl: ir.BoardDecl
+    cells: list[gen.Cell] | None  # explicit cells; None for a generator (made per player count)
+    coords: tuple[str, ...]
+
+
+class DeclChecks:
+    """The checks of declarations, for ``check.Checker``."""
+
+    if TYPE_CHECKING:  # (the Checker's, dsl/check.py and dsl/check_stmts.py)
+        m: Merged
+        d: Diagnostics
+        c: Checked
+        roles: dict[str, tuple[str, ir.Span]]
+        proc_decl: ir.ProcedureDecl | None
+        in_at_end: bool
+
+        def expr(self, e, env) -> T: ...
+        def _expect(self, e, env, want: T, context: str) -> T: ...
+        def _iter_type(self, e, env, span) -> T: ...
+        def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None: ...
+        def _check_result_paths(self, d: ir.ProcedureDecl) -> None: ...
+
+    def _check_texts(self, decls) -> None:
+        """Texts must belong to something (a log key, a decision's verb, a UI text) and
+        use only placeholders that exist there: a typo would silently show nothing."""
+        places, logs, others = self._text_places(decls)
+        for n in logs:
+            # one `text KEY` would translate both: the message and the prompt (or UI text)
+            if n.key in others:
+                span = n.span.model_copy(update={"column": n.span.column + len("log ")})
+                self.d.add(errors.Diagnostic(
+                    "check/text-collision", span,
+                    f"the log key '{n.key}' is also {others[n.key]} '{n.key}': a text "
+                    f"'{n.key}' would replace both",
+                    f"give the message its own key, e.g. 'log {n.key}_message \"...\"'",
+                    severity="warning", length=len(n.key)))
+        for d in decls:
+            if d.node == "TextDecl":
+                self._check_text(d, places)
+
+    def _text_places(self, decls) -> tuple[dict[str, set[str]], list, dict[str, str]]:
+        """What a text may name: each key with the placeholders it provides; the log
+        statements; what each key that is not a log key names (a UI text, a verb)."""
+        places: dict[str, set[str]] = {k: set(v) for k, v in UI_TEXTS.items()}
+        logs, others = [], {k: "the UI text" for k in UI_TEXTS}
+        for d in decls:
+            for n in ir.walk(d):
+                if n.node == "Log":
+                    parts = self.c.templates.get(n, [])
+                    raws = [p[0] for p in parts if isinstance(p, tuple)]
+                    places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
+                    logs.append(n)
+                elif n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
+                    for v in (n.verb, getattr(n, "alone", None)):
+                        if v:
+                            places.setdefault(v, set())
+                            others.setdefault(v, "the verb of a decision")
+                elif n.node == "Best" and n.tie == "choose":
+                    places.setdefault("tie", set())
+                    others.setdefault("tie", "the verb of a 'best ... tie choose'")
+        return places, logs, others
+
+    def _check_text(self, d: ir.TextDecl, places: dict[str, set[str]]) -> None:
+        """A ``text KEY "..."``: its key is used, its placeholders are the key's."""
+        if d.key not in places and d.key in self.m.variant_texts:
+            return  # used by a variant that is not chosen now
+        if d.key not in places:
+            self.d.add(errors.Diagnostic(
+                "check/unused-text", d.span, f"no rule uses the text '{d.key}'",
+                errors.did_you_mean(d.key, places) or
+                "texts name a log key, a decision's verb ('as \"verb\"'), 'tie', or a UI text: "
+                + ", ".join(sorted(UI_TEXTS)),
+                severity="warning", length=len(d.key)))
+            return
+        for ph in TEMPLATE_PART.findall(d.text):
+            if ph.strip() not in places[d.key]:
+                self.d.add(errors.Diagnostic(
+                    "check/unknown-placeholder", d.span,
+                    f"text '{d.key}' has the placeholder {{{ph}}}, which its rule does not provide",
+                    errors.did_you_mean(ph.strip(), places[d.key]) or
+                    f"available: {', '.join('{' + p + '}' for p in sorted(places[d.key])) or 'none'}",
+                    severity="warning"))
+
+    def _declare(self, d) -> None:
+        c, node = self.c, d.node
+        if node in _BY_NAME:
+            getattr(c, _BY_NAME[node])[d.name] = d
+        elif node in _THE_ONE:
+            setattr(c, _THE_ONE[node], d)
+        elif node in _LISTED:
+            getattr(c, _LISTED[node]).append(d)
+        elif node == "Players":
+            self._declare_players(d)
+        elif node == "Order":
+            c.order = d.direction
+        elif node == "EnumDecl":
+            self._declare_enum(d)
+        elif node == "KindDecl":
+            c.kinds[d.name] = {}
+        elif node == "BoardDecl":
+            self._declare_board(d)
+        elif node == "BoundDecl":
+            if d.count < 1:
+                self.d.add(errors.bad_value(d.span, "a bound must be at least 1"))
+            c.bound, c.endless = (d.count, d.unit), d.endless
+        self._check_clashes(d)
+
+    def _declare_enum(self, d: ir.EnumDecl) -> None:
+        c = self.c
+        c.enums[d.name] = d.values
+        seen = set()
+        for v in d.values:
+            if v in seen:
+                self.d.add(errors.duplicate(d.span, "enum value", v, d.span))
+            seen.add(v)
+            if v in c.enum_of_value and c.enum_of_value[v] != d.name:
+                c.enum_of_value[v] = "?"  # ambiguous: write Enum.value
+            else:
+                c.enum_of_value[v] = d.name
+
+    _ROLES: ClassVar[dict[str, str]] = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
+              "VarDecl": "variable", "RelationDecl": "relation", "FunctionDecl": "function",
+              "ProcedureDecl": "procedure", "ParticipantDecl": "participant"}
+
+    def _check_clashes(self, d) -> None:
+        name = getattr(d, "name", None)
+        if name is None or d.node in ("TiebreakDecl",):
+            return
+        role = self._ROLES.get(d.node)
+        if role is None:
+            return
+        named = [(name, role)] + [(v, f"value of enum {name}") for v in getattr(d, "values", [])
+                                  if d.node == "EnumDecl"]
+        for n, what in named:
+            both_values = n in self.roles and what.startswith("value of") \
+                and self.roles[n][0].startswith("value of")
+            if n in self.roles and (self.roles[n][0] != what or n == name and what != role) \
+                    and not both_values:
+                first_what, first_span = self.roles[n]
+                self.d.add(errors.Diagnostic(
+                    "check/duplicate", d.span, f"'{n}' names both {_a(first_what)} and {_a(what)}",
+                    f"the {first_what} is declared at line {first_span.line}; rename one",
+                    length=len(n)))
+            else:
+                self.roles.setdefault(n, (what, d.span))
+        # A declaration named like a built-in function or constant hides it in the whole
+        # ruleset (a new built-in never breaks a ruleset); the type names cannot be taken.
+        if name in BUILTIN_TYPES:
+            self.d.add(errors.Diagnostic("check/reserved-name", d.span,
+                                         f"'{name}' is a type name and cannot be declared",
+                                         "choose another name", length=len(name)))
+
+    def _declare_players(self, d: ir.Players) -> None:
+        if not 1 <= d.min <= d.max:
+            self.d.add(errors.bad_value(d.span, f"players {d.min}..{d.max} is empty"))
+        elif d.default is not None and not d.min <= d.default <= d.max:
+            self.d.add(errors.bad_value(d.span, f"the default of players {d.min}..{d.max} is "
+                                                f"{d.default}, not one of those counts",
+                                        f"write a count from {d.min} to {d.max}"))
+        self.c.players = (d.min, d.max)
+        self.c.default_players = d.default
+
+    def _declare_board(self, d: ir.BoardDecl) -> None:
+        if d.generator is not None:
+            g = gen.GENERATORS.get(d.generator)
+            if g is None:
+                self.d.add(errors.unknown(d.span, "board generator", d.generator, gen.GENERATORS))
+                self.c.boards[d.name] = Board(d, [], ())
+                return
+            given = set()
+            for a in d.args:
+                if a.name not in g.names():
+                    self.d.add(errors.unknown(a.span, f"argument of {d.generator}", a.name, g.names()))
+                    continue
+                given.add(a.name)
+            missing = [p for p in g.params if p not in given]
+            if missing:
+                self.d.add(errors.Diagnostic("check/arity", d.span,
+                                             f"{d.generator} needs {', '.join(missing)}",
+                                             f"write {d.generator}({', '.join(p + ': N' for p in g.params)})"))
+            # the cells are made when the ruleset is compiled for a number of players:
+            # sizes may depend on player_count()
+            self.c.boards[d.name] = Board(d, None, g.coords)
+        else:
+            defs, coords, names = [], None, set()
+            for cd in d.cells:
+                vals = {a.name: self._const_int(a.value) for a in cd.coords}
+                if cd.name in names:
+                    self.d.add(errors.duplicate(cd.span, "cell", cd.name, cd.span))
+                names.add(cd.name)
+                keys = tuple(sorted(vals))
+                if coords is None:
+                    coords = keys
+                elif keys != coords:
+                    self.d.add(errors.bad_value(cd.span, f"cell '{cd.name}' has coordinates "
+                                                f"{', '.join(keys)} but the first cell has "
+                                                f"{', '.join(coords)}"))
+                defs.append((cd.name, vals))
+            self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
+
+    def _const_int(self, e) -> int | None:
+        if e.node == "IntLit":
+            return e.value
+        if e.node == "UnOp" and e.op == "-" and e.operand.node == "IntLit":
+            return -e.operand.value
+        self.d.add(errors.bad_value(e.span, "a whole number is expected here"))
+        return None
+
+    # ---------------------------------------------------------------- declarations
+    def _check_decl(self, d) -> None:
+        for group in (self._check_data_decl, self._check_rule_decl, self._check_result_decl,
+                      self._check_shown_decl):
+            if group(d):
+                return
+
+    def _check_data_decl(self, d) -> bool:
+        """Boards, zones, decks, variables and secrets; False for another declaration."""
+        c = self.c
+        match d.node:
+            case "BoardDecl":
+                self._kind_ref(d.holds)
+                self._visibility(d, d.visibility, per_player=False)
+                for a in d.args:
+                    self._expect(a.value, {}, INT, f"the board size '{a.name}'")
+            case "ZoneDecl":
+                self._kind_ref(d.holds)
+                self._visibility(d, d.visibility, d.per_player)
+            case "DeckDecl":
+                self._check_deck(d)
+            case "VarDecl":
+                self._visibility(d, d.visibility, d.per_player)
+                t = self.type_ref(d.type)
+                self._expect(d.init, {}, t, f"the initial value of '{d.name}'")
+            case "SecretDecl":
+                if d.zone not in c.zones:
+                    self.d.add(errors.unknown(d.span, "zone", d.zone, c.zones, "check/unknown-zone"))
+            case _:
+                return False
+        return True
+
+    def _check_rule_decl(self, d) -> bool:
+        """Relations, functions, procedures, setup, the turn, at end and the end
+        condition; False for another declaration."""
+        match d.node:
+            case "RelationDecl":
+                self._check_relation(d)
+            case "FunctionDecl":
+                env = self._params(d.params)
+                self._expect(d.body, env, self.type_ref(d.result), f"the result of '{d.name}'")
+            case "ProcedureDecl":
+                self.proc_decl = d
+                self._proc(d.name, d.body, self._params(d.params))
+                self.proc_decl = None
+                self._check_result_paths(d)
+            case "SetupDecl":
+                self._proc("setup", d.body, {})
+            case "TurnDecl":
+                self._proc("turn", d.body, {})
+            case "AtEndDecl":
+                self.in_at_end = True
+                self._proc("at end", d.body, {})
+                self.in_at_end = False
+            case "EndDecl":
+                self._expect(d.cond, {}, BOOL, "the end condition")
+            case _:
+                return False
+        return True
+
+    def _check_relation(self, d: ir.RelationDecl) -> None:
+        env = {p.name: self.type_ref(p.type) for p in d.params}
+        for p in d.params:
+            if env[p.name].tag != "cell":
+                self.d.add(errors.type_mismatch(p.span, f"relation parameter '{p.name}'",
+                                                "a cell (the name of a board)", str(env[p.name])))
+            elif len(d.params) > 2 and env[p.name] != env[d.params[0].name]:
+                # line(a) is a list of [b, c]: a list holds cells of one board
+                self.d.add(errors.type_mismatch(
+                    p.span, f"relation parameter '{p.name}' (a relation of more than "
+                            f"two cells relates cells of one board)",
+                    str(env[d.params[0].name]), str(env[p.name])))
+        self._expect(d.body, env, BOOL, f"relation '{d.name}'")
+
+    def _check_result_decl(self, d) -> bool:
+        """Scores, the heuristic, tiebreaks, outcomes, participants, teams and
+        invariants; False for another declaration."""
+        match d.node:
+            case "ScoreDecl":
+                self._expect(d.body, {d.param: PLAYER}, INT, "the score")
+            case "HeuristicDecl":
+                self._expect(d.body, {d.param: PLAYER}, INT, "the heuristic")
+            case "TiebreakDecl":
+                self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
+            case "OutcomeDecl":
+                self._check_outcome(d)
+            case "ParticipantDecl":
+                if d.score is not None:
+                    self._expect(d.score, {}, INT, f"the score of '{d.name}'")
+            case "TeamDecl":
+                t = self.expr(d.body, {d.param: PLAYER})
+                if not (t.is_error or t in (INT, PLAYER) or t.tag == "enum"):
+                    self.d.add(errors.type_mismatch(d.body.span, "the team",
+                                                    "int, player or an enum value", str(t)))
+            case "InvariantDecl":
+                self._expect(d.cond, {}, BOOL, f"invariant '{d.name}'")
+            case _:
+                return False
+        return True
+
+    def _check_outcome(self, d: ir.OutcomeDecl) -> None:
+        for i, cl in enumerate(d.clauses):
+            if cl.cond is not None:
+                env = {d.param: PLAYER} | ({d.rank: INT} if d.rank else {})
+                self._expect(cl.cond, env, BOOL, f"the '{cl.outcome}' clause")
+            elif i < len(d.clauses) - 1:
+                self.d.add(errors.outcome_otherwise(d.clauses[i + 1].span, last=False))
+        if d.clauses[-1].cond is not None:
+            self.d.add(errors.outcome_otherwise(d.clauses[-1].span, last=True))
+
+    def _check_shown_decl(self, d) -> bool:
+        """How things are shown: names, texts, labels, colours, offscreen; False for
+        another declaration."""
+        c = self.c
+        match d.node:
+            case "NameDecl":
+                self._check_path(d, d.path)
+                c.names[d.path] = (d.text, d.short)
+            case "TextDecl":
+                c.texts[d.key] = d.text
+            case "LabelDecl":
+                self._check_label(d)
+            case "ColorDecl":
+                self._check_path(d, d.path)
+                if d.color not in COLORS:
+                    self.d.add(errors.unknown(d.span, "colour", d.color, COLORS))
+                c.colors[d.path] = d.color
+            case "KindColorDecl":
+                if d.kind not in c.kinds:
+                    self.d.add(errors.unknown(d.span, "kind", d.kind, c.kinds))
+                elif d.attr not in c.kinds[d.kind]:
+                    self.d.add(errors.no_attribute(d.span, d.kind, d.attr, c.kinds[d.kind]))
+                c.kind_colors[d.kind] = d.attr
+            case "OffscreenDecl":
+                shown = {**c.vars, **c.zones}
+                if d.name not in shown:
+                    self.d.add(errors.unknown(d.span, "variable or zone", d.name, shown))
+                c.offscreen.add(d.name)
+            case _:
+                return False
+        return True
+
+    def _kind_fields(self, d: ir.KindDecl) -> None:
+        fields, item_vars = self.c.kinds[d.name], self.c.item_vars.setdefault(d.name, {})
+        for f in d.fields:
+            if f.name in fields:
+                self.d.add(errors.duplicate(f.span, "attribute", f.name, f.span))
+            t = fields[f.name] = self.type_ref(f.type)
+            if f.var:
+                item_vars[f.name] = f
+                if f.init is None:
+                    self.d.add(errors.missing_value(f.span, f.name, str(t)))
+                else:
+                    self._expect(f.init, {}, t, f"the initial value of '{f.name}'")
+            elif f.init is not None:
+                self.d.add(errors.bad_value(f.init.span, f"'{f.name}' is fixed: each item gets its "
+                                            "value in its deck", f"write 'var {f.name}: ...' for a value that "
+                                            "changes during the game"))
+
+    def _visibility(self, d, vis: str, per_player: bool) -> None:
+        if vis == "owner" and not per_player:
+            self.d.add(errors.bad_value(d.span, f"'{d.name}' is not per player, so it has no owner",
+                                        "use 'public' or 'hidden', or write 'per player'"))
+
+    def _kind_ref(self, t: ir.TypeRef) -> None:
+        if t.name not in self.c.kinds:
+            self.d.add(errors.unknown(t.span, "kind", t.name, self.c.kinds, "check/unknown-kind"))
+
+    def _params(self, params: list[ir.Param]) -> dict[str, T]:
+        env = {}
+        for p in params:
+            if p.name in env:
+                self.d.add(errors.duplicate(p.span, "parameter", p.name, p.span))
+            env[p.name] = self.type_ref(p.type)
+        return env
+
+    def type_ref(self, t: ir.TypeRef) -> T:
+        if t.name == "list":
+            return list_of(self.type_ref(t.item))
+        if t.name in BUILTIN_TYPES:
+            return BUILTIN_TYPES[t.name]
+        if t.name in self.c.enums:
+            return T("enum", t.name)
+        if t.name in self.c.kinds:
+            return T("item", t.name)
+        if t.name in self.c.boards:
+            return T("cell", t.name)
+        if t.name == "zone":
+            if t.item is None:
+                return T("zone", "?")
+            if t.item.name not in self.c.kinds:
+                self.d.add(errors.unknown(t.item.span, "kind", t.item.name, self.c.kinds,
+                                          "check/unknown-kind"))
+                return ERROR
+            return T("zone", t.item.name)
+        cands = list(BUILTIN_TYPES) + list(self.c.enums) + list(self.c.kinds) + list(self.c.boards)
+        self.d.add(errors.unknown(t.span, "type", t.name, cands, "check/unknown-type"))
+        return ERROR
+
+    def _check_deck(self, d: ir.DeckDecl) -> None:
+        z = self.c.zones.get(d.into)
+        if z is None:
+            self.d.add(errors.unknown(d.span, "zone", d.into, self.c.zones, "check/unknown-zone"))
+        elif z.per_player:
+            self.d.add(errors.bad_value(d.span, f"a deck cannot go into the per-player zone '{d.into}'",
+                                        "put it in a shared pile, then deal it"))
+        for e in d.entries:
+            env: dict[str, T] = {}
+            for cl in e.clauses:
+                env[cl.var] = self._iter_type(cl.iter, env, cl.span)
+            fields = self.c.kinds.get(e.kind)
+            if fields is None:
+                self.d.add(errors.unknown(e.span, "kind", e.kind, self.c.kinds, "check/unknown-kind"))
+                continue
+            if z is not None and z.holds.name != e.kind:
+                self.d.add(errors.type_mismatch(e.span, f"deck '{d.name}' into '{d.into}'",
+                                                f"{z.holds.name} items", e.kind))
+            given = set()
+            item_vars = self.c.item_vars.get(e.kind, {})
+            for a in e.args:
+                if a.name not in fields:
+                    self.d.add(errors.no_attribute(a.span, e.kind, a.name, fields))
+                    continue
+                if a.name in item_vars:
+                    self.d.add(errors.bad_value(a.span, f"'{a.name}' is a variable of each item: it "
+                                                "starts at its declared value", "leave it out here"))
+                given.add(a.name)
+                self._expect(a.value, env, fields[a.name], f"attribute '{a.name}'")
+            for f in fields:
+                if f not in given and f not in item_vars:
+                    self.d.add(errors.Diagnostic("check/missing-attribute", e.span,
+                                                 f"{e.kind} needs a value for '{f}'",
+                                                 f"write {f}: ... inside {e.kind}(...)"))
+
+    def _check_path(self, d, path: str) -> None:
+        c = self.c
+        head, _, tail = path.partition(".")
+        if not tail:
+            known = (set(c.enums) | set(c.kinds) | set(c.zones) | set(c.boards) | set(c.vars)
+                     | {t.name for t in c.tiebreaks} | set(c.participants) | {"score", "player", "game"})
+            if head not in known:
+                self.d.add(errors.unknown(d.span, "name", head, known))
+            return
+        if head in c.enums:
+            if tail not in c.enums[head]:
+                self.d.add(errors.unknown(d.span, f"value of {head}", tail, c.enums[head]))
+        elif head in c.kinds:
+            if tail not in c.kinds[head]:
+                self.d.add(errors.no_attribute(d.span, head, tail, c.kinds[head]))
+        else:
+            self.d.add(errors.unknown(d.span, "enum or kind", head, list(c.enums) + list(c.kinds)))
+
+    def _check_label(self, d: ir.LabelDecl) -> None:
+        fields = self.c.kinds.get(d.kind)
+        if fields is None:
+            self.d.add(errors.unknown(d.span, "kind", d.kind, self.c.kinds, "check/unknown-kind"))
+            return
+        for tmpl in (d.template, d.short):
+            for name in TEMPLATE_PART.findall(tmpl or ""):
+                cond = LABEL_IF.fullmatch(name)
+                if cond:
+                    name = cond.group(2)
+                    if name in fields and fields[name] != BOOL:
+                        self.d.add(errors.type_mismatch(d.span, f"the label part {{if {name}: ...}}",
+                                                        "bool", str(fields[name])))
+                if name not in fields:
+                    self.d.add(errors.no_attribute(d.span, d.kind, name, fields))
+        self.c.labels[d.kind] = (d.template, d.short)
+
+    def _check_required(self, decls) -> None:
+        c = self.c
+        span = self.m_span()
+        if not any(d.node == "Players" for d in decls):
+            self.d.add(errors.missing(span, "'players' declaration", "write for example: players 2..4"))
+        if c.turn is None:
+            self.d.add(errors.missing(span, "turn", "write: turn { ... }"))
+        has_end_stmt = any(isinstance(n, ir.EndGame) for d in decls for n in ir.walk(d))
+        if c.end is None and not has_end_stmt:
+            self.d.add(errors.missing(span, "way to end", "write: end when <condition>, or 'end game' in a rule"))
+
+    def m_span(self) -> ir.Span:
+        for d in self.m.decls:
+            return ir.trusted(ir.Span, file=d.span.file, line=1, column=1)
+        return ir.trusted(ir.Span, file=getattr(self.m, "file", "<string>"), line=1, column=1)
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[0] in "aeiou" else "a ") + noun

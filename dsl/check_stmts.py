@@ -1,0 +1,441 @@
+"""The checker's part for procedures (``StmtChecks``, a base of ``check.Checker``):
+each statement of a procedure, the locals it binds, the decisions it asks, and what
+procedures return."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import ast as ir
+from . import errors
+from .types import BOOL, ERROR, INT, PLAYER, T, compatible, list_of
+
+if TYPE_CHECKING:
+    from .check import Checked
+    from .errors import Diagnostics
+
+
+class StmtChecks:
+    """The checks of statements, for ``check.Checker``."""
+
+    if TYPE_CHECKING:  # (the Checker's, dsl/check.py and dsl/check_decls.py)
+        d: Diagnostics
+        c: Checked
+        proc_locals: dict[str, T] | None
+        proc_decl: ir.ProcedureDecl | None
+        proc_name: str
+        in_at_end: bool
+        asks: set[str]
+        results: dict[str, T]
+
+        def expr(self, e, env) -> T: ...
+        def _expect(self, e, env, want: T, context: str) -> T: ...
+        def _iter_type(self, e, env, span) -> T: ...
+        def template(self, text: str, span, env) -> list: ...
+        def type_ref(self, t: ir.TypeRef) -> T: ...
+
+    # ---------------------------------------------------------------- procedures
+    def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
+        self.proc_locals = dict(params)
+        self.proc_name = name
+        self.c.locals[name] = {n: [t] for n, t in params.items()}
+        self._block(body)
+        self.proc_locals = None
+
+    def _block(self, b: ir.Block) -> None:
+        """A block is a scope: names bound inside it are gone after it."""
+        env = self.proc_locals
+        outer = set(env)
+        for s in b.stmts:
+            self._stmt(s)
+        for name in [n for n in env if n not in outer]:
+            del env[name]
+
+    def _bind(self, span, name: str, t: T) -> None:
+        env = self.proc_locals
+        if name in self.c.vars or name in self.c.zones:
+            self.d.add(errors.Diagnostic("check/shadowing", span,
+                                         f"'{name}' already names a {self._what(name)}",
+                                         "choose another name for the local variable",
+                                         length=len(name)))
+        old = env.get(name)
+        if old is not None and not compatible(old, t) and not compatible(t, old):
+            self.d.add(errors.type_mismatch(span, f"local '{name}' was {old}", str(old), str(t)))
+        env[name] = t if old is None or old.tag == "none" else old
+        self._local_type(name, t)
+
+    def _local_type(self, name: str, t: T) -> None:
+        types = self.c.locals[self.proc_name].setdefault(name, [])
+        if t not in types:
+            types.append(t)
+
+    def _what(self, name: str) -> str:
+        return "global variable" if name in self.c.vars else "zone"
+
+    def _decision(self, span, stmt=None) -> None:
+        """A statement ``stmt`` that asks a player (a frame can stop just after it), or a
+        call of a procedure that may."""
+        self.c.decisions.add(self.proc_name)
+        if stmt is not None:
+            self.c.asking[stmt] = True
+        if self.in_at_end:
+            self.d.add(errors.misplaced(span, "'at end' cannot ask a player to decide",
+                                        "move the decision into the turn"))
+
+    def _stmt(self, s) -> None:
+        env = self.proc_locals
+        self.c.scopes[s] = tuple(env)
+        for group in (self._flow_stmt, self._choice_stmt, self._item_stmt):
+            if group(s, env):
+                return
+
+    def _flow_stmt(self, s, env) -> bool:
+        """Values, conditions, loops, messages, calls and returns; False for another
+        statement."""
+        match s.node:
+            case "Let":
+                self._bind(s.span, s.var, self.expr(s.value, env))
+            case "Assign":
+                self._assign(s)
+            case "AttrAssign":
+                self._attr_assign(s)
+            case "If":
+                for cond, block in s.branches:
+                    self._expect(cond, env, BOOL, "the condition")
+                    self._block(block)
+                if s.other:
+                    self._block(s.other)
+            case "For":
+                fresh = s.var not in env
+                self._bind(s.span, s.var, self._iter_type(s.iter, env, s.span))
+                self._block(s.body)
+                if fresh:
+                    del env[s.var]  # the loop variable lives in the loop only
+            case "While":
+                self._expect(s.cond, env, BOOL, "the loop condition")
+                if s.limit < 1:
+                    self.d.add(errors.bad_value(s.span, "'max' must be at least 1"))
+                self._block(s.body)
+            case "Log":
+                self.c.templates[s] = self.template(s.template, s.span, env)
+            case "CallProc":
+                self._call_proc(s)
+            case "Return":
+                self._return(s)
+            case "CallResult":
+                self._call_result(s)
+            case "EndGame":
+                pass
+            case _:
+                return False
+        return True
+
+    def _choice_stmt(self, s, env) -> bool:
+        """A player's choice, the best option, a random pick or roll; False for another
+        statement."""
+        match s.node:
+            case "Choose":
+                self._decision(s.span, s)
+                if s.alone is not None and s.alone == s.verb:
+                    self.d.add(errors.bad_value(s.span, f"the two verbs are both '{s.verb}'",
+                                                "the move without an object needs its own verb: "
+                                                "'as \"play\" or \"pass\"'"))
+                self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+                self._chooser(s.chooser)
+            case "ChooseEach":
+                self._decision(s.span, s)
+                self._choose_each(s)
+            case "ChooseSubset":
+                self._decision(s.span, s)
+                self._bind(s.span, s.var, list_of(self._iter_type(s.options, env, s.span)))
+                if s.where is not None:
+                    self._expect(s.where, env, BOOL, "the 'where' condition")
+                self._chooser(s.chooser)
+            case "Best":
+                self._best(s, env)
+            case "PickRandom":
+                self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+            case "Roll":
+                self._roll(s, env)
+            case _:
+                return False
+        return True
+
+    def _best(self, s: ir.Best, env) -> None:
+        self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+        for k in s.keys:
+            t = self.expr(k, env)
+            if t not in (INT, BOOL) and not t.is_error:
+                self.d.add(errors.type_mismatch(k.span, "a 'best' key", "int or bool", str(t)))
+        if s.tie == "choose":
+            self._decision(s.span, s)
+        self._chooser(s.chooser)
+
+    def _item_stmt(self, s, env) -> bool:
+        """Moving, flipping, shuffling, revealing, dealing and filling; False for another
+        statement."""
+        match s.node:
+            case "Move":
+                self._check_move(s)
+                self._facing(s)
+            case "Flip":
+                self._items_expr(s.what, env, "flip")
+                self._facing(s)
+            case "Shuffle" | "Reveal":
+                self._zone_expr(s.zone, env, "this")
+            case "Deal":
+                self._zone_expr(s.source, env, "the pile dealt from")
+                z = self.c.zones.get(s.to)
+                if z is None:
+                    self.d.add(errors.unknown(s.span, "zone", s.to, self.c.zones, "check/unknown-zone"))
+                elif not z.per_player:
+                    self.d.add(errors.bad_value(s.span, f"'{s.to}' is not a per-player zone",
+                                                "deal goes to a zone declared 'per player'"))
+            case "Fill":
+                if s.board not in self.c.boards:
+                    self.d.add(errors.unknown(s.span, "board", s.board, self.c.boards))
+                self._zone_expr(s.source, env, "the pile filled from")
+            case _:
+                return False
+        return True
+
+    def _choose_each(self, s: ir.ChooseEach) -> None:
+        """``choose v(p) from options for each p in seats``: v is a per-player variable
+        that can hold the options, p names the seat (only inside the statement), seats is
+        a list of players that is not written empty."""
+        env = self.proc_locals
+        at_var = s.span.model_copy(update={"column": s.span.column + len("choose ")})
+        self._expect(s.seats, env, list_of(PLAYER), "the seats who choose")
+        if s.seats.node == "ListLit" and not s.seats.items:
+            self.d.add(errors.bad_value(s.seats.span, "no seat chooses: the list of seats is empty",
+                                        "list the seats who choose, e.g. 'for each p in players'"))
+        if s.arg != s.each:
+            self.d.add(errors.bad_value(at_var, f"'{s.var}({s.arg})' must name the seat of "
+                                                f"'for each {s.each}'",
+                                        f"write 'choose {s.var}({s.each}) ... for each {s.each} in ...'"))
+        fresh = s.each not in env
+        self._bind(s.span, s.each, PLAYER)
+        elem = self._iter_type(s.options, env, s.span)
+        if fresh:
+            del env[s.each]  # the seat's name lives in the statement only
+        v = self.c.vars.get(s.var)
+        if v is None or not v.per_player:
+            self.d.add(errors.unknown(at_var, "per-player variable", s.var,
+                                      [n for n, x in self.c.vars.items() if x.per_player]))
+            return
+        target = self.type_ref(v.type)
+        if not elem.is_error and not compatible(target, elem):
+            self.d.add(errors.type_mismatch(s.options.span, f"the options of '{s.var}'",
+                                            f"a list of {target}", f"a list of {elem}"))
+    def _roll(self, s: ir.Roll, env) -> None:
+        """``roll a, b from faces``: the faces are a non-empty list of ints; each name is
+        a new int local, named once."""
+        self._expect(s.faces, env, list_of(INT), "the faces of a roll")
+        f = s.faces
+        if f.node == "BinOp" and f.op == ".." and f.left.node == "IntLit" and f.right.node == "IntLit" \
+                and f.left.value > f.right.value:
+            self.d.add(errors.bad_value(f.span, f"the die has no faces: {f.left.value}..{f.right.value} "
+                                                f"is empty", "write the lowest face first, e.g. 'roll x from 1..6'"))
+        elif f.node == "ListLit" and not f.items:
+            self.d.add(errors.bad_value(f.span, "the die has no faces: the list is empty",
+                                        "list its faces, e.g. 'roll x from [1, 2, 3, 4, 5, 6]'"))
+        for k, name in enumerate(s.vars):
+            if name in s.vars[:k]:
+                self.d.add(errors.bad_value(s.span, f"'{name}' is rolled twice in one 'roll'",
+                                            "give each die its own name: 'roll a, b from 1..6'"))
+            self._bind(s.span, name, INT)
+
+    def _chooser(self, e) -> None:
+        if e is not None:
+            self._expect(e, self.proc_locals, PLAYER, "the player who chooses")
+
+    def _assign(self, s: ir.Assign) -> None:
+        self._store(s, self.expr(s.value, self.proc_locals), s.value.span)
+
+    def _store(self, s, t: T, value_span) -> None:
+        """Checks that a value of type ``t`` may be stored as ``s`` says (an ``Assign`` or
+        a ``CallResult``): a local, a global or per-player variable, ``active``."""
+        env = self.proc_locals
+        if s.player is not None:
+            v = self.c.vars.get(s.var)
+            if v is None or not v.per_player:
+                self.d.add(errors.unknown(s.span, "per-player variable", s.var,
+                                          [n for n, x in self.c.vars.items() if x.per_player]))
+                return
+            self._expect(s.player, env, PLAYER, "the player")
+            target = self.type_ref(v.type)
+        elif s.var == "active" and s.var not in env and not self.c.declares(s.var):
+            target = PLAYER
+        elif s.var in env:
+            target = env[s.var]
+            self._local_type(s.var, t)
+            if target.tag == "none":
+                env[s.var] = t
+                return
+        elif s.var in self.c.vars:
+            v = self.c.vars[s.var]
+            if v.per_player:
+                self.d.add(errors.bad_value(s.span, f"'{s.var}' is per player",
+                                            f"write {s.var}(p) = ..."))
+                return
+            target = self.type_ref(v.type)
+        else:
+            self.d.add(errors.unknown(s.span, "variable", s.var, list(env) + list(self.c.vars),
+                                      "check/unknown-variable"))
+            return
+        if not compatible(target, t):
+            self.d.add(errors.type_mismatch(value_span, f"assignment to '{s.var}'", str(target), str(t)))
+
+    def _facing(self, s) -> None:
+        if s.seen_by is not None:
+            if s.facing != "down":
+                self.d.add(errors.bad_value(s.seen_by.span, "only a face-down item can be seen by one player",
+                                            "write 'face down for p'"))
+            self._expect(s.seen_by, self.proc_locals, PLAYER, "the player who sees it")
+
+    def _items_expr(self, e, env, what: str) -> str | None:
+        """The kind of an item or a list of items (reports anything else)."""
+        t = self.expr(e, env)
+        if t.tag == "item":
+            return t.arg
+        if t.tag == "list" and t.arg.tag == "item":
+            return t.arg.arg
+        if not t.is_error and not (t.tag == "list" and t.arg.is_error):
+            self.d.add(errors.type_mismatch(e.span, what, "an item or a list of items", str(t)))
+        return None
+
+    def _attr_assign(self, s: ir.AttrAssign) -> None:
+        env = self.proc_locals
+        holder = s.obj if s.obj is not None else ir.trusted(ir.Var, span=s.span, name=s.var)
+        t = self.expr(holder, env)
+        value = self.expr(s.value, env)
+        if t.is_error:
+            return
+        if t.tag != "item":
+            self.d.add(errors.type_mismatch(holder.span if s.obj is not None else s.span,
+                                            f"'{s.var or '...'}.{s.attr} = ...'", "an item", str(t)))
+            return
+        fields, item_vars = self.c.kinds.get(t.arg, {}), self.c.item_vars.get(t.arg, {})
+        if s.attr not in fields:
+            self.d.add(errors.no_attribute(s.span, t.arg, s.attr, item_vars))
+        elif s.attr not in item_vars:
+            self.d.add(errors.bad_value(s.span, f"'{s.attr}' of {t.arg} is fixed and cannot change",
+                                        f"declare it 'var {s.attr}: ...' in kind {t.arg}",))
+        elif not compatible(fields[s.attr], value):
+            self.d.add(errors.type_mismatch(s.value.span, f"'{s.var or '...'}.{s.attr} = ...'",
+                                            str(fields[s.attr]), str(value)))
+        self.c.types[s] = t
+
+    def _check_move(self, s: ir.Move) -> None:
+        env = self.proc_locals
+        what = self.expr(s.what, env)
+        kind = what.arg.arg if what.tag == "list" and what.arg.tag == "item" else \
+            what.arg if what.tag == "item" else None
+        if kind is None and not what.is_error and not (what.tag == "list" and what.arg.is_error):
+            self.d.add(errors.type_mismatch(s.what.span, "move", "an item or a list of items", str(what)))
+        zk = self._zone_expr(s.to, env, "the destination")
+        if zk == "?" and kind and kind != "?":
+            wanted = f"'zone of {kind}'" if kind != "?" else "'zone of Kind'"
+            self.d.add(errors.type_mismatch(s.to.span, "move", "a place of a known kind",
+                                            f"a zone of any kind (write the parameter's type as {wanted})"))
+        elif kind == "?" and zk and zk != "?":
+            self.d.add(errors.type_mismatch(s.what.span, "move", f"an item of kind {zk}",
+                                            "an item of unknown kind (from a 'zone' parameter: "
+                                            "write its type as 'zone of Kind')"))
+        elif kind and zk and kind != zk:
+            self.d.add(errors.type_mismatch(s.to.span, "move", f"a place that holds {kind}",
+                                            f"a place that holds {zk}"))
+
+    def _zone_expr(self, e, env, what: str) -> str | None:
+        t = self.expr(e, env)
+        if t.tag == "zone":
+            return t.arg
+        if t.tag == "cell":
+            return self.c.boards[t.arg].decl.holds.name if t.arg in self.c.boards else None
+        if not t.is_error:
+            self.d.add(errors.type_mismatch(e.span, what, "a zone or a cell", str(t)))
+        return None
+
+    def _call_proc(self, s: ir.CallProc) -> None:
+        p = self.c.procedures.get(s.proc)
+        if p is None:
+            self.d.add(errors.unknown(s.span, "procedure", s.proc, self.c.procedures,
+                                      "check/unknown-procedure"))
+            return
+        if len(p.params) != len(s.args):
+            self.d.add(errors.wrong_arity(s.span, s.proc, str(len(p.params)), len(s.args)))
+        for prm, a in zip(p.params, s.args):
+            self._expect(a, self.proc_locals, self.type_ref(prm.type), f"argument '{prm.name}'")
+        if p.name in self.asks:
+            self._decision(s.span)
+
+    # ---------------------------------------------------------------- procedure results
+    def _return(self, s: ir.Return) -> None:
+        d, env = self.proc_decl, self.proc_locals
+        if d is None:
+            if s.value is not None:
+                self.expr(s.value, env)
+            self.d.add(errors.return_misplaced(s.span, self.proc_name))
+        elif d.name not in self.results:
+            if s.value is not None:
+                self.d.add(errors.return_without_result(s.span, d.name, str(self.expr(s.value, env))))
+        elif s.value is None:
+            self.d.add(errors.bare_return(s.span, d.name, str(self.results[d.name])))
+        else:
+            self._expect(s.value, env, self.results[d.name], f"the result of '{d.name}'")
+
+    def _call_result(self, s: ir.CallResult) -> None:
+        """``let v = call p(...)`` / ``v = call p(...)``: the procedure's result type is
+        the value's type."""
+        self._call_proc(s)
+        p = self.c.procedures.get(s.proc)
+        t = ERROR
+        if p is not None and p.result is None:
+            self.d.add(errors.call_without_result(s.span, s.proc))
+        elif p is not None:
+            t = self.results[s.proc]
+        self.c.types[s] = t
+        if s.new:
+            self._bind(s.span, s.var, t)
+        elif not t.is_error:
+            self._store(s, t, s.span)
+
+    def _check_result_paths(self, d: ir.ProcedureDecl) -> None:
+        """A procedure with a result must return on every path (the end of its body must
+        not be reachable)."""
+        if d.name in self.results and not _always_ends(d.body.stmts):
+            end = d.body.span
+            span = end.model_copy(update={"line": end.end_line or end.line,
+                                          "column": max(1, (end.end_column or end.column) - 1)})
+            self.d.add(errors.missing_return(span, d.name, str(self.results[d.name])))
+
+    def _asking_procedures(self) -> set[str]:
+        """Procedures that may ask a player, directly or through the procedures they call
+        (computed before any body is checked, so declaration order does not matter)."""
+        procs = self.c.procedures
+        direct, calls = set(), {}
+        for name, p in procs.items():
+            nodes = list(ir.walk(p.body))
+            if any(n.node in ("Choose", "ChooseEach", "ChooseSubset") or (n.node == "Best" and n.tie == "choose")
+                   for n in nodes):
+                direct.add(name)
+            calls[name] = {n.proc for n in nodes if n.node in ("CallProc", "CallResult")}
+        asks, changed = set(direct), True
+        while changed:
+            changed = False
+            for name, callees in calls.items():
+                if name not in asks and callees & asks:
+                    asks.add(name)
+                    changed = True
+        return asks
+
+
+def _always_ends(stmts) -> bool:
+    """Whether running these statements always ends their procedure (``return``, ``end
+    game``, or an ``if`` with an ``else`` whose every branch does)."""
+    for s in stmts:
+        if s.node in ("Return", "EndGame"):
+            return True
+        if s.node == "If" and s.other is not None and _always_ends(s.other.stmts) \
+                and all(_always_ends(b.stmts) for _, b in s.branches):
+            return True
+    return False
