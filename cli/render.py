@@ -636,17 +636,20 @@ def result_table(prog, result: dict) -> Group:
         row.append(Text("" if score is None else str(score)))
         row += [Text("") for _ in ties] + ([Text("")] if outcomes else [])
         t.add_row(*row, style="dim")
+    return Group(t, _result_line(prog, result, lang))
+
+
+def _result_line(prog, result: dict, lang) -> Text:
+    """The line under the result's table: a draw, the winner, a shared win or none."""
     winners = [literal(display.player_name(prog, p)) for p in result["winners"]]
     if result.get("draw"):
-        line = Text(tr(lang, "Draw"), style="bold")
-    elif len(winners) == 1:
-        line = Text(tr(lang, "Winner: {player}", player=winners[0]), style="bold green")
-    elif winners:
-        line = Text(tr(lang, "Shared win: {players}", players=", ".join(winners)),
+        return Text(tr(lang, "Draw"), style="bold")
+    if len(winners) == 1:
+        return Text(tr(lang, "Winner: {player}", player=winners[0]), style="bold green")
+    if winners:
+        return Text(tr(lang, "Shared win: {players}", players=", ".join(winners)),
                     style="bold green")
-    else:
-        line = Text(tr(lang, "No winner"), style="bold")
-    return Group(t, line)
+    return Text(tr(lang, "No winner"), style="bold")
 
 
 def rule_excerpt(e, prog) -> str | None:
