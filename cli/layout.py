@@ -277,36 +277,60 @@ def compact_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo |
 
     if turn is not None and shown is None:
         shown = len(turn.entries)
+    out: list = _body_lines(prog, view, seat, fit, width, turn, part, lang) if body else []
+    if turn is None:
+        return out
+    return out + _turn_lines(turn, fit, width, shown, part, lang)
+
+
+def _body_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo | None,
+                part, lang) -> list:
+    """The body of a compact screen (``compact_lines``): the title, the boards, the
+    shared zones and variables, the seats' zones and the latest messages, each part
+    drawn once (``part``)."""
     out: list = []
-    if body and turn is not None and fit.title:
+    if turn is not None and fit.title:
         out += part("title", lambda: title_line(turn.title, width))
-    if body and fit.boards:
-        for board in prog.boards:
-            if fit.titles:
-                out.append(Text(literal(display.name(prog, board)), style="bold underline"))
-            marks = turn.marks if turn is not None and not fit.names else None
-            out += part(("board", board, fit.names),
-                        lambda: board_lines(prog, view, board, fit.names, width=width,
-                                            marks=marks))
-    if body and fit.shared:
+    if fit.boards:
+        out += _board_parts(prog, view, fit, width, turn, part)
+    if fit.shared:
         def shared():
             toks = _shared_tokens(prog, view, lang, width)
             return flow(toks + _var_tokens(prog, view, bool(toks)), width)
         out += part("shared", shared)
-    if body and _has_seat_lines(prog, view):
+    if _has_seat_lines(prog, view):
         for p in range(view["players"]):
             if (p == seat and fit.own) or (p != seat and fit.others != "none"):
                 mode = "zones" if p == seat else fit.others
                 out += part(("seat", p, mode),
                             lambda: _seat_lines(prog, view, seat, p, mode, lang, width))
-    if body and fit.log and view.get("log"):
+    if fit.log and view.get("log"):
         if fit.titles:
             out.append(Text(tr(lang, "Recent events"), style="bold underline"))
         for line in view["log"][-fit.log:]:
             out.append(Text("  " + literal(line)))     # long ones wrap between words
-    if turn is None:
-        return out
-    out.append(turn.prompt)
+    return out
+
+
+def _board_parts(prog, view: dict, fit: Fit, width: int, turn: TurnInfo | None,
+                 part) -> list:
+    """Each board of a compact screen (its cells only, or with their names), under its
+    name when the rung has titles."""
+    out: list = []
+    for board in prog.boards:
+        if fit.titles:
+            out.append(Text(literal(display.name(prog, board)), style="bold underline"))
+        marks = turn.marks if turn is not None and not fit.names else None
+        out += part(("board", board, fit.names),
+                    lambda: board_lines(prog, view, board, fit.names, width=width,
+                                        marks=marks))
+    return out
+
+
+def _turn_lines(turn: TurnInfo, fit: Fit, width: int, shown: int, part, lang) -> list:
+    """The end of a compact screen: the prompt, the first ``shown`` moves in columns (and
+    how many more there are) and the hint."""
+    out: list = [turn.prompt]
     out += part(("moves", fit.moves, shown),
                 lambda: _move_columns(move_cells(turn.entries[:shown], fit.moves), width))
     if shown < len(turn.entries):

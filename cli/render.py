@@ -268,15 +268,9 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
     on a board drawn without the cells' names)."""
     cells, w = _board_cells(prog, view, board, names, width, marks)
     if _edge_labels(cells) is not None:
-        # the names along the edges: the cells need only be as wide as their contents
-        # and the column labels
-        tight, tw = _board_cells(prog, view, board, False, width, marks)
-        edges = _edge_labels(tight)
-        if edges is not None and max(len(c) for c in edges[0].values()) <= tw:
-            drawn_width = max(start for _, _, start, _ in tight) + tw \
-                + max(len(r) for r in edges[1].values()) + 1
-            if width is None or drawn_width <= width:
-                return _board_with_edges(tight, tw, *edges)
+        edged = _edged_board(prog, view, board, width, marks)
+        if edged is not None:
+            return edged
     out: list[Text] = []
     for lo, last in _bands([start for _, _, start, _ in cells], w, width):
         band = [c for c in cells if lo <= c[2] <= last]
@@ -292,13 +286,34 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
             depth = max(len(lines) for _, lines, _, _ in row)
             out += [_cells_line(row, k, w, Text(), lo) for k in range(depth)]
             if names:
-                name_line, col = Text(style="dim"), lo
-                for z, _, start, _ in row:
-                    name_line.append(" " * (start - col) + _centred(Text(literal(z.cell.name)), w).plain)
-                    col = start + w
-                name_line.rstrip()
-                out.append(name_line)
+                out.append(_names_line(row, w, lo))
     return out
+
+
+def _edged_board(prog, view: dict, board: str, width: int | None,
+                 marks: dict | None) -> list[Text] | None:
+    """The board with the cells' names along its edges (``_edge_labels``), the cells
+    only as wide as their contents and the column labels; None when it does not fit."""
+    tight, tw = _board_cells(prog, view, board, False, width, marks)
+    edges = _edge_labels(tight)
+    if edges is None or max(len(c) for c in edges[0].values()) > tw:
+        return None
+    drawn_width = max(start for _, _, start, _ in tight) + tw \
+        + max(len(r) for r in edges[1].values()) + 1
+    if width is not None and drawn_width > width:
+        return None
+    return _board_with_edges(tight, tw, *edges)
+
+
+def _names_line(row, w: int, col: int) -> Text:
+    """The dim line of the cells' names under a row of cells (each ``w`` wide), whose
+    start stands for column ``col`` of the board."""
+    name_line = Text(style="dim")
+    for z, _, start, _ in row:
+        name_line.append(" " * (start - col) + _centred(Text(literal(z.cell.name)), w).plain)
+        col = start + w
+    name_line.rstrip()
+    return name_line
 
 
 def _cells_line(row, k: int, w: int, line: Text, col: int) -> Text:
@@ -376,10 +391,9 @@ def _zone_content(prog, content, kind: str, short: bool = True, view: dict | Non
     return items_text(prog, content, short, view=view)
 
 
-def zones_table(prog, view: dict, seat) -> Group:
-    """Shared zones (public ones with their items, hidden ones as counts), then each
-    player's zones: the viewer's own in full, the others' as the view gives them."""
-    parts = []
+def _shared_zones(prog, view: dict) -> Table | None:
+    """The shared zones off the boards, each with its count and its items (None when
+    the view shows none)."""
     shared = Table.grid(padding=(0, 1))
     shared.add_column(style="bold", overflow="fold")
     shared.add_column(overflow="fold")
@@ -393,7 +407,15 @@ def zones_table(prog, view: dict, seat) -> Group:
         count = len(content) if isinstance(content, list) else content.get("count", 0)
         shared.add_row(Text(f"{title} ({count})"), _zone_content(prog, content, z.kind, view=view))
         shown = True
-    if shown:
+    return shared if shown else None
+
+
+def zones_table(prog, view: dict, seat) -> Group:
+    """Shared zones (public ones with their items, hidden ones as counts), then each
+    player's zones: the viewer's own in full, the others' as the view gives them."""
+    parts = []
+    shared = _shared_zones(prog, view)
+    if shared is not None:
         parts.append(shared)
     per_player = []
     for z in prog.zones:
@@ -636,17 +658,20 @@ def result_table(prog, result: dict) -> Group:
         row.append(Text("" if score is None else str(score)))
         row += [Text("") for _ in ties] + ([Text("")] if outcomes else [])
         t.add_row(*row, style="dim")
+    return Group(t, _result_line(prog, result, lang))
+
+
+def _result_line(prog, result: dict, lang) -> Text:
+    """The line under the result's table: a draw, the winner, a shared win or none."""
     winners = [literal(display.player_name(prog, p)) for p in result["winners"]]
     if result.get("draw"):
-        line = Text(tr(lang, "Draw"), style="bold")
-    elif len(winners) == 1:
-        line = Text(tr(lang, "Winner: {player}", player=winners[0]), style="bold green")
-    elif winners:
-        line = Text(tr(lang, "Shared win: {players}", players=", ".join(winners)),
+        return Text(tr(lang, "Draw"), style="bold")
+    if len(winners) == 1:
+        return Text(tr(lang, "Winner: {player}", player=winners[0]), style="bold green")
+    if winners:
+        return Text(tr(lang, "Shared win: {players}", players=", ".join(winners)),
                     style="bold green")
-    else:
-        line = Text(tr(lang, "No winner"), style="bold")
-    return Group(t, line)
+    return Text(tr(lang, "No winner"), style="bold")
 
 
 def rule_excerpt(e, prog) -> str | None:

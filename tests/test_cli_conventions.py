@@ -16,8 +16,10 @@ import pytest
 import typer
 
 import meeple
-from meeple.cli import complete, jsonout, render
+from meeple.cli import cmd_replay, cmd_simulate, complete, jsonout, render, schemas
 from meeple.cli import main as cli
+from meeple.interpreter import record as records
+from meeple.interpreter.bots import BOTS
 
 from console import Run, meeple_cli  # noqa: F401 - Run: the type of a run, for the tests below
 from meeple.dsl.load import bundled_names, read_sources, resolve_path
@@ -26,7 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
 CLI_DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 LEAKY = ROOT / "tests" / "broken" / "leaky_view"
-COMMANDS = ["validate", "list", "play", "simulate", "perft", "test", "replay", "lsp", "cache", "rulebook", "arena", "bots"]
+COMMANDS = cli.command_names()       # read from the app, as every list of commands
+JSON_COMMANDS = cli.json_commands()   # the commands that take --json
 ESC = "\x1b"
 
 
@@ -49,8 +52,8 @@ def forced_terminal(monkeypatch):
 @pytest.fixture(scope="module")
 def validators() -> dict:
     out = {}
-    for command in jsonout.COMMANDS:
-        s = json.loads((SCHEMA_DIR / jsonout.schema_file(command)).read_text(encoding="utf-8"))
+    for command in JSON_COMMANDS:
+        s = json.loads((SCHEMA_DIR / schemas.schema_file(command)).read_text(encoding="utf-8"))
         jsonschema.Draft202012Validator.check_schema(s)
         out[command] = jsonschema.Draft202012Validator(s)
     return out
@@ -125,8 +128,8 @@ def test_the_shell_completes_rulesets_variants_locales_and_bots(monkeypatch):
     assert completions(monkeypatch, "meeple simulate cherokee -l ") == sorted(cherokee.locales)
     assert completions(monkeypatch, "meeple simulate cherokee -l n") == ["nl"]
     assert completions(monkeypatch, "meeple test cherokee -v o") == ["open_clans"]
-    assert completions(monkeypatch, "meeple simulate cherokee --bot ") == sorted(cli.BOTS)
-    assert completions(monkeypatch, "meeple play cherokee --bot 2=") == [f"2={b}" for b in sorted(cli.BOTS)]
+    assert completions(monkeypatch, "meeple simulate cherokee --bot ") == sorted(BOTS)
+    assert completions(monkeypatch, "meeple play cherokee --bot 2=") == [f"2={b}" for b in sorted(BOTS)]
     assert completions(monkeypatch, "meeple play --resume r.json --ruleset cherokee --locale d") == ["de"]
     assert completions(monkeypatch, "meeple play nosuchgame --variant ") == []
 
@@ -149,19 +152,27 @@ def test_completion_functions():
 
 # ---------------------------------------------------------------- --json: the schemas
 
-@pytest.mark.parametrize("name", sorted(jsonout.generated()))
+@pytest.mark.parametrize("name", sorted(schemas.generated()))
 def test_the_published_cli_schemas_are_up_to_date(name):
     path = SCHEMA_DIR / name
-    assert path.exists(), f"{path} is missing: run `python -m meeple.cli.jsonout`"
-    assert path.read_text(encoding="utf-8") == jsonout.generated()[name], \
-        f"{path} is stale: run `python -m meeple.cli.jsonout`"
+    assert path.exists(), f"{path} is missing: run `python -m meeple.cli.schemas`"
+    assert path.read_text(encoding="utf-8") == schemas.generated()[name], \
+        f"{path} is stale: run `python -m meeple.cli.schemas`"
+
+
+def test_every_command_with_json_has_a_schema_and_every_schema_a_command():
+    """The commands that write a document are read from the app (those with --json):
+    each has its schema, and no schema is left of a command without --json."""
+    assert "validate" in JSON_COMMANDS and "play" not in JSON_COMMANDS
+    assert sorted(schemas.SCHEMAS) == sorted(JSON_COMMANDS) == sorted(schemas.commands())
+    published = sorted(p.name for p in SCHEMA_DIR.glob("cli-*.schema.json"))
+    assert published == sorted(schemas.schema_file(c) for c in JSON_COMMANDS)
 
 
 def test_the_schema_writer(tmp_path, capsys):
-    assert jsonout.main([str(tmp_path)]) == 0
+    assert schemas.main([str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        f"cli-{c}.schema.json" for c in ("validate", "list", "simulate", "test", "replay", "perft",
-                                         "arena", "bots"))
+        f"cli-{c}.schema.json" for c in JSON_COMMANDS)
     assert "cli-replay.schema.json" in capsys.readouterr().out
 
 
@@ -179,9 +190,9 @@ def test_every_json_key_is_documented():
             for v in node:
                 keys(v, found)
         return found
-    for command in jsonout.COMMANDS:
+    for command in JSON_COMMANDS:
         section = CLI_DOC.split(f"## `meeple {command}`", 1)[1].split("\n## ", 1)[0]
-        for k in keys(jsonout.schema(command), set()):
+        for k in keys(schemas.schema(command), set()):
             assert f"`{k}`" in section, (command, k)
 
 
@@ -456,14 +467,14 @@ def test_progress_only_on_a_terminal(monkeypatch):
 def test_progress_of_test_and_replay(monkeypatch, finished_record):
     r = meeple_cli("test", "cherokee", "--examples", 2, "--players", 2, "--variant", "open_clans")
     assert r.code == 0 and r.err == "", r
-    monkeypatch.setattr(cli, "REPLAY_PROGRESS_MOVES", 1)
+    monkeypatch.setattr(cmd_replay, "REPLAY_PROGRESS_MOVES", 1)
     assert meeple_cli("replay", finished_record, "--quiet").err == ""
     forced_terminal(monkeypatch)
     r = meeple_cli("test", "cherokee", "--examples", 2, "--players", 2, "--variant", "open_clans")
     assert r.code == 0 and "states" in r.err and "states checked" in r.out, r
     r = meeple_cli("replay", finished_record)
     assert r.code == 0 and "replaying" in r.err and "replaying" not in r.out
-    monkeypatch.setattr(cli, "REPLAY_PROGRESS_MOVES", 10_000)     # a short record: no bar
+    monkeypatch.setattr(cmd_replay, "REPLAY_PROGRESS_MOVES", 10_000)     # a short record: no bar
     assert "replaying" not in meeple_cli("replay", finished_record).err
 
 
@@ -531,10 +542,10 @@ def test_ctrl_c_during_long_work_exits_130(monkeypatch, finished_record):
 
     def interrupted(*a, **kw):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli.records, "replay", interrupted)
+    monkeypatch.setattr(records, "replay", interrupted)
     r = meeple_cli("replay", finished_record, "--json")
     assert r.code == 130 and r.out == "" and "interrupted" in r.err, r
-    monkeypatch.setattr(cli, "_load", interrupted)          # anywhere else: still 130
+    monkeypatch.setattr(cmd_simulate, "load", interrupted)   # anywhere else: still 130
     assert meeple_cli("simulate", "cherokee").code == 130
 
 
@@ -565,9 +576,26 @@ def _all_options() -> dict[str, list[str]]:
     return out
 
 
+def test_one_module_per_command_each_registered_the_same_way():
+    """Each command is a module cli/cmd_NAME.py that names its command and defines it as
+    ``command``; the app is assembled in cli/main.py only, from those modules."""
+    modules = sorted(p.stem for p in (ROOT / "cli").glob("cmd_*.py"))
+    assert sorted(m.__name__.rsplit(".", 1)[1] for m in cli.COMMANDS) == modules
+    assert [m.NAME for m in cli.COMMANDS] == COMMANDS
+    group = typer.main.get_command(cli.app)
+    for m in cli.COMMANDS:
+        assert m.__name__.endswith(f".cmd_{m.NAME}")
+        assert group.commands[m.NAME].callback.__wrapped__ is m.command   # typer's wrapper
+    for path in (ROOT / "cli").glob("*.py"):
+        if path.name != "main.py":
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"\.command\(|typer\.Typer\(|\.callback\(", text), path
+
+
 def test_docs_name_every_option_of_every_command():
     options = _all_options()
     assert sorted(options) == sorted([""] + COMMANDS)
+    assert {"validate", "play", "simulate", "replay", "test", "arena"} <= set(COMMANDS)
     for command, opts in options.items():
         if command:
             section = CLI_DOC.split(f"## `meeple {command}`", 1)[1].split("\n## ", 1)[0]

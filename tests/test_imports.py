@@ -1,6 +1,7 @@
 """Data flows one way through the stages (source -> parse -> check -> IR -> compile ->
-run -> view): no module of dsl/ or interpreter/ imports, even inside a function, one
-that imports it back; the language never imports the interpreter or the command line,
+run -> view): no module of dsl/, interpreter/ or cli/ imports, even inside a function,
+one that imports it back (in cli/, the app is assembled in cli/main.py from the
+commands' modules, which never import it); the language never imports the interpreter or the command line,
 the interpreter never imports the command line; and each module imports alone."""
 from __future__ import annotations
 
@@ -89,9 +90,18 @@ def test_the_graph_sees_imports_inside_functions():
     assert "interpreter.compile" not in GRAPH["interpreter.runtime"]  # for type checkers only
 
 
-@pytest.mark.parametrize("module", [m for m in MODULES if not m.startswith("cli.")])
-def test_no_module_of_the_language_or_the_interpreter_imports_itself_back(module):
+@pytest.mark.parametrize("module", MODULES)
+def test_no_module_imports_itself_back(module):
     assert cycle_from(module) is None, " -> ".join(cycle_from(module))
+
+
+def test_the_commands_never_import_the_app():
+    """cli/main.py assembles the app from the commands' modules: none of them, nor what
+    they share, imports it back (only the schemas' writer reads the app)."""
+    assert {m for m in MODULES if m.startswith("cli.cmd_")} <= GRAPH["cli.main"]
+    for module in MODULES:
+        if module.startswith("cli.") and module not in ("cli.schemas", "cli.entry"):
+            assert "cli.main" not in GRAPH[module], module
 
 
 def test_the_language_never_imports_the_interpreter_or_the_command_line():

@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import meeple.cli.main  # noqa: F401 - loads cli.main for the attribute below
+import meeple.cli.main  # noqa: F401 - loads cli.main for the attributes below
 from meeple import cli
+from meeple.cli import cmd_play
 from meeple import interpreter
 from meeple.cli import entry, render
 from meeple.cli.main import app
@@ -169,7 +170,7 @@ def test_default_seed_is_64_os_bits_shown_only_when_the_game_is_over(monkeypatch
         asked.append(k)
         return secret_seed
 
-    monkeypatch.setattr(cli.main.secrets, "randbits", randbits)
+    monkeypatch.setattr(cmd_play.secrets, "randbits", randbits)
     rec = tmp_path / "g.json"
     r = run("play", "cherokee", "--players", 3, "--bot", "1=random", "--bot", "2=random",
             "--bot", "3=random", "--record", rec)
@@ -191,7 +192,7 @@ def test_a_quit_game_shows_no_random_seed_not_even_in_the_file_name(monkeypatch,
                                                                     prog):
     monkeypatch.chdir(tmp_path)
     secret_seed = 987654321987654321
-    monkeypatch.setattr(cli.main.secrets, "randbits", lambda k: secret_seed)
+    monkeypatch.setattr(cmd_play.secrets, "randbits", lambda k: secret_seed)
     r = run("play", "cherokee", "--bot", "2=random", input="quit\n")
     assert r.exit_code == 0, r.output
     assert str(secret_seed) not in r.output

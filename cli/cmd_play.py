@@ -1,0 +1,282 @@
+"""``meeple play``: a game in the terminal, hot seat for the humans, bots for the other
+seats, or an unfinished game resumed from its record (the game itself: ``cli/play.py``)."""
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from ..interpreter import (
+    PLAY_TIME,
+    BotSpecError,
+    RuleError,
+    display,
+    make_bot,
+    parse_spec,
+)
+from ..interpreter import journal as journals
+from ..interpreter import record as records
+from ..interpreter.bots import BOTS, bot_seed, default_budget
+from . import complete, render, saving
+from .common import (
+    bot_spec,
+    check_layout,
+    check_seed,
+    err,
+    fail,
+    load,
+    out,
+    parse_budgets,
+    record_name,
+    rule_fail,
+)
+from .common import players as player_count
+from .i18n import language, tr
+from .options import budget_option, layout_option, no_color_option
+from .recorded import mover, read_record, record_ruleset, replay_record
+from .render import HUMAN, seat_label
+
+NAME = "play"
+
+HOT_SEAT_NOT_A_TERMINAL = (
+    "{title} hides information from the players, and the output is not a terminal (it is "
+    "piped or redirected), where the screen cannot be cleared between players: every "
+    "player's hand would end up in it. Play in a terminal, or let bots play every seat "
+    "but one (e.g. {bots}): then only that seat's view is shown. (An output "
+    "that is a terminal in disguise can say so with TTY_COMPATIBLE=1.)")
+
+
+def command(
+    ruleset: Optional[str] = typer.Argument(None, metavar="RULESET", show_default=False,
+                                            autocompletion=complete.rulesets,
+                                            help="A bundled ruleset name (see meeple list) or "
+                                                 "a path (with --resume: the record's ruleset)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+                                          help="Number of players (default: the ruleset's "
+                                               "minimum, at least 2)."),
+    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+                                      autocompletion=complete.variants,
+                                      help="A variant to play (repeatable)."),
+    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+                                         autocompletion=complete.locales,
+                                         help="A locale, e.g. de."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="S",
+                                       help="Random seed: the same seed, the same game (default: 64 "
+                                            "random bits from the operating system, shown "
+                                            "when the game is over)."),
+    bot: List[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
+                                  autocompletion=complete.seat_bots,
+                                  help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
+                                       "2=random or 2=ismcts:iterations=400 (repeatable). Bots: "
+                                       + ", ".join(sorted(BOTS)) + " (see meeple bots)"),
+    record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
+                                          help="Save the game record here at the end or on quit "
+                                               "(checked before the first move)."),
+    force: bool = typer.Option(False, "--force", help="Let --record overwrite an existing file."),
+    resume: Optional[Path] = typer.Option(None, "--resume", metavar="RECORD",
+                                          help="Continue the unfinished game of this record "
+                                               "(saved back to it)."),
+    ruleset_path: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+                                               autocompletion=complete.rulesets,
+                                               help="With --resume: the ruleset, when the "
+                                                    "record's is not a bundled one."),
+    budget: List[str] = budget_option(),
+    layout: str = layout_option(),
+    no_color: bool = no_color_option(),
+) -> None:
+    """Play a game in the terminal: hot seat for the humans, bots for the --bot seats.
+    With no --seed the seed is random (64 bits from the operating system) and shown
+    only at the end. When the output is not a terminal, a game with hidden information
+    needs bots for all seats but one."""
+    console = out()
+    check_layout(layout)
+    _stdin_keeps_bad_bytes()
+    if resume is not None:
+        if players is not None or variant or locale or seed is not None or bot or record:
+            raise fail("with --resume the players, variants, locale, seed, bots and record file "
+                       "come from the record; give only --resume RECORD (and --ruleset PATH)", 2)
+        if ruleset is not None and ruleset_path is not None:
+            raise fail("give the ruleset either as RULESET or as --ruleset, not both", 2)
+        raise typer.Exit(_resume(console, resume, ruleset_path or ruleset, parse_budgets(budget),
+                                 layout))
+    if ruleset is None:
+        raise fail("missing RULESET: name a bundled ruleset or a path (or --resume RECORD)", 2)
+    if ruleset_path is not None:
+        raise fail("--ruleset goes with --resume; name the ruleset as RULESET", 2)
+    code = _new_game(console, ruleset, players, variant, locale, seed, bot, record, force,
+                     parse_budgets(budget), layout)
+    if code:
+        raise typer.Exit(code)
+
+
+def _new_game(console: Console, ruleset: str, players: Optional[int], variant: list[str],
+              locale: Optional[str], seed: Optional[int], bot: list[str],
+              record: Optional[Path], force: bool, budgets, layout: str) -> int:
+    """A new game of ``ruleset``, played to its end or until quit: its exit code."""
+    prog = load(ruleset, variant, locale, budgets)
+    _check_record(record, force)
+    n = player_count(prog, players)
+    bot_names = _parse_bots(bot, n)
+    seats = [bot_names.get(s, HUMAN) for s in range(n)]
+    _check_hot_seat(console, prog, seats, n)
+    chosen = seed is not None
+    if chosen:
+        check_seed(seed, seed)
+    else:
+        # 64 bits from the operating system: the seed decides every hidden card, so it
+        # must not be guessable; it is shown only when the game is over
+        seed = secrets.randbits(64)
+    bots = {s: make_bot(name, bot_seed(seed, 0, s), play_time=PLAY_TIME)
+            for s, name in bot_names.items()}
+    try:
+        game = prog.new_game(n, seed)
+    except RuleError as e:
+        raise rule_fail(f"the game cannot start: {e}", e, prog) from None
+    _print_start(console, prog, n, seed if chosen else None, seats)
+    rec = records.Record(record_name(ruleset), n, seed, list(variant), locale, [], seats)
+    # named by the time, not the seed (a random seed would give the hidden cards away);
+    # never over another file (see PlaySession.stop)
+    quit_path = saving.quit_file(prog.name, time.strftime('%Y%m%d-%H%M%S'))
+    from .play import PlaySession  # (the terminal game: only play loads it)
+    session = PlaySession(console, game, seats, bots, rec, record, quit_path, layout)
+    return session.run()
+
+
+def _check_hot_seat(console: Console, prog, seats: list[str], n: int) -> None:
+    """Several humans at a game with hidden information need a terminal (to clear the
+    screen between them)."""
+    if prog.hidden_information and seats.count(HUMAN) > 1 and not console.is_terminal:
+        raise fail(HOT_SEAT_NOT_A_TERMINAL.format(
+            title=prog.title, bots=" ".join(f"--bot {s + 1}=random" for s in range(1, n))), 2)
+
+
+def _print_start(console: Console, prog, n: int, seed: Optional[int], seats: list[str]) -> None:
+    """The title line (the seed only when chosen) and who plays each seat."""
+    title = prog.title
+    if prog.variants:
+        title += " + " + ", ".join(prog.checked.variant_titles.get(v, v) for v in prog.variants)
+    lang = language(prog)
+    console.print(render.safe_text(title, style="bold") + Text(
+        " — " + tr(lang, "{n} players", n=n)
+        + (" — " + tr(lang, "seed {seed}", seed=seed) if seed is not None else "")
+        + (" — " + tr(lang, "locale {locale}", locale=render.literal(prog.locale))
+           if prog.locale else "")))
+    for s in range(n):
+        console.print(render.safe_text(_seat_line(lang, prog, s, seats[s])))
+
+
+def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
+    bots = {}
+    for spec in specs:
+        seat_s, _, name = spec.partition("=")
+        name = name or "random"
+        try:
+            seat = int(seat_s)
+        except ValueError:
+            raise fail(f"--bot '{spec}': write SEAT=BOT, e.g. --bot 2=random "
+                       f"(seats count from 1)", 2) from None
+        if not 1 <= seat <= players:
+            raise fail(f"--bot '{spec}': there is no seat {seat}; this game has seats 1 to "
+                       f"{players}", 2)
+        bots[seat - 1] = bot_spec(name)
+    return bots
+
+
+def _stdin_keeps_bad_bytes() -> None:
+    """Input bytes that are not valid text become lone surrogates (printed escaped)
+    instead of an error."""
+    try:
+        sys.stdin.reconfigure(errors="surrogateescape")
+    except (AttributeError, ValueError, OSError):
+        pass
+
+
+def _check_record(record: Path | None, force: bool) -> None:
+    """--record FILE, before the first move: a file that can be written (see
+    ``records.check_target``), with no journal beside it of a game that was stopped
+    before it could be saved (kept unless --force)."""
+    if record is None:
+        return
+    problem = records.check_target(record, force)
+    old = journals.path_for(record)
+    if problem is None and not force and os.path.lexists(old):
+        problem = (f"{old} holds a game that was stopped before it could be saved: continue "
+                   f"it with 'meeple play --resume {old}', or remove it (--force starts over)")
+    if problem:
+        raise fail(f"--record: {problem}", 2)
+
+
+def _seat_line(lang, prog, seat: int, kind: str) -> str:
+    """Who plays a seat, for the list at the start of a game; a search bot given no
+    budget says the time it takes at most per move (PLAY_TIME)."""
+    line = f"  {display.player_name(prog, seat)}: {seat_label(lang, kind)}"
+    if kind != HUMAN and default_budget(*parse_spec(kind), PLAY_TIME):
+        line += " " + tr(lang, "(at most {seconds} s per move)", seconds=f"{PLAY_TIME:g}")
+    return line
+
+
+def _known_bot(kind) -> bool:
+    try:
+        parse_spec(kind)
+    except BotSpecError:
+        return False
+    return True
+
+
+def _resume(console: Console, path: Path, ruleset: Optional[str], budgets=None,
+            layout: str = "auto") -> int:
+    """Continues the unfinished game of a record; saving goes back to the same file. A
+    journal (``NAME.journal``) is continued and saved to its record ``NAME``; a record with
+    a journal beside it goes on from the journal, which holds the later moves."""
+    from .play import Done, PlaySession
+    target = journals.target_of(path)
+    beside = journals.path_for(target)
+    if path != beside and os.path.lexists(beside):
+        err().print(Text("note: ", style="cyan") + Text(
+            f"{beside} holds moves made after {path} was last saved: the game goes on from "
+            f"there"), soft_wrap=True)
+        path = beside
+    rec = read_record(path)
+    problem = records.check_target(target, overwrite=True)
+    if problem:
+        raise fail(f"--resume: {problem}", 2)
+    if rec.chance == "explicit":
+        raise fail(f"the game in {path} sets its chance outcomes one by one (explicit chance); "
+                   f"'meeple play' plays with the seeded generator: replay it with "
+                   f"'meeple replay {path}' or continue it from Python")
+    prog = record_ruleset(rec, ruleset, budgets)
+    seats = list(rec.seats or [HUMAN] * rec.players)
+    for s, kind in enumerate(seats):
+        if kind != HUMAN and not _known_bot(kind):
+            raise fail(f"invalid record: seat {s + 1} was played by '{records.printable(kind)}', "
+                       f"which is neither a human nor a bot ({', '.join(sorted(BOTS))})")
+    history: list = []
+
+    def on_move(game, notation):
+        history.append(Done.before(game, mover(game, notation), notation))
+
+    game = replay_record(prog, rec, on_move)
+    if game.over:
+        raise fail(f"the game in {path} is over; replay it with 'meeple replay {path}'")
+    _check_hot_seat(console, prog, seats, rec.players)
+    _stdin_keeps_bad_bytes()
+    # game index = moves made so far: a resumed bot does not repeat its first game's choices
+    bots = {s: make_bot(kind, bot_seed(rec.seed, len(rec.moves), s), play_time=PLAY_TIME)
+            for s, kind in enumerate(seats) if kind != HUMAN}
+    lang = language(prog)
+    console.print(render.safe_text(prog.title, style="bold") + Text(
+        " — " + tr(lang, "{n} players", n=rec.players)
+        + " — " + tr(lang, "resumed after {n} moves", n=len(rec.moves))))
+    for s in range(rec.players):
+        console.print(render.safe_text(_seat_line(lang, prog, s, seats[s])))
+    rec.seats = seats
+    session = PlaySession(console, game, seats, bots, rec, target, target, layout)
+    session.history = history
+    return session.run()

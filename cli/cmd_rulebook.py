@@ -1,0 +1,63 @@
+"""`meeple rulebook`: a ruleset's rulebook, as Markdown or HTML, in the language of its
+locale (the model is ``interpreter.rulebook``, the writing ``interpreter.rulebook_view``;
+this command only writes it out)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from ..interpreter import record as records
+from . import complete
+from .common import compile_ruleset, fail, resolve
+from .options import no_color_option
+
+NAME = "rulebook"
+
+FORMATS = ("md", "html")
+
+
+def command(
+    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
+                                  autocompletion=complete.rulesets,
+                                  help="A bundled ruleset name or a path."),
+    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+                                         autocompletion=complete.locales,
+                                         help="A locale: the rulebook in its language, e.g. de."),
+    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+                                      autocompletion=complete.variants,
+                                      help="A variant to include in the rules (repeatable)."),
+    fmt: str = typer.Option("md", "--format", "-f", metavar="md|html",
+                            help="Markdown (to include in a page; headings from ##) or one HTML page."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                          help="Write the rulebook to FILE (default: standard output)."),
+    no_color: bool = no_color_option(),
+) -> None:
+    """Write a ruleset's rulebook: overview and goal, components with their counts,
+    setup, the turn and every action, procedures, scoring and the end, each
+    variant's changes and the game's vocabulary, in the language of the locale
+    (English sentences where Meeple has none for it, with a note)."""
+    if fmt not in FORMATS:
+        raise fail(f"--format must be md or html, not '{fmt}'", 2)
+    if output is not None:
+        # refused before anything is made: a folder, a fifo (which would hang), a
+        # device, a missing or read-only folder; an existing file is replaced
+        problem = records.check_target(output, overwrite=True)
+        if problem:
+            raise fail(f"cannot write the rulebook to {output}: {problem}")
+    program = compile_ruleset(resolve(ruleset), ruleset, list(variant), locale)
+    # (the rulebook's model and writer: imported by this command only)
+    from ..interpreter import rulebook as books
+    from ..interpreter import rulebook_view
+    book = books.build(program)
+    text = rulebook_view.markdown(book) if fmt == "md" else rulebook_view.html(book)
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    try:   # atomically: a reader never sees half a rulebook
+        records.write_atomic(output, text.encode("utf-8"), private=False)
+    except records.SaveError as e:
+        raise fail(f"cannot write the rulebook to {output}: {e}") from None

@@ -1,0 +1,72 @@
+"""The options several commands share, each made the same way everywhere: --no-color,
+--json, --budget, --native, --layout, --jobs, --backend and --address."""
+from __future__ import annotations
+
+import typer
+
+from ..dsl import budgets as dsl_budgets
+from . import render
+
+NO_COLOR_HELP = "No colour nor any other style (also: the NO_COLOR environment variable)."
+
+BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
+               "steps=1000000. Budgets: " + ", ".join(dsl_budgets.NAMES) + " (see docs/trust.md).")
+
+
+def no_colour(value: bool) -> bool:
+    """The callback of --no-color (eager: it holds for the errors of the options too)."""
+    if value:
+        render.set_colour(False)
+    return value
+
+
+def no_color_option():
+    """--no-color, accepted after the command too."""
+    return typer.Option(False, "--no-color", callback=no_colour, is_eager=True,
+                        help=NO_COLOR_HELP)
+
+
+def json_option(what: str):
+    """--json of a command: its document on stdout instead of the text."""
+    return typer.Option(False, "--json", help=f"Print {what} as one JSON document on stdout "
+                                               "(format meeple-COMMAND/1, see docs/cli.md); "
+                                               "messages and progress go to stderr.")
+
+
+def budget_option():
+    """The --budget option of every command that loads a ruleset."""
+    return typer.Option([], "--budget", metavar="NAME=VALUE", help=BUDGET_HELP)
+
+
+def native_option():
+    return typer.Option(False, "--native",
+                        help="Run the rules on native code, built once per ruleset and "
+                             "player count, then cached: a kernel (C++, needs a C++ compiler) "
+                             "where the ruleset is covered, else the rule code compiled with "
+                             "Cython (pip install 'meeple[native]'); the same games. Pure "
+                             "Python where neither can be built (said on stderr).")
+
+
+def layout_option():
+    return typer.Option("auto", "--layout", metavar="auto|compact|full",
+                        help="How screens fit the terminal: compact (fits its size; the "
+                             "details are a command away), full (everything, it may scroll), "
+                             "auto (full when it fits, else compact).")
+
+
+def jobs_option():
+    return typer.Option(None, "--jobs", "-j", metavar="J",
+                        help="Worker processes (default: every core; 1: none). The results "
+                             "are the same whatever J is.")
+
+
+def backend_option():
+    return typer.Option("local", "--backend", metavar="local|ray",
+                        help="Where the work runs: local processes (default) or a Ray "
+                             "cluster (pip install 'meeple[ray]').")
+
+
+def address_option():
+    return typer.Option(None, "--address", metavar="ADDR",
+                        help="With --backend ray: the cluster's address (default: the one "
+                             "RAY_ADDRESS names, else a new local Ray instance).")
