@@ -15,10 +15,10 @@ import re
 from itertools import count
 
 from ..dsl import ast as ir
-from ..dsl.builtins import CLOSURES
+from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
 from ..dsl.types import T
-from . import helpers
+from .primitives import PRIMITIVES, PyCall, emit
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -103,11 +103,6 @@ _TEMP = re.compile(r"\bs_\d+\b")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _INT = re.compile(r"\(*-?\d+\)*")
 
-# built-ins whose value is worth computing once (see ExprCompiler._pure)
-_PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
-
-# built-ins whose value of a list does not depend on its order (see ExprCompiler._perm_arg)
-_BY_SIZE = ("size", "len", "empty", "occupied")
 # the components found in one evaluation of the statement form, by a rule function's
 # number and arguments (see ExprCompiler.components)
 _MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
@@ -167,6 +162,13 @@ def _counted(e, text: str) -> bool:
     """An iterable whose elements are already counted against the work budget (a range,
     a list '+') or written out in the source (a list literal)."""
     return e.node == "ListLit" or (e.node == "BinOp" and text.startswith(("_range(", "_cat(")))
+
+
+def _order_blind(f: str, perm: bool) -> bool:
+    """Whether the built-in f's value of a list is the same whatever the list's order
+    (``perm``: the same elements in any order will do), as dsl/builtins.py says."""
+    order = BUILTINS[f].order
+    return order == "size" or order == "elements" and perm
 
 
 class ExprCompiler:
@@ -1528,17 +1530,7 @@ class ExprCompiler:
 
     @staticmethod
     def _aggregate(f: str, el: str, loops: str) -> str:
-        if f in ("any", "all"):
-            return f"{f}({el} {loops})"
-        if f == "sum":
-            return f"sum([{el} {loops}])"
-        if f == "count":
-            return f"len([1 {loops}])"
-        if f in ("min", "max"):
-            return f"_{f}([{el} {loops}])"
-        if f == "first":
-            return f"next(({el} {loops}), None)"
-        return f"_last([{el} {loops}])"
+        return PRIMITIVES[f].over.format(el=el, loops=loops)
 
     def _closure(self, e, env):
         """``connected(x for x in REL(START) if COND)``: a walk at run time
@@ -1605,7 +1597,7 @@ class ExprCompiler:
             self._perm(self._perm_arg(e, i))
             args.append(self.expr(a, env))
         text = self._builtin(e, e.func, args)
-        return self._pure(e, env, text, since) if e.func in _PURE_BUILTINS else text
+        return self._pure(e, env, text, since) if BUILTINS[e.func].costly else text
 
     def _pure(self, e, env, text: str, since: int) -> str:
         """The fast code computes a value that takes some work (a helper's call, the top
@@ -1677,7 +1669,7 @@ class ExprCompiler:
             return free
         if not c.calls_builtin(f):
             return False
-        return f in _BY_SIZE or f == "distinct" and self.perm_here
+        return _order_blind(f, self.perm_here)
 
     def _order_free(self, e, x: str, perm: bool, depth: int = 0) -> bool:
         """Whether the value of ``e`` is the same (``perm``: the same elements, each as
@@ -1709,9 +1701,7 @@ class ExprCompiler:
                            or (self._order_free(a, x, True, depth + 1)
                                and self._order_free(fd.body, p.name, perm, depth + 1))
                            for p, a in zip(fd.params, e.args))
-            case "Call" if e.func in _BY_SIZE and len(e.args) == 1 and self.c.calls_builtin(e.func):
-                return self._order_free(e.args[0], x, True, depth + 1)
-            case "Call" if e.func == "distinct" and perm and self.c.calls_builtin("distinct"):
+            case "Call" if self.c.calls_builtin(e.func) and _order_blind(e.func, perm):
                 return self._order_free(e.args[0], x, True, depth + 1)
             case "BinOp" if e.op != "..":
                 return self._order_free(e.left, x, False, depth + 1) \
@@ -1732,82 +1722,7 @@ class ExprCompiler:
         return all(_SIMPLE_ARG.fullmatch(a) for p, a in zip(params, args) if p.name in repeated)
 
     def _builtin(self, e, f, args):
-        a0 = args[0] if args else None
-        t0 = self.ty(e.args[0]) if e.args else None
-        is_list = t0 is not None and t0.tag == "list"
-        match f:
-            case "top":
-                return f"(R.z[{a0}] or _NO_ITEM)[-1]" if len(args) == 1 else f"_topn(R.z[{a0}], {args[1]})"
-            case "bottom":
-                return f"_bottom(R.z[{a0}])"
-            case "items":
-                return f"list(R.z[{a0}])"
-            case "size" | "len":
-                return f"len({a0})" if is_list else f"len(R.z[{a0}])"
-            case "empty":
-                return f"(not {a0})" if is_list else f"(not R.z[{a0}])"
-            case "occupied":
-                if self.optimize:  # a list's truth, without a call of len
-                    return f"(not not {a0})" if is_list else f"(not not R.z[{a0}])"
-                return f"(len({a0}) > 0)" if is_list else f"(len(R.z[{a0}]) > 0)"
-            case "cells":
-                return f"BOARD_{self.ty(e.args[0]).arg}"
-            case "cell_of":
-                return f"_cell_of(R, {a0}, BOARDSET_{self.ty(e.args[1]).arg})"
-            case "abs":
-                return f"abs({a0})"
-            case "min" | "max":
-                if len(args) == 2:
-                    return f"{f}({a0}, {args[1]})"
-                return f"_{f}({a0})"
-            case "sum" | "any" | "all":
-                return f"{f}({a0})"
-            case "count":
-                return f"len({a0})"
-            case "first":
-                return f"_first({a0})"
-            case "last":
-                return f"_last({a0})"
-            case "subsets":
-                return f"_subsets({a0})"
-            case "sort":
-                code = type_code(t0.arg) if is_list else "int"
-                if self.t.sort_key(code) is helpers.sort_key:
-                    arg = e.args[0]
-                    if arg.node == "Call" and arg.func == "items" and self.c.calls_builtin("items"):
-                        return f"sorted({a0})"  # (a zone's items: ints, never none)
-                    if code in _ID_TYPES or code == "int":
-                        return f"_sort_ids({a0})"
-                    if code.startswith("list:") and code[5:] in _ID_TYPES + ("int",):
-                        return f"_sort_int_lists({a0})"
-                name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
-                self.t.ns[name] = self.t.sort_key(code)
-                return f"sorted({a0}, key={name})"
-            case "reverse":
-                return f"list(reversed({a0}))"
-            case "distinct":
-                return f"list(dict.fromkeys({a0}))"
-            case "player_count":
-                return "R.n"
-            case "face_down":
-                return f"(R.facing[{a0}] >= 0)"
-            case "turn_number":
-                return "R.turn"
-            case "next_player":
-                return f"(({a0} + R.dir) % R.n)"
-            case "previous_player":
-                return f"(({a0} - R.dir) % R.n)"
-            case "seat":
-                return f"({a0} + 1)"
-            case "owner":
-                return f"ZONE_OWNER[{a0}]"
-        raise AssertionError(f)
-
-
-
-# the types whose values are ids (ints) or none: sorted by helpers.sort_key, they are in
-# the plain order of ints, none first (helpers._sort_ids)
-_ID_TYPES = ("item", "cell", "zone", "player")
+        return emit(PRIMITIVES[f].python, PyCall(self, e, args))
 
 
 # ------------------------------------------------------------ static conditions of cells

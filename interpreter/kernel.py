@@ -38,6 +38,7 @@ from ..dsl.types import T
 from . import native
 from .codegen import kind_unsure, type_code
 from .cxx_text import ident, literal
+from .primitives import PRIMITIVES, CxxCall, NotNative, emit
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
@@ -716,76 +717,11 @@ class Gen:
         raise Unsupported(f"a parameter of type {name}")
 
     def builtin(self, e, f, sc):
-        args = e.args
-        t0 = self.ty(args[0]) if args else None
-        is_list = t0 is not None and t0.tag == "list"
-
-        def a(i=0, want=None):
-            return self.expr(args[i], sc, want)
-        match f:
-            case "top":
-                if len(args) == 1:
-                    return f"s.z.top({a()})"
-                return f"s.z.topn({a()}, nn({a(1, _INT)}))"
-            case "bottom":
-                return f"s.z.bottom({a()})"
-            case "items":
-                return f"s.z.items({a()})"
-            case "size" | "len":
-                return f"((I)({a()}).size())" if is_list else f"s.z.size({a()})"
-            case "empty":
-                return f"({a()}).empty()" if is_list else f"(s.z.size({a()}) == 0)"
-            case "occupied":
-                return f"(!({a()}).empty())" if is_list else f"(s.z.size({a()}) > 0)"
-            case "cells":
-                return self.id_list(("BOARD", t0.arg), self.p.boards[t0.arg])
-            case "cell_of":
-                board = self.ty(args[1]).arg
-                inside = self.value_table(("ONBOARD", board), [z in set(self.p.boards[board]) for z in range(self.nz)], _BOOL)
-                return f"cell_of(s, {a()}, {inside})"
-            case "abs":
-                return f"iabs({a(0, _INT)})"
-            case "min" | "max":
-                if len(args) == 2:
-                    return f"{'imin' if f == 'min' else 'imax'}({a(0, _INT)}, {a(1, _INT)})"
-                return f"{'lmin' if f == 'min' else 'lmax'}({a()})"
-            case "sum":
-                return f"isum({a()})"
-            case "any":
-                return f"lany({a()})"
-            case "all":
-                return f"lall({a()})"
-            case "count":
-                return f"((I)({a()}).size())"
-            case "first" | "last":
-                if t0.arg.tag not in ("int", "str", *_IDS):
-                    raise Unsupported(f"{f}() of a list of {t0.arg}")
-                return f"{'lfirst' if f == 'first' else 'llast'}({a()})"
-            case "subsets":
-                return f"subsets({a()})"
-            case "sort":
-                # (enum values are ids in declaration order: they sort as Python sorts them)
-                return f"sorted({a()})"
-            case "reverse":
-                return f"reversed({a()})"
-            case "distinct":
-                return f"distinct({a()})"
-            case "player_count":
-                return f"((I){self.n})"
-            case "turn_number":
-                return "((I)s.turn)"
-            case "next_player":
-                return f"((Id)pmod(nn({a()}) + DIR))"
-            case "previous_player":
-                return f"((Id)pmod(nn({a()}) - DIR))"
-            case "seat":
-                return f"((I)nn({a()}) + 1)"
-            case "owner":
-                owners = self.value_table(("ZONE_OWNER",), self.ns["ZONE_OWNER"], T("player"))
-                return f"{owners}[nn({a()})]"
-            case "face_down":
-                return f"face_down(s, {a()})"
-        raise Unsupported(f"the built-in {f}")
+        """A built-in's call: its native form (interpreter/primitives.py)."""
+        try:
+            return emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
+        except NotNative as why:
+            raise Unsupported(str(why)) from None
 
     # ------------------------------------------------------------ functions
     def function(self, name: str) -> None:
