@@ -18,6 +18,7 @@ from ..dsl import ast as ir
 from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
 from ..dsl.types import T
+from .orderfree import order_blind, order_free
 from .primitives import PRIMITIVES, PyCall, emit
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -164,13 +165,6 @@ def _counted(e, text: str) -> bool:
     return e.node == "ListLit" or (e.node == "BinOp" and text.startswith(("_range(", "_cat(")))
 
 
-def _order_blind(f: str, perm: bool) -> bool:
-    """Whether the built-in f's value of a list is the same whatever the list's order
-    (``perm``: the same elements in any order will do), as dsl/builtins.py says."""
-    order = BUILTINS[f].order
-    return order == "size" or order == "elements" and perm
-
-
 class ExprCompiler:
     """``optimize=False`` makes the straightforward code (the reference: errors are
     located by it); ``optimize=True`` the fast code, which must give the same results.
@@ -217,7 +211,7 @@ class ExprCompiler:
         # the tables of the cells of loops over a board with a static condition, made for
         # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
         self.static_tables: dict[tuple, tuple[str, bool]] = {}
-        # lists whose order does not matter where they are used (see _order_free): the
+        # lists whose order does not matter where they are used (see orderfree.py): the
         # expression compiled next may be computed in any order (perm_next), the one
         # being compiled may (perm_here); the functions that find a component
         # (``connected`` from a parameter: name -> its number, the start's position
@@ -1639,7 +1633,7 @@ class ExprCompiler:
                 args.append(self.expr(a, env))
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
-            # the value is used in any order (see _order_free)
+            # the value is used in any order (see orderfree.py)
             return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
@@ -1654,7 +1648,7 @@ class ExprCompiler:
         """Whether the call e's argument i may be computed in any order: a list whose
         order the call's value does not depend on (its size), or depends on only as far as
         that value's own order may be any (distinct; a rule function's body, see
-        _order_free)."""
+        orderfree.py)."""
         f, c = e.func, self.c
         if not self.components or i >= len(e.args) or self.ty(e.args[i]).tag != "list":
             return False  # (the order matters only where a component may be found)
@@ -1665,54 +1659,11 @@ class ExprCompiler:
             key = (f, i, self.perm_here)
             free = self.free_args.get(key)
             if free is None:
-                free = self.free_args[key] = self._order_free(fd.body, fd.params[i].name, self.perm_here)
+                free = self.free_args[key] = order_free(c, fd.body, fd.params[i].name, self.perm_here)
             return free
         if not c.calls_builtin(f):
             return False
-        return _order_blind(f, self.perm_here)
-
-    def _order_free(self, e, x: str, perm: bool, depth: int = 0) -> bool:
-        """Whether the value of ``e`` is the same (``perm``: the same elements, each as
-        many times, in any order) whatever the order of the list named ``x``: where x
-        is read only as the iterable of a comprehension's loops, by size, by distinct,
-        or as such an argument of a rule function. (A comprehension over a list in
-        another order makes the same elements, each as many times, in another order;
-        an error, or the work budget running out, happens in any order, and the fast
-        code then runs the straightforward code again.)"""
-        if not any(n.node == "Var" and n.name == x for n in ir.walk(e)):
-            return True
-        if depth >= 8 or any(n.node == "ForClause" and n.var == x for n in ir.walk(e)):
-            return False
-        match e.node:
-            case "Var":
-                return perm
-            case "Comprehension":
-                for cl in e.clauses:
-                    if not (cl.iter.node == "Var" and cl.iter.name == x) \
-                            and not self._order_free(cl.iter, x, False, depth + 1):
-                        return False
-                return perm and (e.cond is None or self._order_free(e.cond, x, False, depth + 1)) \
-                    and self._order_free(e.elem, x, False, depth + 1)
-            case "Aggregate" if e.func == "count":
-                return self._order_free(e.comp, x, True, depth + 1)
-            case "Call" if e.func in self.c.functions:
-                fd = self.c.functions[e.func]
-                return all(self._order_free(a, x, False, depth + 1)
-                           or (self._order_free(a, x, True, depth + 1)
-                               and self._order_free(fd.body, p.name, perm, depth + 1))
-                           for p, a in zip(fd.params, e.args))
-            case "Call" if self.c.calls_builtin(e.func) and _order_blind(e.func, perm):
-                return self._order_free(e.args[0], x, True, depth + 1)
-            case "BinOp" if e.op != "..":
-                return self._order_free(e.left, x, False, depth + 1) \
-                    and self._order_free(e.right, x, False, depth + 1)
-            case "UnOp":
-                return self._order_free(e.operand, x, False, depth + 1)
-            case "CondExpr":
-                return self._order_free(e.cond, x, False, depth + 1) \
-                    and self._order_free(e.then, x, perm, depth + 1) \
-                    and self._order_free(e.other, x, perm, depth + 1)
-        return False
+        return order_blind(f, self.perm_here)
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)
@@ -1770,34 +1721,9 @@ def _pure_text(n, names: set[str], before: str | None) -> bool:
     binds only ``once_N`` names (of ``names``). ``before``: a loop's variable; then
     ``n`` may read, instead of ``names``, values bound before the loop (not the
     variable's), a local (``L['x']``) and ``R.active`` or ``R.n``, and binds nothing."""
-    def ok(name: str) -> bool:
-        if before is None:
-            return name in names
-        return name not in names and name != before and _BEFORE.fullmatch(name) is not None
-    if isinstance(n, ast.Constant):
-        return isinstance(n.value, (int, str, type(None)))
-    if isinstance(n, ast.Name):
-        return ok(n.id)
-    if isinstance(n, ast.Subscript):
-        v = n.value
-        if not isinstance(v, ast.Name):
-            return False
-        if v.id == "L":
-            return before is not None and isinstance(n.slice, ast.Constant)
-        return (v.id.startswith(_STATIC_TABLES) or v.id == "CELL_NAME") and _pure_text(n.slice, names, before)
-    if isinstance(n, ast.Call):
-        f = n.func
-        called = (isinstance(f, ast.Name) and f.id in _STATIC_CALLS) or (
-            isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name)
-            and f.value.id.startswith("CELLAT_"))
-        return called and not n.keywords and all(
-            not isinstance(a, ast.Starred) and _pure_text(a, names, before) for a in n.args)
-    if isinstance(n, ast.Attribute):
-        return (before is not None and isinstance(n.value, ast.Name) and n.value.id == "R"
-                and n.attr in ("active", "n"))
-    if isinstance(n, ast.NamedExpr):
-        return (before is None and _ONCE.fullmatch(n.target.id) is not None
-                and _pure_text(n.value, names, before))
+    rule = _PURE_RULES.get(type(n))
+    if rule is not None:
+        return rule(n, names, before)
     if isinstance(n, (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare)):
         ops = [n.op] if not isinstance(n, ast.Compare) else n.ops
         if not all(isinstance(op, _STATIC_OPS) for op in ops):
@@ -1806,6 +1732,42 @@ def _pure_text(n, names: set[str], before: str | None) -> bool:
         return False
     return all(_pure_text(k, names, before) for k in ast.iter_child_nodes(n)
                if not isinstance(k, (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)))
+
+
+def _pure_name(n: ast.Name, names: set[str], before: str | None) -> bool:
+    if before is None:
+        return n.id in names
+    return n.id not in names and n.id != before and _BEFORE.fullmatch(n.id) is not None
+
+
+def _pure_subscript(n: ast.Subscript, names: set[str], before: str | None) -> bool:
+    v = n.value
+    if not isinstance(v, ast.Name):
+        return False
+    if v.id == "L":
+        return before is not None and isinstance(n.slice, ast.Constant)
+    return (v.id.startswith(_STATIC_TABLES) or v.id == "CELL_NAME") and _pure_text(n.slice, names, before)
+
+
+def _pure_call(n: ast.Call, names: set[str], before: str | None) -> bool:
+    f = n.func
+    called = (isinstance(f, ast.Name) and f.id in _STATIC_CALLS) or (
+        isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name)
+        and f.value.id.startswith("CELLAT_"))
+    return called and not n.keywords and all(
+        not isinstance(a, ast.Starred) and _pure_text(a, names, before) for a in n.args)
+
+
+_PURE_RULES = {
+    ast.Constant: lambda n, names, before: isinstance(n.value, (int, str, type(None))),
+    ast.Name: _pure_name,
+    ast.Subscript: _pure_subscript,
+    ast.Call: _pure_call,
+    ast.Attribute: lambda n, names, before: (before is not None and isinstance(n.value, ast.Name)
+                                             and n.value.id == "R" and n.attr in ("active", "n")),
+    ast.NamedExpr: lambda n, names, before: (before is None and _ONCE.fullmatch(n.target.id) is not None
+                                             and _pure_text(n.value, names, before)),
+}
 
 
 def _given_conjunct(n, var: str, names: set[str], first: int):
