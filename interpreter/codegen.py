@@ -159,6 +159,24 @@ _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "
               "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"}
 
 
+def _arith_range(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
+    """The least and the most of ``x op y`` for x in the range a, y in b (see
+    ExprCompiler._int_range), or None."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op == "*":
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    if b[0] <= 0 <= b[1]:
+        return None  # (the divisor may be 0)
+    if op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
+        corners = [x // y for x in a for y in b]
+        return min(corners), max(corners)
+    return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+
+
 def _counted(e, text: str) -> bool:
     """An iterable whose elements are already counted against the work budget (a range,
     a list '+') or written out in the source (a list literal)."""
@@ -1338,21 +1356,7 @@ class ExprCompiler:
                 return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
             case "BinOp" if e.op in ("+", "-", "*", "/", "%"):
                 a, b = self._int_range(e.left, env, depth), self._int_range(e.right, env, depth)
-                if a is None or b is None:
-                    return None
-                if e.op == "+":
-                    return a[0] + b[0], a[1] + b[1]
-                if e.op == "-":
-                    return a[0] - b[1], a[1] - b[0]
-                if e.op == "*":
-                    corners = [x * y for x in a for y in b]
-                    return min(corners), max(corners)
-                if b[0] <= 0 <= b[1]:
-                    return None  # (the divisor may be 0)
-                if e.op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
-                    corners = [x // y for x in a for y in b]
-                    return min(corners), max(corners)
-                return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+                return None if a is None or b is None else _arith_range(e.op, a, b)
             case "Call" if e.func in self.c.functions:  # (a rule function's name comes first)
                 if depth >= 8:
                     return None
@@ -1362,19 +1366,9 @@ class ExprCompiler:
                 values = [self.t.ns[f"C_{e.name}"][c] for c in self.t.ns.get(f"BOARD_{self.ty(e.obj).arg}", ())]
                 if values and all(type(v) is int for v in values):
                     return min(values), max(values)
-            case "Call" if e.func == "seat" and self.c.calls_builtin("seat"):
-                return 1, self.t.n
-            case "Call" if e.func == "player_count" and self.c.calls_builtin("player_count"):
-                return self.t.n, self.t.n
-            case "Call" if e.func == "abs" and self.c.calls_builtin("abs"):
-                r = self._int_range(e.args[0], env, depth)
-                if r is not None:
-                    return (0 if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1]))), max(abs(r[0]), abs(r[1]))
-            case "Call" if e.func in ("min", "max") and len(e.args) == 2 and self.c.calls_builtin(e.func):
-                a, b = self._int_range(e.args[0], env, depth), self._int_range(e.args[1], env, depth)
-                if a is not None and b is not None:
-                    f = min if e.func == "min" else max
-                    return f(a[0], b[0]), f(a[1], b[1])
+            case "Call" if self.c.calls_builtin(e.func) and PRIMITIVES[e.func].span is not None:
+                spans = [self._int_range(a, env, depth) for a in e.args]
+                return PRIMITIVES[e.func].span(spans, self.t.n)
             case "Var" if env is not None:
                 return env.ranges.get(e.name)
         return None

@@ -101,11 +101,35 @@ def by_list(on_list: Form, on_zone: Form) -> Callable:
     return lambda call: emit(on_list if call.list0 else on_zone, call)
 
 
+Span = tuple[int, int]   # the least and the most an integer may be
+
+
 @dataclass(frozen=True)
 class Primitive:
     python: Form        # the reference meaning: the Python text of a call
     cxx: Form           # the native form: the C++ text of a call (kernel.Gen.builtin)
     over: str = ""      # an aggregate's Python text over a comprehension: {el} {loops}
+    # the least and the most its value may be, whatever the state, from its integer
+    # arguments' (each a Span or None) and the number of players; None: not known
+    # (the fast code's bounds, see codegen.ExprCompiler._int_range)
+    span: Callable[[list, int], Span | None] | None = None
+
+
+def _abs_span(spans: list, n: int) -> Span | None:
+    r = spans[0]
+    if r is None:
+        return None
+    return (0 if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1]))), max(abs(r[0]), abs(r[1]))
+
+
+def _two(f) -> Callable:
+    """min(a, b), max(a, b)."""
+    def span(spans: list, n: int) -> Span | None:
+        if len(spans) != 2 or None in spans:
+            return None
+        a, b = spans
+        return f(a[0], b[0]), f(a[1], b[1])
+    return span
 
 
 # ------------------------------------------------------------------ forms of their own
@@ -174,11 +198,11 @@ PRIMITIVES: dict[str, Primitive] = {
     "cells": Primitive(lambda call: f"BOARD_{call.ty(0).arg}", _cxx_cells),
     "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of),
     "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})"),
-    "abs": Primitive("abs({0})", "iabs({i0})"),
+    "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
-                     over="_min([{el} {loops}])"),
+                     over="_min([{el} {loops}])", span=_two(min)),
     "max": Primitive(by_arity("_max({0})", "max({0}, {1})"), by_arity("lmax({0})", "imax({i0}, {i1})"),
-                     over="_max([{el} {loops}])"),
+                     over="_max([{el} {loops}])", span=_two(max)),
     "sum": Primitive("sum({0})", "isum({0})", over="sum([{el} {loops}])"),
     "count": Primitive("len({0})", "((I)({0}).size())", over="len([1 {loops}])"),
     "any": Primitive("any({0})", "lany({0})", over="any({el} {loops})"),
@@ -190,10 +214,10 @@ PRIMITIVES: dict[str, Primitive] = {
     "sort": Primitive(_py_sort, "sorted({0})"),
     "reverse": Primitive("list(reversed({0}))", "reversed({0})"),
     "distinct": Primitive("list(dict.fromkeys({0}))", "distinct({0})"),
-    "player_count": Primitive("R.n", lambda call: f"((I){call.gen.n})"),
+    "player_count": Primitive("R.n", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n)),
     "next_player": Primitive("(({0} + R.dir) % R.n)", "((Id)pmod(nn({0}) + DIR))"),
     "previous_player": Primitive("(({0} - R.dir) % R.n)", "((Id)pmod(nn({0}) - DIR))"),
-    "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)"),
+    "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)", span=lambda spans, n: (1, n)),
     "owner": Primitive("ZONE_OWNER[{0}]", _cxx_owner),
     "turn_number": Primitive("R.turn", "((I)s.turn)"),
 }
