@@ -19,7 +19,7 @@ from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
 from ..dsl.types import T
 from .orderfree import order_blind, order_free
-from .primitives import PRIMITIVES, PyCall, emit
+from .primitives import PRIMITIVES, PyCall, PyLoop, PyOver, emit
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -949,13 +949,15 @@ class ExprCompiler:
                 out.append(f"{ind}{res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
                 heads = []
             else:
-                out.extend(cur + line for line in _ACCUMULATE[kind](res, el))
-            if kind in ("any", "all", "first"):  # 'break' leaves every loop
+                step = (_LIST_STEP.format(r=res, el=el) if kind == "list"
+                        else emit(PRIMITIVES[kind].step, PyLoop(self, kind, res, el)))
+                out.extend(cur + line for line in step.split("\n"))
+            if kind != "list" and "break" in PRIMITIVES[kind].step:  # 'break' leaves every loop
                 for start, at in reversed(heads[1:]):
                     out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
             if heads:
                 start = heads[0][0]
-                out.insert(start, f"{ind}{res} = {_START[kind]}")
+                out.insert(start, f"{ind}{res} = {_LIST_START if kind == 'list' else PRIMITIVES[kind].step_start}")
             else:
                 start = len(out) - 1
             kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
@@ -963,8 +965,8 @@ class ExprCompiler:
                 kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
             out[start:start] = kept  # calls kept for the loop's turns
             self.binds += len(loop.kept)
-            if kind in ("min", "max"):
-                out.append(f"{ind}if {res} is _NOT_YET: _{kind}([])")
+            if kind != "list" and PRIMITIVES[kind].step_end:
+                out.append(ind + PRIMITIVES[kind].step_end.format(r=res))
             if kind == "list" and all(n is not None for n in sizes):
                 self.bounds[res] = math.prod(sizes)  # (a filter only drops elements)
             return res
@@ -1513,12 +1515,11 @@ class ExprCompiler:
         if e.func == "until":
             return self._until(e, env)
         loops, el, pre, (plain, kept) = self._loop(e.comp, env, e.func == "count")
-        return self._wrapped(_before(pre, self._aggregate(e.func, el, loops)),
-                             _before(kept, self._aggregate(e.func, el, plain)))
+        return self._wrapped(_before(pre, self._aggregate(e, el, loops)),
+                             _before(kept, self._aggregate(e, el, plain)))
 
-    @staticmethod
-    def _aggregate(f: str, el: str, loops: str) -> str:
-        return PRIMITIVES[f].over.format(el=el, loops=loops)
+    def _aggregate(self, e, el: str, loops: str) -> str:
+        return emit(PRIMITIVES[e.func].over, PyOver(self, e, el, loops))
 
     def _closure(self, e, env):
         """``connected(x for x in REL(START) if COND)``: a walk at run time
@@ -1833,20 +1834,9 @@ class _Loop:
 
 # the statement form of an aggregate (see ExprCompiler._s_loop): the first value of the
 # name, and what a turn of the loop does with the element
-_START = {"any": "False", "all": "True", "sum": "0", "count": "0", "list": "[]", "first": "None",
-          "last": "None", "min": "_NOT_YET", "max": "_NOT_YET"}
-_ACCUMULATE = {
-    "any": lambda r, el: [f"if {el}:", f"    {r} = True", "    break"],
-    "all": lambda r, el: [f"if not {el}:", f"    {r} = False", "    break"],
-    "sum": lambda r, el: [f"{r} += {el}"],
-    "count": lambda r, el: [f"{r} += 1"],
-    "list": lambda r, el: [f"{r}.append({el})"],
-    "first": lambda r, el: [f"{r} = {el}", "break"],
-    "last": lambda r, el: [f"{r} = {el}"],
-    # min() keeps the first of equal elements, and compares 'element < smallest so far'
-    "min": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ < {r}: {r} = m_"],
-    "max": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ > {r}: {r} = m_"],
-}
+# a comprehension as a loop of statements (see ExprCompiler._s_loop; an aggregate's loop is
+# in interpreter/primitives.py): the list before the loop, the lines adding an element
+_LIST_START, _LIST_STEP = "[]", "{r}.append({el})"
 
 
 def _before(pre: str, text: str) -> str:

@@ -38,7 +38,7 @@ from ..dsl.types import T
 from . import native
 from .codegen import kind_unsure, type_code
 from .cxx_text import ident, literal
-from .primitives import PRIMITIVES, CxxCall, NotNative, emit
+from .primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
@@ -596,39 +596,16 @@ class Gen:
         return f"([&]() -> {self.ct(t)} {{ std::vector<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _Aggregate(self, e, sc):
-        f, comp = e.func, e.comp
+        """An aggregate over a comprehension: its native form (interpreter/primitives.py)."""
+        f = e.func
         if f == "connected":
             return self._connected(e, sc)
         if f == "until":
             return self._until(e, sc)
-        t = self.ty(e)
-        elt = self.ty(comp.elem) if f != "count" else None
-        if f in ("any", "all"):
-            hit = "true" if f == "any" else "false"
-            test = "" if f == "any" else "!"
-            body = self.loops(comp, sc, lambda inner: f"if ({test}({self.expr(comp.elem, inner, _BOOL)})) return {hit};")
-            return f"([&]() -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
-        if f == "count":
-            n = self.fresh("n")
-            body = self.loops(comp, sc, lambda inner: f"++{n};")
-            return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
-        if f == "sum":
-            acc = self.fresh("sum")
-            body = self.loops(comp, sc, lambda inner: f"{acc} = add({acc}, {self.expr(comp.elem, inner, _INT)});")
-            return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
-        if f in ("first", "last") and t.tag not in ("int", "str", *_IDS):
-            raise Unsupported(f"{f}(...) of a list of {t}")
-        if f == "first":
-            body = self.loops(comp, sc, lambda inner: f"return {self.ct(t)}({self.expr(comp.elem, inner, t)});")
-            return f"([&]() -> {self.ct(t)} {{ {body} return {self.none_of(t)}; }}())"
-        if f in ("last", "min", "max"):
-            lt = T("list", elt)
-            out = self.fresh("out")
-            body = self.loops(comp, sc, lambda inner: f"{out}.push_back({self.expr(comp.elem, inner, elt)});")
-            fn = {"last": "llast", "min": "lmin", "max": "lmax"}[f]
-            return (f"([&]() -> {self.ct(t)} {{ std::vector<{self.ct(elt)}> {out}; {body} "
-                    f"return {fn}({self.ct(lt)}(std::move({out}))); }}())")
-        raise Unsupported(f"the aggregate {f}")
+        try:
+            return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
+        except NotNative as why:
+            raise Unsupported(str(why)) from None
 
     def _until(self, e, sc):
         """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted

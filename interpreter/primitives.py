@@ -31,8 +31,10 @@ _ID_TYPES = ("item", "cell", "zone", "player")
 # uses of built-ins the kernel does not cover: a program with one runs in Python (the
 # reason reported once, see kernel.py). What the reason starts with.
 KERNEL_GAPS = {
-    "first": "first() of a list of bool or of lists: the kernel has no none of these types",
-    "last": "last() of a list of bool or of lists: the kernel has no none of these types",
+    "first": "first() of a list of bool or of lists, also first(...) over a comprehension: the "
+             "kernel has no none of these types",
+    "last": "last() of a list of bool or of lists, also last(...) over a comprehension: the "
+            "kernel has no none of these types",
 }
 
 
@@ -45,6 +47,7 @@ class PyCall:
 
     def __init__(self, cg, e, args: list[str]):
         self.cg, self.e, self.a = cg, e, args
+        self.name = e.func
 
     def ty(self, i: int) -> T:
         return self.cg.ty(self.e.args[i])
@@ -63,6 +66,7 @@ class CxxCall:
 
     def __init__(self, gen, e, sc: dict):
         self.gen, self.e, self.sc = gen, e, sc
+        self.name = e.func
 
     def arg(self, i: int = 0, want: T | None = None) -> str:
         return self.gen.expr(self.e.args[i], self.sc, want)
@@ -81,6 +85,46 @@ class CxxCall:
                 fields[name] = self.arg(int(name.lstrip("i")), _INT if name.startswith("i") else None)
         return text.format(*(fields.get(str(i), "") for i in range(len(self.e.args))),
                            **{k: v for k, v in fields.items() if k.startswith("i")})
+
+
+class PyOver:
+    """An aggregate over a comprehension being compiled to Python: its element's text
+    (``{el}``) and its loops' (``{loops}``)."""
+
+    def __init__(self, cg, e, el: str, loops: str):
+        self.cg, self.e, self.el, self.loops = cg, e, el, loops
+        self.name = e.func
+
+    def fill(self, text: str) -> str:
+        return text.format(el=self.el, loops=self.loops)
+
+
+class PyLoop:
+    """An aggregate being compiled to the statements of a loop (the fast code's statement
+    form, ``codegen.ExprCompiler._s_loop``): ``{r}`` the name of its value, ``{el}`` the
+    element's text (lines apart by newlines)."""
+
+    def __init__(self, cg, name: str, r: str, el: str | None):
+        self.cg, self.name, self.r, self.el = cg, name, r, el
+
+    def fill(self, text: str) -> str:
+        return text.format(r=self.r, el=self.el)
+
+
+class CxxOver:
+    """An aggregate over a comprehension being written in C++: ``each(make)`` writes the
+    comprehension's loops around ``make(names in scope)``, ``elem(inner, want)`` its
+    element."""
+
+    def __init__(self, gen, e, sc: dict):
+        self.gen, self.e, self.sc, self.comp = gen, e, sc, e.comp
+        self.name = e.func
+
+    def each(self, make: Callable[[dict], str]) -> str:
+        return self.gen.loops(self.comp, self.sc, make)
+
+    def elem(self, inner: dict, want: T | None) -> str:
+        return self.gen.expr(self.comp.elem, inner, want)
 
 
 Form = str | Callable
@@ -109,6 +153,13 @@ class Primitive:
     python: Form        # the reference meaning: the Python text of a call
     cxx: Form           # the native form: the C++ text of a call (kernel.Gen.builtin)
     over: str = ""      # an aggregate's Python text over a comprehension: {el} {loops}
+    cxx_over: Form = ""  # an aggregate's C++ text over a comprehension (a CxxOver's)
+    # an aggregate as a loop of statements (the fast code, a PyLoop's): its value before
+    # the loop, the lines that add an element (a 'break' leaves every loop), the line
+    # after the loop
+    step_start: str = ""
+    step: str = ""
+    step_end: str = ""
     # the least and the most its value may be, whatever the state, from its integer
     # arguments' (each a Span or None) and the number of players; None: not known
     # (the fast code's bounds, see codegen.ExprCompiler._int_range)
@@ -185,6 +236,60 @@ def _cxx_owner(call: CxxCall) -> str:
     return f"{owners}[nn({call.arg()})]"
 
 
+# ------------------------------------------------------------------ aggregates in C++
+def _over_any_all(f: str) -> Callable:
+    hit = "true" if f == "any" else "false"
+    test = "" if f == "any" else "!"
+
+    def form(x: CxxOver) -> str:
+        body = x.each(lambda inner: f"if ({test}({x.elem(inner, T('bool'))})) return {hit};")
+        return f"([&]() -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
+    return form
+
+
+def _over_count(x: CxxOver) -> str:
+    n = x.gen.fresh("n")
+    body = x.each(lambda inner: f"++{n};")
+    return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
+
+
+def _over_sum(x: CxxOver) -> str:
+    acc = x.gen.fresh("sum")
+    body = x.each(lambda inner: f"{acc} = add({acc}, {x.elem(inner, _INT)});")
+    return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
+
+
+def _over_first(x: CxxOver) -> str:
+    gen, t = x.gen, x.gen.ty(x.e)
+    gen.ty(x.comp.elem)
+    if t.tag not in _FLAT:
+        raise NotNative(f"first(...) of a list of {t}")
+    body = x.each(lambda inner: f"return {gen.ct(t)}({x.elem(inner, t)});")
+    return f"([&]() -> {gen.ct(t)} {{ {body} return {gen.none_of(t)}; }}())"
+
+
+def _over_list(fn: str) -> Callable:
+    """last, min, max: the elements in a list, then ``fn`` of it."""
+    def form(x: CxxOver) -> str:
+        gen, t = x.gen, x.gen.ty(x.e)
+        elt = gen.ty(x.comp.elem)
+        if fn == "llast" and t.tag not in _FLAT:
+            raise NotNative(f"last(...) of a list of {t}")
+        lt = T("list", elt)
+        out = gen.fresh("out")
+        body = x.each(lambda inner: f"{out}.push_back({x.elem(inner, elt)});")
+        return (f"([&]() -> {gen.ct(t)} {{ std::vector<{gen.ct(elt)}> {out}; {body} "
+                f"return {fn}({gen.ct(lt)}(std::move({out}))); }}())")
+    return form
+
+
+def _extreme(less: str, f: str) -> dict:
+    """min, max as a loop: as Python's min() keeps the first of equal elements, and
+    compares 'element < smallest so far'; no element: the error of min([])."""
+    return {"step_start": "_NOT_YET", "step": f"m_ = {{el}}\nif {{r}} is _NOT_YET or m_ {less} {{r}}: {{r}} = m_",
+            "step_end": f"if {{r}} is _NOT_YET: _{f}([])"}
+
+
 # ------------------------------------------------------------------ the table
 PRIMITIVES: dict[str, Primitive] = {
     "top": Primitive(by_arity("(R.z[{0}] or _NO_ITEM)[-1]", "_topn(R.z[{0}], {1})"),
@@ -200,15 +305,23 @@ PRIMITIVES: dict[str, Primitive] = {
     "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})"),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
-                     over="_min([{el} {loops}])", span=_two(min)),
+                     over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),
+                     **_extreme("<", "min")),
     "max": Primitive(by_arity("_max({0})", "max({0}, {1})"), by_arity("lmax({0})", "imax({i0}, {i1})"),
-                     over="_max([{el} {loops}])", span=_two(max)),
-    "sum": Primitive("sum({0})", "isum({0})", over="sum([{el} {loops}])"),
-    "count": Primitive("len({0})", "((I)({0}).size())", over="len([1 {loops}])"),
-    "any": Primitive("any({0})", "lany({0})", over="any({el} {loops})"),
-    "all": Primitive("all({0})", "lall({0})", over="all({el} {loops})"),
-    "first": Primitive("_first({0})", _cxx_end("first"), over="next(({el} {loops}), None)"),
-    "last": Primitive("_last({0})", _cxx_end("last"), over="_last([{el} {loops}])"),
+                     over="_max([{el} {loops}])", cxx_over=_over_list("lmax"), span=_two(max),
+                     **_extreme(">", "max")),
+    "sum": Primitive("sum({0})", "isum({0})", over="sum([{el} {loops}])", cxx_over=_over_sum,
+                     step_start="0", step="{r} += {el}"),
+    "count": Primitive("len({0})", "((I)({0}).size())", over="len([1 {loops}])", cxx_over=_over_count,
+                       step_start="0", step="{r} += 1"),
+    "any": Primitive("any({0})", "lany({0})", over="any({el} {loops})", cxx_over=_over_any_all("any"),
+                     step_start="False", step="if {el}:\n    {r} = True\n    break"),
+    "all": Primitive("all({0})", "lall({0})", over="all({el} {loops})", cxx_over=_over_any_all("all"),
+                     step_start="True", step="if not {el}:\n    {r} = False\n    break"),
+    "first": Primitive("_first({0})", _cxx_end("first"), over="next(({el} {loops}), None)",
+                       cxx_over=_over_first, step_start="None", step="{r} = {el}\nbreak"),
+    "last": Primitive("_last({0})", _cxx_end("last"), over="_last([{el} {loops}])", cxx_over=_over_list("llast"),
+                      step_start="None", step="{r} = {el}"),
     "subsets": Primitive("_subsets({0})", "subsets({0})"),
     # (enum values are ids in declaration order: in C++ they sort as Python sorts them)
     "sort": Primitive(_py_sort, "sorted({0})"),

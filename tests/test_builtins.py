@@ -88,9 +88,11 @@ def _compiled(monkeypatch, text: str, optimize: bool):
 
 
 def _written(monkeypatch, module, engine: str, seen: set) -> None:
-    """Notes (engine, built-in) for each call an engine writes by its form."""
+    """Notes (engine, built-in, whether over a comprehension) for each call an engine
+    writes by its form."""
     def emit(form, call):
-        seen.add((engine if engine != "python" else ("fast" if call.cg.optimize else "plain"), call.e.func))
+        over = isinstance(call, (primitives.PyOver, primitives.PyLoop, primitives.CxxOver))
+        seen.add((engine if engine != "python" else ("fast" if call.cg.optimize else "plain"), call.name, over))
         return primitives.emit(form, call)
     monkeypatch.setattr(module, "emit", emit)
 
@@ -98,6 +100,8 @@ def _written(monkeypatch, module, engine: str, seen: set) -> None:
 def test_both_sides_name_the_same_builtins():
     assert set(primitives.PRIMITIVES) == set(builtins.BUILTINS)
     assert {n for n, p in primitives.PRIMITIVES.items() if p.over} == set(builtins.AGGREGATES)
+    assert {n for n, p in primitives.PRIMITIVES.items() if p.cxx_over} == set(builtins.AGGREGATES)
+    assert {n for n, p in primitives.PRIMITIVES.items() if p.step and p.step_start} == set(builtins.AGGREGATES)
     assert set(primitives.KERNEL_GAPS) <= set(builtins.BUILTINS)
     assert check.BUILTINS == {n: b.arities for n, b in builtins.BUILTINS.items()}
     assert check.AGGREGATES == set(builtins.AGGREGATES)
@@ -128,7 +132,8 @@ def test_every_engine_writes_every_builtin(monkeypatch):
     fast = _compiled(monkeypatch, COVER, True).for_players(2)
     kernel.Gen(fast).source()   # (raises Unsupported where the kernel does not cover a use)
     for engine in ("plain", "fast", "kernel"):
-        assert {f for e, f in seen if e == engine} == set(builtins.BUILTINS), engine
+        assert {f for e, f, over in seen if e == engine and not over} == set(builtins.BUILTINS), engine
+        assert {f for e, f, over in seen if e == engine and over} == set(builtins.AGGREGATES), engine
     assert plain.new_game(2, 1).state["vars"] == fast.new_game(2, 1).state["vars"]
 
 
@@ -164,17 +169,16 @@ def test_the_kernel_agrees_on_every_builtin(monkeypatch):
     assert prog.native_fallbacks == 0
 
 
-@pytest.mark.parametrize("use,gap", [("first([true, false])", "first"), ("last([[1], [2]])", "last"),
-                                     ("first(x for x in [true])", None)])
-def test_what_the_kernel_does_not_cover_is_said_and_listed(monkeypatch, use, gap):
+@pytest.mark.parametrize("use", ["first([true, false])", "last([[1], [2]])", "first(x for x in [true])",
+                                 "last([n] for n in [1, 2])"])
+def test_what_the_kernel_does_not_cover_is_said_and_listed(monkeypatch, use):
     text = COVER.replace("  r0 = top(pile)\n", f"  r0 = top(pile)\n  let gap = {use}\n")
     prog = _compiled(monkeypatch, text, True).for_players(2)
     with pytest.raises(kernel.Unsupported) as why:
         kernel.Gen(prog).source()
     f = use.split("(")[0]
     assert str(why.value).startswith(f"{f}") and ("of a list of" in str(why.value))
-    if gap is not None:   # (the aggregate's form is the kernel's own: kernel.Gen._Aggregate)
-        assert primitives.KERNEL_GAPS[gap].startswith(f"{f}() of a list of bool or of lists")
+    assert primitives.KERNEL_GAPS[f].startswith(f"{f}() of a list of bool or of lists")
 
 
 def test_the_language_reference_table_is_generated_from_the_table():
