@@ -19,7 +19,7 @@ from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
 from ..dsl.types import T
 from .orderfree import order_blind, order_free
-from .primitives import PRIMITIVES, PyCall, PyLoop, PyOver, emit
+from .primitives import PRIMITIVES, Primitive, PyCall, PyLoop, PyOver, emit
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -949,15 +949,13 @@ class ExprCompiler:
                 out.append(f"{ind}{res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
                 heads = []
             else:
-                step = (_LIST_STEP.format(r=res, el=el) if kind == "list"
-                        else emit(PRIMITIVES[kind].step, PyLoop(self, kind, res, el)))
-                out.extend(cur + line for line in step.split("\n"))
-            if kind != "list" and "break" in PRIMITIVES[kind].step:  # 'break' leaves every loop
+                out.extend(cur + line for line in emit(_LOOPS[kind].step, PyLoop(self, kind, res, el)).split("\n"))
+            if "break" in _LOOPS[kind].step:  # 'break' leaves every loop
                 for start, at in reversed(heads[1:]):
                     out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
             if heads:
                 start = heads[0][0]
-                out.insert(start, f"{ind}{res} = {_LIST_START if kind == 'list' else PRIMITIVES[kind].step_start}")
+                out.insert(start, f"{ind}{res} = {_LOOPS[kind].step_start}")
             else:
                 start = len(out) - 1
             kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
@@ -965,8 +963,8 @@ class ExprCompiler:
                 kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
             out[start:start] = kept  # calls kept for the loop's turns
             self.binds += len(loop.kept)
-            if kind != "list" and PRIMITIVES[kind].step_end:
-                out.append(ind + PRIMITIVES[kind].step_end.format(r=res))
+            if _LOOPS[kind].step_end:
+                out.append(ind + _LOOPS[kind].step_end.format(r=res))
             if kind == "list" and all(n is not None for n in sizes):
                 self.bounds[res] = math.prod(sizes)  # (a filter only drops elements)
             return res
@@ -1834,9 +1832,10 @@ class _Loop:
 
 # the statement form of an aggregate (see ExprCompiler._s_loop): the first value of the
 # name, and what a turn of the loop does with the element
-# a comprehension as a loop of statements (see ExprCompiler._s_loop; an aggregate's loop is
-# in interpreter/primitives.py): the list before the loop, the lines adding an element
-_LIST_START, _LIST_STEP = "[]", "{r}.append({el})"
+# a comprehension ("list") or an aggregate as a loop of statements (see
+# ExprCompiler._s_loop): the value before the loop, the lines adding an element, the line
+# after the loop (an aggregate's are in interpreter/primitives.py)
+_LOOPS = {"list": Primitive("", "", step_start="[]", step="{r}.append({el})"), **PRIMITIVES}
 
 
 def _before(pre: str, text: str) -> str:
