@@ -17,7 +17,7 @@ from itertools import count
 from ..dsl import ast as ir
 from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
-from ..dsl.types import T
+from ..dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
 from .orderfree import order_blind, order_free
 from .primitives import PRIMITIVES, Primitive, PyCall, PyLoop, PyOver, emit
 
@@ -31,15 +31,6 @@ def kind_unsure(c, s) -> bool:
     what, to = c.type_of(s.what), c.type_of(s.to)
     item = what.arg if what.tag == "list" else what
     return item.tag == "item" and item.arg == "?" or to.tag == "zone" and to.arg == "?"
-
-
-def type_code(t: T) -> str:
-    """How a value of this type is written in moves and records."""
-    if t.tag == "list":
-        return "list:" + type_code(t.arg)
-    if t.tag == "enum":
-        return f"enum:{t.arg}"
-    return t.tag
 
 
 class CodeTooBig(Exception):

@@ -1,7 +1,9 @@
-"""What each built-in function means when it runs, in one place per engine: its Python
-form (the text ``codegen.ExprCompiler`` writes for a call, the straightforward code and
-the fast code alike; over a comprehension for the aggregates) and its native form (the
-C++ text ``kernel.Gen.builtin`` writes). Keyed by the names of ``dsl/builtins.py``, which
+"""What each built-in function means when it runs, in one place for the interpreter: its
+Python form (the text ``codegen.ExprCompiler`` writes for a call, the straightforward code
+and the fast code alike), its native form (the C++ text ``kernel.Gen.builtin`` writes),
+for an aggregate its forms over a comprehension (Python, C++, and the fast code's loop of
+statements), and what the fast code may know of its integer value (``span``). Keyed by
+the names of ``dsl/builtins.py``, which
 holds everything else about a built-in (arities, type rule, what the optimiser may assume,
 its entry of the language reference); tests/test_builtins.py checks that both tables name
 the same built-ins and that every engine implements each one.
@@ -17,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from string import Formatter
 
-from ..dsl.types import T
+from ..dsl.types import T, type_code
 from . import helpers
 
 _INT = T("int")
@@ -191,7 +193,6 @@ def _py_occupied(call: PyCall) -> str:
 
 
 def _py_sort(call: PyCall) -> str:
-    from .codegen import type_code  # (codegen reads this module)
     cg, a0 = call.cg, call.a[0]
     t0 = call.ty(0)
     code = type_code(t0.arg) if t0.tag == "list" else "int"
