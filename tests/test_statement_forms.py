@@ -2,7 +2,9 @@
 each form of the grammar (``_stmt`` of dsl/grammar.lark), the reference compiler
 (``compile.ProcCompiler``) and the kernel (``kernel.Proc``) each have its rule, the
 kernel writes the ruleset without falling back to Python, and the straightforward code,
-the fast code and the kernel play it the same, move after move."""
+the fast code and the kernel play it the same, move after move. The ruleset also keeps
+the value of every built-in of tests/test_builtins.py (``USES``) at every turn: one
+kernel, built once, plays every statement form and every built-in against Python."""
 from __future__ import annotations
 
 import random
@@ -15,6 +17,7 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import codegen, compile_sources, kernel
 from meeple.interpreter import compile as reference
+from test_builtins import USES, first_value
 
 from meeple import interpreter
 
@@ -48,15 +51,17 @@ FORMS = {
 
 RULES = """ruleset stmts
 players 2..2
-kind Card { v: int, var marks: int = 0 }
+enum Colour { red, green, blue }
+kind Card { colour: Colour, v: int, var marks: int = 0 }
 board grid: grid(rows: 2, cols: 2) holds Card
 zone pile: Card
 zone hand: Card per player
 zone shown: Card public
-deck cards into pile { Card(v: n) for n in 1..16 }
+deck cards into pile { Card(colour: k, v: n) for k in Colour for n in 1..6 }
 var total: int = 0
 var rounds: int = 0
 var bid: Card per player = none
+{uses_vars}
 procedure add(n: int): int {
   if n > 100 {
     return 0
@@ -89,13 +94,19 @@ turn {
   roll d from 1..6
   let r = call add(d + x)
   total = call add(total)
+  let g = cells(grid)[rounds % 4]
+  let xs = items(hand(active)) + top(pile, 3)
+  let ns = [y.v for y in xs]
+  let names = [if y.v > 2 then "b" else "a" for y in xs]
+{uses}
   rounds = rounds + 1
   if occupied(pile) { deal 1 from pile to hand }
   if rounds == 5 { end game }
 }
 end when false
 score(p) = total + seat(p)
-"""
+""".replace("{uses_vars}", "\n".join(f"var r{i}: {t} = {first_value(t)}" for i, (_, t) in enumerate(USES))) \
+   .replace("{uses}", "\n".join(f"  r{i} = {e}" for i, (e, _) in enumerate(USES)))
 
 
 def _source() -> SourceSet:
@@ -141,7 +152,7 @@ def test_the_straightforward_and_the_fast_code_play_every_statement_form_alike(m
 
 @pytest.mark.kernels
 @pytest.mark.skipif(interpreter.kernel_status() is not None, reason="no kernel can be built here")
-def test_the_kernel_plays_every_statement_form_as_python(monkeypatch):
+def test_the_kernel_plays_every_statement_form_and_builtin_as_python(monkeypatch):
     monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
     rules = compile_sources(_source())
     assert rules.use_native(report=False)
