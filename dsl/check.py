@@ -661,76 +661,8 @@ class Checker(DeclChecks, StmtChecks):
         return None
 
     def _call_builtin(self, e: ir.Call, ts: list[T]) -> T:
-        f, a = e.func, e.args
-        match f:
-            case "top" | "bottom":
-                k = self._holds(ts[0], a[0], f)
-                if len(ts) == 2:
-                    self._want(a[1], ts[1], INT, f"'{f}'")
-                    return list_of(T("item", k)) if k else ERROR
-                return T("item", k) if k else ERROR
-            case "items":
-                k = self._holds(ts[0], a[0], f)
-                return list_of(T("item", k)) if k else ERROR
-            case "size" | "empty" | "occupied" | "len":
-                if ts[0].tag not in ("list",):
-                    self._holds(ts[0], a[0], f)
-                return INT if f in ("size", "len") else BOOL
-            case "cells":
-                if ts[0].tag != "board":
-                    if not ts[0].is_error:
-                        self.d.add(errors.type_mismatch(a[0].span, "'cells'", "a board", str(ts[0])))
-                    return ERROR
-                return list_of(T("cell", ts[0].arg))
-            case "cell_of":
-                self._want(a[0], ts[0], T("item", ts[0].arg) if ts[0].tag == "item" else T("item", "?"), f)
-                if ts[1].tag != "board":
-                    self.d.add(errors.type_mismatch(a[1].span, "'cell_of'", "a board", str(ts[1])))
-                    return ERROR
-                return T("cell", ts[1].arg)
-            case "abs":
-                self._want(a[0], ts[0], INT, f)
-                return INT
-            case "min" | "max":
-                if len(ts) == 2:
-                    self._want(a[0], ts[0], INT, f)
-                    self._want(a[1], ts[1], INT, f)
-                    return INT
-                self._want(a[0], ts[0], list_of(INT), f)
-                return INT
-            case "sum":
-                self._want(a[0], ts[0], list_of(INT), f)
-                return INT
-            case "count":
-                self._list(a[0], ts[0], f)
-                return INT
-            case "any" | "all":
-                self._want(a[0], ts[0], list_of(BOOL), f)
-                return BOOL
-            case "first" | "last":
-                return self._list(a[0], ts[0], f)
-            case "subsets":
-                return list_of(list_of(self._list(a[0], ts[0], f)))
-            case "sort" | "reverse" | "distinct":
-                el = self._list(a[0], ts[0], f)
-                return list_of(el)
-            case "player_count" | "turn_number":
-                return INT
-            case "face_down":
-                if ts[0].tag != "item" and not ts[0].is_error:
-                    self.d.add(errors.type_mismatch(a[0].span, "'face_down'", "an item", str(ts[0])))
-                return BOOL
-            case "next_player" | "previous_player":
-                self._want(a[0], ts[0], PLAYER, f)
-                return PLAYER
-            case "seat":
-                self._want(a[0], ts[0], PLAYER, f)
-                return INT
-            case "owner":
-                if ts[0].tag != "zone" and not ts[0].is_error:
-                    self.d.add(errors.type_mismatch(a[0].span, "'owner'", "a per-player zone", str(ts[0])))
-                return PLAYER
-        raise AssertionError(f)
+        """A built-in's type rule (dsl/builtins.py), reporting as this checker does."""
+        return builtins.BUILTINS[e.func].rule(_BuiltinTyping(self, e.func), e.args, ts)
 
     def _list(self, node, t: T, fname: str) -> T:
         if t.tag == "list":
@@ -738,6 +670,26 @@ class Checker(DeclChecks, StmtChecks):
         if not t.is_error:
             self.d.add(errors.type_mismatch(node.span, f"'{fname}'", "a list", str(t)))
         return ERROR
+
+
+class _BuiltinTyping:
+    """What a built-in's type rule may ask (dsl/builtins.Typing), about the built-in
+    ``f`` being called."""
+
+    def __init__(self, checker: Checker, f: str):
+        self.ck, self.f = checker, f
+
+    def holds(self, t: T, node) -> str | None:
+        return self.ck._holds(t, node, self.f)
+
+    def want(self, node, got: T, want: T, quoted: bool = False) -> None:
+        self.ck._want(node, got, want, f"'{self.f}'" if quoted else self.f)
+
+    def elem(self, node, t: T) -> T:
+        return self.ck._list(node, t, self.f)
+
+    def mismatch(self, node, wanted: str, got: T) -> None:
+        self.ck.d.add(errors.type_mismatch(node.span, f"'{self.f}'", wanted, str(got)))
 
 
 _NOT_CONSTANT = object()

@@ -36,6 +36,15 @@ INT, BOOL, STR, PLAYER, NONE, ERROR = T("int"), T("bool"), T("str"), T("player")
 NULLABLE = ("item", "cell", "player", "enum")
 
 
+def type_code(t: T) -> str:
+    """How a value of this type is written in moves and records."""
+    if t.tag == "list":
+        return "list:" + type_code(t.arg)
+    if t.tag == "enum":
+        return f"enum:{t.arg}"
+    return t.tag
+
+
 def list_of(t: T) -> T:
     return T("list", t)
 

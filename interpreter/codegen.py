@@ -15,10 +15,11 @@ import re
 from itertools import count
 
 from ..dsl import ast as ir
-from ..dsl.builtins import CLOSURES
+from ..dsl.builtins import BUILTINS, CLOSURES
 from ..dsl.check import Checked
-from ..dsl.types import T
-from . import helpers
+from ..dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
+from .orderfree import order_blind, order_free
+from .primitives import PRIMITIVES, Primitive, PyCall, PyLoop, PyOver, emit
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -30,15 +31,6 @@ def kind_unsure(c, s) -> bool:
     what, to = c.type_of(s.what), c.type_of(s.to)
     item = what.arg if what.tag == "list" else what
     return item.tag == "item" and item.arg == "?" or to.tag == "zone" and to.arg == "?"
-
-
-def type_code(t: T) -> str:
-    """How a value of this type is written in moves and records."""
-    if t.tag == "list":
-        return "list:" + type_code(t.arg)
-    if t.tag == "enum":
-        return f"enum:{t.arg}"
-    return t.tag
 
 
 class CodeTooBig(Exception):
@@ -103,11 +95,6 @@ _TEMP = re.compile(r"\bs_\d+\b")
 _NAME = re.compile(r"[A-Za-z_]\w*")
 _INT = re.compile(r"\(*-?\d+\)*")
 
-# built-ins whose value is worth computing once (see ExprCompiler._pure)
-_PURE_BUILTINS = {"top", "bottom", "min", "max", "first", "last", "cell_of", "sum"}
-
-# built-ins whose value of a list does not depend on its order (see ExprCompiler._perm_arg)
-_BY_SIZE = ("size", "len", "empty", "occupied")
 # the components found in one evaluation of the statement form, by a rule function's
 # number and arguments (see ExprCompiler.components)
 _MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
@@ -163,6 +150,24 @@ _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "
               "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"}
 
 
+def _arith_range(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
+    """The least and the most of ``x op y`` for x in the range a, y in b (see
+    ExprCompiler._int_range), or None."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op == "*":
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    if b[0] <= 0 <= b[1]:
+        return None  # (the divisor may be 0)
+    if op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
+        corners = [x // y for x in a for y in b]
+        return min(corners), max(corners)
+    return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+
+
 def _counted(e, text: str) -> bool:
     """An iterable whose elements are already counted against the work budget (a range,
     a list '+') or written out in the source (a list literal)."""
@@ -215,7 +220,7 @@ class ExprCompiler:
         # the tables of the cells of loops over a board with a static condition, made for
         # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
         self.static_tables: dict[tuple, tuple[str, bool]] = {}
-        # lists whose order does not matter where they are used (see _order_free): the
+        # lists whose order does not matter where they are used (see orderfree.py): the
         # expression compiled next may be computed in any order (perm_next), the one
         # being compiled may (perm_here); the functions that find a component
         # (``connected`` from a parameter: name -> its number, the start's position
@@ -935,13 +940,13 @@ class ExprCompiler:
                 out.append(f"{ind}{res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
                 heads = []
             else:
-                out.extend(cur + line for line in _ACCUMULATE[kind](res, el))
-            if kind in ("any", "all", "first"):  # 'break' leaves every loop
+                out.extend(cur + line for line in emit(_LOOPS[kind].step, PyLoop(self, kind, res, el)).split("\n"))
+            if "break" in _LOOPS[kind].step:  # 'break' leaves every loop
                 for start, at in reversed(heads[1:]):
                     out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
             if heads:
                 start = heads[0][0]
-                out.insert(start, f"{ind}{res} = {_START[kind]}")
+                out.insert(start, f"{ind}{res} = {_LOOPS[kind].step_start}")
             else:
                 start = len(out) - 1
             kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
@@ -949,8 +954,8 @@ class ExprCompiler:
                 kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
             out[start:start] = kept  # calls kept for the loop's turns
             self.binds += len(loop.kept)
-            if kind in ("min", "max"):
-                out.append(f"{ind}if {res} is _NOT_YET: _{kind}([])")
+            if _LOOPS[kind].step_end:
+                out.append(ind + _LOOPS[kind].step_end.format(r=res))
             if kind == "list" and all(n is not None for n in sizes):
                 self.bounds[res] = math.prod(sizes)  # (a filter only drops elements)
             return res
@@ -1342,21 +1347,7 @@ class ExprCompiler:
                 return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
             case "BinOp" if e.op in ("+", "-", "*", "/", "%"):
                 a, b = self._int_range(e.left, env, depth), self._int_range(e.right, env, depth)
-                if a is None or b is None:
-                    return None
-                if e.op == "+":
-                    return a[0] + b[0], a[1] + b[1]
-                if e.op == "-":
-                    return a[0] - b[1], a[1] - b[0]
-                if e.op == "*":
-                    corners = [x * y for x in a for y in b]
-                    return min(corners), max(corners)
-                if b[0] <= 0 <= b[1]:
-                    return None  # (the divisor may be 0)
-                if e.op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
-                    corners = [x // y for x in a for y in b]
-                    return min(corners), max(corners)
-                return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+                return None if a is None or b is None else _arith_range(e.op, a, b)
             case "Call" if e.func in self.c.functions:  # (a rule function's name comes first)
                 if depth >= 8:
                     return None
@@ -1366,19 +1357,9 @@ class ExprCompiler:
                 values = [self.t.ns[f"C_{e.name}"][c] for c in self.t.ns.get(f"BOARD_{self.ty(e.obj).arg}", ())]
                 if values and all(type(v) is int for v in values):
                     return min(values), max(values)
-            case "Call" if e.func == "seat" and self.c.calls_builtin("seat"):
-                return 1, self.t.n
-            case "Call" if e.func == "player_count" and self.c.calls_builtin("player_count"):
-                return self.t.n, self.t.n
-            case "Call" if e.func == "abs" and self.c.calls_builtin("abs"):
-                r = self._int_range(e.args[0], env, depth)
-                if r is not None:
-                    return (0 if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1]))), max(abs(r[0]), abs(r[1]))
-            case "Call" if e.func in ("min", "max") and len(e.args) == 2 and self.c.calls_builtin(e.func):
-                a, b = self._int_range(e.args[0], env, depth), self._int_range(e.args[1], env, depth)
-                if a is not None and b is not None:
-                    f = min if e.func == "min" else max
-                    return f(a[0], b[0]), f(a[1], b[1])
+            case "Call" if self.c.calls_builtin(e.func) and PRIMITIVES[e.func].span is not None:
+                spans = [self._int_range(a, env, depth) for a in e.args]
+                return PRIMITIVES[e.func].span(spans, self.t.n)
             case "Var" if env is not None:
                 return env.ranges.get(e.name)
         return None
@@ -1523,22 +1504,11 @@ class ExprCompiler:
         if e.func == "until":
             return self._until(e, env)
         loops, el, pre, (plain, kept) = self._loop(e.comp, env, e.func == "count")
-        return self._wrapped(_before(pre, self._aggregate(e.func, el, loops)),
-                             _before(kept, self._aggregate(e.func, el, plain)))
+        return self._wrapped(_before(pre, self._aggregate(e, el, loops)),
+                             _before(kept, self._aggregate(e, el, plain)))
 
-    @staticmethod
-    def _aggregate(f: str, el: str, loops: str) -> str:
-        if f in ("any", "all"):
-            return f"{f}({el} {loops})"
-        if f == "sum":
-            return f"sum([{el} {loops}])"
-        if f == "count":
-            return f"len([1 {loops}])"
-        if f in ("min", "max"):
-            return f"_{f}([{el} {loops}])"
-        if f == "first":
-            return f"next(({el} {loops}), None)"
-        return f"_last([{el} {loops}])"
+    def _aggregate(self, e, el: str, loops: str) -> str:
+        return emit(PRIMITIVES[e.func].over, PyOver(self, e, el, loops))
 
     def _closure(self, e, env):
         """``connected(x for x in REL(START) if COND)``: a walk at run time
@@ -1605,7 +1575,7 @@ class ExprCompiler:
             self._perm(self._perm_arg(e, i))
             args.append(self.expr(a, env))
         text = self._builtin(e, e.func, args)
-        return self._pure(e, env, text, since) if e.func in _PURE_BUILTINS else text
+        return self._pure(e, env, text, since) if BUILTINS[e.func].costly else text
 
     def _pure(self, e, env, text: str, since: int) -> str:
         """The fast code computes a value that takes some work (a helper's call, the top
@@ -1647,7 +1617,7 @@ class ExprCompiler:
                 args.append(self.expr(a, env))
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
-            # the value is used in any order (see _order_free)
+            # the value is used in any order (see orderfree.py)
             return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
@@ -1662,7 +1632,7 @@ class ExprCompiler:
         """Whether the call e's argument i may be computed in any order: a list whose
         order the call's value does not depend on (its size), or depends on only as far as
         that value's own order may be any (distinct; a rule function's body, see
-        _order_free)."""
+        orderfree.py)."""
         f, c = e.func, self.c
         if not self.components or i >= len(e.args) or self.ty(e.args[i]).tag != "list":
             return False  # (the order matters only where a component may be found)
@@ -1673,56 +1643,11 @@ class ExprCompiler:
             key = (f, i, self.perm_here)
             free = self.free_args.get(key)
             if free is None:
-                free = self.free_args[key] = self._order_free(fd.body, fd.params[i].name, self.perm_here)
+                free = self.free_args[key] = order_free(c, fd.body, fd.params[i].name, self.perm_here)
             return free
         if not c.calls_builtin(f):
             return False
-        return f in _BY_SIZE or f == "distinct" and self.perm_here
-
-    def _order_free(self, e, x: str, perm: bool, depth: int = 0) -> bool:
-        """Whether the value of ``e`` is the same (``perm``: the same elements, each as
-        many times, in any order) whatever the order of the list named ``x``: where x
-        is read only as the iterable of a comprehension's loops, by size, by distinct,
-        or as such an argument of a rule function. (A comprehension over a list in
-        another order makes the same elements, each as many times, in another order;
-        an error, or the work budget running out, happens in any order, and the fast
-        code then runs the straightforward code again.)"""
-        if not any(n.node == "Var" and n.name == x for n in ir.walk(e)):
-            return True
-        if depth >= 8 or any(n.node == "ForClause" and n.var == x for n in ir.walk(e)):
-            return False
-        match e.node:
-            case "Var":
-                return perm
-            case "Comprehension":
-                for cl in e.clauses:
-                    if not (cl.iter.node == "Var" and cl.iter.name == x) \
-                            and not self._order_free(cl.iter, x, False, depth + 1):
-                        return False
-                return perm and (e.cond is None or self._order_free(e.cond, x, False, depth + 1)) \
-                    and self._order_free(e.elem, x, False, depth + 1)
-            case "Aggregate" if e.func == "count":
-                return self._order_free(e.comp, x, True, depth + 1)
-            case "Call" if e.func in self.c.functions:
-                fd = self.c.functions[e.func]
-                return all(self._order_free(a, x, False, depth + 1)
-                           or (self._order_free(a, x, True, depth + 1)
-                               and self._order_free(fd.body, p.name, perm, depth + 1))
-                           for p, a in zip(fd.params, e.args))
-            case "Call" if e.func in _BY_SIZE and len(e.args) == 1 and self.c.calls_builtin(e.func):
-                return self._order_free(e.args[0], x, True, depth + 1)
-            case "Call" if e.func == "distinct" and perm and self.c.calls_builtin("distinct"):
-                return self._order_free(e.args[0], x, True, depth + 1)
-            case "BinOp" if e.op != "..":
-                return self._order_free(e.left, x, False, depth + 1) \
-                    and self._order_free(e.right, x, False, depth + 1)
-            case "UnOp":
-                return self._order_free(e.operand, x, False, depth + 1)
-            case "CondExpr":
-                return self._order_free(e.cond, x, False, depth + 1) \
-                    and self._order_free(e.then, x, perm, depth + 1) \
-                    and self._order_free(e.other, x, perm, depth + 1)
-        return False
+        return order_blind(f, self.perm_here)
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)
@@ -1732,82 +1657,7 @@ class ExprCompiler:
         return all(_SIMPLE_ARG.fullmatch(a) for p, a in zip(params, args) if p.name in repeated)
 
     def _builtin(self, e, f, args):
-        a0 = args[0] if args else None
-        t0 = self.ty(e.args[0]) if e.args else None
-        is_list = t0 is not None and t0.tag == "list"
-        match f:
-            case "top":
-                return f"(R.z[{a0}] or _NO_ITEM)[-1]" if len(args) == 1 else f"_topn(R.z[{a0}], {args[1]})"
-            case "bottom":
-                return f"_bottom(R.z[{a0}])"
-            case "items":
-                return f"list(R.z[{a0}])"
-            case "size" | "len":
-                return f"len({a0})" if is_list else f"len(R.z[{a0}])"
-            case "empty":
-                return f"(not {a0})" if is_list else f"(not R.z[{a0}])"
-            case "occupied":
-                if self.optimize:  # a list's truth, without a call of len
-                    return f"(not not {a0})" if is_list else f"(not not R.z[{a0}])"
-                return f"(len({a0}) > 0)" if is_list else f"(len(R.z[{a0}]) > 0)"
-            case "cells":
-                return f"BOARD_{self.ty(e.args[0]).arg}"
-            case "cell_of":
-                return f"_cell_of(R, {a0}, BOARDSET_{self.ty(e.args[1]).arg})"
-            case "abs":
-                return f"abs({a0})"
-            case "min" | "max":
-                if len(args) == 2:
-                    return f"{f}({a0}, {args[1]})"
-                return f"_{f}({a0})"
-            case "sum" | "any" | "all":
-                return f"{f}({a0})"
-            case "count":
-                return f"len({a0})"
-            case "first":
-                return f"_first({a0})"
-            case "last":
-                return f"_last({a0})"
-            case "subsets":
-                return f"_subsets({a0})"
-            case "sort":
-                code = type_code(t0.arg) if is_list else "int"
-                if self.t.sort_key(code) is helpers.sort_key:
-                    arg = e.args[0]
-                    if arg.node == "Call" and arg.func == "items" and self.c.calls_builtin("items"):
-                        return f"sorted({a0})"  # (a zone's items: ints, never none)
-                    if code in _ID_TYPES or code == "int":
-                        return f"_sort_ids({a0})"
-                    if code.startswith("list:") and code[5:] in _ID_TYPES + ("int",):
-                        return f"_sort_int_lists({a0})"
-                name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
-                self.t.ns[name] = self.t.sort_key(code)
-                return f"sorted({a0}, key={name})"
-            case "reverse":
-                return f"list(reversed({a0}))"
-            case "distinct":
-                return f"list(dict.fromkeys({a0}))"
-            case "player_count":
-                return "R.n"
-            case "face_down":
-                return f"(R.facing[{a0}] >= 0)"
-            case "turn_number":
-                return "R.turn"
-            case "next_player":
-                return f"(({a0} + R.dir) % R.n)"
-            case "previous_player":
-                return f"(({a0} - R.dir) % R.n)"
-            case "seat":
-                return f"({a0} + 1)"
-            case "owner":
-                return f"ZONE_OWNER[{a0}]"
-        raise AssertionError(f)
-
-
-
-# the types whose values are ids (ints) or none: sorted by helpers.sort_key, they are in
-# the plain order of ints, none first (helpers._sort_ids)
-_ID_TYPES = ("item", "cell", "zone", "player")
+        return emit(PRIMITIVES[f].python, PyCall(self, e, args))
 
 
 # ------------------------------------------------------------ static conditions of cells
@@ -1855,34 +1705,9 @@ def _pure_text(n, names: set[str], before: str | None) -> bool:
     binds only ``once_N`` names (of ``names``). ``before``: a loop's variable; then
     ``n`` may read, instead of ``names``, values bound before the loop (not the
     variable's), a local (``L['x']``) and ``R.active`` or ``R.n``, and binds nothing."""
-    def ok(name: str) -> bool:
-        if before is None:
-            return name in names
-        return name not in names and name != before and _BEFORE.fullmatch(name) is not None
-    if isinstance(n, ast.Constant):
-        return isinstance(n.value, (int, str, type(None)))
-    if isinstance(n, ast.Name):
-        return ok(n.id)
-    if isinstance(n, ast.Subscript):
-        v = n.value
-        if not isinstance(v, ast.Name):
-            return False
-        if v.id == "L":
-            return before is not None and isinstance(n.slice, ast.Constant)
-        return (v.id.startswith(_STATIC_TABLES) or v.id == "CELL_NAME") and _pure_text(n.slice, names, before)
-    if isinstance(n, ast.Call):
-        f = n.func
-        called = (isinstance(f, ast.Name) and f.id in _STATIC_CALLS) or (
-            isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name)
-            and f.value.id.startswith("CELLAT_"))
-        return called and not n.keywords and all(
-            not isinstance(a, ast.Starred) and _pure_text(a, names, before) for a in n.args)
-    if isinstance(n, ast.Attribute):
-        return (before is not None and isinstance(n.value, ast.Name) and n.value.id == "R"
-                and n.attr in ("active", "n"))
-    if isinstance(n, ast.NamedExpr):
-        return (before is None and _ONCE.fullmatch(n.target.id) is not None
-                and _pure_text(n.value, names, before))
+    rule = _PURE_RULES.get(type(n))
+    if rule is not None:
+        return rule(n, names, before)
     if isinstance(n, (ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare)):
         ops = [n.op] if not isinstance(n, ast.Compare) else n.ops
         if not all(isinstance(op, _STATIC_OPS) for op in ops):
@@ -1891,6 +1716,42 @@ def _pure_text(n, names: set[str], before: str | None) -> bool:
         return False
     return all(_pure_text(k, names, before) for k in ast.iter_child_nodes(n)
                if not isinstance(k, (ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop)))
+
+
+def _pure_name(n: ast.Name, names: set[str], before: str | None) -> bool:
+    if before is None:
+        return n.id in names
+    return n.id not in names and n.id != before and _BEFORE.fullmatch(n.id) is not None
+
+
+def _pure_subscript(n: ast.Subscript, names: set[str], before: str | None) -> bool:
+    v = n.value
+    if not isinstance(v, ast.Name):
+        return False
+    if v.id == "L":
+        return before is not None and isinstance(n.slice, ast.Constant)
+    return (v.id.startswith(_STATIC_TABLES) or v.id == "CELL_NAME") and _pure_text(n.slice, names, before)
+
+
+def _pure_call(n: ast.Call, names: set[str], before: str | None) -> bool:
+    f = n.func
+    called = (isinstance(f, ast.Name) and f.id in _STATIC_CALLS) or (
+        isinstance(f, ast.Attribute) and f.attr == "get" and isinstance(f.value, ast.Name)
+        and f.value.id.startswith("CELLAT_"))
+    return called and not n.keywords and all(
+        not isinstance(a, ast.Starred) and _pure_text(a, names, before) for a in n.args)
+
+
+_PURE_RULES = {
+    ast.Constant: lambda n, names, before: isinstance(n.value, (int, str, type(None))),
+    ast.Name: _pure_name,
+    ast.Subscript: _pure_subscript,
+    ast.Call: _pure_call,
+    ast.Attribute: lambda n, names, before: (before is not None and isinstance(n.value, ast.Name)
+                                             and n.value.id == "R" and n.attr in ("active", "n")),
+    ast.NamedExpr: lambda n, names, before: (before is None and _ONCE.fullmatch(n.target.id) is not None
+                                             and _pure_text(n.value, names, before)),
+}
 
 
 def _given_conjunct(n, var: str, names: set[str], first: int):
@@ -1962,20 +1823,10 @@ class _Loop:
 
 # the statement form of an aggregate (see ExprCompiler._s_loop): the first value of the
 # name, and what a turn of the loop does with the element
-_START = {"any": "False", "all": "True", "sum": "0", "count": "0", "list": "[]", "first": "None",
-          "last": "None", "min": "_NOT_YET", "max": "_NOT_YET"}
-_ACCUMULATE = {
-    "any": lambda r, el: [f"if {el}:", f"    {r} = True", "    break"],
-    "all": lambda r, el: [f"if not {el}:", f"    {r} = False", "    break"],
-    "sum": lambda r, el: [f"{r} += {el}"],
-    "count": lambda r, el: [f"{r} += 1"],
-    "list": lambda r, el: [f"{r}.append({el})"],
-    "first": lambda r, el: [f"{r} = {el}", "break"],
-    "last": lambda r, el: [f"{r} = {el}"],
-    # min() keeps the first of equal elements, and compares 'element < smallest so far'
-    "min": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ < {r}: {r} = m_"],
-    "max": lambda r, el: [f"m_ = {el}", f"if {r} is _NOT_YET or m_ > {r}: {r} = m_"],
-}
+# a comprehension ("list") or an aggregate as a loop of statements (see
+# ExprCompiler._s_loop): the value before the loop, the lines adding an element, the line
+# after the loop (an aggregate's are in interpreter/primitives.py)
+_LOOPS = {"list": Primitive("", "", step_start="[]", step="{r}.append({el})"), **PRIMITIVES}
 
 
 def _before(pre: str, text: str) -> str:

@@ -38,6 +38,7 @@ from ..dsl.types import T
 from . import native
 from .codegen import kind_unsure, type_code
 from .cxx_text import ident, literal
+from .primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
@@ -595,39 +596,16 @@ class Gen:
         return f"([&]() -> {self.ct(t)} {{ std::vector<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _Aggregate(self, e, sc):
-        f, comp = e.func, e.comp
+        """An aggregate over a comprehension: its native form (interpreter/primitives.py)."""
+        f = e.func
         if f == "connected":
             return self._connected(e, sc)
         if f == "until":
             return self._until(e, sc)
-        t = self.ty(e)
-        elt = self.ty(comp.elem) if f != "count" else None
-        if f in ("any", "all"):
-            hit = "true" if f == "any" else "false"
-            test = "" if f == "any" else "!"
-            body = self.loops(comp, sc, lambda inner: f"if ({test}({self.expr(comp.elem, inner, _BOOL)})) return {hit};")
-            return f"([&]() -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
-        if f == "count":
-            n = self.fresh("n")
-            body = self.loops(comp, sc, lambda inner: f"++{n};")
-            return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
-        if f == "sum":
-            acc = self.fresh("sum")
-            body = self.loops(comp, sc, lambda inner: f"{acc} = add({acc}, {self.expr(comp.elem, inner, _INT)});")
-            return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
-        if f in ("first", "last") and t.tag not in ("int", "str", *_IDS):
-            raise Unsupported(f"{f}(...) of a list of {t}")
-        if f == "first":
-            body = self.loops(comp, sc, lambda inner: f"return {self.ct(t)}({self.expr(comp.elem, inner, t)});")
-            return f"([&]() -> {self.ct(t)} {{ {body} return {self.none_of(t)}; }}())"
-        if f in ("last", "min", "max"):
-            lt = T("list", elt)
-            out = self.fresh("out")
-            body = self.loops(comp, sc, lambda inner: f"{out}.push_back({self.expr(comp.elem, inner, elt)});")
-            fn = {"last": "llast", "min": "lmin", "max": "lmax"}[f]
-            return (f"([&]() -> {self.ct(t)} {{ std::vector<{self.ct(elt)}> {out}; {body} "
-                    f"return {fn}({self.ct(lt)}(std::move({out}))); }}())")
-        raise Unsupported(f"the aggregate {f}")
+        try:
+            return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
+        except NotNative as why:
+            raise Unsupported(str(why)) from None
 
     def _until(self, e, sc):
         """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
@@ -716,76 +694,11 @@ class Gen:
         raise Unsupported(f"a parameter of type {name}")
 
     def builtin(self, e, f, sc):
-        args = e.args
-        t0 = self.ty(args[0]) if args else None
-        is_list = t0 is not None and t0.tag == "list"
-
-        def a(i=0, want=None):
-            return self.expr(args[i], sc, want)
-        match f:
-            case "top":
-                if len(args) == 1:
-                    return f"s.z.top({a()})"
-                return f"s.z.topn({a()}, nn({a(1, _INT)}))"
-            case "bottom":
-                return f"s.z.bottom({a()})"
-            case "items":
-                return f"s.z.items({a()})"
-            case "size" | "len":
-                return f"((I)({a()}).size())" if is_list else f"s.z.size({a()})"
-            case "empty":
-                return f"({a()}).empty()" if is_list else f"(s.z.size({a()}) == 0)"
-            case "occupied":
-                return f"(!({a()}).empty())" if is_list else f"(s.z.size({a()}) > 0)"
-            case "cells":
-                return self.id_list(("BOARD", t0.arg), self.p.boards[t0.arg])
-            case "cell_of":
-                board = self.ty(args[1]).arg
-                inside = self.value_table(("ONBOARD", board), [z in set(self.p.boards[board]) for z in range(self.nz)], _BOOL)
-                return f"cell_of(s, {a()}, {inside})"
-            case "abs":
-                return f"iabs({a(0, _INT)})"
-            case "min" | "max":
-                if len(args) == 2:
-                    return f"{'imin' if f == 'min' else 'imax'}({a(0, _INT)}, {a(1, _INT)})"
-                return f"{'lmin' if f == 'min' else 'lmax'}({a()})"
-            case "sum":
-                return f"isum({a()})"
-            case "any":
-                return f"lany({a()})"
-            case "all":
-                return f"lall({a()})"
-            case "count":
-                return f"((I)({a()}).size())"
-            case "first" | "last":
-                if t0.arg.tag not in ("int", "str", *_IDS):
-                    raise Unsupported(f"{f}() of a list of {t0.arg}")
-                return f"{'lfirst' if f == 'first' else 'llast'}({a()})"
-            case "subsets":
-                return f"subsets({a()})"
-            case "sort":
-                # (enum values are ids in declaration order: they sort as Python sorts them)
-                return f"sorted({a()})"
-            case "reverse":
-                return f"reversed({a()})"
-            case "distinct":
-                return f"distinct({a()})"
-            case "player_count":
-                return f"((I){self.n})"
-            case "turn_number":
-                return "((I)s.turn)"
-            case "next_player":
-                return f"((Id)pmod(nn({a()}) + DIR))"
-            case "previous_player":
-                return f"((Id)pmod(nn({a()}) - DIR))"
-            case "seat":
-                return f"((I)nn({a()}) + 1)"
-            case "owner":
-                owners = self.value_table(("ZONE_OWNER",), self.ns["ZONE_OWNER"], T("player"))
-                return f"{owners}[nn({a()})]"
-            case "face_down":
-                return f"face_down(s, {a()})"
-        raise Unsupported(f"the built-in {f}")
+        """A built-in's call: its native form (interpreter/primitives.py)."""
+        try:
+            return emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
+        except NotNative as why:
+            raise Unsupported(str(why)) from None
 
     # ------------------------------------------------------------ functions
     def function(self, name: str) -> None:

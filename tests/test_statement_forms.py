@@ -1,0 +1,170 @@
+"""Every statement form of the language is implemented by every engine: one ruleset uses
+each form of the grammar (``_stmt`` of dsl/grammar.lark), the reference compiler
+(``compile.ProcCompiler``) and the kernel (``kernel.Proc``) each have its rule, the
+kernel writes the ruleset without falling back to Python, and the straightforward code,
+the fast code and the kernel play it the same, move after move. The ruleset also keeps
+the value of every built-in of tests/test_builtins.py (``USES``) at every turn: one
+kernel, built once, plays every statement form and every built-in against Python."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from lockstep import kernel_difference, play_both
+from meeple.dsl import parse as dsl_parse
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import codegen, compile_sources, kernel
+from meeple.interpreter import compile as reference
+from test_builtins import USES, first_value
+
+from meeple import interpreter
+
+# each statement form of the grammar: its IR node, and its use in RULES below
+FORMS = {
+    "let_stmt": ("Let", "let k = 1"),
+    "assign_stmt": ("Assign", "k = k + 1"),
+    "attr_assign_stmt": ("AttrAssign", "c.marks = c.marks + 1"),
+    "if_stmt": ("If", "if k > 5 {"),
+    "for_stmt": ("For", "for c in items(hand(active))"),
+    "while_stmt": ("While", "while k < 4 max 10"),
+    "choose_stmt": ("Choose", 'choose c from items(hand(active)) as "play"'),
+    "choose_each_stmt": ("ChooseEach", "choose bid(p) from items(hand(p)) for each p in players"),
+    "choose_subset_stmt": ("ChooseSubset", "choose keep subset of items(hand(active))"),
+    "best_stmt": ("Best", "best w in players by seat(w) + bid(w).v tie first"),
+    "move_stmt": ("Move", "move c to shown face down"),
+    "flip_stmt": ("Flip", "flip c face up"),
+    "shuffle_stmt": ("Shuffle", "shuffle pile"),
+    "deal_stmt": ("Deal", "deal 3 from pile to hand"),
+    "fill_stmt": ("Fill", "fill grid from pile"),
+    "random_stmt": ("PickRandom", "pick x at random from [1, 2, 3]"),
+    "roll_stmt": ("Roll", "roll d from 1..6"),
+    "log_stmt": ("Log", 'log noted "{c.v}"'),
+    "call_stmt": ("CallProc", "call note(c)"),
+    "end_game_stmt": ("EndGame", "end game"),
+    "reveal_stmt": ("Reveal", "reveal hand(w)"),
+    "return_stmt": ("Return", "return n + 1"),
+    "let_call_stmt": ("CallResult", "let r = call add(d + x)"),
+    "assign_call_stmt": ("CallResult", "total = call add(total)"),
+}
+
+RULES = """ruleset stmts
+players 2..2
+enum Colour { red, green, blue }
+kind Card { colour: Colour, v: int, var marks: int = 0 }
+board grid: grid(rows: 2, cols: 2) holds Card
+zone pile: Card
+zone hand: Card per player
+zone shown: Card public
+deck cards into pile { Card(colour: k, v: n) for k in Colour for n in 1..6 }
+var total: int = 0
+var rounds: int = 0
+var bid: Card per player = none
+{uses_vars}
+procedure add(n: int): int {
+  if n > 100 {
+    return 0
+  }
+  return n + 1
+}
+procedure note(c: Card) {
+  c.marks = c.marks + 1
+  log noted "{c.v}"
+}
+setup {
+  shuffle pile
+  deal 3 from pile to hand
+  fill grid from pile
+}
+turn {
+  let k = 1
+  k = k + 1
+  if k > 5 { total = total + k } elif k > 1 { total = total + 1 } else { total = 0 }
+  for c in items(hand(active)) { call note(c) }
+  while k < 4 max 10 { k = k + 1 }
+  choose c from items(hand(active)) as "play"
+  choose keep subset of items(hand(active)) where size(keep) <= 1 as "keep"
+  choose bid(p) from items(hand(p)) for each p in players as "bid"
+  best w in players by seat(w) + bid(w).v tie first
+  move c to shown face down
+  flip c face up
+  reveal hand(w)
+  pick x at random from [1, 2, 3]
+  roll d from 1..6
+  let r = call add(d + x)
+  total = call add(total)
+  let g = cells(grid)[rounds % 4]
+  let xs = items(hand(active)) + top(pile, 3)
+  let ns = [y.v for y in xs]
+  let names = [if y.v > 2 then "b" else "a" for y in xs]
+{uses}
+  rounds = rounds + 1
+  if occupied(pile) { deal 1 from pile to hand }
+  if rounds == 5 { end game }
+}
+end when false
+score(p) = total + seat(p)
+""".replace("{uses_vars}", "\n".join(f"var r{i}: {t} = {first_value(t)}" for i, (_, t) in enumerate(USES))) \
+   .replace("{uses}", "\n".join(f"  r{i} = {e}" for i, (e, _) in enumerate(USES)))
+
+
+def _source() -> SourceSet:
+    return SourceSet(base=parse(RULES, "stmts.meeple"), sources={"stmts.meeple": RULES})
+
+
+def _grammar_forms() -> set[str]:
+    text = dsl_parse.GRAMMAR.read_text(encoding="utf-8")
+    rule = re.search(r"^_stmt:(.*?)(?=^\S|\n\n)", text, re.MULTILINE | re.DOTALL).group(1)
+    return set(re.findall(r"\w+", rule))
+
+
+def test_every_statement_form_of_the_grammar_is_listed_and_used():
+    assert set(FORMS) == _grammar_forms()
+    for node, use in FORMS.values():
+        assert use in RULES, use
+    tree = dsl_parse.parser().parse(RULES, start="start")
+    used = {t.data for t in tree.iter_subtrees()}
+    assert set(FORMS) <= used, set(FORMS) - used
+
+
+def test_every_engine_has_a_rule_for_every_statement_form():
+    nodes = {node for node, _ in FORMS.values()}
+    for engine in (reference.ProcCompiler, kernel.Proc):
+        missing = sorted(n for n in nodes if not callable(getattr(engine, "_" + n, None)))
+        assert not missing, (engine.__name__, missing)
+
+
+def test_the_kernel_writes_every_statement_form_without_python():
+    prog = compile_sources(_source()).for_players(2)
+    kernel.Gen(prog).source()   # (raises Unsupported where the kernel does not cover a form)
+
+
+def test_the_straightforward_and_the_fast_code_play_every_statement_form_alike(monkeypatch):
+    monkeypatch.setattr(codegen, "OPTIMIZE", False)
+    plain = compile_sources(_source())
+    monkeypatch.setattr(codegen, "OPTIMIZE", True)
+    monkeypatch.setattr(codegen, "STRICT", True)
+    fast = compile_sources(_source())
+    for seed in (1, 2):
+        assert play_both(fast, plain, 2, seed, 200) > 10
+
+
+@pytest.mark.kernels
+@pytest.mark.skipif(interpreter.kernel_status() is not None, reason="no kernel can be built here")
+def test_the_kernel_plays_every_statement_form_and_builtin_as_python(monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    rules = compile_sources(_source())
+    assert rules.use_native(report=False)
+    prog, plain = rules.for_players(2), compile_sources(_source()).for_players(2)
+    assert prog.kernel
+    for seed in (1, 2):
+        a, b, rnd = prog.new_game(2, seed), plain.new_game(2, seed), random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None
+            seat = b.deciding[0]
+            i = rnd.randrange(len(b.legal_moves(seat)))
+            a.apply(a.legal_moves(seat)[i], seat=seat)
+            b.apply(b.legal_moves(seat)[i], seat=seat)
+        assert a.state == b.state and a.result == b.result
+    assert prog.native_fallbacks == 0
