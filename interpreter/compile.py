@@ -971,12 +971,12 @@ class Program:
         """Starts a game: setup runs until the first player decision. ``hook(moment, R)``
         is called "after setup", "at turn end" and "at end" (for checking invariants).
         ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``).
-        With a kernel (``kernel``), a seeded game without a hook is played by it."""
+        With a kernel (``kernel``), a game without a hook is played by it."""
         k = self._kernel
-        if k is not None and hook is None and chance == "seeded" and players in (None, self.n) \
+        if k is not None and hook is None and chance in ("seeded", "explicit") and players in (None, self.n) \
                 and seed.__class__ is int:
             from .kgame import KernelGame
-            game = KernelGame.start(self, seed)
+            game = KernelGame.start(self, seed, chance)
             if game is not None:
                 return game
         return Game.new(self, self.n if players is None else players, seed, hook, chance)

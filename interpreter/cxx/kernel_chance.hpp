@@ -1,0 +1,84 @@
+// Explicit chance in a kernel (Runtime.draw): written into every kernel by
+// interpreter/kernel.py once St is declared. In explicit chance mode (St::xchance) a
+// random statement's draws are the outcomes set so far for it (St::taken, read from
+// St::used on), else it stops at a chance step: the step's outcomes (items or values
+// alike are one), as Runtime.draw writes them, held as that Python dict (St::step), the
+// frame left at the statement, which runs again from its start once the outcome is set
+// (kernel_chance.py writes the statements). A step with one outcome is no step: the
+// generator draws which candidate it is, as the seeded mode does.
+struct ChanceStop {};  // thrown to stop at a chance step (run() catches it)
+
+// a kind of step's name, as Runtime.draw names them
+static const char* CHANCE_KINDS[] = {"shuffle", "pick", "roll", "tie"};
+
+static PyObject* py_ints(const std::vector<int>& v) {
+    PyObject* l = PyList_New((Py_ssize_t)v.size());
+    if (!l) bail();
+    for (size_t k = 0; k < v.size(); ++k) PyList_SET_ITEM(l, (Py_ssize_t)k, PyLong_FromLong(v[k]));
+    return l;
+}
+
+static void put_new(PyObject* d, const char* key, PyObject* v) {
+    if (!v) {
+        Py_DECREF(d);
+        bail();
+    }
+    PyDict_SetItemString(d, key, v);
+    Py_DECREF(v);
+}
+
+// the candidate a draw among n takes: ``alike(a, b)`` tells two candidates apart as
+// Runtime.draw's keys do, ``py(r)`` is candidate r's Python value
+template <class Alike, class Py>
+static I draw(St& s, I n, int kind, const char* type, Alike alike, Py py) {
+    if (!s.xchance) return below(s.rng, n);
+    if (n <= 0) bail();
+    if (s.used < (int)s.taken.size()) {
+        I r = s.taken[s.used++];
+        if (r < 0 || r >= n) bail();
+        return r;
+    }
+    std::vector<int> take, weights, of((size_t)n), firsts;
+    for (int r = 0; r < (int)n; ++r) {
+        size_t k = 0;
+        while (k < firsts.size() && !alike(firsts[k], r)) ++k;
+        if (k == firsts.size()) {
+            firsts.push_back(r);
+            take.push_back(r);
+            weights.push_back(0);
+        }
+        of[r] = (int)k;
+        take[k] = r;  // the last candidate of its outcome stands for it
+        weights[k] += 1;
+    }
+    if (take.size() == 1) {
+        I r = below(s.rng, n);
+        s.taken.push_back((int)r);
+        s.used += 1;
+        return r;
+    }
+    PyObject* options = PyList_New((Py_ssize_t)take.size());
+    if (!options) bail();
+    for (size_t k = 0; k < take.size(); ++k) {
+        PyObject* v = py(take[k]);
+        if (!v) {
+            Py_DECREF(options);
+            bail();
+        }
+        PyList_SET_ITEM(options, (Py_ssize_t)k, v);
+    }
+    PyObject* d = PyDict_New();
+    if (!d) {
+        Py_DECREF(options);
+        bail();
+    }
+    put_new(d, "kind", PyUnicode_FromString(CHANCE_KINDS[kind]));
+    put_new(d, "type", PyUnicode_FromString(type));
+    put_new(d, "options", options);
+    put_new(d, "weights", py_ints(weights));
+    put_new(d, "take", py_ints(take));
+    put_new(d, "of", py_ints(of));
+    s.step.reset(d);
+    s.step_n = (int)n;
+    throw ChanceStop();
+}
