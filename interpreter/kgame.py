@@ -65,6 +65,7 @@ class KernelGame(Game):
         self._decisions = _decisions(prog)
         self._writers = _writers(prog)
         self._result = None
+        self._outcomes = None       # (a chance step, its outcomes)
         self._writes = _site_writers(prog)
         self.script: list = []
         self._history: list[list] = []
@@ -259,8 +260,37 @@ class KernelGame(Game):
         k = self._k
         if k is not None:
             step = k.chance()
-            return [] if step is None else outcomes_of(self.program, step)
+            if step is None:
+                return []
+            known = self._outcomes
+            if known is None or known[0] is not step:   # (made once per chance step)
+                known = self._outcomes = (step, outcomes_of(self.program, step))
+            return list(known[1])
         return Game.chance_outcomes(self)
+
+    def chance_weights(self) -> list[int] | None:
+        """The weights of the pending chance step's outcomes, in their order (an
+        outcome's probability is its weight over their sum), read from the kernel while
+        it plays; None when no chance step is pending or the kernel does not play."""
+        k = self._k
+        step = None if k is None else k.chance()
+        return None if step is None else list(step["weights"])
+
+    def set_chance(self, index: int) -> None:
+        """``apply_chance`` of an outcome's index, for a caller that does not read the
+        Outcome (none is made while the kernel plays)."""
+        k = self._k
+        step = None if k is None or index.__class__ is not int else k.chance()
+        if step is None or not 0 <= index < len(step["take"]):
+            self.apply_chance(index)
+            return
+        if k.resolve(step["take"][index]) is None:
+            self._chance_in_python(lambda: Game.apply_chance(self, index))
+            return
+        self._trail.append(("c", step["take"][index]))
+        self._moves = None
+        if self.script:
+            self._follow_script()
 
     def apply_chance(self, outcome) -> Outcome:
         k = self._k
@@ -411,6 +441,15 @@ class KernelGame(Game):
             return where if prog.zones[z].cell is not None and size == 1 else f"{where}#{pos}"
         return Move(i, v, alone if alone is not None and v is None else
                     (f"{verb} " if verb else "") + value_notation(prog, v, tc, hidden_at), who)
+
+    def item_visible(self, item: int, seat: int) -> bool:
+        """Whether ``seat`` (a seat of the game) may know ``item`` now, as
+        ``views.item_visible`` says: by the kernel while it plays."""
+        k = self._k
+        if k is not None and item.__class__ is int and 0 <= item < len(self.program.items):
+            return k.place(item, seat) is False
+        from .views import item_visible
+        return item_visible(self, item, seat)
 
     def move_count(self, seat: int | None = None) -> int:
         k = self._k
