@@ -342,6 +342,16 @@ class KernelGame(Game):
             self.script.pop(0)
             self.apply_chance(o.index)
 
+    def acting(self) -> int | None:
+        """Who acts now, from the kernel in one call (OpenSpiel's numbers: -4 the game is
+        over, -1 a chance step, -2 a simultaneous decision, else the seat deciding), or
+        None when the kernel does not play the game now."""
+        k = self._k
+        if k is None:
+            return None
+        got = k.status()
+        return None if got == -3 else got
+
     @property
     def players(self) -> int:
         return self.program.n
@@ -384,7 +394,10 @@ class KernelGame(Game):
         tc, verb, _alone = self.program._kernel.sites[k.site()]
         simul = k.simul()
         if simul is not None:   # (made anew at each move, as Decision.of makes it)
-            return Decision(tc, verb, who, *simul)
+            key, known = (k.site(), simul), self._decided
+            if known is None or known[0] != key:
+                known = self._decided = (key, Decision(tc, verb, who, *simul))
+            return known[1]
         key = (tc, verb, who)
         made = self._decisions.get(key)
         if made is None:
@@ -415,9 +428,16 @@ class KernelGame(Game):
         k = self._k
         site = k.site()
         options = k.options(who)
-        if not self.program._kernel.items[site]:
+        if not self.program._kernel.items[site] or not k.hidden_any(who):
             return list(map(Move, count(), options, repeat(self._writes[site]), repeat(who)))
         return [self._item_move(k, site, i, v, who) for i, v in enumerate(options)]
+
+    def options_hidden(self, seat: int) -> bool | None:
+        """Whether a legal move of ``seat`` names an item the seat may not know (as
+        ``views.item_visible`` says), from the kernel in one call; None when the kernel
+        does not play the game now."""
+        k = self._k
+        return None if k is None or seat.__class__ is not int else k.hidden_any(seat)
 
     def _hidden_move(self, k, index: int, seat: int | None) -> Move:
         who = k.player() if seat is None else seat

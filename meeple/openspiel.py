@@ -20,6 +20,7 @@ import json
 
 from meeple import interpreter
 from meeple.interpreter import display, views
+from meeple.interpreter.kgame import KernelGame
 
 MAX_MOVES = 1024        # default bound of the ordinal block (moves of non-enumerable types)
 MAX_GAME_LENGTH = 100_000   # default declared bound on the number of actions of a game
@@ -88,9 +89,39 @@ class ActionSpace:
         self._known = (moves, game, by_id)
         return by_id
 
+    def action_ids(self, game, seat: int) -> list[int]:
+        """The ids of ``moves(game, seat)``, ascending; a decision whose moves take
+        ordinal ids is counted, not made (``game.move_count``)."""
+        d = game.decision
+        if d is None or self._may_enumerate(d.type):
+            return list(self.moves(game, seat))
+        n = game.move_count(seat)
+        if n > self.max_moves:
+            raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
+                                   f"block's {self.max_moves}: raise max_moves")
+        return list(range(self.ordinal, self.ordinal + n))
+
+    def ordinal_index(self, game, seat: int, action: int) -> int | None:
+        """The index of the move ``action`` names when the decision's moves take ordinal
+        ids by their type (None otherwise: see ``moves``); KeyError for an id that is no
+        move of the seat now."""
+        d = game.decision
+        if d is None or self._may_enumerate(d.type):
+            return None
+        i = action - self.ordinal
+        if not 0 <= i < game.move_count(seat):
+            raise KeyError(action)
+        return i
+
+    def _may_enumerate(self, tc: str) -> bool:
+        return tc[5:] in self.enum_index if tc.startswith("enum:") else tc in ENUMERATED
+
     def _moves(self, game, seat: int, moves) -> dict[int, object]:
         tc = game.decision.type
-        if self._enumerated(game, seat, tc, moves):
+        if tc == "item" and self._enumerated(game, seat, tc, moves):
+            base, none = self.offsets["item"], self.none
+            ids = [none if m.value is None else base + m.value for m in moves]
+        elif self._enumerated(game, seat, tc, moves):
             ids = [self.value_id(tc, m.value) for m in moves]
         else:
             if len(moves) > self.max_moves:
@@ -105,6 +136,9 @@ class ActionSpace:
         if tc not in ENUMERATED:
             return False
         if tc == "item":
+            hidden = game.options_hidden(seat) if getattr(game, "live", False) else None
+            if hidden is not None:   # (the kernel says it of every option at once)
+                return not hidden
             return all(m.value is None or _visible(game, m.value, seat) for m in moves)
         return True
 
@@ -484,6 +518,9 @@ if pyspiel is not None:
         # ------------------------------------------------------------ queries
         def current_player(self):
             g = self.game
+            acting = g.acting() if g.__class__ is KernelGame else None
+            if acting is not None:   # (-4, -1, -2: OpenSpiel's terminal, chance, simultaneous)
+                return acting
             if g.over:
                 return pyspiel.PlayerId.TERMINAL
             if g.at_chance:
@@ -495,8 +532,8 @@ if pyspiel is not None:
         def _legal_actions(self, player):
             g = self.game
             if g.simultaneous:
-                return list(self.space.moves(g, player)) or [self.space.wait]
-            return list(self.space.moves(g, player)) if player == g.active_player else []
+                return self.space.action_ids(g, player) or [self.space.wait]
+            return self.space.action_ids(g, player) if player == g.active_player else []
 
         def chance_outcomes(self):
             return self.space.chance_probabilities(self.game)
@@ -521,9 +558,12 @@ if pyspiel is not None:
                 self.unseen.append(("c", int(action)))
                 return
             seat = g.active_player
-            move = self.space.moves(g, seat)[action]
-            g.apply(move)
-            self.unseen.append(("m", ((seat, move.index),)))
+            index = self.space.ordinal_index(g, seat, action)
+            if index is None:
+                index = g.apply(self.space.moves(g, seat)[action]).index
+            else:
+                g.apply(index)
+            self.unseen.append(("m", ((seat, index),)))
 
         def _apply_actions(self, actions):
             g = self.game

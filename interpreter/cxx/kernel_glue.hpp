@@ -242,6 +242,17 @@ static PyObject* k_hidden(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     return py_bool(ok && site_hidden(s, (int)i, seat));
 }
 
+// hidden_any(seat=None): whether any option of the seat names an item it may not know
+static PyObject* k_hidden_any(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+    St& s = *((KState*)self)->s;
+    Id seat = seat_arg(s, args, n, 0);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    for (int i = 0; i < count; ++i)
+        if (site_hidden(s, i, seat)) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 // simul(): None, or a simultaneous decision's (seats, waiting, chosen) as tuples of seats
 static PyObject* k_simul(PyObject* self, PyObject*) {
     St& s = *((KState*)self)->s;
@@ -411,6 +422,13 @@ static PyObject* k_export(PyObject* self, PyObject*) {
     return d;
 }
 
+// status(): who acts now, in one call: -4 the game is over, -1 a chance step, -2 a
+// simultaneous decision, -3 nothing (the state is unusable), else the seat deciding
+static PyObject* k_status(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    return PyLong_FromLong(s.phase == 3 ? -4 : s.step.p ? -1 : s.site < 0 ? -3 : s.simul ? -2 : s.player);
+}
+
 // chance(): the pending chance step (as Runtime.draw writes it), or None
 static PyObject* k_chance(PyObject* self, PyObject*) {
     St& s = *((KState*)self)->s;
@@ -452,6 +470,7 @@ static PyObject* k_sample(PyObject* self, PyObject*) {
 
 static PyMethodDef k_methods[] = {
     {"chance", (PyCFunction)k_chance, METH_NOARGS, "the pending chance step, or None"},
+    {"status", (PyCFunction)k_status, METH_NOARGS, "-4 over, -1 chance, -2 simultaneous, else the seat"},
     {"resolve", (PyCFunction)k_resolve, METH_O, "resolve(raw): sets a candidate of the chance step"},
     {"sample", (PyCFunction)k_sample, METH_NOARGS, "draws the chance step's candidate and sets it"},
     {"apply", (PyCFunction)(void (*)(void))k_apply, METH_FASTCALL,
@@ -461,6 +480,7 @@ static PyMethodDef k_methods[] = {
     {"option", (PyCFunction)(void (*)(void))k_option, METH_FASTCALL, "option(i, seat=None): one's value"},
     {"place", (PyCFunction)(void (*)(void))k_place, METH_FASTCALL, "place(item, seat): where it lies, or False"},
     {"hidden", (PyCFunction)(void (*)(void))k_hidden, METH_FASTCALL, "hidden(i, seat=None): names an unknown item"},
+    {"hidden_any", (PyCFunction)(void (*)(void))k_hidden_any, METH_FASTCALL, "hidden_any(seat=None): an option names one"},
     {"perft", (PyCFunction)k_perft, METH_O, "the move paths of a depth, or None"},
     {"over", (PyCFunction)k_over, METH_NOARGS, "whether the game is over"},
     {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding (the first still to choose), or None"},
