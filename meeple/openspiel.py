@@ -479,6 +479,7 @@ if pyspiel is not None:
             # (made when first used: OpenSpiel clones a Python state by making a new
             # initial state and then setting its attributes)
             self.live, self.trail, self.seen, self.unseen = None, None, None, []
+            self.acting = None   # (current_player, known until the next action)
 
         @property
         def game(self):
@@ -517,16 +518,22 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ queries
         def current_player(self):
+            acting = self.acting
+            if acting is None:
+                self.acting = acting = self._acting()
+            return acting
+
+        def _acting(self) -> int:
             g = self.game
             acting = g.acting() if g.__class__ is KernelGame else None
             if acting is not None:   # (-4, -1, -2: OpenSpiel's terminal, chance, simultaneous)
                 return acting
             if g.over:
-                return pyspiel.PlayerId.TERMINAL
+                return int(pyspiel.PlayerId.TERMINAL)
             if g.at_chance:
-                return pyspiel.PlayerId.CHANCE
+                return int(pyspiel.PlayerId.CHANCE)
             if g.simultaneous:
-                return pyspiel.PlayerId.SIMULTANEOUS
+                return int(pyspiel.PlayerId.SIMULTANEOUS)
             return g.active_player
 
         def _legal_actions(self, player):
@@ -549,6 +556,7 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
+            self.acting = None
             g = self.game
             if g.at_chance:
                 if getattr(g, "live", False):
@@ -566,6 +574,7 @@ if pyspiel is not None:
             self.unseen.append(("m", ((seat, index),)))
 
         def _apply_actions(self, actions):
+            self.acting = None
             g = self.game
             chosen = []
             for seat in g.decision.seats:

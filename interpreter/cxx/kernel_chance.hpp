@@ -4,9 +4,9 @@
 // St::used on), else it stops at a chance step: the step's outcomes (items or values
 // alike are one), as Runtime.draw writes them, held as that Python dict (St::step), the
 // frame left at the statement, which runs again from its start once the outcome is set
-// (kernel_chance.py writes the statements). A step with one outcome is no step: the
-// generator draws which candidate it is, as the seeded mode does.
-struct ChanceStop {};  // thrown to stop at a chance step (run() catches it)
+// (kernel_chance.py writes the statements: the procedure returns at once, and run()
+// stops). A step with one outcome is no step: the generator draws which candidate it
+// is, as the seeded mode does.
 
 // a kind of step's name, as Runtime.draw names them
 static const char* CHANCE_KINDS[] = {"shuffle", "pick", "roll", "tie"};
@@ -28,9 +28,10 @@ static void put_new(PyObject* d, const char* key, PyObject* v) {
 }
 
 // the candidate a draw among n takes: ``alike(a, b)`` tells two candidates apart as
-// Runtime.draw's keys do, ``py(r)`` is candidate r's Python value
-template <class Alike, class Py>
-static I draw(St& s, I n, int kind, const char* type, Alike alike, Py py) {
+// Runtime.draw's keys do (only candidates of the same ``klass(r)`` may be alike: for
+// items, their kind and attributes), ``py(r)`` is candidate r's Python value
+template <class Alike, class Klass, class Py>
+static I draw(St& s, I n, int kind, const char* type, Alike alike, Klass klass, Py py) {
     if (!s.xchance) return below(s.rng, n);
     if (n <= 0) bail();
     if (s.used < (int)s.taken.size()) {
@@ -38,12 +39,14 @@ static I draw(St& s, I n, int kind, const char* type, Alike alike, Py py) {
         if (r < 0 || r >= n) bail();
         return r;
     }
-    std::vector<int> take, weights, of((size_t)n), firsts;
+    std::vector<int> take, weights, of((size_t)n), firsts, classes;
     for (int r = 0; r < (int)n; ++r) {
+        int c = klass(r);
         size_t k = 0;
-        while (k < firsts.size() && !alike(firsts[k], r)) ++k;
+        while (k < firsts.size() && (classes[k] != c || !alike(firsts[k], r))) ++k;
         if (k == firsts.size()) {
             firsts.push_back(r);
+            classes.push_back(c);
             take.push_back(r);
             weights.push_back(0);
         }
@@ -80,5 +83,5 @@ static I draw(St& s, I n, int kind, const char* type, Alike alike, Py py) {
     put_new(d, "of", py_ints(of));
     s.step.reset(d);
     s.step_n = (int)n;
-    throw ChanceStop();
+    return -1;  // (the statement returns from its procedure: see kernel_chance.py)
 }

@@ -61,23 +61,20 @@ static void run(St& s) {
     s.steps = 0;
     s.calls = s.depth = 0;
     s.work = WORK;
-    try {
-        while (s.site < 0 && s.phase != 3 && !s.step.p) {
-            if (s.end_req) {
-                s.end_req = false;
-                s.stack.clear();
-                if (s.phase != 2) begin_ending(s);
-                continue;
-            }
-            if (s.stack.empty()) {
-                STEP(s);
-                next_phase(s);
-                continue;
-            }
-            run_top(s);
+    // (stopped at a chance step: the random statement runs again once it is set)
+    while (s.site < 0 && s.phase != 3 && !s.step.p) {
+        if (s.end_req) {
+            s.end_req = false;
+            s.stack.clear();
+            if (s.phase != 2) begin_ending(s);
+            continue;
         }
-    } catch (ChanceStop&) {
-        // (stopped at a chance step: the random statement runs again once it is set)
+        if (s.stack.empty()) {
+            STEP(s);
+            next_phase(s);
+            continue;
+        }
+        run_top(s);
     }
 }
 
