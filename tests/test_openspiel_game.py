@@ -269,6 +269,7 @@ def test_a_serialized_state_comes_back_the_same(kernels):
     game = kuhn()
     state = deal("3", "1")
     act(state, "act 0")
+    assert state.game.program.kernel == kernels
     text = pyspiel.serialize_game_and_state(game, state)
     again = pyspiel.deserialize_game_and_state(text)[1]
     assert again.history() == state.history()
