@@ -478,7 +478,7 @@ if pyspiel is not None:
             super().__init__(game)
             # (made when first used: OpenSpiel clones a Python state by making a new
             # initial state and then setting its attributes)
-            self.live, self.trail, self.seen, self.unseen = None, None, None, []
+            self.live, self.trail, self.seen, self.unseen = None, None, None, Steps()
             self.acting = None   # (current_player, known until the next action)
 
         @property
@@ -505,7 +505,7 @@ if pyspiel is not None:
                 self.trail = [[observation(seen.game, s)] for s in range(seen.game.players)]
             for step in self.unseen:
                 self._observe(seen.game, _again(seen.game, step))
-            self.unseen = []
+            self.unseen = Steps()
             return self.trail
 
         @property
@@ -601,6 +601,13 @@ if pyspiel is not None:
 
         def __str__(self):
             return self.game.to_json()
+
+    class Steps(list):
+        """A state's steps not observed yet (``MeepleState.unseen``): tuples of numbers
+        and texts, which a clone shares (a deep copy of the list copies the list only)."""
+
+        def __deepcopy__(self, memo):
+            return Steps(self)
 
     def _again(game, step) -> dict | None:
         """Plays a step of a state (``MeepleState.unseen``) again on ``game``: the moves'
