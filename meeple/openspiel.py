@@ -17,6 +17,8 @@ here (the parameter ``native``), the same games as in Python.
 from __future__ import annotations
 
 import json
+from itertools import repeat
+from operator import truediv
 
 from meeple import interpreter
 from meeple.interpreter import display, views
@@ -65,6 +67,7 @@ class ActionSpace:
         self.wait = self._block("wait", ["wait"])
         self.size = len(self.labels)
         self._known = None   # (a list of legal moves, its game, their ids)
+        self._uniform: dict[int, list] = {}   # (equally likely outcomes: see chance_probabilities)
 
     def _block(self, name: str, labels: list[str]) -> int:
         self.offsets[name] = start = len(self.labels)
@@ -159,8 +162,14 @@ class ActionSpace:
         if len(weights) > self.max_moves:
             raise ActionSpaceError(f"a chance step has {len(weights)} outcomes, more than "
                                    f"{self.max_moves}: raise max_moves")
+        n = len(weights)
+        if weights.count(1) == n:   # (outcomes alike: the same list for each count)
+            known = self._uniform.get(n)
+            if known is None:
+                known = self._uniform[n] = [(a, 1 / n) for a in range(n)]
+            return list(known)
         total = sum(weights)
-        return [(a, w / total) for a, w in enumerate(weights)]
+        return list(zip(range(n), map(truediv, weights, repeat(total))))
 
     def chance(self, game) -> list[tuple[int, object]]:
         """The pending chance step's outcomes as ``(id, Outcome)``."""
