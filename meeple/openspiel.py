@@ -476,6 +476,9 @@ if pyspiel is not None:
                  provides_observation_string=True, provides_observation_tensor=True,
                  parameter_specification=t.parameter_specification)
 
+    _TERMINAL, _CHANCE, _SIMULTANEOUS = (int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE),
+                                         int(pyspiel.PlayerId.SIMULTANEOUS))
+
     class MeepleState(pyspiel.State):
         """A Meeple game in explicit chance mode, with what each seat has observed so
         far (``observed()``: its distinct successive views and its own moves: its
@@ -538,24 +541,24 @@ if pyspiel is not None:
             if acting is not None:   # (-4, -1, -2: OpenSpiel's terminal, chance, simultaneous)
                 return acting
             if g.over:
-                return int(pyspiel.PlayerId.TERMINAL)
+                return _TERMINAL
             if g.at_chance:
-                return int(pyspiel.PlayerId.CHANCE)
+                return _CHANCE
             if g.simultaneous:
-                return int(pyspiel.PlayerId.SIMULTANEOUS)
+                return _SIMULTANEOUS
             return g.active_player
 
         def _legal_actions(self, player):
-            g = self.game
-            if g.simultaneous:
+            g, acting = self.game, self.current_player()
+            if acting == _SIMULTANEOUS:
                 return self.space.action_ids(g, player) or [self.space.wait]
-            return self.space.action_ids(g, player) if player == g.active_player else []
+            return self.space.action_ids(g, player) if player == acting else []
 
         def chance_outcomes(self):
             return self.space.chance_probabilities(self.game)
 
         def is_terminal(self):
-            return self.game.over
+            return self.current_player() == _TERMINAL
 
         def returns(self):
             return returns_of(self.game.result, self.game.players, self.mode)
@@ -565,16 +568,16 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
+            acting, g = self.current_player(), self.game
             self.acting = None
-            g = self.game
-            if g.at_chance:
+            if acting == _CHANCE:
                 if getattr(g, "live", False):
                     g.set_chance(int(action))
                 else:
                     g.apply_chance(int(action))
                 self.unseen.append(("c", int(action)))
                 return
-            seat = g.active_player
+            seat = acting
             index = self.space.ordinal_index(g, seat, action)
             if index is None:
                 index = g.apply(self.space.moves(g, seat)[action]).index
