@@ -95,24 +95,30 @@ class ActionSpace:
     def action_ids(self, game, seat: int) -> list[int]:
         """The ids of ``moves(game, seat)``, ascending; a decision whose moves take
         ordinal ids is counted, not made (``game.move_count``)."""
+        n = self.ordinal_count(game, seat)
+        return list(self.moves(game, seat)) if n is None else list(range(self.ordinal, self.ordinal + n))
+
+    def ordinal_count(self, game, seat: int) -> int | None:
+        """How many moves the seat has now when they take ordinal ids by the decision's
+        type (None otherwise: see ``moves``)."""
         d = game.decision
         if d is None or self._may_enumerate(d.type):
-            return list(self.moves(game, seat))
+            return None
         n = game.move_count(seat)
         if n > self.max_moves:
             raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
                                    f"block's {self.max_moves}: raise max_moves")
-        return list(range(self.ordinal, self.ordinal + n))
+        return n
 
-    def ordinal_index(self, game, seat: int, action: int) -> int | None:
+    def ordinal_index(self, game, seat: int, action: int, count: int | None = None) -> int | None:
         """The index of the move ``action`` names when the decision's moves take ordinal
         ids by their type (None otherwise: see ``moves``); KeyError for an id that is no
-        move of the seat now."""
-        d = game.decision
-        if d is None or self._may_enumerate(d.type):
+        move of the seat now. ``count``: ``ordinal_count`` of the seat, when known."""
+        n = self.ordinal_count(game, seat) if count is None else count
+        if n is None or n < 0:
             return None
         i = action - self.ordinal
-        if not 0 <= i < game.move_count(seat):
+        if not 0 <= i < n:
             raise KeyError(action)
         return i
 
@@ -492,6 +498,7 @@ if pyspiel is not None:
             # initial state and then setting its attributes)
             self.live, self.trail, self.seen, self.unseen = None, None, None, Steps()
             self.acting = None   # (current_player, known until the next action)
+            self.count = None    # (the ordinal moves of the seat deciding: -1 none; None not known)
 
         @property
         def game(self):
@@ -552,7 +559,12 @@ if pyspiel is not None:
             g, acting = self.game, self.current_player()
             if acting == _SIMULTANEOUS:
                 return self.space.action_ids(g, player) or [self.space.wait]
-            return self.space.action_ids(g, player) if player == acting else []
+            if player != acting:
+                return []
+            n = self.space.ordinal_count(g, player)
+            self.count = -1 if n is None else n   # (kept for the next action: see _apply_action)
+            return list(self.space.moves(g, player)) if n is None else list(range(self.space.ordinal,
+                                                                                  self.space.ordinal + n))
 
         def chance_outcomes(self):
             return self.space.chance_probabilities(self.game)
@@ -568,8 +580,8 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
-            acting, g = self.current_player(), self.game
-            self.acting = None
+            acting, g, count = self.current_player(), self.game, self.count
+            self.acting = self.count = None
             if acting == _CHANCE:
                 if getattr(g, "live", False):
                     g.set_chance(int(action))
@@ -578,7 +590,7 @@ if pyspiel is not None:
                 self.unseen.append(("c", int(action)))
                 return
             seat = acting
-            index = self.space.ordinal_index(g, seat, action)
+            index = self.space.ordinal_index(g, seat, action, count)
             if index is None:
                 index = g.apply(self.space.moves(g, seat)[action]).index
             else:
@@ -586,7 +598,7 @@ if pyspiel is not None:
             self.unseen.append(("m", ((seat, index),)))
 
         def _apply_actions(self, actions):
-            self.acting = None
+            self.acting = self.count = None
             g = self.game
             chosen = []
             for seat in g.decision.seats:
