@@ -27,6 +27,36 @@ static void put_new(PyObject* d, const char* key, PyObject* v) {
     Py_DECREF(v);
 }
 
+// whether two Python values are the same plain data: equal, and of the same types all
+// the way down (1 and True are equal in Python, not the same outcome's value)
+static bool same_value(PyObject* a, PyObject* b) {
+    if (Py_TYPE(a) != Py_TYPE(b)) return false;
+    if (PyList_CheckExact(a)) {
+        Py_ssize_t n = PyList_GET_SIZE(a);
+        if (PyList_GET_SIZE(b) != n) return false;
+        for (Py_ssize_t k = 0; k < n; ++k)
+            if (!same_value(PyList_GET_ITEM(a, k), PyList_GET_ITEM(b, k))) return false;
+        return true;
+    }
+    int eq = PyObject_RichCompareBool(a, b, Py_EQ);
+    if (eq < 0) PyErr_Clear();
+    return eq == 1;
+}
+
+// the last chance step made: a step equal to it is that same dict (steps are never
+// changed, only replaced), which spares making it again (a die rolled turn after turn)
+static PyObject* LAST_STEP = nullptr;
+static int LAST_KIND = -1;
+static std::vector<int> LAST_TAKE, LAST_WEIGHTS, LAST_OF;
+
+static bool last_step_is(int kind, const char* type, const std::vector<int>& take, const std::vector<int>& weights,
+                         const std::vector<int>& of, PyObject* options) {
+    if (!LAST_STEP || LAST_KIND != kind || take != LAST_TAKE || weights != LAST_WEIGHTS || of != LAST_OF) return false;
+    PyObject* t = PyDict_GetItemString(LAST_STEP, "type");
+    PyObject* o = PyDict_GetItemString(LAST_STEP, "options");
+    return t && o && PyUnicode_Check(t) && !PyUnicode_CompareWithASCIIString(t, type) && same_value(o, options);
+}
+
 // the candidate a draw among n takes: ``alike(a, b)`` tells two candidates apart as
 // Runtime.draw's keys do (only candidates of the same ``klass(r)`` may be alike: for
 // items, their kind and attributes), ``py(r)`` is candidate r's Python value
@@ -70,6 +100,13 @@ static I draw(St& s, I n, int kind, const char* type, Alike alike, Klass klass, 
         }
         PyList_SET_ITEM(options, (Py_ssize_t)k, v);
     }
+    if (last_step_is(kind, type, take, weights, of, options)) {
+        Py_DECREF(options);
+        Py_INCREF(LAST_STEP);
+        s.step.reset(LAST_STEP);
+        s.step_n = (int)n;
+        return -1;
+    }
     PyObject* d = PyDict_New();
     if (!d) {
         Py_DECREF(options);
@@ -83,5 +120,8 @@ static I draw(St& s, I n, int kind, const char* type, Alike alike, Klass klass, 
     put_new(d, "of", py_ints(of));
     s.step.reset(d);
     s.step_n = (int)n;
+    Py_INCREF(d);
+    Py_XDECREF(LAST_STEP);
+    LAST_STEP = d, LAST_KIND = kind, LAST_TAKE = take, LAST_WEIGHTS = weights, LAST_OF = of;
     return -1;  // (the statement returns from its procedure: see kernel_chance.py)
 }
