@@ -51,7 +51,7 @@ def _kernels_on(monkeypatch) -> None:
         pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
 
 
-@pytest.fixture(params=[False, True], ids=["python", "kernel"])
+@pytest.fixture(params=[False, pytest.param(True, marks=pytest.mark.kernels)], ids=["python", "kernel"])
 def kernels(request, monkeypatch):
     """Both ways: in Python, and by the kernels where they can be built here."""
     if request.param:

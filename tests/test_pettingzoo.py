@@ -30,7 +30,7 @@ def _python_by_default(monkeypatch):
     monkeypatch.setenv("MEEPLE_KERNEL", "0")
 
 
-@pytest.fixture(params=[False, True], ids=["python", "kernel"])
+@pytest.fixture(params=[False, pytest.param(True, marks=pytest.mark.kernels)], ids=["python", "kernel"])
 def kernels(request, monkeypatch):
     """Both ways: in Python, and by the kernels where they can be built here."""
     if request.param:
