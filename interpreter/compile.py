@@ -988,12 +988,12 @@ class Program:
         """Starts a game: setup runs until the first player decision. ``hook(moment, R)``
         is called "after setup", "at turn end" and "at end" (for checking invariants).
         ``chance="explicit"`` stops at every chance step (see ``Game.apply_chance``).
-        With a kernel (``kernel``), a seeded game without a hook is played by it."""
+        With a kernel (``kernel``), a game without a hook is played by it."""
         k = self._kernel
-        if k is not None and hook is None and chance == "seeded" and players in (None, self.n) \
+        if k is not None and hook is None and chance in ("seeded", "explicit") and players in (None, self.n) \
                 and seed.__class__ is int:
             from .kgame import KernelGame
-            game = KernelGame.start(self, seed)
+            game = KernelGame.start(self, seed, chance)
             if game is not None:
                 return game
         return Game.new(self, self.n if players is None else players, seed, hook, chance)
@@ -1687,6 +1687,7 @@ class Ruleset:
         self._programs: dict[int, Program] = {}
         self._native = False        # use_native(): programs run on native code
         self._native_report = None
+        self._kernel_only = False
         self._natives: dict[int, Program] = {}
 
     @property
@@ -1721,7 +1722,7 @@ class Ruleset:
         it got it (``Program.native``)."""
         return self._native
 
-    def use_native(self, on: bool = True, report=None) -> bool:
+    def use_native(self, on: bool = True, report=None, kernel_only: bool = False) -> bool:
         """Runs the programs of this ruleset on native code: their generated rule code
         compiled with Cython and the C compiler (``pip install 'meeple[native]'``), once
         per player count when a game first needs it (seconds), then kept in the disk
@@ -1729,11 +1730,14 @@ class Ruleset:
         or fails, the pure-Python program serves and the reason is reported once:
         ``report(message)`` receives it, and a line before each build starts (by
         default: a ``NativeWarning``, no progress; ``report=False``: nothing). Returns
-        whether native code can be built here (``on=False`` turns it off again)."""
+        whether native code can be built here (``on=False`` turns it off again).
+        ``kernel_only``: a kernel or nothing (a program no kernel plays is the Python one)."""
         from . import kernel, native
-        self._native, self._native_report = on, report
+        self._native, self._native_report, self._kernel_only = on, report, kernel_only
         if not on:
             return False
+        if kernel_only:
+            return kernel.enabled() and kernel.status() is None
         why = native.status()
         if why is not None and (kernel.status() is not None or not kernel.enabled()):
             native.say_once(why, report)
@@ -1746,7 +1750,9 @@ class Ruleset:
         else ``plain`` (each reason reported once)."""
         from . import native
         prog = self._kernel_program(plain)
-        if prog is None:
+        if prog is None and self._kernel_only:
+            prog = plain
+        elif prog is None:
             why = native.status()
             if why is None:
                 prog = self._cython_program(n, plain)

@@ -38,6 +38,7 @@ from ..dsl.types import T
 from . import native
 from .codegen import kind_unsure, type_code
 from .cxx_text import ident, literal
+from .kernel_chance import ChanceStatements, item_alike_code
 from .primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
@@ -981,7 +982,7 @@ class Gen:
         setup = self.proc_index.get("setup")
         names = ", ".join(literal(name) for name, *_ in procs)
         sites, export = self.sites_code(), self.export_code(procs)   # (they may make tables)
-        imports = self.import_code(procs)
+        imports, alike = self.import_code(procs), item_alike_code(self)
         src = [
             _read("kernel_rt.hpp"),
             "using namespace mk;",
@@ -1014,6 +1015,8 @@ class Gen:
             ("  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP]; TeamT teams[NP]; "
             "I parts[NPARTS > 0 ? NPARTS : 1];"),
             "  std::vector<Frame> stack;",
+            # (explicit chance: see kernel_chance.py)
+            "  bool xchance = false; std::vector<int> taken; int used = 0; I nchance = 0; PyRef step; int step_n = 0;",
             "  " + " ".join(fields),
             "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
             "};",
@@ -1043,6 +1046,7 @@ class Gen:
             ("static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
             "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }"),
             _read("kernel_state.hpp"),
+            _read("kernel_chance.hpp"),
             # the cells a walk has met (connected): a mark per cell, by generation, one
             # array per walk in progress (a walk's condition may walk too)
             "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
@@ -1056,6 +1060,7 @@ class Gen:
             "~Seen() { --SEEN_DEPTH; } Seen(const Seen&) = delete; "
             "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };"),
             *self.statics,
+            alike,
             *self.protos,
             *self.fns,
             "static void run_top(St& s);",
@@ -1241,7 +1246,7 @@ class Gen:
                                     f"{t}[i] = PyUnicode_InternFromString(t_[i].c_str()); }}")
 
 
-class Proc:
+class Proc(ChanceStatements):
     """One procedure as a C++ function that runs its top frame from its pc: the
     instructions of ``compile.ProcCompiler`` at the same indices."""
 
@@ -1534,28 +1539,17 @@ class Proc:
                    f"s.opts.{o} = {self.order(el, 'tied_', 'who_')}; s.site = {k}; s.player = who_; "
                    f"STEP(s); f->pc = {self.nxt}; return; }}")
         elif s.tie == "random":
-            tie = f"else {{ f->{var} = tied_[(size_t)below(s.rng, (I)tied_.size())]; }}"
+            tie = f"else {{ {self.tie_random(var, el)} }}"
         else:
             tie = f"else {{ f->{var} = tied_[0]; }}"
-        self.emit(f"{{ List<{ce}> all_ = {opts}; if (all_.empty()) bail(); I best_[{nkeys or 1}]; bool have_ = false; "
-                  f"std::vector<{ce}> tied_; for (const {ce}& o_ : all_) {{ f->{var} = o_; I k_[{nkeys or 1}]; {comp}"
-                  f"int c_ = have_ ? 0 : 1; for (int i_ = 0; i_ < {nkeys} && !c_ && have_; ++i_) "
-                  f"c_ = k_[i_] > best_[i_] ? 1 : k_[i_] < best_[i_] ? -1 : 0; "
-                  f"if (c_ > 0) {{ have_ = true; for (int i_ = 0; i_ < {nkeys}; ++i_) best_[i_] = k_[i_]; "
-                  f"tied_.clear(); tied_.push_back(o_); }} else if (c_ == 0) tied_.push_back(o_); }} "
-                  f"if (tied_.size() == 1) {{ f->{var} = tied_[0]; }} {tie} }} {self.go(self.nxt)}")
-
-    def _PickRandom(self, s):
-        opts, t = self._options(s)
-        var = self.field(s.var)
-        self.emit(f"{{ {self.g.ct(t)} all_ = {opts}; if (all_.empty()) bail(); "
-                  f"f->{var} = all_[(size_t)below(s.rng, (I)all_.size())]; }} {self.go(self.nxt)}")
-
-    def _Roll(self, s):
-        t = self.g.ty(s.faces)
-        sets = " ".join(f"f->{self.field(v)} = sides_[(size_t)below(s.rng, (I)sides_.size())];" for v in s.vars)
-        self.emit(f"{{ {self.g.ct(t)} sides_ = {self.x(s.faces, t)}; if (sides_.empty()) bail(); {sets} }} "
-                  f"{self.go(self.nxt)}")
+        code = (f"{{ List<{ce}> all_ = {opts}; if (all_.empty()) bail(); I best_[{nkeys or 1}]; bool have_ = false; "
+                f"std::vector<{ce}> tied_; for (const {ce}& o_ : all_) {{ f->{var} = o_; I k_[{nkeys or 1}]; {comp}"
+                f"int c_ = have_ ? 0 : 1; for (int i_ = 0; i_ < {nkeys} && !c_ && have_; ++i_) "
+                f"c_ = k_[i_] > best_[i_] ? 1 : k_[i_] < best_[i_] ? -1 : 0; "
+                f"if (c_ > 0) {{ have_ = true; for (int i_ = 0; i_ < {nkeys}; ++i_) best_[i_] = k_[i_]; "
+                f"tied_.clear(); tied_.push_back(o_); }} else if (c_ == 0) tied_.push_back(o_); }} "
+                f"if (tied_.size() == 1) {{ f->{var} = tied_[0]; }} {tie} }}")
+        self.emit(self._chancy(code) if s.tie == "random" else f"{code} {self.go(self.nxt)}")
 
     def _facing(self, s) -> str:
         """The facing a move or flip gives (ProcCompiler._facing): -1 as the place says,
@@ -1589,11 +1583,6 @@ class Proc:
 
     def _Reveal(self, s):
         self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go(self.nxt)}")
-
-    def _Shuffle(self, s):
-        self.emit(f"{{ Id z_ = nn({self.x(s.zone)}); std::vector<Id> v_ = vec(s.z.items(z_)); "
-                  f"for (size_t i_ = v_.size(); i_-- > 1;) {{ size_t j_ = (size_t)below(s.rng, (I)i_ + 1); "
-                  f"std::swap(v_[i_], v_[j_]); }} s.z.set_items(z_, v_); }} {self.go(self.nxt)}")
 
     def _Deal(self, s):
         g = self.g

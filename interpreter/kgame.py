@@ -27,7 +27,9 @@ from . import rng
 from .runtime import (
     Decision,
     Game,
+    IllegalMove,
     Move,
+    Outcome,
     Runtime,
     _copy_state,
     _decisions,
@@ -35,6 +37,7 @@ from .runtime import (
     _results,
     _writer,
     _writers,
+    outcomes_of,
 )
 
 
@@ -49,7 +52,11 @@ class KernelGame(Game):
         # (which waits for the kernel's moves)
         self._base = base
         self._stay = False          # the kernel could not take over from the runtime
-        self._trail: list[int] = []  # the moves (indices) the kernel played since
+        self._chance = "seeded"     # the chance mode ("explicit": it stops at chance steps)
+        # what the kernel played since: a move's index (a tuple (index, seat) for another
+        # seat than the first to choose), a chance outcome set (("c", its candidate)) or
+        # drawn (("s",))
+        self._trail: list = []
         # how many of them no undo takes back (a copy's, played before it was made)
         self._unkept = 0
         self._R = None
@@ -58,28 +65,37 @@ class KernelGame(Game):
         self._decisions = _decisions(prog)
         self._writers = _writers(prog)
         self._result = None
+        self._outcomes = None       # (a chance step, its outcomes)
         self._writes = _site_writers(prog)
         self.script: list = []
         self._history: list[list] = []
         self._undo_limit = None
 
     @classmethod
-    def start(cls, prog, seed: int):
-        """A new game of seed ``seed`` played by the program's kernel, or None where the
-        kernel cannot play its setup (Python then makes the game)."""
-        k = prog._kernel.start(rng.seed_state(seed))
+    def start(cls, prog, seed: int, chance: str = "seeded"):
+        """A new game of seed ``seed`` played by the program's kernel (in that chance
+        mode), or None where the kernel cannot play its setup (Python then makes the game)."""
+        k = prog._kernel.start(rng.seed_state(seed), chance == "explicit")
         if k is None:
             prog._kernel.fallbacks += 1
             return None
-        return cls(prog, k, seed)
+        game = cls(prog, k, seed)
+        game._chance = chance
+        return game
 
     @classmethod
     def adopt(cls, game: Game) -> KernelGame:
-        """The Python game ``game`` (just made: no move to undo) as a game the kernel
-        takes over at its next move."""
+        """The Python game ``game`` (just made: no move to undo; its chance outcomes
+        still to set are kept) as a game the kernel takes over at its next move."""
         out = cls(game.program, None, None)
         out._R = game.R
+        out.script = game.script
         return out
+
+    def go_live(self) -> bool:
+        """Whether the kernel plays this game now, taking it over from the Python game
+        where it can (see ``_go_live``)."""
+        return self._k is not None or self._go_live()
 
     # ------------------------------------------------------------ the Python game
     @property
@@ -142,7 +158,7 @@ class KernelGame(Game):
         if isinstance(base, Runtime):
             self._R = base
         elif isinstance(base, int):
-            self._R = Game.new(prog, prog.n, base).R
+            self._R = Game.new(prog, prog.n, base, chance=self._chance).R
         else:
             self._R = Runtime(prog, _copy_state(base))
         trail, self._trail = self._trail, []
@@ -151,26 +167,40 @@ class KernelGame(Game):
         limit = self._undo_limit
         try:
             self._undo_limit = 0    # (no history at all)
-            for i in trail[:unkept]:
-                Game.apply(self, i, safe=False)
+            for step in trail[:unkept]:
+                self._again(step)
             self._undo_limit = limit
-            for i in trail[unkept:]:
-                Game.apply(self, i, safe=False)
+            for step in trail[unkept:]:
+                self._again(step)
         finally:
             self._undo_limit = limit
+
+    def _again(self, step) -> None:
+        """Plays again, in Python, one step of the kernel's trail."""
+        if step.__class__ is int:
+            Game.apply(self, step, safe=False)
+        elif step[0] == "c":
+            Game._resolve(self, step[1])
+        elif step[0] == "s":
+            Game.sample_chance(self)
+        else:
+            Game.apply(self, step[0], safe=False, seat=step[1])
 
     def _go_live(self) -> bool:
         """The kernel takes over from the Python game's state where it can (a decision
         of one seat, in a game with no chance step to set, no hook, not over)."""
         R = self._R
-        if self._stay or R.hook is not None or R.chance is not None or self.script \
-                or R.pending is None or "seats" in R.pending:
+        if self._stay or R.hook is not None or self.script:
+            return False
+        at_chance = R.chance is not None and R.chance["step"] is not None
+        if not at_chance and (R.pending is None or "seats" in R.pending):
             return False
         k = self.program._kernel.load(R.to_state())
         if k is None:
             self._stay = True   # (what it holds is no kernel's: a face-down item...)
             return False
         self._k, self._base, self._trail, self._result = k, R, [], None
+        self._chance = "seeded" if R.chance is None else "explicit"
         return True
 
     # ------------------------------------------------------------ what the kernel answers
@@ -206,11 +236,121 @@ class KernelGame(Game):
             return k.simul() is not None
         return Game.simultaneous.fget(self)
 
+    # ------------------------------------------------------------ chance
+    @property
+    def chance_mode(self) -> str:
+        return self._chance if self._k is not None else Game.chance_mode.fget(self)
+
     @property
     def at_chance(self) -> bool:
-        if self._k is not None:
-            return False   # (the seeded generator decides at once)
+        k = self._k
+        if k is not None:
+            return k.chance() is not None
         return Game.at_chance.fget(self)
+
+    @property
+    def chance_kind(self) -> str | None:
+        k = self._k
+        if k is not None:
+            step = k.chance()
+            return None if step is None else step["kind"]
+        return Game.chance_kind.fget(self)
+
+    def chance_outcomes(self) -> list[Outcome]:
+        k = self._k
+        if k is not None:
+            step = k.chance()
+            if step is None:
+                return []
+            known = self._outcomes
+            if known is None or known[0] is not step:   # (made once per chance step)
+                known = self._outcomes = (step, outcomes_of(self.program, step))
+            return list(known[1])
+        return Game.chance_outcomes(self)
+
+    def chance_weights(self) -> list[int] | None:
+        """The weights of the pending chance step's outcomes, in their order (an
+        outcome's probability is its weight over their sum), read from the kernel while
+        it plays; None when no chance step is pending or the kernel does not play."""
+        k = self._k
+        step = None if k is None else k.chance()
+        return None if step is None else list(step["weights"])
+
+    def set_chance(self, index: int) -> None:
+        """``apply_chance`` of an outcome's index, for a caller that does not read the
+        Outcome (none is made while the kernel plays)."""
+        k = self._k
+        step = None if k is None or index.__class__ is not int else k.chance()
+        if step is None or not 0 <= index < len(step["take"]):
+            self.apply_chance(index)
+            return
+        if k.resolve(step["take"][index]) is None:
+            self._chance_in_python(lambda: Game.apply_chance(self, index))
+            return
+        self._trail.append(("c", step["take"][index]))
+        self._moves = None
+        if self.script:
+            self._follow_script()
+
+    def apply_chance(self, outcome) -> Outcome:
+        k = self._k
+        if k is None and self._go_live():
+            k = self._k
+        if k is None:
+            return Game.apply_chance(self, outcome)
+        o = self.find_outcome(outcome)
+        raw = k.chance()["take"][o.index]
+        if k.resolve(raw) is None:
+            return self._chance_in_python(lambda: Game.apply_chance(self, o.index))
+        self._trail.append(("c", raw))
+        self._moves = None
+        if self.script:
+            self._follow_script()
+        return o
+
+    def sample_chance(self) -> Outcome:
+        k = self._k
+        if k is None and self._go_live():
+            k = self._k
+        if k is None:
+            return Game.sample_chance(self)
+        step = k.chance()
+        if step is None:
+            raise IllegalMove("no chance step is pending")
+        raw = k.sample()
+        if raw is None:
+            return self._chance_in_python(lambda: Game.sample_chance(self))
+        self._trail.append(("s",))
+        self._moves = None
+        if self.script:
+            self._follow_script()
+        return outcomes_of(self.program, step)[step["of"][raw]]
+
+    def _chance_in_python(self, then) -> Outcome:
+        """A chance outcome the kernel could not play on from (a rule error, a budget):
+        the game again in Python, then the outcome there."""
+        self.program._kernel.fallbacks += 1
+        self._to_python()
+        return then()
+
+    def _follow_script(self) -> None:
+        if self._k is None:
+            Game._follow_script(self)
+            return
+        while self.script and self.at_chance:
+            o = self.find_outcome(self.script[0])
+            self.script.pop(0)
+            self.apply_chance(o.index)
+
+    def acting(self) -> int | None:
+        """Who acts now, from the kernel in one call (OpenSpiel's numbers: -4 the game is
+        over, -1 a chance step, -2 a simultaneous decision, else the seat deciding), or
+        None when the kernel does not play the game now."""
+        k = self._k
+        if k is None:
+            return None
+        got = k.status()
+        return None if got == -3 else got
 
     @property
     def players(self) -> int:
@@ -254,7 +394,10 @@ class KernelGame(Game):
         tc, verb, _alone = self.program._kernel.sites[k.site()]
         simul = k.simul()
         if simul is not None:   # (made anew at each move, as Decision.of makes it)
-            return Decision(tc, verb, who, *simul)
+            key, known = (k.site(), simul), self._decided
+            if known is None or known[0] != key:
+                known = self._decided = (key, Decision(tc, verb, who, *simul))
+            return known[1]
         key = (tc, verb, who)
         made = self._decisions.get(key)
         if made is None:
@@ -285,9 +428,16 @@ class KernelGame(Game):
         k = self._k
         site = k.site()
         options = k.options(who)
-        if not self.program._kernel.items[site]:
+        if not self.program._kernel.items[site] or not k.hidden_any(who):
             return list(map(Move, count(), options, repeat(self._writes[site]), repeat(who)))
         return [self._item_move(k, site, i, v, who) for i, v in enumerate(options)]
+
+    def options_hidden(self, seat: int) -> bool | None:
+        """Whether a legal move of ``seat`` names an item the seat may not know (as
+        ``views.item_visible`` says), from the kernel in one call; None when the kernel
+        does not play the game now."""
+        k = self._k
+        return None if k is None or seat.__class__ is not int else k.hidden_any(seat)
 
     def _hidden_move(self, k, index: int, seat: int | None) -> Move:
         who = k.player() if seat is None else seat
@@ -312,6 +462,15 @@ class KernelGame(Game):
         return Move(i, v, alone if alone is not None and v is None else
                     (f"{verb} " if verb else "") + value_notation(prog, v, tc, hidden_at), who)
 
+    def item_visible(self, item: int, seat: int) -> bool:
+        """Whether ``seat`` (a seat of the game) may know ``item`` now, as
+        ``views.item_visible`` says: by the kernel while it plays."""
+        k = self._k
+        if k is not None and item.__class__ is int and 0 <= item < len(self.program.items):
+            return k.place(item, seat) is False
+        from .views import item_visible
+        return item_visible(self, item, seat)
+
     def move_count(self, seat: int | None = None) -> int:
         k = self._k
         if k is not None and (seat is None or seat.__class__ is int):
@@ -320,7 +479,7 @@ class KernelGame(Game):
 
     def apply(self, move, safe: bool = True, seat: int | None = None) -> Move:
         k = self._k
-        if k is None and move.__class__ is int and self._go_live():
+        if k is None and (move.__class__ is int or self._listed(move)) and self._go_live():
             k = self._k
         if k is not None and (seat is None or seat.__class__ is int):
             cls = move.__class__
@@ -336,19 +495,28 @@ class KernelGame(Game):
                 made = self._hidden_move(k, index, seat) if cls is int and k.hidden(index, seat) else None
                 got = k.apply(index, seat)
                 if got.__class__ is tuple:
-                    self._trail.append(index)
+                    v, who, site = got
+                    self._trail.append(index if seat is None else (index, seat))
                     self._moves = None
+                    if self.script:
+                        self._follow_script()
                     if cls is Move:
                         return move
                     if made is not None:
                         return made
-                    v, who, site = got
                     return Move(index, v, self._writes[site], who)
                 # False: no such move (Python says why); None: the kernel could not decide
                 # it (its state is then lost): Python plays the game again, then the move
                 if got is None:
                     self.program._kernel.fallbacks += 1
         return Game.apply(self, move, safe, seat)
+
+    def _listed(self, move) -> bool:
+        """Whether ``move`` is one of the Python game's legal moves now (which the
+        kernel, taking over, knows by their index)."""
+        known = self._moves
+        return move.__class__ is Move and known is not None and move._index < len(known) \
+            and known[move._index] is move
 
     def heuristic(self, seat: int) -> int | None:
         if self.program.heuristic_fn is None:
@@ -369,6 +537,7 @@ class KernelGame(Game):
         if isinstance(base, Runtime):   # (it changes when this game becomes a Python game)
             base = _copy_state(base.to_state())
         twin = KernelGame(self.program, k.copy(), base)
+        twin._chance = self._chance
         twin._trail = list(self._trail)
         twin._unkept = len(twin._trail)   # (a copy has no moves to undo: Game.copy)
         return twin

@@ -32,13 +32,20 @@ def _in_kernel(game: Game, depth: int) -> int | None:
     """The count made by the game's kernel on copies of its state (interpreter/kgame.py),
     or None where the game is not played by one, or the kernel cannot decide a move on
     the way (a rule error, a budget: the moves are then played in Python)."""
-    k = getattr(game, "_k", None)
-    if k is None:
+    if not _live(game):
         return None
+    k = game._k
     counted = k.perft(depth)
     if counted is None:
         game.program._kernel.fallbacks += 1
     return counted
+
+
+def _live(game: Game) -> bool:
+    """Whether a kernel plays ``game`` now, taking it over where it can (a game resumed
+    from a state, built with ``testing.position``...: interpreter/kgame.py)."""
+    go_live = getattr(game, "go_live", None)
+    return go_live is not None and go_live()
 
 
 def _walking(game: Game, count, depth: int) -> int:
@@ -107,7 +114,7 @@ def divide(game: Game, depth: int,
         raise ValueError("divide needs a depth of 1 or more")
     counts: dict[str, int] = {}
     for move in game.legal_moves():
-        if getattr(game, "live", False):   # played by a kernel: on a copy, in the kernel
+        if _live(game):   # played by a kernel: on a copy, in the kernel
             child = game.copy()
             child.apply(move.index)
             counts[move.notation] = n = perft(child, depth - 1)

@@ -1981,19 +1981,7 @@ class Game:
     def chance_outcomes(self) -> list[Outcome]:
         """The outcomes of the pending chance step with their exact probabilities (they
         sum to 1); empty when no chance step is pending."""
-        if not self.at_chance:
-            return []
-        from .display import value_notation
-        step = self.R.chance["step"]
-        total = len(step["of"])
-        names = [value_notation(self.program, v, step["type"]) for v in step["options"]]
-        if step["type"] == "item":
-            # an outcome stands for every item alike: written without a copy's number
-            # (red#2), unless two outcomes would then read the same
-            bare = [_without_copy(n) for n in names]
-            names = [b if bare.count(b) == 1 else n for b, n in zip(bare, names)]
-        return [Outcome(k, v, name, Fraction(w, total))
-                for k, (v, w, name) in enumerate(zip(step["options"], step["weights"], names))]
+        return outcomes_of(self.program, self.R.chance["step"]) if self.at_chance else []
 
     def find_outcome(self, outcome) -> Outcome:
         """A pending chance outcome from an Outcome, an index or a notation."""
@@ -2194,6 +2182,20 @@ def _text_key(v):
 def _without_copy(notation: str) -> str:
     base, sep, number = notation.rpartition("#")
     return base if sep and base and number.isdigit() else notation
+
+
+def outcomes_of(prog: Program, step: dict) -> list[Outcome]:
+    """The outcomes of a chance step (``Runtime.draw``'s) with their exact probabilities."""
+    from .display import value_notation
+    total = len(step["of"])
+    names = [value_notation(prog, v, step["type"]) for v in step["options"]]
+    if step["type"] == "item":
+        # an outcome stands for every item alike: written without a copy's number
+        # (red#2), unless two outcomes would then read the same
+        bare = [_without_copy(n) for n in names]
+        names = [b if bare.count(b) == 1 else n for b, n in zip(bare, names)]
+    return [Outcome(k, v, name, Fraction(w, total))
+            for k, (v, w, name) in enumerate(zip(step["options"], step["weights"], names))]
 
 
 def new_chance() -> dict:

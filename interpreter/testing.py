@@ -107,7 +107,15 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
         g.script = list(outcomes)
     run(R)
     g._follow_script()
-    return g
+    return _kernel_game(g)
+
+
+def _kernel_game(game: Game) -> Game:
+    """The game, played by its program's kernel where it has one (from its next move)."""
+    if not game.program.kernel:
+        return game
+    from .kgame import KernelGame
+    return KernelGame.adopt(game)
 
 
 def new_game(prog, players: int, outcomes=(), seed: int = 0) -> Game:
@@ -119,7 +127,7 @@ def new_game(prog, players: int, outcomes=(), seed: int = 0) -> Game:
         game = testing.new_game(prog, 2, outcomes=["6", "6"])   # a double six
     """
     prog = program_for(prog, players)
-    game = Game.new(prog, players, seed, chance="explicit")
+    game = prog.new_game(players, seed, chance="explicit")
     return fix_chance(game, *outcomes)
 
 

@@ -10,14 +10,19 @@ are OpenSpiel chance nodes with their exact probabilities, its decisions OpenSpi
 actions, a simultaneous decision (``choose ... for each p``) one simultaneous node. What a
 player observes is drawn from Meeple's view of its seat (``views.view``), never from the
 state. ``ActionSpace`` and ``Encoding`` (the fixed action ids and the tensor encoding of
-a view) are shared with ``meeple.pettingzoo`` and need no OpenSpiel.
+a view) are shared with ``meeple.pettingzoo`` and need no OpenSpiel; so is
+``played_program``: the games are played by the ruleset's kernel where one can be built
+here (the parameter ``native``), the same games as in Python.
 """
 from __future__ import annotations
 
 import json
+from itertools import repeat
+from operator import truediv
 
 from meeple import interpreter
 from meeple.interpreter import display, views
+from meeple.interpreter.kgame import KernelGame
 
 MAX_MOVES = 1024        # default bound of the ordinal block (moves of non-enumerable types)
 MAX_GAME_LENGTH = 100_000   # default declared bound on the number of actions of a game
@@ -61,6 +66,8 @@ class ActionSpace:
         self.ordinal = self._block("ordinal", [f"move #{k}" for k in range(max_moves)])
         self.wait = self._block("wait", ["wait"])
         self.size = len(self.labels)
+        self._known = None   # (a list of legal moves, its game, their ids)
+        self._uniform: dict[int, list] = {}   # (equally likely outcomes: see chance_probabilities)
 
     def _block(self, name: str, labels: list[str]) -> int:
         self.offsets[name] = start = len(self.labels)
@@ -77,8 +84,53 @@ class ActionSpace:
         moves = game.legal_moves(seat)
         if not moves:
             return {}
+        known = self._known
+        if known is not None and known[0] is moves and known[1] is game:
+            return known[2]   # (the same list of the same game: a game makes a new one per position)
+        self._known = (moves, game, None)
+        by_id = self._moves(game, seat, moves)
+        self._known = (moves, game, by_id)
+        return by_id
+
+    def action_ids(self, game, seat: int) -> list[int]:
+        """The ids of ``moves(game, seat)``, ascending; a decision whose moves take
+        ordinal ids is counted, not made (``game.move_count``)."""
+        n = self.ordinal_count(game, seat)
+        return list(self.moves(game, seat)) if n is None else list(range(self.ordinal, self.ordinal + n))
+
+    def ordinal_count(self, game, seat: int) -> int | None:
+        """How many moves the seat has now when they take ordinal ids by the decision's
+        type (None otherwise: see ``moves``)."""
+        d = game.decision
+        if d is None or self._may_enumerate(d.type):
+            return None
+        n = game.move_count(seat)
+        if n > self.max_moves:
+            raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
+                                   f"block's {self.max_moves}: raise max_moves")
+        return n
+
+    def ordinal_index(self, game, seat: int, action: int, count: int | None = None) -> int | None:
+        """The index of the move ``action`` names when the decision's moves take ordinal
+        ids by their type (None otherwise: see ``moves``); KeyError for an id that is no
+        move of the seat now. ``count``: ``ordinal_count`` of the seat, when known."""
+        n = self.ordinal_count(game, seat) if count is None else count
+        if n is None or n < 0:
+            return None
+        i = action - self.ordinal
+        if not 0 <= i < n:
+            raise KeyError(action)
+        return i
+
+    def _may_enumerate(self, tc: str) -> bool:
+        return tc[5:] in self.enum_index if tc.startswith("enum:") else tc in ENUMERATED
+
+    def _moves(self, game, seat: int, moves) -> dict[int, object]:
         tc = game.decision.type
-        if self._enumerated(game, seat, tc, moves):
+        if tc == "item" and self._enumerated(game, seat, tc, moves):
+            base, none = self.offsets["item"], self.none
+            ids = [none if m.value is None else base + m.value for m in moves]
+        elif self._enumerated(game, seat, tc, moves):
             ids = [self.value_id(tc, m.value) for m in moves]
         else:
             if len(moves) > self.max_moves:
@@ -93,7 +145,10 @@ class ActionSpace:
         if tc not in ENUMERATED:
             return False
         if tc == "item":
-            return all(m.value is None or views.item_visible(game, m.value, seat) for m in moves)
+            hidden = game.options_hidden(seat) if getattr(game, "live", False) else None
+            if hidden is not None:   # (the kernel says it of every option at once)
+                return not hidden
+            return all(m.value is None or _visible(game, m.value, seat) for m in moves)
         return True
 
     def value_id(self, tc: str, value) -> int:
@@ -104,6 +159,24 @@ class ActionSpace:
         block = "zone" if tc == "cell" else tc
         return self.offsets[block] + int(value)
 
+    def chance_probabilities(self, game) -> list[tuple[int, float]]:
+        """The pending chance step's outcomes as ``(id, probability)`` (from their
+        weights where the kernel plays: no Outcome is made)."""
+        weights = game.chance_weights() if getattr(game, "live", False) else None
+        if weights is None:
+            return [(a, float(o.probability)) for a, o in self.chance(game)]
+        if len(weights) > self.max_moves:
+            raise ActionSpaceError(f"a chance step has {len(weights)} outcomes, more than "
+                                   f"{self.max_moves}: raise max_moves")
+        n = len(weights)
+        if weights.count(1) == n:   # (outcomes alike: the same list for each count)
+            known = self._uniform.get(n)
+            if known is None:
+                known = self._uniform[n] = [(a, 1 / n) for a in range(n)]
+            return list(known)
+        total = sum(weights)
+        return list(zip(range(n), map(truediv, weights, repeat(total))))
+
     def chance(self, game) -> list[tuple[int, object]]:
         """The pending chance step's outcomes as ``(id, Outcome)``."""
         outs = game.chance_outcomes()
@@ -111,6 +184,27 @@ class ActionSpace:
             raise ActionSpaceError(f"a chance step has {len(outs)} outcomes, more than "
                                    f"{self.max_moves}: raise max_moves")
         return [(o.index, o) for o in outs]
+
+
+def _visible(game, item: int, seat: int) -> bool:
+    """``views.item_visible``: by the kernel of a game it plays (no Python game is made)."""
+    if getattr(game, "live", False):
+        return game.item_visible(item, seat)
+    return views.item_visible(game, item, seat)
+
+
+def played_program(ruleset, players: int, native: bool = True):
+    """The program of ``ruleset`` for ``players`` seats whose games the adapters play: with
+    ``native``, one its kernel plays where kernels can be built here
+    (``interpreter.kernel_status()`` is None; ``MEEPLE_KERNEL=0`` turns them off) and one
+    covers the ruleset (built once, then kept in the disk cache), else the Python
+    program. The games, their moves, chance outcomes and views are the same either way."""
+    if native and interpreter.kernel_status() is None:
+        twin = interpreter.compile_sources(ruleset.sources, list(ruleset.variants), ruleset.locale,
+                                           ruleset.budgets)
+        twin.use_native(report=False, kernel_only=True)
+        return twin.for_players(players)
+    return ruleset.for_players(players)
 
 
 # ---------------------------------------------------------------- the view as a tensor
@@ -263,12 +357,14 @@ except ImportError:  # pragma: no cover - the extra meeple[openspiel] is not ins
     pyspiel = None
 
 PARAMETERS = {"players": 0, "variants": "", "locale": "", "returns": "outcomes",
-              "max_moves": MAX_MOVES, "max_game_length": MAX_GAME_LENGTH, "score_bound": 1000.0}
+              "max_moves": MAX_MOVES, "max_game_length": MAX_GAME_LENGTH, "score_bound": 1000.0,
+              "native": True}
 
 
 def load(ruleset, players: int | None = None, variants=(), locale: str | None = None,
          returns: str = "outcomes", max_moves: int = MAX_MOVES,
-         max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0) -> "MeepleGame":
+         max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0,
+         native: bool = True) -> MeepleGame:
     """An OpenSpiel game of any ruleset: a bundled name, a path, or a loaded ``Ruleset``
     (its variants and locale are kept unless others are given; ``players`` defaults to
     its usual count, ``players A..B default N``, else its smallest). The ruleset is
@@ -282,7 +378,8 @@ def load(ruleset, players: int | None = None, variants=(), locale: str | None = 
     base = _REGISTERED[short][0]
     params = {"players": players or base.default_players, "variants": " ".join(variants),
               "locale": locale or "", "returns": returns, "max_moves": max_moves,
-              "max_game_length": max_game_length, "score_bound": float(score_bound)}
+              "max_game_length": max_game_length, "score_bound": float(score_bound),
+              "native": bool(native)}
     return pyspiel.load_game(short, params)
 
 
@@ -320,7 +417,8 @@ if pyspiel is not None:
         joined by spaces), ``locale``, ``returns`` (``"outcomes"``: +1/0/-1 by win, draw,
         loss; ``"scores"``: score less the mean score), ``max_moves`` (the ordinal block
         and the bound on chance outcomes), ``max_game_length`` and ``score_bound`` (the
-        bounds OpenSpiel asks for: Meeple cannot derive them from a ruleset)."""
+        bounds OpenSpiel asks for: Meeple cannot derive them from a ruleset), ``native``
+        (the games played by the ruleset's kernel where one can be built: ``played_program``)."""
 
         def __init__(self, ruleset, params, game_type):
             params = {**{k: v for k, v in game_type.parameter_specification.items()}, **params}
@@ -344,22 +442,30 @@ if pyspiel is not None:
                 num_players=players, min_utility=-bound, max_utility=bound,
                 utility_sum=0.0 if zs else None, max_game_length=int(params["max_game_length"]))
             super().__init__(game_type, info, params)
-            self._initial = None
+            self.native = bool(params["native"])
+            self._initial = self._played = None
 
         def new_initial_state(self):
             return MeepleState(self)
 
+        @property
+        def played(self):
+            """The program the states play (``played_program``: made with the first state)."""
+            if self._played is None:
+                self._played = played_program(self.ruleset, self.program.n, self.native)
+            return self._played
+
         def initial(self):
             """A new Meeple game in explicit chance mode (a copy of the first one made)."""
             if self._initial is None:
-                self._initial = self.program.new_game(self.program.n, chance="explicit")
+                self._initial = self.played.new_game(self.program.n, chance="explicit")
             return self._initial.copy()
 
         def revive(self, text: str):
             """The Meeple game of a state serialized as JSON: checked unless this process
             wrote that very text (``Live``)."""
             known = _digest(text) in _WRITTEN
-            return self.program.resume(json.loads(text), check=not known)
+            return self.played.resume(json.loads(text), check=not known)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             recall = iig_obs_type is not None and iig_obs_type.perfect_recall
@@ -376,28 +482,50 @@ if pyspiel is not None:
                  provides_observation_string=True, provides_observation_tensor=True,
                  parameter_specification=t.parameter_specification)
 
+    _TERMINAL, _CHANCE, _SIMULTANEOUS = (int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE),
+                                         int(pyspiel.PlayerId.SIMULTANEOUS))
+
     class MeepleState(pyspiel.State):
         """A Meeple game in explicit chance mode, with what each seat has observed so
-        far (``trail``: its distinct successive views and its own moves: its
-        information state)."""
+        far (``observed()``: its distinct successive views and its own moves: its
+        information state). The views are drawn when asked for: ``trail`` holds them as
+        far as the game ``seen`` (a copy the steps since, ``unseen``, are played again
+        on), so that a game nobody observes is played by its kernel alone."""
 
         def __init__(self, game):
             super().__init__(game)
             # (made when first used: OpenSpiel clones a Python state by making a new
             # initial state and then setting its attributes)
-            self.live, self.trail = None, None
+            self.live, self.trail, self.seen, self.unseen = None, None, None, Steps()
+            self.acting = None   # (current_player, known until the next action)
+            self.count = None    # (the ordinal moves of the seat deciding: -1 none; None not known)
 
         @property
         def game(self):
             """The Meeple game of this state."""
             live = self.live
+            if live.__class__ is Live and self.seen is not None:
+                return live.game
             if live is None:
                 live = self.live = Live(self.get_game().initial())
             elif isinstance(live, str):  # just deserialized
                 live = self.live = Live(self.get_game().revive(live))
-            if self.trail is None:
-                self.trail = [[observation(live.game, s)] for s in range(live.game.players)]
+            if self.seen is None:
+                self.seen = Live(live.game.copy())   # (where the trail starts, or stands)
             return live.game
+
+        def observed(self) -> list[list[str]]:
+            """Every seat's distinct successive views and its own moves until now."""
+            _ = self.game  # (makes a state not used yet)
+            seen = self.seen
+            if isinstance(seen, str):  # just deserialized
+                seen = self.seen = Live(self.get_game().revive(seen))
+            if self.trail is None:
+                self.trail = [[observation(seen.game, s)] for s in range(seen.game.players)]
+            for step in self.unseen:
+                self._observe(seen.game, _again(seen.game, step))
+            self.unseen = Steps()
+            return self.trail
 
         @property
         def space(self) -> ActionSpace:
@@ -409,26 +537,40 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ queries
         def current_player(self):
+            acting = self.acting
+            if acting is None:
+                self.acting = acting = self._acting()
+            return acting
+
+        def _acting(self) -> int:
             g = self.game
+            acting = g.acting() if g.__class__ is KernelGame else None
+            if acting is not None:   # (-4, -1, -2: OpenSpiel's terminal, chance, simultaneous)
+                return acting
             if g.over:
-                return pyspiel.PlayerId.TERMINAL
+                return _TERMINAL
             if g.at_chance:
-                return pyspiel.PlayerId.CHANCE
+                return _CHANCE
             if g.simultaneous:
-                return pyspiel.PlayerId.SIMULTANEOUS
+                return _SIMULTANEOUS
             return g.active_player
 
         def _legal_actions(self, player):
-            g = self.game
-            if g.simultaneous:
-                return list(self.space.moves(g, player)) or [self.space.wait]
-            return list(self.space.moves(g, player)) if player == g.active_player else []
+            g, acting = self.game, self.current_player()
+            if acting == _SIMULTANEOUS:
+                return self.space.action_ids(g, player) or [self.space.wait]
+            if player != acting:
+                return []
+            n = self.space.ordinal_count(g, player)
+            self.count = -1 if n is None else n   # (kept for the next action: see _apply_action)
+            return list(self.space.moves(g, player)) if n is None else list(range(self.space.ordinal,
+                                                                                  self.space.ordinal + n))
 
         def chance_outcomes(self):
-            return [(a, float(o.probability)) for a, o in self.space.chance(self.game)]
+            return self.space.chance_probabilities(self.game)
 
         def is_terminal(self):
-            return self.game.over
+            return self.current_player() == _TERMINAL
 
         def returns(self):
             return returns_of(self.game.result, self.game.players, self.mode)
@@ -438,30 +580,38 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
-            g = self.game
-            if g.at_chance:
-                g.apply_chance(int(action))
-                self._observe(None)
+            acting, g, count = self.current_player(), self.game, self.count
+            self.acting = self.count = None
+            if acting == _CHANCE:
+                if getattr(g, "live", False):
+                    g.set_chance(int(action))
+                else:
+                    g.apply_chance(int(action))
+                self.unseen.append(("c", int(action)))
                 return
-            seat = g.active_player
-            move = self.space.moves(g, seat)[action]
-            g.apply(move)
-            self._observe({seat: move.notation})
+            seat = acting
+            index = self.space.ordinal_index(g, seat, action, count)
+            if index is None:
+                index = g.apply(self.space.moves(g, seat)[action]).index
+            else:
+                g.apply(index)
+            self.unseen.append(("m", ((seat, index),)))
 
         def _apply_actions(self, actions):
+            self.acting = self.count = None
             g = self.game
-            chosen = {}
+            chosen = []
             for seat in g.decision.seats:
                 move = self.space.moves(g, seat)[actions[seat]]
-                chosen[seat] = move.notation
+                chosen.append((seat, move.index))
                 g.apply(move)
-            self._observe(chosen)
+            self.unseen.append(("m", tuple(chosen)))
 
-        def _observe(self, chosen) -> None:
+        def _observe(self, game, chosen) -> None:
             for s, trail in enumerate(self.trail):
                 if chosen and s in chosen:
                     trail.append("> " + chosen[s])
-                obs = observation(self.game, s)
+                obs = observation(game, s)
                 if obs != trail[-1]:
                     trail.append(obs)
 
@@ -476,12 +626,32 @@ if pyspiel is not None:
         def __str__(self):
             return self.game.to_json()
 
+    class Steps(list):
+        """A state's steps not observed yet (``MeepleState.unseen``): tuples of numbers
+        and texts, which a clone shares (a deep copy of the list copies the list only)."""
+
+        def __deepcopy__(self, memo):
+            return Steps(self)
+
+    def _again(game, step) -> dict | None:
+        """Plays a step of a state (``MeepleState.unseen``) again on ``game``: the moves'
+        notations by seat (None for a chance outcome)."""
+        kind, what = step
+        if kind == "c":
+            game.apply_chance(what)
+            return None
+        return {seat: game.apply(index, seat=seat).notation for seat, index in what}
+
     class Live:
         """Holds a state's Meeple game; OpenSpiel serializes a Python state by pickling
-        its attributes, and this pickles as the game's state, as JSON."""
+        its attributes, and this pickles as the game's state, as JSON. OpenSpiel clones
+        a state by copying its attributes deeply: this copies as a copy of the game."""
 
         def __init__(self, game):
             self.game = game
+
+        def __deepcopy__(self, memo):
+            return Live(self.game.copy())
 
         def __reduce__(self):
             text = self.game.to_json()
@@ -513,8 +683,7 @@ if pyspiel is not None:
 
         def string_from(self, state, player):
             if self.recall:
-                state.game  # (makes the trail of a state not used yet)
-                return "\n".join(state.trail[player])
+                return "\n".join(state.observed()[player])
             return observation(state.game, player)
 
     _REGISTERED: dict[str, tuple] = {}   # short name -> (ruleset, its game type)

@@ -15,7 +15,8 @@ actions over the fixed action space (``meeple.openspiel.ActionSpace``). The seat
 deciding now take turns as agents (each seat of a simultaneous decision in turn: none
 sees the others' choices, which its view does not show). Rewards are given once, when
 the game ends (``returns``: ``"outcomes"`` or ``"scores"``, as for OpenSpiel). Games are
-played in Meeple's seeded mode: ``reset(seed=s)`` plays the game of seed ``s``.
+played in Meeple's seeded mode: ``reset(seed=s)`` plays the game of seed ``s``, by the
+ruleset's kernel where one can be built here (``native``: ``openspiel.played_program``).
 """
 from __future__ import annotations
 
@@ -26,15 +27,23 @@ from pettingzoo.utils import wrappers
 
 from meeple import interpreter
 from meeple.interpreter import views
-from meeple.openspiel import MAX_MOVES, ActionSpace, Encoding, returns_of
+from meeple.openspiel import (
+    MAX_MOVES,
+    ActionSpace,
+    Encoding,
+    played_program,
+    returns_of,
+)
 
 
 def env(ruleset, players: int | None = None, variants=(), locale: str | None = None,
-        returns: str = "outcomes", max_moves: int = MAX_MOVES, render_mode: str | None = None):
+        returns: str = "outcomes", max_moves: int = MAX_MOVES, render_mode: str | None = None,
+        native: bool = True):
     """A ruleset (a bundled name, a path or a loaded ``Ruleset``) as an AEC environment,
     wrapped as PettingZoo's own games are (an illegal action ends the game with a penalty
-    for the agent that played it; stepping out of order is an error)."""
-    e = raw_env(ruleset, players, variants, locale, returns, max_moves, render_mode)
+    for the agent that played it; stepping out of order is an error). ``native``: the
+    games are played by the ruleset's kernel where one can be built (the same games)."""
+    e = raw_env(ruleset, players, variants, locale, returns, max_moves, render_mode, native)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
@@ -46,7 +55,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     metadata = {"render_modes": ["human", "ansi"], "name": "meeple", "is_parallelizable": False}
 
     def __init__(self, ruleset, players: int | None = None, variants=(), locale: str | None = None,
-                 returns: str = "outcomes", max_moves: int = MAX_MOVES, render_mode: str | None = None):
+                 returns: str = "outcomes", max_moves: int = MAX_MOVES, render_mode: str | None = None,
+                 native: bool = True):
         super().__init__()
         if isinstance(ruleset, str):
             ruleset = interpreter.load(ruleset, variants, locale)
@@ -66,7 +76,15 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         self.observation_spaces = {a: obs for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self.game = None
+        self.native, self._played = native, None
         self._seeds = np.random.default_rng()
+
+    @property
+    def played(self):
+        """The program the games are played by (``played_program``: made at the first reset)."""
+        if self._played is None:
+            self._played = played_program(self.ruleset, self.program.n, self.native)
+        return self._played
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -82,7 +100,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             self._seeds = np.random.default_rng(seed)
         else:
             seed = int(self._seeds.integers(2 ** 31))
-        self.game = self.program.new_game(self.program.n, seed=seed)
+        self.game = self.played.new_game(self.program.n, seed=seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -65,7 +65,8 @@ def test_a_default_outside_the_range_is_an_error(players):
     assert "not one of those counts" in d.message and d.hint == "write a count from 3 to 6"
 
 
-def test_pettingzoo_starts_from_the_usual_count():
+def test_pettingzoo_starts_from_the_usual_count(monkeypatch):
+    monkeypatch.setenv("MEEPLE_KERNEL", "0")   # (the games in Python: no kernel to build)
     pettingzoo = pytest.importorskip("meeple.pettingzoo", reason="PettingZoo is not installed")
     hearts = pettingzoo.env("hearts")
     hearts.reset(seed=1)

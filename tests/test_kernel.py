@@ -34,7 +34,7 @@ from lockstep import kernel_difference
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, compile_sources, kernel
+from meeple.interpreter import RuleError, compile_sources, kernel, testing
 from meeple.interpreter.kgame import KernelGame
 from test_fuzz_rulesets import MUTATIONS, corpus, sources
 from test_resume_frames import LOCATED, tampered
@@ -604,6 +604,86 @@ def test_a_resumed_game_and_a_copy_of_a_python_game_are_played_by_the_kernel():
     b.apply(0)
     assert kernel_difference(a.kernel_state(), b) is None and a.state == b.state
     assert twin.state == b.state and twin.can_undo == 1   # a copy's own move only
+
+
+# ---------------------------------------------------------------- explicit chance, positions
+
+CHANCY = [("backgammon", 2, ()), ("hearts", 4, ()), ("cherokee", 3, ()), ("clans-and-glory", 4, ()),
+          ("brotherhood-of-nine", 2, ())]   # (every bundled ruleset with chance)
+
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset,players,variants", CHANCY, ids=[IDS[COVERED.index(c)] for c in CHANCY])
+def test_in_explicit_chance_mode_a_kernel_stops_at_every_chance_step_as_python(ruleset, players, variants):
+    fast, plain = programs(ruleset, variants, players)
+    steps = chances = 0
+    for seed in (0, 1):
+        a, b = fast.new_game(players, seed, chance="explicit"), plain.new_game(players, seed, chance="explicit")
+        assert isinstance(a, KernelGame) and a.live and a.chance_mode == "explicit"
+        rnd = random.Random(seed)
+        while not b.over and steps < 600:
+            mine = a.kernel_state()
+            assert kernel_difference(mine, b) is None and mine["chance"] == b.state["chance"], (seed, steps)
+            assert a.at_chance == b.at_chance and a.chance_kind == b.chance_kind and a.deciding == b.deciding
+            if b.at_chance:
+                chances += 1
+                outs = b.chance_outcomes()
+                assert [(o.index, o.value, o.notation, o.probability) for o in a.chance_outcomes()] == \
+                    [(o.index, o.value, o.notation, o.probability) for o in outs]
+                if rnd.random() < 0.5:
+                    o = outs[rnd.randrange(len(outs))].notation
+                    assert a.apply_chance(o) == b.apply_chance(o)
+                else:
+                    assert a.sample_chance() == b.sample_chance()
+            else:
+                assert [m.notation for m in a.legal_moves()] == [m.notation for m in b.legal_moves()]
+                i = rnd.randrange(b.move_count())
+                assert a.apply(i).notation == b.apply(i).notation
+            assert a.live, (seed, steps)
+            steps += 1
+        assert a.result == b.result
+        twin = a.copy()
+        assert twin.live and twin.kernel_state() == a.kernel_state()
+        for _ in range(min(8, b.can_undo)):   # the Python game of the same steps, chance ones too
+            a.undo()
+            b.undo()
+            assert a.state == b.state
+    assert chances >= 2
+    assert fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_a_game_at_a_chance_step_resumed_or_scripted_is_played_by_the_kernel():
+    fast, plain = programs("backgammon")
+    b = plain.new_game(2, 4, chance="explicit")
+    b.apply_chance(2)
+    assert b.at_chance
+    a = fast.resume(json.loads(b.to_json()))
+    assert isinstance(a, KernelGame) and not a.live
+    assert a.apply_chance("5") == b.apply_chance("5")   # the kernel takes over at the chance step
+    assert a.live and kernel_difference(a.kernel_state(), b) is None
+    assert a.kernel_state()["chance"] == b.state["chance"]
+    # testing.new_game's outcomes set in order, by the kernel
+    c, d = testing.new_game(fast, 2, ["3", "3"], seed=1), testing.new_game(plain, 2, ["3", "3"], seed=1)
+    assert c.live and c.state == d.state
+    assert fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_perft_from_a_resumed_position_and_a_built_one_is_counted_by_the_kernel():
+    from chess_fen import KIWIPETE, fen_position
+    fast, _plain = programs("chess")
+    b = fen_position(KIWIPETE)                      # (as meeple perft --position reads it)
+    a = fast.resume(json.loads(b.to_json()))
+    assert not a.live
+    assert interpreter.divide(a, 2) == interpreter.divide(b, 2)
+    assert a.live and a.state == b.state            # counted by the kernel, left as it was
+    kf, kp = programs("kalah")
+    seeds = iter(range(48))
+    zones = {f"pits:{side}{k}": [next(seeds) for _ in range(k)] for side in "ab" for k in range(1, 6)}
+    pos, want = testing.position(kf, 2, zones, active=1), testing.position(kp, 2, zones, active=1)
+    assert isinstance(pos, KernelGame) and interpreter.perft(pos, 3) == interpreter.perft(want, 3) and pos.live
+    assert fast.native_fallbacks == kf.native_fallbacks == 0
 
 
 BLIND = """ruleset blind_pick

@@ -8,6 +8,7 @@ converges to the game value computed here independently, -1/18."""
 from __future__ import annotations
 
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
@@ -15,7 +16,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
 
-from meeple import openspiel  # noqa: E402 - after the skip
+from meeple import interpreter, openspiel  # noqa: E402 - after the skip
 from meeple.dsl.load import bundled_names  # noqa: E402
 from meeple.interpreter import views  # noqa: E402
 
@@ -35,6 +36,27 @@ turn {
 end when done
 score(p) = if (shown(players[0]) + shown(players[1])) % 2 == seat(p) % 2 then 1 else 0
 """
+
+
+@pytest.fixture(autouse=True)
+def _python_by_default(monkeypatch):
+    # the games are played in Python here (no kernel to build for every ruleset): the
+    # tests marked ``kernels`` play them by their kernels, against Python
+    monkeypatch.setenv("MEEPLE_KERNEL", "0")
+
+
+def _kernels_on(monkeypatch) -> None:
+    monkeypatch.delenv("MEEPLE_KERNEL")
+    if interpreter.kernel_status() is not None:
+        pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
+
+
+@pytest.fixture(params=[False, pytest.param(True, marks=pytest.mark.kernels)], ids=["python", "kernel"])
+def kernels(request, monkeypatch):
+    """Both ways: in Python, and by the kernels where they can be built here."""
+    if request.param:
+        _kernels_on(monkeypatch)
+    return request.param
 
 
 def kuhn():
@@ -219,8 +241,9 @@ def deal(first: str, second: str):
     return state
 
 
-def test_strings_are_drawn_from_the_view_and_leak_nothing():
+def test_strings_are_drawn_from_the_view_and_leak_nothing(kernels):
     a, b = deal("1", "2"), deal("1", "3")
+    assert a.game.program.kernel == kernels
     # seat 0 holds the same card: its view, so its strings, are the same
     assert json.dumps(views.view(a.game, 0)) == json.dumps(views.view(b.game, 0))
     assert a.observation_string(0) == b.observation_string(0)
@@ -242,10 +265,11 @@ def test_kuhn_poker_has_six_information_sets_per_seat():
     assert sum(1 for seat, _ in infos if seat == 0) == 6
 
 
-def test_a_serialized_state_comes_back_the_same():
+def test_a_serialized_state_comes_back_the_same(kernels):
     game = kuhn()
     state = deal("3", "1")
     act(state, "act 0")
+    assert state.game.program.kernel == kernels
     text = pyspiel.serialize_game_and_state(game, state)
     again = pyspiel.deserialize_game_and_state(text)[1]
     assert again.history() == state.history()
@@ -303,3 +327,62 @@ def test_cfr_converges_on_kuhn_poker_to_its_value():
     value = expected_game_score.policy_value(game.new_initial_state(), [solver.average_policy()] * 2)
     assert value[0] == pytest.approx(-1 / 18, abs=0.01)
     assert value[0] + value[1] == pytest.approx(0)
+
+
+# ---------------------------------------------------------------- played by the kernel
+
+def _lockstep(fast, slow, seed: int) -> int:
+    """A random game through pyspiel's API on both games, every answer compared; the
+    game played by the kernel stays live until something reads its Python game."""
+    rnd = random.Random(seed)
+    a, b = fast.new_initial_state(), slow.new_initial_state()
+    steps = 0
+    while not b.is_terminal():
+        assert a.current_player() == b.current_player() and not a.is_terminal()
+        if b.is_chance_node():
+            assert a.chance_outcomes() == b.chance_outcomes()
+            act = rnd.choice(b.chance_outcomes())[0]
+            assert a.action_to_string(act) == b.action_to_string(act)
+            a.apply_action(act)
+            b.apply_action(act)
+        elif b.is_simultaneous_node():
+            acts = [rnd.choice(b.legal_actions(p)) for p in range(fast.num_players())]
+            assert [a.legal_actions(p) for p in range(fast.num_players())] == \
+                [b.legal_actions(p) for p in range(fast.num_players())]
+            a.apply_actions(acts)
+            b.apply_actions(acts)
+        else:
+            assert a.legal_actions() == b.legal_actions()
+            act = rnd.choice(b.legal_actions())
+            assert a.action_to_string(act) == b.action_to_string(act)
+            a.apply_action(act)
+            b.apply_action(act)
+        steps += 1
+        assert a.game.live and not getattr(b.game, "live", False), steps   # (played by the kernel)
+        if steps % 3 == 0:   # (a clone, and the strings: these read the Python game)
+            assert a.clone().history() == b.clone().history()
+            for p in range(fast.num_players()):
+                assert a.information_state_string(p) == b.information_state_string(p)
+                assert a.observation_string(p) == b.observation_string(p)
+                assert a.observation_tensor(p) == b.observation_tensor(p)
+    assert a.is_terminal() and a.returns() == b.returns() and a.history() == b.history()
+    text = pyspiel.serialize_game_and_state(fast, a)
+    again = pyspiel.deserialize_game_and_state(text)[1]
+    assert again.information_state_string(0) == b.information_state_string(0)
+    return steps
+
+
+@pytest.mark.kernels
+@pytest.mark.parametrize("which", ["kuhn", "odds"])
+def test_the_kernel_plays_the_states_as_python_does(which, tmp_path, monkeypatch):
+    _kernels_on(monkeypatch)
+    path = KUHN
+    if which == "odds":
+        path = str(tmp_path / "odds.meeple")
+        Path(path).write_text(ODDS, encoding="utf-8")
+    fast, slow = openspiel.load(path), openspiel.load(path, native=False)
+    assert fast.new_initial_state().game.program.kernel and not slow.new_initial_state().game.program.kernel
+    steps = sum(_lockstep(fast, slow, seed) for seed in range(6))
+    assert steps >= 6
+    assert fast.played.native_fallbacks == 0
+

@@ -16,11 +16,28 @@ pytest.importorskip("pettingzoo", reason="PettingZoo (pettingzoo) is not install
 import numpy as np  # noqa: E402 - after the skip
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from meeple import pettingzoo  # noqa: E402
+from meeple import interpreter, pettingzoo  # noqa: E402
 from meeple.dsl.load import bundled_names  # noqa: E402
 from meeple.interpreter import views  # noqa: E402
 
 KUHN = str(Path(__file__).resolve().parent / "testdata" / "kuhn_poker.meeple")
+
+
+@pytest.fixture(autouse=True)
+def _python_by_default(monkeypatch):
+    # the games are played in Python here (no kernel to build for every ruleset): the
+    # tests marked ``kernels`` play them by their kernels, against Python
+    monkeypatch.setenv("MEEPLE_KERNEL", "0")
+
+
+@pytest.fixture(params=[False, pytest.param(True, marks=pytest.mark.kernels)], ids=["python", "kernel"])
+def kernels(request, monkeypatch):
+    """Both ways: in Python, and by the kernels where they can be built here."""
+    if request.param:
+        monkeypatch.delenv("MEEPLE_KERNEL")
+        if interpreter.kernel_status() is not None:
+            pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
+    return request.param
 
 
 @pytest.mark.parametrize("name", bundled_names())
@@ -73,12 +90,13 @@ def test_the_mask_is_the_deciding_seat_legal_moves():
     assert not env.observe("player_1")["action_mask"].any()
 
 
-def test_an_observation_encodes_the_seat_view_only():
+def test_an_observation_encodes_the_seat_view_only(kernels):
     env = pettingzoo.env(KUHN)
     raw = env.unwrapped
     seen = {}
     for seed in range(12):   # deals that differ only in the other seat's card
         env.reset(seed=seed)
+        assert raw.game.program.kernel == kernels
         key = str(views.view(raw.game, 0))
         obs = env.observe("player_0")["observation"]
         if key in seen:
@@ -136,3 +154,29 @@ def test_a_value_hidden_from_the_seat_encodes_as_zero(tmp_path):
     theirs = env.observe("player_1")["observation"][start:start + size]
     # vars: done, then mood of seat 0 and seat 1 (calm is member 1; hidden is 0)
     assert mine.tolist() == [0.0, 1.0, 0.0] and theirs.tolist() == [0.0, 0.0, 1.0]
+
+
+@pytest.mark.kernels
+def test_the_kernel_plays_the_games_as_python_does(monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL")
+    if interpreter.kernel_status() is not None:
+        pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
+    fast, slow = pettingzoo.env(KUHN), pettingzoo.env(KUHN, native=False)
+    rnd = np.random.default_rng(3)
+    for seed in range(8):
+        fast.reset(seed=seed)
+        slow.reset(seed=seed)
+        assert fast.unwrapped.game.live and not slow.unwrapped.game.program.kernel
+        for agent in slow.agent_iter():
+            assert fast.agent_selection == agent
+            mine, theirs = fast.last(), slow.last()
+            assert (mine[0]["observation"] == theirs[0]["observation"]).all()
+            assert (mine[0]["action_mask"] == theirs[0]["action_mask"]).all() and mine[1:] == theirs[1:]
+            action = None if theirs[2] or theirs[3] else int(rnd.choice(np.flatnonzero(theirs[0]["action_mask"])))
+            fast.step(action)
+            slow.step(action)
+            # (each move played by the kernel: the views since read the Python game)
+            assert action is None or fast.unwrapped.game.live
+        assert fast.unwrapped.game.state == slow.unwrapped.game.state
+    assert fast.unwrapped.played.native_fallbacks == 0
+

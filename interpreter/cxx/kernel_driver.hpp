@@ -61,7 +61,8 @@ static void run(St& s) {
     s.steps = 0;
     s.calls = s.depth = 0;
     s.work = WORK;
-    while (s.site < 0 && s.phase != 3) {
+    // (stopped at a chance step: the random statement runs again once it is set)
+    while (s.site < 0 && s.phase != 3 && !s.step.p) {
         if (s.end_req) {
             s.end_req = false;
             s.stack.clear();
@@ -77,8 +78,19 @@ static void run(St& s) {
     }
 }
 
-static St* new_state(uint64_t rng) {
+// the outcome set for the pending chance step (candidate ``raw``), then the rules run on
+// (Game._resolve)
+static void resolve(St& s, int raw) {
+    s.taken.push_back(raw);
+    s.step.reset(nullptr);
+    s.step_n = 0;
+    s.nchance += 1;
+    run(s);
+}
+
+static St* new_state(uint64_t rng, bool xchance) {
     St* s = new St();
+    s->xchance = xchance;
     try {
         s->z.clear();
         for (int i = 0; i < NI; ++i) s->facing[i] = -1;

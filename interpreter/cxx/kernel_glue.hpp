@@ -29,15 +29,26 @@ static void k_dealloc(PyObject* self) {
 static St* START = nullptr;
 static int START_KNOWN = 0;  // 0: not known yet; 1: START serves; 2: the setup draws
 
-static PyObject* k_start(PyObject*, PyObject* arg) {
-    unsigned long long rng = PyLong_AsUnsignedLongLong(arg);
+// start(rng, explicit=False): a new game (None where the kernel cannot play its
+// setup); ``explicit``: in explicit chance mode
+static PyObject* k_start(PyObject*, PyObject* const* args, Py_ssize_t n) {
+    if (n < 1 || n > 2) {
+        PyErr_SetString(PyExc_TypeError, "start(rng, explicit=False)");
+        return nullptr;
+    }
+    unsigned long long rng = PyLong_AsUnsignedLongLong(args[0]);
     if (PyErr_Occurred()) return nullptr;
+    if (n == 2 && PyObject_IsTrue(args[1])) {
+        St* s = new_state(rng, true);
+        if (!s) Py_RETURN_NONE;
+        return wrap(s);
+    }
     if (START_KNOWN == 1) {
         St* s = new St(*START);
         s->rng = rng;
         return wrap(s);
     }
-    St* s = new_state(rng);
+    St* s = new_state(rng, false);
     if (!s) Py_RETURN_NONE;
     if (START_KNOWN == 0) {
         if (s->rng == rng) {
@@ -231,6 +242,17 @@ static PyObject* k_hidden(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     return py_bool(ok && site_hidden(s, (int)i, seat));
 }
 
+// hidden_any(seat=None): whether any option of the seat names an item it may not know
+static PyObject* k_hidden_any(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+    St& s = *((KState*)self)->s;
+    Id seat = seat_arg(s, args, n, 0);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    for (int i = 0; i < count; ++i)
+        if (site_hidden(s, i, seat)) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 // simul(): None, or a simultaneous decision's (seats, waiting, chosen) as tuples of seats
 static PyObject* k_simul(PyObject* self, PyObject*) {
     St& s = *((KState*)self)->s;
@@ -380,6 +402,14 @@ static PyObject* k_export(PyObject* self, PyObject*) {
     }
     PyDict_SetItemString(d, "stack", stack);
     Py_DECREF(stack);
+    if (s.xchance) {
+        PyObject* ch = PyDict_New();
+        x = py_ints(s.taken); PyDict_SetItemString(ch, "taken", x); Py_DECREF(x);
+        PyDict_SetItemString(ch, "step", s.step.p ? s.step.p : Py_None);
+        x = PyLong_FromLongLong(s.nchance); PyDict_SetItemString(ch, "n", x); Py_DECREF(x);
+        PyDict_SetItemString(d, "chance", ch);
+        Py_DECREF(ch);
+    }
     if (s.site >= 0) {
         PyObject* p = PyDict_New();
         x = PyLong_FromLong(s.player); PyDict_SetItemString(p, "player", x); Py_DECREF(x);
@@ -392,7 +422,57 @@ static PyObject* k_export(PyObject* self, PyObject*) {
     return d;
 }
 
+// status(): who acts now, in one call: -4 the game is over, -1 a chance step, -2 a
+// simultaneous decision, -3 nothing (the state is unusable), else the seat deciding
+static PyObject* k_status(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    return PyLong_FromLong(s.phase == 3 ? -4 : s.step.p ? -1 : s.site < 0 ? -3 : s.simul ? -2 : s.player);
+}
+
+// chance(): the pending chance step (as Runtime.draw writes it), or None
+static PyObject* k_chance(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    PyObject* step = s.step.p ? s.step.p : Py_None;
+    Py_INCREF(step);
+    return step;
+}
+
+// the outcome set, or None where the kernel cannot go on (its state is then unusable)
+static PyObject* resolved(St& s, int raw) {
+    try {
+        resolve(s, raw);
+    } catch (...) {
+        s.site = -2;
+        s.step.reset(nullptr);
+        Py_RETURN_NONE;
+    }
+    return PyLong_FromLong(raw);
+}
+
+// resolve(raw): sets candidate ``raw`` of the pending chance step (Game._resolve); its
+// index back, False where no step is pending or it has no such candidate, None where the
+// kernel cannot decide what follows
+static PyObject* k_resolve(PyObject* self, PyObject* arg) {
+    St& s = *((KState*)self)->s;
+    long raw = PyLong_AsLong(arg);
+    if (raw == -1 && PyErr_Occurred()) return nullptr;
+    if (!s.step.p || raw < 0 || raw >= s.step_n) Py_RETURN_FALSE;
+    return resolved(s, (int)raw);
+}
+
+// sample(): draws the pending step's candidate from the generator (Game.sample_chance)
+// and sets it: the candidate drawn, False or None as resolve
+static PyObject* k_sample(PyObject* self, PyObject*) {
+    St& s = *((KState*)self)->s;
+    if (!s.step.p) Py_RETURN_FALSE;
+    return resolved(s, (int)below(s.rng, s.step_n));
+}
+
 static PyMethodDef k_methods[] = {
+    {"chance", (PyCFunction)k_chance, METH_NOARGS, "the pending chance step, or None"},
+    {"status", (PyCFunction)k_status, METH_NOARGS, "-4 over, -1 chance, -2 simultaneous, else the seat"},
+    {"resolve", (PyCFunction)k_resolve, METH_O, "resolve(raw): sets a candidate of the chance step"},
+    {"sample", (PyCFunction)k_sample, METH_NOARGS, "draws the chance step's candidate and sets it"},
     {"apply", (PyCFunction)(void (*)(void))k_apply, METH_FASTCALL,
      "apply(index, seat=None): (value, seat, decision), False or None"},
     {"count", (PyCFunction)(void (*)(void))k_count, METH_FASTCALL, "count(seat=None): the seat's options"},
@@ -400,6 +480,7 @@ static PyMethodDef k_methods[] = {
     {"option", (PyCFunction)(void (*)(void))k_option, METH_FASTCALL, "option(i, seat=None): one's value"},
     {"place", (PyCFunction)(void (*)(void))k_place, METH_FASTCALL, "place(item, seat): where it lies, or False"},
     {"hidden", (PyCFunction)(void (*)(void))k_hidden, METH_FASTCALL, "hidden(i, seat=None): names an unknown item"},
+    {"hidden_any", (PyCFunction)(void (*)(void))k_hidden_any, METH_FASTCALL, "hidden_any(seat=None): an option names one"},
     {"perft", (PyCFunction)k_perft, METH_O, "the move paths of a depth, or None"},
     {"over", (PyCFunction)k_over, METH_NOARGS, "whether the game is over"},
     {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding (the first still to choose), or None"},
@@ -414,6 +495,28 @@ static PyMethodDef k_methods[] = {
 };
 
 static PyObject* k_last_bail(PyObject*, PyObject*) { return PyLong_FromLong(mk::last_bail); }
+
+// a state's chance (explicit chance mode: Runtime.draw): the outcomes set for the
+// running random statement, the pending step (kept as it is: a Python state is checked
+// before it is loaded) and how many outcomes were set so far
+static void load_chance(St& s, PyObject* ch) {
+    s.xchance = true;
+    PyObject* taken = item(ch, "taken");
+    if (!PyList_CheckExact(taken)) throw PyFail();
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(taken); ++k) {
+        I raw = from_py_int(PyList_GET_ITEM(taken, k));
+        if (raw < 0 || raw > INT32_MAX) throw PyFail();
+        s.taken.push_back((int)raw);
+    }
+    s.nchance = from_py_int(item(ch, "n"));
+    PyObject* step = item(ch, "step");
+    if (step == Py_None) return;
+    PyObject* of = item(step, "of");
+    if (!PyList_CheckExact(of) || PyList_GET_SIZE(of) < 2) throw PyFail();
+    Py_INCREF(step);
+    s.step.reset(step);
+    s.step_n = (int)PyList_GET_SIZE(of);
+}
 
 // load(state): a kernel's state from a Python game's (Runtime.to_state) standing at a
 // decision, or None where it holds anything a kernel does not keep
@@ -449,7 +552,7 @@ static St* load_state(PyObject* d) {
             s->revealed[z] = 1;
         }
         PyObject* chance = PyDict_GetItemString(d, "chance");
-        if (chance && chance != Py_None) throw PyFail();
+        if (chance && chance != Py_None) load_chance(*s, chance);
         import_vars(*s, item(d, "vars"), item(d, "pvars"), item(d, "ivars"));
         s->active = from_py_id(item(d, "active"), NP);
         s->turn = from_py_int(item(d, "turn"));
@@ -492,6 +595,12 @@ static St* load_state(PyObject* d) {
             }
         }
         PyObject* p = item(d, "pending");
+        if (s->step.p) {   // (at a chance step: no decision pending)
+            if (p != Py_None) throw PyFail();
+            s->site = -1;
+            s->player = -1;
+            return s;
+        }
         if (!PyDict_CheckExact(p) || PyDict_GetItemString(p, "seats")) throw PyFail();
         s->player = from_py_id(item(p, "player"), NP);
         if (s->player < 0) throw PyFail();
@@ -512,7 +621,7 @@ static PyObject* k_load(PyObject*, PyObject* d) {
 }
 
 static PyMethodDef module_methods[] = {
-    {"start", (PyCFunction)k_start, METH_O, "a new game from a generator state, or None"},
+    {"start", (PyCFunction)(void (*)(void))k_start, METH_FASTCALL, "start(rng, explicit=False): a new game, or None"},
     {"last_bail", (PyCFunction)k_last_bail, METH_NOARGS, "the source line where the kernel last stopped"},
     {"load", (PyCFunction)k_load, METH_O, "a state from a Python game's at a decision, or None"},
     {nullptr, nullptr, 0, nullptr},

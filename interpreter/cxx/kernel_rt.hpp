@@ -540,4 +540,23 @@ static List<T> from_py_list(PyObject* o, F conv) {
     return List<T>(std::move(v));
 }
 
+// a Python object a state holds (its reference counted; the GIL is held whenever a
+// state is made, copied or dropped)
+struct PyRef {
+    PyObject* p = nullptr;
+    PyRef() {}
+    PyRef(const PyRef& o) : p(o.p) { Py_XINCREF(p); }
+    PyRef& operator=(const PyRef& o) {
+        Py_XINCREF(o.p);
+        Py_XDECREF(p);
+        p = o.p;
+        return *this;
+    }
+    ~PyRef() { Py_XDECREF(p); }
+    void reset(PyObject* q) {  // (takes q's reference)
+        Py_XDECREF(p);
+        p = q;
+    }
+};
+
 }  // namespace mk
