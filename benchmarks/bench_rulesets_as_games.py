@@ -33,8 +33,9 @@ def main() -> int:
         from pettingzoo.test import api_test, seed_test
     except ImportError as e:
         sys.exit(f"{e.name} is not installed: pip install 'meeple[openspiel,pettingzoo]'")
-    from meeple import openspiel, pettingzoo
     from meeple.dsl.load import bundled_names
+
+    from meeple import openspiel, pettingzoo
     failed = 0
     for name in args.names or bundled_names():
         for what, check in (

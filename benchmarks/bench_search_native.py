@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from meeple import interpreter  # noqa: E402
+from meeple import interpreter
 
 
 def run(ruleset: str, spec: str, native: bool) -> tuple[float, list[int]]:

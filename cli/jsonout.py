@@ -20,7 +20,6 @@ import json
 import re
 import sys
 
-
 COMMANDS = ("validate", "list", "simulate", "test", "replay", "perft", "arena", "bots")
 VERSION = 1
 

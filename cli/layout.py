@@ -17,8 +17,17 @@ from rich.text import Text
 
 from ..interpreter import display
 from .i18n import language, tr
-from .render import (_var_text, board_lines, drawn, item_text, literal, pvar_names, safe_text,
-                     screen, var_items)
+from .render import (
+    _var_text,
+    board_lines,
+    drawn,
+    item_text,
+    literal,
+    pvar_names,
+    safe_text,
+    screen,
+    var_items,
+)
 
 LAYOUTS = ("auto", "compact", "full")
 

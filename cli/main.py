@@ -9,7 +9,6 @@ import sys
 import time
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 import typer.exceptions
@@ -20,19 +19,24 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import __version__, interpreter
-from ..dsl import budgets as dsl_budgets
-from ..dsl import load as dsl_load
+from ..dsl import budgets as dsl_budgets, load as dsl_load
 from ..dsl.errors import MeepleError
-from ..interpreter import IllegalMove, RuleError, display
-from ..interpreter import journal as journals
-from ..interpreter import record as records
-from ..interpreter import stats as balance_stats
-from ..interpreter import parallel, simulation
-from ..interpreter import PLAY_TIME, BotSpecError, make_bot, parse_spec
-from ..interpreter.bots import BOTS, bot_seed, default_budget
-from ..interpreter.bots import describe as describe_bots
+from ..interpreter import (
+    PLAY_TIME,
+    BotSpecError,
+    IllegalMove,
+    RuleError,
+    display,
+    journal as journals,
+    make_bot,
+    parallel,
+    parse_spec,
+    record as records,
+    simulation,
+    stats as balance_stats,
+)
+from ..interpreter.bots import BOTS, bot_seed, default_budget, describe as describe_bots
 from ..interpreter.views import SPECTATOR, view
-
 from . import complete, foreign, jsonout, render, saving
 from .i18n import language, tr
 from .render import HUMAN, seat_label
@@ -122,7 +126,7 @@ def interruptible():
 
 
 def fail(message: str, code: int = 1, hint: str | None = None,
-         excerpt: str | None = None) -> "typer.Exit":
+         excerpt: str | None = None) -> typer.Exit:
     """Prints 'error: message' (the source ``excerpt``, a line and a caret, if any, and
     'hint: ...') on stderr and returns the exit to raise. With --json, a failure (code 1)
     also writes the command's document with the error; a usage error (code 2) writes none."""
@@ -141,7 +145,7 @@ def _error(message: str, hint: str | None = None, excerpt: str | None = None) ->
         err.print(Text("hint: ") + Text(hint), soft_wrap=True)
 
 
-def rule_fail(message: str, e: RuleError, prog) -> "typer.Exit":
+def rule_fail(message: str, e: RuleError, prog) -> typer.Exit:
     """``fail`` for an error in the rules while a game runs: the message, then the rule's
     source line with a caret and the error's hint."""
     _error(message, e.hint, render.rule_excerpt(e, prog))
@@ -195,7 +199,7 @@ def native_option():
                              "Python where neither can be built (said on stderr).")
 
 
-def go_native(ruleset, on: bool, players: Optional[int] = None) -> None:
+def go_native(ruleset, on: bool, players: int | None = None) -> None:
     """--native: the ruleset's programs run on native code; the program for ``players``
     is built now (the workers then find it in the cache), saying so on stderr."""
     if not on:
@@ -206,16 +210,16 @@ def go_native(ruleset, on: bool, players: Optional[int] = None) -> None:
         ruleset.for_players(players)
 
 
-def _load(ruleset: str, variants: list[str], locale: Optional[str],
-          budgets: Optional[interpreter.Budgets] = None) -> interpreter.Program:
+def _load(ruleset: str, variants: list[str], locale: str | None,
+          budgets: interpreter.Budgets | None = None) -> interpreter.Program:
     return _compile(_resolve(ruleset), ruleset, variants, locale, budgets)
 
 
 UNKNOWN_CHOICE = {"load/unknown-variant", "load/unknown-locale"}
 
 
-def _compile(path: Path, ruleset: str, variants: list[str], locale: Optional[str],
-             budgets: Optional[interpreter.Budgets] = None, from_options: bool = True):
+def _compile(path: Path, ruleset: str, variants: list[str], locale: str | None,
+             budgets: interpreter.Budgets | None = None, from_options: bool = True):
     """The compiled ruleset. ``from_options``: the variants and locale were typed on the
     command line, so one the ruleset does not have is a usage error (exit 2); from a
     record it is a problem with the file (exit 1)."""
@@ -255,7 +259,7 @@ def layout_option():
 
 
 def _check_layout(layout: str) -> None:
-    from .layout import LAYOUTS   # (the screens of play and replay: imported by them only)
+    from .layout import LAYOUTS  # (the screens of play and replay: imported by them only)
     if layout not in LAYOUTS:
         raise fail(f"--layout {layout}: choose one of {', '.join(LAYOUTS)}", 2)
 
@@ -270,7 +274,7 @@ def _counts_text(counts: dict) -> str:
     return text if counts["default"] == counts["min"] else f"{text}, usually {counts['default']}"
 
 
-def _players(prog, players: Optional[int]) -> int:
+def _players(prog, players: int | None) -> int:
     """The number of players asked for, checked; without one, the ruleset's usual count
     (``players A..B default N``), else its fewest, as the adapters take it."""
     if players is None:
@@ -312,10 +316,10 @@ def _unique(found: list, seen: set, ds) -> None:
 
 @app.command()
 def validate(
-    paths: List[str] = typer.Argument(..., metavar="PATH", show_default=False,
+    paths: list[str] = typer.Argument(..., metavar="PATH", show_default=False,
                                       autocompletion=complete.rulesets,
                                       help="Ruleset files or folders (or bundled names)."),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("every ruleset's problems (or what it holds)"),
     no_color: bool = no_color_option(),
 ) -> None:
@@ -564,40 +568,40 @@ def _stdin_keeps_bad_bytes() -> None:
 
 @app.command()
 def play(
-    ruleset: Optional[str] = typer.Argument(None, metavar="RULESET", show_default=False,
+    ruleset: str | None = typer.Argument(None, metavar="RULESET", show_default=False,
                                             autocompletion=complete.rulesets,
                                             help="A bundled ruleset name (see meeple list) or "
                                                  "a path (with --resume: the record's ruleset)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant to play (repeatable)."),
-    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
                                          autocompletion=complete.locales,
                                          help="A locale, e.g. de."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="S",
+    seed: int | None = typer.Option(None, "--seed", "-s", metavar="S",
                                        help="Random seed: the same seed, the same game (default: 64 "
                                             "random bits from the operating system, shown "
                                             "when the game is over)."),
-    bot: List[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
+    bot: list[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
                                   autocompletion=complete.seat_bots,
                                   help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
                                        "2=random or 2=ismcts:iterations=400 (repeatable). Bots: "
                                        + ", ".join(sorted(BOTS)) + " (see meeple bots)"),
-    record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
+    record: Path | None = typer.Option(None, "--record", "-r", metavar="FILE",
                                           help="Save the game record here at the end or on quit "
                                                "(checked before the first move)."),
     force: bool = typer.Option(False, "--force", help="Let --record overwrite an existing file."),
-    resume: Optional[Path] = typer.Option(None, "--resume", metavar="RECORD",
+    resume: Path | None = typer.Option(None, "--resume", metavar="RECORD",
                                           help="Continue the unfinished game of this record "
                                                "(saved back to it)."),
-    ruleset_path: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+    ruleset_path: str | None = typer.Option(None, "--ruleset", metavar="PATH",
                                                autocompletion=complete.rulesets,
                                                help="With --resume: the ruleset, when the "
                                                     "record's is not a bundled one."),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     layout: str = layout_option(),
     no_color: bool = no_color_option(),
 ) -> None:
@@ -656,7 +660,7 @@ def play(
     # named by the time, not the seed (a random seed would give the hidden cards away);
     # never over another file (see PlaySession.stop)
     quit_path = saving.quit_file(prog.name, time.strftime('%Y%m%d-%H%M%S'))
-    from .play import PlaySession   # (the terminal game: only play loads it)
+    from .play import PlaySession  # (the terminal game: only play loads it)
     session = PlaySession(out, game, seats, bots, rec, record, quit_path, layout)
     code = session.run()
     if code:
@@ -695,7 +699,7 @@ def _known_bot(kind) -> bool:
     return True
 
 
-def _resume(out: Console, path: Path, ruleset: Optional[str], budgets=None,
+def _resume(out: Console, path: Path, ruleset: str | None, budgets=None,
             layout: str = "auto") -> int:
     """Continues the unfinished game of a record; saving goes back to the same file. A
     journal (``NAME.journal``) is continued and saved to its record ``NAME``; a record with
@@ -759,18 +763,18 @@ def perft(
                                   help="A bundled ruleset name or a path."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="N", show_default=False,
                               help="How many decisions deep to count."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant (repeatable)."),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S",
                              help="The game's seed (the deal, for a game with chance)."),
-    after: List[str] = typer.Option([], "--after", "-a", metavar="MOVE",
+    after: list[str] = typer.Option([], "--after", "-a", metavar="MOVE",
                                     help="Play this move first, from the start (repeatable, "
                                          "in order): count from the position it leads to."),
-    position: Optional[Path] = typer.Option(None, "--position", metavar="STATE",
+    position: Path | None = typer.Option(None, "--position", metavar="STATE",
                                             help="Count from the position of this game state "
                                                  "(JSON, meeple-state/1, as Game.to_json() "
                                                  "writes it) instead of the start; --after "
@@ -779,7 +783,7 @@ def perft(
                                       help="Also count the paths of each first move."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     native: bool = native_option(),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("the counts"),
     no_color: bool = no_color_option(),
 ) -> None:
@@ -832,7 +836,7 @@ def perft(
                       paths=f"{nodes:,}", seconds=f"{elapsed:.2f}")))
 
 
-def _perft_position(prog, path: Path, players: Optional[int]):
+def _perft_position(prog, path: Path, players: int | None):
     """The game of a saved state (--position), checked against the ruleset."""
     import json
 
@@ -879,7 +883,7 @@ def address_option():
                              "RAY_ADDRESS names, else a new local Ray instance).")
 
 
-def check_jobs(jobs: Optional[int], backend: str, address: Optional[str]) -> None:
+def check_jobs(jobs: int | None, backend: str, address: str | None) -> None:
     """--jobs, --backend and --address: usage errors (exit 2). With --backend ray, what
     Ray prints from its own threads goes to stderr from now on (cli/foreign.py)."""
     if jobs is not None and jobs < 1:
@@ -921,7 +925,7 @@ def bot_spec(spec: str) -> str:
     return _bot_spec(spec)
 
 
-def failed_game(prog, summary: dict, keep, jout) -> "typer.Exit":
+def failed_game(prog, summary: dict, keep, jout) -> typer.Exit:
     """The exit of a run stopped by a game that failed: it names the game and its seed
     (and its record with --records), as text and in the --json document."""
     e, number, gseed = summary["error"], summary["game"] + 1, summary["seed"]
@@ -946,13 +950,13 @@ def simulate(
                                   autocompletion=complete.rulesets,
                                   help="A bundled ruleset name or a path."),
     games: int = typer.Option(100, "--games", "-n", metavar="N", help="How many games to play."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant (repeatable)."),
-    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
                                          autocompletion=complete.locales, help="A locale."),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Game i uses seed S+i."),
     bot: str = typer.Option("random", "--bot", "-b", metavar="BOT",
@@ -962,19 +966,19 @@ def simulate(
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    records_dir: Optional[Path] = typer.Option(None, "--records", metavar="DIR",
+    records_dir: Path | None = typer.Option(None, "--records", metavar="DIR",
                                                help="Save the record of every game in this "
                                                     "folder (created if needed)."),
     failed_only: bool = typer.Option(False, "--failed-only",
                                      help="With --records: save only the game that fails."),
     force: bool = typer.Option(False, "--force", help="Let --records overwrite existing files."),
-    jobs: Optional[int] = jobs_option(),
+    jobs: int | None = jobs_option(),
     backend: str = backend_option(),
-    address: Optional[str] = address_option(),
+    address: str | None = address_option(),
     native: bool = native_option(),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("the statistics"),
-    report: Optional[Path] = typer.Option(None, "--report", metavar="FILE.html",
+    report: Path | None = typer.Option(None, "--report", metavar="FILE.html",
                                           help="Also write a balance report (charts and "
                                                "tables) to this HTML file."),
     no_color: bool = no_color_option(),
@@ -1032,7 +1036,7 @@ def simulate(
 
 
 def _check_report_path(path: Path) -> None:
-    from . import report as html_report   # only when a report is asked for
+    from . import report as html_report  # only when a report is asked for
     try:
         html_report.check_path(path)
     except html_report.ReportError as e:
@@ -1150,7 +1154,7 @@ def _read_record(path: Path) -> records.Record:
     return rec
 
 
-def _record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):
+def _record_ruleset(rec: records.Record, explicit: str | None, budgets=None):
     """The ruleset of a record: the explicit --ruleset PATH, else the bundled ruleset the
     record names. A path written inside a record is never opened."""
     if explicit is not None:
@@ -1194,7 +1198,7 @@ REPLAY_PROGRESS_MOVES = 500   # a record this long replays with a progress bar (
 def replay(
     record_file: Path = typer.Argument(..., metavar="RECORD", help="A game record (JSON).",
                                        show_default=False),
-    as_seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT",
+    as_seat: int | None = typer.Option(None, "--as", metavar="SEAT",
                                           help="Show what this seat (1-based) saw."),
     reveal: bool = typer.Option(False, "--reveal",
                                 help="Show everything, hidden items too (a finished game; "
@@ -1202,13 +1206,13 @@ def replay(
     unfinished: bool = typer.Option(False, "--unfinished",
                                     help="With --reveal: show everything even though the game "
                                          "is not over (this gives its secrets away)."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+    ruleset: str | None = typer.Option(None, "--ruleset", metavar="PATH",
                                           autocompletion=complete.rulesets,
                                           help="The ruleset to replay with (needed when the "
                                                "record's is not a bundled one)."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="Only the final board and result (no progress bar)."),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("the moves and the result"),
     layout: str = layout_option(),
     no_color: bool = no_color_option(),
@@ -1384,7 +1388,7 @@ def _drop_stdout() -> None:
 
 @app.command()
 def lsp(
-    tcp: Optional[str] = typer.Option(None, "--tcp", metavar="[HOST:]PORT",
+    tcp: str | None = typer.Option(None, "--tcp", metavar="[HOST:]PORT",
                                       help="Listen on a TCP port instead of stdin/stdout."),
     stdio: bool = typer.Option(True, "--stdio", hidden=True,
                                help="Speak on stdin/stdout (the default; editors pass it)."),

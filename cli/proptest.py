@@ -3,20 +3,16 @@ Hypothesis) and check the ruleset's declared invariants and the generic ones."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import TextColumn
 from rich.text import Text
 
-from ..dsl import budgets as dsl_budgets
-from ..dsl import load as dsl_load
+from ..dsl import budgets as dsl_budgets, load as dsl_load
 from ..dsl.errors import Diagnostic, MeepleError
-from ..interpreter import RuleError
-from ..interpreter import record as records
-from ..interpreter import parallel
+from ..interpreter import RuleError, parallel, record as records
 from . import complete, jsonout
 
 if TYPE_CHECKING:
@@ -29,19 +25,29 @@ def budget_help() -> str:
 
 
 def register(app: typer.Typer, out, err, fail, resolve) -> None:
-    from .main import backend_errors
-    from .main import (address_option, backend_option, check_jobs, go_native, interruptible,
-                       jobs_option, json_option, native_option, no_color_option, progress_bar)
+    from .main import (
+        address_option,
+        backend_errors,
+        backend_option,
+        check_jobs,
+        go_native,
+        interruptible,
+        jobs_option,
+        json_option,
+        native_option,
+        no_color_option,
+        progress_bar,
+    )
 
     @app.command("test")
     def test(
         ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
                                       autocompletion=complete.rulesets,
                                       help="A bundled ruleset name or a path."),
-        variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+        variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                           autocompletion=complete.variants,
                                           help="Test only this combination of variants (repeatable)."),
-        players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+        players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                               help="Test only this number of players."),
         examples: int = typer.Option(100, "--examples", "-n", metavar="N",
                                      help="How many games Hypothesis plays (before shrinking)."),
@@ -49,11 +55,11 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         out_file: Path = typer.Option(Path("meeple-test-failure.json"), "--out", "-o", metavar="FILE",
                                       help="Where the minimal failing record is written."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
-        jobs: Optional[int] = jobs_option(),
+        jobs: int | None = jobs_option(),
         backend: str = backend_option(),
-        address: Optional[str] = address_option(),
+        address: str | None = address_option(),
         native: bool = native_option(),
-        budget: List[str] = typer.Option([], "--budget", metavar="NAME=VALUE", help=budget_help()),
+        budget: list[str] = typer.Option([], "--budget", metavar="NAME=VALUE", help=budget_help()),
         json_out: bool = json_option("the checks and the failure, if any,"),
         no_color: bool = no_color_option(),
     ) -> None:
@@ -68,8 +74,13 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         short game, printed with the rule's source line, and saved as a record for
         `meeple replay`; exit 1 (also when the games kept secrets and none could be
         varied)."""
-        from ..interpreter.invariants import (Config, Stats, configs, explore_shards,  # only here: start-up
-                                              unchecked)
+        from ..interpreter.invariants import (  # only here: start-up
+            Config,
+            Stats,
+            configs,
+            explore_shards,
+            unchecked,
+        )
         jout = jsonout.begin("test", json_out)
         o, e = out(), err()
         if examples < 1:

@@ -15,7 +15,7 @@ import base64
 import html
 import io
 import shlex
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import __version__
@@ -75,7 +75,7 @@ def render(stats: dict, figures: dict, report: Path | str, plots: bool = True,
     or ``plots`` is False). ``stats`` is simulate's JSON document, ``figures`` the
     ``stats.Balance`` figures."""
     charts = _charts(stats, figures) if plots else None
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     page = Page(stats, figures, charts)
     body = "\n".join([
         page.header(), page.highlights(), page.seats(), page.first_player(), page.lengths(),

@@ -6,9 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import ast as ir
-from . import boards as gen
-from . import builtins, errors
+from . import ast as ir, boards as gen, builtins, errors
 from .errors import Diagnostics
 from .load import Merged
 from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, unify
@@ -136,8 +134,8 @@ class Checked:
         hides the built-in in the whole ruleset). Later stages ask this, never the name."""
         if name not in BUILTINS or name in self.functions or name in self.relations:
             return False
-        return not (name in self.zones and self.zones[name].per_player
-                    or name in self.vars and self.vars[name].per_player)
+        return not ((name in self.zones and self.zones[name].per_player)
+                    or (name in self.vars and self.vars[name].per_player))
 
 
 class Checker:
@@ -174,7 +172,7 @@ class Checker:
         """Texts must belong to something (a log key, a decision's verb, a UI text) and
         use only placeholders that exist there: a typo would silently show nothing."""
         places: dict[str, set[str]] = {k: set(v) for k, v in UI_TEXTS.items()}
-        logs, others = [], {k: "the UI text" for k in UI_TEXTS}
+        logs, others = [], dict.fromkeys(UI_TEXTS, "the UI text")
         for d in decls:
             for n in ir.walk(d):
                 if n.node == "Log":
@@ -302,7 +300,7 @@ class Checker:
         for n, what in named:
             both_values = n in self.roles and what.startswith("value of") \
                 and self.roles[n][0].startswith("value of")
-            if n in self.roles and (self.roles[n][0] != what or n == name and what != role) \
+            if n in self.roles and (self.roles[n][0] != what or (n == name and what != role)) \
                     and not both_values:
                 first_what, first_span = self.roles[n]
                 self.d.add(errors.Diagnostic(

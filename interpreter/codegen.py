@@ -29,7 +29,7 @@ def kind_unsure(c, s) -> bool:
     ``zone of Kind``): its kinds are compared when it is played (``same_kind``)."""
     what, to = c.type_of(s.what), c.type_of(s.to)
     item = what.arg if what.tag == "list" else what
-    return item.tag == "item" and item.arg == "?" or to.tag == "zone" and to.arg == "?"
+    return (item.tag == "item" and item.arg == "?") or (to.tag == "zone" and to.arg == "?")
 
 
 def type_code(t: T) -> str:
@@ -77,7 +77,7 @@ class Env:
         self.ids = ids or {}
         self.ranges = ranges or {}
 
-    def bind(self, name: str) -> "Env":
+    def bind(self, name: str) -> Env:
         subst = {k: v for k, v in self.subst.items() if k != name}
         ranges = {k: v for k, v in self.ranges.items() if k != name}
         return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
@@ -863,7 +863,7 @@ class ExprCompiler:
                 else:
                     # (the elements' order does not matter for a count, or where the list's
                     # own order does not)
-                    self._perm(kind == "count" or kind == "list" and perm)
+                    self._perm(kind == "count" or (kind == "list" and perm))
                     it = self._s_iterable(cl.iter, inner, out, cur)
                 if i == 0:
                     if self.avail is not None:
@@ -883,7 +883,7 @@ class ExprCompiler:
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
                 else:
-                    if cat is not None or not joined and not _counted(cl.iter, it):  # as _it counts it
+                    if cat is not None or (not joined and not _counted(cl.iter, it)):  # as _it counts it
                         it = self._s_name(it, out, cur)
                         out.append(f"{cur}R.work -= len({it})")
                         out.append(f"{cur}if R.work < 0: _out_of_work(R)")
@@ -924,7 +924,7 @@ class ExprCompiler:
                 else:
                     out[body] = f"{at}    if {cond}:"
             simple = len(heads) == 1 and len(out) == body + (cond is not None)
-            if static is not None and simple and cond is None and (kind == "count" or kind == "list" and el == var):
+            if static is not None and simple and cond is None and (kind == "count" or (kind == "list" and el == var)):
                 del out[heads[0][0]:]  # the cells themselves, or how many
                 out.append(f"{ind}{res} = {'len' if kind == 'count' else 'list'}({static[0]})")
                 heads = []
@@ -1227,7 +1227,7 @@ class ExprCompiler:
         obj, i = self.expr(e.obj, env), self.expr(e.index, env)
         text = f"_index({obj}, {i})"
         r = self._int_range(e.index, env) if self.optimize and _BOARD_LIST.fullmatch(obj) else None
-        if r is not None and 0 <= r[0] and r[1] < len(self.t.ns[obj]):
+        if r is not None and r[0] >= 0 and r[1] < len(self.t.ns[obj]):
             text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
         elif self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
             # the fast code: Python's index where it is not negative (past the end, Python
@@ -1677,7 +1677,7 @@ class ExprCompiler:
             return free
         if not c.calls_builtin(f):
             return False
-        return f in _BY_SIZE or f == "distinct" and self.perm_here
+        return f in _BY_SIZE or (f == "distinct" and self.perm_here)
 
     def _order_free(self, e, x: str, perm: bool, depth: int = 0) -> bool:
         """Whether the value of ``e`` is the same (``perm``: the same elements, each as

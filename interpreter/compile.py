@@ -11,17 +11,11 @@ import math
 import sys
 from dataclasses import dataclass, field
 
-from ..dsl import ast as ir
-from ..dsl import boards as gen
-from ..dsl import budgets as budget
+from ..dsl import ast as ir, boards as gen, budgets as budget
 from ..dsl.check import Checked, cell_problems, cell_value, ray_problems
 from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.types import T
-
-from . import helpers
-from . import codegen
-from . import frames
-from . import fused
+from . import codegen, frames, fused, helpers
 from .codegen import CodeTooBig, Env, ExprCompiler, kind_unsure, type_code
 from .helpers import BudgetError, RuleError, over_budget
 from .runtime import Game, Runtime
@@ -475,7 +469,7 @@ class Program:
             fast = self._function_source(self.fastc, recursive)
             self._run(fast, "<functions>", "exec")
             self._fill_tables(self.fastc)
-        except Exception:  # noqa: BLE001 - the straightforward code serves
+        except Exception:
             if codegen.STRICT:
                 raise
             for name in c.functions:
@@ -591,12 +585,12 @@ class Program:
                     or any(p.type.name == "list" for p in fd.params):
                 continue
             cond = body.comp.cond
-            if not self._both_ways(body.comp.clauses[0].iter.func) or cond is not None and any(
+            if not self._both_ways(body.comp.clauses[0].iter.func) or (cond is not None and any(
                     (x.node == "Var" and x.name == start.name)
                     or x.node in ("Comprehension", "Aggregate", "Ray")
                     or (x.node == "Call" and x.func in self.checked.functions)
-                    or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str")))
-                    for x in ir.walk(cond)):
+                    or (x.node == "BinOp" and (x.op == ".." or (x.op == "+" and self.type_of(x).tag in ("list", "str"))))
+                    for x in ir.walk(cond))):
                 continue
             out[name] = (n, names.index(start.name))
         return out
@@ -851,7 +845,7 @@ class Program:
         self._count_code(src, e.span)
         try:
             lines, fast = self.fastc.lines(e, env, tops=True)  # statements (loops written out), a value
-        except Exception:  # noqa: BLE001 - the straightforward code serves
+        except Exception:
             if codegen.STRICT:
                 raise
             lines, fast = [], None

@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..dsl.ast import Span
-
 from . import cycles, display, leaks, variations, views
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
@@ -448,9 +447,7 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
             on_example=None, max_choices: int = 400) -> Failure | None:
     """Plays ``examples`` games drawn by Hypothesis over ``cfgs`` (``load(config)`` gives
     the ruleset for a config). Returns the shrunk failure, or None when all hold."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
     from hypothesis.reporting import with_reporter
 
     last: list[Failure] = []

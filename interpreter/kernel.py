@@ -32,8 +32,7 @@ import sysconfig
 from itertools import count
 from pathlib import Path
 
-from ..dsl import ast as ir
-from ..dsl import diskcache
+from ..dsl import ast as ir, diskcache
 from ..dsl.types import T
 from . import native
 from .codegen import kind_unsure, type_code
@@ -580,9 +579,9 @@ class Gen:
         if e.node == "Var":
             n = e.name
             return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \
-                or n == "players" and not self.c.declares(n)
+                or (n == "players" and not self.c.declares(n))
         if e.node == "Call" and len(e.args) == 1:
-            return e.func == "cells" and self.c.calls_builtin("cells") or \
+            return (e.func == "cells" and self.c.calls_builtin("cells")) or \
                 (e.func in self.c.relations and len(self.c.relations[e.func].params) == 2)
         return False
 

@@ -168,7 +168,6 @@ def local_types(prog) -> dict[str, dict[str, str]]:
     if got is not None and got[0] is prog:
         return got[1]
     from ..dsl import ast as ir
-
     from .codegen import type_code
     c = prog.checked
 

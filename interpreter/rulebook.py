@@ -21,8 +21,7 @@ from functools import cache
 from importlib import resources
 
 from ..dsl import ast as ir
-from . import display
-from . import meeple_code as mc
+from . import display, meeple_code as mc
 
 # ---------------------------------------------------------------- the model
 

@@ -268,7 +268,7 @@ PARAMETERS = {"players": 0, "variants": "", "locale": "", "returns": "outcomes",
 
 def load(ruleset, players: int | None = None, variants=(), locale: str | None = None,
          returns: str = "outcomes", max_moves: int = MAX_MOVES,
-         max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0) -> "MeepleGame":
+         max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0) -> MeepleGame:
     """An OpenSpiel game of any ruleset: a bundled name, a path, or a loaded ``Ruleset``
     (its variants and locale are kept unless others are given; ``players`` defaults to
     its usual count, ``players A..B default N``, else its smallest). The ruleset is

@@ -33,8 +33,8 @@ def _compared_names(fn: ast.FunctionDef) -> set[str]:
 
 def test_the_checker_types_exactly_the_declared_builtins():
     assert _case_names(_method(check.Checker, "_call_builtin")) == set(builtins.BUILTINS)
-    assert check.BUILTINS == {n: b.arities for n, b in builtins.BUILTINS.items()}
-    assert check.AGGREGATES == set(builtins.AGGREGATES)
+    assert {n: b.arities for n, b in builtins.BUILTINS.items()} == check.BUILTINS
+    assert set(builtins.AGGREGATES) == check.AGGREGATES
     assert set(check.CONSTANTS) == set(builtins.CONSTANTS)
 
 

@@ -10,15 +10,13 @@ import shutil
 import threading
 from pathlib import Path
 
-import pytest
-
-from meeple import interpreter
-
 import console
-from meeple.dsl import diskcache
-from meeple.dsl import parse as dsl_parse
+import pytest
+from meeple.dsl import diskcache, parse as dsl_parse
 from meeple.dsl.load import bundled_names, resolve_path
 from meeple.interpreter import record
+
+from meeple import interpreter
 
 BUNDLED = bundled_names()
 

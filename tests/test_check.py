@@ -9,14 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
-
-from meeple import interpreter
+from golden import golden_chunks
 from meeple.dsl import errors
 from meeple.dsl.check import check
 from meeple.dsl.errors import Diagnostics, MeepleError
 from meeple.dsl.load import SourceSet, bundled_names, merge, read_sources, resolve_path
 from meeple.dsl.parse import parse
-from golden import golden_chunks
+
+from meeple import interpreter
 
 TESTDATA = Path(__file__).resolve().parent / "testdata"
 

@@ -17,10 +17,10 @@ import json
 import re
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import IllegalMove, testing
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 CLANS = {"Bi": "birds", "Bl": "blue", "WP": "wild_potato", "De": "deer", "Wo": "wolf",
          "LH": "long_hair"}
@@ -60,7 +60,7 @@ CELL = re.compile(r"r(\d)c(\d)")
 
 # ---------------------------------------------------------------- helpers
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def program(variants: tuple = (), locale: str | None = None):
     return interpreter.load("cherokee", variants=list(variants), locale=locale)
 

@@ -24,11 +24,11 @@ import random
 import re
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import display, record, testing
 from meeple.interpreter.bots import RandomBot
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 GAMES_PER_CONFIG = 12
 MAX_MOVES = 400
@@ -38,7 +38,7 @@ CELL = re.compile(r"table\.p(\d+)([eab])([0-4])$")
 SIDES = "eab"  # side 0 is a single cell at an end of the table, 1 and 2 the long sides
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ruleset(variants: tuple, locale: str | None):
     return interpreter.load("clans-and-glory", variants=list(variants), locale=locale)
 

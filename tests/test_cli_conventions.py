@@ -14,13 +14,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 import typer
+from console import Run, meeple_cli
+from meeple.cli import complete, jsonout, main as cli, render
+from meeple.dsl.load import bundled_names, read_sources, resolve_path
 
 import meeple
-from meeple.cli import complete, jsonout, render
-from meeple.cli import main as cli
-
-from console import Run, meeple_cli  # noqa: F401 - Run: the type of a run, for the tests below
-from meeple.dsl.load import bundled_names, read_sources, resolve_path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
@@ -608,8 +606,7 @@ TARGETS = {"validate": ["cherokee", "nope", "/dev/null", "tests/broken/leaky_vie
 def test_json_command_lines_give_one_valid_document_or_a_usage_error(finished_record, validators):
     """Whatever the options: exit 0 or 1 with exactly one valid document on stdout, or
     exit 2 with nothing on stdout."""
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, given, settings, strategies as st
 
     @st.composite
     def lines(draw):

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from meeple import interpreter
+from hypothesis import HealthCheck, given, settings, strategies as st
 from meeple.dsl.load import bundled_names, read_sources, resolve_path
 from meeple.interpreter import record, views
+
+from meeple import interpreter
 
 MAX_MOVES = 2000
 EXAMPLES = 4          # per configuration; there are many configurations
@@ -48,7 +47,7 @@ def configurations():
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(name: str, variants: tuple, locale: str | None):
     return interpreter.load(name, variants=list(variants), locale=locale)
 

@@ -10,19 +10,17 @@ import tomllib
 from pathlib import Path
 from unittest import mock
 
-import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-from typer.testing import CliRunner
-
 import meeple.cli.main  # noqa: F401 - loads cli.main for the attribute below
-from meeple import cli
-from meeple import interpreter
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from meeple.cli import entry, render
 from meeple.cli.main import app
 from meeple.cli.play import HUMAN, PlaySession, Quit
 from meeple.interpreter import display, record, simulation
 from meeple.interpreter.bots import bot_seed
+from typer.testing import CliRunner
+
+from meeple import cli, interpreter
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

@@ -5,18 +5,18 @@ from __future__ import annotations
 import copy
 import json
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import IllegalMove, RuleError, StateError
 from meeple.interpreter.views import SPECTATOR, view
 
+from meeple import interpreter
 
-@lru_cache(maxsize=None)
+
+@cache
 def ruleset(name: str):
     return interpreter.load(name)
 
