@@ -39,10 +39,10 @@ def main() -> int:
     failed = 0
     for name in args.names or bundled_names():
         for what, check in (
-                ("openspiel random_sim_test", lambda: pyspiel.random_sim_test(
+                ("openspiel random_sim_test", lambda name=name: pyspiel.random_sim_test(
                     pyspiel.load_game(f"meeple_{name.replace('-', '_')}"), num_sims=args.sims,
                     serialize=True, verbose=False)),
-                ("pettingzoo api_test+seed_test", lambda: (
+                ("pettingzoo api_test+seed_test", lambda name=name: (
                     api_test(pettingzoo.env(name), num_cycles=args.cycles),
                     seed_test(lambda: pettingzoo.env(name), num_cycles=args.cycles)))):
             t = time.process_time()

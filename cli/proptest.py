@@ -112,10 +112,10 @@ def register(app: typer.Typer, out, err, fail, resolve) -> None:
         except MeepleError as ex:
             e.print(ex.render(), markup=False, soft_wrap=True)
             if {d.code for d in ex.diagnostics} <= {"load/unknown-variant", "load/unknown-locale"}:
-                raise typer.Exit(2)       # a --variant the ruleset does not have: usage
-            raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))")
+                raise typer.Exit(2) from None  # a --variant the ruleset does not have: usage
+            raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))") from None
         except RuleError as ex:
-            raise fail(f"the ruleset '{ruleset}' cannot be loaded: {ex}")
+            raise fail(f"the ruleset '{ruleset}' cannot be loaded: {ex}") from None
 
         declared = base.checked
         if not jout.on:

@@ -431,7 +431,7 @@ def _legend_above(ax, n: int):
 def _hist_bars(ax, bins: list[dict], colour: str, label: str | None = None,
                offset: float = 0.0, width: float = 0.85):
     xs = [i + offset for i in range(len(bins))]
-    ax.bar(xs, [b["count"] if "count" in b else 0 for b in bins], width=width, color=colour,
+    ax.bar(xs, [b.get("count", 0) for b in bins], width=width, color=colour,
            label=label)
     return xs
 

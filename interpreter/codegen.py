@@ -937,7 +937,7 @@ class ExprCompiler:
             else:
                 out.extend(cur + line for line in _ACCUMULATE[kind](res, el))
             if kind in ("any", "all", "first"):  # 'break' leaves every loop
-                for start, at in reversed(heads[1:]):
+                for _start, at in reversed(heads[1:]):
                     out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
             if heads:
                 start = heads[0][0]
@@ -2140,7 +2140,7 @@ def _keyed_locals(lines: list[str], looped: list[bool]) -> dict[str, str]:
     out = {}
     for read, c in counts.items():
         if c >= 2:
-            table, local, name = _KEYED.fullmatch(read).groups()
+            table, _local, name = _KEYED.fullmatch(read).groups()
             out[read] = f"{table or 'l'}k_{name}"
     return out
 

@@ -262,7 +262,7 @@ class Program:
         args = {}
         for a in d.args:
             fn = self._fn(a.value, Env())
-            v = self._static("board", a.span, lambda R: fn(R, {}))
+            v = self._static("board", a.span, lambda R: fn(R, {}))  # noqa: B023 - called at once
             if v is None:
                 return []
             lo, hi = gen.GENERATORS[d.generator].limits(a.name)
@@ -328,7 +328,7 @@ class Program:
         return name
 
     def _fill_ray_table(self, name: str) -> None:
-        board, keys = self._ray_tables[name]
+        _board, keys = self._ray_tables[name]
         self.ns[name].reset([self.ns[f"C_{k}"] for k in keys])
 
     def ray_bound(self, board: str, keys: tuple[str, ...]) -> int | None:
@@ -1321,7 +1321,7 @@ class ProcCompiler:
             return depth < 8 and self._cells_in_order(self.p.checked.functions[e.func].body, depth + 1)
         if e.node == "Call" and e.func == "cells" and len(e.args) == 1 and self.p.checked.calls_builtin("cells"):
             board = self.p.ns.get(f"BOARD_{self.p.type_of(e.args[0]).arg}")
-            return isinstance(board, list) and all(a < b for a, b in zip(board, board[1:]))
+            return isinstance(board, list) and all(a < b for a, b in itertools.pairwise(board))
         if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var":
             return False
         clause = e.clauses[0]

@@ -384,7 +384,7 @@ def _shuffled(by_class: dict, rng: random.Random) -> dict[int, int]:
         slots = by_class[key]
         items = sorted(i for _, _, i in slots)
         rng.shuffle(items)
-        for (z, pos, old), new in zip(slots, items):
+        for (_z, _pos, old), new in zip(slots, items):
             mapping[old] = new
     return mapping
 

@@ -203,7 +203,7 @@ def _worker(fn, rules: Rules, todo, done) -> None:
 def _portable_error(e: BaseException) -> BaseException:
     import pickle
     try:
-        pickle.loads(pickle.dumps(e))
+        pickle.loads(pickle.dumps(e))  # noqa: S301 - our own bytes, just made
         return e
     except Exception:  # noqa: BLE001 - an exception that does not pickle: its text
         return RuntimeError(f"{type(e).__name__}: {e}")

@@ -382,7 +382,7 @@ class _Builder:
         return out
 
     def boards(self) -> list:
-        s, c = self.say, self.c
+        s = self.say
         out = []
         for name in self.c.boards:
             d = self._board_decl(name)
@@ -432,7 +432,7 @@ class _Builder:
         out = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
         for sec in c.secrets:
             out.append(Para(s("zone.secret_end" if sec.until_end else "zone.secret", zone=self.named(sec.zone))))
-        hidden = [n for n in c.offscreen]
+        hidden = list(c.offscreen)
         if hidden:
             out.append(Para(s("zone.offscreen", names=join([(Code(n),) for n in sorted(hidden)]))))
         return out

@@ -510,7 +510,7 @@ class Runtime:
         alike are one outcome)."""
         items = list(self.z[zone])
         for i in range(len(items) - 1, 0, -1):
-            j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],
+            j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],  # noqa: B023 - draw() calls it at once
                                                     "item"))
             items[i], items[j] = items[j], items[i]
         if self.j is not None:
@@ -1319,7 +1319,7 @@ def _score(R: Runtime) -> None:
     if prog.outcomes is not None:
         outcomes = []
         for p in R.players:
-            for outcome, fn in prog.outcomes:
+            for outcome, fn in prog.outcomes:  # noqa: B007 - the one that breaks
                 try:
                     if fn is None or fn(R, p, R.result["ranks"][p]):
                         break

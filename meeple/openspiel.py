@@ -323,7 +323,7 @@ if pyspiel is not None:
         bounds OpenSpiel asks for: Meeple cannot derive them from a ruleset)."""
 
         def __init__(self, ruleset, params, game_type):
-            params = {**{k: v for k, v in game_type.parameter_specification.items()}, **params}
+            params = {**game_type.parameter_specification, **params}
             players = int(params["players"]) or ruleset.default_players
             if params["variants"] or params["locale"]:
                 ruleset = interpreter.compile_sources(
@@ -513,7 +513,7 @@ if pyspiel is not None:
 
         def string_from(self, state, player):
             if self.recall:
-                state.game  # (makes the trail of a state not used yet)
+                state.game  # noqa: B018 - makes the trail of a state not used yet
                 return "\n".join(state.trail[player])
             return observation(state.game, player)
 

@@ -210,7 +210,7 @@ def test_a_folder_others_may_write_into_is_not_trusted(cache_dir):
     assert not Planted.ran
     info = interpreter.cache_info()
     assert not info["trusted"] and "other users may write" in info["reason"]
-    code, out = meeple_cli("cache")
+    _code, out = meeple_cli("cache")
     assert "not used: other users may write" in out
     os.chmod(cache_dir, 0o700)
     assert interpreter.cache_info()["trusted"]

@@ -183,7 +183,7 @@ CONFIGS = [(variants, locale, players)
 def test_random_games(variants, locale, players):
     lengths = []
     for seed in range(GAMES_PER_CONFIG):
-        game, notations = play_game(variants, locale, players, seed)
+        _game, notations = play_game(variants, locale, players, seed)
         lengths.append(len(notations))
     # the games really are different from one another
     assert len(set(lengths)) > 1

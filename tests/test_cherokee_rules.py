@@ -711,7 +711,7 @@ def test_deal(players, hand_size, locale):
     assert len(pyramid) == 36 and all(len(x) == 1 for x in pyramid)
     hands = [testing.at(g, f"hand:{p}") for p in range(players)]
     assert [len(h) for h in hands] == [hand_size] * players
-    assert sorted(sum(pyramid, []) + sum(hands, [])) == sorted(members)
+    assert sorted([x for part in pyramid + hands for x in part]) == sorted(members)
     assert testing.at(g, "draw") == [] and testing.at(g, "discard") == []
     assert [len(testing.at(g, f"clan:{p}")) for p in range(players)] == [1] * players
     assert len(testing.at(g, "clan_pile")) == 6 - players

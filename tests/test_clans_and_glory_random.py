@@ -174,7 +174,7 @@ class Tracker:
             for p in range(self.n):
                 colour = state["pvars"]["colour"][p]
                 mine = [i for i in self.shields if self.prog.items[i].attrs["colour"] == colour]
-                placed = sum(self.stacks.values(), []).count(p)
+                placed = sum(stack.count(p) for stack in self.stacks.values())
                 assert len(testing.at(game, f"shields:{p}")) == 5 - placed
                 assert set(testing.at(game, f"shields:{p}")) <= set(mine)
         for it in self.cards:
@@ -299,7 +299,7 @@ CONFIGS = [(variants, locale, players)
 def test_random_games(variants, locale, players):
     outcomes = set()
     for seed in range(GAMES_PER_CONFIG):
-        game, notations, tracker = play_game(variants, locale, players, seed)
+        game, _notations, _tracker = play_game(variants, locale, players, seed)
         outcomes.add(tuple(game.result["scores"]))
     # the games really are different from one another
     assert len(outcomes) > 1

@@ -32,6 +32,7 @@ Conventions (also explained at the top of docs/language.md):
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -1471,7 +1472,7 @@ def test_the_strip_generator():
                for n in names[:6])
     assert {c.y for c in cells if c.coords["side"] == 1} == {0} and {c.y for c in cells if c.coords["side"] == 2} == {2}
     xs = [by_name[n].x for n in names[:6]]
-    assert [b - a for a, b in zip(xs, xs[1:])] == [2, 3, 2, 3, 2]
+    assert [b - a for a, b in itertools.pairwise(xs)] == [2, 3, 2, 3, 2]
     row = next(ln for ln in DOC_TEXT.splitlines() if ln.startswith("| `strip("))
     assert "`p3a2` (part 3, side 1, slot 2)" in row and "side 1 from left to right, then side 2" in row
 

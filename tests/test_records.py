@@ -162,7 +162,7 @@ def test_an_interrupted_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
 
 
 def test_a_replay_that_diverges_stops_at_the_first_bad_move():
-    game, rec = played(40)
+    _game, rec = played(40)
     rs = cherokee()
     # play another legal move at some point: the moves after it may still be legal
     replayed = rs.new_game(2, rec.seed)
@@ -239,7 +239,7 @@ def _mutate(data, rnd: random.Random):
 
 
 def test_mutated_records_are_refused_with_a_record_error_only():
-    game, rec = played(60)
+    _game, rec = played(60)
     data = json.loads(json.dumps(rec.to_dict()))
     rnd = random.Random("records")
     outcomes = {"refused": 0, "replayed": 0}
@@ -390,7 +390,7 @@ def test_a_save_never_replaces_a_device_or_a_fifo(tmp_path):
     /dev/null a regular file (every later `> /dev/null` filled it)."""
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    with pytest.raises(records.SaveError, match="FIFO.*not a regular file"):
+    with pytest.raises(records.SaveError, match=r"FIFO.*not a regular file"):
         records.write_atomic(fifo, b"{}")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]   # no temporary file left

@@ -246,7 +246,7 @@ def test_invalid_records_are_rejected(change, record_validator):
 def test_whole_floats_and_bools_are_not_integers_in_a_record(change):
     d = _minimal()
     change(d)
-    with pytest.raises(record.RecordError, match="invalid record at (players|seed)"):
+    with pytest.raises(record.RecordError, match=r"invalid record at (players|seed)"):
         record.from_dict(d)
 
 

@@ -398,9 +398,8 @@ def test_nothing_typed_at_a_handover_draws_the_next_hand(tiny, text):
     # (a label inside the typed text may be echoed: that is the typist's, not a leak)
     secret = {x for x in labels(tiny, hand(tiny, s.game, seat)) if x not in text}
     lines = iter([text, "quit", "quit"])
-    with mock.patch.object(builtins, "input", lambda prompt="": next(lines)):
-        with pytest.raises(Quit):
-            s.human_turn(seat)
+    with mock.patch.object(builtins, "input", lambda prompt="": next(lines)), pytest.raises(Quit):
+        s.human_turn(seat)
     out = s.console.file.getvalue()
     assert "Pass the terminal" in out
     assert not [x for x in secret if x in out]

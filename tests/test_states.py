@@ -152,7 +152,7 @@ def test_mutated_states_load_and_play_or_are_refused(name):
     rnd = random.Random(f"states-{name}")
     base = states_of(name)
     refused = played = 0
-    for k in range(250):
+    for _k in range(250):
         state = mutate(rnd.choice(base), rnd)
         try:
             game = ruleset(name).resume(state)
