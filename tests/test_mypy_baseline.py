@@ -79,3 +79,21 @@ def test_the_checked_in_baseline_is_well_formed():
         assert (ROOT / path).is_file(), ln
         assert path.split("/")[0] in ("dsl", "interpreter", "cli", "meeple"), ln
         assert "]" in rest, ln
+
+
+def test_ci_runs_the_linter_and_the_type_checker_before_the_tests():
+    """.ci/run installs the pinned lint extra and runs ruff and the baseline check before
+    pytest (set -e: either failing fails CI)."""
+    import tomllib
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    steps = [ln.strip() for ln in script.splitlines() if ln.strip() and not ln.startswith("#")]
+    assert "set -euo pipefail" in steps
+    install = next(s for s in steps if "pip install" in s)
+    assert ".[test,lint]" in install
+    order = [steps.index(s) for s in ("python3 -m ruff check .", "python3 tools/mypy_baseline.py",
+                                      "python3 -m pytest")]
+    assert steps.index(install) < order[0] < order[1] < order[2]
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]
+    assert sorted(r.split("==")[0] for r in extras["lint"]) == ["mypy", "ruff"]
+    assert all("==" in r for r in extras["lint"])   # pinned: findings depend on the version
