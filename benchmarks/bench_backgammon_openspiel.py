@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from openspiel_compare import load, version
+from openspiel_compare import load
 
 compare = load("test_backgammon_openspiel")
 

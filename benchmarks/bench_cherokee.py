@@ -16,8 +16,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from meeple import interpreter  # noqa: E402
-import reference_cherokee  # noqa: E402
+import reference_cherokee
+
+from meeple import interpreter
 
 
 def run_interpreter(prog, games: int, players: int, safe: bool) -> tuple[float, int]:

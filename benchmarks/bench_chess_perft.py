@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from meeple import interpreter  # noqa: E402
 from chess_fen import KIWIPETE, START, fen_position  # noqa: E402
+
+from meeple import interpreter  # noqa: E402
 
 PUBLISHED = {
     "start": [20, 400, 8902, 197281, 4865609, 119060324],

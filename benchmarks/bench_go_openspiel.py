@@ -17,10 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-import pyspiel  # noqa: E402
-
-from meeple.interpreter.perft import perft  # noqa: E402
-from test_go_openspiel import play_both, program, spiel_perft  # noqa: E402
+import pyspiel
+from meeple.interpreter.perft import perft
+from test_go_openspiel import play_both, program, spiel_perft
 
 
 def main() -> None:

@@ -21,10 +21,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import importlib  # noqa: E402
+import importlib
 
-from meeple import interpreter  # noqa: E402
-from meeple.interpreter import bot_move, make_bot  # noqa: E402
+from meeple.interpreter import bot_move, make_bot
+
+from meeple import interpreter
 
 det = importlib.import_module("meeple.interpreter.determinize")
 

@@ -33,15 +33,16 @@ def main() -> int:
         from pettingzoo.test import api_test, seed_test
     except ImportError as e:
         sys.exit(f"{e.name} is not installed: pip install 'meeple[openspiel,pettingzoo]'")
-    from meeple import openspiel, pettingzoo
     from meeple.dsl.load import bundled_names
+
+    from meeple import openspiel, pettingzoo
     failed = 0
     for name in args.names or bundled_names():
         for what, check in (
-                ("openspiel random_sim_test", lambda: pyspiel.random_sim_test(
+                ("openspiel random_sim_test", lambda name=name: pyspiel.random_sim_test(
                     pyspiel.load_game(f"meeple_{name.replace('-', '_')}"), num_sims=args.sims,
                     serialize=True, verbose=False)),
-                ("pettingzoo api_test+seed_test", lambda: (
+                ("pettingzoo api_test+seed_test", lambda name=name: (
                     api_test(pettingzoo.env(name), num_cycles=args.cycles),
                     seed_test(lambda: pettingzoo.env(name), num_cycles=args.cycles)))):
             t = time.process_time()

@@ -24,8 +24,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from meeple import interpreter  # noqa: E402
-from meeple.interpreter import bot_move, bot_seed, make_bot  # noqa: E402
+from meeple.interpreter import bot_move, bot_seed, make_bot
+
+from meeple import interpreter
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -20,7 +20,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from meeple import interpreter  # noqa: E402
+from meeple import interpreter
 
 
 def run(ruleset: str, spec: str, native: bool) -> tuple[float, list[int]]:
@@ -28,14 +28,14 @@ def run(ruleset: str, spec: str, native: bool) -> tuple[float, list[int]]:
     game = prog.new_game(2, 1)
     for i in range(10):
         game.apply(i % game.move_count())
-    game.state   # (read, as the CLI reads it after every move)
+    game.state   # noqa: B018 - read, as the CLI reads it after every move
     t0 = time.process_time()
     chosen = []
     for turn in range(3):
         i = interpreter.bot_move(interpreter.make_bot(spec, turn), game, game.active_player)
         chosen.append(i)
         game.apply(i)
-        game.state
+        game.state  # noqa: B018 - as above
     return time.process_time() - t0, chosen
 
 

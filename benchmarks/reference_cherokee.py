@@ -122,14 +122,14 @@ class Cherokee:
         self.stage, self.options = "with", sorted(subsets, key=lambda s: (len(s), s))
 
     def _key(self, cell):
-        clan, sex, value, _ = self.cards[self.pyr[cell]]
+        _clan, sex, value, _ = self.cards[self.pyr[cell]]
         return (value, sex == "woman")
 
     def _after_with(self, group):
         t = self.target
         self.discard.append(self.pyr.pop(t))
         best = max(self._key(a) for a in group)
-        leader = [a for a in group if self._key(a) == best][0]
+        leader = next(a for a in group if self._key(a) == best)
         self.pyr[t] = self.pyr.pop(leader)
         self.gap = leader
         self._cascade()

@@ -51,9 +51,9 @@ if not INSTALLED:
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from meeple import interpreter  # noqa: E402
-
 import bench_load  # noqa: E402
+
+from meeple import interpreter  # noqa: E402
 
 BOARD, CARDS = 5.0, 3.0
 # (label, Meeple ruleset, players, OpenSpiel game, games per run, target)

@@ -4,7 +4,6 @@ failed game stops."""
 from __future__ import annotations
 
 from contextlib import closing, contextmanager
-from typing import Optional
 
 import typer
 
@@ -13,7 +12,7 @@ from . import foreign, jsonout
 from .common import fail, rule_fail
 
 
-def check_jobs(jobs: Optional[int], backend: str, address: Optional[str]) -> None:
+def check_jobs(jobs: int | None, backend: str, address: str | None) -> None:
     """--jobs, --backend and --address: usage errors (exit 2). With --backend ray, what
     Ray prints from its own threads goes to stderr from now on (cli/foreign.py)."""
     if jobs is not None and jobs < 1:
@@ -49,7 +48,7 @@ def played_games(prog, plan, jobs, backend, address, on_game):
         yield from games
 
 
-def failed_game(prog, summary: dict, keep, jout) -> "typer.Exit":
+def failed_game(prog, summary: dict, keep, jout) -> typer.Exit:
     """The exit of a run stopped by a game that failed: it names the game and its seed
     (and its record with --records), as text and in the --json document."""
     e, number, gseed = summary["error"], summary["game"] + 1, summary["seed"]

@@ -4,7 +4,6 @@ The match itself is ``meeple.interpreter.arena``; this draws it."""
 from __future__ import annotations
 
 import time
-from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -43,26 +42,26 @@ def command(
     ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
                                   autocompletion=complete.rulesets,
                                   help="A bundled ruleset name or a path."),
-    bots: List[str] = typer.Argument(..., metavar="BOT BOT [BOT...]", show_default=False,
+    bots: list[str] = typer.Argument(..., metavar="BOT BOT [BOT...]", show_default=False,
                                      autocompletion=complete.bots,
                                      help="One bot per seat, as NAME[:KEY=VALUE,...] "
                                           "(see meeple bots); the same bot may be given "
                                           "more than once."),
     games: int = typer.Option(100, "--games", "-n", metavar="N", help="How many games to play."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant (repeatable)."),
-    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
                                          autocompletion=complete.locales, help="A locale."),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Game i uses seed S+i."),
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    jobs: Optional[int] = jobs_option(),
+    jobs: int | None = jobs_option(),
     backend: str = backend_option(),
-    address: Optional[str] = address_option(),
+    address: str | None = address_option(),
     native: bool = native_option(),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("each bot's results"),
     no_color: bool = no_color_option(),
 ) -> None:

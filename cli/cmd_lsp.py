@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 import typer
 
@@ -12,7 +11,7 @@ NAME = "lsp"
 
 
 def command(
-    tcp: Optional[str] = typer.Option(None, "--tcp", metavar="[HOST:]PORT",
+    tcp: str | None = typer.Option(None, "--tcp", metavar="[HOST:]PORT",
                                       help="Listen on a TCP port instead of stdin/stdout."),
     stdio: bool = typer.Option(True, "--stdio", hidden=True,
                                help="Speak on stdin/stdout (the default; editors pass it)."),

@@ -3,14 +3,12 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 from rich.text import Text
 
 from .. import interpreter
-from ..interpreter import IllegalMove, RuleError
-from ..interpreter import record as records
+from ..interpreter import IllegalMove, RuleError, record as records
 from . import complete, jsonout
 from .common import (
     check_seed,
@@ -20,10 +18,10 @@ from .common import (
     load,
     out,
     parse_budgets,
+    players as player_count,
     progress_bar,
     rule_fail,
 )
-from .common import players as player_count
 from .i18n import language, tr
 from .options import budget_option, json_option, native_option, no_color_option
 
@@ -36,18 +34,18 @@ def command(
                                   help="A bundled ruleset name or a path."),
     depth: int = typer.Option(..., "--depth", "-d", metavar="N", show_default=False,
                               help="How many decisions deep to count."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant (repeatable)."),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S",
                              help="The game's seed (the deal, for a game with chance)."),
-    after: List[str] = typer.Option([], "--after", "-a", metavar="MOVE",
+    after: list[str] = typer.Option([], "--after", "-a", metavar="MOVE",
                                     help="Play this move first, from the start (repeatable, "
                                          "in order): count from the position it leads to."),
-    position: Optional[Path] = typer.Option(None, "--position", metavar="STATE",
+    position: Path | None = typer.Option(None, "--position", metavar="STATE",
                                             help="Count from the position of this game state "
                                                  "(JSON, meeple-state/1, as Game.to_json() "
                                                  "writes it) instead of the start; --after "
@@ -56,7 +54,7 @@ def command(
                                       help="Also count the paths of each first move."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     native: bool = native_option(),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("the counts"),
     no_color: bool = no_color_option(),
 ) -> None:
@@ -109,7 +107,7 @@ def command(
                           paths=f"{nodes:,}", seconds=f"{elapsed:.2f}")))
 
 
-def _perft_position(prog, path: Path, players: Optional[int]):
+def _perft_position(prog, path: Path, players: int | None):
     """The game of a saved state (--position), checked against the ruleset."""
     import json
 

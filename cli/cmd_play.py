@@ -7,7 +7,6 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -18,11 +17,11 @@ from ..interpreter import (
     BotSpecError,
     RuleError,
     display,
+    journal as journals,
     make_bot,
     parse_spec,
+    record as records,
 )
-from ..interpreter import journal as journals
-from ..interpreter import record as records
 from ..interpreter.bots import BOTS, bot_seed, default_budget
 from . import complete, render, saving
 from .common import (
@@ -34,10 +33,10 @@ from .common import (
     load,
     out,
     parse_budgets,
+    players as player_count,
     record_name,
     rule_fail,
 )
-from .common import players as player_count
 from .i18n import language, tr
 from .options import budget_option, layout_option, no_color_option
 from .recorded import mover, read_record, record_ruleset, replay_record
@@ -54,40 +53,40 @@ HOT_SEAT_NOT_A_TERMINAL = (
 
 
 def command(
-    ruleset: Optional[str] = typer.Argument(None, metavar="RULESET", show_default=False,
+    ruleset: str | None = typer.Argument(None, metavar="RULESET", show_default=False,
                                             autocompletion=complete.rulesets,
                                             help="A bundled ruleset name (see meeple list) or "
                                                  "a path (with --resume: the record's ruleset)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant to play (repeatable)."),
-    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
                                          autocompletion=complete.locales,
                                          help="A locale, e.g. de."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", metavar="S",
+    seed: int | None = typer.Option(None, "--seed", "-s", metavar="S",
                                        help="Random seed: the same seed, the same game (default: 64 "
                                             "random bits from the operating system, shown "
                                             "when the game is over)."),
-    bot: List[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
+    bot: list[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
                                   autocompletion=complete.seat_bots,
                                   help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
                                        "2=random or 2=ismcts:iterations=400 (repeatable). Bots: "
                                        + ", ".join(sorted(BOTS)) + " (see meeple bots)"),
-    record: Optional[Path] = typer.Option(None, "--record", "-r", metavar="FILE",
+    record: Path | None = typer.Option(None, "--record", "-r", metavar="FILE",
                                           help="Save the game record here at the end or on quit "
                                                "(checked before the first move)."),
     force: bool = typer.Option(False, "--force", help="Let --record overwrite an existing file."),
-    resume: Optional[Path] = typer.Option(None, "--resume", metavar="RECORD",
+    resume: Path | None = typer.Option(None, "--resume", metavar="RECORD",
                                           help="Continue the unfinished game of this record "
                                                "(saved back to it)."),
-    ruleset_path: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+    ruleset_path: str | None = typer.Option(None, "--ruleset", metavar="PATH",
                                                autocompletion=complete.rulesets,
                                                help="With --resume: the ruleset, when the "
                                                     "record's is not a bundled one."),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     layout: str = layout_option(),
     no_color: bool = no_color_option(),
 ) -> None:
@@ -116,9 +115,9 @@ def command(
         raise typer.Exit(code)
 
 
-def _new_game(console: Console, ruleset: str, players: Optional[int], variant: list[str],
-              locale: Optional[str], seed: Optional[int], bot: list[str],
-              record: Optional[Path], force: bool, budgets, layout: str) -> int:
+def _new_game(console: Console, ruleset: str, players: int | None, variant: list[str],
+              locale: str | None, seed: int | None, bot: list[str],
+              record: Path | None, force: bool, budgets, layout: str) -> int:
     """A new game of ``ruleset``, played to its end or until quit: its exit code."""
     prog = load(ruleset, variant, locale, budgets)
     _check_record(record, force)
@@ -157,7 +156,7 @@ def _check_hot_seat(console: Console, prog, seats: list[str], n: int) -> None:
             title=prog.title, bots=" ".join(f"--bot {s + 1}=random" for s in range(1, n))), 2)
 
 
-def _print_start(console: Console, prog, n: int, seed: Optional[int], seats: list[str]) -> None:
+def _print_start(console: Console, prog, n: int, seed: int | None, seats: list[str]) -> None:
     """The title line (the seed only when chosen) and who plays each seat."""
     title = prog.title
     if prog.variants:
@@ -230,7 +229,7 @@ def _known_bot(kind) -> bool:
     return True
 
 
-def _resume(console: Console, path: Path, ruleset: Optional[str], budgets=None,
+def _resume(console: Console, path: Path, ruleset: str | None, budgets=None,
             layout: str = "auto") -> int:
     """Continues the unfinished game of a record; saving goes back to the same file. A
     journal (``NAME.journal``) is continued and saved to its record ``NAME``; a record with

@@ -3,7 +3,6 @@ spectator or everything saw it."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 from rich.console import Console
@@ -25,7 +24,7 @@ REPLAY_PROGRESS_MOVES = 500   # a record this long replays with a progress bar (
 def command(
     record_file: Path = typer.Argument(..., metavar="RECORD", help="A game record (JSON).",
                                        show_default=False),
-    as_seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT",
+    as_seat: int | None = typer.Option(None, "--as", metavar="SEAT",
                                           help="Show what this seat (1-based) saw."),
     reveal: bool = typer.Option(False, "--reveal",
                                 help="Show everything, hidden items too (a finished game; "
@@ -33,13 +32,13 @@ def command(
     unfinished: bool = typer.Option(False, "--unfinished",
                                     help="With --reveal: show everything even though the game "
                                          "is not over (this gives its secrets away)."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", metavar="PATH",
+    ruleset: str | None = typer.Option(None, "--ruleset", metavar="PATH",
                                           autocompletion=complete.rulesets,
                                           help="The ruleset to replay with (needed when the "
                                                "record's is not a bundled one)."),
     quiet: bool = typer.Option(False, "--quiet", "-q",
                                help="Only the final board and result (no progress bar)."),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("the moves and the result"),
     layout: str = layout_option(),
     no_color: bool = no_color_option(),
@@ -104,7 +103,7 @@ def _moves(prog, played: list, game, seat) -> list:
 
 
 def _document(record_file: Path, rec, prog, game, moves: list, reveal: bool,
-              as_seat: Optional[int], seat) -> dict:
+              as_seat: int | None, seat) -> dict:
     """The --json document of a replay."""
     return {
         "ok": True, "record": str(record_file), "ruleset": rec.ruleset, "title": prog.title,
@@ -120,7 +119,7 @@ def _document(record_file: Path, rec, prog, game, moves: list, reveal: bool,
         "to_move": None if game.over else game.active_player}
 
 
-def _seen_by(lang, prog, reveal: bool, as_seat: Optional[int], seat) -> str:
+def _seen_by(lang, prog, reveal: bool, as_seat: int | None, seat) -> str:
     if reveal:
         return tr(lang, "as seen by everything")
     if as_seat:
@@ -129,7 +128,7 @@ def _seen_by(lang, prog, reveal: bool, as_seat: Optional[int], seat) -> str:
 
 
 def _print_replay(console: Console, record_file: Path, rec, prog, game, moves: list,
-                  reveal: bool, as_seat: Optional[int], seat, layout: str) -> None:
+                  reveal: bool, as_seat: int | None, seat, layout: str) -> None:
     """The replay as text: a title line, each move, the final board and the result (or
     who is to move)."""
     lang = language(prog)

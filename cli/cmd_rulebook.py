@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -23,15 +22,15 @@ def command(
     ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
                                   autocompletion=complete.rulesets,
                                   help="A bundled ruleset name or a path."),
-    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
                                          autocompletion=complete.locales,
                                          help="A locale: the rulebook in its language, e.g. de."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant to include in the rules (repeatable)."),
     fmt: str = typer.Option("md", "--format", "-f", metavar="md|html",
                             help="Markdown (to include in a page; headings from ##) or one HTML page."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="Write the rulebook to FILE (default: standard output)."),
     no_color: bool = no_color_option(),
 ) -> None:
@@ -49,8 +48,7 @@ def command(
             raise fail(f"cannot write the rulebook to {output}: {problem}")
     program = compile_ruleset(resolve(ruleset), ruleset, list(variant), locale)
     # (the rulebook's model and writer: imported by this command only)
-    from ..interpreter import rulebook as books
-    from ..interpreter import rulebook_view
+    from ..interpreter import rulebook as books, rulebook_view
     book = books.build(program)
     text = rulebook_view.markdown(book) if fmt == "md" else rulebook_view.html(book)
     if output is None:

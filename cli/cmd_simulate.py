@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import record as records
-from ..interpreter import simulation
-from ..interpreter import stats as balance_stats
+from ..interpreter import record as records, simulation, stats as balance_stats
 from ..interpreter.bots import BOTS
 from . import complete, jsonout, render
 from .batch import check_jobs, failed_game, played_games
@@ -27,10 +24,10 @@ from .common import (
     load,
     out,
     parse_budgets,
+    players as player_count,
     progress_bar,
     record_name,
 )
-from .common import players as player_count
 from .i18n import language, tr
 from .options import (
     address_option,
@@ -51,13 +48,13 @@ def command(
                                   autocompletion=complete.rulesets,
                                   help="A bundled ruleset name or a path."),
     games: int = typer.Option(100, "--games", "-n", metavar="N", help="How many games to play."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="A variant (repeatable)."),
-    locale: Optional[str] = typer.Option(None, "--locale", "-l", metavar="NAME",
+    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
                                          autocompletion=complete.locales, help="A locale."),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Game i uses seed S+i."),
     bot: str = typer.Option("random", "--bot", "-b", metavar="BOT",
@@ -67,19 +64,19 @@ def command(
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    records_dir: Optional[Path] = typer.Option(None, "--records", metavar="DIR",
+    records_dir: Path | None = typer.Option(None, "--records", metavar="DIR",
                                                help="Save the record of every game in this "
                                                     "folder (created if needed)."),
     failed_only: bool = typer.Option(False, "--failed-only",
                                      help="With --records: save only the game that fails."),
     force: bool = typer.Option(False, "--force", help="Let --records overwrite existing files."),
-    jobs: Optional[int] = jobs_option(),
+    jobs: int | None = jobs_option(),
     backend: str = backend_option(),
-    address: Optional[str] = address_option(),
+    address: str | None = address_option(),
     native: bool = native_option(),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("the statistics"),
-    report: Optional[Path] = typer.Option(None, "--report", metavar="FILE.html",
+    report: Path | None = typer.Option(None, "--report", metavar="FILE.html",
                                           help="Also write a balance report (charts and "
                                                "tables) to this HTML file."),
     no_color: bool = no_color_option(),

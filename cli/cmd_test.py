@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import TextColumn
 from rich.text import Text
 
-from ..dsl import budgets as dsl_budgets
-from ..dsl import load as dsl_load
+from ..dsl import budgets as dsl_budgets, load as dsl_load
 from ..dsl.errors import Diagnostic, MeepleError
-from ..interpreter import RuleError, parallel
-from ..interpreter import record as records
+from ..interpreter import RuleError, parallel, record as records
 from . import complete, jsonout
 from .batch import backend_errors, check_jobs
 from .common import err, fail, go_native, interruptible, out, progress_bar, resolve
@@ -38,10 +36,10 @@ def command(
     ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
                                   autocompletion=complete.rulesets,
                                   help="A bundled ruleset name or a path."),
-    variant: List[str] = typer.Option([], "--variant", "-v", metavar="NAME",
+    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
                                       autocompletion=complete.variants,
                                       help="Test only this combination of variants (repeatable)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", metavar="N",
+    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Test only this number of players."),
     examples: int = typer.Option(100, "--examples", "-n", metavar="N",
                                  help="How many games Hypothesis plays (before shrinking)."),
@@ -49,11 +47,11 @@ def command(
     out_file: Path = typer.Option(Path("meeple-test-failure.json"), "--out", "-o", metavar="FILE",
                                   help="Where the minimal failing record is written."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
-    jobs: Optional[int] = jobs_option(),
+    jobs: int | None = jobs_option(),
     backend: str = backend_option(),
-    address: Optional[str] = address_option(),
+    address: str | None = address_option(),
     native: bool = native_option(),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("the checks and the failure, if any,"),
     no_color: bool = no_color_option(),
 ) -> None:
@@ -106,10 +104,10 @@ def command(
     except MeepleError as ex:
         e.print(ex.render(), markup=False, soft_wrap=True)
         if {d.code for d in ex.diagnostics} <= {"load/unknown-variant", "load/unknown-locale"}:
-            raise typer.Exit(2)       # a --variant the ruleset does not have: usage
-        raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))")
+            raise typer.Exit(2) from None  # a --variant the ruleset does not have: usage
+        raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))") from None
     except RuleError as ex:
-        raise fail(f"the ruleset '{ruleset}' cannot be loaded: {ex}")
+        raise fail(f"the ruleset '{ruleset}' cannot be loaded: {ex}") from None
 
     declared = base.checked
     if not jout.on:

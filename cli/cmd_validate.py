@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
 
 import typer
 from rich.console import Console
@@ -20,10 +19,10 @@ NAME = "validate"
 
 
 def command(
-    paths: List[str] = typer.Argument(..., metavar="PATH", show_default=False,
+    paths: list[str] = typer.Argument(..., metavar="PATH", show_default=False,
                                       autocompletion=complete.rulesets,
                                       help="Ruleset files or folders (or bundled names)."),
-    budget: List[str] = budget_option(),
+    budget: list[str] = budget_option(),
     json_out: bool = json_option("every ruleset's problems (or what it holds)"),
     no_color: bool = no_color_option(),
 ) -> None:

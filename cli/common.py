@@ -6,7 +6,6 @@ from __future__ import annotations
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Optional
 
 import typer
 from rich.console import Console
@@ -20,11 +19,9 @@ from rich.progress import (
 from rich.text import Text
 
 from .. import interpreter
-from ..dsl import budgets as dsl_budgets
-from ..dsl import load as dsl_load
+from ..dsl import budgets as dsl_budgets, load as dsl_load
 from ..dsl.errors import MeepleError
-from ..interpreter import BotSpecError, RuleError, parse_spec
-from ..interpreter import record as records
+from ..interpreter import BotSpecError, RuleError, parse_spec, record as records
 from . import jsonout, render
 
 INTERRUPTED = 130
@@ -69,7 +66,7 @@ def progress_bar(label: str, *columns, quiet: bool = False) -> Progress:
 
 
 def fail(message: str, code: int = 1, hint: str | None = None,
-         excerpt: str | None = None) -> "typer.Exit":
+         excerpt: str | None = None) -> typer.Exit:
     """Prints 'error: message' (the source ``excerpt``, a line and a caret, if any, and
     'hint: ...') on stderr and returns the exit to raise. With --json, a failure (code 1)
     also writes the command's document with the error; a usage error (code 2) writes none."""
@@ -88,7 +85,7 @@ def error(message: str, hint: str | None = None, excerpt: str | None = None) -> 
         console.print(Text("hint: ") + Text(hint), soft_wrap=True)
 
 
-def rule_fail(message: str, e: RuleError, prog) -> "typer.Exit":
+def rule_fail(message: str, e: RuleError, prog) -> typer.Exit:
     """``fail`` for an error in the rules while a game runs: the message, then the rule's
     source line with a caret and the error's hint."""
     error(message, e.hint, render.rule_excerpt(e, prog))
@@ -122,7 +119,7 @@ def parse_budgets(settings: list[str]) -> interpreter.Budgets:
         raise fail(f"--budget: {e}", 2) from None
 
 
-def go_native(ruleset, on: bool, players: Optional[int] = None) -> None:
+def go_native(ruleset, on: bool, players: int | None = None) -> None:
     """--native: the ruleset's programs run on native code; the program for ``players``
     is built now (the workers then find it in the cache), saying so on stderr."""
     if not on:
@@ -133,16 +130,16 @@ def go_native(ruleset, on: bool, players: Optional[int] = None) -> None:
         ruleset.for_players(players)
 
 
-def load(ruleset: str, variants: list[str], locale: Optional[str],
-         budgets: Optional[interpreter.Budgets] = None) -> interpreter.Program:
+def load(ruleset: str, variants: list[str], locale: str | None,
+         budgets: interpreter.Budgets | None = None) -> interpreter.Program:
     return compile_ruleset(resolve(ruleset), ruleset, variants, locale, budgets)
 
 
 UNKNOWN_CHOICE = {"load/unknown-variant", "load/unknown-locale"}
 
 
-def compile_ruleset(path: Path, ruleset: str, variants: list[str], locale: Optional[str],
-                    budgets: Optional[interpreter.Budgets] = None, from_options: bool = True):
+def compile_ruleset(path: Path, ruleset: str, variants: list[str], locale: str | None,
+                    budgets: interpreter.Budgets | None = None, from_options: bool = True):
     """The compiled ruleset. ``from_options``: the variants and locale were typed on the
     command line, so one the ruleset does not have is a usage error (exit 2); from a
     record it is a problem with the file (exit 1)."""
@@ -194,7 +191,7 @@ def counts_text(counts: dict) -> str:
     return text if counts["default"] == counts["min"] else f"{text}, usually {counts['default']}"
 
 
-def players(prog, wanted: Optional[int]) -> int:
+def players(prog, wanted: int | None) -> int:
     """The number of players asked for, checked; without one, the ruleset's usual count
     (``players A..B default N``), else its fewest, as the adapters take it."""
     if wanted is None:

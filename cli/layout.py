@@ -17,8 +17,17 @@ from rich.text import Text
 
 from ..interpreter import display
 from .i18n import language, tr
-from .render import (_var_text, board_lines, drawn, item_text, literal, pvar_names, safe_text,
-                     screen, var_items)
+from .render import (
+    _var_text,
+    board_lines,
+    drawn,
+    item_text,
+    literal,
+    pvar_names,
+    safe_text,
+    screen,
+    var_items,
+)
 
 LAYOUTS = ("auto", "compact", "full")
 
@@ -223,7 +232,7 @@ def _move_columns(entries: list[tuple[Text, Text, Text]], width: int, gap: int =
     lines = []
     for r in range(rows):
         line = Text()
-        for ci, (col, (nw, ow, tw, cw)) in enumerate(zip(cols, ws)):
+        for ci, (col, (nw, ow, _tw, cw)) in enumerate(zip(cols, ws)):
             if r >= len(col):
                 continue
             num, note, text = col[r]
@@ -303,7 +312,7 @@ def _body_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo | N
             if (p == seat and fit.own) or (p != seat and fit.others != "none"):
                 mode = "zones" if p == seat else fit.others
                 out += part(("seat", p, mode),
-                            lambda: _seat_lines(prog, view, seat, p, mode, lang, width))
+                            lambda: _seat_lines(prog, view, seat, p, mode, lang, width))  # noqa: B023 - called at once
     if fit.log and view.get("log"):
         if fit.titles:
             out.append(Text(tr(lang, "Recent events"), style="bold underline"))
@@ -322,8 +331,8 @@ def _board_parts(prog, view: dict, fit: Fit, width: int, turn: TurnInfo | None,
             out.append(Text(literal(display.name(prog, board)), style="bold underline"))
         marks = turn.marks if turn is not None and not fit.names else None
         out += part(("board", board, fit.names),
-                    lambda: board_lines(prog, view, board, fit.names, width=width,
-                                        marks=marks))
+                    lambda: board_lines(prog, view, board, fit.names, width=width,  # noqa: B023
+                                        marks=marks))  # noqa: B023 - part() calls it at once
     return out
 
 

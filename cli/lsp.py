@@ -22,8 +22,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote, urlparse
 
 from .. import interpreter
-from ..dsl import ast as ir
-from ..dsl import load as dsl_load
+from ..dsl import ast as ir, load as dsl_load
 from ..dsl.builtins import BUILTINS, CLOSURES, CONSTANTS, FORMS
 from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.parse import keywords

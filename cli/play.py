@@ -20,16 +20,21 @@ from rich.table import Table
 from rich.text import Text
 
 from ..dsl.errors import suggest
-from ..interpreter import IllegalMove, RuleError, bot_move, display
-from ..interpreter import journal as journals
-from ..interpreter import record as records
+from ..interpreter import (
+    IllegalMove,
+    RuleError,
+    bot_move,
+    display,
+    journal as journals,
+    record as records,
+)
 from ..interpreter.runtime import LOG_KEEP, Game, revealed_since
 from ..interpreter.views import SPECTATOR, view
-
 from . import render, saving
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, height, moves_full
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
+
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
 UNDO_WORDS = {"undo", "u"}
@@ -63,7 +68,7 @@ class Done:
     revealing: bool = False
 
     @classmethod
-    def before(cls, game: Game, seat: int, move: str | None = None) -> "Done":
+    def before(cls, game: Game, seat: int, move: str | None = None) -> Done:
         """What to keep of ``game`` before a move of ``seat`` (its notation and record
         text are filled in once it is played, or given as ``move``)."""
         return cls(seat, move or "", marks_of(game), move,

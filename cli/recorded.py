@@ -3,14 +3,11 @@ ruleset it was played with, and its moves replayed with a clear error."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from rich.text import Text
 
 from ..dsl import load as dsl_load
-from ..interpreter import IllegalMove, RuleError
-from ..interpreter import journal as journals
-from ..interpreter import record as records
+from ..interpreter import IllegalMove, RuleError, journal as journals, record as records
 from .common import compile_ruleset, err, fail, resolve, rule_fail
 from .i18n import language, tr
 
@@ -35,7 +32,7 @@ def read_record(path: Path) -> records.Record:
     return rec
 
 
-def record_ruleset(rec: records.Record, explicit: Optional[str], budgets=None):
+def record_ruleset(rec: records.Record, explicit: str | None, budgets=None):
     """The ruleset of a record: the explicit --ruleset PATH, else the bundled ruleset the
     record names. A path written inside a record is never opened."""
     if explicit is not None:

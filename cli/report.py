@@ -15,7 +15,7 @@ import base64
 import html
 import io
 import shlex
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import __version__
@@ -75,7 +75,7 @@ def render(stats: dict, figures: dict, report: Path | str, plots: bool = True,
     or ``plots`` is False). ``stats`` is simulate's JSON document, ``figures`` the
     ``stats.Balance`` figures."""
     charts = _charts(stats, figures) if plots else None
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     page = Page(stats, figures, charts)
     body = "\n".join([
         page.header(), page.highlights(), page.seats(), page.first_player(), page.lengths(),
@@ -431,7 +431,7 @@ def _legend_above(ax, n: int):
 def _hist_bars(ax, bins: list[dict], colour: str, label: str | None = None,
                offset: float = 0.0, width: float = 0.85):
     xs = [i + offset for i in range(len(bins))]
-    ax.bar(xs, [b["count"] if "count" in b else 0 for b in bins], width=width, color=colour,
+    ax.bar(xs, [b.get("count", 0) for b in bins], width=width, color=colour,
            label=label)
     return xs
 

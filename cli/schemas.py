@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import sys
 
-from ..dsl.schema import dumps as dump_schema
-from ..dsl.schema import write
+from ..dsl.schema import dumps as dump_schema, write
 from .jsonout import format_name
 from .main import json_commands
 

@@ -7,7 +7,7 @@ against the schema committed in ``docs/schema/ir.schema.json``.
 """
 from __future__ import annotations
 
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -36,7 +36,7 @@ class TypeRef(Node):
 
     node: Literal["TypeRef"] = "TypeRef"
     name: str
-    item: Optional["TypeRef"] = None  # element type when name == "list"
+    item: TypeRef | None = None  # element type when name == "list"
 
 
 # ---------------------------------------------------------------- expressions
@@ -74,15 +74,15 @@ class Var(Node):
 class Attr(Node):
     """``obj.name``: an item's attribute or a cell's coordinate."""
     node: Literal["Attr"] = "Attr"
-    obj: "Expr"
+    obj: Expr
     name: str
 
 
 class Index(Node):
     """``xs[i]``: the i-th element (0-based) of a list."""
     node: Literal["Index"] = "Index"
-    obj: "Expr"
-    index: "Expr"
+    obj: Expr
+    index: Expr
 
 
 class Call(Node):
@@ -90,22 +90,22 @@ class Call(Node):
     per-player variable applied to a player."""
     node: Literal["Call"] = "Call"
     func: str
-    args: list["Expr"] = []
+    args: list[Expr] = []
 
 
 class ForClause(Node):
     """``for x in xs`` inside a comprehension, an aggregate or a deck entry."""
     node: Literal["ForClause"] = "ForClause"
     var: str
-    iter: "Expr"
+    iter: Expr
 
 
 class Comprehension(Node):
     """``[e for x in xs if cond]``: a list built from one or more for clauses."""
     node: Literal["Comprehension"] = "Comprehension"
-    elem: "Expr"
+    elem: Expr
     clauses: list[ForClause]
-    cond: Optional["Expr"] = None
+    cond: Expr | None = None
 
 
 class Aggregate(Node):
@@ -118,51 +118,50 @@ class Aggregate(Node):
 class ListLit(Node):
     """``[a, b, c]``."""
     node: Literal["ListLit"] = "ListLit"
-    items: list["Expr"] = []
+    items: list[Expr] = []
 
 
 class BinOp(Node):
     """Arithmetic, comparison, membership, ``and``/``or`` and ranges (``a..b``)."""
     node: Literal["BinOp"] = "BinOp"
     op: str
-    left: "Expr"
-    right: "Expr"
+    left: Expr
+    right: Expr
 
 
 class UnOp(Node):
     """``not x`` and ``-x``."""
     node: Literal["UnOp"] = "UnOp"
     op: str
-    operand: "Expr"
+    operand: Expr
 
 
 class CondExpr(Node):
     """``if c then a else b``."""
     node: Literal["CondExpr"] = "CondExpr"
-    cond: "Expr"
-    then: "Expr"
-    other: "Expr"
+    cond: Expr
+    then: Expr
+    other: Expr
 
 
 class CellAt(Node):
     """``cell(board, row: 2, col: 3)``, ``cell(board, name: "ford")``: the cell of a board
     with these coordinates (or name); ``none`` when the board has no such cell."""
     node: Literal["CellAt"] = "CellAt"
-    board: "Expr"
-    coords: list["NamedArg"]
+    board: Expr
+    coords: list[NamedArg]
 
 
 class Ray(Node):
     """``ray(start, file: 1, rank: -1)``: the cells met stepping from ``start`` by these
     changes of its coordinates, ``start`` left out, up to the edge of the board."""
     node: Literal["Ray"] = "Ray"
-    start: "Expr"
-    steps: list["NamedArg"]
+    start: Expr
+    steps: list[NamedArg]
 
 
 Expr = Annotated[
-    Union[IntLit, StrLit, BoolLit, NoneLit, Var, Attr, Index, Call, Comprehension,
-          Aggregate, ListLit, BinOp, UnOp, CondExpr, CellAt, Ray],
+    IntLit | StrLit | BoolLit | NoneLit | Var | Attr | Index | Call | Comprehension | Aggregate | ListLit | BinOp | UnOp | CondExpr | CellAt | Ray,
     Field(discriminator="node"),
 ]
 
@@ -172,7 +171,7 @@ Expr = Annotated[
 class Block(Node):
     """``{ statements }``."""
     node: Literal["Block"] = "Block"
-    stmts: list["Stmt"] = []
+    stmts: list[Stmt] = []
 
 
 class Let(Node):
@@ -187,7 +186,7 @@ class Assign(Node):
     per-player variable)."""
     node: Literal["Assign"] = "Assign"
     var: str
-    player: Optional[Expr] = None
+    player: Expr | None = None
     value: Expr
 
 
@@ -198,14 +197,14 @@ class AttrAssign(Node):
     var: str
     attr: str
     value: Expr
-    obj: Optional[Expr] = None
+    obj: Expr | None = None
 
 
 class If(Node):
     """``if c { } elif c { } else { }``."""
     node: Literal["If"] = "If"
     branches: list[tuple[Expr, Block]]
-    other: Optional[Block] = None
+    other: Block | None = None
 
 
 class For(Node):
@@ -231,9 +230,9 @@ class Choose(Node):
     node: Literal["Choose"] = "Choose"
     var: str
     options: Expr
-    chooser: Optional[Expr] = None
-    verb: Optional[str] = None
-    alone: Optional[str] = None
+    chooser: Expr | None = None
+    verb: str | None = None
+    alone: str | None = None
 
 
 class ChooseEach(Node):
@@ -247,7 +246,7 @@ class ChooseEach(Node):
     options: Expr
     each: str
     seats: Expr
-    verb: Optional[str] = None
+    verb: str | None = None
 
 
 class ChooseSubset(Node):
@@ -256,9 +255,9 @@ class ChooseSubset(Node):
     node: Literal["ChooseSubset"] = "ChooseSubset"
     var: str
     options: Expr
-    where: Optional[Expr] = None
-    chooser: Optional[Expr] = None
-    verb: Optional[str] = None
+    where: Expr | None = None
+    chooser: Expr | None = None
+    verb: str | None = None
 
 
 class Best(Node):
@@ -269,7 +268,7 @@ class Best(Node):
     options: Expr
     keys: list[Expr]
     tie: str = "choose"
-    chooser: Optional[Expr] = None
+    chooser: Expr | None = None
 
 
 class Move(Node):
@@ -279,8 +278,8 @@ class Move(Node):
     node: Literal["Move"] = "Move"
     what: Expr
     to: Expr
-    facing: Optional[str] = None  # None (as the place says), "up", "down"
-    seen_by: Optional[Expr] = None
+    facing: str | None = None  # None (as the place says), "up", "down"
+    seen_by: Expr | None = None
 
 
 class Flip(Node):
@@ -288,7 +287,7 @@ class Flip(Node):
     node: Literal["Flip"] = "Flip"
     what: Expr
     facing: str
-    seen_by: Optional[Expr] = None
+    seen_by: Expr | None = None
 
 
 class Shuffle(Node):
@@ -301,7 +300,7 @@ class Deal(Node):
     """``deal N from pile to perzone`` / ``deal all from pile to perzone``: one card at a
     time round the table, starting with the active player."""
     node: Literal["Deal"] = "Deal"
-    count: Optional[int] = None  # None: all
+    count: int | None = None  # None: all
     source: Expr
     to: str
 
@@ -347,7 +346,7 @@ class Return(Node):
     """``return value``: ends the procedure and gives its caller the value (a procedure
     declared with a result type); a bare ``return`` just ends the procedure."""
     node: Literal["Return"] = "Return"
-    value: Optional[Expr] = None
+    value: Expr | None = None
 
 
 class CallResult(Node):
@@ -355,7 +354,7 @@ class CallResult(Node):
     proc(args)``: runs a procedure, which may ask for decisions, and keeps what it returns."""
     node: Literal["CallResult"] = "CallResult"
     var: str
-    player: Optional[Expr] = None
+    player: Expr | None = None
     new: bool = False
     proc: str
     args: list[Expr] = []
@@ -373,8 +372,7 @@ class EndGame(Node):
 
 
 Stmt = Annotated[
-    Union[Let, Assign, AttrAssign, If, For, While, Choose, ChooseEach, ChooseSubset, Best, Move, Flip,
-          Shuffle, Deal, Fill, PickRandom, Roll, Log, CallProc, EndGame, Reveal, Return, CallResult],
+    Let | Assign | AttrAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | Return | CallResult,
     Field(discriminator="node"),
 ]
 
@@ -433,7 +431,7 @@ class FieldDecl(Node):
     name: str
     type: TypeRef
     var: bool = False
-    init: Optional[Expr] = None
+    init: Expr | None = None
 
 
 class KindDecl(Node):
@@ -453,7 +451,7 @@ class BoardDecl(Node):
     """``board b: triangle(rows: 8) holds Card`` or ``board b: cells { a(x: 1) ... }``."""
     node: Literal["BoardDecl"] = "BoardDecl"
     name: str
-    generator: Optional[str] = None
+    generator: str | None = None
     args: list[NamedArg] = []
     cells: list[CellDef] = []
     holds: TypeRef
@@ -492,7 +490,7 @@ class VarDecl(Node):
     name: str
     type: TypeRef
     per_player: bool = False
-    visibility: Optional[str] = None  # "public" (None), "owner" or "hidden"
+    visibility: str | None = None  # "public" (None), "owner" or "hidden"
     init: Expr
 
 
@@ -520,7 +518,7 @@ class ProcedureDecl(Node):
     name: str
     params: list[Param] = []
     body: Block
-    result: Optional[TypeRef] = None
+    result: TypeRef | None = None
 
 
 class SetupDecl(Node):
@@ -598,7 +596,7 @@ class ParticipantDecl(Node):
     dealer, a bank) without being a seat: never asked, never ranked."""
     node: Literal["ParticipantDecl"] = "ParticipantDecl"
     name: str
-    score: Optional[Expr] = None
+    score: Expr | None = None
 
 
 class InvariantDecl(Node):
@@ -633,7 +631,7 @@ class NameDecl(Node):
     node: Literal["NameDecl"] = "NameDecl"
     path: str
     text: str
-    short: Optional[str] = None
+    short: str | None = None
 
 
 class OffscreenDecl(Node):
@@ -655,7 +653,7 @@ class LabelDecl(Node):
     node: Literal["LabelDecl"] = "LabelDecl"
     kind: str
     template: str
-    short: Optional[str] = None
+    short: str | None = None
 
 
 class ColorDecl(Node):
@@ -675,14 +673,14 @@ class KindColorDecl(Node):
 class Replace(Node):
     """``replace <declaration>`` in a variant or locale."""
     node: Literal["Replace"] = "Replace"
-    decl: "Decl"
+    decl: Decl
 
 
 class Extend(Node):
     """``extend setup|turn|procedure NAME { statements }``: appends statements."""
     node: Literal["Extend"] = "Extend"
     target: str
-    name: Optional[str] = None
+    name: str | None = None
     body: Block
 
 
@@ -694,12 +692,7 @@ class Remove(Node):
 
 
 Decl = Annotated[
-    Union[Title, Language, Players, Order, EnumDecl, KindDecl, BoardDecl, ZoneDecl,
-          DeckDecl, VarDecl, RelationDecl, FunctionDecl, ProcedureDecl, SetupDecl,
-          TurnDecl, EndDecl, AtEndDecl, ScoreDecl, HeuristicDecl, TiebreakDecl, OutcomeDecl, TeamDecl, ParticipantDecl,
-          InvariantDecl, BoundDecl,
-          SecretDecl, NameDecl, TextDecl, LabelDecl,
-          ColorDecl, KindColorDecl, OffscreenDecl, Replace, Extend, Remove],
+    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove,
     Field(discriminator="node"),
 ]
 

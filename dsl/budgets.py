@@ -28,7 +28,7 @@ class Budgets:
     depth: int = 500             # nested calls of recursive functions (at most 2,000)
     integer: int = 10 ** 18      # the largest absolute value of an integer a rule computes or stores
 
-    def raised(self, **changes: int) -> "Budgets":
+    def raised(self, **changes: int) -> Budgets:
         return replace(self, **changes)
 
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast as ir
-from . import boards as gen
-from . import builtins, errors
+from . import ast as ir, boards as gen, builtins, errors
 from .check_decls import (  # noqa: F401 - BUILTIN_TYPES, COLORS, LABEL_IF, UI_TEXTS: as before
     BUILTIN_TYPES,
     COLORS,
@@ -129,8 +127,8 @@ class Checked:
         hides the built-in in the whole ruleset). Later stages ask this, never the name."""
         if name not in BUILTINS or name in self.functions or name in self.relations:
             return False
-        return not (name in self.zones and self.zones[name].per_player
-                    or name in self.vars and self.vars[name].per_player)
+        return not ((name in self.zones and self.zones[name].per_player)
+                    or (name in self.vars and self.vars[name].per_player))
 
 
 class Checker(DeclChecks, StmtChecks):

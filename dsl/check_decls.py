@@ -7,9 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
-from . import ast as ir
-from . import boards as gen
-from . import errors
+from . import ast as ir, boards as gen, errors
 from .types import BOOL, ERROR, INT, PLAYER, STR, T, list_of
 
 if TYPE_CHECKING:
@@ -84,7 +82,7 @@ class DeclChecks:
         """What a text may name: each key with the placeholders it provides; the log
         statements; what each key that is not a log key names (a UI text, a verb)."""
         places: dict[str, set[str]] = {k: set(v) for k, v in UI_TEXTS.items()}
-        logs, others = [], {k: "the UI text" for k in UI_TEXTS}
+        logs, others = [], dict.fromkeys(UI_TEXTS, "the UI text")
         for d in decls:
             for n in ir.walk(d):
                 if n.node == "Log":
@@ -176,7 +174,7 @@ class DeclChecks:
         for n, what in named:
             both_values = n in self.roles and what.startswith("value of") \
                 and self.roles[n][0].startswith("value of")
-            if n in self.roles and (self.roles[n][0] != what or n == name and what != role) \
+            if n in self.roles and (self.roles[n][0] != what or (n == name and what != role)) \
                     and not both_values:
                 first_what, first_span = self.roles[n]
                 self.d.add(errors.Diagnostic(

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import ast as ir
-from . import errors
+from . import ast as ir, errors
 from .types import BOOL, ERROR, INT, PLAYER, T, compatible, list_of
 
 if TYPE_CHECKING:

@@ -11,8 +11,8 @@ A diagnostic has a stable namespaced code (``parse/unexpected-token``,
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable, Optional
 
 from .ast import Span
 
@@ -24,7 +24,7 @@ class Diagnostic:
     code: str
     span: Span
     message: str
-    hint: Optional[str] = None
+    hint: str | None = None
     severity: str = "error"
     length: int = 1
 
@@ -125,7 +125,7 @@ def _distance(a: str, b: str) -> int:
     return d[len(a)][len(b)]
 
 
-def suggest(name: str, candidates: Iterable[str]) -> Optional[str]:
+def suggest(name: str, candidates: Iterable[str]) -> str | None:
     """The closest candidate by edit distance (ignoring case and underscores)."""
     best, best_d = None, None
     n = _norm(name)
@@ -136,7 +136,7 @@ def suggest(name: str, candidates: Iterable[str]) -> Optional[str]:
     return best
 
 
-def did_you_mean(name: str, candidates: Iterable[str]) -> Optional[str]:
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     s = suggest(name, candidates)
     return f"did you mean '{s}'?" if s else None
 

@@ -7,8 +7,17 @@ rich, which Meeple needs anyway. The words come from the grammar itself
 from __future__ import annotations
 
 from pygments.lexer import RegexLexer, bygroups, words
-from pygments.token import (Comment, Keyword, Name, Number, Operator, Punctuation, String,
-                            Text, Whitespace)
+from pygments.token import (
+    Comment,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Text,
+    Whitespace,
+)
 
 from .builtins import BUILTINS, CONSTANTS
 from .parse import keywords

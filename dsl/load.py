@@ -11,10 +11,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ast as ir
-from . import budgets as budget
-from . import files
-from . import errors
+from . import ast as ir, budgets as budget, errors, files
 from .resources import RULESETS_DIR
 
 SUFFIX = ".meeple"
@@ -181,7 +178,7 @@ def add_text(out: SourceSet, name: str, text: str, budgets: budget.Budgets | Non
         return
     f = name
     out.sources[name] = text
-    from .parse import parse   # here: a ruleset from the disk cache never needs the parser
+    from .parse import parse  # here: a ruleset from the disk cache never needs the parser
     try:
         parsed = parsed if parsed is not None else parse(text, str(f), budgets)
     except errors.MeepleError as e:

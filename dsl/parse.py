@@ -8,13 +8,16 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
 from lark.lexer import PatternRE
 
-from . import ast as ir
-from . import budgets as budget
-from . import diskcache
-from . import errors
+from . import ast as ir, budgets as budget, diskcache, errors
 from .files import read_regular_file
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")

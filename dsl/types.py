@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
 
 
 @dataclass(frozen=True)
 class T:
     tag: str  # int bool str player none enum item cell zone list board error
-    arg: Optional[Union[str, "T"]] = None
+    arg: str | T | None = None
 
     def __str__(self) -> str:
         match self.tag:

@@ -9,22 +9,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..dsl import ast as _ir
-from ..dsl.budgets import Budgets
-from ..dsl.budgets import check as _check_budgets
+from ..dsl import ast as _ir, diskcache as _diskcache
+from ..dsl.budgets import Budgets, check as _check_budgets
 from ..dsl.check import check
 from ..dsl.errors import Diagnostic, Diagnostics, MeepleError
-from ..dsl import diskcache as _diskcache
 from ..dsl.load import merge, read_sources, resolve_path
-
-from . import cache as _cache
-from . import native as _native
-from .native import NativeWarning
-
+from . import cache as _cache, native as _native
 from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
 from .determinize import determinize, determinize_past
 from .helpers import BudgetError, RuleError
+from .native import NativeWarning
 from .perft import divide, histories, perft
 from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
 

@@ -18,6 +18,7 @@ plays some seats once more than others (``balanced`` is false). Game ``i`` has t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from . import simulation
 from .bots import parse_spec
@@ -53,7 +54,7 @@ class Tally:
         self.specs = list(specs)
         k = len(specs)
         self.games = 0
-        self.rows = [{"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0,
+        self.rows: list[dict[str, Any]] = [{"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": 0.0,
                       "seats": [0] * k, "moves": 0, "think": 0.0} for _ in range(k)]
         self.turns: list[int] = []
         self.moves = 0

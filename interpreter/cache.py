@@ -14,8 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from ..dsl import diskcache, errors, files
-from ..dsl import load as dsl_load
+from ..dsl import diskcache, errors, files, load as dsl_load
 from ..dsl.budgets import Budgets
 
 KIND = "ruleset"

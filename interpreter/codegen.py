@@ -30,7 +30,7 @@ def kind_unsure(c, s) -> bool:
     ``zone of Kind``): its kinds are compared when it is played (``same_kind``)."""
     what, to = c.type_of(s.what), c.type_of(s.to)
     item = what.arg if what.tag == "list" else what
-    return item.tag == "item" and item.arg == "?" or to.tag == "zone" and to.arg == "?"
+    return (item.tag == "item" and item.arg == "?") or (to.tag == "zone" and to.arg == "?")
 
 
 class CodeTooBig(Exception):
@@ -69,7 +69,7 @@ class Env:
         self.ids = ids or {}
         self.ranges = ranges or {}
 
-    def bind(self, name: str) -> "Env":
+    def bind(self, name: str) -> Env:
         subst = {k: v for k, v in self.subst.items() if k != name}
         ranges = {k: v for k, v in self.ranges.items() if k != name}
         return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
@@ -868,7 +868,7 @@ class ExprCompiler:
                 else:
                     # (the elements' order does not matter for a count, or where the list's
                     # own order does not)
-                    self._perm(kind == "count" or kind == "list" and perm)
+                    self._perm(kind == "count" or (kind == "list" and perm))
                     it = self._s_iterable(cl.iter, inner, out, cur)
                 if i == 0:
                     if self.avail is not None:
@@ -888,7 +888,7 @@ class ExprCompiler:
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
                 else:
-                    if cat is not None or not joined and not _counted(cl.iter, it):  # as _it counts it
+                    if cat is not None or (not joined and not _counted(cl.iter, it)):  # as _it counts it
                         it = self._s_name(it, out, cur)
                         out.append(f"{cur}R.work -= len({it})")
                         out.append(f"{cur}if R.work < 0: _out_of_work(R)")
@@ -929,7 +929,7 @@ class ExprCompiler:
                 else:
                     out[body] = f"{at}    if {cond}:"
             simple = len(heads) == 1 and len(out) == body + (cond is not None)
-            if static is not None and simple and cond is None and (kind == "count" or kind == "list" and el == var):
+            if static is not None and simple and cond is None and (kind == "count" or (kind == "list" and el == var)):
                 del out[heads[0][0]:]  # the cells themselves, or how many
                 out.append(f"{ind}{res} = {'len' if kind == 'count' else 'list'}({static[0]})")
                 heads = []
@@ -942,7 +942,7 @@ class ExprCompiler:
             else:
                 out.extend(cur + line for line in emit(_LOOPS[kind].step, PyLoop(self, kind, res, el)).split("\n"))
             if "break" in _LOOPS[kind].step:  # 'break' leaves every loop
-                for start, at in reversed(heads[1:]):
+                for _start, at in reversed(heads[1:]):
                     out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
             if heads:
                 start = heads[0][0]
@@ -1232,7 +1232,7 @@ class ExprCompiler:
         obj, i = self.expr(e.obj, env), self.expr(e.index, env)
         text = f"_index({obj}, {i})"
         r = self._int_range(e.index, env) if self.optimize and _BOARD_LIST.fullmatch(obj) else None
-        if r is not None and 0 <= r[0] and r[1] < len(self.t.ns[obj]):
+        if r is not None and r[0] >= 0 and r[1] < len(self.t.ns[obj]):
             text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
         elif self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
             # the fast code: Python's index where it is not negative (past the end, Python
@@ -1991,7 +1991,7 @@ def _keyed_locals(lines: list[str], looped: list[bool]) -> dict[str, str]:
     out = {}
     for read, c in counts.items():
         if c >= 2:
-            table, local, name = _KEYED.fullmatch(read).groups()
+            table, _local, name = _KEYED.fullmatch(read).groups()
             out[read] = f"{table or 'l'}k_{name}"
     return out
 

@@ -11,17 +11,11 @@ import math
 import sys
 from dataclasses import dataclass, field
 
-from ..dsl import ast as ir
-from ..dsl import boards as gen
-from ..dsl import budgets as budget
+from ..dsl import ast as ir, boards as gen, budgets as budget
 from ..dsl.check import Checked, cell_problems, cell_value, ray_problems
 from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.types import T
-
-from . import helpers
-from . import codegen
-from . import frames
-from . import fused
+from . import codegen, frames, fused, helpers
 from .codegen import CodeTooBig, Env, ExprCompiler, kind_unsure, type_code
 from .helpers import BudgetError, RuleError, over_budget
 from .runtime import Game, Runtime
@@ -279,7 +273,7 @@ class Program:
         args = {}
         for a in d.args:
             fn = self._fn(a.value, Env())
-            v = self._static("board", a.span, lambda R: fn(R, {}))
+            v = self._static("board", a.span, lambda R: fn(R, {}))  # noqa: B023 - called at once
             if v is None:
                 return []
             lo, hi = gen.GENERATORS[d.generator].limits(a.name)
@@ -345,7 +339,7 @@ class Program:
         return name
 
     def _fill_ray_table(self, name: str) -> None:
-        board, keys = self._ray_tables[name]
+        _board, keys = self._ray_tables[name]
         self.ns[name].reset([self.ns[f"C_{k}"] for k in keys])
 
     def ray_bound(self, board: str, keys: tuple[str, ...]) -> int | None:
@@ -486,7 +480,7 @@ class Program:
             fast = self._function_source(self.fastc, recursive)
             self._run(fast, "<functions>", "exec")
             self._fill_tables(self.fastc)
-        except Exception:  # noqa: BLE001 - the straightforward code serves
+        except Exception:
             if codegen.STRICT:
                 raise
             for name in c.functions:
@@ -603,8 +597,8 @@ class Program:
                     or any(p.type.name == "list" for p in fd.params):
                 continue
             cond = body.comp.cond
-            if not self._both_ways(body.comp.clauses[0].iter.func) or cond is not None and any(
-                    self._not_for_components(x, start.name) for x in ir.walk(cond)):
+            if not self._both_ways(body.comp.clauses[0].iter.func) or (cond is not None and any(
+                    self._not_for_components(x, start.name) for x in ir.walk(cond))):
                 continue
             out[name] = (n, names.index(start.name))
         return out
@@ -616,7 +610,7 @@ class Program:
         return ((x.node == "Var" and x.name == start)
                 or x.node in ("Comprehension", "Aggregate", "Ray")
                 or (x.node == "Call" and x.func in self.checked.functions)
-                or (x.node == "BinOp" and (x.op == ".." or x.op == "+" and self.type_of(x).tag in ("list", "str"))))
+                or (x.node == "BinOp" and (x.op == ".." or (x.op == "+" and self.type_of(x).tag in ("list", "str")))))
 
     def _both_ways(self, relation: str) -> bool:
         """Whether a relation of two cells relates b to a wherever it relates a to b."""
@@ -868,7 +862,7 @@ class Program:
         self._count_code(src, e.span)
         try:
             lines, fast = self.fastc.lines(e, env, tops=True)  # statements (loops written out), a value
-        except Exception:  # noqa: BLE001 - the straightforward code serves
+        except Exception:
             if codegen.STRICT:
                 raise
             lines, fast = [], None
@@ -1344,7 +1338,7 @@ class ProcCompiler:
             return depth < 8 and self._cells_in_order(self.p.checked.functions[e.func].body, depth + 1)
         if e.node == "Call" and e.func == "cells" and len(e.args) == 1 and self.p.checked.calls_builtin("cells"):
             board = self.p.ns.get(f"BOARD_{self.p.type_of(e.args[0]).arg}")
-            return isinstance(board, list) and all(a < b for a, b in zip(board, board[1:]))
+            return isinstance(board, list) and all(a < b for a, b in itertools.pairwise(board))
         if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var":
             return False
         clause = e.clauses[0]

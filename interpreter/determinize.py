@@ -119,7 +119,7 @@ def _held(R) -> set:
     return held(R)
 
 
-def determinize(game: Game, seat: int, rng: random.Random, past: "Past | None" = None) -> Game:
+def determinize(game: Game, seat: int, rng: random.Random, past: Past | None = None) -> Game:
     """A copy of ``game`` with what ``seat`` may not know drawn again from ``rng`` (see
     the module); with ``past`` (a ``Past`` of this game and seat), one that also agrees
     with the moves played since the last random step. The original game is not changed."""
@@ -384,7 +384,7 @@ def _shuffled(by_class: dict, rng: random.Random) -> dict[int, int]:
         slots = by_class[key]
         items = sorted(i for _, _, i in slots)
         rng.shuffle(items)
-        for (z, pos, old), new in zip(slots, items):
+        for (_z, _pos, old), new in zip(slots, items):
             mapping[old] = new
     return mapping
 

@@ -130,7 +130,7 @@ class _Fuser:
         """Fuses the runs inside a statement that is not fused as a whole."""
         if s.node == "If":
             for _, body in s.branches:
-                self.block(body, lambda out, ind, E=self.end_of(s): self.count(E, out, ind))
+                self.block(body, lambda out, ind, E=self.end_of(s): self.count(E, out, ind))  # noqa: B008 - bound now
             if s.other:
                 self.block(s.other)
         elif s.node == "For":

@@ -4,8 +4,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..dsl.ast import Span as _Span
-from ..dsl.budgets import DEFAULT as _DEFAULT
-from ..dsl.budgets import hint as _hint
+from ..dsl.budgets import DEFAULT as _DEFAULT, hint as _hint
 from ..dsl.errors import Diagnostic as _Diagnostic
 
 MAX_RANGE = _DEFAULT.range      # size budget: the longest range a rule may build

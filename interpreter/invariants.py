@@ -18,7 +18,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from ..dsl.ast import Span
-
 from . import cycles, display, leaks, variations, views
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
@@ -149,7 +148,7 @@ class GameChecker:
             self.game = self.ruleset.new_game(self.config.players, self.seed,
                                               hook=None if self.bound_only else self.moment)
         except RuleError as e:
-            raise self._fail("rule error", f"during setup: {e}")
+            raise self._fail("rule error", f"during setup: {e}") from e
         self.check_state()
         it = iter(choices)
         while not self.game.over and not self.stopped:
@@ -167,9 +166,9 @@ class GameChecker:
             try:
                 self.game.apply(move, safe=False)
             except RuleError as e:
-                raise self._fail("rule error", str(e))
+                raise self._fail("rule error", str(e)) from e
             except IllegalMove as e:  # pragma: no cover - the move came from legal_moves
-                raise self._fail("a way on", f"a legal move was refused: {e}")
+                raise self._fail("a way on", f"a legal move was refused: {e}") from e
             if self.known is not None:
                 self.played.append((move, type_code))
             self.check_state()
@@ -199,8 +198,8 @@ class GameChecker:
                 continue
             try:
                 ok = fn(R, {})
-            except Exception as e:  # noqa: BLE001 - an invariant that fails to evaluate is broken
-                raise self._fail(f"invariant '{name}'", f"could not be evaluated: {e}", span)
+            except Exception as e:  # an invariant that fails to evaluate is broken
+                raise self._fail(f"invariant '{name}'", f"could not be evaluated: {e}", span) from e
             if not ok:
                 at = "" if when == "always" else f" {when}"
                 raise self._fail(f"invariant '{name}'", f"does not hold{at} (move {len(self.moves)})",
@@ -272,7 +271,7 @@ class GameChecker:
                 g.heuristic(seat)
             except RuleError as e:
                 raise self._fail("heuristic", f"could not be evaluated (move {len(self.moves)}): {e}",
-                                 self.prog.checked.heuristic.span)
+                                 self.prog.checked.heuristic.span) from e
 
     def _round_trip(self) -> None:
         g = self.game
@@ -398,7 +397,7 @@ class GameChecker:
         try:
             again = replay(self.ruleset, rec)
         except (RecordError, RuleError) as e:
-            raise self._fail("replay", f"the record does not replay: {e}")
+            raise self._fail("replay", f"the record does not replay: {e}") from e
         if digest(again) != digest(g):
             raise self._fail("replay", "replaying the record reaches another state")
 
@@ -448,9 +447,7 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
             on_example=None, max_choices: int = 400) -> Failure | None:
     """Plays ``examples`` games drawn by Hypothesis over ``cfgs`` (``load(config)`` gives
     the ruleset for a config). Returns the shrunk failure, or None when all hold."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
     from hypothesis.reporting import with_reporter
 
     last: list[Failure] = []

@@ -32,8 +32,7 @@ import sysconfig
 from itertools import count
 from pathlib import Path
 
-from ..dsl import ast as ir
-from ..dsl import diskcache
+from ..dsl import ast as ir, diskcache
 from ..dsl.types import T
 from . import native
 from .codegen import kind_unsure, type_code
@@ -582,9 +581,9 @@ class Gen:
         if e.node == "Var":
             n = e.name
             return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \
-                or n == "players" and not self.c.declares(n)
+                or (n == "players" and not self.c.declares(n))
         if e.node == "Call" and len(e.args) == 1:
-            return e.func == "cells" and self.c.calls_builtin("cells") or \
+            return (e.func == "cells" and self.c.calls_builtin("cells")) or \
                 (e.func in self.c.relations and len(self.c.relations[e.func].params) == 2)
         return False
 
@@ -794,7 +793,7 @@ class Gen:
     # ------------------------------------------------------------ the program
     def source(self) -> str:
         c = self.c
-        for name, v in c.vars.items():
+        for v in c.vars.values():
             self.ct(self._typeref(v.type))
         procs = [(name, d.body, {p.name: self.param_type(p) for p in d.params})
                  for name, d in c.procedures.items()]
@@ -853,7 +852,7 @@ class Gen:
             out.append("static PyObject* team_py(const TeamT& v) { return py_int(v); }")
         parts = list(c.participants.items())
         cases_p = []
-        for k, (name, d) in enumerate(parts):
+        for k, (_name, d) in enumerate(parts):
             if d.score is not None:
                 cases_p.append(f"case {k}: return {self.expr(d.score, {}, _INT)};")
         self.pre_state.append(f"constexpr int NPARTS = {len(parts)};")
@@ -920,7 +919,7 @@ class Gen:
                              f"PyDict_SetItemString(iv, {key}, l_); Py_DECREF(l_); }} "
                              f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv('s.' + ident('I', name) + '[i_]')}); }}")
         frames = []
-        for k, (pname, *_rest) in enumerate(procs):
+        for k, (_pname, *_rest) in enumerate(procs):
             sets = []
             for f, (pk, local, t) in self.field_names.items():
                 if pk != k:
@@ -1165,7 +1164,7 @@ class Gen:
                             for code, (caller, slot, field, callee, _) in enumerate(self.returns) if callee == k)
             out.append(f"static void ret_{k}(St& s, int code, {self.ct(rt)} v) {{ "
                        f"Frame& c = s.stack[s.stack.size() - 2]; switch (code) {{ {cases}}} bail(); }}")
-        for code, (caller, slot, field, callee, _) in enumerate(self.returns):
+        for code, (caller, slot, _field, _callee, _) in enumerate(self.returns):
             codes.append(f"if (caller == {caller} && !PyUnicode_CompareWithASCIIString(name, {literal(slot)}.c_str())) "
                          f"return {code};")
         out.append("static int ret_code(int caller, PyObject* name) { if (!PyUnicode_Check(name)) throw PyFail(); "

@@ -168,7 +168,6 @@ def local_types(prog) -> dict[str, dict[str, str]]:
     if got is not None and got[0] is prog:
         return got[1]
     from ..dsl import ast as ir
-
     from .codegen import type_code
     c = prog.checked
 
@@ -183,7 +182,7 @@ def local_types(prog) -> dict[str, dict[str, str]]:
         types: dict[str, str] = {}
 
         def note(var: str, code: str) -> None:
-            types[var] = code if types.get(var, code) == code else "?"
+            types[var] = code if types.get(var, code) == code else "?"  # noqa: B023 - called in this iteration only
         for prm in params:
             note(prm.name, _ref_code(prm.type, c.kinds))
         fors = {}

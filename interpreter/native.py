@@ -243,7 +243,7 @@ def module_source(pieces: Pieces, names, rewrite: bool = True) -> str:
     lines.append("    _stats = [0]")
     for n in outer:
         lines.append(f"    {n} = None")
-    for i, (mode, src) in enumerate(pieces.order):
+    for i, (mode, _src) in enumerate(pieces.order):
         if mode == "eval":
             lines.append(f"    _t{i} = None")
     lines.append("")

@@ -20,7 +20,7 @@ _DEPTH = 8   # nested expressions and calls looked into at most
 def order_blind(f: str, perm: bool) -> bool:
     """Whether the built-in f's value of a list is the same whatever the list's order."""
     order = BUILTINS[f].order
-    return order == "size" or order == "elements" and perm
+    return order == "size" or (order == "elements" and perm)
 
 
 def order_free(c, e, x: str, perm: bool, depth: int = 0) -> bool:

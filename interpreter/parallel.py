@@ -71,7 +71,7 @@ class Rules:
     _local: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
-    def of(cls, ruleset) -> "Rules":
+    def of(cls, ruleset) -> Rules:
         """The portable form of a compiled ``Ruleset`` (or ``Program``)."""
         src = getattr(ruleset, "sources", None) or dsl_load.SourceSet()
         rules = cls.from_sources(src, ruleset.budgets, ruleset.variants, ruleset.locale,
@@ -82,7 +82,7 @@ class Rules:
 
     @classmethod
     def from_sources(cls, src, budgets: Budgets | None = None, variants=(), locale=None,
-                     native: bool = False) -> "Rules":
+                     native: bool = False) -> Rules:
         """The portable form of a ruleset's files as read (``dsl.load.read_sources``);
         ``native``: its games run on native code where it can be built."""
         texts = tuple(src.sources.items())
@@ -218,7 +218,7 @@ def _worker(fn, rules: Rules, todo, done, parent: int | None = None) -> None:
 def _portable_error(e: BaseException) -> BaseException:
     import pickle
     try:
-        pickle.loads(pickle.dumps(e))
+        pickle.loads(pickle.dumps(e))  # noqa: S301 - our own bytes, just made
         return e
     except Exception:  # noqa: BLE001 - an exception that does not pickle: its text
         return RuntimeError(f"{type(e).__name__}: {e}")

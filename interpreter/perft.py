@@ -9,8 +9,8 @@ two seats choosing among 3 give 3 paths of one decision and 9 (the joint choices
 The order changes no count: the game after all the choices is the same whatever the order."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from fractions import Fraction
-from typing import Callable, Iterator
 
 from .runtime import Game
 

@@ -30,7 +30,6 @@ from pathlib import Path
 
 from ..dsl import files as dsl_files
 from ..dsl.resources import SCHEMA_DIR
-
 from .runtime import Game, IllegalMove
 
 RECORD_FORMAT = "meeple-record/2"
@@ -124,7 +123,7 @@ _VALIDATOR = None
 def _validator():
     global _VALIDATOR
     if _VALIDATOR is None:
-        from .state import strict_validator   # (the schema checker: only records read need it)
+        from .state import strict_validator  # (the schema checker: only records read need it)
         _VALIDATOR = strict_validator(RECORD_SCHEMA)
     return _VALIDATOR
 

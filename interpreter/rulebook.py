@@ -21,8 +21,7 @@ from functools import cache
 from importlib import resources
 
 from ..dsl import ast as ir
-from . import display
-from . import meeple_code as mc
+from . import display, meeple_code as mc
 
 # ---------------------------------------------------------------- the model
 
@@ -388,7 +387,7 @@ class _Builder:
         return out
 
     def boards(self) -> list:
-        s, c = self.say, self.c
+        s = self.say
         out = []
         for name in self.c.boards:
             d = self._board_decl(name)
@@ -438,7 +437,7 @@ class _Builder:
         out = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
         for sec in c.secrets:
             out.append(Para(s("zone.secret_end" if sec.until_end else "zone.secret", zone=self.named(sec.zone))))
-        hidden = [n for n in c.offscreen]
+        hidden = list(c.offscreen)
         if hidden:
             out.append(Para(s("zone.offscreen", names=join([(Code(n),) for n in sorted(hidden)]))))
         return out

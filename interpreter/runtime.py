@@ -7,15 +7,19 @@ import json
 import re
 import sys
 from dataclasses import dataclass
-from operator import attrgetter
 from fractions import Fraction
 from itertools import count as _counting, repeat
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from . import rng
-from .helpers import BudgetError, RuleError, over_budget
-from .helpers import _size_then_items
-from .helpers import sort_key as helpers_sort_key
+from .helpers import (
+    BudgetError,
+    RuleError,
+    _size_then_items,
+    over_budget,
+    sort_key as helpers_sort_key,
+)
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
     from .compile import Program
@@ -132,7 +136,7 @@ class Decision:
     chosen: tuple
 
     @classmethod
-    def of(cls, pend: dict) -> "Decision":
+    def of(cls, pend: dict) -> Decision:
         player = pend["player"]
         if FAST_PATHS and "seats" not in pend:
             # one seat decides (as below, without the frozen dataclass's slow __init__)
@@ -516,7 +520,7 @@ class Runtime:
         alike are one outcome)."""
         items = list(self.z[zone])
         for i in range(len(items) - 1, 0, -1):
-            j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],
+            j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],  # noqa: B023 - draw() calls it at once
                                                     "item"))
             items[i], items[j] = items[j], items[i]
         if self.j is not None:
@@ -1339,7 +1343,7 @@ def _score(R: Runtime) -> None:
     if prog.outcomes is not None:
         outcomes = []
         for p in R.players:
-            for outcome, fn in prog.outcomes:
+            for outcome, fn in prog.outcomes:  # noqa: B007 - the one that breaks
                 try:
                     if fn is None or fn(R, p, R.result["ranks"][p]):
                         break
@@ -1433,7 +1437,7 @@ class Game:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, prog: Program, players: int, seed: int = 0, hook=None,
-            chance: str = "seeded") -> "Game":
+            chance: str = "seeded") -> Game:
         """A new game. ``chance="explicit"`` stops it at every chance step (a shuffle's
         next place, a pick or roll, a random tie) until the outcome is set with
         ``apply_chance`` or drawn with ``sample_chance``; by default ("seeded") the
@@ -1490,7 +1494,7 @@ class Game:
         return game
 
     @classmethod
-    def from_state(cls, prog: Program, state: dict, check: bool = True) -> "Game":
+    def from_state(cls, prog: Program, state: dict, check: bool = True) -> Game:
         """Resumes a game from a saved state (for example one read back from JSON).
         Raises StateError (a ValueError) when the state is not valid for the program
         (not checked with ``check=False``: for states the program itself produced)."""
@@ -1509,7 +1513,7 @@ class Game:
         so that changing it changes nothing in the game."""
         return _copy_state(self.R.to_state())
 
-    def copy(self) -> "Game":
+    def copy(self) -> Game:
         """An independent game in the same state (with no moves to undo: the history
         of moves is not part of the state)."""
         return Game(self.program, _copy_state(self.R.to_state()))

@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from . import parallel
 from .bots import bot_seed, make_bot, mover, parse_spec
@@ -70,7 +71,7 @@ def play_game(ruleset, spec: GameSpec) -> dict:
     """
     players = len(spec.bots)
     bots = [make_bot(b, s) for b, s in zip(spec.bots, spec.bot_seeds)]
-    out = {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": None,
+    out: dict[str, Any] = {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": None,
            "turns": 0, "moves": 0, "verbs": {}, "think": [0.0] * players, "seat_moves": [0] * players,
            "balance": None, "error": None}
     tally = GameTally()

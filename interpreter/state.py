@@ -137,7 +137,7 @@ def _is_int(_checker, x) -> bool:
 
 @lru_cache(maxsize=1)
 def _strict_class():
-    import jsonschema   # only when a state or record is checked: it costs start-up time
+    import jsonschema  # only when a state or record is checked: it costs start-up time
     from jsonschema import Draft202012Validator
     return jsonschema.validators.extend(
         Draft202012Validator,

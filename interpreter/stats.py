@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from typing import Any
 
 Z95 = 1.959963984540054   # the standard normal quantile of 97.5%: two-sided 95%
 MAX_BINS = 12
@@ -105,8 +106,8 @@ class Balance:
     def __init__(self, players: int):
         self.players = players
         self.games = 0
-        self.outcomes = [Counter() for _ in range(players)]
-        self.scores = [Counter() for _ in range(players)]
+        self.outcomes: list[Counter] = [Counter() for _ in range(players)]
+        self.scores: list[Counter] = [Counter() for _ in range(players)]
         self.turns: Counter = Counter()
         self.moves: Counter = Counter()
         self.started = [0] * players
@@ -228,7 +229,7 @@ def joint_histogram(counters: list[Counter], max_bins: int = MAX_BINS) -> list[d
     """Several sets of values (one Counter each, e.g. one per seat) in the same bins
     (as ``histogram``, over all of them): ``{"low", "high", "counts"}``, one count per
     set."""
-    merged = Counter()
+    merged: Counter = Counter()
     for c in counters:
         merged.update(c)
     if not merged:
@@ -245,7 +246,7 @@ def joint_histogram(counters: list[Counter], max_bins: int = MAX_BINS) -> list[d
         width = (hi - lo) / max_bins
         edges = [(lo + i * width, hi if i == max_bins - 1 else lo + (i + 1) * width)
                  for i in range(max_bins)]
-    bins = [{"low": a, "high": b, "counts": [0] * len(counters)} for a, b in edges]
+    bins: list[dict[str, Any]] = [{"low": a, "high": b, "counts": [0] * len(counters)} for a, b in edges]
     for k, c in enumerate(counters):
         for v, n in c.items():
             i = int(v - lo) // width if whole else min(len(edges) - 1, int((v - lo) / width)) if width else 0

@@ -19,7 +19,7 @@ _here = _os.path.dirname(_os.path.abspath(__file__))
 if not _os.path.isdir(_os.path.join(_here, "dsl")):
     # A source checkout: the stages are the repository's top-level folders (dsl/,
     # interpreter/, cli/, rulesets/), beside this one. Installed, they are inside it.
-    __path__.append(_os.path.dirname(_here))  # noqa: F821 - a package's own __path__
+    __path__.append(_os.path.dirname(_here))
 
 
 def _interpreter():

@@ -421,7 +421,7 @@ if pyspiel is not None:
         (the games played by the ruleset's kernel where one can be built: ``played_program``)."""
 
         def __init__(self, ruleset, params, game_type):
-            params = {**{k: v for k, v in game_type.parameter_specification.items()}, **params}
+            params = {**dict(game_type.parameter_specification.items()), **params}
             players = int(params["players"]) or ruleset.default_players
             if params["variants"] or params["locale"]:
                 ruleset = interpreter.compile_sources(

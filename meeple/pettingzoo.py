@@ -73,7 +73,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
         obs = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, (self.encoding.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8)})
-        self.observation_spaces = {a: obs for a in self.possible_agents}
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs)
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self.game = None
         self.native, self._played = native, None
@@ -102,10 +102,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             seed = int(self._seeds.integers(2 ** 31))
         self.game = self.played.new_game(self.program.n, seed=seed)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._select()
 
@@ -135,7 +135,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(moves[action])
-        self.rewards = {a: 0.0 for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if self.game.over:
             for a, r in zip(self.possible_agents, returns_of(self.game.result, self.program.n, self.mode)):
                 self.rewards[a] = r

@@ -3,17 +3,18 @@
 ``testing.position``, independently of the ruleset's own rules (they only run from there)."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
+
+from meeple.interpreter import testing
 
 from meeple import interpreter
-from meeple.interpreter import testing
 
 ROLES = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(variants: tuple[str, ...] = ()):
     return interpreter.load("chess", variants=list(variants)).for_players(2)
 

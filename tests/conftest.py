@@ -1,9 +1,12 @@
 """Every test process gets its own, empty disk cache (dsl/diskcache.py), removed at the
-end: the tests never read nor leave entries in the user's cache folder."""
+end: the tests never read nor leave entries in the user's cache folder. The slowest
+tests are marked `slow` here (SLOW, below): `pytest -m "not slow"` is the quick tier."""
 import os
 import shutil
 import sys
 import tempfile
+
+import pytest
 
 _CACHE = tempfile.mkdtemp(prefix="meeple-test-cache-")
 os.environ["MEEPLE_CACHE_DIR"] = _CACHE
@@ -17,3 +20,290 @@ os.environ.setdefault("MEEPLE_KERNEL_CXXFLAGS", "-O0")
 
 def pytest_unconfigure(config):
     shutil.rmtree(_CACHE, ignore_errors=True)
+
+
+# The quick tier, `python3 -m pytest -m "not slow"` (README, "Contributing"): the tests
+# named here are marked slow, in one place, by file and name (a parametrized test with
+# all its cases). They were the slowest of `--durations` runs on 2 cores (each above
+# about 1.5 s of a quiet machine, together about 90 % of the suite's time); every area
+# keeps cheaper tests in the quick tier (tests/test_quick_tier.py checks both). CI runs
+# everything. The install tests (a minute, and the package index) are slow as a whole.
+SLOW_FILES = {"test_install.py"}
+SLOW = {
+    "test_api_doc.py": (
+        "test_api_example_runs",
+    ),
+    "test_apply_cycle.py": (
+        "test_a_game_resumed_from_its_json_state_at_any_decision_goes_on_the_same_way",
+        "test_moves_play_exactly_as_on_the_straightforward_path",
+    ),
+    "test_arena.py": (
+        "test_ctrl_c_stops_the_workers_and_exits_130",
+        "test_ctrl_c_while_the_workers_start_exits_130_at_once",
+        "test_meeple_test_gives_the_same_games_whatever_jobs",
+        "test_meeple_test_reports_the_first_failing_shard_whatever_jobs",
+        "test_results_come_back_in_task_order_whatever_finishes_first",
+    ),
+    "test_backgammon_openspiel.py": (
+        "test_random_games_agree_with_openspiel",
+    ),
+    "test_bots_engines.py": (
+        "test_every_bot_plays_every_bundled_ruleset_in_python",
+        "test_on_the_kernel_every_bot_chooses_as_in_python_and_the_game_answers_as_python_s",
+    ),
+    "test_bound.py": (
+        "test_or_endless_stops_a_game_at_its_bound_and_counts_it",
+    ),
+    "test_brotherhood_random.py": (
+        "test_flags_are_captured_in_fighting_games",
+        "test_random_games",
+    ),
+    "test_brotherhood_rules.py": (
+        "test_every_variant_alone_and_all_together_play_for_every_player_count",
+    ),
+    "test_budgets.py": (
+        "test_the_cli_takes_budgets",
+        "test_too_many_cells_are_refused_at_load",
+    ),
+    "test_cache.py": (
+        "test_a_bad_entry_is_ignored_and_rebuilt",
+        "test_a_ruleset_from_the_cache_plays_exactly_like_a_fresh_one",
+    ),
+    "test_chance.py": (
+        "test_meeple_test_finds_a_private_die_that_leaks_into_a_public_variable",
+    ),
+    "test_check.py": (
+        "test_bundled_rulesets_check_clean_with_every_overlay",
+    ),
+    "test_cherokee_random.py": (
+        "test_random_games",
+        "test_random_games_in_the_other_locales",
+    ),
+    "test_cherokee_reference.py": (
+        "test_interpreter_matches_hand_written_engine",
+    ),
+    "test_chess_perft.py": (
+        "test_perft_from_the_start_at_depth_4_is_197281",
+    ),
+    "test_chess_rules.py": (
+        "test_random_games_agree_with_openspiel_chess",
+    ),
+    "test_clans_and_glory_random.py": (
+        "test_face_down_placements_happen_in_random_games",
+        "test_random_games",
+        "test_random_games_with_a_chosen_first_player_and_both_variants",
+        "test_single_cells_are_played_in_random_games",
+    ),
+    "test_cli.py": (
+        "test_bots_receive_the_view_and_the_notations_only",
+        "test_hot_seat_never_shows_the_other_hand",
+        "test_list_shows_bundled_rulesets",
+        "test_meeple_test_exit_codes_and_narrowing",
+        "test_meeple_test_samples_of_the_docs",
+        "test_replay_shows_moves_board_and_result",
+        "test_simulate_prints_wins_per_seat",
+        "test_simulate_variant_and_same_seed_same_results",
+    ),
+    "test_cli_conventions.py": (
+        "test_a_later_command_line_has_its_colour_back",
+        "test_json_command_lines_give_one_valid_document_or_a_usage_error",
+        "test_list_is_a_table_when_it_fits",
+        "test_list_json",
+        "test_list_never_cuts_a_name",
+        "test_no_color_and_NO_COLOR_leave_no_escape_on_a_terminal",
+        "test_progress_of_test_and_replay",
+        "test_progress_only_on_a_terminal",
+        "test_replay_json_shows_what_the_text_shows",
+        "test_simulate_json",
+        "test_simulate_json_of_a_failing_game",
+        "test_test_json_of_a_failure",
+        "test_test_json_when_every_check_holds",
+        "test_validate_json_of_a_clean_ruleset",
+        "test_validate_json_with_errors_gives_every_diagnostic",
+    ),
+    "test_compat.py": (
+        "test_a_ruleset_shipped_before_loads_and_plays",
+    ),
+    "test_components.py": (
+        "test_a_component_found_again_counts_the_same_work",
+    ),
+    "test_default_players.py": (
+        "test_pettingzoo_starts_from_the_usual_count",
+        "test_the_cli_plays_the_usual_count",
+    ),
+    "test_docs.py": (
+        "test_complete_ruleset_blocks_pass_the_checks_of_meeple_test",
+        "test_fragments_check_and_run_in_the_examples_ruleset",
+        "test_python_blocks_run",
+        "test_the_cherokee_setup_deals_the_clans_in_a_procedure",
+        "test_the_sample_failure_of_meeple_test",
+        "test_the_samples_of_a_game_that_may_not_end",
+    ),
+    "test_docs_links.py": (
+        "test_everything_a_doc_refers_to_is_in_the_repository",
+    ),
+    "test_fast_code_locals.py": (
+        "test_lists_joined_after_a_loop_are_counted_in_place",
+    ),
+    "test_fast_paths.py": (
+        "test_fast_code_plays_exactly_like_the_straightforward_code",
+        "test_loops_written_out_count_the_work_budget",
+    ),
+    "test_fused_statements.py": (
+        "test_a_budget_of_steps_runs_out_inside_a_fused_run_at_the_same_statement",
+        "test_a_loop_that_moves_its_items_runs_out_of_steps_where_the_instructions_do",
+    ),
+    "test_fuzz_cli.py": (
+        "test_any_command_line_ends_with_a_documented_exit_code",
+    ),
+    "test_fuzz_fast_paths.py": (
+        "test_mutated_rulesets_play_the_same_with_and_without_the_fast_paths",
+    ),
+    "test_fuzz_rulesets.py": (
+        "test_mutated_rulesets_fail_only_with_diagnostics_or_rule_errors",
+    ),
+    "test_go_openspiel.py": (
+        "test_random_games_agree_with_openspiel",
+    ),
+    "test_grammar_tables.py": (
+        "test_the_shipped_tables_parse_like_fresh_ones",
+    ),
+    "test_hearts_openspiel.py": (
+        "test_random_deals_agree_with_openspiel_at_every_decision",
+    ),
+    "test_hearts_rules.py": (
+        "test_hidden_hands_and_passes_never_leak",
+    ),
+    "test_i18n.py": (
+        "test_a_game_with_a_locale_prints_no_english",
+        "test_every_locale_names_every_zone_board_and_variable_the_screen_shows",
+        "test_simulate_speaks_the_locale_too",
+        "test_the_catalogs_cover_the_bundled_locales_languages",
+    ),
+    "test_imports.py": (
+        "test_each_module_of_the_language_and_the_interpreter_imports_alone",
+    ),
+    "test_journal.py": (
+        "test_a_signal_saves_the_record_of_the_moves_made",
+        "test_kill_9_leaves_a_journal_that_replays_and_resumes",
+    ),
+    "test_kernel.py": (
+        "test_a_kernel_game_answers_as_the_python_game",
+        "test_a_kernel_game_plays_to_the_same_result_and_its_undo_limit_holds",
+        "test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged",
+        "test_a_kernel_keeps_the_state_python_has_after_every_move",
+        "test_a_move_by_its_notation_or_out_of_range_is_python_s",
+        "test_a_rule_error_after_kernel_moves_is_python_s",
+        "test_a_ruleset_the_kernel_does_not_cover_says_what_and_runs_in_python",
+        "test_every_ruleset_of_the_language_reference_plays_the_same_in_its_kernel",
+        "test_items_nobody_sees_traded_between_places_change_nothing_the_kernel_tells_a_seat",
+        "test_kernels_can_be_turned_off_and_a_failed_build_says_why_once",
+        "test_mutated_rulesets_play_the_same_in_their_kernel_and_in_python",
+        "test_options_a_seat_may_not_know_are_ordered_and_written_by_their_place",
+        "test_perft_counts_the_same_in_the_kernel",
+        "test_search_bots_choose_the_same_moves_on_a_kernel_game",
+        "test_simulate_natively_plays_the_same_games",
+        "test_texts_and_numbers_of_any_kind_come_through_the_kernel_unchanged",
+        "test_the_kernel_takes_over_a_python_game_where_it_stands",
+        "test_the_steps_and_work_of_a_move_are_counted_as_in_python",
+        "test_without_a_compiler_the_games_run_in_python_saying_so",
+    ),
+    "test_kernel_texts.py": (
+        "test_a_hostile_kernel_reads_and_writes_only_its_own_memory",
+        "test_any_names_become_distinct_identifiers",
+        "test_hostile_names_and_texts_play_the_same_in_their_kernel_and_in_python",
+    ),
+    "test_lang_returns_cells.py": (
+        "test_a_ruleset_with_returns_and_hidden_hands_passes_meeple_test",
+    ),
+    "test_leak_kinds.py": (
+        "test_the_default_settings_catch_a_leak_of_each_kind_of_secret",
+    ),
+    "test_leaks.py": (
+        "test_a_ruleset_that_keeps_its_secrets_passes_and_is_probed",
+        "test_meeple_test_reports_each_kind_of_leak",
+    ),
+    "test_lsp.py": (
+        "test_a_hostile_client_gets_errors_and_answers_again",
+    ),
+    "test_meeple_test.py": (
+        "test_bundled_rulesets_hold_their_invariants",
+        "test_meeple_test_finds_and_shrinks_each_broken_ruleset",
+        "test_the_pytest_entry_point_passes_and_fails",
+        "test_the_rare_break_is_rare_so_shrinking_matters",
+    ),
+    "test_move_paths.py": (
+        "test_search_bots_choose_the_same_with_the_fast_paths",
+        "test_simulated_games_are_the_same_with_the_fast_paths",
+        "test_the_fast_paths_play_bundled_games_exactly_as_the_straightforward_ones",
+    ),
+    "test_native.py": (
+        "test_a_build_that_fails_says_why_once_and_the_games_run_in_python",
+        "test_a_module_is_built_once_kept_in_the_cache_and_built_again_when_damaged",
+        "test_a_rule_error_reads_the_same_natively",
+        "test_a_work_budget_larger_than_a_c_integer_plays_the_same",
+        "test_native_code_plays_exactly_like_python",
+        "test_simulate_native_plays_the_same_games",
+    ),
+    "test_openspiel_game.py": (
+        "test_cfr_converges_on_kuhn_poker_to_its_value",
+    ),
+    "test_overlays.py": (
+        "test_bundled_rulesets_with_every_overlay_compile",
+    ),
+    "test_pettingzoo.py": (
+        "test_every_bundled_ruleset_passes_pettingzoo_api_and_seed_tests",
+    ),
+    "test_properties.py": (
+        "test_random_games",
+    ),
+    "test_ray.py": (
+        "test_a_ray_that_cannot_start_is_one_line_and_exit_1",
+        "test_ray_gives_the_same_numbers_as_the_local_run",
+    ),
+    "test_records.py": (
+        "test_simulate_saves_records_that_replay",
+    ),
+    "test_report.py": (
+        "test_every_text_from_the_ruleset_is_escaped",
+        "test_matplotlib_is_loaded_only_for_a_report_and_never_opens_a_window",
+        "test_the_report_holds_the_figures_of_json",
+        "test_the_report_is_the_same_for_the_same_seed",
+        "test_the_report_replaces_a_file_whole_or_leaves_it",
+    ),
+    "test_results.py": (
+        "test_simulate_counts_draws_as_draws",
+    ),
+    "test_rulebook.py": (
+        "test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook",
+    ),
+    "test_schema.py": (
+        "test_bundled_file_ir_validates",
+    ),
+    "test_screens.py": (
+        "test_play_takes_a_layout_and_bots_play_to_the_end",
+        "test_screens_fit_other_sizes_too",
+        "test_turn_screens_fit_80x24",
+    ),
+    "test_site.py": (
+        "test_every_page_is_built",
+    ),
+    "test_states.py": (
+        "test_mutated_states_load_and_play_or_are_refused",
+    ),
+    "test_trusted_ir.py": (
+        "test_the_parsers_ir_is_the_validated_ir",
+        "test_walk_visits_every_node_in_order",
+    ),
+    "test_undo.py": (
+        "test_undo_takes_back_every_kind_of_write",
+        "test_undo_takes_back_every_move_of_random_bundled_games",
+    ),
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = getattr(item, "originalname", None) or item.name.split("[")[0]
+        if item.path.name in SLOW_FILES or name in SLOW.get(item.path.name, ()):
+            item.add_marker(pytest.mark.slow)

@@ -17,13 +17,12 @@ import json
 import random
 
 import pytest
-
-from meeple import interpreter
+from lockstep import moves_of, straight
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter.views import view
 
-from lockstep import moves_of, straight
+from meeple import interpreter
 
 FILE = "t.meeple"
 MOVES = 120  # moves per game at most

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -37,7 +37,7 @@ PASS = 25
 BAR = 24
 
 
-@lru_cache(maxsize=None)
+@cache
 def program():
     return interpreter.load("backgammon").for_players(2)
 

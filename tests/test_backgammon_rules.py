@@ -6,14 +6,15 @@ names the place a checker leaves and the place it reaches: 'move p13+p7'. The co
 with OpenSpiel is in tests/test_backgammon_openspiel.py."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from meeple import interpreter
 from meeple.interpreter import testing
 from meeple.interpreter.views import view
 
+from meeple import interpreter
 
-@lru_cache(maxsize=None)
+
+@cache
 def program():
     return interpreter.load("backgammon").for_players(2)
 

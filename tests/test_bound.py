@@ -7,14 +7,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from meeple import interpreter
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import cycles
-from meeple.interpreter.invariants import Config, Failure, GameChecker, Stats, explore, play_and_check
+from meeple.interpreter.invariants import (
+    Config,
+    Failure,
+    GameChecker,
+    Stats,
+    explore,
+    play_and_check,
+)
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 # A token on squares 0 to 4: each player in turn moves it on or back (not below 0); the
 # options come in the enum's order: back first, so a game of first moves never ends

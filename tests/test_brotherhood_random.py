@@ -33,11 +33,11 @@ import json
 import random
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import record, testing
 from meeple.interpreter.bots import RandomBot
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 HIDDEN = {"hidden": True}
 MAX_MOVES = 2000
@@ -48,7 +48,7 @@ TYPE_WORDS = {"en": ["Kveblir", "Linda", "Surron", "Drantul", "Ekvil"],
               "ru": ["Квеблир", "Линда", "Суррон", "Дрантул", "Эквил"]}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ruleset(variants: tuple, locale: str | None):
     return interpreter.load("brotherhood-of-nine", variants=list(variants), locale=locale)
 

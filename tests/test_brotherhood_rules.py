@@ -16,10 +16,10 @@ from __future__ import annotations
 import functools
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import IllegalMove, testing
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 TYPES = {"K": "kveblir", "L": "linda", "S": "surron", "D": "drantul", "E": "ekvil", "F": "flag"}
 COLOURS = {"r": "red", "b": "blue", "g": "green", "y": "yellow"}
@@ -31,7 +31,7 @@ VARIANTS = ["allies", "allies_crosswise", "archer_lines", "capture_the_flag", "c
 
 # ---------------------------------------------------------------- helpers
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ruleset(variants: tuple = (), locale: str | None = None):
     return interpreter.load("brotherhood-of-nine", variants=list(variants), locale=locale)
 

@@ -8,12 +8,12 @@ import re
 import threading
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl import budgets as dsl_budgets
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet, add_text, read_sources, read_text
 from meeple.interpreter import BudgetError, Budgets, compile_sources
+
+from meeple import interpreter
 
 FILE = "r.meeple"
 HEAD = """ruleset runaway
@@ -255,9 +255,8 @@ def test_special_and_huge_files_are_refused_without_blocking(tmp_path):
 
 
 def test_the_cli_takes_budgets(tmp_path):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     f = tmp_path / "g.meeple"
     f.write_text(HEAD + "turn {\n  n = n + 1\n}\nend when n > 150000\n", encoding="utf-8")
     runner = CliRunner()

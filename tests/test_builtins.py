@@ -20,15 +20,14 @@ from pathlib import Path
 
 import pytest
 from lockstep import play_both
-from meeple.dsl import ast as ir
-from meeple.dsl import builtins, check
+from meeple.dsl import ast as ir, builtins, check
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import codegen, compile_sources, kernel, primitives
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
-import builtins_docs
+import builtins_docs  # noqa: E402 - from tools/, on the path just above
 
 # every built-in in use: (expression, the type of the variable that keeps its value);
 # ``g`` is a cell, ``xs`` a list of cards, ``ns`` their values, ``names`` texts
@@ -104,8 +103,8 @@ def test_both_sides_name_the_same_builtins():
     assert {n for n, p in primitives.PRIMITIVES.items() if p.cxx_over} == set(builtins.AGGREGATES)
     assert {n for n, p in primitives.PRIMITIVES.items() if p.step and p.step_start} == set(builtins.AGGREGATES)
     assert set(primitives.KERNEL_GAPS) <= set(builtins.BUILTINS)
-    assert check.BUILTINS == {n: b.arities for n, b in builtins.BUILTINS.items()}
-    assert check.AGGREGATES == set(builtins.AGGREGATES)
+    assert {n: b.arities for n, b in builtins.BUILTINS.items()} == check.BUILTINS
+    assert set(builtins.AGGREGATES) == check.AGGREGATES
     assert set(check.CONSTANTS) == set(builtins.CONSTANTS)
     for b in builtins.BUILTINS.values():
         assert b.arities and all(0 <= n <= 2 for n in b.arities) and b.result and b.doc, b.name

@@ -10,15 +10,13 @@ import shutil
 import threading
 from pathlib import Path
 
-import pytest
-
-from meeple import interpreter
-
 import console
-from meeple.dsl import diskcache
-from meeple.dsl import parse as dsl_parse
+import pytest
+from meeple.dsl import diskcache, parse as dsl_parse
 from meeple.dsl.load import bundled_names, resolve_path
 from meeple.interpreter import record
+
+from meeple import interpreter
 
 BUNDLED = bundled_names()
 
@@ -212,7 +210,7 @@ def test_a_folder_others_may_write_into_is_not_trusted(cache_dir):
     assert not Planted.ran
     info = interpreter.cache_info()
     assert not info["trusted"] and "other users may write" in info["reason"]
-    code, out = meeple_cli("cache")
+    _code, out = meeple_cli("cache")
     assert "not used: other users may write" in out
     os.chmod(cache_dir, 0o700)
     assert interpreter.cache_info()["trusted"]

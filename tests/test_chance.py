@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import jsonschema
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import IllegalMove, histories, perft, record, testing, views
 from meeple.interpreter.helpers import RuleError
+
+from meeple import interpreter
 
 TWO_DICE = """ruleset two_dice
 title "Two dice"
@@ -393,9 +393,8 @@ def test_a_record_stores_and_replays_chance_outcomes(kuhn, tmp_path):
 
 
 def test_the_command_line_replays_a_record_of_explicit_chance_but_does_not_resume_it(kuhn, tmp_path):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     rules = tmp_path / "kuhn.meeple"
     game = kuhn.new_game(2, seed=4, chance="explicit")
     entries = [record.entry(game.apply_chance("3")), record.entry(game.apply_chance("2")),

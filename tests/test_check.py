@@ -9,14 +9,14 @@ import re
 from pathlib import Path
 
 import pytest
-
-from meeple import interpreter
+from golden import golden_chunks
 from meeple.dsl import errors
 from meeple.dsl.check import check
 from meeple.dsl.errors import Diagnostics, MeepleError
 from meeple.dsl.load import SourceSet, bundled_names, merge, read_sources, resolve_path
 from meeple.dsl.parse import parse
-from golden import golden_chunks
+
+from meeple import interpreter
 
 TESTDATA = Path(__file__).resolve().parent / "testdata"
 
@@ -25,7 +25,7 @@ def diagnostics(text: str, file: str = "c.meeple") -> list[errors.Diagnostic]:
     """Parses, merges (no overlays) and checks one file; returns every diagnostic."""
     src = SourceSet(base=parse(text, file), sources={file: text})
     diags = Diagnostics()
-    checked, diags = check(merge(src, [], None, diags), diags)
+    _checked, diags = check(merge(src, [], None, diags), diags)
     return diags.items
 
 
@@ -142,7 +142,7 @@ def test_bundled_rulesets_check_clean_with_every_overlay(name):
         [([], loc) for loc in src.locales] + [(sorted(src.variants), loc) for loc in src.locales]
     for variants, locale in combos:
         diags = Diagnostics()
-        checked, diags = check(merge(src, variants, locale, diags), diags)
+        _checked, diags = check(merge(src, variants, locale, diags), diags)
         assert not diags.items, (variants, locale, [d.render(src.sources) for d in diags.items])
 
 
@@ -176,14 +176,15 @@ name hand "hand"
 """
 
 
-def make_ruleset(tmp_path: Path, variants: dict[str, str] = {}, locales: dict[str, str] = {}) -> Path:
+def make_ruleset(tmp_path: Path, variants: dict[str, str] | None = None,
+                 locales: dict[str, str] | None = None) -> Path:
     root = tmp_path / "cards"
     (root / "variants").mkdir(parents=True)
     (root / "locales").mkdir()
     (root / "cards.meeple").write_text(BASE, encoding="utf-8")
-    for n, text in variants.items():
+    for n, text in (variants or {}).items():
         (root / "variants" / f"{n}.meeple").write_text(text, encoding="utf-8")
-    for n, text in locales.items():
+    for n, text in (locales or {}).items():
         (root / "locales" / f"{n}.meeple").write_text(text, encoding="utf-8")
     return root
 
@@ -192,7 +193,7 @@ def overlay_diagnostics(root: Path, variants=(), locale=None):
     src = read_sources(root)
     assert not src.diagnostics, [d.render(src.sources) for d in src.diagnostics]
     diags = Diagnostics()
-    checked, diags = check(merge(src, list(variants), locale, diags), diags)
+    _checked, diags = check(merge(src, list(variants), locale, diags), diags)
     return diags.items
 
 

@@ -19,18 +19,18 @@ import json
 import random
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import display, record, testing
 from meeple.interpreter.bots import RandomBot
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 GAMES_PER_CONFIG = 24
 MAX_MOVES = 3000
 CELLS = [f"r{r}c{c}" for r in range(1, 9) for c in range(1, r + 1)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def program(variants: tuple, locale: str | None):
     return interpreter.load("cherokee", variants=list(variants), locale=locale)
 
@@ -183,7 +183,7 @@ CONFIGS = [(variants, locale, players)
 def test_random_games(variants, locale, players):
     lengths = []
     for seed in range(GAMES_PER_CONFIG):
-        game, notations = play_game(variants, locale, players, seed)
+        _game, notations = play_game(variants, locale, players, seed)
         lengths.append(len(notations))
     # the games really are different from one another
     assert len(set(lengths)) > 1

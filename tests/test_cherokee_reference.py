@@ -13,7 +13,7 @@ import pytest
 from meeple import interpreter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-import reference_cherokee  # noqa: E402
+import reference_cherokee
 
 
 @pytest.mark.parametrize("variants,locale", [((), None), (("open_clans",), None), ((), "nl")])

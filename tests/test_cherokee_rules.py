@@ -17,10 +17,10 @@ import json
 import re
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import IllegalMove, testing
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 CLANS = {"Bi": "birds", "Bl": "blue", "WP": "wild_potato", "De": "deer", "Wo": "wolf",
          "LH": "long_hair"}
@@ -60,7 +60,7 @@ CELL = re.compile(r"r(\d)c(\d)")
 
 # ---------------------------------------------------------------- helpers
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def program(variants: tuple = (), locale: str | None = None):
     return interpreter.load("cherokee", variants=list(variants), locale=locale)
 
@@ -711,7 +711,7 @@ def test_deal(players, hand_size, locale):
     assert len(pyramid) == 36 and all(len(x) == 1 for x in pyramid)
     hands = [testing.at(g, f"hand:{p}") for p in range(players)]
     assert [len(h) for h in hands] == [hand_size] * players
-    assert sorted(sum(pyramid, []) + sum(hands, [])) == sorted(members)
+    assert sorted([x for part in pyramid + hands for x in part]) == sorted(members)
     assert testing.at(g, "draw") == [] and testing.at(g, "discard") == []
     assert [len(testing.at(g, f"clan:{p}")) for p in range(players)] == [1] * players
     assert len(testing.at(g, "clan_pile")) == 6 - players

@@ -6,10 +6,9 @@ seconds). Deeper counts are in benchmarks/bench_chess_perft.py."""
 from __future__ import annotations
 
 import pytest
+from chess_fen import KIWIPETE, START, fen_position
 
 from meeple import interpreter
-
-from chess_fen import KIWIPETE, START, fen_position
 
 POSITION_3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 POSITION_4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
@@ -54,9 +53,8 @@ def test_divide_from_kiwipete_names_every_first_move():
 
 
 def test_meeple_perft_counts_kiwipete_from_a_saved_position(tmp_path):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     state = tmp_path / "kiwipete.json"
     state.write_text(fen_position(KIWIPETE).to_json(), encoding="utf-8")
     r = CliRunner().invoke(app, ["perft", "chess", "--position", str(state), "-d", "2", "-q"])

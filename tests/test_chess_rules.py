@@ -4,11 +4,10 @@ Moves are written from-to (e2-e4), e7-e8=Q for a promotion, O-O and O-O-O for ca
 from __future__ import annotations
 
 import pytest
-
-from meeple import interpreter
+from chess_fen import fen_position, program
 from meeple.interpreter import testing
 
-from chess_fen import fen_position, program
+from meeple import interpreter
 
 
 def moves(game) -> list[str]:

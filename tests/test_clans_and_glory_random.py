@@ -24,11 +24,11 @@ import random
 import re
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import display, record, testing
 from meeple.interpreter.bots import RandomBot
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 GAMES_PER_CONFIG = 12
 MAX_MOVES = 400
@@ -38,7 +38,7 @@ CELL = re.compile(r"table\.p(\d+)([eab])([0-4])$")
 SIDES = "eab"  # side 0 is a single cell at an end of the table, 1 and 2 the long sides
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ruleset(variants: tuple, locale: str | None):
     return interpreter.load("clans-and-glory", variants=list(variants), locale=locale)
 
@@ -174,7 +174,7 @@ class Tracker:
             for p in range(self.n):
                 colour = state["pvars"]["colour"][p]
                 mine = [i for i in self.shields if self.prog.items[i].attrs["colour"] == colour]
-                placed = sum(self.stacks.values(), []).count(p)
+                placed = sum(stack.count(p) for stack in self.stacks.values())
                 assert len(testing.at(game, f"shields:{p}")) == 5 - placed
                 assert set(testing.at(game, f"shields:{p}")) <= set(mine)
         for it in self.cards:
@@ -299,7 +299,7 @@ CONFIGS = [(variants, locale, players)
 def test_random_games(variants, locale, players):
     outcomes = set()
     for seed in range(GAMES_PER_CONFIG):
-        game, notations, tracker = play_game(variants, locale, players, seed)
+        game, _notations, _tracker = play_game(variants, locale, players, seed)
         outcomes.add(tuple(game.result["scores"]))
     # the games really are different from one another
     assert len(outcomes) > 1

@@ -16,11 +16,11 @@ import functools
 import json
 
 import pytest
-
-from meeple import interpreter
 from meeple.interpreter import IllegalMove, testing
 from meeple.interpreter.runtime import Game, run
 from meeple.interpreter.views import view
+
+from meeple import interpreter
 
 COLOURS = {"R": "red", "Y": "yellow", "G": "green", "S": "sky", "B": "blue", "P": "purple",
            "W": "white"}
@@ -31,7 +31,7 @@ HIDDEN = {"hidden": True}
 
 # ---------------------------------------------------------------- helpers
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def ruleset(variants: tuple = (), locale: str | None = None):
     return interpreter.load("clans-and-glory", variants=list(variants), locale=locale)
 

@@ -8,12 +8,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from meeple import interpreter
 from meeple.cli.main import app
 from meeple.dsl.load import resolve_path
 from meeple.interpreter import display, record
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 runner = CliRunner()
 CHEROKEE = resolve_path("cherokee")

@@ -14,15 +14,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 import typer
-
-import meeple
-from meeple.cli import cmd_replay, cmd_simulate, complete, jsonout, render, schemas
-from meeple.cli import main as cli
+from console import Run, meeple_cli
+from meeple.cli import cmd_replay, cmd_simulate, complete, jsonout, main as cli, render, schemas
+from meeple.dsl.load import bundled_names, read_sources, resolve_path
 from meeple.interpreter import record as records
 from meeple.interpreter.bots import BOTS
 
-from console import Run, meeple_cli  # noqa: F401 - Run: the type of a run, for the tests below
-from meeple.dsl.load import bundled_names, read_sources, resolve_path
+import meeple
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "docs" / "schema"
@@ -555,8 +553,8 @@ def test_click_abort_after_ctrl_c_is_130_and_other_aborts_1(monkeypatch):
         def app(**kw):
             try:
                 raise cause
-            except BaseException:
-                raise typer.Abort()
+            except BaseException:  # noqa: BLE001 - as click does: Abort in the cause's context
+                raise typer.Abort()  # noqa: B904 - the context is what is tested
         return app
     monkeypatch.setattr(cli, "app", aborting(KeyboardInterrupt()))
     r = meeple_cli("list")
@@ -636,8 +634,7 @@ TARGETS = {"validate": ["cherokee", "nope", "/dev/null", "tests/broken/leaky_vie
 def test_json_command_lines_give_one_valid_document_or_a_usage_error(finished_record, validators):
     """Whatever the options: exit 0 or 1 with exactly one valid document on stdout, or
     exit 2 with nothing on stdout."""
-    from hypothesis import HealthCheck, given, settings
-    from hypothesis import strategies as st
+    from hypothesis import HealthCheck, given, settings, strategies as st
 
     @st.composite
     def lines(draw):

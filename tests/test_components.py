@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 
 from meeple.interpreter import codegen
-
 from test_static_filters import least_work, outcome, played_both_ways, program
 
 RULES = """ruleset comps

@@ -7,7 +7,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from meeple.dsl.check import check
 from meeple.dsl.errors import Diagnostics
 from meeple.dsl.load import SourceSet, merge
@@ -233,8 +232,7 @@ def test_connected_finds_what_recursive_rules_find_on_random_positions():
 def test_connected_is_declared_once_and_documented():
     from pathlib import Path
 
-    from meeple.dsl import builtins
-    from meeple.dsl import check as checker
+    from meeple.dsl import builtins, check as checker
     assert checker.CLOSURES == set(builtins.CLOSURES) == {"connected"}
     assert not set(builtins.CLOSURES) & (set(builtins.BUILTINS) | builtins.AGGREGATES)
     doc = (Path(__file__).resolve().parent.parent / "docs" / "language.md").read_text(encoding="utf-8")

@@ -32,6 +32,7 @@ Conventions (also explained at the top of docs/language.md):
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -39,15 +40,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
-from meeple import interpreter
-from meeple.dsl import ast as ir
-from meeple.dsl import boards, builtins, check, errors
+from meeple.dsl import ast as ir, boards, builtins, check, errors
 from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
 from meeple.interpreter import display, helpers, invariants, leaks, runtime, testing, views
 from meeple.interpreter.helpers import RuleError
 from meeple.interpreter.invariants import Config, Failure, play_and_check
+
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGE = ROOT / "docs" / "language.md"
@@ -1333,9 +1333,8 @@ def test_text_warnings():
 
 
 def test_meeple_validate_prints_warnings_and_succeeds(tmp_path):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     path = tmp_path / "w.meeple"
     path.write_text(CLAIM + "var done: bool = false\nturn { done = true }\nend when done\n"
                     "text bye \"Goodbye\"\n", encoding="utf-8")
@@ -1473,7 +1472,7 @@ def test_the_strip_generator():
                for n in names[:6])
     assert {c.y for c in cells if c.coords["side"] == 1} == {0} and {c.y for c in cells if c.coords["side"] == 2} == {2}
     xs = [by_name[n].x for n in names[:6]]
-    assert [b - a for a, b in zip(xs, xs[1:])] == [2, 3, 2, 3, 2]
+    assert [b - a for a, b in itertools.pairwise(xs)] == [2, 3, 2, 3, 2]
     row = next(ln for ln in DOC_TEXT.splitlines() if ln.startswith("| `strip("))
     assert "`p3a2` (part 3, side 1, slot 2)" in row and "side 1 from left to right, then side 2" in row
 
@@ -1899,9 +1898,8 @@ def test_the_table_of_checks_names_every_check():
 
 
 def test_the_samples_of_a_game_that_may_not_end(tmp_path, monkeypatch):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "300")
     text = RULESETS["shuttle"].text
@@ -1939,9 +1937,8 @@ def test_games_are_drawn_from_choices_modulo_the_moves_then_first_moves():
 
 
 def test_the_sample_failure_of_meeple_test(tmp_path, monkeypatch):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     (tmp_path / "race_to_ten.meeple").write_text(RULESETS["race_to_ten"].text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "200")

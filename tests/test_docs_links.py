@@ -1,6 +1,6 @@
 """The docs stand alone (issue 10, part 5).
 
-1. Everything README.md and docs/**/*.md refer to is in the repository: every relative
+1. Everything README.md, CHANGELOG.md and docs/**/*.md refer to is in the repository: every relative
    Markdown link and image exists (and so does its #anchor), every repository path
    written in backticks exists, and nothing points outside the repository (`shared/`,
    `../`, a path of the machine the docs were written on).
@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
 RULESETS = sorted(p for p in (ROOT / "rulesets").iterdir() if p.is_dir() and any(p.glob("*.meeple")))
 
 FENCE = re.compile(r"^(```+|~~~+).*?^\1[ \t]*$", re.M | re.S)

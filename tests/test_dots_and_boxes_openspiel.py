@@ -10,7 +10,7 @@ open_spiel/games/dots_and_boxes/dots_and_boxes.cc."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -23,7 +23,7 @@ pyspiel = pytest.importorskip(
 SIZES = {None: (3, 3), "small": (2, 2)}      # variant: (rows, cols) of boxes
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(variant: str | None):
     return interpreter.load("dots-and-boxes", variants=[variant] if variant else []).for_players(2)
 

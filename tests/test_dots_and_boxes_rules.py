@@ -7,12 +7,12 @@ dots named by them (a1b1 across, a1a2 down), the boxes A1..C3 (by their top left
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from meeple.interpreter import testing
 
 from meeple import interpreter
-from meeple.interpreter import testing
 
 LETTERS = "abcdefgh"
 
@@ -36,7 +36,7 @@ def lattice(rows: int, cols: int) -> tuple[list[str], list[str], dict[str, list[
 DOTS, LINES, SIDES = lattice(3, 3)
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(variant: str | None = None):
     return interpreter.load("dots-and-boxes", variants=[variant] if variant else []).for_players(2)
 
@@ -248,9 +248,8 @@ def test_random_games_agree_with_an_independent_engine(variant, size):
 # ---------------------------------------------------------------- the terminal board
 
 def test_the_board_shows_the_dots_the_lines_and_the_owners_of_the_boxes(tmp_path, monkeypatch):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(app, ["play", "dots-and-boxes", "--bot", "1=random", "--bot", "2=random",
                                  "--seed", "3"], env={"COLUMNS": "80", "LINES": "24"})

@@ -85,7 +85,7 @@ def test_procedure_without_call_says_write_call():
 
 
 def test_name_with_arguments_alone_names_both_readings():
-    _, line, col, message, hint = syntax_error("setup {\n  gold(1)\n}")
+    _, line, col, _message, hint = syntax_error("setup {\n  gold(1)\n}")
     assert (line, col) == (2, 3)
     assert "`call gold(1)`" in hint and "`gold(1) = VALUE`" in hint
 
@@ -101,7 +101,7 @@ def test_let_in_a_function_says_the_body_is_one_expression():
 
 
 def test_other_syntax_errors_are_unchanged():
-    code, _, _, message, hint = syntax_error("setup {\n  n = = 1\n}")
+    _code, _, _, message, hint = syntax_error("setup {\n  n = = 1\n}")
     assert message.startswith("unexpected") and hint.startswith("expected one of")
 
 
@@ -160,7 +160,7 @@ end when false
 
 
 def test_a_per_player_variable_takes_one_player():
-    code, line, col, message, hint = syntax_error("setup {\n  gold(1, 2) = 3\n}")
+    code, line, col, message, _hint = syntax_error("setup {\n  gold(1, 2) = 3\n}")
     assert (code, line, col) == ("parse/unexpected-token", 2, 3)
     assert "takes one player" in message
 

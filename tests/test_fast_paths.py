@@ -14,12 +14,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from meeple import interpreter
+from lockstep import play_both as lockstep_play
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, codegen, compile_sources
-from lockstep import play_both as lockstep_play
+
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = int(os.environ.get("MEEPLE_FAST_PATH_GAMES", "2"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import Budgets, RuleError, codegen, compile_sources

@@ -10,8 +10,7 @@ import signal
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from meeple.cli.main import main
 
 ODD = ["", "0", "-1", "2.5", "1e9", "99999999999999999999999", "²", "nan", "x" * 300,

@@ -15,11 +15,11 @@ import json
 import os
 import random
 
-from meeple import interpreter
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter import RuleError, codegen, runtime
-
 from test_fuzz_rulesets import mutant, sources
+
+from meeple import interpreter
 
 CASES = int(os.environ.get("MEEPLE_FUZZ_FAST_CASES", "40"))
 MOVES = 60

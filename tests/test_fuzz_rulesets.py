@@ -15,16 +15,16 @@ import os
 import random
 import re
 import signal
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-
-from meeple import interpreter
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import RULESETS_DIR, SourceSet, add_text, bundled_names
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError
 from meeple.interpreter.views import SPECTATOR, view
+
+from meeple import interpreter
 
 CASES = int(os.environ.get("MEEPLE_FUZZ_CASES", "200"))
 SEED = int(os.environ.get("MEEPLE_FUZZ_SEED", "9"))
@@ -44,7 +44,7 @@ NUMBERS = ["0", "-1", "-999999", "99999999999", "1000000000000000000", "99999999
            "9" * 400, "9" * 5000, "200", "201", "100000"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def corpus() -> list[tuple[str, str, str]]:
     """(ruleset name, file path, text) of every bundled file."""
     out = []
@@ -56,7 +56,7 @@ def corpus() -> list[tuple[str, str, str]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def parsed(path: str):
     text = Path(path).read_text(encoding="utf-8")
     return parse(text, path)

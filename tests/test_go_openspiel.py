@@ -7,12 +7,12 @@ long run is benchmarks/bench_go_openspiel.py; the figures are in docs/rulesets/g
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from meeple.interpreter.perft import perft
 
 from meeple import interpreter
-from meeple.interpreter.perft import perft
 
 COLUMNS = "ABCDEFGHJ"
 PASS = 81
@@ -20,7 +20,7 @@ PASS = 81
 SUPERKO = [818, 1909]
 
 
-@lru_cache(maxsize=None)
+@cache
 def program():
     return interpreter.load("go").for_players(2)
 

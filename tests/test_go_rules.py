@@ -4,16 +4,17 @@ A to J without I, rows 1 to 9; Black (X) is Player 1, White (O) Player 2. The ra
 games against OpenSpiel are in tests/test_go_openspiel.py."""
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
+
+from meeple.interpreter import display, testing
 
 from meeple import interpreter
-from meeple.interpreter import display, testing
 
 COLUMNS = "ABCDEFGHJ"
 POINTS = [f"{c}{r}" for r in range(1, 10) for c in COLUMNS]   # the cells' order
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(variants: tuple = ()):
     return interpreter.load("go", variants).for_players(2)
 
@@ -37,7 +38,7 @@ def build(black: str = "", white: str = "", active: int = 0, diagram: str | None
     point the ko rule forbids."""
     prog = program(variants)
     stones = parse(diagram) if diagram else \
-        {**{p: "X" for p in black.split()}, **{p: "O" for p in white.split()}}
+        {**dict.fromkeys(black.split(), "X"), **dict.fromkeys(white.split(), "O")}
     pools = {"X": testing.items(prog, "Stone", colour="black"),
              "O": testing.items(prog, "Stone", colour="white")}
     zones = {f"point:{p}": [pools[s].pop()] for p, s in stones.items()}

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import lark
 import pytest
-
 from meeple.dsl import parse as dsl_parse
 
 GRAMMAR_TEXT = dsl_parse.GRAMMAR.read_text(encoding="utf-8")
 KEY, _, MADE_BY = dsl_parse.TABLES.read_bytes().split(b"\n", 2)[1].decode("ascii").split(" ")
-SAME_LARK = MADE_BY == lark.__version__
+SAME_LARK = lark.__version__ == MADE_BY
 # a grammar changed after the tables were made: `game NAME` is a header too
 CHANGED = GRAMMAR_TEXT.replace('HEADER_KIND: "ruleset" | "variant" | "locale"',
                                'HEADER_KIND: "ruleset" | "variant" | "locale" | "game"')
@@ -27,7 +26,7 @@ def fresh_parser(monkeypatch):
 
 
 def test_the_shipped_tables_are_those_of_the_grammar():
-    assert KEY == dsl_parse.tables_key(GRAMMAR_TEXT), \
+    assert dsl_parse.tables_key(GRAMMAR_TEXT) == KEY, \
         "dsl/grammar.tables is stale: run python3 tools/grammar_tables.py"
 
 

@@ -15,7 +15,7 @@ the penalty points."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -31,12 +31,12 @@ RANKS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 DIRECTIONS = ["keep", "left", "across", "right"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def rules():
     return interpreter.load("hearts")
 
 
-@lru_cache(maxsize=None)
+@cache
 def spiel_game():
     return pyspiel.load_game("hearts")
 

@@ -5,10 +5,11 @@ writes them in moves: 'queen-spades', 'two-clubs'. Seats 0..3 in the tests are P
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
+
+from meeple.interpreter import testing, views
 
 from meeple import interpreter
-from meeple.interpreter import testing, views
 
 SUITS = ["clubs", "diamonds", "hearts", "spades"]
 RANKS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
@@ -16,7 +17,7 @@ RANKS = ["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
 DECK = [f"{r}-{s}" for s in SUITS for r in RANKS]
 
 
-@lru_cache(maxsize=None)
+@cache
 def program():
     return interpreter.load("hearts").for_players(4)
 

@@ -10,13 +10,13 @@ import string
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from meeple import interpreter
 from meeple.cli import i18n
 from meeple.cli.i18n import PLURAL_RULES, catalogs, language, plural_category, tr
 from meeple.cli.main import app
 from meeple.dsl.load import bundled_names, read_sources, resolve_path
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 CLI = Path(i18n.__file__).parent
 runner = CliRunner()

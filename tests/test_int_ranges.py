@@ -11,7 +11,6 @@ import json
 import types
 
 import pytest
-
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, codegen, compile_sources

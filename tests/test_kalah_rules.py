@@ -6,17 +6,17 @@ counterclockwise a1 -> a6 -> A -> b1 -> b6 -> B."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
+from meeple.interpreter import testing
 
 from meeple import interpreter
-from meeple.interpreter import testing
 
 PLACES = [f"a{i}" for i in range(1, 7)] + ["A"] + [f"b{i}" for i in range(1, 7)] + ["B"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def program():
     return interpreter.load("kalah").for_players(2)
 
@@ -194,9 +194,8 @@ def test_random_games_agree_with_openspiel():
 
 def test_a_pit_shows_its_seeds_as_one_line_with_their_number(tmp_path, monkeypatch):
     """Alike items lying one on another are drawn as one line, "o×4", not four lines."""
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(app, ["play", "kalah", "--bot", "2=first", "--seed", 1],
                            input="quit\n", env={"COLUMNS": "90", "LINES": "40"})

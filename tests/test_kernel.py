@@ -516,7 +516,7 @@ def test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged(t
     assert interpreter.cache_info()["native"]["entries"] >= 0
     done = meeple("cache", "clear", env={**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
-    assert not [p for p in (tmp_path / "native").iterdir()]
+    assert not list((tmp_path / "native").iterdir())
 
 
 @needs_kernel

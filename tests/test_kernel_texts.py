@@ -17,8 +17,7 @@ from pathlib import Path
 
 import hostile
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 from lockstep import kernel_difference
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse

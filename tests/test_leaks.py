@@ -10,14 +10,14 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from meeple import interpreter
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import leaks, record, testing, views
 from meeple.interpreter.invariants import Config, Failure, Stats, explore, play_and_check
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 runner = CliRunner()

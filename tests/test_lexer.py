@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pygments.token import Comment, Error, Keyword, Name, Operator, String
-
 from meeple.dsl.lexer import MeepleLexer
 from meeple.dsl.parse import keywords
+from pygments.token import Comment, Error, Keyword, Name, Operator, String
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = sorted((ROOT / "rulesets").rglob("*.meeple")) + sorted((ROOT / "tests" / "testdata").rglob("*.meeple"))

@@ -7,8 +7,7 @@ import json
 
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
-from meeple.interpreter import record as records
+from meeple.interpreter import compile_sources, record as records
 from meeple.interpreter.runtime import LOG_KEEP
 from meeple.interpreter.views import view
 
@@ -75,9 +74,8 @@ def test_a_records_digest_leaves_the_count_out_so_older_records_still_match():
 
 
 def test_the_log_command_of_play_says_how_many_earlier_messages_are_not_kept(tmp_path):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     path = tmp_path / "chatter.meeple"
     path.write_text(TEXT, encoding="utf-8")
     # Player 1 types "say 2" 20 times against a bot that says 1: 60 messages, then 3 more

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from meeple import interpreter
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import testing
 from meeple.interpreter.invariants import Config, Failure, play_and_check
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 BROKEN = Path(__file__).resolve().parent / "broken"
 FULL_GAME = 100  # a random 3-player Cherokee game has about 114 moves
@@ -140,7 +140,6 @@ def test_what_hypothesis_says_while_it_plays_never_reaches_stdout(monkeypatch):
     # Hypothesis prints on stdout (e.g. "spent more than five minutes shrinking"); stdout
     # is the command's: with --json, exactly one JSON document
     from hypothesis.reporting import report
-
     from meeple.interpreter import invariants
     played = invariants.play_and_check
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 import random
 
 import pytest
-
-from meeple import interpreter
+from lockstep import moves_of, straight
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter.views import view, visible_items
 
-from lockstep import moves_of, straight
+from meeple import interpreter
 
 FILE = "t.meeple"
 

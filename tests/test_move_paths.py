@@ -17,14 +17,13 @@ import os
 import random
 
 import pytest
-
-from meeple import interpreter
+from lockstep import moves_of, straight
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
 from meeple.interpreter import bots, record, simulation
 from meeple.interpreter.views import view
 
-from lockstep import moves_of, straight
+from meeple import interpreter
 
 FILE = "t.meeple"
 # random games per bundled ruleset and moves per game at most (more for a longer check:

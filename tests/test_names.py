@@ -6,12 +6,12 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from typer.testing import CliRunner
-
-from meeple import interpreter
 from meeple.cli.main import app
 from meeple.dsl import load as dsl_load
 from meeple.dsl.errors import MeepleError
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 runner = CliRunner()
 BUNDLED = dsl_load.bundled_names()

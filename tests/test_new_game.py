@@ -10,12 +10,11 @@ import json
 import random
 
 import pytest
-
-from meeple import interpreter
+from lockstep import straight
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 
-from lockstep import straight
+from meeple import interpreter
 
 FILE = "t.meeple"
 

@@ -16,9 +16,10 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
 
-from meeple import interpreter, openspiel  # noqa: E402 - after the skip
 from meeple.dsl.load import bundled_names  # noqa: E402
 from meeple.interpreter import views  # noqa: E402
+
+from meeple import interpreter, openspiel  # noqa: E402 - after the skip
 
 DATA = Path(__file__).resolve().parent / "testdata"
 KUHN = str(DATA / "kuhn_poker.meeple")
@@ -107,9 +108,8 @@ def test_the_long_bundled_games_start_as_openspiel_games(name):
 
 
 def test_get_all_states_walks_every_history_of_tic_tac_toe():
-    from open_spiel.python.algorithms import get_all_states
-
     from meeple.interpreter import load, perft
+    from open_spiel.python.algorithms import get_all_states
     # a Meeple state keeps its log, so each history is a state of its own: as many as
     # Meeple's own count of move paths
     states = get_all_states.get_all_states(openspiel.load(TTT), depth_limit=3, include_terminals=True)
@@ -127,8 +127,8 @@ def test_get_all_states_finds_every_kuhn_poker_deal_and_ending():
 
 
 def test_mcts_finds_the_winning_mark():
-    from open_spiel.python.algorithms import mcts
     import numpy as np
+    from open_spiel.python.algorithms import mcts
     game = openspiel.load(TTT)
     state = game.new_initial_state()
     for notation in ("mark r1c1", "mark r2c1", "mark r1c2", "mark r2c2"):

@@ -33,8 +33,9 @@ def test_a_game_whose_output_is_closed_saves_its_record(tmp_path):
     saved = json.loads(record.read_text())
     assert saved["moves"] and saved.get("result") is None  # stopped mid-game
     # it continues where it stopped
-    import meeple
     from meeple.interpreter import record as records
+
+    import meeple
     rec = records.load(record)
     game = records.replay(meeple.load("cherokee"), rec)
     assert not game.over and game.legal_moves()

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import display, views
+
+from meeple import interpreter
 
 BASE = """ruleset mini
 title "Mini"

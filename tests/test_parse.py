@@ -8,13 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-
+from golden import golden_chunks
 from meeple.dsl import ast as ir
 from meeple.dsl.ast import show
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import RULESETS_DIR
 from meeple.dsl.parse import parse, parse_expr
-from golden import golden_chunks
 
 TESTDATA = Path(__file__).resolve().parent / "testdata"
 

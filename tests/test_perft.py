@@ -8,10 +8,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from meeple.cli.main import app
 from typer.testing import CliRunner
 
 from meeple import interpreter
-from meeple.cli.main import app
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = ROOT / "tests" / "testdata" / "ttt"

@@ -13,12 +13,12 @@ import pytest
 
 pytest.importorskip("pettingzoo", reason="PettingZoo (pettingzoo) is not installed")
 
-import numpy as np  # noqa: E402 - after the skip
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+import numpy as np
+from meeple.dsl.load import bundled_names
+from meeple.interpreter import views
+from pettingzoo.test import api_test, seed_test
 
-from meeple import interpreter, pettingzoo  # noqa: E402
-from meeple.dsl.load import bundled_names  # noqa: E402
-from meeple.interpreter import views  # noqa: E402
+from meeple import interpreter, pettingzoo
 
 KUHN = str(Path(__file__).resolve().parent / "testdata" / "kuhn_poker.meeple")
 
@@ -53,7 +53,7 @@ def play(env, seed: int = 0):
     """Plays a game with random legal actions; gives the rewards summed per agent."""
     env.reset(seed=seed)
     rnd = np.random.default_rng(seed)
-    total = {a: 0.0 for a in env.possible_agents}
+    total = dict.fromkeys(env.possible_agents, 0.0)
     for agent in env.agent_iter():
         obs, reward, terminated, truncated, _ = env.last()
         total[agent] += reward

@@ -13,9 +13,9 @@ import random
 from pathlib import Path
 
 import pytest
+from meeple.interpreter import views
 
 from meeple import interpreter
-from meeple.interpreter import views
 
 HERE = Path(__file__).resolve().parent / "playthroughs"
 GAMES = [("cherokee", 3, (), None), ("cherokee", 2, ("open_clans",), "nl"),

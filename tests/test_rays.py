@@ -5,7 +5,6 @@ element where a condition holds; the work budget; the checker's located errors."
 from __future__ import annotations
 
 import pytest
-
 from meeple.dsl.check import check
 from meeple.dsl.errors import Diagnostics
 from meeple.dsl.load import SourceSet, merge

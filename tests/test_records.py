@@ -7,20 +7,18 @@ import json
 import os
 import random
 import stat
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from typer.testing import CliRunner
-
-from meeple import interpreter
+from hypothesis import HealthCheck, given, settings, strategies as st
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import IllegalMove, Move, RuleError
-from meeple.interpreter import record as records
+from meeple.interpreter import IllegalMove, Move, RuleError, record as records
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 runner = CliRunner()
 
@@ -99,7 +97,7 @@ def test_a_move_for_a_seat_that_is_not_deciding_is_refused():
 
 # ---------------------------------------------------------------- saving
 
-@lru_cache(maxsize=None)
+@cache
 def cherokee():
     return interpreter.load("cherokee")
 
@@ -164,7 +162,7 @@ def test_an_interrupted_save_leaves_the_old_file_intact(tmp_path, monkeypatch):
 
 
 def test_a_replay_that_diverges_stops_at_the_first_bad_move():
-    game, rec = played(40)
+    _game, rec = played(40)
     rs = cherokee()
     # play another legal move at some point: the moves after it may still be legal
     replayed = rs.new_game(2, rec.seed)
@@ -241,7 +239,7 @@ def _mutate(data, rnd: random.Random):
 
 
 def test_mutated_records_are_refused_with_a_record_error_only():
-    game, rec = played(60)
+    _game, rec = played(60)
     data = json.loads(json.dumps(rec.to_dict()))
     rnd = random.Random("records")
     outcomes = {"refused": 0, "replayed": 0}
@@ -310,6 +308,7 @@ def test_a_quit_game_resumes_and_saves_back_to_its_record(unfinished):
 
 def test_ctrl_c_saves_the_record_then_exits_130(tmp_path, monkeypatch):
     import meeple.cli.play  # noqa: F401 - loads cli.play for the attribute below
+
     from meeple import cli
     answers = iter(["1"])
 
@@ -373,9 +372,8 @@ def test_replay_never_opens_a_path_named_in_the_record(tmp_path, unfinished):
 def test_a_seed_that_a_record_could_not_hold_is_refused_before_the_game(tmp_path):
     """Every record play and simulate write replays: a seed beyond the record's range
     (|seed| < 2^128) is a usage error, not a record that cannot be read back."""
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     big = str(2 ** 128)
     for args in (["play", "cherokee", "--players", "2", "--bot", "2=random", "--seed", big,
                   "--record", str(tmp_path / "r.json")],
@@ -392,7 +390,7 @@ def test_a_save_never_replaces_a_device_or_a_fifo(tmp_path):
     /dev/null a regular file (every later `> /dev/null` filled it)."""
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    with pytest.raises(records.SaveError, match="FIFO.*not a regular file"):
+    with pytest.raises(records.SaveError, match=r"FIFO.*not a regular file"):
         records.write_atomic(fifo, b"{}")
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]   # no temporary file left

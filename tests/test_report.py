@@ -12,13 +12,12 @@ from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
-
-import meeple
-
 import console
+import pytest
 from meeple.cli import report
 from meeple.interpreter import stats
+
+import meeple
 
 EVIL_TITLE = "<script>alert('t')</script> & Co"
 EVIL_VERB = "<img src=x onerror=alert(1)>"
@@ -166,7 +165,7 @@ def test_histogram_bins_whole_numbers_and_fractions():
     assert stats.histogram(Counter({3: 2, 5: 1})) == [
         {"low": 3, "high": 3, "count": 2}, {"low": 4, "high": 4, "count": 0},
         {"low": 5, "high": 5, "count": 1}]
-    wide = stats.histogram(Counter({v: 1 for v in range(100)}))
+    wide = stats.histogram(Counter(dict.fromkeys(range(100), 1)))
     assert len(wide) <= stats.MAX_BINS and sum(b["count"] for b in wide) == 100
     assert wide[0]["low"] == 0 and wide[-1]["high"] == 99
     frac = stats.histogram(Counter({0.5: 1, 1.25: 3}))
@@ -267,7 +266,7 @@ def test_the_report_holds_the_figures_of_json(evil, tmp_path):
     # the command, seed, version and date it was made with
     footer = "".join(page.text).split("Made by Meeple", 1)[1]
     assert meeple.__version__ in footer and "UTC" in footer
-    assert f"--games 24 --players 2 --seed 3 --bot random --report" in footer
+    assert "--games 24 --players 2 --seed 3 --bot random --report" in footer
 
 
 def test_the_report_is_the_same_for_the_same_seed(evil, tmp_path):

@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from meeple import interpreter
 from meeple.cli.main import app
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter import StateError, record
+from typer.testing import CliRunner
+
+from meeple import interpreter
 
 # Each player says a number; the higher wins, equal numbers draw.
 DUEL = """ruleset duel

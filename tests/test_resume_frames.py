@@ -14,8 +14,7 @@ import re
 from functools import cache
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 from meeple.cli.main import app
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet

@@ -2,7 +2,6 @@
 the plain definitions draw (every record and seed replays through them)."""
 import pytest
 from hypothesis import given, settings, strategies as st
-
 from meeple.interpreter import rng
 
 MASK = (1 << 64) - 1

@@ -11,15 +11,12 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-
-from meeple import interpreter
-from meeple.dsl import ast as ir
-from meeple.dsl import load as dsl_load
-from meeple.interpreter import meeple_code as mc
-from meeple.interpreter import rulebook, rulebook_view
+from console import meeple_cli
+from meeple.dsl import ast as ir, load as dsl_load
+from meeple.interpreter import meeple_code as mc, rulebook, rulebook_view
 from meeple.interpreter.rulebook import Code
 
-from console import meeple_cli
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGS = ROOT / "interpreter" / "rulebook_messages"

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import BudgetError, IllegalMove, RuleError, compile_sources, views
@@ -37,7 +36,7 @@ PRELUDE_LINES = PRELUDE.count("\n")
 WAIT = 'turn { choose w from [0] as "wait" }\nend when done\n'
 
 
-@lru_cache(maxsize=None)
+@cache
 def program(rules: str, order: str = "clockwise"):
     text = PRELUDE.format(order=order) + rules
     src = SourceSet(base=parse(text, FILE), sources={FILE: text})

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources

@@ -7,14 +7,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from meeple import interpreter
-from meeple.dsl import ast as ir
-from meeple.dsl import schema
+from meeple.dsl import ast as ir, schema
 from meeple.dsl.load import RULESETS_DIR, SUFFIX, bundled_names
 from meeple.dsl.parse import parse, parse_file
-from meeple.interpreter import record
-from meeple.interpreter import schemas
+from meeple.interpreter import record, schemas
+
+from meeple import interpreter
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "docs" / "schema"
 BUNDLED_FILES = sorted(RULESETS_DIR.rglob(f"*{SUFFIX}"))
@@ -248,7 +246,7 @@ def test_invalid_records_are_rejected(change, record_validator):
 def test_whole_floats_and_bools_are_not_integers_in_a_record(change):
     d = _minimal()
     change(d)
-    with pytest.raises(record.RecordError, match="invalid record at (players|seed)"):
+    with pytest.raises(record.RecordError, match=r"invalid record at (players|seed)"):
         record.from_dict(d)
 
 

@@ -12,17 +12,16 @@ import re
 from pathlib import Path
 
 import pytest
-from rich.console import Console
-
-from meeple import interpreter
 from meeple.cli import render
 from meeple.cli.main import app
 from meeple.cli.play import HUMAN, PlaySession
 from meeple.dsl import load as dsl_load
 from meeple.interpreter import display
 from meeple.interpreter.views import view
-
+from rich.console import Console
 from typer.testing import CliRunner
+
+from meeple import interpreter
 
 CONFIGS = [(name, variants)
            for name in dsl_load.bundled_names()

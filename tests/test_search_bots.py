@@ -5,13 +5,22 @@ import math
 import random
 
 import pytest
+from meeple.cli.main import app
+from meeple.interpreter import (
+    BotSpecError,
+    bot_move,
+    bot_seed,
+    determinize,
+    determinize_past,
+    leaks,
+    make_bot,
+    parse_spec,
+    search,
+    views,
+)
 from typer.testing import CliRunner
 
 from meeple import interpreter
-from meeple.cli.main import app
-from meeple.interpreter import (BotSpecError, bot_move, bot_seed, determinize, determinize_past,
-                                make_bot, parse_spec)
-from meeple.interpreter import leaks, search, views
 
 TESTDATA = "tests/testdata"
 

@@ -10,20 +10,17 @@ import tomllib
 from pathlib import Path
 from unittest import mock
 
-import pytest
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-from typer.testing import CliRunner
-
 import meeple.cli.main  # noqa: F401 - loads cli.main for the attributes below
-from meeple import cli
-from meeple.cli import cmd_play
-from meeple import interpreter
-from meeple.cli import entry, render
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from meeple.cli import cmd_play, entry, render
 from meeple.cli.main import app
 from meeple.cli.play import HUMAN, PlaySession, Quit
 from meeple.interpreter import display, record, simulation
 from meeple.interpreter.bots import bot_seed
+from typer.testing import CliRunner
+
+from meeple import cli, interpreter
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -401,9 +398,8 @@ def test_nothing_typed_at_a_handover_draws_the_next_hand(tiny, text):
     # (a label inside the typed text may be echoed: that is the typist's, not a leak)
     secret = {x for x in labels(tiny, hand(tiny, s.game, seat)) if x not in text}
     lines = iter([text, "quit", "quit"])
-    with mock.patch.object(builtins, "input", lambda prompt="": next(lines)):
-        with pytest.raises(Quit):
-            s.human_turn(seat)
+    with mock.patch.object(builtins, "input", lambda prompt="": next(lines)), pytest.raises(Quit):
+        s.human_turn(seat)
     out = s.console.file.getvalue()
     assert "Pass the terminal" in out
     assert not [x for x in secret if x in out]

@@ -9,8 +9,6 @@ import itertools
 import json
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -18,6 +16,8 @@ from meeple.interpreter import IllegalMove, RuleError, record, views
 from meeple.interpreter.invariants import Config, Stats, explore, play_and_check
 from meeple.interpreter.perft import divide, perft
 from meeple.interpreter.state import StateError
+
+from meeple import interpreter
 
 FILE = "t.meeple"
 
@@ -429,9 +429,8 @@ TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "dumb"}
 
 
 def play(tmp_path, *args, input: str, env=None):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     (tmp_path / "bids.meeple").write_text(BIDS)
     result = CliRunner().invoke(app, ["play", str(tmp_path / "bids.meeple"), "--seed", "0",
                                       "--record", str(tmp_path / "r.json"), *args],
@@ -474,9 +473,8 @@ def test_undo_is_refused_once_the_secret_choices_are_revealed(tmp_path):
 
 
 def test_a_replay_hides_the_choices_of_a_decision_still_under_way(tmp_path):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     path = tmp_path / "bids.meeple"
     path.write_text(BIDS)
     prog = compiled(BIDS)
@@ -500,9 +498,8 @@ def test_a_replay_hides_the_choices_of_a_decision_still_under_way(tmp_path):
 
 
 def test_a_game_stopped_in_the_middle_of_a_simultaneous_decision_resumes_there(tmp_path):
-    from typer.testing import CliRunner
-
     from meeple.cli.main import app
+    from typer.testing import CliRunner
     play(tmp_path, input="\n2\nquit\n", env=TERMINAL)          # player 1 bids, then quits
     rec = tmp_path / "r.json"
     assert json.loads(rec.read_text())["moves"] == ["p1: bid 102"]

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from meeple.dsl.load import SourceSet, add_text
 
 from meeple import interpreter
-from meeple.dsl.load import SourceSet, add_text
 
 ROOT = Path(__file__).resolve().parent.parent
 pytest.importorskip("material", reason="the site needs mkdocs-material (pip install 'meeple[docs]')")

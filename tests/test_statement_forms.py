@@ -15,8 +15,7 @@ from lockstep import kernel_difference, play_both
 from meeple.dsl import parse as dsl_parse
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import codegen, compile_sources, kernel
-from meeple.interpreter import compile as reference
+from meeple.interpreter import codegen, compile as reference, compile_sources, kernel
 from test_builtins import USES, first_value
 
 from meeple import interpreter
@@ -121,7 +120,7 @@ def _grammar_forms() -> set[str]:
 
 def test_every_statement_form_of_the_grammar_is_listed_and_used():
     assert set(FORMS) == _grammar_forms()
-    for node, use in FORMS.values():
+    for _node, use in FORMS.values():
         assert use in RULES, use
     tree = dsl_parse.parser().parse(RULES, start="start")
     used = {t.data for t in tree.iter_subtrees()}

@@ -5,18 +5,18 @@ from __future__ import annotations
 import copy
 import json
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import IllegalMove, RuleError, StateError
 from meeple.interpreter.views import SPECTATOR, view
 
+from meeple import interpreter
 
-@lru_cache(maxsize=None)
+
+@cache
 def ruleset(name: str):
     return interpreter.load(name)
 
@@ -152,7 +152,7 @@ def test_mutated_states_load_and_play_or_are_refused(name):
     rnd = random.Random(f"states-{name}")
     base = states_of(name)
     refused = played = 0
-    for k in range(250):
+    for _k in range(250):
         state = mutate(rnd.choice(base), rnd)
         try:
             game = ruleset(name).resume(state)

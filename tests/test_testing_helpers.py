@@ -1,8 +1,9 @@
 """The helpers for ruleset authors' tests (meeple.interpreter.testing)."""
 from __future__ import annotations
 
-from meeple import interpreter
 from meeple.interpreter import testing
+
+from meeple import interpreter
 
 PILE = """ruleset pile
 players 2..2

@@ -3,7 +3,6 @@ both. The checker says so (check/text-collision, a warning at the log key)."""
 from __future__ import annotations
 
 import pytest
-
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources

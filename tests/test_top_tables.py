@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from meeple import interpreter
+from lockstep import play_both
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import Budgets, RuleError, codegen, compile_sources
 
-from lockstep import play_both
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 

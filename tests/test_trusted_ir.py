@@ -9,9 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-from meeple.dsl import ast as ir
-from meeple.dsl import parse as dsl_parse
+from meeple.dsl import ast as ir, parse as dsl_parse
 from meeple.dsl.errors import MeepleError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,12 +10,12 @@ import copy
 import random
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
 from meeple.interpreter import IllegalMove, RuleError, record
 from meeple.interpreter.runtime import NothingToUndo
+
+from meeple import interpreter
 
 FILE = "t.meeple"
 

@@ -11,11 +11,11 @@ import json
 import random
 
 import pytest
-
-from meeple import interpreter
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import StateError, record
+
+from meeple import interpreter
 
 FILE = "t.meeple"
 

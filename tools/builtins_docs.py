@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from meeple.dsl import builtins
+from meeple.dsl import builtins  # noqa: E402 - the checkout, on the path just above
 
 LANGUAGE = ROOT / "docs" / "language.md"
 GRAMMAR = ROOT / "editors" / "vscode" / "syntaxes" / "meeple.tmLanguage.json"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from meeple.dsl import parse  # noqa: E402 - after the checkout is on the path
+from meeple.dsl import parse
 
 if __name__ == "__main__":
     print(f"wrote {parse.write_tables()}")
