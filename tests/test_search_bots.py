@@ -595,7 +595,8 @@ def test_a_bad_bot_spec_is_a_usage_error(args):
     assert r.exit_code == 2 and "error: bot '" in r.output and "Traceback" not in r.output
 
 
-def test_meeple_play_stops_with_a_located_error_when_the_heuristic_breaks_a_rule(tmp_path):
+def test_meeple_play_stops_with_a_located_error_when_the_heuristic_breaks_a_rule(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)   # play journals its moves in the current folder
     broken = tmp_path / "broken.meeple"
     broken.write_text(RACE.replace("heuristic(p) = if at(p) == 2 then 100 else at(p)",
                                    "heuristic(p) = 100 / at(p)"))
