@@ -1,6 +1,9 @@
-"""Every test process gets its own, empty disk cache (dsl/diskcache.py), removed at the
-end: the tests never read nor leave entries in the user's cache folder. The slowest
-tests are marked `slow` here (SLOW, below): `pytest -m "not slow"` is the quick tier."""
+"""A test run gets its own disk cache (dsl/diskcache.py), empty at the start and removed
+at the end: the tests never read nor leave entries in the user's cache folder. The run's
+processes share it (pytest-xdist's workers inherit the folder made by the process that
+starts them, as several `meeple` commands share a user's cache), so a kernel or a native
+module is built once per run, not once per worker. The slowest tests are marked `slow`
+here (SLOW, below): `pytest -m "not slow"` is the quick tier."""
 import os
 import shutil
 import sys
@@ -8,7 +11,10 @@ import tempfile
 
 import pytest
 
-_CACHE = tempfile.mkdtemp(prefix="meeple-test-cache-")
+_SHARED = "MEEPLE_TEST_RUN_CACHE"   # the run's cache folder, for the worker processes
+_OWN = not os.path.isdir(os.environ.get(_SHARED, ""))
+_CACHE = tempfile.mkdtemp(prefix="meeple-test-cache-") if _OWN else os.environ[_SHARED]
+os.environ[_SHARED] = _CACHE
 os.environ["MEEPLE_CACHE_DIR"] = _CACHE
 os.environ.pop("MEEPLE_NO_CACHE", None)
 # native modules (tests/test_native.py, docs/api.md) built unoptimized: five times faster
@@ -19,7 +25,8 @@ os.environ.setdefault("MEEPLE_KERNEL_CXXFLAGS", "-O0")
 
 
 def pytest_unconfigure(config):
-    shutil.rmtree(_CACHE, ignore_errors=True)
+    if _OWN:   # (the process that made it: it ends after its workers)
+        shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 # The quick tier, `python3 -m pytest -m "not slow"` (README, "Contributing"): the tests
