@@ -25,6 +25,25 @@ from .codegen_base import (
 from .primitives import PyLoop, emit
 
 
+class _Written:
+    """A loop of the statement form being written out (see StatementForm._s_loop): its
+    kind and the name of its value, its ``for`` lines (their index in the lines, their
+    indentation), the most turns of each where known, the last one's variable, where its
+    body starts, its condition's text, its element's, the cells of the static part of
+    its condition (see StaticCells._static_cells) and the indentation of the element."""
+
+    def __init__(self, kind: str, res: str):
+        self.kind, self.res = kind, res
+        self.heads: list[tuple[int, str]] = []
+        self.sizes: list[int | None] = []
+        self.var = ""
+        self.body = 0
+        self.cond: str | None = None
+        self.el: str | None = None
+        self.static: tuple | None = None
+        self.cur = ""
+
+
 class StatementForm(CompilerPart):
     """ExprCompiler's methods for the statement form of the fast code (see ExprCompiler.lines)."""
 
@@ -125,46 +144,74 @@ class StatementForm(CompilerPart):
             self.perm_here = saved
 
     def _s_node(self, e, env: Env, out: list[str], ind: str) -> str:
+        form = self._s_form(e)
+        if form is not None:
+            return form(e, env, out, ind)
+        return self._s_operands(e, env, out, ind)
+
+    def _s_form(self, e):
+        """The method that writes e out where e has a statement form of its own (a loop,
+        a branch, a call written in place, lists joined), else None."""
         node = e.node
-        if node == "Aggregate" and e.func in CLOSURES:
-            return self._s_closure(e, env, out, ind)
-        if node == "Aggregate" and e.func == "until":
-            return self._s_until(e, env, out, ind)
         if node == "Aggregate":
-            return self._s_loop(e.func, e.comp, env, out, ind)
+            if e.func in CLOSURES:
+                return self._s_closure
+            return self._s_until if e.func == "until" else self._s_aggregate
         if node == "Comprehension":
-            return self._s_loop("list", e, env, out, ind)
+            return self._s_comprehension
         if node == "BinOp" and e.op in ("and", "or"):
-            a = self._s(e.left, env, out, ind)
-            t = self._temp()
-            out.append(f"{ind}{t} = {a}")
-            out.append(f"{ind}if {'' if e.op == 'and' else 'not '}{t}:")
-            b = self._apart(self._s, e.right, env, out, ind + "    ")
-            out.append(f"{ind}    {t} = {b}")
-            return t
+            return self._s_bool
+        if node == "BinOp" and e.op == "+" and self.ty(e).tag in ("list", "str"):
+            return self._s_join
         if node == "UnOp":
-            return f"({'not ' if e.op == 'not' else '-'}{self._s(e.operand, env, out, ind)})"
+            return self._s_unop
         if node == "CondExpr":
-            c = self._s(e.cond, env, out, ind)
-            t = self._temp()
-            out.append(f"{ind}if {c}:")
-            then = self._apart(self._s, e.then, env, out, ind + "    ")
-            out.append(f"{ind}    {t} = {then}")
-            out.append(f"{ind}else:")
-            other = self._apart(self._s, e.other, env, out, ind + "    ")
-            out.append(f"{ind}    {t} = {other}")
-            return t
+            return self._s_cond
         if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH \
                 and not self._memo_call(e):
-            return self._s_call(e, env, out, ind)
-        if node == "BinOp" and e.op == "+" and self.ty(e).tag in ("list", "str"):
-            return self._s_join(e, env, out, ind)
+            return self._s_call
+        return None
+
+    def _s_aggregate(self, e, env: Env, out: list[str], ind: str) -> str:
+        return self._s_loop(e.func, e.comp, env, out, ind)
+
+    def _s_comprehension(self, e, env: Env, out: list[str], ind: str) -> str:
+        return self._s_loop("list", e, env, out, ind)
+
+    def _s_bool(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``a and b``, ``a or b``: b computed where a does not decide."""
+        a = self._s(e.left, env, out, ind)
+        t = self._temp()
+        out.append(f"{ind}{t} = {a}")
+        out.append(f"{ind}if {'' if e.op == 'and' else 'not '}{t}:")
+        b = self._apart(self._s, e.right, env, out, ind + "    ")
+        out.append(f"{ind}    {t} = {b}")
+        return t
+
+    def _s_unop(self, e, env: Env, out: list[str], ind: str) -> str:
+        return f"({'not ' if e.op == 'not' else '-'}{self._s(e.operand, env, out, ind)})"
+
+    def _s_cond(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``a if c else b`` as an ``if`` statement."""
+        c = self._s(e.cond, env, out, ind)
+        t = self._temp()
+        out.append(f"{ind}if {c}:")
+        then = self._apart(self._s, e.then, env, out, ind + "    ")
+        out.append(f"{ind}    {t} = {then}")
+        out.append(f"{ind}else:")
+        other = self._apart(self._s, e.other, env, out, ind + "    ")
+        out.append(f"{ind}    {t} = {other}")
+        return t
+
+    def _s_operands(self, e, env: Env, out: list[str], ind: str) -> str:
+        """Any other expression: the operands up to the last one with a loop computed
+        first, in order (all the arguments of an inlined function's call, see
+        _called_anyway), then the expression over their names."""
+        node = e.node
         looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
         if not looped:  # (a call written in place too deep is a call)
             self._perm(self.perm_here)
             return self.expr(e, env)
-        # the operands up to the last one with a loop are computed first, in order (all
-        # the arguments of an inlined function's call, see _called_anyway)
         kids = self._kids(e)
         last = len(kids) - 1 if node == "Call" and e.func in self.inline else looped[-1]
         done = []
@@ -382,118 +429,161 @@ class StatementForm(CompilerPart):
         free, saved = self.free, self.avail
         perm = self.perm_here
         loop = _Loop(walrus=True)
-        res = self._temp()
-        calls = self._calls_loop(comp, spliced=True)
-        heads = []  # (line index of each 'for', its indentation)
-        sizes: list[int | None] = []  # the most turns of each clause's loop, if known
+        w = _Written(kind, self._temp())
         try:
-            inner, cur = env, ind
-            for i, cl in enumerate(comp.clauses):
-                where, at = self._joined(cl.iter, inner)
-                joined = where is not None
-                cat = self._relations_joined(where, at) if joined else None
-                if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
-                    it = self._s_name(cat, out, cur)
-                elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
-                    parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
-                    out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
-                    out.append(f"{cur}if R.work < 0: _out_of_work(R)")
-                    it = f"{parts[0]} + {parts[1]}"
-                elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
-                    it, joined = self._s_range(cl.iter, inner, out, cur), True
-                else:
-                    # (the elements' order does not matter for a count, or where the list's
-                    # own order does not)
-                    self._perm(kind == "count" or (kind == "list" and perm))
-                    it = self._s_iterable(cl.iter, inner, out, cur)
-                if i == 0:
-                    if self.avail is not None:
-                        self.avail = dict(self.avail)  # the rest may not run
-                    self.loops.append(loop)
-                inner, var = self._s_bind(inner, cl.var)
-                loop.ids.add(inner.ids[cl.var])
-                if calls:
-                    size = None
-                elif cat is not None:  # (as a relation's row: see _fixed_size)
-                    size = max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
-                else:
-                    size = self._fixed_size(cl.iter)
-                    if size is None and not joined:
-                        size = self.bounds.get(it)  # a list a loop over fixed tables made
-                sizes.append(size)
-                if size is not None and self.free * size <= _FREE_LOOPS:
-                    self.free *= size
-                else:
-                    if cat is not None or (not joined and not _counted(cl.iter, it)):  # as _it counts it
-                        it = self._s_name(it, out, cur)
-                        out.append(f"{cur}R.work -= len({it})")
-                        out.append(f"{cur}if R.work < 0: _out_of_work(R)")
-                    # each counted turn may make up to _FREE_LOOPS uncounted turns of the
-                    # loops inside (a small loop inside runs more often than one around it)
-                    self.free = 1
-                if len(comp.clauses) == 1:  # kept values may be computed before it
-                    it = loop.first = self._s_name(it, out, cur)
-                    loop.cdepth = self.cdepth
-                heads.append((len(out), cur))
-                out.append(f"{cur}for {var} in {it}:")
-                cur += "    "
-            body = len(out)
-            cond = None
-            if comp.cond is not None:
-                if self.avail is not None and not self._looped(comp.cond):
-                    cond, yes, _ = self._test(comp.cond, inner)
-                    self.avail = dict(yes)  # the element is computed where it holds
-                else:
-                    cond = self._s(comp.cond, inner, out, cur)
-                out.append(f"{cur}if {cond}:")
-                cur += "    "
-            self.cdepth += cond is not None  # the element is computed where the condition holds
+            inner = self._s_heads(w, comp, env, out, ind, loop, perm)
+            w.body = len(out)
+            self._s_filter(w, comp, inner, out, w.heads[-1][1] + "    " if w.heads else ind)
+            self.cdepth += w.cond is not None  # the element is computed where the condition holds
             try:
-                el = None if kind == "count" else self._s(comp.elem, inner, out, cur)
+                w.el = None if kind == "count" else self._s(comp.elem, inner, out, w.cur)
             finally:
-                self.cdepth -= cond is not None
-            static = None
-            if cond is not None and len(heads) == 1 and out[body] == f"{heads[0][1]}    if {cond}:":
-                static = self._static_cells(comp.clauses[0], var, out[heads[0][0]], cond,
-                                            out[body + 1:] + [el or ""])
-            if static is not None:  # the cells the condition's static part lets through
-                (start, at), (it, cond) = heads[0], static
-                out[start] = f"{at}for {var} in {it}:"
-                if cond is None:  # nothing left to test: the body one level up
-                    out[body:] = [line[4:] for line in out[body + 1:]]
-                    cur = cur[:-4]
-                else:
-                    out[body] = f"{at}    if {cond}:"
-            simple = len(heads) == 1 and len(out) == body + (cond is not None)
-            if static is not None and simple and cond is None and (kind == "count" or (kind == "list" and el == var)):
-                del out[heads[0][0]:]  # the cells themselves, or how many
-                out.append(f"{ind}{res} = {'len' if kind == 'count' else 'list'}({static[0]})")
-                heads = []
-            elif kind == "list" and simple and self._long(comp):  # a Python comprehension
-                start, _ = heads[0]
-                head = out[start].strip()[:-1]
-                del out[start:]
-                out.append(f"{ind}{res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
-                heads = []
-            else:
-                out.extend(cur + line for line in emit(_LOOPS[kind].step, PyLoop(self, kind, res, el)).split("\n"))
-            if "break" in _LOOPS[kind].step:  # 'break' leaves every loop
-                for _start, at in reversed(heads[1:]):
-                    out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
-            if heads:
-                start = heads[0][0]
-                out.insert(start, f"{ind}{res} = {_LOOPS[kind].step_start}")
-            else:
-                start = len(out) - 1
-            kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
-            if loop.eager:  # computed at the loop's first turn whatever happens: before it
-                kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
-            out[start:start] = kept  # calls kept for the loop's turns
-            self.binds += len(loop.kept)
-            if _LOOPS[kind].step_end:
-                out.append(ind + _LOOPS[kind].step_end.format(r=res))
-            if kind == "list" and all(n is not None for n in sizes):
-                self.bounds[res] = math.prod(sizes)  # (a filter only drops elements)
-            return res
+                self.cdepth -= w.cond is not None
+            if w.cond is not None and len(w.heads) == 1 and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
+                w.static = self._static_cells(comp.clauses[0], w.var, out[w.heads[0][0]], w.cond,
+                                              out[w.body + 1:] + [w.el or ""])
+            if w.static is not None:  # the cells the condition's static part lets through
+                self._s_hoisted(w, w.static, out)
+            self._s_step(w, comp, out, ind)
+            self._s_around(w, loop, out, ind)
+            if kind == "list" and all(n is not None for n in w.sizes):
+                self.bounds[w.res] = math.prod(w.sizes)  # (a filter only drops elements)
+            return w.res
         finally:
             self._leave(loop, free, saved)
+
+    def _s_heads(self, w: _Written, comp, env: Env, out: list[str], ind: str, loop: _Loop, perm: bool) -> Env:
+        """The ``for`` lines of a loop written out, one per clause, each iterable counted
+        against the work budget unless its turns are free (see _s_turns); the names
+        inside."""
+        calls = self._calls_loop(comp, spliced=True)
+        inner, cur = env, ind
+        for i, cl in enumerate(comp.clauses):
+            it, joined, cat = self._s_clause_iter(w.kind, cl, inner, out, cur, perm)
+            if i == 0:
+                if self.avail is not None:
+                    self.avail = dict(self.avail)  # the rest may not run
+                self.loops.append(loop)
+            inner, w.var = self._s_bind(inner, cl.var)
+            loop.ids.add(inner.ids[cl.var])
+            size = None if calls else self._s_clause_size(cl, it, joined, cat)
+            w.sizes.append(size)
+            it = self._s_turns(cl, it, size, joined, cat, out, cur)
+            if len(comp.clauses) == 1:  # kept values may be computed before it
+                it = loop.first = self._s_name(it, out, cur)
+                loop.cdepth = self.cdepth
+            w.heads.append((len(out), cur))
+            out.append(f"{cur}for {w.var} in {it}:")
+            cur += "    "
+        return inner
+
+    def _s_clause_iter(self, kind: str, cl, inner: Env, out: list[str], cur: str, perm: bool):
+        """The iterable of a clause of a loop written out: its text, whether it is lists
+        joined or a range (counted as they are made), and the text of the joined lists
+        read from a table (see _relations_joined), or None."""
+        where, at = self._joined(cl.iter, inner)
+        joined = where is not None
+        cat = self._relations_joined(where, at) if joined else None
+        if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
+            it = self._s_name(cat, out, cur)
+        elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
+            parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
+            out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
+            out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+            it = f"{parts[0]} + {parts[1]}"
+        elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
+            it, joined = self._s_range(cl.iter, inner, out, cur), True
+        else:
+            # (the elements' order does not matter for a count, or where the list's
+            # own order does not)
+            self._perm(kind == "count" or (kind == "list" and perm))
+            it = self._s_iterable(cl.iter, inner, out, cur)
+        return it, joined, cat
+
+    def _s_clause_size(self, cl, it: str, joined: bool, cat: str | None) -> int | None:
+        """The most turns of a clause's loop, where known."""
+        if cat is not None:  # (as a relation's row: see _fixed_size)
+            return max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
+        size = self._fixed_size(cl.iter)
+        if size is None and not joined:
+            size = self.bounds.get(it)  # a list a loop over fixed tables made
+        return size
+
+    def _s_turns(self, cl, it: str, size: int | None, joined: bool, cat: str | None,
+                 out: list[str], cur: str) -> str:
+        """A clause's iterable counted against the work budget, unless the turns of the
+        loops so far, nested, are free (at most _FREE_LOOPS); its text."""
+        if size is not None and self.free * size <= _FREE_LOOPS:
+            self.free *= size
+            return it
+        if cat is not None or (not joined and not _counted(cl.iter, it)):  # as _it counts it
+            it = self._s_name(it, out, cur)
+            out.append(f"{cur}R.work -= len({it})")
+            out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+        # each counted turn may make up to _FREE_LOOPS uncounted turns of the
+        # loops inside (a small loop inside runs more often than one around it)
+        self.free = 1
+        return it
+
+    def _s_filter(self, w: _Written, comp, inner: Env, out: list[str], cur: str) -> None:
+        """The ``if`` line of a loop's condition, if any (``w.cond``; ``w.cur``: the
+        indentation of the element)."""
+        if comp.cond is not None:
+            if self.avail is not None and not self._looped(comp.cond):
+                w.cond, yes, _ = self._test(comp.cond, inner)
+                self.avail = dict(yes)  # the element is computed where it holds
+            else:
+                w.cond = self._s(comp.cond, inner, out, cur)
+            out.append(f"{cur}if {w.cond}:")
+            cur += "    "
+        w.cur = cur
+
+    def _s_hoisted(self, w: _Written, static: tuple, out: list[str]) -> None:
+        """The loop over the cells that the static part of its condition lets through
+        (see _static_cells), testing only the rest, if any."""
+        (start, at), (it, w.cond) = w.heads[0], static
+        out[start] = f"{at}for {w.var} in {it}:"
+        if w.cond is None:  # nothing left to test: the body one level up
+            out[w.body:] = [line[4:] for line in out[w.body + 1:]]
+            w.cur = w.cur[:-4]
+        else:
+            out[w.body] = f"{at}    if {w.cond}:"
+
+    def _s_step(self, w: _Written, comp, out: list[str], ind: str) -> None:
+        """What a turn of the loop does with the element; or the loop as one line: the
+        static cells themselves or how many, or a Python comprehension (then no heads
+        are left)."""
+        kind, cond, el = w.kind, w.cond, w.el
+        simple = len(w.heads) == 1 and len(out) == w.body + (cond is not None)
+        if w.static is not None and simple and cond is None and (kind == "count" or (kind == "list" and el == w.var)):
+            del out[w.heads[0][0]:]  # the cells themselves, or how many
+            out.append(f"{ind}{w.res} = {'len' if kind == 'count' else 'list'}({w.static[0]})")
+            w.heads = []
+        elif kind == "list" and simple and self._long(comp):  # a Python comprehension
+            start, _ = w.heads[0]
+            head = out[start].strip()[:-1]
+            del out[start:]
+            out.append(f"{ind}{w.res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
+            w.heads = []
+        else:
+            out.extend(w.cur + line for line in emit(_LOOPS[kind].step, PyLoop(self, kind, w.res, el)).split("\n"))
+
+    def _s_around(self, w: _Written, loop: _Loop, out: list[str], ind: str) -> None:
+        """The lines around the loop: leaving every loop at a 'break', the value's first
+        value before, the calls kept for the loop's turns, the value's last step after."""
+        step = _LOOPS[w.kind]
+        if "break" in step.step:  # 'break' leaves every loop
+            for _start, at in reversed(w.heads[1:]):
+                out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
+        if w.heads:
+            start = w.heads[0][0]
+            out.insert(start, f"{ind}{w.res} = {step.step_start}")
+        else:
+            start = len(out) - 1
+        kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
+        if loop.eager:  # computed at the loop's first turn whatever happens: before it
+            kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
+        out[start:start] = kept  # calls kept for the loop's turns
+        self.binds += len(loop.kept)
+        if step.step_end:
+            out.append(ind + step.step_end.format(r=w.res))
