@@ -165,13 +165,8 @@ class StaticCells(CompilerPart):
         value is read once, and only where the loop would read it at least once (a cell
         gets to its conjunct). The work budget counts the board's cells as before (the
         lines before the loop are left alone). None where this does not apply."""
-        if cl.iter.node != "Call" or cl.iter.func != "cells" or not self.c.calls_builtin("cells"):
-            return None
-        board = f"BOARD_{self.ty(cl.iter.args[0]).arg}"
-        cells = self.t.ns.get(board)
-        if not head.endswith(f" in {board}:") or not cells:
-            return None
-        if not _STATIC_HINT.search(cond) and not self._kept_hint(cond):
+        board = self._static_board(cl, head, cond)
+        if board is None:
             return None
         parts = _conjuncts(cond)
         if parts is None:
@@ -180,10 +175,47 @@ class StaticCells(CompilerPart):
 
         def segment(node) -> str:
             return text[node.col_offset:node.end_col_offset].decode()
-        plan, key, bound = [], None, set()  # the static conjuncts: ("if"|"key"|"kept"|"given", text)
-        # the values given from before the loop to a kept call (see _kept_call) or read by
-        # the static conjuncts (see _given_conjunct)
-        given = None
+        plan, key, bound, given = self._static_plan(parts, var, segment)
+        if not plan:
+            return None
+        rest = [segment(node) for node in parts[len(plan):]]
+        # a name bound in the static part (``once_N := ...``) must not be read after it
+        if bound and any(re.search(rf"\b{n}\b", t) for n in bound for t in rest + later):
+            return None
+        if given is not None:  # a table by the values given, filled as they come
+            name = self._kept_table(board, var, plan, len(given))
+            args = "".join(f"{g}, " for g in given)
+            return (f"_kept_cells(R, {name}, ({args}), {name}F)",
+                    " and ".join(f"({t})" for t in rest) if rest else None)
+        table = self._static_table(board, self.t.ns.get(board), var, plan)
+        if table is None:
+            return None
+        name, reached = table
+        if key is not None:
+            it = f"{name}.get({key}, ())" if reached else "()"
+        else:
+            it = name
+        return it, (" and ".join(f"({t})" for t in rest) if rest else None)
+
+    def _static_board(self, cl, head: str, cond: str) -> str | None:
+        """The name of the board's cells that a loop's clause walks (``cells(b)``) where
+        its condition may have a static conjunct (see _static_cells), else None."""
+        if cl.iter.node != "Call" or cl.iter.func != "cells" or not self.c.calls_builtin("cells"):
+            return None
+        board = f"BOARD_{self.ty(cl.iter.args[0]).arg}"
+        if not head.endswith(f" in {board}:") or not self.t.ns.get(board):
+            return None
+        if not _STATIC_HINT.search(cond) and not self._kept_hint(cond):
+            return None
+        return board
+
+    def _static_plan(self, parts: list, var: str, segment):
+        """The static conjuncts at the start of a condition (see _static_cells), each
+        ("if"|"key"|"kept"|"given", text); the value of the keyed one (or None), the
+        names bound in them, and the values given from before the loop to a kept call
+        (see _kept_call) or read by the static conjuncts (see _given_conjunct), or None."""
+        plan: list[tuple[str, str]] = []
+        key, bound, given = None, set(), None
         for node in parts:
             names = {n.target.id for n in ast.walk(node) if isinstance(n, ast.NamedExpr)}
             if _pure_text(node, {var} | bound | names, None):
@@ -201,26 +233,7 @@ class StaticCells(CompilerPart):
             else:
                 break
             bound |= names
-        if not plan:
-            return None
-        rest = [segment(node) for node in parts[len(plan):]]
-        # a name bound in the static part (``once_N := ...``) must not be read after it
-        if bound and any(re.search(rf"\b{n}\b", t) for n in bound for t in rest + later):
-            return None
-        if given is not None:  # a table by the values given, filled as they come
-            name = self._kept_table(board, var, plan, len(given))
-            args = "".join(f"{g}, " for g in given)
-            return (f"_kept_cells(R, {name}, ({args}), {name}F)",
-                    " and ".join(f"({t})" for t in rest) if rest else None)
-        table = self._static_table(board, cells, var, plan)
-        if table is None:
-            return None
-        name, reached = table
-        if key is not None:
-            it = f"{name}.get({key}, ())" if reached else "()"
-        else:
-            it = name
-        return it, (" and ".join(f"({t})" for t in rest) if rest else None)
+        return plan, key, bound, given
 
     def _kept_hint(self, cond: str) -> bool:
         """Whether a condition may call a kept function (see _kept_call)."""

@@ -114,7 +114,22 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
         lines = [_keyed_sub(line, keyed) if "R." in line or "L[" in line else line for line in lines]
         pre_keyed = [f"{name} = {read}" for read, name in keyed.items()]
         out, text = lines[:-1], lines[-1]
-    code: dict[int, list[str]] = {}  # the lines that read R: code at even places, strings at odd
+    code, counts = _table_reads(lines, looped)
+    local = {t for t, c in counts.items() if c >= 2 and t != "work"}
+    # (one count and its test outside loops: a local name would not pay)
+    work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
+    if not local and not work:
+        return pre_keyed + out, text
+    new = [_local_sub(code[i], local, work) if i in code else line for i, line in enumerate(lines)]
+    pre = [f"{t}_ = R.{t}" for t in _LOCAL_TABLES if t in local] + (["wk_ = R.work"] if work else [])
+    return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+
+
+def _table_reads(lines: list[str], looped: list[bool]) -> tuple[dict[int, list[str]], dict[str, int]]:
+    """The lines that read R, split at their string literals (code at even places,
+    strings at odd), by index; and how often each table of R and the work budget are
+    read (a read in a loop counts twice, see localize)."""
+    code: dict[int, list[str]] = {}
     counts: dict[str, int] = {}
     for i, line in enumerate(lines):
         if "R." not in line:
@@ -124,24 +139,19 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
             for t in _TABLE.findall(part):
                 counts[t] = counts.get(t, 0) + (2 if looped[i] or " for " in part else 1)
             counts["work"] = counts.get("work", 0) + (2 if looped[i] else 1) * len(_WORK.findall(part))
-    local = {t for t, c in counts.items() if c >= 2 and t != "work"}
-    # (one count and its test outside loops: a local name would not pay)
-    work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
-    if not local and not work:
-        return pre_keyed + out, text
+    return code, counts
 
+
+def _local_sub(parts: list[str], local: set[str], work: bool) -> str:
+    """A line (split as _table_reads splits it) reading the tables ``local`` and, if
+    ``work``, the work budget through their local names."""
     def table(m) -> str:
         return m.group(1) + "_" if m.group(1) in local else m.group(0)
-
-    def sub(parts: list[str]) -> str:
-        for i in range(0, len(parts), 2):
-            parts[i] = _TABLE.sub(table, parts[i])
-            if work:
-                parts[i] = _WORK.sub("wk_", parts[i])
-        return "".join(parts)
-    new = [sub(code[i]) if i in code else line for i, line in enumerate(lines)]
-    pre = [f"{t}_ = R.{t}" for t in _LOCAL_TABLES if t in local] + (["wk_ = R.work"] if work else [])
-    return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+    for i in range(0, len(parts), 2):
+        parts[i] = _TABLE.sub(table, parts[i])
+        if work:
+            parts[i] = _WORK.sub("wk_", parts[i])
+    return "".join(parts)
 
 
 # a variable read by its name: the table of an item's variable, of a seat's, a global
