@@ -23,7 +23,7 @@ from lockstep import play_both
 from meeple.dsl import ast as ir, builtins, check
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import codegen, compile_sources, kernel, primitives
+from meeple.interpreter import codegen, codegen_statements, compile_sources, kernel, primitives
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -127,6 +127,7 @@ def test_the_ruleset_calls_every_builtin_in_every_form():
 def test_every_engine_writes_every_builtin(monkeypatch):
     seen: set = set()
     _written(monkeypatch, codegen, "python", seen)
+    _written(monkeypatch, codegen_statements, "python", seen)  # (the fast code's loops)
     _written(monkeypatch, kernel, "kernel", seen)
     plain = _compiled(monkeypatch, COVER, False).for_players(2)
     fast = _compiled(monkeypatch, COVER, True).for_players(2)
