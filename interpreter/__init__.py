@@ -18,10 +18,11 @@ from . import cache as _cache, native as _native
 from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
 from .determinize import determinize, determinize_past
+from .game import Game
 from .helpers import BudgetError, RuleError
 from .native import NativeWarning
 from .perft import divide, histories, perft
-from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
+from .runtime import Decision, IllegalMove, Move, NothingToUndo, Outcome
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
