@@ -1,6 +1,6 @@
 """The compiled engine, built only when asked: ``MEEPLE_NATIVE=1 pip install .``
-compiles the interpreter's run loop and its helpers (interpreter/runtime.py and
-interpreter/helpers.py, the same source) with Cython and the C compiler. Where that
+compiles the interpreter's run loop and its helpers (interpreter/runtime.py,
+helpers.py, game.py and ordering.py, the same source) with Cython and the C compiler. Where that
 fails (no compiler, a Cython error), the build says so and installs the pure-Python
 modules, which are the default and behave exactly the same. Everything else about the
 package is in pyproject.toml."""
@@ -12,7 +12,7 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-ENGINE = ("runtime", "helpers")    # modules of interpreter/ compiled natively
+ENGINE = ("runtime", "helpers", "game", "ordering")    # modules of interpreter/ compiled natively
 BUILDING = any(word in sys.argv for word in ("bdist_wheel", "build_ext", "build", "install"))
 
 

@@ -28,7 +28,8 @@ from ..interpreter import (
     journal as journals,
     record as records,
 )
-from ..interpreter.runtime import LOG_KEEP, Game, revealed_since
+from ..interpreter.game import Game
+from ..interpreter.runtime import LOG_KEEP, revealed_since
 from ..interpreter.views import SPECTATOR, view
 from . import render, saving
 from .i18n import language, tr

@@ -18,10 +18,11 @@ from . import cache as _cache, native as _native
 from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .compile import Program, Ruleset
 from .determinize import determinize, determinize_past
+from .game import Game
 from .helpers import BudgetError, RuleError
 from .native import NativeWarning
 from .perft import divide, histories, perft
-from .runtime import Decision, Game, IllegalMove, Move, NothingToUndo, Outcome
+from .runtime import Decision, IllegalMove, Move, NothingToUndo, Outcome
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
@@ -76,14 +77,15 @@ def _load(ruleset, variants, locale, budgets, cache) -> Ruleset:
 
 
 def compiled_engine() -> bool:
-    """Whether the run loop and its helpers (``meeple.interpreter.runtime`` and
-    ``helpers``) run compiled, as ``MEEPLE_NATIVE=1 pip install .`` builds them with
+    """Whether the run loop and its helpers (``meeple.interpreter.runtime``,
+    ``helpers``, ``game`` and ``ordering``) run compiled, as ``MEEPLE_NATIVE=1 pip install .`` builds them with
     Cython, rather than as Python: the same games either way, faster compiled."""
     import importlib.machinery
 
-    from . import helpers, runtime
+    from . import game, helpers, ordering, runtime
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    return all((getattr(m.__spec__, "origin", None) or "").endswith(suffixes) for m in (runtime, helpers))
+    return all((getattr(m.__spec__, "origin", None) or "").endswith(suffixes)
+               for m in (runtime, helpers, game, ordering))
 
 
 def use_cache(on: bool = True) -> None:

@@ -17,8 +17,9 @@ from ..dsl.errors import Diagnostic, MeepleError
 from ..dsl.types import T
 from . import codegen, frames, fused, helpers
 from .codegen import CodeTooBig, Env, ExprCompiler, kind_unsure, type_code
+from .game import Game
 from .helpers import BudgetError, RuleError, over_budget
-from .runtime import Game, Runtime
+from .runtime import Runtime
 
 
 def same_kind(prog, items: list, dest: int) -> None:

@@ -88,8 +88,9 @@ import copy
 import random
 
 from . import rng as rng_mod
+from .game import _H_LEGAL, _H_MOVE, _H_RNG, Game, _copy_state
 from .helpers import RuleError
-from .runtime import _H_LEGAL, _H_MOVE, _H_RNG, _MISSING, Game, IllegalMove, _copy_state
+from .runtime import _MISSING, IllegalMove
 from .views import seat_sees, view, visible_items
 
 #: samples drawn at most by one determinization that respects the past (then the best)

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 
 from ..dsl.ast import Span
 from . import cycles, display, leaks, variations, views
+from .game import Game
 from .helpers import RuleError
 from .record import Record, RecordError, digest, replay
-from .runtime import Game, IllegalMove
+from .runtime import IllegalMove
 
 DEFAULT_BOUND = (10_000, "moves")  # for a ruleset that declares no bound
 CHECK_EVERY = 16  # of the states read back from JSON, these are checked as a user's would be

@@ -24,21 +24,9 @@ from __future__ import annotations
 from itertools import count, repeat
 
 from . import rng
-from .runtime import (
-    Decision,
-    Game,
-    IllegalMove,
-    Move,
-    Outcome,
-    Runtime,
-    _copy_state,
-    _decisions,
-    _heuristic,
-    _results,
-    _writer,
-    _writers,
-    outcomes_of,
-)
+from .game import Game, _copy_state, _decisions, _writer, _writers, outcomes_of
+from .results import _results
+from .runtime import Decision, IllegalMove, Move, Outcome, Runtime, _heuristic
 
 
 class KernelGame(Game):

@@ -30,8 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import display, views
+from .game import Game
 from .helpers import RuleError
-from .runtime import Game
 
 MAX_TWIN_MOVES = 40   # how long the two games of one probe are compared at most
 MAX_PROBES = 3        # probes per game

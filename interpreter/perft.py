@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 
-from .runtime import Game
+from .game import Game
 
 
 def perft(game: Game, depth: int, chance: bool = False) -> int:

@@ -30,7 +30,8 @@ from pathlib import Path
 
 from ..dsl import files as dsl_files
 from ..dsl.resources import SCHEMA_DIR
-from .runtime import Game, IllegalMove
+from .game import Game
+from .runtime import IllegalMove
 
 RECORD_FORMAT = "meeple-record/2"
 OLD_FORMATS = ("meeple-record/1",)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from . import rng
 from .compile import Program
-from .runtime import Game, new_chance, run
+from .game import Game, new_chance
+from .runtime import run
 
 
 def program_for(prog, players: int) -> Program:

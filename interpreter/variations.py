@@ -35,7 +35,7 @@ import random
 from dataclasses import dataclass
 
 from . import display, leaks, views
-from .runtime import Game
+from .game import Game
 
 TARGETS = 6        # probes per game at its moments
 TARGET_MOVES = 4   # moves for which the twins of those probes are followed

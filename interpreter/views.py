@@ -11,7 +11,7 @@ the procedure stack and item locations never leave the game.
 from __future__ import annotations
 
 from . import display
-from .runtime import Game
+from .game import Game
 
 SPECTATOR = -1  # a viewer who sees only what is public
 

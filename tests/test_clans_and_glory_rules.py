@@ -17,7 +17,8 @@ import json
 
 import pytest
 from meeple.interpreter import IllegalMove, testing
-from meeple.interpreter.runtime import Game, run
+from meeple.interpreter.game import Game
+from meeple.interpreter.runtime import run
 from meeple.interpreter.views import view
 
 from meeple import interpreter

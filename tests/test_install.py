@@ -209,7 +209,7 @@ def test_play_with_bots_then_replay(installed: Installed):
 
 
 # ---------------------------------------------------------------- the compiled engine
-# (MEEPLE_NATIVE=1: interpreter/runtime.py and helpers.py compiled with Cython; setup.py)
+# (MEEPLE_NATIVE=1: interpreter/runtime.py, helpers.py, game.py, ordering.py compiled with Cython; setup.py)
 SAME_GAMES = [["simulate", "hearts", "--games", "12"],
               ["simulate", "cherokee", "--games", "12", "--players", "3"],
               ["simulate", "clans-and-glory", "--games", "12", "--players", "4"],
@@ -248,7 +248,7 @@ def _results(text: str) -> dict:
 
 def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wheel: Path, tmp_path_factory):
     names = zipfile.ZipFile(native_wheel).namelist()
-    for module in ("runtime", "helpers"):
+    for module in ("runtime", "helpers", "game", "ordering"):
         assert any(n.startswith(f"meeple/interpreter/{module}.") and n.endswith((".so", ".pyd")) for n in names), names
     native = Installed(tmp_path_factory.mktemp("native"), native_wheel)
     assert native("--version").endswith(" (compiled engine)\n")
