@@ -24,7 +24,7 @@ from . import helpers
 
 _INT = T("int")
 # the element types of lists whose first or last element the kernel gives (one number, id
-# or text per value, with a none: kernel._IDS and texts)
+# or text per value, with a none: kernel_types.IDS and texts)
 _FLAT = ("int", "str", "player", "item", "cell", "zone", "enum", "none")
 # the types whose values are ids (ints) or none: sorted by helpers.sort_key, they are in
 # the plain order of ints, none first (helpers._sort_ids)
