@@ -40,6 +40,7 @@ from .cxx_text import ident, literal
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_module import ModuleWriter
+from .kernel_tables import Tables
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 
@@ -66,9 +67,7 @@ class Gen:
         self.b = prog.budgets
         self.ns = prog.ns
         self.ids = count(1)
-        self.statics: list[str] = []      # static tables (declarations)
-        self.inits: list[str] = []        # code run once when the module loads
-        self.made: dict[tuple, str] = {}  # what a static table is named, by its key
+        self.tables = Tables(prog)        # static tables and the functions over them
         self.fns: list[str] = []          # rule functions
         self.fns_made: set[str] = set()   # their names
         self.protos: list[str] = []
@@ -81,7 +80,6 @@ class Gen:
         self.loopvars: set[str] = set()   # the C++ names of the loop variables around
         self.keepable: dict[str, bool] = {}  # see kept
         self.kept_made: set[str] = set()
-        self.cell_types: dict[str, list[str]] = {}  # a search of cells by coordinates: their C++ types
         self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
         self.pre_state: list[str] = []     # declarations the state's struct needs
         # where procedures' values go (by the code a callee's frame holds): (caller,
@@ -158,189 +156,6 @@ class Gen:
     def fresh(self, base: str) -> str:
         return ident(f"V{next(self.ids)}", base)
 
-    # ------------------------------------------------------------ static tables
-    def table(self, key: tuple, decl, init=None) -> str:
-        """A static table made once: ``decl(name)`` declares it, ``init(name)`` fills it
-        (the name written in place: no text is replaced in code that holds a ruleset's
-        texts). ``key``: what it is (a tuple of the parts that tell it apart)."""
-        name = self.made.get(key)
-        if name is None:
-            name = self.made[key] = f"T{len(self.made)}"
-            self.statics.append(decl(name))
-            if init is not None:
-                self.inits.append(init(name))
-        return name
-
-    def id_list(self, key: tuple, values: list) -> str:
-        """A static List<Id> (a board's cells, a kind's items, an enum's values...)."""
-        for v in values:
-            if v is not None and not isinstance(v, int):
-                raise Unsupported(f"a table {key} of {type(v).__name__}")
-        body = ", ".join(str(-1 if v is None else v) for v in values)
-        return self.table(key, lambda t: f"static List<Id> {t};",
-                          lambda t: f"{t} = List<Id>(std::vector<Id>{{{body}}});")
-
-    def value_table(self, key: tuple, values: list, t: T) -> str:
-        """A static array of the values of a type, one per item or zone."""
-        if t.tag == "int":
-            for v in values:
-                if v is not None and (type(v) is not int or not -(1 << 62) < v < (1 << 62)):
-                    raise Unsupported(f"a value {v!r} in {key}")
-            body = ", ".join("NONE_I" if v is None else f"{v}LL" for v in values)
-            return self.table(key, lambda t: f"static const I {t}[{max(len(values), 1)}] = {{{body or 0}}};")
-        if t.tag == "bool":
-            body = ", ".join("true" if v else "false" for v in values)
-            return self.table(key, lambda t: f"static const bool {t}[{max(len(values), 1)}] = {{{body or 'false'}}};")
-        if t.tag == "enum":
-            order = {v: i for i, v in enumerate(self.c.enums[t.arg])}
-            body = ", ".join("-1" if v is None else str(order[v]) for v in values)
-            return self.table(key, lambda t: f"static const Id {t}[{max(len(values), 1)}] = {{{body or -1}}};")
-        if t.tag in ("player", "item", "cell", "zone"):
-            body = ", ".join("-1" if v is None else str(v) for v in values)
-            return self.table(key, lambda t: f"static const Id {t}[{max(len(values), 1)}] = {{{body or -1}}};")
-        if t.tag == "str":
-            body = ", ".join(literal(v) if isinstance(v, str) else 'Str()' for v in values)
-            return self.table(key, lambda t: f"static Str {t}[{max(len(values), 1)}];",
-                              lambda t: f"{{ Str t_[] = {{{body or 'Str()'}}}; "
-                                        f"for (size_t i = 0; i < sizeof(t_) / sizeof(t_[0]); ++i) {t}[i] = t_[i]; }}")
-        raise Unsupported(f"a table {key} of {t}")
-
-    def relation(self, name: str) -> tuple[str, str]:
-        """A relation of two cells: the related cells of each (``REL``, in order) and a
-        test of one pair (``RELSET``)."""
-        r = self.c.relations[name]
-        if len(r.params) != 2:
-            raise Unsupported(f"relation '{name}' of {len(r.params)} cells")
-        rows = self.ns[f"REL_{name}"]
-        lists = self.table(("REL", name), lambda t: f"static List<Id> {t}[{self.nz}];",
-                           lambda t: "".join(f"{t}[{z}] = List<Id>(std::vector<Id>{{{', '.join(map(str, row))}}});"
-                                             for z, row in enumerate(rows) if row))
-        words = (self.nz + 63) // 64
-        bits = []
-        for z in range(self.nz):
-            w = [0] * words
-            for y in rows[z]:
-                w[y // 64] |= 1 << (y % 64)
-            bits.append(w)
-        body = ", ".join(f"{x}ULL" for w in bits for x in w)
-        sets = self.table(("RELSET", name), lambda t: f"static const uint64_t {t}[{self.nz * words}] = {{{body}}};")
-        test = self.table(("RELTEST", name),
-                          lambda t: f"static inline bool {t}(Id a, Id b) {{ nn(a); return b >= 0 && "
-                          f"(({sets}[a * {words} + b / 64] >> (b % 64)) & 1); }}")
-        return lists, test
-
-    def cell_at(self, board: str, keys: tuple[str, ...]) -> str:
-        """A function of the coordinates' values that gives the board's cell, or none
-        (``cell(board, k: v, ...)``; the first cell wins where several have them)."""
-        key = ("CELLAT", board, keys)
-        if key in self.made:
-            return self.made[key]
-        cells = self.p.boards.get(board, [])
-        rows = []
-        for z in cells:
-            vals = [self.ns[f"C_{k}"][z] if k != "name" else self.ns["CELL_NAME"][z] for k in keys]
-            rows.append((vals, z))
-        if any(type(v) is not int for vals, _ in rows for v in vals):
-            return self._cell_search(key, keys, rows)
-        los = [min((r[0][i] for r in rows), default=0) for i in range(len(keys))]
-        his = [max((r[0][i] for r in rows), default=-1) for i in range(len(keys))]
-        size = 1
-        for lo, hi in zip(los, his):
-            size *= max(hi - lo + 1, 1)
-        if size > 1 << 20:
-            raise Unsupported(f"cell({board}, ...) over a sparse range of coordinates")
-        dense = [-1] * size
-        for vals, z in reversed(rows):
-            k = 0
-            for v, lo, hi in zip(vals, los, his):
-                k = k * (hi - lo + 1) + (v - lo)
-            dense[k] = z
-        arr = self.table(("CELLAT_T", board, keys),
-                         lambda t: f"static const Id {t}[{max(size, 1)}] = {{{', '.join(map(str, dense)) or -1}}};")
-        params = ", ".join(f"I k{i}" for i in range(len(keys)))
-        test = " || ".join(f"k{i} < {lo}LL || k{i} > {hi}LL" for i, (lo, hi) in enumerate(zip(los, his)))
-        index = "0"
-        for i, (lo, hi) in enumerate(zip(los, his)):
-            index = f"({index}) * {hi - lo + 1} + (k{i} - {lo})"
-        fn = f"CA{len(self.made)}"
-        self.made[key] = fn
-        self.statics.append(f"static inline Id {fn}({params}) {{ if ({test or 'false'}) return NONE_ID; "
-                            f"return {arr}[{index}]; }}")
-        return fn
-
-    def _cell_search(self, key: tuple, keys: tuple[str, ...], rows: list) -> str:
-        """``cell(board, k: v, ...)`` by coordinates some of which are texts: the cells
-        looked at in order, the first whose coordinates are the values given."""
-        types = []
-        for i, k in enumerate(keys):
-            kinds = {type(vals[i]) for vals, _ in rows}
-            if kinds <= {int}:
-                types.append("I")
-            elif kinds <= {str}:
-                types.append("Str")
-            else:
-                raise Unsupported(f"cell(...) by a coordinate '{k}' of several types")
-        params = ", ".join(f"{'const Str&' if t == 'Str' else 'I'} k{i}" for i, t in enumerate(types))
-
-        def lit(v, t):
-            return literal(v) if t == "Str" else f"{v}LL"
-        tests = " ".join(
-            f"if ({' && '.join(f'k{i} == {lit(v, t)}' for i, (v, t) in enumerate(zip(vals, types)))}) return {z};"
-            for vals, z in rows)
-        fn = f"CA{len(self.made)}"
-        self.made[key] = fn
-        self.cell_types[fn] = types
-        self.statics.append(f"static Id {fn}({params}) {{ {tests} return NONE_ID; }}")
-        return fn
-
-    def relation_n(self, name: str, nargs: int) -> str:
-        """A relation of more than two cells (compile.Program._relation_n): all its
-        cells given, whether they are related; fewer, the list of the rest related to
-        them, in cell order (the last cells alone when one is left, else lists)."""
-        r = self.c.relations[name]
-        n = len(r.params)
-        rel, related = self.ns[f"REL_{name}"], self.ns[f"RELSET_{name}"]
-        bits = max(self.nz, 2).bit_length()
-        if bits * n > 62:
-            raise Unsupported(f"relation '{name}' of {n} cells on so large a board")
-
-        def code(t) -> int:
-            out = 0
-            for z in t:
-                out = (out << bits) | z
-            return out
-        fn = ident(f"R{nargs}", name)
-        if ("RELN", name, nargs) in self.made:
-            return fn
-        self.made["RELN", name, nargs] = fn
-        args = ", ".join(f"Id a{i}" for i in range(nargs))
-        key = " | ".join(f"((uint64_t)a{i} << {bits * (nargs - 1 - i)})" for i in range(nargs))
-        anynone = " || ".join(f"a{i} < 0" for i in range(nargs))
-        if nargs == n:
-            codes = sorted(code(t) for t in related)
-            arr = self.table(("RELSET", name), lambda t: f"static const uint64_t {t}[{max(len(codes), 1)}] = "
-                                                         f"{{{', '.join(f'{c}ULL' for c in codes) or '0'}}};")
-            self.statics.append(f"static bool {fn}({args}) {{ if ({anynone}) return false; "
-                                f"return std::binary_search({arr}, {arr} + {len(codes)}, (uint64_t)({key})); }}")
-            return fn
-        entries = sorted((code(k), v) for k, v in rel.items() if len(k) == nargs)
-        rest = n - nargs
-        ct = "List<Id>" if rest == 1 else "List<List<Id>>"
-        keys_arr = self.table(("RELKEYS", name, nargs), lambda t: f"static const uint64_t {t}[{max(len(entries), 1)}] = "
-                                                                 f"{{{', '.join(f'{c}ULL' for c, _ in entries) or '0'}}};")
-        if rest == 1:
-            vals = [f"List<Id>(std::vector<Id>{{{', '.join(map(str, v))}}})" for _, v in entries]
-        else:
-            vals = ["List<List<Id>>(std::vector<List<Id>>{" + ", ".join(
-                f"List<Id>(std::vector<Id>{{{', '.join(map(str, x))}}})" for x in v) + "})" for _, v in entries]
-        table = self.table(("RELVALS", name, nargs), lambda t: f"static {ct} {t}[{max(len(entries), 1)}];",
-                           lambda t: "".join(f"{t}[{i}] = {v};" for i, v in enumerate(vals)))
-        self.statics.append(
-            f"static {ct} {fn}({args}) {{ if ({anynone}) return {ct}(); uint64_t k_ = {key}; "
-            f"const uint64_t* at_ = std::lower_bound({keys_arr}, {keys_arr} + {len(entries)}, k_); "
-            f"if (at_ == {keys_arr} + {len(entries)} || *at_ != k_) return {ct}(); return {table}[at_ - {keys_arr}]; }}")
-        return fn
-
     # ------------------------------------------------------------ expressions
     def expr(self, e, sc: dict, want: T | None = None) -> str:
         if want is not None and e.node in ("ListLit", "CondExpr") and has_none(self.ty(e)) \
@@ -374,7 +189,7 @@ class Gen:
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
             return "s.active"
         if n == "players" and not c.declares(n):
-            return self.id_list(("PLAYERS",), list(range(self.n)))
+            return self.tables.id_list(("PLAYERS",), list(range(self.n)))
         if n in c.vars:
             if c.vars[n].per_player:
                 raise Unsupported(f"per-player variable '{n}' without a player")
@@ -382,9 +197,9 @@ class Gen:
         if n in c.enum_of_value:
             return f"((Id){c.enums[c.enum_of_value[n]].index(n)})"
         if n in c.enums:
-            return self.id_list(("E", n), list(range(len(c.enums[n]))))
+            return self.tables.id_list(("E", n), list(range(len(c.enums[n]))))
         if n in c.kinds:
-            return self.id_list(("KIND", n), self.ns[f"KIND_{n}"])
+            return self.tables.id_list(("KIND", n), self.ns[f"KIND_{n}"])
         if n in c.zones:
             return f"((Id){self.ns[f'Z_{n}']})"
         raise Unsupported(f"the name '{n}' here")
@@ -402,11 +217,11 @@ class Gen:
             # kinds whose attribute has this type are in the table)
             values = [it.attrs.get(e.name) if self.c.kinds[it.kind].get(e.name) == at else None
                       for it in self.p.items]
-            return f"{self.value_table(('A', e.name, str(at)), values, at)}[nn({obj})]"
+            return f"{self.tables.value_table(('A', e.name, str(at)), values, at)}[nn({obj})]"
         if t.tag == "cell":
             if e.name == "name":
-                return f"{self.value_table(('CELL_NAME',), self.ns['CELL_NAME'], STR)}[nn({obj})]"
-            return f"{self.value_table(('C', e.name), self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
+                return f"{self.tables.value_table(('CELL_NAME',), self.ns['CELL_NAME'], STR)}[nn({obj})]"
+            return f"{self.tables.value_table(('C', e.name), self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
         raise Unsupported(f"an attribute of a {t}")
 
     def _Index(self, e, sc):
@@ -487,26 +302,26 @@ class Gen:
 
     def _CellAt(self, e, sc):
         board = self.ty(e.board).arg
-        fn = self.cell_at(board, tuple(a.name for a in e.coords))
-        types = self.cell_types.get(fn) or ["I"] * len(e.coords)
+        fn = self.tables.cell_at(board, tuple(a.name for a in e.coords))
+        types = self.tables.cell_types.get(fn) or ["I"] * len(e.coords)
         return f"{fn}({', '.join(self.expr(a.value, sc, STR if t == 'Str' else INT) for a, t in zip(e.coords, types))})"
 
     def _Ray(self, e, sc):
         board = self.ty(e.start).arg
         keys = tuple(a.name for a in e.steps)
-        at = self.cell_at(board, keys)
-        if at in self.cell_types:
+        at = self.tables.cell_at(board, keys)
+        if at in self.tables.cell_types:
             raise Unsupported("a ray along coordinates that are not numbers")
-        coords = [self.value_table(("C", k), self.ns["C_" + k], INT) for k in keys]
-        fn = self.made.get(("RAY", board, keys))
+        coords = [self.tables.value_table(("C", k), self.ns["C_" + k], INT) for k in keys]
+        fn = self.tables.made.get(("RAY", board, keys))
         if fn is None:
-            fn = self.made["RAY", board, keys] = f"RAY{len(self.made)}"
+            fn = self.tables.made["RAY", board, keys] = f"RAY{len(self.tables.made)}"
             params = "".join(f", I d{i}" for i in range(len(keys)))
             start = " ".join(f"I c{i} = {t}[a];" for i, t in enumerate(coords))
             anyd = " || ".join(f"d{i} != 0" for i in range(len(keys)))
             step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
             call = ", ".join(f"c{i}" for i in range(len(keys)))
-            self.statics.append(
+            self.tables.statics.append(
                 f"static List<Id> {fn}(Id a{params}) {{ std::vector<Id> out; if (a < 0 || !({anyd})) "
                 f"return List<Id>(); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
                 f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
@@ -618,7 +433,7 @@ class Gen:
         comp = e.comp
         cl = comp.clauses[0]
         rel = cl.iter.func
-        lists, _ = self.relation(rel)
+        lists, _ = self.tables.relation(rel)
         start = cl.iter.args[0]
         st = self.ty(start)
         s0 = self.expr(start, sc)
@@ -651,10 +466,10 @@ class Gen:
                 return f"{self.kept_call(f)}(s{args})"
             return f"{ident('F', f)}(s{args})"
         if f in c.relations and len(c.relations[f].params) > 2:
-            fn = self.relation_n(f, len(e.args))
+            fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
         if f in c.relations:
-            lists, test = self.relation(f)
+            lists, test = self.tables.relation(f)
             if len(e.args) == 2:
                 b = self.expr(e.args[1], sc)
                 return f"{test}({self.expr(e.args[0], sc)}, {b})"
@@ -763,7 +578,7 @@ class Gen:
         same = "".join(" && " + k[4] for k in keys)
         store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
         entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {self.ct(rt)} v; I work; I calls; }}"
-        table = self.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
+        table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         args = "".join(f", {ident('A', n)}" for n, _ in params)
         self.protos.append(sig + ";")
         self.fns.append(
@@ -805,7 +620,7 @@ class Gen:
         if t.tag == "str":
             return lambda x: f"py_str({x})"
         if t.tag == "enum":
-            names = self.enum_names(t.arg)
+            names = self.tables.enum_names(t.arg)
             return lambda x: f"py_enum({x}, {names})"
         if t.tag in IDS:
             return lambda x: f"py_id({x})"
@@ -814,13 +629,6 @@ class Gen:
             el = self.ct(t.arg)
             return lambda x: f"py_list({x}, [](const {el}& y) {{ return {inner('y')}; }})"
         raise Unsupported(f"a value of type {t} for Python")
-
-    def enum_names(self, enum: str) -> str:
-        values = self.c.enums[enum]
-        body = ", ".join(literal(v) for v in values)
-        return self.table(("ENUMNAMES", enum), lambda t: f"static PyObject* {t}[{max(len(values), 1)}];",
-                          lambda t: f"{{ Str t_[] = {{{body}}}; for (size_t i = 0; i < {len(values)}; ++i) "
-                                    f"{t}[i] = PyUnicode_InternFromString(t_[i].c_str()); }}")
 
 
 class Proc(ChanceStatements):
@@ -1174,7 +982,7 @@ class Proc(ChanceStatements):
                   f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go(self.nxt)}")
 
     def _Fill(self, s):
-        cells = self.g.id_list(("BOARD", s.board), self.g.p.boards[s.board])
+        cells = self.g.tables.id_list(("BOARD", s.board), self.g.p.boards[s.board])
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
                   f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
 

@@ -35,7 +35,7 @@ class Bridge:
             for name, f in fs.items():
                 t = self.g._typeref(f.type)
                 conv = self.g.py_conv(t)
-                mine = self.g.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
+                mine = self.g.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
                 key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = PyDict_GetItemString(iv, {key}); if (!l_) {{ l_ = PyList_New(NI); "
                              f"for (int i_ = 0; i_ < NI; ++i_) {{ Py_INCREF(Py_None); PyList_SET_ITEM(l_, i_, Py_None); }} "
@@ -91,7 +91,7 @@ class Bridge:
         if t.tag == "str":
             return lambda x: f"from_py_str({x})"
         if t.tag == "enum":
-            names = self.g.enum_names(t.arg)
+            names = self.g.tables.enum_names(t.arg)
             return lambda x: f"from_py_enum({x}, {names}, {len(self.g.c.enums[t.arg])})"
         if t.tag == "item":
             return lambda x: f"from_py_id({x}, NI)"
@@ -123,7 +123,7 @@ class Bridge:
         for kind, fs in c.item_vars.items():
             for name, f in fs.items():
                 conv = self.from_py(self.g._typeref(f.type))
-                mine = self.g.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
+                mine = self.g.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
                 key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "
                              f"throw PyFail(); for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) "

@@ -121,6 +121,6 @@ class Driver:
                     raise Unsupported(f"item variable '{name}' without a first value")
                 ids = [it.id for it in g.p.items if it.kind == kind]
                 val = g.expr(f.init, {}, t)
-                inits.append(f"{{ ++EPOCH; {g.ct(t)} v_ = {val}; for (Id i_ : {g.id_list(('KIND', kind), ids)}) "
+                inits.append(f"{{ ++EPOCH; {g.ct(t)} v_ = {val}; for (Id i_ : {g.tables.id_list(('KIND', kind), ids)}) "
                              f"s.{ident('I', name)}[i_] = v_; }}")
         return inits

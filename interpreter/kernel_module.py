@@ -116,7 +116,7 @@ class ModuleWriter:
             "m = v.data(); g = ++v[NZ]; if (g == 0) { std::fill(v.begin(), v.end(), 0); g = v[NZ] = 1; } } "
             "~Seen() { --SEEN_DEPTH; } Seen(const Seen&) = delete; "
             "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };"),
-            *self.g.statics,
+            *self.g.tables.statics,
             alike,
             *self.g.protos,
             *self.g.fns,
@@ -129,7 +129,7 @@ class ModuleWriter:
             export,
             imports,
             read_cxx("kernel_glue.hpp"),
-            "static int kernel_init() { " + " ".join(self.g.inits) + " return 0; }",
+            "static int kernel_init() { " + " ".join(self.g.tables.inits) + " return 0; }",
         ]
         return "\n".join(src) + "\n"
 
