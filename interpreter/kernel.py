@@ -19,7 +19,12 @@ reason reported once.
 The C++ shared by every kernel is in ``cxx/``: ``kernel_rt.hpp`` (values, lists, zones,
 the generator), ``kernel_state.hpp`` (the order of items, reading Python states),
 ``kernel_driver.hpp`` (the run loop, the scoring) and ``kernel_glue.hpp`` (the Python
-type ``KState`` and the module); ``Gen`` writes the program's part around them.
+type ``KState`` and the module); ``Gen`` writes the program's part around them: its
+expressions and functions here, each procedure as a ``Proc``, with collaborators beside
+this file: ``kernel_tables`` (static tables), ``kernel_driver`` (the end, the scoring,
+first values), ``kernel_module`` (the module's layout, decisions, returns),
+``kernel_bridge`` (states to and from Python), ``kernel_chance`` (random statements)
+and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
@@ -479,12 +484,12 @@ class Gen:
         return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
 
     def param_type(self, p) -> T:
-        return self._typeref(p.type)
+        return self.typeref(p.type)
 
-    def _typeref(self, tr) -> T:
+    def typeref(self, tr) -> T:
         name = tr.name
         if name == "list":
-            return T("list", self._typeref(tr.item))
+            return T("list", self.typeref(tr.item))
         if name in ("int", "bool", "str", "player"):
             return T(name)
         c = self.c
@@ -512,7 +517,7 @@ class Gen:
             return
         self.fns_made.add(name)
         fd = self.c.functions[name]
-        rt = self._typeref(fd.result)
+        rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sig = f"static {self.ct(rt)} {ident('F', name)}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
@@ -564,7 +569,7 @@ class Gen:
             return ident("K", name)
         self.kept_made.add(name)
         fd = self.c.functions[name]
-        rt = self._typeref(fd.result)
+        rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sig = f"static {self.ct(rt)} {ident('K', name)}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
@@ -599,7 +604,7 @@ class Gen:
     def source(self) -> str:
         c = self.c
         for v in c.vars.values():
-            self.ct(self._typeref(v.type))
+            self.ct(self.typeref(v.type))
         procs = [(name, d.body, {p.name: self.param_type(p) for p in d.params})
                  for name, d in c.procedures.items()]
         for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
@@ -677,7 +682,7 @@ class Proc(ChanceStatements):
                 case "CallResult":
                     if s.new:
                         d = g.c.procedures[s.proc]
-                        self._bind(s.var, g._typeref(d.result))
+                        self._bind(s.var, g.typeref(d.result))
                 case "Assign":
                     if s.var in self.locals or (s.player is None and s.var not in g.c.vars and s.var != "active"):
                         self._bind(s.var, g.ty(s.value))
@@ -780,7 +785,7 @@ class Proc(ChanceStatements):
     def _Assign(self, s):
         g = self.g
         if s.player is not None:
-            t = g._typeref(g.c.vars[s.var].type)
+            t = g.typeref(g.c.vars[s.var].type)
             v = self._value(s.value, t)
             self.emit(f"{{ {g.ct(t)} v_ = {v}; s.{ident('P', s.var)}[nn({self.x(s.player)})] = std::move(v_); }} "
                       f"{self.go(self.nxt)}")
@@ -791,7 +796,7 @@ class Proc(ChanceStatements):
             self.emit(f"{{ Id p_ = {self.x(s.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
                       f"s.active = p_; }} {self.go(self.nxt)}")
         else:
-            t = g._typeref(g.c.vars[s.var].type)
+            t = g.typeref(g.c.vars[s.var].type)
             self.emit(f"s.{ident('G', s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
 
     def _AttrAssign(self, s):
@@ -802,7 +807,7 @@ class Proc(ChanceStatements):
         else:
             holder, ht = self.sc[s.var]
             kind = ht.arg
-        t = g._typeref(g.c.item_vars[kind][s.attr].type)
+        t = g.typeref(g.c.item_vars[kind][s.attr].type)
         self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', s.attr)}[it_] = {self._value(s.value, t)}; }} "
                   f"{self.go(self.nxt)}")
 
@@ -879,7 +884,7 @@ class Proc(ChanceStatements):
         t = g.ty(s.options)
         el = t.arg
         ce = g.ct(el)
-        vt = g._typeref(g.c.vars[s.var].type)
+        vt = g.typeref(g.c.vars[s.var].type)
         if g.ct(vt) != ce:
             raise Unsupported(f"'choose {s.var}(...)' of options that are not its type")
         k, j = self._each_site(s.var, el, s.verb)
@@ -1018,7 +1023,7 @@ class Proc(ChanceStatements):
         g = self.g
         d = g.c.procedures[s.proc]
         callee = g.proc_index[s.proc]
-        rt = g._typeref(d.result)
+        rt = g.typeref(d.result)
         direct = s.player is None and (s.new or s.var in self.locals)
         slot = s.var if direct else f"$r{self.here()}"
         if not direct:
@@ -1031,7 +1036,7 @@ class Proc(ChanceStatements):
         if direct:
             return
         if s.player is not None:
-            t = g._typeref(g.c.vars[s.var].type)
+            t = g.typeref(g.c.vars[s.var].type)
             self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.{ident('P', s.var)}[nn({self.x(s.player)})] = "
                       f"std::move(v_); }} {self.go(self.nxt)}")
         elif s.var == "active" and not g.c.declares("active"):
@@ -1044,7 +1049,7 @@ class Proc(ChanceStatements):
         if s.value is not None:
             g = self.g
             d = g.c.procedures[self.name]
-            rt = g._typeref(d.result)
+            rt = g.typeref(d.result)
             self.emit(f"{{ {g.ct(rt)} v_ = {self._value(s.value, rt)}; if (f->ret >= 0) "
                       f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('end')}")
             return

@@ -21,7 +21,7 @@ class Bridge:
         c = self.g.c
         lines = []
         for name, v in c.vars.items():
-            t = self.g._typeref(v.type)
+            t = self.g.typeref(v.type)
             conv = self.g.py_conv(t)
             key = literal(name) + ".c_str()"
             if v.per_player:
@@ -33,7 +33,7 @@ class Bridge:
                              f"Py_DECREF(x_); }}")
         for kind, fs in c.item_vars.items():
             for name, f in fs.items():
-                t = self.g._typeref(f.type)
+                t = self.g.typeref(f.type)
                 conv = self.g.py_conv(t)
                 mine = self.g.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
                 key = literal(name) + ".c_str()"
@@ -112,7 +112,7 @@ class Bridge:
         c = self.g.c
         lines = []
         for name, v in c.vars.items():
-            conv = self.from_py(self.g._typeref(v.type))
+            conv = self.from_py(self.g.typeref(v.type))
             key = literal(name) + ".c_str()"
             if v.per_player:
                 lines.append(f"{{ PyObject* l_ = item(pv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NP) "
@@ -122,7 +122,7 @@ class Bridge:
                 lines.append(f"s.{ident('G', name)} = {conv(f'item(g, {key})')};")
         for kind, fs in c.item_vars.items():
             for name, f in fs.items():
-                conv = self.from_py(self.g._typeref(f.type))
+                conv = self.from_py(self.g.typeref(f.type))
                 mine = self.g.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
                 key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "

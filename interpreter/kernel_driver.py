@@ -109,14 +109,14 @@ class Driver:
         c, g = self.c, self.g
         inits = []
         for name, v in c.vars.items():
-            val = g.expr(v.init, {}, g._typeref(v.type))
+            val = g.expr(v.init, {}, g.typeref(v.type))
             if v.per_player:
                 inits.append(f"for (int p_ = 0; p_ < NP; ++p_) {{ ++EPOCH; s.{ident('P', name)}[p_] = {val}; }}")
             else:
                 inits.append(f"++EPOCH; s.{ident('G', name)} = {val};")
         for kind, fields in c.item_vars.items():
             for name, f in fields.items():
-                t = g._typeref(f.type)
+                t = g.typeref(f.type)
                 if f.init is None:
                     raise Unsupported(f"item variable '{name}' without a first value")
                 ids = [it.id for it in g.p.items if it.kind == kind]

@@ -19,12 +19,12 @@ class ModuleWriter:
         c, n = self.g.c, self.g.n
         fields = []
         for name, v in c.vars.items():
-            t = self.g.ct(self.g._typeref(v.type))
+            t = self.g.ct(self.g.typeref(v.type))
             fields.append(f"{t} {ident('P', name)}[NP];" if v.per_player else f"{t} {ident('G', name)};")
         ivars = {}
         for fs in c.item_vars.values():
             for name, f in fs.items():
-                t = self.g.ct(self.g._typeref(f.type))
+                t = self.g.ct(self.g.typeref(f.type))
                 if ivars.get(name, t) != t:
                     raise Unsupported(f"item variable '{name}' of two types")
                 ivars[name] = t
@@ -142,7 +142,7 @@ class ModuleWriter:
             d = self.g.c.procedures.get(name)
             if d is None or d.result is None:
                 continue
-            rt = self.g._typeref(d.result)
+            rt = self.g.typeref(d.result)
             cases = "".join(f"case {code}: c.{field} = std::move(v); return; "
                             for code, (caller, slot, field, callee, _) in enumerate(self.g.returns) if callee == k)
             out.append(f"static void ret_{k}(St& s, int code, {self.g.ct(rt)} v) {{ "
