@@ -19,7 +19,12 @@ reason reported once.
 The C++ shared by every kernel is in ``cxx/``: ``kernel_rt.hpp`` (values, lists, zones,
 the generator), ``kernel_state.hpp`` (the order of items, reading Python states),
 ``kernel_driver.hpp`` (the run loop, the scoring) and ``kernel_glue.hpp`` (the Python
-type ``KState`` and the module); ``Gen`` writes the program's part around them.
+type ``KState`` and the module); ``Gen`` writes the program's part around them: its
+expressions and functions here, each procedure as a ``Proc``, with collaborators beside
+this file: ``kernel_tables`` (static tables), ``kernel_driver`` (the end, the scoring,
+first values), ``kernel_module`` (the module's layout, decisions, returns),
+``kernel_bridge`` (states to and from Python), ``kernel_chance`` (random statements)
+and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
@@ -37,31 +42,22 @@ from ..dsl.types import T
 from . import native
 from .codegen import kind_unsure, type_code
 from .cxx_text import ident, literal
-from .kernel_chance import ChanceStatements, item_alike_code
+from .kernel_chance import ChanceStatements
+from .kernel_driver import Driver
+from .kernel_module import ModuleWriter
+from .kernel_tables import Tables
+from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 from .primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
-_HERE = Path(__file__).resolve().parent / "cxx"
 _loaded: dict[str, object] = {}
-
-
-class Unsupported(Exception):
-    """The program uses something the kernel does not cover (``str(e)`` says what)."""
 
 
 class KernelError(Exception):
     """The kernel cannot be built or loaded here (``str(e)`` says why)."""
-
-
-_INT, _BOOL, _STR = T("int"), T("bool"), T("str")
-_IDS = ("player", "item", "cell", "zone", "enum", "none")
-
-
-def _has_none(t: T) -> bool:
-    return t.tag == "none" or (t.tag == "list" and _has_none(t.arg))
 
 
 class Gen:
@@ -76,9 +72,7 @@ class Gen:
         self.b = prog.budgets
         self.ns = prog.ns
         self.ids = count(1)
-        self.statics: list[str] = []      # static tables (declarations)
-        self.inits: list[str] = []        # code run once when the module loads
-        self.made: dict[tuple, str] = {}  # what a static table is named, by its key
+        self.tables = Tables(prog)        # static tables and the functions over them
         self.fns: list[str] = []          # rule functions
         self.fns_made: set[str] = set()   # their names
         self.protos: list[str] = []
@@ -91,7 +85,6 @@ class Gen:
         self.loopvars: set[str] = set()   # the C++ names of the loop variables around
         self.keepable: dict[str, bool] = {}  # see kept
         self.kept_made: set[str] = set()
-        self.cell_types: dict[str, list[str]] = {}  # a search of cells by coordinates: their C++ types
         self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
         self.pre_state: list[str] = []     # declarations the state's struct needs
         # where procedures' values go (by the code a callee's frame holds): (caller,
@@ -110,7 +103,7 @@ class Gen:
             return "bool"
         if tag == "str":
             return "Str"
-        if tag in _IDS:
+        if tag in IDS:
             return "Id"
         if tag == "list":
             return f"List<{self.ct(t.arg)}>"
@@ -133,7 +126,7 @@ class Gen:
             return "NONE_I"
         if t.tag == "str":
             return "NONE_S"
-        if t.tag in _IDS:
+        if t.tag in IDS:
             return "NONE_ID"
         raise Unsupported(f"none as a {t}")
 
@@ -150,7 +143,7 @@ class Gen:
 
     @staticmethod
     def unify(a: T, b: T) -> T:
-        if _has_none(a):
+        if has_none(a):
             return b
         return a
 
@@ -168,193 +161,10 @@ class Gen:
     def fresh(self, base: str) -> str:
         return ident(f"V{next(self.ids)}", base)
 
-    # ------------------------------------------------------------ static tables
-    def table(self, key: tuple, decl, init=None) -> str:
-        """A static table made once: ``decl(name)`` declares it, ``init(name)`` fills it
-        (the name written in place: no text is replaced in code that holds a ruleset's
-        texts). ``key``: what it is (a tuple of the parts that tell it apart)."""
-        name = self.made.get(key)
-        if name is None:
-            name = self.made[key] = f"T{len(self.made)}"
-            self.statics.append(decl(name))
-            if init is not None:
-                self.inits.append(init(name))
-        return name
-
-    def id_list(self, key: tuple, values: list) -> str:
-        """A static List<Id> (a board's cells, a kind's items, an enum's values...)."""
-        for v in values:
-            if v is not None and not isinstance(v, int):
-                raise Unsupported(f"a table {key} of {type(v).__name__}")
-        body = ", ".join(str(-1 if v is None else v) for v in values)
-        return self.table(key, lambda t: f"static List<Id> {t};",
-                          lambda t: f"{t} = List<Id>(std::vector<Id>{{{body}}});")
-
-    def value_table(self, key: tuple, values: list, t: T) -> str:
-        """A static array of the values of a type, one per item or zone."""
-        if t.tag == "int":
-            for v in values:
-                if v is not None and (type(v) is not int or not -(1 << 62) < v < (1 << 62)):
-                    raise Unsupported(f"a value {v!r} in {key}")
-            body = ", ".join("NONE_I" if v is None else f"{v}LL" for v in values)
-            return self.table(key, lambda t: f"static const I {t}[{max(len(values), 1)}] = {{{body or 0}}};")
-        if t.tag == "bool":
-            body = ", ".join("true" if v else "false" for v in values)
-            return self.table(key, lambda t: f"static const bool {t}[{max(len(values), 1)}] = {{{body or 'false'}}};")
-        if t.tag == "enum":
-            order = {v: i for i, v in enumerate(self.c.enums[t.arg])}
-            body = ", ".join("-1" if v is None else str(order[v]) for v in values)
-            return self.table(key, lambda t: f"static const Id {t}[{max(len(values), 1)}] = {{{body or -1}}};")
-        if t.tag in ("player", "item", "cell", "zone"):
-            body = ", ".join("-1" if v is None else str(v) for v in values)
-            return self.table(key, lambda t: f"static const Id {t}[{max(len(values), 1)}] = {{{body or -1}}};")
-        if t.tag == "str":
-            body = ", ".join(literal(v) if isinstance(v, str) else 'Str()' for v in values)
-            return self.table(key, lambda t: f"static Str {t}[{max(len(values), 1)}];",
-                              lambda t: f"{{ Str t_[] = {{{body or 'Str()'}}}; "
-                                        f"for (size_t i = 0; i < sizeof(t_) / sizeof(t_[0]); ++i) {t}[i] = t_[i]; }}")
-        raise Unsupported(f"a table {key} of {t}")
-
-    def relation(self, name: str) -> tuple[str, str]:
-        """A relation of two cells: the related cells of each (``REL``, in order) and a
-        test of one pair (``RELSET``)."""
-        r = self.c.relations[name]
-        if len(r.params) != 2:
-            raise Unsupported(f"relation '{name}' of {len(r.params)} cells")
-        rows = self.ns[f"REL_{name}"]
-        lists = self.table(("REL", name), lambda t: f"static List<Id> {t}[{self.nz}];",
-                           lambda t: "".join(f"{t}[{z}] = List<Id>(std::vector<Id>{{{', '.join(map(str, row))}}});"
-                                             for z, row in enumerate(rows) if row))
-        words = (self.nz + 63) // 64
-        bits = []
-        for z in range(self.nz):
-            w = [0] * words
-            for y in rows[z]:
-                w[y // 64] |= 1 << (y % 64)
-            bits.append(w)
-        body = ", ".join(f"{x}ULL" for w in bits for x in w)
-        sets = self.table(("RELSET", name), lambda t: f"static const uint64_t {t}[{self.nz * words}] = {{{body}}};")
-        test = self.table(("RELTEST", name),
-                          lambda t: f"static inline bool {t}(Id a, Id b) {{ nn(a); return b >= 0 && "
-                          f"(({sets}[a * {words} + b / 64] >> (b % 64)) & 1); }}")
-        return lists, test
-
-    def cell_at(self, board: str, keys: tuple[str, ...]) -> str:
-        """A function of the coordinates' values that gives the board's cell, or none
-        (``cell(board, k: v, ...)``; the first cell wins where several have them)."""
-        key = ("CELLAT", board, keys)
-        if key in self.made:
-            return self.made[key]
-        cells = self.p.boards.get(board, [])
-        rows = []
-        for z in cells:
-            vals = [self.ns[f"C_{k}"][z] if k != "name" else self.ns["CELL_NAME"][z] for k in keys]
-            rows.append((vals, z))
-        if any(type(v) is not int for vals, _ in rows for v in vals):
-            return self._cell_search(key, keys, rows)
-        los = [min((r[0][i] for r in rows), default=0) for i in range(len(keys))]
-        his = [max((r[0][i] for r in rows), default=-1) for i in range(len(keys))]
-        size = 1
-        for lo, hi in zip(los, his):
-            size *= max(hi - lo + 1, 1)
-        if size > 1 << 20:
-            raise Unsupported(f"cell({board}, ...) over a sparse range of coordinates")
-        dense = [-1] * size
-        for vals, z in reversed(rows):
-            k = 0
-            for v, lo, hi in zip(vals, los, his):
-                k = k * (hi - lo + 1) + (v - lo)
-            dense[k] = z
-        arr = self.table(("CELLAT_T", board, keys),
-                         lambda t: f"static const Id {t}[{max(size, 1)}] = {{{', '.join(map(str, dense)) or -1}}};")
-        params = ", ".join(f"I k{i}" for i in range(len(keys)))
-        test = " || ".join(f"k{i} < {lo}LL || k{i} > {hi}LL" for i, (lo, hi) in enumerate(zip(los, his)))
-        index = "0"
-        for i, (lo, hi) in enumerate(zip(los, his)):
-            index = f"({index}) * {hi - lo + 1} + (k{i} - {lo})"
-        fn = f"CA{len(self.made)}"
-        self.made[key] = fn
-        self.statics.append(f"static inline Id {fn}({params}) {{ if ({test or 'false'}) return NONE_ID; "
-                            f"return {arr}[{index}]; }}")
-        return fn
-
-    def _cell_search(self, key: tuple, keys: tuple[str, ...], rows: list) -> str:
-        """``cell(board, k: v, ...)`` by coordinates some of which are texts: the cells
-        looked at in order, the first whose coordinates are the values given."""
-        types = []
-        for i, k in enumerate(keys):
-            kinds = {type(vals[i]) for vals, _ in rows}
-            if kinds <= {int}:
-                types.append("I")
-            elif kinds <= {str}:
-                types.append("Str")
-            else:
-                raise Unsupported(f"cell(...) by a coordinate '{k}' of several types")
-        params = ", ".join(f"{'const Str&' if t == 'Str' else 'I'} k{i}" for i, t in enumerate(types))
-
-        def lit(v, t):
-            return literal(v) if t == "Str" else f"{v}LL"
-        tests = " ".join(
-            f"if ({' && '.join(f'k{i} == {lit(v, t)}' for i, (v, t) in enumerate(zip(vals, types)))}) return {z};"
-            for vals, z in rows)
-        fn = f"CA{len(self.made)}"
-        self.made[key] = fn
-        self.cell_types[fn] = types
-        self.statics.append(f"static Id {fn}({params}) {{ {tests} return NONE_ID; }}")
-        return fn
-
-    def relation_n(self, name: str, nargs: int) -> str:
-        """A relation of more than two cells (compile.Program._relation_n): all its
-        cells given, whether they are related; fewer, the list of the rest related to
-        them, in cell order (the last cells alone when one is left, else lists)."""
-        r = self.c.relations[name]
-        n = len(r.params)
-        rel, related = self.ns[f"REL_{name}"], self.ns[f"RELSET_{name}"]
-        bits = max(self.nz, 2).bit_length()
-        if bits * n > 62:
-            raise Unsupported(f"relation '{name}' of {n} cells on so large a board")
-
-        def code(t) -> int:
-            out = 0
-            for z in t:
-                out = (out << bits) | z
-            return out
-        fn = ident(f"R{nargs}", name)
-        if ("RELN", name, nargs) in self.made:
-            return fn
-        self.made["RELN", name, nargs] = fn
-        args = ", ".join(f"Id a{i}" for i in range(nargs))
-        key = " | ".join(f"((uint64_t)a{i} << {bits * (nargs - 1 - i)})" for i in range(nargs))
-        anynone = " || ".join(f"a{i} < 0" for i in range(nargs))
-        if nargs == n:
-            codes = sorted(code(t) for t in related)
-            arr = self.table(("RELSET", name), lambda t: f"static const uint64_t {t}[{max(len(codes), 1)}] = "
-                                                         f"{{{', '.join(f'{c}ULL' for c in codes) or '0'}}};")
-            self.statics.append(f"static bool {fn}({args}) {{ if ({anynone}) return false; "
-                                f"return std::binary_search({arr}, {arr} + {len(codes)}, (uint64_t)({key})); }}")
-            return fn
-        entries = sorted((code(k), v) for k, v in rel.items() if len(k) == nargs)
-        rest = n - nargs
-        ct = "List<Id>" if rest == 1 else "List<List<Id>>"
-        keys_arr = self.table(("RELKEYS", name, nargs), lambda t: f"static const uint64_t {t}[{max(len(entries), 1)}] = "
-                                                                 f"{{{', '.join(f'{c}ULL' for c, _ in entries) or '0'}}};")
-        if rest == 1:
-            vals = [f"List<Id>(std::vector<Id>{{{', '.join(map(str, v))}}})" for _, v in entries]
-        else:
-            vals = ["List<List<Id>>(std::vector<List<Id>>{" + ", ".join(
-                f"List<Id>(std::vector<Id>{{{', '.join(map(str, x))}}})" for x in v) + "})" for _, v in entries]
-        table = self.table(("RELVALS", name, nargs), lambda t: f"static {ct} {t}[{max(len(entries), 1)}];",
-                           lambda t: "".join(f"{t}[{i}] = {v};" for i, v in enumerate(vals)))
-        self.statics.append(
-            f"static {ct} {fn}({args}) {{ if ({anynone}) return {ct}(); uint64_t k_ = {key}; "
-            f"const uint64_t* at_ = std::lower_bound({keys_arr}, {keys_arr} + {len(entries)}, k_); "
-            f"if (at_ == {keys_arr} + {len(entries)} || *at_ != k_) return {ct}(); return {table}[at_ - {keys_arr}]; }}")
-        return fn
-
     # ------------------------------------------------------------ expressions
     def expr(self, e, sc: dict, want: T | None = None) -> str:
-        if want is not None and e.node in ("ListLit", "CondExpr") and _has_none(self.ty(e)) \
-                and not _has_none(want):
+        if want is not None and e.node in ("ListLit", "CondExpr") and has_none(self.ty(e)) \
+                and not has_none(want):
             # written as the type wanted: [none], [] or 'if c then [] else xs' as such a list
             return getattr(self, "_" + e.node)(e, sc, want)
         code = getattr(self, "_" + e.node)(e, sc)
@@ -384,7 +194,7 @@ class Gen:
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
             return "s.active"
         if n == "players" and not c.declares(n):
-            return self.id_list(("PLAYERS",), list(range(self.n)))
+            return self.tables.id_list(("PLAYERS",), list(range(self.n)))
         if n in c.vars:
             if c.vars[n].per_player:
                 raise Unsupported(f"per-player variable '{n}' without a player")
@@ -392,9 +202,9 @@ class Gen:
         if n in c.enum_of_value:
             return f"((Id){c.enums[c.enum_of_value[n]].index(n)})"
         if n in c.enums:
-            return self.id_list(("E", n), list(range(len(c.enums[n]))))
+            return self.tables.id_list(("E", n), list(range(len(c.enums[n]))))
         if n in c.kinds:
-            return self.id_list(("KIND", n), self.ns[f"KIND_{n}"])
+            return self.tables.id_list(("KIND", n), self.ns[f"KIND_{n}"])
         if n in c.zones:
             return f"((Id){self.ns[f'Z_{n}']})"
         raise Unsupported(f"the name '{n}' here")
@@ -412,18 +222,18 @@ class Gen:
             # kinds whose attribute has this type are in the table)
             values = [it.attrs.get(e.name) if self.c.kinds[it.kind].get(e.name) == at else None
                       for it in self.p.items]
-            return f"{self.value_table(('A', e.name, str(at)), values, at)}[nn({obj})]"
+            return f"{self.tables.value_table(('A', e.name, str(at)), values, at)}[nn({obj})]"
         if t.tag == "cell":
             if e.name == "name":
-                return f"{self.value_table(('CELL_NAME',), self.ns['CELL_NAME'], _STR)}[nn({obj})]"
-            return f"{self.value_table(('C', e.name), self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
+                return f"{self.tables.value_table(('CELL_NAME',), self.ns['CELL_NAME'], STR)}[nn({obj})]"
+            return f"{self.tables.value_table(('C', e.name), self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
         raise Unsupported(f"an attribute of a {t}")
 
     def _Index(self, e, sc):
         t = self.ty(e.obj)
         if t.tag != "list":
             raise Unsupported(f"an index into a {t}")
-        return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, _INT)})"
+        return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
 
     def _ListLit(self, e, sc, want: T | None = None):
         t = want or self.ty(e)
@@ -435,18 +245,18 @@ class Gen:
 
     def _CondExpr(self, e, sc, want: T | None = None):
         t = want or self.ty(e)
-        return (f"({self.expr(e.cond, sc, _BOOL)} ? {self.ct(t)}({self.expr(e.then, sc, t)}) "
+        return (f"({self.expr(e.cond, sc, BOOL)} ? {self.ct(t)}({self.expr(e.then, sc, t)}) "
                 f": {self.ct(t)}({self.expr(e.other, sc, t)}))")
 
     def _UnOp(self, e, sc):
         if e.op == "not":
-            return f"(!{self.expr(e.operand, sc, _BOOL)})"
-        return f"neg({self.expr(e.operand, sc, _INT)})"
+            return f"(!{self.expr(e.operand, sc, BOOL)})"
+        return f"neg({self.expr(e.operand, sc, INT)})"
 
     def _BinOp(self, e, sc):
         op = e.op
         if op in ("and", "or"):
-            a, b = self.expr(e.left, sc, _BOOL), self.expr(e.right, sc, _BOOL)
+            a, b = self.expr(e.left, sc, BOOL), self.expr(e.right, sc, BOOL)
             return f"({a} {'&&' if op == 'and' else '||'} {b})"
         lt, rt = self.ty(e.left), self.ty(e.right)
         if op in ("==", "!="):
@@ -472,16 +282,16 @@ class Gen:
                 return f"({neg}zin(s, {self.expr(e.left, sc)}, {self.expr(e.right, sc)}))"
             if rt.tag != "list":
                 raise Unsupported(f"'in' a {rt}")
-            el = rt.arg if not _has_none(rt.arg) else lt
+            el = rt.arg if not has_none(rt.arg) else lt
             return f"({neg}contains({self.expr(e.right, sc, T('list', el))}, {self.expr(e.left, sc, el)}))"
         if op == "..":
-            return f"irange(s, {self.expr(e.left, sc, _INT)}, {self.expr(e.right, sc, _INT)})"
+            return f"irange(s, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
         t = self.ty(e)
         if op == "+" and t.tag == "list":
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
             return f"scat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
-        a, b = self.expr(e.left, sc, _INT), self.expr(e.right, sc, _INT)
+        a, b = self.expr(e.left, sc, INT), self.expr(e.right, sc, INT)
         match op:
             case "+":
                 return f"add({a}, {b})"
@@ -497,31 +307,31 @@ class Gen:
 
     def _CellAt(self, e, sc):
         board = self.ty(e.board).arg
-        fn = self.cell_at(board, tuple(a.name for a in e.coords))
-        types = self.cell_types.get(fn) or ["I"] * len(e.coords)
-        return f"{fn}({', '.join(self.expr(a.value, sc, _STR if t == 'Str' else _INT) for a, t in zip(e.coords, types))})"
+        fn = self.tables.cell_at(board, tuple(a.name for a in e.coords))
+        types = self.tables.cell_types.get(fn) or ["I"] * len(e.coords)
+        return f"{fn}({', '.join(self.expr(a.value, sc, STR if t == 'Str' else INT) for a, t in zip(e.coords, types))})"
 
     def _Ray(self, e, sc):
         board = self.ty(e.start).arg
         keys = tuple(a.name for a in e.steps)
-        at = self.cell_at(board, keys)
-        if at in self.cell_types:
+        at = self.tables.cell_at(board, keys)
+        if at in self.tables.cell_types:
             raise Unsupported("a ray along coordinates that are not numbers")
-        coords = [self.value_table(("C", k), self.ns["C_" + k], _INT) for k in keys]
-        fn = self.made.get(("RAY", board, keys))
+        coords = [self.tables.value_table(("C", k), self.ns["C_" + k], INT) for k in keys]
+        fn = self.tables.made.get(("RAY", board, keys))
         if fn is None:
-            fn = self.made["RAY", board, keys] = f"RAY{len(self.made)}"
+            fn = self.tables.made["RAY", board, keys] = f"RAY{len(self.tables.made)}"
             params = "".join(f", I d{i}" for i in range(len(keys)))
             start = " ".join(f"I c{i} = {t}[a];" for i, t in enumerate(coords))
             anyd = " || ".join(f"d{i} != 0" for i in range(len(keys)))
             step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
             call = ", ".join(f"c{i}" for i in range(len(keys)))
-            self.statics.append(
+            self.tables.statics.append(
                 f"static List<Id> {fn}(Id a{params}) {{ std::vector<Id> out; if (a < 0 || !({anyd})) "
                 f"return List<Id>(); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
                 f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
         # (a step none fails in Python unless every step is none or 0: the kernel stops)
-        steps = "".join(f", nn({self.expr(a.value, sc, _INT)})" for a in e.steps)
+        steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
         return f"{fn}({self.expr(e.start, sc)}{steps})"
 
     # ------------------------------------------------------------ comprehensions
@@ -539,7 +349,7 @@ class Gen:
             if i == len(comp.clauses):
                 stmt = body(inner)
                 if comp.cond is not None:
-                    return f"if ({self.expr(comp.cond, inner, _BOOL)}) {{ {stmt} }}"
+                    return f"if ({self.expr(comp.cond, inner, BOOL)}) {{ {stmt} }}"
                 return stmt
             cl = comp.clauses[i]
             it = cl.iter
@@ -551,7 +361,7 @@ class Gen:
             deeper = dict(inner)
             deeper[cl.var] = (var, t.arg)
             if it.node == "BinOp" and it.op == "..":
-                a, b = self.expr(it.left, inner, _INT), self.expr(it.right, inner, _INT)
+                a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
                 inside = self.in_loop(var, lambda: clause(i + 1, deeper))
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
@@ -617,7 +427,7 @@ class Gen:
         inner = dict(sc)
         inner[cl.var] = (var, t.arg)
         el = self.ct(t.arg)
-        cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, _BOOL))
+        cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
         return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
                 f"std::vector<{el}> {out}; for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
                 f"if ({cond}) break; }} W(s, {out}.size()); "
@@ -628,14 +438,14 @@ class Gen:
         comp = e.comp
         cl = comp.clauses[0]
         rel = cl.iter.func
-        lists, _ = self.relation(rel)
+        lists, _ = self.tables.relation(rel)
         start = cl.iter.args[0]
         st = self.ty(start)
         s0 = self.expr(start, sc)
         var = self.fresh(cl.var)
         inner = dict(sc)
         inner[cl.var] = (var, T("cell", st.arg if st.tag != "list" else st.arg.arg))
-        cond = "true" if comp.cond is None else self.in_loop(var, lambda: self.expr(comp.cond, inner, _BOOL))
+        cond = "true" if comp.cond is None else self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
         if st.tag == "list":
             first = (f"const List<Id> st_ = {s0}; I work_ = (I)st_.size(); "
                      f"for (Id {var} : st_) {{ if ({var} >= 0 && seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} ")
@@ -661,10 +471,10 @@ class Gen:
                 return f"{self.kept_call(f)}(s{args})"
             return f"{ident('F', f)}(s{args})"
         if f in c.relations and len(c.relations[f].params) > 2:
-            fn = self.relation_n(f, len(e.args))
+            fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
         if f in c.relations:
-            lists, test = self.relation(f)
+            lists, test = self.tables.relation(f)
             if len(e.args) == 2:
                 b = self.expr(e.args[1], sc)
                 return f"{test}({self.expr(e.args[0], sc)}, {b})"
@@ -674,12 +484,12 @@ class Gen:
         return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
 
     def param_type(self, p) -> T:
-        return self._typeref(p.type)
+        return self.typeref(p.type)
 
-    def _typeref(self, tr) -> T:
+    def typeref(self, tr) -> T:
         name = tr.name
         if name == "list":
-            return T("list", self._typeref(tr.item))
+            return T("list", self.typeref(tr.item))
         if name in ("int", "bool", "str", "player"):
             return T(name)
         c = self.c
@@ -707,7 +517,7 @@ class Gen:
             return
         self.fns_made.add(name)
         fd = self.c.functions[name]
-        rt = self._typeref(fd.result)
+        rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sig = f"static {self.ct(rt)} {ident('F', name)}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
@@ -732,7 +542,7 @@ class Gen:
             return self.keepable[name]
         fd = self.c.functions[name]
         params = [self.param_type(p) for p in fd.params]
-        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and _has_none(t)) for t in params)
+        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
         fs, seen, stack, loops = self.c.functions, set(), [name], False
         while stack and ok:
             f = stack.pop()
@@ -759,7 +569,7 @@ class Gen:
             return ident("K", name)
         self.kept_made.add(name)
         fd = self.c.functions[name]
-        rt = self._typeref(fd.result)
+        rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
         sig = f"static {self.ct(rt)} {ident('K', name)}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
@@ -773,7 +583,7 @@ class Gen:
         same = "".join(" && " + k[4] for k in keys)
         store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
         entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {self.ct(rt)} v; I work; I calls; }}"
-        table = self.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
+        table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         args = "".join(f", {ident('A', n)}" for n, _ in params)
         self.protos.append(sig + ";")
         self.fns.append(
@@ -794,7 +604,7 @@ class Gen:
     def source(self) -> str:
         c = self.c
         for v in c.vars.values():
-            self.ct(self._typeref(v.type))
+            self.ct(self.typeref(v.type))
         procs = [(name, d.body, {p.name: self.param_type(p) for p in d.params})
                  for name, d in c.procedures.items()]
         for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
@@ -803,420 +613,8 @@ class Gen:
         for i, (name, *_rest) in enumerate(procs):
             self.proc_index[name] = i
         bodies = [Proc(self, i, name, body, ptypes).compiled() for i, (name, body, ptypes) in enumerate(procs)]
-        driver = self.driver()
-        return self.assemble(procs, bodies, driver)
-
-    def driver(self) -> str:
-        c = self.c
-        out = []
-        sc: dict = {}
-        end = self.expr(c.end.cond, sc, _BOOL) if c.end else None
-        out.append("static void begin_ending(St& s) { s.phase = 2; " +
-                   (f"s.push({self.proc_index['at end']});" if "at end" in self.proc_index else "") + " }")
-        out.append("static bool ended(St& s) { " +
-                   (f"if ({end}) {{ begin_ending(s); return true; }} " if end else "") + "return false; }")
-        # the scoring
-        if c.score:
-            sc_p = {c.score.param: ("p", T("player"))}
-            score = self.expr(c.score.body, sc_p, _INT)
-        else:
-            score = "0"
-        ties = []
-        for tb in c.tiebreaks:
-            ties.append(self.expr(tb.body, {tb.param: ("p", T("player"))}, _INT))
-        out.append(f"static I score_of(St& s, Id p) {{ return {score}; }}")
-        tie_fns = "".join(f"case {i}: return {t};" for i, t in enumerate(ties))
-        out.append(f"static I tie_of(St& s, int k, Id p) {{ switch (k) {{ {tie_fns} }} return 0; }}")
-        outcomes = []
-        if c.outcome:
-            d = c.outcome
-            for cl in d.clauses:
-                if cl.cond is None:
-                    outcomes.append("true")
-                    continue
-                osc = {d.param: ("p", T("player"))}
-                if d.rank:
-                    osc[d.rank] = ("rank", _INT)
-                outcomes.append(self.expr(cl.cond, osc, _BOOL))
-        # teams (units of seats with equal values) and participants' scores
-        if c.team:
-            tt = self.ty(c.team.body)
-            team = self.expr(c.team.body, {c.team.param: ("p", T("player"))}, tt)
-            self.pre_state += [f"typedef {self.ct(tt)} TeamT;", "#define HAS_TEAMS 1"]
-            out.append(f"static TeamT team_of(St& s, Id p) {{ return {team}; }}")
-            conv = self.py_conv(tt)
-            out.append(f"static PyObject* team_py(const TeamT& v) {{ return {conv('v')}; }}")
-        else:
-            self.pre_state += ["typedef I TeamT;", "#define HAS_TEAMS 0"]
-            out.append("static TeamT team_of(St&, Id p) { return p; }")
-            out.append("static PyObject* team_py(const TeamT& v) { return py_int(v); }")
-        parts = list(c.participants.items())
-        cases_p = []
-        for k, (_name, d) in enumerate(parts):
-            if d.score is not None:
-                cases_p.append(f"case {k}: return {self.expr(d.score, {}, _INT)};")
-        self.pre_state.append(f"constexpr int NPARTS = {len(parts)};")
-        out.append(f"static const bool PART_SCORED[NPARTS > 0 ? NPARTS : 1] = "
-                   f"{{{', '.join('true' if d.score is not None else 'false' for _, d in parts) or 'false'}}};")
-        out.append(f"static I part_of(St& s, int k) {{ switch (k) {{ {' '.join(cases_p)} }} return 0; }}")
-        cases = "".join(f"if ({o}) return {i}; " for i, o in enumerate(outcomes))
-        # (no clause holds: the last one's, as Python's loop leaves it)
-        out.append(f"static int outcome_of(St& s, Id p, I rank) {{ (void)rank; {cases}return {len(outcomes) - 1}; }}")
-        if c.heuristic:
-            h = self.expr(c.heuristic.body, {c.heuristic.param: ("p", T("player"))}, _INT)
-            out.append(f"static I heuristic_of(St& s, Id p) {{ return {h}; }}")
-            out.append("#define HAS_HEURISTIC 1")
-        # variables' first values, then the items' (which may read them)
-        inits = []
-        for name, v in c.vars.items():
-            t = self._typeref(v.type)
-            val = self.expr(v.init, {}, t)
-            if v.per_player:
-                inits.append(f"for (int p_ = 0; p_ < NP; ++p_) {{ ++EPOCH; s.{ident('P', name)}[p_] = {val}; }}")
-            else:
-                inits.append(f"++EPOCH; s.{ident('G', name)} = {val};")
-        for kind, fields in c.item_vars.items():
-            for name, f in fields.items():
-                t = self._typeref(f.type)
-                if f.init is None:
-                    raise Unsupported(f"item variable '{name}' without a first value")
-                ids = [it.id for it in self.p.items if it.kind == kind]
-                val = self.expr(f.init, {}, t)
-                inits.append(f"{{ ++EPOCH; {self.ct(t)} v_ = {val}; for (Id i_ : {self.id_list(('KIND', kind), ids)}) "
-                             f"s.{ident('I', name)}[i_] = v_; }}")
-        out.append("static void init_vars(St& s) { " + " ".join(inits) + " }")
-        initial = ", ".join(f"{{{item}, {z}}}" for item, z in self.p.initial)
-        out.append(f"static const Id INITIAL[][2] = {{{initial or '{-1, -1}'}}};")
-        out.append(f"static const int NINITIAL = {len(self.p.initial)};")
-        out.append(f"#define HAS_OUTCOMES {1 if c.outcome else 0}")
-        out.append(_read("kernel_driver.hpp"))
-        return "\n".join(out)
-
-    def export_code(self, procs) -> str:
-        """``export()``: the parts of the state a kernel keeps, as the Python state
-        writes them (for tests: tests/test_kernel.py compares them move by move)."""
-        c = self.c
-        lines = []
-        for name, v in c.vars.items():
-            t = self._typeref(v.type)
-            conv = self.py_conv(t)
-            key = literal(name) + ".c_str()"
-            if v.per_player:
-                lines.append(f"{{ PyObject* l_ = PyList_New(NP); for (int p_ = 0; p_ < NP; ++p_) "
-                             f"PyList_SET_ITEM(l_, p_, {conv('s.' + ident('P', name) + '[p_]')}); "
-                             f"PyDict_SetItemString(pv, {key}, l_); Py_DECREF(l_); }}")
-            else:
-                lines.append(f"{{ PyObject* x_ = {conv('s.' + ident('G', name))}; PyDict_SetItemString(g, {key}, x_); "
-                             f"Py_DECREF(x_); }}")
-        for kind, fs in c.item_vars.items():
-            for name, f in fs.items():
-                t = self._typeref(f.type)
-                conv = self.py_conv(t)
-                mine = self.value_table(("ISKIND", kind), [it.kind == kind for it in self.p.items], _BOOL)
-                key = literal(name) + ".c_str()"
-                lines.append(f"{{ PyObject* l_ = PyDict_GetItemString(iv, {key}); if (!l_) {{ l_ = PyList_New(NI); "
-                             f"for (int i_ = 0; i_ < NI; ++i_) {{ Py_INCREF(Py_None); PyList_SET_ITEM(l_, i_, Py_None); }} "
-                             f"PyDict_SetItemString(iv, {key}, l_); Py_DECREF(l_); }} "
-                             f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv('s.' + ident('I', name) + '[i_]')}); }}")
-        frames = []
-        for k, (_pname, *_rest) in enumerate(procs):
-            sets = []
-            for f, (pk, local, t) in self.field_names.items():
-                if pk != k:
-                    continue
-                conv = self.py_conv(t)
-                sets.append(f"{{ PyObject* x_ = {conv('fr.' + f)}; PyDict_SetItemString(L, {literal(local)}.c_str(), x_); "
-                            f"Py_DECREF(x_); }}")
-            frames.append(f"case {k}: {' '.join(sets)} break;")
-        sites = []
-        for k, site in enumerate(self.sites):
-            conv = self.py_conv(T("list", site["el"]))
-            one = self.py_conv(site["el"])
-            verb = f"py_str({literal(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
-            alone = f"put(d, \"alone\", py_str({literal(site['alone'])})); " if site["alone"] else ""
-            common = (f"put(d, \"verb\", {verb}); put(d, \"type\", py_str({literal(site['type'])})); "
-                      f"put(d, \"var\", py_str({literal(site['var'])})); {alone}")
-            if site["kind"] == "one":
-                sites.append(f"case {k}: {{ put(d, \"options\", {conv('s.opts.' + site['opt'])}); {common}break; }}")
-                continue
-            j = site["each"]
-            sites.append(
-                f"case {k}: {{ {common}PyObject* each_ = PyList_New(s.each_n); PyObject* seats_ = PyList_New(s.each_n); "
-                f"for (int q_ = 0; q_ < s.each_n; ++q_) {{ PyList_SET_ITEM(each_, q_, {conv(f's.opts.e{j}[q_]')}); "
-                f"PyList_SET_ITEM(seats_, q_, PyLong_FromLong(s.each_seats[q_])); }} "
-                f"put(d, \"options\", {conv(f's.opts.e{j}[each_index(s, s.player)]')}); "
-                f"put(d, \"each\", each_); put(d, \"seats\", seats_); PyObject* w_ = PyList_New(s.nwaiting); "
-                f"for (int q_ = 0; q_ < s.nwaiting; ++q_) PyList_SET_ITEM(w_, q_, PyLong_FromLong(s.waiting[q_])); "
-                f"put(d, \"waiting\", w_); PyObject* c_ = PyList_New(s.nchosen); for (int q_ = 0; q_ < s.nchosen; ++q_) "
-                f"{{ PyObject* pair_ = PyList_New(2); PyList_SET_ITEM(pair_, 0, PyLong_FromLong(s.chosen[q_])); "
-                f"PyList_SET_ITEM(pair_, 1, {one(f's.opts.c{j}[q_]')}); PyList_SET_ITEM(c_, q_, pair_); }} "
-                f"put(d, \"chosen\", c_); break; }}")
-        return "\n".join([
-            "static void export_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
-            "static void export_frame(const Frame& fr, PyObject* L) { switch (fr.proc) { " + " ".join(frames) + " } }",
-            "static void put(PyObject* d, const char* key, PyObject* v) { PyDict_SetItemString(d, key, v); Py_DECREF(v); }",
-            "static void export_pending(St& s, PyObject* d) { switch (s.site) { " + " ".join(sites) + " } }",
-        ])
-
-    def assemble(self, procs, bodies, driver) -> str:
-        c, n = self.c, self.n
-        fields = []
-        for name, v in c.vars.items():
-            t = self.ct(self._typeref(v.type))
-            fields.append(f"{t} {ident('P', name)}[NP];" if v.per_player else f"{t} {ident('G', name)};")
-        ivars = {}
-        for fs in c.item_vars.values():
-            for name, f in fs.items():
-                t = self.ct(self._typeref(f.type))
-                if ivars.get(name, t) != t:
-                    raise Unsupported(f"item variable '{name}' of two types")
-                ivars[name] = t
-        for name, t in ivars.items():
-            fields.append(f"{t} {ident('I', name)}[NI > 0 ? NI : 1];")
-        frame = "".join(f"{t} {f};" for f, t in self.fields.items())
-        opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.opt_types)) + "".join(
-            f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.each_types))
-        dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
-        turn = self.proc_index.get("turn")
-        setup = self.proc_index.get("setup")
-        names = ", ".join(literal(name) for name, *_ in procs)
-        sites, export = self.sites_code(), self.export_code(procs)   # (they may make tables)
-        imports, alike = self.import_code(procs), item_alike_code(self)
-        src = [
-            _read("kernel_rt.hpp"),
-            "using namespace mk;",
-            f"constexpr int NI = {self.ni}; constexpr int NZ = {self.nz}; constexpr int NP = {n};",
-            f"constexpr int DIR = {self.p.direction}; constexpr int NPROCS = {len(procs)};",
-            f"constexpr I STEPS = {self.b.steps}LL; constexpr I WORK = {self.b.work}LL;",
-            f"constexpr I RANGE = {self.b.range}LL; constexpr I LIMIT = {self.b.integer}LL;",
-            f"constexpr int NTIES = {len(c.tiebreaks)}; constexpr int TURN_PROC = {-1 if turn is None else turn};",
-            f"constexpr int SETUP_PROC = {-1 if setup is None else setup};",
-            f"static const Str PROC_NAMES[] = {{{names}}};",
-            f"static const int PROC_END[] = {{{', '.join(str(e) for e in self.proc_ends)}}};",
-            f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
-            "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
-            # (every step renews the epoch of kept values: see Gen._memo)
-            "static uint64_t EPOCH = 1;",
-            "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
-            *self.pre_state,
-            f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
-            f"struct Opts {{ {opt_fields} }};",
-            "struct St {",
-            "  Zones<NI, NZ> z; Id active = 0; I turn = 0; int phase = 0; I moves = 0; uint64_t rng = 0;",
-            "  bool end_req = false; I work = 0, calls = 0, depth = 0, steps = 0;",
-            "  int site = -1; Id player = -1; Opts opts;",
-            # (who sees each item: -1 as its place says, else a mask of seats; the zones
-            # revealed to all)
-            "  I facing[NI > 0 ? NI : 1]; uint8_t revealed[NZ > 0 ? NZ : 1];",
-            # (a simultaneous decision: the seats asked, those still to choose, those that
-            # have chosen in order; their options and choices are in opts)
-            "  bool simul = false; int each_n = 0, nwaiting = 0, nchosen = 0; Id each_seats[NP]; Id waiting[NP]; Id chosen[NP];",
-            ("  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP]; TeamT teams[NP]; "
-            "I parts[NPARTS > 0 ? NPARTS : 1];"),
-            "  std::vector<Frame> stack;",
-            # (explicit chance: see kernel_chance.py)
-            "  bool xchance = false; std::vector<int> taken; int used = 0; I nchance = 0; PyRef step; int step_n = 0;",
-            "  " + " ".join(fields),
-            "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
-            "};",
-            "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",
-            "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
-            ("static inline void range_work(St& s, I a, I b) { I n = sub(add(b, 1), a); "
-            "if (n > RANGE) bail(); if (n > 0) W(s, n); }"),
-            ("static List<I> irange(St& s, I a, I b) { range_work(s, a, b); std::vector<I> v; "
-            "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }"),
-            ("template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
-            "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }"),
-            "static Str scat(St& s, const Str& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); return a + b; }",
-            "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
-            "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
-            "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc[nn(item)]; return z >= 0 && l == z; }",
-            ("static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
-            "return l >= 0 && inside[l] ? l : NONE_ID; }"),
-            "static inline bool face_down(St& s, Id item) { return s.facing[nn(item)] >= 0; }",
-            "static inline bool is_none(I x) { return x == NONE_I; }",
-            "static inline bool is_none(Id x) { return x < 0; }",
-            "static inline bool is_none(const Str& x) { return is_none_s(x); }",
-            "template <class T> static inline bool is_none(const T&) { return false; }",
-            # Runtime.move: to the top of a zone, facing as given (-1: as the place says)
-            "static inline void mv(St& s, Id item, Id to, I f = -1) { s.z.move(item, to); s.facing[item] = f; }",
-            # an item option the decider may not know is ordered by its place (Runtime._ordered):
-            # the kernel asks only where it sees every one (Runtime.sees_item)
-            ("static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
-            "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }"),
-            _read("kernel_state.hpp"),
-            _read("kernel_chance.hpp"),
-            # the cells a walk has met (connected): a mark per cell, by generation, one
-            # array per walk in progress (a walk's condition may walk too)
-            "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
-            ("static inline int each_index(const St& s, Id seat) { for (int k = 0; k < s.each_n; ++k) "
-            "if (s.each_seats[k] == seat) return k; return -1; }"),
-            ("static inline bool waiting_for(const St& s, Id seat) { for (int k = 0; k < s.nwaiting; ++k) "
-            "if (s.waiting[k] == seat) return true; return false; }"),
-            ("struct Seen { uint32_t* m; uint32_t g; Seen(St&) { if (SEEN_DEPTH == SEEN_POOL.size()) "
-            "SEEN_POOL.emplace_back(NZ + 1, 0); std::vector<uint32_t>& v = SEEN_POOL[SEEN_DEPTH++]; "
-            "m = v.data(); g = ++v[NZ]; if (g == 0) { std::fill(v.begin(), v.end(), 0); g = v[NZ] = 1; } } "
-            "~Seen() { --SEEN_DEPTH; } Seen(const Seen&) = delete; "
-            "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };"),
-            *self.statics,
-            alike,
-            *self.protos,
-            *self.fns,
-            "static void run_top(St& s);",
-            *self.returns_code(procs),
-            *bodies,
-            driver,
-            f"static void run_top(St& s) {{ switch (s.stack.back().proc) {{ {dispatch} default: bail(); }} }}",
-            sites,
-            export,
-            imports,
-            _read("kernel_glue.hpp"),
-            "static int kernel_init() { " + " ".join(self.inits) + " return 0; }",
-        ]
-        return "\n".join(src) + "\n"
-
-    def from_py(self, t: T):
-        """A function of a C++ expression (a PyObject*): the code that reads a value of
-        type ``t`` from it (throwing PyFail where it is not one)."""
-        if t.tag == "int":
-            return lambda x: f"from_py_int({x})"
-        if t.tag == "bool":
-            return lambda x: f"from_py_bool({x})"
-        if t.tag == "str":
-            return lambda x: f"from_py_str({x})"
-        if t.tag == "enum":
-            names = self.enum_names(t.arg)
-            return lambda x: f"from_py_enum({x}, {names}, {len(self.c.enums[t.arg])})"
-        if t.tag == "item":
-            return lambda x: f"from_py_id({x}, NI)"
-        if t.tag == "player":
-            return lambda x: f"from_py_id({x}, NP)"
-        if t.tag in ("cell", "zone", "none"):
-            return lambda x: f"from_py_id({x}, NZ)"
-        if t.tag == "list":
-            inner = self.from_py(t.arg)
-            el = self.ct(t.arg)
-            return lambda x: f"from_py_list<{el}>({x}, [](PyObject* y) {{ return {inner('y')}; }})"
-        raise Unsupported(f"a value of type {t} from Python")
-
-    def import_code(self, procs) -> str:
-        """``load(state)``: a kernel's state from a Python game's (Runtime.to_state) at a
-        decision, or nullptr where it holds what a kernel does not keep (a chance step
-        pending, a zone revealed, an item face down, a game over...)."""
-        c = self.c
-        lines = []
-        for name, v in c.vars.items():
-            conv = self.from_py(self._typeref(v.type))
-            key = literal(name) + ".c_str()"
-            if v.per_player:
-                lines.append(f"{{ PyObject* l_ = item(pv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NP) "
-                             f"throw PyFail(); for (int p_ = 0; p_ < NP; ++p_) "
-                             f"s.{ident('P', name)}[p_] = {conv('PyList_GET_ITEM(l_, p_)')}; }}")
-            else:
-                lines.append(f"s.{ident('G', name)} = {conv(f'item(g, {key})')};")
-        for kind, fs in c.item_vars.items():
-            for name, f in fs.items():
-                conv = self.from_py(self._typeref(f.type))
-                mine = self.value_table(("ISKIND", kind), [it.kind == kind for it in self.p.items], _BOOL)
-                key = literal(name) + ".c_str()"
-                lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "
-                             f"throw PyFail(); for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) "
-                             f"s.{ident('I', name)}[i_] = {conv('PyList_GET_ITEM(l_, i_)')}; }}")
-        frames = []
-        for k in range(len(procs)):
-            sets = []
-            for f, (pk, local, t) in self.field_names.items():
-                if pk == k:
-                    conv = self.from_py(t)
-                    sets.append(f"if (!PyUnicode_CompareWithASCIIString(key_, {literal(local)}.c_str())) "
-                                f"{{ fr.{f} = {conv('v_')}; return; }}")
-            frames.append(f"case {k}: {' '.join(sets)} break;")
-        sites = []
-        options = 'item(p, "options")'
-        for k, site in enumerate(self.sites):
-            if site["kind"] != "one":
-                continue   # (a simultaneous decision under way is played in Python)
-            conv = self.from_py(T("list", site["el"]))
-            verb = "Py_None" if site["verb"] is None else f"py_str({literal(site['verb'])})"
-            alone = "nullptr" if site["alone"] is None else f"py_str({literal(site['alone'])})"
-            sites.append(f"if (proc == {site['proc']} && pc == {site['pc']} && same(p, \"var\", py_str({literal(site['var'])}), true) "
-                         f"&& same(p, \"type\", py_str({literal(site['type'])}), true) && same(p, \"verb\", {verb}, {'false' if site['verb'] is None else 'true'}) "
-                         f"&& same(p, \"alone\", {alone}, {'false' if site['alone'] is None else 'true'})) "
-                         f"{{ s.opts.{site['opt']} = {conv(options)}; return {k}; }}")
-        return "\n".join([
-            "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
-            "static void import_local(Frame& fr, PyObject* key_, PyObject* v_) { switch (fr.proc) { "
-            + " ".join(frames) + " } throw PyFail(); }",
-            "static int import_pending(St& s, PyObject* p, int proc, int pc) { " + " ".join(sites) + " throw PyFail(); }",
-        ])
-
-    def returns_code(self, procs) -> list[str]:
-        """``ret_K``: a value procedure K returns, written into its caller's frame (the
-        one under it) where the call's code says; ``ret_code``: that code from a caller
-        and the name of its local (a state's ``$ret``)."""
-        out, codes = [], []
-        for k, (name, *_rest) in enumerate(procs):
-            d = self.c.procedures.get(name)
-            if d is None or d.result is None:
-                continue
-            rt = self._typeref(d.result)
-            cases = "".join(f"case {code}: c.{field} = std::move(v); return; "
-                            for code, (caller, slot, field, callee, _) in enumerate(self.returns) if callee == k)
-            out.append(f"static void ret_{k}(St& s, int code, {self.ct(rt)} v) {{ "
-                       f"Frame& c = s.stack[s.stack.size() - 2]; switch (code) {{ {cases}}} bail(); }}")
-        for code, (caller, slot, _field, _callee, _) in enumerate(self.returns):
-            codes.append(f"if (caller == {caller} && !PyUnicode_CompareWithASCIIString(name, {literal(slot)}.c_str())) "
-                         f"return {code};")
-        out.append("static int ret_code(int caller, PyObject* name) { if (!PyUnicode_Check(name)) throw PyFail(); "
-                   + " ".join(codes) + " throw PyFail(); }")
-        out.append("static const Str RET_SLOT[] = {" + ", ".join(
-            [literal(slot) for _, slot, _, _, _ in self.returns] + ["Str()"]) + "};")
-        return out
-
-    def seers(self) -> str:
-        """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""
-        from .runtime import _zone_seers
-        if self.n > 63:
-            raise Unsupported("more than 63 players")
-        return ", ".join(f"{m}ULL" for m in _zone_seers(self.p, self.n)) or "0"
-
-    def sites_code(self) -> str:
-        """What apply and the glue need of each decision: the count of a seat's options
-        (-1: the seat does not decide now), one option as a Python value, and taking one
-        (true when the decision is made and the rules go on)."""
-        counts, pys, takes, hides = [], [], [], []
-        for k, site in enumerate(self.sites):
-            el = site["el"]
-            if el.tag in ("item", "list") and "item" in site["type"]:
-                value = (f"s.opts.{site['opt']}[i]" if site["kind"] == "one"
-                         else f"s.opts.e{site['each']}[each_index(s, seat)][i]")
-                test = ("v >= 0 && !sees(s, v, seat)" if el.tag == "item"
-                        else "[&]() { for (Id x : v) if (x >= 0 && !sees(s, x, seat)) return true; return false; }()")
-                hides.append(f"case {k}: {{ const auto& v = {value}; return {test}; }}")
-            if site["kind"] == "one":
-                o = site["opt"]
-                counts.append(f"case {k}: return seat == s.player ? (int)s.opts.{o}.size() : -1;")
-                pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};")
-                takes.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; s.site = -1; s.player = -1; "
-                             "return true;")
-                continue
-            j, var = site["each"], ident("P", site["var"])
-            counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
-            pys.append(f"case {k}: return {site['py'](f's.opts.e{j}[each_index(s, seat)][i]')};")
-            takes.append(f"case {k}: {{ s.opts.c{j}[s.nchosen] = s.opts.e{j}[each_index(s, seat)][i]; "
-                         f"s.chosen[s.nchosen++] = seat; int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
-                         f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; "
-                         f"if (w_ > 0) {{ s.player = s.waiting[0]; return false; }} "
-                         f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
-                         f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
-        return "\n".join([
-            f"static const int NSITES = {len(self.sites)};",
-            "static int site_count(St& s, Id seat) { switch (s.site) { " + " ".join(counts) + " } return -1; }",
-            "static PyObject* site_py(St& s, int i, Id seat) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
-            "static bool site_take(St& s, int i, Id seat) { switch (s.site) { " + " ".join(takes) + " } bail(); }",
-            # (whether option i names an item the seat may not know: written by its place)
-            "static bool site_hidden(St& s, int i, Id seat) { switch (s.site) { " + " ".join(hides) + " } return false; }",
-        ])
+        driver = Driver(self).code()
+        return ModuleWriter(self).assemble(procs, bodies, driver)
 
     def py_conv(self, t: T):
         """A function of a C++ expression: the code that makes its Python value."""
@@ -1227,22 +625,15 @@ class Gen:
         if t.tag == "str":
             return lambda x: f"py_str({x})"
         if t.tag == "enum":
-            names = self.enum_names(t.arg)
+            names = self.tables.enum_names(t.arg)
             return lambda x: f"py_enum({x}, {names})"
-        if t.tag in _IDS:
+        if t.tag in IDS:
             return lambda x: f"py_id({x})"
         if t.tag == "list":
             inner = self.py_conv(t.arg)
             el = self.ct(t.arg)
             return lambda x: f"py_list({x}, [](const {el}& y) {{ return {inner('y')}; }})"
         raise Unsupported(f"a value of type {t} for Python")
-
-    def enum_names(self, enum: str) -> str:
-        values = self.c.enums[enum]
-        body = ", ".join(literal(v) for v in values)
-        return self.table(("ENUMNAMES", enum), lambda t: f"static PyObject* {t}[{max(len(values), 1)}];",
-                          lambda t: f"{{ Str t_[] = {{{body}}}; for (size_t i = 0; i < {len(values)}; ++i) "
-                                    f"{t}[i] = PyUnicode_InternFromString(t_[i].c_str()); }}")
 
 
 class Proc(ChanceStatements):
@@ -1262,9 +653,9 @@ class Proc(ChanceStatements):
 
     def _bind(self, name: str, t: T) -> None:
         old = self.locals.get(name)
-        if old is None or _has_none(old):
+        if old is None or has_none(old):
             self.locals[name] = t
-        elif not _has_none(t) and self.g.ct(old) != self.g.ct(t):
+        elif not has_none(t) and self.g.ct(old) != self.g.ct(t):
             raise Unsupported(f"local '{name}' of two types in {self.name}")
 
     def _types(self, b: ir.Block) -> None:
@@ -1291,7 +682,7 @@ class Proc(ChanceStatements):
                 case "CallResult":
                     if s.new:
                         d = g.c.procedures[s.proc]
-                        self._bind(s.var, g._typeref(d.result))
+                        self._bind(s.var, g.typeref(d.result))
                 case "Assign":
                     if s.var in self.locals or (s.player is None and s.var not in g.c.vars and s.var != "active"):
                         self._bind(s.var, g.ty(s.value))
@@ -1300,7 +691,7 @@ class Proc(ChanceStatements):
                 case "ChooseEach":
                     self._bind(s.each, T("player"))
         for name, t in list(self.locals.items()):
-            if _has_none(t):
+            if has_none(t):
                 self.locals[name] = T("list", T("cell")) if t.tag == "list" else T("cell")
 
     # ------------------------------------------------------------ instructions
@@ -1346,7 +737,7 @@ class Proc(ChanceStatements):
         ends = []
         for cond, body in s.branches:
             at = self.emit("")
-            c = self.x(cond, _BOOL)
+            c = self.x(cond, BOOL)
             self.block(body)
             ends.append(self.emit(""))
             self.code[at] = f"if ({c}) {{ {self.go(at + 1)} }} {self.go(self.here())}"
@@ -1358,7 +749,7 @@ class Proc(ChanceStatements):
     def _For(self, s):
         k = self.here()
         t = self.g.ty(s.iter)
-        it, ix = self.field(f"$it{k}", t), self.field(f"$i{k}", _INT)
+        it, ix = self.field(f"$it{k}", t), self.field(f"$i{k}", INT)
         var = self.field(s.var)
         src = self.x(s.iter, t)
         self.emit(f"f->{it} = {src}; f->{ix} = 0; {self.go(k + 1)}")
@@ -1371,10 +762,10 @@ class Proc(ChanceStatements):
 
     def _While(self, s):
         k = self.here()
-        cnt = self.field(f"$n{k}", _INT)
+        cnt = self.field(f"$n{k}", INT)
         self.emit(f"f->{cnt} = 0; {self.go(k + 1)}")
         head = self.emit("")
-        cond = self.x(s.cond, _BOOL)
+        cond = self.x(s.cond, BOOL)
         self.block(s.body)
         self.emit(self.go(head))
         end = self.here()
@@ -1394,7 +785,7 @@ class Proc(ChanceStatements):
     def _Assign(self, s):
         g = self.g
         if s.player is not None:
-            t = g._typeref(g.c.vars[s.var].type)
+            t = g.typeref(g.c.vars[s.var].type)
             v = self._value(s.value, t)
             self.emit(f"{{ {g.ct(t)} v_ = {v}; s.{ident('P', s.var)}[nn({self.x(s.player)})] = std::move(v_); }} "
                       f"{self.go(self.nxt)}")
@@ -1405,7 +796,7 @@ class Proc(ChanceStatements):
             self.emit(f"{{ Id p_ = {self.x(s.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
                       f"s.active = p_; }} {self.go(self.nxt)}")
         else:
-            t = g._typeref(g.c.vars[s.var].type)
+            t = g.typeref(g.c.vars[s.var].type)
             self.emit(f"s.{ident('G', s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
 
     def _AttrAssign(self, s):
@@ -1416,7 +807,7 @@ class Proc(ChanceStatements):
         else:
             holder, ht = self.sc[s.var]
             kind = ht.arg
-        t = g._typeref(g.c.item_vars[kind][s.attr].type)
+        t = g.typeref(g.c.item_vars[kind][s.attr].type)
         self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', s.attr)}[it_] = {self._value(s.value, t)}; }} "
                   f"{self.go(self.nxt)}")
 
@@ -1477,7 +868,7 @@ class Proc(ChanceStatements):
         k, o = self._site(s.var, T("list", el), s.verb, None)
         var = self.field(s.var)
         if s.where is not None:
-            keep = f"f->{var} = sub_; if ({self.x(s.where, _BOOL)}) ok_.push_back(sub_);"
+            keep = f"f->{var} = sub_; if ({self.x(s.where, BOOL)}) ok_.push_back(sub_);"
         else:
             keep = "ok_.push_back(sub_);"
         self.emit(f"{{ List<{ce}> all_ = {opts}; List<List<{ce}>> subs_ = subsets(all_); "
@@ -1493,7 +884,7 @@ class Proc(ChanceStatements):
         t = g.ty(s.options)
         el = t.arg
         ce = g.ct(el)
-        vt = g._typeref(g.c.vars[s.var].type)
+        vt = g.typeref(g.c.vars[s.var].type)
         if g.ct(vt) != ce:
             raise Unsupported(f"'choose {s.var}(...)' of options that are not its type")
         k, j = self._each_site(s.var, el, s.verb)
@@ -1596,7 +987,7 @@ class Proc(ChanceStatements):
                   f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go(self.nxt)}")
 
     def _Fill(self, s):
-        cells = self.g.id_list(("BOARD", s.board), self.g.p.boards[s.board])
+        cells = self.g.tables.id_list(("BOARD", s.board), self.g.p.boards[s.board])
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
                   f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
 
@@ -1632,7 +1023,7 @@ class Proc(ChanceStatements):
         g = self.g
         d = g.c.procedures[s.proc]
         callee = g.proc_index[s.proc]
-        rt = g._typeref(d.result)
+        rt = g.typeref(d.result)
         direct = s.player is None and (s.new or s.var in self.locals)
         slot = s.var if direct else f"$r{self.here()}"
         if not direct:
@@ -1640,12 +1031,12 @@ class Proc(ChanceStatements):
         field = self.field(slot, rt if not direct else None)
         code = len(g.returns)
         g.returns.append((self.k, slot, field, callee, rt))
-        clear = "" if direct else f"f->{field} = {g.none_of(rt) if rt.tag in ('int', 'str', *_IDS) else g.ct(rt) + '()'}; "
+        clear = "" if direct else f"f->{field} = {g.none_of(rt) if rt.tag in ('int', 'str', *IDS) else g.ct(rt) + '()'}; "
         self.emit(clear + self._call(s, code))
         if direct:
             return
         if s.player is not None:
-            t = g._typeref(g.c.vars[s.var].type)
+            t = g.typeref(g.c.vars[s.var].type)
             self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.{ident('P', s.var)}[nn({self.x(s.player)})] = "
                       f"std::move(v_); }} {self.go(self.nxt)}")
         elif s.var == "active" and not g.c.declares("active"):
@@ -1658,7 +1049,7 @@ class Proc(ChanceStatements):
         if s.value is not None:
             g = self.g
             d = g.c.procedures[self.name]
-            rt = g._typeref(d.result)
+            rt = g.typeref(d.result)
             self.emit(f"{{ {g.ct(rt)} v_ = {self._value(s.value, rt)}; if (f->ret >= 0) "
                       f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('end')}")
             return
@@ -1666,10 +1057,6 @@ class Proc(ChanceStatements):
 
     def _EndGame(self, s):
         self.emit(f"s.end_req = true; STEP(s); f->pc = {self.nxt}; return;")
-
-
-def _read(name: str) -> str:
-    return (_HERE / name).read_text(encoding="utf-8")
 
 
 # ------------------------------------------------------------ building and loading

@@ -36,8 +36,8 @@ def item_alike_code(gen) -> str:
         tests = " && ".join(f"eq(s.{ident('I', name)}[a], s.{ident('I', name)}[b])" for name in sorted(fields))
         if tests:
             cases.append(f"case {k}: return {tests};")
-    classes_t = gen.value_table(("ICLASS",), of_item, T("int")) if prog.items else None
-    kinds_t = gen.value_table(("IKIND",), kind_of, T("int")) if prog.items else None
+    classes_t = gen.tables.value_table(("ICLASS",), of_item, T("int")) if prog.items else None
+    kinds_t = gen.tables.value_table(("IKIND",), kind_of, T("int")) if prog.items else None
     if classes_t is None:
         return ("static bool item_alike(St&, Id a, Id b) { return a == b; }\n"
                 "static int item_class(Id a) { return a; }")

@@ -24,7 +24,7 @@ from . import helpers
 
 _INT = T("int")
 # the element types of lists whose first or last element the kernel gives (one number, id
-# or text per value, with a none: kernel._IDS and texts)
+# or text per value, with a none: kernel_types.IDS and texts)
 _FLAT = ("int", "str", "player", "item", "cell", "zone", "enum", "none")
 # the types whose values are ids (ints) or none: sorted by helpers.sort_key, they are in
 # the plain order of ints, none first (helpers._sort_ids)
@@ -211,13 +211,13 @@ def _py_sort(call: PyCall) -> str:
 
 def _cxx_cells(call: CxxCall) -> str:
     board = call.ty(0).arg
-    return call.gen.id_list(("BOARD", board), call.gen.p.boards[board])
+    return call.gen.tables.id_list(("BOARD", board), call.gen.p.boards[board])
 
 
 def _cxx_cell_of(call: CxxCall) -> str:
     gen, board = call.gen, call.ty(1).arg
     on = set(gen.p.boards[board])
-    inside = gen.value_table(("ONBOARD", board), [z in on for z in range(gen.nz)], T("bool"))
+    inside = gen.tables.value_table(("ONBOARD", board), [z in on for z in range(gen.nz)], T("bool"))
     return f"cell_of(s, {call.arg()}, {inside})"
 
 
@@ -233,7 +233,7 @@ def _cxx_end(f: str) -> Callable:
 
 def _cxx_owner(call: CxxCall) -> str:
     gen = call.gen
-    owners = gen.value_table(("ZONE_OWNER",), gen.ns["ZONE_OWNER"], T("player"))
+    owners = gen.tables.value_table(("ZONE_OWNER",), gen.ns["ZONE_OWNER"], T("player"))
     return f"{owners}[nn({call.arg()})]"
 
 
