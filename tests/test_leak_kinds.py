@@ -202,7 +202,7 @@ def test_a_view_that_shows_private_values_is_caught(monkeypatch, name):
 def test_the_exchanges_are_counted_by_kind_in_text_and_json(tmp_path):
     path = tmp_path / "auction.meeple"
     path.write_text(source("leaky_auction", fixed=True), encoding="utf-8")
-    r = meeple_cli("test", path, "--examples", 4, "--players", 2, "--json", "--jobs", 1)
+    r = meeple_cli("test", path, "--examples", 12, "--players", 2, "--json", "--jobs", 1)
     assert r.code == 0, r
     doc = json.loads(r.out)
     jsonschema.Draft202012Validator(SCHEMA).validate(doc)
@@ -212,7 +212,7 @@ def test_the_exchanges_are_counted_by_kind_in_text_and_json(tmp_path):
     assert by_kind["secret_choices"] > 0 and by_kind["owner_variables"] > 0
     assert sum(by_kind.values()) == doc["exchanges"] and by_kind["hidden_items"] == 0
     assert doc["secrets_found"]["owner_variables"] >= by_kind["owner_variables"]
-    r = meeple_cli("test", path, "--examples", 4, "--players", 2, "--quiet", "--jobs", 1)
+    r = meeple_cli("test", path, "--examples", 12, "--players", 2, "--quiet", "--jobs", 1)
     assert r.code == 0, r
     counts = re.search(r"no leak in (\d+) exchanges \(owner variables (\d+), secret choices (\d+)\)", r.out)
     assert counts and int(counts[1]) == int(counts[2]) + int(counts[3]) > 0, r.out
