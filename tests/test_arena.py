@@ -445,7 +445,7 @@ def test_the_workers_end_when_meeple_is_killed(tmp_path):
     (they went on with the queued games for minutes, on every core)."""
     records = tmp_path / "records"
     proc = _interruptible([sys.executable, "-m", "meeple", "simulate", "kalah", "--games",
-                           "200000", "--jobs", "2", "-q", "--records", str(records)])
+                           "20000", "--jobs", "2", "-q", "--records", str(records)])
     try:
         _wait_for(proc, lambda: len(_session(proc.pid)) >= 4 and records.is_dir()
                   and len(list(records.iterdir())) >= 3)
