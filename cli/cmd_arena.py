@@ -31,28 +31,26 @@ from .options import (
     budget_option,
     jobs_option,
     json_option,
+    locale_option,
     native_option,
     no_color_option,
+    ruleset_argument,
+    variant_option,
 )
 
 NAME = "arena"
 
 
 def command(
-    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
-                                  autocompletion=complete.rulesets,
-                                  help="A bundled ruleset name or a path."),
+    ruleset: str = ruleset_argument(),
     bots: list[str] = typer.Argument(..., metavar="BOT BOT [BOT...]", show_default=False,
                                      autocompletion=complete.bots,
                                      help="One bot per seat, as NAME[:KEY=VALUE,...] "
                                           "(see meeple bots); the same bot may be given "
                                           "more than once."),
     games: int = typer.Option(100, "--games", "-n", metavar="N", help="How many games to play."),
-    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
-                                      autocompletion=complete.variants,
-                                      help="A variant (repeatable)."),
-    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
-                                         autocompletion=complete.locales, help="A locale."),
+    variant: list[str] = variant_option(),
+    locale: str | None = locale_option(),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Game i uses seed S+i."),
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from .. import interpreter
 from ..interpreter import IllegalMove, RuleError, record as records
-from . import complete, jsonout
+from . import jsonout
 from .common import (
     check_seed,
     fail,
@@ -23,23 +23,26 @@ from .common import (
     rule_fail,
 )
 from .i18n import language, tr
-from .options import budget_option, json_option, native_option, no_color_option
+from .options import (
+    budget_option,
+    json_option,
+    native_option,
+    no_color_option,
+    ruleset_argument,
+    variant_option,
+)
 
 NAME = "perft"
 
 
 def command(
-    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
-                                  autocompletion=complete.rulesets,
-                                  help="A bundled ruleset name or a path."),
+    ruleset: str = ruleset_argument(),
     depth: int = typer.Option(..., "--depth", "-d", metavar="N", show_default=False,
                               help="How many decisions deep to count."),
     players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
-                                      autocompletion=complete.variants,
-                                      help="A variant (repeatable)."),
+    variant: list[str] = variant_option(),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S",
                              help="The game's seed (the deal, for a game with chance)."),
     after: list[str] = typer.Option([], "--after", "-a", metavar="MOVE",

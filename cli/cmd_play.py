@@ -38,7 +38,7 @@ from .common import (
     rule_fail,
 )
 from .i18n import language, tr
-from .options import budget_option, layout_option, no_color_option
+from .options import budget_option, layout_option, locale_option, no_color_option, variant_option
 from .recorded import mover, read_record, record_ruleset, replay_record
 from .render import HUMAN, seat_label
 
@@ -60,12 +60,8 @@ def command(
     players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
-                                      autocompletion=complete.variants,
-                                      help="A variant to play (repeatable)."),
-    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
-                                         autocompletion=complete.locales,
-                                         help="A locale, e.g. de."),
+    variant: list[str] = variant_option("A variant to play (repeatable)."),
+    locale: str | None = locale_option("A locale, e.g. de."),
     seed: int | None = typer.Option(None, "--seed", "-s", metavar="S",
                                        help="Random seed: the same seed, the same game (default: 64 "
                                             "random bits from the operating system, shown "

@@ -9,9 +9,8 @@ from pathlib import Path
 import typer
 
 from ..interpreter import record as records
-from . import complete
 from .common import compile_ruleset, fail, resolve
-from .options import no_color_option
+from .options import locale_option, no_color_option, ruleset_argument, variant_option
 
 NAME = "rulebook"
 
@@ -19,15 +18,9 @@ FORMATS = ("md", "html")
 
 
 def command(
-    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
-                                  autocompletion=complete.rulesets,
-                                  help="A bundled ruleset name or a path."),
-    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
-                                         autocompletion=complete.locales,
-                                         help="A locale: the rulebook in its language, e.g. de."),
-    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
-                                      autocompletion=complete.variants,
-                                      help="A variant to include in the rules (repeatable)."),
+    ruleset: str = ruleset_argument(),
+    locale: str | None = locale_option("A locale: the rulebook in its language, e.g. de."),
+    variant: list[str] = variant_option("A variant to include in the rules (repeatable)."),
     fmt: str = typer.Option("md", "--format", "-f", metavar="md|html",
                             help="Markdown (to include in a page; headings from ##) or one HTML page."),
     output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE",

@@ -35,8 +35,11 @@ from .options import (
     budget_option,
     jobs_option,
     json_option,
+    locale_option,
     native_option,
     no_color_option,
+    ruleset_argument,
+    variant_option,
 )
 from .render import seat_label
 
@@ -44,18 +47,13 @@ NAME = "simulate"
 
 
 def command(
-    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
-                                  autocompletion=complete.rulesets,
-                                  help="A bundled ruleset name or a path."),
+    ruleset: str = ruleset_argument(),
     games: int = typer.Option(100, "--games", "-n", metavar="N", help="How many games to play."),
     players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Number of players (default: the ruleset's "
                                                "minimum, at least 2)."),
-    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
-                                      autocompletion=complete.variants,
-                                      help="A variant (repeatable)."),
-    locale: str | None = typer.Option(None, "--locale", "-l", metavar="NAME",
-                                         autocompletion=complete.locales, help="A locale."),
+    variant: list[str] = variant_option(),
+    locale: str | None = locale_option(),
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Game i uses seed S+i."),
     bot: str = typer.Option("random", "--bot", "-b", metavar="BOT",
                             autocompletion=complete.bots,

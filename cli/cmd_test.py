@@ -13,7 +13,7 @@ from rich.text import Text
 from ..dsl import budgets as dsl_budgets, load as dsl_load
 from ..dsl.errors import Diagnostic, MeepleError
 from ..interpreter import RuleError, parallel, record as records
-from . import complete, jsonout
+from . import jsonout
 from .batch import backend_errors, check_jobs
 from .common import err, fail, go_native, interruptible, out, progress_bar, resolve
 from .options import (
@@ -24,6 +24,8 @@ from .options import (
     json_option,
     native_option,
     no_color_option,
+    ruleset_argument,
+    variant_option,
 )
 
 if TYPE_CHECKING:
@@ -33,12 +35,8 @@ NAME = "test"
 
 
 def command(
-    ruleset: str = typer.Argument(..., metavar="RULESET", show_default=False,
-                                  autocompletion=complete.rulesets,
-                                  help="A bundled ruleset name or a path."),
-    variant: list[str] = typer.Option([], "--variant", "-v", metavar="NAME",
-                                      autocompletion=complete.variants,
-                                      help="Test only this combination of variants (repeatable)."),
+    ruleset: str = ruleset_argument(),
+    variant: list[str] = variant_option("Test only this combination of variants (repeatable)."),
     players: int | None = typer.Option(None, "--players", "-p", metavar="N",
                                           help="Test only this number of players."),
     examples: int = typer.Option(100, "--examples", "-n", metavar="N",

@@ -1,16 +1,36 @@
-"""The options several commands share, each made the same way everywhere: --no-color,
---json, --budget, --native, --layout, --jobs, --backend and --address."""
+"""The arguments and options several commands share, each made the same way everywhere:
+RULESET, --variant, --locale, --no-color, --json, --budget, --native, --layout, --jobs,
+--backend and --address."""
 from __future__ import annotations
 
 import typer
 
 from ..dsl import budgets as dsl_budgets
-from . import render
+from . import complete, render
 
 NO_COLOR_HELP = "No colour nor any other style (also: the NO_COLOR environment variable)."
 
 BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
                "steps=1000000. Budgets: " + ", ".join(dsl_budgets.NAMES) + " (see docs/trust.md).")
+
+
+def ruleset_argument():
+    """The RULESET argument: a bundled ruleset's name or a path."""
+    return typer.Argument(..., metavar="RULESET", show_default=False,
+                          autocompletion=complete.rulesets,
+                          help="A bundled ruleset name or a path.")
+
+
+def variant_option(help: str = "A variant (repeatable)."):
+    """--variant NAME, repeatable."""
+    return typer.Option([], "--variant", "-v", metavar="NAME", autocompletion=complete.variants,
+                        help=help)
+
+
+def locale_option(help: str = "A locale."):
+    """--locale NAME."""
+    return typer.Option(None, "--locale", "-l", metavar="NAME", autocompletion=complete.locales,
+                        help=help)
 
 
 def no_colour(value: bool) -> bool:
