@@ -259,3 +259,28 @@ def test_record_that_is_not_json_is_rejected(tmp_path):
     p.write_text("{not json", encoding="utf-8")
     with pytest.raises(record.RecordError, match="not JSON"):
         record.load(p)
+
+
+def test_a_node_is_checked_against_its_own_class_only(ir_validator):
+    # a choice between node classes is keyed on 'node' (if/then), not a oneOf that
+    # checks a node against every class and their children in turn (seconds a ruleset)
+    s = load_schema("ir.schema.json")
+    text = json.dumps(s)
+    assert '"oneOf"' not in text and text.count('"if"') >= 30
+    data = schema.ir_json(parse_file(RULESETS_DIR / "kalah" / "kalah.meeple")[0])
+    ir_validator.validate(data)
+    node = next(n for n in _nodes(data) if n.get("node") == "BinOp")
+    node["op"] = 7
+    assert "7 is not of type 'string'" in jsonschema.exceptions.best_match(ir_validator.iter_errors(data)).message
+    node["op"], node["node"] = "+", "NoSuchNode"
+    assert "'NoSuchNode' is not one of" in jsonschema.exceptions.best_match(ir_validator.iter_errors(data)).message
+
+
+def _nodes(data):
+    if isinstance(data, dict):
+        yield data
+        for v in data.values():
+            yield from _nodes(v)
+    elif isinstance(data, list):
+        for v in data:
+            yield from _nodes(v)
