@@ -22,10 +22,11 @@ import pytest
 from meeple.interpreter import display, record, testing
 from meeple.interpreter.bots import RandomBot
 from meeple.interpreter.views import view
+from scale import scaled
 
 from meeple import interpreter
 
-GAMES_PER_CONFIG = 24
+GAMES_PER_CONFIG = scaled(24, 8)
 MAX_MOVES = 3000
 CELLS = [f"r{r}c{c}" for r in range(1, 9) for c in range(1, r + 1)]
 

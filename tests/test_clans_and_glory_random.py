@@ -27,10 +27,11 @@ import pytest
 from meeple.interpreter import display, record, testing
 from meeple.interpreter.bots import RandomBot
 from meeple.interpreter.views import view
+from scale import scaled
 
 from meeple import interpreter
 
-GAMES_PER_CONFIG = 12
+GAMES_PER_CONFIG = scaled(12, 4)
 MAX_MOVES = 400
 HIDDEN = {"hidden": True}
 HANDS = {2: [9, 8], 3: [9, 9, 8], 4: [8, 8, 8, 7]}

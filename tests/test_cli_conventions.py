@@ -19,6 +19,7 @@ from meeple.cli import cmd_replay, cmd_simulate, complete, jsonout, main as cli,
 from meeple.dsl.load import bundled_names, read_sources, resolve_path
 from meeple.interpreter import record as records
 from meeple.interpreter.bots import BOTS
+from scale import scaled
 
 import meeple
 
@@ -651,7 +652,7 @@ def test_json_command_lines_give_one_valid_document_or_a_usage_error(finished_re
             args += opt
         return args + ["--json"]
 
-    @settings(max_examples=25, deadline=None, derandomize=True,
+    @settings(max_examples=scaled(25, 10), deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow])
     @given(args=lines())
     def check(args):

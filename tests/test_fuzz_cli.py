@@ -12,6 +12,7 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 from meeple.cli.main import main
+from scale import scaled
 
 ODD = ["", "0", "-1", "2.5", "1e9", "99999999999999999999999", "²", "nan", "x" * 300,
        "\x1b[2J", "[bold]x[/]", ":100:", "\u202e", "/dev/zero", "/proc/self/environ", "/",
@@ -70,7 +71,7 @@ def run_meeple(args: list[str], typed: str) -> tuple[int, str]:
     return code, out.getvalue() + err.getvalue()
 
 
-@settings(max_examples=int(os.environ.get("MEEPLE_FUZZ_CLI_CASES", 60)), deadline=None,
+@settings(max_examples=int(os.environ.get("MEEPLE_FUZZ_CLI_CASES", scaled(60, 25))), deadline=None,
           derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(args=command_lines())

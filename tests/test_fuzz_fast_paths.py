@@ -17,11 +17,12 @@ import random
 
 from meeple.dsl.errors import MeepleError
 from meeple.interpreter import RuleError, codegen, runtime
+from scale import scaled
 from test_fuzz_rulesets import mutant, sources
 
 from meeple import interpreter
 
-CASES = int(os.environ.get("MEEPLE_FUZZ_FAST_CASES", "40"))
+CASES = int(os.environ.get("MEEPLE_FUZZ_FAST_CASES", scaled(40, 16)))
 MOVES = 60
 
 

@@ -23,10 +23,11 @@ from meeple.dsl.load import RULESETS_DIR, SourceSet, add_text, bundled_names
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError
 from meeple.interpreter.views import SPECTATOR, view
+from scale import scaled
 
 from meeple import interpreter
 
-CASES = int(os.environ.get("MEEPLE_FUZZ_CASES", "200"))
+CASES = int(os.environ.get("MEEPLE_FUZZ_CASES", scaled(200, 100)))
 SEED = int(os.environ.get("MEEPLE_FUZZ_SEED", "9"))
 MOVES = 30
 CASE_SECONDS = 20  # a case that takes longer hangs

@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from scale import scaled
 
 pytestmark = pytest.mark.install
 
@@ -108,7 +109,9 @@ class Installed:
         return _ok([self.meeple, *args], self.cwd, input, **extra)
 
 
-@pytest.fixture(scope="module", params=["wheel", "pip install ."])
+# The short form installs with the README's `pip install .` (which builds the same wheel
+# through the same backend); the long form installs the wheel built above too.
+@pytest.fixture(scope="module", params=scaled(["wheel", "pip install ."], ["pip install ."]))
 def installed(request, tmp_path_factory) -> Installed:
     what = request.getfixturevalue("wheel" if request.param == "wheel" else "source")
     return Installed(tmp_path_factory.mktemp("install"), what)

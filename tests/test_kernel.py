@@ -36,6 +36,7 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources, kernel, testing
 from meeple.interpreter.kgame import KernelGame
+from scale import scaled
 from test_fuzz_rulesets import MUTATIONS, corpus, sources
 from test_resume_frames import LOCATED, tampered
 
@@ -91,8 +92,8 @@ def from_source(text: str, budgets=None, players: int = 2):
 @pytest.mark.parametrize("ruleset,players,variants", COVERED, ids=IDS)
 def test_a_kernel_keeps_the_state_python_has_after_every_move(ruleset, players, variants):
     fast, plain = programs(ruleset, variants, players)
-    moves = 0
-    for seed in range(3):
+    moves, seeds = 0, scaled(3, 1)
+    for seed in range(seeds):
         a, b = fast.new_game(players, seed), plain.new_game(players, seed)
         assert isinstance(a, KernelGame) and a.live
         rnd = random.Random(seed)
@@ -111,7 +112,7 @@ def test_a_kernel_keeps_the_state_python_has_after_every_move(ruleset, players, 
             b.apply(i, safe=False, seat=seat)
             moves += 1
         assert a.live
-    assert moves > 20
+    assert moves > 4 * seeds
     assert fast.native_fallbacks == 0   # the kernel decided every move
 
 
@@ -420,7 +421,7 @@ def test_texts_and_numbers_of_any_kind_come_through_the_kernel_unchanged():
 
 # ---------------------------------------------------------------- rules nobody wrote
 
-CASES = int(os.environ.get("MEEPLE_FUZZ_KERNEL_CASES", "30"))
+CASES = int(os.environ.get("MEEPLE_FUZZ_KERNEL_CASES", scaled(30, 12)))
 
 
 def kernel_mutant(case: int):

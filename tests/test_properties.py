@@ -22,11 +22,12 @@ from meeple.dsl.check import check
 from meeple.dsl.errors import Diagnostics
 from meeple.dsl.load import bundled_names, merge, read_sources, resolve_path
 from meeple.interpreter import record, views
+from scale import scaled
 
 from meeple import interpreter
 
 MAX_MOVES = 2000
-EXAMPLES = 4          # per configuration; there are many configurations
+EXAMPLES = scaled(4, 2)   # per configuration; there are many configurations
 SEATS_CHECK_EVERY = 7  # views are checked every few moves (and at the end)
 
 

@@ -14,6 +14,7 @@ from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
 from meeple.interpreter import IllegalMove, RuleError, record
 from meeple.interpreter.runtime import NothingToUndo
+from scale import scaled
 
 from meeple import interpreter
 
@@ -192,7 +193,7 @@ def undo_to_start(game, history):
 @pytest.mark.parametrize("name, players", bundled())
 def test_undo_takes_back_every_move_of_random_bundled_games(name, players):
     rules = interpreter.load(name)
-    for seed in range(4):
+    for seed in range(scaled(4, 2)):
         game = rules.new_game(players, seed=seed)
         history = check_every_undo(game, random.Random(seed))
         undo_to_start(game, history)
@@ -212,7 +213,7 @@ def test_undo_takes_back_chance_outcomes_of_bundled_games_in_explicit_mode(name,
 @pytest.mark.parametrize("chance", ["seeded", "explicit"])
 def test_undo_takes_back_every_kind_of_write(text, players, chance):
     program = compiled(text)
-    for seed in range(25):
+    for seed in range(scaled(25, 10)):
         game = program.new_game(players, seed=seed, chance=chance)
         history = check_every_undo(game, random.Random(seed))
         assert game.over
