@@ -98,6 +98,33 @@ class ActionSpace:
         n = self.ordinal_count(game, seat)
         return list(self.moves(game, seat)) if n is None else list(range(self.ordinal, self.ordinal + n))
 
+    def legal(self, game, seat: int) -> tuple[list[int], object]:
+        """The ids of the legal moves of ``seat`` (deciding now, alone) and how to find
+        the move an id names: the count of its moves when they take ordinal ids (id
+        ``ordinal + k``: index k), else a dict of each id to its move, or where the kernel
+        plays, to its move's index (no Move is made: ``KernelGame.option_values``)."""
+        tc = game.decision_type() if game.__class__ is KernelGame else None
+        if tc is None:
+            n = self.ordinal_count(game, seat)
+            if n is not None:
+                return list(range(self.ordinal, self.ordinal + n)), n
+            by_id = self.moves(game, seat)
+            return list(by_id), by_id
+        if not self._may_enumerate(tc) or (tc == "item" and game.options_hidden(seat)):
+            n = game.move_count(seat)
+            if n > self.max_moves:
+                raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
+                                       f"block's {self.max_moves}: raise max_moves")
+            return list(range(self.ordinal, self.ordinal + n)), n
+        values = game.option_values(seat)
+        if tc == "item":
+            base, none = self.offsets["item"], self.none
+            ids = [none if v is None else base + v for v in values]
+        else:
+            ids = [self.value_id(tc, v) for v in values]
+        index = dict(zip(ids, range(len(ids))))
+        return sorted(index), index
+
     def ordinal_count(self, game, seat: int) -> int | None:
         """How many moves the seat has now when they take ordinal ids by the decision's
         type (None otherwise: see ``moves``)."""
@@ -109,18 +136,6 @@ class ActionSpace:
             raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
                                    f"block's {self.max_moves}: raise max_moves")
         return n
-
-    def ordinal_index(self, game, seat: int, action: int, count: int | None = None) -> int | None:
-        """The index of the move ``action`` names when the decision's moves take ordinal
-        ids by their type (None otherwise: see ``moves``); KeyError for an id that is no
-        move of the seat now. ``count``: ``ordinal_count`` of the seat, when known."""
-        n = self.ordinal_count(game, seat) if count is None else count
-        if n is None or n < 0:
-            return None
-        i = action - self.ordinal
-        if not 0 <= i < n:
-            raise KeyError(action)
-        return i
 
     def _may_enumerate(self, tc: str) -> bool:
         return tc[5:] in self.enum_index if tc.startswith("enum:") else tc in ENUMERATED
@@ -498,7 +513,7 @@ if pyspiel is not None:
             # initial state and then setting its attributes)
             self.live, self.trail, self.seen, self.unseen = None, None, None, Steps()
             self.acting = None   # (current_player, known until the next action)
-            self.count = None    # (the ordinal moves of the seat deciding: -1 none; None not known)
+            self.legal = None    # (ActionSpace.legal of the seat deciding, known until the next action)
 
         @property
         def game(self):
@@ -555,16 +570,35 @@ if pyspiel is not None:
                 return _SIMULTANEOUS
             return g.active_player
 
+        # (pyspiel's own answers, given here to a caller in Python: without the round trip
+        # through pyspiel, which asks current_player three times for legal_actions)
+        def is_chance_node(self):
+            return self.current_player() == _CHANCE
+
+        def is_simultaneous_node(self):
+            return self.current_player() == _SIMULTANEOUS
+
+        def is_player_node(self):
+            return self.current_player() >= 0
+
+        def legal_actions(self, player=None):
+            acting = self.current_player()
+            if (acting >= 0 and (player is None or player == acting)) or \
+                    (acting == _SIMULTANEOUS and player is not None and player >= 0):
+                return list(self._legal_actions(acting if player is None else player))
+            return pyspiel.State.legal_actions(self) if player is None else \
+                pyspiel.State.legal_actions(self, player)
+
         def _legal_actions(self, player):
-            g, acting = self.game, self.current_player()
+            acting = self.current_player()
             if acting == _SIMULTANEOUS:
-                return self.space.action_ids(g, player) or [self.space.wait]
+                return self.space.legal(self.game, player)[0] or [self.space.wait]
             if player != acting:
                 return []
-            n = self.space.ordinal_count(g, player)
-            self.count = -1 if n is None else n   # (kept for the next action: see _apply_action)
-            return list(self.space.moves(g, player)) if n is None else list(range(self.space.ordinal,
-                                                                                  self.space.ordinal + n))
+            legal = self.legal
+            if legal is None:
+                legal = self.legal = self.space.legal(self.game, player)
+            return legal[0]
 
         def chance_outcomes(self):
             return self.space.chance_probabilities(self.game)
@@ -580,32 +614,44 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
-            acting, g, count = self.current_player(), self.game, self.count
-            self.acting = self.count = None
+            acting, g, legal = self.current_player(), self.game, self.legal
+            self.acting = self.legal = None
             if acting == _CHANCE:
-                if getattr(g, "live", False):
+                if g.__class__ is KernelGame:
                     g.set_chance(int(action))
                 else:
                     g.apply_chance(int(action))
                 self.unseen.append(("c", int(action)))
                 return
-            seat = acting
-            index = self.space.ordinal_index(g, seat, action, count)
-            if index is None:
-                index = g.apply(self.space.moves(g, seat)[action]).index
-            else:
-                g.apply(index)
-            self.unseen.append(("m", ((seat, index),)))
+            if legal is None:
+                legal = self.space.legal(g, acting)
+            self.unseen.append(("m", ((acting, self._play(g, legal[1], action, None)),)))
 
         def _apply_actions(self, actions):
-            self.acting = self.count = None
+            self.acting = self.legal = None
             g = self.game
             chosen = []
             for seat in g.decision.seats:
-                move = self.space.moves(g, seat)[actions[seat]]
-                chosen.append((seat, move.index))
-                g.apply(move)
+                chosen.append((seat, self._play(g, self.space.legal(g, seat)[1], actions[seat], seat)))
             self.unseen.append(("m", tuple(chosen)))
+
+        def _play(self, g, how, action: int, seat: int | None) -> int:
+            """Plays the move ``action`` names (``how``: see ``ActionSpace.legal``) for
+            ``seat`` (None: the seat deciding alone); returns its index (KeyError for an id
+            that names no move of the seat now)."""
+            if how.__class__ is int:
+                index = action - self.space.ordinal
+                if not 0 <= index < how:
+                    raise KeyError(action)
+            else:
+                index = how[action]
+                if index.__class__ is not int:   # (a Move)
+                    return g.apply(index).index
+            if g.__class__ is KernelGame:
+                g.play(index, seat)
+            else:
+                g.apply(index, seat=seat)
+            return index
 
         def _observe(self, game, chosen) -> None:
             for s, trail in enumerate(self.trail):
