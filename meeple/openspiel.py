@@ -68,6 +68,7 @@ class ActionSpace:
         self.size = len(self.labels)
         self._known = None   # (a list of legal moves, its game, their ids)
         self._uniform: dict[int, list] = {}   # (equally likely outcomes: see chance_probabilities)
+        self._kinds: dict[str, str] = {}   # (a decision's type: "item", "value" or "ordinal": see legal)
 
     def _block(self, name: str, labels: list[str]) -> int:
         self.offsets[name] = start = len(self.labels)
@@ -99,31 +100,35 @@ class ActionSpace:
         return list(self.moves(game, seat)) if n is None else list(range(self.ordinal, self.ordinal + n))
 
     def legal(self, game, seat: int) -> tuple[list[int], object]:
-        """The ids of the legal moves of ``seat`` (deciding now, alone) and how to find
-        the move an id names: the count of its moves when they take ordinal ids (id
-        ``ordinal + k``: index k), else a dict of each id to its move, or where the kernel
-        plays, to its move's index (no Move is made: ``KernelGame.option_values``)."""
+        """The ids of the legal moves of ``seat`` (deciding now), ascending, and how to
+        find the move an id names: the count of its moves when they take ordinal ids (id
+        ``ordinal + k``: index k); else, where the kernel plays, the ids in the order of
+        the moves (no Move is made: ``KernelGame.option_values``); else a dict of each
+        id to its move's index. (Plain data: a state keeps it, and copies it.)"""
         tc = game.decision_type() if game.__class__ is KernelGame else None
         if tc is None:
             n = self.ordinal_count(game, seat)
             if n is not None:
                 return list(range(self.ordinal, self.ordinal + n)), n
             by_id = self.moves(game, seat)
-            return list(by_id), by_id
-        if not self._may_enumerate(tc) or (tc == "item" and game.options_hidden(seat)):
+            return list(by_id), {a: m.index for a, m in by_id.items()}
+        kind = self._kinds.get(tc)
+        if kind is None:
+            kind = self._kinds[tc] = ("item" if tc == "item" else "value") if self._may_enumerate(tc) \
+                else "ordinal"
+        if kind == "ordinal" or (kind == "item" and game.options_hidden(seat)):
             n = game.move_count(seat)
             if n > self.max_moves:
                 raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
                                        f"block's {self.max_moves}: raise max_moves")
             return list(range(self.ordinal, self.ordinal + n)), n
         values = game.option_values(seat)
-        if tc == "item":
+        if kind == "item":
             base, none = self.offsets["item"], self.none
             ids = [none if v is None else base + v for v in values]
         else:
             ids = [self.value_id(tc, v) for v in values]
-        index = dict(zip(ids, range(len(ids))))
-        return sorted(index), index
+        return sorted(ids), ids
 
     def ordinal_count(self, game, seat: int) -> int | None:
         """How many moves the seat has now when they take ordinal ids by the decision's
@@ -177,7 +182,7 @@ class ActionSpace:
     def chance_probabilities(self, game) -> list[tuple[int, float]]:
         """The pending chance step's outcomes as ``(id, probability)`` (from their
         weights where the kernel plays: no Outcome is made)."""
-        weights = game.chance_weights() if getattr(game, "live", False) else None
+        weights = game.chance_weights() if game.__class__ is KernelGame else None
         if weights is None:
             return [(a, float(o.probability)) for a, o in self.chance(game)]
         if len(weights) > self.max_moves:
@@ -521,20 +526,25 @@ if pyspiel is not None:
             live = self.live
             if live.__class__ is Live and self.seen is not None:
                 return live.game
-            if live is None:
-                live = self.live = Live(self.get_game().initial())
-            elif isinstance(live, str):  # just deserialized
-                live = self.live = Live(self.get_game().revive(live))
+            return self._made().game
+
+        def _made(self) -> Live:
+            """The state's Live, made where it is not yet (a new state, or one just
+            deserialized)."""
+            live = self.live
+            if live.__class__ is not Live:
+                game = self.get_game()
+                live = self.live = Live(game.initial() if live is None else game.revive(live), game.space)
             if self.seen is None:
-                self.seen = Live(live.game.copy())   # (where the trail starts, or stands)
-            return live.game
+                self.seen = Live(live.game.copy(), live.space)   # (where the trail starts, or stands)
+            return live
 
         def observed(self) -> list[list[str]]:
             """Every seat's distinct successive views and its own moves until now."""
             _ = self.game  # (makes a state not used yet)
             seen = self.seen
             if isinstance(seen, str):  # just deserialized
-                seen = self.seen = Live(self.get_game().revive(seen))
+                seen = self.seen = Live(self.get_game().revive(seen), self.space)
             if self.trail is None:
                 self.trail = [[observation(seen.game, s)] for s in range(seen.game.players)]
             for step in self.unseen:
@@ -583,25 +593,38 @@ if pyspiel is not None:
 
         def legal_actions(self, player=None):
             acting = self.current_player()
-            if (acting >= 0 and (player is None or player == acting)) or \
-                    (acting == _SIMULTANEOUS and player is not None and player >= 0):
-                return list(self._legal_actions(acting if player is None else player))
+            if acting >= 0 and (player is None or player == acting):
+                legal = self.legal
+                if legal is None:
+                    live = self.live
+                    if live.__class__ is not Live or self.seen is None:
+                        live = self._made()
+                    legal = self.legal = live.space.legal(live.game, acting)
+                return list(legal[0])
+            if acting == _SIMULTANEOUS and player is not None and player >= 0:
+                return list(self._legal_actions(player))
             return pyspiel.State.legal_actions(self) if player is None else \
                 pyspiel.State.legal_actions(self, player)
 
         def _legal_actions(self, player):
             acting = self.current_player()
+            live = self.live
+            if live.__class__ is not Live or self.seen is None:
+                live = self._made()
             if acting == _SIMULTANEOUS:
-                return self.space.legal(self.game, player)[0] or [self.space.wait]
+                return live.space.legal(live.game, player)[0] or [live.space.wait]
             if player != acting:
                 return []
             legal = self.legal
             if legal is None:
-                legal = self.legal = self.space.legal(self.game, player)
+                legal = self.legal = live.space.legal(live.game, player)
             return legal[0]
 
         def chance_outcomes(self):
-            return self.space.chance_probabilities(self.game)
+            live = self.live
+            if live.__class__ is not Live or self.seen is None:
+                live = self._made()
+            return live.space.chance_probabilities(live.game)
 
         def is_terminal(self):
             return self.current_player() == _TERMINAL
@@ -614,44 +637,31 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
-            acting, g, legal = self.current_player(), self.game, self.legal
+            acting, legal = self.current_player(), self.legal
+            live = self.live
+            if live.__class__ is not Live or self.seen is None:
+                live = self._made()
+            g = live.game
             self.acting = self.legal = None
             if acting == _CHANCE:
+                action = int(action)
                 if g.__class__ is KernelGame:
-                    g.set_chance(int(action))
+                    g.set_chance(action)
                 else:
-                    g.apply_chance(int(action))
-                self.unseen.append(("c", int(action)))
+                    g.apply_chance(action)
+                self.unseen.append(("c", action))
                 return
             if legal is None:
-                legal = self.space.legal(g, acting)
-            self.unseen.append(("m", ((acting, self._play(g, legal[1], action, None)),)))
+                legal = live.space.legal(g, acting)
+            self.unseen.append(("m", ((acting, _play(g, live.space, legal[1], action, None)),)))
 
         def _apply_actions(self, actions):
             self.acting = self.legal = None
-            g = self.game
+            g, space = self.game, self.space
             chosen = []
             for seat in g.decision.seats:
-                chosen.append((seat, self._play(g, self.space.legal(g, seat)[1], actions[seat], seat)))
+                chosen.append((seat, _play(g, space, space.legal(g, seat)[1], actions[seat], seat)))
             self.unseen.append(("m", tuple(chosen)))
-
-        def _play(self, g, how, action: int, seat: int | None) -> int:
-            """Plays the move ``action`` names (``how``: see ``ActionSpace.legal``) for
-            ``seat`` (None: the seat deciding alone); returns its index (KeyError for an id
-            that names no move of the seat now)."""
-            if how.__class__ is int:
-                index = action - self.space.ordinal
-                if not 0 <= index < how:
-                    raise KeyError(action)
-            else:
-                index = how[action]
-                if index.__class__ is not int:   # (a Move)
-                    return g.apply(index).index
-            if g.__class__ is KernelGame:
-                g.play(index, seat)
-            else:
-                g.apply(index, seat=seat)
-            return index
 
         def _observe(self, game, chosen) -> None:
             for s, trail in enumerate(self.trail):
@@ -671,6 +681,28 @@ if pyspiel is not None:
 
         def __str__(self):
             return self.game.to_json()
+
+    def _play(g, space: ActionSpace, how, action: int, seat: int | None) -> int:
+        """Plays the move ``action`` names (``how``: see ``ActionSpace.legal``) for ``seat``
+        (None: the seat deciding alone); returns its index (KeyError for an id that names
+        no move of the seat now)."""
+        cls = how.__class__
+        if cls is int:
+            index = action - space.ordinal
+            if not 0 <= index < how:
+                raise KeyError(action)
+        elif cls is list:
+            try:
+                index = how.index(action)
+            except ValueError:
+                raise KeyError(action) from None
+        else:
+            index = how[action]
+        if g.__class__ is KernelGame:
+            g.play(index, seat)
+        else:
+            g.apply(index, seat=seat)
+        return index
 
     class Steps(list):
         """A state's steps not observed yet (``MeepleState.unseen``): tuples of numbers
@@ -693,11 +725,11 @@ if pyspiel is not None:
         its attributes, and this pickles as the game's state, as JSON. OpenSpiel clones
         a state by copying its attributes deeply: this copies as a copy of the game."""
 
-        def __init__(self, game):
-            self.game = game
+        def __init__(self, game, space: ActionSpace):
+            self.game, self.space = game, space
 
         def __deepcopy__(self, memo):
-            return Live(self.game.copy())
+            return Live(self.game.copy(), self.space)
 
         def __reduce__(self):
             text = self.game.to_json()
