@@ -564,14 +564,15 @@ if pyspiel is not None:
         def current_player(self):
             acting = self.acting
             if acting is None:
-                self.acting = acting = self._acting()
+                live = self.live
+                g = live.game if live.__class__ is Live and self.seen is not None else self._made().game
+                # (the kernel says it in one call: -4, -1, -2 are OpenSpiel's terminal,
+                # chance, simultaneous)
+                acting = g.acting() if g.__class__ is KernelGame else None
+                self.acting = acting = self._acting(g) if acting is None else acting
             return acting
 
-        def _acting(self) -> int:
-            g = self.game
-            acting = g.acting() if g.__class__ is KernelGame else None
-            if acting is not None:   # (-4, -1, -2: OpenSpiel's terminal, chance, simultaneous)
-                return acting
+        def _acting(self, g) -> int:
             if g.over:
                 return _TERMINAL
             if g.at_chance:
@@ -583,10 +584,12 @@ if pyspiel is not None:
         # (pyspiel's own answers, given here to a caller in Python: without the round trip
         # through pyspiel, which asks current_player three times for legal_actions)
         def is_chance_node(self):
-            return self.current_player() == _CHANCE
+            acting = self.acting
+            return (self.current_player() if acting is None else acting) == _CHANCE
 
         def is_simultaneous_node(self):
-            return self.current_player() == _SIMULTANEOUS
+            acting = self.acting
+            return (self.current_player() if acting is None else acting) == _SIMULTANEOUS
 
         def is_player_node(self):
             return self.current_player() >= 0
@@ -627,7 +630,8 @@ if pyspiel is not None:
             return live.space.chance_probabilities(live.game)
 
         def is_terminal(self):
-            return self.current_player() == _TERMINAL
+            acting = self.acting
+            return (self.current_player() if acting is None else acting) == _TERMINAL
 
         def returns(self):
             return returns_of(self.game.result, self.game.players, self.mode)
@@ -637,7 +641,9 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
-            acting, legal = self.current_player(), self.legal
+            acting, legal = self.acting, self.legal
+            if acting is None:
+                acting = self.current_player()
             live = self.live
             if live.__class__ is not Live or self.seen is None:
                 live = self._made()
