@@ -69,6 +69,7 @@ class ActionSpace:
         self._known = None   # (a list of legal moves, its game, their ids)
         self._uniform: dict[int, list] = {}   # (equally likely outcomes: see chance_probabilities)
         self._kinds: dict[str, str] = {}   # (a decision's type: "item", "value" or "ordinal": see legal)
+        self._ordinals: list[int] = []   # (the ordinal ids made so far: see ordinal_ids)
 
     def _block(self, name: str, labels: list[str]) -> int:
         self.offsets[name] = start = len(self.labels)
@@ -97,7 +98,7 @@ class ActionSpace:
         """The ids of ``moves(game, seat)``, ascending; a decision whose moves take
         ordinal ids is counted, not made (``game.move_count``)."""
         n = self.ordinal_count(game, seat)
-        return list(self.moves(game, seat)) if n is None else list(range(self.ordinal, self.ordinal + n))
+        return list(self.moves(game, seat)) if n is None else self.ordinal_ids(n)
 
     def legal(self, game, seat: int) -> tuple[list[int], object]:
         """The ids of the legal moves of ``seat`` (deciding now), ascending, and how to
@@ -109,7 +110,7 @@ class ActionSpace:
         if tc is None:
             n = self.ordinal_count(game, seat)
             if n is not None:
-                return list(range(self.ordinal, self.ordinal + n)), n
+                return self.ordinal_ids(n), n
             by_id = self.moves(game, seat)
             return list(by_id), {a: m.index for a, m in by_id.items()}
         kind = self._kinds.get(tc)
@@ -121,7 +122,7 @@ class ActionSpace:
             if n > self.max_moves:
                 raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
                                        f"block's {self.max_moves}: raise max_moves")
-            return list(range(self.ordinal, self.ordinal + n)), n
+            return self.ordinal_ids(n), n
         values = game.option_values(seat)
         if kind == "item":
             base, none = self.offsets["item"], self.none
@@ -129,6 +130,14 @@ class ActionSpace:
         else:
             ids = [self.value_id(tc, v) for v in values]
         return sorted(ids), ids
+
+    def ordinal_ids(self, n: int) -> list[int]:
+        """The first ``n`` ordinal ids (a slice of those made so far: no number is made
+        again for each decision)."""
+        known = self._ordinals
+        if n > len(known):
+            known.extend(range(self.ordinal + len(known), self.ordinal + n))
+        return known[:n]
 
     def ordinal_count(self, game, seat: int) -> int | None:
         """How many moves the seat has now when they take ordinal ids by the decision's
