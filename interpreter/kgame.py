@@ -459,6 +459,38 @@ class KernelGame(Game):
         from .views import item_visible
         return item_visible(self, item, seat)
 
+    def decision_type(self) -> str | None:
+        """The value type of the pending decision (``decision.type``), from the kernel
+        without making the Decision; None when the kernel does not play the game now or
+        no decision is pending."""
+        k = self._k
+        site = -1 if k is None else k.site()
+        return None if site < 0 else self.program._kernel.sites[site][0]
+
+    def option_values(self, seat: int) -> list | None:
+        """The values of ``seat``'s legal moves now, in their order, from the kernel
+        without making the moves; None when the kernel does not play the game now."""
+        k = self._k
+        return None if k is None or seat.__class__ is not int else k.options(seat)
+
+    def play(self, index: int, seat: int | None = None) -> None:
+        """``apply`` of a move's index, for a caller that does not read the Move (none
+        is made while the kernel plays)."""
+        k = self._k
+        if k is not None and index.__class__ is int and (seat is None or seat.__class__ is int):
+            got = k.apply(index, seat)
+            if got.__class__ is tuple:
+                self._trail.append(index if seat is None else (index, seat))
+                self._moves = None
+                if self.script:
+                    self._follow_script()
+                return
+            if got is None:   # (as apply: Python plays the game again, then the move)
+                self.program._kernel.fallbacks += 1
+                Game.apply(self, index, True, seat)
+                return
+        self.apply(index, seat=seat)
+
     def move_count(self, seat: int | None = None) -> int:
         k = self._k
         if k is not None and (seat is None or seat.__class__ is int):

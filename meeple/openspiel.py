@@ -68,6 +68,8 @@ class ActionSpace:
         self.size = len(self.labels)
         self._known = None   # (a list of legal moves, its game, their ids)
         self._uniform: dict[int, list] = {}   # (equally likely outcomes: see chance_probabilities)
+        self._kinds: dict[str, str] = {}   # (a decision's type: "item", "value" or "ordinal": see legal)
+        self._ordinals: list[int] = []   # (the ordinal ids made so far: see ordinal_ids)
 
     def _block(self, name: str, labels: list[str]) -> int:
         self.offsets[name] = start = len(self.labels)
@@ -96,7 +98,46 @@ class ActionSpace:
         """The ids of ``moves(game, seat)``, ascending; a decision whose moves take
         ordinal ids is counted, not made (``game.move_count``)."""
         n = self.ordinal_count(game, seat)
-        return list(self.moves(game, seat)) if n is None else list(range(self.ordinal, self.ordinal + n))
+        return list(self.moves(game, seat)) if n is None else self.ordinal_ids(n)
+
+    def legal(self, game, seat: int) -> tuple[list[int], object]:
+        """The ids of the legal moves of ``seat`` (deciding now), ascending, and how to
+        find the move an id names: the count of its moves when they take ordinal ids (id
+        ``ordinal + k``: index k); else, where the kernel plays, the ids in the order of
+        the moves (no Move is made: ``KernelGame.option_values``); else a dict of each
+        id to its move's index. (Plain data: a state keeps it, and copies it.)"""
+        tc = game.decision_type() if game.__class__ is KernelGame else None
+        if tc is None:
+            n = self.ordinal_count(game, seat)
+            if n is not None:
+                return self.ordinal_ids(n), n
+            by_id = self.moves(game, seat)
+            return list(by_id), {a: m.index for a, m in by_id.items()}
+        kind = self._kinds.get(tc)
+        if kind is None:
+            kind = self._kinds[tc] = ("item" if tc == "item" else "value") if self._may_enumerate(tc) \
+                else "ordinal"
+        if kind == "ordinal" or (kind == "item" and game.options_hidden(seat)):
+            n = game.move_count(seat)
+            if n > self.max_moves:
+                raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
+                                       f"block's {self.max_moves}: raise max_moves")
+            return self.ordinal_ids(n), n
+        values = game.option_values(seat)
+        if kind == "item":
+            base, none = self.offsets["item"], self.none
+            ids = [none if v is None else base + v for v in values]
+        else:
+            ids = [self.value_id(tc, v) for v in values]
+        return sorted(ids), ids
+
+    def ordinal_ids(self, n: int) -> list[int]:
+        """The first ``n`` ordinal ids (a slice of those made so far: no number is made
+        again for each decision)."""
+        known = self._ordinals
+        if n > len(known):
+            known.extend(range(self.ordinal + len(known), self.ordinal + n))
+        return known[:n]
 
     def ordinal_count(self, game, seat: int) -> int | None:
         """How many moves the seat has now when they take ordinal ids by the decision's
@@ -109,18 +150,6 @@ class ActionSpace:
             raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
                                    f"block's {self.max_moves}: raise max_moves")
         return n
-
-    def ordinal_index(self, game, seat: int, action: int, count: int | None = None) -> int | None:
-        """The index of the move ``action`` names when the decision's moves take ordinal
-        ids by their type (None otherwise: see ``moves``); KeyError for an id that is no
-        move of the seat now. ``count``: ``ordinal_count`` of the seat, when known."""
-        n = self.ordinal_count(game, seat) if count is None else count
-        if n is None or n < 0:
-            return None
-        i = action - self.ordinal
-        if not 0 <= i < n:
-            raise KeyError(action)
-        return i
 
     def _may_enumerate(self, tc: str) -> bool:
         return tc[5:] in self.enum_index if tc.startswith("enum:") else tc in ENUMERATED
@@ -162,7 +191,7 @@ class ActionSpace:
     def chance_probabilities(self, game) -> list[tuple[int, float]]:
         """The pending chance step's outcomes as ``(id, probability)`` (from their
         weights where the kernel plays: no Outcome is made)."""
-        weights = game.chance_weights() if getattr(game, "live", False) else None
+        weights = game.chance_weights() if game.__class__ is KernelGame else None
         if weights is None:
             return [(a, float(o.probability)) for a, o in self.chance(game)]
         if len(weights) > self.max_moves:
@@ -498,7 +527,7 @@ if pyspiel is not None:
             # initial state and then setting its attributes)
             self.live, self.trail, self.seen, self.unseen = None, None, None, Steps()
             self.acting = None   # (current_player, known until the next action)
-            self.count = None    # (the ordinal moves of the seat deciding: -1 none; None not known)
+            self.legal = None    # (ActionSpace.legal of the seat deciding, known until the next action)
 
         @property
         def game(self):
@@ -506,20 +535,25 @@ if pyspiel is not None:
             live = self.live
             if live.__class__ is Live and self.seen is not None:
                 return live.game
-            if live is None:
-                live = self.live = Live(self.get_game().initial())
-            elif isinstance(live, str):  # just deserialized
-                live = self.live = Live(self.get_game().revive(live))
+            return self._made().game
+
+        def _made(self) -> Live:
+            """The state's Live, made where it is not yet (a new state, or one just
+            deserialized)."""
+            live = self.live
+            if live.__class__ is not Live:
+                game = self.get_game()
+                live = self.live = Live(game.initial() if live is None else game.revive(live), game.space)
             if self.seen is None:
-                self.seen = Live(live.game.copy())   # (where the trail starts, or stands)
-            return live.game
+                self.seen = Live(live.game.copy(), live.space)   # (where the trail starts, or stands)
+            return live
 
         def observed(self) -> list[list[str]]:
             """Every seat's distinct successive views and its own moves until now."""
             _ = self.game  # (makes a state not used yet)
             seen = self.seen
             if isinstance(seen, str):  # just deserialized
-                seen = self.seen = Live(self.get_game().revive(seen))
+                seen = self.seen = Live(self.get_game().revive(seen), self.space)
             if self.trail is None:
                 self.trail = [[observation(seen.game, s)] for s in range(seen.game.players)]
             for step in self.unseen:
@@ -539,14 +573,15 @@ if pyspiel is not None:
         def current_player(self):
             acting = self.acting
             if acting is None:
-                self.acting = acting = self._acting()
+                live = self.live
+                g = live.game if live.__class__ is Live and self.seen is not None else self._made().game
+                # (the kernel says it in one call: -4, -1, -2 are OpenSpiel's terminal,
+                # chance, simultaneous)
+                acting = g.acting() if g.__class__ is KernelGame else None
+                self.acting = acting = self._acting(g) if acting is None else acting
             return acting
 
-        def _acting(self) -> int:
-            g = self.game
-            acting = g.acting() if g.__class__ is KernelGame else None
-            if acting is not None:   # (-4, -1, -2: OpenSpiel's terminal, chance, simultaneous)
-                return acting
+        def _acting(self, g) -> int:
             if g.over:
                 return _TERMINAL
             if g.at_chance:
@@ -555,22 +590,57 @@ if pyspiel is not None:
                 return _SIMULTANEOUS
             return g.active_player
 
+        # (pyspiel's own answers, given here to a caller in Python: without the round trip
+        # through pyspiel, which asks current_player three times for legal_actions)
+        def is_chance_node(self):
+            acting = self.acting
+            return (self.current_player() if acting is None else acting) == _CHANCE
+
+        def is_simultaneous_node(self):
+            acting = self.acting
+            return (self.current_player() if acting is None else acting) == _SIMULTANEOUS
+
+        def is_player_node(self):
+            return self.current_player() >= 0
+
+        def legal_actions(self, player=None):
+            acting = self.current_player()
+            if acting >= 0 and (player is None or player == acting):
+                legal = self.legal
+                if legal is None:
+                    live = self.live
+                    if live.__class__ is not Live or self.seen is None:
+                        live = self._made()
+                    legal = self.legal = live.space.legal(live.game, acting)
+                return list(legal[0])
+            if acting == _SIMULTANEOUS and player is not None and player >= 0:
+                return list(self._legal_actions(player))
+            return pyspiel.State.legal_actions(self) if player is None else \
+                pyspiel.State.legal_actions(self, player)
+
         def _legal_actions(self, player):
-            g, acting = self.game, self.current_player()
+            acting = self.current_player()
+            live = self.live
+            if live.__class__ is not Live or self.seen is None:
+                live = self._made()
             if acting == _SIMULTANEOUS:
-                return self.space.action_ids(g, player) or [self.space.wait]
+                return live.space.legal(live.game, player)[0] or [live.space.wait]
             if player != acting:
                 return []
-            n = self.space.ordinal_count(g, player)
-            self.count = -1 if n is None else n   # (kept for the next action: see _apply_action)
-            return list(self.space.moves(g, player)) if n is None else list(range(self.space.ordinal,
-                                                                                  self.space.ordinal + n))
+            legal = self.legal
+            if legal is None:
+                legal = self.legal = live.space.legal(live.game, player)
+            return legal[0]
 
         def chance_outcomes(self):
-            return self.space.chance_probabilities(self.game)
+            live = self.live
+            if live.__class__ is not Live or self.seen is None:
+                live = self._made()
+            return live.space.chance_probabilities(live.game)
 
         def is_terminal(self):
-            return self.current_player() == _TERMINAL
+            acting = self.acting
+            return (self.current_player() if acting is None else acting) == _TERMINAL
 
         def returns(self):
             return returns_of(self.game.result, self.game.players, self.mode)
@@ -580,31 +650,32 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ acting
         def _apply_action(self, action):
-            acting, g, count = self.current_player(), self.game, self.count
-            self.acting = self.count = None
+            acting, legal = self.acting, self.legal
+            if acting is None:
+                acting = self.current_player()
+            live = self.live
+            if live.__class__ is not Live or self.seen is None:
+                live = self._made()
+            g = live.game
+            self.acting = self.legal = None
             if acting == _CHANCE:
-                if getattr(g, "live", False):
-                    g.set_chance(int(action))
+                action = int(action)
+                if g.__class__ is KernelGame:
+                    g.set_chance(action)
                 else:
-                    g.apply_chance(int(action))
-                self.unseen.append(("c", int(action)))
+                    g.apply_chance(action)
+                self.unseen.append(("c", action))
                 return
-            seat = acting
-            index = self.space.ordinal_index(g, seat, action, count)
-            if index is None:
-                index = g.apply(self.space.moves(g, seat)[action]).index
-            else:
-                g.apply(index)
-            self.unseen.append(("m", ((seat, index),)))
+            if legal is None:
+                legal = live.space.legal(g, acting)
+            self.unseen.append(("m", ((acting, _play(g, live.space, legal[1], action, None)),)))
 
         def _apply_actions(self, actions):
-            self.acting = self.count = None
-            g = self.game
+            self.acting = self.legal = None
+            g, space = self.game, self.space
             chosen = []
             for seat in g.decision.seats:
-                move = self.space.moves(g, seat)[actions[seat]]
-                chosen.append((seat, move.index))
-                g.apply(move)
+                chosen.append((seat, _play(g, space, space.legal(g, seat)[1], actions[seat], seat)))
             self.unseen.append(("m", tuple(chosen)))
 
         def _observe(self, game, chosen) -> None:
@@ -625,6 +696,28 @@ if pyspiel is not None:
 
         def __str__(self):
             return self.game.to_json()
+
+    def _play(g, space: ActionSpace, how, action: int, seat: int | None) -> int:
+        """Plays the move ``action`` names (``how``: see ``ActionSpace.legal``) for ``seat``
+        (None: the seat deciding alone); returns its index (KeyError for an id that names
+        no move of the seat now)."""
+        cls = how.__class__
+        if cls is int:
+            index = action - space.ordinal
+            if not 0 <= index < how:
+                raise KeyError(action)
+        elif cls is list:
+            try:
+                index = how.index(action)
+            except ValueError:
+                raise KeyError(action) from None
+        else:
+            index = how[action]
+        if g.__class__ is KernelGame:
+            g.play(index, seat)
+        else:
+            g.apply(index, seat=seat)
+        return index
 
     class Steps(list):
         """A state's steps not observed yet (``MeepleState.unseen``): tuples of numbers
@@ -647,11 +740,11 @@ if pyspiel is not None:
         its attributes, and this pickles as the game's state, as JSON. OpenSpiel clones
         a state by copying its attributes deeply: this copies as a copy of the game."""
 
-        def __init__(self, game):
-            self.game = game
+        def __init__(self, game, space: ActionSpace):
+            self.game, self.space = game, space
 
         def __deepcopy__(self, memo):
-            return Live(self.game.copy())
+            return Live(self.game.copy(), self.space)
 
         def __reduce__(self):
             text = self.game.to_json()

@@ -386,3 +386,83 @@ def test_the_kernel_plays_the_states_as_python_does(which, tmp_path, monkeypatch
     assert steps >= 6
     assert fast.played.native_fallbacks == 0
 
+
+
+def _random_play(state, rnd, seats: int) -> None:
+    """One random step of a state through pyspiel's API (as benchmarks/ play them)."""
+    if state.is_chance_node():
+        outs, probs = zip(*state.chance_outcomes())
+        state.apply_action(rnd.choices(outs, probs)[0])
+    elif state.is_simultaneous_node():
+        state.apply_actions([rnd.choice(state.legal_actions(p)) for p in range(seats)])
+    else:
+        state.apply_action(rnd.choice(state.legal_actions()))
+
+
+@pytest.mark.kernels
+def test_hearts_through_pyspiel_is_the_same_game_by_the_kernel_without_moves_made(monkeypatch):
+    # chance steps, decisions among the cards of a hand (ids of items) and passes (one
+    # simultaneous node): the kernel answers from its options' values, makes no Move
+    _kernels_on(monkeypatch)
+    from meeple.interpreter.kgame import KernelGame
+
+    def no_moves(game, seat=None):
+        raise AssertionError("a list of Moves was made while the kernel plays")
+    fast, slow = openspiel.load("hearts"), openspiel.load("hearts", native=False)
+    simultaneous = 0
+    for seed in range(2):
+        a, b = fast.new_initial_state(), slow.new_initial_state()
+        ra, rb = random.Random(seed), random.Random(seed)
+        with monkeypatch.context() as m:
+            m.setattr(KernelGame, "legal_moves", no_moves)
+            while not b.is_terminal():
+                assert a.current_player() == b.current_player() and not a.is_terminal()
+                if b.is_chance_node():
+                    assert a.chance_outcomes() == b.chance_outcomes()
+                else:
+                    seats = range(4) if b.is_simultaneous_node() else [b.current_player()]
+                    simultaneous += b.is_simultaneous_node()
+                    assert [a.legal_actions(p) for p in seats] == [b.legal_actions(p) for p in seats]
+                _random_play(a, ra, 4)
+                _random_play(b, rb, 4)
+                assert a.game.live
+            assert a.is_terminal() and a.returns() == b.returns() and a.history() == b.history()
+        # (the strings, in Python, read the seats' own moves)
+        assert [a.information_state_string(p) for p in range(4)] == \
+            [b.information_state_string(p) for p in range(4)]
+    assert simultaneous > 0
+    assert fast.played.native_fallbacks == 0
+
+
+@pytest.mark.parametrize("which", ["hearts", "odds", "kuhn"])
+def test_pyspiel_answers_given_in_python_are_pyspiels_own(which, tmp_path):
+    # (legal_actions and the node tests are answered in Python, for a caller in Python:
+    # the same answers as pyspiel's own, which a caller in C++ gets)
+    path = {"hearts": "hearts", "kuhn": KUHN}.get(which)
+    if path is None:
+        path = str(tmp_path / "odds.meeple")
+        Path(path).write_text(ODDS, encoding="utf-8")
+    game = openspiel.load(path)
+    n = game.num_players()
+    kinds = set()
+    for seed in range(3):
+        state, rnd = game.new_initial_state(), random.Random(seed)
+        while True:
+            for ask in ("is_chance_node", "is_simultaneous_node", "is_player_node", "is_terminal"):
+                assert getattr(state, ask)() == getattr(pyspiel.State, ask)(state)
+            kinds.add(state.current_player() if state.current_player() < 0 else "seat")
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for p in range(-5, n + 1):
+                try:
+                    ours = state.legal_actions(p)
+                except pyspiel.SpielError as e:
+                    ours = str(e)
+                try:
+                    theirs = pyspiel.State.legal_actions(state, p)
+                except pyspiel.SpielError as e:
+                    theirs = str(e)
+                assert ours == theirs, (p, state.current_player())
+            if state.is_terminal():
+                break
+            _random_play(state, rnd, n)
+    assert kinds == {"hearts": {"seat", -1, -2, -4}, "odds": {-2, -4}, "kuhn": {"seat", -1, -4}}[which]
