@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from ..dsl import ast as ir
 from . import frames, fused
 from .codegen import Env
-from .core import ops
 from .core.lower import lower, shape
 from .core.reference import Builder, LogTemplate, same_kind  # noqa: F401 - (here as before)
 
@@ -43,46 +42,19 @@ def compile_proc(prog: Program, name: str, params: list[str], body: ir.Block) ->
     b = Builder(prog, Env(locals_=low.locals))
     proc = Proc(name, b.code(low.code), [i.span for i in low.code], frame=shape(prog, low), core=low.code)
     if prog.optimize:
-        fused.fuse(prog, FuseInput(proc, low, b.made), body)
+        fused.fuse(prog, FuseInput(proc, low.code, b.made, low.starts, low.ends), body)
     proc.params = params
     return proc
 
 
+@dataclass
 class FuseInput:
-    """What fused.py reads of a compiled procedure: ``proc``; by statement (``id``), the
-    index of its first instruction (``starts``), of the one after its last (``ends``), and
-    for the statements it writes in place, the parts it writes (``meta``), derived from the
-    instruction at the statement's start and the functions made for it."""
-
-    def __init__(self, proc: Proc, low, made: dict):
-        self.proc, self.starts, self.ends = proc, low.starts, low.ends
-        self.meta = {}
-        for sid, pc in low.starts.items():
-            if sid in low.tests:
-                self.meta[sid] = ("if", [made[t]["cond"] for t in low.tests[sid]])
-                continue
-            m = _meta(low.code, made, pc)
-            if m is not None:
-                self.meta[sid] = m
-
-
-def _meta(code: list, made: dict, pc: int) -> tuple | None:
-    ins, fns = code[pc], made.get(pc, {})
-    match ins:
-        case ops.ForInit():
-            return ("for", ins.it, ins.ix, ins.var, fns["items"])
-        case ops.WhileInit():
-            return ("while", ins.count, made[pc + 1]["cond"], ins.limit, code[pc + 1].where)
-        case ops.SetLocal():
-            return ("local", ins.var, fns["value"])
-        case ops.SetPlayerVar():
-            return ("pv", ins.var, fns["value"], fns["player"])
-        case ops.SetGlobal():
-            return ("global", ins.var, fns["value"])
-        case ops.Move() if ins.face == ops.AS_PLACE and not ins.unsure:
-            return ("move", fns["what"], fns["to"], ins.many)
-        case ops.SetItemVar():
-            return ("attr", fns["holder"], ins.attr, fns["value"], ins.where)
-        case ops.Log():
-            return ("log", fns["log"], fns["args"])
-    return None
+    """What fused.py reads of a compiled procedure: ``proc``, its instructions (``code``,
+    core.ops), the functions the reference made for them (``made``, by index, see
+    ``core.reference.Builder``), and by statement (``id``) the index of its first
+    instruction (``starts``) and of the one after its last (``ends``)."""
+    proc: Proc
+    code: list
+    made: dict
+    starts: dict
+    ends: dict

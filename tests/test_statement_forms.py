@@ -1,8 +1,8 @@
 """Every statement form of the language is implemented by every engine: one ruleset uses
 each form of the grammar (``_stmt`` of dsl/grammar.lark) and of the IR (``ast.Stmt``),
-the lowering into the core (``core.lower``) and the kernel (``kernel.Proc``) each have its
-rule, the lowered ruleset holds every kind of instruction of the core (``core.ops``) and
-the reference (``core.reference``) has the meaning of each, the
+the lowering into the core (``core.lower``) has its rule, the lowered ruleset holds every
+kind of instruction of the core (``core.ops``), the reference (``core.reference``) has the
+meaning of each and the kernel (``kernel.Proc``) its C++, the
 kernel writes the ruleset without falling back to Python, and the straightforward code,
 the fast code and the kernel play it the same, move after move. The ruleset also keeps
 the value of every built-in of tests/test_builtins.py (``USES``) at every turn: one
@@ -139,19 +139,20 @@ def _ir_forms() -> set[str]:
     return {cls.model_fields["node"].default for cls in typing.get_args(union)}
 
 
-def test_every_engine_has_a_rule_for_every_statement_form():
+def test_every_statement_form_lowers_and_every_instruction_has_each_engines_rule():
     nodes = {node for node, _ in FORMS.values()}
     assert nodes == _ir_forms()
-    for engine in (lower._Lowerer, kernel.Proc):
-        missing = sorted(n for n in nodes if not callable(getattr(engine, "_" + n, None)))
-        assert not missing, (engine.__name__, missing)
+    missing = sorted(n for n in nodes if not callable(getattr(lower._Lowerer, "_" + n, None)))
+    assert not missing, missing
+    assert set(reference.MEANING) == set(ops.KINDS)
+    missing = sorted(k.__name__ for k in ops.KINDS if not callable(getattr(kernel.Proc, "_" + k.__name__, None)))
+    assert not missing, ("kernel.Proc", missing)
 
 
 def test_the_core_has_the_meaning_of_every_instruction_and_the_ruleset_uses_each():
     kinds = set(ops.KINDS)
     assert kinds == {c for c in vars(ops).values() if isinstance(c, type) and issubclass(c, ops.Ins)
                      and c not in (ops.Ins, ops.Draw)}
-    assert set(reference.MEANING) == kinds
     prog = compile_sources(_source()).for_players(2)
     used = {type(i) for p in prog.procs.values() for i in p.core}
     assert used == kinds, kinds - used

@@ -32,14 +32,12 @@ BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
 @dataclasses.dataclass
 class Lowered:
     """A procedure's instructions; ``starts``/``ends``: by ``id`` of each statement, the
-    index of its first instruction and the one after its last; ``tests``: of each ``if``,
-    the indices of its Branch instructions."""
+    index of its first instruction and the one after its last."""
     name: str
     code: list
     starts: dict[int, int]
     ends: dict[int, int]
     locals: set
-    tests: dict[int, list] = dataclasses.field(default_factory=dict)
 
 
 def local_names(params: list[str], body: ir.Block) -> set[str]:
@@ -68,7 +66,7 @@ def shape(prog, low: Lowered) -> frames.Shape:
     c = prog.checked
     sh = frames.Shape(low.name, {n: tuple(type_code(t) for t in ts)
                                  for n, ts in c.locals.get(low.name, {}).items()})
-    loops = []  # (head, end, slots): the body of a loop is head+1 .. end-2
+    loops: list[tuple] = []  # (head, end, slots): the body of a loop is head+1 .. end-2
     for pc, i in enumerate(low.code):
         if isinstance(i, ops.ForInit):
             sh.slot(i.it, "items", i.var)
@@ -82,7 +80,7 @@ def shape(prog, low: Lowered) -> frames.Shape:
         if i.chancy:
             sh.stop(pc, "chance", i.scope, live)
         if isinstance(i, ops.Call):
-            if i.fresh:
+            if i.fresh and i.slot is not None:
                 live.append(sh.slot(i.slot, "result"))
             sh.stop(pc + 1, "call", i.scope, live, callee=i.proc, slot=i.slot)
         if i.asks:
@@ -124,10 +122,9 @@ class _Lowerer:
 
     # ------------------------------------------------------------ control flow
     def _If(self, s: ir.If):
-        ends, tests = [], self.out.tests.setdefault(id(s), [])
+        ends = []
         for cond, body in s.branches:
             test = self.emit(ops.Branch, s, cond=cond, target=-1)
-            tests.append(test)
             self.block(body)
             ends.append(self.emit(ops.Jump, s, target=-1))
             self.patch(test, target=self.here())
@@ -179,7 +176,7 @@ class _Lowerer:
     def _AttrAssign(self, s: ir.AttrAssign):
         holder = s.obj if s.obj is not None else ir.Var.model_construct(span=s.span, name=s.var)
         where = (s.var or "...", s.attr, s.var or "the item", s.var or "ITEM")
-        self.emit(ops.SetItemVar, s, attr=s.attr, holder=holder, value=s.value,
+        self.emit(ops.SetItemVar, s, var=s.var if s.obj is None else "", attr=s.attr, holder=holder, value=s.value,
                   bound=self.bound(s.value), where=where)
 
     # ------------------------------------------------------------ decisions

@@ -173,7 +173,8 @@ class SetActive(Ins):
 class SetItemVar(Ins):
     """The item variable ``attr`` of the item ``holder`` = ``value`` (``Runtime.set_iv``);
     ``holder`` none is a rule error, worded with ``where`` (variable, attribute, name, the
-    test to suggest)."""
+    test to suggest). ``var``: the local ``holder`` reads, when it is one ("" else)."""
+    var: str
     attr: str
     holder: Expr
     value: Expr

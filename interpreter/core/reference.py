@@ -89,7 +89,7 @@ def _bounded(f, limit: int):
         if v.__class__ is int and not -limit <= v <= limit:
             raise helpers._too_big(v, limit)
         return v
-    checked.raw, checked.limit = f, limit  # (fused.py writes the check in place)
+    checked.raw, checked.limit = f, limit  # type: ignore[attr-defined] # (fused.py writes the check in place)
     return checked
 
 
@@ -277,19 +277,21 @@ def _store_result(ins: ops.StoreResult, nxt: int, b: Builder):
     if ins.player is not None:
         pf = b.fn(ins.player)
 
-        def run(R, L):
+        def to_player(R, L):
             v = L.pop(slot)
             R.set_pv(var, pf(R, L), v)
             return nxt
-    elif ins.active:
-        def run(R, L):
+        return to_player
+    if ins.active:
+        def to_active(R, L):
             R.set_active(L.pop(slot))
             return nxt
-    else:
-        def run(R, L):
-            R.set_g(var, L.pop(slot))
-            return nxt
-    return run
+        return to_active
+
+    def to_global(R, L):
+        R.set_g(var, L.pop(slot))
+        return nxt
+    return to_global
 
 
 # ------------------------------------------------------------ decisions
@@ -306,21 +308,21 @@ def _ask(ins: ops.Ask, nxt: int, b: Builder):
     opts, who, var = b.fn(ins.options), b.chooser(ins.chooser), ins.var
     tc, verb, alone = ins.type, ins.verb, ins.alone
     if alone is not None and ins.order == "cells":
-        def run(R, L):
+        def in_order(R, L):
             Runtime.ask_in_order(R, who(R, L), var, list(opts(R, L)), tc, verb, alone)
             return nxt
-        return run
+        return in_order
     if alone is None and ins.order != "any":
         # options ordered as plain numbers are (most often) asked for in fewer steps
         ask = Runtime.ask_in_order if ins.order == "cells" else Runtime.ask_plain
 
-        def run(R, L):
+        def plain(R, L):
             options = list(opts(R, L))
             if not options:
                 _nothing_to_choose(var)
             ask(R, who(R, L), var, options, tc, verb)
             return nxt
-        return run
+        return plain
 
     def run(R, L):
         options = list(opts(R, L))
