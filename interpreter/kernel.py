@@ -650,7 +650,7 @@ class Proc(ChanceStatements):
         self.slots: dict[str, T] = {}        # a loop's hidden list: its type
         self.code: list[str] = []   # C++ of each instruction, by pc
         self.locals: dict[str, T] = dict(ptypes)
-        self._types(body)
+        self._types()
         self.sc = {n: (f"f->{self.field(n)}", t) for n, t in self.locals.items()}
 
     # ------------------------------------------------------------ locals
@@ -664,38 +664,26 @@ class Proc(ChanceStatements):
         elif not has_none(t) and self.g.ct(old) != self.g.ct(t):
             raise Unsupported(f"local '{name}' of two types in {self.name}")
 
-    def _types(self, b: ir.Block) -> None:
+    def _types(self) -> None:
+        """The type of each local, from the instructions that bind it, in order."""
         g = self.g
-        for s in b.stmts:
-            match s.node:
-                case "Let":
-                    self._bind(s.var, g.ty(s.value))
-                case "For":
-                    self._bind(s.var, g.ty(s.iter).arg)
-                    self._types(s.body)
-                case "While":
-                    self._types(s.body)
-                case "If":
-                    for _, blk in s.branches:
-                        self._types(blk)
-                    if s.other:
-                        self._types(s.other)
-                case "Choose" | "PickRandom" | "Best":
-                    self._bind(s.var, g.ty(s.options).arg)
-                case "Roll":
-                    for v in s.vars:
-                        self._bind(v, g.ty(s.faces).arg)
-                case "CallResult":
-                    if s.new:
-                        d = g.c.procedures[s.proc]
-                        self._bind(s.var, g.typeref(d.result))
-                case "Assign":
-                    if s.var in self.locals or (s.player is None and s.var not in g.c.vars and s.var != "active"):
-                        self._bind(s.var, g.ty(s.value))
-                case "ChooseSubset":
-                    self._bind(s.var, T("list", g.ty(s.options).arg))
-                case "ChooseEach":
-                    self._bind(s.each, T("player"))
+        for i in self.core:
+            match i:
+                case ops.SetLocal():
+                    self._bind(i.var, g.ty(i.value))
+                case ops.ForInit():
+                    self._bind(i.var, g.ty(i.items).arg)
+                case ops.Ask() | ops.PickRandom() | ops.Best():
+                    self._bind(i.var, g.ty(i.options).arg)
+                case ops.Roll():
+                    for v in i.vars:
+                        self._bind(v, g.ty(i.faces).arg)
+                case ops.Call() if i.new and i.slot is not None:
+                    self._bind(i.slot, g.typeref(g.c.procedures[i.proc].result))
+                case ops.AskSubset():
+                    self._bind(i.var, T("list", g.ty(i.options).arg))
+                case ops.AskEach():
+                    self._bind(i.each, T("player"))
         for name, t in list(self.locals.items()):
             if has_none(t):
                 self.locals[name] = T("list", T("cell")) if t.tag == "list" else T("cell")

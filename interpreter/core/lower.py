@@ -267,7 +267,7 @@ class _Lowerer:
         direct = s.player is None and (s.new or s.var in self.out.locals)
         slot = s.var if direct else f"$r{self.here()}"
         self.emit(ops.Call, s, proc=s.proc, args=tuple(s.args), params=self.params(s.proc),
-                  slot=slot, fresh=not direct)
+                  slot=slot, fresh=not direct, new=s.new)
         if not direct:
             active = s.player is None and s.var == "active" and not self.c.declares(s.var)
             self.emit(ops.StoreResult, s, slot=slot, var=s.var, player=s.player, active=active)

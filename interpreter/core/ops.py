@@ -359,12 +359,14 @@ class Call(Ins):
     frame on the stack (``Runtime.call``); this frame stops just after it until the callee
     is done. A call for a result names ``slot``, the caller's local the callee's ``return``
     writes (the callee's ``$ret``); a ``fresh`` slot (hidden, ``$rN``) is set to none
-    first and a StoreResult follows."""
+    first and a StoreResult follows; ``new``: the call declares the local ``slot``
+    (``let v = call ...``)."""
     proc: str
     args: tuple
     params: tuple
     slot: str | None
     fresh: bool
+    new: bool = False
 
 
 # every kind of instruction, for the tests that prove each engine implements each
