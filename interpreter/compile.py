@@ -16,7 +16,7 @@ from ..dsl.types import T
 from . import codegen, helpers
 from .codegen import CodeTooBig, Env, ExprCompiler
 from .compile_functions import FunctionCompiler, _indented, recursive
-from .compile_procs import LogTemplate, Proc, ProcCompiler, compile_proc, same_kind  # noqa: F401 - (here as before)
+from .compile_procs import LogTemplate, Proc, compile_proc, same_kind  # noqa: F401 - (here as before)
 from .game import Game
 from .helpers import BudgetError, RuleError
 

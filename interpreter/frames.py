@@ -4,14 +4,15 @@ A procedure stops (and a state is saved) only where the runtime suspends it: jus
 an instruction that asked a player (the frame on top, a decision pending), just after a
 call of a procedure (every frame under the top: the callee's frame is the one above
 it), or, in explicit chance mode, at a random statement waiting for its outcome (the
-frame on top: the statement runs again once the outcome is set). ``ProcCompiler``
-records each such place as it compiles a procedure (a ``Shape`` per procedure: its
-``Stop``s), with the locals a frame standing there always holds: those in the checker's
-scope there (dsl/check.py, ``Checked.scopes``) and the hidden slots the compiler keeps
-live there (a loop's list and index, a ``while`` counter, a call's result slot). Every
-type a local takes comes from the checker too (``Checked.locals``). Nothing here lists
-the statements of the language: a new statement that asks, calls or draws is covered
-as the checker and the compiler describe it.
+frame on top: the statement runs again once the outcome is set). ``core.lower.shape``
+derives each such place from a procedure's instructions (a ``Shape`` per procedure: its
+``Stop``s: after an instruction that ``asks``, after a ``Call``, at a ``chancy`` one),
+with the locals a frame standing there always holds: those in the checker's scope at
+its statement (dsl/check.py, ``Checked.scopes``) and the hidden slots live there (the
+list and index of the loops around it, their ``while`` counters, a call's result slot).
+Every type a local takes comes from the checker too (``Checked.locals``). Nothing here
+lists the statements of the language: a new statement that asks, calls or draws is
+covered as the checker and the core's instructions describe it.
 
 ``check`` refuses a stack that no game of the program reaches: a frame that is not the
 phase's procedure at the bottom, one that is not at such a place, a caller that is not

@@ -3,7 +3,11 @@ no call of a procedure, no random draw, no 'end game', no 'return') written as O
 generated Python function that the driver calls in place of the run's first
 instruction, with real Python loops (the fast code; ``codegen.OPTIMIZE``).
 
-It plays exactly as the instructions it replaces: the same expression functions in
+It reads the procedure's instructions of the core (core/ops.py) through
+``compile_procs.FuseInput`` (where each statement's instructions start and end, and for
+the statements it writes in place, their parts: derived from the instruction at the
+statement's start and the functions the reference made for it), and plays exactly as
+the instructions it replaces: the same expression functions in
 the same order, the same writes to the frame's locals in the same order (a loop's
 hidden ``$itN``/``$iN`` slots included), and the same count of steps, one per
 instruction it stands for (a jump, a loop's step), checked after each as the driver
@@ -19,6 +23,7 @@ import re
 
 from ..dsl import ast as ir
 from . import helpers
+from .core import ops
 from .helpers import BudgetError, RuleError, over_budget
 
 # the names the fused code binds (an expression that reads one of these is called)
@@ -59,7 +64,7 @@ def _names(text: str) -> set[str]:
 
 
 def fuse(prog, pc, body: ir.Block) -> None:
-    """Fuses the runs of statements of a compiled procedure (``pc``: its ProcCompiler)."""
+    """Fuses the runs of statements of a compiled procedure (``pc``: its FuseInput)."""
     prog.ns["_steps_over"] = steps_over
     prog.ns["_loop_over"] = loop_over
     prog.ns["_nothing_to_move"] = nothing_to_move
@@ -138,9 +143,16 @@ class _Fuser:
         elif s.node == "While":
             self.block(s.body, lambda out, ind: self.while_tail(s, out, ind))
 
+    def ins(self, s) -> tuple:
+        """The instruction a statement starts with, its index and the functions the
+        reference made for it (core/reference.py, ``Builder.made``)."""
+        start = self.pc.starts[id(s)]
+        return self.pc.code[start], start, self.pc.made.get(start, {})
+
     def for_tail(self, s: ir.For, out: list, ind: int) -> None:
-        """The jump back and the loop's step (as ProcCompiler._For's instructions)."""
-        _, it, ix, var, _ = self.pc.meta[id(s)]
+        """The jump back and the loop's step (as the ForStep instruction does)."""
+        i = self.ins(s)[0]
+        it, ix, var = i.it, i.ix, i.var
         head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
         self.count(head, out, ind)
         out.append(f"{pad}i = L[{ix!r}]\n{pad}if i >= len(L[{it!r}]):\n")
@@ -149,9 +161,10 @@ class _Fuser:
         self.count(head + 1, out, ind + 4)
 
     def while_tail(self, s: ir.While, out: list, ind: int) -> None:
-        """The jump back and the loop's test (as ProcCompiler._While's instructions)."""
-        _, cnt, cond, limit, where = self.pc.meta[id(s)]
+        """The jump back and the loop's test (as the WhileTest instruction does)."""
         head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
+        test, cond = self.pc.code[head], self.pc.made[head]["cond"]
+        cnt, limit, where = test.count, test.limit, test.where
         self.count(head, out, ind)
         out.append(f"{pad}if not {self.call(cond)}:\n")
         self.count(self.end_of(s), out, ind + 4)
@@ -214,8 +227,8 @@ class _Fuser:
         return got
 
     def value(self, fn, out: list, pad: str) -> str:
-        """A value to store (see ProcCompiler.value_fn): an integer is checked against the
-        integer budget in place."""
+        """A value to store (see ``Builder.value`` of core/reference.py): an integer is
+        checked against the integer budget in place."""
         raw = getattr(fn, "raw", None)
         if raw is None:
             return f"{self.call(fn)}"
@@ -237,67 +250,68 @@ class _Fuser:
             self.stmt(s, out, ind)
 
     def stmt(self, s, out: list, ind: int) -> None:
-        start, pad = self.pc.starts[id(s)], " " * ind
-        meta = self.pc.meta.get(id(s))
-        kind = meta[0] if meta else None
-        if s.node == "If":
-            return self.if_(s, meta[1], 0, start, out, ind)
-        if s.node == "For":
-            return self.for_(s, meta, start, out, ind)
-        if s.node == "While":
-            return self.while_(s, meta, start, out, ind)
-        if kind == "local":
-            out.append(f"{pad}L[{meta[1]!r}] = {self.value(meta[2], out, pad)}\n")
-        elif kind == "pv":
-            value = self.value(meta[2], out, pad)
-            if value != "v":
-                out.append(f"{pad}v = {value}\n")
-            out.append(f"{pad}R.set_pv({meta[1]!r}, {self.call(meta[3])}, v)\n")
-        elif kind == "global":
-            out.append(f"{pad}R.set_g({meta[1]!r}, {self.value(meta[2], out, pad)})\n")
-        elif kind == "move":
-            _, what, to, many = meta
-            out.append(f"{pad}d, w = {self.call(to)}, {self.call(what)}\n")
-            if many:
-                out.append(f"{pad}R.move_all(w, d)\n")
-            else:
-                out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
-        elif kind == "attr":
-            _, holder, attr, value, where = meta
-            out.append(f"{pad}d = {self.call(holder)}\n"
-                       f"{pad}if d is None:\n{pad}    _attr_of_nothing{where!r}\n")
-            out.append(f"{pad}R.set_iv({attr!r}, d, {self.value(value, out, pad)})\n")
-        elif kind == "log":
-            args = ", ".join(f"{self.call(f)}" for f in meta[2])
-            types = self.prog.logs[meta[1]].types
-            if any("item" in t or t.startswith("list:") for t in types):
-                out.append(f"{pad}R.say({meta[1]}, [{args}])\n")
-            else:  # no item to mask, no list: what Runtime.say keeps, at once
-                masks = ", ".join("None" for _ in types)
-                out.append(f"{pad}R._said({meta[1]}, [{args}], [{masks}], {{}})\n")
-        else:  # the instruction itself
-            out.append(f"{pad}{self.name(self.proc.code[start])}(R, L)\n")
+        i, start, fx = self.ins(s)
+        pad = " " * ind
+        match i:
+            case ops.Branch():
+                return self.if_(s, 0, start, out, ind)
+            case ops.ForInit():
+                return self.for_(s, i, fx["items"], start, out, ind)
+            case ops.WhileInit():
+                return self.while_(s, start, out, ind)
+            case ops.SetLocal():
+                out.append(f"{pad}L[{i.var!r}] = {self.value(fx['value'], out, pad)}\n")
+            case ops.SetPlayerVar():
+                value = self.value(fx["value"], out, pad)
+                if value != "v":
+                    out.append(f"{pad}v = {value}\n")
+                out.append(f"{pad}R.set_pv({i.var!r}, {self.call(fx['player'])}, v)\n")
+            case ops.SetGlobal():
+                out.append(f"{pad}R.set_g({i.var!r}, {self.value(fx['value'], out, pad)})\n")
+            case ops.Move() if i.face == ops.AS_PLACE and not i.unsure:
+                out.append(f"{pad}d, w = {self.call(fx['to'])}, {self.call(fx['what'])}\n")
+                if i.many:
+                    out.append(f"{pad}R.move_all(w, d)\n")
+                else:
+                    out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
+            case ops.SetItemVar():
+                out.append(f"{pad}d = {self.call(fx['holder'])}\n"
+                           f"{pad}if d is None:\n{pad}    _attr_of_nothing{i.where!r}\n")
+                out.append(f"{pad}R.set_iv({i.attr!r}, d, {self.value(fx['value'], out, pad)})\n")
+            case ops.Log():
+                self.log(fx["log"], fx["args"], out, pad)
+            case _:  # the instruction itself
+                out.append(f"{pad}{self.name(self.proc.code[start])}(R, L)\n")
         self.count(start + 1, out, ind)
 
-    def if_(self, s: ir.If, conds: list, k: int, cj: int, out: list, ind: int) -> None:
+    def log(self, log_id: int, fns: list, out: list, pad: str) -> None:
+        args = ", ".join(f"{self.call(f)}" for f in fns)
+        types = self.prog.logs[log_id].types
+        if any("item" in t or t.startswith("list:") for t in types):
+            out.append(f"{pad}R.say({log_id}, [{args}])\n")
+        else:  # no item to mask, no list: what Runtime.say keeps, at once
+            masks = ", ".join("None" for _ in types)
+            out.append(f"{pad}R._said({log_id}, [{args}], [{masks}], {{}})\n")
+
+    def if_(self, s: ir.If, k: int, cj: int, out: list, ind: int) -> None:
         """Branch k, whose test is the instruction at cj; a failed test jumps past the
         branch's closing jump, to the next test (or 'else', or the end)."""
         pad = " " * ind
         body = s.branches[k][1]
         ej = self.end_of(body.stmts[-1]) if body.stmts else cj + 1  # the branch's closing jump
-        out.append(f"{pad}if {self.call(conds[k])}:\n")
+        out.append(f"{pad}if {self.call(self.pc.made[cj]['cond'])}:\n")
         self.count(cj + 1, out, ind + 4)
         self.stmts(body, out, ind + 4)
         self.count(self.end_of(s), out, ind + 4)
         out.append(f"{pad}else:\n")
         self.count(ej + 1, out, ind + 4)
         if k + 1 < len(s.branches):
-            self.if_(s, conds, k + 1, ej + 1, out, ind + 4)
+            self.if_(s, k + 1, ej + 1, out, ind + 4)
         elif s.other:
             self.stmts(s.other, out, ind + 4)
 
-    def for_(self, s: ir.For, meta: tuple, start: int, out: list, ind: int) -> None:
-        _, it, ix, var, src = meta
+    def for_(self, s: ir.For, i: ops.ForInit, src, start: int, out: list, ind: int) -> None:
+        it, ix, var = i.it, i.ix, i.var
         n = self.loops = self.loops + 1
         pad, inner = " " * ind, " " * (ind + 4)
         out.append(f"{pad}xs{n} = list({self.call(src)})\n{pad}L[{it!r}] = xs{n}\n"
@@ -332,17 +346,18 @@ class _Fuser:
         variable, or the active player); else None."""
         if len(s.body.stmts) != 1:
             return None
-        meta = self.pc.meta.get(id(s.body.stmts[0]))
-        if not meta or meta[0] != "move" or meta[3]:
+        i, _, fx = self.ins(s.body.stmts[0])
+        if not isinstance(i, ops.Move) or i.face != ops.AS_PLACE or i.unsure or i.many:
             return None
-        what, to = self.call(meta[1]), self.call(meta[2])
+        what, to = self.call(fx["what"]), self.call(fx["to"])
         fixed = _FIXED_ZONE.fullmatch(to)
         if what.strip("()") != f"L[{var!r}]" or fixed is None or f"L[{var!r}]" in to:
             return None
         return to
 
-    def while_(self, s: ir.While, meta: tuple, start: int, out: list, ind: int) -> None:
-        _, cnt, cond, limit, where = meta
+    def while_(self, s: ir.While, start: int, out: list, ind: int) -> None:
+        test, cond = self.pc.code[start + 1], self.pc.made[start + 1]["cond"]
+        cnt, limit, where = test.count, test.limit, test.where
         pad, inner = " " * ind, " " * (ind + 4)
         out.append(f"{pad}L[{cnt!r}] = 0\n")
         self.count(start + 1, out, ind)

@@ -1,9 +1,11 @@
 """The kernel: a program's rules written as C++ over compact state, compiled into an
 extension module, that plays moves many times faster than the Python program.
 
-A kernel mirrors the straightforward Python code (``codegen.ExprCompiler`` with
-``optimize=False`` and ``compile.ProcCompiler``) statement by statement: the same
-instructions at the same indices (a game's frames are the same), the same values,
+A kernel prints each procedure's instructions of the lowered core (``core.lower``, the
+layout the Python engines run too) one by one as C++, each kind doing what its reference
+meaning does (``core.reference``), and the expressions as the straightforward Python
+code (``codegen.ExprCompiler`` with ``optimize=False``): the same instructions at the
+same indices (a game's frames are the same), the same values,
 the same order of options, the same draws of the generator, the same steps and work
 counted against the budgets (calls counted at least as often). Where a rule could go
 wrong (a none where a value is needed, an index outside a list, a budget) it stops
@@ -40,7 +42,8 @@ from pathlib import Path
 from ..dsl import ast as ir, diskcache
 from ..dsl.types import T
 from . import native
-from .codegen import kind_unsure, type_code
+from .codegen import type_code
+from .core import ops
 from .cxx_text import ident, literal
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
@@ -637,14 +640,17 @@ class Gen:
 
 
 class Proc(ChanceStatements):
-    """One procedure as a C++ function that runs its top frame from its pc: the
-    instructions of ``compile.ProcCompiler`` at the same indices."""
+    """One procedure as a C++ function that runs its top frame from its pc: its
+    instructions (``core.ops``, as ``core.lower`` laid them out), one C++ statement per
+    instruction at the same index, one method per kind of instruction."""
 
     def __init__(self, gen: Gen, index: int, name: str, body: ir.Block, ptypes: dict):
         self.g, self.k, self.name, self.body = gen, index, name, body
+        self.core = gen.p.procs[name].core   # its instructions (core.lower), printed by index
+        self.slots: dict[str, T] = {}        # a loop's hidden list: its type
         self.code: list[str] = []   # C++ of each instruction, by pc
         self.locals: dict[str, T] = dict(ptypes)
-        self._types(body)
+        self._types()
         self.sc = {n: (f"f->{self.field(n)}", t) for n, t in self.locals.items()}
 
     # ------------------------------------------------------------ locals
@@ -658,38 +664,26 @@ class Proc(ChanceStatements):
         elif not has_none(t) and self.g.ct(old) != self.g.ct(t):
             raise Unsupported(f"local '{name}' of two types in {self.name}")
 
-    def _types(self, b: ir.Block) -> None:
+    def _types(self) -> None:
+        """The type of each local, from the instructions that bind it, in order."""
         g = self.g
-        for s in b.stmts:
-            match s.node:
-                case "Let":
-                    self._bind(s.var, g.ty(s.value))
-                case "For":
-                    self._bind(s.var, g.ty(s.iter).arg)
-                    self._types(s.body)
-                case "While":
-                    self._types(s.body)
-                case "If":
-                    for _, blk in s.branches:
-                        self._types(blk)
-                    if s.other:
-                        self._types(s.other)
-                case "Choose" | "PickRandom" | "Best":
-                    self._bind(s.var, g.ty(s.options).arg)
-                case "Roll":
-                    for v in s.vars:
-                        self._bind(v, g.ty(s.faces).arg)
-                case "CallResult":
-                    if s.new:
-                        d = g.c.procedures[s.proc]
-                        self._bind(s.var, g.typeref(d.result))
-                case "Assign":
-                    if s.var in self.locals or (s.player is None and s.var not in g.c.vars and s.var != "active"):
-                        self._bind(s.var, g.ty(s.value))
-                case "ChooseSubset":
-                    self._bind(s.var, T("list", g.ty(s.options).arg))
-                case "ChooseEach":
-                    self._bind(s.each, T("player"))
+        for i in self.core:
+            match i:
+                case ops.SetLocal():
+                    self._bind(i.var, g.ty(i.value))
+                case ops.ForInit():
+                    self._bind(i.var, g.ty(i.items).arg)
+                case ops.Ask() | ops.PickRandom() | ops.Best():
+                    self._bind(i.var, g.ty(i.options).arg)
+                case ops.Roll():
+                    for v in i.vars:
+                        self._bind(v, g.ty(i.faces).arg)
+                case ops.Call() if i.new and i.slot is not None:
+                    self._bind(i.slot, g.typeref(g.c.procedures[i.proc].result))
+                case ops.AskSubset():
+                    self._bind(i.var, T("list", g.ty(i.options).arg))
+                case ops.AskEach():
+                    self._bind(i.each, T("player"))
         for name, t in list(self.locals.items()):
             if has_none(t):
                 self.locals[name] = T("list", T("cell")) if t.tag == "list" else T("cell")
@@ -706,7 +700,7 @@ class Proc(ChanceStatements):
         return self.g.expr(e, self.sc, want)
 
     def compiled(self):
-        self.block(self.body)
+        self.instructions()
         end = self.here()
         self.g.proc_ends.append(end)
         labels = "".join(f"case {i}: goto I{i};" for i in range(end + 1))
@@ -729,88 +723,101 @@ class Proc(ChanceStatements):
     def go(target) -> str:
         return f"STEP(s); goto I{target};"
 
-    def block(self, b: ir.Block) -> None:
-        for s in b.stmts:
-            getattr(self, "_" + s.node)(s)
+    def instructions(self) -> None:
+        """Each instruction of the procedure's core (``core.ops``) as C++, by index."""
+        for pc, ins in enumerate(self.core):
+            getattr(self, "_" + type(ins).__name__)(ins)
+            assert self.here() == pc + 1, (self.name, pc, ins)
 
-    def _If(self, s):
-        ends = []
-        for cond, body in s.branches:
-            at = self.emit("")
-            c = self.x(cond, BOOL)
-            self.block(body)
-            ends.append(self.emit(""))
-            self.code[at] = f"if ({c}) {{ {self.go(at + 1)} }} {self.go(self.here())}"
-        if s.other:
-            self.block(s.other)
-        for e in ends:
-            self.code[e] = self.go(self.here())
+    # ------------------------------------------------------------ control flow
+    def _Jump(self, i: ops.Jump):
+        self.emit(self.go(i.target))
 
-    def _For(self, s):
-        k = self.here()
-        t = self.g.ty(s.iter)
-        it, ix = self.field(f"$it{k}", t), self.field(f"$i{k}", INT)
-        var = self.field(s.var)
-        src = self.x(s.iter, t)
-        self.emit(f"f->{it} = {src}; f->{ix} = 0; {self.go(k + 1)}")
-        head = self.emit("")
-        self.block(s.body)
-        self.emit(self.go(head))
-        end = self.here()
-        self.code[head] = (f"{{ I i_ = f->{ix}; if (i_ >= (I)f->{it}.size()) {{ {self.go(end)} }} "
-                           f"f->{var} = f->{it}[(size_t)i_]; f->{ix} = i_ + 1; }} {self.go(head + 1)}")
+    def _Branch(self, i: ops.Branch):
+        self.emit(f"if ({self.x(i.cond, BOOL)}) {{ {self.go(self.nxt)} }} {self.go(i.target)}")
 
-    def _While(self, s):
-        k = self.here()
-        cnt = self.field(f"$n{k}", INT)
-        self.emit(f"f->{cnt} = 0; {self.go(k + 1)}")
-        head = self.emit("")
-        cond = self.x(s.cond, BOOL)
-        self.block(s.body)
-        self.emit(self.go(head))
-        end = self.here()
-        self.code[head] = (f"if (!({cond})) {{ {self.go(end)} }} if (++f->{cnt} > {s.limit}) bail(); "
-                           f"{self.go(head + 1)}")
+    def _ForInit(self, i: ops.ForInit):
+        t = self.slots[i.it] = self.g.ty(i.items)
+        it, ix = self.field(i.it, t), self.field(i.ix, INT)
+        self.emit(f"f->{it} = {self.x(i.items, t)}; f->{ix} = 0; {self.go(self.nxt)}")
 
+    def _ForStep(self, i: ops.ForStep):
+        it, ix, var = self.field(i.it, self.slots[i.it]), self.field(i.ix, INT), self.field(i.var)
+        self.emit(f"{{ I i_ = f->{ix}; if (i_ >= (I)f->{it}.size()) {{ {self.go(i.end)} }} "
+                  f"f->{var} = f->{it}[(size_t)i_]; f->{ix} = i_ + 1; }} {self.go(self.nxt)}")
+
+    def _WhileInit(self, i: ops.WhileInit):
+        self.emit(f"f->{self.field(i.count, INT)} = 0; {self.go(self.nxt)}")
+
+    def _WhileTest(self, i: ops.WhileTest):
+        cnt = self.field(i.count, INT)
+        self.emit(f"if (!({self.x(i.cond, BOOL)})) {{ {self.go(i.end)} }} if (++f->{cnt} > {i.limit}) bail(); "
+                  f"{self.go(self.nxt)}")
+
+    def _Return(self, i: ops.Return):
+        if i.value is not None:
+            g = self.g
+            rt = g.typeref(g.c.procedures[self.name].result)
+            self.emit(f"{{ {g.ct(rt)} v_ = {self._value(i.value, rt)}; if (f->ret >= 0) "
+                      f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('end')}")
+            return
+        self.emit(self.go("end"))   # (i.end: the label of the end, I{end}, is Iend)
+
+    def _EndGame(self, i: ops.EndGame):
+        self.emit(f"s.end_req = true; STEP(s); f->pc = {self.nxt}; return;")
+
+    # ------------------------------------------------------------ variables
     def _value(self, e, t: T) -> str:
         v = self.x(e, t)
         if t.tag == "int":
             return f"stored({v}, LIMIT)"
         return v
 
-    def _Let(self, s):
-        t = self.locals[s.var]
-        self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
+    def _SetLocal(self, i: ops.SetLocal):
+        t = self.locals[i.var]
+        self.emit(f"f->{self.field(i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
 
-    def _Assign(self, s):
-        g = self.g
-        if s.player is not None:
-            t = g.typeref(g.c.vars[s.var].type)
-            v = self._value(s.value, t)
-            self.emit(f"{{ {g.ct(t)} v_ = {v}; s.{ident('P', s.var)}[nn({self.x(s.player)})] = std::move(v_); }} "
-                      f"{self.go(self.nxt)}")
-        elif s.var in self.locals:
-            t = self.locals[s.var]
-            self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
-        elif s.var == "active" and not g.c.declares("active"):
-            self.emit(f"{{ Id p_ = {self.x(s.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
-                      f"s.active = p_; }} {self.go(self.nxt)}")
-        else:
-            t = g.typeref(g.c.vars[s.var].type)
-            self.emit(f"s.{ident('G', s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
+    def _SetGlobal(self, i: ops.SetGlobal):
+        t = self.g.typeref(self.g.c.vars[i.var].type)
+        self.emit(f"s.{ident('G', i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
 
-    def _AttrAssign(self, s):
+    def _SetPlayerVar(self, i: ops.SetPlayerVar):
         g = self.g
-        if s.obj is not None:
-            holder = self.x(s.obj)
-            kind = g.ty(s.obj).arg
-        else:
-            holder, ht = self.sc[s.var]
-            kind = ht.arg
-        t = g.typeref(g.c.item_vars[kind][s.attr].type)
-        self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', s.attr)}[it_] = {self._value(s.value, t)}; }} "
+        t = g.typeref(g.c.vars[i.var].type)
+        v = self._value(i.value, t)
+        self.emit(f"{{ {g.ct(t)} v_ = {v}; s.{ident('P', i.var)}[nn({self.x(i.player)})] = std::move(v_); }} "
                   f"{self.go(self.nxt)}")
 
+    def _SetActive(self, i: ops.SetActive):
+        self.emit(f"{{ Id p_ = {self.x(i.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
+                  f"s.active = p_; }} {self.go(self.nxt)}")
+
+    def _SetItemVar(self, i: ops.SetItemVar):
+        g = self.g
+        if i.var:
+            holder, ht = self.sc[i.var]
+            kind = ht.arg
+        else:
+            holder = self.x(i.holder)
+            kind = g.ty(i.holder).arg
+        t = g.typeref(g.c.item_vars[kind][i.attr].type)
+        self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', i.attr)}[it_] = {self._value(i.value, t)}; }} "
+                  f"{self.go(self.nxt)}")
+
+    def _StoreResult(self, i: ops.StoreResult):
+        g = self.g
+        field = self.field(i.slot)
+        if i.player is not None:
+            t = g.typeref(g.c.vars[i.var].type)
+            self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.{ident('P', i.var)}[nn({self.x(i.player)})] = "
+                      f"std::move(v_); }} {self.go(self.nxt)}")
+        elif i.active:
+            self.emit(f"{{ Id p_ = f->{field}; if (p_ < 0 || p_ >= NP) bail(); s.active = p_; }} "
+                      f"{self.go(self.nxt)}")
+        else:
+            self.emit(f"s.{ident('G', i.var)} = std::move(f->{field}); {self.go(self.nxt)}")
+
+    # ------------------------------------------------------------ decisions
     @staticmethod
     def order(el: T, v: str, who: str) -> str:
         """A decision's options (the vector ``v``) in their order for seat ``who``."""
@@ -843,7 +850,7 @@ class Proc(ChanceStatements):
             return "s.active"
         return self.x(s.chooser, T("player"))
 
-    def _Choose(self, s):
+    def _Ask(self, s):
         opts, t = self._options(s)
         el = t.arg
         k, o = self._site(s.var, el, s.verb, s.alone)
@@ -860,7 +867,7 @@ class Proc(ChanceStatements):
         self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
                   f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
 
-    def _ChooseSubset(self, s):
+    def _AskSubset(self, s):
         g = self.g
         opts, t = self._options(s)
         el = t.arg
@@ -877,7 +884,7 @@ class Proc(ChanceStatements):
                   f"s.opts.{o} = {self.order(T('list', el), 'ok_', 'who_')}; s.site = {k}; s.player = who_; }} "
                   f"STEP(s); f->pc = {self.nxt}; return;")
 
-    def _ChooseEach(self, s):
+    def _AskEach(self, s):
         """``choose v(p) from ... for each p in seats``: every seat's options (``p`` bound
         to it meanwhile, then as it was), asked at once (Runtime.ask_each)."""
         g = self.g
@@ -942,32 +949,29 @@ class Proc(ChanceStatements):
         self.emit(self._chancy(code) if s.tie == "random" else f"{code} {self.go(self.nxt)}")
 
     def _facing(self, s) -> str:
-        """The facing a move or flip gives (ProcCompiler._facing): -1 as the place says,
-        else a mask of the seats that see the item."""
-        if s.facing != "down":
+        """The facing a move or flip gives (``Builder.face`` of core.reference): -1 as the
+        place says, else a mask of the seats that see the item."""
+        if s.face == ops.AS_PLACE:
             return "(I)-1"
-        if s.seen_by is None:
+        if s.face == ops.NOBODY:
             return "(I)0"
         return f"((I)1 << nn({self.x(s.seen_by, T('player'))}))"
 
     def _Move(self, s):
-        g = self.g
-        if kind_unsure(g.c, s):
+        if s.unsure:
             raise Unsupported("a move whose kinds are known only when it is played")
         to = self.x(s.to)
-        wt = g.ty(s.what)
         what = self.x(s.what)
         f = self._facing(s)
-        if wt.tag == "list":
+        if s.many:
             self.emit(f"{{ Id to_ = {to}; List<Id> w_ = {what}; I f_ = {f}; for (Id it_ : w_) mv(s, nn(it_), to_, f_); }} "
                       f"{self.go(self.nxt)}")
         else:
             self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go(self.nxt)}")
 
     def _Flip(self, s):
-        wt = self.g.ty(s.what)
         what = self.x(s.what)
-        items = what if wt.tag == "list" else f"List<Id>(std::vector<Id>{{{what}}})"
+        items = what if s.many else f"List<Id>(std::vector<Id>{{{what}}})"
         self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
                   f"{self.go(self.nxt)}")
 
@@ -975,8 +979,7 @@ class Proc(ChanceStatements):
         self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go(self.nxt)}")
 
     def _Deal(self, s):
-        g = self.g
-        base = g.ns[f"Z_{s.to}"]
+        base = s.base
         src = self.x(s.source)
         if s.count is None:
             body = (f"I i_ = 0; while (s.z.len[z_] > 0) {{ mv(s, s.z.tail[z_], {base} + order_[i_ % NP]); ++i_; }}")
@@ -987,13 +990,12 @@ class Proc(ChanceStatements):
                   f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go(self.nxt)}")
 
     def _Fill(self, s):
-        cells = self.g.tables.id_list(("BOARD", s.board), self.g.p.boards[s.board])
+        cells = self.g.tables.id_list(("BOARD", s.board), list(s.cells))
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
                   f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
 
     def _Log(self, s):
-        parts = self.g.c.templates.get(s, [s.template])
-        vals = [self.x(p[1]) for p in parts if isinstance(p, tuple)]
+        vals = [self.x(p[1]) for p in s.parts if isinstance(p, tuple)]
         body = " ".join(f"(void)({v});" for v in vals)
         self.emit(f"{{ {body} }} {self.go(self.nxt)}")
 
@@ -1014,49 +1016,22 @@ class Proc(ChanceStatements):
         return (f"{{ {' '.join(tmp)} f->pc = {self.nxt}; s.push({k}); Frame& nf_ = s.stack.back(); "
                 f"{' '.join(sets)} }} STEP(s); return;")
 
-    def _CallProc(self, s):
-        self.emit(self._call(s))
-
-    def _CallResult(self, s):
-        """``let v = call p(...)`` (the callee's frame knows where its value goes: the
-        caller's local ``v``, or a hidden ``$rN`` a next instruction stores elsewhere)."""
+    def _Call(self, s: ops.Call):
+        """A call (for a result: the callee's frame knows where its value goes, the
+        caller's local ``slot``; a fresh one is set to none first)."""
+        if s.slot is None:
+            self.emit(self._call(s))
+            return
         g = self.g
-        d = g.c.procedures[s.proc]
-        callee = g.proc_index[s.proc]
-        rt = g.typeref(d.result)
-        direct = s.player is None and (s.new or s.var in self.locals)
-        slot = s.var if direct else f"$r{self.here()}"
-        if not direct:
-            self.locals[slot] = rt
-        field = self.field(slot, rt if not direct else None)
+        rt = g.typeref(g.c.procedures[s.proc].result)
+        if s.fresh:
+            self.locals[s.slot] = rt
+        field = self.field(s.slot, rt if s.fresh else None)
         code = len(g.returns)
-        g.returns.append((self.k, slot, field, callee, rt))
-        clear = "" if direct else f"f->{field} = {g.none_of(rt) if rt.tag in ('int', 'str', *IDS) else g.ct(rt) + '()'}; "
+        g.returns.append((self.k, s.slot, field, g.proc_index[s.proc], rt))
+        clear = f"f->{field} = {g.none_of(rt) if rt.tag in ('int', 'str', *IDS) else g.ct(rt) + '()'}; " \
+            if s.fresh else ""
         self.emit(clear + self._call(s, code))
-        if direct:
-            return
-        if s.player is not None:
-            t = g.typeref(g.c.vars[s.var].type)
-            self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.{ident('P', s.var)}[nn({self.x(s.player)})] = "
-                      f"std::move(v_); }} {self.go(self.nxt)}")
-        elif s.var == "active" and not g.c.declares("active"):
-            self.emit(f"{{ Id p_ = f->{field}; if (p_ < 0 || p_ >= NP) bail(); s.active = p_; }} "
-                      f"{self.go(self.nxt)}")
-        else:
-            self.emit(f"s.{ident('G', s.var)} = std::move(f->{field}); {self.go(self.nxt)}")
-
-    def _Return(self, s):
-        if s.value is not None:
-            g = self.g
-            d = g.c.procedures[self.name]
-            rt = g.typeref(d.result)
-            self.emit(f"{{ {g.ct(rt)} v_ = {self._value(s.value, rt)}; if (f->ret >= 0) "
-                      f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('end')}")
-            return
-        self.emit(self.go("end"))
-
-    def _EndGame(self, s):
-        self.emit(f"s.end_req = true; STEP(s); f->pc = {self.nxt}; return;")
 
 
 # ------------------------------------------------------------ building and loading

@@ -1,7 +1,7 @@
 """The random statements of a kernel (interpreter/kernel.py), in both chance modes.
 
 Seeded, a draw is the generator's (``below``). In explicit chance mode a random statement
-is run as ``compile._chancy`` runs it: from its start, its draws are the outcomes set so
+is run as ``core.reference.chancy`` runs it: from its start, its draws are the outcomes set so
 far for it, and at the first draw with no outcome set it stops at a chance step
 (``draw`` in cxx/kernel_chance.hpp sets it; the procedure returns at once, its frame left
 at the statement, and ``run`` stops there), which runs again once the outcome is set; when it completes, those outcomes are spent. What tells two

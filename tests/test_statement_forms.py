@@ -1,6 +1,8 @@
 """Every statement form of the language is implemented by every engine: one ruleset uses
-each form of the grammar (``_stmt`` of dsl/grammar.lark), the reference compiler
-(``compile.ProcCompiler``) and the kernel (``kernel.Proc``) each have its rule, the
+each form of the grammar (``_stmt`` of dsl/grammar.lark) and of the IR (``ast.Stmt``),
+the lowering into the core (``core.lower``) has its rule, the lowered ruleset holds every
+kind of instruction of the core (``core.ops``), the reference (``core.reference``) has the
+meaning of each and the kernel (``kernel.Proc``) its C++, the
 kernel writes the ruleset without falling back to Python, and the straightforward code,
 the fast code and the kernel play it the same, move after move. The ruleset also keeps
 the value of every built-in of tests/test_builtins.py (``USES``) at every turn: one
@@ -9,13 +11,15 @@ from __future__ import annotations
 
 import random
 import re
+import typing
 
 import pytest
 from lockstep import kernel_difference, play_both
-from meeple.dsl import parse as dsl_parse
+from meeple.dsl import ast as ir, parse as dsl_parse
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import codegen, compile as reference, compile_sources, kernel
+from meeple.interpreter import codegen, compile_sources, kernel
+from meeple.interpreter.core import lower, ops, reference
 from test_builtins import USES, first_value
 
 from meeple import interpreter
@@ -86,6 +90,8 @@ turn {
   choose keep subset of items(hand(active)) where size(keep) <= 1 as "keep"
   choose bid(p) from items(hand(p)) for each p in players as "bid"
   best w in players by seat(w) + bid(w).v tie first
+  bid(w) = c
+  active = active
   move c to shown face down
   flip c face up
   reveal hand(w)
@@ -127,11 +133,31 @@ def test_every_statement_form_of_the_grammar_is_listed_and_used():
     assert set(FORMS) <= used, set(FORMS) - used
 
 
-def test_every_engine_has_a_rule_for_every_statement_form():
+def _ir_forms() -> set[str]:
+    """The statement nodes of the IR (the members of ``ast.Stmt``)."""
+    union = typing.get_args(ir.Stmt)[0]
+    return {cls.model_fields["node"].default for cls in typing.get_args(union)}
+
+
+def test_every_statement_form_lowers_and_every_instruction_has_each_engines_rule():
     nodes = {node for node, _ in FORMS.values()}
-    for engine in (reference.ProcCompiler, kernel.Proc):
-        missing = sorted(n for n in nodes if not callable(getattr(engine, "_" + n, None)))
-        assert not missing, (engine.__name__, missing)
+    assert nodes == _ir_forms()
+    missing = sorted(n for n in nodes if not callable(getattr(lower._Lowerer, "_" + n, None)))
+    assert not missing, missing
+    assert set(reference.MEANING) == set(ops.KINDS)
+    missing = sorted(k.__name__ for k in ops.KINDS if not callable(getattr(kernel.Proc, "_" + k.__name__, None)))
+    assert not missing, ("kernel.Proc", missing)
+
+
+def test_the_core_has_the_meaning_of_every_instruction_and_the_ruleset_uses_each():
+    kinds = set(ops.KINDS)
+    assert kinds == {c for c in vars(ops).values() if isinstance(c, type) and issubclass(c, ops.Ins)
+                     and c not in (ops.Ins, ops.Draw)}
+    prog = compile_sources(_source()).for_players(2)
+    used = {type(i) for p in prog.procs.values() for i in p.core}
+    assert used == kinds, kinds - used
+    for p in prog.procs.values():   # every jump lands in the procedure (its end included)
+        assert all(0 <= t <= len(p.core) for i in p.core for t in i.jumps), p.name
 
 
 def test_the_kernel_writes_every_statement_form_without_python():

@@ -1,0 +1,14 @@
+"""The lowered core: the statements of a ruleset's procedures as a small set of
+instructions that are data, shared by every engine.
+
+- ``ops``: the instruction set (one frozen dataclass per kind, each with its meaning),
+  with explicit operations for budgets, visibility and randomness;
+- ``lower``: a checked procedure -> its instructions, in the layout saved states hold
+  (instruction indices, hidden slot names), and ``shape``, the pass that derives where a
+  frame can stop and what it holds there (frames.py) from the instructions;
+- ``reference``: the reference meaning of each kind, as the Python form
+  ``fn(R, L) -> next pc`` the straightforward engine runs.
+
+``compile_procs.compile_proc`` puts them together; fused.py writes runs of the
+instructions as one Python function, kernel.py prints each as C++.
+"""
