@@ -8,6 +8,7 @@ import copy
 import functools
 import itertools
 from dataclasses import dataclass
+from typing import Any
 
 from ..dsl import ast as ir, boards as gen, budgets as budget
 from ..dsl.check import Checked, cell_problems, cell_value, ray_problems
@@ -599,7 +600,7 @@ class Program:
 
     native_build_seconds = 0.0   # natively: how long its module took to build (0.0: from the cache)
     kernel_build_seconds = 0.0   # with a kernel: how long it took to build (0.0: from the cache)
-    _kernel = None               # the kernel that plays its games (on a twin: Ruleset._kernel_program)
+    _kernel: Any = None          # the kernel that plays its games (on a twin: Ruleset._kernel_program)
 
     @property
     def native(self) -> bool:

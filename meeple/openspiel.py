@@ -23,6 +23,7 @@ from operator import truediv
 from meeple import interpreter
 from meeple.interpreter import display, views
 from meeple.interpreter.kgame import KernelGame
+from meeple.interpreter.runtime import Move
 
 MAX_MOVES = 1024        # default bound of the ordinal block (moves of non-enumerable types)
 MAX_GAME_LENGTH = 100_000   # default declared bound on the number of actions of a game
@@ -80,7 +81,7 @@ class ActionSpace:
         """What an id stands for, out of any position (``"move #3"`` for an ordinal id)."""
         return self.labels[action] if 0 <= action < self.size else f"action {action}"
 
-    def moves(self, game, seat: int) -> dict[int, object]:
+    def moves(self, game, seat: int) -> dict[int, Move]:
         """The legal moves of ``seat`` now by action id (ascending), drawn from
         ``game.legal_moves(seat)`` and the seat's own knowledge of the items."""
         moves = game.legal_moves(seat)
@@ -154,7 +155,7 @@ class ActionSpace:
     def _may_enumerate(self, tc: str) -> bool:
         return tc[5:] in self.enum_index if tc.startswith("enum:") else tc in ENUMERATED
 
-    def _moves(self, game, seat: int, moves) -> dict[int, object]:
+    def _moves(self, game, seat: int, moves) -> dict[int, Move]:
         tc = game.decision.type
         if tc == "item" and self._enumerated(game, seat, tc, moves):
             base, none = self.offsets["item"], self.none
