@@ -1,7 +1,7 @@
 """Expressions -> Python source, compiled once per ruleset.
 
 The checked IR is turned into Python expressions over the runtime ``R`` (zones
-``R.z``, item locations ``R.loc``, globals ``R.g``...) and static tables in the
+``R.zones``, item locations ``R.loc``, globals ``R.vars``...) and static tables in the
 module namespace (``A_value[item]``, ``C_row[cell]``, ``REL_beside[cell]``...). Names
 come only from the checked IR (identifiers of the grammar, never free text), and string
 literals are written with ``repr``, so no ruleset text is ever executed as code.
@@ -450,7 +450,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         if n == "players" and not c.declares(n):
             return "R.players"
         if n in c.vars:
-            return f"R.g[{n!r}]"
+            return f"R.vars[{n!r}]"
         if n in c.enum_of_value:
             return repr(n)
         if n in c.enums:
@@ -471,7 +471,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                text = f"R.iv[{e.name!r}][{obj}]"
+                text = f"R.ivars[{e.name!r}][{obj}]"
             else:
                 text = f"A_{e.name}[{obj}]"
         elif e.name == "name":
@@ -755,7 +755,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         if f in c.zones:
             return f"(Z_{f} + {args[0]})"
         if f in c.vars:
-            return f"R.pv[{f!r}][{args[0]}]"
+            return f"R.pvars[{f!r}][{args[0]}]"
         raise AssertionError(f"the checker let an unknown function through: {f}")
 
     def _call_builtin(self, e, env):

@@ -350,7 +350,7 @@ class StatementForm(CompilerPart):
         loop changes nothing: no copy of the list is needed)."""
         if e.node == "Call" and e.func == "items" and self.c.calls_builtin("items"):
             self._perm(False)
-            return f"R.z[{self._s(e.args[0], env, out, ind)}]"
+            return f"R.zones[{self._s(e.args[0], env, out, ind)}]"
         return self._s(e, env, out, ind)
 
     def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:

@@ -53,7 +53,7 @@ def _pure_text(n, names: set[str], before: str | None) -> bool:
     the static tables and pure helpers (no state, no rule function, no work budget), and
     binds only ``once_N`` names (of ``names``). ``before``: a loop's variable; then
     ``n`` may read, instead of ``names``, values bound before the loop (not the
-    variable's), a local (``L['x']``) and ``R.active`` or ``R.n``, and binds nothing."""
+    variable's), a local (``L['x']``) and ``R.active`` or ``R.n_players``, and binds nothing."""
     rule = _PURE_RULES.get(type(n))
     if rule is not None:
         return rule(n, names, before)
@@ -97,7 +97,7 @@ _PURE_RULES = {
     ast.Subscript: _pure_subscript,
     ast.Call: _pure_call,
     ast.Attribute: lambda n, names, before: (before is not None and isinstance(n.value, ast.Name)
-                                             and n.value.id == "R" and n.attr in ("active", "n")),
+                                             and n.value.id == "R" and n.attr in ("active", "n_players")),
     ast.NamedExpr: lambda n, names, before: (before is None and _ONCE.fullmatch(n.target.id) is not None
                                              and _pure_text(n.value, names, before)),
 }

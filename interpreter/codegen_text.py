@@ -12,7 +12,7 @@ from .codegen_static import _CALLED
 # the players and the direction of play (fixed for a program), and R given to helpers
 # that only count the work budget, and to rule functions (checked in turn); the tables
 # of cells by values given (_kept_cells) read static tables and kept values alone
-_FIXED = {"n", "players", "dir"}
+_FIXED = {"n_players", "players", "dir"}
 _BUDGET = {"work"}  # the work budget, counted in place by the statement form
 _R = re.compile(r"\bR\b")
 _GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\b_out_of_work|\b_kept_cells"
@@ -34,7 +34,7 @@ def reads_r(text: str) -> bool:
 
 def state_reads(text: str) -> tuple[set[str], set[str]] | None:
     """As state_free, where the fast code may also read global variables by name
-    (``R.g['x']``, or ``g_['x']`` through the local ``g_ = R.g`` of the statement form):
+    (``R.vars['x']``, or ``g_['x']`` through the local ``g_ = R.vars`` of the statement form):
     the rule functions it calls and the variables it reads; None if it reads anything
     else of the state."""
     called, names = set(), set()
@@ -42,15 +42,15 @@ def state_reads(text: str) -> tuple[set[str], set[str]] | None:
         after = text[m.end():m.end() + 1]
         if after == ".":
             attr = re.match(r"\.(\w+)", text[m.end():])
-            if attr is not None and attr.group(1) == "g":
-                read = _GLOBAL_READ.match(text, m.end() + 2)
+            if attr is not None and attr.group(1) == "vars":
+                read = _GLOBAL_READ.match(text, m.end() + len(".vars"))
                 if read is not None:
                     names.add(read.group(1))
                     continue
                 start = text.rfind("\n", 0, m.start()) + 1
                 end = text.find("\n", m.start())
                 line = text[start:] if end < 0 else text[start:end]
-                if line.strip() != "g_ = R.g" or not _g_local_reads(text, names):
+                if line.strip() != "g_ = R.vars" or not _g_local_reads(text, names):
                     return None
                 continue
             if attr is None or attr.group(1) not in _FIXED | _BUDGET:
@@ -64,7 +64,7 @@ def state_reads(text: str) -> tuple[set[str], set[str]] | None:
     return called, names
 
 
-# a global variable read by name (after 'R.g' or 'g_')
+# a global variable read by name (after 'R.vars' or 'g_')
 _GLOBAL_READ = re.compile(r"\['(\w+)'\]")
 _G_LOCAL = re.compile(r"\bg_\b")
 
@@ -73,7 +73,7 @@ def _g_local_reads(text: str, names: set[str]) -> bool:
     """Whether every use of the local ``g_`` reads a variable by name (adding the names),
     the one that binds it apart."""
     for m in _G_LOCAL.finditer(text):
-        if text.startswith("g_ = R.g", m.start()):
+        if text.startswith("g_ = R.vars", m.start()):
             continue
         read = _GLOBAL_READ.match(text, m.end())
         if read is None:
@@ -85,7 +85,9 @@ def _g_local_reads(text: str, names: set[str]) -> bool:
 # the parts of R read through a local name in the statement form (see localize): the
 # state's tables, never rebound while an expression runs (no expression changes the
 # state; a move changes them in place)
-_LOCAL_TABLES = ("z", "loc", "facing", "iv", "g", "pv")
+# (each attribute of R -> its local name)
+_LOCAL_TABLES = {"zones": "z_", "loc": "loc_", "facing": "facing_", "ivars": "iv_", "vars": "g_",
+                 "pvars": "pv_"}
 # a string literal of generated code (repr of a ruleset's string): never rewritten
 _STRING = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
 _TABLE = re.compile(r"\bR\.(" + "|".join(_LOCAL_TABLES) + r")\b")
@@ -96,13 +98,13 @@ _R_GIVEN = re.compile(r"(?<!_out_of_work\()\bR\s*[,)]")
 
 def localize(out: list[str], text: str) -> tuple[list[str], str]:
     """The statement form of a whole expression (``out``, then its value ``text``) with
-    the tables of R that it reads in loops or more than once (``R.z``...) read through
-    local names bound once before (``z_ = R.z``), and, where it gives R to no function,
+    the tables of R that it reads in loops or more than once (``R.zones``...) read through
+    local names bound once before (``z_ = R.zones``), and, where it gives R to no function,
     the work budget counted in a local (``wk_``) written back to ``R.work`` after the
     statements (nothing reads it before; after a failure, the straightforward code runs
     from the budget as it was, see compile.Program._lambda). A variable read so, the
-    table of an item's or a seat's variable (``R.iv['x']``), a global variable's value
-    (``R.g['x']``) or a procedure's local (``L['x']``), is read once into a local name
+    table of an item's or a seat's variable (``R.ivars['x']``), a global variable's value
+    (``R.vars['x']``) or a procedure's local (``L['x']``), is read once into a local name
     too (``ivk_x``, ``gk_x``, ``lk_x``).
     The same operations, in the same order (what is read once instead of at each use
     cannot change while an expression runs)."""
@@ -110,7 +112,7 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     looped = _in_loops(out) + [False]
     pre_keyed = []
     keyed = _keyed_locals(lines, looped)
-    if keyed:  # (first: what is left of R.iv, R.pv and R.g is counted below)
+    if keyed:  # (first: what is left of R.ivars, R.pvars and R.vars is counted below)
         lines = [_keyed_sub(line, keyed) if "R." in line or "L[" in line else line for line in lines]
         pre_keyed = [f"{name} = {read}" for read, name in keyed.items()]
         out, text = lines[:-1], lines[-1]
@@ -121,7 +123,7 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     if not local and not work:
         return pre_keyed + out, text
     new = [_local_sub(code[i], local, work) if i in code else line for i, line in enumerate(lines)]
-    pre = [f"{t}_ = R.{t}" for t in _LOCAL_TABLES if t in local] + (["wk_ = R.work"] if work else [])
+    pre = [f"{name} = R.{t}" for t, name in _LOCAL_TABLES.items() if t in local] + (["wk_ = R.work"] if work else [])
     return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
 
 
@@ -146,7 +148,7 @@ def _local_sub(parts: list[str], local: set[str], work: bool) -> str:
     """A line (split as _table_reads splits it) reading the tables ``local`` and, if
     ``work``, the work budget through their local names."""
     def table(m) -> str:
-        return m.group(1) + "_" if m.group(1) in local else m.group(0)
+        return _LOCAL_TABLES[m.group(1)] if m.group(1) in local else m.group(0)
     for i in range(0, len(parts), 2):
         parts[i] = _TABLE.sub(table, parts[i])
         if work:
@@ -156,7 +158,9 @@ def _local_sub(parts: list[str], local: set[str], work: bool) -> str:
 
 # a variable read by its name: the table of an item's variable, of a seat's, a global
 # variable's value or a procedure's local (see localize)
-_KEYED = re.compile(r"\b(?:R\.(iv|pv|g)|(L))\['(\w+)'\]")
+_KEYED = re.compile(r"\b(?:R\.(ivars|pvars|vars)|(L))\['(\w+)'\]")
+# the prefix of the local name of a variable read so (``ivk_x``, ``pvk_x``, ``gk_x``, ``lk_x``)
+_KEYED_PREFIX = {"ivars": "iv", "pvars": "pv", "vars": "g", None: "l"}
 
 
 def _keyed_matches(line: str) -> list:
@@ -176,7 +180,7 @@ def _keyed_locals(lines: list[str], looped: list[bool]) -> dict[str, str]:
     for read, c in counts.items():
         if c >= 2:
             table, _local, name = _KEYED.fullmatch(read).groups()
-            out[read] = f"{table or 'l'}k_{name}"
+            out[read] = f"{_KEYED_PREFIX[table]}k_{name}"
     return out
 
 
@@ -235,13 +239,13 @@ def does_work(text: str) -> bool:
 # None in the table is an empty zone. Not in rule functions' bodies (ExprCompiler.lines
 # is told by its caller): a function is called many times per move, often in the loops
 # of an expression, and would make the table at every call.
-_TOPS_LINE = "T_ = [(q[-1] if q else None) for q in R.z]"
-# a read of a zone through R.z, a top or a test of emptiness, as codegen writes them:
+_TOPS_LINE = "T_ = [(q[-1] if q else None) for q in R.zones]"
+# a read of a zone through R.zones, a top or a test of emptiness, as codegen writes them:
 # (text before the zone's index, text after it) -> the same read through the table
 _TOP_READS = {("(", " or _NO_ITEM)[-1]"): ("T_[", "]"),
               ("(not not ", ")"): ("(T_[", "] is not None)"),
               ("(not ", ")"): ("(T_[", "] is None)")}
-_ZONE = re.compile(r"\bR\.z\[")
+_ZONE = re.compile(r"\bR\.zones\[")
 _OPERAND_END = re.compile(r"[\w)\]]")
 _FOR = re.compile(r"for \w+ in (.+):$")
 # what a read saves, in time per table entry to make (measured, CPython 3.11: making
@@ -260,8 +264,8 @@ _TOPS_MARGIN = 4
 
 def tabulate_tops(out: list[str], text: str, zones: int, size) -> tuple[list[str], str] | None:
     """The statement form of a whole expression (``out``, then its value ``text``)
-    with the zones' top items and emptiness (``(R.z[x] or _NO_ITEM)[-1]``,
-    ``(not not R.z[x])``, ``(not R.z[x])``) read from a table of every zone's top
+    with the zones' top items and emptiness (``(R.zones[x] or _NO_ITEM)[-1]``,
+    ``(not not R.zones[x])``, ``(not R.zones[x])``) read from a table of every zone's top
     ``T_`` made before the statements (_TOPS_LINE): the same values, in the same order
     (an index out of the zones fails the same way), no work counted either way. None
     where it would not pay, by a static estimate: the reads, each weighed by what it
@@ -272,7 +276,7 @@ def tabulate_tops(out: list[str], text: str, zones: int, size) -> tuple[list[str
     lines = out + [text]
     if _tops_saved(lines, _turns(out, size) + [1]) < _TOPS_MARGIN * zones:
         return None
-    new = [_tabulated(line) if "R.z[" in line else line for line in lines]
+    new = [_tabulated(line) if "R.zones[" in line else line for line in lines]
     return new[:-1], new[-1]
 
 
@@ -281,7 +285,7 @@ def _tops_saved(lines: list[str], turns: list[float]) -> float:
     lines' reads, each as many times as its line is expected to run (``turns``)."""
     saved = 0.0
     for line, n in zip(lines, turns):
-        if "R.z[" in line:
+        if "R.zones[" in line:
             parts = _STRING.split(line) if "'" in line or '"' in line else [line]
             for part in parts[::2]:
                 more = _TURNS_GUESS if " for " in part else 1
@@ -343,7 +347,7 @@ def _top_reads(code: str):
         for before, after in _TOP_READS:
             start = m.start() - len(before)
             if code[start:m.start()] == before and code.startswith(after, end + 1):
-                # (not the parentheses of a call: ``f(R.z[x] or _NO_ITEM)[-1]``)
+                # (not the parentheses of a call: ``f(R.zones[x] or _NO_ITEM)[-1]``)
                 if before != "(" or start == 0 or not _OPERAND_END.match(code[start - 1]):
                     yield before, after, (m.end(), end)
                 break
@@ -361,7 +365,7 @@ def _tabulated_code(code: str) -> str:
     for before, after, (start, end) in _top_reads(code):
         head, tail = _TOP_READS[(before, after)]
         index = _tabulated_code(code[start:end])  # a read inside the index too
-        code = (code[:start - len("R.z[") - len(before)] + head + index + tail
+        code = (code[:start - len("R.zones[") - len(before)] + head + index + tail
                 + _tabulated_code(code[end + 1 + len(after):]))
         return code
     return code

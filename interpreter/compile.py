@@ -49,11 +49,11 @@ class Static:
     """What rules may know before a game starts, when boards, decks and relations are
     made: the number of players (``player_count()``, ``players``), nothing else."""
 
-    _WHAT = {"z": "a zone", "loc": "where an item is", "g": "a variable", "pv": "a variable",
+    _WHAT = {"zones": "a zone", "loc": "where an item is", "vars": "a variable", "pvars": "a variable",
              "active": "the active player", "rng": "the random generator"}
 
     def __init__(self, n: int, direction: int, budgets: budget.Budgets = budget.DEFAULT):
-        self.n, self.players, self.dir, self.turn, self.calls = n, list(range(n)), direction, 0, 0
+        self.n_players, self.players, self.dir, self.turn, self.calls = n, list(range(n)), direction, 0, 0
         self.depth = 0
         self.work = self.work_budget = budgets.work
 

@@ -159,7 +159,7 @@ class FunctionCompiler:
         if name in kept:  # the same arguments (and variables), the same value
             # (by the arguments alone: a program is for one number of players, and the
             # kept values are the program's)
-            key = [f"v_{p}" for p in params] + [f"R.g[{v!r}]" for v in kept[name]]
+            key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in kept[name]]
             key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
             table = _kept_table(name, kept[name])
             return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"

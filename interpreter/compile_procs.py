@@ -262,7 +262,7 @@ class ProcCompiler:
 
             def ins(R, L):
                 v = f(R, L)  # (the value first, as Python's 'a[i] = v' did)
-                R.set_pv(var, pf(R, L), v)
+                R.set_pvar(var, pf(R, L), v)
                 return nxt
             self.meta[id(s)] = ("pv", var, f, pf)
         elif var in self.env.locals:
@@ -276,7 +276,7 @@ class ProcCompiler:
                 return nxt
         else:
             def ins(R, L):
-                R.set_g(var, f(R, L))
+                R.set_var(var, f(R, L))
                 return nxt
             self.meta[id(s)] = ("global", var, f)
         self.emit(ins, s.span)
@@ -348,7 +348,7 @@ class ProcCompiler:
             before = L.get(each, _UNSET)
             choices = []
             for seat in seats:
-                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < R.n:
+                if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < R.n_players:
                     raise RuleError(f"'{said}': {seat!r} is not a seat")
                 if any(seat == other for other, _ in choices):
                     raise RuleError(f"'{said}': seat {seat + 1} is listed twice",
@@ -439,7 +439,7 @@ class ProcCompiler:
             item = holder(R, L)
             if item is None:
                 fused.attr_of_nothing(*where)
-            R.set_iv(attr, item, value(R, L))
+            R.set_ivar(attr, item, value(R, L))
             return nxt
         self.meta[id(s)] = ("attr", holder, attr, value, where)
         self.emit(ins, s.span)
@@ -544,12 +544,12 @@ class ProcCompiler:
         def ins(R, L):
             z = src(R, L)
             for cell in cells:
-                if not R.z[cell]:
-                    if not R.z[z]:
+                if not R.zones[cell]:
+                    if not R.zones[z]:
                         raise RuleError(f"'fill {s.board}' ran out of items",
                                         hint="the zone it fills from must hold an item for every "
                                              "empty cell")
-                    R.move(R.z[z][-1], cell)
+                    R.move(R.zones[z][-1], cell)
             return nxt
         self.emit(ins, s.span)
 
@@ -629,7 +629,7 @@ class ProcCompiler:
 
             def ins(R, L):
                 v = L.pop(slot)
-                R.set_pv(var, pf(R, L), v)
+                R.set_pvar(var, pf(R, L), v)
                 return nxt
         elif var == "active" and not self.p.checked.declares(var):
             def ins(R, L):
@@ -637,7 +637,7 @@ class ProcCompiler:
                 return nxt
         else:
             def ins(R, L):
-                R.set_g(var, L.pop(slot))
+                R.set_var(var, L.pop(slot))
                 return nxt
         self.emit(ins, s.span)
 

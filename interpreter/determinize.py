@@ -217,7 +217,7 @@ class Past:
     def agreed_by(self, game: Game, sample: Game) -> bool:
         """Whether ``sample``, a determinization of ``game`` (the game of this past),
         agrees with every move since the last random step."""
-        mapping = {a: b for za, zb in zip(game.R.z, sample.R.z) for a, b in zip(za, zb) if a != b}
+        mapping = {a: b for za, zb in zip(game.R.zones, sample.R.zones) for a, b in zip(za, zb) if a != b}
         return self.agreed(mapping) == len(self.steps)
 
     def _relabeled(self, mapping: dict[int, int]) -> Game:
@@ -337,14 +337,14 @@ def _options(pend: dict | None, player: int) -> list | None:
 def _relabel(R, mapping: dict[int, int]) -> None:
     """Every item ``a`` of ``mapping`` put where it was: ``mapping[a]`` takes its place,
     its facing and its item variables (whose values _follow then relabels)."""
-    for items in R.z:
+    for items in R.zones:
         for pos, i in enumerate(items):
             if i in mapping:
                 items[pos] = mapping[i]
     loc, facing = list(R.loc), list(R.facing)
     for a, b in mapping.items():
         R.loc[b], R.facing[b] = loc[a], facing[a]
-    for table in R.iv.values():
+    for table in R.ivars.values():
         old = list(table)
         for a, b in mapping.items():
             table[b] = old[a]
@@ -358,7 +358,7 @@ def _hidden_slots(R, seat: int) -> list[tuple[int, int, int]]:
     can be anywhere else."""
     held = _held(R) if R.stack else set()
     out = []
-    for z, items in enumerate(R.z):
+    for z, items in enumerate(R.zones):
         if seat >= 0 and not R.unsure(z, seat):
             continue
         for pos, i in enumerate(items):
@@ -394,11 +394,11 @@ def _place(R, mapping: dict[int, int]) -> None:
     """Puts each dealt item where ``mapping`` deals it (the place of the item it maps from)."""
     if not mapping:
         return
-    where = {i: (z, pos) for z, items in enumerate(R.z) for pos, i in enumerate(items) if i in mapping}
+    where = {i: (z, pos) for z, items in enumerate(R.zones) for pos, i in enumerate(items) if i in mapping}
     facing = list(R.facing)
     for old, new in mapping.items():
         z, pos = where[old]
-        R.z[z][pos] = new
+        R.zones[z][pos] = new
         R.loc[new] = z
         R.facing[new] = facing[old]
 
@@ -406,10 +406,10 @@ def _place(R, mapping: dict[int, int]) -> None:
 def _forget_item_vars(R, dealt) -> None:
     """The item variables of the items dealt again (those the seat does not see) go
     back to their starting values."""
-    if not dealt or not R.iv:
+    if not dealt or not R.ivars:
         return
     start = R.prog.init_item_vars(R)
-    for name, table in R.iv.items():
+    for name, table in R.ivars.items():
         first = start.get(name)
         if first is None:
             continue
@@ -439,14 +439,14 @@ def _forget_private(R, seat: int) -> None:
     """Whole numbers and truth values the seat may not see go back to their initial values."""
     prog = R.prog
     declared = prog.checked.vars
-    for name in list(R.g):
+    for name in list(R.vars):
         d = declared[name]
         if d.visibility is not None and d.type.name in ("int", "bool"):
-            R.g[name] = _initial(prog, R, name)
-    for name, values in R.pv.items():
+            R.vars[name] = _initial(prog, R, name)
+    for name, values in R.pvars.items():
         d = declared[name]
         if d.visibility is not None and d.type.name in ("int", "bool"):
-            for p in range(R.n):
+            for p in range(R.n_players):
                 if d.visibility == "hidden" or p != seat:
                     values[p] = _initial(prog, R, name)
 

@@ -252,9 +252,9 @@ class _Fuser:
             value = self.value(meta[2], out, pad)
             if value != "v":
                 out.append(f"{pad}v = {value}\n")
-            out.append(f"{pad}R.set_pv({meta[1]!r}, {self.call(meta[3])}, v)\n")
+            out.append(f"{pad}R.set_pvar({meta[1]!r}, {self.call(meta[3])}, v)\n")
         elif kind == "global":
-            out.append(f"{pad}R.set_g({meta[1]!r}, {self.value(meta[2], out, pad)})\n")
+            out.append(f"{pad}R.set_var({meta[1]!r}, {self.value(meta[2], out, pad)})\n")
         elif kind == "move":
             _, what, to, many = meta
             out.append(f"{pad}d, w = {self.call(to)}, {self.call(what)}\n")
@@ -266,7 +266,7 @@ class _Fuser:
             _, holder, attr, value, where = meta
             out.append(f"{pad}d = {self.call(holder)}\n"
                        f"{pad}if d is None:\n{pad}    _attr_of_nothing{where!r}\n")
-            out.append(f"{pad}R.set_iv({attr!r}, d, {self.value(value, out, pad)})\n")
+            out.append(f"{pad}R.set_ivar({attr!r}, d, {self.value(value, out, pad)})\n")
         elif kind == "log":
             args = ", ".join(f"{self.call(f)}" for f in meta[2])
             types = self.prog.logs[meta[1]].types

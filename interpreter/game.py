@@ -100,11 +100,11 @@ class Game:
             for name, fn in prog.var_inits.items():
                 decl = c.vars[name]
                 if c.vars[name].per_player:
-                    R.pv[name] = [fn(R, {}) for _ in range(players)]
+                    R.pvars[name] = [fn(R, {}) for _ in range(players)]
                 else:
-                    R.g[name] = fn(R, {})
+                    R.vars[name] = fn(R, {})
             decl = None
-            R.iv.update(prog.init_item_vars(R))  # after the globals, which they may read
+            R.ivars.update(prog.init_item_vars(R))  # after the globals, which they may read
         except Exception as e:  # noqa: BLE001
             raise _within("a variable's initial value", decl, e, prog) from None
         if "setup" in prog.procs:
@@ -176,7 +176,7 @@ class Game:
     @property
     def players(self) -> int:
         """How many seats play this game."""
-        return self.R.n
+        return self.R.n_players
 
     @property
     def turn_number(self) -> int:
@@ -192,7 +192,7 @@ class Game:
         unsure for every seat."""
         R = self.R
         return [z.key for z in self.program.zones
-                if (z.owner is None or z.owner < R.n) and R.unsure(z.id, seat)]
+                if (z.owner is None or z.owner < R.n_players) and R.unsure(z.id, seat)]
 
     @property
     def has_heuristic(self) -> bool:
@@ -392,9 +392,9 @@ class Game:
 
     def _not_deciding(self, seat, notation: str | None) -> str:
         what = f"'{notation}' is a move for seat" if notation is not None else "seat"
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.R.n:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.R.n_players:
             shown = seat + 1 if isinstance(seat, int) and not isinstance(seat, bool) else repr(seat)
-            return f"there is no seat {shown}; the seats are 1 to {self.R.n}"
+            return f"there is no seat {shown}; the seats are 1 to {self.R.n_players}"
         pend = self.R.pending
         if any(s == seat for s, _ in pend.get("chosen", ())):
             return f"{what} {seat + 1}, which has already chosen"
@@ -457,7 +457,7 @@ class Game:
             tuple(R.seen), tuple(stack),
             None if ch is None else {"taken": list(ch["taken"]), "step": ch["step"], "n": ch["n"]},
             self._moves, m, j])
-        R.j = j
+        R.journal = j
         try:
             R.moves += 1
             self._moves = None
@@ -481,7 +481,7 @@ class Game:
             # failure the half-played move stays (as before), and undo takes it back
             self._end(keep=not (safe and isinstance(e, RuleError)))
             raise
-        R.j, R.low = None, 0  # (the journal ends: self._end())
+        R.journal, R.low = None, 0  # (the journal ends: self._end())
         if self._undo_limit is not None:
             self._forget()
         if self.script:
@@ -566,14 +566,14 @@ class Game:
             tuple(R.seen), tuple(R.stack),
             None if ch is None else {"taken": list(ch["taken"]), "step": ch["step"], "n": ch["n"]},
             self._moves, move, []])
-        R.j = h[-1][-1]
+        R.journal = h[-1][-1]
         R.low = len(R.stack)
 
     def _end(self, keep: bool = True) -> None:
         """Ends the journal of a move; without ``keep`` (a rule error in a safe apply)
         takes the move back at once."""
         R = self.R
-        R.j, R.low = None, 0
+        R.journal, R.low = None, 0
         if not keep:
             self._restore(self._history.pop())
         elif self._undo_limit is not None:

@@ -218,7 +218,7 @@ class GameChecker:
         self._invariants("always", R)
         # no item created or lost: each is in exactly one place
         seen = set()
-        for z, items in enumerate(R.z):
+        for z, items in enumerate(R.zones):
             for i in items:
                 if i in seen or R.loc[i] != z:
                     raise self._fail("conservation", f"item {i} is in two places or its place is wrong")
@@ -288,7 +288,7 @@ class GameChecker:
     def _views(self) -> None:
         g, R = self.game, self.game.R
         over = g.over
-        for seat in list(range(R.n)) + [views.SPECTATOR]:
+        for seat in list(range(R.n_players)) + [views.SPECTATOR]:
             v = views.view(g, seat)
             shown = _items_in_view(v)
             for i in shown:
@@ -297,7 +297,7 @@ class GameChecker:
             for zone, owner, until_end in self.secret:
                 if owner == seat or (until_end and over):
                     continue
-                hidden_here = set(R.z[zone])
+                hidden_here = set(R.zones[zone])
                 leak = hidden_here & shown
                 if leak:
                     item = self.prog.items[min(leak)].notation
@@ -390,10 +390,10 @@ class GameChecker:
     def check_end(self) -> None:
         g, R = self.game, self.game.R
         res = g.result
-        if not res or len(res.get("scores", [])) != R.n or len(res.get("outcomes", [])) != R.n \
-                or res.get("winners") != [p for p in range(R.n) if res["outcomes"][p] == "win"]:
+        if not res or len(res.get("scores", [])) != R.n_players or len(res.get("outcomes", [])) != R.n_players \
+                or res.get("winners") != [p for p in range(R.n_players) if res["outcomes"][p] == "win"]:
             raise self._fail("results", f"the results at the end are not complete: {res!r}")
-        rec = Record(self.prog.name, R.n, self.seed, list(self.config.variants), self.config.locale,
+        rec = Record(self.prog.name, R.n_players, self.seed, list(self.config.variants), self.config.locale,
                      list(self.moves))
         try:
             again = replay(self.ruleset, rec)

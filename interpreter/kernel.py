@@ -641,7 +641,7 @@ class Proc(ChanceStatements):
     instructions of ``compile.ProcCompiler`` at the same indices."""
 
     def __init__(self, gen: Gen, index: int, name: str, body: ir.Block, ptypes: dict):
-        self.g, self.k, self.name, self.body = gen, index, name, body
+        self.gen, self.k, self.name, self.body = gen, index, name, body
         self.code: list[str] = []   # C++ of each instruction, by pc
         self.locals: dict[str, T] = dict(ptypes)
         self._types(body)
@@ -649,17 +649,17 @@ class Proc(ChanceStatements):
 
     # ------------------------------------------------------------ locals
     def field(self, name: str, t: T | None = None) -> str:
-        return self.g.frame_field(self.k, name, t if t is not None else self.locals[name])
+        return self.gen.frame_field(self.k, name, t if t is not None else self.locals[name])
 
     def _bind(self, name: str, t: T) -> None:
         old = self.locals.get(name)
         if old is None or has_none(old):
             self.locals[name] = t
-        elif not has_none(t) and self.g.ct(old) != self.g.ct(t):
+        elif not has_none(t) and self.gen.ct(old) != self.gen.ct(t):
             raise Unsupported(f"local '{name}' of two types in {self.name}")
 
     def _types(self, b: ir.Block) -> None:
-        g = self.g
+        g = self.gen
         for s in b.stmts:
             match s.node:
                 case "Let":
@@ -703,12 +703,12 @@ class Proc(ChanceStatements):
         return len(self.code)
 
     def x(self, e, want: T | None = None) -> str:
-        return self.g.expr(e, self.sc, want)
+        return self.gen.expr(e, self.sc, want)
 
     def compiled(self):
         self.block(self.body)
         end = self.here()
-        self.g.proc_ends.append(end)
+        self.gen.proc_ends.append(end)
         labels = "".join(f"case {i}: goto I{i};" for i in range(end + 1))
         out = [(f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); "
                f"switch (f->pc) {{ {labels} default: bail(); }}")]
@@ -748,7 +748,7 @@ class Proc(ChanceStatements):
 
     def _For(self, s):
         k = self.here()
-        t = self.g.ty(s.iter)
+        t = self.gen.ty(s.iter)
         it, ix = self.field(f"$it{k}", t), self.field(f"$i{k}", INT)
         var = self.field(s.var)
         src = self.x(s.iter, t)
@@ -783,7 +783,7 @@ class Proc(ChanceStatements):
         self.emit(f"f->{self.field(s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
 
     def _Assign(self, s):
-        g = self.g
+        g = self.gen
         if s.player is not None:
             t = g.typeref(g.c.vars[s.var].type)
             v = self._value(s.value, t)
@@ -800,7 +800,7 @@ class Proc(ChanceStatements):
             self.emit(f"s.{ident('G', s.var)} = {self._value(s.value, t)}; {self.go(self.nxt)}")
 
     def _AttrAssign(self, s):
-        g = self.g
+        g = self.gen
         if s.obj is not None:
             holder = self.x(s.obj)
             kind = g.ty(s.obj).arg
@@ -821,13 +821,13 @@ class Proc(ChanceStatements):
         return f"ordered(std::move({v}))"
 
     def _options(self, s) -> tuple[str, T]:
-        t = self.g.ty(s.options)
+        t = self.gen.ty(s.options)
         if t.tag != "list":
             raise Unsupported(f"options of a {t}")
         return self.x(s.options, t), t
 
     def _site(self, var: str, el: T, verb, alone) -> tuple[int, str]:
-        g = self.g
+        g = self.gen
         ctype = f"List<{g.ct(el)}>"
         if ctype not in g.opt_types:
             g.opt_types[ctype] = el
@@ -847,7 +847,7 @@ class Proc(ChanceStatements):
         opts, t = self._options(s)
         el = t.arg
         k, o = self._site(s.var, el, s.verb, s.alone)
-        ce = self.g.ct(el)
+        ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
         if s.alone is not None:
             body = (f"std::vector<{ce}> v_; for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
@@ -861,7 +861,7 @@ class Proc(ChanceStatements):
                   f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
 
     def _ChooseSubset(self, s):
-        g = self.g
+        g = self.gen
         opts, t = self._options(s)
         el = t.arg
         ce = g.ct(el)
@@ -880,7 +880,7 @@ class Proc(ChanceStatements):
     def _ChooseEach(self, s):
         """``choose v(p) from ... for each p in seats``: every seat's options (``p`` bound
         to it meanwhile, then as it was), asked at once (Runtime.ask_each)."""
-        g = self.g
+        g = self.gen
         t = g.ty(s.options)
         el = t.arg
         ce = g.ct(el)
@@ -900,7 +900,7 @@ class Proc(ChanceStatements):
                   f"s.player = s.each_seats[0]; }} STEP(s); f->pc = {self.nxt}; return;")
 
     def _each_site(self, var: str, el: T, verb) -> tuple[int, int]:
-        g = self.g
+        g = self.gen
         ctype = g.ct(el)
         if ctype not in g.each_types:
             g.each_types[ctype] = el
@@ -911,7 +911,7 @@ class Proc(ChanceStatements):
         return k, j
 
     def _Best(self, s):
-        g = self.g
+        g = self.gen
         opts, t = self._options(s)
         el = t.arg
         var = self.field(s.var)
@@ -951,7 +951,7 @@ class Proc(ChanceStatements):
         return f"((I)1 << nn({self.x(s.seen_by, T('player'))}))"
 
     def _Move(self, s):
-        g = self.g
+        g = self.gen
         if kind_unsure(g.c, s):
             raise Unsupported("a move whose kinds are known only when it is played")
         to = self.x(s.to)
@@ -965,7 +965,7 @@ class Proc(ChanceStatements):
             self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go(self.nxt)}")
 
     def _Flip(self, s):
-        wt = self.g.ty(s.what)
+        wt = self.gen.ty(s.what)
         what = self.x(s.what)
         items = what if wt.tag == "list" else f"List<Id>(std::vector<Id>{{{what}}})"
         self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
@@ -975,7 +975,7 @@ class Proc(ChanceStatements):
         self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go(self.nxt)}")
 
     def _Deal(self, s):
-        g = self.g
+        g = self.gen
         base = g.ns[f"Z_{s.to}"]
         src = self.x(s.source)
         if s.count is None:
@@ -987,12 +987,12 @@ class Proc(ChanceStatements):
                   f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go(self.nxt)}")
 
     def _Fill(self, s):
-        cells = self.g.tables.id_list(("BOARD", s.board), self.g.p.boards[s.board])
+        cells = self.gen.tables.id_list(("BOARD", s.board), self.gen.p.boards[s.board])
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
                   f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
 
     def _Log(self, s):
-        parts = self.g.c.templates.get(s, [s.template])
+        parts = self.gen.c.templates.get(s, [s.template])
         vals = [self.x(p[1]) for p in parts if isinstance(p, tuple)]
         body = " ".join(f"(void)({v});" for v in vals)
         self.emit(f"{{ {body} }} {self.go(self.nxt)}")
@@ -1001,7 +1001,7 @@ class Proc(ChanceStatements):
         """A call's frame: the arguments computed in order, then the frame pushed (the
         caller stands at its next instruction, as ``_run`` leaves it); ``ret``: where
         its value goes (see returns_code)."""
-        g = self.g
+        g = self.gen
         d = g.c.procedures[s.proc]
         k = g.proc_index[s.proc]
         tmp, sets = [], []
@@ -1020,7 +1020,7 @@ class Proc(ChanceStatements):
     def _CallResult(self, s):
         """``let v = call p(...)`` (the callee's frame knows where its value goes: the
         caller's local ``v``, or a hidden ``$rN`` a next instruction stores elsewhere)."""
-        g = self.g
+        g = self.gen
         d = g.c.procedures[s.proc]
         callee = g.proc_index[s.proc]
         rt = g.typeref(d.result)
@@ -1047,7 +1047,7 @@ class Proc(ChanceStatements):
 
     def _Return(self, s):
         if s.value is not None:
-            g = self.g
+            g = self.gen
             d = g.c.procedures[self.name]
             rt = g.typeref(d.result)
             self.emit(f"{{ {g.ct(rt)} v_ = {self._value(s.value, rt)}; if (f->ret >= 0) "

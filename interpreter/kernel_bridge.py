@@ -13,16 +13,16 @@ class Bridge:
     kernel and Python."""
 
     def __init__(self, gen):
-        self.g = gen
+        self.gen = gen
 
     def export_code(self, procs) -> str:
         """``export()``: the parts of the state a kernel keeps, as the Python state
         writes them (for tests: tests/test_kernel.py compares them move by move)."""
-        c = self.g.c
+        c = self.gen.c
         lines = []
         for name, v in c.vars.items():
-            t = self.g.typeref(v.type)
-            conv = self.g.py_conv(t)
+            t = self.gen.typeref(v.type)
+            conv = self.gen.py_conv(t)
             key = literal(name) + ".c_str()"
             if v.per_player:
                 lines.append(f"{{ PyObject* l_ = PyList_New(NP); for (int p_ = 0; p_ < NP; ++p_) "
@@ -33,9 +33,9 @@ class Bridge:
                              f"Py_DECREF(x_); }}")
         for kind, fs in c.item_vars.items():
             for name, f in fs.items():
-                t = self.g.typeref(f.type)
-                conv = self.g.py_conv(t)
-                mine = self.g.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
+                t = self.gen.typeref(f.type)
+                conv = self.gen.py_conv(t)
+                mine = self.gen.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.gen.p.items], BOOL)
                 key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = PyDict_GetItemString(iv, {key}); if (!l_) {{ l_ = PyList_New(NI); "
                              f"for (int i_ = 0; i_ < NI; ++i_) {{ Py_INCREF(Py_None); PyList_SET_ITEM(l_, i_, Py_None); }} "
@@ -44,17 +44,17 @@ class Bridge:
         frames = []
         for k, (_pname, *_rest) in enumerate(procs):
             sets = []
-            for f, (pk, local, t) in self.g.field_names.items():
+            for f, (pk, local, t) in self.gen.field_names.items():
                 if pk != k:
                     continue
-                conv = self.g.py_conv(t)
+                conv = self.gen.py_conv(t)
                 sets.append(f"{{ PyObject* x_ = {conv('fr.' + f)}; PyDict_SetItemString(L, {literal(local)}.c_str(), x_); "
                             f"Py_DECREF(x_); }}")
             frames.append(f"case {k}: {' '.join(sets)} break;")
         sites = []
-        for k, site in enumerate(self.g.sites):
-            conv = self.g.py_conv(T("list", site["el"]))
-            one = self.g.py_conv(site["el"])
+        for k, site in enumerate(self.gen.sites):
+            conv = self.gen.py_conv(T("list", site["el"]))
+            one = self.gen.py_conv(site["el"])
             verb = f"py_str({literal(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
             alone = f"put(d, \"alone\", py_str({literal(site['alone'])})); " if site["alone"] else ""
             common = (f"put(d, \"verb\", {verb}); put(d, \"type\", py_str({literal(site['type'])})); "
@@ -91,8 +91,8 @@ class Bridge:
         if t.tag == "str":
             return lambda x: f"from_py_str({x})"
         if t.tag == "enum":
-            names = self.g.tables.enum_names(t.arg)
-            return lambda x: f"from_py_enum({x}, {names}, {len(self.g.c.enums[t.arg])})"
+            names = self.gen.tables.enum_names(t.arg)
+            return lambda x: f"from_py_enum({x}, {names}, {len(self.gen.c.enums[t.arg])})"
         if t.tag == "item":
             return lambda x: f"from_py_id({x}, NI)"
         if t.tag == "player":
@@ -101,7 +101,7 @@ class Bridge:
             return lambda x: f"from_py_id({x}, NZ)"
         if t.tag == "list":
             inner = self.from_py(t.arg)
-            el = self.g.ct(t.arg)
+            el = self.gen.ct(t.arg)
             return lambda x: f"from_py_list<{el}>({x}, [](PyObject* y) {{ return {inner('y')}; }})"
         raise Unsupported(f"a value of type {t} from Python")
 
@@ -109,10 +109,10 @@ class Bridge:
         """``load(state)``: a kernel's state from a Python game's (Runtime.to_state) at a
         decision, or nullptr where it holds what a kernel does not keep (a chance step
         pending, a zone revealed, an item face down, a game over...)."""
-        c = self.g.c
+        c = self.gen.c
         lines = []
         for name, v in c.vars.items():
-            conv = self.from_py(self.g.typeref(v.type))
+            conv = self.from_py(self.gen.typeref(v.type))
             key = literal(name) + ".c_str()"
             if v.per_player:
                 lines.append(f"{{ PyObject* l_ = item(pv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NP) "
@@ -122,8 +122,8 @@ class Bridge:
                 lines.append(f"s.{ident('G', name)} = {conv(f'item(g, {key})')};")
         for kind, fs in c.item_vars.items():
             for name, f in fs.items():
-                conv = self.from_py(self.g.typeref(f.type))
-                mine = self.g.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.g.p.items], BOOL)
+                conv = self.from_py(self.gen.typeref(f.type))
+                mine = self.gen.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.gen.p.items], BOOL)
                 key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "
                              f"throw PyFail(); for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) "
@@ -131,7 +131,7 @@ class Bridge:
         frames = []
         for k in range(len(procs)):
             sets = []
-            for f, (pk, local, t) in self.g.field_names.items():
+            for f, (pk, local, t) in self.gen.field_names.items():
                 if pk == k:
                     conv = self.from_py(t)
                     sets.append(f"if (!PyUnicode_CompareWithASCIIString(key_, {literal(local)}.c_str())) "
@@ -139,7 +139,7 @@ class Bridge:
             frames.append(f"case {k}: {' '.join(sets)} break;")
         sites = []
         options = 'item(p, "options")'
-        for k, site in enumerate(self.g.sites):
+        for k, site in enumerate(self.gen.sites):
             if site["kind"] != "one":
                 continue   # (a simultaneous decision under way is played in Python)
             conv = self.from_py(T("list", site["el"]))

@@ -48,7 +48,7 @@ def item_alike_code(gen) -> str:
 
 
 class ChanceStatements:
-    """The random statements of ``kernel.Proc`` (a mixin: ``self.g`` is the Gen,
+    """The random statements of ``kernel.Proc`` (a mixin: ``self.gen`` is the Gen,
     ``self.x`` an expression, ``self.field`` a local's field, ``self.go`` a jump)."""
 
     def _chancy(self, body: str) -> str:
@@ -64,7 +64,7 @@ class ChanceStatements:
 
     def _draw(self, n: str, kind: int, tc: str, values: str, el: T) -> str:
         """A draw among ``n`` candidates, ``values[r]`` the r-th (of type ``el``)."""
-        g = self.g
+        g = self.gen
         if tc == "item":
             alike = f"[&](int a, int b) {{ return item_alike(s, {values}[a], {values}[b]); }}"
             klass = f"[&](int r) {{ return item_class({values}[r]); }}"
@@ -83,13 +83,13 @@ class ChanceStatements:
         opts, t = self._options(s)
         var = self.field(s.var)
         take = self._take("all_.size()", PICK, type_code(t.arg), "all_", t.arg, f"f->{var} = all_[(size_t)r_];")
-        self.emit(self._chancy(f"{self.g.ct(t)} all_ = {opts}; if (all_.empty()) bail(); {take}"))
+        self.emit(self._chancy(f"{self.gen.ct(t)} all_ = {opts}; if (all_.empty()) bail(); {take}"))
 
     def _Roll(self, s):
-        t = self.g.ty(s.faces)
+        t = self.gen.ty(s.faces)
         sets = " ".join(self._take("sides_.size()", ROLL, "int", "sides_", t.arg,
                                    f"f->{self.field(v)} = sides_[(size_t)r_];") for v in s.vars)
-        self.emit(self._chancy(f"{self.g.ct(t)} sides_ = {self.x(s.faces, t)}; if (sides_.empty()) bail(); {sets}"))
+        self.emit(self._chancy(f"{self.gen.ct(t)} sides_ = {self.x(s.faces, t)}; if (sides_.empty()) bail(); {sets}"))
 
     def _Shuffle(self, s):
         take = self._take("i_ + 1", SHUFFLE, "item", "v_", T("item"), "std::swap(v_[i_], v_[(size_t)r_]);")

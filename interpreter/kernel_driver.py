@@ -16,7 +16,7 @@ class Driver:
     numbered as they come.)"""
 
     def __init__(self, gen):
-        self.g = gen
+        self.gen = gen
         self.c = gen.c
 
     def code(self) -> str:
@@ -28,7 +28,7 @@ class Driver:
         out.append(f"static int outcome_of(St& s, Id p, I rank) {{ (void)rank; {cases}return {len(outcomes) - 1}; }}")
         out += self.heuristic()
         out.append("static void init_vars(St& s) { " + " ".join(self.first_values()) + " }")
-        p = self.g.p
+        p = self.gen.p
         initial = ", ".join(f"{{{item}, {z}}}" for item, z in p.initial)
         out.append(f"static const Id INITIAL[][2] = {{{initial or '{-1, -1}'}}};")
         out.append(f"static const int NINITIAL = {len(p.initial)};")
@@ -38,7 +38,7 @@ class Driver:
 
     def ending(self) -> list[str]:
         """``ended``: whether the end's condition holds (the ending begins: ``at end``)."""
-        c, g = self.c, self.g
+        c, g = self.c, self.gen
         end = g.expr(c.end.cond, {}, BOOL) if c.end else None
         return ["static void begin_ending(St& s) { s.phase = 2; " +
                 (f"s.push({g.proc_index['at end']});" if "at end" in g.proc_index else "") + " }",
@@ -47,7 +47,7 @@ class Driver:
 
     def scoring(self) -> list[str]:
         """A seat's score and its tiebreaks."""
-        c, g = self.c, self.g
+        c, g = self.c, self.gen
         score = g.expr(c.score.body, {c.score.param: ("p", _PLAYER)}, INT) if c.score else "0"
         ties = [g.expr(tb.body, {tb.param: ("p", _PLAYER)}, INT) for tb in c.tiebreaks]
         tie_fns = "".join(f"case {i}: return {t};" for i, t in enumerate(ties))
@@ -67,12 +67,12 @@ class Driver:
             osc = {d.param: ("p", _PLAYER)}
             if d.rank:
                 osc[d.rank] = ("rank", INT)
-            out.append(self.g.expr(cl.cond, osc, BOOL))
+            out.append(self.gen.expr(cl.cond, osc, BOOL))
         return out
 
     def teams(self) -> list[str]:
         """Teams: units of seats with equal values (without them, each seat its own)."""
-        c, g = self.c, self.g
+        c, g = self.c, self.gen
         if not c.team:
             g.pre_state += ["typedef I TeamT;", "#define HAS_TEAMS 0"]
             return ["static TeamT team_of(St&, Id p) { return p; }",
@@ -87,7 +87,7 @@ class Driver:
 
     def participants(self) -> list[str]:
         """The participants' scores (those that have one)."""
-        g = self.g
+        g = self.gen
         parts = list(self.c.participants.items())
         cases_p = [f"case {k}: return {g.expr(d.score, {}, INT)};"
                    for k, (_name, d) in enumerate(parts) if d.score is not None]
@@ -100,13 +100,13 @@ class Driver:
         h = self.c.heuristic
         if not h:
             return []
-        code = self.g.expr(h.body, {h.param: ("p", _PLAYER)}, INT)
+        code = self.gen.expr(h.body, {h.param: ("p", _PLAYER)}, INT)
         return [f"static I heuristic_of(St& s, Id p) {{ return {code}; }}", "#define HAS_HEURISTIC 1"]
 
     def first_values(self) -> list[str]:
         """The statements that give the variables their first values, then the items'
         (which may read them)."""
-        c, g = self.c, self.g
+        c, g = self.c, self.gen
         inits = []
         for name, v in c.vars.items():
             val = g.expr(v.init, {}, g.typeref(v.type))

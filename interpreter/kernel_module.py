@@ -13,50 +13,50 @@ class ModuleWriter:
     """Writes the C++ source of one program's module around the parts ``Gen`` made."""
 
     def __init__(self, gen):
-        self.g = gen
+        self.gen = gen
 
     def assemble(self, procs, bodies, driver) -> str:
-        c, n = self.g.c, self.g.n
+        c, n = self.gen.c, self.gen.n
         fields = []
         for name, v in c.vars.items():
-            t = self.g.ct(self.g.typeref(v.type))
+            t = self.gen.ct(self.gen.typeref(v.type))
             fields.append(f"{t} {ident('P', name)}[NP];" if v.per_player else f"{t} {ident('G', name)};")
         ivars = {}
         for fs in c.item_vars.values():
             for name, f in fs.items():
-                t = self.g.ct(self.g.typeref(f.type))
+                t = self.gen.ct(self.gen.typeref(f.type))
                 if ivars.get(name, t) != t:
                     raise Unsupported(f"item variable '{name}' of two types")
                 ivars[name] = t
         for name, t in ivars.items():
             fields.append(f"{t} {ident('I', name)}[NI > 0 ? NI : 1];")
-        frame = "".join(f"{t} {f};" for f, t in self.g.fields.items())
-        opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.g.opt_types)) + "".join(
-            f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.g.each_types))
+        frame = "".join(f"{t} {f};" for f, t in self.gen.fields.items())
+        opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.gen.opt_types)) + "".join(
+            f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.gen.each_types))
         dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
-        turn = self.g.proc_index.get("turn")
-        setup = self.g.proc_index.get("setup")
+        turn = self.gen.proc_index.get("turn")
+        setup = self.gen.proc_index.get("setup")
         names = ", ".join(literal(name) for name, *_ in procs)
-        bridge = Bridge(self.g)
+        bridge = Bridge(self.gen)
         sites, export = self.sites_code(), bridge.export_code(procs)   # (they may make tables)
-        imports, alike = bridge.import_code(procs), item_alike_code(self.g)
+        imports, alike = bridge.import_code(procs), item_alike_code(self.gen)
         src = [
             read_cxx("kernel_rt.hpp"),
             "using namespace mk;",
-            f"constexpr int NI = {self.g.ni}; constexpr int NZ = {self.g.nz}; constexpr int NP = {n};",
-            f"constexpr int DIR = {self.g.p.direction}; constexpr int NPROCS = {len(procs)};",
-            f"constexpr I STEPS = {self.g.b.steps}LL; constexpr I WORK = {self.g.b.work}LL;",
-            f"constexpr I RANGE = {self.g.b.range}LL; constexpr I LIMIT = {self.g.b.integer}LL;",
+            f"constexpr int NI = {self.gen.ni}; constexpr int NZ = {self.gen.nz}; constexpr int NP = {n};",
+            f"constexpr int DIR = {self.gen.p.direction}; constexpr int NPROCS = {len(procs)};",
+            f"constexpr I STEPS = {self.gen.b.steps}LL; constexpr I WORK = {self.gen.b.work}LL;",
+            f"constexpr I RANGE = {self.gen.b.range}LL; constexpr I LIMIT = {self.gen.b.integer}LL;",
             f"constexpr int NTIES = {len(c.tiebreaks)}; constexpr int TURN_PROC = {-1 if turn is None else turn};",
             f"constexpr int SETUP_PROC = {-1 if setup is None else setup};",
             f"static const Str PROC_NAMES[] = {{{names}}};",
-            f"static const int PROC_END[] = {{{', '.join(str(e) for e in self.g.proc_ends)}}};",
+            f"static const int PROC_END[] = {{{', '.join(str(e) for e in self.gen.proc_ends)}}};",
             f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
             "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
             # (every step renews the epoch of kept values: see Gen._memo)
             "static uint64_t EPOCH = 1;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
-            *self.g.pre_state,
+            *self.gen.pre_state,
             f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
             f"struct Opts {{ {opt_fields} }};",
             "struct St {",
@@ -116,10 +116,10 @@ class ModuleWriter:
             "m = v.data(); g = ++v[NZ]; if (g == 0) { std::fill(v.begin(), v.end(), 0); g = v[NZ] = 1; } } "
             "~Seen() { --SEEN_DEPTH; } Seen(const Seen&) = delete; "
             "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };"),
-            *self.g.tables.statics,
+            *self.gen.tables.statics,
             alike,
-            *self.g.protos,
-            *self.g.fns,
+            *self.gen.protos,
+            *self.gen.fns,
             "static void run_top(St& s);",
             *self.returns_code(procs),
             *bodies,
@@ -129,7 +129,7 @@ class ModuleWriter:
             export,
             imports,
             read_cxx("kernel_glue.hpp"),
-            "static int kernel_init() { " + " ".join(self.g.tables.inits) + " return 0; }",
+            "static int kernel_init() { " + " ".join(self.gen.tables.inits) + " return 0; }",
         ]
         return "\n".join(src) + "\n"
 
@@ -139,36 +139,36 @@ class ModuleWriter:
         and the name of its local (a state's ``$ret``)."""
         out, codes = [], []
         for k, (name, *_rest) in enumerate(procs):
-            d = self.g.c.procedures.get(name)
+            d = self.gen.c.procedures.get(name)
             if d is None or d.result is None:
                 continue
-            rt = self.g.typeref(d.result)
+            rt = self.gen.typeref(d.result)
             cases = "".join(f"case {code}: c.{field} = std::move(v); return; "
-                            for code, (caller, slot, field, callee, _) in enumerate(self.g.returns) if callee == k)
-            out.append(f"static void ret_{k}(St& s, int code, {self.g.ct(rt)} v) {{ "
+                            for code, (caller, slot, field, callee, _) in enumerate(self.gen.returns) if callee == k)
+            out.append(f"static void ret_{k}(St& s, int code, {self.gen.ct(rt)} v) {{ "
                        f"Frame& c = s.stack[s.stack.size() - 2]; switch (code) {{ {cases}}} bail(); }}")
-        for code, (caller, slot, _field, _callee, _) in enumerate(self.g.returns):
+        for code, (caller, slot, _field, _callee, _) in enumerate(self.gen.returns):
             codes.append(f"if (caller == {caller} && !PyUnicode_CompareWithASCIIString(name, {literal(slot)}.c_str())) "
                          f"return {code};")
         out.append("static int ret_code(int caller, PyObject* name) { if (!PyUnicode_Check(name)) throw PyFail(); "
                    + " ".join(codes) + " throw PyFail(); }")
         out.append("static const Str RET_SLOT[] = {" + ", ".join(
-            [literal(slot) for _, slot, _, _, _ in self.g.returns] + ["Str()"]) + "};")
+            [literal(slot) for _, slot, _, _, _ in self.gen.returns] + ["Str()"]) + "};")
         return out
 
     def seers(self) -> str:
         """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""
         from .runtime import _zone_seers
-        if self.g.n > 63:
+        if self.gen.n > 63:
             raise Unsupported("more than 63 players")
-        return ", ".join(f"{m}ULL" for m in _zone_seers(self.g.p, self.g.n)) or "0"
+        return ", ".join(f"{m}ULL" for m in _zone_seers(self.gen.p, self.gen.n)) or "0"
 
     def sites_code(self) -> str:
         """What apply and the glue need of each decision: the count of a seat's options
         (-1: the seat does not decide now), one option as a Python value, and taking one
         (true when the decision is made and the rules go on)."""
         counts, pys, takes, hides = [], [], [], []
-        for k, site in enumerate(self.g.sites):
+        for k, site in enumerate(self.gen.sites):
             el = site["el"]
             if el.tag in ("item", "list") and "item" in site["type"]:
                 value = (f"s.opts.{site['opt']}[i]" if site["kind"] == "one"
@@ -193,7 +193,7 @@ class ModuleWriter:
                          f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
                          f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
         return "\n".join([
-            f"static const int NSITES = {len(self.g.sites)};",
+            f"static const int NSITES = {len(self.gen.sites)};",
             "static int site_count(St& s, Id seat) { switch (s.site) { " + " ".join(counts) + " } return -1; }",
             "static PyObject* site_py(St& s, int i, Id seat) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
             "static bool site_take(St& s, int i, Id seat) { switch (s.site) { " + " ".join(takes) + " } bail(); }",

@@ -125,11 +125,11 @@ def candidates(game: Game, seat: int, known: Knowledge) -> list[int]:
     running procedure holds in its locals."""
     R = game.R
     held = _held(R)
-    unsure = [unsure_zone(R, z, seat) for z in range(len(R.z))]
+    unsure = [unsure_zone(R, z, seat) for z in range(len(R.zones))]
     out = [i for i, z in enumerate(R.loc)
            if z >= 0 and unsure[z] and i not in held and not known.seen(i, seat)
            and not views.seat_sees(R, i, seat)]
-    return sorted(out, key=lambda i: (len(R.z[R.loc[i]]) - 1 - R.z[R.loc[i]].index(i), R.loc[i], i))
+    return sorted(out, key=lambda i: (len(R.zones[R.loc[i]]) - 1 - R.zones[R.loc[i]].index(i), R.loc[i], i))
 
 
 def unsure_zone(R, zone: int, seat: int) -> bool:
@@ -139,7 +139,7 @@ def unsure_zone(R, zone: int, seat: int) -> bool:
     emptied): exchanging them would make a game no one could reach."""
     if seat >= 0:
         return R.unsure(zone, seat)
-    return any(R.unsure(zone, p) for p in range(R.n))
+    return any(R.unsure(zone, p) for p in range(R.n_players))
 
 
 def pick_pair(game: Game, seat: int, known: Knowledge, first: int, second: int):
@@ -158,7 +158,7 @@ def pick_pair(game: Game, seat: int, known: Knowledge, first: int, second: int):
 
 
 def _class(prog, R, item: int):
-    return prog.items[item].kind, repr([R.iv[k][item] for k in sorted(R.iv)])
+    return prog.items[item].kind, repr([R.ivars[k][item] for k in sorted(R.ivars)])
 
 
 def local_types(prog) -> dict[str, dict[str, str]]:
@@ -265,10 +265,10 @@ def permute(game: Game, mapping: dict[int, int]) -> Game:
     names ``mapping[x]`` instead (``follow``)."""
     twin = game.copy()
     R = twin.R
-    places = {x: (R.loc[x], R.z[R.loc[x]].index(x), R.facing[x]) for x in mapping}
+    places = {x: (R.loc[x], R.zones[R.loc[x]].index(x), R.facing[x]) for x in mapping}
     for x, (z, i, facing) in places.items():
         y = mapping[x]
-        R.z[z][i] = y
+        R.zones[z][i] = y
         R.loc[y], R.facing[y] = z, facing
     follow(twin, mapping)
     return twin
@@ -281,12 +281,12 @@ def follow(game: Game, mapping: dict[int, int]) -> None:
     exchange of the twin games and by the determinization's deals."""
     R, prog = game.R, game.program
     declared, kinds = prog.checked.vars, prog.checked.kinds
-    for k, v in list(R.g.items()):
-        R.g[k] = _map_ref(v, declared[k].type, kinds, mapping)
-    for k, vs in R.pv.items():
+    for k, v in list(R.vars.items()):
+        R.vars[k] = _map_ref(v, declared[k].type, kinds, mapping)
+    for k, vs in R.pvars.items():
         vs[:] = [_map_ref(v, declared[k].type, kinds, mapping) for v in vs]
     item_vars = prog.checked.item_vars
-    for name, table in R.iv.items():
+    for name, table in R.ivars.items():
         for i, v in enumerate(table):
             if v is not None:
                 table[i] = _map_ref(v, item_vars[prog.items[i].kind][name].type, kinds, mapping)
@@ -526,9 +526,9 @@ def place(game: Game, item: int) -> str:
     z = R.loc[item]
     zone = prog.zones[z]
     where = display.zone_notation(prog, z)
-    if zone.cell is not None and len(R.z[z]) == 1:
+    if zone.cell is not None and len(R.zones[z]) == 1:
         return where
-    return f"{where}#{R.z[z].index(item) + 1}"
+    return f"{where}#{R.zones[z].index(item) + 1}"
 
 
 def seat_name(prog, seat: int) -> str:
@@ -673,7 +673,7 @@ def _own_part(game: Game, view: dict, seat: int) -> list:
             values[seat] = None
     for z in prog.zones:
         if z.owner == seat and z.key in view["zones"] and R.vis[z.id] is not True \
-                and z.id not in R.revealed and not any(R.visible(z.id, p) for p in range(R.n) if p != seat):
+                and z.id not in R.revealed and not any(R.visible(z.id, p) for p in range(R.n_players) if p != seat):
             out.append(view["zones"][z.key])
             view["zones"][z.key] = None
     return out

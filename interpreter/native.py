@@ -24,7 +24,7 @@ size or a deck, sees what the Python code would see) and once it is made.
 The texts are compiled as they are but for three rewrites that keep what they do
 (``work_in_c``): the work budget is counted in a C integer inside each function,
 written back to ``R.work`` before any call given ``R``, a return, or where paths
-join; the runtime's attributes that never change (``R.z``...) are read once per call;
+join; the runtime's attributes that never change (``R.zones``...) are read once per call;
 a subscript by a computed index, a zone's top, are C helpers with a path for a list
 and an int. Anything else (a budget too large for C, another type) takes the
 general path or fails, and then the Python code runs.
@@ -362,11 +362,11 @@ def _in_place(code: str, names: dict[str, str]) -> str:
 
 
 # the attributes of the runtime that it sets once (Runtime.__init__) and rule code only reads
-SET_ONCE = ("z", "g", "pv", "iv", "loc", "facing", "n", "players", "dir")
+SET_ONCE = ("zones", "vars", "pvars", "ivars", "loc", "facing", "n_players", "players", "dir")
 
 
 def _read_once(fn):
-    """The function with each of ``R.z``, ``R.g``... (SET_ONCE) read once, into a local,
+    """The function with each of ``R.zones``, ``R.vars``... (SET_ONCE) read once, into a local,
     where it reads one more than once or in a loop (an attribute read is a dictionary look-up in
     the type and a call); None when there is none."""
     if not isinstance(fn, ast.FunctionDef) or not fn.args.args or fn.args.args[0].arg != "R":
@@ -685,7 +685,7 @@ class _WorkRewrite:
 
     def touches(self, node) -> bool:
         """Whether running ``node`` may run code that reads or sets ``R.work``: R used
-        otherwise than to read an attribute (``R.z``) or to count with a helper
+        otherwise than to read an attribute (``R.zones``) or to count with a helper
         (rewritten), as when given to a function, or inside a lambda."""
         calls, inner = self._calls(node)
         if inner:

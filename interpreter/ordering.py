@@ -19,7 +19,7 @@ def _hidden_key(R: Runtime, seat: int, type_code: str):
     def item_key(v):
         if v is None or R.sees_item(v, seat):
             return (0, v if v is not None else -1, 0)
-        return (1, R.loc[v], R.z[R.loc[v]].index(v))
+        return (1, R.loc[v], R.zones[R.loc[v]].index(v))
 
     if type_code == "item":
         return item_key

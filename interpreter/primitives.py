@@ -188,8 +188,8 @@ def _two(f) -> Callable:
 # ------------------------------------------------------------------ forms of their own
 def _py_occupied(call: PyCall) -> str:
     if call.cg.optimize:  # a list's truth, without a call of len
-        return call.fill("(not not {0})" if call.list0 else "(not not R.z[{0}])")
-    return call.fill("(len({0}) > 0)" if call.list0 else "(len(R.z[{0}]) > 0)")
+        return call.fill("(not not {0})" if call.list0 else "(not not R.zones[{0}])")
+    return call.fill("(len({0}) > 0)" if call.list0 else "(len(R.zones[{0}]) > 0)")
 
 
 def _py_sort(call: PyCall) -> str:
@@ -293,13 +293,13 @@ def _extreme(less: str, f: str) -> dict:
 
 # ------------------------------------------------------------------ the table
 PRIMITIVES: dict[str, Primitive] = {
-    "top": Primitive(by_arity("(R.z[{0}] or _NO_ITEM)[-1]", "_topn(R.z[{0}], {1})"),
+    "top": Primitive(by_arity("(R.zones[{0}] or _NO_ITEM)[-1]", "_topn(R.zones[{0}], {1})"),
                      by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))")),
-    "bottom": Primitive("_bottom(R.z[{0}])", "s.z.bottom({0})"),
-    "items": Primitive("list(R.z[{0}])", "s.z.items({0})"),
-    "size": Primitive(by_list("len({0})", "len(R.z[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
-    "len": Primitive(by_list("len({0})", "len(R.z[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
-    "empty": Primitive(by_list("(not {0})", "(not R.z[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)")),
+    "bottom": Primitive("_bottom(R.zones[{0}])", "s.z.bottom({0})"),
+    "items": Primitive("list(R.zones[{0}])", "s.z.items({0})"),
+    "size": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
+    "len": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
+    "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)")),
     "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)")),
     "cells": Primitive(lambda call: f"BOARD_{call.ty(0).arg}", _cxx_cells),
     "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of),
@@ -328,9 +328,9 @@ PRIMITIVES: dict[str, Primitive] = {
     "sort": Primitive(_py_sort, "sorted({0})"),
     "reverse": Primitive("list(reversed({0}))", "reversed({0})"),
     "distinct": Primitive("list(dict.fromkeys({0}))", "distinct({0})"),
-    "player_count": Primitive("R.n", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n)),
-    "next_player": Primitive("(({0} + R.dir) % R.n)", "((Id)pmod(nn({0}) + DIR))"),
-    "previous_player": Primitive("(({0} - R.dir) % R.n)", "((Id)pmod(nn({0}) - DIR))"),
+    "player_count": Primitive("R.n_players", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n)),
+    "next_player": Primitive("(({0} + R.dir) % R.n_players)", "((Id)pmod(nn({0}) + DIR))"),
+    "previous_player": Primitive("(({0} - R.dir) % R.n_players)", "((Id)pmod(nn({0}) - DIR))"),
     "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)", span=lambda spans, n: (1, n)),
     "owner": Primitive("ZONE_OWNER[{0}]", _cxx_owner),
     "turn_number": Primitive("R.turn", "((I)s.turn)"),

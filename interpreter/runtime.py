@@ -60,10 +60,10 @@ class NothingToUndo(IllegalMove):
     ``move/illegal``, as for any move that cannot be played now.)"""
 
 
-# The entries of the journal of a move (``Runtime.j``): what each write changed, so that
+# The entries of the journal of a move (``Runtime.journal``): what each write changed, so that
 # ``Game.undo`` can take it back, newest first. An entry is a tuple whose first field
 # says what was written.
-_MOVE, _FACE, _ZONE, _REVEAL, _G, _PV, _IV, _LOG, _FRAME, _UNSURE = range(10)
+_MOVE, _FACE, _ZONE, _REVEAL, _VAR, _PVAR, _IVAR, _LOG, _FRAME, _UNSURE = range(10)
 _MISSING = object()  # a global variable that had no value yet
 
 
@@ -145,22 +145,22 @@ class Runtime:
     """The live game state that rule code reads and changes. It shares its containers
     with the plain-data state dict, so saving is cheap."""
 
-    __slots__ = ("prog", "z", "loc", "facing", "iv", "g", "pv", "active", "n", "players", "dir", "turn", "phase",
+    __slots__ = ("prog", "zones", "loc", "facing", "ivars", "vars", "pvars", "active", "n_players", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "j", "low", "u", "seers", "everyone", "steps", "public", "pairs")
+                 "chance", "used", "journal", "low", "unsure_seats", "seers", "everyone", "steps", "public", "pairs")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
-        self.z, self.loc, self.g, self.pv = s["zones"], s["loc"], s["vars"], s["pvars"]
+        self.zones, self.loc, self.vars, self.pvars = s["zones"], s["loc"], s["vars"], s["pvars"]
         self.facing = s["facing"]  # per item: -1 as its place says, else a mask of who sees it
         # per zone, the seats that may not know exactly which items it holds, in which
         # order (a bit per seat); a state saved without it: every zone, for every seat
-        self.u = s.get("unsure")
-        if self.u is None:
-            self.u = s["unsure"] = [(1 << s["players"]) - 1] * len(prog.zones)
-        self.iv = s["ivars"]       # item variables: name -> value per item
-        self.active, self.n, self.turn, self.phase = s["active"], s["players"], s["turn"], s["phase"]
+        self.unsure_seats = s.get("unsure")
+        if self.unsure_seats is None:
+            self.unsure_seats = s["unsure"] = [(1 << s["players"]) - 1] * len(prog.zones)
+        self.ivars = s["ivars"]       # item variables: name -> value per item
+        self.active, self.n_players, self.turn, self.phase = s["active"], s["players"], s["turn"], s["phase"]
         self.rng, self.stack, self.pending = s["rng"], s["stack"], s["pending"]
         self.revealed, self.seen, self.log = set(s["revealed"]), s["seen"], s["log"]
         self.dropped = s.get("log_dropped", 0)  # messages said before the kept ones
@@ -168,28 +168,28 @@ class Runtime:
         # explicit chance mode (absent: outcomes come from the seeded generator at once)
         self.chance = s.get("chance")
         self.used = 0  # outcomes of the running random statement replayed so far
-        self.players = list(range(self.n))
+        self.players = list(range(self.n_players))
         self.dir = prog.direction
         self.calls = self.depth = self.steps = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.end_requested = False
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         # the same as bit masks of the seats that see each zone (unless revealed)
-        self.seers, self.everyone = _zone_seers(prog, self.n), (1 << self.n) - 1
-        self.pairs = _pair_seers(prog, self.n)
+        self.seers, self.everyone = _zone_seers(prog, self.n_players), (1 << self.n_players) - 1
+        self.pairs = _pair_seers(prog, self.n_players)
         self.public = _public(prog)  # whether the game hides nothing (never changes)
         self.hook = None  # called with a moment ("after setup", "at turn end", "at end")
         # the journal of the move being played (None: no move is being played): every
         # write to the state appends what it changed; ``low`` is how many frames at the
         # bottom of the stack are as they were before the move (not saved in it yet)
-        self.j: list | None = None
+        self.journal: list | None = None
         self.low = 0
 
     def to_state(self) -> dict:
         return {"format": STATE_FORMAT, "ruleset": self.prog.name, "variants": self.prog.variants,
-                "locale": self.prog.locale, "players": self.n, "zones": self.z, "loc": self.loc,
-                "facing": self.facing, "unsure": self.u, "ivars": self.iv,
-                "vars": self.g, "pvars": self.pv, "active": self.active, "turn": self.turn,
+                "locale": self.prog.locale, "players": self.n_players, "zones": self.zones, "loc": self.loc,
+                "facing": self.facing, "unsure": self.unsure_seats, "ivars": self.ivars,
+                "vars": self.vars, "pvars": self.pvars, "active": self.active, "turn": self.turn,
                 "phase": self.phase, "rng": self.rng, "stack": self.stack, "pending": self.pending,
                 "revealed": sorted(self.revealed), "seen": self.seen, "log": self.log,
                 "result": self.result, "moves": self.moves,
@@ -213,15 +213,15 @@ class Runtime:
         """Whether seat p may not know exactly which items the zone holds, in which order:
         set when hidden items came in or left unseen by p, or the zone was shuffled
         unseen by p (what p observes decides it, never which hidden item is where)."""
-        return bool((self.u[zone] >> p) & 1)
+        return bool((self.unsure_seats[zone] >> p) & 1)
 
     def _unsure(self, zone: int, mask: int) -> None:
         """Marks the zone unsure for the seats of ``mask`` (journaled, for undo)."""
-        old = self.u[zone]
+        old = self.unsure_seats[zone]
         if old | mask != old:
-            if self.j is not None:
-                self.j.append((_UNSURE, zone, old))
-            self.u[zone] = old | mask
+            if self.journal is not None:
+                self.journal.append((_UNSURE, zone, old))
+            self.unsure_seats[zone] = old | mask
 
     def _unseen_move(self, src: int, to: int, seen_before: list | None = None) -> None:
         """An item went from src to to: the seats that saw it neither before nor after
@@ -252,8 +252,8 @@ class Runtime:
         if self.facing[item] == facing:
             return
         before = self._seen_by_each(item)
-        if self.j is not None:
-            self.j.append((_FACE, item, self.facing[item]))
+        if self.journal is not None:
+            self.journal.append((_FACE, item, self.facing[item]))
         self.facing[item] = facing
         for p in self.players:
             if not before[p] and self.sees_item(item, p):
@@ -268,7 +268,7 @@ class Runtime:
             return
         if FAST_PATHS:
             # (self._move written in place)
-            z, pos, j = self.z, -1, self.j
+            z, pos, j = self.zones, -1, self.journal
             if src >= 0:
                 zs = z[src]
                 if zs and zs[-1] == item:
@@ -289,7 +289,7 @@ class Runtime:
                 seeing, unseen = self._pair(src, to)
             else:
                 pairs = self.pairs
-                key = (src + 1) * len(self.z) + to
+                key = (src + 1) * len(self.zones) + to
                 got = pairs.get(key)
                 if got is None:
                     got = pairs[key] = self._pair(src, to)
@@ -299,7 +299,7 @@ class Runtime:
                 for p in seeing:
                     seen[p] += 1
             if unseen:
-                u = self.u  # (self._unsure written in place)
+                u = self.unsure_seats  # (self._unsure written in place)
                 if src >= 0:
                     old = u[src]
                     if old | unseen != old:
@@ -318,8 +318,8 @@ class Runtime:
         """``move`` of an item that lies face down, or will (``facing``: who sees it
         there, -1: as its place says)."""
         before = self._seen_by_each(item)
-        if self.j is not None:
-            self.j.append((_FACE, item, self.facing[item]))
+        if self.journal is not None:
+            self.journal.append((_FACE, item, self.facing[item]))
         self.facing[item] = -1
         self._move(item, src, to)
         self.facing[item] = facing
@@ -368,7 +368,7 @@ class Runtime:
         face as their new place says: ``move(item, to)`` for each."""
         if FAST_PATHS:
             items = list(items)
-            if self.j is None and len(items) > 1 and self._move_run(items, to):
+            if self.journal is None and len(items) > 1 and self._move_run(items, to):
                 return
             self._move_each(items, repeat(to))
         else:
@@ -390,9 +390,9 @@ class Runtime:
         gone = set(items)
         if len(gone) != len(items):
             return False
-        zs = self.z[src]
+        zs = self.zones[src]
         zs[:] = [] if len(gone) == len(zs) else [x for x in zs if x not in gone]
-        self.z[to].extend(items)
+        self.zones[to].extend(items)
         for item in items:
             loc[item] = to
         self._seen_moved(src, to, len(items))
@@ -407,13 +407,13 @@ class Runtime:
         for p in seeing:
             self.seen[p] += n
         if unseen:
-            self.u[src] |= unseen
-            self.u[to] |= unseen
+            self.unsure_seats[src] |= unseen
+            self.unsure_seats[to] |= unseen
 
     def _move_each(self, items: list, dests) -> None:
         """``move(item, to)`` for each item and its destination in turn (``move``'s fast
         path, with the state's tables read once for all)."""
-        z, loc, facing, j, u, seen = self.z, self.loc, self.facing, self.j, self.u, self.seen
+        z, loc, facing, j, u, seen = self.zones, self.loc, self.facing, self.journal, self.unsure_seats, self.seen
         # (what a move from a zone to a zone changes of who saw what depends on the two
         # zones alone: with no zone revealed, known once per pair of zones; a zone's
         # unsure mask, once set, stays set while they move)
@@ -469,8 +469,8 @@ class Runtime:
         for item in dealt:
             if facing[item] >= 0:
                 return False
-        del self.z[src][len(self.z[src]) - len(dealt):]
-        z, loc, n = self.z, self.loc, len(hands)
+        del self.zones[src][len(self.zones[src]) - len(dealt):]
+        z, loc, n = self.zones, self.loc, len(hands)
         for k, to in enumerate(hands):
             share = dealt[k::n]
             if not share:
@@ -486,22 +486,22 @@ class Runtime:
             return
         pos = -1  # where it was in its zone (-1: on top)
         if src >= 0:
-            zs = self.z[src]
+            zs = self.zones[src]
             if zs and zs[-1] == item:
                 zs.pop()
             else:
                 pos = zs.index(item)
                 del zs[pos]
-        self.z[to].append(item)
+        self.zones[to].append(item)
         self.loc[item] = to
-        if self.j is not None:
-            self.j.append((_MOVE, item, src, pos, to))
+        if self.journal is not None:
+            self.journal.append((_MOVE, item, src, pos, to))
 
     def shuffle(self, zone: int) -> None:
         if self.chance is None:
-            if self.j is not None:
-                self.j.append((_ZONE, zone, list(self.z[zone])))
-            self.rng = rng.shuffle(self.rng, self.z[zone])
+            if self.journal is not None:
+                self.journal.append((_ZONE, zone, list(self.zones[zone])))
+            self.rng = rng.shuffle(self.rng, self.zones[zone])
             self._shuffled(zone)
             return
         self._shuffle_drawn(zone)
@@ -510,19 +510,19 @@ class Runtime:
         """``shuffle`` in explicit chance mode: the same Fisher-Yates steps, each a chance
         step that says which remaining item goes to the next place from the top (items
         alike are one outcome)."""
-        items = list(self.z[zone])
+        items = list(self.zones[zone])
         for i in range(len(items) - 1, 0, -1):
             j = self.draw(i + 1, "shuffle", lambda: (items[:i + 1], [self.item_key(x) for x in items[:i + 1]],  # noqa: B023 - draw() calls it at once
                                                     "item"))
             items[i], items[j] = items[j], items[i]
-        if self.j is not None:
-            self.j.append((_ZONE, zone, list(self.z[zone])))
-        self.z[zone][:] = items
+        if self.journal is not None:
+            self.journal.append((_ZONE, zone, list(self.zones[zone])))
+        self.zones[zone][:] = items
         self._shuffled(zone)
 
     def _shuffled(self, zone: int) -> None:
         """The seats that do not see every item of a shuffled zone lose its order."""
-        items = self.z[zone]
+        items = self.zones[zone]
         if len(items) < 2:
             return
         mask = 0
@@ -549,7 +549,7 @@ class Runtime:
         """What tells an item apart in a chance step: its kind, attributes, item
         variables and facing (items alike in all of these are one outcome)."""
         it = self.prog.items[item]
-        return (it.kind, _value_key(it.attrs), tuple(_value_key(t[item]) for _, t in sorted(self.iv.items())),
+        return (it.kind, _value_key(it.attrs), tuple(_value_key(t[item]) for _, t in sorted(self.ivars.items())),
                 self.facing[item])
 
     def draw(self, n: int, kind: str, describe) -> int:
@@ -593,36 +593,36 @@ class Runtime:
 
     def reveal(self, zone: int) -> None:
         if zone not in self.revealed:
-            before = {(i, p) for i in self.z[zone] for p in self.players if self.sees_item(i, p)}
+            before = {(i, p) for i in self.zones[zone] for p in self.players if self.sees_item(i, p)}
             self.revealed.add(zone)
-            if self.j is not None:
-                self.j.append((_REVEAL, zone))
-            for i in self.z[zone]:
+            if self.journal is not None:
+                self.journal.append((_REVEAL, zone))
+            for i in self.zones[zone]:
                 for p in self.players:
                     if (i, p) not in before and self.sees_item(i, p):
                         self.seen[p] += 1
 
     def deal(self, src: int, base: int, count: int | None) -> None:
-        pile = self.z[src]
-        order = [(self.active + k * self.dir) % self.n for k in range(self.n)]
-        if FAST_PATHS and not base <= src < base + self.n:
+        pile = self.zones[src]
+        order = [(self.active + k * self.dir) % self.n_players for k in range(self.n_players)]
+        if FAST_PATHS and not base <= src < base + self.n_players:
             # (as below: the pile loses its top item each time, so the items dealt are
             # its items from the top down)
-            many = len(pile) if count is None else count * self.n
+            many = len(pile) if count is None else count * self.n_players
             if 0 <= many <= len(pile):
                 dealt = pile[len(pile) - many:][::-1]
-                if self.j is None and self._deal_run(src, dealt, [base + p for p in order]):
+                if self.journal is None and self._deal_run(src, dealt, [base + p for p in order]):
                     return
-                self._move_each(dealt, [base + order[i % self.n] for i in range(many)])
+                self._move_each(dealt, [base + order[i % self.n_players] for i in range(many)])
                 return
         if count is None:
             i = 0
             while pile:
-                self.move(pile[-1], base + order[i % self.n])
+                self.move(pile[-1], base + order[i % self.n_players])
                 i += 1
             return
-        if len(pile) < count * self.n:
-            raise RuleError(f"cannot deal {count} to each of {self.n} players from "
+        if len(pile) < count * self.n_players:
+            raise RuleError(f"cannot deal {count} to each of {self.n_players} players from "
                             f"{len(pile)} items", hint="deal only as many as the pile holds, e.g. "
                                                        "'deal all from ...', or test size(pile) first")
         for _ in range(count):
@@ -630,7 +630,7 @@ class Runtime:
                 self.move(pile[-1], base + p)
 
     def set_active(self, p) -> None:
-        if not isinstance(p, int) or not 0 <= p < self.n:
+        if not isinstance(p, int) or not 0 <= p < self.n_players:
             raise RuleError(f"'active' must be a player, got {p!r}",
                             hint="set active to a player: a seat of 'players', e.g. next_player(active)")
         self.active = p
@@ -647,7 +647,7 @@ class Runtime:
                 masks.append(self._masks(v, t) if t.startswith("list:") else None)
             self._said(log_id, values, masks, {})
             return
-        if items is not None and FAST_PATHS and not self.iv:
+        if items is not None and FAST_PATHS and not self.ivars:
             # single items and other values, in a game without item variables: the
             # items' masks alone, the others None (as _masks gives them)
             masks = [None] * len(values)
@@ -658,10 +658,10 @@ class Runtime:
         masks = list(map(self._masks, values, types))
         # the item variables of the items named, as they are now (labels may show them)
         snapshot: dict[str, dict[str, object]] = {}
-        if self.iv:
+        if self.ivars:
             for v, t in zip(values, types):
                 for item in _items_of(v, t):
-                    for name, table in self.iv.items():
+                    for name, table in self.ivars.items():
                         if table[item] is not None:
                             snapshot.setdefault(name, {})[str(item)] = table[item]
         self._said(log_id, values, masks, snapshot)
@@ -673,8 +673,8 @@ class Runtime:
             self.dropped += len(self.log) - LOG_KEEP
             gone = self.log[: len(self.log) - LOG_KEEP]
             del self.log[: len(self.log) - LOG_KEEP]
-        if self.j is not None:
-            self.j.append((_LOG, gone))
+        if self.journal is not None:
+            self.journal.append((_LOG, gone))
 
     def call(self, proc: str, args: dict) -> None:
         self.stack.append({"p": proc, "pc": 0, "L": args})
@@ -712,9 +712,9 @@ class Runtime:
             z = self.loc[item]
             zone = self.prog.zones[z]
             where = zone_notation(self.prog, z)
-            if zone.cell is not None and len(self.z[z]) == 1:
+            if zone.cell is not None and len(self.zones[z]) == 1:
                 return where
-            return f"{where}#{self.z[z].index(item) + 1}"
+            return f"{where}#{self.zones[z].index(item) + 1}"
         return place
 
 
@@ -843,41 +843,41 @@ class Runtime:
             pend["options"] = pend["each"][pend["seats"].index(waiting[0])]
             return
         for s, v in pend["chosen"]:
-            self.set_pv(pend["var"], s, v)
+            self.set_pvar(pend["var"], s, v)
         self.pending = None
 
     # ------------------------------------------------------------ writes of rule code
     # (compiled statements write variables through these, so that a move's journal
     # can take the writes back)
-    def set_g(self, name: str, value) -> None:
-        if self.j is not None:
-            self.j.append((_G, name, self.g.get(name, _MISSING)))
-        self.g[name] = value
+    def set_var(self, name: str, value) -> None:
+        if self.journal is not None:
+            self.journal.append((_VAR, name, self.vars.get(name, _MISSING)))
+        self.vars[name] = value
 
-    def set_pv(self, name: str, seat: int, value) -> None:
-        table = self.pv[name]
-        if self.j is not None:
-            self.j.append((_PV, name, seat, table[seat]))
+    def set_pvar(self, name: str, seat: int, value) -> None:
+        table = self.pvars[name]
+        if self.journal is not None:
+            self.journal.append((_PVAR, name, seat, table[seat]))
         table[seat] = value
 
-    def set_iv(self, name: str, item: int, value) -> None:
-        table = self.iv[name]
-        if self.j is not None:
-            self.j.append((_IV, name, item, table[item]))
+    def set_ivar(self, name: str, item: int, value) -> None:
+        table = self.ivars[name]
+        if self.journal is not None:
+            self.journal.append((_IVAR, name, item, table[item]))
         table[item] = value
 
     def save_frame(self, i: int) -> None:
         """Saves the frame at ``stack[i]`` in the journal before the move changes it
         (its locals and where it stands), if it was there before the move and is not
         saved yet. Frames pushed during the move need no saving: undo drops them."""
-        if self.j is not None and i < self.low:
+        if self.journal is not None and i < self.low:
             f = self.stack[i]
-            self.j.append((_FRAME, f, f["pc"], dict(f["L"])))
+            self.journal.append((_FRAME, f, f["pc"], dict(f["L"])))
             self.low = i
 
     def undo_writes(self, journal: list) -> None:
         """Takes back the writes of a journal, newest first."""
-        z, loc = self.z, self.loc
+        z, loc = self.zones, self.loc
         for e in reversed(journal):
             k = e[0]
             if k == _MOVE:
@@ -891,15 +891,15 @@ class Runtime:
                 loc[item] = src
             elif k == _FACE:
                 self.facing[e[1]] = e[2]
-            elif k == _G:
+            elif k == _VAR:
                 if e[2] is _MISSING:
-                    del self.g[e[1]]
+                    del self.vars[e[1]]
                 else:
-                    self.g[e[1]] = e[2]
-            elif k == _PV:
-                self.pv[e[1]][e[2]] = e[3]
-            elif k == _IV:
-                self.iv[e[1]][e[2]] = e[3]
+                    self.vars[e[1]] = e[2]
+            elif k == _PVAR:
+                self.pvars[e[1]][e[2]] = e[3]
+            elif k == _IVAR:
+                self.ivars[e[1]][e[2]] = e[3]
             elif k == _FRAME:
                 e[1]["pc"], e[1]["L"] = e[2], e[3]
             elif k == _LOG:
@@ -909,7 +909,7 @@ class Runtime:
             elif k == _ZONE:
                 z[e[1]][:] = e[2]
             elif k == _UNSURE:
-                self.u[e[1]] = e[2]
+                self.unsure_seats[e[1]] = e[2]
             else:  # _REVEAL
                 self.revealed.discard(e[1])
 
@@ -1069,7 +1069,7 @@ def _next_phase(R: Runtime) -> None:
             R.hook("at turn end", R)
         if R.prog.end_fn is not None and _ended(R):
             return
-        R.active = (R.active + R.dir) % R.n
+        R.active = (R.active + R.dir) % R.n_players
         R.stack.append({"p": "turn", "pc": 0, "L": {}})  # (R.call("turn", {}))
     elif phase == "setup":
         R.phase = "play"
@@ -1101,8 +1101,8 @@ def _heuristic(R: Runtime, seat: int) -> int | None:
     prog = R.prog
     if prog.heuristic_fn is None:
         return None
-    if not 0 <= seat < R.n:
-        raise ValueError(f"no seat {seat} in a game of {R.n} players")
+    if not 0 <= seat < R.n_players:
+        raise ValueError(f"no seat {seat} in a game of {R.n_players} players")
     old = _room_for(prog.budgets.depth)
     R.calls = R.depth = 0
     R.work = R.work_budget

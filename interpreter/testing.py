@@ -77,7 +77,7 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
     g = Game(prog, state)
     R = g.R
     for it, z in prog.initial:
-        R.z[z].append(it)
+        R.zones[z].append(it)
         R.loc[it] = z
     for key, its in zones.items():
         z = zone(prog, key)
@@ -87,21 +87,21 @@ def position(prog: Program, players: int, zones: dict[str, list[int] | int], act
         # in the order given, also the items the zone already held (moving an item to
         # the zone it is in changes nothing); items not listed stay below them
         chosen = set(listed)
-        R.z[z][:] = [it for it in R.z[z] if it not in chosen] + listed
+        R.zones[z][:] = [it for it in R.zones[z] if it not in chosen] + listed
     for name, fn in prog.var_inits.items():
         if prog.checked.vars[name].per_player:
-            R.pv[name] = [fn(R, {}) for _ in range(players)]
+            R.pvars[name] = [fn(R, {}) for _ in range(players)]
         else:
-            R.g[name] = fn(R, {})
-    R.iv.update(prog.init_item_vars(R))
-    R.g.update(vars or {})
+            R.vars[name] = fn(R, {})
+    R.ivars.update(prog.init_item_vars(R))
+    R.vars.update(vars or {})
     for k, v in (pvars or {}).items():
-        R.pv[k] = list(v)
+        R.pvars[k] = list(v)
     for it, seat in (face_down or {}).items():
         R.facing[it] = 0 if seat is None else 1 << seat
     for name, values in (ivars or {}).items():
         for it, value in values.items():
-            R.iv[name][it] = value
+            R.ivars[name][it] = value
     R.seen[:] = [0] * players
     R.call(proc, {})
     if outcomes is not None:
@@ -171,7 +171,7 @@ def play(game: Game, *moves) -> Game:
 
 def at(game: Game, key: str) -> list[int]:
     """The items in a zone or cell, bottom to top."""
-    return list(game.R.z[zone(game.program, key)])
+    return list(game.R.zones[zone(game.program, key)])
 
 
 def check_ruleset(ruleset: str, variants=None, players: int | None = None, examples: int = 50,

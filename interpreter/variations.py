@@ -92,7 +92,7 @@ def moments(states: list[Game], played: list, bits: list) -> list[tuple[int, int
         a, b = states[k].R, states[k + 1].R
         said = len(a.log) != len(b.log) or a.dropped != b.dropped or \
             (bool(a.log) and a.log[-1] is not b.log[-1])
-        shown = any(a.g[n] != b.g[n] if n in a.g else a.pv[n] != b.pv[n] for n in public)
+        shown = any(a.vars[n] != b.vars[n] if n in a.vars else a.pvars[n] != b.pvars[n] for n in public)
         secret = a.pending is not None and "waiting" in a.pending
         if said or shown or secret or bits[k] != bits[k + 1]:
             out.append((k, move.player))
@@ -106,7 +106,7 @@ def plan(states: list[Game], played: list, bits: list, probes, seed: int,
     n = len(states)
     if not n:
         return []
-    players = states[0].R.n
+    players = states[0].R.n_players
     tasks = []
     for p in probes:
         seat = p.seat % (players + 1)
@@ -262,8 +262,8 @@ def _targets(ctx: Context, kind: str) -> list[tuple]:
 def _current(R, target: tuple):
     where, name, who = target
     if where == "iv":
-        return R.iv[name][who]
-    return R.g[name] if who is None else R.pv[name][who]
+        return R.ivars[name][who]
+    return R.vars[name] if who is None else R.pvars[name][who]
 
 
 def _type_and_peers(ctx: Context, target: tuple):
@@ -276,9 +276,9 @@ def _type_and_peers(ctx: Context, target: tuple):
         R, prog = ctx.game.R, ctx.game.program
         if where == "iv":
             got = prog.checked.item_vars[key[1]][name].type, \
-                [x for i, x in enumerate(R.iv[name]) if x is not None and prog.items[i].kind == key[1]]
+                [x for i, x in enumerate(R.ivars[name]) if x is not None and prog.items[i].kind == key[1]]
         else:
-            got = prog.checked.vars[name].type, ([] if who is None else list(R.pv[name]))
+            got = prog.checked.vars[name].type, ([] if who is None else list(R.pvars[name]))
         ctx.peers[key] = got
     return got
 
@@ -299,14 +299,14 @@ def _set_values(ctx: Context, kind: str, targets: list[tuple], pick: int) -> lea
         t, _ = _type_and_peers(ctx, target)
         items |= {i for v in (old, new) for i in _items_in(v, t, prog) if i in ctx.cand_set}
         if where == "iv":
-            R.iv[name][who] = new
+            R.ivars[name][who] = new
             items.add(who)
             said.append(f"{name} of {display.item_label(prog, who)}{_both(old, new)}")
         elif who is None:
-            R.g[name] = new
+            R.vars[name] = new
             said.append(f"{name}{_both(old, new)}")
         else:
-            R.pv[name][who] = new
+            R.pvars[name][who] = new
             said.append(f"{name} of {display.player_name(prog, who)}{_both(old, new)}")
     what = ("the values of " if len(said) > 1 else "the value of ") + ", ".join(said) + ", changed"
     out = leaks.Variation(twin, what, (kind,), items=tuple(sorted(items)), value=True)
@@ -352,7 +352,7 @@ def other_value(ctx: Context, t, value, peers: list, pick: int):
     if name in c.enums:
         return _next(c.enums[name], value, pick)
     if name == "player":
-        return _next(list(range(R.n)), value, pick)
+        return _next(list(range(R.n_players)), value, pick)
     if name in prog.boards:
         return _next(prog.boards[name], value, pick)
     if name in c.kinds and value is not None:

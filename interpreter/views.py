@@ -24,12 +24,12 @@ def view(game: Game, seat: int) -> dict:
     declared = prog.checked.vars
     kinds = prog.checked.kinds
     return {
-        "seat": seat, "players": R.n, "active": R.active, "turn": R.turn, "phase": R.phase,
+        "seat": seat, "players": R.n_players, "active": R.active, "turn": R.turn, "phase": R.phase,
         "zones": zones,
         "vars": {k: _private(declared[k], None, seat) or _mask(v, declared[k].type, kinds, sees)
-                 for k, v in R.g.items()},
+                 for k, v in R.vars.items()},
         "pvars": {k: [_private(declared[k], p, seat) or _mask(x, declared[k].type, kinds, sees)
-                      for p, x in enumerate(v)] for k, v in R.pv.items()},
+                      for p, x in enumerate(v)] for k, v in R.pvars.items()},
         "pending": pending,
         # a chance step waits (explicit chance mode): its outcomes are nobody's to see
         **({"chance": True} if game.at_chance else {}),
@@ -52,9 +52,9 @@ def _zones(R, prog, seat, sees) -> dict:
     HIDDEN_ITEM), the number of items of the others."""
     zones = {}
     for z in prog.zones:
-        if z.owner is not None and z.owner >= R.n:
+        if z.owner is not None and z.owner >= R.n_players:
             continue
-        items = R.z[z.id]
+        items = R.zones[z.id]
         if seat == "all" or zone_shown(R, z.id, seat):
             # a face-down item lies in sight, but what it is stays unknown
             zones[z.key] = [i if _known(sees, i) else dict(HIDDEN_ITEM) for i in items]
@@ -81,7 +81,7 @@ def _ivars(R, prog, sees) -> dict:
     kinds = prog.checked.kinds
     return {k: {str(i): _mask(x, _ivar_type(prog, i, k), kinds, sees)
                 for i, x in enumerate(vals) if x is not None and _known(sees, i)}
-            for k, vals in R.iv.items()}
+            for k, vals in R.ivars.items()}
 
 
 def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
@@ -148,7 +148,7 @@ def can_see(game: Game, seat):
     def fn(item: int) -> bool:
         return seat_sees(R, item, seat)
     fn.seat = seat
-    fn.ivars = R.iv
+    fn.ivars = R.ivars
     return fn
 
 
@@ -178,11 +178,11 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
     sees = can_see(game, seat)
     out: dict[str, list] = {k: [] for k in SECRET_KINDS}
     for z in prog.zones:
-        if z.owner is not None and z.owner >= R.n:
+        if z.owner is not None and z.owner >= R.n_players:
             continue
         out["face-down items" if zone_shown(R, z.id, seat) else "hidden items"] += \
-            [i for i in R.z[z.id] if not sees(i)]
-    out["item variables"] = [(k, i) for k, vals in sorted(R.iv.items())
+            [i for i in R.zones[z.id] if not sees(i)]
+    out["item variables"] = [(k, i) for k, vals in sorted(R.ivars.items())
                              for i, x in enumerate(vals) if x is not None and not sees(i)]
     _private_variables(game, seat, out)
     pend = R.pending
@@ -195,11 +195,11 @@ def _private_variables(game: Game, seat: int, out: dict[str, list]) -> None:
     """The values of variables that ``secrets`` lists for the seat: ``(name, None)`` for
     a hidden variable that is not per player, ``(name, p)`` for a per-player one."""
     R, declared = game.R, game.program.checked.vars
-    for k in sorted(R.g):
+    for k in sorted(R.vars):
         if _private(declared[k], None, seat):
             out["hidden variables"].append((k, None))
-    for k in sorted(R.pv):
-        for p in range(R.n):
+    for k in sorted(R.pvars):
+        for p in range(R.n_players):
             if _private(declared[k], p, seat):
                 kind = "hidden variables" if declared[k].visibility == "hidden" else "owner variables"
                 out[kind].append((k, p))
