@@ -12,7 +12,8 @@ import json
 
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import Budgets, RuleError, codegen, compile_sources
+from meeple.interpreter import Budgets, RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 RULES = """ruleset locals
 players 2..2

@@ -17,7 +17,8 @@ import pytest
 from lockstep import play_both as lockstep_play
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, codegen, compile_sources
+from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 from meeple import interpreter
 
