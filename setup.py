@@ -1,5 +1,5 @@
 """The compiled engine, built only when asked: ``MEEPLE_NATIVE=1 pip install .``
-compiles the interpreter's run loop and its helpers (interpreter/runtime.py,
+compiles the interpreter's run loop and its helpers (interpreter/play/runtime.py,
 helpers.py, game.py and ordering.py, the same source) with Cython and the C compiler. Where that
 fails (no compiler, a Cython error), the build says so and installs the pure-Python
 modules, which are the default and behave exactly the same. Everything else about the
@@ -12,7 +12,8 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-ENGINE = ("runtime", "helpers", "game", "ordering")    # modules of interpreter/ compiled natively
+# modules of interpreter/ compiled natively (dotted paths below interpreter/)
+ENGINE = ("play.runtime", "play.helpers", "play.game", "play.ordering")
 BUILDING = any(word in sys.argv for word in ("bdist_wheel", "build_ext", "build", "install"))
 
 
@@ -42,7 +43,7 @@ def engine() -> list:
         return []
     try:
         from Cython.Build import cythonize
-        modules = [Extension(f"meeple.interpreter.{name}", [f"interpreter/{name}.py"])
+        modules = [Extension(f"meeple.interpreter.{name}", [f"interpreter/{name.replace('.', '/')}.py"])
                    for name in ENGINE]
         return cythonize(modules, build_dir=os.path.join("build", "cython"), quiet=True,
                          compiler_directives={"language_level": "3",

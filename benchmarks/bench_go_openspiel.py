@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import pyspiel
-from meeple.interpreter.perft import perft
+from meeple.interpreter.analysis.perft import perft
 from test_go_openspiel import play_both, program, spiel_perft
 
 

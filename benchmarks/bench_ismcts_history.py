@@ -27,7 +27,7 @@ from meeple.interpreter import bot_move, make_bot
 
 from meeple import interpreter
 
-det = importlib.import_module("meeple.interpreter.determinize")
+det = importlib.import_module("meeple.interpreter.bots.determinize")
 
 
 def main() -> None:

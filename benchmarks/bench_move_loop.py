@@ -65,7 +65,7 @@ def trivial_playouts(interpreter, games: int):
 
 def simulated(name: str, players: int, variants, games: int, bot: str):
     from meeple import interpreter
-    simulation = importlib.import_module("meeple.interpreter.simulation")
+    simulation = importlib.import_module("meeple.interpreter.analysis.simulation")
     rules = interpreter.load(name, list(variants)) if variants else interpreter.load(name)
     specs = simulation.specs(players, lambda i: [bot] * players, games)
 

@@ -1,4 +1,4 @@
-"""Native code against pure Python (interpreter/native.py), in CPU time: random playouts
+"""Native code against pure Python (interpreter/native/cython_code.py), in CPU time: random playouts
 of the bundled classics (as benchmarks/bench_playouts_cpu.py plays them), each game's
 runs alternating between the two programs in one process, best of ``--runs``; and the
 build of each native module (Cython and the C compiler, CPU seconds of those processes,

@@ -180,14 +180,14 @@ def from_game(game) -> Cherokee:
     prog, R = game.program, game.R
     cards = {it.id: (it.attrs.get("clan"), it.attrs.get("sex"), it.attrs.get("value"), it.notation)
              for it in prog.items}
-    pyramid, hands, clans, neutral = {}, [[] for _ in range(R.n)], [None] * R.n, []
+    pyramid, hands, clans, neutral = {}, [[] for _ in range(R.n_players)], [None] * R.n_players, []
     for z in prog.zones:
-        items = R.z[z.id]
+        items = R.zones[z.id]
         if z.cell is not None and items:
             pyramid[(z.cell.coords["row"], z.cell.coords["col"])] = items[-1]
-        elif z.name == "hand" and z.owner is not None and z.owner < R.n:
+        elif z.name == "hand" and z.owner is not None and z.owner < R.n_players:
             hands[z.owner] = list(items)
-        elif z.name == "clan" and z.owner is not None and z.owner < R.n:
+        elif z.name == "clan" and z.owner is not None and z.owner < R.n_players:
             clans[z.owner] = cards[items[-1]][0]
         elif z.name == "neutral":
             neutral = [cards[i][0] for i in items]

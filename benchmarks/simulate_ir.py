@@ -22,7 +22,7 @@ def main() -> None:
     root, ruleset, players, games = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     variants = sys.argv[5:]
     sys.path.insert(0, root)
-    from meeple.interpreter import simulation
+    from meeple.interpreter.analysis import simulation
 
     from meeple import interpreter
     rules = interpreter.load(ruleset, variants=variants) if variants else interpreter.load(ruleset)

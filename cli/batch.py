@@ -7,7 +7,8 @@ from contextlib import closing, contextmanager
 
 import typer
 
-from ..interpreter import RuleError, parallel, simulation
+from ..interpreter import RuleError
+from ..interpreter.analysis import parallel, simulation
 from . import foreign, jsonout
 from .common import fail, rule_fail
 

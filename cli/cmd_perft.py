@@ -8,7 +8,8 @@ import typer
 from rich.text import Text
 
 from .. import interpreter
-from ..interpreter import IllegalMove, RuleError, record as records
+from ..interpreter import IllegalMove, RuleError
+from ..interpreter.play import record as records
 from . import jsonout
 from .common import (
     check_seed,
@@ -115,7 +116,7 @@ def _perft_position(prog, path: Path, players: int | None):
     import json
 
     from ..dsl import files as dsl_files
-    from ..interpreter.state import StateError
+    from ..interpreter.play.state import StateError
     try:
         # a regular file of a record's size at most: never blocks on a fifo or a device
         raw = dsl_files.read_regular_file(path, records.MAX_RECORD_BYTES)

@@ -12,17 +12,9 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..interpreter import (
-    PLAY_TIME,
-    BotSpecError,
-    RuleError,
-    display,
-    journal as journals,
-    make_bot,
-    parse_spec,
-    record as records,
-)
+from ..interpreter import PLAY_TIME, BotSpecError, RuleError, make_bot, parse_spec
 from ..interpreter.bots import BOTS, bot_seed, default_budget
+from ..interpreter.play import display, journal as journals, record as records
 from . import complete, render, saving
 from .common import (
     bot_spec,

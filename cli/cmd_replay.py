@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.text import Text
 
 from ..interpreter import display
-from ..interpreter.views import SPECTATOR, view
+from ..interpreter.play.views import SPECTATOR, view
 from . import complete, jsonout, render
 from .common import check_layout, fail, interruptible, out, parse_budgets, progress_bar
 from .i18n import language, tr

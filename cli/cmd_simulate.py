@@ -10,8 +10,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import record as records, simulation, stats as balance_stats
+from ..interpreter.analysis import simulation, stats as balance_stats
 from ..interpreter.bots import BOTS
+from ..interpreter.play import record as records
 from . import complete, jsonout, render
 from .batch import check_jobs, failed_game, played_games
 from .common import (

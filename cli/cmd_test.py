@@ -12,7 +12,9 @@ from rich.text import Text
 
 from ..dsl import budgets as dsl_budgets, load as dsl_load
 from ..dsl.errors import Diagnostic, MeepleError
-from ..interpreter import RuleError, parallel, record as records
+from ..interpreter import RuleError
+from ..interpreter.analysis import parallel
+from ..interpreter.play import record as records
 from . import jsonout
 from .batch import backend_errors, check_jobs
 from .common import err, fail, go_native, interruptible, out, progress_bar, resolve
@@ -29,7 +31,7 @@ from .options import (
 )
 
 if TYPE_CHECKING:
-    from ..interpreter.invariants import Config
+    from ..interpreter.analysis.invariants import Config
 
 NAME = "test"
 
@@ -64,7 +66,7 @@ def command(
     short game, printed with the rule's source line, and saved as a record for
     `meeple replay`; exit 1 (also when the games kept secrets and none could be
     varied)."""
-    from ..interpreter.invariants import (  # only here: start-up
+    from ..interpreter.analysis.invariants import (  # only here: start-up
         Config,
         Stats,
         configs,
@@ -157,14 +159,14 @@ def command(
 
 def _by_kind(counts: dict) -> dict:
     """Counts by kind of secret (views.SECRET_KINDS), keyed as in the JSON output."""
-    from ..interpreter.views import SECRET_KINDS
+    from ..interpreter.play.views import SECRET_KINDS
     return {kind.replace(" ", "_").replace("-", "_"): counts.get(kind, 0) for kind in SECRET_KINDS}
 
 
 def _leaks_text(stats, hidden: bool) -> str:
     """What the leak check did: the exchanges by kind of secret (a kind found in the
     games and never varied shows 0)."""
-    from ..interpreter.views import SECRET_KINDS
+    from ..interpreter.play.views import SECRET_KINDS
     if not stats.probes:
         return "no leak: nothing is hidden" if not hidden else \
             "no leak: the states probed hid nothing that could differ, so nothing was exchanged"
@@ -196,7 +198,7 @@ def _config_json(c: Config) -> dict:
 
 
 def _bound_json(ruleset) -> dict:
-    from ..interpreter.invariants import DEFAULT_BOUND
+    from ..interpreter.analysis.invariants import DEFAULT_BOUND
     count, unit = ruleset.checked.bound or DEFAULT_BOUND
     return {"count": count, "unit": unit, "default": not ruleset.checked.bound,
             "endless": ruleset.checked.endless}
@@ -225,7 +227,7 @@ def _failure_json(failure, saved: Path | None) -> dict:
 
 
 def _bound(ruleset) -> str:
-    from ..interpreter.invariants import DEFAULT_BOUND
+    from ..interpreter.analysis.invariants import DEFAULT_BOUND
     count, unit = ruleset.checked.bound or DEFAULT_BOUND
     return f"{count} {unit}" + ("" if ruleset.checked.bound else " (default)") \
         + (" or endless" if ruleset.checked.endless else "")

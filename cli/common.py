@@ -21,7 +21,8 @@ from rich.text import Text
 from .. import interpreter
 from ..dsl import budgets as dsl_budgets, load as dsl_load
 from ..dsl.errors import MeepleError
-from ..interpreter import BotSpecError, RuleError, parse_spec, record as records
+from ..interpreter import BotSpecError, RuleError, parse_spec
+from ..interpreter.play import record as records
 from . import jsonout, render
 
 INTERRUPTED = 130

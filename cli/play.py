@@ -20,17 +20,11 @@ from rich.table import Table
 from rich.text import Text
 
 from ..dsl.errors import suggest
-from ..interpreter import (
-    IllegalMove,
-    RuleError,
-    bot_move,
-    display,
-    journal as journals,
-    record as records,
-)
-from ..interpreter.game import Game
-from ..interpreter.runtime import LOG_KEEP, revealed_since
-from ..interpreter.views import SPECTATOR, view
+from ..interpreter import IllegalMove, RuleError, bot_move
+from ..interpreter.play import display, journal as journals, record as records
+from ..interpreter.play.game import Game
+from ..interpreter.play.runtime import LOG_KEEP, revealed_since
+from ..interpreter.play.views import SPECTATOR, view
 from . import render, saving
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, height, moves_full

@@ -7,7 +7,8 @@ from pathlib import Path
 from rich.text import Text
 
 from ..dsl import load as dsl_load
-from ..interpreter import IllegalMove, RuleError, journal as journals, record as records
+from ..interpreter import IllegalMove, RuleError
+from ..interpreter.play import journal as journals, record as records
 from .common import compile_ruleset, err, fail, resolve, rule_fail
 from .i18n import language, tr
 

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..interpreter import display
-from ..interpreter.views import item_visible, view as make_view
+from ..interpreter.play.views import item_visible, view as make_view
 from .i18n import language, tr
 
 EMPTY = "·"

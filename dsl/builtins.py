@@ -5,11 +5,11 @@ reference entry (the rows of the table of docs/language.md §8, generated from h
 
 The checker (``dsl/check.py``: arity, then ``Checker._call_builtin`` applies ``rule``)
 reads this table; so do the lexer, the language server and the documentation tests.
-What a built-in means when it runs is in ``interpreter/primitives.py`` (its Python and
+What a built-in means when it runs is in ``interpreter/compiler/primitives.py`` (its Python and
 its C++ form), keyed by the same names: tests/test_builtins.py checks that both tables
 have exactly the same names and that every engine implements each one.
 
-Adding a built-in: an entry here, an entry in ``interpreter/primitives.py``, a test
+Adding a built-in: an entry here, an entry in ``interpreter/compiler/primitives.py``, a test
 (then ``python3 -m tools.builtins_docs`` rewrites the docs table and the editor grammar;
 tests/test_builtins.py says when they are stale)."""
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Builtin:
     rule: Rule                # its type, from its arguments' (reporting what is wrong)
     doc: tuple[Row, ...]      # its rows of the table of docs/language.md §8
     aggregate: bool = False   # also written over a comprehension: `sum(e for x in l)`
-    # the optimiser (interpreter/codegen.py): a value worth computing once in the fast
+    # the optimiser (interpreter/compiler/codegen.py): a value worth computing once in the fast
     # code (it takes some work, and is no list)
     costly: bool = False
     # how its value depends on the order of its list argument: "" it may; "size" only

@@ -3,10 +3,10 @@ written.
 
 It is generated, never written by hand, from the pydantic classes in ``dsl/ast.py``.
 The interpreter's schemas (the game record and the game state) are its own
-(``interpreter/schemas.py``); all the committed copies in ``docs/schema/`` are
+(``interpreter/documents/schemas.py``); all the committed copies in ``docs/schema/`` are
 refreshed with::
 
-    python -m meeple.interpreter.schemas
+    python -m meeple.interpreter.documents.schemas
 
 and a test fails when they are stale. (``python -m meeple.dsl.schema`` writes the IR
 schema alone: the language never imports the interpreter.)

@@ -14,15 +14,16 @@ from ..dsl.budgets import Budgets, check as _check_budgets
 from ..dsl.check import check
 from ..dsl.errors import Diagnostic, Diagnostics, MeepleError
 from ..dsl.load import merge, read_sources, resolve_path
-from . import cache as _cache, native as _native
+from .analysis.perft import divide, histories, perft
 from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
-from .compile import Program, Ruleset
-from .determinize import determinize, determinize_past
-from .game import Game
-from .helpers import BudgetError, RuleError
-from .native import NativeWarning
-from .perft import divide, histories, perft
-from .runtime import Decision, IllegalMove, Move, NothingToUndo, Outcome
+from .bots.determinize import determinize, determinize_past
+from .compiler import cache as _cache
+from .compiler.compile import Program, Ruleset
+from .native import cython_code as _native
+from .native.cython_code import NativeWarning
+from .play.game import Game
+from .play.helpers import BudgetError, RuleError
+from .play.runtime import Decision, IllegalMove, Move, NothingToUndo, Outcome
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
@@ -37,9 +38,9 @@ def __getattr__(name: str):
     (with the state's schema)."""
     if name in ("rulebook", "rulebook_view"):
         import importlib
-        return importlib.import_module(f"{__name__}.{name}")
+        return importlib.import_module(f"{__name__}.documents.{name}")
     if name == "StateError":
-        from .state import StateError
+        from .play.state import StateError
         return StateError
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -77,12 +78,12 @@ def _load(ruleset, variants, locale, budgets, cache) -> Ruleset:
 
 
 def compiled_engine() -> bool:
-    """Whether the run loop and its helpers (``meeple.interpreter.runtime``,
+    """Whether the run loop and its helpers (``meeple.interpreter.play.runtime``,
     ``helpers``, ``game`` and ``ordering``) run compiled, as ``MEEPLE_NATIVE=1 pip install .`` builds them with
     Cython, rather than as Python: the same games either way, faster compiled."""
     import importlib.machinery
 
-    from . import game, helpers, ordering, runtime
+    from .play import game, helpers, ordering, runtime
     suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     return all((getattr(m.__spec__, "origin", None) or "").endswith(suffixes)
                for m in (runtime, helpers, game, ordering))
@@ -125,7 +126,7 @@ def native_status() -> str | None:
 def kernel_status() -> str | None:
     """None when kernels (``Ruleset.use_native``: the rules in C++) can be built here;
     else why not, in one sentence (no C++ compiler, no Python headers, ``MEEPLE_KERNEL=0``)."""
-    from . import kernel
+    from .native import kernel
     if not kernel.enabled():
         return "kernels are turned off (MEEPLE_KERNEL=0)"
     return kernel.status()

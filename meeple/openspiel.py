@@ -21,9 +21,9 @@ from itertools import repeat
 from operator import truediv
 
 from meeple import interpreter
-from meeple.interpreter import display, views
-from meeple.interpreter.kgame import KernelGame
-from meeple.interpreter.runtime import Move
+from meeple.interpreter.native.kgame import KernelGame
+from meeple.interpreter.play import display, views
+from meeple.interpreter.play.runtime import Move
 
 MAX_MOVES = 1024        # default bound of the ordinal block (moves of non-enumerable types)
 MAX_GAME_LENGTH = 100_000   # default declared bound on the number of actions of a game

@@ -26,7 +26,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from meeple import interpreter
-from meeple.interpreter import views
+from meeple.interpreter.play import views
 from meeple.openspiel import (
     MAX_MOVES,
     ActionSpace,

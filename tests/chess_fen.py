@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from meeple.interpreter import testing
+from meeple.interpreter.analysis import testing
 
 from meeple import interpreter
 

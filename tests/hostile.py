@@ -1,5 +1,5 @@
 """Rulesets whose names and texts are chosen to meet the C++ a kernel becomes
-(interpreter/kernel.py): C and C++ keywords, the macros of the headers a kernel
+(interpreter/native/kernel.py): C and C++ keywords, the macros of the headers a kernel
 includes, the kernel's own symbols and placeholders, and texts of every character.
 tests/test_kernel_texts.py builds them and plays them against Python."""
 from __future__ import annotations

@@ -7,7 +7,7 @@ import json
 import random
 from contextlib import contextmanager
 
-from meeple.interpreter import runtime
+from meeple.interpreter.play import runtime
 
 
 def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:
@@ -45,7 +45,7 @@ def moves_of(game, seat=None) -> list:
     return [(m.index, m.value, m.notation, m.player) for m in game.legal_moves(seat)]
 
 
-# the parts of the state a kernel keeps (interpreter/kernel.py), compared as Python has them
+# the parts of the state a kernel keeps (interpreter/native/kernel.py), compared as Python has them
 KERNEL_KEYS = ("zones", "loc", "facing", "revealed", "vars", "pvars", "ivars", "active", "turn", "phase",
                "rng", "moves")
 

@@ -20,7 +20,7 @@ import pytest
 from lockstep import moves_of, straight
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter.views import view
+from meeple.interpreter.play.views import view
 
 from meeple import interpreter
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from console import Run, meeple_cli
-from meeple.interpreter import arena, parallel, simulation
+from meeple.interpreter.analysis import arena, parallel, simulation
 
 from meeple import interpreter
 

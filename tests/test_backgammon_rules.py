@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from meeple.interpreter import testing
-from meeple.interpreter.views import view
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play.views import view
 
 from meeple import interpreter
 

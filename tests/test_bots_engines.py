@@ -23,7 +23,7 @@ from operator import attrgetter, methodcaller
 import pytest
 from meeple.dsl.load import bundled_names
 from meeple.interpreter.bots import describe
-from meeple.interpreter.views import view
+from meeple.interpreter.play.views import view
 
 from meeple import interpreter
 

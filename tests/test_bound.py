@@ -10,8 +10,8 @@ import pytest
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import cycles
-from meeple.interpreter.invariants import (
+from meeple.interpreter.analysis import cycles
+from meeple.interpreter.analysis.invariants import (
     Config,
     Failure,
     GameChecker,
@@ -190,7 +190,7 @@ bound 100 turns
 
 
 def test_shrinking_a_bound_failure_plays_a_limited_number_of_games(monkeypatch):
-    from meeple.interpreter import invariants
+    from meeple.interpreter.analysis import invariants
     trap = interpreter.compile_sources(SourceSet(base=parse(TRAP, "trap.meeple"),
                                                  sources={"trap.meeple": TRAP}))
     played = []

@@ -33,9 +33,10 @@ import json
 import random
 
 import pytest
-from meeple.interpreter import record, testing
+from meeple.interpreter.analysis import testing
 from meeple.interpreter.bots import RandomBot
-from meeple.interpreter.views import view
+from meeple.interpreter.play import record
+from meeple.interpreter.play.views import view
 from scale import scaled
 
 from meeple import interpreter

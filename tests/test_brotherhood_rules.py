@@ -16,8 +16,9 @@ from __future__ import annotations
 import functools
 
 import pytest
-from meeple.interpreter import IllegalMove, testing
-from meeple.interpreter.views import view
+from meeple.interpreter import IllegalMove
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play.views import view
 
 from meeple import interpreter
 
@@ -548,7 +549,7 @@ def test_drantul_has_three_health_the_others_two(kind):
 
 
 def test_wounds_are_counters_on_the_piece_shown_in_its_label():
-    from meeple.interpreter import display
+    from meeple.interpreter.play import display
     g = build(2, {"q0r0": "Er", "q1r0": "Db"}, shielded=["q0r0"])
     attack(g, "q0r0", "q1r0")
     v = view(g, 1)
@@ -967,7 +968,7 @@ def test_russian_words():
     assert g.program.title == "Братство девяти: Гексостратегия"
     attack(g, "q0r0", "q1r0")
     assert log(g, 1)[-1] == "Игрок 1: Эквил q0r0 ранит фишку Дрантул q1r0 (Игрок 2): ранений 2 из 3"
-    from meeple.interpreter import display
+    from meeple.interpreter.play import display
     v = view(g, 0)
     names = [display.name(g.program, f"Type.{t}") for t in TYPES.values()]
     assert names == ["Квеблир", "Линда", "Суррон", "Дрантул", "Эквил", "флаг"]

@@ -1,5 +1,5 @@
 """Every built-in function is defined once per side: dsl/builtins.py (its arities, type
-rule, what the optimiser may assume, its reference entry) and interpreter/primitives.py
+rule, what the optimiser may assume, its reference entry) and interpreter/compiler/primitives.py
 (its Python form and its C++ form), keyed by the same names.
 
 - Both tables name exactly the same built-ins, the aggregates too.
@@ -23,7 +23,9 @@ from lockstep import play_both
 from meeple.dsl import ast as ir, builtins, check
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import codegen, codegen_statements, compile_sources, kernel, primitives
+from meeple.interpreter import compile_sources
+from meeple.interpreter.compiler import codegen, codegen_statements, primitives
+from meeple.interpreter.native import kernel
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))

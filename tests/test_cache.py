@@ -1,4 +1,4 @@
-"""The disk cache of compiled rulesets (dsl/diskcache.py, interpreter/cache.py): a
+"""The disk cache of compiled rulesets (dsl/diskcache.py, interpreter/compiler/cache.py): a
 ruleset loaded from it plays exactly like one compiled afresh; a changed source, a bad
 entry or a folder other users may write into is never read; turned off, it writes
 nothing. Every test here has its own cache folder (MEEPLE_CACHE_DIR in tmp_path)."""
@@ -14,7 +14,7 @@ import console
 import pytest
 from meeple.dsl import diskcache, parse as dsl_parse
 from meeple.dsl.load import bundled_names, resolve_path
-from meeple.interpreter import record
+from meeple.interpreter.play import record
 
 from meeple import interpreter
 
@@ -192,7 +192,7 @@ def _plant():
 def _plant_entry(folder: Path, name, value=None) -> Path:
     """An entry another user could have planted: right key, right digest, a pickle
     that runs code (or ``value``)."""
-    from meeple.interpreter import cache as icache
+    from meeple.interpreter.compiler import cache as icache
     budgets = interpreter.Budgets()
     raw = icache.read(resolve_path(name), budgets)
     k = icache.entry_key(raw, (), None, budgets)
@@ -328,3 +328,25 @@ def test_a_cached_rulesets_sources_compile_again_with_other_variants():
     again = interpreter.compile_sources(cached.sources, ["open_clans"], "de", cached.budgets)
     assert again.variants == ["open_clans"] and again.locale == "de"
     assert again.for_players(3).new_game(3, 1).legal_moves()
+
+
+def test_the_code_key_covers_every_module_of_the_stages_subpackages_too(monkeypatch):
+    """Meeple's own code in the key: a change to any module of dsl/ or interpreter/,
+    in a subpackage too (interpreter/play/runtime.py), and a module moved to another
+    subpackage, make a new key (an entry pickles its classes by module path)."""
+    from meeple.interpreter.compiler import cache as icache
+    root = Path(icache.__file__).resolve().parent.parent
+    fingerprint = icache.code_fingerprint.__wrapped__
+    plain = Path.read_bytes
+    base = fingerprint()
+    for name in ("play/runtime.py", "native/kgame.py", "compiler/cache.py"):
+        target = root / name
+        monkeypatch.setattr(Path, "read_bytes",
+                            lambda p, t=target: plain(p) + (b"#" if p == t else b""))
+        assert fingerprint() != base, name
+    monkeypatch.setattr(Path, "read_bytes", plain)
+    assert fingerprint() == base
+    moved = root / "play" / "runtime.py"
+    monkeypatch.setattr(Path, "relative_to",
+                        lambda p, *a, r=Path.relative_to: Path("bots/runtime.py") if p == moved else r(p, *a))
+    assert fingerprint() != base

@@ -9,8 +9,10 @@ from fractions import Fraction
 
 import jsonschema
 import pytest
-from meeple.interpreter import IllegalMove, histories, perft, record, testing, views
-from meeple.interpreter.helpers import RuleError
+from meeple.interpreter import IllegalMove, histories, perft
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play import record, views
+from meeple.interpreter.play.helpers import RuleError
 
 from meeple import interpreter
 

@@ -17,8 +17,9 @@ import json
 import re
 
 import pytest
-from meeple.interpreter import IllegalMove, testing
-from meeple.interpreter.views import view
+from meeple.interpreter import IllegalMove
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play.views import view
 
 from meeple import interpreter
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from chess_fen import fen_position, program
-from meeple.interpreter import testing
+from meeple.interpreter.analysis import testing
 
 from meeple import interpreter
 
@@ -35,7 +35,7 @@ def result(game) -> str:
 
 
 def last_log(game) -> str:
-    from meeple.interpreter import views
+    from meeple.interpreter.play import views
     return views.view(game, -1)["log"][-1]
 
 

@@ -16,10 +16,11 @@ import functools
 import json
 
 import pytest
-from meeple.interpreter import IllegalMove, testing
-from meeple.interpreter.game import Game
-from meeple.interpreter.runtime import run
-from meeple.interpreter.views import view
+from meeple.interpreter import IllegalMove
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play.game import Game
+from meeple.interpreter.play.runtime import run
+from meeple.interpreter.play.views import view
 
 from meeple import interpreter
 
@@ -687,7 +688,7 @@ def test_russian_locale_speaks_the_rulebook_words():
                          "в ячейку table.p4b1"]
     prog = g.program
     assert prog.title == "Кланы и слава"
-    from meeple.interpreter import display
+    from meeple.interpreter.play import display
     assert display.name(prog, "Card") == "житель" and display.name(prog, "Shield") == "щит"
     assert display.name(prog, "stones") == "каменные столы"
     assert display.name(prog, "score") == "победные очки"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from meeple.cli.main import app
 from meeple.dsl.load import resolve_path
-from meeple.interpreter import display, record
+from meeple.interpreter.play import display, record
 from typer.testing import CliRunner
 
 from meeple import interpreter

@@ -17,8 +17,8 @@ import typer
 from console import Run, meeple_cli
 from meeple.cli import cmd_replay, cmd_simulate, complete, jsonout, main as cli, render, schemas
 from meeple.dsl.load import bundled_names, read_sources, resolve_path
-from meeple.interpreter import record as records
 from meeple.interpreter.bots import BOTS
+from meeple.interpreter.play import record as records
 from scale import scaled
 
 import meeple

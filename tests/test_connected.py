@@ -12,7 +12,7 @@ from meeple.dsl.errors import Diagnostics
 from meeple.dsl.load import SourceSet, merge
 from meeple.dsl.parse import parse
 from meeple.interpreter import Budgets, compile_sources
-from meeple.interpreter.helpers import RuleError
+from meeple.interpreter.play.helpers import RuleError
 
 FILE = "c.meeple"
 

@@ -11,7 +11,7 @@ from meeple.cli.main import app
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet, add_text
 from meeple.dsl.parse import parse
-from meeple.interpreter.meeple_code import decl
+from meeple.interpreter.documents.meeple_code import decl
 from typer.testing import CliRunner
 
 from meeple import interpreter

@@ -43,9 +43,10 @@ import pytest
 from meeple.dsl import ast as ir, boards, builtins, check, errors
 from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
-from meeple.interpreter import display, helpers, invariants, leaks, runtime, testing, views
-from meeple.interpreter.helpers import RuleError
-from meeple.interpreter.invariants import Config, Failure, play_and_check
+from meeple.interpreter.analysis import invariants, leaks, testing
+from meeple.interpreter.analysis.invariants import Config, Failure, play_and_check
+from meeple.interpreter.play import display, helpers, runtime, views
+from meeple.interpreter.play.helpers import RuleError
 
 from meeple import interpreter
 
@@ -979,11 +980,11 @@ def test_every_colour_is_documented():
 
 def _error_codes() -> set[str]:
     """Every error code written in dsl/ and interpreter/, including the codes that
-    interpreter/compile.py makes for what it builds before a game (``_static("deck", ...)``
+    interpreter/compiler/compile.py makes for what it builds before a game (``_static("deck", ...)``
     gives ``check/deck-not-constant``)."""
     codes = set()
     for folder in ("dsl", "interpreter"):
-        for f in (ROOT / folder).glob("*.py"):
+        for f in sorted((ROOT / folder).rglob("*.py")):
             text = f.read_text(encoding="utf-8")
             codes |= set(re.findall(r"[\"']((?:parse|check|load|overlay|rule|move|record)/[a-z-]+)[\"']", text))
             if 'f"check/{what}-not-constant"' in text:
@@ -1888,7 +1889,7 @@ def test_overlays_add_replace_and_remove_checks():
 
 
 def test_the_table_of_checks_names_every_check():
-    source = (ROOT / "interpreter" / "invariants.py").read_text(encoding="utf-8")
+    source = (ROOT / "interpreter" / "analysis" / "invariants.py").read_text(encoding="utf-8")
     names = set(re.findall(r'(?:_fail|Failure)\("([a-z /-]+)"', source))
     assert 'f"invariant \'{name}\'"' in source and "f\"secret '{" in source
     table = DOC_TEXT.split("### 18.5", 1)[1].split("###", 1)[0]

@@ -10,7 +10,7 @@ import random
 from functools import cache
 
 import pytest
-from meeple.interpreter import testing
+from meeple.interpreter.analysis import testing
 
 from meeple import interpreter
 

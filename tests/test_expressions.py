@@ -168,7 +168,7 @@ def test_a_per_player_variable_takes_one_player():
 # ---------------------------------------------------------------- 4. conditional parts in labels
 
 def test_label_with_conditional_parts():
-    from meeple.interpreter import display
+    from meeple.interpreter.play import display
     extra = ('kind Unit { s: int, elite: bool, var hurt: bool = false }\nzone field: Unit\n'
              'deck us into field { Unit(s: s, elite: s == 2) for s in 1..2 }\n'
              'label Unit "unit {s}{if elite: *}{if not elite: -}{if hurt: (hurt)}"\n')

@@ -1,5 +1,5 @@
 """The fast rule code's loops and local names (codegen.ExprCompiler.lines, localize):
-the state's tables read through names bound once per call (``z_ = R.z``), the work
+the state's tables read through names bound once per call (``z_ = R.zones``), the work
 budget counted in a local (``wk_``) where the code gives R to no function, short list
 comprehensions, until(), ranges and joined lists written as loops in place, Python's
 index for a list, small functions written in place after their arguments. The budgets
@@ -12,7 +12,8 @@ import json
 
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import Budgets, RuleError, codegen, compile_sources
+from meeple.interpreter import Budgets, RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 RULES = """ruleset locals
 players 2..2
@@ -126,11 +127,11 @@ def test_a_short_list_comprehension_is_a_loop_that_sees_the_state_of_each_call(m
 
 
 def test_a_string_of_the_rules_that_reads_like_the_code_is_left_alone(monkeypatch):
-    turn = ('turn {\n  s = first("R.z[0] R.work (R, z_)" for c in items(pile) for d in items(pile))\n'
+    turn = ('turn {\n  s = first("R.zones[0] R.work (R, z_)" for c in items(pile) for d in items(pile))\n'
             "  x = pairs()\n}\nend when x > 0\n")
     fast, _ = run(monkeypatch, turn, optimize=True, strict=True)
     plain, _ = run(monkeypatch, turn, optimize=False)
-    assert fast == plain and fast["s"] == "R.z[0] R.work (R, z_)"
+    assert fast == plain and fast["s"] == "R.zones[0] R.work (R, z_)"
 
 
 def test_until_written_out_stops_at_the_same_element_and_counts_the_elements_looked_at(monkeypatch):

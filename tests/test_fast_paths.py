@@ -17,7 +17,8 @@ import pytest
 from lockstep import play_both as lockstep_play
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, codegen, compile_sources
+from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 from meeple import interpreter
 
@@ -340,13 +341,13 @@ def test_a_function_that_reads_global_variables_keeps_its_values_by_theirs(monke
 
 
 def test_what_a_function_reads_of_the_global_variables_is_seen():
-    assert codegen.state_reads("R.g['x'] + F_a(R, v_p)") == ({"a"}, {"x"})
-    assert codegen.state_reads("g_ = R.g\ns_1 = 0\nfor v_i in PRE_1:\n    s_1 += g_['y'] * g_['z']") \
+    assert codegen.state_reads("R.vars['x'] + F_a(R, v_p)") == ({"a"}, {"x"})
+    assert codegen.state_reads("g_ = R.vars\ns_1 = 0\nfor v_i in PRE_1:\n    s_1 += g_['y'] * g_['z']") \
         == (set(), {"y", "z"})
-    for text in ("R.g", "x = R.g", "g_ = R.g\nfoo(g_)", "g_ = R.g\ng_", "R.g[v_k]", "R.pv['x'][v_p]",
-                 "R.g['x'] + R.active"):
+    for text in ("R.vars", "x = R.vars", "g_ = R.vars\nfoo(g_)", "g_ = R.vars\ng_", "R.vars[v_k]", "R.pvars['x'][v_p]",
+                 "R.vars['x'] + R.active"):
         assert codegen.state_reads(text) is None, text
-    assert codegen.state_free("R.g['x']") is None
+    assert codegen.state_free("R.vars['x']") is None
 
 
 def test_a_kept_function_that_fails_fails_as_without_the_fast_code(monkeypatch):
@@ -376,10 +377,10 @@ def test_kept_values_are_the_program_s_own_for_its_number_of_players(monkeypatch
 
 
 def test_what_reads_the_state_in_fast_code_is_seen():
-    assert codegen.state_free("_index([3, 4], (R.n - 2)) + len(_it(R, REL_near[v_c]))") == set()
+    assert codegen.state_free("_index([3, 4], (R.n_players - 2)) + len(_it(R, REL_near[v_c]))") == set()
     assert codegen.state_free("F_depth(R, v_c, 1) + F_side(R)") == {"depth", "side"}
-    for text in ("len(R.z[v_c])", "R.g['x']", "R.iv['role'][v_i]", "R.active", "_cell_of(R, v_i, BOARDSET_b)",
-                 "_connected(R, [v_c], REL_adjacent, lambda v_x: (not R.z[v_x]))", "'R'"):
+    for text in ("len(R.zones[v_c])", "R.vars['x']", "R.ivars['role'][v_i]", "R.active", "_cell_of(R, v_i, BOARDSET_b)",
+                 "_connected(R, [v_c], REL_adjacent, lambda v_x: (not R.zones[v_x]))", "'R'"):
         assert codegen.state_free(text) is None, text
 
 

@@ -1,4 +1,4 @@
-"""Fused statements (interpreter/fused.py): with the fast code, a run of statements that
+"""Fused statements (interpreter/compiler/fused.py): with the fast code, a run of statements that
 cannot stop the procedure runs as one generated function instead of one instruction
 each. Each test plays the same rules both ways (the fast code, strict, against the
 straightforward instructions) and compares everything a game shows: its state after
@@ -11,7 +11,8 @@ import json
 import pytest
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import Budgets, RuleError, codegen, compile_sources
+from meeple.interpreter import Budgets, RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 HEAD = """ruleset fused
 players 2..2

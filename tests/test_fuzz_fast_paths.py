@@ -16,7 +16,9 @@ import os
 import random
 
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter import RuleError, codegen, runtime
+from meeple.interpreter import RuleError
+from meeple.interpreter.compiler import codegen
+from meeple.interpreter.play import runtime
 from scale import scaled
 from test_fuzz_rulesets import mutant, sources
 

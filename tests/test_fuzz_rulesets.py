@@ -22,7 +22,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import RULESETS_DIR, SourceSet, add_text, bundled_names
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError
-from meeple.interpreter.views import SPECTATOR, view
+from meeple.interpreter.play.views import SPECTATOR, view
 from scale import scaled
 
 from meeple import interpreter

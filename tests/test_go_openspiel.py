@@ -10,7 +10,7 @@ import random
 from functools import cache
 
 import pytest
-from meeple.interpreter.perft import perft
+from meeple.interpreter.analysis.perft import perft
 from scale import scaled
 
 from meeple import interpreter

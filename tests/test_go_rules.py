@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from meeple.interpreter import display, testing
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play import display
 
 from meeple import interpreter
 
@@ -254,7 +255,7 @@ def test_an_empty_board_is_a_win_for_white_by_komi():
 
 def test_the_board_is_drawn_in_go_coordinates():
     from meeple.cli import render
-    from meeple.interpreter.views import view
+    from meeple.interpreter.play.views import view
     game = build(black="E5 C3", white="D5")
     lines = [line.plain for line in render.board_lines(game.program, view(game, 0), "point")]
     assert lines[0] == "9 · · · · · · · · ·"             # row 9 at the top
@@ -267,7 +268,7 @@ def test_the_screen_leaves_out_the_positions_kept_for_superko():
     import io
 
     from meeple.cli import render
-    from meeple.interpreter.views import view
+    from meeple.interpreter.play.views import view
     game = build(black="E5", white="D5")
     testing.play(game, "play C3")
     console = render.console(file=io.StringIO(), record=True, width=120, height=80)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from meeple.interpreter import testing, views
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play import views
 
 from meeple import interpreter
 

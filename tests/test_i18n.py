@@ -238,7 +238,7 @@ def test_an_illegal_typed_move_is_explained_in_the_locale():
 
     from meeple.cli import render
     from meeple.cli.play import PlaySession
-    from meeple.interpreter import record
+    from meeple.interpreter.play import record
 
     prog = interpreter.compile_sources(read_sources(resolve_path("cherokee")), [], "de")
     game = prog.new_game(2, 5)

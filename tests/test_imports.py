@@ -14,8 +14,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STAGES = ("dsl", "interpreter", "cli")
-MODULES = sorted(f"{p.parent.name}.{p.stem}" for stage in STAGES
-                 for p in (ROOT / stage).glob("*.py"))
+# each module by its dotted path below meeple ("interpreter.play.runtime"); a
+# package's own module is its __init__ ("interpreter.bots.__init__")
+MODULES = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts) for stage in STAGES
+                 for p in (ROOT / stage).rglob("*.py"))
 
 
 def _type_checking(node: ast.AST) -> bool:
@@ -50,8 +52,9 @@ def _target(module: str, name: str) -> str | None:
 
 def imports(module: str) -> set[str]:
     """The stage modules that ``module`` imports (a package counts as its __init__)."""
-    stage, stem = module.split(".")
-    tree = ast.parse((ROOT / stage / f"{stem}.py").read_text(encoding="utf-8"))
+    parts = module.split(".")
+    package = parts[:-1]   # (the package of an __init__ is its own folder)
+    tree = ast.parse(ROOT.joinpath(*parts[:-1], f"{parts[-1]}.py").read_text(encoding="utf-8"))
     out = set()
     for node in _import_nodes(tree):
         if isinstance(node, ast.Import):
@@ -59,8 +62,8 @@ def imports(module: str) -> set[str]:
         elif node.level == 0:
             pairs = [(node.module or "", a.name) for a in node.names]
         else:
-            base = stage if node.level == 1 else ""
-            mod = ".".join(p for p in (base, node.module or "") if p)
+            base = package[:len(package) - node.level + 1]   # level 2 from a stage: meeple
+            mod = ".".join(p for p in (*base, node.module or "") if p)
             pairs = [(mod, a.name) for a in node.names]
         out |= {t for mod, name in pairs if (t := _target(mod, name)) and t != module}
     return out
@@ -85,9 +88,13 @@ def cycle_from(start: str) -> list[str] | None:
 
 def test_the_graph_sees_imports_inside_functions():
     assert "interpreter.__init__" in GRAPH["cli.main"]  # from .. import interpreter
-    assert "dsl.ast" in GRAPH["interpreter.codegen"]   # from ..dsl import ast as ir
-    assert "interpreter.kgame" in GRAPH["interpreter.compile"]  # (inside new_game)
-    assert "interpreter.compile" not in GRAPH["interpreter.runtime"]  # for type checkers only
+    assert "dsl.ast" in GRAPH["interpreter.compiler.codegen"]   # from ...dsl import ast as ir
+    assert "interpreter.native.kgame" in GRAPH["interpreter.compiler.compile"]  # (inside new_game)
+    assert "interpreter.compiler.compile" not in GRAPH["interpreter.play.runtime"]  # for type checkers only
+    # from a subpackage: a sibling package's module, and a package's own module
+    assert "interpreter.play.helpers" in GRAPH["interpreter.compiler.fused"]  # from ..play.helpers
+    assert "interpreter.bots.__init__" in GRAPH["interpreter.__init__"]  # from .bots import ...
+    assert "interpreter.play.runtime" in GRAPH["interpreter.bots.__init__"]  # from ..play import runtime
 
 
 @pytest.mark.parametrize("module", MODULES)

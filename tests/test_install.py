@@ -123,7 +123,7 @@ def test_the_wheel_holds_only_the_meeple_package(wheel: Path):
     strays = [n for n in names if not n.startswith(("meeple/", dist_info))]
     assert strays == [], f"files outside meeple/ in the wheel: {strays}"
     assert zipfile.ZipFile(wheel).read(dist_info + "top_level.txt").split() == [b"meeple"]
-    for stage in ("dsl", "interpreter", "cli"):
+    for stage in ("dsl", "interpreter", "cli", "interpreter/play", "interpreter/native"):
         assert f"meeple/{stage}/__init__.py" in names
 
 
@@ -185,7 +185,7 @@ def test_simulate(installed: Installed):
 
 
 def test_simulate_natively_with_a_kernel_in_a_plain_install(installed: Installed):
-    # the kernel's C++ (interpreter/cxx/) is in the package: a C++ compiler is all it needs
+    # the kernel's C++ (interpreter/native/cxx/) is in the package: a C++ compiler is all it needs
     from meeple import interpreter
     if interpreter.kernel_status() is not None:
         pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
@@ -212,7 +212,7 @@ def test_play_with_bots_then_replay(installed: Installed):
 
 
 # ---------------------------------------------------------------- the compiled engine
-# (MEEPLE_NATIVE=1: interpreter/runtime.py, helpers.py, game.py, ordering.py compiled with Cython; setup.py)
+# (MEEPLE_NATIVE=1: interpreter/play/runtime.py, helpers.py, game.py, ordering.py compiled with Cython; setup.py)
 SAME_GAMES = [["simulate", "hearts", "--games", "12"],
               ["simulate", "cherokee", "--games", "12", "--players", "3"],
               ["simulate", "clans-and-glory", "--games", "12", "--players", "4"],
@@ -254,7 +254,7 @@ def _results(text: str) -> dict:
 def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wheel: Path, tmp_path_factory):
     names = zipfile.ZipFile(native_wheel).namelist()
     for module in ("runtime", "helpers", "game", "ordering"):
-        assert any(n.startswith(f"meeple/interpreter/{module}.") and n.endswith((".so", ".pyd")) for n in names), names
+        assert any(n.startswith(f"meeple/interpreter/play/{module}.") and n.endswith((".so", ".pyd")) for n in names), names
     native = Installed(tmp_path_factory.mktemp("native"), native_wheel)
     assert native("--version").endswith(" (compiled engine)\n")
     assert _ok([native.python, "-c", "from meeple import interpreter; print(interpreter.compiled_engine())"],
@@ -273,6 +273,6 @@ def test_without_a_compiler_the_native_build_installs_the_python_engine(tmp_path
                           cwd=out, env=_env(MEEPLE_NATIVE="1", CC=str(out / "no-such-cc")),
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "meeple: meeple.interpreter.runtime is left out" in done.stdout + done.stderr
+    assert "meeple: meeple.interpreter.play.runtime is left out" in done.stdout + done.stderr
     wheel = next(out.glob("meeple-*.whl"))
     assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith((".so", ".pyd"))]

@@ -13,7 +13,8 @@ import types
 import pytest
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, codegen, compile_sources
+from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 GRID = """ruleset ranges
 players 2..3

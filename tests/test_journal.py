@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from meeple.cli import saving
 from meeple.cli.main import app
-from meeple.interpreter import journal as journals, record as records
+from meeple.interpreter.play import journal as journals, record as records
 from typer.testing import CliRunner
 
 import meeple

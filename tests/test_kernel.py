@@ -1,5 +1,5 @@
-"""The kernels (interpreter/kernel.py): a program's rules in C++ over compact state,
-behind a Python game (interpreter/kgame.py).
+"""The kernels (interpreter/native/kernel.py): a program's rules in C++ over compact state,
+behind a Python game (interpreter/native/kgame.py).
 
 - Every bundled ruleset the kernel covers, played by its kernel and in Python in
   lockstep, keeps the same state (zones, variables, frames and their locals, the
@@ -34,8 +34,10 @@ from lockstep import kernel_difference
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, compile_sources, kernel, testing
-from meeple.interpreter.kgame import KernelGame
+from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.native import kernel
+from meeple.interpreter.native.kgame import KernelGame
 from scale import scaled
 from test_fuzz_rulesets import MUTATIONS, corpus, sources
 from test_resume_frames import LOCATED, tampered

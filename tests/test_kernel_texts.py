@@ -1,5 +1,5 @@
 """Ruleset text never changes the meaning of the C++ a kernel becomes
-(interpreter/kernel.py, interpreter/cxx_text.py): a text is a literal of exactly its
+(interpreter/native/kernel.py, interpreter/native/cxx_text.py): a text is a literal of exactly its
 bytes, a name an identifier no keyword, macro or name of the kernel can be, and
 rulesets whose every name and text is hostile (tests/hostile.py: keywords, macros,
 placeholders, every character) build a kernel that plays as Python does, under
@@ -21,7 +21,8 @@ from hypothesis import given, settings, strategies as st
 from lockstep import kernel_difference
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources, cxx_text, kernel, native
+from meeple.interpreter import compile_sources
+from meeple.interpreter.native import cxx_text, cython_code as native, kernel
 
 from meeple import interpreter
 

@@ -12,7 +12,8 @@ import pytest
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, compile_sources, testing
+from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter.analysis import testing
 
 FILE = "r.meeple"
 

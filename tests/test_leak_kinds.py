@@ -1,5 +1,5 @@
 """`meeple test` finds leaks wherever secrets live: its leak check varies every kind of
-thing a view keeps from a seat (views.SECRET_KINDS, interpreter/variations.py): hidden
+thing a view keeps from a seat (views.SECRET_KINDS, interpreter/analysis/variations.py): hidden
 and face-down items, item variables, values of variables declared owner or hidden, and
 other seats' secret choices. Three rulesets broken on purpose leak through each of
 these (tests/broken/leaky_leduc: a raise message names the raiser's suit, in the second
@@ -20,14 +20,9 @@ import pytest
 from console import meeple_cli
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import leaks, testing, variations, views
-from meeple.interpreter.invariants import (
-    Config,
-    Failure,
-    Stats,
-    explore,
-    play_and_check,
-)
+from meeple.interpreter.analysis import leaks, testing, variations
+from meeple.interpreter.analysis.invariants import Config, Failure, Stats, explore, play_and_check
+from meeple.interpreter.play import views
 
 from meeple import interpreter
 

@@ -1,4 +1,4 @@
-"""Leak detection by non-interference (`meeple test`, interpreter/leaks.py): exchanging two
+"""Leak detection by non-interference (`meeple test`, interpreter/analysis/leaks.py): exchanging two
 items a seat has never been shown must not change anything that seat is shown. Rulesets
 broken on purpose (tests/broken/leaky_*) leak a hidden card through a message, a public
 variable, the options of a decision and the notation of an option; each is reported with
@@ -13,8 +13,9 @@ import pytest
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import leaks, record, testing, views
-from meeple.interpreter.invariants import Config, Failure, Stats, explore, play_and_check
+from meeple.interpreter.analysis import leaks, testing
+from meeple.interpreter.analysis.invariants import Config, Failure, Stats, explore, play_and_check
+from meeple.interpreter.play import record, views
 from typer.testing import CliRunner
 
 from meeple import interpreter

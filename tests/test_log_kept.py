@@ -7,9 +7,10 @@ import json
 
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources, record as records
-from meeple.interpreter.runtime import LOG_KEEP
-from meeple.interpreter.views import view
+from meeple.interpreter import compile_sources
+from meeple.interpreter.play import record as records
+from meeple.interpreter.play.runtime import LOG_KEEP
+from meeple.interpreter.play.views import view
 
 TEXT = """ruleset chatter
 players 2..2

@@ -10,8 +10,8 @@ import pytest
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import testing
-from meeple.interpreter.invariants import Config, Failure, play_and_check
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.analysis.invariants import Config, Failure, play_and_check
 from scale import scaled
 from typer.testing import CliRunner
 
@@ -141,7 +141,7 @@ def test_what_hypothesis_says_while_it_plays_never_reaches_stdout(monkeypatch):
     # Hypothesis prints on stdout (e.g. "spent more than five minutes shrinking"); stdout
     # is the command's: with --json, exactly one JSON document
     from hypothesis.reporting import report
-    from meeple.interpreter import invariants
+    from meeple.interpreter.analysis import invariants
     played = invariants.play_and_check
 
     def chatty(*args, **kwargs):

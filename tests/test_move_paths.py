@@ -20,8 +20,10 @@ import pytest
 from lockstep import moves_of, straight
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
-from meeple.interpreter import bots, record, simulation
-from meeple.interpreter.views import view
+from meeple.interpreter import bots
+from meeple.interpreter.analysis import simulation
+from meeple.interpreter.play import record
+from meeple.interpreter.play.views import view
 
 from meeple import interpreter
 

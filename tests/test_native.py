@@ -1,4 +1,4 @@
-"""The native path (interpreter/native.py): every bundled ruleset played natively and in
+"""The native path (interpreter/native/cython_code.py): every bundled ruleset played natively and in
 pure Python in lockstep must offer the same moves at every decision, reach the same
 state after every move and end with the same result, without the native code failing
 once; a rule error must read the same, at the same place; the built modules are kept in
@@ -26,7 +26,8 @@ import pytest
 from lockstep import play_both as lockstep_play
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, compile_sources, native
+from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter.native import cython_code as native
 from scale import scaled
 
 from meeple import interpreter
@@ -71,8 +72,8 @@ def test_native_code_plays_exactly_like_python(ruleset, players, variants):
 
 
 def recorded_code(ruleset, players: int) -> list:
-    from meeple.interpreter.compile import Program
-    from meeple.interpreter.native import Pieces
+    from meeple.interpreter.compiler.compile import Program
+    from meeple.interpreter.native.cython_code import Pieces
     pieces = Pieces()
     Program(ruleset.checked, players, ruleset.budgets, None, native=pieces)
     return pieces.order
@@ -404,7 +405,7 @@ def test_random_rulesets_compile_twice_alike():
 
 
 # ---------------------------------------------------------------- the modules kept, as files
-# (interpreter/native.py's obtain: the path of the Cython modules and of the kernels)
+# (interpreter/native/cython_code.py's obtain: the path of the Cython modules and of the kernels)
 
 TINY = """#include <Python.h>
 static PyObject *make(PyObject *self, PyObject *args) { Py_RETURN_NONE; }
@@ -445,7 +446,7 @@ def tiny_module(folder: Path, name: str, key: str, who: str) -> bytes:
 def kept(tmp_path, monkeypatch):
     """A module of its own (a name no other test loads), its bytes, the cache's native
     folder, and where the module and its digest are kept there."""
-    from meeple.interpreter import native
+    from meeple.interpreter.native import cython_code as native
     monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("MEEPLE_NO_CACHE", raising=False)
     name = f"meeple_native_test_{os.urandom(8).hex()}"
@@ -481,7 +482,7 @@ def not_built(folder: Path) -> Path:
 def test_a_kept_module_loads_from_the_bytes_checked_even_if_its_file_changes_after(kept, monkeypatch):
     # the file replaced between the check of its digest and the load: what is loaded is
     # what was checked, never the file read again
-    from meeple.interpreter import native
+    from meeple.interpreter.native import cython_code as native
     keep(kept)
     impostor = kept["tmp"] / "impostor.so"
     impostor.write_bytes(tiny_module(kept["tmp"], kept["name"], kept["key"], "impostor"))
@@ -501,7 +502,7 @@ def test_a_kept_module_loads_from_the_bytes_checked_even_if_its_file_changes_aft
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs")
 @pytest.mark.parametrize("which", ["so", "digest"])
 def test_a_fifo_in_place_of_a_kept_module_or_its_digest_is_never_waited_for(kept, which):
-    from meeple.interpreter import native
+    from meeple.interpreter.native import cython_code as native
     keep(kept)
     kept[which].unlink()
     os.mkfifo(kept[which], 0o600)
@@ -531,7 +532,7 @@ def _unblock(fifo: Path) -> None:
 @pytest.mark.parametrize("cache", ["on", "off"])
 @pytest.mark.parametrize("memory_files", [True, False], ids=["memory file", "private file"])
 def test_no_build_folder_is_left_behind_built_or_failed(kept, monkeypatch, cache, memory_files):
-    from meeple.interpreter import native
+    from meeple.interpreter.native import cython_code as native
     temp = kept["tmp"] / "temp"
     temp.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temp))

@@ -17,7 +17,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
 
 from meeple.dsl.load import bundled_names  # noqa: E402
-from meeple.interpreter import views  # noqa: E402
+from meeple.interpreter.play import views  # noqa: E402
 
 from meeple import interpreter, openspiel  # noqa: E402 - after the skip
 

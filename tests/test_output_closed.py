@@ -33,7 +33,7 @@ def test_a_game_whose_output_is_closed_saves_its_record(tmp_path):
     saved = json.loads(record.read_text())
     assert saved["moves"] and saved.get("result") is None  # stopped mid-game
     # it continues where it stopped
-    from meeple.interpreter import record as records
+    from meeple.interpreter.play import record as records
 
     import meeple
     rec = records.load(record)

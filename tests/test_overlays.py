@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from meeple.dsl.load import bundled_names
-from meeple.interpreter import display, views
+from meeple.interpreter.play import display, views
 
 from meeple import interpreter
 

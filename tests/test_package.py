@@ -48,12 +48,12 @@ def test_importing_the_language_does_not_load_the_interpreter():
 def test_the_stages_are_subpackages_of_meeple():
     """Every module of the stages is imported as meeple.<stage>...; code inside them uses
     relative imports, so no top-level dsl, interpreter or cli module is ever loaded."""
-    loaded = _run("import sys, meeple.cli.main, meeple.interpreter.leaks; "
+    loaded = _run("import sys, meeple.cli.main, meeple.interpreter.analysis.leaks; "
                   "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
                   "('dsl', 'interpreter', 'cli', 'rulesets'))))")
     assert loaded == ""
     for folder in ("dsl", "interpreter", "cli"):
-        for f in (ROOT / folder).glob("*.py"):
+        for f in (ROOT / folder).rglob("*.py"):
             text = f.read_text(encoding="utf-8")
             assert not re.search(r"^\s*(from|import) (dsl|interpreter|cli)\b", text, re.M), f
 
@@ -110,3 +110,56 @@ def test_the_tests_use_the_public_state_not_a_games_runtime():
             continue
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"\.R\b", text), f"{path.name} reaches into a game's Runtime (.R)"
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``a.b.c`` is a module, or an attribute of one (``meeple.interpreter.load``)."""
+    import importlib
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            if not hasattr(obj, name):
+                return False
+            obj = getattr(obj, name)
+        return True
+    return False
+
+
+def test_every_python_path_the_docs_name_exists():
+    """A module or a name of the stages that the documentation gives as
+    ``meeple.interpreter...`` (or imports in an example: ``from meeple.interpreter.views
+    import view``) is there, whatever folder its code lives in."""
+    texts = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    named = set()
+    for path in texts:
+        text = path.read_text(encoding="utf-8")
+        named |= set(re.findall(r"\bmeeple\.(?:dsl|interpreter|cli)(?:\.[A-Za-z_]\w*)*", text))
+        for module, names in re.findall(r"^\s*from (meeple\.(?:dsl|interpreter|cli)(?:\.\w+)*) import ([\w, ]+)",
+                                        text, re.M):
+            named |= {f"{module}.{n.split(' as ')[0].strip()}" for n in names.split(",")}
+    assert "meeple.interpreter.views.view" in named and "meeple.interpreter.record" in named
+    missing = sorted(n for n in named if not _resolves(n.rstrip(".")))
+    assert missing == []
+
+
+def test_the_documented_module_paths_are_the_moved_modules_themselves():
+    """interpreter/ is grouped in subpackages; the paths docs/ gives its modules stay,
+    as the very modules (one module: its functions, its constants, what a test patches)."""
+    import importlib
+    moved = {"views": "play.views", "record": "play.record", "journal": "play.journal",
+             "display": "play.display", "testing": "analysis.testing",
+             "invariants": "analysis.invariants", "arena": "analysis.arena",
+             "simulation": "analysis.simulation", "parallel": "analysis.parallel",
+             "stats": "analysis.stats", "rulebook": "documents.rulebook",
+             "rulebook_view": "documents.rulebook_view"}
+    for old, new in moved.items():
+        module = importlib.import_module(f"meeple.interpreter.{new}")
+        assert importlib.import_module(f"meeple.interpreter.{old}") is module, old
+        assert getattr(interpreter, old) is module, old
+    from meeple.interpreter.record import Record
+    from meeple.interpreter.views import view
+    assert view.__module__ == "meeple.interpreter.play.views" and Record.__module__ == "meeple.interpreter.play.record"

@@ -15,7 +15,7 @@ pytest.importorskip("pettingzoo", reason="PettingZoo (pettingzoo) is not install
 
 import numpy as np
 from meeple.dsl.load import bundled_names
-from meeple.interpreter import views
+from meeple.interpreter.play import views
 from pettingzoo.test import api_test, seed_test
 
 from meeple import interpreter, pettingzoo

@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from meeple.interpreter import views
+from meeple.interpreter.play import views
 
 from meeple import interpreter
 

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from meeple.dsl.check import check
 from meeple.dsl.errors import Diagnostics
 from meeple.dsl.load import bundled_names, merge, read_sources, resolve_path
-from meeple.interpreter import record, views
+from meeple.interpreter.play import record, views
 from scale import scaled
 
 from meeple import interpreter

@@ -10,7 +10,7 @@ from meeple.dsl.errors import Diagnostics
 from meeple.dsl.load import SourceSet, merge
 from meeple.dsl.parse import parse
 from meeple.interpreter import Budgets, MeepleError, compile_sources
-from meeple.interpreter.helpers import RuleError
+from meeple.interpreter.play.helpers import RuleError
 
 FILE = "r.meeple"
 

@@ -15,7 +15,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import IllegalMove, Move, RuleError, record as records
+from meeple.interpreter import IllegalMove, Move, RuleError
+from meeple.interpreter.play import record as records
 from typer.testing import CliRunner
 
 from meeple import interpreter

@@ -15,7 +15,7 @@ from pathlib import Path
 import console
 import pytest
 from meeple.cli import report
-from meeple.interpreter import stats
+from meeple.interpreter.analysis import stats
 
 import meeple
 
@@ -206,7 +206,7 @@ def test_a_simulated_games_kinds_verbs_and_seat_moves_are_those_of_its_decisions
     # the tally keeps each decision's counts by the decision object (a simultaneous one
     # is made anew for each move) and play_game's verbs come from it: both must count
     # what a plain loop over the same moves counts
-    from meeple.interpreter import simulation
+    from meeple.interpreter.analysis import simulation
     if which == "evil":
         path = evil
     else:

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 from meeple.cli.main import app
 from meeple.dsl.errors import MeepleError
-from meeple.interpreter import StateError, record
+from meeple.interpreter import StateError
+from meeple.interpreter.play import record
 from typer.testing import CliRunner
 
 from meeple import interpreter

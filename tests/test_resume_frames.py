@@ -1,4 +1,4 @@
-"""A state resumes only if its stack is one the program reaches (interpreter/frames.py):
+"""A state resumes only if its stack is one the program reaches (interpreter/compiler/frames.py):
 the phase's procedure at the bottom, every frame standing where a procedure can stop
 (just after a decision on top, just after a call of the frame above it below, at a
 random statement in explicit chance mode), every local one of the procedure's, of a
@@ -20,7 +20,7 @@ from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import IllegalMove, RuleError, StateError, compile_sources
-from meeple.interpreter.views import SPECTATOR, view
+from meeple.interpreter.play.views import SPECTATOR, view
 from typer.testing import CliRunner
 
 from meeple import interpreter

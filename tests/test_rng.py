@@ -1,8 +1,8 @@
-"""The game's generator (interpreter/rng.py): ``below`` and ``shuffle`` draw in place what
+"""The game's generator (interpreter/play/rng.py): ``below`` and ``shuffle`` draw in place what
 the plain definitions draw (every record and seed replays through them)."""
 import pytest
 from hypothesis import given, settings, strategies as st
-from meeple.interpreter import rng
+from meeple.interpreter.play import rng
 
 MASK = (1 << 64) - 1
 

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from console import meeple_cli
 from meeple.dsl import ast as ir, load as dsl_load
-from meeple.interpreter import meeple_code as mc, rulebook, rulebook_view
-from meeple.interpreter.rulebook import Code
+from meeple.interpreter.documents import meeple_code as mc, rulebook, rulebook_view
+from meeple.interpreter.documents.rulebook import Code
 
 from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
-CATALOGS = ROOT / "interpreter" / "rulebook_messages"
+CATALOGS = ROOT / "interpreter" / "documents" / "rulebook_messages"
 LANGUAGES = ("en", "de", "fr", "nl", "ru")
 
 
@@ -280,7 +280,7 @@ def test_procedures_with_results_read_as_steps(tmp_path):
 
 def test_every_template_key_is_in_every_language_with_the_same_fields():
     english = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))["messages"]
-    source = (ROOT / "interpreter" / "rulebook.py").read_text(encoding="utf-8")
+    source = (ROOT / "interpreter" / "documents" / "rulebook.py").read_text(encoding="utf-8")
     used = set(re.findall(r'\bs(?:\.word)?\("([a-z_]+\.[a-z_]+)"', source))
     assert used and used <= set(english), used - set(english)
     for lang in LANGUAGES:

@@ -12,8 +12,9 @@ from functools import cache
 import pytest
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import BudgetError, IllegalMove, RuleError, compile_sources, views
-from meeple.interpreter.runtime import revealed_since
+from meeple.interpreter import BudgetError, IllegalMove, RuleError, compile_sources
+from meeple.interpreter.play import views
+from meeple.interpreter.play.runtime import revealed_since
 
 FILE = "t.meeple"
 
@@ -1008,7 +1009,7 @@ end when done
 
 
 def test_a_label_shows_item_variables_from_the_state_or_a_view():
-    from meeple.interpreter import display
+    from meeple.interpreter.play import display
     g = game(TOKENS + 'label Token "{colour} ({wounds})"\n')
     pool = zone(g, "pool")
     v = views.view(g, 0)
@@ -1096,7 +1097,7 @@ def test_cells_chosen_from_a_function_that_walks_the_board_are_known_in_board_or
     # (with an option alone, none, or not): asked without checking the options' order
     # (Runtime.ask_in_order), as a walk is
     from lockstep import straight
-    from meeple.interpreter import runtime
+    from meeple.interpreter.play import runtime
     asked = []
     plain_ask = runtime.Runtime.ask_in_order
 

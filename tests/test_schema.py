@@ -10,7 +10,8 @@ import pytest
 from meeple.dsl import ast as ir, schema
 from meeple.dsl.load import RULESETS_DIR, SUFFIX, bundled_names
 from meeple.dsl.parse import parse, parse_file
-from meeple.interpreter import record, schemas
+from meeple.interpreter.documents import schemas
+from meeple.interpreter.play import record
 
 from meeple import interpreter
 
@@ -41,10 +42,10 @@ def record_validator():
 @pytest.mark.parametrize("name", sorted(schemas.generated()))
 def test_committed_schema_is_up_to_date(name):
     path = SCHEMA_DIR / name
-    assert path.exists(), f"{path} is missing: run `python -m meeple.interpreter.schemas`"
+    assert path.exists(), f"{path} is missing: run `python -m meeple.interpreter.documents.schemas`"
     committed = path.read_text(encoding="utf-8")
     assert committed == schemas.generated()[name], \
-        f"{path} is stale (the IR or the record format changed): run `python -m meeple.interpreter.schemas`"
+        f"{path} is stale (the IR or the record format changed): run `python -m meeple.interpreter.documents.schemas`"
 
 
 def test_schema_files_are_pretty_sorted_and_end_with_a_newline():

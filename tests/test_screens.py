@@ -16,8 +16,8 @@ from meeple.cli import render
 from meeple.cli.main import app
 from meeple.cli.play import HUMAN, PlaySession
 from meeple.dsl import load as dsl_load
-from meeple.interpreter import display
-from meeple.interpreter.views import view
+from meeple.interpreter.play import display
+from meeple.interpreter.play.views import view
 from rich.console import Console
 from scale import scaled
 from typer.testing import CliRunner

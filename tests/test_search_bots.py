@@ -12,12 +12,12 @@ from meeple.interpreter import (
     bot_seed,
     determinize,
     determinize_past,
-    leaks,
     make_bot,
     parse_spec,
-    search,
-    views,
 )
+from meeple.interpreter.analysis import leaks
+from meeple.interpreter.bots import search
+from meeple.interpreter.play import views
 from typer.testing import CliRunner
 
 from meeple import interpreter

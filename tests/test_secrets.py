@@ -16,8 +16,9 @@ from hypothesis import HealthCheck, assume, given, settings, strategies as st
 from meeple.cli import cmd_play, entry, render
 from meeple.cli.main import app
 from meeple.cli.play import HUMAN, PlaySession, Quit
-from meeple.interpreter import display, record, simulation
+from meeple.interpreter.analysis import simulation
 from meeple.interpreter.bots import bot_seed
+from meeple.interpreter.play import display, record
 from typer.testing import CliRunner
 
 from meeple import cli, interpreter

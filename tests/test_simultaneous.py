@@ -12,10 +12,11 @@ import pytest
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import IllegalMove, RuleError, record, views
-from meeple.interpreter.invariants import Config, Stats, explore, play_and_check
-from meeple.interpreter.perft import divide, perft
-from meeple.interpreter.state import StateError
+from meeple.interpreter import IllegalMove, RuleError
+from meeple.interpreter.analysis.invariants import Config, Stats, explore, play_and_check
+from meeple.interpreter.analysis.perft import divide, perft
+from meeple.interpreter.play import record, views
+from meeple.interpreter.play.state import StateError
 
 from meeple import interpreter
 
@@ -512,7 +513,7 @@ def test_a_game_stopped_in_the_middle_of_a_simultaneous_decision_resumes_there(t
 
 
 def test_the_testing_helpers_take_a_seat():
-    from meeple.interpreter import testing
+    from meeple.interpreter.analysis import testing
     game = rps().new_game(2, 0)
     assert testing.options(game, "show", seat=1) == ["rock", "paper", "scissors"]
     testing.play(game, "p2: scissors")

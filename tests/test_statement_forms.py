@@ -18,8 +18,10 @@ from lockstep import kernel_difference, play_both
 from meeple.dsl import ast as ir, parse as dsl_parse
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import codegen, compile_sources, kernel
+from meeple.interpreter import compile_sources
+from meeple.interpreter.compiler import codegen
 from meeple.interpreter.core import lower, ops, reference
+from meeple.interpreter.native import kernel
 from test_builtins import USES, first_value
 
 from meeple import interpreter

@@ -11,7 +11,7 @@ import pytest
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import IllegalMove, RuleError, StateError
-from meeple.interpreter.views import SPECTATOR, view
+from meeple.interpreter.play.views import SPECTATOR, view
 
 from meeple import interpreter
 

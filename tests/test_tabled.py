@@ -11,7 +11,8 @@ import json
 
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, codegen, compile_sources
+from meeple.interpreter import RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 RULES = """ruleset tabled
 players 2..2

@@ -1,7 +1,7 @@
 """The helpers for ruleset authors' tests (meeple.interpreter.testing)."""
 from __future__ import annotations
 
-from meeple.interpreter import testing
+from meeple.interpreter.analysis import testing
 
 from meeple import interpreter
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from lockstep import play_both
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import Budgets, RuleError, codegen, compile_sources
+from meeple.interpreter import Budgets, RuleError, compile_sources
+from meeple.interpreter.compiler import codegen
 
 from meeple import interpreter
 

@@ -12,8 +12,9 @@ import random
 import pytest
 from meeple.dsl.load import SourceSet, bundled_names
 from meeple.dsl.parse import parse
-from meeple.interpreter import IllegalMove, RuleError, record
-from meeple.interpreter.runtime import NothingToUndo
+from meeple.interpreter import IllegalMove, RuleError
+from meeple.interpreter.play import record
+from meeple.interpreter.play.runtime import NothingToUndo
 from scale import scaled
 
 from meeple import interpreter

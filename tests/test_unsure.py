@@ -13,7 +13,8 @@ import random
 import pytest
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import StateError, record
+from meeple.interpreter import StateError
+from meeple.interpreter.play import record
 
 from meeple import interpreter
 
@@ -161,7 +162,7 @@ def test_a_state_saved_without_the_masks_has_every_zone_unsure_for_every_seat():
 
 
 def view_keys(game):
-    from meeple.interpreter.views import view
+    from meeple.interpreter.play.views import view
     return view(game, "all")["zones"].keys()
 
 

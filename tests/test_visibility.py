@@ -1,5 +1,5 @@
 """One visibility rule: whether a seat may see an item is written once, in
-``interpreter/views.py`` (``seat_sees``, and ``can_see`` built on it); views, the leak
+``interpreter/play/views.py`` (``seat_sees``, and ``can_see`` built on it); views, the leak
 check, the invariants and determinization ask it there instead of keeping their own
 copy, which could drift from it and show a seat what its view hides."""
 from __future__ import annotations
@@ -7,12 +7,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from meeple.interpreter import testing, views
+from meeple.interpreter.analysis import testing
+from meeple.interpreter.play import views
 
 from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
-HOME = ROOT / "interpreter" / "views.py"
+HOME = ROOT / "interpreter" / "play" / "views.py"
 SOURCES = sorted(p for d in ("dsl", "interpreter", "cli", "meeple") for p in (ROOT / d).rglob("*.py"))
 #: names a copy of the rule would be given
 NAMES = {"can_see", "_can_see", "seat_sees", "_seat_sees", "item_visible"}

@@ -34,7 +34,7 @@ def _bundled() -> list[str]:
 def on_files(files, config):
     """Adds `rulesets/NAME-rulebook.md` for each bundled game: its rulebook, generated
     from the ruleset (in English; `meeple rulebook NAME --locale L` gives the others)."""
-    from meeple.interpreter import rulebook, rulebook_view
+    from meeple.interpreter.documents import rulebook, rulebook_view
     from mkdocs.structure.files import File
 
     from meeple import interpreter

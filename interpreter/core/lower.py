@@ -22,8 +22,9 @@ import dataclasses
 import itertools
 
 from ...dsl import ast as ir
-from .. import frames, helpers
-from ..codegen import kind_unsure, type_code
+from ..compiler import frames
+from ..compiler.codegen import kind_unsure, type_code
+from ..play import helpers
 from . import ops
 
 BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")

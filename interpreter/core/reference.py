@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...dsl import ast as ir
-from .. import fused, helpers
-from ..helpers import RuleError
-from ..runtime import Runtime
+from ..compiler import fused
+from ..play import helpers
+from ..play.helpers import RuleError
+from ..play.runtime import Runtime
 from . import ops
 
 _UNSET = object()
@@ -230,7 +231,7 @@ def _set_global(ins: ops.SetGlobal, nxt: int, b: Builder):
     f, var = b.value(ins.value, ins.bound, "value"), ins.var
 
     def run(R, L):
-        R.set_g(var, f(R, L))
+        R.set_var(var, f(R, L))
         return nxt
     return run
 
@@ -242,7 +243,7 @@ def _set_player_var(ins: ops.SetPlayerVar, nxt: int, b: Builder):
 
     def run(R, L):
         v = f(R, L)  # (the value first, as Python's 'a[i] = v' did)
-        R.set_pv(var, pf(R, L), v)
+        R.set_pvar(var, pf(R, L), v)
         return nxt
     return run
 
@@ -266,7 +267,7 @@ def _set_item_var(ins: ops.SetItemVar, nxt: int, b: Builder):
         item = holder(R, L)
         if item is None:
             fused.attr_of_nothing(*where)
-        R.set_iv(attr, item, value(R, L))
+        R.set_ivar(attr, item, value(R, L))
         return nxt
     return run
 
@@ -279,7 +280,7 @@ def _store_result(ins: ops.StoreResult, nxt: int, b: Builder):
 
         def to_player(R, L):
             v = L.pop(slot)
-            R.set_pv(var, pf(R, L), v)
+            R.set_pvar(var, pf(R, L), v)
             return nxt
         return to_player
     if ins.active:
@@ -289,7 +290,7 @@ def _store_result(ins: ops.StoreResult, nxt: int, b: Builder):
         return to_active
 
     def to_global(R, L):
-        R.set_g(var, L.pop(slot))
+        R.set_var(var, L.pop(slot))
         return nxt
     return to_global
 
@@ -347,7 +348,7 @@ def _ask_each(ins: ops.AskEach, nxt: int, b: Builder):
         before = L.get(each, _UNSET)
         choices = []
         for seat in seats:
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < R.n:
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < R.n_players:
                 raise RuleError(f"'{said}': {seat!r} is not a seat")
             if any(seat == other for other, _ in choices):
                 raise RuleError(f"'{said}': seat {seat + 1} is listed twice",
@@ -541,12 +542,12 @@ def _fill(ins: ops.Fill, nxt: int, b: Builder):
     def run(R, L):
         z = src(R, L)
         for cell in cells:
-            if not R.z[cell]:
-                if not R.z[z]:
+            if not R.zones[cell]:
+                if not R.zones[z]:
                     raise RuleError(f"'fill {board}' ran out of items",
                                     hint="the zone it fills from must hold an item for every "
                                          "empty cell")
-                R.move(R.z[z][-1], cell)
+                R.move(R.zones[z][-1], cell)
         return nxt
     return run
 

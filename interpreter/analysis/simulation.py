@@ -1,0 +1,180 @@
+"""Bot games, one at a time or many in parallel: what ``meeple simulate`` and
+``meeple arena`` play.
+
+``play_game(ruleset, spec)`` plays one game (a ``GameSpec``: its number, its seed, the bot
+of each seat and its seed) and returns a small summary of plain data; ``play_games``
+plays many on every core (see ``interpreter.parallel``), handing the summaries back in
+game order, so that the same games give the same numbers whatever the number of
+workers. Game ``i`` of a run started from seed ``S`` has the seed ``S+i`` and its seat
+``s`` bot the seed ``bot_seed(S, i, s)`` (``specs``).
+"""
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import bot_seed, make_bot, mover, parse_spec
+from ..play.helpers import RuleError
+from ..play.record import digest, short_digest
+from ..play.runtime import IllegalMove
+from . import parallel
+from .stats import GameTally
+
+MAX_MOVES = 100_000
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: its number (from 0), its seed, the bot spec of each seat and
+    each bot's seed."""
+
+    game: int
+    seed: int
+    bots: tuple[str, ...]
+    bot_seeds: tuple[int, ...]
+    max_moves: int = MAX_MOVES
+    keep_moves: bool = False   # the summary lists every move (for a record)
+
+
+def specs(players: int, bots: Callable[[int], Sequence[str]], games: int, seed: int = 0,
+          max_moves: int = MAX_MOVES, keep_moves: bool = False) -> list[GameSpec]:
+    """The games of a run from ``seed``: game ``i`` has seed ``seed + i`` and the bots
+    ``bots(i)`` (one spec per seat), seeded with ``bot_seed(seed, i, seat)``."""
+    out = []
+    for i in range(games):
+        seated = tuple(bots(i))
+        if len(seated) != players:
+            raise ValueError(f"game {i}: {len(seated)} bots for {players} players")
+        out.append(GameSpec(i, seed + i, seated, tuple(bot_seed(seed, i, s) for s in range(players)),
+                            max_moves, keep_moves))
+    return out
+
+
+def play_game(ruleset, spec: GameSpec) -> dict:
+    """Plays one game with bots and returns its summary (plain data):
+
+    - ``game``, ``seed``, ``bots``: as in the spec;
+    - ``result``: ``game.result`` (None when the game failed);
+    - ``turns``: completed turns; ``moves``: player decisions;
+    - ``verbs``: how many moves began with each verb (``""`` for moves without one);
+    - ``seat_moves``: each seat's moves; ``think``: the seconds each seat's bot took
+      to choose, in all (not reproducible);
+    - with ``keep_moves``: ``played``, each move as ``[notation, short digest]`` (a
+      record's moves and digests), and ``digest``, the final state's;
+    - ``balance``: the game's summary for balance statistics (``stats.GameTally``), None
+      when the game failed;
+    - ``error``: None, or the ``RuleError`` / ``IllegalMove`` that stopped the game
+      (after ``max_moves`` moves: a RuleError that says so).
+    """
+    players = len(spec.bots)
+    bots = [make_bot(b, s) for b, s in zip(spec.bots, spec.bot_seeds)]
+    out: dict[str, Any] = {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": None,
+           "turns": 0, "moves": 0, "verbs": {}, "think": [0.0] * players, "seat_moves": [0] * players,
+           "balance": None, "error": None}
+    tally = GameTally()
+    played: list = []
+    game = None
+    # (what each move needs, looked up once per game)
+    movers = [mover(b) for b in bots]
+    think, seat_moves, keep, max_moves = out["think"], out["seat_moves"], spec.keep_moves, spec.max_moves
+    clock, note = time.perf_counter, tally.note
+    moves = 0
+    try:
+        game = ruleset.new_game(players, spec.seed)
+        if not any(getattr(b, "wants_position", False) for b in bots):
+            # (no move is taken back, and no search bot reads the last moves played)
+            game.undo_limit = 0
+        while not game.over:
+            if moves >= max_moves:
+                raise RuleError(f"the game did not end after {max_moves} moves")
+            decision = game.decision
+            seat = decision.player  # (game.active_player)
+            note(game, seat, decision)
+            start = clock()
+            index = movers[seat](game, seat)
+            think[seat] += clock() - start
+            # (unsafe unless the moves are kept: a failed move ends the game, and only a
+            # record's digest reads the game after it)
+            m = game.apply(index, seat=seat, safe=keep)
+            if keep:
+                played.append([m.notation, short_digest(game)])
+            moves += 1
+            seat_moves[seat] += 1
+        out["moves"] = moves
+        out["result"] = game.result
+        out["balance"] = tally.summary(game, spec.seed)
+        out["turns"] = out["balance"]["turns"]
+    except (RuleError, IllegalMove) as e:
+        out["moves"] = moves
+        out["error"] = e
+    # (the moves by verb, from the tally's moves by kind: a kind without a verb is in
+    # parentheses, see stats.move_kind)
+    verbs: Counter = Counter()
+    for kind, counts in tally.kinds.items():
+        verbs["" if kind.startswith("(") else kind] += sum(counts)
+    out["verbs"] = dict(verbs)
+    if spec.keep_moves:
+        out["played"] = played
+        out["digest"] = digest(game) if game is not None else None
+    return out
+
+
+def _play(rules: parallel.Rules, spec: GameSpec, tick) -> dict:
+    return play_game(rules.ruleset(), spec)
+
+
+def play_games(ruleset, games: Sequence[GameSpec], jobs: int | None = None,
+               backend: str = "local", address: str | None = None,
+               on_game: Callable[[], None] | None = None, settle: bool = False) -> Iterator[dict]:
+    """The summaries of ``games`` (see ``play_game``), in game order, played by ``jobs``
+    worker processes (None: every core; 1: in this process) or on Ray (``backend="ray"``,
+    see ``parallel.run``). ``on_game()`` is called as each game finishes, in any order
+    (for a progress bar). Every bot spec is checked first (BotSpecError). ``settle``:
+    see ``parallel.run`` (for a process that plays the games and little else)."""
+    for spec in {b for g in games for b in g.bots}:
+        parse_spec(spec)
+    progress = (lambda i, info: on_game() if info is None else None) if on_game else None
+    return parallel.run(_play, parallel.Rules.of(ruleset), games, jobs, backend, address, progress,
+                        settle)
+
+
+class Tally:
+    """The totals of a simulation, per seat, fed one game summary at a time."""
+
+    def __init__(self, players: int):
+        self.n = players
+        self.wins, self.draws, self.losses = [0] * players, [0] * players, [0] * players
+        self.shared = self.drawn = self.moves = self.turns = 0
+        self.lengths: list[int] = []
+
+    def add(self, summary: dict) -> None:
+        """Counts one finished game (a summary of ``play_game``)."""
+        res = summary["result"]
+        for p, outcome in enumerate(res["outcomes"]):
+            (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += 1
+        self.shared += len(res["winners"]) > 1
+        self.drawn += bool(res["draw"])
+        self.lengths.append(summary["turns"])
+        self.turns += summary["turns"]
+        self.moves += summary["moves"]
+
+    def report(self, program) -> dict:
+        """``seats`` (per seat: ``seat``, ``player``, ``wins``, ``draws``, ``losses``,
+        ``win_rate``), ``shared_wins``, ``drawn_games``, ``turns`` (mean, min, max),
+        ``moves``, ``moves_per_turn``: as ``meeple simulate --json`` writes them."""
+        from ..play.display import player_name
+        games = len(self.lengths)
+        lengths = self.lengths or [0]
+        return {
+            "seats": [{"seat": s, "player": player_name(program, s), "wins": self.wins[s],
+                       "draws": self.draws[s], "losses": self.losses[s],
+                       "win_rate": self.wins[s] / games if games else 0.0} for s in range(self.n)],
+            "shared_wins": self.shared,
+            "drawn_games": self.drawn,
+            "turns": {"mean": sum(lengths) / len(lengths), "min": min(lengths), "max": max(lengths)},
+            "moves": self.moves,
+            "moves_per_turn": self.moves / self.turns if self.turns else None,
+        }

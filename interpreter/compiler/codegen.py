@@ -1,0 +1,850 @@
+"""Expressions -> Python source, compiled once per ruleset.
+
+The checked IR is turned into Python expressions over the runtime ``R`` (zones
+``R.zones``, item locations ``R.loc``, globals ``R.vars``...) and static tables in the
+module namespace (``A_value[item]``, ``C_row[cell]``, ``REL_beside[cell]``...). Names
+come only from the checked IR (identifiers of the grammar, never free text), and string
+literals are written with ``repr``, so no ruleset text is ever executed as code.
+
+The compiler is in parts: ExprCompiler (here: expressions, calls, values computed once)
+and its mixins, the statement form of the fast code (codegen_statements), the static
+conditions of loops over a board's cells (codegen_static) and the known ranges and
+sizes of values (codegen_ranges); what they share is in codegen_base, the analyses of
+generated text in codegen_text.
+"""
+from __future__ import annotations
+
+from ...dsl import ast as ir
+from ...dsl.builtins import BUILTINS, CLOSURES
+from ...dsl.check import Checked
+from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
+from .codegen_base import (
+    _AVAIL_MAX,
+    _BOARD_LIST,
+    _CALL,
+    _FREE_LOOPS,
+    _FREE_TEXT,
+    _INDEXED_MAX,
+    _INLINABLE,
+    _INLINE_MAX,
+    _KEPT,
+    _KEPT_NAME,
+    _MEMO,
+    _MEMO_LINE,
+    _NAME,
+    _NAMED_INDEX,
+    _PARENS,
+    _SIMPLE_ARG,
+    _SPLICE_MAX,
+    _VNAME,
+    _WNAME,
+    CMP,
+    Env,
+    _before,
+    _common,
+    _counted,
+    _Loop,
+    number_binders,  # noqa: F401 - compile calls codegen.number_binders
+)
+from .codegen_ranges import Bounds
+from .codegen_statements import StatementForm
+from .codegen_static import StaticCells
+
+# (compile and the tests read these as codegen's)
+from .codegen_text import (  # noqa: F401
+    _TOPS_LINE,
+    does_work,
+    localize,
+    reads_r,
+    state_free,
+    state_reads,
+    tabulate_tops,
+    walks_kept,
+)
+from .orderfree import order_blind, order_free
+from .primitives import PRIMITIVES, PyCall, PyOver, emit
+
+
+def kind_unsure(c, s) -> bool:
+    """Whether a move takes an item of a kind the checker does not know to a place of a
+    kind it does not know either (from ``zone`` parameters, as rulesets wrote before
+    ``zone of Kind``): its kinds are compared when it is played (``same_kind``)."""
+    what, to = c.type_of(s.what), c.type_of(s.to)
+    item = what.arg if what.tag == "list" else what
+    return (item.tag == "item" and item.arg == "?") or (to.tag == "zone" and to.arg == "?")
+
+
+class CodeTooBig(Exception):
+    """Generated code grew over the code budget at this place of the source."""
+
+    def __init__(self, span):
+        super().__init__("generated code too big")
+        self.span = span
+
+
+# Whether rules are compiled to the fast code (the default) besides the straightforward
+# code. Tests turn it off to compare both (tests/test_fast_paths.py); nothing else should.
+OPTIMIZE = True
+
+# Tests only: the fast code's errors are raised instead of running the straightforward
+# code again, so a test sees the fast code fail where the straightforward code does not
+# (tests/test_fast_paths.py).
+STRICT = False
+
+
+class ExprCompiler(StatementForm, StaticCells, Bounds):
+    """``optimize=False`` makes the straightforward code (the reference: errors are
+    located by it); ``optimize=True`` the fast code, which must give the same results.
+    ``prefix`` names the generated functions the calls go to."""
+
+    def __init__(self, checked: Checked, tables, optimize: bool = False, prefix: str = "F_"):
+        self.c = checked
+        self.t = tables  # the Program being built: zone indices, board cells...
+        self.inline: set[str] = set()  # user functions expanded at their call sites
+        self.optimize = optimize
+        self.prefix = prefix
+        # parameters used more than once, per inlined function: expanded only where the
+        # argument is simple (a name, a constant), else the function is called
+        self.repeated: dict[str, set[str]] = {}
+        # the fast code walks a board or a relation's row without counting it against the
+        # work budget when the loops so walked, nested, make at most _FREE_LOOPS turns
+        # and call no function that could loop: this is how many the loops around make
+        self.free = 1
+        # calls made again with the same arguments are computed once (the fast code),
+        # see root(): ``avail`` maps a call's key (its text and which variables its names
+        # mean) to the name of its value, known to be computed before the place being
+        # compiled (None: not in use)
+        self.avail: dict | None = None
+        self.used: set[str] | None = None  # second pass: the names that are used
+        self.found: set[str] = set()       # the names used so far
+        self.calls_seen = 0                # calls numbered so far
+        self.no_walrus = False             # in a comprehension's iterable: Python forbids ':='
+        self.no_first = False              # in an inlined call's argument (see _unbound)
+        self.binds = 0                     # ':=' written so far
+        self.iters = 0                     # first iterables computed before their loops
+        self.loops: list[_Loop] = []       # the comprehensions around the place compiled
+        self.wraps: list[tuple[str, str]] = []  # see _wrapped
+        self.pre: dict[int, str] = {}      # statement form: operands already computed (see _s)
+        self.temps = 0                     # statement form: s_N names made so far
+        # statement form: the most elements of the lists named s_N that a comprehension
+        # over fixed tables made (a filter only drops elements), see _s_loop
+        self.bounds: dict[str, int] = {}
+        self.has_loop: dict[int, tuple] = {}  # see _looped
+        self.spliced: set[str] = set()     # functions written in place (see splice)
+        self.splicing = 0                  # bodies being written in place around here
+        self.deps: dict[str, tuple] = {}    # see _start
+        self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
+        self.cdepth = 0     # branches around the place compiled (code that may not run)
+        # the tables of the cells of loops over a board with a static condition, made for
+        # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
+        self.static_tables: dict[tuple, tuple[str, bool]] = {}
+        # lists whose order does not matter where they are used (see orderfree.py): the
+        # expression compiled next may be computed in any order (perm_next), the one
+        # being compiled may (perm_here); the functions that find a component
+        # (``connected`` from a parameter: name -> its number, the start's position
+        # among the parameters), whose values found from any cell of it serve for the
+        # others in one evaluation of the statement form (memo_ok: ``mo_``, see lines)
+        self.perm_next = False
+        self.perm_here = False
+        self.memo_ok = False
+        self.components: dict[str, tuple[int, int]] = {}
+        # the names of the last walk written out (its cells, its work), and of each
+        # component function's (see compile.Program._component_source)
+        self.last_closure: tuple[str, str] | None = None
+        self.closure_work: dict[str, tuple[str, str] | None] = {}
+        self.free_args: dict[tuple, bool] = {}  # see _perm_arg
+        # functions of enums and bools read from a table of their values (TAB_name), by
+        # name: the combinations of their arguments (see compile.Program._tabled)
+        self.tabled: dict[str, list[tuple]] = {}
+
+    def plan_inlining(self, recursive: set[str]) -> None:
+        """Small non-recursive functions whose parameters are each used at most once
+        are expanded in place: a rule may call them millions of times per benchmark.
+        The fast code also expands bigger ones, and those that use a parameter more than
+        once where the argument is simple."""
+        most = 24 if self.optimize else 12
+        for name, f in self.c.functions.items():
+            nodes = list(ir.walk(f.body))
+            if name in recursive or any(n.node not in _INLINABLE for n in nodes) or len(nodes) > most:
+                continue
+            uses = [n.name for n in nodes if n.node == "Var"]
+            repeated = {p.name for p in f.params if uses.count(p.name) > 1}
+            if not repeated or (self.optimize and len(nodes) <= most):
+                self.inline.add(name)
+                self.repeated[name] = repeated
+        # inlined calls of inlined calls can grow exponentially: a function whose full
+        # expansion is too big is called instead
+        sizes: dict[str, int] = {}
+
+        def size(name: str) -> int:
+            if name not in sizes:
+                sizes[name] = _INLINE_MAX  # a guard while it is computed
+                total = 0
+                for n in ir.walk(self.c.functions[name].body):
+                    total += size(n.func) if n.node == "Call" and n.func in self.inline else 1
+                    if total >= _INLINE_MAX:
+                        break
+                sizes[name] = total
+            return sizes[name]
+        big = {name for name in self.inline if size(name) >= _INLINE_MAX}
+        self.inline -= big
+
+    def ty(self, e) -> T:
+        return self.c.type_of(e)
+
+    def root(self, e, env: Env) -> str:
+        """The Python text of a whole expression (a function's body, a rule's value). The
+        fast code computes a call of a rule function once where it is made again with
+        the same arguments (functions are expressions of the state and their arguments,
+        and no expression changes the state):
+
+        - in a comprehension, a call that does not depend on the comprehension's
+          variables is computed when first needed, then kept (``lazy_N``) for the next
+          turns of the loop;
+        - a call made again where an evaluation of it is sure to have run before (earlier
+          in the expression, not in a branch or loop that may not run, or earlier in the
+          same turn of a loop) reads that one's value (``once_N``).
+
+        Nothing is computed that the straightforward code would not compute, nor earlier,
+        so the budgets count no more; an error makes the straightforward code run again
+        (see compile.Program._lambda). A first pass finds the calls made again, a second
+        binds the first ones to a name."""
+        if not self.optimize:
+            return self.expr(e, env)
+        self._start(None)
+        try:
+            text = self.expr(e, env)
+            if not self.found:
+                return text
+            self._start(self.found)
+            return self.expr(e, env)
+        finally:
+            self.avail = None
+
+    def _start(self, used: set[str] | None) -> None:
+        self.avail, self.used, self.found = {}, used, set()
+        self.perm_next = self.perm_here = False
+        self.calls_seen = self.binds = self.iters = 0
+        self.no_walrus = self.no_first = False
+        self.loops = []
+        self.wraps: list[tuple[str, str]] = []
+        self.pre, self.temps = {}, 0
+        self.bounds = {}
+        self.cdepth = 0
+        # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
+        self.deps: dict[str, tuple] = {}
+
+    def _once(self, text: str, env: Env, since: int) -> str:
+        """A call's text, or the name of its value (see root); ``since``: how many
+        names were bound before its text was made."""
+        if self.avail is None:
+            return text
+        key, ids = self._call_key(text, env, since)
+        name = self.avail.get(key)
+        if name is not None:
+            self.found.add(name)
+            return name
+        n = self.calls_seen = self.calls_seen + 1
+        if self.no_walrus:
+            return text
+        lazy = self._lazy(key, set(ids), n)
+        if lazy is not None:
+            name, owner, new = lazy
+            self.deps[name] = ids
+            if not self.no_first:
+                self.avail[key] = name
+            self.binds += 1
+            if name in owner.eager:
+                return name
+            if new and owner is self.loops[-1] and self.cdepth == owner.cdepth and owner.first is not None:
+                owner.eager[name] = text  # computed before the loop when it has a turn
+                return name
+            return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
+        if self.no_first or len(self.avail) >= _AVAIL_MAX:
+            return text
+        name = self.avail[key] = f"once_{n}"
+        self.deps[name] = ids
+        if self.used is not None and name in self.used:
+            self.binds += 1
+            return self._wrapped(f"({name} := {text})", text)
+        return text
+
+    def _call_key(self, text: str, env: Env, since: int):
+        """What tells a value apart (see _once): its text without the names the second
+        pass binds, and the numbers of the variables it depends on."""
+        plain = self._key(text, since)
+        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
+        ids += tuple(int(n) for n in _WNAME.findall(text))
+        for kept in _KEPT_NAME.findall(plain):  # a value computed once: what it depends on
+            ids += self.deps.get(kept, ())
+        return (plain, ids), ids
+
+    def _wrapped(self, text: str, plain: str) -> str:
+        """``text``, noting that it stands for ``plain``: the second pass binds names
+        (``once_N := ...``, ``it_N := ...``) that the first did not, and a call's key
+        must be the same in both (see _key)."""
+        if text != plain and self.avail is not None:
+            self.wraps.append((text, plain))
+        return text
+
+    def _key(self, text: str, since: int) -> str:
+        """A call's text without the names the second pass binds in it."""
+        for wrapped, plain in reversed(self.wraps[since:]):  # the outer ones first
+            if wrapped in text:
+                text = text.replace(wrapped, plain)
+        while True:  # '(v_c)' and 'v_c' are one value (an inlined function's argument)
+            bare = _PARENS.sub(r"\1", text)
+            if bare == text:
+                return text
+            text = bare
+
+    def _lazy(self, key, ids: set[int], n: int):
+        """The name that keeps the call's value for the turns of the outermost
+        comprehension around here whose variables (and those of the ones inside it
+        around here) the call does not depend on, that comprehension, and whether the
+        name is new; or None."""
+        best = None
+        for loop in reversed(self.loops):
+            if loop.barrier:
+                break
+            if key in loop.kept:
+                return loop.kept[key], loop, False
+            if loop.ids & ids:
+                break
+            if loop.walrus:
+                best = loop
+        if best is None:
+            return None
+        name = best.kept[key] = f"lazy_{n}"
+        return name, best, True
+
+    def _apart(self, fn, *args):
+        """``fn(*args)`` for code that may not run (a branch, a loop's body): the calls
+        it evaluates are not known to have run after it."""
+        saved = None if self.avail is None else dict(self.avail)
+        self.cdepth += 1
+        try:
+            return fn(*args)
+        finally:
+            self.cdepth -= 1
+            if saved is not None:
+                self.avail = saved
+
+    def _unbound(self, fn, *args, walrus: bool = False):
+        """``fn(*args)`` computing no call for later: code in an iterable of a
+        comprehension (``walrus=False``: Python forbids ':=' there), or an argument of an
+        inlined call (the function's body may evaluate it later than the other
+        arguments, or not at all)."""
+        saved = self.no_walrus, self.no_first
+        self.no_walrus, self.no_first = self.no_walrus or not walrus, True
+        self.cdepth += 1
+        try:
+            return fn(*args)
+        finally:
+            self.cdepth -= 1
+            self.no_walrus, self.no_first = saved
+
+    # ------------------------------------------------------------ statement form
+    def lines(self, e, env: Env, tops: bool = False) -> tuple[list[str], str]:
+        """The fast code of a whole expression as Python statements and the text of its
+        value after them (``([], text)`` when it has no loop to write out: then ``text``
+        is what ``root`` gives). Aggregates (``any``, ``all``, ``sum``, ``count``,
+        ``min``, ``max``, ``first``, ``last``) and comprehensions become ``for`` loops
+        that stop where the expression stops (``any`` at the first true element...), with
+        no generator frame per element, and count the work budget in place
+        (``R.work -= len(s_N)``, no call of ``_it``); ``and``, ``or`` and ``if`` around
+        them become ``if`` statements, and the operands evaluated before a loop (an
+        argument of a call, the left side of ``-``...) are computed first, in Python's
+        order, into names ``s_N``. Nothing is evaluated that the expression would not
+        evaluate, in the same order, so the results, the budgets and the calls computed
+        once (see root) are the same as with the expression form. ``tops``: the zones'
+        top items may be read from a table made once before the statements, where that
+        pays (see tabulate_tops; for an expression, not a rule function's body)."""
+        if not self.optimize or not self._looped(e):
+            return [], self.root(e, env)
+        self._start(None)
+        self.memo_ok = bool(self.components)
+        try:
+            out: list[str] = []
+            text = self._s(e, env, out, "")
+            if self.found:
+                self._start(self.found)
+                out = []
+                text = self._s(e, env, out, "")
+            table = tops and tabulate_tops(out, text, len(self.t.zones), self._loop_size)
+            if table:
+                out, text = table
+            out, text = localize(out, text)
+            if any(_MEMO.search(line) for line in out) or _MEMO.search(text):
+                out = [_MEMO_LINE] + out  # (this evaluation's components: see components)
+            return ([_TOPS_LINE] + out if table else out), text
+        finally:
+            self.avail = None
+            self.pre, self.temps = {}, 0
+            self.bounds = {}
+            self.memo_ok = self.perm_next = False
+
+    def _loop_size(self, it: str) -> int | None:
+        """How many turns a loop of the statement form over ``it`` makes, where the
+        program knows it (a board's cells, a static table); else None."""
+        xs = self.t.ns.get(it) if _NAME.fullmatch(it) else None
+        return len(xs) if isinstance(xs, (list, tuple, range)) else None
+
+    def _looped(self, e) -> bool:
+        """Whether e holds a comprehension or an aggregate (a loop), or, in a loop
+        written out, a call of a function written in place (see _s_call)."""
+        known = self.has_loop.get(id(e))
+        if known is None:
+            found = {n.node if n.node != "Call" or n.func not in self.spliced else "spliced" for n in ir.walk(e)}
+            known = self.has_loop[id(e)] = (bool(found & {"Comprehension", "Aggregate"}), "spliced" in found)
+        return known[0] or (known[1] and bool(self.loops))
+
+    def splice(self, names: set[str]) -> None:
+        """The functions whose bodies the statement form writes in place of their calls
+        (see _s_call): the caller (compile.Program) gives those that count no calls and
+        keep no values by arguments; here, the small ones with a loop or a call that are
+        not expanded as expressions already."""
+        fs = self.c.functions
+        self.spliced = {n for n in names if n not in self.inline
+                        and any(x.node in ("Comprehension", "Aggregate", "Call") for x in ir.walk(fs[n].body))
+                        and sum(1 for _ in ir.walk(fs[n].body)) <= _SPLICE_MAX}
+        self.has_loop = {}
+
+    def expr(self, e, env: Env) -> str:
+        perm, self.perm_next = self.perm_next, False
+        if self.pre:
+            done = self.pre.get(id(e))
+            if done is not None:
+                return done
+        saved, self.perm_here = self.perm_here, perm
+        try:
+            return getattr(self, "_" + e.node)(e, env)
+        finally:
+            self.perm_here = saved
+
+    def _perm(self, flag: bool) -> None:
+        """The expression compiled next (by expr or _s) may be computed in any order."""
+        self.perm_next = flag
+
+    # ------------------------------------------------------------ leaves
+    def _IntLit(self, e, env):
+        return repr(e.value)
+
+    def _StrLit(self, e, env):
+        return repr(e.value)
+
+    def _BoolLit(self, e, env):
+        return "True" if e.value else "False"
+
+    def _NoneLit(self, e, env):
+        return "None"
+
+    def _Var(self, e, env):
+        n = e.name
+        local = env.lookup(n)
+        if local is not None:
+            return local
+        c = self.c
+        if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
+            return "R.active"
+        if n == "players" and not c.declares(n):
+            return "R.players"
+        if n in c.vars:
+            return f"R.vars[{n!r}]"
+        if n in c.enum_of_value:
+            return repr(n)
+        if n in c.enums:
+            return f"E_{n}"
+        if n in c.kinds:
+            return f"KIND_{n}"
+        if n in c.zones:
+            return f"Z_{n}"  # a zone's number, known once the zones are laid out
+        if n in c.boards:
+            return repr(n)
+        raise AssertionError(f"unresolved name {n}")
+
+    def _Attr(self, e, env):
+        t = self.ty(e.obj)
+        if t.tag == "list" and t.arg.tag == "enum":  # Enum.value
+            return repr(e.name)
+        since = len(self.wraps)
+        obj = self.expr(e.obj, env)
+        if t.tag == "item":
+            if e.name in self.c.item_vars.get(t.arg, {}):
+                text = f"R.ivars[{e.name!r}][{obj}]"
+            else:
+                text = f"A_{e.name}[{obj}]"
+        elif e.name == "name":
+            text = f"CELL_NAME[{obj}]"
+        else:
+            text = f"C_{e.name}[{obj}]"
+        if _SIMPLE_ARG.fullmatch(obj) and "lazy_" not in obj:
+            return text  # an attribute of a name: as cheap as a name of a value kept
+        return self._pure(e, env, text, since)
+
+    def _CellAt(self, e, env):
+        """``cell(board, row: r, col: c)``: a look-up in a table of the board's cells by
+        these coordinates (``None`` when there is no such cell)."""
+        table = self.t.cell_table(self.ty(e.board).arg, tuple(a.name for a in e.coords), e)
+        since = len(self.wraps)
+        key = "(" + "".join(self.expr(a.value, env) + ", " for a in e.coords) + ")"
+        return self._pure(e, env, f"{table}.get({key})", since)
+
+    def _Ray(self, e, env):
+        """``ray(start, file: 1, rank: 0)``: a look-up in the board's table of rays by the
+        start and the steps (each ray walked once, see helpers._RayTable)."""
+        keys = tuple(a.name for a in e.steps)
+        table = self.t.ray_table(self.ty(e.start).arg, keys, e)
+        key = "(" + ", ".join([self.expr(e.start, env)] + [self.expr(a.value, env) for a in e.steps]) + ")"
+        return f"{table}[{key}]"
+
+    def _Index(self, e, env):
+        if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
+            return f"{self.expr(e.obj, env)}[{e.index.value}]"
+        since = len(self.wraps)
+        obj, i = self.expr(e.obj, env), self.expr(e.index, env)
+        text = f"_index({obj}, {i})"
+        r = self._int_range(e.index, env) if self.optimize and _BOARD_LIST.fullmatch(obj) else None
+        if r is not None and r[0] >= 0 and r[1] < len(self.t.ns[obj]):
+            text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
+        elif self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
+            # the fast code: Python's index where it is not negative (past the end, Python
+            # fails: the straightforward code runs again and fails as always); the index
+            # is a name bound before, so reading it first changes nothing
+            text = f"({obj}[{i}] if {i} >= 0 else {text})"
+        return self._pure(e, env, text, since)
+
+    def _ListLit(self, e, env):
+        return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
+
+    def _CondExpr(self, e, env):
+        if self.avail is None:
+            return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"
+        cond, yes, no = self._test(e.cond, env)  # in the order Python evaluates them
+        self.cdepth += 1
+        try:
+            self.avail = dict(yes)
+            then = self.expr(e.then, env)
+            self.avail = dict(no)
+            other = self.expr(e.other, env)
+        finally:
+            self.cdepth -= 1
+        self.avail = _common(yes, no)
+        return f"({then} if {cond} else {other})"
+
+    def _test(self, e, env) -> tuple[str, dict, dict]:
+        """A condition's text, and the calls known to have run after it when it holds
+        and when it does not (``a and b`` holds: both ran)."""
+        perm, self.perm_next = self.perm_next, False
+        if e.node == "BinOp" and e.op in ("and", "or"):
+            a, a_yes, a_no = self._test(e.left, env)
+            self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
+            self.cdepth += 1
+            try:
+                b, b_yes, b_no = self._test(e.right, env)
+            finally:
+                self.cdepth -= 1
+            if e.op == "and":
+                return f"({a} and {b})", b_yes, _common(a_no, b_no)
+            return f"({a} or {b})", _common(a_yes, b_yes), b_no
+        if e.node == "UnOp" and e.op == "not":
+            a, a_yes, a_no = self._test(e.operand, env)
+            return f"(not {a})", a_no, a_yes
+        self.tested = None
+        self._perm(perm)
+        text = self.expr(e, env)
+        tested, self.tested = self.tested, None
+        if tested is not None and tested[0] == text:  # an inlined function's body, in place
+            return text, tested[1], tested[2]
+        return text, self.avail, self.avail
+
+    def _UnOp(self, e, env):
+        if e.op == "not":
+            return f"(not {self.expr(e.operand, env)})"
+        return f"(-{self.expr(e.operand, env)})"
+
+    def _BinOp(self, e, env):
+        op = e.op
+        if op in ("and", "or") and self.avail is not None:
+            # the right side knows what the left computed when it ran (see _test)
+            text, yes, no = self._test(e, env)
+            self.avail = _common(yes, no)
+            return text
+        since = len(self.wraps)
+        a = self.expr(e.left, env)
+        b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
+        if op in ("and", "or"):
+            return f"({a} {op} {b})"
+        if op in CMP:
+            return f"({a} {CMP[op]} {b})"
+        if op in ("in", "not in"):
+            rt = self.ty(e.right)
+            if rt.tag in ("zone", "cell"):
+                test = f"(R.loc[{a}] == {b})" if op == "in" else f"(R.loc[{a}] != {b})"
+                return test
+            return f"({a} {op} {b})"
+        if op == "..":
+            return f"_range(R, {a}, {b}, {self.t.budgets.range})"
+        if op == "*":
+            if self._within(e, env, self.t.budgets.integer):  # (the fast code: no bound to check)
+                return self._pure(e, env, f"({a} * {b})", since)
+            return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
+        if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
+            if self.optimize and self.ty(e).tag == "str" and (bound := self._text_bound(e)) is not None \
+                    and bound <= _FREE_TEXT:
+                return f"({a} + {b})"  # (short texts: not counted, as small loops are not)
+            return f"_cat(R, {a}, {b})"
+        if op in ("/", "%"):
+            r = self._int_range(e.right, env) if self.optimize else None
+            if r is not None and not r[0] <= 0 <= r[1]:  # (the fast code: never by 0)
+                return self._pure(e, env, f"({a} {'//' if op == '/' else '%'} {b})", since)
+            return self._pure(e, env, f"{'_div' if op == '/' else '_mod'}({a}, {b})", since)
+        return f"({a} {op} {b})"
+
+
+
+
+
+    # ------------------------------------------------------------ comprehensions
+    def _loop(self, comp: ir.Comprehension, env: Env, perm: bool = False) -> tuple[str, str, str]:
+        """A comprehension's loops, its element's text and the text computed before the
+        loops, if any (see _before): its first iterable when that binds a name (Python
+        forbids ':=' in an iterable: ``(it_N := ...), ``), and the names that keep calls
+        computed once for all the turns of the loop (``(lazy_N := _NOT_YET), ``)."""
+        free = self.free
+        saved = self.avail
+        loop = _Loop(walrus=not self.no_walrus)
+        try:
+            parts = []
+            inner = env
+            pre = ""
+            plain = []  # the loops with the first iterable in place (see _wrapped)
+            calls = self.optimize and self._calls_loop(comp)
+            for i, cl in enumerate(comp.clauses):
+                binds = self.binds
+                self._perm(perm)  # (its elements' order does not matter where perm)
+                if i == 0:
+                    it = self.expr(cl.iter, inner)  # evaluated once, before the loop
+                    if self.avail is not None:
+                        self.avail = dict(self.avail)  # the rest may not run
+                    self.loops.append(loop)
+                else:
+                    it = self._unbound(self.expr, cl.iter, inner)
+                inner = inner.bind(cl.var)
+                loop.ids.add(inner.ids[cl.var])
+                size = None if not self.optimize or calls else self._fixed_size(cl.iter)
+                if size is not None and self.free * size <= _FREE_LOOPS:
+                    self.free *= size
+                else:
+                    if not _counted(cl.iter, it):
+                        it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
+                    self.free = 1  # (as in _s_loop)
+                plain.append(f"for v_{cl.var} in {it}")
+                if i == 0 and self.binds != binds:
+                    self.iters += 1
+                    pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
+                parts.append(f"for v_{cl.var} in {it}")
+            if comp.cond is not None:
+                if self.avail is None:
+                    parts.append(f"if {self.expr(comp.cond, inner)}")
+                else:  # the element is computed where the condition holds
+                    cond, yes, _ = self._test(comp.cond, inner)
+                    parts.append(f"if {cond}")
+                    self.avail = dict(yes)
+                plain.append(parts[-1])
+            el = self.expr(comp.elem, inner)
+            kept = "".join(f"({name} := _NOT_YET), " for name in loop.kept.values())
+            self.binds += len(loop.kept)
+            return " ".join(parts), el, pre + kept, (" ".join(plain), kept)
+        finally:
+            self._leave(loop, free, saved)
+
+    def _leave(self, loop, free, saved) -> None:
+        """After a loop's code: the free turns, the loops around and the values known
+        before it, as they were."""
+        self.free = free
+        if self.loops and self.loops[-1] is loop:
+            self.loops.pop()
+        if saved is not None:
+            self.avail = saved
+
+    def _calls_loop(self, e, seen=None, spliced: bool = False) -> bool:
+        """Whether evaluating e may call a function that loops or calls others (an
+        inlined function's body has no loop: only its calls count). ``spliced``: in the
+        statement form, where a spliced function's body is written in place (its loops
+        are then counted, or not, as the loops around them say), or called where its
+        value is kept (a call that loops at most as its own code counts)."""
+        seen = set() if seen is None else seen
+        for n in ir.walk(e):
+            if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
+                if n.func not in self.inline and not (spliced and n.func in self.spliced):
+                    return True
+                seen.add(n.func)
+                if self._calls_loop(self.c.functions[n.func].body, seen, spliced):
+                    return True
+        return False
+
+    def _Comprehension(self, e, env):
+        loops, el, pre, (plain, kept) = self._loop(e, env, self.perm_here)
+        return self._wrapped(_before(pre, f"[{el} {loops}]"), _before(kept, f"[{el} {plain}]"))
+
+    def _Aggregate(self, e, env):
+        if e.func in CLOSURES:
+            return self._closure(e, env)
+        if e.func == "until":
+            return self._until(e, env)
+        loops, el, pre, (plain, kept) = self._loop(e.comp, env, e.func == "count")
+        return self._wrapped(_before(pre, self._aggregate(e, el, loops)),
+                             _before(kept, self._aggregate(e, el, plain)))
+
+    def _aggregate(self, e, el: str, loops: str) -> str:
+        return emit(PRIMITIVES[e.func].over, PyOver(self, e, el, loops))
+
+    def _closure(self, e, env):
+        """``connected(x for x in REL(START) if COND)``: a walk at run time
+        (``helpers._connected``) over the relation's table, the condition a function."""
+        cl = e.comp.clauses[0]
+        start = cl.iter.args[0]
+        s = self.expr(start, env)
+        if self.ty(start).tag != "list":
+            s = f"[{s}]"
+        cond = "None"
+        if e.comp.cond is not None:
+            cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
+        return f"_connected(R, {s}, REL_{cl.iter.func}, {cond})"
+
+    def _until(self, e, env):
+        """``until(x for x in LIST if COND)``: a walk of the list that stops after the first
+        element for which the condition holds (``helpers._until``, the condition a
+        function; the work budget counts the elements looked at)."""
+        cl = e.comp.clauses[0]
+        xs = self.expr(cl.iter, env)
+        cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
+        return f"_until(R, {xs}, {cond})"
+
+    def _barrier(self, e, env):
+        """The condition of a closure, a Python lambda: a name it binds is its own, so
+        no value computed in it is kept for the loops around it."""
+        self.loops.append(_Loop(walrus=False, barrier=True))
+        try:
+            return self.expr(e, env)
+        finally:
+            self.loops.pop()
+
+    # ------------------------------------------------------------ calls
+    def _Call(self, e, env):
+        c, f = self.c, e.func
+        if c.calls_builtin(f):
+            return self._call_builtin(e, env)
+        if f in c.functions:
+            return self._call_function(e, env)
+        if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+            b = self.expr(e.args[1], env)  # in the order Python evaluates them
+            return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
+        args = []
+        for i, a in enumerate(e.args):
+            self._perm(self._perm_arg(e, i))
+            args.append(self.expr(a, env))
+        if f in c.relations and len(c.relations[f].params) > 2:
+            key = "(" + "".join(a + ", " for a in args) + ")"
+            if len(args) == len(c.relations[f].params):
+                return f"({key} in RELSET_{f})"
+            return f"list(REL_{f}.get({key}, ()))"
+        if f in c.relations:
+            return f"REL_{f}[{args[0]}]"
+        if f in c.zones:
+            return f"(Z_{f} + {args[0]})"
+        if f in c.vars:
+            return f"R.pvars[{f!r}][{args[0]}]"
+        raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    def _call_builtin(self, e, env):
+        since = len(self.wraps)
+        args = []
+        for i, a in enumerate(e.args):
+            self._perm(self._perm_arg(e, i))
+            args.append(self.expr(a, env))
+        text = self._builtin(e, e.func, args)
+        return self._pure(e, env, text, since) if BUILTINS[e.func].costly else text
+
+    def _pure(self, e, env, text: str, since: int) -> str:
+        """The fast code computes a value that takes some work (a helper's call, the top
+        item of a zone, an attribute of a computed item) once, as a call of a rule function
+        (see root and _once): a value is an expression of the state, and no expression
+        changes the state. Lists are left alone (each evaluation makes its own list)."""
+        if self.avail is None or _KEPT.fullmatch(text) or self.ty(e).tag == "list":
+            return text
+        return self._once(text, env, since)
+
+    def _call_function(self, e, env):
+        """A call of a rule function: its body in place (inlined) or a call of ``F_name``,
+        computed once where it is made again (see root)."""
+        f = e.func
+        since = len(self.wraps)  # the names bound inside this call's text come after
+        perm = self.perm_here
+        if f in self.inline:
+            args = []
+            for i, a in enumerate(e.args):
+                self._perm(self._perm_arg(e, i))
+                args.append(self._unbound(self.expr, a, env, walrus=True))
+            if self._may_expand(f, args):
+                fd = self.c.functions[f]
+                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
+                inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env))
+                self._perm(perm)  # (the body's value is the call's)
+                if self.avail is None:
+                    text = f"({self.expr(fd.body, inner)})"
+                else:  # what the body computed when it holds, or not (see _test)
+                    body, yes, no = self._test(fd.body, inner)
+                    self.avail = _common(yes, no)
+                    text = f"({body})"
+                    self.tested = (text, yes, no)
+                return self._once(text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+        else:
+            args = []
+            for i, a in enumerate(e.args):
+                self._perm(self._perm_arg(e, i))
+                args.append(self.expr(a, env))
+        if perm and self._memo_call(e):
+            # a component found from any of its cells, in the order found from that one:
+            # the value is used in any order (see orderfree.py)
+            return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
+        if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
+            return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
+        return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
+
+    def _memo_call(self, e) -> bool:
+        """Whether a call in an expression whose order does not matter (perm_here) reads
+        the evaluation's values of components (see components)."""
+        return self.perm_here and self.memo_ok and e.node == "Call" and e.func in self.components
+
+    def _perm_arg(self, e, i: int) -> bool:
+        """Whether the call e's argument i may be computed in any order: a list whose
+        order the call's value does not depend on (its size), or depends on only as far as
+        that value's own order may be any (distinct; a rule function's body, see
+        orderfree.py)."""
+        f, c = e.func, self.c
+        if not self.components or i >= len(e.args) or self.ty(e.args[i]).tag != "list":
+            return False  # (the order matters only where a component may be found)
+        if f in c.functions:
+            fd = c.functions[f]
+            if i >= len(fd.params):
+                return False
+            key = (f, i, self.perm_here)
+            free = self.free_args.get(key)
+            if free is None:
+                free = self.free_args[key] = order_free(c, fd.body, fd.params[i].name, self.perm_here)
+            return free
+        if not c.calls_builtin(f):
+            return False
+        return order_blind(f, self.perm_here)
+
+    def _may_expand(self, f: str, args: list[str]) -> bool:
+        repeated = self.repeated.get(f)
+        if not repeated:
+            return True
+        params = self.c.functions[f].params
+        return all(_SIMPLE_ARG.fullmatch(a) for p, a in zip(params, args) if p.name in repeated)
+
+    def _builtin(self, e, f, args):
+        return emit(PRIMITIVES[f].python, PyCall(self, e, args))

@@ -1,0 +1,191 @@
+"""What the parts of the expression compiler (codegen.ExprCompiler) share: how names
+map to Python (Env), the comprehensions around the place compiled (_Loop), and the
+patterns and limits of the generated text."""
+from __future__ import annotations
+
+import re
+from itertools import count
+from typing import TYPE_CHECKING, Any
+
+from .primitives import PRIMITIVES, Primitive
+
+CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+_BINDERS = count(1)  # a number per comprehension variable, so that shadowed names differ
+
+
+def number_binders() -> None:
+    """Numbers the comprehension variables of the program compiled next from 1: a program's
+    code is then the same text whenever and wherever it is compiled (the native module
+    serves each piece of code by its text, and is kept on disk under its hash)."""
+    global _BINDERS
+    _BINDERS = count(1)
+
+
+class Env:
+    """How a name in the source maps to Python: a procedure local (``L['x']``), a
+    function parameter or comprehension variable (``v_x``), or, inside an inlined
+    function body, the Python text of the argument (``subst``). ``ids`` numbers the
+    comprehension variables in scope (a name bound again gets a new number). ``ranges``:
+    the least and the most value of an inlined function's integer argument, where known
+    (see ExprCompiler._int_range)."""
+
+    def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
+                 subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
+                 ranges: dict[str, tuple[int, int]] | None = None):
+        self.params = set(params)
+        self.locals = set(locals_)
+        self.subst = subst or {}
+        self.ids = ids or {}
+        self.ranges = ranges or {}
+
+    def bind(self, name: str) -> Env:
+        subst = {k: v for k, v in self.subst.items() if k != name}
+        ranges = {k: v for k, v in self.ranges.items() if k != name}
+        return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
+                   ranges)
+
+    def lookup(self, name: str) -> str | None:
+        if name in self.subst:
+            return self.subst[name]
+        if name in self.params:
+            return f"v_{name}"
+        if name in self.locals:
+            return f"L[{name!r}]"
+        return None
+
+
+# a comprehension variable or function parameter in generated text (for _once's keys)
+_VNAME = re.compile(r"\bv_(\w+)")
+# a loop variable of the statement form named by its number (see ExprCompiler._s_bind)
+_WNAME = re.compile(r"\bw(\d+)_\w+")
+
+# a value the statement form of the fast code computed before (see ExprCompiler.lines)
+_TEMP = re.compile(r"\bs_\d+\b")
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_INT = re.compile(r"\(*-?\d+\)*")
+
+# the components found in one evaluation of the statement form, by a rule function's
+# number and arguments (see ExprCompiler.components)
+_MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
+_MEMO_LINE = "mo_ = {}"
+
+# a name of a value computed once (see ExprCompiler.root)
+_KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+# a name or a number in parentheses that are not a call's (see ExprCompiler._key)
+_PARENS = re.compile(r"(?<![\w\])])\((v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
+_KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
+# a call in generated text: an inlined function's body worth computing once
+_CALL = re.compile(r"[A-Za-z_]\w*\(")
+
+# calls known to be computed at one place at most (each branch copies them: a bound on
+# the time a huge expression takes to compile)
+_AVAIL_MAX = 256
+
+_INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
+
+# an index that the fast code reads twice (see ExprCompiler._Index): a parameter, a loop's
+# variable, a value of the statement form or a procedure's local, bound before the
+# expression (not a value computed once in it: the list's text may bind it)
+_NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
+_BOARD_LIST = re.compile(r"BOARD_\w+")  # a board's cells, as codegen writes cells(board)
+_INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
+
+_SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
+_SPLICE_DEPTH = 3  # bodies written in place in one another at most
+
+_COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
+_FREE_TEXT = 1024  # a join of texts that cannot be longer is not counted (fast code)
+# turns of nested loops over boards and relation rows not counted (fast code), around
+# the place compiled or per turn of the nearest counted loop around it
+_FREE_LOOPS = 1024
+
+# an argument whose text may be repeated when a function is inlined: a name (a local),
+# a number,
+# a string or a constant (evaluating it again costs nothing and cannot fail)
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n_players)\)*")
+
+# function bodies made only of these nodes may be inlined at their call sites: they
+# bind no variables, so an argument's text cannot be captured by a comprehension
+_INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
+              "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"}
+
+
+def _arith_range(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
+    """The least and the most of ``x op y`` for x in the range a, y in b (see
+    ExprCompiler._int_range), or None."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op == "*":
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    if b[0] <= 0 <= b[1]:
+        return None  # (the divisor may be 0)
+    if op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
+        corners = [x // y for x in a for y in b]
+        return min(corners), max(corners)
+    return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+
+
+def _counted(e, text: str) -> bool:
+    """An iterable whose elements are already counted against the work budget (a range,
+    a list '+') or written out in the source (a list literal)."""
+    return e.node == "ListLit" or (e.node == "BinOp" and text.startswith(("_range(", "_cat(")))
+
+
+
+def _common(a: dict, b: dict) -> dict:
+    """The calls known to have run (with the same names) both ways."""
+    return {k: v for k, v in a.items() if b.get(k) == v}
+
+
+class _Loop:
+    """A comprehension around the place being compiled (see ExprCompiler._lazy): the
+    numbers of its variables, whether a name can be bound before it, whether it is a
+    closure's condition (a barrier), and the calls kept for its turns (key -> name)."""
+
+    def __init__(self, walrus: bool, barrier: bool = False):
+        self.ids: set[int] = set()
+        self.walrus, self.barrier = walrus, barrier
+        self.kept: dict = {}
+        # a loop written out with one 'for' (see ExprCompiler._s_loop): the name of its
+        # iterable, how deep in branches its body starts, and the kept values computed
+        # before it (its first turn computes them whatever happens: name -> text)
+        self.first: str | None = None
+        self.cdepth = 0
+        self.eager: dict[str, str] = {}
+
+
+# the statement form of an aggregate (see ExprCompiler._s_loop): the first value of the
+# name, and what a turn of the loop does with the element
+# a comprehension ("list") or an aggregate as a loop of statements (see
+# ExprCompiler._s_loop): the value before the loop, the lines adding an element, the line
+# after the loop (an aggregate's are in interpreter/compiler/primitives.py)
+_LOOPS = {"list": Primitive("", "", step_start="[]", step="{r}.append({el})"), **PRIMITIVES}
+
+
+def _before(pre: str, text: str) -> str:
+    """``text`` after ``pre`` (a first iterable computed before its loop), if any."""
+    return f"({pre}{text})[-1]" if pre else text
+
+
+class CompilerPart:
+    """A base of ExprCompiler's parts (mixins): their methods run on the compiler and
+    use its state and the other parts' methods (for mypy: any attribute)."""
+
+    if TYPE_CHECKING:
+        # the compiler's state that the parts change (see ExprCompiler.__init__)
+        avail: dict | None
+        free: int
+        binds: int
+        cdepth: int
+        temps: int
+        splicing: int
+        perm_next: bool
+        perm_here: bool
+        last_closure: tuple[str, str] | None
+
+        def __getattr__(self, name: str) -> Any: ...

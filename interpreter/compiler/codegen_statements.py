@@ -1,0 +1,589 @@
+"""The statement form of the fast code (a part of codegen.ExprCompiler, its methods on
+the compiler's state): aggregates and comprehensions written out as ``for`` loops, with
+the operands before them computed first into ``s_N`` names (see ExprCompiler.lines)."""
+from __future__ import annotations
+
+import math
+
+from ...dsl import ast as ir
+from ...dsl.builtins import CLOSURES
+from .codegen_base import (
+    _AVAIL_MAX,
+    _FREE_LOOPS,
+    _INT,
+    _LOOPS,
+    _MEMO,
+    _NAME,
+    _SIMPLE_ARG,
+    _SPLICE_DEPTH,
+    _TEMP,
+    CompilerPart,
+    Env,
+    _counted,
+    _Loop,
+)
+from .primitives import PyLoop, emit
+
+
+class _Written:
+    """A loop of the statement form being written out (see StatementForm._s_loop): its
+    kind and the name of its value, its ``for`` lines (their index in the lines, their
+    indentation), the most turns of each where known, the last one's variable, where its
+    body starts, its condition's text, its element's, the cells of the static part of
+    its condition (see StaticCells._static_cells) and the indentation of the element."""
+
+    def __init__(self, kind: str, res: str):
+        self.kind, self.res = kind, res
+        self.heads: list[tuple[int, str]] = []
+        self.sizes: list[int | None] = []
+        self.var = ""
+        self.body = 0
+        self.cond: str | None = None
+        self.el: str | None = None
+        self.static: tuple | None = None
+        self.cur = ""
+
+
+class StatementForm(CompilerPart):
+    """ExprCompiler's methods for the statement form of the fast code (see ExprCompiler.lines)."""
+
+    def _s_call(self, e, env: Env, out: list[str], ind: str) -> str:
+        """A call of a rule function written in place: its arguments computed in order
+        (as a call computes them), then its body, its loops' variables named apart (they
+        must not overwrite the caller's): in a loop, where it depends on the loop's
+        variables. A call outside loops, made again, or kept for a loop's turns (see
+        root) stays a call computed once; the value of one written in place serves where
+        the same call is made again in the turn."""
+        since = len(self.wraps)
+        perm = self.perm_here
+        args = []
+        for i, a in enumerate(e.args):
+            self._perm(self._perm_arg(e, i))
+            args.append(self._s(a, env, out, ind))
+        text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
+        key = None
+        if self.avail is not None:
+            key, ids = self._call_key(text, env, since)
+            name = self.avail.get(key)
+            if name is not None:
+                self.found.add(name)
+                return name
+            if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
+                return self._once(text, env, since)
+        fd = self.c.functions[e.func]
+        names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
+        inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids)
+        memo = self._memo_key(fd, args, names)
+        self.splicing += 1
+        try:
+            self._perm(perm)  # (the body's value is the call's)
+            if memo is None:
+                value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
+            else:  # the value for this component, computed once (see _memo_key)
+                (key, comp), m, value = memo, self._temp(), self._temp()
+                out.extend([f"{ind}{m} = mo_.get({key})", f"{ind}if {m} is not None and {m}[2] is {comp}:",
+                            f"{ind}    R.work -= {m}[1]", f"{ind}    if R.work < 0: _out_of_work(R)",
+                            f"{ind}    {value} = {m}[0]", f"{ind}else:", f"{ind}    {m} = R.work"])
+                body = self._apart(self._s, fd.body, inner, out, ind + "    ")
+                out.extend([f"{ind}    {value} = {body}", f"{ind}    mo_[{key}] = ({value}, {m} - R.work, {comp})"])
+        finally:
+            self.splicing -= 1
+        if key is not None and len(self.avail) < _AVAIL_MAX:
+            self.avail[key] = value
+        return value
+
+    def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
+        """A function written in place whose argument is a component found in this
+        evaluation (``FC_name``, see components), the other arguments values Python can
+        hash: its value is the same for the same component (the same list, whichever of
+        its cells found it: see compile.Program._component_source) and the same other
+        arguments, and is computed once (the work it counts counted again). The key in
+        the evaluation's table (``mo_``), and the component's name (its list is kept with
+        the value: an id is not reused while it lives); or None."""
+        if not self.memo_ok:
+            return None
+        comp = next((n for p, a, n in zip(fd.params, args, names)
+                     if p.type.name == "list" and _MEMO.search(a)), None)
+        if comp is None or any(p.type.name == "list" and n != comp for p, n in zip(fd.params, names)):
+            return None
+        key = ", ".join(f"id({n})" if n == comp else n for n in names)
+        return f"({fd.name!r}, {key})", comp
+
+    def _keepable(self, key, ids: set[int]) -> bool:
+        """Whether a call would be kept for the turns of a loop around (see _lazy)."""
+        for loop in reversed(self.loops):
+            if loop.barrier:
+                return False
+            if key in loop.kept:
+                return True
+            if loop.ids & ids:
+                return False
+            if loop.walrus:
+                return True
+        return False
+
+    def _temp(self) -> str:
+        """A new name of the statement form; its value may change with the variables of
+        the loops around its place (what it depends on, for values computed once)."""
+        self.temps += 1
+        name = f"s_{self.temps}"
+        self.deps[name] = tuple(i for loop in self.loops for i in loop.ids)
+        return name
+
+    def _s(self, e, env: Env, out: list[str], ind: str) -> str:
+        """Statements (appended to ``out``, indented by ``ind``) computing e, and the
+        text of e's value after them."""
+        perm, self.perm_next = self.perm_next, False
+        if not self._looped(e):
+            self.perm_next = perm
+            return self.expr(e, env)
+        saved, self.perm_here = self.perm_here, perm
+        try:
+            return self._s_node(e, env, out, ind)
+        finally:
+            self.perm_here = saved
+
+    def _s_node(self, e, env: Env, out: list[str], ind: str) -> str:
+        form = self._s_form(e)
+        if form is not None:
+            return form(e, env, out, ind)
+        return self._s_operands(e, env, out, ind)
+
+    def _s_form(self, e):
+        """The method that writes e out where e has a statement form of its own (a loop,
+        a branch, a call written in place, lists joined), else None."""
+        node = e.node
+        if node == "Aggregate":
+            if e.func in CLOSURES:
+                return self._s_closure
+            return self._s_until if e.func == "until" else self._s_aggregate
+        if node == "Comprehension":
+            return self._s_comprehension
+        if node == "BinOp" and e.op in ("and", "or"):
+            return self._s_bool
+        if node == "BinOp" and e.op == "+" and self.ty(e).tag in ("list", "str"):
+            return self._s_join
+        if node == "UnOp":
+            return self._s_unop
+        if node == "CondExpr":
+            return self._s_cond
+        if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH \
+                and not self._memo_call(e):
+            return self._s_call
+        return None
+
+    def _s_aggregate(self, e, env: Env, out: list[str], ind: str) -> str:
+        return self._s_loop(e.func, e.comp, env, out, ind)
+
+    def _s_comprehension(self, e, env: Env, out: list[str], ind: str) -> str:
+        return self._s_loop("list", e, env, out, ind)
+
+    def _s_bool(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``a and b``, ``a or b``: b computed where a does not decide."""
+        a = self._s(e.left, env, out, ind)
+        t = self._temp()
+        out.append(f"{ind}{t} = {a}")
+        out.append(f"{ind}if {'' if e.op == 'and' else 'not '}{t}:")
+        b = self._apart(self._s, e.right, env, out, ind + "    ")
+        out.append(f"{ind}    {t} = {b}")
+        return t
+
+    def _s_unop(self, e, env: Env, out: list[str], ind: str) -> str:
+        return f"({'not ' if e.op == 'not' else '-'}{self._s(e.operand, env, out, ind)})"
+
+    def _s_cond(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``a if c else b`` as an ``if`` statement."""
+        c = self._s(e.cond, env, out, ind)
+        t = self._temp()
+        out.append(f"{ind}if {c}:")
+        then = self._apart(self._s, e.then, env, out, ind + "    ")
+        out.append(f"{ind}    {t} = {then}")
+        out.append(f"{ind}else:")
+        other = self._apart(self._s, e.other, env, out, ind + "    ")
+        out.append(f"{ind}    {t} = {other}")
+        return t
+
+    def _s_operands(self, e, env: Env, out: list[str], ind: str) -> str:
+        """Any other expression: the operands up to the last one with a loop computed
+        first, in order (all the arguments of an inlined function's call, see
+        _called_anyway), then the expression over their names."""
+        node = e.node
+        looped = [i for i, k in enumerate(self._kids(e) or ()) if self._looped(k)]
+        if not looped:  # (a call written in place too deep is a call)
+            self._perm(self.perm_here)
+            return self.expr(e, env)
+        kids = self._kids(e)
+        last = len(kids) - 1 if node == "Call" and e.func in self.inline else looped[-1]
+        done = []
+        try:
+            for i, k in enumerate(kids[:last + 1]):
+                self._perm(node == "Call" and self._perm_arg(e, i))
+                v = self._s(k, env, out, ind)
+                if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
+                    t = self._temp()
+                    out.append(f"{ind}{t} = {v}")
+                    v = t
+                self.pre[id(k)] = v
+                done.append(id(k))
+            self._perm(self.perm_here)
+            return self.expr(e, env)
+        finally:
+            for k in done:
+                self.pre.pop(k, None)
+
+    def _called_anyway(self, e) -> bool:
+        """Whether an inlined function's call is made as a call all the same (an argument
+        of a parameter used more than once has a loop: its text is not a name, see
+        _may_expand) and its body calls no rule function: its arguments may then be
+        computed first, all of them, in order, as the call computes them, and the body
+        written in place with their names (the same operations, no call)."""
+        fd = self.c.functions[e.func]
+        repeated = self.repeated.get(e.func) or set()
+        if not any(p.name in repeated and self._looped(a) for p, a in zip(fd.params, e.args)):
+            return False
+        return not self._counts(fd.body, set())
+
+    def _counts(self, e, seen: set[str]) -> bool:
+        """Whether evaluating an inlined function's body may count work (a call of a
+        function that is not inlined, lists joined, a range), counting its calls of
+        inlined functions."""
+        for n in ir.walk(e):
+            if n.node == "BinOp" and (n.op == ".." or (n.op == "+" and self.ty(n).tag in ("list", "str"))):
+                return True
+            if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
+                if n.func not in self.inline:
+                    return True
+                seen.add(n.func)
+                if self._counts(self.c.functions[n.func].body, seen):
+                    return True
+        return False
+
+    def _kids(self, e) -> list | None:
+        """The operands of e in the order its Python text evaluates them, each once,
+        whatever their values; None when that is not so (an inlined function's body
+        may evaluate an argument late or not at all)."""
+        n = e.node
+        if n == "BinOp" and e.op not in ("and", "or"):
+            return [e.left, e.right]
+        if n == "Index":
+            return [e.obj] if e.index.node == "IntLit" else [e.obj, e.index]
+        if n == "ListLit":
+            return list(e.items)
+        if n == "Attr":
+            return [e.obj] if self.ty(e.obj).tag in ("item", "cell") else None
+        if n == "Call":
+            c, f = self.c, e.func
+            if f in c.functions:
+                return list(e.args) if f not in self.inline or self._called_anyway(e) else None
+            if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+                return None  # its second argument is evaluated first
+            if c.calls_builtin(f) and f in ("cells", "player_count", "turn_number"):
+                return None
+            return list(e.args)
+        return None
+
+    def _s_bind(self, env: Env, name: str) -> tuple[Env, str]:
+        """A variable of a loop written out: its Python name is ``v_NAME``, or ``wN_NAME``
+        (N its number) where ``v_NAME`` is bound already (a parameter, a variable of a
+        loop around): a statement's loop variable is not a comprehension's own, and
+        would overwrite it."""
+        taken = env.lookup(name) is not None or self.splicing > 0
+        inner = env.bind(name)
+        if not taken:
+            return inner, f"v_{name}"
+        var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
+        return inner, var
+
+    def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``connected(x for x in REL(START) if COND)`` as loops (what helpers._connected
+        does, with the condition in place of a call of a lambda per cell)."""
+        cl = e.comp.clauses[0]
+        start = cl.iter.args[0]
+        s = self._s(start, env, out, ind)
+        if self.ty(start).tag != "list":
+            s = f"({s},)"
+        s = self._s_name(s, out, ind)
+        found, seen, work, at, near = (self._temp() for _ in range(5))
+        inner, var = self._s_bind(env, cl.var)
+        cond = None
+        if e.comp.cond is not None:
+            cond = self._apart(self._barrier, e.comp.cond, inner)
+        keep = [f"{found}.append({var})"] if cond is None else [f"if {cond}:", f"    {found}.append({var})"]
+        step = [f"{seen}.add({var})"] + keep
+        lines = [f"{found} = []", f"{seen} = set()",
+                 f"for {var} in {s}:", f"    if {var} is not None and {var} not in {seen}:",
+                 *("        " + x for x in step),
+                 f"{work} = len({s})",
+                 f"for {at} in {found}:", f"    {near} = REL_{cl.iter.func}[{at}]",
+                 f"    {work} += len({near})", f"    for {var} in {near}:",
+                 f"        if {var} not in {seen}:", *("            " + x for x in step),
+                 f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
+        out.extend(ind + x for x in lines)
+        self.last_closure = (found, work)
+        return found
+
+    def _s_range(self, e, env: Env, out: list[str], ind: str) -> str:
+        """The iterable of a loop over ``a..b`` written out: a Python range, counted
+        against the work budget and checked against the range budget as helpers._range
+        does, without making the list."""
+        a, b = (self._s_value(x, env, out, ind) for x in (e.left, e.right))  # (in order)
+        limit = self.t.budgets.range
+        if _INT.fullmatch(a) and _INT.fullmatch(b):  # known now
+            n = int(b.strip("()")) - int(a.strip("()")) + 1
+            if n > limit:
+                out.append(f"{ind}_too_long({a}, {b}, {limit})")
+            elif n > 0:
+                out.extend([f"{ind}R.work -= {n}", f"{ind}if R.work < 0: _out_of_work(R)"])
+            return f"range({a}, {b} + 1)"
+        n = self._temp()
+        out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _too_long({a}, {b}, {limit})",
+                                     f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
+        return f"range({a}, {b} + 1)"
+
+    def _s_value(self, e, env: Env, out: list[str], ind: str) -> str:
+        """A value computed now (in a name, unless its text is a name or a constant)."""
+        text = self._s(e, env, out, ind)
+        return text if _SIMPLE_ARG.fullmatch(text) else self._s_name(text, out, ind)
+
+    def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
+        """The iterable of a loop written out; a zone's items are walked in place (the
+        loop changes nothing: no copy of the list is needed)."""
+        if e.node == "Call" and e.func == "items" and self.c.calls_builtin("items"):
+            self._perm(False)
+            return f"R.zones[{self._s(e.args[0], env, out, ind)}]"
+        return self._s(e, env, out, ind)
+
+    def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``a + b`` of lists or strings, an operand with a loop: both computed in order,
+        then counted against the work budget as helpers._cat counts them, in place."""
+        joined = self._relations_joined(e, env)
+        if joined is not None:  # the two lists joined, from a table
+            res = self._s_name(joined, out, ind)
+            out.extend([f"{ind}R.work -= len({res})", f"{ind}if R.work < 0: _out_of_work(R)"])
+            return res
+        a = self._s_name(self._s(e.left, env, out, ind), out, ind)
+        b = self._s_name(self._s(e.right, env, out, ind), out, ind)
+        out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
+        return f"({a} + {b})"
+
+    def _relations_joined(self, e, env: Env) -> str | None:
+        """``r(x) + q(x)``, two relations of two cells given the same cell ``x`` (a name):
+        the text of the two lists joined read from a table made once per program
+        (``CAT_...[x]``: the same cells in the same order; relations' lists are never
+        changed in place, so one list per cell serves every join), else None."""
+        rels = self.c.relations
+        kids = (e.left, e.right)
+        if not all(k.node == "Call" and k.func in rels and k.func not in self.c.functions
+                   and len(rels[k.func].params) == 2 and len(k.args) == 1
+                   and k.args[0].node == "Var" for k in kids):  # (names: text written once)
+            return None
+        x = self.expr(e.left.args[0], env)
+        if x != self.expr(e.right.args[0], env) or not _SIMPLE_ARG.fullmatch(x):
+            return None
+        first, then = e.left.func, e.right.func
+        name = f"CAT_{len(first)}_{first}_{then}"  # (one name per pair of relations)
+        if name not in self.t.ns:
+            self.t.ns[name] = [a + b for a, b in zip(self.t.ns[f"REL_{first}"], self.t.ns[f"REL_{then}"])]
+        return f"{name}[{x}]"
+
+    def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
+        """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the
+        condition in place of a call of a lambda per element; like the lambda's, it keeps
+        no value for the loops around)."""
+        cl = e.comp.clauses[0]
+        xs = self._s_name(self._s(cl.iter, env, out, ind), out, ind)
+        res = self._temp()
+        inner, var = self._s_bind(env, cl.var)
+        cond = self._apart(self._barrier, e.comp.cond, inner)
+        out.extend(ind + x for x in [f"{res} = []", f"for {var} in {xs}:", f"    {res}.append({var})",
+                                     f"    if {cond}:", "        break",
+                                     f"R.work -= len({res})", "if R.work < 0: _out_of_work(R)"])
+        return res
+
+    def _joined(self, e, env: Env):
+        """``a + b`` of two lists, also as the body of an inlined function (its arguments
+        names or constants: see _may_expand), and the names the body reads; else None."""
+        if e.node == "Call" and e.func in self.inline:
+            body = self.c.functions[e.func].body
+            simple = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
+            if body.node == "BinOp" and all(_SIMPLE_ARG.fullmatch(a) for a in simple):
+                params = self.c.functions[e.func].params
+                return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
+                                              ids=env.ids))
+            return None, env
+        if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
+            return e, env
+        return None, env
+
+    def _s_name(self, text: str, out: list[str], ind: str) -> str:
+        """A name for a value (a new s_N, unless the text is a name)."""
+        if _NAME.fullmatch(text):
+            return text
+        t = self._temp()
+        out.append(f"{ind}{t} = {text}")
+        return t
+
+    def _s_loop(self, kind: str, comp, env: Env, out: list[str], ind: str) -> str:
+        """A comprehension (``kind`` "list") or an aggregate as ``for`` loops; the name
+        of its value."""
+        free, saved = self.free, self.avail
+        perm = self.perm_here
+        loop = _Loop(walrus=True)
+        w = _Written(kind, self._temp())
+        try:
+            inner = self._s_heads(w, comp, env, out, ind, loop, perm)
+            w.body = len(out)
+            self._s_filter(w, comp, inner, out, w.heads[-1][1] + "    " if w.heads else ind)
+            self.cdepth += w.cond is not None  # the element is computed where the condition holds
+            try:
+                w.el = None if kind == "count" else self._s(comp.elem, inner, out, w.cur)
+            finally:
+                self.cdepth -= w.cond is not None
+            if w.cond is not None and len(w.heads) == 1 and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
+                w.static = self._static_cells(comp.clauses[0], w.var, out[w.heads[0][0]], w.cond,
+                                              out[w.body + 1:] + [w.el or ""])
+            if w.static is not None:  # the cells the condition's static part lets through
+                self._s_hoisted(w, w.static, out)
+            self._s_step(w, comp, out, ind)
+            self._s_around(w, loop, out, ind)
+            if kind == "list" and all(n is not None for n in w.sizes):
+                self.bounds[w.res] = math.prod(w.sizes)  # (a filter only drops elements)
+            return w.res
+        finally:
+            self._leave(loop, free, saved)
+
+    def _s_heads(self, w: _Written, comp, env: Env, out: list[str], ind: str, loop: _Loop, perm: bool) -> Env:
+        """The ``for`` lines of a loop written out, one per clause, each iterable counted
+        against the work budget unless its turns are free (see _s_turns); the names
+        inside."""
+        calls = self._calls_loop(comp, spliced=True)
+        inner, cur = env, ind
+        for i, cl in enumerate(comp.clauses):
+            it, joined, cat = self._s_clause_iter(w.kind, cl, inner, out, cur, perm)
+            if i == 0:
+                if self.avail is not None:
+                    self.avail = dict(self.avail)  # the rest may not run
+                self.loops.append(loop)
+            inner, w.var = self._s_bind(inner, cl.var)
+            loop.ids.add(inner.ids[cl.var])
+            size = None if calls else self._s_clause_size(cl, it, joined, cat)
+            w.sizes.append(size)
+            it = self._s_turns(cl, it, size, joined, cat, out, cur)
+            if len(comp.clauses) == 1:  # kept values may be computed before it
+                it = loop.first = self._s_name(it, out, cur)
+                loop.cdepth = self.cdepth
+            w.heads.append((len(out), cur))
+            out.append(f"{cur}for {w.var} in {it}:")
+            cur += "    "
+        return inner
+
+    def _s_clause_iter(self, kind: str, cl, inner: Env, out: list[str], cur: str, perm: bool):
+        """The iterable of a clause of a loop written out: its text, whether it is lists
+        joined or a range (counted as they are made), and the text of the joined lists
+        read from a table (see _relations_joined), or None."""
+        where, at = self._joined(cl.iter, inner)
+        joined = where is not None
+        cat = self._relations_joined(where, at) if joined else None
+        if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
+            it = self._s_name(cat, out, cur)
+        elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
+            parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
+            out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
+            out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+            it = f"{parts[0]} + {parts[1]}"
+        elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
+            it, joined = self._s_range(cl.iter, inner, out, cur), True
+        else:
+            # (the elements' order does not matter for a count, or where the list's
+            # own order does not)
+            self._perm(kind == "count" or (kind == "list" and perm))
+            it = self._s_iterable(cl.iter, inner, out, cur)
+        return it, joined, cat
+
+    def _s_clause_size(self, cl, it: str, joined: bool, cat: str | None) -> int | None:
+        """The most turns of a clause's loop, where known."""
+        if cat is not None:  # (as a relation's row: see _fixed_size)
+            return max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
+        size = self._fixed_size(cl.iter)
+        if size is None and not joined:
+            size = self.bounds.get(it)  # a list a loop over fixed tables made
+        return size
+
+    def _s_turns(self, cl, it: str, size: int | None, joined: bool, cat: str | None,
+                 out: list[str], cur: str) -> str:
+        """A clause's iterable counted against the work budget, unless the turns of the
+        loops so far, nested, are free (at most _FREE_LOOPS); its text."""
+        if size is not None and self.free * size <= _FREE_LOOPS:
+            self.free *= size
+            return it
+        if cat is not None or (not joined and not _counted(cl.iter, it)):  # as _it counts it
+            it = self._s_name(it, out, cur)
+            out.append(f"{cur}R.work -= len({it})")
+            out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+        # each counted turn may make up to _FREE_LOOPS uncounted turns of the
+        # loops inside (a small loop inside runs more often than one around it)
+        self.free = 1
+        return it
+
+    def _s_filter(self, w: _Written, comp, inner: Env, out: list[str], cur: str) -> None:
+        """The ``if`` line of a loop's condition, if any (``w.cond``; ``w.cur``: the
+        indentation of the element)."""
+        if comp.cond is not None:
+            if self.avail is not None and not self._looped(comp.cond):
+                w.cond, yes, _ = self._test(comp.cond, inner)
+                self.avail = dict(yes)  # the element is computed where it holds
+            else:
+                w.cond = self._s(comp.cond, inner, out, cur)
+            out.append(f"{cur}if {w.cond}:")
+            cur += "    "
+        w.cur = cur
+
+    def _s_hoisted(self, w: _Written, static: tuple, out: list[str]) -> None:
+        """The loop over the cells that the static part of its condition lets through
+        (see _static_cells), testing only the rest, if any."""
+        (start, at), (it, w.cond) = w.heads[0], static
+        out[start] = f"{at}for {w.var} in {it}:"
+        if w.cond is None:  # nothing left to test: the body one level up
+            out[w.body:] = [line[4:] for line in out[w.body + 1:]]
+            w.cur = w.cur[:-4]
+        else:
+            out[w.body] = f"{at}    if {w.cond}:"
+
+    def _s_step(self, w: _Written, comp, out: list[str], ind: str) -> None:
+        """What a turn of the loop does with the element; or the loop as one line: the
+        static cells themselves or how many, or a Python comprehension (then no heads
+        are left)."""
+        kind, cond, el = w.kind, w.cond, w.el
+        simple = len(w.heads) == 1 and len(out) == w.body + (cond is not None)
+        if w.static is not None and simple and cond is None and (kind == "count" or (kind == "list" and el == w.var)):
+            del out[w.heads[0][0]:]  # the cells themselves, or how many
+            out.append(f"{ind}{w.res} = {'len' if kind == 'count' else 'list'}({w.static[0]})")
+            w.heads = []
+        elif kind == "list" and simple and self._long(comp):  # a Python comprehension
+            start, _ = w.heads[0]
+            head = out[start].strip()[:-1]
+            del out[start:]
+            out.append(f"{ind}{w.res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
+            w.heads = []
+        else:
+            out.extend(w.cur + line for line in emit(_LOOPS[kind].step, PyLoop(self, kind, w.res, el)).split("\n"))
+
+    def _s_around(self, w: _Written, loop: _Loop, out: list[str], ind: str) -> None:
+        """The lines around the loop: leaving every loop at a 'break', the value's first
+        value before, the calls kept for the loop's turns, the value's last step after."""
+        step = _LOOPS[w.kind]
+        if "break" in step.step:  # 'break' leaves every loop
+            for _start, at in reversed(w.heads[1:]):
+                out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
+        if w.heads:
+            start = w.heads[0][0]
+            out.insert(start, f"{ind}{w.res} = {step.step_start}")
+        else:
+            start = len(out) - 1
+        kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
+        if loop.eager:  # computed at the loop's first turn whatever happens: before it
+            kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
+        out[start:start] = kept  # calls kept for the loop's turns
+        self.binds += len(loop.kept)
+        if step.step_end:
+            out.append(ind + step.step_end.format(r=w.res))

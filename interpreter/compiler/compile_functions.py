@@ -1,0 +1,354 @@
+"""The rule functions of a program as Python code (``F_name``): the straightforward
+code, and beside it the fast code with its tables (values kept by arguments, tabled
+functions, components found once), each function's calls and depth counted where
+they must be. ``compile.Program`` makes one ``FunctionCompiler``: ``plain`` first
+(board sizes may call functions), ``fast`` once the boards and relations are known.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import sys
+from typing import TYPE_CHECKING
+
+from ...dsl import ast as ir
+from ...dsl.errors import MeepleError
+from ..play import helpers
+from ..play.helpers import over_budget
+from . import codegen
+from .codegen import Env, ExprCompiler
+
+if TYPE_CHECKING:
+    from .compile import Program
+
+_CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
+_KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
+_TABLED_MAX = 256  # combinations of arguments of a function whose values are a table, at most
+
+
+def _kept_table(name: str, names: list[str]) -> str:
+    """The table of the values kept by a function (see Program._kept_functions):
+    ``KEPT_name`` when it reads nothing of the state, ``KEPTV_name`` when it reads
+    variables (the fast code tabulates the cells by the values of the former only)."""
+    return f"KEPTV_{name}" if names else f"KEPT_{name}"
+
+
+def _indented(lines: list[str], n: int) -> str:
+    """Statements of the fast code (see ExprCompiler.lines), indented by n spaces."""
+    pad = " " * n
+    return "".join(f"{pad}{line}\n" for line in lines)
+
+
+def _too_deep(name: str, limit: int):
+    names, f = {}, sys._getframe(1)
+    while f is not None:  # the rule functions on the stack, in call order
+        if f.f_code.co_name.startswith("F_"):
+            names[f.f_code.co_name[2:]] = None
+        f = f.f_back
+    names = list(names)[::-1]
+    who = f"function '{name}' calls itself" if len(names) <= 1 else \
+        "functions " + ", ".join(f"'{n}'" for n in names) + " call each other"
+    raise over_budget("depth", f"{who} more than {limit} deep (endless recursion?)")
+
+
+def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS):
+    raise over_budget("calls", f"function '{name}' was called more than {limit} times in one "
+                               f"move (endless recursion?)")
+
+
+def recursive(fs: dict) -> set[str]:
+    """Functions that can call themselves, directly or not: they get a call budget."""
+    calls = {n: {x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs}
+             for n, f in fs.items()}
+    out = set()
+    for start in fs:
+        stack, seen = list(calls[start]), set()
+        while stack:
+            n = stack.pop()
+            if n == start:
+                out.add(start)
+                break
+            if n not in seen:
+                seen.add(n)
+                stack.extend(calls[n])
+    return out
+
+
+class FunctionCompiler:
+    """Compiles the rule functions of ``prog`` into its namespace."""
+
+    def __init__(self, prog: Program):
+        self.p, self.checked = prog, prog.checked
+
+    def plain(self) -> None:
+        """Every function as ``F_name``. With the fast code, the straightforward
+        functions are kept as ``PF_name`` (their Python name stays ``F_name``: errors are
+        located by the rule functions on the stack): an expression whose fast code fails
+        runs its straightforward code again, which fails at the same place as always."""
+        c = self.checked
+        recursive = self._recursive()
+        self.p.exprc.plan_inlining(recursive)
+        src = self._source(self.p.exprc, recursive)
+        span = next((f.span for f in c.functions.values()), None)
+        self.p.ns["_too_many_calls"] = _too_many_calls
+        self.p.ns["_too_deep"] = _too_deep
+        if span is None or not self.p._count_code(src, span):
+            return
+        try:
+            self.p._run(src, "<functions>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            self.p.diags.append(self.p._budget_diag(span, "nesting", "the functions are too complex to compile"))
+            raise MeepleError(self.p.diags) from None
+        if not self.p.optimize:
+            return
+        for name in c.functions:
+            if f"F_{name}" in self.p.ns:
+                self.p.ns[f"PF_{name}"] = self.p.ns.pop(f"F_{name}")
+
+    def fast(self) -> None:
+        """The fast ``F_name`` of every function (the straightforward ones serve where
+        the fast code cannot be made)."""
+        if not self.p.optimize:
+            return
+        c = self.checked
+        recursive = self._recursive()
+        self.p.fastc.plan_inlining(recursive)
+        self.p._fast_ready = True
+        try:
+            fast = self._source(self.p.fastc, recursive)
+            self.p._run(fast, "<functions>", "exec")
+            self._fill_tables(self.p.fastc)
+        except Exception:
+            if codegen.STRICT:
+                raise
+            for name in c.functions:
+                if f"PF_{name}" in self.p.ns:
+                    self.p.ns[f"F_{name}"] = self.p.ns[f"PF_{name}"]
+
+    def _source(self, gen: ExprCompiler, recursive: set[str]) -> str:
+        c = self.checked
+        counted = self._counted_functions(gen, recursive)
+        bodies, steps = self._function_bodies(gen)
+        texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
+        kept = self._kept_functions(texts, recursive | counted) if gen.optimize else {}
+        for name, names in kept.items():
+            # (those that read nothing of the state are known to the fast code from now
+            # on, see ExprCompiler._kept_call; the others keep theirs apart)
+            self.p.ns[_kept_table(name, names)] = {}
+        reads_nothing = {name for name, names in kept.items() if not names}
+        if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
+            gen.splice(set(c.functions) - recursive - counted - set(kept))
+            gen.components = self._components(recursive | counted | set(kept))
+            gen.tabled = self._tabled(texts, recursive | counted)
+            if gen.spliced or gen.components or gen.tabled \
+                    or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
+                bodies, steps = self._function_bodies(gen)
+        sources = []
+        for name, body in bodies.items():
+            lines = steps.get(name, [])
+            sources.append(self._function_def(name, lines, body, kept, recursive, counted))
+            if name in gen.components:
+                sources.append(self._component_source(gen, name, lines, body))
+        return "\n".join(sources)
+
+    def _function_def(self, name: str, lines: list[str], body: str, kept: dict,
+                      recursive: set[str], counted: set[str]) -> str:
+        """``F_name``, the rule function's code: its value kept by its arguments, its
+        calls and depth counted (recursive), its calls counted, or its value alone."""
+        params = [p.name for p in self.checked.functions[name].params]
+        args = "".join(f", v_{p}" for p in params)
+        if name in kept:  # the same arguments (and variables), the same value
+            # (by the arguments alone: a program is for one number of players, and the
+            # kept values are the program's)
+            key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in kept[name]]
+            key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+            table = _kept_table(name, kept[name])
+            return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
+                    f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
+        b = self.p.budgets
+        if name in recursive:  # the calls and depth budgets
+            return (f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
+                    f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
+        if name in counted:  # calls that call calls: 2**n of them
+            return (f"def F_{name}(R{args}):\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"{_indented(lines, 4)}    return {body}\n")
+        return f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n"
+
+    def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
+        """The rule functions of enum and bool parameters only (at most _TABLED_MAX
+        combinations), that give no list and whose fast code reads nothing of the state
+        nor calls a rule function (no ``R`` in it): their values are a table made once
+        the functions are compiled (see _fill_tables), read in place of a call (see
+        ExprCompiler.tabled). By name: the combinations of their arguments."""
+        c, out = self.checked, {}
+        for name, fd in c.functions.items():
+            if name in excluded or name not in texts or not fd.params or fd.result.name == "list" \
+                    or codegen.reads_r(texts[name]):
+                continue
+            domains = []
+            for p in fd.params:
+                if p.type.name == "bool":
+                    domains.append((False, True))
+                elif p.type.name in c.enums:
+                    domains.append(tuple(c.enums[p.type.name]))
+                else:
+                    break
+            else:
+                if math.prod(len(d) for d in domains) <= _TABLED_MAX:
+                    out[name] = list(itertools.product(*domains))
+        return out
+
+    def _fill_tables(self, gen: ExprCompiler) -> None:
+        """The tables of the tabled functions (see _tabled), by the arguments (alone
+        when there is one): the fast function's value for each; one that fails (a rule
+        error for that value) is left out, so reading it fails and the straightforward
+        code runs again, and fails as always."""
+        for name, keys in gen.tabled.items():
+            fn, table = self.p.ns.get(f"F_{name}"), {}
+            for key in keys:
+                try:
+                    table[key[0] if len(key) == 1 else key] = fn(None, *key)
+                except Exception:  # noqa: BLE001 - (the straightforward code says what)
+                    continue
+            self.p.ns[f"TAB_{name}"] = table
+
+    def _components(self, excluded: set[str]) -> dict[str, tuple[int, int]]:
+        """The rule functions whose body is ``connected(x for x in REL(p) if COND)``, p a
+        parameter (a cell) that COND does not read, REL a relation both ways (a related
+        to b when b is related to a), the other parameters values Python can hash, COND
+        cheap (no rule function, loop or list joined: the work budget counts the walk
+        alone): the same component is found from any of its cells, so, where the order of
+        its cells does not matter (see orderfree.py), one evaluation finds it
+        once (see _component_source). By name: (its number, the position of p)."""
+        out = {}
+        for n, (name, fd) in enumerate(self.checked.functions.items()):
+            body = fd.body
+            if name in excluded or body.node != "Aggregate" or body.func != "connected":
+                continue
+            start = body.comp.clauses[0].iter.args[0] if body.comp.clauses[0].iter.args else None
+            names = [p.name for p in fd.params]
+            if start is None or start.node != "Var" or start.name not in names \
+                    or any(p.type.name == "list" for p in fd.params):
+                continue
+            cond = body.comp.cond
+            if not self._both_ways(body.comp.clauses[0].iter.func) or (cond is not None and any(
+                    self._not_for_components(x, start.name) for x in ir.walk(cond))):
+                continue
+            out[name] = (n, names.index(start.name))
+        return out
+
+    def _not_for_components(self, x, start: str) -> bool:
+        """Whether this node of a ``connected`` condition keeps the function from being
+        found once per component (see _components): it reads the start parameter, or
+        costs work (a rule function, a loop, a list or text joined)."""
+        return ((x.node == "Var" and x.name == start)
+                or x.node in ("Comprehension", "Aggregate", "Ray")
+                or (x.node == "Call" and x.func in self.checked.functions)
+                or (x.node == "BinOp" and (x.op == ".." or (x.op == "+" and self.p.type_of(x).tag in ("list", "str")))))
+
+    def _both_ways(self, relation: str) -> bool:
+        """Whether a relation of two cells relates b to a wherever it relates a to b."""
+        rows, sets = self.p.ns.get(f"REL_{relation}"), self.p.ns.get(f"RELSET_{relation}")
+        if not isinstance(rows, list) or not isinstance(sets, list):
+            return False
+        return all(0 <= b < len(sets) and a in sets[b] for a, row in enumerate(rows) for b in row)
+
+    def _component_source(self, gen: ExprCompiler, name: str, lines: list[str], body: str) -> str:
+        """``FC_name(R, mp_, ...)``: the component function's value, kept in the
+        evaluation's table ``mp_`` for every cell of the component (the key: the
+        function's number and its arguments, that cell in place of the start); found
+        there, the work the walk counts is counted again (the walk's own count, the same
+        from any of its cells: the start, then each cell's row of the relation)."""
+        n, at = gen.components[name]
+        params = [f"v_{p.name}" for p in self.checked.functions[name].params]
+        found, work = gen.closure_work.get(name, (None, None))
+        if found != body or not any(line.strip() == f"R.work -= {work}" for line in lines):
+            return f"def FC_{name}(R, mp_{''.join(', ' + p for p in params)}):\n" \
+                   f"    return F_{name}(R{''.join(', ' + p for p in params)})\n"
+        key = "(" + ", ".join([str(n)] + params) + ")"
+        member = "(" + ", ".join([str(n)] + [("x_" if i == at else p) for i, p in enumerate(params)]) + ")"
+        return (f"def FC_{name}(R, mp_{''.join(', ' + p for p in params)}):\n"
+                f"    m_ = mp_.get({key})\n    if m_ is not None:\n"
+                f"        R.work -= m_[1]\n        if R.work < 0: _out_of_work(R)\n        return m_[0]\n"
+                f"{_indented(lines, 4)}"
+                f"    m_ = ({body}, {work})\n    for x_ in {body}:\n        mp_[{member}] = m_\n"
+                f"    return {body}\n")
+
+    def _function_bodies(self, gen: ExprCompiler) -> tuple[dict, dict]:
+        """Every function's body: its Python text, and for the fast code the statements
+        before it (see ExprCompiler.lines)."""
+        bodies, steps = {}, {}
+        for name, f in self.checked.functions.items():
+            env = Env({p.name for p in f.params})
+            if gen is self.p.exprc:
+                body = self.p._gen(f.body, env)
+            else:  # the fast code: loops written out as statements
+                gen.last_closure = None
+                steps[name], body = gen.lines(f.body, env)
+                if name in gen.components:  # (its walk's names: see _component_source)
+                    gen.closure_work[name] = gen.last_closure
+            if body is not None:
+                bodies[name] = body
+        return bodies, steps
+
+    def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> dict[str, list[str]]:
+        """The functions whose fast code reads nothing of the state but global variables
+        of one value (no list) by name (only their arguments, those variables, the player
+        count and the ruleset's fixed tables: cells' coordinates, relations, items'
+        attributes), does some work (calls something or loops), takes no list and counts
+        no calls: their values are kept by arguments and those variables' values for the
+        whole program (at most _KEPT_MAX at a time), so a value is computed once for all
+        the games' moves. A value that fails is not kept. Each with the variables it
+        reads, itself or through the functions it calls (none: it reads nothing of the
+        state)."""
+        fs, gvars = self.checked.functions, self.checked.vars
+        reads = {name: codegen.state_reads(body) for name, body in bodies.items()}
+        free = {name for name, r in reads.items() if r is not None
+                and all(v in gvars and not gvars[v].per_player and gvars[v].type.name != "list" for v in r[1])}
+        names = {name: set(reads[name][1]) for name in free}
+        changed = True
+        while changed:  # a function that calls one that reads the state reads it too
+            changed = False
+            for name in list(free):
+                if not reads[name][0] <= free:
+                    free.discard(name)
+                    changed = True
+                    continue
+                for g in reads[name][0]:
+                    if not names[g] <= names[name]:
+                        names[name] |= names[g]
+                        changed = True
+        return {name: sorted(names[name]) for name in free if name not in counted
+                and codegen.does_work(bodies[name]) and all(p.type.name != "list" for p in fs[name].params)}
+
+    def _counted_functions(self, gen: ExprCompiler, recursive: set[str]) -> set[str]:
+        """The non-recursive functions that count their calls against the calls budget.
+        The straightforward code counts every one that calls a function (calls that call
+        calls can make 2**n calls). The fast code counts only those that may make more
+        than _CALLS_FREE calls in one evaluation, loops counted once (every further
+        iteration is counted by the work budget), so a runaway is still stopped."""
+        fs = self.checked.functions
+        calls = {n: [x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs]
+                 for n, f in fs.items()}
+        if not gen.optimize:
+            return {n for n in fs if n not in recursive and any(g not in gen.inline for g in calls[n])}
+        bound: dict[str, int] = {}
+
+        def most(name: str) -> int:
+            if name not in bound:
+                bound[name] = _CALLS_FREE + 1  # a guard while it is computed
+                total = 1
+                for g in calls[name]:
+                    total += _CALLS_FREE + 1 if g in recursive else most(g)
+                    if total > _CALLS_FREE:
+                        break
+                bound[name] = total
+            return bound[name]
+        return {n for n in fs if n not in recursive and most(n) > _CALLS_FREE}
+
+    def _recursive(self) -> set[str]:
+        return recursive(self.checked.functions)

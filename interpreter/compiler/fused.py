@@ -1,0 +1,369 @@
+"""Fused statements: a run of statements that cannot stop the procedure (no decision,
+no call of a procedure, no random draw, no 'end game', no 'return') written as ONE
+generated Python function that the driver calls in place of the run's first
+instruction, with real Python loops (the fast code; ``codegen.OPTIMIZE``).
+
+It reads the procedure's instructions of the core (core/ops.py) through
+``compile_procs.FuseInput`` (where each statement's instructions start and end, and for
+the statements it writes in place, their parts: derived from the instruction at the
+statement's start and the functions the reference made for it), and plays exactly as
+the instructions it replaces: the same expression functions in
+the same order, the same writes to the frame's locals in the same order (a loop's
+hidden ``$itN``/``$iN`` slots included), and the same count of steps, one per
+instruction it stands for (a jump, a loop's step), checked after each as the driver
+does, so a budget of steps runs out at the same statement with the same message.
+It keeps the index of the instruction it stands at in ``p``: an error leaves with
+that index (``meeple_pc``), so it is located at the statement that failed. The
+instructions stay in the procedure: a game resumed, or a jump, into the middle of a
+run plays them one by one."""
+from __future__ import annotations
+
+import ast
+import re
+
+from ...dsl import ast as ir
+from ..core import ops
+from ..play import helpers
+from ..play.helpers import BudgetError, RuleError, over_budget
+
+# the names the fused code binds (an expression that reads one of these is called)
+_LOCALS = frozenset({"s", "p", "v", "d", "w", "x", "i", "e"})
+_LOOP = re.compile(r"(xs|i|x)\d+")  # (a loop's list, index and element)
+
+# a zone that a move's text names without reading the state: a zone, or a zone per player
+# given a local or the active player (see _Fuser.moved_to)
+_FIXED_ZONE = re.compile(r"[(\s]*Z_\w+(\s*\+\s*[(\s]*(L\['[A-Za-z_]\w*'\]|R\.active|\d+)[)\s]*)?[)\s]*")
+# statements written as one instruction that never stops the procedure
+_SIMPLE = frozenset({"Let", "Assign", "AttrAssign", "Move", "Flip", "Log", "Reveal", "Deal", "Fill"})
+
+
+def nothing_to_move():
+    raise RuleError("'move' of nothing (the item is none)",
+                    hint="an empty zone's top or an empty cell is none: test it "
+                         "first, e.g. 'if occupied(z) { move top(z) to ... }'")
+
+
+def attr_of_nothing(var: str, attr: str, name: str, test: str):
+    raise RuleError(f"'{var}.{attr} = ...' on nothing ({name} is none)",
+                    hint=f"test it first: 'if {test} != none {{ ... }}'")
+
+
+def steps_over(limit: int):
+    raise over_budget("steps", f"more than {limit} statements in one move")
+
+
+def loop_over(where: str, limit: int):
+    raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
+
+
+def _names(text: str) -> set[str]:
+    """The names an expression's text reads or binds."""
+    tree = ast.parse(text, mode="eval")
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
+        {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
+
+
+def fuse(prog, pc, body: ir.Block) -> None:
+    """Fuses the runs of statements of a compiled procedure (``pc``: its FuseInput)."""
+    prog.ns["_steps_over"] = steps_over
+    prog.ns["_loop_over"] = loop_over
+    prog.ns["_nothing_to_move"] = nothing_to_move
+    prog.ns["_attr_of_nothing"] = attr_of_nothing
+    prog.ns["_too_big"] = helpers._too_big
+    _Fuser(prog, pc).block(body)
+
+
+def _blocks(s) -> list:
+    if s.node == "If":
+        return [b for _, b in s.branches] + ([s.other] if s.other else [])
+    if s.node in ("For", "While"):
+        return [s.body]
+    return []
+
+
+class _Count:
+    """Steps counted one after the other (``pcs``: the instruction after each): the
+    budget runs out at the first that passes it, located there."""
+
+    def __init__(self, ind: int, pcs: list[int], most: int):
+        self.ind, self.pcs, self.max = ind, pcs, most
+
+    def __str__(self) -> str:
+        pad, k, m = " " * self.ind, len(self.pcs), self.max
+        if k == 1:
+            return f"{pad}p = {self.pcs[0]}\n{pad}s += 1\n{pad}if s > {m}: _steps_over({m})\n"
+        return (f"{pad}s += {k}\n{pad}if s > {m}:\n"
+                f"{pad}    p = {tuple(self.pcs)}[{m} - s + {k}]\n{pad}    _steps_over({m})\n"
+                f"{pad}p = {self.pcs[-1]}\n")
+
+
+class _Fuser:
+    def __init__(self, prog, pc):
+        self.prog, self.pc, self.proc = prog, pc, pc.proc
+        self.max = prog.budgets.steps
+        self.ok: dict[int, bool] = {}
+        self.loops = 0
+
+    # ------------------------------------------------------------ which runs
+    def fusable(self, s) -> bool:
+        got = self.ok.get(id(s))
+        if got is None:
+            if s.node in _SIMPLE or (s.node == "Best" and s.tie == "first"):
+                got = True
+            elif s.node in ("If", "For", "While"):
+                got = all(self.fusable(x) for b in _blocks(s) for x in b.stmts)
+            else:
+                got = False
+            self.ok[id(s)] = got
+        return got
+
+    def block(self, b: ir.Block, tail=None) -> None:
+        """Fuses the runs of a block; ``tail(out, ind)`` writes what follows the block's
+        last statement (a loop's jump back and its test, a branch's closing jump): a run
+        that ends the block runs it too."""
+        run = []
+        for s in b.stmts:
+            if self.fusable(s):
+                run.append(s)
+                continue
+            self.flush(run)
+            run = []
+            self.inner(s)
+        self.flush(run, tail)
+
+    def inner(self, s) -> None:
+        """Fuses the runs inside a statement that is not fused as a whole."""
+        if s.node == "If":
+            for _, body in s.branches:
+                self.block(body, lambda out, ind, E=self.end_of(s): self.count(E, out, ind))  # noqa: B008 - bound now
+            if s.other:
+                self.block(s.other)
+        elif s.node == "For":
+            self.block(s.body, lambda out, ind: self.for_tail(s, out, ind))
+        elif s.node == "While":
+            self.block(s.body, lambda out, ind: self.while_tail(s, out, ind))
+
+    def ins(self, s) -> tuple:
+        """The instruction a statement starts with, its index and the functions the
+        reference made for it (core/reference.py, ``Builder.made``)."""
+        start = self.pc.starts[id(s)]
+        return self.pc.code[start], start, self.pc.made.get(start, {})
+
+    def for_tail(self, s: ir.For, out: list, ind: int) -> None:
+        """The jump back and the loop's step (as the ForStep instruction does)."""
+        i = self.ins(s)[0]
+        it, ix, var = i.it, i.ix, i.var
+        head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
+        self.count(head, out, ind)
+        out.append(f"{pad}i = L[{ix!r}]\n{pad}if i >= len(L[{it!r}]):\n")
+        self.count(self.end_of(s), out, ind + 4)
+        out.append(f"{pad}else:\n{inner}L[{var!r}] = L[{it!r}][i]\n{inner}L[{ix!r}] = i + 1\n")
+        self.count(head + 1, out, ind + 4)
+
+    def while_tail(self, s: ir.While, out: list, ind: int) -> None:
+        """The jump back and the loop's test (as the WhileTest instruction does)."""
+        head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
+        test, cond = self.pc.code[head], self.pc.made[head]["cond"]
+        cnt, limit, where = test.count, test.limit, test.where
+        self.count(head, out, ind)
+        out.append(f"{pad}if not {self.call(cond)}:\n")
+        self.count(self.end_of(s), out, ind + 4)
+        out.append(f"{pad}else:\n{inner}L[{cnt!r}] += 1\n"
+                   f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
+        self.count(head + 1, out, ind + 4)
+
+    def end_of(self, s) -> int:
+        """The instruction after the statement's last."""
+        return self.pc.ends[id(s)]
+
+    def flush(self, run: list, tail=None) -> None:
+        if not run:
+            return
+        start, end = self.pc.starts[id(run[0])], self.end_of(run[-1])
+        if end - start < 2 and tail is None:  # one instruction: nothing to gain
+            return
+        self.loops = 0
+        lines: list = []
+        try:
+            for s in run:
+                self.stmt(s, lines, 8)
+            if tail is not None:
+                tail(lines, 8)
+        except RecursionError:
+            return  # nested too deeply to write: the instructions serve
+        lines = [str(x) for x in lines]
+        k = self.prog._fused_count = self.prog._fused_count + 1
+        name = f"FUSED_{k}"
+        src = (f"def {name}(R, L):\n    s = R.steps\n    p = {start}\n    try:\n"
+               + "".join(lines)
+               + "    except Exception as e:\n        e.meeple_pc = p\n        raise\n"
+               + "    R.steps = s - 1\n    return p\n")
+        try:
+            self.prog._run(src, f"<{self.proc.name} line {run[0].span.line}>", "exec")
+        except (SyntaxError, RecursionError, MemoryError):
+            return  # nested too deeply for Python: the instructions serve
+        self.proc.code[start] = self.prog.ns[name]
+        self.proc.fused = True
+
+    # ------------------------------------------------------------ writing
+    def call(self, fn) -> str:
+        """A compiled expression's value: its text written in place where it is the
+        straightforward code of an expression (a pure-Python program), else a call."""
+        text = self.prog._texts.get(id(fn))
+        if text is not None and text[0] is fn and self.prog._native is None \
+                and not any(n in _LOCALS or _LOOP.fullmatch(n) for n in _names(text[1])):
+            return f"({text[1]})"
+        return f"{self.name(fn)}(R, L)"
+
+    def name(self, fn) -> str:
+        """A new name of a compiled function in the program's namespace, one per place
+        it is called from: the text of a fused function must not depend on whether two
+        places hold the same function object (natively, two expressions written alike
+        are one wrapper of the module, in Python two functions), or the native compile
+        of a program would not find the pieces its Python compile recorded."""
+        k = self.prog._fused_count = self.prog._fused_count + 1
+        got = f"FX_{k}"
+        self.prog.ns[got] = fn
+        return got
+
+    def value(self, fn, out: list, pad: str) -> str:
+        """A value to store (see ``Builder.value`` of core/reference.py): an integer is
+        checked against the integer budget in place."""
+        raw = getattr(fn, "raw", None)
+        if raw is None:
+            return f"{self.call(fn)}"
+        lim = fn.limit
+        out.append(f"{pad}v = {self.call(raw)}\n"
+                   f"{pad}if v.__class__ is int and not -{lim} <= v <= {lim}: raise _too_big(v, {lim})\n")
+        return "v"
+
+    def count(self, nxt: int, out: list, ind: int) -> None:
+        """One instruction done: the driver's step, its check, then the next one. Steps
+        with nothing between them (jumps) are counted at once (see _Count)."""
+        if out and isinstance(out[-1], _Count) and out[-1].ind == ind:
+            out[-1].pcs.append(nxt)
+        else:
+            out.append(_Count(ind, [nxt], self.max))
+
+    def stmts(self, b: ir.Block, out: list, ind: int) -> None:
+        for s in b.stmts:
+            self.stmt(s, out, ind)
+
+    def stmt(self, s, out: list, ind: int) -> None:
+        i, start, fx = self.ins(s)
+        pad = " " * ind
+        match i:
+            case ops.Branch():
+                return self.if_(s, 0, start, out, ind)
+            case ops.ForInit():
+                return self.for_(s, i, fx["items"], start, out, ind)
+            case ops.WhileInit():
+                return self.while_(s, start, out, ind)
+            case ops.SetLocal():
+                out.append(f"{pad}L[{i.var!r}] = {self.value(fx['value'], out, pad)}\n")
+            case ops.SetPlayerVar():
+                value = self.value(fx["value"], out, pad)
+                if value != "v":
+                    out.append(f"{pad}v = {value}\n")
+                out.append(f"{pad}R.set_pvar({i.var!r}, {self.call(fx['player'])}, v)\n")
+            case ops.SetGlobal():
+                out.append(f"{pad}R.set_var({i.var!r}, {self.value(fx['value'], out, pad)})\n")
+            case ops.Move() if i.face == ops.AS_PLACE and not i.unsure:
+                out.append(f"{pad}d, w = {self.call(fx['to'])}, {self.call(fx['what'])}\n")
+                if i.many:
+                    out.append(f"{pad}R.move_all(w, d)\n")
+                else:
+                    out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
+            case ops.SetItemVar():
+                out.append(f"{pad}d = {self.call(fx['holder'])}\n"
+                           f"{pad}if d is None:\n{pad}    _attr_of_nothing{i.where!r}\n")
+                out.append(f"{pad}R.set_ivar({i.attr!r}, d, {self.value(fx['value'], out, pad)})\n")
+            case ops.Log():
+                self.log(fx["log"], fx["args"], out, pad)
+            case _:  # the instruction itself
+                out.append(f"{pad}{self.name(self.proc.code[start])}(R, L)\n")
+        self.count(start + 1, out, ind)
+
+    def log(self, log_id: int, fns: list, out: list, pad: str) -> None:
+        args = ", ".join(f"{self.call(f)}" for f in fns)
+        types = self.prog.logs[log_id].types
+        if any("item" in t or t.startswith("list:") for t in types):
+            out.append(f"{pad}R.say({log_id}, [{args}])\n")
+        else:  # no item to mask, no list: what Runtime.say keeps, at once
+            masks = ", ".join("None" for _ in types)
+            out.append(f"{pad}R._said({log_id}, [{args}], [{masks}], {{}})\n")
+
+    def if_(self, s: ir.If, k: int, cj: int, out: list, ind: int) -> None:
+        """Branch k, whose test is the instruction at cj; a failed test jumps past the
+        branch's closing jump, to the next test (or 'else', or the end)."""
+        pad = " " * ind
+        body = s.branches[k][1]
+        ej = self.end_of(body.stmts[-1]) if body.stmts else cj + 1  # the branch's closing jump
+        out.append(f"{pad}if {self.call(self.pc.made[cj]['cond'])}:\n")
+        self.count(cj + 1, out, ind + 4)
+        self.stmts(body, out, ind + 4)
+        self.count(self.end_of(s), out, ind + 4)
+        out.append(f"{pad}else:\n")
+        self.count(ej + 1, out, ind + 4)
+        if k + 1 < len(s.branches):
+            self.if_(s, k + 1, ej + 1, out, ind + 4)
+        elif s.other:
+            self.stmts(s.other, out, ind + 4)
+
+    def for_(self, s: ir.For, i: ops.ForInit, src, start: int, out: list, ind: int) -> None:
+        it, ix, var = i.it, i.ix, i.var
+        n = self.loops = self.loops + 1
+        pad, inner = " " * ind, " " * (ind + 4)
+        out.append(f"{pad}xs{n} = list({self.call(src)})\n{pad}L[{it!r}] = xs{n}\n"
+                   f"{pad}L[{ix!r}] = 0\n")
+        self.count(start + 1, out, ind)
+        dest = self.moved_to(s, var)
+        at = ind + 4 if dest is not None else ind  # (the loop under 'else:')
+        body: list = []
+        body.append(f"{' ' * at}i{n} = 0\n{' ' * at}for x{n} in xs{n}:\n{' ' * (at + 4)}L[{var!r}] = x{n}\n"
+                    f"{' ' * (at + 4)}i{n} += 1\n{' ' * (at + 4)}L[{ix!r}] = i{n}\n")
+        self.count(start + 2, body, at + 4)
+        self.stmts(s.body, body, at + 4)
+        self.count(start + 1, body, at + 4)  # the jump back to the loop's step
+        if dest is not None:
+            # 'for x in xs { move x to Z }', Z the same zone at every turn: the items
+            # moved at once (move_all moves them one after the other, as the turns do),
+            # the locals and steps the turns leave written after; where a turn would
+            # fail (an item none, the steps budget), the turns as they are
+            per = sum(len(c.pcs) for c in body if isinstance(c, _Count))
+            out.append(f"{pad}if xs{n} and None not in xs{n} and s + {per} * len(xs{n}) <= {self.max}:\n"
+                       f"{inner}L[{var!r}] = xs{n}[0]\n{inner}L[{ix!r}] = 1\n{inner}p = {start + 2}\n"
+                       f"{inner}R.move_all(xs{n}, {dest})\n"
+                       f"{inner}L[{var!r}] = xs{n}[-1]\n{inner}L[{ix!r}] = len(xs{n})\n"
+                       f"{inner}s += {per} * len(xs{n})\n{inner}p = {start + 1}\n{pad}else:\n")
+        out.extend(body)
+        self.count(self.end_of(s), out, ind)  # the step that finds no element left
+
+    def moved_to(self, s: ir.For, var: str) -> str | None:
+        """The text of the zone a loop's only statement moves the loop's element to
+        (``for x in xs { move x to Z }``), where it is the same zone at every turn (a
+        zone of the ruleset, or a zone per player given a local other than the loop's
+        variable, or the active player); else None."""
+        if len(s.body.stmts) != 1:
+            return None
+        i, _, fx = self.ins(s.body.stmts[0])
+        if not isinstance(i, ops.Move) or i.face != ops.AS_PLACE or i.unsure or i.many:
+            return None
+        what, to = self.call(fx["what"]), self.call(fx["to"])
+        fixed = _FIXED_ZONE.fullmatch(to)
+        if what.strip("()") != f"L[{var!r}]" or fixed is None or f"L[{var!r}]" in to:
+            return None
+        return to
+
+    def while_(self, s: ir.While, start: int, out: list, ind: int) -> None:
+        test, cond = self.pc.code[start + 1], self.pc.made[start + 1]["cond"]
+        cnt, limit, where = test.count, test.limit, test.where
+        pad, inner = " " * ind, " " * (ind + 4)
+        out.append(f"{pad}L[{cnt!r}] = 0\n")
+        self.count(start + 1, out, ind)
+        out.append(f"{pad}while {self.call(cond)}:\n{inner}L[{cnt!r}] += 1\n"
+                   f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
+        self.count(start + 2, out, ind + 4)
+        self.stmts(s.body, out, ind + 4)
+        self.count(start + 1, out, ind + 4)  # the jump back to the test
+        self.count(self.end_of(s), out, ind)  # the test that failed

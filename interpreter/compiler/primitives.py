@@ -1,0 +1,337 @@
+"""What each built-in function means when it runs, in one place for the interpreter: its
+Python form (the text ``codegen.ExprCompiler`` writes for a call, the straightforward code
+and the fast code alike), its native form (the C++ text ``kernel.Gen.builtin`` writes),
+for an aggregate its forms over a comprehension (Python, C++, and the fast code's loop of
+statements), and what the fast code may know of its integer value (``span``). Keyed by
+the names of ``dsl/builtins.py``, which
+holds everything else about a built-in (arities, type rule, what the optimiser may assume,
+its entry of the language reference); tests/test_builtins.py checks that both tables name
+the same built-ins and that every engine implements each one.
+
+A form is a text with the arguments' texts as ``{0}``, ``{1}`` (in C++, ``{i0}``: the
+argument as an int), or a function of the call (``PyCall``, ``CxxCall``) for what a text
+cannot say; ``by_arity`` and ``by_list`` choose among forms. A native form raises
+``NotNative`` where the kernel does not cover a use (``KERNEL_GAPS`` lists them, and the
+program then runs in Python, saying why: see kernel.py)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from string import Formatter
+
+from ...dsl.types import T, type_code
+from ..play import helpers
+
+_INT = T("int")
+# the element types of lists whose first or last element the kernel gives (one number, id
+# or text per value, with a none: kernel_types.IDS and texts)
+_FLAT = ("int", "str", "player", "item", "cell", "zone", "enum", "none")
+# the types whose values are ids (ints) or none: sorted by helpers.sort_key, they are in
+# the plain order of ints, none first (helpers._sort_ids)
+_ID_TYPES = ("item", "cell", "zone", "player")
+
+# uses of built-ins the kernel does not cover: a program with one runs in Python (the
+# reason reported once, see kernel.py). What the reason starts with.
+KERNEL_GAPS = {
+    "first": "first() of a list of bool or of lists, also first(...) over a comprehension: the "
+             "kernel has no none of these types",
+    "last": "last() of a list of bool or of lists, also last(...) over a comprehension: the "
+            "kernel has no none of these types",
+}
+
+
+class NotNative(Exception):
+    """A use of a built-in the kernel does not cover (``str(e)`` says what)."""
+
+
+class PyCall:
+    """A call being compiled to Python: the compiler, the call, its arguments' texts."""
+
+    def __init__(self, cg, e, args: list[str]):
+        self.cg, self.e, self.a = cg, e, args
+        self.name = e.func
+
+    def ty(self, i: int) -> T:
+        return self.cg.ty(self.e.args[i])
+
+    @property
+    def list0(self) -> bool:
+        return bool(self.e.args) and self.ty(0).tag == "list"
+
+    def fill(self, text: str) -> str:
+        return text.format(*self.a)
+
+
+class CxxCall:
+    """A call being written in C++: the kernel's writer, the call, the names in scope.
+    An argument's text is written when asked for, in the order asked."""
+
+    def __init__(self, gen, e, sc: dict):
+        self.gen, self.e, self.sc = gen, e, sc
+        self.name = e.func
+
+    def arg(self, i: int = 0, want: T | None = None) -> str:
+        return self.gen.expr(self.e.args[i], self.sc, want)
+
+    def ty(self, i: int) -> T:
+        return self.gen.ty(self.e.args[i])
+
+    @property
+    def list0(self) -> bool:
+        return bool(self.e.args) and self.ty(0).tag == "list"
+
+    def fill(self, text: str) -> str:
+        fields = {}
+        for _, name, _, _ in Formatter().parse(text):
+            if name is not None and name not in fields:
+                fields[name] = self.arg(int(name.lstrip("i")), _INT if name.startswith("i") else None)
+        return text.format(*(fields.get(str(i), "") for i in range(len(self.e.args))),
+                           **{k: v for k, v in fields.items() if k.startswith("i")})
+
+
+class PyOver:
+    """An aggregate over a comprehension being compiled to Python: its element's text
+    (``{el}``) and its loops' (``{loops}``)."""
+
+    def __init__(self, cg, e, el: str, loops: str):
+        self.cg, self.e, self.el, self.loops = cg, e, el, loops
+        self.name = e.func
+
+    def fill(self, text: str) -> str:
+        return text.format(el=self.el, loops=self.loops)
+
+
+class PyLoop:
+    """An aggregate being compiled to the statements of a loop (the fast code's statement
+    form, ``codegen.ExprCompiler._s_loop``): ``{r}`` the name of its value, ``{el}`` the
+    element's text (lines apart by newlines)."""
+
+    def __init__(self, cg, name: str, r: str, el: str | None):
+        self.cg, self.name, self.r, self.el = cg, name, r, el
+
+    def fill(self, text: str) -> str:
+        return text.format(r=self.r, el=self.el)
+
+
+class CxxOver:
+    """An aggregate over a comprehension being written in C++: ``each(make)`` writes the
+    comprehension's loops around ``make(names in scope)``, ``elem(inner, want)`` its
+    element."""
+
+    def __init__(self, gen, e, sc: dict):
+        self.gen, self.e, self.sc, self.comp = gen, e, sc, e.comp
+        self.name = e.func
+
+    def each(self, make: Callable[[dict], str]) -> str:
+        return self.gen.loops(self.comp, self.sc, make)
+
+    def elem(self, inner: dict, want: T | None) -> str:
+        return self.gen.expr(self.comp.elem, inner, want)
+
+
+Form = str | Callable
+
+
+def emit(form: Form, call) -> str:
+    """The text of a call by a form (see the module's doc)."""
+    return call.fill(form) if isinstance(form, str) else form(call)
+
+
+def by_arity(*forms: Form) -> Callable:
+    """The form for the call's number of arguments, from 1."""
+    return lambda call: emit(forms[len(call.e.args) - 1], call)
+
+
+def by_list(on_list: Form, on_zone: Form) -> Callable:
+    """One form where the first argument is a list, another where it is a zone or cell."""
+    return lambda call: emit(on_list if call.list0 else on_zone, call)
+
+
+Span = tuple[int, int]   # the least and the most an integer may be
+
+
+@dataclass(frozen=True)
+class Primitive:
+    python: Form        # the reference meaning: the Python text of a call
+    cxx: Form           # the native form: the C++ text of a call (kernel.Gen.builtin)
+    over: str = ""      # an aggregate's Python text over a comprehension: {el} {loops}
+    cxx_over: Form = ""  # an aggregate's C++ text over a comprehension (a CxxOver's)
+    # an aggregate as a loop of statements (the fast code, a PyLoop's): its value before
+    # the loop, the lines that add an element (a 'break' leaves every loop), the line
+    # after the loop
+    step_start: str = ""
+    step: str = ""
+    step_end: str = ""
+    # the least and the most its value may be, whatever the state, from its integer
+    # arguments' (each a Span or None) and the number of players; None: not known
+    # (the fast code's bounds, see codegen.ExprCompiler._int_range)
+    span: Callable[[list, int], Span | None] | None = None
+
+
+def _abs_span(spans: list, n: int) -> Span | None:
+    r = spans[0]
+    if r is None:
+        return None
+    return (0 if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1]))), max(abs(r[0]), abs(r[1]))
+
+
+def _two(f) -> Callable:
+    """min(a, b), max(a, b)."""
+    def span(spans: list, n: int) -> Span | None:
+        if len(spans) != 2 or None in spans:
+            return None
+        a, b = spans
+        return f(a[0], b[0]), f(a[1], b[1])
+    return span
+
+
+# ------------------------------------------------------------------ forms of their own
+def _py_occupied(call: PyCall) -> str:
+    if call.cg.optimize:  # a list's truth, without a call of len
+        return call.fill("(not not {0})" if call.list0 else "(not not R.zones[{0}])")
+    return call.fill("(len({0}) > 0)" if call.list0 else "(len(R.zones[{0}]) > 0)")
+
+
+def _py_sort(call: PyCall) -> str:
+    cg, a0 = call.cg, call.a[0]
+    t0 = call.ty(0)
+    code = type_code(t0.arg) if t0.tag == "list" else "int"
+    if cg.t.sort_key(code) is helpers.sort_key:
+        arg = call.e.args[0]
+        if arg.node == "Call" and arg.func == "items" and cg.c.calls_builtin("items"):
+            return f"sorted({a0})"  # (a zone's items: ints, never none)
+        if code in _ID_TYPES or code == "int":
+            return f"_sort_ids({a0})"
+        if code.startswith("list:") and code[5:] in _ID_TYPES + ("int",):
+            return f"_sort_int_lists({a0})"
+    name = "SORTKEY_" + "".join(ch if ch.isalnum() else "_" for ch in code)
+    cg.t.ns[name] = cg.t.sort_key(code)
+    return f"sorted({a0}, key={name})"
+
+
+def _cxx_cells(call: CxxCall) -> str:
+    board = call.ty(0).arg
+    return call.gen.tables.id_list(("BOARD", board), call.gen.p.boards[board])
+
+
+def _cxx_cell_of(call: CxxCall) -> str:
+    gen, board = call.gen, call.ty(1).arg
+    on = set(gen.p.boards[board])
+    inside = gen.tables.value_table(("ONBOARD", board), [z in on for z in range(gen.nz)], T("bool"))
+    return f"cell_of(s, {call.arg()}, {inside})"
+
+
+def _cxx_end(f: str) -> Callable:
+    """first(list), last(list)."""
+    def form(call: CxxCall) -> str:
+        el = call.ty(0).arg
+        if el.tag not in _FLAT:
+            raise NotNative(f"{f}() of a list of {el}")
+        return f"{'lfirst' if f == 'first' else 'llast'}({call.arg()})"
+    return form
+
+
+def _cxx_owner(call: CxxCall) -> str:
+    gen = call.gen
+    owners = gen.tables.value_table(("ZONE_OWNER",), gen.ns["ZONE_OWNER"], T("player"))
+    return f"{owners}[nn({call.arg()})]"
+
+
+# ------------------------------------------------------------------ aggregates in C++
+def _over_any_all(f: str) -> Callable:
+    hit = "true" if f == "any" else "false"
+    test = "" if f == "any" else "!"
+
+    def form(x: CxxOver) -> str:
+        body = x.each(lambda inner: f"if ({test}({x.elem(inner, T('bool'))})) return {hit};")
+        return f"([&]() -> bool {{ {body} return {'false' if f == 'any' else 'true'}; }}())"
+    return form
+
+
+def _over_count(x: CxxOver) -> str:
+    n = x.gen.fresh("n")
+    body = x.each(lambda inner: f"++{n};")
+    return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
+
+
+def _over_sum(x: CxxOver) -> str:
+    acc = x.gen.fresh("sum")
+    body = x.each(lambda inner: f"{acc} = add({acc}, {x.elem(inner, _INT)});")
+    return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
+
+
+def _over_first(x: CxxOver) -> str:
+    gen, t = x.gen, x.gen.ty(x.e)
+    gen.ty(x.comp.elem)
+    if t.tag not in _FLAT:
+        raise NotNative(f"first(...) of a list of {t}")
+    body = x.each(lambda inner: f"return {gen.ct(t)}({x.elem(inner, t)});")
+    return f"([&]() -> {gen.ct(t)} {{ {body} return {gen.none_of(t)}; }}())"
+
+
+def _over_list(fn: str) -> Callable:
+    """last, min, max: the elements in a list, then ``fn`` of it."""
+    def form(x: CxxOver) -> str:
+        gen, t = x.gen, x.gen.ty(x.e)
+        elt = gen.ty(x.comp.elem)
+        if fn == "llast" and t.tag not in _FLAT:
+            raise NotNative(f"last(...) of a list of {t}")
+        lt = T("list", elt)
+        out = gen.fresh("out")
+        body = x.each(lambda inner: f"{out}.push_back({x.elem(inner, elt)});")
+        return (f"([&]() -> {gen.ct(t)} {{ std::vector<{gen.ct(elt)}> {out}; {body} "
+                f"return {fn}({gen.ct(lt)}(std::move({out}))); }}())")
+    return form
+
+
+def _extreme(less: str, f: str) -> dict:
+    """min, max as a loop: as Python's min() keeps the first of equal elements, and
+    compares 'element < smallest so far'; no element: the error of min([])."""
+    return {"step_start": "_NOT_YET", "step": f"m_ = {{el}}\nif {{r}} is _NOT_YET or m_ {less} {{r}}: {{r}} = m_",
+            "step_end": f"if {{r}} is _NOT_YET: _{f}([])"}
+
+
+# ------------------------------------------------------------------ the table
+PRIMITIVES: dict[str, Primitive] = {
+    "top": Primitive(by_arity("(R.zones[{0}] or _NO_ITEM)[-1]", "_topn(R.zones[{0}], {1})"),
+                     by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))")),
+    "bottom": Primitive("_bottom(R.zones[{0}])", "s.z.bottom({0})"),
+    "items": Primitive("list(R.zones[{0}])", "s.z.items({0})"),
+    "size": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
+    "len": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
+    "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)")),
+    "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)")),
+    "cells": Primitive(lambda call: f"BOARD_{call.ty(0).arg}", _cxx_cells),
+    "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of),
+    "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})"),
+    "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span),
+    "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
+                     over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),
+                     **_extreme("<", "min")),
+    "max": Primitive(by_arity("_max({0})", "max({0}, {1})"), by_arity("lmax({0})", "imax({i0}, {i1})"),
+                     over="_max([{el} {loops}])", cxx_over=_over_list("lmax"), span=_two(max),
+                     **_extreme(">", "max")),
+    "sum": Primitive("sum({0})", "isum({0})", over="sum([{el} {loops}])", cxx_over=_over_sum,
+                     step_start="0", step="{r} += {el}"),
+    "count": Primitive("len({0})", "((I)({0}).size())", over="len([1 {loops}])", cxx_over=_over_count,
+                       step_start="0", step="{r} += 1"),
+    "any": Primitive("any({0})", "lany({0})", over="any({el} {loops})", cxx_over=_over_any_all("any"),
+                     step_start="False", step="if {el}:\n    {r} = True\n    break"),
+    "all": Primitive("all({0})", "lall({0})", over="all({el} {loops})", cxx_over=_over_any_all("all"),
+                     step_start="True", step="if not {el}:\n    {r} = False\n    break"),
+    "first": Primitive("_first({0})", _cxx_end("first"), over="next(({el} {loops}), None)",
+                       cxx_over=_over_first, step_start="None", step="{r} = {el}\nbreak"),
+    "last": Primitive("_last({0})", _cxx_end("last"), over="_last([{el} {loops}])", cxx_over=_over_list("llast"),
+                      step_start="None", step="{r} = {el}"),
+    "subsets": Primitive("_subsets({0})", "subsets({0})"),
+    # (enum values are ids in declaration order: in C++ they sort as Python sorts them)
+    "sort": Primitive(_py_sort, "sorted({0})"),
+    "reverse": Primitive("list(reversed({0}))", "reversed({0})"),
+    "distinct": Primitive("list(dict.fromkeys({0}))", "distinct({0})"),
+    "player_count": Primitive("R.n_players", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n)),
+    "next_player": Primitive("(({0} + R.dir) % R.n_players)", "((Id)pmod(nn({0}) + DIR))"),
+    "previous_player": Primitive("(({0} - R.dir) % R.n_players)", "((Id)pmod(nn({0}) - DIR))"),
+    "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)", span=lambda spans, n: (1, n)),
+    "owner": Primitive("ZONE_OWNER[{0}]", _cxx_owner),
+    "turn_number": Primitive("R.turn", "((I)s.turn)"),
+}

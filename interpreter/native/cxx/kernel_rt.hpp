@@ -1,0 +1,562 @@
+// The C++ that every generated kernel shares (interpreter/native/kernel.py writes the rest).
+//
+// A kernel runs one program's rules over compact state: ints, ids, strings and
+// immutable reference-counted lists. It decides only what it is sure of. Anything a
+// rule could fail at (a none where a value is needed, an index outside a list, a
+// division by zero, a budget that may run out, an int that leaves 64 bits) throws
+// Bail, and the caller plays the move again in Python, which gives the game its
+// exact result or error. So a kernel never needs to say why: the Python code does.
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace mk {
+
+typedef int64_t I;       // an int (none: NONE_I)
+typedef int32_t Id;      // an item, a cell or zone, a player, an enum value (none: NONE_ID)
+typedef std::string Str; // UTF-8
+
+constexpr I NONE_I = INT64_MIN;
+constexpr Id NONE_ID = -1;
+// a text's none: one byte no UTF-8 text has, so no text of a rule is equal to it
+static const Str NONE_S("\xff", 1);
+static inline bool is_none_s(const Str& s) { return s.size() == 1 && (unsigned char)s[0] == 0xff; }
+
+struct Bail {};
+
+static int last_bail = 0;  // the line of the generated source that bailed last (diagnostics)
+[[noreturn]] __attribute__((noinline, cold)) static void bail_at(int line) {
+    last_bail = line;
+    throw Bail();
+}
+#define bail() ::mk::bail_at(__LINE__)
+
+// ------------------------------------------------------------------ lists
+// Lists are values (a rule never changes one in place), so copies share one vector.
+template <class T>
+struct List {
+    // (bools kept as bytes: std::vector<bool> has no data())
+    typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
+    struct Rep {
+        long rc;
+        std::vector<S> v;
+        // (lists are made and dropped at every turn of a rule's loops: their headers
+        // come from a free list; the GIL keeps one thread in a kernel at a time)
+        static void* operator new(size_t size) {
+            if (pool) {
+                void* p = pool;
+                pool = *(void**)p;
+                return p;
+            }
+            return ::operator new(size);
+        }
+        static void operator delete(void* p) {
+            *(void**)p = pool;
+            pool = p;
+        }
+        static inline void* pool = nullptr;
+    };
+    Rep* p = nullptr;  // nullptr: the empty list
+
+    List() {}
+    explicit List(std::vector<T>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
+    List(const List& o) : p(o.p) {
+        if (p) ++p->rc;
+    }
+    List(List&& o) noexcept : p(o.p) { o.p = nullptr; }
+    ~List() { drop(); }
+    List& operator=(const List& o) {
+        if (o.p) ++o.p->rc;
+        drop();
+        p = o.p;
+        return *this;
+    }
+    List& operator=(List&& o) noexcept {
+        if (this != &o) {
+            drop();
+            p = o.p;
+            o.p = nullptr;
+        }
+        return *this;
+    }
+    void drop() {
+        if (p && --p->rc == 0) delete p;
+        p = nullptr;
+    }
+    size_t size() const { return p ? p->v.size() : 0; }
+    bool empty() const { return !p || p->v.empty(); }
+    const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->v.data())[i]; }
+    const T* begin() const { return p ? reinterpret_cast<const T*>(p->v.data()) : nullptr; }
+    const T* end() const { return p ? reinterpret_cast<const T*>(p->v.data()) + p->v.size() : nullptr; }
+
+  private:
+    template <class U>
+    static Rep* make(std::vector<U>&& v) {
+        if constexpr (std::is_same<U, bool>::value) {
+            Rep* r = new Rep{1, std::vector<S>()};
+            r->v.reserve(v.size());
+            for (bool b : v) r->v.push_back((S)b);
+            return r;
+        } else {
+            return new Rep{1, std::move(v)};
+        }
+    }
+};
+
+// ------------------------------------------------------------------ equality, order
+// The order of options (helpers.sort_key for one type): none first, numbers and ids
+// by value, false before true, strings by code point (UTF-8 bytes sort so), lists by
+// size and then element by element.
+static inline bool eq(I a, I b) { return a == b; }
+static inline bool eq(Id a, Id b) { return a == b; }
+static inline bool eq(bool a, bool b) { return a == b; }
+static inline bool eq(const Str& a, const Str& b) { return a == b; }
+template <class T>
+static bool eq(const List<T>& a, const List<T>& b) {
+    if (a.p == b.p) return true;
+    size_t n = a.size();
+    if (n != b.size()) return false;
+    for (size_t i = 0; i < n; ++i)
+        if (!eq(a[i], b[i])) return false;
+    return true;
+}
+
+static inline int cmp(I a, I b) { return a < b ? -1 : a > b; }
+static inline int cmp(Id a, Id b) { return a < b ? -1 : a > b; }
+static inline int cmp(bool a, bool b) { return (int)a - (int)b; }
+static inline int cmp(const Str& a, const Str& b) {
+    bool na = is_none_s(a), nb = is_none_s(b);
+    if (na || nb) return na == nb ? 0 : na ? -1 : 1;  // none first
+    int c = a.compare(b);
+    return c < 0 ? -1 : c > 0;
+}
+template <class T>
+static int cmp(const List<T>& a, const List<T>& b) {
+    size_t n = a.size(), m = b.size();
+    if (n != m) return n < m ? -1 : 1;
+    for (size_t i = 0; i < n; ++i) {
+        int c = cmp(a[i], b[i]);
+        if (c) return c;
+    }
+    return 0;
+}
+
+template <class T>
+struct Less {
+    bool operator()(const T& a, const T& b) const { return cmp(a, b) < 0; }
+};
+
+// sorted, equal ones once (Runtime._ordered: the options of a decision)
+template <class T>
+static List<T> ordered(std::vector<T>&& v) {
+    std::stable_sort(v.begin(), v.end(), Less<T>());
+    size_t k = 0;
+    for (size_t i = 0; i < v.size(); ++i)
+        if (k == 0 || !eq(v[k - 1], v[i])) {
+            if (k != i) v[k] = std::move(v[i]);
+            ++k;
+        }
+    v.resize(k);
+    return List<T>(std::move(v));
+}
+
+template <class T>
+static std::vector<T> vec(const List<T>& l) {
+    return std::vector<T>(l.begin(), l.end());
+}
+
+// ------------------------------------------------------------------ ints
+// Python's ints do not overflow; where a 64-bit int would, the kernel bails.
+static inline I add(I a, I b) {
+    I r;
+    if (a == NONE_I || b == NONE_I || __builtin_add_overflow(a, b, &r) || r == NONE_I) bail();
+    return r;
+}
+static inline I sub(I a, I b) {
+    I r;
+    if (a == NONE_I || b == NONE_I || __builtin_sub_overflow(a, b, &r) || r == NONE_I) bail();
+    return r;
+}
+static inline I mul(I a, I b, I limit) {  // helpers._mul: the integer budget
+    I r;
+    if (a == NONE_I || b == NONE_I || __builtin_mul_overflow(a, b, &r) || r > limit || r < -limit) bail();
+    return r;
+}
+static inline I neg(I a) {
+    if (a == NONE_I) bail();
+    return -a;
+}
+static inline I floordiv(I a, I b) {  // Python's //
+    if (a == NONE_I || b == NONE_I || b == 0) bail();
+    I q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+    return q;
+}
+static inline I mod(I a, I b) {  // Python's %
+    if (a == NONE_I || b == NONE_I || b == 0) bail();
+    I r = a % b;
+    if (r != 0 && ((r < 0) != (b < 0))) r += b;
+    return r;
+}
+static inline I iabs(I a) {
+    if (a == NONE_I) bail();
+    return a < 0 ? -a : a;
+}
+static inline I nn(I a) {  // an int that must not be none (an order, an index...)
+    if (a == NONE_I) bail();
+    return a;
+}
+static inline Id nn(Id a) {
+    if (a < 0) bail();
+    return a;
+}
+static inline I stored(I v, I limit) {  // ProcCompiler.value_fn: the integer budget
+    if (v != NONE_I && (v > limit || v < -limit)) bail();
+    return v;
+}
+static inline bool lt(I a, I b) { return nn(a) < nn(b); }
+static inline bool le(I a, I b) { return nn(a) <= nn(b); }
+static inline const Str& nn(const Str& a) {
+    if (is_none_s(a)) bail();
+    return a;
+}
+static inline bool lt(const Str& a, const Str& b) { return nn(a) < nn(b); }
+static inline bool le(const Str& a, const Str& b) { return nn(a) <= nn(b); }
+
+// characters of a UTF-8 text (Python's len of a str)
+static inline I chars(const Str& s) {
+    I n = 0;
+    for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+// ------------------------------------------------------------------ list helpers
+template <class T>
+static inline const T& at(const List<T>& l, I i) {  // helpers._index
+    if (i < 0 || (size_t)i >= l.size()) bail();
+    return l[(size_t)i];
+}
+template <class T>
+static List<T> cat(const List<T>& a, const List<T>& b) {
+    if (a.empty()) return b;
+    if (b.empty()) return a;
+    std::vector<T> v;
+    v.reserve(a.size() + b.size());
+    v.insert(v.end(), a.begin(), a.end());
+    v.insert(v.end(), b.begin(), b.end());
+    return List<T>(std::move(v));
+}
+template <class T>
+static bool contains(const List<T>& l, const T& x) {
+    for (const T& y : l)
+        if (eq(x, y)) return true;
+    return false;
+}
+template <class T>
+static List<T> reversed(const List<T>& l) {
+    std::vector<T> v(l.begin(), l.end());
+    std::reverse(v.begin(), v.end());
+    return List<T>(std::move(v));
+}
+template <class T>
+static List<T> sorted(const List<T>& l) {  // sort(): a stable sort by the options' order
+    std::vector<T> v(l.begin(), l.end());
+    std::stable_sort(v.begin(), v.end(), Less<T>());
+    return List<T>(std::move(v));
+}
+// distinct(): the first of equal ones, in order (dict.fromkeys: lists cannot be keys)
+template <class T>
+static List<T> distinct(const List<T>& l) {
+    std::vector<T> v;
+    v.reserve(l.size());
+    for (const T& x : l) {
+        bool seen = false;
+        for (const T& y : v)
+            if (eq(x, y)) {
+                seen = true;
+                break;
+            }
+        if (!seen) v.push_back(x);
+    }
+    return List<T>(std::move(v));
+}
+template <class T>
+static List<List<T>> distinct(const List<List<T>>&) {
+    bail();
+}
+static inline I isum(const List<I>& l) {
+    I s = 0;
+    for (I x : l) s = add(s, x);
+    return s;
+}
+// min and max of a list (helpers._min): an error when empty; none among two or more
+// cannot be compared
+template <class T>
+static T lmin(const List<T>& l) {
+    if (l.empty()) bail();
+    if (l.size() == 1) return l[0];
+    T m = nn(l[0]);
+    for (const T& x : l)
+        if (nn(x) < m) m = x;
+    return m;
+}
+template <class T>
+static T lmax(const List<T>& l) {
+    if (l.empty()) bail();
+    if (l.size() == 1) return l[0];
+    T m = nn(l[0]);
+    for (const T& x : l)
+        if (nn(x) > m) m = x;
+    return m;
+}
+template <class T>
+static inline T none_of();
+template <>
+inline I none_of<I>() { return NONE_I; }
+template <>
+inline Id none_of<Id>() { return NONE_ID; }
+template <>
+inline Str none_of<Str>() { return NONE_S; }
+template <class T>
+static T lfirst(const List<T>& l) { return l.empty() ? none_of<T>() : l[0]; }
+template <class T>
+static T llast(const List<T>& l) { return l.empty() ? none_of<T>() : l[l.size() - 1]; }
+static inline bool lany(const List<bool>& l) {
+    for (bool b : l)
+        if (b) return true;
+    return false;
+}
+static inline bool lall(const List<bool>& l) {
+    for (bool b : l)
+        if (!b) return false;
+    return true;
+}
+// subsets(): every non-empty subset, smallest first, each in the list's order
+template <class T>
+static List<List<T>> subsets(const List<T>& l) {
+    size_t n = l.size();
+    if (n > 16) bail();
+    std::vector<List<T>> out;
+    std::vector<size_t> idx;
+    for (size_t k = 1; k <= n; ++k) {
+        idx.resize(k);
+        for (size_t i = 0; i < k; ++i) idx[i] = i;
+        for (;;) {
+            std::vector<T> s;
+            s.reserve(k);
+            for (size_t i : idx) s.push_back(l[i]);
+            out.push_back(List<T>(std::move(s)));
+            size_t i = k;
+            while (i > 0 && idx[i - 1] == n - k + i - 1) --i;
+            if (i == 0) break;
+            ++idx[i - 1];
+            for (size_t j = i; j < k; ++j) idx[j] = idx[j - 1] + 1;
+        }
+    }
+    return List<List<T>>(std::move(out));
+}
+
+// ------------------------------------------------------------------ zones
+// Every zone (a cell is one) is a list of items, bottom to top, linked through the
+// items: taking an item from anywhere and putting it on top cost the same, and the
+// whole layout is a few arrays (a copy of a game is a copy of them).
+template <int NI, int NZ>
+struct Zones {
+    Id loc[NI > 0 ? NI : 1];  // the zone an item is in, or -1
+    Id prv[NI > 0 ? NI : 1];  // the item under it (-1: the bottom)
+    Id nxt[NI > 0 ? NI : 1];  // the item on it (-1: the top)
+    Id head[NZ > 0 ? NZ : 1]; // the bottom item of a zone (-1: empty)
+    Id tail[NZ > 0 ? NZ : 1]; // the top item
+    int32_t len[NZ > 0 ? NZ : 1];
+
+    void clear() {
+        for (int i = 0; i < NI; ++i) loc[i] = prv[i] = nxt[i] = -1;
+        for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
+    }
+    void append(Id item, Id z) {
+        Id t = tail[z];
+        prv[item] = t;
+        nxt[item] = -1;
+        if (t >= 0) nxt[t] = item; else head[z] = item;
+        tail[z] = item;
+        ++len[z];
+        loc[item] = z;
+    }
+    void unlink(Id item) {
+        Id z = loc[item], p = prv[item], n = nxt[item];
+        if (p >= 0) nxt[p] = n; else head[z] = n;
+        if (n >= 0) prv[n] = p; else tail[z] = p;
+        --len[z];
+        loc[item] = -1;
+    }
+    // Runtime.move of an item that nobody sees face down: to the top of ``to``
+    // (nothing changes when it is there already)
+    void move(Id item, Id to) {
+        if (item < 0 || to < 0) bail();
+        Id src = loc[item];
+        if (src == to) return;
+        if (src >= 0) unlink(item);
+        append(item, to);
+    }
+    Id top(Id z) const { return tail[nn(z)]; }
+    Id bottom(Id z) const { return head[nn(z)]; }
+    I size(Id z) const { return len[nn(z)]; }
+    List<Id> items(Id z) const {
+        std::vector<Id> v;
+        v.reserve((size_t)len[nn(z)]);
+        for (Id i = head[z]; i >= 0; i = nxt[i]) v.push_back(i);
+        return List<Id>(std::move(v));
+    }
+    List<Id> topn(Id z, I n) const {  // helpers._topn: the top n, the top one first
+        nn(z);
+        std::vector<Id> v;
+        for (Id i = tail[z]; i >= 0 && (I)v.size() < n; i = prv[i]) v.push_back(i);
+        return List<Id>(std::move(v));
+    }
+    void set_items(Id z, const std::vector<Id>& v) {  // a zone's items, bottom to top, anew
+        head[z] = tail[z] = -1;
+        len[z] = 0;
+        for (Id i : v) append(i, z);
+    }
+};
+
+// ------------------------------------------------------------------ the generator
+// SplitMix64, as interpreter/play/rng.py: the state is one 64-bit int kept in the game.
+static inline uint64_t next_u64(uint64_t& state) {
+    state += 0x9E3779B97F4A7C15ULL;
+    uint64_t z = state;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+// rng.below: a uniform int in 0..n-1 without modulo bias (a draw at or above the
+// largest multiple of n below 2**64 is drawn again)
+static inline I below(uint64_t& state, I n) {
+    if (n <= 0) bail();
+    uint64_t un = (uint64_t)n;
+    uint64_t rest = (UINT64_MAX % un + 1) % un;  // 2**64 mod n
+    for (;;) {
+        uint64_t z = next_u64(state);
+        if (rest == 0 || z < (uint64_t)0 - rest) return (I)(z % un);
+    }
+}
+
+// ------------------------------------------------------------------ Python values
+static inline PyObject* py_int(I v) {
+    if (v == NONE_I) Py_RETURN_NONE;
+    return PyLong_FromLongLong(v);
+}
+static inline PyObject* py_id(Id v) {
+    if (v < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(v);
+}
+static inline PyObject* py_bool(bool v) {
+    if (v) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+static inline PyObject* py_enum(Id v, PyObject* const* names) {
+    if (v < 0) Py_RETURN_NONE;
+    Py_INCREF(names[v]);
+    return names[v];
+}
+static inline PyObject* py_str(const Str& s) {
+    if (is_none_s(s)) Py_RETURN_NONE;
+    return PyUnicode_FromStringAndSize(s.data(), (Py_ssize_t)s.size());
+}
+
+struct PyFail {};  // a Python value that is not what the kernel expects (import)
+
+static inline I from_py_int(PyObject* o) {
+    if (o == Py_None) return NONE_I;
+    if (!PyLong_CheckExact(o)) throw PyFail();
+    int over = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &over);
+    if (over || v == NONE_I) throw PyFail();
+    return (I)v;
+}
+static inline Id from_py_id(PyObject* o, Id limit) {
+    if (o == Py_None) return NONE_ID;
+    if (!PyLong_CheckExact(o)) throw PyFail();
+    long v = PyLong_AsLong(o);
+    if (v < 0 || v >= limit) throw PyFail();
+    return (Id)v;
+}
+static inline bool from_py_bool(PyObject* o) {
+    if (o == Py_True) return true;
+    if (o == Py_False) return false;
+    throw PyFail();
+}
+static inline Str from_py_str(PyObject* o) {
+    if (o == Py_None) return NONE_S;
+    if (!PyUnicode_CheckExact(o)) throw PyFail();
+    Py_ssize_t n;
+    const char* s = PyUnicode_AsUTF8AndSize(o, &n);
+    if (!s) {
+        PyErr_Clear();
+        throw PyFail();
+    }
+    return Str(s, (size_t)n);
+}
+static inline Id from_py_enum(PyObject* o, PyObject* const* names, Id count) {
+    if (o == Py_None) return NONE_ID;
+    if (!PyUnicode_CheckExact(o)) throw PyFail();
+    for (Id i = 0; i < count; ++i) {
+        int c = PyUnicode_Compare(o, names[i]);
+        if (c == 0) return i;
+    }
+    PyErr_Clear();
+    throw PyFail();
+}
+
+template <class T, class F>
+static PyObject* py_list(const List<T>& l, F conv) {
+    PyObject* out = PyList_New((Py_ssize_t)l.size());
+    if (!out) return nullptr;
+    for (size_t i = 0; i < l.size(); ++i) {
+        PyObject* x = conv(l[i]);
+        if (!x) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, x);
+    }
+    return out;
+}
+template <class T, class F>
+static List<T> from_py_list(PyObject* o, F conv) {
+    if (!PyList_CheckExact(o)) throw PyFail();
+    Py_ssize_t n = PyList_GET_SIZE(o);
+    std::vector<T> v;
+    v.reserve((size_t)n);
+    for (Py_ssize_t i = 0; i < n; ++i) v.push_back(conv(PyList_GET_ITEM(o, i)));
+    return List<T>(std::move(v));
+}
+
+// a Python object a state holds (its reference counted; the GIL is held whenever a
+// state is made, copied or dropped)
+struct PyRef {
+    PyObject* p = nullptr;
+    PyRef() {}
+    PyRef(const PyRef& o) : p(o.p) { Py_XINCREF(p); }
+    PyRef& operator=(const PyRef& o) {
+        Py_XINCREF(o.p);
+        Py_XDECREF(p);
+        p = o.p;
+        return *this;
+    }
+    ~PyRef() { Py_XDECREF(p); }
+    void reset(PyObject* q) {  // (takes q's reference)
+        Py_XDECREF(p);
+        p = q;
+    }
+};
+
+}  // namespace mk

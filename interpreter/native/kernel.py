@@ -1,0 +1,1159 @@
+"""The kernel: a program's rules written as C++ over compact state, compiled into an
+extension module, that plays moves many times faster than the Python program.
+
+A kernel prints each procedure's instructions of the lowered core (``core.lower``, the
+layout the Python engines run too) one by one as C++, each kind doing what its reference
+meaning does (``core.reference``), and the expressions as the straightforward Python
+code (``codegen.ExprCompiler`` with ``optimize=False``): the same instructions at the
+same indices (a game's frames are the same), the same values,
+the same order of options, the same draws of the generator, the same steps and work
+counted against the budgets (calls counted at least as often). Where a rule could go
+wrong (a none where a value is needed, an index outside a list, a budget) it stops
+(``mk::Bail``) without saying why: ``kgame.KernelGame`` then plays the moves again in
+Python, which gives exactly the game's result or error. So a kernel only has to be
+right where it finishes a move; tests/test_kernel.py plays every bundled ruleset both
+ways in lockstep and compares the states.
+
+What a kernel does not cover yet (``first`` of a list of bools, an item variable without
+a first value...) raises ``Unsupported`` here: the program then runs in Python, the
+reason reported once.
+
+The C++ shared by every kernel is in ``cxx/``: ``kernel_rt.hpp`` (values, lists, zones,
+the generator), ``kernel_state.hpp`` (the order of items, reading Python states),
+``kernel_driver.hpp`` (the run loop, the scoring) and ``kernel_glue.hpp`` (the Python
+type ``KState`` and the module); ``Gen`` writes the program's part around them: its
+expressions and functions here, each procedure as a ``Proc``, with collaborators beside
+this file: ``kernel_tables`` (static tables), ``kernel_driver`` (the end, the scoring,
+first values), ``kernel_module`` (the module's layout, decisions, returns),
+``kernel_bridge`` (states to and from Python), ``kernel_chance`` (random statements)
+and ``kernel_types`` (what they share).
+"""
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from itertools import count
+from pathlib import Path
+
+from ...dsl import ast as ir, diskcache
+from ...dsl.types import T
+from ..compiler.codegen import type_code
+from ..compiler.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
+from ..core import ops
+from . import cython_code as native
+from .cxx_text import ident, literal
+from .kernel_chance import ChanceStatements
+from .kernel_driver import Driver
+from .kernel_module import ModuleWriter
+from .kernel_tables import Tables
+from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
+
+FORMAT = "1"          # the layout of the generated module (part of its key on disk)
+BUILD_TIMEOUT = 600   # seconds for the C++ compiler
+MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
+CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
+_loaded: dict[str, object] = {}
+
+
+class KernelError(Exception):
+    """The kernel cannot be built or loaded here (``str(e)`` says why)."""
+
+
+class Gen:
+    """Writes the C++ of one program (``source()``)."""
+
+    def __init__(self, prog):
+        self.p = prog
+        self.c = prog.checked
+        self.n = prog.n
+        self.ni = len(prog.items)
+        self.nz = len(prog.zones)
+        self.b = prog.budgets
+        self.ns = prog.ns
+        self.ids = count(1)
+        self.tables = Tables(prog)        # static tables and the functions over them
+        self.fns: list[str] = []          # rule functions
+        self.fns_made: set[str] = set()   # their names
+        self.protos: list[str] = []
+        self.fields: dict[str, str] = {}  # frame fields: name -> C++ type
+        self.field_names: dict[str, tuple] = {}  # frame field -> (procedure, local, type)
+        self.recursive = prog._recursive()   # (the functions that may call themselves)
+        self.calling = {n for n, f in self.c.functions.items()
+                        if any(x.node == "Call" and x.func in self.c.functions for x in ir.walk(f.body))}
+        self.sites: list[dict] = []       # choose statements: what apply needs
+        self.loopvars: set[str] = set()   # the C++ names of the loop variables around
+        self.keepable: dict[str, bool] = {}  # see kept
+        self.kept_made: set[str] = set()
+        self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
+        self.pre_state: list[str] = []     # declarations the state's struct needs
+        # where procedures' values go (by the code a callee's frame holds): (caller,
+        # the local's name, its field, the callee, the value's type)
+        self.returns: list[tuple] = []
+        self.opt_types: dict[str, T] = {}  # C++ type of options -> a type of them
+        self.each_types: dict[str, T] = {}  # the same for simultaneous decisions
+        self.proc_index = {}
+
+    # ------------------------------------------------------------ types
+    def ct(self, t: T) -> str:
+        tag = t.tag
+        if tag == "int":
+            return "I"
+        if tag == "bool":
+            return "bool"
+        if tag == "str":
+            return "Str"
+        if tag in IDS:
+            return "Id"
+        if tag == "list":
+            return f"List<{self.ct(t.arg)}>"
+        raise Unsupported(f"a value of type {t}")
+
+    def arg_type(self, t: T) -> str:
+        """How a function takes a parameter: lists and texts by reference (no function
+        changes its arguments)."""
+        c = self.ct(t)
+        return f"const {c}&" if t.tag in ("list", "str") else c
+
+    def ty(self, e) -> T:
+        t = self.c.type_of(e)
+        if t.is_error:
+            raise Unsupported(f"an expression without a type ({e.node})")
+        return t
+
+    def none_of(self, t: T) -> str:
+        if t.tag == "int":
+            return "NONE_I"
+        if t.tag == "str":
+            return "NONE_S"
+        if t.tag in IDS:
+            return "NONE_ID"
+        raise Unsupported(f"none as a {t}")
+
+    def coerce(self, code: str, have: T, want: T) -> str:
+        """A value of type ``have`` where ``want`` is expected: the same C++ type, or none
+        and empty lists written as ``want``'s."""
+        if have.tag == "none":
+            return self.none_of(want)
+        if have.tag == "list" and want.tag == "list" and have.arg.tag == "none":
+            return f"(({code}).empty() ? {self.ct(want)}() : (bail(), {self.ct(want)}()))"
+        if self.ct(have) == self.ct(want):
+            return code
+        raise Unsupported(f"a {have} where a {want} is expected")
+
+    @staticmethod
+    def unify(a: T, b: T) -> T:
+        if has_none(a):
+            return b
+        return a
+
+    # ------------------------------------------------------------ names
+    def frame_field(self, k: int, name: str, t: T) -> str:
+        """The field of a frame of procedure ``k`` that holds its local ``name``."""
+        f = ident(f"L{k}", name)
+        have = self.fields.get(f)
+        if have is not None and have != self.ct(t):
+            raise Unsupported(f"local '{name}' of two types")
+        self.fields[f] = self.ct(t)
+        self.field_names[f] = (k, name, t)
+        return f
+
+    def fresh(self, base: str) -> str:
+        return ident(f"V{next(self.ids)}", base)
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e, sc: dict, want: T | None = None) -> str:
+        if want is not None and e.node in ("ListLit", "CondExpr") and has_none(self.ty(e)) \
+                and not has_none(want):
+            # written as the type wanted: [none], [] or 'if c then [] else xs' as such a list
+            return getattr(self, "_" + e.node)(e, sc, want)
+        code = getattr(self, "_" + e.node)(e, sc)
+        if want is not None:
+            return self.coerce(code, self.ty(e), want)
+        return code
+
+    def _IntLit(self, e, sc):
+        if not -(1 << 62) < e.value < (1 << 62):
+            raise Unsupported("a literal number beyond 62 bits")
+        return f"((I){e.value}LL)"
+
+    def _StrLit(self, e, sc):
+        return literal(e.value)
+
+    def _BoolLit(self, e, sc):
+        return "true" if e.value else "false"
+
+    def _NoneLit(self, e, sc):
+        return "NONE_ID"
+
+    def _Var(self, e, sc):
+        n = e.name
+        if n in sc:
+            return sc[n][0]
+        c = self.c
+        if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
+            return "s.active"
+        if n == "players" and not c.declares(n):
+            return self.tables.id_list(("PLAYERS",), list(range(self.n)))
+        if n in c.vars:
+            if c.vars[n].per_player:
+                raise Unsupported(f"per-player variable '{n}' without a player")
+            return f"s.{ident('G', n)}"
+        if n in c.enum_of_value:
+            return f"((Id){c.enums[c.enum_of_value[n]].index(n)})"
+        if n in c.enums:
+            return self.tables.id_list(("E", n), list(range(len(c.enums[n]))))
+        if n in c.kinds:
+            return self.tables.id_list(("KIND", n), self.ns[f"KIND_{n}"])
+        if n in c.zones:
+            return f"((Id){self.ns[f'Z_{n}']})"
+        raise Unsupported(f"the name '{n}' here")
+
+    def _Attr(self, e, sc):
+        t = self.ty(e.obj)
+        if t.tag == "list" and t.arg.tag == "enum":
+            return f"((Id){self.c.enums[t.arg.arg].index(e.name)})"
+        obj = self.expr(e.obj, sc)
+        if t.tag == "item":
+            if e.name in self.c.item_vars.get(t.arg, {}):
+                return f"s.{ident('I', e.name)}[nn({obj})]"
+            at = self.ty(e)
+            # (the same attribute may have another type in another kind: only the items of
+            # kinds whose attribute has this type are in the table)
+            values = [it.attrs.get(e.name) if self.c.kinds[it.kind].get(e.name) == at else None
+                      for it in self.p.items]
+            return f"{self.tables.value_table(('A', e.name, str(at)), values, at)}[nn({obj})]"
+        if t.tag == "cell":
+            if e.name == "name":
+                return f"{self.tables.value_table(('CELL_NAME',), self.ns['CELL_NAME'], STR)}[nn({obj})]"
+            return f"{self.tables.value_table(('C', e.name), self.ns['C_' + e.name], self.ty(e))}[nn({obj})]"
+        raise Unsupported(f"an attribute of a {t}")
+
+    def _Index(self, e, sc):
+        t = self.ty(e.obj)
+        if t.tag != "list":
+            raise Unsupported(f"an index into a {t}")
+        return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
+
+    def _ListLit(self, e, sc, want: T | None = None):
+        t = want or self.ty(e)
+        if not e.items:
+            return f"{self.ct(t)}()"
+        el = t.arg
+        items = ", ".join(self.expr(x, sc, el) for x in e.items)
+        return f"{self.ct(t)}(std::vector<{self.ct(el)}>{{{items}}})"
+
+    def _CondExpr(self, e, sc, want: T | None = None):
+        t = want or self.ty(e)
+        return (f"({self.expr(e.cond, sc, BOOL)} ? {self.ct(t)}({self.expr(e.then, sc, t)}) "
+                f": {self.ct(t)}({self.expr(e.other, sc, t)}))")
+
+    def _UnOp(self, e, sc):
+        if e.op == "not":
+            return f"(!{self.expr(e.operand, sc, BOOL)})"
+        return f"neg({self.expr(e.operand, sc, INT)})"
+
+    def _BinOp(self, e, sc):
+        op = e.op
+        if op in ("and", "or"):
+            a, b = self.expr(e.left, sc, BOOL), self.expr(e.right, sc, BOOL)
+            return f"({a} {'&&' if op == 'and' else '||'} {b})"
+        lt, rt = self.ty(e.left), self.ty(e.right)
+        if op in ("==", "!="):
+            u = self.unify(lt, rt)
+            a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
+            return f"({'' if op == '==' else '!'}eq({a}, {b}))"
+        if op in ("<", "<=", ">", ">="):
+            u = self.unify(lt, rt)
+            if u.tag == "enum":
+                raise Unsupported("an order of enum values (Python compares their names)")
+            if u.tag not in ("int", "str", "bool", "player", "item", "cell", "zone"):
+                raise Unsupported(f"an order of {u}")
+            a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
+            if u.tag in ("player", "item", "cell", "zone"):
+                a, b = f"nn({a})", f"nn({b})"
+            elif u.tag == "bool":
+                a, b = f"(I){a}", f"(I){b}"
+            fn = {"<": f"lt({a}, {b})", "<=": f"le({a}, {b})", ">": f"lt({b}, {a})", ">=": f"le({b}, {a})"}
+            return fn[op]
+        if op in ("in", "not in"):
+            neg = "!" if op == "not in" else ""
+            if rt.tag in ("zone", "cell"):
+                return f"({neg}zin(s, {self.expr(e.left, sc)}, {self.expr(e.right, sc)}))"
+            if rt.tag != "list":
+                raise Unsupported(f"'in' a {rt}")
+            el = rt.arg if not has_none(rt.arg) else lt
+            return f"({neg}contains({self.expr(e.right, sc, T('list', el))}, {self.expr(e.left, sc, el)}))"
+        if op == "..":
+            return f"irange(s, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
+        t = self.ty(e)
+        if op == "+" and t.tag == "list":
+            return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
+        if op == "+" and t.tag == "str":
+            return f"scat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
+        a, b = self.expr(e.left, sc, INT), self.expr(e.right, sc, INT)
+        match op:
+            case "+":
+                return f"add({a}, {b})"
+            case "-":
+                return f"sub({a}, {b})"
+            case "*":
+                return f"mul({a}, {b}, {self.b.integer}LL)"
+            case "/":
+                return f"floordiv({a}, {b})"
+            case "%":
+                return f"mod({a}, {b})"
+        raise Unsupported(f"the operator {op}")
+
+    def _CellAt(self, e, sc):
+        board = self.ty(e.board).arg
+        fn = self.tables.cell_at(board, tuple(a.name for a in e.coords))
+        types = self.tables.cell_types.get(fn) or ["I"] * len(e.coords)
+        return f"{fn}({', '.join(self.expr(a.value, sc, STR if t == 'Str' else INT) for a, t in zip(e.coords, types))})"
+
+    def _Ray(self, e, sc):
+        board = self.ty(e.start).arg
+        keys = tuple(a.name for a in e.steps)
+        at = self.tables.cell_at(board, keys)
+        if at in self.tables.cell_types:
+            raise Unsupported("a ray along coordinates that are not numbers")
+        coords = [self.tables.value_table(("C", k), self.ns["C_" + k], INT) for k in keys]
+        fn = self.tables.made.get(("RAY", board, keys))
+        if fn is None:
+            fn = self.tables.made["RAY", board, keys] = f"RAY{len(self.tables.made)}"
+            params = "".join(f", I d{i}" for i in range(len(keys)))
+            start = " ".join(f"I c{i} = {t}[a];" for i, t in enumerate(coords))
+            anyd = " || ".join(f"d{i} != 0" for i in range(len(keys)))
+            step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
+            call = ", ".join(f"c{i}" for i in range(len(keys)))
+            self.tables.statics.append(
+                f"static List<Id> {fn}(Id a{params}) {{ std::vector<Id> out; if (a < 0 || !({anyd})) "
+                f"return List<Id>(); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
+                f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
+        # (a step none fails in Python unless every step is none or 0: the kernel stops)
+        steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
+        return f"{fn}({self.expr(e.start, sc)}{steps})"
+
+    # ------------------------------------------------------------ comprehensions
+    def _counted(self, it) -> bool:
+        """An iterable already counted against the work budget (codegen._counted)."""
+        return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
+            it.op == "+" and self.ty(it).tag == "list")))
+
+    def loops(self, comp, sc: dict, body, reserve: str | None = None) -> str:
+        """The C++ statements of a comprehension's loops around ``body(scope)`` (a
+        statement), its condition tested first. Each iterable is counted against the
+        work budget before its loop, as ``_it`` does (nested ones each time).
+        ``reserve``: a vector the loops fill, one element a turn at most (one loop)."""
+        def clause(i: int, inner: dict) -> str:
+            if i == len(comp.clauses):
+                stmt = body(inner)
+                if comp.cond is not None:
+                    return f"if ({self.expr(comp.cond, inner, BOOL)}) {{ {stmt} }}"
+                return stmt
+            cl = comp.clauses[i]
+            it = cl.iter
+            t = self.ty(it)
+            if t.tag != "list":
+                raise Unsupported(f"a loop over a {t}")
+            var = self.fresh(cl.var)
+            el = self.ct(t.arg)
+            deeper = dict(inner)
+            deeper[cl.var] = (var, t.arg)
+            if it.node == "BinOp" and it.op == "..":
+                a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
+                lo, hi = self.fresh("lo"), self.fresh("hi")
+                inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+                return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
+                        f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            xs = self.fresh("xs")
+            work = "" if self._counted(it) else f"W(s, {xs}.size()); "
+            if reserve is not None and len(comp.clauses) == 1:
+                work += f"{reserve}.reserve({xs}.size()); "
+            # (a list a name holds is walked where it is: nothing changes it meanwhile)
+            ref = "&" if self._named(it, inner) else ""
+            head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
+            inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+            return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
+        return clause(0, sc)
+
+    def in_loop(self, var: str, make):
+        """``make()``, compiled inside a loop whose variable is ``var``."""
+        self.loopvars.add(var)
+        try:
+            return make()
+        finally:
+            self.loopvars.discard(var)
+
+    def _named(self, e, sc: dict) -> bool:
+        """Whether an expression is a list held by a name (a local, a parameter, a
+        variable, a table): C++ may read it in place (an lvalue that outlives the loop)."""
+        if e.node == "Var":
+            n = e.name
+            return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \
+                or (n == "players" and not self.c.declares(n))
+        if e.node == "Call" and len(e.args) == 1:
+            return (e.func == "cells" and self.c.calls_builtin("cells")) or \
+                (e.func in self.c.relations and len(self.c.relations[e.func].params) == 2)
+        return False
+
+    def _Comprehension(self, e, sc):
+        t = self.ty(e)
+        el = self.ct(t.arg)
+        out = self.fresh("out")
+        body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
+                          reserve=out)
+        return f"([&]() -> {self.ct(t)} {{ std::vector<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+
+    def _Aggregate(self, e, sc):
+        """An aggregate over a comprehension: its native form (interpreter/compiler/primitives.py)."""
+        f = e.func
+        if f == "connected":
+            return self._connected(e, sc)
+        if f == "until":
+            return self._until(e, sc)
+        try:
+            return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
+        except NotNative as why:
+            raise Unsupported(str(why)) from None
+
+    def _until(self, e, sc):
+        """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
+        after the walk)."""
+        comp = e.comp
+        cl = comp.clauses[0]
+        t = self.ty(cl.iter)
+        var, xs, out = self.fresh(cl.var), self.fresh("xs"), self.fresh("out")
+        inner = dict(sc)
+        inner[cl.var] = (var, t.arg)
+        el = self.ct(t.arg)
+        cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
+        return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
+                f"std::vector<{el}> {out}; for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
+                f"if ({cond}) break; }} W(s, {out}.size()); "
+                f"return {self.ct(t)}(std::move({out})); }}())")
+
+    def _connected(self, e, sc):
+        """``connected(x for x in REL(start) if cond)``: helpers._connected."""
+        comp = e.comp
+        cl = comp.clauses[0]
+        rel = cl.iter.func
+        lists, _ = self.tables.relation(rel)
+        start = cl.iter.args[0]
+        st = self.ty(start)
+        s0 = self.expr(start, sc)
+        var = self.fresh(cl.var)
+        inner = dict(sc)
+        inner[cl.var] = (var, T("cell", st.arg if st.tag != "list" else st.arg.arg))
+        cond = "true" if comp.cond is None else self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
+        if st.tag == "list":
+            first = (f"const List<Id> st_ = {s0}; I work_ = (I)st_.size(); "
+                     f"for (Id {var} : st_) {{ if ({var} >= 0 && seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} ")
+        else:   # (one start cell: as a list of one)
+            first = (f"I work_ = 1; {{ Id {var} = {s0}; if ({var} >= 0 && seen_.add({var})) {{ "
+                     f"if ({cond}) found_.push_back({var}); }} }} ")
+        return (f"([&]() -> List<Id> {{ Seen seen_(s); std::vector<Id> found_; found_.reserve(16); {first}"
+                f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {lists}[found_[k_]]; "
+                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
+                f"W(s, work_); return List<Id>(std::move(found_)); }}())")
+
+    # ------------------------------------------------------------ calls
+    def _Call(self, e, sc):
+        c, f = self.c, e.func
+        if c.calls_builtin(f):
+            return self.builtin(e, f, sc)
+        if f in c.functions:
+            fd = c.functions[f]
+            self.function(f)
+            args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+            if self.loopvars and self.kept(f) and all(self.invariant(a, sc) for a in e.args):
+                # (in a loop, with the same arguments at every turn: computed once)
+                return f"{self.kept_call(f)}(s{args})"
+            return f"{ident('F', f)}(s{args})"
+        if f in c.relations and len(c.relations[f].params) > 2:
+            fn = self.tables.relation_n(f, len(e.args))
+            return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
+        if f in c.relations:
+            lists, test = self.tables.relation(f)
+            if len(e.args) == 2:
+                b = self.expr(e.args[1], sc)
+                return f"{test}({self.expr(e.args[0], sc)}, {b})"
+            return f"{lists}[nn({self.expr(e.args[0], sc)})]"
+        if f in c.zones:
+            return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
+        return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
+
+    def param_type(self, p) -> T:
+        return self.typeref(p.type)
+
+    def typeref(self, tr) -> T:
+        name = tr.name
+        if name == "list":
+            return T("list", self.typeref(tr.item))
+        if name in ("int", "bool", "str", "player"):
+            return T(name)
+        c = self.c
+        if name in c.enums:
+            return T("enum", name)
+        if name in c.kinds:
+            return T("item", name)
+        if name in c.boards:
+            return T("cell", name)
+        if name == "zone":
+            return T("zone", tr.item.name if tr.item is not None else "?")
+        raise Unsupported(f"a parameter of type {name}")
+
+    def builtin(self, e, f, sc):
+        """A built-in's call: its native form (interpreter/compiler/primitives.py)."""
+        try:
+            return emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
+        except NotNative as why:
+            raise Unsupported(str(why)) from None
+
+    # ------------------------------------------------------------ functions
+    def function(self, name: str) -> None:
+        """``uF_name``: a rule function (written once, when first called)."""
+        if name in self.fns_made:
+            return
+        self.fns_made.add(name)
+        fd = self.c.functions[name]
+        rt = self.typeref(fd.result)
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sig = f"static {self.ct(rt)} {ident('F', name)}(St& s" + "".join(
+            f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
+        self.protos.append(sig + ";")
+        sc = {n: (ident("A", n), t) for n, t in params}
+        body = self.expr(fd.body, sc, rt)
+        pre = ""
+        if name in self.recursive:
+            # (the C++ stack holds at most 1,000 nested calls: deeper, Python goes on)
+            pre = (f"if (++s.calls > {self.b.calls}) bail(); if (++s.depth > {min(self.b.depth, 1000)}) bail(); "
+                   f"Depth d_(s); ")
+        elif name in self.calling:
+            pre = f"if (++s.calls > {self.b.calls}) bail(); "
+        self.fns.append(f"{sig} {{ {pre}return {body}; }}")
+
+    def kept(self, name: str) -> bool:
+        """Whether a function's values may be kept for the evaluation running (the state
+        cannot change during one): one that loops, given numbers, ids or lists (by
+        identity), and that calls no recursive function (so a kept value never spares
+        a depth that Python would count)."""
+        if name in self.keepable:
+            return self.keepable[name]
+        fd = self.c.functions[name]
+        params = [self.param_type(p) for p in fd.params]
+        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
+        fs, seen, stack, loops = self.c.functions, set(), [name], False
+        while stack and ok:
+            f = stack.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            if f in self.recursive:
+                ok = False
+            for n in ir.walk(fs[f].body):
+                if n.node in ("Comprehension", "Aggregate", "Ray"):
+                    loops = True
+                if n.node == "Call" and n.func in fs:
+                    stack.append(n.func)
+        self.keepable[name] = ok and loops
+        return self.keepable[name]
+
+    def kept_call(self, name: str) -> str:
+        """``uK_name``: ``uF_name`` with its values kept for the evaluation running (a
+        table by the arguments, renewed with ``EPOCH`` at every step, move and
+        evaluation from outside), each with the work and the calls its evaluation
+        counted, counted again when read (as Python, which evaluates it again, counts
+        them). Called where a loop would call it again with the same arguments."""
+        if name in self.kept_made:
+            return ident("K", name)
+        self.kept_made.add(name)
+        fd = self.c.functions[name]
+        rt = self.typeref(fd.result)
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sig = f"static {self.ct(rt)} {ident('K', name)}(St& s" + "".join(
+            f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
+        keys = []
+        for n, t in params:
+            a = ident("A", n)
+            keys.append((f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", a,
+                         f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
+                         f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
+        h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
+        same = "".join(" && " + k[4] for k in keys)
+        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
+        entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {self.ct(rt)} v; I work; I calls; }}"
+        table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
+        args = "".join(f", {ident('A', n)}" for n, _ in params)
+        self.protos.append(sig + ";")
+        self.fns.append(
+            f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
+            f"if (e.epoch == EPOCH{same}) {{ W(s, e.work); s.calls += e.calls; "
+            f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
+            f"I w0_ = s.work, c0_ = s.calls; {self.ct(rt)} v_ = {ident('F', name)}(s{args}); "
+            f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; return v_; }}")
+        return ident("K", name)
+
+    def invariant(self, e, sc: dict) -> bool:
+        """Whether an expression reads none of the variables of the loops around the
+        place being compiled (its value is the same at every turn of them)."""
+        return not any(n.node == "Var" and n.name in sc and sc[n.name][0] in self.loopvars
+                       for n in ir.walk(e))
+
+    # ------------------------------------------------------------ the program
+    def source(self) -> str:
+        c = self.c
+        for v in c.vars.values():
+            self.ct(self.typeref(v.type))
+        procs = [(name, d.body, {p.name: self.param_type(p) for p in d.params})
+                 for name, d in c.procedures.items()]
+        for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
+            if d is not None:
+                procs.append((name, d.body, {}))
+        for i, (name, *_rest) in enumerate(procs):
+            self.proc_index[name] = i
+        bodies = [Proc(self, i, name, body, ptypes).compiled() for i, (name, body, ptypes) in enumerate(procs)]
+        driver = Driver(self).code()
+        return ModuleWriter(self).assemble(procs, bodies, driver)
+
+    def py_conv(self, t: T):
+        """A function of a C++ expression: the code that makes its Python value."""
+        if t.tag == "int":
+            return lambda x: f"py_int({x})"
+        if t.tag == "bool":
+            return lambda x: f"py_bool({x})"
+        if t.tag == "str":
+            return lambda x: f"py_str({x})"
+        if t.tag == "enum":
+            names = self.tables.enum_names(t.arg)
+            return lambda x: f"py_enum({x}, {names})"
+        if t.tag in IDS:
+            return lambda x: f"py_id({x})"
+        if t.tag == "list":
+            inner = self.py_conv(t.arg)
+            el = self.ct(t.arg)
+            return lambda x: f"py_list({x}, [](const {el}& y) {{ return {inner('y')}; }})"
+        raise Unsupported(f"a value of type {t} for Python")
+
+
+class Proc(ChanceStatements):
+    """One procedure as a C++ function that runs its top frame from its pc: its
+    instructions (``core.ops``, as ``core.lower`` laid them out), one C++ statement per
+    instruction at the same index, one method per kind of instruction."""
+
+    def __init__(self, gen: Gen, index: int, name: str, body: ir.Block, ptypes: dict):
+        self.gen, self.k, self.name, self.body = gen, index, name, body
+        self.core = gen.p.procs[name].core   # its instructions (core.lower), printed by index
+        self.slots: dict[str, T] = {}        # a loop's hidden list: its type
+        self.code: list[str] = []   # C++ of each instruction, by pc
+        self.locals: dict[str, T] = dict(ptypes)
+        self._types()
+        self.sc = {n: (f"f->{self.field(n)}", t) for n, t in self.locals.items()}
+
+    # ------------------------------------------------------------ locals
+    def field(self, name: str, t: T | None = None) -> str:
+        return self.gen.frame_field(self.k, name, t if t is not None else self.locals[name])
+
+    def _bind(self, name: str, t: T) -> None:
+        old = self.locals.get(name)
+        if old is None or has_none(old):
+            self.locals[name] = t
+        elif not has_none(t) and self.gen.ct(old) != self.gen.ct(t):
+            raise Unsupported(f"local '{name}' of two types in {self.name}")
+
+    def _types(self) -> None:
+        """The type of each local, from the instructions that bind it, in order."""
+        g = self.gen
+        for i in self.core:
+            match i:
+                case ops.SetLocal():
+                    self._bind(i.var, g.ty(i.value))
+                case ops.ForInit():
+                    self._bind(i.var, g.ty(i.items).arg)
+                case ops.Ask() | ops.PickRandom() | ops.Best():
+                    self._bind(i.var, g.ty(i.options).arg)
+                case ops.Roll():
+                    for v in i.vars:
+                        self._bind(v, g.ty(i.faces).arg)
+                case ops.Call() if i.new and i.slot is not None:
+                    self._bind(i.slot, g.typeref(g.c.procedures[i.proc].result))
+                case ops.AskSubset():
+                    self._bind(i.var, T("list", g.ty(i.options).arg))
+                case ops.AskEach():
+                    self._bind(i.each, T("player"))
+        for name, t in list(self.locals.items()):
+            if has_none(t):
+                self.locals[name] = T("list", T("cell")) if t.tag == "list" else T("cell")
+
+    # ------------------------------------------------------------ instructions
+    def emit(self, code: str) -> int:
+        self.code.append(code)
+        return len(self.code) - 1
+
+    def here(self) -> int:
+        return len(self.code)
+
+    def x(self, e, want: T | None = None) -> str:
+        return self.gen.expr(e, self.sc, want)
+
+    def compiled(self):
+        self.instructions()
+        end = self.here()
+        self.gen.proc_ends.append(end)
+        labels = "".join(f"case {i}: goto I{i};" for i in range(end + 1))
+        out = [(f"static void P{self.k}(St& s) {{ Frame* f = &s.stack.back(); "
+               f"switch (f->pc) {{ {labels} default: bail(); }}")]
+        for i, c in enumerate(self.code):
+            out.append(f"I{i}: {c}")
+        out.append(f"I{end}: Iend: s.stack.pop_back(); return; }}")
+        return "\n".join(out)
+
+    @property
+    def nxt(self) -> int:
+        """The index of the instruction after the one being written (each instruction's
+        code is written with its targets in place: nothing is replaced in it later)."""
+        return self.here() + 1
+
+    # the step after an instruction (``_run``), then on to ``target`` (an index, or
+    # "end": the end of the procedure)
+    @staticmethod
+    def go(target) -> str:
+        return f"STEP(s); goto I{target};"
+
+    def instructions(self) -> None:
+        """Each instruction of the procedure's core (``core.ops``) as C++, by index."""
+        for pc, ins in enumerate(self.core):
+            getattr(self, "_" + type(ins).__name__)(ins)
+            assert self.here() == pc + 1, (self.name, pc, ins)
+
+    # ------------------------------------------------------------ control flow
+    def _Jump(self, i: ops.Jump):
+        self.emit(self.go(i.target))
+
+    def _Branch(self, i: ops.Branch):
+        self.emit(f"if ({self.x(i.cond, BOOL)}) {{ {self.go(self.nxt)} }} {self.go(i.target)}")
+
+    def _ForInit(self, i: ops.ForInit):
+        t = self.slots[i.it] = self.gen.ty(i.items)
+        it, ix = self.field(i.it, t), self.field(i.ix, INT)
+        self.emit(f"f->{it} = {self.x(i.items, t)}; f->{ix} = 0; {self.go(self.nxt)}")
+
+    def _ForStep(self, i: ops.ForStep):
+        it, ix, var = self.field(i.it, self.slots[i.it]), self.field(i.ix, INT), self.field(i.var)
+        self.emit(f"{{ I i_ = f->{ix}; if (i_ >= (I)f->{it}.size()) {{ {self.go(i.end)} }} "
+                  f"f->{var} = f->{it}[(size_t)i_]; f->{ix} = i_ + 1; }} {self.go(self.nxt)}")
+
+    def _WhileInit(self, i: ops.WhileInit):
+        self.emit(f"f->{self.field(i.count, INT)} = 0; {self.go(self.nxt)}")
+
+    def _WhileTest(self, i: ops.WhileTest):
+        cnt = self.field(i.count, INT)
+        self.emit(f"if (!({self.x(i.cond, BOOL)})) {{ {self.go(i.end)} }} if (++f->{cnt} > {i.limit}) bail(); "
+                  f"{self.go(self.nxt)}")
+
+    def _Return(self, i: ops.Return):
+        if i.value is not None:
+            g = self.gen
+            rt = g.typeref(g.c.procedures[self.name].result)
+            self.emit(f"{{ {g.ct(rt)} v_ = {self._value(i.value, rt)}; if (f->ret >= 0) "
+                      f"ret_{self.k}(s, f->ret, std::move(v_)); }} {self.go('end')}")
+            return
+        self.emit(self.go("end"))   # (i.end: the label of the end, I{end}, is Iend)
+
+    def _EndGame(self, i: ops.EndGame):
+        self.emit(f"s.end_req = true; STEP(s); f->pc = {self.nxt}; return;")
+
+    # ------------------------------------------------------------ variables
+    def _value(self, e, t: T) -> str:
+        v = self.x(e, t)
+        if t.tag == "int":
+            return f"stored({v}, LIMIT)"
+        return v
+
+    def _SetLocal(self, i: ops.SetLocal):
+        t = self.locals[i.var]
+        self.emit(f"f->{self.field(i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
+
+    def _SetGlobal(self, i: ops.SetGlobal):
+        t = self.gen.typeref(self.gen.c.vars[i.var].type)
+        self.emit(f"s.{ident('G', i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
+
+    def _SetPlayerVar(self, i: ops.SetPlayerVar):
+        g = self.gen
+        t = g.typeref(g.c.vars[i.var].type)
+        v = self._value(i.value, t)
+        self.emit(f"{{ {g.ct(t)} v_ = {v}; s.{ident('P', i.var)}[nn({self.x(i.player)})] = std::move(v_); }} "
+                  f"{self.go(self.nxt)}")
+
+    def _SetActive(self, i: ops.SetActive):
+        self.emit(f"{{ Id p_ = {self.x(i.value, T('player'))}; if (p_ < 0 || p_ >= NP) bail(); "
+                  f"s.active = p_; }} {self.go(self.nxt)}")
+
+    def _SetItemVar(self, i: ops.SetItemVar):
+        g = self.gen
+        if i.var:
+            holder, ht = self.sc[i.var]
+            kind = ht.arg
+        else:
+            holder = self.x(i.holder)
+            kind = g.ty(i.holder).arg
+        t = g.typeref(g.c.item_vars[kind][i.attr].type)
+        self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', i.attr)}[it_] = {self._value(i.value, t)}; }} "
+                  f"{self.go(self.nxt)}")
+
+    def _StoreResult(self, i: ops.StoreResult):
+        g = self.gen
+        field = self.field(i.slot)
+        if i.player is not None:
+            t = g.typeref(g.c.vars[i.var].type)
+            self.emit(f"{{ {g.ct(t)} v_ = std::move(f->{field}); s.{ident('P', i.var)}[nn({self.x(i.player)})] = "
+                      f"std::move(v_); }} {self.go(self.nxt)}")
+        elif i.active:
+            self.emit(f"{{ Id p_ = f->{field}; if (p_ < 0 || p_ >= NP) bail(); s.active = p_; }} "
+                      f"{self.go(self.nxt)}")
+        else:
+            self.emit(f"s.{ident('G', i.var)} = std::move(f->{field}); {self.go(self.nxt)}")
+
+    # ------------------------------------------------------------ decisions
+    @staticmethod
+    def order(el: T, v: str, who: str) -> str:
+        """A decision's options (the vector ``v``) in their order for seat ``who``."""
+        if el.tag == "item":
+            return f"ordered_items(s, std::move({v}), {who})"
+        if el.tag == "list" and el.arg.tag == "item":
+            return f"ordered_item_lists(s, std::move({v}), {who})"
+        return f"ordered(std::move({v}))"
+
+    def _options(self, s) -> tuple[str, T]:
+        t = self.gen.ty(s.options)
+        if t.tag != "list":
+            raise Unsupported(f"options of a {t}")
+        return self.x(s.options, t), t
+
+    def _site(self, var: str, el: T, verb, alone) -> tuple[int, str]:
+        g = self.gen
+        ctype = f"List<{g.ct(el)}>"
+        if ctype not in g.opt_types:
+            g.opt_types[ctype] = el
+        o = f"o{list(g.opt_types).index(ctype)}"
+        k = len(g.sites)
+        g.sites.append({"kind": "one", "opt": o, "py": g.py_conv(el), "el": el, "field": self.field(var),
+                        "type": type_code(el),
+                        "verb": verb, "alone": alone, "var": var, "proc": self.k, "pc": self.here() + 1})
+        return k, o
+
+    def _chooser(self, s) -> str:
+        if s.chooser is None:
+            return "s.active"
+        return self.x(s.chooser, T("player"))
+
+    def _Ask(self, s):
+        opts, t = self._options(s)
+        el = t.arg
+        k, o = self._site(s.var, el, s.verb, s.alone)
+        ce = self.gen.ct(el)
+        order = self.order(el, "v_", "who_")
+        if s.alone is not None:
+            body = (f"std::vector<{ce}> v_; for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
+                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; "
+                    f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
+                    f"s.opts.{o} = List<{ce}>(std::move(w_));")
+        else:
+            body = (f"if (all_.empty()) bail(); std::vector<{ce}> v_ = vec(all_); "
+                    f"s.opts.{o} = {order};")
+        self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
+                  f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
+
+    def _AskSubset(self, s):
+        g = self.gen
+        opts, t = self._options(s)
+        el = t.arg
+        ce = g.ct(el)
+        k, o = self._site(s.var, T("list", el), s.verb, None)
+        var = self.field(s.var)
+        if s.where is not None:
+            keep = f"f->{var} = sub_; if ({self.x(s.where, BOOL)}) ok_.push_back(sub_);"
+        else:
+            keep = "ok_.push_back(sub_);"
+        self.emit(f"{{ List<{ce}> all_ = {opts}; List<List<{ce}>> subs_ = subsets(all_); "
+                  f"std::vector<List<{ce}>> ok_; for (const List<{ce}>& sub_ : subs_) {{ {keep} }} "
+                  f"if (ok_.empty()) bail(); Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
+                  f"s.opts.{o} = {self.order(T('list', el), 'ok_', 'who_')}; s.site = {k}; s.player = who_; }} "
+                  f"STEP(s); f->pc = {self.nxt}; return;")
+
+    def _AskEach(self, s):
+        """``choose v(p) from ... for each p in seats``: every seat's options (``p`` bound
+        to it meanwhile, then as it was), asked at once (Runtime.ask_each)."""
+        g = self.gen
+        t = g.ty(s.options)
+        el = t.arg
+        ce = g.ct(el)
+        vt = g.typeref(g.c.vars[s.var].type)
+        if g.ct(vt) != ce:
+            raise Unsupported(f"'choose {s.var}(...)' of options that are not its type")
+        k, j = self._each_site(s.var, el, s.verb)
+        each = self.field(s.each)
+        seats = self.x(s.seats, T("list", T("player")))
+        opts = self.x(s.options, t)
+        self.emit(f"{{ List<Id> seats_ = {seats}; if (seats_.empty()) bail(); Id before_ = f->{each}; s.each_n = 0; "
+                  f"for (Id seat_ : seats_) {{ if (seat_ < 0 || seat_ >= NP || each_index(s, seat_) >= 0) bail(); "
+                  f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); std::vector<{ce}> v_ = vec(o_); "
+                  f"s.opts.e{j}[s.each_n] = {self.order(el, 'v_', 'seat_')}; s.each_seats[s.each_n++] = seat_; }} "
+                  f"f->{each} = before_; s.nwaiting = s.each_n; for (int k_ = 0; k_ < s.each_n; ++k_) "
+                  f"s.waiting[k_] = s.each_seats[k_]; s.nchosen = 0; s.simul = true; s.site = {k}; "
+                  f"s.player = s.each_seats[0]; }} STEP(s); f->pc = {self.nxt}; return;")
+
+    def _each_site(self, var: str, el: T, verb) -> tuple[int, int]:
+        g = self.gen
+        ctype = g.ct(el)
+        if ctype not in g.each_types:
+            g.each_types[ctype] = el
+        j = list(g.each_types).index(ctype)
+        k = len(g.sites)
+        g.sites.append({"kind": "each", "each": j, "py": g.py_conv(el), "el": el, "type": type_code(el),
+                        "verb": verb, "alone": None, "var": var, "proc": self.k, "pc": self.here() + 1})
+        return k, j
+
+    def _Best(self, s):
+        g = self.gen
+        opts, t = self._options(s)
+        el = t.arg
+        var = self.field(s.var)
+        keys = [self.x(k) for k in s.keys]
+        ktypes = [g.ty(k) for k in s.keys]
+        for kt in ktypes:
+            if kt.tag not in ("int", "bool"):
+                raise Unsupported("a 'best' key that is not int or bool")
+        nkeys = len(keys)
+        comp = "".join(f"k_[{i}] = (I)nn((I)({kx})); " for i, kx in enumerate(keys))
+        ce = g.ct(el)
+        if s.tie == "choose":
+            k, o = self._site(s.var, el, "tie", None)
+            tie = (f"else {{ Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
+                   f"s.opts.{o} = {self.order(el, 'tied_', 'who_')}; s.site = {k}; s.player = who_; "
+                   f"STEP(s); f->pc = {self.nxt}; return; }}")
+        elif s.tie == "random":
+            tie = f"else {{ {self.tie_random(var, el)} }}"
+        else:
+            tie = f"else {{ f->{var} = tied_[0]; }}"
+        code = (f"{{ List<{ce}> all_ = {opts}; if (all_.empty()) bail(); I best_[{nkeys or 1}]; bool have_ = false; "
+                f"std::vector<{ce}> tied_; for (const {ce}& o_ : all_) {{ f->{var} = o_; I k_[{nkeys or 1}]; {comp}"
+                f"int c_ = have_ ? 0 : 1; for (int i_ = 0; i_ < {nkeys} && !c_ && have_; ++i_) "
+                f"c_ = k_[i_] > best_[i_] ? 1 : k_[i_] < best_[i_] ? -1 : 0; "
+                f"if (c_ > 0) {{ have_ = true; for (int i_ = 0; i_ < {nkeys}; ++i_) best_[i_] = k_[i_]; "
+                f"tied_.clear(); tied_.push_back(o_); }} else if (c_ == 0) tied_.push_back(o_); }} "
+                f"if (tied_.size() == 1) {{ f->{var} = tied_[0]; }} {tie} }}")
+        self.emit(self._chancy(code) if s.tie == "random" else f"{code} {self.go(self.nxt)}")
+
+    def _facing(self, s) -> str:
+        """The facing a move or flip gives (``Builder.face`` of core.reference): -1 as the
+        place says, else a mask of the seats that see the item."""
+        if s.face == ops.AS_PLACE:
+            return "(I)-1"
+        if s.face == ops.NOBODY:
+            return "(I)0"
+        return f"((I)1 << nn({self.x(s.seen_by, T('player'))}))"
+
+    def _Move(self, s):
+        if s.unsure:
+            raise Unsupported("a move whose kinds are known only when it is played")
+        to = self.x(s.to)
+        what = self.x(s.what)
+        f = self._facing(s)
+        if s.many:
+            self.emit(f"{{ Id to_ = {to}; List<Id> w_ = {what}; I f_ = {f}; for (Id it_ : w_) mv(s, nn(it_), to_, f_); }} "
+                      f"{self.go(self.nxt)}")
+        else:
+            self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go(self.nxt)}")
+
+    def _Flip(self, s):
+        what = self.x(s.what)
+        items = what if s.many else f"List<Id>(std::vector<Id>{{{what}}})"
+        self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
+                  f"{self.go(self.nxt)}")
+
+    def _Reveal(self, s):
+        self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go(self.nxt)}")
+
+    def _Deal(self, s):
+        base = s.base
+        src = self.x(s.source)
+        if s.count is None:
+            body = (f"I i_ = 0; while (s.z.len[z_] > 0) {{ mv(s, s.z.tail[z_], {base} + order_[i_ % NP]); ++i_; }}")
+        else:
+            body = (f"if (s.z.len[z_] < {s.count} * NP) bail(); for (int c_ = 0; c_ < {s.count}; ++c_) "
+                    f"for (int k_ = 0; k_ < NP; ++k_) mv(s, s.z.tail[z_], {base} + order_[k_]);")
+        self.emit(f"{{ Id z_ = nn({src}); Id order_[NP]; for (int k_ = 0; k_ < NP; ++k_) "
+                  f"order_[k_] = (Id)pmod(s.active + k_ * DIR); {body} }} {self.go(self.nxt)}")
+
+    def _Fill(self, s):
+        cells = self.gen.tables.id_list(("BOARD", s.board), list(s.cells))
+        self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
+                  f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
+
+    def _Log(self, s):
+        vals = [self.x(p[1]) for p in s.parts if isinstance(p, tuple)]
+        body = " ".join(f"(void)({v});" for v in vals)
+        self.emit(f"{{ {body} }} {self.go(self.nxt)}")
+
+    def _call(self, s, ret: int | None = None) -> str:
+        """A call's frame: the arguments computed in order, then the frame pushed (the
+        caller stands at its next instruction, as ``_run`` leaves it); ``ret``: where
+        its value goes (see returns_code)."""
+        g = self.gen
+        d = g.c.procedures[s.proc]
+        k = g.proc_index[s.proc]
+        tmp, sets = [], []
+        for i, (p, a) in enumerate(zip(d.params, s.args)):
+            t = g.param_type(p)
+            tmp.append(f"{g.ct(t)} a{i}_ = {self.x(a, t)};")
+            sets.append(f"nf_.{g.frame_field(k, p.name, t)} = std::move(a{i}_);")
+        if ret is not None:
+            sets.append(f"nf_.ret = {ret};")
+        return (f"{{ {' '.join(tmp)} f->pc = {self.nxt}; s.push({k}); Frame& nf_ = s.stack.back(); "
+                f"{' '.join(sets)} }} STEP(s); return;")
+
+    def _Call(self, s: ops.Call):
+        """A call (for a result: the callee's frame knows where its value goes, the
+        caller's local ``slot``; a fresh one is set to none first)."""
+        if s.slot is None:
+            self.emit(self._call(s))
+            return
+        g = self.gen
+        rt = g.typeref(g.c.procedures[s.proc].result)
+        if s.fresh:
+            self.locals[s.slot] = rt
+        field = self.field(s.slot, rt if s.fresh else None)
+        code = len(g.returns)
+        g.returns.append((self.k, s.slot, field, g.proc_index[s.proc], rt))
+        clear = f"f->{field} = {g.none_of(rt) if rt.tag in ('int', 'str', *IDS) else g.ct(rt) + '()'}; " \
+            if s.fresh else ""
+        self.emit(clear + self._call(s, code))
+
+
+# ------------------------------------------------------------ building and loading
+
+def enabled() -> bool:
+    """False when ``MEEPLE_KERNEL=0``: native programs are then never played by a kernel
+    (their rule code is compiled by Cython, as without one)."""
+    return os.environ.get("MEEPLE_KERNEL", "") != "0"
+
+
+def compiler() -> list[str] | None:
+    """The C++ compiler's command (``CXX``, else the one Python was built with, else
+    ``c++``/``g++``/``clang++`` on the PATH), or None."""
+    if sysconfig.get_platform().startswith("win"):
+        return None   # (MSVC has no statement of GNU C++ the kernels use: Python serves)
+    for cxx in (os.environ.get("CXX"), sysconfig.get_config_var("CXX"), "c++", "g++", "clang++"):
+        words = (cxx or "").split()
+        if words and shutil.which(words[0]):
+            return words
+    return None
+
+
+def status() -> str | None:
+    """None when kernels can be built here; else why not, in one sentence."""
+    if compiler() is None:
+        return "no C++ compiler was found (set CXX, or install g++ or clang++)"
+    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
+        return "Python's headers are missing (install the python3-dev package)"
+    return None
+
+
+def flags() -> list[str]:
+    """The compiler's options: ``MEEPLE_KERNEL_CXXFLAGS`` (split at spaces) replaces the
+    optimization (``-O0`` builds faster, runs slower: the same games)."""
+    own = os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split()
+    return ([f for f in CXX_FLAGS if not f.startswith("-O")] + own) if own else list(CXX_FLAGS)
+
+
+def module_key(source: str) -> str:
+    return diskcache.key("meeple-kernel", FORMAT, source, sys.version, sysconfig.get_config_var("SOABI") or "",
+                         sys.implementation.cache_tag or "", sysconfig.get_platform(), " ".join(flags()),
+                         " ".join(compiler() or ()))
+
+
+def load_or_build(source: str, on_build=None):
+    """The extension module of this source: (module, seconds spent building; 0.0 when
+    found in this process or on disk). Raises KernelError when it cannot be built or
+    loaded."""
+    key = module_key(source)
+    name = f"meeple_kernel_{key[:32]}"
+    try:
+        mod, _built, seconds = native.obtain(_loaded, key, name, lambda tmp: _build(name, key, source, tmp),
+                                             usable=_kernel_module, on_build=on_build)
+    except native.NativeError as e:
+        raise KernelError(str(e)) from None
+    if mod is None:
+        raise KernelError("the kernel built does not load")
+    return mod, seconds
+
+
+def _kernel_module(mod) -> bool:
+    return callable(getattr(mod, "start", None)) and callable(getattr(mod, "load", None))
+
+
+def _build(name: str, key: str, source: str, tmp: Path) -> Path:
+    """The C++ compiler, in the folder ``tmp``: the module's path."""
+    cxx = compiler()
+    if cxx is None:
+        raise KernelError(status() or "no C++ compiler")
+    src = tmp / f"{name}.cpp"
+    head = (f'#define KERNEL_NAME "{name}"\n#define KERNEL_SYMBOL {name}\n'
+            f'#define KERNEL_KEY "{key}"\n')
+    src.write_text(head + source, encoding="utf-8")
+    out = tmp / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    include = sysconfig.get_paths()["include"]
+    cmd = [*cxx, *flags(), f"-I{include}", str(src), "-o", str(out)]
+    if sys.platform == "darwin":
+        cmd[1:1] = ["-undefined", "dynamic_lookup"]
+    try:
+        done = subprocess.run(cmd, cwd=tmp, check=False, capture_output=True, text=True,
+                              timeout=BUILD_TIMEOUT, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError) as e:
+        raise KernelError(f"the build could not run ({type(e).__name__}: {e})") from None
+    if done.returncode != 0 or not out.exists():
+        raise KernelError(_failure(done.stderr or done.stdout or "", src))
+    return out
+
+
+def _failure(output: str, src: Path) -> str:
+    """Why a build failed, from the compiler's output: an error in the C++ Meeple wrote
+    is a bug of Meeple's, and said so (any other, e.g. an option it does not know, is
+    the compiler's as it runs here)."""
+    said = [r.strip().replace(str(src), src.name)[:300] for r in output.splitlines() if r.strip()]
+    first = [r for r in said if "error" in r][:2] or said[:2]
+    ours = any(r.startswith(src.name + ":") and "error" in r for r in said)
+    return ("the build failed" + (" on the C++ Meeple wrote (a bug in Meeple, please report it with the "
+                                  "ruleset)" if ours else "") + (": " + " / ".join(first) if first else ""))
+
+
+def build(prog, on_build=None) -> Kernel:
+    """The kernel of a program (raises Unsupported or KernelError)."""
+    gen = Gen(prog)
+    try:
+        source = gen.source()
+    except RecursionError:
+        raise Unsupported("expressions nested so deeply") from None
+    if len(source) > MAX_SOURCE:
+        raise Unsupported(f"a program of more than {MAX_SOURCE:,} characters of C++")
+    mod, seconds = load_or_build(source, on_build)
+    return Kernel(mod, gen, seconds)
+
+
+class Kernel:
+    """A loaded kernel and what the Python side needs of its decisions."""
+
+    def __init__(self, module, gen: Gen, seconds: float):
+        self.module = module
+        self.start = module.start
+        self.load = module.load
+        self.build_seconds = seconds
+        self.fallbacks = 0   # what the kernel could not decide (moves, setups, perfts...)
+        # per decision (choose statement): its option type code, verb and option alone
+        self.sites = [(s["type"], s["verb"], s["alone"]) for s in gen.sites]
+        self.each = [s["kind"] == "each" for s in gen.sites]   # simultaneous decisions
+        self.items = ["item" in s["type"] for s in gen.sites]   # decisions among items

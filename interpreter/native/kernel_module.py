@@ -1,0 +1,203 @@
+"""The module a kernel is (interpreter/native/kernel.py): the program's constants, the state's
+and frames' structs, the shared C++ of ``cxx/`` and the program's own parts in the
+order C++ needs them, what apply needs of each decision and where procedures' values go."""
+from __future__ import annotations
+
+from .cxx_text import ident, literal
+from .kernel_bridge import Bridge
+from .kernel_chance import item_alike_code
+from .kernel_types import Unsupported, read_cxx
+
+
+class ModuleWriter:
+    """Writes the C++ source of one program's module around the parts ``Gen`` made."""
+
+    def __init__(self, gen):
+        self.gen = gen
+
+    def assemble(self, procs, bodies, driver) -> str:
+        c, n = self.gen.c, self.gen.n
+        fields = []
+        for name, v in c.vars.items():
+            t = self.gen.ct(self.gen.typeref(v.type))
+            fields.append(f"{t} {ident('P', name)}[NP];" if v.per_player else f"{t} {ident('G', name)};")
+        ivars = {}
+        for fs in c.item_vars.values():
+            for name, f in fs.items():
+                t = self.gen.ct(self.gen.typeref(f.type))
+                if ivars.get(name, t) != t:
+                    raise Unsupported(f"item variable '{name}' of two types")
+                ivars[name] = t
+        for name, t in ivars.items():
+            fields.append(f"{t} {ident('I', name)}[NI > 0 ? NI : 1];")
+        frame = "".join(f"{t} {f};" for f, t in self.gen.fields.items())
+        opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.gen.opt_types)) + "".join(
+            f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.gen.each_types))
+        dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
+        turn = self.gen.proc_index.get("turn")
+        setup = self.gen.proc_index.get("setup")
+        names = ", ".join(literal(name) for name, *_ in procs)
+        bridge = Bridge(self.gen)
+        sites, export = self.sites_code(), bridge.export_code(procs)   # (they may make tables)
+        imports, alike = bridge.import_code(procs), item_alike_code(self.gen)
+        src = [
+            read_cxx("kernel_rt.hpp"),
+            "using namespace mk;",
+            f"constexpr int NI = {self.gen.ni}; constexpr int NZ = {self.gen.nz}; constexpr int NP = {n};",
+            f"constexpr int DIR = {self.gen.p.direction}; constexpr int NPROCS = {len(procs)};",
+            f"constexpr I STEPS = {self.gen.b.steps}LL; constexpr I WORK = {self.gen.b.work}LL;",
+            f"constexpr I RANGE = {self.gen.b.range}LL; constexpr I LIMIT = {self.gen.b.integer}LL;",
+            f"constexpr int NTIES = {len(c.tiebreaks)}; constexpr int TURN_PROC = {-1 if turn is None else turn};",
+            f"constexpr int SETUP_PROC = {-1 if setup is None else setup};",
+            f"static const Str PROC_NAMES[] = {{{names}}};",
+            f"static const int PROC_END[] = {{{', '.join(str(e) for e in self.gen.proc_ends)}}};",
+            f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
+            "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
+            # (every step renews the epoch of kept values: see Gen._memo)
+            "static uint64_t EPOCH = 1;",
+            "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
+            *self.gen.pre_state,
+            f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
+            f"struct Opts {{ {opt_fields} }};",
+            "struct St {",
+            "  Zones<NI, NZ> z; Id active = 0; I turn = 0; int phase = 0; I moves = 0; uint64_t rng = 0;",
+            "  bool end_req = false; I work = 0, calls = 0, depth = 0, steps = 0;",
+            "  int site = -1; Id player = -1; Opts opts;",
+            # (who sees each item: -1 as its place says, else a mask of seats; the zones
+            # revealed to all)
+            "  I facing[NI > 0 ? NI : 1]; uint8_t revealed[NZ > 0 ? NZ : 1];",
+            # (a simultaneous decision: the seats asked, those still to choose, those that
+            # have chosen in order; their options and choices are in opts)
+            "  bool simul = false; int each_n = 0, nwaiting = 0, nchosen = 0; Id each_seats[NP]; Id waiting[NP]; Id chosen[NP];",
+            ("  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP]; TeamT teams[NP]; "
+            "I parts[NPARTS > 0 ? NPARTS : 1];"),
+            "  std::vector<Frame> stack;",
+            # (explicit chance: see kernel_chance.py)
+            "  bool xchance = false; std::vector<int> taken; int used = 0; I nchance = 0; PyRef step; int step_n = 0;",
+            "  " + " ".join(fields),
+            "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
+            "};",
+            "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",
+            "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
+            ("static inline void range_work(St& s, I a, I b) { I n = sub(add(b, 1), a); "
+            "if (n > RANGE) bail(); if (n > 0) W(s, n); }"),
+            ("static List<I> irange(St& s, I a, I b) { range_work(s, a, b); std::vector<I> v; "
+            "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }"),
+            ("template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
+            "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }"),
+            "static Str scat(St& s, const Str& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); return a + b; }",
+            "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
+            "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
+            "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc[nn(item)]; return z >= 0 && l == z; }",
+            ("static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
+            "return l >= 0 && inside[l] ? l : NONE_ID; }"),
+            "static inline bool face_down(St& s, Id item) { return s.facing[nn(item)] >= 0; }",
+            "static inline bool is_none(I x) { return x == NONE_I; }",
+            "static inline bool is_none(Id x) { return x < 0; }",
+            "static inline bool is_none(const Str& x) { return is_none_s(x); }",
+            "template <class T> static inline bool is_none(const T&) { return false; }",
+            # Runtime.move: to the top of a zone, facing as given (-1: as the place says)
+            "static inline void mv(St& s, Id item, Id to, I f = -1) { s.z.move(item, to); s.facing[item] = f; }",
+            # an item option the decider may not know is ordered by its place (Runtime._ordered):
+            # the kernel asks only where it sees every one (Runtime.sees_item)
+            ("static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
+            "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }"),
+            read_cxx("kernel_state.hpp"),
+            read_cxx("kernel_chance.hpp"),
+            # the cells a walk has met (connected): a mark per cell, by generation, one
+            # array per walk in progress (a walk's condition may walk too)
+            "static std::vector<std::vector<uint32_t>> SEEN_POOL; static size_t SEEN_DEPTH = 0;",
+            ("static inline int each_index(const St& s, Id seat) { for (int k = 0; k < s.each_n; ++k) "
+            "if (s.each_seats[k] == seat) return k; return -1; }"),
+            ("static inline bool waiting_for(const St& s, Id seat) { for (int k = 0; k < s.nwaiting; ++k) "
+            "if (s.waiting[k] == seat) return true; return false; }"),
+            ("struct Seen { uint32_t* m; uint32_t g; Seen(St&) { if (SEEN_DEPTH == SEEN_POOL.size()) "
+            "SEEN_POOL.emplace_back(NZ + 1, 0); std::vector<uint32_t>& v = SEEN_POOL[SEEN_DEPTH++]; "
+            "m = v.data(); g = ++v[NZ]; if (g == 0) { std::fill(v.begin(), v.end(), 0); g = v[NZ] = 1; } } "
+            "~Seen() { --SEEN_DEPTH; } Seen(const Seen&) = delete; "
+            "bool add(Id z) { if (m[z] == g) return false; m[z] = g; return true; } };"),
+            *self.gen.tables.statics,
+            alike,
+            *self.gen.protos,
+            *self.gen.fns,
+            "static void run_top(St& s);",
+            *self.returns_code(procs),
+            *bodies,
+            driver,
+            f"static void run_top(St& s) {{ switch (s.stack.back().proc) {{ {dispatch} default: bail(); }} }}",
+            sites,
+            export,
+            imports,
+            read_cxx("kernel_glue.hpp"),
+            "static int kernel_init() { " + " ".join(self.gen.tables.inits) + " return 0; }",
+        ]
+        return "\n".join(src) + "\n"
+
+    def returns_code(self, procs) -> list[str]:
+        """``ret_K``: a value procedure K returns, written into its caller's frame (the
+        one under it) where the call's code says; ``ret_code``: that code from a caller
+        and the name of its local (a state's ``$ret``)."""
+        out, codes = [], []
+        for k, (name, *_rest) in enumerate(procs):
+            d = self.gen.c.procedures.get(name)
+            if d is None or d.result is None:
+                continue
+            rt = self.gen.typeref(d.result)
+            cases = "".join(f"case {code}: c.{field} = std::move(v); return; "
+                            for code, (caller, slot, field, callee, _) in enumerate(self.gen.returns) if callee == k)
+            out.append(f"static void ret_{k}(St& s, int code, {self.gen.ct(rt)} v) {{ "
+                       f"Frame& c = s.stack[s.stack.size() - 2]; switch (code) {{ {cases}}} bail(); }}")
+        for code, (caller, slot, _field, _callee, _) in enumerate(self.gen.returns):
+            codes.append(f"if (caller == {caller} && !PyUnicode_CompareWithASCIIString(name, {literal(slot)}.c_str())) "
+                         f"return {code};")
+        out.append("static int ret_code(int caller, PyObject* name) { if (!PyUnicode_Check(name)) throw PyFail(); "
+                   + " ".join(codes) + " throw PyFail(); }")
+        out.append("static const Str RET_SLOT[] = {" + ", ".join(
+            [literal(slot) for _, slot, _, _, _ in self.gen.returns] + ["Str()"]) + "};")
+        return out
+
+    def seers(self) -> str:
+        """Per zone, the seats that see its items, as bits (runtime._zone_seers)."""
+        from ..play.runtime import _zone_seers
+        if self.gen.n > 63:
+            raise Unsupported("more than 63 players")
+        return ", ".join(f"{m}ULL" for m in _zone_seers(self.gen.p, self.gen.n)) or "0"
+
+    def sites_code(self) -> str:
+        """What apply and the glue need of each decision: the count of a seat's options
+        (-1: the seat does not decide now), one option as a Python value, and taking one
+        (true when the decision is made and the rules go on)."""
+        counts, pys, takes, hides = [], [], [], []
+        for k, site in enumerate(self.gen.sites):
+            el = site["el"]
+            if el.tag in ("item", "list") and "item" in site["type"]:
+                value = (f"s.opts.{site['opt']}[i]" if site["kind"] == "one"
+                         else f"s.opts.e{site['each']}[each_index(s, seat)][i]")
+                test = ("v >= 0 && !sees(s, v, seat)" if el.tag == "item"
+                        else "[&]() { for (Id x : v) if (x >= 0 && !sees(s, x, seat)) return true; return false; }()")
+                hides.append(f"case {k}: {{ const auto& v = {value}; return {test}; }}")
+            if site["kind"] == "one":
+                o = site["opt"]
+                counts.append(f"case {k}: return seat == s.player ? (int)s.opts.{o}.size() : -1;")
+                pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};")
+                takes.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; s.site = -1; s.player = -1; "
+                             "return true;")
+                continue
+            j, var = site["each"], ident("P", site["var"])
+            counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
+            pys.append(f"case {k}: return {site['py'](f's.opts.e{j}[each_index(s, seat)][i]')};")
+            takes.append(f"case {k}: {{ s.opts.c{j}[s.nchosen] = s.opts.e{j}[each_index(s, seat)][i]; "
+                         f"s.chosen[s.nchosen++] = seat; int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
+                         f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; "
+                         f"if (w_ > 0) {{ s.player = s.waiting[0]; return false; }} "
+                         f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
+                         f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
+        return "\n".join([
+            f"static const int NSITES = {len(self.gen.sites)};",
+            "static int site_count(St& s, Id seat) { switch (s.site) { " + " ".join(counts) + " } return -1; }",
+            "static PyObject* site_py(St& s, int i, Id seat) { switch (s.site) { " + " ".join(pys) + " } Py_RETURN_NONE; }",
+            "static bool site_take(St& s, int i, Id seat) { switch (s.site) { " + " ".join(takes) + " } bail(); }",
+            # (whether option i names an item the seat may not know: written by its place)
+            "static bool site_hidden(St& s, int i, Id seat) { switch (s.site) { " + " ".join(hides) + " } return false; }",
+        ])
+

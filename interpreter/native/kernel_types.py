@@ -1,0 +1,26 @@
+"""What every part of the kernel's generator shares (interpreter/native/kernel.py and the
+modules beside it): the error for what a kernel does not cover, the types it names
+often, and the C++ written once for every kernel (``cxx/``)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...dsl.types import T
+
+_HERE = Path(__file__).resolve().parent / "cxx"
+
+INT, BOOL, STR = T("int"), T("bool"), T("str")
+IDS = ("player", "item", "cell", "zone", "enum", "none")   # the types held as an Id
+
+
+class Unsupported(Exception):
+    """The program uses something the kernel does not cover (``str(e)`` says what)."""
+
+
+def has_none(t: T) -> bool:
+    return t.tag == "none" or (t.tag == "list" and has_none(t.arg))
+
+
+def read_cxx(name: str) -> str:
+    """A file of ``cxx/`` (C++ every kernel holds)."""
+    return (_HERE / name).read_text(encoding="utf-8")

@@ -1,0 +1,216 @@
+"""How values are written: move notation (stable, locale-free, typeable) and the
+localised text players read (names, labels and messages from the ruleset's locale)."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only named in annotations: compile starts games, which display values
+    from ..compiler.compile import Program
+
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_IF_PART = re.compile(r"\{if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?([^{}]*)\}")
+
+
+# ---------------------------------------------------------------- notation
+
+def value_notation(prog: Program, v, type_code: str, hidden_at=None) -> str:
+    """How a value is written in a move. ``hidden_at(item)`` gives the place of an item
+    the deciding player may not know (``"table:p1a2"``, ``"deck#3"``), so a move never
+    names it; it returns None for the items they know."""
+    if type_code.startswith("list:"):
+        inner = type_code[5:]
+        return "+".join(value_notation(prog, x, inner, hidden_at) for x in v)
+    if v is None:
+        return "none"
+    if type_code == "item":
+        place = hidden_at(v) if hidden_at is not None else None
+        return place or prog.items[v].notation
+    if type_code == "cell":
+        return cell_notation(prog, v)
+    if type_code == "player":
+        return f"p{v + 1}"
+    if type_code == "bool":
+        return "true" if v else "false"
+    return str(v)
+
+
+def zone_notation(prog: Program, z: int) -> str:
+    """How people read and type a zone: its name, with the seat counted from 1 for a
+    per-player zone (``hand:p2``, like the player ``p2``); a cell by its notation. (The
+    keys of views and states, ``hand:1``, count the seats from 0.)"""
+    zone = prog.zones[z]
+    if zone.cell is not None:
+        return cell_notation(prog, z)
+    if zone.owner is not None:
+        return f"{zone.name}:p{zone.owner + 1}"
+    return zone.key
+
+
+_OLD_PLACE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*):([0-9]+)#")
+
+
+def old_places(prog: Program, text: str) -> str:
+    """A move written the older way, with a per-player zone's seat counted
+    from 0 (``hand:1#3``), in today's notation (``hand:p2#3``)."""
+    per_player = {z.name.casefold(): z.name for z in prog.zones if z.owner is not None}
+
+    def new(m: re.Match) -> str:
+        name = per_player.get(m.group(1).casefold())
+        if name is None:
+            return m.group(0)
+        return f"{name}:p{int(m.group(2)) + 1}#"
+    return _OLD_PLACE.sub(new, text)
+
+
+def cell_notation(prog: Program, z: int) -> str:
+    zone = prog.zones[z]
+    if len(prog.boards) > 1:
+        return f"{zone.board}.{zone.cell.name}"
+    return zone.cell.name
+
+
+# ---------------------------------------------------------------- names
+
+def name(prog: Program, path: str) -> str:
+    got = prog.checked.names.get(path)
+    if got:
+        return got[0]
+    return path.rsplit(".", 1)[-1].replace("_", " ")
+
+
+def short(prog: Program, path: str) -> str:
+    got = prog.checked.names.get(path)
+    if got and got[1]:
+        return got[1]
+    return name(prog, path)
+
+
+def text(prog: Program, key: str, default: str) -> str:
+    return prog.checked.texts.get(key, default)
+
+
+def player_name(prog: Program, p: int) -> str:
+    return text(prog, "player", "Player {n}").replace("{n}", str(p + 1))
+
+
+def color_of_item(prog: Program, item: int) -> str | None:
+    info = prog.items[item]
+    attr = prog.checked.kind_colors.get(info.kind)
+    if attr is None:
+        return None
+    t = prog.checked.kinds[info.kind][attr]
+    return prog.checked.colors.get(f"{t.arg}.{info.attrs[attr]}")
+
+
+def _attr_text(prog: Program, kind: str, attr: str, value, use_short: bool) -> str:
+    t = prog.checked.kinds[kind].get(attr)
+    if t is not None and t.tag == "enum":
+        path = f"{t.arg}.{value}"
+        return short(prog, path) if use_short else name(prog, path)
+    if isinstance(value, bool):
+        return text(prog, "yes", "yes") if value else text(prog, "no", "no")
+    return str(value)
+
+
+def item_label(prog: Program, item: int, use_short: bool = False, ivars=None) -> str:
+    """An item's label from its kind's template. Item variables in the template (e.g.
+    ``{wounds}``) take their values from ``ivars``: a view's ``"ivars"`` or the state's
+    (name -> values); without them they read '?'."""
+    info = prog.items[item]
+    tmpl = prog.checked.labels.get(info.kind)
+    template = None
+    if tmpl:
+        template = tmpl[1] if use_short and tmpl[1] else tmpl[0]
+    if template is None:
+        parts = [_attr_text(prog, info.kind, a, v, use_short) for a, v in info.attrs.items()]
+        return " ".join([name(prog, info.kind)] + parts) if not use_short else "".join(parts)
+    short_fields = use_short and bool(tmpl[1])
+
+    def field(m):
+        attr = m.group(1)
+        if attr in info.attrs:
+            return _attr_text(prog, info.kind, attr, info.attrs[attr], short_fields)
+        return _attr_text(prog, info.kind, attr, _item_var(ivars, attr, item), short_fields)
+
+    def part(m):  # {if NAME: TEXT}: TEXT when the bool NAME is true (an unknown value: neither)
+        value = info.attrs[m.group(2)] if m.group(2) in info.attrs else _item_var(ivars, m.group(2), item)
+        if value not in (True, False):
+            return ""
+        return m.group(3) if value != bool(m.group(1)) else ""
+    return _FIELD.sub(field, _IF_PART.sub(part, template))
+
+
+def _item_var(ivars, name: str, item: int):
+    values = (ivars or {}).get(name)
+    if isinstance(values, dict):
+        value = values.get(str(item))
+    elif isinstance(values, list):
+        value = values[item]
+    else:
+        value = None
+    return "?" if value is None else value
+
+
+def hidden_label(prog: Program, kind: str) -> str:
+    return text(prog, "hidden", "a {kind}").replace("{kind}", name(prog, kind))
+
+
+def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str:
+    """What a player reads for a value; ``can_see(item)`` hides items they may not see.
+    ``mask`` (from a log entry) says instead who could see each item when it was said."""
+    if type_code.startswith("list:"):
+        masks = mask if isinstance(mask, list) else [None] * len(v)
+        return ", ".join(value_text(prog, x, type_code[5:], can_see, m) for x, m in zip(v, masks))
+    if v is None:
+        return "-"
+    if type_code == "item":
+        ivars = getattr(can_see, "ivars", None)
+        if mask is not None and can_see is not None and can_see.seat != "all":
+            seat = can_see.seat
+            if mask == -1 or (seat >= 0 and (mask >> seat) & 1):
+                return item_label(prog, v, ivars=ivars)
+            return hidden_label(prog, prog.items[v].kind)
+        if can_see is not None and not can_see(v):
+            return hidden_label(prog, prog.items[v].kind)
+        return item_label(prog, v, ivars=ivars)
+    if type_code == "cell":
+        return cell_notation(prog, v)
+    if type_code == "player":
+        return player_name(prog, v)
+    if type_code.startswith("enum:"):
+        return name(prog, f"{type_code[5:]}.{v}")
+    if type_code == "bool":
+        return text(prog, "yes", "yes") if v else text(prog, "no", "no")
+    return str(v)
+
+
+def render_log(prog: Program, entry: list, can_see=None) -> str:
+    log_id, values = entry[0], entry[1]
+    masks = entry[2] if len(entry) > 2 else [None] * len(values)
+    if len(entry) > 3:
+        # labels show item variables as they were when the message was said
+        can_see = _with_ivars(can_see, entry[3])
+    tmpl = prog.logs[log_id]
+    localized = prog.checked.texts.get(tmpl.key)
+    rendered = [value_text(prog, v, t, can_see, m) for v, t, m in zip(values, tmpl.types, masks)]
+    if localized is None:
+        out, it = [], iter(rendered)
+        for part in tmpl.parts:
+            out.append(next(it) if isinstance(part, tuple) else part)
+        return "".join(out)
+    # a localised text names each placeholder by the expression the ruleset wrote
+    # ({active}) or by its position ({1}, {2}, ...)
+    out = localized
+    raws = [p[2] for p in tmpl.parts if isinstance(p, tuple)]
+    for i, (raw, r) in enumerate(zip(raws, rendered), 1):
+        out = out.replace(f"{{{raw}}}", r).replace(f"{{{i}}}", r)
+    return out
+
+
+def _with_ivars(can_see, ivars):
+    """``can_see`` (None: everything, as for the "all" view) with other item values."""
+    def fn(item):
+        return True if can_see is None else can_see(item)
+    fn.seat, fn.ivars = ("all" if can_see is None else can_see.seat), ivars
+    return fn

@@ -1,0 +1,216 @@
+"""Per-player views: the one place hidden information is removed.
+
+A view holds what one seat may know and nothing else: the items of zones it can see
+(face-down items there as ``{"hidden": true}``), only the counts of the others, the decision it must make (others see only who is
+deciding; in a simultaneous decision every seat sees who has chosen, never what), the
+messages with unseen items written as "a card", and variables with unseen items replaced
+by ``{"hidden": true}`` (so is the whole value of a variable declared ``owner`` for other
+seats, or ``hidden``). The random generator's state, a pending chance step's outcomes,
+the procedure stack and item locations never leave the game.
+"""
+from __future__ import annotations
+
+from . import display
+from .game import Game
+
+SPECTATOR = -1  # a viewer who sees only what is public
+
+
+def view(game: Game, seat: int) -> dict:
+    R, prog = game.R, game.program
+    sees = can_see(game, seat)
+    zones = _zones(R, prog, seat, sees)
+    pending = _pending(game, seat)
+    declared = prog.checked.vars
+    kinds = prog.checked.kinds
+    return {
+        "seat": seat, "players": R.n_players, "active": R.active, "turn": R.turn, "phase": R.phase,
+        "zones": zones,
+        "vars": {k: _private(declared[k], None, seat) or _mask(v, declared[k].type, kinds, sees)
+                 for k, v in R.vars.items()},
+        "pvars": {k: [_private(declared[k], p, seat) or _mask(x, declared[k].type, kinds, sees)
+                      for p, x in enumerate(v)] for k, v in R.pvars.items()},
+        "pending": pending,
+        # a chance step waits (explicit chance mode): its outcomes are nobody's to see
+        **({"chance": True} if game.at_chance else {}),
+        # items lying face down that this seat knows all the same (e.g. its own)
+        "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and _known(sees, i)],
+        "ivars": _ivars(R, prog, sees),
+        "log": [display.render_log(prog, e, sees) for e in R.log],
+        "log_dropped": R.dropped,  # earlier messages that are no longer kept
+        "result": R.result,
+    }
+
+
+def _known(sees, item: int) -> bool:
+    """Whether the seat of ``sees`` (``can_see``; None: the "all" view) may see the item."""
+    return sees is None or sees(item)
+
+
+def _zones(R, prog, seat, sees) -> dict:
+    """The zones of a view: the items of those the seat is shown (face-down ones as
+    HIDDEN_ITEM), the number of items of the others."""
+    zones = {}
+    for z in prog.zones:
+        if z.owner is not None and z.owner >= R.n_players:
+            continue
+        items = R.zones[z.id]
+        if seat == "all" or zone_shown(R, z.id, seat):
+            # a face-down item lies in sight, but what it is stays unknown
+            zones[z.key] = [i if _known(sees, i) else dict(HIDDEN_ITEM) for i in items]
+        else:
+            zones[z.key] = {"count": len(items)}
+    return zones
+
+
+def _pending(game: Game, seat) -> dict | None:
+    """The decision of a view: who decides, and the options for the seat deciding."""
+    pend = game.R.pending
+    if pend is None:
+        return None
+    pending = {"player": pend["player"], "verb": pend["verb"]}
+    if "waiting" in pend:
+        _simultaneous(game, pend, seat, pending)
+    elif seat == "all" or pend["player"] == seat:
+        pending["options"] = [m.notation for m in game.legal_moves()]
+    return pending
+
+
+def _ivars(R, prog, sees) -> dict:
+    """The item variables of the items the seat may know (item id as a string key)."""
+    kinds = prog.checked.kinds
+    return {k: {str(i): _mask(x, _ivar_type(prog, i, k), kinds, sees)
+                for i, x in enumerate(vals) if x is not None and _known(sees, i)}
+            for k, vals in R.ivars.items()}
+
+
+def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
+    """A simultaneous decision: every seat sees who chooses and who has chosen, never
+    what; a seat still to choose sees its own options. (``player`` is the first seat
+    still to choose.)"""
+    pending["simultaneous"] = True
+    pending["seats"] = list(pend["seats"])
+    pending["waiting"] = list(pend["waiting"])
+    if seat == "all":
+        pending["options"] = [m.notation for m in game.legal_moves()]
+        pending["chosen"] = [[s, v] for s, v in pend["chosen"]]
+    elif seat in pend["waiting"]:
+        pending["options"] = [m.notation for m in game.legal_moves(seat)]
+
+
+HIDDEN_ITEM = {"hidden": True}  # what a view shows for an item the seat may not see
+
+
+def zone_shown(R, zone: int, seat: int) -> bool:
+    """Whether a view of the seat lists the zone's items (face-down ones as HIDDEN_ITEM),
+    not only their number."""
+    return (seat >= 0 and R.visible(zone, seat)) or R.vis[zone] is True or zone in R.revealed
+
+
+def _mask(value, type_ref, kinds, can_see):
+    """A variable's value with every item the seat may not see replaced by HIDDEN_ITEM."""
+    if can_see is None or value is None:
+        return value
+    if type_ref.name == "list" and isinstance(value, list):
+        return [_mask(v, type_ref.item, kinds, can_see) for v in value]
+    if type_ref.name in kinds and isinstance(value, int) and not can_see(value):
+        return dict(HIDDEN_ITEM)
+    return value
+
+
+def _private(decl, owner, seat):
+    """HIDDEN_ITEM for a variable's value the seat may not see (a per-player variable
+    declared ``owner`` of another seat, or one declared ``hidden``), else None."""
+    vis = decl.visibility
+    if vis is None or seat == "all" or (vis == "owner" and owner == seat):
+        return None
+    return dict(HIDDEN_ITEM)
+
+
+def _ivar_type(prog, item: int, name: str):
+    return prog.checked.item_vars[prog.items[item].kind][name].type
+
+
+def seat_sees(R, item: int, seat: int) -> bool:
+    """Whether the seat (a seat number, or ``SPECTATOR``) may see the item now: it lies
+    in public view, or the seat sees it where it lies. The one visibility rule: views,
+    leak checks, invariants and determinization all ask it here."""
+    return R.public_item(item) or (seat >= 0 and R.sees_item(item, seat))
+
+
+def can_see(game: Game, seat):
+    """Which items the seat may see now, as ``display.value_text`` expects it (a function
+    of an item with ``seat`` and ``ivars`` attributes); None for the "all" view."""
+    R = game.R
+    if seat == "all":
+        return None
+
+    def fn(item: int) -> bool:
+        return seat_sees(R, item, seat)
+    fn.seat = seat
+    fn.ivars = R.ivars
+    return fn
+
+
+# ---------------------------------------------------------------- what a view keeps from a seat
+
+#: The kinds of things a view keeps from a seat. ``secrets`` lists them for a game and a
+#: seat; ``meeple test``'s leak check varies each kind (interpreter/analysis/variations.py has one
+#: variation for each name), and tests/test_leaks.py checks that everything a view masks
+#: is one of them.
+SECRET_KINDS = ("hidden items", "face-down items", "item variables", "owner variables",
+                "hidden variables", "secret choices")
+
+
+def secrets(game: Game, seat: int) -> dict[str, list]:
+    """What ``view(game, seat)`` keeps from the seat now, by kind (``SECRET_KINDS``):
+
+    * hidden items: the items of the zones it sees only as counts;
+    * face-down items: the items lying face down, unknown to it, in zones it sees;
+    * item variables: ``(name, item)`` for each item variable of an item it may not know;
+    * owner variables: ``(name, p)`` for each value of a per-player variable declared
+      ``owner`` of another seat p;
+    * hidden variables: ``(name, p)`` for each value of a variable declared ``hidden``
+      (p None for one that is not per player);
+    * secret choices: the other seats asked in the simultaneous decision under way (what
+      they chose, or will choose, is not shown until all have chosen)."""
+    R, prog = game.R, game.program
+    sees = can_see(game, seat)
+    out: dict[str, list] = {k: [] for k in SECRET_KINDS}
+    for z in prog.zones:
+        if z.owner is not None and z.owner >= R.n_players:
+            continue
+        out["face-down items" if zone_shown(R, z.id, seat) else "hidden items"] += \
+            [i for i in R.zones[z.id] if not sees(i)]
+    out["item variables"] = [(k, i) for k, vals in sorted(R.ivars.items())
+                             for i, x in enumerate(vals) if x is not None and not sees(i)]
+    _private_variables(game, seat, out)
+    pend = R.pending
+    if pend is not None and "waiting" in pend:
+        out["secret choices"] = [s for s in pend["seats"] if s != seat]
+    return out
+
+
+def _private_variables(game: Game, seat: int, out: dict[str, list]) -> None:
+    """The values of variables that ``secrets`` lists for the seat: ``(name, None)`` for
+    a hidden variable that is not per player, ``(name, p)`` for a per-player one."""
+    R, declared = game.R, game.program.checked.vars
+    for k in sorted(R.vars):
+        if _private(declared[k], None, seat):
+            out["hidden variables"].append((k, None))
+    for k in sorted(R.pvars):
+        for p in range(R.n_players):
+            if _private(declared[k], p, seat):
+                kind = "hidden variables" if declared[k].visibility == "hidden" else "owner variables"
+                out[kind].append((k, p))
+
+
+def item_visible(game: Game, item: int, seat: int) -> bool:
+    fn = can_see(game, seat)
+    return True if fn is None else fn(item)
+
+
+def visible_items(game: Game, seat: int) -> set[int]:
+    """Every item whose identity the seat may know now."""
+    R = game.R
+    return {i for i, z in enumerate(R.loc) if z >= 0 and item_visible(game, i, seat)}
