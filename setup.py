@@ -7,7 +7,9 @@ package is in pyproject.toml."""
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import sysconfig
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -38,8 +40,22 @@ class OptionalBuildExt(build_ext):
             _left_out(ext.name, e)
 
 
+def _no_compiler() -> str | None:
+    """Why the C compiler cannot be there (None: it may be): checked before Cython
+    translates the modules (half a minute) only to find no compiler to build them."""
+    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "").split()
+    if cc and shutil.which(cc[0]) is None:
+        return f"no C compiler: {cc[0]!r} is not found"
+    return None
+
+
 def engine() -> list:
     if os.environ.get("MEEPLE_NATIVE") != "1":
+        return []
+    why = _no_compiler()
+    if why is not None:
+        if BUILDING:
+            _left_out("the compiled engine", OSError(why))
         return []
     try:
         from Cython.Build import cythonize
