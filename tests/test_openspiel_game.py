@@ -404,7 +404,7 @@ def test_hearts_through_pyspiel_is_the_same_game_by_the_kernel_without_moves_mad
     # chance steps, decisions among the cards of a hand (ids of items) and passes (one
     # simultaneous node): the kernel answers from its options' values, makes no Move
     _kernels_on(monkeypatch)
-    from meeple.interpreter.kgame import KernelGame
+    from meeple.interpreter.native.kgame import KernelGame
 
     def no_moves(game, seat=None):
         raise AssertionError("a list of Moves was made while the kernel plays")
