@@ -136,10 +136,9 @@ class _Fuser:
             self.block(t.body, lambda out, ind: self.count(s.end, out, ind))
         if s.other is not None:
             self.block(s.other)
-        if isinstance(self.pc.code[s.start], ops.ForInit):
-            self.block(s.body, lambda out, ind: self.for_tail(s, out, ind))
-        elif isinstance(self.pc.code[s.start], ops.WhileInit):
-            self.block(s.body, lambda out, ind: self.while_tail(s, out, ind))
+        if s.body is not None:
+            tail = self.for_tail if isinstance(self.pc.code[s.start], ops.ForInit) else self.while_tail
+            self.block(s.body, lambda out, ind: tail(s, out, ind))
 
     def ins(self, s) -> tuple:
         """The instruction a statement starts with, its index and the functions the
@@ -317,7 +316,7 @@ class _Fuser:
         body.append(f"{' ' * at}i{n} = 0\n{' ' * at}for x{n} in xs{n}:\n{' ' * (at + 4)}L[{var!r}] = x{n}\n"
                     f"{' ' * (at + 4)}i{n} += 1\n{' ' * (at + 4)}L[{ix!r}] = i{n}\n")
         self.count(start + 2, body, at + 4)
-        self.stmts(s.body, body, at + 4)
+        self.stmts(s.loop, body, at + 4)
         self.count(start + 1, body, at + 4)  # the jump back to the loop's step
         if dest is not None:
             # 'for x in xs { move x to Z }', Z the same zone at every turn: the items
@@ -338,9 +337,9 @@ class _Fuser:
         (``for x in xs { move x to Z }``), where it is the same zone at every turn (a
         zone of the ruleset, or a zone per player given a local other than the loop's
         variable, or the active player); else None."""
-        if len(s.body.stmts) != 1:
+        if len(s.loop.stmts) != 1:
             return None
-        i, _, fx = self.ins(s.body.stmts[0])
+        i, _, fx = self.ins(s.loop.stmts[0])
         if not isinstance(i, ops.Move) or i.face != ops.AS_PLACE or i.unsure or i.many:
             return None
         what, to = self.call(fx["what"]), self.call(fx["to"])
@@ -358,6 +357,6 @@ class _Fuser:
         out.append(f"{pad}while {self.call(cond)}:\n{inner}L[{cnt!r}] += 1\n"
                    f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
         self.count(start + 2, out, ind + 4)
-        self.stmts(s.body, out, ind + 4)
+        self.stmts(s.loop, out, ind + 4)
         self.count(start + 1, out, ind + 4)  # the jump back to the test
         self.count(s.end, out, ind)  # the test that failed

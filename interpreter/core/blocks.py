@@ -49,6 +49,13 @@ class Stmt:
     other: Block | None = None
     body: Block | None = None
 
+    @property
+    def loop(self) -> Block:
+        """A loop's body (a TypeError for any other statement)."""
+        if self.body is None:
+            raise TypeError(f"the statement at instruction {self.start} is not a loop")
+        return self.body
+
     def blocks(self) -> list[Block]:
         """The blocks inside it, in order."""
         out = [t.body for t in self.tests] + ([self.other] if self.other is not None else [])
