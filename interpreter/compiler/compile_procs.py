@@ -7,8 +7,8 @@ The statements are lowered once into the core's instructions (``core.lower``: th
 layout, the same for every engine); each instruction's Python form is its reference
 meaning (``core.reference``); the frame's stops are derived from the instructions
 (``core.lower.shape``); where the program runs the fast code, runs of them are fused
-(fused.py, from what ``FuseInput`` gives it). The kernel (kernel.py) prints the same
-instructions at the same indices as C++.
+(fused.py: a pass over the instructions alone, ``FuseInput``). The kernel (kernel.py)
+prints the same instructions at the same indices as C++.
 """
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def compile_proc(prog: Program, name: str, params: list[str], body: ir.Block) ->
     b = Builder(prog, Env(locals_=low.locals))
     proc = Proc(name, b.code(low.code), [i.span for i in low.code], frame=shape(prog, low), core=low.code)
     if prog.optimize:
-        fused.fuse(prog, FuseInput(proc, low.code, b.made, low.starts, low.ends), body)
+        fused.fuse(prog, FuseInput(proc, low.code, b.made))
     proc.params = params
     return proc
 
@@ -50,11 +50,8 @@ def compile_proc(prog: Program, name: str, params: list[str], body: ir.Block) ->
 @dataclass
 class FuseInput:
     """What fused.py reads of a compiled procedure: ``proc``, its instructions (``code``,
-    core.ops), the functions the reference made for them (``made``, by index, see
-    ``core.reference.Builder``), and by statement (``id``) the index of its first
-    instruction (``starts``) and of the one after its last (``ends``)."""
+    core.ops) and the functions the reference made for them (``made``, by index, see
+    ``core.reference.Builder``): no statement of the IR."""
     proc: Proc
     code: list
     made: dict
-    starts: dict
-    ends: dict

@@ -3,11 +3,18 @@ no call of a procedure, no random draw, no 'end game', no 'return') written as O
 generated Python function that the driver calls in place of the run's first
 instruction, with real Python loops (the fast code; ``codegen.OPTIMIZE``).
 
-It reads the procedure's instructions of the core (core/ops.py) through
-``compile_procs.FuseInput`` (where each statement's instructions start and end, and for
-the statements it writes in place, their parts: derived from the instruction at the
-statement's start and the functions the reference made for it), and plays exactly as
-the instructions it replaces: the same expression functions in
+A pass over the core (core/ops.py): it reads a procedure's instructions alone, through
+``compile_procs.FuseInput`` (the instructions and the functions the reference made for
+them), never the IR's statements. The statements, their blocks and loops are recovered
+from the instructions (core/blocks.py); an instruction can stop the procedure when it
+asks (``asks``), draws (``chancy``), calls (with its StoreResult), returns or ends the
+game; a statement is fusable when none of its instructions can, and runs of fusable
+statements in a block are fused, a run that ends a loop's body or a test of an ``if``
+with what follows it there (the jump back and the loop's step or test, the test's
+closing jump). Each statement it writes in place is derived from the instruction at its
+start and the functions the reference made for it.
+
+The code plays exactly as the instructions it replaces: the same expression functions in
 the same order, the same writes to the frame's locals in the same order (a loop's
 hidden ``$itN``/``$iN`` slots included), and the same count of steps, one per
 instruction it stands for (a jump, a loop's step), checked after each as the driver
@@ -21,8 +28,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ...dsl import ast as ir
-from ..core import ops
+from ..core import blocks, ops
 from ..play import helpers
 from ..play.helpers import BudgetError, RuleError, over_budget
 
@@ -33,8 +39,9 @@ _LOOP = re.compile(r"(xs|i|x)\d+")  # (a loop's list, index and element)
 # a zone that a move's text names without reading the state: a zone, or a zone per player
 # given a local or the active player (see _Fuser.moved_to)
 _FIXED_ZONE = re.compile(r"[(\s]*Z_\w+(\s*\+\s*[(\s]*(L\['[A-Za-z_]\w*'\]|R\.active|\d+)[)\s]*)?[)\s]*")
-# statements written as one instruction that never stops the procedure
-_SIMPLE = frozenset({"Let", "Assign", "AttrAssign", "Move", "Flip", "Log", "Reveal", "Deal", "Fill"})
+# the kinds that stop the procedure, besides those that ask or draw (``asks``, ``chancy``):
+# a call, 'return', 'end game' (and the StoreResult that goes with the call before it)
+_STOPS = (ops.Call, ops.StoreResult, ops.Return, ops.EndGame)
 
 
 def nothing_to_move():
@@ -63,22 +70,14 @@ def _names(text: str) -> set[str]:
         {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
 
 
-def fuse(prog, pc, body: ir.Block) -> None:
+def fuse(prog, pc) -> None:
     """Fuses the runs of statements of a compiled procedure (``pc``: its FuseInput)."""
     prog.ns["_steps_over"] = steps_over
     prog.ns["_loop_over"] = loop_over
     prog.ns["_nothing_to_move"] = nothing_to_move
     prog.ns["_attr_of_nothing"] = attr_of_nothing
     prog.ns["_too_big"] = helpers._too_big
-    _Fuser(prog, pc).block(body)
-
-
-def _blocks(s) -> list:
-    if s.node == "If":
-        return [b for _, b in s.branches] + ([s.other] if s.other else [])
-    if s.node in ("For", "While"):
-        return [s.body]
-    return []
+    _Fuser(prog, pc).block(blocks.structure(pc.code))
 
 
 class _Count:
@@ -105,19 +104,19 @@ class _Fuser:
         self.loops = 0
 
     # ------------------------------------------------------------ which runs
-    def fusable(self, s) -> bool:
-        got = self.ok.get(id(s))
+    def fusable(self, s: blocks.Stmt) -> bool:
+        """Whether no instruction of the statement can stop the procedure."""
+        got = self.ok.get(s.start)
         if got is None:
-            if s.node in _SIMPLE or (s.node == "Best" and s.tie == "first"):
-                got = True
-            elif s.node in ("If", "For", "While"):
-                got = all(self.fusable(x) for b in _blocks(s) for x in b.stmts)
+            i = self.pc.code[s.start]
+            if isinstance(i, (ops.Branch, ops.ForInit, ops.WhileInit)):
+                got = all(self.fusable(x) for b in s.blocks() for x in b.stmts)
             else:
-                got = False
-            self.ok[id(s)] = got
+                got = not (i.asks or i.chancy or i.jumps or isinstance(i, _STOPS))
+            self.ok[s.start] = got
         return got
 
-    def block(self, b: ir.Block, tail=None) -> None:
+    def block(self, b: blocks.Block, tail=None) -> None:
         """Fuses the runs of a block; ``tail(out, ind)`` writes what follows the block's
         last statement (a loop's jump back and its test, a branch's closing jump): a run
         that ends the block runs it too."""
@@ -131,55 +130,49 @@ class _Fuser:
             self.inner(s)
         self.flush(run, tail)
 
-    def inner(self, s) -> None:
+    def inner(self, s: blocks.Stmt) -> None:
         """Fuses the runs inside a statement that is not fused as a whole."""
-        if s.node == "If":
-            for _, body in s.branches:
-                self.block(body, lambda out, ind, E=self.end_of(s): self.count(E, out, ind))  # noqa: B008 - bound now
-            if s.other:
-                self.block(s.other)
-        elif s.node == "For":
-            self.block(s.body, lambda out, ind: self.for_tail(s, out, ind))
-        elif s.node == "While":
-            self.block(s.body, lambda out, ind: self.while_tail(s, out, ind))
+        for t in s.tests:
+            self.block(t.body, lambda out, ind: self.count(s.end, out, ind))
+        if s.other is not None:
+            self.block(s.other)
+        if s.body is not None:
+            tail = self.for_tail if isinstance(self.pc.code[s.start], ops.ForInit) else self.while_tail
+            self.block(s.body, lambda out, ind: tail(s, out, ind))
 
     def ins(self, s) -> tuple:
         """The instruction a statement starts with, its index and the functions the
         reference made for it (core/reference.py, ``Builder.made``)."""
-        start = self.pc.starts[id(s)]
+        start = s.start
         return self.pc.code[start], start, self.pc.made.get(start, {})
 
-    def for_tail(self, s: ir.For, out: list, ind: int) -> None:
+    def for_tail(self, s: blocks.Stmt, out: list, ind: int) -> None:
         """The jump back and the loop's step (as the ForStep instruction does)."""
         i = self.ins(s)[0]
         it, ix, var = i.it, i.ix, i.var
-        head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
+        head, pad, inner = s.start + 1, " " * ind, " " * (ind + 4)
         self.count(head, out, ind)
         out.append(f"{pad}i = L[{ix!r}]\n{pad}if i >= len(L[{it!r}]):\n")
-        self.count(self.end_of(s), out, ind + 4)
+        self.count(s.end, out, ind + 4)
         out.append(f"{pad}else:\n{inner}L[{var!r}] = L[{it!r}][i]\n{inner}L[{ix!r}] = i + 1\n")
         self.count(head + 1, out, ind + 4)
 
-    def while_tail(self, s: ir.While, out: list, ind: int) -> None:
+    def while_tail(self, s: blocks.Stmt, out: list, ind: int) -> None:
         """The jump back and the loop's test (as the WhileTest instruction does)."""
-        head, pad, inner = self.pc.starts[id(s)] + 1, " " * ind, " " * (ind + 4)
+        head, pad, inner = s.start + 1, " " * ind, " " * (ind + 4)
         test, cond = self.pc.code[head], self.pc.made[head]["cond"]
         cnt, limit, where = test.count, test.limit, test.where
         self.count(head, out, ind)
         out.append(f"{pad}if not {self.call(cond)}:\n")
-        self.count(self.end_of(s), out, ind + 4)
+        self.count(s.end, out, ind + 4)
         out.append(f"{pad}else:\n{inner}L[{cnt!r}] += 1\n"
                    f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
         self.count(head + 1, out, ind + 4)
 
-    def end_of(self, s) -> int:
-        """The instruction after the statement's last."""
-        return self.pc.ends[id(s)]
-
     def flush(self, run: list, tail=None) -> None:
         if not run:
             return
-        start, end = self.pc.starts[id(run[0])], self.end_of(run[-1])
+        start, end = run[0].start, run[-1].end
         if end - start < 2 and tail is None:  # one instruction: nothing to gain
             return
         self.loops = 0
@@ -199,7 +192,7 @@ class _Fuser:
                + "    except Exception as e:\n        e.meeple_pc = p\n        raise\n"
                + "    R.steps = s - 1\n    return p\n")
         try:
-            self.prog._run(src, f"<{self.proc.name} line {run[0].span.line}>", "exec")
+            self.prog._run(src, f"<{self.proc.name} line {self.pc.code[start].span.line}>", "exec")
         except (SyntaxError, RecursionError, MemoryError):
             return  # nested too deeply for Python: the instructions serve
         self.proc.code[start] = self.prog.ns[name]
@@ -245,7 +238,7 @@ class _Fuser:
         else:
             out.append(_Count(ind, [nxt], self.max))
 
-    def stmts(self, b: ir.Block, out: list, ind: int) -> None:
+    def stmts(self, b: blocks.Block, out: list, ind: int) -> None:
         for s in b.stmts:
             self.stmt(s, out, ind)
 
@@ -293,24 +286,24 @@ class _Fuser:
             masks = ", ".join("None" for _ in types)
             out.append(f"{pad}R._said({log_id}, [{args}], [{masks}], {{}})\n")
 
-    def if_(self, s: ir.If, k: int, cj: int, out: list, ind: int) -> None:
+    def if_(self, s: blocks.Stmt, k: int, cj: int, out: list, ind: int) -> None:
         """Branch k, whose test is the instruction at cj; a failed test jumps past the
         branch's closing jump, to the next test (or 'else', or the end)."""
         pad = " " * ind
-        body = s.branches[k][1]
-        ej = self.end_of(body.stmts[-1]) if body.stmts else cj + 1  # the branch's closing jump
+        body = s.tests[k].body
+        ej = body.end  # the branch's closing jump
         out.append(f"{pad}if {self.call(self.pc.made[cj]['cond'])}:\n")
         self.count(cj + 1, out, ind + 4)
         self.stmts(body, out, ind + 4)
-        self.count(self.end_of(s), out, ind + 4)
+        self.count(s.end, out, ind + 4)
         out.append(f"{pad}else:\n")
         self.count(ej + 1, out, ind + 4)
-        if k + 1 < len(s.branches):
+        if k + 1 < len(s.tests):
             self.if_(s, k + 1, ej + 1, out, ind + 4)
-        elif s.other:
+        elif s.other is not None:
             self.stmts(s.other, out, ind + 4)
 
-    def for_(self, s: ir.For, i: ops.ForInit, src, start: int, out: list, ind: int) -> None:
+    def for_(self, s: blocks.Stmt, i: ops.ForInit, src, start: int, out: list, ind: int) -> None:
         it, ix, var = i.it, i.ix, i.var
         n = self.loops = self.loops + 1
         pad, inner = " " * ind, " " * (ind + 4)
@@ -323,7 +316,7 @@ class _Fuser:
         body.append(f"{' ' * at}i{n} = 0\n{' ' * at}for x{n} in xs{n}:\n{' ' * (at + 4)}L[{var!r}] = x{n}\n"
                     f"{' ' * (at + 4)}i{n} += 1\n{' ' * (at + 4)}L[{ix!r}] = i{n}\n")
         self.count(start + 2, body, at + 4)
-        self.stmts(s.body, body, at + 4)
+        self.stmts(s.loop, body, at + 4)
         self.count(start + 1, body, at + 4)  # the jump back to the loop's step
         if dest is not None:
             # 'for x in xs { move x to Z }', Z the same zone at every turn: the items
@@ -337,16 +330,16 @@ class _Fuser:
                        f"{inner}L[{var!r}] = xs{n}[-1]\n{inner}L[{ix!r}] = len(xs{n})\n"
                        f"{inner}s += {per} * len(xs{n})\n{inner}p = {start + 1}\n{pad}else:\n")
         out.extend(body)
-        self.count(self.end_of(s), out, ind)  # the step that finds no element left
+        self.count(s.end, out, ind)  # the step that finds no element left
 
-    def moved_to(self, s: ir.For, var: str) -> str | None:
+    def moved_to(self, s: blocks.Stmt, var: str) -> str | None:
         """The text of the zone a loop's only statement moves the loop's element to
         (``for x in xs { move x to Z }``), where it is the same zone at every turn (a
         zone of the ruleset, or a zone per player given a local other than the loop's
         variable, or the active player); else None."""
-        if len(s.body.stmts) != 1:
+        if len(s.loop.stmts) != 1:
             return None
-        i, _, fx = self.ins(s.body.stmts[0])
+        i, _, fx = self.ins(s.loop.stmts[0])
         if not isinstance(i, ops.Move) or i.face != ops.AS_PLACE or i.unsure or i.many:
             return None
         what, to = self.call(fx["what"]), self.call(fx["to"])
@@ -355,7 +348,7 @@ class _Fuser:
             return None
         return to
 
-    def while_(self, s: ir.While, start: int, out: list, ind: int) -> None:
+    def while_(self, s: blocks.Stmt, start: int, out: list, ind: int) -> None:
         test, cond = self.pc.code[start + 1], self.pc.made[start + 1]["cond"]
         cnt, limit, where = test.count, test.limit, test.where
         pad, inner = " " * ind, " " * (ind + 4)
@@ -364,6 +357,6 @@ class _Fuser:
         out.append(f"{pad}while {self.call(cond)}:\n{inner}L[{cnt!r}] += 1\n"
                    f"{inner}if L[{cnt!r}] > {limit}: _loop_over({where!r}, {limit})\n")
         self.count(start + 2, out, ind + 4)
-        self.stmts(s.body, out, ind + 4)
+        self.stmts(s.loop, out, ind + 4)
         self.count(start + 1, out, ind + 4)  # the jump back to the test
-        self.count(self.end_of(s), out, ind)  # the test that failed
+        self.count(s.end, out, ind)  # the test that failed

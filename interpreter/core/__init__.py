@@ -8,6 +8,8 @@ instructions that are data, shared by every engine.
   frame can stop and what it holds there (frames.py) from the instructions;
 - ``reference``: the reference meaning of each kind, as the Python form
   ``fn(R, L) -> next pc`` the straightforward engine runs.
+- ``blocks``: the statements, blocks and loops of a procedure recovered from its
+  instructions alone (the pass fused.py decides its runs with).
 
 ``compile_procs.compile_proc`` puts them together; fused.py writes runs of the
 instructions as one Python function, kernel.py prints each as C++.

@@ -7,14 +7,17 @@ yesterday resumes today.
 Each statement lowers to the instructions at the indices below (k: its first):
 
 - ``if c1 {B1} elif c2 {B2} else {E}``: Branch(c1), B1, Jump(end), Branch(c2), B2,
-  Jump(end), E — each Branch going to the next test when false;
+  Jump(end), E — each Branch going to the next test when false; the tests and jumps of
+  one ``if`` all have its span (an ``elif`` is told from an ``if`` alone in an ``else``
+  by it, core/blocks.py);
 - ``for x in xs {B}``: ForInit, ForStep (at k+1), B, Jump(k+1);
 - ``while c max N {B}``: WhileInit, WhileTest (at k+1), B, Jump(k+1);
 - ``v = call p(...)`` where ``v`` is not a local: Call, StoreResult;
 - every other statement: one instruction.
 
 Where a decision, a call or a draw stops a frame, and what the frame holds there, is
-derived from the instructions (``shape``), not recorded here.
+derived from the instructions (``shape``), and so is the structure of the statements
+(core/blocks.py), not recorded here.
 """
 from __future__ import annotations
 
@@ -32,12 +35,11 @@ BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
 
 @dataclasses.dataclass
 class Lowered:
-    """A procedure's instructions; ``starts``/``ends``: by ``id`` of each statement, the
-    index of its first instruction and the one after its last."""
+    """A procedure's instructions (``code``) and the names of its locals. Nothing of its
+    statements is kept: the passes over the core read the instructions alone (where a
+    frame stops: ``shape``; the structure of statements: core/blocks.py)."""
     name: str
     code: list
-    starts: dict[int, int]
-    ends: dict[int, int]
     locals: set
 
 
@@ -52,7 +54,7 @@ def local_names(params: list[str], body: ir.Block) -> set[str]:
 def lower(prog, name: str, params: list[str], body: ir.Block) -> Lowered:
     """The instructions of one procedure (``prog``: the Program, for the checker's types
     and scopes, the zones and boards, the budgets)."""
-    low = _Lowerer(prog, Lowered(name, [], {}, {}, local_names(params, body)))
+    low = _Lowerer(prog, Lowered(name, [], local_names(params, body)))
     low.block(body)
     end = len(low.out.code)
     low.out.code = [dataclasses.replace(i, end=end) if isinstance(i, ops.Return) else i for i in low.out.code]
@@ -115,10 +117,8 @@ class _Lowerer:
     def block(self, b: ir.Block) -> None:
         outer = self.scope
         for s in b.stmts:
-            self.out.starts[id(s)] = self.here()
             self.scope = self.c.scopes.get(s, ())
             getattr(self, "_" + s.node)(s)
-            self.out.ends[id(s)] = self.here()
         self.scope = outer
 
     # ------------------------------------------------------------ control flow
