@@ -201,10 +201,15 @@ struct Less {
     bool operator()(const T& a, const T& b) const { return cmp(a, b) < 0; }
 };
 
-// sorted, equal ones once (Runtime._ordered: the options of a decision)
+// sorted, equal ones once (Runtime._ordered: the options of a decision). Two options
+// the order calls equal are the same value, and one of them is kept: an unstable sort
+// serves (and takes no buffer, as std::stable_sort does at every call).
 template <class T, class A>
 static List<T> ordered(std::vector<T, A>&& v) {
-    std::stable_sort(v.begin(), v.end(), Less<T>());
+    if constexpr (std::is_same<T, bool>::value)
+        std::stable_sort(v.begin(), v.end(), Less<T>());
+    else
+        std::sort(v.begin(), v.end(), Less<T>());
     size_t k = 0;
     for (size_t i = 0; i < v.size(); ++i)
         if (k == 0 || !eq(v[k - 1], v[i])) {
