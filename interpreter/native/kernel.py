@@ -244,7 +244,7 @@ class Gen:
             return f"{self.ct(t)}()"
         el = t.arg
         items = ", ".join(self.expr(x, sc, el) for x in e.items)
-        return f"{self.ct(t)}(std::vector<{self.ct(el)}>{{{items}}})"
+        return f"{self.ct(t)}(Vec<{self.ct(el)}>{{{items}}})"
 
     def _CondExpr(self, e, sc, want: T | None = None):
         t = want or self.ty(e)
@@ -330,7 +330,7 @@ class Gen:
             step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
             call = ", ".join(f"c{i}" for i in range(len(keys)))
             self.tables.statics.append(
-                f"static List<Id> {fn}(Id a{params}) {{ std::vector<Id> out; if (a < 0 || !({anyd})) "
+                f"static List<Id> {fn}(Id a{params}) {{ Vec<Id> out; if (a < 0 || !({anyd})) "
                 f"return List<Id>(); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
                 f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
         # (a step none fails in Python unless every step is none or 0: the kernel stops)
@@ -406,7 +406,7 @@ class Gen:
         out = self.fresh("out")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out)
-        return f"([&]() -> {self.ct(t)} {{ std::vector<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+        return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _Aggregate(self, e, sc):
         """An aggregate over a comprehension: its native form (interpreter/compiler/primitives.py)."""
@@ -432,7 +432,7 @@ class Gen:
         el = self.ct(t.arg)
         cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
         return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
-                f"std::vector<{el}> {out}; for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
+                f"Vec<{el}> {out}; for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
                 f"if ({cond}) break; }} W(s, {out}.size()); "
                 f"return {self.ct(t)}(std::move({out})); }}())")
 
@@ -455,7 +455,7 @@ class Gen:
         else:   # (one start cell: as a list of one)
             first = (f"I work_ = 1; {{ Id {var} = {s0}; if ({var} >= 0 && seen_.add({var})) {{ "
                      f"if ({cond}) found_.push_back({var}); }} }} ")
-        return (f"([&]() -> List<Id> {{ Seen seen_(s); std::vector<Id> found_; found_.reserve(16); {first}"
+        return (f"([&]() -> List<Id> {{ Seen seen_(s); Vec<Id> found_; found_.reserve(16); {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {lists}[found_[k_]]; "
                 f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
                 f"W(s, work_); return List<Id>(std::move(found_)); }}())")
@@ -971,7 +971,7 @@ class Proc(ChanceStatements):
 
     def _Flip(self, s):
         what = self.x(s.what)
-        items = what if s.many else f"List<Id>(std::vector<Id>{{{what}}})"
+        items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
         self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
                   f"{self.go(self.nxt)}")
 

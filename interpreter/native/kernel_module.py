@@ -81,7 +81,7 @@ class ModuleWriter:
             "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
             ("static inline void range_work(St& s, I a, I b) { I n = sub(add(b, 1), a); "
             "if (n > RANGE) bail(); if (n > 0) W(s, n); }"),
-            ("static List<I> irange(St& s, I a, I b) { range_work(s, a, b); std::vector<I> v; "
+            ("static List<I> irange(St& s, I a, I b) { range_work(s, a, b); Vec<I> v; "
             "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }"),
             ("template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
             "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }"),

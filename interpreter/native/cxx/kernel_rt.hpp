@@ -40,6 +40,63 @@ static int last_bail = 0;  // the line of the generated source that bailed last 
 #define bail() ::mk::bail_at(__LINE__)
 
 // ------------------------------------------------------------------ lists
+// The buffers of lists come from free lists, one per size (a power of two bytes): the
+// rules make and drop lists at every turn of their loops, and malloc and free were a
+// quarter of a kernel's time. The GIL keeps one thread in a kernel at a time, and the
+// free lists are this kernel's own (internal linkage: no other module shares them).
+namespace pool {
+constexpr int CLASSES = 17;  // 16 bytes .. 1 MiB; larger buffers are the allocator's
+static void* free_[CLASSES];
+static inline int cls(size_t bytes) {
+    if (bytes <= 16) return 0;
+    int c = 64 - __builtin_clzll((unsigned long long)(bytes - 1)) - 4;  // 2**(c+4) >= bytes
+    return c < CLASSES ? c : -1;
+}
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MK_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(MK_ASAN)
+// (built with AddressSanitizer: every buffer its own, so a use after free is seen)
+static inline void* take(size_t bytes) { return ::operator new(bytes); }
+static inline void give(void* p, size_t) { ::operator delete(p); }
+#else
+static inline void* take(size_t bytes) {
+    int c = cls(bytes);
+    if (c < 0) return ::operator new(bytes);
+    if (void* p = free_[c]) {
+        free_[c] = *(void**)p;
+        return p;
+    }
+    return ::operator new((size_t)16 << c);
+}
+static inline void give(void* p, size_t bytes) {
+    int c = cls(bytes);
+    if (c < 0) return ::operator delete(p);
+    *(void**)p = free_[c];
+    free_[c] = p;
+}
+#endif
+}  // namespace pool
+
+template <class T>
+struct Alloc {
+    typedef T value_type;
+    Alloc() noexcept {}
+    template <class U>
+    Alloc(const Alloc<U>&) noexcept {}
+    T* allocate(size_t n) { return static_cast<T*>(pool::take(n * sizeof(T))); }
+    void deallocate(T* p, size_t n) noexcept { pool::give(p, n * sizeof(T)); }
+    template <class U>
+    bool operator==(const Alloc<U>&) const noexcept { return true; }
+    template <class U>
+    bool operator!=(const Alloc<U>&) const noexcept { return false; }
+};
+// the vector a list is built in (std::vector works too: its elements are then copied)
+template <class T>
+using Vec = std::vector<T, Alloc<T>>;
+
 // Lists are values (a rule never changes one in place), so copies share one vector.
 template <class T>
 struct List {
@@ -47,27 +104,17 @@ struct List {
     typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
     struct Rep {
         long rc;
-        std::vector<S> v;
+        Vec<S> v;
         // (lists are made and dropped at every turn of a rule's loops: their headers
         // come from a free list; the GIL keeps one thread in a kernel at a time)
-        static void* operator new(size_t size) {
-            if (pool) {
-                void* p = pool;
-                pool = *(void**)p;
-                return p;
-            }
-            return ::operator new(size);
-        }
-        static void operator delete(void* p) {
-            *(void**)p = pool;
-            pool = p;
-        }
-        static inline void* pool = nullptr;
+        static void* operator new(size_t size) { return pool::take(size); }
+        static void operator delete(void* p, size_t size) { pool::give(p, size); }
     };
     Rep* p = nullptr;  // nullptr: the empty list
 
     List() {}
-    explicit List(std::vector<T>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
+    template <class A>
+    explicit List(std::vector<T, A>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
     List(const List& o) : p(o.p) {
         if (p) ++p->rc;
     }
@@ -98,15 +145,15 @@ struct List {
     const T* end() const { return p ? reinterpret_cast<const T*>(p->v.data()) + p->v.size() : nullptr; }
 
   private:
-    template <class U>
-    static Rep* make(std::vector<U>&& v) {
-        if constexpr (std::is_same<U, bool>::value) {
-            Rep* r = new Rep{1, std::vector<S>()};
+    template <class A>
+    static Rep* make(std::vector<T, A>&& v) {
+        if constexpr (std::is_same<std::vector<T, A>, Vec<S>>::value) {
+            return new Rep{1, std::move(v)};  // (the buffer, as it is)
+        } else {  // (bools, or another allocator's vector: the elements moved across)
+            Rep* r = new Rep{1, Vec<S>()};
             r->v.reserve(v.size());
-            for (bool b : v) r->v.push_back((S)b);
+            for (auto&& x : v) r->v.push_back((S)std::move(x));
             return r;
-        } else {
-            return new Rep{1, std::move(v)};
         }
     }
 };
@@ -154,10 +201,15 @@ struct Less {
     bool operator()(const T& a, const T& b) const { return cmp(a, b) < 0; }
 };
 
-// sorted, equal ones once (Runtime._ordered: the options of a decision)
-template <class T>
-static List<T> ordered(std::vector<T>&& v) {
-    std::stable_sort(v.begin(), v.end(), Less<T>());
+// sorted, equal ones once (Runtime._ordered: the options of a decision). Two options
+// the order calls equal are the same value, and one of them is kept: an unstable sort
+// serves (and takes no buffer, as std::stable_sort does at every call).
+template <class T, class A>
+static List<T> ordered(std::vector<T, A>&& v) {
+    if constexpr (std::is_same<T, bool>::value)
+        std::stable_sort(v.begin(), v.end(), Less<T>());
+    else
+        std::sort(v.begin(), v.end(), Less<T>());
     size_t k = 0;
     for (size_t i = 0; i < v.size(); ++i)
         if (k == 0 || !eq(v[k - 1], v[i])) {
@@ -248,7 +300,7 @@ template <class T>
 static List<T> cat(const List<T>& a, const List<T>& b) {
     if (a.empty()) return b;
     if (b.empty()) return a;
-    std::vector<T> v;
+    Vec<T> v;
     v.reserve(a.size() + b.size());
     v.insert(v.end(), a.begin(), a.end());
     v.insert(v.end(), b.begin(), b.end());
@@ -262,20 +314,20 @@ static bool contains(const List<T>& l, const T& x) {
 }
 template <class T>
 static List<T> reversed(const List<T>& l) {
-    std::vector<T> v(l.begin(), l.end());
+    Vec<T> v(l.begin(), l.end());
     std::reverse(v.begin(), v.end());
     return List<T>(std::move(v));
 }
 template <class T>
 static List<T> sorted(const List<T>& l) {  // sort(): a stable sort by the options' order
-    std::vector<T> v(l.begin(), l.end());
+    Vec<T> v(l.begin(), l.end());
     std::stable_sort(v.begin(), v.end(), Less<T>());
     return List<T>(std::move(v));
 }
 // distinct(): the first of equal ones, in order (dict.fromkeys: lists cannot be keys)
 template <class T>
 static List<T> distinct(const List<T>& l) {
-    std::vector<T> v;
+    Vec<T> v;
     v.reserve(l.size());
     for (const T& x : l) {
         bool seen = false;
@@ -344,13 +396,13 @@ template <class T>
 static List<List<T>> subsets(const List<T>& l) {
     size_t n = l.size();
     if (n > 16) bail();
-    std::vector<List<T>> out;
+    Vec<List<T>> out;
     std::vector<size_t> idx;
     for (size_t k = 1; k <= n; ++k) {
         idx.resize(k);
         for (size_t i = 0; i < k; ++i) idx[i] = i;
         for (;;) {
-            std::vector<T> s;
+            Vec<T> s;
             s.reserve(k);
             for (size_t i : idx) s.push_back(l[i]);
             out.push_back(List<T>(std::move(s)));
@@ -410,14 +462,14 @@ struct Zones {
     Id bottom(Id z) const { return head[nn(z)]; }
     I size(Id z) const { return len[nn(z)]; }
     List<Id> items(Id z) const {
-        std::vector<Id> v;
+        Vec<Id> v;
         v.reserve((size_t)len[nn(z)]);
         for (Id i = head[z]; i >= 0; i = nxt[i]) v.push_back(i);
         return List<Id>(std::move(v));
     }
     List<Id> topn(Id z, I n) const {  // helpers._topn: the top n, the top one first
         nn(z);
-        std::vector<Id> v;
+        Vec<Id> v;
         for (Id i = tail[z]; i >= 0 && (I)v.size() < n; i = prv[i]) v.push_back(i);
         return List<Id>(std::move(v));
     }
@@ -534,7 +586,7 @@ template <class T, class F>
 static List<T> from_py_list(PyObject* o, F conv) {
     if (!PyList_CheckExact(o)) throw PyFail();
     Py_ssize_t n = PyList_GET_SIZE(o);
-    std::vector<T> v;
+    Vec<T> v;
     v.reserve((size_t)n);
     for (Py_ssize_t i = 0; i < n; ++i) v.push_back(conv(PyList_GET_ITEM(o, i)));
     return List<T>(std::move(v));

@@ -30,7 +30,7 @@ static List<Id> ordered_items(St& s, std::vector<Id>&& v, Id p) {
     std::stable_sort(kv.begin(), kv.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
         return kcmp(a.first, b.first) < 0;
     });
-    std::vector<Id> out;
+    Vec<Id> out;
     for (auto& e : kv)
         if (out.empty() || out.back() != e.second) out.push_back(e.second);
     return List<Id>(std::move(out));
@@ -55,7 +55,7 @@ static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p)
             std::stable_sort(items.begin(), items.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
                 return kcmp(a.first, b.first) < 0;
             });
-            std::vector<Id> sorted_;
+            Vec<Id> sorted_;
             for (size_t i = 0; i < items.size(); ++i) keys[i] = items[i].first, sorted_.push_back(items[i].second);
             o = List<Id>(std::move(sorted_));
         }
@@ -69,7 +69,7 @@ static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p)
         }
         return false;
     });
-    std::vector<List<Id>> out;
+    Vec<List<Id>> out;
     for (auto& e : kv)
         if (out.empty() || !eq(out.back(), e.second)) out.push_back(e.second);
     return List<List<Id>>(std::move(out));
