@@ -44,7 +44,7 @@ class _Lazy(MutableMapping):
             if f"cmd_{name}" not in COMMANDS:
                 raise KeyError(name)
             module = importlib.import_module(f"{__package__}.cmd_{name}")
-            info = typer.models.CommandInfo(name=module.NAME, callback=module.command)
+            info = typer.models.CommandInfo(name=module.NAME, callback=module.command, cls=_Command)
             self._built[name] = typer.main.get_command_from_info(
                 info, pretty_exceptions_short=app.pretty_exceptions_short,
                 rich_markup_mode=app.rich_markup_mode)
@@ -63,7 +63,28 @@ class _Lazy(MutableMapping):
         raise TypeError("the commands of meeple are fixed")
 
 
-class _Commands(typer.core.TyperGroup):
+def _unset_flags_false(params) -> None:
+    """Typer's own flags (--help, --install-completion, --show-completion) are None when
+    not given, and Typer builds a pydantic validator to coerce that None to a bool: a
+    quarter of a second of imports on every command line. False means the same to their
+    callbacks (they act on a true value only) and Typer passes a bool as it is."""
+    for p in params:
+        if getattr(p, "is_flag", False) and p.default is None:
+            p.default = False
+
+
+class _FlagsFalse:
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        _unset_flags_false(params)
+        return params
+
+
+class _Command(_FlagsFalse, typer.core.TyperCommand):
+    """A command of the app (see ``_unset_flags_false``)."""
+
+
+class _Commands(_FlagsFalse, typer.core.TyperGroup):
     """The app's group: its commands are imported one by one, as they are needed."""
 
     def __init__(self, **kw):
