@@ -13,6 +13,7 @@ import importlib
 import os
 import sys
 from collections.abc import MutableMapping
+from pathlib import Path
 
 import typer
 import typer.core
@@ -53,6 +54,18 @@ class _Lazy(MutableMapping):
     def __iter__(self):
         return (m.removeprefix("cmd_") for m in COMMANDS)
 
+    def outline(self, name: str):
+        """The command as built, or, when it is not yet, one with its name and help only:
+        the docstring of its module's ``command``, read from the source (not imported),
+        for the list of commands of ``meeple --help``."""
+        if name in self._built:
+            return self._built[name]
+        import ast
+        source = Path(__file__).with_name(f"cmd_{name}.py").read_text(encoding="utf-8")
+        function = next(n for n in ast.parse(source).body
+                        if isinstance(n, ast.FunctionDef) and n.name == "command")
+        return typer.core.TyperCommand(name=name, help=ast.get_docstring(function))
+
     def __len__(self) -> int:
         return len(COMMANDS)
 
@@ -90,6 +103,15 @@ class _Commands(_FlagsFalse, typer.core.TyperGroup):
     def __init__(self, **kw):
         super().__init__(**kw)
         self.commands = _Lazy()
+
+    def format_commands(self, ctx, formatter) -> None:
+        """The list of commands of ``meeple --help``, without importing them."""
+        lazy = self.commands
+        self.commands = {name: lazy.outline(name) for name in lazy}
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self.commands = lazy
 
 
 app = typer.Typer(

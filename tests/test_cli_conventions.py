@@ -594,6 +594,22 @@ def test_one_module_per_command_each_registered_the_same_way():
             assert not re.search(r"\.command\(|typer\.Typer\(|\.callback\(", text), path
 
 
+def test_the_main_help_lists_the_commands_as_built():
+    """``meeple --help`` lists the commands from their docstrings read without importing
+    their modules: the same text as from the commands built."""
+    shown = meeple_cli("--help").out
+    group = typer.main.get_command(cli.app)
+    for name, command in group.commands.items():       # every command built
+        assert group.commands.outline(name) is command
+    with group.make_context("meeple", ["--no-color"]) as ctx:
+        assert shown == group.get_help(ctx) + "\n"
+    assert all(f"  {name}  " in shown for name in COMMANDS)
+    fresh = typer.main.get_command(cli.app)             # none built: the outlines
+    for name, command in group.commands.items():
+        assert fresh.commands.outline(name).get_short_help_str(80) == \
+            command.get_short_help_str(80)
+
+
 def test_docs_name_every_option_of_every_command():
     options = _all_options()
     assert sorted(options) == sorted([""] + COMMANDS)
