@@ -1,17 +1,25 @@
 """``meeple list`` shows what it kept in the disk cache (keyed by the rulesets' files
 and Meeple's code): the same output cold and warm, without loading a ruleset when warm,
-and a ruleset whose file changed is loaded afresh."""
+and a ruleset whose file changed is loaded afresh; ``--version``, ``--help`` and a warm
+``list`` import neither the parser nor the interpreter (nor pydantic)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from console import meeple_cli
 from meeple.dsl import files
 from meeple.dsl.resources import RULESETS_DIR
 
+import meeple
 from meeple import interpreter
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -70,3 +78,39 @@ def test_list_follows_a_changed_file(bundled, monkeypatch):
     with monkeypatch.context() as m:      # warm again: the other ruleset is not loaded
         _no_loading(m)
         assert _list() == (table, doc)
+
+
+# the quick commands, in a process of their own: which heavy modules did they import?
+QUICK = """
+import contextlib, io, sys
+from pathlib import Path
+from meeple.cli import main as cli
+from meeple.dsl import files
+files.RULESETS_DIR = Path(sys.argv[1])
+out = io.StringIO()
+for args in (["--version"], ["--help"], ["list", "--help"], ["list"], ["list", "--json"]):
+    sys.argv = ["meeple", *args]
+    with contextlib.redirect_stdout(out):
+        try:
+            cli.main()
+        except SystemExit as e:
+            assert not e.code, (args, e.code)
+print(sorted(m for m in ("meeple.interpreter", "meeple.dsl.ast", "lark", "pydantic")
+             if m in sys.modules))
+print("Kalah" in out.getvalue())
+"""
+
+
+def test_version_help_and_a_warm_list_load_neither_the_parser_nor_the_interpreter(bundled):
+    _list()                               # warms the cache
+    run = subprocess.run([sys.executable, "-c", QUICK, str(bundled)], capture_output=True,
+                         text=True, cwd=ROOT, env=os.environ)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[:2] == ["[]", "True"], run.stdout
+
+
+def test_version_says_whether_the_engine_is_compiled_as_the_interpreter_does():
+    from meeple.cli import main as cli
+    assert cli.compiled_engine() == interpreter.compiled_engine()
+    compiled = " (compiled engine)" if interpreter.compiled_engine() else ""
+    assert meeple_cli("--version").out == f"meeple {meeple.__version__}{compiled}\n"
