@@ -61,9 +61,12 @@ class _Lazy(MutableMapping):
         if name in self._built:
             return self._built[name]
         import ast
-        source = Path(__file__).with_name(f"cmd_{name}.py").read_text(encoding="utf-8")
-        function = next(n for n in ast.parse(source).body
-                        if isinstance(n, ast.FunctionDef) and n.name == "command")
+        try:
+            source = Path(__file__).with_name(f"cmd_{name}.py").read_text(encoding="utf-8")
+            function = next(n for n in ast.parse(source).body
+                            if isinstance(n, ast.FunctionDef) and n.name == "command")
+        except (OSError, ValueError, SyntaxError, StopIteration):   # no source: import it
+            return self[name]
         return typer.core.TyperCommand(name=name, help=ast.get_docstring(function))
 
     def __len__(self) -> int:
