@@ -85,8 +85,11 @@ def _unset_flags_false(params) -> None:
     quarter of a second of imports on every command line. False means the same to their
     callbacks (they act on a true value only) and Typer passes a bool as it is."""
     for p in params:
-        if getattr(p, "is_flag", False) and p.default is None:
+        if p.name in _TYPER_FLAGS and getattr(p, "is_flag", False) and p.default is None:
             p.default = False
+
+
+_TYPER_FLAGS = ("help", "install_completion", "show_completion")
 
 
 class _FlagsFalse:
