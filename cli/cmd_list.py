@@ -1,22 +1,28 @@
-"""``meeple list``: the bundled rulesets with their players, variants and locales."""
+"""``meeple list``: the bundled rulesets with their players, variants and locales.
+
+What it shows of a ruleset (title, player counts, variants, locales, whether it loads)
+is kept in the disk cache under the sha256 of the ruleset's files and of Meeple's own
+code (``diskcache.code_fingerprint``): with a warm cache, ``list`` reads neither the
+grammar nor the interpreter. A file that changes, or another version of Meeple, makes a
+new key; with the cache off (``--no-cache``) every ruleset is loaded afresh."""
 from __future__ import annotations
+
+from pathlib import Path
 
 from rich.console import Console, Group
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from .. import interpreter
-from ..dsl import load as dsl_load
-from ..dsl.errors import MeepleError
-from ..interpreter import RuleError
+from ..dsl import budgets as dsl_budgets, diskcache, files
 from . import jsonout, render
-from .common import counts_text, out, player_counts
 from .options import json_option, no_color_option
 
 NAME = "list"
 
 LIST_COLUMNS = ("Name", "Title", "Players", "Variants", "Locales")
+
+KIND = "list"     # the entries of the disk cache this command writes
 
 
 def command(
@@ -26,22 +32,11 @@ def command(
     """List the bundled rulesets with their players, variants and locales. A table when
     the terminal is wide enough for it, else one block per ruleset: names are never cut."""
     jout = jsonout.begin("list", json_out)
-    entries = []
-    for name in dsl_load.bundled_names():
-        src = dsl_load.read_sources(dsl_load.resolve_path(name))
-        entry = {"name": name, "ok": False, "title": None, "players": None,
-                 "variants": sorted(src.variants), "locales": sorted(src.locales)}
-        try:
-            prog = interpreter.compile_sources(src)
-            entry.update(ok=True, title=prog.title,
-                         players=player_counts(prog))
-        except (MeepleError, RuleError):
-            pass
-        entries.append(entry)
+    entries = [_entry(name) for name in files.bundled_names()]
     if jout.on:
         jout.emit({"ok": True, "rulesets": entries})
         return
-    console = out()
+    console = render.console()
     table = _list_table(entries)
     natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
     if natural <= console.width:
@@ -50,8 +45,54 @@ def command(
         console.print(_list_blocks(console, entries))
 
 
+def _entry(name: str) -> dict:
+    """What ``list`` shows of one bundled ruleset: from the disk cache when its files and
+    Meeple's code are those of the entry, else loaded (and then kept)."""
+    path = files.bundled_folder(name)
+    key = _key(path)
+    hit = diskcache.get(KIND, key) if key else None
+    if isinstance(hit, dict) and hit.get("name") == name:
+        return hit
+    entry = _loaded(name, path)
+    if key:
+        diskcache.put(KIND, key, entry)
+    return entry
+
+
+def _key(path: Path) -> str | None:
+    """The key of a ruleset's entry: the names and bytes of its files and Meeple's code;
+    None when the cache is off or a file cannot be read (the ruleset is then loaded,
+    which says why)."""
+    if not diskcache.enabled():
+        return None
+    parts: list = [KIND, diskcache.code_fingerprint()]
+    for f in files.source_files(path):
+        try:
+            parts += [str(f), files.read_regular_file(f, dsl_budgets.DEFAULT.file_size)]
+        except (ValueError, OSError):
+            return None
+    return diskcache.key(*parts)
+
+
+def _loaded(name: str, path: Path) -> dict:
+    """The entry of a ruleset read and compiled for its player counts."""
+    from .. import interpreter
+    from ..dsl import load as dsl_load
+    from ..dsl.errors import MeepleError
+    from .common import player_counts
+    src = dsl_load.read_sources(path)
+    entry = {"name": name, "ok": False, "title": None, "players": None,
+             "variants": sorted(src.variants), "locales": sorted(src.locales)}
+    try:
+        prog = interpreter.compile_sources(src)
+        entry.update(ok=True, title=prog.title, players=player_counts(prog))
+    except (MeepleError, interpreter.RuleError):
+        pass
+    return entry
+
+
 def _list_cells(e: dict) -> list[Text]:
-    players = counts_text(e["players"]) if e["ok"] else ""
+    players = render.counts_text(e["players"]) if e["ok"] else ""
     title = render.safe_text(e["title"]) if e["ok"] else Text(
         "(has errors: run meeple validate)", style="red")
     return [render.safe_text(e["name"], style="bold"), title, Text(players),

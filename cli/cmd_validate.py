@@ -11,8 +11,8 @@ from .. import interpreter
 from ..dsl import load as dsl_load
 from ..dsl.errors import MeepleError
 from ..interpreter import RuleError
-from . import complete, jsonout
-from .common import counts_text, err, error, note, out, parse_budgets, player_counts
+from . import complete, jsonout, render
+from .common import err, error, note, out, parse_budgets, player_counts
 from .options import budget_option, json_option, no_color_option
 
 NAME = "validate"
@@ -156,7 +156,7 @@ def _describe(entry: dict, src, progs: dict) -> None:
 
 def _print_validated(console: Console, path: Path, entry: dict) -> None:
     console.print(Text("ok ", style="bold green") + Text(f"{path}: {entry['title']} ({entry['name']})"))
-    console.print(f"  players:  {counts_text(entry['players'])}")
+    console.print(f"  players:  {render.counts_text(entry['players'])}")
     console.print("  variants: " + (", ".join(f"{v['name']} ({v['title']})" for v in entry["variants"])
                                     or "none"), markup=False, soft_wrap=True)
     locs = [f"{loc['name']} ({loc['language']})"

@@ -3,7 +3,6 @@ problem with a file or a game, 2 usage, 130 interrupted), loading a ruleset from
 command line and checking the values given to the common options."""
 from __future__ import annotations
 
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -24,8 +23,7 @@ from ..dsl.errors import MeepleError
 from ..interpreter import BotSpecError, RuleError, parse_spec
 from ..interpreter.play import record as records
 from . import jsonout, render
-
-INTERRUPTED = 130
+from .codes import interrupted
 
 
 def out() -> Console:
@@ -36,15 +34,6 @@ def out() -> Console:
 
 def err() -> Console:
     return render.console(stderr=True)
-
-
-def interrupted() -> int:
-    """Says 'interrupted' on stderr; the exit code of Ctrl-C."""
-    try:
-        sys.stderr.write("\ninterrupted\n")
-    except (OSError, ValueError):
-        pass
-    return INTERRUPTED
 
 
 @contextmanager
@@ -184,12 +173,6 @@ def check_layout(layout: str) -> None:
 
 def player_counts(ruleset) -> dict:
     return {"min": ruleset.min_players, "max": ruleset.max_players, "default": ruleset.default_players}
-
-
-def counts_text(counts: dict) -> str:
-    """``2-4``, or ``2-6, usually 4`` when the usual count is not the fewest."""
-    text = f"{counts['min']}-{counts['max']}"
-    return text if counts["default"] == counts["min"] else f"{text}, usually {counts['default']}"
 
 
 def players(prog, wanted: int | None) -> int:

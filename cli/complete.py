@@ -1,16 +1,14 @@
 """Shell completion of the values the command line knows: bundled ruleset names, a
 ruleset's variants and locales, bots and ``SEAT=BOT``. Each function takes what Typer's
 ``autocompletion=`` gives (the click context, the word being typed) and returns the
-candidates that start with it; a completion never fails (a broken ruleset or an odd
+candidates that start with it (what it needs is imported when it runs, not with the
+command line); a completion never fails (a broken ruleset or an odd
 word completes to nothing), since it runs while the user types."""
 from __future__ import annotations
 
 import functools
 
 import typer
-
-from ..dsl import load as dsl_load
-from ..interpreter.bots import BOTS, OPTIONS
 
 
 def _starting(words, incomplete: str) -> list[str]:
@@ -19,8 +17,9 @@ def _starting(words, incomplete: str) -> list[str]:
 
 def rulesets(incomplete: str) -> list[str]:
     """Bundled ruleset names (a path is left to the shell)."""
+    from ..dsl import files
     try:
-        return _starting(dsl_load.bundled_names(), incomplete)
+        return _starting(files.bundled_names(), incomplete)
     except OSError:
         return []
 
@@ -28,6 +27,7 @@ def rulesets(incomplete: str) -> list[str]:
 @functools.lru_cache(maxsize=8)
 def _overlays(ruleset: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(variants, locales) of a ruleset name or path; none when it cannot be read."""
+    from ..dsl import load as dsl_load
     try:
         src = dsl_load.read_sources(dsl_load.resolve_path(ruleset))
     except Exception:  # noqa: BLE001 - completing never fails
@@ -62,6 +62,7 @@ def locales(ctx: typer.Context, incomplete: str) -> list[str]:
 def bots(incomplete: str) -> list[str]:
     """Bot specs (``simulate --bot``): a name, then after ``NAME:`` (or a comma) its options
     as ``KEY=``: ``mcts:`` completes to ``mcts:iterations=``, ``mcts:time=``..."""
+    from ..interpreter.bots import BOTS, OPTIONS
     word = incomplete or ""
     name, colon, rest = word.partition(":")
     if not colon:

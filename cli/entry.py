@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 
-INTERRUPTED = 130
+from .codes import interrupted
 
 
 def main() -> None:
@@ -20,11 +20,7 @@ def main() -> None:
 
 
 def _interrupted() -> None:
-    try:
-        sys.stderr.write("\ninterrupted\n")
-    except (OSError, ValueError):
-        pass
-    sys.exit(INTERRUPTED)
+    sys.exit(interrupted())
 
 
 def _forget_interruptions() -> None:

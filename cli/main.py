@@ -9,38 +9,120 @@ of ``--help``. What they share lives beside them (``common``, ``options``, ``bat
 the tests) is read from the app."""
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import MutableMapping
+from pathlib import Path
 
 import typer
+import typer.core
 import typer.exceptions
+import typer.main
+import typer.models
 
-from .. import __version__, interpreter
-from . import (
-    cmd_arena,
-    cmd_bots,
-    cmd_cache,
-    cmd_list,
-    cmd_lsp,
-    cmd_perft,
-    cmd_play,
-    cmd_replay,
-    cmd_rulebook,
-    cmd_simulate,
-    cmd_test,
-    cmd_validate,
-    foreign,
-    jsonout,
-    render,
-)
-from .common import interrupted
+from .. import __version__
+from . import foreign, jsonout
+from .codes import interrupted
 from .options import NO_COLOR_HELP, no_colour
 
-COMMANDS = (cmd_validate, cmd_list, cmd_bots, cmd_play, cmd_perft, cmd_simulate, cmd_replay,
-            cmd_lsp, cmd_cache, cmd_test, cmd_rulebook, cmd_arena)
+# the command modules, in the order of --help; each is imported when its command is
+# first needed (to run it, or for a help that shows it): `meeple --version` imports none,
+# `meeple list` only cmd_list
+COMMANDS = ("cmd_validate", "cmd_list", "cmd_bots", "cmd_play", "cmd_perft", "cmd_simulate",
+            "cmd_replay", "cmd_lsp", "cmd_cache", "cmd_test", "cmd_rulebook", "cmd_arena")
+
+
+class _Lazy(MutableMapping):
+    """The app's commands by name, in the order of ``COMMANDS``: each built (by Typer,
+    from its module's ``command``) when first looked up."""
+
+    def __init__(self):
+        self._built: dict = {}
+
+    def __getitem__(self, name: str):
+        if name not in self._built:
+            if f"cmd_{name}" not in COMMANDS:
+                raise KeyError(name)
+            module = importlib.import_module(f"{__package__}.cmd_{name}")
+            info = typer.models.CommandInfo(name=module.NAME, callback=module.command, cls=_Command)
+            self._built[name] = typer.main.get_command_from_info(
+                info, pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode)
+        return self._built[name]
+
+    def __iter__(self):
+        return (m.removeprefix("cmd_") for m in COMMANDS)
+
+    def outline(self, name: str):
+        """The command as built, or, when it is not yet, one with its name and help only:
+        the docstring of its module's ``command``, read from the source (not imported),
+        for the list of commands of ``meeple --help``."""
+        if name in self._built:
+            return self._built[name]
+        import ast
+        try:
+            source = Path(__file__).with_name(f"cmd_{name}.py").read_text(encoding="utf-8")
+            function = next(n for n in ast.parse(source).body
+                            if isinstance(n, ast.FunctionDef) and n.name == "command")
+        except (OSError, ValueError, SyntaxError, StopIteration):   # no source: import it
+            return self[name]
+        return typer.core.TyperCommand(name=name, help=ast.get_docstring(function))
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+    def __setitem__(self, name: str, command) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        raise TypeError("the commands of meeple are fixed")
+
+
+def _unset_flags_false(params) -> None:
+    """Typer's own flags (--help, --install-completion, --show-completion) are None when
+    not given, and Typer builds a pydantic validator to coerce that None to a bool: a
+    quarter of a second of imports on every command line. False means the same to their
+    callbacks (they act on a true value only) and Typer passes a bool as it is."""
+    for p in params:
+        if p.name in _TYPER_FLAGS and getattr(p, "is_flag", False) and p.default is None:
+            p.default = False
+
+
+_TYPER_FLAGS = ("help", "install_completion", "show_completion")
+
+
+class _FlagsFalse:
+    def get_params(self, ctx):
+        params = super().get_params(ctx)
+        _unset_flags_false(params)
+        return params
+
+
+class _Command(_FlagsFalse, typer.core.TyperCommand):
+    """A command of the app (see ``_unset_flags_false``)."""
+
+
+class _Commands(_FlagsFalse, typer.core.TyperGroup):
+    """The app's group: its commands are imported one by one, as they are needed."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.commands = _Lazy()
+
+    def format_commands(self, ctx, formatter) -> None:
+        """The list of commands of ``meeple --help``, without importing them."""
+        lazy = self.commands
+        self.commands = {name: lazy.outline(name) for name in lazy}
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self.commands = lazy
+
 
 app = typer.Typer(
     name="meeple",
+    cls=_Commands,
     help="Meeple: validate, play, simulate and replay games written in the Meeple rules language.",
     no_args_is_help=True,
     add_completion=True,    # --install-completion, --show-completion
@@ -49,13 +131,10 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},   # inherited by every command
 )
 
-for _module in COMMANDS:
-    app.command(_module.NAME)(_module.command)
-
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"meeple {__version__}" + (" (compiled engine)" if interpreter.compiled_engine() else ""))
+        print(f"meeple {__version__}" + (" (compiled engine)" if compiled_engine() else ""))
         raise typer.Exit(0)
 
 
@@ -71,9 +150,28 @@ def _options(
 ) -> None:
     """Meeple: validate, play, simulate and replay games written in the Meeple rules language."""
     # the options of one command line only (tests run many in one process)
+    from ..dsl import diskcache
+    from . import render
     jsonout.reset()
     render.set_colour(not no_color)
-    interpreter.use_cache(not no_cache)
+    diskcache.set_enabled(not no_cache)    # interpreter.use_cache, without loading it
+
+
+def compiled_engine() -> bool:
+    """``interpreter.compiled_engine()`` without importing the interpreter: whether the
+    modules of its run loop would be imported compiled (an extension module is found
+    before a ``.py`` of the same name, as ``import`` does)."""
+    import importlib.machinery
+    import importlib.util
+    spec = importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.interpreter")
+    where = list(spec.submodule_search_locations or []) if spec else []
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    for name in ("runtime", "helpers", "game", "ordering"):
+        found = importlib.machinery.PathFinder.find_spec(
+            name, [f"{w}/play" for w in where])
+        if not (found and (found.origin or "").endswith(suffixes)):
+            return False
+    return True
 
 
 def command_names() -> list[str]:
@@ -104,6 +202,7 @@ class _LiteralStream:
         self._stream = stream
 
     def write(self, s: str) -> int:
+        from . import render
         return self._stream.write(render.literal(s))
 
     def __getattr__(self, name):

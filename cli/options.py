@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 
 from ..dsl import budgets as dsl_budgets
-from . import complete, render
+from . import complete
 
 NO_COLOR_HELP = "No colour nor any other style (also: the NO_COLOR environment variable)."
 
@@ -36,6 +36,7 @@ def locale_option(help: str = "A locale."):
 def no_colour(value: bool) -> bool:
     """The callback of --no-color (eager: it holds for the errors of the options too)."""
     if value:
+        from . import render
         render.set_colour(False)
     return value
 

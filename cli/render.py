@@ -14,9 +14,15 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import display
-from ..interpreter.play.views import item_visible, view as make_view
 from .i18n import language, tr
+
+
+def _display():
+    """``meeple.interpreter.display``, imported when a game is first shown (``--help``,
+    ``--version`` and ``list`` never load the interpreter)."""
+    from ..interpreter import display
+    return display
+
 
 EMPTY = "·"
 HIDDEN = "?"
@@ -124,6 +130,12 @@ def console(stderr: bool = False, **kw) -> Console:
     return c
 
 
+def counts_text(counts: dict) -> str:
+    """``2-4``, or ``2-6, usually 4`` when the usual count is not the fewest."""
+    text = f"{counts['min']}-{counts['max']}"
+    return text if counts["default"] == counts["min"] else f"{text}, usually {counts['default']}"
+
+
 def safe_text(s: str, style: str | Style = "") -> Text:
     """A ``Text`` of ruleset or user text, escaped first so that characters rich would
     silently drop (CR, backspace, bell...) are visible too."""
@@ -133,7 +145,7 @@ def safe_text(s: str, style: str | Style = "") -> Text:
 # ---------------------------------------------------------------- items
 
 def _style(prog, item: int, bold: bool = True) -> Style | None:
-    color = display.color_of_item(prog, item)
+    color = _display().color_of_item(prog, item)
     if not color:
         return None
     try:
@@ -148,7 +160,7 @@ def item_text(prog, item, short: bool = False, view: dict | None = None) -> Text
     if not isinstance(item, int):
         return Text(FACE_DOWN, style="dim")
     ivars = view.get("ivars") if view else None
-    return Text(literal(display.item_label(prog, item, short, ivars)), style=_style(prog, item) or "")
+    return Text(literal(_display().item_label(prog, item, short, ivars)), style=_style(prog, item) or "")
 
 
 def items_text(prog, items: list[int], short: bool = True, sep: str = " ",
@@ -164,7 +176,7 @@ def items_text(prog, items: list[int], short: bool = True, sep: str = " ",
 # ---------------------------------------------------------------- boards
 
 def _label_width(prog, kind: str) -> int:
-    w = max((cell_len(literal(display.item_label(prog, i.id, True))) for i in prog.items if i.kind == kind),
+    w = max((cell_len(literal(_display().item_label(prog, i.id, True))) for i in prog.items if i.kind == kind),
             default=1)
     return max(w, 1)
 
@@ -402,7 +414,7 @@ def _shared_zones(prog, view: dict) -> Table | None:
                 or not drawn(prog, z.name):
             continue
         content = view["zones"][z.key]
-        title = literal(display.name(prog, z.name))
+        title = literal(_display().name(prog, z.name))
         count = len(content) if isinstance(content, list) else content.get("count", 0)
         shared.add_row(Text(f"{title} ({count})"), _zone_content(prog, content, z.kind, view=view))
         shown = True
@@ -424,11 +436,11 @@ def zones_table(prog, view: dict, seat) -> Group:
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         t.add_column("", overflow="fold")
         for name in per_player:
-            t.add_column(Text(literal(display.name(prog, name))), overflow="fold")
+            t.add_column(Text(literal(_display().name(prog, name))), overflow="fold")
         for v in pvar_names(view, prog):
-            t.add_column(Text(literal(display.name(prog, v))), overflow="fold")
+            t.add_column(Text(literal(_display().name(prog, v))), overflow="fold")
         for p in range(view["players"]):
-            who = Text(literal(display.player_name(prog, p)))
+            who = Text(literal(_display().player_name(prog, p)))
             if p == seat:
                 who.append(" " + tr(language(prog), "(you)"), style="bold")
                 who.stylize("bold")
@@ -445,7 +457,7 @@ def zones_table(prog, view: dict, seat) -> Group:
         for i, (k, v) in enumerate(var_items(prog, view)):
             if i:
                 vt.append("   ")
-            vt.append(f"{literal(display.name(prog, k))}: ", style="bold")
+            vt.append(f"{literal(_display().name(prog, k))}: ", style="bold")
             vt.append_text(_var_text(prog, k, v))
         parts.append(vt)
     return Group(*parts)
@@ -488,15 +500,15 @@ def _typed_text(prog, t, v) -> Text:
             out.append_text(_typed_text(prog, t.item, x))
         return out
     if name == "player" and isinstance(v, int):
-        return Text(literal(display.player_name(prog, v)))
+        return Text(literal(_display().player_name(prog, v)))
     if name == "bool" or isinstance(v, bool):
-        return Text(literal(display.text(prog, "yes", "yes")) if v else literal(display.text(prog, "no", "no")))
+        return Text(literal(_display().text(prog, "yes", "yes")) if v else literal(_display().text(prog, "no", "no")))
     if name in prog.checked.enums:
-        return Text(literal(display.name(prog, f"{name}.{v}")))
+        return Text(literal(_display().name(prog, f"{name}.{v}")))
     if name in prog.checked.kinds and isinstance(v, int):
         return item_text(prog, v, short=True)
     if name in prog.boards and isinstance(v, int):
-        return Text(literal(display.cell_notation(prog, v)))
+        return Text(literal(_display().cell_notation(prog, v)))
     return Text(_plain_value(v))
 
 
@@ -511,7 +523,7 @@ def boards_full(prog, view: dict, names: bool = True) -> list:
     """Each board under its name, drawn whole with its cells' names."""
     parts: list = []
     for board in prog.boards:
-        parts.append(Text(literal(display.name(prog, board)), style="bold underline"))
+        parts.append(Text(literal(_display().name(prog, board)), style="bold underline"))
         parts.append(BoardDrawing(prog, view, board, names))
         parts.append(Text(""))
     return parts
@@ -553,9 +565,9 @@ def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool 
             out = item_text(prog, v, short, view=before_view)
             where = None if short else _board_cell_of(prog, before_view, v)
             if where is not None:       # an item on a board: say where it lies
-                out.append(f" ({literal(display.cell_notation(prog, where))})", style="dim")
+                out.append(f" ({literal(_display().cell_notation(prog, where))})", style="dim")
             return out
-        return Text(literal(display.hidden_label(prog, prog.items[v].kind)), style="dim")
+        return Text(literal(_display().hidden_label(prog, prog.items[v].kind)), style="dim")
     if type_code == "cell":
         z = prog.zones[v]
         content = before_view["zones"].get(z.key)
@@ -565,8 +577,8 @@ def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool 
             return item_text(prog, content[-1], short, view=before_view)
         if isinstance(content, list):
             return Text()  # an empty cell: the move's notation says all there is
-        return Text(literal(display.cell_notation(prog, v)))
-    return Text(literal(display.value_text(prog, v, type_code)))
+        return Text(literal(_display().cell_notation(prog, v)))
+    return Text(literal(_display().value_text(prog, v, type_code)))
 
 
 def _board_cell_of(prog, view: dict, item: int) -> int | None:
@@ -601,6 +613,7 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
     cannot see before nor after the move is written as 'a <kind>', and then the
     notation (which names items) is replaced by the verb alone. ``short``: items by
     their short labels."""
+    from ..interpreter.play.views import item_visible, view as make_view
 
     def can_see(item: int) -> bool:
         if seat == "all":
@@ -629,10 +642,10 @@ def result_table(prog, result: dict) -> Group:
     team_of = {p: i + 1 for i, team in enumerate(teams) for p in team["seats"]} if teams else {}
     if teams:
         t.add_column(tr(lang, "Team"), justify="right")
-    t.add_column(Text(literal(display.name(prog, "score"))), justify="right")
+    t.add_column(Text(literal(_display().name(prog, "score"))), justify="right")
     ties = list(result.get("tiebreaks", {}))
     for name in ties:
-        t.add_column(Text(literal(display.name(prog, name))), justify="right")
+        t.add_column(Text(literal(_display().name(prog, name))), justify="right")
     outcomes = result.get("outcomes")
     words = {"win": tr(lang, "Win"), "draw": tr(lang, "Draw"), "loss": tr(lang, "Loss")}
     if outcomes:
@@ -641,7 +654,7 @@ def result_table(prog, result: dict) -> Group:
     for group in result["ranking"]:
         for p in group:
             shown = result["ranks"][p] if "ranks" in result else rank
-            row = [Text(str(shown)), Text(literal(display.player_name(prog, p)))]
+            row = [Text(str(shown)), Text(literal(_display().player_name(prog, p)))]
             if teams:
                 row.append(Text(str(team_of[p])))
             row.append(Text(str(result["scores"][p])))
@@ -651,7 +664,7 @@ def result_table(prog, result: dict) -> Group:
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
     for name, score in (result.get("participants") or {}).items():
-        row = [Text(""), Text(literal(display.name(prog, name)))]
+        row = [Text(""), Text(literal(_display().name(prog, name)))]
         if teams:
             row.append(Text(""))
         row.append(Text("" if score is None else str(score)))
@@ -662,7 +675,7 @@ def result_table(prog, result: dict) -> Group:
 
 def _result_line(prog, result: dict, lang) -> Text:
     """The line under the result's table: a draw, the winner, a shared win or none."""
-    winners = [literal(display.player_name(prog, p)) for p in result["winners"]]
+    winners = [literal(_display().player_name(prog, p)) for p in result["winners"]]
     if result.get("draw"):
         return Text(tr(lang, "Draw"), style="bold")
     if len(winners) == 1:

@@ -16,6 +16,7 @@ import pickle
 import stat
 import sys
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 MAGIC = b"meeple-cache 1\n"
@@ -256,3 +257,37 @@ def runtime_key() -> tuple:
     """What an entry also depends on besides its sources: the Python that pickled it."""
     import importlib.util
     return (sys.version, importlib.util.MAGIC_NUMBER, sys.implementation.name)
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """The sha256 of Meeple's own code that makes what the cache keeps (a checked
+    ruleset, what ``meeple list`` shows of one): its version, every module of dsl/ and
+    interpreter/ (their subpackages too) with its path in the stage, the versions of
+    Lark and pydantic and the Python. A checkout whose code changed never reads an entry
+    its old code wrote. Nothing is imported: the files are read."""
+    from .. import __version__
+    dsl_dir = Path(__file__).resolve().parent
+    parts: list = [__version__]
+    for folder in (dsl_dir, dsl_dir.parent / "interpreter"):
+        # every module, in the subpackages too, by its path in the stage (a module that
+        # moves changes the key: pickled entries name the modules of their classes)
+        for f in sorted(folder.rglob("*.py")) + sorted(folder.rglob("*.lark")):
+            name = f.relative_to(folder).as_posix()
+            try:
+                parts += [name, f.read_bytes()]
+            except OSError:
+                parts += [name, b"?"]
+    return key(*parts, _package_file("lark", "__init__.py"),
+               _package_file("pydantic", "version.py"), *runtime_key())
+
+
+def _package_file(package: str, name: str) -> bytes:
+    """A file of an installed package that says its version (Lark's ``__init__.py``,
+    pydantic's ``version.py``), read without importing the package."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec(package)
+        return (Path(spec.origin).parent / name).read_bytes() if spec and spec.origin else b"?"
+    except (OSError, ImportError, ValueError):
+        return b"?"

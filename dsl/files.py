@@ -1,11 +1,38 @@
 """Reading a file a user names, safely: only a regular file, of bounded size, opened
 without blocking (so a FIFO cannot hang the reader) and read in a bounded way (so a
-/proc file whose size lies cannot grow without end). Used for rulesets and records."""
+/proc file whose size lies cannot grow without end). Used for rulesets and records.
+Also which files make a ruleset and which rulesets are bundled: standard library only,
+so that ``meeple list`` finds them without loading the parser."""
 from __future__ import annotations
 
 import os
 import stat
 from pathlib import Path
+
+from .resources import RULESETS_DIR
+
+SUFFIX = ".meeple"
+
+
+def bundled_names() -> list[str]:
+    """The names of the bundled rulesets (folders of ``rulesets/`` with a ``.meeple`` file)."""
+    if not RULESETS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in RULESETS_DIR.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
+
+
+def bundled_folder(name: str) -> Path:
+    """The folder of the bundled ruleset ``name``."""
+    return RULESETS_DIR / name
+
+
+def source_files(path: Path) -> list[Path]:
+    """The files of a ruleset, in the order they are read: a folder's base file(s),
+    then its variants and locales; a file alone is itself."""
+    if path.is_dir():
+        return sorted(path.glob(f"*{SUFFIX}")) + sorted((path / "variants").glob(f"*{SUFFIX}")) \
+            + sorted((path / "locales").glob(f"*{SUFFIX}"))
+    return [path]
 
 
 class Refused(ValueError):

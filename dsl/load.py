@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import ast as ir, budgets as budget, errors, files
+from .files import SUFFIX, bundled_names, source_files
 from .resources import RULESETS_DIR
 
-SUFFIX = ".meeple"
 DISPLAY = ("NameDecl", "TextDecl", "LabelDecl", "ColorDecl", "KindColorDecl", "OffscreenDecl")
 
 
@@ -113,13 +113,6 @@ def _exists(p: Path) -> bool:
         return False
 
 
-def bundled_names() -> list[str]:
-    """The names of the bundled rulesets (folders of ``rulesets/`` with a ``.meeple`` file)."""
-    if not RULESETS_DIR.is_dir():
-        return []
-    return sorted(p.name for p in RULESETS_DIR.iterdir() if p.is_dir() and any(p.glob(f"*{SUFFIX}")))
-
-
 def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> SourceSet:
     """Parses a ruleset file, or a folder with its variants and locales."""
     budgets = budget.check(budgets)
@@ -133,15 +126,6 @@ def read_sources(path: str | Path, budgets: budget.Budgets | None = None) -> Sou
     if out.base is None and not out.diagnostics:
         out.diagnostics.append(errors.io_error(str(path), "no file with a 'ruleset NAME' header"))
     return out
-
-
-def source_files(path: Path) -> list[Path]:
-    """The files of a ruleset, in the order they are read: a folder's base file(s),
-    then its variants and locales; a file alone is itself."""
-    if path.is_dir():
-        return sorted(path.glob(f"*{SUFFIX}")) + sorted((path / "variants").glob(f"*{SUFFIX}")) \
-            + sorted((path / "locales").glob(f"*{SUFFIX}"))
-    return [path]
 
 
 def read_text(f: Path | str, limit: int) -> str:

@@ -5,6 +5,7 @@ documented exit codes. Every command line runs through the ``meeple`` entry poin
 (``cli.main.main``) with its own standard output and error."""
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import re
@@ -579,16 +580,34 @@ def test_one_module_per_command_each_registered_the_same_way():
     """Each command is a module cli/cmd_NAME.py that names its command and defines it as
     ``command``; the app is assembled in cli/main.py only, from those modules."""
     modules = sorted(p.stem for p in (ROOT / "cli").glob("cmd_*.py"))
-    assert sorted(m.__name__.rsplit(".", 1)[1] for m in cli.COMMANDS) == modules
-    assert [m.NAME for m in cli.COMMANDS] == COMMANDS
+    assert sorted(cli.COMMANDS) == modules
+    # each module is imported when its command is first needed (--version needs none)
+    commands = [importlib.import_module(f"meeple.cli.{m}") for m in cli.COMMANDS]
+    assert [m.NAME for m in commands] == COMMANDS
     group = typer.main.get_command(cli.app)
-    for m in cli.COMMANDS:
+    for m in commands:
         assert m.__name__.endswith(f".cmd_{m.NAME}")
         assert group.commands[m.NAME].callback.__wrapped__ is m.command   # typer's wrapper
     for path in (ROOT / "cli").glob("*.py"):
         if path.name != "main.py":
             text = path.read_text(encoding="utf-8")
             assert not re.search(r"\.command\(|typer\.Typer\(|\.callback\(", text), path
+
+
+def test_the_main_help_lists_the_commands_as_built():
+    """``meeple --help`` lists the commands from their docstrings read without importing
+    their modules: the same text as from the commands built."""
+    shown = meeple_cli("--help").out
+    group = typer.main.get_command(cli.app)
+    for name, command in group.commands.items():       # every command built
+        assert group.commands.outline(name) is command
+    with group.make_context("meeple", ["--no-color"]) as ctx:
+        assert shown == group.get_help(ctx) + "\n"
+    assert all(f"  {name}  " in shown for name in COMMANDS)
+    fresh = typer.main.get_command(cli.app)             # none built: the outlines
+    for name, command in group.commands.items():
+        assert fresh.commands.outline(name).get_short_help_str(80) == \
+            command.get_short_help_str(80)
 
 
 def test_docs_name_every_option_of_every_command():

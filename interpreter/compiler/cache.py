@@ -11,7 +11,6 @@ afresh, so its diagnostics are exactly those of a fresh load.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 
 from ...dsl import diskcache, errors, files, load as dsl_load
@@ -20,36 +19,9 @@ from ...dsl.budgets import Budgets
 KIND = "ruleset"
 
 
-@lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """The sha256 of Meeple's own code that makes a checked ruleset: a checkout whose
-    code changed never reads an entry its old code wrote."""
-    from ... import __version__
-    interpreter_dir = Path(__file__).resolve().parent.parent
-    dsl_dir = Path(diskcache.__file__).resolve().parent
-    parts: list = [__version__]
-    for folder in (dsl_dir, interpreter_dir):
-        # every module, in the subpackages too, by its path in the stage (a module that
-        # moves changes the key: pickled entries name the modules of their classes)
-        for f in sorted(folder.rglob("*.py")) + sorted(folder.rglob("*.lark")):
-            name = f.relative_to(folder).as_posix()
-            try:
-                parts += [name, f.read_bytes()]
-            except OSError:
-                parts += [name, b"?"]
-    import pydantic
-    return diskcache.key(*parts, _lark_version(), pydantic.VERSION, *diskcache.runtime_key())
-
-
-def _lark_version() -> bytes:
-    """Lark's ``__init__.py`` (which says its version), read without importing Lark: a
-    ruleset from the cache does not need the parser."""
-    import importlib.util
-    spec = importlib.util.find_spec("lark")
-    try:
-        return Path(spec.origin).read_bytes() if spec and spec.origin else b"?"
-    except OSError:
-        return b"?"
+# the sha256 of Meeple's own code (dsl/ and interpreter/, Lark, pydantic, Python): it
+# lives with the cache, which ``meeple list`` reads without loading the interpreter
+code_fingerprint = diskcache.code_fingerprint
 
 
 def read(path: Path, budgets: Budgets) -> list[tuple[str, bytes]] | None:

@@ -1,0 +1,59 @@
+"""The CPU time of the quick commands, start-up included: ``meeple --version``,
+``meeple --help``, ``meeple list --help`` and ``meeple list`` with a cold cache (an
+empty cache folder: every ruleset is loaded) and a warm one (what ``list`` shows read
+from the cache). Each command runs in a child process from a checkout (its working
+directory, ``python3 -m meeple``); the user + system CPU seconds of the child
+(``getrusage``), best and median of N rounds. CPU time, not wall time: the figures hold
+on a busy machine.
+
+    python benchmarks/bench_startup.py --rounds 5 [CHECKOUT]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+
+COMMANDS = {
+    "--version": ["--version"],
+    "--help": ["--help"],
+    "list --help": ["list", "--help"],
+    "list (cold cache)": ["list"],
+    "list (warm cache)": ["list"],
+}
+
+
+def cpu_of(args: list[str], cwd: str, env: dict) -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "meeple", *args], cwd=cwd, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def measure(checkout: str, rounds: int) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for _ in range(rounds):
+        with tempfile.TemporaryDirectory(prefix="meeple-bench-cache-") as cache:
+            env = dict(os.environ, MEEPLE_CACHE_DIR=cache, COLUMNS="100")
+            env.pop("MEEPLE_NO_CACHE", None)
+            for name, args in COMMANDS.items():   # in order: the cold list fills the cache
+                times[name].append(cpu_of(args, checkout, env))
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("checkout", nargs="?", default=".")
+    args = ap.parse_args()
+    for name, ts in measure(args.checkout, args.rounds).items():
+        print(f"{name:<20} best {min(ts):.3f} s  median {statistics.median(ts):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
