@@ -113,6 +113,7 @@ class _Commands(_FlagsFalse, typer.core.TyperGroup):
     def format_commands(self, ctx, formatter) -> None:
         """The list of commands of ``meeple --help``, without importing them."""
         lazy = self.commands
+        assert isinstance(lazy, _Lazy)
         self.commands = {name: lazy.outline(name) for name in lazy}
         try:
             super().format_commands(ctx, formatter)
