@@ -58,6 +58,20 @@ def test_the_stages_are_subpackages_of_meeple():
             assert not re.search(r"^\s*(from|import) (dsl|interpreter|cli)\b", text, re.M), f
 
 
+def test_every_subpackage_of_the_stages_is_a_package_of_the_wheel():
+    # pyproject.toml lists the packages by hand (the stages' folders become meeple.*):
+    # a new subpackage left out of the list is left out of every install
+    import tomllib
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(setup["packages"])
+    for package, folder in setup["package-dir"].items():
+        for init in sorted((ROOT / folder).rglob("__init__.py")):
+            rel = init.parent.relative_to(ROOT / folder)
+            if "__pycache__" not in rel.parts:
+                name = ".".join((package, *rel.parts))
+                assert name in listed, f"{name} ({init.parent.relative_to(ROOT)}) is not in pyproject's packages"
+
+
 def test_openspiel_is_a_test_dependency_only_where_it_has_wheels():
     """The test extra names open_spiel with a marker for the platforms PyPI has its wheels
     for (so installing the extra never compiles it), and .ci/lowest pins its floor with
