@@ -1,10 +1,12 @@
 """Every statement form of the language is implemented by every engine: one ruleset uses
 each form of the grammar (``_stmt`` of dsl/grammar.lark) and of the IR (``ast.Stmt``),
 the lowering into the core (``core.lower``) has its rule, the lowered ruleset holds every
-kind of instruction of the core (``core.ops``), the reference (``core.reference``) has the
-meaning of each and the kernel (``kernel.Proc``) its C++, the
-kernel writes the ruleset without falling back to Python, and the straightforward code,
-the fast code and the kernel play it the same, move after move. The ruleset also keeps
+kind of instruction of the core (``core.ops``), and every engine has its rule for each
+kind (``engines``: the reference's meaning, the fused Python's handling, the kernel's C++
+printer; the Cython path compiles what the Python engines run), a kind none knows being
+refused where it is met, never left to a default; the kernel writes the ruleset without
+falling back to Python, and the straightforward code, the fast code, the native path's
+code and the kernel play it the same, move after move. The ruleset also keeps
 the value of every built-in of tests/test_builtins.py (``USES``) at every turn: one
 kernel, built once, plays every statement form and every built-in against Python."""
 from __future__ import annotations
@@ -16,12 +18,14 @@ import typing
 import pytest
 from lockstep import kernel_difference, play_both
 from meeple.dsl import ast as ir, parse as dsl_parse
+from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
-from meeple.interpreter.compiler import codegen
+from meeple.interpreter.compiler import codegen, fused
+from meeple.interpreter.compiler.compile import Program
 from meeple.interpreter.core import lower, ops, reference
-from meeple.interpreter.native import kernel
+from meeple.interpreter.native import cython_code, kernel
 from test_builtins import USES, first_value
 
 from meeple import interpreter
@@ -141,14 +145,56 @@ def _ir_forms() -> set[str]:
     return {cls.model_fields["node"].default for cls in typing.get_args(union)}
 
 
-def test_every_statement_form_lowers_and_every_instruction_has_each_engines_rule():
+def _kernel_prints(kind: type) -> bool:
+    try:
+        return callable(kernel.Proc.printer(kind))
+    except TypeError:
+        return False
+
+
+def engines() -> dict[str, set]:
+    """Each engine and the kinds of instruction it has a rule for."""
+    python, fast = set(reference.MEANING), set(fused.HANDLING)
+    return {"reference (core/reference.py MEANING)": python,
+            "fused Python (fused.py HANDLING)": fast,
+            "kernel (kernel.Proc.printer)": {k for k in ops.KINDS if _kernel_prints(k)},
+            # Cython writes no statement of its own: it compiles the texts the Python
+            # program runs (fused runs, expressions), the other instructions run by their
+            # reference (see the native path's test below)
+            "Cython (cython_code.py: the fused texts and the reference)": python & fast}
+
+
+def test_every_statement_form_lowers_and_every_engine_handles_every_instruction():
     nodes = {node for node, _ in FORMS.values()}
     assert nodes == _ir_forms()
     missing = sorted(n for n in nodes if not callable(getattr(lower._Lowerer, "_" + n, None)))
     assert not missing, missing
-    assert set(reference.MEANING) == set(ops.KINDS)
-    missing = sorted(k.__name__ for k in ops.KINDS if not callable(getattr(kernel.Proc, "_" + k.__name__, None)))
-    assert not missing, ("kernel.Proc", missing)
+    kinds = set(ops.KINDS)
+    for engine, handled in engines().items():
+        assert handled == kinds, (engine, sorted(k.__name__ for k in kinds - handled))
+
+
+class _Nudge(ops.SetActive):
+    """A kind of instruction no engine knows (``active = ...`` under another name)."""
+
+
+def test_a_kind_of_instruction_no_engine_knows_is_refused_where_it_is_met(monkeypatch):
+    # the ruleset lowered with _Nudge, a new kind of the core, for 'active = ...'
+    monkeypatch.setattr(ops, "KINDS", (*ops.KINDS, _Nudge))
+    emit = lower._Lowerer.emit
+    monkeypatch.setattr(lower._Lowerer, "emit",
+                        lambda self, cls, s, **fields: emit(self, _Nudge if cls is ops.SetActive else cls, s, **fields))
+    assert [engine for engine, handled in engines().items() if _Nudge in handled] == []
+    with pytest.raises(MeepleError, match=r"KeyError: <class '\S*_Nudge'>"):   # no meaning in the reference
+        compile_sources(_source())
+    monkeypatch.setitem(reference.MEANING, _Nudge, reference.MEANING[ops.SetActive])
+    with pytest.raises(MeepleError, match=r"TypeError: fused\.py has no rule for the instruction _Nudge"):
+        compile_sources(_source())
+    monkeypatch.setitem(fused.HANDLING, _Nudge, fused.BY_REFERENCE)
+    prog = compile_sources(_source()).for_players(2)
+    assert any(type(i) is _Nudge for p in prog.procs.values() for i in p.core)
+    with pytest.raises(TypeError, match=r"kernel\.Proc prints no instruction _Nudge"):
+        kernel.Gen(prog).source()   # (not Unsupported: the kernel leaves no kind to Python)
 
 
 def test_the_core_has_the_meaning_of_every_instruction_and_the_ruleset_uses_each():
@@ -175,6 +221,24 @@ def test_the_straightforward_and_the_fast_code_play_every_statement_form_alike(m
     fast = compile_sources(_source())
     for seed in (1, 2):
         assert play_both(fast, plain, 2, seed, 200) > 10
+
+
+def test_the_native_path_serves_the_fused_code_of_every_statement_form_and_plays_it():
+    # the program compiled as the native path does, its pieces served by a stand-in of
+    # the Cython module (the recorded texts, run as Python: no build): the second compile
+    # finds every fused run and expression it asks for, and plays as plain Python
+    from test_native import Replay
+    rules = compile_sources(_source())
+    pieces = cython_code.Pieces()
+    first = Program(rules.checked, 2, rules.budgets, None, native=pieces)
+    served = cython_code.Served(Replay(pieces), pieces, first)
+    second = Program(rules.checked, 2, rules.budgets, None, native=served)   # (NativeError: a piece missed)
+    module = {id(f) for d in served.served.values() if isinstance(d, dict) for f in d.values()}
+    runs = [f for p in second.procs.values() for f in p.code if f.__name__.startswith("FUSED_")]
+    assert runs and all(id(f) in module for f in runs)
+    plain = Program(rules.checked, 2, rules.budgets, None)
+    for seed in (1, 2):
+        assert play_both(second, plain, 2, seed, 200) > 10
 
 
 @pytest.mark.kernels

@@ -12,7 +12,9 @@ game; a statement is fusable when none of its instructions can, and runs of fusa
 statements in a block are fused, a run that ends a loop's body or a test of an ``if``
 with what follows it there (the jump back and the loop's step or test, the test's
 closing jump). Each statement it writes in place is derived from the instruction at its
-start and the functions the reference made for it.
+start and the functions the reference made for it: how each kind of instruction is
+treated (an if or a loop written as such, written in place by the method of its kind,
+its reference function called, or never fused) is said for every kind in ``HANDLING``.
 
 The code plays exactly as the instructions it replaces: the same expression functions in
 the same order, the same writes to the frame's locals in the same order (a loop's
@@ -39,9 +41,6 @@ _LOOP = re.compile(r"(xs|i|x)\d+")  # (a loop's list, index and element)
 # a zone that a move's text names without reading the state: a zone, or a zone per player
 # given a local or the active player (see _Fuser.moved_to)
 _FIXED_ZONE = re.compile(r"[(\s]*Z_\w+(\s*\+\s*[(\s]*(L\['[A-Za-z_]\w*'\]|R\.active|\d+)[)\s]*)?[)\s]*")
-# the kinds that stop the procedure, besides those that ask or draw (``asks``, ``chancy``):
-# a call, 'return', 'end game' (and the StoreResult that goes with the call before it)
-_STOPS = (ops.Call, ops.StoreResult, ops.Return, ops.EndGame)
 
 
 def nothing_to_move():
@@ -109,10 +108,15 @@ class _Fuser:
         got = self.ok.get(s.start)
         if got is None:
             i = self.pc.code[s.start]
-            if isinstance(i, (ops.Branch, ops.ForInit, ops.WhileInit)):
+            kind = handling(type(i))
+            if kind == STATEMENT:
                 got = all(self.fusable(x) for b in s.blocks() for x in b.stmts)
-            else:
-                got = not (i.asks or i.chancy or i.jumps or isinstance(i, _STOPS))
+            elif kind in (WRITTEN, BY_REFERENCE):
+                got = not (i.asks or i.chancy)   # (a 'best' whose tie is asked or drawn)
+            elif kind == STOPS:
+                got = False
+            else:   # (a jump, a loop's head: inside the statement they belong to)
+                raise ValueError(f"instruction {s.start} ({type(i).__name__}) starts no statement")
             self.ok[s.start] = got
         return got
 
@@ -243,39 +247,67 @@ class _Fuser:
             self.stmt(s, out, ind)
 
     def stmt(self, s, out: list, ind: int) -> None:
+        """A statement in place: an ``if`` or a loop as such, any other by the method of
+        its kind (written in place, or its reference function called), then its step."""
         i, start, fx = self.ins(s)
+        kind = handling(type(i))
+        if kind == STATEMENT:
+            return _STATEMENTS[type(i)](self, s, out, ind)
         pad = " " * ind
-        match i:
-            case ops.Branch():
-                return self.if_(s, 0, start, out, ind)
-            case ops.ForInit():
-                return self.for_(s, i, fx["items"], start, out, ind)
-            case ops.WhileInit():
-                return self.while_(s, start, out, ind)
-            case ops.SetLocal():
-                out.append(f"{pad}L[{i.var!r}] = {self.value(fx['value'], out, pad)}\n")
-            case ops.SetPlayerVar():
-                value = self.value(fx["value"], out, pad)
-                if value != "v":
-                    out.append(f"{pad}v = {value}\n")
-                out.append(f"{pad}R.set_pvar({i.var!r}, {self.call(fx['player'])}, v)\n")
-            case ops.SetGlobal():
-                out.append(f"{pad}R.set_var({i.var!r}, {self.value(fx['value'], out, pad)})\n")
-            case ops.Move() if i.face == ops.AS_PLACE and not i.unsure:
-                out.append(f"{pad}d, w = {self.call(fx['to'])}, {self.call(fx['what'])}\n")
-                if i.many:
-                    out.append(f"{pad}R.move_all(w, d)\n")
-                else:
-                    out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
-            case ops.SetItemVar():
-                out.append(f"{pad}d = {self.call(fx['holder'])}\n"
-                           f"{pad}if d is None:\n{pad}    _attr_of_nothing{i.where!r}\n")
-                out.append(f"{pad}R.set_ivar({i.attr!r}, d, {self.value(fx['value'], out, pad)})\n")
-            case ops.Log():
-                self.log(fx["log"], fx["args"], out, pad)
-            case _:  # the instruction itself
-                out.append(f"{pad}{self.name(self.proc.code[start])}(R, L)\n")
+        if kind == WRITTEN:
+            _WRITERS[type(i)](self, i, start, fx, out, pad)
+        elif kind == BY_REFERENCE:
+            self.by_reference(start, out, pad)
+        else:
+            raise ValueError(f"instruction {start} ({type(i).__name__}) is not fused")
         self.count(start + 1, out, ind)
+
+    def by_reference(self, start: int, out: list, pad: str) -> None:
+        """The instruction itself: its reference function (core/reference.py), called."""
+        out.append(f"{pad}{self.name(self.proc.code[start])}(R, L)\n")
+
+    # ------------------------------------------------------------ one method per kind
+    def _Branch(self, s: blocks.Stmt, out: list, ind: int) -> None:
+        self.if_(s, 0, s.start, out, ind)
+
+    def _ForInit(self, s: blocks.Stmt, out: list, ind: int) -> None:
+        i, start, fx = self.ins(s)
+        self.for_(s, i, fx["items"], start, out, ind)
+
+    def _WhileInit(self, s: blocks.Stmt, out: list, ind: int) -> None:
+        self.while_(s, s.start, out, ind)
+
+    def _SetLocal(self, i: ops.SetLocal, start: int, fx: dict, out: list, pad: str) -> None:
+        out.append(f"{pad}L[{i.var!r}] = {self.value(fx['value'], out, pad)}\n")
+
+    def _SetPlayerVar(self, i: ops.SetPlayerVar, start: int, fx: dict, out: list, pad: str) -> None:
+        value = self.value(fx["value"], out, pad)
+        if value != "v":
+            out.append(f"{pad}v = {value}\n")
+        out.append(f"{pad}R.set_pvar({i.var!r}, {self.call(fx['player'])}, v)\n")
+
+    def _SetGlobal(self, i: ops.SetGlobal, start: int, fx: dict, out: list, pad: str) -> None:
+        out.append(f"{pad}R.set_var({i.var!r}, {self.value(fx['value'], out, pad)})\n")
+
+    def _SetItemVar(self, i: ops.SetItemVar, start: int, fx: dict, out: list, pad: str) -> None:
+        out.append(f"{pad}d = {self.call(fx['holder'])}\n"
+                   f"{pad}if d is None:\n{pad}    _attr_of_nothing{i.where!r}\n")
+        out.append(f"{pad}R.set_ivar({i.attr!r}, d, {self.value(fx['value'], out, pad)})\n")
+
+    def _Move(self, i: ops.Move, start: int, fx: dict, out: list, pad: str) -> None:
+        """A move seen as the place says, of a kind known already, in place; any other by
+        its reference function (which turns the items and compares the kinds)."""
+        if i.face != ops.AS_PLACE or i.unsure:
+            return self.by_reference(start, out, pad)
+        out.append(f"{pad}d, w = {self.call(fx['to'])}, {self.call(fx['what'])}\n")
+        if i.many:
+            out.append(f"{pad}R.move_all(w, d)\n")
+        else:
+            out.append(f"{pad}if w is None:\n{pad}    _nothing_to_move()\n{pad}R.move(w, d, -1)\n")
+        return None
+
+    def _Log(self, i: ops.Log, start: int, fx: dict, out: list, pad: str) -> None:
+        self.log(fx["log"], fx["args"], out, pad)
 
     def log(self, log_id: int, fns: list, out: list, pad: str) -> None:
         args = ", ".join(f"{self.call(f)}" for f in fns)
@@ -360,3 +392,36 @@ class _Fuser:
         self.stmts(s.loop, out, ind + 4)
         self.count(start + 1, out, ind + 4)  # the jump back to the test
         self.count(s.end, out, ind)  # the test that failed
+
+
+# How the fused code treats each kind of instruction of the core: every kind of
+# core/ops.py is here (tests/test_statement_forms.py), and one that is not stops the
+# compile (no kind is left to a default).
+STATEMENT = "statement"        # an if or a loop: written as such, with its blocks
+INSIDE = "inside"              # a jump, a loop's head: written by the statement it is in
+WRITTEN = "written"            # written in place by the method of its kind
+BY_REFERENCE = "by reference"  # its reference function (core/reference.py) called in place
+STOPS = "stops"                # it can stop the procedure: never fused (the driver runs it)
+HANDLING: dict[type, str] = {
+    ops.Branch: STATEMENT, ops.ForInit: STATEMENT, ops.WhileInit: STATEMENT,
+    ops.Jump: INSIDE, ops.ForStep: INSIDE, ops.WhileTest: INSIDE,
+    ops.SetLocal: WRITTEN, ops.SetGlobal: WRITTEN, ops.SetPlayerVar: WRITTEN,
+    ops.SetItemVar: WRITTEN, ops.Move: WRITTEN, ops.Log: WRITTEN,
+    ops.SetActive: BY_REFERENCE, ops.Flip: BY_REFERENCE, ops.Reveal: BY_REFERENCE,
+    ops.Deal: BY_REFERENCE, ops.Fill: BY_REFERENCE,
+    ops.Best: BY_REFERENCE,   # (but for a tie asked or drawn: then it stops)
+    ops.Ask: STOPS, ops.AskEach: STOPS, ops.AskSubset: STOPS,   # a decision
+    ops.PickRandom: STOPS, ops.Roll: STOPS, ops.Shuffle: STOPS,  # a draw
+    ops.Call: STOPS, ops.StoreResult: STOPS,                     # a call and its result
+    ops.Return: STOPS, ops.EndGame: STOPS,
+}
+_STATEMENTS = {k: getattr(_Fuser, "_" + k.__name__) for k, h in HANDLING.items() if h == STATEMENT}
+_WRITERS = {k: getattr(_Fuser, "_" + k.__name__) for k, h in HANDLING.items() if h == WRITTEN}
+
+
+def handling(kind: type) -> str:
+    """How the fused code treats a kind of instruction (``HANDLING``)."""
+    got = HANDLING.get(kind)
+    if got is None:
+        raise TypeError(f"fused.py has no rule for the instruction {kind.__name__} (core/ops.py)")
+    return got

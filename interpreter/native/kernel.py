@@ -608,14 +608,14 @@ class Gen:
         c = self.c
         for v in c.vars.values():
             self.ct(self.typeref(v.type))
-        procs = [(name, d.body, {p.name: self.param_type(p) for p in d.params})
-                 for name, d in c.procedures.items()]
-        for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end)):
-            if d is not None:
-                procs.append((name, d.body, {}))
-        for i, (name, *_rest) in enumerate(procs):
+        # each procedure: its name and its parameters' types (its statements are its
+        # instructions, the program's core: Proc reads those alone)
+        procs = [(name, {p.name: self.param_type(p) for p in d.params}) for name, d in c.procedures.items()]
+        procs += [(name, {}) for name, d in (("setup", c.setup), ("turn", c.turn), ("at end", c.at_end))
+                  if d is not None]
+        for i, (name, _ptypes) in enumerate(procs):
             self.proc_index[name] = i
-        bodies = [Proc(self, i, name, body, ptypes).compiled() for i, (name, body, ptypes) in enumerate(procs)]
+        bodies = [Proc(self, i, name, ptypes).compiled() for i, (name, ptypes) in enumerate(procs)]
         driver = Driver(self).code()
         return ModuleWriter(self).assemble(procs, bodies, driver)
 
@@ -641,11 +641,15 @@ class Gen:
 
 class Proc(ChanceStatements):
     """One procedure as a C++ function that runs its top frame from its pc: its
-    instructions (``core.ops``, as ``core.lower`` laid them out), one C++ statement per
-    instruction at the same index, one method per kind of instruction."""
+    instructions (``core.ops``, as ``core.lower`` laid them out, ``Program.procs[name].core``)
+    and nothing else of it, one C++ statement per instruction at the same index, labelled
+    ``I<pc>``, printed by the method of its kind (``printer``). The C++ is the instruction
+    list as it is, its jumps ``goto``s and the frame's pc the entry (a ``switch``): it needs
+    no structure of statements (core/blocks.py serves the engines that write blocks and
+    loops, fused.py), and a frame resumes at any instruction, as in Python."""
 
-    def __init__(self, gen: Gen, index: int, name: str, body: ir.Block, ptypes: dict):
-        self.gen, self.k, self.name, self.body = gen, index, name, body
+    def __init__(self, gen: Gen, index: int, name: str, ptypes: dict):
+        self.gen, self.k, self.name = gen, index, name
         self.core = gen.p.procs[name].core   # its instructions (core.lower), printed by index
         self.slots: dict[str, T] = {}        # a loop's hidden list: its type
         self.code: list[str] = []   # C++ of each instruction, by pc
@@ -726,8 +730,18 @@ class Proc(ChanceStatements):
     def instructions(self) -> None:
         """Each instruction of the procedure's core (``core.ops``) as C++, by index."""
         for pc, ins in enumerate(self.core):
-            getattr(self, "_" + type(ins).__name__)(ins)
+            self.printer(type(ins))(self, ins)
             assert self.here() == pc + 1, (self.name, pc, ins)
+
+    @classmethod
+    def printer(cls, kind: type):
+        """The method that prints an instruction of this kind, ``_<Kind>``: one for each
+        kind of core/ops.py (tests/test_statement_forms.py). A kind without one is a bug
+        of Meeple's, not a construct the kernel leaves to Python (no Unsupported)."""
+        got = getattr(cls, "_" + kind.__name__, None) if kind in ops.KINDS else None
+        if got is None:
+            raise TypeError(f"kernel.Proc prints no instruction {kind.__name__} (core/ops.py)")
+        return got
 
     # ------------------------------------------------------------ control flow
     def _Jump(self, i: ops.Jump):
