@@ -467,6 +467,14 @@ class KernelGame(Game):
         site = -1 if k is None else k.site()
         return None if site < 0 else self.program._kernel.sites[site][0]
 
+    def pending(self, seat: int) -> tuple[str, int] | None:
+        """``(decision_type(), move_count(seat))`` in one call: the pending decision's
+        value type and how many moves ``seat`` has in it; None when the kernel does not
+        play the game now or no decision is pending."""
+        k = self._k
+        site = -1 if k is None or seat.__class__ is not int else k.site()
+        return None if site < 0 else (self.program._kernel.sites[site][0], k.count(seat))
+
     def option_values(self, seat: int) -> list | None:
         """The values of ``seat``'s legal moves now, in their order, from the kernel
         without making the moves; None when the kernel does not play the game now."""
