@@ -798,13 +798,27 @@ class Proc(ChanceStatements):
             return f"stored({v}, LIMIT)"
         return v
 
+    def _appended(self, target: str, e, t: T, where: str | None = None) -> str | None:
+        """``x = x + xs`` (``target``, ``e``) as an append to the list where it is (the
+        same work counted, the same value: ``wappend`` copies a list another holds):
+        the C++ statement, or None for any other assignment. ``where``: the target as
+        written in the statement, if not as read."""
+        if not (t.tag == "list" and e.node == "BinOp" and e.op == "+" and e.left.node in ("Var", "Attr")
+                and self.gen.ty(e) == t and self.x(e.left, t) == target):
+            return None
+        return f"wappend(s, {where or target}, {self.x(e.right, t)});"
+
     def _SetLocal(self, i: ops.SetLocal):
         t = self.locals[i.var]
-        self.emit(f"f->{self.field(i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
+        target = f"f->{self.field(i.var)}"
+        done = self._appended(target, i.value, t)
+        self.emit(f"{done or f'{target} = {self._value(i.value, t)};'} {self.go(self.nxt)}")
 
     def _SetGlobal(self, i: ops.SetGlobal):
         t = self.gen.typeref(self.gen.c.vars[i.var].type)
-        self.emit(f"s.{ident('G', i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
+        target = f"s.{ident('G', i.var)}"
+        done = self._appended(target, i.value, t)
+        self.emit(f"{done or f'{target} = {self._value(i.value, t)};'} {self.go(self.nxt)}")
 
     def _SetPlayerVar(self, i: ops.SetPlayerVar):
         g = self.gen
@@ -826,7 +840,9 @@ class Proc(ChanceStatements):
             holder = self.x(i.holder)
             kind = g.ty(i.holder).arg
         t = g.typeref(g.c.item_vars[kind][i.attr].type)
-        self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', i.attr)}[it_] = {self._value(i.value, t)}; }} "
+        field = f"s.{ident('I', i.attr)}"
+        done = self._appended(f"{field}[nn({holder})]", i.value, t, f"{field}[it_]")
+        self.emit(f"{{ Id it_ = nn({holder}); {done or f'{field}[it_] = {self._value(i.value, t)};'} }} "
                   f"{self.go(self.nxt)}")
 
     def _StoreResult(self, i: ops.StoreResult):
