@@ -687,7 +687,7 @@ if pyspiel is not None:
                 index = action - live.space.ordinal
                 if not 0 <= index < how:
                     raise KeyError(action)
-                g.play(index)
+                self.acting = g.play(index)   # (who acts now, from the same call)
             else:
                 index = _play(g, live.space, how, action, None)
             self.unseen.append(index)

@@ -481,23 +481,26 @@ class KernelGame(Game):
         k = self._k
         return None if k is None or seat.__class__ is not int else k.options(seat)
 
-    def play(self, index: int, seat: int | None = None) -> None:
+    def play(self, index: int, seat: int | None = None) -> int | None:
         """``apply`` of a move's index, for a caller that does not read the Move (none
-        is made while the kernel plays)."""
+        is made while the kernel plays, nor its value read): who acts now, as ``acting``
+        says, where the kernel played it (None otherwise)."""
         k = self._k
         if k is not None and index.__class__ is int and (seat is None or seat.__class__ is int):
-            got = k.apply(index, seat)
-            if got.__class__ is tuple:
+            got = k.play(index, seat)
+            if got.__class__ is int:
                 self._trail.append(index if seat is None else (index, seat))
                 self._moves = None
                 if self.script:
                     self._follow_script()
-                return
+                    return None
+                return None if got == -3 else got
             if got is None:   # (as apply: Python plays the game again, then the move)
                 self.program._kernel.fallbacks += 1
                 Game.apply(self, index, True, seat)
-                return
+                return None
         self.apply(index, seat=seat)
+        return None
 
     def move_count(self, seat: int | None = None) -> int:
         k = self._k
