@@ -675,7 +675,7 @@ if pyspiel is not None:
             if acting == _CHANCE:
                 action = int(action)
                 if g.__class__ is KernelGame:
-                    g.set_chance(action)
+                    self.acting = g.set_chance(action)   # (who acts now, as play says it)
                 else:
                     g.apply_chance(action)
                 self.unseen.append(-1 - action)
@@ -683,10 +683,17 @@ if pyspiel is not None:
             if legal is None:
                 legal = live.space.legal(g, acting)
             how = legal[1]
-            if how.__class__ is int and g.__class__ is KernelGame:   # (_play's first case, inline)
-                index = action - live.space.ordinal
-                if not 0 <= index < how:
-                    raise KeyError(action)
+            cls = how.__class__
+            if g.__class__ is KernelGame and (cls is int or cls is list):   # (_play's, inline)
+                if cls is int:
+                    index = action - live.space.ordinal
+                    if not 0 <= index < how:
+                        raise KeyError(action)
+                else:
+                    try:
+                        index = how.index(action)
+                    except ValueError:
+                        raise KeyError(action) from None
                 self.acting = g.play(index)   # (who acts now, from the same call)
             else:
                 index = _play(g, live.space, how, action, None)

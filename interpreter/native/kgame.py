@@ -264,21 +264,25 @@ class KernelGame(Game):
         step = None if k is None else k.chance()
         return None if step is None else list(step["weights"])
 
-    def set_chance(self, index: int) -> None:
+    def set_chance(self, index: int) -> int | None:
         """``apply_chance`` of an outcome's index, for a caller that does not read the
-        Outcome (none is made while the kernel plays)."""
+        Outcome (none is made while the kernel plays): who acts now, as ``acting`` says,
+        where the kernel set it (None otherwise)."""
         k = self._k
         step = None if k is None or index.__class__ is not int else k.chance()
         if step is None or not 0 <= index < len(step["take"]):
             self.apply_chance(index)
-            return
+            return None
         if k.resolve(step["take"][index]) is None:
             self._chance_in_python(lambda: Game.apply_chance(self, index))
-            return
+            return None
         self._trail.append(("c", step["take"][index]))
         self._moves = None
         if self.script:
             self._follow_script()
+            return None
+        got = k.status()
+        return None if got == -3 else got
 
     def apply_chance(self, outcome) -> Outcome:
         k = self._k
