@@ -107,23 +107,24 @@ class ActionSpace:
         ``ordinal + k``: index k); else, where the kernel plays, the ids in the order of
         the moves (no Move is made: ``KernelGame.option_values``); else a dict of each
         id to its move's index. (Plain data: a state keeps it, and copies it.)"""
-        tc = game.decision_type() if game.__class__ is KernelGame else None
-        if tc is None:
+        pending = game.pending(seat) if game.__class__ is KernelGame else None
+        if pending is None:
             n = self.ordinal_count(game, seat)
             if n is not None:
                 return self.ordinal_ids(n), n
             by_id = self.moves(game, seat)
             return list(by_id), {a: m.index for a, m in by_id.items()}
+        tc, n = pending
         kind = self._kinds.get(tc)
         if kind is None:
             kind = self._kinds[tc] = ("item" if tc == "item" else "value") if self._may_enumerate(tc) \
                 else "ordinal"
         if kind == "ordinal" or (kind == "item" and game.options_hidden(seat)):
-            n = game.move_count(seat)
             if n > self.max_moves:
                 raise ActionSpaceError(f"a decision has {n} moves, more than the ordinal "
                                        f"block's {self.max_moves}: raise max_moves")
-            return self.ordinal_ids(n), n
+            known = self._ordinals   # (ordinal_ids(n), without the call)
+            return known[:n] if n <= len(known) else self.ordinal_ids(n), n
         values = game.option_values(seat)
         if kind == "item":
             base, none = self.offsets["item"], self.none
@@ -574,13 +575,17 @@ if pyspiel is not None:
         def current_player(self):
             acting = self.acting
             if acting is None:
-                live = self.live
-                g = live.game if live.__class__ is Live and self.seen is not None else self._made().game
-                # (the kernel says it in one call: -4, -1, -2 are OpenSpiel's terminal,
-                # chance, simultaneous)
-                acting = g.acting() if g.__class__ is KernelGame else None
-                self.acting = acting = self._acting(g) if acting is None else acting
+                acting = self.acting = self._who()
             return acting
+
+        def _who(self) -> int:
+            """Who acts now (``current_player``, not kept)."""
+            live = self.live
+            g = live.game if live.__class__ is Live and self.seen is not None else self._made().game
+            # (the kernel says it in one call: -4, -1, -2 are OpenSpiel's terminal,
+            # chance, simultaneous)
+            acting = g.acting() if g.__class__ is KernelGame else None
+            return self._acting(g) if acting is None else acting
 
         def _acting(self, g) -> int:
             if g.over:
@@ -595,17 +600,23 @@ if pyspiel is not None:
         # through pyspiel, which asks current_player three times for legal_actions)
         def is_chance_node(self):
             acting = self.acting
-            return (self.current_player() if acting is None else acting) == _CHANCE
+            if acting is None:
+                acting = self.acting = self._who()
+            return acting == _CHANCE
 
         def is_simultaneous_node(self):
             acting = self.acting
-            return (self.current_player() if acting is None else acting) == _SIMULTANEOUS
+            if acting is None:
+                acting = self.acting = self._who()
+            return acting == _SIMULTANEOUS
 
         def is_player_node(self):
             return self.current_player() >= 0
 
         def legal_actions(self, player=None):
-            acting = self.current_player()
+            acting = self.acting
+            if acting is None:
+                acting = self.acting = self._who()
             if acting >= 0 and (player is None or player == acting):
                 legal = self.legal
                 if legal is None:
@@ -641,7 +652,9 @@ if pyspiel is not None:
 
         def is_terminal(self):
             acting = self.acting
-            return (self.current_player() if acting is None else acting) == _TERMINAL
+            if acting is None:
+                acting = self.acting = self._who()
+            return acting == _TERMINAL
 
         def returns(self):
             return returns_of(self.game.result, self.game.players, self.mode)
@@ -653,7 +666,7 @@ if pyspiel is not None:
         def _apply_action(self, action):
             acting, legal = self.acting, self.legal
             if acting is None:
-                acting = self.current_player()
+                acting = self._who()
             live = self.live
             if live.__class__ is not Live or self.seen is None:
                 live = self._made()
@@ -662,14 +675,29 @@ if pyspiel is not None:
             if acting == _CHANCE:
                 action = int(action)
                 if g.__class__ is KernelGame:
-                    g.set_chance(action)
+                    self.acting = g.set_chance(action)   # (who acts now, as play says it)
                 else:
                     g.apply_chance(action)
-                self.unseen.append(("c", action))
+                self.unseen.append(-1 - action)
                 return
             if legal is None:
                 legal = live.space.legal(g, acting)
-            self.unseen.append(("m", ((acting, _play(g, live.space, legal[1], action, None)),)))
+            how = legal[1]
+            cls = how.__class__
+            if g.__class__ is KernelGame and (cls is int or cls is list):   # (_play's, inline)
+                if cls is int:
+                    index = action - live.space.ordinal
+                    if not 0 <= index < how:
+                        raise KeyError(action)
+                else:
+                    try:
+                        index = how.index(action)
+                    except ValueError:
+                        raise KeyError(action) from None
+                self.acting = g.play(index)   # (who acts now, from the same call)
+            else:
+                index = _play(g, live.space, how, action, None)
+            self.unseen.append(index)
 
         def _apply_actions(self, actions):
             self.acting = self.legal = None
@@ -721,8 +749,11 @@ if pyspiel is not None:
         return index
 
     class Steps(list):
-        """A state's steps not observed yet (``MeepleState.unseen``): tuples of numbers
-        and texts, which a clone shares (a deep copy of the list copies the list only)."""
+        """A state's steps not observed yet (``MeepleState.unseen``): numbers (a move of
+        the seat deciding alone: its index; a chance outcome ``a``: ``-1 - a``; plain
+        ints, which the garbage collector does not track), or tuples (moves at a
+        simultaneous node, and the steps of states pickled before), which a clone shares
+        (a deep copy of the list copies the list only)."""
 
         def __deepcopy__(self, memo):
             return Steps(self)
@@ -730,6 +761,12 @@ if pyspiel is not None:
     def _again(game, step) -> dict | None:
         """Plays a step of a state (``MeepleState.unseen``) again on ``game``: the moves'
         notations by seat (None for a chance outcome)."""
+        if step.__class__ is int:
+            if step < 0:
+                game.apply_chance(-1 - step)
+                return None
+            seat = game.active_player
+            return {seat: game.apply(step, seat=seat).notation}
         kind, what = step
         if kind == "c":
             game.apply_chance(what)

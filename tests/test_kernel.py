@@ -193,6 +193,51 @@ def test_a_procedure_s_value_comes_back_into_the_caller_s_frame():
     assert fast.native_fallbacks == 0
 
 
+APPENDS = """ruleset appends
+players 2..2
+kind Bag { var xs: list of int = [] }
+zone shelf: Bag
+deck bags into shelf { Bag() }
+var kept: list of int = []
+var all: list of int = []
+var consts: list of list of int = []
+turn {
+  choose k from [1, 2] as "pick"
+  let b = top(shelf)
+  let before = b.xs
+  b.xs = b.xs + [k]
+  b.xs = b.xs + [k + 1]
+  kept = before
+  all = all + [k, k]
+  let mine = all
+  all = all + [3]
+  mine = mine + [4]
+  let c = [5, 6]
+  c = c + [k]
+  consts = consts + [c, [5, 6], mine]
+}
+end when size(all) > 12
+"""
+
+
+@needs_kernel
+def test_a_list_appended_to_where_it_is_leaves_every_other_holder_s_value():
+    # (the kernel appends x = x + xs in place, and makes a list of constants once: a
+    # list another name holds, or a constant one, keeps its value)
+    fast, plain = from_source(APPENDS)
+    for seed in range(3):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+        assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
+    assert b.state["vars"]["consts"][:2] == [[5, 6, b.state["vars"]["all"][0]], [5, 6]]
+    assert fast.native_fallbacks == 0
+
+
 @needs_kernel
 def test_teams_participants_and_outcomes_come_out_as_python_s():
     fast, plain = from_source(TEAMS, players=4)

@@ -244,7 +244,29 @@ class Gen:
             return f"{self.ct(t)}()"
         el = t.arg
         items = ", ".join(self.expr(x, sc, el) for x in e.items)
-        return f"{self.ct(t)}(Vec<{self.ct(el)}>{{{items}}})"
+        code = f"{self.ct(t)}(Vec<{self.ct(el)}>{{{items}}})"
+        if not self._constant(e, sc):
+            return code
+        # (a list of constants is made once, when the module loads, and shared: a list is
+        # never changed in place, and a memo that knows a list by its buffer knows it again)
+        return self.tables.table(("LIST", code), lambda n: f"static {self.ct(t)} {n};",
+                                 lambda n: f"{n} = {code};")
+
+    def _constant(self, e, sc: dict) -> bool:
+        """Whether an expression is the same value wherever it is evaluated: literals, an
+        enum's member, a zone, the negation of a number, lists of them."""
+        node = e.node
+        if node in ("IntLit", "StrLit", "BoolLit", "NoneLit"):
+            return True
+        if node == "UnOp":
+            return e.op != "not" and e.operand.node == "IntLit"
+        if node == "ListLit":
+            return all(self._constant(x, sc) for x in e.items)
+        if node == "Var":
+            n, c = e.name, self.c
+            return n not in sc and n not in ("active", "players") and n not in c.vars \
+                and (n in c.enum_of_value or (n in c.zones and n not in c.enums and n not in c.kinds))
+        return False
 
     def _CondExpr(self, e, sc, want: T | None = None):
         t = want or self.ty(e)
@@ -330,8 +352,8 @@ class Gen:
             step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
             call = ", ".join(f"c{i}" for i in range(len(keys)))
             self.tables.statics.append(
-                f"static List<Id> {fn}(Id a{params}) {{ Vec<Id> out; if (a < 0 || !({anyd})) "
-                f"return List<Id>(); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
+                f"static List<Id> {fn}(Id a{params}) {{ if (a < 0 || !({anyd})) "
+                f"return List<Id>(); Vec<Id> out; out.reserve(8); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
                 f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
         # (a step none fails in Python unless every step is none or 0: the kernel stops)
         steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
@@ -347,7 +369,8 @@ class Gen:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
-        ``reserve``: a vector the loops fill, one element a turn at most (one loop)."""
+        ``reserve``: a vector the loops fill, reserved the size of the first loop's list
+        (one element a turn at most where it is the only loop)."""
         def clause(i: int, inner: dict) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
@@ -371,7 +394,9 @@ class Gen:
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             xs = self.fresh("xs")
             work = "" if self._counted(it) else f"W(s, {xs}.size()); "
-            if reserve is not None and len(comp.clauses) == 1:
+            if reserve is not None and i == 0:
+                # (one loop: its size bounds the vector's; more: a first guess, which spares
+                # the vector's growing from one element)
                 work += f"{reserve}.reserve({xs}.size()); "
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
             ref = "&" if self._named(it, inner) else ""
@@ -432,7 +457,7 @@ class Gen:
         el = self.ct(t.arg)
         cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
         return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
-                f"Vec<{el}> {out}; for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
+                f"Vec<{el}> {out}; {out}.reserve({xs}.size()); for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
                 f"if ({cond}) break; }} W(s, {out}.size()); "
                 f"return {self.ct(t)}(std::move({out})); }}())")
 
@@ -787,13 +812,27 @@ class Proc(ChanceStatements):
             return f"stored({v}, LIMIT)"
         return v
 
+    def _appended(self, target: str, e, t: T, where: str | None = None) -> str | None:
+        """``x = x + xs`` (``target``, ``e``) as an append to the list where it is (the
+        same work counted, the same value: ``wappend`` copies a list another holds):
+        the C++ statement, or None for any other assignment. ``where``: the target as
+        written in the statement, if not as read."""
+        if not (t.tag == "list" and e.node == "BinOp" and e.op == "+" and e.left.node in ("Var", "Attr")
+                and self.gen.ty(e) == t and self.x(e.left, t) == target):
+            return None
+        return f"wappend(s, {where or target}, {self.x(e.right, t)});"
+
     def _SetLocal(self, i: ops.SetLocal):
         t = self.locals[i.var]
-        self.emit(f"f->{self.field(i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
+        target = f"f->{self.field(i.var)}"
+        done = self._appended(target, i.value, t)
+        self.emit(f"{done or f'{target} = {self._value(i.value, t)};'} {self.go(self.nxt)}")
 
     def _SetGlobal(self, i: ops.SetGlobal):
         t = self.gen.typeref(self.gen.c.vars[i.var].type)
-        self.emit(f"s.{ident('G', i.var)} = {self._value(i.value, t)}; {self.go(self.nxt)}")
+        target = f"s.{ident('G', i.var)}"
+        done = self._appended(target, i.value, t)
+        self.emit(f"{done or f'{target} = {self._value(i.value, t)};'} {self.go(self.nxt)}")
 
     def _SetPlayerVar(self, i: ops.SetPlayerVar):
         g = self.gen
@@ -815,7 +854,9 @@ class Proc(ChanceStatements):
             holder = self.x(i.holder)
             kind = g.ty(i.holder).arg
         t = g.typeref(g.c.item_vars[kind][i.attr].type)
-        self.emit(f"{{ Id it_ = nn({holder}); s.{ident('I', i.attr)}[it_] = {self._value(i.value, t)}; }} "
+        field = f"s.{ident('I', i.attr)}"
+        done = self._appended(f"{field}[nn({holder})]", i.value, t, f"{field}[it_]")
+        self.emit(f"{{ Id it_ = nn({holder}); {done or f'{field}[it_] = {self._value(i.value, t)};'} }} "
                   f"{self.go(self.nxt)}")
 
     def _StoreResult(self, i: ops.StoreResult):

@@ -85,6 +85,10 @@ class ModuleWriter:
             "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }"),
             ("template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
             "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }"),
+            # (x = x + b: the same work as wcat, b appended where x's list is when nothing
+            # else holds it)
+            ("template <class T> static void wappend(St& s, List<T>& x, const List<T>& b) "
+            "{ W(s, (I)(x.size() + b.size())); if (!x.append(b)) x = cat(x, b); }"),
             "static Str scat(St& s, const Str& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); return a + b; }",
             "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
             "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",

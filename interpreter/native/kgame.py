@@ -264,21 +264,25 @@ class KernelGame(Game):
         step = None if k is None else k.chance()
         return None if step is None else list(step["weights"])
 
-    def set_chance(self, index: int) -> None:
+    def set_chance(self, index: int) -> int | None:
         """``apply_chance`` of an outcome's index, for a caller that does not read the
-        Outcome (none is made while the kernel plays)."""
+        Outcome (none is made while the kernel plays): who acts now, as ``acting`` says,
+        where the kernel set it (None otherwise)."""
         k = self._k
         step = None if k is None or index.__class__ is not int else k.chance()
         if step is None or not 0 <= index < len(step["take"]):
             self.apply_chance(index)
-            return
+            return None
         if k.resolve(step["take"][index]) is None:
             self._chance_in_python(lambda: Game.apply_chance(self, index))
-            return
+            return None
         self._trail.append(("c", step["take"][index]))
         self._moves = None
         if self.script:
             self._follow_script()
+            return None
+        got = k.status()
+        return None if got == -3 else got
 
     def apply_chance(self, outcome) -> Outcome:
         k = self._k
@@ -467,29 +471,40 @@ class KernelGame(Game):
         site = -1 if k is None else k.site()
         return None if site < 0 else self.program._kernel.sites[site][0]
 
+    def pending(self, seat: int) -> tuple[str, int] | None:
+        """``(decision_type(), move_count(seat))`` in one call: the pending decision's
+        value type and how many moves ``seat`` has in it; None when the kernel does not
+        play the game now or no decision is pending."""
+        k = self._k
+        site = -1 if k is None or seat.__class__ is not int else k.site()
+        return None if site < 0 else (self.program._kernel.sites[site][0], k.count(seat))
+
     def option_values(self, seat: int) -> list | None:
         """The values of ``seat``'s legal moves now, in their order, from the kernel
         without making the moves; None when the kernel does not play the game now."""
         k = self._k
         return None if k is None or seat.__class__ is not int else k.options(seat)
 
-    def play(self, index: int, seat: int | None = None) -> None:
+    def play(self, index: int, seat: int | None = None) -> int | None:
         """``apply`` of a move's index, for a caller that does not read the Move (none
-        is made while the kernel plays)."""
+        is made while the kernel plays, nor its value read): who acts now, as ``acting``
+        says, where the kernel played it (None otherwise)."""
         k = self._k
         if k is not None and index.__class__ is int and (seat is None or seat.__class__ is int):
-            got = k.apply(index, seat)
-            if got.__class__ is tuple:
+            got = k.play(index, seat)
+            if got.__class__ is int:
                 self._trail.append(index if seat is None else (index, seat))
                 self._moves = None
                 if self.script:
                     self._follow_script()
-                return
+                    return None
+                return None if got == -3 else got
             if got is None:   # (as apply: Python plays the game again, then the move)
                 self.program._kernel.fallbacks += 1
                 Game.apply(self, index, True, seat)
-                return
+                return None
         self.apply(index, seat=seat)
+        return None
 
     def move_count(self, seat: int | None = None) -> int:
         k = self._k

@@ -110,6 +110,31 @@ static PyObject* k_apply(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     return out;
 }
 
+// play(index, seat=None): apply without the move's value: who acts now, as status()
+// says; False for no such move, None where the kernel cannot go on (its state is then
+// unusable)
+static PyObject* k_status(PyObject* self, PyObject*);
+static PyObject* k_play(PyObject* self, PyObject* const* args, Py_ssize_t n) {
+    St& s = *((KState*)self)->s;
+    if (n < 1 || n > 2) {
+        PyErr_SetString(PyExc_TypeError, "play(index, seat=None)");
+        return nullptr;
+    }
+    long i = PyLong_AsLong(args[0]);
+    if (i == -1 && PyErr_Occurred()) return nullptr;
+    Id seat = seat_arg(s, args, n, 1);
+    if (seat == -2) return nullptr;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    if (i < 0 || i >= count) Py_RETURN_FALSE;
+    try {
+        take(s, (int)i, seat);
+    } catch (...) {
+        s.site = -2;  // unusable
+        Py_RETURN_NONE;
+    }
+    return k_status(self, nullptr);
+}
+
 struct Interrupted {};  // a signal (Ctrl-C) came while the kernel counted: Python raises it
 
 // the move paths of ``depth`` decisions from a state (perft.perft), on copies; in a
@@ -476,6 +501,8 @@ static PyMethodDef k_methods[] = {
     {"apply", (PyCFunction)(void (*)(void))k_apply, METH_FASTCALL,
      "apply(index, seat=None): (value, seat, decision), False or None"},
     {"count", (PyCFunction)(void (*)(void))k_count, METH_FASTCALL, "count(seat=None): the seat's options"},
+    {"play", (PyCFunction)(void (*)(void))k_play, METH_FASTCALL,
+     "play(index, seat=None): apply without the value; who acts now (as status), False, or None"},
     {"options", (PyCFunction)(void (*)(void))k_options, METH_FASTCALL, "options(seat=None): their values"},
     {"option", (PyCFunction)(void (*)(void))k_option, METH_FASTCALL, "option(i, seat=None): one's value"},
     {"place", (PyCFunction)(void (*)(void))k_place, METH_FASTCALL, "place(item, seat): where it lies, or False"},

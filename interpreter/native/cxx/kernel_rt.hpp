@@ -138,6 +138,18 @@ struct List {
         if (p && --p->rc == 0) delete p;
         p = nullptr;
     }
+    // appends b in place (cat's value) where nothing else holds this list's buffer: false
+    // where another does (then nothing is done)
+    bool append(const List& b) {
+        if (!b.p) return true;
+        if (!p) {
+            *this = b;
+            return true;
+        }
+        if (p->rc != 1) return false;
+        p->v.insert(p->v.end(), b.p->v.begin(), b.p->v.end());
+        return true;
+    }
     size_t size() const { return p ? p->v.size() : 0; }
     bool empty() const { return !p || p->v.empty(); }
     const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->v.data())[i]; }
