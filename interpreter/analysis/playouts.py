@@ -15,6 +15,7 @@ Game ``i`` of a batch from ``seed`` is defined so (and ``meeple simulate --bot r
 """
 from __future__ import annotations
 
+import marshal
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -43,10 +44,18 @@ def playouts(program, games: int, seed: int = 0, start=None, players: int | None
     if games < 0:
         raise ValueError("games must be 0 or more")
     program = _program(program, players)
-    plan = [(seed + i, tuple(bot_seed(seed, i, s) for s in range(program.n))) for i in range(games)]
-    out = play_batch(program, plan, start, max_moves)
-    for i, game in enumerate(out):
-        game["game"] = i
+    n = program.n
+    in_range = -(1 << 63) <= seed and seed + games < (1 << 63)
+    got = _in_kernel(program, (seed, 0, games) if in_range else None, start, max_moves) if games else None
+    out = []
+    for i in range(games):
+        done = None if got is None else got[i]
+        if done is None:
+            seats = [bot_seed(seed, i, s) for s in range(n)]
+            out.append(_python(program, got, seed + i, seats, start, max_moves))
+        else:
+            out.append(_from_kernel(program, seed + i, done, _Results.of(program)))
+        out[-1]["game"] = i
     return out
 
 
@@ -64,17 +73,24 @@ def play_batch(program, plan: Sequence[tuple[int, Sequence[int]]], start=None,
                max_moves: int = MAX_MOVES) -> list[dict]:
     """The playouts of ``plan``: per game its seed and each seat's bot seed (``playouts``
     without the numbering); by the kernel where the program has one."""
-    got = _in_kernel(program, plan, start, max_moves)
+    games = [(rng.seed_state(s), tuple(map(_seed_bytes, seats))) for s, seats in plan]
+    got = _in_kernel(program, games, start, max_moves) if games else None
     out = []
     for k, (game_seed, seats) in enumerate(plan):
         done = None if got is None else got[k]
         if done is None:
-            if got is not None:
-                program._kernel.fallbacks += 1
-            out.append(reference(program, game_seed, seats, start, max_moves))
+            out.append(_python(program, got, game_seed, seats, start, max_moves))
         else:
-            out.append(_from_kernel(program, game_seed, done))
+            out.append(_from_kernel(program, game_seed, done, _Results.of(program)))
     return out
+
+
+def _python(program, got, game_seed: int, seats, start, max_moves: int) -> dict:
+    """A game played by ``reference`` (``got``: the kernel's answers, None where no kernel
+    plays: where it has some, a game it could not finish counts as a fallback)."""
+    if got is not None:
+        program._kernel.fallbacks += 1
+    return reference(program, game_seed, seats, start, max_moves)
 
 
 def reference(program, game_seed: int, seats: Sequence[int], start=None,
@@ -116,37 +132,59 @@ def _begin(program, game_seed: int, start):
     return program.resume(dict(state, rng=rng.seed_state(game_seed)), check=False)
 
 
-def _in_kernel(program, plan, start, max_moves: int) -> list | None:
-    """The kernel's answers for the games of ``plan`` (None for a game it cannot finish),
-    or None where no kernel plays the program or the position."""
+def _in_kernel(program, games, start, max_moves: int) -> list | None:
+    """The kernel's answers for ``games`` (a list of (generator, seeds' bytes), or a run
+    (seed, first, count); see cxx/kernel_playout.hpp): None for a game it cannot finish;
+    None for all where no kernel plays the program or the position, or ``games`` is None."""
     k = getattr(program, "_kernel", None)
-    if k is None or not plan:
+    if k is None or games is None:
         return None
     if start is None:
         target = k.module
-    elif getattr(start, "_k", None) is not None and start.program is program:
+    elif getattr(start, "program", None) is program and getattr(start, "go_live", None) is not None \
+            and start.go_live():
         target = start._k
     else:
-        go_live = getattr(start, "go_live", None)
-        if go_live is not None and start.program is program and go_live():
-            target = start._k
-        else:
-            target = k.load(start if isinstance(start, dict) else start.state)
-            if target is None:
-                return None
-    games = [(rng.seed_state(s), tuple(_words(b) for b in seats)) for s, seats in plan]
+        target = k.load(start if isinstance(start, dict) else start.state)
+        if target is None:
+            return None
     return target.playouts(games, max_moves)
 
 
-def _words(seed: int) -> tuple[int, ...]:
-    """The 32-bit words ``random.Random(seed)`` seeds its generator with (least
-    significant first; the seed's absolute value)."""
+def _seed_bytes(seed: int) -> bytes:
+    """What ``random.Random(seed)`` seeds its generator with: the seed's absolute value
+    as 32-bit words, least significant first (as bytes, little-endian)."""
     seed = abs(seed)
-    return tuple((seed >> (32 * j)) & 0xFFFFFFFF for j in range(max(1, (seed.bit_length() + 31) // 32)))
+    return seed.to_bytes(max(1, (seed.bit_length() + 31) // 32) * 4, "little")
 
 
-def _from_kernel(program, game_seed: int, done: tuple) -> dict:
-    from ..native.kgame import kernel_result
+class _Results:
+    """``game.result`` of a kernel's results, each made once per program (a batch's
+    games end in few different ways): a copy of it for each game."""
+
+    def __init__(self, program):
+        from ..native.kgame import kernel_result
+        self.program, self.make, self.known = program, kernel_result, {}
+
+    @classmethod
+    def of(cls, program) -> _Results:
+        """The program's own (kept on it: simulate asks for one game at a time)."""
+        made = program.__dict__.get("_playout_results")
+        if made is None:
+            made = program.__dict__["_playout_results"] = cls(program)
+        return made
+
+    def __call__(self, got: tuple) -> dict:
+        key = marshal.dumps(got)
+        made = self.known.get(key)
+        if made is None:
+            if len(self.known) > 4096:
+                self.known.clear()
+            made = self.known[key] = marshal.dumps(self.make(self.program, got))
+        return marshal.loads(made)
+
+
+def _from_kernel(program, game_seed: int, done: tuple, results: _Results) -> dict:
     res, moves, turns, first, counts = done
     sites, kinds = program._kernel.sites, {}
     for j in range(0, len(counts), 3):
@@ -156,5 +194,5 @@ def _from_kernel(program, game_seed: int, done: tuple) -> dict:
         if mine is None:
             mine = kinds[kind] = [0] * program.n
         mine[counts[j + 1]] += counts[j + 2]
-    return {"seed": game_seed, "result": kernel_result(program, res), "moves": moves, "turns": turns,
+    return {"seed": game_seed, "result": results(res), "moves": moves, "turns": turns,
             "first": first, "kinds": kinds, "error": None}

@@ -4,7 +4,7 @@
 //
 // Each seat draws its moves as a random bot does (bots.RandomBot, bots._random_mover):
 // Python's ``random.Random(seed)`` (MT19937 seeded by init_by_array with the seed's
-// 32-bit words, least significant first: Python gives them), a move drawn as
+// 32-bit words, least significant first: Python gives them as bytes), a move drawn as
 // ``randrange(n)`` draws it (``getrandbits(n.bit_length())`` until below n). A chance
 // step (a state in explicit chance mode) is drawn from the state's generator
 // (Game.sample_chance); in the seeded mode the rules draw from it as always.
@@ -66,6 +66,63 @@ struct PyRandom {
     }
 };
 
+// SHA-256 (FIPS 180-4) of a short message: bots.bot_seed in the kernel
+static void sha256(const std::string& msg, uint32_t h[8]) {
+    static const uint32_t K[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+    static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    auto rot = [](uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
+    std::string m = msg;
+    uint64_t bits = (uint64_t)msg.size() * 8;
+    m.push_back((char)0x80);
+    while (m.size() % 64 != 56) m.push_back('\0');
+    for (int k = 7; k >= 0; --k) m.push_back((char)((bits >> (8 * k)) & 0xff));
+    for (int k = 0; k < 8; ++k) h[k] = H0[k];
+    for (size_t at = 0; at < m.size(); at += 64) {
+        uint32_t w[64];
+        for (int k = 0; k < 16; ++k)
+            w[k] = (uint32_t)(unsigned char)m[at + 4 * k] << 24 | (uint32_t)(unsigned char)m[at + 4 * k + 1] << 16
+                 | (uint32_t)(unsigned char)m[at + 4 * k + 2] << 8 | (uint32_t)(unsigned char)m[at + 4 * k + 3];
+        for (int k = 16; k < 64; ++k) {
+            uint32_t s0 = rot(w[k - 15], 7) ^ rot(w[k - 15], 18) ^ (w[k - 15] >> 3);
+            uint32_t s1 = rot(w[k - 2], 17) ^ rot(w[k - 2], 19) ^ (w[k - 2] >> 10);
+            w[k] = w[k - 16] + s0 + w[k - 7] + s1;
+        }
+        uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+        for (int k = 0; k < 64; ++k) {
+            uint32_t t1 = hh + (rot(e, 6) ^ rot(e, 11) ^ rot(e, 25)) + ((e & f) ^ (~e & g)) + K[k] + w[k];
+            uint32_t t2 = (rot(a, 2) ^ rot(a, 13) ^ rot(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+            hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+        }
+        h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+    }
+}
+
+// seat ``seat``'s generator in game ``game`` of a run from ``seed``: random.Random(
+// bot_seed(seed, game, seat)), the hash read as an integer (big-endian) whose 32-bit
+// words, least significant first, are the digest's last word first
+static void bot_generator(long long seed, long long game, int seat, PyRandom& out) {
+    std::string msg = "meeple/bot-seed/v1";
+    for (long long v : {seed, game, (long long)seat}) {
+        msg.push_back('\0');
+        msg += std::to_string(v);
+    }
+    uint32_t h[8];
+    sha256(msg, h);
+    std::vector<uint32_t> key;
+    for (int k = 7; k >= 0; --k) key.push_back(h[k]);
+    while (key.size() > 1 && key.back() == 0) key.pop_back();
+    out.init_by_array(key);
+}
+
 // what one playout gives back to Python
 struct Playout {
     I moves = 0;
@@ -107,18 +164,19 @@ static int play_out(St& s, PyRandom* seats, I max_moves, Playout& out) {
     return 0;
 }
 
-// a game's seats' generators from Python's tuple of their seeds' words
+// a game's seats' generators from Python's tuple of their seeds, each as bytes: the
+// seed's absolute value, least significant byte first, in whole 32-bit words
 static bool seeded(PyObject* keys, PyRandom* seats) {
     if (!PyTuple_Check(keys) || PyTuple_GET_SIZE(keys) != NP) return false;
+    std::vector<uint32_t> key;
     for (int p = 0; p < NP; ++p) {
-        PyObject* words = PyTuple_GET_ITEM(keys, p);
-        if (!PyTuple_Check(words) || PyTuple_GET_SIZE(words) < 1) return false;
-        std::vector<uint32_t> key;
-        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(words); ++k) {
-            unsigned long w = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, k));
-            if ((w == (unsigned long)-1 && PyErr_Occurred()) || w > 0xffffffffUL) return false;
-            key.push_back((uint32_t)w);
-        }
+        PyObject* b = PyTuple_GET_ITEM(keys, p);
+        if (!PyBytes_Check(b)) return false;
+        Py_ssize_t len = PyBytes_GET_SIZE(b);
+        if (len < 4 || len % 4) return false;
+        const unsigned char* c = (const unsigned char*)PyBytes_AS_STRING(b);
+        key.assign((size_t)(len / 4), 0);
+        for (Py_ssize_t k = 0; k < len; ++k) key[(size_t)(k / 4)] |= (uint32_t)c[k] << (8 * (k % 4));
         seats[p].init_by_array(key);
     }
     return true;
@@ -146,58 +204,75 @@ static PyObject* playout_py(const St& s, const Playout& o) {
     return out;
 }
 
+// rng.seed_state(seed): the generator of a game of seed ``seed``
+static uint64_t seed_state(long long seed) {
+    uint64_t s = (uint64_t)seed;
+    return next_u64(s);
+}
+
+// one game played from ``from`` (a copy of it, its generator set to ``rng``) or from its
+// start: its answer, or None where the kernel cannot play it to its end; nullptr with
+// Python's error set (a signal)
+static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I max_moves, Playout& o) {
+    St* s = from ? new St(*from) : fresh(rng);
+    if (s && from) s->rng = rng;
+    int status = s ? play_out(*s, seats, max_moves, o) : 1;
+    PyObject* got = status == 0 ? playout_py(*s, o) : (Py_INCREF(Py_None), Py_None);
+    delete s;
+    if (got && PyErr_CheckSignals() < 0) {
+        Py_DECREF(got);
+        return nullptr;
+    }
+    return got;
+}
+
 // playouts(games, max_moves), of a state (each game from a copy of it) or of the module
-// (each game from its own start, as start(rng) makes it): ``games`` a list of
-// (rng, seeds) — the generator state the game starts with (for a state: replacing its
-// own), and per seat the 32-bit words of its bot's seed. Gives a list with per game
-// (result, moves, turns, first, counts), or None where the kernel cannot play it to its
-// end (Python then plays it).
+// (each game from its own start, as start(rng) makes it). ``games``: a list of
+// (rng, seeds) — the generator state a game starts with (for a state: replacing its
+// own), and per seat its bot's seed (as ``seeded`` reads it); or (seed, first, count),
+// the games first..first+count-1 of a run from ``seed`` (simulation.specs): game i of
+// generator rng.seed_state(seed + i), seat s's bot seeded bot_seed(seed, i, s). Gives a
+// list with per game (result, moves, turns, first, counts), or None where the kernel
+// cannot play it to its end (Python then plays it).
 static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n) {
-    if (n != 2 || !PyList_Check(args[0])) {
+    long long run[3] = {0, 0, 0};
+    bool listed = n == 2 && PyList_Check(args[0]);
+    if (n != 2 || (!listed && !PyArg_ParseTuple(args[0], "LLL", &run[0], &run[1], &run[2]))) {
+        PyErr_Clear();
         PyErr_SetString(PyExc_TypeError, "playouts(games, max_moves)");
         return nullptr;
     }
     long long max_moves = PyLong_AsLongLong(args[1]);
     if (max_moves == -1 && PyErr_Occurred()) return nullptr;
     const St* from = Py_TYPE(self) == &KStateType ? ((KState*)self)->s : nullptr;
-    Py_ssize_t games = PyList_GET_SIZE(args[0]);
+    Py_ssize_t games = listed ? PyList_GET_SIZE(args[0]) : (Py_ssize_t)std::max(0LL, run[2]);
     PyObject* out = PyList_New(games);
     if (!out) return nullptr;
     std::vector<PyRandom> seats((size_t)NP);
     Playout o;
     for (Py_ssize_t g = 0; g < games; ++g) {
-        PyObject* game = PyList_GET_ITEM(args[0], g);
-        PyObject* got = nullptr;
         unsigned long long rng = 0;
-        if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != 2
-                || (rng = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(game, 0)), PyErr_Occurred())
-                || !seeded(PyTuple_GET_ITEM(game, 1), seats.data())) {
-            PyErr_Clear();
-            Py_DECREF(out);
-            PyErr_SetString(PyExc_ValueError, "playouts: each game is (rng, one tuple of seed words per seat)");
-            return nullptr;
+        if (!listed) {
+            long long i = run[1] + g;
+            rng = seed_state(run[0] + i);
+            for (int p = 0; p < NP; ++p) bot_generator(run[0], i, p, seats[(size_t)p]);
+        } else {
+            PyObject* game = PyList_GET_ITEM(args[0], g);
+            if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != 2
+                    || (rng = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(game, 0)), PyErr_Occurred())
+                    || !seeded(PyTuple_GET_ITEM(game, 1), seats.data())) {
+                PyErr_Clear();
+                Py_DECREF(out);
+                PyErr_SetString(PyExc_ValueError, "playouts: each game is (rng, one seed's bytes per seat)");
+                return nullptr;
+            }
         }
-        St* s = from ? new St(*from) : fresh(rng);
-        if (s && from) s->rng = rng;
-        int status = 1;
-        try {
-            if (s) status = play_out(*s, seats.data(), max_moves, o);
-        } catch (Interrupted&) {
-            delete s;
-            Py_DECREF(out);
-            return nullptr;
-        }
-        got = status == 0 ? playout_py(*s, o) : (Py_INCREF(Py_None), Py_None);
-        delete s;
+        PyObject* got = one_playout(from, rng, seats.data(), max_moves, o);
         if (!got) {
             Py_DECREF(out);
             return nullptr;
         }
         PyList_SET_ITEM(out, g, got);
-        if (PyErr_CheckSignals() < 0) {
-            Py_DECREF(out);
-            return nullptr;
-        }
     }
     return out;
 }
