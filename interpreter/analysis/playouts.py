@@ -22,6 +22,7 @@ from typing import Any
 
 from ..bots import _random_mover, bot_seed
 from ..play import rng
+from ..play.game import Game
 from ..play.helpers import RuleError
 from ..play.runtime import IllegalMove
 from .stats import GameTally
@@ -88,16 +89,18 @@ def play_batch(program, plan: Sequence[tuple[int, Sequence[int]]], start=None,
 def _python(program, got, game_seed: int, seats, start, max_moves: int) -> dict:
     """A game played by ``reference`` (``got``: the kernel's answers, None where no kernel
     plays: where it has some, a game it could not finish counts as a fallback)."""
-    if got is not None:
-        program._kernel.fallbacks += 1
-    return reference(program, game_seed, seats, start, max_moves)
+    if got is None:
+        return reference(program, game_seed, seats, start, max_moves)
+    program._kernel.fallbacks += 1
+    return reference(program, game_seed, seats, start, max_moves, kernel=False)
 
 
 def reference(program, game_seed: int, seats: Sequence[int], start=None,
-              max_moves: int = MAX_MOVES) -> dict:
+              max_moves: int = MAX_MOVES, kernel: bool = True) -> dict:
     """One playout played move by move through the ``Game`` API (by Python, or by a
-    kernel a move at a time): what the kernel's batch must give."""
-    game = _begin(program, game_seed, start)
+    kernel a move at a time; not by it without ``kernel``): what the kernel's batch must
+    give."""
+    game = _begin(program, game_seed, start, kernel)
     game.undo_limit = 0
     movers = [_random_mover(random.Random(s)) for s in seats]
     tally = GameTally()
@@ -125,11 +128,11 @@ def reference(program, game_seed: int, seats: Sequence[int], start=None,
     return out
 
 
-def _begin(program, game_seed: int, start):
+def _begin(program, game_seed: int, start, kernel: bool):
     if start is None:
-        return program.new_game(program.n, game_seed)
-    state = start if isinstance(start, dict) else start.state
-    return program.resume(dict(state, rng=rng.seed_state(game_seed)), check=False)
+        return program.new_game(program.n, game_seed) if kernel else Game.new(program, program.n, game_seed)
+    state = dict(start if isinstance(start, dict) else start.state, rng=rng.seed_state(game_seed))
+    return program.resume(state, check=False) if kernel else Game.from_state(program, state, check=False)
 
 
 def _in_kernel(program, games, start, max_moves: int) -> list | None:
