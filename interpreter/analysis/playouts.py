@@ -46,7 +46,7 @@ def playouts(program, games: int, seed: int = 0, start=None, players: int | None
         raise ValueError("games must be 0 or more")
     program = _program(program, players)
     n = program.n
-    in_range = -(1 << 63) <= seed and seed + games < (1 << 63)
+    in_range = seed >= -(1 << 63) and seed + games < (1 << 63)
     got = _in_kernel(program, (seed, 0, games) if in_range else None, start, max_moves) if games else None
     out = []
     for i in range(games):
@@ -189,7 +189,8 @@ class _Results:
 
 def _from_kernel(program, game_seed: int, done: tuple, results: _Results) -> dict:
     res, moves, turns, first, counts = done
-    sites, kinds = program._kernel.sites, {}
+    sites = program._kernel.sites
+    kinds: dict[str, list[int]] = {}
     for j in range(0, len(counts), 3):
         tc, verb, _alone = sites[counts[j]]
         kind = verb if verb else f"({tc})"
