@@ -15,6 +15,7 @@ Game ``i`` of a batch from ``seed`` is defined so (and ``meeple simulate --bot r
 """
 from __future__ import annotations
 
+import gc
 import marshal
 import random
 from collections.abc import Sequence
@@ -151,7 +152,14 @@ def _in_kernel(program, games, start, max_moves: int) -> list | None:
         target = k.load(start if isinstance(start, dict) else start.state)
         if target is None:
             return None
-    return target.playouts(games, max_moves)
+    # (the games' answers are many small lists: no collection walks the heap meanwhile)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return target.playouts(games, max_moves)
+    finally:
+        if was:
+            gc.enable()
 
 
 def _seed_bytes(seed: int) -> bytes:

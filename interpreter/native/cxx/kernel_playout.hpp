@@ -11,14 +11,21 @@
 
 struct PyRandom {
     uint32_t mt[624];
-    int mti = 625;
+    int mti = 624;
 
-    void init_genrand(uint32_t s) {
-        mt[0] = s;
-        for (mti = 1; mti < 624; ++mti) mt[mti] = 1812433253U * (mt[mti - 1] ^ (mt[mti - 1] >> 30)) + (uint32_t)mti;
+    // init_genrand(19650218), where init_by_array begins: the same for every seed
+    static const uint32_t* base() {
+        static uint32_t b[624];
+        static bool made = false;
+        if (!made) {
+            b[0] = 19650218U;
+            for (int i = 1; i < 624; ++i) b[i] = 1812433253U * (b[i - 1] ^ (b[i - 1] >> 30)) + (uint32_t)i;
+            made = true;
+        }
+        return b;
     }
     void init_by_array(const std::vector<uint32_t>& key) {
-        init_genrand(19650218U);
+        std::memcpy(mt, base(), sizeof mt);
         size_t i = 1, j = 0, len = key.size();
         for (size_t k = 624 > len ? 624 : len; k; --k) {
             mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
@@ -32,24 +39,17 @@ struct PyRandom {
             if (i >= 624) { mt[0] = mt[623]; i = 1; }
         }
         mt[0] = 0x80000000U;
+        mti = 624;
     }
+    // the next output: each word is twisted just before it is read, in order, which
+    // gives what the whole twist at once gives (word k reads words k + 1 and k + 397
+    // not yet twisted, and k - 227 already twisted) at the cost of the words read
     uint32_t next() {
-        static const uint32_t MAG[2] = {0x0U, 0x9908b0dfU};
-        if (mti >= 624) {
-            int kk = 0;
-            for (; kk < 624 - 397; ++kk) {
-                uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + 397] ^ (y >> 1) ^ MAG[y & 1U];
-            }
-            for (; kk < 623; ++kk) {
-                uint32_t y = (mt[kk] & 0x80000000U) | (mt[kk + 1] & 0x7fffffffU);
-                mt[kk] = mt[kk + (397 - 624)] ^ (y >> 1) ^ MAG[y & 1U];
-            }
-            uint32_t y = (mt[623] & 0x80000000U) | (mt[0] & 0x7fffffffU);
-            mt[623] = mt[396] ^ (y >> 1) ^ MAG[y & 1U];
-            mti = 0;
-        }
-        uint32_t y = mt[mti++];
+        if (mti >= 624) mti = 0;
+        int k = mti++;
+        uint32_t y = (mt[k] & 0x80000000U) | (mt[k == 623 ? 0 : k + 1] & 0x7fffffffU);
+        y = mt[k < 227 ? k + 397 : k - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        mt[k] = y;
         y ^= (y >> 11);
         y ^= (y << 7) & 0x9d2c5680U;
         y ^= (y << 15) & 0xefc60000U;
