@@ -62,7 +62,6 @@ def test_kernel_playouts_are_the_reference_s_games_one_by_one(ruleset, players, 
     assert fast.native_fallbacks == 0
 
 
-@needs_kernel
 def test_the_reference_plays_the_games_of_simulate_with_random_bots():
     python = interpreter.load("kalah").for_players(2)
     specs = simulation.specs(2, lambda i: ["random", "random"], 3, seed=5)
