@@ -186,7 +186,10 @@ class _Results:
         return made
 
     def __call__(self, got: tuple) -> dict:
-        key = marshal.dumps(got)
+        try:
+            key = marshal.dumps(got)
+        except ValueError:   # (a value marshal does not write: made anew)
+            return self.make(self.program, got)
         made = self.known.get(key)
         if made is None:
             if len(self.known) > 4096:
