@@ -15,6 +15,7 @@ from ..dsl.check import check
 from ..dsl.errors import Diagnostic, Diagnostics, MeepleError
 from ..dsl.load import merge, read_sources, resolve_path
 from .analysis.perft import divide, histories, perft
+from .analysis.playouts import playouts
 from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
 from .bots.determinize import determinize, determinize_past
 from .compiler import cache as _cache
@@ -27,7 +28,7 @@ from .play.runtime import Decision, IllegalMove, Move, NothingToUndo, Outcome
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
-           "perft", "divide", "histories", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
+           "perft", "divide", "histories", "playouts", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
            "PLAY_TIME", "compiled_engine", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision",
            "native_status", "kernel_status", "NativeWarning"]
 

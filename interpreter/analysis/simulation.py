@@ -20,7 +20,7 @@ from ..bots import bot_seed, make_bot, mover, parse_spec
 from ..play.helpers import RuleError
 from ..play.record import digest, short_digest
 from ..play.runtime import IllegalMove
-from . import parallel
+from . import parallel, playouts
 from .stats import GameTally
 
 MAX_MOVES = 100_000
@@ -70,6 +70,10 @@ def play_game(ruleset, spec: GameSpec) -> dict:
       (after ``max_moves`` moves: a RuleError that says so).
     """
     players = len(spec.bots)
+    if not spec.keep_moves and all(parse_spec(b)[0] == "random" for b in spec.bots):
+        program = ruleset.for_players(players) if hasattr(ruleset, "for_players") else ruleset
+        if program.kernel and program.n == players:
+            return _random_game(program, spec)
     bots = [make_bot(b, s) for b, s in zip(spec.bots, spec.bot_seeds)]
     out: dict[str, Any] = {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": None,
            "turns": 0, "moves": 0, "verbs": {}, "think": [0.0] * players, "seat_moves": [0] * players,
@@ -120,6 +124,29 @@ def play_game(ruleset, spec: GameSpec) -> dict:
         out["played"] = played
         out["digest"] = digest(game) if game is not None else None
     return out
+
+
+def _random_game(program, spec: GameSpec) -> dict:
+    """``play_game`` of random bots on a program a kernel plays: the whole game in the
+    kernel (playouts.play_batch: the same game; ``think`` is 0.0, the bots' draws being
+    part of the kernel's moves)."""
+    got = playouts.play_batch(program, [(spec.seed, spec.bot_seeds)], max_moves=spec.max_moves)[0]
+    players, kinds, error = len(spec.bots), got["kinds"], got["error"]
+    seat_moves = [sum(counts[s] for counts in kinds.values()) for s in range(players)]
+    verbs: Counter = Counter()
+    for kind, counts in kinds.items():
+        verbs["" if kind.startswith("(") else kind] += sum(counts)
+    res = got["result"]
+    balance = None if error is not None else {
+        "seed": spec.seed,
+        "result": {"outcomes": list(res["outcomes"]), "scores": list(res["scores"]),
+                   "winners": list(res["winners"]), "draw": bool(res["draw"])},
+        "moves": got["moves"], "turns": got["turns"], "first": got["first"],
+        "kinds": {k: list(v) for k, v in kinds.items()}}
+    return {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": res,
+            "turns": 0 if error is not None else got["turns"], "moves": got["moves"],
+            "verbs": dict(verbs), "think": [0.0] * players, "seat_moves": seat_moves,
+            "balance": balance, "error": error}
 
 
 def _play(rules: parallel.Rules, spec: GameSpec, tick) -> dict:

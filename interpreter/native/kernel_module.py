@@ -133,6 +133,7 @@ class ModuleWriter:
             export,
             imports,
             read_cxx("kernel_glue.hpp"),
+            read_cxx("kernel_playout.hpp"),
             "static int kernel_init() { " + " ".join(self.gen.tables.inits) + " return 0; }",
         ]
         return "\n".join(src) + "\n"

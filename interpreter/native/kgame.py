@@ -362,17 +362,7 @@ class KernelGame(Game):
             got = k.result()
             if got is None:
                 return None
-            scores, ties, outs, teams, parts = got
-            prog = self.program
-            res = _results(scores, ties, [name for name, _ in prog.tiebreaks], teams)
-            if prog.participants:
-                res["participants"] = {name: v for (name, _, _), v in zip(prog.participants, parts)}
-            if prog.outcomes is not None:
-                outcomes = [prog.outcomes[i][0] for i in outs]
-                res["outcomes"] = outcomes
-                res["winners"] = [p for p in range(prog.n) if outcomes[p] == "win"]
-                res["draw"] = all(o == "draw" for o in outcomes)
-            self._result = res
+            self._result = kernel_result(self.program, got)
         return self._result
 
     @property
@@ -578,6 +568,21 @@ class KernelGame(Game):
         return twin
 
 
+def kernel_result(prog, got: tuple) -> dict:
+    """``game.result`` from a kernel's ``result()``: (scores, tiebreaks, outcome indices,
+    team values or None, participants' scores)."""
+    scores, ties, outs, teams, parts = got
+    res = _results(scores, ties, [name for name, _ in prog.tiebreaks], teams)
+    if prog.participants:
+        res["participants"] = {name: v for (name, _, _), v in zip(prog.participants, parts)}
+    if prog.outcomes is not None:
+        outcomes = [prog.outcomes[i][0] for i in outs]
+        res["outcomes"] = outcomes
+        res["winners"] = [p for p in range(prog.n) if outcomes[p] == "win"]
+        res["draw"] = all(o == "draw" for o in outcomes)
+    return res
+
+
 def _site_writers(prog) -> list:
     """How the moves of each of the kernel's decisions are written (runtime._writer),
     known once per program."""
@@ -588,4 +593,4 @@ def _site_writers(prog) -> list:
     return writes
 
 
-__all__ = ["KernelGame"]
+__all__ = ["KernelGame", "kernel_result"]

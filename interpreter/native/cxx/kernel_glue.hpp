@@ -29,6 +29,27 @@ static void k_dealloc(PyObject* self) {
 static St* START = nullptr;
 static int START_KNOWN = 0;  // 0: not known yet; 1: START serves; 2: the setup draws
 
+// a new game from the generator state ``rng`` in the seeded chance mode (nullptr where
+// the kernel cannot play its setup): a copy of START where the setup draws nothing
+static St* fresh(uint64_t rng) {
+    if (START_KNOWN == 1) {
+        St* s = new St(*START);
+        s->rng = rng;
+        return s;
+    }
+    St* s = new_state(rng, false);
+    if (!s) return nullptr;
+    if (START_KNOWN == 0) {
+        if (s->rng == rng) {
+            START = new St(*s);
+            START_KNOWN = 1;
+        } else {
+            START_KNOWN = 2;
+        }
+    }
+    return s;
+}
+
 // start(rng, explicit=False): a new game (None where the kernel cannot play its
 // setup); ``explicit``: in explicit chance mode
 static PyObject* k_start(PyObject*, PyObject* const* args, Py_ssize_t n) {
@@ -43,21 +64,8 @@ static PyObject* k_start(PyObject*, PyObject* const* args, Py_ssize_t n) {
         if (!s) Py_RETURN_NONE;
         return wrap(s);
     }
-    if (START_KNOWN == 1) {
-        St* s = new St(*START);
-        s->rng = rng;
-        return wrap(s);
-    }
-    St* s = new_state(rng, false);
+    St* s = fresh(rng);
     if (!s) Py_RETURN_NONE;
-    if (START_KNOWN == 0) {
-        if (s->rng == rng) {
-            START = new St(*s);
-            START_KNOWN = 1;
-        } else {
-            START_KNOWN = 2;
-        }
-    }
     return wrap(s);
 }
 
@@ -301,8 +309,7 @@ static PyObject* k_copy(PyObject* self, PyObject*) {
 
 // result(): None before the end; else (scores, tiebreaks, outcome indices, team values
 // or None, participants' scores (None for one without a score))
-static PyObject* k_result(PyObject* self, PyObject*) {
-    St& s = *((KState*)self)->s;
+static PyObject* result_py(const St& s) {
     if (s.phase != 3) Py_RETURN_NONE;
     PyObject* scores = PyList_New(NP);
     PyObject* outcomes = PyList_New(NP);
@@ -334,6 +341,8 @@ static PyObject* k_result(PyObject* self, PyObject*) {
     Py_DECREF(parts);
     return out;
 }
+
+static PyObject* k_result(PyObject* self, PyObject*) { return result_py(*((KState*)self)->s); }
 
 // heuristic(p): the ruleset's heuristic for seat p, or None where the kernel cannot
 // decide it (Python computes it then)
@@ -493,6 +502,9 @@ static PyObject* k_sample(PyObject* self, PyObject*) {
     return resolved(s, (int)below(s.rng, s.step_n));
 }
 
+// (cxx/kernel_playout.hpp, written after this file)
+static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n);
+
 static PyMethodDef k_methods[] = {
     {"chance", (PyCFunction)k_chance, METH_NOARGS, "the pending chance step, or None"},
     {"status", (PyCFunction)k_status, METH_NOARGS, "-4 over, -1 chance, -2 simultaneous, else the seat"},
@@ -518,6 +530,8 @@ static PyMethodDef k_methods[] = {
     {"result", (PyCFunction)k_result, METH_NOARGS, "(scores, tiebreaks, outcomes) once over"},
     {"heuristic", (PyCFunction)k_heuristic, METH_O, "the heuristic of a seat, or None"},
     {"export", (PyCFunction)k_export, METH_NOARGS, "the state, as far as the kernel keeps it"},
+    {"playouts", (PyCFunction)(void (*)(void))k_playouts, METH_FASTCALL,
+     "playouts(games, max_moves): random games from copies of this state"},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -651,6 +665,8 @@ static PyMethodDef module_methods[] = {
     {"start", (PyCFunction)(void (*)(void))k_start, METH_FASTCALL, "start(rng, explicit=False): a new game, or None"},
     {"last_bail", (PyCFunction)k_last_bail, METH_NOARGS, "the source line where the kernel last stopped"},
     {"load", (PyCFunction)k_load, METH_O, "a state from a Python game's at a decision, or None"},
+    {"playouts", (PyCFunction)(void (*)(void))k_playouts, METH_FASTCALL,
+     "playouts(games, max_moves): random games, each from its own start"},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -1,0 +1,213 @@
+"""Random playouts: many whole games of uniformly random moves, from the start or from a
+position, played by the program's kernel in one call where it has one
+(cxx/kernel_playout.hpp), else (and for any game the kernel cannot finish) in Python,
+with the same games either way.
+
+Game ``i`` of a batch from ``seed`` is defined so (and ``meeple simulate --bot random
+--seed S`` plays exactly these games):
+
+- it starts as ``program.new_game(seed=seed + i)``; from a position, as that position
+  with its generator set to ``rng.seed_state(seed + i)`` (each game draws its chance
+  anew);
+- seat ``s`` draws its moves as ``RandomBot(bot_seed(seed, i, s))`` does: a move is
+  ``rng.randrange(n)`` of its ``n`` legal moves, with ``rng = random.Random(bot_seed(...))``;
+- a chance step (a position in explicit chance mode) is drawn by ``sample_chance()``.
+"""
+from __future__ import annotations
+
+import gc
+import marshal
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ..bots import _random_mover, bot_seed
+from ..play import rng
+from ..play.game import Game
+from ..play.helpers import RuleError
+from ..play.runtime import IllegalMove
+from .stats import GameTally
+
+MAX_MOVES = 100_000
+
+
+def playouts(program, games: int, seed: int = 0, start=None, players: int | None = None,
+             max_moves: int = MAX_MOVES) -> list[dict]:
+    """Plays ``games`` uniformly random games of ``program`` (a Program, or a Ruleset
+    with ``players``: default its fewest, at least 2) and returns one dict per game, in
+    order (see the module's documentation for which games): ``game`` (its number),
+    ``seed`` (``seed + game``), ``result`` (``game.result``; None when the game failed),
+    ``moves`` (the decisions made in the playout), ``turns`` (``game.turn_number`` at
+    its end), ``first`` (the seat of its first decision, None when several seats
+    decide it or there is none), ``kinds`` (move kind -> each seat's moves, as
+    ``stats.GameTally``) and ``error`` (None, or the RuleError or IllegalMove that
+    stopped it; after ``max_moves`` decisions a RuleError that says so). ``start``: None
+    (new games), a ``Game`` or a plain-data state (left unchanged)."""
+    if games < 0:
+        raise ValueError("games must be 0 or more")
+    program = _program(program, players)
+    n = program.n
+    in_range = seed >= -(1 << 63) and seed + games < (1 << 63)
+    got = _in_kernel(program, (seed, 0, games) if in_range else None, start, max_moves) if games else None
+    out = []
+    for i in range(games):
+        done = None if got is None else got[i]
+        if done is None:
+            seats = [bot_seed(seed, i, s) for s in range(n)]
+            out.append(_python(program, got, seed + i, seats, start, max_moves))
+        else:
+            out.append(_from_kernel(program, seed + i, done, _Results.of(program)))
+        out[-1]["game"] = i
+    return out
+
+
+def _program(program, players: int | None):
+    if hasattr(program, "for_players"):
+        if players is None:
+            players = min(max(2, program.min_players), program.max_players)
+        return program.for_players(players)
+    if players is not None and players != program.n:
+        raise ValueError(f"a program for {program.n} players, not {players}")
+    return program
+
+
+def play_batch(program, plan: Sequence[tuple[int, Sequence[int]]], start=None,
+               max_moves: int = MAX_MOVES) -> list[dict]:
+    """The playouts of ``plan``: per game its seed and each seat's bot seed (``playouts``
+    without the numbering); by the kernel where the program has one."""
+    games = [(rng.seed_state(s), tuple(map(_seed_bytes, seats))) for s, seats in plan]
+    got = _in_kernel(program, games, start, max_moves) if games else None
+    out = []
+    for k, (game_seed, seats) in enumerate(plan):
+        done = None if got is None else got[k]
+        if done is None:
+            out.append(_python(program, got, game_seed, seats, start, max_moves))
+        else:
+            out.append(_from_kernel(program, game_seed, done, _Results.of(program)))
+    return out
+
+
+def _python(program, got, game_seed: int, seats, start, max_moves: int) -> dict:
+    """A game played by ``reference`` (``got``: the kernel's answers, None where no kernel
+    plays: where it has some, a game it could not finish counts as a fallback)."""
+    if got is None:
+        return reference(program, game_seed, seats, start, max_moves)
+    program._kernel.fallbacks += 1
+    return reference(program, game_seed, seats, start, max_moves, kernel=False)
+
+
+def reference(program, game_seed: int, seats: Sequence[int], start=None,
+              max_moves: int = MAX_MOVES, kernel: bool = True) -> dict:
+    """One playout played move by move through the ``Game`` API (by Python, or by a
+    kernel a move at a time; not by it without ``kernel``): what the kernel's batch must
+    give."""
+    game = _begin(program, game_seed, start, kernel)
+    game.undo_limit = 0
+    movers = [_random_mover(random.Random(s)) for s in seats]
+    tally = GameTally()
+    out: dict[str, Any] = {"seed": game_seed, "result": None, "moves": 0, "turns": 0,
+                           "first": None, "kinds": {}, "error": None}
+    moves = 0
+    try:
+        while not game.over:
+            if game.at_chance:
+                game.sample_chance()
+                continue
+            if moves >= max_moves:
+                raise RuleError(f"the game did not end after {max_moves} moves")
+            decision = game.decision
+            seat = decision.player
+            tally.note(game, seat, decision)
+            game.apply(movers[seat](game, seat), seat=seat, safe=False)
+            moves += 1
+        out["result"] = game.result
+        out["turns"] = game.turn_number
+    except (RuleError, IllegalMove) as e:
+        out["error"] = e
+    out["moves"], out["first"] = moves, tally.first
+    out["kinds"] = {k: list(v) for k, v in tally.kinds.items()}
+    return out
+
+
+def _begin(program, game_seed: int, start, kernel: bool):
+    if start is None:
+        return program.new_game(program.n, game_seed) if kernel else Game.new(program, program.n, game_seed)
+    state = dict(start if isinstance(start, dict) else start.state, rng=rng.seed_state(game_seed))
+    return program.resume(state, check=False) if kernel else Game.from_state(program, state, check=False)
+
+
+def _in_kernel(program, games, start, max_moves: int) -> list | None:
+    """The kernel's answers for ``games`` (a list of (generator, seeds' bytes), or a run
+    (seed, first, count); see cxx/kernel_playout.hpp): None for a game it cannot finish;
+    None for all where no kernel plays the program or the position, or ``games`` is None."""
+    k = getattr(program, "_kernel", None)
+    if k is None or games is None:
+        return None
+    if start is None:
+        target = k.module
+    elif getattr(start, "program", None) is program and getattr(start, "go_live", None) is not None \
+            and start.go_live():
+        target = start._k
+    else:
+        target = k.load(start if isinstance(start, dict) else start.state)
+        if target is None:
+            return None
+    # (the games' answers are many small lists: no collection walks the heap meanwhile)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        return target.playouts(games, max_moves)
+    finally:
+        if was:
+            gc.enable()
+
+
+def _seed_bytes(seed: int) -> bytes:
+    """What ``random.Random(seed)`` seeds its generator with: the seed's absolute value
+    as 32-bit words, least significant first (as bytes, little-endian)."""
+    seed = abs(seed)
+    return seed.to_bytes(max(1, (seed.bit_length() + 31) // 32) * 4, "little")
+
+
+class _Results:
+    """``game.result`` of a kernel's results, each made once per program (a batch's
+    games end in few different ways): a copy of it for each game."""
+
+    def __init__(self, program):
+        from ..native.kgame import kernel_result
+        self.program, self.make, self.known = program, kernel_result, {}
+
+    @classmethod
+    def of(cls, program) -> _Results:
+        """The program's own (kept on it: simulate asks for one game at a time)."""
+        made = program.__dict__.get("_playout_results")
+        if made is None:
+            made = program.__dict__["_playout_results"] = cls(program)
+        return made
+
+    def __call__(self, got: tuple) -> dict:
+        try:
+            key = marshal.dumps(got)
+        except ValueError:   # (a value marshal does not write: made anew)
+            return self.make(self.program, got)
+        made = self.known.get(key)
+        if made is None:
+            if len(self.known) > 4096:
+                self.known.clear()
+            made = self.known[key] = marshal.dumps(self.make(self.program, got))
+        return marshal.loads(made)
+
+
+def _from_kernel(program, game_seed: int, done: tuple, results: _Results) -> dict:
+    res, moves, turns, first, counts = done
+    sites = program._kernel.sites
+    kinds: dict[str, list[int]] = {}
+    for j in range(0, len(counts), 3):
+        tc, verb, _alone = sites[counts[j]]
+        kind = verb if verb else f"({tc})"
+        mine = kinds.get(kind)
+        if mine is None:
+            mine = kinds[kind] = [0] * program.n
+        mine[counts[j + 1]] += counts[j + 2]
+    return {"seed": game_seed, "result": results(res), "moves": moves, "turns": turns,
+            "first": first, "kinds": kinds, "error": None}

@@ -1,0 +1,160 @@
+"""Random playouts (interpreter.playouts): whole games of random moves played by the
+kernel in one call are the games the Python reference plays move by move, game by game
+(result, length, kinds of moves), from the start and from a position; a game the kernel
+cannot finish is Python's; ``meeple simulate --native`` with random bots plays them so."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from meeple.cli.main import app
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
+from meeple.interpreter.analysis import playouts as playouts_module, simulation
+from typer.testing import CliRunner
+
+from meeple import interpreter
+
+pytestmark = pytest.mark.kernels
+
+ROOT = Path(__file__).resolve().parent.parent
+TTT = str(ROOT / "tests" / "testdata" / "ttt")
+MISSING = interpreter.kernel_status()
+needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
+
+
+@pytest.fixture(autouse=True)
+def _kernels_on(monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+
+
+def programs(ruleset, players: int, variants=()):
+    """The program a kernel plays, and the Python one."""
+    rules = interpreter.load(ruleset, variants)
+    assert rules.use_native(report=False)
+    fast = rules.for_players(players)
+    assert fast.kernel
+    return fast, interpreter.load(ruleset, variants).for_players(players)
+
+
+def plain(games: list[dict]) -> list[dict]:
+    """The games with their errors as text (an exception equals only itself)."""
+    return [dict(g, error=None if g["error"] is None else (type(g["error"]).__name__, str(g["error"])))
+            for g in games]
+
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset,players,variants", [
+    (TTT, 2, ()), ("kalah", 2, ()), ("dots-and-boxes", 2, ("small",)), ("backgammon", 2, ()),
+    ("hearts", 4, ()), ("cherokee", 3, ())], ids=["ttt", "kalah", "dots", "backgammon", "hearts", "cherokee"])
+def test_kernel_playouts_are_the_reference_s_games_one_by_one(ruleset, players, variants, monkeypatch):
+    fast, python = programs(ruleset, players, variants)
+    want = interpreter.playouts(python, 3, seed=11)
+    assert len({(g["moves"], json.dumps(g["result"], sort_keys=True)) for g in want}) > 1   # (not all alike)
+    with monkeypatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 3, seed=11)
+    assert plain(got) == plain(want)
+    assert [list(g["kinds"]) for g in got] == [list(g["kinds"]) for g in want]   # (in the same order)
+    assert fast.native_fallbacks == 0
+
+
+def test_the_reference_plays_the_games_of_simulate_with_random_bots():
+    python = interpreter.load("kalah").for_players(2)
+    specs = simulation.specs(2, lambda i: ["random", "random"], 3, seed=5)
+    games = interpreter.playouts(python, 3, seed=5)
+    for spec, game in zip(specs, games):
+        summary = simulation.play_game(python, spec)
+        assert summary["result"] == game["result"] and summary["moves"] == game["moves"]
+        assert summary["balance"]["kinds"] == game["kinds"] and summary["turns"] == game["turns"]
+
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset", ["kalah", "backgammon"])
+def test_playouts_from_a_position_are_the_reference_s(ruleset, monkeypatch):
+    fast, python = programs(ruleset, 2)
+    game = fast.new_game(2, seed=3)
+    rnd = random.Random(3)
+    for _ in range(6):
+        game.apply(rnd.randrange(game.move_count()))
+    state = game.state    # (the game is then a Python game: the kernel takes it over again)
+    before = json.dumps(state, sort_keys=True)
+    want = interpreter.playouts(python, 3, seed=2, start=state)
+    with monkeypatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        from_game = interpreter.playouts(fast, 3, seed=2, start=game)
+        assert game.live
+        from_state = interpreter.playouts(fast, 3, seed=2, start=state)
+    assert plain(from_game) == plain(want) == plain(from_state)
+    assert json.dumps(game.state, sort_keys=True) == before == json.dumps(state, sort_keys=True)
+    assert all(g["turns"] >= game.turn_number for g in want)
+    assert len({g["moves"] for g in want}) > 1   # (each game draws its own chance and moves)
+
+
+@needs_kernel
+def test_playouts_from_a_chance_step_draw_it_as_sample_chance():
+    fast, python = programs("backgammon", 2)
+    want_game = python.new_game(2, seed=4, chance="explicit")
+    game = fast.new_game(2, seed=4, chance="explicit")
+    assert game.at_chance and want_game.at_chance
+    want = interpreter.playouts(python, 2, seed=9, start=want_game)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 2, seed=9, start=game)
+    assert plain(got) == plain(want) and fast.native_fallbacks == 0
+    assert all(g["result"] is not None for g in got)
+
+
+BOOM = """ruleset boom
+players 2..2
+var n: int = 0
+turn {
+  choose k from [1, 2, 3] as "pick"
+  n = n + k
+  if n > 9 { n = 100 / (n - n) }
+}
+end when n > 50
+"""
+
+
+@needs_kernel
+def test_a_game_the_kernel_cannot_finish_is_python_s():
+    src = SourceSet(base=parse(BOOM, "rules.meeple"), sources={"rules.meeple": BOOM})
+    rules = compile_sources(src)
+    assert rules.use_native(report=False)
+    fast = rules.for_players(2)
+    python = compile_sources(src).for_players(2)
+    got, want = interpreter.playouts(fast, 3, seed=1), interpreter.playouts(python, 3, seed=1)
+    assert plain(got) == plain(want)
+    assert all("division by zero" in g["error"][1] for g in plain(got))
+    assert fast.native_fallbacks == 3
+    # stopped after max_moves: the same error, the same moves
+    got = interpreter.playouts(fast, 2, seed=1, max_moves=2)
+    assert plain(got) == plain(interpreter.playouts(python, 2, seed=1, max_moves=2))
+    assert "did not end after 2 moves" in plain(got)[0]["error"][1]
+
+
+@needs_kernel
+def test_simulate_native_with_random_bots_plays_the_games_in_the_kernel(monkeypatch):
+    calls = []
+    batch = playouts_module.play_batch
+
+    def counted(program, plan, *args, **kwargs):
+        calls.append(len(plan))
+        return batch(program, plan, *args, **kwargs)
+    runner = CliRunner()
+    base = ["simulate", "kalah", "-n", "4", "--seed", "3", "-j", "1", "--json", "-q"]
+    python = runner.invoke(app, base)
+    monkeypatch.setattr(playouts_module, "play_batch", counted)
+    monkeypatch.setattr(simulation, "make_bot", None)   # (no bot is made: no move by move)
+    native = runner.invoke(app, [*base, "--native"])
+    assert python.exit_code == native.exit_code == 0, native.output
+    assert calls == [1, 1, 1, 1]
+
+    def figures(out: str) -> dict:
+        doc = json.loads(out)
+        return {k: v for k, v in doc.items() if k not in ("seconds", "games_per_second")}
+    assert figures(native.output) == figures(python.output)
