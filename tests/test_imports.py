@@ -78,6 +78,14 @@ GRAPH["cli.main"] |= {f"cli.{m}" for m in ast.literal_eval(ast.unparse(next(
     n.value for n in ast.parse((ROOT / "cli" / "main.py").read_text(encoding="utf-8")).body
     if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "COMMANDS")))}
 
+# the package meeple.interpreter imports each name of its API when first asked for
+# (importlib), from the module its _LAZY table gives
+_LAZY = ast.parse((ROOT / "interpreter" / "__init__.py").read_text(encoding="utf-8"))
+GRAPH["interpreter.__init__"] |= {t for v in ast.walk(next(
+    n.value for n in _LAZY.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "_LAZY"))
+    if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.startswith(".")
+    and (t := _target(("interpreter" + v.value) if not v.value.startswith("..") else v.value[2:], ""))}
+
 
 def cycle_from(start: str) -> list[str] | None:
     """A path of imports from ``start`` back to itself, if there is one."""
@@ -100,7 +108,9 @@ def test_the_graph_sees_imports_inside_functions():
     assert "interpreter.compiler.compile" not in GRAPH["interpreter.play.runtime"]  # for type checkers only
     # from a subpackage: a sibling package's module, and a package's own module
     assert "interpreter.play.helpers" in GRAPH["interpreter.compiler.fused"]  # from ..play.helpers
-    assert "interpreter.bots.__init__" in GRAPH["interpreter.__init__"]  # from .bots import ...
+    assert "interpreter.bots.__init__" in GRAPH["interpreter.analysis.arena"]  # from ..bots import ...
+    # the package's API, imported when first used (its _LAZY table)
+    assert {"interpreter.bots.__init__", "interpreter.play.runtime", "dsl.errors"} <= GRAPH["interpreter.__init__"]
     assert "interpreter.play.runtime" in GRAPH["interpreter.bots.__init__"]  # from ..play import runtime
 
 
