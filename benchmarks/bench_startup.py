@@ -1,7 +1,8 @@
 """The CPU time of the quick commands, start-up included: ``meeple --version``,
 ``meeple --help``, ``meeple <command> --help`` for every command (those of the
 checkout's cli/main.py) and ``meeple list`` with a cold cache (an empty cache folder:
-every ruleset is loaded) and a warm one (what ``list`` shows read from the cache). Each command runs in a child process from a checkout (its working
+every ruleset is loaded) and a warm one (what ``list`` shows read from the cache); first,
+the floor under them all: ``python3 -c pass``, the Python start-up alone. Each command runs in a child process from a checkout (its working
 directory, ``python3 -m meeple``); the user + system CPU seconds of the child
 (``getrusage``), best and median of N rounds. CPU time, not wall time: the figures hold
 on a busy machine.
@@ -27,13 +28,14 @@ def commands(checkout: str) -> dict[str, list[str]]:
     names = next(ast.literal_eval(n.value) for n in ast.parse(main).body
                  if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "COMMANDS")
     helps = {f"{m.removeprefix('cmd_')} --help": [m.removeprefix("cmd_"), "--help"] for m in names}
-    return {"--version": ["--version"], "--help": ["--help"], **helps,
+    return {"(python3 -c pass)": [], "--version": ["--version"], "--help": ["--help"], **helps,
             "list (cold cache)": ["list"], "list (warm cache)": ["list"]}
 
 
 def cpu_of(args: list[str], cwd: str, env: dict) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "meeple", *args], cwd=cwd, env=env, check=True,
+    command = [sys.executable, "-m", "meeple", *args] if args else [sys.executable, "-c", "pass"]
+    subprocess.run(command, cwd=cwd, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
