@@ -1,7 +1,8 @@
 """The CPU time of the quick commands, start-up included: ``meeple --version``,
-``meeple --help``, ``meeple list --help`` and ``meeple list`` with a cold cache (an
-empty cache folder: every ruleset is loaded) and a warm one (what ``list`` shows read
-from the cache). Each command runs in a child process from a checkout (its working
+``meeple --help``, ``meeple <command> --help`` for every command (those of the
+checkout's cli/main.py) and ``meeple list`` with a cold cache (an empty cache folder:
+every ruleset is loaded) and a warm one (what ``list`` shows read from the cache); first,
+the floor under them all: ``python3 -c pass``, the Python start-up alone. Each command runs in a child process from a checkout (its working
 directory, ``python3 -m meeple``); the user + system CPU seconds of the child
 (``getrusage``), best and median of N rounds. CPU time, not wall time: the figures hold
 on a busy machine.
@@ -11,37 +12,43 @@ on a busy machine.
 from __future__ import annotations
 
 import argparse
+import ast
 import os
 import resource
 import statistics
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
-COMMANDS = {
-    "--version": ["--version"],
-    "--help": ["--help"],
-    "list --help": ["list", "--help"],
-    "list (cold cache)": ["list"],
-    "list (warm cache)": ["list"],
-}
+
+def commands(checkout: str) -> dict[str, list[str]]:
+    """What is measured, by name, in order (the cold list fills the cache)."""
+    main = Path(checkout, "cli", "main.py").read_text(encoding="utf-8")
+    names = next(ast.literal_eval(n.value) for n in ast.parse(main).body
+                 if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "COMMANDS")
+    helps = {f"{m.removeprefix('cmd_')} --help": [m.removeprefix("cmd_"), "--help"] for m in names}
+    return {"(python3 -c pass)": [], "--version": ["--version"], "--help": ["--help"], **helps,
+            "list (cold cache)": ["list"], "list (warm cache)": ["list"]}
 
 
 def cpu_of(args: list[str], cwd: str, env: dict) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "meeple", *args], cwd=cwd, env=env, check=True,
+    command = [sys.executable, "-m", "meeple", *args] if args else [sys.executable, "-c", "pass"]
+    subprocess.run(command, cwd=cwd, env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def measure(checkout: str, rounds: int) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    wanted = commands(checkout)
+    times: dict[str, list[float]] = {name: [] for name in wanted}
     for _ in range(rounds):
         with tempfile.TemporaryDirectory(prefix="meeple-bench-cache-") as cache:
             env = dict(os.environ, MEEPLE_CACHE_DIR=cache, COLUMNS="100")
             env.pop("MEEPLE_NO_CACHE", None)
-            for name, args in COMMANDS.items():   # in order: the cold list fills the cache
+            for name, args in wanted.items():   # in order: the cold list fills the cache
                 times[name].append(cpu_of(args, checkout, env))
     return times
 

@@ -4,18 +4,21 @@ failed game stops."""
 from __future__ import annotations
 
 from contextlib import closing, contextmanager
+from typing import TYPE_CHECKING
 
 import typer
 
-from ..interpreter import RuleError
-from ..interpreter.analysis import parallel, simulation
 from . import foreign, jsonout
 from .common import fail, rule_fail
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 
 def check_jobs(jobs: int | None, backend: str, address: str | None) -> None:
     """--jobs, --backend and --address: usage errors (exit 2). With --backend ray, what
     Ray prints from its own threads goes to stderr from now on (cli/foreign.py)."""
+    from ..interpreter.analysis import parallel
     if jobs is not None and jobs < 1:
         raise fail(f"--jobs must be at least 1, not {jobs}", 2)
     if backend not in parallel.BACKENDS:
@@ -32,6 +35,7 @@ def check_jobs(jobs: int | None, backend: str, address: str | None) -> None:
 
 @contextmanager
 def backend_errors():
+    from ..interpreter.analysis import parallel
     try:
         yield
     except parallel.BackendError as e:
@@ -43,6 +47,7 @@ def backend_errors():
 def played_games(prog, plan, jobs, backend, address, on_game):
     """The summaries of the games of ``plan`` in order (simulation.play_games), the
     workers stopped when the loop ends early; a backend that fails is an error (exit 1)."""
+    from ..interpreter.analysis import simulation
     with backend_errors():
         games = simulation.play_games(prog, plan, jobs, backend, address, on_game, settle=True)
     with closing(games), backend_errors():
@@ -52,6 +57,7 @@ def played_games(prog, plan, jobs, backend, address, on_game):
 def failed_game(prog, summary: dict, keep, jout) -> typer.Exit:
     """The exit of a run stopped by a game that failed: it names the game and its seed
     (and its record with --records), as text and in the --json document."""
+    from ..interpreter import RuleError
     e, number, gseed = summary["error"], summary["game"] + 1, summary["seed"]
     path = keep.save(summary, failed=str(e)) \
         if keep is not None and summary.get("digest") is not None else None

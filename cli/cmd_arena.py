@@ -4,13 +4,13 @@ The match itself is ``meeple.interpreter.arena``; this draws it."""
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import arena as matches
 from . import complete, jsonout, render
 from .batch import check_jobs, failed_game, played_games
 from .common import (
@@ -37,6 +37,9 @@ from .options import (
     ruleset_argument,
     variant_option,
 )
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 NAME = "arena"
 
@@ -67,6 +70,7 @@ def command(
     the seats rotated from game to game so that each bot plays each seat as often.
     Prints per bot its games, wins, draws, losses, win rate with a 95% confidence
     interval (Wilson) and mean score, and the mean game length."""
+    from ..interpreter import arena as matches
     jout = jsonout.begin("arena", json_out)
     if games < 1:
         raise fail("--games must be at least 1", 2)

@@ -1,11 +1,15 @@
 """``meeple cache``: where the cache of compiled rulesets is and what it holds, or clear it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from .. import interpreter
 from .common import fail, out
 from .options import no_color_option
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 NAME = "cache"
 
@@ -20,6 +24,7 @@ def command(
     a ruleset fast the second time: where it is, how big, or clear it. Its folder is
     MEEPLE_CACHE_DIR, else XDG_CACHE_HOME/meeple, else ~/.cache/meeple; MEEPLE_NO_CACHE=1
     or --no-cache turns it off."""
+    from .. import interpreter
     if action not in ("info", "clear"):
         raise fail(f"unknown action '{action}'; choose info or clear", 2)
     console = out()

@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.text import Text
 
-from .. import interpreter
-from ..interpreter import IllegalMove, RuleError
-from ..interpreter.play import record as records
 from . import jsonout
 from .common import (
     check_seed,
@@ -32,6 +30,9 @@ from .options import (
     ruleset_argument,
     variant_option,
 )
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 NAME = "perft"
 
@@ -65,6 +66,8 @@ def command(
     """Count the move paths of N decisions from the start of a game (or from a saved
     --position, or after --after moves): compare with published counts (chess perft) to
     check a ruleset's moves. A path on which the game ends earlier is not counted."""
+    from .. import interpreter
+    from ..interpreter import IllegalMove, RuleError
     jout = jsonout.begin("perft", json_out)
     if depth < 1:
         raise fail("--depth must be at least 1", 2)
@@ -116,6 +119,7 @@ def _perft_position(prog, path: Path, players: int | None):
     import json
 
     from ..dsl import files as dsl_files
+    from ..interpreter.play import record as records
     from ..interpreter.play.state import StateError
     try:
         # a regular file of a record's size at most: never blocks on a fifo or a device

@@ -12,9 +12,6 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..interpreter import PLAY_TIME, BotSpecError, RuleError, make_bot, parse_spec
-from ..interpreter.bots import BOTS, bot_seed, default_budget
-from ..interpreter.play import display, journal as journals, record as records
 from . import complete, render, saving
 from .common import (
     bot_spec,
@@ -30,7 +27,14 @@ from .common import (
     rule_fail,
 )
 from .i18n import language, tr
-from .options import budget_option, layout_option, locale_option, no_color_option, variant_option
+from .options import (
+    bot_names,
+    budget_option,
+    layout_option,
+    locale_option,
+    no_color_option,
+    variant_option,
+)
 from .recorded import mover, read_record, record_ruleset, replay_record
 from .render import HUMAN, seat_label
 
@@ -62,7 +66,7 @@ def command(
                                   autocompletion=complete.seat_bots,
                                   help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
                                        "2=random or 2=ismcts:iterations=400 (repeatable). Bots: "
-                                       + ", ".join(sorted(BOTS)) + " (see meeple bots)"),
+                                       + bot_names() + " (see meeple bots)"),
     record: Path | None = typer.Option(None, "--record", "-r", metavar="FILE",
                                           help="Save the game record here at the end or on quit "
                                                "(checked before the first move)."),
@@ -107,6 +111,9 @@ def _new_game(console: Console, ruleset: str, players: int | None, variant: list
               locale: str | None, seed: int | None, bot: list[str],
               record: Path | None, force: bool, budgets, layout: str) -> int:
     """A new game of ``ruleset``, played to its end or until quit: its exit code."""
+    from ..interpreter import PLAY_TIME, RuleError, make_bot
+    from ..interpreter.bots import bot_seed
+    from ..interpreter.play import record as records
     prog = load(ruleset, variant, locale, budgets)
     _check_record(record, force)
     n = player_count(prog, players)
@@ -189,6 +196,7 @@ def _check_record(record: Path | None, force: bool) -> None:
     """--record FILE, before the first move: a file that can be written (see
     ``records.check_target``), with no journal beside it of a game that was stopped
     before it could be saved (kept unless --force)."""
+    from ..interpreter.play import journal as journals, record as records
     if record is None:
         return
     problem = records.check_target(record, force)
@@ -203,6 +211,9 @@ def _check_record(record: Path | None, force: bool) -> None:
 def _seat_line(lang, prog, seat: int, kind: str) -> str:
     """Who plays a seat, for the list at the start of a game; a search bot given no
     budget says the time it takes at most per move (PLAY_TIME)."""
+    from ..interpreter import PLAY_TIME, parse_spec
+    from ..interpreter.bots import default_budget
+    from ..interpreter.play import display
     line = f"  {display.player_name(prog, seat)}: {seat_label(lang, kind)}"
     if kind != HUMAN and default_budget(*parse_spec(kind), PLAY_TIME):
         line += " " + tr(lang, "(at most {seconds} s per move)", seconds=f"{PLAY_TIME:g}")
@@ -210,6 +221,7 @@ def _seat_line(lang, prog, seat: int, kind: str) -> str:
 
 
 def _known_bot(kind) -> bool:
+    from ..interpreter import BotSpecError, parse_spec
     try:
         parse_spec(kind)
     except BotSpecError:
@@ -222,6 +234,9 @@ def _resume(console: Console, path: Path, ruleset: str | None, budgets=None,
     """Continues the unfinished game of a record; saving goes back to the same file. A
     journal (``NAME.journal``) is continued and saved to its record ``NAME``; a record with
     a journal beside it goes on from the journal, which holds the later moves."""
+    from ..interpreter import PLAY_TIME, make_bot
+    from ..interpreter.bots import BOTS, bot_seed
+    from ..interpreter.play import journal as journals, record as records
     from .play import Done, PlaySession
     target = journals.target_of(path)
     beside = journals.path_for(target)

@@ -3,18 +3,20 @@ spectator or everything saw it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from ..interpreter import display
-from ..interpreter.play.views import SPECTATOR, view
 from . import complete, jsonout, render
 from .common import check_layout, fail, interruptible, out, parse_budgets, progress_bar
 from .i18n import language, tr
 from .options import budget_option, json_option, layout_option, no_color_option
 from .recorded import read_record, record_ruleset, replay_record
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 NAME = "replay"
 
@@ -45,6 +47,7 @@ def command(
 ) -> None:
     """Replay a game record: check it, print each move, then the final board and result.
     By default shows what a spectator sees."""
+    from ..interpreter.play.views import SPECTATOR
     jout = jsonout.begin("replay", json_out)
     check_layout(layout)
     if as_seat is not None and reveal:
@@ -105,6 +108,7 @@ def _moves(prog, played: list, game, seat) -> list:
 def _document(record_file: Path, rec, prog, game, moves: list, reveal: bool,
               as_seat: int | None, seat) -> dict:
     """The --json document of a replay."""
+    from ..interpreter import display
     return {
         "ok": True, "record": str(record_file), "ruleset": rec.ruleset, "title": prog.title,
         "variants": list(rec.variants), "locale": rec.locale,
@@ -120,6 +124,7 @@ def _document(record_file: Path, rec, prog, game, moves: list, reveal: bool,
 
 
 def _seen_by(lang, prog, reveal: bool, as_seat: int | None, seat) -> str:
+    from ..interpreter import display
     if reveal:
         return tr(lang, "as seen by everything")
     if as_seat:
@@ -131,6 +136,8 @@ def _print_replay(console: Console, record_file: Path, rec, prog, game, moves: l
                   reveal: bool, as_seat: int | None, seat, layout: str) -> None:
     """The replay as text: a title line, each move, the final board and the result (or
     who is to move)."""
+    from ..interpreter import display
+    from ..interpreter.play.views import view
     lang = language(prog)
     who = _seen_by(lang, prog, reveal, as_seat, seat)
     shown_seed = " — " + tr(lang, "seed {seed}", seed=rec.seed) if game.over or reveal else ""

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from ..interpreter import record as records
 from .common import compile_ruleset, fail, resolve
 from .options import locale_option, no_color_option, ruleset_argument, variant_option
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 NAME = "rulebook"
 
@@ -31,6 +34,7 @@ def command(
     setup, the turn and every action, procedures, scoring and the end, each
     variant's changes and the game's vocabulary, in the language of the locale
     (English sentences where Meeple has none for it, with a note)."""
+    from ..interpreter import record as records
     if fmt not in FORMATS:
         raise fail(f"--format must be md or html, not '{fmt}'", 2)
     if output is not None:

@@ -10,9 +10,6 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter.analysis import simulation, stats as balance_stats
-from ..interpreter.bots import BOTS
-from ..interpreter.play import record as records
 from . import complete, jsonout, render
 from .batch import check_jobs, failed_game, played_games
 from .common import (
@@ -33,6 +30,7 @@ from .i18n import language, tr
 from .options import (
     address_option,
     backend_option,
+    bot_names,
     budget_option,
     jobs_option,
     json_option,
@@ -59,7 +57,7 @@ def command(
     bot: str = typer.Option("random", "--bot", "-b", metavar="BOT",
                             autocompletion=complete.bots,
                             help="The bot for every seat, NAME[:KEY=VALUE,...]: "
-                                 + ", ".join(sorted(BOTS)) + " (see meeple bots)"),
+                                 + bot_names() + " (see meeple bots)"),
     max_moves: int = typer.Option(100_000, "--max-moves", metavar="N",
                                   help="Stop a game that runs longer (an error)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -82,6 +80,7 @@ def command(
 ) -> None:
     """Play many games with bots and show statistics: wins per seat, game length,
     moves per turn and speed."""
+    from ..interpreter.analysis import simulation, stats as balance_stats
     jout = jsonout.begin("simulate", json_out)
     if games < 1:
         raise fail("--games must be at least 1", 2)
@@ -195,6 +194,7 @@ class _Keeper:
 
     def __init__(self, folder: Path, prog, ruleset: str, n: int, variants: list, locale,
                  failed_only: bool, force: bool, seed: int, games: int):
+        from ..interpreter.play import record as records
         self.folder, self.prog, self.ruleset, self.n = folder, prog, ruleset, n
         self.variants, self.locale = variants, locale
         self.secrets = prog.hidden_information
@@ -215,6 +215,7 @@ class _Keeper:
 
     def save(self, summary: dict, failed: str | None = None) -> Path:
         """Saves a game from its summary (simulation.play_game with keep_moves)."""
+        from ..interpreter.play import record as records
         gseed, played = summary["seed"], summary["played"]
         rec = records.Record(self.ruleset, self.n, gseed, self.variants, self.locale,
                              [m for m, _ in played], list(summary["bots"]), summary["result"],

@@ -10,11 +10,7 @@ import typer
 from rich.progress import TextColumn
 from rich.text import Text
 
-from ..dsl import budgets as dsl_budgets, load as dsl_load
-from ..dsl.errors import Diagnostic, MeepleError
-from ..interpreter import RuleError
-from ..interpreter.analysis import parallel
-from ..interpreter.play import record as records
+from ..dsl import budgets as dsl_budgets
 from . import jsonout
 from .batch import backend_errors, check_jobs
 from .common import err, fail, go_native, interruptible, out, progress_bar, resolve
@@ -29,6 +25,9 @@ from .options import (
     ruleset_argument,
     variant_option,
 )
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 if TYPE_CHECKING:
     from ..interpreter.analysis.invariants import Config
@@ -66,6 +65,10 @@ def command(
     short game, printed with the rule's source line, and saved as a record for
     `meeple replay`; exit 1 (also when the games kept secrets and none could be
     varied)."""
+    from ..dsl import load as dsl_load
+    from ..dsl.errors import MeepleError
+    from ..interpreter import RuleError
+    from ..interpreter.analysis import parallel
     from ..interpreter.analysis.invariants import (  # only here: start-up
         Config,
         Stats,
@@ -73,6 +76,7 @@ def command(
         explore_shards,
         unchecked,
     )
+    from ..interpreter.play import record as records
     jout = jsonout.begin("test", json_out)
     o, e = out(), err()
     if examples < 1:
@@ -188,6 +192,7 @@ def _unchecked(e, jout, doc: dict, failure) -> None:
 
 def load_problems(e, src, ruleset: str):
     """A ruleset whose files cannot be read or parsed: its diagnostics, exit 1."""
+    from ..dsl.errors import MeepleError
     ex = MeepleError(src.diagnostics, src.sources)
     e.print(ex.render(), markup=False, soft_wrap=True)
     raise fail(f"the ruleset '{ruleset}' cannot be loaded ({len(ex.diagnostics)} problem(s))")
@@ -234,6 +239,7 @@ def _bound(ruleset) -> str:
 
 
 def _ref(ruleset: str, path: Path) -> str:
+    from ..dsl import load as dsl_load
     return ruleset if dsl_load.resolve(ruleset).bundled else str(path.resolve())
 
 
@@ -260,6 +266,10 @@ def _print_cycle(e, moves: list[str], cycle) -> None:
 def _report(e, failure, sources, out_file: Path, program) -> Path | None:
     """Prints the failure on stderr and saves its game; returns the file (None if it
     could not be saved)."""
+    from ..dsl import load as dsl_load
+    from ..dsl.errors import Diagnostic
+    from ..interpreter import RuleError
+    from ..interpreter.play import record as records
     c = failure.config
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"),
             soft_wrap=True)

@@ -2,18 +2,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.text import Text
 
-from .. import interpreter
-from ..dsl import load as dsl_load
-from ..dsl.errors import MeepleError
-from ..interpreter import RuleError
 from . import complete, jsonout, render
 from .common import err, error, note, out, parse_budgets, player_counts
 from .options import budget_option, json_option, no_color_option
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 NAME = "validate"
 
@@ -51,6 +51,7 @@ def _unique(found: list, seen: set, ds) -> None:
 def validate_one(name: str, budgets, as_json: bool) -> dict:
     """Checks one PATH; prints what it found (problems on stderr, a summary on stdout
     unless ``as_json``) and returns it as a --json entry."""
+    from ..dsl import load as dsl_load
     entry = {"input": name, "path": None, "ok": False, "name": None, "title": None,
              "players": None, "variants": [], "locales": [], "files": 0, "diagnostics": []}
     try:
@@ -82,6 +83,7 @@ def validate_one(name: str, budgets, as_json: bool) -> dict:
 def _sources(path: Path, budgets, as_json: bool):
     """The ruleset's texts; a variant or locale file alone is checked with the ruleset
     it belongs to (its folder): that folder and its texts."""
+    from ..dsl import load as dsl_load
     src = dsl_load.read_sources(path, budgets)
     if src.base is None and path.is_file() and path.parent.name in ("variants", "locales"):
         if not as_json:
@@ -111,6 +113,9 @@ class _Checked:
         self.warnings: list = []
 
     def compile_all(self, src, path: Path, budgets) -> None:
+        from .. import interpreter
+        from ..dsl.errors import MeepleError
+        from ..interpreter import RuleError
         for vs, loc in _combinations(src):
             try:
                 self.progs[(vs, loc)] = interpreter.compile_sources(src, list(vs), loc, budgets)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -17,13 +18,13 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from .. import interpreter
-from ..dsl import budgets as dsl_budgets, load as dsl_load
-from ..dsl.errors import MeepleError
-from ..interpreter import BotSpecError, RuleError, parse_spec
-from ..interpreter.play import record as records
+from ..dsl import budgets as dsl_budgets
 from . import jsonout, render
 from .codes import interrupted
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    from .. import interpreter
+    from ..interpreter import RuleError
 
 
 def out() -> Console:
@@ -93,6 +94,7 @@ def resolve(ruleset: str) -> Path:
     """The file or folder a ruleset argument means: a bare name is a bundled ruleset, a
     path a file or folder (see dsl.load.resolve). When a bare name could mean both, a
     note on stderr says which was used."""
+    from ..dsl import load as dsl_load
     try:
         found = dsl_load.resolve(ruleset)
     except dsl_load.NoRuleset as e:
@@ -133,6 +135,9 @@ def compile_ruleset(path: Path, ruleset: str, variants: list[str], locale: str |
     """The compiled ruleset. ``from_options``: the variants and locale were typed on the
     command line, so one the ruleset does not have is a usage error (exit 2); from a
     record it is a problem with the file (exit 1)."""
+    from .. import interpreter
+    from ..dsl.errors import MeepleError
+    from ..interpreter import RuleError
     try:
         return interpreter.load(path, variants, locale, budgets)
     except MeepleError as e:
@@ -149,6 +154,7 @@ def compile_ruleset(path: Path, ruleset: str, variants: list[str], locale: str |
 def record_name(ruleset: str) -> str:
     """How a record names its ruleset: a bundled name as is, a path made absolute so the
     record can be replayed from anywhere."""
+    from ..dsl import load as dsl_load
     found = dsl_load.resolve(ruleset)
     return ruleset if found.bundled else str(found.path.resolve())
 
@@ -157,6 +163,7 @@ def record_name(ruleset: str) -> str:
 
 def check_seed(first: int, last: int) -> None:
     """A seed must fit in a record (so that the game can be replayed)."""
+    from ..interpreter.play import record as records
     limit = records.SEED_LIMIT
     if not (-limit < first < limit and -limit < last < limit):
         raise fail("--seed: a seed is a whole number between -(2^128 - 1) and 2^128 - 1 "
@@ -190,6 +197,7 @@ def bot_spec(spec: str) -> str:
     """A bot's spec, checked, as the records and the seat labels write it: the name in
     lower case, then its options (``mcts:iterations=400``); a bad one is a usage error
     (exit 2)."""
+    from ..interpreter import BotSpecError, parse_spec
     try:
         name, options = parse_spec(spec)
     except BotSpecError as e:

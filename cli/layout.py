@@ -7,6 +7,7 @@ a command away (the details views of ``cli/play.py``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from rich.columns import Columns
 from rich.console import Console
@@ -15,7 +16,6 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from ..interpreter import display
 from .i18n import language, tr
 from .render import (
     _var_text,
@@ -28,6 +28,9 @@ from .render import (
     screen,
     var_items,
 )
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 LAYOUTS = ("auto", "compact", "full")
 
@@ -160,6 +163,7 @@ def zone_tokens(prog, label: str, content, view: dict, lang, lead: bool,
 
 
 def _shared_tokens(prog, view: dict, lang, width: int) -> list[Text]:
+    from ..interpreter import display
     toks: list[Text] = []
     for z in prog.zones:
         if z.board is not None or z.owner is not None or z.key not in view["zones"] \
@@ -174,6 +178,7 @@ def _shared_tokens(prog, view: dict, lang, width: int) -> list[Text]:
 
 
 def _var_tokens(prog, view: dict, lead: bool) -> list[Text]:
+    from ..interpreter import display
     toks = []
     for k, v in var_items(prog, view):
         t = Text("· " if toks or lead else "")
@@ -191,6 +196,7 @@ def _has_seat_lines(prog, view: dict) -> bool:
 def _seat_lines(prog, view: dict, seat, p: int, mode: str, lang, width: int) -> list[Text]:
     """One seat's zones and variables: the viewer's own in full, another's on one line
     when it fits (long public piles as their top items, or as counts)."""
+    from ..interpreter import display
     who = Text(literal(display.player_name(prog, p)), style="bold")
     if p == seat:
         who.append(" " + tr(lang, "(you)"), style="bold")
@@ -325,6 +331,7 @@ def _board_parts(prog, view: dict, fit: Fit, width: int, turn: TurnInfo | None,
                  part) -> list:
     """Each board of a compact screen (its cells only, or with their names), under its
     name when the rung has titles."""
+    from ..interpreter import display
     out: list = []
     for board in prog.boards:
         if fit.titles:

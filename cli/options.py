@@ -3,12 +3,34 @@ RULESET, --variant, --locale, --no-color, --json, --budget, --native, --layout, 
 --backend and --address."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from ..dsl import budgets as dsl_budgets
 from . import complete
 
 NO_COLOR_HELP = "No colour nor any other style (also: the NO_COLOR environment variable)."
+
+
+
+def bot_names() -> str:
+    """The bots' names, for the help of --bot: the keys of ``BOTS`` read from the source
+    of meeple.interpreter.bots, not imported (so that ``meeple play --help`` loads no
+    interpreter), or imported where that source is not at hand."""
+    import ast
+    import importlib.util
+    try:
+        origin = importlib.util.find_spec("meeple.interpreter.bots").origin  # type: ignore[union-attr]
+        tree = ast.parse(Path(origin or "").read_text(encoding="utf-8"))
+        names = next(ast.literal_eval(ast.Tuple(elts=n.value.keys))  # type: ignore[attr-defined]
+                     for n in tree.body if isinstance(n, ast.Assign)
+                     and ast.unparse(n.targets[0]) == "BOTS")
+    except (OSError, ValueError, SyntaxError, StopIteration, AttributeError):
+        from ..interpreter.bots import BOTS
+        names = tuple(BOTS)
+    return ", ".join(sorted(names))
+
 
 BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
                "steps=1000000. Budgets: " + ", ".join(dsl_budgets.NAMES) + " (see docs/trust.md).")

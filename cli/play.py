@@ -13,22 +13,21 @@ import json
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from ..dsl.errors import suggest
-from ..interpreter import IllegalMove, RuleError, bot_move
-from ..interpreter.play import display, journal as journals, record as records
-from ..interpreter.play.game import Game
-from ..interpreter.play.runtime import LOG_KEEP, revealed_since
-from ..interpreter.play.views import SPECTATOR, view
 from . import render, saving
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, height, moves_full
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    from ..interpreter.play import journal as journals, record as records
+    from ..interpreter.play.game import Game
 
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
@@ -122,6 +121,7 @@ class PlaySession:
     def __init__(self, console: Console, game: Game, seats: list[str], bots: dict,
                  rec: records.Record, record_path: Path | None, quit_path: Path,
                  layout: str = "auto"):
+        from ..interpreter.play.views import SPECTATOR
         self.console = console
         self.game = game
         self.prog = game.program
@@ -144,11 +144,14 @@ class PlaySession:
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
+        from ..interpreter.play import display
         return render.literal(display.player_name(self.prog, seat))
 
     def save(self, path: Path) -> bool:
         """Saves the record (atomically; owner-only for a game with hidden information),
         with a digest after each move got by replaying it. False (and a message) if not."""
+        from ..interpreter import RuleError
+        from ..interpreter.play import record as records
         g, rec = self.game, self.rec
         rec.moves = [d.text or d.notation for d in self.history]
         try:
@@ -199,6 +202,7 @@ class PlaySession:
     def open_journal(self) -> None:
         """Starts the journal beside where the record goes; when that folder cannot be
         written and no --record was given, the game goes to the fallback folder."""
+        from ..interpreter.play import journal as journals, record as records
         target = self.record_path or self.quit_path
         try:
             self.journal = journals.Journal.start(journals.path_for(target), self.journal_head())
@@ -224,6 +228,7 @@ class PlaySession:
     def journal_head(self) -> records.Record:
         """The journal's first line: the record of the moves made so far (with their
         digests when the record had them)."""
+        from ..interpreter.play import record as records
         r = self.rec
         moves = [d.text or d.notation for d in self.history]
         digests = r.digests if r.digests is not None and len(r.digests) == len(moves) else None
@@ -237,6 +242,7 @@ class PlaySession:
     def journal_write(self, what: str, *args) -> None:
         """A line of the journal (``move`` or ``undo``); if it cannot be written the game
         goes on without one, saying so."""
+        from ..interpreter.play import record as records
         if self.journal is None:
             return
         try:
@@ -267,6 +273,7 @@ class PlaySession:
         """Plays a move and records it in the history; returns (Move, game before). (The
         game before is a copy made to describe the move, dropped once it is described:
         undo takes moves back with ``Game.undo``.)"""
+        from ..interpreter.play import record as records
         before = self.game.copy()
         done = Done.before(self.game, seat)
         with self.signals.held():   # the move, its place in the history and in the journal
@@ -330,6 +337,7 @@ class PlaySession:
         """The output was closed mid-game (``meeple play ... | head``): nothing more can
         be shown, so the game stops like quit, its record saved and the note written to
         stderr; exit 1. A finished game's record is saved as finished."""
+        from ..interpreter.play import record as records
         self.console = render.console(stderr=True)
         if self.game.over:
             path = self.keep(self.record_path or records.free_path(self.quit_path))
@@ -346,6 +354,7 @@ class PlaySession:
         """Saves the unfinished game (never over another file unless it is ours; where it
         cannot be written, to the fallback folder). Exit ``code``; 1 when it could not be
         saved, or not to the --record file."""
+        from ..interpreter.play import record as records
         self.signals.stopping = True   # a second signal does not cut the save short
         path = self.record_path or records.free_path(self.quit_path)
         self.tell("")
@@ -369,6 +378,7 @@ class PlaySession:
             pass
 
     def finish(self) -> bool:
+        from ..interpreter.play.views import SPECTATOR, view
         c, g = self.console, self.game
         c.print()
         c.print(Rule(tr(self.lang, "Game over")))
@@ -397,6 +407,7 @@ class PlaySession:
 
     # ------------------------------------------------------------ bots
     def bot_turn(self, seat: int) -> bool:
+        from ..interpreter import IllegalMove, RuleError
         g = self.game
         moves = g.legal_moves()
         tc = self.type_code(g)
@@ -438,6 +449,7 @@ class PlaySession:
     def think(self, seat: int) -> int:
         """The bot's move; a search bot on a terminal shows that it is thinking while it
         searches (a note that goes away with its move)."""
+        from ..interpreter import bot_move
         bot = self.bots[seat]
         if not (self.console.is_terminal and getattr(bot, "wants_position", False)):
             return bot_move(bot, self.game, seat)
@@ -481,6 +493,7 @@ class PlaySession:
         """Draws the seat's turn screen, fitted to the console (``layout.fit_screen``);
         when the same seat decides again and nothing it can see has changed, only the
         new decision is shown."""
+        from ..interpreter.play.views import view
         c, g = self.console, self.game
         v = view(g, seat)
         key = (seat, json.dumps(v["zones"], sort_keys=True), len(v["log"]))
@@ -511,6 +524,8 @@ class PlaySession:
             entries=entries, marks=marks)
 
     def prompt_text(self, seat: int) -> str:
+        from ..interpreter.play import display
+        from ..interpreter.play.views import view
         verb = view(self.game, seat)["pending"]["verb"] or "move"
         return render.literal(display.text(self.prog, verb,
                                            tr(self.lang, "Choose: {verb}", verb=verb)))
@@ -518,6 +533,7 @@ class PlaySession:
     def details(self, seat: int, what: str) -> None:
         """A details view, whole whatever the terminal's size (it may scroll): the boards
         with their cells' names, every zone, the whole log, or every move."""
+        from ..interpreter.play.views import view
         c, g = self.console, self.game
         v = view(g, seat)
         lang = self.lang
@@ -572,6 +588,7 @@ class PlaySession:
                 return
 
     def try_move(self, seat: int, line: str) -> bool:
+        from ..interpreter import IllegalMove, RuleError
         c, g = self.console, self.game
         moves = g.legal_moves()
         tc = self.type_code(g)
@@ -614,6 +631,7 @@ class PlaySession:
     def illegal_text(self, line: str, moves: list) -> str:
         """Why a typed notation is not a move, in the CLI's language: it fits several
         moves (ignoring case, spaces and the verb), or none (with the closest one)."""
+        from ..dsl.errors import suggest
         verb = self.game.decision.verb or ""
         want = " ".join(line.split()).casefold()
 
@@ -638,6 +656,7 @@ class PlaySession:
         """Takes back this seat's latest move and the bots' moves made after it (back to
         this seat's decision), when no other human has moved since and nothing hidden
         was learnt or drawn since; the game takes them back itself (``Game.undo``)."""
+        from ..interpreter.play.runtime import revealed_since
         c = self.console
         if not self.history:
             c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow")
@@ -682,6 +701,7 @@ class PlaySession:
         return True
 
     def help(self, seat: int) -> None:
+        from ..interpreter.play.runtime import LOG_KEEP
         moves = self.game.legal_moves()
         ex = render.literal(moves[0].notation) if moves else "..."
         bare = ex.split(" ", 1)[-1]

@@ -3,18 +3,20 @@ ruleset it was played with, and its moves replayed with a clear error."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from ..dsl import load as dsl_load
-from ..interpreter import IllegalMove, RuleError
-from ..interpreter.play import journal as journals, record as records
 from .common import compile_ruleset, err, fail, resolve, rule_fail
 from .i18n import language, tr
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    from ..interpreter.play import record as records
 
 
 def mover(game, notation: str) -> int:
     """The seat of a record's move (in a simultaneous decision, ``p2: ...`` is seat 2's)."""
+    from ..interpreter import IllegalMove
     try:
         return game.find_move(notation).player
     except IllegalMove:
@@ -24,6 +26,7 @@ def mover(game, notation: str) -> int:
 def read_record(path: Path) -> records.Record:
     """A record, or a game's journal read as its record (with a note when its last line
     was cut short)."""
+    from ..interpreter.play import journal as journals, record as records
     try:
         rec = journals.load(path)
     except records.RecordError as e:
@@ -36,6 +39,8 @@ def read_record(path: Path) -> records.Record:
 def record_ruleset(rec: records.Record, explicit: str | None, budgets=None):
     """The ruleset of a record: the explicit --ruleset PATH, else the bundled ruleset the
     record names. A path written inside a record is never opened."""
+    from ..dsl import load as dsl_load
+    from ..interpreter.play import record as records
     if explicit is not None:
         path, label = resolve(explicit), explicit
         if not (path.is_dir() or path.is_file()):   # stat only: a FIFO is never opened
@@ -62,6 +67,8 @@ def record_ruleset(rec: records.Record, explicit: str | None, budgets=None):
 
 
 def replay_record(prog, rec: records.Record, on_move=None):
+    from ..interpreter import RuleError
+    from ..interpreter.play import record as records
     try:
         return records.replay(prog, rec, on_move)
     except records.RecordError as e:

@@ -17,9 +17,12 @@ import io
 import shlex
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import __version__
-from ..interpreter import record as records
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 INSTALL = "pip install 'meeple[report]'"
 PALETTE = ["#4269d0", "#efb118", "#ff725c", "#6cc5b0", "#3ca951", "#ff8ab7", "#a463f2",
@@ -39,6 +42,7 @@ def check_path(path: Path) -> Path:
     ``meeple play --record`` does): its folder missing or not writable, a folder, or
     something else that is not a regular file (a fifo, a device). An existing file is
     replaced. Returns the path."""
+    from ..interpreter import record as records
     problem = records.check_target(path, overwrite=True)
     if problem:
         raise ReportError(f"--report: {problem}")
@@ -49,6 +53,7 @@ def write(path: Path, text: str) -> None:
     """Writes the report atomically (``record.write_atomic``: a temporary file in the
     same folder, then renamed over ``path``; a reader never sees half a report, and a
     failure leaves the old one). Raises OSError."""
+    from ..interpreter import record as records
     try:
         records.write_atomic(path, text.encode("utf-8"), private=False)
     except records.SaveError as e:

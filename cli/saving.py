@@ -17,9 +17,12 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..dsl import diskcache
-from ..interpreter import journal
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+    pass
 
 SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -116,6 +119,7 @@ def fallback_folder() -> Path:
 def free_target(path: Path) -> Path:
     """``path``, or ``name-2.json``, ``name-3.json``... such that neither it nor its
     journal exists."""
+    from ..interpreter import journal
     candidate, k = path, 2
     while os.path.lexists(candidate) or os.path.lexists(journal.path_for(candidate)):
         candidate = path.with_name(f"{path.stem}-{k}{path.suffix}")

@@ -5,11 +5,11 @@ reference entry (the rows of the table of docs/language.md §8, generated from h
 
 The checker (``dsl/check.py``: arity, then ``Checker._call_builtin`` applies ``rule``)
 reads this table; so do the lexer, the language server and the documentation tests.
-What a built-in means when it runs is in ``interpreter/compiler/primitives.py`` (its Python and
+What a built-in means when it runs is in ``interpreter/core/primitives.py`` (its Python and
 its C++ form), keyed by the same names: tests/test_builtins.py checks that both tables
 have exactly the same names and that every engine implements each one.
 
-Adding a built-in: an entry here, an entry in ``interpreter/compiler/primitives.py``, a test
+Adding a built-in: an entry here, an entry in ``interpreter/core/primitives.py``, a test
 (then ``python3 -m tools.builtins_docs`` rewrites the docs table and the editor grammar;
 tests/test_builtins.py says when they are stale)."""
 from __future__ import annotations

@@ -105,7 +105,7 @@ class Checked:
     types: NodeMap = field(default_factory=NodeMap)  # node -> its type
     templates: NodeMap = field(default_factory=NodeMap)  # a log's node -> its template's parts
     decisions: set[str] = field(default_factory=set)  # procedures that may ask a player
-    # what a saved frame may hold (interpreter/compiler/frames.py): per procedure, every type each
+    # what a saved frame may hold (interpreter/play/frames.py): per procedure, every type each
     # of its locals takes; per statement of a procedure, the locals in scope before it
     locals: dict[str, dict[str, list[T]]] = field(default_factory=dict)
     scopes: NodeMap = field(default_factory=NodeMap)

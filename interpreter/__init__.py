@@ -8,23 +8,38 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..dsl import ast as _ir, diskcache as _diskcache
+from ..dsl import diskcache as _diskcache
 from ..dsl.budgets import Budgets, check as _check_budgets
-from ..dsl.check import check
-from ..dsl.errors import Diagnostic, Diagnostics, MeepleError
-from ..dsl.load import merge, read_sources, resolve_path
-from .analysis.perft import divide, histories, perft
-from .analysis.playouts import playouts
-from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
-from .bots.determinize import determinize, determinize_past
-from .compiler import cache as _cache
-from .compiler.compile import Program, Ruleset
-from .native import cython_code as _native
-from .native.cython_code import NativeWarning
-from .play.game import Game
-from .play.helpers import BudgetError, RuleError
-from .play.runtime import Decision, IllegalMove, Move, NothingToUndo, Outcome
+
+if TYPE_CHECKING:   # (imported when first used: see __getattr__)
+    from ..dsl.errors import MeepleError
+    from .analysis.perft import divide, histories, perft
+    from .analysis.playouts import playouts
+    from .bots import PLAY_TIME, BotSpecError, bot_move, bot_seed, make_bot, parse_spec
+    from .bots.determinize import determinize, determinize_past
+    from .compiler.compile import Program, Ruleset
+    from .compiler.loading import compile_sources
+    from .native.cython_code import NativeWarning
+    from .play.game import Game
+    from .play.helpers import BudgetError, RuleError
+    from .play.runtime import Decision, IllegalMove, Move, NothingToUndo, Outcome
+    from .play.state import StateError
+
+# each name of the API with the module it comes from, imported when first asked for: a
+# command imports what it uses (``meeple simulate --help`` loads no compiler)
+_LAZY = {**dict.fromkeys(("divide", "histories", "perft"), ".analysis.perft"),
+         "playouts": ".analysis.playouts",
+         **dict.fromkeys(("PLAY_TIME", "BotSpecError", "bot_move", "bot_seed", "make_bot",
+                          "parse_spec"), ".bots"),
+         **dict.fromkeys(("determinize", "determinize_past"), ".bots.determinize"),
+         **dict.fromkeys(("Program", "Ruleset"), ".compiler.compile"),
+         "compile_sources": ".compiler.loading", "NativeWarning": ".native.cython_code",
+         "Game": ".play.game", "BudgetError": ".play.helpers", "RuleError": ".play.helpers",
+         **dict.fromkeys(("Decision", "IllegalMove", "Move", "NothingToUndo", "Outcome"),
+                         ".play.runtime"),
+         "StateError": ".play.state", "MeepleError": "..dsl.errors"}
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
@@ -34,16 +49,20 @@ __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", 
 
 
 def __getattr__(name: str):
-    """What only some commands need, imported when first asked for (``meeple simulate``
-    never loads them): the modules ``rulebook`` and ``rulebook_view``, and ``StateError``
-    (with the state's schema)."""
+    """A name of the API (``_LAZY``), or the modules ``rulebook`` and ``rulebook_view``,
+    imported when first asked for; then kept here."""
+    import importlib
     if name in ("rulebook", "rulebook_view"):
-        import importlib
         return importlib.import_module(f"{__name__}.documents.{name}")
-    if name == "StateError":
-        from .play.state import StateError
-        return StateError
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | None = None,
@@ -61,6 +80,10 @@ def load(ruleset, variants=(), locale: str | None = None, budgets: Budgets | Non
 
 
 def _load(ruleset, variants, locale, budgets, cache) -> Ruleset:
+    from ..dsl.load import read_sources, resolve_path
+    from .compiler import cache as _cache
+    from .compiler.compile import Ruleset
+    compile_sources = globals().get("compile_sources") or __getattr__("compile_sources")
     budgets = _check_budgets(budgets)
     path = ruleset if isinstance(ruleset, Path) else resolve_path(ruleset)
     raw = _cache.read(path, budgets) if cache and _diskcache.enabled() else None
@@ -109,19 +132,19 @@ def cache_info() -> dict:
     found = _diskcache.entries(folder)
     return {"folder": str(folder), "enabled": _diskcache.enabled(), "trusted": reason is None,
             "reason": reason, "entries": len(found), "bytes": _diskcache.total_size(found),
-            "native": _native.info()}
+            "native": _native().info()}
 
 
 def clear_cache() -> int:
     """Removes every entry of the disk cache (the native modules too); returns how many
     there were."""
-    return _diskcache.clear() + _native.clear()
+    return _diskcache.clear() + _native().clear()
 
 
 def native_status() -> str | None:
     """None when the rule code compiled by Cython (``Ruleset.use_native``) can be built
     here; else why not, in one sentence (Cython is not installed, no C compiler)."""
-    return _native.status()
+    return _native().status()
 
 
 def kernel_status() -> str | None:
@@ -133,73 +156,6 @@ def kernel_status() -> str | None:
     return kernel.status()
 
 
-def compile_sources(src, variants=(), locale: str | None = None,
-                    budgets: Budgets | None = None) -> Ruleset:
-    budgets = _check_budgets(budgets)
-    if src.base is None and not src.diagnostics and src.sources:
-        # the texts alone (``ruleset.sources`` of a ruleset loaded from the disk cache,
-        # which keeps its files' texts unparsed): parse them now
-        src = _parsed(src, budgets)
-    if src.diagnostics:
-        raise MeepleError(src.diagnostics, src.sources)
-    try:
-        return _compile(src, variants, locale, budgets)
-    except (MeepleError, ValueError, TypeError) as e:
-        if isinstance(e, MeepleError):
-            if not e.sources:
-                e.sources.update(src.sources)
-                e.args = (e.render(),)
-            raise
-        raise _internal(src, e) from None
-    except RecursionError:
-        raise MeepleError([Diagnostic("load/budget", _where(src), "the ruleset is nested too deeply to check",
-                                      "lower the 'nesting' budget")], src.sources) from None
-    except Exception as e:  # noqa: BLE001 - a safety net: loading raises only MeepleError
-        raise _internal(src, e) from None
-
-
-def _parsed(src, budgets: Budgets):
-    from ..dsl.load import SourceSet, add_text
-    out = SourceSet()
-    for name, text in src.sources.items():
-        add_text(out, name, text, budgets)
-    return out
-
-
-def _where(src) -> _ir.Span:
-    f = src.base.span.file if src.base is not None else next(iter(src.sources), "<string>")
-    return _ir.Span(file=f, line=1, column=1)
-
-
-def _internal(src, e: Exception) -> MeepleError:
-    return MeepleError([Diagnostic("load/internal", _where(src),
-                                   f"Meeple failed on this ruleset: {type(e).__name__}: {e}",
-                                   "this is a bug in Meeple; please report it with the ruleset")],
-                       src.sources)
-
-
-def _compile(src, variants, locale, budgets: Budgets) -> Ruleset:
-    diags = Diagnostics()
-    merged = merge(src, list(variants), locale, diags)
-    checked, diags = check(merged, diags)
-    if diags:
-        raise MeepleError(diags.errors(), src.sources)
-    ruleset = Ruleset(checked, src, [d for d in diags.items if d.severity == "warning"], budgets)
-    # compile for every player count now, so that a problem in a board, deck or relation
-    # (they may depend on the number of players) is reported when the ruleset is loaded
-    problems, seen = [], set()
-    counts = range(ruleset.min_players, ruleset.max_players + 1)
-    if len(counts) > 8:
-        counts = [ruleset.min_players, ruleset.max_players]
-    for n in counts:
-        try:
-            ruleset.for_players(n)
-        except MeepleError as e:
-            for d in e.diagnostics:
-                key = (d.code, d.span.file, d.span.line, d.span.column)
-                if key not in seen:
-                    seen.add(key)
-                    problems.append(d)
-    if problems:
-        raise MeepleError(problems, src.sources)
-    return ruleset
+def _native():
+    from .native import cython_code
+    return cython_code

@@ -1,5 +1,5 @@
 """Every built-in function is defined once per side: dsl/builtins.py (its arities, type
-rule, what the optimiser may assume, its reference entry) and interpreter/compiler/primitives.py
+rule, what the optimiser may assume, its reference entry) and interpreter/core/primitives.py
 (its Python form and its C++ form), keyed by the same names.
 
 - Both tables name exactly the same built-ins, the aggregates too.
@@ -24,7 +24,8 @@ from meeple.dsl import ast as ir, builtins, check
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
-from meeple.interpreter.compiler import codegen, codegen_statements, primitives
+from meeple.interpreter.compiler import codegen, codegen_statements
+from meeple.interpreter.core import primitives
 from meeple.interpreter.native import kernel
 
 ROOT = Path(__file__).resolve().parent.parent

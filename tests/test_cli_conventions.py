@@ -6,6 +6,7 @@ documented exit codes. Every command line runs through the ``meeple`` entry poin
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import json
 import re
@@ -592,6 +593,49 @@ def test_one_module_per_command_each_registered_the_same_way():
         if path.name != "main.py":
             text = path.read_text(encoding="utf-8")
             assert not re.search(r"\.command\(|typer\.Typer\(|\.callback\(", text), path
+
+
+# every command's --help, in a process of its own: which heavy modules did it import?
+HELPS = """
+import contextlib, io, sys
+from meeple.cli import main as cli
+heavy = ("meeple.interpreter.", "meeple.dsl.ast", "meeple.dsl.parse", "lark", "pydantic")
+for name in cli.COMMANDS:
+    sys.argv = ["meeple", name.removeprefix("cmd_"), "--help"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            cli.main()
+        except SystemExit as e:
+            assert not e.code, (name, e.code)
+    assert "Usage:" in out.getvalue(), name
+    print(name, sorted(m for m in sys.modules if m.startswith(heavy)))
+"""
+
+
+def test_a_commands_help_loads_neither_the_interpreter_nor_the_parser():
+    """``meeple <command> --help`` builds the command from its module, which imports the
+    interpreter (its engines, the game, the bots) and the parser only where the command
+    runs, so that the help comes quickly (docs/performance.md)."""
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", HELPS], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    loaded = dict(line.split(" ", 1) for line in run.stdout.splitlines())
+    assert sorted(loaded) == sorted(cli.COMMANDS)
+    assert set(loaded.values()) == {"[]"}, loaded
+
+
+def test_the_help_of_bot_names_the_bots_there_are(monkeypatch):
+    """--bot's help names the bots read from the bots' source without importing it: the
+    names of BOTS, and the same when that source is not at hand (an installed copy
+    compiled without it)."""
+    from meeple.cli import options
+    assert options.bot_names() == ", ".join(sorted(BOTS))
+    for cmd in ("play", "simulate"):
+        assert all(name in meeple_cli(cmd, "--help").out for name in BOTS), cmd
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)   # no source
+    assert options.bot_names() == ", ".join(sorted(BOTS))
 
 
 def test_the_main_help_lists_the_commands_as_built():

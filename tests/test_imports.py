@@ -2,10 +2,12 @@
 run -> view): no module of dsl/, interpreter/ or cli/ imports, even inside a function,
 one that imports it back (in cli/, the app is assembled in cli/main.py from the
 commands' modules, which never import it); the language never imports the interpreter or the command line,
-the interpreter never imports the command line; and each module imports alone."""
+the interpreter never imports the command line; inside the interpreter, each subpackage
+imports only those of lower layers (README.md, Layout); and each module imports alone."""
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,6 +78,14 @@ GRAPH["cli.main"] |= {f"cli.{m}" for m in ast.literal_eval(ast.unparse(next(
     n.value for n in ast.parse((ROOT / "cli" / "main.py").read_text(encoding="utf-8")).body
     if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "COMMANDS")))}
 
+# the package meeple.interpreter imports each name of its API when first asked for
+# (importlib), from the module its _LAZY table gives
+_LAZY = ast.parse((ROOT / "interpreter" / "__init__.py").read_text(encoding="utf-8"))
+GRAPH["interpreter.__init__"] |= {t for v in ast.walk(next(
+    n.value for n in _LAZY.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "_LAZY"))
+    if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.startswith(".")
+    and (t := _target(("interpreter" + v.value) if not v.value.startswith("..") else v.value[2:], ""))}
+
 
 def cycle_from(start: str) -> list[str] | None:
     """A path of imports from ``start`` back to itself, if there is one."""
@@ -98,7 +108,9 @@ def test_the_graph_sees_imports_inside_functions():
     assert "interpreter.compiler.compile" not in GRAPH["interpreter.play.runtime"]  # for type checkers only
     # from a subpackage: a sibling package's module, and a package's own module
     assert "interpreter.play.helpers" in GRAPH["interpreter.compiler.fused"]  # from ..play.helpers
-    assert "interpreter.bots.__init__" in GRAPH["interpreter.__init__"]  # from .bots import ...
+    assert "interpreter.bots.__init__" in GRAPH["interpreter.analysis.arena"]  # from ..bots import ...
+    # the package's API, imported when first used (its _LAZY table)
+    assert {"interpreter.bots.__init__", "interpreter.play.runtime", "dsl.errors"} <= GRAPH["interpreter.__init__"]
     assert "interpreter.play.runtime" in GRAPH["interpreter.bots.__init__"]  # from ..play import runtime
 
 
@@ -134,3 +146,46 @@ def test_each_module_of_the_language_and_the_interpreter_imports_alone():
                                  stderr=subprocess.PIPE, text=True) for m in wanted}
     failed = {m: p.communicate()[1][-300:] for m, p in procs.items() if p.wait() != 0}
     assert not failed
+
+
+# The interpreter's layers, lowest first (README.md, Layout): a module imports only
+# from its own subpackage, from a lower layer or from dsl/. The top-level modules of
+# interpreter/ (the package itself and the aliases that keep documented paths) stand
+# above every subpackage.
+LAYERS = (("play",), ("core",), ("native",), ("compiler",), ("bots", "documents"), ("analysis",),
+          ("",))
+RANK = {part: rank for rank, parts in enumerate(LAYERS) for part in parts}
+
+
+def part_of(module: str) -> str:
+    """The subpackage of an interpreter module ("play"), or "" for one at its top."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 else ""
+
+
+def test_every_interpreter_module_has_a_layer():
+    """A new subpackage is given its place in LAYERS (and in README.md, Layout)."""
+    found = {part_of(m) for m in MODULES if m.startswith("interpreter.")}
+    assert found == set(RANK), found ^ set(RANK)
+
+
+def test_the_aliases_at_the_top_of_the_interpreter_are_in_the_graph():
+    """The modules left at the top of interpreter/ are the package and the aliases of
+    documented paths (each one the module it names); the layer test covers them."""
+    top = {m for m in MODULES if m.startswith("interpreter.") and part_of(m) == ""}
+    aliases = top - {"interpreter.__init__"}
+    assert len(aliases) >= 12 and "interpreter.record" in aliases
+    for alias in aliases:
+        assert len(GRAPH[alias]) == 1 and part_of(next(iter(GRAPH[alias]))), alias
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = readme[readme.index("modules at the top of `interpreter/`"):].split("\n\n")[0]
+    assert {f"interpreter.{name}" for name in re.findall(r"`(\w+)`", said)} \
+        >= aliases, "README.md names each stable path"
+
+
+@pytest.mark.parametrize("module", [m for m in MODULES if m.startswith("interpreter.")])
+def test_no_interpreter_module_imports_from_a_higher_layer(module):
+    part = part_of(module)
+    upward = sorted(t for t in GRAPH[module] if t.startswith("interpreter.")
+                    and part_of(t) != part and RANK[part_of(t)] >= RANK[part])
+    assert not upward, f"{module} (layer {part or 'top'}) imports from a layer not below it: {upward}"

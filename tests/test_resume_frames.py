@@ -1,4 +1,4 @@
-"""A state resumes only if its stack is one the program reaches (interpreter/compiler/frames.py):
+"""A state resumes only if its stack is one the program reaches (interpreter/play/frames.py):
 the phase's procedure at the bottom, every frame standing where a procedure can stop
 (just after a decision on top, just after a call of the frame above it below, at a
 random statement in explicit chance mode), every local one of the procedure's, of a

@@ -107,7 +107,7 @@ class Rules:
         variants = tuple(variants or ())
         found = self._local.get((variants, locale)) or _CACHE.get((self.key, variants, locale, self.native))
         if found is None:
-            from .. import compile_sources
+            from ..compiler.loading import compile_sources
             src = dsl_load.SourceSet()
             for name, text in self.texts:
                 dsl_load.add_text(src, name, text, self.budgets)

@@ -189,7 +189,7 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
     import json
 
     from ...dsl.load import read_sources, resolve_path
-    from .. import compile_sources
+    from ..compiler.loading import compile_sources
     from .invariants import Config, Stats, configs, explore, unchecked
 
     src = read_sources(resolve_path(ruleset))

@@ -90,6 +90,7 @@ import random
 from ..play import rng as rng_mod
 from ..play.game import _H_LEGAL, _H_MOVE, _H_RNG, Game, _copy_state
 from ..play.helpers import RuleError
+from ..play.relabel import follow, held_items, map_value
 from ..play.runtime import _MISSING, IllegalMove
 from ..play.views import seat_sees, view, visible_items
 
@@ -101,23 +102,6 @@ ATTEMPTS = 30
 GIVE_UP = 3
 #: the newest moves checked at most (a window that starts later only knows less)
 WINDOW = 120
-
-
-# (the item-following of the leak check, imported when first used: a command that
-# draws no sample, like ``meeple simulate`` with random bots, never loads it)
-def follow(game: Game, mapping: dict[int, int]) -> None:
-    from ..analysis.leaks import follow as follow_items
-    follow_items(game, mapping)
-
-
-def map_value(value, code: str, mapping: dict[int, int]):
-    from ..analysis.leaks import map_value as mapped
-    return mapped(value, code, mapping)
-
-
-def _held(R) -> set:
-    from ..analysis.leaks import _held as held
-    return held(R)
 
 
 def determinize(game: Game, seat: int, rng: random.Random, past: Past | None = None) -> Game:
@@ -356,7 +340,7 @@ def _hidden_slots(R, seat: int) -> list[tuple[int, int, int]]:
     position). The hidden items of a zone the seat knows (a bowl of stones the setup
     filled, that only ever gave stones to the board) stay where they are: none of them
     can be anywhere else."""
-    held = _held(R) if R.stack else set()
+    held = held_items(R) if R.stack else set()
     out = []
     for z, items in enumerate(R.zones):
         if seat >= 0 and not R.unsure(z, seat):

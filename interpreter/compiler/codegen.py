@@ -18,6 +18,7 @@ from ...dsl import ast as ir
 from ...dsl.builtins import BUILTINS, CLOSURES
 from ...dsl.check import Checked
 from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
+from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
     _AVAIL_MAX,
     _BOARD_LIST,
@@ -62,16 +63,6 @@ from .codegen_text import (  # noqa: F401
     walks_kept,
 )
 from .orderfree import order_blind, order_free
-from .primitives import PRIMITIVES, PyCall, PyOver, emit
-
-
-def kind_unsure(c, s) -> bool:
-    """Whether a move takes an item of a kind the checker does not know to a place of a
-    kind it does not know either (from ``zone`` parameters, as rulesets wrote before
-    ``zone of Kind``): its kinds are compared when it is played (``same_kind``)."""
-    what, to = c.type_of(s.what), c.type_of(s.to)
-    item = what.arg if what.tag == "list" else what
-    return (item.tag == "item" and item.arg == "?") or (to.tag == "zone" and to.arg == "?")
 
 
 class CodeTooBig(Exception):

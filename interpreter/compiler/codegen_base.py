@@ -7,7 +7,7 @@ import re
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
-from .primitives import PRIMITIVES, Primitive
+from ..core.primitives import PRIMITIVES, Primitive
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -163,7 +163,7 @@ class _Loop:
 # name, and what a turn of the loop does with the element
 # a comprehension ("list") or an aggregate as a loop of statements (see
 # ExprCompiler._s_loop): the value before the loop, the lines adding an element, the line
-# after the loop (an aggregate's are in interpreter/compiler/primitives.py)
+# after the loop (an aggregate's are in interpreter/core/primitives.py)
 _LOOPS = {"list": Primitive("", "", step_start="[]", step="{r}.append({el})"), **PRIMITIVES}
 
 

@@ -3,8 +3,8 @@ codegen.ExprCompiler, its methods on the compiler's state): the least and the mo
 integer can be, the longest a text can be, how many elements a list has where fixed."""
 from __future__ import annotations
 
+from ..core.primitives import PRIMITIVES
 from .codegen_base import CompilerPart, Env, _arith_range
-from .primitives import PRIMITIVES
 
 
 class Bounds(CompilerPart):

@@ -7,6 +7,7 @@ import math
 
 from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
+from ..core.primitives import PyLoop, emit
 from .codegen_base import (
     _AVAIL_MAX,
     _FREE_LOOPS,
@@ -22,7 +23,6 @@ from .codegen_base import (
     _counted,
     _Loop,
 )
-from .primitives import PyLoop, emit
 
 
 class _Written:

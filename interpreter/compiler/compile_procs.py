@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 from ...dsl import ast as ir
 from ..core.lower import lower, shape
 from ..core.reference import Builder, LogTemplate, same_kind  # noqa: F401 - (here as before)
-from . import frames, fused
+from ..play import frames
+from . import fused
 from .codegen import Env
 
 if TYPE_CHECKING:

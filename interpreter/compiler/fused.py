@@ -31,8 +31,8 @@ import ast
 import re
 
 from ..core import blocks, ops
+from ..core.reference import attr_of_nothing, loop_over, nothing_to_move, steps_over
 from ..play import helpers
-from ..play.helpers import BudgetError, RuleError, over_budget
 
 # the names the fused code binds (an expression that reads one of these is called)
 _LOCALS = frozenset({"s", "p", "v", "d", "w", "x", "i", "e"})
@@ -41,25 +41,6 @@ _LOOP = re.compile(r"(xs|i|x)\d+")  # (a loop's list, index and element)
 # a zone that a move's text names without reading the state: a zone, or a zone per player
 # given a local or the active player (see _Fuser.moved_to)
 _FIXED_ZONE = re.compile(r"[(\s]*Z_\w+(\s*\+\s*[(\s]*(L\['[A-Za-z_]\w*'\]|R\.active|\d+)[)\s]*)?[)\s]*")
-
-
-def nothing_to_move():
-    raise RuleError("'move' of nothing (the item is none)",
-                    hint="an empty zone's top or an empty cell is none: test it "
-                         "first, e.g. 'if occupied(z) { move top(z) to ... }'")
-
-
-def attr_of_nothing(var: str, attr: str, name: str, test: str):
-    raise RuleError(f"'{var}.{attr} = ...' on nothing ({name} is none)",
-                    hint=f"test it first: 'if {test} != none {{ ... }}'")
-
-
-def steps_over(limit: int):
-    raise over_budget("steps", f"more than {limit} statements in one move")
-
-
-def loop_over(where: str, limit: int):
-    raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
 
 
 def _names(text: str) -> set[str]:

@@ -5,12 +5,16 @@ instructions that are data, shared by every engine.
   with explicit operations for budgets, visibility and randomness;
 - ``lower``: a checked procedure -> its instructions, in the layout saved states hold
   (instruction indices, hidden slot names), and ``shape``, the pass that derives where a
-  frame can stop and what it holds there (frames.py) from the instructions;
+  frame can stop and what it holds there (play/frames.py) from the instructions;
 - ``reference``: the reference meaning of each kind, as the Python form
   ``fn(R, L) -> next pc`` the straightforward engine runs.
 - ``blocks``: the statements, blocks and loops of a procedure recovered from its
-  instructions alone (the pass fused.py decides its runs with).
+  instructions alone (the pass fused.py decides its runs with);
+- ``primitives``: each built-in function's Python and C++ forms, for every engine.
 
-``compile_procs.compile_proc`` puts them together; fused.py writes runs of the
+``compiler.compile_procs.compile_proc`` puts them together; fused.py writes runs of the
 instructions as one Python function, kernel.py prints each as C++.
+
+The layer above play/ and below native/ and compiler/ (README.md, Layout): nothing here
+imports those.
 """

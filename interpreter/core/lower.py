@@ -25,9 +25,8 @@ import dataclasses
 import itertools
 
 from ...dsl import ast as ir
-from ..compiler import frames
-from ..compiler.codegen import kind_unsure, type_code
-from ..play import helpers
+from ...dsl.types import type_code
+from ..play import frames, helpers
 from . import ops
 
 BINDERS = ("Let", "For", "Choose", "ChooseSubset", "Best", "PickRandom")
@@ -89,6 +88,15 @@ def shape(prog, low: Lowered) -> frames.Shape:
         if i.asks:
             sh.stop(pc + 1, "decide", i.scope, live, var=i.var)
     return sh
+
+
+def kind_unsure(c, s) -> bool:
+    """Whether a move takes an item of a kind the checker does not know to a place of a
+    kind it does not know either (from ``zone`` parameters, as rulesets wrote before
+    ``zone of Kind``): its kinds are compared when it is played (``same_kind``)."""
+    what, to = c.type_of(s.what), c.type_of(s.to)
+    item = what.arg if what.tag == "list" else what
+    return (item.tag == "item" and item.arg == "?") or (to.tag == "zone" and to.arg == "?")
 
 
 class _Lowerer:

@@ -15,13 +15,32 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...dsl import ast as ir
-from ..compiler import fused
 from ..play import helpers
-from ..play.helpers import RuleError
+from ..play.helpers import BudgetError, RuleError, over_budget
 from ..play.runtime import Runtime
 from . import ops
 
 _UNSET = object()
+
+
+# the errors of the meaning (the fast code, fused.py, raises them too)
+def nothing_to_move():
+    raise RuleError("'move' of nothing (the item is none)",
+                    hint="an empty zone's top or an empty cell is none: test it "
+                         "first, e.g. 'if occupied(z) { move top(z) to ... }'")
+
+
+def attr_of_nothing(var: str, attr: str, name: str, test: str):
+    raise RuleError(f"'{var}.{attr} = ...' on nothing ({name} is none)",
+                    hint=f"test it first: 'if {test} != none {{ ... }}'")
+
+
+def steps_over(limit: int):
+    raise over_budget("steps", f"more than {limit} statements in one move")
+
+
+def loop_over(where: str, limit: int):
+    raise BudgetError(f"the loop at {where} ran more than its max of {limit} times")
 
 
 @dataclass
@@ -185,7 +204,7 @@ def _while_test(ins: ops.WhileTest, nxt: int, b: Builder):
             return end
         L[cnt] += 1
         if L[cnt] > limit:
-            fused.loop_over(where, limit)
+            loop_over(where, limit)
         return nxt
     return run
 
@@ -266,7 +285,7 @@ def _set_item_var(ins: ops.SetItemVar, nxt: int, b: Builder):
     def run(R, L):
         item = holder(R, L)
         if item is None:
-            fused.attr_of_nothing(*where)
+            attr_of_nothing(*where)
         R.set_ivar(attr, item, value(R, L))
         return nxt
     return run
@@ -497,7 +516,7 @@ def _move(ins: ops.Move, nxt: int, b: Builder):
                     R.move(it, dest, f)
         else:
             if w is None:
-                fused.nothing_to_move()
+                nothing_to_move()
             R.move(w, dest, f)
         return nxt
     return run

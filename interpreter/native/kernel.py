@@ -40,10 +40,9 @@ from itertools import count
 from pathlib import Path
 
 from ...dsl import ast as ir, diskcache
-from ...dsl.types import T
-from ..compiler.codegen import type_code
-from ..compiler.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
+from ...dsl.types import T, type_code
 from ..core import ops
+from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import cython_code as native
 from .cxx_text import ident, literal
 from .kernel_chance import ChanceStatements
@@ -434,7 +433,7 @@ class Gen:
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _Aggregate(self, e, sc):
-        """An aggregate over a comprehension: its native form (interpreter/compiler/primitives.py)."""
+        """An aggregate over a comprehension: its native form (interpreter/core/primitives.py)."""
         f = e.func
         if f == "connected":
             return self._connected(e, sc)
@@ -532,7 +531,7 @@ class Gen:
         raise Unsupported(f"a parameter of type {name}")
 
     def builtin(self, e, f, sc):
-        """A built-in's call: its native form (interpreter/compiler/primitives.py)."""
+        """A built-in's call: its native form (interpreter/core/primitives.py)."""
         try:
             return emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
         except NotNative as why:

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import json
 
-from ...dsl.types import T
-from ..compiler.codegen import type_code
+from ...dsl.types import T, type_code
 from .cxx_text import ident
 
 # the kinds of chance steps, as cxx/kernel_chance.hpp numbers them

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..compiler import frames
+from . import frames
 from .staterror import INT_LIMIT, StateError, _bad, _kind
 
 STATE_FORMAT = "meeple-state/1"

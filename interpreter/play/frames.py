@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..play.staterror import INT_LIMIT, StateError, _bad, _kind
+from .staterror import INT_LIMIT, StateError, _bad, _kind
 
 # the procedure at the bottom of the stack in each phase (runtime._next_phase)
 ROOTS = {"setup": "setup", "play": "turn", "ending": "at end"}
