@@ -7,7 +7,11 @@ The repository is copied first (building writes build/ and *.egg-info/ next to t
 sources, and a stale build/ could hide a missing file). Installing fetches the
 dependencies through pip as configured on the machine (its cache keeps it short); the
 tests take about a minute, so they carry the ``install`` marker:
-``pytest -m "not install"`` leaves them out (the lowest-versions run of .ci/lowest does)."""
+``pytest -m "not install"`` leaves them out (the lowest-versions run of .ci/lowest does).
+
+What the tests build (the copy, the wheel, the installed virtual environment) is built
+once a run, whichever pytest-xdist worker asks first (``_once``): the others wait for it
+and use it, each running its commands in an empty folder of its own."""
 from __future__ import annotations
 
 import json
@@ -16,6 +20,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -74,36 +79,72 @@ def _data_files() -> list[tuple[str, str]]:
     return files
 
 
+@contextmanager
+def _once(tmp_path_factory, name: str):
+    """A folder for ``name`` shared by the run's pytest-xdist workers (the parent of
+    their own temporary folders), and whether it still has to be made: the first worker
+    to ask makes it while holding a lock, the others wait for the lock and find it made
+    (its ``done`` file). Where there is no fcntl, or without workers, a folder of this
+    process's own."""
+    try:
+        import fcntl
+    except ImportError:
+        fcntl = None
+    base = tmp_path_factory.getbasetemp()
+    if fcntl is None or not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield tmp_path_factory.mktemp(name), True
+        return
+    folder = base.parent / f"shared-{name}"
+    with open(base.parent / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            made = (folder / "done").exists()
+            if not made:   # (a failed attempt is started again from an empty folder)
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir()
+            yield folder, not made
+            if not made:
+                (folder / "done").touch()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="module")
 def source(tmp_path_factory) -> Path:
     """A copy of the repository to build from."""
-    copy = tmp_path_factory.mktemp("source") / "meeple"
-    shutil.copytree(ROOT, copy, ignore=IGNORE)
-    return copy
+    with _once(tmp_path_factory, "source") as (folder, make):
+        if make:
+            shutil.copytree(ROOT, folder / "meeple", ignore=IGNORE)
+    return folder / "meeple"
 
 
 @pytest.fixture(scope="module")
-def wheel(source: Path, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    _ok([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source], out)
+def wheel(tmp_path_factory) -> Path:
+    # built from a copy of its own: another worker may be installing from ``source``, and
+    # pip builds in the source folder
+    with _once(tmp_path_factory, "wheel") as (out, make):
+        if make:
+            _ok([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out,
+                 _fresh_source(tmp_path_factory)], out)
     wheels = list(out.glob("meeple-*.whl"))
     assert len(wheels) == 1, wheels
     return wheels[0]
 
 
 class Installed:
-    """A fresh virtual environment with Meeple installed, and an empty folder to run
-    commands in."""
+    """A fresh virtual environment with Meeple installed (in ``root``, made when
+    ``make``), and an empty folder of this process's own to run commands in (``cwd``)."""
 
-    def __init__(self, root: Path, what: Path):
+    def __init__(self, root: Path, what: Path, cwd: Path, make: bool = True):
         self.root = root / "venv"
-        subprocess.run([sys.executable, "-m", "venv", self.root], check=True, env=_env(),
-                       timeout=TIMEOUT)
+        if make:
+            subprocess.run([sys.executable, "-m", "venv", self.root], check=True, env=_env(),
+                           timeout=TIMEOUT)
         bin_ = self.root / ("Scripts" if os.name == "nt" else "bin")
         self.python, self.meeple = bin_ / "python", bin_ / "meeple"
-        self.cwd = root / "elsewhere"
-        self.cwd.mkdir()
-        _ok([self.python, "-m", "pip", "install", "-q", what], self.cwd)
+        self.cwd = cwd
+        if make:
+            _ok([self.python, "-m", "pip", "install", "-q", what], self.cwd)
 
     def __call__(self, *args, input: str | None = None, **extra: str) -> str:
         return _ok([self.meeple, *args], self.cwd, input, **extra)
@@ -114,7 +155,9 @@ class Installed:
 @pytest.fixture(scope="module", params=scaled(["wheel", "pip install ."], ["pip install ."]))
 def installed(request, tmp_path_factory) -> Installed:
     what = request.getfixturevalue("wheel" if request.param == "wheel" else "source")
-    return Installed(tmp_path_factory.mktemp("install"), what)
+    cwd = tmp_path_factory.mktemp("elsewhere")
+    with _once(tmp_path_factory, "install-" + request.param.replace(" ", "-")) as (root, make):
+        return Installed(root, what, cwd, make)
 
 
 def test_the_wheel_holds_only_the_meeple_package(wheel: Path):
@@ -189,7 +232,7 @@ def test_simulate_natively_with_a_kernel_in_a_plain_install(installed: Installed
     from meeple import interpreter
     if interpreter.kernel_status() is not None:
         pytest.skip(f"no kernel can be built here: {interpreter.kernel_status()}")
-    cache = installed.root / "kernel-cache"   # (built here, from the installed C++)
+    cache = installed.cwd / "kernel-cache"   # (built here, from the installed C++)
     out = installed("simulate", "kalah", "--games", "4", "--native", "--json", "-j", "1",
                     MEEPLE_CACHE_DIR=str(cache))
     assert "building the kernel of kalah (2 players)" in out, out
@@ -226,7 +269,7 @@ TIMES = ("seconds", "games_per_second", "elapsed")
 def _fresh_source(tmp_path_factory) -> Path:
     """A copy of the repository of its own (pip builds in the source folder: a native
     build leaves compiled modules in its build/, which must not reach another build)."""
-    copy = tmp_path_factory.mktemp("native-source") / "meeple"
+    copy = tmp_path_factory.mktemp("fresh-source") / "meeple"
     shutil.copytree(ROOT, copy, ignore=IGNORE)
     return copy
 
@@ -255,7 +298,7 @@ def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wh
     names = zipfile.ZipFile(native_wheel).namelist()
     for module in ("runtime", "helpers", "game", "ordering"):
         assert any(n.startswith(f"meeple/interpreter/play/{module}.") and n.endswith((".so", ".pyd")) for n in names), names
-    native = Installed(tmp_path_factory.mktemp("native"), native_wheel)
+    native = Installed(tmp_path_factory.mktemp("native"), native_wheel, tmp_path_factory.mktemp("elsewhere"))
     assert native("--version").endswith(" (compiled engine)\n")
     assert _ok([native.python, "-c", "from meeple import interpreter; print(interpreter.compiled_engine())"],
                native.cwd).strip() == "True"

@@ -94,6 +94,31 @@ def test_openspiel_is_a_test_dependency_only_where_it_has_wheels():
     assert not where("linux", "x86_64", "3.15") and not where("linux", "ppc64le")
 
 
+
+def test_ci_lowest_tests_every_dependency_s_floor_with_test_files_that_exist():
+    """.ci/lowest runs, against the floors, the test files its FLOORS table names for each
+    direct dependency (of the package and of the test extra): every dependency has a
+    line, every line is a dependency, every file named is a test file of tests/, and the
+    run is given those files (not the whole suite, not none)."""
+    import tomllib
+    script = (ROOT / ".ci" / "lowest").read_text(encoding="utf-8")
+    table = script.split('FLOORS="\n', 1)[1].split('\n"\n', 1)[0]
+    floors = {}
+    for line in table.splitlines():
+        name, *files = line.split()
+        assert name not in floors and files, line
+        floors[name] = files
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    declared = {re.split(r"[><=;\s]", req, maxsplit=1)[0]
+                for req in project["dependencies"] + project["optional-dependencies"]["test"]}
+    assert set(floors) == declared, sorted(set(floors) ^ declared)
+    for files in floors.values():
+        for name in files:
+            assert re.fullmatch(r"tests/test_\w+\.py", name) and (ROOT / name).is_file(), name
+    run = [ln for ln in script.splitlines() if ln.lstrip().startswith('"${files[@]}"')]
+    assert len(run) == 1 and '"$@"' in run[0], run
+
+
 def _imports(path: Path):
     """Every import of a module (at any depth, in functions too): (module, names, level)."""
     import ast
