@@ -56,24 +56,6 @@ def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS):
                                f"move (endless recursion?)")
 
 
-def recursive(fs: dict) -> set[str]:
-    """Functions that can call themselves, directly or not: they get a call budget."""
-    calls = {n: {x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs}
-             for n, f in fs.items()}
-    out = set()
-    for start in fs:
-        stack, seen = list(calls[start]), set()
-        while stack:
-            n = stack.pop()
-            if n == start:
-                out.add(start)
-                break
-            if n not in seen:
-                seen.add(n)
-                stack.extend(calls[n])
-    return out
-
-
 class FunctionCompiler:
     """Compiles the rule functions of ``prog`` into its namespace."""
 
@@ -331,9 +313,7 @@ class FunctionCompiler:
         calls can make 2**n calls). The fast code counts only those that may make more
         than _CALLS_FREE calls in one evaluation, loops counted once (every further
         iteration is counted by the work budget), so a runaway is still stopped."""
-        fs = self.checked.functions
-        calls = {n: [x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs]
-                 for n, f in fs.items()}
+        fs, calls = self.checked.functions, self.p.facts.calls
         if not gen.optimize:
             return {n for n in fs if n not in recursive and any(g not in gen.inline for g in calls[n])}
         bound: dict[str, int] = {}
@@ -351,4 +331,4 @@ class FunctionCompiler:
         return {n for n in fs if n not in recursive and most(n) > _CALLS_FREE}
 
     def _recursive(self) -> set[str]:
-        return recursive(self.checked.functions)
+        return self.p.facts.recursive

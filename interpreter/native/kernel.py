@@ -81,9 +81,9 @@ class Gen:
         self.protos: list[str] = []
         self.fields: dict[str, str] = {}  # frame fields: name -> C++ type
         self.field_names: dict[str, tuple] = {}  # frame field -> (procedure, local, type)
-        self.recursive = prog._recursive()   # (the functions that may call themselves)
-        self.calling = {n for n, f in self.c.functions.items()
-                        if any(x.node == "Call" and x.func in self.c.functions for x in ir.walk(f.body))}
+        self.facts = prog.facts              # what is known of the expressions (core/facts.py)
+        self.recursive = self.facts.recursive   # (the functions that may call themselves)
+        self.calling = self.facts.calling       # (the functions that call functions)
         self.sites: list[dict] = []       # choose statements: what apply needs
         self.loopvars: set[str] = set()   # the C++ names of the loop variables around
         self.keepable: dict[str, bool] = {}  # see kept
@@ -546,20 +546,9 @@ class Gen:
         fd = self.c.functions[name]
         params = [self.param_type(p) for p in fd.params]
         ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
-        fs, seen, stack, loops = self.c.functions, set(), [name], False
-        while stack and ok:
-            f = stack.pop()
-            if f in seen:
-                continue
-            seen.add(f)
-            if f in self.recursive:
-                ok = False
-            for n in ir.walk(fs[f].body):
-                if n.node in ("Comprehension", "Aggregate", "Ray"):
-                    loops = True
-                if n.node == "Call" and n.func in fs:
-                    stack.append(n.func)
-        self.keepable[name] = ok and loops
+        reach = self.facts.reach(name)
+        self.keepable[name] = ok and not reach & self.recursive \
+            and any(self.facts.loops(f, ray=True) for f in reach)
         return self.keepable[name]
 
     def kept_call(self, name: str) -> str:

@@ -1,0 +1,119 @@
+"""What the engines may know of a program's expressions before they run: the passes over
+the checked IR that every printer of expressions shares (the Python code of
+``compiler/codegen*.py``, the C++ of ``native/kernel.py``), each fact derived once here
+rather than by each printer on its own.
+
+- the calls between rule functions: which call which (``calls``), which may call
+  themselves (``recursive``: they get a call budget), which call any (``calling``), which
+  an evaluation of one may reach (``reach``);
+- loops and work: whether an expression holds a loop (``loops``), whether a node counts
+  work against the budget by itself (``counts_work``: a range, lists or texts joined), and
+  whether an iterable's elements are counted by its own evaluation (``counted``);
+- lists read from the program's static tables (``table_list``: a board's cells, a row of
+  a relation of two cells).
+
+A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
+printer asks it; a fact is found when first asked and kept."""
+from __future__ import annotations
+
+from functools import cached_property
+
+from ...dsl import ast as ir
+
+# the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
+_LOOPS = frozenset({"Comprehension", "Aggregate"})
+_RAY = "Ray"
+
+
+class Facts:
+    """The facts of one checked program (``c``), found when first asked."""
+
+    def __init__(self, checked):
+        self.c = checked
+        self._loops: dict[tuple[str, bool], bool] = {}
+
+    # ------------------------------------------------------------ calls
+    @cached_property
+    def calls(self) -> dict[str, list[str]]:
+        """Per rule function, the rule functions its body calls, in the order of its
+        nodes, as often as it calls them."""
+        fs = self.c.functions
+        return {n: [x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs]
+                for n, f in fs.items()}
+
+    @cached_property
+    def recursive(self) -> set[str]:
+        """The functions that can call themselves, directly or not: they get a call
+        budget."""
+        calls = self.calls
+        out = set()
+        for start in calls:
+            stack, seen = list(calls[start]), set()
+            while stack:
+                n = stack.pop()
+                if n == start:
+                    out.add(start)
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    stack.extend(calls[n])
+        return out
+
+    @cached_property
+    def calling(self) -> set[str]:
+        """The functions whose body calls a rule function."""
+        return {n for n, called in self.calls.items() if called}
+
+    def reach(self, name: str) -> set[str]:
+        """The functions an evaluation of ``name`` may run, itself included."""
+        seen, stack = set(), [name]
+        while stack:
+            f = stack.pop()
+            if f not in seen:
+                seen.add(f)
+                stack.extend(self.calls[f])
+        return seen
+
+    # ------------------------------------------------------------ loops and work
+    def loops(self, name: str, ray: bool = False) -> bool:
+        """Whether the body of the function ``name`` holds a loop (a comprehension or an
+        aggregate; with ``ray``, a ray's walk too)."""
+        key = (name, ray)
+        if key not in self._loops:
+            self._loops[key] = has_loop(self.c.functions[name].body, ray)
+        return self._loops[key]
+
+    def counts_work(self, n) -> bool:
+        """Whether evaluating the node ``n`` counts work against the budget by itself (not
+        counting its operands'): a range ``a..b``, two lists or texts joined."""
+        return n.node == "BinOp" and (n.op == ".." or (
+            n.op == "+" and self.c.type_of(n).tag in ("list", "str")))
+
+    def counted(self, it) -> bool:
+        """Whether the elements of an iterable are already counted against the work
+        budget by its own evaluation (a range, lists joined) or written out in the
+        source (a list literal): a loop over it counts them no further."""
+        return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
+            it.op == "+" and self.c.type_of(it).tag == "list")))
+
+    # ------------------------------------------------------------ static tables
+    def table_list(self, e) -> tuple[str, str] | None:
+        """A list read from a table the program makes before any game: ``("cells",
+        board)`` for ``cells(board)``, ``("relation", name)`` for the row of a relation of
+        two cells; else None."""
+        if e.node != "Call" or len(e.args) != 1:
+            return None
+        c, f = self.c, e.func
+        if f == "cells" and c.calls_builtin("cells"):
+            return "cells", c.type_of(e.args[0]).arg
+        r = c.relations.get(f)
+        if r is not None and len(r.params) == 2 and f not in c.functions:
+            return "relation", f
+        return None
+
+
+def has_loop(e, ray: bool = False) -> bool:
+    """Whether the expression holds a loop (a comprehension or an aggregate; with
+    ``ray``, a ray's walk too)."""
+    return any(n.node in _LOOPS or (ray and n.node == _RAY) for n in ir.walk(e))
+
