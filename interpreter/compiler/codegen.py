@@ -636,7 +636,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
                 else:
-                    if not _counted(cl.iter, it):
+                    if not _counted(self.t.facts, cl.iter, it):
                         it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
                     self.free = 1  # (as in _s_loop)
                 plain.append(f"for v_{cl.var} in {it}")

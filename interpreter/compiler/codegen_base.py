@@ -130,10 +130,12 @@ def _arith_range(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, 
     return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
 
 
-def _counted(e, text: str) -> bool:
+def _counted(facts, e, text: str) -> bool:
     """An iterable whose elements are already counted against the work budget (a range,
-    a list '+') or written out in the source (a list literal)."""
-    return e.node == "ListLit" or (e.node == "BinOp" and text.startswith(("_range(", "_cat(")))
+    a list '+') or written out in the source (a list literal): as ``facts.counted`` says
+    (core/facts.py), where its text is the range or the join itself (not a value
+    computed before)."""
+    return facts.counted(e) and (e.node == "ListLit" or text.startswith(("_range(", "_cat(")))
 
 
 

@@ -86,13 +86,11 @@ class Bounds(CompilerPart):
             return self.t.ray_bound(self.ty(e.start).arg, tuple(a.name for a in e.steps))
         if e.node == "Aggregate" and e.func == "until":  # a part of its list, counted
             return self._fixed_size(e.comp.clauses[0].iter)
-        if e.node != "Call" or len(e.args) != 1:
+        table = self.t.facts.table_list(e)
+        if table is None:
             return None
-        if e.func == "cells" and self.c.calls_builtin("cells"):
-            cells = self.t.boards.get(self.ty(e.args[0]).arg)
+        if table[0] == "cells":
+            cells = self.t.boards.get(table[1])
             return None if cells is None else len(cells)
-        r = self.c.relations.get(e.func)
-        if r is not None and len(r.params) == 2 and e.func not in self.c.functions:
-            table = self.t.ns.get(f"REL_{e.func}")
-            return None if table is None else max(map(len, table), default=0)
-        return None
+        rows = self.t.ns.get(f"REL_{table[1]}")
+        return None if rows is None else max(map(len, rows), default=0)

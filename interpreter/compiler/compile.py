@@ -416,12 +416,6 @@ class Program:
                 name = f"{name}#{counter[name]}"
             it.notation = name
 
-    # ------------------------------------------------------------ functions
-    def _recursive(self) -> set[str]:
-        """Functions that can call themselves, directly or not: they get a call budget."""
-        return self.facts.recursive
-
-
     def _relation(self, name: str, r: ir.RelationDecl) -> None:
         if len(r.params) > 2:
             return self._relation_n(name, r)

@@ -230,7 +230,7 @@ class FunctionCompiler:
         return ((x.node == "Var" and x.name == start)
                 or x.node in ("Comprehension", "Aggregate", "Ray")
                 or (x.node == "Call" and x.func in self.checked.functions)
-                or (x.node == "BinOp" and (x.op == ".." or (x.op == "+" and self.p.type_of(x).tag in ("list", "str")))))
+                or self.p.facts.counts_work(x))
 
     def _both_ways(self, relation: str) -> bool:
         """Whether a relation of two cells relates b to a wherever it relates a to b."""

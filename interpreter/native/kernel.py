@@ -338,11 +338,6 @@ class Gen:
         return f"{fn}({self.expr(e.start, sc)}{steps})"
 
     # ------------------------------------------------------------ comprehensions
-    def _counted(self, it) -> bool:
-        """An iterable already counted against the work budget (codegen._counted)."""
-        return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
-            it.op == "+" and self.ty(it).tag == "list")))
-
     def loops(self, comp, sc: dict, body, reserve: str | None = None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
@@ -370,7 +365,7 @@ class Gen:
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             xs = self.fresh("xs")
-            work = "" if self._counted(it) else f"W(s, {xs}.size()); "
+            work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
             if reserve is not None and len(comp.clauses) == 1:
                 work += f"{reserve}.reserve({xs}.size()); "
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
@@ -395,10 +390,7 @@ class Gen:
             n = e.name
             return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \
                 or (n == "players" and not self.c.declares(n))
-        if e.node == "Call" and len(e.args) == 1:
-            return (e.func == "cells" and self.c.calls_builtin("cells")) or \
-                (e.func in self.c.relations and len(self.c.relations[e.func].params) == 2)
-        return False
+        return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
         t = self.ty(e)
