@@ -2,4 +2,4 @@
 ``Ruleset``; procedures in ``compile_procs``, rule functions in ``compile_functions``),
 ``codegen`` and its parts ``codegen_*`` (expressions as Python code), ``fused`` (runs of
 statements), ``primitives`` (each built-in's Python and C++ forms), ``frames`` (what a
-saved frame may hold), ``orderfree``, and ``cache`` (a ruleset through the disk cache)."""
+saved frame may hold) and ``cache`` (a ruleset through the disk cache)."""

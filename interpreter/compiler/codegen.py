@@ -61,7 +61,6 @@ from .codegen_text import (  # noqa: F401
     tabulate_tops,
     walks_kept,
 )
-from .orderfree import order_blind, order_free
 from .primitives import PRIMITIVES, PyCall, PyOver, emit
 
 
@@ -138,7 +137,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # the tables of the cells of loops over a board with a static condition, made for
         # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
         self.static_tables: dict[tuple, tuple[str, bool]] = {}
-        # lists whose order does not matter where they are used (see orderfree.py): the
+        # lists whose order does not matter where they are used (see core/orderfree.py): the
         # expression compiled next may be computed in any order (perm_next), the one
         # being compiled may (perm_here); the functions that find a component
         # (``connected`` from a parameter: name -> its number, the start's position
@@ -152,7 +151,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # component function's (see compile.Program._component_source)
         self.last_closure: tuple[str, str] | None = None
         self.closure_work: dict[str, tuple[str, str] | None] = {}
-        self.free_args: dict[tuple, bool] = {}  # see _perm_arg
         # functions of enums and bools read from a table of their values (TAB_name), by
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
@@ -807,7 +805,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 args.append(self.expr(a, env))
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
-            # the value is used in any order (see orderfree.py)
+            # the value is used in any order (see core/orderfree.py)
             return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
@@ -819,25 +817,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         return self.perm_here and self.memo_ok and e.node == "Call" and e.func in self.components
 
     def _perm_arg(self, e, i: int) -> bool:
-        """Whether the call e's argument i may be computed in any order: a list whose
-        order the call's value does not depend on (its size), or depends on only as far as
-        that value's own order may be any (distinct; a rule function's body, see
-        orderfree.py)."""
-        f, c = e.func, self.c
-        if not self.components or i >= len(e.args) or self.ty(e.args[i]).tag != "list":
-            return False  # (the order matters only where a component may be found)
-        if f in c.functions:
-            fd = c.functions[f]
-            if i >= len(fd.params):
-                return False
-            key = (f, i, self.perm_here)
-            free = self.free_args.get(key)
-            if free is None:
-                free = self.free_args[key] = order_free(c, fd.body, fd.params[i].name, self.perm_here)
-            return free
-        if not c.calls_builtin(f):
-            return False
-        return order_blind(f, self.perm_here)
+        """Whether the call e's argument i may be computed in any order (a list whose
+        order the call's value does not depend on: core/facts.py, order_free_arg); asked
+        only where a component may be found (the order matters only there)."""
+        return bool(self.components) and self.t.facts.order_free_arg(e, i, self.perm_here)
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)

@@ -204,7 +204,7 @@ class FunctionCompiler:
         to b when b is related to a), the other parameters values Python can hash, COND
         cheap (no rule function, loop or list joined: the work budget counts the walk
         alone): the same component is found from any of its cells, so, where the order of
-        its cells does not matter (see orderfree.py), one evaluation finds it
+        its cells does not matter (see core/orderfree.py), one evaluation finds it
         once (see _component_source). By name: (its number, the position of p)."""
         out = {}
         for n, (name, fd) in enumerate(self.checked.functions.items()):

@@ -10,7 +10,9 @@ rather than by each printer on its own.
   work against the budget by itself (``counts_work``: a range, lists or texts joined), and
   whether an iterable's elements are counted by its own evaluation (``counted``);
 - lists read from the program's static tables (``table_list``: a board's cells, a row of
-  a relation of two cells).
+  a relation of two cells);
+- whether a call's value is the same whatever the order of a list it is given
+  (``order_free_arg``, by ``orderfree.py`` from what dsl/builtins.py says of each built-in).
 
 A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
 printer asks it; a fact is found when first asked and kept."""
@@ -19,6 +21,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ...dsl import ast as ir
+from . import orderfree
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset({"Comprehension", "Aggregate"})
@@ -31,6 +34,7 @@ class Facts:
     def __init__(self, checked):
         self.c = checked
         self._loops: dict[tuple[str, bool], bool] = {}
+        self._free: dict[tuple[str, int, bool], bool] = {}
 
     # ------------------------------------------------------------ calls
     @cached_property
@@ -110,6 +114,26 @@ class Facts:
         if r is not None and len(r.params) == 2 and f not in c.functions:
             return "relation", f
         return None
+
+    # ------------------------------------------------------------ order
+    def order_free_arg(self, e, i: int, perm: bool) -> bool:
+        """Whether the value of the call ``e`` is the same whatever the order of its
+        argument ``i``, a list (``perm``: the same elements in any order will do for the
+        call's own value, see orderfree.py): a list whose order the value does not depend
+        on (its size), or depends on only as far as the value's own order may be any
+        (distinct; a rule function's body)."""
+        c, f = self.c, e.func
+        if i >= len(e.args) or c.type_of(e.args[i]).tag != "list":
+            return False
+        if f in c.functions:
+            fd = c.functions[f]
+            if i >= len(fd.params):
+                return False
+            key = (f, i, perm)
+            if key not in self._free:
+                self._free[key] = orderfree.order_free(c, fd.body, fd.params[i].name, perm)
+            return self._free[key]
+        return c.calls_builtin(f) and orderfree.order_blind(f, perm)
 
 
 def has_loop(e, ray: bool = False) -> bool:
