@@ -29,7 +29,7 @@ class Env:
     function body, the Python text of the argument (``subst``). ``ids`` numbers the
     comprehension variables in scope (a name bound again gets a new number). ``ranges``:
     the least and the most value of an inlined function's integer argument, where known
-    (see ExprCompiler._int_range)."""
+    (see core/bounds.py)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
                  subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
@@ -110,24 +110,6 @@ _SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]
 # bind no variables, so an argument's text cannot be captured by a comprehension
 _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
               "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"}
-
-
-def _arith_range(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
-    """The least and the most of ``x op y`` for x in the range a, y in b (see
-    ExprCompiler._int_range), or None."""
-    if op == "+":
-        return a[0] + b[0], a[1] + b[1]
-    if op == "-":
-        return a[0] - b[1], a[1] - b[0]
-    if op == "*":
-        corners = [x * y for x in a for y in b]
-        return min(corners), max(corners)
-    if b[0] <= 0 <= b[1]:
-        return None  # (the divisor may be 0)
-    if op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
-        corners = [x // y for x in a for y in b]
-        return min(corners), max(corners)
-    return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
 
 
 def _counted(facts, e, text: str) -> bool:

@@ -92,7 +92,7 @@ class Program:
     def __init__(self, checked: Checked, players: int, budgets: budget.Budgets | None = None,
                  relations: dict | None = None, native=None):
         self.checked = c = checked
-        self.facts = Facts(c)  # what the printers know of its expressions (core/facts.py)
+        self.facts = Facts(self)  # what the printers know of its expressions (core/facts.py)
         codegen.number_binders()
         # None, or what serves (or records) the pieces of generated code (interpreter/native/cython_code.py)
         self._native = native

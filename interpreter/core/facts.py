@@ -12,7 +12,9 @@ rather than by each printer on its own.
 - lists read from the program's static tables (``table_list``: a board's cells, a row of
   a relation of two cells);
 - whether a call's value is the same whatever the order of a list it is given
-  (``order_free_arg``, by ``orderfree.py`` from what dsl/builtins.py says of each built-in).
+  (``order_free_arg``, by ``orderfree.py`` from what dsl/builtins.py says of each built-in);
+- the least and the most an integer can be, the longest a text can be (``int_range``,
+  ``within``, ``text_bound``: bounds.py).
 
 A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
 printer asks it; a fact is found when first asked and kept."""
@@ -22,17 +24,20 @@ from functools import cached_property
 
 from ...dsl import ast as ir
 from . import orderfree
+from .bounds import Bounds
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset({"Comprehension", "Aggregate"})
 _RAY = "Ray"
 
 
-class Facts:
-    """The facts of one checked program (``c``), found when first asked."""
+class Facts(Bounds):
+    """The facts of one program (``p``, its checked program ``c``), found when first
+    asked."""
 
-    def __init__(self, checked):
-        self.c = checked
+    def __init__(self, prog):
+        self.p = prog
+        self.c = prog.checked
         self._loops: dict[tuple[str, bool], bool] = {}
         self._free: dict[tuple[str, int, bool], bool] = {}
 
