@@ -57,6 +57,9 @@ BUILD_TIMEOUT = 600   # seconds for the C++ compiler
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
 _loaded: dict[str, object] = {}
+# a product known to be within this bound (and the integer budget) is written as such
+# (no int64 overflow, never NONE_I)
+_PLAIN_MAX = (1 << 62) - 1
 
 
 class KernelError(Exception):
@@ -301,6 +304,8 @@ class Gen:
             case "-":
                 return f"sub({a}, {b})"
             case "*":
+                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX)):  # (core/bounds.py)
+                    return f"({a} * {b})"   # (never over the integer budget: nothing to check)
                 return f"mul({a}, {b}, {self.b.integer}LL)"
             case "/":
                 return f"floordiv({a}, {b})"
