@@ -70,9 +70,8 @@ class Bounds:
                 values = [ns[f"C_{e.name}"][c] for c in ns.get(f"BOARD_{self.c.type_of(e.obj).arg}", ())]
                 if values and all(type(v) is int for v in values):
                     return min(values), max(values)
-            case "Call" if self.c.calls_builtin(e.func) and PRIMITIVES[e.func].span is not None:
-                spans = [self.int_range(a, known, depth) for a in e.args]
-                return PRIMITIVES[e.func].span(spans, self.p.n)
+            case "Call" if self.c.calls_builtin(e.func) and (span := PRIMITIVES[e.func].span) is not None:
+                return span([self.int_range(a, known, depth) for a in e.args], self.p.n)
             case "Var" if known is not None:
                 return known.get(e.name)
         return None
