@@ -297,8 +297,11 @@ class Gen:
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
             return f"scat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
-        a, b = self.expr(e.left, sc, INT), self.expr(e.right, sc, INT)
-        match op:
+        return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
+
+    def _arith(self, e, a: str, b: str) -> str:
+        """``a op b`` of two ints (their texts)."""
+        match e.op:
             case "+":
                 return f"add({a}, {b})"
             case "-":
@@ -311,7 +314,7 @@ class Gen:
                 return f"floordiv({a}, {b})"
             case "%":
                 return f"mod({a}, {b})"
-        raise Unsupported(f"the operator {op}")
+        raise Unsupported(f"the operator {e.op}")
 
     def _CellAt(self, e, sc):
         board = self.ty(e.board).arg
