@@ -29,6 +29,7 @@ function uses(c: b): int = many(c) + twice(c)
 function spread(xs: list of b): int = size(distinct(xs))
 function label(c: b): str = c.name + "!"
 function near(c: b): list of b = beside(c) + [c]
+function next_to(x: b, y: b): bool = beside(x, y)
 turn {
   big = grow(big) + uses(cells(b)[0]) + spread(cells(b))
   if label(cells(b)[1]) == "x" { big = 0 }
@@ -66,6 +67,15 @@ def test_work_counted_and_lists_from_static_tables():
     assert f.table_list(many.comp.clauses[0].iter) == ("relation", "beside")
     cells = fs["uses"].body                    # (no table: a call of a function)
     assert f.table_list(cells.left) is None
+
+
+def test_what_a_call_calls_is_said_once_for_both_printers():
+    prog = program()
+    f, fs = prog.facts, prog.checked.functions
+    assert f.call_kind(fs["next_to"].body) == "pair"         # beside(x, y): a test
+    assert f.call_kind(fs["near"].body.left) == "row"         # beside(c): the related cells
+    assert f.call_kind(fs["uses"].body.left) == "function"    # many(c)
+    assert f.call_kind(fs["spread"].body) == "builtin"        # size(...)
 
 
 def test_order_freedom_from_the_table_of_built_ins():

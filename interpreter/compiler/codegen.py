@@ -731,30 +731,26 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, env):
-        c, f = self.c, e.func
-        if c.calls_builtin(f):
+        f, kind = e.func, self.t.facts.call_kind(e)   # (core/facts.py)
+        if kind == "builtin":
             return self._call_builtin(e, env)
-        if f in c.functions:
+        if kind == "function":
             return self._call_function(e, env)
-        if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+        if kind == "pair":
             b = self.expr(e.args[1], env)  # in the order Python evaluates them
             return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
         args = []
         for i, a in enumerate(e.args):
             self._perm(self._perm_arg(e, i))
             args.append(self.expr(a, env))
-        if f in c.relations and len(c.relations[f].params) > 2:
+        if kind in ("tuple", "rows"):
             key = "(" + "".join(a + ", " for a in args) + ")"
-            if len(args) == len(c.relations[f].params):
-                return f"({key} in RELSET_{f})"
-            return f"list(REL_{f}.get({key}, ()))"
-        if f in c.relations:
+            return f"({key} in RELSET_{f})" if kind == "tuple" else f"list(REL_{f}.get({key}, ()))"
+        if kind == "row":
             return f"REL_{f}[{args[0]}]"
-        if f in c.zones:
+        if kind == "zone":
             return f"(Z_{f} + {args[0]})"
-        if f in c.vars:
-            return f"R.pvars[{f!r}][{args[0]}]"
-        raise AssertionError(f"the checker let an unknown function through: {f}")
+        return f"R.pvars[{f!r}][{args[0]}]"   # a per-player variable
 
     def _call_builtin(self, e, env):
         since = len(self.wraps)

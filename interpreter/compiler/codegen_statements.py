@@ -275,7 +275,7 @@ class StatementForm(CompilerPart):
             c, f = self.c, e.func
             if f in c.functions:
                 return list(e.args) if f not in self.inline or self._called_anyway(e) else None
-            if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+            if self.t.facts.call_kind(e) == "pair":
                 return None  # its second argument is evaluated first
             if c.calls_builtin(f) and f in ("cells", "player_count", "turn_number"):
                 return None

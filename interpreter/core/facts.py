@@ -9,6 +9,8 @@ rather than by each printer on its own.
 - loops and work: whether an expression holds a loop (``loops``), whether a node counts
   work against the budget by itself (``counts_work``: a range, lists or texts joined), and
   whether an iterable's elements are counted by its own evaluation (``counted``);
+- what a call calls (``call_kind``: a built-in, a rule function, a relation's test or
+  rows, a per-player zone or variable);
 - lists read from the program's static tables (``table_list``: a board's cells, a row of
   a relation of two cells);
 - whether a call's value is the same whatever the order of a list it is given
@@ -104,6 +106,29 @@ class Facts(Bounds):
         source (a list literal): a loop over it counts them no further."""
         return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
             it.op == "+" and self.c.type_of(it).tag == "list")))
+
+    # ------------------------------------------------------------ calls by kind
+    def call_kind(self, e) -> str:
+        """What the call ``e`` calls: "builtin", "function" (a rule function), "pair"
+        (whether two cells are related), "row" (the cells related to one), "tuple"
+        (whether cells are related, a relation of more), "rows" (the rest of the tuples
+        that start with the cells given), "zone" (a per-player zone), "player_var" (a
+        per-player variable). A declaration hides a built-in of its name."""
+        c, f = self.c, e.func
+        if c.calls_builtin(f):
+            return "builtin"
+        if f in c.functions:
+            return "function"
+        r = c.relations.get(f)
+        if r is not None and len(r.params) == 2:
+            return "pair" if len(e.args) == 2 else "row"
+        if r is not None:
+            return "tuple" if len(e.args) == len(r.params) else "rows"
+        if f in c.zones:
+            return "zone"
+        if f in c.vars:
+            return "player_var"
+        raise AssertionError(f"the checker let an unknown function through: {f}")
 
     # ------------------------------------------------------------ static tables
     def table_list(self, e) -> tuple[str, str] | None:

@@ -463,9 +463,10 @@ class Gen:
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):
         c, f = self.c, e.func
-        if c.calls_builtin(f):
+        kind = self.facts.call_kind(e)   # (core/facts.py)
+        if kind == "builtin":
             return self.builtin(e, f, sc)
-        if f in c.functions:
+        if kind == "function":
             fd = c.functions[f]
             self.function(f)
             args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
@@ -473,16 +474,16 @@ class Gen:
                 # (in a loop, with the same arguments at every turn: computed once)
                 return f"{self.kept_call(f)}(s{args})"
             return f"{ident('F', f)}(s{args})"
-        if f in c.relations and len(c.relations[f].params) > 2:
+        if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
-        if f in c.relations:
+        if kind in ("pair", "row"):
             lists, test = self.tables.relation(f)
-            if len(e.args) == 2:
+            if kind == "pair":
                 b = self.expr(e.args[1], sc)
                 return f"{test}({self.expr(e.args[0], sc)}, {b})"
             return f"{lists}[nn({self.expr(e.args[0], sc)})]"
-        if f in c.zones:
+        if kind == "zone":
             return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
         return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
 
