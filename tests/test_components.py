@@ -2,7 +2,7 @@
 computed"): a rule function whose body is ``connected(x for x in REL(c) if COND)`` (go's
 groups) finds the same cells from any cell of the component. Where the order of its
 cells does not matter (its size, its liberties' size, a count over it: see
-interpreter/compiler/orderfree.py), the fast code's evaluation keeps the component for
+interpreter/core/orderfree.py), the fast code's evaluation keeps the component for
 all its cells (``FC_name``, a table ``mo_`` per evaluation), and the value of a function
 written in place that is given it (its liberties), and counts the same work when it
 finds them again; where the order matters (a list kept, ``first``, a walk that

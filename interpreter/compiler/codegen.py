@@ -62,7 +62,6 @@ from .codegen_text import (  # noqa: F401
     tabulate_tops,
     walks_kept,
 )
-from .orderfree import order_blind, order_free
 
 
 class CodeTooBig(Exception):
@@ -129,7 +128,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # the tables of the cells of loops over a board with a static condition, made for
         # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
         self.static_tables: dict[tuple, tuple[str, bool]] = {}
-        # lists whose order does not matter where they are used (see orderfree.py): the
+        # lists whose order does not matter where they are used (see core/orderfree.py): the
         # expression compiled next may be computed in any order (perm_next), the one
         # being compiled may (perm_here); the functions that find a component
         # (``connected`` from a parameter: name -> its number, the start's position
@@ -143,7 +142,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # component function's (see compile.Program._component_source)
         self.last_closure: tuple[str, str] | None = None
         self.closure_work: dict[str, tuple[str, str] | None] = {}
-        self.free_args: dict[tuple, bool] = {}  # see _perm_arg
         # functions of enums and bools read from a table of their values (TAB_name), by
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
@@ -627,7 +625,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 if size is not None and self.free * size <= _FREE_LOOPS:
                     self.free *= size
                 else:
-                    if not _counted(cl.iter, it):
+                    if not _counted(self.t.facts, cl.iter, it):
                         it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
                     self.free = 1  # (as in _s_loop)
                 plain.append(f"for v_{cl.var} in {it}")
@@ -724,30 +722,26 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, env):
-        c, f = self.c, e.func
-        if c.calls_builtin(f):
+        f, kind = e.func, self.t.facts.call_kind(e)   # (core/facts.py)
+        if kind == "builtin":
             return self._call_builtin(e, env)
-        if f in c.functions:
+        if kind == "function":
             return self._call_function(e, env)
-        if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+        if kind == "pair":
             b = self.expr(e.args[1], env)  # in the order Python evaluates them
             return f"({b} in RELSET_{f}[{self.expr(e.args[0], env)}])"
         args = []
         for i, a in enumerate(e.args):
             self._perm(self._perm_arg(e, i))
             args.append(self.expr(a, env))
-        if f in c.relations and len(c.relations[f].params) > 2:
+        if kind in ("tuple", "rows"):
             key = "(" + "".join(a + ", " for a in args) + ")"
-            if len(args) == len(c.relations[f].params):
-                return f"({key} in RELSET_{f})"
-            return f"list(REL_{f}.get({key}, ()))"
-        if f in c.relations:
+            return f"({key} in RELSET_{f})" if kind == "tuple" else f"list(REL_{f}.get({key}, ()))"
+        if kind == "row":
             return f"REL_{f}[{args[0]}]"
-        if f in c.zones:
+        if kind == "zone":
             return f"(Z_{f} + {args[0]})"
-        if f in c.vars:
-            return f"R.pvars[{f!r}][{args[0]}]"
-        raise AssertionError(f"the checker let an unknown function through: {f}")
+        return f"R.pvars[{f!r}][{args[0]}]"   # a per-player variable
 
     def _call_builtin(self, e, env):
         since = len(self.wraps)
@@ -798,7 +792,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 args.append(self.expr(a, env))
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
-            # the value is used in any order (see orderfree.py)
+            # the value is used in any order (see core/orderfree.py)
             return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
@@ -810,25 +804,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         return self.perm_here and self.memo_ok and e.node == "Call" and e.func in self.components
 
     def _perm_arg(self, e, i: int) -> bool:
-        """Whether the call e's argument i may be computed in any order: a list whose
-        order the call's value does not depend on (its size), or depends on only as far as
-        that value's own order may be any (distinct; a rule function's body, see
-        orderfree.py)."""
-        f, c = e.func, self.c
-        if not self.components or i >= len(e.args) or self.ty(e.args[i]).tag != "list":
-            return False  # (the order matters only where a component may be found)
-        if f in c.functions:
-            fd = c.functions[f]
-            if i >= len(fd.params):
-                return False
-            key = (f, i, self.perm_here)
-            free = self.free_args.get(key)
-            if free is None:
-                free = self.free_args[key] = order_free(c, fd.body, fd.params[i].name, self.perm_here)
-            return free
-        if not c.calls_builtin(f):
-            return False
-        return order_blind(f, self.perm_here)
+        """Whether the call e's argument i may be computed in any order (a list whose
+        order the call's value does not depend on: core/facts.py, order_free_arg); asked
+        only where a component may be found (the order matters only there)."""
+        return bool(self.components) and self.t.facts.order_free_arg(e, i, self.perm_here)
 
     def _may_expand(self, f: str, args: list[str]) -> bool:
         repeated = self.repeated.get(f)

@@ -29,7 +29,7 @@ class Env:
     function body, the Python text of the argument (``subst``). ``ids`` numbers the
     comprehension variables in scope (a name bound again gets a new number). ``ranges``:
     the least and the most value of an inlined function's integer argument, where known
-    (see ExprCompiler._int_range)."""
+    (see core/bounds.py)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
                  subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
@@ -112,28 +112,12 @@ _INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "
               "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"}
 
 
-def _arith_range(op: str, a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int] | None:
-    """The least and the most of ``x op y`` for x in the range a, y in b (see
-    ExprCompiler._int_range), or None."""
-    if op == "+":
-        return a[0] + b[0], a[1] + b[1]
-    if op == "-":
-        return a[0] - b[1], a[1] - b[0]
-    if op == "*":
-        corners = [x * y for x in a for y in b]
-        return min(corners), max(corners)
-    if b[0] <= 0 <= b[1]:
-        return None  # (the divisor may be 0)
-    if op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
-        corners = [x // y for x in a for y in b]
-        return min(corners), max(corners)
-    return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
-
-
-def _counted(e, text: str) -> bool:
+def _counted(facts, e, text: str) -> bool:
     """An iterable whose elements are already counted against the work budget (a range,
-    a list '+') or written out in the source (a list literal)."""
-    return e.node == "ListLit" or (e.node == "BinOp" and text.startswith(("_range(", "_cat(")))
+    a list '+') or written out in the source (a list literal): as ``facts.counted`` says
+    (core/facts.py), where its text is the range or the join itself (not a value
+    computed before)."""
+    return facts.counted(e) and (e.node == "ListLit" or text.startswith(("_range(", "_cat(")))
 
 
 

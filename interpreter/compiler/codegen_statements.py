@@ -248,7 +248,7 @@ class StatementForm(CompilerPart):
         function that is not inlined, lists joined, a range), counting its calls of
         inlined functions."""
         for n in ir.walk(e):
-            if n.node == "BinOp" and (n.op == ".." or (n.op == "+" and self.ty(n).tag in ("list", "str"))):
+            if self.t.facts.counts_work(n):
                 return True
             if n.node == "Call" and n.func in self.c.functions and n.func not in seen:
                 if n.func not in self.inline:
@@ -275,7 +275,7 @@ class StatementForm(CompilerPart):
             c, f = self.c, e.func
             if f in c.functions:
                 return list(e.args) if f not in self.inline or self._called_anyway(e) else None
-            if f in c.relations and len(c.relations[f].params) == 2 and len(e.args) == 2:
+            if self.t.facts.call_kind(e) == "pair":
                 return None  # its second argument is evaluated first
             if c.calls_builtin(f) and f in ("cells", "player_count", "turn_number"):
                 return None
@@ -371,10 +371,8 @@ class StatementForm(CompilerPart):
         the text of the two lists joined read from a table made once per program
         (``CAT_...[x]``: the same cells in the same order; relations' lists are never
         changed in place, so one list per cell serves every join), else None."""
-        rels = self.c.relations
         kids = (e.left, e.right)
-        if not all(k.node == "Call" and k.func in rels and k.func not in self.c.functions
-                   and len(rels[k.func].params) == 2 and len(k.args) == 1
+        if not all((self.t.facts.table_list(k) or ("",))[0] == "relation"
                    and k.args[0].node == "Var" for k in kids):  # (names: text written once)
             return None
         x = self.expr(e.left.args[0], env)
@@ -516,7 +514,7 @@ class StatementForm(CompilerPart):
         if size is not None and self.free * size <= _FREE_LOOPS:
             self.free *= size
             return it
-        if cat is not None or (not joined and not _counted(cl.iter, it)):  # as _it counts it
+        if cat is not None or (not joined and not _counted(self.t.facts, cl.iter, it)):  # as _it counts it
             it = self._s_name(it, out, cur)
             out.append(f"{cur}R.work -= len({it})")
             out.append(f"{cur}if R.work < 0: _out_of_work(R)")

@@ -200,9 +200,10 @@ class StaticCells(CompilerPart):
     def _static_board(self, cl, head: str, cond: str) -> str | None:
         """The name of the board's cells that a loop's clause walks (``cells(b)``) where
         its condition may have a static conjunct (see _static_cells), else None."""
-        if cl.iter.node != "Call" or cl.iter.func != "cells" or not self.c.calls_builtin("cells"):
+        table = self.t.facts.table_list(cl.iter)
+        if table is None or table[0] != "cells":
             return None
-        board = f"BOARD_{self.ty(cl.iter.args[0]).arg}"
+        board = f"BOARD_{table[1]}"
         if not head.endswith(f" in {board}:") or not self.t.ns.get(board):
             return None
         if not _STATIC_HINT.search(cond) and not self._kept_hint(cond):

@@ -14,12 +14,13 @@ from ...dsl import ast as ir, boards as gen, budgets as budget
 from ...dsl.check import Checked, cell_problems, cell_value, ray_problems
 from ...dsl.errors import Diagnostic, MeepleError
 from ...dsl.types import T
+from ..core.facts import Facts
 from ..play import helpers
 from ..play.game import Game
 from ..play.helpers import BudgetError, RuleError
 from . import codegen
 from .codegen import CodeTooBig, Env, ExprCompiler
-from .compile_functions import FunctionCompiler, _indented, recursive
+from .compile_functions import FunctionCompiler, _indented
 from .compile_procs import LogTemplate, Proc, compile_proc, same_kind  # noqa: F401 - (here as before)
 
 
@@ -91,6 +92,7 @@ class Program:
     def __init__(self, checked: Checked, players: int, budgets: budget.Budgets | None = None,
                  relations: dict | None = None, native=None):
         self.checked = c = checked
+        self.facts = Facts(self)  # what the printers know of its expressions (core/facts.py)
         codegen.number_binders()
         # None, or what serves (or records) the pieces of generated code (interpreter/native/cython_code.py)
         self._native = native
@@ -413,12 +415,6 @@ class Program:
                 counter[name] = counter.get(name, 0) + 1
                 name = f"{name}#{counter[name]}"
             it.notation = name
-
-    # ------------------------------------------------------------ functions
-    def _recursive(self) -> set[str]:
-        """Functions that can call themselves, directly or not: they get a call budget."""
-        return recursive(self.checked.functions)
-
 
     def _relation(self, name: str, r: ir.RelationDecl) -> None:
         if len(r.params) > 2:

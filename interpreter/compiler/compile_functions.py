@@ -56,24 +56,6 @@ def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS):
                                f"move (endless recursion?)")
 
 
-def recursive(fs: dict) -> set[str]:
-    """Functions that can call themselves, directly or not: they get a call budget."""
-    calls = {n: {x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs}
-             for n, f in fs.items()}
-    out = set()
-    for start in fs:
-        stack, seen = list(calls[start]), set()
-        while stack:
-            n = stack.pop()
-            if n == start:
-                out.add(start)
-                break
-            if n not in seen:
-                seen.add(n)
-                stack.extend(calls[n])
-    return out
-
-
 class FunctionCompiler:
     """Compiles the rule functions of ``prog`` into its namespace."""
 
@@ -222,7 +204,7 @@ class FunctionCompiler:
         to b when b is related to a), the other parameters values Python can hash, COND
         cheap (no rule function, loop or list joined: the work budget counts the walk
         alone): the same component is found from any of its cells, so, where the order of
-        its cells does not matter (see orderfree.py), one evaluation finds it
+        its cells does not matter (see core/orderfree.py), one evaluation finds it
         once (see _component_source). By name: (its number, the position of p)."""
         out = {}
         for n, (name, fd) in enumerate(self.checked.functions.items()):
@@ -248,7 +230,7 @@ class FunctionCompiler:
         return ((x.node == "Var" and x.name == start)
                 or x.node in ("Comprehension", "Aggregate", "Ray")
                 or (x.node == "Call" and x.func in self.checked.functions)
-                or (x.node == "BinOp" and (x.op == ".." or (x.op == "+" and self.p.type_of(x).tag in ("list", "str")))))
+                or self.p.facts.counts_work(x))
 
     def _both_ways(self, relation: str) -> bool:
         """Whether a relation of two cells relates b to a wherever it relates a to b."""
@@ -331,9 +313,7 @@ class FunctionCompiler:
         calls can make 2**n calls). The fast code counts only those that may make more
         than _CALLS_FREE calls in one evaluation, loops counted once (every further
         iteration is counted by the work budget), so a runaway is still stopped."""
-        fs = self.checked.functions
-        calls = {n: [x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs]
-                 for n, f in fs.items()}
+        fs, calls = self.checked.functions, self.p.facts.calls
         if not gen.optimize:
             return {n for n in fs if n not in recursive and any(g not in gen.inline for g in calls[n])}
         bound: dict[str, int] = {}
@@ -351,4 +331,4 @@ class FunctionCompiler:
         return {n for n in fs if n not in recursive and most(n) > _CALLS_FREE}
 
     def _recursive(self) -> set[str]:
-        return recursive(self.checked.functions)
+        return self.p.facts.recursive

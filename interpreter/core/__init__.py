@@ -11,6 +11,10 @@ instructions that are data, shared by every engine.
 - ``blocks``: the statements, blocks and loops of a procedure recovered from its
   instructions alone (the pass fused.py decides its runs with);
 - ``primitives``: each built-in function's Python and C++ forms, for every engine.
+- ``facts``: what the printers of expressions (codegen's Python, the kernel's C++) know
+  of them before they run, found once per program (``prog.facts``): the calls between
+  rule functions, loops and the work they count, lists read from static tables, and
+  whether a value reads a list in any order (``orderfree``).
 
 ``compiler.compile_procs.compile_proc`` puts them together; fused.py writes runs of the
 instructions as one Python function, kernel.py prints each as C++.

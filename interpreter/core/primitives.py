@@ -164,7 +164,7 @@ class Primitive:
     step_end: str = ""
     # the least and the most its value may be, whatever the state, from its integer
     # arguments' (each a Span or None) and the number of players; None: not known
-    # (the fast code's bounds, see codegen.ExprCompiler._int_range)
+    # (what the printers know of integers, see core/bounds.py: int_range)
     span: Callable[[list, int], Span | None] | None = None
 
 

@@ -56,6 +56,9 @@ BUILD_TIMEOUT = 600   # seconds for the C++ compiler
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
 _loaded: dict[str, object] = {}
+# a product known to be within this bound (and the integer budget) is written as such
+# (no int64 overflow, never NONE_I)
+_PLAIN_MAX = (1 << 62) - 1
 
 
 class KernelError(Exception):
@@ -80,9 +83,9 @@ class Gen:
         self.protos: list[str] = []
         self.fields: dict[str, str] = {}  # frame fields: name -> C++ type
         self.field_names: dict[str, tuple] = {}  # frame field -> (procedure, local, type)
-        self.recursive = prog._recursive()   # (the functions that may call themselves)
-        self.calling = {n for n, f in self.c.functions.items()
-                        if any(x.node == "Call" and x.func in self.c.functions for x in ir.walk(f.body))}
+        self.facts = prog.facts              # what is known of the expressions (core/facts.py)
+        self.recursive = self.facts.recursive   # (the functions that may call themselves)
+        self.calling = self.facts.calling       # (the functions that call functions)
         self.sites: list[dict] = []       # choose statements: what apply needs
         self.loopvars: set[str] = set()   # the C++ names of the loop variables around
         self.keepable: dict[str, bool] = {}  # see kept
@@ -315,19 +318,24 @@ class Gen:
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
             return f"scat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
-        a, b = self.expr(e.left, sc, INT), self.expr(e.right, sc, INT)
-        match op:
+        return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
+
+    def _arith(self, e, a: str, b: str) -> str:
+        """``a op b`` of two ints (their texts)."""
+        match e.op:
             case "+":
                 return f"add({a}, {b})"
             case "-":
                 return f"sub({a}, {b})"
             case "*":
+                if self.facts.within(e, min(self.b.integer, _PLAIN_MAX)):  # (core/bounds.py)
+                    return f"({a} * {b})"   # (never over the integer budget: nothing to check)
                 return f"mul({a}, {b}, {self.b.integer}LL)"
             case "/":
                 return f"floordiv({a}, {b})"
             case "%":
                 return f"mod({a}, {b})"
-        raise Unsupported(f"the operator {op}")
+        raise Unsupported(f"the operator {e.op}")
 
     def _CellAt(self, e, sc):
         board = self.ty(e.board).arg
@@ -359,11 +367,6 @@ class Gen:
         return f"{fn}({self.expr(e.start, sc)}{steps})"
 
     # ------------------------------------------------------------ comprehensions
-    def _counted(self, it) -> bool:
-        """An iterable already counted against the work budget (codegen._counted)."""
-        return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
-            it.op == "+" and self.ty(it).tag == "list")))
-
     def loops(self, comp, sc: dict, body, reserve: str | None = None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
@@ -392,7 +395,7 @@ class Gen:
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             xs = self.fresh("xs")
-            work = "" if self._counted(it) else f"W(s, {xs}.size()); "
+            work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
             if reserve is not None and i == 0:
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
                 # the vector's growing from one element)
@@ -419,10 +422,7 @@ class Gen:
             n = e.name
             return n in sc or n in self.c.vars or n in self.c.enums or n in self.c.kinds \
                 or (n == "players" and not self.c.declares(n))
-        if e.node == "Call" and len(e.args) == 1:
-            return (e.func == "cells" and self.c.calls_builtin("cells")) or \
-                (e.func in self.c.relations and len(self.c.relations[e.func].params) == 2)
-        return False
+        return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
         t = self.ty(e)
@@ -487,9 +487,10 @@ class Gen:
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):
         c, f = self.c, e.func
-        if c.calls_builtin(f):
+        kind = self.facts.call_kind(e)   # (core/facts.py)
+        if kind == "builtin":
             return self.builtin(e, f, sc)
-        if f in c.functions:
+        if kind == "function":
             fd = c.functions[f]
             self.function(f)
             args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
@@ -497,16 +498,16 @@ class Gen:
                 # (in a loop, with the same arguments at every turn: computed once)
                 return f"{self.kept_call(f)}(s{args})"
             return f"{ident('F', f)}(s{args})"
-        if f in c.relations and len(c.relations[f].params) > 2:
+        if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
-        if f in c.relations:
+        if kind in ("pair", "row"):
             lists, test = self.tables.relation(f)
-            if len(e.args) == 2:
+            if kind == "pair":
                 b = self.expr(e.args[1], sc)
                 return f"{test}({self.expr(e.args[0], sc)}, {b})"
             return f"{lists}[nn({self.expr(e.args[0], sc)})]"
-        if f in c.zones:
+        if kind == "zone":
             return f"((Id)({self.ns[f'Z_{f}']} + nn({self.expr(e.args[0], sc)})))"
         return f"s.{ident('P', f)}[nn({self.expr(e.args[0], sc)})]"   # a per-player variable
 
@@ -570,20 +571,9 @@ class Gen:
         fd = self.c.functions[name]
         params = [self.param_type(p) for p in fd.params]
         ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
-        fs, seen, stack, loops = self.c.functions, set(), [name], False
-        while stack and ok:
-            f = stack.pop()
-            if f in seen:
-                continue
-            seen.add(f)
-            if f in self.recursive:
-                ok = False
-            for n in ir.walk(fs[f].body):
-                if n.node in ("Comprehension", "Aggregate", "Ray"):
-                    loops = True
-                if n.node == "Call" and n.func in fs:
-                    stack.append(n.func)
-        self.keepable[name] = ok and loops
+        reach = self.facts.reach(name)
+        self.keepable[name] = ok and not reach & self.recursive \
+            and any(self.facts.loops(f, ray=True) for f in reach)
         return self.keepable[name]
 
     def kept_call(self, name: str) -> str:

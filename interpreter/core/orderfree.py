@@ -1,4 +1,5 @@
-"""Whether a value is the same whatever the order of a list it reads: what the fast code
+"""Whether a value is the same whatever the order of a list it reads, a pass over the
+checked IR (asked through ``facts.Facts.order_free_arg``): what the fast code
 (``codegen.ExprCompiler._perm_arg``) asks before it computes a list in any order (the
 cells of a component in the order found from one of them, see ``ExprCompiler.components``).
 

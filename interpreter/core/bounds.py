@@ -1,0 +1,110 @@
+"""What a program knows of values before they are computed, a pass over the checked IR
+(a part of ``facts.Facts``, its methods on the facts' state): the least and the most an
+integer expression can be, and the most characters a text can have, whatever the state.
+The printers ask it where a check can be left out: the fast Python code
+(``compiler/codegen*.py``: a product within the integer budget, a divisor never 0, an
+index within a board's cells, a short text) and the kernel's C++ (a product).
+
+What a built-in may give is declared with its forms (``core/primitives.py``:
+``span``), from its arguments' ranges."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .primitives import PRIMITIVES, Span
+
+_DEPTH = 8   # calls of rule functions looked into at most
+
+
+def arith_range(op: str, a: Span, b: Span) -> Span | None:
+    """The least and the most of ``x op y`` for x in the range a, y in b, or None."""
+    if op == "+":
+        return a[0] + b[0], a[1] + b[1]
+    if op == "-":
+        return a[0] - b[1], a[1] - b[0]
+    if op == "*":
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    if b[0] <= 0 <= b[1]:
+        return None  # (the divisor may be 0)
+    if op == "/":  # (floor division is monotonic in each side, divisor's sign fixed)
+        corners = [x // y for x in a for y in b]
+        return min(corners), max(corners)
+    return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
+
+
+class Bounds:
+    """Facts' methods for what is known of values before they are computed."""
+
+    if TYPE_CHECKING:
+        c: Any   # the checked program
+        p: Any   # the program (its tables: ``ns``, and ``n`` players)
+
+    def int_range(self, e, known: dict[str, Span] | None = None, depth: int = 0) -> Span | None:
+        """The least and the most an integer expression's value can be, where the
+        expression says it whatever the state: a literal, a seat or the number of
+        players (the program's), a static coordinate of a board's cell, and what
+        arithmetic, abs, min, max, a choice and a call of a function whose body is such
+        make of them; ``known``: the ranges of names (an inlined function's parameters);
+        else None. (A value that is not an integer, such as none where a cell is
+        expected, fails before any arithmetic on it.)"""
+        match e.node:
+            case "IntLit":
+                return e.value, e.value
+            case "UnOp" if e.op == "-":
+                r = self.int_range(e.operand, known, depth)
+                return None if r is None else (-r[1], -r[0])
+            case "CondExpr":
+                a, b = self.int_range(e.then, known, depth), self.int_range(e.other, known, depth)
+                return None if a is None or b is None else (min(a[0], b[0]), max(a[1], b[1]))
+            case "BinOp" if e.op in ("+", "-", "*", "/", "%"):
+                a, b = self.int_range(e.left, known, depth), self.int_range(e.right, known, depth)
+                return None if a is None or b is None else arith_range(e.op, a, b)
+            case "Call" if e.func in self.c.functions:  # (a rule function's name comes first)
+                if depth >= _DEPTH:
+                    return None
+                fd = self.c.functions[e.func]
+                return self.int_range(fd.body, self.arg_ranges(fd, e.args, known, depth), depth + 1)
+            case "Attr" if e.name != "name" and self.c.type_of(e.obj).tag == "cell":
+                ns = self.p.ns
+                values = [ns[f"C_{e.name}"][c] for c in ns.get(f"BOARD_{self.c.type_of(e.obj).arg}", ())]
+                if values and all(type(v) is int for v in values):
+                    return min(values), max(values)
+            case "Call" if self.c.calls_builtin(e.func) and (span := PRIMITIVES[e.func].span) is not None:
+                return span([self.int_range(a, known, depth) for a in e.args], self.p.n)
+            case "Var" if known is not None:
+                return known.get(e.name)
+        return None
+
+    def arg_ranges(self, fd, args, known: dict[str, Span] | None, depth: int = 0) -> dict[str, Span]:
+        """The ranges of a call's integer arguments that are known, by parameter."""
+        if depth >= _DEPTH:
+            return {}
+        out = {p.name: self.int_range(a, known, depth + 1) for p, a in zip(fd.params, args)}
+        return {k: v for k, v in out.items() if v is not None}
+
+    def within(self, e, limit: int, known: dict[str, Span] | None = None) -> bool:
+        """Whether the integer expression's value is known to be between -limit and
+        limit whatever the state (see int_range)."""
+        r = self.int_range(e, known)
+        return r is not None and -limit <= r[0] and r[1] <= limit
+
+    def text_bound(self, e, depth: int = 0) -> int | None:
+        """The most characters a text expression's value can have, where the expression
+        says it whatever the state: a literal, a cell's name, a choice between such, a
+        join of such, a call of a function whose body is such; else None."""
+        match e.node:
+            case "StrLit":
+                return len(e.value)
+            case "Attr" if e.name == "name" and self.c.type_of(e.obj).tag not in ("item", "list"):
+                # (a cell's name: CELL_NAME)
+                return max((len(n) for n in self.p.ns["CELL_NAME"] if n is not None), default=0)
+            case "CondExpr":
+                a, b = self.text_bound(e.then, depth), self.text_bound(e.other, depth)
+                return None if a is None or b is None else max(a, b)
+            case "BinOp" if e.op == "+":
+                a, b = self.text_bound(e.left, depth), self.text_bound(e.right, depth)
+                return None if a is None or b is None else a + b
+            case "Call" if e.func in self.c.functions and depth < _DEPTH:
+                return self.text_bound(self.c.functions[e.func].body, depth + 1)
+        return None

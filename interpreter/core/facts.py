@@ -1,0 +1,173 @@
+"""What the engines may know of a program's expressions before they run: the passes over
+the checked IR that every printer of expressions shares (the Python code of
+``compiler/codegen*.py``, the C++ of ``native/kernel.py``), each fact derived once here
+rather than by each printer on its own.
+
+- the calls between rule functions: which call which (``calls``), which may call
+  themselves (``recursive``: they get a call budget), which call any (``calling``), which
+  an evaluation of one may reach (``reach``);
+- loops and work: whether an expression holds a loop (``loops``), whether a node counts
+  work against the budget by itself (``counts_work``: a range, lists or texts joined), and
+  whether an iterable's elements are counted by its own evaluation (``counted``);
+- what a call calls (``call_kind``: a built-in, a rule function, a relation's test or
+  rows, a per-player zone or variable);
+- lists read from the program's static tables (``table_list``: a board's cells, a row of
+  a relation of two cells);
+- whether a call's value is the same whatever the order of a list it is given
+  (``order_free_arg``, by ``orderfree.py`` from what dsl/builtins.py says of each built-in);
+- the least and the most an integer can be, the longest a text can be (``int_range``,
+  ``within``, ``text_bound``: bounds.py).
+
+A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
+printer asks it; a fact is found when first asked and kept."""
+from __future__ import annotations
+
+from functools import cached_property
+
+from ...dsl import ast as ir
+from . import orderfree
+from .bounds import Bounds
+
+# the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
+_LOOPS = frozenset({"Comprehension", "Aggregate"})
+_RAY = "Ray"
+
+
+class Facts(Bounds):
+    """The facts of one program (``p``, its checked program ``c``), found when first
+    asked."""
+
+    def __init__(self, prog):
+        self.p = prog
+        self.c = prog.checked
+        self._loops: dict[tuple[str, bool], bool] = {}
+        self._free: dict[tuple[str, int, bool], bool] = {}
+
+    # ------------------------------------------------------------ calls
+    @cached_property
+    def calls(self) -> dict[str, list[str]]:
+        """Per rule function, the rule functions its body calls, in the order of its
+        nodes, as often as it calls them."""
+        fs = self.c.functions
+        return {n: [x.func for x in ir.walk(f.body) if x.node == "Call" and x.func in fs]
+                for n, f in fs.items()}
+
+    @cached_property
+    def recursive(self) -> set[str]:
+        """The functions that can call themselves, directly or not: they get a call
+        budget."""
+        calls = self.calls
+        out = set()
+        for start in calls:
+            stack, seen = list(calls[start]), set()
+            while stack:
+                n = stack.pop()
+                if n == start:
+                    out.add(start)
+                    break
+                if n not in seen:
+                    seen.add(n)
+                    stack.extend(calls[n])
+        return out
+
+    @cached_property
+    def calling(self) -> set[str]:
+        """The functions whose body calls a rule function."""
+        return {n for n, called in self.calls.items() if called}
+
+    def reach(self, name: str) -> set[str]:
+        """The functions an evaluation of ``name`` may run, itself included."""
+        seen, stack = set(), [name]
+        while stack:
+            f = stack.pop()
+            if f not in seen:
+                seen.add(f)
+                stack.extend(self.calls[f])
+        return seen
+
+    # ------------------------------------------------------------ loops and work
+    def loops(self, name: str, ray: bool = False) -> bool:
+        """Whether the body of the function ``name`` holds a loop (a comprehension or an
+        aggregate; with ``ray``, a ray's walk too)."""
+        key = (name, ray)
+        if key not in self._loops:
+            self._loops[key] = has_loop(self.c.functions[name].body, ray)
+        return self._loops[key]
+
+    def counts_work(self, n) -> bool:
+        """Whether evaluating the node ``n`` counts work against the budget by itself (not
+        counting its operands'): a range ``a..b``, two lists or texts joined."""
+        return n.node == "BinOp" and (n.op == ".." or (
+            n.op == "+" and self.c.type_of(n).tag in ("list", "str")))
+
+    def counted(self, it) -> bool:
+        """Whether the elements of an iterable are already counted against the work
+        budget by its own evaluation (a range, lists joined) or written out in the
+        source (a list literal): a loop over it counts them no further."""
+        return it.node == "ListLit" or (it.node == "BinOp" and (it.op == ".." or (
+            it.op == "+" and self.c.type_of(it).tag == "list")))
+
+    # ------------------------------------------------------------ calls by kind
+    def call_kind(self, e) -> str:
+        """What the call ``e`` calls: "builtin", "function" (a rule function), "pair"
+        (whether two cells are related), "row" (the cells related to one), "tuple"
+        (whether cells are related, a relation of more), "rows" (the rest of the tuples
+        that start with the cells given), "zone" (a per-player zone), "player_var" (a
+        per-player variable). A declaration hides a built-in of its name."""
+        c, f = self.c, e.func
+        if c.calls_builtin(f):
+            return "builtin"
+        if f in c.functions:
+            return "function"
+        r = c.relations.get(f)
+        if r is not None and len(r.params) == 2:
+            return "pair" if len(e.args) == 2 else "row"
+        if r is not None:
+            return "tuple" if len(e.args) == len(r.params) else "rows"
+        if f in c.zones:
+            return "zone"
+        if f in c.vars:
+            return "player_var"
+        raise AssertionError(f"the checker let an unknown function through: {f}")
+
+    # ------------------------------------------------------------ static tables
+    def table_list(self, e) -> tuple[str, str] | None:
+        """A list read from a table the program makes before any game: ``("cells",
+        board)`` for ``cells(board)``, ``("relation", name)`` for the row of a relation of
+        two cells; else None."""
+        if e.node != "Call" or len(e.args) != 1:
+            return None
+        c, f = self.c, e.func
+        if f == "cells" and c.calls_builtin("cells"):
+            return "cells", c.type_of(e.args[0]).arg
+        r = c.relations.get(f)
+        if r is not None and len(r.params) == 2 and f not in c.functions:
+            return "relation", f
+        return None
+
+    # ------------------------------------------------------------ order
+    def order_free_arg(self, e, i: int, perm: bool) -> bool:
+        """Whether the value of the call ``e`` is the same whatever the order of its
+        argument ``i``, a list (``perm``: the same elements in any order will do for the
+        call's own value, see orderfree.py): a list whose order the value does not depend
+        on (its size), or depends on only as far as the value's own order may be any
+        (distinct; a rule function's body)."""
+        c, f = self.c, e.func
+        if i >= len(e.args) or c.type_of(e.args[i]).tag != "list":
+            return False
+        if f in c.functions:
+            fd = c.functions[f]
+            if i >= len(fd.params):
+                return False
+            key = (f, i, perm)
+            if key not in self._free:
+                self._free[key] = orderfree.order_free(c, fd.body, fd.params[i].name, perm)
+            return self._free[key]
+        return c.calls_builtin(f) and orderfree.order_blind(f, perm)
+
+
+def has_loop(e, ray: bool = False) -> bool:
+    """Whether the expression holds a loop (a comprehension or an aggregate; with
+    ``ray``, a ray's walk too)."""
+    return any(n.node in _LOOPS or (ray and n.node == _RAY) for n in ir.walk(e))
+
