@@ -21,6 +21,7 @@ runtime waits, untouched, for the moves to be played again on it).
 """
 from __future__ import annotations
 
+import random
 from itertools import count, repeat
 
 from ..play import rng
@@ -513,15 +514,13 @@ class KernelGame(Game):
         where the next step is the caller's (the kernel cannot take it); None when the
         kernel does not play the game (nothing taken). A step the kernel cannot play on
         from (a rule error, a budget) is played in Python, as ``apply`` plays it."""
-        k = self._k
-        if k is None and (self.script or not self._go_live()):
+        # (a subclass of Random may draw otherwise)
+        if self.script or rng.__class__ is not random.Random or not self.go_live():
             return None
-        k = self._k
-        if self.script:
+        got = self._k.rollout(rng, limit)
+        if got is None:
             return None
-        version, words, gauss = rng.getstate()
-        steps, trail, words, stop = k.rollout(words, limit)
-        rng.setstate((version, words, gauss))
+        steps, trail, stop = got
         if trail:
             self._trail.append(("r", trail))
             self._moves = None

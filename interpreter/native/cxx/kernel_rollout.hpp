@@ -36,7 +36,7 @@ struct BlockMT {
         return (int)r;
     }
     // from getstate()[1]; false where it is not one
-    bool load(PyObject* st) {
+    bool load_words(PyObject* st) {
         if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 625) return false;
         for (int k = 0; k < 625; ++k) {
             unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(st, k));
@@ -64,22 +64,95 @@ struct BlockMT {
     }
 };
 
-// rollout(mt, limit): the steps of a rollout from this state, played on it, with the
-// bot's generator state ``mt`` (getstate()[1]). Stops when the game is over, after
-// ``limit`` steps, or before a step it cannot take (no seat deciding, a count it does
-// not draw): the caller takes that one. Gives (steps, trail, mt, stop): the steps
-// taken, what was played as int32 pairs (option, seat; a drawn chance step: -1, -1),
-// the generator's state after them, and None, or the step the kernel drew but could not
-// play (a rule error, a budget: the state is then unusable and Python plays it): -1
-// for a chance step, else (option, seat).
+// CPython's random.Random object (Modules/_randommodule.c): its generator read and
+// written in place, where the layout is this one (``direct_layout`` checks it against
+// getstate() once), else through getstate() and setstate()
+struct PyRandomObject {
+    PyObject_HEAD
+    int index;
+    uint32_t state[624];
+};
+static PyTypeObject* RANDOM_TYPE = nullptr;
+static int RANDOM_DIRECT = 0;   // 0: not known yet; 1: read in place; 2: through getstate
+
+static bool direct_layout() {
+    PyObject* mod = PyImport_ImportModule("_random");
+    PyObject* type = mod ? PyObject_GetAttrString(mod, "Random") : nullptr;
+    Py_XDECREF(mod);
+    bool ok = type && PyType_Check(type) && ((PyTypeObject*)type)->tp_basicsize >= (Py_ssize_t)sizeof(PyRandomObject);
+    PyObject* r = ok ? PyObject_CallFunction(type, "i", 20261129) : nullptr;
+    PyObject* bits = r ? PyObject_CallMethod(r, "getrandbits", "i", 32) : nullptr;   // (index 1)
+    PyObject* st = bits ? PyObject_CallMethod(r, "getstate", nullptr) : nullptr;
+    BlockMT g;
+    ok = st && PyTuple_Check(st) && PyTuple_GET_SIZE(st) == 625 && g.load_words(st) && g.index == 1;
+    if (ok) {
+        const PyRandomObject* o = (const PyRandomObject*)r;
+        ok = o->index == g.index && !std::memcmp(o->state, g.mt, sizeof g.mt);
+    }
+    Py_XDECREF(st);
+    Py_XDECREF(bits);
+    Py_XDECREF(r);
+    PyErr_Clear();
+    if (ok) RANDOM_TYPE = (PyTypeObject*)type;   // (kept)
+    else Py_XDECREF(type);
+    return ok;
+}
+
+// the generator of ``rng`` (a random.Random) into ``g``; false where it cannot be read
+static bool read_random(PyObject* rng, BlockMT& g) {
+    if (RANDOM_DIRECT == 0) RANDOM_DIRECT = direct_layout() ? 1 : 2;
+    if (RANDOM_DIRECT == 1) {
+        if (!PyObject_TypeCheck(rng, RANDOM_TYPE)) return false;
+        const PyRandomObject* o = (const PyRandomObject*)rng;
+        if (o->index < 0 || o->index > 624) return false;
+        std::memcpy(g.mt, o->state, sizeof g.mt);
+        g.index = o->index;
+        return true;
+    }
+    PyObject* st = PyObject_CallMethod(rng, "getstate", nullptr);
+    bool ok = st && PyTuple_Check(st) && PyTuple_GET_SIZE(st) == 3 && g.load_words(PyTuple_GET_ITEM(st, 1));
+    Py_XDECREF(st);
+    PyErr_Clear();
+    return ok;
+}
+
+// ``g`` back into ``rng`` (read by read_random); false with Python's error set
+static bool write_random(PyObject* rng, const BlockMT& g) {
+    if (RANDOM_DIRECT == 1) {
+        PyRandomObject* o = (PyRandomObject*)rng;
+        std::memcpy(o->state, g.mt, sizeof g.mt);
+        o->index = g.index;
+        return true;
+    }
+    PyObject* st = PyObject_CallMethod(rng, "getstate", nullptr);
+    PyObject* words = st ? g.dump() : nullptr;
+    PyObject* now = words && PyTuple_Check(st) && PyTuple_GET_SIZE(st) == 3
+        ? Py_BuildValue("(OOO)", PyTuple_GET_ITEM(st, 0), words, PyTuple_GET_ITEM(st, 2)) : nullptr;
+    PyObject* done = now ? PyObject_CallMethod(rng, "setstate", "(O)", now) : nullptr;
+    Py_XDECREF(st);
+    Py_XDECREF(words);
+    Py_XDECREF(now);
+    Py_XDECREF(done);
+    return done != nullptr;
+}
+
+// rollout(rng, limit): the steps of a rollout from this state, played on it, moves drawn
+// by ``rng`` (a random.Random, left as the draws leave it). Stops when the game is over,
+// after ``limit`` steps, or before a step it cannot take (no seat deciding, a count it
+// does not draw): the caller takes that one. Gives None where it cannot read ``rng``
+// (nothing played), else (steps, trail, stop): the steps taken, what was played as
+// int32 pairs (option, seat; a drawn chance step: -1, -1), and None, or the step the
+// kernel drew but could not play (a rule error, a budget: the state is then unusable
+// and Python plays it): -1 for a chance step, else (option, seat).
 static PyObject* k_rollout(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     BlockMT g;
     long long limit = n == 2 ? PyLong_AsLongLong(args[1]) : -1;
-    if (n != 2 || (limit == -1 && PyErr_Occurred()) || !g.load(args[0])) {
+    if (n != 2 || (limit == -1 && PyErr_Occurred())) {
         PyErr_Clear();
-        PyErr_SetString(PyExc_TypeError, "rollout(getstate()[1], limit)");
+        PyErr_SetString(PyExc_TypeError, "rollout(rng, limit)");
         return nullptr;
     }
+    if (!read_random(args[0], g)) Py_RETURN_NONE;
     St& s = *((KState*)self)->s;
     std::vector<int32_t> trail;
     long long steps = 0;
@@ -119,10 +192,9 @@ static PyObject* k_rollout(PyObject* self, PyObject* const* args, Py_ssize_t n) 
         ++steps;
     }
     PyObject* bytes = PyBytes_FromStringAndSize((const char*)trail.data(), (Py_ssize_t)(trail.size() * sizeof(int32_t)));
-    PyObject* mt = g.dump();
-    PyObject* out = stop && bytes && mt ? Py_BuildValue("(LOOO)", steps, bytes, mt, stop) : nullptr;
+    bool written = write_random(args[0], g);
+    PyObject* out = stop && bytes && written ? Py_BuildValue("(LOO)", steps, bytes, stop) : nullptr;
     Py_XDECREF(bytes);
-    Py_XDECREF(mt);
     Py_XDECREF(stop);
     return out;
 }
