@@ -71,6 +71,8 @@ def test_a_kernel_rollout_takes_the_python_loop_s_steps_and_draws(ruleset, chanc
         assert game.over and game.result == want_game.result
         # (what the kernel played is played again in Python when the state is read)
         assert json.dumps(game.state, sort_keys=True) == json.dumps(want_game.state, sort_keys=True)
+        game.undo(), want_game.undo()   # (each of its moves is one to take back)
+        assert json.dumps(game.state, sort_keys=True) == json.dumps(want_game.state, sort_keys=True)
     assert len(steps) > 3 and fast.native_fallbacks == 0
 
 
