@@ -524,6 +524,8 @@ class KernelGame(Game):
         if trail:
             self._trail.append(("r", trail))
             self._moves = None
+        if isinstance(stop, BaseException):   # (a signal: the steps before it are taken)
+            raise stop
         if stop is not None:
             steps += 1
             if stop == -1:

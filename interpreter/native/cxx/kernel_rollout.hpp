@@ -143,7 +143,8 @@ static bool write_random(PyObject* rng, const BlockMT& g) {
 // (nothing played), else (steps, trail, stop): the steps taken, what was played as
 // int32 pairs (option, seat; a drawn chance step: -1, -1), and None, or the step the
 // kernel drew but could not play (a rule error, a budget: the state is then unusable
-// and Python plays it): -1 for a chance step, else (option, seat).
+// and Python plays it): -1 for a chance step, else (option, seat); or the exception of
+// a signal (Ctrl-C) that came meanwhile (the steps before it taken: the caller raises it).
 static PyObject* k_rollout(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     BlockMT g;
     long long limit = n == 2 ? PyLong_AsLongLong(args[1]) : -1;
@@ -159,6 +160,17 @@ static PyObject* k_rollout(PyObject* self, PyObject* const* args, Py_ssize_t n) 
     PyObject* stop = Py_None;
     Py_INCREF(stop);
     while (steps < limit && s.phase != 3) {
+        if ((steps & 4095) == 4095 && PyErr_CheckSignals() < 0) {
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyErr_NormalizeException(&type, &value, &tb);
+            if (tb && value) PyException_SetTraceback(value, tb);
+            Py_XDECREF(type);
+            Py_XDECREF(tb);
+            Py_DECREF(stop);
+            stop = value;
+            break;
+        }
         if (s.step.p) {   // (explicit chance: Game.sample_chance)
             try {
                 resolve(s, below(s.rng, s.step_n));
