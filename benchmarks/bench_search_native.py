@@ -8,8 +8,10 @@ ruleset is covered), CPU time; the moves chosen must be the same.
 
 Each run plays ten moves (move i: the i-th legal move, modulo their number), reads the
 game's state as the CLI does, then asks a fresh bot (seeded by the turn) for three
-moves in a row, reading the state after each. Results go to docs/performance.md
-("Kernels").
+moves in a row, reading the state after each. Natively it runs twice: the rollouts in
+one kernel call each (``KernelGame.random_moves``, the default) and step by step from
+Python, one kernel call per move (as before the rollouts moved into the kernel). It
+prints the CPU time per decision. Results go to docs/performance.md ("Kernels").
 """
 from __future__ import annotations
 
@@ -23,7 +25,18 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from meeple import interpreter
 
 
-def run(ruleset: str, spec: str, native: bool) -> tuple[float, list[int]]:
+def run(ruleset: str, spec: str, native: bool, per_move: bool = False) -> tuple[float, list[int]]:
+    from meeple.interpreter.native.kgame import KernelGame
+    fast = KernelGame.random_moves
+    if per_move:   # (the search's Python loop then plays each step through the kernel)
+        KernelGame.random_moves = lambda self, rng, limit: None
+    try:
+        return _run(ruleset, spec, native)
+    finally:
+        KernelGame.random_moves = fast
+
+
+def _run(ruleset: str, spec: str, native: bool) -> tuple[float, list[int]]:
     prog = interpreter.load(ruleset, native=native).for_players(2)
     game = prog.new_game(2, 1)
     for i in range(10):
@@ -36,7 +49,7 @@ def run(ruleset: str, spec: str, native: bool) -> tuple[float, list[int]]:
         chosen.append(i)
         game.apply(i)
         game.state  # noqa: B018 - as above
-    return time.process_time() - t0, chosen
+    return (time.process_time() - t0) / 3, chosen
 
 
 def main() -> None:
@@ -45,11 +58,14 @@ def main() -> None:
     ap.add_argument("bot", help="a search bot's spec, e.g. mcts:iterations=300,heuristic=0")
     args = ap.parse_args()
     python, a = run(args.ruleset, args.bot, False)
+    per_move, c = run(args.ruleset, args.bot, True, per_move=True)
     native, b = run(args.ruleset, args.bot, True)
-    if a != b:
-        sys.exit(f"the bot chose {a} in Python and {b} natively")
-    print(f"{args.ruleset} {args.bot}: {python:.2f} s in Python, {native:.2f} s natively "
-          f"({python / native:.1f}x), the same moves {a}")
+    if not a == b == c:
+        sys.exit(f"the bot chose {a} in Python, {c} natively step by step and {b} natively")
+    print(f"{args.ruleset} {args.bot}, CPU per decision: {python:.3f} s in Python, "
+          f"{per_move:.3f} s natively with rollouts step by step, {native:.3f} s natively with "
+          f"rollouts in the kernel ({python / native:.1f}x Python, {per_move / native:.1f}x "
+          f"step by step), the same moves {a}")
 
 
 if __name__ == "__main__":

@@ -220,9 +220,17 @@ class SearchBot:
         """Random moves to the end (at most ``rollout`` of them; with a heuristic, at most
         ``cutoff``, then the heuristic values the position): each seat's reward."""
         rng, n = self.rng, game.players
-        for _ in range(min(self.cutoff, self.rollout) if self.hinted else self.rollout):
+        left = min(self.cutoff, self.rollout) if self.hinted else self.rollout
+        # (a game a kernel plays takes the steps in one call: KernelGame.random_moves)
+        fast = getattr(game, "random_moves", None)
+        while left > 0:
             if game.over:
                 return rewards(game.result, n)
+            done = None if fast is None else fast(rng, left)
+            if done:
+                left -= done
+                continue
+            left -= 1
             if game.at_chance:
                 game.sample_chance()
                 continue

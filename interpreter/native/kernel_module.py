@@ -134,6 +134,7 @@ class ModuleWriter:
             imports,
             read_cxx("kernel_glue.hpp"),
             read_cxx("kernel_playout.hpp"),
+            read_cxx("kernel_rollout.hpp"),
             "static int kernel_init() { " + " ".join(self.gen.tables.inits) + " return 0; }",
         ]
         return "\n".join(src) + "\n"

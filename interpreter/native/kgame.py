@@ -21,6 +21,7 @@ runtime waits, untouched, for the moves to be played again on it).
 """
 from __future__ import annotations
 
+import random
 from itertools import count, repeat
 
 from ..play import rng
@@ -171,6 +172,13 @@ class KernelGame(Game):
             Game._resolve(self, step[1])
         elif step[0] == "s":
             Game.sample_chance(self)
+        elif step[0] == "r":   # (a rollout's steps: random_moves)
+            pairs = memoryview(step[1]).cast("i")
+            for j in range(0, len(pairs), 2):
+                if pairs[j + 1] < 0:
+                    Game.sample_chance(self)
+                else:
+                    Game.apply(self, pairs[j], safe=False, seat=pairs[j + 1])
         else:
             Game.apply(self, step[0], safe=False, seat=step[1])
 
@@ -495,6 +503,37 @@ class KernelGame(Game):
                 return None
         self.apply(index, seat=seat)
         return None
+
+    def random_moves(self, rng, limit: int) -> int | None:
+        """Up to ``limit`` steps of a search bot's random rollout, each as the bot plays
+        it: ``sample_chance()`` at a chance step, else ``apply(rng.randrange(
+        move_count(seat)), safe=False, seat=seat)`` for the seat deciding
+        (``active_player``), until the game is over; in one kernel call, the generator
+        ``rng`` (a ``random.Random``) drawing the same numbers and left as those draws
+        leave it. Returns the steps taken: fewer than ``limit`` in a game not over
+        where the next step is the caller's (the kernel cannot take it); None when the
+        kernel does not play the game (nothing taken). A step the kernel cannot play on
+        from (a rule error, a budget) is played in Python, as ``apply`` plays it."""
+        # (a subclass of Random may draw otherwise)
+        if self.script or rng.__class__ is not random.Random or not self.go_live():
+            return None
+        got = self._k.rollout(rng, limit)
+        if got is None:
+            return None
+        steps, trail, stop = got
+        if trail:
+            self._trail.append(("r", trail))
+            self._moves = None
+        if isinstance(stop, BaseException):   # (a signal: the steps before it are taken)
+            raise stop
+        if stop is not None:
+            steps += 1
+            if stop == -1:
+                self._chance_in_python(lambda: Game.sample_chance(self))
+            else:
+                self.program._kernel.fallbacks += 1
+                Game.apply(self, stop[0], False, stop[1])
+        return steps
 
     def move_count(self, seat: int | None = None) -> int:
         k = self._k

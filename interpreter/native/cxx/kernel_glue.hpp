@@ -504,6 +504,8 @@ static PyObject* k_sample(PyObject* self, PyObject*) {
 
 // (cxx/kernel_playout.hpp, written after this file)
 static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n);
+// (cxx/kernel_rollout.hpp)
+static PyObject* k_rollout(PyObject* self, PyObject* const* args, Py_ssize_t n);
 
 static PyMethodDef k_methods[] = {
     {"chance", (PyCFunction)k_chance, METH_NOARGS, "the pending chance step, or None"},
@@ -532,6 +534,8 @@ static PyMethodDef k_methods[] = {
     {"export", (PyCFunction)k_export, METH_NOARGS, "the state, as far as the kernel keeps it"},
     {"playouts", (PyCFunction)(void (*)(void))k_playouts, METH_FASTCALL,
      "playouts(games, max_moves): random games from copies of this state"},
+    {"rollout", (PyCFunction)(void (*)(void))k_rollout, METH_FASTCALL,
+     "rollout(mt, limit): a search bot's random rollout on this state"},
     {nullptr, nullptr, 0, nullptr},
 };
 
