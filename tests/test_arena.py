@@ -159,6 +159,20 @@ def test_simulate_gives_the_same_numbers_whatever_jobs():
     assert reproducible(json.loads(one.out)) == reproducible(json.loads(two.out))
 
 
+def test_many_games_go_to_the_workers_in_shares_in_order_each_counted():
+    # enough games that each worker is sent several at once (simulation.SHARE): the
+    # summaries are still those of the games in their order, and on_game is called once
+    # for each game
+    ruleset = interpreter.load("kalah")
+    plan = simulation.specs(2, lambda i: ("random", "random"), 48, seed=3)
+    here = [simulation.play_game(ruleset, g) for g in plan]
+    counted = []
+    there = list(simulation.play_games(ruleset, plan, jobs=2, on_game=lambda: counted.append(1)))
+    assert [s["seed"] for s in there] == [g.seed for g in plan]
+    assert [(s["result"], s["moves"]) for s in there] == [(s["result"], s["moves"]) for s in here]
+    assert len(counted) == len(plan)
+
+
 def test_arena_gives_the_same_numbers_whatever_jobs():
     args = ["arena", "kalah", "random", "first", "--games", 9, "--seed", 5, "--json"]
     one, two = meeple(*args, "--jobs", 1), meeple(*args, "--jobs", 2)

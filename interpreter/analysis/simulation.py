@@ -163,9 +163,41 @@ def play_games(ruleset, games: Sequence[GameSpec], jobs: int | None = None,
     see ``parallel.run`` (for a process that plays the games and little else)."""
     for spec in {b for g in games for b in g.bots}:
         parse_spec(spec)
-    progress = (lambda i, info: on_game() if info is None else None) if on_game else None
-    return parallel.run(_play, parallel.Rules.of(ruleset), games, jobs, backend, address, progress,
-                        settle)
+    games = list(games)
+    size = _share(len(games), jobs, backend)
+    if size == 1:
+        progress = (lambda i, info: on_game() if info is None else None) if on_game else None
+        return parallel.run(_play, parallel.Rules.of(ruleset), games, jobs, backend, address,
+                            progress, settle)
+    shares = [games[i:i + size] for i in range(0, len(games), size)]
+
+    def done(i: int, info) -> None:
+        if info is None and on_game is not None:
+            for _ in shares[i]:
+                on_game()
+    results = parallel.run(_play_share, parallel.Rules.of(ruleset), shares, jobs, backend, address,
+                           done if on_game else None, settle)
+    return (summary for share in results for summary in share)
+
+
+#: the most games a worker process is sent at once (its results come back together)
+SHARE = 64
+
+
+def _share(games: int, jobs: int | None, backend: str) -> int:
+    """How many games go to a worker process at once: 1 in this process or on Ray (each
+    game its own task), else enough that a game's trip to a worker and back costs little
+    beside it (a game the kernel plays whole takes about as long as the trip), while each
+    worker still gets eight shares or more to balance the load, and at most ``SHARE``."""
+    n = jobs or parallel.default_jobs()
+    if backend != "local" or n <= 1:
+        return 1
+    return max(1, min(SHARE, games // (n * 8)))
+
+
+def _play_share(rules: parallel.Rules, specs: list[GameSpec], tick) -> list[dict]:
+    program = rules.ruleset()
+    return [play_game(program, spec) for spec in specs]
 
 
 class Tally:
