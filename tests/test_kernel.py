@@ -170,17 +170,24 @@ end when n > 6
 """
 
 
+def _random_lockstep(fast, plain, seed: int):
+    """A 2-player game of random moves played on the kernel (``fast``) and in Python,
+    the kernel's state checked against Python's before every move: the two games."""
+    a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+    rnd = random.Random(seed)
+    while not b.over:
+        assert kernel_difference(a.kernel_state(), b) is None
+        i = rnd.randrange(b.move_count())
+        a.apply(i)
+        b.apply(i)
+    return a, b
+
+
 @needs_kernel
 def test_a_procedure_s_value_comes_back_into_the_caller_s_frame():
     fast, plain = from_source(CALLED)
     for seed in range(4):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None
-            i = rnd.randrange(b.move_count())
-            a.apply(i)
-            b.apply(i)
+        a, b = _random_lockstep(fast, plain, seed)
         assert a.result == b.result
     # a game read in the middle of a call (its frame's $ret) is taken over by the kernel
     a, b = fast.new_game(2, 9), plain.new_game(2, 9)
@@ -226,13 +233,7 @@ def test_a_list_appended_to_where_it_is_leaves_every_other_holder_s_value():
     # list another name holds, or a constant one, keeps its value)
     fast, plain = from_source(APPENDS)
     for seed in range(3):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None
-            i = rnd.randrange(b.move_count())
-            a.apply(i)
-            b.apply(i)
+        a, b = _random_lockstep(fast, plain, seed)
         assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
     assert b.state["vars"]["consts"][:2] == [[5, 6, b.state["vars"]["all"][0]], [5, 6]]
     assert fast.native_fallbacks == 0

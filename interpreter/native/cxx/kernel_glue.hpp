@@ -84,22 +84,32 @@ static void take(St& s, int i, Id seat) {
     if (site_take(s, i, seat)) run(s);
 }
 
+// the index and seat of apply() and play(): 1 when option i of the seat is a move now,
+// 0 when it is not (nothing changes), -1 with Python's error set
+static int take_args(St& s, PyObject* const* args, Py_ssize_t n, const char* usage, long& i, Id& seat) {
+    if (n < 1 || n > 2) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    i = PyLong_AsLong(args[0]);
+    if (i == -1 && PyErr_Occurred()) return -1;
+    seat = seat_arg(s, args, n, 1);
+    if (seat == -2) return -1;
+    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
+    return i >= 0 && i < count ? 1 : 0;
+}
+
 // apply(i, seat=None): option i of the seat (default: the seat deciding now). Returns
 // (value, seat, decision) on success; False when it is not a move now (nothing
 // changed); None when the kernel cannot decide the move (its state is then unusable:
 // the caller plays the moves again in Python).
 static PyObject* k_apply(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     St& s = *((KState*)self)->s;
-    if (n < 1 || n > 2) {
-        PyErr_SetString(PyExc_TypeError, "apply(index, seat=None)");
-        return nullptr;
-    }
-    long i = PyLong_AsLong(args[0]);
-    if (i == -1 && PyErr_Occurred()) return nullptr;
-    Id seat = seat_arg(s, args, n, 1);
-    if (seat == -2) return nullptr;
-    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
-    if (i < 0 || i >= count) Py_RETURN_FALSE;
+    long i;
+    Id seat;
+    int now = take_args(s, args, n, "apply(index, seat=None)", i, seat);
+    if (now < 0) return nullptr;
+    if (!now) Py_RETURN_FALSE;
     PyObject* value = site_py(s, (int)i, seat);
     if (!value) return nullptr;
     int site = s.site;
@@ -124,16 +134,11 @@ static PyObject* k_apply(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 static PyObject* k_status(PyObject* self, PyObject*);
 static PyObject* k_play(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     St& s = *((KState*)self)->s;
-    if (n < 1 || n > 2) {
-        PyErr_SetString(PyExc_TypeError, "play(index, seat=None)");
-        return nullptr;
-    }
-    long i = PyLong_AsLong(args[0]);
-    if (i == -1 && PyErr_Occurred()) return nullptr;
-    Id seat = seat_arg(s, args, n, 1);
-    if (seat == -2) return nullptr;
-    int count = s.site < 0 || seat < 0 ? -1 : site_count(s, seat);
-    if (i < 0 || i >= count) Py_RETURN_FALSE;
+    long i;
+    Id seat;
+    int now = take_args(s, args, n, "play(index, seat=None)", i, seat);
+    if (now < 0) return nullptr;
+    if (!now) Py_RETURN_FALSE;
     try {
         take(s, (int)i, seat);
     } catch (...) {

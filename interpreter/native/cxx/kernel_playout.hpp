@@ -9,6 +9,33 @@
 // step (a state in explicit chance mode) is drawn from the state's generator
 // (Game.sample_chance); in the seeded mode the rules draw from it as always.
 
+// MT19937 (Python's random.Random), shared by the playouts' generator (PyRandom, which
+// twists each word as it reads it) and the rollouts' (BlockMT, the whole block at once,
+// as CPython does): word k of the next block, from words k + 1 and k + 397 not yet
+// twisted and k - 227 already twisted
+static inline uint32_t mt_twist(const uint32_t* mt, int k) {
+    uint32_t y = (mt[k] & 0x80000000U) | (mt[k == 623 ? 0 : k + 1] & 0x7fffffffU);
+    return mt[k < 227 ? k + 397 : k - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+}
+
+// a word as the generator gives it
+static inline uint32_t mt_temper(uint32_t y) {
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+// randrange(n) for 1 <= n < 2**31 (bits of n's length until one is below n)
+template <class G> static inline int mt_below(G& g, int n) {
+    int k = 0;
+    while ((1LL << k) <= n) ++k;
+    uint32_t r;
+    do r = g.next() >> (32 - k); while (r >= (uint32_t)n);
+    return (int)r;
+}
+
 struct PyRandom {
     uint32_t mt[624];
     int mti = 624;
@@ -47,23 +74,10 @@ struct PyRandom {
     uint32_t next() {
         if (mti >= 624) mti = 0;
         int k = mti++;
-        uint32_t y = (mt[k] & 0x80000000U) | (mt[k == 623 ? 0 : k + 1] & 0x7fffffffU);
-        y = mt[k < 227 ? k + 397 : k - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-        mt[k] = y;
-        y ^= (y >> 11);
-        y ^= (y << 7) & 0x9d2c5680U;
-        y ^= (y << 15) & 0xefc60000U;
-        y ^= (y >> 18);
-        return y;
+        mt[k] = mt_twist(mt, k);
+        return mt_temper(mt[k]);
     }
-    // randrange(n) for 1 <= n < 2**31
-    int below(int n) {
-        int k = 0;
-        while ((1LL << k) <= n) ++k;
-        uint32_t r;
-        do r = next() >> (32 - k); while (r >= (uint32_t)n);
-        return (int)r;
-    }
+    int below(int n) { return mt_below(*this, n); }
 };
 
 // SHA-256 (FIPS 180-4) of a short message: bots.bot_seed in the kernel

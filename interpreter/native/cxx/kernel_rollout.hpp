@@ -14,27 +14,12 @@ struct BlockMT {
 
     uint32_t next() {
         if (index >= 624) {
-            for (int k = 0; k < 624; ++k) {
-                uint32_t y = (mt[k] & 0x80000000U) | (mt[k == 623 ? 0 : k + 1] & 0x7fffffffU);
-                mt[k] = mt[k < 227 ? k + 397 : k - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
-            }
+            for (int k = 0; k < 624; ++k) mt[k] = mt_twist(mt, k);
             index = 0;
         }
-        uint32_t y = mt[index++];
-        y ^= (y >> 11);
-        y ^= (y << 7) & 0x9d2c5680U;
-        y ^= (y << 15) & 0xefc60000U;
-        y ^= (y >> 18);
-        return y;
+        return mt_temper(mt[index++]);
     }
-    // randrange(n) for 1 <= n < 2**31 (bits of n's length until one is below n)
-    int below(int n) {
-        int k = 0;
-        while ((1LL << k) <= n) ++k;
-        uint32_t r;
-        do r = next() >> (32 - k); while (r >= (uint32_t)n);
-        return (int)r;
-    }
+    int below(int n) { return mt_below(*this, n); }
     // from getstate()[1]; false where it is not one
     bool load_words(PyObject* st) {
         if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 625) return false;
