@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -158,3 +159,15 @@ def test_simulate_native_with_random_bots_plays_the_games_in_the_kernel(monkeypa
         doc = json.loads(out)
         return {k: v for k, v in doc.items() if k not in ("seconds", "games_per_second")}
     assert figures(native.output) == figures(python.output)
+
+
+@pytest.mark.parametrize("arguments, error, says", [
+    (dict(games=-1), ValueError, "games must be 0 or more"),
+    (dict(games="3"), TypeError, "games must be an integer, not str"),
+    (dict(games=2, seed=1.5), TypeError, "seed must be an integer, not float"),
+    (dict(games=2, max_moves=0), ValueError, "max_moves must be 1 or more"),
+    (dict(games=2, start="x"), TypeError, "start must be None, a Game or a state"),
+])
+def test_bad_arguments_get_an_error_that_names_them(arguments, error, says):
+    with pytest.raises(error, match=re.escape(says)):
+        interpreter.playouts(interpreter.load("kalah"), **arguments)

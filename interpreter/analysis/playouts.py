@@ -43,8 +43,7 @@ def playouts(program, games: int, seed: int = 0, start=None, players: int | None
     ``stats.GameTally``) and ``error`` (None, or the RuleError or IllegalMove that
     stopped it; after ``max_moves`` decisions a RuleError that says so). ``start``: None
     (new games), a ``Game`` or a plain-data state (left unchanged)."""
-    if games < 0:
-        raise ValueError("games must be 0 or more")
+    _check_arguments(games, seed, start, max_moves)
     program = _program(program, players)
     n = program.n
     in_range = seed >= -(1 << 63) and seed + games < (1 << 63)
@@ -59,6 +58,19 @@ def playouts(program, games: int, seed: int = 0, start=None, players: int | None
             out.append(_from_kernel(program, seed + i, done, _Results.of(program)))
         out[-1]["game"] = i
     return out
+
+
+def _check_arguments(games, seed, start, max_moves) -> None:
+    """A TypeError or ValueError that names the argument a caller got wrong."""
+    for name, value in (("games", games), ("seed", seed), ("max_moves", max_moves)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+    if games < 0:
+        raise ValueError("games must be 0 or more")
+    if max_moves < 1:
+        raise ValueError("max_moves must be 1 or more")
+    if start is not None and not isinstance(start, dict) and not hasattr(start, "state"):
+        raise TypeError(f"start must be None, a Game or a state (a dict), not {type(start).__name__}")
 
 
 def _program(program, players: int | None):
