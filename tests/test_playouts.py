@@ -138,6 +138,28 @@ def test_a_game_the_kernel_cannot_finish_is_python_s():
     assert "did not end after 2 moves" in plain(got)[0]["error"][1]
 
 
+SETUP_BOOM = """ruleset setup_boom
+players 2..2
+var n: int = 0
+turn {
+  n = 10 / n
+  choose k from [1, 2] as "pick"
+}
+end when n > 5
+"""
+
+
+def test_a_game_whose_rules_fail_before_its_first_decision_has_that_error():
+    # (as every other game's error: in the game's summary, as `meeple simulate` reports it;
+    # the kernel hands such a game to this same Python loop)
+    src = SourceSet(base=parse(SETUP_BOOM, "rules.meeple"), sources={"rules.meeple": SETUP_BOOM})
+    got = plain(interpreter.playouts(compile_sources(src).for_players(2), 2, seed=4))
+    assert [g["seed"] for g in got] == [4, 5]
+    for g in got:
+        assert g["error"][0] == "RuleError" and "division by zero" in g["error"][1], g
+        assert g["result"] is None and g["moves"] == 0
+
+
 @needs_kernel
 def test_simulate_native_with_random_bots_plays_the_games_in_the_kernel(monkeypatch):
     calls = []

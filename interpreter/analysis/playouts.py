@@ -113,14 +113,14 @@ def reference(program, game_seed: int, seats: Sequence[int], start=None,
     """One playout played move by move through the ``Game`` API (by Python, or by a
     kernel a move at a time; not by it without ``kernel``): what the kernel's batch must
     give."""
-    game = _begin(program, game_seed, start, kernel)
-    game.undo_limit = 0
     movers = [_random_mover(random.Random(s)) for s in seats]
     tally = GameTally()
     out: dict[str, Any] = {"seed": game_seed, "result": None, "moves": 0, "turns": 0,
                            "first": None, "kinds": {}, "error": None}
     moves = 0
     try:
+        game = _begin(program, game_seed, start, kernel)   # (the setup may fail: the game's error)
+        game.undo_limit = 0
         while not game.over:
             if game.at_chance:
                 game.sample_chance()
