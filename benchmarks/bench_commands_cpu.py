@@ -9,11 +9,15 @@ Each round runs the command once in each checkout (its working directory: a chec
 runs its own code with ``python3 -m meeple``), in the order given. Export an older
 commit with ``git archive <commit> | tar -x -C /tmp/old``. The first run of a checkout
 may fill the disk cache of compiled rulesets (its code is part of the key): best of
-several rounds leaves it out.
+several rounds leaves it out. The commands run with ``MEEPLE_NO_NATIVE=1`` unless the
+environment sets it: pure Python in every checkout (kernels are the default of
+``simulate``, ``arena``, ``perft`` and ``test`` where a C++ compiler is found, not in older
+checkouts), unless the command says ``--native``.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
@@ -21,7 +25,8 @@ import sys
 
 def cpu_of(cmd: list[str], cwd: str) -> float:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    env = {"MEEPLE_NO_NATIVE": "1", **os.environ}
+    subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 

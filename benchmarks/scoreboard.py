@@ -192,6 +192,8 @@ def simulate(repeat: int, baseline: str) -> list[list[str]]:
             for name, tree in trees.items():
                 native = ["--native"] if NATIVE and name == "new" else []
                 env = _simulate_env(tree, cache, INSTALLED and name == "new")
+                if not native:   # pure Python (kernels are the default where a compiler is)
+                    env["MEEPLE_NO_NATIVE"] = "1"
                 cmds[name] = [(cmd + ["-q", "-j", "1"] + native, env) for cmd in
                               ([sys.executable, "-m", "meeple", "simulate", *args],
                                [sys.executable, "-m", "meeple", "simulate", *one])]

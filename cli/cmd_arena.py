@@ -61,7 +61,7 @@ def command(
     jobs: int | None = jobs_option(),
     backend: str = backend_option(),
     address: str | None = address_option(),
-    native: bool = native_option(),
+    native: bool | None = native_option(),
     budget: list[str] = budget_option(),
     json_out: bool = json_option("each bot's results"),
     no_color: bool = no_color_option(),
@@ -83,7 +83,7 @@ def command(
     if not prog.min_players <= len(specs) <= prog.max_players:
         raise fail(f"{prog.title} is for {prog.min_players} to {prog.max_players} players: "
                    f"give one bot per seat, not {len(specs)} bots", 2)
-    go_native(prog, native, len(specs))
+    go_native(prog, native, len(specs), quiet)
     if games % len(specs):
         note(f"{games} games is not a multiple of {len(specs)} bots: the last rotation "
              f"is incomplete, so some bots play a seat once more than another")

@@ -42,4 +42,4 @@ def command(
     native = info["native"]
     if native["entries"]:
         console.print(f"native:  {native['entries']} module(s) ({native['bytes'] / 1e6:.1f} MB; "
-                      f"--native)", markup=False)
+                      f"kernels, --native)", markup=False)

@@ -58,7 +58,7 @@ def command(
     divide_moves: bool = typer.Option(False, "--divide",
                                       help="Also count the paths of each first move."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    native: bool = native_option(),
+    native: bool | None = native_option(),
     budget: list[str] = budget_option(),
     json_out: bool = json_option("the counts"),
     no_color: bool = no_color_option(),
@@ -74,7 +74,7 @@ def command(
     check_seed(seed, seed)
     prog = load(ruleset, variant, None, parse_budgets(budget))
     lang = language(prog)
-    go_native(prog, native, players if position is None else None)
+    go_native(prog, native, players if position is None else None, quiet)
     saved = _perft_position(prog, position, players) if position is not None else None
     n = saved.players if saved is not None else player_count(prog, players)
     try:

@@ -70,7 +70,7 @@ def command(
     jobs: int | None = jobs_option(),
     backend: str = backend_option(),
     address: str | None = address_option(),
-    native: bool = native_option(),
+    native: bool | None = native_option(),
     budget: list[str] = budget_option(),
     json_out: bool = json_option("the statistics"),
     report: Path | None = typer.Option(None, "--report", metavar="FILE.html",
@@ -94,7 +94,7 @@ def command(
     prog = load(ruleset, variant, locale, parse_budgets(budget))
     lang = language(prog)
     n = player_count(prog, players)
-    go_native(prog, native, n)
+    go_native(prog, native, n, quiet)
     keep = _Keeper(records_dir, prog, record_name(ruleset), n, list(variant), locale,
                    failed_only, force, seed, games) if records_dir is not None else None
     plan = simulation.specs(n, lambda i: [spec] * n, games, seed, max_moves,

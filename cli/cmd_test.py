@@ -13,7 +13,16 @@ from rich.text import Text
 from ..dsl import budgets as dsl_budgets
 from . import jsonout
 from .batch import backend_errors, check_jobs
-from .common import err, fail, go_native, interruptible, out, progress_bar, resolve
+from .common import (
+    err,
+    fail,
+    go_native,
+    interruptible,
+    native_default,
+    out,
+    progress_bar,
+    resolve,
+)
 from .options import (
     address_option,
     backend_option,
@@ -49,7 +58,7 @@ def command(
     jobs: int | None = jobs_option(),
     backend: str = backend_option(),
     address: str | None = address_option(),
-    native: bool = native_option(),
+    native: bool | None = native_option(),
     budget: list[str] = budget_option(),
     json_out: bool = json_option("the checks and the failure, if any,"),
     no_color: bool = no_color_option(),
@@ -93,7 +102,8 @@ def command(
     src = dsl_load.read_sources(path, budgets)
     if src.diagnostics:   # the workers rebuild the ruleset from its texts: it must read
         load_problems(e, src, ruleset)
-    rules = parallel.Rules.from_sources(src, budgets, native=native)
+    rules = parallel.Rules.from_sources(src, budgets, native=native_default() if native is None else native,
+                                        kernel_only=native is None)
 
     def load(c: Config):
         return rules.ruleset(c.variants, c.locale)
@@ -103,8 +113,8 @@ def command(
         if players is not None and not base.min_players <= players <= base.max_players:
             raise fail(f"{base.title} is for {base.min_players} to {base.max_players} players", 2)
         cfgs = configs(src, load, variant or None, players)
-        for c in cfgs if native else ():   # built here, with progress: the workers find them
-            go_native(load(c), True, c.players)
+        for c in cfgs if rules.native else ():   # built here, with progress: the workers find them
+            go_native(load(c), native, c.players, quiet)
     except MeepleError as ex:
         e.print(ex.render(), markup=False, soft_wrap=True)
         if {d.code for d in ex.diagnostics} <= {"load/unknown-variant", "load/unknown-locale"}:

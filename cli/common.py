@@ -111,13 +111,32 @@ def parse_budgets(settings: list[str]) -> interpreter.Budgets:
         raise fail(f"--budget: {e}", 2) from None
 
 
-def go_native(ruleset, on: bool, players: int | None = None) -> None:
-    """--native: the ruleset's programs run on native code; the program for ``players``
-    is built now (the workers then find it in the cache), saying so on stderr."""
-    if not on:
+def native_default() -> bool:
+    """Whether a command given neither --native nor --no-native runs on a kernel: yes,
+    unless ``MEEPLE_NO_NATIVE`` is set (to anything but ``0`` or nothing)."""
+    import os
+    return os.environ.get("MEEPLE_NO_NATIVE", "") in ("", "0")
+
+
+def go_native(ruleset, on: bool | None, players: int | None = None, quiet: bool = False) -> None:
+    """Where the ruleset's programs run; the program for ``players`` is built now (the
+    workers then find it in the cache). ``on``: --native (a kernel, else the rule code
+    compiled with Cython, else Python; each build and each reason said on stderr),
+    --no-native (False: Python), or neither (None: a kernel where one can be built,
+    else Python, the reason said once as a note; the line before a build only on a
+    terminal, as a progress bar, and not with ``quiet``)."""
+    if on is False or (on is None and not native_default()):
         return
     console = err()
-    ruleset.use_native(report=lambda message: console.print(Text(message), soft_wrap=True))
+
+    def say(message: str) -> None:
+        console.print(Text(message), soft_wrap=True)
+
+    if on:
+        ruleset.use_native(report=say)
+    else:
+        ruleset.use_native(report=lambda reason: note(f"{reason}; running in pure Python"),
+                           kernel_only=True, progress=say if console.is_terminal and not quiet else False)
     if players is not None:
         ruleset.for_players(players)
 

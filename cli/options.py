@@ -82,12 +82,16 @@ def budget_option():
 
 
 def native_option():
-    return typer.Option(False, "--native",
-                        help="Run the rules on native code, built once per ruleset and "
-                             "player count, then cached: a kernel (C++, needs a C++ compiler) "
-                             "where the ruleset is covered, else the rule code compiled with "
-                             "Cython (pip install 'meeple[native]'); the same games. Pure "
-                             "Python where neither can be built (said on stderr).")
+    """--native/--no-native; neither: None, the default (cli.common.go_native)."""
+    return typer.Option(None, "--native/--no-native", show_default=False,
+                        help="Where the rules run. Default: on a kernel (the rules in C++, "
+                             "built once per ruleset, player count and compiler, then cached) "
+                             "where a C++ compiler is found and the kernel covers the "
+                             "ruleset, else in pure Python (said once on stderr). --native: "
+                             "also the rule code compiled with Cython where no kernel serves "
+                             "(pip install 'meeple[native]'), every build said on stderr. "
+                             "--no-native: pure Python, the reference (also: "
+                             "MEEPLE_NO_NATIVE=1). The same results every way.")
 
 
 def layout_option():

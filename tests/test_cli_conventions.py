@@ -571,9 +571,9 @@ def test_click_abort_after_ctrl_c_is_130_and_other_aborts_1(monkeypatch):
 
 def _all_options() -> dict[str, list[str]]:
     group = typer.main.get_command(cli.app)
-    out = {"": [o for p in group.params for o in p.opts if o.startswith("--")]}
-    for name, command in group.commands.items():
-        out[name] = [o for p in command.params for o in p.opts if o.startswith("--")]
+    out = {"": [o for p in group.params for o in p.opts + p.secondary_opts if o.startswith("--")]}
+    for name, command in group.commands.items():   # (secondary: --no-native of --native/--no-native)
+        out[name] = [o for p in command.params for o in p.opts + p.secondary_opts if o.startswith("--")]
     return out
 
 

@@ -577,7 +577,7 @@ def test_kernels_can_be_turned_off_and_a_failed_build_says_why_once(tmp_path):
     assert [s for s in failed["said"] if "no kernel for ttt: the build failed" in s and "--no-such-option" in s]
     args = ("simulate", TTT, "-n", "6", "-j", "1", "--json")
     env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path), "MEEPLE_KERNEL_CXXFLAGS": "--no-such-option"}
-    plain, native = meeple(*args, env=env), meeple(*args, "--native", env=env)
+    plain, native = meeple(*args, "--no-native", env=env), meeple(*args, "--native", env=env)
     assert plain.returncode == native.returncode == 0, native.stderr
     assert native.stderr.count("no kernel for ttt: the build failed") == 1
     assert "Traceback" not in native.stderr
@@ -597,7 +597,7 @@ def test_without_a_compiler_the_games_run_in_python_saying_so(monkeypatch):
 @needs_kernel
 def test_simulate_natively_plays_the_same_games():
     args = ("simulate", "kalah", "-n", "8", "-j", "2", "--json")
-    plain, native = meeple(*args), meeple(*args, "--native")
+    plain, native = meeple(*args, "--no-native"), meeple(*args, "--native")
     assert plain.returncode == native.returncode == 0, native.stderr
     a, b = json.loads(plain.stdout), json.loads(native.stdout)
     for doc in (a, b):

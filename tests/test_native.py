@@ -186,7 +186,7 @@ def test_a_module_is_built_once_kept_in_the_cache_and_built_again_when_damaged(t
 @needs_native
 def test_simulate_native_plays_the_same_games():
     args = ("simulate", TTT, "-n", "6", "-j", "2", "--json")
-    plain, native = meeple(*args), meeple(*args, "--native")
+    plain, native = meeple(*args, "--no-native"), meeple(*args, "--native")
     assert plain.returncode == native.returncode == 0, native.stderr
     uncached = meeple("--no-cache", *args, "--native")   # built for the process, then removed
     assert uncached.returncode == 0, uncached.stderr
@@ -203,7 +203,7 @@ def test_a_build_that_fails_says_why_once_and_the_games_run_in_python(tmp_path):
     # a compiler option the C compiler refuses (MEEPLE_NATIVE_CFLAGS is the user's to set)
     env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path), "MEEPLE_NATIVE_CFLAGS": "--no-such-option"}
     args = ("simulate", TTT, "-n", "4", "-j", "1", "--json")
-    plain, native = meeple(*args, env=env), meeple(*args, "--native", env=env)
+    plain, native = meeple(*args, "--no-native", env=env), meeple(*args, "--native", env=env)
     assert plain.returncode == native.returncode == 0, native.stderr
     assert "Traceback" not in native.stderr
     assert native.stderr.count("native code unavailable: the build failed") == 1
@@ -222,7 +222,7 @@ def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
     (tmp_path / "Cython" / "__init__.py").write_text("raise ImportError('not here')\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
     args = ("simulate", TTT, "-n", "4", "-j", "1", "-q")
-    plain, native = meeple(*args, env=env), meeple(*args, "--native", env=env)
+    plain, native = meeple(*args, "--no-native", env=env), meeple(*args, "--native", env=env)
     assert plain.returncode == native.returncode == 0
     assert "Traceback" not in native.stderr
     assert native.stderr.count("native code unavailable: Cython cannot be imported") == 1

@@ -170,7 +170,7 @@ def test_simulate_native_with_random_bots_plays_the_games_in_the_kernel(monkeypa
         return batch(program, plan, *args, **kwargs)
     runner = CliRunner()
     base = ["simulate", "kalah", "-n", "4", "--seed", "3", "-j", "1", "--json", "-q"]
-    python = runner.invoke(app, base)
+    python = runner.invoke(app, [*base, "--no-native"])
     monkeypatch.setattr(playouts_module, "play_batch", counted)
     monkeypatch.setattr(simulation, "make_bot", None)   # (no bot is made: no move by move)
     native = runner.invoke(app, [*base, "--native"])

@@ -68,6 +68,7 @@ class Rules:
     budgets: Budgets | None = None
     key: str = ""
     native: bool = False   # the rules run on native code where it can be built (use_native)
+    kernel_only: bool = False   # ... on a kernel or in Python (use_native(kernel_only=True))
     _local: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     @classmethod
@@ -75,25 +76,32 @@ class Rules:
         """The portable form of a compiled ``Ruleset`` (or ``Program``)."""
         src = getattr(ruleset, "sources", None) or dsl_load.SourceSet()
         rules = cls.from_sources(src, ruleset.budgets, ruleset.variants, ruleset.locale,
-                                 native=bool(getattr(ruleset, "native", False)))
+                                 native=bool(getattr(ruleset, "native", False)),
+                                 kernel_only=bool(getattr(ruleset, "kernel_only", False)))
         rules._local[(rules.variants, rules.locale)] = ruleset
-        _CACHE[(rules.key, rules.variants, rules.locale, rules.native)] = ruleset
+        _CACHE[(rules.key, rules.variants, rules.locale, rules.engine)] = ruleset
         return rules
 
     @classmethod
     def from_sources(cls, src, budgets: Budgets | None = None, variants=(), locale=None,
-                     native: bool = False) -> Rules:
+                     native: bool = False, kernel_only: bool = False) -> Rules:
         """The portable form of a ruleset's files as read (``dsl.load.read_sources``);
-        ``native``: its games run on native code where it can be built."""
+        ``native``: its games run on native code where it can be built (``kernel_only``:
+        on a kernel, else in Python)."""
         texts = tuple(src.sources.items())
         h = hashlib.sha256(repr(budgets).encode())
         for name, text in texts:
             h.update(name.encode() + b"\0" + text.encode() + b"\0")
-        return cls(texts, tuple(variants), locale, budgets, h.hexdigest(), native)
+        return cls(texts, tuple(variants), locale, budgets, h.hexdigest(), native, native and kernel_only)
+
+    @property
+    def engine(self) -> tuple[bool, bool]:
+        return self.native, self.kernel_only
 
     def __getstate__(self):
         return {"texts": self.texts, "variants": self.variants, "locale": self.locale,
-                "budgets": self.budgets, "key": self.key, "native": self.native}
+                "budgets": self.budgets, "key": self.key, "native": self.native,
+                "kernel_only": self.kernel_only}
 
     def __setstate__(self, state):
         for k, v in state.items():
@@ -105,21 +113,21 @@ class Rules:
         if variants is None and locale is None:
             variants, locale = self.variants, self.locale
         variants = tuple(variants or ())
-        found = self._local.get((variants, locale)) or _CACHE.get((self.key, variants, locale, self.native))
+        found = self._local.get((variants, locale)) or _CACHE.get((self.key, variants, locale, self.engine))
         if found is None:
             from ..compiler.loading import compile_sources
             src = dsl_load.SourceSet()
             for name, text in self.texts:
                 dsl_load.add_text(src, name, text, self.budgets)
             found = compile_sources(src, list(variants), locale, self.budgets)
-            _CACHE[(self.key, variants, locale, self.native)] = found
-        if self.native and not found.native:
-            found.use_native(report=False)   # silent: the process that asked says why, if it cannot
+            _CACHE[(self.key, variants, locale, self.engine)] = found
+        if self.native and not found.native:   # silent: the process that asked says why, if it cannot
+            found.use_native(report=False, kernel_only=self.kernel_only)
         self._local[(variants, locale)] = found
         return found
 
 
-_CACHE: dict = {}   # the rulesets compiled in this process, by (key, variants, locale, native)
+_CACHE: dict = {}   # the rulesets compiled in this process, by (key, variants, locale, engine)
 
 
 def settle_heap() -> None:

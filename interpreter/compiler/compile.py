@@ -739,7 +739,7 @@ class Ruleset:
         self.warnings = list(warnings)
         self._programs: dict[int, Program] = {}
         self._native = False        # use_native(): programs run on native code
-        self._native_report = None
+        self._native_report = self._native_progress = None
         self._kernel_only = False
         self._natives: dict[int, Program] = {}
 
@@ -775,7 +775,13 @@ class Ruleset:
         it got it (``Program.native``)."""
         return self._native
 
-    def use_native(self, on: bool = True, report=None, kernel_only: bool = False) -> bool:
+    @property
+    def kernel_only(self) -> bool:
+        """Whether only a kernel was asked for (``use_native(kernel_only=True)``)."""
+        return self._native and self._kernel_only
+
+    def use_native(self, on: bool = True, report=None, kernel_only: bool = False,
+                   progress=None) -> bool:
         """Runs the programs of this ruleset on native code: their generated rule code
         compiled with Cython and the C compiler (``pip install 'meeple[native]'``), once
         per player count when a game first needs it (seconds), then kept in the disk
@@ -784,9 +790,12 @@ class Ruleset:
         ``report(message)`` receives it, and a line before each build starts (by
         default: a ``NativeWarning``, no progress; ``report=False``: nothing). Returns
         whether native code can be built here (``on=False`` turns it off again).
-        ``kernel_only``: a kernel or nothing (a program no kernel plays is the Python one)."""
+        ``kernel_only``: a kernel or nothing (a program no kernel plays is the Python one).
+        ``progress``: a callable that receives the line before each build instead of
+        ``report`` (``False``: no such line)."""
         from ..native import cython_code as native, kernel
         self._native, self._native_report, self._kernel_only = on, report, kernel_only
+        self._native_progress = progress
         if not on:
             return False
         if kernel_only:
@@ -819,7 +828,7 @@ class Ruleset:
         """A twin of ``plain`` whose games a kernel plays (the same tables and code,
         which play whatever the kernel does not decide), or None, said once why."""
         from ..native import cython_code as native, kernel
-        report = self._native_report
+        report, progress = self._native_report, self._build_line()
         if not kernel.enabled():
             return None
         why = kernel.status()
@@ -827,8 +836,8 @@ class Ruleset:
             native.say(f"no kernel for {plain.name}: {why}", report)
             return None
         try:
-            k = kernel.build(plain, (lambda: report(f"building the kernel of {plain.name} ({plain.n} players)…"))
-                             if callable(report) else None)
+            k = kernel.build(plain, (lambda: progress(f"building the kernel of {plain.name} ({plain.n} players)…"))
+                             if progress else None)
         except kernel.Unsupported as e:
             native.say(f"no kernel for {plain.name}: the kernel does not cover {e} yet", report)
             return None
@@ -844,6 +853,12 @@ class Ruleset:
         twin.kernel_build_seconds = k.build_seconds
         return twin
 
+    def _build_line(self):
+        """Who receives the line said before a build (``use_native``'s ``progress``, else
+        its ``report``), or None."""
+        said = self._native_report if self._native_progress is None else self._native_progress
+        return said if callable(said) else None
+
     def _cython_program(self, n: int, plain: Program) -> Program:
         """The program for ``n`` players with its rule code compiled by Cython, or
         ``plain`` where it cannot be made (the reason reported once)."""
@@ -853,7 +868,8 @@ class Ruleset:
             recorded = plain if isinstance(plain._native, native.Pieces) else \
                 Program(self.checked, n, self.budgets, tables, native=native.Pieces())
             prog = native.program(recorded, lambda served: Program(self.checked, n, self.budgets,
-                                                                   tables, native=served), report)
+                                                                   tables, native=served),
+                                  self._build_line())
             prog.sources, prog.warnings = self.sources, self.warnings
         except native.NativeError as e:
             native.say_once(str(e), report)
