@@ -294,19 +294,46 @@ def _results(text: str) -> dict:
     return data
 
 
+# the command lines of SAME_GAMES, each as `meeple` runs it (cli/main.py's main, its exit
+# code checked), one after the other in one Python: whether the engine is the compiled
+# one, then the output of each (a process each would cost a second of start-up each)
+RUN_ALL = """import contextlib, io, json, sys
+from meeple import interpreter
+from meeple.cli.main import main
+docs = []
+for args in json.loads(sys.argv[1]):
+    sys.argv, out = ["meeple", *args], io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            main()
+            code = 0
+        except SystemExit as e:
+            code = e.code
+    assert code in (0, None), (args, code, out.getvalue())
+    docs.append(out.getvalue())
+print(json.dumps({"compiled": interpreter.compiled_engine(), "outputs": docs}))
+"""
+
+
+def _run_all(python, cwd: Path) -> tuple[bool, list[dict]]:
+    commands = [args + (["-j", "1"] if args[0] == "simulate" else []) + ["--json"]
+                for args in SAME_GAMES]
+    done = json.loads(_ok([python, "-c", RUN_ALL, json.dumps(commands)], cwd))
+    return done["compiled"], [_results(text) for text in done["outputs"]]
+
+
 def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wheel: Path, tmp_path_factory):
     names = zipfile.ZipFile(native_wheel).namelist()
     for module in ("runtime", "helpers", "game", "ordering"):
         assert any(n.startswith(f"meeple/interpreter/play/{module}.") and n.endswith((".so", ".pyd")) for n in names), names
     native = Installed(tmp_path_factory.mktemp("native"), native_wheel, tmp_path_factory.mktemp("elsewhere"))
     assert native("--version").endswith(" (compiled engine)\n")
-    assert _ok([native.python, "-c", "from meeple import interpreter; print(interpreter.compiled_engine())"],
-               native.cwd).strip() == "True"
-    for args in SAME_GAMES:
-        args = args + (["-j", "1"] if args[0] == "simulate" else []) + ["--json"]
-        compiled = _results(native(*args))
-        python = _results(_ok([sys.executable, "-m", "meeple", *args], ROOT))
-        assert compiled == python, args
+    compiled, compiled_results = _run_all(native.python, native.cwd)
+    plain, python_results = _run_all(sys.executable, ROOT)
+    assert (compiled, plain) == (True, False)
+    assert len(compiled_results) == len(python_results) == len(SAME_GAMES)
+    for args, a, b in zip(SAME_GAMES, compiled_results, python_results):
+        assert a == b, args
 
 
 def test_without_a_compiler_the_native_build_installs_the_python_engine(tmp_path_factory):

@@ -10,6 +10,7 @@ faster to build, the same code); each ruleset once per test session. The tests t
 compiler skip, saying why, where they are missing."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.machinery
 import json
@@ -101,50 +102,58 @@ function total(k: int): int = worth(top(pile), k) + k
 function deeper(n: int): int = deeper(n + 1) + 1
 function ping(n: int): int = pong(n) + 1
 function pong(n: int): int = ping(n) + 1
+function walk(n: int): int = size([k for k in 1..n])
+function tally(n: int): int = if n <= 0 then 0 else size([k for k in 1..n]) + tally(0)
 """
 
+# each error, as the statement of the turn that makes it (the turn's first decision picks
+# which: one program, one native module for them all)
 ERRORS = {
-    "a missing value in an inlined function": "turn {\n  x = total(2)\n}\nend when x > 3\n",
-    "a missing value in a comprehension": "turn {\n  x = sum([worth(c, 2) for c in [top(pile)]])\n}\n"
-                                         "end when x > 3\n",
-    "endless recursion": "turn {\n  x = deeper(1)\n}\nend when x > 3\n",
-    "functions that call each other": "turn {\n  x = ping(1)\n}\nend when x > 3\n",
-    "a runaway range": "turn {\n  x = sum([n for n in 1..9000000])\n}\nend when x > 3\n",
-    "a runaway loop": "turn {\n  x = size([a + b for a in 1..3000 for b in 1..3000])\n}\n"
-                      "end when x > 3\n",
-    "work running out inside a function called in a loop":
-        "function walk(n: int): int = size([k for k in 1..n])\n"
-        "turn {\n  x = sum([walk(n) for n in 1..3300])\n}\nend when x > 3\n",
+    "a missing value in an inlined function": "x = total(2)",
+    "a missing value in a comprehension": "x = sum([worth(c, 2) for c in [top(pile)]])",
+    "endless recursion": "x = deeper(1)",
+    "functions that call each other": "x = ping(1)",
+    "a runaway range": "x = sum([n for n in 1..9000000])",
+    "a runaway loop": "x = size([a + b for a in 1..3000 for b in 1..3000])",
+    "work running out inside a function called in a loop": "x = sum([walk(n) for n in 1..3300])",
     "work running out in a loop that counts and calls a function":
-        "function tally(n: int): int = if n <= 0 then 0 else size([k for k in 1..n]) + tally(0)\n"
-        "turn {\n  x = size([n for n in 1..4000 if tally(n) > 0 and size([k for k in 1..n]) > 0])\n}\n"
-        "end when x > 3\n",
-    "an index outside its list": "turn {\n  x = [n for n in 1..3][x + 5]\n}\nend when x > 3\n",
-    "a negative index": "turn {\n  x = [n for n in 1..3][x - 1] + size([worth(c, 1) for c in items(pile)])\n}\n"
-                        "end when x > 3\n",
-    "division by zero": "turn {\n  x = 7 / (x - x) + size([worth(c, 1) for c in items(pile)])\n}\n"
-                        "end when x > 3\n",
+        "x = size([n for n in 1..4000 if tally(n) > 0 and size([k for k in 1..n]) > 0])",
+    "an index outside its list": "x = [n for n in 1..3][x + 5]",
+    "a negative index": "x = [n for n in 1..3][x - 1] + size([worth(c, 1) for c in items(pile)])",
+    "division by zero": "x = 7 / (x - x) + size([worth(c, 1) for c in items(pile)])",
 }
 
 
-def error_of(program) -> tuple:
+@functools.cache
+def broken() -> tuple:
+    """The ruleset of every error (its turn: choose which, then make it), compiled as
+    Python and natively (built once: the module serves every case)."""
+    text = RULES + f'turn {{\n  choose k from 1..{len(ERRORS)} as "error"\n'
+    for k, statement in enumerate(ERRORS.values(), 1):
+        text += f"  {'if' if k == 1 else 'elif'} k == {k} {{\n    {statement}\n  }}\n"
+    text += "}\nend when x > 3\n"
+    src = SourceSet(base=parse(text, "broken.meeple"), sources={"broken.meeple": text})
+    plain = compile_sources(src).for_players(2)
+    ruleset = compile_sources(src)
+    assert ruleset.use_native()
+    return ruleset.for_players(2), plain
+
+
+def error_of(program, what: str) -> tuple:
+    game = program.new_game(players=2, seed=1)
     with pytest.raises(RuleError) as e:
-        program.new_game(players=2, seed=1)
+        game.apply(list(ERRORS).index(what))
     return str(e.value), e.value.rule, e.value.span, e.value.hint, e.value.code
 
 
 @needs_native
 @pytest.mark.parametrize("what", list(ERRORS))
 def test_a_rule_error_reads_the_same_natively(what):
-    text = RULES + ERRORS[what]
-    src = SourceSet(base=parse(text, "broken.meeple"), sources={"broken.meeple": text})
-    plain = compile_sources(src).for_players(2)
-    ruleset = compile_sources(src)
-    assert ruleset.use_native()
-    native = ruleset.for_players(2)
+    native, plain = broken()
     assert native.native
-    assert error_of(native) == error_of(plain)
-    assert native.native_fallbacks > 0   # the native code failed, then Python said how
+    fallbacks = native.native_fallbacks
+    assert error_of(native, what) == error_of(plain, what)
+    assert native.native_fallbacks > fallbacks   # the native code failed, then Python said how
 
 
 def meeple(*args, env=None, cwd=ROOT) -> subprocess.CompletedProcess:

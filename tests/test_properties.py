@@ -93,11 +93,12 @@ def check_conservation(game) -> None:
             assert state["loc"][item] == zid
 
 
-def may_see(game, zid: int, seat: int) -> bool:
+def may_see(game, zid: int, seat: int, state: dict | None = None) -> bool:
     """Whether a seat may see a zone's items, from the declarations and the zones the
-    rules revealed (an oracle for the views)."""
+    rules revealed (an oracle for the views). ``state``: the game's, read once by the
+    caller (``game.state`` is a fresh copy at each reading)."""
     z = game.program.zones[zid]
-    if zid in game.state["revealed"] or z.visibility == "public":
+    if zid in (game.state if state is None else state)["revealed"] or z.visibility == "public":
         return True
     return z.visibility == "owner" and seat >= 0 and z.owner == seat
 
@@ -113,7 +114,7 @@ def check_views(game) -> None:
         assert set(v["zones"]) == set(by_key), "a view has every zone"
         for key, content in v["zones"].items():
             zid = by_key[key]
-            assert isinstance(content, list) == may_see(game, zid, seat), (key, seat)
+            assert isinstance(content, list) == may_see(game, zid, seat, state), (key, seat)
             if isinstance(content, list):
                 # items face down in sight show only that something is there
                 expected = [i if face_up_for(state["facing"][i], seat) else views.HIDDEN_ITEM
@@ -131,21 +132,20 @@ def check_views(game) -> None:
         elif pend is not None and pend.get("simultaneous") and "options" in pend:
             assert pend["options"] == [m.notation for m in game.legal_moves(seat)]
         for name, value in v["vars"].items():
-            check_masked(game, seat, prog.checked.vars[name].type, value, kinds)
+            check_masked(game, seat, prog.checked.vars[name].type, value, kinds, state)
         for name, values in v["pvars"].items():
             for value in values:
-                check_masked(game, seat, prog.checked.vars[name].type, value, kinds)
+                check_masked(game, seat, prog.checked.vars[name].type, value, kinds, state)
 
 
-def check_masked(game, seat, type_ref, value, kinds) -> None:
+def check_masked(game, seat, type_ref, value, kinds, state) -> None:
     if value is None:
         return
     if type_ref.name == "list":
         for x in value:
-            check_masked(game, seat, type_ref.item, x, kinds)
+            check_masked(game, seat, type_ref.item, x, kinds, state)
     elif type_ref.name in kinds and value != views.HIDDEN_ITEM:
-        state = game.state
-        assert may_see(game, state["loc"][value], seat) and face_up_for(state["facing"][value], seat), \
+        assert may_see(game, state["loc"][value], seat, state) and face_up_for(state["facing"][value], seat), \
             f"a variable shows seat {seat} a hidden item"
 
 
