@@ -47,6 +47,7 @@ from . import cython_code as native
 from .cxx_text import ident, literal
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
+from .kernel_layout import Layout
 from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
@@ -83,6 +84,8 @@ class Gen:
         self.protos: list[str] = []
         self.fields: dict[str, str] = {}  # frame fields: name -> C++ type
         self.field_names: dict[str, tuple] = {}  # frame field -> (procedure, local, type)
+        self.field_types: dict[str, list] = {}   # frame field -> every type it holds
+        self.field_ranges: dict[str, tuple] = {}  # frame field -> the least and most it holds
         self.facts = prog.facts              # what is known of the expressions (core/facts.py)
         self.recursive = self.facts.recursive   # (the functions that may call themselves)
         self.calling = self.facts.calling       # (the functions that call functions)
@@ -98,6 +101,7 @@ class Gen:
         self.opt_types: dict[str, T] = {}  # C++ type of options -> a type of them
         self.each_types: dict[str, T] = {}  # the same for simultaneous decisions
         self.proc_index = {}
+        self.layout = Layout(self)         # the types the state keeps its fields in
 
     # ------------------------------------------------------------ types
     def ct(self, t: T) -> str:
@@ -161,6 +165,7 @@ class Gen:
             raise Unsupported(f"local '{name}' of two types")
         self.fields[f] = self.ct(t)
         self.field_names[f] = (k, name, t)
+        self.field_types.setdefault(f, []).append(t)
         return f
 
     def fresh(self, base: str) -> str:
@@ -221,7 +226,7 @@ class Gen:
         obj = self.expr(e.obj, sc)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                return f"s.{ident('I', e.name)}[nn({obj})]"
+                return self.layout.ivar(e.name, f"nn({obj})")
             at = self.ty(e)
             # (the same attribute may have another type in another kind: only the items of
             # kinds whose attribute has this type are in the table)
@@ -775,10 +780,12 @@ class Proc(ChanceStatements):
                   f"f->{var} = f->{it}[(size_t)i_]; f->{ix} = i_ + 1; }} {self.go(self.nxt)}")
 
     def _WhileInit(self, i: ops.WhileInit):
+        self.gen.field_ranges[self.field(i.count, INT)] = (0, i.limit + 1)   # (its only writers)
         self.emit(f"f->{self.field(i.count, INT)} = 0; {self.go(self.nxt)}")
 
     def _WhileTest(self, i: ops.WhileTest):
         cnt = self.field(i.count, INT)
+        self.gen.field_ranges[cnt] = (0, i.limit + 1)   # (0, then 1 more a turn up to limit + 1)
         self.emit(f"if (!({self.x(i.cond, BOOL)})) {{ {self.go(i.end)} }} if (++f->{cnt} > {i.limit}) bail(); "
                   f"{self.go(self.nxt)}")
 
@@ -843,9 +850,9 @@ class Proc(ChanceStatements):
             holder = self.x(i.holder)
             kind = g.ty(i.holder).arg
         t = g.typeref(g.c.item_vars[kind][i.attr].type)
-        field = f"s.{ident('I', i.attr)}"
-        done = self._appended(f"{field}[nn({holder})]", i.value, t, f"{field}[it_]")
-        self.emit(f"{{ Id it_ = nn({holder}); {done or f'{field}[it_] = {self._value(i.value, t)};'} }} "
+        at = g.layout.ivar(i.attr, "it_")
+        done = self._appended(g.layout.ivar(i.attr, f"nn({holder})"), i.value, t, at)
+        self.emit(f"{{ Id it_ = nn({holder}); {done or f'{at} = {self._value(i.value, t)};'} }} "
                   f"{self.go(self.nxt)}")
 
     def _StoreResult(self, i: ops.StoreResult):

@@ -40,7 +40,7 @@ class Bridge:
                 lines.append(f"{{ PyObject* l_ = PyDict_GetItemString(iv, {key}); if (!l_) {{ l_ = PyList_New(NI); "
                              f"for (int i_ = 0; i_ < NI; ++i_) {{ Py_INCREF(Py_None); PyList_SET_ITEM(l_, i_, Py_None); }} "
                              f"PyDict_SetItemString(iv, {key}, l_); Py_DECREF(l_); }} "
-                             f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv('s.' + ident('I', name) + '[i_]')}); }}")
+                             f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv(self.gen.layout.ivar(name, 'i_'))}); }}")
         frames = []
         for k, (_pname, *_rest) in enumerate(procs):
             sets = []
@@ -127,7 +127,7 @@ class Bridge:
                 key = literal(name) + ".c_str()"
                 lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "
                              f"throw PyFail(); for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) "
-                             f"s.{ident('I', name)}[i_] = {conv('PyList_GET_ITEM(l_, i_)')}; }}")
+                             f"{self.gen.layout.ivar(name, 'i_')} = {conv('PyList_GET_ITEM(l_, i_)')}; }}")
         frames = []
         for k in range(len(procs)):
             sets = []

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 
 from ...dsl.types import T, type_code
-from .cxx_text import ident
 
 # the kinds of chance steps, as cxx/kernel_chance.hpp numbers them
 SHUFFLE, PICK, ROLL, TIE = 0, 1, 2, 3
@@ -32,7 +31,7 @@ def item_alike_code(gen) -> str:
     cases = []
     for k, kind in enumerate(kinds):
         fields = gen.c.item_vars.get(kind, {})
-        tests = " && ".join(f"eq(s.{ident('I', name)}[a], s.{ident('I', name)}[b])" for name in sorted(fields))
+        tests = " && ".join(f"eq({gen.layout.ivar(name, 'a')}, {gen.layout.ivar(name, 'b')})" for name in sorted(fields))
         if tests:
             cases.append(f"case {k}: return {tests};")
     classes_t = gen.tables.value_table(("ICLASS",), of_item, T("int")) if prog.items else None

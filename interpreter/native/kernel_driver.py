@@ -122,5 +122,5 @@ class Driver:
                 ids = [it.id for it in g.p.items if it.kind == kind]
                 val = g.expr(f.init, {}, t)
                 inits.append(f"{{ ++EPOCH; {g.ct(t)} v_ = {val}; for (Id i_ : {g.tables.id_list(('KIND', kind), ids)}) "
-                             f"s.{ident('I', name)}[i_] = v_; }}")
+                             f"{g.layout.ivar(name, 'i_')} = v_; }}")
         return inits

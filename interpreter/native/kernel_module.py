@@ -6,6 +6,7 @@ from __future__ import annotations
 from .cxx_text import ident, literal
 from .kernel_bridge import Bridge
 from .kernel_chance import item_alike_code
+from .kernel_layout import by_size, fit_width, size_of
 from .kernel_types import Unsupported, read_cxx
 
 
@@ -17,20 +18,13 @@ class ModuleWriter:
 
     def assemble(self, procs, bodies, driver) -> str:
         c, n = self.gen.c, self.gen.n
-        fields = []
-        for name, v in c.vars.items():
-            t = self.gen.ct(self.gen.typeref(v.type))
-            fields.append(f"{t} {ident('P', name)}[NP];" if v.per_player else f"{t} {ident('G', name)};")
-        ivars = {}
-        for fs in c.item_vars.values():
-            for name, f in fs.items():
-                t = self.gen.ct(self.gen.typeref(f.type))
-                if ivars.get(name, t) != t:
-                    raise Unsupported(f"item variable '{name}' of two types")
-                ivars[name] = t
-        for name, t in ivars.items():
-            fields.append(f"{t} {ident('I', name)}[NI > 0 ? NI : 1];")
-        frame = "".join(f"{t} {f};" for f, t in self.gen.fields.items())
+        layout = self.gen.layout   # (each field in the narrowest type that holds it)
+        wide, narrow = self.var_fields(layout)
+        ftypes = by_size([(t, f"{t} {f};") for f, t in self.frame_types(layout).items()])
+        frame = ("".join(d for t, d in ftypes if size_of(t) == 8) + " int proc = 0; int pc = 0; int ret = -1; "
+                 + "".join(d for t, d in ftypes if size_of(t) < 8))
+        faces = "FaceT facing[NI > 0 ? NI : 1];" if layout.turns_items() else "Fixed<-1> facing;"
+        reveals = "uint8_t revealed[NZ > 0 ? NZ : 1];" if layout.reveals() else "Fixed<0> revealed;"
         opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.gen.opt_types)) + "".join(
             f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.gen.each_types))
         dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
@@ -53,28 +47,34 @@ class ModuleWriter:
             f"static const int PROC_END[] = {{{', '.join(str(e) for e in self.gen.proc_ends)}}};",
             f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
             "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
+            # (a seat or -1; who sees an item: -1 as its place says, else a mask of seats)
+            "typedef Fit<-1, NP> SeatT; typedef Fit<-1, (NP < 62 ? (1LL << NP) - 1 : INT64_MAX)> FaceT;",
             # (every step renews the epoch of kept values: see Gen._memo)
             "static uint64_t EPOCH = 1;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
             *self.gen.pre_state,
-            f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
+            f"struct Frame {{ {frame} }};",
             f"struct Opts {{ {opt_fields} }};",
+            # (the fields by size, the widest first: no padding between them)
             "struct St {",
-            "  Zones<NI, NZ> z; Id active = 0; I turn = 0; int phase = 0; I moves = 0; uint64_t rng = 0;",
-            "  bool end_req = false; I work = 0, calls = 0, depth = 0, steps = 0;",
-            "  int site = -1; Id player = -1; Opts opts;",
+            "  I turn = 0; I moves = 0; uint64_t rng = 0; I work = 0, calls = 0, depth = 0, steps = 0; I nchance = 0;",
+            # (arrays of no element where the program has no tiebreaks, teams or parts:
+            # no byte, g++'s and clang's zero-length arrays)
+            "  I scores[NP]; I ties[NTIES][NP]; TeamT teams[HAS_TEAMS ? NP : 0]; I parts[NPARTS];",
+            "  Opts opts; std::vector<Frame> stack;",
+            # (explicit chance: see kernel_chance.py)
+            "  std::vector<int> taken; PyRef step;",
+            "  " + " ".join(wide),
+            "  Id active = 0; int site = -1; Id player = -1; int used = 0; int step_n = 0; int outcomes[NP];",
+            "  " + " ".join(narrow),
+            "  Zones<NI, NZ> z;",
             # (who sees each item: -1 as its place says, else a mask of seats; the zones
             # revealed to all)
-            "  I facing[NI > 0 ? NI : 1]; uint8_t revealed[NZ > 0 ? NZ : 1];",
+            f"  {faces} {reveals}",
             # (a simultaneous decision: the seats asked, those still to choose, those that
             # have chosen in order; their options and choices are in opts)
-            "  bool simul = false; int each_n = 0, nwaiting = 0, nchosen = 0; Id each_seats[NP]; Id waiting[NP]; Id chosen[NP];",
-            ("  I scores[NP]; I ties[NTIES > 0 ? NTIES : 1][NP]; int outcomes[NP]; TeamT teams[NP]; "
-            "I parts[NPARTS > 0 ? NPARTS : 1];"),
-            "  std::vector<Frame> stack;",
-            # (explicit chance: see kernel_chance.py)
-            "  bool xchance = false; std::vector<int> taken; int used = 0; I nchance = 0; PyRef step; int step_n = 0;",
-            "  " + " ".join(fields),
+            "  SeatT each_n = 0, nwaiting = 0, nchosen = 0; SeatT each_seats[NP]; SeatT waiting[NP]; SeatT chosen[NP];",
+            "  int8_t phase = 0; bool end_req = false; bool simul = false; bool xchance = false;",
             "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
             "};",
             "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",
@@ -92,6 +92,8 @@ class ModuleWriter:
             "static Str scat(St& s, const Str& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); return a + b; }",
             "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
             "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
+            # (the slot of an item's variable, for an item that has it: kernel_layout.ivar)
+            "static inline I islot(const I* t, Id i) { I k = t[i]; if (k < 0) bail(); return k; }",
             "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc[nn(item)]; return z >= 0 && l == z; }",
             ("static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
             "return l >= 0 && inside[l] ? l : NONE_ID; }"),
@@ -99,7 +101,9 @@ class ModuleWriter:
             "static inline bool is_none(I x) { return x == NONE_I; }",
             "static inline bool is_none(Id x) { return x < 0; }",
             "static inline bool is_none(const Str& x) { return is_none_s(x); }",
-            "template <class T> static inline bool is_none(const T&) { return false; }",
+            # (no template for any T: a narrow field reads as its Id or I above)
+            "static inline bool is_none(bool) { return false; }",
+            "template <class T> static inline bool is_none(const List<T>&) { return false; }",
             # Runtime.move: to the top of a zone, facing as given (-1: as the place says)
             "static inline void mv(St& s, Id item, Id to, I f = -1) { s.z.move(item, to); s.facing[item] = f; }",
             # an item option the decider may not know is ordered by its place (Runtime._ordered):
@@ -138,6 +142,38 @@ class ModuleWriter:
             "static int kernel_init() { " + " ".join(self.gen.tables.inits) + " return 0; }",
         ]
         return "\n".join(src) + "\n"
+
+    def var_fields(self, layout) -> tuple[list[str], list[str]]:
+        """The declarations of the rules' variables (global, per player, per item), those
+        of 8 bytes and the narrower ones, each list the widest first."""
+        c, fields, ivars = self.gen.c, [], {}
+        for name, v in c.vars.items():
+            t = layout.stored(self.gen.typeref(v.type), name)
+            fields.append((t, f"{t} {ident('P', name)}[NP];" if v.per_player else f"{t} {ident('G', name)};"))
+        for fs in c.item_vars.values():
+            for name, f in fs.items():
+                t = self.gen.typeref(f.type)
+                if ivars.get(name, t) != t:
+                    raise Unsupported(f"item variable '{name}' of two types")
+                ivars[name] = t
+        for name, t in ivars.items():
+            ct = layout.stored(t, name)
+            ids = layout.item_slots(name)
+            fields.append((ct, f"{ct} {ident('I', name)}[{'NI > 0 ? NI : 1' if ids is None else max(len(ids), 1)}];"))
+        fields = by_size(fields)
+        return [d for t, d in fields if size_of(t) == 8], [d for t, d in fields if size_of(t) < 8]
+
+    def frame_types(self, layout) -> dict[str, str]:
+        """Each frame field's C++ type: an id's narrow where every local it holds is an
+        id of one count (``Layout.stored``), else its type as the rules' code reads it."""
+        out = {}
+        for f, ct in self.gen.fields.items():
+            kept = {layout.stored(t) for t in self.gen.field_types.get(f, ())}
+            r = self.gen.field_ranges.get(f)
+            if r is not None and kept == {"I"} and fit_width(r[0] - 1, r[1]) < 8:   # (r[0] - 1: none)
+                kept = {f"NInt<{r[0]}LL, {r[1]}LL>"}
+            out[f] = kept.pop() if len(kept) == 1 else ct
+        return out
 
     def returns_code(self, procs) -> list[str]:
         """``ret_K``: a value procedure K returns, written into its caller's frame (the

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -38,6 +39,62 @@ static int last_bail = 0;  // the line of the generated source that bailed last 
     throw Bail();
 }
 #define bail() ::mk::bail_at(__LINE__)
+
+// ------------------------------------------------------------------ narrow fields
+// The narrowest signed integer type that holds every value of LO..HI: a state keeps
+// each field in it (a copy of the state is then a copy of fewer bytes).
+template <long long LO, long long HI>
+using Fit = typename std::conditional<
+    (LO >= INT8_MIN && HI <= INT8_MAX), int8_t,
+    typename std::conditional<(LO >= INT16_MIN && HI <= INT16_MAX), int16_t,
+                              typename std::conditional<(LO >= INT32_MIN && HI <= INT32_MAX), int32_t,
+                                                        int64_t>::type>::type>::type;
+
+// A field kept narrow (interpreter/native/kernel_layout.py): it reads as the value it
+// holds; a value beyond the range it was made for is never stored (bail: the move is
+// played in Python, which gives its exact result), so narrowing never changes a game.
+template <int N>  // an id below N, or none (-1)
+struct NId {
+    Fit<-1, N> v;
+    operator Id() const { return v; }
+    NId& operator=(Id x) {
+        if (x < -1 || x >= N) bail();
+        v = (Fit<-1, N>)x;
+        return *this;
+    }
+};
+template <long long LO, long long HI>  // an int of LO..HI, or none (the type's least: below LO)
+struct NInt {
+    typedef Fit<LO - 1, HI> T;
+    static constexpr T NONE = std::numeric_limits<T>::min();
+    T v;
+    operator I() const { return v == NONE ? NONE_I : (I)v; }
+    NInt& operator=(I x) {
+        if (x == NONE_I) {
+            v = NONE;
+            return *this;
+        }
+        if (x < LO || x > HI) bail();
+        v = (T)x;
+        return *this;
+    }
+    NInt& operator++() { return *this = (I) * this + 1; }
+};
+
+// A field that has one value V in every state of a program (the facing of its items
+// where none can be turned, the zones revealed where none can be): kept in no byte;
+// another value is never stored (bail), so it never changes a game.
+template <long long V>
+struct Fixed {
+    struct R {
+        const R& operator=(I x) const {
+            if (x != V) bail();
+            return *this;
+        }
+        operator I() const { return V; }
+    };
+    R operator[](long) const { return R(); }
+};
 
 // ------------------------------------------------------------------ lists
 // The buffers of lists come from free lists, one per size (a power of two bytes): the
@@ -319,7 +376,7 @@ static List<T> cat(const List<T>& a, const List<T>& b) {
     return List<T>(std::move(v));
 }
 template <class T>
-static bool contains(const List<T>& l, const T& x) {
+static bool contains(const List<T>& l, const typename std::common_type<T>::type& x) {  // (x: converted)
     for (const T& y : l)
         if (eq(x, y)) return true;
     return false;
@@ -432,14 +489,18 @@ static List<List<T>> subsets(const List<T>& l) {
 // Every zone (a cell is one) is a list of items, bottom to top, linked through the
 // items: taking an item from anywhere and putting it on top cost the same, and the
 // whole layout is a few arrays (a copy of a game is a copy of them).
+// (each array of the narrowest type that holds its values: an item's id or -1, a
+// zone's id or -1, a count of items; they are read as Id)
 template <int NI, int NZ>
 struct Zones {
-    Id loc[NI > 0 ? NI : 1];  // the zone an item is in, or -1
-    Id prv[NI > 0 ? NI : 1];  // the item under it (-1: the bottom)
-    Id nxt[NI > 0 ? NI : 1];  // the item on it (-1: the top)
-    Id head[NZ > 0 ? NZ : 1]; // the bottom item of a zone (-1: empty)
-    Id tail[NZ > 0 ? NZ : 1]; // the top item
-    int32_t len[NZ > 0 ? NZ : 1];
+    typedef Fit<-1, NI> It;
+    typedef Fit<-1, NZ> Zn;
+    It prv[NI > 0 ? NI : 1];  // the item under it (-1: the bottom)
+    It nxt[NI > 0 ? NI : 1];  // the item on it (-1: the top)
+    It head[NZ > 0 ? NZ : 1]; // the bottom item of a zone (-1: empty)
+    It tail[NZ > 0 ? NZ : 1]; // the top item
+    It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
+    Zn loc[NI > 0 ? NI : 1];  // the zone an item is in, or -1
 
     void clear() {
         for (int i = 0; i < NI; ++i) loc[i] = prv[i] = nxt[i] = -1;

@@ -1,0 +1,74 @@
+"""A kernel keeps each field of its state in the narrowest integer type that holds every
+value the field can have (interpreter/native/kernel_layout.py), and that never changes
+a game:
+
+- a variable whose every value is known whatever the state gets that range, and its
+  values at both ends of it are kept, exported and loaded again exactly, the kernel
+  playing every move (no fallback);
+- a variable with a value the rules compute from the state (``x = x * 1024``) has no
+  range and keeps 64 bits: a value beyond 32 bits is kept exactly;
+- a saved state whose value is beyond the range is not taken by the kernel (it would
+  not fit): the game goes on in Python, exactly as Python plays it."""
+from __future__ import annotations
+
+import pytest
+from lockstep import kernel_difference
+from meeple.interpreter.native.kernel_layout import var_ranges
+from test_kernel import from_source, needs_kernel
+
+pytestmark = pytest.mark.kernels
+
+NARROW = """ruleset narrow
+players 2..2
+var small: int = 0      # only 0, 127 or -100: -100..127, one byte
+var big: int = 1        # from itself: no range, 64 bits
+var far: int = 0        # 0 or 40000: two bytes
+turn {
+  choose k from [0, 1, 2] as "pick"
+  if k == 0 { small = 127 }
+  if k == 1 { small = -100 }
+  if k == 2 { small = 0 far = 40000 }
+  big = big * 1024
+}
+end when big > 1000000000000000
+"""
+
+
+def test_a_variable_has_the_range_of_every_value_assigned_to_it():
+    fast, _plain = from_source(NARROW)
+    ranges = var_ranges(fast, fast.facts)
+    assert ranges["small"] == (-100, 127) and ranges["far"] == (0, 40000)
+    assert "big" not in ranges   # (big * 1024: what big is, the rules say only as they run)
+
+
+@needs_kernel
+def test_values_at_the_ends_of_a_range_and_beyond_32_bits_are_kept_exactly():
+    fast, plain = from_source(NARROW)
+    a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+    for i, small in ((0, 127), (1, -100), (2, 0), (0, 127), (1, -100)):
+        a.apply(i, safe=False)
+        b.apply(i, safe=False)
+        assert a.live and kernel_difference(a.kernel_state(), b) is None
+        mine = a.kernel_state()["vars"]
+        assert mine["small"] == small
+        if not b.over:   # the state saved and loaded again into a kernel: the same values
+            again = fast.resume(a.copy().state)
+            assert again.go_live() and again.kernel_state()["vars"] == mine
+    assert a.live and a.over and b.over and a.result == b.result
+    assert a.kernel_state()["vars"]["big"] == 1024 ** 5 and a.kernel_state()["vars"]["far"] == 40000
+    assert fast.native_fallbacks == 0   # the kernel played every move: nothing failed to fit
+
+
+@needs_kernel
+@pytest.mark.parametrize("var,value,loads", [("small", 127, True), ("small", -100, True), ("small", 128, False),
+                                             ("small", -101, False), ("far", 40001, False),
+                                             ("big", (1 << 40) + 3, True)])
+def test_a_saved_value_beyond_the_range_is_played_by_python(var, value, loads):
+    fast, plain = from_source(NARROW)
+    state = plain.new_game(2, 0).state
+    state["vars"][var] = value
+    a, b = fast.resume(state), plain.resume(state)
+    assert a.go_live() == loads
+    a.apply(2, safe=False)
+    b.apply(2, safe=False)
+    assert a.state == b.state
