@@ -5,10 +5,10 @@ the tests build them). Each build runs in a process of its own, which reports it
 children's CPU time (``resource.getrusage``), so nothing of one build serves another.
 
 - ``cold``: the cache folder is empty (what a user's very first kernel costs);
-- ``warm``: another kernel (``--primer``) was built into that folder first, so whatever
-  kernels share (the precompiled runtime headers) is already there; this is the cost of
-  every first build but the very first (and of the tests' builds: a test run shares one
-  cache folder).
+- ``warm``: two other kernels (``--primers``) were built into that folder first, so
+  what kernels share (the precompiled runtime headers, made with the second kernel a
+  cache holds) is already there: the cost of a kernel's first build from then on (and
+  of the tests' builds: a test run shares one cache folder).
 
     python benchmarks/bench_kernel_build.py [--repeat R] [--flags default,-O0] [--games a,b]
 
@@ -46,9 +46,9 @@ print(json.dumps(r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime))
 """
 
 
-def one_build(name: str, flags: str, primer: str | None) -> float:
+def one_build(name: str, flags: str, primers: list[str]) -> float:
     """CPU seconds the compiler spent on ``name``'s kernel in a fresh cache folder
-    (after ``primer``'s kernel, untimed, when given)."""
+    (after the ``primers``' kernels, untimed)."""
     with tempfile.TemporaryDirectory(prefix="meeple-bench-build-") as cache:
         env = {**os.environ, "MEEPLE_CACHE_DIR": cache}
         env.pop("MEEPLE_KERNEL", None)
@@ -56,7 +56,7 @@ def one_build(name: str, flags: str, primer: str | None) -> float:
         env.pop("MEEPLE_KERNEL_CXXFLAGS", None)
         if flags != "default":
             env["MEEPLE_KERNEL_CXXFLAGS"] = flags
-        args = [sys.executable, "-c", _CHILD, str(ROOT), name, *([primer] if primer else [])]
+        args = [sys.executable, "-c", _CHILD, str(ROOT), name, *primers]
         done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise SystemExit(f"{name} ({flags}) failed:\n{done.stderr[-2000:]}")
@@ -73,12 +73,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--flags", default="default,-O0", help="comma-separated: 'default' or MEEPLE_KERNEL_CXXFLAGS")
     ap.add_argument("--games", default="", help="comma-separated ruleset names (default: every bundled one)")
-    ap.add_argument("--primer", default="kalah", help="the kernel built before a warm build ('' for none)")
+    ap.add_argument("--primers", default="kalah,dots-and-boxes,go",
+                    help="the kernels built before a warm build (the first two not the one measured)")
     ap.add_argument("--cold-only", action="store_true")
     args = ap.parse_args()
     games = [g for g in args.games.split(",") if g] or bundled()
     flag_sets = [f for f in args.flags.split(",") if f]
-    kinds = ["cold"] + ([] if args.cold_only or not args.primer else ["warm"])
+    kinds = ["cold"] + ([] if args.cold_only else ["warm"])
     cols = [(f, k) for f in flag_sets for k in kinds]
     print("| ruleset | " + " | ".join(f"{f} {k}" for f, k in cols) + " |")
     print("|---|" + "---:|" * len(cols))
@@ -86,10 +87,8 @@ def main() -> None:
         best = {}
         for _ in range(args.repeat):   # (alternating: the machine's load varies)
             for f, k in cols:
-                primer = args.primer if k == "warm" and args.primer != name else None
-                if k == "warm" and primer is None:
-                    primer = "dots-and-boxes"
-                t = one_build(name, f, primer)
+                primers = [p for p in args.primers.split(",") if p and p != name][:2] if k == "warm" else []
+                t = one_build(name, f, primers)
                 best[f, k] = min(best.get((f, k), t), t)
         print(f"| {name} | " + " | ".join(f"{best[c]:.2f} s" for c in cols) + " |", flush=True)
 
