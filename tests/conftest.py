@@ -220,6 +220,9 @@ SLOW = {
         "test_the_steps_and_work_of_a_move_are_counted_as_in_python",
         "test_without_a_compiler_the_games_run_in_python_saying_so",
     ),
+    "test_kernel_pch.py": (
+        "test_the_precompiled_runtime_is_made_once_and_a_damaged_or_foreign_one_made_again",
+    ),
     "test_kernel_texts.py": (
         "test_a_hostile_kernel_reads_and_writes_only_its_own_memory",
         "test_any_names_become_distinct_identifiers",

@@ -26,9 +26,16 @@ _TAG = re.compile(r"[A-Z]+[0-9]*")
 
 def literal(text: str) -> str:
     """A C++ ``Str`` (std::string) of exactly this text's UTF-8 bytes."""
+    chars, size = c_chars(text)
+    return f"Str({chars}, {size})"
+
+
+def c_chars(text: str) -> tuple[str, int]:
+    """A C string literal of this text's UTF-8 bytes, and their count (what ``literal``
+    makes a ``Str`` of)."""
     data = text.encode("utf-8")
     body = "".join(chr(b) if b in _PLAIN else f"\\{b:03o}" for b in data)
-    return f'Str("{body}", {len(data)})'
+    return f'"{body}"', len(data)
 
 
 def _kept(ch: str) -> bool:

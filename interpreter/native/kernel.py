@@ -43,7 +43,7 @@ from ...dsl import ast as ir, diskcache
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
-from . import cython_code as native
+from . import cython_code as native, kernel_pch
 from .cxx_text import ident, literal
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
@@ -1155,20 +1155,35 @@ def _build(name: str, key: str, source: str, tmp: Path) -> Path:
     src = tmp / f"{name}.cpp"
     head = (f'#define KERNEL_NAME "{name}"\n#define KERNEL_SYMBOL {name}\n'
             f'#define KERNEL_KEY "{key}"\n')
-    src.write_text(head + source, encoding="utf-8")
     out = tmp / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
     include = sysconfig.get_paths()["include"]
     cmd = [*cxx, *flags(), f"-I{include}", str(src), "-o", str(out)]
     if sys.platform == "darwin":
         cmd[1:1] = ["-undefined", "dynamic_lookup"]
+    unit = kernel_pch.unit(head, source, tmp, cxx, flags(), include, lambda c: _run(c, tmp))
+    if unit.key is not None:   # (the precompiled runtime beside it: see kernel_pch.py)
+        src.write_text(unit.text, encoding="utf-8")
+        done = _run([*cmd, "-H"], tmp)
+        if done.returncode == 0 and out.exists():
+            if not kernel_pch.taken(done.stderr):   # (it read the text beside it)
+                kernel_pch.refused(unit)
+            return out
+    src.write_text(head + source, encoding="utf-8")
+    done = _run(cmd, tmp)
+    if done.returncode != 0 or not out.exists():
+        raise KernelError(_failure(done.stderr or done.stdout or "", src))
+    if unit.key is not None:   # (it failed with the header and not without)
+        kernel_pch.refused(unit)
+    return out
+
+
+def _run(cmd: list[str], tmp: Path) -> subprocess.CompletedProcess:
+    """The compiler, run in the folder ``tmp`` to its end."""
     try:
-        done = subprocess.run(cmd, cwd=tmp, check=False, capture_output=True, text=True,
+        return subprocess.run(cmd, cwd=tmp, check=False, capture_output=True, text=True,
                               timeout=BUILD_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError) as e:
         raise KernelError(f"the build could not run ({type(e).__name__}: {e})") from None
-    if done.returncode != 0 or not out.exists():
-        raise KernelError(_failure(done.stderr or done.stdout or "", src))
-    return out
 
 
 def _failure(output: str, src: Path) -> str:

@@ -5,7 +5,7 @@ named by the order it was first asked for."""
 from __future__ import annotations
 
 from ...dsl.types import T
-from .cxx_text import ident, literal
+from .cxx_text import c_chars, ident, literal
 from .kernel_types import Unsupported
 
 
@@ -40,9 +40,29 @@ class Tables:
         for v in values:
             if v is not None and not isinstance(v, int):
                 raise Unsupported(f"a table {key} of {type(v).__name__}")
-        body = ", ".join(str(-1 if v is None else v) for v in values)
-        return self.table(key, lambda t: f"static List<Id> {t};",
-                          lambda t: f"{t} = List<Id>(std::vector<Id>{{{body}}});")
+        ids = [-1 if v is None else v for v in values]
+        return self.table(key, lambda t: f"static List<Id> {t}; {self._ids(t + '_d', ids)}",
+                          lambda t: f"{t} = List<Id>(Vec<Id>({t}_d, {t}_d + {len(ids)}));")
+
+    @staticmethod
+    def _ids(name: str, ids: list[int]) -> str:
+        """A constant array of ids (data, not code: a list of lists written as code was
+        most of a kernel's build time at -O0)."""
+        return f"static const Id {name}[{max(len(ids), 1)}] = {{{', '.join(map(str, ids)) or '-1'}}};"
+
+    def _rows(self, name: str, rows: list) -> tuple[str, str]:
+        """An array of lists of ids, one per row (a row with none left the empty list):
+        its declaration with its data (the ids of every row in a row, and where each
+        row starts), and the loop that fills it when the module loads."""
+        flat, starts = [], [0]
+        for row in rows:
+            flat.extend(row)
+            starts.append(len(flat))
+        decl = (f"static List<Id> {name}[{max(len(rows), 1)}]; {self._ids(name + '_d', flat)} "
+                f"static const int {name}_o[{len(starts)}] = {{{', '.join(map(str, starts))}}};")
+        fill = (f"for (int r_ = 0; r_ < {len(rows)}; ++r_) if ({name}_o[r_ + 1] > {name}_o[r_]) "
+                f"{name}[r_] = List<Id>(Vec<Id>({name}_d + {name}_o[r_], {name}_d + {name}_o[r_ + 1]));")
+        return decl, fill
 
     def value_table(self, key: tuple, values: list, t: T) -> str:
         """A static array of the values of a type, one per item or zone."""
@@ -69,10 +89,16 @@ class Tables:
 
     def _text_table(self, key: tuple, values: list) -> str:
         """An array of texts (filled when the module loads)."""
-        body = ", ".join(literal(v) if isinstance(v, str) else 'Str()' for v in values)
-        return self.table(key, lambda t: f"static Str {t}[{max(len(values), 1)}];",
-                          lambda t: f"{{ Str t_[] = {{{body or 'Str()'}}}; "
-                                    f"for (size_t i = 0; i < sizeof(t_) / sizeof(t_[0]); ++i) {t}[i] = t_[i]; }}")
+        texts = [v if isinstance(v, str) else "" for v in values]
+        return self.table(key, lambda t: f"static Str {t}[{max(len(values), 1)}]; {self._chars(t, texts)}",
+                          lambda t: f"for (int i_ = 0; i_ < {len(texts)}; ++i_) {t}[i_] = Str({t}_c[i_], {t}_n[i_]);")
+
+    @staticmethod
+    def _chars(name: str, texts: list[str]) -> str:
+        """Constant arrays of texts' bytes (``name_c``) and their sizes (``name_n``)."""
+        parts = [c_chars(v) for v in texts] or [('""', 0)]
+        return (f"static const char* const {name}_c[{len(parts)}] = {{{', '.join(c for c, _ in parts)}}}; "
+                f"static const size_t {name}_n[{len(parts)}] = {{{', '.join(str(n) for _, n in parts)}}};")
 
     def relation(self, name: str) -> tuple[str, str]:
         """A relation of two cells: the related cells of each (``REL``, in order) and a
@@ -81,9 +107,8 @@ class Tables:
         if len(r.params) != 2:
             raise Unsupported(f"relation '{name}' of {len(r.params)} cells")
         rows = self.ns[f"REL_{name}"]
-        lists = self.table(("REL", name), lambda t: f"static List<Id> {t}[{self.nz}];",
-                           lambda t: "".join(f"{t}[{z}] = List<Id>(std::vector<Id>{{{', '.join(map(str, row))}}});"
-                                             for z, row in enumerate(rows) if row))
+        per_cell = [rows[z] if z < len(rows) else () for z in range(self.nz)]
+        lists = self.table(("REL", name), lambda t: self._rows(t, per_cell)[0], lambda t: self._rows(t, per_cell)[1])
         words = (self.nz + 63) // 64
         bits = []
         for z in range(self.nz):
@@ -198,12 +223,15 @@ class Tables:
         keys_arr = self.table(("RELKEYS", name, nargs), lambda t: f"static const uint64_t {t}[{max(len(entries), 1)}] = "
                                                                  f"{{{', '.join(f'{c}ULL' for c, _ in entries) or '0'}}};")
         if rest == 1:
-            vals = [f"List<Id>(std::vector<Id>{{{', '.join(map(str, v))}}})" for _, v in entries]
+            table = self.table(("RELVALS", name, nargs), lambda t: self._rows(t, [v for _, v in entries])[0],
+                               lambda t: self._rows(t, [v for _, v in entries])[1])
+            vals = None
         else:
             vals = ["List<List<Id>>(std::vector<List<Id>>{" + ", ".join(
                 f"List<Id>(std::vector<Id>{{{', '.join(map(str, x))}}})" for x in v) + "})" for _, v in entries]
-        table = self.table(("RELVALS", name, nargs), lambda t: f"static {ct} {t}[{max(len(entries), 1)}];",
-                           lambda t: "".join(f"{t}[{i}] = {v};" for i, v in enumerate(vals)))
+        if vals is not None:
+            table = self.table(("RELVALS", name, nargs), lambda t: f"static {ct} {t}[{max(len(entries), 1)}];",
+                               lambda t: "".join(f"{t}[{i}] = {v};" for i, v in enumerate(vals)))
         self.statics.append(
             f"static {ct} {fn}({args}) {{ if ({anynone}) return {ct}(); uint64_t k_ = {key}; "
             f"const uint64_t* at_ = std::lower_bound({keys_arr}, {keys_arr} + {len(entries)}, k_); "
@@ -212,7 +240,7 @@ class Tables:
 
     def enum_names(self, enum: str) -> str:
         values = self.c.enums[enum]
-        body = ", ".join(literal(v) for v in values)
-        return self.table(("ENUMNAMES", enum), lambda t: f"static PyObject* {t}[{max(len(values), 1)}];",
-                          lambda t: f"{{ Str t_[] = {{{body}}}; for (size_t i = 0; i < {len(values)}; ++i) "
-                                    f"{t}[i] = PyUnicode_InternFromString(t_[i].c_str()); }}")
+        return self.table(("ENUMNAMES", enum),
+                          lambda t: f"static PyObject* {t}[{max(len(values), 1)}]; {self._chars(t, list(values))}",
+                          lambda t: f"for (int i_ = 0; i_ < {len(values)}; ++i_) "
+                                    f"{t}[i_] = PyUnicode_InternFromString(Str({t}_c[i_], {t}_n[i_]).c_str());")
