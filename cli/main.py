@@ -60,13 +60,12 @@ class _Lazy(MutableMapping):
         for the list of commands of ``meeple --help``."""
         if name in self._built:
             return self._built[name]
-        import ast
         try:
             source = Path(__file__).with_name(f"cmd_{name}.py").read_text(encoding="utf-8")
-            function = next(n for n in ast.parse(source).body
-                            if isinstance(n, ast.FunctionDef) and n.name == "command")
+            function = _command_function(source)
         except (OSError, ValueError, SyntaxError, StopIteration):   # no source: import it
             return self[name]
+        import ast
         return typer.core.TyperCommand(name=name, help=ast.get_docstring(function))
 
     def __len__(self) -> int:
@@ -77,6 +76,27 @@ class _Lazy(MutableMapping):
 
     def __delitem__(self, name: str) -> None:
         raise TypeError("the commands of meeple are fixed")
+
+
+def _command_function(source: str):
+    """The ``command`` function of a command module's source, as ``ast`` reads it: from
+    its ``def`` to the end of its docstring only where that reads as the same function
+    (parsing a whole module was a quarter of ``meeple --help``), else the whole source.
+    StopIteration when there is none."""
+    import ast
+    start = source.find("\ndef command(")
+    opening = source.find('"""', start) if start >= 0 else -1
+    closing = source.find('"""', opening + 3) if opening >= 0 else -1
+    if closing >= 0:
+        try:
+            head = ast.parse(source[start + 1:closing + 3]).body
+        except SyntaxError:
+            head = []
+        if len(head) == 1 and isinstance(head[0], ast.FunctionDef) and head[0].name == "command" \
+                and ast.get_docstring(head[0]) is not None:
+            return head[0]
+    return next(n for n in ast.parse(source).body
+                if isinstance(n, ast.FunctionDef) and n.name == "command")
 
 
 def _unset_flags_false(params) -> None:

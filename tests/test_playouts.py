@@ -5,6 +5,7 @@ cannot finish is Python's; ``meeple simulate --native`` with random bots plays t
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 import re
 from pathlib import Path
@@ -14,7 +15,7 @@ from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
-from meeple.interpreter.analysis import playouts as playouts_module, simulation
+from meeple.interpreter.analysis import parallel, playouts as playouts_module, simulation
 from typer.testing import CliRunner
 
 from meeple import interpreter
@@ -168,6 +169,7 @@ def test_simulate_native_with_random_bots_plays_the_games_in_the_kernel(monkeypa
     def counted(program, plan, *args, **kwargs):
         calls.append(len(plan))
         return batch(program, plan, *args, **kwargs)
+    programs("kalah", 2)     # (the kernel built first: no message of its build in the output)
     runner = CliRunner()
     base = ["simulate", "kalah", "-n", "4", "--seed", "3", "-j", "1", "--json", "-q"]
     python = runner.invoke(app, [*base, "--no-native"])
@@ -175,12 +177,27 @@ def test_simulate_native_with_random_bots_plays_the_games_in_the_kernel(monkeypa
     monkeypatch.setattr(simulation, "make_bot", None)   # (no bot is made: no move by move)
     native = runner.invoke(app, [*base, "--native"])
     assert python.exit_code == native.exit_code == 0, native.output
-    assert calls == [1, 1, 1, 1]
+    assert calls == [4]    # (in one call, not one a game)
 
     def figures(out: str) -> dict:
         doc = json.loads(out)
         return {k: v for k, v in doc.items() if k not in ("seconds", "games_per_second")}
     assert figures(native.output) == figures(python.output)
+
+
+@needs_kernel
+def test_the_kernel_plays_the_same_games_whatever_jobs_and_however_the_workers_start(monkeypatch):
+    # enough games that each worker gets them in shares (simulation.SHARE), the shares
+    # played in one call each; the same summaries as game by game, in order
+    fast, _ = programs("kalah", 2)
+    plan = simulation.specs(2, lambda i: ("random", "random"), 40, seed=9)
+    want = plain([simulation.play_game(fast, g) for g in plan])
+    assert len({json.dumps(g["result"], sort_keys=True) for g in want}) > 1    # (not all alike)
+    assert plain(list(simulation.play_games(fast, plan, jobs=1))) == want
+    for start in ("fork", "spawn"):
+        if start in multiprocessing.get_all_start_methods():
+            monkeypatch.setattr(parallel, "START", start)
+            assert plain(list(simulation.play_games(fast, plan, jobs=2))) == want, start
 
 
 @pytest.mark.parametrize("arguments, error, says", [

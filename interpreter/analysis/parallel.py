@@ -149,8 +149,10 @@ def run(fn: Callable, rules: Rules, tasks: Iterable, jobs: int | None = None,
     with ``backend="ray"``, at most that many tasks at a time (None: as the cluster
     allows), on the Ray cluster at ``address`` (None: a local one, or the one this
     process is already connected to). Raises BackendError when the backend cannot run.
-    ``settle``: with ``jobs`` 1, this process calls ``settle_heap`` once its first task
-    is done (the rules compiled by then); a worker process always does."""
+    ``settle``: this process calls ``settle_heap`` once its first task is done (with
+    ``jobs`` 1: the rules compiled by then), or before it starts its workers (they then
+    begin settled where they are forked; it only gathers their results); a worker process
+    always does once its first task is done."""
     tasks = list(tasks)
     if jobs is not None and jobs < 1:
         raise ValueError("jobs must be at least 1")
@@ -161,7 +163,7 @@ def run(fn: Callable, rules: Rules, tasks: Iterable, jobs: int | None = None,
     jobs = min(jobs or default_jobs(), len(tasks)) or 1
     if jobs == 1:
         return _here(fn, rules, tasks, on_progress, settle)
-    return _pool(fn, rules, tasks, jobs, on_progress)
+    return _pool(fn, rules, tasks, jobs, on_progress, settle)
 
 
 def _here(fn, rules, tasks, on_progress, settle: bool = False) -> Iterator:
@@ -182,10 +184,45 @@ def _no_tick(info=None) -> None:
 # ---------------------------------------------------------------- worker processes
 
 def _context():
-    # spawn: each worker is a fresh Python that imports Meeple from this process's
-    # sys.path (a fork would copy locks held by this process's threads; a forkserver
-    # started from another folder may import another Meeple)
-    return multiprocessing.get_context("spawn")
+    """How the workers start: by ``fork`` where the platform has a safe one, so that each
+    worker begins with this process's imports, compiled rules and loaded kernels (a
+    spawned worker spends about a second of CPU on them); else by ``spawn`` (macOS, whose
+    system libraries are not safe to use after a fork, and Windows): each worker a fresh
+    Python that imports Meeple from this process's sys.path. ``START`` chooses."""
+    return multiprocessing.get_context(START or start_method())
+
+
+def start_method() -> str:
+    """``fork`` where the platform has a safe one, else ``spawn`` (see ``_context``)."""
+    if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin":
+        return "fork"
+    return "spawn"
+
+
+#: how the worker processes start: None (``start_method()``), "fork" or "spawn"
+START: str | None = None
+
+
+def _forked() -> None:
+    """A forked worker drops what it copied of this process's state that only this
+    process may use: the signal handlers installed in Python (a spawned worker has the
+    defaults: ``terminate`` must end it) and the standard streams, whose locks another
+    thread of this process (a progress bar's) may have held at the fork: a worker that
+    wrote on them (a traceback) would wait for them forever. (What they held unwritten
+    was written before the fork, by multiprocessing.) The copies are kept, never used."""
+    for sig in signal.valid_signals():
+        with contextlib.suppress(OSError, ValueError, TypeError):
+            if callable(signal.getsignal(sig)):
+                signal.signal(sig, signal.SIG_DFL)
+    _COPIED.extend((sys.stdout, sys.stderr))
+    sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the worker's, for its life
+    try:
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    except OSError:   # (no standard error)
+        sys.stderr = sys.stdout
+
+
+_COPIED: list = []   # a forked worker's copies of the parent's standard streams (never used)
 
 
 def _orphan_watch(parent: int, every: float = 0.25) -> None:
@@ -200,9 +237,12 @@ def _orphan_watch(parent: int, every: float = 0.25) -> None:
     threading.Thread(target=watch, name="meeple-orphan-watch", daemon=True).start()
 
 
-def _worker(fn, rules: Rules, todo, done, parent: int | None = None) -> None:
+def _worker(fn, rules: Rules, todo, done, parent: int | None = None, forked: bool = False) -> None:
     """A worker process: takes task numbers until None, puts ("tick"|"done"|"error",
-    number, payload) on ``done``; ends when its parent process does."""
+    number, payload) on ``done``; ends when its parent process does. ``forked``: started
+    by a fork of the parent (see ``_forked``)."""
+    if forked:
+        _forked()
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
     if parent is not None:
         _orphan_watch(parent)
@@ -232,7 +272,7 @@ def _portable_error(e: BaseException) -> BaseException:
         return RuntimeError(f"{type(e).__name__}: {e}")
 
 
-def _pool(fn, rules, tasks, jobs, on_progress) -> Iterator:
+def _pool(fn, rules, tasks, jobs, on_progress, settle: bool = False) -> Iterator:
     ctx = _context()
     todo, done = ctx.Queue(), ctx.Queue()
     # Neither queue is flushed at exit: after Ctrl-C (at any moment, even while the tasks
@@ -247,11 +287,15 @@ def _pool(fn, rules, tasks, jobs, on_progress) -> Iterator:
                 todo.put(item)
             for _ in range(jobs):
                 todo.put(None)
-            workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done, os.getpid()),
+            if settle:
+                settle_heap()
+            forked = ctx.get_start_method() == "fork"
+            workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done, os.getpid(), forked),
                                    daemon=True)
                        for _ in range(jobs)]
-            for w in workers:
-                w.start()
+            with _fork_warning_quiet():
+                for w in workers:
+                    w.start()
         yield from _collect(tasks, done, workers, on_progress)
     finally:
         started = [w for w in workers if w.pid is not None]
@@ -260,6 +304,17 @@ def _pool(fn, rules, tasks, jobs, on_progress) -> Iterator:
                 w.terminate()
         for w in started:
             w.join(5)
+
+
+@contextlib.contextmanager
+def _fork_warning_quiet():
+    """Python 3.12+ warns when a process with threads forks: ``_forked`` drops what a
+    worker copied of theirs (the progress bar's, the queues' feeding thread's)."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r".*fork\(\) may lead to deadlocks",
+                                category=DeprecationWarning)
+        yield
 
 
 @contextlib.contextmanager

@@ -10,6 +10,7 @@ workers. Game ``i`` of a run started from seed ``S`` has the seed ``S+i`` and it
 """
 from __future__ import annotations
 
+import functools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -69,11 +70,10 @@ def play_game(ruleset, spec: GameSpec) -> dict:
     - ``error``: None, or the ``RuleError`` / ``IllegalMove`` that stopped the game
       (after ``max_moves`` moves: a RuleError that says so).
     """
+    program = _whole_in_kernel(ruleset, spec)
+    if program is not None:
+        return _random_game(program, spec)
     players = len(spec.bots)
-    if not spec.keep_moves and all(parse_spec(b)[0] == "random" for b in spec.bots):
-        program = ruleset.for_players(players) if hasattr(ruleset, "for_players") else ruleset
-        if program.kernel and program.n == players:
-            return _random_game(program, spec)
     bots = [make_bot(b, s) for b, s in zip(spec.bots, spec.bot_seeds)]
     out: dict[str, Any] = {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": None,
            "turns": 0, "moves": 0, "verbs": {}, "think": [0.0] * players, "seat_moves": [0] * players,
@@ -126,11 +126,51 @@ def play_game(ruleset, spec: GameSpec) -> dict:
     return out
 
 
+def _whole_in_kernel(ruleset, spec: GameSpec):
+    """The program whose kernel plays the game of ``spec`` whole (random bots, no move
+    kept, a kernel for its players), else None."""
+    players = len(spec.bots)
+    if spec.keep_moves or not _all_random(spec.bots):
+        return None
+    program = ruleset.for_players(players) if hasattr(ruleset, "for_players") else ruleset
+    return program if program.kernel and program.n == players else None
+
+
+@functools.lru_cache(maxsize=64)
+def _all_random(bots: tuple[str, ...]) -> bool:
+    return all(parse_spec(b)[0] == "random" for b in bots)
+
+
 def _random_game(program, spec: GameSpec) -> dict:
     """``play_game`` of random bots on a program a kernel plays: the whole game in the
     kernel (playouts.play_batch: the same game; ``think`` is 0.0, the bots' draws being
     part of the kernel's moves)."""
     got = playouts.play_batch(program, [(spec.seed, spec.bot_seeds)], max_moves=spec.max_moves)[0]
+    return _kernel_summary(spec, got)
+
+
+def _play_many(ruleset, specs: Sequence[GameSpec]) -> list[dict]:
+    """``play_game`` of each spec, in order: the games a kernel plays whole (random bots)
+    in one call per program (playouts.play_batch: the same games, without a call and its
+    set-up per game)."""
+    out: list = [None] * len(specs)
+    batches: dict = {}
+    for k, spec in enumerate(specs):
+        program = _whole_in_kernel(ruleset, spec)
+        if program is None:
+            out[k] = play_game(ruleset, spec)
+        else:
+            batches.setdefault((id(program), spec.max_moves), (program, []))[1].append(k)
+    for (_, max_moves), (program, ks) in batches.items():
+        got = playouts.play_batch(program, [(specs[k].seed, specs[k].bot_seeds) for k in ks],
+                                  max_moves=max_moves)
+        for k, game in zip(ks, got):
+            out[k] = _kernel_summary(specs[k], game)
+    return out
+
+
+def _kernel_summary(spec: GameSpec, got: dict) -> dict:
+    """The summary of a game the kernel played whole (a playout of ``play_batch``)."""
     players, kinds, error = len(spec.bots), got["kinds"], got["error"]
     seat_moves = [sum(counts[s] for counts in kinds.values()) for s in range(players)]
     verbs: Counter = Counter()
@@ -164,7 +204,7 @@ def play_games(ruleset, games: Sequence[GameSpec], jobs: int | None = None,
     for spec in {b for g in games for b in g.bots}:
         parse_spec(spec)
     games = list(games)
-    size = _share(len(games), jobs, backend)
+    size = _share(ruleset, games, jobs, backend)
     if size == 1:
         progress = (lambda i, info: on_game() if info is None else None) if on_game else None
         return parallel.run(_play, parallel.Rules.of(ruleset), games, jobs, backend, address,
@@ -184,20 +224,24 @@ def play_games(ruleset, games: Sequence[GameSpec], jobs: int | None = None,
 SHARE = 64
 
 
-def _share(games: int, jobs: int | None, backend: str) -> int:
-    """How many games go to a worker process at once: 1 in this process or on Ray (each
-    game its own task), else enough that a game's trip to a worker and back costs little
-    beside it (a game the kernel plays whole takes about as long as the trip), while each
-    worker still gets eight shares or more to balance the load, and at most ``SHARE``."""
+def _share(ruleset, games: Sequence[GameSpec], jobs: int | None, backend: str) -> int:
+    """How many games go to a worker process at once: 1 on Ray (each game its own task);
+    in this process 1 too, but ``SHARE`` when the kernel plays every game whole (the
+    games of a share in one call, ``_play_many``); else enough that a game's trip to a
+    worker and back costs little beside it (a game the kernel plays whole takes about as
+    long as the trip), while each worker still gets eight shares or more to balance the
+    load, and at most ``SHARE``."""
     n = jobs or parallel.default_jobs()
-    if backend != "local" or n <= 1:
+    if backend != "local":
         return 1
-    return max(1, min(SHARE, games // (n * 8)))
+    if n <= 1:
+        whole = bool(games) and all(_whole_in_kernel(ruleset, g) is not None for g in games)
+        return SHARE if whole else 1
+    return max(1, min(SHARE, len(games) // (n * 8)))
 
 
 def _play_share(rules: parallel.Rules, specs: list[GameSpec], tick) -> list[dict]:
-    program = rules.ruleset()
-    return [play_game(program, spec) for spec in specs]
+    return _play_many(rules.ruleset(), specs)
 
 
 class Tally:
