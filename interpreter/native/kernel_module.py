@@ -53,8 +53,9 @@ class ModuleWriter:
             f"static const int PROC_END[] = {{{', '.join(str(e) for e in self.gen.proc_ends)}}};",
             f"static const uint64_t SEERS[NZ > 0 ? NZ : 1] = {{{self.seers()}}};",
             "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
-            # (every step renews the epoch of kept values: see Gen._memo)
-            "static uint64_t EPOCH = 1;",
+            # (every step renews the epoch of kept values, read KEPT_READS times: see
+            # kernel_memo.py)
+            "static uint64_t EPOCH = 1; static uint64_t KEPT_READS = 0;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
             *self.gen.pre_state,
             f"struct Frame {{ int proc = 0; int pc = 0; int ret = -1; {frame} }};",
