@@ -49,9 +49,8 @@ class Memo:
         arguments that may come again: those called inside a loop inside another loop
         of an expression (go's ``group(n)`` for each neighbour ``n`` of each point ``p``:
         the same ``n`` for several ``p``) or inside one loop with an argument computed
-        from its variable
-        (``liberties(group(c))`` for each stone ``c``: the same group for the stones of
-        a group), those a function called inside a loop calls (anywhere in its body:
+        from its variable (``liberties(group(c))`` for each stone ``c``: the same group
+        for the stones of a group), those a function called inside a loop calls (anywhere in its body:
         from the ``legal(p)`` of each ``p``), and those they call. (A function called
         inside one loop with the loop's variable for argument, and values the same at
         every turn, such as ``legal(p, colour_of(active))`` for each ``p`` of a board,
