@@ -613,6 +613,15 @@ class Program:
         k = self._kernel
         return k.fallbacks if k is not None else getattr(self._native, "fallbacks", 0)
 
+    @property
+    def kernel_kept_reads(self) -> int:
+        """With a kernel: how many values of rule functions it has read from what it
+        keeps while a position stays the same, rather than computing them again
+        (interpreter/native/kernel_memo.py), counted since its module was loaded (the
+        programs of the same rules share it); 0 without one."""
+        k = self._kernel
+        return k.module.kept_reads() if k is not None else 0
+
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
         self.procs[name] = compile_proc(self, name, params, body)

@@ -11,7 +11,6 @@ import math
 import sys
 from typing import TYPE_CHECKING
 
-from ...dsl import ast as ir
 from ...dsl.errors import MeepleError
 from ..play import helpers
 from ..play.helpers import over_budget
@@ -199,45 +198,17 @@ class FunctionCompiler:
             self.p.ns[f"TAB_{name}"] = table
 
     def _components(self, excluded: set[str]) -> dict[str, tuple[int, int]]:
-        """The rule functions whose body is ``connected(x for x in REL(p) if COND)``, p a
-        parameter (a cell) that COND does not read, REL a relation both ways (a related
-        to b when b is related to a), the other parameters values Python can hash, COND
-        cheap (no rule function, loop or list joined: the work budget counts the walk
-        alone): the same component is found from any of its cells, so, where the order of
-        its cells does not matter (see core/orderfree.py), one evaluation finds it
-        once (see _component_source). By name: (its number, the position of p)."""
+        """The rule functions that find a component (core/memo.py, ``Facts.component``:
+        ``connected(x for x in REL(p) if COND)``, the same cells found from any cell of
+        it), but those ``excluded``: where the order of its cells does not matter (see
+        core/orderfree.py), one evaluation finds it once (see _component_source). By
+        name: (its number, the position of p)."""
         out = {}
-        for n, (name, fd) in enumerate(self.checked.functions.items()):
-            body = fd.body
-            if name in excluded or body.node != "Aggregate" or body.func != "connected":
-                continue
-            start = body.comp.clauses[0].iter.args[0] if body.comp.clauses[0].iter.args else None
-            names = [p.name for p in fd.params]
-            if start is None or start.node != "Var" or start.name not in names \
-                    or any(p.type.name == "list" for p in fd.params):
-                continue
-            cond = body.comp.cond
-            if not self._both_ways(body.comp.clauses[0].iter.func) or (cond is not None and any(
-                    self._not_for_components(x, start.name) for x in ir.walk(cond))):
-                continue
-            out[name] = (n, names.index(start.name))
+        for n, name in enumerate(self.checked.functions):
+            at = None if name in excluded else self.p.facts.component(name)
+            if at is not None:
+                out[name] = (n, at)
         return out
-
-    def _not_for_components(self, x, start: str) -> bool:
-        """Whether this node of a ``connected`` condition keeps the function from being
-        found once per component (see _components): it reads the start parameter, or
-        costs work (a rule function, a loop, a list or text joined)."""
-        return ((x.node == "Var" and x.name == start)
-                or x.node in ("Comprehension", "Aggregate", "Ray")
-                or (x.node == "Call" and x.func in self.checked.functions)
-                or self.p.facts.counts_work(x))
-
-    def _both_ways(self, relation: str) -> bool:
-        """Whether a relation of two cells relates b to a wherever it relates a to b."""
-        rows, sets = self.p.ns.get(f"REL_{relation}"), self.p.ns.get(f"RELSET_{relation}")
-        if not isinstance(rows, list) or not isinstance(sets, list):
-            return False
-        return all(0 <= b < len(sets) and a in sets[b] for a, row in enumerate(rows) for b in row)
 
     def _component_source(self, gen: ExprCompiler, name: str, lines: list[str], body: str) -> str:
         """``FC_name(R, mp_, ...)``: the component function's value, kept in the

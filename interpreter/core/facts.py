@@ -16,7 +16,9 @@ rather than by each printer on its own.
 - whether a call's value is the same whatever the order of a list it is given
   (``order_free_arg``, by ``orderfree.py`` from what dsl/builtins.py says of each built-in);
 - the least and the most an integer can be, the longest a text can be (``int_range``,
-  ``within``, ``text_bound``: bounds.py).
+  ``within``, ``text_bound``: bounds.py);
+- the rule functions worth computing once per position, their values kept while the
+  state stays the same (``repeated``, ``memoised``: memo.py).
 
 A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
 printer asks it; a fact is found when first asked and kept."""
@@ -27,13 +29,14 @@ from functools import cached_property
 from ...dsl import ast as ir
 from . import orderfree
 from .bounds import Bounds
+from .memo import Memo
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset({"Comprehension", "Aggregate"})
 _RAY = "Ray"
 
 
-class Facts(Bounds):
+class Facts(Bounds, Memo):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 

@@ -39,7 +39,7 @@ import sysconfig
 from itertools import count
 from pathlib import Path
 
-from ...dsl import ast as ir, diskcache
+from ...dsl import diskcache
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
@@ -48,6 +48,7 @@ from .cxx_text import ident, literal
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_layout import Layout
+from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
@@ -66,7 +67,7 @@ class KernelError(Exception):
     """The kernel cannot be built or loaded here (``str(e)`` says why)."""
 
 
-class Gen:
+class Gen(MemoCalls):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -91,8 +92,9 @@ class Gen:
         self.calling = self.facts.calling       # (the functions that call functions)
         self.sites: list[dict] = []       # choose statements: what apply needs
         self.loopvars: set[str] = set()   # the C++ names of the loop variables around
-        self.keepable: dict[str, bool] = {}  # see kept
-        self.kept_made: set[str] = set()
+        self.keepable: dict[str, bool] = {}  # see kept (kernel_memo.py)
+        self.kept_made: set = set()
+        self.any_order: dict[int, object] = {}
         self.proc_ends: list[int] = []     # each procedure's end (its instructions' count)
         self.pre_state: list[str] = []     # declarations the state's struct needs
         # where procedures' values go (by the code a callee's frame holds): (caller,
@@ -491,18 +493,12 @@ class Gen:
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):
-        c, f = self.c, e.func
+        f = e.func
         kind = self.facts.call_kind(e)   # (core/facts.py)
         if kind == "builtin":
             return self.builtin(e, f, sc)
         if kind == "function":
-            fd = c.functions[f]
-            self.function(f)
-            args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
-            if self.loopvars and self.kept(f) and all(self.invariant(a, sc) for a in e.args):
-                # (in a loop, with the same arguments at every turn: computed once)
-                return f"{self.kept_call(f)}(s{args})"
-            return f"{ident('F', f)}(s{args})"
+            return self.function_call(e, sc)   # (kernel_memo.py)
         if kind in ("tuple", "rows"):
             fn = self.tables.relation_n(f, len(e.args))
             return f"{fn}({', '.join(self.expr(a, sc) for a in e.args)})"
@@ -538,25 +534,36 @@ class Gen:
 
     def builtin(self, e, f, sc):
         """A built-in's call: its native form (interpreter/core/primitives.py)."""
+        self.mark_order_free(e)   # (kernel_memo.py)
         try:
             return emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
 
     # ------------------------------------------------------------ functions
-    def function(self, name: str) -> None:
-        """``uF_name``: a rule function (written once, when first called)."""
-        if name in self.fns_made:
-            return
-        self.fns_made.add(name)
+    def function(self, name: str, any_order: bool = False) -> str:
+        """``uF_name``: a rule function (written once, when first called); its name.
+        ``any_order``: ``uP_name``, its body compiled where the order of its value does
+        not matter (see kernel_memo.py)."""
+        prefix = "P" if any_order else "F"
+        made = ident(prefix, name)
+        if made in self.fns_made:
+            return made
+        self.fns_made.add(made)
         fd = self.c.functions[name]
         rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
-        sig = f"static {self.ct(rt)} {ident('F', name)}(St& s" + "".join(
+        sig = f"static {self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         sc = {n: (ident("A", n), t) for n, t in params}
-        body = self.expr(fd.body, sc, rt)
+        if any_order:
+            self.any_order[id(fd.body)] = fd.body
+        try:
+            body = self.expr(fd.body, sc, rt)
+        finally:
+            if any_order:
+                self.any_order.pop(id(fd.body), None)
         pre = ""
         if name in self.recursive:
             # (the C++ stack holds at most 1,000 nested calls: deeper, Python goes on)
@@ -565,62 +572,7 @@ class Gen:
         elif name in self.calling:
             pre = f"if (++s.calls > {self.b.calls}) bail(); "
         self.fns.append(f"{sig} {{ {pre}return {body}; }}")
-
-    def kept(self, name: str) -> bool:
-        """Whether a function's values may be kept for the evaluation running (the state
-        cannot change during one): one that loops, given numbers, ids or lists (by
-        identity), and that calls no recursive function (so a kept value never spares
-        a depth that Python would count)."""
-        if name in self.keepable:
-            return self.keepable[name]
-        fd = self.c.functions[name]
-        params = [self.param_type(p) for p in fd.params]
-        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
-        reach = self.facts.reach(name)
-        self.keepable[name] = ok and not reach & self.recursive \
-            and any(self.facts.loops(f, ray=True) for f in reach)
-        return self.keepable[name]
-
-    def kept_call(self, name: str) -> str:
-        """``uK_name``: ``uF_name`` with its values kept for the evaluation running (a
-        table by the arguments, renewed with ``EPOCH`` at every step, move and
-        evaluation from outside), each with the work and the calls its evaluation
-        counted, counted again when read (as Python, which evaluates it again, counts
-        them). Called where a loop would call it again with the same arguments."""
-        if name in self.kept_made:
-            return ident("K", name)
-        self.kept_made.add(name)
-        fd = self.c.functions[name]
-        rt = self.typeref(fd.result)
-        params = [(p.name, self.param_type(p)) for p in fd.params]
-        sig = f"static {self.ct(rt)} {ident('K', name)}(St& s" + "".join(
-            f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
-        keys = []
-        for n, t in params:
-            a = ident("A", n)
-            keys.append((f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", a,
-                         f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
-                         f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
-        h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
-        same = "".join(" && " + k[4] for k in keys)
-        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
-        entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {self.ct(rt)} v; I work; I calls; }}"
-        table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
-        args = "".join(f", {ident('A', n)}" for n, _ in params)
-        self.protos.append(sig + ";")
-        self.fns.append(
-            f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
-            f"if (e.epoch == EPOCH{same}) {{ W(s, e.work); s.calls += e.calls; "
-            f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
-            f"I w0_ = s.work, c0_ = s.calls; {self.ct(rt)} v_ = {ident('F', name)}(s{args}); "
-            f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; return v_; }}")
-        return ident("K", name)
-
-    def invariant(self, e, sc: dict) -> bool:
-        """Whether an expression reads none of the variables of the loops around the
-        place being compiled (its value is the same at every turn of them)."""
-        return not any(n.node == "Var" and n.name in sc and sc[n.name][0] in self.loopvars
-                       for n in ir.walk(e))
+        return made
 
     # ------------------------------------------------------------ the program
     def source(self) -> str:

@@ -49,8 +49,9 @@ class ModuleWriter:
             "static inline I pmod(I a) { I r = a % NP; return r < 0 ? r + NP : r; }",
             # (a seat or -1; who sees an item: -1 as its place says, else a mask of seats)
             "typedef Fit<-1, NP> SeatT; typedef Fit<-1, (NP < 62 ? (1LL << NP) - 1 : INT64_MAX)> FaceT;",
-            # (every step renews the epoch of kept values: see Gen._memo)
-            "static uint64_t EPOCH = 1;",
+            # (every step renews the epoch of kept values, read KEPT_READS times: see
+            # kernel_memo.py)
+            "static uint64_t EPOCH = 1; static uint64_t KEPT_READS = 0;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
             *self.gen.pre_state,
             f"struct Frame {{ {frame} }};",

@@ -670,12 +670,17 @@ static PyObject* k_load(PyObject*, PyObject* d) {
     return wrap(s);
 }
 
+// kept_reads(): the values of rule functions read from a keep since the module loaded
+// (kernel_memo.py: each read counts the work its evaluation counted)
+static PyObject* k_kept_reads(PyObject*, PyObject*) { return PyLong_FromUnsignedLongLong(KEPT_READS); }
+
 static PyMethodDef module_methods[] = {
     {"start", (PyCFunction)(void (*)(void))k_start, METH_FASTCALL, "start(rng, explicit=False): a new game, or None"},
     {"last_bail", (PyCFunction)k_last_bail, METH_NOARGS, "the source line where the kernel last stopped"},
     {"load", (PyCFunction)k_load, METH_O, "a state from a Python game's at a decision, or None"},
     {"playouts", (PyCFunction)(void (*)(void))k_playouts, METH_FASTCALL,
      "playouts(games, max_moves): random games, each from its own start"},
+    {"kept_reads", (PyCFunction)k_kept_reads, METH_NOARGS, "the values of rule functions read from a keep"},
     {nullptr, nullptr, 0, nullptr},
 };
 

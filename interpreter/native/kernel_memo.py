@@ -1,0 +1,187 @@
+"""The kernel's values of rule functions kept while the state stays the same (a part of
+``kernel.Gen``, its methods on the generator's state): which calls read a keep, and the
+C++ of the keeps. What may be kept, and where it is worth it, is the shared pass
+``core/memo.py``; this writes it as C++.
+
+Every keep is a static table of the module, no part of any state (never copied, saved
+or compared), each entry marked with the ``EPOCH`` it was made in: every step, move and
+evaluation from outside renews the epoch (kernel_module.py, cxx/kernel_driver.hpp), and
+the state changes only in steps, so an entry of the epoch running is a value for the
+state as it is. An entry holds the work and the calls its evaluation counted, counted
+again when it is read (as the reference, which evaluates the call again, counts them):
+the budgets run out at the same moves.
+
+- ``uK_name``: the function's values by its arguments (numbers, ids, lists by their
+  buffer: an entry holds its list, so no other list has that buffer meanwhile);
+- ``uC_name``: a function that finds a component (``Facts.component``), where the order
+  of its cells does not matter: one walk's list kept for every cell of it;
+- ``uP_name``: a function whose value is such a function's (go's ``group``), its body
+  compiled where the order does not matter."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...dsl import ast as ir
+from .cxx_text import ident
+from .kernel_types import has_none
+
+_WRAPPERS = 8   # functions whose value is another's, looked through at most
+
+
+class MemoCalls:
+    """``Gen``'s methods for calls that read a keep."""
+
+    if TYPE_CHECKING:
+        c: Any
+        b: Any
+        facts: Any
+        tables: Any
+        protos: list[str]
+        fns: list[str]
+        loopvars: set[str]
+        keepable: dict[str, bool]
+        kept_made: set[str]
+        recursive: set[str]
+        calling: set[str]
+
+        def ct(self, t) -> str: ...
+
+        def arg_type(self, t) -> str: ...
+
+        def param_type(self, p) -> Any: ...
+
+        def typeref(self, tr) -> Any: ...
+
+        def expr(self, e, sc: dict, want=None) -> str: ...
+
+    # (the nodes whose value, a list, may be computed in any order, by id: its order
+    # does not matter where it is used, see core/orderfree.py; the node held, so that
+    # its id is no other's meanwhile)
+    any_order: dict[int, Any]
+
+    def mark_order_free(self, e) -> None:
+        """Marks the arguments of the call ``e`` whose order does not matter for its
+        value (itself used in any order or not: core/facts.py, ``order_free_arg``),
+        before they are compiled."""
+        perm = id(e) in self.any_order
+        for i, a in enumerate(e.args):
+            # (set again at each compilation: a function's body is compiled both ways)
+            if self.facts.order_free_arg(e, i, perm):
+                self.any_order[id(a)] = a
+            else:
+                self.any_order.pop(id(a), None)
+
+    def function_call(self, e, sc: dict) -> str:
+        """A call of a rule function: its value read from a keep where one serves."""
+        f = e.func
+        fd = self.c.functions[f]
+        self.mark_order_free(e)
+        args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+        if id(e) in self.any_order and self.kept(f):
+            if self.facts.component(f) is not None:
+                return f"{self.component_call(f)}(s{args})"
+            if self.finds_component(f):
+                return f"{self.function(f, any_order=True)}(s{args})"
+        if self.kept(f) and (self.facts.memoised(f) or (
+                self.loopvars and all(self.invariant(a, sc) for a in e.args))):
+            # (a function called over and over while the state stays the same, or in a
+            # loop with the same arguments at every turn: computed once per step)
+            return f"{self.kept_call(f)}(s{args})"
+        return f"{self.function(f)}(s{args})"
+
+    def finds_component(self, name: str, depth: int = 0) -> bool:
+        """Whether the value of the function ``name`` is that of a function that finds a
+        component (its body a call of one, or of such a function)."""
+        body = self.c.functions[name].body
+        if depth >= _WRAPPERS or body.node != "Call" or body.func not in self.c.functions \
+                or self.facts.call_kind(body) != "function" or not self.kept(body.func):
+            return False
+        return self.facts.component(body.func) is not None or self.finds_component(body.func, depth + 1)
+
+    def kept(self, name: str) -> bool:
+        """Whether a function's values may be kept (core/memo.py, ``keepable``), given
+        numbers, ids or lists (by identity)."""
+        if name in self.keepable:
+            return self.keepable[name]
+        fd = self.c.functions[name]
+        params = [self.param_type(p) for p in fd.params]
+        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
+        self.keepable[name] = ok and self.facts.keepable(name)
+        return self.keepable[name]
+
+    def _keep(self, name: str, prefix: str) -> tuple[str, str, list, str]:
+        """The signature of a keep's function, its result's C++ type, the parameters
+        (name, type) and the arguments passed on."""
+        fd = self.c.functions[name]
+        rt = self.typeref(fd.result)
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sig = f"static {self.ct(rt)} {ident(prefix, name)}(St& s" + "".join(
+            f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
+        args = "".join(f", {ident('A', n)}" for n, _ in params)
+        self.protos.append(sig + ";")
+        return sig, self.ct(rt), params, args
+
+    def kept_call(self, name: str) -> str:
+        """``uK_name``: ``uF_name`` with its values kept while the state stays the same
+        (a table by the arguments, of 256 entries; an entry of another epoch or other
+        arguments is made again)."""
+        if name in self.kept_made:
+            return ident("K", name)
+        self.kept_made.add(name)
+        fn = self.function(name)
+        sig, rt, params, args = self._keep(name, "K")
+        keys = []
+        for n, t in params:
+            a = ident("A", n)
+            keys.append((f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", a,
+                         f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
+                         f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
+        h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
+        same = "".join(" && " + k[4] for k in keys)
+        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
+        entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; }}"
+        table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
+        self.fns.append(
+            f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
+            f"if (e.epoch == EPOCH{same}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
+            f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
+            f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); "
+            f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; return v_; }}")
+        return ident("K", name)
+
+    def component_call(self, name: str) -> str:
+        """``uC_name``: a function that finds a component (``Facts.component``), where
+        the order of the cells found does not matter: the list one walk finds is kept
+        for each of its cells (a table by cell, each entry with the other arguments),
+        and read for any of them with the walk's work (the same from each)."""
+        key = ("COMPONENT", name)
+        if key in self.kept_made:
+            return ident("C", name)
+        self.kept_made.add(key)
+        fn = self.function(name)
+        sig, rt, params, args = self._keep(name, "C")
+        at = self.facts.component(name)
+        start = ident("A", params[at][0])
+        others = [(ident("Q", n), ident("A", n), t) for i, (n, t) in enumerate(params) if i != at]
+        same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
+        store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
+        entry = (f"struct {{ uint64_t epoch = 0; {' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} "
+                 f"{rt} v; I work; I calls; }}")
+        table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ > 0 ? NZ : 1];")
+        self.fns.append(
+            f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
+            f"if (e.epoch == EPOCH{same}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
+            f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
+            f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); I w_ = w0_ - s.work, c_ = s.calls - c0_; "
+            f"for (Id x_ : v_) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; m_.epoch = EPOCH; "
+            f"{store} m_.v = v_; m_.work = w_; m_.calls = c_; }} "
+            # (the start is one of the cells found, or finds nothing but itself)
+            f"if (e.epoch != EPOCH) {{ auto& m_ = e; m_.epoch = EPOCH; {store} m_.v = v_; m_.work = w_; "
+            f"m_.calls = c_; }} return v_; }}")
+        return ident("C", name)
+
+    def invariant(self, e, sc: dict) -> bool:
+        """Whether an expression reads none of the variables of the loops around the
+        place being compiled (its value is the same at every turn of them)."""
+        return not any(n.node == "Var" and n.name in sc and sc[n.name][0] in self.loopvars
+                       for n in ir.walk(e))
