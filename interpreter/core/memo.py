@@ -34,8 +34,11 @@ class Memo:
     if TYPE_CHECKING:
         c: Any   # the checked program
         p: Any   # the program (its tables: ``ns``)
-        recursive: set[str]
-        calls: dict[str, list[str]]
+        @property
+        def recursive(self) -> set[str]: ...
+
+        @property
+        def calls(self) -> dict[str, list[str]]: ...
 
         def reach(self, name: str) -> set[str]: ...
 
@@ -128,7 +131,7 @@ def _roots(c) -> list:
             *c.participants.values(), *c.tiebreaks, *c.invariants]
 
 
-def _calls_in_loops(root, functions: dict) -> list[tuple[object, int, set[str]]]:
+def _calls_in_loops(root, functions: dict) -> list[tuple[Any, int, set[str]]]:
     """The calls of rule functions below ``root`` inside loops, each with the number of
     loops around the call (what a comprehension or an aggregate evaluates for each
     element: its element, its condition, a later clause's list; the first clause's list

@@ -40,7 +40,9 @@ class MemoCalls:
         fns: list[str]
         loopvars: set[str]
         keepable: dict[str, bool]
-        kept_made: set[str]
+        kept_made: set[str | tuple[str, str]]
+
+        def function(self, name: str, any_order: bool = False) -> str: ...
         recursive: set[str]
         calling: set[str]
 

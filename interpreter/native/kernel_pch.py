@@ -106,19 +106,22 @@ def taken(output: str) -> bool:
 def refused(u: Unit) -> None:
     """The compiler did not take ``u``'s precompiled header: removed from the cache; a
     fresh one, marked not to be made again for its key (nor in this process)."""
+    key = u.key
+    if key is None:
+        return
     if u.fresh:
-        _refused.add(u.key)
+        _refused.add(key)
     where = native.folder()
     if where is None:
         return
     for suffix in (".gch", ".sha256"):
         try:
-            (where / (PREFIX + u.key + suffix)).unlink()
+            (where / (PREFIX + key + suffix)).unlink()
         except OSError:
             pass
     if u.fresh:
         try:
-            native._write(where, where / (PREFIX + u.key + ".unused"), b"")
+            native._write(where, where / (PREFIX + key + ".unused"), b"")
         except OSError:
             pass
 
