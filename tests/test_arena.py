@@ -224,6 +224,45 @@ def _which_ruleset(rules, task, tick):
     return id(rules.ruleset())
 
 
+_SIGNALLED_AT_FORK = """
+import os, signal, sys
+from meeple import interpreter
+from meeple.interpreter.analysis import parallel
+
+def stop(signum, frame):   # (as Ray's driver does)
+    raise SystemExit(3)
+
+def pid(rules, task, tick):
+    return os.getpid()
+
+first = os.getpid()
+signal.signal(signal.SIGTERM, stop)
+rules = parallel.Rules.of(interpreter.load("tests/testdata/ttt"))
+# each worker is sent SIGTERM the moment it is forked, before it could drop this handler
+os.register_at_fork(after_in_child=lambda: os.kill(os.getpid(), signal.SIGTERM))
+try:
+    outcome = str(len(list(parallel.run(pid, rules, range(4), jobs=2))))
+except parallel.WorkerDied:
+    outcome = "died"
+finally:
+    if os.getpid() != first:
+        print("a worker ran the caller's code", flush=True)
+        os._exit(0)
+print(outcome, flush=True)
+"""
+
+
+@pytest.mark.skipif(parallel.start_method() != "fork", reason="workers are spawned here")
+def test_a_worker_signalled_as_it_is_forked_ends_and_never_runs_the_caller_s_code():
+    # this process's SIGTERM handler raises; a worker that ran it (a signal between the
+    # fork and the worker's own handlers: terminate() of a worker no longer needed) went
+    # on with the caller's code, here a second pytest run (tests/test_results.py)
+    done = subprocess.run([sys.executable, "-c", _SIGNALLED_AT_FORK], capture_output=True,
+                          text=True, timeout=120, cwd=ROOT)
+    assert "caller's code" not in done.stdout
+    assert done.stdout.split() == ["died"], done.stdout + done.stderr
+
+
 def test_workers_end_when_the_run_is_closed_whatever_handlers_this_process_has():
     # a forked worker does not keep a signal handler installed here (this one ignores
     # SIGTERM): closing the run ends its workers

@@ -244,6 +244,8 @@ def _worker(fn, rules: Rules, todo, done, parent: int | None = None, forked: boo
     if forked:
         _forked()
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
+    if forked and _HELD:   # (the signals held since the fork: see _signals_held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
     if parent is not None:
         _orphan_watch(parent)
     settled = False
@@ -293,7 +295,7 @@ def _pool(fn, rules, tasks, jobs, on_progress, settle: bool = False) -> Iterator
             workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done, os.getpid(), forked),
                                    daemon=True)
                        for _ in range(jobs)]
-            with _fork_warning_quiet():
+            with _fork_warning_quiet(), _signals_held(forked):
                 for w in workers:
                     w.start()
         yield from _collect(tasks, done, workers, on_progress)
@@ -304,6 +306,33 @@ def _pool(fn, rules, tasks, jobs, on_progress, settle: bool = False) -> Iterator
                 w.terminate()
         for w in started:
             w.join(5)
+
+
+@contextlib.contextmanager
+def _signals_held(forked: bool):
+    """Every signal held back (blocked) while the workers are forked, in this process and
+    so in each worker until it has dropped this process's handlers (``_worker``): a
+    signal that reached a worker in between (this process's ``terminate()`` of a worker
+    it no longer needs, sent as the worker begins) would run a handler of this process
+    inside the copy, and its exception (a ``SystemExit``, a ``KeyboardInterrupt``) would
+    go on running this process's code there: the caller's, a second time. Held, it comes
+    once the worker's handlers are the defaults, and ends it as it ends a spawned one.
+    This process gets what it was sent meanwhile once the workers are started."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if not forked or block is None:
+        yield
+        return
+    global _HELD
+    every = set(signal.valid_signals()) - {signal.SIGKILL, signal.SIGSTOP}
+    old = block(signal.SIG_BLOCK, every)
+    _HELD = every - set(old)
+    try:
+        yield
+    finally:
+        block(signal.SIG_SETMASK, old)
+
+
+_HELD: set = set()   # the signals a forked worker releases once it has dropped the handlers
 
 
 @contextlib.contextmanager
