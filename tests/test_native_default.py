@@ -57,11 +57,16 @@ def command_line(command: str, ruleset: str = TTT) -> tuple[str, ...]:
 
 
 def ttt_copy(folder: Path, mark: str) -> str:
-    """tic-tac-toe as a ruleset of its own (a comment added: the rulesets compiled in this
-    process are kept by their text)."""
+    """tic-tac-toe as a ruleset of its own, with a kernel of its own: a comment added (the
+    rulesets compiled in this process are kept by their text) and its move's label
+    changed (the kernels loaded in this process are kept by their C++, which a comment
+    does not change: an earlier test's tic-tac-toe would be found there, not built)."""
     (folder / "rules").mkdir()
     path = folder / "rules" / "ttt.meeple"
-    path.write_text((Path(TTT) / "ttt.meeple").read_text(encoding="utf-8") + f"# {mark}\n", encoding="utf-8")
+    text = (Path(TTT) / "ttt.meeple").read_text(encoding="utf-8")
+    assert 'as "mark"' in text
+    label = "mark_" + re.sub(r"\W+", "_", mark)
+    path.write_text(text.replace('as "mark"', f'as "{label}"') + f"# {mark}\n", encoding="utf-8")
     return str(path)
 
 
