@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_difference
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
@@ -48,8 +49,6 @@ pytestmark = pytest.mark.kernels   # (.ci/lowest leaves them out: see pyproject.
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
-MISSING = interpreter.kernel_status()
-needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
 
 # every bundled ruleset, with its variants, at its player counts
 COVERED = [(TTT, 2, ()), ("kalah", 2, ()), ("dots-and-boxes", 2, ()), ("dots-and-boxes", 2, ("small",)),
@@ -60,11 +59,6 @@ COVERED = [(TTT, 2, ()), ("kalah", 2, ()), ("dots-and-boxes", 2, ()), ("dots-and
            ("brotherhood-of-nine", 3, ("archer_lines", "cavalry_jumps", "round_limit")),
            ("brotherhood-of-nine", 4, ("allies_crosswise",))]
 IDS = [f"{Path(c[0]).name}-{c[1]}p{'-' + '+'.join(c[2]) if c[2] else ''}" for c in COVERED]
-
-
-@pytest.fixture(autouse=True)
-def _kernels_on(monkeypatch):
-    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
 
 
 def programs(ruleset, variants=(), players=2, budgets=None):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_difference
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -22,14 +23,6 @@ from test_components import GAME, RULES, TURN
 from meeple import interpreter
 
 pytestmark = pytest.mark.kernels
-
-MISSING = interpreter.kernel_status()
-needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
-
-
-@pytest.fixture(autouse=True)
-def _kernels_on(monkeypatch):
-    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
 
 
 def compiled(text: str, native: bool, budgets=None):

@@ -18,28 +18,20 @@ from pathlib import Path
 import hostile
 import pytest
 from hypothesis import given, settings, strategies as st
+from kernel_support import MISSING, kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_difference
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
 from meeple.interpreter.native import cxx_text, cython_code as native, kernel
 
-from meeple import interpreter
-
 ROOT = Path(__file__).resolve().parent.parent
-MISSING = interpreter.kernel_status()
-needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
 # the cases reported (issue 34): a function named OK (F_OK, a macro of <unistd.h>), a
 # cell and an enum value whose names hold NAME (a placeholder of the generator)
 PINNED = {"weigh": "OK", "c1": "NAME", "ev0": "MY_NAME"}
 # more rulesets (each one build): MEEPLE_FUZZ_KERNEL_TEXTS=20 pytest tests/test_kernel_texts.py
 SEEDS = [0] + list(range(2, 1 + int(os.environ.get("MEEPLE_FUZZ_KERNEL_TEXTS", "1"))))
 FORM = re.compile(r"\bu[A-Z]+[0-9]*_\w*")   # what a ruleset's name becomes, and nothing else
-
-
-@pytest.fixture(autouse=True)
-def _kernels_on(monkeypatch):
-    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
 
 
 # ---------------------------------------------------------------- texts and names

@@ -15,13 +15,12 @@ from pathlib import Path
 
 import pytest
 from console import meeple_cli
+from kernel_support import needs_kernel
 
 from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
-MISSING = interpreter.kernel_status()
-needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
 
 COMMANDS = {   # each command on a ruleset, with its --json document
     "simulate": ("simulate", "{}", "-n", "4", "-j", "1", "--json"),

@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -24,13 +25,6 @@ pytestmark = pytest.mark.kernels
 
 ROOT = Path(__file__).resolve().parent.parent
 TTT = str(ROOT / "tests" / "testdata" / "ttt")
-MISSING = interpreter.kernel_status()
-needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
-
-
-@pytest.fixture(autouse=True)
-def _kernels_on(monkeypatch):
-    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
 
 
 def programs(ruleset, players: int, variants=()):

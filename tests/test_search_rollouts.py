@@ -9,6 +9,7 @@ import json
 import random
 
 import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import bot_move, compile_sources, make_bot
@@ -17,14 +18,6 @@ from meeple.interpreter.native.kgame import KernelGame
 from meeple import interpreter
 
 pytestmark = pytest.mark.kernels
-
-MISSING = interpreter.kernel_status()
-needs_kernel = pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
-
-
-@pytest.fixture(autouse=True)
-def _kernels_on(monkeypatch):
-    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
 
 
 def programs(ruleset, players: int):
