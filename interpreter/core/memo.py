@@ -124,6 +124,7 @@ class Memo:
         ``keepable``."""
         return name in self.repeated and self.keepable(name)
 
+
 def _roots(c) -> list:
     """Every declaration of the checked program that holds expressions."""
     one = [c.setup, c.turn, c.end, c.at_end, c.score, c.heuristic, c.outcome, c.team]

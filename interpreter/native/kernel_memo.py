@@ -41,10 +41,10 @@ class MemoCalls:
         loopvars: set[str]
         keepable: dict[str, bool]
         kept_made: set[str | tuple[str, str]]
-
-        def function(self, name: str, any_order: bool = False) -> str: ...
         recursive: set[str]
         calling: set[str]
+
+        def function(self, name: str, any_order: bool = False) -> str: ...
 
         def ct(self, t) -> str: ...
 
@@ -123,6 +123,13 @@ class MemoCalls:
         self.protos.append(sig + ";")
         return sig, self.ct(rt), params, args
 
+    def _read(self, same: str) -> str:
+        """The C++ that returns the value of the keep's entry ``e`` where it is of the
+        running epoch and ``same`` (its arguments') holds, counting again the work and the
+        calls its evaluation counted."""
+        return (f"if (e.epoch == EPOCH{same}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
+                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
+
     def kept_call(self, name: str) -> str:
         """``uK_name``: ``uF_name`` with its values kept while the state stays the same
         (a table by the arguments, of 256 entries; an entry of another epoch or other
@@ -145,9 +152,7 @@ class MemoCalls:
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         self.fns.append(
             f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
-            f"if (e.epoch == EPOCH{same}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
-            f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
-            f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); "
+            f"{self._read(same)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); "
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; return v_; }}")
         return ident("K", name)
 
@@ -172,9 +177,8 @@ class MemoCalls:
         table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ > 0 ? NZ : 1];")
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
-            f"if (e.epoch == EPOCH{same}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
-            f"if (s.calls > {self.b.calls}) bail(); return e.v; }} "
-            f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); I w_ = w0_ - s.work, c_ = s.calls - c0_; "
+            f"{self._read(same)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); "
+            f"I w_ = w0_ - s.work, c_ = s.calls - c0_; "
             f"for (Id x_ : v_) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; m_.epoch = EPOCH; "
             f"{store} m_.v = v_; m_.work = w_; m_.calls = c_; }} "
             # (the start is one of the cells found, or finds nothing but itself)
