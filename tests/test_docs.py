@@ -508,6 +508,19 @@ def test_a_move_without_an_object():
     assert "the two verbs are both 'play'" in d.message
 
 
+def test_a_choose_of_a_local_s_name_sets_that_local():
+    # language.md 6.1: asked again in a branch, `choose n` sets the n of the turn
+    rules = _load("ruleset ask_again\nplayers 2..2\nvar got: int = 0\nvar done: bool = false\n"
+                  "turn {\n  choose n from [1, 2] as \"first\"\n  if n == 1 {\n"
+                  "    choose n from [5, 6] as \"second\"\n  }\n  got = n\n  done = true\n}\n"
+                  "end when done\nscore(p) = got\n")
+    for moves, got in ((["first 1", "second 6"], 6), (["first 2"], 2)):
+        game = rules.new_game(2, 0)
+        testing.play(game, *moves)
+        assert game.over and game.result["scores"] == [got, got]
+    assert "and for a `choose` of such a name" in DOC_TEXT
+
+
 def test_a_move_over_two_cells():
     game = _program("slide_demo").new_game(2, 0)
     assert testing.notations(game) == ["slide r1c1+r1c2", "slide r1c1+r2c1"]
