@@ -40,6 +40,12 @@ GAMES = [
     ("chess", "chess", 2, "chess", 30),
     ("hearts", "hearts", 4, "hearts", 400),
     ("backgammon", "backgammon", 2, "backgammon", 100),
+    # classic games written from the docs alone (tests/testdata, issue 36)
+    ("connect four", str(ROOT / "tests" / "testdata" / "connect_four"), 2, "connect_four", 4000),
+    ("breakthrough", str(ROOT / "tests" / "testdata" / "breakthrough"), 2, "breakthrough", 1000),
+    ("othello", str(ROOT / "tests" / "testdata" / "othello"), 2, "othello", 300),
+    ("checkers", str(ROOT / "tests" / "testdata" / "checkers"), 2, "checkers", 1000),
+    ("hex 11×11", str(ROOT / "tests" / "testdata" / "hex"), 2, "hex", 1000),
 ]
 
 
