@@ -106,6 +106,9 @@ SLOW = {
         "test_random_games_with_a_chosen_first_player_and_both_variants",
         "test_single_cells_are_played_in_random_games",
     ),
+    "test_classics_openspiel.py": (
+        "test_a_classic_game_plays_the_same_in_its_kernel",
+    ),
     "test_cli.py": (
         "test_bots_receive_the_view_and_the_notations_only",
         "test_hot_seat_never_shows_the_other_hand",

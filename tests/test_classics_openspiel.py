@@ -112,7 +112,7 @@ def play_random_games(name: str, count: int, seed: int = 0) -> dict[str, int]:
     spiel_name, action = GAMES[name][2:4]
     prog, spiel = program(name), pyspiel.load_game(spiel_name)
     rnd = random.Random(seed)
-    seen = {"games": count, "decisions": 0, "again": 0, "draws": 0, "passes": 0}
+    seen = {"games": count, "decisions": 0, "again": 0, "draws": 0, "passes": 0, "kings": 0}
     for g in range(count):
         game, st = prog.new_game(2, seed + g), spiel.new_initial_state()
         while not st.is_terminal():
@@ -129,7 +129,22 @@ def play_random_games(name: str, count: int, seed: int = 0) -> dict[str, int]:
         assert game.over, str(st)
         assert game.result["outcomes"] == [outcome(x) for x in st.returns()], str(st)
         seen["draws"] += game.result["draw"]
+        seen["kings"] += any(game.state["ivars"].get("king") or [])   # (checkers' item variable)
     return seen
+
+
+def play_sequence(name: str, actions: list[int]) -> dict:
+    """OpenSpiel's actions played in both, compared at every step; Meeple's result."""
+    spiel_name, action = GAMES[name][2:4]
+    game, st = program(name).new_game(2, 0), pyspiel.load_game(spiel_name).new_initial_state()
+    for a in actions:
+        legal = {action(game, m.notation): m for m in game.legal_moves()}
+        assert sorted(legal) == st.legal_actions() and game.active_player == st.current_player()
+        game.apply(legal[a])
+        st.apply_action(a)
+    assert st.is_terminal() and game.over
+    assert game.result["outcomes"] == [outcome(x) for x in st.returns()]
+    return game.result
 
 
 def test_moves_map_to_the_actions_openspiel_names_alike():
@@ -153,6 +168,12 @@ def test_random_games_of_connect_four_agree_with_openspiel():
     assert seen["decisions"] > 10 * seen["games"]
 
 
+def test_a_full_board_of_connect_four_without_four_in_a_row_is_a_draw_in_both():
+    # (a random game of OpenSpiel's: 42 discs, the columns from 0)
+    result = play_sequence("connect_four", [int(k) for k in "361313645534311043046626105524515600224220"])
+    assert result["draw"] and result["scores"] == [0, 0]
+
+
 def test_random_games_of_othello_agree_with_openspiel_passes_included():
     seen = play_random_games("othello", games("othello"), seed=3)
     assert seen["decisions"] > 50 * seen["games"] and seen["passes"] > 0
@@ -171,8 +192,8 @@ def test_random_games_of_breakthrough_agree_with_openspiel():
 
 def test_random_games_of_checkers_agree_with_openspiel_jumps_and_draws_included():
     seen = play_random_games("checkers", games("checkers"), seed=1)
-    # the same player jumps on ("again"), and 40 moves without a jump draw
-    assert seen["again"] > 0 and seen["draws"] > 0
+    # the same player jumps on ("again"), men are crowned, and 40 moves without a jump draw
+    assert seen["again"] > 0 and seen["kings"] > 0 and seen["draws"] > 0
 
 
 # ---------------------------------------------------------------- the same in the kernel
