@@ -252,9 +252,11 @@ def test_a_ruleset_the_kernel_does_not_cover_says_what_and_runs_in_python():
     src = SourceSet(base=parse(UNCOVERED, "uncovered.meeple"), sources={"uncovered.meeple": UNCOVERED})
     rules = compile_sources(src)
     said = []
-    rules.use_native(report=said.append)
+    # (kernel_only: no Cython module is built in its place, a build of seconds this
+    # test does not need: the reason is said the same way either way)
+    rules.use_native(report=said.append, kernel_only=True)
     prog = rules.for_players(2)
-    assert not prog.kernel
+    assert not prog.kernel and not prog.native
     assert any("no kernel for uncovered: the kernel does not cover first() of a list of bool yet" in s
                for s in said), said
     game = prog.new_game(2, 1)
@@ -527,9 +529,9 @@ def meeple(*args, env=None):
                           capture_output=True, text=True, timeout=300)
 
 
-def probe(cache: Path, extra: dict | None = None) -> dict:
+def probe(cache: Path | None, extra: dict | None = None) -> dict:
     """In a new process: tic-tac-toe natively; whether a kernel plays it, and whether it
-    was built now."""
+    was built now (``cache``: the cache folder; None: the test run's, conftest.py)."""
     code = ("import json, warnings; from meeple import interpreter\n"
             "with warnings.catch_warnings(record=True) as w:\n"
             "    warnings.simplefilter('always')\n"
@@ -537,7 +539,7 @@ def probe(cache: Path, extra: dict | None = None) -> dict:
             "    g = p.new_game(2, 0); g.apply(0)\n"
             "print(json.dumps({'kernel': p.kernel, 'built': p.kernel_build_seconds > 0, "
             "'said': [str(x.message) for x in w]}))")
-    env = {**os.environ, "MEEPLE_CACHE_DIR": str(cache), **(extra or {})}
+    env = {**os.environ, **({} if cache is None else {"MEEPLE_CACHE_DIR": str(cache)}), **(extra or {})}
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=False, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
@@ -563,14 +565,16 @@ def test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged(t
 
 
 @needs_kernel
-def test_kernels_can_be_turned_off_and_a_failed_build_says_why_once(tmp_path):
-    off = probe(tmp_path, {"MEEPLE_KERNEL": "0"})
+def test_kernels_can_be_turned_off_and_a_failed_build_says_why_once():
+    # (in the test run's cache: the Cython module that plays instead, the same as
+    # tests/test_native.py's, is built once for the run; a failed build keeps nothing)
+    off = probe(None, {"MEEPLE_KERNEL": "0"})
     assert off["kernel"] is False and not any("kernel" in s for s in off["said"])
-    failed = probe(tmp_path, {"MEEPLE_KERNEL_CXXFLAGS": "--no-such-option"})
+    failed = probe(None, {"MEEPLE_KERNEL_CXXFLAGS": "--no-such-option"})
     assert failed["kernel"] is False
     assert [s for s in failed["said"] if "no kernel for ttt: the build failed" in s and "--no-such-option" in s]
     args = ("simulate", TTT, "-n", "6", "-j", "1", "--json")
-    env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path), "MEEPLE_KERNEL_CXXFLAGS": "--no-such-option"}
+    env = {**os.environ, "MEEPLE_KERNEL_CXXFLAGS": "--no-such-option"}
     plain, native = meeple(*args, "--no-native", env=env), meeple(*args, "--native", env=env)
     assert plain.returncode == native.returncode == 0, native.stderr
     assert native.stderr.count("no kernel for ttt: the build failed") == 1
@@ -582,9 +586,9 @@ def test_without_a_compiler_the_games_run_in_python_saying_so(monkeypatch):
     monkeypatch.setattr(kernel, "compiler", lambda: None)
     rules = interpreter.load("kalah")
     said = []
-    rules.use_native(report=said.append)
+    rules.use_native(report=said.append, kernel_only=True)   # (no Cython build in its place)
     prog = rules.for_players(2)
-    assert not prog.kernel
+    assert not prog.kernel and not prog.native
     assert any("no kernel for kalah: no C++ compiler was found" in s for s in said), said
 
 
