@@ -45,6 +45,7 @@ class Facts(Bounds, Memo):
         self.c = prog.checked
         self._loops: dict[tuple[str, bool], bool] = {}
         self._free: dict[tuple[str, int, bool], bool] = {}
+        self._counts: dict[str, bool] = {}
 
     # ------------------------------------------------------------ calls
     @cached_property
@@ -102,6 +103,27 @@ class Facts(Bounds, Memo):
         counting its operands'): a range ``a..b``, two lists or texts joined."""
         return n.node == "BinOp" and (n.op == ".." or (
             n.op == "+" and self.c.type_of(n).tag in ("list", "str")))
+
+    def counts_any(self, e) -> bool:
+        """Whether evaluating the expression ``e`` may count work against the budget: it
+        holds a loop, a range or a join, or calls a rule function that may (itself or
+        through the functions it calls). Such a value is never computed once for two of
+        its uses: each use counts its work, in every engine (docs/language.md, 15.3)."""
+        for n in ir.walk(e):
+            if n.node in _LOOPS or self.counts_work(n):
+                return True
+            if n.node == "Call" and n.func in self.c.functions and self.function_counts(n.func):
+                return True
+        return False
+
+    def function_counts(self, name: str) -> bool:
+        """Whether an evaluation of the rule function ``name`` may count work (see
+        ``counts_any``)."""
+        if name not in self._counts:
+            fs = self.c.functions
+            self._counts[name] = any(has_loop(fs[f].body) or any(self.counts_work(n) for n in ir.walk(fs[f].body))
+                                     for f in self.reach(name))
+        return self._counts[name]
 
     def counted(self, it) -> bool:
         """Whether the elements of an iterable are already counted against the work
