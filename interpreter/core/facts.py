@@ -7,8 +7,10 @@ rather than by each printer on its own.
   themselves (``recursive``: they get a call budget), which call any (``calling``), which
   an evaluation of one may reach (``reach``);
 - loops and work: whether an expression holds a loop (``loops``), whether a node counts
-  work against the budget by itself (``counts_work``: a range, lists or texts joined), and
-  whether an iterable's elements are counted by its own evaluation (``counted``);
+  work against the budget by itself (``counts_work``: a range, lists or texts joined),
+  whether an iterable's elements are counted by its own evaluation (``counted``), and
+  whether evaluating an expression or a function may count any (``counts_any``,
+  ``function_counts``);
 - what a call calls (``call_kind``: a built-in, a rule function, a relation's test or
   rows, a per-player zone or variable);
 - lists read from the program's static tables (``table_list``: a board's cells, a row of
@@ -19,6 +21,17 @@ rather than by each printer on its own.
   ``within``, ``text_bound``: bounds.py);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py).
+
+The work budget has one meaning, which every engine counts exactly (docs/language.md,
+15.3; tests/test_work_count.py): each evaluation the rules make of a comprehension or an
+aggregate counts the length of each list its clauses walk, unless ``counted``; a range,
+a join of lists or texts, its elements or characters (``counts_work``); connected and
+until, the cells or elements they look at; a call, the work of its arguments and body,
+at every call. An engine may find a value another way (computed once for two uses, kept
+from another move, read from a table of cells) only where it counts that work all the
+same: where ``counts_any`` says an expression counts none, or by counting again the work
+kept with the value (compile_functions' kept functions, helpers._kept_cells, the
+kernel's keeps in native/kernel_memo.py).
 
 A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
 printer asks it; a fact is found when first asked and kept."""
