@@ -23,8 +23,6 @@ from .codegen_base import (
     _AVAIL_MAX,
     _BOARD_LIST,
     _CALL,
-    _FREE_LOOPS,
-    _FREE_TEXT,
     _INDEXED_MAX,
     _INLINABLE,
     _INLINE_MAX,
@@ -96,10 +94,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # parameters used more than once, per inlined function: expanded only where the
         # argument is simple (a name, a constant), else the function is called
         self.repeated: dict[str, set[str]] = {}
-        # the fast code walks a board or a relation's row without counting it against the
-        # work budget when the loops so walked, nested, make at most _FREE_LOOPS turns
-        # and call no function that could loop: this is how many the loops around make
-        self.free = 1
         # calls made again with the same arguments are computed once (the fast code),
         # see root(): ``avail`` maps a call's key (its text and which variables its names
         # mean) to the name of its value, known to be computed before the place being
@@ -223,10 +217,12 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
         self.deps: dict[str, tuple] = {}
 
-    def _once(self, text: str, env: Env, since: int) -> str:
+    def _once(self, e, text: str, env: Env, since: int) -> str:
         """A call's text, or the name of its value (see root); ``since``: how many
-        names were bound before its text was made."""
-        if self.avail is None:
+        names were bound before its text was made. A value whose evaluation may count
+        work (``e``, its expression: core/facts.py, counts_any) is computed at each use,
+        as the straightforward code computes it: each use counts its work."""
+        if self.avail is None or self.t.facts.counts_any(e):
             return text
         key, ids = self._call_key(text, env, since)
         name = self.avail.get(key)
@@ -579,9 +575,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 return self._pure(e, env, f"({a} * {b})", since)
             return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
-            if self.optimize and self.ty(e).tag == "str" and (bound := self._text_bound(e)) is not None \
-                    and bound <= _FREE_TEXT:
-                return f"({a} + {b})"  # (short texts: not counted, as small loops are not)
             return f"_cat(R, {a}, {b})"
         if op in ("/", "%"):
             r = self._int_range(e.right, env) if self.optimize else None
@@ -600,7 +593,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         loops, if any (see _before): its first iterable when that binds a name (Python
         forbids ':=' in an iterable: ``(it_N := ...), ``), and the names that keep calls
         computed once for all the turns of the loop (``(lazy_N := _NOT_YET), ``)."""
-        free = self.free
         saved = self.avail
         loop = _Loop(walrus=not self.no_walrus)
         try:
@@ -608,7 +600,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             inner = env
             pre = ""
             plain = []  # the loops with the first iterable in place (see _wrapped)
-            calls = self.optimize and self._calls_loop(comp)
             for i, cl in enumerate(comp.clauses):
                 binds = self.binds
                 self._perm(perm)  # (its elements' order does not matter where perm)
@@ -621,13 +612,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                     it = self._unbound(self.expr, cl.iter, inner)
                 inner = inner.bind(cl.var)
                 loop.ids.add(inner.ids[cl.var])
-                size = None if not self.optimize or calls else self._fixed_size(cl.iter)
-                if size is not None and self.free * size <= _FREE_LOOPS:
-                    self.free *= size
-                else:
-                    if not _counted(self.t.facts, cl.iter, it):
-                        it = f"_it(R, {it})"  # the work budget: nested loops cannot run for ever
-                    self.free = 1  # (as in _s_loop)
+                if not _counted(self.t.facts, cl.iter, it):
+                    it = f"_it(R, {it})"  # the work budget (core/facts.py, "work")
                 plain.append(f"for v_{cl.var} in {it}")
                 if i == 0 and self.binds != binds:
                     self.iters += 1
@@ -646,12 +632,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             self.binds += len(loop.kept)
             return " ".join(parts), el, pre + kept, (" ".join(plain), kept)
         finally:
-            self._leave(loop, free, saved)
+            self._leave(loop, saved)
 
-    def _leave(self, loop, free, saved) -> None:
-        """After a loop's code: the free turns, the loops around and the values known
-        before it, as they were."""
-        self.free = free
+    def _leave(self, loop, saved) -> None:
+        """After a loop's code: the loops around and the values known before it, as
+        they were."""
         if self.loops and self.loops[-1] is loop:
             self.loops.pop()
         if saved is not None:
@@ -759,7 +744,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         changes the state. Lists are left alone (each evaluation makes its own list)."""
         if self.avail is None or _KEPT.fullmatch(text) or self.ty(e).tag == "list":
             return text
-        return self._once(text, env, since)
+        return self._once(e, text, env, since)
 
     def _call_function(self, e, env):
         """A call of a rule function: its body in place (inlined) or a call of ``F_name``,
@@ -772,7 +757,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             for i, a in enumerate(e.args):
                 self._perm(self._perm_arg(e, i))
                 args.append(self._unbound(self.expr, a, env, walrus=True))
-            if self._may_expand(f, args):
+            # (an argument that counts work is computed by the call, as the
+            # straightforward code computes it: once, whether the body uses it or not;
+            # unless the statement form computed it before, see _s_operands)
+            if self._may_expand(f, args) \
+                    and not any(id(a) not in self.pre and self.t.facts.counts_any(a) for a in e.args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
                 inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env))
@@ -784,7 +773,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                     self.avail = _common(yes, no)
                     text = f"({body})"
                     self.tested = (text, yes, no)
-                return self._once(text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+                return self._once(e, text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
         else:
             args = []
             for i, a in enumerate(e.args):
@@ -793,10 +782,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
             # the value is used in any order (see core/orderfree.py)
-            return self._once(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
+            return self._once(e, f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
-        return self._once(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
+        return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
 
     def _memo_call(self, e) -> bool:
         """Whether a call in an expression whose order does not matter (perm_here) reads

@@ -96,10 +96,6 @@ _SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls
 _SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
-_FREE_TEXT = 1024  # a join of texts that cannot be longer is not counted (fast code)
-# turns of nested loops over boards and relation rows not counted (fast code), around
-# the place compiled or per turn of the nearest counted loop around it
-_FREE_LOOPS = 1024
 
 # an argument whose text may be repeated when a function is inlined: a name (a local),
 # a number,
@@ -163,7 +159,6 @@ class CompilerPart:
     if TYPE_CHECKING:
         # the compiler's state that the parts change (see ExprCompiler.__init__)
         avail: dict | None
-        free: int
         binds: int
         cdepth: int
         temps: int

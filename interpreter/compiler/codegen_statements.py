@@ -10,7 +10,6 @@ from ...dsl.builtins import CLOSURES
 from ..core.primitives import PyLoop, emit
 from .codegen_base import (
     _AVAIL_MAX,
-    _FREE_LOOPS,
     _INT,
     _LOOPS,
     _MEMO,
@@ -20,7 +19,6 @@ from .codegen_base import (
     _TEMP,
     CompilerPart,
     Env,
-    _counted,
     _Loop,
 )
 
@@ -62,14 +60,14 @@ class StatementForm(CompilerPart):
             args.append(self._s(a, env, out, ind))
         text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
         key = None
-        if self.avail is not None:
+        if self.avail is not None and not self.t.facts.counts_any(e):  # (see _once)
             key, ids = self._call_key(text, env, since)
             name = self.avail.get(key)
             if name is not None:
                 self.found.add(name)
                 return name
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
-                return self._once(text, env, since)
+                return self._once(e, text, env, since)
         fd = self.c.functions[e.func]
         names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
         inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids)
@@ -424,7 +422,7 @@ class StatementForm(CompilerPart):
     def _s_loop(self, kind: str, comp, env: Env, out: list[str], ind: str) -> str:
         """A comprehension (``kind`` "list") or an aggregate as ``for`` loops; the name
         of its value."""
-        free, saved = self.free, self.avail
+        saved = self.avail
         perm = self.perm_here
         loop = _Loop(walrus=True)
         w = _Written(kind, self._temp())
@@ -448,12 +446,11 @@ class StatementForm(CompilerPart):
                 self.bounds[w.res] = math.prod(w.sizes)  # (a filter only drops elements)
             return w.res
         finally:
-            self._leave(loop, free, saved)
+            self._leave(loop, saved)
 
     def _s_heads(self, w: _Written, comp, env: Env, out: list[str], ind: str, loop: _Loop, perm: bool) -> Env:
         """The ``for`` lines of a loop written out, one per clause, each iterable counted
-        against the work budget unless its turns are free (see _s_turns); the names
-        inside."""
+        against the work budget (see _s_turns); the names inside."""
         calls = self._calls_loop(comp, spliced=True)
         inner, cur = env, ind
         for i, cl in enumerate(comp.clauses):
@@ -466,7 +463,7 @@ class StatementForm(CompilerPart):
             loop.ids.add(inner.ids[cl.var])
             size = None if calls else self._s_clause_size(cl, it, joined, cat)
             w.sizes.append(size)
-            it = self._s_turns(cl, it, size, joined, cat, out, cur)
+            it = self._s_turns(cl, it, joined, cat, out, cur)
             if len(comp.clauses) == 1:  # kept values may be computed before it
                 it = loop.first = self._s_name(it, out, cur)
                 loop.cdepth = self.cdepth
@@ -507,20 +504,17 @@ class StatementForm(CompilerPart):
             size = self.bounds.get(it)  # a list a loop over fixed tables made
         return size
 
-    def _s_turns(self, cl, it: str, size: int | None, joined: bool, cat: str | None,
-                 out: list[str], cur: str) -> str:
-        """A clause's iterable counted against the work budget, unless the turns of the
-        loops so far, nested, are free (at most _FREE_LOOPS); its text."""
-        if size is not None and self.free * size <= _FREE_LOOPS:
-            self.free *= size
-            return it
-        if cat is not None or (not joined and not _counted(self.t.facts, cl.iter, it)):  # as _it counts it
+    def _s_turns(self, cl, it: str, joined: bool, cat: str | None, out: list[str], cur: str) -> str:
+        """A clause's iterable counted against the work budget (as ``_it`` counts it:
+        core/facts.py, "work"); its text."""
+        # the lists joined from a table, as _cat counts them; the walk, as _it counts it,
+        # unless the source's iterable is counted as it is made (a join or a range written
+        # there, not the body of a function called: core/facts.py, "work")
+        times = (cat is not None) + (not self.t.facts.counted(cl.iter))
+        if times:
             it = self._s_name(it, out, cur)
-            out.append(f"{cur}R.work -= len({it})")
+            out.append(f"{cur}R.work -= {'2 * ' if times == 2 else ''}len({it})")
             out.append(f"{cur}if R.work < 0: _out_of_work(R)")
-        # each counted turn may make up to _FREE_LOOPS uncounted turns of the
-        # loops inside (a small loop inside runs more often than one around it)
-        self.free = 1
         return it
 
     def _s_filter(self, w: _Written, comp, inner: Env, out: list[str], cur: str) -> None:

@@ -144,9 +144,16 @@ class FunctionCompiler:
             key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in kept[name]]
             key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
             table = _kept_table(name, kept[name])
+            if not self.p.facts.function_counts(name) or not codegen.reads_r("\n".join([*lines, body])):
+                return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                        f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
+                        f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
+            # (with the work its evaluation counted, counted again at each read: the
+            # work of a call is the same however its value is found, core/facts.py)
             return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
                     f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
-                    f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
+                    f"        w0_ = R.work\n{_indented(lines, 8)}        v = {table}[k] = ({body}, w0_ - R.work)\n"
+                    f"        return v[0]\n    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n    return v[0]\n")
         b = self.p.budgets
         if name in recursive:  # the calls and depth budgets
             return (f"def F_{name}(R{args}):\n"

@@ -7,8 +7,10 @@ rather than by each printer on its own.
   themselves (``recursive``: they get a call budget), which call any (``calling``), which
   an evaluation of one may reach (``reach``);
 - loops and work: whether an expression holds a loop (``loops``), whether a node counts
-  work against the budget by itself (``counts_work``: a range, lists or texts joined), and
-  whether an iterable's elements are counted by its own evaluation (``counted``);
+  work against the budget by itself (``counts_work``: a range, lists or texts joined),
+  whether an iterable's elements are counted by its own evaluation (``counted``), and
+  whether evaluating an expression or a function may count any (``counts_any``,
+  ``function_counts``);
 - what a call calls (``call_kind``: a built-in, a rule function, a relation's test or
   rows, a per-player zone or variable);
 - lists read from the program's static tables (``table_list``: a board's cells, a row of
@@ -19,6 +21,17 @@ rather than by each printer on its own.
   ``within``, ``text_bound``: bounds.py);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py).
+
+The work budget has one meaning, which every engine counts exactly (docs/language.md,
+15.3; tests/test_work_count.py): each evaluation the rules make of a comprehension or an
+aggregate counts the length of each list its clauses walk, unless ``counted``; a range,
+a join of lists or texts, its elements or characters (``counts_work``); connected and
+until, the cells or elements they look at; a call, the work of its arguments and body,
+at every call. An engine may find a value another way (computed once for two uses, kept
+from another move, read from a table of cells) only where it counts that work all the
+same: where ``counts_any`` says an expression counts none, or by counting again the work
+kept with the value (compile_functions' kept functions, helpers._kept_cells, the
+kernel's keeps in native/kernel_memo.py).
 
 A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
 printer asks it; a fact is found when first asked and kept."""
@@ -45,6 +58,7 @@ class Facts(Bounds, Memo):
         self.c = prog.checked
         self._loops: dict[tuple[str, bool], bool] = {}
         self._free: dict[tuple[str, int, bool], bool] = {}
+        self._counts: dict[str, bool] = {}
 
     # ------------------------------------------------------------ calls
     @cached_property
@@ -102,6 +116,27 @@ class Facts(Bounds, Memo):
         counting its operands'): a range ``a..b``, two lists or texts joined."""
         return n.node == "BinOp" and (n.op == ".." or (
             n.op == "+" and self.c.type_of(n).tag in ("list", "str")))
+
+    def counts_any(self, e) -> bool:
+        """Whether evaluating the expression ``e`` may count work against the budget: it
+        holds a loop, a range or a join, or calls a rule function that may (itself or
+        through the functions it calls). Such a value is never computed once for two of
+        its uses: each use counts its work, in every engine (docs/language.md, 15.3)."""
+        for n in ir.walk(e):
+            if n.node in _LOOPS or self.counts_work(n):
+                return True
+            if n.node == "Call" and n.func in self.c.functions and self.function_counts(n.func):
+                return True
+        return False
+
+    def function_counts(self, name: str) -> bool:
+        """Whether an evaluation of the rule function ``name`` may count work (see
+        ``counts_any``)."""
+        if name not in self._counts:
+            fs = self.c.functions
+            self._counts[name] = any(has_loop(fs[f].body) or any(self.counts_work(n) for n in ir.walk(fs[f].body))
+                                     for f in self.reach(name))
+        return self._counts[name]
 
     def counted(self, it) -> bool:
         """Whether the elements of an iterable are already counted against the work

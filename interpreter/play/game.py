@@ -76,7 +76,9 @@ class Game:
                 # (the setup draws nothing: every seed starts the same, but for the generator)
                 state = _copy_state(start)
                 state["rng"] = rng.seed_state(seed)
-                return cls(prog, state)
+                game = cls(prog, state)
+                game.R.spent = prog.__dict__["_start_spent"]   # (the setup's work, as run)
+                return game
         nz = len(prog.zones)
         zones = [[] for _ in range(nz)]
         loc = [-1] * len(prog.items)
@@ -688,6 +690,7 @@ def _keep_start(prog: Program, R: Runtime, seed: int) -> None:
     so every seed reaches the same state but for the generator's. ``False``: it drew."""
     prog.__dict__["_start_state"] = _copy_state(R.to_state()) \
         if R.rng == rng.seed_state(seed) and R.chance is None else False
+    prog.__dict__["_start_spent"] = R.spent
 
 
 def _decisions(prog: Program) -> dict:

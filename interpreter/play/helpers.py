@@ -67,16 +67,24 @@ def _kept_cells(R, table: dict, given: tuple, make) -> tuple:
     """The cells a loop walks whose condition starts with a call kept by its arguments
     or static facts of the cell compared with values from before the loop (codegen's
     _kept_call, _given_conjunct): ``table``'s entry for the values ``given``, made by
-    ``make(R, *given)`` the first time (kept as long as kept values are)."""
+    ``make(R, *given)`` the first time (kept as long as kept values are), with the work
+    its conditions counted: counted again at each read, as the loop that evaluates them
+    counts it (core/facts.py, "work")."""
     try:
-        cells = table.get(given, _NOT_YET)
+        kept = table.get(given, _NOT_YET)
     except TypeError:  # (a value Python cannot hash: a list)
         return make(R, *given)
-    if cells is _NOT_YET:
+    if kept is _NOT_YET:
         if len(table) >= _KEPT_CELLS_MAX:
             table.clear()
-        cells = table[given] = make(R, *given)
-    return cells
+        w = R.work
+        cells = make(R, *given)
+        table[given] = (cells, w - R.work)
+        return cells
+    R.work -= kept[1]
+    if R.work < 0:
+        _out_of_work(R)
+    return kept[0]
 
 
 _KEPT_CELLS_MAX = 4096  # (as compile._KEPT_MAX)

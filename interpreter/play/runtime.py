@@ -148,7 +148,8 @@ class Runtime:
     __slots__ = ("prog", "zones", "loc", "facing", "ivars", "vars", "pvars", "active", "n_players", "players", "dir", "turn", "phase",
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
-                 "chance", "used", "journal", "low", "unsure_seats", "seers", "everyone", "steps", "public", "pairs")
+                 "chance", "used", "journal", "low", "unsure_seats", "seers", "everyone", "steps", "public", "pairs",
+                 "spent")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -172,6 +173,7 @@ class Runtime:
         self.dir = prog.direction
         self.calls = self.depth = self.steps = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
+        self.spent = 0  # the work the last run of the rules counted (every engine the same)
         self.end_requested = False
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         # the same as bit masks of the seats that see each zone (unless revealed)
@@ -1046,6 +1048,7 @@ def _run(R: Runtime) -> None:
             raise _locate(e, proc, getattr(e, "meeple_pc", pc), e, prog) from None
         except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
             raise _locate(_error(e), proc, getattr(e, "meeple_pc", pc), e, prog) from None
+    R.spent = R.work_budget - R.work
     R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
 
 
