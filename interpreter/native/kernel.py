@@ -1074,9 +1074,12 @@ def flags() -> list[str]:
 
 
 def module_key(source: str) -> str:
+    """The key a kernel is kept under: its source, Python's version and ABI, the
+    platform, the compiler's options, command and identity (``kernel_pch.compiler_id``)."""
+    cxx = compiler() or []
     return diskcache.key("meeple-kernel", FORMAT, source, sys.version, sysconfig.get_config_var("SOABI") or "",
                          sys.implementation.cache_tag or "", sysconfig.get_platform(), " ".join(flags()),
-                         " ".join(compiler() or ()))
+                         " ".join(cxx), kernel_pch.compiler_id(cxx) if cxx else "")
 
 
 def load_or_build(source: str, on_build=None):

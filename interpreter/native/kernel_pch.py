@@ -47,11 +47,13 @@ def runtime() -> str:
 
 def pch_key(cxx: list[str], flags: list[str], include: str) -> str:
     return diskcache.key("meeple-kernel-pch", FORMAT, runtime(), " ".join(flags), " ".join(cxx), include,
-                         _compiler_id(cxx))
+                         compiler_id(cxx))
 
 
-def _compiler_id(cxx: list[str]) -> str:
-    """The compiler's program as installed (a new version is another file)."""
+def compiler_id(cxx: list[str]) -> str:
+    """The compiler's program as installed: its real path, size and time of change (a
+    new version is another file). Part of the keys of the precompiled runtime and of
+    the kernels (kernel.module_key): an upgraded compiler builds them again."""
     path = shutil.which(cxx[0]) or cxx[0]
     try:
         real = os.path.realpath(path)
