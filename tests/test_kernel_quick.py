@@ -53,7 +53,7 @@ def test_the_key_of_a_kernel_names_the_compiler_as_installed(tmp_path, monkeypat
 
 
 def test_only_the_default_options_with_a_cache_get_a_quick_build(cache, monkeypatch):
-    assert kernel_quick.plan(TINY).quick_options[-1] == "-O0"
+    assert kernel_quick.plan(TINY).quick_options[-1] == "-Og"
     monkeypatch.setenv("MEEPLE_KERNEL_QUICK", "0")
     assert kernel_quick.plan(TINY) is None
     monkeypatch.delenv("MEEPLE_KERNEL_QUICK")

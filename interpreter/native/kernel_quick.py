@@ -1,12 +1,13 @@
 """A kernel's first build, quick; the optimised one made in the background.
 
 A kernel built with the default options (``-O2``) takes the compiler 6 to 25 s of CPU;
-one built with ``-O0`` a third to a fifth of that, and plays the same games, slower.
+one built with ``-Og`` a third to a fifth of that (as ``-O0``), and plays the same games
+at 60 to 80% of the speed (``-O0``: a sixth to a tenth; docs/performance.md).
 Where the default options serve (no ``MEEPLE_KERNEL_CXXFLAGS``) and kernels are kept
 (a cache folder of the user's own), a program's kernel is:
 
 * the optimised one, when the cache holds it (or this process loaded it);
-* else the quick one (``-O0``), from the cache or built now (what a first command waits
+* else the quick one (``-Og``), from the cache or built now (what a first command waits
   for), and the optimised one is then built by a process of its own in the background
   and kept in the cache, where it replaces the quick one for the commands that follow.
 
@@ -39,7 +40,7 @@ from ...dsl import diskcache
 from . import cython_code as native, kernel_pch
 
 PREFIX = "meeple_kbg_"
-QUICK = "-O0"
+QUICK = "-Og"
 SPAWN_TIMEOUT = 60    # seconds for the starter (it reads the source and forks)
 
 # The starter: run by ``python -I -S`` (nothing but the standard library), it reads what
@@ -48,7 +49,7 @@ SPAWN_TIMEOUT = 60    # seconds for the starter (it reads the source and forks)
 # the command's own path.
 _STARTER = r"""
 import fcntl, json, os, sys
-data = sys.stdin.buffer.read()
+job = json.loads(sys.stdin.buffer.read())
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
 try:
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -67,7 +68,6 @@ try:
     os.nice(10)
 except OSError:
     pass
-job = json.loads(data)
 sys.path[:0] = job["path"]
 from meeple.interpreter.native import kernel_quick
 kernel_quick.finish(job, fd)
