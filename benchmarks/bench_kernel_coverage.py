@@ -18,11 +18,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
 import time
 from pathlib import Path
+
+os.environ.setdefault("MEEPLE_KERNEL_QUICK", "0")   # (speed: the optimised kernel, built at once)
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
 from pathlib import Path
+
+os.environ.setdefault("MEEPLE_KERNEL_QUICK", "0")   # (speed: the optimised kernel, built at once)
 
 ROOT = Path(__file__).resolve().parent.parent
 RUNS = [("cherokee", ["cherokee", "-p", "3", "-n", "300"]),

@@ -20,9 +20,12 @@ it before, outside callgrind, with the same command).
 from __future__ import annotations
 
 import operator
+import os
 import random
 import sys
 from pathlib import Path
+
+os.environ.setdefault("MEEPLE_KERNEL_QUICK", "0")   # (speed: the optimised kernel, built at once)
 
 
 def main() -> None:

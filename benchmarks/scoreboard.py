@@ -44,6 +44,8 @@ import tempfile
 import time
 from pathlib import Path
 
+os.environ.setdefault("MEEPLE_KERNEL_QUICK", "0")   # (speed: the optimised kernel, built at once)
+
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLED = "--installed" in sys.argv    # the installed meeple (e.g. with its engine compiled)
 NATIVE = "--native" in sys.argv          # the rules' code compiled per program (--native)

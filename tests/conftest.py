@@ -226,6 +226,9 @@ SLOW = {
     "test_kernel_pch.py": (
         "test_the_precompiled_runtime_is_made_once_and_a_damaged_or_foreign_one_made_again",
     ),
+    "test_kernel_quick.py": (
+        "test_a_first_kernel_is_the_quick_one_then_the_optimised_one_plays_the_same",
+    ),
     "test_kernel_texts.py": (
         "test_a_hostile_kernel_reads_and_writes_only_its_own_memory",
         "test_any_names_become_distinct_identifiers",

@@ -43,7 +43,7 @@ from ...dsl import diskcache
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
-from . import cython_code as native, kernel_pch
+from . import cython_code as native, kernel_pch, kernel_quick
 from .cxx_text import ident, literal
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
@@ -1073,20 +1073,40 @@ def flags() -> list[str]:
     return ([f for f in CXX_FLAGS if not f.startswith("-O")] + own) if own else list(CXX_FLAGS)
 
 
-def module_key(source: str) -> str:
+def module_key(source: str, options: list[str] | None = None) -> str:
+    """The key a kernel is kept under: its source, Python's version and ABI, the
+    platform, the compiler's options (``flags()`` unless given), command and identity
+    (``kernel_pch.compiler_id``)."""
+    cxx = compiler() or []
     return diskcache.key("meeple-kernel", FORMAT, source, sys.version, sysconfig.get_config_var("SOABI") or "",
-                         sys.implementation.cache_tag or "", sysconfig.get_platform(), " ".join(flags()),
-                         " ".join(compiler() or ()))
+                         sys.implementation.cache_tag or "", sysconfig.get_platform(),
+                         " ".join(flags() if options is None else options),
+                         " ".join(cxx), kernel_pch.compiler_id(cxx) if cxx else "")
 
 
 def load_or_build(source: str, on_build=None):
     """The extension module of this source: (module, seconds spent building; 0.0 when
     found in this process or on disk). Raises KernelError when it cannot be built or
-    loaded."""
-    key = module_key(source)
-    name = f"meeple_kernel_{key[:32]}"
+    loaded. Where the default options serve, a quick build may serve first: see
+    kernel_quick.py."""
+    quick = kernel_quick.plan(source)
+    if quick is not None:
+        return quick.obtain(on_build)
+    return obtain(source, flags(), on_build)
+
+
+def module_name(key: str) -> str:
+    return f"meeple_kernel_{key[:32]}"
+
+
+def obtain(source: str, options: list[str], on_build=None, make_pch: bool = True):
+    """The module of ``source`` built with ``options``: from this process, the cache or
+    built now; (module, seconds spent building)."""
+    key = module_key(source, options)
+    name = module_name(key)
     try:
-        mod, _built, seconds = native.obtain(_loaded, key, name, lambda tmp: _build(name, key, source, tmp),
+        mod, _built, seconds = native.obtain(_loaded, key, name,
+                                             lambda tmp: _build(name, key, source, tmp, options, make_pch),
                                              usable=_kernel_module, on_build=on_build)
     except native.NativeError as e:
         raise KernelError(str(e)) from None
@@ -1099,8 +1119,11 @@ def _kernel_module(mod) -> bool:
     return callable(getattr(mod, "start", None)) and callable(getattr(mod, "load", None))
 
 
-def _build(name: str, key: str, source: str, tmp: Path) -> Path:
-    """The C++ compiler, in the folder ``tmp``: the module's path."""
+def _build(name: str, key: str, source: str, tmp: Path, options: list[str] | None = None,
+           make_pch: bool = True) -> Path:
+    """The C++ compiler, in the folder ``tmp``, with ``options`` (``flags()`` unless
+    given; ``make_pch``: see kernel_pch.unit): the module's path."""
+    options = flags() if options is None else options
     cxx = compiler()
     if cxx is None:
         raise KernelError(status() or "no C++ compiler")
@@ -1109,10 +1132,10 @@ def _build(name: str, key: str, source: str, tmp: Path) -> Path:
             f'#define KERNEL_KEY "{key}"\n')
     out = tmp / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
     include = sysconfig.get_paths()["include"]
-    cmd = [*cxx, *flags(), f"-I{include}", str(src), "-o", str(out)]
+    cmd = [*cxx, *options, f"-I{include}", str(src), "-o", str(out)]
     if sys.platform == "darwin":
         cmd[1:1] = ["-undefined", "dynamic_lookup"]
-    unit = kernel_pch.unit(head, source, tmp, cxx, flags(), include, lambda c: _run(c, tmp))
+    unit = kernel_pch.unit(head, source, tmp, cxx, options, include, lambda c: _run(c, tmp), make_pch)
     if unit.key is not None:   # (the precompiled runtime beside it: see kernel_pch.py)
         src.write_text(unit.text, encoding="utf-8")
         done = _run([*cmd, "-H"], tmp)

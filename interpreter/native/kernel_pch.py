@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from ...dsl import diskcache, files
@@ -47,11 +48,13 @@ def runtime() -> str:
 
 def pch_key(cxx: list[str], flags: list[str], include: str) -> str:
     return diskcache.key("meeple-kernel-pch", FORMAT, runtime(), " ".join(flags), " ".join(cxx), include,
-                         _compiler_id(cxx))
+                         compiler_id(cxx))
 
 
-def _compiler_id(cxx: list[str]) -> str:
-    """The compiler's program as installed (a new version is another file)."""
+def compiler_id(cxx: list[str]) -> str:
+    """The compiler's program as installed: its real path, size and time of change (a
+    new version is another file). Part of the keys of the precompiled runtime and of
+    the kernels (kernel.module_key): an upgraded compiler builds them again."""
     path = shutil.which(cxx[0]) or cxx[0]
     try:
         real = os.path.realpath(path)
@@ -69,9 +72,11 @@ class Unit:
         self.text, self.key, self.fresh = text, key, fresh
 
 
-def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], include: str, run) -> Unit:
+def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], include: str, run,
+         make: bool = True) -> Unit:
     """The unit of ``head + source`` to compile in ``tmp``: with the precompiled runtime
-    where one can be had (``run(cmd)``: a finished compiler process), else as it is."""
+    where one can be had (``run(cmd)``: a finished compiler process; ``make``: made now
+    when the cache has none), else as it is."""
     rt = runtime()
     plain = Unit(head + source)
     where = native.folder()
@@ -84,7 +89,7 @@ def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], in
     gch = tmp / (HEADER + ".gch")
     data, fresh = _cached(where, key), False
     if data is None:
-        if not _kernels_kept(where):
+        if not make or not _kernels_kept(where):
             return plain
         done = run([*cxx, *flags, f"-I{include}", "-x", "c++-header", str(tmp / HEADER), "-o", str(gch)])
         data = files.read_regular_file(gch, MAX_BYTES) if done.returncode == 0 and gch.exists() else None
@@ -96,6 +101,27 @@ def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], in
         gch.write_bytes(data)
     line = head.count("\n") + rt.count("\n") + 1
     return Unit(f'#include "{HEADER}"\n{head}#line {line}\n{source[len(rt):]}', key, fresh)
+
+
+def prepare(cxx: list[str], flags: list[str], include: str, run) -> None:
+    """Makes the precompiled runtime for these options where the cache has none (and a
+    kernel): what a kernel's build would make, made ahead of it (kernel_quick.py;
+    ``run(cmd, folder)``: a finished compiler process run in that folder)."""
+    where = native.folder()
+    if where is None or os.environ.get("MEEPLE_KERNEL_PCH", "") == "0":
+        return
+    key = pch_key(cxx, flags, include)
+    if key in _refused or _cached(where, key) is not None \
+            or diskcache.read_own(where / (PREFIX + key + ".unused")) is not None:
+        return
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix="meeple-native-"))
+    except OSError:
+        return
+    try:
+        unit("", runtime(), tmp, cxx, flags, include, lambda cmd: run(cmd, tmp))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def taken(output: str) -> bool:
