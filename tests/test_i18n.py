@@ -9,6 +9,7 @@ import re
 import string
 from pathlib import Path
 
+import bundled
 import pytest
 from meeple.cli import i18n
 from meeple.cli.i18n import PLURAL_RULES, catalogs, language, plural_category, tr
@@ -157,8 +158,8 @@ def run(*args, input: str | None = None):
     return r
 
 
-GAMES = [(name, loc) for name in sorted(bundled_names())
-         for loc in sorted(read_sources(resolve_path(name)).locales) if loc != "en"]
+GAMES = [(name, loc) for name in sorted(bundled.names())
+         for loc in bundled.locales(name) if loc != "en"]
 # a human's session: the help, an undo refused, two illegal moves, then the first move
 # a few times, and the input ends (quit: the record is saved)
 HUMAN_INPUT = "help\nundo\nzzz\n999\n" + "1\n" * 5

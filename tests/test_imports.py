@@ -7,6 +7,7 @@ imports only those of lower layers (README.md, Layout); and each module imports 
 from __future__ import annotations
 
 import ast
+import json
 import re
 import subprocess
 import sys
@@ -140,11 +141,67 @@ def test_the_interpreter_never_imports_the_command_line():
             assert not {m for m in GRAPH[module] if m.startswith("cli.")}, module
 
 
+# Each module imported in a Python of its own that has imported no module of Meeple:
+# forked (where there is os.fork) from one Python that has imported the third-party
+# packages Meeple's modules use (pydantic, lark...: the modules outside the standard
+# library that importing all of them brings, found in a first child), so that each child
+# pays for Meeple's own modules only, not for the interpreter's start-up and pydantic
+# again; without fork, a process each. Prints the modules that failed, with the end of
+# their traceback, as JSON.
+IMPORT_EACH = """import importlib, json, os, subprocess, sys, traceback
+wanted = json.loads(sys.argv[1])
+if not hasattr(os, "fork"):
+    procs = {m: subprocess.Popen([sys.executable, "-c", f"import meeple.{m}"],
+                                 stderr=subprocess.PIPE, text=True) for m in wanted}
+    print(json.dumps({m: p.communicate()[1][-300:] for m, p in procs.items() if p.wait()}))
+    sys.exit()
+
+def forked(what):
+    # what(pipe) in a child; its exit status and what it wrote
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        code = 0
+        try:
+            what(w)
+        except BaseException:
+            os.write(w, traceback.format_exc()[-300:].encode())
+            code = 1
+        os._exit(code)
+    os.close(w)
+    with os.fdopen(r, "rb") as f:
+        said = f.read().decode()
+    return os.waitpid(pid, 0)[1], said
+
+def all_of_them(w):
+    for m in wanted:
+        importlib.import_module("meeple." + m)
+    tops = {n.split(".")[0] for n in sys.modules if not n.startswith("__")}  # (not __main__)
+    os.write(w, json.dumps(sorted(tops - set(sys.stdlib_module_names) - {"meeple"})).encode())
+
+status, said = forked(all_of_them)
+if status:
+    print(json.dumps({"(all of them)": said}))
+    sys.exit()
+for name in json.loads(said):
+    importlib.import_module(name)
+assert not [n for n in sys.modules if n.split(".")[0] == "meeple"], "no Meeple module yet"
+failed = {}
+for m in wanted:
+    status, said = forked(lambda w: importlib.import_module("meeple." + m))
+    if status:
+        failed[m] = said
+print(json.dumps(failed))
+"""
+
+
 def test_each_module_of_the_language_and_the_interpreter_imports_alone():
     wanted = [m for m in MODULES if not m.startswith("cli.") and not m.endswith("__main__")]
-    procs = {m: subprocess.Popen([sys.executable, "-c", f"import meeple.{m}"], cwd=ROOT,
-                                 stderr=subprocess.PIPE, text=True) for m in wanted}
-    failed = {m: p.communicate()[1][-300:] for m, p in procs.items() if p.wait() != 0}
+    done = subprocess.run([sys.executable, "-c", IMPORT_EACH, json.dumps(wanted)], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    failed = json.loads(done.stdout)
     assert not failed
 
 

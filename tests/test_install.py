@@ -11,7 +11,13 @@ tests take about a minute, so they carry the ``install`` marker:
 
 What the tests build (the copy, the wheel, the installed virtual environment) is built
 once a run, whichever pytest-xdist worker asks first (``_once``): the others wait for it
-and use it, each running its commands in an empty folder of its own."""
+and use it, each running its commands in an empty folder of its own. Builds are few: the
+wheel the tests read is the one a build for the compiled engine makes where there is no
+C compiler, which setup.py makes the default, pure-Python package (a test compares its
+files with those ``pip install .`` installs); the virtual environments have no pip of
+their own (this Python's pip installs into them: ``ensurepip`` costs seconds each), and
+the one of the compiled engine takes the dependencies from the system's site-packages
+(the plain install has shown the declared ones complete)."""
 from __future__ import annotations
 
 import json
@@ -120,12 +126,20 @@ def source(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
+    """The wheel of ``MEEPLE_NATIVE=1 pip wheel`` where the C compiler (``CC``) is
+    missing: the build says so (its output is kept beside it, ``build.log``) and makes the
+    default, pure-Python package (setup.py gives setuptools no extension module either
+    way), so it serves the tests of the wheel's files as well as those of the fallback."""
     # built from a copy of its own: another worker may be installing from ``source``, and
     # pip builds in the source folder
     with _once(tmp_path_factory, "wheel") as (out, make):
         if make:
-            _ok([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out,
-                 _fresh_source(tmp_path_factory)], out)
+            done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", out,
+                                   _fresh_source(tmp_path_factory)],
+                                  cwd=out, env=_env(MEEPLE_NATIVE="1", CC=str(out / "no-such-cc")),
+                                  capture_output=True, text=True, timeout=TIMEOUT)
+            assert done.returncode == 0, done.stdout + done.stderr
+            (out / "build.log").write_text(done.stdout + done.stderr, encoding="utf-8")
     wheels = list(out.glob("meeple-*.whl"))
     assert len(wheels) == 1, wheels
     return wheels[0]
@@ -133,18 +147,24 @@ def wheel(tmp_path_factory) -> Path:
 
 class Installed:
     """A fresh virtual environment with Meeple installed (in ``root``, made when
-    ``make``), and an empty folder of this process's own to run commands in (``cwd``)."""
+    ``make``), and an empty folder of this process's own to run commands in (``cwd``).
+    The environment has no pip of its own: this Python's pip installs into it. With
+    ``deps=False`` it sees the system's site-packages and takes the dependencies from
+    there (Meeple itself is the one installed in it)."""
 
-    def __init__(self, root: Path, what: Path, cwd: Path, make: bool = True):
+    def __init__(self, root: Path, what: Path, cwd: Path, make: bool = True, deps: bool = True):
         self.root = root / "venv"
         if make:
-            subprocess.run([sys.executable, "-m", "venv", self.root], check=True, env=_env(),
-                           timeout=TIMEOUT)
+            shared = [] if deps else ["--system-site-packages"]
+            subprocess.run([sys.executable, "-m", "venv", "--without-pip", *shared, self.root],
+                           check=True, env=_env(), timeout=TIMEOUT)
         bin_ = self.root / ("Scripts" if os.name == "nt" else "bin")
         self.python, self.meeple = bin_ / "python", bin_ / "meeple"
         self.cwd = cwd
         if make:
-            _ok([self.python, "-m", "pip", "install", "-q", what], self.cwd)
+            alone = [] if deps else ["--no-deps", "--ignore-installed"]
+            _ok([sys.executable, "-m", "pip", "--python", self.python, "--disable-pip-version-check",
+                 "install", "-q", *alone, what], self.cwd)
 
     def __call__(self, *args, input: str | None = None, **extra: str) -> str:
         return _ok([self.meeple, *args], self.cwd, input, **extra)
@@ -177,6 +197,31 @@ def test_the_wheel_holds_every_file_of_the_stages_rulesets_and_schemas(wheel: Pa
             "meeple/schema/record.schema.json"} <= {inside for _, inside in files}
     missing = [repo for repo, inside in files if inside not in names]
     assert missing == [], f"not in the wheel: {missing}"
+
+
+def _record(lines: str) -> set[tuple[str, str]]:
+    """The files of a RECORD with their hashes, but the installer's own (the bytecode
+    it compiled, the scripts, INSTALLER, REQUESTED, direct_url.json and RECORD)."""
+    out = set()
+    for line in lines.splitlines():
+        path, digest, _ = line.rsplit(",", 2)
+        name = path.rsplit("/", 1)[-1]
+        if digest and not path.startswith("..") and "__pycache__" not in path and \
+                name not in ("INSTALLER", "REQUESTED", "direct_url.json", "RECORD"):
+            out.add((path, digest))
+    return out
+
+
+def test_the_default_build_installs_the_very_files_of_the_wheel(installed: Installed, wheel: Path):
+    # the wheel of the tests above is the fallback of a native build: the default build
+    # (``pip install .``) gives the same files, byte for byte
+    records = list(installed.root.rglob("meeple-*.dist-info/RECORD"))
+    assert len(records) == 1, records
+    dist_info = records[0].parent.name
+    in_wheel = _record(zipfile.ZipFile(wheel).read(f"{dist_info}/RECORD").decode("utf-8"))
+    assert ("meeple/dsl/grammar.lark" in {path for path, _ in in_wheel}
+            and f"{dist_info}/METADATA" in {path for path, _ in in_wheel})
+    assert _record(records[0].read_text(encoding="utf-8")) == in_wheel
 
 
 def test_the_installed_package_is_the_one_in_the_venv(installed: Installed):
@@ -326,7 +371,8 @@ def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wh
     names = zipfile.ZipFile(native_wheel).namelist()
     for module in ("runtime", "helpers", "game", "ordering"):
         assert any(n.startswith(f"meeple/interpreter/play/{module}.") and n.endswith((".so", ".pyd")) for n in names), names
-    native = Installed(tmp_path_factory.mktemp("native"), native_wheel, tmp_path_factory.mktemp("elsewhere"))
+    native = Installed(tmp_path_factory.mktemp("native"), native_wheel, tmp_path_factory.mktemp("elsewhere"),
+                       deps=False)
     assert native("--version").endswith(" (compiled engine)\n")
     compiled, compiled_results = _run_all(native.python, native.cwd)
     plain, python_results = _run_all(sys.executable, ROOT)
@@ -336,15 +382,8 @@ def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wh
         assert a == b, args
 
 
-def test_without_a_compiler_the_native_build_installs_the_python_engine(tmp_path_factory):
-    out = tmp_path_factory.mktemp("no-compiler")
-    source = _fresh_source(tmp_path_factory)
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", out, source],
-                          cwd=out, env=_env(MEEPLE_NATIVE="1", CC=str(out / "no-such-cc")),
-                          capture_output=True, text=True, timeout=TIMEOUT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    said = done.stdout + done.stderr
+def test_without_a_compiler_the_native_build_installs_the_python_engine(wheel: Path):
+    said = (wheel.parent / "build.log").read_text(encoding="utf-8")
     assert "meeple: the compiled engine is left out (OSError: no C compiler:" in said, said
     assert "no-such-cc" in said
-    wheel = next(out.glob("meeple-*.whl"))
     assert not [n for n in zipfile.ZipFile(wheel).namelist() if n.endswith((".so", ".pyd"))]

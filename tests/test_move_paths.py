@@ -16,9 +16,10 @@ from __future__ import annotations
 import os
 import random
 
+import bundled
 import pytest
 from lockstep import moves_of, straight
-from meeple.dsl.load import SourceSet, bundled_names
+from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import bots
 from meeple.interpreter.analysis import simulation
@@ -120,9 +121,8 @@ def compiled(text: str):
 def cases():
     """Every bundled ruleset at its fewest and most players, and tic-tac-toe."""
     out = [("tests/testdata/ttt", 2)]
-    for name in bundled_names():
-        rules = interpreter.load(name)
-        out += [(name, n) for n in sorted({rules.min_players, rules.max_players})]
+    for name in bundled.names():
+        out += [(name, n) for n in sorted(set(bundled.players(name)))]
     return out
 
 

@@ -16,11 +16,9 @@ import json
 from collections import Counter
 from functools import cache
 
+import bundled
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
-from meeple.dsl.check import check
-from meeple.dsl.errors import Diagnostics
-from meeple.dsl.load import bundled_names, merge, read_sources, resolve_path
 from meeple.interpreter.play import record, views
 from scale import FULL as FULL_FORM, scaled
 
@@ -33,21 +31,18 @@ SEATS_CHECK_EVERY = 7  # views are checked every few moves (and at the end)
 
 def configurations():
     out = []
-    for name in bundled_names():
-        src = read_sources(resolve_path(name))
-        variants = sorted(src.variants)
+    for name in bundled.names():
+        variants, locales = bundled.variants(name), bundled.locales(name)
         overlays = [((), None)] + [((v,), None) for v in variants]
         if len(variants) > 1:
             overlays.append((tuple(variants), None))
-        overlays += [((), loc) for loc in sorted(src.locales)]
-        if variants and src.locales:
-            overlays.append((tuple(variants), sorted(src.locales)[-1]))
+        overlays += [((), loc) for loc in locales]
+        if variants and locales:
+            overlays.append((tuple(variants), locales[-1]))
         for vs, loc in overlays:
             # a variant may change the player counts: the checked ruleset says them (only
             # checked, not compiled: collecting stays cheap where these tests are deselected)
-            diags = Diagnostics()
-            checked, diags = check(merge(src, list(vs), loc, diags), diags)
-            low, high = checked.players
+            low, high = bundled.players(name, vs, loc)
             # a locale changes names and texts, not rules: in the short form its games are
             # played at the largest table only (the most seats, names and views to check)
             for players in range(low if loc is None or FULL_FORM else high, high + 1):

@@ -10,6 +10,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import bundled
 import pytest
 from console import meeple_cli
 from meeple.dsl import ast as ir, load as dsl_load
@@ -24,10 +25,9 @@ LANGUAGES = ("en", "de", "fr", "nl", "ru")
 
 
 def combinations():
-    for name in dsl_load.bundled_names():
-        src = dsl_load.read_sources(dsl_load.resolve_path(name))
-        for locale in [None] + sorted(src.locales):
-            for variants in [[]] + [[v] for v in sorted(src.variants)]:
+    for name in bundled.names():
+        for locale in [None] + bundled.locales(name):
+            for variants in [[]] + [[v] for v in bundled.variants(name)]:
                 yield name, locale, variants
 
 

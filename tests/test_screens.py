@@ -11,6 +11,7 @@ import random
 import re
 from pathlib import Path
 
+import bundled
 import pytest
 from meeple.cli import render
 from meeple.cli.main import app
@@ -25,9 +26,8 @@ from typer.testing import CliRunner
 from meeple import interpreter
 
 CONFIGS = [(name, variants)
-           for name in dsl_load.bundled_names()
-           for variants in [()] + [(v,) for v in
-                                   sorted(dsl_load.read_sources(dsl_load.resolve_path(name)).variants)]]
+           for name in bundled.names()
+           for variants in [()] + [(v,) for v in bundled.variants(name)]]
 
 
 def console(width: int = 80, height: int = 24) -> Console:
