@@ -34,11 +34,15 @@ def _in_kernel(game: Game, depth: int) -> int | None:
     the way (a rule error, a budget: the moves are then played in Python)."""
     if not _live(game):
         return None
-    k = game._k
-    counted = k.perft(depth)
+    counted = _kernel(game).perft(depth)
     if counted is None:
         game.program._kernel.fallbacks += 1
     return counted
+
+
+def _kernel(game: Game):
+    """The kernel's state of a game a kernel plays (interpreter/native/kgame.py)."""
+    return game._k
 
 
 def _live(game: Game) -> bool:
@@ -145,7 +149,7 @@ def _divided_in_kernel(game: Game, depth: int, first: int, last: int) -> list[in
     decide a move on the way."""
     if not _live(game):
         return None
-    counted = game._k.divide(depth, first, last)
+    counted = _kernel(game).divide(depth, first, last)
     if not counted:
         game.program._kernel.fallbacks += 1
         return None
