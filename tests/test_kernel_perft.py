@@ -78,14 +78,25 @@ def test_a_divide_is_counted_by_the_kernel_without_a_copy_per_first_move(monkeyp
 def test_rays_and_texts_offer_the_same_moves_in_the_kernel_and_in_python():
     fast, plain = _both(RAYS)
     a, b = fast.new_game(2, 0), plain.new_game(2, 0)
-    for step in range(8):
+    for step in range(6):
         moves = [m.notation for m in b.legal_moves()]
         assert [m.notation for m in a.legal_moves()] == moves
         assert moves[:2] == ["go Z", "go a"] and moves[-1] == "go é" and moves.count("go é") == 1
         assert interpreter.divide(a, 2) == interpreter.divide(b, 2)
-        assert interpreter.perft(a, 3) == interpreter.perft(b, 3)
         i = (3 * step + 2) % (len(moves) - 3)     # (a cell: the game moves on)
         a.apply(i)
         b.apply(i)
         assert a.live and a.state == b.state
     assert fast.native_fallbacks == 0
+
+
+def test_the_kernel_counts_the_published_chess_perfts():
+    """https://www.chessprogramming.org/Perft_Results, each count one call into the
+    kernel (deeper ones: benchmarks/bench_chess_perft.py)."""
+    rules = interpreter.load("chess")
+    assert rules.use_native(report=False)
+    start = rules.new_game(2, 0)
+    kiwipete = rules.resume(json.loads(fen_position(KIWIPETE).to_json()))
+    assert [interpreter.perft(start, d) for d in (1, 2, 3)] == [20, 400, 8902]
+    assert [interpreter.perft(kiwipete, d) for d in (1, 2, 3)] == [48, 2039, 97_862]
+    assert start.live and kiwipete.live and rules.for_players(2).native_fallbacks == 0
