@@ -34,11 +34,15 @@ def _in_kernel(game: Game, depth: int) -> int | None:
     the way (a rule error, a budget: the moves are then played in Python)."""
     if not _live(game):
         return None
-    k = game._k
-    counted = k.perft(depth)
+    counted = _kernel(game).perft(depth)
     if counted is None:
         game.program._kernel.fallbacks += 1
     return counted
+
+
+def _kernel(game: Game):
+    """The kernel's state of a game a kernel plays (interpreter/native/kgame.py)."""
+    return game._k
 
 
 def _live(game: Game) -> bool:
@@ -113,20 +117,43 @@ def divide(game: Game, depth: int,
     if depth < 1:
         raise ValueError("divide needs a depth of 1 or more")
     counts: dict[str, int] = {}
-    for move in game.legal_moves():
-        if _live(game):   # played by a kernel: on a copy, in the kernel
-            child = game.copy()
-            child.apply(move.index)
-            counts[move.notation] = n = perft(child, depth - 1)
-        else:
-            game.apply(move.index)
-            try:
-                counts[move.notation] = n = _walking(game, _count, depth - 1)
-            finally:
-                game.undo()
+    moves = game.legal_moves()
+    done = 0
+    while done < len(moves):
+        # (played by a kernel: a batch of first moves counted in one call)
+        batch = _divided_in_kernel(game, depth, done, done + DIVIDE_BATCH)
+        if batch is None:   # (Python counts the rest)
+            break
+        for move, n in zip(moves[done:done + len(batch)], batch):
+            counts[move.notation] = n
+            if on_move:
+                on_move(move.notation, n)
+        done += len(batch)
+    for move in moves[done:]:
+        game.apply(move.index)
+        try:
+            counts[move.notation] = n = _walking(game, _count, depth - 1)
+        finally:
+            game.undo()
         if on_move:
             on_move(move.notation, n)
     return counts
+
+
+DIVIDE_BATCH = 8   # first moves a kernel counts in one call (``on_move`` is told between)
+
+
+def _divided_in_kernel(game: Game, depth: int, first: int, last: int) -> list[int] | None:
+    """The counts of the first moves ``first`` to ``last`` - 1 made by the game's kernel
+    (at least one), or None where the game is not played by one or the kernel cannot
+    decide a move on the way."""
+    if not _live(game):
+        return None
+    counted = _kernel(game).divide(depth, first, last)
+    if not counted:
+        game.program._kernel.fallbacks += 1
+        return None
+    return counted
 
 
 def _count(game: Game, depth: int) -> int:

@@ -56,6 +56,8 @@ from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 FORMAT = "1"          # the layout of the generated module (part of its key on disk)
 BUILD_TIMEOUT = 600   # seconds for the C++ compiler
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
+RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
+RAY_MEMO_MAX = 1 << 16  # ...where there are at most this many (cells x steps)
 CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
 _loaded: dict[str, object] = {}
 # a product known to be within this bound (and the integer budget) is written as such
@@ -366,12 +368,32 @@ class Gen(MemoCalls):
             step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
             call = ", ".join(f"c{i}" for i in range(len(keys)))
             self.tables.statics.append(
-                f"static List<Id> {fn}(Id a{params}) {{ if (a < 0 || !({anyd})) "
+                f"static List<Id> {fn}_(Id a{params}) {{ if (a < 0 || !({anyd})) "
                 f"return List<Id>(); Vec<Id> out; out.reserve(8); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
                 f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
+            self.tables.statics.append(self._ray_memo(fn, len(keys)))
         # (a step none fails in Python unless every step is none or 0: the kernel stops)
         steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
         return f"{fn}({self.expr(e.start, sc)}{steps})"
+
+    def _ray_memo(self, fn: str, k: int) -> str:
+        """``fn``: the ray of ``fn_`` (a list that depends on its cell and steps alone),
+        made once per cell and steps of at most RAY_STEP each way and then shared (the
+        rules' loops walk the same rays at every turn); other steps are made each time."""
+        span = 2 * RAY_STEP + 1
+        size = self.nz * span ** k
+        params = "".join(f", I d{i}" for i in range(k))
+        args = "".join(f", d{i}" for i in range(k))
+        if size > RAY_MEMO_MAX:
+            return f"static inline List<Id> {fn}(Id a{params}) {{ return {fn}_(a{args}); }}"
+        inside = " && ".join(f"d{i} >= -{RAY_STEP} && d{i} <= {RAY_STEP}" for i in range(k))
+        index = "(size_t)a"
+        for i in range(k):
+            index = f"({index} * {span} + (size_t)(d{i} + {RAY_STEP}))"
+        return (f"static List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
+                f"return {fn}_(a{args}); static List<Id>* made_ = new List<Id>[{size}]; "
+                f"static uint8_t* known_ = new uint8_t[{size}](); size_t k_ = {index}; "
+                f"if (!known_[k_]) {{ made_[k_] = {fn}_(a{args}); known_[k_] = 1; }} return made_[k_]; }}")
 
     # ------------------------------------------------------------ comprehensions
     def loops(self, comp, sc: dict, body, reserve: str | None = None) -> str:

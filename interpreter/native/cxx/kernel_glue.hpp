@@ -150,9 +150,24 @@ static PyObject* k_play(PyObject* self, PyObject* const* args, Py_ssize_t n) {
 
 struct Interrupted {};  // a signal (Ctrl-C) came while the kernel counted: Python raises it
 
-// the move paths of ``depth`` decisions from a state (perft.perft), on copies; in a
-// simultaneous decision each seat's choice is one, the first seat still to choose first
-static long long count_paths(const St& s, int depth) {
+// the move paths of ``depth`` decisions from a state (perft.perft); in a simultaneous
+// decision each seat's choice is one, the first seat still to choose first. Each move is
+// played on a copy of its position made into the buffer of its depth (Buffers: the
+// states' lists and stacks keep their storage from one copy to the next, no allocation
+// per position), and the last decision's moves are counted, not played.
+struct Buffers {
+    St* at[65] = {};
+    ~Buffers() {
+        for (St* s : at) delete s;
+    }
+    St& of(int depth, const St& s) {
+        if (!at[depth]) at[depth] = new St(s);
+        else *at[depth] = s;
+        return *at[depth];
+    }
+};
+
+static long long count_paths(const St& s, int depth, Buffers& b) {
     static unsigned ticks = 0;
     if ((++ticks & 1023) == 0 && PyErr_CheckSignals() < 0) throw Interrupted();
     if (depth == 0) return 1;
@@ -161,9 +176,9 @@ static long long count_paths(const St& s, int depth) {
     if (depth == 1) return n;
     long long total = 0;
     for (int i = 0; i < n; ++i) {
-        St c(s);
+        St& c = b.of(depth, s);
         take(c, i, c.player);
-        total += count_paths(c, depth - 1);
+        total += count_paths(c, depth - 1, b);
     }
     return total;
 }
@@ -175,10 +190,49 @@ static PyObject* k_perft(PyObject* self, PyObject* arg) {
     if (depth == -1 && PyErr_Occurred()) return nullptr;
     if (depth < 0 || depth > 64) Py_RETURN_NONE;
     try {
-        return PyLong_FromLongLong(count_paths(*((KState*)self)->s, (int)depth));
+        Buffers b;
+        return PyLong_FromLongLong(count_paths(*((KState*)self)->s, (int)depth, b));
     } catch (Interrupted&) {
         return nullptr;   // (the signal's exception is set: KeyboardInterrupt)
     } catch (...) {
+        Py_RETURN_NONE;
+    }
+}
+
+// divide(depth, first=0, last=None): for each move ``first`` <= i < ``last`` of the seat
+// deciding now (perft.divide), the move paths of ``depth`` decisions that begin with it,
+// in one list; an empty list where no seat decides; None where the kernel cannot decide a
+// move on the way (Python counts them then)
+static PyObject* k_divide(PyObject* self, PyObject* const* args, Py_ssize_t nargs) {
+    if (nargs < 1 || nargs > 3) {
+        PyErr_SetString(PyExc_TypeError, "divide(depth, first=0, last=None)");
+        return nullptr;
+    }
+    const St& s = *((KState*)self)->s;
+    long depth = PyLong_AsLong(args[0]);
+    if (depth == -1 && PyErr_Occurred()) return nullptr;
+    if (depth < 1 || depth > 64) Py_RETURN_NONE;
+    int n = s.phase == 3 || s.site < 0 ? 0 : site_count(const_cast<St&>(s), s.player);
+    long first = nargs > 1 ? PyLong_AsLong(args[1]) : 0;
+    long last = nargs > 2 && args[2] != Py_None ? PyLong_AsLong(args[2]) : n;
+    if (PyErr_Occurred()) return nullptr;
+    first = std::max(0L, std::min(first, (long)n));
+    last = std::max(first, std::min(last, (long)n));
+    PyObject* out = PyList_New(last - first);
+    if (!out) return nullptr;
+    try {
+        Buffers b;
+        for (long i = first; i < last; ++i) {
+            St& c = b.of(depth, s);
+            take(c, (int)i, c.player);
+            PyList_SET_ITEM(out, i - first, PyLong_FromLongLong(count_paths(c, (int)depth - 1, b)));
+        }
+        return out;
+    } catch (Interrupted&) {
+        Py_DECREF(out);
+        return nullptr;
+    } catch (...) {
+        Py_DECREF(out);
         Py_RETURN_NONE;
     }
 }
@@ -530,6 +584,7 @@ static PyMethodDef k_methods[] = {
     {"hidden", (PyCFunction)(void (*)(void))k_hidden, METH_FASTCALL, "hidden(i, seat=None): names an unknown item"},
     {"hidden_any", (PyCFunction)(void (*)(void))k_hidden_any, METH_FASTCALL, "hidden_any(seat=None): an option names one"},
     {"perft", (PyCFunction)k_perft, METH_O, "the move paths of a depth, or None"},
+    {"divide", (PyCFunction)(void (*)(void))k_divide, METH_FASTCALL, "the move paths after each move, or None"},
     {"over", (PyCFunction)k_over, METH_NOARGS, "whether the game is over"},
     {"player", (PyCFunction)k_player, METH_NOARGS, "the seat deciding (the first still to choose), or None"},
     {"turn", (PyCFunction)k_turn, METH_NOARGS, "the turns completed"},

@@ -289,6 +289,21 @@ static List<T> ordered(std::vector<T, A>&& v) {
     return List<T>(std::move(v));
 }
 
+// (texts: their addresses sorted, each text then moved once: a text's move copies its
+// bytes, and a sort moves each many times)
+template <class A>
+static List<Str> ordered(std::vector<Str, A>&& v) {
+    static std::vector<Str*> at;
+    at.clear();
+    for (Str& x : v) at.push_back(&x);
+    std::sort(at.begin(), at.end(), [](const Str* a, const Str* b) { return cmp(*a, *b) < 0; });
+    Vec<Str> out;
+    out.reserve(at.size());
+    for (Str* x : at)
+        if (out.empty() || !eq(out.back(), *x)) out.push_back(std::move(*x));
+    return List<Str>(std::move(out));
+}
+
 template <class T>
 static std::vector<T> vec(const List<T>& l) {
     return std::vector<T>(l.begin(), l.end());

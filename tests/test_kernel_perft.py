@@ -1,0 +1,102 @@
+"""Perft on a kernel (interpreter/native/cxx/kernel_glue.hpp: count_paths, divide): the
+counts of ``interpreter.perft`` and ``divide`` from any position, made by the kernel
+(the first moves of a divide in batches, one call each, no Python copy of the game per
+move), are Python's; and what the kernel makes faster for them (a board's rays made
+once, a decision's texts ordered by their addresses, a text made by ``+`` in place)
+offers the same moves in the same order as Python. The kernels are built with -O0 here
+(conftest.py)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from chess_fen import KIWIPETE, fen_position
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
+from meeple.interpreter.native.kgame import KernelGame
+
+from meeple import interpreter
+
+pytestmark = [pytest.mark.kernels, needs_kernel]
+
+# Rays of steps the kernel keeps (at most 2 each way) and of one it makes each time (3),
+# from every cell the game goes to; options that are texts made with +, two equal ones,
+# and texts that sort by code point ("Z" < "a" < "to ..." < "é").
+RAYS = """ruleset rays
+players 2..2
+kind Stone { }
+board grid: grid(rows: 5, cols: 5) holds Stone
+zone box: Stone
+deck stones into box { Stone() for i in 1..2 }
+var at: grid = none
+function steps(): list of list of int = [[1, 0], [0, 2], [-1, -1], [3, 1], [2, -2], [-2, 0], [0, -1]]
+function label(c: grid): str = "to " + c.name + "!"
+setup { at = cell(grid, row: 3, col: 3) }
+turn {
+  let names = [label(c) for d in steps() for c in ray(at, row: d[0], col: d[1])] + ["é", "Z", "é", "a"]
+  choose mv from names as "go"
+  let next = first(c for c in cells(grid) if label(c) == mv)
+  if next != none {
+    at = next
+  }
+}
+end when false
+score(p) = 0
+"""
+
+
+def _both(text: str):
+    """The program played by its kernel, and the Python one."""
+    src = SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text})
+    fast = compile_sources(src)
+    assert fast.use_native(report=False)
+    fast = fast.for_players(2)
+    assert fast.kernel
+    return fast, compile_sources(src).for_players(2)
+
+
+def test_a_divide_is_counted_by_the_kernel_without_a_copy_per_first_move(monkeypatch):
+    rules = interpreter.load("chess")
+    assert rules.use_native(report=False)
+    want = interpreter.divide(fen_position(KIWIPETE), 2)   # (in Python)
+    game = rules.resume(json.loads(fen_position(KIWIPETE).to_json()))
+    assert isinstance(game, KernelGame)
+
+    def no_copy(self):
+        raise AssertionError("a copy of the game per first move")
+    monkeypatch.setattr(KernelGame, "copy", no_copy)
+    told = []
+    counts = interpreter.divide(game, 2, lambda m, n: told.append((m, n)))
+    assert counts == want and sum(counts.values()) == 2039 and len(counts) == 48
+    assert told == list(want.items())               # each first move told, in order
+    assert game.live and game.state == fen_position(KIWIPETE).state   # left as it was
+    assert rules.for_players(2).native_fallbacks == 0
+
+
+def test_rays_and_texts_offer_the_same_moves_in_the_kernel_and_in_python():
+    fast, plain = _both(RAYS)
+    a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+    for step in range(6):
+        moves = [m.notation for m in b.legal_moves()]
+        assert [m.notation for m in a.legal_moves()] == moves
+        assert moves[:2] == ["go Z", "go a"] and moves[-1] == "go é" and moves.count("go é") == 1
+        assert interpreter.divide(a, 2) == interpreter.divide(b, 2)
+        i = (3 * step + 2) % (len(moves) - 3)     # (a cell: the game moves on)
+        a.apply(i)
+        b.apply(i)
+        assert a.live and a.state == b.state
+    assert fast.native_fallbacks == 0
+
+
+def test_the_kernel_counts_the_published_chess_perfts():
+    """https://www.chessprogramming.org/Perft_Results, each count one call into the
+    kernel (deeper ones: benchmarks/bench_chess_perft.py)."""
+    rules = interpreter.load("chess")
+    assert rules.use_native(report=False)
+    start = rules.new_game(2, 0)
+    kiwipete = rules.resume(json.loads(fen_position(KIWIPETE).to_json()))
+    assert [interpreter.perft(start, d) for d in (1, 2, 3)] == [20, 400, 8902]
+    assert [interpreter.perft(kiwipete, d) for d in (1, 2, 3)] == [48, 2039, 97_862]
+    assert start.live and kiwipete.live and rules.for_players(2).native_fallbacks == 0
