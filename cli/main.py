@@ -24,7 +24,7 @@ import typer.models
 from .. import __version__
 from . import foreign, jsonout
 from .codes import interrupted
-from .options import NO_COLOR_HELP, no_colour
+from .options import NO_COLOR_HELP, no_colour, set_colour
 
 # the command modules, in the order of --help; each is imported when its command is
 # first needed (to run it, or for a help that shows it): `meeple --version` imports none,
@@ -172,9 +172,8 @@ def _options(
     """Meeple: validate, play, simulate and replay games written in the Meeple rules language."""
     # the options of one command line only (tests run many in one process)
     from ..dsl import diskcache
-    from . import render
     jsonout.reset()
-    render.set_colour(not no_color)
+    set_colour(not no_color)
     diskcache.set_enabled(not no_cache)    # interpreter.use_cache, without loading it
 
 

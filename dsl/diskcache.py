@@ -7,15 +7,15 @@ Entries are pickles, which can run code when read, so an entry is read only from
 folder owned by the user and writable by nobody else (``trusted``); see docs/trust.md.
 Every failure (an unwritable folder, a corrupt, truncated or foreign entry) just means
 "not cached": the caller rebuilds, and nothing is ever raised from here.
+
+hashlib, pickle and tempfile are imported where they are used: ``meeple --help`` and the
+help of every command import this module (for ``--no-cache``) and none of them.
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
 import stat
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -90,6 +90,7 @@ def _ready() -> Path | None:
 def key(*parts) -> str:
     """The sha256 (hex) of the parts (str or bytes), each length-prefixed so that no two
     different lists of parts give the same bytes."""
+    import hashlib
     h = hashlib.sha256()
     for p in parts:
         b = p if isinstance(p, bytes) else str(p).encode("utf-8", "surrogateescape")
@@ -116,6 +117,8 @@ def get(kind: str, k: str):
     if data is None or not data.startswith(head) or len(data) < len(head) + DIGEST:
         return None
     digest, payload = data[len(head):len(head) + DIGEST], data[len(head) + DIGEST:]
+    import hashlib
+    import pickle
     if hashlib.sha256(payload).digest() != digest:
         return None
     try:
@@ -183,6 +186,9 @@ def put(kind: str, k: str, value) -> bool:
     path = _ready()
     if path is None:
         return False
+    import hashlib
+    import pickle
+    import tempfile
     try:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - something that cannot be pickled is not cached
