@@ -7,6 +7,12 @@ directory, ``python3 -m meeple``); the user + system CPU seconds of the child
 (``getrusage``), best and median of N rounds. CPU time, not wall time: the figures hold
 on a busy machine.
 
+As installed: the children write and read the checkout's ``.pyc`` files, as an installed
+Meeple has them (``PYTHONDONTWRITEBYTECODE`` is dropped from their environment and, unless
+``PYTHONPYCACHEPREFIX`` is set, they are kept in a folder of the run), and every command
+runs once, unmeasured, before the rounds: with ``PYTHONDONTWRITEBYTECODE=1`` and no
+``.pyc`` every module would be compiled from source at each start (seconds, not tenths).
+
     python benchmarks/bench_startup.py --rounds 5 [CHECKOUT]
 """
 from __future__ import annotations
@@ -44,12 +50,18 @@ def cpu_of(args: list[str], cwd: str, env: dict) -> float:
 def measure(checkout: str, rounds: int) -> dict[str, list[float]]:
     wanted = commands(checkout)
     times: dict[str, list[float]] = {name: [] for name in wanted}
-    for _ in range(rounds):
-        with tempfile.TemporaryDirectory(prefix="meeple-bench-cache-") as cache:
-            env = dict(os.environ, MEEPLE_CACHE_DIR=cache, COLUMNS="100")
-            env.pop("MEEPLE_NO_CACHE", None)
-            for name, args in wanted.items():   # in order: the cold list fills the cache
-                times[name].append(cpu_of(args, checkout, env))
+    with tempfile.TemporaryDirectory(prefix="meeple-bench-pyc-") as pyc:
+        base = dict(os.environ, COLUMNS="100")
+        base.setdefault("PYTHONPYCACHEPREFIX", pyc)     # the .pyc files, as installed
+        for name in ("PYTHONDONTWRITEBYTECODE", "MEEPLE_NO_CACHE"):
+            base.pop(name, None)
+        for warming in [True] + [False] * rounds:
+            with tempfile.TemporaryDirectory(prefix="meeple-bench-cache-") as cache:
+                env = dict(base, MEEPLE_CACHE_DIR=cache)
+                for name, args in wanted.items():   # in order: the cold list fills the cache
+                    cpu = cpu_of(args, checkout, env)
+                    if not warming:
+                        times[name].append(cpu)
     return times
 
 

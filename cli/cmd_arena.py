@@ -7,11 +7,8 @@ import time
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from . import complete, jsonout, render
+from . import complete, jsonout
 from .batch import check_jobs, failed_game, played_games
 from .common import (
     bot_spec,
@@ -38,8 +35,9 @@ from .options import (
     variant_option,
 )
 
-if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
-    pass
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads neither
+    # the interpreter nor rich)
+    from rich.console import Console
 
 NAME = "arena"
 
@@ -111,6 +109,10 @@ def command(
 
 
 def _print(console: Console, prog, doc: dict) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from . import render
     title = prog.title + "".join(f" + {prog.checked.variant_titles.get(v, v)}"
                                  for v in prog.variants)
     seeds = doc["seeds"]

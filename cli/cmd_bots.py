@@ -3,9 +3,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.table import Table
-from rich.text import Text
-
 from . import jsonout
 from .common import out
 from .options import json_option, no_color_option
@@ -22,6 +19,9 @@ def command(
 ) -> None:
     """List the bots with their options and defaults. A bot is given as
     NAME[:KEY=VALUE,...], e.g. --bot 2=ismcts:iterations=400 or --bot 2=mcts:time=1.5."""
+    from rich.table import Table
+    from rich.text import Text
+
     from ..interpreter.bots import describe as describe_bots
     jout = jsonout.begin("bots", json_out)
     bots = describe_bots()

@@ -8,15 +8,17 @@ new key; with the cache off (``--no-cache``) every ruleset is loaded afresh."""
 from __future__ import annotations
 
 from pathlib import Path
-
-from rich.console import Console, Group
-from rich.measure import Measurement
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from ..dsl import budgets as dsl_budgets, diskcache, files
-from . import jsonout, render
+from . import jsonout
 from .options import json_option, no_color_option
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads neither
+    # the interpreter nor rich)
+    from rich.console import Console, Group
+    from rich.table import Table
+    from rich.text import Text
 
 NAME = "list"
 
@@ -31,6 +33,9 @@ def command(
 ) -> None:
     """List the bundled rulesets with their players, variants and locales. A table when
     the terminal is wide enough for it, else one block per ruleset: names are never cut."""
+    from rich.measure import Measurement
+
+    from . import render
     jout = jsonout.begin("list", json_out)
     entries = [_entry(name) for name in files.bundled_names()]
     if jout.on:
@@ -92,6 +97,9 @@ def _loaded(name: str, path: Path) -> dict:
 
 
 def _list_cells(e: dict) -> list[Text]:
+    from rich.text import Text
+
+    from . import render
     players = render.counts_text(e["players"]) if e["ok"] else ""
     title = render.safe_text(e["title"]) if e["ok"] else Text(
         "(has errors: run meeple validate)", style="red")
@@ -102,6 +110,7 @@ def _list_cells(e: dict) -> list[Text]:
 
 def _list_table(entries: list[dict]) -> Table:
     """One row per ruleset, a variant per line: for a terminal wide enough for all of it."""
+    from rich.table import Table
     t = Table(header_style="bold")
     for col in LIST_COLUMNS:
         t.add_column(col, overflow="fold")
@@ -114,6 +123,10 @@ def _list_blocks(console: Console, entries: list[dict]) -> Group:
     """One block per ruleset, for a narrow terminal: the name and title, then players,
     variants and locales on lines of their own; long lists wrap between names (a name
     longer than the line folds onto the next one, never cut)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    from . import render
     parts = []
     for k, e in enumerate(entries):
         name, title, players, _, locales = _list_cells(e)

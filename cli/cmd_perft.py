@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.text import Text
 
 from . import jsonout
 from .common import (
@@ -66,6 +65,8 @@ def command(
     """Count the move paths of N decisions from the start of a game (or from a saved
     --position, or after --after moves): compare with published counts (chess perft) to
     check a ruleset's moves. A path on which the game ends earlier is not counted."""
+    from rich.text import Text
+
     from .. import interpreter
     from ..interpreter import IllegalMove, RuleError
     jout = jsonout.begin("perft", json_out)

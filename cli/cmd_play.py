@@ -3,16 +3,14 @@ seats, or an unfinished game resumed from its record (the game itself: ``cli/pla
 from __future__ import annotations
 
 import os
-import secrets
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
-from . import complete, render, saving
+from . import complete, saving
 from .common import (
     bot_spec,
     check_layout,
@@ -36,7 +34,10 @@ from .options import (
     variant_option,
 )
 from .recorded import mover, read_record, record_ruleset, replay_record
-from .render import HUMAN, seat_label
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads neither
+    # the interpreter nor rich)
+    from rich.console import Console
 
 NAME = "play"
 
@@ -114,6 +115,7 @@ def _new_game(console: Console, ruleset: str, players: int | None, variant: list
     from ..interpreter import PLAY_TIME, RuleError, make_bot
     from ..interpreter.bots import bot_seed
     from ..interpreter.play import record as records
+    from .render import HUMAN
     prog = load(ruleset, variant, locale, budgets)
     _check_record(record, force)
     n = player_count(prog, players)
@@ -126,6 +128,7 @@ def _new_game(console: Console, ruleset: str, players: int | None, variant: list
     else:
         # 64 bits from the operating system: the seed decides every hidden card, so it
         # must not be guessable; it is shown only when the game is over
+        import secrets
         seed = secrets.randbits(64)
     bots = {s: make_bot(name, bot_seed(seed, 0, s), play_time=PLAY_TIME)
             for s, name in bot_names.items()}
@@ -146,6 +149,7 @@ def _new_game(console: Console, ruleset: str, players: int | None, variant: list
 def _check_hot_seat(console: Console, prog, seats: list[str], n: int) -> None:
     """Several humans at a game with hidden information need a terminal (to clear the
     screen between them)."""
+    from .render import HUMAN
     if prog.hidden_information and seats.count(HUMAN) > 1 and not console.is_terminal:
         raise fail(HOT_SEAT_NOT_A_TERMINAL.format(
             title=prog.title, bots=" ".join(f"--bot {s + 1}=random" for s in range(1, n))), 2)
@@ -153,6 +157,9 @@ def _check_hot_seat(console: Console, prog, seats: list[str], n: int) -> None:
 
 def _print_start(console: Console, prog, n: int, seed: int | None, seats: list[str]) -> None:
     """The title line (the seed only when chosen) and who plays each seat."""
+    from rich.text import Text
+
+    from . import render
     title = prog.title
     if prog.variants:
         title += " + " + ", ".join(prog.checked.variant_titles.get(v, v) for v in prog.variants)
@@ -214,6 +221,7 @@ def _seat_line(lang, prog, seat: int, kind: str) -> str:
     from ..interpreter import PLAY_TIME, parse_spec
     from ..interpreter.bots import default_budget
     from ..interpreter.play import display
+    from .render import HUMAN, seat_label
     line = f"  {display.player_name(prog, seat)}: {seat_label(lang, kind)}"
     if kind != HUMAN and default_budget(*parse_spec(kind), PLAY_TIME):
         line += " " + tr(lang, "(at most {seconds} s per move)", seconds=f"{PLAY_TIME:g}")
@@ -234,10 +242,14 @@ def _resume(console: Console, path: Path, ruleset: str | None, budgets=None,
     """Continues the unfinished game of a record; saving goes back to the same file. A
     journal (``NAME.journal``) is continued and saved to its record ``NAME``; a record with
     a journal beside it goes on from the journal, which holds the later moves."""
+    from rich.text import Text
+
     from ..interpreter import PLAY_TIME, make_bot
     from ..interpreter.bots import BOTS, bot_seed
     from ..interpreter.play import journal as journals, record as records
+    from . import render
     from .play import Done, PlaySession
+    from .render import HUMAN
     target = journals.target_of(path)
     beside = journals.path_for(target)
     if path != beside and os.path.lexists(beside):

@@ -6,17 +6,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
-from . import complete, jsonout, render
+from . import complete, jsonout
 from .common import check_layout, fail, interruptible, out, parse_budgets, progress_bar
 from .i18n import language, tr
 from .options import budget_option, json_option, layout_option, no_color_option
 from .recorded import read_record, record_ruleset, replay_record
 
-if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
-    pass
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads neither
+    # the interpreter nor rich)
+    from rich.console import Console
 
 NAME = "replay"
 
@@ -90,6 +89,9 @@ def _replayed(prog, rec, quiet: bool):
 
 def _moves(prog, played: list, game, seat) -> list:
     """(mover, notation shown, text) of each move as ``seat`` saw it."""
+    from rich.text import Text
+
+    from . import render
     moves = []
     # the choices of a simultaneous decision still under way at the end are secret
     secret_from = len(played) - (len(game.decision.chosen) if game.simultaneous else 0)
@@ -136,8 +138,11 @@ def _print_replay(console: Console, record_file: Path, rec, prog, game, moves: l
                   reveal: bool, as_seat: int | None, seat, layout: str) -> None:
     """The replay as text: a title line, each move, the final board and the result (or
     who is to move)."""
+    from rich.text import Text
+
     from ..interpreter import display
     from ..interpreter.play.views import view
+    from . import render
     lang = language(prog)
     who = _seen_by(lang, prog, reveal, as_seat, seat)
     shown_seed = " — " + tr(lang, "seed {seed}", seed=rec.seed) if game.over or reveal else ""

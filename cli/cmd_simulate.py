@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from . import complete, jsonout, render
+from . import complete, jsonout
 from .batch import check_jobs, failed_game, played_games
 from .common import (
     bot_spec,
@@ -40,7 +38,10 @@ from .options import (
     ruleset_argument,
     variant_option,
 )
-from .render import seat_label
+
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads neither
+    # the interpreter nor rich)
+    from rich.console import Console
 
 NAME = "simulate"
 
@@ -142,7 +143,9 @@ def _check_report_path(path: Path) -> None:
 def _write_report(path: Path, stats: dict) -> None:
     """simulate --report: the HTML balance report (charts need matplotlib: without it,
     the tables and a warning saying how to get them)."""
-    from . import report as html_report
+    from rich.text import Text
+
+    from . import render, report as html_report
     text, charts = html_report.render(stats, stats["balance"], path)
     try:
         html_report.write(path, text)
@@ -156,6 +159,11 @@ def _write_report(path: Path, stats: dict) -> None:
 
 
 def _print_simulation(console: Console, prog, stats: dict, lang: str | None) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    from . import render
+    from .render import seat_label
     title = prog.title + "".join(f" + {prog.checked.variant_titles.get(v, v)}"
                                  for v in prog.variants)
     seeds = stats["seeds"]

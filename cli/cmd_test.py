@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.progress import TextColumn
-from rich.text import Text
 
 from ..dsl import budgets as dsl_budgets
 from . import jsonout
@@ -34,9 +32,6 @@ from .options import (
     ruleset_argument,
     variant_option,
 )
-
-if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
-    pass
 
 if TYPE_CHECKING:
     from ..interpreter.analysis.invariants import Config
@@ -74,6 +69,9 @@ def command(
     short game, printed with the rule's source line, and saved as a record for
     `meeple replay`; exit 1 (also when the games kept secrets and none could be
     varied)."""
+    from rich.progress import TextColumn
+    from rich.text import Text
+
     from ..dsl import load as dsl_load
     from ..dsl.errors import MeepleError
     from ..interpreter import RuleError
@@ -191,6 +189,7 @@ def _leaks_text(stats, hidden: bool) -> str:
 
 def _unchecked(e, jout, doc: dict, failure) -> None:
     """Secrets found, none varied: a failure without a game (exit 1)."""
+    from rich.text import Text
     e.print(Text("FAILED ", style="bold red") + Text(f"{failure.check}: {failure.message}"), soft_wrap=True)
     doc["ok"] = False
     doc["failure"] = {"check": failure.check, "message": failure.message, "file": None, "line": None,
@@ -276,6 +275,8 @@ def _print_cycle(e, moves: list[str], cycle) -> None:
 def _report(e, failure, sources, out_file: Path, program) -> Path | None:
     """Prints the failure on stderr and saves its game; returns the file (None if it
     could not be saved)."""
+    from rich.text import Text
+
     from ..dsl import load as dsl_load
     from ..dsl.errors import Diagnostic
     from ..interpreter import RuleError

@@ -5,15 +5,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
-from . import complete, jsonout, render
+from . import complete, jsonout
 from .common import err, error, note, out, parse_budgets, player_counts
 from .options import budget_option, json_option, no_color_option
 
-if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
-    pass
+if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads neither
+    # the interpreter nor rich)
+    from rich.console import Console
 
 NAME = "validate"
 
@@ -113,6 +112,8 @@ class _Checked:
         self.warnings: list = []
 
     def compile_all(self, src, path: Path, budgets) -> None:
+        from rich.text import Text
+
         from .. import interpreter
         from ..dsl.errors import MeepleError
         from ..interpreter import RuleError
@@ -129,6 +130,7 @@ class _Checked:
                     getattr(e, "code", "rule/error"), str(path), message))
 
     def print_problems(self, src, path: Path) -> None:
+        from rich.text import Text
         console = err()
         if self.diags:
             console.print("\n\n".join(d.render(src.sources) for d in self.diags), markup=False,
@@ -160,6 +162,9 @@ def _describe(entry: dict, src, progs: dict) -> None:
 
 
 def _print_validated(console: Console, path: Path, entry: dict) -> None:
+    from rich.text import Text
+
+    from . import render
     console.print(Text("ok ", style="bold green") + Text(f"{path}: {entry['title']} ({entry['name']})"))
     console.print(f"  players:  {render.counts_text(entry['players'])}")
     console.print("  variants: " + (", ".join(f"{v['name']} ({v['title']})" for v in entry["variants"])

@@ -8,21 +8,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
-from rich.text import Text
 
 from ..dsl import budgets as dsl_budgets
-from . import jsonout, render
+from . import jsonout
 from .codes import interrupted
 
-if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
+# imported where used, so that `meeple <command> --help` loads neither the interpreter
+# nor rich (nor `render`, which is made of rich)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.progress import Progress
+
     from .. import interpreter
     from ..interpreter import RuleError
 
@@ -30,11 +26,19 @@ if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no i
 def out() -> Console:
     # no markup, no emoji codes, control characters escaped: text from rulesets and
     # users is printed literally (render.console)
+    from . import render
     return render.console()
 
 
 def err() -> Console:
+    from . import render
     return render.console(stderr=True)
+
+
+def text(s: str = "", style: str = ""):
+    """``rich.text.Text``, imported when first needed (see the imports above)."""
+    from rich.text import Text
+    return Text(s, style=style)
 
 
 @contextmanager
@@ -50,6 +54,13 @@ def interruptible():
 def progress_bar(label: str, *columns, quiet: bool = False) -> Progress:
     """A progress bar on stderr, shown only when stderr is a terminal (and not with
     --quiet), erased when done: stdout (a --json document, a table) stays clean."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
     console = err()
     return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), *columns,
                     TimeElapsedColumn(), console=console, transient=True,
@@ -69,23 +80,24 @@ def fail(message: str, code: int = 1, hint: str | None = None,
 
 def error(message: str, hint: str | None = None, excerpt: str | None = None) -> None:
     console = err()
-    console.print(Text("error: ", style="bold red") + Text(message), soft_wrap=True)
+    console.print(text("error: ", style="bold red") + text(message), soft_wrap=True)
     if excerpt:
-        console.print(Text(excerpt), soft_wrap=True)
+        console.print(text(excerpt), soft_wrap=True)
     if hint:
-        console.print(Text("hint: ") + Text(hint), soft_wrap=True)
+        console.print(text("hint: ") + text(hint), soft_wrap=True)
 
 
 def rule_fail(message: str, e: RuleError, prog) -> typer.Exit:
     """``fail`` for an error in the rules while a game runs: the message, then the rule's
     source line with a caret and the error's hint."""
+    from . import render
     error(message, e.hint, render.rule_excerpt(e, prog))
     jsonout.current().error(message, hint=e.hint, rule=jsonout.rule_error(e))
     return typer.Exit(1)
 
 
-def note(text: str) -> None:
-    err().print(Text("note: ", style="bold") + Text(text), soft_wrap=True)
+def note(message: str) -> None:
+    err().print(text("note: ", style="bold") + text(message), soft_wrap=True)
 
 
 # ---------------------------------------------------------------- loading
@@ -130,7 +142,7 @@ def go_native(ruleset, on: bool | None, players: int | None = None, quiet: bool 
     console = err()
 
     def say(message: str) -> None:
-        console.print(Text(message), soft_wrap=True)
+        console.print(text(message), soft_wrap=True)
 
     if on:
         ruleset.use_native(report=say)

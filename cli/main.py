@@ -21,10 +21,10 @@ import typer.exceptions
 import typer.main
 import typer.models
 
-from .. import __version__
 from . import foreign, jsonout
 from .codes import interrupted
-from .options import NO_COLOR_HELP, no_colour
+from .options import NO_COLOR_HELP, no_colour, set_colour
+from .version import compiled_engine, version_line  # noqa: F401 - compiled_engine: API
 
 # the command modules, in the order of --help; each is imported when its command is
 # first needed (to run it, or for a help that shows it): `meeple --version` imports none,
@@ -155,7 +155,7 @@ app = typer.Typer(
 
 def _show_version(value: bool) -> None:
     if value:
-        print(f"meeple {__version__}" + (" (compiled engine)" if compiled_engine() else ""))
+        print(version_line())
         raise typer.Exit(0)
 
 
@@ -172,27 +172,9 @@ def _options(
     """Meeple: validate, play, simulate and replay games written in the Meeple rules language."""
     # the options of one command line only (tests run many in one process)
     from ..dsl import diskcache
-    from . import render
     jsonout.reset()
-    render.set_colour(not no_color)
+    set_colour(not no_color)
     diskcache.set_enabled(not no_cache)    # interpreter.use_cache, without loading it
-
-
-def compiled_engine() -> bool:
-    """``interpreter.compiled_engine()`` without importing the interpreter: whether the
-    modules of its run loop would be imported compiled (an extension module is found
-    before a ``.py`` of the same name, as ``import`` does)."""
-    import importlib.machinery
-    import importlib.util
-    spec = importlib.util.find_spec(f"{__package__.rpartition('.')[0]}.interpreter")
-    where = list(spec.submodule_search_locations or []) if spec else []
-    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-    for name in ("runtime", "helpers", "game", "ordering"):
-        found = importlib.machinery.PathFinder.find_spec(
-            name, [f"{w}/play" for w in where])
-        if not (found and (found.origin or "").endswith(suffixes)):
-            return False
-    return True
 
 
 def command_names() -> list[str]:

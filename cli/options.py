@@ -3,6 +3,7 @@ RULESET, --variant, --locale, --no-color, --json, --budget, --native, --layout, 
 --backend and --address."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -18,18 +19,30 @@ def bot_names() -> str:
     """The bots' names, for the help of --bot: the keys of ``BOTS`` read from the source
     of meeple.interpreter.bots, not imported (so that ``meeple play --help`` loads no
     interpreter), or imported where that source is not at hand."""
-    import ast
     import importlib.util
     try:
         origin = importlib.util.find_spec("meeple.interpreter.bots").origin  # type: ignore[union-attr]
-        tree = ast.parse(Path(origin or "").read_text(encoding="utf-8"))
-        names = next(ast.literal_eval(ast.Tuple(elts=n.value.keys))  # type: ignore[attr-defined]
-                     for n in tree.body if isinstance(n, ast.Assign)
-                     and ast.unparse(n.targets[0]) == "BOTS")
+        names = _dict_keys(Path(origin or "").read_text(encoding="utf-8"), "BOTS")
     except (OSError, ValueError, SyntaxError, StopIteration, AttributeError):
         from ..interpreter.bots import BOTS
         names = tuple(BOTS)
     return ", ".join(sorted(names))
+
+
+def _dict_keys(source: str, name: str) -> tuple:
+    """The keys of the dict a module's source assigns to ``name`` at its top level: read
+    from that statement alone (up to the next blank line) where it reads as one, else
+    from the whole module (parsing all of it was a tenth of ``meeple play --help``)."""
+    import ast
+    start = source.find(f"\n{name} = ") + 1
+    end = source.find("\n\n", start) if start else -1
+    try:
+        head = ast.parse(source[start:end]).body if start and end > 0 else []
+    except SyntaxError:
+        head = []
+    body = head if len(head) == 1 else ast.parse(source).body
+    return next(ast.literal_eval(ast.Tuple(elts=n.value.keys))  # type: ignore[attr-defined]
+                for n in body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == name)
 
 
 BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repeatable), e.g. "
@@ -55,11 +68,27 @@ def locale_option(help: str = "A locale."):
                         help=help)
 
 
+_colour = True   # False after --no-color (see set_colour)
+
+
+def set_colour(enabled: bool) -> None:
+    """Turns colour (and every other style) on or off for the consoles made after
+    (``render.console``; kept here, where the command line sets it without loading rich)."""
+    global _colour
+    _colour = enabled
+
+
+def colour_enabled() -> bool:
+    """False with ``--no-color`` or a non-empty ``NO_COLOR`` (https://no-color.org).
+    ``FORCE_COLOR`` is rich's: it makes the output count as a terminal, with colour
+    unless one of these turns it off."""
+    return _colour and not os.environ.get("NO_COLOR")
+
+
 def no_colour(value: bool) -> bool:
     """The callback of --no-color (eager: it holds for the errors of the options too)."""
     if value:
-        from . import render
-        render.set_colour(False)
+        set_colour(False)
     return value
 
 

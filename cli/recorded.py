@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.text import Text
-
-from .common import compile_ruleset, err, fail, resolve, rule_fail
+from .common import compile_ruleset, err, fail, resolve, rule_fail, text
 from .i18n import language, tr
 
 if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
@@ -32,7 +30,7 @@ def read_record(path: Path) -> records.Record:
     except records.RecordError as e:
         raise fail(str(e)) from None
     if rec.recovered:
-        err().print(Text("note: ", style="cyan") + Text(rec.recovered), soft_wrap=True)
+        err().print(text("note: ", style="cyan") + text(rec.recovered), soft_wrap=True)
     return rec
 
 
@@ -55,12 +53,12 @@ def record_ruleset(rec: records.Record, explicit: str | None, budgets=None):
     recorded, now = rec.ruleset_digest, records.ruleset_digest(prog)
     lang = language(prog)
     if recorded and now and recorded != now:
-        err().print(Text(tr(lang, "warning: "), style="bold yellow") + Text(
+        err().print(text(tr(lang, "warning: "), style="bold yellow") + text(
             tr(lang, "the ruleset {ruleset} differs from the one the record was played with; "
                      "the replay stops at the first move whose state differs", ruleset=label)),
             soft_wrap=True)
     elif not rec.digests and rec.moves:
-        err().print(Text(tr(lang, "warning: "), style="bold yellow") + Text(
+        err().print(text(tr(lang, "warning: "), style="bold yellow") + text(
             tr(lang, "this record has no per-move digests (an older format): a diverging "
                      "replay is found only at its end, if at all")), soft_wrap=True)
     return prog

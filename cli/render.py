@@ -4,7 +4,6 @@ seat's own legal moves, and the ruleset's display data (names, labels, colours,
 board layout) -- never from the game state itself."""
 from __future__ import annotations
 
-import os
 import re
 
 from rich.cells import cell_len
@@ -15,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from .i18n import language, tr
+from .options import colour_enabled, set_colour  # noqa: F401 - the colour's API is here too
 
 
 def _display():
@@ -87,22 +87,6 @@ class LiteralHook(RenderHook):
 
 
 # ---------------------------------------------------------------- colour
-
-_colour = True   # False after --no-color (see set_colour)
-
-
-def set_colour(enabled: bool) -> None:
-    """Turns colour (and every other style) on or off for the consoles made after."""
-    global _colour
-    _colour = enabled
-
-
-def colour_enabled() -> bool:
-    """False with ``--no-color`` or a non-empty ``NO_COLOR`` (https://no-color.org).
-    ``FORCE_COLOR`` is rich's: it makes the output count as a terminal, with colour
-    unless one of these turns it off."""
-    return _colour and not os.environ.get("NO_COLOR")
-
 
 class _Console(Console):
     """rich's Console, but a closed output (``meeple play ... | head``) raises

@@ -7,15 +7,15 @@ Entries are pickles, which can run code when read, so an entry is read only from
 folder owned by the user and writable by nobody else (``trusted``); see docs/trust.md.
 Every failure (an unwritable folder, a corrupt, truncated or foreign entry) just means
 "not cached": the caller rebuilds, and nothing is ever raised from here.
+
+hashlib, pickle and tempfile are imported where they are used: ``meeple --help`` and the
+help of every command import this module (for ``--no-cache``) and none of them.
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
 import stat
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -90,6 +90,7 @@ def _ready() -> Path | None:
 def key(*parts) -> str:
     """The sha256 (hex) of the parts (str or bytes), each length-prefixed so that no two
     different lists of parts give the same bytes."""
+    import hashlib
     h = hashlib.sha256()
     for p in parts:
         b = p if isinstance(p, bytes) else str(p).encode("utf-8", "surrogateescape")
@@ -116,6 +117,8 @@ def get(kind: str, k: str):
     if data is None or not data.startswith(head) or len(data) < len(head) + DIGEST:
         return None
     digest, payload = data[len(head):len(head) + DIGEST], data[len(head) + DIGEST:]
+    import hashlib
+    import pickle
     if hashlib.sha256(payload).digest() != digest:
         return None
     try:
@@ -183,6 +186,9 @@ def put(kind: str, k: str, value) -> bool:
     path = _ready()
     if path is None:
         return False
+    import hashlib
+    import pickle
+    import tempfile
     try:
         payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     except Exception:  # noqa: BLE001 - something that cannot be pickled is not cached
@@ -265,29 +271,87 @@ def code_fingerprint() -> str:
     ruleset, what ``meeple list`` shows of one): its version, every module of dsl/ and
     interpreter/ (their subpackages too) with its path in the stage, the versions of
     Lark and pydantic and the Python. A checkout whose code changed never reads an entry
-    its old code wrote. Nothing is imported: the files are read."""
+    its old code wrote. Nothing is imported: the files are read, or, when none of them
+    changed since they were last read, the fingerprint then made is taken from the cache
+    (``_remembered_fingerprint``)."""
     from .. import __version__
-    dsl_dir = Path(__file__).resolve().parent
+    files = _code_files()
+    memo = _stat_key(files, __version__)
+    if memo is not None:
+        known = get(FINGERPRINT, memo)
+        if isinstance(known, str) and len(known) == 64 and known.isalnum():
+            return known
     parts: list = [__version__]
+    for name, f in files:
+        try:
+            parts += [name, f.read_bytes()]
+        except OSError:
+            parts += [name, b"?"]
+    fingerprint = key(*parts, *runtime_key())
+    if memo is not None:
+        put(FINGERPRINT, memo, fingerprint)
+    return fingerprint
+
+
+FINGERPRINT = "fingerprint"    # the kind of the entries that remember code_fingerprint()
+SETTLED_NS = 2_000_000_000     # a file changed more recently than this is read, not trusted
+
+
+def _code_files() -> list[tuple[str, Path]]:
+    """What ``code_fingerprint`` reads, in order: every ``.py`` then every ``.lark`` of
+    dsl/ and of interpreter/ (subpackages too), by its path in the stage; then the
+    files of Lark and pydantic that say their versions."""
+    dsl_dir = Path(__file__).resolve().parent
+    found: list[tuple[str, Path]] = []
     for folder in (dsl_dir, dsl_dir.parent / "interpreter"):
         # every module, in the subpackages too, by its path in the stage (a module that
         # moves changes the key: pickled entries name the modules of their classes)
-        for f in sorted(folder.rglob("*.py")) + sorted(folder.rglob("*.lark")):
-            name = f.relative_to(folder).as_posix()
-            try:
-                parts += [name, f.read_bytes()]
-            except OSError:
-                parts += [name, b"?"]
-    return key(*parts, _package_file("lark", "__init__.py"),
-               _package_file("pydantic", "version.py"), *runtime_key())
+        names: list[str] = []
+        for top, dirs, files in os.walk(folder):
+            dirs.sort()
+            rel = os.path.relpath(top, folder).replace(os.sep, "/")
+            names += [n if rel == "." else f"{rel}/{n}" for n in files if n.endswith((".py", ".lark"))]
+        for suffix in (".py", ".lark"):
+            found += [(n, folder / n) for n in sorted(names) if n.endswith(suffix)]
+    return found + [(f"({p})", _package_file(p, n)) for p, n in _VERSION_FILES]
 
 
-def _package_file(package: str, name: str) -> bytes:
+_VERSION_FILES = (("lark", "__init__.py"), ("pydantic", "version.py"))
+
+
+def _stat_key(files: list[tuple[str, Path]], version: str) -> str | None:
+    """The key under which the fingerprint of these files is remembered: each file's
+    name, size, modification and change times (nanoseconds), inode and device, as
+    Python's own check of its ``.pyc`` files but stricter: a file that changes gets a
+    new change time, which nothing can set back. None (read the files) when the cache
+    is off, a file cannot be stat'ed, or one changed less than ``SETTLED_NS`` ago: a
+    change within the same tick of the file system's clock could leave its times as
+    they were, so only a file that has settled is trusted by its times."""
+    if not enabled():
+        return None
+    import time
+    now = time.time_ns()
+    parts: list = [FINGERPRINT, version, *runtime_key()]
+    for name, f in files:
+        try:
+            st = os.stat(f)
+        except OSError:
+            return None
+        if max(st.st_mtime_ns, st.st_ctime_ns) > now - SETTLED_NS:
+            return None
+        parts += [name, f"{st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino} {st.st_dev}"]
+    return key(*parts)
+
+
+def _package_file(package: str, name: str) -> Path:
     """A file of an installed package that says its version (Lark's ``__init__.py``,
-    pydantic's ``version.py``), read without importing the package."""
+    pydantic's ``version.py``), found without importing the package (a path that does
+    not exist when the package is not there: it reads as ``?``)."""
     import importlib.util
     try:
         spec = importlib.util.find_spec(package)
-        return (Path(spec.origin).parent / name).read_bytes() if spec and spec.origin else b"?"
-    except (OSError, ImportError, ValueError):
-        return b"?"
+        if spec and spec.origin:
+            return Path(spec.origin).parent / name
+    except (ImportError, ValueError):
+        pass
+    return Path(os.devnull, package, name)

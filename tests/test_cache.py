@@ -335,6 +335,7 @@ def test_the_code_key_covers_every_module_of_the_stages_subpackages_too(monkeypa
     in a subpackage too (interpreter/play/runtime.py), and a module moved to another
     subpackage, make a new key (an entry pickles its classes by module path)."""
     from meeple.interpreter.compiler import cache as icache
+    monkeypatch.setenv("MEEPLE_NO_CACHE", "1")     # the files read, none remembered
     root = Path(icache.__file__).resolve().parent.parent
     fingerprint = icache.code_fingerprint.__wrapped__
     plain = Path.read_bytes
@@ -346,7 +347,50 @@ def test_the_code_key_covers_every_module_of_the_stages_subpackages_too(monkeypa
         assert fingerprint() != base, name
     monkeypatch.setattr(Path, "read_bytes", plain)
     assert fingerprint() == base
-    moved = root / "play" / "runtime.py"
-    monkeypatch.setattr(Path, "relative_to",
-                        lambda p, *a, r=Path.relative_to: Path("bots/runtime.py") if p == moved else r(p, *a))
+    files = diskcache._code_files()
+    assert ("play/runtime.py", root / "play" / "runtime.py") in files
+    moved = [("bots/runtime.py" if n == "play/runtime.py" else n, f) for n, f in files]
+    monkeypatch.setattr(diskcache, "_code_files", lambda: moved)
     assert fingerprint() != base
+
+
+def test_the_code_fingerprint_is_remembered_only_while_no_file_changed(cache_dir, tmp_path,
+                                                                       monkeypatch):
+    """docs/trust.md: the fingerprint of Meeple's code is kept under its files' sizes,
+    times, inodes; a file changed since (in size, in its times), one changed too recently
+    to be told apart by its times, or a damaged entry: the files are read again."""
+    code = [tmp_path / "a.py", tmp_path / "b.lark"]
+    for f in code:
+        f.write_text("x = 1\n", encoding="utf-8")
+        os.utime(f, ns=(10**18, 10**18))
+    monkeypatch.setattr(diskcache, "_code_files", lambda: [(f.name, f) for f in code])
+    fingerprint = diskcache.code_fingerprint.__wrapped__
+    remembered = lambda: sorted(cache_dir.glob(f"{diskcache.FINGERPRINT}-*"))  # noqa: E731
+
+    def read_afresh():
+        with monkeypatch.context() as m:
+            m.setenv("MEEPLE_NO_CACHE", "1")
+            return fingerprint()
+
+    monkeypatch.setattr(diskcache, "SETTLED_NS", 10**19)     # every file "just changed"
+    first = fingerprint()
+    assert first == read_afresh() and not remembered()
+    monkeypatch.setattr(diskcache, "SETTLED_NS", 0)          # they have settled
+    assert fingerprint() == first and len(remembered()) == 1
+    with monkeypatch.context() as m:                         # now the files are not read
+        m.setattr(Path, "read_bytes", lambda p: b"never read")
+        assert fingerprint() == first
+    for change in ("x = 22\n", "x = 2\n"):                    # its size, then its time
+        code[0].write_text(change, encoding="utf-8")
+        os.utime(code[0], ns=(10**18, 10**18 + len(change)))
+        before = remembered()
+        assert fingerprint() == read_afresh() != first        # the old entry: not used
+    changed = read_afresh()
+    [entry] = set(remembered()) - set(before)
+    entry.write_bytes(entry.read_bytes()[:-64] + b"0" * 64)  # damaged: not used
+    with monkeypatch.context() as m:
+        m.setattr(Path, "read_bytes", lambda p: b"read")
+        assert fingerprint() != changed                      # read again (here: b"read")
+    k = entry.name[len(diskcache.FINGERPRINT) + 1:-len(diskcache.SUFFIX)]
+    assert diskcache.put(diskcache.FINGERPRINT, k, "not a fingerprint")
+    assert fingerprint() == changed

@@ -599,7 +599,8 @@ def test_one_module_per_command_each_registered_the_same_way():
 HELPS = """
 import contextlib, io, sys
 from meeple.cli import main as cli
-heavy = ("meeple.interpreter.", "meeple.dsl.ast", "meeple.dsl.parse", "lark", "pydantic")
+heavy = ("meeple.interpreter.", "meeple.dsl.ast", "meeple.dsl.parse", "lark", "pydantic",
+         "rich", "meeple.cli.render", "hashlib", "pickle")
 for name in cli.COMMANDS:
     sys.argv = ["meeple", name.removeprefix("cmd_"), "--help"]
     out = io.StringIO()
@@ -613,10 +614,11 @@ for name in cli.COMMANDS:
 """
 
 
-def test_a_commands_help_loads_neither_the_interpreter_nor_the_parser():
+def test_a_commands_help_loads_neither_the_interpreter_nor_the_parser_nor_rich():
     """``meeple <command> --help`` builds the command from its module, which imports the
-    interpreter (its engines, the game, the bots) and the parser only where the command
-    runs, so that the help comes quickly (docs/performance.md)."""
+    interpreter (its engines, the game, the bots), the parser, rich (what draws the
+    output: ``render``) and the cache's hashing and pickles only where the command runs,
+    so that the help comes quickly (docs/performance.md)."""
     import subprocess
     import sys
     run = subprocess.run([sys.executable, "-c", HELPS], capture_output=True, text=True, cwd=ROOT)

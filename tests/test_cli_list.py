@@ -114,3 +114,24 @@ def test_version_says_whether_the_engine_is_compiled_as_the_interpreter_does():
     assert cli.compiled_engine() == interpreter.compiled_engine()
     compiled = " (compiled engine)" if interpreter.compiled_engine() else ""
     assert meeple_cli("--version").out == f"meeple {meeple.__version__}{compiled}\n"
+
+
+# `meeple --version` alone, as the console script runs it: which modules did it import?
+VERSION_ALONE = """
+import sys
+from meeple.cli import entry
+sys.argv = ["meeple", sys.argv[1]]
+entry.main()
+print(sorted(m for m in ("typer", "rich", "meeple.cli.main") if m in sys.modules))
+"""
+
+
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_alone_prints_the_apps_line_without_loading_the_command_line(flag):
+    """``meeple --version`` on its own is answered before Typer is imported (two thirds
+    of its time, docs/performance.md), with the very line of the app's option."""
+    run = subprocess.run([sys.executable, "-c", VERSION_ALONE, flag], capture_output=True,
+                         text=True, cwd=ROOT, env=os.environ)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == meeple_cli(flag).out + "[]\n"
+    assert meeple_cli("--version", "list").out == meeple_cli(flag).out   # the option elsewhere

@@ -6,6 +6,7 @@ import builtins
 import io
 import json
 import re
+import secrets
 import tomllib
 from pathlib import Path
 from unittest import mock
@@ -13,7 +14,7 @@ from unittest import mock
 import meeple.cli.main  # noqa: F401 - loads cli.main for the attributes below
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
-from meeple.cli import cmd_play, entry, render
+from meeple.cli import entry, render
 from meeple.cli.main import app
 from meeple.cli.play import HUMAN, PlaySession, Quit
 from meeple.interpreter.analysis import simulation
@@ -168,7 +169,7 @@ def test_default_seed_is_64_os_bits_shown_only_when_the_game_is_over(monkeypatch
         asked.append(k)
         return secret_seed
 
-    monkeypatch.setattr(cmd_play.secrets, "randbits", randbits)
+    monkeypatch.setattr(secrets, "randbits", randbits)
     rec = tmp_path / "g.json"
     r = run("play", "cherokee", "--players", 3, "--bot", "1=random", "--bot", "2=random",
             "--bot", "3=random", "--record", rec)
@@ -190,7 +191,7 @@ def test_a_quit_game_shows_no_random_seed_not_even_in_the_file_name(monkeypatch,
                                                                     prog):
     monkeypatch.chdir(tmp_path)
     secret_seed = 987654321987654321
-    monkeypatch.setattr(cmd_play.secrets, "randbits", lambda k: secret_seed)
+    monkeypatch.setattr(secrets, "randbits", lambda k: secret_seed)
     r = run("play", "cherokee", "--bot", "2=random", input="quit\n")
     assert r.exit_code == 0, r.output
     assert str(secret_seed) not in r.output
