@@ -58,6 +58,22 @@ def test_kernel_playouts_are_the_reference_s_games_one_by_one(ruleset, players, 
     assert fast.native_fallbacks == 0
 
 
+@needs_kernel
+def test_many_kernel_games_are_the_reference_s_and_their_results_their_own(monkeypatch):
+    # (games in several groups whose seats' generators the kernel seeds together, a
+    # negative seed; games with equal results get results of their own)
+    fast, python = programs(TTT, 2)
+    want = interpreter.playouts(python, 23, seed=-7)
+    with monkeypatch.context() as m:
+        m.setattr(playouts_module, "reference", None)
+        got = interpreter.playouts(fast, 23, seed=-7)
+    assert plain(got) == plain(want)
+    alike = [g for g in got if g["result"] == got[0]["result"]]
+    assert len(alike) > 1
+    alike[0]["result"]["scores"].append(99)
+    assert alike[1]["result"] == want[got.index(alike[1])]["result"]
+
+
 def test_the_reference_plays_the_games_of_simulate_with_random_bots():
     python = interpreter.load("kalah").for_players(2)
     specs = simulation.specs(2, lambda i: ["random", "random"], 3, seed=5)

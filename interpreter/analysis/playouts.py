@@ -15,6 +15,7 @@ Game ``i`` of a batch from ``seed`` is defined so (and ``meeple simulate --bot r
 """
 from __future__ import annotations
 
+import copy
 import gc
 import marshal
 import random
@@ -48,15 +49,12 @@ def playouts(program, games: int, seed: int = 0, start=None, players: int | None
     n = program.n
     in_range = seed >= -(1 << 63) and seed + games < (1 << 63)
     got = _in_kernel(program, (seed, 0, games) if in_range else None, start, max_moves) if games else None
-    out = []
+    out: list = [None] * games if got is None else _from_kernel(program, got, range(seed, seed + games), True)
     for i in range(games):
-        done = None if got is None else got[i]
-        if done is None:
+        if out[i] is None:
             seats = [bot_seed(seed, i, s) for s in range(n)]
-            out.append(_python(program, got, seed + i, seats, start, max_moves))
-        else:
-            out.append(_from_kernel(program, seed + i, done, _Results.of(program)))
-        out[-1]["game"] = i
+            out[i] = _python(program, got, seed + i, seats, start, max_moves)
+            out[i]["game"] = i
     return out
 
 
@@ -89,13 +87,10 @@ def play_batch(program, plan: Sequence[tuple[int, Sequence[int]]], start=None,
     without the numbering); by the kernel where the program has one."""
     games = [(rng.seed_state(s), tuple(map(_seed_bytes, seats))) for s, seats in plan]
     got = _in_kernel(program, games, start, max_moves) if games else None
-    out = []
+    out: list = [None] * len(plan) if got is None else _from_kernel(program, got, [s for s, _ in plan], False)
     for k, (game_seed, seats) in enumerate(plan):
-        done = None if got is None else got[k]
-        if done is None:
-            out.append(_python(program, got, game_seed, seats, start, max_moves))
-        else:
-            out.append(_from_kernel(program, game_seed, done, _Results.of(program)))
+        if out[k] is None:
+            out[k] = _python(program, got, game_seed, seats, start, max_moves)
     return out
 
 
@@ -183,7 +178,7 @@ def _seed_bytes(seed: int) -> bytes:
 
 class _Results:
     """``game.result`` of a kernel's results, each made once per program (a batch's
-    games end in few different ways): a copy of it for each game."""
+    games end in few different ways), kept marshalled: a copy of it for each game."""
 
     def __init__(self, program):
         from ..native.kgame import kernel_result
@@ -197,29 +192,59 @@ class _Results:
             made = program.__dict__["_playout_results"] = cls(program)
         return made
 
-    def __call__(self, got: tuple) -> dict:
+    def kept(self, got: tuple) -> bytes | None:
+        """The result of the kernel's ``got``, marshalled (None where marshal cannot keep
+        it: ``anew`` then makes it for each game)."""
         try:
             key = marshal.dumps(got)
-        except ValueError:   # (a value marshal does not write: made anew)
-            return self.make(self.program, got)
+        except ValueError:
+            return None
         made = self.known.get(key)
         if made is None:
             if len(self.known) > 4096:
                 self.known.clear()
             made = self.known[key] = marshal.dumps(self.make(self.program, got))
-        return marshal.loads(made)
+        return made
+
+    def anew(self, got: tuple) -> dict:
+        return self.make(self.program, copy.deepcopy(got))
 
 
-def _from_kernel(program, game_seed: int, done: tuple, results: _Results) -> dict:
-    res, moves, turns, first, counts = done
-    sites = program._kernel.sites
-    kinds: dict[str, list[int]] = {}
-    for j in range(0, len(counts), 3):
-        tc, verb, _alone = sites[counts[j]]
-        kind = verb if verb else f"({tc})"
-        mine = kinds.get(kind)
-        if mine is None:
-            mine = kinds[kind] = [0] * program.n
-        mine[counts[j + 1]] += counts[j + 2]
-    return {"seed": game_seed, "result": results(res), "moves": moves, "turns": turns,
-            "first": first, "kinds": kinds, "error": None}
+def _from_kernel(program, got: list, seeds: Sequence[int], numbered: bool) -> list:
+    """The kernel's answers ``got`` as playouts (None where it gave none), game k of
+    seed ``seeds[k]`` (and numbered k where ``numbered``). They are plain data without
+    cycles, made with the collector off (its passes would walk the heap for nothing),
+    and each different result is made once: the kernel gives a call's equal results as
+    one object (cxx/kernel_playout.hpp), known here by its id while ``got`` holds it."""
+    results = _Results.of(program)
+    names = [verb if verb else f"({tc})" for tc, verb, _alone in program._kernel.sites]
+    n = program.n
+    made: dict[int, bytes | None] = {}
+    out: list = []
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for k, done in enumerate(got):
+            if done is None:
+                out.append(None)
+                continue
+            res, moves, turns, first, counts = done
+            kept = made.get(id(res), b"")
+            if kept == b"":
+                kept = made[id(res)] = results.kept(res)
+            kinds: dict[str, list[int]] = {}
+            for j in range(0, len(counts), 3):
+                kind = names[counts[j]]
+                mine = kinds.get(kind)
+                if mine is None:
+                    mine = kinds[kind] = [0] * n
+                mine[counts[j + 1]] += counts[j + 2]
+            one = {"seed": seeds[k], "result": results.anew(res) if kept is None else marshal.loads(kept),
+                   "moves": moves, "turns": turns, "first": first, "kinds": kinds, "error": None}
+            if numbered:
+                one["game"] = k
+            out.append(one)
+    finally:
+        if was:
+            gc.enable()
+    return out

@@ -36,36 +36,107 @@ template <class G> static inline int mt_below(G& g, int n) {
     return (int)r;
 }
 
+// The seats' generators of a run sit side by side, MT_LANES of them in a block (word k
+// of lane l at words[k * MT_LANES + l]): the seeding below (init_by_array, and the
+// SHA-256 of bot_seed before it) is then one computation for the block's lanes at once,
+// as vectors (GCC's vector extension: SSE2 on x86-64, NEON on arm64), where for one
+// generator every step waits for the last
+constexpr int MT_LANES = 4;
+typedef uint32_t U4 __attribute__((vector_size(16)));
+static_assert(sizeof(U4) == MT_LANES * sizeof(uint32_t), "one word per lane");
+
+// init_genrand(19650218), where init_by_array begins: the same for every seed
+static const uint32_t* mt_base() {
+    static uint32_t b[624];
+    static bool made = false;
+    if (!made) {
+        b[0] = 19650218U;
+        for (int i = 1; i < 624; ++i) b[i] = 1812433253U * (b[i - 1] ^ (b[i - 1] >> 30)) + (uint32_t)i;
+        made = true;
+    }
+    return b;
+}
+
+// init_by_array of a key of 1..623 words (``kj``: key[j] + j, of the word's type: one
+// lane's, or a vector of lanes' keys of the same length ``len``; LEN: that length where
+// it is known when compiled, else 0) into ``mt`` (word k at mt[k]): CPython's loops,
+// their index checks made once. ``base``: mt_base() as words of that type; ``m1``, ``m2``
+// its two multipliers
+template <class W, size_t LEN>
+static void init_words(W* mt, const W* kj, size_t len, const W* base, W m1, W m2) {
+    if (LEN) len = LEN;
+    W prev = mt[0] = base[0];
+    size_t j = 0;
+    for (int i = 1; i < 624; ++i) {   // (624 steps: i = 1..623, then 1 again)
+        prev = mt[i] = (base[i] ^ ((prev ^ (prev >> 30)) * m1)) + kj[LEN ? (size_t)(i - 1) % LEN : j];
+        if (!LEN && ++j == len) j = 0;
+    }
+    if (LEN) j = 623 % LEN;
+    mt[0] = prev;
+    prev = mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * m1)) + kj[j];
+    W i_ = W{} + 2U;
+    for (int i = 2; i < 624; ++i, i_ += 1U)   // (623 steps: i = 2..623, then 1)
+        prev = mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * m2)) - i_;
+    mt[0] = prev;
+    mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * m2)) - 1U;
+    mt[0] = W{} + 0x80000000U;
+}
+
+// init_words for lanes: mt_base() and the multipliers as vectors, made when first
+// needed (the multipliers then are not constants the compiler would multiply by in
+// shifts and adds: a vector multiplication is fewer instructions)
+struct LaneConsts {
+    U4 base[624];
+    U4 m1, m2;
+};
+static const LaneConsts& lane_consts() {
+    static LaneConsts* c = nullptr;
+    if (!c) {
+        c = new LaneConsts;
+        const uint32_t* b = mt_base();
+        for (int i = 0; i < 624; ++i) c->base[i] = U4{} + b[i];
+        c->m1 = U4{} + 1664525U;
+        c->m2 = U4{} + 1566083941U;
+    }
+    return *c;
+}
+static void init_lanes(U4* mt, const U4* kj, size_t len) {
+    const LaneConsts& c = lane_consts();
+    if (len == 8) init_words<U4, 8>(mt, kj, len, c.base, c.m1, c.m2);
+    else init_words<U4, 0>(mt, kj, len, c.base, c.m1, c.m2);
+}
+
+// one lane's generator in a block, read as Python's random.Random reads its own
 struct PyRandom {
-    uint32_t mt[624];
+    uint32_t* mt = nullptr;   // (word k at mt[k * MT_LANES])
     int mti = 624;
 
-    // init_genrand(19650218), where init_by_array begins: the same for every seed
-    static const uint32_t* base() {
-        static uint32_t b[624];
-        static bool made = false;
-        if (!made) {
-            b[0] = 19650218U;
-            for (int i = 1; i < 624; ++i) b[i] = 1812433253U * (b[i - 1] ^ (b[i - 1] >> 30)) + (uint32_t)i;
-            made = true;
-        }
-        return b;
-    }
+    // seeded as init_by_array(key) seeds it (any length)
     void init_by_array(const std::vector<uint32_t>& key) {
-        std::memcpy(mt, base(), sizeof mt);
-        size_t i = 1, j = 0, len = key.size();
-        for (size_t k = 624 > len ? 624 : len; k; --k) {
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-            ++i, ++j;
-            if (i >= 624) { mt[0] = mt[623]; i = 1; }
-            if (j >= len) j = 0;
+        size_t len = key.size();
+        if (len >= 1 && len < 624) {
+            uint32_t kj[624], words[624];
+            for (size_t j = 0; j < len; ++j) kj[j] = key[j] + (uint32_t)j;
+            init_words<uint32_t, 0>(words, kj, len, mt_base(), 1664525U, 1566083941U);
+            for (int k = 0; k < 624; ++k) mt[k * MT_LANES] = words[k];
+        } else {   // (CPython's loops as they are)
+            uint32_t w[624];
+            std::memcpy(w, mt_base(), sizeof w);
+            size_t i = 1, j = 0;
+            for (size_t k = 624 > len ? 624 : len; k; --k) {
+                w[i] = (w[i] ^ ((w[i - 1] ^ (w[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+                ++i, ++j;
+                if (i >= 624) { w[0] = w[623]; i = 1; }
+                if (j >= len) j = 0;
+            }
+            for (size_t k = 623; k; --k) {
+                w[i] = (w[i] ^ ((w[i - 1] ^ (w[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+                ++i;
+                if (i >= 624) { w[0] = w[623]; i = 1; }
+            }
+            w[0] = 0x80000000U;
+            for (int k = 0; k < 624; ++k) mt[k * MT_LANES] = w[k];
         }
-        for (size_t k = 623; k; --k) {
-            mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-            ++i;
-            if (i >= 624) { mt[0] = mt[623]; i = 1; }
-        }
-        mt[0] = 0x80000000U;
         mti = 624;
     }
     // the next output: each word is twisted just before it is read, in order, which
@@ -74,14 +145,27 @@ struct PyRandom {
     uint32_t next() {
         if (mti >= 624) mti = 0;
         int k = mti++;
-        mt[k] = mt_twist(mt, k);
-        return mt_temper(mt[k]);
+        uint32_t y = (mt[k * MT_LANES] & 0x80000000U) | (mt[(k == 623 ? 0 : k + 1) * MT_LANES] & 0x7fffffffU);
+        uint32_t w = mt[(k < 227 ? k + 397 : k - 227) * MT_LANES] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        mt[k * MT_LANES] = w;
+        return mt_temper(w);
     }
     int below(int n) { return mt_below(*this, n); }
 };
 
-// SHA-256 (FIPS 180-4) of a short message: bots.bot_seed in the kernel
-static void sha256(const std::string& msg, uint32_t h[8]) {
+// generators in blocks of MT_LANES, each PyRandom reading its lane
+struct Generators {
+    std::vector<U4> words;
+    std::vector<PyRandom> g;
+    explicit Generators(size_t n) : words((n + MT_LANES - 1) / MT_LANES * 624), g(n) {
+        for (size_t t = 0; t < n; ++t) g[t].mt = (uint32_t*)&words[t / MT_LANES * 624] + t % MT_LANES;
+    }
+};
+
+// SHA-256 (FIPS 180-4): the compression of one block ``w`` (16 words) into ``h``, of
+// the word's type (one message's, or a vector of lanes' messages)
+template <class W>
+static void sha256_block(W h[8], const W block[16]) {
     static const uint32_t K[64] = {
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -91,50 +175,107 @@ static void sha256(const std::string& msg, uint32_t h[8]) {
         0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
         0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
-    static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    auto rot = [](uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
-    std::string m = msg;
-    uint64_t bits = (uint64_t)msg.size() * 8;
-    m.push_back((char)0x80);
-    while (m.size() % 64 != 56) m.push_back('\0');
-    for (int k = 7; k >= 0; --k) m.push_back((char)((bits >> (8 * k)) & 0xff));
-    for (int k = 0; k < 8; ++k) h[k] = H0[k];
-    for (size_t at = 0; at < m.size(); at += 64) {
-        uint32_t w[64];
-        for (int k = 0; k < 16; ++k)
-            w[k] = (uint32_t)(unsigned char)m[at + 4 * k] << 24 | (uint32_t)(unsigned char)m[at + 4 * k + 1] << 16
-                 | (uint32_t)(unsigned char)m[at + 4 * k + 2] << 8 | (uint32_t)(unsigned char)m[at + 4 * k + 3];
-        for (int k = 16; k < 64; ++k) {
-            uint32_t s0 = rot(w[k - 15], 7) ^ rot(w[k - 15], 18) ^ (w[k - 15] >> 3);
-            uint32_t s1 = rot(w[k - 2], 17) ^ rot(w[k - 2], 19) ^ (w[k - 2] >> 10);
-            w[k] = w[k - 16] + s0 + w[k - 7] + s1;
-        }
-        uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-        for (int k = 0; k < 64; ++k) {
-            uint32_t t1 = hh + (rot(e, 6) ^ rot(e, 11) ^ rot(e, 25)) + ((e & f) ^ (~e & g)) + K[k] + w[k];
-            uint32_t t2 = (rot(a, 2) ^ rot(a, 13) ^ rot(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-            hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
-        }
-        h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+    auto rot = [](W x, int n) { return (x >> n) | (x << (32 - n)); };
+    W w[64];
+    for (int k = 0; k < 16; ++k) w[k] = block[k];
+    for (int k = 16; k < 64; ++k) {
+        W s0 = rot(w[k - 15], 7) ^ rot(w[k - 15], 18) ^ (w[k - 15] >> 3);
+        W s1 = rot(w[k - 2], 17) ^ rot(w[k - 2], 19) ^ (w[k - 2] >> 10);
+        w[k] = w[k - 16] + s0 + w[k - 7] + s1;
     }
+    W a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int k = 0; k < 64; ++k) {
+        W t1 = hh + (rot(e, 6) ^ rot(e, 11) ^ rot(e, 25)) + ((e & f) ^ (~e & g)) + K[k] + w[k];
+        W t2 = (rot(a, 2) ^ rot(a, 13) ^ rot(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+}
+
+static const uint32_t SHA_H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+// the padded message of bot_seed(seed, game, seat) as big-endian words: its blocks (1
+// or 2)
+static int bot_message(long long seed, long long game, int seat, uint32_t words[32]) {
+    unsigned char m[128] = {0};
+    static const char TAG[] = "meeple/bot-seed/v1";
+    size_t n = sizeof TAG - 1;
+    std::memcpy(m, TAG, n);
+    for (long long v : {seed, game, (long long)seat}) {   // (each as str(v))
+        m[n++] = 0;
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        char digits[24];
+        int len = 0;
+        do digits[len++] = (char)('0' + u % 10); while (u /= 10);
+        if (v < 0) m[n++] = '-';
+        while (len) m[n++] = (unsigned char)digits[--len];
+    }
+    uint64_t bits = (uint64_t)n * 8;
+    m[n] = 0x80;
+    int blocks = n + 9 <= 64 ? 1 : 2;
+    for (int k = 0; k < 8; ++k) m[blocks * 64 - 1 - k] = (unsigned char)(bits >> (8 * k));
+    for (int k = 0; k < blocks * 16; ++k)
+        words[k] = (uint32_t)m[4 * k] << 24 | (uint32_t)m[4 * k + 1] << 16 | (uint32_t)m[4 * k + 2] << 8 | m[4 * k + 3];
+    return blocks;
+}
+
+// a digest's key for init_by_array: the hash read as an integer (big-endian) whose
+// 32-bit words, least significant first, are the digest's last word first (its
+// leading zero words dropped); its length
+static size_t digest_key(const uint32_t h[8], uint32_t key[8]) {
+    size_t len = 8;
+    for (int k = 0; k < 8; ++k) key[k] = h[7 - k];
+    while (len > 1 && key[len - 1] == 0) --len;
+    return len;
 }
 
 // seat ``seat``'s generator in game ``game`` of a run from ``seed``: random.Random(
-// bot_seed(seed, game, seat)), the hash read as an integer (big-endian) whose 32-bit
-// words, least significant first, are the digest's last word first
-static void bot_generator(long long seed, long long game, int seat, PyRandom& out) {
-    std::string msg = "meeple/bot-seed/v1";
-    for (long long v : {seed, game, (long long)seat}) {
-        msg.push_back('\0');
-        msg += std::to_string(v);
+// bot_seed(seed, game, seat)), for ``n`` generators at once (generator t: game
+// first + t / NP, seat t % NP), each block of MT_LANES seeded as one
+static void bot_generators(long long seed, long long first, Generators& out, size_t n) {
+    for (size_t t0 = 0; t0 < n; t0 += MT_LANES) {
+        U4 block[16], h[8];
+        uint32_t words[MT_LANES][32], key[MT_LANES][8];
+        int blocks[MT_LANES];
+        size_t len[MT_LANES];
+        for (int l = 0; l < MT_LANES; ++l) {
+            size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
+            blocks[l] = bot_message(seed, first + (long long)(t / NP), (int)(t % NP), words[l]);
+        }
+        bool one = true;
+        for (int l = 0; l < MT_LANES; ++l) one = one && blocks[l] == 1;
+        if (one) {
+            for (int k = 0; k < 8; ++k) h[k] = U4{} + SHA_H0[k];
+            for (int k = 0; k < 16; ++k)
+                for (int l = 0; l < MT_LANES; ++l) block[k][l] = words[l][k];
+            sha256_block(h, block);
+            for (int l = 0; l < MT_LANES; ++l) {
+                uint32_t hl[8];
+                for (int k = 0; k < 8; ++k) hl[k] = h[k][l];
+                len[l] = digest_key(hl, key[l]);
+            }
+        } else {
+            for (int l = 0; l < MT_LANES; ++l) {
+                uint32_t hl[8];
+                std::memcpy(hl, SHA_H0, sizeof hl);
+                for (int b = 0; b < blocks[l]; ++b) sha256_block(hl, words[l] + 16 * b);
+                len[l] = digest_key(hl, key[l]);
+            }
+        }
+        bool same = true;
+        for (int l = 0; l < MT_LANES; ++l) same = same && len[l] == len[0];
+        if (same) {
+            U4 kj[8];
+            for (size_t j = 0; j < len[0]; ++j)
+                for (int l = 0; l < MT_LANES; ++l) kj[j][l] = key[l][j] + (uint32_t)j;
+            init_lanes(&out.words[t0 / MT_LANES * 624], kj, len[0]);
+            for (int l = 0; l < MT_LANES && t0 + (size_t)l < n; ++l) out.g[t0 + (size_t)l].mti = 624;
+        } else {
+            for (int l = 0; l < MT_LANES && t0 + (size_t)l < n; ++l)
+                out.g[t0 + (size_t)l].init_by_array(std::vector<uint32_t>(key[l], key[l] + len[l]));
+        }
     }
-    uint32_t h[8];
-    sha256(msg, h);
-    std::vector<uint32_t> key;
-    for (int k = 7; k >= 0; --k) key.push_back(h[k]);
-    while (key.size() > 1 && key.back() == 0) key.pop_back();
-    out.init_by_array(key);
 }
 
 // what one playout gives back to Python
@@ -196,25 +337,85 @@ static bool seeded(PyObject* keys, PyRandom* seats) {
     return true;
 }
 
+// A game's result as the kernel holds it, and the Python value made of it: the games of
+// a call end in few different ways, each made once (a game's answer holds the one made
+// for an equal result; Python reads it and never changes it)
+struct ResultKey {
+    I scores[NP];
+    I ties[NTIES][NP];
+    int outcomes[NP];
+    TeamT teams[HAS_TEAMS ? NP : 0];
+    I parts[NPARTS];
+    explicit ResultKey(const St& s) {
+        for (int p = 0; p < NP; ++p) scores[p] = s.scores[p], outcomes[p] = s.outcomes[p];
+        for (int k = 0; k < NTIES; ++k)
+            for (int p = 0; p < NP; ++p) ties[k][p] = s.ties[k][p];
+        for (int p = 0; p < (HAS_TEAMS ? NP : 0); ++p) teams[p] = s.teams[p];
+        for (int k = 0; k < NPARTS; ++k) parts[k] = PART_SCORED[k] ? s.parts[k] : 0;
+    }
+    bool operator==(const ResultKey& o) const {
+        for (int p = 0; p < NP; ++p)
+            if (scores[p] != o.scores[p] || outcomes[p] != o.outcomes[p]) return false;
+        for (int k = 0; k < NTIES; ++k)
+            for (int p = 0; p < NP; ++p)
+                if (ties[k][p] != o.ties[k][p]) return false;
+        for (int p = 0; p < (HAS_TEAMS ? NP : 0); ++p)
+            if (!eq(teams[p], o.teams[p])) return false;
+        for (int k = 0; k < NPARTS; ++k)
+            if (parts[k] != o.parts[k]) return false;
+        return true;
+    }
+};
+struct Results {
+    static constexpr size_t KEEP = 32;   // (results kept: more are made anew)
+    std::vector<std::pair<ResultKey, PyObject*>> made;
+    Results() {}
+    Results(const Results&) = delete;
+    ~Results() {
+        for (auto& m : made) Py_DECREF(m.second);
+    }
+    // a new reference to the Python value of s's result
+    PyObject* of(const St& s) {
+        ResultKey key(s);
+        for (auto& m : made)
+            if (m.first == key) {
+                Py_INCREF(m.second);
+                return m.second;
+            }
+        PyObject* r = result_py(s);
+        if (r && made.size() < KEEP) {
+            Py_INCREF(r);
+            made.push_back({key, r});
+        }
+        return r;
+    }
+};
+
 // one game's answer: (result, moves, turns, first seat or None, [site, seat, count, ...]
 // in the order of their first moves)
-static PyObject* playout_py(const St& s, const Playout& o) {
-    PyObject* counts = PyList_New(0);
-    if (!counts) return nullptr;
+static PyObject* playout_py(const St& s, const Playout& o, Results& results) {
+    PyObject* out = PyTuple_New(5);
+    PyObject* counts = PyList_New((Py_ssize_t)(3 * o.order.size()));
+    if (!out || !counts) {
+        Py_XDECREF(out);
+        Py_XDECREF(counts);
+        return nullptr;
+    }
+    Py_ssize_t at = 0;
     for (size_t k : o.order) {
         long long parts[3] = {(long long)(k / NP), (long long)(k % NP), (long long)o.counts[k]};
-        for (long long v : parts) {
-            PyObject* x = PyLong_FromLongLong(v);
-            PyList_Append(counts, x);
-            Py_DECREF(x);
-        }
+        for (long long v : parts) PyList_SET_ITEM(counts, at++, PyLong_FromLongLong(v));
     }
-    PyObject* res = result_py(s);
-    PyObject* first = o.first < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(o.first);
-    PyObject* out = Py_BuildValue("(OLLOO)", res, (long long)o.moves, (long long)s.turn, first, counts);
-    Py_XDECREF(res);
-    Py_DECREF(first);
-    Py_DECREF(counts);
+    PyTuple_SET_ITEM(out, 0, results.of(s));
+    PyTuple_SET_ITEM(out, 1, PyLong_FromLongLong((long long)o.moves));
+    PyTuple_SET_ITEM(out, 2, PyLong_FromLongLong((long long)s.turn));
+    PyTuple_SET_ITEM(out, 3, o.first < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(o.first));
+    PyTuple_SET_ITEM(out, 4, counts);
+    for (int k = 0; k < 5; ++k)
+        if (!PyTuple_GET_ITEM(out, k)) {
+            Py_DECREF(out);
+            return nullptr;
+        }
     return out;
 }
 
@@ -227,11 +428,12 @@ static uint64_t seed_state(long long seed) {
 // one game played from ``from`` (a copy of it, its generator set to ``rng``) or from its
 // start: its answer, or None where the kernel cannot play it to its end; nullptr with
 // Python's error set (a signal)
-static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I max_moves, Playout& o) {
+static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I max_moves, Playout& o,
+                             Results& results) {
     St* s = from ? new St(*from) : fresh(rng);
     if (s && from) s->rng = rng;
     int status = s ? play_out(*s, seats, max_moves, o) : 1;
-    PyObject* got = status == 0 ? playout_py(*s, o) : (Py_INCREF(Py_None), Py_None);
+    PyObject* got = status == 0 ? playout_py(*s, o, results) : (Py_INCREF(Py_None), Py_None);
     delete s;
     if (got && PyErr_CheckSignals() < 0) {
         Py_DECREF(got);
@@ -262,26 +464,30 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
     Py_ssize_t games = listed ? PyList_GET_SIZE(args[0]) : (Py_ssize_t)std::max(0LL, run[2]);
     PyObject* out = PyList_New(games);
     if (!out) return nullptr;
-    std::vector<PyRandom> seats((size_t)NP);
+    // (a run's games in groups, their seats' generators seeded together)
+    const Py_ssize_t group = listed ? 1 : std::max(1, 2 * MT_LANES / NP);
+    Generators seats((size_t)(group * NP));
     Playout o;
+    Results results;
     for (Py_ssize_t g = 0; g < games; ++g) {
         unsigned long long rng = 0;
+        PyRandom* mine = &seats.g[(size_t)(g % group * NP)];
         if (!listed) {
             long long i = run[1] + g;
             rng = seed_state(run[0] + i);
-            for (int p = 0; p < NP; ++p) bot_generator(run[0], i, p, seats[(size_t)p]);
+            if (g % group == 0) bot_generators(run[0], i, seats, (size_t)(std::min(group, games - g) * NP));
         } else {
             PyObject* game = PyList_GET_ITEM(args[0], g);
             if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != 2
                     || (rng = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(game, 0)), PyErr_Occurred())
-                    || !seeded(PyTuple_GET_ITEM(game, 1), seats.data())) {
+                    || !seeded(PyTuple_GET_ITEM(game, 1), mine)) {
                 PyErr_Clear();
                 Py_DECREF(out);
                 PyErr_SetString(PyExc_ValueError, "playouts: each game is (rng, one seed's bytes per seat)");
                 return nullptr;
             }
         }
-        PyObject* got = one_playout(from, rng, seats.data(), max_moves, o);
+        PyObject* got = one_playout(from, rng, mine, max_moves, o, results);
         if (!got) {
             Py_DECREF(out);
             return nullptr;
