@@ -37,7 +37,7 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
 from meeple.interpreter.analysis import testing
-from meeple.interpreter.native import kernel
+from meeple.interpreter.native import kernel_build
 from meeple.interpreter.native.kgame import KernelGame
 from scale import scaled
 from test_fuzz_rulesets import MUTATIONS, corpus, sources
@@ -583,7 +583,7 @@ def test_kernels_can_be_turned_off_and_a_failed_build_says_why_once():
 
 @needs_kernel
 def test_without_a_compiler_the_games_run_in_python_saying_so(monkeypatch):
-    monkeypatch.setattr(kernel, "compiler", lambda: None)
+    monkeypatch.setattr(kernel_build, "compiler", lambda: None)
     rules = interpreter.load("kalah")
     said = []
     rules.use_native(report=said.append, kernel_only=True)   # (no Cython build in its place)
@@ -814,7 +814,7 @@ def test_items_nobody_sees_traded_between_places_change_nothing_the_kernel_tells
 # ---------------------------------------------------------------- the whole language
 
 def _doc_rulesets():
-    from test_docs import COMPLETE
+    from docs_support import COMPLETE
     return COMPLETE
 
 
@@ -823,7 +823,7 @@ def _doc_rulesets():
 def test_every_ruleset_of_the_language_reference_plays_the_same_in_its_kernel(block):
     # language.md's examples use every construct of the language: a kernel covers them,
     # and random games (any seat of a simultaneous decision) agree move by move
-    from test_docs import compile_block
+    from docs_support import compile_block
     prog = compile_block(block)
     n = max(prog.min_players, 1)
     plain = prog.for_players(n)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import needs_kernel
-from meeple.interpreter.native import cython_code, kernel, kernel_quick
+from meeple.interpreter.native import cython_code, kernel, kernel_build, kernel_quick
 
 from meeple import interpreter
 
@@ -150,9 +150,9 @@ def test_the_builder_is_detached_and_the_command_leaves_no_process_behind(cache,
 def test_a_first_kernel_is_the_quick_one_then_the_optimised_one_plays_the_same(cache, monkeypatch):
     """A real kernel: the quick one first; after the background build, the optimised one
     (here -O0 with a define of its own, to build cheaply), which plays the same games."""
-    monkeypatch.setattr(kernel, "CXX_FLAGS", [f for f in kernel.CXX_FLAGS if not f.startswith("-O")]
+    monkeypatch.setattr(kernel_build, "CXX_FLAGS", [f for f in kernel_build.CXX_FLAGS if not f.startswith("-O")]
                         + ["-O0", "-DMEEPLE_TEST_OPTIMISED"])
-    monkeypatch.setattr(kernel, "_loaded", {})
+    monkeypatch.setattr(kernel_build, "_loaded", {})
     prog = interpreter.load("kalah").for_players(2)
     source = kernel.Gen(prog).source()
     plan = kernel_quick.plan(source)
@@ -161,7 +161,7 @@ def test_a_first_kernel_is_the_quick_one_then_the_optimised_one_plays_the_same(c
     assert said == ["building"]
     assert first.KEY == kernel.module_key(source, plan.quick_options) != plan.key
     kernel_quick.wait()
-    kernel._loaded.clear()
+    kernel_build._loaded.clear()
     second, seconds = kernel.load_or_build(source, lambda: said.append("again"))
     assert plan.key == second.KEY and seconds == 0.0 and said == ["building"]
     assert kept(cache, kernel.module_name(first.KEY)) is None

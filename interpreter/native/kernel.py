@@ -30,21 +30,24 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
-import importlib.machinery
-import os
-import shutil
-import subprocess
-import sys
-import sysconfig
 from itertools import count
-from pathlib import Path
 
-from ...dsl import diskcache
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
-from . import cython_code as native, kernel_pch, kernel_quick
+from . import kernel_quick
 from .cxx_text import ident, literal
+from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and tests
+    KernelError,
+    _build,
+    compiler,
+    enabled,
+    flags,
+    module_key,
+    module_name,
+    obtain,
+    status,
+)
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_layout import Layout
@@ -53,20 +56,14 @@ from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 
-FORMAT = "1"          # the layout of the generated module (part of its key on disk)
-BUILD_TIMEOUT = 600   # seconds for the C++ compiler
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
 RAY_MEMO_MAX = 1 << 16  # ...where there are at most this many (cells x steps)
-CXX_FLAGS = ["-O2", "-std=c++17", "-fPIC", "-shared", "-fno-strict-aliasing", "-w"]
-_loaded: dict[str, object] = {}
 # a product known to be within this bound (and the integer budget) is written as such
 # (no int64 overflow, never NONE_I)
 _PLAIN_MAX = (1 << 62) - 1
 
 
-class KernelError(Exception):
-    """The kernel cannot be built or loaded here (``str(e)`` says why)."""
 
 
 class Gen(MemoCalls):
@@ -1061,51 +1058,6 @@ class Proc(ChanceStatements):
 
 # ------------------------------------------------------------ building and loading
 
-def enabled() -> bool:
-    """False when ``MEEPLE_KERNEL=0``: native programs are then never played by a kernel
-    (their rule code is compiled by Cython, as without one)."""
-    return os.environ.get("MEEPLE_KERNEL", "") != "0"
-
-
-def compiler() -> list[str] | None:
-    """The C++ compiler's command (``CXX``, else the one Python was built with, else
-    ``c++``/``g++``/``clang++`` on the PATH), or None."""
-    if sysconfig.get_platform().startswith("win"):
-        return None   # (MSVC has no statement of GNU C++ the kernels use: Python serves)
-    for cxx in (os.environ.get("CXX"), sysconfig.get_config_var("CXX"), "c++", "g++", "clang++"):
-        words = (cxx or "").split()
-        if words and shutil.which(words[0]):
-            return words
-    return None
-
-
-def status() -> str | None:
-    """None when kernels can be built here; else why not, in one sentence."""
-    if compiler() is None:
-        return "no C++ compiler was found (set CXX, or install g++ or clang++)"
-    if not Path(sysconfig.get_paths()["include"], "Python.h").exists():
-        return "Python's headers are missing (install the python3-dev package)"
-    return None
-
-
-def flags() -> list[str]:
-    """The compiler's options: ``MEEPLE_KERNEL_CXXFLAGS`` (split at spaces) replaces the
-    optimization (``-O0`` builds faster, runs slower: the same games)."""
-    own = os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split()
-    return ([f for f in CXX_FLAGS if not f.startswith("-O")] + own) if own else list(CXX_FLAGS)
-
-
-def module_key(source: str, options: list[str] | None = None) -> str:
-    """The key a kernel is kept under: its source, Python's version and ABI, the
-    platform, the compiler's options (``flags()`` unless given), command and identity
-    (``kernel_pch.compiler_id``)."""
-    cxx = compiler() or []
-    return diskcache.key("meeple-kernel", FORMAT, source, sys.version, sysconfig.get_config_var("SOABI") or "",
-                         sys.implementation.cache_tag or "", sysconfig.get_platform(),
-                         " ".join(flags() if options is None else options),
-                         " ".join(cxx), kernel_pch.compiler_id(cxx) if cxx else "")
-
-
 def load_or_build(source: str, on_build=None):
     """The extension module of this source: (module, seconds spent building; 0.0 when
     found in this process or on disk). Raises KernelError when it cannot be built or
@@ -1115,83 +1067,6 @@ def load_or_build(source: str, on_build=None):
     if quick is not None:
         return quick.obtain(on_build)
     return obtain(source, flags(), on_build)
-
-
-def module_name(key: str) -> str:
-    return f"meeple_kernel_{key[:32]}"
-
-
-def obtain(source: str, options: list[str], on_build=None, make_pch: bool = True):
-    """The module of ``source`` built with ``options``: from this process, the cache or
-    built now; (module, seconds spent building)."""
-    key = module_key(source, options)
-    name = module_name(key)
-    try:
-        mod, _built, seconds = native.obtain(_loaded, key, name,
-                                             lambda tmp: _build(name, key, source, tmp, options, make_pch),
-                                             usable=_kernel_module, on_build=on_build)
-    except native.NativeError as e:
-        raise KernelError(str(e)) from None
-    if mod is None:
-        raise KernelError("the kernel built does not load")
-    return mod, seconds
-
-
-def _kernel_module(mod) -> bool:
-    return callable(getattr(mod, "start", None)) and callable(getattr(mod, "load", None))
-
-
-def _build(name: str, key: str, source: str, tmp: Path, options: list[str] | None = None,
-           make_pch: bool = True) -> Path:
-    """The C++ compiler, in the folder ``tmp``, with ``options`` (``flags()`` unless
-    given; ``make_pch``: see kernel_pch.unit): the module's path."""
-    options = flags() if options is None else options
-    cxx = compiler()
-    if cxx is None:
-        raise KernelError(status() or "no C++ compiler")
-    src = tmp / f"{name}.cpp"
-    head = (f'#define KERNEL_NAME "{name}"\n#define KERNEL_SYMBOL {name}\n'
-            f'#define KERNEL_KEY "{key}"\n')
-    out = tmp / (name + importlib.machinery.EXTENSION_SUFFIXES[0])
-    include = sysconfig.get_paths()["include"]
-    cmd = [*cxx, *options, f"-I{include}", str(src), "-o", str(out)]
-    if sys.platform == "darwin":
-        cmd[1:1] = ["-undefined", "dynamic_lookup"]
-    unit = kernel_pch.unit(head, source, tmp, cxx, options, include, lambda c: _run(c, tmp), make_pch)
-    if unit.key is not None:   # (the precompiled runtime beside it: see kernel_pch.py)
-        src.write_text(unit.text, encoding="utf-8")
-        done = _run([*cmd, "-H"], tmp)
-        if done.returncode == 0 and out.exists():
-            if not kernel_pch.taken(done.stderr):   # (it read the text beside it)
-                kernel_pch.refused(unit)
-            return out
-    src.write_text(head + source, encoding="utf-8")
-    done = _run(cmd, tmp)
-    if done.returncode != 0 or not out.exists():
-        raise KernelError(_failure(done.stderr or done.stdout or "", src))
-    if unit.key is not None:   # (it failed with the header and not without)
-        kernel_pch.refused(unit)
-    return out
-
-
-def _run(cmd: list[str], tmp: Path) -> subprocess.CompletedProcess:
-    """The compiler, run in the folder ``tmp`` to its end."""
-    try:
-        return subprocess.run(cmd, cwd=tmp, check=False, capture_output=True, text=True,
-                              timeout=BUILD_TIMEOUT, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError) as e:
-        raise KernelError(f"the build could not run ({type(e).__name__}: {e})") from None
-
-
-def _failure(output: str, src: Path) -> str:
-    """Why a build failed, from the compiler's output: an error in the C++ Meeple wrote
-    is a bug of Meeple's, and said so (any other, e.g. an option it does not know, is
-    the compiler's as it runs here)."""
-    said = [r.strip().replace(str(src), src.name)[:300] for r in output.splitlines() if r.strip()]
-    first = [r for r in said if "error" in r][:2] or said[:2]
-    ours = any(r.startswith(src.name + ":") and "error" in r for r in said)
-    return ("the build failed" + (" on the C++ Meeple wrote (a bug in Meeple, please report it with the "
-                                  "ruleset)" if ours else "") + (": " + " / ".join(first) if first else ""))
 
 
 def build(prog, on_build=None) -> Kernel:

@@ -37,7 +37,7 @@ import sysconfig
 from pathlib import Path
 
 from ...dsl import diskcache
-from . import cython_code as native, kernel_pch
+from . import cython_code as native, kernel_build, kernel_pch
 
 PREFIX = "meeple_kbg_"
 QUICK = "-Og"
@@ -84,22 +84,20 @@ class Plan:
     one, the optimised one then made in the background."""
 
     def __init__(self, source: str, options: list[str], where: Path):
-        from . import kernel
         self.source, self.options, self.where = source, options, where
-        self.key = kernel.module_key(source, options)
-        self.name = kernel.module_name(self.key)
+        self.key = kernel_build.module_key(source, options)
+        self.name = kernel_build.module_name(self.key)
         self.quick_options = quick_options(options)
 
     def obtain(self, on_build=None):
         """(module, seconds spent building) as kernel.load_or_build."""
-        from . import kernel
-        mod = kernel._loaded.get(self.key) or native._cached(self.where, self.name, self.key,
-                                                             kernel._kernel_module)
+        mod = kernel_build._loaded.get(self.key) or native._cached(self.where, self.name, self.key,
+                                                             kernel_build._kernel_module)
         if mod is not None:
-            kernel._loaded[self.key] = mod
+            kernel_build._loaded[self.key] = mod
             return mod, 0.0
         # (the precompiled runtime, where the cache has none, is made by the builder)
-        mod, seconds = kernel.obtain(self.source, self.quick_options, on_build, make_pch=False)
+        mod, seconds = kernel_build.obtain(self.source, self.quick_options, on_build, make_pch=False)
         start(self)
         return mod, seconds
 
@@ -117,7 +115,6 @@ def quick_options(options: list[str]) -> list[str]:
 def plan(source: str) -> Plan | None:
     """The plan for ``source``'s kernel, or None where it is built as asked and waited
     for (switched off, options given, no cache folder, no ``fcntl``/``fork``)."""
-    from . import kernel
     if not enabled() or os.environ.get("MEEPLE_KERNEL_CXXFLAGS", "").split() or not hasattr(os, "fork"):
         return None
     try:
@@ -127,7 +124,7 @@ def plan(source: str) -> Plan | None:
     where = native.folder()
     if where is None:
         return None
-    return Plan(source, kernel.flags(), where)
+    return Plan(source, kernel_build.flags(), where)
 
 
 def start(p: Plan) -> bool:
@@ -149,31 +146,30 @@ def start(p: Plan) -> bool:
 def finish(job: dict, lock_fd: int) -> None:
     """The builder (in the background, holding the kernel's lock): builds the optimised
     kernel and keeps it, then removes the quick one."""
-    from . import kernel
     where = native.folder()
     source, options = job["source"], job["options"]
-    if where is None or kernel.module_key(source, options) != job["key"]:
+    if where is None or kernel_build.module_key(source, options) != job["key"]:
         return
     p = Plan(source, options, where)
     if _kept(where, p.name) or diskcache.read_own(p.failed_path()) is not None:
         return
     try:
-        data = native._built(lambda tmp: kernel._build(p.name, p.key, source, tmp, options))
-    except (kernel.KernelError, native.NativeError):
+        data = native._built(lambda tmp: kernel_build._build(p.name, p.key, source, tmp, options))
+    except (kernel_build.KernelError, native.NativeError):
         data = None
     try:
         if data is None:
             native._write(where, p.failed_path(), b"")
         else:
             native._keep(where, p.name, data)
-            quick = kernel.module_name(kernel.module_key(source, job["quick"]))
+            quick = kernel_build.module_name(kernel_build.module_key(source, job["quick"]))
             _remove(where / (quick + native._suffix()), where / (quick + ".sha256"))
     except OSError:
         pass
     # (the precompiled runtime for the quick builds that follow: see kernel_pch.py)
-    cxx = kernel.compiler()
+    cxx = kernel_build.compiler()
     if cxx is not None:
-        kernel_pch.prepare(cxx, job["quick"], sysconfig.get_paths()["include"], kernel._run)
+        kernel_pch.prepare(cxx, job["quick"], sysconfig.get_paths()["include"], kernel_build._run)
     # (whoever takes the lock from now on finds the kernel kept, or the mark)
     _remove(p.lock_path())
     os.close(lock_fd)
