@@ -217,7 +217,7 @@ def test_a_call_that_counts_work_is_made_at_each_use_as_the_straightforward_code
         src = SourceSet(base=parse(text, "once.meeple"), sources={"once.meeple": text})
         prog = compile_sources(src).for_players(2)
         game = prog.new_game(2, seed=1)
-        least[optimize] = game.R.spent   # (the setup and the first turn: one run)
+        least[optimize] = game.work_spent   # (the setup and the first turn: one run)
     # (out: 2 cards, each call walks them; the pile: 3 cards, walked once)
     assert least[True] == least[False] == 2 + 2 + 3 + 3 * 2
 

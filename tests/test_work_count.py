@@ -20,13 +20,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from docs_support import COMPLETE, compile_block
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from meeple.dsl.load import RULESETS_DIR, bundled_names
 from meeple.interpreter import Budgets, RuleError
 from meeple.interpreter.compiler import codegen
-from meeple.interpreter.native.kgame import KernelGame
 from scale import FULL, scaled
-from test_docs import COMPLETE, compile_block
 
 from meeple import interpreter
 
@@ -53,9 +52,7 @@ def both(make):
 def spent(game) -> int:
     """The work the last run of the rules counted in a game (its kernel's while it
     plays the game)."""
-    if isinstance(game, KernelGame) and game.live:
-        return game.kernel_state()["spent"]
-    return game.R.spent
+    return game.work_spent
 
 
 def differences(programs, players: int, seed: int, moves: int) -> list:

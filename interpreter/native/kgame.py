@@ -232,6 +232,13 @@ class KernelGame(Game):
             return k.simul() is not None
         return Game.simultaneous.fget(self)
 
+    @property
+    def work_spent(self) -> int:
+        k = self._k
+        if k is not None:
+            return k.export()["spent"]
+        return super().work_spent
+
     # ------------------------------------------------------------ chance
     @property
     def chance_mode(self) -> str:

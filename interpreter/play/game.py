@@ -185,6 +185,13 @@ class Game:
         """How many turns have been completed (the rules' ``turn_number()``)."""
         return self.R.turn
 
+    @property
+    def work_spent(self) -> int:
+        """The ``work`` the last run of the rules counted (language.md, 15.3): the setup's
+        and the first turn's in a new game, then the last move's; what the ``work``
+        budget bounds, the same in every engine."""
+        return self.R.spent
+
     def unsure_zones(self, seat: int) -> list[str]:
         """The keys of the zones (as in views) whose contents ``seat`` may not know exactly
         (which items, in which order): hidden items came in or left unseen by the seat, or
