@@ -151,6 +151,8 @@ SLOW = {
         "test_fragments_check_and_run_in_the_examples_ruleset",
         "test_python_blocks_run",
         "test_the_cherokee_setup_deals_the_clans_in_a_procedure",
+    ),
+    "test_docs_claims.py": (
         "test_the_sample_failure_of_meeple_test",
         "test_the_samples_of_a_game_that_may_not_end",
     ),

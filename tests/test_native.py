@@ -368,7 +368,7 @@ def test_a_function_whose_fast_code_reads_as_its_plain_code_is_recorded():
 
 def test_every_ruleset_of_the_language_reference_compiles_twice_alike():
     # language.md's examples use every construct of the language
-    from test_docs import COMPLETE, compile_block
+    from docs_support import COMPLETE, compile_block
     for block in COMPLETE:
         ruleset = compile_block(block)
         try:
