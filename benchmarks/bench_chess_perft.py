@@ -34,6 +34,9 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from chess_fen import KIWIPETE, START, fen_position  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_openspiel import spiel_perft  # noqa: E402
+
 from meeple import interpreter  # noqa: E402
 
 PUBLISHED = {
@@ -54,17 +57,6 @@ def meeple_cpu(ruleset, fen: str, depth: int, repeat: int) -> tuple[int, float]:
         n = interpreter.perft(game, depth)
         best = min(best, time.process_time() - t0)
     return n, best
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    legal = state.legal_actions()
-    if depth == 1:
-        return len(legal)
-    return sum(spiel_perft(state.child(a), depth - 1) for a in legal)
 
 
 def spiel_cpu(fen: str, depth: int, repeat: int) -> tuple[int, float]:

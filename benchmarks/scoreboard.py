@@ -54,6 +54,7 @@ if not INSTALLED:
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_load  # noqa: E402
+from bench_openspiel import spiel_perft  # noqa: E402
 
 from meeple import interpreter  # noqa: E402
 
@@ -101,17 +102,6 @@ def spiel_playouts(game, games: int) -> float:
             legal = s.legal_actions()
             s.apply_action(legal[rnd.randrange(len(legal))])
     return time.process_time() - t0
-
-
-def spiel_perft(state, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if state.is_terminal():
-        return 0
-    legal = state.legal_actions()
-    if depth == 1:
-        return len(legal)
-    return sum(spiel_perft(state.child(a), depth - 1) for a in legal)
 
 
 def row(what: str, meeple: str, peer: str, ratio: float, target: str, met: bool) -> list[str]:
