@@ -19,6 +19,8 @@ rather than by each printer on its own.
   (``order_free_arg``, by ``orderfree.py`` from what dsl/builtins.py says of each built-in);
 - the least and the most an integer can be, the longest a text can be (``int_range``,
   ``within``, ``text_bound``: bounds.py);
+- the loops of an expression around each of its parts, and which of them its value
+  changes with (``loops_around``, ``loops_read``, ``invariant``: hoist.py);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py).
 
@@ -42,6 +44,7 @@ from functools import cached_property
 from ...dsl import ast as ir
 from . import orderfree
 from .bounds import Bounds
+from .hoist import Hoist
 from .memo import Memo
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
@@ -49,7 +52,7 @@ _LOOPS = frozenset({"Comprehension", "Aggregate"})
 _RAY = "Ray"
 
 
-class Facts(Bounds, Memo):
+class Facts(Bounds, Hoist, Memo):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 

@@ -26,6 +26,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
+from .hoist import roots
 
 
 class Memo:
@@ -44,6 +45,10 @@ class Memo:
 
         def loops(self, name: str, ray: bool = False) -> bool: ...
 
+        def loops_around(self, e) -> tuple: ...
+
+        def loops_read(self, e) -> set: ...
+
         def counts_work(self, n) -> bool: ...
 
     @cached_property
@@ -60,9 +65,15 @@ class Memo:
         is called once for each element.)"""
         looped: set[str] = set()
         out: set[str] = set()
-        for root in _roots(self.c):
-            for call, depth, bound in _calls_in_loops(root, self.c.functions):
-                (looped if depth == 1 and _once(call, bound) else out).add(call.func)
+        fs = self.c.functions
+        for root in roots(self.c):
+            for call in ir.walk(root):
+                around = self.loops_around(call)
+                if call.node != "Call" or call.func not in fs or not around:
+                    continue
+                once = len({id(loop.comp) for loop in around}) == 1 and all(
+                    a.node == "Var" or not self.loops_read(a) for a in call.args)
+                (looped if once else out).add(call.func)
         stack = [*looped, *out]
         while stack:
             for g in self.calls[stack.pop()]:
@@ -124,38 +135,3 @@ class Memo:
         ``keepable``."""
         return name in self.repeated and self.keepable(name)
 
-
-def _roots(c) -> list:
-    """Every declaration of the checked program that holds expressions."""
-    one = [c.setup, c.turn, c.end, c.at_end, c.score, c.heuristic, c.outcome, c.team]
-    return [*c.functions.values(), *c.procedures.values(), *(d for d in one if d is not None),
-            *c.participants.values(), *c.tiebreaks, *c.invariants]
-
-
-def _calls_in_loops(root, functions: dict) -> list[tuple[Any, int, set[str]]]:
-    """The calls of rule functions below ``root`` inside loops, each with the number of
-    loops around the call (what a comprehension or an aggregate evaluates for each
-    element: its element, its condition, a later clause's list; the first clause's list
-    is evaluated once) and the names of their variables."""
-    depth: dict[int, int] = {}
-    names: dict[int, set[str]] = {}
-    calls = []
-    for n in ir.walk(root):
-        if n.node == "Call" and n.func in functions:
-            calls.append(n)
-        if n.node != "Comprehension":   # (an aggregate's loop: its comprehension's)
-            continue
-        bound = {cl.var for cl in n.clauses}
-        for part in [*(cl.iter for cl in n.clauses[1:]), n.elem, n.cond]:
-            if part is not None:
-                for x in ir.walk(part):
-                    depth[id(x)] = depth.get(id(x), 0) + 1
-                    names.setdefault(id(x), set()).update(bound)
-    return [(c, depth[id(c)], names[id(c)]) for c in calls if id(c) in depth]
-
-
-def _once(call, bound: set[str]) -> bool:
-    """Whether each argument of a call inside one loop is the loop's variable itself or
-    the same at every turn (reads none of the loop's variables)."""
-    return all(a.node == "Var" or not any(x.node == "Var" and x.name in bound for x in ir.walk(a))
-               for a in call.args)

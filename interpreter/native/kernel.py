@@ -90,7 +90,6 @@ class Gen(MemoCalls):
         self.recursive = self.facts.recursive   # (the functions that may call themselves)
         self.calling = self.facts.calling       # (the functions that call functions)
         self.sites: list[dict] = []       # choose statements: what apply needs
-        self.loopvars: set[str] = set()   # the C++ names of the loop variables around
         self.keepable: dict[str, bool] = {}  # see kept (kernel_memo.py)
         self.kept_made: set = set()
         self.any_order: dict[int, object] = {}
@@ -417,7 +416,7 @@ class Gen(MemoCalls):
             if it.node == "BinOp" and it.op == "..":
                 a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
-                inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+                inside = clause(i + 1, deeper)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             xs = self.fresh("xs")
@@ -429,17 +428,9 @@ class Gen(MemoCalls):
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
             ref = "&" if self._named(it, inner) else ""
             head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
-            inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+            inside = clause(i + 1, deeper)
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
         return clause(0, sc)
-
-    def in_loop(self, var: str, make):
-        """``make()``, compiled inside a loop whose variable is ``var``."""
-        self.loopvars.add(var)
-        try:
-            return make()
-        finally:
-            self.loopvars.discard(var)
 
     def _named(self, e, sc: dict) -> bool:
         """Whether an expression is a list held by a name (a local, a parameter, a
@@ -480,7 +471,7 @@ class Gen(MemoCalls):
         inner = dict(sc)
         inner[cl.var] = (var, t.arg)
         el = self.ct(t.arg)
-        cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
+        cond = self.expr(comp.cond, inner, BOOL)
         return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
                 f"Vec<{el}> {out}; {out}.reserve({xs}.size()); for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
                 f"if ({cond}) break; }} W(s, {out}.size()); "
@@ -498,7 +489,7 @@ class Gen(MemoCalls):
         var = self.fresh(cl.var)
         inner = dict(sc)
         inner[cl.var] = (var, T("cell", st.arg if st.tag != "list" else st.arg.arg))
-        cond = "true" if comp.cond is None else self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
+        cond = "true" if comp.cond is None else self.expr(comp.cond, inner, BOOL)
         if st.tag == "list":
             first = (f"const List<Id> st_ = {s0}; I work_ = (I)st_.size(); "
                      f"for (Id {var} : st_) {{ if ({var} >= 0 && seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} ")

@@ -1,7 +1,8 @@
 """The kernel's values of rule functions kept while the state stays the same (a part of
 ``kernel.Gen``, its methods on the generator's state): which calls read a keep, and the
-C++ of the keeps. What may be kept, and where it is worth it, is the shared pass
-``core/memo.py``; this writes it as C++.
+C++ of the keeps. What may be kept, and where it is worth it, are the shared passes
+``core/memo.py`` and ``core/hoist.py`` (a call that reads no loop around it); this writes
+it as C++.
 
 Every keep is a static table of the module, no part of any state (never copied, saved
 or compared), each entry marked with the ``EPOCH`` it was made in: every step, move and
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...dsl import ast as ir
 from .cxx_text import ident
 from .kernel_types import has_none
 
@@ -38,7 +38,6 @@ class MemoCalls:
         tables: Any
         protos: list[str]
         fns: list[str]
-        loopvars: set[str]
         keepable: dict[str, bool]
         kept_made: set[str | tuple[str, str]]
         recursive: set[str]
@@ -84,10 +83,10 @@ class MemoCalls:
                 return f"{self.component_call(f)}(s{args})"
             if self.finds_component(f):
                 return f"{self.function(f, any_order=True)}(s{args})"
-        if self.kept(f) and (self.facts.memoised(f) or (
-                self.loopvars and all(self.invariant(a, sc) for a in e.args))):
+        if self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e)):
             # (a function called over and over while the state stays the same, or in a
-            # loop with the same arguments at every turn: computed once per step)
+            # loop with the same arguments at every turn, core/hoist.py: computed once
+            # per step)
             return f"{self.kept_call(f)}(s{args})"
         return f"{self.function(f)}(s{args})"
 
@@ -186,8 +185,3 @@ class MemoCalls:
             f"m_.calls = c_; }} return v_; }}")
         return ident("C", name)
 
-    def invariant(self, e, sc: dict) -> bool:
-        """Whether an expression reads none of the variables of the loops around the
-        place being compiled (its value is the same at every turn of them)."""
-        return not any(n.node == "Var" and n.name in sc and sc[n.name][0] in self.loopvars
-                       for n in ir.walk(e))
