@@ -27,13 +27,15 @@
 #if defined(MK_PREBUILT) && MK_PREBUILT == 1
 #define MK_INST extern template
 #define MK_SHARED_HERE 0
+#define MK_SHARED __attribute__((visibility("hidden")))
 #elif defined(MK_PREBUILT)
 #define MK_INST template
 #define MK_SHARED_HERE 1
+#define MK_SHARED __attribute__((visibility("hidden")))
 #else
 #define MK_SHARED_HERE 1
+#define MK_SHARED static  // (the kernel's own: left out where it calls none)
 #endif
-#define MK_SHARED __attribute__((visibility("hidden")))
 
 namespace mk {
 
