@@ -114,7 +114,7 @@ def _build(name: str, key: str, source: str, tmp: Path, options: list[str] | Non
     unit = kernel_pch.unit(head, source, tmp, cxx, options, include, lambda c: _run(c, tmp), make_pch)
     if unit.key is not None:   # (the precompiled runtime beside it: see kernel_pch.py)
         src.write_text(unit.text, encoding="utf-8")
-        done = _run([*cmd, "-H"], tmp)
+        done = _run([*cmd, *unit.objects, "-H"], tmp)   # (objects: kernel_prebuilt.py)
         if done.returncode == 0 and out.exists():
             if not kernel_pch.taken(done.stderr):   # (it read the text beside it)
                 kernel_pch.refused(unit)

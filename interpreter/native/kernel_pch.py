@@ -20,6 +20,9 @@ precompiled header (GCC's ``.gch``), kept in the cache beside the kernels
 * The unit compiled includes the header, then the rest of the source with its line
   numbers as they were (``#line``): the code and what it says of its lines are the
   same either way.
+* The header goes with the object of the standard library's instantiations every
+  kernel makes (kernel_prebuilt.py: made with it, kept under the same key, linked into
+  each kernel built with it): one without the other is not used.
 """
 from __future__ import annotations
 
@@ -30,12 +33,12 @@ import tempfile
 from pathlib import Path
 
 from ...dsl import diskcache, files
-from . import cython_code as native
+from . import cython_code as native, kernel_prebuilt
 from .kernel_types import read_cxx
 
 HEADER = "meeple_kernel_rt.hpp"
 PREFIX = "meeple_kpch_"
-FORMAT = "1"
+FORMAT = "2"
 KEEP = 2                  # precompiled headers kept (the newest): each is tens of MB
 MAX_BYTES = 1 << 30
 _refused: set[str] = set()   # keys whose fresh header the compiler did not take, in this process
@@ -46,8 +49,13 @@ def runtime() -> str:
     return read_cxx("kernel_rt.hpp") + "\n"
 
 
+def header() -> str:
+    """The text precompiled: the runtime, with the object of instantiations linked."""
+    return kernel_prebuilt.KERNEL_SIDE + runtime()
+
+
 def pch_key(cxx: list[str], flags: list[str], include: str) -> str:
-    return diskcache.key("meeple-kernel-pch", FORMAT, runtime(), " ".join(flags), " ".join(cxx), include,
+    return diskcache.key("meeple-kernel-pch", FORMAT, header(), " ".join(flags), " ".join(cxx), include,
                          compiler_id(cxx))
 
 
@@ -66,10 +74,10 @@ def compiler_id(cxx: list[str]) -> str:
 
 class Unit:
     """What to compile in a build's folder: ``text``, and ``key`` when the precompiled
-    runtime is beside it (``fresh``: made by this build)."""
+    runtime is beside it (``fresh``: made by this build), with the ``objects`` to link."""
 
-    def __init__(self, text: str, key: str | None = None, fresh: bool = False):
-        self.text, self.key, self.fresh = text, key, fresh
+    def __init__(self, text: str, key: str | None = None, fresh: bool = False, objects: tuple[str, ...] = ()):
+        self.text, self.key, self.fresh, self.objects = text, key, fresh, objects
 
 
 def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], include: str, run,
@@ -85,12 +93,15 @@ def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], in
     key = pch_key(cxx, flags, include)
     if key in _refused or diskcache.read_own(where / (PREFIX + key + ".unused")) is not None:
         return plain
-    (tmp / HEADER).write_text(rt, encoding="utf-8")
+    (tmp / HEADER).write_text(header(), encoding="utf-8")
     gch = tmp / (HEADER + ".gch")
     data, fresh = _cached(where, key), False
+    if (data is None or kernel_prebuilt.cached(where, key) is None) and (not make or not _kernels_kept(where)):
+        return plain
+    obj = kernel_prebuilt.obtain(where, key, rt, tmp, cxx, flags, include, run, make)
+    if obj is None:
+        return plain
     if data is None:
-        if not make or not _kernels_kept(where):
-            return plain
         done = run([*cxx, *flags, f"-I{include}", "-x", "c++-header", str(tmp / HEADER), "-o", str(gch)])
         data = files.read_regular_file(gch, MAX_BYTES) if done.returncode == 0 and gch.exists() else None
         if data is None:
@@ -100,7 +111,7 @@ def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], in
     else:
         gch.write_bytes(data)
     line = head.count("\n") + rt.count("\n") + 1
-    return Unit(f'#include "{HEADER}"\n{head}#line {line}\n{source[len(rt):]}', key, fresh)
+    return Unit(f'#include "{HEADER}"\n{head}#line {line}\n{source[len(rt):]}', key, fresh, kernel_prebuilt.link(obj))
 
 
 def prepare(cxx: list[str], flags: list[str], include: str, run) -> None:
@@ -111,7 +122,7 @@ def prepare(cxx: list[str], flags: list[str], include: str, run) -> None:
     if where is None or os.environ.get("MEEPLE_KERNEL_PCH", "") == "0":
         return
     key = pch_key(cxx, flags, include)
-    if key in _refused or _cached(where, key) is not None \
+    if key in _refused or (_cached(where, key) is not None and kernel_prebuilt.cached(where, key) is not None) \
             or diskcache.read_own(where / (PREFIX + key + ".unused")) is not None:
         return
     try:
@@ -130,8 +141,9 @@ def taken(output: str) -> bool:
 
 
 def refused(u: Unit) -> None:
-    """The compiler did not take ``u``'s precompiled header: removed from the cache; a
-    fresh one, marked not to be made again for its key (nor in this process)."""
+    """The compiler did not take ``u``'s precompiled header: removed from the cache (with
+    its object of instantiations); a fresh one, marked not to be made again for its key
+    (nor in this process)."""
     key = u.key
     if key is None:
         return
@@ -145,6 +157,7 @@ def refused(u: Unit) -> None:
             (where / (PREFIX + key + suffix)).unlink()
         except OSError:
             pass
+    kernel_prebuilt.remove(where, key)
     if u.fresh:
         try:
             native._write(where, where / (PREFIX + key + ".unused"), b"")
@@ -187,3 +200,4 @@ def _keep(where: Path, key: str, data: bytes) -> None:
                 f.unlink()
             except OSError:
                 pass
+        kernel_prebuilt.remove(where, old.name[len(PREFIX):-len(".gch")])

@@ -19,6 +19,24 @@
 #include <utility>
 #include <vector>
 
+// MK_PREBUILT (interpreter/native/kernel_prebuilt.py): 1 where the kernel is linked with
+// the object of the instantiations named by MK_INST (each then an extern template, the
+// kernel calling the object's) and of the functions marked MK_SHARED; 2 in that object
+// (each an explicit instantiation, each function compiled); not defined: the kernel
+// instantiates and compiles what it uses, as any unit.
+#if defined(MK_PREBUILT) && MK_PREBUILT == 1
+#define MK_INST extern template
+#define MK_SHARED_HERE 0
+#define MK_SHARED __attribute__((visibility("hidden")))
+#elif defined(MK_PREBUILT)
+#define MK_INST template
+#define MK_SHARED_HERE 1
+#define MK_SHARED __attribute__((visibility("hidden")))
+#else
+#define MK_SHARED_HERE 1
+#define MK_SHARED static  // (the kernel's own: left out where it calls none)
+#endif
+
 namespace mk {
 
 typedef int64_t I;       // an int (none: NONE_I)
@@ -100,11 +118,12 @@ struct Fixed {
 // The buffers of lists come from free lists, one per size (a power of two bytes): the
 // rules make and drop lists at every turn of their loops, and malloc and free were a
 // quarter of a kernel's time. The GIL keeps one thread in a kernel at a time, and the
-// free lists are this kernel's own (internal linkage: no other module shares them).
-namespace pool {
+// free lists are this kernel's own (hidden: no other module shares them; the object of
+// instantiations linked into it, interpreter/native/kernel_prebuilt.py, does).
+namespace pool __attribute__((visibility("hidden"))) {
 constexpr int CLASSES = 17;  // 16 bytes .. 1 MiB; larger buffers are the allocator's
-static void* free_[CLASSES];
-static inline int cls(size_t bytes) {
+inline void* free_[CLASSES];
+inline int cls(size_t bytes) {
     if (bytes <= 16) return 0;
     int c = 64 - __builtin_clzll((unsigned long long)(bytes - 1)) - 4;  // 2**(c+4) >= bytes
     return c < CLASSES ? c : -1;
@@ -116,10 +135,10 @@ static inline int cls(size_t bytes) {
 #endif
 #if defined(__SANITIZE_ADDRESS__) || defined(MK_ASAN)
 // (built with AddressSanitizer: every buffer its own, so a use after free is seen)
-static inline void* take(size_t bytes) { return ::operator new(bytes); }
-static inline void give(void* p, size_t) { ::operator delete(p); }
+inline void* take(size_t bytes) { return ::operator new(bytes); }
+inline void give(void* p, size_t) { ::operator delete(p); }
 #else
-static inline void* take(size_t bytes) {
+inline void* take(size_t bytes) {
     int c = cls(bytes);
     if (c < 0) return ::operator new(bytes);
     if (void* p = free_[c]) {
@@ -128,7 +147,7 @@ static inline void* take(size_t bytes) {
     }
     return ::operator new((size_t)16 << c);
 }
-static inline void give(void* p, size_t bytes) {
+inline void give(void* p, size_t bytes) {
     int c = cls(bytes);
     if (c < 0) return ::operator delete(p);
     *(void**)p = free_[c];
@@ -226,6 +245,62 @@ struct List {
         }
     }
 };
+
+// ------------------------------------------------------------------ the order of items
+// The key of an item for a seat (kernel_state.hpp, item_key, writes it): one it sees (or
+// none) by its id, one it may not know after those, by its zone and its place there.
+struct IKey {
+    int a;
+    Id b;
+    int c;
+};
+static inline int kcmp(const IKey& x, const IKey& y) {
+    if (x.a != y.a) return x.a < y.a ? -1 : 1;
+    if (x.b != y.b) return x.b < y.b ? -1 : 1;
+    return x.c < y.c ? -1 : x.c > y.c;
+}
+typedef std::pair<IKey, Id> KeyedItem;
+typedef std::pair<std::vector<IKey>, List<Id>> KeyedList;
+// items by their keys (a stable sort), the same item once where it comes twice in a row
+MK_SHARED List<Id> by_keys(std::vector<KeyedItem>& kv);
+// the items of o (and their keys, in the same order) sorted by their keys
+MK_SHARED void sort_by_keys(std::vector<IKey>& keys, List<Id>& o);
+// lists of items by their keys: by size, then key by key (stable), equal lists in a row once
+MK_SHARED List<List<Id>> by_keys(std::vector<KeyedList>& kv);
+
+}  // namespace mk
+
+// The instantiations every kernel makes, compiled once (see MK_PREBUILT): vectors of
+// ints, the lists of the runtime and their vectors (member templates named too, where
+// the runtime calls them).
+#ifdef MK_PREBUILT
+#define MK_VEC(T, A)                                                          \
+    MK_INST class std::vector<T, A>;                                          \
+    MK_INST T& std::vector<T, A>::emplace_back<T>(T &&);                      \
+    MK_INST std::vector<T, A>::vector(const T*, const T*, const A&);          \
+    MK_INST std::vector<T, A>::iterator std::vector<T, A>::insert<const T*, void>( \
+        std::vector<T, A>::const_iterator, const T*, const T*);
+#define MK_LIST(T)              \
+    MK_INST struct mk::List<T>; \
+    MK_VEC(mk::List<T>::S, mk::Alloc<mk::List<T>::S>)
+MK_VEC(int32_t, std::allocator<int32_t>)
+MK_VEC(int64_t, std::allocator<int64_t>)
+MK_VEC(uint32_t, std::allocator<uint32_t>)
+MK_VEC(uint64_t, std::allocator<uint64_t>)
+MK_LIST(mk::Id)
+MK_LIST(mk::I)
+MK_LIST(bool)
+MK_LIST(mk::Str)
+MK_LIST(mk::List<mk::Id>)
+MK_LIST(mk::List<mk::I>)
+MK_VEC(mk::IKey, std::allocator<mk::IKey>)
+MK_VEC(mk::KeyedItem, std::allocator<mk::KeyedItem>)
+MK_VEC(mk::KeyedList, std::allocator<mk::KeyedList>)
+#undef MK_LIST
+#undef MK_VEC
+#endif
+
+namespace mk {
 
 // ------------------------------------------------------------------ equality, order
 // The order of options (helpers.sort_key for one type): none first, numbers and ids
@@ -698,5 +773,45 @@ struct PyRef {
         p = q;
     }
 };
+
+#if MK_SHARED_HERE
+// ------------------------------------------------------------------ shared functions
+// (compiled once in the object of instantiations where there is one: MK_PREBUILT)
+static bool key_less(const KeyedItem& a, const KeyedItem& b) { return kcmp(a.first, b.first) < 0; }
+
+List<Id> by_keys(std::vector<KeyedItem>& kv) {
+    std::stable_sort(kv.begin(), kv.end(), key_less);
+    Vec<Id> out;
+    for (auto& e : kv)
+        if (out.empty() || out.back() != e.second) out.push_back(e.second);
+    return List<Id>(std::move(out));
+}
+
+void sort_by_keys(std::vector<IKey>& keys, List<Id>& o) {
+    std::vector<KeyedItem> items;
+    for (size_t i = 0; i < keys.size(); ++i) items.push_back({keys[i], o[i]});
+    std::stable_sort(items.begin(), items.end(), key_less);
+    Vec<Id> sorted_;
+    for (size_t i = 0; i < items.size(); ++i) keys[i] = items[i].first, sorted_.push_back(items[i].second);
+    o = List<Id>(std::move(sorted_));
+}
+
+static bool keys_less(const KeyedList& a, const KeyedList& b) {
+    if (a.first.size() != b.first.size()) return a.first.size() < b.first.size();
+    for (size_t i = 0; i < a.first.size(); ++i) {
+        int c = kcmp(a.first[i], b.first[i]);
+        if (c) return c < 0;
+    }
+    return false;
+}
+
+List<List<Id>> by_keys(std::vector<KeyedList>& kv) {
+    std::stable_sort(kv.begin(), kv.end(), keys_less);
+    Vec<List<Id>> out;
+    for (auto& e : kv)
+        if (out.empty() || !eq(out.back(), e.second)) out.push_back(e.second);
+    return List<List<Id>>(std::move(out));
+}
+#endif
 
 }  // namespace mk

@@ -4,13 +4,8 @@
 // The order of options that are items (Runtime._ordered with _hidden_key): an item the
 // decider sees (or none) by its id, one they may not know after those, by its place (the
 // zone, then the position from the bottom); a list of items with one they may not know
-// has its items in that order, and lists go by size, then item by item.
-struct IKey { int a; Id b; int c; };
-static inline int kcmp(const IKey& x, const IKey& y) {
-    if (x.a != y.a) return x.a < y.a ? -1 : 1;
-    if (x.b != y.b) return x.b < y.b ? -1 : 1;
-    return x.c < y.c ? -1 : x.c > y.c;
-}
+// has its items in that order, and lists go by size, then item by item (the keys, IKey,
+// and the sorts by them are the runtime's: kernel_rt.hpp).
 static inline int zone_pos(St& s, Id z, Id v) {
     int k = 0;
     for (Id i = s.z.head[z]; i >= 0; i = s.z.nxt[i], ++k)
@@ -24,19 +19,13 @@ static IKey item_key(St& s, Id v, Id p) {
     return {1, z, zone_pos(s, z, v)};
 }
 static List<Id> ordered_items(St& s, std::vector<Id>&& v, Id p) {
-    std::vector<std::pair<IKey, Id>> kv;
+    std::vector<KeyedItem> kv;
     kv.reserve(v.size());
     for (Id x : v) kv.push_back({item_key(s, x, p), x});
-    std::stable_sort(kv.begin(), kv.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
-        return kcmp(a.first, b.first) < 0;
-    });
-    Vec<Id> out;
-    for (auto& e : kv)
-        if (out.empty() || out.back() != e.second) out.push_back(e.second);
-    return List<Id>(std::move(out));
+    return by_keys(kv);
 }
 static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p) {
-    std::vector<std::pair<std::vector<IKey>, List<Id>>> kv;
+    std::vector<KeyedList> kv;
     kv.reserve(v.size());
     for (List<Id>& o : v) {
         bool hidden = false;   // (Runtime._sets_by_place: a none before one it may not know fails)
@@ -49,30 +38,10 @@ static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p)
         }
         std::vector<IKey> keys;
         for (Id x : o) keys.push_back(item_key(s, x, p));
-        if (hidden) {
-            std::vector<std::pair<IKey, Id>> items;
-            for (size_t i = 0; i < keys.size(); ++i) items.push_back({keys[i], o[i]});
-            std::stable_sort(items.begin(), items.end(), [](const std::pair<IKey, Id>& a, const std::pair<IKey, Id>& b) {
-                return kcmp(a.first, b.first) < 0;
-            });
-            Vec<Id> sorted_;
-            for (size_t i = 0; i < items.size(); ++i) keys[i] = items[i].first, sorted_.push_back(items[i].second);
-            o = List<Id>(std::move(sorted_));
-        }
+        if (hidden) sort_by_keys(keys, o);
         kv.push_back({std::move(keys), o});
     }
-    std::stable_sort(kv.begin(), kv.end(), [](const auto& a, const auto& b) {
-        if (a.first.size() != b.first.size()) return a.first.size() < b.first.size();
-        for (size_t i = 0; i < a.first.size(); ++i) {
-            int c = kcmp(a.first[i], b.first[i]);
-            if (c) return c < 0;
-        }
-        return false;
-    });
-    Vec<List<Id>> out;
-    for (auto& e : kv)
-        if (out.empty() || !eq(out.back(), e.second)) out.push_back(e.second);
-    return List<List<Id>>(std::move(out));
+    return by_keys(kv);
 }
 // where an item lies for a seat that may not know it: (zone, position from 1, the
 // zone's size), or false where it sees it (Runtime.hidden_place)

@@ -1,0 +1,114 @@
+"""The object of the instantiations every kernel makes (interpreter/native/kernel_prebuilt.py):
+made once per compiler and options with the precompiled runtime, kept in the cache with
+its digest and linked into every kernel built with it; made again for another compiler
+or other options, and where the one kept is damaged or foreign, never trusted. The
+kernels built with it play the same games (tests/test_kernel.py builds its kernels with
+it, in the test run's cache). A small runtime stands in for cxx/kernel_rt.hpp here, so
+that each object costs the compiler a fraction of a second."""
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from meeple.interpreter.native import cython_code, kernel, kernel_build, kernel_pch, kernel_prebuilt
+
+from meeple import interpreter
+
+pytestmark = pytest.mark.kernels
+MISSING = interpreter.kernel_status()
+
+RUNTIME = """template <class T> struct Box { T v; T get() const { return v; } };
+#if defined(MK_PREBUILT) && MK_PREBUILT == 1
+extern template struct Box<int>;
+#elif defined(MK_PREBUILT)
+template struct Box<int>;
+#endif
+"""
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    """A cache folder holding a kernel (the object is made once one is kept), the small
+    runtime, and the compiler's commands run, recorded."""
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(kernel_pch, "_refused", set())
+    monkeypatch.setattr(kernel_pch, "runtime", lambda: RUNTIME)
+    folder = cython_code.folder()
+    (folder / "meeple_kernel_other.so").write_bytes(b"")
+    runs: list[list[str]] = []
+    real = kernel_build._run
+
+    def run(cmd, tmp):
+        runs.append(list(cmd))
+        return real(cmd, tmp)
+
+    monkeypatch.setattr(kernel_build, "_run", run)
+    return folder, runs
+
+
+def build(tmp_path, n: int, options: list[str] | None = None) -> None:
+    work = tmp_path / f"build{n}"
+    work.mkdir()
+    source = RUNTIME + "int probe_value() { Box<int> b{42}; return b.get(); }\n"
+    assert kernel._build(f"meeple_kernel_probe{n}", "key", source, work, options).exists()
+
+
+def objects_made(runs) -> int:
+    return sum(1 for c in runs if kernel_prebuilt.SOURCE in " ".join(c))
+
+
+def linked(runs) -> list[list[str]]:
+    """The kernels' commands that linked a copy of the object."""
+    return [c for c in runs if any(a.endswith(kernel_prebuilt.OBJECT) for a in c) and "-c" not in c]
+
+
+def kept(folder):
+    return sorted(p for p in folder.iterdir() if p.name.startswith(kernel_prebuilt.PREFIX))
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
+def test_the_object_is_made_once_and_linked_into_every_kernel(tmp_path, cache):
+    folder, runs = cache
+    build(tmp_path, 1)
+    build(tmp_path, 2)
+    assert objects_made(runs) == 1
+    assert len(linked(runs)) == 2
+    obj, digest = kept(folder)
+    assert obj.suffix == ".o"
+    assert digest.read_bytes() == hashlib.sha256(obj.read_bytes()).hexdigest().encode()
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
+def test_other_options_or_another_compiler_make_another_object(tmp_path, cache, monkeypatch):
+    folder, runs = cache
+    build(tmp_path, 1, kernel.flags())
+    build(tmp_path, 2, [*kernel.flags(), "-DMK_PROBE_OPTION=1"])
+    assert objects_made(runs) == 2
+    monkeypatch.setattr(kernel_pch, "compiler_id", lambda cxx: "another compiler 1 2")
+    build(tmp_path, 3, kernel.flags())
+    assert objects_made(runs) == 3
+    assert len(kept(folder)) == 4     # (the newest two, as the precompiled headers: kernel_pch.KEEP)
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
+def test_a_damaged_or_foreign_object_is_made_again_not_trusted(tmp_path, cache):
+    folder, runs = cache
+    build(tmp_path, 1)
+    obj, digest = kept(folder)
+    good = obj.read_bytes()
+
+    obj.write_bytes(good[: len(good) // 2])          # cut short: its digest differs
+    build(tmp_path, 2)
+    assert objects_made(runs) == 2
+    assert digest.read_bytes() == hashlib.sha256(obj.read_bytes()).hexdigest().encode()
+    assert len(obj.read_bytes()) > len(good) // 2
+    assert len(linked(runs)) == 2
+
+    foreign = b"not an object file " * 1000           # with a digest that matches
+    obj.write_bytes(foreign)
+    digest.write_bytes(hashlib.sha256(foreign).hexdigest().encode())
+    build(tmp_path, 3)                                 # (the link fails: built without it)
+    assert kept(folder) == []                          # removed: made again next time
+    build(tmp_path, 4)
+    assert objects_made(runs) == 3
+    assert len(kept(folder)) == 2
