@@ -32,6 +32,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_difference
+from meeple.dsl import ast
+from meeple.dsl.builtins import BUILTINS
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -39,7 +41,7 @@ from meeple.interpreter import RuleError, compile_sources
 from meeple.interpreter.analysis import testing
 from meeple.interpreter.native import kernel_build
 from meeple.interpreter.native.kgame import KernelGame
-from scale import scaled
+from scale import FULL, scaled
 from test_fuzz_rulesets import MUTATIONS, corpus, sources
 from test_resume_frames import LOCATED, tampered
 
@@ -529,9 +531,10 @@ def meeple(*args, env=None):
                           capture_output=True, text=True, timeout=300)
 
 
-def probe(cache: Path | None, extra: dict | None = None) -> dict:
+def probe(cache: Path | None, extra: dict | None = None, processes: int = 1):
     """In a new process: tic-tac-toe natively; whether a kernel plays it, and whether it
-    was built now (``cache``: the cache folder; None: the test run's, conftest.py)."""
+    was built now (``cache``: the cache folder; None: the test run's, conftest.py).
+    With ``processes``, as many started at once: the list of their answers."""
     code = ("import json, warnings; from meeple import interpreter\n"
             "with warnings.catch_warnings(record=True) as w:\n"
             "    warnings.simplefilter('always')\n"
@@ -540,16 +543,21 @@ def probe(cache: Path | None, extra: dict | None = None) -> dict:
             "print(json.dumps({'kernel': p.kernel, 'built': p.kernel_build_seconds > 0, "
             "'said': [str(x.message) for x in w]}))")
     env = {**os.environ, **({} if cache is None else {"MEEPLE_CACHE_DIR": str(cache)}), **(extra or {})}
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=False, capture_output=True,
-                          text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    started = [subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True) for _ in range(processes)]
+    answers = []
+    for p in started:
+        out, err = p.communicate(timeout=300)
+        assert p.returncode == 0, err
+        answers.append(json.loads(out))
+    return answers if processes > 1 else answers[0]
 
 
 @needs_kernel
 def test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged(tmp_path):
-    assert probe(tmp_path)["built"] is True
-    assert probe(tmp_path)["built"] is False   # from the cache
+    # two processes at once: one builds, the other waits for it (or comes after) and takes
+    # it from the cache
+    assert sorted(p["built"] for p in probe(tmp_path, processes=2)) == [False, True]
     kept = [p for p in (tmp_path / "native").iterdir() if p.name.startswith("meeple_kernel_")
             and not p.name.endswith(".sha256")]
     assert len(kept) == 1
@@ -813,9 +821,62 @@ def test_items_nobody_sees_traded_between_places_change_nothing_the_kernel_tells
 
 # ---------------------------------------------------------------- the whole language
 
+# the words of a node that name a construct (not something the ruleset named)
+WORDS = {"BinOp.op", "BoardDecl.generator", "BoardDecl.visibility", "ZoneDecl.visibility", "VarDecl.visibility",
+         "Move.facing", "Flip.facing", "Aggregate.func", "Best.tie", "BoundDecl.unit", "InvariantDecl.moment",
+         "OutcomeClause.outcome", "OutcomeDecl.rank", "File.kind", "Attr.name"}
+
+
+def constructs(text: str) -> set[str]:
+    """The constructs a ruleset's text uses: each kind of node of its syntax tree, each
+    part a node has (an optional clause given, a list not empty), the words of WORDS
+    (operators, board shapes, facings, visibilities...), the types it names that it does
+    not declare, and the built-in functions it calls."""
+    nodes = list(ast.walk(parse(text, "rules.meeple")))
+    declared = {n.name for n in nodes if type(n).__name__ in ("KindDecl", "EnumDecl")}
+    out = set()
+    for n in nodes:
+        kind = type(n).__name__
+        out.add(kind)
+        for field, v in n.__dict__.items():
+            if field == "span" or v is None or v == [] or v == ():
+                continue
+            if isinstance(v, bool) or (isinstance(v, str) and f"{kind}.{field}" in WORDS):
+                out.add(f"{kind}.{field}={v}")
+            elif isinstance(v, ast.Node | list | tuple | str):
+                out.add(f"{kind}.{field}")
+        if kind == "Call" and n.func in BUILTINS:
+            out.add(f"call {n.func}")
+        if kind == "TypeRef" and n.name not in declared:
+            out.add(f"type {n.name}")
+    return out
+
+
+def covering(blocks: list) -> list:
+    """Fewer blocks that use, together, every construct the blocks use: the one that adds
+    the most constructs not yet used, then the next, in the order of the documents."""
+    uses = [constructs(b.text) for b in blocks]
+    left, chosen = set().union(*uses), []
+    while left:
+        best = max(range(len(blocks)), key=lambda i: len(uses[i] & left))
+        chosen.append(best)
+        left -= uses[best]
+    return [blocks[i] for i in sorted(chosen)]
+
+
 def _doc_rulesets():
+    # the short form (CI): the examples that use, together, every construct the examples
+    # use (about half of them, each a kernel of its own to build); the long form, every example
     from docs_support import COMPLETE
-    return COMPLETE
+    return COMPLETE if FULL else covering(COMPLETE)
+
+
+def test_the_short_form_of_the_language_reference_uses_every_construct_of_the_long_one():
+    from docs_support import COMPLETE
+    short = covering(COMPLETE)
+    assert set().union(*(constructs(b.text) for b in short)) == set().union(*(constructs(b.text) for b in COMPLETE))
+    assert len(short) < len(COMPLETE) and {"Choose", "ChooseEach", "Move.facing=down", "call top"} <= \
+        set().union(*(constructs(b.text) for b in short))
 
 
 @needs_kernel

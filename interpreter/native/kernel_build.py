@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from contextlib import contextmanager
 from pathlib import Path
 
 from ...dsl import diskcache
@@ -81,14 +82,54 @@ def obtain(source: str, options: list[str], on_build=None, make_pch: bool = True
     key = module_key(source, options)
     name = module_name(key)
     try:
-        mod, _built, seconds = native.obtain(_loaded, key, name,
-                                             lambda tmp: _build(name, key, source, tmp, options, make_pch),
-                                             usable=_kernel_module, on_build=on_build)
+        with _alone(key):
+            mod, _built, seconds = native.obtain(_loaded, key, name,
+                                                 lambda tmp: _build(name, key, source, tmp, options, make_pch),
+                                                 usable=_kernel_module, on_build=on_build)
     except native.NativeError as e:
         raise KernelError(str(e)) from None
     if mod is None:
         raise KernelError("the kernel built does not load")
     return mod, seconds
+
+
+@contextmanager
+def _alone(key: str):
+    """While inside, this process alone builds the kernel of ``key`` into the cache: it
+    holds the kernel's lock (an ``flock`` on ``meeple_kfg_<key>.lock`` in the cache
+    folder, released by the system however the process ends), and another process
+    asking for the same kernel meanwhile waits, then finds it kept. Without a cache
+    folder or ``fcntl``, or with the kernel loaded already: no lock."""
+    where = None if key in _loaded else native.folder()
+    try:
+        import fcntl
+    except ImportError:
+        where = None
+    if where is None:
+        yield
+        return
+    path = where / f"meeple_kfg_{key[:32]}.lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    except BaseException as e:   # (a folder whose system has no locks: build unlocked)
+        os.close(fd)
+        if not isinstance(e, OSError):
+            raise
+        yield
+        return
+    try:
+        yield
+    finally:
+        try:   # (one who waits on it finds the kernel kept; one who comes later, no lock)
+            path.unlink()
+        except OSError:
+            pass
+        os.close(fd)
 
 
 def _kernel_module(mod) -> bool:
