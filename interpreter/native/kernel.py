@@ -323,8 +323,18 @@ class Gen(MemoCalls):
         if op == "+" and t.tag == "list":
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
-            return f"scat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
+            return self._texts_joined(e, sc, t)
         return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
+
+    def _texts_joined(self, e, sc, t: T) -> str:
+        """``a + b + c ...`` of texts (the left operands of ``+`` all the way down): one
+        text made once (scatn), no text per ``+``."""
+        parts = [e.right]
+        while e.left.node == "BinOp" and e.left.op == "+" and self.ty(e.left).tag == "str":
+            e = e.left
+            parts.append(e.right)
+        parts.append(e.left)
+        return f"scatn(s, {', '.join(self.expr(x, sc, t) for x in reversed(parts))})"
 
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
