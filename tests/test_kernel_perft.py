@@ -68,6 +68,32 @@ end when turns == 5
 score(p) = 0
 """
 
+# Slides up to the first stone of a line (until), in a list (walked once by the kernel,
+# no list made for until) and in aggregates (first, any: until's list made), with a
+# stone dropped at every move.
+SLIDES = """ruleset slides
+players 2..2
+kind Stone { }
+board grid: grid(rows: 5, cols: 5) holds Stone
+zone box: Stone
+deck stones into box { Stone() for i in 1..6 }
+var at: grid = none
+function steps(): list of list of int = [[1, 0], [0, 1], [-1, -1], [0, -1], [-1, 1], [0, 2]]
+function reach(a: grid): list of grid =
+  [b for d in steps() for b in until(c for c in ray(a, row: d[0], col: d[1]) if occupied(c)) if b != a]
+function blocked(a: grid): bool =
+  any(occupied(b) for b in until(c for c in ray(a, row: 1, col: 0) if occupied(c)))
+setup { at = cell(grid, row: 3, col: 3) }
+turn {
+  let far = first(b for b in until(c for c in ray(at, row: 0, col: 1) if occupied(c)) if b != at)
+  choose b from reach(at) + (if blocked(at) and far != none then [far] else []) as "go"
+  move top(box) to at
+  at = b
+}
+end when size(box) == 0
+score(p) = 0
+"""
+
 
 def _both(text: str):
     """The program played by its kernel, and the Python one."""
@@ -140,4 +166,21 @@ def test_texts_joined_by_plus_are_made_once_with_pythons_texts_order_and_work():
             assert a.live and a.state == b.state and a.work_spent == b.work_spent
     known = ["go Z", "go abcdefg", "go abcdefgh", "go abcdefgh0", "go abcdefgh1", "go to x!", "go to \u00e9x!"]
     assert [m for m in moves if m in known] == known
+    assert fast.native_fallbacks == 0
+
+
+def test_a_list_over_until_walks_the_line_once_with_pythons_moves_and_work():
+    fast, plain = _both(SLIDES)
+    assert kernel.Gen(plain).source().count("W(s, 2 * ") == 1     # (reach's list alone)
+    for pick in range(3):
+        a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+        assert a.work_spent == b.work_spent
+        while not b.over:
+            moves = [m.notation for m in b.legal_moves()]
+            assert [m.notation for m in a.legal_moves()] == moves
+            assert interpreter.divide(a, 2) == interpreter.divide(b, 2)
+            i = (pick * 5 + len(moves) // 2) % len(moves)
+            a.apply(i)
+            b.apply(i)
+            assert a.live and a.state == b.state and a.work_spent == b.work_spent
     assert fast.native_fallbacks == 0

@@ -403,12 +403,14 @@ class Gen(MemoCalls):
                 f"if (!known_[k_]) {{ made_[k_] = {fn}_(a{args}); known_[k_] = 1; }} return made_[k_]; }}")
 
     # ------------------------------------------------------------ comprehensions
-    def loops(self, comp, sc: dict, body, reserve: str | None = None) -> str:
+    def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
         ``reserve``: a vector the loops fill, reserved the size of the first loop's list
-        (one element a turn at most where it is the only loop)."""
+        (one element a turn at most where it is the only loop). ``whole``: the loops
+        always run to their end (no body stops them): a loop over ``until(...)`` then
+        walks its list, with no list of its own (``_until_loop``)."""
         def clause(i: int, inner: dict) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
@@ -430,6 +432,9 @@ class Gen(MemoCalls):
                 inside = self.in_loop(var, lambda: clause(i + 1, deeper))
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
+                inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+                return self._until_loop(it, inner, var, inside, reserve if i == 0 else None)
             xs = self.fresh("xs")
             work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
             if reserve is not None and i == 0:
@@ -442,6 +447,24 @@ class Gen(MemoCalls):
             inside = self.in_loop(var, lambda: clause(i + 1, deeper))
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
         return clause(0, sc)
+
+    def _until_loop(self, it, sc: dict, var: str, inside: str, reserve: str | None) -> str:
+        """The loop of a whole comprehension over ``until(x for x in xs if cond)``: xs
+        walked once, each element the loop's (``inside``, then cond), up to the first
+        that meets cond; the same work as the list until makes and the loop over it
+        (each element looked at counted twice, after the walk)."""
+        comp = it.comp
+        cl = comp.clauses[0]
+        t = self.ty(cl.iter)
+        inner = dict(sc)
+        inner[cl.var] = (var, t.arg)
+        cond = self.in_loop(var, lambda: self.expr(comp.cond, inner, BOOL))
+        xs, n = self.fresh("xs"), self.fresh("n")
+        ref = "&" if self._named(cl.iter, sc) else ""
+        more = f"{reserve}.reserve({xs}.size()); " if reserve is not None else ""
+        return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
+                f"for (const {self.ct(t.arg)}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
+                f"W(s, 2 * {n}); }}")
 
     def in_loop(self, var: str, make):
         """``make()``, compiled inside a loop whose variable is ``var``."""
@@ -465,7 +488,7 @@ class Gen(MemoCalls):
         el = self.ct(t.arg)
         out = self.fresh("out")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
-                          reserve=out)
+                          reserve=out, whole=True)
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _Aggregate(self, e, sc):
