@@ -434,7 +434,7 @@ class Gen(MemoCalls):
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
                 inside = self.in_loop(var, lambda: clause(i + 1, deeper))
-                return self._until_loop(it, inner, var, inside, reserve if i == 0 else None)
+                return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
             xs = self.fresh("xs")
             work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
             if reserve is not None and i == 0:
@@ -448,11 +448,13 @@ class Gen(MemoCalls):
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
         return clause(0, sc)
 
-    def _until_loop(self, it, sc: dict, var: str, inside: str, reserve: str | None) -> str:
+    def _until_loop(self, it, sc: dict, var_el: tuple[str, str], inside: str, reserve: str | None) -> str:
         """The loop of a whole comprehension over ``until(x for x in xs if cond)``: xs
         walked once, each element the loop's (``inside``, then cond), up to the first
         that meets cond; the same work as the list until makes and the loop over it
-        (each element looked at counted twice, after the walk)."""
+        (each element looked at counted twice, after the walk). ``var_el``: the loop's
+        variable and the C++ type of the elements."""
+        var, el = var_el
         comp = it.comp
         cl = comp.clauses[0]
         t = self.ty(cl.iter)
@@ -463,7 +465,7 @@ class Gen(MemoCalls):
         ref = "&" if self._named(cl.iter, sc) else ""
         more = f"{reserve}.reserve({xs}.size()); " if reserve is not None else ""
         return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
-                f"for (const {self.ct(t.arg)}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
+                f"for (const {el}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
                 f"W(s, 2 * {n}); }}")
 
     def in_loop(self, var: str, make):
