@@ -15,6 +15,7 @@ from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture,
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
+from meeple.interpreter.native import kernel
 from meeple.interpreter.native.kgame import KernelGame
 
 from meeple import interpreter
@@ -43,6 +44,53 @@ turn {
   }
 }
 end when false
+score(p) = 0
+"""
+
+# Texts made by chains of + (one text each in the kernel: scatn), with accents, empty
+# texts, one made longer at every turn (past 64 bytes), and options that sort by more
+# than their first 8 bytes ("abcdefg" < "abcdefgh" < "abcdefgh0"), or are equal ("Z").
+TEXTS = """ruleset texts
+players 2..2
+var turns: int = 0
+var said: str = ""
+function accent(k: int): str = if k % 2 == 0 then "\u00e9" else ""
+function long(): str = "0123456789012345678901234567890123456789012345678901234567890123456789"
+turn {
+  let names = ["to " + accent(k) + "x" + "!" for k in 1..3]
+    + ["abcdefgh" + "1", "abcdefgh" + "0", "abcdefg" + "", "abcdefgh", "\u00e9" + "\u00e8", "Z", "" + "Z"]
+    + [long() + said + "y", said + "-" + accent(turns) + "-" + said]
+  choose mv from names as "go"
+  said = mv
+  turns = turns + 1
+}
+end when turns == 5
+score(p) = 0
+"""
+
+# Slides up to the first stone of a line (until), in a list (walked once by the kernel,
+# no list made for until) and in aggregates (first, any: until's list made), with a
+# stone dropped at every move.
+SLIDES = """ruleset slides
+players 2..2
+kind Stone { }
+board grid: grid(rows: 5, cols: 5) holds Stone
+zone box: Stone
+deck stones into box { Stone() for i in 1..6 }
+var at: grid = none
+function steps(): list of list of int = [[1, 0], [0, 1], [-1, -1], [0, -1], [-1, 1], [0, 2]]
+function reach(a: grid): list of grid =
+  [b for d in steps() for b in until(c for c in ray(a, row: d[0], col: d[1]) if occupied(c)) if b != a]
+function blocked(a: grid): bool =
+  any(occupied(b) for b in until(c for c in ray(a, row: 1, col: 0) if occupied(c)))
+setup { at = cell(grid, row: 3, col: 3) }
+turn {
+  let far = first(b for b in until(c for c in ray(at, row: 0, col: 1) if occupied(c)) if b != at)
+  choose b from reach(at) + (if blocked(at) and far != none then [far] else []) as "go"
+  move top(box) to at
+  at = b
+}
+end when size(box) == 0
 score(p) = 0
 """
 
@@ -100,3 +148,39 @@ def test_the_kernel_counts_the_published_chess_perfts():
     assert [interpreter.perft(start, d) for d in (1, 2, 3)] == [20, 400, 8902]
     assert [interpreter.perft(kiwipete, d) for d in (1, 2, 3)] == [48, 2039, 97_862]
     assert start.live and kiwipete.live and rules.for_players(2).native_fallbacks == 0
+
+
+def test_texts_joined_by_plus_are_made_once_with_pythons_texts_order_and_work():
+    fast, plain = _both(TEXTS)
+    source = kernel.Gen(plain).source()
+    assert "scat(" not in source and source.count("scatn(s, ") == 8   # (one text per chain)
+    for pick in range(4):
+        a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+        assert a.work_spent == b.work_spent
+        while not b.over:
+            moves = [m.notation for m in b.legal_moves()]
+            assert [m.notation for m in a.legal_moves()] == moves
+            i = [len(moves) - 1, len(moves) - 2, 0, pick][pick]   # (the long text grows)
+            a.apply(i)
+            b.apply(i)
+            assert a.live and a.state == b.state and a.work_spent == b.work_spent
+    known = ["go Z", "go abcdefg", "go abcdefgh", "go abcdefgh0", "go abcdefgh1", "go to x!", "go to \u00e9x!"]
+    assert [m for m in moves if m in known] == known
+    assert fast.native_fallbacks == 0
+
+
+def test_a_list_over_until_walks_the_line_once_with_pythons_moves_and_work():
+    fast, plain = _both(SLIDES)
+    assert kernel.Gen(plain).source().count("W(s, 2 * ") == 1     # (reach's list alone)
+    for pick in range(3):
+        a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+        assert a.work_spent == b.work_spent
+        while not b.over:
+            moves = [m.notation for m in b.legal_moves()]
+            assert [m.notation for m in a.legal_moves()] == moves
+            assert interpreter.divide(a, 2) == interpreter.divide(b, 2)
+            i = (pick * 5 + len(moves) // 2) % len(moves)
+            a.apply(i)
+            b.apply(i)
+            assert a.live and a.state == b.state and a.work_spent == b.work_spent
+    assert fast.native_fallbacks == 0

@@ -322,8 +322,18 @@ class Gen(MemoCalls):
         if op == "+" and t.tag == "list":
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
-            return f"scat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
+            return self._texts_joined(e, sc, t)
         return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
+
+    def _texts_joined(self, e, sc, t: T) -> str:
+        """``a + b + c ...`` of texts (the left operands of ``+`` all the way down): one
+        text made once (scatn), no text per ``+``."""
+        parts = [e.right]
+        while e.left.node == "BinOp" and e.left.op == "+" and self.ty(e.left).tag == "str":
+            e = e.left
+            parts.append(e.right)
+        parts.append(e.left)
+        return f"scatn(s, {', '.join(self.expr(x, sc, t) for x in reversed(parts))})"
 
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
@@ -392,12 +402,14 @@ class Gen(MemoCalls):
                 f"if (!known_[k_]) {{ made_[k_] = {fn}_(a{args}); known_[k_] = 1; }} return made_[k_]; }}")
 
     # ------------------------------------------------------------ comprehensions
-    def loops(self, comp, sc: dict, body, reserve: str | None = None) -> str:
+    def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
         ``reserve``: a vector the loops fill, reserved the size of the first loop's list
-        (one element a turn at most where it is the only loop)."""
+        (one element a turn at most where it is the only loop). ``whole``: the loops
+        always run to their end (no body stops them): a loop over ``until(...)`` then
+        walks its list, with no list of its own (``_until_loop``)."""
         def clause(i: int, inner: dict) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
@@ -419,6 +431,9 @@ class Gen(MemoCalls):
                 inside = clause(i + 1, deeper)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
+                inside = clause(i + 1, deeper)
+                return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
             xs = self.fresh("xs")
             work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
             if reserve is not None and i == 0:
@@ -431,6 +446,26 @@ class Gen(MemoCalls):
             inside = clause(i + 1, deeper)
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
         return clause(0, sc)
+
+    def _until_loop(self, it, sc: dict, var_el: tuple[str, str], inside: str, reserve: str | None) -> str:
+        """The loop of a whole comprehension over ``until(x for x in xs if cond)``: xs
+        walked once, each element the loop's (``inside``, then cond), up to the first
+        that meets cond; the same work as the list until makes and the loop over it
+        (each element looked at counted twice, after the walk). ``var_el``: the loop's
+        variable and the C++ type of the elements."""
+        var, el = var_el
+        comp = it.comp
+        cl = comp.clauses[0]
+        t = self.ty(cl.iter)
+        inner = dict(sc)
+        inner[cl.var] = (var, t.arg)
+        cond = self.expr(comp.cond, inner, BOOL)
+        xs, n = self.fresh("xs"), self.fresh("n")
+        ref = "&" if self._named(cl.iter, sc) else ""
+        more = f"{reserve}.reserve({xs}.size()); " if reserve is not None else ""
+        return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
+                f"for (const {el}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
+                f"W(s, 2 * {n}); }}")
 
     def _named(self, e, sc: dict) -> bool:
         """Whether an expression is a list held by a name (a local, a parameter, a
@@ -446,7 +481,7 @@ class Gen(MemoCalls):
         el = self.ct(t.arg)
         out = self.fresh("out")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
-                          reserve=out)
+                          reserve=out, whole=True)
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _Aggregate(self, e, sc):

@@ -90,10 +90,7 @@ class ModuleWriter:
             # else holds it)
             ("template <class T> static void wappend(St& s, List<T>& x, const List<T>& b) "
             "{ W(s, (I)(x.size() + b.size())); if (!x.append(b)) x = cat(x, b); }"),
-            "static Str scat(St& s, const Str& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); return a + b; }",
-            # (a text just made, as in a + b + c: b appended in place, no new text)
-            ("static Str scat(St& s, Str&& a, const Str& b) { W(s, chars(nn(a)) + chars(nn(b))); "
-             "a += b; return std::move(a); }"),
+            read_cxx("kernel_texts.hpp"),
             "static inline I imin(I a, I b) { return nn(a) < nn(b) ? a : b; }",
             "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
             # (the slot of an item's variable, for an item that has it: kernel_layout.ivar)

@@ -364,18 +364,39 @@ static List<T> ordered(std::vector<T, A>&& v) {
     return List<T>(std::move(v));
 }
 
-// (texts: their addresses sorted, each text then moved once: a text's move copies its
-// bytes, and a sort moves each many times)
+// the first 8 bytes of a text as a number whose order is the texts' (bytes as unsigned,
+// the shorter first where one begins the other: 0 after its end): texts whose keys differ
+// are in the order of their keys, those whose keys are equal are compared whole
+static inline uint64_t text_key(const Str& s) {
+    uint64_t k = 0;
+    size_t n = s.size() < 8 ? s.size() : 8;
+    for (size_t i = 0; i < n; ++i) k |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+    return k;
+}
+
+// (texts: their keys and addresses sorted, each text then moved once: a text's move
+// copies its bytes, and a sort moves each many times; none, which comes first, by its
+// own order)
 template <class A>
 static List<Str> ordered(std::vector<Str, A>&& v) {
-    static std::vector<Str*> at;
+    struct K { uint64_t k; Str* p; };
+    static std::vector<K> at;
     at.clear();
-    for (Str& x : v) at.push_back(&x);
-    std::sort(at.begin(), at.end(), [](const Str* a, const Str* b) { return cmp(*a, *b) < 0; });
+    bool none = false;
+    for (Str& x : v) {
+        at.push_back({text_key(x), &x});
+        none |= is_none_s(x);
+    }
+    if (none)
+        std::sort(at.begin(), at.end(), [](const K& a, const K& b) { return cmp(*a.p, *b.p) < 0; });
+    else
+        std::sort(at.begin(), at.end(), [](const K& a, const K& b) {
+            return a.k != b.k ? a.k < b.k : a.p->compare(*b.p) < 0;
+        });
     Vec<Str> out;
     out.reserve(at.size());
-    for (Str* x : at)
-        if (out.empty() || !eq(out.back(), *x)) out.push_back(std::move(*x));
+    for (const K& x : at)
+        if (out.empty() || !eq(out.back(), *x.p)) out.push_back(std::move(*x.p));
     return List<Str>(std::move(out));
 }
 
