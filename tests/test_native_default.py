@@ -85,6 +85,9 @@ def test_the_default_builds_a_kernel_once_says_so_only_on_a_terminal_and_plays_t
     assert piped.err == "", piped                           # no build line on a pipe
     assert kernels_kept() == 1                              # the kernel, built and kept
     assert results(piped) == results(reference)
+    for pair in (("mcts:iterations=10", "greedy:samples=1"), ("ismcts:iterations=5", "first")):
+        arena = ("arena", args[1], *pair, "-n", "2", "-j", "1", "--json")   # every bot on it
+        assert results(meeple_cli(*arena)) == results(meeple_cli(*arena, "--no-native"))
     bots = command_line("play", args[1])                    # play's bots search on it
     searched, python = meeple_cli(*bots), meeple_cli(*bots, "--no-native")
     assert (searched.code, searched.out, searched.err) == (0, python.out, ""), searched
