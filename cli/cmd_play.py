@@ -17,6 +17,7 @@ from .common import (
     check_seed,
     err,
     fail,
+    go_native,
     load,
     out,
     parse_budgets,
@@ -30,6 +31,7 @@ from .options import (
     budget_option,
     layout_option,
     locale_option,
+    native_option,
     no_color_option,
     variant_option,
 )
@@ -79,6 +81,7 @@ def command(
                                                autocompletion=complete.rulesets,
                                                help="With --resume: the ruleset, when the "
                                                     "record's is not a bundled one."),
+    native: bool | None = native_option(),
     budget: list[str] = budget_option(),
     layout: str = layout_option(),
     no_color: bool = no_color_option(),
@@ -97,21 +100,25 @@ def command(
         if ruleset is not None and ruleset_path is not None:
             raise fail("give the ruleset either as RULESET or as --ruleset, not both", 2)
         raise typer.Exit(_resume(console, resume, ruleset_path or ruleset, parse_budgets(budget),
-                                 layout))
+                                 layout, native))
     if ruleset is None:
         raise fail("missing RULESET: name a bundled ruleset or a path (or --resume RECORD)", 2)
     if ruleset_path is not None:
         raise fail("--ruleset goes with --resume; name the ruleset as RULESET", 2)
     code = _new_game(console, ruleset, players, variant, locale, seed, bot, record, force,
-                     parse_budgets(budget), layout)
+                     parse_budgets(budget), layout, native)
     if code:
         raise typer.Exit(code)
 
 
 def _new_game(console: Console, ruleset: str, players: int | None, variant: list[str],
               locale: str | None, seed: int | None, bot: list[str],
-              record: Path | None, force: bool, budgets, layout: str) -> int:
-    """A new game of ``ruleset``, played to its end or until quit: its exit code."""
+              record: Path | None, force: bool, budgets, layout: str,
+              native: bool | None = None) -> int:
+    """A new game of ``ruleset``, played to its end or until quit: its exit code. Its
+    rules run where ``native`` says (--native/--no-native, see ``go_native``): by default
+    on the ruleset's kernel, built first (a line says so on a terminal) or found in the
+    cache, which plays the bots' searches, the same moves as in Python."""
     from ..interpreter import PLAY_TIME, RuleError, make_bot
     from ..interpreter.bots import bot_seed
     from ..interpreter.play import record as records
@@ -132,6 +139,7 @@ def _new_game(console: Console, ruleset: str, players: int | None, variant: list
         seed = secrets.randbits(64)
     bots = {s: make_bot(name, bot_seed(seed, 0, s), play_time=PLAY_TIME)
             for s, name in bot_names.items()}
+    go_native(prog, native, n)
     try:
         game = prog.new_game(n, seed)
     except RuleError as e:
@@ -238,7 +246,7 @@ def _known_bot(kind) -> bool:
 
 
 def _resume(console: Console, path: Path, ruleset: str | None, budgets=None,
-            layout: str = "auto") -> int:
+            layout: str = "auto", native: bool | None = None) -> int:
     """Continues the unfinished game of a record; saving goes back to the same file. A
     journal (``NAME.journal``) is continued and saved to its record ``NAME``; a record with
     a journal beside it goes on from the journal, which holds the later moves."""
@@ -271,6 +279,7 @@ def _resume(console: Console, path: Path, ruleset: str | None, budgets=None,
         if kind != HUMAN and not _known_bot(kind):
             raise fail(f"invalid record: seat {s + 1} was played by '{records.printable(kind)}', "
                        f"which is neither a human nor a bot ({', '.join(sorted(BOTS))})")
+    go_native(prog, native, rec.players)   # (as a new game: see _new_game)
     history: list = []
 
     def on_move(game, notation):

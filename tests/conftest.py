@@ -22,7 +22,7 @@ os.environ.pop("MEEPLE_NO_CACHE", None)
 os.environ.setdefault("MEEPLE_NATIVE_CFLAGS", "/Od" if sys.platform == "win32" else "-O0 -g0 -w")
 # kernels (tests/test_kernel.py) likewise
 os.environ.setdefault("MEEPLE_KERNEL_CXXFLAGS", "-O0")
-# simulate, arena, perft and test run in pure Python unless a test says --native (their
+# simulate, arena, perft, test and play run in pure Python unless a test says --native (their
 # default, a kernel where a C++ compiler is found, would build one for each ruleset and
 # player count the tests play: 3 to 6 s of CPU each at -O0; docs/cli.md, "Native code").
 # tests/test_native_default.py tests the default; MEEPLE_NO_NATIVE=0 runs them all so.

@@ -3,6 +3,7 @@
 error in a worker reported as in a local run, Ctrl-C, and bad options."""
 from __future__ import annotations
 
+import collections
 import gc
 import json
 import os
@@ -222,6 +223,51 @@ def test_forked_workers_begin_with_the_rules_this_process_compiled():
 
 def _which_ruleset(rules, task, tick):
     return id(rules.ruleset())
+
+
+class _Counted:
+    """A task that counts the times it is pickled (in this process: the queue's feeder)."""
+
+    pickled = 0
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def __reduce__(self):
+        type(self).pickled += 1
+        return (_Counted, (self.n,))
+
+
+@pytest.mark.skipif(parallel.start_method() != "fork", reason="workers are spawned here")
+def test_forked_workers_are_sent_the_tasks_numbers_only():
+    # (they have the tasks from the fork: pickling a game's spec cost as much as sending
+    # its summary back, docs/performance.md)
+    _Counted.pickled = 0
+    tasks = [_Counted(n) for n in range(6)]
+    got = list(parallel.run(_task_number, parallel.Rules.of(interpreter.load("kalah")), tasks, jobs=2))
+    assert got == [0, 1, 2, 3, 4, 5] and _Counted.pickled == 0
+
+
+def _task_number(rules, task, tick):
+    return task.n
+
+
+def test_results_come_back_as_they_were_plain_data_or_not():
+    # plain data travels as marshal's bytes, anything else pickled: either way the same
+    # values of the same types
+    got = list(parallel.run(_result_of, parallel.Rules.of(interpreter.load("kalah")), range(4), jobs=2))
+    for k in (0, 2, 3):
+        assert got[k] == _result_of(None, k, None)
+    assert [type(x) for x in got[2]] == [tuple, frozenset, float, bool, str]
+    assert type(got[3]) is collections.Counter
+    assert isinstance(got[1]["error"], interpreter.RuleError) and str(got[1]["error"]) == "no move"
+
+
+def _result_of(rules, task, tick):
+    return [{"seed": 2 ** 130 + task, "result": {"scores": [1, -2]}, "kinds": {"": [0]}, "error": None},
+            {"error": interpreter.RuleError("no move")},
+            ((1, 2), frozenset({3}), -0.5, True, "\udcff"),
+            collections.Counter("aab")][task]
 
 
 _SIGNALLED_AT_FORK = """

@@ -1,5 +1,5 @@
-"""Fast by default (docs/cli.md, "Native code"): `simulate`, `arena`, `perft` and `test`
-given neither --native nor --no-native run on a kernel where a C++ compiler is found,
+"""Fast by default (docs/cli.md, "Native code"): `simulate`, `arena`, `perft`, `test` and
+`play` given neither --native nor --no-native run on a kernel where a C++ compiler is found,
 built once and kept in the cache, its build said only on a terminal; where none can be
 built they run in pure Python with one note on stderr; --no-native (or
 MEEPLE_NO_NATIVE=1, which the test run sets: tests/conftest.py) is pure Python. The
@@ -28,6 +28,8 @@ COMMANDS = {   # each command on a ruleset, with its --json document
     "perft": ("perft", "{}", "--depth", "2", "--players", "2", "--json"),
     "test": ("test", "{}", "-n", "3", "-j", "1", "--json"),
 }
+# a game of `meeple play` that bots play whole, searching (their moves are printed)
+PLAY = ("play", "{}", "--seed", "3", "--bot", "1=mcts:iterations=20", "--bot", "2=greedy:samples=2")
 TIMINGS = ("seconds", "games_per_second", "seconds_per_move")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -52,7 +54,7 @@ def results(run) -> dict:
 
 
 def command_line(command: str, ruleset: str = TTT) -> tuple[str, ...]:
-    return tuple(ruleset if a == "{}" else a for a in COMMANDS[command])
+    return tuple(ruleset if a == "{}" else a for a in COMMANDS.get(command, PLAY))
 
 
 def ttt_copy(folder: Path, mark: str) -> str:
@@ -83,6 +85,12 @@ def test_the_default_builds_a_kernel_once_says_so_only_on_a_terminal_and_plays_t
     assert piped.err == "", piped                           # no build line on a pipe
     assert kernels_kept() == 1                              # the kernel, built and kept
     assert results(piped) == results(reference)
+    for pair in (("mcts:iterations=10", "greedy:samples=1"), ("ismcts:iterations=5", "first")):
+        arena = ("arena", args[1], *pair, "-n", "2", "-j", "1", "--json")   # every bot on it
+        assert results(meeple_cli(*arena)) == results(meeple_cli(*arena, "--no-native"))
+    bots = command_line("play", args[1])                    # play's bots search on it
+    searched, python = meeple_cli(*bots), meeple_cli(*bots, "--no-native")
+    assert (searched.code, searched.out, searched.err) == (0, python.out, ""), searched
     monkeypatch.setenv("FORCE_COLOR", "1")                  # a terminal
     again = meeple_cli(*args)
     assert "building" not in again.err and results(again) == results(reference)   # from the cache
@@ -112,6 +120,38 @@ def test_where_no_kernel_can_be_built_the_default_says_so_once_and_runs_in_pytho
         quiet = meeple_cli(*args)
         assert "building" not in quiet.err and "no kernel" not in quiet.err
         assert results(quiet) == results(reference)
+
+
+@needs_kernel
+def test_play_asks_for_a_kernel_new_or_resumed_and_plays_the_same_without_one(tmp_path, monkeypatch):
+    # as above, the build failing at once: each play (a reason is said once per process)
+    # says it tried, then plays in pure Python what --no-native plays
+    monkeypatch.setenv("MEEPLE_CACHE_DIR", str(tmp_path))
+    copy = ttt_copy(tmp_path, "play")
+    monkeypatch.setenv("MEEPLE_KERNEL_CXXFLAGS", "--no-such-option-play")
+    args = command_line("play", copy)
+    reference = meeple_cli(*args, "--no-native")
+    assert reference.code == 0 and reference.err == "" and "Winner" in reference.out, reference
+    default = meeple_cli(*args)
+    assert default.out == reference.out
+    assert default.err.startswith("note: no kernel for ttt: the build failed") and \
+        "--no-such-option-play" in default.err and default.err.count("no kernel") == 1, default.err
+    # resumed: a human's move, then the bot's, then quit
+    record = tmp_path / "game.json"
+    started = meeple_cli("play", copy, "--seed", "3", "--bot", "2=mcts:iterations=20", "--record",
+                         record, "--no-native", typed="1\nquit\n")
+    assert started.code == 0 and record.exists(), started
+    resume = ("play", "--resume", record, "--ruleset", copy)
+    saved = record.read_text(encoding="utf-8")
+    reference = meeple_cli(*resume, "--no-native", typed="1\nquit\n")
+    assert reference.code == 0 and reference.err == "", reference
+    record.write_text(saved, encoding="utf-8")
+    monkeypatch.setenv("MEEPLE_KERNEL_CXXFLAGS", "--no-such-option-resume")
+    default = meeple_cli(*resume, typed="1\nquit\n")
+    assert default.out == reference.out and "(bot 'mcts" in default.out, default
+    assert default.err.startswith("note: no kernel for ttt: the build failed") and \
+        "--no-such-option-resume" in default.err, default.err
+    assert kernels_kept() == 0
 
 
 @needs_kernel

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import marshal
 import multiprocessing
 import os
 import queue as _queue
@@ -237,10 +238,13 @@ def _orphan_watch(parent: int, every: float = 0.25) -> None:
     threading.Thread(target=watch, name="meeple-orphan-watch", daemon=True).start()
 
 
-def _worker(fn, rules: Rules, todo, done, parent: int | None = None, forked: bool = False) -> None:
-    """A worker process: takes task numbers until None, puts ("tick"|"done"|"error",
-    number, payload) on ``done``; ends when its parent process does. ``forked``: started
-    by a fork of the parent (see ``_forked``)."""
+def _worker(fn, rules: Rules, todo, done, parent: int | None = None, forked: bool = False,
+            tasks: list | None = None) -> None:
+    """A worker process: takes tasks until None, puts ("tick"|"done"|"plain"|"error",
+    number, payload) on ``done`` (see ``_packed``); ends when its parent process does.
+    ``forked``: started by a fork of the parent (see ``_forked``). ``tasks``: the tasks,
+    copied with the parent by the fork, ``todo`` giving their numbers; else ``todo``
+    gives (number, task)."""
     if forked:
         _forked()
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's to handle
@@ -253,16 +257,27 @@ def _worker(fn, rules: Rules, todo, done, parent: int | None = None, forked: boo
         item = todo.get()
         if item is None:
             return
-        i, task = item
+        i, task = (item, tasks[item]) if tasks is not None else item
         try:
             result = fn(rules, task, lambda info, i=i: done.put(("tick", i, info)))
         except BaseException as e:  # noqa: BLE001 - reported in the parent, in order
             done.put(("error", i, _portable_error(e)))
             continue
-        done.put(("done", i, result))
+        done.put(_packed(i, result))
         if not settled:   # (the rules are compiled by now)
             settle_heap()
             settled = True
+
+
+def _packed(i: int, result) -> tuple:
+    """A task's result as a worker sends it: plain data (dicts, lists, numbers, text:
+    a game's summary) as ``marshal``'s bytes, which this Python writes and reads in about
+    half the time ``pickle`` takes, the parent unpacking every result of a run (see
+    ``_collect``); anything else as is, for the queue to pickle."""
+    try:
+        return ("plain", i, marshal.dumps(result))
+    except ValueError:   # (an object marshal does not write: an exception, a class's)
+        return ("done", i, result)
 
 
 def _portable_error(e: BaseException) -> BaseException:
@@ -285,14 +300,18 @@ def _pool(fn, rules, tasks, jobs, on_progress, settle: bool = False) -> Iterator
     workers = []
     try:
         with _ctrl_c_held():
-            for item in enumerate(tasks):
+            # a forked worker has the tasks already: it is sent their numbers only (the
+            # tasks pickled here and unpickled there cost as much as the rest of the
+            # trip: a game's spec and its 256-bit seeds, docs/performance.md)
+            forked = ctx.get_start_method() == "fork"
+            for item in (range(len(tasks)) if forked else enumerate(tasks)):
                 todo.put(item)
             for _ in range(jobs):
                 todo.put(None)
             if settle:
                 settle_heap()
-            forked = ctx.get_start_method() == "fork"
-            workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done, os.getpid(), forked),
+            workers = [ctx.Process(target=_worker, args=(fn, rules, todo, done, os.getpid(), forked,
+                                                         tasks if forked else None),
                                    daemon=True)
                        for _ in range(jobs)]
             with _fork_warning_quiet(), _signals_held(forked):
@@ -385,6 +404,8 @@ def _collect(tasks, done, workers, on_progress) -> Iterator:
             continue
         if on_progress:
             on_progress(i, None)
+        if kind == "plain":
+            kind, payload = "done", marshal.loads(payload)
         finished[i] = (kind, payload)
 
 
