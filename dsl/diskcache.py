@@ -105,10 +105,10 @@ def sha256(data: bytes = b""):
     is one (``_sha256``, ``_sha2`` from Python 3.12), which loads no OpenSSL library
     (hashlib: 14 M instructions of the 450 M of a warm ``meeple list``), else hashlib's."""
     try:
-        from _sha256 import sha256 as made
+        from _sha256 import sha256 as made  # type: ignore[import-not-found]
     except ImportError:
         try:
-            from _sha2 import sha256 as made  # type: ignore[no-redef]
+            from _sha2 import sha256 as made  # type: ignore[import-not-found, no-redef]
         except ImportError:
             from hashlib import sha256 as made  # type: ignore[no-redef]
     return made(data)
