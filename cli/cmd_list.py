@@ -16,7 +16,7 @@ from .options import json_option, no_color_option
 
 if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads neither
     # the interpreter nor rich)
-    from rich.console import Console, Group
+    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
@@ -33,8 +33,6 @@ def command(
 ) -> None:
     """List the bundled rulesets with their players, variants and locales. A table when
     the terminal is wide enough for it, else one block per ruleset: names are never cut."""
-    from rich.measure import Measurement
-
     from . import render
     jout = jsonout.begin("list", json_out)
     entries = [_entry(name) for name in files.bundled_names()]
@@ -42,12 +40,31 @@ def command(
         jout.emit({"ok": True, "rulesets": entries})
         return
     console = render.console()
+    table = _fitting_table(console, entries)
+    console.print(table if table is not None else _list_blocks(console, entries))
+
+
+def _fitting_table(console: Console, entries: list[dict]) -> Table | None:
+    """The table of the rulesets when the terminal is wide enough for all of it (rich
+    measures it), else None. Not made when it is surely too wide: its width is at least
+    that of the widest line of each column, plus a space each side and a rule between
+    and around the columns (``_least_width``); rich.table is not even imported then."""
+    if _least_width(entries) > console.width:
+        return None
+    from rich.measure import Measurement
     table = _list_table(entries)
     natural = Measurement.get(console, console.options.update_width(10_000), table).maximum
-    if natural <= console.width:
-        console.print(table)
-    else:
-        console.print(_list_blocks(console, entries))
+    return table if natural <= console.width else None
+
+
+def _least_width(entries: list[dict]) -> int:
+    """The narrowest the table can be without folding a line of a cell: as rich
+    measures a ``Text`` (the cell width of its widest line)."""
+    from rich.cells import cell_len
+    columns = zip(LIST_COLUMNS, *([t.plain for t in _list_cells(e)] for e in entries))
+    widest = [max((cell_len(line) for cell in column for line in cell.splitlines()), default=0)
+              for column in columns]
+    return sum(w + 2 for w in widest) + len(widest) + 1
 
 
 def _entry(name: str) -> dict:
@@ -119,11 +136,11 @@ def _list_table(entries: list[dict]) -> Table:
     return t
 
 
-def _list_blocks(console: Console, entries: list[dict]) -> Group:
+def _list_blocks(console: Console, entries: list[dict]) -> Text:
     """One block per ruleset, for a narrow terminal: the name and title, then players,
     variants and locales on lines of their own; long lists wrap between names (a name
-    longer than the line folds onto the next one, never cut)."""
-    from rich.console import Group
+    longer than the line folds onto the next one, never cut). One text of many lines:
+    printed as a whole, not as a group of lines (fewer renders, the same bytes)."""
     from rich.text import Text
 
     from . import render
@@ -140,7 +157,7 @@ def _list_blocks(console: Console, entries: list[dict]) -> Group:
             for i, line in enumerate(_wrapped(console, value, LIST_INDENT)):
                 head = f"  {label}".ljust(LIST_INDENT) if i == 0 else " " * LIST_INDENT
                 parts.append(Text.assemble((head, "dim"), line))
-    return Group(*parts)
+    return Text("\n").join(parts)
 
 
 LIST_INDENT = len("  variants ")

@@ -20,9 +20,7 @@ which holds only plural sentences (every other English sentence is its msgid).
 """
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 
 
 def _one_other(n: int) -> str:
@@ -51,7 +49,10 @@ PLURAL_RULES = {
 
 @cache
 def catalogs() -> dict[str, dict]:
-    """Every catalog of the package, by language code, read once."""
+    """Every catalog of the package, by language code, read once (json and
+    importlib.resources imported then: ``meeple list`` and the helps need none)."""
+    import json
+    from importlib import resources
     folder = resources.files(__package__) / "messages"
     out = {}
     for f in sorted(folder.iterdir(), key=lambda f: f.name):

@@ -17,7 +17,6 @@ not know.
 """
 from __future__ import annotations
 
-import json
 import re
 import sys
 
@@ -32,15 +31,17 @@ def format_name(command: str) -> str:
 
 # characters a terminal would act on that json.dumps leaves as they are (it escapes
 # C0 controls already): DEL, C1 controls, bidi controls, line/paragraph separators and
-# lone surrogates; written as \\uXXXX, the same string for a JSON reader
-_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
+# lone surrogates; written as \\uXXXX, the same string for a JSON reader (compiled, as
+# json is imported, when a document is first written: not by every command line)
+_UNSAFE = "[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
 
 
 def dumps(doc: dict, ascii_only: bool = False) -> str:
     """A document as JSON text that is safe to print: one line per key (indented),
     every character a terminal would act on escaped."""
+    import json
     text = json.dumps(doc, indent=2, ensure_ascii=ascii_only)
-    return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub(_UNSAFE, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _write(doc: dict) -> None:

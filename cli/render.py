@@ -5,16 +5,19 @@ board layout) -- never from the game state itself."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.console import Console, Group, RenderHook
 from rich.segment import Segment
 from rich.style import Style
-from rich.table import Table
 from rich.text import Text
 
 from .i18n import language, tr
 from .options import colour_enabled, set_colour  # noqa: F401 - the colour's API is here too
+
+if TYPE_CHECKING:   # imported where a table is made: `meeple list` on a narrow terminal
+    from rich.table import Table  # makes none (rich.table imports fractions, decimal)
 
 
 def _display():
@@ -389,6 +392,7 @@ def _zone_content(prog, content, kind: str, short: bool = True, view: dict | Non
 def _shared_zones(prog, view: dict) -> Table | None:
     """The shared zones off the boards, each with its count and its items (None when
     the view shows none)."""
+    from rich.table import Table
     shared = Table.grid(padding=(0, 1))
     shared.add_column(style="bold", overflow="fold")
     shared.add_column(overflow="fold")
@@ -417,6 +421,7 @@ def zones_table(prog, view: dict, seat) -> Group:
         if z.owner == 0 and z.board is None and drawn(prog, z.name):
             per_player.append(z.name)
     if per_player or pvar_names(view):
+        from rich.table import Table
         t = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
         t.add_column("", overflow="fold")
         for name in per_player:
@@ -618,6 +623,7 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
 # ---------------------------------------------------------------- results
 
 def result_table(prog, result: dict) -> Group:
+    from rich.table import Table
     lang = language(prog)
     t = Table(title=tr(lang, "Result"), header_style="bold", title_style="bold")
     t.add_column(tr(lang, "Rank"), justify="right")

@@ -394,3 +394,15 @@ def test_the_code_fingerprint_is_remembered_only_while_no_file_changed(cache_dir
     k = entry.name[len(diskcache.FINGERPRINT) + 1:-len(diskcache.SUFFIX)]
     assert diskcache.put(diskcache.FINGERPRINT, k, "not a fingerprint")
     assert fingerprint() == changed
+
+
+def test_the_keys_sha256_is_hashlibs():
+    """The cache hashes with CPython's own SHA-256 module (no OpenSSL to load): the same
+    digests as hashlib, so the keys and the entries of earlier versions still match."""
+    import hashlib
+    for data in (b"", b"meeple", bytes(range(256)) * 300):
+        assert diskcache.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    h = diskcache.sha256()
+    h.update(b"mee")
+    h.update(b"ple")
+    assert h.digest() == hashlib.sha256(b"meeple").digest()

@@ -499,11 +499,17 @@ def test_list_never_cuts_a_name(width, monkeypatch):
 
 
 def test_list_is_a_table_when_it_fits(monkeypatch):
+    """A table exactly when the terminal is as wide as the table or wider (one column
+    less: the blocks), the same table at any such width."""
     monkeypatch.setenv("COLUMNS", "200")
     wide = meeple_cli("list").out
     assert "┃ Name" in wide and "…" not in wide
-    monkeypatch.setenv("COLUMNS", "80")
-    assert "┃ Name" not in meeple_cli("list").out
+    natural = max(len(line) for line in wide.splitlines())
+    monkeypatch.setenv("COLUMNS", str(natural))
+    assert meeple_cli("list").out == wide
+    for width in (natural - 1, 80):
+        monkeypatch.setenv("COLUMNS", str(width))
+        assert "┃ Name" not in meeple_cli("list").out
 
 
 # ---------------------------------------------------------------- exit codes

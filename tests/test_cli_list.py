@@ -135,3 +135,41 @@ def test_version_alone_prints_the_apps_line_without_loading_the_command_line(fla
     assert run.returncode == 0, run.stderr
     assert run.stdout == meeple_cli(flag).out + "[]\n"
     assert meeple_cli("--version", "list").out == meeple_cli(flag).out   # the option elsewhere
+
+
+# a warm `list` on a terminal too narrow for the table, in a process of its own
+NARROW = """
+import contextlib, io, os, sys
+from pathlib import Path
+from meeple.cli import main as cli
+from meeple.dsl import files
+files.RULESETS_DIR = Path(sys.argv[1])
+already = set(sys.argv[2:])
+os.environ["COLUMNS"] = "40"
+sys.argv = ["meeple", "list"]
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        cli.main()
+    except SystemExit as e:
+        assert not e.code, e.code
+print(sorted(m for m in ("json", "rich.table", "fractions", "importlib.resources", "hashlib")
+             if m in sys.modules and m not in already))
+print(out.getvalue())
+"""
+
+
+def test_a_narrow_warm_list_makes_no_table_and_writes_no_json(bundled):
+    """The blocks of a terminal too narrow for the table are printed without making the
+    table (rich.table, with fractions), without json (only --json needs it) and without
+    hashlib (the keys of the cache are made without OpenSSL): what was imported before
+    the command line (by site, e.g. a .pth file) is not counted."""
+    _list()                               # warms the cache
+    already = subprocess.run([sys.executable, "-c", "import sys; print(*sys.modules)"],
+                             capture_output=True, text=True, cwd=ROOT, env=os.environ)
+    run = subprocess.run([sys.executable, "-c", NARROW, str(bundled), *already.stdout.split()],
+                         capture_output=True, text=True, cwd=ROOT, env=os.environ)
+    assert run.returncode == 0, run.stderr
+    imported, shown = run.stdout.split("\n", 1)
+    assert imported == "[]", run.stdout
+    assert "kalah — Kalah\n  players  2-2\n" in shown     # the blocks, all the same
