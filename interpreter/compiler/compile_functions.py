@@ -20,7 +20,6 @@ from .codegen import Env, ExprCompiler
 if TYPE_CHECKING:
     from .compile import Program
 
-_CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
 _TABLED_MAX = 256  # combinations of arguments of a function whose values are a table, at most
 
@@ -68,7 +67,7 @@ class FunctionCompiler:
         runs its straightforward code again, which fails at the same place as always."""
         c = self.checked
         recursive = self._recursive()
-        self.p.exprc.plan_inlining(recursive)
+        self.p.exprc.plan_inlining(self.p.facts.counts_calls)  # (each call counted)
         src = self._source(self.p.exprc, recursive)
         span = next((f.span for f in c.functions.values()), None)
         self.p.ns["_too_many_calls"] = _too_many_calls
@@ -93,7 +92,7 @@ class FunctionCompiler:
             return
         c = self.checked
         recursive = self._recursive()
-        self.p.fastc.plan_inlining(recursive)
+        self.p.fastc.plan_inlining(self.p.facts.counts_calls)  # (each call counted)
         self.p._fast_ready = True
         try:
             fast = self._source(self.p.fastc, recursive)
@@ -108,7 +107,7 @@ class FunctionCompiler:
 
     def _source(self, gen: ExprCompiler, recursive: set[str]) -> str:
         c = self.checked
-        counted = self._counted_functions(gen, recursive)
+        counted = self._counted_functions(recursive)
         bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
         kept = self._kept_functions(texts, recursive | counted) if gen.optimize else {}
@@ -285,28 +284,11 @@ class FunctionCompiler:
         return {name: sorted(names[name]) for name in free if name not in counted
                 and codegen.does_work(bodies[name]) and all(p.type.name != "list" for p in fs[name].params)}
 
-    def _counted_functions(self, gen: ExprCompiler, recursive: set[str]) -> set[str]:
-        """The non-recursive functions that count their calls against the calls budget.
-        The straightforward code counts every one that calls a function (calls that call
-        calls can make 2**n calls). The fast code counts only those that may make more
-        than _CALLS_FREE calls in one evaluation, loops counted once (every further
-        iteration is counted by the work budget), so a runaway is still stopped."""
-        fs, calls = self.checked.functions, self.p.facts.calls
-        if not gen.optimize:
-            return {n for n in fs if n not in recursive and any(g not in gen.inline for g in calls[n])}
-        bound: dict[str, int] = {}
-
-        def most(name: str) -> int:
-            if name not in bound:
-                bound[name] = _CALLS_FREE + 1  # a guard while it is computed
-                total = 1
-                for g in calls[name]:
-                    total += _CALLS_FREE + 1 if g in recursive else most(g)
-                    if total > _CALLS_FREE:
-                        break
-                bound[name] = total
-            return bound[name]
-        return {n for n in fs if n not in recursive and most(n) > _CALLS_FREE}
+    def _counted_functions(self, recursive: set[str]) -> set[str]:
+        """The non-recursive functions that count their calls against the calls budget,
+        in the straightforward and the fast code alike (core/facts.py, ``counts_calls``:
+        those that may make more than CALLS_FREE calls in one evaluation)."""
+        return self.p.facts.counts_calls - recursive
 
     def _recursive(self) -> set[str]:
         return self.p.facts.recursive

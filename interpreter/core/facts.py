@@ -4,8 +4,9 @@ the checked IR that every printer of expressions shares (the Python code of
 rather than by each printer on its own.
 
 - the calls between rule functions: which call which (``calls``), which may call
-  themselves (``recursive``: they get a call budget), which call any (``calling``), which
-  an evaluation of one may reach (``reach``);
+  themselves (``recursive``: they count their depth), which call any (``calling``), which
+  an evaluation of one may reach (``reach``), which count their calls against the calls
+  budget (``counts_calls``);
 - loops and work: whether an expression holds a loop (``loops``), whether a node counts
   work against the budget by itself (``counts_work``: a range, lists or texts joined),
   whether an iterable's elements are counted by its own evaluation (``counted``), and
@@ -33,6 +34,17 @@ same: where ``counts_any`` says an expression counts none, or by counting again 
 kept with the value (compile_functions' kept functions, helpers._kept_cells, the
 kernel's keeps in native/kernel_memo.py).
 
+The calls budget has one meaning too (docs/language.md, 15.3; tests/test_calls_count.py):
+each call the rules make of a function of ``counts_calls`` counts one, at every call,
+whatever the engine (never written in place, computed once for two uses, kept or read
+from a table); the other functions' calls count nothing. A function counts its calls
+when it may call itself, or when one evaluation of it may make more than CALLS_FREE
+calls of rule functions, itself included, each call in its body counted once (a loop's
+body as if it ran once: the further turns are counted by the work budget): calls that
+call calls can make 2**n of them, and no engine counts the calls of small helpers. A
+function that calls one that counts counts too (33 calls or more), so an expression
+counts calls exactly where it holds a call of one of them (``counts_any``).
+
 A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
 printer asks it; a fact is found when first asked and kept."""
 from __future__ import annotations
@@ -47,6 +59,9 @@ from .memo import Memo
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset({"Comprehension", "Aggregate"})
 _RAY = "Ray"
+# a function that makes at most this many calls in one evaluation, itself included and
+# loops counted once, counts none against the calls budget (``Facts.counts_calls``)
+CALLS_FREE = 32
 
 
 class Facts(Bounds, Memo):
@@ -92,6 +107,28 @@ class Facts(Bounds, Memo):
         """The functions whose body calls a rule function."""
         return {n for n, called in self.calls.items() if called}
 
+    @cached_property
+    def counts_calls(self) -> set[str]:
+        """The functions whose every call counts one against the calls budget (see the
+        module's docstring): those that may call themselves, and those of which one
+        evaluation may make more than CALLS_FREE calls, itself included, each call in
+        its body counted once (the bodies of the functions it calls written out; a
+        function that counts counts as CALLS_FREE + 1)."""
+        calls, recursive = self.calls, self.recursive
+        most: dict[str, int] = {}
+
+        def made(name: str) -> int:
+            if name not in most:
+                most[name] = CALLS_FREE + 1  # (a guard while it is computed: never read)
+                total = 1
+                for g in calls[name]:
+                    total += CALLS_FREE + 1 if g in recursive else made(g)
+                    if total > CALLS_FREE:
+                        break
+                most[name] = total
+            return most[name]
+        return {n for n in calls if n in recursive or made(n) > CALLS_FREE}
+
     def reach(self, name: str) -> set[str]:
         """The functions an evaluation of ``name`` may run, itself included."""
         seen, stack = set(), [name]
@@ -118,14 +155,16 @@ class Facts(Bounds, Memo):
             n.op == "+" and self.c.type_of(n).tag in ("list", "str")))
 
     def counts_any(self, e) -> bool:
-        """Whether evaluating the expression ``e`` may count work against the budget: it
-        holds a loop, a range or a join, or calls a rule function that may (itself or
-        through the functions it calls). Such a value is never computed once for two of
-        its uses: each use counts its work, in every engine (docs/language.md, 15.3)."""
+        """Whether evaluating the expression ``e`` may count work or calls against the
+        budgets: it holds a loop, a range or a join, or calls a rule function that may
+        count work (itself or through the functions it calls) or that counts its calls
+        (``counts_calls``). Such a value is never computed once for two of its uses: each
+        use counts its work and its calls, in every engine (docs/language.md, 15.3)."""
+        fs, counting = self.c.functions, self.counts_calls
         for n in ir.walk(e):
             if n.node in _LOOPS or self.counts_work(n):
                 return True
-            if n.node == "Call" and n.func in self.c.functions and self.function_counts(n.func):
+            if n.node == "Call" and n.func in fs and (n.func in counting or self.function_counts(n.func)):
                 return True
         return False
 
