@@ -108,9 +108,14 @@ class FunctionCompiler:
     def _source(self, gen: ExprCompiler, recursive: set[str]) -> str:
         c = self.checked
         counted = self._counted_functions(recursive)
+        facts = self.p.facts
+        # (whose values are found each time: an evaluation may count calls, or the depth
+        # of calls, that a value computed once or read from a table would not)
+        calling = {n for n in c.functions if facts.counts_calls_within(n)}
+        deep = {n for n in c.functions if not recursive.isdisjoint(facts.reach(n))}
         bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
-        kept = self._kept_functions(texts, recursive | counted) if gen.optimize else {}
+        kept = self._kept_functions(texts, deep) if gen.optimize else {}
         for name, names in kept.items():
             # (those that read nothing of the state are known to the fast code from now
             # on, see ExprCompiler._kept_call; the others keep theirs apart)
@@ -118,8 +123,8 @@ class FunctionCompiler:
         reads_nothing = {name for name, names in kept.items() if not names}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(c.functions) - recursive - counted - set(kept))
-            gen.components = self._components(recursive | counted | set(kept))
-            gen.tabled = self._tabled(texts, recursive | counted)
+            gen.components = self._components(calling | set(kept))
+            gen.tabled = self._tabled(texts, calling)
             if gen.spliced or gen.components or gen.tabled \
                     or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
                 bodies, steps = self._function_bodies(gen)
@@ -138,21 +143,7 @@ class FunctionCompiler:
         params = [p.name for p in self.checked.functions[name].params]
         args = "".join(f", v_{p}" for p in params)
         if name in kept:  # the same arguments (and variables), the same value
-            # (by the arguments alone: a program is for one number of players, and the
-            # kept values are the program's)
-            key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in kept[name]]
-            key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
-            table = _kept_table(name, kept[name])
-            if not self.p.facts.function_counts(name) or not codegen.reads_r("\n".join([*lines, body])):
-                return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
-                        f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
-                        f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
-            # (with the work its evaluation counted, counted again at each read: the
-            # work of a call is the same however its value is found, core/facts.py)
-            return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
-                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
-                    f"        w0_ = R.work\n{_indented(lines, 8)}        v = {table}[k] = ({body}, w0_ - R.work)\n"
-                    f"        return v[0]\n    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n    return v[0]\n")
+            return self._kept_def(name, lines, body, kept[name], name in counted)
         b = self.p.budgets
         if name in recursive:  # the calls and depth budgets
             return (f"def F_{name}(R{args}):\n"
@@ -164,6 +155,36 @@ class FunctionCompiler:
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
                     f"{_indented(lines, 4)}    return {body}\n")
         return f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n"
+
+    def _kept_def(self, name: str, lines: list[str], body: str, names: list[str], counted: bool) -> str:
+        """``F_name`` of a kept function (see _kept_functions): its value kept by its
+        arguments and the variables ``names`` (a program is for one number of players,
+        and the kept values are the program's); with the work and the calls its
+        evaluation counted, counted again at each read (the work and the calls of a call
+        are the same however its value is found, core/facts.py), its own call first
+        where it counts its calls (``counted``)."""
+        params = [p.name for p in self.checked.functions[name].params]
+        args = "".join(f", v_{p}" for p in params)
+        key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in names]
+        key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+        table, facts, b = _kept_table(name, names), self.p.facts, self.p.budgets
+        work = facts.function_counts(name) and codegen.reads_r("\n".join([*lines, body]))
+        calls = facts.counts_calls_within(name)
+        head = f"def F_{name}(R{args}):\n"
+        if counted:
+            head += f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+        head += (f"    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                 f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n")
+        if not work and not calls:
+            return head + f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n"
+        # (a budget run out on a read: the straightforward code runs again, and says which)
+        if not calls:
+            return (head + f"        w0_ = R.work\n{_indented(lines, 8)}        v = {table}[k] = ({body}, w0_ - R.work)\n"
+                    f"        return v[0]\n    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n    return v[0]\n")
+        return (head + f"        w0_, c0_ = R.work, R.calls\n{_indented(lines, 8)}"
+                f"        v = {table}[k] = ({body}, w0_ - R.work, R.calls - c0_)\n        return v[0]\n"
+                f"    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n"
+                f"    R.calls += v[2]\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n    return v[0]\n")
 
     def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
         """The rule functions of enum and bool parameters only (at most _TABLED_MAX
@@ -254,14 +275,16 @@ class FunctionCompiler:
                 bodies[name] = body
         return bodies, steps
 
-    def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> dict[str, list[str]]:
+    def _kept_functions(self, bodies: dict[str, str], deep: set[str]) -> dict[str, list[str]]:
         """The functions whose fast code reads nothing of the state but global variables
         of one value (no list) by name (only their arguments, those variables, the player
         count and the ruleset's fixed tables: cells' coordinates, relations, items'
-        attributes), does some work (calls something or loops), takes no list and counts
-        no calls: their values are kept by arguments and those variables' values for the
+        attributes), does some work (calls something or loops), takes no list and is not
+        ``deep`` (reaches no function that may call itself: the depth of such calls is
+        counted): their values are kept by arguments and those variables' values for the
         whole program (at most _KEPT_MAX at a time), so a value is computed once for all
-        the games' moves. A value that fails is not kept. Each with the variables it
+        the games' moves, the work and calls it counted counted again (see _kept_def). A
+        value that fails is not kept. Each with the variables it
         reads, itself or through the functions it calls (none: it reads nothing of the
         state)."""
         fs, gvars = self.checked.functions, self.checked.vars
@@ -281,7 +304,7 @@ class FunctionCompiler:
                     if not names[g] <= names[name]:
                         names[name] |= names[g]
                         changed = True
-        return {name: sorted(names[name]) for name in free if name not in counted
+        return {name: sorted(names[name]) for name in free if name not in deep
                 and codegen.does_work(bodies[name]) and all(p.type.name != "list" for p in fs[name].params)}
 
     def _counted_functions(self, recursive: set[str]) -> set[str]:
