@@ -24,7 +24,7 @@ class Budgets:
     steps: int = 100_000         # statements and turns run
     work: int = 5_000_000        # elements walked and built by comprehensions, list '+' and ranges
     range: int = 100_000         # elements of one range a..b
-    calls: int = 200_000         # calls of recursive functions
+    calls: int = 200_000         # calls of recursive and call-heavy functions
     depth: int = 500             # nested calls of recursive functions (at most 2,000)
     integer: int = 10 ** 18      # the largest absolute value of an integer a rule computes or stores
 
@@ -45,7 +45,7 @@ MEANING = {
     "steps": "statements and turns run in one move",
     "work": "list elements walked or built in one move",
     "range": "elements of one range a..b",
-    "calls": "calls of recursive functions in one move",
+    "calls": "calls of recursive and call-heavy functions in one move",
     "depth": "nested calls of recursive functions (recursion depth)",
     "integer": "the largest absolute value of an integer",
 }

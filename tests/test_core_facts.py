@@ -54,6 +54,24 @@ def test_the_calls_between_functions_are_found_once_for_every_printer():
     assert f.loops("many") and not f.loops("uses") and not f.loops("twice")
 
 
+def test_the_functions_that_count_their_calls_are_said_once_for_every_engine():
+    # the recursive ones, and those of which one evaluation may make more than 32 calls
+    # of functions that do not count theirs, each call of a body once (f1: 3, f4: 31,
+    # f5: 63; top: 1, f5 counting its own); an expression that calls one, or a function
+    # that may, counts calls, and no other
+    fs = "\n".join(["function f0(n: int): int = n % 7"] +
+                   [f"function f{i}(n: int): int = f{i - 1}(n) + f{i - 1}(n + 1)" for i in range(1, 6)])
+    text = RULES.replace("turn {", fs + "\nfunction top(n: int): int = f5(n) + 1\n"
+                         "function loop(n: int): int = sum(f4(k) for k in 1..n)\nturn {", 1)
+    src = SourceSet(base=parse(text, "facts.meeple"), sources={"facts.meeple": text})
+    prog = compile_sources(src).for_players(2)
+    f, body = prog.facts, {n: d.body for n, d in prog.checked.functions.items()}
+    assert f.counts_calls == {"odd", "even", "f5"}   # (loop: f4 once, 32 calls)
+    assert f.counts_calls_within("top") and not f.counts_calls_within("loop")
+    assert f.counts_any(body["top"].left) and f.counts_any(body["uses"])   # f5; many loops
+    assert not f.counts_any(body["f5"].left) and not f.counts_any(body["twice"])
+
+
 def test_work_counted_and_lists_from_static_tables():
     prog = program()
     f, fs = prog.facts, prog.checked.functions

@@ -105,7 +105,8 @@ def test_an_error_in_a_function_the_fast_code_inlines_is_located_in_that_functio
 
 
 def test_a_runaway_of_functions_the_fast_code_does_not_count_is_still_stopped(monkeypatch):
-    # f0 makes 1 call, f_i twice f_(i-1)'s: the fast code counts only those beyond 32
+    # f0 makes 1 call, f_i twice f_(i-1)'s: only those beyond 32 count their calls
+    # (core/facts.py counts_calls), in the straightforward and the fast code alike
     fs = "\n".join(["function f0(x: int): int = x"] +
                    [f"function f{i}(x: int): int = f{i - 1}(x) + f{i - 1}(1)" for i in range(1, 40)])
     plain, fast = error_both_ways(monkeypatch, fs + "\nturn {\n  x = f39(1)\n}\nend when x > 3\n")

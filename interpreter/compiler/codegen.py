@@ -140,15 +140,16 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
 
-    def plan_inlining(self, recursive: set[str]) -> None:
-        """Small non-recursive functions whose parameters are each used at most once
-        are expanded in place: a rule may call them millions of times per benchmark.
-        The fast code also expands bigger ones, and those that use a parameter more than
-        once where the argument is simple."""
+    def plan_inlining(self, counted: set[str]) -> None:
+        """Small functions whose parameters are each used at most once are expanded in
+        place: a rule may call them millions of times per benchmark. The fast code also
+        expands bigger ones, and those that use a parameter more than once where the
+        argument is simple. Never those ``counted``, that count their calls (the
+        recursive ones among them, core/facts.py ``counts_calls``): each call counts."""
         most = 24 if self.optimize else 12
         for name, f in self.c.functions.items():
             nodes = list(ir.walk(f.body))
-            if name in recursive or any(n.node not in _INLINABLE for n in nodes) or len(nodes) > most:
+            if name in counted or any(n.node not in _INLINABLE for n in nodes) or len(nodes) > most:
                 continue
             uses = [n.name for n in nodes if n.node == "Var"]
             repeated = {p.name for p in f.params if uses.count(p.name) > 1}

@@ -20,7 +20,6 @@ from .codegen import Env, ExprCompiler
 if TYPE_CHECKING:
     from .compile import Program
 
-_CALLS_FREE = 32  # a function that makes at most this many calls (loops once) is not counted
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
 _TABLED_MAX = 256  # combinations of arguments of a function whose values are a table, at most
 
@@ -68,7 +67,7 @@ class FunctionCompiler:
         runs its straightforward code again, which fails at the same place as always."""
         c = self.checked
         recursive = self._recursive()
-        self.p.exprc.plan_inlining(recursive)
+        self.p.exprc.plan_inlining(self.p.facts.counts_calls)  # (each call counted)
         src = self._source(self.p.exprc, recursive)
         span = next((f.span for f in c.functions.values()), None)
         self.p.ns["_too_many_calls"] = _too_many_calls
@@ -93,7 +92,7 @@ class FunctionCompiler:
             return
         c = self.checked
         recursive = self._recursive()
-        self.p.fastc.plan_inlining(recursive)
+        self.p.fastc.plan_inlining(self.p.facts.counts_calls)  # (each call counted)
         self.p._fast_ready = True
         try:
             fast = self._source(self.p.fastc, recursive)
@@ -108,10 +107,15 @@ class FunctionCompiler:
 
     def _source(self, gen: ExprCompiler, recursive: set[str]) -> str:
         c = self.checked
-        counted = self._counted_functions(gen, recursive)
+        counted = self._counted_functions(recursive)
+        facts = self.p.facts
+        # (whose values are found each time: an evaluation may count calls, or the depth
+        # of calls, that a value computed once or read from a table would not)
+        calling = {n for n in c.functions if facts.counts_calls_within(n)}
+        deep = {n for n in c.functions if not recursive.isdisjoint(facts.reach(n))}
         bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
-        kept = self._kept_functions(texts, recursive | counted) if gen.optimize else {}
+        kept = self._kept_functions(texts, deep) if gen.optimize else {}
         for name, names in kept.items():
             # (those that read nothing of the state are known to the fast code from now
             # on, see ExprCompiler._kept_call; the others keep theirs apart)
@@ -119,8 +123,8 @@ class FunctionCompiler:
         reads_nothing = {name for name, names in kept.items() if not names}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(c.functions) - recursive - counted - set(kept))
-            gen.components = self._components(recursive | counted | set(kept))
-            gen.tabled = self._tabled(texts, recursive | counted)
+            gen.components = self._components(calling | set(kept))
+            gen.tabled = self._tabled(texts, calling)
             if gen.spliced or gen.components or gen.tabled \
                     or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
                 bodies, steps = self._function_bodies(gen)
@@ -139,21 +143,7 @@ class FunctionCompiler:
         params = [p.name for p in self.checked.functions[name].params]
         args = "".join(f", v_{p}" for p in params)
         if name in kept:  # the same arguments (and variables), the same value
-            # (by the arguments alone: a program is for one number of players, and the
-            # kept values are the program's)
-            key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in kept[name]]
-            key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
-            table = _kept_table(name, kept[name])
-            if not self.p.facts.function_counts(name) or not codegen.reads_r("\n".join([*lines, body])):
-                return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
-                        f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
-                        f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n")
-            # (with the work its evaluation counted, counted again at each read: the
-            # work of a call is the same however its value is found, core/facts.py)
-            return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
-                    f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
-                    f"        w0_ = R.work\n{_indented(lines, 8)}        v = {table}[k] = ({body}, w0_ - R.work)\n"
-                    f"        return v[0]\n    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n    return v[0]\n")
+            return self._kept_def(name, lines, body, kept[name], name in counted)
         b = self.p.budgets
         if name in recursive:  # the calls and depth budgets
             return (f"def F_{name}(R{args}):\n"
@@ -165,6 +155,36 @@ class FunctionCompiler:
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
                     f"{_indented(lines, 4)}    return {body}\n")
         return f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n"
+
+    def _kept_def(self, name: str, lines: list[str], body: str, names: list[str], counted: bool) -> str:
+        """``F_name`` of a kept function (see _kept_functions): its value kept by its
+        arguments and the variables ``names`` (a program is for one number of players,
+        and the kept values are the program's); with the work and the calls its
+        evaluation counted, counted again at each read (the work and the calls of a call
+        are the same however its value is found, core/facts.py), its own call first
+        where it counts its calls (``counted``)."""
+        params = [p.name for p in self.checked.functions[name].params]
+        args = "".join(f", v_{p}" for p in params)
+        key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in names]
+        key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+        table, facts, b = _kept_table(name, names), self.p.facts, self.p.budgets
+        work = facts.function_counts(name) and codegen.reads_r("\n".join([*lines, body]))
+        calls = facts.counts_calls_within(name)
+        head = f"def F_{name}(R{args}):\n"
+        if counted:
+            head += f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+        head += (f"    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                 f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n")
+        if not work and not calls:
+            return head + f"{_indented(lines, 8)}        v = {table}[k] = {body}\n    return v\n"
+        # (a budget run out on a read: the straightforward code runs again, and says which)
+        if not calls:
+            return (head + f"        w0_ = R.work\n{_indented(lines, 8)}        v = {table}[k] = ({body}, w0_ - R.work)\n"
+                    f"        return v[0]\n    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n    return v[0]\n")
+        return (head + f"        w0_, c0_ = R.work, R.calls\n{_indented(lines, 8)}"
+                f"        v = {table}[k] = ({body}, w0_ - R.work, R.calls - c0_)\n        return v[0]\n"
+                f"    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n"
+                f"    R.calls += v[2]\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n    return v[0]\n")
 
     def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
         """The rule functions of enum and bool parameters only (at most _TABLED_MAX
@@ -255,14 +275,16 @@ class FunctionCompiler:
                 bodies[name] = body
         return bodies, steps
 
-    def _kept_functions(self, bodies: dict[str, str], counted: set[str]) -> dict[str, list[str]]:
+    def _kept_functions(self, bodies: dict[str, str], deep: set[str]) -> dict[str, list[str]]:
         """The functions whose fast code reads nothing of the state but global variables
         of one value (no list) by name (only their arguments, those variables, the player
         count and the ruleset's fixed tables: cells' coordinates, relations, items'
-        attributes), does some work (calls something or loops), takes no list and counts
-        no calls: their values are kept by arguments and those variables' values for the
+        attributes), does some work (calls something or loops), takes no list and is not
+        ``deep`` (reaches no function that may call itself: the depth of such calls is
+        counted): their values are kept by arguments and those variables' values for the
         whole program (at most _KEPT_MAX at a time), so a value is computed once for all
-        the games' moves. A value that fails is not kept. Each with the variables it
+        the games' moves, the work and calls it counted counted again (see _kept_def). A
+        value that fails is not kept. Each with the variables it
         reads, itself or through the functions it calls (none: it reads nothing of the
         state)."""
         fs, gvars = self.checked.functions, self.checked.vars
@@ -282,31 +304,14 @@ class FunctionCompiler:
                     if not names[g] <= names[name]:
                         names[name] |= names[g]
                         changed = True
-        return {name: sorted(names[name]) for name in free if name not in counted
+        return {name: sorted(names[name]) for name in free if name not in deep
                 and codegen.does_work(bodies[name]) and all(p.type.name != "list" for p in fs[name].params)}
 
-    def _counted_functions(self, gen: ExprCompiler, recursive: set[str]) -> set[str]:
-        """The non-recursive functions that count their calls against the calls budget.
-        The straightforward code counts every one that calls a function (calls that call
-        calls can make 2**n calls). The fast code counts only those that may make more
-        than _CALLS_FREE calls in one evaluation, loops counted once (every further
-        iteration is counted by the work budget), so a runaway is still stopped."""
-        fs, calls = self.checked.functions, self.p.facts.calls
-        if not gen.optimize:
-            return {n for n in fs if n not in recursive and any(g not in gen.inline for g in calls[n])}
-        bound: dict[str, int] = {}
-
-        def most(name: str) -> int:
-            if name not in bound:
-                bound[name] = _CALLS_FREE + 1  # a guard while it is computed
-                total = 1
-                for g in calls[name]:
-                    total += _CALLS_FREE + 1 if g in recursive else most(g)
-                    if total > _CALLS_FREE:
-                        break
-                bound[name] = total
-            return bound[name]
-        return {n for n in fs if n not in recursive and most(n) > _CALLS_FREE}
+    def _counted_functions(self, recursive: set[str]) -> set[str]:
+        """The non-recursive functions that count their calls against the calls budget,
+        in the straightforward and the fast code alike (core/facts.py, ``counts_calls``:
+        those that may make more than CALLS_FREE calls in one evaluation)."""
+        return self.p.facts.counts_calls - recursive
 
     def _recursive(self) -> set[str]:
         return self.p.facts.recursive

@@ -4,8 +4,9 @@ the checked IR that every printer of expressions shares (the Python code of
 rather than by each printer on its own.
 
 - the calls between rule functions: which call which (``calls``), which may call
-  themselves (``recursive``: they get a call budget), which call any (``calling``), which
-  an evaluation of one may reach (``reach``);
+  themselves (``recursive``: they count their depth), which call any (``calling``), which
+  an evaluation of one may reach (``reach``), which count their calls against the calls
+  budget (``counts_calls``);
 - loops and work: whether an expression holds a loop (``loops``), whether a node counts
   work against the budget by itself (``counts_work``: a range, lists or texts joined),
   whether an iterable's elements are counted by its own evaluation (``counted``), and
@@ -35,6 +36,19 @@ same: where ``counts_any`` says an expression counts none, or by counting again 
 kept with the value (compile_functions' kept functions, helpers._kept_cells, the
 kernel's keeps in native/kernel_memo.py).
 
+The calls budget has one meaning too (docs/language.md, 15.3; tests/test_work_count.py):
+each call the rules make of a function of ``counts_calls`` counts one, at every call,
+whatever the engine (never written in place, computed once for two uses, kept or read
+from a table); the other functions' calls count nothing. A function counts its calls
+when it may call itself, or when one evaluation of it may make more than CALLS_FREE
+calls of functions that do not count theirs, itself included, each call in its body
+counted once (a loop's body as if it ran once: the further turns are counted by the
+work budget). Calls that call calls can make 2**n of them; each evaluation of a
+function that does not count makes at most CALLS_FREE calls counted nowhere (per turn
+of a loop), so the budget still stops any runaway, and no engine counts the calls of
+small helpers. An expression may count calls where it holds a call of a function that
+counts, or that calls one (``counts_calls_within``, ``counts_any``).
+
 A program (``compile.Program``) makes its ``Facts`` once, as ``prog.facts``, and each
 printer asks it; a fact is found when first asked and kept."""
 from __future__ import annotations
@@ -50,6 +64,9 @@ from .memo import Memo
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset({"Comprehension", "Aggregate"})
 _RAY = "Ray"
+# a function that makes at most this many calls in one evaluation, itself included and
+# loops counted once, counts none against the calls budget (``Facts.counts_calls``)
+CALLS_FREE = 32
 
 
 class Facts(Bounds, Hoist, Memo):
@@ -62,6 +79,7 @@ class Facts(Bounds, Hoist, Memo):
         self._loops: dict[tuple[str, bool], bool] = {}
         self._free: dict[tuple[str, int, bool], bool] = {}
         self._counts: dict[str, bool] = {}
+        self._calls_within: dict[str, bool] = {}
 
     # ------------------------------------------------------------ calls
     @cached_property
@@ -95,6 +113,33 @@ class Facts(Bounds, Hoist, Memo):
         """The functions whose body calls a rule function."""
         return {n for n, called in self.calls.items() if called}
 
+    @cached_property
+    def counts_calls(self) -> set[str]:
+        """The functions whose every call counts one against the calls budget (see the
+        module's docstring): those that may call themselves, and those of which one
+        evaluation may make more than CALLS_FREE calls of functions that do not count
+        theirs, itself included, each call in its body counted once (the bodies of the
+        functions it calls written out, but those that count)."""
+        calls, recursive = self.calls, self.recursive
+        free: dict[str, int] = {}   # the calls counted nowhere one evaluation may make
+
+        def made(name: str) -> int:   # (the functions that never call themselves: no cycle)
+            if name not in free:
+                total = 1
+                for g in calls[name]:
+                    if g not in recursive and made(g) <= CALLS_FREE:
+                        total += made(g)
+                free[name] = total
+            return free[name]
+        return {n for n in calls if n in recursive or made(n) > CALLS_FREE}
+
+    def counts_calls_within(self, name: str) -> bool:
+        """Whether an evaluation of the rule function ``name`` may count calls: it, or a
+        function it may call, counts its calls (``counts_calls``)."""
+        if name not in self._calls_within:
+            self._calls_within[name] = not self.counts_calls.isdisjoint(self.reach(name))
+        return self._calls_within[name]
+
     def reach(self, name: str) -> set[str]:
         """The functions an evaluation of ``name`` may run, itself included."""
         seen, stack = set(), [name]
@@ -121,14 +166,16 @@ class Facts(Bounds, Hoist, Memo):
             n.op == "+" and self.c.type_of(n).tag in ("list", "str")))
 
     def counts_any(self, e) -> bool:
-        """Whether evaluating the expression ``e`` may count work against the budget: it
-        holds a loop, a range or a join, or calls a rule function that may (itself or
-        through the functions it calls). Such a value is never computed once for two of
-        its uses: each use counts its work, in every engine (docs/language.md, 15.3)."""
+        """Whether evaluating the expression ``e`` may count work or calls against the
+        budgets: it holds a loop, a range or a join, or calls a rule function that may
+        count either (itself or through the functions it calls: ``function_counts``,
+        ``counts_calls_within``). Such a value is never computed once for two of its uses:
+        each use counts its work and its calls, in every engine (docs/language.md, 15.3)."""
+        fs = self.c.functions
         for n in ir.walk(e):
             if n.node in _LOOPS or self.counts_work(n):
                 return True
-            if n.node == "Call" and n.func in self.c.functions and self.function_counts(n.func):
+            if n.node == "Call" and n.func in fs and (self.counts_calls_within(n.func) or self.function_counts(n.func)):
                 return True
         return False
 

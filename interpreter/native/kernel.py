@@ -6,8 +6,8 @@ layout the Python engines run too) one by one as C++, each kind doing what its r
 meaning does (``core.reference``), and the expressions as the straightforward Python
 code (``codegen.ExprCompiler`` with ``optimize=False``): the same instructions at the
 same indices (a game's frames are the same), the same values,
-the same order of options, the same draws of the generator, the same steps and work
-counted against the budgets (calls counted at least as often). Where a rule could go
+the same order of options, the same draws of the generator, the same steps, work and
+calls counted against the budgets. Where a rule could go
 wrong (a none where a value is needed, an index outside a list, a budget) it stops
 (``mk::Bail``) without saying why: ``kgame.KernelGame`` then plays the moves again in
 Python, which gives exactly the game's result or error. So a kernel only has to be
@@ -88,7 +88,7 @@ class Gen(MemoCalls):
         self.field_ranges: dict[str, tuple] = {}  # frame field -> the least and most it holds
         self.facts = prog.facts              # what is known of the expressions (core/facts.py)
         self.recursive = self.facts.recursive   # (the functions that may call themselves)
-        self.calling = self.facts.calling       # (the functions that call functions)
+        self.counting = self.facts.counts_calls  # (the functions that count their calls)
         self.sites: list[dict] = []       # choose statements: what apply needs
         self.keepable: dict[str, bool] = {}  # see kept (kernel_memo.py)
         self.kept_made: set = set()
@@ -614,7 +614,7 @@ class Gen(MemoCalls):
             # (the C++ stack holds at most 1,000 nested calls: deeper, Python goes on)
             pre = (f"if (++s.calls > {self.b.calls}) bail(); if (++s.depth > {min(self.b.depth, 1000)}) bail(); "
                    f"Depth d_(s); ")
-        elif name in self.calling:
+        elif name in self.counting:   # (the calls budget: core/facts.py, counts_calls)
             pre = f"if (++s.calls > {self.b.calls}) bail(); "
         self.fns.append(f"{sig} {{ {pre}return {body}; }}")
         return made

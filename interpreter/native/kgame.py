@@ -239,6 +239,13 @@ class KernelGame(Game):
             return k.export()["spent"]
         return super().work_spent
 
+    @property
+    def calls_spent(self) -> int:
+        k = self._k
+        if k is not None:
+            return k.export()["called"]
+        return super().calls_spent
+
     # ------------------------------------------------------------ chance
     @property
     def chance_mode(self) -> str:

@@ -192,6 +192,12 @@ class Game:
         budget bounds, the same in every engine."""
         return self.R.spent
 
+    @property
+    def calls_spent(self) -> int:
+        """The calls the last run of the rules counted against the ``calls`` budget
+        (language.md, 15.3), as ``work_spent``: the same in every engine."""
+        return self.R.called
+
     def unsure_zones(self, seat: int) -> list[str]:
         """The keys of the zones (as in views) whose contents ``seat`` may not know exactly
         (which items, in which order): hidden items came in or left unseen by the seat, or

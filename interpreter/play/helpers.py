@@ -66,10 +66,11 @@ def _topn(z: list, n: int) -> list:
 def _kept_cells(R, table: dict, given: tuple, make) -> tuple:
     """The cells a loop walks whose condition starts with a call kept by its arguments
     or static facts of the cell compared with values from before the loop (codegen's
-    _kept_call, _given_conjunct): ``table``'s entry for the values ``given``, made by
+    _kept_call, _given_conjunct): ``table``'s entry for the values given, made by
     ``make(R, *given)`` the first time (kept as long as kept values are), with the work
-    its conditions counted: counted again at each read, as the loop that evaluates them
-    counts it (core/facts.py, "work")."""
+    and the calls its conditions counted: counted again at each read, as the loop that
+    evaluates them counts them (core/facts.py, "work", "calls"; a budget run out here:
+    the straightforward code runs again and says where)."""
     try:
         kept = table.get(given, _NOT_YET)
     except TypeError:  # (a value Python cannot hash: a list)
@@ -77,13 +78,17 @@ def _kept_cells(R, table: dict, given: tuple, make) -> tuple:
     if kept is _NOT_YET:
         if len(table) >= _KEPT_CELLS_MAX:
             table.clear()
-        w = R.work
+        w, c = R.work, R.calls
         cells = make(R, *given)
-        table[given] = (cells, w - R.work)
+        table[given] = (cells, w - R.work, R.calls - c)
         return cells
     R.work -= kept[1]
     if R.work < 0:
         _out_of_work(R)
+    if kept[2]:
+        R.calls += kept[2]
+        if R.calls > R.prog.budgets.calls:
+            raise over_budget("calls", f"more than {R.prog.budgets.calls} calls in one move")
     return kept[0]
 
 

@@ -149,7 +149,7 @@ class Runtime:
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
                  "chance", "used", "journal", "low", "unsure_seats", "seers", "everyone", "steps", "public", "pairs",
-                 "spent")
+                 "spent", "called")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -174,6 +174,7 @@ class Runtime:
         self.calls = self.depth = self.steps = 0
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.spent = 0  # the work the last run of the rules counted (every engine the same)
+        self.called = 0  # the calls it counted (the calls budget, every engine the same)
         self.end_requested = False
         self.vis = _zone_visibility(prog)  # (shared by the program's games: never changed)
         # the same as bit masks of the seats that see each zone (unless revealed)
@@ -1048,8 +1049,9 @@ def _run(R: Runtime) -> None:
             raise _locate(e, proc, getattr(e, "meeple_pc", pc), e, prog) from None
         except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
             raise _locate(_error(e), proc, getattr(e, "meeple_pc", pc), e, prog) from None
-    R.spent = R.work_budget - R.work
-    R.work = R.work_budget  # what views and bots evaluate between moves gets a fresh budget
+    R.spent, R.called = R.work_budget - R.work, R.calls
+    # what views and bots evaluate between moves gets fresh budgets
+    R.work, R.calls = R.work_budget, 0
 
 
 def _room_for(depth: int) -> int:

@@ -476,6 +476,8 @@ static PyObject* k_export(PyObject* self, PyObject*) {
     x = PyLong_FromLongLong(s.moves); PyDict_SetItemString(d, "moves", x); Py_DECREF(x);
     // (the work the last run of the rules counted: Runtime.spent)
     x = PyLong_FromLongLong(WORK - s.work); PyDict_SetItemString(d, "spent", x); Py_DECREF(x);
+    // (and the calls it counted: Runtime.called)
+    x = PyLong_FromLongLong(s.calls); PyDict_SetItemString(d, "called", x); Py_DECREF(x);
     x = PyLong_FromUnsignedLongLong(s.rng); PyDict_SetItemString(d, "rng", x); Py_DECREF(x);
     x = PyUnicode_FromString(PHASE_NAMES[s.phase]); PyDict_SetItemString(d, "phase", x); Py_DECREF(x);
     PyObject* stack = PyList_New((Py_ssize_t)s.stack.size());
