@@ -27,11 +27,22 @@ os.environ.setdefault("MEEPLE_KERNEL_CXXFLAGS", "-O0")
 # player count the tests play: 3 to 6 s of CPU each at -O0; docs/cli.md, "Native code").
 # tests/test_native_default.py tests the default; MEEPLE_NO_NATIVE=0 runs them all so.
 os.environ.setdefault("MEEPLE_NO_NATIVE", "1")
+# The `meeple` commands the tests run in child processes read compiled bytecode, as an
+# installed Meeple does (pip compiles its modules at install): where the environment sets
+# PYTHONDONTWRITEBYTECODE (some CI images do), each child would compile every module it
+# imports from source, about 0.4 s of CPU a command. The bytecode goes to a folder of the
+# run (PYTHONPYCACHEPREFIX), shared by the workers as the cache is, never the checkout's.
+_PYC_SHARED = "MEEPLE_TEST_RUN_PYC"
+_PYC = tempfile.mkdtemp(prefix="meeple-test-pyc-") if _OWN else os.environ[_PYC_SHARED]
+os.environ[_PYC_SHARED] = _PYC
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    os.environ.setdefault("PYTHONPYCACHEPREFIX", _PYC)
 
 
 def pytest_unconfigure(config):
     if _OWN:   # (the process that made it: it ends after its workers)
         shutil.rmtree(_CACHE, ignore_errors=True)
+        shutil.rmtree(_PYC, ignore_errors=True)
 
 
 # The quick tier, `python3 -m pytest -m "not slow"` (README, "Contributing"): the tests
