@@ -15,6 +15,7 @@ from functools import cache
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from lockstep import kernel_difference
+from meeple.interpreter.native import kernel, kernel_lasting
 from meeple.interpreter.native.kgame import KernelGame
 from meeple.interpreter.play.game import Game
 from test_go_rules import build, legal
@@ -133,3 +134,18 @@ def test_two_games_played_in_turns_share_no_value_made_for_the_other():
             play(ref, move)
             assert kern.live and legal(kern) == legal(ref), move
             assert kernel_difference(kern.kernel_state(), ref) is None, move
+
+
+def test_only_functions_that_read_zones_alone_have_keeps_that_last():
+    # go's walk and liberties read the points' stones alone; legal reads the ko variable
+    # and calls functions, position calls one: their keeps (if any) last a step
+    gen = kernel.Gen(kernel_go())
+    source = gen.source()
+    assert "uR_stones(" in source and "uR_liberties(" in source and "Zones<NI, NZ, true>" in source
+    assert gen.lasting("legal") is None and gen.lasting("position") is None
+    # what the C++ of a body may read besides zones' items: the budgets' helpers, walks'
+    # marks; any other field of the state, and the keep lasts no longer than a step
+    assert kernel_lasting.recorded("(s.z.size(uA_c) > 0) && W(s, 3)") == "(RZ.size(uA_c) > 0) && W(s, 3)"
+    assert kernel_lasting.recorded("(s.z.size(uA_c) > 0) && !eq(uA_c, s.uG_ko)") is None
+    assert kernel_lasting.recorded("zin(s, uA_i, uA_z)") is None
+    assert kernel_lasting.recorded("s.z.loc[uA_i] == uA_z") is None
