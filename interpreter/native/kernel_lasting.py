@@ -86,7 +86,8 @@ class LastingKeeps:
 
     def lasting(self, name: str) -> str | None:
         """``uR_name`` where the keep of the rule function ``name`` may outlast a step
-        (see the module's docstring): its body, the zones it reads noted; else None."""
+        (see the module's docstring): its body, the zones it reads noted; ``uF_name``
+        where it reads nothing of the state (``notes`` is then false); else None."""
         made = self.__dict__.setdefault("lasting_made", {})
         if name in made:
             return made[name]
@@ -100,6 +101,10 @@ class LastingKeeps:
         body = recorded(self.expr(fd.body, sc, rt))
         if body is None:
             return None
+        if "RZ." not in body:   # (it reads nothing of the state: its value lasts as it is)
+            made[name] = self.function(name)
+            self.__dict__.setdefault("lasting_pure", set()).add(name)
+            return made[name]
         if not self.stamped:
             self.stamped = True
             self.protos[:0] = HELPERS
@@ -110,6 +115,11 @@ class LastingKeeps:
         self.fns.append(f"{sig} {{ ZR RZ(s); return {body}; }}")
         made[name] = fn
         return fn
+
+    def notes(self, name: str) -> bool:
+        """Whether the lasting keep of ``name`` notes the zones its evaluation read (no:
+        it reads nothing of the state, and an entry serves its arguments for good)."""
+        return name not in self.__dict__.get("lasting_pure", ())
 
 
 def recorded(body: str) -> str | None:

@@ -128,17 +128,18 @@ class MemoCalls(LastingKeeps):
         self.protos.append(sig + ";")
         return sig, self.ct(rt), params, args
 
-    def _read(self, same: str, lasting: str = "") -> str:
+    def _read(self, same: str, lasting: str = "", noted: bool = True) -> str:
         """The C++ that returns the value of the keep's entry ``e`` where it is of the
         running epoch and ``same`` (its arguments') holds, counting again the work and the
         calls its evaluation counted. ``lasting``: the C++ that marks a lasting entry
         found fresh (kernel_lasting.py) with the running epoch, where it may be read
-        too; "" where the keep lasts a step."""
+        too; "" where the keep lasts a step. ``noted``: whether its entries hold the
+        zones read (else an entry serves its arguments for good)."""
         hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
         read = f"if (e.epoch == EPOCH{same}) {hit}"
         if lasting:
-            read += f" if (e.last{same} && fresh(s, e.deps)) {{ {lasting} {hit} }}"
+            read += f" if (e.last{same}{' && fresh(s, e.deps)' if noted else ''}) {{ {lasting} {hit} }}"
         return read
 
     def kept_call(self, name: str) -> str:
@@ -165,10 +166,10 @@ class MemoCalls(LastingKeeps):
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         self.fns.append(
             f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
-            f"{self._read(same, 'e.epoch = EPOCH;' if rec else '')} I w0_ = s.work, c0_ = s.calls; "
+            f"{self._read(same, 'e.epoch = EPOCH;' if rec else '', self.notes(name))} I w0_ = s.work, c0_ = s.calls; "
             f"{rt} v_ = {rec or fn}(s{args}); "
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-            f"{'e.deps = deps_read(); e.last = true; ' if rec else ''}return v_; }}")
+            f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
         return ident("K", name)
 
     def component_call(self, name: str) -> str:
@@ -194,11 +195,12 @@ class MemoCalls(LastingKeeps):
         # (a lasting entry found fresh: so are those of the other cells of its walk)
         renew = (f"for (Id x_ : e.v) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; "
                  f"if (m_.v.p == e.v.p) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
-        deps = " m_.deps = d_; m_.last = true;" if rec else ""
+        noted = rec and self.notes(name)
+        deps = (" m_.deps = d_;" if noted else "") + (" m_.last = true;" if rec else "")
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
-            f"{self._read(same, renew if rec else '')} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec or fn}(s{args}); "
-            f"I w_ = w0_ - s.work, c_ = s.calls - c0_; {'List<uint64_t> d_ = deps_read(); ' if rec else ''}"
+            f"{self._read(same, renew if rec else '', noted)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec or fn}(s{args}); "
+            f"I w_ = w0_ - s.work, c_ = s.calls - c0_; {'List<uint64_t> d_ = deps_read(); ' if noted else ''}"
             f"for (Id x_ : v_) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; m_.epoch = EPOCH; "
             f"{store} m_.v = v_; m_.work = w_; m_.calls = c_;{deps} }} "
             # (the start is one of the cells found, or finds nothing but itself)
