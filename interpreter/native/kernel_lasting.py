@@ -15,7 +15,9 @@ changes the groups beside it alone). Some keeps last longer:
 - **how**: its body compiled once more as ``uR_name``, each zone it reads noted once
   with the zone's stamp (``ZR``: the zones' stamps, cxx/kernel_rt.hpp ``Zones<.., true>``:
   a number no other change of any zone of any state was given, copied with a state);
-  the keep holds that list (``deps``) with the value;
+  the keep holds that list (``deps``) with the value (a function that reads nothing of
+  the state at all, backgammon's functions of lists, notes nothing: its entry serves
+  its arguments for good, a list by its buffer, which the entry holds);
 - **when**: an entry of an older epoch, with the same arguments, whose zones all have
   the stamps noted (``fresh``), is the value for this state: whichever state it was
   made in, the zones it read hold the same items now. It is read as an entry of the
