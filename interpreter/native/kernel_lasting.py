@@ -81,6 +81,8 @@ class LastingKeeps:
 
         def expr(self, e, sc: dict, want=None) -> str: ...
 
+        def function(self, name: str, any_order: bool = False) -> str: ...
+
     # (the functions whose keeps outlast a step: name -> their uR_ function, or None)
     lasting_made: dict[str, str | None]
     # (whether a keep outlasts a step: the zones then carry stamps, kernel_module.py)

@@ -195,7 +195,7 @@ class MemoCalls(LastingKeeps):
         # (a lasting entry found fresh: so are those of the other cells of its walk)
         renew = (f"for (Id x_ : e.v) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; "
                  f"if (m_.v.p == e.v.p) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
-        noted = rec and self.notes(name)
+        noted = rec is not None and self.notes(name)
         deps = (" m_.deps = d_;" if noted else "") + (" m_.last = true;" if rec else "")
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
