@@ -905,8 +905,9 @@ class Proc(ChanceStatements):
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
         if s.alone is not None:
-            body = (f"std::vector<{ce}> v_; for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
-                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; "
+            body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
+                    f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
+                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + 1); "
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
         else:

@@ -23,13 +23,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cxx_text import ident
+from .kernel_lasting import LastingKeeps
 from .kernel_types import has_none
 
 _WRAPPERS = 8   # functions whose value is another's, looked through at most
+# what an entry of a keep that outlasts a step holds besides (kernel_lasting.py): the
+# zones its evaluation read with their stamps; whether it has them
+LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 
 
-class MemoCalls:
-    """``Gen``'s methods for calls that read a keep."""
+class MemoCalls(LastingKeeps):
+    """``Gen``'s methods for calls that read a keep (some outlast a step:
+    kernel_lasting.py)."""
 
     if TYPE_CHECKING:
         c: Any
@@ -122,12 +127,19 @@ class MemoCalls:
         self.protos.append(sig + ";")
         return sig, self.ct(rt), params, args
 
-    def _read(self, same: str) -> str:
+    def _read(self, same: str, lasting: str = "", noted: bool = True) -> str:
         """The C++ that returns the value of the keep's entry ``e`` where it is of the
         running epoch and ``same`` (its arguments') holds, counting again the work and the
-        calls its evaluation counted."""
-        return (f"if (e.epoch == EPOCH{same}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
-                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
+        calls its evaluation counted. ``lasting``: the C++ that marks a lasting entry
+        found fresh (kernel_lasting.py) with the running epoch, where it may be read
+        too; "" where the keep lasts a step. ``noted``: whether its entries hold the
+        zones read (else an entry serves its arguments for good)."""
+        hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
+               f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
+        read = f"if (e.epoch == EPOCH{same}) {hit}"
+        if lasting:
+            read += f" if (e.last{same}{' && fresh(s, e.deps)' if noted else ''}) {{ {lasting} {hit} }}"
+        return read
 
     def kept_call(self, name: str) -> str:
         """``uK_name``: ``uF_name`` with its values kept while the state stays the same
@@ -147,12 +159,16 @@ class MemoCalls:
         h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
         same = "".join(" && " + k[4] for k in keys)
         store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
-        entry = f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; }}"
+        rec = self.lasting(name)   # (kernel_lasting.py)
+        entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
+                 f"{LASTING_FIELDS if rec else ''}}}")
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         self.fns.append(
             f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
-            f"{self._read(same)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); "
-            f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; return v_; }}")
+            f"{self._read(same, 'e.epoch = EPOCH;' if rec else '', self.notes(name))} I w0_ = s.work, c0_ = s.calls; "
+            f"{rt} v_ = {rec or fn}(s{args}); "
+            f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
+            f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
         return ident("K", name)
 
     def component_call(self, name: str) -> str:
@@ -171,17 +187,23 @@ class MemoCalls:
         others = [(ident("Q", n), ident("A", n), t) for i, (n, t) in enumerate(params) if i != at]
         same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
+        rec = self.lasting(name)   # (kernel_lasting.py)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} "
-                 f"{rt} v; I work; I calls; }}")
+                 f"{rt} v; I work; I calls; {LASTING_FIELDS if rec else ''}}}")
         table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ > 0 ? NZ : 1];")
+        # (a lasting entry found fresh: so are those of the other cells of its walk)
+        renew = (f"for (Id x_ : e.v) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; "
+                 f"if (m_.v.p == e.v.p) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
+        noted = rec is not None and self.notes(name)
+        deps = (" m_.deps = d_;" if noted else "") + (" m_.last = true;" if rec else "")
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
-            f"{self._read(same)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {fn}(s{args}); "
-            f"I w_ = w0_ - s.work, c_ = s.calls - c0_; "
+            f"{self._read(same, renew if rec else '', noted)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec or fn}(s{args}); "
+            f"I w_ = w0_ - s.work, c_ = s.calls - c0_; {'List<uint64_t> d_ = deps_read(); ' if noted else ''}"
             f"for (Id x_ : v_) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; m_.epoch = EPOCH; "
-            f"{store} m_.v = v_; m_.work = w_; m_.calls = c_; }} "
+            f"{store} m_.v = v_; m_.work = w_; m_.calls = c_;{deps} }} "
             # (the start is one of the cells found, or finds nothing but itself)
             f"if (e.epoch != EPOCH) {{ auto& m_ = e; m_.epoch = EPOCH; {store} m_.v = v_; m_.work = w_; "
-            f"m_.calls = c_; }} return v_; }}")
+            f"m_.calls = c_;{deps} }} return v_; }}")
         return ident("C", name)
 

@@ -68,7 +68,7 @@ class ModuleWriter:
             "  " + " ".join(wide),
             "  Id active = 0; int site = -1; Id player = -1; int used = 0; int step_n = 0; int outcomes[NP];",
             "  " + " ".join(narrow),
-            "  Zones<NI, NZ> z;",
+            f"  Zones<NI, NZ{', true' if self.gen.stamped else ''}> z;",   # (stamps: kernel_lasting.py)
             # (who sees each item: -1 as its place says, else a mask of seats; the zones
             # revealed to all)
             f"  {faces} {reveals}",

@@ -347,9 +347,13 @@ struct Less {
 
 // sorted, equal ones once (Runtime._ordered: the options of a decision). Two options
 // the order calls equal are the same value, and one of them is kept: an unstable sort
-// serves (and takes no buffer, as std::stable_sort does at every call).
+// serves (and takes no buffer, as std::stable_sort does at every call). Options in
+// their order already, each once (the cells of a board, filtered), are taken as they are.
 template <class T, class A>
 static List<T> ordered(std::vector<T, A>&& v) {
+    size_t up = 1;
+    while (up < v.size() && cmp(v[up - 1], v[up]) < 0) ++up;
+    if (up >= v.size()) return List<T>(std::move(v));
     if constexpr (std::is_same<T, bool>::value)
         std::stable_sort(v.begin(), v.end(), Less<T>());
     else
@@ -602,7 +606,12 @@ static List<List<T>> subsets(const List<T>& l) {
 // whole layout is a few arrays (a copy of a game is a copy of them).
 // (each array of the narrowest type that holds its values: an item's id or -1, a
 // zone's id or -1, a count of items; they are read as Id)
-template <int NI, int NZ>
+// STAMPED: each zone also holds the stamp of its last change, a number no other change
+// of any zone of any state was given (ZONE_CLOCK): two states whose zone has the same
+// stamp hold the same items there (a copy of a state copies its stamps). The kernel's
+// lasting keeps read them (interpreter/native/kernel_lasting.py).
+static uint64_t ZONE_CLOCK = 0;
+template <int NI, int NZ, bool STAMPED = false>
 struct Zones {
     typedef Fit<-1, NI> It;
     typedef Fit<-1, NZ> Zn;
@@ -612,12 +621,18 @@ struct Zones {
     It tail[NZ > 0 ? NZ : 1]; // the top item
     It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
     Zn loc[NI > 0 ? NI : 1];  // the zone an item is in, or -1
+    uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
 
     void clear() {
         for (int i = 0; i < NI; ++i) loc[i] = prv[i] = nxt[i] = -1;
         for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
+        if constexpr (STAMPED) {
+            uint64_t t = ++ZONE_CLOCK;
+            for (int z = 0; z < NZ; ++z) stamp[z] = t;
+        }
     }
     void append(Id item, Id z) {
+        if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
         Id t = tail[z];
         prv[item] = t;
         nxt[item] = -1;
@@ -628,6 +643,7 @@ struct Zones {
     }
     void unlink(Id item) {
         Id z = loc[item], p = prv[item], n = nxt[item];
+        if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
         if (p >= 0) nxt[p] = n; else head[z] = n;
         if (n >= 0) prv[n] = p; else tail[z] = p;
         --len[z];

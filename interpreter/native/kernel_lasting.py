@@ -1,0 +1,139 @@
+"""Kept values of rule functions that outlast a step (a part of ``kernel.Gen``, its
+methods on the generator's state; kernel_memo.py's keeps use them).
+
+A keep of kernel_memo.py serves while the state stays as it is (its ``EPOCH``): at the
+next step every value is computed again, though a move changes a few cells of a board
+and most values read none of them (go's groups and their liberties: a stone played
+changes the groups beside it alone). Some keeps last longer:
+
+- **which**: a rule function that calls no rule function and whose compiled body reads
+  nothing of the state but the items of zones (``s.z``'s ``size``, ``top``, ``bottom``,
+  ``items``, ``topn``), static tables and its arguments (the budgets' counters aside):
+  its value, the work and the calls it counts are then those of the same arguments and
+  the same items in the zones it read (``lasting``; anything else in its C++, such as a
+  variable of the rules, a face or an item's place, and it keeps no longer than a step);
+- **how**: its body compiled once more as ``uR_name``, each zone it reads noted once
+  with the zone's stamp (``ZR``: the zones' stamps, cxx/kernel_rt.hpp ``Zones<.., true>``:
+  a number no other change of any zone of any state was given, copied with a state);
+  the keep holds that list (``deps``) with the value (a function that reads nothing of
+  the state at all, backgammon's functions of lists, notes nothing: its entry serves
+  its arguments for good, a list by its buffer, which the entry holds);
+- **when**: an entry of an older epoch, with the same arguments, whose zones all have
+  the stamps noted (``fresh``), is the value for this state: whichever state it was
+  made in, the zones it read hold the same items now. It is read as an entry of the
+  epoch is, counting again the work and the calls its evaluation counted (the budgets
+  run out at the same move as in the reference engine, docs/language.md 15.3), and
+  marked with the epoch running (with every cell that shares its component's walk).
+
+Nothing of this is part of a state: the stamps are (copied with it, never saved,
+compared or exported: a state loaded or started anew has fresh ones), the keeps are
+static tables of the module."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from .cxx_text import ident
+
+# what a kept value may read of the zones, as the printers write it, and its stand-in
+_READS = re.compile(r"\bs\.z\.(size|top|bottom|items|topn)\(")
+# the state given to a helper that reads nothing of it but the budgets' counters (W,
+# range_work, irange, wcat, wappend, scat) or a walk's marks (Seen)
+_GIVEN = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat|\bSeen seen_)\($")
+_STATE = re.compile(r"(?<![\w.])s(?![\w])")
+
+# the C++ shared by the lasting keeps (after the state's struct)
+HELPERS = (
+    # (the zones a kept value's evaluation reads, each once, with its stamp: zone,
+    # stamp, zone, stamp...; an evaluation that records calls no other)
+    "static std::vector<uint64_t> DEPS; static uint32_t DEP_MARK[NZ > 0 ? NZ : 1]; static uint32_t DEP_GEN = 0;",
+    "struct ZR { St& s; explicit ZR(St& s_) : s(s_) { DEPS.clear(); if (++DEP_GEN == 0) { "
+    "std::fill(DEP_MARK, DEP_MARK + (NZ > 0 ? NZ : 1), 0u); DEP_GEN = 1; } } "
+    "void note(Id z) { if (z >= 0 && z < NZ && DEP_MARK[z] != DEP_GEN) { DEP_MARK[z] = DEP_GEN; "
+    "DEPS.push_back((uint64_t)z); DEPS.push_back(s.z.stamp[z]); } } "
+    "I size(Id z) { note(z); return s.z.size(z); } Id top(Id z) { note(z); return s.z.top(z); } "
+    "Id bottom(Id z) { note(z); return s.z.bottom(z); } List<Id> items(Id z) { note(z); return s.z.items(z); } "
+    "List<Id> topn(Id z, I n) { note(z); return s.z.topn(z, n); } };",
+    "static inline List<uint64_t> deps_read() { return List<uint64_t>(Vec<uint64_t>(DEPS.begin(), DEPS.end())); }",
+    # (whether the zones read hold the items they held: their stamps are the same)
+    "static inline bool fresh(const St& s, const List<uint64_t>& d) { const uint64_t* p = d.begin(); "
+    "for (size_t i = 0, n = d.size(); i < n; i += 2) if (s.z.stamp[p[i]] != p[i + 1]) return false; return true; }",
+)
+
+
+class LastingKeeps:
+    """``Gen``'s methods for the keeps that outlast a step."""
+
+    if TYPE_CHECKING:
+        c: Any
+        protos: list[str]
+        fns: list[str]
+        calling: set[str]
+        recursive: set[str]
+
+        def typeref(self, tr) -> Any: ...
+
+        def ct(self, t) -> str: ...
+
+        def arg_type(self, t) -> str: ...
+
+        def param_type(self, p) -> Any: ...
+
+        def expr(self, e, sc: dict, want=None) -> str: ...
+
+        def function(self, name: str, any_order: bool = False) -> str: ...
+
+    # (the functions whose keeps outlast a step: name -> their uR_ function, or None)
+    lasting_made: dict[str, str | None]
+    # (whether a keep outlasts a step: the zones then carry stamps, kernel_module.py)
+    stamped: bool = False
+
+    def lasting(self, name: str) -> str | None:
+        """``uR_name`` where the keep of the rule function ``name`` may outlast a step
+        (see the module's docstring): its body, the zones it reads noted; ``uF_name``
+        where it reads nothing of the state (``notes`` is then false); else None."""
+        made = self.__dict__.setdefault("lasting_made", {})
+        if name in made:
+            return made[name]
+        made[name] = None
+        if name in self.calling or name in self.recursive:
+            return None
+        fd = self.c.functions[name]
+        rt = self.typeref(fd.result)
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sc = {n: (ident("A", n), t) for n, t in params}
+        body = recorded(self.expr(fd.body, sc, rt))
+        if body is None:
+            return None
+        if "RZ." not in body:   # (it reads nothing of the state: its value lasts as it is)
+            made[name] = self.function(name)
+            self.__dict__.setdefault("lasting_pure", set()).add(name)
+            return made[name]
+        if not self.stamped:
+            self.stamped = True
+            self.protos[:0] = HELPERS
+        fn = ident("R", name)
+        sig = f"static {self.ct(rt)} {fn}(St& s" + "".join(
+            f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
+        self.protos.append(sig + ";")
+        self.fns.append(f"{sig} {{ ZR RZ(s); return {body}; }}")
+        made[name] = fn
+        return fn
+
+    def notes(self, name: str) -> bool:
+        """Whether the lasting keep of ``name`` notes the zones its evaluation read (no:
+        it reads nothing of the state, and an entry serves its arguments for good)."""
+        return name not in self.__dict__.get("lasting_pure", ())
+
+
+def recorded(body: str) -> str | None:
+    """The C++ of a function's body with each read of a zone's items made through ``RZ``
+    (which notes the zone), or None where it reads anything else of the state (or holds
+    a text, which this does not look into)."""
+    if '"' in body:
+        return None
+    out = _READS.sub(lambda m: f"RZ.{m.group(1)}(", body)
+    for m in _STATE.finditer(out):
+        if _GIVEN.search(out[max(0, m.start() - 20):m.start()]) is None or out[m.end():m.end() + 1] not in ",)":
+            return None
+    return out
