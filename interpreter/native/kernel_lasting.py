@@ -68,7 +68,7 @@ class LastingKeeps:
         c: Any
         protos: list[str]
         fns: list[str]
-        calling: set[str]
+        facts: Any
         recursive: set[str]
 
         def typeref(self, tr) -> Any: ...
@@ -96,7 +96,7 @@ class LastingKeeps:
         if name in made:
             return made[name]
         made[name] = None
-        if name in self.calling or name in self.recursive:
+        if name in self.facts.calling or name in self.recursive:
             return None
         fd = self.c.functions[name]
         rt = self.typeref(fd.result)

@@ -46,7 +46,6 @@ class MemoCalls(LastingKeeps):
         keepable: dict[str, bool]
         kept_made: set[str | tuple[str, str]]
         recursive: set[str]
-        calling: set[str]
 
         def function(self, name: str, any_order: bool = False) -> str: ...
 
