@@ -841,13 +841,15 @@ class Proc(ChanceStatements):
 
     # ------------------------------------------------------------ decisions
     @staticmethod
-    def order(el: T, v: str, who: str) -> str:
-        """A decision's options (the vector ``v``) in their order for seat ``who``."""
+    def order(el: T, v: str, who: str, listed: bool = False) -> str:
+        """A decision's options (the vector ``v``, or the list where ``listed``: itself
+        where already in order) in their order for seat ``who``."""
+        v = v if listed else f"std::move({v})"
         if el.tag == "item":
-            return f"ordered_items(s, std::move({v}), {who})"
+            return f"ordered_items(s, {v}, {who})"
         if el.tag == "list" and el.arg.tag == "item":
-            return f"ordered_item_lists(s, std::move({v}), {who})"
-        return f"ordered(std::move({v}))"
+            return f"ordered_item_lists(s, {v}, {who})"
+        return f"ordered({v})"
 
     def _options(self, s) -> tuple[str, T]:
         t = self.gen.ty(s.options)
@@ -884,8 +886,7 @@ class Proc(ChanceStatements):
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
         else:
-            body = (f"if (all_.empty()) bail(); std::vector<{ce}> v_ = vec(all_); "
-                    f"s.opts.{o} = {order};")
+            body = f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
         self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
                   f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
 
@@ -922,8 +923,8 @@ class Proc(ChanceStatements):
         opts = self.x(s.options, t)
         self.emit(f"{{ List<Id> seats_ = {seats}; if (seats_.empty()) bail(); Id before_ = f->{each}; s.each_n = 0; "
                   f"for (Id seat_ : seats_) {{ if (seat_ < 0 || seat_ >= NP || each_index(s, seat_) >= 0) bail(); "
-                  f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); std::vector<{ce}> v_ = vec(o_); "
-                  f"s.opts.e{j}[s.each_n] = {self.order(el, 'v_', 'seat_')}; s.each_seats[s.each_n++] = seat_; }} "
+                  f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); "
+                  f"s.opts.e{j}[s.each_n] = {self.order(el, 'o_', 'seat_', True)}; s.each_seats[s.each_n++] = seat_; }} "
                   f"f->{each} = before_; s.nwaiting = s.each_n; for (int k_ = 0; k_ < s.each_n; ++k_) "
                   f"s.waiting[k_] = s.each_seats[k_]; s.nchosen = 0; s.simul = true; s.site = {k}; "
                   f"s.player = s.each_seats[0]; }} STEP(s); f->pc = {self.nxt}; return;")

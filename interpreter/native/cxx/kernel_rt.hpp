@@ -289,6 +289,21 @@ static List<T> ordered(std::vector<T, A>&& v) {
     return List<T>(std::move(v));
 }
 
+// ordered() of a list as the rules made it: where each option is before the next (a
+// list made in the options' order, as most are), that list itself, shared, else sorted
+template <class T>
+static bool ascending(const List<T>& l) {
+    for (size_t i = 1; i < l.size(); ++i)
+        if (cmp(l[i - 1], l[i]) >= 0) return false;
+    return true;
+}
+template <class T>
+static List<T> ordered(const List<T>& l) {
+    if (ascending(l)) return l;
+    std::vector<T> v(l.begin(), l.end());
+    return ordered(std::move(v));
+}
+
 // (texts: their addresses sorted, each text then moved once: a text's move copies its
 // bytes, and a sort moves each many times)
 template <class A>
