@@ -48,6 +48,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
     obtain,
     status,
 )
+from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_layout import Layout
@@ -103,6 +104,7 @@ class Gen(MemoCalls):
         self.each_types: dict[str, T] = {}  # the same for simultaneous decisions
         self.proc_index = {}
         self.layout = Layout(self)         # the types the state keeps its fields in
+        self.cells = CellFilters(self)     # loops over a board's cells by their static conditions
 
     # ------------------------------------------------------------ types
     def ct(self, t: T) -> str:
@@ -399,11 +401,12 @@ class Gen(MemoCalls):
         work budget before its loop, as ``_it`` does (nested ones each time).
         ``reserve``: a vector the loops fill, reserved the size of the first loop's list
         (one element a turn at most where it is the only loop)."""
-        def clause(i: int, inner: dict) -> str:
+        def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
-                if comp.cond is not None:
-                    return f"if ({self.expr(comp.cond, inner, BOOL)}) {{ {stmt} }}"
+                if cond:
+                    test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
+                    return f"if ({test}) {{ {stmt} }}"
                 return stmt
             cl = comp.clauses[i]
             it = cl.iter
@@ -417,7 +420,7 @@ class Gen(MemoCalls):
             if it.node == "BinOp" and it.op == "..":
                 a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
-                inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+                inside = self.in_loop(var, lambda: clause(i + 1, deeper, cond))
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             xs = self.fresh("xs")
@@ -429,9 +432,16 @@ class Gen(MemoCalls):
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
             ref = "&" if self._named(it, inner) else ""
             head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
-            inside = self.in_loop(var, lambda: clause(i + 1, deeper))
+            # (the last loop over a board's cells may walk only those its condition's
+            # static part lets through: kernel_cells.py)
+            walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
+            if walk is not None:
+                sub, rest = self.fresh("sub"), walk[1]
+                inside = self.in_loop(var, lambda: clause(i + 1, deeper, rest))
+                return f"{head}const List<Id>& {sub} = {walk[0]}; for (const Id& {var} : {sub}) {{ {inside} }} }}"
+            inside = self.in_loop(var, lambda: clause(i + 1, deeper, cond))
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
-        return clause(0, sc)
+        return clause(0, sc, [] if comp.cond is None else [comp.cond])
 
     def in_loop(self, var: str, make):
         """``make()``, compiled inside a loop whose variable is ``var``."""
