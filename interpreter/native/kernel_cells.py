@@ -51,7 +51,7 @@ class CellFilters:
             return None
         try:
             passing = [z for z in cells if all(self._value(p, cl.var, z) is True for p in preds)]
-            keys = None if key is None else [self._value(key[0], cl.var, z) for z in passing]
+            keys = [] if key is None else [self._value(key[0], cl.var, z) for z in passing]
         except _Unknown:
             return None
         rest = parts[(1 if key else 0) + len(preds):]
