@@ -48,6 +48,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
     obtain,
     status,
 )
+from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_layout import Layout
@@ -102,6 +103,7 @@ class Gen(MemoCalls):
         self.each_types: dict[str, T] = {}  # the same for simultaneous decisions
         self.proc_index = {}
         self.layout = Layout(self)         # the types the state keeps its fields in
+        self.cells = CellFilters(self)     # loops over a board's cells by their static conditions
 
     # ------------------------------------------------------------ types
     def ct(self, t: T) -> str:
@@ -410,11 +412,12 @@ class Gen(MemoCalls):
         (one element a turn at most where it is the only loop). ``whole``: the loops
         always run to their end (no body stops them): a loop over ``until(...)`` then
         walks its list, with no list of its own (``_until_loop``)."""
-        def clause(i: int, inner: dict) -> str:
+        def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
-                if comp.cond is not None:
-                    return f"if ({self.expr(comp.cond, inner, BOOL)}) {{ {stmt} }}"
+                if cond:
+                    test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
+                    return f"if ({test}) {{ {stmt} }}"
                 return stmt
             cl = comp.clauses[i]
             it = cl.iter
@@ -428,11 +431,11 @@ class Gen(MemoCalls):
             if it.node == "BinOp" and it.op == "..":
                 a, b = self.expr(it.left, inner, INT), self.expr(it.right, inner, INT)
                 lo, hi = self.fresh("lo"), self.fresh("hi")
-                inside = clause(i + 1, deeper)
+                inside = clause(i + 1, deeper, cond)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
-                inside = clause(i + 1, deeper)
+                inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
             xs = self.fresh("xs")
             work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
@@ -443,9 +446,16 @@ class Gen(MemoCalls):
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
             ref = "&" if self._named(it, inner) else ""
             head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
-            inside = clause(i + 1, deeper)
+            # (the last loop over a board's cells may walk only those its condition's
+            # static part lets through: kernel_cells.py)
+            walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
+            if walk is not None:
+                sub, rest = self.fresh("sub"), walk[1]
+                inside = clause(i + 1, deeper, rest)
+                return f"{head}const List<Id>& {sub} = {walk[0]}; for (const Id& {var} : {sub}) {{ {inside} }} }}"
+            inside = clause(i + 1, deeper, cond)
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
-        return clause(0, sc)
+        return clause(0, sc, [] if comp.cond is None else [comp.cond])
 
     def _until_loop(self, it, sc: dict, var_el: tuple[str, str], inside: str, reserve: str | None) -> str:
         """The loop of a whole comprehension over ``until(x for x in xs if cond)``: xs
@@ -867,13 +877,15 @@ class Proc(ChanceStatements):
 
     # ------------------------------------------------------------ decisions
     @staticmethod
-    def order(el: T, v: str, who: str) -> str:
-        """A decision's options (the vector ``v``) in their order for seat ``who``."""
+    def order(el: T, v: str, who: str, listed: bool = False) -> str:
+        """A decision's options (the vector ``v``, or the list where ``listed``: itself
+        where already in order) in their order for seat ``who``."""
+        v = v if listed else f"std::move({v})"
         if el.tag == "item":
-            return f"ordered_items(s, std::move({v}), {who})"
+            return f"ordered_items(s, {v}, {who})"
         if el.tag == "list" and el.arg.tag == "item":
-            return f"ordered_item_lists(s, std::move({v}), {who})"
-        return f"ordered(std::move({v}))"
+            return f"ordered_item_lists(s, {v}, {who})"
+        return f"ordered({v})"
 
     def _options(self, s) -> tuple[str, T]:
         t = self.gen.ty(s.options)
@@ -911,8 +923,7 @@ class Proc(ChanceStatements):
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
         else:
-            body = (f"if (all_.empty()) bail(); std::vector<{ce}> v_ = vec(all_); "
-                    f"s.opts.{o} = {order};")
+            body = f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
         self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
                   f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
 
@@ -949,8 +960,8 @@ class Proc(ChanceStatements):
         opts = self.x(s.options, t)
         self.emit(f"{{ List<Id> seats_ = {seats}; if (seats_.empty()) bail(); Id before_ = f->{each}; s.each_n = 0; "
                   f"for (Id seat_ : seats_) {{ if (seat_ < 0 || seat_ >= NP || each_index(s, seat_) >= 0) bail(); "
-                  f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); std::vector<{ce}> v_ = vec(o_); "
-                  f"s.opts.e{j}[s.each_n] = {self.order(el, 'v_', 'seat_')}; s.each_seats[s.each_n++] = seat_; }} "
+                  f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); "
+                  f"s.opts.e{j}[s.each_n] = {self.order(el, 'o_', 'seat_', True)}; s.each_seats[s.each_n++] = seat_; }} "
                   f"f->{each} = before_; s.nwaiting = s.each_n; for (int k_ = 0; k_ < s.each_n; ++k_) "
                   f"s.waiting[k_] = s.each_seats[k_]; s.nchosen = 0; s.simul = true; s.site = {k}; "
                   f"s.player = s.each_seats[0]; }} STEP(s); f->pc = {self.nxt}; return;")

@@ -368,6 +368,21 @@ static List<T> ordered(std::vector<T, A>&& v) {
     return List<T>(std::move(v));
 }
 
+// ordered() of a list as the rules made it: where each option is before the next (a
+// list made in the options' order, as most are), that list itself, shared, else sorted
+template <class T>
+static bool ascending(const List<T>& l) {
+    for (size_t i = 1; i < l.size(); ++i)
+        if (cmp(l[i - 1], l[i]) >= 0) return false;
+    return true;
+}
+template <class T>
+static List<T> ordered(const List<T>& l) {
+    if (ascending(l)) return l;
+    std::vector<T> v(l.begin(), l.end());
+    return ordered(std::move(v));
+}
+
 // the first 8 bytes of a text as a number whose order is the texts' (bytes as unsigned,
 // the shorter first where one begins the other: 0 after its end): texts whose keys differ
 // are in the order of their keys, those whose keys are equal are compared whole

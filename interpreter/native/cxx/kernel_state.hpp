@@ -24,6 +24,27 @@ static List<Id> ordered_items(St& s, std::vector<Id>&& v, Id p) {
     for (Id x : v) kv.push_back({item_key(s, x, p), x});
     return by_keys(kv);
 }
+// the same of a list as the rules made it: that list itself where the decider sees every
+// item (or it is none) and each is before the next (their order then is their ids')
+static List<Id> ordered_items(St& s, const List<Id>& l, Id p) {
+    bool plain = true;
+    for (size_t i = 0; plain && i < l.size(); ++i)
+        plain = (l[i] < 0 || sees(s, l[i], p)) && (i == 0 || l[i - 1] < l[i]);
+    return plain ? l : ordered_items(s, std::vector<Id>(l.begin(), l.end()), p);
+}
+static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p);
+// (lists of items: where every item is one the decider sees, none is none, and each list
+// is before the next, lists by size then item by item)
+static List<List<Id>> ordered_item_lists(St& s, const List<List<Id>>& l, Id p) {
+    bool plain = ascending(l);
+    for (size_t i = 0; plain && i < l.size(); ++i)
+        for (Id x : l[i])
+            if (x < 0 || !sees(s, x, p)) {
+                plain = false;
+                break;
+            }
+    return plain ? l : ordered_item_lists(s, std::vector<List<Id>>(l.begin(), l.end()), p);
+}
 static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p) {
     std::vector<KeyedList> kv;
     kv.reserve(v.size());

@@ -1,0 +1,98 @@
+"""Loops over a board's cells by the static part of their condition in a kernel
+(interpreter/native/kernel_cells.py): ``c.row == r and ...`` walks row r's cells,
+``c.row == c.col and ...`` the diagonal's, the rest of the condition tested per cell;
+the same values, states and work counted as Python, whatever the value looked for
+(none, a number no cell has)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_difference
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import Budgets, RuleError, compile_sources
+from meeple.interpreter.native.kgame import KernelGame
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset cells
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 4, cols: 4) holds Mark
+zone supply: Mark
+deck marks into supply { 8 of Mark(seat: s) for s in 1..2 }
+var seen: int = 0
+var n: int = 0
+function mine(c: b, p: player): bool = occupied(c) and top(c).seat == seat(p)
+function line(p: player, r: int): int = count(c for c in cells(b) if c.row == r and mine(c, p))
+function diag(p: player): int = count(c for c in cells(b) if c.row == c.col and c.col > 1 and mine(c, p))
+function anti(p: player): int = count(c for c in cells(b) if c.row + c.col == 5 and mine(c, p))
+turn {
+  n = n + 1
+  let gone = first(k for k in [1, 2] if k > n)
+  choose x from [c for c in cells(b) if c.col == seat(active) + n % 3 and empty(c)]
+    + [c for c in cells(b) if c.row == 7 - n % 5 and empty(c)]
+    + [c for c in cells(b) if c.row == gone and empty(c)]
+    + [c for c in cells(b) if empty(c) and c.row == 1] + [c for c in cells(b) if empty(c)] as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  seen = seen + line(active, x.row) + diag(active) + anti(active)
+    + size([c for c in cells(b) if c.row > 2 and c.col < 3])
+    + count(c for c in cells(b) if c.row == x.col and c.col == x.row)
+}
+end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
+score(p) = seen
+"""
+
+
+def compiled(native: bool, budgets=None):
+    src = SourceSet(base=parse(RULES, "cells.meeple"), sources={"cells.meeple": RULES})
+    rules = compile_sources(src, budgets=budgets)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+@needs_kernel
+def test_loops_by_static_conditions_keep_python_s_state_after_every_move():
+    fast, plain = compiled(True), compiled(False)
+    moves = 0
+    for seed in range(8):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        assert isinstance(a, KernelGame) and a.live
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+            moves += 1
+        assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
+    assert moves > 40 and fast.native_fallbacks == 0
+
+
+def outcome(prog):
+    try:
+        g = prog.new_game(2, 3)
+        for _ in range(4):
+            g.apply(0)
+        return g.state["vars"]
+    except RuleError as e:
+        return str(e)
+
+
+@needs_kernel
+def test_the_work_counted_is_python_s_to_the_last_unit():
+    # the least work budget with which Python plays four moves: the kernel plays them
+    # with it, and fails with one less, as Python does
+    lo, hi = 1, 1 << 14
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if isinstance(outcome(compiled(False, Budgets(work=mid))), str):
+            lo = mid + 1
+        else:
+            hi = mid
+    for work in (lo - 1, lo):
+        assert outcome(compiled(True, Budgets(work=work))) == outcome(compiled(False, Budgets(work=work)))
+    assert isinstance(outcome(compiled(True, Budgets(work=lo - 1))), str)

@@ -1,0 +1,76 @@
+"""The order of a decision's options in a kernel (cxx/kernel_rt.hpp ``ordered``,
+cxx/kernel_state.hpp ``ordered_items``): a list the rules made already in order is
+taken as it is, any other is sorted and its duplicates dropped, items a seat may not
+know go by their place; always the options, in the order, that Python gives."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_difference
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
+from meeple.interpreter.native.kgame import KernelGame
+
+pytestmark = pytest.mark.kernels
+
+# each turn one decision of each kind: options in order, out of order with a duplicate,
+# items the chooser sees (its hand, in order), items it may not know (the stock, hidden)
+# among them, in the order of their ids (those it sees go first),
+# lists of items in order and out of order
+RULES = """ruleset options
+players 2..2
+kind Card { v: int }
+zone stock: Card hidden
+zone hand: Card per player
+zone pile: Card public
+deck cards into stock { Card(v: k) for k in 1..12 }
+var total: int = 0
+setup {
+  shuffle stock
+  deal 3 from stock to hand
+}
+turn {
+  choose a from [1, 2, 3] as "up"
+  choose b from [3, 1, 2, 1, a] as "mixed"
+  choose c from items(hand(active)) as "own"
+  move c to pile
+  move top(stock) to hand(active)
+  choose d from sort(items(stock) + items(hand(active))) as "blind"
+  move d to pile
+  choose e from [[x, y] for x in items(hand(active)) for y in items(pile) if x != y] as "pairs"
+  choose f from reverse([[x] for x in items(hand(active))]) as "backwards"
+  total = total + a + b + e[0].v + f[0].v
+}
+end when size(stock) == 0
+score(p) = total
+"""
+
+
+def compiled(native: bool):
+    src = SourceSet(base=parse(RULES, "options.meeple"), sources={"options.meeple": RULES})
+    rules = compile_sources(src)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+@needs_kernel
+def test_options_in_any_order_are_python_s_at_every_decision():
+    fast, plain = compiled(True), compiled(False)
+    decisions = 0
+    for seed in range(6):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        assert isinstance(a, KernelGame) and a.live
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, decisions)
+            assert [m.notation for m in a.legal_moves()] == [m.notation for m in b.legal_moves()]
+            i = rnd.randrange(b.move_count())
+            a.apply(i)
+            b.apply(i)
+            decisions += 1
+        assert a.result == b.result
+    assert decisions > 100 and fast.native_fallbacks == 0
