@@ -323,7 +323,7 @@ def test_a_deployment_zone_is_walked_from_a_table(monkeypatch):
     (name,) = [n for n in fast.ns if n.startswith("KC_") and not n.endswith("F")]
     assert play_both(fast, plain, 2, 1, 40) == 40
     zones = fast.ns[name]
-    assert len(zones) == 2 and all(len(cells) == 9 for cells, _ in zones.values())  # 9 hexes each
+    assert len(zones) == 2 and all(len(kept[0]) == 9 for kept in zones.values())  # 9 hexes each
 
 
 # Two relations of a cell joined, walked in a loop: one list per cell, from a table.
