@@ -111,7 +111,17 @@ def test_deep_recursion_is_the_depth_budget():
 def test_exponential_recursion_is_the_calls_budget():
     text = HEAD + ("function fib(k: int): int = if k < 2 then k else fib(k - 1) + fib(k - 2)\n"
                    "turn {\n  n = fib(60)\n" + CHOOSE + "}\nend when n < 0\n")
-    assert "'calls' budget" in str(run_error(text, "n = fib"))
+    err = str(run_error(text, "n = fib"))
+    assert "'calls' budget" in err and "function 'fib'" in err and "(endless recursion?)" in err
+
+
+def test_a_function_that_never_calls_itself_runs_out_of_calls_without_a_word_of_recursion():
+    # (language.md 15.3: d5 makes 63 calls, none of itself, and counts its own: two here)
+    chain = "".join(f"function d{i}(k: int): int = d{i - 1}(k) + d{i - 1}(k + 1)\n" for i in range(1, 6))
+    text = HEAD + ("function d0(k: int): int = k\n" + chain +
+                   "turn {\n  n = d5(n) % 2 + d5(n + 1) % 2\n" + CHOOSE + "}\nend when n < 0\n")
+    err = str(run_error(text, "n = d5", Budgets(calls=1)))
+    assert "'calls' budget" in err and "function 'd5'" in err and "recursion" not in err, err
 
 
 def test_a_game_that_never_asks_is_the_steps_budget_and_it_can_be_raised():

@@ -49,9 +49,12 @@ def _too_deep(name: str, limit: int):
     raise over_budget("depth", f"{who} more than {limit} deep (endless recursion?)")
 
 
-def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS):
+def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS, recursive: bool = True):
+    """The calls budget run out in ``name``: "endless recursion?" only where it may call
+    itself (a function that calls others that call others runs out too, and does not)."""
+    why = " (endless recursion?)" if recursive else ""
     raise over_budget("calls", f"function '{name}' was called more than {limit} times in one "
-                               f"move (endless recursion?)")
+                               f"move{why}")
 
 
 class FunctionCompiler:
@@ -152,7 +155,7 @@ class FunctionCompiler:
                     f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
         if name in counted:  # calls that call calls: 2**n of them
             return (f"def F_{name}(R{args}):\n"
-                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+                    f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls}, False)\n"
                     f"{_indented(lines, 4)}    return {body}\n")
         return f"def F_{name}(R{args}):\n{_indented(lines, 4)}    return {body}\n"
 
@@ -171,8 +174,9 @@ class FunctionCompiler:
         work = facts.function_counts(name) and codegen.reads_r("\n".join([*lines, body]))
         calls = facts.counts_calls_within(name)
         head = f"def F_{name}(R{args}):\n"
+        many = f"_too_many_calls({name!r}, {b.calls}, {name in facts.recursive})"
         if counted:
-            head += f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
+            head += f"    R.calls += 1\n    if R.calls > {b.calls}: {many}\n"
         head += (f"    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
                  f"    if v is _NOT_YET:\n        if len({table}) >= {_KEPT_MAX}: {table}.clear()\n")
         if not work and not calls:
@@ -184,7 +188,7 @@ class FunctionCompiler:
         return (head + f"        w0_, c0_ = R.work, R.calls\n{_indented(lines, 8)}"
                 f"        v = {table}[k] = ({body}, w0_ - R.work, R.calls - c0_)\n        return v[0]\n"
                 f"    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n"
-                f"    R.calls += v[2]\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n    return v[0]\n")
+                f"    R.calls += v[2]\n    if R.calls > {b.calls}: {many}\n    return v[0]\n")
 
     def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
         """The rule functions of enum and bool parameters only (at most _TABLED_MAX
