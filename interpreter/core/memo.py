@@ -17,8 +17,8 @@ state stays as it is (the kernel: until its next step, ``EPOCH``), provided that
 
 It is worth it where the function is called over and over while the state stays the
 same (``repeated``: inside a loop of an expression, a comprehension or an aggregate, or
-by a function itself so called: go's ``liberties(group(n))`` for each neighbour of each
-candidate point) and where its evaluation loops (computing it costs more than a look-up).
+by a function itself so called: ``liberties(group(n))`` for each neighbour of each
+candidate cell) and where its evaluation loops (computing it costs more than a look-up).
 ``memoised(name)`` says both; the engine adds what it needs of the arguments' types."""
 from __future__ import annotations
 
@@ -55,9 +55,9 @@ class Memo:
     def repeated(self) -> set[str]:
         """The rule functions called over and over while the state stays the same, with
         arguments that may come again: those called inside a loop inside another loop
-        of an expression (go's ``group(n)`` for each neighbour ``n`` of each point ``p``:
+        of an expression (``group(n)`` for each neighbour ``n`` of each cell ``p``:
         the same ``n`` for several ``p``) or inside one loop with an argument computed
-        from its variable (``liberties(group(c))`` for each stone ``c``: the same group
+        from its variable (``liberties(group(c))`` for each piece's cell ``c``: the same group
         for the stones of a group), those a function called inside a loop calls (anywhere in its body:
         from the ``legal(p)`` of each ``p``), and those they call. (A function called
         inside one loop with the loop's variable for argument, and values the same at

@@ -3,8 +3,8 @@ methods on the generator's state; kernel_memo.py's keeps use them).
 
 A keep of kernel_memo.py serves while the state stays as it is (its ``EPOCH``): at the
 next step every value is computed again, though a move changes a few cells of a board
-and most values read none of them (go's groups and their liberties: a stone played
-changes the groups beside it alone). Some keeps last longer:
+and most values read none of them (the groups of connected pieces and the empty cells
+beside them: a piece placed changes the groups beside it alone). Some keeps last longer:
 
 - **which**: a rule function that calls no rule function and whose compiled body reads
   nothing of the state but the items of zones (``s.z``'s ``size``, ``top``, ``bottom``,
@@ -16,7 +16,7 @@ changes the groups beside it alone). Some keeps last longer:
   with the zone's stamp (``ZR``: the zones' stamps, cxx/kernel_rt.hpp ``Zones<.., true>``:
   a number no other change of any zone of any state was given, copied with a state);
   the keep holds that list (``deps``) with the value (a function that reads nothing of
-  the state at all, backgammon's functions of lists, notes nothing: its entry serves
+  the state at all, a function of lists alone, notes nothing: its entry serves
   its arguments for good, a list by its buffer, which the entry holds);
 - **when**: an entry of an older epoch, with the same arguments, whose zones all have
   the stamps noted (``fresh``), is the value for this state: whichever state it was

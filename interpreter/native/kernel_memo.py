@@ -16,7 +16,7 @@ the budgets run out at the same moves.
   buffer: an entry holds its list, so no other list has that buffer meanwhile);
 - ``uC_name``: a function that finds a component (``Facts.component``), where the order
   of its cells does not matter: one walk's list kept for every cell of it;
-- ``uP_name``: a function whose value is such a function's (go's ``group``), its body
+- ``uP_name``: a function whose value is such a function's (a ``group`` of cells), its body
   compiled where the order does not matter."""
 from __future__ import annotations
 
