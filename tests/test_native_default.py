@@ -169,3 +169,16 @@ def test_without_a_compiler_the_default_runs_in_python_with_one_note(tmp_path):
                               "g++ or clang++); running in pure Python\n")
     reference = meeple_cli(*args, "--no-native")
     assert untimed(json.loads(default.stdout)) == results(reference)
+
+
+@pytest.mark.parametrize("name", ["report", "progress"])
+@pytest.mark.parametrize("value", [True, "stderr", 1])
+def test_use_native_says_which_argument_is_not_a_callable(name, value):
+    """``use_native(report=…, progress=…)`` takes a callable, None or False (docs/api.md,
+    Native code): anything else is refused at once with a message naming the argument,
+    not a TypeError from deep inside the first build."""
+    rules = interpreter.load("kalah")
+    with pytest.raises(TypeError, match=rf"use_native: {name} must be a callable, None or "
+                                        rf"False, not {re.escape(repr(value))}"):
+        rules.use_native(**{name: value})
+    assert rules.use_native(report=False, progress=None) in (True, False)

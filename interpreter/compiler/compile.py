@@ -803,6 +803,10 @@ class Ruleset:
         ``progress``: a callable that receives the line before each build instead of
         ``report`` (``False``: no such line)."""
         from ..native import cython_code as native, kernel
+        for name, value in (("report", report), ("progress", progress)):
+            if value not in (None, False) and not callable(value):
+                raise TypeError(f"use_native: {name} must be a callable, None or False, "
+                                f"not {value!r}")
         self._native, self._native_report, self._kernel_only = on, report, kernel_only
         self._native_progress = progress
         if not on:
