@@ -16,7 +16,14 @@ cell in order: the same values, work and calls as the reference.
 
 The values are Python's, as the rules compute them; where an engine might differ (a
 value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
-the loop stays as it is (None)."""
+the loop stays as it is (None).
+
+The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
+still finds its own on the text it writes (compiler/codegen_static.py), a wider class
+(``%`` and ``/``, relations, the keyed conjunct anywhere among the static ones, values
+given from before the loop, kept calls) that depends on which calls that code writes in
+place and which values it keeps (``once_N``, ``lazy_N``): this pass reads it once those
+are core passes too."""
 from __future__ import annotations
 
 from dataclasses import dataclass
