@@ -22,8 +22,8 @@ The kernel reads it (native/kernel_cells.py prints the tables). The fast Python 
 still finds its own on the text it writes (compiler/codegen_static.py), a wider class
 (``%`` and ``/``, relations, the keyed conjunct anywhere among the static ones, values
 given from before the loop, kept calls) that depends on which calls that code writes in
-place and which values it keeps (``once_N``, ``lazy_N``): this pass reads it once those
-are core passes too."""
+place and which values it keeps (``once_N``, ``lazy_N``): it may read this pass once those
+are core passes too and this one covers that class."""
 from __future__ import annotations
 
 from dataclasses import dataclass
