@@ -15,7 +15,8 @@ instructions that are data, shared by every engine.
   of them before they run, found once per program (``prog.facts``): the calls between
   rule functions, loops and the work they count, lists read from static tables, and
   whether a value reads a list in any order (``orderfree``), the loops of an
-  expression around each of its parts and those its value reads (``hoist``).
+  expression around each of its parts and those its value reads (``hoist``), the
+  static part of a loop's condition over a board's cells (``cells``).
 
 ``compiler.compile_procs.compile_proc`` puts them together; fused.py writes runs of the
 instructions as one Python function, kernel.py prints each as C++.

@@ -22,6 +22,8 @@ rather than by each printer on its own.
   ``within``, ``text_bound``: bounds.py);
 - the loops of an expression around each of its parts, and which of them its value
   changes with (``loops_around``, ``loops_read``, ``invariant``: hoist.py);
+- the static part of a loop's condition over a board's cells: the cells it lets
+  through, by the value of a keyed conjunct (``cells_filter``: cells.py);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py).
 
@@ -58,6 +60,7 @@ from functools import cached_property
 from ...dsl import ast as ir
 from . import orderfree
 from .bounds import Bounds
+from .cells import Cells
 from .hoist import Hoist
 from .memo import Memo
 
@@ -69,7 +72,7 @@ _RAY = "Ray"
 CALLS_FREE = 32
 
 
-class Facts(Bounds, Hoist, Memo):
+class Facts(Bounds, Cells, Hoist, Memo):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 

@@ -1,0 +1,216 @@
+"""The static conditions of loops over a board's cells (a part of ``facts.Facts``, its
+methods on the facts' state): one pass over the core's expressions, found once per loop
+when first asked, for every engine that walks a board's cells.
+
+Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, the last
+clause of a comprehension) read only static facts of the cell (its coordinates and
+constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
+they let through, a table made before any game; where the first conjunct is
+``c.attr == value`` (the value not the cell's: a loop's variable, a parameter, a number,
+computed without counting anything), a table of those cells by the value (``c.row ==
+r``: the cells of row r), the value computed once before the loop. ``cells_filter``
+says which conjuncts are which, the cells they let through (board order) and the value
+each of them has for the keyed conjunct: the engine prints the tables and the loop. The
+work budget counts the board's cells as before, and the conjuncts left are tested per
+cell in order: the same values, work and calls as the reference.
+
+The values are Python's, as the rules compute them; where an engine might differ (a
+value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
+the loop stays as it is (None).
+
+The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
+still finds its own on the text it writes (compiler/codegen_static.py), a wider class
+(``%`` and ``/``, relations, the keyed conjunct anywhere among the static ones, values
+given from before the loop, kept calls) that depends on which calls that code writes in
+place and which values it keeps (``once_N``, ``lazy_N``): it may read this pass once those
+are core passes too and this one covers that class."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...dsl import ast as ir
+from ...dsl.types import T
+
+_ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
+_INT = T("int")
+
+
+@dataclass(frozen=True, eq=False)
+class CellsFilter:
+    """The static part of a loop's condition over the cells of ``board``: the conjuncts
+    ``preds`` (in order) let through the cells ``passing``; where ``key`` (``(static,
+    value)``: ``static == value``, the conjunct after them), the cells by their value
+    of ``static`` (``keys``, one per cell of ``passing``: an int or None); ``rest`` the
+    conjuncts left, tested per cell in order."""
+    board: str
+    preds: list
+    key: tuple | None
+    rest: list
+    passing: list
+    keys: list
+
+
+class _Unknown(Exception):
+    """A static conjunct whose value is not found here (the loop then stays as it is)."""
+
+
+class Cells:
+    """Facts' methods for the static conditions of loops over a board's cells."""
+
+    if TYPE_CHECKING:
+        c: Any   # the checked program
+        p: Any   # the program (its boards and tables: ``boards``, ``ns``)
+        def table_list(self, e) -> tuple[str, str] | None: ...
+        def call_kind(self, e) -> str: ...
+
+    def cells_filter(self, cl, cond) -> CellsFilter | None:
+        """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
+        condition ``cond``: its static part (``CellsFilter``), or None where the
+        condition has none."""
+        found = self.__dict__.setdefault("_cells_filters", {})
+        if (id(cl), id(cond)) not in found:
+            found[id(cl), id(cond)] = self._cells_filter(cl, cond)
+        return found[id(cl), id(cond)]
+
+    def _cells_filter(self, cl, cond) -> CellsFilter | None:
+        table = self.table_list(cl.iter)
+        if cond is None or table is None or table[0] != "cells":
+            return None
+        cells = self.p.boards.get(table[1]) or []
+        if not cells:
+            return None
+        parts = conjuncts(cond)
+        key = self._keyed(parts[0], cl.var)
+        preds = []
+        for part in parts[1 if key else 0:]:
+            if not _static(part, cl.var):
+                break
+            preds.append(part)
+        if key is None and not preds:
+            return None
+        try:
+            passing = [z for z in cells if all(self._value(p, z) is True for p in preds)]
+            keys = [] if key is None else [self._value(key[0], z) for z in passing]
+        except _Unknown:
+            return None
+        if any(k is not None and type(k) is not int for k in keys):
+            return None
+        rest = parts[(1 if key else 0) + len(preds):]
+        return CellsFilter(table[1], preds, key, rest, passing, keys)
+
+    # ------------------------------------------------------------ which conjuncts
+    def _keyed(self, e, var: str):
+        """``c.attr == value`` (either way round) where ``c`` is the loop's variable, the
+        attribute a static integer coordinate and the value an integer that does not
+        depend on the cell and that is computed without counting anything: (the static
+        side, the value), or None."""
+        if e.node != "BinOp" or e.op != "==":
+            return None
+        for static, value in ((e.left, e.right), (e.right, e.left)):
+            if _static(static, var) and _reads(static, var) and not _reads(value, var) \
+                    and self.c.type_of(value) == _INT and self._plain(value):
+                return static, value
+        return None
+
+    def _plain(self, e) -> bool:
+        """Whether ``e`` is computed without counting work or calls and without a loop:
+        names, coordinates and attributes, numbers, arithmetic, a seat's number."""
+        node = e.node
+        if node in ("IntLit", "Var"):
+            return True
+        if node == "Attr":
+            return self._plain(e.obj)
+        if node == "UnOp":
+            return e.op == "-" and self._plain(e.operand)
+        if node == "BinOp":
+            return e.op in _ARITH and self._plain(e.left) and self._plain(e.right)
+        if node == "Call":
+            return e.func == "seat" and len(e.args) == 1 and self.call_kind(e) == "builtin" \
+                and self._plain(e.args[0])
+        return False
+
+    # ------------------------------------------------------------ their values
+    def _value(self, e, z: int):
+        """The value of a static expression for the cell ``z`` (Python's, as the rules
+        compute it); raises _Unknown where an engine might differ (a value out of range,
+        a none in arithmetic or order, a text)."""
+        node = e.node
+        if node in ("IntLit", "BoolLit"):
+            return e.value
+        if node == "NoneLit":
+            return None
+        if node == "Attr":
+            return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
+        if node == "UnOp":
+            return _unop(e.op, self._value(e.operand, z))
+        a = self._value(e.left, z)
+        if e.op in ("and", "or"):
+            if type(a) is not bool:
+                raise _Unknown
+            if a == (e.op == "or"):
+                return a
+            b = self._value(e.right, z)
+            if type(b) is not bool:
+                raise _Unknown
+            return b
+        return _binop(e.op, a, self._value(e.right, z))
+
+
+def _unop(op: str, v):
+    if op == "not":
+        if type(v) is not bool:
+            raise _Unknown
+        return not v
+    if type(v) is not int:
+        raise _Unknown
+    return _checked(-v)
+
+
+def _binop(op: str, a, b):
+    if op in ("==", "!="):
+        if type(a) is not type(b) and None not in (a, b):
+            raise _Unknown
+        return (a == b) == (op == "==")
+    if type(a) is not int or type(b) is not int:
+        raise _Unknown
+    if op in _ORDER:
+        return _ORDER[op](a, b)
+    return _checked(_ARITH[op](a, b))
+
+
+def _static(e, var: str) -> bool:
+    """Whether ``e`` reads only the loop variable's coordinates and constants."""
+    node = e.node
+    if node in ("IntLit", "BoolLit", "NoneLit"):
+        return True
+    if node == "Attr":
+        return e.obj.node == "Var" and e.obj.name == var and e.name != "name"
+    if node == "UnOp":
+        return _static(e.operand, var)
+    if node == "BinOp":
+        return e.op in ("and", "or", "==", "!=", *_ARITH, *_ORDER) \
+            and _static(e.left, var) and _static(e.right, var)
+    return False
+
+
+def _checked(v):
+    if v is None or type(v) is bool:
+        return v
+    if type(v) is not int or not -BIG < v < BIG:
+        raise _Unknown
+    return v
+
+
+def conjuncts(e) -> list:
+    """The operands of a condition's top-level ``and``, in order."""
+    if e.node == "BinOp" and e.op == "and":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+def _reads(e, var: str) -> bool:
+    """Whether ``e`` reads the name ``var``."""
+    return any(n.node == "Var" and n.name == var for n in ir.walk(e))

@@ -1,0 +1,84 @@
+"""The static part of a loop's condition over a board's cells, found once by the core
+(interpreter/core/cells.py: ``prog.facts.cells_filter``) and printed by the kernel
+(native/kernel_cells.py): which conjuncts read only static facts of the cell, the cells
+they let through in board order, the keyed conjunct ``c.attr == value`` and each cell's
+value of it; nothing where an engine might compute another value."""
+from __future__ import annotations
+
+from meeple.dsl import ast as ir
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
+from meeple.interpreter.native import kernel
+
+RULES = """ruleset cells
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 3, cols: 4) holds Mark
+zone supply: Mark
+deck marks into supply { 6 of Mark(seat: s) for s in 1..2 }
+var n: int = 0
+function row_of(r: int): int = count(c for c in cells(b) if c.row == r and empty(c))
+function diag(): int = count(c for c in cells(b) if c.row == c.col and c.col > 1 and empty(c))
+function anti(): int = count(c for c in cells(b) if c.row + c.col == 5)
+function state_first(): int = count(c for c in cells(b) if empty(c) and c.row == 1)
+function huge(): int = count(c for c in cells(b) if c.row * 1000000000000000000 * 8 > 0)
+function by_seat(p: player): int = count(c for c in cells(b) if seat(p) == c.col)
+function by_size(): int = count(c for c in cells(b) if c.row == size(supply))
+turn {
+  n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size()
+}
+end when n > 10
+"""
+
+
+def program():
+    src = SourceSet(base=parse(RULES, "cells.meeple"), sources={"cells.meeple": RULES})
+    return compile_sources(src).for_players(2)
+
+
+def filters(prog) -> dict:
+    """Per function: the filter of its loop (the one comprehension of its body)."""
+    out = {}
+    for name, f in prog.checked.functions.items():
+        (agg,) = [n for n in ir.walk(f.body) if n.node == "Aggregate"]
+        out[name] = prog.facts.cells_filter(agg.comp.clauses[-1], agg.comp.cond)
+    return out
+
+
+def cell_names(prog, cells) -> list[str]:
+    return [prog.ns["CELL_NAME"][z] for z in cells]
+
+
+def test_the_static_conjuncts_and_the_cells_they_let_through():
+    prog = program()
+    found = filters(prog)
+    diag = found["diag"]
+    assert diag.key is None and len(diag.preds) == 2 and len(diag.rest) == 1
+    assert cell_names(prog, diag.passing) == ["r2c2", "r3c3"]
+    # a static side compared with a number: a table by the value too (row + col == 5)
+    anti = found["anti"]
+    assert anti.rest == [] and anti.key[1].node == "IntLit"
+    assert cell_names(prog, [z for z, k in zip(anti.passing, anti.keys) if k == 5]) == ["r1c4", "r2c3", "r3c2"]
+    # the keyed conjunct: every cell, each with its row (board order), the rest per cell
+    row = found["row_of"]
+    assert row.preds == [] and row.key[0].name == "row" and row.key[1].node == "Var"
+    assert row.keys == [1] * 4 + [2] * 4 + [3] * 4 and len(row.passing) == 12
+    assert [x.func for x in row.rest] == ["empty"]
+    # either way round, a seat's number computed without counting anything
+    assert found["by_seat"].keys == [1, 2, 3, 4] * 3
+
+
+def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
+    found = filters(program())
+    assert found["state_first"] is None      # (the first conjunct reads the state)
+    assert found["huge"] is None             # (a value beyond what a kernel computes)
+    assert found["by_size"] is None          # (the value reads the state: not computed once)
+
+
+def test_the_kernel_prints_the_core_s_filter(monkeypatch):
+    prog = program()
+    source = kernel.Gen(prog).source()
+    assert source.count("if (k == NONE_I) return") == 3   # (row_of, anti, by_seat: tables by the value)
+    monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
+    assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()
