@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -72,20 +73,24 @@ def imports(module: str) -> set[str]:
     return out
 
 
-GRAPH = {m: imports(m) for m in MODULES}
-# cli/main.py imports each command's module when the command is needed, by its name
-# (importlib): those listed in its COMMANDS
-GRAPH["cli.main"] |= {f"cli.{m}" for m in ast.literal_eval(ast.unparse(next(
-    n.value for n in ast.parse((ROOT / "cli" / "main.py").read_text(encoding="utf-8")).body
-    if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "COMMANDS")))}
-
-# the package meeple.interpreter imports each name of its API when first asked for
-# (importlib), from the module its _LAZY table gives
-_LAZY = ast.parse((ROOT / "interpreter" / "__init__.py").read_text(encoding="utf-8"))
-GRAPH["interpreter.__init__"] |= {t for v in ast.walk(next(
-    n.value for n in _LAZY.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "_LAZY"))
-    if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.startswith(".")
-    and (t := _target(("interpreter" + v.value) if not v.value.startswith("..") else v.value[2:], ""))}
+@cache
+def graph() -> dict[str, set[str]]:
+    """Each module's stage imports, made when a test first asks (not at collection: each
+    pytest-xdist worker imports this file; parsing every module takes about 2 s)."""
+    out = {m: imports(m) for m in MODULES}
+    # cli/main.py imports each command's module when the command is needed, by its name
+    # (importlib): those listed in its COMMANDS
+    out["cli.main"] |= {f"cli.{m}" for m in ast.literal_eval(ast.unparse(next(
+        n.value for n in ast.parse((ROOT / "cli" / "main.py").read_text(encoding="utf-8")).body
+        if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "COMMANDS")))}
+    # the package meeple.interpreter imports each name of its API when first asked for
+    # (importlib), from the module its _LAZY table gives
+    lazy = ast.parse((ROOT / "interpreter" / "__init__.py").read_text(encoding="utf-8"))
+    out["interpreter.__init__"] |= {t for v in ast.walk(next(
+        n.value for n in lazy.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "_LAZY"))
+        if isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.startswith(".")
+        and (t := _target(("interpreter" + v.value) if not v.value.startswith("..") else v.value[2:], ""))}
+    return out
 
 
 def cycle_from(start: str) -> list[str] | None:
@@ -93,7 +98,7 @@ def cycle_from(start: str) -> list[str] | None:
     seen, stack = set(), [(start, [start])]
     while stack:
         node, path = stack.pop()
-        for nxt in GRAPH[node]:
+        for nxt in graph()[node]:
             if nxt == start:
                 return path + [start]
             if nxt not in seen:
@@ -103,16 +108,16 @@ def cycle_from(start: str) -> list[str] | None:
 
 
 def test_the_graph_sees_imports_inside_functions():
-    assert "interpreter.__init__" in GRAPH["cli.cmd_list"]  # from .. import interpreter
-    assert "dsl.ast" in GRAPH["interpreter.compiler.codegen"]   # from ...dsl import ast as ir
-    assert "interpreter.native.kgame" in GRAPH["interpreter.compiler.compile"]  # (inside new_game)
-    assert "interpreter.compiler.compile" not in GRAPH["interpreter.play.runtime"]  # for type checkers only
+    assert "interpreter.__init__" in graph()["cli.cmd_list"]  # from .. import interpreter
+    assert "dsl.ast" in graph()["interpreter.compiler.codegen"]   # from ...dsl import ast as ir
+    assert "interpreter.native.kgame" in graph()["interpreter.compiler.compile"]  # (inside new_game)
+    assert "interpreter.compiler.compile" not in graph()["interpreter.play.runtime"]  # for type checkers only
     # from a subpackage: a sibling package's module, and a package's own module
-    assert "interpreter.play.helpers" in GRAPH["interpreter.compiler.fused"]  # from ..play.helpers
-    assert "interpreter.bots.__init__" in GRAPH["interpreter.analysis.arena"]  # from ..bots import ...
+    assert "interpreter.play.helpers" in graph()["interpreter.compiler.fused"]  # from ..play.helpers
+    assert "interpreter.bots.__init__" in graph()["interpreter.analysis.arena"]  # from ..bots import ...
     # the package's API, imported when first used (its _LAZY table)
-    assert {"interpreter.bots.__init__", "interpreter.play.runtime", "dsl.errors"} <= GRAPH["interpreter.__init__"]
-    assert "interpreter.play.runtime" in GRAPH["interpreter.bots.__init__"]  # from ..play import runtime
+    assert {"interpreter.bots.__init__", "interpreter.play.runtime", "dsl.errors"} <= graph()["interpreter.__init__"]
+    assert "interpreter.play.runtime" in graph()["interpreter.bots.__init__"]  # from ..play import runtime
 
 
 @pytest.mark.parametrize("module", MODULES)
@@ -123,22 +128,22 @@ def test_no_module_imports_itself_back(module):
 def test_the_commands_never_import_the_app():
     """cli/main.py assembles the app from the commands' modules: none of them, nor what
     they share, imports it back (only the schemas' writer reads the app)."""
-    assert {m for m in MODULES if m.startswith("cli.cmd_")} <= GRAPH["cli.main"]
+    assert {m for m in MODULES if m.startswith("cli.cmd_")} <= graph()["cli.main"]
     for module in MODULES:
         if module.startswith("cli.") and module not in ("cli.schemas", "cli.entry"):
-            assert "cli.main" not in GRAPH[module], module
+            assert "cli.main" not in graph()[module], module
 
 
 def test_the_language_never_imports_the_interpreter_or_the_command_line():
     for module in MODULES:
         if module.startswith("dsl."):
-            assert not {m for m in GRAPH[module] if not m.startswith("dsl.")}, module
+            assert not {m for m in graph()[module] if not m.startswith("dsl.")}, module
 
 
 def test_the_interpreter_never_imports_the_command_line():
     for module in MODULES:
         if module.startswith("interpreter."):
-            assert not {m for m in GRAPH[module] if m.startswith("cli.")}, module
+            assert not {m for m in graph()[module] if m.startswith("cli.")}, module
 
 
 # Each module imported in a Python of its own that has imported no module of Meeple:
@@ -233,7 +238,7 @@ def test_the_aliases_at_the_top_of_the_interpreter_are_in_the_graph():
     aliases = top - {"interpreter.__init__"}
     assert len(aliases) >= 12 and "interpreter.record" in aliases
     for alias in aliases:
-        assert len(GRAPH[alias]) == 1 and part_of(next(iter(GRAPH[alias]))), alias
+        assert len(graph()[alias]) == 1 and part_of(next(iter(graph()[alias]))), alias
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     said = readme[readme.index("modules at the top of `interpreter/`"):].split("\n\n")[0]
     assert {f"interpreter.{name}" for name in re.findall(r"`(\w+)`", said)} \
@@ -243,6 +248,6 @@ def test_the_aliases_at_the_top_of_the_interpreter_are_in_the_graph():
 @pytest.mark.parametrize("module", [m for m in MODULES if m.startswith("interpreter.")])
 def test_no_interpreter_module_imports_from_a_higher_layer(module):
     part = part_of(module)
-    upward = sorted(t for t in GRAPH[module] if t.startswith("interpreter.")
+    upward = sorted(t for t in graph()[module] if t.startswith("interpreter.")
                     and part_of(t) != part and RANK[part_of(t)] >= RANK[part])
     assert not upward, f"{module} (layer {part or 'top'}) imports from a layer not below it: {upward}"

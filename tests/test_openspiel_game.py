@@ -19,7 +19,12 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not i
 from meeple.dsl.load import bundled_names  # noqa: E402
 from meeple.interpreter.play import views  # noqa: E402
 
-from meeple import interpreter, openspiel  # noqa: E402 - after the skip
+from meeple import interpreter  # noqa: E402 - after the skip
+
+# meeple.openspiel, imported by the first test (_registered): the import registers the
+# bundled rulesets, loading them all (about 3 s with an empty disk cache, as a test run
+# starts), which each pytest-xdist worker would spend collecting this file
+openspiel = None
 
 DATA = Path(__file__).resolve().parent / "testdata"
 KUHN = str(DATA / "kuhn_poker.meeple")
@@ -37,6 +42,12 @@ turn {
 end when done
 score(p) = if (shown(players[0]) + shown(players[1])) % 2 == seat(p) % 2 then 1 else 0
 """
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _registered():
+    global openspiel
+    import meeple.openspiel as openspiel
 
 
 @pytest.fixture(autouse=True)

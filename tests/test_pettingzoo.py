@@ -18,9 +18,21 @@ from meeple.dsl.load import bundled_names
 from meeple.interpreter.play import views
 from pettingzoo.test import api_test, seed_test
 
-from meeple import interpreter, pettingzoo
+from meeple import interpreter
+
+# meeple.pettingzoo, imported by the first test (_imported): it imports meeple.openspiel,
+# which registers the bundled rulesets where OpenSpiel is installed, loading them all
+# (about 3 s with an empty disk cache, as a test run starts), which each pytest-xdist
+# worker would spend collecting this file
+pettingzoo = None
 
 KUHN = str(Path(__file__).resolve().parent / "testdata" / "kuhn_poker.meeple")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _imported():
+    global pettingzoo
+    import meeple.pettingzoo as pettingzoo
 
 
 @pytest.fixture(autouse=True)

@@ -16,8 +16,21 @@ from meeple.dsl.parse import NAME_PLACES, keywords, parse, parser, reserved_word
 from meeple import interpreter
 
 KEYWORDS = keywords()
-RESERVED = reserved_words()
 LANGUAGE = Path(__file__).resolve().parent.parent / "docs" / "language.md"
+
+
+def listed_reserved_words() -> tuple[str, ...]:
+    """The reserved words docs/language.md lists (Appendix B), sorted."""
+    appendix = LANGUAGE.read_text(encoding="utf-8").split("## Appendix B", 1)[1]
+    listed = appendix.split("The reserved words", 1)[1].split("\n\n", 1)[0]
+    return tuple(sorted(re.findall(r"`([a-z_]+)`", listed)))
+
+
+# The tests of each word take the words of the reference: finding them from the grammar
+# (reserved_words, a parse for each keyword) takes a second that every pytest-xdist
+# worker would spend collecting this file; the reference's list is the grammar's
+# (test_the_reference_lists_every_reserved_word).
+LISTED = listed_reserved_words()
 
 # a name made of a keyword and letters, digits or '_' before or after it; one form for
 # each of the nine places a name is declared in below
@@ -94,14 +107,14 @@ def test_the_reported_prefixes_are_names():
 
 
 def test_the_reserved_words_are_keywords_and_begin_statements_or_expressions():
-    assert set(RESERVED) < set(KEYWORDS)
+    assert set(reserved_words()) < set(KEYWORDS)
     # the words that begin a statement, the literals and the word operators
     assert {"let", "if", "for", "while", "move", "best", "call", "end", "true", "none",
-            "not", "and", "or", "in"} <= set(RESERVED)
+            "not", "and", "or", "in"} <= set(reserved_words())
     # keywords of declarations, and words the grammar reads as keywords only after
     # another keyword, are names wherever a name may stand
     assert not {"win", "draw", "loss", "score", "name", "roll", "turn", "public", "first",
-                "max", "all", "up", "turns", "otherwise"} & set(RESERVED)
+                "max", "all", "up", "turns", "otherwise"} & set(reserved_words())
 
 
 def _failing_places(word: str) -> list[str]:
@@ -116,7 +129,7 @@ def _failing_places(word: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("word", RESERVED)
+@pytest.mark.parametrize("word", LISTED)
 def test_a_reserved_word_used_as_a_name_is_a_located_error(word):
     failing = _failing_places(word)
     assert failing, f"{word} is reserved but works as a name everywhere"
@@ -128,7 +141,7 @@ def test_a_reserved_word_used_as_a_name_is_a_located_error(word):
         assert f"{word}_" in d.hint and "Appendix B" in d.hint
 
 
-@pytest.mark.parametrize("word", [w for w in KEYWORDS if w not in RESERVED])
+@pytest.mark.parametrize("word", [w for w in KEYWORDS if w not in LISTED])
 def test_a_keyword_that_is_not_reserved_is_a_name_everywhere(word):
     assert _failing_places(word) == []
 
@@ -144,6 +157,4 @@ def test_other_syntax_errors_after_a_keyword_are_not_reserved_words():
 
 
 def test_the_reference_lists_every_reserved_word():
-    appendix = LANGUAGE.read_text(encoding="utf-8").split("## Appendix B", 1)[1]
-    listed = appendix.split("The reserved words", 1)[1].split("\n\n", 1)[0]
-    assert tuple(sorted(re.findall(r"`([a-z_]+)`", listed))) == RESERVED
+    assert listed_reserved_words() == reserved_words()

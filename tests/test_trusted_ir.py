@@ -2,25 +2,77 @@
 every source there is — the bundled rulesets with their variants and locales, the test
 data, the chunks of the golden error files and every example of the docs — gives the
 very IR that validating each node gives (the same classes, fields, fields set and the
-type of every value, lists not tuples, str not Lark tokens), or the same diagnostics."""
+type of every value, lists not tuples, str not Lark tokens), or the same diagnostics.
+
+The compatibility corpus (tests/compat: every version of the rulesets ever shipped, most
+of the text) is taken whole in the long form (``MEEPLE_TESTS=full``); the short form
+takes the files of it that together have every pair of neighbouring tokens the corpus
+has (``corpus_cover``: keywords and symbols as written, names, numbers and strings as
+their kind), every other source whole."""
 from __future__ import annotations
 
 import re
+from functools import cache
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from meeple.dsl import ast as ir, parse as dsl_parse
 from meeple.dsl.errors import MeepleError
+from scale import FULL
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r"^```([\w-]+)[ \t]*\n(.*?)^```[ \t]*$", re.M | re.S)
 CHUNKS = ("parse_errors.meeple", "check_errors.meeple")
 
 
+# a token of a ruleset as the cover sees it: a string, a word, a number, a comment or
+# one symbol
+TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[A-Za-z_]\w*|\d+|#[^\n]*|[^\s\w]')
+
+
+@cache
+def _keywords() -> frozenset[str]:
+    return frozenset(dsl_parse.keywords())
+
+
+def token_pairs(text: str) -> set[tuple[str, str]]:
+    """The pairs of neighbouring tokens of a ruleset, a keyword or a symbol as written, a
+    name as ``N``, a number as ``0``, a string as ``S`` (comments left out)."""
+    keywords = _keywords()
+    kinds = []
+    for m in TOKEN.finditer(text):
+        t = m.group()
+        if t[0] == "#":
+            continue
+        kinds.append("S" if t[0] == '"' else "0" if t[0].isdigit()
+                     else "N" if (t[0].isalpha() or t[0] == "_") and t not in keywords else t)
+    return set(pairwise(kinds))
+
+
+def corpus_cover(files: list[Path]) -> set[Path]:
+    """Files that together have every pair of neighbouring tokens that ``files`` have
+    (greedily: the file with the most pairs still missing first, the shorter on a tie)."""
+    texts = {f: f.read_text(encoding="utf-8") for f in files}
+    pairs = {f: token_pairs(t) for f, t in texts.items()}
+    missing = set().union(*pairs.values())
+    out: set[Path] = set()
+    while missing:
+        best = max(files, key=lambda f: (len(pairs[f] & missing), -len(texts[f])))
+        out.add(best)
+        missing -= pairs[best]
+    return out
+
+
+@cache
 def _sources() -> list:
     out = []
+    compat = sorted((ROOT / "tests" / "compat").rglob("*.meeple"))
+    taken = set(compat) if FULL else corpus_cover(compat)
     for folder in (ROOT / "rulesets", ROOT / "tests"):
         for f in sorted(folder.rglob("*.meeple")):
+            if f in compat and f not in taken:
+                continue
             out.append(pytest.param(f.read_text(encoding="utf-8"), id=str(f.relative_to(ROOT))))
     for name in CHUNKS:
         text = (ROOT / "tests" / "testdata" / name).read_text(encoding="utf-8")
