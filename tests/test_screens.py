@@ -320,3 +320,20 @@ def test_a_turn_screen_reads_the_seat_s_view_a_few_times_not_once_a_move(monkeyp
     monkeypatch.setattr(views, "view", counted)
     check_screen(draw(game, 0), game, 80, 24)
     assert 0 < len(made) <= 4, len(made)
+
+
+def test_a_small_terminal_finds_the_moves_that_fit_without_drawing_each_count(monkeypatch):
+    """At 40x12 only some of go's 82 first moves fit: the screen tries a few counts of
+    them on each layout it tries (by bisection), not every count from the most down (it
+    drew 1,050 candidate screens)."""
+    from meeple.cli import layout
+    game = interpreter.load("go").new_game(2, 1)
+    moves = game.legal_moves()
+    real, drawn = layout.compact_lines, []
+
+    def counted(*args, **kwargs):
+        drawn.append(kwargs.get("shown"))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(layout, "compact_lines", counted)
+    check_screen(draw(game, 0, width=40, height=12), game, 40, 12, own=False)
+    assert any(k is not None for k in drawn) and len(drawn) < 3 * len(moves), len(drawn)
