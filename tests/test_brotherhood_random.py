@@ -441,8 +441,13 @@ class Position:
         return getattr(self._game, name)
 
 
+# the views are checked at every decision while a warrior lies face down, then at every
+# few (every seat's: the views cost most of a game's checks)
+VIEWS_EVERY = scaled(4, 8)
+
+
 def play_game(variants: tuple, locale: str | None, players: int, seed: int, fighting: bool,
-              views_every: int = 4):
+              views_every: int = VIEWS_EVERY):
     rs = ruleset(variants, locale)
     game = rs.new_game(players, seed=seed)
     ref = Referee(game, variants)
