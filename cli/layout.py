@@ -482,9 +482,16 @@ def _richness(name: str, value) -> int:
 def _fewer_moves(console, prog, view, seat, fit, width, turn, body, budget, memo,
                  least: int = 0) -> list:
     """The last rung: as many of the moves as fit (at least ``least``), and how many more
-    there are."""
-    for k in range(len(turn.entries) - 1, least - 1, -1):
-        parts = compact_lines(prog, view, seat, fit, width, turn, body, shown=k, memo=memo)
+    there are. A screen grows with the moves it shows: the most that fit are found by
+    bisection (a few screens drawn, not one per move of a decision of hundreds)."""
+    def drawn(k: int) -> list:
+        return compact_lines(prog, view, seat, fit, width, turn, body, shown=k, memo=memo)
+    low, high, best = least, len(turn.entries) - 1, None
+    while low <= high:
+        k = (low + high) // 2
+        parts = drawn(k)
         if height(console, parts, width) <= budget:
-            break
-    return parts
+            best, low = parts, k + 1
+        else:
+            high = k - 1
+    return best if best is not None else drawn(least)

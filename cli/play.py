@@ -509,8 +509,8 @@ class PlaySession:
         tc = self.type_code(g)
         entries, marks = [], {}
         for m in g.legal_moves():
-            notation, text = render.describe_move(g, m, tc, seat)
-            short = render.describe_move(g, m, tc, seat, short=True)[1]
+            notation, text = render.describe_move(g, m, tc, seat, before_view=v)
+            short = render.describe_move(g, m, tc, seat, short=True, before_view=v)[1]
             entries.append((m.index + 1, notation, text, short))
             if tc == "cell":
                 marks[m.value] = str(m.index + 1)

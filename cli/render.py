@@ -597,11 +597,12 @@ def move_line(lead: Text, notation: str, text: Text) -> Text:
 
 
 def describe_move(game_before, move, type_code: str, seat, game_after=None,
-                  short: bool = False) -> tuple[str, Text]:
+                  short: bool = False, before_view: dict | None = None) -> tuple[str, Text]:
     """(notation, readable text) of a move as ``seat`` may see it. An item the seat
     cannot see before nor after the move is written as 'a <kind>', and then the
     notation (which names items) is replaced by the verb alone. ``short``: items by
-    their short labels."""
+    their short labels. ``before_view``: the seat's view of ``game_before`` where the
+    caller has it (a screen of many moves makes it once, not once a move)."""
     from ..interpreter.play.views import item_visible, view as make_view
 
     def can_see(item: int) -> bool:
@@ -609,7 +610,8 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
             return True
         return item_visible(game_before, item, seat) or (
             game_after is not None and item_visible(game_after, item, seat))
-    before_view = make_view(game_before, seat)
+    if before_view is None:
+        before_view = make_view(game_before, seat)
     text = value_text(game_before, before_view, move.value, type_code, can_see, short)
     notation = literal(move.notation)
     if not all(can_see(i) for i in _items_in(move.value, type_code)):

@@ -441,8 +441,13 @@ class Position:
         return getattr(self._game, name)
 
 
+# the views are checked at every decision while a warrior lies face down, then at every
+# few (every seat's: the views cost most of a game's checks)
+VIEWS_EVERY = scaled(4, 8)
+
+
 def play_game(variants: tuple, locale: str | None, players: int, seed: int, fighting: bool,
-              views_every: int = 4):
+              views_every: int = VIEWS_EVERY):
     rs = ruleset(variants, locale)
     game = rs.new_game(players, seed=seed)
     ref = Referee(game, variants)
@@ -515,16 +520,20 @@ CONFIGS = [
 ]
 # the short form: every variant, locale and player count still
 CONFIGS = scaled(CONFIGS, [CONFIGS[i] for i in (1, 3, 5, 7, 8, 11)])
+# each configuration's games: fighting ones (in each configuration the first two end in
+# battle) and ones of random players (who surrender early)
+FIGHTING_SEEDS = scaled(range(3), range(2))
+RANDOM_SEEDS = scaled(range(3, 5), range(3, 4))
 
 
 @pytest.mark.parametrize("variants, locale, players", CONFIGS,
                          ids=[f"{'+'.join(v) or 'base'}-{loc}-{n}p" for v, loc, n in CONFIGS])
 def test_random_games(variants, locale, players):
     endings = []
-    for seed in range(3):
+    for seed in FIGHTING_SEEDS:
         game, _, _ = play_game(variants, locale, players, seed, fighting=True)
         endings.append(how_it_ended(game))
-    for seed in range(3, 5):
+    for seed in RANDOM_SEEDS:
         play_game(variants, locale, players, seed, fighting=False)
     assert "battle" in endings
 
@@ -532,7 +541,7 @@ def test_random_games(variants, locale, players):
 def test_flags_are_captured_in_fighting_games():
     # the capture rule is exercised (and its winners checked above), not only written
     captured = 0
-    for seed in range(6):
+    for seed in range(scaled(6, 3)):     # (the short form's three: one captures)
         game, _, ref = play_game(("capture_the_flag",), None, 2, 100 + seed, fighting=True,
                                  views_every=10)
         flags = [c for c in ref.cells if (f := ref.at(game, c)) is not None
@@ -544,7 +553,7 @@ def test_flags_are_captured_in_fighting_games():
 
 def test_random_players_surrender_and_games_end_early():
     lengths = []
-    for seed in range(6):
+    for seed in range(scaled(6, 3)):
         game, _, _ = play_game((), None, 2, 200 + seed, fighting=False, views_every=10)
         lengths.append(game.state["turn"])
     assert min(lengths) < 40 * 2

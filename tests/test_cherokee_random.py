@@ -27,7 +27,7 @@ from scale import scaled
 
 from meeple import interpreter
 
-GAMES_PER_CONFIG = scaled(24, 8)
+GAMES_PER_CONFIG = scaled(24, 5)
 MAX_MOVES = 3000
 CELLS = [f"r{r}c{c}" for r in range(1, 9) for c in range(1, r + 1)]
 
@@ -193,7 +193,7 @@ def test_random_games(variants, locale, players):
 
 @pytest.mark.parametrize("locale", [None, "de", "fr", "ru"])
 def test_random_games_in_the_other_locales(locale):
-    for seed in range(3):
+    for seed in range(scaled(3, 2)):
         play_game((), locale, 3, seed)
 
 

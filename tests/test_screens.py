@@ -43,10 +43,21 @@ def draw(game, seat: int, layout: str = "auto", width: int = 80, height: int = 2
     return c.export_text(styles=False)
 
 
+_PLAYED: dict[tuple, list] = {}
+
+
 def positions(rs, players: int, seed: int) -> list:
     """Positions along a seeded random game: the start, a quarter, the middle, three
     quarters, the last decision, and the ones with the most moves, the most items of
-    the seat to move and the longest message."""
+    the seat to move and the longest message. Each game is played once in a test
+    process; each caller gets copies of its positions."""
+    key = (rs.name, tuple(rs.variants), rs.locale, players, seed)
+    if key not in _PLAYED:
+        _PLAYED[key] = _positions(rs, players, seed)
+    return [game.copy() for game in _PLAYED[key]]
+
+
+def _positions(rs, players: int, seed: int) -> list:
     game = rs.new_game(players, seed)
     rnd = random.Random(seed)
     seen, sizes = [], []
@@ -127,13 +138,18 @@ def test_turn_screens_fit_80x24(config):
                 check_screen(draw(game, game.active_player), game, 80, 24)
 
 
+# the game whose positions are drawn at other sizes; the short form's is one the test at
+# 80x24 plays too (the same positions, each game played once)
+SIZES_SEED = scaled(3, 1)
+
+
 @pytest.mark.parametrize("size", scaled([(40, 12), (60, 20), (100, 30), (132, 50)], [(40, 12), (132, 50)]))
 def test_screens_fit_other_sizes_too(size):
     width, height = size
     for name in dsl_load.bundled_names():
         rs = interpreter.load(name)
         players = rs.max_players
-        for game in positions(rs, players, 3)[::2]:
+        for game in positions(rs, players, SIZES_SEED)[::2]:
             check_screen(draw(game, game.active_player, width=width, height=height),
                          game, width, height, own=width >= 60)
 
@@ -287,3 +303,37 @@ def test_a_move_whose_text_repeats_its_notation_is_written_once(tmp_path):
     assert lines and not re.search(r"add 1\s+1\b", lines[0]), text
     kalah = draw(interpreter.load("kalah").new_game(2, 1), 0, layout="full", width=120, height=60)
     assert "sow a1  o×4" in kalah
+
+
+def test_a_turn_screen_reads_the_seat_s_view_a_few_times_not_once_a_move(monkeypatch):
+    """Each move's text is written from the view of the seat the screen has already
+    made: the screen of a decision of many moves (go's first: every point) reads the
+    view a few times in all, not twice a move."""
+    from meeple.interpreter.play import views
+    game = interpreter.load("go").new_game(2, 1)
+    assert len(game.legal_moves()) > 80
+    real, made = views.view, []
+
+    def counted(g, seat):
+        made.append(seat)
+        return real(g, seat)
+    monkeypatch.setattr(views, "view", counted)
+    check_screen(draw(game, 0), game, 80, 24)
+    assert 0 < len(made) <= 4, len(made)
+
+
+def test_a_small_terminal_finds_the_moves_that_fit_without_drawing_each_count(monkeypatch):
+    """At 40x12 only some of go's 82 first moves fit: the screen tries a few counts of
+    them on each layout it tries (by bisection), not every count from the most down (it
+    drew 1,050 candidate screens)."""
+    from meeple.cli import layout
+    game = interpreter.load("go").new_game(2, 1)
+    moves = game.legal_moves()
+    real, drawn = layout.compact_lines, []
+
+    def counted(*args, **kwargs):
+        drawn.append(kwargs.get("shown"))
+        return real(*args, **kwargs)
+    monkeypatch.setattr(layout, "compact_lines", counted)
+    check_screen(draw(game, 0, width=40, height=12), game, 40, 12, own=False)
+    assert any(k is not None for k in drawn) and len(drawn) < 3 * len(moves), len(drawn)

@@ -7,6 +7,7 @@ budget counts the board's cells as before; the cells come in board order; a conj
 that fails on some cell is not hoisted, and the loop fails where it did."""
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -68,13 +69,20 @@ score(p) = mine_in_row(1, p) + mine_in_row(2, p)
 """
 
 
+@functools.cache
+def parsed(text: str):
+    """The rules' text parsed, once for all the compiles of it (as load's disk cache and
+    tests/test_compat.py reuse a parsed file)."""
+    return parse(text, "statics.meeple")
+
+
 def program(monkeypatch, text: str, optimize: bool = True, work: int | None = None):
     """The rules compiled for two players, the fast code strict (it fails where it
     fails: no second chance with the straightforward code) unless ``optimize`` is off."""
     monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
     monkeypatch.setattr(codegen, "STRICT", optimize)
     try:
-        src = SourceSet(base=parse(text, "statics.meeple"), sources={"statics.meeple": text})
+        src = SourceSet(base=parsed(text), sources={"statics.meeple": text})
         budgets = None if work is None else Budgets(work=work)
         return compile_sources(src, budgets=budgets).for_players(2)
     finally:

@@ -6,7 +6,7 @@ and perft walks the tree with apply/undo. Proved over random games of every bund
 ruleset and of small rulesets written here that use every kind of write a move makes."""
 from __future__ import annotations
 
-import copy
+import pickle
 import random
 
 import bundled
@@ -159,7 +159,10 @@ def step(game, rnd):
 
 
 def snapshot(game):
-    return (copy.deepcopy(game.state), game.to_json(),
+    # the state deeply copied (nothing of it shared with the game), as copy.deepcopy
+    # would, in a tenth of the time: pickled and read back
+    state = pickle.loads(pickle.dumps(game.state))  # noqa: S301 - our own bytes, just made
+    return (state, game.to_json(),
             [(m.notation, m.value, m.player) for m in game.legal_moves()],
             [o.notation for o in game.chance_outcomes()])
 

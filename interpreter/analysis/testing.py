@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+import weakref
+
 from ..compiler.compile import Program
 from ..play import rng
 from ..play.game import Game, new_chance
@@ -47,10 +49,17 @@ def items(prog: Program, kind: str | None = None, **attrs) -> list[int]:
             and all(str(i.attrs.get(k)) == str(v) for k, v in attrs.items())]
 
 
+_ZONE_IDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # program -> {key: id}
+
+
 def zone(prog: Program, key: str) -> int:
-    for z in prog.zones:
-        if z.key == key:
-            return z.id
+    ids = _ZONE_IDS.get(prog)
+    if ids is None:   # (a program is immutable: its zones' keys are read once)
+        ids = _ZONE_IDS[prog] = {}
+        for z in prog.zones:
+            ids.setdefault(z.key, z.id)
+    if key in ids:
+        return ids[key]
     raise LookupError(f"no zone '{key}'; zones are e.g. {[z.key for z in prog.zones[:6]]}")
 
 
