@@ -19,7 +19,8 @@ pytestmark = pytest.mark.kernels
 # each turn one decision of each kind: options in order, out of order with a duplicate,
 # items the chooser sees (its hand, in order), items it may not know (the stock, hidden)
 # among them, in the order of their ids (those it sees go first),
-# lists of items in order and out of order
+# lists of items in order and out of order, texts out of order with duplicates (some
+# alike in their first 8 bytes, one the beginning of another)
 RULES = """ruleset options
 players 2..2
 kind Card { v: int }
@@ -42,6 +43,7 @@ turn {
   move d to pile
   choose e from [[x, y] for x in items(hand(active)) for y in items(pile) if x != y] as "pairs"
   choose f from reverse([[x] for x in items(hand(active))]) as "backwards"
+  choose g from [w + "!" for w in ["longer text b", "longer text", "b", "longer text a", "longer text b", "a"]] as "texts"
   total = total + a + b + e[0].v + f[0].v
 }
 end when size(stock) == 0

@@ -419,6 +419,37 @@ static List<Str> ordered(std::vector<Str, A>&& v) {
     return List<Str>(std::move(out));
 }
 
+// (texts of a list as the rules made it, as ordered(const List<T>&) does: its texts
+// themselves sorted by their keys and addresses, each copied once into the options; the
+// template above would copy the list, then sort the copies as texts, moving each many
+// times, since it cannot see this overload)
+static inline List<Str> ordered(const List<Str>& l) {
+    if (ascending(l)) return l;
+    struct K { uint64_t k; const Str* p; };
+    static std::vector<K> at;
+    at.clear();
+    bool none = false;
+    for (const Str& x : l) {
+        at.push_back({text_key(x), &x});
+        none |= is_none_s(x);
+    }
+    if (none)
+        std::sort(at.begin(), at.end(), [](const K& a, const K& b) { return cmp(*a.p, *b.p) < 0; });
+    else
+        std::sort(at.begin(), at.end(), [](const K& a, const K& b) {
+            return a.k != b.k ? a.k < b.k : a.p->compare(*b.p) < 0;
+        });
+    Vec<Str> out;
+    out.reserve(at.size());
+    const Str* last = nullptr;
+    for (const K& x : at)
+        if (!last || !eq(*last, *x.p)) {
+            out.push_back(*x.p);
+            last = x.p;
+        }
+    return List<Str>(std::move(out));
+}
+
 template <class T>
 static std::vector<T> vec(const List<T>& l) {
     return std::vector<T>(l.begin(), l.end());
