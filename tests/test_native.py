@@ -6,8 +6,12 @@ the disk cache and one that is damaged is built again; where Cython is missing, 
 games run in Python, saying so once.
 
 The modules are built with -O0 here (MEEPLE_NATIVE_CFLAGS, set by conftest.py: five times
-faster to build, the same code); each ruleset once per test session. The tests that need Cython and a C
-compiler skip, saying why, where they are missing."""
+faster to build, the same code); each ruleset once per test session. The short form (a
+plain pytest, CI) plays the rulesets whose code uses, together, every construct Cython
+translates of them all, and builds a damaged module again with a stand-in that copies
+the one built first; MEEPLE_TESTS=full plays every ruleset and builds each time (README,
+"Contributing"). The tests that need Cython and a C compiler skip, saying why, where they
+are missing."""
 from __future__ import annotations
 
 import ast
