@@ -16,7 +16,11 @@ behind a Python game (interpreter/native/kgame.py).
   run in Python, saying why once.
 
 The kernels are built with -O0 here (MEEPLE_KERNEL_CXXFLAGS, conftest.py: faster to
-build, the same code). The tests skip, saying why, where no C++ compiler is found."""
+build, the same code). The short form (a plain pytest, CI) plays in lockstep the
+configurations whose files use, together, every construct of them all, and the examples
+of the language reference likewise, and builds a damaged kernel again with a stand-in
+that copies the one built first; MEEPLE_TESTS=full plays them all and builds each time.
+The tests skip, saying why, where no C++ compiler is found."""
 from __future__ import annotations
 
 import json
@@ -35,7 +39,7 @@ from lockstep import kernel_difference
 from meeple.dsl import ast
 from meeple.dsl.builtins import BUILTINS
 from meeple.dsl.errors import MeepleError
-from meeple.dsl.load import SourceSet
+from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
 from meeple.interpreter.analysis import testing
@@ -61,6 +65,12 @@ COVERED = [(TTT, 2, ()), ("kalah", 2, ()), ("dots-and-boxes", 2, ()), ("dots-and
            ("brotherhood-of-nine", 3, ("archer_lines", "cavalry_jumps", "round_limit")),
            ("brotherhood-of-nine", 4, ("allies_crosswise",))]
 IDS = [f"{Path(c[0]).name}-{c[1]}p{'-' + '+'.join(c[2]) if c[2] else ''}" for c in COVERED]
+# the short form (CI) of the games in lockstep: the configurations whose files use, together,
+# every construct the files of them all use (test_the_short_form_of_the_bundled_games_uses_
+# every_construct_of_the_long_one checks it); the long form, every configuration
+COVERING = ["ttt-2p", "dots-and-boxes-2p", "go-2p", "chess-2p-fide_claims", "backgammon-2p", "hearts-4p",
+            "cherokee-4p-open_clans", "clans-and-glory-4p", "brotherhood-of-nine-4p-allies+capture_the_flag"]
+LOCKSTEP = scaled(COVERED, [c for c, i in zip(COVERED, IDS) if i in COVERING])
 
 
 def programs(ruleset, variants=(), players=2, budgets=None):
@@ -87,7 +97,7 @@ def from_source(text: str, budgets=None, players: int = 2):
 # ---------------------------------------------------------------- the same state
 
 @needs_kernel
-@pytest.mark.parametrize("ruleset,players,variants", COVERED, ids=IDS)
+@pytest.mark.parametrize("ruleset,players,variants", LOCKSTEP, ids=[IDS[COVERED.index(c)] for c in LOCKSTEP])
 def test_a_kernel_keeps_the_state_python_has_after_every_move(ruleset, players, variants):
     fast, plain = programs(ruleset, variants, players)
     moves, seeds = 0, scaled(3, 1)
@@ -531,11 +541,25 @@ def meeple(*args, env=None):
                           capture_output=True, text=True, timeout=300)
 
 
-def probe(cache: Path | None, extra: dict | None = None, processes: int = 1):
+# a stand-in for a kernel's build (the C++ compiler) in a probe: a copy of the kernel a real
+# build made before (the cache does the same whatever makes the kernel it keeps)
+STAND_IN = """import shutil
+from meeple.interpreter.native import kernel_build
+def _copy(name, key, source, folder, *args):
+    out = folder / (name + ".so")
+    shutil.copyfile({module!r}, out)
+    return out
+kernel_build._build = _copy
+"""
+
+
+def probe(cache: Path | None, extra: dict | None = None, processes: int = 1, built: Path | None = None):
     """In a new process: tic-tac-toe natively; whether a kernel plays it, and whether it
     was built now (``cache``: the cache folder; None: the test run's, conftest.py).
-    With ``processes``, as many started at once: the list of their answers."""
-    code = ("import json, warnings; from meeple import interpreter\n"
+    With ``processes``, as many started at once: the list of their answers. ``built``:
+    a build there copies that kernel, built before."""
+    code = (STAND_IN.format(module=str(built)) if built is not None else "") + (
+            "import json, warnings; from meeple import interpreter\n"
             "with warnings.catch_warnings(record=True) as w:\n"
             "    warnings.simplefilter('always')\n"
             f"    p = interpreter.load({TTT!r}, native=True).for_players(2)\n"
@@ -554,17 +578,23 @@ def probe(cache: Path | None, extra: dict | None = None, processes: int = 1):
 
 
 @needs_kernel
-def test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged(tmp_path):
+def test_a_kernel_is_built_once_kept_in_the_cache_and_built_again_when_damaged(tmp_path, tmp_path_factory):
     # two processes at once: one builds, the other waits for it (or comes after) and takes
     # it from the cache
     assert sorted(p["built"] for p in probe(tmp_path, processes=2)) == [False, True]
     kept = [p for p in (tmp_path / "native").iterdir() if p.name.startswith("meeple_kernel_")
             and not p.name.endswith(".sha256")]
     assert len(kept) == 1
+    # built again: in the long form by the compiler (with the precompiled runtime, made
+    # then), in the short one by a stand-in that copies the kernel built first (the
+    # cache's part is the same)
+    first = None if FULL else tmp_path_factory.mktemp("stand-in") / "first.so"
+    if first is not None:
+        first.write_bytes(kept[0].read_bytes())
     kept[0].write_bytes(kept[0].read_bytes()[:1000])   # truncated: its digest differs
-    assert probe(tmp_path)["built"] is True
+    assert probe(tmp_path, built=first)["built"] is True
     (tmp_path / "native" / (kept[0].name.split(".")[0] + ".sha256")).write_text("0" * 64)
-    assert probe(tmp_path)["built"] is True    # a digest that lies
+    assert probe(tmp_path, built=first)["built"] is True    # a digest that lies
     assert probe(tmp_path)["built"] is False
     assert interpreter.cache_info()["native"]["entries"] >= 0
     done = meeple("cache", "clear", env={**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path)})
@@ -832,7 +862,12 @@ def constructs(text: str) -> set[str]:
     part a node has (an optional clause given, a list not empty), the words of WORDS
     (operators, board shapes, facings, visibilities...), the types it names that it does
     not declare, and the built-in functions it calls."""
-    nodes = list(ast.walk(parse(text, "rules.meeple")))
+    return constructs_of([parse(text, "rules.meeple")])
+
+
+def constructs_of(files: list) -> set[str]:
+    """The constructs of a ruleset's files (syntax trees), as ``constructs`` says."""
+    nodes = [n for f in files for n in ast.walk(f)]
     declared = {n.name for n in nodes if type(n).__name__ in ("KindDecl", "EnumDecl")}
     out = set()
     for n in nodes:
@@ -877,6 +912,22 @@ def test_the_short_form_of_the_language_reference_uses_every_construct_of_the_lo
     assert set().union(*(constructs(b.text) for b in short)) == set().union(*(constructs(b.text) for b in COMPLETE))
     assert len(short) < len(COMPLETE) and {"Choose", "ChooseEach", "Move.facing=down", "call top"} <= \
         set().union(*(constructs(b.text) for b in short))
+
+
+def test_the_short_form_of_the_bundled_games_uses_every_construct_of_the_long_one():
+    read = cache(lambda ruleset: read_sources(resolve_path(ruleset)))   # (parsed only)
+
+    def uses(ruleset, variants) -> set[str]:
+        src = read(ruleset)
+        files = [src.base, *(src.variants[v] for v in variants)]
+        named = {getattr(n, "name", None) for f in files for n in ast.walk(f) if type(n).__name__.endswith("Decl")}
+        # (not the types a variant names that its base declares: the same type)
+        return {u for u in constructs_of(files) if not (u.startswith("type ") and u[5:] in named)}
+    found = {i: uses(c[0], c[2]) for c, i in zip(COVERED, IDS)}
+    missing = set().union(*found.values()) - set().union(*(found[i] for i in COVERING))
+    assert not missing, {i: sorted(u & missing) for i, u in found.items() if u & missing}
+    assert len(COVERING) < len(COVERED) and set(COVERING) <= set(IDS)
+    assert {"ChooseEach", "Roll", "Remove", "call top"} <= set().union(*found.values())
 
 
 @needs_kernel

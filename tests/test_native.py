@@ -6,16 +6,23 @@ the disk cache and one that is damaged is built again; where Cython is missing, 
 games run in Python, saying so once.
 
 The modules are built with -O0 here (MEEPLE_NATIVE_CFLAGS, set by conftest.py: five times
-faster to build, the same code); each ruleset once per test session. The tests that need Cython and a C
-compiler skip, saying why, where they are missing."""
+faster to build, the same code); each ruleset once per test session. The short form (a
+plain pytest, CI) plays the rulesets whose code uses, together, every construct Cython
+translates of them all, and builds a damaged module again with a stand-in that copies
+the one built first; MEEPLE_TESTS=full plays every ruleset and builds each time (README,
+"Contributing"). The tests that need Cython and a C compiler skip, saying why, where they
+are missing."""
 from __future__ import annotations
 
+import ast
+import builtins
 import functools
 import hashlib
 import importlib.machinery
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import sysconfig
@@ -29,7 +36,7 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
 from meeple.interpreter.native import cython_code as native
-from scale import scaled
+from scale import FULL, scaled
 
 from meeple import interpreter
 
@@ -46,6 +53,14 @@ CONFIGS = [
     ("brotherhood-of-nine", 4, ("allies", "capture_the_flag")),
 ]
 MOVES = 150
+IDS = [f"{Path(c[0]).name}-{c[1]}p{'-' + '+'.join(c[2]) if c[2] else ''}" for c in CONFIGS]
+# the short form (CI): the configurations whose native code uses, together, every
+# construct the native code of them all uses (each is a module of its own to build, 5 to
+# 15 s of CPU; test_the_short_form_of_the_native_games_translates_every_construct checks
+# it); the long form, every configuration
+COVERING = ["dots-and-boxes-2p-small", "go-2p", "chess-2p", "backgammon-2p", "hearts-4p",
+            "clans-and-glory-4p-separate_boards"]
+PLAYED = scaled(CONFIGS, [c for c, i in zip(CONFIGS, IDS) if i in COVERING])
 
 
 @pytest.fixture(autouse=True)
@@ -60,9 +75,7 @@ def play_both(native, plain, players: int, seed: int) -> int:
 
 
 @needs_native
-@pytest.mark.parametrize("ruleset,players,variants", CONFIGS,
-                         ids=[f"{Path(c[0]).name}-{c[1]}p{'-' + '+'.join(c[2]) if c[2] else ''}"
-                              for c in CONFIGS])
+@pytest.mark.parametrize("ruleset,players,variants", PLAYED, ids=[IDS[CONFIGS.index(c)] for c in PLAYED])
 def test_native_code_plays_exactly_like_python(ruleset, players, variants):
     native = interpreter.load(ruleset, variants, native=True).for_players(players)
     plain = interpreter.load(ruleset, variants).for_players(players)
@@ -72,12 +85,53 @@ def test_native_code_plays_exactly_like_python(ruleset, players, variants):
     assert native.native_fallbacks == 0   # the native code did all of it
 
 
-def recorded_code(ruleset, players: int) -> list:
+def recorded(ruleset, players: int) -> tuple:
+    """The pieces of code the program records (what its module is built from), and the
+    program."""
     from meeple.interpreter.compiler.compile import Program
     from meeple.interpreter.native.cython_code import Pieces
     pieces = Pieces()
-    Program(ruleset.checked, players, ruleset.budgets, None, native=pieces)
-    return pieces.order
+    return pieces, Program(ruleset.checked, players, ruleset.budgets, None, native=pieces)
+
+
+def recorded_code(ruleset, players: int) -> list:
+    return recorded(ruleset, players)[0].order
+
+
+# the helpers the module has in C (its HEADER), whose calls Cython translates as C calls
+C_HELPERS = set(re.findall(r"^cdef (?:inline )?object (\w+)\(", native.HEADER, re.M))
+
+
+def constructs(ruleset, players: int) -> set[str]:
+    """What Cython translates of a program's module: each kind of node of its code (the
+    code as built, after the rewrites: statements, expressions, operators...), the types
+    of its constants, the built-in functions and the module's C helpers it calls, the
+    methods it calls, and the work budget counted in a C integer."""
+    pieces, prog = recorded(ruleset, players)
+    text = native.module_source(pieces, prog.ns).split("\ndef make(dict ns, dict twins):\n", 1)[1]
+    text = "def make(ns, twins):\n" + text.replace("&_w", "_W_ADDR").replace("cdef Py_ssize_t _w", "_W_DECL")
+    out = set()
+    for n in ast.walk(ast.parse(text)):
+        out.add(type(n).__name__)
+        if isinstance(n, ast.Constant):
+            out.add(f"constant {type(n.value).__name__}")
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Name) \
+                and (n.func.id in C_HELPERS or hasattr(builtins, n.func.id)):
+            out.add(f"call {n.func.id}")
+        elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            out.add(f"method {n.func.attr}")
+        elif isinstance(n, ast.Name) and n.id in ("_W_ADDR", "_W_DECL"):
+            out.add(n.id)
+    return out
+
+
+def test_the_short_form_of_the_native_games_translates_every_construct():
+    uses = {i: constructs(interpreter.load(c[0], c[2]), c[1]) for c, i in zip(CONFIGS, IDS)}
+    every = set().union(*uses.values())
+    missing = every - set().union(*(uses[i] for i in COVERING))
+    assert not missing, {i: sorted(u & missing) for i, u in uses.items() if u & missing}
+    assert len(COVERING) < len(CONFIGS) and set(COVERING) <= set(IDS)
+    assert {"_W_DECL", "call _sub", "call _top", "ListComp", "Try"} <= every   # (it sees what it should)
 
 
 def test_a_program_is_the_same_code_whenever_it_is_compiled():
@@ -161,9 +215,24 @@ def meeple(*args, env=None, cwd=ROOT) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=300)
 
 
-def probe(cache: Path) -> dict:
-    """In a new process: the tic-tac-toe program natively, with the build's seconds."""
-    code = ("import json; from meeple import interpreter; "
+# a stand-in for a build (Cython, then the C compiler) in a probe: a copy of the module a
+# real build made before (the cache does the same whatever makes the module it keeps)
+STAND_IN = """
+import shutil
+from meeple.interpreter.native import cython_code
+def _copy(name, text, folder):
+    out = folder / (name + cython_code._suffix())
+    shutil.copyfile({module!r}, out)
+    return out
+cython_code._build = _copy
+"""
+
+
+def probe(cache: Path, built: Path | None = None) -> dict:
+    """In a new process: the tic-tac-toe program natively, with the build's seconds
+    (``built``: a build there copies that module, built before)."""
+    code = (STAND_IN.format(module=str(built)) if built is not None else "") + (
+            "import json; from meeple import interpreter; "
             f"p = interpreter.load({TTT!r}, native=True).for_players(2); "
             "g = p.new_game(2, 0); g.apply(g.legal_moves()[0]); "
             "print(json.dumps({'native': p.native, 'built': p.native_build_seconds > 0}))")
@@ -175,16 +244,21 @@ def probe(cache: Path) -> dict:
 
 
 @needs_native
-def test_a_module_is_built_once_kept_in_the_cache_and_built_again_when_damaged(tmp_path):
+def test_a_module_is_built_once_kept_in_the_cache_and_built_again_when_damaged(tmp_path, tmp_path_factory):
     assert probe(tmp_path) == {"native": True, "built": True}
     assert probe(tmp_path) == {"native": True, "built": False}   # from the cache
     kept = [p for p in (tmp_path / "native").iterdir() if p.name.startswith("meeple_native_")
             and not p.name.endswith(".sha256")]
     assert len(kept) == 1
+    # built again: in the long form by Cython and the C compiler, in the short one by a
+    # stand-in that copies the module built first (the cache's part is the same)
+    first = None if FULL else tmp_path_factory.mktemp("stand-in") / "first.so"
+    if first is not None:
+        first.write_bytes(kept[0].read_bytes())
     kept[0].write_bytes(kept[0].read_bytes()[:1000])   # truncated: its digest differs
-    assert probe(tmp_path) == {"native": True, "built": True}
+    assert probe(tmp_path, first) == {"native": True, "built": True}
     (tmp_path / "native" / (kept[0].name.split(".")[0] + ".sha256")).write_text("0" * 64)
-    assert probe(tmp_path) == {"native": True, "built": True}   # a digest that lies
+    assert probe(tmp_path, first) == {"native": True, "built": True}   # a digest that lies
     assert probe(tmp_path) == {"native": True, "built": False}
     env = {**os.environ, "MEEPLE_CACHE_DIR": str(tmp_path)}
     done = meeple("cache", "clear", env=env)
@@ -249,8 +323,12 @@ def test_without_cython_the_games_run_in_python_saying_so_once(tmp_path):
     assert done.stdout.count("unavailable") == 1
 
 
+# (each one's module built by test_native_code_plays_exactly_like_python: the budget is not in it)
+LARGE_BUDGET = scaled([CONFIGS[7], CONFIGS[8]], [CONFIGS[6], CONFIGS[8]])
+
+
 @needs_native
-@pytest.mark.parametrize("ruleset,players,variants", [CONFIGS[7], CONFIGS[8]], ids=["cherokee", "clans"])
+@pytest.mark.parametrize("ruleset,players,variants", LARGE_BUDGET, ids=[IDS[CONFIGS.index(c)] for c in LARGE_BUDGET])
 def test_a_work_budget_larger_than_a_c_integer_plays_the_same(ruleset, players, variants):
     # natively the work budget is counted in a C integer: one that does not fit makes
     # the native code fail and the Python code run, the same games
