@@ -48,8 +48,9 @@ def playouts(program, games: int, seed: int = 0, start=None, players: int | None
     program = _program(program, players)
     n = program.n
     in_range = seed >= -(1 << 63) and seed + games < (1 << 63)
-    got = _in_kernel(program, (seed, 0, games) if in_range else None, start, max_moves) if games else None
-    out: list = [None] * games if got is None else _from_kernel(program, got, range(seed, seed + games), True)
+    run = (seed, 0, games) if in_range and games else None
+    got = _in_kernel(program, run, start, max_moves, range(seed, seed + games), True)
+    out: list = [None] * games if got is None else got
     for i in range(games):
         if out[i] is None:
             seats = [bot_seed(seed, i, s) for s in range(n)]
@@ -86,8 +87,8 @@ def play_batch(program, plan: Sequence[tuple[int, Sequence[int]]], start=None,
     """The playouts of ``plan``: per game its seed and each seat's bot seed (``playouts``
     without the numbering); by the kernel where the program has one."""
     games = [(rng.seed_state(s), tuple(map(_seed_bytes, seats))) for s, seats in plan]
-    got = _in_kernel(program, games, start, max_moves) if games else None
-    out: list = [None] * len(plan) if got is None else _from_kernel(program, got, [s for s, _ in plan], False)
+    got = _in_kernel(program, games or None, start, max_moves, [s for s, _ in plan], False)
+    out: list = [None] * len(plan) if got is None else got
     for k, (game_seed, seats) in enumerate(plan):
         if out[k] is None:
             out[k] = _python(program, got, game_seed, seats, start, max_moves)
@@ -143,10 +144,12 @@ def _begin(program, game_seed: int, start, kernel: bool):
     return program.resume(state, check=False) if kernel else Game.from_state(program, state, check=False)
 
 
-def _in_kernel(program, games, start, max_moves: int) -> list | None:
-    """The kernel's answers for ``games`` (a list of (generator, seeds' bytes), or a run
-    (seed, first, count); see cxx/kernel_playout.hpp): None for a game it cannot finish;
-    None for all where no kernel plays the program or the position, or ``games`` is None."""
+def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numbered: bool) -> list | None:
+    """The kernel's playouts of ``games`` (a list of (generator, seeds' bytes), or a run
+    (seed, first, count); see cxx/kernel_playout.hpp), game k of seed ``seeds[k]`` (and
+    numbered k where ``numbered``): None for a game it cannot finish; None for all where
+    no kernel plays the program or the position, or ``games`` is None. The kernel makes
+    each game's dict, its result a copy of the one ``_Results`` made for an equal one."""
     k = getattr(program, "_kernel", None)
     if k is None or games is None:
         return None
@@ -159,11 +162,14 @@ def _in_kernel(program, games, start, max_moves: int) -> list | None:
         target = k.load(start if isinstance(start, dict) else start.state)
         if target is None:
             return None
-    # (the games' answers are many small lists: no collection walks the heap meanwhile)
+    names = tuple(verb if verb else f"({tc})" for tc, verb, _alone in k.sites)
+    shape = (names, _Results.of(program).made, seeds, numbered)
+    # (the games' answers are many small dicts and lists: no collection walks the heap
+    # meanwhile)
     was = gc.isenabled()
     gc.disable()
     try:
-        return target.playouts(games, max_moves)
+        return target.playouts(games, max_moves, shape)
     finally:
         if was:
             gc.enable()
@@ -177,8 +183,9 @@ def _seed_bytes(seed: int) -> bytes:
 
 
 class _Results:
-    """``game.result`` of a kernel's results, each made once per program (a batch's
-    games end in few different ways), kept marshalled: a copy of it for each game."""
+    """``game.result`` of a kernel's results (the tuple ``result()`` gives), each made once
+    per program (a batch's games end in few different ways) and kept: the kernel gives
+    each game a copy of it (cxx/kernel_playout.hpp, ``result_copy``), never the one kept."""
 
     def __init__(self, program):
         from ..native.kgame import kernel_result
@@ -192,59 +199,15 @@ class _Results:
             made = program.__dict__["_playout_results"] = cls(program)
         return made
 
-    def kept(self, got: tuple) -> bytes | None:
-        """The result of the kernel's ``got``, marshalled (None where marshal cannot keep
-        it: ``anew`` then makes it for each game)."""
+    def made(self, got: tuple):
+        """``game.result`` of the kernel's ``got`` (kept where marshal can key it)."""
         try:
             key = marshal.dumps(got)
         except ValueError:
-            return None
+            return self.make(self.program, copy.deepcopy(got))
         made = self.known.get(key)
         if made is None:
             if len(self.known) > 4096:
                 self.known.clear()
-            made = self.known[key] = marshal.dumps(self.make(self.program, got))
+            made = self.known[key] = self.make(self.program, copy.deepcopy(got))
         return made
-
-    def anew(self, got: tuple) -> dict:
-        return self.make(self.program, copy.deepcopy(got))
-
-
-def _from_kernel(program, got: list, seeds: Sequence[int], numbered: bool) -> list:
-    """The kernel's answers ``got`` as playouts (None where it gave none), game k of
-    seed ``seeds[k]`` (and numbered k where ``numbered``). They are plain data without
-    cycles, made with the collector off (its passes would walk the heap for nothing),
-    and each different result is made once: the kernel gives a call's equal results as
-    one object (cxx/kernel_playout.hpp), known here by its id while ``got`` holds it."""
-    results = _Results.of(program)
-    names = [verb if verb else f"({tc})" for tc, verb, _alone in program._kernel.sites]
-    n = program.n
-    made: dict[int, bytes | None] = {}
-    out: list = []
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        for k, done in enumerate(got):
-            if done is None:
-                out.append(None)
-                continue
-            res, moves, turns, first, counts = done
-            kept = made.get(id(res), b"")
-            if kept == b"":
-                kept = made[id(res)] = results.kept(res)
-            kinds: dict[str, list[int]] = {}
-            for j in range(0, len(counts), 3):
-                kind = names[counts[j]]
-                mine = kinds.get(kind)
-                if mine is None:
-                    mine = kinds[kind] = [0] * n
-                mine[counts[j + 1]] += counts[j + 2]
-            one = {"seed": seeds[k], "result": results.anew(res) if kept is None else marshal.loads(kept),
-                   "moves": moves, "turns": turns, "first": first, "kinds": kinds, "error": None}
-            if numbered:
-                one["game"] = k
-            out.append(one)
-    finally:
-        if was:
-            gc.enable()
-    return out

@@ -138,6 +138,7 @@ class ModuleWriter:
             export,
             imports,
             read_cxx("kernel_glue.hpp"),
+            read_cxx("kernel_seed.hpp"),
             read_cxx("kernel_playout.hpp"),
             read_cxx("kernel_rollout.hpp"),
             "static int kernel_init() { " + " ".join(self.gen.tables.inits) + " return 0; }",
