@@ -48,7 +48,7 @@ static_assert(sizeof(U8) == MT_LANES * sizeof(uint32_t), "one word per lane");
 
 #define MK_LANES_INLINE static inline __attribute__((always_inline))
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) \
-    && !defined(MK_NO_AVX2)   // (-DMK_NO_AVX2: the other way everywhere, as tests build it)
+    && !defined(MK_NO_AVX2)   // (-DMK_NO_AVX2: the other way everywhere; tests/test_playouts.py)
 #define MK_AVX2_TARGET __attribute__((target("avx2")))
 static bool mk_has_avx2() {
     static const int has = __builtin_cpu_supports("avx2") ? 1 : 0;
