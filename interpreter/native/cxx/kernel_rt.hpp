@@ -233,14 +233,16 @@ struct List {
     const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->v.data())[i]; }
     const T* begin() const { return p ? reinterpret_cast<const T*>(p->v.data()) : nullptr; }
     const T* end() const { return p ? reinterpret_cast<const T*>(p->v.data()) + p->v.size() : nullptr; }
-    // a hash of a list of numbers, ids or bools (never 0), made once for its buffer:
+    // a hash of a list of numbers, ids or bools (never 0), made once for its buffer
+    // (explicitly instantiated for every list: kernel_prebuilt.py):
     // equal lists have the same (a list is changed in place by append alone, which
     // forgets it)
     uint32_t hash() const {
         if (!p) return 1;
         if (p->h) return p->h;
         uint64_t h = p->v.size();
-        for (const S& x : p->v) h = (h ^ (uint64_t)(int64_t)x) * 0x9E3779B97F4A7C15ULL;
+        if constexpr (std::is_arithmetic<S>::value)   // (other lists: by their size alone)
+            for (const S& x : p->v) h = (h ^ (uint64_t)(int64_t)x) * 0x9E3779B97F4A7C15ULL;
         uint32_t f = (uint32_t)(h >> 32) ^ (uint32_t)h;
         return p->h = f ? f : 1;
     }
