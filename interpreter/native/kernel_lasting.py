@@ -46,15 +46,18 @@ _STATE = re.compile(r"(?<![\w.])s(?![\w])")
 HELPERS = (
     # (the zones a kept value's evaluation reads, each once, with its stamp: zone,
     # stamp, zone, stamp...; an evaluation that records calls no other)
-    "static std::vector<uint64_t> DEPS; static uint32_t DEP_MARK[NZ > 0 ? NZ : 1]; static uint32_t DEP_GEN = 0;",
-    "struct ZR { St& s; explicit ZR(St& s_) : s(s_) { DEPS.clear(); if (++DEP_GEN == 0) { "
+    # (each zone noted once: at most two numbers per zone; no evaluation noting zones
+    # runs inside another, as a kept function calls none)
+    "static uint64_t DEPS[2 * (NZ > 0 ? NZ : 1)]; static size_t NDEPS = 0; "
+    "static uint32_t DEP_MARK[NZ > 0 ? NZ : 1]; static uint32_t DEP_GEN = 0;",
+    "struct ZR { St& s; explicit ZR(St& s_) : s(s_) { NDEPS = 0; if (++DEP_GEN == 0) { "
     "std::fill(DEP_MARK, DEP_MARK + (NZ > 0 ? NZ : 1), 0u); DEP_GEN = 1; } } "
     "void note(Id z) { if (z >= 0 && z < NZ && DEP_MARK[z] != DEP_GEN) { DEP_MARK[z] = DEP_GEN; "
-    "DEPS.push_back((uint64_t)z); DEPS.push_back(s.z.stamp[z]); } } "
+    "DEPS[NDEPS] = (uint64_t)z; DEPS[NDEPS + 1] = s.z.stamp[z]; NDEPS += 2; } } "
     "I size(Id z) { note(z); return s.z.size(z); } Id top(Id z) { note(z); return s.z.top(z); } "
     "Id bottom(Id z) { note(z); return s.z.bottom(z); } List<Id> items(Id z) { note(z); return s.z.items(z); } "
     "List<Id> topn(Id z, I n) { note(z); return s.z.topn(z, n); } };",
-    "static inline List<uint64_t> deps_read() { return List<uint64_t>(Vec<uint64_t>(DEPS.begin(), DEPS.end())); }",
+    "static inline List<uint64_t> deps_read() { return List<uint64_t>(Vec<uint64_t>(DEPS, DEPS + NDEPS)); }",
     # (whether the zones read hold the items they held: their stamps are the same)
     "static inline bool fresh(const St& s, const List<uint64_t>& d) { const uint64_t* p = d.begin(); "
     "for (size_t i = 0, n = d.size(); i < n; i += 2) if (s.z.stamp[p[i]] != p[i + 1]) return false; return true; }",

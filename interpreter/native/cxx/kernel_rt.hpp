@@ -179,7 +179,8 @@ struct List {
     // (bools kept as bytes: std::vector<bool> has no data())
     typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
     struct Rep {
-        long rc;
+        int32_t rc;
+        uint32_t h;  // (its elements' hash once asked for, else 0: see hash)
         Vec<S> v;
         // (lists are made and dropped at every turn of a rule's loops: their headers
         // come from a free list; the GIL keeps one thread in a kernel at a time)
@@ -224,6 +225,7 @@ struct List {
         }
         if (p->rc != 1) return false;
         p->v.insert(p->v.end(), b.p->v.begin(), b.p->v.end());
+        p->h = 0;
         return true;
     }
     size_t size() const { return p ? p->v.size() : 0; }
@@ -231,14 +233,27 @@ struct List {
     const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->v.data())[i]; }
     const T* begin() const { return p ? reinterpret_cast<const T*>(p->v.data()) : nullptr; }
     const T* end() const { return p ? reinterpret_cast<const T*>(p->v.data()) + p->v.size() : nullptr; }
+    // a hash of a list of numbers, ids or bools (never 0), made once for its buffer
+    // (explicitly instantiated for every list: kernel_prebuilt.py):
+    // equal lists have the same (a list is changed in place by append alone, which
+    // forgets it)
+    uint32_t hash() const {
+        if (!p) return 1;
+        if (p->h) return p->h;
+        uint64_t h = p->v.size();
+        if constexpr (std::is_arithmetic<S>::value)   // (other lists: by their size alone)
+            for (const S& x : p->v) h = (h ^ (uint64_t)(int64_t)x) * 0x9E3779B97F4A7C15ULL;
+        uint32_t f = (uint32_t)(h >> 32) ^ (uint32_t)h;
+        return p->h = f ? f : 1;
+    }
 
   private:
     template <class A>
     static Rep* make(std::vector<T, A>&& v) {
         if constexpr (std::is_same<std::vector<T, A>, Vec<S>>::value) {
-            return new Rep{1, std::move(v)};  // (the buffer, as it is)
+            return new Rep{1, 0, std::move(v)};  // (the buffer, as it is)
         } else {  // (bools, or another allocator's vector: the elements moved across)
-            Rep* r = new Rep{1, Vec<S>()};
+            Rep* r = new Rep{1, 0, Vec<S>()};
             r->v.reserve(v.size());
             for (auto&& x : v) r->v.push_back((S)std::move(x));
             return r;
@@ -310,11 +325,24 @@ static inline bool eq(I a, I b) { return a == b; }
 static inline bool eq(Id a, Id b) { return a == b; }
 static inline bool eq(bool a, bool b) { return a == b; }
 static inline bool eq(const Str& a, const Str& b) { return a == b; }
+// lists of numbers, ids or bools (compared by their bytes)
+template <class T>
+struct is_plain_list : std::false_type {};
+template <class T>
+struct is_plain_list<List<T>>
+    : std::integral_constant<bool, std::is_same<T, I>::value || std::is_same<T, Id>::value || std::is_same<T, bool>::value> {};
 template <class T>
 static bool eq(const List<T>& a, const List<T>& b) {
     if (a.p == b.p) return true;
     size_t n = a.size();
     if (n != b.size()) return false;
+    if constexpr (is_plain_list<List<T>>::value) {
+        // (numbers, ids and bools are equal where their bytes are: one memcmp, unless
+        // their hashes, where both were made, differ)
+        if (n == 0) return true;
+        if (a.p->h && b.p->h && a.p->h != b.p->h) return false;
+        return std::memcmp(a.begin(), b.begin(), n * sizeof(typename List<T>::S)) == 0;
+    }
     for (size_t i = 0; i < n; ++i)
         if (!eq(a[i], b[i])) return false;
     return true;
@@ -538,6 +566,17 @@ static List<T> cat(const List<T>& a, const List<T>& b) {
 }
 template <class T>
 static bool contains(const List<T>& l, const typename std::common_type<T>::type& x) {  // (x: converted)
+    if constexpr (is_plain_list<T>::value) {
+        // (lists of numbers in a list, e.g. the positions seen: by their hashes first,
+        // each made once per list, where the lists are long)
+        size_t n = x.size();
+        if (n >= 16) {
+            uint32_t h = x.hash();
+            for (const T& y : l)
+                if (y.size() == n && y.hash() == h && eq(x, y)) return true;
+            return false;
+        }
+    }
     for (const T& y : l)
         if (eq(x, y)) return true;
     return false;
