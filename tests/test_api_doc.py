@@ -1,6 +1,10 @@
 """Every python example in docs/api.md runs and prints what its text says: the ```text
 block right after each ```python block is what the example prints last (the end of its
-output)."""
+output). In the short form (tests/scale.py) an example that does not ask for native code
+runs with kernels off (``MEEPLE_KERNEL=0``, as tests/test_openspiel_game.py plays its
+games: the OpenSpiel section's would build two kernels, seconds each); it prints the
+same, since a kernel plays the same games (the tests marked ``kernels`` check it). The
+long form runs every example as a user would, kernels on where they build."""
 from __future__ import annotations
 
 import contextlib
@@ -10,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from scale import FULL
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -25,10 +30,12 @@ def test_every_example_says_what_it_prints():
 
 
 @pytest.mark.parametrize("code,expected", BLOCKS, ids=range(len(BLOCKS)))
-def test_api_example_runs(code, expected):
+def test_api_example_runs(code, expected, monkeypatch):
     for module, what in OPTIONAL.items():   # the sections on an optional extra
         if re.search(rf"\b{module}\b", code) and importlib.util.find_spec(module) is None:
             pytest.skip(f"{what} is not installed")
+    if not FULL and not re.search(r"native|kernel", code):
+        monkeypatch.setenv("MEEPLE_KERNEL", "0")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(DOC), "exec"), {})  # noqa: S102 - our own documentation

@@ -17,7 +17,16 @@ C compiler, which setup.py makes the default, pure-Python package (a test compar
 files with those ``pip install .`` installs); the virtual environments have no pip of
 their own (this Python's pip installs into them: ``ensurepip`` costs seconds each), and
 the one of the compiled engine takes the dependencies from the system's site-packages
-(the plain install has shown the declared ones complete)."""
+(the plain install has shown the declared ones complete).
+
+In the short form (tests/scale.py) only ``pip install .``, the README's command, builds
+in an isolated build environment, which pip makes by installing the backend's
+requirements (about ten seconds of CPU a build): the wheel and the compiled engine are
+built with this Python's setuptools and Cython (``--no-build-isolation``), and what the
+backend asks an isolated build for (Cython, for the compiled engine) is checked by
+asking it (``test_the_backend_asks_for_cython_only_for_the_compiled_engine``); the
+compiled engine plays fewer games. The long form (``MEEPLE_TESTS=full``) builds
+everything isolated and installs the wheel too."""
 from __future__ import annotations
 
 import json
@@ -46,15 +55,22 @@ IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycach
                                 "*.pyc", ".pytest_cache", ".hypothesis", ".venv",
                                 "meeple-*.json")
 TIMEOUT = 600
+# what a build that is not the README's `pip install .` builds with (see above)
+ISOLATION = scaled([], ["--no-build-isolation"])
 
 
 def _env(**extra: str) -> dict[str, str]:
     """The machine's environment without what would let the checkout or the user's
-    site-packages leak into the virtual environment; wide, colourless output."""
+    site-packages leak into the virtual environment; wide, colourless output. The
+    commands read the bytecode pip compiled when it installed them (the installed
+    Meeple's, pip's, the build backend's), as they do on a user's machine, not the test
+    run's folder of bytecode (tests/conftest.py), where each would compile its modules
+    from source first: seconds of CPU per virtual environment, and for pip."""
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PIP_USER",
-                        "VIRTUAL_ENV", "PYTHONSAFEPATH")}
-    env.update(COLUMNS="200", NO_COLOR="1", PYTHONIOENCODING="utf-8", **extra)
+                        "VIRTUAL_ENV", "PYTHONSAFEPATH", "PYTHONPYCACHEPREFIX")}
+    env.update(COLUMNS="200", NO_COLOR="1", PYTHONIOENCODING="utf-8", PYTHONDONTWRITEBYTECODE="1",
+               **extra)
     return env
 
 
@@ -134,8 +150,8 @@ def wheel(tmp_path_factory) -> Path:
     # pip builds in the source folder
     with _once(tmp_path_factory, "wheel") as (out, make):
         if make:
-            done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", out,
-                                   _fresh_source(tmp_path_factory)],
+            done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *ISOLATION, "-v",
+                                   "-w", out, _fresh_source(tmp_path_factory)],
                                   cwd=out, env=_env(MEEPLE_NATIVE="1", CC=str(out / "no-such-cc")),
                                   capture_output=True, text=True, timeout=TIMEOUT)
             assert done.returncode == 0, done.stdout + done.stderr
@@ -285,8 +301,9 @@ def test_simulate_natively_with_a_kernel_in_a_plain_install(installed: Installed
 
 
 def test_meeple_test_property_tests_in_a_plain_install(installed: Installed):
-    out = installed("test", "cherokee", "--examples", "3")   # needs hypothesis
-    assert "ok" in out and "3 games" in out and "every invariant held" in out, out
+    games = scaled(3, 1)
+    out = installed("test", "cherokee", "--examples", str(games))   # needs hypothesis
+    assert "ok" in out and f"{games} games" in out and "every invariant held" in out, out
 
 
 def test_play_with_bots_then_replay(installed: Installed):
@@ -301,11 +318,13 @@ def test_play_with_bots_then_replay(installed: Installed):
 
 # ---------------------------------------------------------------- the compiled engine
 # (MEEPLE_NATIVE=1: interpreter/play/runtime.py, helpers.py, game.py, ordering.py compiled with Cython; setup.py)
-SAME_GAMES = [["simulate", "hearts", "--games", "12"],
-              ["simulate", "cherokee", "--games", "12", "--players", "3"],
-              ["simulate", "clans-and-glory", "--games", "12", "--players", "4"],
-              ["simulate", "brotherhood-of-nine", "--games", "4", "--players", "4", "--variant", "allies"],
-              ["simulate", "backgammon", "--games", "3"],
+# (each ruleset in the short form too, on fewer games)
+SAME_GAMES = [["simulate", "hearts", "--games", scaled("12", "4")],
+              ["simulate", "cherokee", "--games", scaled("12", "4"), "--players", "3"],
+              ["simulate", "clans-and-glory", "--games", scaled("12", "3"), "--players", "4"],
+              ["simulate", "brotherhood-of-nine", "--games", scaled("4", "1"), "--players", "4",
+               "--variant", "allies"],
+              ["simulate", "backgammon", "--games", scaled("3", "1")],
               ["perft", "chess", "--depth", "3"],
               ["perft", "go", "--depth", "2"]]
 TIMES = ("seconds", "games_per_second", "elapsed")
@@ -325,7 +344,8 @@ def native_wheel(tmp_path_factory) -> Path:
     source = _fresh_source(tmp_path_factory)
     # built unoptimised, as the suite builds the other native code: the same code, built
     # in a quarter of the time
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", out, source],
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *ISOLATION, "-q", "-w", out,
+                           source],
                           cwd=out, env=_env(MEEPLE_NATIVE="1", CFLAGS="-O0 -g0"),
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -360,10 +380,15 @@ print(json.dumps({"compiled": interpreter.compiled_engine(), "outputs": docs}))
 """
 
 
-def _run_all(python, cwd: Path) -> tuple[bool, list[dict]]:
+# the checkout's modules, as the other tests' commands read them (tests/conftest.py)
+RUN_BYTECODE = {"PYTHONPYCACHEPREFIX": os.environ["PYTHONPYCACHEPREFIX"]} \
+    if "PYTHONPYCACHEPREFIX" in os.environ else {}
+
+
+def _run_all(python, cwd: Path, env: dict[str, str] | None = None) -> tuple[bool, list[dict]]:
     commands = [args + (["-j", "1"] if args[0] == "simulate" else []) + ["--json"]
                 for args in SAME_GAMES]
-    done = json.loads(_ok([python, "-c", RUN_ALL, json.dumps(commands)], cwd))
+    done = json.loads(_ok([python, "-c", RUN_ALL, json.dumps(commands)], cwd, **(env or {})))
     return done["compiled"], [_results(text) for text in done["outputs"]]
 
 
@@ -375,11 +400,27 @@ def test_the_compiled_engine_plays_exactly_the_games_of_the_python_one(native_wh
                        deps=False)
     assert native("--version").endswith(" (compiled engine)\n")
     compiled, compiled_results = _run_all(native.python, native.cwd)
-    plain, python_results = _run_all(sys.executable, ROOT)
+    plain, python_results = _run_all(sys.executable, ROOT, RUN_BYTECODE)
     assert (compiled, plain) == (True, False)
     assert len(compiled_results) == len(python_results) == len(SAME_GAMES)
     for args, a, b in zip(SAME_GAMES, compiled_results, python_results):
         assert a == b, args
+
+
+def test_the_backend_asks_for_cython_only_for_the_compiled_engine(tmp_path):
+    # what pip installs into an isolated build environment (pyproject.toml's
+    # build-system requires, then what tools/build_backend.py asks for), asked of the
+    # backend as pip asks it (the short form builds the wheels without isolation); no C
+    # compiler: setup.py translates nothing while it is asked
+    ask = ("import json, build_backend\n"
+           "print(json.dumps(build_backend.get_requires_for_build_wheel()))")
+    source = tmp_path / "meeple"
+    shutil.copytree(ROOT, source, ignore=IGNORE)
+    for native, cython in (("1", True), ("", False)):
+        out = _ok([sys.executable, "-c", ask], source, PYTHONPATH=str(source / "tools"),
+                  MEEPLE_NATIVE=native, CC=str(tmp_path / "no-such-cc"))
+        asked = json.loads(out.splitlines()[-1])
+        assert ("cython>=3.0" in asked) == cython, (native, asked)
 
 
 def test_without_a_compiler_the_native_build_installs_the_python_engine(wheel: Path):

@@ -71,18 +71,18 @@ def test_the_rare_break_is_rare_so_shrinking_matters():
 # Brotherhood of Nine's printed rules do not force a battle to end (the players may avoid
 # each other for ever: its ruleset says so, with 'bound 1000 turns or endless', and
 # tests/test_bound.py checks it); its variant round_limit, which ends a game after 40
-# rounds, is checked here.
-@pytest.mark.parametrize("ruleset,options", [("cherokee", ()), ("clans-and-glory", ()),
-                                             ("brotherhood-of-nine", ("--variant", "round_limit")),
-                                             ("go", ())])
-def test_bundled_rulesets_hold_their_invariants(ruleset, options):
-    code, text = meeple("test", ruleset, *options, "--examples", scaled(8, 3), "--seed", 5, "--quiet")
+# rounds, is checked here (its games are long, seconds each: two in the short form).
+@pytest.mark.parametrize("ruleset,options,short", [("cherokee", (), 3), ("clans-and-glory", (), 3),
+                                                   ("brotherhood-of-nine", ("--variant", "round_limit"), 2),
+                                                   ("go", (), 3)])
+def test_bundled_rulesets_hold_their_invariants(ruleset, options, short):
+    code, text = meeple("test", ruleset, *options, "--examples", scaled(8, short), "--seed", 5, "--quiet")
     assert code == 0, text
     assert "every invariant held" in text
 
 
 def test_the_pytest_entry_point_passes_and_fails():
-    testing.check_ruleset("cherokee", players=2, examples=5)
+    testing.check_ruleset("cherokee", players=2, examples=scaled(5, 2))
     with pytest.raises(AssertionError, match=r"secret 'hand'.*leaky_view/cherokee.meeple:\d+"):
         testing.check_ruleset(str(BROKEN / "leaky_view"), players=3, examples=40, seed=1)
 
