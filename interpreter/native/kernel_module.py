@@ -7,7 +7,7 @@ from .cxx_text import ident, literal
 from .kernel_bridge import Bridge
 from .kernel_chance import item_alike_code
 from .kernel_layout import by_size, fit_width, size_of
-from .kernel_types import Unsupported, read_cxx
+from .kernel_types import Unsupported, read_cxx, runtime_cxx
 
 
 class ModuleWriter:
@@ -35,7 +35,7 @@ class ModuleWriter:
         sites, export = self.sites_code(), bridge.export_code(procs)   # (they may make tables)
         imports, alike = bridge.import_code(procs), item_alike_code(self.gen)
         src = [
-            read_cxx("kernel_rt.hpp"),
+            runtime_cxx(),
             "using namespace mk;",
             f"constexpr int NI = {self.gen.ni}; constexpr int NZ = {self.gen.nz}; constexpr int NP = {n};",
             f"constexpr int DIR = {self.gen.p.direction}; constexpr int NPROCS = {len(procs)};",
@@ -138,7 +138,6 @@ class ModuleWriter:
             export,
             imports,
             read_cxx("kernel_glue.hpp"),
-            read_cxx("kernel_seed.hpp"),
             read_cxx("kernel_playout.hpp"),
             read_cxx("kernel_rollout.hpp"),
             "static int kernel_init() { " + " ".join(self.gen.tables.inits) + " return 0; }",

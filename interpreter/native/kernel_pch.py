@@ -34,7 +34,7 @@ from pathlib import Path
 
 from ...dsl import diskcache, files
 from . import cython_code as native, kernel_prebuilt
-from .kernel_types import read_cxx
+from .kernel_types import runtime_cxx
 
 HEADER = "meeple_kernel_rt.hpp"
 PREFIX = "meeple_kpch_"
@@ -46,7 +46,7 @@ _refused: set[str] = set()   # keys whose fresh header the compiler did not take
 
 def runtime() -> str:
     """The text every kernel's source starts with."""
-    return read_cxx("kernel_rt.hpp") + "\n"
+    return runtime_cxx() + "\n"
 
 
 def header() -> str:

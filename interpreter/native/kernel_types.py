@@ -24,3 +24,10 @@ def has_none(t: T) -> bool:
 def read_cxx(name: str) -> str:
     """A file of ``cxx/`` (C++ every kernel holds)."""
     return (_HERE / name).read_text(encoding="utf-8")
+
+
+def runtime_cxx() -> str:
+    """The C++ every kernel's source starts with (the part precompiled: kernel_pch.py):
+    the runtime, then Python's generators (no game's: their functions compiled once in
+    the object of kernel_prebuilt.py where there is one)."""
+    return read_cxx("kernel_rt.hpp") + "\n" + read_cxx("kernel_random.hpp")

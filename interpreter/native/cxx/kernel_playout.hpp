@@ -8,7 +8,7 @@
 // ``randrange(n)`` draws it (``getrandbits(n.bit_length())`` until below n). A chance
 // step (a state in explicit chance mode) is drawn from the state's generator
 // (Game.sample_chance); in the seeded mode the rules draw from it as always. The
-// generators and their seeding: cxx/kernel_seed.hpp, written before this.
+// generators and their seeding: cxx/kernel_random.hpp, part of the runtime.
 
 // what one playout gives back to Python
 struct Playout {
@@ -354,7 +354,7 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
         if (!listed) {
             long long i = run[1] + g;
             rng = seed_state(run[0] + i);
-            if (g % group == 0) bot_generators(run[0], i, seats, (size_t)(count * NP));
+            if (g % group == 0) bot_generators(run[0], i, seats, (size_t)(count * NP), NP);
         } else if ((g % group == 0 && !seeded(args[0], g, count, seats))
                    || (rng = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(PyList_GET_ITEM(args[0], g), 0)),
                        PyErr_Occurred())) {

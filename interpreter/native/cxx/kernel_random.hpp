@@ -1,0 +1,458 @@
+// Python's Mersenne Twister and the random bots' seeds (bot_seed: SHA-256) in a kernel,
+// for its random playouts (cxx/kernel_playout.hpp) and rollouts (cxx/kernel_rollout.hpp).
+// Part of the runtime every kernel starts with (after cxx/kernel_rt.hpp, both
+// precompiled: interpreter/native/kernel_types.runtime_cxx): nothing here depends on a
+// game, so the functions marked MK_SHARED (and their helpers, under MK_SHARED_HERE) are
+// compiled once in the object of instantiations where there is one
+// (interpreter/native/kernel_prebuilt.py), else in the kernel, as the runtime's are.
+// MK_MEMBER: a member function compiled as MK_SHARED functions are (hidden).
+//
+// The seats' generators of random playouts are Python's ``random.Random`` (MT19937
+// seeded by init_by_array), seeded from ``bot_seed`` (a SHA-256) many at a time.
+// Seeding one generator is two passes of 623 steps where each step waits for the one
+// before (a multiplication, shifts, xors): the generators of a run are seeded side by
+// side, MT_LANES in a block as the lanes of one vector (GCC's vector extension) and
+// MT_BLOCKS blocks at once, their steps interleaved, so that the processor does the
+// independent chains together; with AVX2 where the processor has it (the function
+// compiled twice and chosen when the kernel runs: both copies, and the choice, are in
+// the object, which is built with the kernel's own options, -DMK_NO_AVX2 among them),
+// else with what the compiler's target gives (SSE2 on x86-64, NEON on arm64). The words
+// are the same either way.
+#define MK_MEMBER __attribute__((visibility("hidden")))
+
+// MT19937 (Python's random.Random), shared by the playouts' generator (PyRandom, which
+// twists each word as it reads it) and the rollouts' (BlockMT, the whole block at once,
+// as CPython does): word k of the next block, from words k + 1 and k + 397 not yet
+// twisted and k - 227 already twisted
+static inline uint32_t mt_twist(const uint32_t* mt, int k) {
+    uint32_t y = (mt[k] & 0x80000000U) | (mt[k == 623 ? 0 : k + 1] & 0x7fffffffU);
+    return mt[k < 227 ? k + 397 : k - 227] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+}
+
+// a word as the generator gives it
+static inline uint32_t mt_temper(uint32_t y) {
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+// randrange(n) for 1 <= n < 2**31 (bits of n's length until one is below n)
+template <class G> static inline int mt_below(G& g, int n) {
+    int k = 0;
+    while ((1LL << k) <= n) ++k;
+    uint32_t r;
+    do r = g.next() >> (32 - k); while (r >= (uint32_t)n);
+    return (int)r;
+}
+
+// word k of lane l of a block at words[k * MT_LANES + l]; MT_BLOCKS blocks seeded at once
+constexpr int MT_LANES = 8;
+constexpr int MT_BLOCKS = 2;
+constexpr int MT_GROUP = MT_LANES * MT_BLOCKS;   // (generators seeded together)
+constexpr int MT_KEY = 8;                        // (words of a key seeded in lanes)
+typedef uint32_t U8 __attribute__((vector_size(32)));
+static_assert(sizeof(U8) == MT_LANES * sizeof(uint32_t), "one word per lane");
+
+// one lane's generator in a block, read as Python's random.Random reads its own
+struct PyRandom {
+    uint32_t* mt = nullptr;   // (word k at mt[k * MT_LANES])
+    int mti = 624;
+
+    // seeded as init_by_array(key) seeds it (any length)
+    MK_MEMBER void init_by_array(const uint32_t* key, size_t len);
+    // the next output: each word is twisted just before it is read, in order, which
+    // gives what the whole twist at once gives (word k reads words k + 1 and k + 397
+    // not yet twisted, and k - 227 already twisted) at the cost of the words read
+    uint32_t next() {
+        if (mti >= 624) mti = 0;
+        int k = mti++;
+        uint32_t y = (mt[k * MT_LANES] & 0x80000000U) | (mt[(k == 623 ? 0 : k + 1) * MT_LANES] & 0x7fffffffU);
+        uint32_t w = mt[(k < 227 ? k + 397 : k - 227) * MT_LANES] ^ (y >> 1) ^ ((y & 1U) ? 0x9908b0dfU : 0U);
+        mt[k * MT_LANES] = w;
+        return mt_temper(w);
+    }
+    int below(int n) { return mt_below(*this, n); }
+};
+
+// generators in groups of MT_GROUP (blocks of MT_LANES), each PyRandom reading its lane
+struct Generators {
+    std::vector<uint32_t> held;   // (the blocks, from its first word aligned as a vector)
+    U8* words;                    // block b's word k at words[b * 624 + k]
+    std::vector<PyRandom> g;
+    explicit Generators(size_t n)
+        : held((n + MT_GROUP - 1) / MT_GROUP * MT_GROUP * 624 + MT_LANES), g(n) {
+        uintptr_t at = (uintptr_t)held.data();
+        words = (U8*)(at + (sizeof(U8) - at % sizeof(U8)) % sizeof(U8));
+        for (size_t t = 0; t < n; ++t) g[t].mt = (uint32_t*)&words[t / MT_LANES * 624] + t % MT_LANES;
+    }
+    Generators(const Generators&) = delete;
+    // generators first..first+MT_GROUP-1 (first: a multiple of MT_GROUP; those beyond
+    // the last left as they are) seeded by init_by_array(key), generator t's key the
+    // lens[t] words keys[t] where they are at most MT_KEY, else longer[t]
+    MK_MEMBER void seed(size_t first, const uint32_t (*keys)[MT_KEY], const size_t* lens,
+                        const std::vector<uint32_t>* longer = nullptr);
+};
+
+// seat ``seat``'s generator in game ``game`` of a run from ``seed``: random.Random(
+// bot_seed(seed, game, seat)), for ``n`` generators at once (generator t: game
+// first + t / np, seat t % np), MT_GROUP at a time
+MK_SHARED void bot_generators(long long seed, long long first, Generators& out, size_t n, int np);
+
+// Python's Mersenne Twister as ``random.Random.getstate()[1]`` holds it: 624 words and
+// the index of the next one to read, the whole block twisted at once when it is used up
+// (CPython's genrand_uint32), so that its state goes back to Python as it is
+struct BlockMT {
+    uint32_t mt[624];
+    int index = 624;
+
+    uint32_t next() {
+        if (index >= 624) {
+            for (int k = 0; k < 624; ++k) mt[k] = mt_twist(mt, k);
+            index = 0;
+        }
+        return mt_temper(mt[index++]);
+    }
+    int below(int n) { return mt_below(*this, n); }
+    // from getstate()[1]; false where it is not one
+    bool load_words(PyObject* st) {
+        if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 625) return false;
+        for (int k = 0; k < 625; ++k) {
+            unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(st, k));
+            if (PyErr_Occurred() || v > 0xffffffffUL || (k == 624 && v > 624)) {
+                PyErr_Clear();
+                return false;
+            }
+            if (k < 624) mt[k] = (uint32_t)v;
+            else index = (int)v;
+        }
+        return true;
+    }
+    PyObject* dump() const {
+        PyObject* out = PyTuple_New(625);
+        if (!out) return nullptr;
+        for (int k = 0; k < 625; ++k) {
+            PyObject* x = k < 624 ? PyLong_FromUnsignedLong(mt[k]) : PyLong_FromLong(index);
+            if (!x) {
+                Py_DECREF(out);
+                return nullptr;
+            }
+            PyTuple_SET_ITEM(out, k, x);
+        }
+        return out;
+    }
+};
+
+// the generator of ``rng`` (a random.Random) into ``g``; false where it cannot be read
+MK_SHARED bool read_random(PyObject* rng, BlockMT& g);
+// ``g`` back into ``rng`` (read by read_random); false with Python's error set
+MK_SHARED bool write_random(PyObject* rng, const BlockMT& g);
+
+#if MK_SHARED_HERE
+// ------------------------------------------------------------------ shared functions
+#define MK_LANES_INLINE static inline __attribute__((always_inline))
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) \
+    && !defined(MK_NO_AVX2)   // (-DMK_NO_AVX2: the other way everywhere; tests/test_playouts.py)
+#define MK_AVX2_TARGET __attribute__((target("avx2")))
+static bool mk_has_avx2() {
+    static const int has = __builtin_cpu_supports("avx2") ? 1 : 0;
+    return has != 0;
+}
+#else
+#define MK_AVX2_TARGET
+static bool mk_has_avx2() { return false; }
+#endif
+
+// init_genrand(19650218), where init_by_array begins: the same for every seed
+static const uint32_t* mt_base() {
+    static uint32_t b[624];
+    static bool made = false;
+    if (!made) {
+        b[0] = 19650218U;
+        for (int i = 1; i < 624; ++i) b[i] = 1812433253U * (b[i - 1] ^ (b[i - 1] >> 30)) + (uint32_t)i;
+        made = true;
+    }
+    return b;
+}
+
+// init_by_array of a key of 1..623 words (``kj``: key[j] + j, ``len`` of them) into one
+// generator's ``mt`` (word k at mt[k]): CPython's loops, their index checks made once
+static void init_words(uint32_t* mt, const uint32_t* kj, size_t len) {
+    const uint32_t* base = mt_base();
+    uint32_t prev = mt[0] = base[0];
+    size_t j = 0;
+    for (int i = 1; i < 624; ++i) {   // (624 steps: i = 1..623, then 1 again)
+        prev = mt[i] = (base[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + kj[j];
+        if (++j == len) j = 0;
+    }
+    mt[0] = prev;
+    prev = mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1664525U)) + kj[j];
+    for (int i = 2; i < 624; ++i)   // (623 steps: i = 2..623, then 1)
+        prev = mt[i] = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - (uint32_t)i;
+    mt[0] = prev;
+    mt[1] = (mt[1] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - 1U;
+    mt[0] = 0x80000000U;
+}
+
+// init_words for MT_BLOCKS blocks of lanes, each lane's key of MT_KEY words (``kj``:
+// per block, key[j] + j as a vector of its lanes), the blocks' steps interleaved
+MK_LANES_INLINE void init_lanes_body(U8* const* mt, const U8 (*kj)[MT_KEY]) {
+    const uint32_t* base = mt_base();
+    const U8 m1 = U8{} + 1664525U, m2 = U8{} + 1566083941U;
+    U8 prev[MT_BLOCKS];
+    for (int c = 0; c < MT_BLOCKS; ++c) prev[c] = mt[c][0] = U8{} + base[0];
+    for (int i = 1; i < 624; ++i) {
+        const U8 b = U8{} + base[i];
+        for (int c = 0; c < MT_BLOCKS; ++c)
+            prev[c] = mt[c][i] = (b ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][(i - 1) % MT_KEY];
+    }
+    for (int c = 0; c < MT_BLOCKS; ++c) {
+        mt[c][0] = prev[c];
+        prev[c] = mt[c][1] = (mt[c][1] ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][623 % MT_KEY];
+    }
+    U8 i_ = U8{} + 2U;
+    for (int i = 2; i < 624; ++i, i_ += 1U)
+        for (int c = 0; c < MT_BLOCKS; ++c)
+            prev[c] = mt[c][i] = (mt[c][i] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - i_;
+    for (int c = 0; c < MT_BLOCKS; ++c) {
+        mt[c][0] = prev[c];
+        mt[c][1] = (mt[c][1] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - 1U;
+        mt[c][0] = U8{} + 0x80000000U;
+    }
+}
+static void init_lanes_plain(U8* const* mt, const U8 (*kj)[MT_KEY]) { init_lanes_body(mt, kj); }
+MK_AVX2_TARGET static void init_lanes_avx2(U8* const* mt, const U8 (*kj)[MT_KEY]) { init_lanes_body(mt, kj); }
+
+// seeded as init_by_array(key) seeds it (any length)
+void PyRandom::init_by_array(const uint32_t* key, size_t len) {
+    uint32_t w[624];
+    if (len >= 1 && len < 624) {
+        uint32_t kj[624];
+        for (size_t j = 0; j < len; ++j) kj[j] = key[j] + (uint32_t)j;
+        init_words(w, kj, len);
+    } else {   // (CPython's loops as they are)
+        std::memcpy(w, mt_base(), sizeof w);
+        size_t i = 1, j = 0;
+        for (size_t k = 624 > len ? 624 : len; k; --k) {
+            w[i] = (w[i] ^ ((w[i - 1] ^ (w[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
+            ++i, ++j;
+            if (i >= 624) { w[0] = w[623]; i = 1; }
+            if (j >= len) j = 0;
+        }
+        for (size_t k = 623; k; --k) {
+            w[i] = (w[i] ^ ((w[i - 1] ^ (w[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
+            ++i;
+            if (i >= 624) { w[0] = w[623]; i = 1; }
+        }
+        w[0] = 0x80000000U;
+    }
+    for (int k = 0; k < 624; ++k) mt[k * MT_LANES] = w[k];
+    mti = 624;
+}
+
+// generators first..first+MT_GROUP-1 seeded (Generators::seed)
+void Generators::seed(size_t first, const uint32_t (*keys)[MT_KEY], const size_t* lens,
+                      const std::vector<uint32_t>* longer) {
+    bool lanes = true;
+    for (int t = 0; t < MT_GROUP; ++t) lanes = lanes && lens[t] == MT_KEY;
+    if (lanes) {
+        U8 kj[MT_BLOCKS][MT_KEY];
+        U8* mt[MT_BLOCKS];
+        for (int c = 0; c < MT_BLOCKS; ++c) {
+            mt[c] = &words[(first / MT_LANES + (size_t)c) * 624];
+            for (int j = 0; j < MT_KEY; ++j)
+                for (int l = 0; l < MT_LANES; ++l) kj[c][j][l] = keys[c * MT_LANES + l][j] + (uint32_t)j;
+        }
+        if (mk_has_avx2()) init_lanes_avx2(mt, kj);
+        else init_lanes_plain(mt, kj);
+        for (size_t t = first; t < first + MT_GROUP && t < g.size(); ++t) g[t].mti = 624;
+        return;
+    }
+    for (size_t t = first; t < first + MT_GROUP && t < g.size(); ++t) {
+        size_t l = t - first;
+        if (lens[l] > MT_KEY) g[t].init_by_array(longer[l].data(), longer[l].size());
+        else g[t].init_by_array(keys[l], lens[l]);
+    }
+}
+
+// SHA-256 (FIPS 180-4): the compression of one block ``block`` (16 words) into ``h``, of
+// the word's type (one message's, or a vector of lanes' messages)
+template <class W> MK_LANES_INLINE W sha_rot(W x, int n) { return (x >> n) | (x << (32 - n)); }
+template <class W> MK_LANES_INLINE void sha256_block(W h[8], const W block[16]) {
+    static const uint32_t K[64] = {
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+    W w[64];
+    for (int k = 0; k < 16; ++k) w[k] = block[k];
+    for (int k = 16; k < 64; ++k) {
+        W s0 = sha_rot(w[k - 15], 7) ^ sha_rot(w[k - 15], 18) ^ (w[k - 15] >> 3);
+        W s1 = sha_rot(w[k - 2], 17) ^ sha_rot(w[k - 2], 19) ^ (w[k - 2] >> 10);
+        w[k] = w[k - 16] + s0 + w[k - 7] + s1;
+    }
+    W a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int k = 0; k < 64; ++k) {
+        W t1 = hh + (sha_rot(e, 6) ^ sha_rot(e, 11) ^ sha_rot(e, 25)) + ((e & f) ^ (~e & g)) + K[k] + w[k];
+        W t2 = (sha_rot(a, 2) ^ sha_rot(a, 13) ^ sha_rot(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+}
+
+static const uint32_t SHA_H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+
+// the digests of MT_GROUP one-block messages (``words[t]``: message t's 16 words) into
+// ``out[t]``, a block of lanes at a time
+MK_LANES_INLINE void sha_lanes_body(const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    for (int c = 0; c < MT_BLOCKS; ++c) {
+        U8 block[16], h[8];
+        for (int k = 0; k < 8; ++k) h[k] = U8{} + SHA_H0[k];
+        for (int k = 0; k < 16; ++k)
+            for (int l = 0; l < MT_LANES; ++l) block[k][l] = words[c * MT_LANES + l][k];
+        sha256_block(h, block);
+        for (int l = 0; l < MT_LANES; ++l)
+            for (int k = 0; k < 8; ++k) out[c * MT_LANES + l][k] = h[k][l];
+    }
+}
+static void sha_lanes_plain(const uint32_t (*words)[32], uint32_t (*out)[8]) { sha_lanes_body(words, out); }
+MK_AVX2_TARGET static void sha_lanes_avx2(const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    sha_lanes_body(words, out);
+}
+
+// the padded message of bot_seed(seed, game, seat) as big-endian words: its blocks (1
+// or 2)
+static int bot_message(long long seed, long long game, int seat, uint32_t words[32]) {
+    unsigned char m[128] = {0};
+    static const char TAG[] = "meeple/bot-seed/v1";
+    size_t n = sizeof TAG - 1;
+    std::memcpy(m, TAG, n);
+    for (long long v : {seed, game, (long long)seat}) {   // (each as str(v))
+        m[n++] = 0;
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        char digits[24];
+        int len = 0;
+        do digits[len++] = (char)('0' + u % 10); while (u /= 10);
+        if (v < 0) m[n++] = '-';
+        while (len) m[n++] = (unsigned char)digits[--len];
+    }
+    uint64_t bits = (uint64_t)n * 8;
+    m[n] = 0x80;
+    int blocks = n + 9 <= 64 ? 1 : 2;
+    for (int k = 0; k < 8; ++k) m[blocks * 64 - 1 - k] = (unsigned char)(bits >> (8 * k));
+    for (int k = 0; k < blocks * 16; ++k)
+        words[k] = (uint32_t)m[4 * k] << 24 | (uint32_t)m[4 * k + 1] << 16 | (uint32_t)m[4 * k + 2] << 8 | m[4 * k + 3];
+    return blocks;
+}
+
+// a digest's key for init_by_array: the hash read as an integer (big-endian) whose
+// 32-bit words, least significant first, are the digest's last word first (its
+// leading zero words dropped); its length
+static size_t digest_key(const uint32_t h[8], uint32_t key[8]) {
+    size_t len = 8;
+    for (int k = 0; k < 8; ++k) key[k] = h[7 - k];
+    while (len > 1 && key[len - 1] == 0) --len;
+    return len;
+}
+
+void bot_generators(long long seed, long long first, Generators& out, size_t n, int np) {
+    for (size_t t0 = 0; t0 < n; t0 += MT_GROUP) {
+        uint32_t words[MT_GROUP][32], h[MT_GROUP][8], key[MT_GROUP][MT_KEY];
+        int blocks[MT_GROUP];
+        size_t len[MT_GROUP];
+        bool one = true;
+        for (int l = 0; l < MT_GROUP; ++l) {
+            size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
+            blocks[l] = bot_message(seed, first + (long long)(t / np), (int)(t % np), words[l]);
+            one = one && blocks[l] == 1;
+        }
+        if (one && mk_has_avx2()) sha_lanes_avx2(words, h);
+        else if (one) sha_lanes_plain(words, h);
+        else
+            for (int l = 0; l < MT_GROUP; ++l) {
+                std::memcpy(h[l], SHA_H0, sizeof h[l]);
+                for (int b = 0; b < blocks[l]; ++b) sha256_block(h[l], words[l] + 16 * b);
+            }
+        for (int l = 0; l < MT_GROUP; ++l) len[l] = digest_key(h[l], key[l]);
+        out.seed(t0, key, len);
+    }
+}
+
+// CPython's random.Random object (Modules/_randommodule.c): its generator read and
+// written in place, where the layout is this one (``direct_layout`` checks it against
+// getstate() once), else through getstate() and setstate()
+struct PyRandomObject {
+    PyObject_HEAD
+    int index;
+    uint32_t state[624];
+};
+static PyTypeObject* RANDOM_TYPE = nullptr;
+static int RANDOM_DIRECT = 0;   // 0: not known yet; 1: read in place; 2: through getstate
+
+static bool direct_layout() {
+    PyObject* mod = PyImport_ImportModule("_random");
+    PyObject* type = mod ? PyObject_GetAttrString(mod, "Random") : nullptr;
+    Py_XDECREF(mod);
+    bool ok = type && PyType_Check(type) && ((PyTypeObject*)type)->tp_basicsize >= (Py_ssize_t)sizeof(PyRandomObject);
+    PyObject* r = ok ? PyObject_CallFunction(type, "i", 20261129) : nullptr;
+    PyObject* bits = r ? PyObject_CallMethod(r, "getrandbits", "i", 32) : nullptr;   // (index 1)
+    PyObject* st = bits ? PyObject_CallMethod(r, "getstate", nullptr) : nullptr;
+    BlockMT g;
+    ok = st && PyTuple_Check(st) && PyTuple_GET_SIZE(st) == 625 && g.load_words(st) && g.index == 1;
+    if (ok) {
+        const PyRandomObject* o = (const PyRandomObject*)r;
+        ok = o->index == g.index && !std::memcmp(o->state, g.mt, sizeof g.mt);
+    }
+    Py_XDECREF(st);
+    Py_XDECREF(bits);
+    Py_XDECREF(r);
+    PyErr_Clear();
+    if (ok) RANDOM_TYPE = (PyTypeObject*)type;   // (kept)
+    else Py_XDECREF(type);
+    return ok;
+}
+
+// the generator of ``rng`` (a random.Random) into ``g``; false where it cannot be read
+bool read_random(PyObject* rng, BlockMT& g) {
+    if (RANDOM_DIRECT == 0) RANDOM_DIRECT = direct_layout() ? 1 : 2;
+    if (RANDOM_DIRECT == 1) {
+        if (!PyObject_TypeCheck(rng, RANDOM_TYPE)) return false;
+        const PyRandomObject* o = (const PyRandomObject*)rng;
+        if (o->index < 0 || o->index > 624) return false;
+        std::memcpy(g.mt, o->state, sizeof g.mt);
+        g.index = o->index;
+        return true;
+    }
+    PyObject* st = PyObject_CallMethod(rng, "getstate", nullptr);
+    bool ok = st && PyTuple_Check(st) && PyTuple_GET_SIZE(st) == 3 && g.load_words(PyTuple_GET_ITEM(st, 1));
+    Py_XDECREF(st);
+    PyErr_Clear();
+    return ok;
+}
+
+// ``g`` back into ``rng`` (read by read_random); false with Python's error set
+bool write_random(PyObject* rng, const BlockMT& g) {
+    if (RANDOM_DIRECT == 1) {
+        PyRandomObject* o = (PyRandomObject*)rng;
+        std::memcpy(o->state, g.mt, sizeof g.mt);
+        o->index = g.index;
+        return true;
+    }
+    PyObject* st = PyObject_CallMethod(rng, "getstate", nullptr);
+    PyObject* words = st ? g.dump() : nullptr;
+    PyObject* now = words && PyTuple_Check(st) && PyTuple_GET_SIZE(st) == 3
+        ? Py_BuildValue("(OOO)", PyTuple_GET_ITEM(st, 0), words, PyTuple_GET_ITEM(st, 2)) : nullptr;
+    PyObject* done = now ? PyObject_CallMethod(rng, "setstate", "(O)", now) : nullptr;
+    Py_XDECREF(st);
+    Py_XDECREF(words);
+    Py_XDECREF(now);
+    Py_XDECREF(done);
+    return done != nullptr;
+}
+#endif
