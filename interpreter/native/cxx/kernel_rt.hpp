@@ -421,18 +421,19 @@ static inline uint64_t text_key(const Str& s) {
     return k;
 }
 
-// (texts: their keys and addresses sorted, each text then moved once: a text's move
-// copies its bytes, and a sort moves each many times; none, which comes first, by its
-// own order)
-template <class A>
-static List<Str> ordered(std::vector<Str, A>&& v) {
-    struct K { uint64_t k; Str* p; };
+// texts in order, each once: their keys and addresses sorted, each text then moved
+// (``v`` a vector the call owns) or copied (a list) once into the result, where a sort
+// of the texts themselves would move each many times (a text's move copies its bytes);
+// none, which comes first, by its own order
+template <class X>
+static List<Str> ordered_texts(X* first, X* last) {
+    struct K { uint64_t k; X* p; };
     static std::vector<K> at;
     at.clear();
     bool none = false;
-    for (Str& x : v) {
-        at.push_back({text_key(x), &x});
-        none |= is_none_s(x);
+    for (X* x = first; x != last; ++x) {
+        at.push_back({text_key(*x), x});
+        none |= is_none_s(*x);
     }
     if (none)
         std::sort(at.begin(), at.end(), [](const K& a, const K& b) { return cmp(*a.p, *b.p) < 0; });
@@ -443,39 +444,18 @@ static List<Str> ordered(std::vector<Str, A>&& v) {
     Vec<Str> out;
     out.reserve(at.size());
     for (const K& x : at)
-        if (out.empty() || !eq(out.back(), *x.p)) out.push_back(std::move(*x.p));
+        if (out.empty() || !eq(out.back(), *x.p)) out.push_back(std::move(*x.p));   // (a copy of a const text)
     return List<Str>(std::move(out));
 }
-
-// (texts of a list as the rules made it, as ordered(const List<T>&) does: its texts
-// themselves sorted by their keys and addresses, each copied once into the options; the
-// template above would copy the list, then sort the copies as texts, moving each many
-// times, since it cannot see this overload)
+template <class A>
+static List<Str> ordered(std::vector<Str, A>&& v) {
+    return ordered_texts(v.data(), v.data() + v.size());
+}
+// (texts of a list as the rules made it, as ordered(const List<T>&) does, the template
+// above would copy the list, then sort the copies as texts: it cannot see this overload)
 static inline List<Str> ordered(const List<Str>& l) {
     if (ascending(l)) return l;
-    struct K { uint64_t k; const Str* p; };
-    static std::vector<K> at;
-    at.clear();
-    bool none = false;
-    for (const Str& x : l) {
-        at.push_back({text_key(x), &x});
-        none |= is_none_s(x);
-    }
-    if (none)
-        std::sort(at.begin(), at.end(), [](const K& a, const K& b) { return cmp(*a.p, *b.p) < 0; });
-    else
-        std::sort(at.begin(), at.end(), [](const K& a, const K& b) {
-            return a.k != b.k ? a.k < b.k : a.p->compare(*b.p) < 0;
-        });
-    Vec<Str> out;
-    out.reserve(at.size());
-    const Str* last = nullptr;
-    for (const K& x : at)
-        if (!last || !eq(*last, *x.p)) {
-            out.push_back(*x.p);
-            last = x.p;
-        }
-    return List<Str>(std::move(out));
+    return ordered_texts(l.begin(), l.end());
 }
 
 template <class T>
