@@ -208,6 +208,14 @@ class _BadLiteral(Exception):
         self.code = "parse/bad-literal"
 
 
+def _all(conds: list):
+    """Conditions joined with ``and``, in order (the first decides first)."""
+    out = conds[0]
+    for c in conds[1:]:
+        out = _new(ir.BinOp, span=c.span, op="and", left=out, right=c)
+    return out
+
+
 def _string(tok: Token) -> str:
     """A string literal's text. Escapes: \\\\ \\" \\n \\t \\uXXXX."""
     raw, out, i = str(tok)[1:-1], [], 0
@@ -507,6 +515,27 @@ class _ToIR(Transformer):
         return _new(ir.Index, span=self.s(meta), obj=_new(ir.Var, span=self.t(c[0]), name=str(c[0])),
                     index=c[1])
 
+    def name_attr(self, meta, c):
+        return _new(ir.Attr, span=self.t(c[1]), obj=_new(ir.Var, span=self.t(c[0]), name=str(c[0])),
+                    name=str(c[1]))
+
+    def index_assign_stmt(self, meta, c):
+        # `xs[i] = e`
+        name, index, value = c
+        target = _new(ir.Var, span=self.t(name), name=str(name))
+        return _new(ir.IndexAssign, span=target.span, target=target, indices=[index], value=value)
+
+    def path_index_assign(self, meta, c):
+        # `v(p)[i] = e`, `grid[r][c] = e`, `u.marks[i] = e`: the indices written last
+        # are peeled off the path; what remains is the place (the checker says whether
+        # it is one)
+        path, index, value = c
+        indices = [index]
+        while path.node == "Index":
+            indices.insert(0, path.index)
+            path = path.obj
+        return _new(ir.IndexAssign, span=path.span, target=path, indices=indices, value=value)
+
     def elif_clause(self, meta, c):
         return (c[0], c[1])
 
@@ -659,9 +688,27 @@ class _ToIR(Transformer):
     def for_clause(self, meta, c):
         return _new(ir.ForClause, span=self.t(c[0]), var=str(c[0]), iter=c[1])
 
+    def if_clause(self, meta, c):
+        return ("if", c[0])
+
     def _comp(self, meta, elem, rest):
-        cond = rest[-1]
-        clauses = rest[:-1]
+        """``[e for a in A if c1 for b in B if c2 if c3]``: the clauses nested as Python
+        nests them. An ``if`` before a later ``for`` guards that ``for``'s list, which is
+        computed only when the condition holds: ``for b in (if c1 then B else [])``; the
+        ``if`` clauses after the last ``for`` are its condition, joined with ``and``."""
+        clauses, conds = [], []
+        for cl in rest:
+            if isinstance(cl, tuple):
+                conds.append(cl[1])
+                continue
+            if conds:
+                guard = _all(conds)
+                empty = _new(ir.ListLit, span=guard.span)
+                cl = _new(ir.ForClause, span=cl.span, var=cl.var,
+                          iter=_new(ir.CondExpr, span=guard.span, cond=guard, then=cl.iter, other=empty))
+                conds = []
+            clauses.append(cl)
+        cond = _all(conds) if conds else None
         return _new(ir.Comprehension, span=self.s(meta), elem=elem, clauses=clauses, cond=cond)
 
     def aggregate(self, meta, c):
