@@ -828,7 +828,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         d = _return_then_statement(e, text, file) or reserved_word(e, text, file) \
-            or _probable_mistake(e, text, file) or _syntax_diagnostic(e, file)
+            or _probable_mistake(e, text, file) or _comprehension_slip(e, text, file) \
+            or _syntax_diagnostic(e, file)
         raise errors.MeepleError([d], {file: text}) from None
     except RecursionError:  # pragma: no cover - the LALR parser does not recurse
         raise errors.MeepleError([errors.Diagnostic(
@@ -1013,6 +1014,33 @@ def _probable_mistake(e: UnexpectedInput, text: str, file: str) -> errors.Diagno
         if e.token.type == "LBRACE" and _FUNCTION_HEADER_BEFORE.search(before[before.rfind("\n") + 1:]):
             return errors.statements_in_function(_span_at(text, at, file), True, 1)
     return None
+
+
+_FOR_WORD = re.compile(r"\bfor\b")
+
+
+def _comprehension_slip(e: UnexpectedInput, text: str, file: str) -> errors.Diagnostic | None:
+    """A syntax error inside a comprehension or an aggregate (the innermost bracket open
+    before it holds a ``for``, or an ``if`` comes where its first ``for`` may): the usual
+    message, with a hint that shows the form and points to the reference."""
+    if not isinstance(e, UnexpectedToken) or e.line < 1 or e.column < 1 or e.token.type == "$END":
+        return None
+    at = _offset(text, e.line, e.column)
+    opened: list[int] = []
+    for m in _BRACKETS.finditer(text, 0, at):
+        ch = m.group()
+        if ch in "([{":
+            opened.append(m.start())
+        elif ch in ")]}" and opened:
+            opened.pop()
+    if not opened or text[opened[-1]] == "{":
+        return None
+    inside = _STRING_OR_COMMENT.sub("", text[opened[-1] + 1:at])
+    expected = _expected_words(e.accepts or e.expected)
+    if not _FOR_WORD.search(inside) and not (str(e.token) == "if" and "'for'" in expected):
+        return None
+    return errors.comprehension_slip(ir.Span(file=file, line=e.line, column=e.column), _token_words(e.token),
+                                     expected, len(str(e.token)))
 
 
 _BARE_RETURN = re.compile(r"\breturn\s*\Z")
