@@ -337,7 +337,7 @@ class StmtChecks:
         t = self.expr(target, env) if place is not None else ERROR
         for i, index in enumerate(s.indices):
             self._expect(index, env, INT, "an index")
-            if t.tag == "list":
+            if t.tag == "list" and isinstance(t.arg, T):
                 t = t.arg
             elif not t.is_error:
                 inner = shown + "[...]" * i

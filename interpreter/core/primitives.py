@@ -233,7 +233,8 @@ def _cxx_end(f: str) -> Callable:
 
 def _cxx_replace_at(call: CxxCall) -> str:
     lt = call.ty(0)
-    return f"replace_at({call.arg(0, lt)}, {call.arg(1, _INT)}, {call.arg(2, lt.arg)})"
+    el = lt.arg if isinstance(lt.arg, T) else None
+    return f"replace_at({call.arg(0, lt)}, {call.arg(1, _INT)}, {call.arg(2, el)})"
 
 
 def _cxx_owner(call: CxxCall) -> str:
