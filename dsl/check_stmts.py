@@ -331,10 +331,14 @@ class StmtChecks:
         ``replace_at(xs, i, e)`` (nested for ``xs[i][j]``), which the later stages run
         (``Checked.assigns``)."""
         env, target = self.proc_locals, s.target
+        assert env is not None   # (statements are checked inside a procedure)
         shown = _place_text(target)
         errors_before = len(self.d.items)
         place = self._list_place(target, shown)
         t = self.expr(target, env) if place is not None else ERROR
+        if target.node == "Var" and not t.is_error and target.name not in env and target.name not in self.c.vars:
+            self._not_a_variable(target, shown)   # a zone, an enum, a kind, `players`...
+            place, t = None, ERROR
         for i, index in enumerate(s.indices):
             self._expect(index, env, INT, "an index")
             if t.tag == "list" and isinstance(t.arg, T):
@@ -374,11 +378,14 @@ class StmtChecks:
         v = self.c.vars.get(target.func) if target.node == "Call" else None
         if v is not None and v.per_player and len(target.args) == 1:
             return ir.Assign, {"var": target.func, "player": _copy(target.args[0])}
+        self._not_a_variable(target, shown)
+        return None
+
+    def _not_a_variable(self, target, shown: str) -> None:
         self.d.add(errors.bad_value(
             target.span, f"'{shown}[...] = ...': only an element of a list kept in a variable can be set, "
                          f"and '{shown}' is not a variable",
             f"keep the list in a local first: 'let xs = {shown}', then 'xs[i] = ...'"))
-        return None
 
     def _check_move(self, s: ir.Move) -> None:
         env = self.proc_locals

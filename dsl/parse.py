@@ -27,6 +27,7 @@ _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'",
     "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "__ANON_0": "'..'",
+    "AUG_OP": "'+=', '-='",
     "$END": "the end of the file",
 }
 
@@ -206,6 +207,16 @@ class _BadLiteral(Exception):
         super().__init__(message)
         self.line, self.column, self.hint = tok.line, column, hint
         self.code = "parse/bad-literal"
+
+
+def _copy(e):
+    """A fresh copy of an expression (one node stands in one place of the IR)."""
+    return e.model_copy(deep=True)
+
+
+def _grown(read, op: Token, value):
+    """``PLACE += e``'s value: ``PLACE + e`` (``-`` for ``-=``), at the operator."""
+    return _new(ir.BinOp, span=read.span, op=str(op)[0], left=read, right=value)
 
 
 def _all(conds: list):
@@ -535,6 +546,35 @@ class _ToIR(Transformer):
             indices.insert(0, path.index)
             path = path.obj
         return _new(ir.IndexAssign, span=path.span, target=path, indices=indices, value=value)
+
+    # `PLACE += e`, `PLACE -= e`: the place set to `PLACE + e` (its reading a copy of its own)
+    def aug_assign_stmt(self, meta, c):
+        (name, player, span), op, value = c
+        read = _new(ir.Var, span=span, name=name) if player is None else \
+            _new(ir.Call, span=span, func=name, args=[_copy(player)])
+        return _new(ir.Assign, span=span, var=name, player=player, value=_grown(read, op, value))
+
+    def attr_aug_assign(self, meta, c):
+        name, attr, op, value = c
+        read = _new(ir.Attr, span=self.t(attr), obj=_new(ir.Var, span=self.t(name), name=str(name)), name=str(attr))
+        return _new(ir.AttrAssign, span=self.t(attr), var=str(name), attr=str(attr), value=_grown(read, op, value))
+
+    def item_attr_aug_assign(self, meta, c):
+        path, attr, op, value = c
+        read = _new(ir.Attr, span=self.t(attr), obj=_copy(path), name=str(attr))
+        return _new(ir.AttrAssign, span=self.t(attr), var="", attr=str(attr), value=_grown(read, op, value),
+                    obj=path)
+
+    def index_aug_assign(self, meta, c):
+        name, index, op, value = c
+        read = _new(ir.Index, span=self.t(name), obj=_new(ir.Var, span=self.t(name), name=str(name)),
+                    index=_copy(index))
+        return self.index_assign_stmt(meta, [name, index, _grown(read, op, value)])
+
+    def path_index_aug_assign(self, meta, c):
+        path, index, op, value = c
+        read = _new(ir.Index, span=path.span, obj=_copy(path), index=_copy(index))
+        return self.path_index_assign(meta, [path, index, _grown(read, op, value)])
 
     def elif_clause(self, meta, c):
         return (c[0], c[1])

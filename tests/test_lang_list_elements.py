@@ -103,7 +103,8 @@ def test_each_place_gets_a_new_list_and_other_holders_keep_the_old_one(monkeypat
     ("xs[true] = 1", "check/type-mismatch", (12, 6), "an index: expected int, found bool"),
     ("grid[0][0][0] = 1", "check/type-mismatch", (12, 3), "'grid[...][...][...] = ...': expected a list"),
     ("i[0] = 1", "check/type-mismatch", (12, 3), "expected a list, found int"),
-    ("field[0] = top(field)", "check/type-mismatch", (12, 3), "expected a list, found zone"),
+    ("field[0] = top(field)", "check/bad-value", (12, 3), "'field' is not a variable"),
+    ("players[0] = active", "check/bad-value", (12, 3), "'players' is not a variable"),
     ("top(field).strength[0] = 1", "check/type-mismatch", (12, 14), "expected a list, found int"),
     ("nothing[0] = 1", "check/unknown-name", (12, 3), "unknown name 'nothing'"),
 ])
@@ -133,6 +134,51 @@ def test_a_ruleset_function_named_replace_at_is_its_own_and_xs_i_says_so():
     game = compile_sources(_source(_turn("  xs = [replace_at(5, 6, 7)]", head))).new_game(2, 1)
     game.apply(game.legal_moves()[0])
     assert game.state["vars"]["xs"] == [5]
+
+
+SHORT = """  xs[i % 3] += 10
+  grid[1][i % 2] -= i
+  mine(active)[1] += i
+  top(field).marks[0] += 2
+  let u = bottom(field)
+  u.marks[i % 3] -= 1
+  kept += xs
+  kept -= [0]"""
+LONG = """  xs[i % 3] = xs[i % 3] + 10
+  grid[1][i % 2] = grid[1][i % 2] - i
+  mine(active)[1] = mine(active)[1] + i
+  top(field).marks[0] = top(field).marks[0] + 2
+  let u = bottom(field)
+  u.marks[i % 3] = u.marks[i % 3] - 1
+  kept = kept + xs
+  kept = kept - [0]"""
+
+
+def test_plus_equals_and_minus_equals_are_short_for_the_place_plus_or_minus_the_value():
+    assert ir.show(_stmt("  xs[i] += 2")) == ir.show(_stmt("  xs[i] = xs[i] + 2"))
+    assert ir.show(_stmt("  grid(active)[i][0] -= 2")) == ir.show(_stmt("  grid(active)[i][0] = grid(active)[i][0] - 2"))
+    with pytest.raises(MeepleError) as info:   # (a list is not taken from a list)
+        compile_sources(_source(_turn(SHORT)))
+    assert {(d.code, d.span.line) for d in info.value.diagnostics} == {("check/type-mismatch", 19)}
+    short, long = (compile_sources(_source(_turn(t.replace("  kept -= [0]", "").replace("  kept = kept - [0]", ""))))
+                   for t in (SHORT, LONG))
+    for i in range(4):
+        a, b = short.new_game(2, 1), long.new_game(2, 1)
+        a.apply(a.legal_moves()[i % 3])
+        b.apply(b.legal_moves()[i % 3])
+        assert a.state == b.state and a.state["vars"]["xs"] != [1, 2, 3]
+
+
+@pytest.mark.parametrize("body,shown", [
+    ("n += 2", "(Assign var=n (BinOp op=+ (Var name=n) (IntLit value=2)))"),
+    ("mine(active) -= 1",
+     "(Assign var=mine (Var name=active) (BinOp op=- (Call func=mine [(Var name=active)]) (IntLit value=1)))"),
+    ("u.hp -= 1", "(AttrAssign var=u attr=hp (BinOp op=- (Attr (Var name=u) name=hp) (IntLit value=1)))"),
+    ("top(field).hp += 1", "(AttrAssign var= attr=hp (BinOp op=+ (Attr (Call func=top [(Var name=field)]) name=hp) "
+                           "(IntLit value=1)) (Call func=top [(Var name=field)]))"),
+])
+def test_each_place_takes_plus_equals(body, shown):
+    assert ir.show(_stmt("  " + body)) == shown
 
 
 OUTSIDE = _turn("  xs[i] = 0")

@@ -36,6 +36,7 @@ FORMS = {
     "assign_stmt": ("Assign", "k = k + 1"),
     "attr_assign_stmt": ("AttrAssign", "c.marks = c.marks + 1"),
     "index_assign_stmt": ("IndexAssign", "row[rounds % 3] = row[rounds % 3] + k"),
+    "aug_assign_stmt": ("Assign", "total += 1"),
     "if_stmt": ("If", "if k > 5 {"),
     "for_stmt": ("For", "for c in items(hand(active))"),
     "while_stmt": ("While", "while k < 4 max 10"),
@@ -73,6 +74,7 @@ var rounds: int = 0
 var bid: Card per player = none
 var row: list of int = [0, 0, 0]
 var mine: list of int per player = [0, 0]
+var gained: int per player = 0
 var square: list of list of int = [[0, 0], [0, 0]]
 {uses_vars}
 procedure add(n: int): int {
@@ -117,6 +119,12 @@ turn {
   mine(active)[1] = mine(active)[1] + d
   square[rounds % 2][x % 2] = square[rounds % 2][x % 2] + size([a for a in ns if a > 1 for b in ns if b != a])
   c.tags[x % 2] = c.tags[x % 2] + 1
+  total += 1
+  gained(w) -= 1
+  c.marks += d
+  top(shown).marks -= 1
+  row[k % 3] += 2
+  square[0][1] -= 1
 {uses}
   rounds = rounds + 1
   if occupied(pile) { deal 1 from pile to hand }
