@@ -9,9 +9,10 @@ with several ``for`` and ``if`` clauses in Python's order (7.5), issue 37 items 
 - Comprehensions and aggregates nest their clauses as Python does: the values are
   Python's, an ``if`` guards the ``for`` after it, and a syntax error inside one points
   to the reference.
-- tests/testdata/nim_lists.meeple (both constructs) plays the same in the
-  straightforward code, the fast code and its kernel, move after move (its work counts:
-  tests/test_work_count.py, which plays every ruleset of tests/testdata)."""
+- tests/testdata/nim_lists.meeple (both constructs) plays as OpenSpiel's ``nim`` (where
+  the ``open_spiel`` package is installed; in normal play, not its default misère), and the same in the straightforward code,
+  the fast code and its kernel, move after move (its work counts: tests/test_work_count.py,
+  which plays every ruleset of tests/testdata)."""
 from __future__ import annotations
 
 import random
@@ -300,3 +301,24 @@ def test_the_kernel_plays_nim_as_python():
             b.apply(b.legal_moves()[i])
         assert a.state == b.state and a.result == b.result
     assert prog.native_fallbacks == 0
+
+
+def test_random_games_of_nim_agree_with_openspiel():
+    # OpenSpiel's nim, piles 1, 3, 5, 7 in normal play (its default is misère): action (take - 1) * 4 + pile
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install open_spiel)")
+    prog, spiel, rnd = interpreter.load(NIM).for_players(2), pyspiel.load_game("nim(is_misere=false)"), random.Random(5)
+    decisions = 0
+    for seed in range(60):
+        game, st = prog.new_game(2, seed), spiel.new_initial_state()
+        while not st.is_terminal():
+            assert game.active_player == st.current_player()
+            legal = {(int(m.notation.split()[-1]) % 10 - 1) * 4 + int(m.notation.split()[-1]) // 10: m
+                     for m in game.legal_moves()}
+            assert sorted(legal) == st.legal_actions(), str(st)
+            a = rnd.choice(st.legal_actions())
+            game.apply(legal[a])
+            st.apply_action(a)
+            decisions += 1
+        assert game.over
+        assert game.result["outcomes"] == ["win" if x > 0 else "loss" for x in st.returns()]
+    assert decisions > 5 * 60
