@@ -529,4 +529,6 @@ def _place_text(e) -> str:
         return f"{e.func}({', '.join(_place_text(a) for a in e.args)})"
     if e.node == "Index":
         return f"{_place_text(e.obj)}[...]"
+    if e.node == "IntLit":
+        return str(e.value)
     return "..."

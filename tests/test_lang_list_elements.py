@@ -322,3 +322,21 @@ def test_random_games_of_nim_agree_with_openspiel():
         assert game.over
         assert game.result["outcomes"] == ["win" if x > 0 else "loss" for x in st.returns()]
     assert decisions > 5 * 60
+
+
+@pytest.mark.kernels
+@needs_kernel
+def test_the_kernel_counts_the_work_and_calls_the_reference_counts_in_nim(monkeypatch):
+    # (tests/test_work_count.py compares the reference and the fast code on nim_lists; its
+    # kernel cases are bundled rulesets)
+    from test_work_count import differences
+    monkeypatch.setattr(codegen, "OPTIMIZE", False)
+    plain = interpreter.load(NIM).for_players(2)
+    monkeypatch.setattr(codegen, "OPTIMIZE", True)
+    rules = interpreter.load(NIM)
+    assert rules.use_native(report=False)
+    fast = rules.for_players(2)
+    assert fast.kernel
+    for seed in range(3):
+        assert differences([plain, fast], 2, seed, 100) == []
+    assert fast.native_fallbacks == 0 and plain.new_game(2, 0).work_spent > 0
