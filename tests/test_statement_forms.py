@@ -75,6 +75,8 @@ var bid: Card per player = none
 var row: list of int = [0, 0, 0]
 var mine: list of int per player = [0, 0]
 var gained: int per player = 0
+var flags: list of bool = [false, true]
+var words: list of str = ["a", "b"]
 var square: list of list of int = [[0, 0], [0, 0]]
 {uses_vars}
 procedure add(n: int): int {
@@ -125,6 +127,8 @@ turn {
   top(shown).marks -= 1
   row[k % 3] += 2
   square[0][1] -= 1
+  flags[rounds % 2] = not flags[rounds % 2]
+  words[x % 2] += "x"
 {uses}
   rounds = rounds + 1
   if occupied(pile) { deal 1 from pile to hand }
