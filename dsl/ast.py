@@ -200,6 +200,19 @@ class AttrAssign(Node):
     obj: Expr | None = None
 
 
+class IndexAssign(Node):
+    """``xs[i] = e``, ``grid[r][c] = e``, ``v(p)[i] = e``, ``u.marks[i] = e``: sets an
+    element of a list held by a place (``target``: a variable, a per-player variable
+    ``v(p)`` or an item variable ``u.marks``), one index per ``[...]`` (``indices``).
+    Lists are values: the place gets a new list, the element replaced (the checker
+    writes it as an ``Assign`` or an ``AttrAssign`` of ``replace_at(...)``:
+    ``Checked.assigns``)."""
+    node: Literal["IndexAssign"] = "IndexAssign"
+    target: Expr
+    indices: list[Expr]
+    value: Expr
+
+
 class If(Node):
     """``if c { } elif c { } else { }``."""
     node: Literal["If"] = "If"
@@ -372,7 +385,7 @@ class EndGame(Node):
 
 
 Stmt = Annotated[
-    Let | Assign | AttrAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | Return | CallResult,
+    Let | Assign | AttrAssign | IndexAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | Return | CallResult,
     Field(discriminator="node"),
 ]
 

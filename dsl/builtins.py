@@ -136,6 +136,14 @@ def _same_list(ck: Typing, a, ts) -> T:
     return list_of(ck.elem(a[0], ts[0]))
 
 
+def _replace_at(ck: Typing, a, ts) -> T:
+    el = ck.elem(a[0], ts[0])
+    ck.want(a[1], ts[1], INT)
+    if not el.is_error:
+        ck.want(a[2], ts[2], el)
+    return ts[0] if not el.is_error else ERROR
+
+
 def _face_down(ck: Typing, a, ts) -> T:
     if ts[0].tag != "item" and not ts[0].is_error:
         ck.mismatch(a[0], "an item", ts[0])
@@ -206,6 +214,10 @@ _TABLE = (
                                   "values in declaration order, lists by size then element by element")),)),
     Builtin("reverse", (1,), "a list backwards", _same_list,
             (("`reverse(list)`", "list", "the list backwards"),)),
+    Builtin("replace_at", (3,), "a list with one element replaced", _replace_at, (
+        ("`replace_at(list, i, x)`", "list",
+         ("the list with element `i` (from 0) replaced by `x` (an index outside the list is a "
+          "`rule/error`); `xs[i] = x` sets a list variable to it ([6.1.1](#611-setting-an-element-of-a-list))")),)),
     Builtin("distinct", (1,), "a list without repeated elements", _same_list,
             (("`distinct(list)`", "list", "without repeated elements, keeping the first of each"),),
             order="elements"),

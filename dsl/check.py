@@ -110,6 +110,9 @@ class Checked:
     locals: dict[str, dict[str, list[T]]] = field(default_factory=dict)
     scopes: NodeMap = field(default_factory=NodeMap)
     asking: NodeMap = field(default_factory=NodeMap)  # statements that ask a player
+    # `xs[i] = e` (an IndexAssign) -> the statement the later stages run: the place set to
+    # replace_at(xs, i, e), an Assign or an AttrAssign (check_stmts.py)
+    assigns: NodeMap = field(default_factory=NodeMap)
 
     def type_of(self, e) -> T:
         return self.types.get(e, ERROR)

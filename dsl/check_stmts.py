@@ -97,6 +97,8 @@ class StmtChecks:
                 self._assign(s)
             case "AttrAssign":
                 self._attr_assign(s)
+            case "IndexAssign":
+                self._index_assign(s)
             case "If":
                 for cond, block in s.branches:
                     self._expect(cond, env, BOOL, "the condition")
@@ -324,6 +326,67 @@ class StmtChecks:
                                             str(fields[s.attr]), str(value)))
         self.c.types[s] = t
 
+    def _index_assign(self, s: ir.IndexAssign) -> None:
+        """``xs[i] = e``: checked, then written as the statement that sets the place to
+        ``replace_at(xs, i, e)`` (nested for ``xs[i][j]``), which the later stages run
+        (``Checked.assigns``)."""
+        env, target = self.proc_locals, s.target
+        assert env is not None   # (statements are checked inside a procedure)
+        shown = _place_text(target)
+        errors_before = len(self.d.items)
+        place = self._list_place(target, shown)
+        t = self.expr(target, env) if place is not None else ERROR
+        if target.node == "Var" and not t.is_error and target.name not in env and target.name not in self.c.vars:
+            self._not_a_variable(target, shown)   # a zone, an enum, a kind, `players`...
+            place, t = None, ERROR
+        for i, index in enumerate(s.indices):
+            self._expect(index, env, INT, "an index")
+            if t.tag == "list" and isinstance(t.arg, T):
+                t = t.arg
+            elif not t.is_error:
+                inner = shown + "[...]" * i
+                self.d.add(errors.type_mismatch(target.span, f"'{inner}[...] = ...'", "a list", str(t)))
+                t = ERROR
+        value = self.expr(s.value, env)
+        if not t.is_error and not compatible(t, value):
+            self.d.add(errors.type_mismatch(s.value.span, f"an element of '{shown}'", str(t), str(value)))
+        if place is None or len(self.d.items) != errors_before:
+            return
+        if not self.c.calls_builtin("replace_at"):
+            self.d.add(errors.bad_value(s.span, f"'{shown}[...] = ...' sets '{shown}' to a new list made by the "
+                                        "built-in 'replace_at', which a declaration of this ruleset hides",
+                                        "rename the ruleset's 'replace_at'"))
+            return
+        whole = _replaced(target, s.indices, s.value)
+        built = ir.trusted(place[0], span=s.span, value=whole, **place[1])
+        self.c.assigns[s] = built
+        self.c.scopes[built] = self.c.scopes.get(s, ())
+        if place[0] is ir.Assign:
+            self._assign(built)
+        else:
+            self._attr_assign(built)
+
+    def _list_place(self, target, shown: str) -> tuple | None:
+        """What ``target[...] = e`` sets: (the statement's class, its fields but the
+        value), or None after reporting that ``target`` is no place a value is kept in."""
+        if target.node == "Var":
+            return ir.Assign, {"var": target.name}
+        if target.node == "Attr":
+            if target.obj.node == "Var":
+                return ir.AttrAssign, {"var": target.obj.name, "attr": target.name}
+            return ir.AttrAssign, {"var": "", "attr": target.name, "obj": _copy(target.obj)}
+        v = self.c.vars.get(target.func) if target.node == "Call" else None
+        if v is not None and v.per_player and len(target.args) == 1:
+            return ir.Assign, {"var": target.func, "player": _copy(target.args[0])}
+        self._not_a_variable(target, shown)
+        return None
+
+    def _not_a_variable(self, target, shown: str) -> None:
+        self.d.add(errors.bad_value(
+            target.span, f"'{shown}[...] = ...': only an element of a list kept in a variable can be set, "
+                         f"and '{shown}' is not a variable",
+            f"keep the list in a local first: 'let xs = {shown}', then 'xs[i] = ...'"))
+
     def _check_move(self, s: ir.Move) -> None:
         env = self.proc_locals
         what = self.expr(s.what, env)
@@ -438,3 +501,34 @@ def _always_ends(stmts) -> bool:
                 and all(_always_ends(b.stmts) for _, b in s.branches):
             return True
     return False
+
+
+def _copy(e):
+    """A fresh copy of an expression (a node is typed once, where it stands)."""
+    return e.model_copy(deep=True)
+
+
+def _replaced(target, indices: list, value):
+    """``replace_at(t, i, replace_at(t[i], j, value))`` for ``t[i][j] = value``: the new
+    list of the place ``target`` (each part read is a copy of its own)."""
+    if not indices:
+        return value
+    span = indices[0].span
+    first = ir.trusted(ir.Index, span=span, obj=_copy(target), index=_copy(indices[0]))
+    inner = _replaced(first, indices[1:], value)
+    return ir.trusted(ir.Call, span=span, func="replace_at", args=[_copy(target), indices[0], inner])
+
+
+def _place_text(e) -> str:
+    """A place as written, for messages: ``xs``, ``v(p)``, ``u.marks``, ``top(z)``."""
+    if e.node == "Var":
+        return e.name
+    if e.node == "Attr":
+        return f"{_place_text(e.obj)}.{e.name}"
+    if e.node == "Call":
+        return f"{e.func}({', '.join(_place_text(a) for a in e.args)})"
+    if e.node == "Index":
+        return f"{_place_text(e.obj)}[...]"
+    if e.node == "IntLit":
+        return str(e.value)
+    return "..."

@@ -149,6 +149,16 @@ def unexpected_token(span: Span, token: str, expected: list[str], length: int) -
     return Diagnostic("parse/unexpected-token", span, f"unexpected {token}", hint, length=length)
 
 
+def comprehension_slip(span: Span, token: str, expected: list[str], length: int) -> Diagnostic:
+    """A syntax error inside a comprehension or an aggregate: the form, and where the
+    language reference explains it."""
+    d = unexpected_token(span, token, expected, length)
+    d.hint = (f"{d.hint + '; ' if d.hint else ''}a comprehension is [ELEMENT for x in LIST], then "
+              "any 'for y in LIST' and 'if CONDITION' clauses, in order (docs/language.md, "
+              "section 7.5)")
+    return d
+
+
 def reserved_word(span: Span, word: str) -> Diagnostic:
     """A reserved word (docs/language.md, Appendix B) written where it is read as its
     keyword, though a name was meant."""

@@ -27,6 +27,7 @@ _TERMINAL_WORDS = {
     "NAME": "a name", "INT": "a number", "STRING": "a string", "LBRACE": "'{'",
     "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "__ANON_0": "'..'",
+    "AUG_OP": "'+=', '-='",
     "$END": "the end of the file",
 }
 
@@ -206,6 +207,24 @@ class _BadLiteral(Exception):
         super().__init__(message)
         self.line, self.column, self.hint = tok.line, column, hint
         self.code = "parse/bad-literal"
+
+
+def _copy(e):
+    """A fresh copy of an expression (one node stands in one place of the IR)."""
+    return e.model_copy(deep=True)
+
+
+def _grown(read, op: Token, value):
+    """``PLACE += e``'s value: ``PLACE + e`` (``-`` for ``-=``), at the operator."""
+    return _new(ir.BinOp, span=read.span, op=str(op)[0], left=read, right=value)
+
+
+def _all(conds: list):
+    """Conditions joined with ``and``, in order (the first decides first)."""
+    out = conds[0]
+    for c in conds[1:]:
+        out = _new(ir.BinOp, span=c.span, op="and", left=out, right=c)
+    return out
 
 
 def _string(tok: Token) -> str:
@@ -507,6 +526,56 @@ class _ToIR(Transformer):
         return _new(ir.Index, span=self.s(meta), obj=_new(ir.Var, span=self.t(c[0]), name=str(c[0])),
                     index=c[1])
 
+    def name_attr(self, meta, c):
+        return _new(ir.Attr, span=self.t(c[1]), obj=_new(ir.Var, span=self.t(c[0]), name=str(c[0])),
+                    name=str(c[1]))
+
+    def index_assign_stmt(self, meta, c):
+        # `xs[i] = e`
+        name, index, value = c
+        target = _new(ir.Var, span=self.t(name), name=str(name))
+        return _new(ir.IndexAssign, span=target.span, target=target, indices=[index], value=value)
+
+    def path_index_assign(self, meta, c):
+        # `v(p)[i] = e`, `grid[r][c] = e`, `u.marks[i] = e`: the indices written last
+        # are peeled off the path; what remains is the place (the checker says whether
+        # it is one)
+        path, index, value = c
+        indices = [index]
+        while path.node == "Index":
+            indices.insert(0, path.index)
+            path = path.obj
+        return _new(ir.IndexAssign, span=path.span, target=path, indices=indices, value=value)
+
+    # `PLACE += e`, `PLACE -= e`: the place set to `PLACE + e` (its reading a copy of its own)
+    def aug_assign_stmt(self, meta, c):
+        (name, player, span), op, value = c
+        read = _new(ir.Var, span=span, name=name) if player is None else \
+            _new(ir.Call, span=span, func=name, args=[_copy(player)])
+        return _new(ir.Assign, span=span, var=name, player=player, value=_grown(read, op, value))
+
+    def attr_aug_assign(self, meta, c):
+        name, attr, op, value = c
+        read = _new(ir.Attr, span=self.t(attr), obj=_new(ir.Var, span=self.t(name), name=str(name)), name=str(attr))
+        return _new(ir.AttrAssign, span=self.t(attr), var=str(name), attr=str(attr), value=_grown(read, op, value))
+
+    def item_attr_aug_assign(self, meta, c):
+        path, attr, op, value = c
+        read = _new(ir.Attr, span=self.t(attr), obj=_copy(path), name=str(attr))
+        return _new(ir.AttrAssign, span=self.t(attr), var="", attr=str(attr), value=_grown(read, op, value),
+                    obj=path)
+
+    def index_aug_assign(self, meta, c):
+        name, index, op, value = c
+        read = _new(ir.Index, span=self.t(name), obj=_new(ir.Var, span=self.t(name), name=str(name)),
+                    index=_copy(index))
+        return self.index_assign_stmt(meta, [name, index, _grown(read, op, value)])
+
+    def path_index_aug_assign(self, meta, c):
+        path, index, op, value = c
+        read = _new(ir.Index, span=path.span, obj=_copy(path), index=_copy(index))
+        return self.path_index_assign(meta, [path, index, _grown(read, op, value)])
+
     def elif_clause(self, meta, c):
         return (c[0], c[1])
 
@@ -659,9 +728,27 @@ class _ToIR(Transformer):
     def for_clause(self, meta, c):
         return _new(ir.ForClause, span=self.t(c[0]), var=str(c[0]), iter=c[1])
 
+    def if_clause(self, meta, c):
+        return ("if", c[0])
+
     def _comp(self, meta, elem, rest):
-        cond = rest[-1]
-        clauses = rest[:-1]
+        """``[e for a in A if c1 for b in B if c2 if c3]``: the clauses nested as Python
+        nests them. An ``if`` before a later ``for`` guards that ``for``'s list, which is
+        computed only when the condition holds: ``for b in (if c1 then B else [])``; the
+        ``if`` clauses after the last ``for`` are its condition, joined with ``and``."""
+        clauses, conds = [], []
+        for cl in rest:
+            if isinstance(cl, tuple):
+                conds.append(cl[1])
+                continue
+            if conds:
+                guard = _all(conds)
+                empty = _new(ir.ListLit, span=guard.span)
+                cl = _new(ir.ForClause, span=cl.span, var=cl.var,
+                          iter=_new(ir.CondExpr, span=guard.span, cond=guard, then=cl.iter, other=empty))
+                conds = []
+            clauses.append(cl)
+        cond = _all(conds) if conds else None
         return _new(ir.Comprehension, span=self.s(meta), elem=elem, clauses=clauses, cond=cond)
 
     def aggregate(self, meta, c):
@@ -781,7 +868,8 @@ def parse(text: str, file: str = "<string>", budgets: budget.Budgets | None = No
         tree = parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         d = _return_then_statement(e, text, file) or reserved_word(e, text, file) \
-            or _probable_mistake(e, text, file) or _syntax_diagnostic(e, file)
+            or _probable_mistake(e, text, file) or _comprehension_slip(e, text, file) \
+            or _syntax_diagnostic(e, file)
         raise errors.MeepleError([d], {file: text}) from None
     except RecursionError:  # pragma: no cover - the LALR parser does not recurse
         raise errors.MeepleError([errors.Diagnostic(
@@ -966,6 +1054,33 @@ def _probable_mistake(e: UnexpectedInput, text: str, file: str) -> errors.Diagno
         if e.token.type == "LBRACE" and _FUNCTION_HEADER_BEFORE.search(before[before.rfind("\n") + 1:]):
             return errors.statements_in_function(_span_at(text, at, file), True, 1)
     return None
+
+
+_FOR_WORD = re.compile(r"\bfor\b")
+
+
+def _comprehension_slip(e: UnexpectedInput, text: str, file: str) -> errors.Diagnostic | None:
+    """A syntax error inside a comprehension or an aggregate (the innermost bracket open
+    before it holds a ``for``, or an ``if`` comes where its first ``for`` may): the usual
+    message, with a hint that shows the form and points to the reference."""
+    if not isinstance(e, UnexpectedToken) or e.line < 1 or e.column < 1 or e.token.type == "$END":
+        return None
+    at = _offset(text, e.line, e.column)
+    opened: list[int] = []
+    for m in _BRACKETS.finditer(text, 0, at):
+        ch = m.group()
+        if ch in "([{":
+            opened.append(m.start())
+        elif ch in ")]}" and opened:
+            opened.pop()
+    if not opened or text[opened[-1]] == "{":
+        return None
+    inside = _STRING_OR_COMMENT.sub("", text[opened[-1] + 1:at])
+    expected = _expected_words(e.accepts or e.expected)
+    if not _FOR_WORD.search(inside) and not (str(e.token) == "if" and "'for'" in expected):
+        return None
+    return errors.comprehension_slip(ir.Span(file=file, line=e.line, column=e.column), _token_words(e.token),
+                                     expected, len(str(e.token)))
 
 
 _BARE_RETURN = re.compile(r"\breturn\s*\Z")

@@ -54,6 +54,7 @@ USES = [
     ("sort([x.colour for x in xs])", "list of Colour"), ("sort(items(pile))", "list of Card"),
     ("sort(names)", "list of str"),
     ("reverse(ns)", "list of int"), ("distinct(ns)", "list of int"),
+    ("replace_at(ns, 1, size(pile))", "list of int"), ("replace_at(xs, 0, top(pile))", "list of Card"),
     ("player_count()", "int"), ("next_player(active)", "player"), ("previous_player(active)", "player"),
     ("seat(active)", "int"), ("owner(hand(active))", "player"), ("owner(pile)", "player"),
     ("turn_number()", "int"),
@@ -110,7 +111,7 @@ def test_both_sides_name_the_same_builtins():
     assert set(builtins.AGGREGATES) == check.AGGREGATES
     assert set(check.CONSTANTS) == set(builtins.CONSTANTS)
     for b in builtins.BUILTINS.values():
-        assert b.arities and all(0 <= n <= 2 for n in b.arities) and b.result and b.doc, b.name
+        assert b.arities and all(0 <= n <= 3 for n in b.arities) and b.result and b.doc, b.name
         assert any(f"`{b.name}(" in usage for usage, _, _ in b.doc), b.name
         assert b.order in ("", "size", "elements"), b.name
 

@@ -35,6 +35,8 @@ FORMS = {
     "let_stmt": ("Let", "let k = 1"),
     "assign_stmt": ("Assign", "k = k + 1"),
     "attr_assign_stmt": ("AttrAssign", "c.marks = c.marks + 1"),
+    "index_assign_stmt": ("IndexAssign", "row[rounds % 3] = row[rounds % 3] + k"),
+    "aug_assign_stmt": ("Assign", "total += 1"),
     "if_stmt": ("If", "if k > 5 {"),
     "for_stmt": ("For", "for c in items(hand(active))"),
     "while_stmt": ("While", "while k < 4 max 10"),
@@ -61,7 +63,7 @@ FORMS = {
 RULES = """ruleset stmts
 players 2..2
 enum Colour { red, green, blue }
-kind Card { colour: Colour, v: int, var marks: int = 0 }
+kind Card { colour: Colour, v: int, var marks: int = 0, var tags: list of int = [0, 0] }
 board grid: grid(rows: 2, cols: 2) holds Card
 zone pile: Card
 zone hand: Card per player
@@ -70,6 +72,12 @@ deck cards into pile { Card(colour: k, v: n) for k in Colour for n in 1..6 }
 var total: int = 0
 var rounds: int = 0
 var bid: Card per player = none
+var row: list of int = [0, 0, 0]
+var mine: list of int per player = [0, 0]
+var gained: int per player = 0
+var flags: list of bool = [false, true]
+var words: list of str = ["a", "b"]
+var square: list of list of int = [[0, 0], [0, 0]]
 {uses_vars}
 procedure add(n: int): int {
   if n > 100 {
@@ -109,6 +117,18 @@ turn {
   let xs = items(hand(active)) + top(pile, 3)
   let ns = [y.v for y in xs]
   let names = [if y.v > 2 then "b" else "a" for y in xs]
+  row[rounds % 3] = row[rounds % 3] + k
+  mine(active)[1] = mine(active)[1] + d
+  square[rounds % 2][x % 2] = square[rounds % 2][x % 2] + size([a for a in ns if a > 1 for b in ns if b != a])
+  c.tags[x % 2] = c.tags[x % 2] + 1
+  total += 1
+  gained(w) -= 1
+  c.marks += d
+  top(shown).marks -= 1
+  row[k % 3] += 2
+  square[0][1] -= 1
+  flags[rounds % 2] = not flags[rounds % 2]
+  words[x % 2] += "x"
 {uses}
   rounds = rounds + 1
   if occupied(pile) { deal 1 from pile to hand }

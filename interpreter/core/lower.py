@@ -188,6 +188,11 @@ class _Lowerer:
         self.emit(ops.SetItemVar, s, var=s.var if s.obj is None else "", attr=s.attr, holder=holder, value=s.value,
                   bound=self.bound(s.value), where=where)
 
+    def _IndexAssign(self, s: ir.IndexAssign):
+        # `xs[i] = e` runs as the checker wrote it: `xs = replace_at(xs, i, e)`
+        built = self.c.assigns.get(s)
+        getattr(self, "_" + built.node)(built)
+
     # ------------------------------------------------------------ decisions
     def _Choose(self, s: ir.Choose):
         tc = self.tc(s.options)

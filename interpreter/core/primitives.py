@@ -231,6 +231,12 @@ def _cxx_end(f: str) -> Callable:
     return form
 
 
+def _cxx_replace_at(call: CxxCall) -> str:
+    lt = call.ty(0)
+    el = lt.arg if isinstance(lt.arg, T) else None
+    return f"replace_at({call.arg(0, lt)}, {call.arg(1, _INT)}, {call.arg(2, el)})"
+
+
 def _cxx_owner(call: CxxCall) -> str:
     gen = call.gen
     owners = gen.tables.value_table(("ZONE_OWNER",), gen.ns["ZONE_OWNER"], T("player"))
@@ -327,6 +333,7 @@ PRIMITIVES: dict[str, Primitive] = {
     # (enum values are ids in declaration order: in C++ they sort as Python sorts them)
     "sort": Primitive(_py_sort, "sorted({0})"),
     "reverse": Primitive("list(reversed({0}))", "reversed({0})"),
+    "replace_at": Primitive("_replace_at({0}, {1}, {2})", _cxx_replace_at),
     "distinct": Primitive("list(dict.fromkeys({0}))", "distinct({0})"),
     "player_count": Primitive("R.n_players", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n)),
     "next_player": Primitive("(({0} + R.dir) % R.n_players)", "((Id)pmod(nn({0}) + DIR))"),

@@ -86,8 +86,17 @@ def _call_like(e) -> str:
 
 
 def _comp(c: ir.Comprehension) -> str:
-    text = expr(c.elem) + "".join(f" for {cl.var} in {expr(cl.iter)}" for cl in c.clauses)
+    text = expr(c.elem) + "".join(_clause(cl) for cl in c.clauses)
     return text + (f" if {expr(c.cond)}" if c.cond is not None else "")
+
+
+def _clause(cl: ir.ForClause) -> str:
+    """A ``for`` clause; one whose list is ``if c then xs else []`` (what the parser makes
+    of ``if c for x in xs``) as written."""
+    it = cl.iter
+    if it.node == "CondExpr" and it.other.node == "ListLit" and not it.other.items:
+        return f" if {expr(it.cond)} for {cl.var} in {expr(it.then)}"
+    return f" for {cl.var} in {expr(cl.iter)}"
 
 
 def params(ps) -> str:

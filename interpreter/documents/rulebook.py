@@ -607,6 +607,9 @@ class _Builder:
             case "AttrAssign":
                 obj = mc.expr(st.obj) if st.obj is not None else st.var
                 return Step(s("s.set", target=Code(f"{obj}.{st.attr}"), value=_code(st.value)))
+            case "IndexAssign":
+                target = mc.expr(st.target) + "".join(f"[{mc.expr(i)}]" for i in st.indices)
+                return Step(s("s.set", target=Code(target), value=_code(st.value)))
             case "CallProc":
                 return Step(s("s.call", call=Code(f"{st.proc}({', '.join(mc.expr(a) for a in st.args)})")))
             case "CallResult":

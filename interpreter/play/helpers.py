@@ -167,6 +167,16 @@ def _index(xs: list, i: int):
     return xs[i]
 
 
+def _replace_at(xs: list, i: int, x) -> list:
+    """``replace_at(xs, i, x)``: a new list, element ``i`` replaced (as ``_index``, an
+    index outside the list is an error)."""
+    if not 0 <= i < len(xs):
+        raise RuleError(f"index {i} is outside a list of {len(xs)} elements")
+    out = list(xs)
+    out[i] = x
+    return out
+
+
 def _min(xs: list):
     if not xs:
         raise RuleError("min of an empty list")

@@ -568,6 +568,13 @@ static List<T> reversed(const List<T>& l) {
     return List<T>(std::move(v));
 }
 template <class T>
+static List<T> replace_at(const List<T>& l, I i, const T& x) {  // helpers._replace_at
+    if (i < 0 || (size_t)i >= l.size()) bail();
+    Vec<T> v(l.begin(), l.end());
+    v[(size_t)i] = x;
+    return List<T>(std::move(v));
+}
+template <class T>
 static List<T> sorted(const List<T>& l) {  // sort(): a stable sort by the options' order
     Vec<T> v(l.begin(), l.end());
     std::stable_sort(v.begin(), v.end(), Less<T>());
