@@ -11,6 +11,7 @@ import math
 from pathlib import Path
 
 import pytest
+from kernel_support import needs_kernel
 from meeple.cli.main import app
 from meeple.dsl.load import SourceSet, read_sources, resolve_path
 from meeple.dsl.parse import parse
@@ -125,13 +126,32 @@ def test_the_light_checks_still_find_the_bound_and_rule_errors_but_not_invariant
 
 
 def test_a_game_that_goes_round_in_circles_is_found_past_the_limit():
-    text = ('ruleset shuttle\nplayers 2..2\nenum Step { back, on }\nvar square: int = 0\n'
-            'turn {\n  choose s from [back, on] as "step"\n'
-            '  square = if s == on then square + 1 else max(0, square - 1)\n}\n'
-            'end when square == 4\nbound 40 turns\n')
     with pytest.raises(Failure, match="goes round in circles") as e:
-        play_and_check(compile_text(text), Config(2), 0, [1, 1, 0], limits=Limits(moves=1))
+        play_and_check(compile_text(SHUTTLE), Config(2), 0, [1, 1, 0], limits=Limits(moves=1))
     assert e.value.cycle is not None
+
+
+SHUTTLE = ('ruleset shuttle\nplayers 2..2\nenum Step { back, on }\nvar square: int = 0\n'
+           'turn {\n  choose s from [back, on] as "step"\n'
+           '  square = if s == on then square + 1 else max(0, square - 1)\n}\n'
+           'end when square == 4\nbound 40 turns\n')
+
+
+@needs_kernel
+def test_past_the_limit_the_kernel_plays_and_cycles_are_still_found(monkeypatch):
+    from meeple.interpreter.native.kgame import KernelGame
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    rules = compile_text(SHUTTLE.replace("bound 40 turns", "bound 40 turns or endless"))
+    assert rules.use_native(report=False, kernel_only=True)
+    stats = Stats()
+    checker = GameChecker(rules, Config(2), 0, stats, limits=Limits(moves=2))
+    game = checker.play([1, 1, 0])   # on, on, back: then back for ever (first moves)
+    assert isinstance(game, KernelGame) and game.live   # (its Python game never made)
+    assert stats.endless == 1 and stats.cycles == 1 and stats.light == len(checker.moves) - 2
+    python = compile_text(SHUTTLE.replace("bound 40 turns", "bound 40 turns or endless"))
+    again = GameChecker(python, Config(2), 0, Stats())
+    again.play([1, 1, 0])
+    assert checker.moves == again.moves   # the same moves, checked in full or not
 
 
 def test_a_deadline_cuts_the_full_checks_and_is_named():
