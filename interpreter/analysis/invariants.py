@@ -122,7 +122,9 @@ class Stats:
 def configs(src, load, variants=None, players=None) -> list[Config]:
     """Every player count, every combination of the declared variants (or the given
     ones), and every locale (locales may patch rules). ``load(config)`` gives the
-    ruleset of a config: a variant or locale may change the player counts."""
+    ruleset of a config: a variant or locale may change the player counts. The usual
+    count (``players A..B default N``, else the fewest) comes first in each: Hypothesis
+    shrinks a failing game towards the first configuration."""
     if variants:
         combos = [(tuple(variants), None)]
     else:
@@ -132,9 +134,13 @@ def configs(src, load, variants=None, players=None) -> list[Config]:
     out = []
     for vs, loc in combos:
         rs = load(Config(0, vs, loc))
-        counts = range(rs.min_players, rs.max_players + 1)
+        counts = list(range(rs.min_players, rs.max_players + 1))
         if players is not None:
             counts = [players] if players in counts else []
+        usual = getattr(rs, "default_players", None)
+        if usual in counts:   # the usual count first: the one a failure shrinks towards
+            counts.remove(usual)
+            counts.insert(0, usual)
         out += [Config(n, vs, loc) for n in counts]
     return out
 
