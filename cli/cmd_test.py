@@ -202,7 +202,7 @@ def _under_way(live) -> str:
     parts = [f"a game at move {live.moves:,}"] if live.moves >= 100 else []
     if live.light:
         parts.append(f"{live.light:,} moves past a limit")
-    return ", ".join(parts)
+    return "".join(f"· {p} " for p in parts).rstrip()
 
 
 CUTS_SHOWN = 5   # the games cut short that the report names (--json lists them all)
