@@ -49,6 +49,13 @@ def command(
     seed: int = typer.Option(0, "--seed", "-s", metavar="S", help="Hypothesis's seed."),
     out_file: Path = typer.Option(Path("meeple-test-failure.json"), "--out", "-o", metavar="FILE",
                                   help="Where the minimal failing record is written."),
+    check_moves: int | None = typer.Option(
+        None, "--check-moves", metavar="N", help="Check each game in full for its first N moves "
+        "at most; past them, play it on to its end checking only its bound, a way on, rule "
+        "errors and its results (default: every move)."),
+    deadline: float | None = typer.Option(
+        None, "--deadline", metavar="SECONDS", help="The full checks of each game take SECONDS "
+        "at most (wall time); past them, as past --check-moves (default: no limit)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress display."),
     jobs: int | None = jobs_option(),
     backend: str = backend_option(),
@@ -78,6 +85,7 @@ def command(
     from ..interpreter.analysis import parallel
     from ..interpreter.analysis.invariants import (  # only here: start-up
         Config,
+        Limits,
         Stats,
         configs,
         explore_shards,
@@ -88,6 +96,7 @@ def command(
     o, e = out(), err()
     if examples < 1:
         raise fail("--examples must be at least 1", 2)
+    limits = _limits(Limits, check_moves, deadline)
     check_jobs(jobs, backend, address)
     problem = records.check_target(out_file, overwrite=True)
     if problem:   # refused before the games, not after them (never onto a device)
@@ -130,17 +139,17 @@ def command(
             soft_wrap=True)
     stats = Stats()
     progress = progress_bar("{task.description}", TextColumn("{task.fields[states]} states"),
-                            quiet=quiet)
+                            TextColumn("{task.fields[now]}"), quiet=quiet)
     with interruptible(), progress:
-        task = progress.add_task("games", total=examples, states=0)
+        task = progress.add_task("games", total=examples, states=0, now="")
 
-        def tick(live: Stats):
+        def tick(live):
             progress.update(task, completed=min(live.games + live.failures, examples),
-                            states=live.states,
+                            states=live.states, now=_under_way(live),
                             description="shrinking" if live.failures else "games")
         with backend_errors():
             failure = explore_shards(rules, cfgs, examples, seed, stats, tick, jobs,
-                                     backend, address)
+                                     backend, address, limits)
     doc = {"ok": failure is None, "ruleset": ruleset, "title": base.title,
            "invariants": len(declared.invariants), "secrets": len(declared.secrets),
            "bound": _bound_json(base), "configurations": [_config_json(c) for c in cfgs],
@@ -148,25 +157,78 @@ def command(
            "turn_end_checks": stats.moments.get("at turn end", 0),
            "exchanges": stats.probes, "exchanges_by_kind": _by_kind(stats.kinds),
            "secrets_found": _by_kind(stats.found), "endless_games": stats.endless,
-           "endless_cycles": stats.cycles, "failure": None}
+           "endless_cycles": stats.cycles, "check_moves": check_moves, "deadline": deadline,
+           "light_moves": stats.light, "cut_short": [_cut_json(c) for c in stats.cuts],
+           "failure": None}
     if failure is None and unchecked(stats) is not None:
         return _unchecked(e, jout, doc, unchecked(stats))
     if failure is None:
         if jout.on:
             jout.emit(doc)
             return
-        o.print(Text("ok ", style="bold green") + Text(
-            f"{stats.games} games, {stats.states} states checked; every invariant held "
-            f"(turn ends checked {stats.moments.get('at turn end', 0)} times); "
-            f"{_leaks_text(stats, base.hidden_information)}"))
-        if base.checked.endless:
-            o.print(f"  {_endless(stats)}", soft_wrap=True, markup=False)
+        _print_ok(o, stats, base, limits)
         return
     failure.ruleset_ref = _ref(ruleset, path)
     saved = _report(e, failure, src.sources, out_file, load(failure.config))
     doc["failure"] = _failure_json(failure, saved)
     jout.emit(doc)
     raise typer.Exit(1)
+
+
+def _limits(make, check_moves: int | None, deadline: float | None):
+    """The limits of each game's full checks (``Limits``), checked: exit 2 if bad."""
+    if check_moves is not None and check_moves < 0:
+        raise fail("--check-moves must be at least 0", 2)
+    if deadline is not None and not deadline > 0:   # (also nan)
+        raise fail("--deadline must be more than 0 seconds", 2)
+    return make(check_moves, deadline)
+
+
+def _print_ok(o, stats, base, limits) -> None:
+    """The report of a run where every check held."""
+    from rich.text import Text
+    o.print(Text("ok ", style="bold green") + Text(
+        f"{stats.games} games, {stats.states} states checked; every invariant held "
+        f"(turn ends checked {stats.moments.get('at turn end', 0)} times); "
+        f"{_leaks_text(stats, base.hidden_information)}"))
+    if base.checked.endless:
+        o.print(f"  {_endless(stats)}", soft_wrap=True, markup=False)
+    _print_cuts(o, stats.cuts, limits)
+
+
+def _under_way(live) -> str:
+    """The progress bar's word on the longest game under way (and the moves played past
+    a limit), while games are long enough for it to matter."""
+    parts = [f"a game at move {live.moves:,}"] if live.moves >= 100 else []
+    if live.light:
+        parts.append(f"{live.light:,} moves past a limit")
+    return "".join(f"· {p} " for p in parts).rstrip()
+
+
+CUTS_SHOWN = 5   # the games cut short that the report names (--json lists them all)
+
+
+def _print_cuts(o, cuts: list, limits) -> None:
+    """The games whose full checks a limit (--check-moves, --deadline) cut short."""
+    if not cuts:
+        return
+    n = len(cuts)
+    o.print(f"  {n} game{'s' if n != 1 else ''} cut short by a limit: checked in full up to it, "
+            f"then played to {'their' if n != 1 else 'its'} end checking only the bound, a way "
+            f"on, rule errors and the results:", soft_wrap=True, markup=False)
+    for c in cuts[:CUTS_SHOWN]:
+        limit = f"--check-moves {limits.moves}" if c.limit == "check_moves" else \
+            f"--deadline {limits.seconds:g} s"
+        o.print(f"    game {c.example} ({c.config}, seed {c.seed}): {c.checked:,} of its "
+                f"{c.moves:,} moves checked in full ({limit})", soft_wrap=True, markup=False)
+    if n > CUTS_SHOWN:
+        o.print(f"    ... and {n - CUTS_SHOWN} more (--json lists them all)", soft_wrap=True,
+                markup=False)
+
+
+def _cut_json(c) -> dict:
+    return {"example": c.example, "configuration": _config_json(c.config), "seed": c.seed,
+            "checked_moves": c.checked, "moves": c.moves, "limit": c.limit}
 
 
 def _by_kind(counts: dict) -> dict:

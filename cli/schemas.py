@@ -274,6 +274,14 @@ def meeple_test_schema() -> dict:
             "length": _s(_INT, "...this many moves come back to the same position")}),
             {"type": "null"}], "description": "null unless the game goes round in circles"},
     })
+    cut = _obj("a game whose full checks a limit cut short", {
+        "example": _s(_INT, "which game of the run, from 1"),
+        "configuration": config,
+        "seed": _s(_INT, "the game's seed"),
+        "checked_moves": _s(_INT, "its moves checked in full (the states after them all)"),
+        "moves": _s(_INT, "its moves in all"),
+        "limit": {"enum": ["check_moves", "deadline"], "description": "the limit reached: "
+                  "--check-moves or --deadline"}})
     props = {
         "ruleset": _s("string", "the RULESET as given"),
         "title": _s("string", "the ruleset's title"),
@@ -298,6 +306,14 @@ def meeple_test_schema() -> dict:
         "endless_games": _s(_INT, "games stopped at a bound declared 'or endless'"),
         "endless_cycles": _s(_INT, "of those, games stopped before the bound, going round "
                              "in circles"),
+        "check_moves": _s([_INT, "null"], "--check-moves: the moves of each game checked in "
+                          "full at most (null: every move)"),
+        "deadline": _s(["number", "null"], "--deadline: the seconds of full checks each game "
+                       "may take at most (null: no limit)"),
+        "light_moves": _s(_INT, "moves played past one of those limits, checked only for the "
+                          "bound, a way on, rule errors and the results"),
+        "cut_short": {"type": "array", "items": cut, "description": "the games a limit cut "
+                      "short (before any failure), in the order they were drawn"},
         "failure": {"oneOf": [failure, {"type": "null"}],
                     "description": "null when every check held"},
     }
@@ -308,8 +324,8 @@ def meeple_test_schema() -> dict:
                      props, ["ruleset", "title", "invariants", "secrets", "bound",
                              "configurations", "examples", "seed", "games", "states",
                              "turn_end_checks", "exchanges", "exchanges_by_kind", "secrets_found",
-                             "endless_games", "endless_cycles",
-                             "failure"])
+                             "endless_games", "endless_cycles", "check_moves", "deadline",
+                             "light_moves", "cut_short", "failure"])
 
 
 def replay_schema() -> dict:

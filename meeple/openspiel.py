@@ -334,6 +334,94 @@ def observation(game, seat: int) -> str:
     return json.dumps(views.view(game, seat), sort_keys=True, separators=(",", ":"))
 
 
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def view_delta(old: str, new: str) -> str:
+    """What changed from one observation of a seat (``observation``: a view as canonical
+    JSON) to the next, as canonical JSON: a list of edits, each a list whose first
+    element says what it does to the value at ``path`` (a list of keys from the view's
+    top):
+
+    * ``["=", path, value]``: the value there is now ``value`` (a key added, or a value
+      changed: a list that changed otherwise than below is written whole);
+    * ``["-", path]``: the key there is gone;
+    * ``["+", path, k, items]``: the list there lost its first ``k`` elements and gained
+      ``items`` at its end (messages said, the oldest dropped; cards laid on a pile).
+
+    The next view follows from the one before and the edits (``read_information_state``),
+    so an information state written with them tells exactly what the whole views would."""
+    edits: list = []
+    _delta(json.loads(old), json.loads(new), [], edits)
+    return _canonical(edits)
+
+
+def _delta(old, new, path: list, edits: list) -> None:
+    if old.__class__ is dict and new.__class__ is dict:
+        for k in sorted(old.keys() - new.keys()):
+            edits.append(["-", path + [k]])
+        for k in sorted(new):
+            if k not in old:
+                edits.append(["=", path + [k], new[k]])
+            elif not _same(old[k], new[k]):
+                _delta(old[k], new[k], path + [k], edits)
+        return
+    if old.__class__ is list and new.__class__ is list:
+        for k in range(len(old)):   # the fewest dropped from the front, then appended
+            kept = len(old) - k
+            if kept <= len(new) and _same(new[:kept], old[k:]):
+                edits.append(["+", path, k, new[kept:]])
+                return
+    edits.append(["=", path, new])
+
+
+def _same(a, b) -> bool:
+    """Equal as JSON writes them (``1``, ``1.0`` and ``true`` differ, as in the text)."""
+    cls = a.__class__
+    if cls is not b.__class__:
+        return False
+    if cls is list:
+        return len(a) == len(b) and all(map(_same, a, b))
+    if cls is dict:
+        return a.keys() == b.keys() and all(_same(v, b[k]) for k, v in a.items())
+    return a == b
+
+
+def read_information_state(text: str) -> list:
+    """The lines of an information state string, read back: ``("view", dict)`` for each
+    view the seat had (in full, every edit applied) and ``("move", notation)`` for each
+    of its own moves, in order."""
+    out: list = []
+    view = None
+    for line in text.split("\n"):
+        if line.startswith("> "):
+            out.append(("move", line[2:]))
+            continue
+        if view is None or line.startswith("{"):   # (a whole view: the first one)
+            view = json.loads(line)
+        else:
+            view = json.loads(_canonical(view))   # (a copy the edits change)
+            for edit in json.loads(line):
+                _edit(view, edit)
+        out.append(("view", view))
+    return out
+
+
+def _edit(view: dict, edit: list) -> None:
+    op, path = edit[0], edit[1]
+    parent = view
+    for key in path[:-1]:
+        parent = parent[key]
+    key = path[-1]
+    if op == "=":
+        parent[key] = edit[2]
+    elif op == "-":
+        del parent[key]
+    else:
+        parent[key] = parent[key][edit[2]:] + edit[3]
+
+
 def returns_of(result: dict | None, players: int, mode: str = "outcomes") -> list[float]:
     """The returns of a finished game from its result: ``"outcomes"``: +1 a win, 0 a
     draw, -1 a loss; ``"scores"``: each seat's score less the seats' mean score (so they
@@ -528,6 +616,7 @@ if pyspiel is not None:
             # (made when first used: OpenSpiel clones a Python state by making a new
             # initial state and then setting its attributes)
             self.live, self.trail, self.seen, self.unseen = None, None, None, Steps()
+            self.last = None     # (each seat's latest view, as the trail stands)
             self.acting = None   # (current_player, known until the next action)
             self.legal = None    # (ActionSpace.legal of the seat deciding, known until the next action)
 
@@ -558,6 +647,9 @@ if pyspiel is not None:
                 seen = self.seen = Live(self.get_game().revive(seen), self.space)
             if self.trail is None:
                 self.trail = [[observation(seen.game, s)] for s in range(seen.game.players)]
+                self.last = [t[0] for t in self.trail]
+            elif self.last is None:   # (a state pickled before the trail held edits)
+                self.last = [next(x for x in reversed(t) if x.startswith("{")) for t in self.trail]
             for step in self.unseen:
                 self._observe(seen.game, _again(seen.game, step))
             self.unseen = Steps()
@@ -708,12 +800,14 @@ if pyspiel is not None:
             self.unseen.append(("m", tuple(chosen)))
 
         def _observe(self, game, chosen) -> None:
+            last = self.last
             for s, trail in enumerate(self.trail):
                 if chosen and s in chosen:
                     trail.append("> " + chosen[s])
                 obs = observation(game, s)
-                if obs != trail[-1]:
-                    trail.append(obs)
+                if obs != last[s]:   # (the edits from the view before: view_delta)
+                    trail.append(view_delta(last[s], obs))
+                    last[s] = obs
 
         def _action_to_string(self, player, action):
             g = self.game

@@ -102,3 +102,31 @@ def test_the_cli_plays_the_usual_count(party):
     assert json.loads(r.output)["rulesets"][0]["players"] == {"min": 3, "max": 6, "default": 4}
     r = runner.invoke(app, ["validate", str(party)])
     assert "players:  3-6, usually 4" in r.output
+
+
+def test_meeple_test_plays_every_count_the_usual_one_first(party):
+    # (every count is tested, as before; the usual one comes first: Hypothesis shrinks a
+    # failing game towards the first configuration, and the header names it first)
+    from meeple.dsl.load import read_sources
+    from meeple.interpreter.analysis.invariants import Config, configs
+    src = read_sources(party)
+
+    def load(c):
+        return interpreter.compile_sources(src, list(c.variants), c.locale)
+    assert [c.players for c in configs(src, load)] == [4, 3, 5, 6]
+    assert configs(src, load, players=5) == [Config(5)]
+    solo = SourceSet()
+    add_text(solo, "rules.meeple", SOLO_OR_MORE)
+    assert [c.players for c in configs(solo, lambda c: load_text(SOLO_OR_MORE))] == [1, 2, 3, 4]
+    r = CliRunner().invoke(app, ["test", str(party), "--examples", "2", "--jobs", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    assert [c["players"] for c in json.loads(r.output)["configurations"]] == [4, 3, 5, 6]
+
+
+def test_the_allies_variants_of_brotherhood_of_nine_are_played_by_four():
+    # "в игре принимают участие 4 стороны": the allies game is one of four sides
+    assert interpreter.load("brotherhood-of-nine").default_players == 2
+    for variant in ("allies", "allies_crosswise"):
+        rules = interpreter.load("brotherhood-of-nine", [variant])
+        assert (rules.min_players, rules.max_players, rules.default_players) == (2, 4, 4)
+    assert interpreter.load("brotherhood-of-nine", ["round_limit"]).default_players == 2

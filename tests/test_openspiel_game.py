@@ -477,3 +477,73 @@ def test_pyspiel_answers_given_in_python_are_pyspiels_own(which, tmp_path):
                 break
             _random_play(state, rnd, n)
     assert kinds == {"hearts": {"seat", -1, -2, -4}, "odds": {-2, -4}, "kuhn": {"seat", -1, -4}}[which]
+
+
+# ---------------------------------------------------------------- information states of bounded size
+
+def _random_play(state, rng, steps: int, on_step=None) -> None:
+    for _ in range(steps):
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        elif state.is_simultaneous_node():
+            state.apply_actions([rng.choice(state.legal_actions(p)) for p in range(state.num_players())])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        if on_step:
+            on_step(state)
+
+
+def test_an_information_state_is_the_first_view_then_what_changed():
+    # (issue 37 item 11: a crazy-eights seat's string had reached 160,117 characters at
+    # step 133, every distinct view written whole): the first view, then each own move
+    # and the edits that make each next view; read back, the very views the seat had
+    game = openspiel.load("hearts")
+    state = game.new_initial_state()
+    had: list[list] = [[("view", json.loads(state.observation_string(p)))] for p in range(4)]
+
+    def note(s):
+        for p in range(4):
+            view = json.loads(s.observation_string(p))
+            if view != had[p][-1][1]:
+                had[p].append(("view", view))
+
+    moves = []
+    _random_play(state, random.Random(4), 100, note)
+    for p in range(4):
+        text = state.information_state_string(p)
+        read = openspiel.read_information_state(text)
+        assert [v for kind, v in read if kind == "view"] == [v for _, v in had[p]]
+        assert read[-1] == ("view", json.loads(state.observation_string(p)))
+        whole = sum(len(json.dumps(v, sort_keys=True, separators=(",", ":"))) for _, v in had[p])
+        assert len(text) < whole / 3, (len(text), whole)   # (about 1/3.4 after 100 steps)
+        moves.append([m for kind, m in read if kind == "move"])
+    # a seat's own moves only, in order
+    assert all(moves) and not set(moves[0]) & set(moves[1])
+
+
+def test_view_edits_write_only_what_changed_and_read_back_exactly():
+    old = {"log": ["a", "b", "c"], "zones": {"pile": [1, 2], "hand": {"count": 3}}, "x": 1, "y": True}
+    new = {"log": ["b", "c", "d"], "zones": {"pile": [1, 2, 5], "hand": {"count": 2}}, "x": 1.0, "z": None}
+    text = openspiel.view_delta(json.dumps(old), json.dumps(new))
+    assert json.loads(text) == [["-", ["y"]], ["+", ["log"], 1, ["d"]], ["=", ["x"], 1.0],
+                                ["=", ["z"], None], ["=", ["zones", "hand", "count"], 2],
+                                ["+", ["zones", "pile"], 0, [5]]]
+    both = json.dumps(old, sort_keys=True, separators=(",", ":")) + "\n> go\n" + text
+    assert openspiel.read_information_state(both) == [("view", old), ("move", "go"), ("view", new)]
+    # (1.0 and true are written apart from 1: the edits say so)
+    assert json.dumps(openspiel.read_information_state(both)[-1][1]["x"]) == "1.0"
+
+
+def test_two_seats_still_tell_apart_exactly_what_they_did_before():
+    # the strings split the histories as the whole views did: Kuhn poker's 12 sets
+    # (test_kuhn_poker_has_six_information_sets_per_seat), and deals a seat cannot tell apart
+    a, b = deal("1", "2"), deal("1", "3")
+    for s in (a, b):
+        act(s, "act 0")
+        act(s, "act 1")
+    assert a.information_state_string(0) == b.information_state_string(0)
+    assert a.information_state_string(1) != b.information_state_string(1)
+    assert a.information_state_string(0).split("\n")[-1].startswith("[[")   # (edits, not a view)

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from ...dsl import ast as ir
 
 COUNTERS = frozenset({"moves", "turn", "log", "log_dropped", "seen"})
+# what a kernel's state (``KernelGame.kernel_state``) holds besides: the work of the rules
+KERNEL_WORK = frozenset({"spent", "called"})
 
 
 _READS_TURN: dict[int, tuple[object, bool]] = {}
@@ -88,9 +90,14 @@ class Positions:
 
     def add(self, game) -> int | None:
         """Notes the position the game is in; returns after how many moves it was last
-        in it, if it was before (else None)."""
-        state = game.R.to_state()    # (not copied: only read here)
-        text = json.dumps({k: v for k, v in state.items() if k not in self.drop},
+        in it, if it was before (else None). A game the kernel plays is read from the
+        kernel (without making its Python game), in the kernel's own form: a game read
+        both ways is in a position of each form, which never meet."""
+        if getattr(game, "live", False):
+            state, drop = game.kernel_state(), self.drop | KERNEL_WORK
+        else:
+            state, drop = game.R.to_state(), self.drop   # (not copied: only read here)
+        text = json.dumps({k: v for k, v in state.items() if k not in drop},
                           sort_keys=True, separators=(",", ":"))
         key = hashlib.blake2b(text.encode(), digest_size=16).digest()
         before = self.last.get(key)

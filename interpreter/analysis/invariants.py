@@ -14,8 +14,9 @@ from __future__ import annotations
 import itertools
 import json
 import sys
+import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...dsl.ast import Span
 from ..play import display, views
@@ -75,6 +76,33 @@ class Failure(Exception):
         return Record(self.ruleset_ref, c.players, self.seed, list(c.variants), c.locale, list(self.moves))
 
 
+@dataclass(frozen=True)
+class Limits:
+    """How much of each game is checked in full (``meeple test --check-moves``,
+    ``--deadline``): its first ``moves`` moves at most, for ``seconds`` of wall time at
+    most (None: no limit). Past a limit, the game is played on to its end (on the
+    kernel where there is one), checked only for the bound, a way on, rule errors and
+    its results and replay: the invariants, views, JSON round trips and leaks of its
+    later states are not checked."""
+
+    moves: int | None = None
+    seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A game whose full checks a limit cut short: ``checked`` of its ``moves`` moves were
+    checked in full, ``limit`` being "check_moves" or "deadline"; ``example`` counts
+    from 1 in its run (with ``explore_shards``: in the whole run)."""
+
+    config: Config
+    seed: int
+    checked: int
+    moves: int
+    limit: str
+    example: int = 0
+
+
 @dataclass
 class Stats:
     games: int = 0
@@ -87,12 +115,16 @@ class Stats:
     moments: dict = field(default_factory=dict)
     kinds: dict = field(default_factory=dict)   # twins made by kind of secret varied
     found: dict = field(default_factory=dict)   # probes that found a secret of each kind
+    light: int = 0         # moves played past a limit (Limits), with the light checks only
+    cuts: list = field(default_factory=list)    # the games a limit cut short (Cut)
 
 
 def configs(src, load, variants=None, players=None) -> list[Config]:
     """Every player count, every combination of the declared variants (or the given
     ones), and every locale (locales may patch rules). ``load(config)`` gives the
-    ruleset of a config: a variant or locale may change the player counts."""
+    ruleset of a config: a variant or locale may change the player counts. The usual
+    count (``players A..B default N``, else the fewest) comes first in each: Hypothesis
+    shrinks a failing game towards the first configuration."""
     if variants:
         combos = [(tuple(variants), None)]
     else:
@@ -102,9 +134,13 @@ def configs(src, load, variants=None, players=None) -> list[Config]:
     out = []
     for vs, loc in combos:
         rs = load(Config(0, vs, loc))
-        counts = range(rs.min_players, rs.max_players + 1)
+        counts = list(range(rs.min_players, rs.max_players + 1))
         if players is not None:
             counts = [players] if players in counts else []
+        usual = getattr(rs, "default_players", None)
+        if usual in counts:   # the usual count first: the one a failure shrinks towards
+            counts.remove(usual)
+            counts.insert(0, usual)
         out += [Config(n, vs, loc) for n in counts]
     return out
 
@@ -114,14 +150,22 @@ def configs(src, load, variants=None, players=None) -> list[Config]:
 class GameChecker:
     """Plays and checks one game. ``bound_only``: only whether the game ends within its
     bound, and plays without a rule error or a dead end (as shrinking a bound failure
-    does: see ``explore``)."""
+    does: see ``explore``). ``limits``: how much of it is checked in full (``Limits``);
+    ``on_state(checker)`` is called after every state checked (for a progress display)."""
 
     def __init__(self, ruleset, config: Config, seed: int, stats: Stats | None = None, probes=(),
-                 moments: bool = False, bound_only: bool = False):
+                 moments: bool = False, bound_only: bool = False, limits: Limits | None = None,
+                 on_state=None):
         self.ruleset, self.config, self.seed = ruleset, config, seed
         self.bound_only = bound_only
         self.stats = stats or Stats()
         self.moves: list[str] = []
+        self.indices: list[int] = []   # each move's index among the legal moves
+        self.limits = limits or Limits()
+        self.on_state = on_state
+        self.light = False             # past a limit: the light checks only (see Limits)
+        self.cut: Cut | None = None
+        self.started = 0.0
         self.game: Game | None = None
         self.round_trips = 0
         prog = ruleset.for_players(config.players)
@@ -146,6 +190,7 @@ class GameChecker:
 
     # -------------------------------------------------------- driving
     def play(self, choices) -> Game:
+        self.started = time.monotonic()
         try:
             self.game = self.ruleset.new_game(self.config.players, self.seed,
                                               hook=None if self.bound_only else self.moment)
@@ -154,23 +199,24 @@ class GameChecker:
         self.check_state()
         it = iter(choices)
         while not self.game.over and not self.stopped:
-            moves = self.game.legal_moves()
-            if not moves:
-                raise self._fail("a way on", "the game is not over and no player has a legal move")
+            if not self.light and not self.bound_only and self._past_limit():
+                self._lighten()
             i = next(it, None)
             if i is None:
                 i = 0
                 if self.tail is None:
                     self.tail = len(self.moves)
+            if self.light:
+                self._light_move(i)
+                continue
+            moves = self.game.legal_moves()
+            if not moves:
+                raise self._fail("a way on", "the game is not over and no player has a legal move")
             move = moves[i % len(moves)]
             type_code = self.game.R.pending["type"]
             self.moves.append(move.notation)
-            try:
-                self.game.apply(move, safe=False)
-            except RuleError as e:
-                raise self._fail("rule error", str(e)) from e
-            except IllegalMove as e:  # pragma: no cover - the move came from legal_moves
-                raise self._fail("a way on", f"a legal move was refused: {e}") from e
+            self.indices.append(i % len(moves))
+            self._apply(move)
             if self.known is not None:
                 self.played.append((move, type_code))
             self.check_state()
@@ -180,8 +226,64 @@ class GameChecker:
             self.stats.endless += 1
         elif not self.bound_only:
             self.check_end()
+        if self.cut is not None:
+            self.cut = replace(self.cut, moves=len(self.moves))
+            self.stats.cuts.append(self.cut)
         self.stats.games += 1
         return self.game
+
+    def _apply(self, move) -> None:
+        game = self.game
+        assert game is not None   # (made by play)
+        try:
+            game.apply(move, safe=False)
+        except RuleError as e:
+            raise self._fail("rule error", str(e)) from e
+        except IllegalMove as e:  # pragma: no cover - the move came from legal_moves
+            raise self._fail("a way on", f"a legal move was refused: {e}") from e
+
+    # -------------------------------------------------------- past a limit
+    def _past_limit(self) -> bool:
+        """Whether a limit (``Limits``) ends the full checks now; notes which (``cut``)."""
+        lim = self.limits
+        if lim.moves is not None and len(self.moves) >= lim.moves:
+            why = "check_moves"
+        elif lim.seconds is not None and time.monotonic() - self.started > lim.seconds:
+            why = "deadline"
+        else:
+            return False
+        self.cut = Cut(self.config, self.seed, len(self.moves), 0, why)
+        return True
+
+    def _lighten(self) -> None:
+        """From here on, the light checks: the game is played again up to here without
+        the invariants' hook, so that the kernel plays it where there is one (a hooked
+        game is played in Python), and goes on from there."""
+        game = self.ruleset.new_game(self.config.players, self.seed)
+        for i in self.indices:
+            game.apply(i, safe=False)
+        self.game, self.light = game, True
+
+    def _light_move(self, i: int) -> None:
+        """One move past a limit: a way on, no rule error, the bound."""
+        g = self.game
+        assert g is not None   # (made by play)
+        count = g.move_count()
+        if not count:
+            raise self._fail("a way on", "the game is not over and no player has a legal move")
+        self.indices.append(i % count)
+        self.moves.append("")    # (written by the move itself, once played)
+        try:
+            move = g.apply(i % count, safe=False)
+        except RuleError as e:
+            raise self._fail("rule error", str(e)) from e
+        self.moves[-1] = move.notation
+        self.stats.light += 1
+        if not g.over and not g.move_count():
+            raise self._fail("a way on", "the game is not over and no player has a legal move")
+        self._bound(None)
+        if self.on_state is not None:
+            self.on_state(self)
 
     def _fail(self, check: str, message: str, span: Span | None = None) -> Failure:
         f = Failure(check, message, span)
@@ -211,6 +313,8 @@ class GameChecker:
     def check_state(self) -> None:
         g, R = self.game, self.game.R
         self.stats.states += 1
+        if self.on_state is not None:
+            self.on_state(self)
         if self.bound_only:
             if not g.over and not g.legal_moves():
                 raise self._fail("a way on", "the game is not over and no player has a legal move")
@@ -242,7 +346,12 @@ class GameChecker:
         if before is not None and self.cycle is None:
             self.cycle = cycles.Cycle(before, len(self.moves) - before)
         count, unit = self.bound
-        used = R.moves if unit == "moves" else R.turn
+        if R is not None:
+            used = R.moves if unit == "moves" else R.turn
+        else:   # (past a limit: the game may be the kernel's, its Python runtime not made)
+            game = self.game
+            assert game is not None
+            used = len(self.moves) if unit == "moves" else game.turn_number
         for_ever = before is not None and self.tail is not None and before >= self.tail
         if used <= count and not for_ever:
             return
@@ -290,7 +399,7 @@ class GameChecker:
         g, R = self.game, self.game.R
         over = g.over
         for seat in list(range(R.n_players)) + [views.SPECTATOR]:
-            v = views.view(g, seat)
+            v = views.view(g, seat, log=False)   # (the items it shows: not the log)
             shown = _items_in_view(v)
             for i in shown:
                 if not views.seat_sees(R, i, seat):
@@ -434,25 +543,35 @@ def _items_in_view(v: dict) -> set[int]:
 
 
 def play_and_check(ruleset, config: Config, seed: int, choices, stats: Stats | None = None,
-                   probes=(), moments: bool = False) -> Game:
+                   probes=(), moments: bool = False, limits: Limits | None = None,
+                   on_state=None) -> Game:
     """Plays and checks one game. ``probes`` (``leaks.Probe`` or tuples ``(at, seat,
     first, second)``) are the points where non-interference is checked; with
     ``moments``, the game is also probed at its moments (``variations.plan``), as
-    ``explore`` does. Returns the game over, or stopped at a bound declared ``or
-    endless`` (counted in ``stats``)."""
-    return GameChecker(ruleset, config, seed, stats, probes, moments).play(choices)
+    ``explore`` does; ``limits``: how much of it is checked in full (``Limits``);
+    ``on_state``: see ``GameChecker``. Returns the game over, or stopped at a bound declared ``or endless`` (counted in
+    ``stats``)."""
+    return GameChecker(ruleset, config, seed, stats, probes, moments, limits=limits,
+                       on_state=on_state).play(choices)
 
 
 # ---------------------------------------------------------------- many games, with Hypothesis
 
 def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: Stats,
-            on_example=None, max_choices: int = 400) -> Failure | None:
+            on_example=None, max_choices: int = 400, limits: Limits | None = None,
+            on_state=None, first: int = 1) -> Failure | None:
     """Plays ``examples`` games drawn by Hypothesis over ``cfgs`` (``load(config)`` gives
-    the ruleset for a config). Returns the shrunk failure, or None when all hold."""
+    the ruleset for a config). Returns the shrunk failure, or None when all hold.
+    ``limits`` (``Limits``): how much of each game is checked in full; the games a limit
+    cuts short are noted in ``stats.cuts``, numbered from ``first``, until a check fails
+    (the deadline then no longer applies: the shrinking replays games, whose checks
+    must not depend on the machine's speed). ``on_state(checker)``: called after every
+    state checked (``GameChecker``)."""
     from hypothesis import HealthCheck, Phase, given, seed as hseed, settings, strategies as st
     from hypothesis.reporting import with_reporter
 
     last: list[Failure] = []
+    drawn = [0]   # examples played so far
     # once a game fails its bound, the shrinking looks for a smaller one that fails it,
     # checking only that (a long game fully checked costs seconds; see interpreter/analysis/cycles.py)
     bound_only: dict = {}   # (config, seed, choices) -> the failure of that game, or None
@@ -466,12 +585,19 @@ def explore(load, cfgs: list[Config], examples: int, seed: int | None, stats: St
                                      st.integers(0, 63), st.integers(0, 63)),
                            max_size=leaks.MAX_PROBES))
     def prop(config, game_seed, choices, probes):
+        cuts = len(stats.cuts)
+        drawn[0] += 1
         try:
             if bound_only:
                 _bound_only(load, config, game_seed, choices, bound_only)
             else:
+                lim = limits if not last or limits is None else replace(limits, seconds=None)
                 play_and_check(load(config), config, game_seed, choices, stats, probes,
-                               moments=True)
+                               moments=True, limits=lim, on_state=on_state)
+            if last:   # (a game of the shrinking: not one of the examples)
+                del stats.cuts[cuts:]
+            for j in range(cuts, len(stats.cuts)):
+                stats.cuts[j] = replace(stats.cuts[j], example=first + drawn[0] - 1)
         except Failure as f:
             stats.failures += 1
             last.append(f)
@@ -539,16 +665,30 @@ def shards(examples: int, seed: int) -> list[tuple[int, int]]:
     return out
 
 
+TICK_EVERY = 0.25   # seconds between two progress reports of a game under way
+
+
 def _explore_shard(rules, task, tick):
-    cfgs, examples, hseed = task
+    cfgs, examples, hseed, limits, first = task
     stats = Stats()
+    sent = [0.0]
+
+    def report(moves: int) -> None:
+        tick({"games": stats.games, "states": stats.states, "failures": stats.failures,
+              "light": stats.light, "moves": moves})
 
     def on_example():
-        tick({"games": stats.games, "states": stats.states, "failures": stats.failures})
+        report(0)
+
+    def on_state(checker):
+        now = time.monotonic()
+        if now - sent[0] >= TICK_EVERY:
+            sent[0] = now
+            report(len(checker.moves))
 
     with _same_examples_everywhere():
         failure = explore(lambda c: rules.ruleset(c.variants, c.locale), cfgs, examples, hseed,
-                          stats, on_example)
+                          stats, on_example, limits=limits, on_state=on_state, first=first)
     return stats, failure
 
 
@@ -601,32 +741,48 @@ def add_stats(total: Stats, more: Stats) -> None:
     total.cycles += more.cycles
     total.probes += more.probes
     total.twin_moves += more.twin_moves
+    total.light += more.light
+    total.cuts += more.cuts
     for mine, theirs in ((total.moments, more.moments), (total.kinds, more.kinds),
                          (total.found, more.found)):
         for k, v in theirs.items():
             mine[k] = mine.get(k, 0) + v
 
 
+@dataclass
+class Live(Stats):
+    """The totals of a run so far, for a progress display: ``moves``, the moves played
+    by the longest game under way (0: none)."""
+
+    moves: int = 0
+
+
 def explore_shards(rules, cfgs: list[Config], examples: int, seed: int, stats: Stats,
                    on_example=None, jobs: int | None = None, backend: str = "local",
-                   address: str | None = None) -> Failure | None:
+                   address: str | None = None, limits: Limits | None = None) -> Failure | None:
     """``explore`` in shards (see ``shards``) played by ``jobs`` workers or on Ray (see
     ``interpreter.parallel``; ``rules`` is a ``parallel.Rules``): the first failure in
     shard order, shrunk, or None. ``stats`` sums the shards up to that one, so the result
-    is the same whatever ``jobs`` is. ``on_example(live)`` is called as games end, with
-    the totals so far (a Stats, in any order: for a progress display)."""
+    is the same whatever ``jobs`` is (but for what a ``limits.seconds`` deadline cuts).
+    ``on_example(live)`` is called as games end, and every ``TICK_EVERY`` seconds while
+    one is under way, with the totals so far (a ``Live``, in any order: for a progress
+    display)."""
     from . import parallel
-    plan = [(cfgs, n, hseed) for n, hseed in shards(examples, seed)]
+    plan = [(cfgs, n, hseed, limits, 1 + k * SHARD) for k, (n, hseed) in enumerate(shards(examples, seed))]
     latest: dict = {}
-    live = Stats()
+    live = Live()
 
     def progress(i, info):
-        if info is None or on_example is None:
+        if on_example is None or (info is None and i not in latest):
             return
+        if info is None:   # (the shard is done: no game of it is under way)
+            info = dict(latest[i], moves=0)
         latest[i] = info
         live.games = sum(x["games"] for x in latest.values())
         live.states = sum(x["states"] for x in latest.values())
         live.failures = sum(x["failures"] for x in latest.values())
+        live.light = sum(x["light"] for x in latest.values())
+        live.moves = max(x["moves"] for x in latest.values())
         on_example(live)
 
     results = parallel.run(_explore_shard, rules, plan, jobs, backend, address, progress)

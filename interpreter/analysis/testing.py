@@ -184,13 +184,16 @@ def at(game: Game, key: str) -> list[int]:
 
 
 def check_ruleset(ruleset: str, variants=None, players: int | None = None, examples: int = 50,
-                  seed: int = 0) -> None:
+                  seed: int = 0, check_moves: int | None = None,
+                  deadline: float | None = None) -> None:
     """A pytest entry point: plays ``examples`` games of a ruleset (every player count,
     variant combination and locale unless narrowed) and checks its declared invariants
     and the generic ones, non-interference included (no seat is shown anything that
     depends on what it may not see), as ``meeple test`` does. Raises AssertionError
     describing the shrunk failing game (with its record) when a check fails, or when the
-    games kept secrets and none could be varied (``secrets/unchecked``)::
+    games kept secrets and none could be varied (``secrets/unchecked``). ``check_moves``
+    and ``deadline`` limit the full checks of each game, as ``meeple test``'s options
+    ``--check-moves`` and ``--deadline`` do::
 
         def test_my_game_holds_together():
             testing.check_ruleset("rulesets/my-game", examples=30)
@@ -199,7 +202,7 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
 
     from ...dsl.load import read_sources, resolve_path
     from ..compiler.loading import compile_sources
-    from .invariants import Config, Stats, configs, explore, unchecked
+    from .invariants import Config, Limits, Stats, configs, explore, unchecked
 
     src = read_sources(resolve_path(ruleset))
     cache: dict = {}
@@ -212,7 +215,7 @@ def check_ruleset(ruleset: str, variants=None, players: int | None = None, examp
 
     cfgs = configs(src, load, variants, players)
     stats = Stats()
-    failure = explore(load, cfgs, examples, seed, stats)
+    failure = explore(load, cfgs, examples, seed, stats, limits=Limits(check_moves, deadline))
     if failure is None and unchecked(stats) is not None:
         raise AssertionError(f"{unchecked(stats).check}: {unchecked(stats).message}")
     if failure is not None:

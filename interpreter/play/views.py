@@ -16,7 +16,10 @@ from .game import Game
 SPECTATOR = -1  # a viewer who sees only what is public
 
 
-def view(game: Game, seat: int) -> dict:
+def view(game: Game, seat: int, *, log: bool = True) -> dict:
+    """What the seat (a seat number, ``SPECTATOR`` or "all") may know of the game now.
+    ``log=False`` leaves out the messages (``log``, ``log_dropped``), the costliest part
+    to write, for a caller that reads the rest (``meeple test``'s check of every view)."""
     R, prog = game.R, game.program
     sees = can_see(game, seat)
     zones = _zones(R, prog, seat, sees)
@@ -36,8 +39,8 @@ def view(game: Game, seat: int) -> dict:
         # items lying face down that this seat knows all the same (e.g. its own)
         "face_down": [i for i, f in enumerate(R.facing) if f >= 0 and _known(sees, i)],
         "ivars": _ivars(R, prog, sees),
-        "log": [display.render_log(prog, e, sees) for e in R.log],
-        "log_dropped": R.dropped,  # earlier messages that are no longer kept
+        **({"log": [display.render_log(prog, e, sees) for e in R.log],
+            "log_dropped": R.dropped} if log else {}),  # (earlier messages no longer kept)
         "result": R.result,
     }
 
