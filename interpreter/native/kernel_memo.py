@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cxx_text import ident
+from .kernel_elementwise import ElementwiseKeeps
 from .kernel_lasting import LastingKeeps
 from .kernel_types import has_none
 
@@ -32,9 +33,9 @@ _WRAPPERS = 8   # functions whose value is another's, looked through at most
 LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 
 
-class MemoCalls(LastingKeeps):
+class MemoCalls(LastingKeeps, ElementwiseKeeps):
     """``Gen``'s methods for calls that read a keep (some outlast a step:
-    kernel_lasting.py)."""
+    kernel_lasting.py; lists made one element per cell: kernel_elementwise.py)."""
 
     if TYPE_CHECKING:
         c: Any
@@ -81,6 +82,8 @@ class MemoCalls(LastingKeeps):
         f = e.func
         fd = self.c.functions[f]
         self.mark_order_free(e)
+        if not fd.params and self.elementwise(f):   # (kernel_elementwise.py)
+            return f"{self.elementwise(f)}(s)"
         args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
         if id(e) in self.any_order and self.kept(f):
             if self.facts.component(f) is not None:
