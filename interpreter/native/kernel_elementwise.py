@@ -1,15 +1,17 @@
 """Kept lists made one element per cell (a part of ``kernel.Gen``, its methods on the
-generator's state; kernel_memo.py's calls use them).
+generator's state; ``Gen._Comprehension`` asks them first).
 
-A rule function without parameters whose body is a list made from a board's cells,
-``[E(c) for c in cells(b)]`` (go's whole-board ``position()``, made at every move for
-the superko), where ``E`` reads nothing of the state but the items of the zone ``c``
-itself (its compiled C++ reads ``s.z``'s ``size``, ``top``, ``bottom``, ``items`` or
-``topn`` of ``c`` alone, static tables, and calls rule functions of ``c`` alone that do
-the same), changes where a move changes the cells, and only there: a stone played
-changes one number of go's 81. Its value is kept (``uE_name``, a static table of the
-module, no part of any state) with, for each element, the stamp its cell had when the
-element was made (``Zones<.., true>``'s stamps, cxx/kernel_rt.hpp: a number no other
+A list made from a board's cells, ``[E(c) for c in cells(b)]`` with no condition
+(go's whole-board ``position()``, made at every move for the superko), where ``E``
+reads no name of the rule around it but ``c`` and nothing of the state but the items
+of the zone ``c`` itself (its compiled C++ reads ``s.z``'s ``size``, ``top``,
+``bottom``, ``items`` or ``topn`` of ``c`` alone, static tables, and calls rule
+functions of ``c`` alone that do the same, or rule functions that read nothing of the
+state), changes where a move changes the cells, and only there: a stone played changes
+one number of go's 81 (where an element reads an item's variable, such as a chess
+piece's role, which a promotion changes in place, the list is made as before). Its
+value is kept (``uE_$listN``, a static table of the module, no part of any state)
+with, for each element, the stamp its cell had when the element was made (``Zones<.., true>``'s stamps, cxx/kernel_rt.hpp: a number no other
 change of any zone of any state was given, copied with a state) and the work and calls
 its evaluation counted. A later call, in any state:
 
@@ -30,6 +32,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from ...dsl import ast as ir
 from .cxx_text import ident
 
 # (the state given to a helper that reads nothing of it but the budgets' counters, and
@@ -67,29 +70,26 @@ class ElementwiseKeeps:
 
         def expr(self, e, sc: dict, want=None) -> str: ...
 
-    def elementwise(self, name: str) -> str | None:
-        """``uE_name`` where the rule function ``name`` makes a list one element per
-        cell, each reading its own cell alone (see the module's docstring); else None."""
+    def elementwise(self, e, sc: dict) -> str | None:
+        """The C++ call of the keep of the comprehension ``e`` (compiled in the scope
+        ``sc``) where it makes a list one element per cell, each reading its own cell
+        alone and no name of the scope (see the module's docstring); else None."""
         made = self.__dict__.setdefault("elementwise_made", {})
-        if name not in made:
-            made[name] = None
-            made[name] = self._elementwise(name)
-        return made[name]
+        if id(e) not in made:
+            made[id(e)] = (None, e)   # (the node held: its id is no other's meanwhile)
+            made[id(e)] = (self._from_comprehension(len(made), e, sc), e)
+        fn = made[id(e)][0]
+        return f"{fn}(s)" if fn else None
 
-    def _elementwise(self, name: str) -> str | None:
-        fd = self.c.functions[name]
-        if fd.params or name in self.recursive or name in self.counting or fd.body.node != "Comprehension":
-            return None
-        return self._from_comprehension(name, fd.body)
-
-    def _from_comprehension(self, name: str, comp) -> str | None:
-        """The keep of ``name``, whose body is the comprehension ``comp``, or None."""
+    def _from_comprehension(self, n: int, comp, sc: dict) -> str | None:
+        """``uE_$listN``: the keep of the comprehension ``comp``, or None."""
         if len(comp.clauses) != 1 or comp.cond is not None:
             return None
         cl = comp.clauses[0]
         table = self.facts.table_list(cl.iter)
         t = self.ty(comp)
-        if table is None or table[0] != "cells" or t.arg.tag not in _SCALARS:
+        if table is None or table[0] != "cells" or t.arg.tag not in _SCALARS or any(
+                x.node == "Var" and x.name != cl.var and x.name in sc for x in ir.walk(comp.elem)):
             return None
         el = self.ct(t.arg)
         x = "x_"
@@ -103,10 +103,10 @@ class ElementwiseKeeps:
         xs = self.expr(cl.iter, {}, self.ty(cl.iter))
         work = "" if self.facts.counted(cl.iter) else "W(s, (I)n_); "
         calls = f"if (s.calls > {self.b.calls}) bail();"
-        keep = self.tables.table(("ELEMENTWISE", name), lambda k: (
+        keep = self.tables.table(("ELEMENTWISE", n), lambda k: (
             f"static struct {{ bool made = false; {lt} v; std::vector<uint64_t> st; std::vector<I> w, c; "
             f"I ws = 0, cs = 0; }} {k};"))
-        fn = ident("E", name)
+        fn = ident("E", f"$list{n}")
         sig = f"static {lt} {fn}(St& s)"
         self.protos.append(sig + ";")
         # (one element made: its value in o_[i_], its cell's stamp, work and calls noted
@@ -127,25 +127,32 @@ class ElementwiseKeeps:
             f"e.v = {lt}(std::move(o_)); e.ws = wk_ + nw_; e.cs = ck_ + nc_; e.made = true; return e.v; }}")
         return fn
 
-    def _own_cell(self, code: str, var: str, depth: int) -> bool:
+    def _own_cell(self, code: str, var: str | None, depth: int) -> bool:
         """Whether the C++ ``code`` reads nothing of the state but the items of the zone
-        ``var`` (a C++ name), directly or through rule functions given ``var`` alone
-        that read nothing else of theirs; a text is not looked into."""
+        ``var`` (a C++ name; None: nothing at all), directly or through rule functions
+        given ``var`` alone that read nothing else of theirs, or through rule functions
+        that read nothing of the state; a text is not looked into."""
         if '"' in code or depth > _DEPTH:
             return False
-        out = re.sub(_ZONE_READ.format(v=re.escape(var)), lambda m: "ZONE_" + m.group(0)[-1], code)
+        out = code if var is None else re.sub(_ZONE_READ.format(v=re.escape(var)),
+                                              lambda m: "ZONE_" + m.group(0)[-1], code)
         for g, fd in self.c.functions.items():
-            call = f"{ident('F', g)}(s, {var})"
-            if call not in out:
+            f = ident("F", g)
+            if f"{f}(s, " not in out and f"{f}(s)" not in out:
                 continue
-            if g in self.recursive or g in self.counting or len(fd.params) != 1:
+            if g in self.recursive or g in self.counting:
                 return False
-            a = ident("A", fd.params[0].name)
-            inner = self.expr(fd.body, {fd.params[0].name: (a, self.param_type(fd.params[0]))},
-                              self.typeref(fd.result))
-            if not self._own_cell(inner, a, depth + 1):
+            sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
+            inner = self.expr(fd.body, sc, self.typeref(fd.result))
+            if self._own_cell(inner, None, depth + 1):   # (it reads nothing of the state)
+                out = out.replace(f"{f}(s, ", f"{f}(").replace(f"{f}(s)", f"{f}()")
+                continue
+            call = f"{f}(s, {var})"
+            if var is None or len(fd.params) != 1 or not self._own_cell(inner, sc[fd.params[0].name][0], depth + 1):
                 return False
             out = out.replace(call, "ZONE_)")
+            if f"{f}(s" in out:
+                return False
         for m in _STATE.finditer(out):
             if _GIVEN.search(out[max(0, m.start() - 20):m.start()]) is None or out[m.end():m.end() + 1] not in ",)":
                 return False

@@ -82,8 +82,6 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
         f = e.func
         fd = self.c.functions[f]
         self.mark_order_free(e)
-        if not fd.params and self.elementwise(f):   # (kernel_elementwise.py)
-            return f"{self.elementwise(f)}(s)"
         args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
         if id(e) in self.any_order and self.kept(f):
             if self.facts.component(f) is not None:
