@@ -2,14 +2,14 @@
 position made at every move for the superko: interpreter/native/kernel_elementwise.py).
 A list ``[E(c) for c in cells(b)]`` whose elements each read their own cell alone is
 kept, and only the elements of the cells a move changed are made again: in
-tests/testdata/snapshots.meeple, ``picture()`` (noted after every turn) is so kept,
-``crowding()`` (each element reads the neighbours) and ``shifted(k)`` (each reads the
-parameter) are not. Played by the kernel and by the reference side by side, random
-games agree at every move (the lists, the states,
-the work counted), in one game, in two played in turns (the keep is shared by every
-state: a list kept for one serves the other only where its cells hold the same items)
-and in a copy; and the kernel reads kept elements (``kernel_kept_reads``) instead of
-making them again."""
+tests/testdata/snapshots.meeple, ``picture()`` and ``filled()`` (noted after every
+turn) are so kept, ``crowding()`` (each element reads the neighbours) and
+``shifted(k)`` (each reads the parameter) are not. Played by the kernel and by the
+reference side by side, random games agree at every move (the lists, the states, the
+work counted), in one game, in two played in turns (the keep is shared by every state:
+a list kept for one serves the other only where its cells hold the same items) and in
+a copy; and the kernel reads kept elements (``kernel_kept_reads``) instead of making
+them again."""
 from __future__ import annotations
 
 import random
@@ -45,6 +45,7 @@ def test_a_list_of_each_cell_s_own_number_is_kept_one_made_of_neighbours_is_not(
     def body(name: str) -> str:
         return next(line for line in src.splitlines() if line.startswith(f"static List<I> uF_{name}(St& s") and "{" in line)
     assert "uE_" in body("picture") and "uE_" not in body("crowding") and "uE_" not in body("shifted")
+    assert "uE_" in next(line for line in src.splitlines() if line.startswith("static List<bool> uF_filled(St& s) {"))
 
 
 def step(games, rnd: random.Random) -> None:
@@ -72,9 +73,10 @@ def test_random_games_agree_with_the_reference_and_read_kept_elements(seed):
         moves += 1
     assert games[1].over and games[0].result == games[1].result
     assert len(games[0].kernel_state()["vars"]["seen"]) == moves + 1 and prog.native_fallbacks == 0
-    # each move changes one cell of nine: the other eight elements are read from the keep
-    # (from the second move: the list of the first was kept for another game's state)
-    assert prog.kernel_kept_reads - before >= 8 * (moves - 1)
+    # each move changes one cell of nine: the other eight elements of each list kept
+    # (picture, filled) are read from the keep (from the second move: the lists of the
+    # first were kept for another game's state)
+    assert prog.kernel_kept_reads - before >= 2 * 8 * (moves - 1)
 
 
 def test_two_games_in_turns_and_a_copy_share_the_keep_rightly():
