@@ -92,7 +92,7 @@ class ElementwiseKeeps:
                 x.node == "Var" and x.name != cl.var and x.name in sc for x in ir.walk(comp.elem)):
             return None
         el = self.ct(t.arg)
-        x = "x_"
+        x = "xE_"   # (a name no printer gives: the element's cell)
         elem = self.expr(comp.elem, {cl.var: (x, self.ty(cl.iter).arg)}, t.arg)
         if not self._own_cell(elem, x, 0):
             return None
