@@ -488,6 +488,9 @@ class Gen(MemoCalls):
         return self.facts.table_list(e) is not None
 
     def _Comprehension(self, e, sc):
+        kept = self.elementwise(e, sc)   # (a list made one element per cell: kernel_elementwise.py)
+        if kept is not None:
+            return kept
         t = self.ty(e)
         el = self.ct(t.arg)
         out = self.fresh("out")

@@ -57,7 +57,10 @@ HELPERS = (
     "I size(Id z) { note(z); return s.z.size(z); } Id top(Id z) { note(z); return s.z.top(z); } "
     "Id bottom(Id z) { note(z); return s.z.bottom(z); } List<Id> items(Id z) { note(z); return s.z.items(z); } "
     "List<Id> topn(Id z, I n) { note(z); return s.z.topn(z, n); } };",
-    "static inline List<uint64_t> deps_read() { return List<uint64_t>(Vec<uint64_t>(DEPS, DEPS + NDEPS)); }",
+    # (the numbers copied at once: a vector of the pool's allocator copies a range one
+    # element at a time)
+    "static inline List<uint64_t> deps_read() { Vec<uint64_t> v(NDEPS); "
+    "if (NDEPS) std::memcpy(v.data(), DEPS, NDEPS * sizeof(uint64_t)); return List<uint64_t>(std::move(v)); }",
     # (whether the zones read hold the items they held: their stamps are the same)
     "static inline bool fresh(const St& s, const List<uint64_t>& d) { const uint64_t* p = d.begin(); "
     "for (size_t i = 0, n = d.size(); i < n; i += 2) if (s.z.stamp[p[i]] != p[i + 1]) return false; return true; }",

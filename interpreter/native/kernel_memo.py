@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cxx_text import ident
+from .kernel_elementwise import ElementwiseKeeps
 from .kernel_lasting import LastingKeeps
 from .kernel_types import has_none
 
@@ -32,9 +33,9 @@ _WRAPPERS = 8   # functions whose value is another's, looked through at most
 LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 
 
-class MemoCalls(LastingKeeps):
+class MemoCalls(LastingKeeps, ElementwiseKeeps):
     """``Gen``'s methods for calls that read a keep (some outlast a step:
-    kernel_lasting.py)."""
+    kernel_lasting.py; lists made one element per cell: kernel_elementwise.py)."""
 
     if TYPE_CHECKING:
         c: Any

@@ -1,0 +1,159 @@
+"""Kept lists made one element per cell (a part of ``kernel.Gen``, its methods on the
+generator's state; ``Gen._Comprehension`` asks them first).
+
+A list made from a board's cells, ``[E(c) for c in cells(b)]`` with no condition
+(go's whole-board ``position()``, made at every move for the superko), where ``E``
+reads no name of the rule around it but ``c`` and nothing of the state but the items
+of the zone ``c`` itself (its compiled C++ reads ``s.z``'s ``size``, ``top``,
+``bottom``, ``items`` or ``topn`` of ``c`` alone, static tables, and calls rule
+functions of ``c`` alone that do the same, or rule functions that read nothing of the
+state), changes where a move changes the cells, and only there: a stone played changes
+one number of go's 81 (where an element reads an item's variable, such as a chess
+piece's role, which a promotion changes in place, the list is made as before). Its
+value is kept (``uE_$listN``, a static table of the module, no part of any state)
+with, for each element, the stamp its cell had when the element was made (``Zones<.., true>``'s stamps, cxx/kernel_rt.hpp: a number no other
+change of any zone of any state was given, copied with a state) and the work and calls
+its evaluation counted. A later call, in any state:
+
+- counts the list's work as the loop does (each cell, ``W``), then, for each cell whose
+  stamp is the one noted, the element kept and the work and calls its evaluation
+  counted (the budgets run out at the same move as in the reference engine: the work
+  and calls only grow, so the totals decide), and for each other cell ``E`` evaluated
+  again;
+- returns the list kept where no element changed (one more read of ``kept_reads``
+  for each element served), else a new list: the kept one copied, the new elements in
+  their places (the kept list may be held by the state: lists are not changed in place
+  where another holds them).
+
+An evaluation stopped midway (a budget, ``mk::Bail``) leaves the keep to be made anew
+at the next call."""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ...dsl import ast as ir
+from .cxx_text import ident
+
+# (the state given to a helper that reads nothing of it but the budgets' counters, and
+# each mention of the state: as kernel_lasting.py reads them)
+from .kernel_lasting import _GIVEN, _STATE, HELPERS
+
+_DEPTH = 8   # rule functions called inside an element, looked through at most
+# what an element may read of its own cell's zone (as the printers write it)
+_ZONE_READ = r"\bs\.z\.(?:size|top|bottom|items|topn)\({v}[,)]"
+# element types kept by value (C++ scalars)
+_SCALARS = ("int", "bool", "enum", "cell", "player", "item", "zone")
+
+
+class ElementwiseKeeps:
+    """``Gen``'s methods for lists kept one element per cell."""
+
+    if TYPE_CHECKING:
+        c: Any
+        b: Any
+        facts: Any
+        tables: Any
+        protos: list[str]
+        fns: list[str]
+        recursive: set[str]
+        counting: set[str]
+        stamped: bool
+
+        def typeref(self, tr) -> Any: ...
+
+        def ct(self, t) -> str: ...
+
+        def ty(self, e) -> Any: ...
+
+        def param_type(self, p) -> Any: ...
+
+        def expr(self, e, sc: dict, want=None) -> str: ...
+
+    def elementwise(self, e, sc: dict) -> str | None:
+        """The C++ call of the keep of the comprehension ``e`` (compiled in the scope
+        ``sc``) where it makes a list one element per cell, each reading its own cell
+        alone and no name of the scope (see the module's docstring); else None."""
+        made = self.__dict__.setdefault("elementwise_made", {})
+        if id(e) not in made:
+            made[id(e)] = (None, e)   # (the node held: its id is no other's meanwhile)
+            made[id(e)] = (self._from_comprehension(len(made), e, sc), e)
+        fn = made[id(e)][0]
+        return f"{fn}(s)" if fn else None
+
+    def _from_comprehension(self, n: int, comp, sc: dict) -> str | None:
+        """``uE_$listN``: the keep of the comprehension ``comp``, or None."""
+        if len(comp.clauses) != 1 or comp.cond is not None:
+            return None
+        cl = comp.clauses[0]
+        table = self.facts.table_list(cl.iter)
+        t = self.ty(comp)
+        if table is None or table[0] != "cells" or t.arg.tag not in _SCALARS or any(
+                x.node == "Var" and x.name != cl.var and x.name in sc for x in ir.walk(comp.elem)):
+            return None
+        el = self.ct(t.arg)
+        x = "xE_"   # (a name no printer gives: the element's cell)
+        elem = self.expr(comp.elem, {cl.var: (x, self.ty(cl.iter).arg)}, t.arg)
+        if not self._own_cell(elem, x, 0):
+            return None
+        if not self.stamped:   # (the zones carry stamps: kernel_lasting.py)
+            self.stamped = True
+            self.protos[:0] = HELPERS
+        lt = self.ct(t)
+        xs = self.expr(cl.iter, {}, self.ty(cl.iter))
+        work = "" if self.facts.counted(cl.iter) else "W(s, (I)n_); "
+        calls = f"if (s.calls > {self.b.calls}) bail();"
+        keep = self.tables.table(("ELEMENTWISE", n), lambda k: (
+            f"static struct {{ bool made = false; {lt} v; std::vector<uint64_t> st; std::vector<I> w, c; "
+            f"I ws = 0, cs = 0; }} {k};"))
+        fn = ident("E", f"$list{n}")
+        sig = f"static {lt} {fn}(St& s)"
+        self.protos.append(sig + ";")
+        # (one element made: its value in o_[i_], its cell's stamp, work and calls noted
+        # and added to nw_, nc_)
+        one = (f"Id {x} = xs_[i_]; I w0_ = s.work, c0_ = s.calls; o_[i_] = {elem}; e.st[i_] = s.z.stamp[{x}]; "
+               f"e.w[i_] = w0_ - s.work; e.c[i_] = s.calls - c0_; nw_ += e.w[i_]; nc_ += e.c[i_];")
+        self.fns.append(
+            f"{sig} {{ auto& e = {keep}; const List<Id>& xs_ = {xs}; size_t n_ = xs_.size(); {work}I nw_ = 0, nc_ = 0; "
+            f"if (!e.made || e.st.size() != n_) {{ e.made = false; e.st.assign(n_, 0); e.w.assign(n_, 0); "
+            f"e.c.assign(n_, 0); Vec<{el}> o_(n_); for (size_t i_ = 0; i_ < n_; ++i_) {{ {one} }} "
+            f"e.v = {lt}(std::move(o_)); e.ws = nw_; e.cs = nc_; e.made = true; return e.v; }} "
+            f"size_t i_ = 0; while (i_ < n_ && s.z.stamp[xs_[i_]] == e.st[i_]) ++i_; "
+            f"if (i_ == n_) {{ KEPT_READS += n_; W(s, e.ws); s.calls += e.cs; {calls} return e.v; }} "
+            # (the work and calls of the elements kept: all less those made again)
+            f"e.made = false; Vec<{el}> o_(n_); std::copy(e.v.begin(), e.v.end(), o_.begin()); I wk_ = e.ws, ck_ = e.cs; size_t k_ = 0; "
+            f"for (; i_ < n_; ++i_) {{ if (s.z.stamp[xs_[i_]] == e.st[i_]) continue; ++k_; wk_ -= e.w[i_]; "
+            f"ck_ -= e.c[i_]; {one} }} KEPT_READS += n_ - k_; W(s, wk_); s.calls += ck_; {calls} "
+            f"e.v = {lt}(std::move(o_)); e.ws = wk_ + nw_; e.cs = ck_ + nc_; e.made = true; return e.v; }}")
+        return fn
+
+    def _own_cell(self, code: str, var: str | None, depth: int) -> bool:
+        """Whether the C++ ``code`` reads nothing of the state but the items of the zone
+        ``var`` (a C++ name; None: nothing at all), directly or through rule functions
+        given ``var`` alone that read nothing else of theirs, or through rule functions
+        that read nothing of the state; a text is not looked into."""
+        if '"' in code or depth > _DEPTH:
+            return False
+        out = code if var is None else re.sub(_ZONE_READ.format(v=re.escape(var)),
+                                              lambda m: "ZONE_" + m.group(0)[-1], code)
+        for g, fd in self.c.functions.items():
+            f = ident("F", g)
+            if f"{f}(s, " not in out and f"{f}(s)" not in out:
+                continue
+            if g in self.recursive or g in self.counting:
+                return False
+            sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
+            inner = self.expr(fd.body, sc, self.typeref(fd.result))
+            if self._own_cell(inner, None, depth + 1):   # (it reads nothing of the state)
+                out = out.replace(f"{f}(s, ", f"{f}(").replace(f"{f}(s)", f"{f}()")
+                continue
+            call = f"{f}(s, {var})"
+            if var is None or len(fd.params) != 1 or not self._own_cell(inner, sc[fd.params[0].name][0], depth + 1):
+                return False
+            out = out.replace(call, "ZONE_)")
+            if f"{f}(s" in out:
+                return False
+        for m in _STATE.finditer(out):
+            if _GIVEN.search(out[max(0, m.start() - 20):m.start()]) is None or out[m.end():m.end() + 1] not in ",)":
+                return False
+        return True
