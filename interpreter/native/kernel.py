@@ -345,6 +345,8 @@ class Gen(MemoCalls):
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
         match e.op:
+            case "+" | "-" if self.facts.within(e, _PLAIN_MAX):  # (core/bounds.py)
+                return f"((I)({a}) {e.op} (I)({b}))"   # (ints of known ranges: no overflow, no none)
             case "+":
                 return f"add({a}, {b})"
             case "-":
