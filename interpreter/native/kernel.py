@@ -191,7 +191,10 @@ class Gen(MemoCalls):
         return f"((I){e.value}LL)"
 
     def _StrLit(self, e, sc):
-        return literal(e.value)
+        # (a text of the rules is made once, when the module loads: a text made by + or
+        # compared reads it where it is, with no text made at each evaluation)
+        code = literal(e.value)
+        return self.tables.table(("STR", code), lambda n: f"static const Str {n} = {code};")
 
     def _BoolLit(self, e, sc):
         return "true" if e.value else "false"
@@ -254,7 +257,8 @@ class Gen(MemoCalls):
             return f"{self.ct(t)}()"
         el = t.arg
         items = ", ".join(self.expr(x, sc, el) for x in e.items)
-        code = f"{self.ct(t)}(Vec<{self.ct(el)}>{{{items}}})"
+        # (List::of: a short list of numbers, ids or bools kept inline, with no buffer)
+        code = f"{self.ct(t)}::of({{{items}}})"
         if not self._constant(e, sc):
             return code
         # (a list of constants is made once, when the module loads, and shared: a list is
@@ -341,6 +345,8 @@ class Gen(MemoCalls):
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
         match e.op:
+            case "+" | "-" if self.facts.within(e, _PLAIN_MAX):  # (core/bounds.py)
+                return f"((I)({a}) {e.op} (I)({b}))"   # (ints of known ranges: no overflow, no none)
             case "+":
                 return f"add({a}, {b})"
             case "-":

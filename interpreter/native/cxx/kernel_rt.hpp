@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <new>
 #include <string>
@@ -178,10 +179,19 @@ template <class T>
 struct List {
     // (bools kept as bytes: std::vector<bool> has no data())
     typedef typename std::conditional<std::is_same<T, bool>::value, uint8_t, T>::type S;
+    // A list of at most INLINE numbers, ids or bools (a move of two squares, a step of
+    // two numbers) keeps them in its header (``inl``), with no buffer of its own: one
+    // allocation, from the free list of 64 bytes, where a vector's buffer made two.
+    static constexpr size_t INLINE_BYTES = 16;
+    static constexpr uint32_t INLINE = std::is_arithmetic<S>::value ? INLINE_BYTES / sizeof(S) : 0;
     struct Rep {
-        int32_t rc;
-        uint32_t h;  // (its elements' hash once asked for, else 0: see hash)
-        Vec<S> v;
+        int32_t rc = 1;
+        uint32_t h = 0;  // (its elements' hash once asked for, else 0: see hash)
+        uint32_t n = 0;  // (its size)
+        S* d = nullptr;  // (its elements: v's buffer, or inl)
+        Vec<S> v;        // (empty where its elements are inline)
+        alignas(8) unsigned char inl[INLINE_BYTES];
+        bool inline_() const { return (const void*)d == (const void*)inl; }
         // (lists are made and dropped at every turn of a rule's loops: their headers
         // come from a free list; the GIL keeps one thread in a kernel at a time)
         static void* operator new(size_t size) { return pool::take(size); }
@@ -192,6 +202,22 @@ struct List {
     List() {}
     template <class A>
     explicit List(std::vector<T, A>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
+    // a list of these elements (a list written in the rules, [a, b]): inline where they fit
+    static List of(std::initializer_list<T> xs) {
+        List l;
+        if (xs.size() == 0) return l;
+        Rep* r = l.p = new Rep;
+        if (xs.size() <= INLINE) {
+            r->d = reinterpret_cast<S*>(r->inl);
+            for (const T& x : xs) r->d[r->n++] = (S)x;
+            return l;
+        }
+        r->v.reserve(xs.size());
+        for (const T& x : xs) r->v.push_back((S)x);
+        r->d = r->v.data();
+        r->n = (uint32_t)r->v.size();
+        return l;
+    }
     List(const List& o) : p(o.p) {
         if (p) ++p->rc;
     }
@@ -224,15 +250,27 @@ struct List {
             return true;
         }
         if (p->rc != 1) return false;
-        p->v.insert(p->v.end(), b.p->v.begin(), b.p->v.end());
+        size_t n = (size_t)p->n + b.p->n;
+        if (n > UINT32_MAX) bail();
+        if (p->inline_() && n <= INLINE) {   // (still inline: b's elements after them)
+            std::memcpy(p->d + p->n, b.p->d, b.p->n * sizeof(S));
+        } else {
+            if (p->inline_()) {   // (grown past its header: into a buffer of its own)
+                p->v.reserve(n);
+                p->v.assign(p->d, p->d + p->n);
+            }
+            p->v.insert(p->v.end(), b.p->d, b.p->d + b.p->n);
+            p->d = p->v.data();
+        }
+        p->n = (uint32_t)n;
         p->h = 0;
         return true;
     }
-    size_t size() const { return p ? p->v.size() : 0; }
-    bool empty() const { return !p || p->v.empty(); }
-    const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->v.data())[i]; }
-    const T* begin() const { return p ? reinterpret_cast<const T*>(p->v.data()) : nullptr; }
-    const T* end() const { return p ? reinterpret_cast<const T*>(p->v.data()) + p->v.size() : nullptr; }
+    size_t size() const { return p ? p->n : 0; }
+    bool empty() const { return !p || p->n == 0; }
+    const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->d)[i]; }
+    const T* begin() const { return p ? reinterpret_cast<const T*>(p->d) : nullptr; }
+    const T* end() const { return p ? reinterpret_cast<const T*>(p->d) + p->n : nullptr; }
     // a hash of a list of numbers, ids or bools (never 0), made once for its buffer
     // (explicitly instantiated for every list: kernel_prebuilt.py):
     // equal lists have the same (a list is changed in place by append alone, which
@@ -240,9 +278,9 @@ struct List {
     uint32_t hash() const {
         if (!p) return 1;
         if (p->h) return p->h;
-        uint64_t h = p->v.size();
+        uint64_t h = p->n;
         if constexpr (std::is_arithmetic<S>::value)   // (other lists: by their size alone)
-            for (const S& x : p->v) h = (h ^ (uint64_t)(int64_t)x) * 0x9E3779B97F4A7C15ULL;
+            for (const S* x = p->d; x != p->d + p->n; ++x) h = (h ^ (uint64_t)(int64_t)*x) * 0x9E3779B97F4A7C15ULL;
         uint32_t f = (uint32_t)(h >> 32) ^ (uint32_t)h;
         return p->h = f ? f : 1;
     }
@@ -250,14 +288,17 @@ struct List {
   private:
     template <class A>
     static Rep* make(std::vector<T, A>&& v) {
+        if (v.size() > UINT32_MAX) bail();
+        Rep* r = new Rep;
         if constexpr (std::is_same<std::vector<T, A>, Vec<S>>::value) {
-            return new Rep{1, 0, std::move(v)};  // (the buffer, as it is)
+            r->v = std::move(v);  // (the buffer, as it is)
         } else {  // (bools, or another allocator's vector: the elements moved across)
-            Rep* r = new Rep{1, 0, Vec<S>()};
             r->v.reserve(v.size());
             for (auto&& x : v) r->v.push_back((S)std::move(x));
-            return r;
         }
+        r->d = r->v.data();
+        r->n = (uint32_t)r->v.size();
+        return r;
     }
 };
 
@@ -415,9 +456,20 @@ static List<T> ordered(const List<T>& l) {
 // the shorter first where one begins the other: 0 after its end): texts whose keys differ
 // are in the order of their keys, those whose keys are equal are compared whole
 static inline uint64_t text_key(const Str& s) {
-    uint64_t k = 0;
     size_t n = s.size() < 8 ? s.size() : 8;
-    for (size_t i = 0; i < n; ++i) k |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+    const char* q = s.data();
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    // (a short text kept inside its object, std::string's own buffer: its first 8 bytes
+    // read at once, from that object alone, the bytes after its end masked off)
+    uintptr_t at = (uintptr_t)q, self = (uintptr_t)&s;
+    if (n > 0 && at >= self && at + 8 <= self + sizeof(Str)) {
+        uint64_t w;
+        __builtin_memcpy(&w, q, 8);
+        return __builtin_bswap64(w) & (~0ULL << (64 - 8 * n));
+    }
+#endif
+    uint64_t k = 0;
+    for (size_t i = 0; i < n; ++i) k |= (uint64_t)(unsigned char)q[i] << (56 - 8 * i);
     return k;
 }
 
@@ -443,18 +495,35 @@ static List<Str> ordered_texts(X* first, X* last) {
         });
     Vec<Str> out;
     out.reserve(at.size());
-    for (const K& x : at)
-        if (out.empty() || !eq(out.back(), *x.p)) out.push_back(std::move(*x.p));   // (a copy of a const text)
+    for (size_t i = 0; i < at.size(); ++i)   // (texts whose keys differ differ)
+        if (i == 0 || (at[i - 1].k != at[i].k || !eq(out.back(), *at[i].p)))
+            out.push_back(std::move(*at[i].p));   // (a copy of a const text)
     return List<Str>(std::move(out));
 }
 template <class A>
 static List<Str> ordered(std::vector<Str, A>&& v) {
     return ordered_texts(v.data(), v.data() + v.size());
 }
+// ascending(l) for texts: neighbours by their keys, whole only where their keys are equal
+// (none, first in the order, by its own)
+static inline bool ascending_texts(const List<Str>& l) {
+    size_t n = l.size();
+    uint64_t prev = n ? text_key(l[0]) : 0;
+    for (size_t i = 1; i < n; ++i) {
+        uint64_t k = text_key(l[i]);
+        if (is_none_s(l[i]) || is_none_s(l[i - 1])) {
+            if (cmp(l[i - 1], l[i]) >= 0) return false;
+        } else if (k < prev || (k == prev && l[i - 1].compare(l[i]) >= 0)) {
+            return false;
+        }
+        prev = k;
+    }
+    return true;
+}
 // (texts of a list as the rules made it, as ordered(const List<T>&) does, the template
 // above would copy the list, then sort the copies as texts: it cannot see this overload)
 static inline List<Str> ordered(const List<Str>& l) {
-    if (ascending(l)) return l;
+    if (ascending_texts(l)) return l;
     return ordered_texts(l.begin(), l.end());
 }
 
@@ -529,8 +598,8 @@ static inline I chars(const Str& s) {
 }
 
 // ------------------------------------------------------------------ list helpers
-template <class T>
-static inline const T& at(const List<T>& l, I i) {  // helpers._index
+template <class T>   // (always inlined: a call cost more than its two tests)
+__attribute__((always_inline)) static inline const T& at(const List<T>& l, I i) {  // helpers._index
     if (i < 0 || (size_t)i >= l.size()) bail();
     return l[(size_t)i];
 }
