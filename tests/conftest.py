@@ -289,7 +289,9 @@ SLOW = {
         "test_every_bundled_ruleset_passes_pettingzoo_api_and_seed_tests",
     ),
     "test_properties.py": (
+        "test_a_locale_of_texts_only_plays_as_its_ruleset",
         "test_random_games",
+        "test_random_games_in_a_locale_of_texts_only",
     ),
     "test_ray.py": (
         "test_a_ray_that_cannot_start_is_one_line_and_exit_1",

@@ -9,16 +9,26 @@ each move) are checked move by move.
 - a seat's view holds no item of a zone that seat cannot see, and never the generator,
   the procedure stack or the item locations;
 - games end within MAX_MOVES moves.
+
+A locale that holds only display declarations (names, texts, labels, colours, its title
+and language) changes what people read, never a rule: a game in it makes the same moves
+and states as in its ruleset (``test_a_locale_of_texts_only_plays_as_its_ruleset``), so
+in the short form its configurations play one example each, the
+rest of the random games being those of the ruleset's own configurations. A locale that
+patches a rule (Cherokee's Dutch one) plays as many as any configuration.
 """
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from functools import cache
 
 import bundled
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from meeple.dsl.errors import Diagnostics
+from meeple.dsl.load import DISPLAY, merge
 from meeple.interpreter.play import record, views
 from scale import FULL as FULL_FORM, scaled
 
@@ -26,10 +36,22 @@ from meeple import interpreter
 
 MAX_MOVES = 2000
 EXAMPLES = scaled(4, 2)   # per configuration; there are many configurations
+TEXTS_EXAMPLES = scaled(EXAMPLES, 1)   # per configuration in a locale of texts only
 SEATS_CHECK_EVERY = 7  # views are checked every few moves (and at the end)
+LOCKSTEP_MOVES = 24   # moves of a game in a locale of texts only played beside its ruleset's
 
 
-def configurations():
+def texts_only(name: str, locale: str | None) -> bool:
+    """Whether a bundled ruleset's locale holds display declarations only."""
+    return locale is not None and all(d.node in TEXTS for d in bundled.sources(name).locales[locale].decls)
+
+
+TEXTS = (*DISPLAY, "Title", "Language")
+
+
+def configurations(texts: bool = False):
+    """The configurations whose locale is not of texts only (``texts``: those whose locale
+    is)."""
     out = []
     for name in bundled.names():
         variants, locales = bundled.variants(name), bundled.locales(name)
@@ -40,6 +62,8 @@ def configurations():
         if variants and locales:
             overlays.append((tuple(variants), locales[-1]))
         for vs, loc in overlays:
+            if texts_only(name, loc) != texts:
+                continue
             # a variant may change the player counts: the checked ruleset says them (only
             # checked, not compiled: collecting stays cheap where these tests are deselected)
             low, high = bundled.players(name, vs, loc)
@@ -161,6 +185,18 @@ def same_game(a, b) -> None:
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_random_games(name, variants, locale, players, data):
+    play_and_check(name, variants, locale, players, data)
+
+
+@pytest.mark.parametrize("name, variants, locale, players", configurations(texts=True))
+@settings(max_examples=TEXTS_EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_random_games_in_a_locale_of_texts_only(name, variants, locale, players, data):
+    play_and_check(name, variants, locale, players, data)
+
+
+def play_and_check(name, variants, locale, players, data):
     prog = program(name, variants, locale)
     seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
     resume_at = data.draw(st.integers(0, 150), label="resume at move")
@@ -197,7 +233,11 @@ def test_random_games(name, variants, locale, players, data):
     assert replayed.to_json() == game.to_json()
     if not game.over:
         return
-    res = game.result
+    check_result(prog, game.result, players)
+    assert record.digest(replayed) == record.digest(game)
+
+
+def check_result(prog, res: dict, players: int) -> None:
     assert set(res) >= {"scores", "ranking", "winners", "ranks", "outcomes", "draw"}
     assert sorted(p for group in res["ranking"] for p in group) == list(range(players))
     assert res["winners"] == [p for p in range(players) if res["outcomes"][p] == "win"]
@@ -207,8 +247,51 @@ def test_random_games(name, variants, locale, players, data):
         tie = len(res["ranking"]) == 1 and players > 1
         assert res["outcomes"] == ["draw" if tie else "win" if p in res["ranking"][0] else "loss"
                                    for p in range(players)]
-    assert record.digest(replayed) == record.digest(game)
 
 
 def test_there_are_configurations():
-    assert configurations()
+    assert configurations() and configurations(texts=True)
+    # a locale that patches a rule plays as many games as its ruleset
+    assert not texts_only("cherokee", "nl") and texts_only("cherokee", "fr")
+    assert any(loc == "nl" for _, _, loc, _ in (p.values for p in configurations()))
+
+
+def _without_texts(name: str, variants: tuple, locale: str | None) -> list:
+    return [d for d in merge(bundled.sources(name), list(variants), locale, Diagnostics()).decls
+            if d.node not in TEXTS]
+
+
+@pytest.mark.parametrize("name, locale", [(n, loc) for n in bundled.names() for loc in bundled.locales(n)
+                                          if texts_only(n, loc)])
+def test_a_locale_of_texts_only_plays_as_its_ruleset(name, locale):
+    """With every overlay of its configurations (no variant, each alone, all), the ruleset
+    in the locale has the declarations of the ruleset but the display ones; the first moves of a random game at
+    the largest table, with every variant, are the same (values and notations) and leave
+    the same states (but the locale's name) as without the locale, and show each seat the
+    same views but the log's texts (the rules being the same declarations, a longer game
+    tells little more; tests/test_overlays.py: a locale's texts change no notation)."""
+    every = tuple(bundled.variants(name))
+    for vs in {(), every, *((v,) for v in every)}:
+        assert _without_texts(name, vs, locale) == _without_texts(name, vs, None), (name, vs, locale)
+    players = bundled.players(name, every, locale)[1]
+    ours, theirs = program(name, every, locale).new_game(players, 7), program(name, every, None).new_game(players, 7)
+    rng = random.Random(f"{name}@{locale}")
+
+    def state(game) -> dict:
+        s = json.loads(game.to_json())
+        assert s.pop("locale") == game.program.locale
+        return s
+
+    for step in range(LOCKSTEP_MOVES):
+        moves = ours.legal_moves()
+        assert [(m.notation, m.value) for m in moves] == [(m.notation, m.value) for m in theirs.legal_moves()]
+        assert state(ours) == state(theirs)
+        if step % SEATS_CHECK_EVERY == 0 or ours.over:
+            for seat in [*range(players), views.SPECTATOR]:
+                a, b = views.view(ours, seat), views.view(theirs, seat)
+                assert len(a.pop("log")) == len(b.pop("log")) and a == b, (step, seat)
+        if ours.over:
+            break
+        i = rng.randrange(len(moves))
+        assert ours.apply(i).notation == theirs.apply(i).notation
+    assert ours.result == theirs.result
