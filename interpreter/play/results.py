@@ -29,6 +29,8 @@ def _score(R: Runtime) -> None:
                 R.result["participants"][name] = fn(R, {}) if fn else None
             except Exception as e:  # noqa: BLE001
                 raise _within(f"the score of participant {name}", decl.score, e, prog) from None
+    if prog.payoff_fn is not None:
+        R.result["payoffs"] = _payoffs(R)
     if prog.outcomes is not None:
         outcomes = []
         for p in R.players:
@@ -45,6 +47,25 @@ def _score(R: Runtime) -> None:
     R.phase = "over"
     if R.hook:
         R.hook("at end", R)
+
+
+def _payoffs(R: Runtime) -> list[int]:
+    """Each seat's payoff (``payoff(p) = ...``, or the one ``payoff = ...`` every seat
+    shares), their sum checked against the one the declaration states (``summing to N``)."""
+    prog = R.prog
+    d = prog.checked.payoff
+    try:
+        if d.param is None:
+            payoffs = [prog.payoff_fn(R, {})] * len(R.players)
+        else:
+            payoffs = [prog.payoff_fn(R, p) for p in R.players]
+    except Exception as e:  # noqa: BLE001
+        raise _within("the payoffs", d.body, e, prog) from None
+    if d.total is not None and sum(payoffs) != d.total:
+        raise _within("the payoffs", d, ValueError(
+            f"the payoffs {payoffs} sum to {sum(payoffs)}, not {d.total} as declared "
+            f"('summing to {d.total}')"), prog) from None
+    return payoffs
 
 
 def _results(scores: list[int], ties: list[list[int]], tie_names: list[str],
