@@ -135,6 +135,7 @@ def test_declared_payoffs_are_in_the_result_and_sums_are_checked():
     with pytest.raises(interpreter.RuleError) as e:
         play(zero, 3, [3, 1, 2])   # two seats lose the first seat's gift: -3
     assert "sum to -3, not 0" in str(e.value) and "payoffs.meeple:12" in str(e.value)
+    assert "bug" not in str(e.value)
     negative = compile_text(GIFTS + "payoff(p) = 0 - given(p) summing to -4\n")
     assert play(negative, 2, [1, 3]).result["payoffs"] == [-1, -3]
 
@@ -186,3 +187,16 @@ def test_pettingzoo_rewards_are_the_payoffs():
     assert [rewards[a] for a in env.possible_agents] == [float(x) for x in payoffs]
     with pytest.raises(ValueError, match="declares no payoff"):
         pettingzoo.env("kalah", returns="payoffs")
+
+
+def test_playouts_give_the_payoffs_in_every_engine():
+    # the kernel's batch of playouts cannot compute payoffs: those games are played
+    # move by move, with the same results as the Python game of each seed
+    python = interpreter.load(AUCTION).for_players(3)
+    prog = openspiel.played_program(interpreter.load(AUCTION), 3, True)   # (a kernel's, where one is built)
+    got = interpreter.playouts(prog, 12, seed=5)
+    assert [g["result"] for g in got] == [g["result"] for g in interpreter.playouts(python, 12, seed=5)]
+    for g in got:
+        assert g["error"] is None and "payoffs" in g["result"]
+        assert g["result"]["payoffs"] == g["result"]["scores"]   # the winner's gain, 0 else
+    assert any(sum(g["result"]["payoffs"]) > 0 for g in got)

@@ -1,10 +1,11 @@
-"""The end of a game: the scores, tiebreaks, teams and outcomes that the ruleset
-declares, turned into the game's result (ranking, ranks, winners, draw)."""
+"""The end of a game: the scores, tiebreaks, teams, outcomes and payoffs that the
+ruleset declares, turned into the game's result (ranking, ranks, winners, draw)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .failures import _within
+from .helpers import RuleError
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -53,16 +54,17 @@ def _payoffs(R: Runtime) -> list[int]:
     """Each seat's payoff (``payoff(p) = ...``, or the one ``payoff = ...`` every seat
     shares), their sum checked against the one the declaration states (``summing to N``)."""
     prog = R.prog
-    d = prog.checked.payoff
+    d, fn = prog.checked.payoff, prog.payoff_fn
+    assert d is not None and fn is not None   # (called only when the ruleset declares one)
     try:
         if d.param is None:
-            payoffs = [prog.payoff_fn(R, {})] * len(R.players)
+            payoffs = [fn(R, {})] * len(R.players)
         else:
-            payoffs = [prog.payoff_fn(R, p) for p in R.players]
+            payoffs = [fn(R, p) for p in R.players]
     except Exception as e:  # noqa: BLE001
         raise _within("the payoffs", d.body, e, prog) from None
     if d.total is not None and sum(payoffs) != d.total:
-        raise _within("the payoffs", d, ValueError(
+        raise _within("the payoffs", d, RuleError(
             f"the payoffs {payoffs} sum to {sum(payoffs)}, not {d.total} as declared "
             f"('summing to {d.total}')"), prog) from None
     return payoffs
