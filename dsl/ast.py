@@ -565,6 +565,17 @@ class ScoreDecl(Node):
     body: Expr
 
 
+class PayoffDecl(Node):
+    """``payoff(p) = expr [summing to N]``: each seat's payoff when the game ends (its
+    return to a learning agent), or ``payoff = expr``: one payoff every seat shares (a
+    cooperative game). ``total`` is the sum every game's payoffs declare (``summing to
+    N``), checked when each game ends."""
+    node: Literal["PayoffDecl"] = "PayoffDecl"
+    param: str | None = None
+    body: Expr
+    total: int | None = None
+
+
 class HeuristicDecl(Node):
     """``heuristic(p) = expr``: how good the position is for player ``p`` (higher is
     better), a hint for computer players; it never changes how the game is played."""
@@ -705,7 +716,7 @@ class Remove(Node):
 
 
 Decl = Annotated[
-    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove,
+    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove,
     Field(discriminator="node"),
 ]
 
@@ -782,7 +793,7 @@ def decl_key(decl) -> str:
     d = decl
     match d.node:
         case "Title" | "Language" | "Players" | "Order" | "SetupDecl" | "TurnDecl" \
-                | "EndDecl" | "ScoreDecl" | "HeuristicDecl" | "OutcomeDecl" | "TeamDecl":
+                | "EndDecl" | "ScoreDecl" | "PayoffDecl" | "HeuristicDecl" | "OutcomeDecl" | "TeamDecl":
             return d.node.removesuffix("Decl").lower()
         case "AtEndDecl":
             return "at end"

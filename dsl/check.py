@@ -87,6 +87,7 @@ class Checked:
     at_end: ir.AtEndDecl | None = None
     score: ir.ScoreDecl | None = None
     heuristic: ir.HeuristicDecl | None = None
+    payoff: ir.PayoffDecl | None = None
     outcome: ir.OutcomeDecl | None = None
     team: ir.TeamDecl | None = None
     participants: dict[str, ir.ParticipantDecl] = field(default_factory=dict)

@@ -31,6 +31,7 @@ _BY_NAME = {"ZoneDecl": "zones", "VarDecl": "vars", "RelationDecl": "relations",
             "ParticipantDecl": "participants"}
 _THE_ONE = {"SetupDecl": "setup", "TurnDecl": "turn", "EndDecl": "end", "AtEndDecl": "at_end",
             "ScoreDecl": "score", "HeuristicDecl": "heuristic", "OutcomeDecl": "outcome",
+            "PayoffDecl": "payoff",
             "TeamDecl": "team"}
 _LISTED = {"DeckDecl": "decks", "TiebreakDecl": "tiebreaks", "InvariantDecl": "invariants",
            "SecretDecl": "secrets"}
@@ -328,6 +329,8 @@ class DeclChecks:
                 self._expect(d.body, {d.param: PLAYER}, INT, "the score")
             case "HeuristicDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, "the heuristic")
+            case "PayoffDecl":
+                self._expect(d.body, {d.param: PLAYER} if d.param else {}, INT, "the payoff")
             case "TiebreakDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
             case "OutcomeDecl":

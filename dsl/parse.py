@@ -423,6 +423,13 @@ class _ToIR(Transformer):
     def score_decl(self, meta, c):
         return _new(ir.ScoreDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 
+    def payoff_decl(self, meta, c):
+        return _new(ir.PayoffDecl, span=self.s(meta), param=None if c[0] is None else str(c[0]),
+                    body=c[1], total=c[2])
+
+    def payoff_total(self, meta, c):
+        return -int(c[-1]) if any(x is not None and str(x) == "-" for x in c) else int(c[-1])
+
     def heuristic_decl(self, meta, c):
         return _new(ir.HeuristicDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 

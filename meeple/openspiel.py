@@ -422,17 +422,38 @@ def _edit(view: dict, edit: list) -> None:
         parent[key] = parent[key][edit[2]:] + edit[3]
 
 
+RETURNS = ("outcomes", "scores", "payoffs")
+
+
 def returns_of(result: dict | None, players: int, mode: str = "outcomes") -> list[float]:
     """The returns of a finished game from its result: ``"outcomes"``: +1 a win, 0 a
     draw, -1 a loss; ``"scores"``: each seat's score less the seats' mean score (so they
-    sum to 0). All zeros while the game goes on."""
+    sum to 0); ``"payoffs"``: each seat's payoff as the ruleset declares it (``payoff``),
+    exactly. All zeros while the game goes on."""
     if result is None:
         return [0.0] * players
     if mode == "scores":
         scores = [float(s) for s in result["scores"]]
         mean = sum(scores) / len(scores)
         return [s - mean for s in scores]
+    if mode == "payoffs":
+        return [float(x) for x in result["payoffs"]]
     return [{"win": 1.0, "draw": 0.0, "loss": -1.0}[o] for o in result["outcomes"]]
+
+
+def default_returns(ruleset) -> str:
+    """The returns a ruleset's games give unless told otherwise: ``"payoffs"`` when it
+    declares a ``payoff``, else ``"outcomes"``."""
+    return "payoffs" if ruleset.checked.payoff is not None else "outcomes"
+
+
+def check_returns(ruleset, mode: str) -> None:
+    """A ValueError saying what is wrong with ``returns=mode`` for this ruleset."""
+    if mode not in RETURNS:
+        raise ValueError(f"returns must be one of {', '.join(map(repr, RETURNS))}, not {mode!r}")
+    if mode == "payoffs" and ruleset.checked.payoff is None:
+        raise ValueError(f"returns='payoffs': ruleset {ruleset.name!r} declares no payoff "
+                         "(add 'payoff(p) = ...', or use returns='outcomes' or 'scores')")
 
 
 RANDOM_NODES = ("Shuffle", "Roll", "PickRandom")
@@ -463,9 +484,42 @@ def _random(node) -> bool:
 def zero_sum(ruleset, players: int, mode: str) -> bool:
     """Returns sum to zero in every finished game: always with ``"scores"`` (centred);
     with ``"outcomes"`` when two seats play and the outcomes follow the ranking (no
-    ``outcome`` or ``team`` declaration): then one wins and one loses, or both draw."""
+    ``outcome`` or ``team`` declaration): then one wins and one loses, or both draw;
+    with ``"payoffs"`` when the ruleset declares them ``summing to 0``."""
+    return utility(ruleset, players, mode) == ("zero_sum", 0)
+
+
+def utility(ruleset, players: int, mode: str) -> tuple[str, int | None]:
+    """What the returns of every finished game are known to have in common, and their
+    sum when it is known: ``("zero_sum", 0)``, ``("constant_sum", N)`` (payoffs declared
+    ``summing to N``), ``("identical", None)`` (one payoff shared: ``payoff = ...``) or
+    ``("general_sum", None)``. Only what follows from the declarations is claimed."""
     c = ruleset.checked
-    return mode == "scores" or (players == 2 and c.outcome is None and c.team is None)
+    if mode == "scores" or (mode == "outcomes" and players == 2 and c.outcome is None
+                            and c.team is None):
+        return "zero_sum", 0
+    if mode == "payoffs" and c.payoff is not None:
+        if c.payoff.param is None:
+            return "identical", None
+        if c.payoff.total is not None:
+            return ("zero_sum" if c.payoff.total == 0 else "constant_sum"), c.payoff.total
+    return "general_sum", None
+
+
+def secret_beyond_simultaneous(ruleset) -> bool:
+    """Whether a seat may be kept from seeing something other than the choices of a
+    simultaneous decision while they are made (which OpenSpiel's simultaneous nodes
+    keep apart themselves): what ``ruleset.hidden_information`` says, that one reason
+    left out."""
+    if not ruleset.hidden_information:
+        return False
+    c = ruleset.checked
+    if c.secrets or any(v.visibility is not None for v in c.vars.values()) \
+            or any(z.visibility != "public" for z in c.zones.values()) \
+            or any(b.decl.visibility != "public" for b in c.boards.values()):
+        return True
+    return any(getattr(n, "node", None) in ("Move", "Flip") and n.facing == "down"
+               for n in _nodes(c))
 
 
 # ---------------------------------------------------------------- OpenSpiel
@@ -481,7 +535,7 @@ PARAMETERS = {"players": 0, "variants": "", "locale": "", "returns": "outcomes",
 
 
 def load(ruleset, players: int | None = None, variants=(), locale: str | None = None,
-         returns: str = "outcomes", max_moves: int = MAX_MOVES,
+         returns: str | None = None, max_moves: int = MAX_MOVES,
          max_game_length: int = MAX_GAME_LENGTH, score_bound: float = 1000.0,
          native: bool = True) -> MeepleGame:
     """An OpenSpiel game of any ruleset: a bundled name, a path, or a loaded ``Ruleset``
@@ -496,7 +550,8 @@ def load(ruleset, players: int | None = None, variants=(), locale: str | None = 
     short = register(ruleset)
     base = _REGISTERED[short][0]
     params = {"players": players or base.default_players, "variants": " ".join(variants),
-              "locale": locale or "", "returns": returns, "max_moves": max_moves,
+              "locale": locale or "", "returns": returns or default_returns(base),
+              "max_moves": max_moves,
               "max_game_length": max_game_length, "score_bound": float(score_bound),
               "native": bool(native)}
     return pyspiel.load_game(short, params)
@@ -508,14 +563,14 @@ def _game_type(ruleset, short_name: str):
     c = ruleset.checked
     T = pyspiel.GameType
     simultaneous = any(getattr(n, "node", None) == "ChooseEach" for n in _nodes(c))
-    spec = dict(PARAMETERS, players=ruleset.default_players)
+    returns = default_returns(ruleset)
+    spec = dict(PARAMETERS, players=ruleset.default_players, returns=returns)
     return T(short_name=short_name, long_name=f"Meeple: {ruleset.title}",
              dynamics=T.Dynamics.SIMULTANEOUS if simultaneous else T.Dynamics.SEQUENTIAL,
              chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if has_chance(c) else T.ChanceMode.DETERMINISTIC,
-             information=T.Information.IMPERFECT_INFORMATION if ruleset.hidden_information
+             information=T.Information.IMPERFECT_INFORMATION if secret_beyond_simultaneous(ruleset)
              else T.Information.PERFECT_INFORMATION,
-             utility=T.Utility.ZERO_SUM if zero_sum(ruleset, ruleset.default_players, "outcomes")
-             else T.Utility.GENERAL_SUM,
+             utility=_UTILITY[utility(ruleset, ruleset.default_players, returns)[0]],
              reward_model=T.RewardModel.TERMINAL,
              max_num_players=ruleset.max_players, min_num_players=ruleset.min_players,
              provides_information_state_string=True, provides_information_state_tensor=False,
@@ -534,7 +589,8 @@ if pyspiel is not None:
     class MeepleGame(pyspiel.Game):
         """A ruleset as an OpenSpiel game. Parameters: ``players``, ``variants`` (names
         joined by spaces), ``locale``, ``returns`` (``"outcomes"``: +1/0/-1 by win, draw,
-        loss; ``"scores"``: score less the mean score), ``max_moves`` (the ordinal block
+        loss; ``"scores"``: score less the mean score; ``"payoffs"``: the declared
+        payoffs, the default of a ruleset that declares them), ``max_moves`` (the ordinal block
         and the bound on chance outcomes), ``max_game_length`` and ``score_bound`` (the
         bounds OpenSpiel asks for: Meeple cannot derive them from a ruleset), ``native``
         (the games played by the ruleset's kernel where one can be built: ``played_program``)."""
@@ -548,18 +604,18 @@ if pyspiel is not None:
                     params["locale"] or None, ruleset.budgets)
             self.ruleset, self.program = ruleset, ruleset.for_players(players)
             self.mode = params["returns"]
-            if self.mode not in ("outcomes", "scores"):
-                raise ValueError(f"returns must be 'outcomes' or 'scores', not {self.mode!r}")
+            check_returns(ruleset, self.mode)
             self.space = ActionSpace(self.program, int(params["max_moves"]))
             self.encoding = Encoding(self.program)
             bound = 1.0 if self.mode == "outcomes" else float(params["score_bound"])
-            zs = zero_sum(ruleset, players, self.mode)
-            if zs != (game_type.utility == pyspiel.GameType.Utility.ZERO_SUM):
-                game_type = _retyped(game_type, zs)
+            kind, total = utility(ruleset, players, self.mode)
+            if _UTILITY[kind] != game_type.utility:
+                game_type = _retyped(game_type, _UTILITY[kind])
             info = pyspiel.GameInfo(
                 num_distinct_actions=self.space.size, max_chance_outcomes=int(params["max_moves"]),
                 num_players=players, min_utility=-bound, max_utility=bound,
-                utility_sum=0.0 if zs else None, max_game_length=int(params["max_game_length"]))
+                utility_sum=None if total is None else float(total),
+                max_game_length=int(params["max_game_length"]))
             super().__init__(game_type, info, params)
             self.native = bool(params["native"])
             self._initial = self._played = None
@@ -590,16 +646,20 @@ if pyspiel is not None:
             recall = iig_obs_type is not None and iig_obs_type.perfect_recall
             return MeepleObserver(self, recall)
 
-    def _retyped(t, zs: bool):
+    def _retyped(t, utility):
         T = pyspiel.GameType
         return T(short_name=t.short_name, long_name=t.long_name, dynamics=t.dynamics,
-                 chance_mode=t.chance_mode, information=t.information,
-                 utility=T.Utility.ZERO_SUM if zs else T.Utility.GENERAL_SUM,
+                 chance_mode=t.chance_mode, information=t.information, utility=utility,
                  reward_model=t.reward_model, max_num_players=t.max_num_players,
                  min_num_players=t.min_num_players,
                  provides_information_state_string=True, provides_information_state_tensor=False,
                  provides_observation_string=True, provides_observation_tensor=True,
                  parameter_specification=t.parameter_specification)
+
+    _UTILITY = {"zero_sum": pyspiel.GameType.Utility.ZERO_SUM,
+                "constant_sum": pyspiel.GameType.Utility.CONSTANT_SUM,
+                "identical": pyspiel.GameType.Utility.IDENTICAL,
+                "general_sum": pyspiel.GameType.Utility.GENERAL_SUM}
 
     _TERMINAL, _CHANCE, _SIMULTANEOUS = (int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE),
                                          int(pyspiel.PlayerId.SIMULTANEOUS))

@@ -14,7 +14,7 @@ seat's view as a tensor (``meeple.openspiel.Encoding``), and ``action_mask``, it
 actions over the fixed action space (``meeple.openspiel.ActionSpace``). The seats
 deciding now take turns as agents (each seat of a simultaneous decision in turn: none
 sees the others' choices, which its view does not show). Rewards are given once, when
-the game ends (``returns``: ``"outcomes"`` or ``"scores"``, as for OpenSpiel). Games are
+the game ends (``returns``: ``"outcomes"``, ``"scores"`` or ``"payoffs"``, as for OpenSpiel). Games are
 played in Meeple's seeded mode: ``reset(seed=s)`` plays the game of seed ``s``, by the
 ruleset's kernel where one can be built here (``native``: ``openspiel.played_program``).
 """
@@ -31,13 +31,15 @@ from meeple.openspiel import (
     MAX_MOVES,
     ActionSpace,
     Encoding,
+    check_returns,
+    default_returns,
     played_program,
     returns_of,
 )
 
 
 def env(ruleset, players: int | None = None, variants=(), locale: str | None = None,
-        returns: str = "outcomes", max_moves: int = MAX_MOVES, render_mode: str | None = None,
+        returns: str | None = None, max_moves: int = MAX_MOVES, render_mode: str | None = None,
         native: bool = True):
     """A ruleset (a bundled name, a path or a loaded ``Ruleset``) as an AEC environment,
     wrapped as PettingZoo's own games are (an illegal action ends the game with a penalty
@@ -55,13 +57,13 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     metadata = {"render_modes": ["human", "ansi"], "name": "meeple", "is_parallelizable": False}
 
     def __init__(self, ruleset, players: int | None = None, variants=(), locale: str | None = None,
-                 returns: str = "outcomes", max_moves: int = MAX_MOVES, render_mode: str | None = None,
+                 returns: str | None = None, max_moves: int = MAX_MOVES, render_mode: str | None = None,
                  native: bool = True):
         super().__init__()
         if isinstance(ruleset, str):
             ruleset = interpreter.load(ruleset, variants, locale)
-        if returns not in ("outcomes", "scores"):
-            raise ValueError(f"returns must be 'outcomes' or 'scores', not {returns!r}")
+        returns = returns or default_returns(ruleset)
+        check_returns(ruleset, returns)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.ruleset, self.mode, self.render_mode = ruleset, returns, render_mode

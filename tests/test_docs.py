@@ -450,6 +450,20 @@ def test_partners_share_their_team_result():
     assert r["ranking"] == [[0, 2], [1, 3]] and r["winners"] == [0, 2]
 
 
+def test_sealed_bid_payoffs_are_the_winners_gain():
+    prog = _program("sealed_bid")
+    game = prog.new_game(2, 0)
+    game.apply(next(m for m in game.legal_moves() if m.notation == "bid 2"))
+    game.apply(next(m for m in game.legal_moves() if m.notation == "bid 5"))
+    assert game.result["payoffs"] == [0, 1] and game.result["winners"] == [1]
+    for choices in ((0, 0), (1, 0), (0, 1), (1, 1)):       # pennies: always zero-sum
+        game = _program("pennies").new_game(2, 0)
+        for c in choices:
+            game.apply(c)
+        first = 1 if choices[0] == choices[1] else -1
+        assert game.result["payoffs"] == [first, -first]
+
+
 def test_active_in_a_score_is_the_player_of_the_last_turn():
     for players, scores in ((2, [0, 1]), (3, [1, 0, 0])):
         game = _program("last_mover_bonus").new_game(players, 0)

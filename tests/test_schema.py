@@ -134,6 +134,7 @@ end when turn_number() > 3
 at end { }
 score(p) = n(p)
 heuristic(p) = n(p) * 2
+payoff(p) = n(p) summing to 0
 tiebreak t(p) = 0
 team(p) = seat(p) % 2
 outcome(p) { win when n(p) > 2  draw when n(p) == 2  loss otherwise }

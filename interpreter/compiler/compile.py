@@ -166,6 +166,10 @@ class Program:
         self.outcomes = [(cl.outcome, self._outcome_fn(c.outcome, cl.cond) if cl.cond else None)
                          for cl in c.outcome.clauses] if c.outcome else None
         self.team_fn = self._player_fn(c.team.param, c.team.body) if c.team else None
+        # each seat's payoff (``payoff(p) = ...``), or the one every seat shares (``payoff = ...``)
+        self.payoff_fn = None if c.payoff is None else (
+            self._player_fn(c.payoff.param, c.payoff.body) if c.payoff.param
+            else self._fn(c.payoff.body, Env()))
         self.participants = [(name, self._fn(d.score, Env()) if d.score else None, d)
                              for name, d in c.participants.items()]
         self.var_inits = {n: self._fn(v.init, Env()) for n, v in c.vars.items()}

@@ -102,6 +102,6 @@ def _binding(name: str, around: tuple[Loop, ...]) -> Loop | None:
 
 def roots(c) -> list:
     """Every declaration of the checked program that holds expressions."""
-    one = [c.setup, c.turn, c.end, c.at_end, c.score, c.heuristic, c.outcome, c.team]
+    one = [c.setup, c.turn, c.end, c.at_end, c.score, c.heuristic, c.outcome, c.team, c.payoff]
     return [*c.functions.values(), *c.procedures.values(), *(d for d in one if d is not None),
             *c.participants.values(), *c.tiebreaks, *c.invariants]

@@ -173,6 +173,9 @@ def _rule_decl(d) -> str | None:
             return f"end when {expr(d.cond)}"
         case "ScoreDecl":
             return f"score({d.param}) = {expr(d.body)}"
+        case "PayoffDecl":
+            total = f" summing to {d.total}" if d.total is not None else ""
+            return f"payoff{f'({d.param})' if d.param else ''} = {expr(d.body)}{total}"
         case "HeuristicDecl":
             return f"heuristic({d.param}) = {expr(d.body)}"
         case "TiebreakDecl":

@@ -380,6 +380,8 @@ class KernelGame(Game):
         k = self._k
         if k is None:
             return self._R.result
+        if self.program.payoff_fn is not None and k.result() is not None:
+            return self.R.result   # (the payoffs are computed in Python: the game played again)
         if self._result is None:
             got = k.result()
             if got is None:

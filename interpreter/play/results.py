@@ -1,10 +1,11 @@
-"""The end of a game: the scores, tiebreaks, teams and outcomes that the ruleset
-declares, turned into the game's result (ranking, ranks, winners, draw)."""
+"""The end of a game: the scores, tiebreaks, teams, outcomes and payoffs that the
+ruleset declares, turned into the game's result (ranking, ranks, winners, draw)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .failures import _within
+from .helpers import RuleError
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -29,6 +30,8 @@ def _score(R: Runtime) -> None:
                 R.result["participants"][name] = fn(R, {}) if fn else None
             except Exception as e:  # noqa: BLE001
                 raise _within(f"the score of participant {name}", decl.score, e, prog) from None
+    if prog.payoff_fn is not None:
+        R.result["payoffs"] = _payoffs(R)
     if prog.outcomes is not None:
         outcomes = []
         for p in R.players:
@@ -45,6 +48,26 @@ def _score(R: Runtime) -> None:
     R.phase = "over"
     if R.hook:
         R.hook("at end", R)
+
+
+def _payoffs(R: Runtime) -> list[int]:
+    """Each seat's payoff (``payoff(p) = ...``, or the one ``payoff = ...`` every seat
+    shares), their sum checked against the one the declaration states (``summing to N``)."""
+    prog = R.prog
+    d, fn = prog.checked.payoff, prog.payoff_fn
+    assert d is not None and fn is not None   # (called only when the ruleset declares one)
+    try:
+        if d.param is None:
+            payoffs = [fn(R, {})] * len(R.players)
+        else:
+            payoffs = [fn(R, p) for p in R.players]
+    except Exception as e:  # noqa: BLE001
+        raise _within("the payoffs", d.body, e, prog) from None
+    if d.total is not None and sum(payoffs) != d.total:
+        raise _within("the payoffs", d, RuleError(
+            f"the payoffs {payoffs} sum to {sum(payoffs)}, not {d.total} as declared "
+            f"('summing to {d.total}')"), prog) from None
+    return payoffs
 
 
 def _results(scores: list[int], ties: list[list[int]], tie_names: list[str],

@@ -119,6 +119,7 @@ STATE_SCHEMA = {
                            "outcomes": {"type": "array",
                                         "items": {"enum": ["win", "draw", "loss"]}},
                            "draw": {"type": "boolean"},
+                           "payoffs": {**_INTS, "description": "each seat's payoff ('payoff')"},
                            "participants": {"type": "object", "additionalProperties": {
                                "oneOf": [{"type": "integer"}, {"type": "null"}]}},
                            "teams": {"type": "array", "items": {
