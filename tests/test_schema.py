@@ -129,6 +129,8 @@ turn {
   best m in xs by m.v, m.e == a tie random
   let y = if none == top(pile) then xs[0].v else "s" == "t"
   let v1 = call g(1)
+  let ns = [1, 2]
+  ns[0] += 3
 }
 end when turn_number() > 3
 at end { }
