@@ -25,8 +25,15 @@ function state_first(): int = count(c for c in cells(b) if empty(c) and c.row ==
 function huge(): int = count(c for c in cells(b) if c.row * 1000000000000000000 * 8 > 0)
 function by_seat(p: player): int = count(c for c in cells(b) if seat(p) == c.col)
 function by_size(): int = count(c for c in cells(b) if c.row == size(supply))
+function odd(c: b): bool = c.col % 2 == 1 and c.row > 1
+function inner(c: b): bool = odd(c) and not (c.row == 3)
+function by_call(): int = count(c for c in cells(b) if inner(c) and empty(c))
+function busy(c: b): bool = count(x for x in cells(b) if x.row == c.row and empty(x)) > 0
+function by_busy(): int = count(c for c in cells(b) if busy(c))
+function by_zero(): int = count(c for c in cells(b) if c.col % (c.row - c.row) == 0)
 turn {
-  n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size()
+  n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + by_call()
+    + by_busy() + by_zero()
 }
 end when n > 10
 """
@@ -41,8 +48,9 @@ def filters(prog) -> dict:
     """Per function: the filter of its loop (the one comprehension of its body)."""
     out = {}
     for name, f in prog.checked.functions.items():
-        (agg,) = [n for n in ir.walk(f.body) if n.node == "Aggregate"]
-        out[name] = prog.facts.cells_filter(agg.comp.clauses[-1], agg.comp.cond)
+        aggs = [n for n in ir.walk(f.body) if n.node == "Aggregate"]
+        if len(aggs) == 1:   # (odd and inner: none)
+            out[name] = prog.facts.cells_filter(aggs[0].comp.clauses[-1], aggs[0].comp.cond)
     return out
 
 
@@ -67,6 +75,11 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     assert [x.func for x in row.rest] == ["empty"]
     # either way round, a seat's number computed without counting anything
     assert found["by_seat"].keys == [1, 2, 3, 4] * 3
+    # a rule function of the cell whose body is static (% too), called in the body of
+    # another: its cells
+    call = found["by_call"]
+    assert [x.func for x in call.preds] == ["inner"] and [x.func for x in call.rest] == ["empty"]
+    assert cell_names(prog, call.passing) == ["r2c1", "r2c3"]
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
@@ -74,11 +87,13 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
     assert found["state_first"] is None      # (the first conjunct reads the state)
     assert found["huge"] is None             # (a value beyond what a kernel computes)
     assert found["by_size"] is None          # (the value reads the state: not computed once)
+    assert found["by_busy"] is None          # (a function that counts work: its calls are made)
+    assert found["by_zero"] is None          # (% by zero: the rules' error, left to the loop)
 
 
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 3   # (row_of, anti, by_seat: tables by the value)
+    assert source.count("if (k == NONE_I) return") == 4   # (row_of, anti, by_seat, busy: tables by the value)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()

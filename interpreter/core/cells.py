@@ -5,7 +5,9 @@ when first asked, for every engine that walks a board's cells.
 Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, the last
 clause of a comprehension) read only static facts of the cell (its coordinates and
 constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
-they let through, a table made before any game; where the first conjunct is
+they let through, a table made before any game (a call of a rule function of the cell
+whose body is such a condition of its parameter, ``is_edge(c)``, is one too: it counts
+no work and no call); where the first conjunct is
 ``c.attr == value`` (the value not the cell's: a loop's variable, a parameter, a number,
 computed without counting anything), a table of those cells by the value (``c.row ==
 r``: the cells of row r), the value computed once before the loop. ``cells_filter``
@@ -33,6 +35,7 @@ from ...dsl import ast as ir
 from ...dsl.types import T
 
 _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_MOD = "%"               # (Python's, as the rules compute it; by zero: left to the loop)
 _ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
 _INT = T("int")
@@ -65,6 +68,9 @@ class Cells:
         p: Any   # the program (its boards and tables: ``boards``, ``ns``)
         def table_list(self, e) -> tuple[str, str] | None: ...
         def call_kind(self, e) -> str: ...
+        recursive: set[str]
+        def counts_calls_within(self, name: str) -> bool: ...
+        def function_counts(self, name: str) -> bool: ...
 
     def cells_filter(self, cl, cond) -> CellsFilter | None:
         """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
@@ -86,7 +92,7 @@ class Cells:
         key = self._keyed(parts[0], cl.var)
         preds = []
         for part in parts[1 if key else 0:]:
-            if not _static(part, cl.var):
+            if not self._static(part, cl.var):
                 break
             preds.append(part)
         if key is None and not preds:
@@ -110,10 +116,36 @@ class Cells:
         if e.node != "BinOp" or e.op != "==":
             return None
         for static, value in ((e.left, e.right), (e.right, e.left)):
-            if _static(static, var) and _reads(static, var) and not _reads(value, var) \
+            if self._static(static, var) and _reads(static, var) and not _reads(value, var) \
                     and self.c.type_of(value) == _INT and self._plain(value):
                 return static, value
         return None
+
+    def _static(self, e, var: str) -> bool:
+        """Whether ``e`` reads only the loop variable's coordinates and constants
+        (``_static``), or calls a rule function of one parameter, given the loop
+        variable, whose body does so of its parameter: a function that calls none that
+        count their calls, holds no loop and no range (its calls count nothing, its
+        value is the body's)."""
+        node = e.node
+        if node == "Call":
+            return self._static_call(e, var)
+        if node == "UnOp":
+            return self._static(e.operand, var)
+        if node == "BinOp":
+            return e.op in _STATIC_OPS and self._static(e.left, var) and self._static(e.right, var)
+        return _static(e, var)
+
+    def _static_call(self, e, var: str) -> bool:
+        fs = self.c.functions
+        if len(e.args) != 1 or e.args[0].node != "Var" or e.args[0].name != var or e.func not in fs \
+                or self.call_kind(e) != "function":
+            return False
+        f = fs[e.func]
+        if len(f.params) != 1 or e.func in self.recursive or self.counts_calls_within(e.func) \
+                or self.function_counts(e.func):
+            return False
+        return self._static(f.body, f.params[0].name)
 
     def _plain(self, e) -> bool:
         """Whether ``e`` is computed without counting work or calls and without a loop:
@@ -144,6 +176,8 @@ class Cells:
             return None
         if node == "Attr":
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
+        if node == "Call":   # (a rule function of the cell: its body's value, _static_call)
+            return self._value(self.c.functions[e.func].body, z)
         if node == "UnOp":
             return _unop(e.op, self._value(e.operand, z))
         a = self._value(e.left, z)
@@ -178,7 +212,14 @@ def _binop(op: str, a, b):
         raise _Unknown
     if op in _ORDER:
         return _ORDER[op](a, b)
+    if op == _MOD:
+        if b == 0:
+            raise _Unknown
+        return _checked(a % b)
     return _checked(_ARITH[op](a, b))
+
+
+_STATIC_OPS = frozenset({"and", "or", "==", "!=", _MOD, *_ARITH, *_ORDER})
 
 
 def _static(e, var: str) -> bool:
@@ -191,8 +232,7 @@ def _static(e, var: str) -> bool:
     if node == "UnOp":
         return _static(e.operand, var)
     if node == "BinOp":
-        return e.op in ("and", "or", "==", "!=", *_ARITH, *_ORDER) \
-            and _static(e.left, var) and _static(e.right, var)
+        return e.op in _STATIC_OPS and _static(e.left, var) and _static(e.right, var)
     return False
 
 

@@ -489,11 +489,31 @@ class Gen(MemoCalls):
 
     def _Comprehension(self, e, sc):
         t = self.ty(e)
+        static = self._static_cells(e, sc, t)
+        if static is not None:
+            return static
         el = self.ct(t.arg)
         out = self.fresh("out")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out, whole=True)
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+
+    def _static_cells(self, e, sc: dict, t: T) -> str | None:
+        """``[c for c in cells(b) if cond]`` whose whole condition is static (a table of
+        the cells it lets through, kernel_cells.py): that table itself, shared (a list
+        is never changed where another holds it), the board's cells counted against the
+        work budget as the loop counts them; else None."""
+        if len(e.clauses) != 1 or e.cond is None or e.elem.node != "Var" or e.elem.name != e.clauses[0].var \
+                or self.ct(t) != "List<Id>":
+            return None
+        cl = e.clauses[0]
+        walk = self.cells.walk(cl, e.cond, sc)
+        if walk is None or walk[1]:
+            return None
+        it = self.ty(cl.iter)
+        xs = self.fresh("xs")
+        return (f"([&]() -> List<Id> {{ const {self.ct(it)}& {xs} = {self.expr(cl.iter, sc, it)}; "
+                f"W(s, {xs}.size()); return List<Id>({walk[0]}); }}())")
 
     def _Aggregate(self, e, sc):
         """An aggregate over a comprehension: its native form (interpreter/core/primitives.py)."""
