@@ -31,6 +31,7 @@ function diag(p: player): int = count(c for c in cells(b) if c.row == c.col and 
 function anti(p: player): int = count(c for c in cells(b) if c.row + c.col == 5 and mine(c, p))
 function odd(c: b): bool = c.col % 2 == 1 and c.row > 1
 function inner(c: b): bool = odd(c) and not (c.row == 4)
+function side(c: b, p: player): bool = c.col > 2 * (seat(p) - 1) and c.col <= 2 * seat(p)
 turn {
   n = n + 1
   let gone = first(k for k in [1, 2] if k > n)
@@ -43,6 +44,7 @@ turn {
     + size([c for c in cells(b) if c.row > 2 and c.col < 3])
     + count(c for c in cells(b) if c.row == x.col and c.col == x.row)
     + size([c for c in cells(b) if inner(c)]) + count(c for c in cells(b) if inner(c) and mine(c, active))
+    + count(c for c in cells(b) if side(c, active) and mine(c, active)) + size([c for c in cells(b) if side(c, active)])
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen
