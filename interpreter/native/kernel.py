@@ -435,6 +435,11 @@ class Gen(MemoCalls):
                 inside = clause(i + 1, deeper, cond)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            if it.node == "ListLit" and len(it.items) == 1:
+                # (a loop over one element written out, ``for t in [x]``: x bound, no list
+                # made; no work counted, as for any list written out)
+                inside = clause(i + 1, deeper, cond)
+                return f"{{ const {el} {var} = {self.expr(it.items[0], inner, t.arg)}; {{ {inside} }} }}"
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
                 inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
