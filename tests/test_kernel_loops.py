@@ -1,7 +1,10 @@
-"""A kernel's loop over one element written out (``for t in [x]``, a name bound in a
-comprehension): the element bound, no list made; the same games, states and work
-counted as Python, the element none or not, the loop first or inner."""
+"""A kernel's loops that make no list: over one element written out (``for t in [x]``,
+a name bound in a comprehension), the element bound; over a zone's items, the items
+walked where they lie. The same games, states and work counted as Python, the element
+none or not, the loop first or inner."""
 from __future__ import annotations
+
+import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
@@ -29,6 +32,7 @@ turn {
   move first(m for m in items(supply) if m.seat == seat(active)) to x
   seen = seen + size(ahead(x, 1)) + size(ahead(x, -1))
     + count(k for k in [seen % 3] if k > 0) + sum(n for n in [size(supply)])
+    + count(m for c in cells(b) for m in items(c) if m.seat == 1) + size([m for m in items(supply)])
 }
 end when size(supply) == 0
 score(p) = seen + seat(p)
@@ -43,10 +47,12 @@ def compiled(native: bool, budgets=None):
     return rules.for_players(2)
 
 
-def test_a_loop_over_one_element_written_out_makes_no_list():
+def test_loops_over_one_element_written_out_or_a_zone_s_items_make_no_list():
     source = kernel.Gen(compiled(False)).source()
     assert "const Id uV" in source and "= CA" in source       # (the cell bound, as a name)
     assert "List<Id>(Vec<Id>{CA" not in source                 # (no list of the one cell)
+    # (no list of a zone's items: the rules' zones are a constant or a name)
+    assert "s.z.bottom(" in source and not re.search(r"s\.z\.items\((\(\(Id\)|uV)", source)
 
 
 @needs_kernel

@@ -440,6 +440,15 @@ class Gen(MemoCalls):
                 # made; no work counted, as for any list written out)
                 inside = clause(i + 1, deeper, cond)
                 return f"{{ const {el} {var} = {self.expr(it.items[0], inner, t.arg)}; {{ {inside} }} }}"
+            if it.node == "Call" and it.func == "items" and len(it.args) == 1 and self.c.calls_builtin("items") \
+                    and self.ty(it.args[0]).tag != "list":
+                # (a zone's items walked where they lie, bottom to top, as items() lists
+                # them: nothing changes a zone while an expression is evaluated)
+                zone = self.fresh("zone")
+                more = f"{reserve}.reserve((size_t)s.z.size({zone})); " if reserve is not None and i == 0 else ""
+                inside = clause(i + 1, deeper, cond)
+                return (f"{{ const Id {zone} = {self.expr(it.args[0], inner)}; W(s, s.z.size({zone})); {more}"
+                        f"for (Id {var} = s.z.bottom({zone}); {var} >= 0; {var} = s.z.nxt[{var}]) {{ {inside} }} }}")
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
                 inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
