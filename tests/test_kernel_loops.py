@@ -1,7 +1,8 @@
 """A kernel's loops that make no list: over one element written out (``for t in [x]``,
 a name bound in a comprehension), the element bound; over a zone's items, the items
-walked where they lie. The same games, states and work counted as Python, the element
-none or not, the loop first or inner."""
+walked where they lie; a count adds its condition's truth (no branch on it). The same
+games, states and work counted as Python, the element none or not, the loop first or
+inner."""
 from __future__ import annotations
 
 import re
@@ -47,12 +48,13 @@ def compiled(native: bool, budgets=None):
     return rules.for_players(2)
 
 
-def test_loops_over_one_element_written_out_or_a_zone_s_items_make_no_list():
+def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
     source = kernel.Gen(compiled(False)).source()
     assert "const Id uV" in source and "= CA" in source       # (the cell bound, as a name)
     assert "List<Id>(Vec<Id>{CA" not in source                 # (no list of the one cell)
     # (no list of a zone's items: the rules' zones are a constant or a name)
     assert "s.z.bottom(" in source and not re.search(r"s\.z\.items\((\(\(Id\)|uV)", source)
+    assert re.search(r"uV\d+_n \+= \(I\)\(bool\)\(", source)   # (count(... if cond): its truth added)
 
 
 @needs_kernel

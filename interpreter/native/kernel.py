@@ -405,19 +405,24 @@ class Gen(MemoCalls):
                 f"if (!known_[k_]) {{ made_[k_] = {fn}_(a{args}); known_[k_] = 1; }} return made_[k_]; }}")
 
     # ------------------------------------------------------------ comprehensions
-    def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str:
+    def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+              count: str | None = None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
         ``reserve``: a vector the loops fill, reserved the size of the first loop's list
         (one element a turn at most where it is the only loop). ``whole``: the loops
         always run to their end (no body stops them): a loop over ``until(...)`` then
-        walks its list, with no list of its own (``_until_loop``)."""
+        walks its list, with no list of its own (``_until_loop``). ``count``: the body
+        adds one to this counter where the condition holds, its truth added (no branch
+        on the condition's last test, which random positions make unpredictable)."""
         def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
                 stmt = body(inner)
                 if cond:
                     test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
+                    if count is not None:
+                        return f"{count} += (I)(bool)({test});"
                     return f"if ({test}) {{ {stmt} }}"
                 return stmt
             cl = comp.clauses[i]
