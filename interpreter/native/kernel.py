@@ -444,7 +444,8 @@ class Gen(MemoCalls):
                 # (a loop over one element written out, ``for t in [x]``: x bound, no list
                 # made; no work counted, as for any list written out)
                 inside = clause(i + 1, deeper, cond)
-                return f"{{ const {el} {var} = {self.expr(it.items[0], inner, t.arg)}; {{ {inside} }} }}"
+                want = t.arg if isinstance(t.arg, T) else None
+                return f"{{ const {el} {var} = {self.expr(it.items[0], inner, want)}; {{ {inside} }} }}"
             if it.node == "Call" and it.func == "items" and len(it.args) == 1 and self.c.calls_builtin("items") \
                     and self.ty(it.args[0]).tag != "list":
                 # (a zone's items walked where they lie, bottom to top, as items() lists
