@@ -1,6 +1,7 @@
 """A kernel's loops that make no list: over one element written out (``for t in [x]``,
 a name bound in a comprehension), the element bound; over a zone's items, the items
-walked where they lie; a count adds its condition's truth (no branch on it). The same
+walked where they lie; a count adds its condition's truth (no branch on it), and so
+does a list of a loop's own elements where a condition holds (each written in place). The same
 games, states and work counted as Python, the element none or not, the loop first or
 inner."""
 from __future__ import annotations
@@ -55,6 +56,7 @@ def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
     # (no list of a zone's items: the rules' zones are a constant or a name)
     assert "s.z.bottom(" in source and not re.search(r"s\.z\.items\((\(\(Id\)|uV)", source)
     assert re.search(r"uV\d+_n \+= \(I\)\(bool\)\(", source)   # (count(... if cond): its truth added)
+    assert re.search(r"uV\d+_n \+= \(size_t\)\(bool\)\(", source)   # ([c for c in xs if cond]: likewise)
 
 
 @needs_kernel

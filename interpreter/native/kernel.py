@@ -406,7 +406,7 @@ class Gen(MemoCalls):
 
     # ------------------------------------------------------------ comprehensions
     def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
-              count: str | None = None) -> str:
+              count: str | None = None, compact: tuple | None = None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
@@ -415,9 +415,16 @@ class Gen(MemoCalls):
         always run to their end (no body stops them): a loop over ``until(...)`` then
         walks its list, with no list of its own (``_until_loop``). ``count``: the body
         adds one to this counter where the condition holds, its truth added (no branch
-        on the condition's last test, which random positions make unpredictable)."""
+        on the condition's last test, which random positions make unpredictable).
+        ``compact``: (a counter, the element's C++ of a scope) for one loop whose vector
+        ``reserve`` is sized to its list: each element written at the counter, which adds
+        the condition's truth (the vector cut to it after the loop)."""
         def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
+                if compact is not None:
+                    n, elem = compact
+                    truth = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true"
+                    return f"{reserve}[{n}] = {elem(inner)}; {n} += (size_t)(bool)({truth});"
                 stmt = body(inner)
                 if cond:
                     test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
@@ -463,7 +470,7 @@ class Gen(MemoCalls):
             if reserve is not None and i == 0:
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
                 # the vector's growing from one element)
-                work += f"{reserve}.reserve({xs}.size()); "
+                work += f"{reserve}.{'resize' if compact else 'reserve'}({xs}.size()); "
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
             ref = "&" if self._named(it, inner) else ""
             head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
@@ -514,9 +521,27 @@ class Gen(MemoCalls):
             return static
         el = self.ct(t.arg)
         out = self.fresh("out")
+        if self._compactable(e, el):
+            # (one loop over a list, its own elements kept where the condition holds:
+            # written in place, no branch on the condition's last test)
+            n = self.fresh("n")
+            body = self.loops(e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
+            return (f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; size_t {n} = 0; {body} {out}.resize({n}); "
+                    f"return {self.ct(t)}(std::move({out})); }}())")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out, whole=True)
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+
+    def _compactable(self, e, el: str) -> bool:
+        """Whether ``[x for x in xs if cond]`` (one clause, its element the loop's
+        variable, an id or an int) loops over a list of its own (not a range, a list
+        written out, a zone's items or until's walk): its vector sized to that list."""
+        if len(e.clauses) != 1 or e.cond is None or el not in ("Id", "I") or e.elem.node != "Var" \
+                or e.elem.name != e.clauses[0].var:
+            return False
+        it = e.clauses[0].iter
+        return not (it.node in ("ListLit", "Aggregate") or (it.node == "BinOp" and it.op == "..")
+                    or (it.node == "Call" and it.func == "items"))
 
     def _static_cells(self, e, sc: dict, t: T) -> str | None:
         """``[c for c in cells(b) if cond]`` whose whole condition is static (a table of
