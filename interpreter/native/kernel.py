@@ -421,17 +421,7 @@ class Gen(MemoCalls):
         the condition's truth (the vector cut to it after the loop)."""
         def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
-                if compact is not None:
-                    n, elem = compact
-                    truth = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true"
-                    return f"{reserve}[{n}] = {elem(inner)}; {n} += (size_t)(bool)({truth});"
-                stmt = body(inner)
-                if cond:
-                    test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
-                    if count is not None:
-                        return f"{count} += (I)(bool)({test});"
-                    return f"if ({test}) {{ {stmt} }}"
-                return stmt
+                return self._innermost(inner, cond, body, count, compact, reserve)
             cl = comp.clauses[i]
             it = cl.iter
             t = self.ty(it)
@@ -447,21 +437,10 @@ class Gen(MemoCalls):
                 inside = clause(i + 1, deeper, cond)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
-            if it.node == "ListLit" and len(it.items) == 1:
-                # (a loop over one element written out, ``for t in [x]``: x bound, no list
-                # made; no work counted, as for any list written out)
-                inside = clause(i + 1, deeper, cond)
-                want = t.arg if isinstance(t.arg, T) else None
-                return f"{{ const {el} {var} = {self.expr(it.items[0], inner, want)}; {{ {inside} }} }}"
-            if it.node == "Call" and it.func == "items" and len(it.args) == 1 and self.c.calls_builtin("items") \
-                    and self.ty(it.args[0]).tag != "list":
-                # (a zone's items walked where they lie, bottom to top, as items() lists
-                # them: nothing changes a zone while an expression is evaluated)
-                zone = self.fresh("zone")
-                more = f"{reserve}.reserve((size_t)s.z.size({zone})); " if reserve is not None and i == 0 else ""
-                inside = clause(i + 1, deeper, cond)
-                return (f"{{ const Id {zone} = {self.expr(it.args[0], inner)}; W(s, s.z.size({zone})); {more}"
-                        f"for (Id {var} = s.z.bottom({zone}); {var} >= 0; {var} = s.z.nxt[{var}]) {{ {inside} }} }}")
+            listless = self._listless_loop(it, inner, (var, el, t), reserve if i == 0 else None,
+                                           lambda: clause(i + 1, deeper, cond))
+            if listless is not None:
+                return listless
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
                 inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
@@ -484,6 +463,40 @@ class Gen(MemoCalls):
             inside = clause(i + 1, deeper, cond)
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
         return clause(0, sc, [] if comp.cond is None else [comp.cond])
+
+    def _innermost(self, inner: dict, cond: list, body, count: str | None, compact: tuple | None,
+                   reserve: str | None) -> str:
+        """The innermost statement of ``loops``: the body where the condition holds, or
+        (``count``, ``compact``) its truth added to a counter."""
+        if compact is not None:
+            n, elem = compact
+            truth = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true"
+            return f"{reserve}[{n}] = {elem(inner)}; {n} += (size_t)(bool)({truth});"
+        stmt = body(inner)
+        if not cond:
+            return stmt
+        test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
+        if count is not None:
+            return f"{count} += (I)(bool)({test});"
+        return f"if ({test}) {{ {stmt} }}"
+
+    def _listless_loop(self, it, inner: dict, var_el_t: tuple, reserve: str | None, inside) -> str | None:
+        """A loop of ``loops`` that makes no list (``var_el_t``: its variable, the C++ type
+        of the elements, the list's type; ``inside()``: the loops within), or None: over
+        one element written out, ``for t in [x]``, x bound (no work counted, as for any
+        list written out); over a zone's items, walked where they lie, bottom to top as
+        items() lists them (nothing changes a zone while an expression is evaluated)."""
+        var, el, t = var_el_t
+        if it.node == "ListLit" and len(it.items) == 1:
+            want = t.arg if isinstance(t.arg, T) else None
+            return f"{{ const {el} {var} = {self.expr(it.items[0], inner, want)}; {{ {inside()} }} }}"
+        if it.node == "Call" and it.func == "items" and len(it.args) == 1 and self.c.calls_builtin("items") \
+                and self.ty(it.args[0]).tag != "list":
+            zone = self.fresh("zone")
+            more = f"{reserve}.reserve((size_t)s.z.size({zone})); " if reserve is not None else ""
+            return (f"{{ const Id {zone} = {self.expr(it.args[0], inner)}; W(s, s.z.size({zone})); {more}"
+                    f"for (Id {var} = s.z.bottom({zone}); {var} >= 0; {var} = s.z.nxt[{var}]) {{ {inside()} }} }}")
+        return None
 
     def _until_loop(self, it, sc: dict, var_el: tuple[str, str], inside: str, reserve: str | None) -> str:
         """The loop of a whole comprehension over ``until(x for x in xs if cond)``: xs
