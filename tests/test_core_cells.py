@@ -25,8 +25,18 @@ function state_first(): int = count(c for c in cells(b) if empty(c) and c.row ==
 function huge(): int = count(c for c in cells(b) if c.row * 1000000000000000000 * 8 > 0)
 function by_seat(p: player): int = count(c for c in cells(b) if seat(p) == c.col)
 function by_size(): int = count(c for c in cells(b) if c.row == size(supply))
+function odd(c: b): bool = c.col % 2 == 1 and c.row > 1
+function inner(c: b): bool = odd(c) and not (c.row == 3)
+function by_call(): int = count(c for c in cells(b) if inner(c) and empty(c))
+function busy(c: b): bool = count(x for x in cells(b) if x.row == c.row and empty(x)) > 0
+function by_busy(): int = count(c for c in cells(b) if busy(c))
+function by_zero(): int = count(c for c in cells(b) if c.col % (c.row - c.row) == 0)
+function side(c: b, p: player): bool = c.col > 2 * (seat(p) - 1) and c.col <= 2 * seat(p)
+function by_side(p: player): int = count(c for c in cells(b) if side(c, p) and c.row < seat(p) + 2 and empty(c))
+function by_two(p: player, q: player): int = count(c for c in cells(b) if side(c, p) and side(c, q))
 turn {
-  n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size()
+  n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + by_call()
+    + by_busy() + by_zero() + by_side(active) + by_two(active, active)
 }
 end when n > 10
 """
@@ -41,8 +51,9 @@ def filters(prog) -> dict:
     """Per function: the filter of its loop (the one comprehension of its body)."""
     out = {}
     for name, f in prog.checked.functions.items():
-        (agg,) = [n for n in ir.walk(f.body) if n.node == "Aggregate"]
-        out[name] = prog.facts.cells_filter(agg.comp.clauses[-1], agg.comp.cond)
+        aggs = [n for n in ir.walk(f.body) if n.node == "Aggregate"]
+        if len(aggs) == 1:   # (odd and inner: none)
+            out[name] = prog.facts.cells_filter(aggs[0].comp.clauses[-1], aggs[0].comp.cond)
     return out
 
 
@@ -67,6 +78,18 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     assert [x.func for x in row.rest] == ["empty"]
     # either way round, a seat's number computed without counting anything
     assert found["by_seat"].keys == [1, 2, 3, 4] * 3
+    # a rule function of the cell whose body is static (% too), called in the body of
+    # another: its cells
+    call = found["by_call"]
+    assert [x.func for x in call.preds] == ["inner"] and [x.func for x in call.rest] == ["empty"]
+    assert cell_names(prog, call.passing) == ["r2c1", "r2c3"]
+    # conjuncts static but for one player's seat (in a call or not): the cells by seat
+    side = found["by_side"]
+    assert side.seat_of.name == "p" and len(side.preds) == 2 and [x.func for x in side.rest] == ["empty"]
+    assert [cell_names(prog, r) for r in side.by_seat] == [
+        ["r1c1", "r1c2", "r2c1", "r2c2"], ["r1c3", "r1c4", "r2c3", "r2c4", "r3c3", "r3c4"]]
+    two = found["by_two"]   # (two players: the first's seat, the rest per cell)
+    assert two.seat_of.name == "p" and len(two.preds) == 1 and len(two.rest) == 1
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
@@ -74,11 +97,15 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
     assert found["state_first"] is None      # (the first conjunct reads the state)
     assert found["huge"] is None             # (a value beyond what a kernel computes)
     assert found["by_size"] is None          # (the value reads the state: not computed once)
+    assert found["by_busy"] is None          # (a function that counts work: its calls are made)
+    assert found["by_zero"] is None          # (% by zero: the rules' error, left to the loop)
 
 
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 3   # (row_of, anti, by_seat: tables by the value)
+    assert source.count("if (k == NONE_I) return") == 4   # (row_of, anti, by_seat, busy: tables by the value)
+    assert source.count("if (k < 0 || k >= 2) bail();") == 2   # (by_side, by_two: tables by the seat)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()
+    assert "bail(); return T" not in kernel.Gen(program()).source()

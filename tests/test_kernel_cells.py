@@ -29,6 +29,9 @@ function mine(c: b, p: player): bool = occupied(c) and top(c).seat == seat(p)
 function line(p: player, r: int): int = count(c for c in cells(b) if c.row == r and mine(c, p))
 function diag(p: player): int = count(c for c in cells(b) if c.row == c.col and c.col > 1 and mine(c, p))
 function anti(p: player): int = count(c for c in cells(b) if c.row + c.col == 5 and mine(c, p))
+function odd(c: b): bool = c.col % 2 == 1 and c.row > 1
+function inner(c: b): bool = odd(c) and not (c.row == 4)
+function side(c: b, p: player): bool = c.col > 2 * (seat(p) - 1) and c.col <= 2 * seat(p)
 turn {
   n = n + 1
   let gone = first(k for k in [1, 2] if k > n)
@@ -40,6 +43,8 @@ turn {
   seen = seen + line(active, x.row) + diag(active) + anti(active)
     + size([c for c in cells(b) if c.row > 2 and c.col < 3])
     + count(c for c in cells(b) if c.row == x.col and c.col == x.row)
+    + size([c for c in cells(b) if inner(c)]) + count(c for c in cells(b) if inner(c) and mine(c, active))
+    + count(c for c in cells(b) if side(c, active) and mine(c, active)) + size([c for c in cells(b) if side(c, active)])
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen
@@ -70,6 +75,15 @@ def test_loops_by_static_conditions_keep_python_s_state_after_every_move():
             moves += 1
         assert kernel_difference(a.kernel_state(), b) is None and a.result == b.result
     assert moves > 40 and fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_a_list_of_the_cells_a_static_condition_lets_through_is_its_table():
+    # ([c for c in cells(b) if inner(c)]: inner a rule function of the cell's static
+    # facts; the kernel's list is the table, counting the board's cells as the loop)
+    from meeple.interpreter.native import kernel
+    source = kernel.Gen(compiled(False)).source()
+    assert "W(s, uV" in source and "return List<Id>(T" in source, "the whole comprehension is no table"
 
 
 def outcome(prog):

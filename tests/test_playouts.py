@@ -77,7 +77,10 @@ def test_many_kernel_games_are_the_reference_s_and_their_results_their_own(lanes
     alike = [g for g in got if g["result"] == got[0]["result"]]
     assert len(alike) > 1
     alike[0]["result"]["scores"].append(99)
+    alike[0]["result"]["ranking"][0].append(99)     # (a list in a list: a copy of its own too)
+    alike[0]["result"]["tiebreaks"]["x"] = 1
     assert alike[1]["result"] == want[got.index(alike[1])]["result"]
+    assert [list(g) for g in got] == [list(g) for g in want]   # (each game's keys in the same order)
 
 
 def test_the_reference_plays_the_games_of_simulate_with_random_bots():

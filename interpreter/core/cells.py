@@ -5,7 +5,9 @@ when first asked, for every engine that walks a board's cells.
 Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, the last
 clause of a comprehension) read only static facts of the cell (its coordinates and
 constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
-they let through, a table made before any game; where the first conjunct is
+they let through, a table made before any game (a call of a rule function of the cell
+whose body is such a condition of its parameter, ``is_edge(c)``, is one too: it counts
+no work and no call); where the first conjunct is
 ``c.attr == value`` (the value not the cell's: a loop's variable, a parameter, a number,
 computed without counting anything), a table of those cells by the value (``c.row ==
 r``: the cells of row r), the value computed once before the loop. ``cells_filter``
@@ -33,6 +35,7 @@ from ...dsl import ast as ir
 from ...dsl.types import T
 
 _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+_MOD = "%"               # (Python's, as the rules compute it; by zero: left to the loop)
 _ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
 _INT = T("int")
@@ -51,6 +54,8 @@ class CellsFilter:
     rest: list
     passing: list
     keys: list
+    seat_of: Any = None          # (the player whose seat the static conjuncts read, a name)
+    by_seat: list | None = None  # (then per seat 1..n, the cells they let through; key None)
 
 
 class _Unknown(Exception):
@@ -65,6 +70,10 @@ class Cells:
         p: Any   # the program (its boards and tables: ``boards``, ``ns``)
         def table_list(self, e) -> tuple[str, str] | None: ...
         def call_kind(self, e) -> str: ...
+        @property
+        def recursive(self) -> set[str]: ...
+        def counts_calls_within(self, name: str) -> bool: ...
+        def function_counts(self, name: str) -> bool: ...
 
     def cells_filter(self, cl, cond) -> CellsFilter | None:
         """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
@@ -84,13 +93,11 @@ class Cells:
             return None
         parts = conjuncts(cond)
         key = self._keyed(parts[0], cl.var)
-        preds = []
-        for part in parts[1 if key else 0:]:
-            if not _static(part, cl.var):
-                break
-            preds.append(part)
+        preds, who = self._static_prefix(parts[1 if key else 0:], cl.var, key is None)
         if key is None and not preds:
             return None
+        if who is not None:
+            return self._seat_filter(table[1], cells, preds, who, parts[len(preds):])
         try:
             passing = [z for z in cells if all(self._value(p, z) is True for p in preds)]
             keys = [] if key is None else [self._value(key[0], z) for z in passing]
@@ -101,6 +108,38 @@ class Cells:
         rest = parts[(1 if key else 0) + len(preds):]
         return CellsFilter(table[1], preds, key, rest, passing, keys)
 
+    def _static_prefix(self, parts: list, var: str, seats: bool) -> tuple[list, Any]:
+        """The first conjuncts of ``parts`` that are static (``_static``); with ``seats``,
+        also those static but for the seat of one player, a name (``who``) that does
+        not change in the loop: (them, that player's Var or None)."""
+        preds: list = []
+        who = None
+        for part in parts:
+            if self._static(part, var):
+                preds.append(part)
+                continue
+            names = {n.name for n in ir.walk(part) if n.node == "Var" and n.name != var
+                     and str(self.c.type_of(n)) == "player"} if seats else set()
+            if len(names) != 1 or (who is not None and who.name not in names):
+                break
+            name = next(iter(names))
+            found = next(n for n in ir.walk(part) if n.node == "Var" and n.name == name)
+            if not self._static(part, var, name):
+                break
+            who = found
+            preds.append(part)
+        return preds, who
+
+    def _seat_filter(self, board: str, cells: list, preds: list, who, rest: list) -> CellsFilter | None:
+        """The filter whose static conjuncts read the seat of the player ``who``: per
+        seat (1..the program's players) the cells they let through."""
+        try:
+            by_seat = [[z for z in cells if all(self._value(p, z, s) is True for p in preds)]
+                       for s in range(1, self.p.n + 1)]
+        except _Unknown:
+            return None
+        return CellsFilter(board, preds, None, rest, [], [], who, by_seat)
+
     # ------------------------------------------------------------ which conjuncts
     def _keyed(self, e, var: str):
         """``c.attr == value`` (either way round) where ``c`` is the loop's variable, the
@@ -110,10 +149,41 @@ class Cells:
         if e.node != "BinOp" or e.op != "==":
             return None
         for static, value in ((e.left, e.right), (e.right, e.left)):
-            if _static(static, var) and _reads(static, var) and not _reads(value, var) \
+            if self._static(static, var) and _reads(static, var) and not _reads(value, var) \
                     and self.c.type_of(value) == _INT and self._plain(value):
                 return static, value
         return None
+
+    def _static(self, e, var: str, who: str | None = None) -> bool:
+        """Whether ``e`` reads only the loop variable's coordinates and constants
+        (``_static``), and, where ``who`` names a player, that player's seat
+        (``seat(who)``); or calls a rule function given the loop variable (and ``who``)
+        whose body does so of its parameters: a function that calls none that count
+        their calls, holds no loop and no range (its calls count nothing, its value is
+        the body's)."""
+        node = e.node
+        if node == "Call":
+            if e.func == "seat" and who is not None and self.call_kind(e) == "builtin":
+                return len(e.args) == 1 and e.args[0].node == "Var" and e.args[0].name == who
+            return self._static_call(e, var, who)
+        if node == "UnOp":
+            return self._static(e.operand, var, who)
+        if node == "BinOp":
+            return e.op in _STATIC_OPS and self._static(e.left, var, who) and self._static(e.right, var, who)
+        return _static(e, var)
+
+    def _static_call(self, e, var: str, who: str | None) -> bool:
+        fs = self.c.functions
+        if e.func not in fs or self.call_kind(e) != "function":
+            return False
+        f = fs[e.func]
+        names = [a.name if a.node == "Var" else None for a in e.args]
+        if len(f.params) != len(e.args) or names.count(var) != 1 or not set(names) <= {var, who} \
+                or e.func in self.recursive or self.counts_calls_within(e.func) or self.function_counts(e.func):
+            return False
+        cell = f.params[names.index(var)].name
+        player = f.params[names.index(who)].name if who in names else None
+        return self._static(f.body, cell, player)
 
     def _plain(self, e) -> bool:
         """Whether ``e`` is computed without counting work or calls and without a loop:
@@ -133,10 +203,11 @@ class Cells:
         return False
 
     # ------------------------------------------------------------ their values
-    def _value(self, e, z: int):
+    def _value(self, e, z: int, seat: int | None = None):
         """The value of a static expression for the cell ``z`` (Python's, as the rules
-        compute it); raises _Unknown where an engine might differ (a value out of range,
-        a none in arithmetic or order, a text)."""
+        compute it), ``seat`` that of the player whose seat it reads; raises _Unknown
+        where an engine might differ (a value out of range, a none in arithmetic or
+        order, a text)."""
         node = e.node
         if node in ("IntLit", "BoolLit"):
             return e.value
@@ -144,19 +215,25 @@ class Cells:
             return None
         if node == "Attr":
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
+        if node == "Call":   # (the player's seat, or a rule function's body: _static)
+            if e.func not in self.c.functions:
+                if seat is None:
+                    raise _Unknown
+                return seat
+            return self._value(self.c.functions[e.func].body, z, seat)
         if node == "UnOp":
-            return _unop(e.op, self._value(e.operand, z))
-        a = self._value(e.left, z)
+            return _unop(e.op, self._value(e.operand, z, seat))
+        a = self._value(e.left, z, seat)
         if e.op in ("and", "or"):
             if type(a) is not bool:
                 raise _Unknown
             if a == (e.op == "or"):
                 return a
-            b = self._value(e.right, z)
+            b = self._value(e.right, z, seat)
             if type(b) is not bool:
                 raise _Unknown
             return b
-        return _binop(e.op, a, self._value(e.right, z))
+        return _binop(e.op, a, self._value(e.right, z, seat))
 
 
 def _unop(op: str, v):
@@ -178,7 +255,14 @@ def _binop(op: str, a, b):
         raise _Unknown
     if op in _ORDER:
         return _ORDER[op](a, b)
+    if op == _MOD:
+        if b == 0:
+            raise _Unknown
+        return _checked(a % b)
     return _checked(_ARITH[op](a, b))
+
+
+_STATIC_OPS = frozenset({"and", "or", "==", "!=", _MOD, *_ARITH, *_ORDER})
 
 
 def _static(e, var: str) -> bool:
@@ -191,8 +275,7 @@ def _static(e, var: str) -> bool:
     if node == "UnOp":
         return _static(e.operand, var)
     if node == "BinOp":
-        return e.op in ("and", "or", "==", "!=", *_ARITH, *_ORDER) \
-            and _static(e.left, var) and _static(e.right, var)
+        return e.op in _STATIC_OPS and _static(e.left, var) and _static(e.right, var)
     return False
 
 

@@ -256,7 +256,7 @@ def _over_any_all(f: str) -> Callable:
 
 def _over_count(x: CxxOver) -> str:
     n = x.gen.fresh("n")
-    body = x.each(lambda inner: f"++{n};")
+    body = x.gen.loops(x.comp, x.sc, lambda inner: f"++{n};", count=n)
     return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
 
 

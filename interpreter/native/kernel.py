@@ -411,21 +411,23 @@ class Gen(MemoCalls):
                 f"if (!known_[k_]) {{ made_[k_] = {fn}_(a{args}); known_[k_] = 1; }} return made_[k_]; }}")
 
     # ------------------------------------------------------------ comprehensions
-    def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str:
+    def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+              count: str | None = None, compact: tuple | None = None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
         ``reserve``: a vector the loops fill, reserved the size of the first loop's list
         (one element a turn at most where it is the only loop). ``whole``: the loops
         always run to their end (no body stops them): a loop over ``until(...)`` then
-        walks its list, with no list of its own (``_until_loop``)."""
+        walks its list, with no list of its own (``_until_loop``). ``count``: the body
+        adds one to this counter where the condition holds, its truth added (no branch
+        on the condition's last test, which random positions make unpredictable).
+        ``compact``: (a counter, the element's C++ of a scope) for one loop whose vector
+        ``reserve`` is sized to its list: each element written at the counter, which adds
+        the condition's truth (the vector cut to it after the loop)."""
         def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
-                stmt = body(inner)
-                if cond:
-                    test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
-                    return f"if ({test}) {{ {stmt} }}"
-                return stmt
+                return self._innermost(inner, cond, body, count, compact, reserve)
             cl = comp.clauses[i]
             it = cl.iter
             t = self.ty(it)
@@ -441,6 +443,10 @@ class Gen(MemoCalls):
                 inside = clause(i + 1, deeper, cond)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            listless = self._listless_loop(it, inner, (var, el, t), reserve if i == 0 else None,
+                                           lambda: clause(i + 1, deeper, cond))
+            if listless is not None:
+                return listless
             if whole and it.node == "Aggregate" and it.func == "until" and it.comp.cond is not None:
                 inside = clause(i + 1, deeper, cond)
                 return self._until_loop(it, inner, (var, el), inside, reserve if i == 0 else None)
@@ -449,7 +455,7 @@ class Gen(MemoCalls):
             if reserve is not None and i == 0:
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
                 # the vector's growing from one element)
-                work += f"{reserve}.reserve({xs}.size()); "
+                work += f"{reserve}.{'resize' if compact else 'reserve'}({xs}.size()); "
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
             ref = "&" if self._named(it, inner) else ""
             head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
@@ -463,6 +469,40 @@ class Gen(MemoCalls):
             inside = clause(i + 1, deeper, cond)
             return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
         return clause(0, sc, [] if comp.cond is None else [comp.cond])
+
+    def _innermost(self, inner: dict, cond: list, body, count: str | None, compact: tuple | None,
+                   reserve: str | None) -> str:
+        """The innermost statement of ``loops``: the body where the condition holds, or
+        (``count``, ``compact``) its truth added to a counter."""
+        if compact is not None:
+            n, elem = compact
+            truth = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true"
+            return f"{reserve}[{n}] = {elem(inner)}; {n} += (size_t)(bool)({truth});"
+        stmt = body(inner)
+        if not cond:
+            return stmt
+        test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
+        if count is not None:
+            return f"{count} += (I)(bool)({test});"
+        return f"if ({test}) {{ {stmt} }}"
+
+    def _listless_loop(self, it, inner: dict, var_el_t: tuple, reserve: str | None, inside) -> str | None:
+        """A loop of ``loops`` that makes no list (``var_el_t``: its variable, the C++ type
+        of the elements, the list's type; ``inside()``: the loops within), or None: over
+        one element written out, ``for t in [x]``, x bound (no work counted, as for any
+        list written out); over a zone's items, walked where they lie, bottom to top as
+        items() lists them (nothing changes a zone while an expression is evaluated)."""
+        var, el, t = var_el_t
+        if it.node == "ListLit" and len(it.items) == 1:
+            want = t.arg if isinstance(t.arg, T) else None
+            return f"{{ const {el} {var} = {self.expr(it.items[0], inner, want)}; {{ {inside()} }} }}"
+        if it.node == "Call" and it.func == "items" and len(it.args) == 1 and self.c.calls_builtin("items") \
+                and self.ty(it.args[0]).tag != "list":
+            zone = self.fresh("zone")
+            more = f"{reserve}.reserve((size_t)s.z.size({zone})); " if reserve is not None else ""
+            return (f"{{ const Id {zone} = {self.expr(it.args[0], inner)}; W(s, s.z.size({zone})); {more}"
+                    f"for (Id {var} = s.z.bottom({zone}); {var} >= 0; {var} = s.z.nxt[{var}]) {{ {inside()} }} }}")
+        return None
 
     def _until_loop(self, it, sc: dict, var_el: tuple[str, str], inside: str, reserve: str | None) -> str:
         """The loop of a whole comprehension over ``until(x for x in xs if cond)``: xs
@@ -498,11 +538,49 @@ class Gen(MemoCalls):
         if kept is not None:
             return kept
         t = self.ty(e)
+        static = self._static_cells(e, sc, t)
+        if static is not None:
+            return static
         el = self.ct(t.arg)
         out = self.fresh("out")
+        if self._compactable(e, el):
+            # (one loop over a list, its own elements kept where the condition holds:
+            # written in place, no branch on the condition's last test)
+            n = self.fresh("n")
+            body = self.loops(e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
+            return (f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; size_t {n} = 0; {body} {out}.resize({n}); "
+                    f"return {self.ct(t)}(std::move({out})); }}())")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out, whole=True)
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
+
+    def _compactable(self, e, el: str) -> bool:
+        """Whether ``[x for x in xs if cond]`` (one clause, its element the loop's
+        variable, an id or an int) loops over a list of its own (not a range, a list
+        written out, a zone's items or until's walk): its vector sized to that list."""
+        if len(e.clauses) != 1 or e.cond is None or el not in ("Id", "I") or e.elem.node != "Var" \
+                or e.elem.name != e.clauses[0].var:
+            return False
+        it = e.clauses[0].iter
+        return not (it.node in ("ListLit", "Aggregate") or (it.node == "BinOp" and it.op == "..")
+                    or (it.node == "Call" and it.func == "items"))
+
+    def _static_cells(self, e, sc: dict, t: T) -> str | None:
+        """``[c for c in cells(b) if cond]`` whose whole condition is static (a table of
+        the cells it lets through, kernel_cells.py): that table itself, shared (a list
+        is never changed where another holds it), the board's cells counted against the
+        work budget as the loop counts them; else None."""
+        if len(e.clauses) != 1 or e.cond is None or e.elem.node != "Var" or e.elem.name != e.clauses[0].var \
+                or self.ct(t) != "List<Id>":
+            return None
+        cl = e.clauses[0]
+        walk = self.cells.walk(cl, e.cond, sc)
+        if walk is None or walk[1]:
+            return None
+        it = self.ty(cl.iter)
+        xs = self.fresh("xs")
+        return (f"([&]() -> List<Id> {{ const {self.ct(it)}& {xs} = {self.expr(cl.iter, sc, it)}; "
+                f"W(s, {xs}.size()); return List<Id>({walk[0]}); }}())")
 
     def _Aggregate(self, e, sc):
         """An aggregate over a comprehension: its native form (interpreter/core/primitives.py)."""

@@ -26,12 +26,26 @@ class CellFilters:
         f = g.facts.cells_filter(cl, cond)
         if f is None:
             return None
+        if f.by_seat is not None:
+            return f"{self._by_seat(f)}({g.expr(f.seat_of, inner, g.ty(f.seat_of))})", f.rest
         if f.key is None:
             return g.tables.id_list(("STATIC_CELLS", f.board, repr(f.preds)), f.passing), f.rest
         fn = self._by_value(f.board, repr((f.key[0], f.preds)), f.passing, f.keys)
         if fn is None:
             return None
         return f"{fn}({g.expr(f.key[1], inner, INT)})", f.rest
+
+    def _by_seat(self, f) -> str:
+        """A function of a player: the cells of ``f.by_seat`` for its seat, as a static
+        list; a player who is none or no seat bails (the rules' own error: Python's)."""
+        rows = [list(r) for r in f.by_seat]
+        tables = self.gen.tables
+        what = repr(("seat", f.preds))
+        arr = tables.table(("CELLS_BY_SEAT", f.board, what), lambda t: tables._rows(t, rows)[0],
+                           lambda t: tables._rows(t, rows)[1])
+        return tables.table(("CELLS_BY_SEAT_FN", f.board, what),
+                            lambda t: f"static inline const List<Id>& {t}(Id k) {{ "
+                                      f"if (k < 0 || k >= {len(rows)}) bail(); return {arr}[k]; }}")
 
     def _by_value(self, board: str, what: str, passing: list, keys: list) -> str | None:
         """A function of a value: the cells of ``passing`` whose key (``keys``, in

@@ -119,6 +119,12 @@ struct Shape {
     PyObject* seeds = nullptr;   // per game its seed (a sequence)
     bool numbered = false;
     PyObject* keys[8] = {};      // (the dict's keys, made once)
+    PyObject* blank = nullptr;   // (a dict of those keys, each None: each game's is a copy)
+    long long seed0 = 0, step = 0;   // (seeds a range of these: seed g is seed0 + g * step)
+    bool ranged = false;
+    Shape() {}
+    Shape(const Shape&) = delete;
+    ~Shape() { Py_XDECREF(blank); }
     bool read(PyObject* shape) {
         int num = 0;
         if (!PyTuple_Check(shape)) {
@@ -136,38 +142,80 @@ struct Shape {
         for (int k = 0; k < 8; ++k)
             if (!made[k] && !(made[k] = PyUnicode_InternFromString(NAMES[k]))) return false;
         std::copy(made, made + 8, keys);
+        if (!(blank = PyDict_New())) return false;
+        for (int k = 0; k < (numbered ? 8 : 7); ++k)
+            if (PyDict_SetItem(blank, keys[k], Py_None) < 0) return false;
+        ranged = PyRange_Check(seeds) && range_of(seeds, seed0, step);
         return true;
+    }
+    // a new reference to game g's seed
+    PyObject* seed(Py_ssize_t g) const {
+        long long at;
+        if (ranged && !__builtin_mul_overflow((long long)g, step, &at) && !__builtin_add_overflow(at, seed0, &at))
+            return PyLong_FromLongLong(at);
+        return PySequence_GetItem(seeds, g);
+    }
+    // a range's start and step where both fit in a long long
+    static bool range_of(PyObject* r, long long& start, long long& step) {
+        PyObject* a = PyObject_GetAttrString(r, "start");
+        PyObject* b = a ? PyObject_GetAttrString(r, "step") : nullptr;
+        int over_a = 0, over_b = 0;
+        start = a ? PyLong_AsLongLongAndOverflow(a, &over_a) : -1;
+        step = b ? PyLong_AsLongLongAndOverflow(b, &over_b) : -1;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        bool ok = a && b && !over_a && !over_b && !PyErr_Occurred();
+        PyErr_Clear();
+        return ok;
     }
 };
 
+// whether ``o`` is an immutable atom (a number, string, None), shared by a copy
+static inline bool result_atom(PyObject* o) {
+    PyTypeObject* t = Py_TYPE(o);
+    return o == Py_None || t == &PyLong_Type || t == &PyBool_Type || t == &PyUnicode_Type || t == &PyFloat_Type
+           || t == &PyBytes_Type;
+}
+
 // a copy of ``o`` (a result made by Python) no part of which is shared with it but its
-// immutable atoms (numbers, strings, None): lists, dicts and tuples copied in C, any
-// other object by copy.deepcopy (as marshal or deepcopy would give it, for each game)
+// immutable atoms (numbers, strings, None): lists, dicts and tuples copied in C (a list
+// or dict whole, in one step, then each item of it that is not an atom copied in its
+// place), any other object by copy.deepcopy (as marshal or deepcopy would give it, for
+// each game)
 static PyObject* result_copy(PyObject* o) {
     PyTypeObject* t = Py_TYPE(o);
-    if (o == Py_None || t == &PyLong_Type || t == &PyBool_Type || t == &PyUnicode_Type || t == &PyFloat_Type
-            || t == &PyBytes_Type) {
+    if (result_atom(o)) {
         Py_INCREF(o);
         return o;
     }
-    if (t == &PyList_Type || t == &PyTuple_Type) {
-        bool list = t == &PyList_Type;
-        Py_ssize_t n = Py_SIZE(o);
-        PyObject* out = list ? PyList_New(n) : PyTuple_New(n);
-        for (Py_ssize_t k = 0; out && k < n; ++k) {
-            PyObject* x = result_copy(list ? PyList_GET_ITEM(o, k) : PyTuple_GET_ITEM(o, k));
+    if (t == &PyList_Type) {
+        PyObject* out = PyList_GetSlice(o, 0, Py_SIZE(o));
+        for (Py_ssize_t k = 0; out && k < Py_SIZE(out); ++k) {
+            PyObject* was = PyList_GET_ITEM(out, k);
+            if (result_atom(was)) continue;
+            PyObject* x = result_copy(was);
             if (!x) Py_CLEAR(out);
-            else if (list) PyList_SET_ITEM(out, k, x);
+            else PyList_SetItem(out, k, x);   // (gives up ``was``)
+        }
+        return out;
+    }
+    if (t == &PyTuple_Type) {
+        Py_ssize_t n = Py_SIZE(o);
+        PyObject* out = PyTuple_New(n);
+        for (Py_ssize_t k = 0; out && k < n; ++k) {
+            PyObject* x = result_copy(PyTuple_GET_ITEM(o, k));
+            if (!x) Py_CLEAR(out);
             else PyTuple_SET_ITEM(out, k, x);
         }
         return out;
     }
     if (t == &PyDict_Type) {
-        PyObject* out = PyDict_New();
+        PyObject* out = PyDict_Copy(o);
         PyObject *key, *value;
         Py_ssize_t at = 0;
-        while (out && PyDict_Next(o, &at, &key, &value)) {
-            PyObject* x = result_copy(value);
+        while (out && PyDict_Next(out, &at, &key, &value)) {
+            if (result_atom(value)) continue;
+            PyObject* x = result_copy(value);   // (a value replaced: the keys stay as they are)
             if (!x || PyDict_SetItem(out, key, x) < 0) Py_CLEAR(out);
             Py_XDECREF(x);
         }
@@ -278,18 +326,20 @@ static PyObject* kinds_py(const Playout& o, const Shape& shape) {
     return kinds;
 }
 
-// one game's playout as Python's dict (Shape), game ``g`` of the call
+// one game's playout as Python's dict (Shape), game ``g`` of the call: a copy of the
+// shape's blank dict (its keys in their order, no dict grown key by key), its values set
 static PyObject* playout_dict(const St& s, const Playout& o, Results& results, const Shape& shape, Py_ssize_t g) {
-    PyObject* out = PyDict_New();
-    PyObject* values[8] = {PySequence_GetItem(shape.seeds, g), results.made(s, shape.make),
+    PyObject* out = PyDict_Copy(shape.blank);
+    PyObject* values[8] = {shape.seed(g), results.made(s, shape.make),
                            PyLong_FromLongLong((long long)o.moves), PyLong_FromLongLong((long long)s.turn),
                            o.first < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(o.first),
-                           kinds_py(o, shape), (Py_INCREF(Py_None), Py_None),
+                           kinds_py(o, shape), nullptr,
                            shape.numbered ? PyLong_FromSsize_t(g) : nullptr};
-    int n = shape.numbered ? 8 : 7;
-    for (int k = 0; k < n; ++k)
+    for (int k = 0; k < 8; ++k) {
+        if (k == 6 || (k == 7 && !shape.numbered)) continue;   // (error: None, as the blank has it)
         if (!values[k] || (out && PyDict_SetItem(out, shape.keys[k], values[k]) < 0)) Py_CLEAR(out);
-    for (int k = 0; k < n; ++k) Py_XDECREF(values[k]);
+    }
+    for (int k = 0; k < 8; ++k) Py_XDECREF(values[k]);
     return out;
 }
 

@@ -1,0 +1,94 @@
+"""A kernel's loops that make no list: over one element written out (``for t in [x]``,
+a name bound in a comprehension), the element bound; over a zone's items, the items
+walked where they lie; a count adds its condition's truth (no branch on it), and so
+does a list of a loop's own elements where a condition holds (each written in place). The same
+games, states and work counted as Python, the element none or not, the loop first or
+inner."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import Budgets, RuleError, compile_sources
+from meeple.interpreter.analysis import playouts as playouts_module
+from meeple.interpreter.native import kernel
+
+from meeple import interpreter
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset loops
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 4, cols: 4) holds Mark
+zone supply: Mark
+deck marks into supply { 8 of Mark(seat: s) for s in 1..2 }
+var seen: int = 0
+function ahead(c: b, s: int): list of b =
+  [t for dc in [-1, 0, 1] for t in [cell(b, row: c.row + s, col: c.col + dc)] if t != none and empty(t)]
+turn {
+  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  seen = seen + size(ahead(x, 1)) + size(ahead(x, -1))
+    + count(k for k in [seen % 3] if k > 0) + sum(n for n in [size(supply)])
+    + count(m for c in cells(b) for m in items(c) if m.seat == 1) + size([m for m in items(supply)])
+}
+end when size(supply) == 0
+score(p) = seen + seat(p)
+"""
+
+
+def compiled(native: bool, budgets=None):
+    src = SourceSet(base=parse(RULES, "loops.meeple"), sources={"loops.meeple": RULES})
+    rules = compile_sources(src, budgets=budgets)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
+    source = kernel.Gen(compiled(False)).source()
+    assert "const Id uV" in source and "= CA" in source       # (the cell bound, as a name)
+    assert "List<Id>(Vec<Id>{CA" not in source                 # (no list of the one cell)
+    # (no list of a zone's items: the rules' zones are a constant or a name)
+    assert "s.z.bottom(" in source and not re.search(r"s\.z\.items\((\(\(Id\)|uV)", source)
+    assert re.search(r"uV\d+_n \+= \(I\)\(bool\)\(", source)   # (count(... if cond): its truth added)
+    assert re.search(r"uV\d+_n \+= \(size_t\)\(bool\)\(", source)   # ([c for c in xs if cond]: likewise)
+
+
+@needs_kernel
+def test_its_games_are_python_s():
+    fast, python = compiled(True), compiled(False)
+    want = interpreter.playouts(python, 12, seed=3)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 12, seed=3)
+    assert got == want and fast.native_fallbacks == 0
+    assert len({g["result"]["scores"][0] for g in got}) > 1
+
+
+def outcome(prog):
+    try:
+        g = prog.new_game(2, 3)
+        for _ in range(5):
+            g.apply(0)
+        return g.state["vars"]
+    except RuleError as e:
+        return str(e)
+
+
+@needs_kernel
+def test_the_work_counted_is_python_s_to_the_last_unit():
+    lo, hi = 1, 1 << 12
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if isinstance(outcome(compiled(False, Budgets(work=mid))), str):
+            lo = mid + 1
+        else:
+            hi = mid
+    for work in (lo - 1, lo):
+        assert outcome(compiled(True, Budgets(work=work))) == outcome(compiled(False, Budgets(work=work)))
+    assert isinstance(outcome(compiled(True, Budgets(work=lo - 1))), str)
