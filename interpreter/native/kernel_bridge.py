@@ -149,13 +149,13 @@ class Bridge:
             several = isinstance(site["alone"], tuple)
             alone = "nullptr" if site["alone"] is None or several else f"py_str({literal(site['alone'])})"
             # (several verbs alone: a list of them, told apart by the rest)
-            alone = (f"PyList_Check(PyDict_GetItemString(p, \"alone\") ? PyDict_GetItemString(p, \"alone\") : Py_None)"
+            alone = ("PyList_Check(PyDict_GetItemString(p, \"alone\") ? PyDict_GetItemString(p, \"alone\") : Py_None)"
                      if several else f"same(p, \"alone\", {alone}, {'false' if site['alone'] is None else 'true'})")
-            said = (f"same(p, \"said\", py_str({literal(site['var_said'])}), true)" if "said" in site
-                    else "same(p, \"said\", nullptr, false)")
+            if "said" in site:   # (only then: the kernels of other rulesets are written as before)
+                alone += f" && same(p, \"said\", py_str({literal(site['var_said'])}), true)"
             sites.append(f"if (proc == {site['proc']} && pc == {site['pc']} && same(p, \"var\", py_str({literal(site['var'])}), true) "
                          f"&& same(p, \"type\", py_str({literal(site['type'])}), true) && same(p, \"verb\", {verb}, {'false' if site['verb'] is None else 'true'}) "
-                         f"&& {alone} && {said}) "
+                         f"&& {alone}) "
                          f"{{ s.opts.{site['opt']} = {conv(options)}; return {k}; }}")
         return "\n".join([
             "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",

@@ -15,8 +15,6 @@ from .failures import _within
 from .helpers import RuleError
 from .runtime import (
     _FRAME,
-    alone_text,
-    verb_said,
     Decision,
     IllegalMove,
     Move,
@@ -26,7 +24,9 @@ from .runtime import (
     _heuristic,
     _items_of,
     _public,
+    alone_text,
     run,
+    verb_said,
 )
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
