@@ -402,11 +402,11 @@ class Game:
                 elif "item" in type_code and not R.sees_value(v, type_code, who):
                     return self._maker(who)(move, v)
                 alone = pend.get("alone")
-                if v is None and alone is not None and alone.__class__ is not str:
-                    return Move(move, v, alone[move], who)
-                write = self._writers.get((pend["verb"], type_code, _one(alone)))
+                if alone.__class__ is list:   # several moves without an object
+                    return self._maker(who)(move, v)
+                write = self._writers.get((pend["verb"], type_code, alone))
                 if write is None:
-                    write = _writer(self.program, pend["verb"], type_code, _one(alone))
+                    write = _writer(self.program, pend["verb"], type_code, alone)
                 return Move(move, v, write, who)
         elif cls is Move:
             known, i = self._moves, move._index
