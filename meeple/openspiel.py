@@ -40,7 +40,9 @@ class ActionSpace:
     The ids are blocks, in this order: every item (its id), every zone and cell (its
     id), ``false`` and ``true``, every seat, the members of each enum (enums by name,
     members in declaration order), ``none`` (the option of ``choose ... as "a" or "b"``
-    written as the verb alone), then ``max_moves`` *ordinal* ids, then ``wait``. An
+    written as the verb alone), in a program with a decision of several such moves
+    (``or "b" or "c"``) one id per verb (``verb:b``: such a move has its verb's id), then
+    ``max_moves`` *ordinal* ids, then ``wait``. An
     option of an enumerated type (item, cell, zone, bool, player, enum) has the id of its
     value, the same in every game and every decision of the program; a decision over any
     other type (int, str, lists: their values are not enumerable from the ruleset) uses the

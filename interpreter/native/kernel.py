@@ -706,8 +706,9 @@ class Proc(ChanceStatements):
                     self._bind(i.var, g.ty(i.items).arg)
                 case ops.Ask() | ops.PickRandom() | ops.Best():
                     self._bind(i.var, g.ty(i.options).arg)
-                    if getattr(i, "said", None) is not None:   # choose x, how: a text
-                        self._bind(i.said, STR)
+                    said = getattr(i, "said", None)
+                    if said is not None:   # choose x, how: a text
+                        self._bind(said, STR)
                 case ops.Roll():
                     for v in i.vars:
                         self._bind(v, g.ty(i.faces).arg)
