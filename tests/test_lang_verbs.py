@@ -98,6 +98,11 @@ def test_a_state_waiting_on_several_verbs_is_plain_data_and_resumes():
     again.apply("pass")
     game.apply("pass")
     assert again.state == game.state
+    # a state whose decision names another local for the verb is refused where it says so
+    wrong = json.loads(json.dumps(game.state))
+    wrong["pending"]["said"] = "passes"
+    with pytest.raises(interpreter.StateError, match="pending/said"):
+        rules.resume(wrong)
 
 
 def test_one_extra_verb_keeps_its_notation_and_state_shape():

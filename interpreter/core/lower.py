@@ -87,7 +87,7 @@ def shape(prog, low: Lowered) -> frames.Shape:
                 live.append(sh.slot(i.slot, "result"))
             sh.stop(pc + 1, "call", i.scope, live, callee=i.proc, slot=i.slot)
         if i.asks:
-            sh.stop(pc + 1, "decide", i.scope, live, var=i.var)
+            sh.stop(pc + 1, "decide", i.scope, live, var=i.var, said=getattr(i, "said", None))
     return sh
 
 
