@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, play_both
+from lockstep import kernel_difference, moves_of, play_both, straight
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -141,6 +141,27 @@ def test_the_straightforward_and_the_fast_code_play_verbs_demo_alike(monkeypatch
     fast = interpreter.load(VERBS, cache=False)
     for seed in range(4):
         assert play_both(fast, plain, 2, seed, 200) > 10
+
+
+def test_the_fast_paths_and_the_straightforward_ones_write_and_play_the_verbs_alike():
+    # (moves found by index, by Move and by notation; written lazily or all at once)
+    prog = interpreter.load(VERBS, cache=False).for_players(2)
+    for seed in range(4):
+        fast, rnd = prog.new_game(2, seed), random.Random(seed)
+        played = []
+        while not fast.over:
+            moves = moves_of(fast)
+            with straight():
+                slow = prog.resume(json.loads(json.dumps(fast.state)))
+                assert moves_of(slow) == moves
+            i = rnd.randrange(len(moves))
+            played.append(moves[i][2])
+            fast.apply(i) if seed % 2 else fast.apply(moves[i][2])
+        with straight():
+            again = prog.new_game(2, seed)
+            for text in played:
+                again.apply(text)
+            assert again.state == fast.state
 
 
 @pytest.mark.kernels
