@@ -119,6 +119,20 @@ def test_one_extra_verb_keeps_its_notation_and_state_shape():
     assert named.state["vars"]["last"] == "pass" and named.state["pending"]["alone"] == "pass"
 
 
+def test_a_record_of_the_verbs_replays_to_the_same_digest():
+    from meeple.interpreter import record
+    ruleset = interpreter.load(VERBS)
+    game, rnd, moves = ruleset.new_game(players=2, seed=5), random.Random(5), []
+    while not game.over:
+        m = rnd.choice(game.legal_moves())
+        moves.append(game.move_text(m))
+        game.apply(m)
+    assert {"draw", "pass", "hold", "fold", "wait", "stop"} & set(moves)
+    rec = record.Record("verbs_demo", 2, 5, [], None, moves)
+    again = record.replay(ruleset, record.from_dict(json.loads(json.dumps(rec.to_dict()))))
+    assert record.digest(again) == record.digest(game) and again.result == game.result
+
+
 @pytest.mark.parametrize("old,new,words", [
     ('or "draw" or "pass"', 'or "pass" or "pass"', "the verb 'pass' is offered twice"),
     ('or "draw" or "pass"', 'or "draw" or "play"', "the verb 'play' is offered twice"),
