@@ -239,13 +239,17 @@ class While(Node):
 class Choose(Node):
     """``choose x from options [by player] [as "verb" [or "verb2"]]``: a player decision,
     one move. With ``or "verb2"`` one more move, written as that verb alone, sets ``x``
-    to ``none`` (it is offered even when the list is empty)."""
+    to ``none`` (it is offered even when the list is empty); ``more``: the verbs of
+    further such moves (``or "draw" or "pass"``). ``said`` (``choose x, how from ...``):
+    a local text set to the verb of the move made."""
     node: Literal["Choose"] = "Choose"
     var: str
     options: Expr
     chooser: Expr | None = None
     verb: str | None = None
     alone: str | None = None
+    more: list[str] = []
+    said: str | None = None
 
 
 class ChooseEach(Node):

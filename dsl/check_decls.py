@@ -92,7 +92,7 @@ class DeclChecks:
                     places[n.key] = set(raws) | {str(i) for i in range(1, len(raws) + 1)}
                     logs.append(n)
                 elif n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
-                    for v in (n.verb, getattr(n, "alone", None)):
+                    for v in (n.verb, getattr(n, "alone", None), *getattr(n, "more", ())):
                         if v:
                             places.setdefault(v, set())
                             others.setdefault(v, "the verb of a decision")

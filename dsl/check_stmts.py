@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast as ir, errors
-from .types import BOOL, ERROR, INT, PLAYER, T, compatible, list_of
+from .types import BOOL, ERROR, INT, PLAYER, STR, T, compatible, list_of
 
 if TYPE_CHECKING:
     from .check import Checked
@@ -66,6 +66,29 @@ class StmtChecks:
         types = self.c.locals[self.proc_name].setdefault(name, [])
         if t not in types:
             types.append(t)
+
+    def _verbs(self, s) -> None:
+        """The verbs of a ``choose``: the moves without an object each need their own
+        (``as "play" or "draw" or "pass"``); ``choose x, how`` needs a verb to say."""
+        if s.alone is not None and s.alone == s.verb:
+            self.d.add(errors.bad_value(s.span, f"the two verbs are both '{s.verb}'",
+                                        "the move without an object needs its own verb: "
+                                        "'as \"play\" or \"pass\"'"))
+        seen = {s.verb, s.alone}
+        for v in s.more:
+            if v in seen:
+                self.d.add(errors.bad_value(s.span, f"the verb '{v}' is offered twice",
+                                            "each move without an object needs its own verb: "
+                                            "'as \"play\" or \"draw\" or \"pass\"'"))
+            seen.add(v)
+        if s.said is not None and s.verb is None:
+            self.d.add(errors.bad_value(s.span, f"'choose {s.var}, {s.said}' has no verb to say",
+                                        f"name the verbs: 'choose {s.var}, {s.said} from ... "
+                                        "as \"play\" or \"pass\"'"))
+        if s.said is not None and s.said == s.var:
+            self.d.add(errors.bad_value(s.span, f"'{s.said}' is named twice",
+                                        f"the verb goes into a local of its own: "
+                                        f"'choose {s.var}, how from ...'"))
 
     def _what(self, name: str) -> str:
         return "global variable" if name in self.c.vars else "zone"
@@ -136,11 +159,10 @@ class StmtChecks:
         match s.node:
             case "Choose":
                 self._decision(s.span, s)
-                if s.alone is not None and s.alone == s.verb:
-                    self.d.add(errors.bad_value(s.span, f"the two verbs are both '{s.verb}'",
-                                                "the move without an object needs its own verb: "
-                                                "'as \"play\" or \"pass\"'"))
+                self._verbs(s)
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+                if s.said is not None:
+                    self._bind(s.span, s.said, STR)
                 self._chooser(s.chooser)
             case "ChooseEach":
                 self._decision(s.span, s)

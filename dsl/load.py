@@ -230,6 +230,7 @@ def _text_keys(f: ir.File) -> set[str]:
             keys.add(n.verb)
             if getattr(n, "alone", None):      # the second verb: as "play" or "pass"
                 keys.add(n.alone)
+                keys.update(getattr(n, "more", ()))
         elif n.node == "Best" and n.tie == "choose":
             keys.add("tie")
     return keys

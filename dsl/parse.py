@@ -606,11 +606,18 @@ class _ToIR(Transformer):
     def alone_verb(self, meta, c):
         return ("or", _string(c[0]))
 
+    def said_name(self, meta, c):
+        return ("said", str(c[0]))
+
     def choose_stmt(self, meta, c):
-        var, options, chooser, verb, alone = c
+        var, said, options, chooser, verb, *alones = c
+        alones = [a[1] for a in alones if a]
+        extra = {"said": said[1]} if said else {}
+        if len(alones) > 1:
+            extra["more"] = alones[1:]
         return _new(ir.Choose, span=self.s(meta), var=str(var), options=options,
                          chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
-                         alone=alone[1] if alone else None)
+                         alone=alones[0] if alones else None, **extra)
 
     def choose_each_stmt(self, meta, c):
         var, arg, options, each, seats, verb = c

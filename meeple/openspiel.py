@@ -40,7 +40,9 @@ class ActionSpace:
     The ids are blocks, in this order: every item (its id), every zone and cell (its
     id), ``false`` and ``true``, every seat, the members of each enum (enums by name,
     members in declaration order), ``none`` (the option of ``choose ... as "a" or "b"``
-    written as the verb alone), then ``max_moves`` *ordinal* ids, then ``wait``. An
+    written as the verb alone), in a program with a decision of several such moves
+    (``or "b" or "c"``) one id per verb (``verb:b``: such a move has its verb's id), then
+    ``max_moves`` *ordinal* ids, then ``wait``. An
     option of an enumerated type (item, cell, zone, bool, player, enum) has the id of its
     value, the same in every game and every decision of the program; a decision over any
     other type (int, str, lists: their values are not enumerable from the ruleset) uses the
@@ -64,6 +66,10 @@ class ActionSpace:
             self.enum_index[name] = {m: i for i, m in enumerate(members)}
             self._block("enum:" + name, [str(m) for m in members])
         self.none = self._block("none", ["none"])
+        # the verbs of the moves without an object of decisions that have several
+        # ('as "play" or "draw" or "pass"'): one id each (no block without them)
+        verbs = several_verbs(program.checked)
+        self.verbs = {v: self._block("verb:" + v, [v]) for v in verbs}
         self.ordinal = self._block("ordinal", [f"move #{k}" for k in range(max_moves)])
         self.wait = self._block("wait", ["wait"])
         self.size = len(self.labels)
@@ -131,6 +137,10 @@ class ActionSpace:
             ids = [none if v is None else base + v for v in values]
         else:
             ids = [self.value_id(tc, v) for v in values]
+        if self.verbs and None in values:
+            alone = game.alone_verbs()
+            for i, v in enumerate(alone or ()):
+                ids[i] = self.verbs.get(v, ids[i])
         return sorted(ids), ids
 
     def ordinal_ids(self, n: int) -> list[int]:
@@ -168,6 +178,9 @@ class ActionSpace:
                 raise ActionSpaceError(f"a decision has {len(moves)} moves, more than the ordinal "
                                        f"block's {self.max_moves}: raise max_moves")
             ids = [self.ordinal + m.index for m in moves]
+        if self.verbs and ids and ids[0] == self.none:
+            # moves without an object of a decision with several: by their verb
+            ids = [self.verbs.get(m.notation, a) if a == self.none else a for a, m in zip(ids, moves)]
         return dict(sorted(zip(ids, moves)))
 
     def _enumerated(self, game, seat: int, tc: str, moves) -> bool:
@@ -215,6 +228,20 @@ class ActionSpace:
             raise ActionSpaceError(f"a chance step has {len(outs)} outcomes, more than "
                                    f"{self.max_moves}: raise max_moves")
         return [(o.index, o) for o in outs]
+
+
+def several_verbs(checked) -> list[str]:
+    """The verbs of the moves without an object of a program's decisions that have
+    several (``choose x from ... as "play" or "draw" or "pass"``), each once, in order."""
+    from meeple.dsl import ast as ir
+    bodies = [p.body for p in checked.procedures.values()]
+    bodies += [d.body for d in (checked.setup, checked.turn, checked.at_end) if d is not None]
+    verbs: dict[str, None] = {}
+    for body in bodies:
+        for n in ir.walk(body):
+            if n.node == "Choose" and n.more:
+                verbs.update(dict.fromkeys((n.alone, *n.more)))
+    return list(verbs)
 
 
 def _visible(game, item: int, seat: int) -> bool:

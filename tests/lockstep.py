@@ -70,7 +70,8 @@ def kernel_difference(mine: dict, game) -> str | None:
     if (a is None) != (b is None):
         return f"pending: {a} != {b}"
     if b is not None:
-        for key in ("player", "var", "options", "type", "verb", "alone", "seats", "each", "waiting", "chosen"):
+        for key in ("player", "var", "options", "type", "verb", "alone", "said", "seats", "each", "waiting",
+                    "chosen"):
             if a.get(key) != b.get(key):
                 return f"pending {key}: {str(a.get(key))[:300]} != {str(b.get(key))[:300]}"
     return None

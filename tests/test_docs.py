@@ -344,6 +344,23 @@ def test_a_move_without_an_object():
     assert "the two verbs are both 'play'" in d.message
 
 
+def test_several_moves_without_an_object():
+    # language.md 6.6: draw_demo's moves, and what 'how' holds, as the text says
+    rules = _program("draw_demo")
+    game = rules.new_game(2, 0)
+    assert testing.notations(game) == ["draw", "pass", "play 4"]
+    assert "`draw`, `pass` and `play 4`" in DOC_TEXT
+    game.apply("draw")
+    assert game.state["pending"]["alone"] == ["draw", "pass"]
+    game.apply("pass")
+    assert testing.notations(game) == ["draw", "pass", "play 2", "play 4"]
+    assert "`draw`, `pass`, `play 2` and `play 4`" in DOC_TEXT
+    game.apply("play 4")
+    assert game.state["vars"]["passes"] == 0
+    d = _load_error(RULESETS["draw_demo"].text.replace('or "draw" or "pass"', 'or "pass" or "pass"'))
+    assert d.code == "check/bad-value" and "offered twice" in d.message
+
+
 def test_a_choose_of_a_local_s_name_sets_that_local():
     # language.md 6.1: asked again in a branch, `choose n` sets the n of the turn
     rules = _load("ruleset ask_again\nplayers 2..2\nvar got: int = 0\nvar done: bool = false\n"

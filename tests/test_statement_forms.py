@@ -6,7 +6,8 @@ kind (``engines``: the reference's meaning, the fused Python's handling, the ker
 printer; the Cython path compiles what the Python engines run), a kind none knows being
 refused where it is met, never left to a default; the kernel writes the ruleset without
 falling back to Python, and the straightforward code, the fast code, the native path's
-code and the kernel play it the same, move after move. The ruleset also keeps
+code and the kernel play it the same, move after move (a ``choose`` with several
+verbs alone and a second name among them). The ruleset also keeps
 the value of every built-in of tests/test_builtins.py (``USES``) at every turn: one
 kernel, built once, plays every statement form and every built-in against Python."""
 from __future__ import annotations
@@ -101,6 +102,8 @@ turn {
   for c in items(hand(active)) { call note(c) }
   while k < 4 max 10 { k = k + 1 }
   choose c from items(hand(active)) as "play"
+  choose spare, how from items(hand(active)) as "spare" or "skip" or "stop"
+  if how == "skip" { total += 1 } elif how == "spare" { spare.marks += 1 }
   choose keep subset of items(hand(active)) where size(keep) <= 1 as "keep"
   choose bid(p) from items(hand(p)) for each p in players as "bid"
   best w in players by seat(w) + bid(w).v tie first

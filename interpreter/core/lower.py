@@ -47,6 +47,7 @@ def local_names(params: list[str], body: ir.Block) -> set[str]:
     nodes = list(ir.walk(body))
     return set(params) | {n.var for n in nodes if n.node in BINDERS or (n.node == "CallResult" and n.new)} \
         | {n.each for n in nodes if n.node == "ChooseEach"} \
+        | {n.said for n in nodes if n.node == "Choose" and n.said is not None} \
         | {v for n in nodes if n.node == "Roll" for v in n.vars}
 
 
@@ -86,7 +87,7 @@ def shape(prog, low: Lowered) -> frames.Shape:
                 live.append(sh.slot(i.slot, "result"))
             sh.stop(pc + 1, "call", i.scope, live, callee=i.proc, slot=i.slot)
         if i.asks:
-            sh.stop(pc + 1, "decide", i.scope, live, var=i.var)
+            sh.stop(pc + 1, "decide", i.scope, live, var=i.var, said=getattr(i, "said", None))
     return sh
 
 
@@ -201,7 +202,8 @@ class _Lowerer:
         in_order = plain and tc == "cell" and self._cells_in_order(s.options)
         order = "cells" if in_order else "plain" if plain else "any"
         self.emit(ops.Ask, s, var=s.var, options=s.options, chooser=s.chooser, type=tc,
-                  verb=s.verb, alone=s.alone, order=order)
+                  verb=s.verb, alone=(s.alone, *s.more) if s.more else s.alone, order=order,
+                  said=s.said)
 
     def _cells_in_order(self, e, depth: int = 0) -> bool:
         """Whether a list of options is some of a board's cells, each once, in increasing

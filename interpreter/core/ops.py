@@ -201,14 +201,17 @@ class Ask(Ins):
     values of ``options`` (of type code ``type``); the frame stops just after it. An
     empty list is a rule error unless ``alone`` names the move without an object.
     ``order``: how the runtime orders the options ("any"; "plain": plain numbers, asked
-    in fewer steps; "cells": a board's cells already in increasing order)."""
+    in fewer steps; "cells": a board's cells already in increasing order). With several
+    moves without an object (``or "draw" or "pass"``), ``alone`` is the tuple of their
+    verbs; ``said`` (``choose x, how``): the local set to the verb of the move made."""
     var: str
     options: Expr
     chooser: Expr | None
     type: str
     verb: str | None
-    alone: str | None
+    alone: str | tuple[str, ...] | None
     order: str
+    said: str | None = None
     asks: ClassVar[bool] = True
 
 

@@ -326,13 +326,13 @@ def _nothing_to_choose(var: str):
 @meaning(ops.Ask)
 def _ask(ins: ops.Ask, nxt: int, b: Builder):
     opts, who, var = b.fn(ins.options), b.chooser(ins.chooser), ins.var
-    tc, verb, alone = ins.type, ins.verb, ins.alone
+    tc, verb, alone, said = ins.type, ins.verb, ins.alone, ins.said
     if alone is not None and ins.order == "cells":
         def in_order(R, L):
-            Runtime.ask_in_order(R, who(R, L), var, list(opts(R, L)), tc, verb, alone)
+            Runtime.ask_in_order(R, who(R, L), var, list(opts(R, L)), tc, verb, alone, said)
             return nxt
         return in_order
-    if alone is None and ins.order != "any":
+    if alone is None and said is None and ins.order != "any":
         # options ordered as plain numbers are (most often) asked for in fewer steps
         ask = Runtime.ask_in_order if ins.order == "cells" else Runtime.ask_plain
 
@@ -348,7 +348,7 @@ def _ask(ins: ops.Ask, nxt: int, b: Builder):
         options = list(opts(R, L))
         if not options and alone is None:
             _nothing_to_choose(var)
-        R.ask(who(R, L), var, options, tc, verb, alone)
+        R.ask(who(R, L), var, options, tc, verb, alone, said)
         return nxt
     return run
 

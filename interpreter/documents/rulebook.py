@@ -485,7 +485,7 @@ class _Builder:
                 else:
                     verb = self.verb(n.verb) if n.verb else (Code(n.var),)
                     if getattr(n, "alone", None):
-                        verb = join([verb, self.verb(n.alone)], " / ")
+                        verb = join([verb, *(self.verb(v) for v in (n.alone, *n.more))], " / ")
                     who = self.who(getattr(n, "chooser", None)) if n.node != "ChooseEach" else (Code(mc.expr(n.seats)),)
                 cond = join([(Code(w),) for w in when], "; ") if when else s("w.always")
                 rows.append([verb, who, (Code(mc.expr(n.options)),), cond, where])
@@ -711,6 +711,6 @@ class _Builder:
             step = Step(s("s.choose_verb", who=who, var=var, options=options, verb=self.verb(st.verb)))
         else:
             step = Step(s("s.choose", who=who, var=var, options=options))
-        if st.alone:
-            step.children.append(Step(s("s.choose_alone", who=who, verb=self.verb(st.alone), var=var)))
+        for alone in (st.alone, *st.more) if st.alone else ():
+            step.children.append(Step(s("s.choose_alone", who=who, verb=self.verb(alone), var=var)))
         return step

@@ -793,6 +793,9 @@ class Proc(ChanceStatements):
                     self._bind(i.var, g.ty(i.items).arg)
                 case ops.Ask() | ops.PickRandom() | ops.Best():
                     self._bind(i.var, g.ty(i.options).arg)
+                    said = getattr(i, "said", None)
+                    if said is not None:   # choose x, how: a text
+                        self._bind(said, STR)
                 case ops.Roll():
                     for v in i.vars:
                         self._bind(v, g.ty(i.faces).arg)
@@ -981,7 +984,7 @@ class Proc(ChanceStatements):
             raise Unsupported(f"options of a {t}")
         return self.x(s.options, t), t
 
-    def _site(self, var: str, el: T, verb, alone) -> tuple[int, str]:
+    def _site(self, var: str, el: T, verb, alone, said=None) -> tuple[int, str]:
         g = self.gen
         ctype = f"List<{g.ct(el)}>"
         if ctype not in g.opt_types:
@@ -991,6 +994,8 @@ class Proc(ChanceStatements):
         g.sites.append({"kind": "one", "opt": o, "py": g.py_conv(el), "el": el, "field": self.field(var),
                         "type": type_code(el),
                         "verb": verb, "alone": alone, "var": var, "proc": self.k, "pc": self.here() + 1})
+        if said is not None:   # choose x, how: the local set to the verb of the move made
+            g.sites[-1].update(said=self.field(said), var_said=said)
         return k, o
 
     def _chooser(self, s) -> str:
@@ -1001,10 +1006,16 @@ class Proc(ChanceStatements):
     def _Ask(self, s):
         opts, t = self._options(s)
         el = t.arg
-        k, o = self._site(s.var, el, s.verb, s.alone)
+        k, o = self._site(s.var, el, s.verb, s.alone, s.said)
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
-        if s.alone is not None:
+        if isinstance(s.alone, tuple):   # several moves without an object: a none each
+            body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
+                    f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
+                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + {len(s.alone)}); "
+                    f"w_.insert(w_.end(), {len(s.alone)}, none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
+                    f"s.opts.{o} = List<{ce}>(std::move(w_));")
+        elif s.alone is not None:
             body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + 1); "

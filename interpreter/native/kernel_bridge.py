@@ -56,7 +56,9 @@ class Bridge:
             conv = self.gen.py_conv(T("list", site["el"]))
             one = self.gen.py_conv(site["el"])
             verb = f"py_str({literal(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
-            alone = f"put(d, \"alone\", py_str({literal(site['alone'])})); " if site["alone"] else ""
+            alone = f"put(d, \"alone\", {_py_alone(site['alone'])}); " if site["alone"] else ""
+            if "said" in site:
+                alone += f"put(d, \"said\", py_str({literal(site['var_said'])})); "
             common = (f"put(d, \"verb\", {verb}); put(d, \"type\", py_str({literal(site['type'])})); "
                       f"put(d, \"var\", py_str({literal(site['var'])})); {alone}")
             if site["kind"] == "one":
@@ -144,10 +146,16 @@ class Bridge:
                 continue   # (a simultaneous decision under way is played in Python)
             conv = self.from_py(T("list", site["el"]))
             verb = "Py_None" if site["verb"] is None else f"py_str({literal(site['verb'])})"
-            alone = "nullptr" if site["alone"] is None else f"py_str({literal(site['alone'])})"
+            several = isinstance(site["alone"], tuple)
+            alone = "nullptr" if site["alone"] is None or several else f"py_str({literal(site['alone'])})"
+            # (several verbs alone: a list of them, told apart by the rest)
+            alone = ("PyList_Check(PyDict_GetItemString(p, \"alone\") ? PyDict_GetItemString(p, \"alone\") : Py_None)"
+                     if several else f"same(p, \"alone\", {alone}, {'false' if site['alone'] is None else 'true'})")
+            if "said" in site:   # (only then: the kernels of other rulesets are written as before)
+                alone += f" && same(p, \"said\", py_str({literal(site['var_said'])}), true)"
             sites.append(f"if (proc == {site['proc']} && pc == {site['pc']} && same(p, \"var\", py_str({literal(site['var'])}), true) "
                          f"&& same(p, \"type\", py_str({literal(site['type'])}), true) && same(p, \"verb\", {verb}, {'false' if site['verb'] is None else 'true'}) "
-                         f"&& same(p, \"alone\", {alone}, {'false' if site['alone'] is None else 'true'})) "
+                         f"&& {alone}) "
                          f"{{ s.opts.{site['opt']} = {conv(options)}; return {k}; }}")
         return "\n".join([
             "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
@@ -156,3 +164,10 @@ class Bridge:
             "static int import_pending(St& s, PyObject* p, int proc, int pc) { " + " ".join(sites) + " throw PyFail(); }",
         ])
 
+
+def _py_alone(alone) -> str:
+    """The Python value of a decision's verbs alone: a text, or a list of several."""
+    if isinstance(alone, str):
+        return f"py_str({literal(alone)})"
+    items = " ".join(f"PyList_SET_ITEM(l_, {j}, py_str({literal(v)}));" for j, v in enumerate(alone))
+    return f"[&]() {{ PyObject* l_ = PyList_New({len(alone)}); {items} return l_; }}()"

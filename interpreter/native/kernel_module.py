@@ -223,8 +223,8 @@ class ModuleWriter:
                 o = site["opt"]
                 counts.append(f"case {k}: return seat == s.player ? (int)s.opts.{o}.size() : -1;")
                 pys.append(f"case {k}: return {site['py'](f's.opts.{o}[i]')};")
-                takes.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; s.site = -1; s.player = -1; "
-                             "return true;")
+                takes.append(f"case {k}: s.stack.back().{site['field']} = s.opts.{o}[i]; {_said(site)}"
+                             "s.site = -1; s.player = -1; return true;")
                 continue
             j, var = site["each"], ident("P", site["var"])
             counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
@@ -244,3 +244,14 @@ class ModuleWriter:
             "static bool site_hidden(St& s, int i, Id seat) { switch (s.site) { " + " ".join(hides) + " } return false; }",
         ])
 
+
+def _said(site: dict) -> str:
+    """The code that sets the local of ``choose x, how`` to the verb of move ``i``."""
+    if "said" not in site:
+        return ""
+    alone = site["alone"]
+    alone = () if alone is None else (alone,) if isinstance(alone, str) else alone
+    verb = literal(site["verb"])
+    for j in reversed(range(len(alone))):
+        verb = f"(i == {j} ? {literal(alone[j])} : {verb})"
+    return f"s.stack.back().{site['said']} = {verb}; "

@@ -435,8 +435,23 @@ class KernelGame(Game):
         site = k.site()
         options = k.options(who)
         if not self.program._kernel.items[site] or not k.hidden_any(who):
-            return list(map(Move, count(), options, repeat(self._writes[site]), repeat(who)))
+            moves = list(map(Move, count(), options, repeat(self._writes[site]), repeat(who)))
+            alone = self.program._kernel.sites[site][2]
+            if isinstance(alone, tuple):   # several verbs alone: written apart
+                moves[:len(alone)] = [Move(i, None, t, who) for i, t in enumerate(alone)]
+            return moves
         return [self._item_move(k, site, i, v, who) for i, v in enumerate(options)]
+
+    def alone_verbs(self) -> list[str] | None:
+        """The verbs of the first moves of the decision now, those without an object
+        (``as "play" or "pass"``: ``["pass"]``), or None."""
+        k = self._k
+        if k is None:
+            pend = self.R.pending
+            alone = pend.get("alone") if pend is not None else None
+        else:
+            alone = self.program._kernel.sites[k.site()][2]
+        return None if alone is None else [alone] if isinstance(alone, str) else list(alone)
 
     def options_hidden(self, seat: int) -> bool | None:
         """Whether a legal move of ``seat`` names an item the seat may not know (as
@@ -452,6 +467,8 @@ class KernelGame(Game):
     def _item_move(self, k, site: int, i: int, v, who: int) -> Move:
         """A move of a decision among items (or lists of them), as Game._maker makes it."""
         tc, verb, alone = self.program._kernel.sites[site]
+        if v is None and isinstance(alone, tuple):
+            return Move(i, v, alone[i], who)
         items = [] if v is None else [v] if tc == "item" else [x for x in v if x is not None]
         if all(k.place(x, who) is False for x in items):
             return Move(i, v, self._writes[site], who)
@@ -643,7 +660,7 @@ def _site_writers(prog) -> list:
     known once per program."""
     writes = prog.__dict__.get("_kernel_writers")
     if writes is None:
-        writes = prog.__dict__["_kernel_writers"] = [_writer(prog, verb, tc, alone)
+        writes = prog.__dict__["_kernel_writers"] = [_writer(prog, verb, tc, None if isinstance(alone, tuple) else alone)
                                                      for tc, verb, alone in prog._kernel.sites]
     return writes
 

@@ -40,6 +40,7 @@ class Stop:
     kind: str                   # "decide", "call" or "chance" (see the module's text)
     live: frozenset             # the locals a frame standing here always holds
     var: str | None = None      # decide: the variable the decision sets
+    said: str | None = None     # decide: the local set to the verb of the move ('choose x, how')
     callee: str | None = None   # call: the procedure called
     slot: str | None = None     # call: the caller's local the callee returns into ('$ret')
 
@@ -87,6 +88,9 @@ def check(m, s: dict) -> None:
         if kind == "decide" and stop.var != pend["var"]:
             raise _bad("pending/var", f"'{frame['p']}' stands after the decision of "
                                       f"'{stop.var}', not of '{pend['var']}'")
+        if kind == "decide" and stop.said != pend.get("said"):
+            raise _bad("pending/said", f"the decision of '{stop.var}' sets the verb into "
+                                       f"{stop.said and repr(stop.said)}, not {pend.get('said')!r}")
         _locals(m, shape, stop, frame["L"], f"stack/{k}/L", caller)
         caller = stop
     if pend is not None:

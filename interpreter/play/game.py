@@ -24,7 +24,9 @@ from .runtime import (
     _heuristic,
     _items_of,
     _public,
+    alone_text,
     run,
+    verb_said,
 )
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
@@ -264,9 +266,13 @@ class Game:
         pend = self.R.pending
         type_code = pend["type"]
         if "item" not in type_code:
-            write = _writer(self.program, pend["verb"], type_code, pend.get("alone"))
+            alone = pend.get("alone")
+            write = _writer(self.program, pend["verb"], type_code, _one(alone))
             # (as [Move(i, v, write, who) for i, v in enumerate(options)], made faster)
-            return list(map(Move, _counting(), options, repeat(write), repeat(who)))
+            moves = list(map(Move, _counting(), options, repeat(write), repeat(who)))
+            if alone is not None and alone.__class__ is not str:   # several verbs alone
+                moves[:len(alone)] = [Move(i, None, t, who) for i, t in enumerate(alone)]
+            return moves
         return list(map(self._maker(who), _counting(), options))
 
     def _maker(self, who: int):
@@ -275,8 +281,10 @@ class Game:
         R = self.R
         pend = R.pending
         verb, type_code, alone = pend["verb"], pend["type"], pend.get("alone")
-        write = _writer(self.program, verb, type_code, alone)
+        write = _writer(self.program, verb, type_code, _one(alone))
         if "item" not in type_code:
+            if alone is not None and alone.__class__ is not str:
+                return lambda i, v: Move(i, v, alone_text(alone, i) or write, who)
             return lambda i, v: Move(i, v, write, who)
         hidden_at = R.hidden_place(who)
         if _public(self.program):
@@ -285,13 +293,16 @@ class Game:
         else:
             sees = R.sees_item
         single = type_code == "item"
+        several = alone is not None and alone.__class__ is not str
 
         def make(i: int, v) -> Move:
+            if v is None and several:
+                return Move(i, v, alone[i], who)
             if (v is None or sees(v, who)) if single else \
                     all(sees(x, who) for x in _items_of(v, type_code)):
                 return Move(i, v, write, who)
             from .display import value_notation
-            return Move(i, v, alone if alone is not None and v is None else
+            return Move(i, v, alone_text(alone, i) if alone is not None and v is None else
                         (f"{verb} " if verb else "")
                         + value_notation(self.program, v, type_code, hidden_at), who)
         return make
@@ -318,7 +329,7 @@ class Game:
         verb = pend["verb"]
         hidden_at = self.R.hidden_place(who) if "item" in pend["type"] else None
         alone = pend.get("alone")
-        return [Move(i, v, alone if alone is not None and v is None else
+        return [Move(i, v, alone_text(alone, i) if alone is not None and v is None else
                      (f"{verb} " if verb else "")
                      + value_notation(self.program, v, pend["type"], hidden_at), who)
                 for i, v in enumerate(options)]
@@ -390,9 +401,12 @@ class Game:
                         return self._maker(who)(move, v)
                 elif "item" in type_code and not R.sees_value(v, type_code, who):
                     return self._maker(who)(move, v)
-                write = self._writers.get((pend["verb"], type_code, pend.get("alone")))
+                alone = pend.get("alone")
+                if alone.__class__ is list:   # several moves without an object
+                    return self._maker(who)(move, v)
+                write = self._writers.get((pend["verb"], type_code, alone))
                 if write is None:
-                    write = _writer(self.program, pend["verb"], type_code, pend.get("alone"))
+                    write = _writer(self.program, pend["verb"], type_code, alone)
                 return Move(move, v, write, who)
         elif cls is Move:
             known, i = self._moves, move._index
@@ -488,6 +502,8 @@ class Game:
                 j.append((_FRAME, f, f["pc"], dict(L)))
                 R.low = len(stack) - 1
                 L[pend["var"]] = m._value
+                if "said" in pend:
+                    L[pend["said"]] = verb_said(pend, m._index)
                 R.pending = None
             if R.pending is None:
                 run(R)
@@ -514,7 +530,10 @@ class Game:
             R.pending = dict(pend)  # (the decision's dict is shared: see decision)
             R.choose_each(m.player, m.value)
         else:
-            R.stack[-1]["L"][pend["var"]] = m._value
+            L = R.stack[-1]["L"]
+            L[pend["var"]] = m._value
+            if "said" in pend:
+                L[pend["said"]] = verb_said(pend, m._index)
             R.pending = None
         if R.pending is None:
             run(R)
@@ -715,6 +734,12 @@ def _decisions(prog: Program) -> dict:
 
 
 _TEXTS_KEPT = 50_000  # notations kept per program and kind of decision
+
+
+def _one(alone):
+    """The verb of the one move without an object of a decision (None with several:
+    theirs are written apart, by their index)."""
+    return alone if alone.__class__ is str else None
 
 
 def _writer(prog: Program, verb: str | None, type_code: str, alone: str | None):

@@ -42,6 +42,8 @@ def local_types(prog) -> dict[str, dict[str, str]]:
                 fors[n.span] = "list:" + elem(c.type_of(n.iter))
             elif kind in ("Choose", "Best", "PickRandom"):
                 note(n.var, elem(c.type_of(n.options)))
+                if getattr(n, "said", None) is not None:   # choose x, how: a text
+                    note(n.said, "str")
             elif kind == "ChooseSubset":
                 note(n.var, "list:" + elem(c.type_of(n.options)))
             elif kind == "CallResult" and n.new:  # let v = call p(...)
@@ -147,7 +149,8 @@ def follow(game: Game, mapping: dict[int, int]) -> None:
     pend = R.pending
     if pend is not None and "item" in pend["type"] and "waiting" not in pend:
         options = [map_value(o, pend["type"], mapping) for o in pend["options"]]
-        R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"], pend.get("alone"))
+        R.ask(pend["player"], pend["var"], options, pend["type"], pend["verb"], pend.get("alone"),
+              pend.get("said"))
     elif pend is not None and "item" in pend["type"]:
         code, chosen = pend["type"], pend["chosen"]
         R.ask_each(pend["var"], [(s, [map_value(o, code, mapping) for o in options])

@@ -67,6 +67,29 @@ _MOVE, _FACE, _ZONE, _REVEAL, _VAR, _PVAR, _IVAR, _LOG, _FRAME, _UNSURE = range(
 _MISSING = object()  # a global variable that had no value yet
 
 
+def verb_said(pend: dict, index: int) -> str | None:
+    """The verb of the move at ``index`` of a pending decision: the verb of its move
+    without an object there (``as "play" or "pass"``), else its verb."""
+    alone = pend.get("alone")
+    if alone is not None:
+        if alone.__class__ is str:
+            if index == 0:
+                return alone
+        elif index < len(alone):
+            return alone[index]
+    return pend["verb"]
+
+
+def alone_text(alone, index: int):
+    """The notation of the move at ``index`` when it is a move without an object (its
+    verb), else None."""
+    if alone is None:
+        return None
+    if alone.__class__ is str:
+        return alone if index == 0 else None
+    return alone[index] if index < len(alone) else None
+
+
 class Move:
     """One legal move: its position in the sorted list, its value, its notation and the
     seat whose move it is. Immutable; two moves are equal when all four are.
@@ -722,9 +745,11 @@ class Runtime:
 
 
     def ask(self, player: int, var: str, options: list, type_code: str, verb: str | None,
-            alone: str | None = None) -> None:
+            alone: str | tuple | None = None, said: str | None = None) -> None:
         """Asks ``player`` to choose among ``options``. With ``alone`` (``as "play" or
-        "pass"``) one more option comes first: ``none``, written as that verb alone."""
+        "pass"``) one more option comes first: ``none``, written as that verb alone; with
+        several verbs (a tuple: ``or "draw" or "pass"``) one ``none`` for each, in their
+        order. ``said`` (``choose x, how``): the local that the move sets to its verb."""
         if alone is not None:
             options = [o for o in options if o is not None]
         options = ordered(self, player, options, type_code, FAST_PATHS)
@@ -732,8 +757,18 @@ class Runtime:
                         "verb": verb}
         if alone is not None:
             # only then: the states of every other decision keep their shape
+            self._alone(alone, options)
+        if said is not None:
+            self.pending["said"] = said
+
+    def _alone(self, alone: str | tuple, options: list) -> None:
+        """The moves without an object put first in the pending decision (see ask)."""
+        if alone.__class__ is str:
             self.pending["options"] = [None] + options
             self.pending["alone"] = alone
+        else:
+            self.pending["options"] = [None] * len(alone) + options
+            self.pending["alone"] = list(alone)
 
     def ask_plain(self, player: int, var: str, options: list, type_code: str,
                   verb: str | None) -> None:
@@ -763,19 +798,21 @@ class Runtime:
         self.ask(player, var, options, type_code, verb)
 
     def ask_in_order(self, player: int, var: str, options: list, type_code: str,
-                     verb: str | None, alone: str | None = None) -> None:
+                     verb: str | None, alone: str | tuple | None = None,
+                     said: str | None = None) -> None:
         """``ask`` for options that compile knows to be distinct cells in increasing
         order (a board's cells walked in order, each kept or not), given as a new list
         (of at least one option, without ``alone``): the same decision, made at once (the
         plain order of cells is theirs; none is not a cell)."""
         if FAST_PATHS:
-            self.pending = {"player": player, "var": var,
-                            "options": options if alone is None else [None] + options,
+            self.pending = {"player": player, "var": var, "options": options,
                             "type": type_code, "verb": verb}
             if alone is not None:
-                self.pending["alone"] = alone
+                self._alone(alone, options)
+            if said is not None:
+                self.pending["said"] = said
             return
-        self.ask(player, var, options, type_code, verb, alone)
+        self.ask(player, var, options, type_code, verb, alone, said)
 
 
     def _items_known(self, items: list, player: int) -> bool:

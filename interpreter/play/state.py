@@ -66,9 +66,15 @@ STATE_SCHEMA = {
             "properties": {"player": _NAT, "var": {"type": "string"},
                            "options": {"type": "array", "minItems": 1},
                            "type": {"type": "string"}, "verb": {"type": ["string", "null"]},
-                           "alone": {"type": "string", "description":
+                           "alone": {"oneOf": [{"type": "string"}, {
+                                         "type": "array", "items": {"type": "string"},
+                                         "minItems": 2}], "description":
                                      "the verb written alone for the first option, none "
-                                     "('as \"play\" or \"pass\"'; absent: no such move)"},
+                                     "('as \"play\" or \"pass\"'; absent: no such move); "
+                                     "several: the verbs of as many first options, each none"},
+                           "said": {"type": "string", "description":
+                                    "the local set to the verb of the move made "
+                                    "('choose x, how'; absent: none)"},
                            "seats": {"type": "array", "items": _NAT, "minItems": 1,
                                      "description": "a simultaneous decision only: the seats "
                                                     "who choose (absent: one seat decides)"},
