@@ -190,8 +190,8 @@ def test_pettingzoo_rewards_are_the_payoffs():
 
 
 def test_playouts_give_the_payoffs_in_every_engine():
-    # the kernel's batch of playouts cannot compute payoffs: those games are played
-    # move by move, with the same results as the Python game of each seed
+    # the kernel's batch of playouts computes the payoffs (tests/test_kernel_payoffs.py):
+    # the same results as the Python game of each seed
     python = interpreter.load(AUCTION).for_players(3)
     prog = openspiel.played_program(interpreter.load(AUCTION), 3, True)   # (a kernel's, where one is built)
     got = interpreter.playouts(prog, 12, seed=5)

@@ -151,8 +151,8 @@ def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numb
     no kernel plays the program or the position, or ``games`` is None. The kernel makes
     each game's dict, its result a copy of the one ``_Results`` made for an equal one."""
     k = getattr(program, "_kernel", None)
-    if k is None or games is None or program.payoff_fn is not None:
-        return None   # (payoffs are computed in Python: the games are played move by move)
+    if k is None or games is None:
+        return None
     if start is None:
         target = k.module
     elif getattr(start, "program", None) is program and getattr(start, "go_live", None) is not None \

@@ -1,6 +1,6 @@
 """The program's part of a kernel's run loop (interpreter/native/kernel.py, around
 cxx/kernel_driver.hpp): when the game ends, the scoring (scores, tiebreaks, outcomes,
-teams, participants), the heuristic and the first values of the variables."""
+teams, participants, payoffs), the heuristic and the first values of the variables."""
 from __future__ import annotations
 
 from ...dsl.types import T
@@ -22,7 +22,7 @@ class Driver:
     def code(self) -> str:
         out = self.ending() + self.scoring()
         outcomes = self.outcomes()
-        out += self.teams() + self.participants()
+        out += self.teams() + self.participants() + self.payoffs()
         cases = "".join(f"if ({o}) return {i}; " for i, o in enumerate(outcomes))
         # (no clause holds: the last one's, as Python's loop leaves it)
         out.append(f"static int outcome_of(St& s, Id p, I rank) {{ (void)rank; {cases}return {len(outcomes) - 1}; }}")
@@ -95,6 +95,20 @@ class Driver:
         return [f"static const bool PART_SCORED[NPARTS > 0 ? NPARTS : 1] = "
                 f"{{{', '.join('true' if d.score is not None else 'false' for _, d in parts) or 'false'}}};",
                 f"static I part_of(St& s, int k) {{ switch (k) {{ {' '.join(cases_p)} }} return 0; }}"]
+
+    def payoffs(self) -> list[str]:
+        """Each seat's payoff (``payoff(p) = ...``) or the one every seat shares (``payoff
+        = ...``, evaluated once), and the sum the declaration states (``summing to N``)."""
+        d, g = self.c.payoff, self.gen
+        g.pre_state.append(f"#define HAS_PAYOFFS {0 if d is None else 1}")
+        if d is None:
+            return ["static I payoff_of(St&, Id) { return 0; }", "#define HAS_PAYOFF_TOTAL 0",
+                    "#define PAYOFF_SHARED 0", "constexpr I PAYOFF_TOTAL = 0;"]
+        body = g.expr(d.body, {d.param: ("p", _PLAYER)} if d.param else {}, INT)
+        return [f"static I payoff_of(St& s, Id p) {{ (void)p; return {body}; }}",
+                f"#define HAS_PAYOFF_TOTAL {0 if d.total is None else 1}",
+                f"#define PAYOFF_SHARED {0 if d.param else 1}",
+                f"constexpr I PAYOFF_TOTAL = {d.total or 0}LL;"]
 
     def heuristic(self) -> list[str]:
         h = self.c.heuristic

@@ -380,8 +380,6 @@ class KernelGame(Game):
         k = self._k
         if k is None:
             return self._R.result
-        if self.program.payoff_fn is not None and k.result() is not None:
-            return self.R.result   # (the payoffs are computed in Python: the game played again)
         if self._result is None:
             got = k.result()
             if got is None:
@@ -642,11 +640,13 @@ class KernelGame(Game):
 
 def kernel_result(prog, got: tuple) -> dict:
     """``game.result`` from a kernel's ``result()``: (scores, tiebreaks, outcome indices,
-    team values or None, participants' scores)."""
-    scores, ties, outs, teams, parts = got
+    team values or None, participants' scores, payoffs or None)."""
+    scores, ties, outs, teams, parts, payoffs = got
     res = _results(scores, ties, [name for name, _ in prog.tiebreaks], teams)
     if prog.participants:
         res["participants"] = {name: v for (name, _, _), v in zip(prog.participants, parts)}
+    if payoffs is not None:
+        res["payoffs"] = payoffs
     if prog.outcomes is not None:
         outcomes = [prog.outcomes[i][0] for i in outs]
         res["outcomes"] = outcomes

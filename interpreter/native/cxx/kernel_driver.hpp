@@ -2,8 +2,8 @@
 // written into every kernel by interpreter/native/kernel.py, after the program's procedures.
 // runtime._score and _results: the seats' scores and tiebreaks, their teams (units of
 // seats with equal team values, in the order of their first seats: a unit's score and
-// tiebreaks are its seats' sums), the participants' scores, each seat's outcome (by the
-// rank of its unit: 1 + the units placed before it)
+// tiebreaks are its seats' sums), the participants' scores, the payoffs (results._payoffs),
+// each seat's outcome (by the rank of its unit: 1 + the units placed before it)
 static void score(St& s) {
     for (Id p = 0; p < NP; ++p) s.scores[p] = score_of(s, p);
     for (int k = 0; k < NTIES; ++k)
@@ -18,6 +18,14 @@ static void score(St& s) {
     }
     for (int k = 0; k < NPARTS; ++k)
         if (PART_SCORED[k]) s.parts[k] = part_of(s, k);
+    if (HAS_PAYOFFS) {   // (a sum other than the one declared: Python's located rule error)
+        I sum = 0;
+        for (Id p = 0; p < NP; ++p) {
+            s.payoffs[p] = PAYOFF_SHARED && p > 0 ? s.payoffs[0] : payoff_of(s, p);
+            sum = add(sum, s.payoffs[p]);
+        }
+        if (HAS_PAYOFF_TOTAL && sum != PAYOFF_TOTAL) bail();
+    }
     I key[NP][NTIES + 1];
     for (int u = 0; u < units; ++u)
         for (int k = 0; k <= NTIES; ++k) key[u][k] = 0;

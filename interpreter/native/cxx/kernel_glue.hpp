@@ -367,7 +367,7 @@ static PyObject* k_copy(PyObject* self, PyObject*) {
 }
 
 // result(): None before the end; else (scores, tiebreaks, outcome indices, team values
-// or None, participants' scores (None for one without a score))
+// or None, participants' scores (None for one without a score), payoffs or None)
 static PyObject* result_py(const St& s) {
     if (s.phase != 3) Py_RETURN_NONE;
     PyObject* scores = PyList_New(NP);
@@ -392,7 +392,15 @@ static PyObject* result_py(const St& s) {
     PyObject* parts = PyList_New(NPARTS);
     for (int k = 0; k < NPARTS; ++k)
         PyList_SET_ITEM(parts, k, PART_SCORED[k] ? PyLong_FromLongLong(s.parts[k]) : (Py_INCREF(Py_None), Py_None));
-    PyObject* out = PyTuple_Pack(5, scores, ties, outcomes, teams, parts);
+    PyObject* payoffs = Py_None;
+    Py_INCREF(payoffs);
+    if (HAS_PAYOFFS) {
+        Py_DECREF(payoffs);
+        payoffs = PyList_New(NP);
+        for (int p = 0; p < (HAS_PAYOFFS ? NP : 0); ++p) PyList_SET_ITEM(payoffs, p, PyLong_FromLongLong(s.payoffs[p]));
+    }
+    PyObject* out = PyTuple_Pack(6, scores, ties, outcomes, teams, parts, payoffs);
+    Py_DECREF(payoffs);
     Py_DECREF(scores);
     Py_DECREF(ties);
     Py_DECREF(outcomes);

@@ -89,7 +89,9 @@ struct ResultKey {
     int outcomes[NP];
     TeamT teams[HAS_TEAMS ? NP : 0];
     I parts[NPARTS];
+    I payoffs[HAS_PAYOFFS ? NP : 0];
     explicit ResultKey(const St& s) {
+        for (int p = 0; p < (HAS_PAYOFFS ? NP : 0); ++p) payoffs[p] = s.payoffs[p];
         for (int p = 0; p < NP; ++p) scores[p] = s.scores[p], outcomes[p] = s.outcomes[p];
         for (int k = 0; k < NTIES; ++k)
             for (int p = 0; p < NP; ++p) ties[k][p] = s.ties[k][p];
@@ -106,6 +108,8 @@ struct ResultKey {
             if (!eq(teams[p], o.teams[p])) return false;
         for (int k = 0; k < NPARTS; ++k)
             if (parts[k] != o.parts[k]) return false;
+        for (int p = 0; p < (HAS_PAYOFFS ? NP : 0); ++p)
+            if (payoffs[p] != o.payoffs[p]) return false;
         return true;
     }
 };
