@@ -926,7 +926,11 @@ class Proc(ChanceStatements):
         k, o = self._site(s.var, el, s.verb, s.alone)
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
-        if s.alone is not None:
+        if s.alone is not None and order.startswith("ordered("):
+            body = (f"Vec<{ce}> w_(all_.size() + 1); {ce}* q_ = w_.data(); *q_++ = none_of<{ce}>(); "
+                    f"for (const {ce}& x_ : all_) if (!is_none(x_)) *q_++ = x_; "
+                    f"w_.resize((size_t)(q_ - w_.data())); s.opts.{o} = none_then_ordered(std::move(w_));")
+        elif s.alone is not None:
             body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + 1); "
