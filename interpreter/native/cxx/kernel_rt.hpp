@@ -669,19 +669,31 @@ static List<T> sorted(const List<T>& l) {  // sort(): a stable sort by the optio
     std::stable_sort(v.begin(), v.end(), Less<T>());
     return List<T>(std::move(v));
 }
-// distinct(): the first of equal ones, in order (dict.fromkeys: lists cannot be keys)
+// distinct(): the first of equal ones, in order (dict.fromkeys: lists cannot be keys);
+// a list whose elements all differ is itself, shared (the elements before the first that
+// equals one before it are copied once it is met)
+template <class T>
+static bool seen_in(const T* b, const T* e, const T& x) {
+    for (const T* y = b; y != e; ++y)
+        if (eq(x, *y)) return true;
+    return false;
+}
 template <class T>
 static List<T> distinct(const List<T>& l) {
+    size_t n = l.size(), i = 1;
+    while (i < n && !seen_in(l.begin(), l.begin() + i, l[i])) ++i;
+    if (i >= n) return l;
     Vec<T> v;
-    v.reserve(l.size());
-    for (const T& x : l) {
+    v.reserve(n);
+    v.insert(v.end(), l.begin(), l.begin() + i);
+    for (++i; i < n; ++i) {
         bool seen = false;
-        for (const T& y : v)
-            if (eq(x, y)) {
+        for (const T& y : v)   // (a vector of bools has no data())
+            if (eq(l[i], y)) {
                 seen = true;
                 break;
             }
-        if (!seen) v.push_back(x);
+        if (!seen) v.push_back(l[i]);
     }
     return List<T>(std::move(v));
 }
