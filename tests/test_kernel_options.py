@@ -20,7 +20,10 @@ pytestmark = pytest.mark.kernels
 # items the chooser sees (its hand, in order), items it may not know (the stock, hidden)
 # among them, in the order of their ids (those it sees go first),
 # lists of items in order and out of order, texts out of order with duplicates (some
-# alike in their first 8 bytes, one the beginning of another)
+# alike in their first 8 bytes, one the beginning of another); decisions that may be
+# declined (none first, then the options in their order: cxx/kernel_rt.hpp
+# ``none_then_ordered``) of numbers out of order and in order, texts, no option but
+# none, and items
 RULES = """ruleset options
 players 2..2
 kind Card { v: int }
@@ -44,7 +47,12 @@ turn {
   choose e from [[x, y] for x in items(hand(active)) for y in items(pile) if x != y] as "pairs"
   choose f from reverse([[x] for x in items(hand(active))]) as "backwards"
   choose g from [w + "!" for w in ["longer text b", "longer text", "b", "longer text a", "longer text b", "a"]] as "texts"
-  total = total + a + b + e[0].v + f[0].v
+  choose h from [3, 1, 2, 1, a] as "pick" or "skip"
+  choose i from [1, 2, 3] as "rise" or "skip"
+  choose j from [w + "?" for w in ["b", "longer text", "a", "b", "longer text a"]] as "word" or "skip"
+  choose k from [x for x in [1, 2] if x > a + 5] as "never" or "skip"
+  choose l from items(hand(active)) as "show" or "skip"
+  total = total + a + b + e[0].v + f[0].v + (if h == none then 0 else h) + (if i == none then 0 else i)
 }
 end when size(stock) == 0
 score(p) = total

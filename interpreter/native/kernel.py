@@ -1015,6 +1015,10 @@ class Proc(ChanceStatements):
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + {len(s.alone)}); "
                     f"w_.insert(w_.end(), {len(s.alone)}, none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
+        elif s.alone is not None and order.startswith("ordered("):
+            body = (f"Vec<{ce}> w_(all_.size() + 1); {ce}* q_ = w_.data(); *q_++ = none_of<{ce}>(); "
+                    f"for (const {ce}& x_ : all_) if (!is_none(x_)) *q_++ = x_; "
+                    f"w_.resize((size_t)(q_ - w_.data())); s.opts.{o} = none_then_ordered(std::move(w_));")
         elif s.alone is not None:
             body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "

@@ -440,10 +440,15 @@ static List<T> ordered(std::vector<T, A>&& v) {
 // ordered() of a list as the rules made it: where each option is before the next (a
 // list made in the options' order, as most are), that list itself, shared, else sorted
 template <class T>
-static bool ascending(const List<T>& l) {
-    for (size_t i = 1; i < l.size(); ++i)
-        if (cmp(l[i - 1], l[i]) >= 0) return false;
+static bool ascending(const T* b, const T* e) {
+    if (b == e) return true;
+    for (const T* x = b + 1; x < e; ++x)
+        if (cmp(x[-1], *x) >= 0) return false;
     return true;
+}
+template <class T>
+static bool ascending(const List<T>& l) {
+    return ascending(l.begin(), l.end());
 }
 template <class T>
 static List<T> ordered(const List<T>& l) {
@@ -506,8 +511,8 @@ static List<Str> ordered(std::vector<Str, A>&& v) {
 }
 // ascending(l) for texts: neighbours by their keys, whole only where their keys are equal
 // (none, first in the order, by its own)
-static inline bool ascending_texts(const List<Str>& l) {
-    size_t n = l.size();
+static inline bool ascending(const Str* l, const Str* e) {
+    size_t n = (size_t)(e - l);
     uint64_t prev = n ? text_key(l[0]) : 0;
     for (size_t i = 1; i < n; ++i) {
         uint64_t k = text_key(l[i]);
@@ -523,8 +528,23 @@ static inline bool ascending_texts(const List<Str>& l) {
 // (texts of a list as the rules made it, as ordered(const List<T>&) does, the template
 // above would copy the list, then sort the copies as texts: it cannot see this overload)
 static inline List<Str> ordered(const List<Str>& l) {
-    if (ascending_texts(l)) return l;
+    if (ascending(l.begin(), l.end())) return l;
     return ordered_texts(l.begin(), l.end());
+}
+
+// The options of a decision that may be declined (``or "pass"``): ``w`` holds none, then
+// the others but none; none stays first, the others become ordered() of them. One buffer
+// is made: the list takes it as it is where they are in their order already (a board's
+// cells, filtered), where a copy into a vector, its sorted copy and a third with none
+// before it were made at every decision.
+template <class T>
+static List<T> none_then_ordered(Vec<T>&& w) {
+    if (!ascending(w.data() + 1, w.data() + w.size())) {
+        List<T> o = ordered(std::vector<T>(std::make_move_iterator(w.begin() + 1), std::make_move_iterator(w.end())));
+        w.resize(1);
+        w.insert(w.end(), o.begin(), o.end());
+    }
+    return List<T>(std::move(w));
 }
 
 template <class T>
@@ -649,19 +669,31 @@ static List<T> sorted(const List<T>& l) {  // sort(): a stable sort by the optio
     std::stable_sort(v.begin(), v.end(), Less<T>());
     return List<T>(std::move(v));
 }
-// distinct(): the first of equal ones, in order (dict.fromkeys: lists cannot be keys)
+// distinct(): the first of equal ones, in order (dict.fromkeys: lists cannot be keys);
+// a list whose elements all differ is itself, shared (the elements before the first that
+// equals one before it are copied once it is met)
+template <class T>
+static bool seen_in(const T* b, const T* e, const T& x) {
+    for (const T* y = b; y != e; ++y)
+        if (eq(x, *y)) return true;
+    return false;
+}
 template <class T>
 static List<T> distinct(const List<T>& l) {
+    size_t n = l.size(), i = 1;
+    while (i < n && !seen_in(l.begin(), l.begin() + i, l[i])) ++i;
+    if (i >= n) return l;
     Vec<T> v;
-    v.reserve(l.size());
-    for (const T& x : l) {
+    v.reserve(n);
+    v.insert(v.end(), l.begin(), l.begin() + i);
+    for (++i; i < n; ++i) {
         bool seen = false;
-        for (const T& y : v)
-            if (eq(x, y)) {
+        for (const T& y : v)   // (a vector of bools has no data())
+            if (eq(l[i], y)) {
                 seen = true;
                 break;
             }
-        if (!seen) v.push_back(x);
+        if (!seen) v.push_back(l[i]);
     }
     return List<T>(std::move(v));
 }
