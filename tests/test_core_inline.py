@@ -2,7 +2,8 @@
 (interpreter/core/inline.py: ``prog.facts.inlined``) and read by the Python printer
 (compiler/codegen.py): small bodies that bind no variable and count no calls, in the
 fast code also those that use a parameter twice, none whose full expansion is too big;
-the code of a caller calls the others."""
+the code of a caller calls the others; the bodies the fast code's statement form writes
+in place of their calls (``prog.facts.spliceable``)."""
 from __future__ import annotations
 
 from meeple.dsl.load import SourceSet
@@ -12,6 +13,9 @@ from meeple.interpreter.core import inline
 
 RULES = """ruleset inline
 players 2..2
+kind Card { v: int }
+zone pile: Card
+deck cards into pile { Card(v: v) for v in 1..6 }
 var n: int = 0
 function small(x: int): int = x + 1
 function square(x: int): int = x * x
@@ -23,9 +27,11 @@ function h1(x: int): int = h0(x) + h0(x + 1)
 function h2(x: int): int = h1(x) + h1(x + 1)
 function h3(x: int): int = h2(x) + h2(x + 1)
 function h4(x: int): int = h3(x) + h3(x + 1)
+function above(k: int): int = count(x for x in items(pile) if x.v > k)
+function user(): int = sum(above(i) for i in 1..3)
 function caller(k: int): int = twice(k) + square(k) + looped(k) + down(k) + h1(k) + h4(k)
 turn {
-  n = n + caller(n % 3)
+  n = n + caller(n % 3) + user()
 }
 end when n > 1000
 """
@@ -39,7 +45,12 @@ def program():
 def called(fn) -> set[str]:
     """The rule functions a generated function calls (``F_name``, ``PF_name`` in the
     straightforward code, among its globals)."""
-    return {n.partition("F_")[2] for n in fn.__code__.co_names if n.startswith(("F_", "PF_"))}
+    out, codes = set(), [fn.__code__]
+    while codes:   # (a comprehension's code is a code of its own)
+        code = codes.pop()
+        out |= {n.partition("F_")[2] for n in code.co_names if n.startswith(("F_", "PF_"))}
+        codes += [k for k in code.co_consts if hasattr(k, "co_names")]
+    return out
 
 
 def test_which_functions_are_written_in_place():
@@ -70,3 +81,16 @@ def test_the_python_printer_reads_the_core_s_pass(monkeypatch):
     prog = program()
     assert called(prog.ns["F_caller"]) == called(prog.ns["PF_caller"]) == \
         {"twice", "square", "looped", "down", "h1", "h4"}
+
+
+def test_the_bodies_the_statement_form_writes_in_place(monkeypatch):
+    prog = program()
+    spliceable = prog.facts.spliceable
+    # a loop or a call, small, counting no calls, not an expression written in place
+    assert {"above", "user", "h4", "looped"} <= spliceable
+    assert not {"small", "twice", "h1", "down"} & spliceable
+    assert "caller" in prog.facts.counts_calls and "caller" not in spliceable   # (h4's 31 calls and more)
+    # the printer leaves out those whose values it keeps by arguments (looped reads no state)
+    assert called(prog.ns["F_user"]) == set() and called(prog.ns["PF_user"]) == {"above"}
+    monkeypatch.setattr(type(prog.facts), "spliceable", frozenset())
+    assert called(program().ns["F_user"]) == {"above"}

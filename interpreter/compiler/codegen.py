@@ -32,7 +32,6 @@ from .codegen_base import (
     _NAMED_INDEX,
     _PARENS,
     _SIMPLE_ARG,
-    _SPLICE_MAX,
     _VNAME,
     _WNAME,
     CMP,
@@ -357,15 +356,12 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             known = self.has_loop[id(e)] = (bool(found & {"Comprehension", "Aggregate"}), "spliced" in found)
         return known[0] or (known[1] and bool(self.loops))
 
-    def splice(self, names: set[str]) -> None:
+    def splice(self, kept: set[str]) -> None:
         """The functions whose bodies the statement form writes in place of their calls
-        (see _s_call): the caller (compile.Program) gives those that count no calls and
-        keep no values by arguments; here, the small ones with a loop or a call that are
-        not expanded as expressions already."""
-        fs = self.c.functions
-        self.spliced = {n for n in names if n not in self.inline
-                        and any(x.node in ("Comprehension", "Aggregate", "Call") for x in ir.walk(fs[n].body))
-                        and sum(1 for _ in ir.walk(fs[n].body)) <= _SPLICE_MAX}
+        (see _s_call): those the core finds (core/inline.py, ``spliceable``: small, with
+        a loop or a call, counting no calls, not expanded as expressions already) but
+        those whose values are ``kept`` by their arguments."""
+        self.spliced = set(self.t.facts.spliceable) - kept
         self.has_loop = {}
 
     def expr(self, e, env: Env) -> str:

@@ -90,8 +90,6 @@ _NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
 _BOARD_LIST = re.compile(r"BOARD_\w+")  # a board's cells, as codegen writes cells(board)
 _INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
 
-_SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
-_SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 

@@ -125,7 +125,7 @@ class FunctionCompiler:
             self.p.ns[_kept_table(name, names)] = {}
         reads_nothing = {name for name, names in kept.items() if not names}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
-            gen.splice(set(c.functions) - recursive - counted - set(kept))
+            gen.splice(set(kept))
             gen.components = self._components(calling | set(kept))
             gen.tabled = self._tabled(texts, calling)
             if gen.spliced or gen.components or gen.tabled \

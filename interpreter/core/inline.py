@@ -22,7 +22,15 @@ is counted where it is written. A body may be written so where
   it holds fewer than ``EXPANDED_MAX`` nodes (calls of calls can grow exponentially:
   a bigger one is called instead).
 
-``inlined(fast)`` says which (``Inlined``); a printer reads it and writes the bodies."""
+``inlined(fast)`` says which (``Inlined``); a printer reads it and writes the bodies.
+
+Where the fast code writes an expression's loops out as statements (``lines`` in
+compiler/codegen.py), it may also write in place a body that loops or calls, its loops
+as statements too and their variables named apart (``spliceable``): a body of
+``SPLICE_MAX`` nodes at most that holds a comprehension, an aggregate or a call, of a
+function that counts no calls and is not written in place as an expression already;
+``SPLICE_DEPTH`` such bodies in one another at most. (The printer leaves out those
+whose values it keeps by their arguments.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -37,6 +45,9 @@ INLINABLE = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", 
 SMALL = 12          # nodes of a body written in place at most (the straightforward code)
 FAST = 24           # ... in the fast code
 EXPANDED_MAX = 200  # nodes of one body written in place, fully expanded, at most
+SPLICE_MAX = 60     # nodes of a body the statement form writes in place at most
+SPLICE_DEPTH = 3    # bodies the statement form writes in place in one another at most
+_SPLICED = frozenset({"Comprehension", "Aggregate", "Call"})   # (a body without these: an expression)
 
 
 @dataclass(frozen=True)
@@ -66,6 +77,19 @@ class Inline:
         if fast not in found:
             found[fast] = self._inlined(fast)
         return found[fast]
+
+    @property
+    def spliceable(self) -> frozenset[str]:
+        """The rule functions whose bodies the fast code's statement form may write in
+        place of their calls (see the module's docstring)."""
+        found = self.__dict__.get("_spliceable")
+        if found is None:
+            fs, inlined = self.c.functions, self.inlined(True).names
+            found = self.__dict__["_spliceable"] = frozenset(
+                n for n, f in fs.items() if n not in self.counts_calls and n not in inlined
+                and any(x.node in _SPLICED for x in ir.walk(f.body))
+                and sum(1 for _ in ir.walk(f.body)) <= SPLICE_MAX)
+        return found
 
     def _inlined(self, fast: bool) -> Inlined:
         most = FAST if fast else SMALL
