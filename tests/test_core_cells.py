@@ -25,8 +25,12 @@ function state_first(): int = count(c for c in cells(b) if empty(c) and c.row ==
 function huge(): int = count(c for c in cells(b) if c.row * 1000000000000000000 * 8 > 0)
 function by_seat(p: player): int = count(c for c in cells(b) if seat(p) == c.col)
 function by_size(): int = count(c for c in cells(b) if c.row == size(supply))
+function dark(): int = count(c for c in cells(b) if (c.row + c.col) % 2 == 0 and empty(c))
+function halves(p: player): int = count(c for c in cells(b) if c.col / 2 == seat(p) and c.row - 1 != 0)
+function by_zero(): int = count(c for c in cells(b) if c.row % (c.col - 1) == 0)
 turn {
-  n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size()
+  n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + dark()
+    + halves(active) + by_zero()
 }
 end when n > 10
 """
@@ -67,6 +71,14 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     assert [x.func for x in row.rest] == ["empty"]
     # either way round, a seat's number computed without counting anything
     assert found["by_seat"].keys == [1, 2, 3, 4] * 3
+    # the language's division and remainder, rounded down (play/helpers.py _div, _mod)
+    dark = found["dark"]   # (keyed by the parity: the cells of key 0)
+    assert dark.preds == [] and dark.key[0].op == "%" and dark.keys == [0, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 1]
+    assert cell_names(prog, [z for z, k in zip(dark.passing, dark.keys) if k == 0]) == \
+        ["r1c1", "r1c3", "r2c2", "r2c4", "r3c1", "r3c3"]
+    halves = found["halves"]
+    assert cell_names(prog, halves.passing) == [f"r{r}c{c}" for r in (2, 3) for c in range(1, 5)]
+    assert halves.keys == [0, 1, 1, 2] * 2
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
@@ -74,11 +86,12 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
     assert found["state_first"] is None      # (the first conjunct reads the state)
     assert found["huge"] is None             # (a value beyond what a kernel computes)
     assert found["by_size"] is None          # (the value reads the state: not computed once)
+    assert found["by_zero"] is None          # (by zero at the cells of column 1: the rules' error)
 
 
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 3   # (row_of, anti, by_seat: tables by the value)
+    assert source.count("if (k == NONE_I) return") == 5   # (row_of, anti, by_seat, dark, halves: by the value)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()

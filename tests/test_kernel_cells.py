@@ -1,6 +1,7 @@
 """Loops over a board's cells by the static part of their condition in a kernel
 (interpreter/native/kernel_cells.py): ``c.row == r and ...`` walks row r's cells,
-``c.row == c.col and ...`` the diagonal's, the rest of the condition tested per cell;
+``c.row == c.col and ...`` the diagonal's, ``(c.row + c.col) % 2 == 0`` the dark cells',
+the rest of the condition tested per cell;
 the same values, states and work counted as Python, whatever the value looked for
 (none, a number no cell has)."""
 from __future__ import annotations
@@ -40,6 +41,8 @@ turn {
   seen = seen + line(active, x.row) + diag(active) + anti(active)
     + size([c for c in cells(b) if c.row > 2 and c.col < 3])
     + count(c for c in cells(b) if c.row == x.col and c.col == x.row)
+    + count(c for c in cells(b) if (c.row + c.col) % 2 == 0 and mine(c, active))
+    + count(c for c in cells(b) if c.col / 2 == seat(active) and c.row % 3 != 0 and empty(c))
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen

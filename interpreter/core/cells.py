@@ -5,10 +5,12 @@ when first asked, for every engine that walks a board's cells.
 Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, the last
 clause of a comprehension) read only static facts of the cell (its coordinates and
 constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
-they let through, a table made before any game; where the first conjunct is
-``c.attr == value`` (the value not the cell's: a loop's variable, a parameter, a number,
-computed without counting anything), a table of those cells by the value (``c.row ==
-r``: the cells of row r), the value computed once before the loop. ``cells_filter``
+they let through, a table made before any game (arithmetic, the language's division
+and remainder rounded down, comparisons, ``and``, ``or``, ``not``); where the first
+conjunct is ``STATIC == value`` (``STATIC`` static, the value not the cell's: a loop's
+variable, a parameter, a number, computed without counting anything), a table of those
+cells by the value (``c.row == r``: the cells of row r; ``(c.row + c.col) % 2 == 0``:
+the dark cells), the value computed once before the loop. ``cells_filter``
 says which conjuncts are which, the cells they let through (board order) and the value
 each of them has for the keyed conjunct: the engine prints the tables and the loop. The
 work budget counts the board's cells as before, and the conjuncts left are tested per
@@ -16,11 +18,12 @@ cell in order: the same values, work and calls as the reference.
 
 The values are Python's, as the rules compute them; where an engine might differ (a
 value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
-the loop stays as it is (None).
+or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
 still finds its own on the text it writes (compiler/codegen_static.py), a wider class
-(``%`` and ``/``, relations, the keyed conjunct anywhere among the static ones, values
+(relations, ``cell(...)`` look-ups, ``abs``, ``min``, ``max``, the keyed conjunct anywhere
+among the static ones, values
 given from before the loop, kept calls) that depends on which calls that code writes in
 place and which values it keeps (``once_N``, ``lazy_N``): it may read this pass once those
 are core passes too and this one covers that class."""
@@ -34,6 +37,9 @@ from ...dsl.types import T
 
 _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
 _ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+# the language's division and remainder (play/helpers.py ``_div``, ``_mod``): Python's,
+# rounded down; by zero a rule error (the loop then stays as it is, see _binop)
+_DIVIDE = {"/": lambda a, b: a // b, "%": lambda a, b: a % b}
 BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
 _INT = T("int")
 
@@ -178,6 +184,10 @@ def _binop(op: str, a, b):
         raise _Unknown
     if op in _ORDER:
         return _ORDER[op](a, b)
+    if op in _DIVIDE:
+        if b == 0:   # (the rules' error, at this cell: the loop must meet it)
+            raise _Unknown
+        return _checked(_DIVIDE[op](a, b))
     return _checked(_ARITH[op](a, b))
 
 
@@ -191,7 +201,7 @@ def _static(e, var: str) -> bool:
     if node == "UnOp":
         return _static(e.operand, var)
     if node == "BinOp":
-        return e.op in ("and", "or", "==", "!=", *_ARITH, *_ORDER) \
+        return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
             and _static(e.left, var) and _static(e.right, var)
     return False
 
