@@ -28,9 +28,11 @@ function by_size(): int = count(c for c in cells(b) if c.row == size(supply))
 function dark(): int = count(c for c in cells(b) if (c.row + c.col) % 2 == 0 and empty(c))
 function halves(p: player): int = count(c for c in cells(b) if c.col / 2 == seat(p) and c.row - 1 != 0)
 function by_zero(): int = count(c for c in cells(b) if c.row % (c.col - 1) == 0)
+function band(): int = count(c for c in cells(b) if abs(c.row - c.col) <= 1 and max(c.row, c.col) < 3 and empty(c))
+function ring(k: int): int = count(c for c in cells(b) if min(c.row, c.col) == k)
 turn {
   n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + dark()
-    + halves(active) + by_zero()
+    + halves(active) + by_zero() + band() + ring(1)
 }
 end when n > 10
 """
@@ -79,6 +81,10 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     halves = found["halves"]
     assert cell_names(prog, halves.passing) == [f"r{r}c{c}" for r in (2, 3) for c in range(1, 5)]
     assert halves.keys == [0, 1, 1, 2] * 2
+    # abs, and min and max of two numbers (not of a list), the built-ins' values
+    band = found["band"]
+    assert len(band.preds) == 2 and cell_names(prog, band.passing) == ["r1c1", "r1c2", "r2c1", "r2c2"]
+    assert found["ring"].keys == [1, 1, 1, 1, 1, 2, 2, 2, 1, 2, 3, 3]
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
@@ -92,6 +98,6 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 5   # (row_of, anti, by_seat, dark, halves: by the value)
+    assert source.count("if (k == NONE_I) return") == 6   # (row_of, anti, by_seat, dark, halves, ring: by the value)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()

@@ -6,7 +6,8 @@ Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, 
 clause of a comprehension) read only static facts of the cell (its coordinates and
 constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
 they let through, a table made before any game (arithmetic, the language's division
-and remainder rounded down, comparisons, ``and``, ``or``, ``not``); where the first
+and remainder rounded down, ``abs``, ``min`` and ``max`` of two, comparisons, ``and``,
+``or``, ``not``); where the first
 conjunct is ``STATIC == value`` (``STATIC`` static, the value not the cell's: a loop's
 variable, a parameter, a number, computed without counting anything), a table of those
 cells by the value (``c.row == r``: the cells of row r; ``(c.row + c.col) % 2 == 0``:
@@ -22,11 +23,11 @@ or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
 still finds its own on the text it writes (compiler/codegen_static.py), a wider class
-(relations, ``cell(...)`` look-ups, ``abs``, ``min``, ``max``, the keyed conjunct anywhere
-among the static ones, values
-given from before the loop, kept calls) that depends on which calls that code writes in
-place and which values it keeps (``once_N``, ``lazy_N``): it may read this pass once those
-are core passes too and this one covers that class."""
+(relations, ``cell(...)`` look-ups, the keyed conjunct anywhere among the static ones,
+values given from before the loop, kept calls) that depends on which calls that code
+writes in place (core/inline.py) and which values it keeps (``once_N``, ``lazy_N``, on
+its own text): it may read this pass once those are core passes too and this one
+covers that class."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,6 +41,9 @@ _ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: 
 # the language's division and remainder (play/helpers.py ``_div``, ``_mod``): Python's,
 # rounded down; by zero a rule error (the loop then stays as it is, see _binop)
 _DIVIDE = {"/": lambda a, b: a // b, "%": lambda a, b: a % b}
+# the built-ins a static conjunct may call, by their number of arguments (``min`` and
+# ``max`` of one argument take a list): Python's, as the reference's
+_CALLS = {("abs", 1): abs, ("min", 2): min, ("max", 2): max}
 BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
 _INT = T("int")
 
@@ -92,7 +96,7 @@ class Cells:
         key = self._keyed(parts[0], cl.var)
         preds = []
         for part in parts[1 if key else 0:]:
-            if not _static(part, cl.var):
+            if not _static(part, cl.var, self.c.calls_builtin):
                 break
             preds.append(part)
         if key is None and not preds:
@@ -116,7 +120,7 @@ class Cells:
         if e.node != "BinOp" or e.op != "==":
             return None
         for static, value in ((e.left, e.right), (e.right, e.left)):
-            if _static(static, var) and _reads(static, var) and not _reads(value, var) \
+            if _static(static, var, self.c.calls_builtin) and _reads(static, var) and not _reads(value, var) \
                     and self.c.type_of(value) == _INT and self._plain(value):
                 return static, value
         return None
@@ -152,6 +156,11 @@ class Cells:
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
         if node == "UnOp":
             return _unop(e.op, self._value(e.operand, z))
+        if node == "Call":
+            args = [self._value(a, z) for a in e.args]
+            if any(type(a) is not int for a in args):
+                raise _Unknown
+            return _checked(_CALLS[e.func, len(args)](*args))
         a = self._value(e.left, z)
         if e.op in ("and", "or"):
             if type(a) is not bool:
@@ -191,18 +200,22 @@ def _binop(op: str, a, b):
     return _checked(_ARITH[op](a, b))
 
 
-def _static(e, var: str) -> bool:
-    """Whether ``e`` reads only the loop variable's coordinates and constants."""
+def _static(e, var: str, builtin) -> bool:
+    """Whether ``e`` reads only the loop variable's coordinates and constants
+    (``builtin(name)``: whether a call of ``name`` is the built-in's)."""
     node = e.node
     if node in ("IntLit", "BoolLit", "NoneLit"):
         return True
     if node == "Attr":
         return e.obj.node == "Var" and e.obj.name == var and e.name != "name"
     if node == "UnOp":
-        return _static(e.operand, var)
+        return _static(e.operand, var, builtin)
     if node == "BinOp":
         return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
-            and _static(e.left, var) and _static(e.right, var)
+            and _static(e.left, var, builtin) and _static(e.right, var, builtin)
+    if node == "Call":
+        return (e.func, len(e.args)) in _CALLS and builtin(e.func) \
+            and all(_static(a, var, builtin) for a in e.args)
     return False
 
 
