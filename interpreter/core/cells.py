@@ -30,6 +30,7 @@ its own text): it may read this pass once those are core passes too and this one
 covers that class."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -43,7 +44,7 @@ _ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: 
 _DIVIDE = {"/": lambda a, b: a // b, "%": lambda a, b: a % b}
 # the built-ins a static conjunct may call, by their number of arguments (``min`` and
 # ``max`` of one argument take a list): Python's, as the reference's
-_CALLS = {("abs", 1): abs, ("min", 2): min, ("max", 2): max}
+_CALLS: dict[tuple[str, int], Callable[..., int]] = {("abs", 1): abs, ("min", 2): min, ("max", 2): max}
 BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
 _INT = T("int")
 
