@@ -30,9 +30,20 @@ function halves(p: player): int = count(c for c in cells(b) if c.col / 2 == seat
 function by_zero(): int = count(c for c in cells(b) if c.row % (c.col - 1) == 0)
 function band(): int = count(c for c in cells(b) if abs(c.row - c.col) <= 1 and max(c.row, c.col) < 3 and empty(c))
 function ring(k: int): int = count(c for c in cells(b) if min(c.row, c.col) == k)
+function on_diag(c: b): bool = c.row == c.col
+function beyond(c: b, k: int): bool = c.row + c.col > k
+function wide(c: b): int = c.col * 2
+function free(c: b): bool = empty(c)
+function seen_diag(): int = count(x for x in cells(b) if on_diag(x) and beyond(x, 1 + 2) and empty(x))
+function by_wide(k: int): int = count(x for x in cells(b) if wide(x) == k)
+function state_call(): int = count(x for x in cells(b) if free(x))
+function near(c: b): bool = count(y for y in cells(b) if y.row == c.row and y.col > c.col) > 1
+function loop_call(): int = count(x for x in cells(b) if near(x))
+function given_var(): int = count(x for x in cells(b) if beyond(x, n))
 turn {
   n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + dark()
-    + halves(active) + by_zero() + band() + ring(1)
+    + halves(active) + by_zero() + band() + ring(1) + seen_diag() + by_wide(n) + state_call()
+    + loop_call() + given_var()
 }
 end when n > 10
 """
@@ -44,11 +55,12 @@ def program():
 
 
 def filters(prog) -> dict:
-    """Per function: the filter of its loop (the one comprehension of its body)."""
+    """Per function with a loop: the filter of its loop (the one comprehension of its
+    body)."""
     out = {}
     for name, f in prog.checked.functions.items():
-        (agg,) = [n for n in ir.walk(f.body) if n.node == "Aggregate"]
-        out[name] = prog.facts.cells_filter(agg.comp.clauses[-1], agg.comp.cond)
+        for agg in (n for n in ir.walk(f.body) if n.node == "Aggregate"):
+            out[name] = prog.facts.cells_filter(agg.comp.clauses[-1], agg.comp.cond)
     return out
 
 
@@ -85,6 +97,11 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     band = found["band"]
     assert len(band.preds) == 2 and cell_names(prog, band.passing) == ["r1c1", "r1c2", "r2c1", "r2c2"]
     assert found["ring"].keys == [1, 1, 1, 1, 1, 2, 2, 2, 1, 2, 3, 3]
+    # calls of rule functions whose bodies are static, given the cell or static values
+    seen = found["seen_diag"]
+    assert [x.func for x in seen.preds] == ["on_diag", "beyond"] and [x.func for x in seen.rest] == ["empty"]
+    assert cell_names(prog, seen.passing) == ["r2c2", "r3c3"]
+    assert found["by_wide"].key[0].func == "wide" and found["by_wide"].keys == [2, 4, 6, 8] * 3
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
@@ -93,11 +110,14 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
     assert found["huge"] is None             # (a value beyond what a kernel computes)
     assert found["by_size"] is None          # (the value reads the state: not computed once)
     assert found["by_zero"] is None          # (by zero at the cells of column 1: the rules' error)
+    assert found["state_call"] is None       # (a function that reads the state)
+    assert found["loop_call"] is None        # (a function that loops: it counts work)
+    assert found["given_var"] is None        # (an argument that reads the state)
 
 
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 6   # (row_of, anti, by_seat, dark, halves, ring: by the value)
+    assert source.count("if (k == NONE_I) return") == 8   # (row_of, anti, by_seat, dark, halves, ring, by_wide, near)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()

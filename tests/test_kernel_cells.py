@@ -1,7 +1,8 @@
 """Loops over a board's cells by the static part of their condition in a kernel
 (interpreter/native/kernel_cells.py): ``c.row == r and ...`` walks row r's cells,
 ``c.row == c.col and ...`` the diagonal's, ``(c.row + c.col) % 2 == 0`` the dark cells',
-the rest of the condition tested per cell;
+``inner(c, 1)`` (a rule function of static facts) the inner cells', the rest of the condition
+tested per cell;
 the same values, states and work counted as Python, whatever the value looked for
 (none, a number no cell has)."""
 from __future__ import annotations
@@ -27,6 +28,7 @@ deck marks into supply { 8 of Mark(seat: s) for s in 1..2 }
 var seen: int = 0
 var n: int = 0
 function mine(c: b, p: player): bool = occupied(c) and top(c).seat == seat(p)
+function inner(c: b, k: int): bool = c.row > k and c.col > k and c.row < 5 - k
 function line(p: player, r: int): int = count(c for c in cells(b) if c.row == r and mine(c, p))
 function diag(p: player): int = count(c for c in cells(b) if c.row == c.col and c.col > 1 and mine(c, p))
 function anti(p: player): int = count(c for c in cells(b) if c.row + c.col == 5 and mine(c, p))
@@ -44,6 +46,7 @@ turn {
     + count(c for c in cells(b) if (c.row + c.col) % 2 == 0 and mine(c, active))
     + count(c for c in cells(b) if c.col / 2 == seat(active) and c.row % 3 != 0 and empty(c))
     + count(c for c in cells(b) if abs(c.row - c.col) <= 1 and max(c.row, c.col) < 4 and mine(c, active))
+    + count(c for c in cells(b) if inner(c, 1) and mine(c, active))
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen

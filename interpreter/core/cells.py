@@ -7,12 +7,13 @@ clause of a comprehension) read only static facts of the cell (its coordinates a
 constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
 they let through, a table made before any game (arithmetic, the language's division
 and remainder rounded down, ``abs``, ``min`` and ``max`` of two, comparisons, ``and``,
-``or``, ``not``); where the first
+``or``, ``not``, and calls of rule functions whose bodies are so, given the cell or
+such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where the first
 conjunct is ``STATIC == value`` (``STATIC`` static, the value not the cell's: a loop's
 variable, a parameter, a number, computed without counting anything), a table of those
 cells by the value (``c.row == r``: the cells of row r; ``(c.row + c.col) % 2 == 0``:
-the dark cells), the value computed once before the loop. ``cells_filter``
-says which conjuncts are which, the cells they let through (board order) and the value
+the dark cells), the value computed once before the loop. ``cells_filter`` says which
+conjuncts are which, the cells they let through (board order) and the value
 each of them has for the keyed conjunct: the engine prints the tables and the loop. The
 work budget counts the board's cells as before, and the conjuncts left are tested per
 cell in order: the same values, work and calls as the reference.
@@ -24,10 +25,9 @@ or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
 still finds its own on the text it writes (compiler/codegen_static.py), a wider class
 (relations, ``cell(...)`` look-ups, the keyed conjunct anywhere among the static ones,
-values given from before the loop, kept calls) that depends on which calls that code
-writes in place (core/inline.py) and which values it keeps (``once_N``, ``lazy_N``, on
-its own text): it may read this pass once those are core passes too and this one
-covers that class."""
+values given from before the loop, kept calls) that depends on which values it keeps
+(``once_N``, ``lazy_N``, found on its own text): it may read this pass once that is a
+core pass too and this one covers that class."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -64,6 +64,9 @@ class CellsFilter:
     keys: list
 
 
+_CELL = object()   # a name that is the loop's cell (in a function's body: a parameter given it)
+
+
 class _Unknown(Exception):
     """A static conjunct whose value is not found here (the loop then stays as it is)."""
 
@@ -76,6 +79,7 @@ class Cells:
         p: Any   # the program (its boards and tables: ``boards``, ``ns``)
         def table_list(self, e) -> tuple[str, str] | None: ...
         def call_kind(self, e) -> str: ...
+        def counts_any(self, e) -> bool: ...
 
     def cells_filter(self, cl, cond) -> CellsFilter | None:
         """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
@@ -97,14 +101,15 @@ class Cells:
         key = self._keyed(parts[0], cl.var)
         preds = []
         for part in parts[1 if key else 0:]:
-            if not _static(part, cl.var, self.c.calls_builtin):
+            if not self._static(part, {cl.var: _CELL}):
                 break
             preds.append(part)
         if key is None and not preds:
             return None
         try:
-            passing = [z for z in cells if all(self._value(p, z) is True for p in preds)]
-            keys = [] if key is None else [self._value(key[0], z) for z in passing]
+            env = {cl.var: _CELL}
+            passing = [z for z in cells if all(self._value(p, z, env) is True for p in preds)]
+            keys = [] if key is None else [self._value(key[0], z, env) for z in passing]
         except _Unknown:
             return None
         if any(k is not None and type(k) is not int for k in keys):
@@ -121,10 +126,53 @@ class Cells:
         if e.node != "BinOp" or e.op != "==":
             return None
         for static, value in ((e.left, e.right), (e.right, e.left)):
-            if _static(static, var, self.c.calls_builtin) and _reads(static, var) and not _reads(value, var) \
+            if self._static(static, {var: _CELL}) and _reads(static, var) and not _reads(value, var) \
                     and self.c.type_of(value) == _INT and self._plain(value):
                 return static, value
         return None
+
+    def _static(self, e, names: dict) -> bool:
+        """Whether ``e`` reads only static facts of the loop's cell and constants:
+        ``names`` maps each name it may read to _CELL (the cell: its coordinates may be
+        read, it may be given to a function) or None (a function's parameter given a
+        static value). A rule function's call is static where its arguments are, its
+        body is (its parameters so given), and it counts no work or calls."""
+        node = e.node
+        if node in ("IntLit", "BoolLit", "NoneLit"):
+            return True
+        if node == "Var":
+            return e.name in names and names[e.name] is not _CELL
+        if node == "Attr":
+            return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL and e.name != "name"
+        if node == "UnOp":
+            return self._static(e.operand, names)
+        if node == "BinOp":
+            return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
+                and self._static(e.left, names) and self._static(e.right, names)
+        if node != "Call":
+            return False
+        if self.call_kind(e) == "function":
+            inner = self._given(e, names)
+            return inner is not None and self._static(self.c.functions[e.func].body, inner)
+        return (e.func, len(e.args)) in _CALLS and self.c.calls_builtin(e.func) \
+            and all(self._static(a, names) for a in e.args)
+
+    def _given(self, e, names: dict) -> dict | None:
+        """What the parameters of the rule function ``e`` calls are given (see _static):
+        the cell, or a static value; None where an argument is neither or the call may
+        count work or calls (a loop, a function that calls itself...)."""
+        fd = self.c.functions[e.func]
+        if self.counts_any(e) or len(fd.params) != len(e.args):
+            return None
+        inner: dict = {}
+        for q, a in zip(fd.params, e.args):
+            if a.node == "Var" and names.get(a.name, 0) is _CELL:
+                inner[q.name] = _CELL
+            elif self._static(a, names):
+                inner[q.name] = None
+            else:
+                return None
+        return inner
 
     def _plain(self, e) -> bool:
         """Whether ``e`` is computed without counting work or calls and without a loop:
@@ -144,35 +192,48 @@ class Cells:
         return False
 
     # ------------------------------------------------------------ their values
-    def _value(self, e, z: int):
+    def _value(self, e, z: int, env: dict):
         """The value of a static expression for the cell ``z`` (Python's, as the rules
-        compute it); raises _Unknown where an engine might differ (a value out of range,
-        a none in arithmetic or order, a text)."""
+        compute it; ``env``: the values of the names it reads, the cell's _CELL);
+        raises _Unknown where an engine might differ (a value out of range, a none in
+        arithmetic or order, a text)."""
         node = e.node
         if node in ("IntLit", "BoolLit"):
             return e.value
         if node == "NoneLit":
             return None
+        if node == "Var":
+            return env[e.name]   # (a parameter given a value: see _static)
         if node == "Attr":
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
         if node == "UnOp":
-            return _unop(e.op, self._value(e.operand, z))
+            return _unop(e.op, self._value(e.operand, z, env))
         if node == "Call":
-            args = [self._value(a, z) for a in e.args]
-            if any(type(a) is not int for a in args):
-                raise _Unknown
-            return _checked(_CALLS[e.func, len(args)](*args))
-        a = self._value(e.left, z)
+            return self._call_value(e, z, env)
+        a = self._value(e.left, z, env)
         if e.op in ("and", "or"):
             if type(a) is not bool:
                 raise _Unknown
             if a == (e.op == "or"):
                 return a
-            b = self._value(e.right, z)
+            b = self._value(e.right, z, env)
             if type(b) is not bool:
                 raise _Unknown
             return b
-        return _binop(e.op, a, self._value(e.right, z))
+        return _binop(e.op, a, self._value(e.right, z, env))
+
+    def _call_value(self, e, z: int, env: dict):
+        """The value of a static call (a built-in's, or a rule function's body with its
+        parameters given the arguments' values) for the cell ``z``."""
+        if self.call_kind(e) == "function":
+            fd = self.c.functions[e.func]
+            inner = {q.name: _CELL if a.node == "Var" and env.get(a.name, 0) is _CELL else self._value(a, z, env)
+                     for q, a in zip(fd.params, e.args)}
+            return self._value(fd.body, z, inner)
+        args = [self._value(a, z, env) for a in e.args]
+        if any(type(a) is not int for a in args):
+            raise _Unknown
+        return _checked(_CALLS[e.func, len(args)](*args))
 
 
 def _unop(op: str, v):
@@ -199,25 +260,6 @@ def _binop(op: str, a, b):
             raise _Unknown
         return _checked(_DIVIDE[op](a, b))
     return _checked(_ARITH[op](a, b))
-
-
-def _static(e, var: str, builtin) -> bool:
-    """Whether ``e`` reads only the loop variable's coordinates and constants
-    (``builtin(name)``: whether a call of ``name`` is the built-in's)."""
-    node = e.node
-    if node in ("IntLit", "BoolLit", "NoneLit"):
-        return True
-    if node == "Attr":
-        return e.obj.node == "Var" and e.obj.name == var and e.name != "name"
-    if node == "UnOp":
-        return _static(e.operand, var, builtin)
-    if node == "BinOp":
-        return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
-            and _static(e.left, var, builtin) and _static(e.right, var, builtin)
-    if node == "Call":
-        return (e.func, len(e.args)) in _CALLS and builtin(e.func) \
-            and all(_static(a, var, builtin) for a in e.args)
-    return False
 
 
 def _checked(v):
