@@ -40,10 +40,12 @@ function state_call(): int = count(x for x in cells(b) if free(x))
 function near(c: b): bool = count(y for y in cells(b) if y.row == c.row and y.col > c.col) > 1
 function loop_call(): int = count(x for x in cells(b) if near(x))
 function given_var(): int = count(x for x in cells(b) if beyond(x, n))
+function late(r: int): int = count(c for c in cells(b) if c.col > 1 and c.row == r and c.col < 4 and empty(c))
+function never(r: int): int = count(c for c in cells(b) if c.col > 9 and c.row == r and empty(c))
 turn {
   n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + dark()
     + halves(active) + by_zero() + band() + ring(1) + seen_diag() + by_wide(n) + state_call()
-    + loop_call() + given_var()
+    + loop_call() + given_var() + late(2) + never(2)
 }
 end when n > 10
 """
@@ -102,6 +104,14 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     assert [x.func for x in seen.preds] == ["on_diag", "beyond"] and [x.func for x in seen.rest] == ["empty"]
     assert cell_names(prog, seen.passing) == ["r2c2", "r3c3"]
     assert found["by_wide"].key[0].func == "wide" and found["by_wide"].keys == [2, 4, 6, 8] * 3
+    # the keyed conjunct after static ones: the cells of them all, by the value
+    late = found["late"]
+    assert len(late.preds) == 2 and late.key[1].name == "r" and [x.func for x in late.rest] == ["empty"]
+    assert cell_names(prog, late.passing) == ["r1c2", "r1c3", "r2c2", "r2c3", "r3c2", "r3c3"]
+    assert late.keys == [1, 1, 2, 2, 3, 3]
+    # ... where no cell reaches it, its value is never computed (as in the reference)
+    never = found["never"]
+    assert never.key is None and never.passing == [] and never.rest[0].op == "=="
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
@@ -118,6 +128,6 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 8   # (row_of, anti, by_seat, dark, halves, ring, by_wide, near)
+    assert source.count("if (k == NONE_I) return") == 9   # (row_of, anti, by_seat, dark, halves, ring, by_wide, near, late)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()

@@ -47,6 +47,8 @@ turn {
     + count(c for c in cells(b) if c.col / 2 == seat(active) and c.row % 3 != 0 and empty(c))
     + count(c for c in cells(b) if abs(c.row - c.col) <= 1 and max(c.row, c.col) < 4 and mine(c, active))
     + count(c for c in cells(b) if inner(c, 1) and mine(c, active))
+    + count(c for c in cells(b) if c.col > 1 and c.row == x.row and mine(c, active))
+    + count(c for c in cells(b) if c.col > 9 and c.row == x.row and mine(c, active))
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen

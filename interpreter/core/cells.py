@@ -8,11 +8,13 @@ constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only t
 they let through, a table made before any game (arithmetic, the language's division
 and remainder rounded down, ``abs``, ``min`` and ``max`` of two, comparisons, ``and``,
 ``or``, ``not``, and calls of rule functions whose bodies are so, given the cell or
-such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where the first
-conjunct is ``STATIC == value`` (``STATIC`` static, the value not the cell's: a loop's
-variable, a parameter, a number, computed without counting anything), a table of those
-cells by the value (``c.row == r``: the cells of row r; ``(c.row + c.col) % 2 == 0``:
-the dark cells), the value computed once before the loop. ``cells_filter`` says which
+such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where one of
+them (the first, or one after static ones) is ``STATIC == value`` (``STATIC`` static,
+the value not the cell's: a loop's variable, a parameter, a number, computed without
+counting anything), a table of those cells by the value (``c.row == r``: the cells of
+row r; ``(c.row + c.col) % 2 == 0``: the dark cells), the value computed once before
+the loop (where the static conjuncts before it let no cell through, the reference
+never computes it: the loop walks no cell). ``cells_filter`` says which
 conjuncts are which, the cells they let through (board order) and the value
 each of them has for the keyed conjunct: the engine prints the tables and the loop. The
 work budget counts the board's cells as before, and the conjuncts left are tested per
@@ -24,10 +26,9 @@ or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
 still finds its own on the text it writes (compiler/codegen_static.py), a wider class
-(relations, ``cell(...)`` look-ups, the keyed conjunct anywhere among the static ones,
-values given from before the loop, kept calls) that depends on which values it keeps
-(``once_N``, ``lazy_N``, found on its own text): it may read this pass once that is a
-core pass too and this one covers that class."""
+(relations, ``cell(...)`` look-ups, values given from before the loop, kept calls)
+that depends on which values it keeps (``once_N``, ``lazy_N``, found on its own text):
+it may read this pass once that is a core pass too and this one covers that class."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -53,7 +54,7 @@ _INT = T("int")
 class CellsFilter:
     """The static part of a loop's condition over the cells of ``board``: the conjuncts
     ``preds`` (in order) let through the cells ``passing``; where ``key`` (``(static,
-    value)``: ``static == value``, the conjunct after them), the cells by their value
+    value)``: ``static == value``, a conjunct among them), the cells by their value
     of ``static`` (``keys``, one per cell of ``passing``: an int or None); ``rest`` the
     conjuncts left, tested per cell in order."""
     board: str
@@ -97,17 +98,14 @@ class Cells:
         cells = self.p.boards.get(table[1]) or []
         if not cells:
             return None
-        parts = conjuncts(cond)
-        key = self._keyed(parts[0], cl.var)
-        preds = []
-        for part in parts[1 if key else 0:]:
-            if not self._static(part, {cl.var: _CELL}):
-                break
-            preds.append(part)
+        parts, env = conjuncts(cond), {cl.var: _CELL}
+        preds, key, at = self._split(parts, cl.var, env)
         if key is None and not preds:
             return None
         try:
-            env = {cl.var: _CELL}
+            if at and not any(all(self._value(p, z, env) is True for p in preds[:at]) for z in cells):
+                # (no cell reaches the keyed conjunct: its value is never computed)
+                return CellsFilter(table[1], preds[:at], None, parts[at:], [], [])
             passing = [z for z in cells if all(self._value(p, z, env) is True for p in preds)]
             keys = [] if key is None else [self._value(key[0], z, env) for z in passing]
         except _Unknown:
@@ -118,6 +116,22 @@ class Cells:
         return CellsFilter(table[1], preds, key, rest, passing, keys)
 
     # ------------------------------------------------------------ which conjuncts
+    def _split(self, parts: list, var: str, env: dict) -> tuple[list, tuple | None, int]:
+        """The static conjuncts the condition starts with (in order), the keyed one among
+        them (the first conjunct, or one after static ones; or None) and how many static
+        ones come before it."""
+        key = self._keyed(parts[0], var)
+        preds: list = []
+        at = 0
+        for part in parts[1 if key else 0:]:
+            if self._static(part, env):
+                preds.append(part)
+            elif key is None and self._keyed(part, var) is not None:
+                key, at = self._keyed(part, var), len(preds)
+            else:
+                break
+        return preds, key, at
+
     def _keyed(self, e, var: str):
         """``c.attr == value`` (either way round) where ``c`` is the loop's variable, the
         attribute a static integer coordinate and the value an integer that does not
