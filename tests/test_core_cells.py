@@ -42,10 +42,11 @@ function loop_call(): int = count(x for x in cells(b) if near(x))
 function given_var(): int = count(x for x in cells(b) if beyond(x, n))
 function late(r: int): int = count(c for c in cells(b) if c.col > 1 and c.row == r and c.col < 4 and empty(c))
 function never(r: int): int = count(c for c in cells(b) if c.col > 9 and c.row == r and empty(c))
+function by_mod(k: int): int = count(c for c in cells(b) if c.row == max(k % 3, 1) and empty(c))
 turn {
   n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + dark()
     + halves(active) + by_zero() + band() + ring(1) + seen_diag() + by_wide(n) + state_call()
-    + loop_call() + given_var() + late(2) + never(2)
+    + loop_call() + given_var() + late(2) + never(2) + by_mod(n)
 }
 end when n > 10
 """
@@ -112,6 +113,8 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     # ... where no cell reaches it, its value is never computed (as in the reference)
     never = found["never"]
     assert never.key is None and never.passing == [] and never.rest[0].op == "=="
+    # a value computed with a remainder and max (once, before the loop)
+    assert found["by_mod"].key[1].func == "max" and found["by_mod"].keys == [1] * 4 + [2] * 4 + [3] * 4
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
@@ -128,6 +131,6 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 9   # (row_of, anti, by_seat, dark, halves, ring, by_wide, near, late)
+    assert source.count("if (k == NONE_I) return") == 10   # (row_of, anti, by_seat, dark, halves, ring, by_wide, near, late, by_mod)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()

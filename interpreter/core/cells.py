@@ -190,7 +190,9 @@ class Cells:
 
     def _plain(self, e) -> bool:
         """Whether ``e`` is computed without counting work or calls and without a loop:
-        names, coordinates and attributes, numbers, arithmetic, a seat's number."""
+        names, coordinates and attributes, numbers, arithmetic (division and remainder
+        too: by zero, the rules' error where the reference computes it, the kernel's
+        bail), a seat's number, ``abs``, ``min`` and ``max`` of two."""
         node = e.node
         if node in ("IntLit", "Var"):
             return True
@@ -199,10 +201,10 @@ class Cells:
         if node == "UnOp":
             return e.op == "-" and self._plain(e.operand)
         if node == "BinOp":
-            return e.op in _ARITH and self._plain(e.left) and self._plain(e.right)
-        if node == "Call":
-            return e.func == "seat" and len(e.args) == 1 and self.call_kind(e) == "builtin" \
-                and self._plain(e.args[0])
+            return e.op in (*_ARITH, *_DIVIDE) and self._plain(e.left) and self._plain(e.right)
+        if node == "Call" and self.call_kind(e) == "builtin":
+            return (e.func == "seat" or (e.func, len(e.args)) in _CALLS) and len(e.args) >= 1 \
+                and all(self._plain(a) for a in e.args)
         return False
 
     # ------------------------------------------------------------ their values
