@@ -1,6 +1,9 @@
 """Loops over a board's cells by the static part of their condition in a kernel
 (interpreter/native/kernel_cells.py): ``c.row == r and ...`` walks row r's cells,
-``c.row == c.col and ...`` the diagonal's, the rest of the condition tested per cell;
+``c.row == c.col and ...`` the diagonal's, ``(c.row + c.col) % 2 == 0`` the dark cells',
+``inner(c, 1)`` (a rule function of static facts) the inner cells', ``side(c, active)``
+(static but for the active player's seat) a table per seat, the rest of the condition
+tested per cell;
 the same values, states and work counted as Python, whatever the value looked for
 (none, a number no cell has)."""
 from __future__ import annotations
@@ -26,12 +29,14 @@ deck marks into supply { 8 of Mark(seat: s) for s in 1..2 }
 var seen: int = 0
 var n: int = 0
 function mine(c: b, p: player): bool = occupied(c) and top(c).seat == seat(p)
+function inner(c: b, k: int): bool = c.row > k and c.col > k and c.row < 5 - k
 function line(p: player, r: int): int = count(c for c in cells(b) if c.row == r and mine(c, p))
 function diag(p: player): int = count(c for c in cells(b) if c.row == c.col and c.col > 1 and mine(c, p))
 function anti(p: player): int = count(c for c in cells(b) if c.row + c.col == 5 and mine(c, p))
 function odd(c: b): bool = c.col % 2 == 1 and c.row > 1
-function inner(c: b): bool = odd(c) and not (c.row == 4)
+function odd_inner(c: b): bool = odd(c) and not (c.row == 4)
 function side(c: b, p: player): bool = c.col > 2 * (seat(p) - 1) and c.col <= 2 * seat(p)
+function own(c: b, p: player, k: int): bool = abs(c.col - 2 * seat(p)) < k and c.row % 2 == 1
 turn {
   n = n + 1
   let gone = first(k for k in [1, 2] if k > n)
@@ -43,8 +48,15 @@ turn {
   seen = seen + line(active, x.row) + diag(active) + anti(active)
     + size([c for c in cells(b) if c.row > 2 and c.col < 3])
     + count(c for c in cells(b) if c.row == x.col and c.col == x.row)
-    + size([c for c in cells(b) if inner(c)]) + count(c for c in cells(b) if inner(c) and mine(c, active))
+    + size([c for c in cells(b) if odd_inner(c)]) + count(c for c in cells(b) if odd_inner(c) and mine(c, active))
     + count(c for c in cells(b) if side(c, active) and mine(c, active)) + size([c for c in cells(b) if side(c, active)])
+    + count(c for c in cells(b) if (c.row + c.col) % 2 == 0 and mine(c, active))
+    + count(c for c in cells(b) if c.col / 2 == seat(active) and c.row % 3 != 0 and empty(c))
+    + count(c for c in cells(b) if abs(c.row - c.col) <= 1 and max(c.row, c.col) < 4 and mine(c, active))
+    + count(c for c in cells(b) if inner(c, 1) and mine(c, active))
+    + count(c for c in cells(b) if c.col > 1 and c.row == x.row and mine(c, active))
+    + count(c for c in cells(b) if c.col > 9 and c.row == x.row and mine(c, active))
+    + count(c for c in cells(b) if own(c, active, 2) and mine(c, active))
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen
@@ -79,11 +91,14 @@ def test_loops_by_static_conditions_keep_python_s_state_after_every_move():
 
 @needs_kernel
 def test_a_list_of_the_cells_a_static_condition_lets_through_is_its_table():
-    # ([c for c in cells(b) if inner(c)]: inner a rule function of the cell's static
+    # ([c for c in cells(b) if odd_inner(c)]: odd_inner a rule function of the cell's static
     # facts; the kernel's list is the table, counting the board's cells as the loop)
     from meeple.interpreter.native import kernel
     source = kernel.Gen(compiled(False)).source()
     assert "W(s, uV" in source and "return List<Id>(T" in source, "the whole comprehension is no table"
+    # (side(c, active) twice, own(c, active, 2): static but for the active player's seat,
+    # given with a static value to a function of abs and %: tables by the seat)
+    assert source.count("if (k < 0 || k >= 2) bail(); return T") == 3
 
 
 def outcome(prog):

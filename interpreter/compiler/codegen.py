@@ -24,8 +24,6 @@ from .codegen_base import (
     _BOARD_LIST,
     _CALL,
     _INDEXED_MAX,
-    _INLINABLE,
-    _INLINE_MAX,
     _KEPT,
     _KEPT_NAME,
     _MEMO,
@@ -34,7 +32,6 @@ from .codegen_base import (
     _NAMED_INDEX,
     _PARENS,
     _SIMPLE_ARG,
-    _SPLICE_MAX,
     _VNAME,
     _WNAME,
     CMP,
@@ -88,12 +85,12 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
     def __init__(self, checked: Checked, tables, optimize: bool = False, prefix: str = "F_"):
         self.c = checked
         self.t = tables  # the Program being built: zone indices, board cells...
-        self.inline: set[str] = set()  # user functions expanded at their call sites
+        self.inline: frozenset[str] = frozenset()  # rule functions written in place (see plan_inlining)
         self.optimize = optimize
         self.prefix = prefix
         # parameters used more than once, per inlined function: expanded only where the
         # argument is simple (a name, a constant), else the function is called
-        self.repeated: dict[str, set[str]] = {}
+        self.repeated: dict[str, frozenset[str]] = {}
         # calls made again with the same arguments are computed once (the fast code),
         # see root(): ``avail`` maps a call's key (its text and which variables its names
         # mean) to the name of its value, known to be computed before the place being
@@ -140,38 +137,12 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
 
-    def plan_inlining(self, counted: set[str]) -> None:
-        """Small functions whose parameters are each used at most once are expanded in
-        place: a rule may call them millions of times per benchmark. The fast code also
-        expands bigger ones, and those that use a parameter more than once where the
-        argument is simple. Never those ``counted``, that count their calls (the
-        recursive ones among them, core/facts.py ``counts_calls``): each call counts."""
-        most = 24 if self.optimize else 12
-        for name, f in self.c.functions.items():
-            nodes = list(ir.walk(f.body))
-            if name in counted or any(n.node not in _INLINABLE for n in nodes) or len(nodes) > most:
-                continue
-            uses = [n.name for n in nodes if n.node == "Var"]
-            repeated = {p.name for p in f.params if uses.count(p.name) > 1}
-            if not repeated or (self.optimize and len(nodes) <= most):
-                self.inline.add(name)
-                self.repeated[name] = repeated
-        # inlined calls of inlined calls can grow exponentially: a function whose full
-        # expansion is too big is called instead
-        sizes: dict[str, int] = {}
-
-        def size(name: str) -> int:
-            if name not in sizes:
-                sizes[name] = _INLINE_MAX  # a guard while it is computed
-                total = 0
-                for n in ir.walk(self.c.functions[name].body):
-                    total += size(n.func) if n.node == "Call" and n.func in self.inline else 1
-                    if total >= _INLINE_MAX:
-                        break
-                sizes[name] = total
-            return sizes[name]
-        big = {name for name in self.inline if size(name) >= _INLINE_MAX}
-        self.inline -= big
+    def plan_inlining(self) -> None:
+        """The rule functions whose bodies are written in place of their calls, and the
+        parameters each uses more than once (expanded only where the argument is
+        simple): the core's pass (core/inline.py), for this kind of code."""
+        plan = self.t.facts.inlined(self.optimize)
+        self.inline, self.repeated = plan.names, plan.repeated
 
     def ty(self, e) -> T:
         return self.c.type_of(e)
@@ -385,15 +356,12 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             known = self.has_loop[id(e)] = (bool(found & {"Comprehension", "Aggregate"}), "spliced" in found)
         return known[0] or (known[1] and bool(self.loops))
 
-    def splice(self, names: set[str]) -> None:
+    def splice(self, kept: set[str]) -> None:
         """The functions whose bodies the statement form writes in place of their calls
-        (see _s_call): the caller (compile.Program) gives those that count no calls and
-        keep no values by arguments; here, the small ones with a loop or a call that are
-        not expanded as expressions already."""
-        fs = self.c.functions
-        self.spliced = {n for n in names if n not in self.inline
-                        and any(x.node in ("Comprehension", "Aggregate", "Call") for x in ir.walk(fs[n].body))
-                        and sum(1 for _ in ir.walk(fs[n].body)) <= _SPLICE_MAX}
+        (see _s_call): those the core finds (core/inline.py, ``spliceable``: small, with
+        a loop or a call, counting no calls, not expanded as expressions already) but
+        those whose values are ``kept`` by their arguments."""
+        self.spliced = set(self.t.facts.spliceable) - kept
         self.has_loop = {}
 
     def expr(self, e, env: Env) -> str:

@@ -83,8 +83,6 @@ _CALL = re.compile(r"[A-Za-z_]\w*\(")
 # the time a huge expression takes to compile)
 _AVAIL_MAX = 256
 
-_INLINE_MAX = 200  # IR nodes of one fully expanded inlined call at most
-
 # an index that the fast code reads twice (see ExprCompiler._Index): a parameter, a loop's
 # variable, a value of the statement form or a procedure's local, bound before the
 # expression (not a value computed once in it: the list's text may bind it)
@@ -92,8 +90,6 @@ _NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
 _BOARD_LIST = re.compile(r"BOARD_\w+")  # a board's cells, as codegen writes cells(board)
 _INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
 
-_SPLICE_MAX = 60   # IR nodes of a function's body written in place of its calls at most
-_SPLICE_DEPTH = 3  # bodies written in place in one another at most
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 
@@ -101,11 +97,6 @@ _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension 
 # a number,
 # a string or a constant (evaluating it again costs nothing and cannot fail)
 _SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n_players)\)*")
-
-# function bodies made only of these nodes may be inlined at their call sites: they
-# bind no variables, so an argument's text cannot be captured by a comprehension
-_INLINABLE = {"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp", "UnOp",
-              "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"}
 
 
 def _counted(facts, e, text: str) -> bool:

@@ -7,6 +7,7 @@ import math
 
 from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
+from ..core.inline import SPLICE_DEPTH
 from ..core.primitives import PyLoop, emit
 from .codegen_base import (
     _AVAIL_MAX,
@@ -15,7 +16,6 @@ from .codegen_base import (
     _MEMO,
     _NAME,
     _SIMPLE_ARG,
-    _SPLICE_DEPTH,
     _TEMP,
     CompilerPart,
     Env,
@@ -165,7 +165,7 @@ class StatementForm(CompilerPart):
             return self._s_unop
         if node == "CondExpr":
             return self._s_cond
-        if node == "Call" and e.func in self.spliced and self.splicing < _SPLICE_DEPTH \
+        if node == "Call" and e.func in self.spliced and self.splicing < SPLICE_DEPTH \
                 and not self._memo_call(e):
             return self._s_call
         return None

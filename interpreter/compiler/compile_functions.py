@@ -70,7 +70,7 @@ class FunctionCompiler:
         runs its straightforward code again, which fails at the same place as always."""
         c = self.checked
         recursive = self._recursive()
-        self.p.exprc.plan_inlining(self.p.facts.counts_calls)  # (each call counted)
+        self.p.exprc.plan_inlining()  # (core/inline.py)
         src = self._source(self.p.exprc, recursive)
         span = next((f.span for f in c.functions.values()), None)
         self.p.ns["_too_many_calls"] = _too_many_calls
@@ -95,7 +95,7 @@ class FunctionCompiler:
             return
         c = self.checked
         recursive = self._recursive()
-        self.p.fastc.plan_inlining(self.p.facts.counts_calls)  # (each call counted)
+        self.p.fastc.plan_inlining()  # (core/inline.py)
         self.p._fast_ready = True
         try:
             fast = self._source(self.p.fastc, recursive)
@@ -125,7 +125,7 @@ class FunctionCompiler:
             self.p.ns[_kept_table(name, names)] = {}
         reads_nothing = {name for name, names in kept.items() if not names}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
-            gen.splice(set(c.functions) - recursive - counted - set(kept))
+            gen.splice(set(kept))
             gen.components = self._components(calling | set(kept))
             gen.tabled = self._tabled(texts, calling)
             if gen.spliced or gen.components or gen.tabled \

@@ -16,7 +16,8 @@ instructions that are data, shared by every engine.
   rule functions, loops and the work they count, lists read from static tables, and
   whether a value reads a list in any order (``orderfree``), the loops of an
   expression around each of its parts and those its value reads (``hoist``), the
-  static part of a loop's condition over a board's cells (``cells``).
+  static part of a loop's condition over a board's cells (``cells``), the rule
+  functions written in place of their calls (``inline``).
 
 ``compiler.compile_procs.compile_proc`` puts them together; fused.py writes runs of the
 instructions as one Python function, kernel.py prints each as C++.

@@ -5,29 +5,37 @@ when first asked, for every engine that walks a board's cells.
 Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, the last
 clause of a comprehension) read only static facts of the cell (its coordinates and
 constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
-they let through, a table made before any game (a call of a rule function of the cell
-whose body is such a condition of its parameter, ``is_edge(c)``, is one too: it counts
-no work and no call); where the first conjunct is
-``c.attr == value`` (the value not the cell's: a loop's variable, a parameter, a number,
-computed without counting anything), a table of those cells by the value (``c.row ==
-r``: the cells of row r), the value computed once before the loop. ``cells_filter``
-says which conjuncts are which, the cells they let through (board order) and the value
-each of them has for the keyed conjunct: the engine prints the tables and the loop. The
+they let through, a table made before any game (arithmetic, the language's division
+and remainder rounded down, ``abs``, ``min`` and ``max`` of two, comparisons, ``and``,
+``or``, ``not``, and calls of rule functions whose bodies are so, given the cell or
+such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where one of
+them (the first, or one after static ones) is ``STATIC == value`` (``STATIC`` static,
+the value not the cell's: a loop's variable, a parameter, a number, computed without
+counting anything), a table of those cells by the value (``c.row == r``: the cells of
+row r; ``(c.row + c.col) % 2 == 0``: the dark cells), the value computed once before
+the loop (where the static conjuncts before it let no cell through, the reference
+never computes it: the loop walks no cell). Where there is no keyed conjunct, the
+static ones may also read the seat of one player, a name that does not change in the
+loop (``seat(p)``, or ``p`` given to such a function: ``own_pit(c, p)``): a table of
+the cells they let through per seat, the player's seat looked up before the loop.
+``cells_filter`` says which conjuncts are which, the cells they let through (board
+order) and the value each of them has for the keyed conjunct: the engine prints the
+tables and the loop. The
 work budget counts the board's cells as before, and the conjuncts left are tested per
 cell in order: the same values, work and calls as the reference.
 
 The values are Python's, as the rules compute them; where an engine might differ (a
 value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
-the loop stays as it is (None).
+or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
 still finds its own on the text it writes (compiler/codegen_static.py), a wider class
-(``%`` and ``/``, relations, the keyed conjunct anywhere among the static ones, values
-given from before the loop, kept calls) that depends on which calls that code writes in
-place and which values it keeps (``once_N``, ``lazy_N``): it may read this pass once those
-are core passes too and this one covers that class."""
+(relations, ``cell(...)`` look-ups, values given from before the loop, kept calls)
+that depends on which values it keeps (``once_N``, ``lazy_N``, found on its own text):
+it may read this pass once that is a core pass too and this one covers that class."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -35,8 +43,13 @@ from ...dsl import ast as ir
 from ...dsl.types import T
 
 _ARITH = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
-_MOD = "%"               # (Python's, as the rules compute it; by zero: left to the loop)
 _ORDER = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+# the language's division and remainder (play/helpers.py ``_div``, ``_mod``): Python's,
+# rounded down; by zero a rule error (the loop then stays as it is, see _binop)
+_DIVIDE = {"/": lambda a, b: a // b, "%": lambda a, b: a % b}
+# the built-ins a static conjunct may call, by their number of arguments (``min`` and
+# ``max`` of one argument take a list): Python's, as the reference's
+_CALLS: dict[tuple[str, int], Callable[..., int]] = {("abs", 1): abs, ("min", 2): min, ("max", 2): max}
 BIG = 1 << 62            # a static value beyond this is left to the loop (a kernel bails near it)
 _INT = T("int")
 
@@ -45,7 +58,7 @@ _INT = T("int")
 class CellsFilter:
     """The static part of a loop's condition over the cells of ``board``: the conjuncts
     ``preds`` (in order) let through the cells ``passing``; where ``key`` (``(static,
-    value)``: ``static == value``, the conjunct after them), the cells by their value
+    value)``: ``static == value``, a conjunct among them), the cells by their value
     of ``static`` (``keys``, one per cell of ``passing``: an int or None); ``rest`` the
     conjuncts left, tested per cell in order."""
     board: str
@@ -56,6 +69,17 @@ class CellsFilter:
     keys: list
     seat_of: Any = None          # (the player whose seat the static conjuncts read, a name)
     by_seat: list | None = None  # (then per seat 1..n, the cells they let through; key None)
+
+
+_CELL = object()   # a name that is the loop's cell (in a function's body: a parameter given it)
+_SEAT = object()   # a name that is the player whose seat the static conjuncts read (see _Seat)
+
+
+@dataclass(frozen=True)
+class _Seat:
+    """The value of the player whose seat the static conjuncts read, for the seat ``n``
+    (1..the program's players): only its seat is read (``seat(p)``)."""
+    n: int
 
 
 class _Unknown(Exception):
@@ -70,10 +94,7 @@ class Cells:
         p: Any   # the program (its boards and tables: ``boards``, ``ns``)
         def table_list(self, e) -> tuple[str, str] | None: ...
         def call_kind(self, e) -> str: ...
-        @property
-        def recursive(self) -> set[str]: ...
-        def counts_calls_within(self, name: str) -> bool: ...
-        def function_counts(self, name: str) -> bool: ...
+        def counts_any(self, e) -> bool: ...
 
     def cells_filter(self, cl, cond) -> CellsFilter | None:
         """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
@@ -91,16 +112,18 @@ class Cells:
         cells = self.p.boards.get(table[1]) or []
         if not cells:
             return None
-        parts = conjuncts(cond)
-        key = self._keyed(parts[0], cl.var)
-        preds, who = self._static_prefix(parts[1 if key else 0:], cl.var, key is None)
+        parts, env = conjuncts(cond), {cl.var: _CELL}
+        preds, key, at, who = self._split(parts, cl.var, env)
         if key is None and not preds:
             return None
         if who is not None:
-            return self._seat_filter(table[1], cells, preds, who, parts[len(preds):])
+            return self._seat_filter(table[1], cells, preds, who, parts[len(preds):], cl.var)
         try:
-            passing = [z for z in cells if all(self._value(p, z) is True for p in preds)]
-            keys = [] if key is None else [self._value(key[0], z) for z in passing]
+            if at and not any(all(self._value(p, z, env) is True for p in preds[:at]) for z in cells):
+                # (no cell reaches the keyed conjunct: its value is never computed)
+                return CellsFilter(table[1], preds[:at], None, parts[at:], [], [])
+            passing = [z for z in cells if all(self._value(p, z, env) is True for p in preds)]
+            keys = [] if key is None else [self._value(key[0], z, env) for z in passing]
         except _Unknown:
             return None
         if any(k is not None and type(k) is not int for k in keys):
@@ -108,39 +131,52 @@ class Cells:
         rest = parts[(1 if key else 0) + len(preds):]
         return CellsFilter(table[1], preds, key, rest, passing, keys)
 
-    def _static_prefix(self, parts: list, var: str, seats: bool) -> tuple[list, Any]:
-        """The first conjuncts of ``parts`` that are static (``_static``); with ``seats``,
-        also those static but for the seat of one player, a name (``who``) that does
-        not change in the loop: (them, that player's Var or None)."""
-        preds: list = []
-        who = None
-        for part in parts:
-            if self._static(part, var):
-                preds.append(part)
-                continue
-            names = {n.name for n in ir.walk(part) if n.node == "Var" and n.name != var
-                     and str(self.c.type_of(n)) == "player"} if seats else set()
-            if len(names) != 1 or (who is not None and who.name not in names):
-                break
-            name = next(iter(names))
-            found = next(n for n in ir.walk(part) if n.node == "Var" and n.name == name)
-            if not self._static(part, var, name):
-                break
-            who = found
-            preds.append(part)
-        return preds, who
-
-    def _seat_filter(self, board: str, cells: list, preds: list, who, rest: list) -> CellsFilter | None:
-        """The filter whose static conjuncts read the seat of the player ``who``: per
-        seat (1..the program's players) the cells they let through."""
+    def _seat_filter(self, board: str, cells: list, preds: list, who, rest: list, var: str) -> CellsFilter | None:
+        """The filter whose static conjuncts read the seat of the player ``who`` (a
+        Var): per seat (1..the program's players) the cells they let through."""
         try:
-            by_seat = [[z for z in cells if all(self._value(p, z, s) is True for p in preds)]
+            by_seat = [[z for z in cells if all(self._value(p, z, {var: _CELL, who.name: _Seat(s)}) is True
+                                                for p in preds)]
                        for s in range(1, self.p.n + 1)]
         except _Unknown:
             return None
         return CellsFilter(board, preds, None, rest, [], [], who, by_seat)
 
     # ------------------------------------------------------------ which conjuncts
+    def _split(self, parts: list, var: str, env: dict) -> tuple[list, tuple | None, int, Any]:
+        """The static conjuncts the condition starts with (in order), the keyed one among
+        them (the first conjunct, or one after static ones; or None), how many static
+        ones come before it, and, where there is no keyed one, the player (a Var) whose
+        seat the static ones may read (``_seated``; or None). A conjunct that could be
+        either is the keyed one."""
+        key = self._keyed(parts[0], var)
+        preds: list = []
+        at, who, names = 0, None, env
+        for part in parts[1 if key else 0:]:
+            if self._static(part, names):
+                preds.append(part)
+            elif key is None and who is None and self._keyed(part, var) is not None:
+                key, at = self._keyed(part, var), len(preds)
+            elif key is None and (seated := self._seated(part, var, names, who)) is not None:
+                who, names = seated, {**env, seated.name: _SEAT}
+                preds.append(part)
+            else:
+                break
+        return preds, key, at, who
+
+    def _seated(self, part, var: str, names: dict, who):
+        """Whether the conjunct ``part`` is static but for the seat of one player (a
+        name of type player that is not the loop's, ``who`` where one is found before):
+        that player's Var, or None."""
+        players = {n.name for n in ir.walk(part) if n.node == "Var" and n.name != var
+                   and str(self.c.type_of(n)) == "player"}
+        if len(players) != 1 or (who is not None and who.name not in players):
+            return None
+        name = next(iter(players))
+        if not self._static(part, {**names, name: _SEAT}):
+            return None
+        return next(n for n in ir.walk(part) if n.node == "Var" and n.name == name)
+
     def _keyed(self, e, var: str):
         """``c.attr == value`` (either way round) where ``c`` is the loop's variable, the
         attribute a static integer coordinate and the value an integer that does not
@@ -149,45 +185,63 @@ class Cells:
         if e.node != "BinOp" or e.op != "==":
             return None
         for static, value in ((e.left, e.right), (e.right, e.left)):
-            if self._static(static, var) and _reads(static, var) and not _reads(value, var) \
+            if self._static(static, {var: _CELL}) and _reads(static, var) and not _reads(value, var) \
                     and self.c.type_of(value) == _INT and self._plain(value):
                 return static, value
         return None
 
-    def _static(self, e, var: str, who: str | None = None) -> bool:
-        """Whether ``e`` reads only the loop variable's coordinates and constants
-        (``_static``), and, where ``who`` names a player, that player's seat
-        (``seat(who)``); or calls a rule function given the loop variable (and ``who``)
-        whose body does so of its parameters: a function that calls none that count
-        their calls, holds no loop and no range (its calls count nothing, its value is
-        the body's)."""
+    def _static(self, e, names: dict) -> bool:
+        """Whether ``e`` reads only static facts of the loop's cell and constants:
+        ``names`` maps each name it may read to _CELL (the cell: its coordinates may be
+        read, it may be given to a function), _SEAT (a player: its seat may be read, it
+        may be given to a function) or None (a function's parameter given a static
+        value). A rule function's call is static where its arguments are, its body is
+        (its parameters so given), and it counts no work or calls."""
         node = e.node
-        if node == "Call":
-            if e.func == "seat" and who is not None and self.call_kind(e) == "builtin":
-                return len(e.args) == 1 and e.args[0].node == "Var" and e.args[0].name == who
-            return self._static_call(e, var, who)
+        if node in ("IntLit", "BoolLit", "NoneLit"):
+            return True
+        if node == "Var":
+            return e.name in names and names[e.name] is None
+        if node == "Attr":
+            return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL and e.name != "name"
         if node == "UnOp":
-            return self._static(e.operand, var, who)
+            return self._static(e.operand, names)
         if node == "BinOp":
-            return e.op in _STATIC_OPS and self._static(e.left, var, who) and self._static(e.right, var, who)
-        return _static(e, var)
+            return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
+                and self._static(e.left, names) and self._static(e.right, names)
+        if node != "Call":
+            return False
+        if self.call_kind(e) == "function":
+            inner = self._given(e, names)
+            return inner is not None and self._static(self.c.functions[e.func].body, inner)
+        if e.func == "seat" and len(e.args) == 1 and self.c.calls_builtin(e.func):
+            return e.args[0].node == "Var" and names.get(e.args[0].name, 0) is _SEAT
+        return (e.func, len(e.args)) in _CALLS and self.c.calls_builtin(e.func) \
+            and all(self._static(a, names) for a in e.args)
 
-    def _static_call(self, e, var: str, who: str | None) -> bool:
-        fs = self.c.functions
-        if e.func not in fs or self.call_kind(e) != "function":
-            return False
-        f = fs[e.func]
-        names = [a.name if a.node == "Var" else None for a in e.args]
-        if len(f.params) != len(e.args) or names.count(var) != 1 or not set(names) <= {var, who} \
-                or e.func in self.recursive or self.counts_calls_within(e.func) or self.function_counts(e.func):
-            return False
-        cell = f.params[names.index(var)].name
-        player = f.params[names.index(who)].name if who in names else None
-        return self._static(f.body, cell, player)
+    def _given(self, e, names: dict) -> dict | None:
+        """What the parameters of the rule function ``e`` calls are given (see _static):
+        the cell, the player whose seat is read, or a static value; None where an
+        argument is none of them or the call may count work or calls (a loop, a function
+        that calls itself...)."""
+        fd = self.c.functions[e.func]
+        if self.counts_any(e) or len(fd.params) != len(e.args):
+            return None
+        inner: dict = {}
+        for q, a in zip(fd.params, e.args):
+            if a.node == "Var" and names.get(a.name, 0) in (_CELL, _SEAT):
+                inner[q.name] = names[a.name]
+            elif self._static(a, names):
+                inner[q.name] = None
+            else:
+                return None
+        return inner
 
     def _plain(self, e) -> bool:
         """Whether ``e`` is computed without counting work or calls and without a loop:
-        names, coordinates and attributes, numbers, arithmetic, a seat's number."""
+        names, coordinates and attributes, numbers, arithmetic (division and remainder
+        too: by zero, the rules' error where the reference computes it, the kernel's
+        bail), a seat's number, ``abs``, ``min`` and ``max`` of two."""
         node = e.node
         if node in ("IntLit", "Var"):
             return True
@@ -196,44 +250,60 @@ class Cells:
         if node == "UnOp":
             return e.op == "-" and self._plain(e.operand)
         if node == "BinOp":
-            return e.op in _ARITH and self._plain(e.left) and self._plain(e.right)
-        if node == "Call":
-            return e.func == "seat" and len(e.args) == 1 and self.call_kind(e) == "builtin" \
-                and self._plain(e.args[0])
+            return e.op in (*_ARITH, *_DIVIDE) and self._plain(e.left) and self._plain(e.right)
+        if node == "Call" and self.call_kind(e) == "builtin":
+            return (e.func == "seat" or (e.func, len(e.args)) in _CALLS) and len(e.args) >= 1 \
+                and all(self._plain(a) for a in e.args)
         return False
 
     # ------------------------------------------------------------ their values
-    def _value(self, e, z: int, seat: int | None = None):
+    def _value(self, e, z: int, env: dict):
         """The value of a static expression for the cell ``z`` (Python's, as the rules
-        compute it), ``seat`` that of the player whose seat it reads; raises _Unknown
-        where an engine might differ (a value out of range, a none in arithmetic or
-        order, a text)."""
+        compute it; ``env``: the values of the names it reads, the cell's _CELL, the
+        player's whose seat it reads a _Seat);
+        raises _Unknown where an engine might differ (a value out of range, a none in
+        arithmetic or order, a text)."""
         node = e.node
         if node in ("IntLit", "BoolLit"):
             return e.value
         if node == "NoneLit":
             return None
+        if node == "Var":
+            return env[e.name]   # (a parameter given a value: see _static)
         if node == "Attr":
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
-        if node == "Call":   # (the player's seat, or a rule function's body: _static)
-            if e.func not in self.c.functions:
-                if seat is None:
-                    raise _Unknown
-                return seat
-            return self._value(self.c.functions[e.func].body, z, seat)
         if node == "UnOp":
-            return _unop(e.op, self._value(e.operand, z, seat))
-        a = self._value(e.left, z, seat)
+            return _unop(e.op, self._value(e.operand, z, env))
+        if node == "Call":
+            return self._call_value(e, z, env)
+        a = self._value(e.left, z, env)
         if e.op in ("and", "or"):
             if type(a) is not bool:
                 raise _Unknown
             if a == (e.op == "or"):
                 return a
-            b = self._value(e.right, z, seat)
+            b = self._value(e.right, z, env)
             if type(b) is not bool:
                 raise _Unknown
             return b
-        return _binop(e.op, a, self._value(e.right, z, seat))
+        return _binop(e.op, a, self._value(e.right, z, env))
+
+    def _call_value(self, e, z: int, env: dict):
+        """The value of a static call (a built-in's, or a rule function's body with its
+        parameters given the arguments' values) for the cell ``z``."""
+        if self.call_kind(e) == "function":
+            fd = self.c.functions[e.func]
+            inner = {q.name: _CELL if a.node == "Var" and env.get(a.name, 0) is _CELL else self._value(a, z, env)
+                     for q, a in zip(fd.params, e.args)}
+            return self._value(fd.body, z, inner)
+        args = [self._value(a, z, env) for a in e.args]
+        if e.func == "seat":   # (of the player whose seat is read: see _static)
+            if len(args) != 1 or type(args[0]) is not _Seat:
+                raise _Unknown
+            return args[0].n
+        if any(type(a) is not int for a in args):
+            raise _Unknown
+        return _checked(_CALLS[e.func, len(args)](*args))
 
 
 def _unop(op: str, v):
@@ -255,28 +325,11 @@ def _binop(op: str, a, b):
         raise _Unknown
     if op in _ORDER:
         return _ORDER[op](a, b)
-    if op == _MOD:
-        if b == 0:
+    if op in _DIVIDE:
+        if b == 0:   # (the rules' error, at this cell: the loop must meet it)
             raise _Unknown
-        return _checked(a % b)
+        return _checked(_DIVIDE[op](a, b))
     return _checked(_ARITH[op](a, b))
-
-
-_STATIC_OPS = frozenset({"and", "or", "==", "!=", _MOD, *_ARITH, *_ORDER})
-
-
-def _static(e, var: str) -> bool:
-    """Whether ``e`` reads only the loop variable's coordinates and constants."""
-    node = e.node
-    if node in ("IntLit", "BoolLit", "NoneLit"):
-        return True
-    if node == "Attr":
-        return e.obj.node == "Var" and e.obj.name == var and e.name != "name"
-    if node == "UnOp":
-        return _static(e.operand, var)
-    if node == "BinOp":
-        return e.op in _STATIC_OPS and _static(e.left, var) and _static(e.right, var)
-    return False
 
 
 def _checked(v):

@@ -25,7 +25,9 @@ rather than by each printer on its own.
 - the static part of a loop's condition over a board's cells: the cells it lets
   through, by the value of a keyed conjunct (``cells_filter``: cells.py);
 - the rule functions worth computing once per position, their values kept while the
-  state stays the same (``repeated``, ``memoised``: memo.py).
+  state stays the same (``repeated``, ``memoised``: memo.py);
+- the rule functions a printer writes in place of their calls, in the straightforward
+  and in the fast code (``inlined``: inline.py).
 
 The work budget has one meaning, which every engine counts exactly (docs/language.md,
 15.3; tests/test_work_count.py): each evaluation the rules make of a comprehension or an
@@ -62,6 +64,7 @@ from . import orderfree
 from .bounds import Bounds
 from .cells import Cells
 from .hoist import Hoist
+from .inline import Inline
 from .memo import Memo
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
@@ -72,7 +75,7 @@ _RAY = "Ray"
 CALLS_FREE = 32
 
 
-class Facts(Bounds, Cells, Hoist, Memo):
+class Facts(Bounds, Cells, Hoist, Inline, Memo):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 

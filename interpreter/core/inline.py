@@ -1,0 +1,124 @@
+"""Which rule functions a printer of expressions writes in place of their calls (a part
+of ``facts.Facts``, its methods on the facts' state): one pass over the rule functions'
+bodies, found once per program and per kind of code, for every engine that expands
+calls (the Python code of ``compiler/codegen.py``: its straightforward code and its fast
+code; the kernel's C++ calls each function, and its compiler expands them).
+
+A call of a rule function is its body with the arguments in place of the parameters:
+no expression changes the state, so the value is the same, and the work the body counts
+is counted where it is written. A body may be written so where
+
+- it binds no variable (no comprehension, aggregate or closure: an argument written in
+  it cannot be captured by a loop of the body), its nodes all of ``INLINABLE``;
+- it is small: ``SMALL`` nodes at most, ``FAST`` for the fast code, which runs where
+  a rule calls small functions millions of times;
+- its calls count nothing against the calls budget (not of ``counts_calls``: each such
+  call counts one, and those that may call themselves count their depth);
+- a parameter it uses more than once (``repeated``) is not evaluated twice: the
+  straightforward code never writes such a body in place; the fast code does where
+  the argument is a name or a constant (the printer sees the argument's text), else it
+  calls the function;
+- written out in full, the calls in it of functions written in place written out too,
+  it holds fewer than ``EXPANDED_MAX`` nodes (calls of calls can grow exponentially:
+  a bigger one is called instead).
+
+``inlined(fast)`` says which (``Inlined``); a printer reads it and writes the bodies.
+
+Where the fast code writes an expression's loops out as statements (``lines`` in
+compiler/codegen.py), it may also write in place a body that loops or calls, its loops
+as statements too and their variables named apart (``spliceable``): a body of
+``SPLICE_MAX`` nodes at most that holds a comprehension, an aggregate or a call, of a
+function that counts no calls and is not written in place as an expression already;
+``SPLICE_DEPTH`` such bodies in one another at most. (The printer leaves out those
+whose values it keeps by their arguments.)"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ...dsl import ast as ir
+
+# the nodes of a body that may be written in place: they bind no variables, so an
+# argument's text cannot be captured by a comprehension
+INLINABLE = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp",
+                       "UnOp", "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"})
+SMALL = 12          # nodes of a body written in place at most (the straightforward code)
+FAST = 24           # ... in the fast code
+EXPANDED_MAX = 200  # nodes of one body written in place, fully expanded, at most
+SPLICE_MAX = 60     # nodes of a body the statement form writes in place at most
+SPLICE_DEPTH = 3    # bodies the statement form writes in place in one another at most
+_SPLICED = frozenset({"Comprehension", "Aggregate", "Call"})   # (a body without these: an expression)
+
+
+@dataclass(frozen=True)
+class Inlined:
+    """The rule functions written in place of their calls (``names``), and per function
+    the parameters its body uses more than once (``repeated``: written in place only
+    where the argument is simple, in the fast code; empty in the straightforward
+    code's); ``sizes``, the nodes of each one's body fully expanded."""
+    names: frozenset[str]
+    repeated: dict[str, frozenset[str]]
+    sizes: dict[str, int]
+
+
+class Inline:
+    """Facts' methods for the rule functions written in place of their calls."""
+
+    if TYPE_CHECKING:
+        c: Any   # the checked program
+
+        @property
+        def counts_calls(self) -> set[str]: ...
+
+    def inlined(self, fast: bool) -> Inlined:
+        """The rule functions the straightforward code (``fast=False``) or the fast code
+        writes in place of their calls (see the module's docstring)."""
+        found = self.__dict__.setdefault("_inline_plans", {})
+        if fast not in found:
+            found[fast] = self._inlined(fast)
+        return found[fast]
+
+    @property
+    def spliceable(self) -> frozenset[str]:
+        """The rule functions whose bodies the fast code's statement form may write in
+        place of their calls (see the module's docstring)."""
+        found = self.__dict__.get("_spliceable")
+        if found is None:
+            fs, inlined = self.c.functions, self.inlined(True).names
+            found = self.__dict__["_spliceable"] = frozenset(
+                n for n, f in fs.items() if n not in self.counts_calls and n not in inlined
+                and any(x.node in _SPLICED for x in ir.walk(f.body))
+                and sum(1 for _ in ir.walk(f.body)) <= SPLICE_MAX)
+        return found
+
+    def _inlined(self, fast: bool) -> Inlined:
+        most = FAST if fast else SMALL
+        small: dict[str, frozenset[str]] = {}
+        for name, f in self.c.functions.items():
+            nodes = list(ir.walk(f.body))
+            if name in self.counts_calls or len(nodes) > most or any(n.node not in INLINABLE for n in nodes):
+                continue
+            uses = [n.name for n in nodes if n.node == "Var"]
+            repeated = frozenset(p.name for p in f.params if uses.count(p.name) > 1)
+            if fast or not repeated:
+                small[name] = repeated
+        sizes: dict[str, int] = {}
+        for name in small:
+            _expanded(self.c.functions, small, name, sizes)
+        names = frozenset(n for n in small if sizes[n] < EXPANDED_MAX)
+        return Inlined(names, {n: small[n] for n in names}, {n: sizes[n] for n in names})
+
+
+def _expanded(fs: dict, small: dict, name: str, sizes: dict[str, int]) -> int:
+    """The nodes of the body of ``name`` with the calls of ``small`` in it written out,
+    counted up to EXPANDED_MAX (no function of ``small`` may call itself: each one's
+    calls count nothing, so that none is of ``counts_calls``)."""
+    if name not in sizes:
+        sizes[name] = EXPANDED_MAX  # (a guard while it is counted)
+        total = 0
+        for n in ir.walk(fs[name].body):
+            total += _expanded(fs, small, n.func, sizes) if n.node == "Call" and n.func in small else 1
+            if total >= EXPANDED_MAX:
+                break
+        sizes[name] = total
+    return sizes[name]

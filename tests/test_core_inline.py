@@ -1,0 +1,96 @@
+"""The rule functions written in place of their calls, found once by the core
+(interpreter/core/inline.py: ``prog.facts.inlined``) and read by the Python printer
+(compiler/codegen.py): small bodies that bind no variable and count no calls, in the
+fast code also those that use a parameter twice, none whose full expansion is too big;
+the code of a caller calls the others; the bodies the fast code's statement form writes
+in place of their calls (``prog.facts.spliceable``)."""
+from __future__ import annotations
+
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
+from meeple.interpreter.core import inline
+
+RULES = """ruleset inline
+players 2..2
+kind Card { v: int }
+zone pile: Card
+deck cards into pile { Card(v: v) for v in 1..6 }
+var n: int = 0
+function small(x: int): int = x + 1
+function square(x: int): int = x * x
+function twice(x: int): int = small(x) * 2
+function looped(k: int): int = count(i for i in 1..k if i > 1)
+function down(k: int): int = if k <= 0 then 0 else down(k - 1)
+function h0(x: int): int = x + 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9
+function h1(x: int): int = h0(x) + h0(x + 1)
+function h2(x: int): int = h1(x) + h1(x + 1)
+function h3(x: int): int = h2(x) + h2(x + 1)
+function h4(x: int): int = h3(x) + h3(x + 1)
+function above(k: int): int = count(x for x in items(pile) if x.v > k)
+function user(): int = sum(above(i) for i in 1..3)
+function caller(k: int): int = twice(k) + square(k) + looped(k) + down(k) + h1(k) + h4(k)
+turn {
+  n = n + caller(n % 3) + user()
+}
+end when n > 1000
+"""
+
+
+def program():
+    src = SourceSet(base=parse(RULES, "inline.meeple"), sources={"inline.meeple": RULES})
+    return compile_sources(src).for_players(2)
+
+
+def called(fn) -> set[str]:
+    """The rule functions a generated function calls (``F_name``, ``PF_name`` in the
+    straightforward code, among its globals)."""
+    out, codes = set(), [fn.__code__]
+    while codes:   # (a comprehension's code is a code of its own)
+        code = codes.pop()
+        out |= {n.partition("F_")[2] for n in code.co_names if n.startswith(("F_", "PF_"))}
+        codes += [k for k in code.co_consts if hasattr(k, "co_names")]
+    return out
+
+
+def test_which_functions_are_written_in_place():
+    prog = program()
+    fast, plain = prog.facts.inlined(True), prog.facts.inlined(False)
+    # small, no variable bound, no call counted: both kinds of code
+    assert {"small", "twice"} <= plain.names and {"small", "twice", "h0", "h1"} <= fast.names
+    assert plain.sizes["twice"] == plain.sizes["small"] + 3   # (its call written out, and * x 2)
+    # a parameter used twice: the fast code alone, where the argument is simple
+    assert "square" in fast.names and "square" not in plain.names and "h1" not in plain.names
+    # more nodes than the straightforward code writes in place (19)
+    assert "h0" not in plain.names
+    assert fast.repeated["square"] == {"x"} and fast.repeated["small"] == set()
+    # a loop binds a variable; a function that calls itself counts its calls
+    assert "looped" not in fast.names and "down" not in fast.names
+    # h4 written out in full is too big: called (h3 is not)
+    assert fast.sizes["h3"] < inline.EXPANDED_MAX and "h4" not in fast.names
+    assert fast.sizes["h1"] == 2 * fast.sizes["h0"] + 5   # (h1's own nodes, its calls written out)
+    assert "caller" not in fast.names   # (more than FAST nodes)
+
+
+def test_the_python_printer_reads_the_core_s_pass(monkeypatch):
+    prog = program()
+    assert called(prog.ns["F_caller"]) == {"looped", "down", "h4"}   # the fast code
+    assert called(prog.ns["PF_caller"]) == {"square", "looped", "down", "h1", "h4"}   # straightforward
+    none = inline.Inlined(frozenset(), {}, {})
+    monkeypatch.setattr(type(prog.facts), "inlined", lambda self, fast: none)
+    prog = program()
+    assert called(prog.ns["F_caller"]) == called(prog.ns["PF_caller"]) == \
+        {"twice", "square", "looped", "down", "h1", "h4"}
+
+
+def test_the_bodies_the_statement_form_writes_in_place(monkeypatch):
+    prog = program()
+    spliceable = prog.facts.spliceable
+    # a loop or a call, small, counting no calls, not an expression written in place
+    assert {"above", "user", "h4", "looped"} <= spliceable
+    assert not {"small", "twice", "h1", "down"} & spliceable
+    assert "caller" in prog.facts.counts_calls and "caller" not in spliceable   # (h4's 31 calls and more)
+    # the printer leaves out those whose values it keeps by arguments (looped reads no state)
+    assert called(prog.ns["F_user"]) == set() and called(prog.ns["PF_user"]) == {"above"}
+    monkeypatch.setattr(type(prog.facts), "spliceable", frozenset())
+    assert called(program().ns["F_user"]) == {"above"}
