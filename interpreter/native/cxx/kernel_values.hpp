@@ -90,6 +90,67 @@ MK_SHARED void pending_py(const char* opts, const SiteD& site, PyObject* d, int 
 // that ``p`` describes, its options into ``opts``: its index (throws PyFail where none is)
 MK_SHARED int pending_from_py(char* opts, const SiteD* sites, int n, PyObject* p, int proc, int pc);
 
+// What load() reads of a Python state (Runtime.to_state) before it makes the kernel's
+// (load_py checks every value: the items of each zone, each once; who sees each item;
+// the zones revealed; the counters; each frame's procedure, instruction and locals)
+struct Loaded {
+    struct Frame_ {
+        int proc, pc;
+        PyObject* L;
+    };
+    std::vector<Id> items;   // the items of zone z: items[zone_at[z]] .. items[zone_at[z + 1]]
+    std::vector<int> zone_at;
+    std::vector<I> facing;
+    std::vector<Id> revealed;
+    PyObject *chance = nullptr, *vars = nullptr, *pvars = nullptr, *ivars = nullptr, *pending = nullptr;
+    Id active = 0;
+    I turn = 0, moves = 0;
+    uint64_t rng = 0;
+    int phase = 0;
+    std::vector<Frame_> frames;
+    MK_MEMBER Loaded();   // (compiled with the functions: not in each kernel)
+    MK_MEMBER ~Loaded();
+};
+// what load() takes of ``d`` for a program of ni items, nz zones, np seats and its
+// procedures' names and ends (throws PyFail where a value is not one the kernel keeps)
+MK_SHARED void load_py(PyObject* d, Loaded& out, int ni, int nz, int np, const Str* proc_names,
+                       const int* proc_end, int nprocs);
+// the locals of a frame of procedure ``proc`` (the one under it: ``caller``, -1 for
+// none) from ``L``: the code of where its value goes (``$ret``: ``ret_code``), or -1
+MK_SHARED int locals_from_py(char* fr, int proc, PyObject* L, int caller, const FieldD* d, const int* at,
+                             int (*ret_code)(int, PyObject*));
+
+// What export() writes of a kernel's state besides its variables, frames' locals and
+// pending decision (the program's code fills it: export_py writes the dict)
+struct Exported {
+    std::vector<Id> items;   // as Loaded's
+    std::vector<int> zone_at;
+    std::vector<Id> loc;
+    std::vector<I> facing;
+    std::vector<Id> revealed;
+    Id active = 0;
+    I turn = 0, moves = 0, spent = 0, called = 0, nchance = 0;
+    uint64_t rng = 0;
+    int phase = 0;
+    // the frames: ``nframes`` of ``frame_size`` bytes from ``frame0``, each's procedure,
+    // instruction and code of where its value goes (-1: none) at these offsets, as ints
+    const char* frame0 = nullptr;
+    size_t nframes = 0, frame_size = 0, proc_off = 0, pc_off = 0, ret_off = 0;
+    bool xchance = false;
+    const std::vector<int>* taken = nullptr;
+    PyObject* step = nullptr;
+    bool deciding = false;   // a decision pending (of ``player``)
+    Id player = -1;
+    MK_MEMBER Exported();
+    MK_MEMBER ~Exported();
+};
+// export()'s dict of ``e``: the variables (``vars``), the frames' locals (``fields``,
+// ``fields_at``), the names of procedures and of the locals values go to (``ret_slot``),
+// and the pending decision (``pending(d)``: written into the dict d)
+MK_SHARED PyObject* export_py(const Exported& e, const char* state, const VarD* vars, int nvars, int np, int ni,
+                              const FieldD* fields, const int* fields_at, const Str* proc_names,
+                              const Str* ret_slot, void (*pending)(const char* state, PyObject* d));
+
 #if MK_SHARED_HERE
 // ------------------------------------------------------------------ shared functions
 static I read_int(const void* at, int width) {
@@ -315,6 +376,174 @@ int pending_from_py(char* opts, const SiteD* sites, int n, PyObject* p, int proc
         }
     }
     throw PyFail();
+}
+
+Loaded::Loaded() {}
+Loaded::~Loaded() {}
+Exported::Exported() {}
+Exported::~Exported() {}
+
+static const char* const STATE_PHASES[] = {"setup", "play", "ending", "over"};
+
+static PyObject* ints_py(const I* v, size_t n) {
+    PyObject* l = PyList_New((Py_ssize_t)n);
+    for (size_t k = 0; k < n; ++k) PyList_SET_ITEM(l, (Py_ssize_t)k, PyLong_FromLongLong(v[k]));
+    return l;
+}
+static PyObject* ids_py(const Id* v, size_t n) {
+    PyObject* l = PyList_New((Py_ssize_t)n);
+    for (size_t k = 0; k < n; ++k) PyList_SET_ITEM(l, (Py_ssize_t)k, PyLong_FromLong(v[k]));
+    return l;
+}
+
+static void load_zones(PyObject* d, Loaded& out, int ni, int nz) {
+    PyObject* zones = dict_item(d, "zones");
+    if (!PyList_CheckExact(zones) || PyList_GET_SIZE(zones) != nz) throw PyFail();
+    std::vector<Id> seen((size_t)ni, 0);
+    out.zone_at.push_back(0);
+    for (int z = 0; z < nz; ++z) {
+        PyObject* l = PyList_GET_ITEM(zones, z);
+        if (!PyList_CheckExact(l)) throw PyFail();
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(l); ++k) {
+            Id i = from_py_id(PyList_GET_ITEM(l, k), ni);
+            if (i < 0 || seen[(size_t)i]) throw PyFail();
+            seen[(size_t)i] = 1;
+            out.items.push_back(i);
+        }
+        out.zone_at.push_back((int)out.items.size());
+    }
+}
+
+static void load_frames(PyObject* d, Loaded& out, const Str* proc_names, const int* proc_end, int nprocs) {
+    PyObject* stack = dict_item(d, "stack");
+    if (!PyList_CheckExact(stack) || PyList_GET_SIZE(stack) == 0) throw PyFail();
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stack); ++k) {
+        PyObject* f = PyList_GET_ITEM(stack, k);
+        PyObject* p = dict_item(f, "p");
+        int proc = -1;
+        for (int q = 0; q < nprocs; ++q)
+            if (PyUnicode_Check(p) && !PyUnicode_CompareWithASCIIString(p, proc_names[q].c_str())) proc = q;
+        if (proc < 0) throw PyFail();
+        I pc = from_py_int(dict_item(f, "pc"));
+        if (pc < 0 || pc > proc_end[proc]) throw PyFail();
+        PyObject* L = dict_item(f, "L");
+        if (!PyDict_CheckExact(L)) throw PyFail();
+        out.frames.push_back({proc, (int)pc, L});
+    }
+}
+
+void load_py(PyObject* d, Loaded& out, int ni, int nz, int np, const Str* proc_names, const int* proc_end,
+             int nprocs) {
+    load_zones(d, out, ni, nz);
+    PyObject* facing = dict_item(d, "facing");
+    if (!PyList_CheckExact(facing) || PyList_GET_SIZE(facing) != ni) throw PyFail();
+    for (int i = 0; i < ni; ++i) {
+        I f = from_py_int(PyList_GET_ITEM(facing, i));
+        if (f < -1 || (np < 62 && f >= ((I)1 << np))) throw PyFail();
+        out.facing.push_back(f);
+    }
+    PyObject* revealed = dict_item(d, "revealed");
+    if (!PyList_CheckExact(revealed)) throw PyFail();
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(revealed); ++k) {
+        Id z = from_py_id(PyList_GET_ITEM(revealed, k), nz);
+        if (z < 0) throw PyFail();
+        out.revealed.push_back(z);
+    }
+    PyObject* chance = PyDict_GetItemString(d, "chance");
+    out.chance = chance && chance != Py_None ? chance : nullptr;
+    out.vars = dict_item(d, "vars");
+    out.pvars = dict_item(d, "pvars");
+    out.ivars = dict_item(d, "ivars");
+    out.active = from_py_id(dict_item(d, "active"), np);
+    out.turn = from_py_int(dict_item(d, "turn"));
+    out.moves = from_py_int(dict_item(d, "moves"));
+    if (out.active < 0 || out.turn < 0 || out.moves < 0) throw PyFail();
+    unsigned long long rng = PyLong_AsUnsignedLongLong(dict_item(d, "rng"));
+    if (PyErr_Occurred()) throw PyFail();
+    out.rng = rng;
+    PyObject* phase = dict_item(d, "phase");
+    out.phase = -1;
+    for (int k = 0; k < 3; ++k)
+        if (PyUnicode_Check(phase) && !PyUnicode_CompareWithASCIIString(phase, STATE_PHASES[k])) out.phase = k;
+    if (out.phase < 0) throw PyFail();
+    load_frames(d, out, proc_names, proc_end, nprocs);
+    out.pending = dict_item(d, "pending");
+}
+
+int locals_from_py(char* fr, int proc, PyObject* L, int caller, const FieldD* d, const int* at,
+                   int (*ret_code)(int, PyObject*)) {
+    int ret = -1;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(L, &pos, &key, &value)) {
+        if (!PyUnicode_Check(key)) throw PyFail();
+        if (!PyUnicode_CompareWithASCIIString(key, "$ret")) {
+            if (caller < 0) throw PyFail();
+            ret = ret_code(caller, value);
+            continue;
+        }
+        local_from_py(fr, proc, d, at, key, value);
+    }
+    return ret;
+}
+
+static void put_ints(PyObject* d, const char* key, I v) { put_py(d, key, PyLong_FromLongLong(v)); }
+
+PyObject* export_py(const Exported& e, const char* state, const VarD* vars, int nvars, int np, int ni,
+                    const FieldD* fields, const int* fields_at, const Str* proc_names, const Str* ret_slot,
+                    void (*pending)(const char* state, PyObject* d)) {
+    PyObject* d = PyDict_New();
+    PyObject* zones = PyList_New((Py_ssize_t)e.zone_at.size() - 1);
+    for (size_t z = 0; z + 1 < e.zone_at.size(); ++z)
+        PyList_SET_ITEM(zones, (Py_ssize_t)z, ids_py(e.items.data() + e.zone_at[z], (size_t)(e.zone_at[z + 1] - e.zone_at[z])));
+    put_py(d, "zones", zones);
+    put_py(d, "loc", ids_py(e.loc.data(), e.loc.size()));
+    put_py(d, "facing", ints_py(e.facing.data(), e.facing.size()));
+    put_py(d, "revealed", ids_py(e.revealed.data(), e.revealed.size()));
+    PyObject* g = PyDict_New();
+    PyObject* pv = PyDict_New();
+    PyObject* iv = PyDict_New();
+    vars_py(state, vars, nvars, np, ni, g, pv, iv);
+    put_py(d, "vars", g);
+    put_py(d, "pvars", pv);
+    put_py(d, "ivars", iv);
+    put_ints(d, "active", e.active);
+    put_ints(d, "turn", e.turn);
+    put_ints(d, "moves", e.moves);
+    put_ints(d, "spent", e.spent);   // (the work the last run of the rules counted: Runtime.spent)
+    put_ints(d, "called", e.called);   // (and the calls it counted: Runtime.called)
+    put_py(d, "rng", PyLong_FromUnsignedLongLong(e.rng));
+    put_py(d, "phase", PyUnicode_FromString(STATE_PHASES[e.phase]));
+    PyObject* stack = PyList_New((Py_ssize_t)e.nframes);
+    for (size_t k = 0; k < e.nframes; ++k) {
+        const char* fr = e.frame0 + k * e.frame_size;
+        int proc = *(const int*)(fr + e.proc_off), ret = *(const int*)(fr + e.ret_off);
+        PyObject* f = PyDict_New();
+        PyObject* L = PyDict_New();
+        frame_py(fr, proc, fields, fields_at, L);
+        if (ret >= 0) put_py(L, "$ret", py_str(ret_slot[ret]));
+        put_py(f, "p", py_str(proc_names[proc]));
+        put_ints(f, "pc", *(const int*)(fr + e.pc_off));
+        put_py(f, "L", L);
+        PyList_SET_ITEM(stack, (Py_ssize_t)k, f);
+    }
+    put_py(d, "stack", stack);
+    if (e.xchance) {
+        PyObject* ch = PyDict_New();
+        put_py(ch, "taken", ids_py(e.taken->data(), e.taken->size()));
+        PyDict_SetItemString(ch, "step", e.step ? e.step : Py_None);
+        put_ints(ch, "n", e.nchance);
+        put_py(d, "chance", ch);
+    }
+    if (e.deciding) {
+        PyObject* p = PyDict_New();
+        put_ints(p, "player", e.player);
+        pending(state, p);
+        put_py(d, "pending", p);
+    } else {
+        PyDict_SetItemString(d, "pending", Py_None);
+    }
+    return d;
 }
 
 void frame_py(const char* fr, int proc, const FieldD* d, const int* at, PyObject* L) {
