@@ -5,9 +5,10 @@ Python game's (cxx/kernel_glue.hpp calls what this writes).
 The variables of the rules and the locals of the frames are carried by the runtime's own
 code (cxx/kernel_values.hpp, compiled once: kernel_prebuilt.py) from tables written here:
 each one's name, its field's offset in the state or frame and its type (a ``VT``: what
-it is for Python, and how it is kept: a narrow field's bytes and range). A type the
-runtime does not walk (a list of lists of lists) gets two functions of its own, written
-here as before. So a kernel's unit holds tables where it held a function per field."""
+it is for Python, and how it is kept: a narrow field's bytes and range; a list's, the
+runtime's list_py and list_from_py of its C++ type, so that a kernel instantiates those
+of the lists it carries alone). So a kernel's unit holds tables where it held a function
+per field."""
 from __future__ import annotations
 
 from ...dsl.types import T
@@ -42,34 +43,25 @@ class Bridge:
         name = self.vts.get((t, stored))
         if name is not None:
             return name
-        conv, back = self.gen.py_conv(t), self.from_py(t)   # (Unsupported where they are)
+        self.gen.py_conv(t), self.from_py(t)   # (Unsupported where they are, as ever)
         kind = _KINDS.get(t.tag, "d")
-        width, n, lo, hi, names, el = 8, 0, _I64[0], _I64[1], "nullptr", "nullptr"
+        width, n, lo, hi, names, el, to, frm = 8, 0, _I64[0], _I64[1], "nullptr", "nullptr", "nullptr", "nullptr"
         if kind == "l":
-            inner = t.arg.arg if t.arg.tag == "list" else None
-            if inner is not None and inner.tag == "list":
-                kind = "x"   # (deeper than the runtime walks)
-            else:
-                el = "&" + self.vt(t.arg)
+            el = "&" + self.vt(t.arg)
+            to, frm = f"list_py<{self.gen.ct(t.arg)}>", f"list_from_py<{self.gen.ct(t.arg)}>"
         elif kind in "ide":
             width, n, lo, hi = self._kept(t, stored)
             if kind == "e":
                 names = self.gen.tables.enum_names(t.arg)
-            if width == 0:
-                kind = "x"
         name = self.vts[(t, stored)] = f"KV{len(self.vts)}"
-        to = frm = "nullptr"
-        if kind == "x":
-            to, frm = f"{name}_to", f"{name}_from"
-            self.statics.append(f"static PyObject* {to}(const void* p_) {{ return {conv(f'(*(const {stored}*)p_)')}; }}")
-            self.statics.append(f"static void {frm}(void* p_, PyObject* v_) {{ *({stored}*)p_ = {back('v_')}; }}")
         self.statics.append(f"static const VT {name} = {{'{kind}', {width}, {n}, {_c_int(lo)}, {_c_int(hi)}, "
                             f"{names}, {el}, {to}, {frm}}};")
         return name
 
     def _kept(self, t: T, stored: str) -> tuple[int, int, int, int]:
         """(bytes, the id's count as Python's value reads it, least, most) of a value
-        of type ``t`` kept as ``stored``; bytes 0 where the runtime does not keep it so."""
+        of type ``t`` kept as ``stored`` (an int as ``I`` or ``NInt``, an id as ``Id`` or
+        ``NId`` of that count: kernel_layout.py)."""
         g = self.gen
         if t.tag == "int":
             if stored == "I":
@@ -79,9 +71,9 @@ class Bridge:
         count = len(g.c.enums[t.arg]) if t.tag == "enum" else {"item": g.ni, "player": g.n}.get(t.tag, g.nz)
         if stored == "Id":
             return 4, count, *_I64
-        if stored == f"NId<{count}>":
-            return fit_width(-1, count), count, *_I64
-        return 0, count, *_I64
+        if stored != f"NId<{count}>":
+            raise Unsupported(f"a value of type {t} kept as {stored}")
+        return fit_width(-1, count), count, *_I64
 
     def state_tables(self, procs) -> list[str]:
         """The tables of the variables (``VARS``: global, per player, per item of a kind)

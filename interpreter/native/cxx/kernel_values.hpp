@@ -12,14 +12,15 @@ namespace mk {
 // How a value is kept and what it is for Python (VT: a value type).
 struct VT {
     char kind;      // 'i' an int, 'd' an id, 'e' an enum's, 'b' a bool, 's' a text,
-                    // 'l' a list (List<el's C++ type>), 'x' another (to, from)
+                    // 'l' a list (List<el's C++ type>: ``to`` and ``from``, list_py and
+                    // list_from_py of that type, written where the program names it)
     int8_t width;   // ints, ids, enums: the bytes they are kept in (1, 2, 4, 8)
     int32_t n;      // ids: they are below it (Python's value too); enums: their count
     I lo, hi;       // ints: the range a narrow one (NInt) is kept for
     PyObject* const* names;  // enums: their names
     const VT* el;            // lists: their elements'
-    PyObject* (*to)(const void*);      // 'x': the value's Python value
-    void (*from)(void*, PyObject*);    // 'x': the value from Python (throws PyFail)
+    PyObject* (*to)(const void*, const VT&);      // lists: the list's Python value
+    void (*from)(void*, const VT&, PyObject*);    // lists: the list from Python (throws PyFail)
 };
 
 // A variable of the rules kept in the state (VarD): a global one ('g'), one per
@@ -89,6 +90,37 @@ MK_SHARED void pending_py(const char* opts, const SiteD& site, PyObject* d, int 
 // load(): the decision of one seat pending at instruction ``pc`` of procedure ``proc``
 // that ``p`` describes, its options into ``opts``: its index (throws PyFail where none is)
 MK_SHARED int pending_from_py(char* opts, const SiteD* sites, int n, PyObject* p, int proc, int pc);
+
+// (a list of T: its elements each by their own VT; instantiated in a kernel for the
+// types of lists it carries alone)
+template <class T>
+static PyObject* list_py(const void* at, const VT& t) {
+    const List<T>& l = *(const List<T>*)at;
+    PyObject* out = PyList_New((Py_ssize_t)l.size());
+    if (!out) return nullptr;
+    for (size_t i = 0; i < l.size(); ++i) {
+        PyObject* x = value_py(&l[i], *t.el);
+        if (!x) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyList_SET_ITEM(out, (Py_ssize_t)i, x);
+    }
+    return out;
+}
+template <class T>
+static void list_from_py(void* at, const VT& t, PyObject* o) {
+    if (!PyList_CheckExact(o)) throw PyFail();
+    Py_ssize_t n = PyList_GET_SIZE(o);
+    Vec<T> v;
+    v.reserve((size_t)n);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+        T x{};
+        value_from_py(&x, *t.el, PyList_GET_ITEM(o, i));
+        v.push_back(std::move(x));
+    }
+    *(List<T>*)at = List<T>(std::move(v));
+}
 
 // What load() reads of a Python state (Runtime.to_state) before it makes the kernel's
 // (load_py checks every value: the items of each zone, each once; who sees each item;
@@ -171,53 +203,6 @@ static void write_int(void* at, int width, I v) {
 }
 static I least_of(int width) { return width >= 8 ? NONE_I : -((I)1 << (8 * width - 1)); }
 
-template <class T>
-static PyObject* list_py(const void* at, const VT& el) {
-    const List<T>& l = *(const List<T>*)at;
-    PyObject* out = PyList_New((Py_ssize_t)l.size());
-    if (!out) return nullptr;
-    for (size_t i = 0; i < l.size(); ++i) {
-        PyObject* x = value_py(&l[i], el);
-        if (!x) {
-            Py_DECREF(out);
-            return nullptr;
-        }
-        PyList_SET_ITEM(out, (Py_ssize_t)i, x);
-    }
-    return out;
-}
-template <class T>
-static List<T> list_from_py(PyObject* o, const VT& el) {
-    if (!PyList_CheckExact(o)) throw PyFail();
-    Py_ssize_t n = PyList_GET_SIZE(o);
-    Vec<T> v;
-    v.reserve((size_t)n);
-    for (Py_ssize_t i = 0; i < n; ++i) {
-        T x{};
-        value_from_py(&x, el, PyList_GET_ITEM(o, i));
-        v.push_back(std::move(x));
-    }
-    return List<T>(std::move(v));
-}
-// (a list's C++ type: List<T> of its elements' kind, two levels deep; a deeper one is
-// an 'x', written by the program)
-template <class F>
-static auto by_list_type(const VT& el, F f) {
-    switch (el.kind) {
-        case 'i': return f((I*)nullptr);
-        case 'd': case 'e': return f((Id*)nullptr);
-        case 'b': return f((bool*)nullptr);
-        case 's': return f((Str*)nullptr);
-        default: break;
-    }
-    switch (el.el->kind) {
-        case 'i': return f((List<I>*)nullptr);
-        case 'd': case 'e': return f((List<Id>*)nullptr);
-        case 'b': return f((List<bool>*)nullptr);
-        default: return f((List<Str>*)nullptr);
-    }
-}
-
 PyObject* value_py(const void* at, const VT& t) {
     switch (t.kind) {
         case 'i': {
@@ -228,8 +213,7 @@ PyObject* value_py(const void* at, const VT& t) {
         case 'e': return py_enum((Id)read_int(at, t.width), t.names);
         case 'b': return py_bool(*(const bool*)at);
         case 's': return py_str(*(const Str*)at);
-        case 'l': return by_list_type(*t.el, [&](auto* e) { return list_py<std::remove_pointer_t<decltype(e)>>(at, *t.el); });
-        default: return t.to(at);
+        default: return t.to(at, t);
     }
 }
 
@@ -246,14 +230,7 @@ void value_from_py(void* at, const VT& t, PyObject* o) {
         case 'e': write_int(at, t.width, from_py_enum(o, t.names, t.n)); return;
         case 'b': *(bool*)at = from_py_bool(o); return;
         case 's': *(Str*)at = from_py_str(o); return;
-        case 'l':
-            by_list_type(*t.el, [&](auto* e) {
-                typedef std::remove_pointer_t<decltype(e)> T;
-                *(List<T>*)at = list_from_py<T>(o, *t.el);
-                return 0;
-            });
-            return;
-        default: t.from(at, o);
+        default: t.from(at, t, o);
     }
 }
 
