@@ -47,6 +47,7 @@ class Bridge:
         kind = _KINDS.get(t.tag, "d")
         width, n, lo, hi, names, el, to, frm = 8, 0, _I64[0], _I64[1], "nullptr", "nullptr", "nullptr", "nullptr"
         if kind == "l":
+            assert isinstance(t.arg, T)
             el = "&" + self.vt(t.arg)
             to, frm = f"list_py<{self.gen.ct(t.arg)}>", f"list_from_py<{self.gen.ct(t.arg)}>"
         elif kind in "ide":
@@ -99,7 +100,8 @@ class Bridge:
                 field = ident("I", name)
                 rows.append(f"{{{c_chars(name)[0]}, 'i', offsetof(St, {field}), sizeof(((St*)nullptr)->{field}[0]), "
                             f"&{vt}, {mine}, {slot}}}")
-        fields, at = [], []
+        fields: list[str] = []
+        at: list[int] = []
         for k in range(len(procs)):
             at.append(len(fields))
             for f, (pk, local, t) in g.field_names.items():
