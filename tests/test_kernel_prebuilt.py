@@ -158,8 +158,8 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
     for avx2 in ('target("avx2")', "__builtin_cpu_supports", "init_lanes_avx2(", "sha_lanes_avx2("):
         assert avx2 in shared and avx2 not in own, avx2
     assert "bot_generators(" in own and "read_random(" in own and "write_random(" in own
-    for name in ("vars_py(", "vars_from_py(", "frame_py(", "local_from_py(", "pending_py(", "pending_from_py(",
-                 "load_py(", "export_py("):   # (the kernel's export() and load() call them)
+    for name in ("vars_from_py(", "pending_py(", "pending_from_py(", "load_py(", "locals_from_py(",
+                 "export_py("):   # (the kernel's export() and load() call them)
         assert name in own, name
     # (and its own part converts no value of its own: its variables, locals and decisions
     # are rows of tables, VARS, FIELDS and SITES)

@@ -142,10 +142,6 @@ class Bridge:
         tables = self.state_tables(procs)
         return "\n".join([
             *tables,
-            "static void export_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { "
-            "vars_py((const char*)&s, VARS, NVARS, NP, NI, g, pv, iv); }",
-            "static void export_frame(const Frame& fr, PyObject* L) { "
-            "frame_py((const char*)&fr, fr.proc, FIELDS, FIELDS_AT, L); }",
             # (a simultaneous decision's seats as ints: the state keeps them narrow)
             "static void export_pending(St& s, PyObject* d) { if (s.site < 0 || s.site >= NSITES) return; "
             "int seats_[NP], waiting_[NP], chosen_[NP]; for (int q_ = 0; q_ < NP; ++q_) { seats_[q_] = s.each_seats[q_]; "
@@ -184,8 +180,6 @@ class Bridge:
         return "\n".join([
             "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { "
             "vars_from_py((char*)&s, VARS, NVARS, NP, NI, g, pv, iv); }",
-            "static void import_local(Frame& fr, PyObject* key_, PyObject* v_) { "
-            "local_from_py((char*)&fr, fr.proc, FIELDS, FIELDS_AT, key_, v_); }",
             "static int import_pending(St& s, PyObject* p, int proc, int pc) { "
             "return pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); }",
         ])
