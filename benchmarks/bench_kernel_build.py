@@ -15,6 +15,7 @@ build serves another.
   of the tests' builds: a test run shares one cache folder).
 
     python benchmarks/bench_kernel_build.py [--repeat R] [--flags default,-O0] [--games a,b]
+                                            [--against OTHER_CHECKOUT]
 
 The best of R runs is shown (the machine is shared: CPU time still varies by some
 tenths of a second from run to run).
@@ -53,9 +54,9 @@ kernel_quick.wait()   # (untimed: no build left to slow the next one down)
 """
 
 
-def one_build(name: str, flags: str, primers: list[str]) -> float:
+def one_build(name: str, flags: str, primers: list[str], root: Path = ROOT) -> float:
     """CPU seconds the compiler spent on ``name``'s kernel in a fresh cache folder
-    (after the ``primers``' kernels, untimed)."""
+    (after the ``primers``' kernels, untimed), with the Meeple of the checkout ``root``."""
     with tempfile.TemporaryDirectory(prefix="meeple-bench-build-") as cache:
         env = {**os.environ, "MEEPLE_CACHE_DIR": cache}
         env.pop("MEEPLE_KERNEL", None)
@@ -66,7 +67,7 @@ def one_build(name: str, flags: str, primers: list[str]) -> float:
             env["MEEPLE_KERNEL_QUICK"] = "0"
         elif flags != "default":
             env["MEEPLE_KERNEL_CXXFLAGS"] = flags
-        args = [sys.executable, "-c", _CHILD, str(ROOT), name, *primers]
+        args = [sys.executable, "-c", _CHILD, str(root), name, *primers]
         done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise SystemExit(f"{name} ({flags}) failed:\n{done.stderr[-2000:]}")
@@ -86,20 +87,23 @@ def main() -> None:
     ap.add_argument("--primers", default="kalah,dots-and-boxes,go",
                     help="the kernels built before a warm build (the first two not the one measured)")
     ap.add_argument("--cold-only", action="store_true")
+    ap.add_argument("--against", default="", help="another checkout (e.g. the commit before, from git worktree "
+                    "add): each build made with it, then with this one, alternating")
     args = ap.parse_args()
     games = [g for g in args.games.split(",") if g] or bundled()
     flag_sets = [f for f in args.flags.split(",") if f]
     kinds = ["cold"] + ([] if args.cold_only else ["warm"])
-    cols = [(f, k) for f in flag_sets for k in kinds]
-    print("| ruleset | " + " | ".join(f"{f} {k}" for f, k in cols) + " |")
+    roots = [("before ", Path(args.against).resolve()), ("", ROOT)] if args.against else [("", ROOT)]
+    cols = [(f, k, w, r) for f in flag_sets for k in kinds for w, r in roots]
+    print("| ruleset | " + " | ".join(f"{f} {k} {w}".strip() for f, k, w, _r in cols) + " |")
     print("|---|" + "---:|" * len(cols))
     for name in games:
         best = {}
         for _ in range(args.repeat):   # (alternating: the machine's load varies)
-            for f, k in cols:
+            for f, k, w, r in cols:
                 primers = [p for p in args.primers.split(",") if p and p != name][:2] if k == "warm" else []
-                t = one_build(name, f, primers)
-                best[f, k] = min(best.get((f, k), t), t)
+                t = one_build(name, f, primers, r)
+                best[f, k, w, r] = min(best.get((f, k, w, r), t), t)
         print(f"| {name} | " + " | ".join(f"{best[c]:.2f} s" for c in cols) + " |", flush=True)
 
 

@@ -114,25 +114,55 @@ def test_a_damaged_or_foreign_object_is_made_again_not_trusted(tmp_path, cache):
     assert len(kept(folder)) == 2
 
 
+def shared_parts(text: str) -> str:
+    """The parts of ``text`` under ``#if MK_SHARED_HERE`` (to their ``#endif``)."""
+    out, depth = [], 0
+    for line in text.splitlines():
+        if depth == 0 and line.strip() == "#if MK_SHARED_HERE":
+            depth = 1
+            continue
+        if depth:
+            if line.startswith("#if"):
+                depth += 1
+            elif line.startswith("#endif"):
+                depth -= 1
+            if depth:
+                out.append(line)
+    return "\n".join(out)
+
+
 def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
-    """Python's Mersenne Twister and the random bots' seeds (no game's) are part of the
-    runtime a kernel starts with (precompiled); their functions, the AVX2 copies and the
-    choice between them among them, are defined where the object of instantiations is
-    compiled (MK_SHARED_HERE), so a kernel's own part, built for each game, defines none
-    of them (it calls them). The object is made with the kernel's options: another
-    option (-DMK_NO_AVX2, no AVX2 copies) is another object."""
+    """Python's Mersenne Twister and the random bots' seeds (no game's), and the code
+    that carries a state's values to and from Python (export() and load(), read from
+    the tables of each program), are part of the runtime a kernel starts with
+    (precompiled); their functions, the AVX2 copies and the choice between them among
+    them, are defined where the object of instantiations is compiled (MK_SHARED_HERE),
+    so a kernel's own part, built for each game, defines none of them (it calls them).
+    The object is made with the kernel's options: another option (-DMK_NO_AVX2, no AVX2
+    copies) is another object."""
     rules = interpreter.load("kalah")
     source = kernel.Gen(rules.for_players(rules.default_players)).source()
     runtime = kernel_pch.runtime()
     assert source.startswith(runtime)
-    own, shared = source[len(runtime):], runtime[runtime.rindex("#if MK_SHARED_HERE"):]
+    own, shared = source[len(runtime):], shared_parts(runtime)
     for name in ("bot_generators(", "read_random(", "write_random(", "PyRandom::init_by_array(",
                  "Generators::seed(", "sha256_block(", "direct_layout(", "init_words("):
         defined = [r for r in source.splitlines()
                    if name in r and not r[0].isspace() and not r.startswith("//") and not r.rstrip().endswith(";")]
         assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (name, defined)
+    for head in ("PyObject* value_py(", "void value_from_py(", "void vars_py(", "void vars_from_py(",
+                 "void frame_py(", "void local_from_py(", "void pending_py(", "int pending_from_py(", "void load_py(",
+                 "int locals_from_py(", "PyObject* export_py(", "Loaded::Loaded(", "Exported::Exported("):
+        defined = [r for r in source.splitlines() if r.startswith(head)]
+        assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (head, defined)
     for avx2 in ('target("avx2")', "__builtin_cpu_supports", "init_lanes_avx2(", "sha_lanes_avx2("):
         assert avx2 in shared and avx2 not in own, avx2
     assert "bot_generators(" in own and "read_random(" in own and "write_random(" in own
+    for name in ("vars_from_py(", "pending_py(", "pending_from_py(", "load_py(", "locals_from_py(",
+                 "export_py("):   # (the kernel's export() and load() call them)
+        assert name in own, name
+    # (and its own part converts no value of its own: its variables, locals and decisions
+    # are rows of tables, VARS, FIELDS and SITES)
+    assert "py_list(" not in own and "from_py_list<" not in own and "VARS[]" in own and "SITES[]" in own
     cxx = ["g++"]
     assert kernel_pch.pch_key(cxx, ["-O0"], "inc") != kernel_pch.pch_key(cxx, ["-O0", "-DMK_NO_AVX2"], "inc")

@@ -1,86 +1,163 @@
 """The kernel's exchange with Python (interpreter/native/kernel.py): ``export()``, a kernel's
 state as the Python state writes it, and ``load(state)``, a kernel's state read from a
-Python game's (cxx/kernel_glue.hpp calls what this writes)."""
+Python game's (cxx/kernel_glue.hpp calls what this writes).
+
+The variables of the rules and the locals of the frames are carried by the runtime's own
+code (cxx/kernel_values.hpp, compiled once: kernel_prebuilt.py) from tables written here:
+each one's name, its field's offset in the state or frame and its type (a ``VT``: what
+it is for Python, and how it is kept: a narrow field's bytes and range; a list's, the
+runtime's list_py and list_from_py of its C++ type, so that a kernel instantiates those
+of the lists it carries alone). So a kernel's unit holds tables where it held a function
+per field."""
 from __future__ import annotations
 
 from ...dsl.types import T
-from .cxx_text import ident, literal
+from .cxx_text import c_chars, ident
+from .kernel_layout import fit_width
 from .kernel_types import BOOL, Unsupported
+
+_KINDS = {"int": "i", "bool": "b", "str": "s", "enum": "e", "list": "l"}
+_I64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _c_int(v: int) -> str:
+    return "INT64_MIN" if v == _I64[0] else "INT64_MAX" if v == _I64[1] else f"{v}LL"
 
 
 class Bridge:
     """Writes the functions that carry a state of one program (``Gen``) between the
-    kernel and Python."""
+    kernel and Python (``frame_types``: each frame field's C++ type, as the frame keeps
+    it)."""
 
-    def __init__(self, gen):
+    def __init__(self, gen, frame_types: dict[str, str] | None = None):
         self.gen = gen
+        self.frame_types = frame_types or {}
+        self.vts: dict[tuple, str] = {}
+        self.statics: list[str] = []
+
+    def vt(self, t: T, stored: str | None = None) -> str:
+        """The name of the ``VT`` of values of type ``t`` kept as the C++ type ``stored``
+        (default: ``t``'s own), written once."""
+        ct = self.gen.ct(t)
+        stored = stored or ct
+        name = self.vts.get((t, stored))
+        if name is not None:
+            return name
+        self.gen.py_conv(t), self.from_py(t)   # (Unsupported where they are, as ever)
+        kind = _KINDS.get(t.tag, "d")
+        width, n, lo, hi, names, el, to, frm = 8, 0, _I64[0], _I64[1], "nullptr", "nullptr", "nullptr", "nullptr"
+        if kind == "l":
+            assert isinstance(t.arg, T)
+            el = "&" + self.vt(t.arg)
+            to, frm = f"list_py<{self.gen.ct(t.arg)}>", f"list_from_py<{self.gen.ct(t.arg)}>"
+        elif kind in "ide":
+            width, n, lo, hi = self._kept(t, stored)
+            if kind == "e":
+                names = self.gen.tables.enum_names(t.arg)
+        name = self.vts[(t, stored)] = f"KV{len(self.vts)}"
+        self.statics.append(f"static const VT {name} = {{'{kind}', {width}, {n}, {_c_int(lo)}, {_c_int(hi)}, "
+                            f"{names}, {el}, {to}, {frm}}};")
+        return name
+
+    def _kept(self, t: T, stored: str) -> tuple[int, int, int, int]:
+        """(bytes, the id's count as Python's value reads it, least, most) of a value
+        of type ``t`` kept as ``stored`` (an int as ``I`` or ``NInt``, an id as ``Id`` or
+        ``NId`` of that count: kernel_layout.py)."""
+        g = self.gen
+        if t.tag == "int":
+            if stored == "I":
+                return 8, 0, *_I64
+            lo, hi = (int(x) for x in stored[len("NInt<"):-1].replace("LL", "").split(","))
+            return fit_width(lo - 1, hi), 0, lo, hi
+        count = len(g.c.enums[t.arg]) if t.tag == "enum" else {"item": g.ni, "player": g.n}.get(t.tag, g.nz)
+        if stored == "Id":
+            return 4, count, *_I64
+        if stored != f"NId<{count}>":
+            raise Unsupported(f"a value of type {t} kept as {stored}")
+        return fit_width(-1, count), count, *_I64
+
+    def state_tables(self, procs) -> list[str]:
+        """The tables of the variables (``VARS``: global, per player, per item of a kind)
+        and of the frames' locals (``FIELDS``, by procedure: those of procedure k are
+        ``FIELDS[FIELDS_AT[k]]`` up to ``FIELDS[FIELDS_AT[k + 1]]``), with the types
+        they name."""
+        g, c, layout = self.gen, self.gen.c, self.gen.layout
+        rows = []
+        for name, v in c.vars.items():
+            t = g.typeref(v.type)
+            vt = self.vt(t, layout.stored(t, name))
+            field = ident("P" if v.per_player else "G", name)
+            stride = f"sizeof(((St*)nullptr)->{field}[0])" if v.per_player else "0"
+            rows.append(f"{{{c_chars(name)[0]}, '{'p' if v.per_player else 'g'}', offsetof(St, {field}), {stride}, "
+                        f"&{vt}, nullptr, nullptr}}")
+        for kind, fs in c.item_vars.items():
+            for name, f in fs.items():
+                t = g.typeref(f.type)
+                vt = self.vt(t, layout.stored(t, name))
+                mine = g.tables.value_table(("ISKIND", kind), [it.kind == kind for it in g.p.items], BOOL)
+                slots = layout.item_slots(name)
+                slot = "nullptr" if slots is None else layout.slot_table(name)
+                field = ident("I", name)
+                rows.append(f"{{{c_chars(name)[0]}, 'i', offsetof(St, {field}), sizeof(((St*)nullptr)->{field}[0]), "
+                            f"&{vt}, {mine}, {slot}}}")
+        fields: list[str] = []
+        at: list[int] = []
+        for k in range(len(procs)):
+            at.append(len(fields))
+            for f, (pk, local, t) in g.field_names.items():
+                if pk == k:
+                    vt = self.vt(t, self.frame_types.get(f))
+                    fields.append(f"{{{c_chars(local)[0]}, {k}, offsetof(Frame, {f}), &{vt}}}")
+        at.append(len(fields))
+        none = "{nullptr, 0, 0, nullptr}"
+        sites = [self._site_row(site, k) for k, site in enumerate(g.sites)]
+        # (the verbs of a decision that has several alone: a list of texts of its own)
+        verbs = [f"static const Text VERBS_{k}[] = {{{', '.join(self._text(v) for v in site['alone'])}}};"
+                 for k, site in enumerate(g.sites) if isinstance(site["alone"], tuple)]
+        return [*self.statics, *verbs,
+                f"static const SiteD SITES[] = {{{', '.join([*sites, '{0}'])}}};",
+                f"static const VarD VARS[] = {{{', '.join([*rows, '{nullptr, 0, 0, 0, nullptr, nullptr, nullptr}'])}}};",
+                f"constexpr int NVARS = {len(rows)};",
+                f"static const FieldD FIELDS[] = {{{', '.join([*fields, none])}}};",
+                f"static const int FIELDS_AT[] = {{{', '.join(str(x) for x in at)}}};"]
+
+    @staticmethod
+    def _text(x: str | None) -> str:
+        """A ``Text`` of this text, or of none."""
+        chars, size = c_chars(x) if x is not None else ("nullptr", -1)
+        return f"{{{chars}, {size}}}"
+
+    def _site_row(self, site: dict, k: int) -> str:
+        """A decision's ``SiteD`` (the ``k``-th; ``VERBS_k`` its verbs alone where it has
+        several, see state_tables)."""
+        el = site["el"]
+        t, one = self.vt(T("list", el)), self.vt(el)
+        text = self._text
+        several = isinstance(site["alone"], tuple)
+        alone = None if several else site["alone"]
+        verbs = f"VERBS_{k}, {len(site['alone'])}" if several else "nullptr, 0"
+        said = site["var_said"] if "said" in site else None
+
+        if site["kind"] == "one":
+            where = f"'o', offsetof(Opts, {site['opt']}), 0, 0, 0"
+        else:
+            j = site["each"]
+            where = (f"'e', offsetof(Opts, e{j}), sizeof(((Opts*)nullptr)->e{j}[0]), offsetof(Opts, c{j}), "
+                     f"sizeof(((Opts*)nullptr)->c{j}[0])")
+        return (f"{{{where}, &{t}, &{one}, {text(site['verb'])}, {text(site['type'])}, {text(site['var'])}, "
+                f"{text(alone)}, {site['proc']}, {site['pc']}, {verbs}, {text(said)}}}")
 
     def export_code(self, procs) -> str:
         """``export()``: the parts of the state a kernel keeps, as the Python state
         writes them (for tests: tests/test_kernel.py compares them move by move)."""
-        c = self.gen.c
-        lines = []
-        for name, v in c.vars.items():
-            t = self.gen.typeref(v.type)
-            conv = self.gen.py_conv(t)
-            key = literal(name) + ".c_str()"
-            if v.per_player:
-                lines.append(f"{{ PyObject* l_ = PyList_New(NP); for (int p_ = 0; p_ < NP; ++p_) "
-                             f"PyList_SET_ITEM(l_, p_, {conv('s.' + ident('P', name) + '[p_]')}); "
-                             f"PyDict_SetItemString(pv, {key}, l_); Py_DECREF(l_); }}")
-            else:
-                lines.append(f"{{ PyObject* x_ = {conv('s.' + ident('G', name))}; PyDict_SetItemString(g, {key}, x_); "
-                             f"Py_DECREF(x_); }}")
-        for kind, fs in c.item_vars.items():
-            for name, f in fs.items():
-                t = self.gen.typeref(f.type)
-                conv = self.gen.py_conv(t)
-                mine = self.gen.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.gen.p.items], BOOL)
-                key = literal(name) + ".c_str()"
-                lines.append(f"{{ PyObject* l_ = PyDict_GetItemString(iv, {key}); if (!l_) {{ l_ = PyList_New(NI); "
-                             f"for (int i_ = 0; i_ < NI; ++i_) {{ Py_INCREF(Py_None); PyList_SET_ITEM(l_, i_, Py_None); }} "
-                             f"PyDict_SetItemString(iv, {key}, l_); Py_DECREF(l_); }} "
-                             f"for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) PyList_SetItem(l_, i_, {conv(self.gen.layout.ivar(name, 'i_'))}); }}")
-        frames = []
-        for k, (_pname, *_rest) in enumerate(procs):
-            sets = []
-            for f, (pk, local, t) in self.gen.field_names.items():
-                if pk != k:
-                    continue
-                conv = self.gen.py_conv(t)
-                sets.append(f"{{ PyObject* x_ = {conv('fr.' + f)}; PyDict_SetItemString(L, {literal(local)}.c_str(), x_); "
-                            f"Py_DECREF(x_); }}")
-            frames.append(f"case {k}: {' '.join(sets)} break;")
-        sites = []
-        for k, site in enumerate(self.gen.sites):
-            conv = self.gen.py_conv(T("list", site["el"]))
-            one = self.gen.py_conv(site["el"])
-            verb = f"py_str({literal(site['verb'])})" if site["verb"] is not None else "(Py_INCREF(Py_None), Py_None)"
-            alone = f"put(d, \"alone\", {_py_alone(site['alone'])}); " if site["alone"] else ""
-            if "said" in site:
-                alone += f"put(d, \"said\", py_str({literal(site['var_said'])})); "
-            common = (f"put(d, \"verb\", {verb}); put(d, \"type\", py_str({literal(site['type'])})); "
-                      f"put(d, \"var\", py_str({literal(site['var'])})); {alone}")
-            if site["kind"] == "one":
-                sites.append(f"case {k}: {{ put(d, \"options\", {conv('s.opts.' + site['opt'])}); {common}break; }}")
-                continue
-            j = site["each"]
-            sites.append(
-                f"case {k}: {{ {common}PyObject* each_ = PyList_New(s.each_n); PyObject* seats_ = PyList_New(s.each_n); "
-                f"for (int q_ = 0; q_ < s.each_n; ++q_) {{ PyList_SET_ITEM(each_, q_, {conv(f's.opts.e{j}[q_]')}); "
-                f"PyList_SET_ITEM(seats_, q_, PyLong_FromLong(s.each_seats[q_])); }} "
-                f"put(d, \"options\", {conv(f's.opts.e{j}[each_index(s, s.player)]')}); "
-                f"put(d, \"each\", each_); put(d, \"seats\", seats_); PyObject* w_ = PyList_New(s.nwaiting); "
-                f"for (int q_ = 0; q_ < s.nwaiting; ++q_) PyList_SET_ITEM(w_, q_, PyLong_FromLong(s.waiting[q_])); "
-                f"put(d, \"waiting\", w_); PyObject* c_ = PyList_New(s.nchosen); for (int q_ = 0; q_ < s.nchosen; ++q_) "
-                f"{{ PyObject* pair_ = PyList_New(2); PyList_SET_ITEM(pair_, 0, PyLong_FromLong(s.chosen[q_])); "
-                f"PyList_SET_ITEM(pair_, 1, {one(f's.opts.c{j}[q_]')}); PyList_SET_ITEM(c_, q_, pair_); }} "
-                f"put(d, \"chosen\", c_); break; }}")
+        tables = self.state_tables(procs)
         return "\n".join([
-            "static void export_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
-            "static void export_frame(const Frame& fr, PyObject* L) { switch (fr.proc) { " + " ".join(frames) + " } }",
-            "static void put(PyObject* d, const char* key, PyObject* v) { PyDict_SetItemString(d, key, v); Py_DECREF(v); }",
-            "static void export_pending(St& s, PyObject* d) { switch (s.site) { " + " ".join(sites) + " } }",
+            *tables,
+            # (a simultaneous decision's seats as ints: the state keeps them narrow)
+            "static void export_pending(St& s, PyObject* d) { if (s.site < 0 || s.site >= NSITES) return; "
+            "int seats_[NP], waiting_[NP], chosen_[NP]; for (int q_ = 0; q_ < NP; ++q_) { seats_[q_] = s.each_seats[q_]; "
+            "waiting_[q_] = s.waiting[q_]; chosen_[q_] = s.chosen[q_]; } pending_py((const char*)&s.opts, SITES[s.site], d, "
+            "s.each_n, seats_, s.nwaiting, waiting_, s.nchosen, chosen_, SITES[s.site].kind == 'e' ? each_index(s, s.player) : 0); }",
         ])
 
     def from_py(self, t: T):
@@ -111,63 +188,10 @@ class Bridge:
         """``load(state)``: a kernel's state from a Python game's (Runtime.to_state) at a
         decision, or nullptr where it holds what a kernel does not keep (a chance step
         pending, a zone revealed, an item face down, a game over...)."""
-        c = self.gen.c
-        lines = []
-        for name, v in c.vars.items():
-            conv = self.from_py(self.gen.typeref(v.type))
-            key = literal(name) + ".c_str()"
-            if v.per_player:
-                lines.append(f"{{ PyObject* l_ = item(pv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NP) "
-                             f"throw PyFail(); for (int p_ = 0; p_ < NP; ++p_) "
-                             f"s.{ident('P', name)}[p_] = {conv('PyList_GET_ITEM(l_, p_)')}; }}")
-            else:
-                lines.append(f"s.{ident('G', name)} = {conv(f'item(g, {key})')};")
-        for kind, fs in c.item_vars.items():
-            for name, f in fs.items():
-                conv = self.from_py(self.gen.typeref(f.type))
-                mine = self.gen.tables.value_table(("ISKIND", kind), [it.kind == kind for it in self.gen.p.items], BOOL)
-                key = literal(name) + ".c_str()"
-                lines.append(f"{{ PyObject* l_ = item(iv, {key}); if (!PyList_CheckExact(l_) || PyList_GET_SIZE(l_) != NI) "
-                             f"throw PyFail(); for (int i_ = 0; i_ < NI; ++i_) if ({mine}[i_]) "
-                             f"{self.gen.layout.ivar(name, 'i_')} = {conv('PyList_GET_ITEM(l_, i_)')}; }}")
-        frames = []
-        for k in range(len(procs)):
-            sets = []
-            for f, (pk, local, t) in self.gen.field_names.items():
-                if pk == k:
-                    conv = self.from_py(t)
-                    sets.append(f"if (!PyUnicode_CompareWithASCIIString(key_, {literal(local)}.c_str())) "
-                                f"{{ fr.{f} = {conv('v_')}; return; }}")
-            frames.append(f"case {k}: {' '.join(sets)} break;")
-        sites = []
-        options = 'item(p, "options")'
-        for k, site in enumerate(self.gen.sites):
-            if site["kind"] != "one":
-                continue   # (a simultaneous decision under way is played in Python)
-            conv = self.from_py(T("list", site["el"]))
-            verb = "Py_None" if site["verb"] is None else f"py_str({literal(site['verb'])})"
-            several = isinstance(site["alone"], tuple)
-            alone = "nullptr" if site["alone"] is None or several else f"py_str({literal(site['alone'])})"
-            # (several verbs alone: a list of them, told apart by the rest)
-            alone = ("PyList_Check(PyDict_GetItemString(p, \"alone\") ? PyDict_GetItemString(p, \"alone\") : Py_None)"
-                     if several else f"same(p, \"alone\", {alone}, {'false' if site['alone'] is None else 'true'})")
-            if "said" in site:   # (only then: the kernels of other rulesets are written as before)
-                alone += f" && same(p, \"said\", py_str({literal(site['var_said'])}), true)"
-            sites.append(f"if (proc == {site['proc']} && pc == {site['pc']} && same(p, \"var\", py_str({literal(site['var'])}), true) "
-                         f"&& same(p, \"type\", py_str({literal(site['type'])}), true) && same(p, \"verb\", {verb}, {'false' if site['verb'] is None else 'true'}) "
-                         f"&& {alone}) "
-                         f"{{ s.opts.{site['opt']} = {conv(options)}; return {k}; }}")
         return "\n".join([
-            "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { " + " ".join(lines) + " }",
-            "static void import_local(Frame& fr, PyObject* key_, PyObject* v_) { switch (fr.proc) { "
-            + " ".join(frames) + " } throw PyFail(); }",
-            "static int import_pending(St& s, PyObject* p, int proc, int pc) { " + " ".join(sites) + " throw PyFail(); }",
+            "static void import_vars(St& s, PyObject* g, PyObject* pv, PyObject* iv) { "
+            "vars_from_py((char*)&s, VARS, NVARS, NP, NI, g, pv, iv); }",
+            "static int import_pending(St& s, PyObject* p, int proc, int pc) { "
+            "return pending_from_py((char*)&s.opts, SITES, NSITES, p, proc, pc); }",
         ])
 
-
-def _py_alone(alone) -> str:
-    """The Python value of a decision's verbs alone: a text, or a list of several."""
-    if isinstance(alone, str):
-        return f"py_str({literal(alone)})"
-    items = " ".join(f"PyList_SET_ITEM(l_, {j}, py_str({literal(v)}));" for j, v in enumerate(alone))
-    return f"[&]() {{ PyObject* l_ = PyList_New({len(alone)}); {items} return l_; }}()"

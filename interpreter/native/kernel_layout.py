@@ -76,9 +76,13 @@ class Layout:
         ids = self.item_slots(name)
         if ids is None:
             return f"{field}[{item}]"
-        slot = {i: k for k, i in enumerate(ids)}
-        table = self.gen.tables.value_table(("ISLOT", name), [slot.get(i.id, -1) for i in self.gen.p.items], INT)
-        return f"{field}[islot({table}, {item})]"
+        return f"{field}[islot({self.slot_table(name)}, {item})]"
+
+    def slot_table(self, name: str) -> str:
+        """The table of each item's slot of the item variable ``name`` (-1: none), where
+        it is kept by slot (``item_slots``)."""
+        slot = {i: k for k, i in enumerate(self.item_slots(name) or ())}
+        return self.gen.tables.value_table(("ISLOT", name), [slot.get(i.id, -1) for i in self.gen.p.items], INT)
 
     def id_count(self, t) -> int | None:
         """The ids of a type of Id below this count (None: not such a type)."""

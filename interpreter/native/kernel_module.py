@@ -31,7 +31,7 @@ class ModuleWriter:
         turn = self.gen.proc_index.get("turn")
         setup = self.gen.proc_index.get("setup")
         names = ", ".join(literal(name) for name, *_ in procs)
-        bridge = Bridge(self.gen)
+        bridge = Bridge(self.gen, self.frame_types(layout))
         sites, export = self.sites_code(), bridge.export_code(procs)   # (they may make tables)
         imports, alike = bridge.import_code(procs), item_alike_code(self.gen)
         src = [

@@ -441,90 +441,32 @@ static PyObject* k_heuristic(PyObject* self, PyObject* arg) {
 #endif
 }
 
-static const char* PHASE_NAMES[] = {"setup", "play", "ending", "over"};
+// (export() writes its dict with the runtime's code: cxx/kernel_values.hpp)
+static void export_pending_at(const char* state, PyObject* d) { export_pending(*(St*)state, d); }
 
 // export(): the parts of the state the kernel keeps, as the Python state writes them
 static PyObject* k_export(PyObject* self, PyObject*) {
     St& s = *((KState*)self)->s;
-    PyObject* d = PyDict_New();
-    PyObject* zones = PyList_New(NZ);
-    for (int z = 0; z < NZ; ++z) PyList_SET_ITEM(zones, z, py_list(s.z.items(z), [](Id i) { return py_id(i); }));
-    PyDict_SetItemString(d, "zones", zones);
-    Py_DECREF(zones);
-    PyObject* loc = PyList_New(NI);
-    for (int i = 0; i < NI; ++i) PyList_SET_ITEM(loc, i, PyLong_FromLong(s.z.loc[i]));
-    PyDict_SetItemString(d, "loc", loc);
-    Py_DECREF(loc);
-    PyObject* facing = PyList_New(NI);
-    for (int i = 0; i < NI; ++i) PyList_SET_ITEM(facing, i, PyLong_FromLongLong(s.facing[i]));
-    PyDict_SetItemString(d, "facing", facing);
-    Py_DECREF(facing);
-    PyObject* revealed = PyList_New(0);
+    Exported e;
+    e.zone_at.push_back(0);
+    for (int z = 0; z < NZ; ++z) {
+        for (Id i = s.z.head[z]; i >= 0; i = s.z.nxt[i]) e.items.push_back(i);
+        e.zone_at.push_back((int)e.items.size());
+    }
+    for (int i = 0; i < NI; ++i) {
+        e.loc.push_back(s.z.loc[i]);
+        e.facing.push_back(s.facing[i]);
+    }
     for (int z = 0; z < NZ; ++z)
-        if (s.revealed[z]) {
-            PyObject* x = PyLong_FromLong(z);
-            PyList_Append(revealed, x);
-            Py_DECREF(x);
-        }
-    PyDict_SetItemString(d, "revealed", revealed);
-    Py_DECREF(revealed);
-    PyObject* g = PyDict_New();
-    PyObject* pv = PyDict_New();
-    PyObject* iv = PyDict_New();
-    export_vars(s, g, pv, iv);
-    PyDict_SetItemString(d, "vars", g);
-    PyDict_SetItemString(d, "pvars", pv);
-    PyDict_SetItemString(d, "ivars", iv);
-    Py_DECREF(g);
-    Py_DECREF(pv);
-    Py_DECREF(iv);
-    PyObject* x;
-    x = PyLong_FromLong(s.active); PyDict_SetItemString(d, "active", x); Py_DECREF(x);
-    x = PyLong_FromLongLong(s.turn); PyDict_SetItemString(d, "turn", x); Py_DECREF(x);
-    x = PyLong_FromLongLong(s.moves); PyDict_SetItemString(d, "moves", x); Py_DECREF(x);
-    // (the work the last run of the rules counted: Runtime.spent)
-    x = PyLong_FromLongLong(WORK - s.work); PyDict_SetItemString(d, "spent", x); Py_DECREF(x);
-    // (and the calls it counted: Runtime.called)
-    x = PyLong_FromLongLong(s.calls); PyDict_SetItemString(d, "called", x); Py_DECREF(x);
-    x = PyLong_FromUnsignedLongLong(s.rng); PyDict_SetItemString(d, "rng", x); Py_DECREF(x);
-    x = PyUnicode_FromString(PHASE_NAMES[s.phase]); PyDict_SetItemString(d, "phase", x); Py_DECREF(x);
-    PyObject* stack = PyList_New((Py_ssize_t)s.stack.size());
-    for (size_t k = 0; k < s.stack.size(); ++k) {
-        const Frame& fr = s.stack[k];
-        PyObject* f = PyDict_New();
-        PyObject* L = PyDict_New();
-        export_frame(fr, L);
-        if (fr.ret >= 0) {
-            x = py_str(RET_SLOT[fr.ret]);
-            PyDict_SetItemString(L, "$ret", x);
-            Py_DECREF(x);
-        }
-        x = py_str(PROC_NAMES[fr.proc]); PyDict_SetItemString(f, "p", x); Py_DECREF(x);
-        x = PyLong_FromLong(fr.pc); PyDict_SetItemString(f, "pc", x); Py_DECREF(x);
-        PyDict_SetItemString(f, "L", L);
-        Py_DECREF(L);
-        PyList_SET_ITEM(stack, (Py_ssize_t)k, f);
-    }
-    PyDict_SetItemString(d, "stack", stack);
-    Py_DECREF(stack);
-    if (s.xchance) {
-        PyObject* ch = PyDict_New();
-        x = py_ints(s.taken); PyDict_SetItemString(ch, "taken", x); Py_DECREF(x);
-        PyDict_SetItemString(ch, "step", s.step.p ? s.step.p : Py_None);
-        x = PyLong_FromLongLong(s.nchance); PyDict_SetItemString(ch, "n", x); Py_DECREF(x);
-        PyDict_SetItemString(d, "chance", ch);
-        Py_DECREF(ch);
-    }
-    if (s.site >= 0) {
-        PyObject* p = PyDict_New();
-        x = PyLong_FromLong(s.player); PyDict_SetItemString(p, "player", x); Py_DECREF(x);
-        export_pending(s, p);
-        PyDict_SetItemString(d, "pending", p);
-        Py_DECREF(p);
-    } else {
-        PyDict_SetItemString(d, "pending", Py_None);
-    }
-    return d;
+        if (s.revealed[z]) e.revealed.push_back(z);
+    e.active = s.active, e.turn = s.turn, e.moves = s.moves, e.spent = WORK - s.work, e.called = s.calls;
+    e.rng = s.rng, e.phase = s.phase;
+    e.frame0 = (const char*)s.stack.data(), e.nframes = s.stack.size(), e.frame_size = sizeof(Frame);
+    e.proc_off = offsetof(Frame, proc), e.pc_off = offsetof(Frame, pc), e.ret_off = offsetof(Frame, ret);
+    e.xchance = s.xchance, e.taken = &s.taken, e.step = s.step.p, e.nchance = s.nchance;
+    e.deciding = s.site >= 0, e.player = s.player;
+    return export_py(e, (const char*)&s, VARS, NVARS, NP, NI, FIELDS, FIELDS_AT, PROC_NAMES, RET_SLOT,
+                     export_pending_at);
 }
 
 // status(): who acts now, in one call: -4 the game is over, -1 a chance step, -2 a
@@ -636,82 +578,32 @@ static void load_chance(St& s, PyObject* ch) {
 }
 
 // load(state): a kernel's state from a Python game's (Runtime.to_state) standing at a
-// decision, or None where it holds anything a kernel does not keep
+// decision, or None where it holds anything a kernel does not keep (what it holds is
+// read and checked by the runtime's code: cxx/kernel_values.hpp)
 static St* load_state(PyObject* d) {
     St* s = new St();
     try {
+        Loaded l;
+        load_py(d, l, NI, NZ, NP, PROC_NAMES, PROC_END, NPROCS);
         s->z.clear();
-        PyObject* zones = item(d, "zones");
-        if (!PyList_CheckExact(zones) || PyList_GET_SIZE(zones) != NZ) throw PyFail();
-        for (int z = 0; z < NZ; ++z) {
-            PyObject* l = PyList_GET_ITEM(zones, z);
-            if (!PyList_CheckExact(l)) throw PyFail();
-            for (Py_ssize_t k = 0; k < PyList_GET_SIZE(l); ++k) {
-                Id i = from_py_id(PyList_GET_ITEM(l, k), NI);
-                if (i < 0 || s->z.loc[i] >= 0) throw PyFail();
-                s->z.append(i, z);
-            }
-        }
-        PyObject* facing = item(d, "facing");
-        if (!PyList_CheckExact(facing) || PyList_GET_SIZE(facing) != NI) throw PyFail();
-        for (int i = 0; i < NI; ++i) {
-            I f = from_py_int(PyList_GET_ITEM(facing, i));
-            if (f < -1 || (NP < 62 && f >= ((I)1 << NP))) throw PyFail();
-            s->facing[i] = f;
-        }
+        for (int z = 0; z < NZ; ++z)
+            for (int k = l.zone_at[z]; k < l.zone_at[z + 1]; ++k) s->z.append(l.items[k], z);
+        for (int i = 0; i < NI; ++i) s->facing[i] = l.facing[i];
         for (int z = 0; z < NZ; ++z) s->revealed[z] = 0;
-        PyObject* revealed = item(d, "revealed");
-        if (!PyList_CheckExact(revealed)) throw PyFail();
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(revealed); ++k)
-        {
-            Id z = from_py_id(PyList_GET_ITEM(revealed, k), NZ);
-            if (z < 0) throw PyFail();
-            s->revealed[z] = 1;
-        }
-        PyObject* chance = PyDict_GetItemString(d, "chance");
-        if (chance && chance != Py_None) load_chance(*s, chance);
-        import_vars(*s, item(d, "vars"), item(d, "pvars"), item(d, "ivars"));
-        s->active = from_py_id(item(d, "active"), NP);
-        s->turn = from_py_int(item(d, "turn"));
-        s->moves = from_py_int(item(d, "moves"));
-        if (s->active < 0 || s->turn < 0 || s->moves < 0) throw PyFail();
-        unsigned long long rng = PyLong_AsUnsignedLongLong(item(d, "rng"));
-        if (PyErr_Occurred()) throw PyFail();
-        s->rng = rng;
-        PyObject* phase = item(d, "phase");
-        s->phase = -1;
-        for (int k = 0; k < 3; ++k)
-            if (PyUnicode_Check(phase) && !PyUnicode_CompareWithASCIIString(phase, PHASE_NAMES[k])) s->phase = k;
-        if (s->phase < 0) throw PyFail();
-        PyObject* stack = item(d, "stack");
-        if (!PyList_CheckExact(stack) || PyList_GET_SIZE(stack) == 0) throw PyFail();
-        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stack); ++k) {
-            PyObject* f = PyList_GET_ITEM(stack, k);
-            PyObject* p = item(f, "p");
-            int proc = -1;
-            for (int q = 0; q < NPROCS; ++q)
-                if (PyUnicode_Check(p) && !PyUnicode_CompareWithASCIIString(p, PROC_NAMES[q].c_str())) proc = q;
-            if (proc < 0) throw PyFail();
+        for (Id z : l.revealed) s->revealed[z] = 1;
+        if (l.chance) load_chance(*s, l.chance);
+        import_vars(*s, l.vars, l.pvars, l.ivars);
+        s->active = l.active, s->turn = l.turn, s->moves = l.moves, s->rng = l.rng, s->phase = (int8_t)l.phase;
+        for (size_t k = 0; k < l.frames.size(); ++k) {
+            int proc = l.frames[k].proc;
             s->push(proc);
             Frame& fr = s->stack.back();
-            I pc = from_py_int(item(f, "pc"));
-            if (pc < 0 || pc > PROC_END[proc]) throw PyFail();
-            fr.pc = (int)pc;
-            PyObject* L = item(f, "L");
-            if (!PyDict_CheckExact(L)) throw PyFail();
-            PyObject *key, *value;
-            Py_ssize_t pos = 0;
-            while (PyDict_Next(L, &pos, &key, &value)) {
-                if (!PyUnicode_Check(key)) throw PyFail();
-                if (!PyUnicode_CompareWithASCIIString(key, "$ret")) {
-                    if (k == 0) throw PyFail();
-                    fr.ret = ret_code(s->stack[s->stack.size() - 2].proc, value);
-                    continue;
-                }
-                import_local(fr, key, value);
-            }
+            fr.pc = l.frames[k].pc;
+            int ret = locals_from_py((char*)&fr, proc, l.frames[k].L, k == 0 ? -1 : s->stack[k - 1].proc, FIELDS,
+                                     FIELDS_AT, ret_code);
+            if (ret >= 0) fr.ret = ret;
         }
-        PyObject* p = item(d, "pending");
+        PyObject* p = l.pending;
         if (s->step.p) {   // (at a chance step: no decision pending)
             if (p != Py_None) throw PyFail();
             s->site = -1;
