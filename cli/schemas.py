@@ -152,7 +152,9 @@ def simulate_schema() -> dict:
         "draws": _s(_INT, "games this seat drew"),
         "losses": _s(_INT, "games this seat lost"),
         "win_rate": _s("number", "wins / games, from 0 to 1"),
-    })
+        "mean_payoff": _s("number", "the seat's payoff averaged over the games (only when "
+                                    "the ruleset declares a payoff)"),
+    }, required=["seat", "player", "wins", "draws", "losses", "win_rate"])
     props = {
         "ruleset": _s("string", "the RULESET as given"),
         "title": _s("string", "the ruleset's title"),
