@@ -631,7 +631,7 @@ if pyspiel is not None:
         loss; ``"scores"``: score less the mean score; ``"payoffs"``: the declared
         payoffs, the default of a ruleset that declares them), ``max_moves`` (the ordinal block
         and the bound on chance outcomes), ``max_game_length`` and ``score_bound`` (the
-        bounds OpenSpiel asks for: Meeple cannot derive them from a ruleset), ``native``
+        bounds OpenSpiel asks for, where Meeple cannot derive them: ``utility_bounds``), ``native``
         (the games played by the ruleset's kernel where one can be built: ``played_program``)."""
 
         def __init__(self, ruleset, params, game_type):
