@@ -78,6 +78,8 @@ _RESULT = _obj("the result of a finished game, as in the Python API (game.result
               "score (the sum of theirs) and rank", "items": {"type": "object"}},
     "participants": {"type": "object", "additionalProperties": {"type": [_INT, "null"]},
                      "description": "with participant declarations: each one's score (or null)"},
+    "payoffs": {"type": "array", "items": {"type": _INT},
+                "description": "with a payoff declaration: each seat's payoff"},
 }, ["scores", "tiebreaks", "ranking", "winners", "ranks", "outcomes", "draw"])
 
 

@@ -115,3 +115,12 @@ def test_openspiels_utility_range_is_the_payoffs_where_the_analysis_knows_it():
     # other returns keep theirs
     assert game("payoff(p) = seat(p) * 2", returns="outcomes") == (-1.0, 1.0)
     assert game("payoff(p) = seat(p) * 2", returns="scores") == (-1000.0, 1000.0)
+
+
+def test_replay_json_holds_the_payoffs_and_its_schema_allows_them(tmp_path):
+    rec = tmp_path / "a.json"
+    run("play", AUCTION, "--bot", "1=random", "--bot", "2=random", "--seed", 3, "--record", rec)
+    doc = json.loads(run("replay", rec, "--ruleset", AUCTION, "--json").stdout)
+    assert doc["result"]["payoffs"] == json.loads(rec.read_text())["result"]["payoffs"]
+    replay_schema = SCHEMA.with_name("cli-replay.schema.json")
+    jsonschema.Draft202012Validator(json.loads(replay_schema.read_text())).validate(doc)
