@@ -177,9 +177,12 @@ def _print_simulation(console: Console, prog, stats: dict, lang: str | None) -> 
     t.add_column(tr(lang, "Draws"), justify="right")
     t.add_column(tr(lang, "Losses"), justify="right")
     t.add_column(tr(lang, "Win %"), justify="right")
+    payoffs = "mean_payoff" in stats["seats"][0]   # only when the ruleset declares a payoff
+    if payoffs:
+        t.add_column(tr(lang, "Mean payoff"), justify="right")
     for s in stats["seats"]:
         t.add_row(render.safe_text(s["player"]), str(s["wins"]), str(s["draws"]), str(s["losses"]),
-                  f"{100 * s['win_rate']:.1f}%")
+                  f"{100 * s['win_rate']:.1f}%", *([f"{s['mean_payoff']:.2f}"] if payoffs else []))
     console.print(t)
     st = Table(show_header=False, box=None, padding=(0, 2))
     st.add_column(style="bold")

@@ -642,6 +642,9 @@ def result_table(prog, result: dict) -> Group:
     words = {"win": tr(lang, "Win"), "draw": tr(lang, "Draw"), "loss": tr(lang, "Loss")}
     if outcomes:
         t.add_column(tr(lang, "Outcome"))
+    payoffs = result.get("payoffs")   # only when the ruleset declares a payoff
+    if payoffs is not None:
+        t.add_column(tr(lang, "Payoff"), justify="right")
     rank = 1
     for group in result["ranking"]:
         for p in group:
@@ -653,6 +656,8 @@ def result_table(prog, result: dict) -> Group:
             row += [Text(str(result["tiebreaks"][name][p])) for name in ties]
             if outcomes:
                 row.append(Text(words[outcomes[p]]))
+            if payoffs is not None:
+                row.append(Text(str(payoffs[p])))
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
     for name, score in (result.get("participants") or {}).items():
@@ -661,6 +666,7 @@ def result_table(prog, result: dict) -> Group:
             row.append(Text(""))
         row.append(Text("" if score is None else str(score)))
         row += [Text("") for _ in ties] + ([Text("")] if outcomes else [])
+        row += [Text("")] if payoffs is not None else []
         t.add_row(*row, style="dim")
     return Group(t, _result_line(prog, result, lang))
 

@@ -78,6 +78,8 @@ _RESULT = _obj("the result of a finished game, as in the Python API (game.result
               "score (the sum of theirs) and rank", "items": {"type": "object"}},
     "participants": {"type": "object", "additionalProperties": {"type": [_INT, "null"]},
                      "description": "with participant declarations: each one's score (or null)"},
+    "payoffs": {"type": "array", "items": {"type": _INT},
+                "description": "with a payoff declaration: each seat's payoff"},
 }, ["scores", "tiebreaks", "ranking", "winners", "ranks", "outcomes", "draw"])
 
 
@@ -152,7 +154,9 @@ def simulate_schema() -> dict:
         "draws": _s(_INT, "games this seat drew"),
         "losses": _s(_INT, "games this seat lost"),
         "win_rate": _s("number", "wins / games, from 0 to 1"),
-    })
+        "mean_payoff": _s("number", "the seat's payoff averaged over the games (only when "
+                                    "the ruleset declares a payoff)"),
+    }, required=["seat", "player", "wins", "draws", "losses", "win_rate"])
     props = {
         "ruleset": _s("string", "the RULESET as given"),
         "title": _s("string", "the ruleset's title"),

@@ -516,6 +516,18 @@ def zero_sum(ruleset, players: int, mode: str) -> bool:
     return utility(ruleset, players, mode) == ("zero_sum", 0)
 
 
+def utility_bounds(program, mode: str, bound: float) -> tuple[float, float]:
+    """The least and the most a seat's return can be: with ``"payoffs"``, the range of
+    the payoff expression where the program's analysis knows it whatever the state (a
+    literal, a seat, arithmetic and choices of such: ``interpreter/core/bounds.py``),
+    else -bound..bound (``score_bound``; 1 for ``"outcomes"``)."""
+    if mode == "payoffs" and program.checked.payoff is not None:
+        known = program.facts.int_range(program.checked.payoff.body)
+        if known is not None:
+            return float(known[0]), float(known[1])
+    return -bound, bound
+
+
 def utility(ruleset, players: int, mode: str) -> tuple[str, int | None]:
     """What the returns of every finished game are known to have in common, and their
     sum when it is known: ``("zero_sum", 0)``, ``("constant_sum", N)`` (payoffs declared
@@ -619,7 +631,7 @@ if pyspiel is not None:
         loss; ``"scores"``: score less the mean score; ``"payoffs"``: the declared
         payoffs, the default of a ruleset that declares them), ``max_moves`` (the ordinal block
         and the bound on chance outcomes), ``max_game_length`` and ``score_bound`` (the
-        bounds OpenSpiel asks for: Meeple cannot derive them from a ruleset), ``native``
+        bounds OpenSpiel asks for, where Meeple cannot derive them: ``utility_bounds``), ``native``
         (the games played by the ruleset's kernel where one can be built: ``played_program``)."""
 
         def __init__(self, ruleset, params, game_type):
@@ -635,12 +647,13 @@ if pyspiel is not None:
             self.space = ActionSpace(self.program, int(params["max_moves"]))
             self.encoding = Encoding(self.program)
             bound = 1.0 if self.mode == "outcomes" else float(params["score_bound"])
+            low, high = utility_bounds(self.program, self.mode, bound)
             kind, total = utility(ruleset, players, self.mode)
             if _UTILITY[kind] != game_type.utility:
                 game_type = _retyped(game_type, _UTILITY[kind])
             info = pyspiel.GameInfo(
                 num_distinct_actions=self.space.size, max_chance_outcomes=int(params["max_moves"]),
-                num_players=players, min_utility=-bound, max_utility=bound,
+                num_players=players, min_utility=low, max_utility=high,
                 utility_sum=None if total is None else float(total),
                 max_game_length=int(params["max_game_length"]))
             super().__init__(game_type, info, params)

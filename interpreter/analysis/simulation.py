@@ -252,6 +252,7 @@ class Tally:
         self.wins, self.draws, self.losses = [0] * players, [0] * players, [0] * players
         self.shared = self.drawn = self.moves = self.turns = 0
         self.lengths: list[int] = []
+        self.payoffs: list[int] | None = None   # summed per seat, when the games have payoffs
 
     def add(self, summary: dict) -> None:
         """Counts one finished game (a summary of ``play_game``)."""
@@ -260,21 +261,28 @@ class Tally:
             (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += 1
         self.shared += len(res["winners"]) > 1
         self.drawn += bool(res["draw"])
+        if res.get("payoffs") is not None:
+            self.payoffs = [a + b for a, b in zip(self.payoffs or [0] * self.n, res["payoffs"])]
         self.lengths.append(summary["turns"])
         self.turns += summary["turns"]
         self.moves += summary["moves"]
 
     def report(self, program) -> dict:
         """``seats`` (per seat: ``seat``, ``player``, ``wins``, ``draws``, ``losses``,
-        ``win_rate``), ``shared_wins``, ``drawn_games``, ``turns`` (mean, min, max),
+        ``win_rate`` and, when the ruleset declares a payoff, ``mean_payoff``),
+        ``shared_wins``, ``drawn_games``, ``turns`` (mean, min, max),
         ``moves``, ``moves_per_turn``: as ``meeple simulate --json`` writes them."""
         from ..play.display import player_name
         games = len(self.lengths)
         lengths = self.lengths or [0]
+        seats = [{"seat": s, "player": player_name(program, s), "wins": self.wins[s],
+                  "draws": self.draws[s], "losses": self.losses[s],
+                  "win_rate": self.wins[s] / games if games else 0.0} for s in range(self.n)]
+        if self.payoffs is not None:
+            for s, total in enumerate(self.payoffs):
+                seats[s]["mean_payoff"] = total / games
         return {
-            "seats": [{"seat": s, "player": player_name(program, s), "wins": self.wins[s],
-                       "draws": self.draws[s], "losses": self.losses[s],
-                       "win_rate": self.wins[s] / games if games else 0.0} for s in range(self.n)],
+            "seats": seats,
             "shared_wins": self.shared,
             "drawn_games": self.drawn,
             "turns": {"mean": sum(lengths) / len(lengths), "min": min(lengths), "max": max(lengths)},

@@ -265,12 +265,17 @@ class _Builder:
         return Section("overview", s("h.overview"), blocks, [goal])
 
     def goal(self) -> list:
-        """How the game is won: the score, the outcomes, the teams."""
+        """How the game is won: the score, the payoffs, the outcomes, the teams."""
         s, c = self.say, self.c
         out = []
         if c.score is not None:
             score = self.name("score") if "score" in c.names else s.word("w.score")
             out.append(Para(capitalised(s("goal.score", score=score, expr=Code(mc.expr(c.score.body))))))
+        if c.payoff is not None:   # ``payoff(p) = ...`` / ``payoff = ...`` [summing to N]
+            key = "goal.payoff" if c.payoff.param is not None else "goal.payoff_shared"
+            out.append(Para(s(key, expr=Code(mc.expr(c.payoff.body)))))
+            if c.payoff.total is not None:
+                out.append(Para(s("goal.payoff_total", n=str(c.payoff.total))))
         if c.outcome is not None:
             out.append(Para(s("goal.outcome")))
             out.append(Items([s("goal.outcome_when", outcome=s.word(f"w.{cl.outcome}"), cond=Code(mc.expr(cl.cond)))
