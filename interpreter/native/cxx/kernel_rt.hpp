@@ -238,10 +238,13 @@ struct List {
         }
         return *this;
     }
-    void drop() {
-        if (p && --p->rc == 0) delete p;
+    // (inlined where a list goes out of scope: the buffer's release, the rare part, is a
+    // call of its own)
+    __attribute__((always_inline)) void drop() {
+        if (p && --p->rc == 0) release(p);
         p = nullptr;
     }
+    __attribute__((noinline)) static void release(Rep* r) { delete r; }
     // appends b in place (cat's value) where nothing else holds this list's buffer: false
     // where another does (then nothing is done)
     bool append(const List& b) {
