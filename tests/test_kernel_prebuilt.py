@@ -1,7 +1,8 @@
 """The object of the instantiations every kernel makes (interpreter/native/kernel_prebuilt.py):
 made once per compiler and options with the precompiled runtime, kept in the cache with
-its digest and linked into every kernel built with it; made again for another compiler
-or other options, and where the one kept is damaged or foreign, never trusted. The
+its digest and linked into every quick kernel (-Og) built with it, never into an
+optimised one (-O2: it instantiates what it uses, so that small members inline); made
+again for another compiler or other options, and where the one kept is damaged or foreign, never trusted. The
 kernels built with it play the same games (tests/test_kernel.py builds its kernels with
 it, in the test run's cache). A small runtime stands in for cxx/kernel_rt.hpp here, so
 that each object costs the compiler a fraction of a second."""
@@ -10,7 +11,14 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from meeple.interpreter.native import cython_code, kernel, kernel_build, kernel_pch, kernel_prebuilt
+from meeple.interpreter.native import (
+    cython_code,
+    kernel,
+    kernel_build,
+    kernel_pch,
+    kernel_prebuilt,
+    kernel_quick,
+)
 
 from meeple import interpreter
 
@@ -46,11 +54,16 @@ def cache(tmp_path, monkeypatch):
     return folder, runs
 
 
+def quick() -> list[str]:
+    """The options of a first build (kernel_quick.py): the object is linked."""
+    return kernel_quick.quick_options(kernel.flags())
+
+
 def build(tmp_path, n: int, options: list[str] | None = None) -> None:
     work = tmp_path / f"build{n}"
     work.mkdir()
     source = RUNTIME + "int probe_value() { Box<int> b{42}; return b.get(); }\n"
-    assert kernel._build(f"meeple_kernel_probe{n}", "key", source, work, options).exists()
+    assert kernel._build(f"meeple_kernel_probe{n}", "key", source, work, options or quick()).exists()
 
 
 def objects_made(runs) -> int:
@@ -79,13 +92,35 @@ def test_the_object_is_made_once_and_linked_into_every_kernel(tmp_path, cache):
 
 
 @pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
+def test_an_optimised_kernel_links_no_object_and_instantiates_what_it_uses(tmp_path, cache):
+    """The kernel users play with once the background build is done (-O2): its
+    precompiled runtime is the runtime alone (no MK_PREBUILT: no extern template), so the
+    vectors' and lists' small members are inlined where they are called, as in a kernel
+    built whole (chess perft: 4% fewer instructions); no object is made or linked."""
+    folder, runs = cache
+    optimised = list(kernel_build.CXX_FLAGS)   # (the default: the tests build at -O0)
+    assert not kernel_prebuilt.used(optimised) and kernel_prebuilt.used(quick())
+    assert kernel_prebuilt.used(["-O2", "-O0"]) and not kernel_prebuilt.used(["-O0", "-O3"])
+    build(tmp_path, 1, optimised)
+    build(tmp_path, 2, optimised)
+    assert objects_made(runs) == 0 and linked(runs) == [] and kept(folder) == []
+    header = (tmp_path / "build2" / kernel_pch.HEADER).read_text(encoding="utf-8")
+    assert header == RUNTIME and "MK_PREBUILT" not in kernel_pch.header(optimised).split("\n")[0]
+    assert any(p.name.startswith(kernel_pch.PREFIX) and p.suffix == ".gch" for p in folder.iterdir())
+    assert any(str(tmp_path / "build2") in " ".join(c) and "-H" in c for c in runs)   # (the header taken)
+    build(tmp_path, 3)   # (a quick one, in the same cache: its own header, with the object)
+    assert objects_made(runs) == 1 and len(linked(runs)) == 1
+    assert kernel_pch.pch_key(["g++"], optimised, "inc") != kernel_pch.pch_key(["g++"], quick(), "inc")
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no kernel can be built here: {MISSING}")
 def test_other_options_or_another_compiler_make_another_object(tmp_path, cache, monkeypatch):
     folder, runs = cache
-    build(tmp_path, 1, kernel.flags())
-    build(tmp_path, 2, [*kernel.flags(), "-DMK_PROBE_OPTION=1"])
+    build(tmp_path, 1, quick())
+    build(tmp_path, 2, [*quick(), "-DMK_PROBE_OPTION=1"])
     assert objects_made(runs) == 2
     monkeypatch.setattr(kernel_pch, "compiler_id", lambda cxx: "another compiler 1 2")
-    build(tmp_path, 3, kernel.flags())
+    build(tmp_path, 3, quick())
     assert objects_made(runs) == 3
     assert len(kept(folder)) == 4     # (the newest two, as the precompiled headers: kernel_pch.KEEP)
 

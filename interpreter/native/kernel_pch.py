@@ -20,9 +20,10 @@ precompiled header (GCC's ``.gch``), kept in the cache beside the kernels
 * The unit compiled includes the header, then the rest of the source with its line
   numbers as they were (``#line``): the code and what it says of its lines are the
   same either way.
-* The header goes with the object of the standard library's instantiations every
-  kernel makes (kernel_prebuilt.py: made with it, kept under the same key, linked into
-  each kernel built with it): one without the other is not used.
+* The header of a quick build (``-Og``) goes with the object of the standard library's
+  instantiations every kernel makes (kernel_prebuilt.py: made with it, kept under the
+  same key, linked into each kernel built with it): one without the other is not used.
+  An optimised build's header (``-O2``) is the runtime alone, with no object.
 """
 from __future__ import annotations
 
@@ -49,13 +50,14 @@ def runtime() -> str:
     return runtime_cxx() + "\n"
 
 
-def header() -> str:
-    """The text precompiled: the runtime, with the object of instantiations linked."""
-    return kernel_prebuilt.KERNEL_SIDE + runtime()
+def header(flags: list[str]) -> str:
+    """The text precompiled: the runtime, with the object of instantiations linked where
+    the kernel is built quick (kernel_prebuilt.used)."""
+    return (kernel_prebuilt.KERNEL_SIDE if kernel_prebuilt.used(flags) else "") + runtime()
 
 
 def pch_key(cxx: list[str], flags: list[str], include: str) -> str:
-    return diskcache.key("meeple-kernel-pch", FORMAT, header(), " ".join(flags), " ".join(cxx), include,
+    return diskcache.key("meeple-kernel-pch", FORMAT, header(flags), " ".join(flags), " ".join(cxx), include,
                          compiler_id(cxx))
 
 
@@ -93,14 +95,19 @@ def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], in
     key = pch_key(cxx, flags, include)
     if key in _refused or diskcache.read_own(where / (PREFIX + key + ".unused")) is not None:
         return plain
-    (tmp / HEADER).write_text(header(), encoding="utf-8")
+    (tmp / HEADER).write_text(header(flags), encoding="utf-8")
     gch = tmp / (HEADER + ".gch")
     data, fresh = _cached(where, key), False
-    if (data is None or kernel_prebuilt.cached(where, key) is None) and (not make or not _kernels_kept(where)):
+    prebuilt = kernel_prebuilt.used(flags)
+    if (data is None or (prebuilt and kernel_prebuilt.cached(where, key) is None)) \
+            and (not make or not _kernels_kept(where)):
         return plain
-    obj = kernel_prebuilt.obtain(where, key, rt, tmp, cxx, flags, include, run, make)
-    if obj is None:
-        return plain
+    objects: tuple[str, ...] = ()
+    if prebuilt:
+        obj = kernel_prebuilt.obtain(where, key, rt, tmp, cxx, flags, include, run, make)
+        if obj is None:
+            return plain
+        objects = kernel_prebuilt.link(obj)
     if data is None:
         done = run([*cxx, *flags, f"-I{include}", "-x", "c++-header", str(tmp / HEADER), "-o", str(gch)])
         data = files.read_regular_file(gch, MAX_BYTES) if done.returncode == 0 and gch.exists() else None
@@ -111,7 +118,7 @@ def unit(head: str, source: str, tmp: Path, cxx: list[str], flags: list[str], in
     else:
         gch.write_bytes(data)
     line = head.count("\n") + rt.count("\n") + 1
-    return Unit(f'#include "{HEADER}"\n{head}#line {line}\n{source[len(rt):]}', key, fresh, kernel_prebuilt.link(obj))
+    return Unit(f'#include "{HEADER}"\n{head}#line {line}\n{source[len(rt):]}', key, fresh, objects)
 
 
 def prepare(cxx: list[str], flags: list[str], include: str, run) -> None:
@@ -122,7 +129,8 @@ def prepare(cxx: list[str], flags: list[str], include: str, run) -> None:
     if where is None or os.environ.get("MEEPLE_KERNEL_PCH", "") == "0":
         return
     key = pch_key(cxx, flags, include)
-    if key in _refused or (_cached(where, key) is not None and kernel_prebuilt.cached(where, key) is not None) \
+    if key in _refused or (_cached(where, key) is not None and (not kernel_prebuilt.used(flags)
+                                                                 or kernel_prebuilt.cached(where, key) is not None)) \
             or diskcache.read_own(where / (PREFIX + key + ".unused")) is not None:
         return
     try:
