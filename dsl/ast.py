@@ -473,6 +473,9 @@ class BoardDecl(Node):
     cells: list[CellDef] = []
     holds: TypeRef
     visibility: str = "public"
+    # ``drawn at (X, Y)`` of a listed board: where each cell is drawn, two expressions
+    # over the cells' coordinates; empty: the coordinates ``x`` and ``y`` place them
+    drawn: list[Expr] = []
 
 
 class ZoneDecl(Node):

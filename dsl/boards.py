@@ -98,9 +98,13 @@ MAX_CELLS = 10_000
 MAX_SIZE = 200  # the largest size argument of a generator
 
 
-def explicit_cells(defs: list[tuple[str, dict]]) -> list[Cell]:
-    """Cells written out one by one; ``x``/``y`` coordinates, when given, place them."""
+def explicit_cells(defs: list[tuple]) -> list[Cell]:
+    """Cells written out one by one, each (name, coordinates) or (name, coordinates,
+    (x, y)): a cell is drawn at its (x, y) when given (a board's ``drawn at``), else at
+    its coordinates ``x`` and ``y`` when it has them (2 steps apart on one line when
+    not)."""
     out = []
-    for i, (name, coords) in enumerate(defs):
-        out.append(Cell(name, coords, int(coords.get("x", 2 * i)), int(coords.get("y", 0))))
+    for i, (name, coords, *at) in enumerate(defs):
+        x, y = at[0] if at else (coords.get("x", 2 * i), coords.get("y", 0))
+        out.append(Cell(name, coords, int(x or 0), int(y or 0)))
     return out

@@ -223,21 +223,50 @@ class DeclChecks:
             # sizes may depend on player_count()
             self.c.boards[d.name] = Board(d, None, g.coords)
         else:
-            defs, coords, names = [], None, set()
-            for cd in d.cells:
-                vals = {a.name: self._const_int(a.value) for a in cd.coords}
-                if cd.name in names:
-                    self.d.add(errors.duplicate(cd.span, "cell", cd.name, cd.span))
-                names.add(cd.name)
-                keys = tuple(sorted(vals))
-                if coords is None:
-                    coords = keys
-                elif keys != coords:
-                    self.d.add(errors.bad_value(cd.span, f"cell '{cd.name}' has coordinates "
-                                                f"{', '.join(keys)} but the first cell has "
-                                                f"{', '.join(coords)}"))
-                defs.append((cd.name, vals))
-            self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
+            self._declare_listed_board(d)
+
+    def _declare_listed_board(self, d: ir.BoardDecl) -> None:
+        """A board of cells listed one by one, each with the same coordinates; ``drawn
+        at`` places them."""
+        defs: list[tuple] = []
+        coords, names = None, set()
+        for cd in d.cells:
+            vals = {a.name: self._const_int(a.value) for a in cd.coords}
+            if cd.name in names:
+                self.d.add(errors.duplicate(cd.span, "cell", cd.name, cd.span))
+            names.add(cd.name)
+            keys = tuple(sorted(vals))
+            if coords is None:
+                coords = keys
+            elif keys != coords:
+                self.d.add(errors.bad_value(cd.span, f"cell '{cd.name}' has coordinates "
+                                            f"{', '.join(keys)} but the first cell has "
+                                            f"{', '.join(coords)}"))
+            defs.append((cd.name, vals))
+        drawable = [self._drawable(e, coords or ()) for e in d.drawn]
+        if d.drawn and all(drawable):
+            defs = [(n, v, tuple(_drawn_value(e, v) for e in d.drawn)) for n, v in defs]
+        self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
+
+    def _drawable(self, e, coords: tuple[str, ...]) -> bool:
+        """Whether an expression of ``drawn at`` is whole numbers, the board's coordinates,
+        ``+``, ``-`` and ``*``; else a located error."""
+        match e.node:
+            case "IntLit":
+                return True
+            case "Var" if e.name in coords:
+                return True
+            case "Var":
+                self.d.add(errors.unknown(e.span, "coordinate", e.name, coords))
+                return False
+            case "UnOp" if e.op == "-":
+                return self._drawable(e.operand, coords)
+            case "BinOp" if e.op in ("+", "-", "*"):
+                return self._drawable(e.left, coords) & self._drawable(e.right, coords)
+        self.d.add(errors.bad_value(e.span, "a drawing position is made of whole numbers, the "
+                                            "board's coordinates, +, - and *",
+                                    "write for example drawn at (2 * col, 8 - row)"))
+        return False
 
     def _const_int(self, e) -> int | None:
         if e.node == "IntLit":
@@ -537,3 +566,17 @@ class DeclChecks:
 
 def _a(noun: str) -> str:
     return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
+def _drawn_value(e, coords: dict) -> int:
+    """The value of a checked ``drawn at`` expression for a cell of these coordinates (a
+    coordinate whose value was an error counts as 0)."""
+    match e.node:
+        case "IntLit":
+            return e.value
+        case "Var":
+            return coords.get(e.name) or 0
+        case "UnOp":
+            return -_drawn_value(e.operand, coords)
+    a, b = _drawn_value(e.left, coords), _drawn_value(e.right, coords)
+    return a + b if e.op == "+" else a - b if e.op == "-" else a * b

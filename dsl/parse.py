@@ -331,10 +331,13 @@ class _ToIR(Transformer):
         return _new(ir.BoardDecl, span=self.t(name), name=str(name), generator=gen, args=args,
                             holds=holds, visibility=vis)
 
+    def drawn_at(self, meta, c):
+        return list(c)
+
     def board_cells_decl(self, meta, c):
-        name, *cells, (holds, vis) = c
+        name, *cells, drawn, (holds, vis) = c
         return _new(ir.BoardDecl, span=self.t(name), name=str(name), cells=cells, holds=holds,
-                            visibility=vis)
+                            visibility=vis, drawn=drawn or [])
 
     def per_player(self, meta, c):
         return True
