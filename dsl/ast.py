@@ -476,6 +476,9 @@ class BoardDecl(Node):
     # ``drawn at (X, Y)`` of a listed board: where each cell is drawn, two expressions
     # over the cells' coordinates; empty: the coordinates ``x`` and ``y`` place them
     drawn: list[Expr] = []
+    # ``named "{col:a}{row}"`` of a generated board: how its cells are named, from their
+    # coordinates; None: the generator's names
+    named: StrLit | None = None
 
 
 class ZoneDecl(Node):

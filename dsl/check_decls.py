@@ -219,6 +219,8 @@ class DeclChecks:
                 self.d.add(errors.Diagnostic("check/arity", d.span,
                                              f"{d.generator} needs {', '.join(missing)}",
                                              f"write {d.generator}({', '.join(p + ': N' for p in g.params)})"))
+            if d.named is not None:
+                self._check_names(d.named, g.coords)
             # the cells are made when the ruleset is compiled for a number of players:
             # sizes may depend on player_count()
             self.c.boards[d.name] = Board(d, None, g.coords)
@@ -247,6 +249,17 @@ class DeclChecks:
         if d.drawn and all(drawable):
             defs = [(n, v, tuple(_drawn_value(e, v) for e in d.drawn)) for n, v in defs]
         self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
+
+    def _check_names(self, named: ir.StrLit, coords: tuple[str, ...]) -> None:
+        """``named "..."`` of a generated board: its {placeholders} are coordinates."""
+        problem = gen.name_format_problem(named.value, coords)
+        if problem is None:
+            return
+        name, why = problem
+        if name:
+            self.d.add(errors.unknown(named.span, "coordinate", name, coords))
+        else:
+            self.d.add(errors.bad_value(named.span, why))
 
     def _drawable(self, e, coords: tuple[str, ...]) -> bool:
         """Whether an expression of ``drawn at`` is whole numbers, the board's coordinates,
