@@ -83,3 +83,15 @@ end when all(occupied(c) for c in cells(b) if c.row == 3)
 """
     g = compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text})).new_game(2)
     assert [m.notation for m in g.legal_moves()] == ["place A-3", "place C-3"]
+
+
+def test_the_rulebook_code_of_a_board_keeps_named_and_drawn_at():
+    from meeple.interpreter.documents import meeple_code
+    text = """ruleset r
+kind K { v: int }
+board m: cells { a(x: 1, y: 2) } drawn at (2 * x, -y) holds K
+board g: grid(rows: 2, cols: 2) named "{col:a}{row}" holds K
+"""
+    m, g = parse(text, FILE).decls[-2:]
+    assert meeple_code.decl(m) == "board m: cells { 1 cells } drawn at (2 * x, -y) holds K public"
+    assert meeple_code.decl(g) == 'board g: grid(rows: 2, cols: 2) named "{col:a}{row}" holds K public'
