@@ -473,8 +473,8 @@ class BoardDecl(Node):
     cells: list[CellDef] = []
     holds: TypeRef
     visibility: str = "public"
-    # ``drawn at (X, Y)`` of a listed board: where each cell is drawn, two expressions
-    # over the cells' coordinates; empty: the coordinates ``x`` and ``y`` place them
+    # ``drawn at (X, Y)``: where each cell is drawn, two expressions over the cells'
+    # coordinates; empty: the generator's places, or a listed cell's ``x`` and ``y``
     drawn: list[Expr] = []
     # ``named "{col:a}{row}"`` of a generated board: how its cells are named, from their
     # coordinates; None: the generator's names

@@ -154,3 +154,25 @@ def named_cells(cells: list[Cell], fmt: str) -> tuple[list[Cell], str | None]:
             return cells, f"two cells are named '{c.name}'"
         seen.add(c.name)
     return out, None
+
+
+def drawn_value(e, coords: dict) -> int:
+    """The value of a checked ``drawn at`` expression for a cell of these coordinates (a
+    coordinate whose value was an error counts as 0)."""
+    match e.node:
+        case "IntLit":
+            return e.value
+        case "Var":
+            return coords.get(e.name) or 0
+        case "UnOp":
+            return -drawn_value(e.operand, coords)
+    a, b = drawn_value(e.left, coords), drawn_value(e.right, coords)
+    return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+
+
+def drawn_cells(cells: list[Cell], drawn: list) -> list[Cell]:
+    """The cells placed by a checked ``drawn at (X, Y)``, or as they are without one."""
+    if not drawn:
+        return cells
+    return [replace(c, x=drawn_value(drawn[0], c.coords), y=drawn_value(drawn[1], c.coords))
+            for c in cells]

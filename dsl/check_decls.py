@@ -221,6 +221,8 @@ class DeclChecks:
                                              f"write {d.generator}({', '.join(p + ': N' for p in g.params)})"))
             if d.named is not None:
                 self._check_names(d.named, g.coords)
+            for e in d.drawn:
+                self._drawable(e, g.coords)
             # the cells are made when the ruleset is compiled for a number of players:
             # sizes may depend on player_count()
             self.c.boards[d.name] = Board(d, None, g.coords)
@@ -247,7 +249,7 @@ class DeclChecks:
             defs.append((cd.name, vals))
         drawable = [self._drawable(e, coords or ()) for e in d.drawn]
         if d.drawn and all(drawable):
-            defs = [(n, v, tuple(_drawn_value(e, v) for e in d.drawn)) for n, v in defs]
+            defs = [(n, v, tuple(gen.drawn_value(e, v) for e in d.drawn)) for n, v in defs]
         self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
 
     def _check_names(self, named: ir.StrLit, coords: tuple[str, ...]) -> None:
@@ -579,17 +581,3 @@ class DeclChecks:
 
 def _a(noun: str) -> str:
     return ("an " if noun[0] in "aeiou" else "a ") + noun
-
-
-def _drawn_value(e, coords: dict) -> int:
-    """The value of a checked ``drawn at`` expression for a cell of these coordinates (a
-    coordinate whose value was an error counts as 0)."""
-    match e.node:
-        case "IntLit":
-            return e.value
-        case "Var":
-            return coords.get(e.name) or 0
-        case "UnOp":
-            return -_drawn_value(e.operand, coords)
-    a, b = _drawn_value(e.left, coords), _drawn_value(e.right, coords)
-    return a + b if e.op == "+" else a - b if e.op == "-" else a * b

@@ -330,9 +330,9 @@ class _ToIR(Transformer):
         return _new(ir.StrLit, span=self.t(c[0]), value=_string(c[0]))
 
     def board_decl(self, meta, c):
-        name, (gen, args, _), named, (holds, vis) = c
+        name, (gen, args, _), named, drawn, (holds, vis) = c
         return _new(ir.BoardDecl, span=self.t(name), name=str(name), generator=gen, args=args,
-                            holds=holds, visibility=vis, named=named)
+                            holds=holds, visibility=vis, named=named, drawn=drawn or [])
 
     def drawn_at(self, meta, c):
         return list(c)

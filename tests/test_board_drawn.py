@@ -72,3 +72,26 @@ def test_another_operator_is_a_located_error_for_each_position():
     _, diags = checked(CELLS + " drawn at (x / 2, y % 2)")
     assert [(e.code, e.span.column) for e in [d for d in diags.items if d.severity == "error"]] == \
         [("check/bad-value", 13), ("check/bad-value", 20)]
+
+
+def test_a_generated_board_may_be_drawn_at_its_own_places():
+    text = """ruleset r
+players 2..2
+kind K { v: int }
+board rhombus: grid(rows: 2, cols: 3) drawn at (2 * col + row, row - 1) holds K
+board plain: grid(rows: 2, cols: 3) holds K
+turn { end game }
+"""
+    prog = compile_sources(SourceSet(base=parse(text, FILE), sources={FILE: text})).for_players(2)
+
+    def cells(board):
+        return {prog.zones[z].cell.name: (prog.zones[z].cell.x, prog.zones[z].cell.y)
+                for z in prog.boards[board]}
+    assert cells("rhombus") == {"r1c1": (3, 0), "r1c2": (5, 0), "r1c3": (7, 0),
+                                "r2c1": (4, 1), "r2c2": (6, 1), "r2c3": (8, 1)}
+    assert cells("plain")["r2c1"] == (0, 1)     # the generator's places without it
+    bad = text.replace("row - 1)", "ring)")
+    _, diags = check(merge(SourceSet(base=parse(bad, FILE), sources={FILE: bad}), [], None,
+                           Diagnostics()), Diagnostics())
+    assert [(d.code, "coordinate 'ring'" in d.message) for d in diags.errors()] == \
+        [("check/unknown-name", True)]

@@ -264,7 +264,7 @@ class Program:
                     f"board '{name}': {a.name} is {v} with {self.n} players; {allowed}"))
                 return []
             args[a.name] = v
-        cells = gen.GENERATORS[d.generator].cells(**args)
+        cells = gen.drawn_cells(gen.GENERATORS[d.generator].cells(**args), d.drawn)
         if d.named is None:
             return cells
         cells, problem = gen.named_cells(cells, d.named.value)
