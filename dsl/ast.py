@@ -473,6 +473,12 @@ class BoardDecl(Node):
     cells: list[CellDef] = []
     holds: TypeRef
     visibility: str = "public"
+    # ``drawn at (X, Y)``: where each cell is drawn, two expressions over the cells'
+    # coordinates; empty: the generator's places, or a listed cell's ``x`` and ``y``
+    drawn: list[Expr] = []
+    # ``named "{col:a}{row}"`` of a generated board: how its cells are named, from their
+    # coordinates; None: the generator's names
+    named: StrLit | None = None
 
 
 class ZoneDecl(Node):

@@ -2,7 +2,8 @@
 in move notation, and a layout position (x, y) for drawing on a character grid."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -98,9 +99,80 @@ MAX_CELLS = 10_000
 MAX_SIZE = 200  # the largest size argument of a generator
 
 
-def explicit_cells(defs: list[tuple[str, dict]]) -> list[Cell]:
-    """Cells written out one by one; ``x``/``y`` coordinates, when given, place them."""
+def explicit_cells(defs: list[tuple]) -> list[Cell]:
+    """Cells written out one by one, each (name, coordinates) or (name, coordinates,
+    (x, y)): a cell is drawn at its (x, y) when given (a board's ``drawn at``), else at
+    its coordinates ``x`` and ``y`` when it has them (2 steps apart on one line when
+    not)."""
     out = []
-    for i, (name, coords) in enumerate(defs):
-        out.append(Cell(name, coords, int(coords.get("x", 2 * i)), int(coords.get("y", 0))))
+    for i, (name, coords, *at) in enumerate(defs):
+        x, y = at[0] if at else (coords.get("x", 2 * i), coords.get("y", 0))
+        out.append(Cell(name, coords, int(x or 0), int(y or 0)))
     return out
+
+
+# ``named "{col:a}{row}"``: a coordinate's value ({row}) or its letter ({col:a}: 1 is a,
+# {col:A}: 1 is A), between bits of text
+_PLACE = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?::([aA]))?\}")
+_TEXT = re.compile(r"[A-Za-z0-9_-]*")
+
+
+def name_format_problem(fmt: str, coords: tuple[str, ...]) -> tuple[str, str] | None:
+    """Why ``fmt`` cannot name the cells of a board with these coordinates: (the name
+    that is not a coordinate, "") or ("", what is wrong); None when it can."""
+    parts = _PLACE.split(fmt)
+    for name in parts[1::3]:
+        if name not in coords:
+            return name, ""
+    if not parts[1::3]:
+        return "", "the names use no coordinate: write them as in \"{col:a}{row}\""
+    if not all(_TEXT.fullmatch(t) for t in parts[0::3]):
+        return "", ("besides {coordinate} and {coordinate:a}, the names have letters, "
+                    "digits, _ and - only")
+    return None
+
+
+def named_cells(cells: list[Cell], fmt: str) -> tuple[list[Cell], str | None]:
+    """The cells renamed by a checked ``named`` format, or what is wrong with the names
+    they would get: a coordinate with no letter, two cells with the same name."""
+    def value(m: re.Match, coords: dict) -> str:
+        v = coords[m.group(1)]
+        if not m.group(2):
+            return str(v)
+        if not 1 <= v <= 26:
+            raise ValueError(f"{m.group(1)} {v} has no letter (1 to 26 are a to z)")
+        return chr(ord(m.group(2)) + v - 1)
+    def name(c: Cell) -> str:
+        return _PLACE.sub(lambda m: value(m, c.coords), fmt)
+    try:
+        out = [replace(c, name=name(c)) for c in cells]
+    except ValueError as e:
+        return cells, str(e)
+    seen: set[str] = set()
+    for c in out:
+        if c.name in seen:
+            return cells, f"two cells are named '{c.name}'"
+        seen.add(c.name)
+    return out, None
+
+
+def drawn_value(e, coords: dict) -> int:
+    """The value of a checked ``drawn at`` expression for a cell of these coordinates (a
+    coordinate whose value was an error counts as 0)."""
+    match e.node:
+        case "IntLit":
+            return e.value
+        case "Var":
+            return coords.get(e.name) or 0
+        case "UnOp":
+            return -drawn_value(e.operand, coords)
+    a, b = drawn_value(e.left, coords), drawn_value(e.right, coords)
+    return a + b if e.op == "+" else a - b if e.op == "-" else a * b
+
+
+def drawn_cells(cells: list[Cell], drawn: list) -> list[Cell]:
+    """The cells placed by a checked ``drawn at (X, Y)``, or as they are without one."""
+    if not drawn:
+        return cells
+    return [replace(c, x=drawn_value(drawn[0], c.coords), y=drawn_value(drawn[1], c.coords))
+            for c in cells]

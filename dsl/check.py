@@ -716,7 +716,11 @@ def _known_cells(board: Board) -> list[gen.Cell] | None:
     if g is None or set(args) != set(g.params) \
             or any(type(v) is not int or not 1 <= v <= 200 for v in args.values()):
         return None
-    return g.cells(**args)
+    cells = gen.drawn_cells(g.cells(**args), board.decl.drawn)
+    if board.decl.named is None:
+        return cells
+    cells, problem = gen.named_cells(cells, board.decl.named.value)
+    return None if problem else cells
 
 
 def cell_value(cell: gen.Cell, key: str):

@@ -219,25 +219,69 @@ class DeclChecks:
                 self.d.add(errors.Diagnostic("check/arity", d.span,
                                              f"{d.generator} needs {', '.join(missing)}",
                                              f"write {d.generator}({', '.join(p + ': N' for p in g.params)})"))
+            if d.named is not None:
+                self._check_names(d.named, g.coords)
+            for e in d.drawn:
+                self._drawable(e, g.coords)
             # the cells are made when the ruleset is compiled for a number of players:
             # sizes may depend on player_count()
             self.c.boards[d.name] = Board(d, None, g.coords)
         else:
-            defs, coords, names = [], None, set()
-            for cd in d.cells:
-                vals = {a.name: self._const_int(a.value) for a in cd.coords}
-                if cd.name in names:
-                    self.d.add(errors.duplicate(cd.span, "cell", cd.name, cd.span))
-                names.add(cd.name)
-                keys = tuple(sorted(vals))
-                if coords is None:
-                    coords = keys
-                elif keys != coords:
-                    self.d.add(errors.bad_value(cd.span, f"cell '{cd.name}' has coordinates "
-                                                f"{', '.join(keys)} but the first cell has "
-                                                f"{', '.join(coords)}"))
-                defs.append((cd.name, vals))
-            self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
+            self._declare_listed_board(d)
+
+    def _declare_listed_board(self, d: ir.BoardDecl) -> None:
+        """A board of cells listed one by one, each with the same coordinates; ``drawn
+        at`` places them."""
+        defs: list[tuple] = []
+        coords, names = None, set()
+        for cd in d.cells:
+            vals = {a.name: self._const_int(a.value) for a in cd.coords}
+            if cd.name in names:
+                self.d.add(errors.duplicate(cd.span, "cell", cd.name, cd.span))
+            names.add(cd.name)
+            keys = tuple(sorted(vals))
+            if coords is None:
+                coords = keys
+            elif keys != coords:
+                self.d.add(errors.bad_value(cd.span, f"cell '{cd.name}' has coordinates "
+                                            f"{', '.join(keys)} but the first cell has "
+                                            f"{', '.join(coords)}"))
+            defs.append((cd.name, vals))
+        drawable = [self._drawable(e, coords or ()) for e in d.drawn]
+        if d.drawn and all(drawable):
+            defs = [(n, v, tuple(gen.drawn_value(e, v) for e in d.drawn)) for n, v in defs]
+        self.c.boards[d.name] = Board(d, gen.explicit_cells(defs), coords or ())
+
+    def _check_names(self, named: ir.StrLit, coords: tuple[str, ...]) -> None:
+        """``named "..."`` of a generated board: its {placeholders} are coordinates."""
+        problem = gen.name_format_problem(named.value, coords)
+        if problem is None:
+            return
+        name, why = problem
+        if name:
+            self.d.add(errors.unknown(named.span, "coordinate", name, coords))
+        else:
+            self.d.add(errors.bad_value(named.span, why))
+
+    def _drawable(self, e, coords: tuple[str, ...]) -> bool:
+        """Whether an expression of ``drawn at`` is whole numbers, the board's coordinates,
+        ``+``, ``-`` and ``*``; else a located error."""
+        match e.node:
+            case "IntLit":
+                return True
+            case "Var" if e.name in coords:
+                return True
+            case "Var":
+                self.d.add(errors.unknown(e.span, "coordinate", e.name, coords))
+                return False
+            case "UnOp" if e.op == "-":
+                return self._drawable(e.operand, coords)
+            case "BinOp" if e.op in ("+", "-", "*"):
+                return self._drawable(e.left, coords) & self._drawable(e.right, coords)
+        self.d.add(errors.bad_value(e.span, "a drawing position is made of whole numbers, the "
+                                            "board's coordinates, +, - and *",
+                                    "write for example drawn at (2 * col, 8 - row)"))
+        return False
 
     def _const_int(self, e) -> int | None:
         if e.node == "IntLit":

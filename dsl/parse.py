@@ -326,15 +326,21 @@ class _ToIR(Transformer):
     def holds(self, meta, c):
         return (c[0], str(c[1]) if c[1] is not None else "public")
 
+    def named_as(self, meta, c):
+        return _new(ir.StrLit, span=self.t(c[0]), value=_string(c[0]))
+
     def board_decl(self, meta, c):
-        name, (gen, args, _), (holds, vis) = c
+        name, (gen, args, _), named, drawn, (holds, vis) = c
         return _new(ir.BoardDecl, span=self.t(name), name=str(name), generator=gen, args=args,
-                            holds=holds, visibility=vis)
+                            holds=holds, visibility=vis, named=named, drawn=drawn or [])
+
+    def drawn_at(self, meta, c):
+        return list(c)
 
     def board_cells_decl(self, meta, c):
-        name, *cells, (holds, vis) = c
+        name, *cells, drawn, (holds, vis) = c
         return _new(ir.BoardDecl, span=self.t(name), name=str(name), cells=cells, holds=holds,
-                            visibility=vis)
+                            visibility=vis, drawn=drawn or [])
 
     def per_player(self, meta, c):
         return True

@@ -103,8 +103,8 @@ players 1..3
 order counterclockwise
 enum E { a, b }
 kind K { v: int, e: E, l: list of int, var hp: int = 2 }
-board b: grid(rows: 2, cols: 2) holds K hidden
-board c: cells { x(x: 0, y: 0) y(x: 1, y: 0) } holds K
+board b: grid(rows: 2, cols: 2) named "{col:a}{row}" holds K hidden
+board c: cells { x(x: 0, y: 0) y(x: 1, y: 0) } drawn at (2 * x, -y) holds K
 zone z: K per player owner
 zone pile: K
 deck d into pile { 2 of K(v: i, e: a, l: [i]) for i in 1..3 }

@@ -264,7 +264,15 @@ class Program:
                     f"board '{name}': {a.name} is {v} with {self.n} players; {allowed}"))
                 return []
             args[a.name] = v
-        return gen.GENERATORS[d.generator].cells(**args)
+        cells = gen.drawn_cells(gen.GENERATORS[d.generator].cells(**args), d.drawn)
+        if d.named is None:
+            return cells
+        cells, problem = gen.named_cells(cells, d.named.value)
+        if problem:
+            self.diags.append(Diagnostic("check/bad-value", d.named.span,
+                                         f"board '{name}': {problem} with {self.n} players"))
+            return []
+        return cells
 
     def _tables(self) -> None:
         c, ns = self.checked, self.ns

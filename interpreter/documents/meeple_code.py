@@ -146,6 +146,10 @@ def _data_decl(d) -> str | None:
         case "BoardDecl":
             shape = (f"{d.generator}({named_args(d.args)})" if d.generator
                      else f"cells {{ {len(d.cells)} cells }}")
+            if d.named is not None:
+                shape += f" named {expr(d.named)}"
+            if d.drawn:
+                shape += f" drawn at ({', '.join(expr(e) for e in d.drawn)})"
             return f"board {d.name}: {shape} holds {type_code(d.holds)} {d.visibility}"
         case "ZoneDecl":
             per = " per player" if d.per_player else ""
