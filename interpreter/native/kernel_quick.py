@@ -45,8 +45,9 @@ SPAWN_TIMEOUT = 60    # seconds for the starter (it reads the source and forks)
 
 # The starter: run by ``python -I -S`` (nothing but the standard library), it reads what
 # to build from its standard input, takes the kernel's lock or ends, forks the builder
-# (which keeps the lock) and ends. The builder has no terminal and imports Meeple from
-# the command's own path.
+# (which keeps the lock) and ends once the builder is in a session of its own with its
+# streams on /dev/null (whoever finds the builder finds it so, never half-detached). The
+# builder has no terminal and imports Meeple from the command's own path.
 _STARTER = r"""
 import fcntl, json, os, sys
 job = json.loads(sys.stdin.buffer.read())
@@ -55,8 +56,12 @@ try:
     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
 except OSError:
     sys.exit(0)
+ready, told = os.pipe()
 if os.fork() != 0:
+    os.close(told)
+    os.read(ready, 1)   # (until the builder is on its own: its pipe's end closed)
     os._exit(0)
+os.close(ready)
 try:
     os.setsid()
 except OSError:
@@ -64,6 +69,7 @@ except OSError:
 null = os.open(os.devnull, os.O_RDWR)
 for k in (0, 1, 2):
     os.dup2(null, k)
+os.close(told)
 try:
     os.nice(10)
 except OSError:
