@@ -278,6 +278,33 @@ def test_procedures_with_results_read_as_steps(tmp_path):
     assert "### `nothing`\n\n1. Stop here." in md
 
 
+SAID = {"en": "`how` is the verb of the move played.",
+        "de": "`how` ist das Verb des gespielten Zugs.",
+        "fr": "`how` est le verbe du coup joué.",
+        "nl": "`how` is het werkwoord van de gespeelde zet.",
+        "ru": "`how` — глагол сыгранного хода."}
+
+
+def test_a_choice_that_names_its_verb_says_what_the_local_holds(tmp_path):
+    folder = tmp_path / "verbs_demo"
+    (folder / "locales").mkdir(parents=True)
+    demo = (ROOT / "tests" / "testdata" / "verbs_demo.meeple").read_text(encoding="utf-8")
+    (folder / "verbs_demo.meeple").write_text(demo, encoding="utf-8")
+    for lang in LANGUAGES[1:]:
+        (folder / "locales" / f"{lang}.meeple").write_text(f"locale {lang}\n", encoding="utf-8")
+    for lang, sentence in SAID.items():
+        book = rulebook.build(interpreter.load(str(folder), locale=None if lang == "en" else lang))
+        md = rulebook_view.markdown(book)
+        assert book.lang == lang and md.count(sentence) == 1, (lang, md)
+        # a child of its choice, after the verbs played alone
+        alone = re.search(r"\n    2\. .*`pass`.*\n    3\. (.*)\n", md)
+        assert alone and alone.group(1) == sentence, lang
+        assert sentence.replace("`how`", "`which`") in md and "`card`" not in sentence
+    # a choice without a local for its verb reads as before: no such sentence
+    md = rulebook_view.markdown(rulebook.build(interpreter.load(str(tiny(tmp_path)))))
+    assert "`pass`" in md and "is the verb of the move played" not in md
+
+
 def test_every_template_key_is_in_every_language_with_the_same_fields():
     english = json.loads((CATALOGS / "en.json").read_text(encoding="utf-8"))["messages"]
     source = (ROOT / "interpreter" / "documents" / "rulebook.py").read_text(encoding="utf-8")

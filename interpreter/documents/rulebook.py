@@ -718,4 +718,6 @@ class _Builder:
             step = Step(s("s.choose", who=who, var=var, options=options))
         for alone in (st.alone, *st.more) if st.alone else ():
             step.children.append(Step(s("s.choose_alone", who=who, verb=self.verb(alone), var=var)))
+        if st.said:
+            step.children.append(Step(s("s.choose_said", said=Code(st.said))))
         return step
