@@ -1,0 +1,121 @@
+"""Random playouts in RBG (Regular Boardgames, https://github.com/marekesz/rbg1.0), the
+general game system whose compiler ``rbg2cpp`` turns a game description into C++, beside
+Meeple's batch (``interpreter.playouts``, as in benchmarks/bench_kernel_playouts.py) on the
+games both ship, in CPU time, the two alternating round by round, best of ``--repeat``.
+
+    python benchmarks/bench_rbg.py RBG2CPP_DIR [--repeat 3] [--ms 2000] [--only chess,hex]
+
+RBG's figure is its own flat Monte-Carlo benchmark (``test/benchmark.cpp``: uniform
+random moves until the game ends, keeper moves applied in between), run for ``--ms``
+milliseconds of its wall clock; games per CPU second = the playouts it reports ÷ the
+child's user+sys time (``resource.getrusage(RUSAGE_CHILDREN)``, which also counts the
+process start, a few milliseconds). Meeple's figure: the games of bench_kernel_playouts.py
+in one ``interpreter.playouts`` call ÷ ``time.process_time()``. Each side's average moves
+a game is printed too (RBG's "depth"), since the rules differ in details. The kernels and RBG's
+binaries are built first (not counted).
+
+Building RBG (C++17 and Boost ≥ 1.67 headers: ``apt-get install libboost-dev``)::
+
+    git clone https://github.com/uicus/rbg2cpp            # the compiler
+    git clone https://github.com/uicus/rbgParser rbg2cpp/rbgParser
+    git clone https://github.com/marekesz/rbgGames rbg2cpp/rbgGames
+    cd rbg2cpp && make rbg2cpp                             # bin/rbg2cpp
+
+This script then builds each game, as the repository's ``make benchmark_<game>`` does,
+into ``RBG2CPP_DIR/bench/<game>/benchmark``::
+
+    bin/rbg2cpp -o reasoner rbgGames/games/<game>.rbg
+    g++ -std=c++17 -Ofast -march=native -flto -s -DNDEBUG -DRBG_RANDOM_GENERATOR=0 \
+        -Itest -I. -o benchmark reasoner.cpp test/benchmark.cpp
+
+The pairs are the same games, not the same descriptions: the rules differ in details
+(see docs/performance.md, "RBG").
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_kernel_playouts import GAMES, batch, interpreter
+
+# Meeple label (bench_kernel_playouts.GAMES) -> RBG game (rbgGames/games/<name>.rbg)
+SHARED = {
+    "tic-tac-toe": "ticTacToe",
+    "connect four": "connect4",
+    "breakthrough": "breakthrough",
+    "othello": "reversi",
+    "checkers": "englishDraughts",
+    "hex 11×11": "hex",
+    "chess": "chess",
+}
+
+
+def build(rbg: Path, game: str) -> Path:
+    out = rbg / "bench" / game
+    exe = out / "benchmark"
+    if exe.exists():
+        return exe
+    out.mkdir(parents=True, exist_ok=True)
+    subprocess.run([str(rbg / "bin" / "rbg2cpp"), "-o", "reasoner",
+                    str(rbg / "rbgGames" / "games" / f"{game}.rbg")], cwd=out, check=True)
+    subprocess.run(["g++", "-std=c++17", "-Ofast", "-march=native", "-flto", "-s", "-DNDEBUG",
+                    "-DRBG_RANDOM_GENERATOR=0", f"-I{rbg / 'test'}", "-I.", "-o", "benchmark",
+                    "reasoner.cpp", str(rbg / "test" / "benchmark.cpp")], cwd=out, check=True)
+    return exe
+
+
+def rbg_run(exe: Path, ms: int) -> tuple[int, float, float]:
+    """(playouts, child CPU seconds, average moves a game) of one run of RBG's benchmark."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    text = subprocess.run([str(exe), str(ms)], capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    playouts = int(re.search(r"number of playouts: (\d+)", text).group(1))
+    depth = float(re.search(r"depth: avg ([\d.]+)", text).group(1))
+    return playouts, cpu, depth
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rbg", type=Path, help="the rbg2cpp checkout with bin/rbg2cpp built")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ms", type=int, default=2000, help="RBG benchmark length per run")
+    ap.add_argument("--only", default="", help="comma-separated words of the labels")
+    ap.add_argument("--scale", type=float, default=1.0, help="Meeple games per run × this")
+    args = ap.parse_args()
+    only = [o for o in args.only.split(",") if o]
+    for label, ruleset, players, _spiel, games in GAMES:
+        if label not in SHARED or (only and not any(o in label for o in only)):
+            continue
+        exe = build(args.rbg.resolve(), SHARED[label])
+        games = max(1, int(games * args.scale))
+        program = interpreter.load(ruleset, native=True).for_players(players)
+        if not program.kernel:
+            print(f"{label}: no kernel ({interpreter.kernel_status()})", file=sys.stderr)
+            continue
+        sample = interpreter.playouts(program, min(games, 200))   # (and the start made, not counted)
+        meeple_depth = sum(r["moves"] for r in sample) / len(sample)
+        meeple_best, rbg_best, depth = float("inf"), 0.0, 0.0
+        for _ in range(args.repeat):
+            meeple_best = min(meeple_best, batch(program, games))
+            playouts, cpu, depth = rbg_run(exe, args.ms)
+            rbg_best = max(rbg_best, playouts / cpu)
+        meeple_rate = games / meeple_best
+        print(json.dumps({"game": label, "rbg_game": SHARED[label],
+                          "meeple_batch_games_per_s": round(meeple_rate, 1),
+                          "rbg_games_per_s": round(rbg_best, 1),
+                          "meeple_avg_moves": round(meeple_depth, 1), "rbg_avg_moves": round(depth, 1),
+                          "rbg_over_meeple": round(rbg_best / meeple_rate, 2)},
+                         ensure_ascii=False), flush=True)
+
+
+if __name__ == "__main__":
+    main()
+
