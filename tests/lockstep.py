@@ -10,6 +10,19 @@ from contextlib import contextmanager
 from meeple.interpreter.play import runtime
 
 
+def least_budget(fails, hi: int) -> int:
+    """The least budget in 1..``hi`` with which ``fails(budget)`` is False (a rule runs
+    with it), found by bisection: ``fails`` must be True below it and False from it."""
+    lo = 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if fails(mid):
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:
     """One random game both ways, compared at every step; returns its moves."""
     a, b = a_rules.new_game(players, seed), b_rules.new_game(players, seed)

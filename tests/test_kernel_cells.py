@@ -12,7 +12,7 @@ import random
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
+from lockstep import kernel_difference, least_budget
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import Budgets, RuleError, compile_sources
@@ -115,13 +115,7 @@ def outcome(prog):
 def test_the_work_counted_is_python_s_to_the_last_unit():
     # the least work budget with which Python plays four moves: the kernel plays them
     # with it, and fails with one less, as Python does
-    lo, hi = 1, 1 << 14
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if isinstance(outcome(compiled(False, Budgets(work=mid))), str):
-            lo = mid + 1
-        else:
-            hi = mid
+    lo = least_budget(lambda work: isinstance(outcome(compiled(False, Budgets(work=work))), str), 1 << 14)
     for work in (lo - 1, lo):
         assert outcome(compiled(True, Budgets(work=work))) == outcome(compiled(False, Budgets(work=work)))
     assert isinstance(outcome(compiled(True, Budgets(work=lo - 1))), str)

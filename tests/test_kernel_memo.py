@@ -12,7 +12,7 @@ import random
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
+from lockstep import kernel_difference, least_budget
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError, compile_sources
@@ -53,13 +53,7 @@ def test_a_position_s_values_are_read_from_the_keep_counting_python_s_work(monke
     def fails(prog) -> bool:
         return not isinstance(first_turn(prog), dict)
 
-    lo, hi = 1, 1 << 16
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if fails(compiled(RULES + TURN, False, interpreter.Budgets(work=mid))):
-            lo = mid + 1
-        else:
-            hi = mid
+    lo = least_budget(lambda work: fails(compiled(RULES + TURN, False, interpreter.Budgets(work=work))), 1 << 16)
     fast = compiled(RULES + TURN, True, interpreter.Budgets(work=lo))
     plain = compiled(RULES + TURN, False, interpreter.Budgets(work=lo))
     assert fast.kernel
