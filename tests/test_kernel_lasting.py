@@ -53,12 +53,18 @@ def same(kern, ref, moves) -> None:
     counted after each (the kernel takes the game over at its first move)."""
     assert legal(kern) == legal(ref)
     for step, move in enumerate(moves):
-        play(kern, move)
-        play(ref, move)
-        assert kern.live and legal(kern) == legal(ref), (step, move, legal(kern) ^ legal(ref))
-        assert kernel_difference(kern.kernel_state(), ref) is None, (step, move)
-        assert kern.work_spent == ref.work_spent, (step, move)
+        step_both(kern, ref, step, move)
     assert kern.program.native_fallbacks == 0
+
+
+def step_both(kern, ref, step: int, move: str) -> None:
+    """Plays ``move`` in both games and compares the legal points, the state and the
+    work counted."""
+    play(kern, move)
+    play(ref, move)
+    assert kern.live and legal(kern) == legal(ref), (step, move, legal(kern) ^ legal(ref))
+    assert kernel_difference(kern.kernel_state(), ref) is None, (step, move)
+    assert kern.work_spent == ref.work_spent, (step, move)
 
 
 # A white group of two (D5 E5) in atari beside a black wall, and a white stone (G5)
@@ -149,11 +155,7 @@ def test_random_games_read_no_kept_value_whose_zones_changed():
             if not moves or ref.over:
                 break
             move = rnd.choice([m for m in moves if m != "pass"] or moves)
-            play(kern, move)
-            play(ref, move)
-            assert kern.live and legal(kern) == legal(ref), (step, move, legal(kern) ^ legal(ref))
-            assert kernel_difference(kern.kernel_state(), ref) is None, (step, move)
-            assert kern.work_spent == ref.work_spent, (step, move)
+            step_both(kern, ref, step, move)
     assert kern.program.native_fallbacks == 0
 
 
