@@ -125,12 +125,15 @@ def _print(console: Console, prog, doc: dict) -> None:
                           ("Draws", "right"), ("Losses", "right"), ("Win % (95% CI)", "right"),
                           ("Score", "right")):
         t.add_column(name, justify=justify)
+    payoffs = any("mean_payoff" in b for b in doc["bots"])   # only with a payoff declaration
+    if payoffs:
+        t.add_column("Payoff", justify="right")
     for b in doc["bots"]:
         low, high = b["ci95"]
         t.add_row(render.safe_text(f"{b['bot']}: {b['spec']}"), str(b["games"]), str(b["wins"]),
                   str(b["draws"]), str(b["losses"]),
                   f"{100 * b['win_rate']:.1f}% ({100 * low:.1f}–{100 * high:.1f})",
-                  f"{b['mean_score']:.2f}")
+                  f"{b['mean_score']:.2f}", *([f"{b['mean_payoff']:.2f}"] if payoffs else []))
     console.print(t)
     st = Table(show_header=False, box=None, padding=(0, 2))
     st.add_column(style="bold")

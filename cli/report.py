@@ -257,8 +257,15 @@ class Page:
         alt = "Histogram of the final scores of each seat: " + "; ".join(
             f"{self.names[s['seat']]} mean {num(s['score']['mean'])}" for s in f["seats"]) + "."
         intro = "The final scores, as the rules count them, of each seat."
+        payoffs = ""
+        if "payoff" in f["seats"][0]:   # only when the ruleset declares a payoff
+            payoffs = self.table("Payoffs per seat", ["Seat", "Mean", "SD", "Min", "Median", "Max"],
+                                 [[self.names[s["seat"]]] + [num(s["payoff"][k]) for k in
+                                                             ("mean", "sd", "min", "median", "max")]
+                                  for s in f["seats"]], "num")
+            intro += " The payoffs are what each seat gets at the end, as the ruleset declares them."
         return self.section("scores", "Scores", intro, self.chart("scores", alt) if hist else "",
-                            summary + (bins if hist else ""), wide=True)
+                            summary + payoffs + (bins if hist else ""), wide=True)
 
     def kinds(self) -> str:
         f = self.f

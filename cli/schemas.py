@@ -209,7 +209,10 @@ def _balance_schema() -> dict:
         "draws": _s(_INT, "games drawn"), "losses": _s(_INT, "games lost"),
         "win_rate": _s("number", "wins / games"), "ci95": ci95,
         "significant": _s("boolean", "the fair share lies outside ci95"),
-        "score": {**dist, "description": "its final scores"}})
+        "score": {**dist, "description": "its final scores"},
+        "payoff": {**dist, "description": "its payoffs (only when the ruleset declares a "
+                                          "payoff)"}},
+        ["seat", "wins", "draws", "losses", "win_rate", "ci95", "significant", "score"])
     first = _obj("the seat that made the first decision of each game (a game whose first "
                  "decision is simultaneous has none)", {
         "games": _s(_INT, "games with a starting seat"),
@@ -399,12 +402,14 @@ def arena_schema() -> dict:
         "ci95": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2,
                  "description": "the 95% Wilson score interval of win_rate: [low, high]"},
         "mean_score": _s("number", "its mean score"),
+        "mean_payoff": _s("number", "its mean payoff (only when the ruleset declares a payoff)"),
         "seats": {"type": "array", "items": {"type": _INT},
                   "description": "games it played at each seat (seat 0 first)"},
         "moves": _s(_INT, "moves it chose, in all games"),
         "seconds_per_move": _s(["number", "null"], "its mean time to choose a move (not "
                                "reproducible; null without moves)"),
-    })
+    }, ["bot", "spec", "games", "wins", "draws", "losses", "win_rate", "ci95", "mean_score",
+        "seats", "moves", "seconds_per_move"])
     props = {
         "ruleset": _s("string", "the RULESET as given"),
         "title": _s("string", "the ruleset's title"),

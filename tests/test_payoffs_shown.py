@@ -124,3 +124,37 @@ def test_replay_json_holds_the_payoffs_and_its_schema_allows_them(tmp_path):
     assert doc["result"]["payoffs"] == json.loads(rec.read_text())["result"]["payoffs"]
     replay_schema = SCHEMA.with_name("cli-replay.schema.json")
     jsonschema.Draft202012Validator(json.loads(replay_schema.read_text())).validate(doc)
+
+
+ARENA_SCHEMA = SCHEMA.parent / "cli-arena.schema.json"
+
+
+@pytest.mark.parametrize("native", ["--native", "--no-native"])
+def test_simulate_balance_figures_and_report_hold_each_seats_payoffs(tmp_path, native):
+    """The balance figures (--json's ``balance``) give each seat's payoff distribution,
+    equal to the seats' mean payoffs, whether the kernel or Python played the games; the
+    HTML report has a table of them."""
+    doc = json.loads(run("simulate", AUCTION, "-n", 30, "-q", "--json", "--jobs", 1,
+                         native).stdout)
+    jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text())).validate(doc)
+    for seat, fig in zip(doc["seats"], doc["balance"]["seats"]):
+        assert fig["payoff"]["count"] == 30
+        assert fig["payoff"]["mean"] == pytest.approx(seat["mean_payoff"])
+    report = tmp_path / "r.html"
+    run("simulate", AUCTION, "-n", 30, "-q", "--jobs", 1, native, "--report", report)
+    html = report.read_text()
+    assert "Payoffs per seat" in html
+    kalah = json.loads(run("simulate", "kalah", "-n", 4, "-q", "--json", native).stdout)
+    assert all("payoff" not in s for s in kalah["balance"]["seats"])
+
+
+def test_arena_shows_each_bots_mean_payoff_and_its_json_has_it():
+    doc = json.loads(run("arena", AUCTION, "random", "first", "--games", 20, "--json").stdout)
+    jsonschema.Draft202012Validator(json.loads(ARENA_SCHEMA.read_text())).validate(doc)
+    means = [b["mean_payoff"] for b in doc["bots"]]
+    assert all(0 <= m <= 9 for m in means) and sum(means) > 0
+    text = run("arena", AUCTION, "random", "first", "--games", 20).stdout
+    assert "Payoff" in text and f"{means[0]:.2f}" in text
+    kalah = json.loads(run("arena", "kalah", "random", "first", "--games", 2, "--json").stdout)
+    assert all("mean_payoff" not in b for b in kalah["bots"])
+    assert "Payoff" not in run("arena", "kalah", "random", "first", "--games", 2).stdout

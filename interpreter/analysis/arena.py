@@ -59,6 +59,7 @@ class Tally:
         self.turns: list[int] = []
         self.moves = 0
         self.shared = 0
+        self.payoffs = False   # whether the games have payoffs (a ``payoff`` declaration)
 
     def add(self, summary: dict) -> None:
         """Counts one finished game (a summary of ``simulation.play_game``)."""
@@ -72,17 +73,20 @@ class Tally:
             row["seats"][seat] += 1
             row["wins" if outcome == "win" else "draws" if outcome == "draw" else "losses"] += 1
             row["score"] += res["scores"][seat]
+            if res.get("payoffs") is not None:
+                row["payoff"] = row.get("payoff", 0) + res["payoffs"][seat]
             row["think"] += summary["think"][seat]
             row["moves"] += summary["seat_moves"][seat]
         self.games += 1
         self.turns.append(summary["turns"])
         self.moves += summary["moves"]
         self.shared += len(res["winners"]) > 1
+        self.payoffs = self.payoffs or res.get("payoffs") is not None
 
     def report(self) -> dict:
         """Per bot (in the order given): ``spec``, ``games``, ``wins``, ``draws``,
         ``losses``, ``win_rate`` (wins / games), ``ci95`` (its Wilson interval, a pair),
-        ``mean_score``, ``seats`` (games played at each seat), ``moves`` (its moves in
+        ``mean_score``, ``mean_payoff`` (only when the ruleset declares a payoff), ``seats`` (games played at each seat), ``moves`` (its moves in
         all) and ``seconds_per_move`` (its mean time to choose: not reproducible); for the match:
         ``games``, ``balanced``, ``turns`` (mean, min, max), ``moves``, ``shared_wins``."""
         bots = []
@@ -93,6 +97,8 @@ class Tally:
                          "win_rate": row["wins"] / n if n else 0.0,
                          "ci95": list(wilson(row["wins"], n)),
                          "mean_score": row["score"] / n if n else 0.0,
+                         **({"mean_payoff": row.get("payoff", 0) / n if n else 0.0}
+                            if self.payoffs else {}),
                          "seats": list(row["seats"]),
                          "moves": row["moves"],
                          "seconds_per_move": row["think"] / row["moves"] if row["moves"] else None})

@@ -22,7 +22,7 @@ from ..play.helpers import RuleError
 from ..play.record import digest, short_digest
 from ..play.runtime import IllegalMove
 from . import parallel, playouts
-from .stats import GameTally
+from .stats import GameTally, summary_result
 
 MAX_MOVES = 100_000
 
@@ -179,8 +179,7 @@ def _kernel_summary(spec: GameSpec, got: dict) -> dict:
     res = got["result"]
     balance = None if error is not None else {
         "seed": spec.seed,
-        "result": {"outcomes": list(res["outcomes"]), "scores": list(res["scores"]),
-                   "winners": list(res["winners"]), "draw": bool(res["draw"])},
+        "result": summary_result(res),
         "moves": got["moves"], "turns": got["turns"], "first": got["first"],
         "kinds": {k: list(v) for k, v in kinds.items()}}
     return {"game": spec.game, "seed": spec.seed, "bots": list(spec.bots), "result": res,

@@ -93,10 +93,18 @@ class GameTally:
             raise ValueError("the game is not over")
         res = game.result
         return {"seed": seed,
-                "result": {"outcomes": list(res["outcomes"]), "scores": list(res["scores"]),
-                           "winners": list(res["winners"]), "draw": bool(res["draw"])},
+                "result": summary_result(res),
                 "moves": self.moves, "turns": game.turn_number, "first": self.first,
                 "kinds": {k: list(v) for k, v in self.kinds.items()}}
+
+
+def summary_result(res: dict) -> dict:
+    """What a game summary keeps of a finished game's result (``game.result``, or the
+    kernel's): the outcomes, scores, winners, whether drawn, and the payoffs when the
+    ruleset declares them."""
+    return {"outcomes": list(res["outcomes"]), "scores": list(res["scores"]),
+            "winners": list(res["winners"]), "draw": bool(res["draw"]),
+            **({"payoffs": list(res["payoffs"])} if res.get("payoffs") is not None else {})}
 
 
 class Balance:
@@ -108,6 +116,8 @@ class Balance:
         self.games = 0
         self.outcomes: list[Counter] = [Counter() for _ in range(players)]
         self.scores: list[Counter] = [Counter() for _ in range(players)]
+        # each seat's payoffs, when the games have them (a ``payoff`` declaration)
+        self.payoffs: list[Counter] | None = None
         self.turns: Counter = Counter()
         self.moves: Counter = Counter()
         self.started = [0] * players
@@ -125,6 +135,11 @@ class Balance:
             self.outcomes[s][outcome] += 1
             if isinstance(score, (int, float)) and not isinstance(score, bool):
                 self.scores[s][score] += 1
+        if res.get("payoffs") is not None:
+            if self.payoffs is None:
+                self.payoffs = [Counter() for _ in range(self.players)]
+            for s, payoff in enumerate(res["payoffs"]):
+                self.payoffs[s][payoff] += 1
         self.shared += len(res.get("winners", ())) > 1
         self.drawn += bool(res.get("draw"))
         self.turns[summary["turns"]] += 1
@@ -159,7 +174,8 @@ class Balance:
         lo, hi = wilson(o["win"], self.games)
         return {"seat": s, "wins": o["win"], "draws": o["draw"], "losses": o["loss"],
                 "win_rate": o["win"] / self.games if self.games else 0.0, "ci95": [lo, hi],
-                "significant": not lo <= fair <= hi, "score": distribution(self.scores[s])}
+                "significant": not lo <= fair <= hi, "score": distribution(self.scores[s]),
+                **({"payoff": distribution(self.payoffs[s])} if self.payoffs is not None else {})}
 
     def _first_player(self, fair: float) -> dict:
         games = sum(self.started)
