@@ -436,7 +436,8 @@ class StatementForm(CompilerPart):
                 w.el = None if kind == "count" else self._s(comp.elem, inner, out, w.cur)
             finally:
                 self.cdepth -= w.cond is not None
-            if w.cond is not None and len(w.heads) == 1 and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
+            if w.static is None and w.cond is not None and len(w.heads) == 1 \
+                    and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
                 w.static = self._static_cells(comp.clauses[0], w.var, out[w.heads[0][0]], w.cond,
                                               out[w.body + 1:] + [w.el or ""])
             if w.static is not None:  # the cells the condition's static part lets through
@@ -521,7 +522,12 @@ class StatementForm(CompilerPart):
     def _s_filter(self, w: _Written, comp, inner: Env, out: list[str], cur: str) -> None:
         """The ``if`` line of a loop's condition, if any (``w.cond``; ``w.cur``: the
         indentation of the element)."""
-        if comp.cond is not None:
+        if comp.cond is not None and len(w.heads) == 1 \
+                and (core := self._core_cells(w, comp, inner, out[w.heads[0][0]])) is not None:
+            w.static, w.cond = core, core[1] or "True"  # (the static part: see _core_cells)
+            out.append(f"{cur}if {w.cond}:")
+            cur += "    "
+        elif comp.cond is not None:
             if self.avail is not None and not self._looped(comp.cond):
                 w.cond, yes, _ = self._test(comp.cond, inner)
                 self.avail = dict(yes)  # the element is computed where it holds

@@ -1,6 +1,10 @@
 """The static conditions of loops over a board's cells (a part of codegen.ExprCompiler,
 its methods on the compiler's state): the cells that a condition's static conjuncts let
-through, read from a table made once per program (see StaticCells._static_cells)."""
+through, read from a table made once per program. The core decides which conjuncts are
+static (core/cells.py, as for the kernel: StaticCells._core_cells); where it finds none,
+the wider class this module still finds on the text the compiler writes (values given
+from before the loop to a relation or a kept call, ``cell(...)`` look-ups, names: see
+StaticCells._static_cells)."""
 from __future__ import annotations
 
 import ast
@@ -151,6 +155,61 @@ def _keyed(n, var: str, names: set[str]):
 
 class StaticCells(CompilerPart):
     """ExprCompiler's methods for the static conditions of loops over a board's cells."""
+
+    def _core_cells(self, w, comp, inner, head: str):
+        """The cells a loop of one clause over a board's cells walks where the core finds
+        the static part of its condition (core/cells.py, ``cells_filter``, as the
+        kernel's), and the text of the conjuncts left (None: nothing left), compiled in
+        place of the condition; None where the core finds none (or the condition holds
+        a loop). ``head``: the loop's ``for`` line."""
+        f = self.t.facts.cells_filter(comp.clauses[0], comp.cond) if len(comp.clauses) == 1 else None
+        board = f"BOARD_{f.board}" if f is not None else ""
+        if f is None or self.avail is None or self._looped(comp.cond) or not head.endswith(f" in {board}:") \
+                or not self.t.ns.get(board):
+            return None
+        return self._core_walk(f, board, inner), self._core_rest(f.rest, inner)
+
+    def _core_walk(self, f, board: str, inner) -> str:
+        """What the loop walks: a table of the cells the static conjuncts of ``f`` let
+        through, by the value of its keyed conjunct (``IX_N.get(value, ())``, the value
+        computed before the loop), or by the seat of the player they read
+        (``ST_N[player]``), or the cells themselves (``PRE_N``, ``()`` for none)."""
+        if f.by_seat is not None:
+            name = self._core_table("ST", board, tuple(tuple(r) for r in f.by_seat))
+            return f"{name}[{self._apart(self.expr, f.seat_of, inner)}]"
+        if f.key is None or f.key[1].node == "IntLit":  # (by a number: those cells)
+            cells = f.passing if f.key is None else [z for z, k in zip(f.passing, f.keys) if k == f.key[1].value]
+            return self._core_table("PRE", board, tuple(cells)) if cells else "()"  # (none: walks none)
+        by: dict = {}
+        for z, k in zip(f.passing, f.keys):
+            by.setdefault(k, []).append(z)
+        name = self._core_table("IX", board, {k: tuple(v) for k, v in by.items()})
+        return f"{name}.get({self._apart(self.expr, f.key[1], inner)}, ())"
+
+    def _core_rest(self, rest: list, inner) -> str | None:
+        """The text of the conjuncts left to test per cell, in order (as ``_test``
+        compiles ``a and b``: what the first computes serves the next), or None."""
+        texts = []
+        for i, part in enumerate(rest):
+            self.cdepth += i > 0  # (a conjunct after the first may not run)
+            text, yes, _ = self._test(part, inner)
+            texts.append(text)
+            self.avail = dict(yes)
+        self.cdepth -= max(len(rest) - 1, 0)
+        if len(texts) > 1:
+            return " and ".join(f"({t})" for t in texts)
+        return texts[0] if texts else None
+
+    def _core_table(self, kind: str, board: str, value) -> str:
+        """The name of a table of cells the core found (see _core_cells), made once per
+        program by its content."""
+        key = (board, kind, repr(value))
+        known = self.static_tables.get(key)
+        if known is None:
+            name = f"{kind}_{len(self.static_tables) + 1}"
+            self.t.ns[name] = value
+            known = self.static_tables[key] = name, True
+        return known[0]
 
     def _static_cells(self, cl, var: str, head: str, cond: str, later: list[str]):
         """The cells a loop over a board's cells walks (``for var in cells(b) if cond``)

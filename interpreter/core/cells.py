@@ -28,11 +28,12 @@ The values are Python's, as the rules compute them; where an engine might differ
 value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
 or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
-The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
-still finds its own on the text it writes (compiler/codegen_static.py), a wider class
-(relations, ``cell(...)`` look-ups, values given from before the loop, kept calls)
-that depends on which values it keeps (``once_N``, ``lazy_N``, found on its own text):
-it may read this pass once that is a core pass too and this one covers that class."""
+Both engines read it: the kernel (native/kernel_cells.py prints the tables) and the
+fast Python code (compiler/codegen_static.py, ``StaticCells._core_cells``), wherever it
+finds a static part. Where it finds none, the fast Python code still finds one on the
+text it writes, a wider class this pass does not cover yet (a relation or a kept
+call given a value from before the loop, ``cell(...)`` look-ups, cells' names);
+tests/test_static_filters.py proves that it does so only there."""
 from __future__ import annotations
 
 from collections.abc import Callable
