@@ -1,17 +1,17 @@
 """The static conditions of loops over a board's cells (a part of codegen.ExprCompiler,
 its methods on the compiler's state): the cells that a condition's static conjuncts let
-through, read from a table made once per program. The core decides which conjuncts are
-static (core/cells.py, as for the kernel: StaticCells._core_cells); where it finds none,
-the wider class this module still finds on the text the compiler writes (values given
-from before the loop to a relation or a kept call, ``cell(...)`` look-ups, names: see
-StaticCells._static_cells)."""
+through, read from a table made once per program or kept by values from before the
+loop. The core decides which conjuncts are static (core/cells.py, as for the kernel:
+StaticCells._core_cells); where it finds none, the wider class this module still finds
+on the text the compiler writes (a kept call, ``cell(...)`` look-ups, names, values
+computed before the loop: see StaticCells._static_cells)."""
 from __future__ import annotations
 
 import ast
 import copy
 import re
 
-from .codegen_base import _COMP_MIN, CompilerPart
+from .codegen_base import _COMP_MIN, CompilerPart, Env
 
 # ------------------------------------------------------------ static conditions of cells
 # what the static part of a loop's condition over a board's cells may read (see
@@ -162,12 +162,31 @@ class StaticCells(CompilerPart):
         kernel's), and the text of the conjuncts left (None: nothing left), compiled in
         place of the condition; None where the core finds none (or the condition holds
         a loop). ``head``: the loop's ``for`` line."""
-        f = self.t.facts.cells_filter(comp.clauses[0], comp.cond) if len(comp.clauses) == 1 else None
-        board = f"BOARD_{f.board}" if f is not None else ""
-        if f is None or self.avail is None or self._looped(comp.cond) or not head.endswith(f" in {board}:") \
+        cl = comp.clauses[0]
+        f = self.t.facts.cells_filter(cl, comp.cond) if len(comp.clauses) == 1 else None
+        g = self.t.facts.cells_given(cl, comp.cond) if len(comp.clauses) == 1 and f is None else None
+        found = f or g
+        board = f"BOARD_{found.board}" if found is not None else ""
+        if found is None or self.avail is None or self._looped(comp.cond) or not head.endswith(f" in {board}:") \
                 or not self.t.ns.get(board):
             return None
-        return self._core_walk(f, board, inner), self._core_rest(f.rest, inner)
+        it = self._core_walk(f, board, inner) if f is not None else self._core_given(g, cl.var, board, inner)
+        return it, self._core_rest(found.rest, inner)
+
+    def _core_given(self, g, var: str, board: str, inner) -> str:
+        """What a loop walks whose static conjuncts read values from before the loop
+        (core/cells.py, ``cells_given``): a table of the cells they let through by those
+        values, filled as they come (``_kept_cells``; its function runs the conjuncts'
+        own code over the board's cells, the values as parameters ``k_0``, ``k_1``...)."""
+        env = Env({var}, subst={n.name: f"k_{i}" for i, n in enumerate(g.given)})
+        saved, self.avail = self.avail, None   # (nothing computed once in the table's code)
+        try:
+            plan = [("if", self.expr(p, env)) for p in g.preds]
+        finally:
+            self.avail = saved
+        name = self._kept_table(board, f"v_{var}", plan, len(g.given))
+        args = "".join(f"{self._apart(self.expr, n, inner)}, " for n in g.given)
+        return f"_kept_cells(R, {name}, ({args}), {name}F)"
 
     def _core_walk(self, f, board: str, inner) -> str:
         """What the loop walks: a table of the cells the static conjuncts of ``f`` let
