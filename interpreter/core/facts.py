@@ -23,7 +23,8 @@ rather than by each printer on its own.
 - the loops of an expression around each of its parts, and which of them its value
   changes with (``loops_around``, ``loops_read``, ``invariant``: hoist.py);
 - the static part of a loop's condition over a board's cells: the cells it lets
-  through, by the value of a keyed conjunct (``cells_filter``: cells.py);
+  through, by the value of a keyed conjunct (``cells_filter``: cells.py), or by values
+  given from before the loop (``cells_given``);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py);
 - the rule functions a printer writes in place of their calls, in the straightforward
