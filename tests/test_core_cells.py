@@ -164,6 +164,20 @@ def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
     assert found["given_var"] is None        # (an argument that reads the state)
 
 
+def test_static_conjuncts_that_read_values_from_before_the_loop_are_found_by_those_values():
+    # (core/cells.py, cells_given: where cells_filter finds nothing; the fast Python code
+    # keeps a table of the cells by the values, filled as they come)
+    prog = program()
+    given = {}
+    for name, f in prog.checked.functions.items():
+        for agg in (n for n in ir.walk(f.body) if n.node == "Aggregate"):
+            given[name] = prog.facts.cells_given(agg.comp.clauses[-1], agg.comp.cond)
+    g = given["given_var"]   # beyond(x, n): n, a variable, read before the loop
+    assert [v.name for v in g.given] == ["n"] and len(g.preds) == 1 and g.rest == []
+    assert given["diag"] is None and given["row_of"] is None   # (cells_filter's)
+    assert given["state_first"] is None and given["by_size"] is None and given["loop_call"] is None
+
+
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()

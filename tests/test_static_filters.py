@@ -306,9 +306,11 @@ def test_a_kept_call_first_in_the_condition_walks_a_table_by_its_values(monkeypa
     assert names(prog, table[(3,)][0]) == [f"r{r}c{k}" for r in (3, 4) for k in range(1, 6)]
     # the cells still empty: the rest of the condition is tested on each
     assert json.loads(json.dumps(game.state))["vars"]["got"][:3] == ["r2c2", "r2c3", "r2c4"]
-    # a static conjunct before the call goes into the table too
-    (odd,) = kept_tables(prog, "odd_homes").values()
-    assert names(prog, odd[(2,)][0]) == ["r2c1", "r2c3", "r2c5", "r3c1", "r3c3", "r3c5"]
+    # a static conjunct before the call: the core's static part (core/cells.py, as the
+    # kernel's), the call tested on the cells it lets through
+    (odd,) = tables(prog, "odd_homes").values()
+    assert kept_tables(prog, "odd_homes") == {}
+    assert names(prog, odd) == [f"r{r}c{k}" for r in range(1, 5) for k in (1, 3, 5)]
 
 
 def test_a_call_given_something_of_the_state_is_left_alone(monkeypatch):
@@ -448,15 +450,13 @@ end when count(c for c in cells(g) if empty(c)) < 4
 
 def test_static_facts_compared_with_values_given_walk_a_table_by_the_values(monkeypatch):
     prog = program(monkeypatch, GIVEN + GIVEN_GAME)
-    (table,) = kept_tables(prog, "seeds").values()
-    game = prog.new_game(2, seed=1)
-    game.apply(0, seat=0)
-    assert sorted(table) == [(0, 2)]
-    game.apply(0, seat=1)
-    # seat 1's pits are columns 1 and 2, seat 2's columns 3 and 4: one entry per set of
-    # values given (2 * (seat - 1), 2 * seat)
-    assert sorted(table) == [(0, 2), (2, 4)]
-    assert names(prog, table[(0, 2)][0]) == [f"r{r}c{k}" for r in range(1, 5) for k in (1, 2)]
+    # own(c, p) reads the cell and the seat of p: the core's table by seat (core/cells.py,
+    # as the kernel's), the player's row read before the loop
+    assert kept_tables(prog, "seeds") == {}
+    (table,) = [prog.ns[n] for n in prog.ns["F_seeds"].__code__.co_names if n.startswith("ST_")]
+    # seat 1's pits are columns 1 and 2, seat 2's columns 3 and 4
+    assert [names(prog, cells) for cells in table] == [[f"r{r}c{k}" for r in range(1, 5) for k in ks]
+                                                       for ks in ((1, 2), (3, 4))]
     # a value Python cannot hash (a list) is walked without a table, the same cells
     assert "_kept_cells" in prog.ns["F_rowed"].__code__.co_names
     assert played_both_ways(monkeypatch, GIVEN + GIVEN_GAME, 3, fast=prog) > 20
@@ -468,3 +468,43 @@ def test_static_facts_compared_with_values_given_walk_a_table_by_the_values(monk
     assert fast == plain and "division by zero" in plain[0]
     turn = "turn {\n  x = seeds(active) + rowed(1, [2, 3]) + over(4)\n  z = true\n}\nend when z\n"
     same_at_least_work(monkeypatch, GIVEN + turn)
+
+
+def test_where_the_core_finds_the_static_part_the_fast_code_walks_its_cells(monkeypatch):
+    # core/cells.py decides the static part of a loop's condition for both engines: at
+    # every loop of one clause over a board's cells the fast code writes out, in every
+    # bundled ruleset and every ruleset of tests/testdata, the fast code walks the core's
+    # cells wherever the core finds a static part (as the kernel does,
+    # native/kernel_cells.py; or one that reads values given from before the loop,
+    # cells_given, which the kernel does not print); it reads its own text only where
+    # the core finds none
+    from meeple.dsl import ast as ir
+    from meeple.interpreter.compiler import codegen_static
+    from meeple.interpreter.core.hoist import roots
+    core, text = codegen_static.StaticCells._core_cells, codegen_static.StaticCells._static_cells
+    places: list[tuple[str, bool, bool]] = []
+
+    def found(facts, cl, cond) -> bool:   # (the core's static part: of the cell, or given values)
+        return facts.cells_filter(cl, cond) is not None or facts.cells_given(cl, cond) is not None
+
+    def by_core(self, w, comp, inner, head):
+        got = core(self, w, comp, inner, head)
+        places.append(("core", found(self.t.facts, comp.clauses[0], comp.cond), got is not None))
+        return got
+
+    def by_text(self, cl, var, head, cond, later):
+        got = text(self, cl, var, head, cond, later)
+        (comp,) = [n for r in roots(self.c) for n in ir.walk(r) if n.node == "Comprehension" and n.clauses[0] is cl]
+        places.append(("text", found(self.t.facts, cl, comp.cond), got is not None))
+        return got
+    monkeypatch.setattr(codegen_static.StaticCells, "_core_cells", by_core)
+    monkeypatch.setattr(codegen_static.StaticCells, "_static_cells", by_text)
+    files = [*ROOT.glob("rulesets/*/*.meeple"), *ROOT.glob("tests/testdata/**/*.meeple")]
+    for path in sorted(files):
+        if "locales" not in path.parts and path.parent.name != "variants" and "error" not in path.name:
+            ruleset = interpreter.load(path, cache=False)
+            for n in range(ruleset.min_players, ruleset.max_players + 1):
+                ruleset.for_players(n)
+    assert all(used for how, found, used in places if how == "core" and found)
+    assert not any(found for how, found, used in places if how == "text")
+    assert sum(used for how, found, used in places if how == "core") >= 27  # (chess, go, kalah, ttt, clans...)

@@ -30,7 +30,6 @@ from .codegen_base import (
     _MEMO_LINE,
     _NAME,
     _NAMED_INDEX,
-    _PARENS,
     _SIMPLE_ARG,
     _VNAME,
     _WNAME,
@@ -104,7 +103,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.binds = 0                     # ':=' written so far
         self.iters = 0                     # first iterables computed before their loops
         self.loops: list[_Loop] = []       # the comprehensions around the place compiled
-        self.wraps: list[tuple[str, str]] = []  # see _wrapped
         self.pre: dict[int, str] = {}      # statement form: operands already computed (see _s)
         self.temps = 0                     # statement form: s_N names made so far
         # statement form: the most elements of the lists named s_N that a comprehension
@@ -182,21 +180,23 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.calls_seen = self.binds = self.iters = 0
         self.no_walrus = self.no_first = False
         self.loops = []
-        self.wraps: list[tuple[str, str]] = []
         self.pre, self.temps = {}, 0
         self.bounds = {}
         self.cdepth = 0
         # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
         self.deps: dict[str, tuple] = {}
 
-    def _once(self, e, text: str, env: Env, since: int) -> str:
-        """A call's text, or the name of its value (see root); ``since``: how many
-        names were bound before its text was made. A value whose evaluation may count
-        work (``e``, its expression: core/facts.py, counts_any) is computed at each use,
-        as the straightforward code computes it: each use counts its work."""
-        if self.avail is None or self.t.facts.counts_any(e):
+    def _once(self, e, text: str, env: Env) -> str:
+        """A call's text (of ``e``, its expression), or the name of its value (see root):
+        two values are the same where the core says so (core/once.py, _value_key). A
+        value whose evaluation may count work is computed at each use, as the
+        straightforward code computes it: each use counts its work."""
+        if self.avail is None:
             return text
-        key, ids = self._call_key(text, env, since)
+        got = self._value_key(e, env)
+        if got is None:
+            return text
+        key, ids = got
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
@@ -223,37 +223,54 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.deps[name] = ids
         if self.used is not None and name in self.used:
             self.binds += 1
-            return self._wrapped(f"({name} := {text})", text)
+            return f"({name} := {text})"
         return text
 
-    def _call_key(self, text: str, env: Env, since: int):
-        """What tells a value apart (see _once): its text without the names the second
-        pass binds, and the numbers of the variables it depends on."""
-        plain = self._key(text, since)
+    def _value_key(self, e, env: Env, perm: bool | None = None):
+        """What tells the value of ``e`` apart, and the numbers of the variables it
+        depends on (core/once.py, ``value_key``), or None (its evaluation may count work:
+        computed at each use). The names are this code's: a variable or parameter by its
+        text and number, an inlined function's parameter by its argument's key
+        (``env.keys``), an operand the statement form computed before (``pre``) by its
+        name; a value used in any order (a component found from any of its cells, see
+        _memo_call: ``perm``, else perm_here) is another value."""
+        def named(n):
+            done = self.pre.get(id(n)) if self.pre else None
+            if done is not None:
+                return self._name_key(done, env)
+            if n.node != "Var":
+                return None
+            key = env.keys.get(n.name)
+            if key is not None:
+                return key
+            text = env.lookup(n.name)
+            return None if text is None else self._name_key(text, env)
+        any_order = (self.perm_here if perm is None else perm) and self.memo_ok
+        return self.t.facts.value_key(e, named, "any order" if any_order else None)
+
+    def _arg_keys(self, e, env: Env, texts: list[str], perms: list[bool], own=None) -> dict:
+        """Inside the body of the rule function called by ``e`` written in place, what
+        tells each parameter's value apart (see _value_key): its argument's key (its
+        text's where it has none, or where ``own`` says the code named it anew)."""
+        if self.avail is None:
+            return {}
+        keys = {}
+        for i, (p, a, text, perm) in enumerate(zip(self.c.functions[e.func].params, e.args, texts, perms)):
+            got = self._value_key(a, env, perm) if own is None or own[i] else None
+            keys[p.name] = got if got is not None else self._name_key(text, env)
+        return keys
+
+    def _name_key(self, text: str, env: Env):
+        """The key of a value this code names (``text``) and the numbers of the variables
+        it depends on (those of a value computed before: the ones it was found with);
+        a name in parentheses is the name."""
+        while text.startswith("(") and text.endswith(")") and _SIMPLE_ARG.fullmatch(text[1:-1]):
+            text = text[1:-1]
         ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
         ids += tuple(int(n) for n in _WNAME.findall(text))
-        for kept in _KEPT_NAME.findall(plain):  # a value computed once: what it depends on
+        for kept in _KEPT_NAME.findall(text):
             ids += self.deps.get(kept, ())
-        return (plain, ids), ids
-
-    def _wrapped(self, text: str, plain: str) -> str:
-        """``text``, noting that it stands for ``plain``: the second pass binds names
-        (``once_N := ...``, ``it_N := ...``) that the first did not, and a call's key
-        must be the same in both (see _key)."""
-        if text != plain and self.avail is not None:
-            self.wraps.append((text, plain))
-        return text
-
-    def _key(self, text: str, since: int) -> str:
-        """A call's text without the names the second pass binds in it."""
-        for wrapped, plain in reversed(self.wraps[since:]):  # the outer ones first
-            if wrapped in text:
-                text = text.replace(wrapped, plain)
-        while True:  # '(v_c)' and 'v_c' are one value (an inlined function's argument)
-            bare = _PARENS.sub(r"\1", text)
-            if bare == text:
-                return text
-            text = bare
+        return ("named", text), ids
 
     def _lazy(self, key, ids: set[int], n: int):
         """The name that keeps the call's value for the turns of the outermost
@@ -421,7 +438,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         t = self.ty(e.obj)
         if t.tag == "list" and t.arg.tag == "enum":  # Enum.value
             return repr(e.name)
-        since = len(self.wraps)
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
@@ -434,15 +450,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             text = f"C_{e.name}[{obj}]"
         if _SIMPLE_ARG.fullmatch(obj) and "lazy_" not in obj:
             return text  # an attribute of a name: as cheap as a name of a value kept
-        return self._pure(e, env, text, since)
+        return self._pure(e, env, text)
 
     def _CellAt(self, e, env):
         """``cell(board, row: r, col: c)``: a look-up in a table of the board's cells by
         these coordinates (``None`` when there is no such cell)."""
         table = self.t.cell_table(self.ty(e.board).arg, tuple(a.name for a in e.coords), e)
-        since = len(self.wraps)
         key = "(" + "".join(self.expr(a.value, env) + ", " for a in e.coords) + ")"
-        return self._pure(e, env, f"{table}.get({key})", since)
+        return self._pure(e, env, f"{table}.get({key})")
 
     def _Ray(self, e, env):
         """``ray(start, file: 1, rank: 0)``: a look-up in the board's table of rays by the
@@ -455,7 +470,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
     def _Index(self, e, env):
         if e.index.node == "IntLit":  # a negative literal is a UnOp, so this is >= 0
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
-        since = len(self.wraps)
         obj, i = self.expr(e.obj, env), self.expr(e.index, env)
         text = f"_index({obj}, {i})"
         r = self._int_range(e.index, env) if self.optimize and _BOARD_LIST.fullmatch(obj) else None
@@ -466,7 +480,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             # fails: the straightforward code runs again and fails as always); the index
             # is a name bound before, so reading it first changes nothing
             text = f"({obj}[{i}] if {i} >= 0 else {text})"
-        return self._pure(e, env, text, since)
+        return self._pure(e, env, text)
 
     def _ListLit(self, e, env):
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
@@ -524,7 +538,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             text, yes, no = self._test(e, env)
             self.avail = _common(yes, no)
             return text
-        since = len(self.wraps)
         a = self.expr(e.left, env)
         b = self._apart(self.expr, e.right, env) if op in ("and", "or") else self.expr(e.right, env)
         if op in ("and", "or"):
@@ -541,15 +554,15 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             return f"_range(R, {a}, {b}, {self.t.budgets.range})"
         if op == "*":
             if self._within(e, env, self.t.budgets.integer):  # (the fast code: no bound to check)
-                return self._pure(e, env, f"({a} * {b})", since)
-            return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})", since)
+                return self._pure(e, env, f"({a} * {b})")
+            return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})")
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
             return f"_cat(R, {a}, {b})"
         if op in ("/", "%"):
             r = self._int_range(e.right, env) if self.optimize else None
             if r is not None and not r[0] <= 0 <= r[1]:  # (the fast code: never by 0)
-                return self._pure(e, env, f"({a} {'//' if op == '/' else '%'} {b})", since)
-            return self._pure(e, env, f"{'_div' if op == '/' else '_mod'}({a}, {b})", since)
+                return self._pure(e, env, f"({a} {'//' if op == '/' else '%'} {b})")
+            return self._pure(e, env, f"{'_div' if op == '/' else '_mod'}({a}, {b})")
         return f"({a} {op} {b})"
 
 
@@ -568,7 +581,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             parts = []
             inner = env
             pre = ""
-            plain = []  # the loops with the first iterable in place (see _wrapped)
             for i, cl in enumerate(comp.clauses):
                 binds = self.binds
                 self._perm(perm)  # (its elements' order does not matter where perm)
@@ -583,7 +595,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 loop.ids.add(inner.ids[cl.var])
                 if not _counted(self.t.facts, cl.iter, it):
                     it = f"_it(R, {it})"  # the work budget (core/facts.py, "work")
-                plain.append(f"for v_{cl.var} in {it}")
                 if i == 0 and self.binds != binds:
                     self.iters += 1
                     pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
@@ -595,11 +606,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                     cond, yes, _ = self._test(comp.cond, inner)
                     parts.append(f"if {cond}")
                     self.avail = dict(yes)
-                plain.append(parts[-1])
             el = self.expr(comp.elem, inner)
             kept = "".join(f"({name} := _NOT_YET), " for name in loop.kept.values())
             self.binds += len(loop.kept)
-            return " ".join(parts), el, pre + kept, (" ".join(plain), kept)
+            return " ".join(parts), el, pre + kept
         finally:
             self._leave(loop, saved)
 
@@ -628,17 +638,16 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         return False
 
     def _Comprehension(self, e, env):
-        loops, el, pre, (plain, kept) = self._loop(e, env, self.perm_here)
-        return self._wrapped(_before(pre, f"[{el} {loops}]"), _before(kept, f"[{el} {plain}]"))
+        loops, el, pre = self._loop(e, env, self.perm_here)
+        return _before(pre, f"[{el} {loops}]")
 
     def _Aggregate(self, e, env):
         if e.func in CLOSURES:
             return self._closure(e, env)
         if e.func == "until":
             return self._until(e, env)
-        loops, el, pre, (plain, kept) = self._loop(e.comp, env, e.func == "count")
-        return self._wrapped(_before(pre, self._aggregate(e, el, loops)),
-                             _before(kept, self._aggregate(e, el, plain)))
+        loops, el, pre = self._loop(e.comp, env, e.func == "count")
+        return _before(pre, self._aggregate(e, el, loops))
 
     def _aggregate(self, e, el: str, loops: str) -> str:
         return emit(PRIMITIVES[e.func].over, PyOver(self, e, el, loops))
@@ -698,33 +707,32 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         return f"R.pvars[{f!r}][{args[0]}]"   # a per-player variable
 
     def _call_builtin(self, e, env):
-        since = len(self.wraps)
         args = []
         for i, a in enumerate(e.args):
             self._perm(self._perm_arg(e, i))
             args.append(self.expr(a, env))
         text = self._builtin(e, e.func, args)
-        return self._pure(e, env, text, since) if BUILTINS[e.func].costly else text
+        return self._pure(e, env, text) if BUILTINS[e.func].costly else text
 
-    def _pure(self, e, env, text: str, since: int) -> str:
+    def _pure(self, e, env, text: str) -> str:
         """The fast code computes a value that takes some work (a helper's call, the top
         item of a zone, an attribute of a computed item) once, as a call of a rule function
         (see root and _once): a value is an expression of the state, and no expression
         changes the state. Lists are left alone (each evaluation makes its own list)."""
         if self.avail is None or _KEPT.fullmatch(text) or self.ty(e).tag == "list":
             return text
-        return self._once(e, text, env, since)
+        return self._once(e, text, env)
 
     def _call_function(self, e, env):
         """A call of a rule function: its body in place (inlined) or a call of ``F_name``,
         computed once where it is made again (see root)."""
         f = e.func
-        since = len(self.wraps)  # the names bound inside this call's text come after
         perm = self.perm_here
         if f in self.inline:
-            args = []
+            args, perms = [], []
             for i, a in enumerate(e.args):
-                self._perm(self._perm_arg(e, i))
+                perms.append(self._perm_arg(e, i))
+                self._perm(perms[-1])
                 args.append(self._unbound(self.expr, a, env, walrus=True))
             # (an argument that counts work is computed by the call, as the
             # straightforward code computes it: once, whether the body uses it or not;
@@ -733,7 +741,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                     and not any(id(a) not in self.pre and self.t.facts.counts_any(a) for a in e.args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env))
+                inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
+                            keys=self._arg_keys(e, env, args, perms))
                 self._perm(perm)  # (the body's value is the call's)
                 if self.avail is None:
                     text = f"({self.expr(fd.body, inner)})"
@@ -742,7 +751,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                     self.avail = _common(yes, no)
                     text = f"({body})"
                     self.tested = (text, yes, no)
-                return self._once(e, text, env, since) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+                return self._once(e, text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
         else:
             args = []
             for i, a in enumerate(e.args):
@@ -751,10 +760,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
             # the value is used in any order (see core/orderfree.py)
-            return self._once(e, f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env, since)
+            return self._once(e, f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
-        return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env, since)
+        return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
 
     def _memo_call(self, e) -> bool:
         """Whether a call in an expression whose order does not matter (perm_here) reads

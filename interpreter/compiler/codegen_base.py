@@ -29,22 +29,25 @@ class Env:
     function body, the Python text of the argument (``subst``). ``ids`` numbers the
     comprehension variables in scope (a name bound again gets a new number). ``ranges``:
     the least and the most value of an inlined function's integer argument, where known
-    (see core/bounds.py)."""
+    (see core/bounds.py). ``keys``: inside an inlined function body, what tells the
+    argument's value apart (see ExprCompiler._value_key, core/once.py)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
                  subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
-                 ranges: dict[str, tuple[int, int]] | None = None):
+                 ranges: dict[str, tuple[int, int]] | None = None, keys: dict | None = None):
         self.params = set(params)
         self.locals = set(locals_)
         self.subst = subst or {}
         self.ids = ids or {}
         self.ranges = ranges or {}
+        self.keys = keys or {}
 
     def bind(self, name: str) -> Env:
         subst = {k: v for k, v in self.subst.items() if k != name}
         ranges = {k: v for k, v in self.ranges.items() if k != name}
+        keys = {k: v for k, v in self.keys.items() if k != name}
         return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
-                   ranges)
+                   ranges, keys)
 
     def lookup(self, name: str) -> str | None:
         if name in self.subst:
@@ -73,8 +76,6 @@ _MEMO_LINE = "mo_ = {}"
 
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
-# a name or a number in parentheses that are not a call's (see ExprCompiler._key)
-_PARENS = re.compile(r"(?<![\w\])])\((v_\w+|w\d+_\w+|L\['\w+'\]|-?\d+|R\.active)\)")
 _KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
 # a call in generated text: an inlined function's body worth computing once
 _CALL = re.compile(r"[A-Za-z_]\w*\(")

@@ -52,25 +52,26 @@ class StatementForm(CompilerPart):
         variables. A call outside loops, made again, or kept for a loop's turns (see
         root) stays a call computed once; the value of one written in place serves where
         the same call is made again in the turn."""
-        since = len(self.wraps)
         perm = self.perm_here
-        args = []
+        args, perms = [], []
         for i, a in enumerate(e.args):
-            self._perm(self._perm_arg(e, i))
+            perms.append(self._perm_arg(e, i))
+            self._perm(perms[-1])
             args.append(self._s(a, env, out, ind))
         text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
         key = None
-        if self.avail is not None and not self.t.facts.counts_any(e):  # (see _once)
-            key, ids = self._call_key(text, env, since)
+        if self.avail is not None and (got := self._value_key(e, env)) is not None:  # (see _once)
+            key, ids = got
             name = self.avail.get(key)
             if name is not None:
                 self.found.add(name)
                 return name
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
-                return self._once(e, text, env, since)
+                return self._once(e, text, env)
         fd = self.c.functions[e.func]
         names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
-        inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids)
+        inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids,
+                    keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]))
         memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
@@ -405,7 +406,7 @@ class StatementForm(CompilerPart):
             if body.node == "BinOp" and all(_SIMPLE_ARG.fullmatch(a) for a in simple):
                 params = self.c.functions[e.func].params
                 return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
-                                              ids=env.ids))
+                                              ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple))))
             return None, env
         if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
             return e, env
@@ -435,7 +436,8 @@ class StatementForm(CompilerPart):
                 w.el = None if kind == "count" else self._s(comp.elem, inner, out, w.cur)
             finally:
                 self.cdepth -= w.cond is not None
-            if w.cond is not None and len(w.heads) == 1 and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
+            if w.static is None and w.cond is not None and len(w.heads) == 1 \
+                    and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
                 w.static = self._static_cells(comp.clauses[0], w.var, out[w.heads[0][0]], w.cond,
                                               out[w.body + 1:] + [w.el or ""])
             if w.static is not None:  # the cells the condition's static part lets through
@@ -520,7 +522,12 @@ class StatementForm(CompilerPart):
     def _s_filter(self, w: _Written, comp, inner: Env, out: list[str], cur: str) -> None:
         """The ``if`` line of a loop's condition, if any (``w.cond``; ``w.cur``: the
         indentation of the element)."""
-        if comp.cond is not None:
+        if comp.cond is not None and len(w.heads) == 1 \
+                and (core := self._core_cells(w, comp, inner, out[w.heads[0][0]])) is not None:
+            w.static, w.cond = core, core[1] or "True"  # (the static part: see _core_cells)
+            out.append(f"{cur}if {w.cond}:")
+            cur += "    "
+        elif comp.cond is not None:
             if self.avail is not None and not self._looped(comp.cond):
                 w.cond, yes, _ = self._test(comp.cond, inner)
                 self.avail = dict(yes)  # the element is computed where it holds

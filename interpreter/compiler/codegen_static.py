@@ -1,13 +1,17 @@
 """The static conditions of loops over a board's cells (a part of codegen.ExprCompiler,
 its methods on the compiler's state): the cells that a condition's static conjuncts let
-through, read from a table made once per program (see StaticCells._static_cells)."""
+through, read from a table made once per program or kept by values from before the
+loop. The core decides which conjuncts are static (core/cells.py, as for the kernel:
+StaticCells._core_cells); where it finds none, the wider class this module still finds
+on the text the compiler writes (a kept call, ``cell(...)`` look-ups, names, values
+computed before the loop: see StaticCells._static_cells)."""
 from __future__ import annotations
 
 import ast
 import copy
 import re
 
-from .codegen_base import _COMP_MIN, CompilerPart
+from .codegen_base import _COMP_MIN, CompilerPart, Env
 
 # ------------------------------------------------------------ static conditions of cells
 # what the static part of a loop's condition over a board's cells may read (see
@@ -151,6 +155,80 @@ def _keyed(n, var: str, names: set[str]):
 
 class StaticCells(CompilerPart):
     """ExprCompiler's methods for the static conditions of loops over a board's cells."""
+
+    def _core_cells(self, w, comp, inner, head: str):
+        """The cells a loop of one clause over a board's cells walks where the core finds
+        the static part of its condition (core/cells.py, ``cells_filter``, as the
+        kernel's), and the text of the conjuncts left (None: nothing left), compiled in
+        place of the condition; None where the core finds none (or the condition holds
+        a loop). ``head``: the loop's ``for`` line."""
+        cl = comp.clauses[0]
+        f = self.t.facts.cells_filter(cl, comp.cond) if len(comp.clauses) == 1 else None
+        g = self.t.facts.cells_given(cl, comp.cond) if len(comp.clauses) == 1 and f is None else None
+        found = f or g
+        board = f"BOARD_{found.board}" if found is not None else ""
+        if found is None or self.avail is None or self._looped(comp.cond) or not head.endswith(f" in {board}:") \
+                or not self.t.ns.get(board):
+            return None
+        it = self._core_walk(f, board, inner) if f is not None else self._core_given(g, cl.var, board, inner)
+        return it, self._core_rest(found.rest, inner)
+
+    def _core_given(self, g, var: str, board: str, inner) -> str:
+        """What a loop walks whose static conjuncts read values from before the loop
+        (core/cells.py, ``cells_given``): a table of the cells they let through by those
+        values, filled as they come (``_kept_cells``; its function runs the conjuncts'
+        own code over the board's cells, the values as parameters ``k_0``, ``k_1``...)."""
+        env = Env({var}, subst={n.name: f"k_{i}" for i, n in enumerate(g.given)})
+        saved, self.avail = self.avail, None   # (nothing computed once in the table's code)
+        try:
+            plan = [("if", self.expr(p, env)) for p in g.preds]
+        finally:
+            self.avail = saved
+        name = self._kept_table(board, f"v_{var}", plan, len(g.given))
+        args = "".join(f"{self._apart(self.expr, n, inner)}, " for n in g.given)
+        return f"_kept_cells(R, {name}, ({args}), {name}F)"
+
+    def _core_walk(self, f, board: str, inner) -> str:
+        """What the loop walks: a table of the cells the static conjuncts of ``f`` let
+        through, by the value of its keyed conjunct (``IX_N.get(value, ())``, the value
+        computed before the loop), or by the seat of the player they read
+        (``ST_N[player]``), or the cells themselves (``PRE_N``, ``()`` for none)."""
+        if f.by_seat is not None:
+            name = self._core_table("ST", board, tuple(tuple(r) for r in f.by_seat))
+            return f"{name}[{self._apart(self.expr, f.seat_of, inner)}]"
+        if f.key is None or f.key[1].node == "IntLit":  # (by a number: those cells)
+            cells = f.passing if f.key is None else [z for z, k in zip(f.passing, f.keys) if k == f.key[1].value]
+            return self._core_table("PRE", board, tuple(cells)) if cells else "()"  # (none: walks none)
+        by: dict = {}
+        for z, k in zip(f.passing, f.keys):
+            by.setdefault(k, []).append(z)
+        name = self._core_table("IX", board, {k: tuple(v) for k, v in by.items()})
+        return f"{name}.get({self._apart(self.expr, f.key[1], inner)}, ())"
+
+    def _core_rest(self, rest: list, inner) -> str | None:
+        """The text of the conjuncts left to test per cell, in order (as ``_test``
+        compiles ``a and b``: what the first computes serves the next), or None."""
+        texts = []
+        for i, part in enumerate(rest):
+            self.cdepth += i > 0  # (a conjunct after the first may not run)
+            text, yes, _ = self._test(part, inner)
+            texts.append(text)
+            self.avail = dict(yes)
+        self.cdepth -= max(len(rest) - 1, 0)
+        if len(texts) > 1:
+            return " and ".join(f"({t})" for t in texts)
+        return texts[0] if texts else None
+
+    def _core_table(self, kind: str, board: str, value) -> str:
+        """The name of a table of cells the core found (see _core_cells), made once per
+        program by its content."""
+        key = (board, kind, repr(value))
+        known = self.static_tables.get(key)
+        if known is None:
+            name = f"{kind}_{len(self.static_tables) + 1}"
+            self.t.ns[name] = value
+            known = self.static_tables[key] = name, True
+        return known[0]
 
     def _static_cells(self, cl, var: str, head: str, cond: str, later: list[str]):
         """The cells a loop over a board's cells walks (``for var in cells(b) if cond``)

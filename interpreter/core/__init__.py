@@ -17,7 +17,8 @@ instructions that are data, shared by every engine.
   whether a value reads a list in any order (``orderfree``), the loops of an
   expression around each of its parts and those its value reads (``hoist``), the
   static part of a loop's condition over a board's cells (``cells``), the rule
-  functions written in place of their calls (``inline``).
+  functions written in place of their calls (``inline``), which evaluations have the
+  same value (``once``).
 
 ``compiler.compile_procs.compile_proc`` puts them together; fused.py writes runs of the
 instructions as one Python function, kernel.py prints each as C++.

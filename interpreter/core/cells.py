@@ -28,11 +28,19 @@ The values are Python's, as the rules compute them; where an engine might differ
 value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
 or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
-The kernel reads it (native/kernel_cells.py prints the tables). The fast Python code
-still finds its own on the text it writes (compiler/codegen_static.py), a wider class
-(relations, ``cell(...)`` look-ups, values given from before the loop, kept calls)
-that depends on which values it keeps (``once_N``, ``lazy_N``, found on its own text):
-it may read this pass once that is a core pass too and this one covers that class."""
+Where no static part is found so, ``cells_given`` finds the static conjuncts that also
+read names whose values come from before the loop (a parameter, a variable, a loop's
+variable around: ``beyond(c, k)``, ``stone_table(c, s)`` of a relation between cells):
+their cells are the same whenever the names' values are, and an engine that can keep
+them by those values at run time does (the fast Python code; the kernel tests them per
+cell).
+
+Both engines read this pass: the kernel (native/kernel_cells.py prints the tables) and
+the fast Python code (compiler/codegen_static.py, ``StaticCells._core_cells``),
+wherever it finds a static part. Where it finds none, the fast Python code still finds
+one on the text it writes, a wider class this pass does not cover yet (a kept call,
+``cell(...)`` look-ups, cells' names, values computed before the loop);
+tests/test_static_filters.py proves that it does so only there."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -73,6 +81,21 @@ class CellsFilter:
 
 _CELL = object()   # a name that is the loop's cell (in a function's body: a parameter given it)
 _SEAT = object()   # a name that is the player whose seat the static conjuncts read (see _Seat)
+_GIVEN = object()  # a name whose value is given from before the loop (see cells_given)
+# the types of the values a table of cells may be kept by (see cells_given)
+_KEYS = ("int", "bool", "enum", "player", "cell", "str")
+
+
+@dataclass(frozen=True, eq=False)
+class CellsGiven:
+    """The static part of a loop's condition over the cells of ``board`` that reads,
+    besides the cell, names whose values come from before the loop (``given``, Vars in
+    the order first read): the conjuncts ``preds`` (in order) let through the same
+    cells whenever the names have the same values; ``rest`` the conjuncts left."""
+    board: str
+    preds: list
+    given: list
+    rest: list
 
 
 @dataclass(frozen=True)
@@ -142,6 +165,40 @@ class Cells:
             return None
         return CellsFilter(board, preds, None, rest, [], [], who, by_seat)
 
+    def cells_given(self, cl, cond) -> CellsGiven | None:
+        """Where ``cells_filter`` finds no static part: the static conjuncts at the
+        start of the condition that also read names from before the loop (not the
+        cell: a parameter, a loop's variable around, a local, a global variable, of a
+        type a table may be kept by: ``_KEYS``) and relations between cells
+        (``beside(c, d)``); None where there are none. The cells they let through are
+        found when the loop runs, per values of those names (an engine keeps them by
+        the values: the same work and calls counted, none)."""
+        table = self.table_list(cl.iter)
+        if cond is None or table is None or table[0] != "cells" or not self.p.boards.get(table[1]) \
+                or self.cells_filter(cl, cond) is not None:
+            return None
+        parts, preds = conjuncts(cond), []
+        given: dict[str, Any] = {}   # (name -> its first Var)
+        for part in parts:
+            names = {n.name: n for n in ir.walk(part) if n.node == "Var" and n.name != cl.var
+                     and self._keyed_type(n)}
+            env = {cl.var: _CELL, **dict.fromkeys(names, _GIVEN)}
+            if not _reads(part, cl.var) or not self._static(part, env):
+                break
+            preds.append(part)
+            for name, n in names.items():
+                if _reads(part, name):
+                    given.setdefault(name, n)
+        if not preds or not given:
+            return None
+        return CellsGiven(table[1], preds, list(given.values()), parts[len(preds):])
+
+    def _keyed_type(self, n) -> bool:
+        """Whether the name ``n`` (a Var) holds a value a table may be kept by (see
+        cells_given): not a list, a board or a zone..."""
+        t = self.c.type_of(n)
+        return t is not None and t.tag in _KEYS and n.name not in self.c.zones and n.name not in self.c.boards
+
     # ------------------------------------------------------------ which conjuncts
     def _split(self, parts: list, var: str, env: dict) -> tuple[list, tuple | None, int, Any]:
         """The static conjuncts the condition starts with (in order), the keyed one among
@@ -201,7 +258,7 @@ class Cells:
         if node in ("IntLit", "BoolLit", "NoneLit"):
             return True
         if node == "Var":
-            return e.name in names and names[e.name] is None
+            return e.name in names and (names[e.name] is None or names[e.name] is _GIVEN)
         if node == "Attr":
             return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL and e.name != "name"
         if node == "UnOp":
@@ -209,11 +266,19 @@ class Cells:
         if node == "BinOp":
             return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
                 and self._static(e.left, names) and self._static(e.right, names)
-        if node != "Call":
-            return False
-        if self.call_kind(e) == "function":
+        return node == "Call" and self._static_call(e, names)
+
+    def _static_call(self, e, names: dict) -> bool:
+        """Whether the call ``e`` is static (see _static): a rule function's whose body
+        is, given its arguments; whether two cells are related (the cell, a cell given
+        from before the loop: see cells_given); a seat, ``abs``, ``min``, ``max``."""
+        kind = self.call_kind(e)
+        if kind == "function":
             inner = self._given(e, names)
             return inner is not None and self._static(self.c.functions[e.func].body, inner)
+        if kind == "pair":
+            return _GIVEN in names.values() and all(
+                a.node == "Var" and names.get(a.name, 0) in (_CELL, _GIVEN) for a in e.args)
         if e.func == "seat" and len(e.args) == 1 and self.c.calls_builtin(e.func):
             return e.args[0].node == "Var" and names.get(e.args[0].name, 0) is _SEAT
         return (e.func, len(e.args)) in _CALLS and self.c.calls_builtin(e.func) \
@@ -229,7 +294,7 @@ class Cells:
             return None
         inner: dict = {}
         for q, a in zip(fd.params, e.args):
-            if a.node == "Var" and names.get(a.name, 0) in (_CELL, _SEAT):
+            if a.node == "Var" and names.get(a.name, 0) in (_CELL, _SEAT, _GIVEN):
                 inner[q.name] = names[a.name]
             elif self._static(a, names):
                 inner[q.name] = None

@@ -23,11 +23,14 @@ rather than by each printer on its own.
 - the loops of an expression around each of its parts, and which of them its value
   changes with (``loops_around``, ``loops_read``, ``invariant``: hoist.py);
 - the static part of a loop's condition over a board's cells: the cells it lets
-  through, by the value of a keyed conjunct (``cells_filter``: cells.py);
+  through, by the value of a keyed conjunct (``cells_filter``: cells.py), or by values
+  given from before the loop (``cells_given``);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py);
 - the rule functions a printer writes in place of their calls, in the straightforward
-  and in the fast code (``inlined``: inline.py).
+  and in the fast code (``inlined``: inline.py);
+- which evaluations of an expression have the same value, an engine computing it once
+  for two uses (``value_key``: once.py).
 
 The work budget has one meaning, which every engine counts exactly (docs/language.md,
 15.3; tests/test_work_count.py): each evaluation the rules make of a comprehension or an
@@ -66,6 +69,7 @@ from .cells import Cells
 from .hoist import Hoist
 from .inline import Inline
 from .memo import Memo
+from .once import Once
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset({"Comprehension", "Aggregate"})
@@ -75,7 +79,7 @@ _RAY = "Ray"
 CALLS_FREE = 32
 
 
-class Facts(Bounds, Cells, Hoist, Inline, Memo):
+class Facts(Bounds, Cells, Hoist, Inline, Memo, Once):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 
