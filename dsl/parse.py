@@ -493,7 +493,12 @@ class _ToIR(Transformer):
         return _new(ir.Extend, span=self.s(meta), target=target, name=name, body=body)
 
     def remove_decl(self, meta, c):
-        return _new(ir.Remove, span=self.s(meta), what=str(c[0]), name=str(c[1]))
+        return _new(ir.Remove, span=self.s(meta), what=str(c[-2]), name=str(c[-1]))
+
+    def supply_decl(self, meta, c):
+        name, count, (kind, args, span) = c
+        entry = _new(ir.DeckEntry, span=span, count=self.int(count), kind=kind, args=args, clauses=[])
+        return _new(ir.SupplyDecl, span=self.t(name), name=str(name), entry=entry)
 
     # -------------------------------------------------------- types
     def type_ref(self, meta, c):
@@ -677,6 +682,21 @@ class _ToIR(Transformer):
     def roll_stmt(self, meta, c):
         _, *names, faces = c
         return _new(ir.Roll, span=self.s(meta), vars=[str(n) for n in names], faces=faces)
+
+    def made_value(self, meta, c):
+        return _new(ir.MadeValue, span=self.t(c[0]), var=str(c[0]), value=c[1])
+
+    def make_stmt(self, meta, c):
+        _, kind, to, face, *values = c
+        facing, seen_by = face if face is not None else (None, None)
+        return _new(ir.Make, span=self.s(meta), kind=str(kind), to=to, facing=facing, seen_by=seen_by,
+                    values=[v for v in values if v is not None])
+
+    def remove_item_stmt(self, meta, c):
+        return _new(ir.RemoveItem, span=self.s(meta), what=c[1])
+
+    def permute_stmt(self, meta, c):
+        return _new(ir.Permute, span=self.s(meta), what=c[1], to=c[2])
 
     def log_stmt(self, meta, c):
         return _new(ir.Log, span=self.s(meta), key=str(c[0]), template=_string(c[1]))

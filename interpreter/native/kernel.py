@@ -1157,6 +1157,34 @@ class Proc(ChanceStatements):
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
                   f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
 
+    def _Make(self, s):
+        g = self.gen
+        fields = g.c.item_vars.get(s.kind, {})
+        vals, sets = [], []
+        for k, (name, e, _) in enumerate(s.sets):
+            t = g.typeref(fields[name].type)
+            vals.append(f"{g.ct(t)} v{k}_ = {self._value(e, t)};")
+            sets.append(f"{g.layout.ivar(name, 'it_')} = std::move(v{k}_);")
+        # (an empty supply bails: Python then gives the rule error)
+        self.emit(f"{{ Id to_ = {self.x(s.to)}; {' '.join(vals)} if (s.z.len[{s.supply}] == 0) bail(); "
+                  f"Id it_ = s.z.tail[{s.supply}]; mv(s, it_, nn(to_), {self._facing(s)}); {' '.join(sets)} }} "
+                  f"{self.go(self.nxt)}")
+
+    def _Unmake(self, s):
+        what = self.x(s.what)
+        items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
+        self.emit(f"{{ List<Id> w_ = {items}; for (Id it_ : w_) mv(s, nn(it_), {s.supply}); }} {self.go(self.nxt)}")
+
+    def _Permute(self, s):
+        # (anything core.reference.permutation refuses bails: Python then gives the error)
+        self.emit(f"{{ List<Id> f_ = {self.x(s.what)}; List<Id> t_ = {self.x(s.to)}; size_t n_ = f_.size(); "
+                  f"if (t_.size() != n_) bail(); std::vector<char> in_(NZ, 0), out_(NZ, 0); "
+                  f"for (size_t i_ = 0; i_ < n_; ++i_) {{ Id a_ = nn(f_[i_]), b_ = nn(t_[i_]); "
+                  f"if (in_[a_] || out_[b_]) bail(); in_[a_] = out_[b_] = 1; }} "
+                  f"std::vector<List<Id>> st_; st_.reserve(n_); for (size_t i_ = 0; i_ < n_; ++i_) "
+                  f"st_.push_back(s.z.items(f_[i_])); for (size_t i_ = 0; i_ < n_; ++i_) "
+                  f"for (Id it_ : st_[i_]) mv(s, it_, t_[i_], s.facing[it_]); }} {self.go(self.nxt)}")
+
     def _Log(self, s):
         vals = [self.x(p[1]) for p in s.parts if isinstance(p, tuple)]
         body = " ".join(f"(void)({v});" for v in vals)
