@@ -28,6 +28,7 @@ _TERMINAL_WORDS = {
     "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "__ANON_0": "'..'",
     "AUG_OP": "'+=', '-='",
+    "REMOVE_ITEM": "'remove'", "PERMUTE": "'permute'",
     "$END": "the end of the file",
 }
 
@@ -36,8 +37,14 @@ _OPTIONS = dict(parser="lalr", start=["start", "expr"], propagate_positions=True
                 maybe_placeholders=True)
 # how the terminals are edited after Lark reads the grammar (``whole_words``): part of
 # the tables' key, so a change here makes them again
-_LEXING = "keywords are whole words 1"
+_LEXING = "keywords are whole words 2"
 _WORD_END = "(?![A-Za-z0-9_])"
+# statement keywords followed by an expression, which a variable may still be called: the
+# keyword only where spaces and the start of an operand follow (`remove x`, `permute [a,
+# b] to [b, a]`), so `remove(p) = 1`, `permute[0] = 2`, `remove += 1` and `remove.x = 3`
+# set variables, as before these statements
+_OPERAND_AFTER = {"REMOVE_ITEM", "PERMUTE"}
+_OPERAND = r"(?=[ \t]+[^\s=+\-.])"
 
 
 def whole_words(terminal) -> None:
@@ -49,7 +56,8 @@ def whole_words(terminal) -> None:
     words = _words(terminal.pattern)
     if words is None:
         return
-    terminal.pattern = PatternRE(f"(?:{'|'.join(words)}){_WORD_END}")
+    terminal.pattern = PatternRE(f"(?:{'|'.join(words)}){_WORD_END}"
+                                 f"{_OPERAND if terminal.name in _OPERAND_AFTER else ''}")
     terminal.priority += 1
 
 
