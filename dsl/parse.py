@@ -185,7 +185,8 @@ def reserved_words() -> tuple[str, ...]:
             out.append(word)
     return tuple(out)
 # a set of keywords (VISIBILITY, TIE_KIND...), as Lark writes it, made whole words or not
-_WORDS_RE = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)(?:" + re.escape(_WORD_END) + r")?\Z")
+_WORDS_RE = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)(?:" + re.escape(_WORD_END) + r")?(?:"
+                       + re.escape(_OPERAND) + r")?\Z")
 
 
 def _words(pattern) -> list[str] | None:
