@@ -106,12 +106,13 @@ class ItemChecks:
     def _places(self, e, env) -> str | None:
         """The kind held by the places of a list of cells or zones (None: reported)."""
         t = self.expr(e, env)
-        if t.is_error or (t.tag == "list" and t.arg.is_error):
+        el = t.arg if t.tag == "list" and isinstance(t.arg, T) else None
+        if t.is_error or (el is not None and el.is_error):
             return None
-        if t.tag == "list" and t.arg.tag == "cell" and t.arg.arg in self.c.boards:
-            return self.c.boards[t.arg.arg].decl.holds.name
-        if t.tag == "list" and t.arg.tag == "zone" and t.arg.arg != "?":
-            return t.arg.arg
+        if el is not None and el.tag == "cell" and isinstance(el.arg, str) and el.arg in self.c.boards:
+            return self.c.boards[el.arg].decl.holds.name
+        if el is not None and el.tag == "zone" and isinstance(el.arg, str) and el.arg != "?":
+            return el.arg
         self.d.add(errors.type_mismatch(e.span, "permute", "a list of cells or of zones of a known kind",
                                         str(t)))
         return None
