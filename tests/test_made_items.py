@@ -329,8 +329,52 @@ end when false
     ruleset.use_native(report=lambda s: None)
     fast = ruleset.for_players(2)
     assert fast.kernel
-    for moves, message in ((("1", "1"), "its supply 'pool' is empty"), (("2",), "b:r2c1 is moved to twice")):
+    for moves, message in (((0, 0), "its supply 'pool' is empty"), ((1,), "b:r2c1 is moved to twice")):
         game = fast.new_game(2, 0)
         with pytest.raises(RuleError) as e:
-            testing.play(game, *moves)
+            for i in moves:   # (by index: the kernel plays a move given so)
+                assert game.kernel_state() is not None
+                game.apply(i)
         assert message in str(e.value)
+    assert fast.native_fallbacks == 2
+
+
+BIG = """ruleset big
+players 2..2
+kind Stone { }
+board b: grid(rows: 6, cols: 6) holds Stone
+supply pool: 3 of Stone()
+setup {
+  make Stone at cell(b, row: 1, col: 1)
+  make Stone at cell(b, row: 1, col: 2)
+}
+turn {
+  choose x from [1, 2] as "go"
+  if x == 1 {
+    permute cells(b) to [cells(b)[(i + 7) % 36] for i in 0..35]
+  } else {
+    permute cells(b) to [cells(b)[i / 2] for i in 0..35]
+  }
+}
+end when false
+"""
+
+
+@pytest.mark.kernels
+@needs_kernel
+def test_a_permutation_of_many_places_in_the_kernel_is_python_s(monkeypatch):
+    # (more than 32 places: the kernel marks the places met instead of comparing pairs)
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    ruleset, plain = load_text(BIG), load_text(BIG).for_players(2)
+    ruleset.use_native(report=lambda s: None)
+    fast = ruleset.for_players(2)
+    assert fast.kernel
+    a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+    for _ in range(6):   # (by index: the kernel plays a move given so)
+        a.apply(0, safe=False)
+        b.apply(0, safe=False)
+        assert kernel_difference(a.kernel_state(), b) is None
+    assert testing.at(b, "b:r1c1") == [] and len(testing.at(b, "pool")) == 1
+    with pytest.raises(RuleError, match="is moved to twice"):
+        a.apply(1)
+    assert fast.native_fallbacks == 1

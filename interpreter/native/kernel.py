@@ -1176,14 +1176,18 @@ class Proc(ChanceStatements):
         self.emit(f"{{ List<Id> w_ = {items}; for (Id it_ : w_) mv(s, nn(it_), {s.supply}); }} {self.go(self.nxt)}")
 
     def _Permute(self, s):
-        # (anything core.reference.permutation refuses bails: Python then gives the error)
+        # (anything core.reference.permutation refuses bails: Python then gives the error;
+        # a place twice is found by pairs for a few places, by a mark per zone for more)
+        twice = ("if (n_ <= 32) { for (size_t i_ = 0; i_ < n_; ++i_) { Id a_ = nn(f_[i_]), b_ = nn(t_[i_]); "
+                 "for (size_t j_ = 0; j_ < i_; ++j_) if (f_[j_] == a_ || t_[j_] == b_) bail(); } } "
+                 "else { std::vector<char> in_(NZ, 0), out_(NZ, 0); for (size_t i_ = 0; i_ < n_; ++i_) { "
+                 "Id a_ = nn(f_[i_]), b_ = nn(t_[i_]); if (in_[a_] || out_[b_]) bail(); in_[a_] = out_[b_] = 1; } }")
         self.emit(f"{{ List<Id> f_ = {self.x(s.what)}; List<Id> t_ = {self.x(s.to)}; size_t n_ = f_.size(); "
-                  f"if (t_.size() != n_) bail(); std::vector<char> in_(NZ, 0), out_(NZ, 0); "
-                  f"for (size_t i_ = 0; i_ < n_; ++i_) {{ Id a_ = nn(f_[i_]), b_ = nn(t_[i_]); "
-                  f"if (in_[a_] || out_[b_]) bail(); in_[a_] = out_[b_] = 1; }} "
-                  f"std::vector<List<Id>> st_; st_.reserve(n_); for (size_t i_ = 0; i_ < n_; ++i_) "
-                  f"st_.push_back(s.z.items(f_[i_])); for (size_t i_ = 0; i_ < n_; ++i_) "
-                  f"for (Id it_ : st_[i_]) mv(s, it_, t_[i_], s.facing[it_]); }} {self.go(self.nxt)}")
+                  f"if (t_.size() != n_) bail(); {twice} "
+                  f"std::vector<Id> it_; std::vector<size_t> at_(n_ + 1); for (size_t i_ = 0; i_ < n_; ++i_) {{ "
+                  f"at_[i_] = it_.size(); for (Id k_ = s.z.head[f_[i_]]; k_ >= 0; k_ = s.z.nxt[k_]) it_.push_back(k_); }} "
+                  f"at_[n_] = it_.size(); for (size_t i_ = 0; i_ < n_; ++i_) for (size_t k_ = at_[i_]; k_ < at_[i_ + 1]; ++k_) "
+                  f"mv(s, it_[k_], t_[i_], s.facing[it_[k_]]); }} {self.go(self.nxt)}")
 
     def _Log(self, s):
         vals = [self.x(p[1]) for p in s.parts if isinstance(p, tuple)]
