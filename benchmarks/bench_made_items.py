@@ -3,7 +3,8 @@ and 6), in CPU time (``time.process_time``), both forms in one process, round by
 
 - pentago (tests/testdata/made_items/pentago.meeple): a quadrant turned by one `permute`,
   against the same rules turning it through a scratch board (each marble moved to the
-  scratch board's cell of its new place, then back: up to 18 moves);
+  scratch board's cell of its new place, then back: up to 18 moves), the new places found
+  for the occupied cells only, or for all nine first as `permute`'s list does;
 - amazons 6 × 6 (tests/testdata/made_items/amazons.meeple): each arrow made from the
   supply by `make`, against arrows kept in a plain zone filled by a deck and moved from
   its top (the pre-made pool).
@@ -27,16 +28,23 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "testdata" / "made_items"
 
 
-def scratch_pentago(text: str) -> str:
-    """Pentago with its quadrant turned through a scratch board instead of `permute`."""
-    turn = "  permute q to [turned(x, t / 2, t % 2 == 1) for x in q]\n"
-    assert turn in text
-    return text.replace("board b: grid(rows: 6, cols: 6) holds Marble\n",
-                        "board b: grid(rows: 6, cols: 6) holds Marble\nboard tmp: grid(rows: 6, cols: 6) holds Marble\n") \
-        .replace(turn, "  for x in q {\n    if occupied(x) {\n      let y = turned(x, t / 2, t % 2 == 1)\n"
-                       "      move top(x) to cell(tmp, row: y.row, col: y.col)\n    }\n  }\n"
-                       "  for x in q {\n    let z = cell(tmp, row: x.row, col: x.col)\n"
-                       "    if occupied(z) { move top(z) to x }\n  }\n")
+TURN = "  permute q to [turned(x, t / 2, t % 2 == 1) for x in q]\n"
+BACK = "  for x in q {\n    let z = cell(tmp, row: x.row, col: x.col)\n    if occupied(z) { move top(z) to x }\n  }\n"
+
+
+def scratch_pentago(text: str, every: bool = False) -> str:
+    """Pentago with its quadrant turned through a scratch board instead of `permute`: the
+    new place found for the occupied cells only, or (``every``) for each of the nine
+    cells first, as `permute`'s list does."""
+    assert TURN in text
+    text = text.replace("board b: grid(rows: 6, cols: 6) holds Marble\n",
+                        "board b: grid(rows: 6, cols: 6) holds Marble\nboard tmp: grid(rows: 6, cols: 6) holds Marble\n")
+    if every:
+        return text.replace(TURN, "  let ys = [turned(x, t / 2, t % 2 == 1) for x in q]\n  for i in 0..8 {\n"
+                                  "    if occupied(q[i]) { move top(q[i]) to cell(tmp, row: ys[i].row, col: ys[i].col) }\n"
+                                  "  }\n" + BACK)
+    return text.replace(TURN, "  for x in q {\n    if occupied(x) {\n      let y = turned(x, t / 2, t % 2 == 1)\n"
+                              "      move top(x) to cell(tmp, row: y.row, col: y.col)\n    }\n  }\n" + BACK)
 
 
 def pool_amazons(text: str) -> str:
@@ -81,6 +89,7 @@ def main() -> None:
     pentago = (DATA / "pentago.meeple").read_text(encoding="utf-8")
     amazons = (DATA / "amazons.meeple").read_text(encoding="utf-8")
     forms = {("pentago", "permute"): pentago, ("pentago", "scratch board"): scratch_pentago(pentago),
+             ("pentago", "scratch board, every new place found"): scratch_pentago(pentago, every=True),
              ("amazons", "make"): amazons, ("amazons", "pre-made pool"): pool_amazons(amazons)}
     engines = ["python"] + (["kernel"] if args.native else [])
     progs = {(g, f, e): program(g, text, e == "kernel") for (g, f), text in forms.items() for e in engines}

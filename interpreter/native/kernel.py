@@ -1182,11 +1182,15 @@ class Proc(ChanceStatements):
                  "for (size_t j_ = 0; j_ < i_; ++j_) if (f_[j_] == a_ || t_[j_] == b_) bail(); } } "
                  "else { std::vector<char> in_(NZ, 0), out_(NZ, 0); for (size_t i_ = 0; i_ < n_; ++i_) { "
                  "Id a_ = nn(f_[i_]), b_ = nn(t_[i_]); if (in_[a_] || out_[b_]) bail(); in_[a_] = out_[b_] = 1; } }")
+        # the stacks' items, in order, in a buffer on the stack (on the heap when many)
+        gather = ("size_t m_ = 0; for (size_t i_ = 0; i_ < n_; ++i_) m_ += (size_t)s.z.len[f_[i_]]; "
+                  "Id sb_[64]; size_t sa_[33]; std::vector<Id> hb_; std::vector<size_t> ha_; Id* it_ = sb_; "
+                  "size_t* at_ = sa_; if (n_ > 32 || m_ > 64) { hb_.resize(m_); ha_.resize(n_ + 1); "
+                  "it_ = hb_.data(); at_ = ha_.data(); } m_ = 0; for (size_t i_ = 0; i_ < n_; ++i_) { at_[i_] = m_; "
+                  "for (Id k_ = s.z.head[f_[i_]]; k_ >= 0; k_ = s.z.nxt[k_]) it_[m_++] = k_; } at_[n_] = m_;")
         self.emit(f"{{ List<Id> f_ = {self.x(s.what)}; List<Id> t_ = {self.x(s.to)}; size_t n_ = f_.size(); "
-                  f"if (t_.size() != n_) bail(); {twice} "
-                  f"std::vector<Id> it_; std::vector<size_t> at_(n_ + 1); for (size_t i_ = 0; i_ < n_; ++i_) {{ "
-                  f"at_[i_] = it_.size(); for (Id k_ = s.z.head[f_[i_]]; k_ >= 0; k_ = s.z.nxt[k_]) it_.push_back(k_); }} "
-                  f"at_[n_] = it_.size(); for (size_t i_ = 0; i_ < n_; ++i_) for (size_t k_ = at_[i_]; k_ < at_[i_ + 1]; ++k_) "
+                  f"if (t_.size() != n_) bail(); {twice} {gather} "
+                  f"for (size_t i_ = 0; i_ < n_; ++i_) for (size_t k_ = at_[i_]; k_ < at_[i_ + 1]; ++k_) "
                   f"mv(s, it_[k_], t_[i_], s.facing[it_[k_]]); }} {self.go(self.nxt)}")
 
     def _Log(self, s):
