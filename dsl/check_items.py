@@ -107,8 +107,8 @@ class ItemChecks:
         """The kind held by the places of a list of cells or zones (None: reported)."""
         t = self.expr(e, env)
         el = t.arg if t.tag == "list" and isinstance(t.arg, T) else None
-        if t.is_error or (el is not None and el.is_error):
-            return None
+        if t.is_error or (el is not None and (el.is_error or el.tag == "none")):
+            return None   # (`[]`: a list of nothing, any place; its length is checked in play)
         if el is not None and el.tag == "cell" and isinstance(el.arg, str) and el.arg in self.c.boards:
             return self.c.boards[el.arg].decl.holds.name
         if el is not None and el.tag == "zone" and isinstance(el.arg, str) and el.arg != "?":

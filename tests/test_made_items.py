@@ -92,6 +92,12 @@ def test_an_empty_supply_is_a_rule_error_naming_it():
     assert "remove" in e.value.hint
 
 
+def test_making_at_none_is_a_rule_error():
+    game = game_of("  make Stone at first(y for y in cells(b) if false)")
+    with pytest.raises(RuleError, match="'make Stone' at none"):
+        game.apply("1")
+
+
 def test_removing_none_is_a_rule_error():
     game = game_of("  remove top(side)")
     with pytest.raises(RuleError, match="'remove' of nothing"):
@@ -158,6 +164,7 @@ end when false
     ("permute [c(1, 1), c(1, 1)] to [c(2, 1), c(2, 2)]", "'permute': b:r1c1 is moved from twice"),
     ("permute [c(1, 1), c(1, 2)] to [c(2, 2)]", "'permute' of 2 places to 1 places"),
     ("permute [c(1, 1)] to [first(y for y in cells(b) if false)]", "'permute': a place moved to is none"),
+    ("permute [c(1, 1)] to []", "'permute' of 1 places to 0 places"),
 ])
 def test_a_permutation_that_is_not_one_is_a_rule_error_naming_the_place(stmt, message):
     with pytest.raises(RuleError) as e:

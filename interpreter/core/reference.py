@@ -580,6 +580,10 @@ def _make(ins: ops.Make, nxt: int, b: Builder):
 
     def run(R, L):
         dest = to(R, L)
+        if dest is None:
+            raise RuleError(f"'make {kind}' at none (the place is none)",
+                            hint="a cell found by a rule may be none: test it first, e.g. "
+                                 "'if c != none { make ... at c }'")
         got = values([f for _, f in sets], R, L)
         pool = R.zones[supply]
         if not pool:
