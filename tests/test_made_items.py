@@ -385,3 +385,16 @@ def test_a_permutation_of_many_places_in_the_kernel_is_python_s(monkeypatch):
     with pytest.raises(RuleError, match="is moved to twice"):
         a.apply(1)
     assert fast.native_fallbacks == 1
+
+
+def test_a_variant_replaces_or_removes_a_supply_as_a_zone():
+    from docs_support import _sources
+    base = HEAD + "turn {\n  choose x from [1, 2]\n  make Stone at side\n}\nend when false\n"
+    bigger = "variant bigger\nreplace supply pool: 5 of Stone(seat: 1)\n"
+    gone = "variant gone\nremove zone pool\n"
+    src = _sources({"t.meeple": base, "variants/bigger.meeple": bigger, "variants/gone.meeple": gone})
+    game = compile_sources(src, ["bigger"]).new_game(2, 0)
+    assert len(testing.at(game, "pool")) == 5 and game.program.items[0].attrs["seat"] == 1
+    with pytest.raises(MeepleError) as e:
+        compile_sources(_sources({"t.meeple": base, "variants/gone.meeple": gone}), ["gone"])
+    assert e.value.diagnostics[0].code == "check/missing"
