@@ -221,6 +221,13 @@ score(p) = remove(p)
     assert game.over and game.state["vars"]["make"] == 6
 
 
+def test_a_supply_is_written_back_as_meeple_code():
+    from meeple.dsl.parse import parse
+    from meeple.interpreter.documents import meeple_code
+    f = parse("ruleset t\nkind A { s: int }\nsupply few: 1 of A(s: 2)\nsupply many: 7 of A(s: 0)\n", "t")
+    assert [meeple_code.decl(d) for d in f.decls[1:]] == ["supply few: 1 of A(s: 2)", "supply many: 7 of A(s: 0)"]
+
+
 def test_the_rulebook_says_what_make_remove_and_permute_do():
     text = rulebook_view.markdown(rulebook.build(interpreter.load(str(DATA / "pentago.meeple"))))
     assert "Take a `Marble` from its supply and put it on `c`, with `seat = seat(active)`." in text
