@@ -291,7 +291,7 @@ def _describe(s: Symbol) -> str:
 _NAMED = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
           "DeckDecl": "deck", "VarDecl": "variable", "RelationDecl": "relation",
           "FunctionDecl": "function", "ProcedureDecl": "procedure", "TiebreakDecl": "tiebreak",
-          "InvariantDecl": "invariant", "ParticipantDecl": "participant"}
+          "InvariantDecl": "invariant", "ParticipantDecl": "participant", "SupplyDecl": "supply"}
 
 
 def _symbols(src: dsl_load.SourceSet) -> dict[str, list[Symbol]]:

@@ -388,8 +388,40 @@ class EndGame(Node):
     node: Literal["EndGame"] = "EndGame"
 
 
+class MadeValue(Node):
+    """``var = value`` of a ``make ... with``: an item variable of the item made."""
+    node: Literal["MadeValue"] = "MadeValue"
+    var: str
+    value: Expr
+
+
+class Make(Node):
+    """``make Kind at place [face ...] [with v = e, ...]``: the top item of the kind's
+    supply onto the place, its item variables at their declared values but those given."""
+    node: Literal["Make"] = "Make"
+    kind: str
+    to: Expr
+    facing: str | None = None
+    seen_by: Expr | None = None
+    values: list[MadeValue] = []
+
+
+class RemoveItem(Node):
+    """``remove item`` (or a list of items): back on top of its kind's supply."""
+    node: Literal["RemoveItem"] = "RemoveItem"
+    what: Expr
+
+
+class Permute(Node):
+    """``permute places to places``: at once, the items of each place of the first list
+    onto the place at the same index of the second."""
+    node: Literal["Permute"] = "Permute"
+    what: Expr
+    to: Expr
+
+
 Stmt = Annotated[
-    Let | Assign | AttrAssign | IndexAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | Return | CallResult,
+    Let | Assign | AttrAssign | IndexAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | Return | CallResult | Make | RemoveItem | Permute,
     Field(discriminator="node"),
 ]
 
@@ -496,6 +528,14 @@ class DeckEntry(Node):
     kind: str
     args: list[NamedArg] = []
     clauses: list[ForClause] = []
+
+
+class SupplyDecl(Node):
+    """``supply name: N of Kind(attr: e)``: the zone ``name`` (shared, hidden) and the
+    deck of N items put there when a game starts; ``make`` draws from it."""
+    node: Literal["SupplyDecl"] = "SupplyDecl"
+    name: str
+    entry: DeckEntry
 
 
 class DeckDecl(Node):
@@ -726,7 +766,7 @@ class Remove(Node):
 
 
 Decl = Annotated[
-    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove,
+    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove | SupplyDecl,
     Field(discriminator="node"),
 ]
 
@@ -813,6 +853,8 @@ def decl_key(decl) -> str:
             return f"invariant {d.name}"
         case "SecretDecl":
             return f"secret {d.zone}"
+        case "SupplyDecl":   # a supply is a zone: `remove zone NAME` removes it
+            return f"zone {d.name}"
         case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" \
                 | "RelationDecl" | "FunctionDecl" | "ProcedureDecl" | "TiebreakDecl" \
                 | "ParticipantDecl":

@@ -15,6 +15,7 @@ from .check_decls import (  # noqa: F401 - BUILTIN_TYPES, COLORS, LABEL_IF, UI_T
     Board,
     DeclChecks,
 )
+from .check_items import ItemChecks
 from .check_stmts import StmtChecks
 from .errors import Diagnostics
 from .load import Merged
@@ -114,6 +115,7 @@ class Checked:
     # `xs[i] = e` (an IndexAssign) -> the statement the later stages run: the place set to
     # replace_at(xs, i, e), an Assign or an AttrAssign (check_stmts.py)
     assigns: NodeMap = field(default_factory=NodeMap)
+    supplies: dict[str, str] = field(default_factory=dict)  # a kind -> its supply's zone (`supply`)
 
     def type_of(self, e) -> T:
         return self.types.get(e, ERROR)
@@ -135,7 +137,7 @@ class Checked:
                     or (name in self.vars and self.vars[name].per_player))
 
 
-class Checker(DeclChecks, StmtChecks):
+class Checker(DeclChecks, StmtChecks, ItemChecks):
     """Checks a merged ruleset: its declarations (``DeclChecks``, dsl/check_decls.py),
     its procedures' statements (``StmtChecks``, dsl/check_stmts.py) and, here, its
     expressions."""

@@ -31,6 +31,7 @@ class StmtChecks:
         def _iter_type(self, e, env, span) -> T: ...
         def template(self, text: str, span, env) -> list: ...
         def type_ref(self, t: ir.TypeRef) -> T: ...
+        def _made_stmt(self, s, env) -> bool: ...
 
     # ---------------------------------------------------------------- procedures
     def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
@@ -106,7 +107,7 @@ class StmtChecks:
     def _stmt(self, s) -> None:
         env = self.proc_locals
         self.c.scopes[s] = tuple(env)
-        for group in (self._flow_stmt, self._choice_stmt, self._item_stmt):
+        for group in (self._flow_stmt, self._choice_stmt, self._item_stmt, self._made_stmt):
             if group(s, env):
                 return
 

@@ -217,8 +217,23 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
             language = next((d.text for d in f.decls if d.node == "Language"), locale)
             _apply(f, table, diags, own={"Language"}, display_replaces=True)
     variant_texts = {k for f in src.variants.values() for k in _text_keys(f)}
-    return Merged(base.name, list(table.values()), list(variants), locale, titles, language,
+    return Merged(base.name, _supplied(list(table.values())), list(variants), locale, titles, language,
                   variant_texts, base.span.file)
+
+
+def _supplied(decls: list) -> list:
+    """The declarations with each ``supply`` followed by what it declares: its zone
+    (shared and public: its items are alike and hide nothing) and the deck that fills it
+    when a game starts."""
+    out = []
+    for d in decls:
+        out.append(d)
+        if d.node == "SupplyDecl":
+            holds = ir.trusted(ir.TypeRef, span=d.entry.span, name=d.entry.kind, item=None)
+            out.append(ir.trusted(ir.ZoneDecl, span=d.span, name=d.name, holds=holds, per_player=False,
+                                  visibility="public"))
+            out.append(ir.trusted(ir.DeckDecl, span=d.span, name=d.name, into=d.name, entries=[d.entry]))
+    return out
 
 
 def _text_keys(f: ir.File) -> set[str]:

@@ -28,6 +28,7 @@ _TERMINAL_WORDS = {
     "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "COLON": "':'", "COMMA": "','", "EQUAL": "'='", "DOT": "'.'", "__ANON_0": "'..'",
     "AUG_OP": "'+=', '-='",
+    "REMOVE_ITEM": "'remove'", "PERMUTE": "'permute'",
     "$END": "the end of the file",
 }
 
@@ -36,8 +37,14 @@ _OPTIONS = dict(parser="lalr", start=["start", "expr"], propagate_positions=True
                 maybe_placeholders=True)
 # how the terminals are edited after Lark reads the grammar (``whole_words``): part of
 # the tables' key, so a change here makes them again
-_LEXING = "keywords are whole words 1"
+_LEXING = "keywords are whole words 2"
 _WORD_END = "(?![A-Za-z0-9_])"
+# statement keywords followed by an expression, which a variable may still be called: the
+# keyword only where spaces and the start of an operand follow (`remove x`, `permute [a,
+# b] to [b, a]`), so `remove(p) = 1`, `permute[0] = 2`, `remove += 1` and `remove.x = 3`
+# set variables, as before these statements
+_OPERAND_AFTER = {"REMOVE_ITEM", "PERMUTE"}
+_OPERAND = r"(?=[ \t]+[^\s=+\-.])"
 
 
 def whole_words(terminal) -> None:
@@ -49,7 +56,8 @@ def whole_words(terminal) -> None:
     words = _words(terminal.pattern)
     if words is None:
         return
-    terminal.pattern = PatternRE(f"(?:{'|'.join(words)}){_WORD_END}")
+    terminal.pattern = PatternRE(f"(?:{'|'.join(words)}){_WORD_END}"
+                                 f"{_OPERAND if terminal.name in _OPERAND_AFTER else ''}")
     terminal.priority += 1
 
 
@@ -177,7 +185,8 @@ def reserved_words() -> tuple[str, ...]:
             out.append(word)
     return tuple(out)
 # a set of keywords (VISIBILITY, TIE_KIND...), as Lark writes it, made whole words or not
-_WORDS_RE = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)(?:" + re.escape(_WORD_END) + r")?\Z")
+_WORDS_RE = re.compile(r"\(\?:([a-z_]+(?:\|[a-z_]+)*)\)(?:" + re.escape(_WORD_END) + r")?(?:"
+                       + re.escape(_OPERAND) + r")?\Z")
 
 
 def _words(pattern) -> list[str] | None:
@@ -493,7 +502,12 @@ class _ToIR(Transformer):
         return _new(ir.Extend, span=self.s(meta), target=target, name=name, body=body)
 
     def remove_decl(self, meta, c):
-        return _new(ir.Remove, span=self.s(meta), what=str(c[0]), name=str(c[1]))
+        return _new(ir.Remove, span=self.s(meta), what=str(c[-2]), name=str(c[-1]))
+
+    def supply_decl(self, meta, c):
+        name, count, (kind, args, span) = c
+        entry = _new(ir.DeckEntry, span=span, count=self.int(count), kind=kind, args=args, clauses=[])
+        return _new(ir.SupplyDecl, span=self.t(name), name=str(name), entry=entry)
 
     # -------------------------------------------------------- types
     def type_ref(self, meta, c):
@@ -677,6 +691,21 @@ class _ToIR(Transformer):
     def roll_stmt(self, meta, c):
         _, *names, faces = c
         return _new(ir.Roll, span=self.s(meta), vars=[str(n) for n in names], faces=faces)
+
+    def made_value(self, meta, c):
+        return _new(ir.MadeValue, span=self.t(c[0]), var=str(c[0]), value=c[1])
+
+    def make_stmt(self, meta, c):
+        _, kind, to, face, *values = c
+        facing, seen_by = face if face is not None else (None, None)
+        return _new(ir.Make, span=self.s(meta), kind=str(kind), to=to, facing=facing, seen_by=seen_by,
+                    values=[v for v in values if v is not None])
+
+    def remove_item_stmt(self, meta, c):
+        return _new(ir.RemoveItem, span=self.s(meta), what=c[1])
+
+    def permute_stmt(self, meta, c):
+        return _new(ir.Permute, span=self.s(meta), what=c[1], to=c[2])
 
     def log_stmt(self, meta, c):
         return _new(ir.Log, span=self.s(meta), key=str(c[0]), template=_string(c[1]))

@@ -557,7 +557,7 @@ def secret_beyond_simultaneous(ruleset) -> bool:
             or any(z.visibility != "public" for z in c.zones.values()) \
             or any(b.decl.visibility != "public" for b in c.boards.values()):
         return True
-    return any(getattr(n, "node", None) in ("Move", "Flip") and n.facing == "down"
+    return any(getattr(n, "node", None) in ("Move", "Flip", "Make") and n.facing == "down"
                for n in _nodes(c))
 
 

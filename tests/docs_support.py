@@ -24,7 +24,7 @@ HEADER = re.compile(r"(ruleset|variant|locale)\s+(\w+)")
 DECL_WORDS = {"title", "players", "order", "language", "enum", "kind", "board", "zone",
               "deck", "var", "relation", "function", "procedure", "setup", "turn", "end",
               "at", "score", "heuristic", "tiebreak", "name", "text", "label", "color", "replace",
-              "extend", "remove", "invariant", "bound", "secret", "offscreen"}
+              "extend", "remove", "invariant", "bound", "secret", "offscreen", "supply"}
 
 
 # ---------------------------------------------------------------- reading the docs

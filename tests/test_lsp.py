@@ -417,3 +417,19 @@ def test_the_framing_is_the_same_however_the_bytes_arrive():
         f = Framer()
         got = [x for i in range(0, len(stream), size) for x in f.feed(stream[i:i + size])]
         assert got == whole, size
+
+
+def test_go_to_definition_of_a_supply(client, tmp_path):
+    text = (ROOT / "tests" / "testdata" / "made_items" / "amazons.meeple").read_text(encoding="utf-8") \
+        + "invariant supplied: size(arrows) >= 0\n"
+    f = tmp_path / "amazons.meeple"
+    f.write_text(text, encoding="utf-8")
+    open_doc(client, f, text)
+    client.diagnostics(uri(f))
+    lines = text.splitlines()
+    at = len(lines) - 1
+    locs = client.request("textDocument/definition", {"textDocument": {"uri": uri(f)},
+                                                      "position": {"line": at, "character": lines[at].index("arrows") + 2}})
+    decl = next(i for i, s in enumerate(lines) if s.startswith("supply arrows"))
+    assert locs == [{"uri": uri(f), "range": {"start": {"line": decl, "character": 7},
+                                              "end": {"line": decl, "character": 13}}}]

@@ -108,6 +108,7 @@ board c: cells { x(x: 0, y: 0) y(x: 1, y: 0) } drawn at (2 * x, -y) holds K
 zone z: K per player owner
 zone pile: K
 deck d into pile { 2 of K(v: i, e: a, l: [i]) for i in 1..3 }
+supply spare: 4 of K(v: 0, e: b, l: [])
 var n: int per player = 0
 relation near(p: b, q: b) = p.row == q.row
 function f(x: int): int = if x > 0 then -x else x % 2
@@ -134,6 +135,9 @@ turn {
   let v1 = call g(1)
   let ns = [1, 2]
   ns[0] += 3
+  make K at pile face down with hp = 3
+  remove top(pile)
+  permute [cell(b, row: 1, col: 1)] to [cell(b, row: 1, col: 2)]
 }
 end when turn_number() > 3
 at end { }

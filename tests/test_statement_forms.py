@@ -59,6 +59,9 @@ FORMS = {
     "return_stmt": ("Return", "return n + 1"),
     "let_call_stmt": ("CallResult", "let r = call add(d + x)"),
     "assign_call_stmt": ("CallResult", "total = call add(total)"),
+    "make_stmt": ("Make", "make Card at shown face down with marks = k"),
+    "remove_item_stmt": ("RemoveItem", "remove top(shown)"),
+    "permute_stmt": ("Permute", "permute cells(grid) to [cells(grid)[3 - i] for i in 0..3]"),
 }
 
 RULES = """ruleset stmts
@@ -70,6 +73,7 @@ zone pile: Card
 zone hand: Card per player
 zone shown: Card public
 deck cards into pile { Card(colour: k, v: n) for k in Colour for n in 1..6 }
+supply extra: 2 of Card(colour: green, v: 9)
 var total: int = 0
 var rounds: int = 0
 var bid: Card per player = none
@@ -132,6 +136,9 @@ turn {
   square[0][1] -= 1
   flags[rounds % 2] = not flags[rounds % 2]
   words[x % 2] += "x"
+  make Card at shown face down with marks = k
+  remove top(shown)
+  permute cells(grid) to [cells(grid)[3 - i] for i in 0..3]
 {uses}
   rounds = rounds + 1
   if occupied(pile) { deal 1 from pile to hand }

@@ -390,6 +390,7 @@ HANDLING: dict[type, str] = {
     ops.SetItemVar: WRITTEN, ops.Move: WRITTEN, ops.Log: WRITTEN,
     ops.SetActive: BY_REFERENCE, ops.Flip: BY_REFERENCE, ops.Reveal: BY_REFERENCE,
     ops.Deal: BY_REFERENCE, ops.Fill: BY_REFERENCE,
+    ops.Make: BY_REFERENCE, ops.Unmake: BY_REFERENCE, ops.Permute: BY_REFERENCE,
     ops.Best: BY_REFERENCE,   # (but for a tie asked or drawn: then it stops)
     ops.Ask: STOPS, ops.AskEach: STOPS, ops.AskSubset: STOPS,   # a decision
     ops.PickRandom: STOPS, ops.Roll: STOPS, ops.Shuffle: STOPS,  # a draw

@@ -265,6 +265,21 @@ class _Lowerer:
     def _Fill(self, s: ir.Fill):
         self.emit(ops.Fill, s, source=s.source, board=s.board, cells=tuple(self.p.boards[s.board]))
 
+    def _Make(self, s: ir.Make):
+        given = {v.var: v.value for v in s.values}
+        sets = tuple((name, given.get(name, f.init), self.bound(given.get(name, f.init)))
+                     for name, f in self.c.item_vars.get(s.kind, {}).items())
+        self.emit(ops.Make, s, kind=s.kind, supply=self.p.zone_index[self.c.supplies[s.kind]], to=s.to,
+                  face=self.face(s), seen_by=s.seen_by, sets=sets)
+
+    def _RemoveItem(self, s: ir.RemoveItem):
+        t = self.p.type_of(s.what)
+        kind = t.arg.arg if t.tag == "list" else t.arg
+        self.emit(ops.Unmake, s, what=s.what, many=t.tag == "list", supply=self.p.zone_index[self.c.supplies[kind]])
+
+    def _Permute(self, s: ir.Permute):
+        self.emit(ops.Permute, s, what=s.what, to=s.to)
+
     def _Log(self, s: ir.Log):
         parts = tuple(p if isinstance(p, str) else (p[0], p[1], type_code(self.p.type_of(p[1])))
                       for p in self.c.templates.get(s, [s.template]))

@@ -346,6 +346,39 @@ class Fill(Ins):
     cells: tuple
 
 
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Make(Ins):
+    """``make kind at to [face ...] [with v = e, ...]``: the top item of the zone
+    ``supply`` onto the place ``to`` (as Move's, ``face`` and ``seen_by``), then each item
+    variable of ``sets`` ((name, value, bound): every item variable of the kind, the value
+    given or the declared one) set, the values computed before the item moves. An empty
+    supply is a rule error: the supply's size is the budget of the items made."""
+    kind: str
+    supply: int
+    to: Expr
+    face: str
+    seen_by: Expr | None
+    sets: tuple
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Unmake(Ins):
+    """``remove what``: the item (none is a rule error), or each item of a list
+    (``many``), back on top of the zone ``supply``, seen as the supply says."""
+    what: Expr
+    many: bool
+    supply: int
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
+class Permute(Ins):
+    """``permute what to to``: two lists of places of the same length, each place once in
+    each; at once, the items of ``what[i]`` (in their order, each lying as it lay) go on
+    top of what stays at ``to[i]``. Anything else is a rule error."""
+    what: Expr
+    to: Expr
+
+
 # ---------------------------------------------------------------- messages and calls
 
 @dataclass(frozen=True, kw_only=True, eq=False)
@@ -376,4 +409,4 @@ class Call(Ins):
 KINDS: tuple[type, ...] = (Jump, Branch, ForInit, ForStep, WhileInit, WhileTest, Return, EndGame,
                            SetLocal, SetGlobal, SetPlayerVar, SetActive, SetItemVar, StoreResult,
                            Ask, AskEach, AskSubset, Best, PickRandom, Roll, Shuffle,
-                           Move, Flip, Reveal, Deal, Fill, Log, Call)
+                           Move, Flip, Reveal, Deal, Fill, Log, Call, Make, Unmake, Permute)

@@ -571,6 +571,85 @@ def _fill(ins: ops.Fill, nxt: int, b: Builder):
     return run
 
 
+# ------------------------------------------------------------ items made, removed, permuted
+@meaning(ops.Make)
+def _make(ins: ops.Make, nxt: int, b: Builder):
+    to, facing, plain = b.fn(ins.to, "to"), b.face(ins), ins.face == ops.AS_PLACE
+    supply, kind = ins.supply, ins.kind
+    sets = [(name, b.value(e, bound)) for name, e, bound in ins.sets]
+
+    def run(R, L):
+        dest = to(R, L)
+        if dest is None:
+            raise RuleError(f"'make {kind}' at none (the place is none)",
+                            hint="a cell found by a rule may be none: test it first, e.g. "
+                                 "'if c != none { make ... at c }'")
+        got = values([f for _, f in sets], R, L)
+        pool = R.zones[supply]
+        if not pool:
+            key = R.prog.zones[supply].key
+            raise RuleError(f"'make {kind}': its supply '{key}' is empty (every item of it is in play)",
+                            hint=f"give the supply more items ('supply {key}: N of {kind}(...)'), or "
+                                 f"'remove' items that leave play")
+        item = pool[-1]
+        R.move(item, dest, -1 if plain else facing(R, L))
+        for (name, _), v in zip(sets, got):
+            R.set_ivar(name, item, v)
+        return nxt
+    return run
+
+
+@meaning(ops.Unmake)
+def _unmake(ins: ops.Unmake, nxt: int, b: Builder):
+    what, many, supply = b.fn(ins.what, "what"), ins.many, ins.supply
+
+    def run(R, L):
+        w = what(R, L)
+        for it in (list(w) if many else [w]):
+            if it is None:
+                raise RuleError("'remove' of nothing (the item is none)",
+                                hint="an empty zone's top or an empty cell is none: test it "
+                                     "first, e.g. 'if occupied(c) { remove top(c) }'")
+            R.move(it, supply)
+        return nxt
+    return run
+
+
+def permutation(R, froms: list, tos: list) -> None:
+    """Raises the rule error of a ``permute`` whose two lists of places do not pair each
+    place with one other."""
+    name = lambda z: R.prog.zones[z].key  # noqa: E731
+    if len(froms) != len(tos):
+        raise RuleError(f"'permute' of {len(froms)} places to {len(tos)} places",
+                        hint="give one place to go to for each place moved: two lists of the same length")
+    for places, what in ((froms, "moved from"), (tos, "moved to")):
+        seen: set = set()
+        for z in places:
+            if z is None:
+                raise RuleError(f"'permute': a place {what} is none",
+                                hint="a list of places may not hold none: leave it out of both lists")
+            if z in seen:
+                raise RuleError(f"'permute': {name(z)} is {what} twice",
+                                hint="each place may appear once in each list: two stacks would land on one place"
+                                if what == "moved to" else "each place may appear once in each list")
+            seen.add(z)
+
+
+@meaning(ops.Permute)
+def _permute(ins: ops.Permute, nxt: int, b: Builder):
+    what, to = b.fn(ins.what, "what"), b.fn(ins.to, "to")
+
+    def run(R, L):
+        froms, tos = list(what(R, L)), list(to(R, L))
+        permutation(R, froms, tos)
+        stacks = [list(R.zones[z]) for z in froms]   # what each place holds before
+        for stack, dest in zip(stacks, tos):
+            for it in stack:
+                R.move(it, dest, R.facing[it])
+        return nxt
+    return run
+
+
 # ------------------------------------------------------------ messages and calls
 @meaning(ops.Log)
 def _log(ins: ops.Log, nxt: int, b: Builder):

@@ -156,6 +156,8 @@ def _data_decl(d) -> str | None:
             return f"zone {d.name}: {type_code(d.holds)}{per} {d.visibility}"
         case "DeckDecl":
             return f"deck {d.name} into {d.into} {{ {'; '.join(deck_entry(e) for e in d.entries)} }}"
+        case "SupplyDecl":
+            return f"supply {d.name}: {d.entry.count} of {d.entry.kind}({named_args(d.entry.args)})"
         case "VarDecl":
             per = " per player" if d.per_player else ""
             vis = f" {d.visibility}" if d.visibility else ""

@@ -686,6 +686,16 @@ class _Builder:
                 return Step(s("s.fill", board=self.named(st.board), source=_code(st.source)))
             case "Reveal":
                 return Step(s("s.reveal", zone=_code(st.zone)))
+            case "Make":
+                values = [Code(f"{v.var} = {mc.expr(v.value)}") for v in st.values]
+                if values:
+                    return Step(s("s.make_with", kind=self.named(st.kind), to=_code(st.to),
+                                  values=join([(v,) for v in values])))
+                return Step(s("s.make", kind=self.named(st.kind), to=_code(st.to)))
+            case "RemoveItem":
+                return Step(s("s.remove_item", what=_code(st.what)))
+            case "Permute":
+                return Step(s("s.permute", what=_code(st.what), to=_code(st.to)))
         return None
 
     def move_step(self, st: ir.Move) -> Step:

@@ -1157,6 +1157,42 @@ class Proc(ChanceStatements):
         self.emit(f"{{ Id z_ = nn({self.x(s.source)}); for (Id c_ : {cells}) if (s.z.len[c_] == 0) {{ "
                   f"if (s.z.len[z_] == 0) bail(); mv(s, s.z.tail[z_], c_); }} }} {self.go(self.nxt)}")
 
+    def _Make(self, s):
+        g = self.gen
+        fields = g.c.item_vars.get(s.kind, {})
+        vals, sets = [], []
+        for k, (name, e, _) in enumerate(s.sets):
+            t = g.typeref(fields[name].type)
+            vals.append(f"{g.ct(t)} v{k}_ = {self._value(e, t)};")
+            sets.append(f"{g.layout.ivar(name, 'it_')} = std::move(v{k}_);")
+        # (an empty supply bails: Python then gives the rule error)
+        self.emit(f"{{ Id to_ = {self.x(s.to)}; {' '.join(vals)} if (s.z.len[{s.supply}] == 0) bail(); "
+                  f"Id it_ = s.z.tail[{s.supply}]; mv(s, it_, nn(to_), {self._facing(s)}); {' '.join(sets)} }} "
+                  f"{self.go(self.nxt)}")
+
+    def _Unmake(self, s):
+        what = self.x(s.what)
+        items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
+        self.emit(f"{{ List<Id> w_ = {items}; for (Id it_ : w_) mv(s, nn(it_), {s.supply}); }} {self.go(self.nxt)}")
+
+    def _Permute(self, s):
+        # (anything core.reference.permutation refuses bails: Python then gives the error;
+        # a place twice is found by pairs for a few places, by a mark per zone for more)
+        twice = ("if (n_ <= 32) { for (size_t i_ = 0; i_ < n_; ++i_) { Id a_ = nn(f_[i_]), b_ = nn(t_[i_]); "
+                 "for (size_t j_ = 0; j_ < i_; ++j_) if (f_[j_] == a_ || t_[j_] == b_) bail(); } } "
+                 "else { std::vector<char> in_(NZ, 0), out_(NZ, 0); for (size_t i_ = 0; i_ < n_; ++i_) { "
+                 "Id a_ = nn(f_[i_]), b_ = nn(t_[i_]); if (in_[a_] || out_[b_]) bail(); in_[a_] = out_[b_] = 1; } }")
+        # the stacks' items, in order, in a buffer on the stack (on the heap when many)
+        gather = ("size_t m_ = 0; for (size_t i_ = 0; i_ < n_; ++i_) m_ += (size_t)s.z.len[f_[i_]]; "
+                  "Id sb_[64]; size_t sa_[33]; std::vector<Id> hb_; std::vector<size_t> ha_; Id* it_ = sb_; "
+                  "size_t* at_ = sa_; if (n_ > 32 || m_ > 64) { hb_.resize(m_); ha_.resize(n_ + 1); "
+                  "it_ = hb_.data(); at_ = ha_.data(); } m_ = 0; for (size_t i_ = 0; i_ < n_; ++i_) { at_[i_] = m_; "
+                  "for (Id k_ = s.z.head[f_[i_]]; k_ >= 0; k_ = s.z.nxt[k_]) it_[m_++] = k_; } at_[n_] = m_;")
+        self.emit(f"{{ List<Id> f_ = {self.x(s.what)}; List<Id> t_ = {self.x(s.to)}; size_t n_ = f_.size(); "
+                  f"if (t_.size() != n_) bail(); {twice} {gather} "
+                  f"for (size_t i_ = 0; i_ < n_; ++i_) for (size_t k_ = at_[i_]; k_ < at_[i_ + 1]; ++k_) "
+                  f"mv(s, it_[k_], t_[i_], s.facing[it_[k_]]); }} {self.go(self.nxt)}")
+
     def _Log(self, s):
         vals = [self.x(p[1]) for p in s.parts if isinstance(p, tuple)]
         body = " ".join(f"(void)({v});" for v in vals)

@@ -125,6 +125,9 @@ def var_ranges(prog, facts) -> dict[str, tuple[int, int]]:
                     spans.setdefault(i.var, []).append(facts.int_range(i.value))
                 case ops.SetItemVar():
                     spans.setdefault(i.attr, []).append(facts.int_range(i.value))
+                case ops.Make():
+                    for name, value, _ in i.sets:
+                        spans.setdefault(name, []).append(facts.int_range(value))
                 case ops.SetLocal() | ops.ForInit() | ops.ForStep():
                     pass   # (locals of the frame: no variable of the rules)
                 case _:
