@@ -13,8 +13,8 @@ import random
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from meeple.interpreter.native import kernel, kernel_components
-from test_kernel_lasting import both, kernel_go, play, same, step_both
 from test_go_rules import legal
+from test_kernel_lasting import both, kernel_go, play, same, step_both
 
 pytestmark = [pytest.mark.kernels, needs_kernel]
 
