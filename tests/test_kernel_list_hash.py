@@ -11,6 +11,8 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
 
+from meeple import interpreter
+
 pytestmark = [pytest.mark.kernels, needs_kernel]
 
 RULES = """ruleset hashes
@@ -57,3 +59,49 @@ def test_a_list_changed_in_place_after_its_hash_is_found_as_it_is_now():
     kern, ref = first_vars(True), first_vars(False)
     assert ref["found"] == [False, True, True, False, True, True, True, True]
     assert kern == ref
+
+
+# A 4×4 board whose stones are put on and taken off (in its first row: 16 boards), the
+# whole board noted one number per cell (a list the kernel keeps, remaking the cells changed: kernel_elementwise.py)
+# and looked for among those seen: a board seen before comes back often, found by the
+# hash the remade list takes from the kept one's (its elements' shares changed), which
+# must be the hash made afresh. Played in the kernel's batch (no copy of the state made
+# between moves, as in go's playouts) and by the reference.
+BOARDS = """ruleset boards
+players 2..2
+kind Stone { n: int }
+board b: grid(rows: 4, cols: 4) holds Stone
+zone box: Stone
+deck stones into box { 16 of Stone(n: 1) }
+var seen: list of list of int = []
+var back: int = 0
+function code(c: b): int = if empty(c) then 0 else 1 + c.row
+function picture(): list of int = [code(c) for c in cells(b)]
+setup { seen = [picture()] }
+turn {
+  choose c from [x for x in cells(b) if x.row == 1] as "spot"
+  if empty(c) { move top(box) to c } else { move top(c) to box }
+  let now = picture()
+  if now in seen { back = back + 1 } else { seen = seen + [now] }
+}
+end when turn_number() >= 60
+score(p) = back
+"""
+
+
+def boards(native: bool):
+    """The program of BOARDS, played by a kernel or by the reference."""
+    src = SourceSet(base=parse(BOARDS, "boards.meeple"), sources={"boards.meeple": BOARDS})
+    rules = compile_sources(src)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    prog = rules.for_players(2)
+    assert bool(prog.kernel) == native
+    return prog
+
+
+def test_a_board_remade_from_a_kept_one_is_found_among_those_seen():
+    kern, ref = boards(True), boards(False)
+    games = interpreter.playouts(ref, 6, seed=1)
+    assert all(g["result"]["scores"][0] > 20 for g in games)   # (boards came back, found)
+    assert interpreter.playouts(kern, 6, seed=1) == games

@@ -38,6 +38,7 @@ from .cxx_text import ident
 # (the state given to a helper that reads nothing of it but the budgets' counters, and
 # each mention of the state: as kernel_lasting.py reads them)
 from .kernel_lasting import _GIVEN, _STATE, HELPERS
+from .kernel_types import IDS
 
 _DEPTH = 8   # rule functions called inside an element, looked through at most
 # what an element may read of its own cell's zone (as the printers write it)
@@ -113,6 +114,12 @@ class ElementwiseKeeps:
         # and added to nw_, nc_)
         one = (f"Id {x} = xs_[i_]; I w0_ = s.work, c0_ = s.calls; o_[i_] = {elem}; e.st[i_] = s.z.stamp[{x}]; "
                f"e.w[i_] = w0_ - s.work; e.c[i_] = s.calls - c0_; nw_ += e.w[i_]; nc_ += e.c[i_];")
+        # (a list of numbers, ids or bools made again from the kept one: its hash from
+        # the kept one's, each element made again changing its share, List::hash)
+        hashed = t.arg.tag in ("int", "bool") or t.arg.tag in IDS
+        again = (f"{el} was_ = o_[i_]; {one} h_ += hash_share((uint32_t)i_, (uint64_t)(int64_t)o_[i_]) "
+                 f"- hash_share((uint32_t)i_, (uint64_t)(int64_t)was_);") if hashed else one
+        rehash = "if (h0_) e.v.set_hash(h0_ + h_); " if hashed else ""
         self.fns.append(
             f"{sig} {{ auto& e = {keep}; const List<Id>& xs_ = {xs}; size_t n_ = xs_.size(); {work}I nw_ = 0, nc_ = 0; "
             f"if (!e.made || e.st.size() != n_) {{ e.made = false; e.st.assign(n_, 0); e.w.assign(n_, 0); "
@@ -122,9 +129,10 @@ class ElementwiseKeeps:
             f"if (i_ == n_) {{ KEPT_READS += n_; W(s, e.ws); s.calls += e.cs; {calls} return e.v; }} "
             # (the work and calls of the elements kept: all less those made again)
             f"e.made = false; Vec<{el}> o_(n_); std::copy(e.v.begin(), e.v.end(), o_.begin()); I wk_ = e.ws, ck_ = e.cs; size_t k_ = 0; "
+            f"{'uint32_t h0_ = e.v.known_hash(), h_ = 0; ' if hashed else ''}"
             f"for (; i_ < n_; ++i_) {{ if (s.z.stamp[xs_[i_]] == e.st[i_]) continue; ++k_; wk_ -= e.w[i_]; "
-            f"ck_ -= e.c[i_]; {one} }} KEPT_READS += n_ - k_; W(s, wk_); s.calls += ck_; {calls} "
-            f"e.v = {lt}(std::move(o_)); e.ws = wk_ + nw_; e.cs = ck_ + nc_; e.made = true; return e.v; }}")
+            f"ck_ -= e.c[i_]; {again} }} KEPT_READS += n_ - k_; W(s, wk_); s.calls += ck_; {calls} "
+            f"e.v = {lt}(std::move(o_)); {rehash}e.ws = wk_ + nw_; e.cs = ck_ + nc_; e.made = true; return e.v; }}")
         return fn
 
     def _own_cell(self, code: str, var: str | None, depth: int) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cxx_text import ident
+from .kernel_components import ComponentChecks
 from .kernel_elementwise import ElementwiseKeeps
 from .kernel_lasting import LastingKeeps
 from .kernel_types import has_none
@@ -33,7 +34,7 @@ _WRAPPERS = 8   # functions whose value is another's, looked through at most
 LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 
 
-class MemoCalls(LastingKeeps, ElementwiseKeeps):
+class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
     """``Gen``'s methods for calls that read a keep (some outlast a step:
     kernel_lasting.py; lists made one element per cell: kernel_elementwise.py)."""
 
@@ -127,18 +128,21 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
         self.protos.append(sig + ";")
         return sig, self.ct(rt), params, args
 
-    def _read(self, same: str, lasting: str = "", noted: bool = True) -> str:
+    def _read(self, same: str, lasting: str = "", noted: bool = True, recheck: str = "") -> str:
         """The C++ that returns the value of the keep's entry ``e`` where it is of the
         running epoch and ``same`` (its arguments') holds, counting again the work and the
         calls its evaluation counted. ``lasting``: the C++ that marks a lasting entry
         found fresh (kernel_lasting.py) with the running epoch, where it may be read
         too; "" where the keep lasts a step. ``noted``: whether its entries hold the
-        zones read (else an entry serves its arguments for good)."""
+        zones read (else an entry serves its arguments for good). ``recheck``: the C++
+        test of a lasting entry in place of ``fresh`` (its stamps, else a component's
+        membership: kernel_components.py)."""
         hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
         read = f"if (e.epoch == EPOCH{same}) {hit}"
         if lasting:
-            read += f" if (e.last{same}{' && fresh(s, e.deps)' if noted else ''}) {{ {lasting} {hit} }}"
+            test = f" && {recheck}" if recheck else " && fresh(s, e.deps)" if noted else ""
+            read += f" if (e.last{same}{test}) {{ {lasting} {hit} }}"
         return read
 
     def kept_call(self, name: str) -> str:
@@ -160,12 +164,15 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
         same = "".join(" && " + k[4] for k in keys)
         store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
         rec = self.lasting(name)   # (kernel_lasting.py)
+        # (a list of cells filtered, its cells whose zones changed taken out: kernel_components.py)
+        check = self.filter_recheck(name) if rec and self.notes(name) else None
+        recheck = f"{check}(s, e.v, e.deps{args})" if check else ""
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
                  f"{LASTING_FIELDS if rec else ''}}}")
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         self.fns.append(
             f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
-            f"{self._read(same, 'e.epoch = EPOCH;' if rec else '', self.notes(name))} I w0_ = s.work, c0_ = s.calls; "
+            f"{self._read(same, 'e.epoch = EPOCH;' if rec else '', self.notes(name), recheck)} I w0_ = s.work, c0_ = s.calls; "
             f"{rt} v_ = {rec or fn}(s{args}); "
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
             f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
@@ -196,9 +203,11 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
                  f"if (m_.v.p == e.v.p) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
         noted = rec is not None and self.notes(name)
         deps = (" m_.deps = d_;" if noted else "") + (" m_.last = true;" if rec else "")
+        check = self.component_recheck(name) if noted else None   # (kernel_components.py)
+        recheck = f"{check}(s, e.v, e.deps{args})" if check else ""
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
-            f"{self._read(same, renew if rec else '', noted)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec or fn}(s{args}); "
+            f"{self._read(same, renew if rec else '', noted, recheck)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec or fn}(s{args}); "
             f"I w_ = w0_ - s.work, c_ = s.calls - c0_; {'List<uint64_t> d_ = deps_read(); ' if noted else ''}"
             f"for (Id x_ : v_) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; m_.epoch = EPOCH; "
             f"{store} m_.v = v_; m_.work = w_; m_.calls = c_;{deps} }} "

@@ -176,6 +176,11 @@ template <class T>
 using Vec = std::vector<T, Alloc<T>>;
 
 // Lists are values (a rule never changes one in place), so copies share one vector.
+// an element's share of its list's hash (List::hash): even, so that the sum with the
+// odd part of the size is never 0
+static inline uint32_t hash_share(uint32_t i, uint64_t x) {
+    return (uint32_t)(((x * 0x9E3779B97F4A7C15ULL + i) * 0xBF58476D1CE4E5B9ULL) >> 32) & ~1u;
+}
 template <class T>
 struct List {
     // (bools kept as bytes: std::vector<bool> has no data())
@@ -275,18 +280,25 @@ struct List {
     const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->d)[i]; }
     const T* begin() const { return p ? reinterpret_cast<const T*>(p->d) : nullptr; }
     const T* end() const { return p ? reinterpret_cast<const T*>(p->d) + p->n : nullptr; }
-    // a hash of a list of numbers, ids or bools (never 0), made once for its buffer
+    // a hash of a list of numbers, ids or bools (odd, never 0), made once for its buffer
     // (explicitly instantiated for every list: kernel_prebuilt.py):
     // equal lists have the same (a list is changed in place by append alone, which
-    // forgets it)
+    // forgets it). It is a sum of each element's share at its place (hash_share), so
+    // that a list made from another with a few elements changed has its hash from the
+    // other's (kernel_elementwise.py: set_hash)
     uint32_t hash() const {
         if (!p) return 1;
         if (p->h) return p->h;
-        uint64_t h = p->n;
+        uint32_t h = ((uint32_t)p->n * 0x85EBCA6Bu) | 1u;
         if constexpr (std::is_arithmetic<S>::value)   // (other lists: by their size alone)
-            for (const S* x = p->d; x != p->d + p->n; ++x) h = (h ^ (uint64_t)(int64_t)*x) * 0x9E3779B97F4A7C15ULL;
-        uint32_t f = (uint32_t)(h >> 32) ^ (uint32_t)h;
-        return p->h = f ? f : 1;
+            for (uint32_t i = 0; i < p->n; ++i) h += hash_share(i, (uint64_t)(int64_t)p->d[i]);
+        return p->h = h;
+    }
+    // the hash made already, else 0; a hash given to a list just made (the one hash()
+    // would make)
+    uint32_t known_hash() const { return p ? p->h : 0; }
+    void set_hash(uint32_t h) const {
+        if (p) p->h = h;
     }
 
   private:

@@ -1,0 +1,73 @@
+"""Kept groups and liberties checked by their points (issue 36 item 4,
+interpreter/native/kernel_components.py): a group kept in one position serves a later
+one where the points its walk read that changed are still in it or still out of it (a
+stone of the other colour beside it), and kept liberties lose the points filled since.
+Go's positions where that happens, and where it must not (a stone that joins a group, a
+capture that frees its points), played by the kernel and the reference side by side:
+the legal points, the state and the work counted after every move are the reference's,
+in one game, two games in turns and a copy."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from meeple.interpreter.native import kernel, kernel_components
+from test_go_rules import legal
+from test_kernel_lasting import both, kernel_go, play, same, step_both
+
+pytestmark = [pytest.mark.kernels, needs_kernel]
+
+# A black chain (C3 D3 E3) under White's C4 D4: White fills its liberty E4 (the chain
+# the same, its liberty gone), Black's F3 joins it (walked again), White's B3 and G3
+# fill two more, Black takes C4 D4 E4 with C5 D5 E5 F4 B4 ... (points freed beside the
+# chain: its liberties made again); White then plays into the points freed.
+BESIDE = dict(black="C3 D3 E3 C6 D6 E6 B5 F5", white="C4 D4 A1", active=1)
+BESIDE_MOVES = ["play E4", "play F3", "play B3", "play C5", "play G3", "play D5", "play J9",
+                "play E5", "play J8", "play B4", "play J7", "play F4", "play D4", "play H1"]
+
+
+def test_a_stone_beside_a_kept_group_leaves_it_and_takes_a_liberty():
+    kern, ref = both(**BESIDE)
+    same(kern, ref, BESIDE_MOVES)
+
+
+def test_games_in_turns_and_a_copy_recheck_what_the_other_renewed():
+    # one game renews the stamps of a kept walk or liberties in its position; the other,
+    # a move behind or ahead, checks them against its own points
+    rnd = random.Random(3)
+    a, ra = both(**BESIDE)
+    b, rb = both(**BESIDE)
+    for step in range(40):
+        for kern, ref in ((a, ra), (b, rb)):
+            moves = [m.notation for m in ref.legal_moves() if m.notation != "pass"]
+            if ref.over or not moves:
+                return
+            step_both(kern, ref, step, rnd.choice(moves))
+        if step == 10:
+            c, rc = a.copy(), ra.copy()
+        if step > 10:
+            moves = [m.notation for m in rc.legal_moves() if m.notation != "pass"]
+            if not rc.over and moves:
+                move = rnd.choice(moves)
+                play(c, move)
+                play(rc, move)
+                assert legal(c) == legal(rc), (step, move)
+
+
+def test_go_rechecks_its_groups_and_liberties_by_their_points():
+    gen = kernel.Gen(kernel_go())
+    source = gen.source()
+    assert "uV_stones(s, e.v, e.deps" in source       # (the group's walk)
+    assert "uW_liberties(s, e.v, e.deps" in source    # (the liberties kept)
+    assert gen.filter_recheck("stones") is None        # (a walk, not a filtered list)
+    assert gen.component_recheck("region") is not None
+
+
+def test_a_condition_reading_another_zone_is_not_rechecked():
+    own = kernel_components.own_zone_only
+    assert own("((s.z.size(x) > 0) && (eq(T0[nn(s.z.top(x))], uA_k)))", "x")
+    assert not own("(s.z.size(x) > 0) && (s.z.size(uA_c) == 0)", "x")   # (another zone)
+    assert not own("(s.z.size(x) > 0) && !eq(x, s.uG_ko)", "x")          # (a variable)
+    assert not own("uF_is(s, x, uA_k)", "x")                            # (a call given the state)
+    assert not own("s.z.loc[x] == 3", "x")
