@@ -158,7 +158,9 @@ def make(ctx: Context, task: Task, kinds: list[str] | None = None) -> leaks.Vari
 
 def _item_kind(ctx: Context, item: int) -> str:
     R = ctx.game.R
-    return "face-down items" if R.facing[item] >= 0 and views.zone_shown(R, R.loc[item], ctx.seat) \
+    z = R.loc[item]
+    return "face-down items" if R.facing[item] >= 0 and views.zone_shown(R, z, ctx.seat) \
+        and not ctx.game.program.zones[z].dark \
         else "hidden items"
 
 

@@ -131,6 +131,7 @@ def _complete(game: Game, seat: int, rng: random.Random, mapping: dict[int, int]
     _place(R, mapping)
     if any(a != b for a, b in mapping.items()):
         follow(sample, mapping)
+    _scatter_dark(R, seat, rng)
     _forget_item_vars(R, mapping)
     _redraw_choices(R, seat, rng)
     _forget_private(R, seat)
@@ -341,14 +342,17 @@ def _hidden_slots(R, seat: int) -> list[tuple[int, int, int]]:
     filled, that only ever gave stones to the board) stay where they are: none of them
     can be anywhere else."""
     held = held_items(R) if R.stack else set()
-    out = []
+    out, dark = [], []
+    zones = R.prog.zones
     for z, items in enumerate(R.zones):
         if seat >= 0 and not R.unsure(z, seat):
             continue
         for pos, i in enumerate(items):
             if i not in held and not seat_sees(R, i, seat):
-                out.append((z, pos, i))
-    return out
+                # (a dark zone's come last: which items are dealt to them, as a set, then
+                # does not depend on which dark zones they lie in)
+                (dark if zones[z].dark else out).append((z, pos, i))
+    return out + dark
 
 
 def _slots(R, seat: int, keep) -> dict[str, list[tuple[int, int, int]]]:
@@ -385,6 +389,39 @@ def _place(R, mapping: dict[int, int]) -> None:
         R.zones[z][pos] = new
         R.loc[new] = z
         R.facing[new] = facing[old]
+
+
+def _scatter_dark(R, seat: int, rng: random.Random) -> None:
+    """The items the seat may not see in dark zones, whose places it does not know either
+    (its view neither lists nor counts them), laid again at random: each, in an order
+    drawn from ``rng``, goes to a dark zone that holds its kind, at a place in it drawn
+    too; a zone in which the seat sees no item and that got none yet is preferred (a cell
+    where it saw nothing may hold one item it did not see). How many such items there
+    are is what the seat can count from the rest (each item is somewhere); where they
+    lay is not read. Items a local of the rules under way holds stay where they are."""
+    zones = R.prog.zones
+    dark = [z.id for z in zones if z.dark and (z.owner is None or z.owner < R.n_players)]
+    if not dark or seat == "all":
+        return
+    held = held_items(R) if R.stack else set()
+    gone = sorted(i for z in dark for i in R.zones[z] if i not in held and not seat_sees(R, i, seat))
+    if not gone:
+        return
+    out = set(gone)
+    for z in dark:
+        if any(i in out for i in R.zones[z]):
+            R.zones[z][:] = [i for i in R.zones[z] if i not in out]
+    rng.shuffle(gone)
+    got: set[int] = set()
+    for item in gone:
+        kind = R.prog.items[item].kind
+        fits = [z for z in dark if zones[z].kind == kind]
+        free = [z for z in fits if z not in got and not R.zones[z]]
+        z = rng.choice(free or fits)
+        got.add(z)
+        R.zones[z].insert(rng.randrange(len(R.zones[z]) + 1), item)
+        R.loc[item] = z
+        R.unsure_seats[z] |= 1 << seat if seat >= 0 else 0
 
 
 def _forget_item_vars(R, dealt) -> None:

@@ -686,6 +686,8 @@ class _Builder:
                 return Step(s("s.fill", board=self.named(st.board), source=_code(st.source)))
             case "Reveal":
                 return Step(s("s.reveal", zone=_code(st.zone)))
+            case "RevealTo":
+                return Step(s("s.reveal_to", what=_code(st.what), who=_code(st.to)))
         return None
 
     def move_step(self, st: ir.Move) -> Step:

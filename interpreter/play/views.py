@@ -52,13 +52,17 @@ def _known(sees, item: int) -> bool:
 
 def _zones(R, prog, seat, sees) -> dict:
     """The zones of a view: the items of those the seat is shown (face-down ones as
-    HIDDEN_ITEM), the number of items of the others."""
+    HIDDEN_ITEM), the number of items of the others; of a dark zone, the items the seat
+    may see, in their order, and nothing of the others."""
     zones = {}
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n_players:
             continue
         items = R.zones[z.id]
-        if seat == "all" or zone_shown(R, z.id, seat):
+        if z.dark and seat != "all":
+            # a dark place: only the items the seat may see, neither count nor place of the others
+            zones[z.key] = [i for i in items if sees(i)]
+        elif seat == "all" or zone_shown(R, z.id, seat):
             # a face-down item lies in sight, but what it is stays unknown
             zones[z.key] = [i if _known(sees, i) else dict(HIDDEN_ITEM) for i in items]
         else:
@@ -168,7 +172,8 @@ SECRET_KINDS = ("hidden items", "face-down items", "item variables", "owner vari
 def secrets(game: Game, seat: int) -> dict[str, list]:
     """What ``view(game, seat)`` keeps from the seat now, by kind (``SECRET_KINDS``):
 
-    * hidden items: the items of the zones it sees only as counts;
+    * hidden items: the items of the zones it sees only as counts, and those of dark zones
+      it may not see (left out of its view, uncounted);
     * face-down items: the items lying face down, unknown to it, in zones it sees;
     * item variables: ``(name, item)`` for each item variable of an item it may not know;
     * owner variables: ``(name, p)`` for each value of a per-player variable declared
@@ -183,7 +188,8 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n_players:
             continue
-        out["face-down items" if zone_shown(R, z.id, seat) else "hidden items"] += \
+        shown = zone_shown(R, z.id, seat) and not z.dark
+        out["face-down items" if shown else "hidden items"] += \
             [i for i in R.zones[z.id] if not sees(i)]
     out["item variables"] = [(k, i) for k, vals in sorted(R.ivars.items())
                              for i, x in enumerate(vals) if x is not None and not sees(i)]

@@ -1,0 +1,271 @@
+"""Secret positions (issue 37, item 7): places declared ``dark`` and ``reveal ITEM to
+PLAYER`` (docs/language.md, "Secret positions").
+
+A seat's view of a dark zone or of a dark board's cell lists only the items it may see,
+in their order, and nothing of the others: neither a count nor a place. These tests show
+it on every consumer of views (the view and its JSON, the OpenSpiel adapter's
+observation and tensor, the search bots' determinizations, ``meeple test``'s list of
+secrets), and check tests/testdata/phantom_ttt against OpenSpiel's ``phantom_ttt``
+(the `open_spiel` package, a test-only dependency: the comparison skips without it):
+along random games both agree on who moves, on the legal moves, on each seat's
+observation (its view of the board: its own marks and those it found) and on the
+returns; and the kernel plays the game as Python does."""
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+from kernel_support import needs_kernel
+from lockstep import kernel_difference
+from scale import scaled
+
+from meeple import interpreter
+from meeple.dsl.parse import parse
+from meeple.interpreter import bots, testing, views
+from meeple.interpreter.bots import determinize
+
+DATA = Path(__file__).resolve().parent / "testdata"
+
+# every cell holds a stone, seen only by the seat that laid it; the pile is dark too
+DARK = """ruleset dark_demo
+players 2..2
+kind Stone { seat: int }
+board b: grid(rows: 2, cols: 2) holds Stone hidden dark
+zone pile: Stone
+zone bag: Stone per player dark
+deck stones into pile { 4 of Stone(seat: s) for s in 1..2 }
+var done: bool = false
+turn {
+  choose c from cells(b) as "lay"
+  move first(s for s in items(pile) if s.seat == seat(active)) to c face down for active
+  done = turn_number() > 3
+}
+end when done
+"""
+
+
+@cache
+def phantom():
+    return interpreter.load(str(DATA / "phantom_ttt")).for_players(2)
+
+
+def compiled(text: str, players: int):
+    """The program of a ruleset written here, for ``players`` seats."""
+    folder = Path(tempfile.mkdtemp())
+    name = text.split()[1]
+    (folder / f"{name}.meeple").write_text(text, encoding="utf-8")
+    return interpreter.load(folder / f"{name}.meeple", cache=False).for_players(players)
+
+
+def dark_program():
+    return compiled(DARK, 2)
+
+
+def test_dark_is_read_on_zones_and_boards_and_nothing_else_changes():
+    f = parse(DARK, "dark_demo.meeple")
+    decls = {d.name: d for d in f.decls if d.node in ("BoardDecl", "ZoneDecl")}
+    assert decls["b"].dark and decls["bag"].dark and not decls["pile"].dark
+    assert decls["b"].visibility == "hidden" and decls["bag"].visibility == "owner"
+    # a ruleset without the word: the IR says so
+    plain = parse(DARK.replace(" dark\n", "\n"), "x.meeple")
+    assert not any(d.dark for d in plain.decls if d.node in ("BoardDecl", "ZoneDecl"))
+
+
+def test_a_seat_sees_only_its_own_stones_and_no_count_of_the_others():
+    game = dark_program().new_game(2, 0)
+    testing.play(game, "lay r1c1", "lay r1c1", "lay r2c2")
+    mine = views.view(game, 0)["zones"]
+    theirs = views.view(game, 1)["zones"]
+    everyone = views.view(game, views.SPECTATOR)["zones"]
+    s1, s2 = testing.at(game, "b:r1c1")   # seat 1's stone below seat 2's
+    assert mine["b:r1c1"] == [s1] and theirs["b:r1c1"] == [s2] and everyone["b:r1c1"] == []
+    assert mine["b:r2c2"] != [] and theirs["b:r2c2"] == [] and everyone["b:r2c2"] == []
+    # nothing in the JSON tells where the unseen stones lie or how many there are
+    for key in ("b:r1c1", "b:r2c2", "bag:0", "bag:1"):
+        for v in (theirs, everyone):
+            assert "count" not in json.dumps(v[key]) and "hidden" not in json.dumps(v[key])
+    # the "all" view (a referee's) shows everything
+    assert views.view(game, "all")["zones"]["b:r1c1"] == [s1, s2]
+    # what the seat is kept from: the unseen stones, as hidden items
+    assert set(views.secrets(game, 1)["hidden items"]) >= {s1, testing.at(game, "b:r2c2")[0]}
+    assert views.secrets(game, 1)["face-down items"] == []
+
+
+def twins():
+    """Two games that differ only in which dark cell holds seat 1's unseen stone."""
+    games = []
+    for cell in ("lay r1c2", "lay r2c1"):
+        g = dark_program().new_game(2, 0)
+        testing.play(g, cell, "lay r2c2")
+        games.append(g)
+    return games
+
+
+def test_where_an_unseen_stone_lies_changes_nothing_seat_2_is_shown():
+    from meeple import openspiel
+    a, b = twins()
+    assert a.state["zones"] != b.state["zones"]
+    enc = openspiel.Encoding(a.program)
+    for seat in (1, views.SPECTATOR):
+        assert views.view(a, seat) == views.view(b, seat)
+        assert openspiel.observation(a, seat) == openspiel.observation(b, seat)
+        if seat >= 0:
+            assert (enc.encode(views.view(a, seat)) == enc.encode(views.view(b, seat))).all()
+    # seat 1 itself sees the difference
+    assert views.view(a, 0) != views.view(b, 0)
+
+
+def test_a_determinization_does_not_read_where_unseen_stones_lie():
+    a, b = twins()
+    samples = [determinize.determinize(g, 1, random.Random(7)) for g in (a, b)]
+    assert samples[0].state["zones"] == samples[1].state["zones"]
+    for g, s in zip((a, b), samples):
+        # what seat 2 sees stays as it is, and the stones keep their number
+        assert views.view(s, 1)["zones"] == views.view(g, 1)["zones"]
+        assert sorted(i for z in s.state["zones"] for i in z) == sorted(i for z in g.state["zones"] for i in z)
+    # over several draws, seat 1's unseen stone goes to more than one cell
+    cells = {tuple(map(len, determinize.determinize(a, 1, random.Random(k)).state["zones"]))
+             for k in range(12)}
+    assert len(cells) > 1
+
+
+def test_a_search_bot_plays_the_same_in_both_twins():
+    picks = []
+    for g in twins():
+        testing.play(g, "lay r1c1")   # seat 2 decides next
+        picks.append([interpreter.bot_move(interpreter.make_bot("ismcts:iterations=30", seed=3), g, 1)
+                      for _ in range(3)])
+    assert picks[0] == picks[1]
+
+
+# ---------------------------------------------------------------- reveal ... to
+
+REVEAL = """ruleset reveal_to_demo
+players 3..3
+kind Card { value: int }
+zone pile: Card hidden
+zone table: Card dark
+deck cards into pile { Card(value: v) for v in 1..4 }
+var done: bool = false
+turn {
+  move top(pile) to table face down for players[0]
+  reveal top(table) to players[2]
+  reveal top(table) to players[2]
+  reveal [top(pile)] to players[1]
+  done = true
+}
+end when done
+"""
+
+
+def test_reveal_to_shows_an_item_to_one_more_seat_where_it_lies():
+    game = compiled(REVEAL, 3).new_game(3, 0)
+    card = game.state["zones"][testing.zone(game.program, "table")][0]
+    top = game.state["zones"][testing.zone(game.program, "pile")][-1]
+    assert views.view(game, 0)["zones"]["table"] == [card]
+    assert views.view(game, 2)["zones"]["table"] == [card]
+    assert views.view(game, 1)["zones"]["table"] == []          # dark: not even counted
+    assert game.state["facing"][card] == 0b101                  # seats 1 and 3, face down
+    # an item of a hidden pile shown to seat 2 alone: it lies in the pile, which seat 2
+    # still sees as a count (not dark), and seat 2 knows it, face down
+    assert views.view(game, 1)["zones"]["pile"] == {"count": 3}
+    assert views.view(game, 1)["face_down"] == [top]
+    assert views.view(game, 0)["face_down"] == [card] and views.view(game, 2)["face_down"] == [card]
+
+
+def test_reveal_to_is_checked():
+    from meeple.dsl.errors import MeepleError
+    bad = REVEAL.replace("reveal top(table) to players[2]\n  reveal top(table)", "reveal table")
+    bad = bad.replace("reveal [top(pile)] to players[1]", "reveal top(pile) to 3")
+    with pytest.raises(MeepleError) as e:
+        compiled(bad, 3)
+    assert "check/type-mismatch" in str(e.value)
+
+
+# ---------------------------------------------------------------- phantom tic-tac-toe
+
+def board_string(game, seat: int) -> str:
+    """OpenSpiel's phantom_ttt view of a seat ("x" seat 1, "o" seat 2, "." unknown),
+    written from the seat's Meeple view alone."""
+    zones = views.view(game, seat, log=False)["zones"]
+    o = set(testing.items(game.program, "Mark", seat=2))
+    rows = []
+    for r in range(1, 4):
+        row = ""
+        for c in range(1, 4):
+            seen = zones[f"b:r{r}c{c}"]
+            row += "." if not seen else "o" if seen[0] in o else "x"
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def action(notation: str) -> int:
+    (r, c), = [(int(notation[-3]) - 1, int(notation[-1]) - 1)]
+    return r * 3 + c
+
+
+def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    spiel = pyspiel.load_game("phantom_ttt")
+    rnd = random.Random(0)
+    seen = {"again": 0, "found": 0, "draws": 0}
+    for g in range(scaled(400, 60)):
+        game, st = phantom().new_game(2, g), spiel.new_initial_state()
+        while not st.is_terminal():
+            seat = st.current_player()
+            assert game.deciding == [seat]
+            legal = game.legal_moves(seat)
+            assert sorted(action(m.notation) for m in legal) == st.legal_actions(), str(st)
+            m = legal[rnd.randrange(len(legal))]
+            game.apply(m, seat=seat)
+            st.apply_action(action(m.notation))
+            seen["again"] += not st.is_terminal() and st.current_player() == seat
+            for p in (0, 1):
+                assert board_string(game, p) == st.observation_string(p), (str(st), p)
+            # the spectator sees no mark at all
+            assert set(board_string(game, views.SPECTATOR)) <= {".", "\n"}
+        assert game.over
+        assert game.result["outcomes"] == ["win" if x > 0 else "loss" if x < 0 else "draw"
+                                           for x in st.returns()]
+        seen["draws"] += game.result["draw"]
+    assert seen["again"] > 0 and seen["draws"] > 0
+
+
+def test_phantom_tic_tac_toe_tells_a_seat_nothing_of_the_other_s_tries():
+    game = phantom().new_game(2, 0)
+    testing.play(game, "mark r2c2")
+    before = views.view(game, 0)
+    testing.play(game, "mark r2c2")   # seat 2 finds r2c2 taken: it tries again
+    assert views.view(game, 0) == before | {"pending": views.view(game, 0)["pending"]}
+    assert views.view(game, 1)["zones"]["b:r2c2"] == before["zones"]["b:r2c2"]
+    testing.play(game, "mark r1c1")
+    after = views.view(game, 0)
+    # what changed for seat 1: seat 2's supply is one mark shorter (its turn is over)
+    assert after["zones"] == before["zones"] | {"supply:1": {"count": 4}}
+    assert after["pvars"]["tried"][1] == {"hidden": True}
+
+
+@needs_kernel
+@pytest.mark.kernels
+def test_phantom_tic_tac_toe_plays_the_same_in_its_kernel(monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    rules = interpreter.load(str(DATA / "phantom_ttt"))
+    assert rules.use_native(report=False)
+    fast = rules.for_players(2)
+    assert fast.kernel
+    moves = 0
+    for seed in range(scaled(6, 2)):
+        a, b = fast.new_game(2, seed), phantom().new_game(2, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
+            i = rnd.randrange(b.move_count())
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+            moves += 1
+        assert a.over and a.result == b.result
+    assert moves > 10 and fast.native_fallbacks == 0
