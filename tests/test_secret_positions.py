@@ -269,3 +269,38 @@ def test_phantom_tic_tac_toe_plays_the_same_in_its_kernel(monkeypatch):
             moves += 1
         assert a.over and a.result == b.result
     assert moves > 10 and fast.native_fallbacks == 0
+
+
+# ---------------------------------------------------------------- meeple test
+
+def test_meeple_test_varies_where_unseen_items_of_a_dark_board_lie(tmp_path, monkeypatch):
+    """tests/testdata/dark_ships.meeple passes ``meeple test``; the same with a public
+    variable that counts the ships of the first row fails, by the variation of dark
+    places alone (exchanging unseen ships, as before, leaves the count as it is)."""
+    from meeple.interpreter.analysis import testing as checks
+    from meeple.interpreter.analysis import variations
+    good = DATA / "dark_ships.meeple"
+    checks.check_ruleset(str(good), players=2, examples=20)
+    text = good.read_text(encoding="utf-8")
+    text = text.replace("var shots: int = 0\n", "var shots: int = 0\nvar north: int = 0\n")
+    text = text.replace("  shots += 1\n", "  shots += 1\n  north = count(c for c in cells(sea) "
+                                          "if c.row == 1 and occupied(c))\n")
+    bad = tmp_path / "dark_ships.meeple"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(AssertionError) as e:
+        checks.check_ruleset(str(bad), players=2, examples=40)
+    assert "secrets/non-interference" in str(e.value)
+    assert "where items it cannot see lie, in variable north" in str(e.value)
+    assert "moved to sea:" in str(e.value)
+    monkeypatch.setitem(variations.VARIATIONS, "dark places",
+                        lambda ctx, first, second, whole, probe=False: False if probe else None)
+    checks.check_ruleset(str(bad), players=2, examples=40)
+
+
+def test_the_secrets_of_a_seat_list_the_unseen_items_of_dark_places():
+    game = dark_program().new_game(2, 0)
+    testing.play(game, "lay r1c1", "lay r2c2")
+    s2 = testing.at(game, "b:r2c2")[0]
+    kept = views.secrets(game, 0)
+    assert s2 in kept["dark places"] and s2 in kept["hidden items"]
+    assert testing.at(game, "b:r1c1")[0] not in kept["dark places"]

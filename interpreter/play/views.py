@@ -166,7 +166,7 @@ def can_see(game: Game, seat):
 #: variation for each name), and tests/test_leaks.py checks that everything a view masks
 #: is one of them.
 SECRET_KINDS = ("hidden items", "face-down items", "item variables", "owner variables",
-                "hidden variables", "secret choices")
+                "hidden variables", "secret choices", "dark places")
 
 
 def secrets(game: Game, seat: int) -> dict[str, list]:
@@ -181,7 +181,9 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
     * hidden variables: ``(name, p)`` for each value of a variable declared ``hidden``
       (p None for one that is not per player);
     * secret choices: the other seats asked in the simultaneous decision under way (what
-      they chose, or will choose, is not shown until all have chosen)."""
+      they chose, or will choose, is not shown until all have chosen);
+    * dark places: the items of dark zones it may not see (also hidden items): where
+      they lie, and that they are there, is not shown either."""
     R, prog = game.R, game.program
     sees = can_see(game, seat)
     out: dict[str, list] = {k: [] for k in SECRET_KINDS}
@@ -189,8 +191,10 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
         if z.owner is not None and z.owner >= R.n_players:
             continue
         shown = zone_shown(R, z.id, seat) and not z.dark
-        out["face-down items" if shown else "hidden items"] += \
-            [i for i in R.zones[z.id] if not sees(i)]
+        unseen = [i for i in R.zones[z.id] if not sees(i)]
+        out["face-down items" if shown else "hidden items"] += unseen
+        if z.dark:
+            out["dark places"] += unseen
     out["item variables"] = [(k, i) for k, vals in sorted(R.ivars.items())
                              for i, x in enumerate(vals) if x is not None and not sees(i)]
     _private_variables(game, seat, out)
