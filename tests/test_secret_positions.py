@@ -304,3 +304,29 @@ def test_the_secrets_of_a_seat_list_the_unseen_items_of_dark_places():
     kept = views.secrets(game, 0)
     assert s2 in kept["dark places"] and s2 in kept["hidden items"]
     assert testing.at(game, "b:r1c1")[0] not in kept["dark places"]
+
+
+def test_the_openspiel_adapter_tells_a_seat_nothing_of_where_the_other_played():
+    """meeple.openspiel on tests/testdata/phantom_ttt: two games in which seat 1 marked
+    different cells give seat 2 the same information state, observation and tensor."""
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    from meeple import openspiel
+    game = openspiel.load(interpreter.load(str(DATA / "phantom_ttt")), 2)
+
+    def play(st, seat: int, notation: str) -> None:
+        # (a secret choice: a simultaneous node in which the other seat waits)
+        joint = [next(a for a in st.legal_actions(p)
+                      if st.action_to_string(p, a) == (notation if p == seat else "wait")) for p in (0, 1)]
+        st.apply_actions(joint)
+
+    states = []
+    for first in ("mark r1c2", "mark r2c1"):
+        st = game.new_initial_state()
+        play(st, 0, first)
+        play(st, 1, "mark r2c2")
+        states.append(st)
+    a, b = states
+    assert a.information_state_string(1) == b.information_state_string(1)
+    assert a.observation_string(1) == b.observation_string(1)
+    assert a.observation_tensor(1) == b.observation_tensor(1)
+    assert a.information_state_string(0) != b.information_state_string(0)
