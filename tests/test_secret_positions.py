@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 from kernel_support import needs_kernel
 from lockstep import kernel_difference
+from meeple.dsl.parse import parse
+from meeple.interpreter import testing, views
+from meeple.interpreter.bots import determinize
 from scale import scaled
 
 from meeple import interpreter
-from meeple.dsl.parse import parse
-from meeple.interpreter import bots, testing, views
-from meeple.interpreter.bots import determinize
 
 DATA = Path(__file__).resolve().parent / "testdata"
 
@@ -277,8 +277,7 @@ def test_meeple_test_varies_where_unseen_items_of_a_dark_board_lie(tmp_path, mon
     """tests/testdata/dark_ships.meeple passes ``meeple test``; the same with a public
     variable that counts the ships of the first row fails, by the variation of dark
     places alone (exchanging unseen ships, as before, leaves the count as it is)."""
-    from meeple.interpreter.analysis import testing as checks
-    from meeple.interpreter.analysis import variations
+    from meeple.interpreter.analysis import testing as checks, variations
     good = DATA / "dark_ships.meeple"
     checks.check_ruleset(str(good), players=2, examples=20)
     text = good.read_text(encoding="utf-8")

@@ -17,6 +17,11 @@ know has been drawn again from ``rng``:
   ``meeple test``'s leak check (interpreter/analysis/leaks.py); who sees an item lying face
   down stays with its place. Items that a local of unknown type holds stay where they
   are.
+* the items the seat does not see in dark zones (whose views list only the items a seat
+  sees: not how many others lie there, nor where) are then laid again at random, each
+  in a dark zone holding its kind, one the seat sees empty first (``_scatter_dark``):
+  where they really lie is not read, only how many there are (which the seat can count
+  from the rest, each item being somewhere);
 * the secret choices other seats have already made in a simultaneous decision under
   way are drawn again among their options;
 * whole numbers and truth values the seat may not see (variables declared ``hidden``,
@@ -342,7 +347,8 @@ def _hidden_slots(R, seat: int) -> list[tuple[int, int, int]]:
     filled, that only ever gave stones to the board) stay where they are: none of them
     can be anywhere else."""
     held = held_items(R) if R.stack else set()
-    out, dark = [], []
+    out: list[tuple[int, int, int]] = []
+    dark: list[tuple[int, int, int]] = []
     zones = R.prog.zones
     for z, items in enumerate(R.zones):
         if seat >= 0 and not R.unsure(z, seat):
@@ -399,8 +405,7 @@ def _scatter_dark(R, seat: int, rng: random.Random) -> None:
     where it saw nothing may hold one item it did not see). How many such items there
     are is what the seat can count from the rest (each item is somewhere); where they
     lay is not read. Items a local of the rules under way holds stay where they are."""
-    zones = R.prog.zones
-    dark = [z.id for z in zones if z.dark and (z.owner is None or z.owner < R.n_players)]
+    dark = [z.id for z in R.prog.zones if z.dark and (z.owner is None or z.owner < R.n_players)]
     if not dark or seat == "all":
         return
     held = held_items(R) if R.stack else set()
@@ -414,14 +419,21 @@ def _scatter_dark(R, seat: int, rng: random.Random) -> None:
     rng.shuffle(gone)
     got: set[int] = set()
     for item in gone:
-        kind = R.prog.items[item].kind
-        fits = [z for z in dark if zones[z].kind == kind]
-        free = [z for z in fits if z not in got and not R.zones[z]]
-        z = rng.choice(free or fits)
-        got.add(z)
-        R.zones[z].insert(rng.randrange(len(R.zones[z]) + 1), item)
-        R.loc[item] = z
-        R.unsure_seats[z] |= 1 << seat if seat >= 0 else 0
+        _lay(R, item, dark, got, rng)
+        if seat >= 0:
+            R.unsure_seats[R.loc[item]] |= 1 << seat
+
+
+def _lay(R, item: int, dark: list[int], got: set[int], rng: random.Random) -> None:
+    """Puts the item at a place drawn from ``rng`` in one of the ``dark`` zones that hold
+    its kind: one still empty that got none yet (``got``), if any."""
+    zones, kind = R.prog.zones, R.prog.items[item].kind
+    fits = [z for z in dark if zones[z].kind == kind]
+    free = [z for z in fits if z not in got and not R.zones[z]]
+    z = rng.choice(free or fits)
+    got.add(z)
+    R.zones[z].insert(rng.randrange(len(R.zones[z]) + 1), item)
+    R.loc[item] = z
 
 
 def _forget_item_vars(R, dealt) -> None:

@@ -54,7 +54,7 @@ def _zones(R, prog, seat, sees) -> dict:
     """The zones of a view: the items of those the seat is shown (face-down ones as
     HIDDEN_ITEM), the number of items of the others; of a dark zone, the items the seat
     may see, in their order, and nothing of the others."""
-    zones = {}
+    zones: dict[str, list | dict] = {}
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n_players:
             continue
