@@ -489,8 +489,9 @@ class BoardDecl(Node):
     # coordinates; None: the generator's names
     named: StrLit | None = None
     # ``holds K hidden dark``: a seat's view of a cell lists only the items it may see
-    # (no count, no place for the others: see docs/language.md, Secret positions)
-    dark: bool = False
+    # (no count, no place for the others: see docs/language.md, Secret positions);
+    # None (not False) otherwise, which the IR's printer leaves out
+    dark: bool | None = None
 
 
 class ZoneDecl(Node):
@@ -500,8 +501,9 @@ class ZoneDecl(Node):
     holds: TypeRef
     per_player: bool = False
     visibility: str = "public"
-    # ``dark``: a seat's view lists only the items of the zone it may see (no count)
-    dark: bool = False
+    # ``dark``: a seat's view lists only the items of the zone it may see (no count);
+    # None otherwise
+    dark: bool | None = None
 
 
 class DeckEntry(Node):

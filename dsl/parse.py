@@ -324,7 +324,7 @@ class _ToIR(Transformer):
         return _new(ir.CellDef, span=self.t(c[0]), name=str(c[0]), coords=[x for x in c[1:] if x is not None])
 
     def holds(self, meta, c):
-        return (c[0], str(c[1]) if c[1] is not None else "public", bool(c[2]))
+        return (c[0], str(c[1]) if c[1] is not None else "public", c[2])
 
     def dark(self, meta, c):
         return True
@@ -351,7 +351,7 @@ class _ToIR(Transformer):
     def zone_decl(self, meta, c):
         name, holds, per, vis, dark = c
         return _new(ir.ZoneDecl, span=self.t(name), name=str(name), holds=holds, per_player=bool(per),
-                           visibility=str(vis) if vis else ("owner" if per else "public"), dark=bool(dark))
+                           visibility=str(vis) if vis else ("owner" if per else "public"), dark=dark)
 
     def for_clauses(self, meta, c):
         return c
