@@ -22,7 +22,7 @@ import pytest
 from kernel_support import needs_kernel
 from lockstep import kernel_difference
 from meeple.dsl.parse import parse
-from meeple.interpreter import testing, views
+from meeple.interpreter import bots, testing, views
 from meeple.interpreter.bots import determinize
 from scale import scaled
 
@@ -133,13 +133,16 @@ def test_a_determinization_does_not_read_where_unseen_stones_lie():
     assert len(cells) > 1
 
 
-def test_a_search_bot_plays_the_same_in_both_twins():
-    picks = []
+def test_a_search_bot_is_given_the_same_games_in_both_twins():
+    """The games a search bot's ``Position`` draws for seat 2 (with its past or not),
+    and the move it then plays, are the same in both twins."""
+    samples, picks = [], []
     for g in twins():
         testing.play(g, "lay r1c1")   # seat 2 decides next
-        picks.append([interpreter.bot_move(interpreter.make_bot("ismcts:iterations=30", seed=3), g, 1)
-                      for _ in range(3)])
-    assert picks[0] == picks[1]
+        pos = bots.Position(g, 1)
+        samples.append([pos.sample(random.Random(k), history=k % 2 == 1).state["zones"] for k in range(6)])
+        picks.append(interpreter.bot_move(interpreter.make_bot("ismcts:iterations=30", seed=3), g, 1))
+    assert samples[0] == samples[1] and picks[0] == picks[1]
 
 
 # ---------------------------------------------------------------- reveal ... to
