@@ -332,3 +332,17 @@ def test_the_openspiel_adapter_tells_a_seat_nothing_of_where_the_other_played():
     assert a.observation_string(1) == b.observation_string(1)
     assert a.observation_tensor(1) == b.observation_tensor(1)
     assert a.information_state_string(0) != b.information_state_string(0)
+
+
+def test_the_terminal_draws_each_seat_only_the_marks_it_may_see():
+    from meeple.cli import render
+    game = phantom().new_game(2, 0)
+    testing.play(game, "mark r2c2", "mark r2c2", "mark r1c1")   # seat 2 found r2c2 taken
+
+    def marks(seat: int) -> list[str]:
+        lines = [t.plain for t in render.board_lines(game.program, views.view(game, seat), "b")]
+        return [line.split() for line in lines if not line.lstrip().startswith("r")]
+
+    assert marks(0) == [["·", "·", "·"], ["·", "1", "·"], ["·", "·", "·"]]
+    assert marks(1) == [["2", "·", "·"], ["·", "1", "·"], ["·", "·", "·"]]
+    assert marks(views.SPECTATOR) == [["·"] * 3] * 3
