@@ -49,8 +49,8 @@ end when done
 
 
 @cache
-def phantom():
-    return interpreter.load(str(DATA / "phantom_ttt")).for_players(2)
+def phantom(variants: tuple = ()):
+    return interpreter.load(str(DATA / "phantom_ttt"), variants=list(variants)).for_players(2)
 
 
 def compiled(text: str, players: int):
@@ -211,13 +211,15 @@ def action(notation: str) -> int:
     return r * 3 + c
 
 
-def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games():
+@pytest.mark.parametrize("variants, spiel_name", [
+    ((), "phantom_ttt"), (("abrupt",), "phantom_ttt(gameversion=abrupt)")])
+def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games(variants, spiel_name):
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
-    spiel = pyspiel.load_game("phantom_ttt")
+    spiel = pyspiel.load_game(spiel_name)
     rnd = random.Random(0)
     seen = {"again": 0, "found": 0, "draws": 0}
     for g in range(scaled(400, 60)):
-        game, st = phantom().new_game(2, g), spiel.new_initial_state()
+        game, st = phantom(variants).new_game(2, g), spiel.new_initial_state()
         while not st.is_terminal():
             seat = st.current_player()
             assert game.deciding == [seat]
@@ -227,6 +229,7 @@ def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games():
             game.apply(m, seat=seat)
             st.apply_action(action(m.notation))
             seen["again"] += not st.is_terminal() and st.current_player() == seat
+            seen["found"] += board_string(game, seat).count("xo"[seat]) > 0
             for p in (0, 1):
                 assert board_string(game, p) == st.observation_string(p), (str(st), p)
             # the spectator sees no mark at all
@@ -235,7 +238,19 @@ def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games():
         assert game.result["outcomes"] == ["win" if x > 0 else "loss" if x < 0 else "draw"
                                            for x in st.returns()]
         seen["draws"] += game.result["draw"]
-    assert seen["again"] > 0 and seen["draws"] > 0
+    # a seat tries again after a taken cell in the classical game only; both find marks
+    assert (seen["again"] > 0) == (not variants) and seen["found"] > 0 and seen["draws"] > 0
+
+
+def test_abrupt_phantom_tic_tac_toe_passes_meeple_test():
+    """The abrupt game tells nobody whether another's try hit a taken cell: ``meeple
+    test``'s leak check, dark places included, finds nothing. (The classical game lets a
+    player try again, which shows the others that the cell was taken: the check reports
+    it, language.md 18.9.)"""
+    from meeple.interpreter.analysis import testing as checks
+    checks.check_ruleset(str(DATA / "phantom_ttt"), variants=["abrupt"], players=2, examples=20)
+    with pytest.raises(AssertionError, match="secrets/non-interference"):
+        checks.check_ruleset(str(DATA / "phantom_ttt"), variants=[], players=2, examples=20)
 
 
 def test_phantom_tic_tac_toe_tells_a_seat_nothing_of_the_other_s_tries():
@@ -248,7 +263,7 @@ def test_phantom_tic_tac_toe_tells_a_seat_nothing_of_the_other_s_tries():
     testing.play(game, "mark r1c1")
     after = views.view(game, 0)
     # what changed for seat 1: seat 2's supply is one mark shorter (its turn is over)
-    assert after["zones"] == before["zones"] | {"supply:1": {"count": 4}}
+    assert after["zones"] == before["zones"] | {"supply:1": {"count": 8}}
     assert after["pvars"]["tried"][1] == {"hidden": True}
 
 
