@@ -191,11 +191,11 @@ def test_reveal_to_is_checked():
 
 # ---------------------------------------------------------------- phantom tic-tac-toe
 
-def board_string(game, seat: int) -> str:
-    """OpenSpiel's phantom_ttt view of a seat ("x" seat 1, "o" seat 2, "." unknown),
+def board_string(game, seat: int, kind: str = "Mark") -> str:
+    """OpenSpiel's view of a 3 x 3 board for a seat ("x" seat 1, "o" seat 2, "." unknown),
     written from the seat's Meeple view alone."""
     zones = views.view(game, seat, log=False)["zones"]
-    o = set(testing.items(game.program, "Mark", seat=2))
+    o = set(testing.items(game.program, kind, seat=2))
     rows = []
     for r in range(1, 4):
         row = ""
@@ -207,19 +207,24 @@ def board_string(game, seat: int) -> str:
 
 
 def action(notation: str) -> int:
+    """OpenSpiel's action of a cell: row x 3 + column, from 0."""
     (r, c), = [(int(notation[-3]) - 1, int(notation[-1]) - 1)]
     return r * 3 + c
 
 
-@pytest.mark.parametrize("variants, spiel_name", [
-    ((), "phantom_ttt"), (("abrupt",), "phantom_ttt(gameversion=abrupt)")])
-def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games(variants, spiel_name):
-    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
-    spiel = pyspiel.load_game(spiel_name)
+# OpenSpiel's hex writes a stone joined to a side with other letters: x, y, z (black),
+# o, p, q (white), capitals for a winning one
+HEX_LETTERS = str.maketrans({"y": "x", "z": "x", "X": "x", "p": "o", "q": "o", "O": "o", " ": None})
+
+
+def agree_with_openspiel(prog, spiel, kind: str, games: int) -> dict[str, int]:
+    """Random games in both: at each step the same seat decides, with the same legal
+    moves; after it each seat's observation is its Meeple view of the board (the
+    spectator sees no stone at all); at the end the returns are the outcomes."""
     rnd = random.Random(0)
     seen = {"again": 0, "found": 0, "draws": 0}
-    for g in range(scaled(400, 60)):
-        game, st = phantom(variants).new_game(2, g), spiel.new_initial_state()
+    for g in range(games):
+        game, st = prog.new_game(2, g), spiel.new_initial_state()
         while not st.is_terminal():
             seat = st.current_player()
             assert game.deciding == [seat]
@@ -229,17 +234,38 @@ def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games(variants, 
             game.apply(m, seat=seat)
             st.apply_action(action(m.notation))
             seen["again"] += not st.is_terminal() and st.current_player() == seat
-            seen["found"] += board_string(game, seat).count("xo"[seat]) > 0
+            seen["found"] += board_string(game, seat, kind).count("xo"[1 - seat]) > 0
             for p in (0, 1):
-                assert board_string(game, p) == st.observation_string(p), (str(st), p)
-            # the spectator sees no mark at all
-            assert set(board_string(game, views.SPECTATOR)) <= {".", "\n"}
+                assert board_string(game, p, kind) == st.observation_string(p).translate(HEX_LETTERS), \
+                    (str(st), p)
+            assert set(board_string(game, views.SPECTATOR, kind)) <= {".", "\n"}
         assert game.over
         assert game.result["outcomes"] == ["win" if x > 0 else "loss" if x < 0 else "draw"
                                            for x in st.returns()]
         seen["draws"] += game.result["draw"]
+    return seen
+
+
+@pytest.mark.parametrize("variants, spiel_name", [
+    ((), "phantom_ttt"), (("abrupt",), "phantom_ttt(gameversion=abrupt)")])
+def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games(variants, spiel_name):
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    seen = agree_with_openspiel(phantom(variants), pyspiel.load_game(spiel_name), "Mark", scaled(400, 60))
     # a seat tries again after a taken cell in the classical game only; both find marks
     assert (seen["again"] > 0) == (not variants) and seen["found"] > 0 and seen["draws"] > 0
+
+
+def test_dark_hex_agrees_with_openspiel_along_random_games():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    spiel = pyspiel.load_game("dark_hex(gameversion=adh,num_rows=3,num_cols=3)")
+    prog = interpreter.load(str(DATA / "dark_hex")).for_players(2)
+    seen = agree_with_openspiel(prog, spiel, "Stone", scaled(400, 60))
+    assert seen["found"] > 0 and seen["draws"] == 0 and seen["again"] == 0
+
+
+def test_dark_hex_passes_meeple_test():
+    from meeple.interpreter.analysis import testing as checks
+    checks.check_ruleset(str(DATA / "dark_hex"), players=2, examples=20)
 
 
 def test_abrupt_phantom_tic_tac_toe_passes_meeple_test():
