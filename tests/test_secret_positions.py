@@ -3,13 +3,16 @@ PLAYER`` (docs/language.md, "Secret positions").
 
 A seat's view of a dark zone or of a dark board's cell lists only the items it may see,
 in their order, and nothing of the others: neither a count nor a place. These tests show
-it on every consumer of views (the view and its JSON, the OpenSpiel adapter's
-observation and tensor, the search bots' determinizations, ``meeple test``'s list of
-secrets), and check tests/testdata/phantom_ttt against OpenSpiel's ``phantom_ttt``
-(the `open_spiel` package, a test-only dependency: the comparison skips without it):
-along random games both agree on who moves, on the legal moves, on each seat's
-observation (its view of the board: its own marks and those it found) and on the
-returns; and the kernel plays the game as Python does."""
+it on every consumer of views (the view and its JSON, the terminal, the OpenSpiel
+adapter's information state, observation and tensor, the search bots'
+determinizations, ``meeple test``'s secrets and leak check), and check
+tests/testdata/phantom_ttt (and its variant abrupt) and tests/testdata/dark_hex against
+OpenSpiel's ``phantom_ttt`` and ``dark_hex`` (the `open_spiel` package, a test-only
+dependency: the comparisons skip without it): along random games both agree on who
+moves, on the legal moves, on each seat's observation (its view of the board: its own
+marks and those it found), on which histories a deciding seat can tell apart
+(information states) and on the returns; and the kernel plays phantom tic-tac-toe as
+Python does."""
 from __future__ import annotations
 
 import json
@@ -217,22 +220,47 @@ def action(notation: str) -> int:
 HEX_LETTERS = str.maketrans({"y": "x", "z": "x", "X": "x", "p": "o", "q": "o", "O": "o", " ": None})
 
 
+def looks(game, seat: int) -> str:
+    """The seat's view (no messages) with each item written as what it looks like (its
+    seat): items alike are told apart by their numbers alone, which OpenSpiel does not
+    have (a found mark's number would say which of the other's marks it is)."""
+    view = views.view(game, seat, log=False)
+
+    def look(i):
+        return game.program.items[i].attrs["seat"] if isinstance(i, int) else i
+    view["zones"] = {k: [look(i) for i in c] if isinstance(c, list) else c for k, c in view["zones"].items()}
+    view["face_down"] = sorted(look(i) for i in view["face_down"])
+    return json.dumps(view, sort_keys=True)
+
+
 def agree_with_openspiel(prog, spiel, kind: str, games: int) -> dict[str, int]:
     """Random games in both: at each step the same seat decides, with the same legal
     moves; after it each seat's observation is its Meeple view of the board (the
-    spectator sees no stone at all); at the end the returns are the outcomes."""
+    spectator sees no stone at all); at the end the returns are the outcomes. And the
+    information states agree: at each decision, two histories give the deciding seat the
+    same OpenSpiel information state exactly when they give it the same Meeple
+    information (its successive views, items by their looks, and its own moves)."""
     rnd = random.Random(0)
     seen = {"again": 0, "found": 0, "draws": 0}
+    spiel_to_meeple: dict = {}
+    meeple_to_spiel: dict = {}
     for g in range(games):
         game, st = prog.new_game(2, g), spiel.new_initial_state()
+        known: dict[int, list[str]] = {0: [looks(game, 0)], 1: [looks(game, 1)]}
         while not st.is_terminal():
             seat = st.current_player()
             assert game.deciding == [seat]
+            a, b = (seat, st.information_state_string(seat)), (seat, "|".join(known[seat]))
+            assert spiel_to_meeple.setdefault(a, b) == b and meeple_to_spiel.setdefault(b, a) == a
             legal = game.legal_moves(seat)
             assert sorted(action(m.notation) for m in legal) == st.legal_actions(), str(st)
             m = legal[rnd.randrange(len(legal))]
             game.apply(m, seat=seat)
             st.apply_action(action(m.notation))
+            known[seat].append(m.notation)
+            for p in (0, 1):
+                if known[p][-1] != looks(game, p):
+                    known[p].append(looks(game, p))
             seen["again"] += not st.is_terminal() and st.current_player() == seat
             seen["found"] += board_string(game, seat, kind).count("xo"[1 - seat]) > 0
             for p in (0, 1):
@@ -243,6 +271,7 @@ def agree_with_openspiel(prog, spiel, kind: str, games: int) -> dict[str, int]:
         assert game.result["outcomes"] == ["win" if x > 0 else "loss" if x < 0 else "draw"
                                            for x in st.returns()]
         seen["draws"] += game.result["draw"]
+    seen["information states"] = len(spiel_to_meeple)
     return seen
 
 
@@ -253,6 +282,7 @@ def test_phantom_tic_tac_toe_agrees_with_openspiel_along_random_games(variants, 
     seen = agree_with_openspiel(phantom(variants), pyspiel.load_game(spiel_name), "Mark", scaled(400, 60))
     # a seat tries again after a taken cell in the classical game only; both find marks
     assert (seen["again"] > 0) == (not variants) and seen["found"] > 0 and seen["draws"] > 0
+    assert seen["information states"] > 300
 
 
 def test_dark_hex_agrees_with_openspiel_along_random_games():
@@ -261,6 +291,7 @@ def test_dark_hex_agrees_with_openspiel_along_random_games():
     prog = interpreter.load(str(DATA / "dark_hex")).for_players(2)
     seen = agree_with_openspiel(prog, spiel, "Stone", scaled(400, 60))
     assert seen["found"] > 0 and seen["draws"] == 0 and seen["again"] == 0
+    assert seen["information states"] > 300
 
 
 def test_dark_hex_passes_meeple_test():
