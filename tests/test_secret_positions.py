@@ -418,3 +418,23 @@ def test_the_terminal_draws_each_seat_only_the_marks_it_may_see():
     assert marks(0) == [["·", "·", "·"], ["·", "1", "·"], ["·", "·", "·"]]
     assert marks(1) == [["2", "·", "·"], ["·", "1", "·"], ["·", "·", "·"]]
     assert marks(views.SPECTATOR) == [["·"] * 3] * 3
+
+
+def test_a_replay_as_a_seat_does_not_name_the_cells_the_other_tried(tmp_path):
+    """``meeple replay --as SEAT`` writes another seat's secret choice into an ``owner``
+    variable by its verb alone (the choice is never shown to that seat): the record of
+    phantom tic-tac-toe shown as player 2 does not say where player 1 played."""
+    from console import meeple_cli
+    rec = tmp_path / "game.json"
+    rec.write_text(json.dumps({"format": "meeple-record/2", "ruleset": "phantom_ttt", "variants": ["abrupt"],
+                               "locale": None, "players": 2, "seed": 0,
+                               "moves": ["mark r2c2", "mark r2c2", "mark r1c1"]}), encoding="utf-8")
+
+    def shown(*args) -> list[str]:
+        r = meeple_cli("replay", rec, "--ruleset", DATA / "phantom_ttt", "--json", *args)
+        assert r.code == 0, r
+        return [m["notation"] for m in json.loads(r.out)["moves"]]
+
+    assert shown("--as", 2) == ["mark", "mark r2c2", "mark"]
+    assert shown("--as", 1) == ["mark r2c2", "mark", "mark r1c1"]
+    assert shown() == ["mark", "mark", "mark"]                     # a spectator

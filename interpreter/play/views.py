@@ -218,6 +218,18 @@ def _private_variables(game: Game, seat: int, out: dict[str, list]) -> None:
                 out[kind].append((k, p))
 
 
+def choice_hidden(game: Game, player: int, seat) -> bool:
+    """Whether what ``player`` chooses in the decision pending in ``game`` stays hidden
+    from ``seat`` (a seat number, ``SPECTATOR`` or "all") once chosen: a choice made in
+    secret (a simultaneous decision) into a variable declared ``owner`` (of another seat)
+    or ``hidden``, whose value no view shows that seat (the cell a phantom player tries).
+    Records shown as a seat saw them write such a move by its verb alone."""
+    pend = game.R.pending
+    if pend is None or "waiting" not in pend or seat == "all" or seat == player:
+        return False
+    return _private(game.program.checked.vars[pend["var"]], player, seat) is not None
+
+
 def item_visible(game: Game, item: int, seat: int) -> bool:
     fn = can_see(game, seat)
     return True if fn is None else fn(item)
