@@ -131,8 +131,7 @@ def test_everything_a_view_masks_is_a_secret_of_one_kind():
     assert seen_kinds == set(views.SECRET_KINDS)
 
 
-def _explained(game, full: dict, mine: dict, kept: dict, seat: int) -> None:
-    items = set(kept["hidden items"]) | set(kept["face-down items"])
+def _zones_explained(game, full: dict, mine: dict, kept: dict) -> None:
     dark = {z.key for z in game.program.zones if z.dark}
     for key, content in full["zones"].items():
         shown = mine["zones"][key]
@@ -145,6 +144,11 @@ def _explained(game, full: dict, mine: dict, kept: dict, seat: int) -> None:
         else:
             for i, x in zip(content, shown):
                 assert x == i or (x == views.HIDDEN_ITEM and i in kept["face-down items"]), (key, i)
+
+
+def _explained(game, full: dict, mine: dict, kept: dict, seat: int) -> None:
+    items = set(kept["hidden items"]) | set(kept["face-down items"])
+    _zones_explained(game, full, mine, kept)
     for k, value in full["vars"].items():
         if mine["vars"][k] != value:
             assert (k, None) in kept["hidden variables"] or _masked_items(mine["vars"][k]), k
