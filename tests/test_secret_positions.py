@@ -118,6 +118,9 @@ def test_where_an_unseen_stone_lies_changes_nothing_seat_2_is_shown():
         assert openspiel.observation(a, seat) == openspiel.observation(b, seat)
         if seat >= 0:
             assert (enc.encode(views.view(a, seat)) == enc.encode(views.view(b, seat))).all()
+            # every dark place may hold something the seat does not see
+            assert a.unsure_zones(seat) == b.unsure_zones(seat)
+            assert {f"b:r{r}c{c}" for r in (1, 2) for c in (1, 2)} <= set(a.unsure_zones(seat))
     # seat 1 itself sees the difference
     assert views.view(a, 0) != views.view(b, 0)
 
