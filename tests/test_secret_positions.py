@@ -441,3 +441,22 @@ def test_a_replay_as_a_seat_does_not_name_the_cells_the_other_tried(tmp_path):
     assert shown("--as", 2) == ["mark", "mark r2c2", "mark"]
     assert shown("--as", 1) == ["mark r2c2", "mark", "mark r1c1"]
     assert shown() == ["mark", "mark", "mark"]                     # a spectator
+
+
+def test_the_pettingzoo_observation_tells_nothing_of_where_the_other_played():
+    """meeple.pettingzoo on tests/testdata/phantom_ttt: player_1's observation after
+    player_0 marked one cell or another is the same tensor."""
+    pytest.importorskip("pettingzoo", reason="PettingZoo (pettingzoo) is not installed")
+    from meeple import openspiel, pettingzoo
+    rules = interpreter.load(str(DATA / "phantom_ttt"))
+    labels = openspiel.ActionSpace(rules.for_players(2))
+    seen = []
+    for cell in ("r1c2", "r2c1"):
+        env = pettingzoo.env(rules, 2)
+        env.reset(seed=0)
+        assert env.agent_selection == "player_0"
+        legal = env.observe("player_0")["action_mask"].nonzero()[0]
+        env.step(next(int(a) for a in legal if labels.label(int(a)) == cell))
+        assert env.agent_selection == "player_1"
+        seen.append(env.observe("player_1")["observation"])
+    assert (seen[0] == seen[1]).all()
