@@ -399,6 +399,8 @@ class _Builder:
             d = self._board_decl(name)
             out.append(Para(s("board.intro", board=self.named(name), kind=self.named(d.holds.name),
                               seen=s.word(f"v.{d.visibility}"))))
+            if d.dark:
+                out.append(Para(s("place.dark", place=self.named(name))))
             if d.generator:
                 out.append(Para(s("board.shape", shape=Code(f"{d.generator}({mc.named_args(d.args)})"))))
             sizes: dict[int, list] = {}
@@ -443,6 +445,7 @@ class _Builder:
         out = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
         for sec in c.secrets:
             out.append(Para(s("zone.secret_end" if sec.until_end else "zone.secret", zone=self.named(sec.zone))))
+        out += [Para(s("place.dark", place=self.named(n))) for n, z in c.zones.items() if z.dark]
         hidden = list(c.offscreen)
         if hidden:
             out.append(Para(s("zone.offscreen", names=join([(Code(n),) for n in sorted(hidden)]))))
