@@ -460,3 +460,11 @@ def test_the_pettingzoo_observation_tells_nothing_of_where_the_other_played():
         assert env.agent_selection == "player_1"
         seen.append(env.observe("player_1")["observation"])
     assert (seen[0] == seen[1]).all()
+
+
+def test_the_rulebook_says_which_places_are_dark_and_who_is_shown_what():
+    md = interpreter.rulebook_view.markdown(interpreter.rulebook.build(
+        interpreter.load(str(DATA / "phantom_ttt"), variants=["abrupt"])))
+    assert "`b` is dark: each player sees there only what it may see" in md
+    assert "`supply` is dark" in md
+    assert "Show `top(c)` to `active`" in md
