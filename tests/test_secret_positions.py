@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -468,3 +469,15 @@ def test_the_rulebook_says_which_places_are_dark_and_who_is_shown_what():
     assert "`b` is dark: each player sees there only what it may see" in md
     assert "`supply` is dark" in md
     assert "Show `top(c)` to `active`" in md
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ("move top(pile) to table face down for players[0]\n", "", "'reveal ... to' of nothing"),
+    ("reveal [top(pile)] to players[1]",
+     "let nobody = players[0]\n  nobody = none\n  reveal top(pile) to nobody", "'reveal ... to' nobody"),
+])
+def test_reveal_to_of_none_is_a_rule_error(old, new, message):
+    from meeple.interpreter import RuleError
+    assert old in REVEAL
+    with pytest.raises(RuleError, match=re.escape(message)):
+        compiled(REVEAL.replace(old, new), 3).new_game(3, 0)

@@ -550,6 +550,9 @@ def _reveal_to(ins: ops.RevealTo, nxt: int, b: Builder):
 
     def run(R, L):
         w, p = what(R, L), seat(R, L)
+        if p is None:
+            raise RuleError("'reveal ... to' nobody (the player is none)",
+                            hint="give a player, e.g. 'reveal top(z) to active'")
         for it in (list(w) if many else [w]):
             if it is None:
                 raise RuleError("'reveal ... to' of nothing (the item is none)",
