@@ -445,7 +445,9 @@ class _Builder:
         out = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
         for sec in c.secrets:
             out.append(Para(s("zone.secret_end" if sec.until_end else "zone.secret", zone=self.named(sec.zone))))
-        out += [Para(s("place.dark", place=self.named(n))) for n, z in c.zones.items() if z.dark]
+        for n, z in c.zones.items():
+            if z.dark:
+                out.append(Para(s("place.dark", place=self.named(n))))
         hidden = list(c.offscreen)
         if hidden:
             out.append(Para(s("zone.offscreen", names=join([(Code(n),) for n in sorted(hidden)]))))
