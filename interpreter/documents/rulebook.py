@@ -442,7 +442,7 @@ class _Builder:
         rows = [[(Code(n),), (self.name(n),), self.named(z.holds.name),
                  (s.word("w.yes") if z.per_player else s.word("w.no"),), (s.word(f"v.{z.visibility}"),)]
                 for n, z in c.zones.items()]
-        out = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
+        out: list = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
         for sec in c.secrets:
             out.append(Para(s("zone.secret_end" if sec.until_end else "zone.secret", zone=self.named(sec.zone))))
         for n, z in c.zones.items():
