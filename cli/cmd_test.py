@@ -71,8 +71,9 @@ def command(
     round-trips through JSON, the record replays, views hide what is hidden,
     results are defined), and non-interference: varying what a seat (or the
     spectator) may not see (hidden and face-down items, item variables, owner and
-    hidden variables, secret choices) changes nothing it is shown, neither its
-    view, nor its log, nor its options and their texts. A failure is shrunk to a
+    hidden variables, secret choices, where items of dark places lie) changes
+    nothing it is shown, neither its view, nor its log, nor its options and their
+    texts. A failure is shrunk to a
     short game, printed with the rule's source line, and saved as a record for
     `meeple replay`; exit 1 (also when the games kept secrets and none could be
     varied)."""

@@ -603,7 +603,7 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
     notation (which names items) is replaced by the verb alone. ``short``: items by
     their short labels. ``before_view``: the seat's view of ``game_before`` where the
     caller has it (a screen of many moves makes it once, not once a move)."""
-    from ..interpreter.play.views import item_visible, view as make_view
+    from ..interpreter.play.views import choice_hidden, item_visible, view as make_view
 
     def can_see(item: int) -> bool:
         if seat == "all":
@@ -617,6 +617,10 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
     if not all(can_see(i) for i in _items_in(move.value, type_code)):
         verb = before_view["pending"]["verb"] if before_view.get("pending") else None
         notation = literal(verb) if verb else tr(language(game_before.program), "(hidden)")
+    if choice_hidden(game_before, move.player, seat):
+        # (a secret choice into a variable the seat never sees: the verb alone)
+        verb = before_view["pending"]["verb"] if before_view.get("pending") else None
+        notation, text = literal(verb) if verb else tr(language(game_before.program), "(hidden)"), Text()
     if text.plain and (notation == text.plain or notation.endswith(" " + text.plain)):
         text = Text()  # 'guess higher', not 'guess higher — higher'
     return notation, text

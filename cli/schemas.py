@@ -258,7 +258,8 @@ def meeple_test_schema() -> dict:
                "item_variables": _s(_INT, "item variables of items it may not know"),
                "owner_variables": _s(_INT, "values of variables declared owner, of other seats"),
                "hidden_variables": _s(_INT, "values of variables declared hidden"),
-               "secret_choices": _s(_INT, "choices of other seats in a simultaneous decision")}
+               "secret_choices": _s(_INT, "choices of other seats in a simultaneous decision"),
+               "dark_places": _s(_INT, "where items of dark zones it may not see lie")}
     config = _obj("a configuration: a player count with variants or a locale", {
         "players": _s(_INT, "number of players"),
         "variants": {**_NAMES, "description": "its variants"},

@@ -383,6 +383,15 @@ class Reveal(Node):
     zone: Expr
 
 
+class RevealTo(Node):
+    """``reveal what to p``: the item(s) become known to player p too, wherever they lie
+    (they lie face down for the players who knew them and p, until they move or are
+    flipped)."""
+    node: Literal["RevealTo"] = "RevealTo"
+    what: Expr
+    to: Expr
+
+
 class EndGame(Node):
     """``end game``: the game ends now; scores are computed."""
     node: Literal["EndGame"] = "EndGame"
@@ -421,7 +430,7 @@ class Permute(Node):
 
 
 Stmt = Annotated[
-    Let | Assign | AttrAssign | IndexAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | Return | CallResult | Make | RemoveItem | Permute,
+    Let | Assign | AttrAssign | IndexAssign | If | For | While | Choose | ChooseEach | ChooseSubset | Best | Move | Flip | Shuffle | Deal | Fill | PickRandom | Roll | Log | CallProc | EndGame | Reveal | RevealTo | Return | CallResult | Make | RemoveItem | Permute,
     Field(discriminator="node"),
 ]
 
@@ -511,6 +520,10 @@ class BoardDecl(Node):
     # ``named "{col:a}{row}"`` of a generated board: how its cells are named, from their
     # coordinates; None: the generator's names
     named: StrLit | None = None
+    # ``holds K hidden dark``: a seat's view of a cell lists only the items it may see
+    # (no count, no place for the others: see docs/language.md, Secret positions);
+    # None (not False) otherwise, which the IR's printer leaves out
+    dark: bool | None = None
 
 
 class ZoneDecl(Node):
@@ -520,6 +533,9 @@ class ZoneDecl(Node):
     holds: TypeRef
     per_player: bool = False
     visibility: str = "public"
+    # ``dark``: a seat's view lists only the items of the zone it may see (no count);
+    # None otherwise
+    dark: bool | None = None
 
 
 class DeckEntry(Node):

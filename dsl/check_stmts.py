@@ -206,6 +206,9 @@ class StmtChecks:
                 self._facing(s)
             case "Shuffle" | "Reveal":
                 self._zone_expr(s.zone, env, "this")
+            case "RevealTo":
+                self._items_expr(s.what, env, "reveal ... to")
+                self._expect(s.to, env, PLAYER, "the player it is revealed to")
             case "Deal":
                 self._zone_expr(s.source, env, "the pile dealt from")
                 z = self.c.zones.get(s.to)

@@ -333,31 +333,34 @@ class _ToIR(Transformer):
         return _new(ir.CellDef, span=self.t(c[0]), name=str(c[0]), coords=[x for x in c[1:] if x is not None])
 
     def holds(self, meta, c):
-        return (c[0], str(c[1]) if c[1] is not None else "public")
+        return (c[0], str(c[1]) if c[1] is not None else "public", c[2])
+
+    def dark(self, meta, c):
+        return True
 
     def named_as(self, meta, c):
         return _new(ir.StrLit, span=self.t(c[0]), value=_string(c[0]))
 
     def board_decl(self, meta, c):
-        name, (gen, args, _), named, drawn, (holds, vis) = c
+        name, (gen, args, _), named, drawn, (holds, vis, dark) = c
         return _new(ir.BoardDecl, span=self.t(name), name=str(name), generator=gen, args=args,
-                            holds=holds, visibility=vis, named=named, drawn=drawn or [])
+                            holds=holds, visibility=vis, named=named, drawn=drawn or [], dark=dark)
 
     def drawn_at(self, meta, c):
         return list(c)
 
     def board_cells_decl(self, meta, c):
-        name, *cells, drawn, (holds, vis) = c
+        name, *cells, drawn, (holds, vis, dark) = c
         return _new(ir.BoardDecl, span=self.t(name), name=str(name), cells=cells, holds=holds,
-                            visibility=vis, drawn=drawn or [])
+                            visibility=vis, drawn=drawn or [], dark=dark)
 
     def per_player(self, meta, c):
         return True
 
     def zone_decl(self, meta, c):
-        name, holds, per, vis = c
+        name, holds, per, vis, dark = c
         return _new(ir.ZoneDecl, span=self.t(name), name=str(name), holds=holds, per_player=bool(per),
-                           visibility=str(vis) if vis else ("owner" if per else "public"))
+                           visibility=str(vis) if vis else ("owner" if per else "public"), dark=dark)
 
     def for_clauses(self, meta, c):
         return c
@@ -728,6 +731,9 @@ class _ToIR(Transformer):
 
     def reveal_stmt(self, meta, c):
         return _new(ir.Reveal, span=self.s(meta), zone=c[0])
+
+    def reveal_to_stmt(self, meta, c):
+        return _new(ir.RevealTo, span=self.s(meta), what=c[0], to=c[1])
 
     def end_game_stmt(self, meta, c):
         return _new(ir.EndGame, span=self.s(meta))

@@ -115,8 +115,9 @@ def test_everything_a_view_masks_is_a_secret_of_one_kind():
     keep the visibility of the moment they were said: the items they hide are renamed by
     the exchange of items, see test_leaks.py.)"""
     seen_kinds = set()
+    dark = (ROOT / "tests" / "testdata" / "dark_ships.meeple").read_text(encoding="utf-8")
     for text, players in ((source("leaky_phantom", fixed=True), 2), (source("leaky_auction"), 3),
-                          (source("leaky_leduc"), 2), (TABLE, 2)):
+                          (source("leaky_leduc"), 2), (TABLE, 2), (dark, 2)):
         rules = compiled(text)
         game, rng = rules.new_game(players, seed=3), random.Random(3)
         while not game.over:
@@ -130,15 +131,24 @@ def test_everything_a_view_masks_is_a_secret_of_one_kind():
     assert seen_kinds == set(views.SECRET_KINDS)
 
 
-def _explained(game, full: dict, mine: dict, kept: dict, seat: int) -> None:
-    items = set(kept["hidden items"]) | set(kept["face-down items"])
+def _zones_explained(game, full: dict, mine: dict, kept: dict) -> None:
+    dark = {z.key for z in game.program.zones if z.dark}
     for key, content in full["zones"].items():
         shown = mine["zones"][key]
-        if isinstance(shown, dict):
+        if key in dark:
+            # a dark zone: the items the seat sees, in their order; the others left out
+            assert shown == [i for i in content if i not in kept["dark places"]], key
+            assert set(content) - set(shown) <= set(kept["hidden items"]), key
+        elif isinstance(shown, dict):
             assert set(content) <= set(kept["hidden items"]) and shown["count"] == len(content)
         else:
             for i, x in zip(content, shown):
                 assert x == i or (x == views.HIDDEN_ITEM and i in kept["face-down items"]), (key, i)
+
+
+def _explained(game, full: dict, mine: dict, kept: dict, seat: int) -> None:
+    items = set(kept["hidden items"]) | set(kept["face-down items"])
+    _zones_explained(game, full, mine, kept)
     for k, value in full["vars"].items():
         if mine["vars"][k] != value:
             assert (k, None) in kept["hidden variables"] or _masked_items(mine["vars"][k]), k
@@ -203,7 +213,7 @@ def test_the_exchanges_are_counted_by_kind_in_text_and_json(tmp_path):
     jsonschema.Draft202012Validator(SCHEMA).validate(doc)
     by_kind = doc["exchanges_by_kind"]
     assert set(by_kind) == {"hidden_items", "face_down_items", "item_variables", "owner_variables",
-                            "hidden_variables", "secret_choices"}
+                            "hidden_variables", "secret_choices", "dark_places"}
     assert by_kind["secret_choices"] > 0 and by_kind["owner_variables"] > 0
     assert sum(by_kind.values()) == doc["exchanges"] and by_kind["hidden_items"] == 0
     assert doc["secrets_found"]["owner_variables"] >= by_kind["owner_variables"]

@@ -104,7 +104,7 @@ order counterclockwise
 enum E { a, b }
 kind K { v: int, e: E, l: list of int, var hp: int = 2 }
 board b: grid(rows: 2, cols: 2) named "{col:a}{row}" holds K hidden
-board c: cells { x(x: 0, y: 0) y(x: 1, y: 0) } drawn at (2 * x, -y) holds K
+board c: cells { x(x: 0, y: 0) y(x: 1, y: 0) } drawn at (2 * x, -y) holds K hidden dark
 zone z: K per player owner
 zone pile: K
 deck d into pile { 2 of K(v: i, e: a, l: [i]) for i in 1..3 }
@@ -119,6 +119,7 @@ turn {
   let xs = [k for k in items(z(active)) if k.v > 1]
   n(active) = sum(k.v for k in xs)
   if empty(pile) { end game } elif true { reveal pile } else { log k "{active}" }
+  reveal top(pile) to active
   for i in 1..2 { pick r at random from players }
   roll d1, d2 from 1..6
   while false max 3 { move top(pile) to pile face down for active  flip top(pile) face up }

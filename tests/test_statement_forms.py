@@ -56,6 +56,7 @@ FORMS = {
     "call_stmt": ("CallProc", "call note(c)"),
     "end_game_stmt": ("EndGame", "end game"),
     "reveal_stmt": ("Reveal", "reveal hand(w)"),
+    "reveal_to_stmt": ("RevealTo", "reveal top(hand(w)) to players[seat(w) % 2]"),
     "return_stmt": ("Return", "return n + 1"),
     "let_call_stmt": ("CallResult", "let r = call add(d + x)"),
     "assign_call_stmt": ("CallResult", "total = call add(total)"),
@@ -115,6 +116,7 @@ turn {
   active = active
   move c to shown face down
   flip c face up
+  if occupied(hand(w)) { reveal top(hand(w)) to players[seat(w) % 2] }
   reveal hand(w)
   pick x at random from [1, 2, 3]
   roll d from 1..6

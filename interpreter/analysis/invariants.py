@@ -517,7 +517,7 @@ class GameChecker:
 _SECRET = {"hidden items": "items it cannot see", "face-down items": "items it cannot see",
            "item variables": "item variables it cannot see",
            "owner variables": "variables it may not see", "hidden variables": "variables it may not see",
-           "secret choices": "choices it may not see"}
+           "secret choices": "choices it may not see", "dark places": "where items it cannot see lie"}
 
 
 def _secret_zones(prog, players: int) -> list[tuple[int, int | None, bool]]:

@@ -480,7 +480,9 @@ class Twin:
 
 def _own_part(game: Game, view: dict, seat: int) -> list:
     """Takes out of a view (and returns) what only the seat may see: its values of the
-    variables declared ``owner`` and the contents of its own zones that only it sees."""
+    variables declared ``owner``, the contents of its own zones that only it sees, and
+    the items of dark zones it sees that are not in public view (its own marks on a
+    dark board, or those the rules showed it alone)."""
     if seat < 0:
         return []
     R, prog = game.R, game.program
@@ -495,7 +497,19 @@ def _own_part(game: Game, view: dict, seat: int) -> list:
                 and z.id not in R.revealed and not any(R.visible(z.id, p) for p in range(R.n_players) if p != seat):
             out.append(view["zones"][z.key])
             view["zones"][z.key] = None
+        elif z.dark and isinstance(view["zones"].get(z.key), list):
+            _own_dark(R, view, z.key, out)
     return out
+
+
+def _own_dark(R, view: dict, key: str, out: list) -> None:
+    """``_own_part`` of a dark zone: the items the seat sees there that are not in public
+    view, taken out of the zone and of the face-down items it knows."""
+    mine = [i for i in view["zones"][key] if isinstance(i, int) and not R.public_item(i)]
+    if mine:
+        out.append((key, mine, [i for i in view["face_down"] if i in mine]))
+        view["zones"][key] = [i for i in view["zones"][key] if i not in mine]
+        view["face_down"] = [i for i in view["face_down"] if i not in mine]
 
 
 def _fresh_view(game: Game, seat: int, old: set) -> tuple[dict, list]:

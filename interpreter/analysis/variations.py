@@ -11,7 +11,10 @@ in nothing the seat is shown:
 * item variables: the value of an item variable of such an item changes;
 * owner variables, hidden variables: a value the seat may not see changes;
 * secret choices: another seat chooses something else in a simultaneous decision (a
-  choice made and not yet revealed, or the one it makes next).
+  choice made and not yet revealed, or the one it makes next);
+* dark places: an item of a dark zone the seat has never been shown moves to another
+  dark zone that holds its kind and in which the seat sees nothing (an empty one
+  first: a twin the rules could have made, where a cell holds one item).
 
 A value changes to another of its type (``other_value``): a whole number to another
 value the same variable has (for another seat, or elsewhere in the same list), else to
@@ -158,7 +161,9 @@ def make(ctx: Context, task: Task, kinds: list[str] | None = None) -> leaks.Vari
 
 def _item_kind(ctx: Context, item: int) -> str:
     R = ctx.game.R
-    return "face-down items" if R.facing[item] >= 0 and views.zone_shown(R, R.loc[item], ctx.seat) \
+    z = R.loc[item]
+    return "face-down items" if R.facing[item] >= 0 and views.zone_shown(R, z, ctx.seat) \
+        and not ctx.game.program.zones[z].dark \
         else "hidden items"
 
 
@@ -235,6 +240,37 @@ def _exchange(ctx: Context, pairs: list[tuple[int, int]]) -> leaks.Variation:
     if len(pairs) > 1:
         out.parts = lambda: [_exchange(ctx, [pair]) for pair in pairs]
     return out
+
+
+# ---- dark places
+
+def _dark_places(ctx: Context, first: int, second: int, whole: bool, probe: bool = False):
+    moving = [(i, _dark_targets(ctx, i)) for i in ctx.secrets["dark places"] if i in ctx.cand_set]
+    moving = [(i, t) for i, t in moving if t]
+    if probe or not moving:
+        return bool(moving)
+    item, targets = moving[first % len(moving)]
+    to = targets[second % len(targets)]
+    game, prog = ctx.game, ctx.game.program
+    was = leaks.place(game, item)
+    twin = game.copy()
+    R = twin.R
+    R.zones[R.loc[item]].remove(item)
+    R.zones[to].append(item)
+    R.loc[item] = to
+    return leaks.Variation(twin, f"{display.item_label(prog, item)} ({was}) moved to {prog.zones[to].key}",
+                           ("dark places",), items=(item,))
+
+
+def _dark_targets(ctx: Context, item: int) -> list[int]:
+    """The other dark zones the item could lie in for the seat: holding its kind, with no
+    item it sees; the empty ones, if any."""
+    R, prog = ctx.game.R, ctx.game.program
+    kind, here = prog.items[item].kind, R.loc[item]
+    fits = [z.id for z in prog.zones if z.dark and z.kind == kind and z.id != here
+            and (z.owner is None or z.owner < R.n_players)
+            and not any(views.seat_sees(R, i, ctx.seat) for i in R.zones[z.id])]
+    return [z for z in fits if not R.zones[z]] or fits
 
 
 # ---- values: variables and item variables
@@ -449,6 +485,7 @@ VARIATIONS = {
     "owner variables": _values("owner variables"),
     "hidden variables": _values("hidden variables"),
     "secret choices": _choices,
+    "dark places": _dark_places,
 }
 if set(VARIATIONS) != set(views.SECRET_KINDS):  # pragma: no cover - a kind without a variation
     raise ImportError("interpreter/analysis/variations.py: every kind of views.SECRET_KINDS needs a variation")

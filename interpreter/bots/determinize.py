@@ -17,6 +17,11 @@ know has been drawn again from ``rng``:
   ``meeple test``'s leak check (interpreter/analysis/leaks.py); who sees an item lying face
   down stays with its place. Items that a local of unknown type holds stay where they
   are.
+* the items the seat does not see in dark zones (whose views list only the items a seat
+  sees: not how many others lie there, nor where) are then laid again at random, each
+  in a dark zone holding its kind, one the seat sees empty first (``_scatter_dark``):
+  where they really lie is not read, only how many there are (which the seat can count
+  from the rest, each item being somewhere);
 * the secret choices other seats have already made in a simultaneous decision under
   way are drawn again among their options;
 * whole numbers and truth values the seat may not see (variables declared ``hidden``,
@@ -131,6 +136,7 @@ def _complete(game: Game, seat: int, rng: random.Random, mapping: dict[int, int]
     _place(R, mapping)
     if any(a != b for a, b in mapping.items()):
         follow(sample, mapping)
+    _scatter_dark(R, seat, rng)
     _forget_item_vars(R, mapping)
     _redraw_choices(R, seat, rng)
     _forget_private(R, seat)
@@ -341,14 +347,18 @@ def _hidden_slots(R, seat: int) -> list[tuple[int, int, int]]:
     filled, that only ever gave stones to the board) stay where they are: none of them
     can be anywhere else."""
     held = held_items(R) if R.stack else set()
-    out = []
+    out: list[tuple[int, int, int]] = []
+    dark: list[tuple[int, int, int]] = []
+    zones = R.prog.zones
     for z, items in enumerate(R.zones):
         if seat >= 0 and not R.unsure(z, seat):
             continue
         for pos, i in enumerate(items):
             if i not in held and not seat_sees(R, i, seat):
-                out.append((z, pos, i))
-    return out
+                # (a dark zone's come last: which items are dealt to them, as a set, then
+                # does not depend on which dark zones they lie in)
+                (dark if zones[z].dark else out).append((z, pos, i))
+    return out + dark
 
 
 def _slots(R, seat: int, keep) -> dict[str, list[tuple[int, int, int]]]:
@@ -385,6 +395,45 @@ def _place(R, mapping: dict[int, int]) -> None:
         R.zones[z][pos] = new
         R.loc[new] = z
         R.facing[new] = facing[old]
+
+
+def _scatter_dark(R, seat: int, rng: random.Random) -> None:
+    """The items the seat may not see in dark zones, whose places it does not know either
+    (its view neither lists nor counts them), laid again at random: each, in an order
+    drawn from ``rng``, goes to a dark zone that holds its kind, at a place in it drawn
+    too; a zone in which the seat sees no item and that got none yet is preferred (a cell
+    where it saw nothing may hold one item it did not see). How many such items there
+    are is what the seat can count from the rest (each item is somewhere); where they
+    lay is not read. Items a local of the rules under way holds stay where they are."""
+    dark = [z.id for z in R.prog.zones if z.dark and (z.owner is None or z.owner < R.n_players)]
+    if not dark or seat == "all":
+        return
+    held = held_items(R) if R.stack else set()
+    gone = sorted(i for z in dark for i in R.zones[z] if i not in held and not seat_sees(R, i, seat))
+    if not gone:
+        return
+    out = set(gone)
+    for z in dark:
+        if any(i in out for i in R.zones[z]):
+            R.zones[z][:] = [i for i in R.zones[z] if i not in out]
+    rng.shuffle(gone)
+    got: set[int] = set()
+    for item in gone:
+        _lay(R, item, dark, got, rng)
+        if seat >= 0:
+            R.unsure_seats[R.loc[item]] |= 1 << seat
+
+
+def _lay(R, item: int, dark: list[int], got: set[int], rng: random.Random) -> None:
+    """Puts the item at a place drawn from ``rng`` in one of the ``dark`` zones that hold
+    its kind: one still empty that got none yet (``got``), if any."""
+    zones, kind = R.prog.zones, R.prog.items[item].kind
+    fits = [z for z in dark if zones[z].kind == kind]
+    free = [z for z in fits if z not in got and not R.zones[z]]
+    z = rng.choice(free or fits)
+    got.add(z)
+    R.zones[z].insert(rng.randrange(len(R.zones[z]) + 1), item)
+    R.loc[item] = z
 
 
 def _forget_item_vars(R, dealt) -> None:

@@ -42,6 +42,7 @@ class ZoneInfo:
     owner: int | None = None
     board: str | None = None
     cell: object = None  # dsl.boards.Cell
+    dark: bool = False   # a view lists only the items the seat may see, no count
 
 
 class NeedsGame(Exception):
@@ -223,13 +224,14 @@ class Program:
         for name, d in c.zones.items():
             if not d.per_player:
                 self.zone_index[name] = self._add_zone(name=name, key=name, kind=d.holds.name,
-                                                       visibility=d.visibility)
+                                                       visibility=d.visibility, dark=bool(d.dark))
                 self.ns[f"Z_{name}"] = self.zone_index[name]
         for name, b in c.boards.items():
             ids = []
             for cell in self._cells(name, b):
                 ids.append(self._add_zone(name=name, key=f"{name}:{cell.name}", kind=b.decl.holds.name,
-                                          visibility=b.decl.visibility, board=name, cell=cell))
+                                          visibility=b.decl.visibility, board=name, cell=cell,
+                                          dark=bool(b.decl.dark)))
             self.boards[name] = ids
             self.ns[f"BOARD_{name}"] = list(ids)  # a later board's size may count these cells
             if len(self.zones) > self.budgets.cells:
@@ -243,7 +245,7 @@ class Program:
                 self.ns[f"Z_{name}"] = self.zone_index[name]
                 for p in range(self.n):
                     self._add_zone(name=name, key=f"{name}:{p}", kind=d.holds.name,
-                                   visibility=d.visibility, owner=p)
+                                   visibility=d.visibility, owner=p, dark=bool(d.dark))
 
     def _cells(self, name: str, b) -> list:
         if b.cells is not None:

@@ -388,7 +388,7 @@ HANDLING: dict[type, str] = {
     ops.Jump: INSIDE, ops.ForStep: INSIDE, ops.WhileTest: INSIDE,
     ops.SetLocal: WRITTEN, ops.SetGlobal: WRITTEN, ops.SetPlayerVar: WRITTEN,
     ops.SetItemVar: WRITTEN, ops.Move: WRITTEN, ops.Log: WRITTEN,
-    ops.SetActive: BY_REFERENCE, ops.Flip: BY_REFERENCE, ops.Reveal: BY_REFERENCE,
+    ops.SetActive: BY_REFERENCE, ops.Flip: BY_REFERENCE, ops.Reveal: BY_REFERENCE, ops.RevealTo: BY_REFERENCE,
     ops.Deal: BY_REFERENCE, ops.Fill: BY_REFERENCE,
     ops.Make: BY_REFERENCE, ops.Unmake: BY_REFERENCE, ops.Permute: BY_REFERENCE,
     ops.Best: BY_REFERENCE,   # (but for a tie asked or drawn: then it stops)

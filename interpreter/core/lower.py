@@ -259,6 +259,9 @@ class _Lowerer:
     def _Reveal(self, s: ir.Reveal):
         self.emit(ops.Reveal, s, zone=s.zone)
 
+    def _RevealTo(self, s: ir.RevealTo):
+        self.emit(ops.RevealTo, s, what=s.what, many=self.p.type_of(s.what).tag == "list", seat=s.to)
+
     def _Deal(self, s: ir.Deal):
         self.emit(ops.Deal, s, source=s.source, base=self.p.zone_index[s.to], count=s.count)
 

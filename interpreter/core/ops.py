@@ -329,6 +329,15 @@ class Reveal(Ins):
 
 
 @dataclass(frozen=True, kw_only=True, eq=False)
+class RevealTo(Ins):
+    """``reveal what to seat``: the item(s) become known to ``seat`` too, where they lie
+    (``Runtime.show_to``)."""
+    what: Expr
+    many: bool
+    seat: Expr
+
+
+@dataclass(frozen=True, kw_only=True, eq=False)
 class Deal(Ins):
     """``deal count|all from source to the per-player zones from base`` round the table
     (``Runtime.deal``)."""
@@ -409,4 +418,4 @@ class Call(Ins):
 KINDS: tuple[type, ...] = (Jump, Branch, ForInit, ForStep, WhileInit, WhileTest, Return, EndGame,
                            SetLocal, SetGlobal, SetPlayerVar, SetActive, SetItemVar, StoreResult,
                            Ask, AskEach, AskSubset, Best, PickRandom, Roll, Shuffle,
-                           Move, Flip, Reveal, Deal, Fill, Log, Call, Make, Unmake, Permute)
+                           Move, Flip, Reveal, RevealTo, Deal, Fill, Log, Call, Make, Unmake, Permute)

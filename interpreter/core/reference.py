@@ -544,6 +544,25 @@ def _reveal(ins: ops.Reveal, nxt: int, b: Builder):
     return lambda R, L: (R.reveal(z(R, L)), nxt)[1]
 
 
+@meaning(ops.RevealTo)
+def _reveal_to(ins: ops.RevealTo, nxt: int, b: Builder):
+    what, seat, many = b.fn(ins.what), b.fn(ins.seat), ins.many
+
+    def run(R, L):
+        w, p = what(R, L), seat(R, L)
+        if p is None:
+            raise RuleError("'reveal ... to' nobody (the player is none)",
+                            hint="give a player, e.g. 'reveal top(z) to active'")
+        for it in (list(w) if many else [w]):
+            if it is None:
+                raise RuleError("'reveal ... to' of nothing (the item is none)",
+                                hint="an empty zone's top or an empty cell is none: test it "
+                                     "first, e.g. 'if occupied(z) { reveal top(z) to p }'")
+            R.show_to(it, p)
+        return nxt
+    return run
+
+
 @meaning(ops.Deal)
 def _deal(ins: ops.Deal, nxt: int, b: Builder):
     src, base, count = b.fn(ins.source), ins.base, ins.count

@@ -399,6 +399,8 @@ class _Builder:
             d = self._board_decl(name)
             out.append(Para(s("board.intro", board=self.named(name), kind=self.named(d.holds.name),
                               seen=s.word(f"v.{d.visibility}"))))
+            if d.dark:
+                out.append(Para(s("place.dark", place=self.named(name))))
             if d.generator:
                 out.append(Para(s("board.shape", shape=Code(f"{d.generator}({mc.named_args(d.args)})"))))
             sizes: dict[int, list] = {}
@@ -440,9 +442,12 @@ class _Builder:
         rows = [[(Code(n),), (self.name(n),), self.named(z.holds.name),
                  (s.word("w.yes") if z.per_player else s.word("w.no"),), (s.word(f"v.{z.visibility}"),)]
                 for n, z in c.zones.items()]
-        out = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
+        out: list = [Table([s("t.zone"), s("t.shown"), s("t.holds"), s("t.per_player"), s("t.seen_by")], rows)]
         for sec in c.secrets:
             out.append(Para(s("zone.secret_end" if sec.until_end else "zone.secret", zone=self.named(sec.zone))))
+        for n, z in c.zones.items():
+            if z.dark:
+                out.append(Para(s("place.dark", place=self.named(n))))
         hidden = list(c.offscreen)
         if hidden:
             out.append(Para(s("zone.offscreen", names=join([(Code(n),) for n in sorted(hidden)]))))
@@ -696,6 +701,8 @@ class _Builder:
                 return Step(s("s.remove_item", what=_code(st.what)))
             case "Permute":
                 return Step(s("s.permute", what=_code(st.what), to=_code(st.to)))
+            case "RevealTo":
+                return Step(s("s.reveal_to", what=_code(st.what), who=_code(st.to)))
         return None
 
     def move_step(self, st: ir.Move) -> Step:

@@ -1138,6 +1138,16 @@ class Proc(ChanceStatements):
         self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
                   f"{self.go(self.nxt)}")
 
+    def _RevealTo(self, s):
+        # (Runtime.show_to: a seat that does not know the item comes to know it, with
+        # those that do; it then lies face down for them)
+        what = self.x(s.what)
+        items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
+        seat = self.x(s.seat, T('player'))
+        self.emit(f"{{ List<Id> w_ = {items}; Id p_ = (Id)nn({seat}); for (Id it_ : w_) {{ Id i_ = nn(it_); "
+                  f"if (!sees(s, i_, p_)) {{ I m_ = (I)1 << p_; for (Id q_ = 0; q_ < NP; ++q_) "
+                  f"if (sees(s, i_, q_)) m_ |= (I)1 << q_; s.facing[i_] = m_; }} }} }} {self.go(self.nxt)}")
+
     def _Reveal(self, s):
         self.emit(f"{{ s.revealed[nn({self.x(s.zone)})] = 1; }} {self.go(self.nxt)}")
 

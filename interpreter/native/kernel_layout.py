@@ -49,7 +49,8 @@ class Layout:
         """Whether an instruction may give an item another facing than its place's (a
         move or flip face down): where none does, every item faces as its place says,
         and the state keeps no facing (``Fixed<-1>``)."""
-        return any(getattr(i, "face", ops.AS_PLACE) != ops.AS_PLACE for i in self._instructions())
+        return any(getattr(i, "face", ops.AS_PLACE) != ops.AS_PLACE or isinstance(i, ops.RevealTo)
+                   for i in self._instructions())
 
     def reveals(self) -> bool:
         """Whether an instruction may reveal a zone (else the state keeps none:

@@ -203,13 +203,14 @@ class Game:
     def unsure_zones(self, seat: int) -> list[str]:
         """The keys of the zones (as in views) whose contents ``seat`` may not know exactly
         (which items, in which order): hidden items came in or left unseen by the seat, or
-        the zone was shuffled while the seat did not see all its items. Other zones hold
+        the zone was shuffled while the seat did not see all its items; and every dark
+        zone (whether an item came in unseen would tell where it lies). Other zones hold
         what the seat knows they hold, seen or not. It follows from what the seat
         observed only, so it reveals nothing; a state saved without it has every zone
         unsure for every seat."""
         R = self.R
         return [z.key for z in self.program.zones
-                if (z.owner is None or z.owner < R.n_players) and R.unsure(z.id, seat)]
+                if (z.owner is None or z.owner < R.n_players) and (z.dark or R.unsure(z.id, seat))]
 
     @property
     def has_heuristic(self) -> bool:

@@ -52,13 +52,17 @@ def _known(sees, item: int) -> bool:
 
 def _zones(R, prog, seat, sees) -> dict:
     """The zones of a view: the items of those the seat is shown (face-down ones as
-    HIDDEN_ITEM), the number of items of the others."""
-    zones = {}
+    HIDDEN_ITEM), the number of items of the others; of a dark zone, the items the seat
+    may see, in their order, and nothing of the others."""
+    zones: dict[str, list | dict] = {}
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n_players:
             continue
         items = R.zones[z.id]
-        if seat == "all" or zone_shown(R, z.id, seat):
+        if z.dark and seat != "all":
+            # a dark place: only the items the seat may see, neither count nor place of the others
+            zones[z.key] = [i for i in items if sees(i)]
+        elif seat == "all" or zone_shown(R, z.id, seat):
             # a face-down item lies in sight, but what it is stays unknown
             zones[z.key] = [i if _known(sees, i) else dict(HIDDEN_ITEM) for i in items]
         else:
@@ -162,13 +166,14 @@ def can_see(game: Game, seat):
 #: variation for each name), and tests/test_leaks.py checks that everything a view masks
 #: is one of them.
 SECRET_KINDS = ("hidden items", "face-down items", "item variables", "owner variables",
-                "hidden variables", "secret choices")
+                "hidden variables", "secret choices", "dark places")
 
 
 def secrets(game: Game, seat: int) -> dict[str, list]:
     """What ``view(game, seat)`` keeps from the seat now, by kind (``SECRET_KINDS``):
 
-    * hidden items: the items of the zones it sees only as counts;
+    * hidden items: the items of the zones it sees only as counts, and those of dark zones
+      it may not see (left out of its view, uncounted);
     * face-down items: the items lying face down, unknown to it, in zones it sees;
     * item variables: ``(name, item)`` for each item variable of an item it may not know;
     * owner variables: ``(name, p)`` for each value of a per-player variable declared
@@ -176,15 +181,20 @@ def secrets(game: Game, seat: int) -> dict[str, list]:
     * hidden variables: ``(name, p)`` for each value of a variable declared ``hidden``
       (p None for one that is not per player);
     * secret choices: the other seats asked in the simultaneous decision under way (what
-      they chose, or will choose, is not shown until all have chosen)."""
+      they chose, or will choose, is not shown until all have chosen);
+    * dark places: the items of dark zones it may not see (also hidden items): where
+      they lie, and that they are there, is not shown either."""
     R, prog = game.R, game.program
     sees = can_see(game, seat)
     out: dict[str, list] = {k: [] for k in SECRET_KINDS}
     for z in prog.zones:
         if z.owner is not None and z.owner >= R.n_players:
             continue
-        out["face-down items" if zone_shown(R, z.id, seat) else "hidden items"] += \
-            [i for i in R.zones[z.id] if not sees(i)]
+        shown = zone_shown(R, z.id, seat) and not z.dark
+        unseen = [i for i in R.zones[z.id] if not sees(i)]
+        out["face-down items" if shown else "hidden items"] += unseen
+        if z.dark:
+            out["dark places"] += unseen
     out["item variables"] = [(k, i) for k, vals in sorted(R.ivars.items())
                              for i, x in enumerate(vals) if x is not None and not sees(i)]
     _private_variables(game, seat, out)
@@ -206,6 +216,18 @@ def _private_variables(game: Game, seat: int, out: dict[str, list]) -> None:
             if _private(declared[k], p, seat):
                 kind = "hidden variables" if declared[k].visibility == "hidden" else "owner variables"
                 out[kind].append((k, p))
+
+
+def choice_hidden(game: Game, player: int, seat) -> bool:
+    """Whether what ``player`` chooses in the decision pending in ``game`` stays hidden
+    from ``seat`` (a seat number, ``SPECTATOR`` or "all") once chosen: a choice made in
+    secret (a simultaneous decision) into a variable declared ``owner`` (of another seat)
+    or ``hidden``, whose value no view shows that seat (the cell a phantom player tries).
+    Records shown as a seat saw them write such a move by its verb alone."""
+    pend = game.R.pending
+    if pend is None or "waiting" not in pend or seat == "all" or seat == player:
+        return False
+    return _private(game.program.checked.vars[pend["var"]], player, seat) is not None
 
 
 def item_visible(game: Game, item: int, seat: int) -> bool:
