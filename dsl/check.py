@@ -29,6 +29,9 @@ FORMS = set(builtins.FORMS)
 CONSTANTS = {name: c.type for name, c in builtins.CONSTANTS.items()}
 
 
+# the types of a tuple's parts: values a move's notation writes by themselves
+_TUPLE_PARTS = ("int", "str", "bool", "player", "cell", "enum", "none", "error")
+
 class NodeMap:
     """A map from IR nodes, by identity (nodes are not hashable, and two equal nodes in
     different places may have different types), to what the checker found about them.
@@ -114,6 +117,9 @@ class Checked:
     # `xs[i] = e` (an IndexAssign) -> the statement the later stages run: the place set to
     # replace_at(xs, i, e), an Assign or an AttrAssign (check_stmts.py)
     assigns: NodeMap = field(default_factory=NodeMap)
+    # `choose (a, b) from ...` (a Choose with parts) -> the `let`s that set its parts from
+    # the tuple chosen, run after the decision (check_stmts.py)
+    unpacks: NodeMap = field(default_factory=NodeMap)
 
     def type_of(self, e) -> T:
         return self.types.get(e, ERROR)
@@ -259,6 +265,8 @@ class Checker(DeclChecks, StmtChecks):
                 self._expect(e.index, env, INT, "an index")
                 if t.tag == "list":
                     return t.arg
+                if t.tag == "tuple":
+                    return self._tuple_part(e, t)
                 if not t.is_error:
                     self.d.add(errors.type_mismatch(e.obj.span, "indexing", "a list", str(t)))
                 return ERROR
@@ -281,6 +289,8 @@ class Checker(DeclChecks, StmtChecks):
                     else:
                         out = u
                 return list_of(out)
+            case "TupleLit":
+                return self._tuple(e, env)
             case "BinOp":
                 return self._binop(e, env)
             case "UnOp":
@@ -302,6 +312,25 @@ class Checker(DeclChecks, StmtChecks):
                     return a
                 return u
         raise AssertionError(e.node)
+
+    def _tuple(self, e: ir.TupleLit, env) -> T:
+        """``(a, b)``: each part a value a move's notation writes (no item, list, tuple)."""
+        parts = []
+        for x in e.items:
+            t = self.expr(x, env)
+            if t.tag not in _TUPLE_PARTS:
+                self.d.add(errors.tuple_part(x.span, str(t)))
+                t = ERROR
+            parts.append(t)
+        return T("tuple", tuple(parts))
+
+    def _tuple_part(self, e: ir.Index, t: T) -> T:
+        """``t[k]``: the part k of a tuple, k a number written in the rules."""
+        k = e.index.value if e.index.node == "IntLit" else -1
+        if 0 <= k < len(t.arg):
+            return t.arg[k]
+        self.d.add(errors.tuple_index(e.index.span, len(t.arg)))
+        return ERROR
 
     def _clauses(self, e: ir.Comprehension, env) -> dict:
         inner = dict(env)

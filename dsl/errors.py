@@ -237,6 +237,30 @@ def type_mismatch(span: Span, context: str, expected: str, got: str) -> Diagnost
     return Diagnostic("check/type-mismatch", span, f"{context}: expected {expected}, found {got}")
 
 
+def tuple_index(span: Span, parts: int) -> Diagnostic:
+    """A tuple's part read by an index that is not a constant within its size."""
+    return Diagnostic("check/bad-value", span,
+                      f"a part of a tuple is read by a number written in the rules, from 0 to {parts - 1}",
+                      "write t[0], t[1]..., or name the parts: choose (a, b) from ... "
+                      "(see the language reference, 9.3)")
+
+
+def tuple_pattern(span: Span, names: int, got: str) -> Diagnostic:
+    """``choose (a, b) from LIST`` where LIST's elements are no tuples of that size."""
+    return Diagnostic("check/type-mismatch", span,
+                      f"'choose (...)' names {names} parts: expected a list of tuples of {names} parts, "
+                      f"found {got}",
+                      f"build the options as tuples of {names}: [(a, b) for a in ... for b in ...]")
+
+
+def tuple_part(span: Span, got: str) -> Diagnostic:
+    """A part of a tuple that a move's notation cannot write by itself."""
+    return Diagnostic("check/bad-value", span,
+                      f"a part of a tuple is a cell, a player, a number, a string, a bool, an enum "
+                      f"value or none, not a {got}",
+                      "give an item by its cell, or choose it in a decision of its own")
+
+
 def wrong_arity(span: Span, func: str, expected: str, got: int) -> Diagnostic:
     return Diagnostic("check/arity", span,
                       f"'{func}' takes {expected} argument(s), {got} given", length=len(func))

@@ -625,6 +625,12 @@ class _ToIR(Transformer):
                          chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
                          alone=alones[0] if alones else None, **extra)
 
+    def choose_tuple_stmt(self, meta, c):
+        *names, options, chooser, verb = c
+        parts = [str(n) for n in names]
+        return _new(ir.Choose, span=self.s(meta), var="$" + "_".join(parts), options=options, parts=parts,
+                    chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None)
+
     def choose_each_stmt(self, meta, c):
         var, arg, options, each, seats, verb = c
         return _new(ir.ChooseEach, span=self.s(meta), var=str(var), arg=str(arg), options=options,
@@ -781,6 +787,9 @@ class _ToIR(Transformer):
 
     def list_lit(self, meta, c):
         return _new(ir.ListLit, span=self.s(meta), items=[x for x in c if x is not None])
+
+    def tuple_lit(self, meta, c):
+        return _new(ir.TupleLit, span=self.s(meta), items=[x for x in c if x is not None])
 
     def _binop(self, meta, op, left, right):
         return _new(ir.BinOp, span=self.s(meta), op=op, left=left, right=right)

@@ -7,13 +7,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class T:
-    tag: str  # int bool str player none enum item cell zone list board error
-    arg: str | T | None = None
+    tag: str  # int bool str player none enum item cell zone list tuple board error
+    arg: str | T | tuple[T, ...] | None = None   # a tuple's: the types of its parts
 
     def __str__(self) -> str:
         match self.tag:
             case "list":
                 return f"list of {self.arg}"
+            case "tuple":
+                return "(" + ", ".join(map(str, self.arg)) + ")"
             case "item" | "enum":
                 return str(self.arg)
             case "cell":
@@ -41,7 +43,21 @@ def type_code(t: T) -> str:
         return "list:" + type_code(t.arg)
     if t.tag == "enum":
         return f"enum:{t.arg}"
+    if t.tag == "tuple":
+        return "tuple(" + ",".join(map(type_code, t.arg)) + ")"
     return t.tag
+
+
+def tuple_parts(code: str) -> list[str]:
+    """The type codes of the parts of a tuple's type code (``tuple(cell,enum:Turn)``)."""
+    parts, depth, start = [], 0, 6
+    for i, ch in enumerate(code[6:-1], 6):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(code[start:i])
+            start = i + 1
+    parts.append(code[start:-1])
+    return parts
 
 
 def list_of(t: T) -> T:
@@ -56,6 +72,8 @@ def compatible(expected: T, got: T) -> bool:
         return True
     if expected.tag == "list" and got.tag == "list":
         return got.arg.tag == "none" or compatible(expected.arg, got.arg)
+    if expected.tag == "tuple" and got.tag == "tuple":
+        return len(expected.arg) == len(got.arg) and all(map(compatible, expected.arg, got.arg))
     if expected.tag == "zone" and got.tag == "cell":
         return True  # a cell holds items like any zone (kind checked separately)
     if expected == T("zone", "?") and got.tag == "zone":
@@ -65,6 +83,12 @@ def compatible(expected: T, got: T) -> bool:
 
 def unify(a: T, b: T) -> T | None:
     """The common type of two branches, or None."""
+    if a.tag == "tuple" and b.tag == "tuple" and len(a.arg) == len(b.arg):
+        parts = tuple(unify(x, y) for x, y in zip(a.arg, b.arg))
+        return None if None in parts else T("tuple", parts)   # type: ignore[arg-type]
+    if a.tag == "list" and b.tag == "list" and a.arg.tag == "tuple" and b.arg.tag == "tuple":
+        u = unify(a.arg, b.arg)
+        return None if u is None else T("list", u)
     if compatible(a, b):
         return a if not a.is_error and a.tag != "none" else b
     if compatible(b, a):

@@ -134,6 +134,7 @@ turn {
   let v1 = call g(1)
   let ns = [1, 2]
   ns[0] += 3
+  choose (t1, _) from [(t, "x") for t in 1..2] as "take"
 }
 end when turn_number() > 3
 at end { }
