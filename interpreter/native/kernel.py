@@ -119,6 +119,8 @@ class Gen(MemoCalls):
             return "Id"
         if tag == "list":
             return f"List<{self.ct(t.arg)}>"
+        if tag == "tuple":   # (docs/language.md 6.6: the Python program plays them)
+            raise Unsupported(f"tuples such as {t}")
         raise Unsupported(f"a value of type {t}")
 
     def arg_type(self, t: T) -> str:
