@@ -248,3 +248,38 @@ def test_random_games_of_pentago_agree_with_openspiel():
         assert game.result["outcomes"] == ["win" if x > 0 else "loss" if x < 0 else "draw" for x in st.returns()]
         outcomes[tuple(st.returns())] = outcomes.get(tuple(st.returns()), 0) + 1
     assert len(outcomes) >= 2   # both seats won some
+
+
+# ---------------------------------------------------------------- the adapters' action ids
+
+def test_openspiel_numbers_tuple_moves_by_their_parts_in_a_block_of_their_own():
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install open_spiel)")
+    import meeple.openspiel as mo
+    game = mo.load(PENTAGO, players=2, native=False)
+    space = game.space
+    start = space.offsets["tuple(cell,str,enum:Quadrant,enum:Turn)"]
+    # parts: 36 cells (+ none), the word "turn" (+ none), 4 quadrants (+ none), 2 turns (+ none)
+    assert space.ordinal == start + 37 * 2 * 5 * 3
+    state = game.new_initial_state()
+    legal = state.legal_actions()
+    assert len(legal) == 288 and legal[:3] == [start, start + 1, start + 3]
+    for a in legal:
+        m = re.fullmatch(r"place ([a-f])([1-6]) turn (\w+) (\w+)", state.action_to_string(a))
+        cell = (int(m[2]) - 1) * 6 + "abcdef".index(m[1])
+        assert a == start + ((cell * 2 + 0) * 5 + QUADRANTS.index(m[3])) * 3 + TURNS.index(m[4])
+    state.apply_action(start + ((8 * 2) * 5 + 2) * 3 + 1)            # c2, SE, clockwise
+    assert start + ((8 * 2) * 5 + 2) * 3 + 1 not in state.legal_actions()
+    assert state.history_str().split()[0] == str(start + ((8 * 2) * 5 + 2) * 3 + 1)
+    assert space.label(start + ((8 * 2) * 5 + 2) * 3 + 1) == "c2 turn SE clockwise"
+    assert isinstance(game, pyspiel.Game)
+
+
+def test_a_tuple_with_a_part_of_numbers_takes_ordinal_ids():
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install open_spiel)")
+    import meeple.openspiel as mo
+    text = _turn('  choose (d, k) from [(d, k) for k in [2, 1] for d in [right, left]] as "pick"\n  n = k')
+    game = mo.load(_rules(text), players=2, native=False)
+    assert game.space.tuples == {}
+    state = game.new_initial_state()
+    assert state.legal_actions() == [game.space.ordinal + k for k in range(4)]
+    assert state.action_to_string(state.legal_actions()[1]) == "pick left 2"
