@@ -18,7 +18,7 @@ from .check_decls import (  # noqa: F401 - BUILTIN_TYPES, COLORS, LABEL_IF, UI_T
 from .check_stmts import StmtChecks
 from .errors import Diagnostics
 from .load import Merged
-from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, unify
+from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, tuple_of, unify
 
 # the built-in functions (name -> allowed argument counts; their types are checked in
 # _call_builtin), aggregates and constants, as dsl/builtins.py declares them
@@ -322,14 +322,14 @@ class Checker(DeclChecks, StmtChecks):
                 self.d.add(errors.tuple_part(x.span, str(t)))
                 t = ERROR
             parts.append(t)
-        return T("tuple", tuple(parts))
+        return tuple_of(parts)
 
     def _tuple_part(self, e: ir.Index, t: T) -> T:
         """``t[k]``: the part k of a tuple, k a number written in the rules."""
         k = e.index.value if e.index.node == "IntLit" else -1
-        if 0 <= k < len(t.arg):
-            return t.arg[k]
-        self.d.add(errors.tuple_index(e.index.span, len(t.arg)))
+        if 0 <= k < len(t.parts):
+            return t.parts[k]
+        self.d.add(errors.tuple_index(e.index.span, len(t.parts)))
         return ERROR
 
     def _clauses(self, e: ir.Comprehension, env) -> dict:

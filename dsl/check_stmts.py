@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast as ir, errors
-from .types import BOOL, ERROR, INT, PLAYER, STR, T, compatible, list_of
+from .types import BOOL, ERROR, INT, PLAYER, STR, T, compatible, list_of, tuple_of
 
 if TYPE_CHECKING:
     from .check import Checked
@@ -192,10 +192,10 @@ class StmtChecks:
         env = self.proc_locals
         assert env is not None and s.parts is not None
         t = env[s.var]
-        if t.tag != "tuple" or len(t.arg) != len(s.parts):
+        if t.tag != "tuple" or len(t.parts) != len(s.parts):
             if not t.is_error:
                 self.d.add(errors.tuple_pattern(s.options.span, len(s.parts), f"a list of {t}"))
-            t = T("tuple", (ERROR,) * len(s.parts))
+            t = tuple_of([ERROR] * len(s.parts))
         lets = []
         for k, name in enumerate(s.parts):
             if name == "_":

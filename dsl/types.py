@@ -8,14 +8,15 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class T:
     tag: str  # int bool str player none enum item cell zone list tuple board error
-    arg: str | T | tuple[T, ...] | None = None   # a tuple's: the types of its parts
+    arg: str | T | None = None
+    parts: tuple[T, ...] = ()   # a tuple's: the types of its parts
 
     def __str__(self) -> str:
         match self.tag:
             case "list":
                 return f"list of {self.arg}"
             case "tuple":
-                return "(" + ", ".join(map(str, self.arg)) + ")"
+                return "(" + ", ".join(map(str, self.parts)) + ")"
             case "item" | "enum":
                 return str(self.arg)
             case "cell":
@@ -33,6 +34,11 @@ class T:
         return self.tag == "error"
 
 
+def tuple_of(parts) -> T:
+    """The type of a tuple of parts of these types."""
+    return T("tuple", None, tuple(parts))
+
+
 INT, BOOL, STR, PLAYER, NONE, ERROR = T("int"), T("bool"), T("str"), T("player"), T("none"), T("error")
 NULLABLE = ("item", "cell", "player", "enum")
 
@@ -44,7 +50,7 @@ def type_code(t: T) -> str:
     if t.tag == "enum":
         return f"enum:{t.arg}"
     if t.tag == "tuple":
-        return "tuple(" + ",".join(map(type_code, t.arg)) + ")"
+        return "tuple(" + ",".join(map(type_code, t.parts)) + ")"
     return t.tag
 
 
@@ -73,7 +79,7 @@ def compatible(expected: T, got: T) -> bool:
     if expected.tag == "list" and got.tag == "list":
         return got.arg.tag == "none" or compatible(expected.arg, got.arg)
     if expected.tag == "tuple" and got.tag == "tuple":
-        return len(expected.arg) == len(got.arg) and all(map(compatible, expected.arg, got.arg))
+        return len(expected.parts) == len(got.parts) and all(map(compatible, expected.parts, got.parts))
     if expected.tag == "zone" and got.tag == "cell":
         return True  # a cell holds items like any zone (kind checked separately)
     if expected == T("zone", "?") and got.tag == "zone":
@@ -83,11 +89,12 @@ def compatible(expected: T, got: T) -> bool:
 
 def unify(a: T, b: T) -> T | None:
     """The common type of two branches, or None."""
-    if a.tag == "tuple" and b.tag == "tuple" and len(a.arg) == len(b.arg):
-        parts = tuple(unify(x, y) for x, y in zip(a.arg, b.arg))
-        return None if None in parts else T("tuple", parts)   # type: ignore[arg-type]
-    if a.tag == "list" and b.tag == "list" and a.arg.tag == "tuple" and b.arg.tag == "tuple":
-        u = unify(a.arg, b.arg)
+    if a.tag == "tuple" and b.tag == "tuple" and len(a.parts) == len(b.parts):
+        parts = [unify(x, y) for x, y in zip(a.parts, b.parts)]
+        return None if None in parts else tuple_of(parts)
+    la, lb = a.arg, b.arg
+    if isinstance(la, T) and isinstance(lb, T) and a.tag == b.tag == "list" and la.tag == lb.tag == "tuple":
+        u = unify(la, lb)
         return None if u is None else T("list", u)
     if compatible(a, b):
         return a if not a.is_error and a.tag != "none" else b

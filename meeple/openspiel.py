@@ -298,7 +298,7 @@ def tuple_decisions(program) -> dict[str, list | None]:
             continue
         tc = type_code(t)
         found[tc] = parts = []
-        for i, (code, pt) in enumerate(zip(tuple_parts(tc), t.arg)):
+        for i, (code, pt) in enumerate(zip(tuple_parts(tc), t.parts)):
             if pt.tag != "str":
                 values = _part_values(program, code)
             else:   # the strings written at this place of the tuples the options may be
