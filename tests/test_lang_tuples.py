@@ -180,6 +180,12 @@ def test_a_record_of_tuple_moves_replays_to_the_same_digests():
     assert moves[0].startswith("place ") and " turn " in moves[0]
 
 
+def test_the_rulebook_names_the_parts_chosen():
+    from meeple.interpreter import rulebook, rulebook_view
+    text = rulebook_view.markdown(rulebook.build(interpreter.load(PENTAGO)))
+    assert 'chooses `(c, _, q, d)` from `[(c, "turn", q, d) for c in cells(b)' in text
+
+
 # ---------------------------------------------------------------- engines
 
 @pytest.mark.parametrize("text", [WALLS, None], ids=["walls", "pentago"])
