@@ -6,19 +6,21 @@
   misuse with a located error and a hint.
 - A move is written part by part, joined by spaces, ``none`` parts left out; options are
   ordered part by part (enum values in declaration order); records replay.
-- The straightforward and the fast code play alike; the kernel, which has no tuple
-  values yet, says so when it is asked to build and the Python program plays.
+- The straightforward code, the fast code and the kernel (a tuple is a ``Tup`` of its
+  parts there, ordered and compared part by part) play alike, and a kernel resumes a
+  frame that holds a tuple.
 - tests/testdata/pentago (cell, word, quadrant, turn) plays as OpenSpiel's ``pentago``:
   the same legal moves (by OpenSpiel's action encoding) and returns over random games."""
 from __future__ import annotations
 
+import json
 import random
 import re
 from pathlib import Path
 
 import pytest
 from kernel_support import needs_kernel
-from lockstep import play_both, straight
+from lockstep import kernel_difference, play_both, straight
 from meeple.dsl import ast as ir
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
@@ -201,18 +203,71 @@ def test_the_straightforward_and_the_fast_code_play_alike(monkeypatch, text):
     assert played > 12
 
 
-@needs_kernel
-def test_the_kernel_refuses_tuples_at_build_time_and_python_plays(monkeypatch):
-    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
-    rules = interpreter.load(PENTAGO, cache=False)
+TWO_DECISIONS = """ruleset twice
+players 2..2
+enum Turn { left, right }
+var total: int = 0
+var word: str = ""
+turn {
+  choose (k, w, d) from [(k, w, d) for k in 1..3 for w in ["up", "down"] for d in Turn if k != 2 or d == left] as "a"
+  choose m from [k + 1, k + 2] as "b"
+  let t = (k, w)
+  if t == (3, "up") and d == right { total = total + 100 }
+  total = total + m + t[0]
+  word = w
+}
+end when total > 20
+score(p) = total
+"""
+
+
+def _kernel_pair(make):
+    rules = make()
     said: list[str] = []
     rules.use_native(report=said.append, kernel_only=True)
-    prog = rules.for_players(2)
-    assert not prog.kernel
-    assert said == ["no kernel for pentago: the kernel does not cover tuples such as (cell of b, str, "
-                    "Quadrant, Turn) yet"]
-    plain = interpreter.load(PENTAGO).for_players(2)
-    assert play_both(prog, plain, 2, 0, 40) > 9   # (played to its end or 40 moves)
+    return rules.for_players(2), make().for_players(2), said
+
+
+@needs_kernel
+@pytest.mark.parametrize("name", ["pentago", "walls", "twice"])
+def test_the_kernel_plays_tuples_as_python(name, monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    make = {"pentago": lambda: interpreter.load(PENTAGO, cache=False), "walls": lambda: _rules(WALLS),
+            "twice": lambda: _rules(TWO_DECISIONS)}[name]
+    fast, plain, said = _kernel_pair(make)
+    assert fast.kernel, said
+    moves = 0
+    for seed in range(3):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
+            assert [m.notation for m in a.legal_moves()] == [m.notation for m in b.legal_moves()]
+            i = rnd.randrange(b.move_count())
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+            moves += 1
+        assert a.over and a.result == b.result
+    assert moves > 8 and fast.native_fallbacks == 0
+
+
+@needs_kernel
+def test_a_kernel_resumes_a_frame_that_holds_a_tuple(monkeypatch):
+    # between the two decisions of a turn the frame holds the tuple chosen and its parts:
+    # the kernel reads them from the Python state, plays on and gives them back alike
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    fast, plain, _ = _kernel_pair(lambda: _rules(TWO_DECISIONS))
+    b = plain.new_game(2, 0)
+    b.apply("a 3 up right")
+    frame = b.state["stack"][-1]["L"]
+    assert frame["$k_w_d"] == [3, "up", "right"] and frame["w"] == "up" and frame["d"] == "right"
+    a = fast.resume(json.loads(b.to_json()))
+    assert a.state == b.state and not a.live
+    i = [m.notation for m in b.legal_moves()].index("b 5")
+    for game in (a, b):
+        game.apply(i)   # (by its index: the kernel takes over, reading the frame)
+    assert a.live and kernel_difference(a.kernel_state(), b) is None and a.state == b.state
+    assert b.state["vars"] == {"total": 108, "word": "up"}
 
 
 # ---------------------------------------------------------------- pentago against OpenSpiel
