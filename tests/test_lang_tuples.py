@@ -252,6 +252,20 @@ def test_the_kernel_plays_tuples_as_python(name, monkeypatch):
 
 
 @needs_kernel
+def test_a_tuple_among_moves_without_an_object_is_refused_at_build_time(monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    text = _turn('  choose t from [(k, "x") for k in 1..2] as "take" or "pass"\n'
+                 '  if t != none { n = t[0] }')
+    fast, plain, said = _kernel_pair(lambda: _rules(text))
+    assert not fast.kernel and said == ["no kernel for t: the kernel does not cover tuples among moves "
+                                        "without an object ('or \"pass\"') yet"]
+    game = fast.new_game(2, 0)   # (the Python program plays)
+    assert [m.notation for m in game.legal_moves()] == ["pass", "take 1 x", "take 2 x"]
+    game.apply("take 2 x")
+    assert game.over and game.state["vars"]["n"] == 2
+
+
+@needs_kernel
 def test_a_kernel_resumes_a_frame_that_holds_a_tuple(monkeypatch):
     # between the two decisions of a turn the frame holds the tuple chosen and its parts:
     # the kernel reads them from the Python state, plays on and gives them back alike
