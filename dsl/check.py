@@ -285,7 +285,7 @@ class Checker(DeclChecks, StmtChecks):
                 for x, t in zip(e.items[1:], ts[1:]):
                     u = unify(out, t)
                     if u is None:
-                        self.d.add(errors.type_mismatch(x.span, "list element", str(out), str(t)))
+                        self.d.add(errors.list_element(x.span, str(out), str(t)))
                     else:
                         out = u
                 return list_of(out)

@@ -237,6 +237,13 @@ def type_mismatch(span: Span, context: str, expected: str, got: str) -> Diagnost
     return Diagnostic("check/type-mismatch", span, f"{context}: expected {expected}, found {got}")
 
 
+def list_element(span: Span, expected: str, got: str) -> Diagnostic:
+    """Elements of one list literal of different types."""
+    return Diagnostic("check/type-mismatch", span, f"list element: expected {expected}, found {got}",
+                      "a list's elements have one type; to join values of different kinds in one "
+                      "value (a move of a cell and a number), write a tuple: (a, b)")
+
+
 def tuple_index(span: Span, parts: int) -> Diagnostic:
     """A tuple's part read by an index that is not a constant within its size."""
     return Diagnostic("check/bad-value", span,

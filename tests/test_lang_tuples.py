@@ -135,6 +135,7 @@ def test_values_of_different_kinds_in_a_list_are_still_refused():
     # (the message authors met before tuples: a list's elements have one type)
     d = _errors(_turn('  let xs = [first(cells(b)), 3]'))[0]
     assert d.code == "check/type-mismatch" and "expected cell of b, found int" in d.message
+    assert d.hint.endswith("write a tuple: (a, b)")   # (the way to what the author meant)
 
 
 # ---------------------------------------------------------------- notation, order, records
