@@ -328,10 +328,12 @@ def test_random_games_of_pentago_agree_with_openspiel():
 
 # ---------------------------------------------------------------- the adapters' action ids
 
-def test_openspiel_numbers_tuple_moves_by_their_parts_in_a_block_of_their_own():
+@pytest.mark.parametrize("native", [False, True], ids=["python", "kernel"])
+def test_openspiel_numbers_tuple_moves_by_their_parts_in_a_block_of_their_own(native, monkeypatch):
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install open_spiel)")
     import meeple.openspiel as mo
-    game = mo.load(PENTAGO, players=2, native=False)
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    game = mo.load(PENTAGO, players=2, native=native)
     space = game.space
     start = space.offsets["tuple(cell,str,enum:Quadrant,enum:Turn)"]
     # parts: 36 cells (+ none), the word "turn" (+ none), 4 quadrants (+ none), 2 turns (+ none)
@@ -359,3 +361,18 @@ def test_a_tuple_with_a_part_of_numbers_takes_ordinal_ids():
     state = game.new_initial_state()
     assert state.legal_actions() == [game.space.ordinal + k for k in range(4)]
     assert state.action_to_string(state.legal_actions()[1]) == "pick left 2"
+
+
+def test_pettingzoo_masks_tuple_moves_by_the_same_ids():
+    pytest.importorskip("pettingzoo", reason="PettingZoo (pettingzoo) is not installed")
+    import meeple.pettingzoo as mp
+    env = mp.env(PENTAGO, players=2, native=False)
+    env.reset(seed=0)
+    space = env.unwrapped.space
+    start = space.offsets["tuple(cell,str,enum:Quadrant,enum:Turn)"]
+    obs, _, _, _, _ = env.last()
+    legal = [int(a) for a in obs["action_mask"].nonzero()[0]]
+    assert len(legal) == 288 and legal[:2] == [start, start + 1]
+    env.step(start + ((8 * 2) * 5 + 2) * 3 + 1)   # c2 turn SE clockwise, as OpenSpiel's id
+    obs, _, _, _, _ = env.last()
+    assert len(obs["action_mask"].nonzero()[0]) == 280
