@@ -257,7 +257,7 @@ def test_a_tuple_among_moves_without_an_object_is_refused_at_build_time(monkeypa
     monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
     text = _turn('  choose t from [(k, "x") for k in 1..2] as "take" or "pass"\n'
                  '  if t != none { n = t[0] }')
-    fast, plain, said = _kernel_pair(lambda: _rules(text))
+    fast, _plain, said = _kernel_pair(lambda: _rules(text))
     assert not fast.kernel and said == ["no kernel for t: the kernel does not cover tuples among moves "
                                         "without an object ('or \"pass\"') yet"]
     game = fast.new_game(2, 0)   # (the Python program plays)
