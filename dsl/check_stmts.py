@@ -161,7 +161,9 @@ class StmtChecks:
                 self._decision(s.span, s)
                 self._verbs(s)
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
-                if s.parts is not None:
+                if s.parts is not None and s.alone is not None:
+                    self.d.add(errors.tuple_alone(s.span, s.alone, len(s.parts)))
+                elif s.parts is not None:
                     self._choose_parts(s)
                 if s.said is not None:
                     self._bind(s.span, s.said, STR)

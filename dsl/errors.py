@@ -252,6 +252,16 @@ def tuple_index(span: Span, parts: int) -> Diagnostic:
                       "(see the language reference, 9.3)")
 
 
+def tuple_alone(span: Span, verb: str, parts: int) -> Diagnostic:
+    """``choose (a, b) from ... as "x" or "pass"``: no part to give such a move."""
+    example = ", ".join(['"' + verb + '"'] + ["none"] * (parts - 1))
+    return Diagnostic("check/bad-value", span,
+                      f"a move without an object ('or \"{verb}\"') has no parts to give "
+                      f"'choose (...)'",
+                      f"make it an option of its own, a tuple of a word and none: ({example}), "
+                      "its parts then told apart by the word")
+
+
 def tuple_pattern(span: Span, names: int, got: str) -> Diagnostic:
     """``choose (a, b) from LIST`` where LIST's elements are no tuples of that size."""
     return Diagnostic("check/type-mismatch", span,

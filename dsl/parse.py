@@ -626,10 +626,14 @@ class _ToIR(Transformer):
                          alone=alones[0] if alones else None, **extra)
 
     def choose_tuple_stmt(self, meta, c):
-        *names, options, chooser, verb = c
+        # (moves without an object are read, for the checker to say where they go instead)
+        k = next(i for i, x in enumerate(c) if not isinstance(x, Token))
+        names, (options, chooser, verb, *alones) = c[:k], c[k:]
         parts = [str(n) for n in names]
+        alones = [a[1] for a in alones if a]
         return _new(ir.Choose, span=self.s(meta), var="$" + "_".join(parts), options=options, parts=parts,
-                    chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None)
+                    chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
+                    alone=alones[0] if alones else None, more=alones[1:])
 
     def choose_each_stmt(self, meta, c):
         var, arg, options, each, seats, verb = c
