@@ -261,15 +261,7 @@ class Checker(DeclChecks, StmtChecks):
             case "Attr":
                 return self._attr(e, env)
             case "Index":
-                t = self.expr(e.obj, env)
-                self._expect(e.index, env, INT, "an index")
-                if t.tag == "list":
-                    return t.arg
-                if t.tag == "tuple":
-                    return self._tuple_part(e, t)
-                if not t.is_error:
-                    self.d.add(errors.type_mismatch(e.obj.span, "indexing", "a list", str(t)))
-                return ERROR
+                return self._index(e, env)
             case "Call":
                 return self._call(e, env)
             case "Comprehension":
@@ -312,6 +304,18 @@ class Checker(DeclChecks, StmtChecks):
                     return a
                 return u
         raise AssertionError(e.node)
+
+    def _index(self, e: ir.Index, env) -> T:
+        """``xs[i]``: an element of a list, or a part of a tuple."""
+        t = self.expr(e.obj, env)
+        self._expect(e.index, env, INT, "an index")
+        if t.tag == "list" and isinstance(t.arg, T):
+            return t.arg
+        if t.tag == "tuple":
+            return self._tuple_part(e, t)
+        if not t.is_error:
+            self.d.add(errors.type_mismatch(e.obj.span, "indexing", "a list", str(t)))
+        return ERROR
 
     def _tuple(self, e: ir.TupleLit, env) -> T:
         """``(a, b)``: each part a value a move's notation writes (no item, list, tuple)."""

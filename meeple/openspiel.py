@@ -297,24 +297,19 @@ def tuple_decisions(program) -> dict[str, list | None]:
         if t is None or t.tag != "tuple" or type_code(t) in found:
             continue
         tc = type_code(t)
-        found[tc] = parts = []
-        for i, (code, pt) in enumerate(zip(tuple_parts(tc), t.parts)):
-            if pt.tag != "str":
-                values = _part_values(program, code)
-            else:   # the strings written at this place of the tuples the options may be
-                made = [lit for lit, lt in literals if compatible(t, lt)]
-                values = sorted({lit.items[i].value for lit in made}) \
-                    if all(lit.items[i].node == "StrLit" for lit in made) else None
-            if values is None:
-                found[tc] = None
-                break
-            parts.append((code, values))
+        made = [lit for lit, lt in literals if compatible(t, lt)]   # (the tuples options may be)
+        parts = [(code, _part_values(program, code, [lit.items[i] for lit in made]))
+                 for i, code in enumerate(tuple_parts(tc))]
+        found[tc] = None if any(values is None for _, values in parts) else parts
     return found
 
 
-def _part_values(program, code: str) -> list | None:
+def _part_values(program, code: str, written: list) -> list | None:
     """The values of a part of a tuple, in the order their numbers take (None: not
-    enumerable)."""
+    enumerable); ``written``: the expressions of the tuples made for it (a text part's
+    values are the texts written there, where each is written as a text)."""
+    if code == "str":
+        return sorted({x.value for x in written}) if all(x.node == "StrLit" for x in written) else None
     if code in ("cell", "zone"):
         return list(range(len(program.zones)))
     if code == "player":
