@@ -259,7 +259,8 @@ class Choose(Node):
     more: list[str] = []
     said: str | None = None
     # ``choose (c, q, d) from ...``: the options are tuples, each part given to the local
-    # of the same place (``_`` for none); ``var`` is then a hidden local holding the tuple
+    # of the same place (``_`` for none); ``var`` is then a hidden local holding the tuple,
+    # named after the statement (``$(c,q,d)@12:3``: its line and column)
     parts: list[str] | None = None
 
 

@@ -631,7 +631,10 @@ class _ToIR(Transformer):
         names, (options, chooser, verb, *alones) = c[:k], c[k:]
         parts = [str(n) for n in names]
         alones = [a[1] for a in alones if a]
-        return _new(ir.Choose, span=self.s(meta), var="$" + "_".join(parts), options=options, parts=parts,
+        span = self.s(meta)
+        # the hidden local holding the tuple: named after the statement, so that each has its own
+        var = f"$({','.join(parts)})@{span.line}:{span.column}"
+        return _new(ir.Choose, span=span, var=var, options=options, parts=parts,
                     chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
                     alone=alones[0] if alones else None, more=alones[1:])
 

@@ -134,6 +134,17 @@ def test_misuse_hints_show_the_way():
     assert "by its cell" in d.hint
 
 
+def test_each_choose_of_named_parts_keeps_its_tuple_in_a_local_of_its_own():
+    # the same names over tuples of other types: each statement's hidden local is its own
+    rules = _rules(_turn('  choose (k, _) from [(1, "x"), (2, "y")] as "p"\n'
+                         '  choose (k, _) from [(k + 10, right)] as "q"\n  n = k'))
+    game = rules.new_game(2, 0)
+    game.apply("p 2 y")
+    assert [m.notation for m in game.legal_moves()] == ["q 12 right"]
+    game.apply(0)
+    assert game.state["vars"]["n"] == 12
+
+
 def test_values_of_different_kinds_in_a_list_are_still_refused():
     # (the message authors met before tuples: a list's elements have one type)
     d = _errors(_turn('  let xs = [first(cells(b)), 3]'))[0]
@@ -278,7 +289,7 @@ def test_a_kernel_resumes_a_frame_that_holds_a_tuple(monkeypatch):
     b = plain.new_game(2, 0)
     b.apply("a 3 up right")
     frame = b.state["stack"][-1]["L"]
-    assert frame["$k_w_d"] == [3, "up", "right"] and frame["w"] == "up" and frame["d"] == "right"
+    assert frame["$(k,w,d)@7:3"] == [3, "up", "right"] and frame["w"] == "up" and frame["d"] == "right"
     a = fast.resume(json.loads(b.to_json()))
     assert a.state == b.state and not a.live
     i = [m.notation for m in b.legal_moves()].index("b 5")
