@@ -49,6 +49,8 @@ GAMES = [
     ("othello", str(ROOT / "tests" / "testdata" / "othello"), 2, "othello", 300),
     ("checkers", str(ROOT / "tests" / "testdata" / "checkers"), 2, "checkers", 1000),
     ("hex 11×11", str(ROOT / "tests" / "testdata" / "hex"), 2, "hex", 1000),
+    # a move of a cell, a quadrant and a turn: a tuple (issue 37)
+    ("pentago", str(ROOT / "tests" / "testdata" / "pentago"), 2, "pentago", 1000),
     # results beyond win and loss: each seat's payoff (payoff(p) = ..., computed in the kernel)
     ("first-price auction, 3 players", str(ROOT / "tests" / "testdata" / "first_price_auction.meeple"), 3,
      "first_sealed_auction(players=3)", 4000),

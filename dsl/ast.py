@@ -121,6 +121,14 @@ class ListLit(Node):
     items: list[Expr] = []
 
 
+class TupleLit(Node):
+    """``(a, b, c)``: a tuple, a fixed number of values of any types (each part its own),
+    such as a move made of a cell and a turn. A part is read by a constant index
+    (``t[1]``) or by ``choose (c, q) from ...``."""
+    node: Literal["TupleLit"] = "TupleLit"
+    items: list[Expr]
+
+
 class BinOp(Node):
     """Arithmetic, comparison, membership, ``and``/``or`` and ranges (``a..b``)."""
     node: Literal["BinOp"] = "BinOp"
@@ -161,7 +169,7 @@ class Ray(Node):
 
 
 Expr = Annotated[
-    IntLit | StrLit | BoolLit | NoneLit | Var | Attr | Index | Call | Comprehension | Aggregate | ListLit | BinOp | UnOp | CondExpr | CellAt | Ray,
+    IntLit | StrLit | BoolLit | NoneLit | Var | Attr | Index | Call | Comprehension | Aggregate | ListLit | TupleLit | BinOp | UnOp | CondExpr | CellAt | Ray,
     Field(discriminator="node"),
 ]
 
@@ -250,6 +258,10 @@ class Choose(Node):
     alone: str | None = None
     more: list[str] = []
     said: str | None = None
+    # ``choose (c, q, d) from ...``: the options are tuples, each part given to the local
+    # of the same place (``_`` for none); ``var`` is then a hidden local holding the tuple,
+    # named after the statement (``$(c,q,d)@12:3``: its line and column)
+    parts: list[str] | None = None
 
 
 class ChooseEach(Node):

@@ -19,7 +19,7 @@ from .check_items import ItemChecks
 from .check_stmts import StmtChecks
 from .errors import Diagnostics
 from .load import Merged
-from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, unify
+from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, tuple_of, unify
 
 # the built-in functions (name -> allowed argument counts; their types are checked in
 # _call_builtin), aggregates and constants, as dsl/builtins.py declares them
@@ -29,6 +29,9 @@ CLOSURES = set(builtins.CLOSURES)
 FORMS = set(builtins.FORMS)
 CONSTANTS = {name: c.type for name, c in builtins.CONSTANTS.items()}
 
+
+# the types of a tuple's parts: values a move's notation writes by themselves
+_TUPLE_PARTS = ("int", "str", "bool", "player", "cell", "enum", "none", "error")
 
 class NodeMap:
     """A map from IR nodes, by identity (nodes are not hashable, and two equal nodes in
@@ -116,6 +119,9 @@ class Checked:
     # replace_at(xs, i, e), an Assign or an AttrAssign (check_stmts.py)
     assigns: NodeMap = field(default_factory=NodeMap)
     supplies: dict[str, str] = field(default_factory=dict)  # a kind -> its supply's zone (`supply`)
+    # `choose (a, b) from ...` (a Choose with parts) -> the `let`s that set its parts from
+    # the tuple chosen, run after the decision (check_stmts.py)
+    unpacks: NodeMap = field(default_factory=NodeMap)
 
     def type_of(self, e) -> T:
         return self.types.get(e, ERROR)
@@ -257,13 +263,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
             case "Attr":
                 return self._attr(e, env)
             case "Index":
-                t = self.expr(e.obj, env)
-                self._expect(e.index, env, INT, "an index")
-                if t.tag == "list":
-                    return t.arg
-                if not t.is_error:
-                    self.d.add(errors.type_mismatch(e.obj.span, "indexing", "a list", str(t)))
-                return ERROR
+                return self._index(e, env)
             case "Call":
                 return self._call(e, env)
             case "Comprehension":
@@ -279,10 +279,12 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
                 for x, t in zip(e.items[1:], ts[1:]):
                     u = unify(out, t)
                     if u is None:
-                        self.d.add(errors.type_mismatch(x.span, "list element", str(out), str(t)))
+                        self.d.add(errors.list_element(x.span, str(out), str(t)))
                     else:
                         out = u
                 return list_of(out)
+            case "TupleLit":
+                return self._tuple(e, env)
             case "BinOp":
                 return self._binop(e, env)
             case "UnOp":
@@ -304,6 +306,37 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
                     return a
                 return u
         raise AssertionError(e.node)
+
+    def _index(self, e: ir.Index, env) -> T:
+        """``xs[i]``: an element of a list, or a part of a tuple."""
+        t = self.expr(e.obj, env)
+        self._expect(e.index, env, INT, "an index")
+        if t.tag == "list" and isinstance(t.arg, T):
+            return t.arg
+        if t.tag == "tuple":
+            return self._tuple_part(e, t)
+        if not t.is_error:
+            self.d.add(errors.type_mismatch(e.obj.span, "indexing", "a list", str(t)))
+        return ERROR
+
+    def _tuple(self, e: ir.TupleLit, env) -> T:
+        """``(a, b)``: each part a value a move's notation writes (no item, list, tuple)."""
+        parts = []
+        for x in e.items:
+            t = self.expr(x, env)
+            if t.tag not in _TUPLE_PARTS:
+                self.d.add(errors.tuple_part(x.span, str(t)))
+                t = ERROR
+            parts.append(t)
+        return tuple_of(parts)
+
+    def _tuple_part(self, e: ir.Index, t: T) -> T:
+        """``t[k]``: the part k of a tuple, k a number written in the rules."""
+        k = e.index.value if e.index.node == "IntLit" else -1
+        if 0 <= k < len(t.parts):
+            return t.parts[k]
+        self.d.add(errors.tuple_index(e.index.span, len(t.parts)))
+        return ERROR
 
     def _clauses(self, e: ir.Comprehension, env) -> dict:
         inner = dict(env)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast as ir, errors
-from .types import BOOL, ERROR, INT, PLAYER, STR, T, compatible, list_of
+from .types import BOOL, ERROR, INT, PLAYER, STR, T, compatible, list_of, tuple_of
 
 if TYPE_CHECKING:
     from .check import Checked
@@ -162,6 +162,10 @@ class StmtChecks:
                 self._decision(s.span, s)
                 self._verbs(s)
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+                if s.parts is not None and s.alone is not None:
+                    self.d.add(errors.tuple_alone(s.span, s.alone, len(s.parts)))
+                elif s.parts is not None:
+                    self._choose_parts(s)
                 if s.said is not None:
                     self._bind(s.span, s.said, STR)
                 self._chooser(s.chooser)
@@ -183,6 +187,28 @@ class StmtChecks:
             case _:
                 return False
         return True
+
+    def _choose_parts(self, s: ir.Choose) -> None:
+        """``choose (a, b) from LIST``: the hidden local ``s.var`` holds the tuple chosen;
+        each named part is a local set from it, by a ``let`` the checker writes
+        (``Checked.unpacks``) and the later stages run after the decision."""
+        env = self.proc_locals
+        assert env is not None and s.parts is not None
+        t = env[s.var]
+        if t.tag != "tuple" or len(t.parts) != len(s.parts):
+            if not t.is_error:
+                self.d.add(errors.tuple_pattern(s.options.span, len(s.parts), f"a list of {t}"))
+            t = tuple_of([ERROR] * len(s.parts))
+        lets = []
+        for k, name in enumerate(s.parts):
+            if name == "_":
+                continue
+            tup = ir.trusted(ir.Var, span=s.span, name=s.var)
+            part = ir.trusted(ir.Index, span=s.span, obj=tup, index=ir.trusted(ir.IntLit, span=s.span, value=k))
+            lets.append(ir.trusted(ir.Let, span=s.span, var=name, value=part))
+        for let in lets:
+            self._stmt(let)
+        self.c.unpacks[s] = lets
 
     def _best(self, s: ir.Best, env) -> None:
         self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))

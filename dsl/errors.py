@@ -237,6 +237,47 @@ def type_mismatch(span: Span, context: str, expected: str, got: str) -> Diagnost
     return Diagnostic("check/type-mismatch", span, f"{context}: expected {expected}, found {got}")
 
 
+def list_element(span: Span, expected: str, got: str) -> Diagnostic:
+    """Elements of one list literal of different types."""
+    return Diagnostic("check/type-mismatch", span, f"list element: expected {expected}, found {got}",
+                      "a list's elements have one type; to join values of different kinds in one "
+                      "value (a move of a cell and a number), write a tuple: (a, b)")
+
+
+def tuple_index(span: Span, parts: int) -> Diagnostic:
+    """A tuple's part read by an index that is not a constant within its size."""
+    return Diagnostic("check/bad-value", span,
+                      f"a part of a tuple is read by a number written in the rules, from 0 to {parts - 1}",
+                      "write t[0], t[1]..., or name the parts: choose (a, b) from ... "
+                      "(see the language reference, 9.3)")
+
+
+def tuple_alone(span: Span, verb: str, parts: int) -> Diagnostic:
+    """``choose (a, b) from ... as "x" or "pass"``: no part to give such a move."""
+    example = ", ".join(['"' + verb + '"'] + ["none"] * (parts - 1))
+    return Diagnostic("check/bad-value", span,
+                      f"a move without an object ('or \"{verb}\"') has no parts to give "
+                      f"'choose (...)'",
+                      f"make it an option of its own, a tuple of a word and none: ({example}), "
+                      "its parts then told apart by the word")
+
+
+def tuple_pattern(span: Span, names: int, got: str) -> Diagnostic:
+    """``choose (a, b) from LIST`` where LIST's elements are no tuples of that size."""
+    return Diagnostic("check/type-mismatch", span,
+                      f"'choose (...)' names {names} parts: expected a list of tuples of {names} parts, "
+                      f"found {got}",
+                      f"build the options as tuples of {names}: [(a, b) for a in ... for b in ...]")
+
+
+def tuple_part(span: Span, got: str) -> Diagnostic:
+    """A part of a tuple that a move's notation cannot write by itself."""
+    return Diagnostic("check/bad-value", span,
+                      f"a part of a tuple is a cell, a player, a number, a string, a bool, an enum "
+                      f"value or none, not a {got}",
+                      "give an item by its cell, or choose it in a decision of its own")
+
+
 def wrong_arity(span: Span, func: str, expected: str, got: int) -> Diagnostic:
     return Diagnostic("check/arity", span,
                       f"'{func}' takes {expected} argument(s), {got} given", length=len(func))

@@ -642,6 +642,19 @@ class _ToIR(Transformer):
                          chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
                          alone=alones[0] if alones else None, **extra)
 
+    def choose_tuple_stmt(self, meta, c):
+        # (moves without an object are read, for the checker to say where they go instead)
+        k = next(i for i, x in enumerate(c) if not isinstance(x, Token))
+        names, (options, chooser, verb, *alones) = c[:k], c[k:]
+        parts = [str(n) for n in names]
+        alones = [a[1] for a in alones if a]
+        span = self.s(meta)
+        # the hidden local holding the tuple: named after the statement, so that each has its own
+        var = f"$({','.join(parts)})@{span.line}:{span.column}"
+        return _new(ir.Choose, span=span, var=var, options=options, parts=parts,
+                    chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
+                    alone=alones[0] if alones else None, more=alones[1:])
+
     def choose_each_stmt(self, meta, c):
         var, arg, options, each, seats, verb = c
         return _new(ir.ChooseEach, span=self.s(meta), var=str(var), arg=str(arg), options=options,
@@ -816,6 +829,9 @@ class _ToIR(Transformer):
 
     def list_lit(self, meta, c):
         return _new(ir.ListLit, span=self.s(meta), items=[x for x in c if x is not None])
+
+    def tuple_lit(self, meta, c):
+        return _new(ir.TupleLit, span=self.s(meta), items=[x for x in c if x is not None])
 
     def _binop(self, meta, op, left, right):
         return _new(ir.BinOp, span=self.s(meta), op=op, left=left, right=right)

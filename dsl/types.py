@@ -7,13 +7,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class T:
-    tag: str  # int bool str player none enum item cell zone list board error
+    tag: str  # int bool str player none enum item cell zone list tuple board error
     arg: str | T | None = None
+    parts: tuple[T, ...] = ()   # a tuple's: the types of its parts
 
     def __str__(self) -> str:
         match self.tag:
             case "list":
                 return f"list of {self.arg}"
+            case "tuple":
+                return "(" + ", ".join(map(str, self.parts)) + ")"
             case "item" | "enum":
                 return str(self.arg)
             case "cell":
@@ -31,6 +34,11 @@ class T:
         return self.tag == "error"
 
 
+def tuple_of(parts) -> T:
+    """The type of a tuple of parts of these types."""
+    return T("tuple", None, tuple(parts))
+
+
 INT, BOOL, STR, PLAYER, NONE, ERROR = T("int"), T("bool"), T("str"), T("player"), T("none"), T("error")
 NULLABLE = ("item", "cell", "player", "enum")
 
@@ -41,7 +49,21 @@ def type_code(t: T) -> str:
         return "list:" + type_code(t.arg)
     if t.tag == "enum":
         return f"enum:{t.arg}"
+    if t.tag == "tuple":
+        return "tuple(" + ",".join(map(type_code, t.parts)) + ")"
     return t.tag
+
+
+def tuple_parts(code: str) -> list[str]:
+    """The type codes of the parts of a tuple's type code (``tuple(cell,enum:Turn)``)."""
+    parts, depth, start = [], 0, 6
+    for i, ch in enumerate(code[6:-1], 6):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            parts.append(code[start:i])
+            start = i + 1
+    parts.append(code[start:-1])
+    return parts
 
 
 def list_of(t: T) -> T:
@@ -56,6 +78,8 @@ def compatible(expected: T, got: T) -> bool:
         return True
     if expected.tag == "list" and got.tag == "list":
         return got.arg.tag == "none" or compatible(expected.arg, got.arg)
+    if expected.tag == "tuple" and got.tag == "tuple":
+        return len(expected.parts) == len(got.parts) and all(map(compatible, expected.parts, got.parts))
     if expected.tag == "zone" and got.tag == "cell":
         return True  # a cell holds items like any zone (kind checked separately)
     if expected == T("zone", "?") and got.tag == "zone":
@@ -65,6 +89,13 @@ def compatible(expected: T, got: T) -> bool:
 
 def unify(a: T, b: T) -> T | None:
     """The common type of two branches, or None."""
+    if a.tag == "tuple" and b.tag == "tuple" and len(a.parts) == len(b.parts):
+        parts = [unify(x, y) for x, y in zip(a.parts, b.parts)]
+        return None if None in parts else tuple_of(parts)
+    la, lb = a.arg, b.arg
+    if isinstance(la, T) and isinstance(lb, T) and a.tag == b.tag == "list" and la.tag == lb.tag == "tuple":
+        u = unify(la, lb)
+        return None if u is None else T("list", u)
     if compatible(a, b):
         return a if not a.is_error and a.tag != "none" else b
     if compatible(b, a):

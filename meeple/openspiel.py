@@ -70,6 +70,13 @@ class ActionSpace:
         # ('as "play" or "draw" or "pass"'): one id each (no block without them)
         verbs = several_verbs(program.checked)
         self.verbs = {v: self._block("verb:" + v, [v]) for v in verbs}
+        # decisions over tuples whose parts are all enumerable: a block each (no block without)
+        self.tuples: dict[str, TupleBlock] = {}
+        for tc, parts in tuple_decisions(program).items():
+            block = TupleBlock(self, parts)
+            if block.size <= MAX_TUPLE_IDS:
+                block.start = self._block(tc, block.labels(program, tc))
+                self.tuples[tc] = block
         self.ordinal = self._block("ordinal", [f"move #{k}" for k in range(max_moves)])
         self.wait = self._block("wait", ["wait"])
         self.size = len(self.labels)
@@ -164,6 +171,8 @@ class ActionSpace:
         return n
 
     def _may_enumerate(self, tc: str) -> bool:
+        if tc.startswith("tuple("):
+            return tc in self.tuples
         return tc[5:] in self.enum_index if tc.startswith("enum:") else tc in ENUMERATED
 
     def _moves(self, game, seat: int, moves) -> dict[int, Move]:
@@ -184,6 +193,8 @@ class ActionSpace:
         return dict(sorted(zip(ids, moves)))
 
     def _enumerated(self, game, seat: int, tc: str, moves) -> bool:
+        if tc.startswith("tuple("):
+            return tc in self.tuples
         if tc.startswith("enum:"):
             return tc[5:] in self.enum_index
         if tc not in ENUMERATED:
@@ -200,6 +211,8 @@ class ActionSpace:
             return self.none
         if tc.startswith("enum:"):
             return self.offsets[tc] + self.enum_index[tc[5:]][value]
+        if tc.startswith("tuple("):
+            return self.tuples[tc].id_of(value)
         block = "zone" if tc == "cell" else tc
         return self.offsets[block] + int(value)
 
@@ -228,6 +241,86 @@ class ActionSpace:
             raise ActionSpaceError(f"a chance step has {len(outs)} outcomes, more than "
                                    f"{self.max_moves}: raise max_moves")
         return [(o.index, o) for o in outs]
+
+
+MAX_TUPLE_IDS = 1 << 16   # ids of one block of tuples at most (else: the ordinal block)
+
+
+class TupleBlock:
+    """The ids of the options of one type of tuple (``tuple(cell,str,enum:Turn)``): each
+    part's values numbered (a cell by its id among the zones and cells, a seat, ``false``
+    and ``true``, an enum's members in declaration order, a string part by the order of
+    the strings written at that place of the ruleset's tuples), then ``none``; the id is
+    the block's start plus the parts' numbers in a mixed base, the first part the most
+    significant: ``((p0 × r1 + p1) × r2 + p2) ...`` where ``r`` is a part's count of
+    values, ``none`` included. A tuple type with a part of numbers, or one written other
+    than as a string in the rules, takes ordinal ids (``parts``: None)."""
+
+    def __init__(self, space: ActionSpace, parts: list[tuple[str, list]] | None):
+        self.parts = parts or []
+        self.index = [{v: i for i, v in enumerate(values)} for _, values in self.parts]
+        self.radix = [len(values) + 1 for _, values in self.parts]
+        self.size = 1
+        for r in self.radix:
+            self.size *= r
+        if parts is None:
+            self.size = MAX_TUPLE_IDS + 1
+        self.start = 0
+
+    def id_of(self, value: list) -> int:
+        k = 0
+        for v, index, r in zip(value, self.index, self.radix):
+            k = k * r + (r - 1 if v is None else index[v])
+        return self.start + k
+
+    def labels(self, program, tc: str) -> list[str]:
+        from itertools import product
+        values = [[*vs, None] for _, vs in self.parts]
+        return [display.value_notation(program, list(v), tc) or "none" for v in product(*values)]
+
+
+def tuple_decisions(program) -> dict[str, list | None]:
+    """The tuple types of a program's decisions (``choose``), each with its parts' type
+    codes and values as ``TupleBlock`` numbers them (None where a part is not
+    enumerable), in the order the rules first ask them."""
+    from meeple.dsl import ast as ir
+    from meeple.dsl.types import compatible, tuple_parts, type_code
+    c = program.checked
+    bodies = [p.body for p in c.procedures.values()]
+    bodies += [d.body for d in (c.setup, c.turn, c.at_end) if d is not None]
+    nodes = [n for body in bodies for n in ir.walk(body)]
+    nodes += [n for f in c.functions.values() for n in ir.walk(f.body)]
+    literals = [(n, c.type_of(n)) for n in nodes if n.node == "TupleLit"]
+    found: dict[str, list | None] = {}
+    for n in nodes:
+        t = c.type_of(n.options).arg if n.node == "Choose" else None
+        if t is None or t.tag != "tuple" or type_code(t) in found:
+            continue
+        tc = type_code(t)
+        made = [lit for lit, lt in literals if compatible(t, lt)]   # (the tuples options may be)
+        parts = [(code, _part_values(program, code, [lit.items[i] for lit in made]))
+                 for i, code in enumerate(tuple_parts(tc))]
+        found[tc] = None if any(values is None for _, values in parts) else parts
+    return found
+
+
+def _part_values(program, code: str, written: list) -> list | None:
+    """The values of a part of a tuple, in the order their numbers take (None: not
+    enumerable); ``written``: the expressions of the tuples made for it (a text part's
+    values are the texts written there, where each is written as a text)."""
+    if code == "str":
+        return sorted({x.value for x in written}) if all(x.node == "StrLit" for x in written) else None
+    if code in ("cell", "zone"):
+        return list(range(len(program.zones)))
+    if code == "player":
+        return list(range(program.n))
+    if code == "bool":
+        return [False, True]
+    if code == "none":
+        return []
+    if code.startswith("enum:"):
+        return list(program.checked.enums[code[5:]])
+    return None
 
 
 def several_verbs(checked) -> list[str]:

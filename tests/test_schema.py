@@ -139,6 +139,7 @@ turn {
   make K at pile face down with hp = 3
   remove top(pile)
   permute [cell(b, row: 1, col: 1)] to [cell(b, row: 1, col: 2)]
+  choose (t1, _) from [(t, "x") for t in 1..2] as "take"
 }
 end when turn_number() > 3
 at end { }

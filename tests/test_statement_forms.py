@@ -42,6 +42,7 @@ FORMS = {
     "for_stmt": ("For", "for c in items(hand(active))"),
     "while_stmt": ("While", "while k < 4 max 10"),
     "choose_stmt": ("Choose", 'choose c from items(hand(active)) as "play"'),
+    "choose_tuple_stmt": ("Choose", 'choose (spot, _, hue) from [(g, "in", h) for h in Colour if h != c.colour] as "mark"'),
     "choose_each_stmt": ("ChooseEach", "choose bid(p) from items(hand(p)) for each p in players"),
     "choose_subset_stmt": ("ChooseSubset", "choose keep subset of items(hand(active))"),
     "best_stmt": ("Best", "best w in players by seat(w) + bid(w).v tie first"),
@@ -123,6 +124,8 @@ turn {
   let r = call add(d + x)
   total = call add(total)
   let g = cells(grid)[rounds % 4]
+  choose (spot, _, hue) from [(g, "in", h) for h in Colour if h != c.colour] as "mark"
+  if spot == g and hue != c.colour { total += 1 }
   let xs = items(hand(active)) + top(pile, 3)
   let ns = [y.v for y in xs]
   let names = [if y.v > 2 then "b" else "a" for y in xs]

@@ -485,6 +485,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
     def _ListLit(self, e, env):
         return "[" + ", ".join(self.expr(x, env) for x in e.items) + "]"
 
+    _TupleLit = _ListLit   # a tuple is held as a list of its parts
+
     def _CondExpr(self, e, env):
         if self.avail is None:
             return f"({self.expr(e.then, env)} if {self.expr(e.cond, env)} else {self.expr(e.other, env)})"

@@ -266,7 +266,7 @@ class StatementForm(CompilerPart):
             return [e.left, e.right]
         if n == "Index":
             return [e.obj] if e.index.node == "IntLit" else [e.obj, e.index]
-        if n == "ListLit":
+        if n in ("ListLit", "TupleLit"):
             return list(e.items)
         if n == "Attr":
             return [e.obj] if self.ty(e.obj).tag in ("item", "cell") else None

@@ -13,7 +13,7 @@ from typing import Any
 from ...dsl import ast as ir, boards as gen, budgets as budget
 from ...dsl.check import Checked, cell_problems, cell_value, ray_problems
 from ...dsl.errors import Diagnostic, MeepleError
-from ...dsl.types import T
+from ...dsl.types import T, tuple_parts
 from ..core.facts import Facts
 from ..play import helpers
 from ..play.game import Game
@@ -656,6 +656,8 @@ class Program:
         depth = 0
         while inner.startswith("list:"):
             inner, depth = inner[5:], depth + 1
+        if inner.startswith("tuple(") and "enum:" in inner:
+            return self._tuple_sort_key(inner, depth)
         if not inner.startswith("enum:"):
             return helpers.sort_key
         order = {v: i for i, v in enumerate(self.checked.enums[inner[5:]])}
@@ -664,6 +666,17 @@ class Program:
             if d == 0:
                 return (order.get(v, -1),)
             return (len(v), tuple(key(x, d - 1) for x in v))
+        return key
+
+    def _tuple_sort_key(self, code: str, depth: int):
+        """The order of tuples with enum parts: part by part, an enum's values in
+        declaration order (none first), the other parts by ``helpers.sort_key``."""
+        keys = [self.sort_key(t) for t in tuple_parts(code)]
+
+        def key(v, d=depth):
+            if d > 0:
+                return (len(v), tuple(key(x, d - 1) for x in v))
+            return (4, len(v), tuple(k(x) for k, x in zip(keys, v)))
         return key
 
     def init_item_vars(self, R) -> dict:

@@ -41,7 +41,7 @@ from ...dsl import ast as ir
 # the nodes of a body that may be written in place: they bind no variables, so an
 # argument's text cannot be captured by a comprehension
 INLINABLE = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Call", "BinOp",
-                       "UnOp", "CondExpr", "ListLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"})
+                       "UnOp", "CondExpr", "ListLit", "TupleLit", "Index", "TypeRef", "Param", "Ray", "NamedArg"})
 SMALL = 12          # nodes of a body written in place at most (the straightforward code)
 FAST = 24           # ... in the fast code
 EXPANDED_MAX = 200  # nodes of one body written in place, fully expanded, at most

@@ -48,6 +48,7 @@ def local_names(params: list[str], body: ir.Block) -> set[str]:
     return set(params) | {n.var for n in nodes if n.node in BINDERS or (n.node == "CallResult" and n.new)} \
         | {n.each for n in nodes if n.node == "ChooseEach"} \
         | {n.said for n in nodes if n.node == "Choose" and n.said is not None} \
+        | {p for n in nodes if n.node == "Choose" and n.parts for p in n.parts if p != "_"} \
         | {v for n in nodes if n.node == "Roll" for v in n.vars}
 
 
@@ -204,6 +205,9 @@ class _Lowerer:
         self.emit(ops.Ask, s, var=s.var, options=s.options, chooser=s.chooser, type=tc,
                   verb=s.verb, alone=(s.alone, *s.more) if s.more else s.alone, order=order,
                   said=s.said)
+        for let in self.c.unpacks.get(s, ()):   # choose (a, b): each part a local
+            self.scope = self.c.scopes.get(let, ())
+            self._Let(let)
 
     def _cells_in_order(self, e, depth: int = 0) -> bool:
         """Whether a list of options is some of a board's cells, each once, in increasing

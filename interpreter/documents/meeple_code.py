@@ -76,6 +76,8 @@ def _call_like(e) -> str:
             return f"{e.func}({_comp(e.comp)})"
         case "ListLit":
             return f"[{', '.join(expr(a) for a in e.items)}]"
+        case "TupleLit":
+            return f"({', '.join(expr(a) for a in e.items)})"
         case "CellAt":
             args = ", ".join(f"{a.name}: {expr(a.value)}" for a in e.coords)
             return f"cell({expr(e.board)}, {args})"

@@ -728,7 +728,8 @@ class _Builder:
 
     def choose_step(self, st: ir.Choose) -> Step:
         s = self.say
-        who, var, options = self.who(st.chooser), Code(st.var), Code(mc.expr(st.options))
+        who, options = self.who(st.chooser), Code(mc.expr(st.options))
+        var = Code(f"({', '.join(st.parts)})" if st.parts is not None else st.var)   # (choose (a, b): the parts)
         if st.verb:
             step = Step(s("s.choose_verb", who=who, var=var, options=options, verb=self.verb(st.verb)))
         else:

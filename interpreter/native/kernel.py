@@ -119,6 +119,8 @@ class Gen(MemoCalls):
             return "Id"
         if tag == "list":
             return f"List<{self.ct(t.arg)}>"
+        if tag == "tuple":   # (docs/language.md 6.6; a part that is none: an Id, as none is)
+            return f"Tup<{', '.join(self.ct(p) for p in t.parts)}>"
         raise Unsupported(f"a value of type {t}")
 
     def arg_type(self, t: T) -> str:
@@ -176,6 +178,8 @@ class Gen(MemoCalls):
 
     # ------------------------------------------------------------ expressions
     def expr(self, e, sc: dict, want: T | None = None) -> str:
+        if want is not None and e.node == "TupleLit":
+            return self._TupleLit(e, sc, want)   # (each part as the part wanted)
         if want is not None and e.node in ("ListLit", "CondExpr") and has_none(self.ty(e)) \
                 and not has_none(want):
             # written as the type wanted: [none], [] or 'if c then [] else xs' as such a list
@@ -247,6 +251,8 @@ class Gen(MemoCalls):
 
     def _Index(self, e, sc):
         t = self.ty(e.obj)
+        if t.tag == "tuple":   # (the checker: a number written in the rules, inside the tuple)
+            return f"std::get<{e.index.value}>({self.expr(e.obj, sc)})"
         if t.tag != "list":
             raise Unsupported(f"an index into a {t}")
         return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
@@ -265,6 +271,11 @@ class Gen(MemoCalls):
         # never changed in place, and a memo that knows a list by its buffer knows it again)
         return self.tables.table(("LIST", code), lambda n: f"static {self.ct(t)} {n};",
                                  lambda n: f"{n} = {code};")
+
+    def _TupleLit(self, e, sc, want: T | None = None):
+        t = want if want is not None and want.tag == "tuple" else self.ty(e)
+        parts = ", ".join(self.expr(x, sc, p) for x, p in zip(e.items, t.parts))
+        return f"{self.ct(t)}({parts})"
 
     def _constant(self, e, sc: dict) -> bool:
         """Whether an expression is the same value wherever it is evaluated: literals, an
@@ -750,6 +761,9 @@ class Gen(MemoCalls):
             inner = self.py_conv(t.arg)
             el = self.ct(t.arg)
             return lambda x: f"py_list({x}, [](const {el}& y) {{ return {inner('y')}; }})"
+        if t.tag == "tuple":
+            convs = [self.py_conv(p) for p in t.parts]
+            return lambda x: "py_parts({" + ", ".join(f(f"std::get<{k}>({x})") for k, f in enumerate(convs)) + "})"
         raise Unsupported(f"a value of type {t} for Python")
 
 
@@ -1006,6 +1020,8 @@ class Proc(ChanceStatements):
     def _Ask(self, s):
         opts, t = self._options(s)
         el = t.arg
+        if el.tag == "tuple" and s.alone is not None:
+            raise Unsupported("tuples among moves without an object ('or \"pass\"')")
         k, o = self._site(s.var, el, s.verb, s.alone, s.said)
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")

@@ -46,7 +46,9 @@ class Bridge:
         self.gen.py_conv(t), self.from_py(t)   # (Unsupported where they are, as ever)
         kind = _KINDS.get(t.tag, "d")
         width, n, lo, hi, names, el, to, frm = 8, 0, _I64[0], _I64[1], "nullptr", "nullptr", "nullptr", "nullptr"
-        if kind == "l":
+        if t.tag == "tuple":   # (carried by functions of its own, as a list's are)
+            kind, (to, frm) = "l", self._tuple_functions(t)
+        elif kind == "l":
             assert isinstance(t.arg, T)
             el = "&" + self.vt(t.arg)
             to, frm = f"list_py<{self.gen.ct(t.arg)}>", f"list_from_py<{self.gen.ct(t.arg)}>"
@@ -58,6 +60,17 @@ class Bridge:
         self.statics.append(f"static const VT {name} = {{'{kind}', {width}, {n}, {_c_int(lo)}, {_c_int(hi)}, "
                             f"{names}, {el}, {to}, {frm}}};")
         return name
+
+    def _tuple_functions(self, t: T) -> tuple[str, str]:
+        """The functions that carry a tuple of type ``t`` to and from Python (as a VT's
+        ``to`` and ``from``), written once."""
+        k, ct = len(self.vts), self.gen.ct(t)
+        to, frm = self.gen.py_conv(t)("(*(const T_*)at)"), self.from_py(t)("o")
+        self.statics.append(f"static PyObject* tuple_py_{k}(const void* at, const VT&) {{ using T_ = {ct}; "
+                            f"return {to}; }}")
+        self.statics.append(f"static void tuple_from_py_{k}(void* at, const VT&, PyObject* o) {{ "
+                            f"*({ct}*)at = {frm}; }}")
+        return f"tuple_py_{k}", f"tuple_from_py_{k}"
 
     def _kept(self, t: T, stored: str) -> tuple[int, int, int, int]:
         """(bytes, the id's count as Python's value reads it, least, most) of a value
@@ -182,6 +195,10 @@ class Bridge:
             inner = self.from_py(t.arg)
             el = self.gen.ct(t.arg)
             return lambda x: f"from_py_list<{el}>({x}, [](PyObject* y) {{ return {inner('y')}; }})"
+        if t.tag == "tuple":
+            n, convs = len(t.parts), [self.from_py(p) for p in t.parts]
+            parts = ", ".join(f(f"tuple_part({{x}}, {n}, {k})") for k, f in enumerate(convs))
+            return lambda x: f"{self.gen.ct(t)}({parts.replace('{x}', x)})"
         raise Unsupported(f"a value of type {t} from Python")
 
     def import_code(self, procs) -> str:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from ...dsl.types import tuple_parts
+
 if TYPE_CHECKING:  # only named in annotations: compile starts games, which display values
     from ..compiler.compile import Program
 
@@ -23,6 +25,8 @@ def value_notation(prog: Program, v, type_code: str, hidden_at=None) -> str:
         return "+".join(value_notation(prog, x, inner, hidden_at) for x in v)
     if v is None:
         return "none"
+    if type_code.startswith("tuple("):   # the parts but none, each as written alone
+        return " ".join(value_notation(prog, x, t) for x, t in zip(v, tuple_parts(type_code)) if x is not None)
     if type_code == "item":
         place = hidden_at(v) if hidden_at is not None else None
         return place or prog.items[v].notation
@@ -164,6 +168,8 @@ def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str
         return ", ".join(value_text(prog, x, type_code[5:], can_see, m) for x, m in zip(v, masks))
     if v is None:
         return "-"
+    if type_code.startswith("tuple("):   # (no item among the parts: the checker tells)
+        return " ".join(value_text(prog, x, t) for x, t in zip(v, tuple_parts(type_code)) if x is not None)
     if type_code == "item":
         ivars = getattr(can_see, "ivars", None)
         if mask is not None and can_see is not None and can_see.seat != "all":

@@ -5,7 +5,7 @@ options of the decision under way). The leak check's twin games (analysis/leaks.
 the determinization's deals (bots/determinize.py) are made with it."""
 from __future__ import annotations
 
-from ...dsl import ast as ir
+from ...dsl import ast as ir, types as ir_types
 from ...dsl.types import type_code
 from .game import Game
 
@@ -44,6 +44,8 @@ def local_types(prog) -> dict[str, dict[str, str]]:
                 note(n.var, elem(c.type_of(n.options)))
                 if getattr(n, "said", None) is not None:   # choose x, how: a text
                     note(n.said, "str")
+                for part, t in _named_parts(c, n):   # choose (a, b): each part's type
+                    note(part, type_code(t))
             elif kind == "ChooseSubset":
                 note(n.var, "list:" + elem(c.type_of(n.options)))
             elif kind == "CallResult" and n.new:  # let v = call p(...)
@@ -63,6 +65,14 @@ def local_types(prog) -> dict[str, dict[str, str]]:
 
 
 _LOCAL_TYPES: dict = {}
+
+
+def _named_parts(c, n) -> list:
+    """The parts a ``choose (a, _, b)`` names, with their types ((name, T) pairs)."""
+    t = c.type_of(n.options).arg if getattr(n, "parts", None) else None
+    if not isinstance(t, ir_types.T) or t.tag != "tuple":
+        return []
+    return [(name, p) for name, p in zip(n.parts, t.parts) if name != "_"]
 
 
 def _ref_code(type_ref, kinds) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from ...dsl.types import tuple_parts
 from . import frames
 from .staterror import INT_LIMIT, StateError, _bad, _kind
 
@@ -314,6 +315,13 @@ class _Meaning:
             for k, x in enumerate(v):
                 self.value(x, code[5:], f"{where}/{k}", depth + 1)
             return
+        if code.startswith("tuple("):
+            parts = tuple_parts(code)
+            if not isinstance(v, list) or len(v) != len(parts):
+                raise _bad(where, f"a tuple of {len(parts)} parts is needed, not {_kind(v)}")
+            for k, (x, t) in enumerate(zip(v, parts)):
+                self.value(x, t, f"{where}/{k}", depth + 1)
+            return
         if code in ("int", "item", "cell", "zone", "player"):
             if type(v) is not int:
                 raise _bad(where, f"{_ARTICLED.get(code, 'a ' + code)} is needed, not {_kind(v)}")
@@ -427,6 +435,8 @@ class _Meaning:
     def known(self, code: str) -> bool:
         while code.startswith("list:"):
             code = code[5:]
+        if code.startswith("tuple(") and code.endswith(")") and code.count("(") == 1:
+            return all(self.known(t) or t == "none" for t in tuple_parts(code))   # (flat parts)
         if code.startswith("enum:"):
             return code[5:] in self.enums
         return code in ("int", "bool", "str", "player", "item", "cell", "zone")

@@ -17,6 +17,7 @@
 #include <limits>
 #include <new>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -423,6 +424,33 @@ static int cmp(const List<T>& a, const List<T>& b) {
         if (c) return c;
     }
     return 0;
+}
+
+// a tuple of the rules (``(c, "turn", q)``: docs/language.md 6.6), its parts of the
+// kernel's own types (no list, no tuple: the checker says so): equal and ordered part by
+// part, as Python orders them (helpers.sort_key: none first, an enum by its index)
+template <class... P>
+struct Tup : std::tuple<P...> {
+    using std::tuple<P...>::tuple;
+    Tup() {}
+};
+template <class... P, size_t... K>
+static bool tup_eq(const Tup<P...>& a, const Tup<P...>& b, std::index_sequence<K...>) {
+    return (eq(std::get<K>(a), std::get<K>(b)) && ...);
+}
+template <class... P>
+static bool eq(const Tup<P...>& a, const Tup<P...>& b) {
+    return tup_eq(a, b, std::index_sequence_for<P...>{});
+}
+template <class... P, size_t... K>
+static int tup_cmp(const Tup<P...>& a, const Tup<P...>& b, std::index_sequence<K...>) {
+    int c = 0;
+    ((c = c ? c : cmp(std::get<K>(a), std::get<K>(b))), ...);
+    return c;
+}
+template <class... P>
+static int cmp(const Tup<P...>& a, const Tup<P...>& b) {
+    return tup_cmp(a, b, std::index_sequence_for<P...>{});
 }
 
 template <class T>
@@ -987,6 +1015,31 @@ static PyObject* py_list(const List<T>& l, F conv) {
     }
     return out;
 }
+// a tuple's Python value, a list of its parts' (``parts``: new references, or nullptr)
+static PyObject* py_parts(std::initializer_list<PyObject*> parts) {
+    PyObject* out = PyList_New((Py_ssize_t)parts.size());
+    Py_ssize_t i = 0;
+    bool failed = !out;
+    for (PyObject* x : parts) {
+        if (!x || failed) {
+            Py_XDECREF(x);
+            failed = true;
+            continue;
+        }
+        PyList_SET_ITEM(out, i++, x);
+    }
+    if (failed) {
+        Py_XDECREF(out);
+        return nullptr;
+    }
+    return out;
+}
+// the parts of a tuple from Python: a list of ``n`` values (throws PyFail otherwise)
+static inline PyObject* tuple_part(PyObject* o, Py_ssize_t n, Py_ssize_t k) {
+    if (!PyList_CheckExact(o) || PyList_GET_SIZE(o) != n) throw PyFail();
+    return PyList_GET_ITEM(o, k);
+}
+
 template <class T, class F>
 static List<T> from_py_list(PyObject* o, F conv) {
     if (!PyList_CheckExact(o)) throw PyFail();
