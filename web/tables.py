@@ -1,0 +1,189 @@
+"""The tables a server holds: each a game in memory, its stored form, its bots, and
+the listeners to tell when it changes. Every change goes through ``Table.play``: the
+move is checked and made, then committed to the store, and only then acknowledged and
+announced; bots play their seats here, on the server."""
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+from dataclasses import dataclass
+
+from .. import interpreter
+from ..interpreter import IllegalMove, RuleError, bot_move, bot_seed, make_bot
+from .store import SPECTATOR, SQLiteStore, StoredTable
+
+TOKEN_BYTES = 24     # 192 bits from `secrets` per link
+
+
+class MoveRefused(Exception):
+    """A move a seat may not make now: ``status`` is the HTTP status to answer with, the
+    message says why (and gives nothing away a seat may not see)."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Link:
+    table: Table
+    seat: int       # 0-based, or SPECTATOR
+
+
+class Table:
+    """One game at one table."""
+
+    def __init__(self, stored: StoredTable, ruleset, store: SQLiteStore):
+        self.stored = stored
+        self.ruleset = ruleset
+        self.store = store
+        self.program = ruleset.for_players(stored.players)
+        self.game = ruleset.new_game(players=stored.players, seed=stored.seed)
+        self.game.undo_limit = 1     # a move whose commit fails is taken back
+        self.bots = {s: make_bot(spec, bot_seed(stored.seed, 0, s), play_time=interpreter.PLAY_TIME)
+                     for s, spec in stored.bots.items()}
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+        self.version = 0
+        for move in stored.moves:     # the stored moves, played again
+            self.game.apply(move)
+            self.version += 1
+        self._bots_task: asyncio.Task | None = None
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    def links(self) -> dict[int, str]:
+        """Seat (SPECTATOR for the spectator) -> its token."""
+        return {seat: token for token, seat in self.stored.links.items()}
+
+    def record(self) -> dict:
+        """The game's record (meeple replay reads it), as plain data."""
+        from ..interpreter import record
+        stored = self.stored
+        seats = [stored.bots.get(s, "human") for s in range(stored.players)]
+        return record.Record(stored.ruleset, stored.players, stored.seed, list(stored.variants),
+                             stored.locale, list(stored.moves), seats,
+                             result=self.game.result,
+                             state_digest=record.digest(self.game)).to_dict()
+
+    def _announce(self) -> None:
+        self.version += 1
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def _commit(self, move) -> None:
+        """Makes ``move`` (a legal Move) and stores it; taken back if the store fails."""
+        text = self.game.move_text(move)
+        self.game.apply(move)
+        try:
+            self.store.add_move(self.id, len(self.stored.moves), text)
+        except Exception:
+            self.game.undo()
+            raise
+        self.stored.moves.append(text)
+        self._announce()
+
+    async def play(self, seat: int, notation: str) -> str:
+        """Plays a human seat's move given by its notation; the notation played, once
+        committed. MoveRefused when the seat may not make it."""
+        async with self.lock:
+            game = self.game
+            if seat == SPECTATOR:
+                raise MoveRefused(403, "a spectator cannot move")
+            if seat in self.bots:
+                raise MoveRefused(403, "a bot plays this seat")
+            if game.over:
+                raise MoveRefused(409, "the game is over")
+            if seat not in game.deciding:
+                raise MoveRefused(409, "it is not your turn to move")
+            try:
+                move = game.find_move(notation, seat=seat)
+            except IllegalMove:
+                raise MoveRefused(422, f"'{notation}' is not one of your legal moves now") from None
+            try:
+                self._commit(move)
+            except RuleError:
+                raise MoveRefused(422, "this move makes the rules fail (an error in the "
+                                       "ruleset); the game is as it was") from None
+            notation = move.notation
+        self.start_bots()
+        return notation
+
+    def start_bots(self) -> None:
+        """Lets the bots play while one of theirs is to move (one task per table)."""
+        if self._bots_task is None or self._bots_task.done():
+            self._bots_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    def _bot_to_move(self) -> int | None:
+        for seat in self.game.deciding:
+            if seat in self.bots:
+                return seat
+        return None
+
+    async def _run_bots(self) -> None:
+        while True:
+            async with self.lock:
+                seat = self._bot_to_move()
+                if seat is None:
+                    return
+                # the bot thinks on a copy, in a thread: the game stays readable meanwhile
+                copy = self.game.copy()
+                version = self.version
+            index = await asyncio.to_thread(bot_move, self.bots[seat], copy, seat)
+            async with self.lock:
+                if self.version != version:
+                    continue
+                try:
+                    self._commit(self.game.legal_moves(seat)[index])
+                except RuleError as e:
+                    print(f"table {self.id}: the bot of seat {seat + 1} could not move: {e}",
+                          file=sys.stderr)
+                    return
+            await asyncio.sleep(0)
+
+
+class Tables:
+    """Every table a server holds, found by the tokens of its links."""
+
+    def __init__(self, store: SQLiteStore, loader=None):
+        self.store = store
+        self.loader = loader or (lambda name, variants, locale: interpreter.load(
+            name, variants=variants, locale=locale))
+        self.by_id: dict[str, Table] = {}
+        self.by_token: dict[str, Link] = {}
+
+    def _add(self, table: Table) -> None:
+        self.by_id[table.id] = table
+        for token, seat in table.stored.links.items():
+            self.by_token[token] = Link(table, seat)
+
+    def restore(self) -> list[str]:
+        """Loads every stored table, its moves played again; the problems of those that
+        could not be (a ruleset that is gone or changed), one line each."""
+        problems = []
+        for stored in self.store.tables():
+            try:
+                ruleset = self.loader(stored.ruleset, stored.variants, stored.locale)
+                self._add(Table(stored, ruleset, self.store))
+            except (OSError, ValueError, IllegalMove, RuleError, interpreter.MeepleError) as e:
+                problems.append(f"table {stored.id} ({stored.ruleset}) is not served: {e}")
+        return problems
+
+    def create(self, ruleset_name: str, ruleset, players: int, variants: list[str],
+               locale: str | None, seed: int, bots: dict[int, str]) -> Table:
+        """A new table, stored with a secret link per seat and one for spectators."""
+        links = {secrets.token_urlsafe(TOKEN_BYTES): seat for seat in range(players)}
+        links[secrets.token_urlsafe(TOKEN_BYTES)] = SPECTATOR
+        stored = StoredTable(secrets.token_hex(8), ruleset_name, players, list(variants),
+                             locale, seed, dict(bots), links)
+        table = Table(stored, ruleset, self.store)   # (starts the game: a bad one is not stored)
+        self.store.create(stored)
+        self._add(table)
+        return table
+
+    def find(self, token: str) -> Link | None:
+        return self.by_token.get(token)
