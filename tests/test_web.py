@@ -13,11 +13,16 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]') is not installed")
 
-import httpx  # noqa: E402
-import jsonschema  # noqa: E402
-from console import meeple_cli  # noqa: E402
-from starlette.testclient import TestClient  # noqa: E402
-from web_support import (  # noqa: E402
+import httpx
+import jsonschema
+from console import meeple_cli
+from meeple.interpreter import views
+from meeple.web import present, schema
+from meeple.web.app import create_app
+from meeple.web.store import SPECTATOR, SQLiteStore
+from meeple.web.tables import Tables
+from starlette.testclient import TestClient
+from web_support import (
     JSON,
     ROOT,
     Server,
@@ -28,12 +33,7 @@ from web_support import (  # noqa: E402
     wait_for_people,
 )
 
-from meeple import interpreter  # noqa: E402
-from meeple.interpreter import views  # noqa: E402
-from meeple.web import present, schema  # noqa: E402
-from meeple.web.app import create_app  # noqa: E402
-from meeple.web.store import SPECTATOR, SQLiteStore  # noqa: E402
-from meeple.web.tables import Tables  # noqa: E402
+from meeple import interpreter
 
 SEAT_SCHEMA = json.loads((ROOT / "docs" / "schema" / schema.FILE).read_text(encoding="utf-8"))
 

@@ -17,7 +17,8 @@ FORMAT = "meeple-web-seat/1"
 def _label(prog, item: int, ivars) -> dict:
     return {"label": display.item_label(prog, item, False, ivars),
             "short": display.item_label(prog, item, True, ivars),
-            "color": display.color_of_item(prog, item)}
+            "color": display.color_of_item(prog, item),
+            "notation": display.value_notation(prog, item, "item")}
 
 
 def _typed(prog, t, v, items: set[int]) -> Any:

@@ -62,7 +62,8 @@ def seat_schema() -> dict:
                   "in view.zones): only those", "additionalProperties": _obj("an item", {
                       "label": _s("string", "its label"),
                       "short": _s("string", "its short label"),
-                      "color": _s(["string", "null"], "its colour, if it has one")})},
+                      "color": _s(["string", "null"], "its colour, if it has one"),
+                      "notation": _s("string", "how moves name it")})},
         "variables": _list(_obj("a shared variable", {
             "name": _s("string", "its name"), "title": _s("string", "its name for people"),
             "value": _s(["string", "integer", "number"], "its value, written for people")}),

@@ -41,8 +41,8 @@ function token(item) {
   const info = doc.items[String(item)];
   const node = el("button", {type: "button", class: "token", title: info.label}, info.label);
   node.style.setProperty("--tok", colour(info.color));
-  if (picked === info.label) node.classList.add("picked");
-  node.addEventListener("click", () => pick(info.label));
+  if (picked === info.notation) node.classList.add("picked");
+  node.addEventListener("click", () => pick(info.notation));
   return node;
 }
 
@@ -59,9 +59,9 @@ function contents(content) {
   return span;
 }
 
-function mentions(notation, label) {
-  const words = notation.toLowerCase();
-  return words.includes(label.toLowerCase());
+function mentions(notation, name) {
+  const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp("(^|[^\\p{L}\\p{N}])" + escaped + "($|[^\\p{L}\\p{N}])", "u").test(notation.toLowerCase());
 }
 
 function renderStatus() {
@@ -95,7 +95,9 @@ function renderMoves() {
   for (const move of moves) {
     const button = el("button", {type: "button", "data-move": move.notation}, move.notation);
     button.addEventListener("click", () => play(move.notation));
-    list.append(el("li")).append(button);
+    const item = el("li");
+    item.append(button);
+    list.append(item);
   }
   document.getElementById("moves-section").hidden = doc.seat === null;
   if (doc.seat !== null && !moves.length) list.append(el("li", {class: "muted"}, "None now."));
@@ -123,7 +125,7 @@ function renderBoard(board) {
   const uy = h + 8;
   const width = ux * Math.max(...cols) + w + 8;
   const height = uy * Math.max(...board.cells.map(c => c.row)) + h + 8;
-  const root = svg("svg", {viewBox: `0 0 ${width} ${height}`, width, height, role: "img"});
+  const root = svg("svg", {viewBox: `0 0 ${width} ${height}`, width: width * 1.5, height: height * 1.5, role: "img"});
   root.append(svg("title", {}, board.title));
   for (const cell of board.cells) {
     const x = ux * cell.col + 4, y = uy * cell.row + 4;
@@ -143,9 +145,7 @@ function renderBoard(board) {
       if (fill === "#888") fill = "#222";
     }
     if (label) {
-      const t = svg("text", {x: x + w / 2, y: y + 26, "text-anchor": "middle", fill}, label);
-      t.setAttribute("stroke", "#00000022");
-      g.append(t);
+      g.append(svg("text", {x: x + w / 2, y: y + 26, "text-anchor": "middle", fill, class: "tok"}, label));
     }
     if (picked === cell.name) g.querySelector("rect").setAttribute("stroke-width", "3");
     g.addEventListener("click", () => pick(cell.name));
@@ -156,18 +156,30 @@ function renderBoard(board) {
   return box;
 }
 
+function zoneRow(z, content) {
+  const row = el("div", {class: "zone", "data-zone": z.key});
+  let title = z.title;
+  if (z.owner !== null) title += z.owner === doc.seat ? " (yours)" : " (" + playerName(z.owner) + ")";
+  row.append(el("span", {class: "zone-title"}, title + ":"));
+  row.append(contents(content));
+  return row;
+}
+
 function renderZones() {
   const boards = document.getElementById("boards");
   boards.replaceChildren(...doc.boards.map(renderBoard));
+  boards.hidden = doc.boards.length === 0;
   const zones = document.getElementById("zones");
   zones.replaceChildren();
+  // the shared zones and this seat's own, then what it sees of the others' (not empty)
   for (const z of doc.zones) {
-    if (z.owner !== null && z.owner !== doc.seat) continue;
-    const row = el("div", {class: "zone", "data-zone": z.key});
-    const mine = z.owner !== null ? " (yours)" : "";
-    row.append(el("span", {class: "zone-title"}, z.title + mine + ":"));
-    row.append(contents(doc.view.zones[z.key]));
-    zones.append(row);
+    if (z.owner === null || z.owner === doc.seat) zones.append(zoneRow(z, doc.view.zones[z.key]));
+  }
+  for (const z of doc.zones) {
+    const content = doc.view.zones[z.key];
+    if (z.owner !== null && z.owner !== doc.seat && Array.isArray(content) && content.length) {
+      zones.append(zoneRow(z, content));
+    }
   }
 }
 
@@ -185,15 +197,9 @@ function renderPlayers() {
     const tr = el("tr", {class: (p.seat === doc.seat ? "me " : "") + (doc.to_move.includes(p.seat) ? "turn" : "")});
     tr.append(el("th", {}, p.name + (p.bot ? " (bot)" : "") + (p.seat === doc.seat ? " (you)" : "")));
     for (const name of owned) {
-      const td = el("td");
       const content = doc.view.zones[name + ":" + p.seat];
-      if (p.seat === doc.seat || !Array.isArray(content)) {
-        const n = Array.isArray(content) ? content.length : (content ? content.count : 0);
-        td.textContent = String(n);
-      } else {
-        td.append(contents(content));
-      }
-      tr.append(td);
+      const n = Array.isArray(content) ? content.length : (content ? content.count : 0);
+      tr.append(el("td", {}, n));
     }
     for (const v of doc.player_variables) tr.append(el("td", {}, v.values[p.seat]));
     table.append(tr);
