@@ -173,3 +173,24 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
         assert json.loads(json.dumps(now["result"]))["ranking"]
     finally:
         server.stop()
+
+
+def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_path):
+    server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
+                    "--seed", "2", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        page, errors = _page(browser, server.links["seats"]["1"])
+        doc = httpx.get(server.links["seats"]["1"], headers=JSON, timeout=30).json()
+        shown = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
+        assert shown == [m["notation"] for m in doc["moves"]] and shown
+        assert page.inner_text("#status").startswith("Your ")
+        page.evaluate("""() => { const s = document.createElement("script");
+                                 s.textContent = "document.body.dataset.injected = 1";
+                                 document.head.append(s); }""")
+        assert page.get_attribute("body", "data-injected") is None
+        assert any("Content Security Policy" in e for e in errors)
+        spectator, _ = _page(browser, server.links["spectator"])
+        assert spectator.locator("#moves-section").is_hidden()
+        assert "hidden" in spectator.inner_text("#players") or spectator.inner_text("#zones")
+    finally:
+        server.stop()
