@@ -127,7 +127,7 @@ class WebTable:
         return EventSourceResponse(stream(), ping=PING_SECONDS)
 
     async def record(self, request: Request) -> Response:
-        """The game's record, once it is over (it would tell the seed, so every hidden card,
+        """The game's record, once it is over (it would tell the seed, so every hidden item,
         before)."""
         link = self._link(request)
         if link is None:
