@@ -217,6 +217,23 @@ def test_serve_refuses_a_public_address_without_public_and_bad_options(tmp_path)
     assert r.code == 2 and "RULESET" in r.err
 
 
+def test_serve_json_failures_are_documents_and_public_warns(tmp_path):
+    import jsonschema as js
+    from meeple.cli import schemas as cli_schemas
+    r = meeple_cli("serve", "nope", "--json", "--db", str(tmp_path / "t.sqlite"))
+    assert r.code == 1 and "nope" in r.err
+    doc = r.json()
+    js.Draft202012Validator(cli_schemas.schema("serve")).validate(doc)
+    assert doc["ok"] is False and "nope" in doc["error"]["message"]
+    server = Server("kalah", "--host", "0.0.0.0", "--public", "--db", str(tmp_path / "p.sqlite"))
+    links = server.links
+    err = server.stop()
+    js.Draft202012Validator(cli_schemas.schema("serve")).validate(links)
+    assert "the links are the only protection" in err and links["tables"][0]["id"] == links["table"]
+    assert all(url.startswith("http://127.0.0.1:") for url in links["seats"].values())
+    assert links["spectator"] not in err and links["seats"]["1"].split("/t/")[1] not in err
+
+
 def _events(url: str) -> dict:
     """The first 'state' event of a link's event stream."""
     with httpx.stream("GET", url + "/events", timeout=30) as answer:

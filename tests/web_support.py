@@ -94,13 +94,13 @@ class Server:
         self.process.stdout.close()
         self.process.stderr.close()
 
-    def stop(self) -> None:
+    def stop(self) -> str:
+        """Stops the server (SIGTERM); what it wrote on stderr."""
         if self.process.poll() is None:
             self.process.terminate()
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=30)
-        self.process.stdout.close()
-        self.process.stderr.close()
+        try:
+            _, err = self.process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            _, err = self.process.communicate(timeout=30)
+        return err

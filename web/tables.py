@@ -133,7 +133,11 @@ class Table:
                 # the bot thinks on a copy, in a thread: the game stays readable meanwhile
                 copy = self.game.copy()
                 version = self.version
-            index = await asyncio.to_thread(bot_move, self.bots[seat], copy, seat)
+            try:
+                index = await asyncio.to_thread(bot_move, self.bots[seat], copy, seat)
+            except Exception as e:  # noqa: BLE001 - a bot that fails stops; the server goes on
+                print(f"table {self.id}: the bot of seat {seat + 1} failed: {e}", file=sys.stderr)
+                return
             async with self.lock:
                 if self.version != version:
                     continue
