@@ -46,7 +46,8 @@ def command(
                                      "the only protection)."),
     db: str | None = typer.Option(None, "--db", metavar="FILE",
                                      help="The SQLite file of the tables (default: tables.sqlite "
-                                          "in the user's data folder)."),
+                                          "in the user's data folder), or a postgresql:// URL "
+                                          "(several servers may share it)."),
     json_out: bool = typer.Option(False, "--json",
                                   help="Once the server accepts connections, print its links as "
                                        "one JSON line on stdout (format meeple-serve/1, see "
@@ -68,7 +69,7 @@ def command(
     if ruleset is None and (players is not None or variant or locale or seed is not None or bot):
         raise fail("--players, --variant, --locale, --seed and --bot describe a new table: "
                    "name its RULESET", 2)
-    path = Path(db) if db else _default_db()
+    path = db if db else _default_db()
     try:
         tables = web_tables.Tables(store.open_store(path))
     except (OSError, ValueError, store.sqlite3.Error) as e:

@@ -19,7 +19,7 @@ from console import meeple_cli
 from meeple.interpreter import views
 from meeple.web import present, schema
 from meeple.web.app import create_app
-from meeple.web.store import SPECTATOR, SQLiteStore
+from meeple.web.store import SPECTATOR, MoveTaken, SQLiteStore
 from meeple.web.tables import Tables
 from starlette.testclient import TestClient
 from web_support import (
@@ -199,6 +199,8 @@ def test_a_store_opened_again_gives_the_tables_where_they_were(hearts):
     assert other.game.to_json() == t.game.to_json() and other.version == t.version
     assert other.links() == t.links()
     assert again.find(t.links()[1]).seat == 1
+    with pytest.raises(MoveTaken):       # a move number is stored once
+        again.store.add_move(t.id, 0, "pass two-clubs")
 
 
 # ---------------------------------------------------------------- the command and a real server

@@ -4,6 +4,7 @@ unknown path; every answer carries a Content-Security-Policy without inline scri
 no Referer leaves the page (the token is in its address)."""
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
@@ -26,6 +27,7 @@ MAX_BODY = 4096          # bytes of a move's request
 MAX_NOTATION = 400       # characters of a move's notation
 TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
 PING_SECONDS = 15
+SYNC_SECONDS = 1.0   # how often an event stream looks for moves stored by other processes
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
@@ -84,6 +86,7 @@ class WebTable:
         if link is None:
             return _not_found()
         async with link.table.lock:
+            link.table.sync()
             doc = present.document(link.table, link.seat)
         if "application/json" in request.headers.get("accept", ""):
             return JSONResponse(doc)
@@ -118,12 +121,22 @@ class WebTable:
         table, seat = link.table, link.seat
 
         async def stream():
+            sent = -1
             while True:
                 changed = table.changed
                 async with table.lock:
-                    doc = present.document(table, seat)
-                yield {"event": "state", "data": json.dumps(doc, separators=(",", ":"))}
-                await changed.wait()
+                    table.sync()
+                    if table.version != sent:
+                        doc = present.document(table, seat)
+                        sent = table.version
+                    else:
+                        doc = None
+                if doc is not None:
+                    yield {"event": "state", "data": json.dumps(doc, separators=(",", ":"))}
+                try:   # (another server process's moves are looked for as often)
+                    await asyncio.wait_for(changed.wait(), SYNC_SECONDS)
+                except TimeoutError:
+                    pass
         return EventSourceResponse(stream(), ping=PING_SECONDS)
 
     async def record(self, request: Request) -> Response:

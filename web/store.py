@@ -4,8 +4,10 @@ seed, bots), its links' tokens and its moves in order, as a record writes them; 
 itself is never stored: a restarted server replays the moves. Each move is committed
 before ``add_move`` returns, so a move the server has acknowledged survives ``kill -9``.
 
-SQLite only for now (a file, or ``:memory:``); every statement is here, so that another
-database (PostgreSQL, for several server processes) is one more class of this shape."""
+Two stores of one shape: SQLite (a file, or ``:memory:``) and PostgreSQL (``--db
+postgresql://...``, with the ``postgres`` extra), which several server processes can
+share: a move number is taken once (``MoveTaken`` for the second writer), and each
+process catches up with the moves the others stored (``moves_from``)."""
 from __future__ import annotations
 
 import json
@@ -40,6 +42,10 @@ CREATE TABLE IF NOT EXISTS moves (
 """
 
 SPECTATOR = -1   # the seat of a spectator's link
+
+
+class MoveTaken(Exception):
+    """The move number was stored already, by another writer: catch up and look again."""
 
 
 @dataclass
@@ -90,34 +96,127 @@ class SQLiteStore:
         """Appends move ``number`` (from 0) of a table, committed when this returns; a
         number already taken is an ``sqlite3.IntegrityError`` (two writers)."""
         with self._lock:
-            self._db.execute("INSERT INTO moves VALUES (?, ?, ?)", (table_id, number, move))
+            try:
+                self._db.execute("INSERT INTO moves VALUES (?, ?, ?)", (table_id, number, move))
+            except sqlite3.IntegrityError:
+                raise MoveTaken(number) from None
+
+    def _query(self, sql: str, args: tuple = ()) -> list:
+        with self._lock:
+            return self._db.execute(sql.replace("%s", "?"), args).fetchall()
 
     def tables(self) -> list[StoredTable]:
-        """Every stored table with its links and moves, oldest first."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT id, ruleset, players, variants, locale, seed, bots FROM tables "
-                "ORDER BY created, id").fetchall()
-            links = self._db.execute("SELECT token, table_id, seat FROM links").fetchall()
-            moves = self._db.execute(
-                "SELECT table_id, move FROM moves ORDER BY table_id, number").fetchall()
-        found = {r[0]: StoredTable(r[0], r[1], r[2], json.loads(r[3]), r[4], int(r[5]),
-                                   {int(s): b for s, b in json.loads(r[6]).items()})
-                 for r in rows}
-        for token, table_id, seat in links:
-            found[table_id].links[token] = seat
-        for table_id, move in moves:
-            found[table_id].moves.append(move)
-        return list(found.values())
+        return read_tables(self._query)
+
+    def moves_from(self, table_id: str, start: int) -> list[str]:
+        return moves_from(self._query, table_id, start)
+
+    def table_with_token(self, token: str) -> StoredTable | None:
+        return table_with_token(self._query, token)
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
 
-def open_store(db: str | Path) -> SQLiteStore:
-    """The store a ``--db`` names: a SQLite file (or ``:memory:``)."""
+_TABLES = "SELECT id, ruleset, players, variants, locale, seed, bots FROM tables"
+
+
+def read_tables(query, where: str = "", args: tuple = ()) -> list[StoredTable]:
+    """The stored tables (those ``where`` selects) with their links and moves, oldest
+    first; ``query(sql, args)`` runs a statement written with %s placeholders."""
+    rows = query(f"{_TABLES} {where} ORDER BY created, id", args)
+    found = {r[0]: StoredTable(r[0], r[1], r[2], json.loads(r[3]), r[4], int(r[5]),
+                               {int(s): b for s, b in json.loads(r[6]).items()})
+             for r in rows}
+    if not found:
+        return []
+    marks = ", ".join(["%s"] * len(found))
+    for token, table_id, seat in query(
+            f"SELECT token, table_id, seat FROM links WHERE table_id IN ({marks})", tuple(found)):
+        found[table_id].links[token] = seat
+    for table_id, move in query(f"SELECT table_id, move FROM moves WHERE table_id IN ({marks}) "
+                                "ORDER BY table_id, number", tuple(found)):
+        found[table_id].moves.append(move)
+    return list(found.values())
+
+
+def moves_from(query, table_id: str, start: int) -> list[str]:
+    """A table's stored moves from number ``start`` on, in order."""
+    return [m for (m,) in query("SELECT move FROM moves WHERE table_id = %s AND number >= %s "
+                                "ORDER BY number", (table_id, start))]
+
+
+def table_with_token(query, token: str) -> StoredTable | None:
+    """The table one of whose links has this token (None when none has)."""
+    found = read_tables(query, "WHERE id IN (SELECT table_id FROM links WHERE token = %s)",
+                        (token,))
+    return found[0] if found else None
+
+
+class PostgresStore:
+    """The tables in a PostgreSQL database (``postgresql://...``), which several server
+    processes may share. Every statement commits at once (autocommit)."""
+
+    def __init__(self, url: str):
+        import psycopg
+        self._errors = psycopg.errors
+        self._db = psycopg.connect(url, autocommit=True)
+        self._lock = threading.Lock()
+        with self._lock:
+            for statement in SCHEMA.replace("created REAL", "created DOUBLE PRECISION").split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
+
+    def create(self, table: StoredTable) -> None:
+        with self._lock, self._db.transaction():
+            self._db.execute(
+                "INSERT INTO tables VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (table.id, table.ruleset, table.players, json.dumps(table.variants),
+                 table.locale, str(table.seed),
+                 json.dumps({str(s): b for s, b in table.bots.items()}), time.time()))
+            for token, seat in table.links.items():
+                self._db.execute("INSERT INTO links VALUES (%s, %s, %s)", (token, table.id, seat))
+
+    def add_move(self, table_id: str, number: int, move: str) -> None:
+        with self._lock:
+            try:
+                self._db.execute("INSERT INTO moves VALUES (%s, %s, %s)", (table_id, number, move))
+            except self._errors.UniqueViolation:
+                raise MoveTaken(number) from None
+
+    def _query(self, sql: str, args: tuple = ()) -> list:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()   # type: ignore[arg-type]
+
+    def tables(self) -> list[StoredTable]:
+        return read_tables(self._query)
+
+    def moves_from(self, table_id: str, start: int) -> list[str]:
+        return moves_from(self._query, table_id, start)
+
+    def table_with_token(self, token: str) -> StoredTable | None:
+        return table_with_token(self._query, token)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+Store = SQLiteStore | PostgresStore
+
+
+def open_store(db: str | Path) -> Store:
+    """The store a ``--db`` names: ``postgresql://...`` (or ``postgres://``), else a
+    SQLite file (or ``:memory:``)."""
     text = str(db)
+    if text.startswith(("postgresql://", "postgres://")):
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise ValueError("a PostgreSQL database needs psycopg: pip install "
+                             "'meeple[postgres]'") from None
+        return PostgresStore(text)
     if "://" in text:
-        raise ValueError(f"--db {text}: only a SQLite file is supported for now")
+        raise ValueError("a database is a SQLite file or a postgresql:// URL")
     return SQLiteStore(text)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from .. import interpreter
 from ..interpreter import IllegalMove, RuleError, bot_move, bot_seed, make_bot
-from .store import SPECTATOR, SQLiteStore, StoredTable
+from .store import SPECTATOR, MoveTaken, Store, StoredTable
 
 TOKEN_BYTES = 24     # 192 bits from `secrets` per link
 
@@ -35,7 +35,7 @@ class Link:
 class Table:
     """One game at one table."""
 
-    def __init__(self, stored: StoredTable, ruleset, store: SQLiteStore):
+    def __init__(self, stored: StoredTable, ruleset, store: Store):
         self.stored = stored
         self.ruleset = ruleset
         self.store = store
@@ -46,10 +46,8 @@ class Table:
                      for s, spec in stored.bots.items()}
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        self.version = 0
         for move in stored.moves:     # the stored moves, played again
             self.game.apply(move)
-            self.version += 1
         self._bots_task: asyncio.Task | None = None
 
     @property
@@ -70,17 +68,38 @@ class Table:
                              result=self.game.result,
                              state_digest=record.digest(self.game)).to_dict()
 
+    @property
+    def version(self) -> int:
+        """The number of moves made: a later state has a greater one."""
+        return len(self.stored.moves)
+
     def _announce(self) -> None:
-        self.version += 1
         self.changed.set()
         self.changed = asyncio.Event()
 
+    def sync(self) -> bool:
+        """Plays the moves another server process stored since (a shared database);
+        whether there were any. Called under the lock."""
+        new = self.store.moves_from(self.id, len(self.stored.moves))
+        for move in new:
+            self.game.apply(move)
+            self.stored.moves.append(move)
+        if new:
+            self._announce()
+            self.start_bots()
+        return bool(new)
+
     def _commit(self, move) -> None:
-        """Makes ``move`` (a legal Move) and stores it; taken back if the store fails."""
+        """Makes ``move`` (a legal Move) and stores it; taken back if the store fails
+        (MoveTaken: another process stored a move first; this one has caught up)."""
         text = self.game.move_text(move)
         self.game.apply(move)
         try:
             self.store.add_move(self.id, len(self.stored.moves), text)
+        except MoveTaken:
+            self.game.undo()
+            self.sync()
+            raise
         except Exception:
             self.game.undo()
             raise
@@ -91,6 +110,7 @@ class Table:
         """Plays a human seat's move given by its notation; the notation played, once
         committed. MoveRefused when the seat may not make it."""
         async with self.lock:
+            self.sync()
             game = self.game
             if seat == SPECTATOR:
                 raise MoveRefused(403, "a spectator cannot move")
@@ -109,14 +129,21 @@ class Table:
             except RuleError:
                 raise MoveRefused(422, "this move makes the rules fail (an error in the "
                                        "ruleset); the game is as it was") from None
+            except MoveTaken:
+                raise MoveRefused(409, "another move was made first; look at the game "
+                                       "again") from None
             notation = move.notation
         self.start_bots()
         return notation
 
     def start_bots(self) -> None:
         """Lets the bots play while one of theirs is to move (one task per table)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:       # not serving yet: the server starts them (app.py)
+            return
         if self._bots_task is None or self._bots_task.done():
-            self._bots_task = asyncio.get_running_loop().create_task(self._run_bots())
+            self._bots_task = loop.create_task(self._run_bots())
 
     def _bot_to_move(self) -> int | None:
         for seat in self.game.deciding:
@@ -127,6 +154,7 @@ class Table:
     async def _run_bots(self) -> None:
         while True:
             async with self.lock:
+                self.sync()
                 seat = self._bot_to_move()
                 if seat is None:
                     return
@@ -143,6 +171,8 @@ class Table:
                     continue
                 try:
                     self._commit(self.game.legal_moves(seat)[index])
+                except MoveTaken:       # another process's bot was first
+                    continue
                 except RuleError as e:
                     print(f"table {self.id}: the bot of seat {seat + 1} could not move: {e}",
                           file=sys.stderr)
@@ -153,7 +183,7 @@ class Table:
 class Tables:
     """Every table a server holds, found by the tokens of its links."""
 
-    def __init__(self, store: SQLiteStore, loader=None):
+    def __init__(self, store: Store, loader=None):
         self.store = store
         self.loader = loader or (lambda name, variants, locale: interpreter.load(
             name, variants=variants, locale=locale))
@@ -190,4 +220,14 @@ class Tables:
         return table
 
     def find(self, token: str) -> Link | None:
-        return self.by_token.get(token)
+        """The link of a token: one of the tables held, or one another server process
+        stored since (a shared database), loaded then."""
+        link = self.by_token.get(token)
+        if link is None:
+            stored = self.store.table_with_token(token)
+            if stored is None or stored.id in self.by_id:
+                return None
+            ruleset = self.loader(stored.ruleset, stored.variants, stored.locale)
+            self._add(Table(stored, ruleset, self.store))
+            link = self.by_token.get(token)
+        return link
