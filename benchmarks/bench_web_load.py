@@ -5,7 +5,8 @@ follows its seat's event stream and posts a random legal move whenever it is to 
 Bounded in count (--tables) and time (--timeout). Prints the moves made, the latency of
 the moves (POST until acknowledged, i.e. committed) and of the event that follows them
 (wall time: on a loaded machine it mostly measures the machine), and the server's CPU
-time per move (user + sys, from /proc), the figure to compare between commits.
+time per move (user + sys, from /proc), the figure to compare between commits, beside
+the CPU time of the clients (this process), which share the machine with it.
 
     python benchmarks/bench_web_load.py [--tables 100] [--ruleset kalah] [--timeout 600]
 """
@@ -113,11 +114,11 @@ def main() -> None:
                                   text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
         try:
             links = json.loads(server.stdout.readline())["tables"]
-            cpu0 = cpu_seconds(server.pid)
+            cpu0, mine0 = cpu_seconds(server.pid), time.process_time()
             t0 = time.perf_counter()
             made, posts, events = asyncio.run(play_all(links, args.timeout))
             wall = time.perf_counter() - t0
-            cpu = cpu_seconds(server.pid) - cpu0
+            cpu, mine = cpu_seconds(server.pid) - cpu0, time.process_time() - mine0
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -125,7 +126,8 @@ def main() -> None:
           f"{made} moves in {wall:.1f} s (wall)")
     print(f"move acknowledged (committed): {percentiles(posts)}")
     print(f"next event after a move:       {percentiles(events)}")
-    print(f"server CPU: {cpu:.2f} s, {cpu / max(made, 1) * 1000:.2f} ms per move")
+    print(f"server CPU: {cpu:.2f} s, {cpu / max(made, 1) * 1000:.2f} ms per move; "
+          f"the clients' (this process): {mine:.2f} s")
 
 
 if __name__ == "__main__":

@@ -201,6 +201,11 @@ def test_a_store_opened_again_gives_the_tables_where_they_were(hearts):
     assert again.find(t.links()[1]).seat == 1
     with pytest.raises(MoveTaken):       # a move number is stored once
         again.store.add_move(t.id, 0, "pass two-clubs")
+    n = len(t.stored.moves)
+    # several moves in one transaction; one whose number is taken is refused alone
+    assert again.store.add_moves([(t.id, n, "a"), (t.id, n + 1, "b")]) == [True, True]
+    assert again.store.add_moves([(t.id, n + 1, "c"), (t.id, n + 2, "d")]) == [False, True]
+    assert again.store.moves_from(t.id, n) == ["a", "b", "d"]
 
 
 # ---------------------------------------------------------------- the command and a real server

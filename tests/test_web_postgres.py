@@ -5,6 +5,7 @@ PostgreSQL server is started for the tests in a temporary folder (initdb, pg_ctl
 root, as the user nobody); where none can be, the tests skip saying why."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -126,12 +127,13 @@ def test_a_move_number_is_taken_once(url):
     with TestClient(create_app(a)) as ca:
         assert ca.post(path_of(table, 0) + "/moves",
                        json={"move": moves[0].notation}).status_code == 200
-    with pytest.raises(MoveTaken):
-        other._commit(moves[1])     # (as a move in flight when the other server stored its own)
+    with pytest.raises(MoveTaken):   # (as a move in flight when the other server stored its own)
+        asyncio.run(other._commit(moves[1]))
     assert other.stored.moves == table.stored.moves == [moves[0].notation]
     assert other.game.to_json() == table.game.to_json()
     with pytest.raises(MoveTaken):
         b.store.add_move(table.id, 0, moves[1].notation)
+    assert b.store.add_moves([(table.id, 0, "x"), (table.id, 1, moves[1].notation)]) == [False, True]
 
 
 def test_serve_takes_a_postgresql_url(url, tmp_path):

@@ -101,6 +101,23 @@ class SQLiteStore:
             except sqlite3.IntegrityError:
                 raise MoveTaken(number) from None
 
+    def add_moves(self, rows: list[tuple[str, int, str]]) -> list[bool]:
+        """Stores several moves (table id, number, move) in one transaction, so one sync
+        to disk; for each, whether it was stored (False: its number was taken)."""
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.executemany("INSERT INTO moves VALUES (?, ?, ?)", rows)
+                self._db.execute("COMMIT")
+                return [True] * len(rows)
+            except sqlite3.IntegrityError:
+                self._db.execute("ROLLBACK")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
+        return [_stored(self.add_move, row) for row in rows]   # each alone
+
     def _query(self, sql: str, args: tuple = ()) -> list:
         with self._lock:
             return self._db.execute(sql.replace("%s", "?"), args).fetchall()
@@ -117,6 +134,14 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _stored(add_move, row: tuple[str, int, str]) -> bool:
+    try:
+        add_move(*row)
+        return True
+    except MoveTaken:
+        return False
 
 
 _TABLES = "SELECT id, ruleset, players, variants, locale, seed, bots FROM tables"
@@ -184,6 +209,15 @@ class PostgresStore:
                 self._db.execute("INSERT INTO moves VALUES (%s, %s, %s)", (table_id, number, move))
             except self._errors.UniqueViolation:
                 raise MoveTaken(number) from None
+
+    def add_moves(self, rows: list[tuple[str, int, str]]) -> list[bool]:
+        """As SQLiteStore.add_moves: one transaction, else each alone."""
+        try:
+            with self._lock, self._db.transaction(), self._db.cursor() as cursor:
+                cursor.executemany("INSERT INTO moves VALUES (%s, %s, %s)", rows)
+            return [True] * len(rows)
+        except self._errors.UniqueViolation:
+            return [_stored(self.add_move, row) for row in rows]
 
     def _query(self, sql: str, args: tuple = ()) -> list:
         with self._lock:
