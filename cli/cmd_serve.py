@@ -44,6 +44,9 @@ def command(
     public: bool = typer.Option(False, "--public",
                                 help="Allow a --host beyond this machine (the links are then "
                                      "the only protection)."),
+    rulesets: Path | None = typer.Option(None, "--rulesets", metavar="DIR",
+                                            help="Offer the rulesets in this folder in the "
+                                                 "lobby too (besides the bundled ones)."),
     db: str | None = typer.Option(None, "--db", metavar="FILE",
                                      help="The SQLite file of the tables (default: tables.sqlite "
                                           "in the user's data folder), or a postgresql:// URL "
@@ -55,11 +58,12 @@ def command(
     no_color: bool = no_color_option(),
 ) -> None:
     """Serve a web table: each seat plays in a browser by its own secret link, bots play
-    the --bot seats on the server. Every move is stored (--db) before it is
-    acknowledged; run again with the same --db to serve the tables where they were."""
+    the --bot seats on the server, and a lobby (its own secret link) starts more. Every
+    move is stored (--db) before it is acknowledged; run again with the same --db to
+    serve the tables where they were."""
     jsonout.begin("serve", json_out)
     try:
-        from ..web import server, store, tables as web_tables
+        from ..web import lobby as web_lobby, server, store, tables as web_tables
     except ImportError as e:
         raise fail(f"meeple serve needs the web extra: pip install 'meeple[web]' ({e})") from None
     if not 0 <= port <= 65535:
@@ -76,20 +80,24 @@ def command(
         raise fail(f"--db {path}: {e}") from None
     for problem in tables.restore():
         note(problem)
+    if rulesets is not None and not rulesets.is_dir():
+        raise fail(f"--rulesets {rulesets}: not a folder", 2)
     new = _new_table(tables, ruleset, players, variant, locale, seed, bot) \
         if ruleset is not None else None
-    if not tables.by_id:
-        raise fail(f"no table is stored in {path}: name a RULESET to start one", 2)
+    lobby = web_lobby.Lobby(tables, rulesets)
     if not server.is_loopback(host):
         note(PUBLIC_WARNING.format(host=host))
 
     def ready(bound: int) -> None:
         base = server.base_url(host, bound)
         if json_out:
-            print(json.dumps(_document(tables, new, base), separators=(",", ":")), flush=True)
+            doc = _document(tables, new, base)
+            doc["lobby"] = f"{base}/l/{lobby.token}"
+            print(json.dumps(doc, separators=(",", ":")), flush=True)
         else:
             _print_links(tables, new, base)
-    server.run(tables, host, port, ready)
+            print(f"Lobby (start more tables): {base}/l/{lobby.token}", flush=True)
+    server.run(tables, host, port, ready, lobby)
 
 
 def _default_db() -> Path:

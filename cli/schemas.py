@@ -473,9 +473,11 @@ def serve_schema() -> dict:
                       "spectator": _s("string", "the new table's link for spectators (the "
                                       "public view)"),
                       "table": _s("string", "the new table's id"),
+                      "lobby": _s("string", "the lobby's link, to start more tables (new at "
+                                  "each start of the server)"),
                       "tables": {"type": "array", "items": table,
                                  "description": "every table served (the new one too)"}},
-                     ["tables"])
+                     ["tables", "lobby"])
 
 
 SCHEMAS = {"validate": validate_schema, "list": list_schema, "simulate": simulate_schema,

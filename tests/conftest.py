@@ -63,6 +63,7 @@ SLOW = {
     "test_web_browser.py": (
         "test_two_seats_play_a_whole_game_of_hearts_in_two_browsers",
         "test_a_board_is_drawn_and_a_cell_picks_its_moves",
+        "test_the_lobby_starts_a_table_whose_link_plays",
     ),
     "test_api_doc.py": (
         "test_api_example_runs",

@@ -214,8 +214,8 @@ def test_serve_refuses_a_public_address_without_public_and_bad_options(tmp_path)
     db = str(tmp_path / "t.sqlite")
     r = meeple_cli("serve", "hearts", "--host", "0.0.0.0", "--db", db)
     assert r.code == 2 and "--public" in r.err
-    r = meeple_cli("serve", "--db", db)
-    assert r.code == 2 and "no table is stored" in r.err
+    r = meeple_cli("serve", "--rulesets", str(tmp_path / "none"), "--db", db)
+    assert r.code == 2 and "not a folder" in r.err
     r = meeple_cli("serve", "hearts", "--players", "9", "--db", db)
     assert r.code == 2
     r = meeple_cli("serve", "hearts", "--bot", "7=random", "--db", db)
@@ -239,6 +239,49 @@ def test_serve_json_failures_are_documents_and_public_warns(tmp_path):
     assert "the links are the only protection" in err and links["tables"][0]["id"] == links["table"]
     assert all(url.startswith("http://127.0.0.1:") for url in links["seats"].values())
     assert links["spectator"] not in err and links["seats"]["1"].split("/t/")[1] not in err
+
+
+def test_the_lobby_starts_tables_from_its_list_only(tmp_path):
+    from meeple.web.lobby import Lobby
+    own = tmp_path / "mine"
+    own.mkdir()
+    (own / "duel.meeple").write_text(
+        'ruleset duel\ntitle "Duel"\nplayers 2..2\nvar turns: int = 0\n'
+        'turn { choose x from [1, 2] as "pick"  turns = turns + 1 }\nend when turns == 2\n'
+        'score(p) = 0\n', encoding="utf-8")
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    lobby = Lobby(tables, own)
+    url = f"/l/{lobby.token}"
+    with TestClient(create_app(tables, lobby)) as client:
+        doc = client.get(url, headers=JSON).json()
+        names = {r["name"]: r for r in doc["rulesets"]}
+        assert {"hearts", "kalah", "duel"} <= set(names) and names["duel"]["title"] == "Duel"
+        assert names["cherokee"]["variants"] == ["open_clans"] and "random" in doc["bots"]
+        assert "<script src=\"/static/lobby.js\" defer>" in client.get(url).text
+        bad = [({"ruleset": "../etc/passwd"}, "no such ruleset"),
+               ({"ruleset": "/work"}, "no such ruleset"),
+               ({"ruleset": "kalah", "players": 5}, "2 to 2 players"),
+               ({"ruleset": "cherokee", "variants": ["nope"]}, "variants"),
+               ({"ruleset": "kalah", "players": 2, "seats": ["human", "mcts:nope=1"]}, "seat 2"),
+               ({"ruleset": "kalah", "seats": ["human"]}, "one entry per seat"),
+               ({"ruleset": "kalah", "extra": 1}, '{"ruleset": NAME'),
+               ([1], '{"ruleset": NAME')]
+        for body, words in bad:
+            answer = client.post(url + "/tables", json=body)
+            assert answer.status_code == 400 and words in answer.json()["error"], (body, answer.text)
+        assert client.post(url + "/tables", content=b"{", headers={
+            "Content-Type": "application/json"}).status_code == 400
+        made = client.post(url + "/tables", json={"ruleset": "duel", "players": 2,
+                                                  "seats": ["human", "random"]})
+        assert made.status_code == 201, made.text
+        seat1 = made.json()["seats"]["1"]
+        first = client.get(seat1, headers=JSON).json()
+        assert first["title"] == "Duel" and [p["bot"] for p in first["players"]] == [False, True]
+        assert client.get(f"/l/{'x' * 32}", headers=JSON).status_code == 404
+        assert client.post(f"/l/{'x' * 32}/tables", json={"ruleset": "kalah"}).status_code == 404
+    again = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    assert again.restore() == [] and [t.stored.ruleset for t in again.by_id.values()] == [
+        str((own / "duel.meeple").resolve())]
 
 
 def _events(url: str) -> dict:
@@ -273,7 +316,7 @@ def test_a_killed_server_comes_back_with_every_acknowledged_move(tmp_path):
     server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
                     "--seed", "11", "--db", db)
     try:
-        assert set(server.links) == {"format", "ok", "seats", "spectator", "table", "tables"}
+        assert set(server.links) == {"format", "ok", "seats", "spectator", "table", "tables", "lobby"}
         seats = server.links["seats"]
         game = interpreter.load("hearts").new_game(players=4, seed=11)
         unseen = Unseen(game, 1)

@@ -194,3 +194,39 @@ def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_
         assert "hidden" in spectator.inner_text("#players") or spectator.inner_text("#zones")
     finally:
         server.stop()
+
+
+def test_the_lobby_starts_a_table_whose_link_plays(browser, shots, tmp_path):
+    server = Server("--db", str(tmp_path / "tables.sqlite"))      # no table yet: the lobby only
+    try:
+        assert server.links["tables"] == []
+        page, errors = _page_ready(browser, server.links["lobby"])
+        page.select_option("#ruleset", "kalah")
+        page.select_option("#seat-2", "random")
+        _shot(page, shots, "lobby")
+        page.click("#create")
+        link = page.locator('#link-list a[data-seat="1"]')
+        link.wait_for()
+        _shot(page, shots, "lobby-links")
+        link.click()
+        page.wait_for_selector("body[data-version]")
+        assert page.title().startswith("Kalah")
+        rnd = random.Random(4)
+        for _ in range(3):
+            while not _play_one(page, rnd, keyboard=False):
+                page.wait_for_timeout(50)
+        _shot(page, shots, "lobby-table")
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def _page_ready(browser, url: str):
+    ctx = browser.new_context()
+    ctx.set_default_timeout(ACTION_MS)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]")
+    return page, errors

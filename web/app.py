@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import re
+import secrets
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
@@ -18,7 +19,9 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import interpreter
 from . import present
+from .lobby import Lobby, LobbyError
 from .store import SPECTATOR
 from .tables import MoveRefused, Tables
 
@@ -48,7 +51,7 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        private = scope["path"].startswith("/t/")
+        private = scope["path"].startswith(("/t/", "/l/"))
 
         async def sending(message):
             if message["type"] == "http.response.start":
@@ -71,8 +74,9 @@ def _refused(status: int, message: str) -> JSONResponse:
 class WebTable:
     """The endpoints, over the tables a server holds."""
 
-    def __init__(self, tables: Tables):
+    def __init__(self, tables: Tables, lobby: Lobby | None = None):
         self.tables = tables
+        self.lobby = lobby
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
                                      autoescape=select_autoescape(default=True,
                                                                   default_for_string=True))
@@ -149,7 +153,44 @@ class WebTable:
         if not table.game.over:
             return _refused(409, "the record can be downloaded once the game is over")
         return JSONResponse(table.record(), headers={
-            "content-disposition": f'attachment; filename="{table.stored.ruleset}-{table.id}.json"'})
+            "content-disposition": f'attachment; filename="{table.program.name}-{table.id}.json"'})
+
+    def _lobby(self, request: Request) -> Lobby | None:
+        token = request.path_params["token"]
+        lobby = self.lobby
+        if lobby is None or not TOKEN.fullmatch(token):
+            return None
+        return lobby if secrets.compare_digest(token, lobby.token) else None
+
+    async def lobby_page(self, request: Request) -> Response:
+        lobby = self._lobby(request)
+        if lobby is None:
+            return _not_found()
+        if "application/json" in request.headers.get("accept", ""):
+            return JSONResponse(await asyncio.to_thread(lobby.document))
+        return HTMLResponse(self.templates.get_template("lobby.html").render())
+
+    async def start_table(self, request: Request) -> Response:
+        lobby = self._lobby(request)
+        if lobby is None:
+            return _not_found()
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return _refused(415, "send the table as JSON: Content-Type: application/json")
+        body = await _bounded_body(request)
+        if body is None:
+            return _refused(413, f"the request is too large (at most {MAX_BODY} bytes)")
+        try:
+            table = await asyncio.to_thread(lobby.start, json.loads(body))
+        except (ValueError, UnicodeDecodeError) as e:     # (LobbyError is a ValueError)
+            message = str(e) if isinstance(e, LobbyError) else "the body is not JSON"
+            return _refused(400, message)
+        except (interpreter.MeepleError, interpreter.RuleError) as e:
+            return _refused(422, f"the table cannot start: {e}")
+        table.start_bots()
+        links = table.links()
+        return JSONResponse({"ok": True, "table": table.id, "title": table.program.title,
+                             "seats": {str(s + 1): f"/t/{links[s]}" for s in range(table.stored.players)},
+                             "spectator": f"/t/{links[SPECTATOR]}"}, status_code=201)
 
 
 def _lang(prog) -> str:
@@ -185,9 +226,9 @@ def _notation(body: bytes) -> str | JSONResponse:
     return notation
 
 
-def create_app(tables: Tables) -> Starlette:
-    """The ASGI application of a server holding ``tables``."""
-    web = WebTable(tables)
+def create_app(tables: Tables, lobby: Lobby | None = None) -> Starlette:
+    """The ASGI application of a server holding ``tables`` (and a lobby to start more)."""
+    web = WebTable(tables, lobby)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -200,6 +241,8 @@ def create_app(tables: Tables) -> Starlette:
         Route("/t/{token}/moves", web.move, methods=["POST"]),
         Route("/t/{token}/events", web.events, methods=["GET"]),
         Route("/t/{token}/record", web.record, methods=["GET"]),
+        Route("/l/{token}", web.lobby_page, methods=["GET"]),
+        Route("/l/{token}/tables", web.start_table, methods=["POST"]),
         Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import uvicorn
 
 from .app import create_app
+from .lobby import Lobby
 from .tables import Table, Tables
 
 
@@ -52,9 +53,10 @@ class _Server(uvicorn.Server):
             self.ready(port)
 
 
-def run(tables: Tables, host: str, port: int, ready: Callable[[int], None]) -> None:
-    """Serves ``tables`` until interrupted (Ctrl-C, SIGTERM)."""
-    config = uvicorn.Config(create_app(tables), host=host, port=port, access_log=False,
+def run(tables: Tables, host: str, port: int, ready: Callable[[int], None],
+        lobby: Lobby | None = None) -> None:
+    """Serves ``tables`` (and the lobby) until interrupted (Ctrl-C, SIGTERM)."""
+    config = uvicorn.Config(create_app(tables, lobby), host=host, port=port, access_log=False,
                             log_level="warning", lifespan="on", server_header=False,
                             h11_max_incomplete_event_size=16384)
     _Server(config, ready).run()

@@ -103,13 +103,23 @@ function renderMoves() {
   if (doc.seat !== null && !moves.length) list.append(el("li", {class: "muted"}, "None now."));
 }
 
+function stacked(labels) {
+  // alike items one on another as one label with their number, as the terminal shows them
+  const out = [];
+  for (const label of labels) {
+    const last = out[out.length - 1];
+    if (last && last[0] === label) last[1] += 1; else out.push([label, 1]);
+  }
+  return out.map(([label, n]) => n > 1 ? label + "×" + n : label).join(" ");
+}
+
 function renderBoard(board) {
   const box = el("div", {class: "board"});
   box.append(el("h2", {}, board.title));
   const longest = (cell) => {
     const content = doc.view.zones[cell.key];
     const labels = Array.isArray(content) ? content.map(i => typeof i === "number" ? doc.items[String(i)].short : "?") : [];
-    return Math.max(cell.name.length, labels.join(" ").length);
+    return Math.max(cell.name.length, stacked(labels).length);
   };
   const w = Math.max(40, 6.5 * Math.max(...board.cells.map(longest)) + 10);
   const h = 34;
@@ -140,7 +150,7 @@ function renderBoard(board) {
       label = content && content.count ? "?" + (content.count > 1 ? content.count : "") : "";
     } else if (content.length) {
       const top = content[content.length - 1];
-      label = content.map(i => typeof i === "number" ? doc.items[String(i)].short : "?").join(" ");
+      label = stacked(content.map(i => typeof i === "number" ? doc.items[String(i)].short : "?"));
       if (typeof top === "number") fill = colour(doc.items[String(top)].color);
       if (fill === "#888") fill = "#222";
     }
