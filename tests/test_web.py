@@ -181,6 +181,10 @@ def test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game(hearts):
     assert steps >= 26 and doc["result"] is not None and t.game.over
     record = c.get(urls[0] + "/record")
     assert record.status_code == 200 and record.json()["moves"] == t.stored.moves
+    saved = hearts.db.parent / "record.json"
+    saved.write_text(record.text, encoding="utf-8")
+    replayed = meeple_cli("replay", saved, "--json")     # the record replays, to the same end
+    assert replayed.code == 0 and replayed.json()["result"] == t.game.result, replayed
 
 
 def test_the_record_is_not_given_before_the_end(hearts):

@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -26,7 +27,13 @@ from web_support import JSON, path_of, wait_for_people
 
 import meeple
 
-PORT = 54329 + os.getpid() % 500
+
+def _free_port() -> int:
+    """A port no one listens on now (the server listens on a socket file in its folder,
+    but PostgreSQL names that file by its port)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def _bin(name: str) -> str | None:
@@ -54,19 +61,20 @@ def postgres():
         shutil.chown(folder, "nobody")
         as_user = ["runuser", "-u", "nobody", "--"]
     data = folder / "data"
+    port = _free_port()
     made = subprocess.run([*as_user, initdb, "-D", str(data), "-A", "trust", "-U", "meeple"],
                           capture_output=True, text=True)
     if made.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.skip(f"initdb failed: {made.stderr.strip()[-300:]}")
     started = subprocess.run([*as_user, pg_ctl, "-D", str(data), "-l", str(folder / "log"), "-w",
-                              "-o", f"-k {folder} -p {PORT} -c listen_addresses=''", "start"],
+                              "-o", f"-k {folder} -p {port} -c listen_addresses=''", "start"],
                              capture_output=True, text=True)
     if started.returncode:
         shutil.rmtree(folder, ignore_errors=True)
         pytest.skip(f"pg_ctl could not start PostgreSQL: {started.stderr.strip()[-300:]}")
     try:
-        yield f"postgresql://meeple@/postgres?host={folder}&port={PORT}"
+        yield f"postgresql://meeple@/postgres?host={folder}&port={port}"
     finally:
         subprocess.run([*as_user, pg_ctl, "-D", str(data), "-m", "fast", "stop"],
                        capture_output=True, text=True)
