@@ -135,6 +135,8 @@ def test_two_seats_play_a_whole_game_of_hearts_in_two_browsers(browser, shots, t
                 one.wait_for_timeout(50)
         for page in (one, two):
             page.wait_for_selector("#result-section:not([hidden])")
+        # the phone's page is as wide as the phone: nothing to scroll sideways
+        assert two.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         _shot(one, shots, "hearts-seat1-over")
         _shot(two, shots, "hearts-seat2-over-phone")
         record = httpx.get(seats["1"] + "/record", timeout=30).json()
@@ -162,6 +164,13 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
         assert shown and all(target in m for m in shown) and len(shown) < len(doc["moves"])
         _shot(page, shots, "cherokee-board-picked")
         rnd = random.Random(1)
+        for _ in range(10):    # a chase takes a card off the pyramid once it is fought out
+            if page.locator(".board rect.changed").count():
+                break
+            if not _play_one(page, rnd, keyboard=False):
+                page.wait_for_timeout(50)
+        marked = page.locator(".board rect.changed").count()
+        assert 1 <= marked < len(cells)         # the cells the last moves changed, only
         deadline = time.monotonic() + GAME_SECONDS
         while not (now := httpx.get(url, headers=JSON, timeout=30).json())["over"]:
             assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"

@@ -5,7 +5,9 @@
 
 const address = window.location.pathname.replace(/\/+$/, "");
 let doc = null;
-let picked = null;          // the label of the token or cell whose moves are shown
+let picked = null;          // the notation of the item, or the cell, whose moves are shown
+let changed = new Set();    // the board cells changed since this seat's last move (or since it came)
+let moved = false;          // this seat has just moved: the marks start again
 
 function el(tag, attrs, text) {
   const node = document.createElement(tag);
@@ -142,7 +144,8 @@ function renderBoard(board) {
     const content = doc.view.zones[cell.key];
     const g = svg("g", {tabindex: "0", role: "button", "aria-label": cell.name});
     const hidden = !Array.isArray(content);
-    g.append(svg("rect", {x, y, width: w, height: h, rx: 7, class: hidden ? "cell hidden" : "cell"}));
+    const kind = "cell" + (hidden ? " hidden" : "") + (changed.has(cell.key) ? " changed" : "");
+    g.append(svg("rect", {x, y, width: w, height: h, rx: 7, class: kind}));
     g.append(svg("text", {x: x + 4, y: y + 10, class: "name"}, cell.name));
     let label = "";
     let fill = "#222";
@@ -241,8 +244,23 @@ function renderLog() {
   log.scrollTop = log.scrollHeight;
 }
 
+function changedCells(before, after) {
+  // the cells whose contents this seat sees differently, from its own views alone: those
+  // its last move and the moves since changed
+  if (!before || after.version === before.version) return changed;
+  const out = moved ? new Set() : new Set(changed);
+  moved = false;
+  for (const board of after.boards) {
+    for (const cell of board.cells) {
+      if (JSON.stringify(before.view.zones[cell.key]) !== JSON.stringify(after.view.zones[cell.key])) out.add(cell.key);
+    }
+  }
+  return out;
+}
+
 function render(next) {
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.move : null;
+  changed = changedCells(doc, next);
   doc = next;
   renderStatus();
   renderZones();
@@ -261,13 +279,17 @@ async function play(notation) {
   const error = document.getElementById("error");
   error.textContent = "";
   for (const b of document.querySelectorAll("#moves button")) b.disabled = true;
+  moved = true;         // (the event of this move may come before the answer)
   try {
     const answer = await fetch(address + "/moves", {
       method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
       body: JSON.stringify({move: notation}),
     });
     const body = await answer.json();
-    if (!answer.ok) error.textContent = body.error || ("The move was refused (" + answer.status + ").");
+    if (!answer.ok) {
+      error.textContent = body.error || ("The move was refused (" + answer.status + ").");
+      moved = false;
+    }
     picked = null;
   } catch (e) {
     error.textContent = "The server could not be reached; try again.";
@@ -275,17 +297,19 @@ async function play(notation) {
   await refresh();
 }
 
+function show(next) {
+  // a document older than the one shown (an answer overtaken by an event) is dropped
+  if (!doc || next.version >= doc.version) render(next);
+}
+
 async function refresh() {
   const answer = await fetch(address, {headers: {"Accept": "application/json"}});
-  if (answer.ok) render(await answer.json());
+  if (answer.ok) show(await answer.json());
 }
 
 function connect() {
   const events = new EventSource(address + "/events");
-  events.addEventListener("state", (e) => {
-    const next = JSON.parse(e.data);
-    if (!doc || next.version >= doc.version) render(next);
-  });
+  events.addEventListener("state", (e) => show(JSON.parse(e.data)));
   events.onerror = () => { document.getElementById("status").textContent = "Reconnecting…"; };
 }
 
