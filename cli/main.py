@@ -30,7 +30,8 @@ from .version import compiled_engine, version_line  # noqa: F401 - compiled_engi
 # first needed (to run it, or for a help that shows it): `meeple --version` imports none,
 # `meeple list` only cmd_list
 COMMANDS = ("cmd_validate", "cmd_list", "cmd_bots", "cmd_play", "cmd_perft", "cmd_simulate",
-            "cmd_replay", "cmd_lsp", "cmd_cache", "cmd_test", "cmd_rulebook", "cmd_arena")
+            "cmd_replay", "cmd_lsp", "cmd_cache", "cmd_test", "cmd_rulebook", "cmd_arena",
+            "cmd_serve")
 
 
 class _Lazy(MutableMapping):

@@ -460,9 +460,35 @@ def bots_schema() -> dict:
                      ["bots"])
 
 
+def serve_schema() -> dict:
+    url = _s("string", "a link: http://HOST:PORT/t/TOKEN (the token is the secret)")
+    seats = {"type": "object", "additionalProperties": url, "propertyNames": {"pattern": "^[1-9][0-9]*$"},
+             "description": "each seat's link, by seat number from 1: whoever holds it plays "
+                            "that seat"}
+    table = _obj("a table the server serves", {
+        "id": _s("string", "the table's id (not a secret)"),
+        "title": _s("string", "the ruleset's title"),
+        "over": _s("boolean", "whether its game is over"),
+        "seats": seats,
+        "spectator": url,
+    })
+    return _document("serve", "meeple serve --json",
+                     "The links of the tables served, written as one line once the server "
+                     "accepts connections.",
+                     {"seats": seats,
+                      "spectator": _s("string", "the new table's link for spectators (the "
+                                      "public view)"),
+                      "table": _s("string", "the new table's id"),
+                      "lobby": _s("string", "the lobby's link, to start more tables (new at "
+                                  "each start of the server)"),
+                      "tables": {"type": "array", "items": table,
+                                 "description": "every table served (the new one too)"}},
+                     ["tables", "lobby"])
+
+
 SCHEMAS = {"validate": validate_schema, "list": list_schema, "simulate": simulate_schema,
            "test": meeple_test_schema, "replay": replay_schema, "perft": perft_schema,
-           "arena": arena_schema, "bots": bots_schema}
+           "arena": arena_schema, "bots": bots_schema, "serve": serve_schema}
 
 
 def schema(command: str) -> dict:

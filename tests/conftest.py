@@ -53,6 +53,18 @@ def pytest_unconfigure(config):
 # everything. The install tests (a minute, and the package index) are slow as a whole.
 SLOW_FILES = {"test_install.py"}
 SLOW = {
+    "test_web.py": (
+        "test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game",
+        "test_a_killed_server_comes_back_with_every_acknowledged_move",
+    ),
+    "test_web_postgres.py": (
+        "test_two_servers_share_tables_and_moves",
+    ),
+    "test_web_browser.py": (
+        "test_two_seats_play_a_whole_game_of_hearts_in_two_browsers",
+        "test_a_board_is_drawn_and_a_cell_picks_its_moves",
+        "test_the_lobby_starts_a_table_whose_link_plays",
+    ),
     "test_api_doc.py": (
         "test_api_example_runs",
     ),

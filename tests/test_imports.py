@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ("dsl", "interpreter", "cli")
+STAGES = ("dsl", "interpreter", "cli", "web")
 # each module by its dotted path below meeple ("interpreter.play.runtime"); a
 # package's own module is its __init__ ("interpreter.bots.__init__")
 MODULES = sorted(".".join(p.relative_to(ROOT).with_suffix("").parts) for stage in STAGES
@@ -143,7 +143,19 @@ def test_the_language_never_imports_the_interpreter_or_the_command_line():
 def test_the_interpreter_never_imports_the_command_line():
     for module in MODULES:
         if module.startswith("interpreter."):
-            assert not {m for m in graph()[module] if m.startswith("cli.")}, module
+            assert not {m for m in graph()[module] if m.startswith(("cli.", "web."))}, module
+
+
+def test_the_web_table_is_a_front_end_beside_the_command_line():
+    """web/ imports the interpreter (and the language's schema writer), never cli/;
+    only the command `meeple serve` imports it."""
+    web = [m for m in MODULES if m.startswith("web.")]
+    assert web
+    for module in web:
+        assert not {m for m in graph()[module] if m.startswith("cli.")}, module
+    users = {m for m in MODULES if not m.startswith("web.") and any(
+        t.startswith("web.") for t in graph()[m])}
+    assert users == {"cli.cmd_serve"}, users
 
 
 # Each module imported in a Python of its own that has imported no module of Meeple:

@@ -47,7 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # what the wheel must carry, as (folder in the repository, folder in the package): every
 # file of the stages (code, the grammar, whatever data they read) and of the rulesets
 DATA = [("meeple", "meeple"), ("dsl", "meeple/dsl"), ("interpreter", "meeple/interpreter"),
-        ("cli", "meeple/cli"), ("rulesets", "meeple/rulesets"), ("docs/schema", "meeple/schema")]
+        ("cli", "meeple/cli"), ("web", "meeple/web"), ("rulesets", "meeple/rulesets"),
+        ("docs/schema", "meeple/schema")]
 COMMANDS = ("validate", "list", "play", "simulate", "replay", "test")
 RULESETS = ("backgammon", "brotherhood-of-nine", "cherokee", "chess", "clans-and-glory",
             "dots-and-boxes", "go", "hearts")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = ROOT / "tools" / "mypy-baseline.txt"
-STAGES = ("dsl", "interpreter", "cli")   # and meeple/ itself
+STAGES = ("dsl", "interpreter", "cli", "web")   # and meeple/ itself
 _ERROR = re.compile(r"^(?P<path>[^:\n]+):\d+(?::\d+)?: error: (?P<msg>.*?)(?:  \[(?P<code>[a-z-]+)\])?$")
 
 

@@ -1,0 +1,241 @@
+"""The web table in a real browser: headless Chromium (the system's, driven by
+Playwright) plays whole games at `meeple serve` tables, two seats in two browser
+contexts (one at a phone's width, one by keyboard), and seat 2's page never shows a
+card of seat 1's it was not shown. Screenshots go to MEEPLE_WEB_SCREENSHOTS (a folder)
+when it is set, else to the test's temporary folder. Each browser action is bounded by
+a timeout, and the games by a number of moves."""
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]') is not installed")
+playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (pip install playwright) "
+                                 "is not installed")
+
+import httpx  # noqa: E402
+from meeple.interpreter import display  # noqa: E402
+from web_support import JSON, Server, assert_hides  # noqa: E402
+
+import meeple  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("PLAYWRIGHT_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    pytest.skip("no Chromium here (apt-get install chromium, or set PLAYWRIGHT_CHROMIUM); "
+                ".ci/run installs it", allow_module_level=True)
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ACTION_MS = 20_000          # the longest any one browser action may take
+GAME_SECONDS = 240          # and a whole game
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        # Playwright gives every launch a fresh profile (its own --user-data-dir)
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def shots(tmp_path) -> Path:
+    folder = Path(os.environ.get("MEEPLE_WEB_SCREENSHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page(browser, url: str, **context):
+    ctx = browser.new_context(**context)
+    ctx.set_default_timeout(ACTION_MS)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-version]")
+    return page, errors
+
+
+def _shot(page, folder: Path, name: str) -> Path:
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 5000
+    return path
+
+
+def _unseen_words(prog, seat1: dict, seen_by_2: set[int]) -> list[str]:
+    """The labels and notations of seat 1's cards that seat 2 was never shown."""
+    hand = [i for key, content in seat1["view"]["zones"].items()
+            if key.endswith(":0") and isinstance(content, list) for i in content]
+    return [w for i in hand if i not in seen_by_2
+            for w in (display.item_label(prog, i), display.value_notation(prog, i, "item"))]
+
+
+def _seen(doc: dict) -> set[int]:
+    return {i for c in doc["view"]["zones"].values() if isinstance(c, list)
+            for i in c if isinstance(i, int)}
+
+
+def _play_one(page, rnd: random.Random, keyboard: bool) -> bool:
+    """Plays one of the page's moves (clicked, or by Tab and Enter); False when it has none."""
+    version = page.get_attribute("body", "data-version")
+    buttons = page.locator("#moves button:not([disabled])")
+    if buttons.count() == 0:
+        return False
+    button = buttons.nth(rnd.randrange(buttons.count()))
+    if keyboard:
+        button.focus()
+        page.keyboard.press("Enter")
+    else:
+        button.click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    assert page.inner_text("#error") == ""
+    return True
+
+
+def test_two_seats_play_a_whole_game_of_hearts_in_two_browsers(browser, shots, tmp_path):
+    server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
+                    "--seed", "7", "--db", str(tmp_path / "tables.sqlite"))
+    prog = meeple.load("hearts").for_players(4)
+    try:
+        seats = server.links["seats"]
+        one, errors1 = _page(browser, seats["1"], viewport={"width": 1200, "height": 900})
+        two, errors2 = _page(browser, seats["2"], viewport=PHONE, is_mobile=True, has_touch=True)
+        assert "Player 1" in one.title() and "Player 2" in two.title()
+        seen_by_2: set[int] = set()
+        rnd = random.Random(3)
+        shots_due = [(0, "start"), (12, "passes-made"), (30, "middle")]   # (moves made, name)
+        deadline = time.monotonic() + GAME_SECONDS
+        while True:
+            assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
+            doc1 = httpx.get(seats["1"], headers=JSON, timeout=30).json()
+            doc2 = httpx.get(seats["2"], headers=JSON, timeout=30).json()
+            seen_by_2 |= _seen(doc2)
+            words = _unseen_words(prog, doc1, seen_by_2)
+            assert_hides(two.content() + two.inner_text("body"), words)
+            while shots_due and doc1["version"] >= shots_due[0][0]:
+                name = shots_due.pop(0)[1]
+                _shot(one, shots, f"hearts-seat1-{name}")
+                _shot(two, shots, f"hearts-seat2-{name}-phone")
+            if doc1["over"]:
+                break
+            moved = _play_one(one, rnd, keyboard=False) or _play_one(two, rnd, keyboard=True)
+            if not moved:    # the bots' moves are on their way to the pages
+                one.wait_for_timeout(50)
+        for page in (one, two):
+            page.wait_for_selector("#result-section:not([hidden])")
+        # the phone's page is as wide as the phone: nothing to scroll sideways
+        assert two.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        _shot(one, shots, "hearts-seat1-over")
+        _shot(two, shots, "hearts-seat2-over-phone")
+        record = httpx.get(seats["1"] + "/record", timeout=30).json()
+        assert record["result"] == doc1["result"] and len(record["moves"]) == doc1["version"]
+        assert errors1 == [] and errors2 == []
+    finally:
+        server.stop()
+
+
+def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
+    server = Server("cherokee", "--players", "2", "--bot", "2=random", "--seed", "4",
+                    "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        page, errors = _page(browser, url, viewport={"width": 1000, "height": 900})
+        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        cells = doc["boards"][0]["cells"]
+        assert page.locator(".board svg g[role=button]").count() == len(cells)
+        _shot(page, shots, "cherokee-board")
+        target = doc["moves"][0]["notation"].split()[-1]        # a cell a move names
+        cell = page.locator(f'.board g[aria-label="{target}"]')
+        cell.focus()
+        page.keyboard.press("Enter")
+        shown = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
+        assert shown and all(target in m for m in shown) and len(shown) < len(doc["moves"])
+        _shot(page, shots, "cherokee-board-picked")
+        rnd = random.Random(1)
+        for _ in range(10):    # a chase takes a card off the pyramid once it is fought out
+            if page.locator(".board rect.changed").count():
+                break
+            if not _play_one(page, rnd, keyboard=False):
+                page.wait_for_timeout(50)
+        marked = page.locator(".board rect.changed").count()
+        assert 1 <= marked < len(cells)         # the cells the last moves changed, only
+        deadline = time.monotonic() + GAME_SECONDS
+        while not (now := httpx.get(url, headers=JSON, timeout=30).json())["over"]:
+            assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
+            if not _play_one(page, rnd, keyboard=False):
+                page.wait_for_timeout(50)
+        page.wait_for_selector("#result-section:not([hidden])")
+        _shot(page, shots, "cherokee-over")
+        assert errors == []
+        assert json.loads(json.dumps(now["result"]))["ranking"]
+    finally:
+        server.stop()
+
+
+def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_path):
+    server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
+                    "--seed", "2", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        page, errors = _page(browser, server.links["seats"]["1"])
+        doc = httpx.get(server.links["seats"]["1"], headers=JSON, timeout=30).json()
+        shown = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
+        assert shown == [m["notation"] for m in doc["moves"]] and shown
+        assert page.inner_text("#status").startswith("Your ")
+        page.evaluate("""() => { const s = document.createElement("script");
+                                 s.textContent = "document.body.dataset.injected = 1";
+                                 document.head.append(s); }""")
+        assert page.get_attribute("body", "data-injected") is None
+        assert any("Content Security Policy" in e for e in errors)
+        spectator, _ = _page(browser, server.links["spectator"])
+        assert spectator.locator("#moves-section").is_hidden()
+        assert "hidden" in spectator.inner_text("#players") or spectator.inner_text("#zones")
+    finally:
+        server.stop()
+
+
+def test_the_lobby_starts_a_table_whose_link_plays(browser, shots, tmp_path):
+    server = Server("--db", str(tmp_path / "tables.sqlite"))      # no table yet: the lobby only
+    try:
+        assert server.links["tables"] == []
+        page, errors = _page_ready(browser, server.links["lobby"])
+        page.select_option("#ruleset", "kalah")
+        page.select_option("#seat-2", "random")
+        _shot(page, shots, "lobby")
+        page.click("#create")
+        link = page.locator('#link-list a[data-seat="1"]')
+        link.wait_for()
+        _shot(page, shots, "lobby-links")
+        link.click()
+        page.wait_for_selector("body[data-version]")
+        assert page.title().startswith("Kalah")
+        rnd = random.Random(4)
+        for _ in range(3):
+            while not _play_one(page, rnd, keyboard=False):
+                page.wait_for_timeout(50)
+        _shot(page, shots, "lobby-table")
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def _page_ready(browser, url: str):
+    ctx = browser.new_context()
+    ctx.set_default_timeout(ACTION_MS)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("body[data-ready]")
+    return page, errors

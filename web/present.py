@@ -1,0 +1,138 @@
+"""What a seat's link answers: the document ``GET SEAT_URL`` gives as JSON (its schema:
+docs/schema/web-seat.schema.json), built from the seat's view and nothing else, plus the
+names a client needs to draw it without the ruleset. Every item named is one the view
+already shows; the moves are the seat's own, only while it is to move."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..interpreter import display
+from ..interpreter.views import view as seat_view
+from .store import SPECTATOR
+
+FORMAT = "meeple-web-seat/1"
+
+
+def _label(prog, item: int, ivars) -> dict:
+    return {"label": display.item_label(prog, item, False, ivars),
+            "short": display.item_label(prog, item, True, ivars),
+            "color": display.color_of_item(prog, item),
+            "notation": display.value_notation(prog, item, "item")}
+
+
+def _typed(prog, t, v, items: set[int]) -> Any:
+    """A variable's value written for people by its declared type (as the terminal
+    shows it); the items it names are added to ``items``."""
+    if v is None:
+        return "-"
+    if isinstance(v, dict):                      # a value the seat may not see
+        return "?"
+    name = getattr(t, "name", None)
+    if name == "list" and isinstance(v, list):
+        return ", ".join(str(_typed(prog, t.item, x, items)) for x in v)
+    if name == "player" and isinstance(v, int):
+        return display.player_name(prog, v)
+    if name == "bool" or isinstance(v, bool):
+        return display.text(prog, "yes", "yes") if v else display.text(prog, "no", "no")
+    if name in prog.checked.enums:
+        return display.name(prog, f"{name}.{v}")
+    if name in prog.checked.kinds and isinstance(v, int):
+        items.add(v)
+        return display.item_label(prog, v, True)
+    if name in prog.boards and isinstance(v, int):
+        return display.cell_notation(prog, v)
+    return v if isinstance(v, int | float | str) else str(v)
+
+
+def _grid(cells: list) -> list[tuple[int, int]]:
+    """Cells' drawing coordinates brought to a grid of whole steps from 0, as the
+    rulebook's SVG spaces them (the greatest common step of each axis is one)."""
+    xs = [c.x for c in cells]
+    ys = [c.y for c in cells]
+    x0, y0 = min(xs), min(ys)
+    gx = math.gcd(*(x - x0 for x in xs)) or 1
+    gy = math.gcd(*(y - y0 for y in ys)) or 1
+    return [((x - x0) // gx, (y - y0) // gy) for x, y in zip(xs, ys)]
+
+
+def boards(prog) -> list[dict]:
+    """Each board with its cells at their grid places (zone key, name, column, row)."""
+    out = []
+    for board, zones in prog.boards.items():
+        cells = [prog.zones[z].cell for z in zones]
+        if not cells:
+            continue
+        places = _grid(cells)
+        out.append({"name": board, "title": display.name(prog, board),
+                    "cells": [{"key": prog.zones[z].key, "name": c.name, "col": px, "row": py}
+                              for z, c, (px, py) in zip(zones, cells, places)]})
+    return out
+
+
+def _zones(prog, view: dict) -> list[dict]:
+    """The zones off the boards the seat is shown (not offscreen), each with its title,
+    its owner (0-based, or null for a shared one) and its contents as the view has them."""
+    out = []
+    for z in prog.zones:
+        if z.board is not None or z.key not in view["zones"] or z.name in prog.checked.offscreen:
+            continue
+        out.append({"key": z.key, "name": z.name, "title": display.name(prog, z.name),
+                    "owner": z.owner})
+    return out
+
+
+def _items_in(view: dict) -> set[int]:
+    found: set[int] = set()
+    for content in view["zones"].values():
+        if isinstance(content, list):
+            found.update(i for i in content if isinstance(i, int))
+    return found
+
+
+def _variables(prog, view: dict, items: set[int]) -> tuple[list, list]:
+    shared = [{"name": k, "title": display.name(prog, k),
+               "value": _typed(prog, _type(prog, k), v, items)}
+              for k, v in sorted(view.get("vars", {}).items()) if k not in prog.checked.offscreen]
+    per_player = [{"name": k, "title": display.name(prog, k),
+                   "values": [_typed(prog, _type(prog, k), v, items) for v in values]}
+                  for k, values in sorted(view.get("pvars", {}).items())
+                  if k not in prog.checked.offscreen]
+    return shared, per_player
+
+
+def _type(prog, var: str):
+    decl = prog.checked.vars.get(var)
+    return decl.type if decl is not None else None
+
+
+def document(table, seat: int) -> dict:
+    """The JSON a seat's link answers with (seat SPECTATOR: the public view)."""
+    game, prog = table.game, table.program
+    view = seat_view(game, seat)
+    items = _items_in(view)
+    shared, per_player = _variables(prog, view, items)
+    ivars = view.get("ivars")
+    to_move = [] if game.over else list(game.deciding)
+    moves = ([{"notation": m.notation} for m in game.legal_moves(seat)]
+             if seat in to_move and seat not in table.bots else [])
+    return {
+        "format": FORMAT,
+        "title": prog.title,
+        "seat": None if seat == SPECTATOR else seat,
+        "players": [{"seat": s, "name": display.player_name(prog, s), "bot": s in table.bots}
+                    for s in range(game.players)],
+        "version": table.version,
+        "over": game.over,
+        "to_move": to_move,
+        "simultaneous": bool(to_move) and game.simultaneous,
+        "moves": moves,
+        "boards": boards(prog),
+        "zones": _zones(prog, view),
+        "items": {str(i): _label(prog, i, ivars) for i in sorted(items)},
+        "variables": shared,
+        "player_variables": per_player,
+        "log": list(view.get("log", [])),
+        "result": view.get("result"),
+        "view": view,
+    }

@@ -1,0 +1,316 @@
+// The web table's page: draws the seat's document (GET this address as JSON, then each
+// "state" event of ADDRESS/events) and posts the moves clicked. Every text goes in with
+// textContent: nothing a ruleset writes is read as HTML.
+"use strict";
+
+const address = window.location.pathname.replace(/\/+$/, "");
+let doc = null;
+let picked = null;          // the notation of the item, or the cell, whose moves are shown
+let changed = new Set();    // the board cells changed since this seat's last move (or since it came)
+let moved = false;          // this seat has just moved: the marks start again
+
+function el(tag, attrs, text) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function svg(tag, attrs, text) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+
+function colour(name) {
+  return name && CSS.supports("color", name.replace(/_/g, "")) ? name.replace(/_/g, "") : "#888";
+}
+
+function playerName(seat) {
+  return doc.players[seat] ? doc.players[seat].name : "p" + (seat + 1);
+}
+
+function pick(label) {
+  picked = picked === label ? null : label;
+  render(doc);
+}
+
+function token(item) {
+  if (typeof item !== "number") {
+    return el("span", {class: "token hidden", title: "hidden"}, "?");
+  }
+  const info = doc.items[String(item)];
+  const node = el("button", {type: "button", class: "token", title: info.label}, info.label);
+  node.style.setProperty("--tok", colour(info.color));
+  if (picked === info.notation) node.classList.add("picked");
+  node.addEventListener("click", () => pick(info.notation));
+  return node;
+}
+
+function contents(content) {
+  const span = el("span", {class: "contents"});
+  if (!Array.isArray(content)) {
+    const n = content && content.count ? content.count : 0;
+    span.append(el("span", {class: "muted"}, n ? n + " hidden" : "empty"));
+  } else if (content.length === 0) {
+    span.append(el("span", {class: "muted"}, "empty"));
+  } else {
+    for (const item of content) span.append(token(item));
+  }
+  return span;
+}
+
+function mentions(notation, name) {
+  const escaped = name.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp("(^|[^\\p{L}\\p{N}])" + escaped + "($|[^\\p{L}\\p{N}])", "u").test(notation.toLowerCase());
+}
+
+function renderStatus() {
+  const status = document.getElementById("status");
+  status.classList.remove("yours");
+  if (doc.over) {
+    status.textContent = "The game is over.";
+  } else if (doc.seat !== null && doc.to_move.includes(doc.seat)) {
+    status.textContent = doc.simultaneous ? "Your choice (everyone chooses at once)." : "Your move.";
+    status.classList.add("yours");
+  } else {
+    const names = doc.to_move.map(playerName).join(", ");
+    status.textContent = (doc.simultaneous ? "Waiting for: " : "To move: ") + names;
+  }
+}
+
+function renderMoves() {
+  const list = document.getElementById("moves");
+  const filter = document.getElementById("filter");
+  list.replaceChildren();
+  let moves = doc.moves;
+  if (picked) {
+    const some = moves.filter(m => mentions(m.notation, picked));
+    if (some.length) moves = some;
+    filter.hidden = false;
+    filter.textContent = "Moves with " + picked + (some.length ? "" : ": none, all shown") +
+      " (click it again for all)";
+  } else {
+    filter.hidden = true;
+  }
+  for (const move of moves) {
+    const button = el("button", {type: "button", "data-move": move.notation}, move.notation);
+    button.addEventListener("click", () => play(move.notation));
+    const item = el("li");
+    item.append(button);
+    list.append(item);
+  }
+  document.getElementById("moves-section").hidden = doc.seat === null;
+  if (doc.seat !== null && !moves.length) list.append(el("li", {class: "muted"}, "None now."));
+}
+
+function stacked(labels) {
+  // alike items one on another as one label with their number, as the terminal shows them
+  const out = [];
+  for (const label of labels) {
+    const last = out[out.length - 1];
+    if (last && last[0] === label) last[1] += 1; else out.push([label, 1]);
+  }
+  return out.map(([label, n]) => n > 1 ? label + "×" + n : label).join(" ");
+}
+
+function renderBoard(board) {
+  const box = el("div", {class: "board"});
+  box.append(el("h2", {}, board.title));
+  const longest = (cell) => {
+    const content = doc.view.zones[cell.key];
+    const labels = Array.isArray(content) ? content.map(i => typeof i === "number" ? doc.items[String(i)].short : "?") : [];
+    return Math.max(cell.name.length, stacked(labels).length);
+  };
+  const w = Math.max(40, 6.5 * Math.max(...board.cells.map(longest)) + 10);
+  const h = 34;
+  const cols = board.cells.map(c => c.col);
+  const steps = [];
+  const rows = {};
+  for (const c of board.cells) (rows[c.row] = rows[c.row] || []).push(c.col);
+  for (const r of Object.values(rows)) {
+    r.sort((a, b) => a - b);
+    for (let i = 1; i < r.length; i++) if (r[i] > r[i - 1]) steps.push(r[i] - r[i - 1]);
+  }
+  const ux = (w + 6) / Math.max(1, Math.min(...steps, 99));
+  const uy = h + 8;
+  const width = ux * Math.max(...cols) + w + 8;
+  const height = uy * Math.max(...board.cells.map(c => c.row)) + h + 8;
+  const root = svg("svg", {viewBox: `0 0 ${width} ${height}`, width: width * 1.5, height: height * 1.5, role: "img"});
+  root.append(svg("title", {}, board.title));
+  for (const cell of board.cells) {
+    const x = ux * cell.col + 4, y = uy * cell.row + 4;
+    const content = doc.view.zones[cell.key];
+    const g = svg("g", {tabindex: "0", role: "button", "aria-label": cell.name});
+    const hidden = !Array.isArray(content);
+    const kind = "cell" + (hidden ? " hidden" : "") + (changed.has(cell.key) ? " changed" : "");
+    g.append(svg("rect", {x, y, width: w, height: h, rx: 7, class: kind}));
+    g.append(svg("text", {x: x + 4, y: y + 10, class: "name"}, cell.name));
+    let label = "";
+    let fill = "#222";
+    if (hidden) {
+      label = content && content.count ? "?" + (content.count > 1 ? content.count : "") : "";
+    } else if (content.length) {
+      const top = content[content.length - 1];
+      label = stacked(content.map(i => typeof i === "number" ? doc.items[String(i)].short : "?"));
+      if (typeof top === "number") fill = colour(doc.items[String(top)].color);
+      if (fill === "#888") fill = "#222";
+    }
+    if (label) {
+      g.append(svg("text", {x: x + w / 2, y: y + 26, "text-anchor": "middle", fill, class: "tok"}, label));
+    }
+    if (picked === cell.name) g.querySelector("rect").setAttribute("stroke-width", "3");
+    g.addEventListener("click", () => pick(cell.name));
+    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(cell.name); } });
+    root.append(g);
+  }
+  box.append(root);
+  return box;
+}
+
+function zoneRow(z, content) {
+  const row = el("div", {class: "zone", "data-zone": z.key});
+  let title = z.title;
+  if (z.owner !== null) title += z.owner === doc.seat ? " (yours)" : " (" + playerName(z.owner) + ")";
+  row.append(el("span", {class: "zone-title"}, title + ":"));
+  row.append(contents(content));
+  return row;
+}
+
+function renderZones() {
+  const boards = document.getElementById("boards");
+  boards.replaceChildren(...doc.boards.map(renderBoard));
+  boards.hidden = doc.boards.length === 0;
+  const zones = document.getElementById("zones");
+  zones.replaceChildren();
+  // the shared zones and this seat's own, then what it sees of the others' (not empty)
+  for (const z of doc.zones) {
+    if (z.owner === null || z.owner === doc.seat) zones.append(zoneRow(z, doc.view.zones[z.key]));
+  }
+  for (const z of doc.zones) {
+    const content = doc.view.zones[z.key];
+    if (z.owner !== null && z.owner !== doc.seat && Array.isArray(content) && content.length) {
+      zones.append(zoneRow(z, content));
+    }
+  }
+}
+
+function renderPlayers() {
+  const table = el("table");
+  const head = el("tr");
+  head.append(el("th", {}, ""));
+  const owned = [...new Set(doc.zones.filter(z => z.owner !== null).map(z => z.name))];
+  const titles = {};
+  for (const z of doc.zones) titles[z.name] = z.title;
+  for (const name of owned) head.append(el("th", {}, titles[name]));
+  for (const v of doc.player_variables) head.append(el("th", {}, v.title));
+  table.append(head);
+  for (const p of doc.players) {
+    const tr = el("tr", {class: (p.seat === doc.seat ? "me " : "") + (doc.to_move.includes(p.seat) ? "turn" : "")});
+    tr.append(el("th", {}, p.name + (p.bot ? " (bot)" : "") + (p.seat === doc.seat ? " (you)" : "")));
+    for (const name of owned) {
+      const content = doc.view.zones[name + ":" + p.seat];
+      const n = Array.isArray(content) ? content.length : (content ? content.count : 0);
+      tr.append(el("td", {}, n));
+    }
+    for (const v of doc.player_variables) tr.append(el("td", {}, v.values[p.seat]));
+    table.append(tr);
+  }
+  document.getElementById("players").replaceChildren(table);
+  const vars = el("p");
+  for (const v of doc.variables) {
+    vars.append(el("strong", {}, v.title + ": "), document.createTextNode(String(v.value) + "   "));
+  }
+  document.getElementById("variables").replaceChildren(vars);
+}
+
+function renderResult() {
+  const section = document.getElementById("result-section");
+  section.hidden = !doc.result;
+  if (!doc.result) return;
+  const list = el("ol");
+  for (const group of doc.result.ranking) {
+    const names = group.map(s => playerName(s) + " (" + doc.result.scores[s] + ")").join(", ");
+    list.append(el("li", {}, names));
+  }
+  document.getElementById("result").replaceChildren(list);
+  document.getElementById("record").setAttribute("href", address + "/record");
+}
+
+function renderLog() {
+  const log = document.getElementById("log");
+  log.replaceChildren(...doc.log.map(line => el("li", {}, line)));
+  log.scrollTop = log.scrollHeight;
+}
+
+function changedCells(before, after) {
+  // the cells whose contents this seat sees differently, from its own views alone: those
+  // its last move and the moves since changed
+  if (!before || after.version === before.version) return changed;
+  const out = moved ? new Set() : new Set(changed);
+  moved = false;
+  for (const board of after.boards) {
+    for (const cell of board.cells) {
+      if (JSON.stringify(before.view.zones[cell.key]) !== JSON.stringify(after.view.zones[cell.key])) out.add(cell.key);
+    }
+  }
+  return out;
+}
+
+function render(next) {
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.move : null;
+  changed = changedCells(doc, next);
+  doc = next;
+  renderStatus();
+  renderZones();
+  renderPlayers();
+  renderResult();
+  renderLog();
+  renderMoves();
+  document.body.dataset.version = String(doc.version);
+  if (focused) {
+    const again = document.querySelector(`#moves button[data-move="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
+  }
+}
+
+async function play(notation) {
+  const error = document.getElementById("error");
+  error.textContent = "";
+  for (const b of document.querySelectorAll("#moves button")) b.disabled = true;
+  moved = true;         // (the event of this move may come before the answer)
+  try {
+    const answer = await fetch(address + "/moves", {
+      method: "POST", headers: {"Content-Type": "application/json", "Accept": "application/json"},
+      body: JSON.stringify({move: notation}),
+    });
+    const body = await answer.json();
+    if (!answer.ok) {
+      error.textContent = body.error || ("The move was refused (" + answer.status + ").");
+      moved = false;
+    }
+    picked = null;
+  } catch (e) {
+    error.textContent = "The server could not be reached; try again.";
+  }
+  await refresh();
+}
+
+function show(next) {
+  // a document older than the one shown (an answer overtaken by an event) is dropped
+  if (!doc || next.version >= doc.version) render(next);
+}
+
+async function refresh() {
+  const answer = await fetch(address, {headers: {"Accept": "application/json"}});
+  if (answer.ok) show(await answer.json());
+}
+
+function connect() {
+  const events = new EventSource(address + "/events");
+  events.addEventListener("state", (e) => show(JSON.parse(e.data)));
+  events.onerror = () => { document.getElementById("status").textContent = "Reconnecting…"; };
+}
+
+document.addEventListener("DOMContentLoaded", () => { refresh(); connect(); });
