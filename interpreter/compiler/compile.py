@@ -634,6 +634,15 @@ class Program:
         k = self._kernel
         return k.module.kept_reads() if k is not None else 0
 
+    @property
+    def kept_values(self) -> int:
+        """How many values of rule functions the fast Python code keeps for all the
+        program's games, by their arguments (functions that read nothing of the state
+        but their arguments, and variables of one value: computed once, read again with
+        the work, the calls and the depth they counted; compiler/compile_functions.py)."""
+        return sum(len(t) for k, t in self.ns.items()
+                   if k.startswith(("KEPT_", "KEPTV_", "KEPTD_")) and isinstance(t, dict))
+
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:
         self.procs[name] = compile_proc(self, name, params, body)

@@ -1,0 +1,82 @@
+"""Values computed once for all the games of a program (docs/language.md, 5.9): a rule
+function that reads nothing of the state but its arguments (and variables of one value)
+keeps its values by its arguments in the fast Python code, also where its evaluation
+reaches a function that calls itself (a search: each position's value computed once,
+however often the search meets it, in every move of every game) and where its arguments
+are lists (by their elements). A value read again counts the work, the calls and the
+depth of calls its evaluation counted, so the budgets run out at the same move, with the
+same error, as in the reference, which computes every call (tests/testdata/pure_search.meeple)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_work_count import busiest, called, differences, reference, spent, stopped
+
+from meeple import interpreter
+from meeple.interpreter import Budgets
+
+SEARCH = str(Path(__file__).resolve().parent / "testdata" / "pure_search.meeple")
+
+
+def play(prog, seed: int) -> list[tuple[int, int]]:
+    """A game of the first moves: the (work, calls) each move counted."""
+    game = prog.new_game(2, seed)
+    out = []
+    while not game.over:
+        game.apply(0)
+        out.append((spent(game), called(game)))
+    return out
+
+
+def test_a_search_is_computed_once_for_all_games_and_counts_every_call():
+    fast = interpreter.load(SEARCH, cache=False).for_players(2)
+    with reference():
+        plain = interpreter.load(SEARCH, cache=False).for_players(2)
+    first = play(fast, 0)
+    kept = fast.kept_values
+    # each position of the searches once (at most 12 * 12 piles, rows of at most 5 cards)
+    assert 0 < kept < 400
+    assert sum(c for _, c in first) > 10 * kept   # calls counted as if each were computed
+    assert play(fast, 0) == first == play(plain, 0)
+    assert fast.kept_values == kept   # the second game computed nothing again
+
+
+def test_the_reference_and_the_kept_values_count_the_same_in_random_games():
+    with reference():
+        plain = interpreter.load(SEARCH, cache=False).for_players(2)
+    fast = interpreter.load(SEARCH, cache=False).for_players(2)
+    for seed in range(4):   # (the later games read the values the earlier ones kept)
+        assert differences([plain, fast], 2, seed, 20) == []
+
+
+@pytest.mark.parametrize("budget", ["work", "calls"])
+def test_a_budget_one_short_stops_the_same_move_with_the_values_kept(budget):
+    with reference():
+        plain = interpreter.load(SEARCH, cache=False).for_players(2)
+    played, at, most = busiest(plain, 2, 1, 20, spent if budget == "work" else called)
+    short = Budgets(**{budget: most - 1})
+    with reference():
+        want = stopped(interpreter.load(SEARCH, budgets=short, cache=False).for_players(2), 2, 1, played)
+    assert want is not None and want[0] == at and f"'{budget}' budget" in want[1]
+    fast = interpreter.load(SEARCH, budgets=short, cache=False).for_players(2)
+    assert stopped(fast, 2, 1, played) == want
+    assert fast.kept_values > 0
+    assert stopped(fast, 2, 1, played) == want   # again, its values kept from the first time
+
+
+def test_the_depth_budget_stops_the_same_move_with_the_values_kept():
+    """The deepest nesting a kept value's evaluation reached is counted where it is
+    read: a depth budget too small for a search stops it whether it is computed or read."""
+    played = [(0, 0), (1, 0), (0, 0)]
+    outcomes = set()
+    for depth in range(4, 14):
+        short = Budgets(depth=depth)
+        with reference():
+            want = stopped(interpreter.load(SEARCH, budgets=short, cache=False).for_players(2), 2, 1, played)
+        fast = interpreter.load(SEARCH, budgets=short, cache=False).for_players(2)
+        play(interpreter.load(SEARCH, cache=False).for_players(2), 0)   # (another program's values)
+        for _ in range(2):   # computed, then read
+            assert stopped(fast, 2, 1, played) == want, depth
+        outcomes.add(None if want is None else want[0])
+    assert outcomes == {0, None}   # (some depths stop the first move, the deepest search; some none)
