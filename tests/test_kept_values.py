@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from meeple.interpreter import Budgets
 from test_work_count import busiest, called, differences, reference, spent, stopped
 
 from meeple import interpreter
-from meeple.interpreter import Budgets
 
 SEARCH = str(Path(__file__).resolve().parent / "testdata" / "pure_search.meeple")
 
