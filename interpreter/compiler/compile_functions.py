@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from .compile import Program
 
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
+# whether the values of functions whose evaluation may count the depth of calls are kept
+# (see _deep_def; off: computed at every call, as before: benchmarks/bench_kept_values.py)
+KEEP_DEEP = True
 _TABLED_MAX = 256  # combinations of arguments of a function whose values are a table, at most
 
 
@@ -358,6 +361,8 @@ class FunctionCompiler:
                     if not names[g] <= names[name]:
                         names[name] |= names[g]
                         changed = True
+        if not KEEP_DEEP:
+            free -= deep
         return {name: sorted(names[name]) for name in free if codegen.does_work(bodies[name])
                 and all(p.type.name != "list" or (name in deep and self._plain_list(p.type))
                         for p in fs[name].params)}
