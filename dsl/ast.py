@@ -241,7 +241,9 @@ class Choose(Node):
     one move. With ``or "verb2"`` one more move, written as that verb alone, sets ``x``
     to ``none`` (it is offered even when the list is empty); ``more``: the verbs of
     further such moves (``or "draw" or "pass"``). ``said`` (``choose x, how from ...``):
-    a local text set to the verb of the move made."""
+    a local text set to the verb of the move made. ``when``: where a verb without an
+    object is offered under a condition (``or "draw" when can_draw``), the condition of
+    each (``alone``, then ``more``; None: always offered), else empty."""
     node: Literal["Choose"] = "Choose"
     var: str
     options: Expr
@@ -250,6 +252,7 @@ class Choose(Node):
     alone: str | None = None
     more: list[str] = []
     said: str | None = None
+    when: list[Expr | None] = []
 
 
 class ChooseEach(Node):

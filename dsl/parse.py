@@ -610,17 +610,20 @@ class _ToIR(Transformer):
         return ("as", _string(c[0]))
 
     def alone_verb(self, meta, c):
-        return ("or", _string(c[0]))
+        return ("or", _string(c[0]), c[1] if len(c) > 1 else None)
 
     def said_name(self, meta, c):
         return ("said", str(c[0]))
 
     def choose_stmt(self, meta, c):
         var, said, options, chooser, verb, *alones = c
+        conds = [a[2] for a in alones if a]
         alones = [a[1] for a in alones if a]
-        extra = {"said": said[1]} if said else {}
+        extra: dict = {"said": said[1]} if said else {}
         if len(alones) > 1:
             extra["more"] = alones[1:]
+        if any(c is not None for c in conds):   # (verbs offered under a condition)
+            extra["when"] = conds
         return _new(ir.Choose, span=self.s(meta), var=str(var), options=options,
                          chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
                          alone=alones[0] if alones else None, **extra)

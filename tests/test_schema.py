@@ -122,7 +122,7 @@ turn {
   roll d1, d2 from 1..6
   while false max 3 { move top(pile) to pile face down for active  flip top(pile) face up }
   choose q from players by active as "pick"
-  choose q2, how from players as "pick" or "draw" or "pass"
+  choose q2, how from players as "pick" or "draw" when n(active) > 0 or "pass"
   let ls = [1, 2]
   ls[0] = 3
   choose n(p) from [1, 2] for each p in players as "bid"

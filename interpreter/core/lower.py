@@ -203,7 +203,7 @@ class _Lowerer:
         order = "cells" if in_order else "plain" if plain else "any"
         self.emit(ops.Ask, s, var=s.var, options=s.options, chooser=s.chooser, type=tc,
                   verb=s.verb, alone=(s.alone, *s.more) if s.more else s.alone, order=order,
-                  said=s.said)
+                  said=s.said, when=tuple(s.when))
 
     def _cells_in_order(self, e, depth: int = 0) -> bool:
         """Whether a list of options is some of a board's cells, each once, in increasing

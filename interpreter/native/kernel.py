@@ -1004,6 +1004,8 @@ class Proc(ChanceStatements):
         return self.x(s.chooser, T("player"))
 
     def _Ask(self, s):
+        if s.when:   # (the verbs a decision offers are those of its site: Python plays it)
+            raise Unsupported("a verb offered under a condition ('choose ... or \"VERB\" when ...')")
         opts, t = self._options(s)
         el = t.arg
         k, o = self._site(s.var, el, s.verb, s.alone, s.said)
