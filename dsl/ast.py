@@ -520,6 +520,16 @@ class VarDecl(Node):
     init: Expr
 
 
+class ConstDecl(Node):
+    """``const scores: list of int = [...]``: a value computed once per number of players,
+    before any game, from what is known then (the player count, boards, relations, the
+    functions of those); reading it counts nothing."""
+    node: Literal["ConstDecl"] = "ConstDecl"
+    name: str
+    type: TypeRef
+    value: Expr
+
+
 class RelationDecl(Node):
     """``relation beside(a: b, c: b) = expr``: precomputed between cells of boards."""
     node: Literal["RelationDecl"] = "RelationDecl"
@@ -729,7 +739,7 @@ class Remove(Node):
 
 
 Decl = Annotated[
-    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove,
+    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | ConstDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove,
     Field(discriminator="node"),
 ]
 
@@ -816,7 +826,7 @@ def decl_key(decl) -> str:
             return f"invariant {d.name}"
         case "SecretDecl":
             return f"secret {d.zone}"
-        case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" \
+        case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" | "ConstDecl" \
                 | "RelationDecl" | "FunctionDecl" | "ProcedureDecl" | "TiebreakDecl" \
                 | "ParticipantDecl":
             return f"{d.node.removesuffix('Decl').lower()} {d.name}"

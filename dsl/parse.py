@@ -377,6 +377,10 @@ class _ToIR(Transformer):
     def params(self, meta, c):
         return [x for x in c if x is not None]
 
+    def const_decl(self, meta, c):
+        name, type_, value = c
+        return _new(ir.ConstDecl, span=self.t(name), name=str(name), type=type_, value=value)
+
     def relation_decl(self, meta, c):
         name, *params, body = c
         return _new(ir.RelationDecl, span=self.t(name), name=str(name), params=params, body=body)

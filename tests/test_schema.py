@@ -111,6 +111,7 @@ deck d into pile { 2 of K(v: i, e: a, l: [i]) for i in 1..3 }
 var n: int per player = 0
 relation near(p: b, q: b) = p.row == q.row
 function f(x: int): int = if x > 0 then -x else x % 2
+const fs: list of int = [f(i) for i in 1..3]
 procedure p(x: int) { call p(x - 1) }
 procedure g(x: int): int { let c1 = cell(b, row: 1, col: x) let r1 = ray(c1, row: 1, col: 0) return x }
 setup { shuffle pile  deal all from pile to z  fill b from pile }

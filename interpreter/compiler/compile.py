@@ -136,6 +136,7 @@ class Program:
         self._tables()
         for name, r in c.relations.items():
             self._relation(name, r)
+        self._consts()
         functions.fast()       # once the boards and relations are known (their sizes)
         self._items()
         self._procedures()
@@ -493,6 +494,24 @@ class Program:
             self._static("relation", r.span, build)
         self.ns[f"REL_{name}"] = rel
         self.ns[f"RELSET_{name}"] = related
+
+    def _consts(self) -> None:
+        """Each ``const``'s value (``CONST_name``), computed once now, in the order declared,
+        from what is known before a game (``Static``), within fresh budgets each (work,
+        calls, depth): a const that runs out of one is a ``load/budget`` diagnostic at it."""
+        for name, d in self.checked.consts.items():
+            body = self._gen(d.value, Env())
+            fn = self._eval(f"lambda R: {body}", f"<const {name}>", d.span) if body else None
+            if fn is None:
+                continue
+            st = self.static
+            st.work, st.calls, st.depth = self.budgets.work, 0, 0
+
+            def build(R, fn=fn, name=name):
+                self.ns[f"CONST_{name}"] = fn(R)
+                return True
+            if self._static("const", d.span, build) is None:
+                self.ns[f"CONST_{name}"] = None
 
     def relation_tables(self) -> dict:
         """The relations' tables, by relation name, as ``relations`` takes them back."""

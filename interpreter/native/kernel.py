@@ -223,7 +223,29 @@ class Gen(MemoCalls):
             return self.tables.id_list(("KIND", n), self.ns[f"KIND_{n}"])
         if n in c.zones:
             return f"((Id){self.ns[f'Z_{n}']})"
+        if n in c.consts:
+            return self._const(n)
         raise Unsupported(f"the name '{n}' here")
+
+    def _const(self, n: str) -> str:
+        """A ``const``'s value, the Python program's (computed once, compile.Program._consts):
+        a number, a bool, a seat, item, cell or zone, a list of numbers or of those."""
+        v, t = self.ns.get(f"CONST_{n}"), self.typeref(self.c.consts[n].type)
+        if t.tag == "int" and type(v) is int and -(1 << 62) < v < (1 << 62):
+            return f"((I){v}LL)"
+        if t.tag == "bool" and type(v) is bool:
+            return "true" if v else "false"
+        if t.tag in IDS and (v is None or type(v) is int):
+            return "NONE_ID" if v is None else f"((Id){v})"
+        el = t.arg.tag if t.tag == "list" and isinstance(t.arg, T) else None
+        if isinstance(v, list) and el in IDS:
+            return self.tables.id_list(("CONST", n), v)
+        if isinstance(v, list) and el == "int" \
+                and all(type(x) is int and -(1 << 62) < x < (1 << 62) for x in v):
+            data = ", ".join(f"{x}LL" for x in v) or "0"
+            return self.tables.table(("CONST", n), lambda m: f"static List<I> {m}; static const I {m}_d[{max(len(v), 1)}] = {{{data}}};",
+                                     lambda m: f"{m} = List<I>(Vec<I>({m}_d, {m}_d + {len(v)}));")
+        raise Unsupported(f"const '{n}' of type {t}")
 
     def _Attr(self, e, sc):
         t = self.ty(e.obj)
