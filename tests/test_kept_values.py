@@ -5,13 +5,16 @@ reaches a function that calls itself (a search: each position's value computed o
 however often the search meets it, in every move of every game) and where its arguments
 are lists (by their elements). A value read again counts the work, the calls and the
 depth of calls its evaluation counted, so the budgets run out at the same move, with the
-same error, as in the reference, which computes every call (tests/testdata/pure_search.meeple)."""
+same error, as in the reference, which computes every call (tests/testdata/pure_search.meeple).
+A kernel keeps those of numbers and ids alone (kernel_memo.py, ``deep_call``)."""
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
-from meeple.interpreter import Budgets
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from meeple.interpreter import Budgets, RuleError
 from test_work_count import busiest, called, differences, reference, spent, stopped
 
 from meeple import interpreter
@@ -80,3 +83,37 @@ def test_the_depth_budget_stops_the_same_move_with_the_values_kept():
             assert stopped(fast, 2, 1, played) == want, depth
         outcomes.add(None if want is None else want[0])
     assert outcomes == {0, None}   # (some depths stop the first move, the deepest search; some none)
+
+
+@pytest.mark.kernels
+@needs_kernel
+@pytest.mark.parametrize("budget", [None, Budgets(depth=9), Budgets(calls=3000)], ids=["enough", "depth", "calls"])
+def test_a_kernel_keeps_a_search_and_counts_the_same(budget):
+    """A kernel keeps the values of a function that calls itself and reads nothing of
+    the state (numbers alone: ``best``) for good; each value read counts the work, the
+    calls and the depth its evaluation counted, and past a budget Python plays the move
+    and fails as the reference does."""
+    rules = interpreter.load(SEARCH, cache=False, budgets=budget)
+    assert rules.use_native(report=False, kernel_only=True)
+    fast = rules.for_players(2)
+    assert fast.kernel
+    with reference():
+        plain = interpreter.load(SEARCH, cache=False, budgets=budget).for_players(2)
+    before = fast.kernel_kept_reads
+    for seed in range(6):
+        game, want = fast.new_game(2, seed), plain.new_game(2, seed)
+        rnd = random.Random(seed)
+        while not want.over:
+            i = rnd.randrange(want.move_count(want.deciding[0]))
+            got = [None, None]
+            for k, g in enumerate((game, want)):
+                try:
+                    g.apply(i)
+                except RuleError as e:
+                    got[k] = str(e)
+            assert got[0] == got[1]
+            if got[1] is not None:
+                break
+            assert (game.work_spent, game.calls_spent) == (want.work_spent, want.calls_spent)
+            assert game.state == want.state
+    assert fast.kernel_kept_reads - before > 50

@@ -733,7 +733,7 @@ class Gen(MemoCalls):
         if name in self.recursive:
             # (the C++ stack holds at most 1,000 nested calls: deeper, Python goes on)
             pre = (f"if (++s.calls > {self.b.calls}) bail(); if (++s.depth > {min(self.b.depth, 1000)}) bail(); "
-                   f"Depth d_(s); ")
+                   f"Depth d_(s); if (s.depth > s.peak) s.peak = s.depth; ")
         elif name in self.counting:   # (the calls budget: core/facts.py, counts_calls)
             pre = f"if (++s.calls > {self.b.calls}) bail(); "
         self.fns.append(f"{sig} {{ {pre}return {body}; }}")
