@@ -1026,33 +1026,66 @@ class Proc(ChanceStatements):
         return self.x(s.chooser, T("player"))
 
     def _Ask(self, s):
-        if s.when:   # (the verbs a decision offers are those of its site: Python plays it)
-            raise Unsupported("a verb offered under a condition ('choose ... or \"VERB\" when ...')")
         opts, t = self._options(s)
         el = t.arg
-        k, o = self._site(s.var, el, s.verb, s.alone, s.said)
+        ce = self.gen.ct(el)
+        if s.when:   # verbs offered under a condition: a site per set of verbs offered
+            body = self._ask_when(s, el)
+        else:
+            k, o = self._site(s.var, el, s.verb, s.alone, s.said)
+            body = f"{self._ask_body(el, s.alone, o)} s.site = {k};"
+        self.emit(f"{{ {self._conds(s)}List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; "
+                  f"if (who_ < 0 || who_ >= NP) bail(); {body} s.player = who_; }} "
+                  f"STEP(s); f->pc = {self.nxt}; return;")
+
+    def _conds(self, s) -> str:
+        """The C++ that sets ``m_`` to the verbs offered under a condition (a bit per
+        condition, in order), evaluated before the options as core/reference.py does."""
+        conds = [c for c in s.when if c is not None]
+        if not conds:
+            return ""
+        return "int m_ = 0; " + "".join(f"if ({self.x(c, BOOL)}) m_ |= {1 << i}; " for i, c in enumerate(conds))
+
+    def _ask_when(self, s, el) -> str:
+        """The decision's options where verbs are offered under a condition: a site for
+        each set of verbs offered (at most 3 conditions: 8 sites), chosen by ``m_``, so
+        that the state of a pending decision (its site) says which verbs it offers."""
+        several = isinstance(s.alone, tuple)
+        verbs = s.alone if several else (s.alone,)
+        conds = [i for i, c in enumerate(s.when) if c is not None]
+        if len(conds) > 3:
+            raise Unsupported("more than 3 verbs offered under a condition in one decision")
+        cases = []
+        for m in range(1 << len(conds)):
+            offered = tuple(v for i, v in enumerate(verbs)
+                            if i not in conds or m >> conds.index(i) & 1)
+            alone = None if not offered else offered if several else offered[0]
+            k, o = self._site(s.var, el, s.verb, alone, s.said)
+            cases.append(f"case {m}: {{ {self._ask_body(el, alone, o)} s.site = {k}; break; }}")
+        return f"switch (m_) {{ {' '.join(cases)} default: bail(); }}"
+
+    def _ask_body(self, el, alone, o: str) -> str:
+        """The C++ that puts a decision's options (``all_``, for ``who_``) into ``s.opts.o``,
+        the moves without an object ``alone`` first (a none each)."""
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
-        if isinstance(s.alone, tuple):   # several moves without an object: a none each
-            body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
+        if isinstance(alone, tuple):   # several moves without an object: a none each
+            return (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
-                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + {len(s.alone)}); "
-                    f"w_.insert(w_.end(), {len(s.alone)}, none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
+                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + {len(alone)}); "
+                    f"w_.insert(w_.end(), {len(alone)}, none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
-        elif s.alone is not None and order.startswith("ordered("):
-            body = (f"Vec<{ce}> w_(all_.size() + 1); {ce}* q_ = w_.data(); *q_++ = none_of<{ce}>(); "
+        if alone is not None and order.startswith("ordered("):
+            return (f"Vec<{ce}> w_(all_.size() + 1); {ce}* q_ = w_.data(); *q_++ = none_of<{ce}>(); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) *q_++ = x_; "
                     f"w_.resize((size_t)(q_ - w_.data())); s.opts.{o} = none_then_ordered(std::move(w_));")
-        elif s.alone is not None:
-            body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
+        if alone is not None:
+            return (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + 1); "
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
-        else:
-            body = f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
-        self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
-                  f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
+        return f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
 
     def _AskSubset(self, s):
         g = self.gen
