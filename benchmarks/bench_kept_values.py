@@ -58,7 +58,7 @@ def games(prog, n: int) -> tuple[float, list]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=50)
+    ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--kernel", action="store_true")
     a = ap.parse_args()

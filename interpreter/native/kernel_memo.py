@@ -38,8 +38,24 @@ LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 # kept (off: computed at every call, as before: benchmarks/bench_kept_values.py --kernel)
 KEEP_DEEP = True
 _STATE = re.compile(r"(?<![\w.])s(?![\w])")
+_SCALARS = ("int", "bool", "player", "item", "cell", "zone", "enum")
 # a helper given the state that reads nothing of it but the budgets' counters
 _BUDGETS = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat)\($")
+
+
+def _plain(t) -> bool:
+    """Whether a parameter's values are numbers, bools or ids, or lists of them."""
+    if t.tag == "list":
+        return t.arg is not None and t.arg.tag in _SCALARS
+    return t.tag in _SCALARS
+
+
+def _hashed(a: str, listed: bool) -> str:
+    """The C++ of a hash of the argument ``a`` (a list: of its elements)."""
+    if not listed:
+        return f"(uint64_t){a}"
+    return (f"[&] {{ uint64_t h_ = 1469598103934665603ULL; for (auto x_ : {a}) "
+            f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
 
 
 def _reads_nothing(body: str, calls: set[str]) -> bool:
@@ -121,7 +137,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
         return f"{self.function(f)}(s{args})"
 
     def pure_recursive(self, name: str) -> bool:
-        """Whether ``name`` may call itself, takes numbers, bools or ids alone, and its
+        """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and its
         evaluation reads nothing of the state (the C++ of every function it reaches gives
         ``s`` only to the budgets' helpers and to those functions): its values are then
         those of its arguments, whatever the state, kept for good (``deep_call``)."""
@@ -130,9 +146,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
             return known[name]
         known[name] = False   # (while its functions are looked at: their calls plain)
         reach = self.facts.reach(name)
-        if not KEEP_DEEP or name not in self.recursive or any(
-                self.param_type(p).tag not in ("int", "bool", "player", "item", "cell", "zone", "enum")
-                for g in reach for p in self.c.functions[g].params):
+        if not KEEP_DEEP or name not in self.recursive or not all(
+                _plain(self.param_type(p)) for g in reach for p in self.c.functions[g].params):
             return False
         calls = {ident("F", g) for g in reach}
         self.__dict__["pure_checking"] = True
@@ -150,7 +165,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
 
     def deep_call(self, name: str) -> str:
         """``uD_name``: a function that may call itself and reads nothing of the state
-        (``pure_recursive``), its values kept by its arguments for good (a table of 4,096
+        (``pure_recursive``), its values kept by its arguments (lists by their elements)
+        for good (a table of 4,096
         entries, a later value in the place of an earlier one), each with the work, the
         calls and the deepest nesting of calls (``s.peak``) its evaluation counted,
         counted again where it is read (past a budget: Python plays the move)."""
@@ -160,9 +176,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps):
         self.kept_made.add(key)
         fn = self.function(name)
         sig, rt, params, args = self._keep(name, "D")
-        keys = [(f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", ident("A", n)) for n, t in params]
-        h = " ^ ".join(f"((uint64_t){k[2]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
-        same = "".join(f" && {k[1]} == {k[2]}" for k in keys)
+        keys = [(f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", ident("A", n), t.tag == "list")
+                for n, t in params]
+        # (a list by its elements: lists are values, never changed in place)
+        h = " ^ ".join(f"({_hashed(k[2], k[3])} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
+        same = "".join(f" && {k[1]}.size() == {k[2]}.size() && std::equal({k[2]}.begin(), {k[2]}.end(), {k[1]}.begin())"
+                       if k[3] else f" && {k[1]} == {k[2]}" for k in keys)
         store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
         entry = f"struct {{ bool used = false; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; I deep; }}"
         table = self.tables.table(key, lambda t: f"static {entry} {t}[4096];")
