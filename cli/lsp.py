@@ -289,7 +289,7 @@ def _describe(s: Symbol) -> str:
 # ---------------------------------------------------------------- the names of a ruleset
 
 _NAMED = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
-          "DeckDecl": "deck", "VarDecl": "variable", "RelationDecl": "relation",
+          "DeckDecl": "deck", "VarDecl": "variable", "ConstDecl": "const", "RelationDecl": "relation",
           "FunctionDecl": "function", "ProcedureDecl": "procedure", "TiebreakDecl": "tiebreak",
           "InvariantDecl": "invariant", "ParticipantDecl": "participant", "SupplyDecl": "supply"}
 
@@ -460,7 +460,8 @@ def serve(tcp: str | None = None) -> None:  # pragma: no cover - run in a subpro
                 for s in ws.definition(path, *position(path, params.position))] or None
 
     kinds = {"keyword": T.CompletionItemKind.Keyword, "builtin": T.CompletionItemKind.Function,
-             "constant": T.CompletionItemKind.Constant, "function": T.CompletionItemKind.Function,
+             "constant": T.CompletionItemKind.Constant, "const": T.CompletionItemKind.Constant,
+             "function": T.CompletionItemKind.Function,
              "procedure": T.CompletionItemKind.Method, "relation": T.CompletionItemKind.Function,
              "kind": T.CompletionItemKind.Class, "enum": T.CompletionItemKind.Enum,
              "variable": T.CompletionItemKind.Variable, "zone": T.CompletionItemKind.Variable,

@@ -249,7 +249,9 @@ class Choose(Node):
     one move. With ``or "verb2"`` one more move, written as that verb alone, sets ``x``
     to ``none`` (it is offered even when the list is empty); ``more``: the verbs of
     further such moves (``or "draw" or "pass"``). ``said`` (``choose x, how from ...``):
-    a local text set to the verb of the move made."""
+    a local text set to the verb of the move made. ``when``: where a verb without an
+    object is offered under a condition (``or "draw" when can_draw``), the condition of
+    each (``alone``, then ``more``; None: always offered), else empty."""
     node: Literal["Choose"] = "Choose"
     var: str
     options: Expr
@@ -262,6 +264,7 @@ class Choose(Node):
     # of the same place (``_`` for none); ``var`` is then a hidden local holding the tuple,
     # named after the statement (``$(c,q,d)@12:3``: its line and column)
     parts: list[str] | None = None
+    when: list[Expr | None] = []
 
 
 class ChooseEach(Node):
@@ -585,6 +588,16 @@ class VarDecl(Node):
     init: Expr
 
 
+class ConstDecl(Node):
+    """``const scores: list of int = [...]``: a value computed once per number of players,
+    before any game, from what is known then (the player count, boards, relations, the
+    functions of those); reading it counts nothing."""
+    node: Literal["ConstDecl"] = "ConstDecl"
+    name: str
+    type: TypeRef
+    value: Expr
+
+
 class RelationDecl(Node):
     """``relation beside(a: b, c: b) = expr``: precomputed between cells of boards."""
     node: Literal["RelationDecl"] = "RelationDecl"
@@ -794,7 +807,7 @@ class Remove(Node):
 
 
 Decl = Annotated[
-    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove | SupplyDecl,
+    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | ConstDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove | SupplyDecl,
     Field(discriminator="node"),
 ]
 
@@ -883,7 +896,7 @@ def decl_key(decl) -> str:
             return f"secret {d.zone}"
         case "SupplyDecl":   # a supply is a zone: `remove zone NAME` removes it
             return f"zone {d.name}"
-        case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" \
+        case "EnumDecl" | "KindDecl" | "BoardDecl" | "ZoneDecl" | "DeckDecl" | "VarDecl" | "ConstDecl" \
                 | "RelationDecl" | "FunctionDecl" | "ProcedureDecl" | "TiebreakDecl" \
                 | "ParticipantDecl":
             return f"{d.node.removesuffix('Decl').lower()} {d.name}"

@@ -82,6 +82,7 @@ class Checked:
     zones: dict[str, ir.ZoneDecl] = field(default_factory=dict)
     decks: list[ir.DeckDecl] = field(default_factory=list)
     vars: dict[str, ir.VarDecl] = field(default_factory=dict)
+    consts: dict[str, ir.ConstDecl] = field(default_factory=dict)
     relations: dict[str, ir.RelationDecl] = field(default_factory=dict)
     functions: dict[str, ir.FunctionDecl] = field(default_factory=dict)
     procedures: dict[str, ir.ProcedureDecl] = field(default_factory=dict)
@@ -130,7 +131,7 @@ class Checked:
         """Whether the ruleset declares something of this name: a declaration named like
         a built-in constant (``active``, ``players``) hides it in the whole ruleset."""
         return any(name in table for table in (
-            self.vars, self.zones, self.enum_of_value, self.enums, self.kinds, self.boards,
+            self.vars, self.consts, self.zones, self.enum_of_value, self.enums, self.kinds, self.boards,
             self.functions, self.relations, self.procedures, self.participants))
 
     def calls_builtin(self, name: str) -> bool:
@@ -352,6 +353,8 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
             return env[n]
         if n in CONSTANTS and not self.c.declares(n):   # a declaration hides the built-in
             return CONSTANTS[n]
+        if n in c.consts:
+            return self.type_ref(c.consts[n].type)
         if n in c.vars:
             v = c.vars[n]
             if v.per_player:
@@ -380,7 +383,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
         if n in c.participants:
             self.d.add(errors.not_a_seat(e.span, n))
             return ERROR
-        cands = list(env) + list(CONSTANTS) + list(c.vars) + list(c.enum_of_value) + list(c.enums) \
+        cands = list(env) + list(CONSTANTS) + list(c.vars) + list(c.consts) + list(c.enum_of_value) + list(c.enums) \
             + list(c.zones) + list(c.boards) + list(c.kinds)
         self.d.add(errors.unknown(e.span, "name", n, cands))
         return ERROR

@@ -26,7 +26,7 @@ TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 LABEL_IF = re.compile(r"if\s+(not\s+)?([A-Za-z_]\w*)\s*:\s?(.*)", re.DOTALL)
 
 # where _declare records a declaration in Checked: by name, the only one, in a list
-_BY_NAME = {"ZoneDecl": "zones", "VarDecl": "vars", "RelationDecl": "relations",
+_BY_NAME = {"ZoneDecl": "zones", "VarDecl": "vars", "ConstDecl": "consts", "RelationDecl": "relations",
             "FunctionDecl": "functions", "ProcedureDecl": "procedures",
             "ParticipantDecl": "participants"}
 _THE_ONE = {"SetupDecl": "setup", "TurnDecl": "turn", "EndDecl": "end", "AtEndDecl": "at_end",
@@ -163,7 +163,7 @@ class DeclChecks:
                 c.enum_of_value[v] = d.name
 
     _ROLES: ClassVar[dict[str, str]] = {"EnumDecl": "enum", "KindDecl": "kind", "BoardDecl": "board", "ZoneDecl": "zone",
-              "VarDecl": "variable", "RelationDecl": "relation", "FunctionDecl": "function",
+              "VarDecl": "variable", "ConstDecl": "const", "RelationDecl": "relation", "FunctionDecl": "function",
               "ProcedureDecl": "procedure", "ParticipantDecl": "participant"}
 
     def _check_clashes(self, d) -> None:
@@ -319,6 +319,8 @@ class DeclChecks:
                 self._visibility(d, d.visibility, d.per_player)
                 t = self.type_ref(d.type)
                 self._expect(d.init, {}, t, f"the initial value of '{d.name}'")
+            case "ConstDecl":
+                self._check_const(d)
             case "SecretDecl":
                 if d.zone not in c.zones:
                     self.d.add(errors.unknown(d.span, "zone", d.zone, c.zones, "check/unknown-zone"))
@@ -353,6 +355,20 @@ class DeclChecks:
             case _:
                 return False
         return True
+
+    def _check_const(self, d: ir.ConstDecl) -> None:
+        """A const's value fits its type and reads only the consts declared before it
+        (they are computed in order, before any game)."""
+        self._expect(d.value, {}, self.type_ref(d.type), f"the value of const '{d.name}'")
+        names = list(self.c.consts)
+        later = set(names[names.index(d.name):]) if d.name in names else set()
+        for n in ir.walk(d.value):
+            if n.node == "Var" and n.name in later:
+                self.d.add(errors.bad_value(n.span, f"const '{d.name}' reads const '{n.name}', "
+                                                    "which is not computed yet",
+                                            f"consts are computed in the order written: declare "
+                                            f"'{n.name}' before '{d.name}'"))
+                return
 
     def _check_relation(self, d: ir.RelationDecl) -> None:
         env = {p.name: self.type_ref(p.type) for p in d.params}

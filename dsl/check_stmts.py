@@ -91,6 +91,27 @@ class StmtChecks:
                                         f"the verb goes into a local of its own: "
                                         f"'choose {s.var}, how from ...'"))
 
+    def _verbs_when(self, s, env) -> None:
+        """The conditions of the verbs offered under one (``or "draw" when c``): each a
+        ``bool``, read before the choice (its local is not bound yet)."""
+        for verb, cond in zip([s.alone, *s.more], s.when):
+            if cond is None:
+                continue
+            chosen = next((n for n in ir.walk(cond) if n.node == "Var" and n.name in (s.var, s.said)
+                           and n.name not in env), None)
+            if chosen is not None:
+                self.d.add(errors.bad_value(chosen.span, f"the condition of the verb '{verb}' reads "
+                                                         f"'{chosen.name}', which the choice sets",
+                                            "the condition is read before the choice, to offer the "
+                                            "verb or not: test what is known before it"))
+                continue
+            got = self.expr(cond, env)
+            if not compatible(BOOL, got):
+                d = errors.type_mismatch(cond.span, f"the condition of the verb '{verb}' (when ...)",
+                                         str(BOOL), str(got))
+                d.hint = f"the verb is offered where a test holds: 'or \"{verb}\" when occupied(pile)'"
+                self.d.add(d)
+
     def _what(self, name: str) -> str:
         return "global variable" if name in self.c.vars else "zone"
 
@@ -161,6 +182,7 @@ class StmtChecks:
             case "Choose":
                 self._decision(s.span, s)
                 self._verbs(s)
+                self._verbs_when(s, env)
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
                 if s.parts is not None and s.alone is not None:
                     self.d.add(errors.tuple_alone(s.span, s.alone, len(s.parts)))

@@ -389,6 +389,10 @@ class _ToIR(Transformer):
     def params(self, meta, c):
         return [x for x in c if x is not None]
 
+    def const_decl(self, meta, c):
+        name, type_, value = c
+        return _new(ir.ConstDecl, span=self.t(name), name=str(name), type=type_, value=value)
+
     def relation_decl(self, meta, c):
         name, *params, body = c
         return _new(ir.RelationDecl, span=self.t(name), name=str(name), params=params, body=body)
@@ -627,17 +631,20 @@ class _ToIR(Transformer):
         return ("as", _string(c[0]))
 
     def alone_verb(self, meta, c):
-        return ("or", _string(c[0]))
+        return ("or", _string(c[0]), c[1] if len(c) > 1 else None)
 
     def said_name(self, meta, c):
         return ("said", str(c[0]))
 
     def choose_stmt(self, meta, c):
         var, said, options, chooser, verb, *alones = c
+        conds = [a[2] for a in alones if a]
         alones = [a[1] for a in alones if a]
-        extra = {"said": said[1]} if said else {}
+        extra: dict = {"said": said[1]} if said else {}
         if len(alones) > 1:
             extra["more"] = alones[1:]
+        if any(c is not None for c in conds):   # (verbs offered under a condition)
+            extra["when"] = conds
         return _new(ir.Choose, span=self.s(meta), var=str(var), options=options,
                          chooser=chooser[1] if chooser else None, verb=verb[1] if verb else None,
                          alone=alones[0] if alones else None, **extra)

@@ -112,6 +112,7 @@ supply spare: 4 of K(v: 0, e: b, l: [])
 var n: int per player = 0
 relation near(p: b, q: b) = p.row == q.row
 function f(x: int): int = if x > 0 then -x else x % 2
+const fs: list of int = [f(i) for i in 1..3]
 procedure p(x: int) { call p(x - 1) }
 procedure g(x: int): int { let c1 = cell(b, row: 1, col: x) let r1 = ray(c1, row: 1, col: 0) return x }
 setup { shuffle pile  deal all from pile to z  fill b from pile }
@@ -124,7 +125,7 @@ turn {
   roll d1, d2 from 1..6
   while false max 3 { move top(pile) to pile face down for active  flip top(pile) face up }
   choose q from players by active as "pick"
-  choose q2, how from players as "pick" or "draw" or "pass"
+  choose q2, how from players as "pick" or "draw" when n(active) > 0 or "pass"
   let ls = [1, 2]
   ls[0] = 3
   choose n(p) from [1, 2] for each p in players as "bid"

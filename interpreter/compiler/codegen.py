@@ -422,6 +422,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             return "R.players"
         if n in c.vars:
             return f"R.vars[{n!r}]"
+        if n in c.consts:
+            return f"CONST_{n}"   # (computed once, before any game: compile.Program._consts)
         if n in c.enum_of_value:
             return repr(n)
         if n in c.enums:

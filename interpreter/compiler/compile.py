@@ -137,6 +137,7 @@ class Program:
         self._tables()
         for name, r in c.relations.items():
             self._relation(name, r)
+        self._consts()
         functions.fast()       # once the boards and relations are known (their sizes)
         self._items()
         self._procedures()
@@ -496,6 +497,24 @@ class Program:
         self.ns[f"REL_{name}"] = rel
         self.ns[f"RELSET_{name}"] = related
 
+    def _consts(self) -> None:
+        """Each ``const``'s value (``CONST_name``), computed once now, in the order declared,
+        from what is known before a game (``Static``), within fresh budgets each (work,
+        calls, depth): a const that runs out of one is a ``load/budget`` diagnostic at it."""
+        for name, d in self.checked.consts.items():
+            body = self._gen(d.value, Env())
+            fn = self._eval(f"lambda R: {body}", f"<const {name}>", d.span) if body else None
+            if fn is None:
+                continue
+            st = self.static
+            st.work, st.calls, st.depth = self.budgets.work, 0, 0
+
+            def build(R, fn=fn, name=name):
+                self.ns[f"CONST_{name}"] = fn(R)
+                return True
+            if self._static("const", d.span, build) is None:
+                self.ns[f"CONST_{name}"] = None
+
     def relation_tables(self) -> dict:
         """The relations' tables, by relation name, as ``relations`` takes them back."""
         out = {}
@@ -635,6 +654,15 @@ class Program:
         programs of the same rules share it); 0 without one."""
         k = self._kernel
         return k.module.kept_reads() if k is not None else 0
+
+    @property
+    def kept_values(self) -> int:
+        """How many values of rule functions the fast Python code keeps for all the
+        program's games, by their arguments (functions that read nothing of the state
+        but their arguments, and variables of one value: computed once, read again with
+        the work, the calls and the depth they counted; compiler/compile_functions.py)."""
+        return sum(len(t) for k, t in self.ns.items()
+                   if k.startswith(("KEPT_", "KEPTV_", "KEPTD_")) and isinstance(t, dict))
 
     # ------------------------------------------------------------ procedures
     def _proc(self, name: str, params: list[str], body: ir.Block) -> None:

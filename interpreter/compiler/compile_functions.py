@@ -21,14 +21,24 @@ if TYPE_CHECKING:
     from .compile import Program
 
 _KEPT_MAX = 4096  # values kept per function that reads nothing of the state (then forgotten)
+# whether the values of functions whose evaluation may count the depth of calls are kept
+# (see _deep_def; off: computed at every call, as before: benchmarks/bench_kept_values.py)
+KEEP_DEEP = True
 _TABLED_MAX = 256  # combinations of arguments of a function whose values are a table, at most
 
 
-def _kept_table(name: str, names: list[str]) -> str:
+def _kept_table(name: str, names: list[str], deep: bool = False) -> str:
     """The table of the values kept by a function (see Program._kept_functions):
     ``KEPT_name`` when it reads nothing of the state, ``KEPTV_name`` when it reads
-    variables (the fast code tabulates the cells by the values of the former only)."""
-    return f"KEPTV_{name}" if names else f"KEPT_{name}"
+    variables (the fast code tabulates the cells by the values of the former only),
+    ``KEPTD_name`` when its evaluation may count the depth of calls (see _deep_def)."""
+    return f"KEPTD_{name}" if deep else f"KEPTV_{name}" if names else f"KEPT_{name}"
+
+
+def _frozen(xs) -> tuple:
+    """A list argument as a key of a kept function's values (its elements, lists as
+    tuples in turn: lists are values, never changed in place)."""
+    return tuple(_frozen(x) if isinstance(x, list) else x for x in xs)
 
 
 def _indented(lines: list[str], n: int) -> str:
@@ -62,6 +72,7 @@ class FunctionCompiler:
 
     def __init__(self, prog: Program):
         self.p, self.checked = prog, prog.checked
+        self.deep: set[str] = set()  # the kept functions that may count the depth of calls
 
     def plain(self) -> None:
         """Every function as ``F_name``. With the fast code, the straightforward
@@ -119,11 +130,13 @@ class FunctionCompiler:
         bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
         kept = self._kept_functions(texts, deep) if gen.optimize else {}
+        self.deep = deep & set(kept)
         for name, names in kept.items():
             # (those that read nothing of the state are known to the fast code from now
             # on, see ExprCompiler._kept_call; the others keep theirs apart)
-            self.p.ns[_kept_table(name, names)] = {}
-        reads_nothing = {name for name, names in kept.items() if not names}
+            self.p.ns[_kept_table(name, names, name in deep)] = {}
+        self.p.ns["_frozen"] = _frozen
+        reads_nothing = {name for name, names in kept.items() if not names and name not in deep}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(kept))
             gen.components = self._components(calling | set(kept))
@@ -145,13 +158,16 @@ class FunctionCompiler:
         calls and depth counted (recursive), its calls counted, or its value alone."""
         params = [p.name for p in self.checked.functions[name].params]
         args = "".join(f", v_{p}" for p in params)
+        if name in self.deep:  # the same arguments, the same value, and depth
+            return self._deep_def(name, lines, body, kept[name], name in recursive, name in counted)
         if name in kept:  # the same arguments (and variables), the same value
             return self._kept_def(name, lines, body, kept[name], name in counted)
         b = self.p.budgets
-        if name in recursive:  # the calls and depth budgets
+        if name in recursive:  # the calls and depth budgets (the deepest reached: see _deep_def)
+            peak = "    if R.depth > R.peak: R.peak = R.depth\n" if self.deep and kept else ""
             return (f"def F_{name}(R{args}):\n"
                     f"    R.calls += 1\n    if R.calls > {b.calls}: _too_many_calls({name!r}, {b.calls})\n"
-                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
+                    f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n{peak}"
                     f"    try:\n{_indented(lines, 8)}        return {body}\n    finally:\n        R.depth -= 1\n")
         if name in counted:  # calls that call calls: 2**n of them
             return (f"def F_{name}(R{args}):\n"
@@ -189,6 +205,43 @@ class FunctionCompiler:
                 f"        v = {table}[k] = ({body}, w0_ - R.work, R.calls - c0_)\n        return v[0]\n"
                 f"    R.work -= v[1]\n    if R.work < 0: _out_of_work(R)\n"
                 f"    R.calls += v[2]\n    if R.calls > {b.calls}: {many}\n    return v[0]\n")
+
+    def _deep_def(self, name: str, lines: list[str], body: str, names: list[str],
+                  recursive: bool, counted: bool) -> str:
+        """``F_name`` of a kept function whose evaluation may count the depth of calls
+        (it reaches a function that may call itself; see _kept_functions): its value kept
+        by its arguments (lists by their elements) and the variables ``names``, with the
+        work, the calls and the deepest nesting of calls its evaluation counted (beyond
+        the depth it was called at: ``R.peak``, the deepest reached, which every function
+        that may call itself notes). A value is read where the budgets allow it all
+        (the work, the calls, the depth it reached, from the depth of this call), else
+        computed again, and fails where the straightforward code fails. Its own call and
+        depth are counted as a recursive function's, within the evaluation."""
+        fd, b, facts = self.checked.functions[name], self.p.budgets, self.p.facts
+        args = "".join(f", v_{p.name}" for p in fd.params)
+        key = [f"_frozen(v_{p.name})" if p.type.name == "list" else f"v_{p.name}" for p in fd.params]
+        key += [f"R.vars[{v!r}]" for v in names]
+        key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
+        table = _kept_table(name, names, True)
+        many = f"_too_many_calls({name!r}, {b.calls}, {name in facts.recursive})"
+        own = ""
+        if recursive or counted:
+            own += f"    R.calls += 1\n    if R.calls > {b.calls}: {many}\n"
+        if recursive:
+            own += (f"    R.depth += 1\n    if R.depth > {b.depth}: _too_deep({name!r}, {b.depth})\n"
+                    f"    R.peak = R.depth\n    try:\n{_indented(lines, 8)}        r_ = {body}\n"
+                    f"    finally:\n        R.depth -= 1\n")
+        else:
+            own += f"{_indented(lines, 4)}    r_ = {body}\n"
+        return (f"def F_{name}(R{args}):\n    k = {key_text}\n    v = {table}.get(k, _NOT_YET)\n"
+                f"    if v is not _NOT_YET and R.work >= v[1] and R.calls + v[2] <= {b.calls} "
+                f"and R.depth + v[3] <= {b.depth}:\n"
+                f"        R.work -= v[1]\n        R.calls += v[2]\n"
+                f"        if R.depth + v[3] > R.peak: R.peak = R.depth + v[3]\n        return v[0]\n"
+                f"    if len({table}) >= {_KEPT_MAX}: {table}.clear()\n"
+                f"    w0_, c0_, d0_, p0_ = R.work, R.calls, R.depth, R.peak\n    R.peak = d0_\n"
+                f"{own}    p1_ = R.peak\n    if p0_ > p1_: R.peak = p0_\n"
+                f"    {table}[k] = (r_, w0_ - R.work, R.calls - c0_, p1_ - d0_)\n    return r_\n")
 
     def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
         """The rule functions of enum and bool parameters only (at most _TABLED_MAX
@@ -308,8 +361,20 @@ class FunctionCompiler:
                     if not names[g] <= names[name]:
                         names[name] |= names[g]
                         changed = True
-        return {name: sorted(names[name]) for name in free if name not in deep
-                and codegen.does_work(bodies[name]) and all(p.type.name != "list" for p in fs[name].params)}
+        if not KEEP_DEEP:
+            free -= deep
+        return {name: sorted(names[name]) for name in free if codegen.does_work(bodies[name])
+                and all(p.type.name != "list" or (name in deep and self._plain_list(p.type))
+                        for p in fs[name].params)}
+
+    def _plain_list(self, t) -> bool:
+        """Whether the values of the type ``t`` are numbers, texts or lists of them
+        (a list argument is a key by its elements, see _frozen)."""
+        c = self.checked
+        if t.name == "list":
+            return t.item is not None and self._plain_list(t.item)
+        return t.name in ("int", "bool", "str", "player") or t.name in c.enums \
+            or t.name in c.kinds or t.name in c.boards
 
     def _counted_functions(self, recursive: set[str]) -> set[str]:
         """The non-recursive functions that count their calls against the calls budget,

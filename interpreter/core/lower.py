@@ -204,7 +204,7 @@ class _Lowerer:
         order = "cells" if in_order else "plain" if plain else "any"
         self.emit(ops.Ask, s, var=s.var, options=s.options, chooser=s.chooser, type=tc,
                   verb=s.verb, alone=(s.alone, *s.more) if s.more else s.alone, order=order,
-                  said=s.said)
+                  said=s.said, when=tuple(s.when))
         for let in self.c.unpacks.get(s, ()):   # choose (a, b): each part a local
             self.scope = self.c.scopes.get(let, ())
             self._Let(let)

@@ -203,7 +203,11 @@ class Ask(Ins):
     ``order``: how the runtime orders the options ("any"; "plain": plain numbers, asked
     in fewer steps; "cells": a board's cells already in increasing order). With several
     moves without an object (``or "draw" or "pass"``), ``alone`` is the tuple of their
-    verbs; ``said`` (``choose x, how``): the local set to the verb of the move made."""
+    verbs; ``said`` (``choose x, how``): the local set to the verb of the move made.
+    ``when``: where a move without an object is offered under a condition (``or "draw"
+    when c``), the condition of each verb of ``alone`` in order (None: always), evaluated
+    before the options; the verbs whose condition is false are not offered (none offered
+    and no option: a rule error), else empty."""
     var: str
     options: Expr
     chooser: Expr | None
@@ -212,6 +216,7 @@ class Ask(Ins):
     alone: str | tuple[str, ...] | None
     order: str
     said: str | None = None
+    when: tuple = ()
     asks: ClassVar[bool] = True
 
 

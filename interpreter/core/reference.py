@@ -323,8 +323,41 @@ def _nothing_to_choose(var: str):
                          "without an object: 'as \"play\" or \"pass\"'")
 
 
+def _offered(ins: ops.Ask, b: Builder):
+    """The verbs without an object a ``choose`` offers, where some are offered under a
+    condition (``or "draw" when c``): a function of (R, L) giving ``alone`` as
+    ``Runtime.ask`` takes it (the verb, or the tuple of several, or None: none
+    offered), the conditions evaluated in order, before the options."""
+    several = isinstance(ins.alone, tuple)
+    verbs = ins.alone if several else (ins.alone,)
+    conds = [None if c is None else b.fn(c) for c in ins.when]
+
+    def offered(R, L):
+        out = tuple(v for v, c in zip(verbs, conds) if c is None or c(R, L))
+        if not out:
+            return None
+        return out if several else out[0]
+    return offered
+
+
+def _ask_when(ins: ops.Ask, nxt: int, b: Builder):
+    """``Ask`` with verbs offered under a condition (see _offered)."""
+    opts, who, var, offered = b.fn(ins.options), b.chooser(ins.chooser), ins.var, _offered(ins, b)
+
+    def run(R, L):
+        alone = offered(R, L)
+        options = list(opts(R, L))
+        if not options and alone is None:
+            _nothing_to_choose(var)
+        R.ask(who(R, L), var, options, ins.type, ins.verb, alone, ins.said)
+        return nxt
+    return run
+
+
 @meaning(ops.Ask)
 def _ask(ins: ops.Ask, nxt: int, b: Builder):
+    if ins.when:
+        return _ask_when(ins, nxt, b)
     opts, who, var = b.fn(ins.options), b.chooser(ins.chooser), ins.var
     tc, verb, alone, said = ins.type, ins.verb, ins.alone, ins.said
     if alone is not None and ins.order == "cells":

@@ -170,6 +170,8 @@ def _data_decl(d) -> str | None:
 def _rule_decl(d) -> str | None:
     """A declaration of a rule: relations, functions, procedures, the end, the scores."""
     match d.node:
+        case "ConstDecl":
+            return f"const {d.name}: {type_code(d.type)} = {expr(d.value)}"
         case "RelationDecl":
             return f"relation {d.name}({params(d.params)}) = {expr(d.body)}"
         case "FunctionDecl":

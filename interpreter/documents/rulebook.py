@@ -327,8 +327,9 @@ class _Builder:
                      (s.word(f"v.{v.visibility or 'public'}"),)] for n, v in c.vars.items()]
             subs.append(Section("variables", s("h.variables"), [Table(
                 [s("t.variable"), s("t.shown"), s("t.type"), s("t.per_player"), s("t.initial"), s("t.seen_by")], rows)]))
-        if c.functions or c.relations:
-            items = [(Code(mc.decl(f)),) for f in c.relations.values()]
+        if c.functions or c.relations or c.consts:
+            items = [(Code(mc.decl(f)),) for f in c.consts.values()]
+            items += [(Code(mc.decl(f)),) for f in c.relations.values()]
             items += [(Code(mc.decl(f)),) for f in c.functions.values()]
             subs.append(Section("functions", s("h.functions"), [Para(s("functions.intro")), Items(items)]))
         return Section("components", s("h.components"), [], subs)

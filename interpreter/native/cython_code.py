@@ -180,7 +180,7 @@ class Served:
         computed once whichever code asks first (as without the native path: a kept value
         also spares the work budget), then the names are bound."""
         for name, table in self.python.ns.items():
-            if name.startswith(("KEPT_", "KEPTV_")) and name in prog.ns:
+            if name.startswith(("KEPT_", "KEPTV_", "KEPTD_")) and name in prog.ns:
                 prog.ns[name] = table
         if self.bind is not None:
             self.bind()

@@ -227,7 +227,29 @@ class Gen(MemoCalls):
             return self.tables.id_list(("KIND", n), self.ns[f"KIND_{n}"])
         if n in c.zones:
             return f"((Id){self.ns[f'Z_{n}']})"
+        if n in c.consts:
+            return self._const(n)
         raise Unsupported(f"the name '{n}' here")
+
+    def _const(self, n: str) -> str:
+        """A ``const``'s value, the Python program's (computed once, compile.Program._consts):
+        a number, a bool, a seat, item, cell or zone, a list of numbers or of those."""
+        v, t = self.ns.get(f"CONST_{n}"), self.typeref(self.c.consts[n].type)
+        if t.tag == "int" and type(v) is int and -(1 << 62) < v < (1 << 62):
+            return f"((I){v}LL)"
+        if t.tag == "bool" and type(v) is bool:
+            return "true" if v else "false"
+        if t.tag in IDS and (v is None or type(v) is int):
+            return "NONE_ID" if v is None else f"((Id){v})"
+        el = t.arg.tag if t.tag == "list" and isinstance(t.arg, T) else None
+        if isinstance(v, list) and el in IDS:
+            return self.tables.id_list(("CONST", n), v)
+        if isinstance(v, list) and el == "int" \
+                and all(type(x) is int and -(1 << 62) < x < (1 << 62) for x in v):
+            data = ", ".join(f"{x}LL" for x in v) or "0"
+            return self.tables.table(("CONST", n), lambda m: f"static List<I> {m}; static const I {m}_d[{max(len(v), 1)}] = {{{data}}};",
+                                     lambda m: f"{m} = List<I>(Vec<I>({m}_d, {m}_d + {len(v)}));")
+        raise Unsupported(f"const '{n}' of type {t}")
 
     def _Attr(self, e, sc):
         t = self.ty(e.obj)
@@ -722,7 +744,7 @@ class Gen(MemoCalls):
         if name in self.recursive:
             # (the C++ stack holds at most 1,000 nested calls: deeper, Python goes on)
             pre = (f"if (++s.calls > {self.b.calls}) bail(); if (++s.depth > {min(self.b.depth, 1000)}) bail(); "
-                   f"Depth d_(s); ")
+                   f"Depth d_(s); if (s.depth > s.peak) s.peak = s.depth; ")
         elif name in self.counting:   # (the calls budget: core/facts.py, counts_calls)
             pre = f"if (++s.calls > {self.b.calls}) bail(); "
         self.fns.append(f"{sig} {{ {pre}return {body}; }}")
@@ -1022,29 +1044,64 @@ class Proc(ChanceStatements):
         el = t.arg
         if el.tag == "tuple" and s.alone is not None:
             raise Unsupported("tuples among moves without an object ('or \"pass\"')")
-        k, o = self._site(s.var, el, s.verb, s.alone, s.said)
+        ce = self.gen.ct(el)
+        if s.when:   # verbs offered under a condition: a site per set of verbs offered
+            body = self._ask_when(s, el)
+        else:
+            k, o = self._site(s.var, el, s.verb, s.alone, s.said)
+            body = f"{self._ask_body(el, s.alone, o)} s.site = {k};"
+        self.emit(f"{{ {self._conds(s)}List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; "
+                  f"if (who_ < 0 || who_ >= NP) bail(); {body} s.player = who_; }} "
+                  f"STEP(s); f->pc = {self.nxt}; return;")
+
+    def _conds(self, s) -> str:
+        """The C++ that sets ``m_`` to the verbs offered under a condition (a bit per
+        condition, in order), evaluated before the options as core/reference.py does."""
+        conds = [c for c in s.when if c is not None]
+        if not conds:
+            return ""
+        return "int m_ = 0; " + "".join(f"if ({self.x(c, BOOL)}) m_ |= {1 << i}; " for i, c in enumerate(conds))
+
+    def _ask_when(self, s, el) -> str:
+        """The decision's options where verbs are offered under a condition: a site for
+        each set of verbs offered (at most 3 conditions: 8 sites), chosen by ``m_``, so
+        that the state of a pending decision (its site) says which verbs it offers."""
+        several = isinstance(s.alone, tuple)
+        verbs = s.alone if several else (s.alone,)
+        conds = [i for i, c in enumerate(s.when) if c is not None]
+        if len(conds) > 3:
+            raise Unsupported("more than 3 verbs offered under a condition in one decision")
+        cases = []
+        for m in range(1 << len(conds)):
+            offered = tuple(v for i, v in enumerate(verbs)
+                            if i not in conds or m >> conds.index(i) & 1)
+            alone = None if not offered else offered if several else offered[0]
+            k, o = self._site(s.var, el, s.verb, alone, s.said)
+            cases.append(f"case {m}: {{ {self._ask_body(el, alone, o)} s.site = {k}; break; }}")
+        return f"switch (m_) {{ {' '.join(cases)} default: bail(); }}"
+
+    def _ask_body(self, el, alone, o: str) -> str:
+        """The C++ that puts a decision's options (``all_``, for ``who_``) into ``s.opts.o``,
+        the moves without an object ``alone`` first (a none each)."""
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
-        if isinstance(s.alone, tuple):   # several moves without an object: a none each
-            body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
+        if isinstance(alone, tuple):   # several moves without an object: a none each
+            return (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
-                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + {len(s.alone)}); "
-                    f"w_.insert(w_.end(), {len(s.alone)}, none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
+                    f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + {len(alone)}); "
+                    f"w_.insert(w_.end(), {len(alone)}, none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
-        elif s.alone is not None and order.startswith("ordered("):
-            body = (f"Vec<{ce}> w_(all_.size() + 1); {ce}* q_ = w_.data(); *q_++ = none_of<{ce}>(); "
+        if alone is not None and order.startswith("ordered("):
+            return (f"Vec<{ce}> w_(all_.size() + 1); {ce}* q_ = w_.data(); *q_++ = none_of<{ce}>(); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) *q_++ = x_; "
                     f"w_.resize((size_t)(q_ - w_.data())); s.opts.{o} = none_then_ordered(std::move(w_));")
-        elif s.alone is not None:
-            body = (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
+        if alone is not None:
+            return (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + 1); "
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
-        else:
-            body = f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
-        self.emit(f"{{ List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; if (who_ < 0 || who_ >= NP) bail(); "
-                  f"{body} s.site = {k}; s.player = who_; }} STEP(s); f->pc = {self.nxt}; return;")
+        return f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
 
     def _AskSubset(self, s):
         g = self.gen

@@ -20,6 +20,7 @@ the budgets run out at the same moves.
   compiled where the order does not matter."""
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from .cxx_text import ident
@@ -32,6 +33,42 @@ _WRAPPERS = 8   # functions whose value is another's, looked through at most
 # what an entry of a keep that outlasts a step holds besides (kernel_lasting.py): the
 # zones its evaluation read with their stamps; whether it has them
 LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
+
+
+# whether values of functions that may call themselves and read nothing of the state are
+# kept (off: computed at every call, as before: benchmarks/bench_kept_values.py --kernel)
+KEEP_DEEP = True
+_STATE = re.compile(r"(?<![\w.])s(?![\w])")
+_SCALARS = ("int", "bool", "player", "item", "cell", "zone", "enum")
+# a helper given the state that reads nothing of it but the budgets' counters
+_BUDGETS = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat)\($")
+
+
+def _plain(t) -> bool:
+    """Whether a parameter's values are numbers, bools or ids, or lists of them."""
+    if t.tag == "list":
+        return t.arg is not None and t.arg.tag in _SCALARS
+    return t.tag in _SCALARS
+
+
+def _hashed(a: str, listed: bool) -> str:
+    """The C++ of a hash of the argument ``a`` (a list: of its elements)."""
+    if not listed:
+        return f"(uint64_t){a}"
+    return (f"[&] {{ uint64_t h_ = 1469598103934665603ULL; for (auto x_ : {a}) "
+            f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
+
+
+def _reads_nothing(body: str, calls: set[str]) -> bool:
+    """Whether a function's C++ gives the state ``s`` only to the budgets' helpers and
+    to the functions named ``calls``, as their first argument."""
+    for m in _STATE.finditer(body):
+        before = body[max(0, m.start() - 80):m.start()]
+        name = re.search(r"(\w+)\($", before)
+        if body[m.end():m.end() + 1] not in ",)" or name is None \
+                or (name.group(1) not in calls and _BUDGETS.search(before) is None):
+            return False
+    return True
 
 
 class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
@@ -84,6 +121,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         fd = self.c.functions[f]
         self.mark_order_free(e)
         args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
+        if self.__dict__.get("pure_checking"):   # (pure_recursive reads the text alone)
+            return f"{ident('F', f)}(s{args})"
+        if self.pure_recursive(f):   # (its values kept by its arguments for good)
+            return f"{self.deep_call(f)}(s{args})"
         if id(e) in self.any_order and self.kept(f):
             if self.facts.component(f) is not None:
                 return f"{self.component_call(f)}(s{args})"
@@ -95,6 +136,67 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             # per step)
             return f"{self.kept_call(f)}(s{args})"
         return f"{self.function(f)}(s{args})"
+
+    def pure_recursive(self, name: str) -> bool:
+        """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and its
+        evaluation reads nothing of the state (the C++ of every function it reaches gives
+        ``s`` only to the budgets' helpers and to those functions): its values are then
+        those of its arguments, whatever the state, kept for good (``deep_call``)."""
+        known = self.__dict__.setdefault("pure_made", {})
+        if name in known:
+            return known[name]
+        known[name] = False   # (while its functions are looked at: their calls plain)
+        reach = self.facts.reach(name)
+        if not KEEP_DEEP or name not in self.recursive or not all(
+                _plain(self.param_type(p)) for g in reach for p in self.c.functions[g].params):
+            return False
+        calls = {ident("F", g) for g in reach}
+        self.__dict__["pure_checking"] = True
+        try:
+            for g in reach:
+                fd = self.c.functions[g]
+                sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
+                body = self.expr(fd.body, sc, self.typeref(fd.result))
+                if '"' in body or not _reads_nothing(body, calls):
+                    return False
+        finally:
+            self.__dict__["pure_checking"] = False
+        known[name] = True
+        return True
+
+    def deep_call(self, name: str) -> str:
+        """``uD_name``: a function that may call itself and reads nothing of the state
+        (``pure_recursive``), its values kept by its arguments (lists by their elements)
+        for good (a table of 4,096
+        entries, a later value in the place of an earlier one), each with the work, the
+        calls and the deepest nesting of calls (``s.peak``) its evaluation counted,
+        counted again where it is read (past a budget: Python plays the move)."""
+        key = ("DEEP", name)
+        if key in self.kept_made:
+            return ident("D", name)
+        self.kept_made.add(key)
+        fn = self.function(name)
+        sig, rt, params, args = self._keep(name, "D")
+        keys = [(f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", ident("A", n), t.tag == "list")
+                for n, t in params]
+        # (a list by its elements: lists are values, never changed in place)
+        h = " ^ ".join(f"({_hashed(k[2], k[3])} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
+        same = "".join(f" && {k[1]}.size() == {k[2]}.size() && std::equal({k[2]}.begin(), {k[2]}.end(), {k[1]}.begin())"
+                       if k[3] else f" && {k[1]} == {k[2]}" for k in keys)
+        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
+        entry = f"struct {{ bool used = false; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; I deep; }}"
+        table = self.tables.table(key, lambda t: f"static {entry} {t}[4096];")
+        limit = min(self.b.depth, 1000)
+        self.fns.append(
+            f"{sig} {{ auto& e = {table}[(({h}) >> 13) & 4095]; "
+            f"if (e.used{same}) {{ ++KEPT_READS; if (s.depth + e.deep > {limit}) bail(); W(s, e.work); "
+            f"s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
+            f"if (s.depth + e.deep > s.peak) s.peak = s.depth + e.deep; return e.v; }} "
+            f"I w0_ = s.work, c0_ = s.calls, d0_ = s.depth, p0_ = s.peak; s.peak = d0_; "
+            f"{rt} v_ = {fn}(s{args}); I p1_ = s.peak; if (p0_ > p1_) s.peak = p0_; "
+            f"e.used = true; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
+            f"e.deep = p1_ - d0_; return v_; }}")
+        return ident("D", name)
 
     def finds_component(self, name: str, depth: int = 0) -> bool:
         """Whether the value of the function ``name`` is that of a function that finds a

@@ -59,6 +59,8 @@ class ModuleWriter:
             # (the fields by size, the widest first: no padding between them)
             "struct St {",
             "  I turn = 0; I moves = 0; uint64_t rng = 0; I work = 0, calls = 0, depth = 0, steps = 0; I nchance = 0;",
+            # (the deepest nesting of calls reached: see kernel_memo.py, deep_call)
+            "  I peak = 0;",
             # (arrays of no element where the program has no tiebreaks, teams, parts or payoffs:
             # no byte, g++'s and clang's zero-length arrays)
             "  I scores[NP]; I ties[NTIES][NP]; TeamT teams[HAS_TEAMS ? NP : 0]; I parts[NPARTS];",

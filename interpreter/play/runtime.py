@@ -172,7 +172,7 @@ class Runtime:
                  "rng", "stack", "pending", "revealed", "seen", "log", "result", "calls",
                  "end_requested", "vis", "moves", "hook", "work", "work_budget", "depth", "dropped",
                  "chance", "used", "journal", "low", "unsure_seats", "seers", "everyone", "steps", "public", "pairs",
-                 "spent", "called")
+                 "spent", "called", "peak")
 
     def __init__(self, prog: Program, s: dict):
         self.prog = prog
@@ -195,6 +195,7 @@ class Runtime:
         self.players = list(range(self.n_players))
         self.dir = prog.direction
         self.calls = self.depth = self.steps = 0
+        self.peak = 0  # the deepest nesting of calls reached (see compile_functions._deep_def)
         self.work = self.work_budget = prog.budgets.work  # list elements left for this move
         self.spent = 0  # the work the last run of the rules counted (every engine the same)
         self.called = 0  # the calls it counted (the calls budget, every engine the same)

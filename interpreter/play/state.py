@@ -69,10 +69,12 @@ STATE_SCHEMA = {
                            "type": {"type": "string"}, "verb": {"type": ["string", "null"]},
                            "alone": {"oneOf": [{"type": "string"}, {
                                          "type": "array", "items": {"type": "string"},
-                                         "minItems": 2}], "description":
+                                         "minItems": 1}], "description":
                                      "the verb written alone for the first option, none "
                                      "('as \"play\" or \"pass\"'; absent: no such move); "
-                                     "several: the verbs of as many first options, each none"},
+                                     "a list: the verbs of as many first options, each none, "
+                                     "of a decision that has several (those offered: 'or "
+                                     "\"draw\" when c')"},
                            "said": {"type": "string", "description":
                                     "the local set to the verb of the move made "
                                     "('choose x, how'; absent: none)"},
