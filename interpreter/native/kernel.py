@@ -52,6 +52,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
 from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
+from .kernel_epoch import EpochSteps
 from .kernel_layout import Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
@@ -68,7 +69,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 
-class Gen(MemoCalls):
+class Gen(MemoCalls, EpochSteps):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -838,15 +839,17 @@ class Proc(ChanceStatements):
         code is written with its targets in place: nothing is replaced in it later)."""
         return self.here() + 1
 
-    # the step after an instruction (``_run``), then on to ``target`` (an index, or
-    # "end": the end of the procedure)
-    @staticmethod
-    def go(target) -> str:
-        return f"STEP(s); goto I{target};"
+    # the step after an instruction (``_run``; the epoch of kept values renewed or not:
+    # kernel_epoch.py), then on to ``target`` (an index, or "end": the end of the procedure)
+    step = "STEP(s)"
+
+    def go(self, target) -> str:
+        return f"{self.step}; goto I{target};"
 
     def instructions(self) -> None:
         """Each instruction of the procedure's core (``core.ops``) as C++, by index."""
         for pc, ins in enumerate(self.core):
+            self.step = self.gen.step_after(ins)
             self.printer(type(ins))(self, ins)
             assert self.here() == pc + 1, (self.name, pc, ins)
 
@@ -1177,7 +1180,7 @@ class Proc(ChanceStatements):
         if ret is not None:
             sets.append(f"nf_.ret = {ret};")
         return (f"{{ {' '.join(tmp)} f->pc = {self.nxt}; s.push({k}); Frame& nf_ = s.stack.back(); "
-                f"{' '.join(sets)} }} STEP(s); return;")
+                f"{' '.join(sets)} }} {self.step}; return;")
 
     def _Call(self, s: ops.Call):
         """A call (for a result: the callee's frame knows where its value goes, the
