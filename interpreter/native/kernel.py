@@ -549,8 +549,8 @@ class Gen(MemoCalls, EpochSteps):
             # written in place, no branch on the condition's last test)
             n = self.fresh("n")
             body = self.loops(e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
-            return (f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; size_t {n} = 0; {body} {out}.resize({n}); "
-                    f"return {self.ct(t)}(std::move({out})); }}())")
+            return (f"([&]() -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; {body} {out}.resize({n}); "
+                    f"return {out}.list(); }}())")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out, whole=True)
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
