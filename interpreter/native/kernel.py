@@ -697,7 +697,11 @@ class Gen(MemoCalls, EpochSteps):
         fd = self.c.functions[name]
         rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
-        sig = f"static {self.ct(rt)} {made}(St& s" + "".join(
+        # (a function without a loop, called at every turn of the rules' loops, such as
+        # chess's is(c, me, r): inline, which lets the compiler put it in line where it
+        # would have called it)
+        hint = "inline " if not (self.facts.loops(name, ray=True) or name in self.recursive) else ""
+        sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         sc = {n: (ident("A", n), t) for n, t in params}
