@@ -52,6 +52,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
 from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
+from .kernel_epoch import EpochSteps
 from .kernel_layout import Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
@@ -68,7 +69,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 
-class Gen(MemoCalls):
+class Gen(MemoCalls, EpochSteps):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -581,8 +582,8 @@ class Gen(MemoCalls):
             # written in place, no branch on the condition's last test)
             n = self.fresh("n")
             body = self.loops(e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
-            return (f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; size_t {n} = 0; {body} {out}.resize({n}); "
-                    f"return {self.ct(t)}(std::move({out})); }}())")
+            return (f"([&]() -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; {body} {out}.resize({n}); "
+                    f"return {out}.list(); }}())")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out, whole=True)
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
@@ -729,7 +730,11 @@ class Gen(MemoCalls):
         fd = self.c.functions[name]
         rt = self.typeref(fd.result)
         params = [(p.name, self.param_type(p)) for p in fd.params]
-        sig = f"static {self.ct(rt)} {made}(St& s" + "".join(
+        # (a function without a loop, called at every turn of the rules' loops, such as
+        # chess's is(c, me, r): inline, which lets the compiler put it in line where it
+        # would have called it)
+        hint = "inline " if not (self.facts.loops(name, ray=True) or name in self.recursive) else ""
+        sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         sc = {n: (ident("A", n), t) for n, t in params}
@@ -874,15 +879,17 @@ class Proc(ChanceStatements):
         code is written with its targets in place: nothing is replaced in it later)."""
         return self.here() + 1
 
-    # the step after an instruction (``_run``), then on to ``target`` (an index, or
-    # "end": the end of the procedure)
-    @staticmethod
-    def go(target) -> str:
-        return f"STEP(s); goto I{target};"
+    # the step after an instruction (``_run``; the epoch of kept values renewed or not:
+    # kernel_epoch.py), then on to ``target`` (an index, or "end": the end of the procedure)
+    step = "STEP(s)"
+
+    def go(self, target) -> str:
+        return f"{self.step}; goto I{target};"
 
     def instructions(self) -> None:
         """Each instruction of the procedure's core (``core.ops``) as C++, by index."""
         for pc, ins in enumerate(self.core):
+            self.step = self.gen.step_after(ins)
             self.printer(type(ins))(self, ins)
             assert self.here() == pc + 1, (self.name, pc, ins)
 
@@ -1296,7 +1303,7 @@ class Proc(ChanceStatements):
         if ret is not None:
             sets.append(f"nf_.ret = {ret};")
         return (f"{{ {' '.join(tmp)} f->pc = {self.nxt}; s.push({k}); Frame& nf_ = s.stack.back(); "
-                f"{' '.join(sets)} }} STEP(s); return;")
+                f"{' '.join(sets)} }} {self.step}; return;")
 
     def _Call(self, s: ops.Call):
         """A call (for a result: the callee's frame knows where its value goes, the

@@ -85,6 +85,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         keepable: dict[str, bool]
         kept_made: set[str | tuple[str, str]]
         recursive: set[str]
+        kept_anywhere: frozenset[str]
 
         def function(self, name: str, any_order: bool = False) -> str: ...
 
@@ -130,10 +131,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 return f"{self.component_call(f)}(s{args})"
             if self.finds_component(f):
                 return f"{self.function(f, any_order=True)}(s{args})"
-        if self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e)):
+        if self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e) or f in self.kept_anywhere):
             # (a function called over and over while the state stays the same, or in a
             # loop with the same arguments at every turn, core/hoist.py: computed once
-            # per step)
+            # per state, kernel_epoch.py, and kept at its other calls too)
             return f"{self.kept_call(f)}(s{args})"
         return f"{self.function(f)}(s{args})"
 

@@ -53,6 +53,7 @@ class ModuleWriter:
             # kernel_memo.py)
             "static uint64_t EPOCH = 1; static uint64_t KEPT_READS = 0;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
+            *self.gen.step_defines(),   # (steps that keep the epoch: kernel_epoch.py)
             *self.gen.pre_state,
             f"struct Frame {{ {frame} }};",
             f"struct Opts {{ {opt_fields} }};",

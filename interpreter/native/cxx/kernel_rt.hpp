@@ -225,6 +225,22 @@ struct List {
         r->n = (uint32_t)r->v.size();
         return l;
     }
+    // a list of the k elements at xs: inline where they fit
+    static List of_n(const T* xs, size_t k) {
+        List l;
+        if (k == 0) return l;
+        if (k > UINT32_MAX) bail();
+        Rep* r = l.p = new Rep;
+        if (k <= INLINE) {
+            r->d = reinterpret_cast<S*>(r->inl);
+            for (size_t i = 0; i < k; ++i) r->d[i] = (S)xs[i];
+        } else {
+            r->v.assign(xs, xs + k);
+            r->d = r->v.data();
+        }
+        r->n = (uint32_t)k;
+        return l;
+    }
     List(const List& o) : p(o.p) {
         if (p) ++p->rc;
     }
@@ -316,6 +332,38 @@ struct List {
         r->d = r->v.data();
         r->n = (uint32_t)r->v.size();
         return r;
+    }
+};
+
+// The elements of ``[x for x in xs if cond]`` (numbers or ids: kernel.py, Gen._Comprehension),
+// each written at a counter that adds the condition's truth: sized to xs first, cut to the
+// counter after the loop. Up to 256 bytes, on the stack and unset until written (a vector
+// sized so sets every element to 0 first, and takes a buffer of its own), the list made
+// of the elements kept (inline in its header where they fit); longer, in a vector.
+template <class T>
+struct Grow {
+    static constexpr size_t SMALL = 256 / sizeof(T);
+    T small[SMALL];
+    Vec<T> big;
+    T* d = small;
+    size_t n = 0;
+    Grow() {}
+    Grow(const Grow&) = delete;
+    void resize(size_t k) {
+        if (d == small && k > SMALL) {   // (sized at first: empty)
+            big.resize(k);
+            d = big.data();
+        } else if (d != small) {
+            big.resize(k);
+            d = big.data();
+        }
+        n = k;
+    }
+    T& operator[](size_t i) { return d[i]; }
+    List<T> list() {
+        if (d == small) return List<T>::of_n(small, n);
+        big.resize(n);
+        return List<T>(std::move(big));
     }
 };
 
