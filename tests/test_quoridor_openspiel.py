@@ -4,7 +4,8 @@ goal; issue 37) against OpenSpiel's own C++ game `quoridor(board_size=5)` (3 wal
 player), an independent engine (the `open_spiel` package, a test-only dependency:
 without it these tests say so and skip). Random games are played move by move in both:
 at every decision they must agree on who moves and on the set of legal moves, and at
-the end on the returns (+1 / -1, 0 for the draw after 100 moves).
+the end on the returns (+1 / -1, 0 for the draw after 100 moves). The game is also
+played by its kernel against Python, the states compared at every move.
 
 A Meeple move is mapped to OpenSpiel's action string, which the action ids of the
 state's legal actions are looked up by: a step or jump of the pawn, `pawn.c4`, is
@@ -18,6 +19,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from kernel_support import needs_kernel
+from lockstep import kernel_difference
 from scale import scaled
 
 from meeple import interpreter
@@ -146,3 +149,28 @@ def test_random_games_of_quoridor_agree_with_openspiel():
     assert seen["walls"] > 0 and seen["step"] > 0 and seen["jump"] > 0 and seen["side"] > 0
     assert seen["wins"] > 0 and seen["draws"] > 0
     assert seen["decisions"] > 20 * seen["games"]
+
+
+@needs_kernel
+@pytest.mark.kernels
+def test_quoridor_plays_the_same_in_its_kernel(monkeypatch):
+    # walls made from the supply, tuple options and connected, in the kernel against Python
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    rules = interpreter.load(str(DATA / "quoridor"))
+    assert rules.use_native(report=False)
+    fast, plain = rules.for_players(2), program()
+    assert fast.kernel
+    moves = walls = 0
+    for seed in range(scaled(4, 1)):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
+            assert a.move_count() == b.move_count()
+            i = rnd.randrange(b.move_count())
+            walls += b.legal_moves()[i].notation.startswith("wall.")
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+            moves += 1
+        assert a.over and a.result == b.result and a.live
+    assert moves > 10 and walls > 0 and fast.native_fallbacks == 0   # the kernel decided every move
