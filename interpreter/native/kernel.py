@@ -52,7 +52,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
 from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
-from .kernel_layout import Layout
+from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
@@ -884,6 +884,7 @@ class Proc(ChanceStatements):
     def _ForInit(self, i: ops.ForInit):
         t = self.slots[i.it] = self.gen.ty(i.items)
         it, ix = self.field(i.it, t), self.field(i.ix, INT)
+        self.gen.field_ranges[ix] = LOOP_INDEX   # (its only writers: this and ForStep)
         self.emit(f"f->{it} = {self.x(i.items, t)}; f->{ix} = 0; {self.go(self.nxt)}")
 
     def _ForStep(self, i: ops.ForStep):
