@@ -92,6 +92,7 @@ class Gen(MemoCalls):
         self.recursive = self.facts.recursive   # (the functions that may call themselves)
         self.counting = self.facts.counts_calls  # (the functions that count their calls)
         self.sites: list[dict] = []       # choose statements: what apply needs
+        self.draws = False                # whether a statement draws (kernel_chance.py)
         self.keepable: dict[str, bool] = {}  # see kept (kernel_memo.py)
         self.kept_made: set = set()
         self.any_order: dict[int, object] = {}

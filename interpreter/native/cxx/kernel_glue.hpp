@@ -473,7 +473,7 @@ static PyObject* k_export(PyObject* self, PyObject*) {
     e.rng = s.rng, e.phase = s.phase;
     e.frame0 = (const char*)s.stack.data(), e.nframes = s.stack.size(), e.frame_size = sizeof(Frame);
     e.proc_off = offsetof(Frame, proc), e.pc_off = offsetof(Frame, pc), e.ret_off = offsetof(Frame, ret);
-    e.xchance = s.xchance, e.taken = &s.taken, e.step = s.step.p, e.nchance = s.nchance;
+    e.xchance = s.xchance, e.taken = taken_list(s.taken), e.step = s.step.p, e.nchance = s.nchance;
     e.deciding = s.site >= 0, e.player = s.player;
     return export_py(e, (const char*)&s, VARS, NVARS, NP, NI, FIELDS, FIELDS_AT, PROC_NAMES, RET_SLOT,
                      export_pending_at);
