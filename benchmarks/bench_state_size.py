@@ -8,7 +8,8 @@ measured the same way, after the same number of random moves (plies) from the st
 ``--copies`` copies of the state are made and kept, and a copy's bytes are the growth
 of the C/C++ heap in use (glibc ``mallinfo2``: ``uordblks + hblkhd``, every allocation the
 copy owns, with malloc's own bytes per block) divided by the copies, plus the Python
-object that holds it (``sys.getsizeof``). What copies share is not counted (Meeple's
+object that holds it (``sys.getsizeof``) where Python's own allocator made it (pymalloc:
+an object of at most 512 bytes; a larger one is malloc's, in the heap's growth already). What copies share is not counted (Meeple's
 lists are shared until changed; OpenSpiel's states share their game). OpenSpiel's state
 keeps the game's history (it grows by the move), Meeple's does not (a rule that keeps
 positions, as chess's and go's, holds a list shared by the copies).
@@ -54,6 +55,9 @@ def heap_in_use() -> int:
     return m.uordblks + m.hblkhd
 
 
+PYMALLOC_MAX = 512   # (CPython's SMALL_REQUEST_THRESHOLD: larger objects are malloc's)
+
+
 def copy_bytes(copy, copies: int) -> float:
     """The bytes one call of ``copy()`` keeps (see the module's text)."""
     gc.collect()
@@ -61,7 +65,8 @@ def copy_bytes(copy, copies: int) -> float:
     before = heap_in_use()
     for i in range(copies):
         keep[i] = copy()
-    return (heap_in_use() - before) / copies + sys.getsizeof(keep[0])
+    obj = sys.getsizeof(keep[0])
+    return (heap_in_use() - before) / copies + (obj if obj <= PYMALLOC_MAX else 0)
 
 
 def meeple_state(ruleset: str, plies: int):

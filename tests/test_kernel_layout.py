@@ -72,3 +72,60 @@ def test_a_saved_value_beyond_the_range_is_played_by_python(var, value, loads):
     a.apply(2, safe=False)
     b.apply(2, safe=False)
     assert a.state == b.state
+
+
+# A decision inside a procedure's loop: two frames at rest (the turn's, the procedure's),
+# each with a loop's index; a roll in the variant that draws.
+DEEP = """ruleset deep
+players 2..2
+var total: int = 0
+procedure add(xs: list of int) {
+  for x in xs {
+    choose k from [x, x + 10] as "add"
+    total = total + k
+  }
+}
+turn {
+  DRAW
+  call add([1, 2, 3])
+}
+end when total > 60
+"""
+
+
+def _source(text: str) -> str:
+    from meeple.interpreter.native.kernel import Gen
+    fast, _plain = from_source(text)
+    return Gen(fast).source()
+
+
+def test_a_loop_index_is_kept_in_4_bytes_and_chance_fields_only_where_a_statement_draws():
+    plain = _source(DEEP.replace("DRAW", ""))
+    frame = next(line for line in plain.splitlines() if line.startswith("struct Frame {"))
+    assert "NInt<0LL, 2147483646LL>" in frame   # (the loop's index, LOOP_INDEX)
+    assert "NoTaken taken; NoStep step;" in plain and "Frames<Frame> stack;" in plain
+    drawn = _source(DEEP.replace("DRAW", "roll d from [1, 2, 3, 4, 5, 6] total = total + d"))
+    assert "std::vector<int> taken; PyRef step;" in drawn
+
+
+@needs_kernel
+@pytest.mark.parametrize("draw", ["", "roll d from [1, 2, 3, 4, 5, 6] total = total + d"])
+def test_copies_of_a_state_with_two_frames_are_independent(draw):
+    # (the first frame lies in the state, the second in a buffer of its own: a copy
+    # changed, the original, its earlier copy and Python's game stay as they were)
+    fast, plain = from_source(DEEP.replace("DRAW", draw))
+    a, b = fast.new_game(2, 3), plain.new_game(2, 3)
+    for n in range(40):
+        if b.over:
+            break
+        twin = a.copy()
+        before = a.kernel_state()
+        twin.apply(1, safe=False)
+        if not twin.over:
+            twin.copy().apply(0, safe=False)
+        assert a.kernel_state() == before and len(before["stack"]) == 2
+        a.apply(n % 2, safe=False)
+        b.apply(n % 2, safe=False)
+        assert a.live and kernel_difference(a.kernel_state(), b) is None
+    assert b.over and a.over and a.result == b.result
+    assert fast.native_fallbacks == 0

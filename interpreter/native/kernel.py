@@ -53,7 +53,7 @@ from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_epoch import EpochSteps
-from .kernel_layout import Layout
+from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
@@ -93,6 +93,7 @@ class Gen(MemoCalls, EpochSteps):
         self.recursive = self.facts.recursive   # (the functions that may call themselves)
         self.counting = self.facts.counts_calls  # (the functions that count their calls)
         self.sites: list[dict] = []       # choose statements: what apply needs
+        self.draws = False                # whether a statement draws (kernel_chance.py)
         self.keepable: dict[str, bool] = {}  # see kept (kernel_memo.py)
         self.kept_made: set = set()
         self.any_order: dict[int, object] = {}
@@ -913,6 +914,7 @@ class Proc(ChanceStatements):
     def _ForInit(self, i: ops.ForInit):
         t = self.slots[i.it] = self.gen.ty(i.items)
         it, ix = self.field(i.it, t), self.field(i.ix, INT)
+        self.gen.field_ranges[ix] = LOOP_INDEX   # (its only writers: this and ForStep)
         self.emit(f"f->{it} = {self.x(i.items, t)}; f->{ix} = 0; {self.go(self.nxt)}")
 
     def _ForStep(self, i: ops.ForStep):

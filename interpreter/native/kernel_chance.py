@@ -63,6 +63,7 @@ class ChanceStatements:
     def _draw(self, n: str, kind: int, tc: str, values: str, el: T) -> str:
         """A draw among ``n`` candidates, ``values[r]`` the r-th (of type ``el``)."""
         g = self.gen
+        g.draws = True   # (the state keeps the outcomes set: kernel_module.py)
         if tc == "item":
             alike = f"[&](int a, int b) {{ return item_alike(s, {values}[a], {values}[b]); }}"
             klass = f"[&](int r) {{ return item_class({values}[r]); }}"

@@ -11,6 +11,8 @@ copy of fewer bytes.
   procedure's result, a choice...), the range is unknown and the field keeps its 64 bits;
 - who sees each item and the zones revealed, in a program that never turns an item
   face down (reveals no zone): kept in no byte (``Fixed``: the value every item has);
+- a for loop's index (``LOOP_INDEX``) in 4 bytes, as a ``while``'s counter in 0..its
+  limit + 1;
 - an item variable, for the items of the kinds that have it alone (``item_slots``);
 - the fields of the state's and frames' structs in the order of their sizes (no padding
   between a byte and an 8-byte field).
@@ -26,6 +28,10 @@ import re
 from ..core import ops
 from .cxx_text import ident
 from .kernel_types import IDS, INT
+
+# a for loop's index over a list (frames' ``$i`` locals): 0 up to the list's length; a
+# list of 2**31 - 2 elements or more stops the kernel at that index (4 bytes, not 8)
+LOOP_INDEX = (0, (1 << 31) - 2)
 
 _WIDTHS = ((-(1 << 7), (1 << 7) - 1, 1), (-(1 << 15), (1 << 15) - 1, 2), (-(1 << 31), (1 << 31) - 1, 4))
 

@@ -66,9 +66,9 @@ class ModuleWriter:
             # no byte, g++'s and clang's zero-length arrays)
             "  I scores[NP]; I ties[NTIES][NP]; TeamT teams[HAS_TEAMS ? NP : 0]; I parts[NPARTS];",
             "  I payoffs[HAS_PAYOFFS ? NP : 0];",
-            "  Opts opts; std::vector<Frame> stack;",
-            # (explicit chance: see kernel_chance.py)
-            "  std::vector<int> taken; PyRef step;",
+            "  Opts opts; Frames<Frame> stack;",
+            # (explicit chance: see kernel_chance.py; none where no statement draws)
+            "  std::vector<int> taken; PyRef step;" if self.gen.draws else "  NoTaken taken; NoStep step;",
             "  " + " ".join(wide),
             "  Id active = 0; int site = -1; Id player = -1; int used = 0; int step_n = 0; int outcomes[NP];",
             "  " + " ".join(narrow),

@@ -2,25 +2,35 @@
 // functions. The program's part (written by interpreter/native/kernel.py before this) gives
 // St, run, new_state, site_count, site_py, site_take, the export_* and import_* functions.
 
+// (the state lies in the object itself, ``own``: a copy is one allocation, with no
+// allocator's header of its own; ``s`` points at it)
 struct KState {
     PyObject_HEAD
     St* s;
+    alignas(St) unsigned char own[sizeof(St)];
 };
+static_assert(alignof(St) <= 16, "PyObject_Malloc aligns to 16 bytes");
 
 static PyTypeObject KStateType = {PyVarObject_HEAD_INIT(nullptr, 0)};
 
+// a Python state holding a copy of s
+static PyObject* wrap_copy(const St& s) {
+    KState* o = PyObject_New(KState, &KStateType);
+    if (!o) return nullptr;
+    o->s = new (o->own) St(s);
+    return (PyObject*)o;
+}
+
+// a Python state holding s (made with new: moved into the object, then deleted)
 static PyObject* wrap(St* s) {
     KState* o = PyObject_New(KState, &KStateType);
-    if (!o) {
-        delete s;
-        return nullptr;
-    }
-    o->s = s;
+    if (o) o->s = new (o->own) St(std::move(*s));
+    delete s;
     return (PyObject*)o;
 }
 
 static void k_dealloc(PyObject* self) {
-    delete ((KState*)self)->s;
+    ((KState*)self)->s->~St();
     PyObject_Free(self);
 }
 
@@ -363,7 +373,7 @@ static PyObject* k_simul(PyObject* self, PyObject*) {
 }
 
 static PyObject* k_copy(PyObject* self, PyObject*) {
-    return wrap(new St(*((KState*)self)->s));
+    return wrap_copy(*((KState*)self)->s);
 }
 
 // result(): None before the end; else (scores, tiebreaks, outcome indices, team values
@@ -463,7 +473,7 @@ static PyObject* k_export(PyObject* self, PyObject*) {
     e.rng = s.rng, e.phase = s.phase;
     e.frame0 = (const char*)s.stack.data(), e.nframes = s.stack.size(), e.frame_size = sizeof(Frame);
     e.proc_off = offsetof(Frame, proc), e.pc_off = offsetof(Frame, pc), e.ret_off = offsetof(Frame, ret);
-    e.xchance = s.xchance, e.taken = &s.taken, e.step = s.step.p, e.nchance = s.nchance;
+    e.xchance = s.xchance, e.taken = taken_list(s.taken), e.step = s.step.p, e.nchance = s.nchance;
     e.deciding = s.site >= 0, e.player = s.player;
     return export_py(e, (const char*)&s, VARS, NVARS, NP, NI, FIELDS, FIELDS_AT, PROC_NAMES, RET_SLOT,
                      export_pending_at);

@@ -117,6 +117,102 @@ struct Fixed {
     R operator[](long) const { return R(); }
 };
 
+// The stack of a state's frames, one after the other: the first in the state itself (a
+// state at rest mostly has one frame: its copy is one allocation, not two), a buffer of
+// its own once there are more (kept by a state made again from another, ``=``).
+template <class F>
+struct Frames {
+    alignas(F) unsigned char in_[sizeof(F)];
+    F* heap_ = nullptr;  // (nullptr: the frames are in in_)
+    uint32_t n_ = 0, cap_ = 1;
+
+    Frames() {}
+    Frames(const Frames& o) { copy_from(o); }
+    Frames(Frames&& o) noexcept {
+        if (o.heap_) {
+            heap_ = o.heap_, n_ = o.n_, cap_ = o.cap_;
+            o.heap_ = nullptr, o.n_ = 0, o.cap_ = 1;
+            return;
+        }
+        for (uint32_t k = 0; k < o.n_; ++k) new (data() + k) F(std::move(o.data()[k]));
+        n_ = o.n_;
+        o.clear();
+    }
+    Frames& operator=(const Frames& o) {
+        if (this != &o) {
+            clear();
+            copy_from(o);
+        }
+        return *this;
+    }
+    Frames& operator=(Frames&& o) = delete;
+    ~Frames() {
+        clear();
+        ::operator delete(heap_);
+    }
+    F* data() { return heap_ ? heap_ : reinterpret_cast<F*>(in_); }
+    const F* data() const { return heap_ ? heap_ : reinterpret_cast<const F*>(in_); }
+    size_t size() const { return n_; }
+    bool empty() const { return n_ == 0; }
+    F& back() { return data()[n_ - 1]; }
+    F& operator[](size_t k) { return data()[k]; }
+    const F& operator[](size_t k) const { return data()[k]; }
+    void emplace_back() {
+        if (n_ == cap_) grow(cap_ * 2);
+        new (data() + n_) F();
+        ++n_;
+    }
+    void pop_back() { data()[--n_].~F(); }
+    void clear() {
+        F* d = data();
+        for (uint32_t k = 0; k < n_; ++k) d[k].~F();
+        n_ = 0;
+    }
+
+  private:
+    void copy_from(const Frames& o) {   // (this one empty)
+        if (o.n_ > cap_) grow(o.n_);
+        const F* from = o.data();
+        F* to = data();
+        for (uint32_t k = 0; k < o.n_; ++k) new (to + k) F(from[k]);
+        n_ = o.n_;
+    }
+    void grow(uint32_t cap) {
+        F* h = static_cast<F*>(::operator new(sizeof(F) * cap));
+        F* d = data();
+        for (uint32_t k = 0; k < n_; ++k) {
+            new (h + k) F(std::move(d[k]));
+            d[k].~F();
+        }
+        ::operator delete(heap_);
+        heap_ = h, cap_ = cap;
+    }
+};
+
+// A program with no random statement (no draw) keeps no chance step's outcomes nor its
+// step (explicit chance mode has none to set): in no byte, empty; setting one bails.
+struct NoTaken {
+    size_t size() const { return 0; }
+    int operator[](size_t) const { bail(); }
+    void push_back(int) { bail(); }
+    void clear() {}
+};
+struct NoStep {
+    static constexpr PyObject* p = nullptr;
+    void reset(PyObject* q) {  // (takes q's reference)
+        if (q) {
+            Py_DECREF(q);
+            bail();
+        }
+    }
+};
+// the outcomes set, as a list (an empty one where the program keeps none)
+static inline const std::vector<int>* taken_list(const std::vector<int>& t) { return &t; }
+static inline const std::vector<int>* taken_list(const NoTaken&) {
+    static const std::vector<int> none;
+    return &none;
+}
+
 // ------------------------------------------------------------------ lists
 // The buffers of lists come from free lists, one per size (a power of two bytes): the
 // rules make and drop lists at every turn of their loops, and malloc and free were a
