@@ -183,9 +183,10 @@ class Block(Node):
 
 
 class Let(Node):
-    """``let x = e``: a new local variable."""
+    """``let x = e``: a new local variable; ``let x: T = e`` declares its type."""
     node: Literal["Let"] = "Let"
     var: str
+    type: TypeRef | None = None  # the declared type, when written
     value: Expr
 
 

@@ -59,9 +59,21 @@ class StmtChecks:
                                          length=len(name)))
         old = env.get(name)
         if old is not None and not compatible(old, t) and not compatible(t, old):
-            self.d.add(errors.type_mismatch(span, f"local '{name}' was {old}", str(old), str(t)))
+            self.d.add(errors.local_mismatch(span, f"local '{name}' was {old}", name, old, t))
         env[name] = t if old is None or old.tag == "none" else old
         self._local_type(name, t)
+
+    def _let(self, s: ir.Let, env) -> None:
+        """``let x = e`` binds the type of ``e``; ``let x: T = e`` binds ``T``, which the
+        value must fit (an empty list ``[]`` takes it as its type)."""
+        if s.type is None:
+            self._bind(s.span, s.var, self.expr(s.value, env))
+            return
+        want = self.type_ref(s.type)
+        self._expect(s.value, env, want, f"the value of '{s.var}'")
+        if s.value.node == "ListLit" and not s.value.items and want.tag == "list":
+            self.c.types[s.value] = want   # a typed empty list: a list of T's elements
+        self._bind(s.span, s.var, want)
 
     def _local_type(self, name: str, t: T) -> None:
         types = self.c.locals[self.proc_name].setdefault(name, [])
@@ -137,7 +149,7 @@ class StmtChecks:
         statement."""
         match s.node:
             case "Let":
-                self._bind(s.span, s.var, self.expr(s.value, env))
+                self._let(s, env)
             case "Assign":
                 self._assign(s)
             case "AttrAssign":
@@ -358,7 +370,7 @@ class StmtChecks:
                                       "check/unknown-variable"))
             return
         if not compatible(target, t):
-            self.d.add(errors.type_mismatch(value_span, f"assignment to '{s.var}'", str(target), str(t)))
+            self.d.add(errors.local_mismatch(value_span, f"assignment to '{s.var}'", s.var, target, t))
 
     def _facing(self, s) -> None:
         if s.seen_by is not None:

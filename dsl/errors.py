@@ -237,6 +237,15 @@ def type_mismatch(span: Span, context: str, expected: str, got: str) -> Diagnost
     return Diagnostic("check/type-mismatch", span, f"{context}: expected {expected}, found {got}")
 
 
+def local_mismatch(span: Span, context: str, name: str, expected, got) -> Diagnostic:
+    """A value that does not fit a local (or variable); a local that an empty list made a
+    ``list of none`` is told how to declare its element type."""
+    from .types import has_none, written
+    typed = written(got) if has_none(expected) and expected.tag == "list" and not has_none(got) else None
+    hint = f"declare the local's type: let {name}: {typed} = []" if typed is not None else None
+    return Diagnostic("check/type-mismatch", span, f"{context}: expected {expected}, found {got}", hint)
+
+
 def list_element(span: Span, expected: str, got: str) -> Diagnostic:
     """Elements of one list literal of different types."""
     return Diagnostic("check/type-mismatch", span, f"list element: expected {expected}, found {got}",

@@ -535,7 +535,7 @@ class _ToIR(Transformer):
         return _new(ir.Block, span=self.s(meta), stmts=c)
 
     def let_stmt(self, meta, c):
-        return _new(ir.Let, span=self.t(c[0]), var=str(c[0]), value=c[1])
+        return _new(ir.Let, span=self.t(c[0]), var=str(c[0]), type=c[1], value=c[2])
 
     def target(self, meta, c):
         if len(c) > 2:  # `NAME(a, b) = ...`: the grammar shares its brackets with calls

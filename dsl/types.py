@@ -66,6 +66,28 @@ def tuple_parts(code: str) -> list[str]:
     return parts
 
 
+def has_none(t: T) -> bool:
+    """Whether a type is ``none`` or a list of it (``[]``, ``[[]]``): a value that a
+    declared type may give its type."""
+    return t.tag == "none" or (t.tag == "list" and isinstance(t.arg, T) and has_none(t.arg))
+
+
+def written(t: T) -> str | None:
+    """How a type is written in the rules (``list of grid`` for a list of cells of the
+    board ``grid``), or None for one that cannot be written (a tuple)."""
+    match t.tag:
+        case "list":
+            inner = written(t.arg) if isinstance(t.arg, T) else None
+            return None if inner is None else f"list of {inner}"
+        case "item" | "enum" | "cell":
+            return str(t.arg)
+        case "zone":
+            return "zone" if t.arg == "?" else f"zone of {t.arg}"
+        case "int" | "bool" | "str" | "player":
+            return t.tag
+    return None
+
+
 def list_of(t: T) -> T:
     return T("list", t)
 

@@ -137,6 +137,7 @@ turn {
   let v1 = call g(1)
   let ns = [1, 2]
   ns[0] += 3
+  let bs: list of b = []
   make K at pile face down with hp = 3
   remove top(pile)
   permute [cell(b, row: 1, col: 1)] to [cell(b, row: 1, col: 2)]
