@@ -635,15 +635,16 @@ class Gen(MemoCalls, EpochSteps):
         comp = e.comp
         cl = comp.clauses[0]
         t = self.ty(cl.iter)
-        var, xs, out = self.fresh(cl.var), self.fresh("xs"), self.fresh("out")
+        var, xs, n = self.fresh(cl.var), self.fresh("xs"), self.fresh("n")
         inner = dict(sc)
         inner[cl.var] = (var, t.arg)
         el = self.ct(t.arg)
         cond = self.expr(comp.cond, inner, BOOL)
+        # (its value is a prefix of xs: xs itself where the walk ends, no list built)
         return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
-                f"Vec<{el}> {out}; {out}.reserve({xs}.size()); for (const {el}& {var} : {xs}) {{ {out}.push_back({var}); "
-                f"if ({cond}) break; }} W(s, {out}.size()); "
-                f"return {self.ct(t)}(std::move({out})); }}())")
+                f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; "
+                f"if ({cond}) break; }} W(s, {n}); "
+                f"return {xs}.prefix({n}); }}())")
 
     def _connected(self, e, sc):
         """``connected(x for x in REL(start) if cond)``: helpers._connected."""

@@ -231,7 +231,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         self.protos.append(sig + ";")
         return sig, self.ct(rt), params, args
 
-    def _read(self, same: str, lasting: str = "", noted: bool = True, recheck: str = "") -> str:
+    def _read(self, same: str, lasting: str = "", noted: bool = True, recheck: str = "", counted: str = "") -> str:
         """The C++ that returns the value of the keep's entry ``e`` where it is of the
         running epoch and ``same`` (its arguments') holds, counting again the work and the
         calls its evaluation counted. ``lasting``: the C++ that marks a lasting entry
@@ -239,8 +239,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         too; "" where the keep lasts a step. ``noted``: whether its entries hold the
         zones read (else an entry serves its arguments for good). ``recheck``: the C++
         test of a lasting entry in place of ``fresh`` (its stamps, else a component's
-        membership: kernel_components.py)."""
-        hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; "
+        membership: kernel_components.py). ``counted``: C++ run at each read found."""
+        hit = (f"{{ ++KEPT_READS; {counted}W(s, e.work); s.calls += e.calls; "
                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
         read = f"if (e.epoch == EPOCH{same}) {hit}"
         if lasting:
@@ -273,13 +273,29 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
                  f"{LASTING_FIELDS if rec else ''}}}")
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
+        bypass, counted, tally = self._bypass(name, fn, args) if keys and not rec else ("", "", "")
         self.fns.append(
-            f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
-            f"{self._read(same, 'e.epoch = EPOCH;' if rec else '', self.notes(name), recheck)} I w0_ = s.work, c0_ = s.calls; "
+            f"{sig} {{ {bypass}auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
+            f"{self._read(same, 'e.epoch = EPOCH;' if rec else '', self.notes(name), recheck, counted)} {tally}"
+            f"I w0_ = s.work, c0_ = s.calls; "
             f"{rt} v_ = {rec or fn}(s{args}); "
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
             f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
         return ident("K", name)
+
+    def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
+        """A keep of a step that is seldom read (othello's lines of every empty cell,
+        each asked once in a step) is passed by for a while: the C++ that calls the
+        function itself while ``skip`` lasts, that counts a read found, and that, after
+        each 512 entries made, passes the keep by for the next 4096 calls where fewer
+        than 32 reads found theirs. The same values, work and calls either way (an
+        entry is of one state; a call made again counts what it counts)."""
+        rate = self.tables.table(("KEEP_RATE", name),
+                                 lambda t: f"static struct {{ uint32_t made = 0, found = 0, skip = 0; }} {t};")
+        return (f"if ({rate}.skip) {{ --{rate}.skip; return {fn}(s{args}); }} ",
+                f"++{rate}.found; ",
+                f"if (++{rate}.made == 512) {{ if ({rate}.found < 32) {rate}.skip = 4096; "
+                f"{rate}.made = {rate}.found = 0; }} ")
 
     def component_call(self, name: str) -> str:
         """``uC_name``: a function that finds a component (``Facts.component``), where

@@ -388,6 +388,25 @@ struct List {
         p->h = 0;
         return true;
     }
+    // its first n elements (n <= its size; until's value): this list itself where n is
+    // its size, else a list of their own (inline where they fit)
+    List prefix(size_t n) const {
+        if (n == size()) return *this;
+        List l;
+        if (n == 0) return l;
+        Rep* r = l.p = new Rep;
+        r->n = (uint32_t)n;
+        if constexpr (INLINE > 0) {
+            if (n <= INLINE) {
+                r->d = reinterpret_cast<S*>(r->inl);
+                for (size_t i = 0; i < n; ++i) r->d[i] = p->d[i];   // (no call for a few)
+                return l;
+            }
+        }
+        r->v.assign(p->d, p->d + n);
+        r->d = r->v.data();
+        return l;
+    }
     size_t size() const { return p ? p->n : 0; }
     bool empty() const { return !p || p->n == 0; }
     const T& operator[](size_t i) const { return reinterpret_cast<const T*>(p->d)[i]; }

@@ -1,0 +1,77 @@
+"""``until(...)`` written as a prefix of the list it walks, and keeps of a step seldom
+read passed by (issue 36 item 3: othello's lines, interpreter/native/kernel.py ``_until``,
+``List::prefix`` in cxx/kernel_rt.hpp, ``_bypass`` in kernel_memo.py). Lines of every
+length (none at the edge, a few inline in the list's header, more in a buffer of their
+own, the whole ray where nothing stops it) are asked over and over in each step, more
+than the keep's table holds, so that the keep is passed by and asked again: the kernel's
+states, values and work stay Python's after every move."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_difference
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
+from meeple.interpreter.native.kgame import KernelGame
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset rays
+players 2..2
+kind Stone { seat: int }
+board b: grid(rows: 9, cols: 9) holds Stone
+zone box: Stone
+deck stones into box { Stone(seat: s) for s in 1..2 for i in 1..41 }
+var total: int = 0
+var lens: list of int = []
+var longest: list of b = []
+function dirs(): list of list of int =
+  [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]
+function line(c: b, dr: int, dc: int, s: int): list of b =
+  until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).seat == s)
+function reach(s: int): int = sum(size(line(c, d[0], d[1], s)) for c in cells(b) for d in dirs())
+turn {
+  let s = seat(active)
+  choose x from [c for c in cells(b) if empty(c)] as "place"
+  move first(p for p in items(box) if p.seat == s) to x
+  lens = [size(line(x, d[0], d[1], s)) for d in dirs()]
+  longest = line(cell(b, row: 1, col: 1), 1, 1, 3)
+  total = reach(1) + reach(2) + reach(1) + size(line(x, 0, 1, s))
+}
+end when count(c for c in cells(b) if empty(c)) == 0
+score(p) = 0
+"""
+
+
+def compiled(native: bool):
+    src = SourceSet(base=parse(RULES, "rays.meeple"), sources={"rays.meeple": RULES})
+    rules = compile_sources(src)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+@needs_kernel
+def test_lines_of_every_length_asked_more_than_a_keep_holds_stay_python_s():
+    fast, plain = compiled(True), compiled(False)
+    assert plain.facts.memoised("line")   # (asked over and over in a step: kept)
+    lengths: set[int] = set()
+    whole = 0
+    for seed in range(3):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        assert isinstance(a, KernelGame) and a.live
+        rnd = random.Random(seed)
+        while not b.over:
+            i = rnd.randrange(b.move_count())
+            assert a.move_count() == b.move_count()
+            a.apply(i)
+            b.apply(i)
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, b.state["vars"])
+            lengths.update(b.state["vars"]["lens"])
+            whole += len(b.state["vars"]["longest"]) == 8
+    # none (a ray off the board), inline (up to 4 cells), in a buffer, the whole ray
+    assert {0, 1, 2, 3, 4, 5} <= lengths and whole > 0
+    assert fast.native_fallbacks == 0
