@@ -86,6 +86,21 @@ class TurnInfo:
     hint: Text | None
     entries: list[tuple[int, str, Text, Text]]
     marks: dict = field(default_factory=dict)   # empty cell -> the number of the move onto it
+    since: list = field(default_factory=list)   # what happened since the seat's last move
+    since_title: str = ""                       # (as it may see it), shown for the log
+
+
+def _log_block(view: dict, turn: TurnInfo | None, n: int, titles: bool, lang) -> list:
+    """The latest ``n`` lines of what happened since the seat's last move when there is
+    something (the moves and the messages), else of the latest messages."""
+    if turn is not None and turn.since:
+        title, lines = turn.since_title, turn.since[-n:]
+    else:
+        title = tr(lang, "Recent events")
+        lines = [Text("  " + literal(line)) for line in view.get("log", [])[-n:]]
+    if not n or not lines:
+        return []
+    return ([Text(title, style="bold underline")] if titles else []) + lines
 
 
 def _lang(prog) -> str | None:
@@ -319,11 +334,7 @@ def _body_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo | N
                 mode = "zones" if p == seat else fit.others
                 out += part(("seat", p, mode),
                             lambda: _seat_lines(prog, view, seat, p, mode, lang, width))  # noqa: B023 - called at once
-    if fit.log and view.get("log"):
-        if fit.titles:
-            out.append(Text(tr(lang, "Recent events"), style="bold underline"))
-        for line in view["log"][-fit.log:]:
-            out.append(Text("  " + literal(line)))     # long ones wrap between words
+    out += _log_block(view, turn, fit.log, fit.titles, lang)   # long lines wrap between words
     return out
 
 
@@ -407,7 +418,10 @@ def full_parts(prog, view: dict, seat, turn: TurnInfo | None, body: bool = True,
     if body:
         if turn is not None:
             parts += [Text(""), Rule(safe_text(turn.title))]
-        parts.append(screen(prog, view, seat, log_lines=log_lines))
+        since = turn is not None and bool(turn.since)
+        parts.append(screen(prog, view, seat, log_lines=0 if since else log_lines))
+        if since:
+            parts += [Text("")] + _log_block(view, turn, log_lines, True, _lang(prog))
     if turn is not None:
         parts += [Text(""), turn.prompt, moves_full(turn.entries)]
         if turn.hint is not None:

@@ -141,6 +141,11 @@ class PlaySession:
         self.lang = language(self.prog)   # the CLI's words follow the ruleset's locale
         self.journal: journals.Journal | None = None
         self.signals = saving.Signals()   # SIGTERM and SIGHUP stop the game like quit
+        # what each human seat has not yet been shown since its last move, as it may see
+        # it (the moves written from its view, the messages of its view's log), each line
+        # with the number of the move that made it (undo takes those lines back)
+        self.since: dict[int, list[tuple[int, Text]]] = {s: [] for s in humans}
+        self.log_known = {s: self.log_count(s) for s in humans}
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
@@ -269,6 +274,38 @@ class PlaySession:
             self.lang, "the game's moves are kept in {path}; continue it with "
                        "'meeple play --resume {path}'.", path=path), "cyan")
 
+    def log_count(self, seat: int) -> int:
+        """How many messages ``seat``'s view has had so far (the dropped ones too)."""
+        from ..interpreter.play.views import view
+        v = view(self.game, seat)
+        return v.get("log_dropped", 0) + len(v["log"])
+
+    def note_since(self, seat: int, m, before: Game) -> None:
+        """After ``seat``'s move: each other human seat's lines of what happened, written
+        from that seat's view only (a secret choice as "has chosen in secret"); the
+        mover has seen all there was up to its move."""
+        from ..interpreter.play.views import view
+        k = len(self.history) - 1
+        tc = before.decision.type
+        for s in self.humans:
+            if s == seat:
+                self.since[s] = []
+                self.log_known[s] = self.log_count(s)
+                continue
+            if before.simultaneous:
+                line = Text(tr(self.lang, "{player} has chosen in secret.",
+                               player=self.pname(seat)), style="dim")
+            else:
+                line = render.move_line(Text(f"{self.pname(seat)}: "),
+                                        *render.describe_move(before, m, tc, s, self.game))
+            self.since[s].append((k, line))
+            v = view(self.game, s)
+            total = v.get("log_dropped", 0) + len(v["log"])
+            new = min(total - self.log_known[s], len(v["log"]))
+            for msg in v["log"][len(v["log"]) - new:] if new > 0 else []:
+                self.since[s].append((k, Text("  " + render.literal(msg))))
+            self.log_known[s] = total
+
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before). (The
         game before is a copy made to describe the move, dropped once it is described:
@@ -281,6 +318,7 @@ class PlaySession:
             done.notation, done.text = m.notation, before.move_text(m)
             self.history.append(done)
             self.journal_write("move", done.text or done.notation, records.short_digest(self.game))
+        self.note_since(seat, m, before)
         return m, before
 
     def type_code(self, game: Game) -> str:
@@ -521,7 +559,9 @@ class PlaySession:
             prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
             hint=Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
                                     "or help for the commands.", count=len(entries)), style="dim"),
-            entries=entries, marks=marks)
+            entries=entries, marks=marks,
+            since=[line for _, line in self.since.get(seat, [])],
+            since_title=tr(self.lang, "Since your last turn"))
 
     def prompt_text(self, seat: int) -> str:
         from ..interpreter.play import display
@@ -544,6 +584,10 @@ class PlaySession:
         elif what == "zones":
             c.print(render.zones_table(self.prog, v, seat))
         elif what == "log":
+            if self.since.get(seat):
+                c.print(Text(tr(lang, "Since your last turn"), style="bold underline"))
+                for _, line in self.since[seat]:
+                    c.print(line)
             c.print(Text(tr(lang, "Events so far"), style="bold underline"))
             if v.get("log_dropped"):
                 c.print(Text("  " + tr(lang, "… {n} earlier messages are no longer kept",
@@ -608,7 +652,7 @@ class PlaySession:
                    "from 1 to {count} or help.", n=len(line), count=len(moves))))
             return False
         else:
-            choice = line
+            choice = self.unique_prefix(line, moves) or line
         try:
             m, before = self.apply(seat, choice)
         except IllegalMove:
@@ -628,18 +672,37 @@ class PlaySession:
         c.print(render.move_line(Text(f"{self.pname(seat)}: ", style="green"), notation, text))
         return True
 
+    def move_keys(self, m) -> set[str]:
+        """How a move may be typed: its notation and, when it starts with the decision's
+        verb, the rest of it (ignoring case and runs of spaces)."""
+        verb = self.game.decision.verb or ""
+        full = " ".join(m.notation.split()).casefold()
+        bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
+        return {full, bare}
+
+    def unique_prefix(self, line: str, moves: list) -> str | None:
+        """The notation of the one move that ``line`` begins (``hold`` for ``hold 3``,
+        ``birds-man`` for ``play birds-man-7``), when it is not a move itself and begins
+        exactly one. A prefix ends where a word or a part of a value ends (before a
+        space, ``-``, ``+`` or ``.``), so ``r1c1`` never stands for ``r1c10``."""
+        want = " ".join(line.split()).casefold()
+        if not want or any(want in self.move_keys(m) for m in moves):
+            return None
+        found = self.prefixed(want, moves)
+        return found[0].notation if len(found) == 1 else None
+
+    def prefixed(self, want: str, moves: list) -> list:
+        """The moves that ``want`` (folded) begins, up to where a word or part ends."""
+        return [m for m in moves
+                if any(len(k) > len(want) and k.startswith(want) and k[len(want)] in " -+."
+                       for k in self.move_keys(m))] if want else []
+
     def illegal_text(self, line: str, moves: list) -> str:
         """Why a typed notation is not a move, in the CLI's language: it fits several
         moves (ignoring case, spaces and the verb), or none (with the closest one)."""
         from ..dsl.errors import suggest
-        verb = self.game.decision.verb or ""
         want = " ".join(line.split()).casefold()
-
-        def keys(m) -> set[str]:
-            full = " ".join(m.notation.split()).casefold()
-            bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
-            return {full, bare}
-        found = [m for m in moves if want in keys(m)]
+        found = [m for m in moves if want in self.move_keys(m)] or self.prefixed(want, moves)
         shown = render.literal(line, newlines=False)
         if len(found) > 1:
             listed = ", ".join(f"'{render.literal(m.notation)}'" for m in found[:8])
@@ -690,6 +753,9 @@ class PlaySession:
                 self.game.undo()
             del self.history[k:]
             self.journal_write("undo", len(taken))
+        for s in self.humans:   # the lines of the moves taken back go with them
+            self.since[s] = [(i, line) for i, line in self.since[s] if i < k]
+            self.log_known[s] = self.log_count(s)
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)
