@@ -86,15 +86,27 @@ class TurnInfo:
     hint: Text | None
     entries: list[tuple[int, str, Text, Text]]
     marks: dict = field(default_factory=dict)   # empty cell -> the number of the move onto it
-    since: list = field(default_factory=list)   # what happened since the seat's last move
-    since_title: str = ""                       # (as it may see it), shown for the log
+    # what happened since the seat's last move (as it may see it), for the log's place:
+    # (True for a message of the log, False for a move; the line)
+    since: list[tuple[bool, Text]] = field(default_factory=list)
+    since_title: str = ""
+
+
+def latest(since: list[tuple[bool, Text]], n: int) -> list[Text]:
+    """``n`` lines of ``since`` in their order: all of them when they fit, else the
+    latest messages first (they say what the moves did: "... with 9 against 6"), then
+    the latest moves."""
+    if len(since) <= n:
+        return [line for _, line in since]
+    order = sorted(range(len(since)), key=lambda i: (not since[i][0], -i))
+    return [since[i][1] for i in sorted(order[:n])]
 
 
 def _log_block(view: dict, turn: TurnInfo | None, n: int, titles: bool, lang) -> list:
-    """The latest ``n`` lines of what happened since the seat's last move when there is
-    something (the moves and the messages), else of the latest messages."""
+    """``n`` lines of what happened since the seat's last move when there is something
+    (the moves and the messages: ``latest``), else the latest messages."""
     if turn is not None and turn.since:
-        title, lines = turn.since_title, turn.since[-n:]
+        title, lines = turn.since_title, latest(turn.since, n)
     else:
         title = tr(lang, "Recent events")
         lines = [Text("  " + literal(line)) for line in view.get("log", [])[-n:]]

@@ -23,6 +23,7 @@ from rich.text import Text
 from . import render, saving
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, height, moves_full
+from .line_input import LineEditor, editor as line_editor
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
 
 if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
@@ -79,14 +80,19 @@ def marks_of(game: Game) -> dict:
     return marks
 
 
-def read_line(console: Console, prompt: str) -> str:
+def read_line(console: Console, prompt: str, editor: LineEditor | None = None,
+              seat: int | None = None, words=list) -> str:
     """One line of input; EOF means quit, Ctrl-C interrupts. When the input is not a
     terminal (a pipe, a test) the line is echoed (escaped) so the transcript reads like
     a session. Bytes that are not text come in as lone surrogates (surrogateescape)
-    and are only ever printed escaped."""
-    console.print(prompt, end="", markup=False, highlight=False)
+    and are only ever printed escaped. With an ``editor`` (``line_input``) the line is
+    edited there, with ``seat``'s history and ``words()`` as completions."""
     try:
-        line = input()
+        if editor is not None:
+            line = editor.read(prompt, seat, words)
+        else:
+            console.print(prompt, end="", markup=False, highlight=False)
+            line = input()
     except EOFError:
         console.print()
         raise Quit() from None
@@ -143,9 +149,11 @@ class PlaySession:
         self.signals = saving.Signals()   # SIGTERM and SIGHUP stop the game like quit
         # what each human seat has not yet been shown since its last move, as it may see
         # it (the moves written from its view, the messages of its view's log), each line
-        # with the number of the move that made it (undo takes those lines back)
-        self.since: dict[int, list[tuple[int, Text]]] = {s: [] for s in humans}
+        # with the number of the move that made it (undo takes those lines back) and
+        # whether it is a message
+        self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
         self.log_known = {s: self.log_count(s) for s in humans}
+        self.editor = line_editor()   # line editing, history, completion on a terminal
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
@@ -283,27 +291,27 @@ class PlaySession:
     def note_since(self, seat: int, m, before: Game) -> None:
         """After ``seat``'s move: each other human seat's lines of what happened, written
         from that seat's view only (a secret choice as "has chosen in secret"); the
-        mover has seen all there was up to its move."""
+        mover has seen all there was up to its move: its lines start anew with the
+        messages its move caused."""
         from ..interpreter.play.views import view
         k = len(self.history) - 1
         tc = before.decision.type
         for s in self.humans:
             if s == seat:
                 self.since[s] = []
-                self.log_known[s] = self.log_count(s)
-                continue
-            if before.simultaneous:
-                line = Text(tr(self.lang, "{player} has chosen in secret.",
-                               player=self.pname(seat)), style="dim")
+            elif before.simultaneous:
+                self.since[s].append((k, False, Text(tr(
+                    self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
+                    style="dim")))
             else:
-                line = render.move_line(Text(f"{self.pname(seat)}: "),
-                                        *render.describe_move(before, m, tc, s, self.game))
-            self.since[s].append((k, line))
+                self.since[s].append((k, False, render.move_line(
+                    Text(f"{self.pname(seat)}: "),
+                    *render.describe_move(before, m, tc, s, self.game))))
             v = view(self.game, s)
             total = v.get("log_dropped", 0) + len(v["log"])
             new = min(total - self.log_known[s], len(v["log"]))
             for msg in v["log"][len(v["log"]) - new:] if new > 0 else []:
-                self.since[s].append((k, Text("  " + render.literal(msg))))
+                self.since[s].append((k, True, Text("  " + render.literal(msg))))
             self.log_known[s] = total
 
     def apply(self, seat: int, move) -> tuple:
@@ -517,7 +525,7 @@ class PlaySession:
         # only Enter goes on and only quit stops: a command typed here (board, help,
         # undo, a move...) must not draw the next seat's screen for whoever typed it
         while True:
-            line = read_line(c, "")
+            line = read_line(c, "", self.editor)
             if not line:
                 break
             if line.lower() in QUIT_WORDS:
@@ -560,8 +568,8 @@ class PlaySession:
             hint=Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
-            since=[line for _, line in self.since.get(seat, [])],
-            since_title=tr(self.lang, "Since your last turn"))
+            since=[(msg, line) for _, msg, line in self.since.get(seat, [])],
+            since_title=tr(self.lang, "Since your last move"))
 
     def prompt_text(self, seat: int) -> str:
         from ..interpreter.play import display
@@ -585,8 +593,8 @@ class PlaySession:
             c.print(render.zones_table(self.prog, v, seat))
         elif what == "log":
             if self.since.get(seat):
-                c.print(Text(tr(lang, "Since your last turn"), style="bold underline"))
-                for _, line in self.since[seat]:
+                c.print(Text(tr(lang, "Since your last move"), style="bold underline"))
+                for _, _, line in self.since[seat]:
                     c.print(line)
             c.print(Text(tr(lang, "Events so far"), style="bold underline"))
             if v.get("log_dropped"):
@@ -609,7 +617,7 @@ class PlaySession:
         while True:
             line = read_line(c, tr(self.lang, "{player}, your move (a number from the list, a "
                                    "notation, or help): ",
-                                   player=self.pname(seat)))
+                                   player=self.pname(seat)), self.editor, seat, self.words)
             low = line.lower()
             if not line:
                 continue
@@ -679,6 +687,18 @@ class PlaySession:
         full = " ".join(m.notation.split()).casefold()
         bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
         return {full, bare}
+
+    def words(self) -> list[str]:
+        """What the line editor completes: the legal moves as they may be typed (with and
+        without the verb), then the commands."""
+        verb = self.game.decision.verb or ""
+        out = []
+        for m in self.game.legal_moves():
+            out.append(m.notation)
+            if verb and m.notation.startswith(verb + " "):
+                out.append(m.notation[len(verb) + 1:])
+        commands = ["help", "screen", *sorted(DETAIL_WORDS), "undo", "quit"]
+        return out + commands
 
     def unique_prefix(self, line: str, moves: list) -> str | None:
         """The notation of the one move that ``line`` begins (``hold`` for ``hold 3``,
@@ -754,7 +774,7 @@ class PlaySession:
             del self.history[k:]
             self.journal_write("undo", len(taken))
         for s in self.humans:   # the lines of the moves taken back go with them
-            self.since[s] = [(i, line) for i, line in self.since[s] if i < k]
+            self.since[s] = [e for e in self.since[s] if e[0] < k]
             self.log_known[s] = self.log_count(s)
         bots = len(taken) - 1
         if bots:

@@ -617,8 +617,8 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
     if not all(can_see(i) for i in _items_in(move.value, type_code)):
         verb = before_view["pending"]["verb"] if before_view.get("pending") else None
         notation = literal(verb) if verb else tr(language(game_before.program), "(hidden)")
-    if move.value is None or text.plain and (notation == text.plain
-                                             or notation.endswith(" " + text.plain)):
+    if move.value is None or (text.plain and (notation == text.plain
+                                              or notation.endswith(" " + text.plain))):
         text = Text()  # 'guess higher', not 'guess higher — higher'; 'roll', not 'roll — -'
     return notation, text
 

@@ -1,0 +1,147 @@
+"""Terminal play as a player meets it: what happened since a seat's last move after a
+hand-over (as that seat may see it, never more), moves typed by a unique prefix, and
+the words the line editor completes."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from meeple.cli import line_input
+from meeple.cli.main import app
+from meeple.interpreter.play import display, record
+from typer.testing import CliRunner
+
+from meeple import interpreter
+
+TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "dumb", "COLUMNS": "80", "LINES": "24"}
+
+PIG = """ruleset pig
+title "Pig"
+players 2..2
+var points: int per player = 0
+turn {
+  let total = 0
+  let rolling = true
+  while rolling max 500 {
+    roll d from 1..6
+    if d == 1 {
+      log pig_out "{active} rolls a 1 and loses {total} points"
+      rolling = false
+    } else {
+      total = total + d
+      choose banked from [total] as "hold" or "roll"
+      if banked != none {
+        points(active) = points(active) + total
+        log held "{active} holds {total} and has {points(active)}"
+        rolling = false
+      }
+    }
+  }
+}
+end when any(points(p) >= 30 for p in players) or turn_number() == 300
+score(p) = points(p)
+"""
+
+
+def run(*args, input: str, env: dict | None = None):
+    r = CliRunner().invoke(app, [str(a) for a in args], input=input, env=env or TERMINAL)
+    assert "Traceback" not in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    return r
+
+
+def segments(output: str) -> dict[str, list[str]]:
+    """What each seat was shown: the output cut at each hand-over."""
+    parts = re.split(r"Pass the terminal to (Player \d)\. Press Enter\.", output)
+    out: dict[str, list[str]] = {}
+    for i in range(1, len(parts), 2):
+        out.setdefault(parts[i], []).append(parts[i + 1])
+    return out
+
+
+def labels(prog, items) -> set[str]:
+    return {x for i in items for x in (display.item_label(prog, i),
+                                        display.item_label(prog, i, True),
+                                        prog.items[i].notation)}
+
+
+def test_after_a_hand_over_a_seat_reads_what_it_may_see_of_the_passes(tmp_path):
+    """Hearts, four humans passing cards in secret: after each hand-over the seat is
+    told who has chosen since its last move, and never which card (nor any card of
+    another hand): the summary comes from its own view."""
+    rec = tmp_path / "h.json"
+    r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
+            input="\n1\n" * 8 + "quit\n")
+    assert r.exit_code == 0, r.output
+    prog = interpreter.load("hearts")
+    game = record.replay(prog, record.load(rec))
+    assert len(record.load(rec).moves) == 8
+    segs = segments(r.output)
+    # the second time Player 2 has the terminal it is told of the three others' passes
+    second = segs["Player 2"][1]
+    assert "Since your last move" in second
+    for p in (3, 4, 1):
+        assert f"Player {p} has chosen in secret." in second
+    zones = game.state["zones"]
+    for seat in range(4):
+        hidden = [i for z, zone in enumerate(prog.zones)
+                  if zone.owner is not None and zone.owner != seat
+                  for i in zones[z]]
+        assert hidden   # (the check is meaningful: the others hold cards)
+        secret = labels(prog, hidden)
+        for seg in segs[f"Player {seat + 1}"]:
+            assert not [s for s in secret if s in seg], (seat, seg)
+
+
+def test_after_a_hand_over_the_other_seat_s_moves_are_told(tmp_path):
+    r = run("play", "cherokee", "--players", 2, "--seed", 11, "--no-color", "--layout", "full",
+            "--record", tmp_path / "c.json", input="\n1\n" * 12 + "quit\n")
+    assert r.exit_code == 0, r.output
+    later = segments(r.output)
+    told = [seg for segs in later.values() for seg in segs[1:]]
+    assert told and all("Since your last move" in seg for seg in told)
+    assert any(re.search(r"Player \d: chase r\d+c\d+", seg) for seg in told)
+
+
+@pytest.fixture
+def pig(tmp_path):
+    path = tmp_path / "pig.meeple"
+    path.write_text(PIG, encoding="utf-8")
+    return path
+
+
+def test_a_unique_prefix_is_the_move_it_begins(pig, tmp_path):
+    game = interpreter.load(str(pig)).new_game(2, seed=1)
+    hold = next(m.notation for m in game.legal_moves() if m.notation.startswith("hold "))
+    r = run("play", pig, "--seed", 1, "--bot", "2=first", "--record", tmp_path / "p.json",
+            input="hold\nquit\n")
+    assert f"Player 1: {hold}" in r.output, r.output
+    assert "Illegal move" not in r.output
+    assert record.load(tmp_path / "p.json").moves[0] == hold
+
+
+def test_a_prefix_stops_where_a_word_or_part_ends(pig, tmp_path):
+    r = run("play", pig, "--seed", 1, "--bot", "2=first", "--record", tmp_path / "p.json",
+            input="hol\nquit\n")
+    assert "Illegal move: 'hol' is not a legal move now" in r.output, r.output
+
+
+def test_a_move_without_a_value_is_written_as_its_notation(pig, tmp_path):
+    r = run("play", pig, "--seed", 1, "--bot", "2=first", "--record", tmp_path / "p.json",
+            input="roll\nquit\n")
+    assert re.search(r"^Player 1: roll$", r.output, re.M), r.output
+    assert "roll — -" not in r.output and "roll  -" not in r.output
+
+
+def test_the_editor_completes_the_legal_moves_from_the_start_of_the_line():
+    words = ["chase r1c1", "r1c1", "chase r2c1", "r2c1", "help", "hold 3"]
+    assert line_input.completions("ch", words) == ["chase r1c1", "chase r2c1"]
+    assert line_input.completions("CHASE  R2", words) == ["chase r2c1"]
+    assert line_input.completions("h", words) == ["help", "hold 3"]
+    assert line_input.completions("chase ", words) == ["chase r1c1", "chase r2c1"]
+    assert line_input.completions("x", words) == []
+
+
+def test_no_editor_without_a_terminal():
+    # the tests' stdin and stdout are not terminals: play reads plain lines
+    assert line_input.editor() is None
