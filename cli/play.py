@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.columns import Columns
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
@@ -22,7 +23,7 @@ from rich.text import Text
 
 from . import render, saving
 from .i18n import language, tr
-from .layout import TurnInfo, fit_screen, height, moves_full
+from .layout import TurnInfo, fit_screen, flow, height, moves_full
 from .line_input import LineEditor, editor as line_editor
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
 
@@ -34,7 +35,7 @@ QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
 UNDO_WORDS = {"undo", "u"}
 SHOW_WORDS = {"screen", "show", "look"}
-DETAIL_WORDS = {"board", "zones", "log", "moves"}
+DETAIL_WORDS = {"board", "zones", "log", "moves", "legend"}
 
 
 class Quit(Exception):
@@ -591,6 +592,15 @@ class PlaySession:
                 c.print(part)
         elif what == "zones":
             c.print(render.zones_table(self.prog, v, seat))
+        elif what == "legend":
+            c.print(Text(tr(lang, "What the short labels stand for"), style="bold underline"))
+            key = render.legend_key(self.prog, v)
+            key = [Text(k + (" ·" if n < len(key) - 1 else "")) for n, k in enumerate(key)]
+            for line in flow(key, c.size.width, indent=2, first=Text("  ")) if key else []:
+                c.print(line)
+            pairs = render.legend(self.prog, v)
+            c.print(Columns([Text("  ") + short + Text("  ") + full for short, full in pairs],
+                            padding=(0, 2)) if pairs else Text("  " + tr(lang, "(none yet)")))
         elif what == "log":
             if self.since.get(seat):
                 c.print(Text(tr(lang, "Since your last move"), style="bold underline"))
@@ -810,6 +820,7 @@ class PlaySession:
         t.add_row("log", tr(lang, "the messages of the game so far (the latest {count} are kept)",
                             count=LOG_KEEP))
         t.add_row("moves", tr(lang, "your moves, one a line, with their full text"))
+        t.add_row("legend", tr(lang, "what each short label on the screen stands for"))
         t.add_row("undo", tr(lang, "take back your latest move, if nobody moved since and it "
                                    "showed you nothing hidden"))
         t.add_row("help", tr(lang, "this help"))

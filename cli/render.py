@@ -160,6 +160,43 @@ def items_text(prog, items: list[int], short: bool = True, sep: str = " ",
     return out
 
 
+def legend_key(prog, view: dict) -> list[str]:
+    """The short forms the items the view shows are written with: for each value of an
+    enumerated attribute of their kinds, its short form and its name when they differ
+    ("Bi Birds", "m man"), each once, in the order of the attributes and the values."""
+    d = _display()
+    kinds = {prog.items[i].kind for content in view["zones"].values()
+             if isinstance(content, list) for i in content if isinstance(i, int)}
+    out: dict[str, None] = {}
+    for kind in sorted(kinds):
+        for t in prog.checked.kinds[kind].values():
+            if t is None or t.tag != "enum":
+                continue
+            for v in prog.checked.enums.get(t.arg, []):
+                path = f"{t.arg}.{v}"
+                short, full = d.short(prog, path), d.name(prog, path)
+                if short and short != full:
+                    out.setdefault(f"{short} {full}", None)
+    return [literal(x) for x in out]
+
+
+def legend(prog, view: dict) -> list[tuple[Text, Text]]:
+    """What each short label the view shows stands for: (short label, full label) for
+    every item it shows whose short label is not its full one, in the order the zones
+    show them, each short label once."""
+    seen: dict[str, tuple[Text, Text]] = {}
+    for content in view["zones"].values():
+        for item in content if isinstance(content, list) else []:
+            if not isinstance(item, int):
+                continue
+            short = item_text(prog, item, True, view)
+            if short.plain not in seen:
+                full = item_text(prog, item, False, view)
+                if full.plain != short.plain:
+                    seen[short.plain] = (short, full)
+    return list(seen.values())
+
+
 # ---------------------------------------------------------------- boards
 
 def _label_width(prog, kind: str) -> int:

@@ -145,3 +145,24 @@ def test_the_editor_completes_the_legal_moves_from_the_start_of_the_line():
 def test_no_editor_without_a_terminal():
     # the tests' stdin and stdout are not terminals: play reads plain lines
     assert line_input.editor() is None
+
+
+def test_legend_says_what_each_short_label_stands_for(tmp_path):
+    prog = interpreter.load("cherokee")
+    r = run("play", "cherokee", "--players", 3, "--bot", "2=random", "--bot", "3=random",
+            "--seed", 1, "--record", tmp_path / "c.json", "--no-color",
+            input="legend\nquit\n", env={"COLUMNS": "80", "LINES": "24"})
+    shown = r.output.split("What the short labels stand for")[1].split("Type 'screen'")[0]
+    game = record.replay(prog, record.load(tmp_path / "c.json"))   # (as at the legend)
+    # the key of the short forms, then each item the seat sees by both its labels
+    assert "Bi Birds ·" in shown and "LH Long Hair ·" in shown and "m man" in shown
+    hand = game.state["zones"][prog.zone_index["hand"] + 0]
+    for i in hand:
+        short, full = display.item_label(prog, i, True), display.item_label(prog, i)
+        assert re.search(rf"{re.escape(short)}\s+{re.escape(full)}", shown), (short, shown)
+    # nothing the seat may not see: the other hands are not in it
+    others = [i for p in (1, 2) for i in game.state["zones"][prog.zone_index["hand"] + p]]
+    board = {i for z in game.state["zones"] if isinstance(z, list) for i in z} - set(hand)
+    secret = {display.item_label(prog, i) for i in others} - {
+        display.item_label(prog, i) for i in board if i not in others}
+    assert secret and not [s for s in secret if re.search(rf"\b{re.escape(s)}\b", shown)]
