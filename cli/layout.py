@@ -90,6 +90,7 @@ class TurnInfo:
     # (True for a message of the log, False for a move; the line)
     since: list[tuple[bool, Text]] = field(default_factory=list)
     since_title: str = ""
+    last: frozenset = frozenset()               # the cells of the latest move, marked
 
 
 def latest(since: list[tuple[bool, Text]], n: int) -> list[Text]:
@@ -360,9 +361,10 @@ def _board_parts(prog, view: dict, fit: Fit, width: int, turn: TurnInfo | None,
         if fit.titles:
             out.append(Text(literal(display.name(prog, board)), style="bold underline"))
         marks = turn.marks if turn is not None and not fit.names else None
+        last = turn.last if turn is not None else frozenset()
         out += part(("board", board, fit.names),
                     lambda: board_lines(prog, view, board, fit.names, width=width,  # noqa: B023
-                                        marks=marks))  # noqa: B023 - part() calls it at once
+                                        marks=marks, last=last))  # noqa: B023 - called at once
     return out
 
 
@@ -431,7 +433,8 @@ def full_parts(prog, view: dict, seat, turn: TurnInfo | None, body: bool = True,
         if turn is not None:
             parts += [Text(""), Rule(safe_text(turn.title))]
         since = turn is not None and bool(turn.since)
-        parts.append(screen(prog, view, seat, log_lines=0 if since else log_lines))
+        parts.append(screen(prog, view, seat, log_lines=0 if since else log_lines,
+                            last=turn.last if turn is not None else frozenset()))
         if since:
             parts += [Text("")] + _log_block(view, turn, log_lines, True, _lang(prog))
     if turn is not None:

@@ -115,6 +115,13 @@ def _isatty(stream) -> bool:
         return False
 
 
+def _cells_of(v, type_code: str) -> list[int]:
+    """The cells a move's value names (a cell, or a list of them)."""
+    if type_code.startswith("list:"):
+        return [c for x in v or [] for c in _cells_of(x, type_code[5:])]
+    return [v] if type_code == "cell" and v is not None else []
+
+
 def is_ascii_number(s: str) -> bool:
     """'12' yes; '²', '١٢', '-1', '1e9', '' no (str.isdigit accepts the first two)."""
     return s.isascii() and s.isdigit()
@@ -154,6 +161,7 @@ class PlaySession:
         # whether it is a message
         self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
         self.log_known = {s: self.log_count(s) for s in humans}
+        self.last_cells: dict[int, frozenset] = {}   # seat -> the cells of the latest move
         self.editor = line_editor()   # line editing, history, completion on a terminal
 
     # ------------------------------------------------------------ helpers
@@ -296,8 +304,10 @@ class PlaySession:
         messages its move caused."""
         from ..interpreter.play.views import view
         k = len(self.history) - 1
-        tc = before.decision.type
+        tc = self.type_code(before)
+        cells = frozenset() if before.simultaneous else frozenset(_cells_of(m.value, tc))
         for s in self.humans:
+            self.last_cells[s] = frozenset() if s == seat else cells
             if s == seat:
                 self.since[s] = []
             elif before.simultaneous:
@@ -570,7 +580,8 @@ class PlaySession:
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])],
-            since_title=tr(self.lang, "Since your last move"))
+            since_title=tr(self.lang, "Since your last move"),
+            last=self.last_cells.get(seat, frozenset()))
 
     def prompt_text(self, seat: int) -> str:
         from ..interpreter.play import display
@@ -594,8 +605,8 @@ class PlaySession:
             c.print(render.zones_table(self.prog, v, seat))
         elif what == "legend":
             c.print(Text(tr(lang, "What the short labels stand for"), style="bold underline"))
-            key = render.legend_key(self.prog, v)
-            key = [Text(k + (" ·" if n < len(key) - 1 else "")) for n, k in enumerate(key)]
+            forms = render.legend_key(self.prog, v)
+            key = [Text(k + (" ·" if n < len(forms) - 1 else "")) for n, k in enumerate(forms)]
             for line in flow(key, c.size.width, indent=2, first=Text("  ")) if key else []:
                 c.print(line)
             pairs = render.legend(self.prog, v)
@@ -693,7 +704,7 @@ class PlaySession:
     def move_keys(self, m) -> set[str]:
         """How a move may be typed: its notation and, when it starts with the decision's
         verb, the rest of it (ignoring case and runs of spaces)."""
-        verb = self.game.decision.verb or ""
+        verb = getattr(self.game.decision, "verb", None) or ""
         full = " ".join(m.notation.split()).casefold()
         bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
         return {full, bare}
@@ -701,7 +712,7 @@ class PlaySession:
     def words(self) -> list[str]:
         """What the line editor completes: the legal moves as they may be typed (with and
         without the verb), then the commands."""
-        verb = self.game.decision.verb or ""
+        verb = getattr(self.game.decision, "verb", None) or ""
         out = []
         for m in self.game.legal_moves():
             out.append(m.notation)
@@ -786,6 +797,7 @@ class PlaySession:
         for s in self.humans:   # the lines of the moves taken back go with them
             self.since[s] = [e for e in self.since[s] if e[0] < k]
             self.log_known[s] = self.log_count(s)
+            self.last_cells[s] = frozenset()
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)

@@ -166,3 +166,31 @@ def test_legend_says_what_each_short_label_stands_for(tmp_path):
     secret = {display.item_label(prog, i) for i in others} - {
         display.item_label(prog, i) for i in board if i not in others}
     assert secret and not [s for s in secret if re.search(rf"\b{re.escape(s)}\b", shown)]
+
+
+def test_the_latest_move_is_marked_on_the_board(tmp_path):
+    """Go: the stone the bot just played is drawn between brackets, in the spaces beside
+    it (so the board keeps its columns, with NO_COLOR too)."""
+    r = run("play", "go", "--bot", "2=random", "--seed", 1, "--record", tmp_path / "g.json",
+            input="D4\nquit\n", env={**TERMINAL, "NO_COLOR": "1"})
+    bot = re.search(r"Player 2 \(random bot\): play ([A-J])(\d)", r.output)
+    assert bot, r.output
+    col, row = bot[1], bot[2]
+    screen = r.output.split(bot[0])[1]
+    line = next(x for x in screen.splitlines() if x.startswith(f"{row} "))
+    cols = "ABCDEFGHJ"
+    assert line[2 + 2 * cols.index(col) - 1: 2 + 2 * cols.index(col) + 2] == "[O]", line
+    assert line.count("[") == 1 and len(line.rstrip()) <= 2 + 2 * 9
+
+
+def test_a_mark_in_the_first_column_takes_the_space_after_the_row_label():
+    from meeple.cli import render
+    prog = interpreter.load("go")
+    game = prog.new_game(2, seed=1)
+    from meeple.interpreter.play.views import view
+    board = next(iter(prog.boards))
+    a5 = next(z for z in prog.boards[board] if prog.zones[z].cell.name == "A5")
+    lines = [t.plain for t in render.board_lines(prog, view(game, 0), board, names=False,
+                                                 last=frozenset({a5}))]
+    assert "5[·]· · · · · · · ·" in lines, lines
+    assert sum(x.count("[") for x in lines) == 1
