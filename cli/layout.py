@@ -54,11 +54,12 @@ class Fit:
     all_moves: bool = True    # False: the moves that fit, and how many more
 
 
-def _rungs() -> list[Fit]:
+def _rungs(least_log: int = 0) -> list[Fit]:
     """From the most detailed compact screen to the barest: each rung leaves out
-    something more (it is a command away: board, zones, log, moves)."""
+    something more (it is a command away: board, zones, log, moves). ``least_log``: the
+    messages are never fewer (what happened since the seat's last move)."""
     steps = [dict(names=True, log=6), dict(log=4), dict(names=False, log=3), dict(log=2),
-             dict(log=1), dict(moves="bare"), dict(titles=False), dict(log=0),
+             dict(log=1), dict(moves="bare"), dict(titles=False), dict(log=least_log),
              dict(hint=False), dict(moves="short"), dict(others="counts"), dict(moves="notation"),
              dict(others="none"), dict(shared=False), dict(boards=False), dict(title=False),
              dict(own=False), dict(all_moves=False)]
@@ -70,6 +71,9 @@ def _rungs() -> list[Fit]:
 
 
 RUNGS = _rungs()
+# After a hand-over or others' moves, the latest line of what happened since the seat's
+# last move stays on the screen as long as anything but the moves does.
+RUNGS_SINCE = _rungs(least_log=1)
 # When every move is a cell of a board, the board shows where the moves are: before a
 # screen gives up the board, it tries the board with its names and the first moves.
 BOARD_KEPT = [Fit(names=True, log=n, all_moves=False) for n in (3, 2, 1)]
@@ -472,7 +476,7 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
     def fits(parts: list) -> bool:
         return height(console, parts, width) <= budget
 
-    for fit in RUNGS:
+    for fit in RUNGS_SINCE if turn is not None and turn.since else RUNGS:
         if not fit.boards and turn is not None and turn.marks:
             kept = next(((f, p) for f in BOARD_KEPT
                          for p in [_fewer_moves(console, prog, view, seat, f, width, turn,

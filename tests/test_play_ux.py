@@ -194,3 +194,13 @@ def test_a_mark_in_the_first_column_takes_the_space_after_the_row_label():
                                                  last=frozenset({a5}))]
     assert "5[·]· · · · · · · ·" in lines, lines
     assert sum(x.count("[") for x in lines) == 1
+
+
+def test_the_compact_screen_keeps_a_line_of_what_happened(tmp_path):
+    """80x24, Cherokee hot seat: the screen is full, yet after the hand-over Player 2
+    reads what Player 1's turn did (its latest message) rather than the typing hint."""
+    r = run("play", "cherokee", "--players", 2, "--seed", 11, "--no-color",
+            "--record", tmp_path / "c.json", input="\n1\n" * 12 + "quit\n")
+    later = segments(r.output)["Player 2"]
+    assert later and all(re.search(r"^  Player 1 chases .* away with \d+ against \d+$", seg, re.M)
+                         for seg in later), later
