@@ -140,6 +140,9 @@ def test_the_editor_completes_the_legal_moves_from_the_start_of_the_line():
     assert line_input.completions("h", words) == ["help", "hold 3"]
     assert line_input.completions("chase ", words) == ["chase r1c1", "chase r2c1"]
     assert line_input.completions("x", words) == []
+    # Tab writes what all of them begin with
+    assert line_input.common_start(["play E4", "play E5"]) == "play E"
+    assert line_input.common_start(["abc", "ab"]) == "ab" and line_input.common_start([]) == ""
 
 
 def test_no_editor_without_a_terminal():
@@ -204,3 +207,24 @@ def test_the_compact_screen_keeps_a_line_of_what_happened(tmp_path):
     later = segments(r.output)["Player 2"]
     assert later and all(re.search(r"^  Player 1 chases .* away with \d+ against \d+$", seg, re.M)
                          for seg in later), later
+
+
+def test_the_line_editor_completes_with_tab_and_keeps_a_history_per_seat():
+    """prompt_toolkit fed keys as a terminal would send them: Tab completes the one
+    legal move the line begins; the up arrow brings back that seat's own line, never
+    another seat's (a card passed in secret)."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    words = ["pass nine-clubs", "pass ace-clubs", "help"]
+    with create_pipe_input() as keys:
+        editor = line_input.LineEditor(keys, DummyOutput())
+
+        def typed(text: str, seat: int | None) -> str:
+            keys.send_text(text)
+            return editor.read("> ", seat, lambda: words)
+        assert typed("pass a\t\r", 0) == "pass ace-clubs"
+        assert typed("\x1b[A\r", 0) == "pass ace-clubs"      # seat 1's own history
+        assert typed("\x1b[Ahelp\r", 1) == "help"            # seat 2 recalls nothing
+        assert typed("\x1b[A\r", 1) == "help"
+        assert typed("x\r", None) == "x"                     # the hand-over: no history
+        assert len(editor.histories) == 2
