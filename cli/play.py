@@ -162,6 +162,7 @@ class PlaySession:
         self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
         self.log_known = {s: self.log_count(s) for s in humans}
         self.last_cells: dict[int, frozenset] = {}   # seat -> the cells of the latest move
+        self.own_seen = {s: self.own_items(s) for s in humans}   # its zones at its last move
         self.editor = line_editor()   # line editing, history, completion on a terminal
 
     # ------------------------------------------------------------ helpers
@@ -297,6 +298,31 @@ class PlaySession:
         v = view(self.game, seat)
         return v.get("log_dropped", 0) + len(v["log"])
 
+    def own_items(self, seat: int) -> dict[str, set]:
+        """The items ``seat``'s view shows in its own zones (not on a board), by zone."""
+        from ..interpreter.play.views import view
+        v = view(self.game, seat)
+        return {z.name: {i for i in v["zones"].get(z.key, []) if isinstance(i, int)}
+                for z in self.prog.zones
+                if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)}
+
+    def arrived(self, seat: int, v: dict) -> list[Text]:
+        """A line per zone of ``seat`` with the items its view shows there now that it did
+        not at its last move (the cards passed to it, the card it drew)."""
+        from ..interpreter.play import display
+        before = self.own_seen.get(seat, {})
+        out = []
+        for z in self.prog.zones:
+            content = v["zones"].get(z.key)
+            if z.owner != seat or z.board is not None or not isinstance(content, list):
+                continue
+            fresh = [i for i in content if isinstance(i, int) and i not in before.get(z.name, ())]
+            if fresh:
+                out.append(Text("  " + tr(self.lang, "New in your {zone}:", zone=render.literal(
+                    display.name(self.prog, z.name))) + " ") + render.items_text(
+                        self.prog, fresh, short=False, sep=", ", view=v))
+        return out
+
     def note_since(self, seat: int, m, before: Game) -> None:
         """After ``seat``'s move: each other human seat's lines of what happened, written
         from that seat's view only (a secret choice as "has chosen in secret"); the
@@ -310,6 +336,7 @@ class PlaySession:
             self.last_cells[s] = frozenset() if s == seat else cells
             if s == seat:
                 self.since[s] = []
+                self.own_seen[s] = self.own_items(s)
             elif before.simultaneous:
                 self.since[s].append((k, False, Text(tr(
                     self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
@@ -579,7 +606,8 @@ class PlaySession:
             hint=Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
-            since=[(msg, line) for _, msg, line in self.since.get(seat, [])],
+            since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
+            + [(True, line) for line in self.arrived(seat, v)],
             since_title=tr(self.lang, "Since your last move"),
             last=self.last_cells.get(seat, frozenset()))
 
@@ -798,6 +826,7 @@ class PlaySession:
             self.since[s] = [e for e in self.since[s] if e[0] < k]
             self.log_known[s] = self.log_count(s)
             self.last_cells[s] = frozenset()
+            self.own_seen[s] = self.own_items(s)
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)

@@ -228,3 +228,22 @@ def test_the_line_editor_completes_with_tab_and_keeps_a_history_per_seat():
         assert typed("\x1b[A\r", 1) == "help"
         assert typed("x\r", None) == "x"                     # the hand-over: no history
         assert len(editor.histories) == 2
+
+
+def test_after_the_passes_each_seat_is_told_which_cards_arrived(tmp_path):
+    """Hearts: once the three cards of each player have been passed, the next screen of
+    Player 2 names the three it received (its own view: its hand), and no other."""
+    rec = tmp_path / "h.json"
+    picks = "".join(f"\n{k}\n" for k in (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3))
+    r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
+            input=picks + "\nquit\n")
+    prog = interpreter.load("hearts")
+    start = prog.new_game(4, seed=1)
+    game = record.replay(prog, record.load(rec))
+    hand = prog.zone_index["hand"] + 1
+    got = [i for i in game.state["zones"][hand] if i not in start.state["zones"][hand]]
+    assert len(got) == 3
+    seg = segments(r.output)["Player 2"][-1]
+    line = next(x for x in seg.splitlines() if x.startswith("  New in your hand: "))
+    assert sorted(line[len("  New in your hand: "):].split(", ")) == sorted(
+        display.item_label(prog, i) for i in got)
