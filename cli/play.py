@@ -160,9 +160,11 @@ class PlaySession:
         # with the number of the move that made it (undo takes those lines back) and
         # whether it is a message
         self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
-        self.log_known = {s: self.log_count(s) for s in humans}
+        self.log_known: dict[int, int] = {}
+        self.own_seen: dict[int, dict[str, set]] = {}   # its zones' items at its last move
         self.last_cells: dict[int, frozenset] = {}   # seat -> the cells of the latest move
-        self.own_seen = {s: self.own_items(s) for s in humans}   # its zones at its last move
+        for s in humans:
+            self.know(s)
         self.editor = line_editor()   # line editing, history, completion on a terminal
 
     # ------------------------------------------------------------ helpers
@@ -292,16 +294,15 @@ class PlaySession:
             self.lang, "the game's moves are kept in {path}; continue it with "
                        "'meeple play --resume {path}'.", path=path), "cyan")
 
-    def log_count(self, seat: int) -> int:
-        """How many messages ``seat``'s view has had so far (the dropped ones too)."""
+    def know(self, seat: int) -> None:
+        """``seat`` has seen everything up to now: its messages, its own zones."""
         from ..interpreter.play.views import view
         v = view(self.game, seat)
-        return v.get("log_dropped", 0) + len(v["log"])
+        self.log_known[seat] = v.get("log_dropped", 0) + len(v["log"])
+        self.own_seen[seat] = self.own_items(seat, v)
 
-    def own_items(self, seat: int) -> dict[str, set]:
-        """The items ``seat``'s view shows in its own zones (not on a board), by zone."""
-        from ..interpreter.play.views import view
-        v = view(self.game, seat)
+    def own_items(self, seat: int, v: dict) -> dict[str, set]:
+        """The items the view ``v`` shows in ``seat``'s own zones (not on a board)."""
         return {z.name: {i for i in v["zones"].get(z.key, []) if isinstance(i, int)}
                 for z in self.prog.zones
                 if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)}
@@ -336,7 +337,6 @@ class PlaySession:
             self.last_cells[s] = frozenset() if s == seat else cells
             if s == seat:
                 self.since[s] = []
-                self.own_seen[s] = self.own_items(s)
             elif before.simultaneous:
                 self.since[s].append((k, False, Text(tr(
                     self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
@@ -346,6 +346,8 @@ class PlaySession:
                     Text(f"{self.pname(seat)}: "),
                     *render.describe_move(before, m, tc, s, self.game))))
             v = view(self.game, s)
+            if s == seat:
+                self.own_seen[s] = self.own_items(s, v)
             total = v.get("log_dropped", 0) + len(v["log"])
             new = min(total - self.log_known[s], len(v["log"]))
             for msg in v["log"][len(v["log"]) - new:] if new > 0 else []:
@@ -824,9 +826,8 @@ class PlaySession:
             self.journal_write("undo", len(taken))
         for s in self.humans:   # the lines of the moves taken back go with them
             self.since[s] = [e for e in self.since[s] if e[0] < k]
-            self.log_known[s] = self.log_count(s)
+            self.know(s)
             self.last_cells[s] = frozenset()
-            self.own_seen[s] = self.own_items(s)
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)
