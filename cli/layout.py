@@ -54,11 +54,12 @@ class Fit:
     all_moves: bool = True    # False: the moves that fit, and how many more
 
 
-def _rungs() -> list[Fit]:
+def _rungs(least_log: int = 0) -> list[Fit]:
     """From the most detailed compact screen to the barest: each rung leaves out
-    something more (it is a command away: board, zones, log, moves)."""
+    something more (it is a command away: board, zones, log, moves). ``least_log``: the
+    messages are never fewer (what happened since the seat's last move)."""
     steps = [dict(names=True, log=6), dict(log=4), dict(names=False, log=3), dict(log=2),
-             dict(log=1), dict(moves="bare"), dict(titles=False), dict(log=0),
+             dict(log=1), dict(moves="bare"), dict(titles=False), dict(log=least_log),
              dict(hint=False), dict(moves="short"), dict(others="counts"), dict(moves="notation"),
              dict(others="none"), dict(shared=False), dict(boards=False), dict(title=False),
              dict(own=False), dict(all_moves=False)]
@@ -70,6 +71,9 @@ def _rungs() -> list[Fit]:
 
 
 RUNGS = _rungs()
+# After a hand-over or others' moves, the latest line of what happened since the seat's
+# last move stays on the screen as long as anything but the moves does.
+RUNGS_SINCE = _rungs(least_log=1)
 # When every move is a cell of a board, the board shows where the moves are: before a
 # screen gives up the board, it tries the board with its names and the first moves.
 BOARD_KEPT = [Fit(names=True, log=n, all_moves=False) for n in (3, 2, 1)]
@@ -86,6 +90,34 @@ class TurnInfo:
     hint: Text | None
     entries: list[tuple[int, str, Text, Text]]
     marks: dict = field(default_factory=dict)   # empty cell -> the number of the move onto it
+    # what happened since the seat's last move (as it may see it), for the log's place:
+    # (True for a message of the log, False for a move; the line)
+    since: list[tuple[bool, Text]] = field(default_factory=list)
+    since_title: str = ""
+    last: frozenset = frozenset()               # the cells of the latest move, marked
+
+
+def latest(since: list[tuple[bool, Text]], n: int) -> list[Text]:
+    """``n`` lines of ``since`` in their order: all of them when they fit, else the
+    latest messages first (they say what the moves did: "... with 9 against 6"), then
+    the latest moves."""
+    if len(since) <= n:
+        return [line for _, line in since]
+    order = sorted(range(len(since)), key=lambda i: (not since[i][0], -i))
+    return [since[i][1] for i in sorted(order[:n])]
+
+
+def _log_block(view: dict, turn: TurnInfo | None, n: int, titles: bool, lang) -> list:
+    """``n`` lines of what happened since the seat's last move when there is something
+    (the moves and the messages: ``latest``), else the latest messages."""
+    if turn is not None and turn.since:
+        title, lines = turn.since_title, latest(turn.since, n)
+    else:
+        title = tr(lang, "Recent events")
+        lines = [Text("  " + literal(line)) for line in view.get("log", [])[-n:]]
+    if not n or not lines:
+        return []
+    return ([Text(title, style="bold underline")] if titles else []) + lines
 
 
 def _lang(prog) -> str | None:
@@ -319,11 +351,7 @@ def _body_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo | N
                 mode = "zones" if p == seat else fit.others
                 out += part(("seat", p, mode),
                             lambda: _seat_lines(prog, view, seat, p, mode, lang, width))  # noqa: B023 - called at once
-    if fit.log and view.get("log"):
-        if fit.titles:
-            out.append(Text(tr(lang, "Recent events"), style="bold underline"))
-        for line in view["log"][-fit.log:]:
-            out.append(Text("  " + literal(line)))     # long ones wrap between words
+    out += _log_block(view, turn, fit.log, fit.titles, lang)   # long lines wrap between words
     return out
 
 
@@ -337,9 +365,10 @@ def _board_parts(prog, view: dict, fit: Fit, width: int, turn: TurnInfo | None,
         if fit.titles:
             out.append(Text(literal(display.name(prog, board)), style="bold underline"))
         marks = turn.marks if turn is not None and not fit.names else None
+        last = turn.last if turn is not None else frozenset()
         out += part(("board", board, fit.names),
                     lambda: board_lines(prog, view, board, fit.names, width=width,  # noqa: B023
-                                        marks=marks))  # noqa: B023 - part() calls it at once
+                                        marks=marks, last=last))  # noqa: B023 - called at once
     return out
 
 
@@ -407,7 +436,11 @@ def full_parts(prog, view: dict, seat, turn: TurnInfo | None, body: bool = True,
     if body:
         if turn is not None:
             parts += [Text(""), Rule(safe_text(turn.title))]
-        parts.append(screen(prog, view, seat, log_lines=log_lines))
+        since = turn is not None and bool(turn.since)
+        parts.append(screen(prog, view, seat, log_lines=0 if since else log_lines,
+                            last=turn.last if turn is not None else frozenset()))
+        if since:
+            parts += [Text("")] + _log_block(view, turn, log_lines, True, _lang(prog))
     if turn is not None:
         parts += [Text(""), turn.prompt, moves_full(turn.entries)]
         if turn.hint is not None:
@@ -443,7 +476,7 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
     def fits(parts: list) -> bool:
         return height(console, parts, width) <= budget
 
-    for fit in RUNGS:
+    for fit in RUNGS_SINCE if turn is not None and turn.since else RUNGS:
         if not fit.boards and turn is not None and turn.marks:
             kept = next(((f, p) for f in BOARD_KEPT
                          for p in [_fewer_moves(console, prog, view, seat, f, width, turn,

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rich.columns import Columns
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
@@ -22,7 +23,8 @@ from rich.text import Text
 
 from . import render, saving
 from .i18n import language, tr
-from .layout import TurnInfo, fit_screen, height, moves_full
+from .layout import TurnInfo, fit_screen, flow, height, moves_full
+from .line_input import LineEditor, editor as line_editor
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
 
 if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
@@ -33,7 +35,7 @@ QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "h"}
 UNDO_WORDS = {"undo", "u"}
 SHOW_WORDS = {"screen", "show", "look"}
-DETAIL_WORDS = {"board", "zones", "log", "moves"}
+DETAIL_WORDS = {"board", "zones", "log", "moves", "legend"}
 
 
 class Quit(Exception):
@@ -79,14 +81,19 @@ def marks_of(game: Game) -> dict:
     return marks
 
 
-def read_line(console: Console, prompt: str) -> str:
+def read_line(console: Console, prompt: str, editor: LineEditor | None = None,
+              seat: int | None = None, words=list) -> str:
     """One line of input; EOF means quit, Ctrl-C interrupts. When the input is not a
     terminal (a pipe, a test) the line is echoed (escaped) so the transcript reads like
     a session. Bytes that are not text come in as lone surrogates (surrogateescape)
-    and are only ever printed escaped."""
-    console.print(prompt, end="", markup=False, highlight=False)
+    and are only ever printed escaped. With an ``editor`` (``line_input``) the line is
+    edited there, with ``seat``'s history and ``words()`` as completions."""
     try:
-        line = input()
+        if editor is not None:
+            line = editor.read(prompt, seat, words)
+        else:
+            console.print(prompt, end="", markup=False, highlight=False)
+            line = input()
     except EOFError:
         console.print()
         raise Quit() from None
@@ -106,6 +113,13 @@ def _isatty(stream) -> bool:
         return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def _cells_of(v, type_code: str) -> list[int]:
+    """The cells a move's value names (a cell, or a list of them)."""
+    if type_code.startswith("list:"):
+        return [c for x in v or [] for c in _cells_of(x, type_code[5:])]
+    return [v] if type_code == "cell" and v is not None else []
 
 
 def is_ascii_number(s: str) -> bool:
@@ -141,6 +155,17 @@ class PlaySession:
         self.lang = language(self.prog)   # the CLI's words follow the ruleset's locale
         self.journal: journals.Journal | None = None
         self.signals = saving.Signals()   # SIGTERM and SIGHUP stop the game like quit
+        # what each human seat has not yet been shown since its last move, as it may see
+        # it (the moves written from its view, the messages of its view's log), each line
+        # with the number of the move that made it (undo takes those lines back) and
+        # whether it is a message
+        self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
+        self.log_known: dict[int, int] = {}
+        self.own_seen: dict[int, dict[str, set]] = {}   # its zones' items at its last move
+        self.last_cells: dict[int, frozenset] = {}   # seat -> the cells of the latest move
+        for s in humans:
+            self.know(s)
+        self.editor = line_editor()   # line editing, history, completion on a terminal
 
     # ------------------------------------------------------------ helpers
     def pname(self, seat: int) -> str:
@@ -269,6 +294,66 @@ class PlaySession:
             self.lang, "the game's moves are kept in {path}; continue it with "
                        "'meeple play --resume {path}'.", path=path), "cyan")
 
+    def know(self, seat: int) -> None:
+        """``seat`` has seen everything up to now: its messages, its own zones."""
+        from ..interpreter.play.views import view
+        v = view(self.game, seat)
+        self.log_known[seat] = v.get("log_dropped", 0) + len(v["log"])
+        self.own_seen[seat] = self.own_items(seat, v)
+
+    def own_items(self, seat: int, v: dict) -> dict[str, set]:
+        """The items the view ``v`` shows in ``seat``'s own zones (not on a board)."""
+        return {z.name: {i for i in v["zones"].get(z.key, []) if isinstance(i, int)}
+                for z in self.prog.zones
+                if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)}
+
+    def arrived(self, seat: int, v: dict) -> list[Text]:
+        """A line per zone of ``seat`` with the items its view shows there now that it did
+        not at its last move (the cards passed to it, the card it drew)."""
+        from ..interpreter.play import display
+        before = self.own_seen.get(seat, {})
+        out = []
+        for z in self.prog.zones:
+            content = v["zones"].get(z.key)
+            if z.owner != seat or z.board is not None or not isinstance(content, list):
+                continue
+            fresh = [i for i in content if isinstance(i, int) and i not in before.get(z.name, ())]
+            if fresh:
+                out.append(Text("  " + tr(self.lang, "New in your {zone}:", zone=render.literal(
+                    display.name(self.prog, z.name))) + " ") + render.items_text(
+                        self.prog, fresh, short=False, sep=", ", view=v))
+        return out
+
+    def note_since(self, seat: int, m, before: Game) -> None:
+        """After ``seat``'s move: each other human seat's lines of what happened, written
+        from that seat's view only (a secret choice as "has chosen in secret"); the
+        mover has seen all there was up to its move: its lines start anew with the
+        messages its move caused."""
+        from ..interpreter.play.views import view
+        k = len(self.history) - 1
+        tc = self.type_code(before)
+        cells = frozenset() if before.simultaneous else frozenset(_cells_of(m.value, tc))
+        for s in self.humans:
+            self.last_cells[s] = frozenset() if s == seat else cells
+            if s == seat:
+                self.since[s] = []
+            elif before.simultaneous:
+                self.since[s].append((k, False, Text(tr(
+                    self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
+                    style="dim")))
+            else:
+                self.since[s].append((k, False, render.move_line(
+                    Text(f"{self.pname(seat)}: "),
+                    *render.describe_move(before, m, tc, s, self.game))))
+            v = view(self.game, s)
+            if s == seat:
+                self.own_seen[s] = self.own_items(s, v)
+            total = v.get("log_dropped", 0) + len(v["log"])
+            new = min(total - self.log_known[s], len(v["log"]))
+            for msg in v["log"][len(v["log"]) - new:] if new > 0 else []:
+                self.since[s].append((k, True, Text("  " + render.literal(msg))))
+            self.log_known[s] = total
+
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before). (The
         game before is a copy made to describe the move, dropped once it is described:
@@ -281,6 +366,7 @@ class PlaySession:
             done.notation, done.text = m.notation, before.move_text(m)
             self.history.append(done)
             self.journal_write("move", done.text or done.notation, records.short_digest(self.game))
+        self.note_since(seat, m, before)
         return m, before
 
     def type_code(self, game: Game) -> str:
@@ -479,7 +565,7 @@ class PlaySession:
         # only Enter goes on and only quit stops: a command typed here (board, help,
         # undo, a move...) must not draw the next seat's screen for whoever typed it
         while True:
-            line = read_line(c, "")
+            line = read_line(c, "", self.editor)
             if not line:
                 break
             if line.lower() in QUIT_WORDS:
@@ -521,7 +607,11 @@ class PlaySession:
             prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
             hint=Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
                                     "or help for the commands.", count=len(entries)), style="dim"),
-            entries=entries, marks=marks)
+            entries=entries, marks=marks,
+            since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
+            + [(True, line) for line in self.arrived(seat, v)],
+            since_title=tr(self.lang, "Since your last move"),
+            last=self.last_cells.get(seat, frozenset()))
 
     def prompt_text(self, seat: int) -> str:
         from ..interpreter.play import display
@@ -543,7 +633,20 @@ class PlaySession:
                 c.print(part)
         elif what == "zones":
             c.print(render.zones_table(self.prog, v, seat))
+        elif what == "legend":
+            c.print(Text(tr(lang, "What the short labels stand for"), style="bold underline"))
+            forms = render.legend_key(self.prog, v)
+            key = [Text(k + (" ·" if n < len(forms) - 1 else "")) for n, k in enumerate(forms)]
+            for line in flow(key, c.size.width, indent=2, first=Text("  ")) if key else []:
+                c.print(line)
+            pairs = render.legend(self.prog, v)
+            c.print(Columns([Text("  ") + short + Text("  ") + full for short, full in pairs],
+                            padding=(0, 2)) if pairs else Text("  " + tr(lang, "(none yet)")))
         elif what == "log":
+            if self.since.get(seat):
+                c.print(Text(tr(lang, "Since your last move"), style="bold underline"))
+                for _, _, line in self.since[seat]:
+                    c.print(line)
             c.print(Text(tr(lang, "Events so far"), style="bold underline"))
             if v.get("log_dropped"):
                 c.print(Text("  " + tr(lang, "… {n} earlier messages are no longer kept",
@@ -565,7 +668,7 @@ class PlaySession:
         while True:
             line = read_line(c, tr(self.lang, "{player}, your move (a number from the list, a "
                                    "notation, or help): ",
-                                   player=self.pname(seat)))
+                                   player=self.pname(seat)), self.editor, seat, self.words)
             low = line.lower()
             if not line:
                 continue
@@ -608,7 +711,7 @@ class PlaySession:
                    "from 1 to {count} or help.", n=len(line), count=len(moves))))
             return False
         else:
-            choice = line
+            choice = self.unique_prefix(line, moves) or line
         try:
             m, before = self.apply(seat, choice)
         except IllegalMove:
@@ -628,18 +731,49 @@ class PlaySession:
         c.print(render.move_line(Text(f"{self.pname(seat)}: ", style="green"), notation, text))
         return True
 
+    def move_keys(self, m) -> set[str]:
+        """How a move may be typed: its notation and, when it starts with the decision's
+        verb, the rest of it (ignoring case and runs of spaces)."""
+        verb = getattr(self.game.decision, "verb", None) or ""
+        full = " ".join(m.notation.split()).casefold()
+        bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
+        return {full, bare}
+
+    def words(self) -> list[str]:
+        """What the line editor completes: the legal moves as they may be typed (with and
+        without the verb), then the commands."""
+        verb = getattr(self.game.decision, "verb", None) or ""
+        out = []
+        for m in self.game.legal_moves():
+            out.append(m.notation)
+            if verb and m.notation.startswith(verb + " "):
+                out.append(m.notation[len(verb) + 1:])
+        commands = ["help", "screen", *sorted(DETAIL_WORDS), "undo", "quit"]
+        return out + commands
+
+    def unique_prefix(self, line: str, moves: list) -> str | None:
+        """The notation of the one move that ``line`` begins (``hold`` for ``hold 3``,
+        ``birds-man`` for ``play birds-man-7``), when it is not a move itself and begins
+        exactly one. A prefix ends where a word or a part of a value ends (before a
+        space, ``-``, ``+`` or ``.``), so ``r1c1`` never stands for ``r1c10``."""
+        want = " ".join(line.split()).casefold()
+        if not want or any(want in self.move_keys(m) for m in moves):
+            return None
+        found = self.prefixed(want, moves)
+        return found[0].notation if len(found) == 1 else None
+
+    def prefixed(self, want: str, moves: list) -> list:
+        """The moves that ``want`` (folded) begins, up to where a word or part ends."""
+        return [m for m in moves
+                if any(len(k) > len(want) and k.startswith(want) and k[len(want)] in " -+."
+                       for k in self.move_keys(m))] if want else []
+
     def illegal_text(self, line: str, moves: list) -> str:
         """Why a typed notation is not a move, in the CLI's language: it fits several
         moves (ignoring case, spaces and the verb), or none (with the closest one)."""
         from ..dsl.errors import suggest
-        verb = self.game.decision.verb or ""
         want = " ".join(line.split()).casefold()
-
-        def keys(m) -> set[str]:
-            full = " ".join(m.notation.split()).casefold()
-            bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
-            return {full, bare}
-        found = [m for m in moves if want in keys(m)]
+        found = [m for m in moves if want in self.move_keys(m)] or self.prefixed(want, moves)
         shown = render.literal(line, newlines=False)
         if len(found) > 1:
             listed = ", ".join(f"'{render.literal(m.notation)}'" for m in found[:8])
@@ -690,6 +824,10 @@ class PlaySession:
                 self.game.undo()
             del self.history[k:]
             self.journal_write("undo", len(taken))
+        for s in self.humans:   # the lines of the moves taken back go with them
+            self.since[s] = [e for e in self.since[s] if e[0] < k]
+            self.know(s)
+            self.last_cells[s] = frozenset()
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)
@@ -724,6 +862,7 @@ class PlaySession:
         t.add_row("log", tr(lang, "the messages of the game so far (the latest {count} are kept)",
                             count=LOG_KEEP))
         t.add_row("moves", tr(lang, "your moves, one a line, with their full text"))
+        t.add_row("legend", tr(lang, "what each short label on the screen stands for"))
         t.add_row("undo", tr(lang, "take back your latest move, if nobody moved since and it "
                                    "showed you nothing hidden"))
         t.add_row("help", tr(lang, "this help"))

@@ -160,6 +160,43 @@ def items_text(prog, items: list[int], short: bool = True, sep: str = " ",
     return out
 
 
+def legend_key(prog, view: dict) -> list[str]:
+    """The short forms the items the view shows are written with: for each value of an
+    enumerated attribute of their kinds, its short form and its name when they differ
+    ("Bi Birds", "m man"), each once, in the order of the attributes and the values."""
+    d = _display()
+    kinds = {prog.items[i].kind for content in view["zones"].values()
+             if isinstance(content, list) for i in content if isinstance(i, int)}
+    out: dict[str, None] = {}
+    for kind in sorted(kinds):
+        for t in prog.checked.kinds[kind].values():
+            if t is None or t.tag != "enum":
+                continue
+            for v in prog.checked.enums.get(t.arg, []):
+                path = f"{t.arg}.{v}"
+                short, full = d.short(prog, path), d.name(prog, path)
+                if short and short != full:
+                    out.setdefault(f"{short} {full}", None)
+    return [literal(x) for x in out]
+
+
+def legend(prog, view: dict) -> list[tuple[Text, Text]]:
+    """What each short label the view shows stands for: (short label, full label) for
+    every item it shows whose short label is not its full one, in the order the zones
+    show them, each short label once."""
+    seen: dict[str, tuple[Text, Text]] = {}
+    for content in view["zones"].values():
+        for item in content if isinstance(content, list) else []:
+            if not isinstance(item, int):
+                continue
+            short = item_text(prog, item, True, view)
+            if short.plain not in seen:
+                full = item_text(prog, item, False, view)
+                if full.plain != short.plain:
+                    seen[short.plain] = (short, full)
+    return list(seen.values())
+
+
 # ---------------------------------------------------------------- boards
 
 def _label_width(prog, kind: str) -> int:
@@ -256,22 +293,24 @@ def _bands(starts: list[int], w: int, width: int | None) -> list[tuple[int, int]
 
 
 def board_lines(prog, view: dict, board: str, names: bool = True,
-                width: int | None = None, marks: dict | None = None) -> list[Text]:
+                width: int | None = None, marks: dict | None = None,
+                last: frozenset = frozenset()) -> list[Text]:
     """The board drawn from its cells' layout positions. Each cell shows its item (the
     short label), a dot when empty, '?' when hidden, a mark for an item lying face down;
     a cell holding a stack lists all its items, top first, on the lines below it. With
     ``names`` a dim line under each row gives the cells' names (as used in moves). A
     board wider than ``width`` columns is drawn in bands, cut where the layout has gaps.
     ``marks``: what an empty cell shows instead of a dot (the number of a move onto it,
-    on a board drawn without the cells' names)."""
+    on a board drawn without the cells' names). ``last``: the cells of the latest move,
+    each drawn between brackets ("[X]", in the spaces beside it)."""
     cells, w = _board_cells(prog, view, board, names, width, marks)
     if _edge_labels(cells) is not None:
-        edged = _edged_board(prog, view, board, width, marks)
+        edged = _edged_board(prog, view, board, width, marks, last)
         if edged is not None:
             return edged
     out: list[Text] = []
-    for lo, last in _bands([start for _, _, start, _ in cells], w, width):
-        band = [c for c in cells if lo <= c[2] <= last]
+    for lo, hi in _bands([start for _, _, start, _ in cells], w, width):
+        band = [c for c in cells if lo <= c[2] <= hi]
         if out:
             out.append(Text(""))
         ys = [c[3] for c in band]
@@ -282,14 +321,14 @@ def board_lines(prog, view: dict, board: str, names: bool = True,
                     out.append(Text(""))
                 continue
             depth = max(len(lines) for _, lines, _, _ in row)
-            out += [_cells_line(row, k, w, Text(), lo) for k in range(depth)]
+            out += [_cells_line(row, k, w, Text(), lo, last) for k in range(depth)]
             if names:
                 out.append(_names_line(row, w, lo))
     return out
 
 
 def _edged_board(prog, view: dict, board: str, width: int | None,
-                 marks: dict | None) -> list[Text] | None:
+                 marks: dict | None, last: frozenset = frozenset()) -> list[Text] | None:
     """The board with the cells' names along its edges (``_edge_labels``), the cells
     only as wide as their contents and the column labels; None when it does not fit."""
     tight, tw = _board_cells(prog, view, board, False, width, marks)
@@ -300,7 +339,7 @@ def _edged_board(prog, view: dict, board: str, width: int | None,
         + max(len(r) for r in edges[1].values()) + 1
     if width is not None and drawn_width > width:
         return None
-    return _board_with_edges(tight, tw, *edges)
+    return _board_with_edges(tight, tw, *edges, last)
 
 
 def _names_line(row, w: int, col: int) -> Text:
@@ -314,14 +353,26 @@ def _names_line(row, w: int, col: int) -> Text:
     return name_line
 
 
-def _cells_line(row, k: int, w: int, line: Text, col: int) -> Text:
+def _cells_line(row, k: int, w: int, line: Text, col: int,
+                last: frozenset = frozenset()) -> Text:
     """Line ``k`` of a row of cells (each ``w`` wide, at its start column), appended to
-    ``line``, whose end stands for column ``col`` of the board."""
-    for _, lines, start, _ in row:
+    ``line``, whose end stands for column ``col`` of the board; a cell of ``last`` (the
+    latest move) between brackets, put in the spaces beside it where there are some."""
+    for z, lines, start, _ in row:
         if k < len(lines):
-            line.append(" " * (start - col))
+            mark = k == 0 and z.id in last
+            gap = start - col
+            if mark and gap == 0 and line.plain.endswith(" "):
+                line.right_crop(1)
+                gap = 1
+            line.append(" " * (gap - 1 if mark and gap else gap))
+            if mark and gap:
+                line.append("[", style="bold")
             line.append_text(_centred(lines[k], w))
             col = start + w
+            if mark:
+                line.append("]", style="bold")
+                col += 1
     line.rstrip()
     return line
 
@@ -346,7 +397,8 @@ def _edge_labels(cells) -> tuple[dict, dict] | None:
     return cols, rows
 
 
-def _board_with_edges(cells, w: int, cols: dict, rows: dict) -> list[Text]:
+def _board_with_edges(cells, w: int, cols: dict, rows: dict,
+                      last: frozenset = frozenset()) -> list[Text]:
     """The board with its row labels on the left and its column labels underneath,
     instead of each cell's name under it."""
     lw = max(len(r) for r in rows.values())
@@ -356,7 +408,7 @@ def _board_with_edges(cells, w: int, cols: dict, rows: dict) -> list[Text]:
         depth = max(len(lines) for _, lines, _, _ in row)
         for k in range(depth):
             label = rows[y].rjust(lw) if k == 0 else " " * lw
-            out.append(_cells_line(row, k, w, Text(label + " ", style="dim"), 0))
+            out.append(_cells_line(row, k, w, Text(label + " ", style="dim"), 0, last))
     foot, col = Text(" " * (lw + 1), style="dim"), 0
     for start in sorted(cols):
         foot.append(" " * (start - col) + _centred(Text(cols[start]), w).plain)
@@ -369,12 +421,14 @@ def _board_with_edges(cells, w: int, cols: dict, rows: dict) -> list[Text]:
 class BoardDrawing:
     """A board as a rich renderable: drawn for the width it is given when printed."""
 
-    def __init__(self, prog, view: dict, board: str, names: bool = True):
+    def __init__(self, prog, view: dict, board: str, names: bool = True,
+                 last: frozenset = frozenset()):
         self.prog, self.view, self.board, self.names = prog, view, board, names
+        self.last = last
 
     def __rich_console__(self, console, options):
         yield from board_lines(self.prog, self.view, self.board, self.names,
-                               width=options.max_width)
+                               width=options.max_width, last=self.last)
 
 
 # ---------------------------------------------------------------- the other zones
@@ -508,19 +562,21 @@ def _var_text(prog, var: str, v) -> Text:
 
 # ---------------------------------------------------------------- whole screens
 
-def boards_full(prog, view: dict, names: bool = True) -> list:
-    """Each board under its name, drawn whole with its cells' names."""
+def boards_full(prog, view: dict, names: bool = True, last: frozenset = frozenset()) -> list:
+    """Each board under its name, drawn whole with its cells' names (``last``: the cells
+    of the latest move, marked)."""
     parts: list = []
     for board in prog.boards:
         parts.append(Text(literal(_display().name(prog, board)), style="bold underline"))
-        parts.append(BoardDrawing(prog, view, board, names))
+        parts.append(BoardDrawing(prog, view, board, names, last))
         parts.append(Text(""))
     return parts
 
 
-def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6) -> Group:
+def screen(prog, view: dict, seat, names: bool = True, log_lines: int = 6,
+           last: frozenset = frozenset()) -> Group:
     """The board(s), the other zones and the latest messages, as ``seat`` sees them."""
-    parts = boards_full(prog, view, names)
+    parts = boards_full(prog, view, names, last)
     parts.append(zones_table(prog, view, seat))
     if log_lines and view.get("log"):
         parts.append(Text(""))
@@ -621,8 +677,9 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
         # (a secret choice into a variable the seat never sees: the verb alone)
         verb = before_view["pending"]["verb"] if before_view.get("pending") else None
         notation, text = literal(verb) if verb else tr(language(game_before.program), "(hidden)"), Text()
-    if text.plain and (notation == text.plain or notation.endswith(" " + text.plain)):
-        text = Text()  # 'guess higher', not 'guess higher — higher'
+    if move.value is None or (text.plain and (notation == text.plain
+                                              or notation.endswith(" " + text.plain))):
+        text = Text()  # 'guess higher', not 'guess higher — higher'; 'roll', not 'roll — -'
     return notation, text
 
 

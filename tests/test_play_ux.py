@@ -1,0 +1,249 @@
+"""Terminal play as a player meets it: what happened since a seat's last move after a
+hand-over (as that seat may see it, never more), moves typed by a unique prefix, and
+the words the line editor completes."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from meeple.cli import line_input
+from meeple.cli.main import app
+from meeple.interpreter.play import display, record
+from typer.testing import CliRunner
+
+from meeple import interpreter
+
+TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "dumb", "COLUMNS": "80", "LINES": "24"}
+
+PIG = """ruleset pig
+title "Pig"
+players 2..2
+var points: int per player = 0
+turn {
+  let total = 0
+  let rolling = true
+  while rolling max 500 {
+    roll d from 1..6
+    if d == 1 {
+      log pig_out "{active} rolls a 1 and loses {total} points"
+      rolling = false
+    } else {
+      total = total + d
+      choose banked from [total] as "hold" or "roll"
+      if banked != none {
+        points(active) = points(active) + total
+        log held "{active} holds {total} and has {points(active)}"
+        rolling = false
+      }
+    }
+  }
+}
+end when any(points(p) >= 30 for p in players) or turn_number() == 300
+score(p) = points(p)
+"""
+
+
+def run(*args, input: str, env: dict | None = None):
+    r = CliRunner().invoke(app, [str(a) for a in args], input=input, env=env or TERMINAL)
+    assert "Traceback" not in r.output, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    return r
+
+
+def segments(output: str) -> dict[str, list[str]]:
+    """What each seat was shown: the output cut at each hand-over."""
+    parts = re.split(r"Pass the terminal to (Player \d)\. Press Enter\.", output)
+    out: dict[str, list[str]] = {}
+    for i in range(1, len(parts), 2):
+        out.setdefault(parts[i], []).append(parts[i + 1])
+    return out
+
+
+def labels(prog, items) -> set[str]:
+    return {x for i in items for x in (display.item_label(prog, i),
+                                        display.item_label(prog, i, True),
+                                        prog.items[i].notation)}
+
+
+def test_after_a_hand_over_a_seat_reads_what_it_may_see_of_the_passes(tmp_path):
+    """Hearts, four humans passing cards in secret: after each hand-over the seat is
+    told who has chosen since its last move, and never which card (nor any card of
+    another hand): the summary comes from its own view."""
+    rec = tmp_path / "h.json"
+    r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
+            input="\n1\n" * 8 + "quit\n")
+    assert r.exit_code == 0, r.output
+    prog = interpreter.load("hearts")
+    game = record.replay(prog, record.load(rec))
+    assert len(record.load(rec).moves) == 8
+    segs = segments(r.output)
+    # the second time Player 2 has the terminal it is told of the three others' passes
+    second = segs["Player 2"][1]
+    assert "Since your last move" in second
+    for p in (3, 4, 1):
+        assert f"Player {p} has chosen in secret." in second
+    zones = game.state["zones"]
+    for seat in range(4):
+        hidden = [i for z, zone in enumerate(prog.zones)
+                  if zone.owner is not None and zone.owner != seat
+                  for i in zones[z]]
+        assert hidden   # (the check is meaningful: the others hold cards)
+        secret = labels(prog, hidden)
+        for seg in segs[f"Player {seat + 1}"]:
+            assert not [s for s in secret if s in seg], (seat, seg)
+
+
+def test_after_a_hand_over_the_other_seat_s_moves_are_told(tmp_path):
+    r = run("play", "cherokee", "--players", 2, "--seed", 11, "--no-color", "--layout", "full",
+            "--record", tmp_path / "c.json", input="\n1\n" * 12 + "quit\n")
+    assert r.exit_code == 0, r.output
+    later = segments(r.output)
+    told = [seg for segs in later.values() for seg in segs[1:]]
+    assert told and all("Since your last move" in seg for seg in told)
+    assert any(re.search(r"Player \d: chase r\d+c\d+", seg) for seg in told)
+
+
+@pytest.fixture
+def pig(tmp_path):
+    path = tmp_path / "pig.meeple"
+    path.write_text(PIG, encoding="utf-8")
+    return path
+
+
+def test_a_unique_prefix_is_the_move_it_begins(pig, tmp_path):
+    game = interpreter.load(str(pig)).new_game(2, seed=1)
+    hold = next(m.notation for m in game.legal_moves() if m.notation.startswith("hold "))
+    r = run("play", pig, "--seed", 1, "--bot", "2=first", "--record", tmp_path / "p.json",
+            input="hold\nquit\n")
+    assert f"Player 1: {hold}" in r.output, r.output
+    assert "Illegal move" not in r.output
+    assert record.load(tmp_path / "p.json").moves[0] == hold
+
+
+def test_a_prefix_stops_where_a_word_or_part_ends(pig, tmp_path):
+    r = run("play", pig, "--seed", 1, "--bot", "2=first", "--record", tmp_path / "p.json",
+            input="hol\nquit\n")
+    assert "Illegal move: 'hol' is not a legal move now" in r.output, r.output
+
+
+def test_a_move_without_a_value_is_written_as_its_notation(pig, tmp_path):
+    r = run("play", pig, "--seed", 1, "--bot", "2=first", "--record", tmp_path / "p.json",
+            input="roll\nquit\n")
+    assert re.search(r"^Player 1: roll$", r.output, re.M), r.output
+    assert "roll — -" not in r.output and "roll  -" not in r.output
+
+
+def test_the_editor_completes_the_legal_moves_from_the_start_of_the_line():
+    words = ["chase r1c1", "r1c1", "chase r2c1", "r2c1", "help", "hold 3"]
+    assert line_input.completions("ch", words) == ["chase r1c1", "chase r2c1"]
+    assert line_input.completions("CHASE  R2", words) == ["chase r2c1"]
+    assert line_input.completions("h", words) == ["help", "hold 3"]
+    assert line_input.completions("chase ", words) == ["chase r1c1", "chase r2c1"]
+    assert line_input.completions("x", words) == []
+    # Tab writes what all of them begin with
+    assert line_input.common_start(["play E4", "play E5"]) == "play E"
+    assert line_input.common_start(["abc", "ab"]) == "ab" and line_input.common_start([]) == ""
+
+
+def test_no_editor_without_a_terminal():
+    # the tests' stdin and stdout are not terminals: play reads plain lines
+    assert line_input.editor() is None
+
+
+def test_legend_says_what_each_short_label_stands_for(tmp_path):
+    prog = interpreter.load("cherokee")
+    r = run("play", "cherokee", "--players", 3, "--bot", "2=random", "--bot", "3=random",
+            "--seed", 1, "--record", tmp_path / "c.json", "--no-color",
+            input="legend\nquit\n", env={"COLUMNS": "80", "LINES": "24"})
+    shown = r.output.split("What the short labels stand for")[1].split("Type 'screen'")[0]
+    game = record.replay(prog, record.load(tmp_path / "c.json"))   # (as at the legend)
+    # the key of the short forms, then each item the seat sees by both its labels
+    assert "Bi Birds ·" in shown and "LH Long Hair ·" in shown and "m man" in shown
+    hand = game.state["zones"][prog.zone_index["hand"] + 0]
+    for i in hand:
+        short, full = display.item_label(prog, i, True), display.item_label(prog, i)
+        assert re.search(rf"{re.escape(short)}\s+{re.escape(full)}", shown), (short, shown)
+    # nothing the seat may not see: the other hands are not in it
+    others = [i for p in (1, 2) for i in game.state["zones"][prog.zone_index["hand"] + p]]
+    board = {i for z in game.state["zones"] if isinstance(z, list) for i in z} - set(hand)
+    secret = {display.item_label(prog, i) for i in others} - {
+        display.item_label(prog, i) for i in board if i not in others}
+    assert secret and not [s for s in secret if re.search(rf"\b{re.escape(s)}\b", shown)]
+
+
+def test_the_latest_move_is_marked_on_the_board(tmp_path):
+    """Go: the stone the bot just played is drawn between brackets, in the spaces beside
+    it (so the board keeps its columns, with NO_COLOR too)."""
+    r = run("play", "go", "--bot", "2=random", "--seed", 1, "--record", tmp_path / "g.json",
+            input="D4\nquit\n", env={**TERMINAL, "NO_COLOR": "1"})
+    bot = re.search(r"Player 2 \(random bot\): play ([A-J])(\d)", r.output)
+    assert bot, r.output
+    col, row = bot[1], bot[2]
+    screen = r.output.split(bot[0])[1]
+    line = next(x for x in screen.splitlines() if x.startswith(f"{row} "))
+    cols = "ABCDEFGHJ"
+    assert line[2 + 2 * cols.index(col) - 1: 2 + 2 * cols.index(col) + 2] == "[O]", line
+    assert line.count("[") == 1 and len(line.rstrip()) <= 2 + 2 * 9
+
+
+def test_a_mark_in_the_first_column_takes_the_space_after_the_row_label():
+    from meeple.cli import render
+    prog = interpreter.load("go")
+    game = prog.new_game(2, seed=1)
+    from meeple.interpreter.play.views import view
+    board = next(iter(prog.boards))
+    a5 = next(z for z in prog.boards[board] if prog.zones[z].cell.name == "A5")
+    lines = [t.plain for t in render.board_lines(prog, view(game, 0), board, names=False,
+                                                 last=frozenset({a5}))]
+    assert "5[·]· · · · · · · ·" in lines, lines
+    assert sum(x.count("[") for x in lines) == 1
+
+
+def test_the_compact_screen_keeps_a_line_of_what_happened(tmp_path):
+    """80x24, Cherokee hot seat: the screen is full, yet after the hand-over Player 2
+    reads what Player 1's turn did (its latest message) rather than the typing hint."""
+    r = run("play", "cherokee", "--players", 2, "--seed", 11, "--no-color",
+            "--record", tmp_path / "c.json", input="\n1\n" * 12 + "quit\n")
+    later = segments(r.output)["Player 2"]
+    assert later and all(re.search(r"^  Player 1 chases .* away with \d+ against \d+$", seg, re.M)
+                         for seg in later), later
+
+
+def test_the_line_editor_completes_with_tab_and_keeps_a_history_per_seat():
+    """prompt_toolkit fed keys as a terminal would send them: Tab completes the one
+    legal move the line begins; the up arrow brings back that seat's own line, never
+    another seat's (a card passed in secret)."""
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    words = ["pass nine-clubs", "pass ace-clubs", "help"]
+    with create_pipe_input() as keys:
+        editor = line_input.LineEditor(keys, DummyOutput())
+
+        def typed(text: str, seat: int | None) -> str:
+            keys.send_text(text)
+            return editor.read("> ", seat, lambda: words)
+        assert typed("pass a\t\r", 0) == "pass ace-clubs"
+        assert typed("\x1b[A\r", 0) == "pass ace-clubs"      # seat 1's own history
+        assert typed("\x1b[Ahelp\r", 1) == "help"            # seat 2 recalls nothing
+        assert typed("\x1b[A\r", 1) == "help"
+        assert typed("x\r", None) == "x"                     # the hand-over: no history
+        assert len(editor.histories) == 2
+
+
+def test_after_the_passes_each_seat_is_told_which_cards_arrived(tmp_path):
+    """Hearts: once the three cards of each player have been passed, the next screen of
+    Player 2 names the three it received (its own view: its hand), and no other."""
+    rec = tmp_path / "h.json"
+    picks = "".join(f"\n{k}\n" for k in (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3))
+    r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
+            input=picks + "\nquit\n")
+    prog = interpreter.load("hearts")
+    start = prog.new_game(4, seed=1)
+    game = record.replay(prog, record.load(rec))
+    hand = prog.zone_index["hand"] + 1
+    got = [i for i in game.state["zones"][hand] if i not in start.state["zones"][hand]]
+    assert len(got) == 3
+    seg = segments(r.output)["Player 2"][-1]
+    line = next(x for x in seg.splitlines() if x.startswith("  New in your hand: "))
+    assert sorted(line[len("  New in your hand: "):].split(", ")) == sorted(
+        display.item_label(prog, i) for i in got)
