@@ -5,7 +5,7 @@
 
 const address = window.location.pathname.replace(/\/+$/, "");
 let doc = null;
-let picked = null;          // the notation of the item, or the cell, whose moves are shown
+let picked = null;          // {item: ID} or {zone: KEY} whose moves are shown, with its name
 let changed = new Set();    // the board cells changed since this seat's last move (or since it came)
 let moved = false;          // this seat has just moved: the marks start again
 
@@ -31,9 +31,23 @@ function playerName(seat) {
   return doc.players[seat] ? doc.players[seat].name : "p" + (seat + 1);
 }
 
-function pick(label) {
-  picked = picked === label ? null : label;
+function same(a, b) {
+  return !!a && !!b && a.item === b.item && a.zone === b.zone;
+}
+
+function pick(what) {
+  picked = same(picked, what) ? null : what;
   render(doc);
+}
+
+function startsAt(move, what) {
+  // the move acts first on the item picked, on the cell picked, or on an item in that cell
+  const s = move.start;
+  if (!s) return false;
+  if (what.item !== undefined) return s.item === what.item;
+  if (s.zone === what.zone) return true;
+  const content = doc.view.zones[what.zone];
+  return s.item !== undefined && Array.isArray(content) && content.includes(Number(s.item));
 }
 
 function token(item) {
@@ -43,8 +57,9 @@ function token(item) {
   const info = doc.items[String(item)];
   const node = el("button", {type: "button", class: "token", title: info.label}, info.label);
   node.style.setProperty("--tok", colour(info.color));
-  if (picked === info.notation) node.classList.add("picked");
-  node.addEventListener("click", () => pick(info.notation));
+  const what = {item: String(item), name: info.notation};
+  if (same(picked, what)) node.classList.add("picked");
+  node.addEventListener("click", () => pick(what));
   return node;
 }
 
@@ -86,10 +101,17 @@ function renderMoves() {
   list.replaceChildren();
   let moves = doc.moves;
   if (picked) {
-    const some = moves.filter(m => mentions(m.notation, picked));
+    // the moves that start there; where none does (moves without a cell or an item to
+    // start from, such as a text), those whose notation names it
+    let some = moves.filter(m => startsAt(m, picked));
+    let how = "Moves from ";
+    if (!some.length) {
+      some = moves.filter(m => mentions(m.notation, picked.name));
+      how = "Moves naming ";
+    }
     if (some.length) moves = some;
     filter.hidden = false;
-    filter.textContent = "Moves with " + picked + (some.length ? "" : ": none, all shown") +
+    filter.textContent = how + picked.name + (some.length ? "" : ": none, all shown") +
       " (click it again for all)";
   } else {
     filter.hidden = true;
@@ -144,7 +166,9 @@ function renderBoard(board) {
     const content = doc.view.zones[cell.key];
     const g = svg("g", {tabindex: "0", role: "button", "aria-label": cell.name});
     const hidden = !Array.isArray(content);
-    const kind = "cell" + (hidden ? " hidden" : "") + (changed.has(cell.key) ? " changed" : "");
+    const last = doc.last_move && doc.last_move.cells.includes(cell.key);
+    const kind = "cell" + (hidden ? " hidden" : "") + (changed.has(cell.key) ? " changed" : "") +
+      (last ? " last" : "");
     g.append(svg("rect", {x, y, width: w, height: h, rx: 7, class: kind}));
     g.append(svg("text", {x: x + 4, y: y + 10, class: "name"}, cell.name));
     let label = "";
@@ -160,9 +184,10 @@ function renderBoard(board) {
     if (label) {
       g.append(svg("text", {x: x + w / 2, y: y + 26, "text-anchor": "middle", fill, class: "tok"}, label));
     }
-    if (picked === cell.name) g.querySelector("rect").setAttribute("stroke-width", "3");
-    g.addEventListener("click", () => pick(cell.name));
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(cell.name); } });
+    const what = {zone: cell.key, name: cell.name};
+    if (same(picked, what)) g.querySelector("rect").setAttribute("stroke-width", "3");
+    g.addEventListener("click", () => pick(what));
+    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(what); } });
     root.append(g);
   }
   box.append(root);
@@ -238,6 +263,16 @@ function renderResult() {
   document.getElementById("record").setAttribute("href", address + "/record");
 }
 
+function renderLastMove() {
+  // the last move as this seat saw it (the server writes a secret choice by its verb alone)
+  const last = document.getElementById("last-move");
+  const move = doc.last_move;
+  last.hidden = !move;
+  if (!move) return;
+  last.replaceChildren(el("strong", {}, "Last move: "),
+    document.createTextNode(playerName(move.player) + ": " + (move.notation === null ? "(hidden)" : move.notation)));
+}
+
 function renderLog() {
   const log = document.getElementById("log");
   log.replaceChildren(...doc.log.map(line => el("li", {}, line)));
@@ -263,6 +298,7 @@ function render(next) {
   changed = changedCells(doc, next);
   doc = next;
   renderStatus();
+  renderLastMove();
   renderZones();
   renderPlayers();
   renderResult();
