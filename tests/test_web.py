@@ -3,6 +3,7 @@ file, the secrets each link keeps, refused moves, and a server killed with SIGKI
 comes back with every acknowledged move."""
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -16,6 +17,7 @@ pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]
 import httpx
 import jsonschema
 from console import meeple_cli
+from meeple.cli.cmd_serve import page_words
 from meeple.interpreter import views
 from meeple.web import present, schema
 from meeple.web.app import create_app
@@ -90,6 +92,29 @@ def test_a_title_written_as_html_is_shown_as_text(tmp_path):
     with TestClient(create_app(tables)) as client:
         page = client.get(path_of(table, 0)).text
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in page
+
+
+@pytest.mark.parametrize("locale, words", [
+    ("de", ["Deine Züge", "Tisch", "Verlauf", "Du bist am Zug.", "Letzter Zug: {player}: {move}"]),
+    ("fr", ["Vos coups", "Joueurs", "Journal", "À vous de jouer."]),
+    ("nl", ["Jouw zetten", "Spelers", "Verloop", "Jij bent aan zet."]),
+    ("ru", ["Ваши ходы", "Игроки", "Журнал", "Ваш ход."]),
+    (None, ["Your moves", "Players", "Log", "Your move.", "Last move: {player}: {move}"]),
+])
+def test_the_page_speaks_the_tables_language(tmp_path, locale, words):
+    """The page's headings (in its HTML) and its script's sentences (the body's
+    data-words) come from the CLI's catalogs, in the table's locale."""
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    table = tables.create("cherokee", interpreter.load("cherokee", locale=locale), 2, [], locale,
+                          1, {})
+    with TestClient(create_app(tables, words=page_words)) as client:   # as meeple serve does
+        page = client.get(path_of(table, 0)).text
+    said = json.loads(html.unescape(re.search(r'<body data-words="([^"]*)">', page).group(1)))
+    found = [w for w in words if w in page or w in said.values()]
+    assert found == words
+    assert set(said) >= {"your_move", "last_move", "moves_from", "over", "hidden"}
+    if locale:       # nothing left in English
+        assert "Your moves" not in page and "Your move." not in said.values()
 
 
 def test_a_wrong_token_is_404_and_says_nothing(hearts):

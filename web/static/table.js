@@ -8,6 +8,13 @@ let doc = null;
 let picked = null;          // {item: ID} or {zone: KEY} whose moves are shown, with its name
 let changed = new Set();    // the board cells changed since this seat's last move (or since it came)
 let moved = false;          // this seat has just moved: the marks start again
+let words = {};             // the page's words in the table's language (the body's data-words)
+
+function say(key, fields) {
+  // a sentence of the page in the table's language, its {placeholders} filled in
+  const given = fields || {};
+  return (words[key] || key).replace(/\{(\w+)\}/g, (all, k) => (k in given ? String(given[k]) : all));
+}
 
 function el(tag, attrs, text) {
   const node = document.createElement(tag);
@@ -52,7 +59,7 @@ function startsAt(move, what) {
 
 function token(item) {
   if (typeof item !== "number") {
-    return el("span", {class: "token hidden", title: "hidden"}, "?");
+    return el("span", {class: "token hidden", title: say("hidden")}, "?");
   }
   const info = doc.items[String(item)];
   const node = el("button", {type: "button", class: "token", title: info.label}, info.label);
@@ -67,9 +74,9 @@ function contents(content) {
   const span = el("span", {class: "contents"});
   if (!Array.isArray(content)) {
     const n = content && content.count ? content.count : 0;
-    span.append(el("span", {class: "muted"}, n ? n + " hidden" : "empty"));
+    span.append(el("span", {class: "muted"}, n ? say("count_hidden", {count: n}) : say("empty")));
   } else if (content.length === 0) {
-    span.append(el("span", {class: "muted"}, "empty"));
+    span.append(el("span", {class: "muted"}, say("empty")));
   } else {
     for (const item of content) span.append(token(item));
   }
@@ -85,13 +92,13 @@ function renderStatus() {
   const status = document.getElementById("status");
   status.classList.remove("yours");
   if (doc.over) {
-    status.textContent = "The game is over.";
+    status.textContent = say("over");
   } else if (doc.seat !== null && doc.to_move.includes(doc.seat)) {
-    status.textContent = doc.simultaneous ? "Your choice (everyone chooses at once)." : "Your move.";
+    status.textContent = doc.simultaneous ? say("your_choice") : say("your_move");
     status.classList.add("yours");
   } else {
     const names = doc.to_move.map(playerName).join(", ");
-    status.textContent = (doc.simultaneous ? "Waiting for: " : "To move: ") + names;
+    status.textContent = say(doc.simultaneous ? "waiting" : "to_move", {players: names});
   }
 }
 
@@ -104,15 +111,14 @@ function renderMoves() {
     // the moves that start there; where none does (moves without a cell or an item to
     // start from, such as a text), those whose notation names it
     let some = moves.filter(m => startsAt(m, picked));
-    let how = "Moves from ";
+    let how = "moves_from";
     if (!some.length) {
       some = moves.filter(m => mentions(m.notation, picked.name));
-      how = "Moves naming ";
+      how = "moves_naming";
     }
     if (some.length) moves = some;
     filter.hidden = false;
-    filter.textContent = how + picked.name + (some.length ? "" : ": none, all shown") +
-      " (click it again for all)";
+    filter.textContent = say(some.length ? how : "moves_none", {name: picked.name});
   } else {
     filter.hidden = true;
   }
@@ -124,7 +130,7 @@ function renderMoves() {
     list.append(item);
   }
   document.getElementById("moves-section").hidden = doc.seat === null;
-  if (doc.seat !== null && !moves.length) list.append(el("li", {class: "muted"}, "None now."));
+  if (doc.seat !== null && !moves.length) list.append(el("li", {class: "muted"}, say("none_now")));
 }
 
 function stacked(labels) {
@@ -197,7 +203,7 @@ function renderBoard(board) {
 function zoneRow(z, content) {
   const row = el("div", {class: "zone", "data-zone": z.key});
   let title = z.title;
-  if (z.owner !== null) title += z.owner === doc.seat ? " (yours)" : " (" + playerName(z.owner) + ")";
+  if (z.owner !== null) title += z.owner === doc.seat ? " " + say("yours") : " (" + playerName(z.owner) + ")";
   row.append(el("span", {class: "zone-title"}, title + ":"));
   row.append(contents(content));
   return row;
@@ -233,7 +239,7 @@ function renderPlayers() {
   table.append(head);
   for (const p of doc.players) {
     const tr = el("tr", {class: (p.seat === doc.seat ? "me " : "") + (doc.to_move.includes(p.seat) ? "turn" : "")});
-    tr.append(el("th", {}, p.name + (p.bot ? " (bot)" : "") + (p.seat === doc.seat ? " (you)" : "")));
+    tr.append(el("th", {}, p.name + (p.bot ? " " + say("bot") : "") + (p.seat === doc.seat ? " " + say("you") : "")));
     for (const name of owned) {
       const content = doc.view.zones[name + ":" + p.seat];
       const n = Array.isArray(content) ? content.length : (content ? content.count : 0);
@@ -269,8 +275,8 @@ function renderLastMove() {
   const move = doc.last_move;
   last.hidden = !move;
   if (!move) return;
-  last.replaceChildren(el("strong", {}, "Last move: "),
-    document.createTextNode(playerName(move.player) + ": " + (move.notation === null ? "(hidden)" : move.notation)));
+  last.textContent = say("last_move", {player: playerName(move.player),
+                                        move: move.notation === null ? say("hidden") : move.notation});
 }
 
 function renderLog() {
@@ -323,12 +329,12 @@ async function play(notation) {
     });
     const body = await answer.json();
     if (!answer.ok) {
-      error.textContent = body.error || ("The move was refused (" + answer.status + ").");
+      error.textContent = body.error || say("refused", {status: answer.status});
       moved = false;
     }
     picked = null;
   } catch (e) {
-    error.textContent = "The server could not be reached; try again.";
+    error.textContent = say("unreachable");
   }
   await refresh();
 }
@@ -346,7 +352,11 @@ async function refresh() {
 function connect() {
   const events = new EventSource(address + "/events");
   events.addEventListener("state", (e) => show(JSON.parse(e.data)));
-  events.onerror = () => { document.getElementById("status").textContent = "Reconnecting…"; };
+  events.onerror = () => { document.getElementById("status").textContent = say("reconnecting"); };
 }
 
-document.addEventListener("DOMContentLoaded", () => { refresh(); connect(); });
+document.addEventListener("DOMContentLoaded", () => {
+  words = JSON.parse(document.body.dataset.words || "{}");
+  refresh();
+  connect();
+});
