@@ -214,6 +214,26 @@ def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_
         server.stop()
 
 
+def test_the_page_speaks_the_tables_language(browser, shots, tmp_path):
+    server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
+                    "--locale", "de", "--seed", "2", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        page, errors = _page(browser, server.links["seats"]["1"])
+        assert page.inner_text("#moves-heading") == "Deine Züge"
+        assert page.inner_text("#status") in ("Du bist am Zug.",
+                                              "Deine Wahl (alle wählen gleichzeitig).")
+        rnd = random.Random(3)
+        while not _play_one(page, rnd, keyboard=True):
+            page.wait_for_timeout(50)
+        page.wait_for_selector("#last-move:not([hidden])")
+        assert page.inner_text("#last-move").startswith("Letzter Zug: ")
+        assert page.inner_text("#status").startswith(("Am Zug: ", "Warten auf: "))
+        _shot(page, shots, "hearts-de")
+        assert errors == []
+    finally:
+        server.stop()
+
+
 def test_the_lobby_starts_a_table_whose_link_plays(browser, shots, tmp_path):
     server = Server("--db", str(tmp_path / "tables.sqlite"))      # no table yet: the lobby only
     try:
