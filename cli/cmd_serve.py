@@ -97,7 +97,7 @@ def command(
         else:
             _print_links(tables, new, base)
             print(f"Lobby (start more tables): {base}/l/{lobby.token}", flush=True)
-    server.run(tables, host, port, ready, lobby)
+    server.run(tables, host, port, ready, lobby, page_words)
 
 
 def _default_db() -> Path:
@@ -161,3 +161,13 @@ def _print_links(tables, new, base: str) -> None:
             print(f"  seat {seat}{' (bot ' + bot + ')' if bot else ''}: {url}")
         print(f"  spectator: {found['spectator']}")
     print("Press Ctrl-C to stop the server.", file=sys.stderr, flush=True)
+
+
+def page_words(prog) -> dict[str, str]:
+    """The web table page's words (web/words.py WORDS) in the language of ``prog``'s
+    locale, from the command line's catalogs (English for a sentence a catalog lacks);
+    tests/test_i18n.py counts WORDS among the sentences every catalog translates."""
+    from ..web.words import WORDS
+    from . import i18n
+    lang = i18n.language(prog)
+    return {key: i18n.tr(lang, msgid) for key, msgid in WORDS.items()}

@@ -3,6 +3,7 @@ file, the secrets each link keeps, refused moves, and a server killed with SIGKI
 comes back with every acknowledged move."""
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -16,6 +17,7 @@ pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]
 import httpx
 import jsonschema
 from console import meeple_cli
+from meeple.cli.cmd_serve import page_words
 from meeple.interpreter import views
 from meeple.web import present, schema
 from meeple.web.app import create_app
@@ -92,6 +94,29 @@ def test_a_title_written_as_html_is_shown_as_text(tmp_path):
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; co" in page
 
 
+@pytest.mark.parametrize("locale, words", [
+    ("de", ["Deine Züge", "Tisch", "Verlauf", "Du bist am Zug.", "Letzter Zug: {player}: {move}"]),
+    ("fr", ["Vos coups", "Joueurs", "Journal", "À vous de jouer."]),
+    ("nl", ["Jouw zetten", "Spelers", "Verloop", "Jij bent aan zet."]),
+    ("ru", ["Ваши ходы", "Игроки", "Журнал", "Ваш ход."]),
+    (None, ["Your moves", "Players", "Log", "Your move.", "Last move: {player}: {move}"]),
+])
+def test_the_page_speaks_the_tables_language(tmp_path, locale, words):
+    """The page's headings (in its HTML) and its script's sentences (the body's
+    data-words) come from the CLI's catalogs, in the table's locale."""
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    table = tables.create("cherokee", interpreter.load("cherokee", locale=locale), 2, [], locale,
+                          1, {})
+    with TestClient(create_app(tables, words=page_words)) as client:   # as meeple serve does
+        page = client.get(path_of(table, 0)).text
+    said = json.loads(html.unescape(re.search(r'<body data-words="([^"]*)">', page).group(1)))
+    found = [w for w in words if w in page or w in said.values()]
+    assert found == words
+    assert set(said) >= {"your_move", "last_move", "moves_from", "over", "hidden"}
+    if locale:       # nothing left in English
+        assert "Your moves" not in page and "Your move." not in said.values()
+
+
 def test_a_wrong_token_is_404_and_says_nothing(hearts):
     token = hearts.table.links()[0]
     wrong = ["/t/" + token[:-1] + ("A" if token[-1] != "A" else "B"), "/t/" + "x" * 32, "/t/short",
@@ -166,10 +191,15 @@ def test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game(hearts):
         unseen.note(t.game)
         words = unseen.words(t.game, 0)
         assert_hides(json.dumps(doc, ensure_ascii=False), words)
+        # the last move and the moves' starts name no card seat 2 was never shown (held
+        # by any other seat, or passed between them)
+        assert_hides(json.dumps(doc["last_move"], ensure_ascii=False), unseen.never(t.game))
+        assert all(m["start"] is None or int(m["start"]["item"]) in unseen.seen
+                   for m in doc["moves"])
         assert_hides(c.get(urls[1]).text, words)
         if steps % 7 == 0:
             twin = SimpleNamespace(game=interpreter.determinize(t.game, 1, rnd), program=t.program,
-                                   bots=t.bots, version=t.version)
+                                   bots=t.bots, version=t.version, last=t.last)
             assert present.document(twin, 1) == present.document(t, 1)
         if doc["over"]:
             break
@@ -185,6 +215,78 @@ def test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game(hearts):
     saved.write_text(record.text, encoding="utf-8")
     replayed = meeple_cli("replay", saved, "--json")     # the record replays, to the same end
     assert replayed.code == 0 and replayed.json()["result"] == t.game.result, replayed
+
+
+def test_a_secret_choice_is_the_last_move_by_its_verb_alone(hearts):
+    c, t = hearts.client, hearts.table
+    one, two = path_of(t, 0), path_of(t, 1)
+    wait_for_people(c, one)           # the bots have passed: seats 1 and 2 choose at once
+    move = t.game.legal_moves(0)[0]
+    assert _post(c, one, {"move": move.notation}).status_code == 200
+    assert c.get(one, headers=JSON).json()["last_move"] == {
+        "player": 0, "notation": move.notation, "cells": []}
+    shown = c.get(two, headers=JSON).json()
+    assert shown["last_move"] == {"player": 0, "notation": t.game.decision.verb, "cells": []}
+    assert move.notation not in json.dumps(shown) and move.notation not in c.get(two).text
+    assert c.get(path_of(t, SPECTATOR), headers=JSON).json()["last_move"]["notation"] == "pass"
+
+
+def test_a_secret_bid_is_shown_once_every_seat_has_bid(tmp_path):
+    folder = tmp_path / "bids"
+    folder.mkdir()
+    (folder / "bids.meeple").write_text(
+        'ruleset bids\nplayers 2..2\nvar bid: int per player = 0\nvar rounds: int = 0\n'
+        'turn { choose bid(p) from [1, 2, 3] for each p in players as "bid"\n'
+        '  rounds = rounds + 1 }\nend when rounds == 2\nscore(p) = bid(p)\n', encoding="utf-8")
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    table = tables.create(str(folder), interpreter.load(str(folder)), 2, [], None, 1, {})
+    with TestClient(create_app(tables)) as client:
+        one, two = path_of(table, 0), path_of(table, 1)
+        assert client.get(two, headers=JSON).json()["last_move"] is None
+        assert _post(client, one, {"move": "bid 3"}).status_code == 200
+        assert client.get(two, headers=JSON).json()["last_move"]["notation"] == "bid"
+        assert client.get(one, headers=JSON).json()["last_move"]["notation"] == "bid 3"
+        assert _post(client, two, {"move": "bid 2"}).status_code == 200   # the bids are shown
+        assert client.get(one, headers=JSON).json()["last_move"] == {
+            "player": 1, "notation": "bid 2", "cells": []}
+        again = Tables(SQLiteStore(tmp_path / "t.sqlite"))      # a server started again
+        again.restore()
+        assert present.document(again.by_id[table.id], 0)["last_move"]["notation"] == "bid 2"
+
+
+@pytest.mark.parametrize("ruleset", ["kalah", "cherokee"])
+def test_each_move_starts_at_the_cell_or_item_it_acts_on(tmp_path, ruleset):
+    """A move's start is the cell or the item its value chooses first: a click on that
+    cell or item picks it; the last move names the cells its notation names."""
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    table = tables.create(ruleset, interpreter.load(ruleset), 2, [], None, 4, {})
+    rnd = random.Random(2)
+    kinds = set()
+    with TestClient(create_app(tables)) as client:
+        for _ in range(40):
+            if table.game.over:
+                break
+            seat = table.game.deciding[0]
+            doc = client.get(path_of(table, seat), headers=JSON).json()
+            jsonschema.Draft202012Validator(SEAT_SCHEMA).validate(doc)
+            names = {c["key"]: c["name"] for b in doc["boards"] for c in b["cells"]}
+            for m in doc["moves"]:
+                first = m["notation"].split()[1].split("+")[0]     # 'sow a1', 'with r3c1+r4c3'
+                if "zone" in (m["start"] or {}):
+                    assert names[m["start"]["zone"]] == first, m
+                    kinds.add("cell")
+                elif "item" in (m["start"] or {}):
+                    assert doc["items"][m["start"]["item"]]["notation"] == first, m
+                    kinds.add("item")
+                else:
+                    assert m["notation"].split()[0] in ("pass", "stop"), m
+            played = rnd.choice(doc["moves"])["notation"]
+            assert _post(client, path_of(table, seat), {"move": played}).status_code == 200
+            last = client.get(path_of(table, 1 - seat), headers=JSON).json()["last_move"]
+            assert last["player"] == seat and last["notation"] == played
+            assert [names[k] for k in last["cells"]] == [w for w in played.split()[1].split("+")
+                                                         if w in names.values()]
+    assert kinds == ({"cell"} if ruleset == "kalah" else {"cell", "item"})
 
 
 def test_the_record_is_not_given_before_the_end(hearts):

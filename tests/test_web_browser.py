@@ -156,12 +156,15 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
         cells = doc["boards"][0]["cells"]
         assert page.locator(".board svg g[role=button]").count() == len(cells)
         _shot(page, shots, "cherokee-board")
-        target = doc["moves"][0]["notation"].split()[-1]        # a cell a move names
+        key = doc["moves"][0]["start"]["zone"]                 # the cell a move starts at
+        target = next(c["name"] for c in cells if c["key"] == key)
         cell = page.locator(f'.board g[aria-label="{target}"]')
         cell.focus()
         page.keyboard.press("Enter")
         shown = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
-        assert shown and all(target in m for m in shown) and len(shown) < len(doc["moves"])
+        assert shown == [m["notation"] for m in doc["moves"] if m["start"] == {"zone": key}]
+        assert len(shown) < len(doc["moves"])
+        assert page.locator("#filter").text_content().startswith("Moves from " + target)
         _shot(page, shots, "cherokee-board-picked")
         rnd = random.Random(1)
         for _ in range(10):    # a chase takes a card off the pyramid once it is fought out
@@ -171,6 +174,12 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
                 page.wait_for_timeout(50)
         marked = page.locator(".board rect.changed").count()
         assert 1 <= marked < len(cells)         # the cells the last moves changed, only
+        while not (now := httpx.get(url, headers=JSON, timeout=30).json())["moves"] and not now["over"]:
+            page.wait_for_timeout(50)            # the bot's move, then this seat's turn
+        page.wait_for_selector(f'body[data-version="{now["version"]}"]')
+        last = now["last_move"]
+        assert last["notation"] in page.locator("#last-move").text_content()
+        assert page.locator(".board rect.last").count() == len(last["cells"])
         deadline = time.monotonic() + GAME_SECONDS
         while not (now := httpx.get(url, headers=JSON, timeout=30).json())["over"]:
             assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
@@ -201,6 +210,26 @@ def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_
         spectator, _ = _page(browser, server.links["spectator"])
         assert spectator.locator("#moves-section").is_hidden()
         assert "hidden" in spectator.inner_text("#players") or spectator.inner_text("#zones")
+    finally:
+        server.stop()
+
+
+def test_the_page_speaks_the_tables_language(browser, shots, tmp_path):
+    server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
+                    "--locale", "de", "--seed", "2", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        page, errors = _page(browser, server.links["seats"]["1"])
+        assert page.inner_text("#moves-heading") == "Deine Züge"
+        assert page.inner_text("#status") in ("Du bist am Zug.",
+                                              "Deine Wahl (alle wählen gleichzeitig).")
+        rnd = random.Random(3)
+        while not _play_one(page, rnd, keyboard=True):
+            page.wait_for_timeout(50)
+        page.wait_for_selector("#last-move:not([hidden])")
+        assert page.inner_text("#last-move").startswith("Letzter Zug: ")
+        assert page.inner_text("#status").startswith(("Am Zug: ", "Warten auf: "))
+        _shot(page, shots, "hearts-de")
+        assert errors == []
     finally:
         server.stop()
 

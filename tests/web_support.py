@@ -71,6 +71,14 @@ class Unseen:
         return out
 
 
+    def never(self, game) -> list[str]:
+        """The labels and notations of every item this seat has never been shown."""
+        prog = game.program
+        unseen = sorted(set(views.secrets(game, self.seat)["hidden items"]) - self.seen)
+        return [w for item in unseen
+                for w in (display.item_label(prog, item), display.value_notation(prog, item, "item"))]
+
+
 def assert_hides(text: str, words: list[str]) -> None:
     found = [w for w in words if w.lower() in text.lower()]
     assert not found, f"secret cards shown: {found}"

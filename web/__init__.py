@@ -6,5 +6,6 @@ own secret link (docs/web.md). A front end like ``cli/``: it uses the public API
 - ``tables``: the games in memory, every move committed before it is acknowledged, bots;
 - ``present``: the JSON a seat's link answers with, from the seat's view only;
 - ``app``: the Starlette application (pages, JSON, moves, server-sent events);
-- ``server``: uvicorn, and the links printed once it listens.
+- ``server``: uvicorn, and the links printed once it listens;
+- ``words``: the page's own words, in English (``meeple serve`` gives their translations).
 """

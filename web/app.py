@@ -24,6 +24,7 @@ from . import present
 from .lobby import Lobby, LobbyError
 from .store import SPECTATOR
 from .tables import MoveRefused, Tables
+from .words import Words, english
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 4096          # bytes of a move's request
@@ -74,7 +75,8 @@ def _refused(status: int, message: str) -> JSONResponse:
 class WebTable:
     """The endpoints, over the tables a server holds."""
 
-    def __init__(self, tables: Tables, lobby: Lobby | None = None):
+    def __init__(self, tables: Tables, lobby: Lobby | None = None, words: Words | None = None):
+        self.words = words or english     # the page's words for a table's ruleset
         self.tables = tables
         self.lobby = lobby
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
@@ -95,8 +97,10 @@ class WebTable:
         if "application/json" in request.headers.get("accept", ""):
             return JSONResponse(doc)
         you = None if link.seat == SPECTATOR else doc["players"][link.seat]["name"]
+        words = self.words(link.table.program)
         page = self.templates.get_template("table.html").render(
-            title=doc["title"], you=you, lang=_lang(link.table.program))
+            title=doc["title"], you=you, lang=_lang(link.table.program), w=words,
+            words=json.dumps(words, ensure_ascii=False))
         return HTMLResponse(page)
 
     async def move(self, request: Request) -> Response:
@@ -226,9 +230,11 @@ def _notation(body: bytes) -> str | JSONResponse:
     return notation
 
 
-def create_app(tables: Tables, lobby: Lobby | None = None) -> Starlette:
-    """The ASGI application of a server holding ``tables`` (and a lobby to start more)."""
-    web = WebTable(tables, lobby)
+def create_app(tables: Tables, lobby: Lobby | None = None, words: Words | None = None) -> Starlette:
+    """The ASGI application of a server holding ``tables`` (and a lobby to start more);
+    ``words`` gives the page's words in a table's language (web/words.py; English
+    without it)."""
+    web = WebTable(tables, lobby, words)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 from ..interpreter import display
-from ..interpreter.views import view as seat_view
+from ..interpreter.views import choice_hidden, item_visible, view as seat_view
 from .store import SPECTATOR
 
 FORMAT = "meeple-web-seat/1"
@@ -106,6 +106,92 @@ def _type(prog, var: str):
     return decl.type if decl is not None else None
 
 
+def _tuple_parts(code: str) -> list[str]:
+    """The parts' type codes of a tuple type code (``tuple(cell,str)``), nested ones whole."""
+    parts, depth, start = [], 0, len("tuple(")
+    for k in range(start, len(code) - 1):
+        if code[k] == "(":
+            depth += 1
+        elif code[k] == ")":
+            depth -= 1
+        elif code[k] == "," and depth == 0:
+            parts.append(code[start:k])
+            start = k + 1
+    parts.append(code[start:len(code) - 1])
+    return parts
+
+
+def leaves(value, code: str):
+    """The (type code, value) of each single value a move's value holds (the parts of a
+    tuple, the elements of a list), in order."""
+    if value is None:
+        return
+    if code.startswith("list:") and isinstance(value, list | tuple):
+        for v in value:
+            yield from leaves(v, code[5:])
+    elif code.startswith("tuple(") and isinstance(value, list | tuple):
+        for v, c in zip(value, _tuple_parts(code)):
+            yield from leaves(v, c)
+    else:
+        yield code, value
+
+
+def start(prog, value, code: str, shown: dict) -> dict | None:
+    """What a move acts on first (its value; the first part of a tuple, the first element
+    of a list): ``{"zone": KEY}`` for a cell or a zone, ``{"item": ID}`` for an item the
+    seat is shown (in ``shown``, the document's items); else None."""
+    for c, v in leaves(value, code):
+        if c in ("cell", "zone") and isinstance(v, int):
+            return {"zone": prog.zones[v].key}
+        if c == "item" and isinstance(v, int) and str(v) in shown:
+            return {"item": str(v)}
+        return None
+    return None
+
+
+def _cells(prog, value, code: str) -> list[str]:
+    return [prog.zones[v].key for c, v in leaves(value, code)
+            if c == "cell" and isinstance(v, int)]
+
+
+class LastMove:
+    """The last move as each seat saw it: its notation, or its verb alone (None when it
+    has none) for a seat that may not know what was chosen: a secret choice while the
+    simultaneous decision is under way, or into a variable the seat never sees
+    (views.choice_hidden), or a move naming an item the seat sees neither before nor
+    after it (as ``meeple replay --as`` writes it). Made before the move, finished after."""
+
+    def __init__(self, game, move):
+        decision = game.decision
+        self.player = move.player
+        self.notation = move.notation
+        self.verb = decision.verb
+        self.cells = _cells(game.program, move.value, decision.type)
+        self.simultaneous = game.simultaneous
+        items = [v for c, v in leaves(move.value, decision.type) if c == "item"]
+        seats = [*range(game.players), SPECTATOR]
+        self.hidden = {s for s in seats if s != move.player and choice_hidden(game, move.player, s)}
+        self.unseen = {s: [i for i in items if not item_visible(game, i, s)] for s in seats
+                       if s != move.player}
+
+    def played(self, game) -> LastMove:
+        """Finished once the move is made on ``game``."""
+        under_way = self.simultaneous and game.simultaneous and \
+            self.player in game.decision.chosen
+        for s, items in self.unseen.items():
+            if under_way or any(not item_visible(game, i, s) for i in items):
+                self.hidden.add(s)
+        self.unseen = {}
+        return self
+
+    def shown(self, seat: int) -> dict:
+        """As ``seat`` saw it: who made it, its notation (its verb alone, or None, when
+        the seat may not know it) and the cells it names (none then)."""
+        if seat in self.hidden:
+            return {"player": self.player, "notation": self.verb, "cells": []}
+        return {"player": self.player, "notation": self.notation, "cells": list(self.cells)}
+
+
 def document(table, seat: int) -> dict:
     """The JSON a seat's link answers with (seat SPECTATOR: the public view)."""
     game, prog = table.game, table.program
@@ -114,8 +200,12 @@ def document(table, seat: int) -> dict:
     shared, per_player = _variables(prog, view, items)
     ivars = view.get("ivars")
     to_move = [] if game.over else list(game.deciding)
-    moves = ([{"notation": m.notation} for m in game.legal_moves(seat)]
+    shown = {str(i): _label(prog, i, ivars) for i in sorted(items)}
+    code = game.decision.type if to_move else ""
+    moves = ([{"notation": m.notation, "start": start(prog, m.value, code, shown)}
+              for m in game.legal_moves(seat)]
              if seat in to_move and seat not in table.bots else [])
+    last = table.last
     return {
         "format": FORMAT,
         "title": prog.title,
@@ -129,9 +219,10 @@ def document(table, seat: int) -> dict:
         "moves": moves,
         "boards": boards(prog),
         "zones": _zones(prog, view),
-        "items": {str(i): _label(prog, i, ivars) for i in sorted(items)},
+        "items": shown,
         "variables": shared,
         "player_variables": per_player,
+        "last_move": None if last is None else last.shown(seat),
         "log": list(view.get("log", [])),
         "result": view.get("result"),
         "view": view,

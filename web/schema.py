@@ -45,9 +45,24 @@ def seat_schema() -> dict:
         "to_move": _list(seat, "the seats that must decide now (several in a simultaneous "
                                "decision; none once over)"),
         "simultaneous": _s("boolean", "whether the seats to move choose at once, in secret"),
-        "moves": _list(_obj("a legal move", {"notation": _s(
-            "string", 'its notation: POST {"move": NOTATION} to SEAT_URL/moves')}),
+        "moves": _list(_obj("a legal move", {
+            "notation": _s("string", 'its notation: POST {"move": NOTATION} to SEAT_URL/moves'),
+            "start": {"description": "what the move acts on first (its chosen value; the first "
+                      "part of a tuple, the first element of a list): a cell or a zone by its key "
+                      "in view.zones, or an item this document's items name; null otherwise",
+                      "oneOf": [{"type": "null"},
+                                _obj("a cell or a zone", {"zone": _s("string", "its key")}),
+                                _obj("an item", {"item": _s("string", "its id, a key of items")})]}}),
             "this seat's legal moves when it is to move (and not a bot's), else empty"),
+        "last_move": {"description": "the last move made, as this seat saw it; null before "
+                      "the first", "oneOf": [{"type": "null"}, _obj("the last move", {
+                          "player": seat,
+                          "notation": _s(["string", "null"], "its notation; its verb alone (null "
+                                         "when it has none) when this seat may not know what was "
+                                         "chosen (a secret choice, an item it never saw)"),
+                          "cells": _list(_s("string", "a cell's key in view.zones"),
+                                         "the cells it names (none when its notation is "
+                                         "not shown)")})]},
         "boards": _list(_obj("a board", {"name": _s("string", "its name"),
                                          "title": _s("string", "its name for people"),
                                          "cells": _list(cell, "its cells")}),

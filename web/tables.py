@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .. import interpreter
 from ..interpreter import IllegalMove, RuleError, bot_move, bot_seed, make_bot
+from .present import LastMove
 from .store import SPECTATOR, MoveTaken, Store, StoredTable
 
 TOKEN_BYTES = 24     # 192 bits from `secrets` per link
@@ -81,8 +82,12 @@ class Table:
                      for s, spec in stored.bots.items()}
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        for move in stored.moves:     # the stored moves, played again
-            self.game.apply(move)
+        self.last: LastMove | None = None     # the last move, as each seat saw it
+        for k, move in enumerate(stored.moves):     # the stored moves, played again
+            if k == len(stored.moves) - 1:
+                self._apply(move)
+            else:
+                self.game.apply(move)
         self._bots_task: asyncio.Task | None = None
 
     @property
@@ -108,6 +113,13 @@ class Table:
         """The number of moves made: a later state has a greater one."""
         return len(self.stored.moves)
 
+    def _apply(self, move) -> None:
+        """Makes a move (a Move, or its text as stored) and keeps it as the last move."""
+        move = self.game.find_move(move)
+        last = LastMove(self.game, move)
+        self.game.apply(move)
+        self.last = last.played(self.game)
+
     def _announce(self) -> None:
         self.changed.set()
         self.changed = asyncio.Event()
@@ -117,7 +129,7 @@ class Table:
         whether there were any. Called under the lock."""
         new = self.store.moves_from(self.id, len(self.stored.moves))
         for move in new:
-            self.game.apply(move)
+            self._apply(move)
             self.stored.moves.append(move)
         if new:
             self._announce()
@@ -130,15 +142,18 @@ class Table:
         Called under the lock, which it keeps while the move is written: nobody sees a
         move before it is stored."""
         text = self.game.move_text(move)
-        self.game.apply(move)
+        last = self.last
+        self._apply(move)
         try:
             await self.writer.write(self.id, len(self.stored.moves), text)
         except MoveTaken:
             self.game.undo()
+            self.last = last
             self.sync()
             raise
         except Exception:
             self.game.undo()
+            self.last = last
             raise
         self.stored.moves.append(text)
         self._announce()

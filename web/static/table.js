@@ -5,9 +5,16 @@
 
 const address = window.location.pathname.replace(/\/+$/, "");
 let doc = null;
-let picked = null;          // the notation of the item, or the cell, whose moves are shown
+let picked = null;          // {item: ID} or {zone: KEY} whose moves are shown, with its name
 let changed = new Set();    // the board cells changed since this seat's last move (or since it came)
 let moved = false;          // this seat has just moved: the marks start again
+let words = {};             // the page's words in the table's language (the body's data-words)
+
+function say(key, fields) {
+  // a sentence of the page in the table's language, its {placeholders} filled in
+  const given = fields || {};
+  return (words[key] || key).replace(/\{(\w+)\}/g, (all, k) => (k in given ? String(given[k]) : all));
+}
 
 function el(tag, attrs, text) {
   const node = document.createElement(tag);
@@ -31,20 +38,35 @@ function playerName(seat) {
   return doc.players[seat] ? doc.players[seat].name : "p" + (seat + 1);
 }
 
-function pick(label) {
-  picked = picked === label ? null : label;
+function same(a, b) {
+  return !!a && !!b && a.item === b.item && a.zone === b.zone;
+}
+
+function pick(what) {
+  picked = same(picked, what) ? null : what;
   render(doc);
+}
+
+function startsAt(move, what) {
+  // the move acts first on the item picked, on the cell picked, or on an item in that cell
+  const s = move.start;
+  if (!s) return false;
+  if (what.item !== undefined) return s.item === what.item;
+  if (s.zone === what.zone) return true;
+  const content = doc.view.zones[what.zone];
+  return s.item !== undefined && Array.isArray(content) && content.includes(Number(s.item));
 }
 
 function token(item) {
   if (typeof item !== "number") {
-    return el("span", {class: "token hidden", title: "hidden"}, "?");
+    return el("span", {class: "token hidden", title: say("hidden")}, "?");
   }
   const info = doc.items[String(item)];
   const node = el("button", {type: "button", class: "token", title: info.label}, info.label);
   node.style.setProperty("--tok", colour(info.color));
-  if (picked === info.notation) node.classList.add("picked");
-  node.addEventListener("click", () => pick(info.notation));
+  const what = {item: String(item), name: info.notation};
+  if (same(picked, what)) node.classList.add("picked");
+  node.addEventListener("click", () => pick(what));
   return node;
 }
 
@@ -52,9 +74,9 @@ function contents(content) {
   const span = el("span", {class: "contents"});
   if (!Array.isArray(content)) {
     const n = content && content.count ? content.count : 0;
-    span.append(el("span", {class: "muted"}, n ? n + " hidden" : "empty"));
+    span.append(el("span", {class: "muted"}, n ? say("count_hidden", {count: n}) : say("empty")));
   } else if (content.length === 0) {
-    span.append(el("span", {class: "muted"}, "empty"));
+    span.append(el("span", {class: "muted"}, say("empty")));
   } else {
     for (const item of content) span.append(token(item));
   }
@@ -70,13 +92,13 @@ function renderStatus() {
   const status = document.getElementById("status");
   status.classList.remove("yours");
   if (doc.over) {
-    status.textContent = "The game is over.";
+    status.textContent = say("over");
   } else if (doc.seat !== null && doc.to_move.includes(doc.seat)) {
-    status.textContent = doc.simultaneous ? "Your choice (everyone chooses at once)." : "Your move.";
+    status.textContent = doc.simultaneous ? say("your_choice") : say("your_move");
     status.classList.add("yours");
   } else {
     const names = doc.to_move.map(playerName).join(", ");
-    status.textContent = (doc.simultaneous ? "Waiting for: " : "To move: ") + names;
+    status.textContent = say(doc.simultaneous ? "waiting" : "to_move", {players: names});
   }
 }
 
@@ -86,11 +108,17 @@ function renderMoves() {
   list.replaceChildren();
   let moves = doc.moves;
   if (picked) {
-    const some = moves.filter(m => mentions(m.notation, picked));
+    // the moves that start there; where none does (moves without a cell or an item to
+    // start from, such as a text), those whose notation names it
+    let some = moves.filter(m => startsAt(m, picked));
+    let how = "moves_from";
+    if (!some.length) {
+      some = moves.filter(m => mentions(m.notation, picked.name));
+      how = "moves_naming";
+    }
     if (some.length) moves = some;
     filter.hidden = false;
-    filter.textContent = "Moves with " + picked + (some.length ? "" : ": none, all shown") +
-      " (click it again for all)";
+    filter.textContent = say(some.length ? how : "moves_none", {name: picked.name});
   } else {
     filter.hidden = true;
   }
@@ -102,7 +130,7 @@ function renderMoves() {
     list.append(item);
   }
   document.getElementById("moves-section").hidden = doc.seat === null;
-  if (doc.seat !== null && !moves.length) list.append(el("li", {class: "muted"}, "None now."));
+  if (doc.seat !== null && !moves.length) list.append(el("li", {class: "muted"}, say("none_now")));
 }
 
 function stacked(labels) {
@@ -144,7 +172,9 @@ function renderBoard(board) {
     const content = doc.view.zones[cell.key];
     const g = svg("g", {tabindex: "0", role: "button", "aria-label": cell.name});
     const hidden = !Array.isArray(content);
-    const kind = "cell" + (hidden ? " hidden" : "") + (changed.has(cell.key) ? " changed" : "");
+    const last = doc.last_move && doc.last_move.cells.includes(cell.key);
+    const kind = "cell" + (hidden ? " hidden" : "") + (changed.has(cell.key) ? " changed" : "") +
+      (last ? " last" : "");
     g.append(svg("rect", {x, y, width: w, height: h, rx: 7, class: kind}));
     g.append(svg("text", {x: x + 4, y: y + 10, class: "name"}, cell.name));
     let label = "";
@@ -160,9 +190,10 @@ function renderBoard(board) {
     if (label) {
       g.append(svg("text", {x: x + w / 2, y: y + 26, "text-anchor": "middle", fill, class: "tok"}, label));
     }
-    if (picked === cell.name) g.querySelector("rect").setAttribute("stroke-width", "3");
-    g.addEventListener("click", () => pick(cell.name));
-    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(cell.name); } });
+    const what = {zone: cell.key, name: cell.name};
+    if (same(picked, what)) g.querySelector("rect").setAttribute("stroke-width", "3");
+    g.addEventListener("click", () => pick(what));
+    g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(what); } });
     root.append(g);
   }
   box.append(root);
@@ -172,7 +203,7 @@ function renderBoard(board) {
 function zoneRow(z, content) {
   const row = el("div", {class: "zone", "data-zone": z.key});
   let title = z.title;
-  if (z.owner !== null) title += z.owner === doc.seat ? " (yours)" : " (" + playerName(z.owner) + ")";
+  if (z.owner !== null) title += z.owner === doc.seat ? " " + say("yours") : " (" + playerName(z.owner) + ")";
   row.append(el("span", {class: "zone-title"}, title + ":"));
   row.append(contents(content));
   return row;
@@ -208,7 +239,7 @@ function renderPlayers() {
   table.append(head);
   for (const p of doc.players) {
     const tr = el("tr", {class: (p.seat === doc.seat ? "me " : "") + (doc.to_move.includes(p.seat) ? "turn" : "")});
-    tr.append(el("th", {}, p.name + (p.bot ? " (bot)" : "") + (p.seat === doc.seat ? " (you)" : "")));
+    tr.append(el("th", {}, p.name + (p.bot ? " " + say("bot") : "") + (p.seat === doc.seat ? " " + say("you") : "")));
     for (const name of owned) {
       const content = doc.view.zones[name + ":" + p.seat];
       const n = Array.isArray(content) ? content.length : (content ? content.count : 0);
@@ -238,6 +269,16 @@ function renderResult() {
   document.getElementById("record").setAttribute("href", address + "/record");
 }
 
+function renderLastMove() {
+  // the last move as this seat saw it (the server writes a secret choice by its verb alone)
+  const last = document.getElementById("last-move");
+  const move = doc.last_move;
+  last.hidden = !move;
+  if (!move) return;
+  last.textContent = say("last_move", {player: playerName(move.player),
+                                        move: move.notation === null ? say("hidden") : move.notation});
+}
+
 function renderLog() {
   const log = document.getElementById("log");
   log.replaceChildren(...doc.log.map(line => el("li", {}, line)));
@@ -263,6 +304,7 @@ function render(next) {
   changed = changedCells(doc, next);
   doc = next;
   renderStatus();
+  renderLastMove();
   renderZones();
   renderPlayers();
   renderResult();
@@ -287,12 +329,12 @@ async function play(notation) {
     });
     const body = await answer.json();
     if (!answer.ok) {
-      error.textContent = body.error || ("The move was refused (" + answer.status + ").");
+      error.textContent = body.error || say("refused", {status: answer.status});
       moved = false;
     }
     picked = null;
   } catch (e) {
-    error.textContent = "The server could not be reached; try again.";
+    error.textContent = say("unreachable");
   }
   await refresh();
 }
@@ -310,7 +352,11 @@ async function refresh() {
 function connect() {
   const events = new EventSource(address + "/events");
   events.addEventListener("state", (e) => show(JSON.parse(e.data)));
-  events.onerror = () => { document.getElementById("status").textContent = "Reconnecting…"; };
+  events.onerror = () => { document.getElementById("status").textContent = say("reconnecting"); };
 }
 
-document.addEventListener("DOMContentLoaded", () => { refresh(); connect(); });
+document.addEventListener("DOMContentLoaded", () => {
+  words = JSON.parse(document.body.dataset.words || "{}");
+  refresh();
+  connect();
+});
