@@ -268,3 +268,31 @@ def _page_ready(browser, url: str):
     page.goto(url)
     page.wait_for_selector("body[data-ready]")
     return page, errors
+
+
+def _luminance(css: str) -> float:
+    """The relative luminance (WCAG) of a computed ``rgb(...)`` colour."""
+    r, g, b = (int(float(v)) / 255 for v in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+    return sum(k * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+               for k, c in zip((0.2126, 0.7152, 0.0722), (r, g, b)))
+
+
+def test_tokens_of_a_light_colour_are_drawn_dark_enough_to_read(browser, tmp_path):
+    """A white or yellow item (Cherokee's Wolf and Birds clans) keeps a border and text
+    that read on the page's light ground: at least 3:1 against white (WCAG's ratio for
+    large text and outlines), not the white-on-white of the item's own colour."""
+    server = Server("cherokee", "--players", "3", "--bot", "3=random", "--seed", "0",
+                    "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        page, errors = _page(browser, server.links["seats"]["1"],
+                             viewport={"width": 1000, "height": 900})
+        inks = page.eval_on_selector_all(
+            ".token:not(.hidden), .board text.tok",
+            "ns => ns.map(n => n.tagName === 'text' ? getComputedStyle(n).fill"
+            "                                       : getComputedStyle(n).borderTopColor)")
+        assert len(inks) > 20
+        worst = max(_luminance(c) for c in inks)
+        assert (1.05) / (worst + 0.05) >= 3.0, inks
+        assert errors == []
+    finally:
+        server.stop()

@@ -34,6 +34,25 @@ function colour(name) {
   return name && CSS.supports("color", name.replace(/_/g, "")) ? name.replace(/_/g, "") : "#888";
 }
 
+const inks = new Map();
+
+function ink(name) {
+  // a colour to draw text and outlines in on the page's light ground: a light colour
+  // (white, yellow) darkened until it reads, the others as they are
+  const c = colour(name);
+  if (!inks.has(c)) {
+    const probe = el("span", {hidden: ""});
+    probe.style.color = c;
+    document.body.append(probe);
+    const rgb = (getComputedStyle(probe).color.match(/[\d.]+/g) || [136, 136, 136]).map(Number);
+    probe.remove();
+    const light = (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255;
+    const k = light > 0.6 ? 0.55 : 1;
+    inks.set(c, light > 0.6 ? `rgb(${rgb.slice(0, 3).map(v => Math.round(v * k)).join(", ")})` : c);
+  }
+  return inks.get(c);
+}
+
 function playerName(seat) {
   return doc.players[seat] ? doc.players[seat].name : "p" + (seat + 1);
 }
@@ -63,7 +82,7 @@ function token(item) {
   }
   const info = doc.items[String(item)];
   const node = el("button", {type: "button", class: "token", title: info.label}, info.label);
-  node.style.setProperty("--tok", colour(info.color));
+  node.style.setProperty("--tok", ink(info.color));
   const what = {item: String(item), name: info.notation};
   if (same(picked, what)) node.classList.add("picked");
   node.addEventListener("click", () => pick(what));
@@ -184,7 +203,7 @@ function renderBoard(board) {
     } else if (content.length) {
       const top = content[content.length - 1];
       label = stacked(content.map(i => typeof i === "number" ? doc.items[String(i)].short : "?"));
-      if (typeof top === "number") fill = colour(doc.items[String(top)].color);
+      if (typeof top === "number") fill = ink(doc.items[String(top)].color);
       if (fill === "#888") fill = "#222";
     }
     if (label) {
