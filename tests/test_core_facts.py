@@ -120,7 +120,7 @@ def test_integer_ranges_and_text_bounds():
 
 def test_the_kernel_writes_a_product_known_within_the_budget_plainly():
     source = kernel.Gen(program()).source()
-    twice = re.search(r"static I uF_twice\([^;{]*\{[^}]*", source).group(0)
-    grow = re.search(r"static I uF_grow\([^;{]*\{[^}]*", source).group(0)
+    twice = re.search(r"static (?:inline )?I uF_twice\([^;{]*\{[^}]*", source).group(0)
+    grow = re.search(r"static (?:inline )?I uF_grow\([^;{]*\{[^}]*", source).group(0)
     assert "mul(" not in twice and "* " in twice             # 2 * c.row: within the budget
     assert "mul(" in grow                                    # k * k: checked
