@@ -144,6 +144,13 @@ def test_prose_for_no_rule_is_a_located_warning(tmp_path):
     assert "de.meeple:7" in text and "no rule is called 'variant.slow'" in text
 
 
+def test_clans_and_glory_has_prose_for_every_rule_in_every_locale():
+    r = meeple_cli("rulebook", "clans-and-glory", "--check")
+    assert (r.code, r.out) == (0, "en: every rule has prose\nru: every rule has prose\n"), r
+    r = meeple_cli("rulebook", "kalah", "--check", "--locale", "de")
+    assert (r.code, r.out) == (1, "de: 6 without prose: overview, setup, turn, end, score, action.sow\n"), r
+
+
 def test_clans_and_glory_has_prose_for_every_variant_and_says_which_reading_is_the_default():
     for locale, default, turn in [("en", "2 in all", "(2 single cells in all)"),
                                   ("ru", "2 ячейки всего", "(2 одиночные ячейки всего)")]:
