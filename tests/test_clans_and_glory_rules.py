@@ -343,7 +343,7 @@ def test_variant_paired_single_cells_neighbours_are_the_nearest_cells_of_their_l
     # "а ближайшие ячейки слева и справа будут для них соседними": the nearest cell along
     # its long side, on the same board; the cell further along is not a neighbour
     others = [[]] * (players - 1)
-    for single, (across, near, along) in paired_cells(players).items():
+    for single, (_across, near, along) in paired_cells(players).items():
         g = build(players, table={near: "R5"}, hands=[["R3"]] + others, variants=variants)
         assert single in cells_for(g, "R3")
         g = build(players, table={along: "R5"}, hands=[["R3"]] + others, variants=variants)
