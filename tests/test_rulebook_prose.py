@@ -147,6 +147,8 @@ def test_prose_for_no_rule_is_a_located_warning(tmp_path):
 def test_clans_and_glory_has_prose_for_every_rule_in_every_locale():
     r = meeple_cli("rulebook", "clans-and-glory", "--check")
     assert (r.code, r.out) == (0, "en: every rule has prose\nru: every rule has prose\n"), r
+    r = meeple_cli("rulebook", "cherokee", "--check", "--locale", "en")
+    assert (r.code, r.out) == (0, "en: every rule has prose\n"), r
     r = meeple_cli("rulebook", "kalah", "--check", "--locale", "de")
     assert (r.code, r.out) == (1, "de: 6 without prose: overview, setup, turn, end, score, action.sow\n"), r
 
