@@ -71,7 +71,7 @@ def _check_prose(ruleset: str, locale: str | None) -> None:
     from ..interpreter import rulebook as books
     where = resolve(ruleset)
     base = compile_ruleset(where, ruleset, [], None)
-    src = base.sources
+    src = books.sources_of(base)   # (texts only when it comes from the disk cache)
     locales = [locale] if locale else (list(src.locales) or [None])
     choices = [[]] + [[v] for v in src.variants]
     lacking = 0
