@@ -29,12 +29,19 @@ def command(
     output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="Write the rulebook to FILE (default: standard output)."),
     no_color: bool = no_color_option(),
+    check: bool = typer.Option(False, "--check",
+                               help="Write no rulebook: list the rules that lack prose in each "
+                                    "locale (or --locale), as a translation tool lists missing "
+                                    "strings; exit 1 when some do."),
 ) -> None:
     """Write a ruleset's rulebook: overview and goal, components with their counts,
     setup, the turn and every action, procedures, scoring and the end, each
     variant's changes and the game's vocabulary, in the language of the locale
     (English sentences where Meeple has none for it, with a note)."""
     from ..interpreter import record as records
+    if check:
+        _check_prose(ruleset, locale)
+        return
     if fmt not in FORMATS:
         raise fail(f"--format must be md or html, not '{fmt}'", 2)
     if output is not None:
@@ -56,3 +63,25 @@ def command(
         records.write_atomic(output, text.encode("utf-8"), private=False)
     except records.SaveError as e:
         raise fail(f"cannot write the rulebook to {output}: {e}") from None
+
+
+def _check_prose(ruleset: str, locale: str | None) -> None:
+    """``--check``: for each locale of the folder (the base files when it has none), the
+    rules whose prose its own file lacks, over the base game and each variant."""
+    from ..interpreter import rulebook as books
+    where = resolve(ruleset)
+    base = compile_ruleset(where, ruleset, [], None)
+    src = books.sources_of(base)   # (texts only when it comes from the disk cache)
+    locales = [locale] if locale else (list(src.locales) or [None])
+    choices = [[]] + [[v] for v in src.variants]
+    lacking = 0
+    for loc in locales:
+        missing = books.missing_prose([compile_ruleset(where, ruleset, vs, loc) for vs in choices])
+        label = loc or "base"
+        if missing:
+            lacking += 1
+            print(f"{label}: {len(missing)} without prose: {', '.join(missing)}")
+        else:
+            print(f"{label}: every rule has prose")
+    if lacking:
+        raise typer.Exit(1)

@@ -757,6 +757,15 @@ class OffscreenDecl(Node):
     name: str
 
 
+class ProseDecl(Node):
+    """``prose KEY "text"``: what the rulebook says to players about one rule, in the
+    file's language: KEY is ``overview``, ``setup``, ``turn``, ``end``, ``score``,
+    ``procedure.NAME``, ``action.VERB`` or ``variant.NAME``."""
+    node: Literal["ProseDecl"] = "ProseDecl"
+    key: str
+    text: str
+
+
 class TextDecl(Node):
     """``text key "template"``: a message or prompt text."""
     node: Literal["TextDecl"] = "TextDecl"
@@ -808,7 +817,7 @@ class Remove(Node):
 
 
 Decl = Annotated[
-    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | ConstDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove | SupplyDecl,
+    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | ConstDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | ProseDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove | SupplyDecl,
     Field(discriminator="node"),
 ]
 
@@ -905,6 +914,8 @@ def decl_key(decl) -> str:
             return f"name {d.path}"
         case "TextDecl":
             return f"text {d.key}"
+        case "ProseDecl":
+            return f"prose {d.key}"
         case "LabelDecl":
             return f"label {d.kind}"
         case "ColorDecl":

@@ -62,7 +62,10 @@ def _strip(parts: int, slots: int, ends: int = 0) -> list[Cell]:
     sides: a table of boards. Side 1 is drawn above, side 2 below, a gap between parts.
     With ``ends`` 1, a single cell closes each short end of the strip, between the two
     sides: side 0, slot 0 and col 0 on the first part, slot slots + 1 and the last col + 1
-    on the last part, drawn between the rows; they come after the cells of side 2."""
+    on the last part, drawn between the rows; they come after the cells of side 2. With
+    ``ends`` 2, two single cells close each short end, one at the end of each long side
+    (side 1 and side 2, facing each other), with the same slot and col as the single cell
+    of ``ends`` 1 would have; they too come after the cells of side 2."""
     def cell(part: int, side: int, slot: int) -> Cell:
         col = (part - 1) * slots + slot
         return Cell(f"p{part}{'eab'[side]}{slot}",
@@ -70,8 +73,8 @@ def _strip(parts: int, slots: int, ends: int = 0) -> list[Cell]:
                     2 * (col - 1) + (part - 1), {1: 0, 0: 1, 2: 2}[side])
     out = [cell(part, side, slot) for side in (1, 2)
            for part in range(1, parts + 1) for slot in range(1, slots + 1)]
-    if ends:
-        out += [cell(1, 0, 0), cell(parts, 0, slots + 1)]
+    sides = {0: (), 1: (0,), 2: (1, 2)}[ends]
+    out += [cell(1, side, 0) for side in sides] + [cell(parts, side, slots + 1) for side in sides]
     return out
 
 
@@ -89,8 +92,9 @@ LINE = Generator(("length",), ("pos",), "a line of slots numbered 1..length")
 STRIP = Generator(("parts", "slots"), ("part", "side", "slot", "col"),
                   "parts laid end to end, each with `slots` cells on each of two long sides "
                   "(side 1 and side 2); slot counts within a part, col along the whole strip; "
-                  "with `ends: 1`, a single cell (side 0) at each short end",
-                  optional=(("ends", 0, 1),))
+                  "with `ends: 1`, a single cell (side 0) at each short end; with `ends: 2`, "
+                  "two single cells at each short end, one ending each long side",
+                  optional=(("ends", 0, 2),))
 
 GENERATORS = {"triangle": TRIANGLE, "grid": GRID, "hex": HEX, "line": LINE, "strip": STRIP}
 _BUILD = {TRIANGLE: _triangle, GRID: _grid, HEX: _hex, LINE: _line, STRIP: _strip}

@@ -104,6 +104,8 @@ class Checked:
     endless: bool = False  # ``bound ... or endless``: a game may go on for ever
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
+    # the rulebook's prose for players, by key (``prose KEY "..."``, dsl/check_decls.py)
+    prose: dict[str, str] = field(default_factory=dict)
     labels: dict[str, tuple[str, str | None]] = field(default_factory=dict)
     colors: dict[str, str] = field(default_factory=dict)
     kind_colors: dict[str, str] = field(default_factory=dict)
@@ -154,7 +156,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
         self.d = diags
         title = next((x.text for x in merged.decls if x.node == "Title"), merged.name)
         self.c = Checked(merged.name, title, (1, 1), "clockwise", merged.variants, merged.locale,
-                         merged.language, merged.variant_titles)
+                         merged.language, dict(merged.variant_titles))
         self.proc_locals: dict[str, T] | None = None
         self.proc_decl: ir.ProcedureDecl | None = None  # the procedure being checked
         self.known_cells: dict[str, list | None] = {}  # board -> its cells, when known now

@@ -77,6 +77,8 @@ class DeclChecks:
                     f"give the message its own key, e.g. 'log {n.key}_message \"...\"'",
                     severity="warning", length=len(n.key)))
         for d in decls:
+            if d.node == "ProseDecl":
+                self._check_prose(d, others)
             if d.node == "TextDecl":
                 self._check_text(d, places)
 
@@ -101,6 +103,24 @@ class DeclChecks:
                     places.setdefault("tie", set())
                     others.setdefault("tie", "the verb of a 'best ... tie choose'")
         return places, logs, others
+
+    def _check_prose(self, d: ir.ProseDecl, others: dict[str, str]) -> None:
+        """A ``prose KEY "..."``: its key names a part of the rules (a phase, a procedure,
+        a decision's verb, a variant of the folder, chosen or not)."""
+        keys = prose_keys(self.c, [v for v, what in others.items() if what == "the verb of a decision"],
+                          getattr(self.m, "variant_names", []))
+        if d.key in keys:
+            return
+        head, _, tail = d.key.partition(".")
+        if head == "action" and tail in self.m.variant_texts:
+            return  # a decision of a variant that is not chosen now
+        if head == "procedure" and tail in getattr(self.m, "variant_procedures", ()):
+            return
+        self.d.add(errors.Diagnostic(
+            "check/unknown-prose", d.span, f"no rule is called '{d.key}'",
+            errors.did_you_mean(d.key, keys) or
+            "prose is for overview, setup, turn, end, score, procedure.NAME, action.VERB "
+            "or variant.NAME", severity="warning"))
 
     def _check_text(self, d: ir.TextDecl, places: dict[str, set[str]]) -> None:
         """A ``text KEY "..."``: its key is used, its placeholders are the key's."""
@@ -430,8 +450,13 @@ class DeclChecks:
             case "NameDecl":
                 self._check_path(d, d.path)
                 c.names[d.path] = (d.text, d.short)
+                variant = d.path.removeprefix("variant.")
+                if variant in c.variant_titles:     # a chosen variant's title, translated
+                    c.variant_titles[variant] = d.text
             case "TextDecl":
                 c.texts[d.key] = d.text
+            case "ProseDecl":
+                c.prose[d.key] = d.text
             case "LabelDecl":
                 self._check_label(d)
             case "ColorDecl":
@@ -561,6 +586,10 @@ class DeclChecks:
         elif head in c.kinds:
             if tail not in c.kinds[head]:
                 self.d.add(errors.no_attribute(d.span, head, tail, c.kinds[head]))
+        elif head == "variant":
+            variants = getattr(self.m, "variant_names", [])
+            if tail not in variants:
+                self.d.add(errors.unknown(d.span, "variant", tail, variants))
         else:
             self.d.add(errors.unknown(d.span, "enum or kind", head, list(c.enums) + list(c.kinds)))
 
@@ -600,3 +629,15 @@ class DeclChecks:
 
 def _a(noun: str) -> str:
     return ("an " if noun[0] in "aeiou" else "a ") + noun
+
+
+PHASES = ("overview", "setup", "turn", "end", "score")
+
+
+def prose_keys(c, verbs, variants) -> list[str]:
+    """Every key a ``prose`` declaration may have for a checked ruleset: its phases (the
+    ones it has), procedures, decisions' verbs and the folder's variants."""
+    has = {"overview": True, "setup": c.setup is not None, "turn": c.turn is not None,
+           "end": True, "score": c.score is not None}
+    return ([k for k in PHASES if has[k]] + [f"procedure.{p}" for p in c.procedures]
+            + [f"action.{v}" for v in dict.fromkeys(verbs)] + [f"variant.{v}" for v in variants])

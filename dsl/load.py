@@ -15,7 +15,8 @@ from . import ast as ir, budgets as budget, errors, files
 from .files import SUFFIX, bundled_names, source_files
 from .resources import RULESETS_DIR
 
-DISPLAY = ("NameDecl", "TextDecl", "LabelDecl", "ColorDecl", "KindColorDecl", "OffscreenDecl")
+DISPLAY = ("NameDecl", "TextDecl", "LabelDecl", "ColorDecl", "KindColorDecl", "OffscreenDecl",
+           "ProseDecl")
 
 
 @dataclass
@@ -43,6 +44,11 @@ class Merged:
     # translate them all
     variant_texts: set[str] = field(default_factory=set)
     file: str = "<string>"  # the base file, for problems of the ruleset as a whole
+    # every variant of the ruleset's folder, chosen or not: ``name variant.NAME "..."``
+    # may give any of them its title in a locale
+    variant_names: list[str] = field(default_factory=list)
+    # the procedures every variant declares or replaces, chosen or not (their prose)
+    variant_procedures: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -218,7 +224,8 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
             _apply(f, table, diags, own={"Language"}, display_replaces=True)
     variant_texts = {k for f in src.variants.values() for k in _text_keys(f)}
     return Merged(base.name, _supplied(list(table.values())), list(variants), locale, titles, language,
-                  variant_texts, base.span.file)
+                  variant_texts, base.span.file, list(src.variants),
+                  {p for f in src.variants.values() for p in _procedures(f)})
 
 
 def _supplied(decls: list) -> list:
@@ -234,6 +241,12 @@ def _supplied(decls: list) -> list:
                                   visibility="public"))
             out.append(ir.trusted(ir.DeckDecl, span=d.span, name=d.name, into=d.name, entries=[d.entry]))
     return out
+
+
+def _procedures(f: ir.File) -> list[str]:
+    """The procedures a variant declares or replaces."""
+    decls = [d.decl if isinstance(d, ir.Replace) else d for d in f.decls]
+    return [d.name for d in decls if isinstance(d, ir.ProcedureDecl)]
 
 
 def _text_keys(f: ir.File) -> set[str]:

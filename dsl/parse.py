@@ -482,6 +482,9 @@ class _ToIR(Transformer):
     def offscreen_decl(self, meta, c):
         return _new(ir.OffscreenDecl, span=self.t(c[0]), name=str(c[0]))
 
+    def prose_decl(self, meta, c):
+        return _new(ir.ProseDecl, span=self.s(meta), key=c[0], text=_string(c[1]))
+
     def text_decl(self, meta, c):
         return _new(ir.TextDecl, span=self.t(c[0]), key=str(c[0]), text=_string(c[1]))
 

@@ -127,6 +127,7 @@ SLOW = {
         "test_face_down_placements_happen_in_random_games",
         "test_random_games",
         "test_random_games_with_a_chosen_first_player_and_both_variants",
+        "test_random_games_with_two_single_cells_on_each_end_board",
         "test_single_cells_are_played_in_random_games",
     ),
     "test_classics_openspiel.py": (

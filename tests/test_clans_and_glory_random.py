@@ -53,8 +53,8 @@ class Tracker:
     """Follows a game from its moves alone: where each card went, which cards lie face
     down and who knows them, each board's shield stack; and checks the game against it."""
 
-    def __init__(self, game, players: int, separate: bool):
-        self.prog, self.n, self.separate = game.program, players, separate
+    def __init__(self, game, players: int, separate: bool, paired: bool = False):
+        self.prog, self.n, self.separate, self.paired = game.program, players, separate, paired
         self.cards = {i.id for i in self.prog.items if i.kind == "Card"}
         self.shields = {i.id for i in self.prog.items if i.kind == "Shield"}
         assert len(self.cards) == 42 and len(self.shields) == 20
@@ -81,7 +81,11 @@ class Tracker:
     # The rulebook's note: the single cell at each end of the table (side 0, on the first
     # and the last board) is opposite the single cell at the other end, and its
     # neighbours are the nearest cells on its left and right: the end cell of each side.
+    # The variant paired_single_cells: 2 single cells on each end board, one closing each
+    # long side (slot 0 or 4): the long sides' rules below give their neighbours.
     def single_cells(self):
+        if self.paired:
+            return [(1, 1, 0), (1, 2, 0), (self.boards, 1, 4), (self.boards, 2, 4)]
         return [(1, 0, 0), (self.boards, 0, 4)]
 
     def neighbours(self, part, side, slot):
@@ -245,7 +249,8 @@ def play_game(variants: tuple, locale: str | None, players: int, seed: int):
         notes = check_moves(game)
         verb = game.decision.verb
         if tracker is None and verb != "start":
-            tracker = Tracker(game, players, "separate_boards" in variants)
+            tracker = Tracker(game, players, "separate_boards" in variants,
+                              "paired_single_cells" in variants)
             sizes = [len(testing.at(game, f"hand:{p}")) for p in range(players)]
             first = game.state["active"]
             assert [sizes[(first + k) % players] for k in range(players)] == HANDS[players]
@@ -311,6 +316,19 @@ def test_random_games(variants, locale, players):
 def test_random_games_with_a_chosen_first_player_and_both_variants(players):
     for seed in range(3):
         play_game(("chosen_first_player", "separate_boards"), None, players, seed)
+
+
+@pytest.mark.parametrize("variants", [("paired_single_cells",),
+                                      ("paired_single_cells", "separate_boards")])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_with_two_single_cells_on_each_end_board(variants, players):
+    # the tracker's own geometry (4 single cells, each opposite the other of its board)
+    # agrees with the ruleset's move by move; the single cells do get filled
+    filled = 0
+    for seed in range(4):
+        _game, _notations, tracker = play_game(variants, "ru" if seed % 2 else "en", players, seed)
+        filled += sum(1 for (_, _, slot) in tracker.table if slot in (0, 4))
+    assert filled > 0
 
 
 @pytest.mark.parametrize("variants", [(), ("separate_boards",)])

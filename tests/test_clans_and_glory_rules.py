@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+from pathlib import Path
 
 import pytest
 from meeple.interpreter import IllegalMove
@@ -152,13 +153,13 @@ LAST_CARD = {"p1a2": "W8"}
 
 
 def finished(players: int = 2, table=None, stones=None, face_down=None, hands=None,
-             locale=None) -> Game:
+             locale=None, variants: tuple = ()) -> Game:
     """A finished game: ``table`` and ``stones`` as given, and the last turn played."""
     last = players - 1
     hands = [list(h) for h in (hands or [[] for _ in range(players)])]
     hands[last] = hands[last] + ["W7"]
     g = build(players, table={**LAST_CARD, **(table or {})}, stones=stones,
-              face_down=face_down, hands=hands, active=last, locale=locale)
+              face_down=face_down, hands=hands, active=last, locale=locale, variants=variants)
     place(g, "W7", "p1a1", shield=False)
     assert g.over
     return g
@@ -285,6 +286,103 @@ def test_single_cells_belong_to_their_bonfire_board_for_the_shield_and_the_scori
     assert stack(g, "s1") == [0]
     g = finished(table={"p4e4": "R3", "p4a3": "R4"}, stones={"s4": [1]})
     assert clan(g, 1) == ["R3"] and at(g, "p4a3") == ["R4"]
+
+
+# The variant paired_single_cells: the note's other reading, 2 single cells on *each* end
+# board, one at the outer end of each long side, opposite each other on their own board.
+PAIRED = ("paired_single_cells",)
+
+
+def paired_cells(players: int) -> dict[str, tuple[str, str, str]]:
+    """Each single cell of the variant: (the single cell across its board, the nearest
+    cell of its long side, the next cell further along)."""
+    last = players + 2
+    return {"p1a0": ("p1b0", "p1a1", "p1a2"), "p1b0": ("p1a0", "p1b1", "p1b2"),
+            f"p{last}a4": (f"p{last}b4", f"p{last}a3", f"p{last}a2"),
+            f"p{last}b4": (f"p{last}a4", f"p{last}b3", f"p{last}b2")}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_variant_paired_single_cells_two_on_each_end_board_at_the_ends_of_the_long_sides(players):
+    # "На двух крайних полях собраний есть 2 одиночные ячейки" read as 2 on each end board:
+    # 4 in all, one closing each long side of each bonfire board, and none in the middle
+    prog = prog_for(players, PAIRED)
+    last = players + 2
+    cells = {z.cell.name: z.cell.coords for z in prog.zones if z.board == "table"}
+    assert len(cells) == 6 * last + 4
+    assert not [n for n, c in cells.items() if c["side"] == 0]
+    single = {n: c for n, c in cells.items() if c["slot"] in (0, 4)}
+    assert single == {"p1a0": {"part": 1, "side": 1, "slot": 0, "col": 0},
+                      "p1b0": {"part": 1, "side": 2, "slot": 0, "col": 0},
+                      f"p{last}a4": {"part": last, "side": 1, "slot": 4, "col": 3 * last + 1},
+                      f"p{last}b4": {"part": last, "side": 2, "slot": 4, "col": 3 * last + 1}}
+
+
+@pytest.mark.parametrize("variants", [PAIRED, PAIRED + ("separate_boards",)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_variant_paired_single_cells_count_as_opposite_each_other_on_their_own_board(players, variants):
+    # "Эти ячейки считаются противоположными друг другу": the two single cells of one
+    # board face each other across it; the far end of the table is out of reach
+    others = [[]] * (players - 1)
+    for single, (across, near, _) in paired_cells(players).items():
+        g = build(players, table={single: "R5"}, hands=[["R3"]] + others, variants=variants)
+        assert cells_for(g, "R3") == {across, near}
+        # opposite is enough on its own: matching by value
+        g = build(players, table={across: "Y3"}, hands=[["R3"]] + others, variants=variants)
+        assert single in cells_for(g, "R3")
+    # the base reading's far single cell does not exist: with both its neighbours taken,
+    # a red card has nowhere to go, not even at the other end of the table
+    g = build(players, table={"p1a0": "R5", "p1b0": "G6", "p1a1": "B6"},
+              hands=[["R3"]] + others, variants=variants)
+    assert testing.notations(g) == ["hide red-3"]
+
+
+@pytest.mark.parametrize("variants", [PAIRED, PAIRED + ("separate_boards",)])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_variant_paired_single_cells_neighbours_are_the_nearest_cells_of_their_long_side(players, variants):
+    # "а ближайшие ячейки слева и справа будут для них соседними": the nearest cell along
+    # its long side, on the same board; the cell further along is not a neighbour
+    others = [[]] * (players - 1)
+    for single, (_across, near, along) in paired_cells(players).items():
+        g = build(players, table={near: "R5"}, hands=[["R3"]] + others, variants=variants)
+        assert single in cells_for(g, "R3")
+        g = build(players, table={along: "R5"}, hands=[["R3"]] + others, variants=variants)
+        assert single not in cells_for(g, "R3")
+
+
+def test_variant_paired_single_cells_belong_to_their_bonfire_board():
+    # the shield goes on the bonfire board's stone table, the card is scored with it
+    g = build(table={"p1b1": "R5"}, hands=[["R3"], ["Y3"]], variants=PAIRED)
+    place(g, "R3", "p1b0", shield=True)
+    assert stack(g, "s1") == [0]
+    g = finished(table={"p4b4": "R3", "p4a4": "R4"}, stones={"s4": [1]}, variants=PAIRED)
+    assert clan(g, 1) == ["R3"] and at(g, "p4a4") == ["R4"]
+
+
+def test_variant_titles_are_translated_by_the_locales():
+    # `name variant.NAME "..."` in a locale: the title players read
+    rs = ruleset(PAIRED + ("separate_boards",), "ru")
+    assert rs.checked.variant_titles == {
+        "paired_single_cells": "По 2 одиночные ячейки на каждом крайнем поле",
+        "separate_boards": "Раздельные поля собраний"}
+    assert ruleset(PAIRED, "en").checked.variant_titles == {
+        "paired_single_cells": "Two single cells on each end board"}
+    assert ruleset(PAIRED).checked.variant_titles == {
+        "paired_single_cells": "Two single cells on each end board"}
+
+
+
+def test_a_variant_title_for_no_variant_is_a_located_error(tmp_path):
+    import shutil
+    folder = tmp_path / "cg"
+    shutil.copytree(Path(__file__).parents[1] / "rulesets" / "clans-and-glory", folder)
+    with open(folder / "locales" / "en.meeple", "a", encoding="utf-8") as f:
+        f.write('name variant.paired_singles "Typo"\n')
+    with pytest.raises(interpreter.MeepleError) as e:
+        interpreter.load(str(folder), locale="en")
+    d = e.value.diagnostics[0]
+    assert (d.code, d.span.file.endswith("en.meeple")) == ("check/unknown-name", True)
+    assert "paired_single_cells" in (d.hint or "")
 
 
 # ---------------------------------------------------------------- placing a card

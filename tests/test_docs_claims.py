@@ -514,14 +514,42 @@ def test_strip_single_cells_at_the_ends():
     assert [c.name for c in one][-2:] == ["p1e0", "p1e3"]
 
 
-def test_strip_ends_other_than_0_or_1_are_located_errors():
-    for value, bad in [("2", "2"), ("player_count() - 2", "-1")]:
+def test_strip_two_single_cells_at_each_end():
+    # issue 39 §5: `ends: 2` closes each long side with a single cell; the two at one end
+    # face each other across the strip, and the long sides' relations reach them
+    rules = _program("end_pairs_demo")
+    cells = _cells_of(rules.for_players(2), "table")
+    names = [c.name for c in cells]
+    assert names == ["p1a1", "p1a2", "p2a1", "p2a2", "p1b1", "p1b2", "p2b1", "p2b2",
+                     "p1a0", "p1b0", "p2a3", "p2b3"]
+    assert ("The table has 12 cells: `p1a1` .. `p2b2`, then `p1a0`, `p1b0`, `p2a3` and "
+            "`p2b3`.") in FLAT_DOC
+    by_name = {c.name: c for c in cells}
+    assert by_name["p1b0"].coords == {"part": 1, "side": 2, "slot": 0, "col": 0}
+    assert by_name["p2a3"].coords == {"part": 2, "side": 1, "slot": 3, "col": 5}
+    # drawn on the row of their long side, before the first and after the last column
+    assert (by_name["p1a0"].y, by_name["p1b0"].y) == (0, 2)
+    assert by_name["p1a0"].x < by_name["p1a1"].x and by_name["p2b3"].x > by_name["p2b2"].x
+    game = rules.new_game(2, 0)
+    assert testing.at(game, "table:p1a0")
+    assert sorted(testing.options(game, "at")) == ["p1a1", "p1b0"]
+    assert "the first turn offers `p1a1` (beside it) and `p1b0`" in FLAT_DOC
+    big = _cells_of(_load(CLAIM + "kind C { v: int }\nboard t: strip(parts: 3, slots: 2, ends: 2) "
+                          "holds C\nturn { end game }").for_players(2), "t")
+    assert [c.name for c in big[12:]] == ["p1a0", "p1b0", "p3a3", "p3b3"]
+    assert [c.coords["col"] for c in big[12:]] == [0, 0, 7, 7]
+    assert ("with `strip(parts: 3, slots: 2, ends: 2)` they are `p1a0` and `p1b0` (`slot` 0, "
+            "`col` 0), `p3a3` and `p3b3` (`slot` 3, `col` 7)") in FLAT_DOC
+
+
+def test_strip_ends_other_than_0_to_2_are_located_errors():
+    for value, bad in [("3", "3"), ("player_count() - 3", "-2")]:
         err = _load_error(CLAIM + "kind C { v: int }\n"
                           f"board t: strip(parts: 3, slots: 2, ends: {value}) holds C\nturn {{ end game }}")
         assert (err.code, err.span.line, err.span.column) == ("check/board-size", 4, 36)
         assert err.message.startswith(f"board 't': ends is {bad} with ")
-        assert err.message.endswith("; ends may be 0 or 1")
-    assert "\"board 'bench': ends is 2 with 2 players; ends may be 0 or 1\"" in FLAT_DOC
+        assert err.message.endswith("; ends may be 0 to 2")
+    assert "\"board 'bench': ends is 3 with 2 players; ends may be 0 to 2\"" in FLAT_DOC
     err = _load_error(CLAIM + "kind C { v: int }\nboard t: strip(parts: 3, slots: 2, end: 1) holds C\n"
                       "turn { end game }")
     assert (err.code, err.span.column, err.hint) == ("check/unknown-name", 36, "did you mean 'ends'?")

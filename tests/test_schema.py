@@ -157,6 +157,7 @@ bound 9 turns
 secret z until end
 name E.a "A" "a"
 text k "t"
+prose turn "Take a card."
 label K "{v}"
 color E.a red
 color K by e

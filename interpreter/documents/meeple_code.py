@@ -215,6 +215,8 @@ def _other_decl(d) -> str | None:
             return f"secret {d.zone}" + (" until end" if d.until_end else "")
         case "NameDecl":
             return f'name {d.path} "{d.text}"' + (f' "{d.short}"' if d.short else "")
+        case "ProseDecl":
+            return f'prose {d.key} "{d.text}"'
         case "LabelDecl":
             return f'label {d.kind} "{d.template}"' + (f' "{d.short}"' if d.short else "")
     return None

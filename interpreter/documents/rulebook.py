@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from ...dsl import ast as ir
+from ...dsl import ast as ir, load as dsl_load
+from ...dsl.check_decls import prose_keys
 from ..play import display
 from . import meeple_code as mc
 
@@ -203,6 +204,40 @@ def build(ruleset) -> Rulebook:
     return _Builder(ruleset).book()
 
 
+def sources_of(ruleset):
+    """The parsed files of a loaded ruleset's folder: a ruleset from the disk cache keeps
+    only their texts, parsed again here (the variants not chosen are in the book too)."""
+    src = ruleset.sources
+    if src is None or src.base is not None or not src.sources:
+        return src
+    out = dsl_load.SourceSet()
+    for name, text in src.sources.items():
+        dsl_load.add_text(out, name, text)
+    return out
+
+
+def prose_wanted(ruleset) -> list[str]:
+    """The keys of every rule of a loaded ruleset (its chosen variants applied) that
+    ``prose KEY "..."`` may describe for players: its phases, procedures, decisions'
+    verbs and the variants of its folder."""
+    c = ruleset.checked
+    verbs = [n.verb for d in (c.setup, c.turn, c.at_end, *c.procedures.values()) if d is not None
+             for n, _ in _decisions(d.body, ()) if getattr(n, "verb", None)]
+    return prose_keys(c, verbs, list(sources_of(ruleset).variants))
+
+
+def missing_prose(rulesets: list) -> list[str]:
+    """The rules that lack prose in one language: ``rulesets`` are one folder loaded in
+    one locale (or none) with different variants chosen; what counts is the prose of
+    that locale's own file (with no locale: of the base and variant files), not prose
+    it would inherit from the base in another language."""
+    wanted = list(dict.fromkeys(k for r in rulesets for k in prose_wanted(r)))
+    src, locale = sources_of(rulesets[0]), rulesets[0].checked.locale
+    files = [src.locales[locale]] if locale else [src.base, *src.variants.values()]
+    have = {d.key for f in files for d in f.decls if d.node == "ProseDecl"}
+    return [k for k in wanted if k not in have]
+
+
 def _code(e) -> Code:
     """An expression written as Meeple code, for a rulebook step."""
     return Code(mc.expr(e))
@@ -217,6 +252,12 @@ class _Builder:
         self.counts = list(range(ruleset.min_players, ruleset.max_players + 1))
         if len(self.counts) > 8:
             self.counts = [ruleset.min_players, ruleset.max_players]
+
+    # -- prose
+    def prose(self, key: str) -> list:
+        """The ruleset's own words for players about one rule (``prose KEY``), if any."""
+        text = self.c.prose.get(key)
+        return [Para((text,))] if text else []
 
     # -- names
     def name(self, path: str) -> str:
@@ -261,8 +302,8 @@ class _Builder:
                 [(c.variant_titles.get(v, v),) for v in c.variants]))))
         if self.r.hidden_information:
             blocks.append(Para(s("overview.hidden")))
-        goal = Section("goal", s("h.goal"), self.goal())
-        return Section("overview", s("h.overview"), blocks, [goal])
+        goal = Section("goal", s("h.goal"), self.prose("score") + self.goal())
+        return Section("overview", s("h.overview"), self.prose("overview") + blocks, [goal])
 
     def goal(self) -> list:
         """How the game is won: the score, the payoffs, the outcomes, the teams."""
@@ -457,7 +498,7 @@ class _Builder:
     # -- phases
     def setup(self) -> Section | None:
         s = self.say
-        blocks = []
+        blocks = self.prose("setup")
         if self.c.setup is not None:
             blocks.append(Steps(self.steps(self.c.setup.body)))
         else:
@@ -474,12 +515,15 @@ class _Builder:
 
     def turn(self) -> Section:
         s = self.say
-        blocks = [Para(s("turn.intro"))]
+        blocks = self.prose("turn") + [Para(s("turn.intro"))]
         if self.c.turn is not None:
             blocks.append(Steps(self.steps(self.c.turn.body)))
         actions = self.actions()
+        told = [(Code(v), f" ({self.c.texts[v]})" if self.c.texts.get(v, v) != v else "", ": " + self.c.prose[k])
+                for k in self.c.prose if k.startswith("action.") for v in [k.removeprefix("action.")]]
         subs = [Section("actions", s("h.actions"), [Para(s("actions.intro")), Table(
-            [s("t.move"), s("t.who"), s("t.from"), s("t.when"), s("t.where")], actions)])] if actions else []
+            [s("t.move"), s("t.who"), s("t.from"), s("t.when"), s("t.where")], actions)]
+            + ([Items([tuple(p for p in t if p) for t in told])] if told else []))] if actions else []
         return Section("turn", s("h.turn"), blocks, subs)
 
     def actions(self) -> list:
@@ -509,7 +553,7 @@ class _Builder:
         s = self.say
         subs = []
         for name, p in self.c.procedures.items():
-            blocks = []
+            blocks = self.prose(f"procedure.{name}")
             if p.params:
                 blocks.append(Para(s("proc.params", params=Code(mc.params(p.params)))))
             if p.result is not None:
@@ -522,7 +566,7 @@ class _Builder:
 
     def end(self) -> Section:
         s, c = self.say, self.c
-        blocks = self.ending()
+        blocks = self.prose("end") + self.ending()
         subs = []
         if c.at_end is not None:
             subs.append(Section("at-end", s("h.at_end"), [Para(s("at_end.intro")), Steps(self.steps(c.at_end.body))]))
@@ -534,21 +578,28 @@ class _Builder:
     # -- variants
     def variants(self) -> Section | None:
         s = self.say
-        src = self.r.sources
+        src = sources_of(self.r)
         if not src.variants:
             return None
         subs = []
         for name, f in src.variants.items():
-            title = next((d.text for d in f.decls if d.node == "Title"), name)
+            title = self.variant_title(name, f)
             blocks = [Para(s("variant.applied" if name in self.c.variants else "variant.option", name=Code(name)))]
+            blocks += self.prose(f"variant.{name}")
             for d in f.decls:
                 blocks.extend(self.overlay(d))
             subs.append(Section(f"variant-{name}", (title,), blocks))
         return Section("variants", s("h.variants"), [Para(s("variants.intro"))], subs)
 
+    def variant_title(self, name: str, f) -> str:
+        """A variant's title in the locale's language (``name variant.NAME``), else its
+        file's ``title``, else its name."""
+        got = self.c.names.get(f"variant.{name}")
+        return got[0] if got else next((d.text for d in f.decls if d.node == "Title"), name)
+
     def overlay(self, d) -> list:
         s = self.say
-        if d.node == "Title":
+        if d.node in ("Title", "ProseDecl"):
             return []
         if d.node == "Replace":
             return [Para(s("variant.replace", key=Code(ir.decl_key(d.decl))))] + self.decl_blocks(d.decl)
@@ -579,7 +630,7 @@ class _Builder:
             paths += [k] + [f"{k}.{a}" for a in attrs]
         paths += list(c.boards) + list(c.zones) + list(c.vars) + [t.name for t in c.tiebreaks]
         paths += list(c.participants) + ["score"]
-        paths += [p for p in c.names if p not in paths]
+        paths += [p for p in c.names if p not in paths and not p.startswith("variant.")]
         rows = []
         for p in dict.fromkeys(paths):
             got = c.names.get(p)
