@@ -336,7 +336,7 @@ class Reveal(Ins):
 @dataclass(frozen=True, kw_only=True, eq=False)
 class RevealTo(Ins):
     """``reveal what to seat``: the item(s) become known to ``seat`` too, where they lie
-    (``Runtime.show_to``)."""
+    (``reference._show_to``)."""
     what: Expr
     many: bool
     seat: Expr

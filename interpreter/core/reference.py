@@ -591,9 +591,22 @@ def _reveal_to(ins: ops.RevealTo, nxt: int, b: Builder):
                 raise RuleError("'reveal ... to' of nothing (the item is none)",
                                 hint="an empty zone's top or an empty cell is none: test it "
                                      "first, e.g. 'if occupied(z) { reveal top(z) to p }'")
-            R.show_to(it, p)
+            _show_to(R, it, p)
         return nxt
     return run
+
+
+def _show_to(R, item: int, p: int) -> None:
+    """``reveal item to p``: p comes to know the item, where it lies, besides the seats
+    that know it now; it then lies face down for those seats (a mask), until it moves or
+    is flipped. Nothing changes when p knows it already."""
+    if R.sees_item(item, p):
+        return
+    mask = 1 << p
+    for q in R.players:
+        if R.sees_item(item, q):
+            mask |= 1 << q
+    R.turn_over(item, mask)
 
 
 @meaning(ops.Deal)

@@ -1222,7 +1222,7 @@ class Proc(ChanceStatements):
                   f"{self.go(self.nxt)}")
 
     def _RevealTo(self, s):
-        # (Runtime.show_to: a seat that does not know the item comes to know it, with
+        # (reference._show_to: a seat that does not know the item comes to know it, with
         # those that do; it then lies face down for them)
         what = self.x(s.what)
         items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"

@@ -286,18 +286,6 @@ class Runtime:
             if not before[p] and self.sees_item(item, p):
                 self.seen[p] += 1
 
-    def show_to(self, item: int, p: int) -> None:
-        """``reveal item to p``: p comes to know the item, where it lies, besides the seats
-        that know it now; it then lies face down for those seats (a mask), until it moves
-        or is flipped. Nothing changes when p knows it already."""
-        if self.sees_item(item, p):
-            return
-        mask = 1 << p
-        for q in self.players:
-            if self.sees_item(item, q):
-                mask |= 1 << q
-        self.turn_over(item, mask)
-
     def move(self, item: int, to: int, facing: int = -1) -> None:
         src = self.loc[item]
         if facing >= 0 or self.facing[item] >= 0:
