@@ -1052,8 +1052,8 @@ class Proc(ChanceStatements):
     def _Ask(self, s):
         opts, t = self._options(s)
         el = t.arg
-        if el.tag == "tuple" and s.alone is not None:
-            raise Unsupported("tuples among moves without an object ('or \"pass\"')")
+        if el.tag in ("tuple", "list") and s.alone is not None:   # (no none of them in C++)
+            raise Unsupported(f"{el.tag}s among moves without an object ('or \"pass\"')")
         ce = self.gen.ct(el)
         if s.when:   # verbs offered under a condition: a site per set of verbs offered
             body = self._ask_when(s, el)

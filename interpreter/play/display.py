@@ -163,11 +163,11 @@ def hidden_label(prog: Program, kind: str) -> str:
 def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str:
     """What a player reads for a value; ``can_see(item)`` hides items they may not see.
     ``mask`` (from a log entry) says instead who could see each item when it was said."""
+    if v is None:   # (a move without an object, whatever the options' type)
+        return "-"
     if type_code.startswith("list:"):
         masks = mask if isinstance(mask, list) else [None] * len(v)
         return ", ".join(value_text(prog, x, type_code[5:], can_see, m) for x, m in zip(v, masks))
-    if v is None:
-        return "-"
     if type_code.startswith("tuple("):   # (no item among the parts: the checker tells)
         return " ".join(value_text(prog, x, t) for x, t in zip(v, tuple_parts(type_code)) if x is not None)
     if type_code == "item":

@@ -1,0 +1,66 @@
+"""Options that are lists beside a move without an object (`choose xs, how from
+[[1, 2], [2, 1]] as "bid" or "pass"`, a liar's-poker bid or a challenge): ``meeple test``
+reads the options' texts of such a decision (the leak checker compares them) without a
+traceback, and a kernel refuses the decision when it writes the C++, clearly, instead of
+building a module that does not load (no `none` of a list in C++)."""
+from __future__ import annotations
+
+import json
+
+from kernel_support import needs_kernel
+from meeple.cli.main import app
+from typer.testing import CliRunner
+
+from meeple import interpreter
+
+RULES = """ruleset bids
+players 2..2
+var secret: int per player owner = 0
+var done: int = 0
+setup {
+  for p in players {
+    pick v at random from 1..3
+    secret(p) = v
+  }
+}
+turn {
+  choose xs, how from [[1, 2], [2, 1]] as "bid" or "pass"
+  done = done + 1
+}
+end when done >= 4
+score(p) = secret(p)
+"""
+
+
+def test_meeple_test_reads_the_texts_of_list_options_beside_a_verb(tmp_path):
+    path = tmp_path / "bids.meeple"
+    path.write_text(RULES)
+    r = CliRunner().invoke(app, ["test", str(path), "--examples", "6", "--json"])
+    assert "Traceback" not in r.output and r.exception is None or isinstance(r.exception, SystemExit)
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["ok"] and doc["exchanges"] > 0     # the leak checker compared its options
+
+
+def test_the_moves_of_such_a_decision_read_as_written(tmp_path):
+    path = tmp_path / "bids.meeple"
+    path.write_text(RULES)
+    game = interpreter.load(str(path), cache=False).for_players(2).new_game(2, 0)
+    assert [m.notation for m in game.legal_moves()] == ["pass", "bid 1+2", "bid 2+1"]
+
+
+@needs_kernel
+def test_a_kernel_refuses_lists_beside_a_verb_before_it_builds(tmp_path, monkeypatch):
+    monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
+    path = tmp_path / "bids.meeple"
+    path.write_text(RULES)
+    rules = interpreter.load(str(path), cache=False)
+    said: list[str] = []
+    rules.use_native(report=said.append, kernel_only=True)
+    prog = rules.for_players(2)
+    assert not prog.kernel
+    assert said == ["no kernel for bids: the kernel does not cover lists among moves without "
+                    "an object ('or \"pass\"') yet"]
+    game = prog.new_game(2, 0)   # (the Python program plays)
+    game.apply("bid 2+1")
+    assert game.legal_moves()[0].notation == "pass"
