@@ -107,6 +107,7 @@ def _environment():
              "diagram": Diagram}
     for name, cls in kinds.items():
         env.tests[name] = lambda value, cls=cls: isinstance(value, cls)
+    env.filters["plain"] = plain
     env.globals["svg"] = lambda d: markupsafe.Markup(svg(d))   # (its texts escaped there)
     return env
 
