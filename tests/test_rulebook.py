@@ -457,6 +457,7 @@ def test_the_pdf_book_has_full_pages_and_nothing_beyond_their_margins(name, tmp_
     assert data.startswith(b"%PDF-")
     book = rulebook.build(interpreter.load(name))
     doc = pdfium.PdfDocument(data)
+    headings = {" ".join(rulebook.plain(s.title).split()) for s in _sections(book)}
     # a cover with the contents, then each chapter from a new page: more pages than
     # chapters, but not a page per paragraph
     assert len(book.sections) + 1 <= len(doc) <= 3 * len(book.sections) + 6, len(doc)
@@ -475,7 +476,12 @@ def test_the_pdf_book_has_full_pages_and_nothing_beyond_their_margins(name, tmp_
             assert _ink(image, box) == 0, f"page {i + 1}: drawn beyond the {side} margin"
         if i:   # the page number, from the second page
             assert _ink(image, (w // 2 - 60, h - BAND, w // 2 + 60, h)) > 0, i
-        text += page.get_textpage().get_text_range() + "\n"
+        lines = [ln.strip() for ln in page.get_textpage().get_text_range().splitlines()]
+        lines = [ln for ln in lines if ln and not re.fullmatch(r"\d+ / \d+", ln)]
+        # no heading left alone at the foot of a page: it goes with what follows it
+        if i:
+            assert lines and lines[-1] not in headings, f"page {i + 1} ends with the heading {lines[-1]}"
+        text += "\n".join(lines) + "\n"
         # (kept for the person running the tests: python3 -m pytest --basetemp=DIR)
         image.save(tmp_path / f"{name}-{i + 1}.png")
     # every chapter's heading is in the text, after the contents that name it too
