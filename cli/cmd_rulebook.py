@@ -1,4 +1,4 @@
-"""`meeple rulebook`: a ruleset's rulebook, as Markdown or HTML, in the language of its
+"""`meeple rulebook`: a ruleset's rulebook, as Markdown, HTML or PDF, in the language of its
 locale (the model is ``interpreter.rulebook``, the writing ``interpreter.rulebook_view``;
 this command only writes it out)."""
 from __future__ import annotations
@@ -17,15 +17,16 @@ if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no i
 
 NAME = "rulebook"
 
-FORMATS = ("md", "html")
+FORMATS = ("md", "html", "pdf")
 
 
 def command(
     ruleset: str = ruleset_argument(),
     locale: str | None = locale_option("A locale: the rulebook in its language, e.g. de."),
     variant: list[str] = variant_option("A variant to include in the rules (repeatable)."),
-    fmt: str = typer.Option("md", "--format", "-f", metavar="md|html",
-                            help="Markdown (to include in a page; headings from ##) or one HTML page."),
+    fmt: str = typer.Option("md", "--format", "-f", metavar="md|html|pdf",
+                            help="Markdown (to include in a page; headings from ##), one styled "
+                                 "HTML page, or a PDF (needs the pdf extra)."),
     output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="Write the rulebook to FILE (default: standard output)."),
     no_color: bool = no_color_option(),
@@ -43,7 +44,9 @@ def command(
         _check_prose(ruleset, locale)
         return
     if fmt not in FORMATS:
-        raise fail(f"--format must be md or html, not '{fmt}'", 2)
+        raise fail(f"--format must be md, html or pdf, not '{fmt}'", 2)
+    if fmt == "pdf":
+        _check_pdf(output)
     if output is not None:
         # refused before anything is made: a folder, a fifo (which would hang), a
         # device, a missing or read-only folder; an existing file is replaced
@@ -54,13 +57,21 @@ def command(
     # (the rulebook's model and writer: imported by this command only)
     from ..interpreter import rulebook as books, rulebook_view
     book = books.build(program)
-    text = rulebook_view.markdown(book) if fmt == "md" else rulebook_view.html(book)
+    if fmt == "pdf":
+        data = rulebook_view.pdf(book)
+    else:
+        data = (rulebook_view.markdown(book) if fmt == "md" else rulebook_view.html(book)).encode("utf-8")
     if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        if fmt == "pdf":
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            sys.stdout.write(data.decode("utf-8"))
+            sys.stdout.flush()
         return
     try:   # atomically: a reader never sees half a rulebook
-        records.write_atomic(output, text.encode("utf-8"), private=False)
+        records.write_atomic(output, data, private=False)
     except records.SaveError as e:
         raise fail(f"cannot write the rulebook to {output}: {e}") from None
 
@@ -85,3 +96,16 @@ def _check_prose(ruleset: str, locale: str | None) -> None:
             print(f"{label}: every rule has prose")
     if lacking:
         raise typer.Exit(1)
+
+
+def _check_pdf(output: Path | None) -> None:
+    """Refuses a PDF before anything is made: where WeasyPrint is missing (with how to
+    install it) and where it would go to a terminal (binary on a screen)."""
+    from ..interpreter import rulebook_view
+    problem = rulebook_view.pdf_problem()
+    if problem:
+        raise fail(f"--format pdf: {problem}", 2,
+                   hint=f"install the pdf extra: {rulebook_view.INSTALL_PDF} (WeasyPrint; it needs "
+                        "Pango, see https://doc.courtbouillon.org/weasyprint/stable/first_steps.html)")
+    if output is None and (not hasattr(sys.stdout, "buffer") or sys.stdout.isatty()):
+        raise fail("--format pdf writes a binary file: give -o FILE (or redirect stdout)", 2)

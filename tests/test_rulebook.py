@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -335,7 +336,7 @@ def test_rulebook_command_writes_markdown_and_html(tmp_path):
 @pytest.mark.parametrize("args, code, words", [
     (["--locale", "xx"], 2, "no locale 'xx'"),
     (["--variant", "nope"], 2, "no variant 'nope'"),
-    (["--format", "pdf"], 2, "--format must be md or html"),
+    (["--format", "docx"], 2, "--format must be md, html or pdf"),
     (["-o", "/nonexistent/folder/book.md"], 1, "cannot write the rulebook to /nonexistent/folder/book.md"),
 ])
 def test_rulebook_command_errors_are_clear(args, code, words):
@@ -370,3 +371,155 @@ def test_the_rulebook_is_written_whole_and_never_into_a_fifo(tmp_path):
     r = meeple_cli("rulebook", "kalah", "-o", out)
     assert r.code == 0 and out.read_text(encoding="utf-8").startswith("**Kalah**"), r
     assert sorted(os.listdir(tmp_path)) == ["book.md", "pipe"]   # no temporary file left
+
+
+# ---------------------------------------------------------------- the styled page and the PDF
+
+def _sections(book):
+    stack = list(book.sections)
+    while stack:
+        s = stack.pop(0)
+        yield s
+        stack[:0] = s.sections
+
+
+def test_the_html_book_is_styled_has_contents_and_draws_the_boards_inline():
+    book = rulebook.build(interpreter.load("go", locale="de"))
+    page = rulebook_view.html(book)
+    parse_html(page)
+    # self-contained: the stylesheet inline (screen and print rules), nothing fetched
+    (style,) = re.findall(r"<style>(.*?)</style>", page, re.S)
+    assert style.strip() == rulebook_view.stylesheet().strip()
+    assert "@page" in style and "@media print" in style and "&#34;" not in style
+    assert not re.search(r"<(link|script|img)\b", page) and "http" not in page.replace(
+        'xmlns="http://www.w3.org/2000/svg"', "")
+    # the contents: a link to every chapter and to each of its sections, in order, in
+    # the book's language, before the first chapter
+    (nav,) = re.findall(r'<nav class="toc" aria-label="Inhalt">(.*?)</nav>', page, re.S)
+    wanted = [s.id for top in book.sections for s in [top, *top.sections]]
+    assert re.findall(r'<a href="#([^"]+)">', nav) == wanted
+    ids = re.findall(r'<section id="([^"]+)"', page)
+    assert set(wanted) <= set(ids) and len(ids) == len(set(ids)) == len(list(_sections(book)))
+    assert page.index("<nav") < page.index('<section id="overview"')
+    # each board drawn inline, as a figure with its name
+    (figure,) = re.findall(r'<figure class="board" id="drawing-point">(.*?)</figure>', page, re.S)
+    assert figure.startswith("<svg") and figure.count("<rect") == 81
+    assert figure.endswith('<figcaption id="drawing-point-end" class="mono">point</figcaption>')
+
+
+def test_a_long_list_of_short_entries_is_set_in_columns():
+    page = rulebook_view.html(rulebook.build(interpreter.load("chess")))
+    lists = re.findall(r"<ul( class=\"columns\")?>(.*?)</ul>", page, re.S)
+    columns = [body for cls, body in lists if cls]
+    # the 64 cells of the board, not the long definitions nor the short lists
+    assert len(columns) == 1 and columns[0].count("<li>") == 64 and "<code>a8</code>" in columns[0]
+    assert any(body.count("<li>") > 12 for cls, body in lists if not cls)
+
+
+def test_the_page_is_made_from_the_packaged_templates():
+    import tomllib
+    folder = ROOT / "interpreter" / "documents" / "templates"
+    files = sorted(p.name for p in folder.iterdir())
+    assert files == ["rulebook.css", "rulebook.html"]
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = data["tool"]["setuptools"]["package-data"]["meeple.interpreter.documents"]
+    assert {"templates/*.html", "templates/*.css"} <= set(globs)
+    # Jinja2, which draws the page, is a dependency of the package itself (not an extra)
+    assert any(d.startswith("jinja2>=") for d in data["project"]["dependencies"])
+
+
+def _pdf_tools():
+    weasyprint = pytest.importorskip("weasyprint", reason="the pdf extra (WeasyPrint) is not installed")
+    pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 (of the test extra) is not installed")
+    return weasyprint, pdfium
+
+
+# A4 at 72 dpi (1 pixel = 1 pt); the margins of the stylesheet's @page are 20 mm (top),
+# 18 mm (sides) and 22 mm (bottom, where the page number is): nothing may be drawn in
+# the outer 15 mm of the sides and the top, nor in the bottom's but in its middle
+A4 = (595, 842)
+MM = 72 / 25.4
+BAND = round(15 * MM)
+
+
+def _ink(image, box) -> int:
+    """How many pixels of ``box`` (x0, y0, x1, y1) are not white (a gray below 235)."""
+    hist = image.crop(box).convert("L").histogram()
+    return sum(hist[:235])
+
+
+@pytest.mark.parametrize("name", ["cherokee", "go", "clans-and-glory"])   # (its board: wide)
+def test_the_pdf_book_has_full_pages_and_nothing_beyond_their_margins(name, tmp_path):
+    _, pdfium = _pdf_tools()
+    out = tmp_path / f"{name}.pdf"
+    r = meeple_cli("rulebook", name, "--format", "pdf", "-o", out)
+    assert r.code == 0 and r.out == "" and r.err == "", r
+    data = out.read_bytes()
+    assert data.startswith(b"%PDF-")
+    book = rulebook.build(interpreter.load(name))
+    doc = pdfium.PdfDocument(data)
+    headings = {" ".join(rulebook.plain(s.title).split()) for s in _sections(book)}
+    # a cover with the contents, then each chapter from a new page: more pages than
+    # chapters, but not a page per paragraph
+    assert len(book.sections) + 1 <= len(doc) <= 3 * len(book.sections) + 6, len(doc)
+    text = ""
+    for i in range(len(doc)):
+        page = doc[i]
+        assert tuple(round(v) for v in page.get_size()) == A4
+        image = page.render(scale=1).to_pil()
+        w, h = image.size
+        # not blank: at least a line of text (a chapter's last page may hold one)
+        assert _ink(image, (BAND, BAND, w - BAND, h - BAND)) > 400, f"page {i + 1} is blank"
+        for side, box in {"left": (0, 0, BAND, h), "right": (w - BAND, 0, w, h),
+                          "top": (0, 0, w, BAND),
+                          "bottom": (0, h - BAND, w // 2 - 60, h),
+                          "bottom-right": (w // 2 + 60, h - BAND, w, h)}.items():
+            assert _ink(image, box) == 0, f"page {i + 1}: drawn beyond the {side} margin"
+        if i:   # the page number, from the second page
+            assert _ink(image, (w // 2 - 60, h - BAND, w // 2 + 60, h)) > 0, i
+        lines = [ln.strip() for ln in page.get_textpage().get_text_range().splitlines()]
+        lines = [ln for ln in lines if ln and not re.fullmatch(r"\d+ / \d+", ln)]
+        # no heading left alone at the foot of a page: it goes with what follows it
+        if i:
+            assert lines and lines[-1] not in headings, f"page {i + 1} ends with the heading {lines[-1]}"
+        text += "\n".join(lines) + "\n"
+        # (kept for the person running the tests: python3 -m pytest --basetemp=DIR)
+        image.save(tmp_path / f"{name}-{i + 1}.png")
+    # every chapter's heading is in the text, after the contents that name it too
+    flat = " ".join(text.split())
+    for top in book.sections:
+        title = rulebook.plain(top.title)
+        assert flat.count(title) >= 2, title
+
+
+@pytest.mark.parametrize("name", ["go", "clans-and-glory"])
+def test_the_pdf_keeps_each_board_drawing_whole_on_one_page(name):
+    weasyprint, _ = _pdf_tools()
+    book = rulebook.build(interpreter.load(name))
+    boards = [b.board for s in _sections(book) for b in s.blocks if isinstance(b, rulebook.Diagram)]
+    assert boards
+    pages = weasyprint.HTML(string=rulebook_view.html(book)).render().pages
+    for board in boards:
+        (page,) = [p for p in pages if f"drawing-{board}" in p.anchors]   # on one page only
+        top, end = page.anchors[f"drawing-{board}"], page.anchors[f"drawing-{board}-end"]
+        # the figure starts and its caption (after the drawing) ends on the same page,
+        # inside the page's margins (x0, y0, x1, y1 in CSS pixels: 96 a inch)
+        px = 96 / 25.4
+        assert top[1] >= 20 * px - 1 and end[3] <= page.height - 22 * px + 1, (board, top, end)
+        assert top[0] >= 18 * px - 1 and top[2] <= page.width - 18 * px + 1, (board, top)
+
+
+def test_a_pdf_without_weasyprint_is_a_usage_error_saying_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "weasyprint", None)   # an import of it fails
+    out = tmp_path / "book.pdf"
+    r = meeple_cli("rulebook", "go", "--format", "pdf", "-o", out)
+    assert r.code == 2 and "a PDF needs WeasyPrint" in r.err and "pip install 'meeple[pdf]'" in r.err, r
+    assert r.out == "" and not out.exists()
+    with pytest.raises(rulebook_view.PdfUnavailable, match="WeasyPrint"):
+        rulebook_view.pdf(rulebook.build(interpreter.load("go")))
+
+
+def test_a_pdf_is_not_written_to_a_text_stream(tmp_path):
+    _pdf_tools()
+    r = meeple_cli("rulebook", "go", "--format", "pdf")   # (stdout: a StringIO, no bytes)
+    assert r.code == 2 and "give -o FILE" in r.err and r.out == "", r

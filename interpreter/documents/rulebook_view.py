@@ -1,14 +1,19 @@
-"""A rulebook (``rulebook.build``) written as Markdown or as an HTML page.
+"""A rulebook (``rulebook.build``) written as Markdown, as an HTML page or as a PDF.
 
 Markdown is made to be included in a page of a documentation site: headings start at
 ``##``, no HTML; text from the ruleset is escaped so it reads as written. HTML is one
-well-formed, self-contained page (an SVG diagram for each board), every text escaped.
+well-formed, self-contained page made from Jinja2 templates (templates/: the page and
+its stylesheet, for screen and print; autoescaped), with a table of contents and an
+inline SVG drawing of each board. The PDF is that page laid out by WeasyPrint (the
+``pdf`` extra).
 """
 from __future__ import annotations
 
+import functools
 import html as _html
 import math
 import re
+from pathlib import Path
 
 from .rulebook import Code, Diagram, Items, Para, Rulebook, Section, Step, Steps, Table, plain
 
@@ -79,63 +84,84 @@ def _md_steps(steps: list[Step], depth: int, out: list) -> None:
 
 # ---------------------------------------------------------------- HTML
 
-_STYLE = """body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em;line-height:1.4}
-code{background:#f3f3f3;padding:0 .2em}table{border-collapse:collapse}
-td,th{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
-svg text{font-size:8px;font-family:sans-serif}"""
+_TEMPLATES = Path(__file__).with_name("templates")
+# the title of the table of contents, by the language of the book's sentences (the
+# page's own chrome, not a sentence of the rules; English for any other language)
+_CONTENTS = {"en": "Contents", "de": "Inhalt", "fr": "Sommaire", "nl": "Inhoud",
+             "ru": "Содержание"}
 
 
 def _h(s: str) -> str:
     return _html.escape(s, quote=True)
 
 
-def _html_text(text) -> str:
-    return "".join(f"<code>{_h(p.text)}</code>" if isinstance(p, Code) else _h(p) for p in text)
+@functools.cache
+def _environment():
+    """The Jinja2 environment of the rulebook's templates (templates/, package data):
+    autoescaped, with a test for each kind of block and ``svg`` to draw a board."""
+    import jinja2
+    import markupsafe
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(_TEMPLATES), autoescape=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    kinds = {"code": Code, "para": Para, "items": Items, "table": Table, "steps": Steps,
+             "diagram": Diagram}
+    for name, cls in kinds.items():
+        env.tests[name] = lambda value, cls=cls: isinstance(value, cls)
+    env.filters["plain"] = plain
+    env.globals["svg"] = lambda d: markupsafe.Markup(svg(d))   # (its texts escaped there)
+    return env
+
+
+def stylesheet() -> str:
+    """The rulebook's stylesheet (templates/rulebook.css), for screen and print."""
+    return (_TEMPLATES / "rulebook.css").read_text(encoding="utf-8")
 
 
 def html(book: Rulebook) -> str:
-    """The rulebook as one HTML page."""
-    out = ["<!DOCTYPE html>", f'<html lang="{_h(book.lang)}">', "<head>", '<meta charset="utf-8">',
-           f"<title>{_h(book.title)}</title>", f"<style>{_STYLE}</style>", "</head>", "<body>",
-           f"<h1>{_h(book.title)}</h1>"]
-    for s in book.sections:
-        _html_section(s, 2, out)
-    out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    """The rulebook as one self-contained HTML page (templates/rulebook.html): the
+    stylesheet inline, a table of contents linking every chapter and its sections,
+    each board an inline SVG; every text escaped."""
+    import markupsafe
+    page = _environment().get_template("rulebook.html").render(
+        book=book, stylesheet=markupsafe.Markup(stylesheet()),   # (Meeple's own, not escaped)
+        contents=_CONTENTS.get(book.lang, _CONTENTS["en"]))
+    return page.rstrip("\n") + "\n"
 
 
-def _html_section(s: Section, level: int, out: list) -> None:
-    n = min(level, 6)
-    out.append(f'<section id="{_h(s.id)}">')
-    out.append(f"<h{n}>{_html_text(s.title)}</h{n}>")
-    for b in s.blocks:
-        _html_block(b, out)
-    for sub in s.sections:
-        _html_section(sub, level + 1, out)
-    out.append("</section>")
+class PdfUnavailable(Exception):
+    """The PDF cannot be made here: WeasyPrint (the ``pdf`` extra) is not installed or
+    cannot load its system libraries (Pango); the message says which and how to mend it."""
 
 
-def _html_block(b, out: list) -> None:
-    if isinstance(b, Para):
-        out.append(f"<p>{_html_text(b.text)}</p>")
-    elif isinstance(b, Items):
-        out.append("<ul>" + "".join(f"<li>{_html_text(t)}</li>" for t in b.items) + "</ul>")
-    elif isinstance(b, Table):
-        out.append("<table><thead><tr>" + "".join(f"<th>{_html_text(h)}</th>" for h in b.header)
-                   + "</tr></thead><tbody>")
-        for row in b.rows:
-            out.append("<tr>" + "".join(f"<td>{_html_text(c)}</td>" for c in row) + "</tr>")
-        out.append("</tbody></table>")
-    elif isinstance(b, Steps):
-        out.append(_html_steps(b.steps))
-    elif isinstance(b, Diagram):
-        out.append(svg(b))
+INSTALL_PDF = "pip install 'meeple[pdf]'"
 
 
-def _html_steps(steps: list[Step]) -> str:
-    items = "".join(f"<li>{_html_text(st.text)}{_html_steps(st.children) if st.children else ''}</li>"
-                    for st in steps)
-    return f"<ol>{items}</ol>"
+def pdf_problem() -> str | None:
+    """Why no PDF can be made here (a sentence), or None when WeasyPrint is ready."""
+    try:
+        import weasyprint  # noqa: F401 - (imported to see that it loads)
+    except ImportError as e:
+        return f"a PDF needs WeasyPrint, which is not installed ({e})"
+    except OSError as e:   # installed, but Pango or its fonts cannot be loaded
+        return f"WeasyPrint cannot load its system libraries (Pango, HarfBuzz, fontconfig): {e}"
+    return None
+
+
+def pdf(book: Rulebook) -> bytes:
+    """The rulebook as a PDF: the HTML page (``html``) laid out on A4 pages by
+    WeasyPrint with the stylesheet's print rules (margins, page numbers, the contents
+    with page numbers, rows and boards never cut), with a bookmark per heading.
+    Raises PdfUnavailable when WeasyPrint is missing."""
+    problem = pdf_problem()
+    if problem:
+        raise PdfUnavailable(problem)
+    import logging
+
+    import weasyprint
+    # WeasyPrint logs what CSS it ignores (screen-only properties) as warnings: not news
+    # for a reader of the book
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    return weasyprint.HTML(string=html(book), base_url=str(_TEMPLATES)).write_pdf()
 
 
 def svg(d: Diagram, unit: int = 28) -> str:
