@@ -16,10 +16,11 @@ zone noted whose stamp changed gives COND the value the walk had for it (true fo
 cell found, false for any other), the walk would go the same way now: the same cells in
 the same order, the same work counted (COND counts none and calls no rule function:
 core/memo.py), the same zones read. ``uV_name`` checks that, evaluating COND only for
-the zones whose stamps changed, and where it holds notes the zones' stamps now (so a
-later read finds the entry fresh by its stamps alone; an entry checked in another
-state is then checked again the same way: every stamp noted is one whose items give
-COND the walk's value). The deps list is the walk's own (kernel_lasting.py's
+the zones whose stamps changed, and notes a zone's stamp now as soon as its COND gives
+the walk's value, in the same pass (so a later read finds the entry fresh by its stamps
+alone; an entry checked in another state is then checked again the same way: every
+stamp noted is one whose items give COND the walk's value, each zone alone, so a check
+that fails at a later zone leaves the stamps it noted true). The deps list is the walk's own (kernel_lasting.py's
 ``deps_read`` makes one for each walk, shared by the entries of its cells alone)."""
 from __future__ import annotations
 
@@ -62,8 +63,9 @@ class ComponentChecks:
     def component_recheck(self, name: str) -> str | None:
         """``uV_name(s, v, deps, args...)`` for the component function ``name`` (see the
         module's docstring): whether the walk that found ``v`` and read the zones of
-        ``deps`` (zone, stamp, ...) would find it now; its stamps renewed where so. None
-        where COND reads anything of the state but its own cell's zone."""
+        ``deps`` (zone, stamp, ...) would find it now; the stamp of each zone checked
+        renewed as it is checked. None where COND reads anything of the state but its
+        own cell's zone."""
         made = self.__dict__.setdefault("recheck_made", {})
         if name in made:
             return made[name]
@@ -86,12 +88,11 @@ class ComponentChecks:
                + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
         self.protos.append(sig + ";")
         self.fns.append(
-            f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); bool moved_ = false; "
-            f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; "
-            f"if (s.z.stamp[{var}] == p_[i_ + 1]) continue; moved_ = true; bool was_ = false; "
+            f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); "
+            f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
+            f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "
             f"for (Id x_ : v_) if (x_ == {var}) {{ was_ = true; break; }} "
-            f"if ((bool)({cond}) != was_) return false; }} "
-            f"if (moved_) for (size_t i_ = 0; i_ < n_; i_ += 2) p_[i_ + 1] = s.z.stamp[p_[i_]]; return true; }}")
+            f"if ((bool)({cond}) != was_) return false; p_[i_ + 1] = t_; }} return true; }}")
         made[name] = fn
         return fn
 
@@ -104,7 +105,8 @@ class ComponentChecks:
         false now for a cell of the list (a liberty filled), the value now is ``v``
         without those cells (each of their places in the list gone; ``distinct`` keeps
         the first of the others, in the same order), the loops the same and so the work
-        counted; ``v`` is set so and the stamps renewed. False where a cell's COND
+        counted; ``v`` is set so and the stamps renewed (a zone whose COND kept its value at
+once, as it is checked: see the module's docstring). False where a cell's COND
         became true (the list is made again). None where the body is no such list."""
         made = self.__dict__.setdefault("filter_made", {})
         if name in made:
@@ -130,12 +132,12 @@ class ComponentChecks:
                + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
         self.protos.append(sig + ";")
         self.fns.append(
-            f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); bool moved_ = false; "
-            f"Vec<Id> gone_; for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; "
-            f"if (s.z.stamp[{var}] == p_[i_ + 1]) continue; moved_ = true; bool was_ = false; "
+            f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); "
+            f"Vec<Id> gone_; for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
+            f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "
             f"for (Id x_ : v_) if (x_ == {var}) {{ was_ = true; break; }} bool now_ = (bool)({cond}); "
-            f"if (now_ == was_) continue; if (now_) return false; gone_.push_back({var}); }} "
-            f"if (!moved_) return true; if (!gone_.empty()) {{ Vec<Id> w_; w_.reserve(v_.size()); "
+            f"if (now_ == was_) {{ p_[i_ + 1] = t_; continue; }} if (now_) return false; gone_.push_back({var}); }} "
+            f"if (gone_.empty()) return true; {{ Vec<Id> w_; w_.reserve(v_.size()); "
             f"for (Id x_ : v_) if (std::find(gone_.begin(), gone_.end(), x_) == gone_.end()) w_.push_back(x_); "
             f"v_ = List<Id>(std::move(w_)); }} "
             f"for (size_t i_ = 0; i_ < n_; i_ += 2) p_[i_ + 1] = s.z.stamp[p_[i_]]; return true; }}")
