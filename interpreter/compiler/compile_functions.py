@@ -132,17 +132,13 @@ class FunctionCompiler:
         kept = self._kept_functions(texts, deep) if gen.optimize else {}
         self.deep = deep & set(kept)
         for name, names in kept.items():
-            # (those that read nothing of the state are known to the fast code from now
-            # on, see ExprCompiler._kept_call; the others keep theirs apart)
             self.p.ns[_kept_table(name, names, name in deep)] = {}
         self.p.ns["_frozen"] = _frozen
-        reads_nothing = {name for name, names in kept.items() if not names and name not in deep}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(kept))
             gen.components = self._components(calling | set(kept))
             gen.tabled = self._tabled(texts, calling)
-            if gen.spliced or gen.components or gen.tabled \
-                    or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
+            if gen.spliced or gen.components or gen.tabled:
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():

@@ -82,6 +82,8 @@ class CellsFilter:
 _CELL = object()   # a name that is the loop's cell (in a function's body: a parameter given it)
 _SEAT = object()   # a name that is the player whose seat the static conjuncts read (see _Seat)
 _GIVEN = object()  # a name whose value is given from before the loop (see cells_given)
+# the nodes that do some work (see _kept_given): a call, a loop
+_WORKS = ("Call", "Comprehension", "Aggregate", "Ray")
 # the types of the values a table of cells may be kept by (see cells_given)
 _KEYS = ("int", "bool", "enum", "player", "cell", "str")
 
@@ -118,6 +120,11 @@ class Cells:
         def table_list(self, e) -> tuple[str, str] | None: ...
         def call_kind(self, e) -> str: ...
         def counts_any(self, e) -> bool: ...
+        def reach(self, name: str) -> set[str]: ...
+        def reads_nothing(self, name: str) -> bool: ...
+
+        @property
+        def recursive(self) -> set[str]: ...
 
     def cells_filter(self, cl, cond) -> CellsFilter | None:
         """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
@@ -183,7 +190,7 @@ class Cells:
             names = {n.name: n for n in ir.walk(part) if n.node == "Var" and n.name != cl.var
                      and self._keyed_type(n)}
             env = {cl.var: _CELL, **dict.fromkeys(names, _GIVEN)}
-            if not _reads(part, cl.var) or not self._static(part, env):
+            if not _reads(part, cl.var) or not (self._static(part, env) or self._kept_given(part, env)):
                 break
             preds.append(part)
             for name, n in names.items():
@@ -192,6 +199,25 @@ class Cells:
         if not preds or not given:
             return None
         return CellsGiven(table[1], preds, list(given.values()), parts[len(preds):])
+
+    def _kept_given(self, e, names: dict) -> bool:
+        """Whether ``e`` is a call of a rule function whose values are its arguments'
+        alone (it reads nothing of the state: core/pure.py, and reaches no function that
+        may call itself: the depth of calls is counted), that does some work (calls
+        something or loops: else it is no more than its body, which ``_static`` reads),
+        given the cell or static facts of it, and names from before the loop (see
+        cells_given): it lets through the same cells whenever the names have the same
+        values."""
+        if e.node != "Call" or self.call_kind(e) != "function":
+            return False
+        fd = self.c.functions[e.func]
+        reach = self.reach(e.func)
+        if len(fd.params) != len(e.args) or not self.reads_nothing(e.func) or not reach.isdisjoint(self.recursive) \
+                or not any(n.node in _WORKS for f in reach for n in ir.walk(self.c.functions[f].body)):
+            return False
+        kinds = [names.get(a.name, 0) if a.node == "Var" else (_CELL if self._static(a, names) else 0)
+                 for a in e.args]
+        return all(k in (_CELL, _GIVEN) for k in kinds) and _CELL in kinds and _GIVEN in kinds
 
     def _keyed_type(self, n) -> bool:
         """Whether the name ``n`` (a Var) holds a value a table may be kept by (see
