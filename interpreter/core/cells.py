@@ -122,6 +122,7 @@ class Cells:
         def counts_any(self, e) -> bool: ...
         def reach(self, name: str) -> set[str]: ...
         def reads_nothing(self, name: str) -> bool: ...
+        def _node_reads(self, n, local: set[str]) -> Any: ...
 
         @property
         def recursive(self) -> set[str]: ...
@@ -205,9 +206,9 @@ class Cells:
         alone (it reads nothing of the state: core/pure.py, and reaches no function that
         may call itself: the depth of calls is counted), that does some work (calls
         something or loops: else it is no more than its body, which ``_static`` reads),
-        given the cell or static facts of it, and names from before the loop (see
-        cells_given): it lets through the same cells whenever the names have the same
-        values."""
+        given the cell or static facts of it, and names from before the loop or values
+        computed from them alone (``_from_given``; see cells_given): it lets through the
+        same cells whenever the names have the same values."""
         if e.node != "Call" or self.call_kind(e) != "function":
             return False
         fd = self.c.functions[e.func]
@@ -215,9 +216,30 @@ class Cells:
         if len(fd.params) != len(e.args) or not self.reads_nothing(e.func) or not reach.isdisjoint(self.recursive) \
                 or not any(n.node in _WORKS for f in reach for n in ir.walk(self.c.functions[f].body)):
             return False
-        kinds = [names.get(a.name, 0) if a.node == "Var" else (_CELL if self._static(a, names) else 0)
-                 for a in e.args]
-        return all(k in (_CELL, _GIVEN) for k in kinds) and _CELL in kinds and _GIVEN in kinds
+        cell = given = False
+        for a in e.args:
+            read = {names.get(n.name, 0) for n in ir.walk(a) if n.node == "Var"}
+            if _CELL in read and not (a.node == "Var" or self._static(a, names)):
+                return False
+            if _CELL not in read and not self._from_given(a, names):
+                return False
+            cell, given = cell or _CELL in read, given or _GIVEN in read
+        return cell and given
+
+    def _from_given(self, e, names: dict) -> bool:
+        """Whether ``e`` is computed from the names given from before the loop alone (see
+        cells_given), constants and enum values, with no loop, and reads nothing of the
+        state (core/pure.py): the same value whenever the names have the same values."""
+        given = {n for n, k in names.items() if k is _GIVEN}
+        for n in ir.walk(e):
+            if n.node in ("Comprehension", "Aggregate", "ForClause") or self._node_reads(n, given) is not None:
+                return False
+            if n.node == "Var" and n.name not in given and n.name not in self.c.consts \
+                    and n.name not in self.c.enum_of_value:
+                return False
+            if n.node == "Call" and self.call_kind(n) == "function" and not self.reads_nothing(n.func):
+                return False
+        return True
 
     def _keyed_type(self, n) -> bool:
         """Whether the name ``n`` (a Var) holds a value a table may be kept by (see
