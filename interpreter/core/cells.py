@@ -30,16 +30,17 @@ or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 Where no static part is found so, ``cells_given`` finds the static conjuncts that also
 read names whose values come from before the loop (a parameter, a variable, a loop's
-variable around: ``beyond(c, k)``, ``stone_table(c, s)`` of a relation between cells):
-their cells are the same whenever the names' values are, and an engine that can keep
-them by those values at run time does (the fast Python code; the kernel tests them per
-cell).
+variable around: ``beyond(c, k)``, ``stone_table(c, s)`` of a relation between cells),
+and the calls of functions that read nothing of the state (core/pure.py: ``home(c, p)``,
+``risky(c, seat(p))``) given the cell and such names: their cells are the same whenever
+the names' values are, and an engine that can keep them by those values at run time
+does (the fast Python code; the kernel tests them per cell).
 
 Both engines read this pass: the kernel (native/kernel_cells.py prints the tables) and
 the fast Python code (compiler/codegen_static.py, ``StaticCells._core_cells``),
 wherever it finds a static part. Where it finds none, the fast Python code still finds
-one on the text it writes, a wider class this pass does not cover yet (a kept call,
-``cell(...)`` look-ups, cells' names, values computed before the loop);
+one on the text it writes, a wider class this pass does not cover yet (``cell(...)``
+look-ups, cells' names, values computed before the loop);
 tests/test_static_filters.py proves that it does so only there."""
 from __future__ import annotations
 
