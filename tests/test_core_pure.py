@@ -41,6 +41,8 @@ function cells_of(): int = count(c for c in cells(b) if c.col % 2 == 0)
 function calls_pure(c: b): int = coords(c) + twice(3)
 function with_n(k: int): int = k + n + twice(n)
 function calls_n(k: int): int = with_n(k) * 2
+function hidden(k: int): int = sum(n for n in 1..k) + count(x for x in 1..k for n in x..k)
+function hidden_not(k: int): int = sum(n for n in 1..k) + n
 function with_list(): int = size(xs)
 function tops(c: b): int = size(c)
 function pool(): bool = empty(supply)
@@ -57,7 +59,7 @@ function home(c: b, p: player): bool = any(c.row == r for r in seat(p)..seat(p) 
 function homes(p: player): int = count(c for c in cells(b) if home(c, p) and empty(c))
 turn {
   n = n + twice(1) + coords(cell(b, row: 1, col: 1)) + listed([1, 2]) + seats(active) + cells_of()
-    + calls_pure(cell(b, row: 2, col: 2)) + calls_n(1) + with_list() + tops(cell(b, row: 1, col: 1))
+    + calls_pure(cell(b, row: 2, col: 2)) + calls_n(1) + hidden(2) + hidden_not(2) + with_list() + tops(cell(b, row: 1, col: 1))
     + theirs(active) + when() + calls_state(cell(b, row: 1, col: 2)) + own_hand(active) + homes(active)
   end game
 }
@@ -71,11 +73,13 @@ def program(n: int = 2):
 
 def test_what_each_function_reads_of_the_state():
     f = program().facts
-    nothing = ["twice", "coords", "listed", "seats", "cells_of", "calls_pure", "seat_of", "home"]
+    nothing = ["twice", "coords", "listed", "seats", "cells_of", "calls_pure", "seat_of", "home", "hidden"]
     assert {name: f.state_reads(name) for name in nothing} == dict.fromkeys(nothing, frozenset())
     assert all(f.reads_nothing(name) for name in nothing)
     # global variables of one value: read by name (the fast code keys kept values by them)
     assert f.state_reads("with_n") == f.state_reads("calls_n") == frozenset({"n"})
+    # (a loop's variable hides the global of its name inside the loop alone)
+    assert f.state_reads("hidden_not") == frozenset({"n"})
     assert not f.reads_nothing("with_n") and not f.reads_nothing("calls_n")
     # the state: a list variable, a zone's or a cell's items, the active player, a
     # per-player variable, an item's variable, where an item lies, its face, the turn's

@@ -73,20 +73,28 @@ class Pure:
         own = self.__dict__.setdefault("_pure_own", {})
         if name not in own:
             fd = self.c.functions[name]
-            local = {p.name for p in fd.params}
-            local |= {n.var for n in ir.walk(fd.body) if n.node == "ForClause"}
             names: set[str] = set()
-            for n in ir.walk(fd.body):
-                got = self._node_reads(n, local)
-                if got is _STATE:
-                    names = set()
-                    own[name] = None
-                    break
-                if got is not None:
-                    names.add(got)
-            else:
-                own[name] = frozenset(names)
+            own[name] = frozenset(names) if self._reads_in(fd.body, {p.name for p in fd.params}, names) else None
         return own[name]
+
+    def _reads_in(self, e, local: set[str], names: set[str]) -> bool:
+        """Adds to ``names`` the global variables ``e`` reads, ``local`` the names bound
+        around it (a loop's variable from its next clause on, hiding a global of its
+        name); False where it reads anything else of the state."""
+        if e.node in ("Comprehension", "Aggregate"):
+            comp = e.comp if e.node == "Aggregate" else e
+            inner = set(local)
+            for cl in comp.clauses:
+                if not self._reads_in(cl.iter, inner, names):
+                    return False
+                inner.add(cl.var)
+            return all(self._reads_in(x, inner, names) for x in (comp.cond, comp.elem) if x is not None)
+        got = self._node_reads(e, local)
+        if got is _STATE:
+            return False
+        if got is not None:
+            names.add(got)
+        return all(self._reads_in(x, local, names) for x in _kids(e))
 
     def _node_reads(self, n, local: set[str]):
         """What the node ``n`` reads by itself (not its operands): None (nothing of the
@@ -119,3 +127,14 @@ class Pure:
         if state == "place":
             return _STATE if self.c.type_of(e.args[0]).tag != "list" else None
         return _STATE if state else None
+
+
+def _kids(n):
+    """The nodes right below ``n``."""
+    for field, v in n:
+        if field == "span":
+            continue
+        if isinstance(v, ir.Node):
+            yield v
+        elif isinstance(v, list):
+            yield from (x for x in v if isinstance(x, ir.Node))
