@@ -56,6 +56,10 @@ class Builtin:
     # how its value depends on the order of its list argument: "" it may; "size" only
     # on its size; "elements" its value holds the same elements in any order
     order: str = ""
+    # what it reads of the state (interpreter/core/pure.py: the rule functions whose
+    # values are the same in every position): "" nothing; "place" a zone's or a cell's
+    # items where it is given one (a list: nothing); "always" something at every call
+    state: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class Constant:
     name: str
     type: T
     meaning: str
+    state: bool = False   # whether it reads the state (interpreter/core/pure.py)
 
 
 # ------------------------------------------------------------------ type rules
@@ -168,26 +173,26 @@ _TABLE = (
     Builtin("top", (1, 2), "the top item (or the top n items) of a zone or cell", _top, (
         ("`top(z)`", "item", "the top item, or `none` when `z` is empty"),
         ("`top(z, n)`", "list of items", "the top `n` items, the top one first (fewer if there are fewer)")),
-        costly=True),
+        costly=True, state="always"),
     Builtin("bottom", (1,), "the bottom item of a zone or cell", _top,
-            (("`bottom(z)`", "item", "the bottom item, or `none`"),), costly=True),
+            (("`bottom(z)`", "item", "the bottom item, or `none`"),), costly=True, state="always"),
     Builtin("items", (1,), "the items of a zone or cell, bottom to top", _items,
-            (("`items(z)`", "list of items", "all items, bottom to top"),)),
+            (("`items(z)`", "list of items", "all items, bottom to top"),), state="always"),
     Builtin("size", (1,), "the number of items of a zone or cell, or elements of a list", _sized(INT),
-            (_SIZE,), order="size"),
-    Builtin("len", (1,), "as size", _sized(INT), (_SIZE,), order="size"),
+            (_SIZE,), order="size", state="place"),
+    Builtin("len", (1,), "as size", _sized(INT), (_SIZE,), order="size", state="place"),
     Builtin("empty", (1,), "whether a zone, cell or list has no elements", _sized(BOOL), (_EMPTY,),
-            order="size"),
+            order="size", state="place"),
     Builtin("occupied", (1,), "whether a zone, cell or list has some elements", _sized(BOOL), (_EMPTY,),
-            order="size"),
+            order="size", state="place"),
     Builtin("cells", (1,), "the cells of a board, in cell order", _cells,
             (("`cells(board)`", "list of cells", "all cells of the board, in cell order"),)),
     Builtin("cell_of", (2,), "the cell of a board an item is in, or none", _cell_of,
             (("`cell_of(item, board)`", "cell", "the cell of that board the item is in, or `none`"),),
-            costly=True),
+            costly=True, state="always"),
     Builtin("face_down", (1,), "whether an item lies face down", _face_down, (
         ("`face_down(item)`", "bool",
-         "whether the item lies [face down](#69-move) (for everyone, or seen by one player)"),)),
+         "whether the item lies [face down](#69-move) (for everyone, or seen by one player)"),), state="always"),
     Builtin("abs", (1,), "the absolute value of a number", _of(INT, result=INT),
             (("`abs(n)`", "int", "absolute value"),)),
     Builtin("min", (1, 2), "the smaller of two numbers, the smallest of a list", _min_max, _MIN_MAX,
@@ -232,7 +237,7 @@ _TABLE = (
     Builtin("owner", (1,), "the player a per-player zone belongs to", _owner, (
         ("`owner(z)`", "player", "the player a per-player zone belongs to (`none` for a shared zone)"),)),
     Builtin("turn_number", (0,), "how many turns have been completed", _of(result=INT), (
-        ("`turn_number()`", "int", "how many turns have been completed (0 during the setup and the first turn)"),)),
+        ("`turn_number()`", "int", "how many turns have been completed (0 during the setup and the first turn)"),), state="always"),
 )
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in _TABLE}
@@ -268,7 +273,7 @@ FORMS: dict[str, str] = {
              "for which CONDITION holds, that one included",
 }
 CONSTANTS: dict[str, Constant] = {c.name: c for c in (
-    Constant("active", PLAYER, "the active player"),
+    Constant("active", PLAYER, "the active player", state=True),
     Constant("players", list_of(PLAYER), "all players in seat order"),
 )}
 

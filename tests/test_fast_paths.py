@@ -365,16 +365,6 @@ def test_a_function_that_reads_global_variables_keeps_its_values_by_theirs(monke
     assert set(prog.ns["KEPTV_step"]) == {(1, 2, y) for y in range(4)}
 
 
-def test_what_a_function_reads_of_the_global_variables_is_seen():
-    assert codegen.state_reads("R.vars['x'] + F_a(R, v_p)") == ({"a"}, {"x"})
-    assert codegen.state_reads("g_ = R.vars\ns_1 = 0\nfor v_i in PRE_1:\n    s_1 += g_['y'] * g_['z']") \
-        == (set(), {"y", "z"})
-    for text in ("R.vars", "x = R.vars", "g_ = R.vars\nfoo(g_)", "g_ = R.vars\ng_", "R.vars[v_k]", "R.pvars['x'][v_p]",
-                 "R.vars['x'] + R.active"):
-        assert codegen.state_reads(text) is None, text
-    assert codegen.state_free("R.vars['x']") is None
-
-
 def test_a_kept_function_that_fails_fails_as_without_the_fast_code(monkeypatch):
     fast, plain, prog = once_both(monkeypatch, KEPT + "turn {\n  x = inverse(2) + inverse(y)\n}\n"
                                   "end when x > 0\n", strict=False)
@@ -400,14 +390,6 @@ def test_kept_values_are_the_program_s_own_for_its_number_of_players(monkeypatch
         got[n] = (g.state["vars"]["x"], dict(prog.ns["KEPT_spread"]))
     # (each kept with the work it counted: the range's length, counted again at each read)
     assert got == {2: (18, {3: (9, 2)}), 3: (36, {3: (18, 3)}), 4: (60, {3: (30, 4)})}
-
-
-def test_what_reads_the_state_in_fast_code_is_seen():
-    assert codegen.state_free("_index([3, 4], (R.n_players - 2)) + len(_it(R, REL_near[v_c]))") == set()
-    assert codegen.state_free("F_depth(R, v_c, 1) + F_side(R)") == {"depth", "side"}
-    for text in ("len(R.zones[v_c])", "R.vars['x']", "R.ivars['role'][v_i]", "R.active", "_cell_of(R, v_i, BOARDSET_b)",
-                 "_connected(R, [v_c], REL_adjacent, lambda v_x: (not R.zones[v_x]))", "'R'"):
-        assert codegen.state_free(text) is None, text
 
 
 def test_a_call_whose_argument_is_a_value_of_the_turn_is_made_at_every_turn(monkeypatch):

@@ -298,12 +298,12 @@ def test_a_kept_call_first_in_the_condition_walks_a_table_by_its_values(monkeypa
     assert "_kept_cells" in prog.ns["F_homes"].__code__.co_names
     game = prog.new_game(2, seed=1)
     # seat 1's home is rows 2 and 3, seat 2's rows 3 and 4: one entry per value given
-    # (seat(p) + 1)
+    # (p: home reads nothing of the state, core/pure.py)
     # (each with the work its conditions counted: counted again at each read)
-    assert sorted(table) == [(2,)] and names(prog, table[(2,)][0]) == [f"r{r}c{k}" for r in (2, 3) for k in range(1, 6)]
+    assert sorted(table) == [(0,)] and names(prog, table[(0,)][0]) == [f"r{r}c{k}" for r in (2, 3) for k in range(1, 6)]
     game.apply(0, seat=0)
-    assert sorted(table) == [(2,), (3,)]
-    assert names(prog, table[(3,)][0]) == [f"r{r}c{k}" for r in (3, 4) for k in range(1, 6)]
+    assert sorted(table) == [(0,), (1,)]
+    assert names(prog, table[(1,)][0]) == [f"r{r}c{k}" for r in (3, 4) for k in range(1, 6)]
     # the cells still empty: the rest of the condition is tested on each
     assert json.loads(json.dumps(game.state))["vars"]["got"][:3] == ["r2c2", "r2c3", "r2c4"]
     # a static conjunct before the call: the core's static part (core/cells.py, as the

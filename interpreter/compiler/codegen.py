@@ -51,10 +51,7 @@ from .codegen_text import (  # noqa: F401
     does_work,
     localize,
     reads_r,
-    state_free,
-    state_reads,
     tabulate_tops,
-    walks_kept,
 )
 
 

@@ -3,8 +3,10 @@ its methods on the compiler's state): the cells that a condition's static conjun
 through, read from a table made once per program or kept by values from before the
 loop. The core decides which conjuncts are static (core/cells.py, as for the kernel:
 StaticCells._core_cells); where it finds none, the wider class this module still finds
-on the text the compiler writes (a kept call, ``cell(...)`` look-ups, names, values
-computed before the loop: see StaticCells._static_cells)."""
+on the text the compiler writes (``cell(...)`` look-ups, names, values computed
+before the loop: see StaticCells._static_cells). A call of a function that reads
+nothing of the state, given the cell and values from before the loop, is the core's
+(core/cells.py, ``cells_given``; core/pure.py)."""
 from __future__ import annotations
 
 import ast
@@ -25,8 +27,6 @@ _STATIC_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Not, ast.U
 _BEFORE = re.compile(r"v_\w+|w\d+_\w+|s_\d+|once_\d+|lazy_\d+")
 _ONCE = re.compile(r"once_\d+")
 _LAZY = re.compile(r"lazy_\d+")
-# a call of a rule function in generated code (its name)
-_CALLED = re.compile(r"\bF_(\w+)\(R\b")
 # a condition that may have a static conjunct reads one of those tables, or is a constant
 _STATIC_HINT = re.compile(r"\b(?:" + "|".join(_STATIC_TABLES) + r"|CELL_NAME\b|True\b|False\b)")
 
@@ -284,15 +284,15 @@ class StaticCells(CompilerPart):
         board = f"BOARD_{table[1]}"
         if not head.endswith(f" in {board}:") or not self.t.ns.get(board):
             return None
-        if not _STATIC_HINT.search(cond) and not self._kept_hint(cond):
+        if not _STATIC_HINT.search(cond):
             return None
         return board
 
     def _static_plan(self, parts: list, var: str, segment):
         """The static conjuncts at the start of a condition (see _static_cells), each
-        ("if"|"key"|"kept"|"given", text); the value of the keyed one (or None), the
-        names bound in them, and the values given from before the loop to a kept call
-        (see _kept_call) or read by the static conjuncts (see _given_conjunct), or None."""
+        ("if"|"key"|"given", text); the value of the keyed one (or None), the names
+        bound in them, and the values given from before the loop read by the static
+        conjuncts (see _given_conjunct), or None."""
         plan: list[tuple[str, str]] = []
         key, bound, given = None, set(), None
         for node in parts:
@@ -302,10 +302,6 @@ class StaticCells(CompilerPart):
             elif key is None and given is None and (split := _keyed(node, var, bound | names)) is not None:
                 plan.append(("key", segment(split[0])))
                 key = segment(split[1])
-            elif key is None and given is None and not names \
-                    and (call := self._kept_call(node, var, bound, segment)) is not None:
-                plan.append(("kept", call[0]))
-                given = call[1]
             elif key is None and (by := _given_conjunct(node, var, bound | names, len(given or ()))) is not None:
                 plan.append(("given", by[0]))
                 given = (given or []) + by[1]
@@ -314,42 +310,8 @@ class StaticCells(CompilerPart):
             bound |= names
         return plan, key, bound, given
 
-    def _kept_hint(self, cond: str) -> bool:
-        """Whether a condition may call a kept function (see _kept_call)."""
-        return any(isinstance(self.t.ns.get(f"KEPT_{m}"), dict) for m in _CALLED.findall(cond))
-
-    def _kept_call(self, node, var: str, bound: set[str], segment):
-        """A call of a rule function whose values are kept by their arguments (it reads
-        nothing of the state: compile.Program._kept_functions), each argument either a
-        static fact of the loop's cell (see _pure_text) or a value that does not depend
-        on the cell, read before the loop (a name bound before it, a local, the active
-        player): (the call's text with those values written ``k_0``, ``k_1``..., their
-        texts), or None. The call holds for the same cells whenever it is given the
-        same values: the loop walks a table of them by those values."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords
-                and node.func.id.startswith("F_")
-                and isinstance(self.t.ns.get(f"KEPT_{node.func.id[2:]}"), dict) and node.args
-                and isinstance(node.args[0], ast.Name) and node.args[0].id == "R"):
-            return None
-        texts, given, by_cell = ["R"], [], False
-        for a in node.args[1:]:
-            if isinstance(a, ast.Starred):
-                return None
-            reads = {x.id for x in ast.walk(a) if isinstance(x, ast.Name)}
-            if var in reads and _pure_text(a, {var} | bound, None):
-                texts.append(segment(a))
-                by_cell = True
-            elif var not in reads and _pure_text(a, bound | {var}, var):  # (not a name bound per cell)
-                texts.append(f"k_{len(given)}")
-                given.append(segment(a))
-            else:
-                return None
-        if not by_cell or not given:
-            return None
-        return f"{node.func.id}({', '.join(texts)})", given
-
     def _kept_table(self, board: str, var: str, plan: list, given: int) -> str:
-        """The name of the table (a dict: the values given -> the cells, see _kept_call)
+        """The name of the table (a dict: the values given -> the cells, see _core_given)
         of the cells that ``plan``'s conjuncts let through, and of the function that
         makes an entry (``NAME`` + ``F``): a program's, by its text, as _static_table."""
         params = "".join(f", k_{i}" for i in range(given))

@@ -1,85 +1,20 @@
 """Analyses and rewrites of generated code as text (the fast code's statement form, see
-codegen.ExprCompiler.lines): what it reads of the state (state_reads), the tables read
-through local names (localize), the zones' top items read from a table (tabulate_tops)."""
+codegen.ExprCompiler.lines): whether it reads R (reads_r), the tables read through local
+names (localize), the zones' top items read from a table (tabulate_tops). What a rule
+function reads of the state is the core's (core/pure.py)."""
 from __future__ import annotations
 
 import re
 
 from .codegen_base import _CALL
-from .codegen_static import _CALLED
 
-# what fast code may read of R and still read nothing of the state: the player count,
-# the players and the direction of play (fixed for a program), and R given to helpers
-# that only count the work budget, and to rule functions (checked in turn); the tables
-# of cells by values given (_kept_cells) read static tables and kept values alone
-_FIXED = {"n_players", "players", "dir"}
-_BUDGET = {"work"}  # the work budget, counted in place by the statement form
 _R = re.compile(r"\bR\b")
-_GIVEN_R = re.compile(r"(?:\b_it|\b_cat|\b_range|\b_connected|\b_until|\b_out_of_work|\b_kept_cells"
-                      r"|\bF_(\w+))\($")
-
-
-def state_free(text: str) -> set[str] | None:
-    """The rule functions a function's fast code calls, when it reads nothing else of
-    the state (see _FIXED); else None."""
-    reads = state_reads(text)
-    return None if reads is None or reads[1] else reads[0]
 
 
 def reads_r(text: str) -> bool:
     """Whether generated text reads R (the state, the budgets) or gives it to a
     function."""
     return _R.search(text) is not None
-
-
-def state_reads(text: str) -> tuple[set[str], set[str]] | None:
-    """As state_free, where the fast code may also read global variables by name
-    (``R.vars['x']``, or ``g_['x']`` through the local ``g_ = R.vars`` of the statement form):
-    the rule functions it calls and the variables it reads; None if it reads anything
-    else of the state."""
-    called, names = set(), set()
-    for m in _R.finditer(text):
-        after = text[m.end():m.end() + 1]
-        if after == ".":
-            attr = re.match(r"\.(\w+)", text[m.end():])
-            if attr is not None and attr.group(1) == "vars":
-                read = _GLOBAL_READ.match(text, m.end() + len(".vars"))
-                if read is not None:
-                    names.add(read.group(1))
-                    continue
-                start = text.rfind("\n", 0, m.start()) + 1
-                end = text.find("\n", m.start())
-                line = text[start:] if end < 0 else text[start:end]
-                if line.strip() != "g_ = R.vars" or not _g_local_reads(text, names):
-                    return None
-                continue
-            if attr is None or attr.group(1) not in _FIXED | _BUDGET:
-                return None
-            continue
-        given = _GIVEN_R.search(text[max(0, m.start() - 80):m.start()])
-        if given is None or after not in (",", ")"):
-            return None
-        if given.group(1):
-            called.add(given.group(1))
-    return called, names
-
-
-# a global variable read by name (after 'R.vars' or 'g_')
-_GLOBAL_READ = re.compile(r"\['(\w+)'\]")
-_G_LOCAL = re.compile(r"\bg_\b")
-
-
-def _g_local_reads(text: str, names: set[str]) -> bool:
-    """Whether every use of the local ``g_`` reads a variable by name (adding the names),
-    the one that binds it apart."""
-    for m in _G_LOCAL.finditer(text):
-        if text.startswith("g_ = R.vars", m.start()):
-            continue
-        read = _GLOBAL_READ.match(text, m.end())
-        if read is None:
-            return False
-        names.add(read.group(1))
-    return True
 
 
 # the parts of R read through a local name in the statement form (see localize): the
@@ -214,12 +149,6 @@ def _in_loops(out: list[str]) -> list[bool]:
         if body.startswith("for "):
             fors.append(depth)
     return found
-
-
-def walks_kept(text: str, kept: set[str]) -> bool:
-    """Whether fast code walks a board's cells and calls one of the ``kept`` functions
-    (made again once they are known, see ExprCompiler._kept_call)."""
-    return " in BOARD_" in text and any(m in kept for m in _CALLED.findall(text))
 
 
 def does_work(text: str) -> bool:

@@ -132,17 +132,13 @@ class FunctionCompiler:
         kept = self._kept_functions(texts, deep) if gen.optimize else {}
         self.deep = deep & set(kept)
         for name, names in kept.items():
-            # (those that read nothing of the state are known to the fast code from now
-            # on, see ExprCompiler._kept_call; the others keep theirs apart)
             self.p.ns[_kept_table(name, names, name in deep)] = {}
         self.p.ns["_frozen"] = _frozen
-        reads_nothing = {name for name, names in kept.items() if not names and name not in deep}
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(kept))
             gen.components = self._components(calling | set(kept))
             gen.tabled = self._tabled(texts, calling)
-            if gen.spliced or gen.components or gen.tabled \
-                    or any(codegen.walks_kept(t, reads_nothing) for t in texts.values()):
+            if gen.spliced or gen.components or gen.tabled:
                 bodies, steps = self._function_bodies(gen)
         sources = []
         for name, body in bodies.items():
@@ -333,37 +329,21 @@ class FunctionCompiler:
         return bodies, steps
 
     def _kept_functions(self, bodies: dict[str, str], deep: set[str]) -> dict[str, list[str]]:
-        """The functions whose fast code reads nothing of the state but global variables
-        of one value (no list) by name (only their arguments, those variables, the player
-        count and the ruleset's fixed tables: cells' coordinates, relations, items'
-        attributes), does some work (calls something or loops), takes no list and is not
-        ``deep`` (reaches no function that may call itself: the depth of such calls is
-        counted): their values are kept by arguments and those variables' values for the
-        whole program (at most _KEPT_MAX at a time), so a value is computed once for all
-        the games' moves, the work and calls it counted counted again (see _kept_def). A
-        value that fails is not kept. Each with the variables it
-        reads, itself or through the functions it calls (none: it reads nothing of the
-        state)."""
-        fs, gvars = self.checked.functions, self.checked.vars
-        reads = {name: codegen.state_reads(body) for name, body in bodies.items()}
-        free = {name for name, r in reads.items() if r is not None
-                and all(v in gvars and not gvars[v].per_player and gvars[v].type.name != "list" for v in r[1])}
-        names = {name: set(reads[name][1]) for name in free}
-        changed = True
-        while changed:  # a function that calls one that reads the state reads it too
-            changed = False
-            for name in list(free):
-                if not reads[name][0] <= free:
-                    free.discard(name)
-                    changed = True
-                    continue
-                for g in reads[name][0]:
-                    if not names[g] <= names[name]:
-                        names[name] |= names[g]
-                        changed = True
+        """The functions whose evaluation reads nothing of the state but global variables
+        of one value (core/pure.py, ``Facts.state_reads``: their arguments, those
+        variables, the players and the program's fixed tables), whose fast code does
+        some work (calls something or loops), that take no list and are not ``deep``
+        (reach no function that may call itself: the depth of such calls is counted):
+        their values are kept by arguments and those variables' values for the whole
+        program (at most _KEPT_MAX at a time), so a value is computed once for all the
+        games' moves, the work and calls it counted counted again (see _kept_def). A
+        value that fails is not kept. Each with the variables it reads, itself or
+        through the functions it calls (none: it reads nothing of the state)."""
+        fs, facts = self.checked.functions, self.p.facts
+        free = {name for name in bodies if facts.state_reads(name) is not None}
         if not KEEP_DEEP:
             free -= deep
-        return {name: sorted(names[name]) for name in free if codegen.does_work(bodies[name])
+        return {name: sorted(facts.state_reads(name) or ()) for name in free if codegen.does_work(bodies[name])
                 and all(p.type.name != "list" or (name in deep and self._plain_list(p.type))
                         for p in fs[name].params)}
 

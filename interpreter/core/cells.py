@@ -30,16 +30,17 @@ or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 Where no static part is found so, ``cells_given`` finds the static conjuncts that also
 read names whose values come from before the loop (a parameter, a variable, a loop's
-variable around: ``beyond(c, k)``, ``stone_table(c, s)`` of a relation between cells):
-their cells are the same whenever the names' values are, and an engine that can keep
-them by those values at run time does (the fast Python code; the kernel tests them per
-cell).
+variable around: ``beyond(c, k)``, ``stone_table(c, s)`` of a relation between cells),
+and the calls of functions that read nothing of the state (core/pure.py: ``home(c, p)``,
+``risky(c, seat(p))``) given the cell and such names: their cells are the same whenever
+the names' values are, and an engine that can keep them by those values at run time
+does (the fast Python code; the kernel tests them per cell).
 
 Both engines read this pass: the kernel (native/kernel_cells.py prints the tables) and
 the fast Python code (compiler/codegen_static.py, ``StaticCells._core_cells``),
 wherever it finds a static part. Where it finds none, the fast Python code still finds
-one on the text it writes, a wider class this pass does not cover yet (a kept call,
-``cell(...)`` look-ups, cells' names, values computed before the loop);
+one on the text it writes, a wider class this pass does not cover yet (``cell(...)``
+look-ups, cells' names, values computed before the loop);
 tests/test_static_filters.py proves that it does so only there."""
 from __future__ import annotations
 
@@ -82,6 +83,8 @@ class CellsFilter:
 _CELL = object()   # a name that is the loop's cell (in a function's body: a parameter given it)
 _SEAT = object()   # a name that is the player whose seat the static conjuncts read (see _Seat)
 _GIVEN = object()  # a name whose value is given from before the loop (see cells_given)
+# the nodes that do some work (see _kept_given): a call, a loop
+_WORKS = ("Call", "Comprehension", "Aggregate", "Ray")
 # the types of the values a table of cells may be kept by (see cells_given)
 _KEYS = ("int", "bool", "enum", "player", "cell", "str")
 
@@ -118,6 +121,12 @@ class Cells:
         def table_list(self, e) -> tuple[str, str] | None: ...
         def call_kind(self, e) -> str: ...
         def counts_any(self, e) -> bool: ...
+        def reach(self, name: str) -> set[str]: ...
+        def reads_nothing(self, name: str) -> bool: ...
+        def _node_reads(self, n, local: set[str]) -> Any: ...
+
+        @property
+        def recursive(self) -> set[str]: ...
 
     def cells_filter(self, cl, cond) -> CellsFilter | None:
         """For the last clause ``cl`` of a comprehension over ``cells(board)`` with the
@@ -183,7 +192,7 @@ class Cells:
             names = {n.name: n for n in ir.walk(part) if n.node == "Var" and n.name != cl.var
                      and self._keyed_type(n)}
             env = {cl.var: _CELL, **dict.fromkeys(names, _GIVEN)}
-            if not _reads(part, cl.var) or not self._static(part, env):
+            if not _reads(part, cl.var) or not (self._static(part, env) or self._kept_given(part, env)):
                 break
             preds.append(part)
             for name, n in names.items():
@@ -192,6 +201,46 @@ class Cells:
         if not preds or not given:
             return None
         return CellsGiven(table[1], preds, list(given.values()), parts[len(preds):])
+
+    def _kept_given(self, e, names: dict) -> bool:
+        """Whether ``e`` is a call of a rule function whose values are its arguments'
+        alone (it reads nothing of the state: core/pure.py, and reaches no function that
+        may call itself: the depth of calls is counted), that does some work (calls
+        something or loops: else it is no more than its body, which ``_static`` reads),
+        given the cell or static facts of it, and names from before the loop or values
+        computed from them alone (``_from_given``; see cells_given): it lets through the
+        same cells whenever the names have the same values."""
+        if e.node != "Call" or self.call_kind(e) != "function":
+            return False
+        fd = self.c.functions[e.func]
+        reach = self.reach(e.func)
+        if len(fd.params) != len(e.args) or not self.reads_nothing(e.func) or not reach.isdisjoint(self.recursive) \
+                or not any(n.node in _WORKS for f in reach for n in ir.walk(self.c.functions[f].body)):
+            return False
+        cell = given = False
+        for a in e.args:
+            read = {names.get(n.name, 0) for n in ir.walk(a) if n.node == "Var"}
+            if _CELL in read and not (a.node == "Var" or self._static(a, names)):
+                return False
+            if _CELL not in read and not self._from_given(a, names):
+                return False
+            cell, given = cell or _CELL in read, given or _GIVEN in read
+        return cell and given
+
+    def _from_given(self, e, names: dict) -> bool:
+        """Whether ``e`` is computed from the names given from before the loop alone (see
+        cells_given), constants and enum values, with no loop, and reads nothing of the
+        state (core/pure.py): the same value whenever the names have the same values."""
+        given = {n for n, k in names.items() if k is _GIVEN}
+        for n in ir.walk(e):
+            if n.node in ("Comprehension", "Aggregate", "ForClause") or self._node_reads(n, given) is not None:
+                return False
+            if n.node == "Var" and n.name not in given and n.name not in self.c.consts \
+                    and n.name not in self.c.enum_of_value:
+                return False
+            if n.node == "Call" and self.call_kind(n) == "function" and not self.reads_nothing(n.func):
+                return False
+        return True
 
     def _keyed_type(self, n) -> bool:
         """Whether the name ``n`` (a Var) holds a value a table may be kept by (see

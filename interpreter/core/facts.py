@@ -27,6 +27,9 @@ rather than by each printer on its own.
   given from before the loop (``cells_given``);
 - the rule functions worth computing once per position, their values kept while the
   state stays the same (``repeated``, ``memoised``: memo.py);
+- the rule functions whose evaluation reads nothing of the state, or only global
+  variables of one value, their values the same in every position (``state_reads``,
+  ``reads_nothing``: pure.py);
 - the rule functions a printer writes in place of their calls, in the straightforward
   and in the fast code (``inlined``: inline.py);
 - which evaluations of an expression have the same value, an engine computing it once
@@ -70,6 +73,7 @@ from .hoist import Hoist
 from .inline import Inline
 from .memo import Memo
 from .once import Once
+from .pure import Pure
 
 # the nodes that loop over a list (a comprehension, an aggregate over one, a ray's walk)
 _LOOPS = frozenset({"Comprehension", "Aggregate"})
@@ -79,7 +83,7 @@ _RAY = "Ray"
 CALLS_FREE = 32
 
 
-class Facts(Bounds, Cells, Hoist, Inline, Memo, Once):
+class Facts(Bounds, Cells, Hoist, Inline, Memo, Once, Pure):
     """The facts of one program (``p``, its checked program ``c``), found when first
     asked."""
 

@@ -20,9 +20,9 @@ the budgets run out at the same moves.
   compiled where the order does not matter."""
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from ...dsl import ast as ir
 from .cxx_text import ident
 from .kernel_components import ComponentChecks
 from .kernel_elementwise import ElementwiseKeeps
@@ -38,10 +38,11 @@ LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 # whether values of functions that may call themselves and read nothing of the state are
 # kept (off: computed at every call, as before: benchmarks/bench_kept_values.py --kernel)
 KEEP_DEEP = True
-_STATE = re.compile(r"(?<![\w.])s(?![\w])")
 _SCALARS = ("int", "bool", "player", "item", "cell", "zone", "enum")
-# a helper given the state that reads nothing of it but the budgets' counters
-_BUDGETS = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat)\($")
+# the nodes that have a value (whose type the kernel may be asked)
+_VALUES = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Index", "Call",
+                     "Comprehension", "Aggregate", "ListLit", "TupleLit", "BinOp", "UnOp",
+                     "CondExpr", "CellAt", "Ray"})
 
 
 def _plain(t) -> bool:
@@ -57,18 +58,6 @@ def _hashed(a: str, listed: bool) -> str:
         return f"(uint64_t){a}"
     return (f"[&] {{ uint64_t h_ = 1469598103934665603ULL; for (auto x_ : {a}) "
             f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
-
-
-def _reads_nothing(body: str, calls: set[str]) -> bool:
-    """Whether a function's C++ gives the state ``s`` only to the budgets' helpers and
-    to the functions named ``calls``, as their first argument."""
-    for m in _STATE.finditer(body):
-        before = body[max(0, m.start() - 80):m.start()]
-        name = re.search(r"(\w+)\($", before)
-        if body[m.end():m.end() + 1] not in ",)" or name is None \
-                or (name.group(1) not in calls and _BUDGETS.search(before) is None):
-            return False
-    return True
 
 
 class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
@@ -122,8 +111,6 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         fd = self.c.functions[f]
         self.mark_order_free(e)
         args = "".join(", " + self.expr(a, sc, self.param_type(p)) for p, a in zip(fd.params, e.args))
-        if self.__dict__.get("pure_checking"):   # (pure_recursive reads the text alone)
-            return f"{ident('F', f)}(s{args})"
         if self.pure_recursive(f):   # (its values kept by its arguments for good)
             return f"{self.deep_call(f)}(s{args})"
         if id(e) in self.any_order and self.kept(f):
@@ -139,31 +126,18 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         return f"{self.function(f)}(s{args})"
 
     def pure_recursive(self, name: str) -> bool:
-        """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and its
-        evaluation reads nothing of the state (the C++ of every function it reaches gives
-        ``s`` only to the budgets' helpers and to those functions): its values are then
-        those of its arguments, whatever the state, kept for good (``deep_call``)."""
+        """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and
+        its evaluation reads nothing of the state (core/pure.py, ``Facts.reads_nothing``)
+        nor makes a text (the kernel keeps no texts): its values are then those of its
+        arguments, whatever the state, kept for good (``deep_call``)."""
         known = self.__dict__.setdefault("pure_made", {})
-        if name in known:
-            return known[name]
-        known[name] = False   # (while its functions are looked at: their calls plain)
-        reach = self.facts.reach(name)
-        if not KEEP_DEEP or name not in self.recursive or not all(
-                _plain(self.param_type(p)) for g in reach for p in self.c.functions[g].params):
-            return False
-        calls = {ident("F", g) for g in reach}
-        self.__dict__["pure_checking"] = True
-        try:
-            for g in reach:
-                fd = self.c.functions[g]
-                sc = {p.name: (ident("A", p.name), self.param_type(p)) for p in fd.params}
-                body = self.expr(fd.body, sc, self.typeref(fd.result))
-                if '"' in body or not _reads_nothing(body, calls):
-                    return False
-        finally:
-            self.__dict__["pure_checking"] = False
-        known[name] = True
-        return True
+        if name not in known:
+            reach = self.facts.reach(name)
+            known[name] = KEEP_DEEP and name in self.recursive and self.facts.reads_nothing(name) and all(
+                _plain(self.param_type(p)) for g in reach for p in self.c.functions[g].params) \
+                and not any(self.ty(n).tag == "str" for g in reach for n in ir.walk(self.c.functions[g].body)
+                            if n.node in _VALUES)
+        return known[name]
 
     def deep_call(self, name: str) -> str:
         """``uD_name``: a function that may call itself and reads nothing of the state

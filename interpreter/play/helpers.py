@@ -64,9 +64,9 @@ def _topn(z: list, n: int) -> list:
 
 
 def _kept_cells(R, table: dict, given: tuple, make) -> tuple:
-    """The cells a loop walks whose condition starts with a call kept by its arguments
-    or static facts of the cell compared with values from before the loop (codegen's
-    _kept_call, _given_conjunct): ``table``'s entry for the values given, made by
+    """The cells a loop walks whose condition starts with a call of a function that
+    reads nothing of the state or static facts of the cell compared with values from
+    before the loop (core/cells.py, ``cells_given``; codegen's _given_conjunct): ``table``'s entry for the values given, made by
     ``make(R, *given)`` the first time (kept as long as kept values are), with the work
     and the calls its conditions counted: counted again at each read, as the loop that
     evaluates them counts them (core/facts.py, "work", "calls"; a budget run out here:

@@ -1,0 +1,140 @@
+"""Which rule functions read nothing of the state (a part of ``facts.Facts``, its methods
+on the facts' state): a pass over the checked IR that every engine asks, where each once
+decided it on the text it wrote (the fast Python code, compiler/compile_functions.py;
+the kernel's C++, native/kernel_memo.py).
+
+A rule function is pure by construction (core/memo.py): its value is the same for the
+same arguments while the state stays the same. One that reads nothing of the state has
+the same value for the same arguments in every position of every game of the program:
+an engine may keep its values for good (counting again the work, the calls and the
+depth of calls each evaluation counted, as where it keeps them per position). An
+evaluation reads nothing of the state where its body, and the body of every function it
+may call (``Facts.reach``), reads only
+
+- its parameters and the variables of its own loops;
+- constants (``const``), literals, enum values, kinds, zones and boards as names, the
+  players (``players``; ``active`` reads the state);
+- the static facts of cells, boards and items: coordinates, names, relations, rays,
+  ``cell(...)`` look-ups, a kind's attributes (an item's variables are state);
+- built-ins that read nothing of the state (dsl/builtins.py says which do: ``state``);
+  a per-player zone of a player (its number);
+- and, for ``state_reads`` only, global variables of one value (not per player, not a
+  list), read by name: the engine keys the kept values by theirs too.
+
+A per-player variable, an item's variable, the active player, a zone's or a cell's
+items, where an item lies, the turn's number: each reads the state."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ...dsl import ast as ir
+from ...dsl.builtins import BUILTINS, CONSTANTS
+
+_STATE = object()   # (what a node reads: the state, beyond global variables)
+
+
+class Pure:
+    """Facts' methods for the rule functions that read nothing of the state."""
+
+    if TYPE_CHECKING:
+        c: Any   # the checked program
+
+        @property
+        def calls(self) -> dict[str, list[str]]: ...
+
+        def reach(self, name: str) -> set[str]: ...
+
+        def call_kind(self, e) -> str: ...
+
+    def state_reads(self, name: str) -> frozenset[str] | None:
+        """The global variables of one value (not per player, no list) an evaluation of
+        the rule function ``name`` reads, itself or through the functions it may call;
+        None where it reads anything else of the state (see the module's docstring)."""
+        known = self.__dict__.setdefault("_pure_reads", {})
+        if name not in known:
+            names: set[str] = set()
+            for f in self.reach(name):
+                own = self._own_reads(f)
+                if own is None:
+                    known[name] = None
+                    return None
+                names |= own
+            known[name] = frozenset(names)
+        return known[name]
+
+    def reads_nothing(self, name: str) -> bool:
+        """Whether an evaluation of the rule function ``name`` reads nothing of the
+        state, not even a global variable: its values are those of its arguments."""
+        return self.state_reads(name) == frozenset()
+
+    def _own_reads(self, name: str) -> frozenset[str] | None:
+        """What the body of ``name`` itself reads (see ``state_reads``), its calls of
+        rule functions apart."""
+        own = self.__dict__.setdefault("_pure_own", {})
+        if name not in own:
+            fd = self.c.functions[name]
+            names: set[str] = set()
+            own[name] = frozenset(names) if self._reads_in(fd.body, {p.name for p in fd.params}, names) else None
+        return own[name]
+
+    def _reads_in(self, e, local: set[str], names: set[str]) -> bool:
+        """Adds to ``names`` the global variables ``e`` reads, ``local`` the names bound
+        around it (a loop's variable from its next clause on, hiding a global of its
+        name); False where it reads anything else of the state."""
+        if e.node in ("Comprehension", "Aggregate"):
+            comp = e.comp if e.node == "Aggregate" else e
+            inner = set(local)
+            for cl in comp.clauses:
+                if not self._reads_in(cl.iter, inner, names):
+                    return False
+                inner.add(cl.var)
+            return all(self._reads_in(x, inner, names) for x in (comp.cond, comp.elem) if x is not None)
+        got = self._node_reads(e, local)
+        if got is _STATE:
+            return False
+        if got is not None:
+            names.add(got)
+        return all(self._reads_in(x, local, names) for x in _kids(e))
+
+    def _node_reads(self, n, local: set[str]):
+        """What the node ``n`` reads by itself (not its operands): None (nothing of the
+        state), a global variable's name, or _STATE."""
+        c = self.c
+        if n.node == "Var":
+            v = n.name
+            if v in local:
+                return None
+            if v in CONSTANTS and not c.declares(v):
+                return _STATE if CONSTANTS[v].state else None
+            d = c.vars.get(v)
+            if d is None:
+                return None   # (a constant, an enum's value, a kind, a zone, a board)
+            return _STATE if d.per_player or d.type.name == "list" else v
+        if n.node == "Attr":
+            t = c.type_of(n.obj)
+            return _STATE if t.tag == "item" and n.name in c.item_vars.get(t.arg, {}) else None
+        if n.node == "Call":
+            return self._call_reads(n)
+        return None
+
+    def _call_reads(self, e):
+        kind = self.call_kind(e)
+        if kind == "player_var":
+            return _STATE
+        if kind != "builtin":
+            return None   # (a rule function: its own body; a relation, a zone's number)
+        state = BUILTINS[e.func].state
+        if state == "place":
+            return _STATE if self.c.type_of(e.args[0]).tag != "list" else None
+        return _STATE if state else None
+
+
+def _kids(n):
+    """The nodes right below ``n``."""
+    for field, v in n:
+        if field == "span":
+            continue
+        if isinstance(v, ir.Node):
+            yield v
+        elif isinstance(v, list):
+            yield from (x for x in v if isinstance(x, ir.Node))
