@@ -104,4 +104,4 @@ def roots(c) -> list:
     """Every declaration of the checked program that holds expressions."""
     one = [c.setup, c.turn, c.end, c.at_end, c.score, c.heuristic, c.outcome, c.team, c.payoff]
     return [*c.functions.values(), *c.procedures.values(), *(d for d in one if d is not None),
-            *c.participants.values(), *c.tiebreaks, *c.invariants]
+            *c.participants.values(), *c.tiebreaks, *c.invariants, *c.aliases.values()]
