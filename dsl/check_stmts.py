@@ -25,6 +25,7 @@ class StmtChecks:
         in_at_end: bool
         asks: set[str]
         results: dict[str, T]
+        verb_types: dict[str | None, list[T]]
 
         def expr(self, e, env) -> T: ...
         def _expect(self, e, env, want: T, context: str) -> T: ...
