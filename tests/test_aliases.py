@@ -178,3 +178,35 @@ def test_meeple_play_takes_an_alias_before_a_prefix_and_names_both_moves_of_an_a
     r = CliRunner().invoke(app, ["play", "chess", "--seed", "1", "--bot", "2=first", "--no-color",
                                  "--record", str(tmp_path / "c.json")], input="Nf3\nquit\n", env=env)
     assert record.load(tmp_path / "c.json").moves[0] == "move g1-f3", r.output
+
+
+def test_the_web_table_takes_an_alias_and_stores_the_moves_own_notation(tmp_path):
+    from meeple.web.app import create_app
+    from meeple.web.store import SQLiteStore
+    from meeple.web.tables import Tables
+    from starlette.testclient import TestClient
+    tables = Tables(SQLiteStore(tmp_path / "tables.sqlite"))
+    table = tables.create("chess", interpreter.load("chess"), 2, [], None, 1, {})
+    white = "/t/" + table.links()[0]
+    with TestClient(create_app(tables)) as client:
+        answer = client.post(white + "/moves", json={"move": "Nf3"})
+        assert answer.json() == {"ok": True, "played": "move g1-f3", "version": 1}, answer.text
+    assert list(table.stored.moves) == ["move g1-f3"]
+
+
+def test_an_alias_leaves_the_kernel_code_of_the_rest_as_it_was(tmp_path):
+    """Chess's alias calls legal_now() in a loop: were it counted with the rules, the
+    functions it calls would be memoised (a change of every engine's code) for a
+    declaration that no game runs."""
+    from meeple.interpreter.native import kernel
+    text = (Path(__file__).resolve().parent.parent / "rulesets" / "chess" / "chess.meeple") \
+        .read_text(encoding="utf-8")
+    start = text.index('alias "move"(mv) =')
+    plain = text[:start] + text[text.index("function legal_now", start):]
+    folder = tmp_path / "chess"
+    folder.mkdir()
+    (folder / "chess.meeple").write_text(plain, encoding="utf-8")
+    with_alias = interpreter.load("chess").for_players(2)
+    without = interpreter.load(str(folder)).for_players(2)
+    assert with_alias.checked.aliases and not without.checked.aliases
+    assert kernel.Gen(with_alias).source() == kernel.Gen(without).source()
