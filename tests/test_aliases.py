@@ -99,6 +99,10 @@ def test_a_rule_error_in_an_alias_is_located_at_it():
     with pytest.raises(interpreter.RuleError) as e:
         game.aliases(2)
     assert "alias" in str(e.value)
+    # typed, a text that is no notation is an illegal move that says why
+    with pytest.raises(interpreter.IllegalMove, match="alias broke a rule"):
+        game.find_move("three")
+    assert game.find_move("add 3").notation == "add 3"   # a notation needs no alias
 
 
 def test_an_item_the_decider_may_not_know_has_no_alias():

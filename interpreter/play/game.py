@@ -490,7 +490,11 @@ class Game:
         verb = pend["verb"]
         if verb not in self.program.alias_fns:
             return None
-        named = [(m, self.aliases(m)) for m in moves]
+        try:
+            named = [(m, self.aliases(m)) for m in moves]
+        except RuleError as e:   # (a front end refuses the text, and says why)
+            raise IllegalMove(f"{text!r} is no move's notation, and the ruleset's alias "
+                              f"broke a rule: {e}") from None
         said = text.strip()
         if verb and _relaxed(said).startswith(verb.casefold() + " "):
             said = said[len(verb):].strip()
