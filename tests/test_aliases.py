@@ -214,3 +214,13 @@ def test_an_alias_leaves_the_kernel_code_of_the_rest_as_it_was(tmp_path):
     without = interpreter.load(str(folder)).for_players(2)
     assert with_alias.checked.aliases and not without.checked.aliases
     assert kernel.Gen(with_alias).source() == kernel.Gen(without).source()
+
+
+def test_a_hand_written_record_may_use_aliases():
+    from meeple.interpreter import record
+    chess = interpreter.load("chess")
+    rec = record.Record("chess", 2, 0, [], None, ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4"])
+    game = record.replay(chess, rec)
+    written = testing.play(chess.new_game(2, 0), "e2-e4", "c7-c5", "g1-f3", "d7-d6", "d2-d4",
+                           "c5-d4", "f3-d4")
+    assert game.state == written.state
