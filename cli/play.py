@@ -741,13 +741,18 @@ class PlaySession:
 
     def words(self) -> list[str]:
         """What the line editor completes: the legal moves as they may be typed (with and
-        without the verb), then the commands."""
+        without the verb, and each move's first alias: chess's Nf3), then the commands."""
+        from ..interpreter import RuleError
         verb = getattr(self.game.decision, "verb", None) or ""
         out = []
         for m in self.game.legal_moves():
             out.append(m.notation)
             if verb and m.notation.startswith(verb + " "):
                 out.append(m.notation[len(verb) + 1:])
+        try:
+            out += [texts[0] for texts in map(self.game.aliases, self.game.legal_moves()) if texts]
+        except RuleError:
+            pass   # (typed, such a text is refused with the reason)
         commands = ["help", "screen", *sorted(DETAIL_WORDS), "undo", "quit"]
         return out + commands
 

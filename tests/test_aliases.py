@@ -224,3 +224,15 @@ def test_a_hand_written_record_may_use_aliases():
     written = testing.play(chess.new_game(2, 0), "e2-e4", "c7-c5", "g1-f3", "d7-d6", "d2-d4",
                            "c5-d4", "f3-d4")
     assert game.state == written.state
+
+
+def test_the_line_editor_completes_each_moves_first_alias():
+    import io
+
+    from meeple.cli import line_input, render
+    from meeple.cli.play import HUMAN, PlaySession
+    game = interpreter.load("chess").new_game(2, 0)
+    c = render.console(file=io.StringIO(), width=100)
+    words = PlaySession(c, game, [HUMAN, HUMAN], {}, None, None, Path("unused.json")).words()
+    assert line_input.completions("N", words) == ["Na3", "Nc3", "Nf3", "Nh3"]
+    assert "e4" in words and "e2e4" not in words and "move e2-e4" in words
