@@ -89,6 +89,7 @@ def test_an_alias_is_checked_at_load():
     assert codes('alias "ad"(n) = "x"\n') == ["check/unknown-name"]       # no such verb
     assert codes('alias(n) = "x"\n') == ["check/unknown-name"]            # every one has a verb
     assert codes('alias "add"(n) = n\n') == ["check/type-mismatch"]       # not a text
+    assert codes('alias "add"(n) = "x"\nalias "add"(n) = "y"\n') == ["check/duplicate"]
     assert codes('alias "add"(n) = n + "x"\n') != []                      # n is an int
     two = BASE.replace('total = total + n\n', 'total = total + n\n  choose b from [true] as "add"\n')
     assert codes('alias "add"(n) = "x"\n', two) == ["check/type-mismatch"]  # int and bool
