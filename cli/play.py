@@ -741,13 +741,18 @@ class PlaySession:
 
     def words(self) -> list[str]:
         """What the line editor completes: the legal moves as they may be typed (with and
-        without the verb), then the commands."""
+        without the verb, and each move's first alias: chess's Nf3), then the commands."""
+        from ..interpreter import RuleError
         verb = getattr(self.game.decision, "verb", None) or ""
         out = []
         for m in self.game.legal_moves():
             out.append(m.notation)
             if verb and m.notation.startswith(verb + " "):
                 out.append(m.notation[len(verb) + 1:])
+        try:
+            out += [texts[0] for texts in map(self.game.aliases, self.game.legal_moves()) if texts]
+        except RuleError:
+            pass   # (typed, such a text is refused with the reason)
         commands = ["help", "screen", *sorted(DETAIL_WORDS), "undo", "quit"]
         return out + commands
 
@@ -757,10 +762,22 @@ class PlaySession:
         exactly one. A prefix ends where a word or a part of a value ends (before a
         space, ``-``, ``+`` or ``.``), so ``r1c1`` never stands for ``r1c10``."""
         want = " ".join(line.split()).casefold()
-        if not want or any(want in self.move_keys(m) for m in moves):
+        if not want or any(want in self.move_keys(m) for m in moves) or self.aliased(want, moves):
             return None
         found = self.prefixed(want, moves)
         return found[0].notation if len(found) == 1 else None
+
+    def aliased(self, want: str, moves: list) -> list:
+        """The moves one of whose aliases (the ruleset's other ways to type them, like
+        chess's e4 for e2-e4) is ``want`` (folded), with or without the verb."""
+        from ..interpreter import RuleError
+        verb = (getattr(self.game.decision, "verb", None) or "").casefold()
+        bare = want[len(verb) + 1:] if verb and want.startswith(verb + " ") else want
+        try:
+            return [m for m in moves
+                    if bare in {" ".join(t.split()).casefold() for t in self.game.aliases(m)}]
+        except RuleError:
+            return []
 
     def prefixed(self, want: str, moves: list) -> list:
         """The moves that ``want`` (folded) begins, up to where a word or part ends."""
@@ -773,7 +790,8 @@ class PlaySession:
         moves (ignoring case, spaces and the verb), or none (with the closest one)."""
         from ..dsl.errors import suggest
         want = " ".join(line.split()).casefold()
-        found = [m for m in moves if want in self.move_keys(m)] or self.prefixed(want, moves)
+        found = [m for m in moves if want in self.move_keys(m)] or self.aliased(want, moves) \
+            or self.prefixed(want, moves)
         shown = render.literal(line, newlines=False)
         if len(found) > 1:
             listed = ", ".join(f"'{render.literal(m.notation)}'" for m in found[:8])

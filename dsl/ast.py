@@ -676,6 +676,17 @@ class HeuristicDecl(Node):
     body: Expr
 
 
+class AliasDecl(Node):
+    """``alias "verb"(m) = expr``: other texts a player may type for the move ``m`` of a
+    decision with this verb (``verb`` None: the decisions without one), as well as its
+    notation: a ``str`` or a ``list of str``, computed in the position of the decision.
+    It never changes the game, nor a record (which keeps the notation)."""
+    node: Literal["AliasDecl"] = "AliasDecl"
+    verb: str | None = None
+    param: str
+    body: Expr
+
+
 class TiebreakDecl(Node):
     """``tiebreak name(p) = expr``: applied in order of declaration."""
     node: Literal["TiebreakDecl"] = "TiebreakDecl"
@@ -817,7 +828,7 @@ class Remove(Node):
 
 
 Decl = Annotated[
-    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | ConstDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | ProseDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove | SupplyDecl,
+    Title | Language | Players | Order | EnumDecl | KindDecl | BoardDecl | ZoneDecl | DeckDecl | VarDecl | ConstDecl | RelationDecl | FunctionDecl | ProcedureDecl | SetupDecl | TurnDecl | EndDecl | AtEndDecl | ScoreDecl | PayoffDecl | HeuristicDecl | AliasDecl | TiebreakDecl | OutcomeDecl | TeamDecl | ParticipantDecl | InvariantDecl | BoundDecl | SecretDecl | NameDecl | ProseDecl | TextDecl | LabelDecl | ColorDecl | KindColorDecl | OffscreenDecl | Replace | Extend | Remove | SupplyDecl,
     Field(discriminator="node"),
 ]
 
@@ -924,6 +935,8 @@ def decl_key(decl) -> str:
             return f"color {d.kind}"
         case "OffscreenDecl":
             return f"offscreen {d.name}"
+        case "AliasDecl":
+            return f"alias {d.verb}" if d.verb is not None else "alias"
     raise ValueError(d.node)
 
 

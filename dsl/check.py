@@ -92,6 +92,7 @@ class Checked:
     at_end: ir.AtEndDecl | None = None
     score: ir.ScoreDecl | None = None
     heuristic: ir.HeuristicDecl | None = None
+    aliases: dict[str | None, ir.AliasDecl] = field(default_factory=dict)  # by verb
     payoff: ir.PayoffDecl | None = None
     outcome: ir.OutcomeDecl | None = None
     team: ir.TeamDecl | None = None
@@ -162,6 +163,8 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
         self.known_cells: dict[str, list | None] = {}  # board -> its cells, when known now
         self.in_at_end = False
         self.roles: dict[str, tuple[str, ir.Span]] = {}
+        # the decisions' verbs (None: no verb), each with the type of its options' values
+        self.verb_types: dict[str | None, list[T]] = {}
 
     # ---------------------------------------------------------------- driver
     def run(self) -> Checked:
@@ -178,6 +181,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
             self._check_decl(d)
         self._check_required(decls)
         self._check_texts(decls)
+        self._check_aliases()
         return self.c
 
     # ---------------------------------------------------------------- expressions

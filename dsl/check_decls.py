@@ -54,6 +54,7 @@ class DeclChecks:
         roles: dict[str, tuple[str, ir.Span]]
         proc_decl: ir.ProcedureDecl | None
         in_at_end: bool
+        verb_types: dict[str | None, list[T]]
 
         def expr(self, e, env) -> T: ...
         def _expect(self, e, env, want: T, context: str) -> T: ...
@@ -151,6 +152,8 @@ class DeclChecks:
             setattr(c, _THE_ONE[node], d)
         elif node in _LISTED:
             getattr(c, _LISTED[node]).append(d)
+        elif node == "AliasDecl":
+            c.aliases[d.verb] = d
         elif node == "Players":
             self._declare_players(d)
         elif node == "Order":
@@ -428,9 +431,37 @@ class DeclChecks:
                                                     "int, player or an enum value", str(t)))
             case "InvariantDecl":
                 self._expect(d.cond, {}, BOOL, f"invariant '{d.name}'")
+            case "AliasDecl":
+                pass   # once every decision is known: _check_aliases
             case _:
                 return False
         return True
+
+    def _check_aliases(self) -> None:
+        """Each ``alias "verb"(m) = ...`` names the verb of decisions (or, without a
+        verb, decisions without one) whose options are all of one type, which ``m``
+        takes; its value is a text or a list of texts."""
+        for verb, d in self.c.aliases.items():
+            types = self.verb_types.get(verb)
+            said = f"'{verb}'" if verb is not None else "without a verb"
+            if not types:
+                verbs = [v for v in self.verb_types if v is not None]
+                self.d.add(errors.Diagnostic(
+                    "check/unknown-name", d.span, f"no decision is made {said}" if verb is None
+                    else f"no decision has the verb {said}",
+                    (errors.did_you_mean(verb, verbs) if verb is not None else None)
+                    or "an alias names the verb of a decision: 'alias \"play\"(m) = ...'"))
+                continue
+            known = [t for t in types if not t.is_error]
+            if any(t != known[0] for t in known):
+                shown = ", ".join(sorted({str(t) for t in known}))
+                self.d.add(errors.type_mismatch(
+                    d.span, f"the decisions {said} of alias", "options of one type", shown))
+                continue
+            got = self.expr(d.body, {d.param: known[0] if known else ERROR})
+            if not (got.is_error or got == STR or got == list_of(STR)):
+                self.d.add(errors.type_mismatch(d.body.span, "the alias", "str or list of str",
+                                                str(got)))
 
     def _check_outcome(self, d: ir.OutcomeDecl) -> None:
         for i, cl in enumerate(d.clauses):

@@ -25,6 +25,7 @@ class StmtChecks:
         in_at_end: bool
         asks: set[str]
         results: dict[str, T]
+        verb_types: dict[str | None, list[T]]
 
         def expr(self, e, env) -> T: ...
         def _expect(self, e, env, want: T, context: str) -> T: ...
@@ -196,6 +197,7 @@ class StmtChecks:
                 self._verbs(s)
                 self._verbs_when(s, env)
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+                self.verb_types.setdefault(s.verb, []).append(env[s.var])
                 if s.parts is not None and s.alone is not None:
                     self.d.add(errors.tuple_alone(s.span, s.alone, len(s.parts)))
                 elif s.parts is not None:
@@ -209,6 +211,7 @@ class StmtChecks:
             case "ChooseSubset":
                 self._decision(s.span, s)
                 self._bind(s.span, s.var, list_of(self._iter_type(s.options, env, s.span)))
+                self.verb_types.setdefault(s.verb, []).append(env[s.var])
                 if s.where is not None:
                     self._expect(s.where, env, BOOL, "the 'where' condition")
                 self._chooser(s.chooser)
@@ -302,6 +305,7 @@ class StmtChecks:
         fresh = s.each not in env
         self._bind(s.span, s.each, PLAYER)
         elem = self._iter_type(s.options, env, s.span)
+        self.verb_types.setdefault(s.verb, []).append(elem)
         if fresh:
             del env[s.each]  # the seat's name lives in the statement only
         v = self.c.vars.get(s.var)

@@ -26,7 +26,7 @@ __all__ = ["MeepleLexer"]
 
 _DECLARATIONS = ("ruleset", "variant", "locale", "title", "players", "enum", "kind", "board",
                  "zone", "deck", "var", "relation", "function", "procedure", "setup", "turn",
-                 "end", "score", "heuristic", "tiebreak", "outcome", "team", "participant", "invariant",
+                 "end", "score", "heuristic", "alias", "tiebreak", "outcome", "team", "participant", "invariant",
                  "bound", "secret", "offscreen", "name", "text", "label", "color", "language",
                  "extend", "replace", "remove")
 _CONSTANTS = ("true", "false", "none")

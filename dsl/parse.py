@@ -455,6 +455,10 @@ class _ToIR(Transformer):
     def heuristic_decl(self, meta, c):
         return _new(ir.HeuristicDecl, span=self.s(meta), param=str(c[0]), body=c[1])
 
+    def alias_decl(self, meta, c):
+        return _new(ir.AliasDecl, span=self.s(meta), verb=None if c[0] is None else _string(c[0]),
+                    param=str(c[1]), body=c[2])
+
     def outcome_decl(self, meta, c):
         return _new(ir.OutcomeDecl, span=self.s(meta), param=str(c[0]),
                               rank=str(c[1]) if c[1] is not None else None, clauses=list(c[2:]))

@@ -1,6 +1,7 @@
 """Chess: one test for every rule, each on a hand-built position (written in FEN, see
 tests/chess_fen.py), named after the rule (docs/rulesets/chess.md, "Rules summary").
-Moves are written from-to (e2-e4), e7-e8=Q for a promotion, O-O and O-O-O for castling."""
+Moves are written from-to (e2-e4), e7-e8=Q for a promotion, O-O and O-O-O for castling;
+a player may also type them in standard algebraic notation (e4, Nf3) or as UCI (e2e4)."""
 from __future__ import annotations
 
 import pytest
@@ -379,6 +380,94 @@ def test_fide_claims_a_threefold_repetition_may_be_claimed_and_a_fivefold_draws(
     assert result(game) == "draw" and "5 times" in last_log(game)
 
 
+# ---------------------------------------------------------------- other notations
+def typed(game, text: str) -> str:
+    """The move a player who types ``text`` makes (its own notation, without the verb)."""
+    return game.find_move(text).notation.removeprefix("move ")
+
+
+def test_from_the_start_e4_nf3_and_e2e4_are_moves_as_players_write_them():
+    game = interpreter.load("chess").new_game(2, 0)
+    assert typed(game, "e4") == typed(game, "e2e4") == typed(game, "e2-e4") == "e2-e4"
+    assert typed(game, "Nf3") == typed(game, "g1f3") == typed(game, "move Nf3") == "g1-f3"
+    assert typed(game, "e3") == "e2-e3" and typed(game, "Nc3") == "b1-c3"
+    assert typed(game, "nf3") == "g1-f3"         # any letter case, when it names one move
+    with pytest.raises(interpreter.IllegalMove, match="not a legal move"):
+        game.find_move("e5")
+    with pytest.raises(interpreter.IllegalMove, match="not a legal move"):
+        game.find_move("Ng3")
+
+
+def test_a_capture_is_written_with_x_and_a_pawn_capture_after_the_pawns_file():
+    game = fen_position("4k3/8/8/3p4/4P3/8/8/2B1K3 w - - 0 1")
+    assert typed(game, "exd5") == typed(game, "e4d5") == "e4-d5"
+    assert typed(game, "e5") == "e4-e5"
+    game = fen_position("4k3/8/8/8/8/8/3p4/2B1K3 w - - 0 1")
+    assert game.aliases("c1-d2")[0] == "Bxd2" and typed(game, "Bxd2") == "c1-d2"
+    assert typed(game, "Kxd2") == "e1-d2"
+
+
+def test_two_knights_that_reach_one_square_are_told_apart_by_file_then_rank_then_both():
+    game = fen_position("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1")       # Nb1 and Nf1 reach d2
+    assert typed(game, "Nbd2") == "b1-d2" and typed(game, "Nfd2") == "f1-d2"
+    assert typed(game, "Na3") == "b1-a3"                          # only one reaches a3
+    assert game.aliases("b1-d2")[0] == "Nbd2" and game.aliases("b1-a3")[0] == "Na3"
+    game = fen_position("4k3/8/8/1N6/8/8/8/1N2K3 w - - 0 1")      # Nb1 and Nb5 reach a3
+    assert game.aliases("b1-a3")[0] == "N1a3" and game.aliases("b5-a3")[0] == "N5a3"
+    assert typed(game, "N1a3") == "b1-a3" and typed(game, "N5a3") == "b5-a3"
+    game = fen_position("4k3/8/8/1N6/8/8/8/1N1NK3 w - - 0 1")     # b1, b5 and d1 reach c3
+    assert game.aliases("b1-c3")[0] == "Nb1c3" and typed(game, "Nb1c3") == "b1-c3"
+    assert typed(game, "N5c3") == "b5-c3" and typed(game, "Ndc3") == "d1-c3"
+    with pytest.raises(interpreter.IllegalMove, match="not a legal move"):
+        game.find_move("Nc3")                    # it must say which knight
+
+
+def test_a_promotion_is_written_with_the_new_role():
+    game = fen_position("1n2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    assert typed(game, "a8=Q") == "a7-a8=Q" and typed(game, "a8=N") == "a7-a8=N"
+    assert typed(game, "axb8=R") == "a7-b8=R" and typed(game, "a7b8b") == "a7-b8=B"
+    assert typed(game, "a7a8q") == "a7-a8=Q"
+    with pytest.raises(interpreter.IllegalMove, match="not a legal move"):
+        game.find_move("a8")                     # a pawn on the last rank must become a man
+
+
+def test_castling_is_o_o_or_the_kings_move_in_uci():
+    game = fen_position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert typed(game, "O-O") == typed(game, "e1g1") == typed(game, "o-o") == "O-O"
+    assert typed(game, "O-O-O") == typed(game, "e1c1") == "O-O-O"
+    assert typed(game, "Kf1") == "e1-f1" and typed(game, "Rb1") == "a1-b1"
+
+
+def test_en_passant_is_written_as_the_pawns_capture():
+    game = fen_position("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1")
+    testing.play(game, "d5")
+    assert typed(game, "exd6") == typed(game, "e5d6") == "e5-d6"
+
+
+def test_a_text_that_could_be_two_moves_is_refused_naming_both():
+    game = fen_position("4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1")   # b2 and d2 take c3
+    assert typed(game, "bxc3") == "b2-c3" and typed(game, "Bxc3") == "d2-c3"
+    with pytest.raises(interpreter.IllegalMove, match="'move b2-c3', 'move d2-c3'"):
+        game.find_move("BXC3")
+
+
+def test_a_check_or_mate_sign_may_follow_a_move():
+    game = fen_position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert typed(game, "Ra8+") == typed(game, "Ra8#") == typed(game, "Ra8") == "a1-a8"
+
+
+def test_the_aliases_never_change_the_record():
+    from meeple.interpreter import record
+    typed_game = interpreter.load("chess").new_game(2, 0)
+    written = interpreter.load("chess").new_game(2, 0)
+    entries = [record.entry(typed_game.apply(t)) for t in
+               ("e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O")]
+    assert entries == ["move e2-e4", "move e7-e5", "move g1-f3", "move b8-c6", "move f1-b5",
+                       "move a7-a6", "move b5-c6", "move d7-c6", "move O-O"]
+    testing.play(written, *entries)
+    assert typed_game.state == written.state
+
+
 # ---------------------------------------------------------------- against OpenSpiel
 CASTLE = {("O-O", 0): "e1g1", ("O-O-O", 0): "e1c1", ("O-O", 1): "e8g8", ("O-O-O", 1): "e8c8"}
 LETTERS = {"pawn": "p", "knight": "n", "bishop": "b", "rook": "r", "queen": "q", "king": "k"}
@@ -413,7 +502,8 @@ def placement(game) -> str:
 def test_random_games_agree_with_openspiel_chess():
     """Random games played move by move in Meeple and in OpenSpiel's `chess`: at every
     decision the same legal moves, after every move the same board, and at the end the
-    same result (mate, stalemate, and the automatic draws). OpenSpiel's player 0 is Black."""
+    same result (mate, stalemate, and the automatic draws); in the first three, the same
+    standard algebraic notation of every move. OpenSpiel's player 0 is Black."""
     import random
     pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel (open-spiel) is not installed")
     from pyspiel import chess as spiel_chess
@@ -428,6 +518,10 @@ def test_random_games_agree_with_openspiel_chess():
             theirs = {spiel_chess.action_to_move(a, state.board()).to_lan(): a
                       for a in state.legal_actions()}
             assert set(ours) == set(theirs), (seed, str(state), sorted(set(ours) ^ set(theirs)))
+            if seed < 3:   # the standard algebraic notation a player may type: OpenSpiel's
+                sans = {spiel_chess.action_to_move(a, state.board()).to_san(state.board())
+                        .rstrip("+#"): a for a in state.legal_actions()}
+                assert {game.aliases(m)[0]: theirs[k] for k, m in ours.items()} == sans, seed
             pick = rnd.choice(sorted(ours))
             game.apply(ours[pick], safe=False)
             state.apply_action(theirs[pick])

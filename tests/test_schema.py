@@ -147,6 +147,7 @@ end when turn_number() > 3
 at end { }
 score(p) = n(p)
 heuristic(p) = n(p) * 2
+alias "pick"(x) = ["p" + "1", "q"]
 payoff(p) = n(p) summing to 0
 tiebreak t(p) = 0
 team(p) = seat(p) % 2

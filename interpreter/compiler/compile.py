@@ -165,6 +165,8 @@ class Program:
         self.heuristic_fn = (self._player_fn(c.heuristic.param, c.heuristic.body)
                              if c.heuristic else None)
         self.tiebreaks = [(t.name, self._player_fn(t.param, t.body)) for t in c.tiebreaks]
+        # the other texts of a decision's moves, by its verb (alias "verb"(m) = ...)
+        self.alias_fns = {verb: self._player_fn(d.param, d.body) for verb, d in c.aliases.items()}
         self.outcomes = [(cl.outcome, self._outcome_fn(c.outcome, cl.cond) if cl.cond else None)
                          for cl in c.outcome.clauses] if c.outcome else None
         self.team_fn = self._player_fn(c.team.param, c.team.body) if c.team else None

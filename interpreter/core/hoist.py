@@ -101,7 +101,9 @@ def _binding(name: str, around: tuple[Loop, ...]) -> Loop | None:
 
 
 def roots(c) -> list:
-    """Every declaration of the checked program that holds expressions."""
+    """Every declaration of the checked program that holds expressions, but the aliases
+    (``alias "verb"(m) = ...``): computed only when a person types a move, they leave
+    what the engines make of the rest (hoisting, memos, kernels) as it was."""
     one = [c.setup, c.turn, c.end, c.at_end, c.score, c.heuristic, c.outcome, c.team, c.payoff]
     return [*c.functions.values(), *c.procedures.values(), *(d for d in one if d is not None),
             *c.participants.values(), *c.tiebreaks, *c.invariants]

@@ -188,6 +188,9 @@ def _rule_decl(d) -> str | None:
             return f"payoff{f'({d.param})' if d.param else ''} = {expr(d.body)}{total}"
         case "HeuristicDecl":
             return f"heuristic({d.param}) = {expr(d.body)}"
+        case "AliasDecl":
+            verb = f' "{d.verb}"' if d.verb is not None else ""
+            return f"alias{verb}({d.param}) = {expr(d.body)}"
         case "TiebreakDecl":
             return f"tiebreak {d.name}({d.param}) = {expr(d.body)}"
         case "TeamDecl":

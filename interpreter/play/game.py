@@ -21,6 +21,7 @@ from .runtime import (
     NothingToUndo,
     Outcome,
     Runtime,
+    _aliases,
     _heuristic,
     _items_of,
     _public,
@@ -223,6 +224,20 @@ class Game:
         none. Computed from the whole state: a bot asks it of the games it draws, never of
         the real one. Raises RuleError (located at the declaration) if it breaks a rule."""
         return _heuristic(self.R, seat)
+
+    def aliases(self, move) -> list[str]:
+        """The other texts the ruleset's ``alias`` gives a legal move (a Move, an index
+        or a notation) in the position now, which find_move and apply accept as well as
+        its notation; [] without an alias for the decision's verb, for a move without an
+        object, and for an item its decider may not know (its alias would name it).
+        Raises RuleError (located at the declaration) if the alias breaks a rule."""
+        m = self.find_move(move)
+        pend = self.R.pending
+        if m.value is None and pend.get("alone") is not None:
+            return []   # (a move without an object: its verb alone)
+        if "item" in pend["type"] and not self.R.sees_value(m.value, pend["type"], m.player):
+            return []
+        return _aliases(self.R, pend["verb"], m.value)
 
     @property
     def decision(self) -> Decision | None:
@@ -454,6 +469,9 @@ class Game:
                 listed = ", ".join(repr(m.notation) for m in found[:8])
                 raise IllegalMove(f"{text!r} could be any of {len(found)} moves ({listed}); "
                                   f"type it exactly or give its number")
+        aliased = self._by_alias(moves, text)
+        if aliased is not None:
+            return aliased
         from .display import old_places
         older = old_places(self.program, text)
         if older != text:
@@ -462,6 +480,34 @@ class Game:
         from ...dsl.errors import did_you_mean
         hint = did_you_mean(want, [m.notation for m in moves])
         raise IllegalMove(f"{text!r} is not a legal move now" + (f"; {hint}" if hint else ""))
+
+    def _by_alias(self, moves: list[Move], text: str) -> Move | None:
+        """The move one of whose aliases (``alias "verb"(m) = ...``) is ``text``: as
+        written, else ignoring case and runs of spaces, each with or without the verb
+        and only when it names one move (an alias of two moves is an IllegalMove that
+        names both); None when no alias matches."""
+        pend = self.R.pending
+        verb = pend["verb"]
+        if verb not in self.program.alias_fns:
+            return None
+        try:
+            named = [(m, self.aliases(m)) for m in moves]
+        except RuleError as e:   # (a front end refuses the text, and says why)
+            raise IllegalMove(f"{text!r} is no move's notation, and the ruleset's alias "
+                              f"broke a rule: {e}") from None
+        said = text.strip()
+        if verb and _relaxed(said).startswith(verb.casefold() + " "):
+            said = said[len(verb):].strip()
+        for key in (lambda t: t, _relaxed):
+            wanted = key(said)
+            found = [m for m, texts in named if any(key(t) == wanted for t in texts)]
+            if len(found) == 1:
+                return found[0]
+            if found:
+                listed = ", ".join(repr(m.notation) for m in found[:8])
+                raise IllegalMove(f"{text!r} could be any of {len(found)} moves ({listed}); "
+                                  f"type its notation or give its number")
+        return None
 
     # ------------------------------------------------------------ playing
     def apply(self, move, safe: bool = True, seat: int | None = None) -> Move:

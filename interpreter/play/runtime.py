@@ -1159,6 +1159,28 @@ def _heuristic(R: Runtime, seat: int) -> int | None:
             sys.setrecursionlimit(old)
 
 
+def _aliases(R: Runtime, verb: str | None, value) -> list[str]:
+    """The texts the ruleset's ``alias`` for ``verb`` gives the option ``value`` of the
+    pending decision, in the position now (none without an alias): they never change
+    the game."""
+    prog = R.prog
+    fn = prog.alias_fns.get(verb)
+    if fn is None:
+        return []
+    old = _room_for(prog.budgets.depth)
+    R.calls = R.depth = 0
+    R.work = R.work_budget
+    try:
+        got = fn(R, value)
+    except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
+        raise _within("the alias", prog.checked.aliases[verb].body, e, prog) from None
+    finally:
+        R.work = R.work_budget
+        if old:
+            sys.setrecursionlimit(old)
+    return [got] if isinstance(got, str) else [t for t in got if t is not None]
+
+
 def _begin_ending(R: Runtime) -> None:
     R.phase = "ending"
     if "at end" in R.prog.procs:
