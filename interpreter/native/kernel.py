@@ -587,6 +587,8 @@ class Gen(MemoCalls, EpochSteps):
                     f"return {out}.list(); }}())")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out, whole=True)
+        if el in ("Id", "I"):   # (numbers or ids: the first of them on the stack, cxx/kernel_rt.hpp)
+            return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {body} return {out}.list(); }}())"
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _compactable(self, e, el: str) -> bool:

@@ -482,6 +482,38 @@ struct Grow {
     }
 };
 
+// The elements of any other comprehension of numbers or ids (kernel.py, Gen._Comprehension:
+// [t for dc in ds for t in [...] if cond], a range's, a zone's items), pushed one by one:
+// the first 128 bytes of them on the stack, the rest in a vector, the list made of them
+// (inline in its header where they fit), where a vector took a buffer of its own at
+// every call (breakthrough's targets of each piece: 3 cells or fewer).
+template <class T>
+struct Build {
+    static constexpr size_t SMALL = 128 / sizeof(T);
+    T small[SMALL];
+    Vec<T> big;   // (all the elements, once more than SMALL)
+    size_t n = 0;
+    Build() {}
+    Build(const Build&) = delete;
+    void reserve(size_t) {}
+    void push_back(const T& x) {
+        if (n < SMALL) {
+            small[n++] = x;
+            return;
+        }
+        if (n == SMALL) {
+            big.reserve(2 * SMALL);
+            big.assign(small, small + SMALL);
+            n = SMALL + 1;
+        }
+        big.push_back(x);
+    }
+    List<T> list() {
+        if (n <= SMALL) return List<T>::of_n(small, n);
+        return List<T>(std::move(big));
+    }
+};
+
 // ------------------------------------------------------------------ the order of items
 // The key of an item for a seat (kernel_state.hpp, item_key, writes it): one it sees (or
 // none) by its id, one it may not know after those, by its zone and its place there.
