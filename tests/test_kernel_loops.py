@@ -87,3 +87,50 @@ def test_the_work_counted_is_python_s_to_the_last_unit():
     for work in (lo - 1, lo):
         assert outcome(compiled(True, Budgets(work=work))) == outcome(compiled(False, Budgets(work=work)))
     assert isinstance(outcome(compiled(True, Budgets(work=lo - 1))), str)
+
+
+# lists pushed element by element (more than one loop, a range's), on the stack up to 128
+# bytes then in a vector: a board of 36 cells and a range of 40 numbers go past it
+BUILT = """ruleset built
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 6, cols: 6) holds Mark
+zone supply: Mark
+deck marks into supply { 18 of Mark(seat: s) for s in 1..2 }
+var seen: int = 0
+function free(k: int): list of b = [t for c in cells(b) for t in [c] if empty(t) and (t.row + t.col) % 3 != k]
+function mine(s: int): list of b = [c for c in cells(b) if occupied(c) and top(c).seat == s]
+turn {
+  choose x from free(seen % 2) as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  seen = seen + size([k for k in 1..40 if k % 3 != seen % 3]) + sum(c.row for c in free(2))
+    + size(mine(seat(active))) * 7
+}
+end when size(free(seen % 2)) == 0 or size(supply) == 0
+score(p) = seen + seat(p)
+"""
+
+
+def built(native: bool):
+    src = SourceSet(base=parse(BUILT, "built.meeple"), sources={"built.meeple": BUILT})
+    rules = compile_sources(src)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+def test_lists_pushed_one_by_one_start_on_the_stack_and_cells_are_never_none():
+    source = kernel.Gen(built(False)).source()
+    assert "Build<Id> uV" in source and "Build<I> uV" in source
+    assert re.search(r"for \(const Id& (uV\d+_c) : uV\d+_xs\) \{ if \(\1 < 0\) __builtin_unreachable\(\);", source)
+
+
+@needs_kernel
+def test_lists_pushed_one_by_one_give_python_s_games():
+    fast, python = built(True), built(False)
+    want = interpreter.playouts(python, 8, seed=5)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 8, seed=5)
+    assert got == want and fast.native_fallbacks == 0
+    assert len({g["result"]["scores"][0] for g in got}) > 1

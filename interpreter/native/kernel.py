@@ -65,6 +65,9 @@ RAY_MEMO_MAX = 1 << 16  # ...where there are at most this many (cells x steps)
 # a product known to be within this bound (and the integer budget) is written as such
 # (no int64 overflow, never NONE_I)
 _PLAIN_MAX = (1 << 62) - 1
+# at the head of a loop over a board's cells (a table made before any game, or a part of
+# one: kernel_cells.py): each is a cell, never none, which spares the test of each use
+CELL_ID = "if ({} < 0) __builtin_unreachable(); "
 
 
 
@@ -491,6 +494,8 @@ class Gen(MemoCalls, EpochSteps):
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
                 # the vector's growing from one element)
                 work += f"{reserve}.{'resize' if compact else 'reserve'}({xs}.size()); "
+                if compact:   # (written through a pointer of its own, held in a register)
+                    work += f"auto* const {reserve}_p = {reserve}.d; "
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
             ref = "&" if self._named(it, inner) else ""
             head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
@@ -500,9 +505,12 @@ class Gen(MemoCalls, EpochSteps):
             if walk is not None:
                 sub, rest = self.fresh("sub"), walk[1]
                 inside = clause(i + 1, deeper, rest)
-                return f"{head}const List<Id>& {sub} = {walk[0]}; for (const Id& {var} : {sub}) {{ {inside} }} }}"
+                return (f"{head}const List<Id>& {sub} = {walk[0]}; "
+                        f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
             inside = clause(i + 1, deeper, cond)
-            return f"{head}for (const {el}& {var} : {xs}) {{ {inside} }} }}"
+            table = self.facts.table_list(it)
+            known = CELL_ID.format(var) if table is not None and table[0] == "cells" else ""
+            return f"{head}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
         return clause(0, sc, [] if comp.cond is None else [comp.cond])
 
     def _innermost(self, inner: dict, cond: list, body, count: str | None, compact: tuple | None,
@@ -512,7 +520,7 @@ class Gen(MemoCalls, EpochSteps):
         if compact is not None:
             n, elem = compact
             truth = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true"
-            return f"{reserve}[{n}] = {elem(inner)}; {n} += (size_t)(bool)({truth});"
+            return f"{reserve}_p[{n}] = {elem(inner)}; {n} += (size_t)(bool)({truth});"
         stmt = body(inner)
         if not cond:
             return stmt
@@ -583,10 +591,15 @@ class Gen(MemoCalls, EpochSteps):
             # written in place, no branch on the condition's last test)
             n = self.fresh("n")
             body = self.loops(e, sc, None, reserve=out, compact=(n, lambda inner: self.expr(e.elem, inner, t.arg)))
-            return (f"([&]() -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; {body} {out}.resize({n}); "
+            # (inlined where it is used: the state and the arguments in registers, not
+            # read again through the lambda's captures after each element written)
+            return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "
+                    f"{body} {out}.resize({n}); "
                     f"return {out}.list(); }}())")
         body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
                           reserve=out, whole=True)
+        if el in ("Id", "I"):   # (numbers or ids: the first of them on the stack, cxx/kernel_rt.hpp)
+            return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {body} return {out}.list(); }}())"
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
 
     def _compactable(self, e, el: str) -> bool:

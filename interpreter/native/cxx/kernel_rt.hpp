@@ -482,6 +482,38 @@ struct Grow {
     }
 };
 
+// The elements of any other comprehension of numbers or ids (kernel.py, Gen._Comprehension:
+// [t for dc in ds for t in [...] if cond], a range's, a zone's items), pushed one by one:
+// the first 128 bytes of them on the stack, the rest in a vector, the list made of them
+// (inline in its header where they fit), where a vector took a buffer of its own at
+// every call (breakthrough's targets of each piece: 3 cells or fewer).
+template <class T>
+struct Build {
+    static constexpr size_t SMALL = 128 / sizeof(T);
+    T small[SMALL];
+    Vec<T> big;   // (all the elements, once more than SMALL)
+    size_t n = 0;
+    Build() {}
+    Build(const Build&) = delete;
+    void reserve(size_t) {}
+    void push_back(const T& x) {
+        if (n < SMALL) {
+            small[n++] = x;
+            return;
+        }
+        if (n == SMALL) {
+            big.reserve(2 * SMALL);
+            big.assign(small, small + SMALL);
+            n = SMALL + 1;
+        }
+        big.push_back(x);
+    }
+    List<T> list() {
+        if (n <= SMALL) return List<T>::of_n(small, n);
+        return List<T>(std::move(big));
+    }
+};
+
 // ------------------------------------------------------------------ the order of items
 // The key of an item for a seat (kernel_state.hpp, item_key, writes it): one it sees (or
 // none) by its id, one it may not know after those, by its zone and its place there.
@@ -1054,7 +1086,14 @@ struct Zones {
         if (src >= 0) unlink(item);
         append(item, to);
     }
-    Id top(Id z) const { return tail[nn(z)]; }
+    // (a zone that holds items has a top one, which append and unlink keep: where the
+    // rules ask for the top of a zone they know is not empty, ``occupied(c) and
+    // top(c)...``, the compiler drops the test that it is not none)
+    Id top(Id z) const {
+        Id t = tail[nn(z)];
+        if (len[z] > 0 && t < 0) __builtin_unreachable();
+        return t;
+    }
     Id bottom(Id z) const { return head[nn(z)]; }
     I size(Id z) const { return len[nn(z)]; }
     List<Id> items(Id z) const {
