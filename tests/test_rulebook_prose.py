@@ -151,6 +151,8 @@ def test_the_seed_games_have_prose_for_every_rule_in_every_locale():
     r = meeple_cli("rulebook", "cherokee", "--check")
     assert (r.code, r.out) == (0, "".join(f"{loc}: every rule has prose\n"
                                           for loc in ("de", "en", "fr", "nl", "ru"))), r
+    r = meeple_cli("rulebook", "brotherhood-of-nine", "--check")
+    assert (r.code, r.out) == (0, "en: every rule has prose\nru: every rule has prose\n"), r
     r = meeple_cli("rulebook", "kalah", "--check", "--locale", "de")
     assert (r.code, r.out) == (1, "de: 6 without prose: overview, setup, turn, end, score, action.sow\n"), r
 
