@@ -151,6 +151,8 @@ def test_the_seed_games_have_prose_for_every_rule_in_every_locale():
     r = meeple_cli("rulebook", "cherokee", "--check")
     assert (r.code, r.out) == (0, "".join(f"{loc}: every rule has prose\n"
                                           for loc in ("de", "en", "fr", "nl", "ru"))), r
+    r = meeple_cli("rulebook", "brotherhood-of-nine", "--check")
+    assert (r.code, r.out) == (0, "en: every rule has prose\nru: every rule has prose\n"), r
     r = meeple_cli("rulebook", "kalah", "--check", "--locale", "de")
     assert (r.code, r.out) == (1, "de: 6 without prose: overview, setup, turn, end, score, action.sow\n"), r
 
@@ -164,3 +166,15 @@ def test_clans_and_glory_has_prose_for_every_variant_and_says_which_reading_is_t
         book = rulebook.build(progs[0])
         assert default in said(section(book, "variant-paired_single_cells"))
         assert turn in said(section(book, "turn"))
+
+
+def test_brotherhood_of_nine_tells_every_variant_in_the_words_of_each_locale():
+    names = ["allies", "allies_crosswise", "archer_lines", "capture_the_flag", "cavalry_jumps", "round_limit"]
+    for locale, title, words in [("en", "Capture the flag", "The flag bearer may attack"),
+                                 ("ru", "Захват флага", "Воин с флагом может атаковать")]:
+        progs = [interpreter.load("brotherhood-of-nine", vs, locale) for vs in [[]] + [[n] for n in names]]
+        assert rulebook.missing_prose(progs) == []
+        book = rulebook.build(progs[0])
+        assert words in said(section(book, "variant-capture_the_flag"))
+        assert rulebook.plain(section(book, "variant-capture_the_flag").title) == title
+        assert all(said(section(book, f"variant-{n}")) for n in names)
