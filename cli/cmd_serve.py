@@ -194,9 +194,3 @@ def catalog_speech():
             return i18n.tr(lang, text)
     return CatalogSpeech()
 
-
-def page_words(prog) -> dict[str, str]:
-    """The web table page's words (web/words.py WORDS) in the language of ``prog``'s
-    locale."""
-    from ..web.words import WORDS
-    return catalog_speech().words(catalog_speech().table_language(prog), WORDS)
