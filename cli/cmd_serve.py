@@ -70,9 +70,13 @@ def command(
         raise fail(f"--port {port}: a port is a number from 0 to 65535", 2)
     if not server.is_loopback(host) and not public:
         raise fail(f"--host {host} listens beyond this machine: add --public to allow it", 2)
-    if ruleset is None and (players is not None or variant or locale or seed is not None or bot):
-        raise fail("--players, --variant, --locale, --seed and --bot describe a new table: "
+    if ruleset is None and (players is not None or variant or seed is not None or bot):
+        raise fail("--players, --variant, --seed and --bot describe a new table: "
                    "name its RULESET", 2)
+    speech = catalog_speech()
+    if ruleset is None and locale and speech.locale_language(locale) is None \
+            and locale.replace("_", "-").split("-")[0] != "en":
+        raise fail(f"--locale {locale}: the lobby speaks {', '.join(speech.languages())}", 2)
     path = db if db else _default_db()
     try:
         tables = web_tables.Tables(store.open_store(path))
@@ -97,7 +101,7 @@ def command(
         else:
             _print_links(tables, new, base)
             print(f"Lobby (start more tables): {base}/l/{lobby.token}", flush=True)
-    server.run(tables, host, port, ready, lobby, page_words)
+    server.run(tables, host, port, ready, lobby, speech, locale)
 
 
 def _default_db() -> Path:
@@ -163,11 +167,30 @@ def _print_links(tables, new, base: str) -> None:
     print("Press Ctrl-C to stop the server.", file=sys.stderr, flush=True)
 
 
-def page_words(prog) -> dict[str, str]:
-    """The web table page's words (web/words.py WORDS) in the language of ``prog``'s
-    locale, from the command line's catalogs (English for a sentence a catalog lacks);
-    tests/test_i18n.py counts WORDS among the sentences every catalog translates."""
-    from ..web.words import WORDS
+def catalog_speech():
+    """The server's words (web/words.py: the table page's, the lobby's, why a move is
+    refused) from the command line's catalogs: a table's in the language of its ruleset's
+    locale, the lobby's in that of --locale or the visitor's Accept-Language (English for
+    a sentence a catalog lacks); tests/test_i18n.py counts them among the sentences every
+    catalog translates."""
+    from ..web.words import Speech
     from . import i18n
-    lang = i18n.language(prog)
-    return {key: i18n.tr(lang, msgid) for key, msgid in WORDS.items()}
+
+    class CatalogSpeech(Speech):
+        def languages(self) -> list[str]:
+            return i18n.languages()
+
+        def table_language(self, prog) -> str | None:
+            return i18n.language(prog)
+
+        def locale_language(self, locale: str | None) -> str | None:
+            codes = i18n.catalogs()
+            for code in (locale or "", (locale or "").replace("_", "-").split("-")[0]):
+                if code in codes and code != "en":
+                    return code
+            return None
+
+        def say(self, lang: str | None, text: str) -> str:
+            return i18n.tr(lang, text)
+    return CatalogSpeech()
+

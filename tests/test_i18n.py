@@ -15,7 +15,7 @@ from meeple.cli import i18n
 from meeple.cli.i18n import PLURAL_RULES, catalogs, language, plural_category, tr
 from meeple.cli.main import app
 from meeple.dsl.load import bundled_names, read_sources, resolve_path
-from meeple.web.words import WORDS
+from meeple.web.words import LOBBY, REFUSALS, WORDS
 from typer.testing import CliRunner
 
 from meeple import interpreter
@@ -27,7 +27,7 @@ runner = CliRunner()
 def tr_calls() -> dict[str, list[tuple[str, int, set[str]]]]:
     """Each msgid of a ``tr(lang, "...", field=...)`` call in cli/*.py, with its places
     and the fields the call passes (found by walking the AST, not by grepping), and each
-    sentence of the web table's page (web/words.py)."""
+    sentence of the web server's pages and refusals (web/words.py)."""
     found: dict[str, list] = {}
     for f in sorted(CLI.glob("*.py")):
         for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
@@ -37,10 +37,12 @@ def tr_calls() -> dict[str, list[tuple[str, int, set[str]]]]:
                     f"{f.name}:{node.lineno}: tr() needs a literal msgid"
                 fields = {k.arg for k in node.keywords}
                 found.setdefault(msgid.value, []).append((f.name, node.lineno, fields))
-    # the web table page's words, translated by cli/cmd_serve.py's page_words (their
-    # fields are filled in by the page's script)
-    for key, msgid in WORDS.items():
-        found.setdefault(msgid, []).append(("web/words.py", key, fields_of(msgid)))
+    # the web server's words, translated by cli/cmd_serve.py's catalog_speech: the table
+    # page's and the lobby's (their fields filled in by the page's script) and why a move
+    # is refused (filled in by the server)
+    for texts in (WORDS, LOBBY, REFUSALS):
+        for key, msgid in texts.items():
+            found.setdefault(msgid, []).append(("web/words.py", key, fields_of(msgid)))
     return found
 
 

@@ -17,7 +17,7 @@ pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]
 import httpx
 import jsonschema
 from console import meeple_cli
-from meeple.cli.cmd_serve import page_words
+from meeple.cli.cmd_serve import catalog_speech
 from meeple.interpreter import views
 from meeple.web import present, schema
 from meeple.web.app import create_app
@@ -107,7 +107,7 @@ def test_the_page_speaks_the_tables_language(tmp_path, locale, words):
     tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
     table = tables.create("cherokee", interpreter.load("cherokee", locale=locale), 2, [], locale,
                           1, {})
-    with TestClient(create_app(tables, words=page_words)) as client:   # as meeple serve does
+    with TestClient(create_app(tables, words=catalog_speech())) as client:   # as meeple serve does
         page = client.get(path_of(table, 0)).text
     said = json.loads(html.unescape(re.search(r'<body data-words="([^"]*)">', page).group(1)))
     found = [w for w in words if w in page or w in said.values()]
@@ -115,6 +115,68 @@ def test_the_page_speaks_the_tables_language(tmp_path, locale, words):
     assert set(said) >= {"your_move", "last_move", "moves_from", "over", "hidden"}
     if locale:       # nothing left in English
         assert "Your moves" not in page and "Your move." not in said.values()
+
+
+def _refusals(locale, tmp_path) -> list[dict]:
+    """The answers to refused moves at a table of Cherokee in ``locale``, as meeple serve
+    gives them: a move by the seat not to move, a notation that is no legal move, a body
+    that is not JSON."""
+    tables = Tables(SQLiteStore(tmp_path / f"refused-{locale}.sqlite"))
+    table = tables.create("cherokee", interpreter.load("cherokee", locale=locale), 2, [], locale,
+                          1, {})
+    waiting = next(s for s in range(2) if s not in table.game.deciding)
+    with TestClient(create_app(tables, words=catalog_speech())) as client:
+        answers = [_post(client, path_of(table, waiting), {"move": "x"}),
+                   _post(client, path_of(table, 1 - waiting), {"move": "nonsense"}),
+                   _post(client, path_of(table, 1 - waiting), raw=b"{")]
+    return [{"status": a.status_code, **a.json()} for a in answers]
+
+
+def test_a_refused_move_is_explained_in_the_tables_language(tmp_path):
+    """The message of a refused move is in the table's locale; its error code is the
+    same in every language."""
+    english, french = _refusals(None, tmp_path), _refusals("fr", tmp_path)
+    assert [(a["status"], a["error"]) for a in french] == [(a["status"], a["error"]) for a in english] \
+        == [(409, "not_your_turn"), (422, "illegal"), (400, "not_json")]
+    assert [a["message"] for a in english] == [
+        "It is not your turn to move.", "'nonsense' is not one of your legal moves now.",
+        'The body is not JSON; send an object with one key, "move": the notation.']
+    assert [a["message"] for a in french] == [
+        "Ce n'est pas à vous de jouer.", "« nonsense » n'est pas un de vos coups légaux maintenant.",
+        'Le corps n\'est pas du JSON ; envoyez un objet à une clé, "move" : la notation.']
+
+
+def _lobby_page(tmp_path, headers, locale=None) -> str:
+    from meeple.web.lobby import Lobby
+    tables = Tables(SQLiteStore(tmp_path / "lobby.sqlite"))
+    lobby = Lobby(tables)
+    with TestClient(create_app(tables, lobby, words=catalog_speech(), locale=locale)) as client:
+        answer = client.get(f"/l/{lobby.token}", headers=headers)
+    assert answer.status_code == 200 and "Accept-Language" in answer.headers["vary"]
+    return answer.text
+
+
+def _lobby_words(page: str) -> dict:
+    return json.loads(html.unescape(re.search(r'<body data-words="([^"]*)">', page).group(1)))
+
+
+def test_the_lobby_speaks_the_visitors_language(tmp_path):
+    """Without --locale the lobby is in the language the visitor's Accept-Language wants
+    most among those the catalogs have; English when none."""
+    page = _lobby_page(tmp_path, {"Accept-Language": "de"})
+    assert '<html lang="de">' in page and "<h1>Einen Tisch eröffnen</h1>" in page
+    assert ">Tisch eröffnen</button>" in page and ">Spieler</label>" in page
+    assert "Start a table" not in page and _lobby_words(page)["seat"] == "Platz {seat}"
+    wanted = _lobby_page(tmp_path, {"Accept-Language": "ja, nl-BE;q=0.5, fr;q=0.8, ru;q=0"})
+    assert '<html lang="fr">' in wanted and "Ouvrir une table" in wanted
+    for header in ({"Accept-Language": "ja, *;q=0.1"}, {}):
+        page = _lobby_page(tmp_path, header)
+        assert '<html lang="en">' in page and "<h1>Start a table</h1>" in page
+
+
+def test_the_servers_locale_chooses_the_lobbys_language(tmp_path):
+    page = _lobby_page(tmp_path, {"Accept-Language": "de"}, locale="ru")
+    assert '<html lang="ru">' in page and "Открыть стол" in page and "Tisch" not in page
 
 
 def test_a_wrong_token_is_404_and_says_nothing(hearts):
@@ -141,25 +203,30 @@ def test_refused_moves_get_a_clear_4xx(hearts):
     c, t = hearts.client, hearts.table
     one, two = path_of(t, 0), path_of(t, 1)
     cases = [
-        (_post(c, one, {"move": "pass nonsense"}), 422, "not one of your legal moves"),
-        (_post(c, one, {"moves": "x"}), 400, '{"move": NOTATION}'),
-        (_post(c, one, ["pass"]), 400, '{"move": NOTATION}'),
-        (_post(c, one, {"move": 3}), 400, "string"),
-        (_post(c, one, {"move": ""}), 400, "1 to"),
-        (_post(c, one, raw=b"\xff\xfe{"), 400, "not JSON"),
-        (_post(c, one, raw=b'{"move": "x"}', content_type="text/plain"), 415, "application/json"),
-        (_post(c, one, raw=b'{"move": "' + b"a" * 10_000 + b'"}'), 413, "too large"),
-        (_post(c, path_of(t, SPECTATOR), {"move": "pass two-clubs"}), 403, "spectator"),
-        (_post(c, path_of(t, 2), {"move": "pass two-clubs"}), 403, "bot"),
+        (_post(c, one, {"move": "pass nonsense"}), 422, "illegal", "'pass nonsense' is not one of your legal moves"),
+        (_post(c, one, {"moves": "x"}), 400, "bad_body", '"move": the notation'),
+        (_post(c, one, ["pass"]), 400, "bad_body", '"move": the notation'),
+        (_post(c, one, {"move": 3}), 400, "bad_body", "string"),
+        (_post(c, one, {"move": ""}), 400, "notation_length", "1 to 400 characters"),
+        (_post(c, one, raw=b"\xff\xfe{"), 400, "not_json", "not JSON"),
+        (_post(c, one, raw=b'{"move": "x"}', content_type="text/plain"), 415, "content_type",
+         "application/json"),
+        (_post(c, one, raw=b'{"move": "' + b"a" * 10_000 + b'"}'), 413, "too_large",
+         "too large (at most 4096 bytes)"),
+        (_post(c, path_of(t, SPECTATOR), {"move": "pass two-clubs"}), 403, "spectator", "spectator"),
+        (_post(c, path_of(t, 2), {"move": "pass two-clubs"}), 403, "bot_seat", "bot"),
     ]
-    for answer, status, words in cases:
-        assert answer.status_code == status and words in answer.json()["error"], answer.text
+    for answer, status, code, words in cases:
+        got = answer.json()
+        assert answer.status_code == status and got["ok"] is False, answer.text
+        assert got["error"] == code and words in got["message"], answer.text
     # a seat that has chosen is not to move until the others have
     start = wait_for_people(c, one)["version"]
     first = t.game.legal_moves(0)[0].notation
     assert _post(c, one, {"move": first}).json() == {"ok": True, "played": first, "version": start + 1}
     late = _post(c, one, {"move": t.game.legal_moves(1)[0].notation})
-    assert late.status_code == 409 and late.json()["error"] == "it is not your turn to move"
+    assert late.status_code == 409 and late.json() == {
+        "ok": False, "error": "not_your_turn", "message": "It is not your turn to move."}
     assert _post(c, two, {"move": t.game.legal_moves(1)[0].notation}).status_code == 200
     assert c.get(one, headers=JSON).json()["version"] >= start + 2
 
@@ -291,7 +358,8 @@ def test_each_move_starts_at_the_cell_or_item_it_acts_on(tmp_path, ruleset):
 
 def test_the_record_is_not_given_before_the_end(hearts):
     answer = hearts.client.get(path_of(hearts.table, 0) + "/record")
-    assert answer.status_code == 409 and "over" in answer.json()["error"]
+    assert answer.status_code == 409 and answer.json()["error"] == "record_not_yet"
+    assert "over" in answer.json()["message"]
 
 
 def test_a_store_opened_again_gives_the_tables_where_they_were(hearts):
@@ -328,6 +396,8 @@ def test_serve_refuses_a_public_address_without_public_and_bad_options(tmp_path)
     assert r.code == 2 and "no seat 7" in r.err
     r = meeple_cli("serve", "--seed", "3", "--db", db)
     assert r.code == 2 and "RULESET" in r.err
+    r = meeple_cli("serve", "--locale", "xx", "--db", db)    # the lobby's language
+    assert r.code == 2 and "--locale xx" in r.err and "de, en, fr" in r.err
 
 
 def test_serve_json_failures_are_documents_and_public_warns(tmp_path):

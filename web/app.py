@@ -24,7 +24,7 @@ from . import present
 from .lobby import Lobby, LobbyError
 from .store import SPECTATOR
 from .tables import MoveRefused, Tables
-from .words import Words, english
+from .words import LOBBY, REFUSALS, WORDS, Speech, english, fill
 
 HERE = Path(__file__).resolve().parent
 MAX_BODY = 4096          # bytes of a move's request
@@ -72,11 +72,19 @@ def _refused(status: int, message: str) -> JSONResponse:
     return JSONResponse({"ok": False, "error": message}, status_code=status)
 
 
+def _refusal(speech: Speech, lang: str | None, status: int, code: str, **fields) -> JSONResponse:
+    """A refused move: its stable ``error`` code and its ``message`` in ``lang``."""
+    message = fill(speech.say(lang, REFUSALS[code]), **fields)
+    return JSONResponse({"ok": False, "error": code, "message": message}, status_code=status)
+
+
 class WebTable:
     """The endpoints, over the tables a server holds."""
 
-    def __init__(self, tables: Tables, lobby: Lobby | None = None, words: Words | None = None):
-        self.words = words or english     # the page's words for a table's ruleset
+    def __init__(self, tables: Tables, lobby: Lobby | None = None, words: Speech | None = None,
+                 locale: str | None = None):
+        self.speech = words or english    # the server's words in a table's language
+        self.lobby_lang = self.speech.locale_language(locale) if locale else None
         self.tables = tables
         self.lobby = lobby
         self.templates = Environment(loader=FileSystemLoader(HERE / "templates"),
@@ -97,7 +105,7 @@ class WebTable:
         if "application/json" in request.headers.get("accept", ""):
             return JSONResponse(doc)
         you = None if link.seat == SPECTATOR else doc["players"][link.seat]["name"]
-        words = self.words(link.table.program)
+        words = self.speech.words(self.speech.table_language(link.table.program), WORDS)
         page = self.templates.get_template("table.html").render(
             title=doc["title"], you=you, lang=_lang(link.table.program), w=words,
             words=json.dumps(words, ensure_ascii=False))
@@ -107,19 +115,20 @@ class WebTable:
         link = self._link(request)
         if link is None:
             return _not_found()
+        lang = self.speech.table_language(link.table.program)
         if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-            return _refused(415, "send the move as JSON: Content-Type: application/json, "
-                                 'body {"move": NOTATION}')
+            return _refusal(self.speech, lang, 415, "content_type")
         body = await _bounded_body(request)
         if body is None:
-            return _refused(413, f"the request is too large (at most {MAX_BODY} bytes)")
+            return _refusal(self.speech, lang, 413, "too_large", max=MAX_BODY)
         notation = _notation(body)
-        if isinstance(notation, JSONResponse):
-            return notation
+        if not isinstance(notation, str):
+            code, fields = notation
+            return _refusal(self.speech, lang, 400, code, **fields)
         try:
             played = await link.table.play(link.seat, notation)
         except MoveRefused as e:
-            return _refused(e.status, e.message)
+            return _refusal(self.speech, lang, e.status, e.code, **e.fields)
         return JSONResponse({"ok": True, "played": played, "version": link.table.version})
 
     async def events(self, request: Request) -> Response:
@@ -155,7 +164,8 @@ class WebTable:
             return _not_found()
         table = link.table
         if not table.game.over:
-            return _refused(409, "the record can be downloaded once the game is over")
+            return _refusal(self.speech, self.speech.table_language(table.program), 409,
+                            "record_not_yet")
         return JSONResponse(table.record(), headers={
             "content-disposition": f'attachment; filename="{table.program.name}-{table.id}.json"'})
 
@@ -172,7 +182,11 @@ class WebTable:
             return _not_found()
         if "application/json" in request.headers.get("accept", ""):
             return JSONResponse(await asyncio.to_thread(lobby.document))
-        return HTMLResponse(self.templates.get_template("lobby.html").render())
+        lang = self.lobby_lang or self.speech.accepted(request.headers.get("accept-language"))
+        words = self.speech.words(lang, LOBBY)
+        return HTMLResponse(self.templates.get_template("lobby.html").render(
+            lang=lang or "en", w=words, words=json.dumps(words, ensure_ascii=False)),
+            headers={"vary": "Accept-Language"})
 
     async def start_table(self, request: Request) -> Response:
         lobby = self._lobby(request)
@@ -216,25 +230,27 @@ async def _bounded_body(request: Request) -> bytes | None:
     return body
 
 
-def _notation(body: bytes) -> str | JSONResponse:
-    """The notation of a move's body ``{"move": NOTATION}``, or the answer to a bad one."""
+def _notation(body: bytes) -> str | tuple[str, dict]:
+    """The notation of a move's body ``{"move": NOTATION}``, or why a bad one is refused
+    (its code in web/words.py REFUSALS, and its fields)."""
     try:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
-        return _refused(400, 'the body is not JSON; send {"move": NOTATION}')
+        return "not_json", {}
     if not isinstance(data, dict) or set(data) != {"move"} or not isinstance(data["move"], str):
-        return _refused(400, 'send exactly {"move": NOTATION}, the notation a string')
+        return "bad_body", {}
     notation = data["move"].strip()
     if not notation or len(notation) > MAX_NOTATION:
-        return _refused(400, f"the notation must have 1 to {MAX_NOTATION} characters")
+        return "notation_length", {"max": MAX_NOTATION}
     return notation
 
 
-def create_app(tables: Tables, lobby: Lobby | None = None, words: Words | None = None) -> Starlette:
+def create_app(tables: Tables, lobby: Lobby | None = None, words: Speech | None = None,
+               locale: str | None = None) -> Starlette:
     """The ASGI application of a server holding ``tables`` (and a lobby to start more);
-    ``words`` gives the page's words in a table's language (web/words.py; English
-    without it)."""
-    web = WebTable(tables, lobby, words)
+    ``words`` gives the server's words in a language (web/words.py; English without it),
+    ``locale`` the lobby's (without it: each visitor's Accept-Language)."""
+    web = WebTable(tables, lobby, words, locale)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -54,9 +54,9 @@ class _Server(uvicorn.Server):
 
 
 def run(tables: Tables, host: str, port: int, ready: Callable[[int], None],
-        lobby: Lobby | None = None, words=None) -> None:
+        lobby: Lobby | None = None, words=None, locale: str | None = None) -> None:
     """Serves ``tables`` (and the lobby) until interrupted (Ctrl-C, SIGTERM)."""
-    config = uvicorn.Config(create_app(tables, lobby, words), host=host, port=port, access_log=False,
+    config = uvicorn.Config(create_app(tables, lobby, words, locale), host=host, port=port, access_log=False,
                             log_level="warning", lifespan="on", server_header=False,
                             h11_max_incomplete_event_size=16384)
     _Server(config, ready).run()

@@ -13,18 +13,22 @@ from .. import interpreter
 from ..interpreter import IllegalMove, RuleError, bot_move, bot_seed, make_bot
 from .present import LastMove
 from .store import SPECTATOR, MoveTaken, Store, StoredTable
+from .words import REFUSALS, fill
 
 TOKEN_BYTES = 24     # 192 bits from `secrets` per link
 
 
 class MoveRefused(Exception):
-    """A move a seat may not make now: ``status`` is the HTTP status to answer with, the
-    message says why (and gives nothing away a seat may not see)."""
+    """A move a seat may not make now: ``status`` is the HTTP status to answer with,
+    ``code`` the reason (a key of web/words.py REFUSALS, whose sentence, with ``fields``,
+    says why in English and gives nothing away a seat may not see)."""
 
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
+    def __init__(self, status: int, code: str, **fields: str):
+        self.message = fill(REFUSALS[code], **fields)
+        super().__init__(self.message)
         self.status = status
-        self.message = message
+        self.code = code
+        self.fields = fields
 
 
 @dataclass(frozen=True)
@@ -165,25 +169,23 @@ class Table:
             self.sync()
             game = self.game
             if seat == SPECTATOR:
-                raise MoveRefused(403, "a spectator cannot move")
+                raise MoveRefused(403, "spectator")
             if seat in self.bots:
-                raise MoveRefused(403, "a bot plays this seat")
+                raise MoveRefused(403, "bot_seat")
             if game.over:
-                raise MoveRefused(409, "the game is over")
+                raise MoveRefused(409, "game_over")
             if seat not in game.deciding:
-                raise MoveRefused(409, "it is not your turn to move")
+                raise MoveRefused(409, "not_your_turn")
             try:
                 move = game.find_move(notation, seat=seat)
             except IllegalMove:
-                raise MoveRefused(422, f"'{notation}' is not one of your legal moves now") from None
+                raise MoveRefused(422, "illegal", notation=notation) from None
             try:
                 await self._commit(move)
             except RuleError:
-                raise MoveRefused(422, "this move makes the rules fail (an error in the "
-                                       "ruleset); the game is as it was") from None
+                raise MoveRefused(422, "rules_fail") from None
             except MoveTaken:
-                raise MoveRefused(409, "another move was made first; look at the game "
-                                       "again") from None
+                raise MoveRefused(409, "move_taken") from None
             notation = move.notation
         self.start_bots()
         return notation

@@ -1,11 +1,13 @@
-"""The page's own words (headings, buttons, what it says about the game), by the names
-its template and script use, in English. ``meeple serve`` gives the server their
-translations in the table's language (cli/cmd_serve.py ``page_words``, from the command
-line's catalogs: cli/messages/*.json); a sentence's ``{fields}`` are filled in by the
-page's script."""
+"""The server's own words, in English, by the names its templates, scripts and answers
+use: the table page's (``WORDS``), the lobby page's (``LOBBY``) and why a move is refused
+(``REFUSALS``, by the stable ``error`` code the answer gives). ``meeple serve`` gives
+the server their translations (cli/cmd_serve.py ``CatalogSpeech``, from the command
+line's catalogs: cli/messages/*.json): a table's in its locale's language, the lobby's
+in the server's ``--locale`` or else the visitor's ``Accept-Language``. A page's
+``{fields}`` are filled in by its script, a refusal's by the server."""
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
 
 WORDS: dict[str, str] = {
     "you_play": "You play {player}",
@@ -38,10 +40,83 @@ WORDS: dict[str, str] = {
     "reconnecting": "Reconnecting…",
 }
 
-#: gives the page's words for a ruleset (a Program), in its locale's language
-Words = Callable[[object], dict[str, str]]
+LOBBY: dict[str, str] = {
+    "lobby_title": "Meeple — start a table",
+    "start_heading": "Start a table",
+    "game": "Game",
+    "players": "Players",
+    "variants": "Variants",
+    "seats": "Seats",
+    "seat": "Seat {seat}",
+    "start": "Start the table",
+    "links": "Links",
+    "give_links": "Give each player their seat's link: whoever holds it plays that seat.",
+    "link_seat": "{title}, seat {seat} ({who}): ",
+    "spectators": "Spectators: ",
+    "not_started": "The table could not be started.",
+    "needs_script": "This page needs JavaScript.",
+}
+
+#: why a move is refused, by its ``error`` code (docs/web.md)
+REFUSALS: dict[str, str] = {
+    "not_json": 'The body is not JSON; send an object with one key, "move": the notation.',
+    "bad_body": 'Send an object with one key only, "move": the notation, a string.',
+    "notation_length": "The notation must have 1 to {max} characters.",
+    "too_large": "The request is too large (at most {max} bytes).",
+    "content_type": "Send the move as JSON: Content-Type: application/json.",
+    "spectator": "A spectator cannot move.",
+    "bot_seat": "A bot plays this seat.",
+    "game_over": "The game is over.",
+    "not_your_turn": "It is not your turn to move.",
+    "illegal": "'{notation}' is not one of your legal moves now.",
+    "rules_fail": "This move makes the rules fail (an error in the ruleset); the game is as it was.",
+    "move_taken": "Another move was made first; look at the game again.",
+    "record_not_yet": "The record can be downloaded once the game is over.",
+}
 
 
-def english(prog) -> dict[str, str]:
-    """The page's words in English (a server given no translations)."""
-    return dict(WORDS)
+class Speech:
+    """The server's words in a language: English here (a server given no translations);
+    ``meeple serve`` gives one that reads the command line's catalogs."""
+
+    def languages(self) -> list[str]:
+        """The language codes it speaks."""
+        return ["en"]
+
+    def table_language(self, prog) -> str | None:
+        """The language of a table's ruleset (a Program); None for English."""
+        return None
+
+    def locale_language(self, locale: str | None) -> str | None:
+        """The language of a locale (``--locale``), if it speaks it."""
+        return None
+
+    def say(self, lang: str | None, text: str) -> str:
+        """An English sentence in ``lang``."""
+        return text
+
+    def words(self, lang: str | None, texts: dict[str, str]) -> dict[str, str]:
+        return {key: self.say(lang, text) for key, text in texts.items()}
+
+    def accepted(self, header: str | None) -> str | None:
+        """The language of an ``Accept-Language`` header it speaks, the most wanted first;
+        None (English) when it speaks none of them."""
+        spoken = set(self.languages())
+        best: tuple[float, int, str] | None = None
+        for place, part in enumerate((header or "")[:1000].split(",")):
+            found = re.fullmatch(r"\s*([A-Za-z]{1,8})(?:-[A-Za-z0-9]{1,8})*\s*(?:;\s*q\s*=\s*([01](?:\.\d{0,3})?))?\s*",
+                                 part)
+            if found is None or found.group(1).lower() not in spoken:
+                continue
+            q = float(found.group(2)) if found.group(2) else 1.0
+            if q > 0 and (best is None or (q, -place) > (best[0], best[1])):
+                best = (q, -place, found.group(1).lower())
+        return None if best is None or best[2] == "en" else best[2]
+
+
+english = Speech()
+
+
+def fill(text: str, **fields) -> str:
+    """``text`` with its ``{field}`` placeholders filled in (other braces kept)."""
+    return re.sub(r"\{(\w+)\}", lambda m: str(fields.get(m.group(1), m.group(0))), text)

@@ -4,6 +4,13 @@
 
 const address = window.location.pathname.replace(/\/+$/, "");
 let catalog = null;
+let words = {};             // the page's words in its language (the body's data-words)
+
+function say(key, fields) {
+  // a sentence of the page in its language, its {placeholders} filled in
+  const given = fields || {};
+  return (words[key] || key).replace(/\{(\w+)\}/g, (all, k) => (k in given ? String(given[k]) : all));
+}
 
 function el(tag, attrs, text) {
   const node = document.createElement(tag);
@@ -20,11 +27,11 @@ function drawSeats() {
   const seats = document.getElementById("seats");
   const n = Number(document.getElementById("players").value);
   const kept = [...seats.querySelectorAll("select")].map(s => s.value);
-  seats.replaceChildren(el("legend", {}, "Seats"));
+  seats.replaceChildren(el("legend", {}, say("seats")));
   for (let i = 0; i < n; i++) {
     const p = el("p");
     const id = "seat-" + (i + 1);
-    p.append(el("label", {for: id}, "Seat " + (i + 1) + " "));
+    p.append(el("label", {for: id}, say("seat", {seat: i + 1}) + " "));
     const select = el("select", {id, "data-seat": String(i + 1)});
     for (const b of catalog.bots) select.append(el("option", {value: b}, b));
     select.value = kept[i] || (i === 0 ? "human" : "random");
@@ -40,7 +47,7 @@ function drawRuleset() {
   players.max = r.max_players;
   players.value = r.default_players;
   const variants = document.getElementById("variants");
-  variants.replaceChildren(el("legend", {}, "Variants"));
+  variants.replaceChildren(el("legend", {}, say("variants")));
   variants.hidden = r.variants.length === 0;
   for (const v of r.variants) {
     const label = el("label");
@@ -64,7 +71,7 @@ async function start(event) {
     method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const reply = await answer.json();
   if (!answer.ok) {
-    error.textContent = reply.error || "The table could not be started.";
+    error.textContent = reply.message || reply.error || say("not_started");
     return;
   }
   const list = document.getElementById("link-list");
@@ -72,17 +79,18 @@ async function start(event) {
   const origin = window.location.origin;
   for (const [seat, path] of Object.entries(reply.seats)) {
     const item = el("li");
-    item.append(el("span", {}, reply.title + ", seat " + seat + " (" + body.seats[Number(seat) - 1] + "): "),
+    item.append(el("span", {}, say("link_seat", {title: reply.title, seat, who: body.seats[Number(seat) - 1]})),
                 el("a", {href: path, "data-seat": seat}, origin + path));
     list.append(item);
   }
   const item = el("li");
-  item.append(el("span", {}, "Spectators: "), el("a", {href: reply.spectator}, origin + reply.spectator));
+  item.append(el("span", {}, say("spectators")), el("a", {href: reply.spectator}, origin + reply.spectator));
   list.append(item);
   document.getElementById("links").hidden = false;
 }
 
 async function load() {
+  words = JSON.parse(document.body.dataset.words || "{}");
   const answer = await fetch(address, {headers: {"Accept": "application/json"}});
   catalog = await answer.json();
   const select = document.getElementById("ruleset");

@@ -348,7 +348,7 @@ async function play(notation) {
     });
     const body = await answer.json();
     if (!answer.ok) {
-      error.textContent = body.error || say("refused", {status: answer.status});
+      error.textContent = body.message || say("refused", {status: answer.status});
       moved = false;
     }
     picked = null;
