@@ -54,7 +54,9 @@ RULESETS = ("backgammon", "brotherhood-of-nine", "cherokee", "chess", "clans-and
             "dots-and-boxes", "go", "hearts")
 IGNORE = shutil.ignore_patterns(".git", "build", "dist", "*.egg-info", "__pycache__",
                                 "*.pyc", ".pytest_cache", ".hypothesis", ".venv",
-                                "meeple-*.json")
+                                "meeple-*.json", "meeple-*.json.journal")
+# (a journal: what a game played in the repository's folder keeps until it ends, by
+# another test running at the same time; it may vanish while the tree is copied)
 TIMEOUT = 600
 # what a build that is not the README's `pip install .` builds with (see above)
 ISOLATION = scaled([], ["--no-build-isolation"])
