@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from kernel_support import needs_kernel
 from lockstep import kernel_plays_as_python
+from openspiel_support import both_moves
 from scale import scaled
 
 from meeple import interpreter
@@ -42,13 +43,6 @@ def spiel_name(notation: str) -> str:
     return step.replace("+", "")
 
 
-def both_moves(game, st) -> tuple[dict, dict]:
-    """The legal moves of each, by OpenSpiel's string: Meeple's moves, OpenSpiel's ids."""
-    mine = {spiel_name(m.notation): m for m in game.legal_moves()}
-    theirs = {st.action_to_string(a): a for a in st.legal_actions()}
-    return mine, theirs
-
-
 def play_random_games(count: int, seed: int = 0) -> dict[str, int]:
     """Random games in lockstep with OpenSpiel; what they went through."""
     spiel = pyspiel.load_game(SPIEL)
@@ -59,7 +53,7 @@ def play_random_games(count: int, seed: int = 0) -> dict[str, int]:
         moves = 0
         while not st.is_terminal():
             assert not game.over and game.active_player == st.current_player(), str(st)
-            mine, theirs = both_moves(game, st)
+            mine, theirs = both_moves(game, st, spiel_name)
             assert sorted(mine) == sorted(theirs), str(st)
             name = rnd.choice(sorted(mine))
             game.apply(mine[name])

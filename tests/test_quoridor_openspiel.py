@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from kernel_support import needs_kernel
 from lockstep import kernel_plays_as_python
+from openspiel_support import both_moves
 from scale import scaled
 
 from meeple import interpreter
@@ -48,13 +49,6 @@ def spiel_name(notation: str) -> str:
     return wall.group(1) + wall.group(2)
 
 
-def both_moves(game, st) -> tuple[dict, dict]:
-    """The legal moves of each, by OpenSpiel's string: Meeple's moves, OpenSpiel's ids."""
-    mine = {spiel_name(m.notation): m for m in game.legal_moves()}
-    theirs = {st.action_to_string(a): a for a in st.legal_actions()}
-    return mine, theirs
-
-
 def step_kind(before: str, after: str) -> str:
     """'step', 'jump' (straight over the other pawn) or 'side' (a diagonal jump)."""
     dc, dr = abs(ord(after[0]) - ord(before[0])), abs(int(after[1]) - int(before[1]))
@@ -72,7 +66,7 @@ def play_random_games(count: int, seed: int = 0) -> dict[str, int]:
         where = {0: "c5", 1: "c1"}
         while not st.is_terminal():
             assert not game.over and game.active_player == st.current_player(), str(st)
-            mine, theirs = both_moves(game, st)
+            mine, theirs = both_moves(game, st, spiel_name)
             assert sorted(mine) == sorted(theirs), str(st)
             name, who = rnd.choice(sorted(mine)), st.current_player()
             game.apply(mine[name])
@@ -94,11 +88,11 @@ def play_sequence(names: list[str]):
     """OpenSpiel's moves (by their strings) played in both, compared at every step."""
     game, st = program().new_game(2, 0), pyspiel.load_game(SPIEL).new_initial_state()
     for name in names:
-        mine, theirs = both_moves(game, st)
+        mine, theirs = both_moves(game, st, spiel_name)
         assert sorted(mine) == sorted(theirs) and game.active_player == st.current_player()
         game.apply(mine[name])
         st.apply_action(theirs[name])
-    mine, theirs = both_moves(game, st)
+    mine, theirs = both_moves(game, st, spiel_name)
     assert sorted(mine) == sorted(theirs)
     return game, set(mine)
 
