@@ -43,6 +43,28 @@ def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:
     return moves
 
 
+def kernel_plays_as_python(fast, plain, seeds: int, players: int = 2, each=None) -> int:
+    """Random games (one for each seed below ``seeds``) played by the kernel (``fast``)
+    and by Python (``plain``) move by move, their states compared at every move and their
+    results at the end; ``each(game, i)`` sees Python's game before its move ``i``.
+    Returns the moves played."""
+    moves = 0
+    for seed in range(seeds):
+        a, b = fast.new_game(players, seed), plain.new_game(players, seed)
+        rnd = random.Random(seed)
+        while not b.over:
+            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
+            assert a.move_count() == b.move_count()
+            i = rnd.randrange(b.move_count())
+            if each:
+                each(b, i)
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+            moves += 1
+        assert a.over and a.result == b.result and a.live
+    return moves
+
+
 @contextmanager
 def straight():
     """The straightforward paths only (``runtime.FAST_PATHS`` off), while inside."""

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 from kernel_support import needs_kernel
-from lockstep import kernel_difference
+from lockstep import kernel_plays_as_python
 from meeple.interpreter.views import view
+from openspiel_support import both_moves
 from scale import scaled
 
 from meeple import interpreter
@@ -42,13 +43,6 @@ def spiel_name(notation: str) -> str:
     return house
 
 
-def both_moves(game, st) -> tuple[dict, dict]:
-    """The legal moves of each, by OpenSpiel's string: Meeple's moves, OpenSpiel's ids."""
-    mine = {spiel_name(m.notation): m for m in game.legal_moves()}
-    theirs = {st.action_to_string(a): a for a in st.legal_actions()}
-    return mine, theirs
-
-
 def board(game) -> tuple[list[int], list[int]]:
     """The seeds of the houses A .. f and of the two stores, as Meeple has them."""
     zones = view(game, "all")["zones"]
@@ -71,7 +65,7 @@ def play_random_games(count: int, seed: int = 0) -> dict[str, int]:
         while not st.is_terminal():
             assert not game.over and game.active_player == st.current_player(), str(st)
             assert board(game) == spiel_board(st), str(st)
-            mine, theirs = both_moves(game, st)
+            mine, theirs = both_moves(game, st, spiel_name)
             assert sorted(mine) == sorted(theirs), str(st)
             houses = spiel_board(st)[0]
             own = houses[:6] if st.current_player() == 0 else houses[6:]
@@ -92,7 +86,7 @@ def play(names: str):
     """Meeple's game after OpenSpiel's moves (one letter each), compared at every step."""
     game, st = program().new_game(2, 0), pyspiel.load_game("oware").new_initial_state()
     for name in names:
-        mine, theirs = both_moves(game, st)
+        mine, theirs = both_moves(game, st, spiel_name)
         assert sorted(mine) == sorted(theirs)
         game.apply(mine[name])
         st.apply_action(theirs[name])
@@ -139,16 +133,5 @@ def test_oware_plays_the_same_in_its_kernel(monkeypatch):
     assert rules.use_native(report=False)
     fast, plain = rules.for_players(2), program()
     assert fast.kernel
-    moves = 0
-    for seed in range(scaled(8, 2)):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
-            assert a.move_count() == b.move_count()
-            i = rnd.randrange(b.move_count())
-            a.apply(i, safe=False)
-            b.apply(i, safe=False)
-            moves += 1
-        assert a.over and a.result == b.result and a.live
+    moves = kernel_plays_as_python(fast, plain, scaled(8, 2))
     assert moves > 50 and fast.native_fallbacks == 0   # the kernel decided every move

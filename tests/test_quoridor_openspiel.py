@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 from kernel_support import needs_kernel
-from lockstep import kernel_difference
+from lockstep import kernel_plays_as_python
+from openspiel_support import both_moves
 from scale import scaled
 
 from meeple import interpreter
@@ -48,13 +49,6 @@ def spiel_name(notation: str) -> str:
     return wall.group(1) + wall.group(2)
 
 
-def both_moves(game, st) -> tuple[dict, dict]:
-    """The legal moves of each, by OpenSpiel's string: Meeple's moves, OpenSpiel's ids."""
-    mine = {spiel_name(m.notation): m for m in game.legal_moves()}
-    theirs = {st.action_to_string(a): a for a in st.legal_actions()}
-    return mine, theirs
-
-
 def step_kind(before: str, after: str) -> str:
     """'step', 'jump' (straight over the other pawn) or 'side' (a diagonal jump)."""
     dc, dr = abs(ord(after[0]) - ord(before[0])), abs(int(after[1]) - int(before[1]))
@@ -72,7 +66,7 @@ def play_random_games(count: int, seed: int = 0) -> dict[str, int]:
         where = {0: "c5", 1: "c1"}
         while not st.is_terminal():
             assert not game.over and game.active_player == st.current_player(), str(st)
-            mine, theirs = both_moves(game, st)
+            mine, theirs = both_moves(game, st, spiel_name)
             assert sorted(mine) == sorted(theirs), str(st)
             name, who = rnd.choice(sorted(mine)), st.current_player()
             game.apply(mine[name])
@@ -94,11 +88,11 @@ def play_sequence(names: list[str]):
     """OpenSpiel's moves (by their strings) played in both, compared at every step."""
     game, st = program().new_game(2, 0), pyspiel.load_game(SPIEL).new_initial_state()
     for name in names:
-        mine, theirs = both_moves(game, st)
+        mine, theirs = both_moves(game, st, spiel_name)
         assert sorted(mine) == sorted(theirs) and game.active_player == st.current_player()
         game.apply(mine[name])
         st.apply_action(theirs[name])
-    mine, theirs = both_moves(game, st)
+    mine, theirs = both_moves(game, st, spiel_name)
     assert sorted(mine) == sorted(theirs)
     return game, set(mine)
 
@@ -160,17 +154,7 @@ def test_quoridor_plays_the_same_in_its_kernel(monkeypatch):
     assert rules.use_native(report=False)
     fast, plain = rules.for_players(2), program()
     assert fast.kernel
-    moves = walls = 0
-    for seed in range(scaled(4, 1)):
-        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
-        rnd = random.Random(seed)
-        while not b.over:
-            assert kernel_difference(a.kernel_state(), b) is None, (seed, moves)
-            assert a.move_count() == b.move_count()
-            i = rnd.randrange(b.move_count())
-            walls += b.legal_moves()[i].notation.startswith("wall.")
-            a.apply(i, safe=False)
-            b.apply(i, safe=False)
-            moves += 1
-        assert a.over and a.result == b.result and a.live
-    assert moves > 10 and walls > 0 and fast.native_fallbacks == 0   # the kernel decided every move
+    walls = []
+    moves = kernel_plays_as_python(fast, plain, scaled(4, 1), each=lambda b, i: walls.append(
+        b.legal_moves()[i].notation.startswith("wall.")))
+    assert moves > 10 and any(walls) and fast.native_fallbacks == 0   # the kernel decided every move
