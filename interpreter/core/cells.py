@@ -261,8 +261,8 @@ class Cells:
         for part in parts[1 if key else 0:]:
             if self._static(part, names):
                 preds.append(part)
-            elif key is None and who is None and self._keyed(part, var) is not None:
-                key, at = self._keyed(part, var), len(preds)
+            elif key is None and who is None and (keyed := self._keyed(part, var)) is not None:
+                key, at = keyed, len(preds)
             elif key is None and (seated := self._seated(part, var, names, who)) is not None:
                 who, names = seated, {**env, seated.name: _SEAT}
                 preds.append(part)
