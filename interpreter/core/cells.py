@@ -16,7 +16,7 @@ row r; ``(c.row + c.col) % 2 == 0``: the dark cells), the value computed once be
 the loop (where the static conjuncts before it let no cell through, the reference
 never computes it: the loop walks no cell). Where there is no keyed conjunct, the
 static ones may also read the seat of one player, a name that does not change in the
-loop (``seat(p)``, or ``p`` given to such a function: ``mine(c, p)``): a table of
+loop (``seat(p)``, or ``p`` given to such a function: ``on_side(c, p)``): a table of
 the cells they let through per seat, the player's seat looked up before the loop.
 ``cells_filter`` says which conjuncts are which, the cells they let through (board
 order) and the value each of them has for the keyed conjunct: the engine prints the
