@@ -162,15 +162,15 @@ class StaticCells(CompilerPart):
         kernel's), and the text of the conjuncts left (None: nothing left), compiled in
         place of the condition; None where the core finds none (or the condition holds
         a loop). ``head``: the loop's ``for`` line."""
-        cl = comp.clauses[0]
-        f = self.t.facts.cells_filter(cl, comp.cond) if len(comp.clauses) == 1 else None
-        g = self.t.facts.cells_given(cl, comp.cond) if len(comp.clauses) == 1 and f is None else None
-        found = f or g
-        board = f"BOARD_{found.board}" if found is not None else ""
-        if found is None or self.avail is None or self._looped(comp.cond) or not head.endswith(f" in {board}:") \
-                or not self.t.ns.get(board):
+        if len(comp.clauses) != 1 or self.avail is None or self._looped(comp.cond):
             return None
-        it = self._core_walk(f, board, inner) if f is not None else self._core_given(g, cl.var, board, inner)
+        cl = comp.clauses[0]
+        f = self.t.facts.cells_filter(cl, comp.cond)
+        found = f if f is not None else self.t.facts.cells_given(cl, comp.cond)
+        board = f"BOARD_{found.board}" if found is not None else ""
+        if found is None or not head.endswith(f" in {board}:") or not self.t.ns.get(board):
+            return None
+        it = self._core_walk(f, board, inner) if f is not None else self._core_given(found, cl.var, board, inner)
         return it, self._core_rest(found.rest, inner)
 
     def _core_given(self, g, var: str, board: str, inner) -> str:

@@ -332,9 +332,10 @@ class FunctionCompiler:
         """The functions whose evaluation reads nothing of the state but global variables
         of one value (core/pure.py, ``Facts.state_reads``: their arguments, those
         variables, the players and the program's fixed tables), whose fast code does
-        some work (calls something or loops), that take no list and are not ``deep``
-        (reach no function that may call itself: the depth of such calls is counted):
-        their values are kept by arguments and those variables' values for the whole
+        some work (calls something or loops) and that take no list; with KEEP_DEEP on,
+        also the ``deep`` ones (reaching a function that may call itself, whose depth of
+        calls is counted: see _deep_def), which may take lists of plain values
+        (_plain_list): their values are kept by arguments and those variables' values for the whole
         program (at most _KEPT_MAX at a time), so a value is computed once for all the
         games' moves, the work and calls it counted counted again (see _kept_def). A
         value that fails is not kept. Each with the variables it reads, itself or

@@ -16,7 +16,7 @@ row r; ``(c.row + c.col) % 2 == 0``: the dark cells), the value computed once be
 the loop (where the static conjuncts before it let no cell through, the reference
 never computes it: the loop walks no cell). Where there is no keyed conjunct, the
 static ones may also read the seat of one player, a name that does not change in the
-loop (``seat(p)``, or ``p`` given to such a function: ``own_pit(c, p)``): a table of
+loop (``seat(p)``, or ``p`` given to such a function: ``on_side(c, p)``): a table of
 the cells they let through per seat, the player's seat looked up before the loop.
 ``cells_filter`` says which conjuncts are which, the cells they let through (board
 order) and the value each of them has for the keyed conjunct: the engine prints the
@@ -30,9 +30,9 @@ or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 Where no static part is found so, ``cells_given`` finds the static conjuncts that also
 read names whose values come from before the loop (a parameter, a variable, a loop's
-variable around: ``beyond(c, k)``, ``stone_table(c, s)`` of a relation between cells),
-and the calls of functions that read nothing of the state (core/pure.py: ``home(c, p)``,
-``risky(c, seat(p))``) given the cell and such names: their cells are the same whenever
+variable around: ``c.row > k``, ``next_to(c, d)`` of a relation between cells),
+and the calls of functions that read nothing of the state (core/pure.py: ``f(c, p)``,
+``g(c, seat(p))``) given the cell and such names: their cells are the same whenever
 the names' values are, and an engine that can keep them by those values at run time
 does (the fast Python code; the kernel tests them per cell).
 
@@ -261,8 +261,8 @@ class Cells:
         for part in parts[1 if key else 0:]:
             if self._static(part, names):
                 preds.append(part)
-            elif key is None and who is None and self._keyed(part, var) is not None:
-                key, at = self._keyed(part, var), len(preds)
+            elif key is None and who is None and (keyed := self._keyed(part, var)) is not None:
+                key, at = keyed, len(preds)
             elif key is None and (seated := self._seated(part, var, names, who)) is not None:
                 who, names = seated, {**env, seated.name: _SEAT}
                 preds.append(part)

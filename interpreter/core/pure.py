@@ -39,9 +39,6 @@ class Pure:
     if TYPE_CHECKING:
         c: Any   # the checked program
 
-        @property
-        def calls(self) -> dict[str, list[str]]: ...
-
         def reach(self, name: str) -> set[str]: ...
 
         def call_kind(self, e) -> str: ...
