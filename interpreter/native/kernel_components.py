@@ -30,12 +30,11 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
+from .kernel_lasting import _STATE  # (anything of the state: a variable, a face, a place)
 from .kernel_types import BOOL
 
 # a read of a zone's items, and what follows its opening parenthesis
 _ZONE_READ = re.compile(r"\bs\.z\.(\w+)\(")
-# anything else of the state (a variable, a face, a place), as kernel_lasting.py sees it
-_STATE = re.compile(r"(?<![\w.])s(?![\w])")
 
 
 class ComponentChecks:
