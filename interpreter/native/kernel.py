@@ -1228,17 +1228,20 @@ class Proc(ChanceStatements):
         else:
             self.emit(f"{{ Id to_ = {to}; Id w_ = {what}; I f_ = {f}; mv(s, nn(w_), to_, f_); }} {self.go(self.nxt)}")
 
-    def _Flip(self, s):
+    def _items(self, s) -> str:
+        """The C++ list of the items a statement moves, flips or shows (one, or ``many``)."""
         what = self.x(s.what)
-        items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
+        return what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
+
+    def _Flip(self, s):
+        items = self._items(s)
         self.emit(f"{{ List<Id> w_ = {items}; I f_ = {self._facing(s)}; for (Id it_ : w_) s.facing[nn(it_)] = f_; }} "
                   f"{self.go(self.nxt)}")
 
     def _RevealTo(self, s):
         # (reference._show_to: a seat that does not know the item comes to know it, with
         # those that do; it then lies face down for them)
-        what = self.x(s.what)
-        items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
+        items = self._items(s)
         seat = self.x(s.seat, T('player'))
         self.emit(f"{{ List<Id> w_ = {items}; Id p_ = (Id)nn({seat}); for (Id it_ : w_) {{ Id i_ = nn(it_); "
                   f"if (!sees(s, i_, p_)) {{ I m_ = (I)1 << p_; for (Id q_ = 0; q_ < NP; ++q_) "
@@ -1277,8 +1280,7 @@ class Proc(ChanceStatements):
                   f"{self.go(self.nxt)}")
 
     def _Unmake(self, s):
-        what = self.x(s.what)
-        items = what if s.many else f"List<Id>(Vec<Id>{{{what}}})"
+        items = self._items(s)
         self.emit(f"{{ List<Id> w_ = {items}; for (Id it_ : w_) mv(s, nn(it_), {s.supply}); }} {self.go(self.nxt)}")
 
     def _Permute(self, s):

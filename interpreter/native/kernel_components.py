@@ -30,12 +30,11 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
+from .kernel_lasting import _STATE  # (anything of the state: a variable, a face, a place)
 from .kernel_types import BOOL
 
 # a read of a zone's items, and what follows its opening parenthesis
 _ZONE_READ = re.compile(r"\bs\.z\.(\w+)\(")
-# anything else of the state (a variable, a face, a place), as kernel_lasting.py sees it
-_STATE = re.compile(r"(?<![\w.])s(?![\w])")
 
 
 class ComponentChecks:
@@ -76,25 +75,11 @@ class ComponentChecks:
             return None
         cl = comp.clauses[0]
         params = [(p.name, self.param_type(p)) for p in fd.params]
-        sc = {n: (ident("A", n), t) for n, t in params}
-        var = self.fresh(cl.var)
         start = self.ty(cl.iter.args[0])
-        sc[cl.var] = (var, T("cell", start.arg))
-        cond = self.expr(comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
-            return None
-        fn = ident("V", name)
-        sig = (f"static bool {fn}(St& s, const List<Id>& v_, const List<uint64_t>& d_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
-        self.protos.append(sig + ";")
-        self.fns.append(
-            f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); "
-            f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
-            f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "
-            f"for (Id x_ : v_) if (x_ == {var}) {{ was_ = true; break; }} "
-            f"if ((bool)({cond}) != was_) return false; p_[i_ + 1] = t_; }} return true; }}")
-        made[name] = fn
-        return fn
+        made[name] = self._recheck("V", name, params, comp.cond, cl.var, T("cell", start.arg), "const ",
+                                   lambda var, cond, changed: (f"{changed}if ((bool)({cond}) != was_) return false; "
+                                                               "p_[i_ + 1] = t_; } return true; }"))
+        return made[name]
 
     def filter_recheck(self, name: str) -> str | None:
         """``uW_name(s, v, deps, args...)`` for a rule function ``name`` whose lasting
@@ -121,27 +106,38 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         t = self.ty(comp.elem)
         if t.tag != "cell":
             return None
-        sc = {n: (ident("A", n), t) for n, t in params}
-        var = self.fresh(cl.var)
-        sc[cl.var] = (var, t)
-        cond = self.expr(comp.cond, sc, BOOL)
-        if not own_zone_only(cond, var):
-            return None
-        fn = ident("W", name)
-        sig = (f"static bool {fn}(St& s, List<Id>& v_, const List<uint64_t>& d_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
-        self.protos.append(sig + ";")
-        self.fns.append(
-            f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); "
-            f"Vec<Id> gone_; for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
-            f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "
-            f"for (Id x_ : v_) if (x_ == {var}) {{ was_ = true; break; }} bool now_ = (bool)({cond}); "
+        made[name] = self._recheck("W", name, params, comp.cond, cl.var, t, "", lambda var, cond, changed: (
+            f"Vec<Id> gone_; {changed}bool now_ = (bool)({cond}); "
             f"if (now_ == was_) {{ p_[i_ + 1] = t_; continue; }} if (now_) return false; gone_.push_back({var}); }} "
             f"if (gone_.empty()) return true; {{ Vec<Id> w_; w_.reserve(v_.size()); "
             f"for (Id x_ : v_) if (std::find(gone_.begin(), gone_.end(), x_) == gone_.end()) w_.push_back(x_); "
             f"v_ = List<Id>(std::move(w_)); }} "
-            f"for (size_t i_ = 0; i_ < n_; i_ += 2) p_[i_ + 1] = s.z.stamp[p_[i_]]; return true; }}")
-        made[name] = fn
+            f"for (size_t i_ = 0; i_ < n_; i_ += 2) p_[i_ + 1] = s.z.stamp[p_[i_]]; return true; }}"))
+        return made[name]
+
+    def _recheck(self, tag: str, name: str, params: list, cond_e, var_name: str, el: T, const: str,
+                 body) -> str | None:
+        """``u<tag>_name(s, v, deps, args...)`` (``const``: "const " where it leaves ``v``
+        as it is), COND (``cond_e``, of the cell ``var_name`` of type ``el``) compiled,
+        or None where it reads anything of the state but its cell's zone.
+        ``body(var, cond, changed)``: the C++ after the deps' pointer ``p_`` and size
+        ``n_``, ``changed`` the head of the loop over the zones noted whose stamps
+        changed (``t_`` the stamp now, ``was_`` whether the zone is in ``v``)."""
+        sc = {n: (ident("A", n), t) for n, t in params}
+        var = self.fresh(var_name)
+        sc[var_name] = (var, el)
+        cond = self.expr(cond_e, sc, BOOL)
+        if not own_zone_only(cond, var):
+            return None
+        fn = ident(tag, name)
+        sig = (f"static bool {fn}(St& s, {const}List<Id>& v_, const List<uint64_t>& d_"
+               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+        self.protos.append(sig + ";")
+        changed = (f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
+                   f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "
+                   f"for (Id x_ : v_) if (x_ == {var}) {{ was_ = true; break; }} ")
+        self.fns.append(f"{sig} {{ uint64_t* p_ = const_cast<uint64_t*>(d_.begin()); size_t n_ = d_.size(); "
+                        + body(var, cond, changed))
         return fn
 
 

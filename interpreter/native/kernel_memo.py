@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from .cxx_text import ident
 from .kernel_components import ComponentChecks
-from .kernel_elementwise import ElementwiseKeeps
+from .kernel_elementwise import _SCALARS, ElementwiseKeeps
 from .kernel_lasting import LastingKeeps
 from .kernel_types import has_none
 
@@ -38,7 +38,6 @@ LASTING_FIELDS = "List<uint64_t> deps; bool last = false; "
 # whether values of functions that may call themselves and read nothing of the state are
 # kept (off: computed at every call, as before: benchmarks/bench_kept_values.py --kernel)
 KEEP_DEEP = True
-_SCALARS = ("int", "bool", "player", "item", "cell", "zone", "enum")
 # the nodes that have a value (whose type the kernel may be asked)
 _VALUES = frozenset({"IntLit", "StrLit", "BoolLit", "NoneLit", "Var", "Attr", "Index", "Call",
                      "Comprehension", "Aggregate", "ListLit", "TupleLit", "BinOp", "UnOp",

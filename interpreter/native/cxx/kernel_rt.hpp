@@ -306,21 +306,7 @@ struct List {
     template <class A>
     explicit List(std::vector<T, A>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
     // a list of these elements (a list written in the rules, [a, b]): inline where they fit
-    static List of(std::initializer_list<T> xs) {
-        List l;
-        if (xs.size() == 0) return l;
-        Rep* r = l.p = new Rep;
-        if (xs.size() <= INLINE) {
-            r->d = reinterpret_cast<S*>(r->inl);
-            for (const T& x : xs) r->d[r->n++] = (S)x;
-            return l;
-        }
-        r->v.reserve(xs.size());
-        for (const T& x : xs) r->v.push_back((S)x);
-        r->d = r->v.data();
-        r->n = (uint32_t)r->v.size();
-        return l;
-    }
+    static List of(std::initializer_list<T> xs) { return of_n(xs.begin(), xs.size()); }
     // a list of the k elements at xs: inline where they fit
     static List of_n(const T* xs, size_t k) {
         List l;
@@ -465,10 +451,7 @@ struct Grow {
     Grow() {}
     Grow(const Grow&) = delete;
     void resize(size_t k) {
-        if (d == small && k > SMALL) {   // (sized at first: empty)
-            big.resize(k);
-            d = big.data();
-        } else if (d != small) {
+        if (d != small || k > SMALL) {   // (sized past SMALL at first: empty)
             big.resize(k);
             d = big.data();
         }
