@@ -1,6 +1,6 @@
 """The arguments and options several commands share, each made the same way everywhere:
-RULESET, --variant, --locale, --players, --seed, --bot, --no-color, --json, --budget, --native, --layout, --jobs,
---backend and --address."""
+RULESET, --variant, --locale, --players, --seed, --bot, --no-color, --json, --budget,
+--native, --layout, --jobs, --backend and --address."""
 from __future__ import annotations
 
 import os
