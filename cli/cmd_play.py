@@ -33,6 +33,9 @@ from .options import (
     locale_option,
     native_option,
     no_color_option,
+    players_option,
+    seat_bots_option,
+    seed_option,
     variant_option,
 )
 from .recorded import mover, read_record, record_ruleset, replay_record
@@ -56,20 +59,16 @@ def command(
                                             autocompletion=complete.rulesets,
                                             help="A bundled ruleset name (see meeple list) or "
                                                  "a path (with --resume: the record's ruleset)."),
-    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
-                                          help="Number of players (default: the ruleset's "
-                                               "minimum, at least 2)."),
+    players: int | None = players_option("Number of players (default: the ruleset's "
+                                         "minimum, at least 2)."),
     variant: list[str] = variant_option("A variant to play (repeatable)."),
     locale: str | None = locale_option("A locale, e.g. de."),
-    seed: int | None = typer.Option(None, "--seed", "-s", metavar="S",
-                                       help="Random seed: the same seed, the same game (default: 64 "
-                                            "random bits from the operating system, shown "
-                                            "when the game is over)."),
-    bot: list[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
-                                  autocompletion=complete.seat_bots,
-                                  help="SEAT=BOT: a computer player for a seat (1-based), e.g. "
-                                       "2=random or 2=ismcts:iterations=400 (repeatable). Bots: "
-                                       + bot_names() + " (see meeple bots)"),
+    seed: int | None = seed_option("Random seed: the same seed, the same game (default: 64 "
+                                   "random bits from the operating system, shown "
+                                   "when the game is over)."),
+    bot: list[str] = seat_bots_option("SEAT=BOT: a computer player for a seat (1-based), e.g. "
+                                      "2=random or 2=ismcts:iterations=400 (repeatable). Bots: "
+                                      + bot_names() + " (see meeple bots)"),
     record: Path | None = typer.Option(None, "--record", "-r", metavar="FILE",
                                           help="Save the game record here at the end or on quit "
                                                "(checked before the first move)."),

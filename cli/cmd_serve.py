@@ -10,7 +10,15 @@ import typer
 
 from . import complete, jsonout
 from .common import bot_spec, check_seed, fail, load, note, players as player_count, record_name
-from .options import bot_names, locale_option, no_color_option, variant_option
+from .options import (
+    bot_names,
+    locale_option,
+    no_color_option,
+    players_option,
+    seat_bots_option,
+    seed_option,
+    variant_option,
+)
 
 NAME = "serve"
 
@@ -24,18 +32,14 @@ def command(
                                             autocompletion=complete.rulesets,
                                             help="A bundled ruleset name or a path: a new table "
                                                  "of it (without it: the tables stored in --db)."),
-    players: int | None = typer.Option(None, "--players", "-p", metavar="N",
-                                          help="Number of players (default: the ruleset's usual "
-                                               "count)."),
+    players: int | None = players_option("Number of players (default: the ruleset's usual "
+                                         "count)."),
     variant: list[str] = variant_option("A variant to play (repeatable)."),
     locale: str | None = locale_option("A locale, e.g. de."),
-    seed: int | None = typer.Option(None, "--seed", "-s", metavar="S",
-                                       help="Random seed (default: 63 random bits from the "
-                                            "operating system)."),
-    bot: list[str] = typer.Option([], "--bot", "-b", metavar="SEAT=BOT",
-                                  autocompletion=complete.seat_bots,
-                                  help="SEAT=BOT: a bot plays this seat (1-based) on the server "
-                                       "(repeatable). Bots: " + bot_names()),
+    seed: int | None = seed_option("Random seed (default: 63 random bits from the "
+                                   "operating system)."),
+    bot: list[str] = seat_bots_option("SEAT=BOT: a bot plays this seat (1-based) on the server "
+                                      "(repeatable). Bots: " + bot_names()),
     host: str = typer.Option("127.0.0.1", "--host", metavar="H",
                              help="The address to listen on (beyond loopback only with "
                                   "--public)."),

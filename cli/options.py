@@ -1,6 +1,6 @@
 """The arguments and options several commands share, each made the same way everywhere:
-RULESET, --variant, --locale, --no-color, --json, --budget, --native, --layout, --jobs,
---backend and --address."""
+RULESET, --variant, --locale, --players, --seed, --bot, --no-color, --json, --budget,
+--native, --layout, --jobs, --backend and --address."""
 from __future__ import annotations
 
 import os
@@ -65,6 +65,22 @@ def variant_option(help: str = "A variant (repeatable)."):
 def locale_option(help: str = "A locale."):
     """--locale NAME."""
     return typer.Option(None, "--locale", "-l", metavar="NAME", autocompletion=complete.locales,
+                        help=help)
+
+
+def players_option(help: str):
+    """--players N (default: None, the command's own default)."""
+    return typer.Option(None, "--players", "-p", metavar="N", help=help)
+
+
+def seed_option(help: str):
+    """--seed S (default: None, random bits from the operating system)."""
+    return typer.Option(None, "--seed", "-s", metavar="S", help=help)
+
+
+def seat_bots_option(help: str):
+    """--bot SEAT=BOT, repeatable: a bot plays a seat."""
+    return typer.Option([], "--bot", "-b", metavar="SEAT=BOT", autocompletion=complete.seat_bots,
                         help=help)
 
 

@@ -438,6 +438,7 @@ def test_the_lobby_starts_tables_from_its_list_only(tmp_path):
                ({"ruleset": "/work"}, "no such ruleset"),
                ({"ruleset": "kalah", "players": 5}, "2 to 2 players"),
                ({"ruleset": "cherokee", "variants": ["nope"]}, "variants"),
+               ({"ruleset": "cherokee", "variants": [["open_clans"]]}, "variants"),
                ({"ruleset": "kalah", "players": 2, "seats": ["human", "mcts:nope=1"]}, "seat 2"),
                ({"ruleset": "kalah", "seats": ["human"]}, "one entry per seat"),
                ({"ruleset": "kalah", "extra": 1}, '{"ruleset": NAME'),

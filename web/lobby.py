@@ -72,6 +72,7 @@ class Lobby:
                              f"{entry['max_players']} players")
         variants = body.get("variants", [])
         if not isinstance(variants, list) or len(variants) > MAX_VARIANTS \
+                or not all(isinstance(v, str) for v in variants) \
                 or not set(variants) <= set(entry["variants"]) or len(set(variants)) != len(variants):
             raise LobbyError(f"the variants are a list of {', '.join(entry['variants']) or 'none'}")
         bots = _bots(body.get("seats", [HUMAN] * players), players)

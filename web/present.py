@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..dsl.types import tuple_parts
 from ..interpreter import display
 from ..interpreter.views import choice_hidden, item_visible, view as seat_view
 from .store import SPECTATOR
@@ -106,21 +107,6 @@ def _type(prog, var: str):
     return decl.type if decl is not None else None
 
 
-def _tuple_parts(code: str) -> list[str]:
-    """The parts' type codes of a tuple type code (``tuple(cell,str)``), nested ones whole."""
-    parts, depth, start = [], 0, len("tuple(")
-    for k in range(start, len(code) - 1):
-        if code[k] == "(":
-            depth += 1
-        elif code[k] == ")":
-            depth -= 1
-        elif code[k] == "," and depth == 0:
-            parts.append(code[start:k])
-            start = k + 1
-    parts.append(code[start:len(code) - 1])
-    return parts
-
-
 def leaves(value, code: str):
     """The (type code, value) of each single value a move's value holds (the parts of a
     tuple, the elements of a list), in order."""
@@ -130,7 +116,7 @@ def leaves(value, code: str):
         for v in value:
             yield from leaves(v, code[5:])
     elif code.startswith("tuple(") and isinstance(value, list | tuple):
-        for v, c in zip(value, _tuple_parts(code)):
+        for v, c in zip(value, tuple_parts(code)):
             yield from leaves(v, c)
     else:
         yield code, value

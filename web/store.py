@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -63,7 +64,29 @@ class StoredTable:
     moves: list[str] = field(default_factory=list)
 
 
-class SQLiteStore:
+class _Reads:
+    """What both stores read the same way, through their ``_query``."""
+    _db: Any
+    _lock: threading.Lock
+
+    def _query(self, sql: str, args: tuple = ()) -> list:
+        raise NotImplementedError
+
+    def tables(self) -> list[StoredTable]:
+        return read_tables(self._query)
+
+    def moves_from(self, table_id: str, start: int) -> list[str]:
+        return moves_from(self._query, table_id, start)
+
+    def table_with_token(self, token: str) -> StoredTable | None:
+        return table_with_token(self._query, token)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class SQLiteStore(_Reads):
     """The tables in one SQLite file, written in WAL mode with full synchronisation:
     a committed move is on disk."""
 
@@ -122,19 +145,6 @@ class SQLiteStore:
         with self._lock:
             return self._db.execute(sql.replace("%s", "?"), args).fetchall()
 
-    def tables(self) -> list[StoredTable]:
-        return read_tables(self._query)
-
-    def moves_from(self, table_id: str, start: int) -> list[str]:
-        return moves_from(self._query, table_id, start)
-
-    def table_with_token(self, token: str) -> StoredTable | None:
-        return table_with_token(self._query, token)
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
 
 def _stored(add_move, row: tuple[str, int, str]) -> bool:
     try:
@@ -179,7 +189,7 @@ def table_with_token(query, token: str) -> StoredTable | None:
     return found[0] if found else None
 
 
-class PostgresStore:
+class PostgresStore(_Reads):
     """The tables in a PostgreSQL database (``postgresql://...``), which several server
     processes may share. Every statement commits at once (autocommit)."""
 
@@ -222,19 +232,6 @@ class PostgresStore:
     def _query(self, sql: str, args: tuple = ()) -> list:
         with self._lock:
             return self._db.execute(sql, args).fetchall()   # type: ignore[arg-type]
-
-    def tables(self) -> list[StoredTable]:
-        return read_tables(self._query)
-
-    def moves_from(self, table_id: str, start: int) -> list[str]:
-        return moves_from(self._query, table_id, start)
-
-    def table_with_token(self, token: str) -> StoredTable | None:
-        return table_with_token(self._query, token)
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
 
 Store = SQLiteStore | PostgresStore
