@@ -877,6 +877,12 @@ def trusted(cls, **fields):
     return node
 
 
+def copied(e):
+    """A fresh copy of an expression: a node stands in one place of the IR, and is typed
+    once, where it stands."""
+    return e.model_copy(deep=True)
+
+
 _REQUIRED = object()
 _PLANS: dict = {}
 _set = object.__setattr__

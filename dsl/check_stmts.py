@@ -464,10 +464,10 @@ class StmtChecks:
         if target.node == "Attr":
             if target.obj.node == "Var":
                 return ir.AttrAssign, {"var": target.obj.name, "attr": target.name}
-            return ir.AttrAssign, {"var": "", "attr": target.name, "obj": _copy(target.obj)}
+            return ir.AttrAssign, {"var": "", "attr": target.name, "obj": ir.copied(target.obj)}
         v = self.c.vars.get(target.func) if target.node == "Call" else None
         if v is not None and v.per_player and len(target.args) == 1:
-            return ir.Assign, {"var": target.func, "player": _copy(target.args[0])}
+            return ir.Assign, {"var": target.func, "player": ir.copied(target.args[0])}
         self._not_a_variable(target, shown)
         return None
 
@@ -593,20 +593,15 @@ def _always_ends(stmts) -> bool:
     return False
 
 
-def _copy(e):
-    """A fresh copy of an expression (a node is typed once, where it stands)."""
-    return e.model_copy(deep=True)
-
-
 def _replaced(target, indices: list, value):
     """``replace_at(t, i, replace_at(t[i], j, value))`` for ``t[i][j] = value``: the new
     list of the place ``target`` (each part read is a copy of its own)."""
     if not indices:
         return value
     span = indices[0].span
-    first = ir.trusted(ir.Index, span=span, obj=_copy(target), index=_copy(indices[0]))
+    first = ir.trusted(ir.Index, span=span, obj=ir.copied(target), index=ir.copied(indices[0]))
     inner = _replaced(first, indices[1:], value)
-    return ir.trusted(ir.Call, span=span, func="replace_at", args=[_copy(target), indices[0], inner])
+    return ir.trusted(ir.Call, span=span, func="replace_at", args=[ir.copied(target), indices[0], inner])
 
 
 def _place_text(e) -> str:

@@ -218,11 +218,6 @@ class _BadLiteral(Exception):
         self.code = "parse/bad-literal"
 
 
-def _copy(e):
-    """A fresh copy of an expression (one node stands in one place of the IR)."""
-    return e.model_copy(deep=True)
-
-
 def _grown(read, op: Token, value):
     """``PLACE += e``'s value: ``PLACE + e`` (``-`` for ``-=``), at the operator."""
     return _new(ir.BinOp, span=read.span, op=str(op)[0], left=read, right=value)
@@ -592,7 +587,7 @@ class _ToIR(Transformer):
     def aug_assign_stmt(self, meta, c):
         (name, player, span), op, value = c
         read = _new(ir.Var, span=span, name=name) if player is None else \
-            _new(ir.Call, span=span, func=name, args=[_copy(player)])
+            _new(ir.Call, span=span, func=name, args=[ir.copied(player)])
         return _new(ir.Assign, span=span, var=name, player=player, value=_grown(read, op, value))
 
     def attr_aug_assign(self, meta, c):
@@ -602,19 +597,19 @@ class _ToIR(Transformer):
 
     def item_attr_aug_assign(self, meta, c):
         path, attr, op, value = c
-        read = _new(ir.Attr, span=self.t(attr), obj=_copy(path), name=str(attr))
+        read = _new(ir.Attr, span=self.t(attr), obj=ir.copied(path), name=str(attr))
         return _new(ir.AttrAssign, span=self.t(attr), var="", attr=str(attr), value=_grown(read, op, value),
                     obj=path)
 
     def index_aug_assign(self, meta, c):
         name, index, op, value = c
         read = _new(ir.Index, span=self.t(name), obj=_new(ir.Var, span=self.t(name), name=str(name)),
-                    index=_copy(index))
+                    index=ir.copied(index))
         return self.index_assign_stmt(meta, [name, index, _grown(read, op, value)])
 
     def path_index_aug_assign(self, meta, c):
         path, index, op, value = c
-        read = _new(ir.Index, span=path.span, obj=_copy(path), index=_copy(index))
+        read = _new(ir.Index, span=path.span, obj=ir.copied(path), index=ir.copied(index))
         return self.path_index_assign(meta, [path, index, _grown(read, op, value)])
 
     def elif_clause(self, meta, c):

@@ -70,14 +70,8 @@ _MISSING = object()  # a global variable that had no value yet
 def verb_said(pend: dict, index: int) -> str | None:
     """The verb of the move at ``index`` of a pending decision: the verb of its move
     without an object there (``as "play" or "pass"``), else its verb."""
-    alone = pend.get("alone")
-    if alone is not None:
-        if alone.__class__ is str:
-            if index == 0:
-                return alone
-        elif index < len(alone):
-            return alone[index]
-    return pend["verb"]
+    said = alone_text(pend.get("alone"), index)
+    return pend["verb"] if said is None else said
 
 
 def alone_text(alone, index: int):
@@ -1146,13 +1140,20 @@ def _heuristic(R: Runtime, seat: int) -> int | None:
         return None
     if not 0 <= seat < R.n_players:
         raise ValueError(f"no seat {seat} in a game of {R.n_players} players")
-    old = _room_for(prog.budgets.depth)
+    return _run_rule(R, prog.heuristic_fn, seat, "the heuristic", prog.checked.heuristic.body)
+
+
+def _run_rule(R: Runtime, fn, arg, what: str, body):
+    """``fn(R, arg)``, a compiled declaration that never changes the game (the heuristic,
+    an alias), run with fresh budgets; a failure is the RuleError of ``what``, located at
+    its ``body``."""
+    old = _room_for(R.prog.budgets.depth)
     R.calls = R.depth = 0
     R.work = R.work_budget
     try:
-        return prog.heuristic_fn(R, seat)
+        return fn(R, arg)
     except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
-        raise _within("the heuristic", prog.checked.heuristic.body, e, prog) from None
+        raise _within(what, body, e, R.prog) from None
     finally:
         R.work = R.work_budget
         if old:
@@ -1167,17 +1168,7 @@ def _aliases(R: Runtime, verb: str | None, value) -> list[str]:
     fn = prog.alias_fns.get(verb)
     if fn is None:
         return []
-    old = _room_for(prog.budgets.depth)
-    R.calls = R.depth = 0
-    R.work = R.work_budget
-    try:
-        got = fn(R, value)
-    except Exception as e:  # noqa: BLE001 - any failure inside a rule is the rule's error
-        raise _within("the alias", prog.checked.aliases[verb].body, e, prog) from None
-    finally:
-        R.work = R.work_budget
-        if old:
-            sys.setrecursionlimit(old)
+    got = _run_rule(R, fn, value, "the alias", prog.checked.aliases[verb].body)
     return [got] if isinstance(got, str) else [t for t in got if t is not None]
 
 
