@@ -59,7 +59,6 @@ class Tally:
         self.turns: list[int] = []
         self.moves = 0
         self.shared = 0
-        self.payoffs = False   # whether the games have payoffs (a ``payoff`` declaration)
 
     def add(self, summary: dict) -> None:
         """Counts one finished game (a summary of ``simulation.play_game``)."""
@@ -81,14 +80,15 @@ class Tally:
         self.turns.append(summary["turns"])
         self.moves += summary["moves"]
         self.shared += len(res["winners"]) > 1
-        self.payoffs = self.payoffs or res.get("payoffs") is not None
 
     def report(self) -> dict:
         """Per bot (in the order given): ``spec``, ``games``, ``wins``, ``draws``,
         ``losses``, ``win_rate`` (wins / games), ``ci95`` (its Wilson interval, a pair),
-        ``mean_score``, ``mean_payoff`` (only when the ruleset declares a payoff), ``seats`` (games played at each seat), ``moves`` (its moves in
-        all) and ``seconds_per_move`` (its mean time to choose: not reproducible); for the match:
+        ``mean_score``, ``mean_payoff`` (only when the ruleset declares a payoff),
+        ``seats`` (games played at each seat), ``moves`` (its moves in all) and
+        ``seconds_per_move`` (its mean time to choose: not reproducible); for the match:
         ``games``, ``balanced``, ``turns`` (mean, min, max), ``moves``, ``shared_wins``."""
+        payoffs = any("payoff" in row for row in self.rows)   # (games with a payoff declaration)
         bots = []
         for b, row in enumerate(self.rows):
             n = row["games"]
@@ -98,7 +98,7 @@ class Tally:
                          "ci95": list(wilson(row["wins"], n)),
                          "mean_score": row["score"] / n if n else 0.0,
                          **({"mean_payoff": row.get("payoff", 0) / n if n else 0.0}
-                            if self.payoffs else {}),
+                            if payoffs else {}),
                          "seats": list(row["seats"]),
                          "moves": row["moves"],
                          "seconds_per_move": row["think"] / row["moves"] if row["moves"] else None})

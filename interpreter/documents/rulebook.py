@@ -220,10 +220,14 @@ def prose_wanted(ruleset) -> list[str]:
     """The keys of every rule of a loaded ruleset (its chosen variants applied) that
     ``prose KEY "..."`` may describe for players: its phases, procedures, decisions'
     verbs and the variants of its folder."""
+    return _prose_wanted(ruleset, list(sources_of(ruleset).variants))
+
+
+def _prose_wanted(ruleset, variants: list[str]) -> list[str]:
     c = ruleset.checked
     verbs = [n.verb for d in (c.setup, c.turn, c.at_end, *c.procedures.values()) if d is not None
              for n, _ in _decisions(d.body, ()) if getattr(n, "verb", None)]
-    return prose_keys(c, verbs, list(sources_of(ruleset).variants))
+    return prose_keys(c, verbs, variants)
 
 
 def missing_prose(rulesets: list) -> list[str]:
@@ -231,8 +235,9 @@ def missing_prose(rulesets: list) -> list[str]:
     one locale (or none) with different variants chosen; what counts is the prose of
     that locale's own file (with no locale: of the base and variant files), not prose
     it would inherit from the base in another language."""
-    wanted = list(dict.fromkeys(k for r in rulesets for k in prose_wanted(r)))
-    src, locale = sources_of(rulesets[0]), rulesets[0].checked.locale
+    src, locale = sources_of(rulesets[0]), rulesets[0].checked.locale   # (parsed once)
+    variants = list(src.variants)
+    wanted = list(dict.fromkeys(k for r in rulesets for k in _prose_wanted(r, variants)))
     files = [src.locales[locale]] if locale else [src.base, *src.variants.values()]
     have = {d.key for f in files for d in f.decls if d.node == "ProseDecl"}
     return [k for k in wanted if k not in have]
