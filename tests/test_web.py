@@ -448,6 +448,12 @@ def test_the_lobby_starts_tables_from_its_list_only(tmp_path):
             assert answer.status_code == 400 and words in answer.json()["error"], (body, answer.text)
         assert client.post(url + "/tables", content=b"{", headers={
             "Content-Type": "application/json"}).status_code == 400
+        wrong = client.post(url + "/tables", content=b'{"ruleset": "kalah"}',
+                            headers={"Content-Type": "text/plain"})
+        assert wrong.status_code == 415 and "application/json" in wrong.json()["error"]
+        big = client.post(url + "/tables", content=b'{"ruleset": "' + b"k" * 8192 + b'"}',
+                          headers={"Content-Type": "application/json"})
+        assert big.status_code == 413 and "too large" in big.json()["error"]
         made = client.post(url + "/tables", json={"ruleset": "duel", "players": 2,
                                                   "seats": ["human", "random"]})
         assert made.status_code == 201, made.text
