@@ -39,16 +39,21 @@ class Plans:
             while games is not None:
                 self.games = games
                 session.game = games[0]
-                session.console.print(Text(tr(
-                    session.lang, "Your next choice, made now: it is played once the others "
-                                  "have made theirs."), style="dim"))
-                session.show(seat, force=False)
+                session.show(seat)   # (whole: the screen says the choice is made ahead)
                 if not session.ask(seat):
                     return
                 games = ahead(games, seat)
         finally:
             session.game = real
             self.games = None
+
+    def lines(self, lang) -> list[tuple[bool, Text]]:
+        """The line a turn screen ends its account of what happened with while a choice
+        is made ahead (as a message: the screen keeps it), else none."""
+        if self.games is None:
+            return []
+        return [(True, Text(tr(lang, "Your next choice, made now: it is played once the "
+                                     "others have made theirs."), style="bold"))]
 
     def apply(self, seat: int, move) -> tuple:
         """A choice of ``seat`` made ahead, on the copies: (Move, copy before it, no
