@@ -449,3 +449,14 @@ def test_no_choice_is_made_ahead_when_the_others_choices_will_show(tmp_path):
     assert segs["Player 2"][0].count("Your next choice, made now") == 1
     assert record.load(tmp_path / "m.json").moves == ["p1: pick 1", "p2: pick 2",
                                                      "p1: pick 1", "p2: pick 3"]
+
+
+def test_a_random_pick_of_the_set_up_is_told_to_the_seats_that_may_know_it():
+    """Hearts draws where the cards go (a public variable) before the deal: every seat
+    may know it. A different draw would change nothing hidden (the deal is the same), so
+    the structure of the decision that follows (passing or not) does not hide it."""
+    from meeple.interpreter.views import SPECTATOR, chance_seen_at_start
+    prog = interpreter.load("hearts")
+    (fallen,) = chance_seen_at_start(prog, 4, 1)
+    assert fallen.kind == "pick" and fallen.value == prog.new_game(4, seed=1).state["vars"]["pass_by"]
+    assert fallen.seats == {0, 1, 2, 3, SPECTATOR}

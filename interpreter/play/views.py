@@ -371,11 +371,15 @@ def _kept(game: Game, seat) -> str:
         v.pop("seat", None)
         if v.get("pending"):
             v["pending"].pop("options", None)
+            if not v["pending"].get("chosen", True):
+                del v["pending"]["chosen"]   # (nobody has chosen yet: nothing is kept)
     return json.dumps(_masked(whole, own), sort_keys=True)
 
 
 def _masked(whole, own):
     """``whole`` where ``own`` differs from it (None where they agree)."""
+    if whole == own:
+        return None
     if isinstance(whole, dict) and isinstance(own, dict):
         return {k: _masked(v, own.get(k)) for k, v in whole.items()}
     if isinstance(whole, list) and isinstance(own, list) and len(whole) == len(own):
