@@ -381,7 +381,6 @@ class PlaySession:
         made to describe the move, dropped once it is described: undo takes moves back
         with ``Game.undo``.)"""
         from ..interpreter.play import record as records
-        from ..interpreter.play.views import chance_seen
         if self.plans.games is not None:
             return self.plans.apply(seat, move)
         before = self.game.copy()
@@ -391,7 +390,7 @@ class PlaySession:
             done.notation, done.text = m.notation, before.move_text(m)
             self.history.append(done)
             self.journal_write("move", done.text or done.notation, records.short_digest(self.game))
-        fallen = chance_seen(before, m, seat) if done.marks["rng"] != self.game.state["rng"] else []
+        fallen = told.fallen(before, m, seat) if done.marks["rng"] != self.game.state["rng"] else []
         self.note_since(seat, m, before, fallen)
         return m, before, fallen
 

@@ -8,6 +8,17 @@ from . import render
 from .i18n import tr
 
 
+def fallen(before, move, seat) -> list:
+    """``views.chance_seen`` of a move just played; none when finding them breaks (the
+    move stands: what fell is then only left untold)."""
+    from ..interpreter import IllegalMove, RuleError
+    from ..interpreter.play.views import chance_seen
+    try:
+        return chance_seen(before, move, seat)
+    except (RuleError, IllegalMove):
+        return []
+
+
 def chance_lines(prog, lang, fallen: list, seat) -> list[tuple[int, Text]]:
     """The chance results of ``fallen`` (``views.chance_seen``) that ``seat`` may know,
     a line for each run of them alike ("Player 1 rolled 3 and 5"), with the number of
@@ -42,8 +53,12 @@ def chance_lines(prog, lang, fallen: list, seat) -> list[tuple[int, Text]]:
 def at_start(game, seed: int, seats: list[int], lang) -> dict[int, list[Text]]:
     """For a game not yet begun (no move made, seeded chance), each of ``seats``' lines
     of the chance results of its set-up that it may know (an opening roll)."""
+    from ..interpreter import RuleError
     from ..interpreter.play.views import chance_seen_at_start
     if game.state["moves"] or game.chance_mode != "seeded":
         return {}
-    fallen = chance_seen_at_start(game.program, game.players, seed)
-    return {s: [line for _, line in chance_lines(game.program, lang, fallen, s)] for s in seats}
+    try:
+        fell = chance_seen_at_start(game.program, game.players, seed)
+    except RuleError:
+        return {}
+    return {s: [line for _, line in chance_lines(game.program, lang, fell, s)] for s in seats}

@@ -278,7 +278,7 @@ def chance_seen(before: Game, move, seat: int | None = None) -> list[Fallen]:
     when it tells the seat nothing hidden: every other outcome of its step (the later
     steps as they fell) leaves what the seat's view keeps from it the same; an item
     picked only when the seat sees it after the move."""
-    if before.R.chance is not None:
+    if before.chance_mode != "seeded":
         return []   # (explicit mode: its outcomes are set one by one, by whoever plays)
 
     def begin() -> Game:
