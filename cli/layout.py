@@ -505,7 +505,12 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
     if not fit.all_moves:
         # only some moves fit: give nothing back for them (the moves come first)
         return _used(turn, fit, parts)
-    # the first rung that fits may have left out more than it had to: give back what fits
+    return _used(turn, *_refill(fit, parts, draw, fits, most))
+
+
+def _refill(fit: Fit, parts: list, draw, fits, most: int) -> tuple[Fit, list]:
+    """The first rung that fits may have left out more than it had to: what fits of it
+    given back (``REFILL``), the moves no richer than ``most`` (``_richness``)."""
     for name, value in REFILL:
         if name == "moves" and _richness(name, value) > most:
             continue
@@ -514,7 +519,7 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
             cand = draw(richer)
             if fits(cand):
                 fit, parts = richer, cand
-    return _used(turn, fit, parts)
+    return fit, parts
 
 
 def _used(turn: TurnInfo | None, fit: Fit, parts: list) -> list:

@@ -368,13 +368,6 @@ class PlaySession:
                 self.since[s].append((k, True, line))
             self.log_known[s] = total
 
-    def note_start(self) -> None:
-        """A new game: each human seat is told the chance results of its set-up that it
-        may know (an opening roll of the dice)."""
-        if not self.history:
-            for s, lines in told.at_start(self.game, self.rec.seed, self.humans, self.lang).items():
-                self.since[s] += [(-1, True, line) for line in lines]
-
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before, the
         chance results that fell: ``views.chance_seen``). (The game before is a copy
@@ -417,7 +410,9 @@ class PlaySession:
     def play(self) -> int:
         try:
             self.open_journal()
-            self.note_start()
+            for s, lines in told.at_start(self.game, self.rec.seed, self.humans,
+                                          self.lang, self.history).items():
+                self.since[s] += [(-1, True, line) for line in lines]   # (an opening roll)
             while not self.game.over:
                 seat = self.game.active_player
                 if seat is None:  # pragma: no cover - a running game always has a decider
@@ -552,13 +547,11 @@ class PlaySession:
             self.console.print(Text(tr(self.lang, "{player} ({bot}) has chosen in secret.",
                                        player=self.pname(seat),
                                        bot=seat_label(self.lang, self.seats[seat])), style="cyan"))
-            for _, line in told.chance_lines(self.prog, self.lang, fallen, self.announce_to):
-                self.console.print(line)
-            return True
-        notation, text = render.describe_move(before, m, tc, self.announce_to, g)
-        self.console.print(render.move_line(
-            Text(f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ", style="cyan"),
-            notation, text))
+        else:
+            notation, text = render.describe_move(before, m, tc, self.announce_to, g)
+            self.console.print(render.move_line(Text(
+                f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ", style="cyan"),
+                notation, text))
         for _, line in told.chance_lines(self.prog, self.lang, fallen, self.announce_to):
             self.console.print(line)
         return True

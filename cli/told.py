@@ -50,12 +50,13 @@ def chance_lines(prog, lang, fallen: list, seat) -> list[tuple[int, Text]]:
     return out
 
 
-def at_start(game, seed: int, seats: list[int], lang) -> dict[int, list[Text]]:
-    """For a game not yet begun (no move made, seeded chance), each of ``seats``' lines
-    of the chance results of its set-up that it may know (an opening roll)."""
+def at_start(game, seed: int, seats: list[int], lang, history: list) -> dict[int, list[Text]]:
+    """For a game not yet begun (no move made or in ``history``, seeded chance), each of
+    ``seats``' lines of the chance results of its set-up that it may know (an opening
+    roll); else none."""
     from ..interpreter import RuleError
     from ..interpreter.play.views import chance_seen_at_start
-    if game.state["moves"] or game.chance_mode != "seeded":
+    if history or game.state["moves"] or game.chance_mode != "seeded":
         return {}
     try:
         fell = chance_seen_at_start(game.program, game.players, seed)
