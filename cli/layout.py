@@ -95,6 +95,11 @@ class TurnInfo:
     since: list[tuple[bool, Text]] = field(default_factory=list)
     since_title: str = ""
     last: frozenset = frozenset()               # the cells of the latest move, marked
+    # the richest way to write the moves this screen may use (``Fit.moves``): a session
+    # passes the barest it has used for the same decision, so that the move list keeps
+    # one shape from turn to turn; ``fit_screen`` sets ``used`` to the way it drew them
+    most: str = "text"
+    used: str = "text"
 
 
 def latest(since: list[tuple[bool, Text]], n: int) -> list[Text]:
@@ -410,23 +415,24 @@ def _natural_width(console: Console, part) -> int:
                 console.render_lines(part, opts, pad=False)), default=0)
 
 
-def moves_full(entries) -> Table | Columns:
+def moves_full(entries, style: str = "text") -> Table | Columns:
     """The moves of the full layout: a table of number, notation and text, or for more
-    than 12 moves, rich's columns."""
+    than 12 moves, rich's columns; each move written in ``style`` (see ``Fit.moves``)."""
+    cells = move_cells(entries, style)
     if len(entries) <= 12:
         t = Table.grid(padding=(0, 2))
         t.add_column(justify="right")
         t.add_column(overflow="fold")
         t.add_column(overflow="fold")
-        for n, notation, text, _ in entries:
-            t.add_row(f"{n}.", Text(notation), text)
+        for num, note, text in cells:
+            t.add_row(num, note, text)
         return t
-    cells = []
-    for n, notation, text, _ in entries:
-        cell = Text(f"{n:>2}. {notation}  ")
+    out = []
+    for (_, note, text), (n, *_) in zip(cells, entries):
+        cell = Text(f"{n:>2}. ") + note + Text("  ")
         cell.append_text(text)
-        cells.append(cell)
-    return Columns(cells, padding=(0, 3), column_first=True)
+        out.append(cell)
+    return Columns(out, padding=(0, 3), column_first=True)
 
 
 def full_parts(prog, view: dict, seat, turn: TurnInfo | None, body: bool = True,
@@ -442,7 +448,8 @@ def full_parts(prog, view: dict, seat, turn: TurnInfo | None, body: bool = True,
         if since:
             parts += [Text("")] + _log_block(view, turn, log_lines, True, _lang(prog))
     if turn is not None:
-        parts += [Text(""), turn.prompt, moves_full(turn.entries)]
+        turn.used = turn.most
+        parts += [Text(""), turn.prompt, moves_full(turn.entries, turn.most)]
         if turn.hint is not None:
             parts.append(turn.hint)
     return parts
@@ -476,9 +483,15 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
     def fits(parts: list) -> bool:
         return height(console, parts, width) <= budget
 
-    for fit in RUNGS_SINCE if turn is not None and turn.since else RUNGS:
+    top = turn.most if turn is not None else "text"
+    most = _richness("moves", top)
+
+    def capped(fit: Fit) -> Fit:   # (moves written no richer than the turn allows)
+        return replace(fit, moves=top) if _richness("moves", fit.moves) > most else fit
+
+    for fit in map(capped, RUNGS_SINCE if turn is not None and turn.since else RUNGS):
         if not fit.boards and turn is not None and turn.marks:
-            kept = next(((f, p) for f in BOARD_KEPT
+            kept = next(((f, p) for f in map(capped, BOARD_KEPT)
                          for p in [_fewer_moves(console, prog, view, seat, f, width, turn,
                                                 body, budget, memo, least=1)] if fits(p)), None)
             if kept is not None:
@@ -488,16 +501,31 @@ def fit_screen(console: Console, prog, view: dict, seat, turn: TurnInfo | None =
         if fits(parts):
             break
     else:
-        return parts
+        return _used(turn, fit, parts)
     if not fit.all_moves:
-        return parts    # only some moves fit: give nothing back for them (the moves come first)
-    # the first rung that fits may have left out more than it had to: give back what fits
+        # only some moves fit: give nothing back for them (the moves come first)
+        return _used(turn, fit, parts)
+    return _used(turn, *_refill(fit, parts, draw, fits, most))
+
+
+def _refill(fit: Fit, parts: list, draw, fits, most: int) -> tuple[Fit, list]:
+    """The first rung that fits may have left out more than it had to: what fits of it
+    given back (``REFILL``), the moves no richer than ``most`` (``_richness``)."""
     for name, value in REFILL:
+        if name == "moves" and _richness(name, value) > most:
+            continue
         if _richness(name, value) > _richness(name, getattr(fit, name)):
             richer = replace(fit, **{name: value})
             cand = draw(richer)
             if fits(cand):
                 fit, parts = richer, cand
+    return fit, parts
+
+
+def _used(turn: TurnInfo | None, fit: Fit, parts: list) -> list:
+    """``parts``, having noted in ``turn`` how its moves were written."""
+    if turn is not None:
+        turn.used = fit.moves
     return parts
 
 

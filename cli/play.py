@@ -21,10 +21,11 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
-from . import render, saving
+from . import render, saving, told
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, flow, height, moves_full
 from .line_input import LineEditor, editor as line_editor
+from .plans import Plans
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
 
 if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
@@ -122,6 +123,11 @@ def _cells_of(v, type_code: str) -> list[int]:
     return [v] if type_code == "cell" and v is not None else []
 
 
+def _verb_of(v: dict) -> str:
+    """The verb of the decision a view shows (what the move styles are kept by)."""
+    return (v.get("pending") or {}).get("verb") or ""
+
+
 def is_ascii_number(s: str) -> bool:
     """'12' yes; '²', '١٢', '-1', '1e9', '' no (str.isdigit accepts the first two)."""
     return s.isascii() and s.isdigit()
@@ -163,6 +169,10 @@ class PlaySession:
         self.log_known: dict[int, int] = {}
         self.own_seen: dict[int, dict[str, set]] = {}   # its zones' items at its last move
         self.last_cells: dict[int, frozenset] = {}   # seat -> the cells of the latest move
+        # decision verb -> the barest way its moves have been written (``layout.Fit.moves``):
+        # a move list never gets richer again, so it keeps one shape from turn to turn
+        self.move_styles: dict[str, str] = {}
+        self.plans = Plans()   # choices made ahead (one hand-over for several choices)
         for s in humans:
             self.know(s)
         self.editor = line_editor()   # line editing, history, completion on a terminal
@@ -324,11 +334,12 @@ class PlaySession:
                         self.prog, fresh, short=False, sep=", ", view=v))
         return out
 
-    def note_since(self, seat: int, m, before: Game) -> None:
+    def note_since(self, seat: int, m, before: Game, fallen: list) -> None:
         """After ``seat``'s move: each other human seat's lines of what happened, written
         from that seat's view only (a secret choice as "has chosen in secret"); the
         mover has seen all there was up to its move: its lines start anew with the
-        messages its move caused."""
+        messages its move caused. The chance results that fell (``fallen``) are told
+        among the messages, where they fell, to the seats that may know them."""
         from ..interpreter.play.views import view
         k = len(self.history) - 1
         tc = self.type_code(before)
@@ -349,16 +360,22 @@ class PlaySession:
             if s == seat:
                 self.own_seen[s] = self.own_items(s, v)
             total = v.get("log_dropped", 0) + len(v["log"])
-            new = min(total - self.log_known[s], len(v["log"]))
-            for msg in v["log"][len(v["log"]) - new:] if new > 0 else []:
-                self.since[s].append((k, True, Text("  " + render.literal(msg))))
+            new = max(0, min(total - self.log_known[s], len(v["log"])))
+            said = [(total - new + j, 1, Text("  " + render.literal(msg)))
+                    for j, msg in enumerate(v["log"][len(v["log"]) - new:] if new else [])]
+            fell = [(at, 0, line) for at, line in told.chance_lines(self.prog, self.lang, fallen, s)]
+            for _, _, line in sorted(said + fell, key=lambda e: (e[0], e[1])):
+                self.since[s].append((k, True, line))
             self.log_known[s] = total
 
     def apply(self, seat: int, move) -> tuple:
-        """Plays a move and records it in the history; returns (Move, game before). (The
-        game before is a copy made to describe the move, dropped once it is described:
-        undo takes moves back with ``Game.undo``.)"""
+        """Plays a move and records it in the history; returns (Move, game before, the
+        chance results that fell: ``views.chance_seen``). (The game before is a copy
+        made to describe the move, dropped once it is described: undo takes moves back
+        with ``Game.undo``.)"""
         from ..interpreter.play import record as records
+        if self.plans.games is not None:
+            return self.plans.apply(seat, move)
         before = self.game.copy()
         done = Done.before(self.game, seat)
         with self.signals.held():   # the move, its place in the history and in the journal
@@ -366,8 +383,9 @@ class PlaySession:
             done.notation, done.text = m.notation, before.move_text(m)
             self.history.append(done)
             self.journal_write("move", done.text or done.notation, records.short_digest(self.game))
-        self.note_since(seat, m, before)
-        return m, before
+        fallen = told.fallen(before, m, seat) if done.marks["rng"] != self.game.state["rng"] else []
+        self.note_since(seat, m, before, fallen)
+        return m, before, fallen
 
     def type_code(self, game: Game) -> str:
         # non-secret metadata of the current decision: how its options are written
@@ -392,12 +410,16 @@ class PlaySession:
     def play(self) -> int:
         try:
             self.open_journal()
+            for s, lines in told.at_start(self.game, self.rec.seed, self.humans,
+                                          self.lang, self.history).items():
+                self.since[s] += [(-1, True, line) for line in lines]   # (an opening roll)
             while not self.game.over:
                 seat = self.game.active_player
                 if seat is None:  # pragma: no cover - a running game always has a decider
                     break
                 if self.seats[seat] == HUMAN:
-                    self.human_turn(seat)
+                    if not self.plans.play(self, seat):
+                        self.human_turn(seat)
                 else:
                     if not self.bot_turn(seat):
                         return 1
@@ -509,7 +531,7 @@ class PlaySession:
                 self.keep(self.record_path)
             return False
         try:
-            m, before = self.apply(seat, moves[idx])
+            m, before, fallen = self.apply(seat, moves[idx])
         except (RuleError, IllegalMove) as e:
             # the notation may name the bot's hidden items: write it as the reader sees it
             shown, _ = render.describe_move(g, moves[idx], tc, self.announce_to)
@@ -525,11 +547,13 @@ class PlaySession:
             self.console.print(Text(tr(self.lang, "{player} ({bot}) has chosen in secret.",
                                        player=self.pname(seat),
                                        bot=seat_label(self.lang, self.seats[seat])), style="cyan"))
-            return True
-        notation, text = render.describe_move(before, m, tc, self.announce_to, g)
-        self.console.print(render.move_line(
-            Text(f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ", style="cyan"),
-            notation, text))
+        else:
+            notation, text = render.describe_move(before, m, tc, self.announce_to, g)
+            self.console.print(render.move_line(Text(
+                f"{self.pname(seat)} ({seat_label(self.lang, self.seats[seat])}): ", style="cyan"),
+                notation, text))
+        for _, line in told.chance_lines(self.prog, self.lang, fallen, self.announce_to):
+            self.console.print(line)
         return True
 
     def think(self, seat: int) -> int:
@@ -585,9 +609,10 @@ class PlaySession:
         key = (seat, json.dumps(v["zones"], sort_keys=True), len(v["log"]))
         body = force or key != self.last_drawn
         self.last_drawn = key
-        for part in fit_screen(c, self.prog, v, seat, self.turn_info(seat, v),
-                                      self.layout, body=body):
+        info = self.turn_info(seat, v)
+        for part in fit_screen(c, self.prog, v, seat, info, self.layout, body=body):
             c.print(part)
+        self.move_styles[_verb_of(v)] = info.used
 
     def turn_info(self, seat: int, v: dict) -> TurnInfo:
         """The CLI's own words on a turn screen and the seat's moves."""
@@ -609,9 +634,10 @@ class PlaySession:
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
-            + [(True, line) for line in self.arrived(seat, v)],
+            + [(True, line) for line in self.arrived(seat, v)] + self.plans.lines(self.lang),
             since_title=tr(self.lang, "Since your last move"),
-            last=self.last_cells.get(seat, frozenset()))
+            last=self.last_cells.get(seat, frozenset()),
+            most=self.move_styles.get(_verb_of(v), "text"))
 
     def prompt_text(self, seat: int) -> str:
         from ..interpreter.play import display
@@ -660,11 +686,17 @@ class PlaySession:
         c.print(Text(tr(lang, "Type 'screen' to see your turn screen again."), style="dim"))
 
     def human_turn(self, seat: int) -> None:
-        c = self.console
         if self.last_human != seat and (self.last_human is not None or len(self.humans) > 1):
             self.handover(seat)
         self.last_human = seat
+        self.plans.note_dropped(self, seat)
         self.show(seat, force=False)
+        if self.ask(seat):
+            self.plans.make(self, seat)
+
+    def ask(self, seat: int) -> bool:
+        """Reads ``seat``'s commands until it makes a move (True) or takes one back."""
+        c = self.console
         while True:
             line = read_line(c, tr(self.lang, "{player}, your move (a number from the list, a "
                                    "notation, or help): ",
@@ -684,11 +716,15 @@ class PlaySession:
                 self.details(seat, low)
                 continue
             if low in UNDO_WORDS:
-                if self.undo(seat):
-                    return
+                if self.plans.games is not None:
+                    c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(tr(
+                        self.lang, "a choice made ahead is played once the others have "
+                                   "chosen; choose this one now.")))
+                elif self.undo(seat):
+                    return False
                 continue
             if self.try_move(seat, line):
-                return
+                return True
 
     def try_move(self, seat: int, line: str) -> bool:
         from ..interpreter import IllegalMove, RuleError
@@ -713,7 +749,7 @@ class PlaySession:
         else:
             choice = self.unique_prefix(line, moves) or line
         try:
-            m, before = self.apply(seat, choice)
+            m, before, fallen = self.apply(seat, choice)
         except IllegalMove:
             c.print(Text(tr(self.lang, "Illegal move: "), style="red")
                     + Text(self.illegal_text(line, moves)))
@@ -729,6 +765,8 @@ class PlaySession:
             return False
         notation, text = render.describe_move(before, m, tc, seat, g)
         c.print(render.move_line(Text(f"{self.pname(seat)}: ", style="green"), notation, text))
+        for _, fell in told.chance_lines(self.prog, self.lang, fallen, seat):
+            c.print(fell)
         return True
 
     def move_keys(self, m) -> set[str]:

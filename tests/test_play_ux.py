@@ -71,22 +71,25 @@ def test_after_a_hand_over_a_seat_reads_what_it_may_see_of_the_passes(tmp_path):
     another hand): the summary comes from its own view."""
     rec = tmp_path / "h.json"
     r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
-            input="\n1\n" * 8 + "quit\n")
+            input="\n1\n1\n1\n" * 4 + "\nquit\n")
     assert r.exit_code == 0, r.output
     prog = interpreter.load("hearts")
     game = record.replay(prog, record.load(rec))
-    assert len(record.load(rec).moves) == 8
+    assert len(record.load(rec).moves) == 12
     segs = segments(r.output)
-    # the second time Player 2 has the terminal it is told of the three others' passes
+    # the second time Player 2 has the terminal (its last card was passed for it while
+    # Player 4 had it) it is told of the others' passes since
     second = segs["Player 2"][1]
     assert "Since your last move" in second
-    for p in (3, 4, 1):
+    for p in (3, 4):
         assert f"Player {p} has chosen in secret." in second
-    zones = game.state["zones"]
+    # the cards dealt to the others, but for those passed to the seat (it is told them)
+    dealt, zones = prog.new_game(4, seed=1).state["zones"], game.state["zones"]
     for seat in range(4):
+        got = set(zones[prog.zone_index["hand"] + seat])
         hidden = [i for z, zone in enumerate(prog.zones)
                   if zone.owner is not None and zone.owner != seat
-                  for i in zones[z]]
+                  for i in dealt[z] if i not in got]
         assert hidden   # (the check is meaningful: the others hold cards)
         secret = labels(prog, hidden)
         for seg in segs[f"Player {seat + 1}"]:
@@ -234,9 +237,8 @@ def test_after_the_passes_each_seat_is_told_which_cards_arrived(tmp_path):
     """Hearts: once the three cards of each player have been passed, the next screen of
     Player 2 names the three it received (its own view: its hand), and no other."""
     rec = tmp_path / "h.json"
-    picks = "".join(f"\n{k}\n" for k in (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3))
     r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
-            input=picks + "\nquit\n")
+            input="\n1\n2\n3\n" * 4 + "\nquit\n")
     prog = interpreter.load("hearts")
     start = prog.new_game(4, seed=1)
     game = record.replay(prog, record.load(rec))
@@ -247,3 +249,214 @@ def test_after_the_passes_each_seat_is_told_which_cards_arrived(tmp_path):
     line = next(x for x in seg.splitlines() if x.startswith("  New in your hand: "))
     assert sorted(line[len("  New in your hand: "):].split(", ")) == sorted(
         display.item_label(prog, i) for i in got)
+
+
+def _rolled(game_before, game_after) -> int:
+    """The die Pig's 'roll' threw, from the totals its 'hold' offers before and after."""
+    def total(g):
+        return next(int(m.notation.split()[1]) for m in g.legal_moves()
+                    if m.notation.startswith("hold "))
+    return total(game_after) - total(game_before)
+
+
+def test_the_die_is_shown_as_it_falls(pig, tmp_path):
+    """Pig: the die of the first roll is on the first screen, and each roll is told
+    right after the move that threw it ('rolled 4'), from the chance steps the move
+    took, which the ruleset never logs."""
+    prog = interpreter.load(str(pig))
+    start = prog.new_game(2, seed=2)
+    first = int(next(m.notation for m in start.legal_moves() if m.notation.startswith("hold "))[5:])
+    r = run("play", pig, "--seed", 2, "--bot", "2=first", "--record", tmp_path / "p.json",
+            "--no-color", input="roll\nquit\n")
+    assert re.search(rf"Since your last move\n  Player 1 rolled {first}\n", r.output), r.output
+    after = record.replay(prog, record.load(tmp_path / "p.json"))
+    assert after.active_player == 0   # (seed 2: the second die is no 1)
+    assert re.search(rf"^Player 1: roll\n  Player 1 rolled {_rolled(start, after)}$", r.output,
+                     re.M), r.output
+
+
+def test_the_other_seat_reads_the_dice_after_the_hand_over(pig, tmp_path):
+    """Two humans at Pig: Player 2's summary tells each die Player 1 threw, in order,
+    among the moves and the messages."""
+    r = run("play", pig, "--seed", 2, "--record", tmp_path / "p.json", "--no-color",
+            "--layout", "full", input="\nroll\nroll\nhold\n\nquit\n")
+    prog = interpreter.load(str(pig))
+    game = prog.new_game(2, seed=2)
+    dice = []
+    for move in ("roll", "roll"):
+        before = game.copy()
+        game.apply(move)
+        dice.append(_rolled(before, game))
+    second = segments(r.output)["Player 2"][0]
+    told = second.split("Since your last move")[1]
+    rolls = re.findall(r"^  Player 1 rolled (\d)$", told, re.M)
+    assert rolls[1:] == [str(d) for d in dice], told
+    assert re.search(r"  Player 1 rolled \d\nPlayer 1: hold \d+\n  Player 1 "
+                     r"holds \d+ and has \d+\n  Player 2 rolled \d", told), told
+
+
+SECRET_DIE = """ruleset secret_die
+title "Secret die"
+players 2..2
+var luck: int per player owner = 0
+var shown: int = 0
+turn {
+  roll a from 1..6
+  luck(active) = a
+  roll b from 1..6
+  shown = b
+  choose x from [1, 2] as "pick"
+}
+end when turn_number() == 4
+score(p) = luck(p)
+"""
+
+
+def test_a_die_kept_from_a_seat_is_never_told_to_it(tmp_path):
+    """A die that goes into a variable only its roller sees is told to the roller alone;
+    a die that goes into a public one, to everyone (the language's rule: what a result
+    decides is hidden or shown as the variables say)."""
+    from meeple.interpreter.views import SPECTATOR, chance_seen
+    path = tmp_path / "secret_die.meeple"
+    path.write_text(SECRET_DIE, encoding="utf-8")
+    prog = interpreter.load(str(path))
+    game = prog.new_game(2, seed=5)
+    before = game.copy()
+    m = game.apply(game.legal_moves()[0])
+    secret, public = chance_seen(before, m)
+    assert (secret.kind, secret.player, public.kind) == ("roll", 1, "roll")
+    assert secret.value == game.state["pvars"]["luck"][1] and public.value == game.state["vars"]["shown"]
+    assert secret.seats == {1} and public.seats == {0, 1, SPECTATOR}
+    # at the terminal, the other seat (a human at Player 1) never reads the secret die
+    r = run("play", path, "--seed", 5, "--bot", "2=first", "--record", tmp_path / "s.json",
+            "--no-color", input="1\nquit\n")
+    assert f"Player 2 rolled {public.value}\n" in r.output, r.output
+    assert f"rolled {secret.value} and" not in r.output
+
+
+def _shape(line: str) -> int:
+    """How richly the first move of a move list is written: 3 with its verb and its full
+    text, 2 its full text, 1 its short label, 0 its notation alone (Cherokee's cards)."""
+    first = re.split(r"\s{3,}\d+\. ", line.strip())[0]
+    full = re.search(r"[A-Z][a-z]+(?: [A-Z][a-z]+)? (?:man|woman) \d", first)
+    if full:
+        return 3 if re.match(r"1\. (with|tie|play) ", first) else 2
+    return 1 if re.search(r"\s\d[mw][A-Z][A-Za-z]+$", first) else 0
+
+
+def test_a_move_list_keeps_its_shape_from_turn_to_turn(tmp_path):
+    """80x24, Cherokee: once a decision's moves had to be written more briefly (short
+    labels, no text), later turns of that decision are written the same way, never
+    again richer (a list that changed from 'birds-man-6 6mBi' to 'play birds-man-7
+    Birds man 7' read as two different games)."""
+    r = run("play", "cherokee", "--players", 2, "--seed", 11, "--bot", "2=random",
+            "--no-color", "--record", tmp_path / "c.json", input="1\n" * 20 + "quit\n")
+    lines = r.output.splitlines()
+    shapes: dict[str, list[int]] = {}
+    for i, line in enumerate(lines[:-1]):
+        verb = re.match(r"Player 1: Choose: (\w+)$", line)
+        if verb:
+            shapes.setdefault(verb[1], []).append(_shape(lines[i + 1]))
+    assert len(shapes.get("play", [])) >= 4, shapes
+    for verb, seen in shapes.items():
+        assert seen == sorted(seen, reverse=True), (verb, seen)
+
+
+def test_each_seat_passes_its_three_cards_in_one_hand_over(tmp_path):
+    """Hearts, four humans at one keyboard: each seat, once it has the terminal, chooses
+    its three cards to pass one after the other (the second and third on the game as it
+    will be once the others have chosen, which looks the same to it), so there is one
+    hand-over per seat, not one per card; the record is the game's own order of moves,
+    and no seat's screens name a card of another hand."""
+    rec = tmp_path / "h.json"
+    r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color",
+            input="\n1\n1\n1\n" * 4 + "\nquit\n")
+    assert r.exit_code == 0, r.output
+    handed = re.findall(r"Pass the terminal to (Player \d)\.", r.output)
+    assert handed[:4] == ["Player 1", "Player 2", "Player 3", "Player 4"], handed
+    assert len(handed) == 5   # the fifth: the play of the first card
+    prog = interpreter.load("hearts")
+    start = prog.new_game(4, seed=1)
+    hands = [[display.item_label(prog, i) for i in start.state["zones"][prog.zone_index["hand"] + p]]
+             for p in range(4)]
+    segs = segments(r.output)
+    for p in range(4):
+        seg = segs[f"Player {p + 1}"][0]
+        # its three passes (the first three cards of its sorted hand), each right away
+        passed = re.findall(rf"^Player {p + 1}: pass \S+ — (.+)$", seg, re.M)
+        assert passed == hands[p][:3], (p, passed)
+        assert seg.count("Your next choice, made now") == 2
+    moves = record.load(rec).moves
+    assert [m.split(":")[0] for m in moves] == ["p1", "p2", "p3", "p4"] * 3
+    game = record.replay(prog, record.load(rec))
+    for p in range(4):
+        got = set(game.state["zones"][prog.zone_index["hand"] + p])
+        secret = labels(prog, [i for q in range(4) if q != p
+                               for i in start.state["zones"][prog.zone_index["hand"] + q]
+                               if i not in got])
+        for seg in segs[f"Player {p + 1}"]:
+            assert not [x for x in secret if x in seg], (p, seg)
+
+
+MIDDLE = """ruleset middle
+title "Middle"
+players 2..2
+var pick: int per player hidden = 0
+var seen_two: bool = false
+turn {
+  for i in 1..2 {
+    choose pick(p) from [1, 2, 3] for each p in players as "pick"
+    if any(pick(p) == 2 for p in players) { seen_two = true }
+  }
+}
+end when turn_number() == 1
+score(p) = pick(p)
+"""
+
+
+def test_a_choice_made_ahead_that_no_longer_fits_is_asked_again(tmp_path):
+    """Player 1 chooses its second pick ahead while no 2 has been picked; Player 2 then
+    picks 2, which every seat sees (``seen_two``): Player 1's view is no longer the one
+    it chose on, so its choice is dropped and it is asked again, after a hand-over."""
+    path = tmp_path / "middle.meeple"
+    path.write_text(MIDDLE, encoding="utf-8")
+    r = run("play", path, "--seed", 1, "--record", tmp_path / "m.json", "--no-color",
+            input="\n1\n1\n\n2\n3\n\n3\n")
+    assert r.exit_code == 0, r.output
+    segs = segments(r.output)
+    assert len(segs["Player 1"]) == 2 and len(segs["Player 2"]) == 1
+    again = segs["Player 1"][1]
+    assert "The choices you made ahead no longer fit the game: choose again." in again
+    assert "seen two: yes" in again
+    assert record.load(tmp_path / "m.json").moves == ["p1: pick 1", "p2: pick 2",
+                                                     "p1: pick 3", "p2: pick 3"]
+
+
+def test_no_choice_is_made_ahead_when_the_others_choices_will_show(tmp_path):
+    """Picks that every seat sees once all have chosen: Player 1's second pick comes
+    after Player 2's first shows, so Player 1 is not asked it ahead; Player 2's second
+    comes after Player 1's second, a secret until both have chosen: it is asked ahead."""
+    path = tmp_path / "shown.meeple"
+    path.write_text(MIDDLE.replace("var pick: int per player hidden = 0",
+                                   "var pick: int per player = 0"), encoding="utf-8")
+    r = run("play", path, "--seed", 1, "--record", tmp_path / "m.json", "--no-color",
+            input="\n1\n\n2\n3\n\n1\n")
+    assert r.exit_code == 0, r.output
+    segs = segments(r.output)
+    assert re.findall(r"Pass the terminal to (Player \d)\.", r.output) == [
+        "Player 1", "Player 2", "Player 1"]
+    assert "Your next choice, made now" not in segs["Player 1"][0]
+    assert segs["Player 2"][0].count("Your next choice, made now") == 1
+    assert record.load(tmp_path / "m.json").moves == ["p1: pick 1", "p2: pick 2",
+                                                     "p1: pick 1", "p2: pick 3"]
+
+
+def test_a_random_pick_of_the_set_up_is_told_to_the_seats_that_may_know_it():
+    """Hearts draws where the cards go (a public variable) before the deal: every seat
+    may know it. A different draw would change nothing hidden (the deal is the same), so
+    the structure of the decision that follows (passing or not) does not hide it."""
+    from meeple.interpreter.views import SPECTATOR, chance_seen_at_start
+    prog = interpreter.load("hearts")
+    (fallen,) = chance_seen_at_start(prog, 4, 1)
+    assert fallen.kind == "pick" and fallen.value == prog.new_game(4, seed=1).state["vars"]["pass_by"]
+    assert fallen.seats == {0, 1, 2, 3, SPECTATOR}

@@ -10,13 +10,16 @@ the procedure stack and item locations never leave the game.
 """
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+
 from . import display
-from .game import Game
+from .game import Game, new_chance
 
 SPECTATOR = -1  # a viewer who sees only what is public
 
 
-def view(game: Game, seat: int, *, log: bool = True) -> dict:
+def view(game: Game, seat: int | str, *, log: bool = True) -> dict:
     """What the seat (a seat number, ``SPECTATOR`` or "all") may know of the game now.
     ``log=False`` leaves out the messages (``log``, ``log_dropped``), the costliest part
     to write, for a caller that reads the rest (``meeple test``'s check of every view)."""
@@ -239,3 +242,146 @@ def visible_items(game: Game, seat: int) -> set[int]:
     """Every item whose identity the seat may know now."""
     R = game.R
     return {i for i, z in enumerate(R.loc) if z >= 0 and item_visible(game, i, seat)}
+
+
+# ---------------------------------------------------------------- chance results a seat may see
+
+@dataclass(frozen=True)
+class Fallen:
+    """A chance result that fell while a move was played: its kind ("roll", "pick" or
+    "tie"), the player whose turn it fell in (None: none), its value and the value's
+    type code, its notation, the seats that may know it (``SPECTATOR`` among them when
+    it is public) and how many messages the game had said before it fell (with the
+    ones no longer kept), to tell it in its place among them."""
+
+    kind: str
+    player: int | None
+    value: object
+    type: str
+    notation: str
+    seats: frozenset
+    said: int
+
+
+MAX_OUTCOMES_TRIED = 64   # a step of more outcomes is shown only in a game hiding nothing
+
+
+def chance_seen(before: Game, move, seat: int | None = None) -> list[Fallen]:
+    """The chance results (dice, random picks, random ties: never a shuffle, whose result
+    the zones show as they may) that fell as ``move`` was played on ``before`` (a game
+    as it was just before the move, in seeded chance mode; ``seat`` plays it in a
+    simultaneous decision), each with the seats that may know it.
+
+    The move is played again on a copy in explicit chance mode, each step drawn from the
+    generator as the seeded game draws it, so the results are the ones that fell. In a
+    game that hides nothing every seat may know them. Otherwise a seat may know a result
+    when it tells the seat nothing hidden: every other outcome of its step (the later
+    steps as they fell) leaves what the seat's view keeps from it the same; an item
+    picked only when the seat sees it after the move."""
+    if before.chance_mode != "seeded":
+        return []   # (explicit mode: its outcomes are set one by one, by whoever plays)
+
+    def begin() -> Game:
+        game = Game(before.program, {**before.state, "chance": new_chance()})
+        game.apply(move.notation, seat=seat)
+        return game
+    return _fallen(begin)
+
+
+def chance_seen_at_start(program, players: int, seed: int) -> list[Fallen]:
+    """``chance_seen`` for what fell as a new game of ``seed`` was set up (the dice of
+    an opening roll), up to its first decision."""
+    return _fallen(lambda: Game.new(program, players, seed, chance="explicit"))
+
+
+def _fallen(begin) -> list[Fallen]:
+    """The chance results of a run that ``begin()`` starts in explicit chance mode, each
+    step drawn from the generator (see ``chance_seen``)."""
+    shadow = begin()
+    prog = shadow.program
+    steps: list[tuple[int, int]] = []   # (the outcome's index, how many there were)
+    fell = []
+    while shadow.at_chance:
+        R = shadow.R
+        kind, active, said = shadow.chance_kind, R.active, R.dropped + len(R.log)
+        step_type = R.chance["step"]["type"]
+        n = len(shadow.chance_outcomes())
+        o = shadow.sample_chance()
+        steps.append((o.index, n))
+        if kind != "shuffle":
+            fell.append((len(steps) - 1, kind, active, o, step_type, said))
+    seats = list(range(shadow.R.n_players)) + [SPECTATOR]
+    out = []
+    for k, kind, active, o, step_type, said in fell:
+        if not prog.hidden_information:
+            who = frozenset(seats)
+        elif "item" in step_type:
+            who = frozenset(s for s in seats if _sees_items(shadow, o.value, step_type, s))
+        else:
+            who = _untelling(begin, steps, k, shadow, seats)
+        out.append(Fallen(kind, active if isinstance(active, int) else None, o.value,
+                          step_type, o.notation, who, said))
+    return out
+
+
+def _sees_items(game: Game, value, type_code: str, seat) -> bool:
+    """Whether the seat sees, in ``game``, every item of a value of this type."""
+    if type_code == "item":
+        return isinstance(value, int) and seat_sees(game.R, value, seat)
+    if type_code.startswith("list:") and isinstance(value, list):
+        return all(_sees_items(game, v, type_code[5:], seat) for v in value)
+    return False   # (a tuple or anything else holding items: not told)
+
+
+def _untelling(begin, steps: list, k: int, real: Game, seats: list) -> frozenset:
+    """The seats for which no other outcome of step ``k`` changes what their view keeps
+    from them (``_kept``), every other step falling as it fell."""
+    n = steps[k][1]
+    if n > MAX_OUTCOMES_TRIED:
+        return frozenset()
+    told = set(seats)
+    kept = {s: _kept(real, s) for s in seats}
+    for alt in range(n):
+        if alt == steps[k][0]:
+            continue
+        try:
+            other = begin()
+            j = 0
+            while other.at_chance:
+                want = alt if j == k else steps[j][0] if j < len(steps) else None
+                if want is not None and want < len(other.chance_outcomes()):
+                    other.apply_chance(want)
+                else:
+                    other.sample_chance()
+                j += 1
+        except Exception:  # noqa: BLE001 - another outcome broke a rule: tell nobody
+            return frozenset()
+        told = {s for s in told if _kept(other, s) == kept[s]}
+        if not told:
+            break
+    return frozenset(told)
+
+
+def _kept(game: Game, seat) -> str:
+    """What the seat's view keeps from it (the parts of the whole view its own view
+    masks or leaves out), as text to compare; the decision's options left out (they
+    follow from the rest), the secret choices made kept."""
+    whole, own = view(game, "all", log=False), view(game, seat, log=False)
+    for v in (whole, own):
+        v.pop("seat", None)
+        if v.get("pending"):
+            v["pending"].pop("options", None)
+            if not v["pending"].get("chosen", True):
+                del v["pending"]["chosen"]   # (nobody has chosen yet: nothing is kept)
+    return json.dumps(_masked(whole, own), sort_keys=True)
+
+
+def _masked(whole, own):
+    """``whole`` where ``own`` differs from it (None where they agree)."""
+    if whole == own:
+        return None
+    if isinstance(whole, dict) and isinstance(own, dict):
+        return {k: _masked(v, own.get(k)) for k, v in whole.items()}
+    if isinstance(whole, list) and isinstance(own, list) and len(whole) == len(own):
+        return [_masked(a, b) for a, b in zip(whole, own)]
+    return None if whole == own else whole
