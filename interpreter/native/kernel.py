@@ -34,6 +34,7 @@ from __future__ import annotations
 from itertools import count
 
 from ...dsl.types import T, type_code
+from ...dsl.check import walks_edges
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import kernel_quick
@@ -663,9 +664,13 @@ class Gen(MemoCalls, EpochSteps):
         """``connected(x for x in REL(start) if cond)``: helpers._connected."""
         comp = e.comp
         cl = comp.clauses[0]
-        rel = cl.iter.func
-        lists, _ = self.tables.relation(rel)
-        start = cl.iter.args[0]
+        edges = walks_edges(self.c, cl.iter)   # across(EDGES, START): through open edges
+        if edges:
+            cells, sides = self.tables.edges(self.ty(cl.iter.args[0]).arg)
+            near = f"across(s, {cells}, {sides}, found_[k_])"
+        else:
+            near = f"{self.tables.relation(cl.iter.func)[0]}[found_[k_]]"
+        start = cl.iter.args[1 if edges else 0]
         st = self.ty(start)
         s0 = self.expr(start, sc)
         var = self.fresh(cl.var)
@@ -679,7 +684,7 @@ class Gen(MemoCalls, EpochSteps):
             first = (f"I work_ = 1; {{ Id {var} = {s0}; if ({var} >= 0 && seen_.add({var})) {{ "
                      f"if ({cond}) found_.push_back({var}); }} }} ")
         return (f"([&]() -> List<Id> {{ Seen seen_(s); Vec<Id> found_; found_.reserve(16); {first}"
-                f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {lists}[found_[k_]]; "
+                f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
                 f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
                 f"W(s, work_); return List<Id>(std::move(found_)); }}())")
 

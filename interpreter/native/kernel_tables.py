@@ -123,6 +123,17 @@ class Tables:
                           f"(({sets}[a * {words} + b / 64] >> (b % 64)) & 1); }}")
         return lists, test
 
+    def edges(self, board: str) -> tuple[str, str]:
+        """An edges board's tables (compile.py: ``ACROSS_b``): for each zone, the cells
+        beside it, in cell order, and the edges between, in the same order."""
+        rows = self.ns[f"ACROSS_{board}"]
+        out = []
+        for part in (0, 1):
+            per = [[pair[part] for pair in rows[z]] if z < len(rows) else () for z in range(self.nz)]
+            out.append(self.table(("ACROSS", board, part), lambda t, per=per: self._rows(t, per)[0],
+                                  lambda t, per=per: self._rows(t, per)[1]))
+        return out[0], out[1]
+
     def cell_at(self, board: str, keys: tuple[str, ...]) -> str:
         """A function of the coordinates' values that gives the board's cell, or none
         (``cell(board, k: v, ...)``; the first cell wins where several have them)."""

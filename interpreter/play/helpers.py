@@ -233,6 +233,26 @@ def _connected(R, start: list, rel: list, cond) -> list:
     return found
 
 
+def _across(R, rows: list, c) -> list:
+    """``across(edges, c)``: the cells beside ``c`` (``rows[c]``: each (cell, edge), in
+    cell order) whose edge holds no item; none for ``c`` none."""
+    if c is None:
+        return []
+    zones = R.zones
+    return [n for n, e in rows[c] if not zones[e]]
+
+
+class _Across:
+    """The rows of ``connected(x for x in across(edges, start) ...)``'s walk: the cells
+    beside a cell through its open edges, as they are when the walk reads them."""
+
+    def __init__(self, R, rows: list):
+        self.R, self.rows = R, rows
+
+    def __getitem__(self, c) -> list:
+        return _across(self.R, self.rows, c)
+
+
 _RAYS_KEPT = 1 << 14  # rays a table keeps at most (steps computed while a game runs vary)
 
 
