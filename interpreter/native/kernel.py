@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from itertools import count
 
-from ...dsl.types import T, type_code
 from ...dsl.check import walks_edges
+from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
 from . import kernel_quick
