@@ -145,6 +145,21 @@ def test_a_pawn_steps_only_through_open_gaps():
     assert {m for m in moves if len(m) == 2} == {"b5", "d5"}
 
 
+def test_the_edges_play_as_the_finer_board_they_replace():
+    # tests/testdata/quoridor_fine: the same rules on a 9 x 9 board of squares, gaps and
+    # corners (benchmarks/bench_edges.py times both): the same moves at every step
+    fine = interpreter.load(str(DATA / "quoridor_fine")).for_players(2)
+    for seed in range(scaled(6, 2)):
+        a, b, rnd = program().new_game(2, seed), fine.new_game(2, seed), random.Random(seed)
+        while not a.over:
+            moves = [m.notation for m in a.legal_moves()]
+            assert moves == [m.notation for m in b.legal_moves()]
+            i = rnd.randrange(len(moves))
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+        assert b.over and a.result == b.result
+
+
 def test_walls_come_from_a_supply_of_six_and_three_a_player():
     game = program().new_game(2, 0)
     for _ in range(6):
