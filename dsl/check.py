@@ -603,7 +603,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
         reporting."""
         if walks_edges(self.c, it):   # across(EDGES, START): through the open edges
             t = self.expr(it, env)
-            return t.arg if t.tag == "list" and not t.arg.is_error else None
+            return t.arg if isinstance(t.arg, T) and t.tag == "list" and not t.arg.is_error else None
         rel = self.c.relations.get(it.func) if it.node == "Call" else None
         if rel is None or len(rel.params) != 2 or len(it.args) != 1:
             self.d.add(errors.bad_value(it.span, f"'{f}' walks a relation of two cells from a "

@@ -274,7 +274,7 @@ class DeclChecks:
             self.d.add(errors.bad_value(base.span, f"the sides of board '{base.name}' are not known: "
                                         "edges are made for grid, hex and line boards", form))
         else:
-            coords = gen.edge_coords(self.c.boards[base.name].decl.generator)
+            coords = gen.edge_coords(str(self.c.boards[base.name].decl.generator))
             if d.named is not None:
                 self._check_names(d.named, coords)
             for e in d.drawn:

@@ -257,8 +257,8 @@ class Program:
         d = b.decl
         if b.edges_of is not None:   # the sides of an earlier board's cells
             base = self.boards.get(b.edges_of, [])
-            cells, pairs = gen.edge_cells(self.checked.boards[b.edges_of].decl.generator,
-                                          [self.zones[z].cell for z in base])
+            cells, pairs = gen.edge_cells(str(self.checked.boards[b.edges_of].decl.generator),
+                                          [c for z in base if isinstance(c := self.zones[z].cell, gen.Cell)])
             self.edge_ends[name] = [(base[i], base[j]) for i, j in pairs]
             return self._named(name, d, gen.drawn_cells(cells, d.drawn))
         args = {}
