@@ -88,6 +88,14 @@ def test_edge_is_the_edge_between_two_squares_either_way_or_none():
     assert compiled(text).new_game(2, 0).state["vars"]["n"] == 1
 
 
+def test_an_edge_is_named_in_the_rules_by_its_cells_names():
+    assert found('[cell(side, name: "a1-b1"), cell(side, row: 2, col: 3)]') == ["a1-b1", "a1-b1"]
+    # squares that share no side have no edge: a located error when the ruleset is loaded
+    with pytest.raises(Exception, match="no-such-cell") as e:
+        found('[cell(side, name: "a1-c1")]')
+    assert "a1-c1" in str(e.value)
+
+
 # ---------------------------------------------------------------- walls
 def test_a_wall_closes_the_step_between_two_squares_both_ways():
     assert found('across(side, sq("b2"))') == ["b1", "a2", "c2", "b3"]
@@ -108,11 +116,6 @@ def test_connected_goes_round_the_walls():
     assert sorted(got) == ["a1", "a2", "a3", "b1", "b2", "b3"]
     assert found('connected(x for x in across(side, sq("a1")) if x.col < 3 and x != sq("b2"))') == \
         ["a1", "b1", "a2", "a3", "b3"]
-
-
-def test_a_wall_cannot_stand_where_a_wall_stands():
-    text = PRELUDE + 'setup {\n  call wall("a1", "b1")\n  n = size(edge(side, sq("b1"), sq("a1")))\n}' + END
-    assert compiled(text).new_game(2, 0).state["vars"]["n"] == 1
 
 
 def test_connected_through_edges_counts_the_open_sides_it_looks_at():
