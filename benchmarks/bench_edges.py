@@ -3,8 +3,8 @@ CPU time (``time.process_time``), both forms in one process, round by round, wit
 OpenSpiel's own quoridor(board_size=5) (C++) as the peer:
 
 - tests/testdata/quoridor: the walls stand in the gaps of ``edges(of: pawn)``; a pawn's
-  steps are ``across``, the last path to a goal ``connected`` over it (a wall put down,
-  looked at, taken up);
+  steps are ``across``, the last path to a goal ``connected`` over it (a new wall's gaps
+  given as closed: ``across(gap, square, gaps)``);
 - tests/testdata/quoridor_fine: the same rules on a 9 x 9 board of squares, gaps and
   corners, gaps closed by functions of the walls' corners (the workaround).
 

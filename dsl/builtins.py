@@ -135,6 +135,8 @@ def _across(ck: Typing, a, ts) -> T:
     if base is None:
         return ERROR
     ck.want(a[1], ts[1], T("cell", base))
+    if len(a) == 3:   # the edges taken as closed too
+        ck.want(a[2], ts[2], list_of(T("cell", ts[0].arg)))
     return list_of(T("cell", base))
 
 
@@ -223,10 +225,12 @@ _TABLE = (
         ("`edge(edges, a, b)`", "cell",
          "the cell of the [edges board](#541-edges-walls-between-cells) `edges` between the cells `a` "
          "and `b`, or `none` when they share no side"),)),
-    Builtin("across", (2,), "the cells beside a cell through its open edges", _across, (
+    Builtin("across", (2, 3), "the cells beside a cell through its open edges", _across, (
         ("`across(edges, a)`", "list of cells",
          "the cells that share a side with `a` whose [edge](#541-edges-walls-between-cells) holds no "
-         "item, in cell order; `connected(x for x in across(edges, start) if cond)` walks them"),),
+         "item, in cell order; `connected(x for x in across(edges, start) if cond)` walks them"),
+        ("`across(edges, a, closed)`", "list of cells",
+         "the same, the edges of the list `closed` taken as closed too (a wall not yet put down)")),
         state="always"),
     Builtin("face_down", (1,), "whether an item lies face down", _face_down, (
         ("`face_down(item)`", "bool",

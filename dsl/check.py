@@ -722,9 +722,9 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
 
 
 def walks_edges(c: Checked, it) -> bool:
-    """Whether the ``for`` clause's list ``it`` of a closure is ``across(EDGES, START)``:
-    it walks the open edges of an edges board (the built-in's, not hidden)."""
-    return it.node == "Call" and it.func == "across" and len(it.args) == 2 and c.calls_builtin("across")
+    """Whether the ``for`` clause's list ``it`` of a closure is ``across(EDGES, START[,
+    CLOSED])``: it walks the open edges of an edges board (the built-in's, not hidden)."""
+    return it.node == "Call" and it.func == "across" and len(it.args) in (2, 3) and c.calls_builtin("across")
 
 
 class _BuiltinTyping:

@@ -61,7 +61,7 @@ USES = [
     ("turn_number()", "int"),
     # an edges board: its edge between two cells, the cells across its open edges
     ("edge(side, g, first(cells(grid)))", "side"), ("edge(side, first(cells(grid)), last(cells(grid)))", "side"),
-    ("across(side, g)", "list of grid"),
+    ("across(side, g)", "list of grid"), ("across(side, g, [first(cells(side))])", "list of grid"),
 ]
 
 

@@ -118,6 +118,18 @@ def test_connected_goes_round_the_walls():
         ["a1", "b1", "a2", "a3", "b3"]
 
 
+def test_edges_may_be_taken_as_closed_before_a_wall_stands_there():
+    b1b2 = 'edge(side, sq("b1"), sq("b2"))'
+    assert found(f'across(side, sq("b2"), [{b1b2}])') == ["a2", "c2", "b3"]
+    assert found(f'across(side, sq("b2"), [{b1b2}, edge(side, sq("b2"), sq("b3"))])') == ["a2", "c2"]
+    assert found('across(side, sq("b2"), [])') == ["b1", "a2", "c2", "b3"]
+    # the wall b2|c2 taken as closed, b1|c1 and b3|c3 standing: the c column is cut off
+    shut = 'connected(x for x in across(side, sq("a1"), [edge(side, sq("b2"), sq("c2"))]))'
+    assert sorted(found(shut, walls=[("b1", "c1"), ("b3", "c3")])) == ["a1", "a2", "a3", "b1", "b2", "b3"]
+    # nothing was put down: without the list, c1 is reached
+    assert "c1" in found('connected(x for x in across(side, sq("a1")))', walls=[("b1", "c1"), ("b3", "c3")])
+
+
 def test_connected_through_edges_counts_the_open_sides_it_looks_at():
     # the start, then each square's open sides: 4 corners with 2, 4 borders with 3, the
     # middle 4 (24 in all); one wall takes one side from two squares
@@ -174,8 +186,9 @@ turn {
     choose to from across(side, here()) as "step" or "stay"
     if to != none { move top(here()) to to }
   } else {
-    choose e from [e for e in cells(side) if empty(e) and size(room()) > 4
-                   and edge(side, here(), first(across(side, here()))) != e] as "wall" or "pass"
+    # a wall that leaves the pawn more than 4 squares (looked at before it stands)
+    choose e from [e for e in cells(side) if empty(e)
+                   and size(connected(x for x in across(side, here(), [e]))) > 4] as "wall" or "pass"
     if e != none { make Wall at e }
   }
   turns += 1

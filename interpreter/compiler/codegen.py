@@ -665,7 +665,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         cond = "None"
         if e.comp.cond is not None:
             cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
-        rows = f"_Across(R, ACROSS_{self.ty(cl.iter.args[0]).arg})" if edges else f"REL_{cl.iter.func}"
+        rows = f"REL_{cl.iter.func}"
+        if edges:   # (the closed edges, when given, once, after the start)
+            closed = f", {self.expr(cl.iter.args[2], env)}" if len(cl.iter.args) == 3 else ""
+            rows = f"_Across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}{closed})"
         return f"_connected(R, {s}, {rows}, {cond})"
 
     def _until(self, e, env):

@@ -301,12 +301,15 @@ class StatementForm(CompilerPart):
         edges = walks_edges(self.c, cl.iter)   # across(EDGES, START): through open edges
         start = cl.iter.args[1 if edges else 0]
         rows = f"REL_{cl.iter.func}[{{}}]"
-        if edges:
-            rows = f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}})"
         s = self._s(start, env, out, ind)
         if self.ty(start).tag != "list":
             s = f"({s},)"
         s = self._s_name(s, out, ind)
+        if edges:   # (the closed edges, when given, once, after the start)
+            closed = ""
+            if len(cl.iter.args) == 3:
+                closed = ", " + self._s_name(self._s(cl.iter.args[2], env, out, ind), out, ind)
+            rows = f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}}{closed})"
         found, seen, work, at, near = (self._temp() for _ in range(5))
         inner, var = self._s_bind(env, cl.var)
         cond = None
