@@ -5,6 +5,8 @@ round the walls; the checker's located errors; and the three engines (the straig
 Python, the fast Python, the kernel) playing the same maze game move by move."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from kernel_support import needs_kernel
 from lockstep import kernel_plays_as_python, play_both
@@ -14,6 +16,8 @@ from meeple.dsl.load import SourceSet, merge
 from meeple.dsl.parse import parse
 from meeple.interpreter import Budgets, compile_sources
 from meeple.interpreter.compiler import codegen
+
+from meeple import interpreter
 
 FILE = "e.meeple"
 
@@ -140,6 +144,39 @@ def test_connected_through_edges_counts_the_open_sides_it_looks_at():
         compiled(text, Budgets(work=24)).new_game(2, 0)
     walled = PRELUDE + f'setup {{\n  call wall("a1", "b1")\n  n = size({expr})\n}}' + END
     assert compiled(walled, Budgets(work=23)).new_game(2, 0).state["vars"]["n"] == 9
+
+
+# ---------------------------------------------------------------- quoridor's walls
+# (tests/testdata/quoridor: a wall lies on two gaps of an edges board and on the corner
+# between them; these need no OpenSpiel, tests/test_quoridor_openspiel.py compares)
+QUORIDOR = Path(__file__).resolve().parent / "testdata" / "quoridor"
+
+
+def quoridor_moves(*played: str) -> set[str]:
+    game = interpreter.load(str(QUORIDOR)).for_players(2).new_game(2, 0)
+    for m in played:
+        game.apply(m)
+    return {m.notation for m in game.legal_moves()}
+
+
+def test_a_quoridor_wall_may_not_cross_or_overlap_another():
+    # b2 v stands between cols b and c on rows 2 and 3
+    moves = quoridor_moves("wall.b2 v")
+    assert "wall.b2 h" not in moves                              # across it: one middle
+    assert "wall.b1 v" not in moves and "wall.b3 v" not in moves  # on one of its gaps
+    assert {"wall.a2 h", "wall.c2 h", "wall.b1 h", "wall.b4 v"} <= moves
+
+
+def test_a_quoridor_pawn_goes_round_a_wall():
+    # seat 1 on c5 lays b4 h, the gaps under b4 and c4 closed: it may not go up to c4
+    moves = quoridor_moves("wall.b4 h", "pawn.c2")
+    assert {m for m in moves if m.startswith("pawn.")} == {"pawn.b5", "pawn.d5"}
+
+
+def test_a_quoridor_wall_may_not_shut_a_pawn_off():
+    # a4 v and d3 h down: b3 h would leave seat 1 (c5) only a4 and a5 beyond it
+    assert "wall.b3 h" not in quoridor_moves("wall.a4 v", "wall.d3 h")
+    assert "wall.b3 h" in quoridor_moves("wall.a4 v")
 
 
 # ---------------------------------------------------------------- the checker
