@@ -103,17 +103,6 @@ class ModuleWriter:
             ("static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
             "return l >= 0 && inside[l] ? l : NONE_ID; }"),
             "static inline bool face_down(St& s, Id item) { return s.facing[nn(item)] >= 0; }",
-            # across(edges, c): the cells beside c whose edges hold no item (helpers._across)
-            ("static inline List<Id> across(St& s, const List<Id>* cells, const List<Id>* edges, Id c) { "
-             "if (c < 0) return List<Id>(); const List<Id>& n = cells[c]; const List<Id>& e = edges[c]; "
-             "Vec<Id> o; for (size_t i = 0; i < n.size(); ++i) if (s.z.size(e[i]) == 0) o.push_back(n[i]); "
-             "return List<Id>(std::move(o)); }"),
-            # across(edges, c, closed): the edges of closed taken as closed too
-            ("static inline List<Id> across(St& s, const List<Id>* cells, const List<Id>* edges, Id c, "
-             "const List<Id>& closed) { if (c < 0) return List<Id>(); const List<Id>& n = cells[c]; "
-             "const List<Id>& e = edges[c]; Vec<Id> o; for (size_t i = 0; i < n.size(); ++i) { "
-             "if (s.z.size(e[i]) != 0) continue; bool shut = false; for (Id x : closed) if (x == e[i]) "
-             "{ shut = true; break; } if (!shut) o.push_back(n[i]); } return List<Id>(std::move(o)); }"),
             "static inline bool is_none(I x) { return x == NONE_I; }",
             "static inline bool is_none(Id x) { return x < 0; }",
             "static inline bool is_none(const Str& x) { return is_none_s(x); }",
