@@ -83,6 +83,11 @@ def test_a_line_and_a_hex_have_edges_too():
     assert found("cells(rail)") == ["s1-s2", "s2-s3", "s3-s4"]
     # seven hexes: six round the centre, each touching it and its two neighbours
     assert len(found("cells(seams)")) == 12
+    assert found("across(rail, cell(track, pos: 2))") == ["s1", "s3"]
+    centre = "cell(map, q: 0, r: 0)"
+    assert len(found(f"across(seams, {centre})")) == 6
+    ring = found(f"across(seams, cell(map, q: 1, r: 0), [edge(seams, {centre}, cell(map, q: 1, r: 0))])")
+    assert len(ring) == 2 and "q0r0" not in ring
 
 
 def test_edge_is_the_edge_between_two_squares_either_way_or_none():
