@@ -193,6 +193,13 @@ def test_edges_are_made_of_an_earlier_grid_hex_or_line_board():
     assert diagnostics("board pyramid: triangle(rows: 3) holds Wall\n"
                        "board steps: edges(of: pyramid) holds Wall") == [("check/bad-value", 2)]
     assert diagnostics("board banks: edgez(of: yard) holds Wall")[0][0] == "check/unknown-name"
+    # the message says why, the hint how
+    text = PRELUDE + "board pyramid: triangle(rows: 3) holds Wall\nboard steps: edges(of: pyramid) holds Wall" + END
+    src = SourceSet(base=parse(text, FILE), sources={FILE: text})
+    _, diags = check(merge(src, [], None, Diagnostics()), Diagnostics())
+    d = diags.items[0]
+    assert d.message == "the sides of board 'pyramid' are not known: edges are made for grid, hex and line boards"
+    assert d.hint == "write edges(of: BOARD), BOARD a grid, hex or line board declared before"
 
 
 def test_edge_and_across_take_an_edges_board_and_its_cells():
