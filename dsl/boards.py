@@ -99,6 +99,46 @@ STRIP = Generator(("parts", "slots"), ("part", "side", "slot", "col"),
 GENERATORS = {"triangle": TRIANGLE, "grid": GRID, "hex": HEX, "line": LINE, "strip": STRIP}
 _BUILD = {TRIANGLE: _triangle, GRID: _grid, HEX: _hex, LINE: _line, STRIP: _strip}
 
+# ``edges(of: BOARD)``: a board whose cells are the sides two cells of BOARD share, where
+# walls stand between them; the generators of BOARD it knows the sides of
+EDGES = "edges"
+EDGE_SOURCES = ("grid", "hex", "line")
+
+
+def _sides(generator: str, a: dict, b: dict) -> bool:
+    """Whether two cells of a board made by ``generator`` share a side."""
+    if generator == "grid":
+        return abs(a["row"] - b["row"]) + abs(a["col"] - b["col"]) == 1
+    if generator == "hex":
+        return max(abs(a["q"] - b["q"]), abs(a["r"] - b["r"]), abs(a["s"] - b["s"])) == 1
+    return abs(a["pos"] - b["pos"]) == 1
+
+
+def edge_coords(generator: str) -> tuple[str, ...]:
+    """The coordinates of the edges of a board made by ``generator``: its own, but for a
+    hex's ring."""
+    return tuple(k for k in GENERATORS[generator].coords if k != "ring")
+
+
+def edge_cells(generator: str, cells: list[Cell]) -> tuple[list[Cell], list[tuple[int, int]]]:
+    """The edges of a board made by ``generator`` with these cells: one for each two cells
+    that share a side, the first cell before the second in cell order, in the order of
+    the first, then of the second. An edge is named ``A-B`` from its cells' names, its
+    coordinates are the sums of theirs (twice its middle: on a grid, the edge between
+    rows 2 and 3 of col 4 has row 5 and col 8) and it is drawn at the sum of their places.
+    Also the two cells' positions in ``cells``, edge by edge."""
+    keys = edge_coords(generator)
+    out, pairs = [], []
+    for i, a in enumerate(cells):
+        for j in range(i + 1, len(cells)):
+            b = cells[j]
+            if _sides(generator, a.coords, b.coords):
+                out.append(Cell(f"{a.name}-{b.name}", {k: a.coords[k] + b.coords[k] for k in keys},
+                                a.x + b.x, a.y + b.y))
+                pairs.append((i, j))
+    return out, pairs
+
+
 MAX_CELLS = 10_000
 MAX_SIZE = 200  # the largest size argument of a generator
 

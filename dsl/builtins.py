@@ -37,6 +37,9 @@ class Typing(Protocol):
     def mismatch(self, node, wanted: str, got: T) -> None:
         """Reports an argument that is not ``wanted``."""
 
+    def edges_of(self, board: str) -> str | None:
+        """The board whose sides an edges board's cells are, or None when it is none."""
+
 
 Rule = Callable[[Typing, Sequence, list], T]   # (checker, argument nodes, their types) -> type
 Row = tuple[str, str, str]                     # a row of docs/language.md §8: usage, result, meaning
@@ -107,6 +110,34 @@ def _cell_of(ck: Typing, a, ts) -> T:
         ck.mismatch(a[1], "a board", ts[1])
         return ERROR
     return T("cell", ts[1].arg)
+
+
+def _edges(ck: Typing, a, ts) -> str | None:
+    """The board whose sides the first argument's cells are (an edges board), or None
+    after reporting that it is none."""
+    base = ck.edges_of(ts[0].arg) if ts[0].tag == "board" else None
+    if base is None and not ts[0].is_error:
+        ck.mismatch(a[0], "a board of edges (board NAME: edges(of: BOARD))", ts[0])
+    return base
+
+
+def _edge(ck: Typing, a, ts) -> T:
+    base = _edges(ck, a, ts)
+    if base is None:
+        return ERROR
+    for node, got in zip(a[1:], ts[1:]):
+        ck.want(node, got, T("cell", base))
+    return T("cell", ts[0].arg)
+
+
+def _across(ck: Typing, a, ts) -> T:
+    base = _edges(ck, a, ts)
+    if base is None:
+        return ERROR
+    ck.want(a[1], ts[1], T("cell", base))
+    if len(a) == 3:   # the edges taken as closed too
+        ck.want(a[2], ts[2], list_of(T("cell", ts[0].arg)))
+    return list_of(T("cell", base))
 
 
 def _of(*want: T, result: T) -> Rule:
@@ -190,6 +221,17 @@ _TABLE = (
     Builtin("cell_of", (2,), "the cell of a board an item is in, or none", _cell_of,
             (("`cell_of(item, board)`", "cell", "the cell of that board the item is in, or `none`"),),
             costly=True, state="always"),
+    Builtin("edge", (3,), "the edge between two cells, or none", _edge, (
+        ("`edge(edges, a, b)`", "cell",
+         "the cell of the [edges board](#541-edges-walls-between-cells) `edges` between the cells `a` "
+         "and `b`, or `none` when they share no side"),)),
+    Builtin("across", (2, 3), "the cells beside a cell through its open edges", _across, (
+        ("`across(edges, a)`", "list of cells",
+         "the cells that share a side with `a` whose [edge](#541-edges-walls-between-cells) holds no "
+         "item, in cell order; `connected(x for x in across(edges, start) if cond)` walks them"),
+        ("`across(edges, a, closed)`", "list of cells",
+         "the same, the edges of the list `closed` taken as closed too (a wall not yet put down)")),
+        state="always"),
     Builtin("face_down", (1,), "whether an item lies face down", _face_down, (
         ("`face_down(item)`", "bool",
          "whether the item lies [face down](#69-move) (for everyone, or seen by one player)"),), state="always"),

@@ -601,6 +601,9 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
     def _closure_board(self, f: str, it, env, form: str) -> T | None:
         """The cell type a closure's relation walks (checking its start), or None after
         reporting."""
+        if walks_edges(self.c, it):   # across(EDGES, START): through the open edges
+            t = self.expr(it, env)
+            return t.arg if isinstance(t.arg, T) and t.tag == "list" and not t.arg.is_error else None
         rel = self.c.relations.get(it.func) if it.node == "Call" else None
         if rel is None or len(rel.params) != 2 or len(it.args) != 1:
             self.d.add(errors.bad_value(it.span, f"'{f}' walks a relation of two cells from a "
@@ -718,6 +721,12 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
         return ERROR
 
 
+def walks_edges(c: Checked, it) -> bool:
+    """Whether the ``for`` clause's list ``it`` of a closure is ``across(EDGES, START[,
+    CLOSED])``: it walks the open edges of an edges board (the built-in's, not hidden)."""
+    return it.node == "Call" and it.func == "across" and len(it.args) in (2, 3) and c.calls_builtin("across")
+
+
 class _BuiltinTyping:
     """What a built-in's type rule may ask (dsl/builtins.Typing), about the built-in
     ``f`` being called."""
@@ -736,6 +745,10 @@ class _BuiltinTyping:
 
     def mismatch(self, node, wanted: str, got: T) -> None:
         self.ck.d.add(errors.type_mismatch(node.span, f"'{self.f}'", wanted, str(got)))
+
+    def edges_of(self, board: str) -> str | None:
+        b = self.ck.c.boards.get(board)
+        return b.edges_of if b is not None else None
 
 
 _NOT_CONSTANT = object()

@@ -42,6 +42,7 @@ class Board:
     decl: ir.BoardDecl
     cells: list[gen.Cell] | None  # explicit cells; None for a generator (made per player count)
     coords: tuple[str, ...]
+    edges_of: str | None = None   # for ``edges(of: BOARD)``: BOARD, whose sides its cells are
 
 
 class DeclChecks:
@@ -228,10 +229,14 @@ class DeclChecks:
         self.c.default_players = d.default
 
     def _declare_board(self, d: ir.BoardDecl) -> None:
+        if d.generator == gen.EDGES:
+            self._declare_edges(d)
+            return
         if d.generator is not None:
             g = gen.GENERATORS.get(d.generator)
             if g is None:
-                self.d.add(errors.unknown(d.span, "board generator", d.generator, gen.GENERATORS))
+                self.d.add(errors.unknown(d.span, "board generator", d.generator,
+                                          [*gen.GENERATORS, gen.EDGES]))
                 self.c.boards[d.name] = Board(d, [], ())
                 return
             given = set()
@@ -254,6 +259,29 @@ class DeclChecks:
             self.c.boards[d.name] = Board(d, None, g.coords)
         else:
             self._declare_listed_board(d)
+
+    def _declare_edges(self, d: ir.BoardDecl) -> None:
+        """``edges(of: BOARD)``: the sides two cells of an earlier grid, hex or line board
+        share (boards.edge_cells)."""
+        form = "write edges(of: BOARD), BOARD a grid, hex or line board declared before"
+        base = d.args[0].value if len(d.args) == 1 and d.args[0].name == "of" else None
+        if base is None:
+            self.d.add(errors.bad_value(d.span, "edges takes one argument, 'of', the board whose "
+                                        "sides it is", form))
+        elif base.node != "Var" or base.name not in self.c.boards:
+            self.d.add(errors.unknown(base.span, "board", getattr(base, "name", "?"), self.c.boards))
+        elif self.c.boards[base.name].decl.generator not in gen.EDGE_SOURCES:
+            self.d.add(errors.bad_value(base.span, f"the sides of board '{base.name}' are not known: "
+                                        "edges are made for grid, hex and line boards", form))
+        else:
+            coords = gen.edge_coords(str(self.c.boards[base.name].decl.generator))
+            if d.named is not None:
+                self._check_names(d.named, coords)
+            for e in d.drawn:
+                self._drawable(e, coords)
+            self.c.boards[d.name] = Board(d, None, coords, base.name)
+            return
+        self.c.boards[d.name] = Board(d, [], ())
 
     def _declare_listed_board(self, d: ir.BoardDecl) -> None:
         """A board of cells listed one by one, each with the same coordinates; ``drawn
@@ -331,7 +359,7 @@ class DeclChecks:
             case "BoardDecl":
                 self._kind_ref(d.holds)
                 self._visibility(d, d.visibility, per_player=False)
-                for a in d.args:
+                for a in d.args if d.generator != gen.EDGES else ():
                     self._expect(a.value, {}, INT, f"the board size '{a.name}'")
             case "ZoneDecl":
                 self._kind_ref(d.holds)

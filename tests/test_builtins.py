@@ -59,6 +59,9 @@ USES = [
     ("player_count()", "int"), ("next_player(active)", "player"), ("previous_player(active)", "player"),
     ("seat(active)", "int"), ("owner(hand(active))", "player"), ("owner(pile)", "player"),
     ("turn_number()", "int"),
+    # an edges board: its edge between two cells, the cells across its open edges
+    ("edge(side, g, first(cells(grid)))", "side"), ("edge(side, first(cells(grid)), last(cells(grid)))", "side"),
+    ("across(side, g)", "list of grid"), ("across(side, g, [first(cells(side))])", "list of grid"),
 ]
 
 
@@ -69,6 +72,7 @@ def first_value(t: str) -> str:
 COVER = "\n".join([
     "ruleset cover", "players 2..3", "enum Colour { red, green, blue }",
     "kind Card { colour: Colour, v: int }", "board grid: grid(rows: 2, cols: 3) holds Card",
+    "board side: edges(of: grid) holds Card",
     "zone pile: Card", "zone hand: Card per player",
     "deck cards into pile { Card(colour: k, v: n) for k in Colour for n in 1..4 }",
     *(f"var r{i}: {t} = {first_value(t)}" for i, (_, t) in enumerate(USES)),
@@ -76,6 +80,8 @@ COVER = "\n".join([
     "turn {",
     '  choose g from [x for x in cells(grid) if empty(x)] as "put"',
     "  if size(pile) % 2 == 0 { move top(pile) to g face down } else { move top(pile) to g }",
+    "  let a1 = first(cells(grid))",
+    "  if size(pile) % 3 == 0 and g != a1 and occupied(a1) { move top(a1) to first(cells(side)) }",
     "  let xs = items(hand(active)) + top(pile, 3)",
     "  let ns = [x.v for x in xs]",
     '  let names = [if x.v > 2 then "b" else "a" for x in xs]',

@@ -1,6 +1,6 @@
-"""Quoridor on 5 × 5 squares (tests/testdata/quoridor, written from the documentation
-alone: tuple options, walls made from a supply, `connected` for the last path to the
-goal; issue 37) against OpenSpiel's own C++ game `quoridor(board_size=5)` (3 walls a
+"""Quoridor on 5 × 5 squares (tests/testdata/quoridor: tuple options, walls made from a
+supply, standing in the gaps between squares, the edges of the board of squares:
+`across` for a pawn's steps, `connected` over it for the last path to the goal; issue 37) against OpenSpiel's own C++ game `quoridor(board_size=5)` (3 walls a
 player), an independent engine (the `open_spiel` package, a test-only dependency:
 without it these tests say so and skip). Random games are played move by move in both:
 at every decision they must agree on who moves and on the set of legal moves, and at
@@ -128,6 +128,38 @@ def test_a_wall_may_not_cut_the_last_path_to_a_goal():
     assert "b3h" in before
 
 
+def test_a_wall_may_not_cross_or_overlap_another():
+    # b2v stands between cols b and c on rows 2 and 3: b2h would cross it (one middle),
+    # b1v and b3v would cover one of its gaps; a2h and c2h lie beside it
+    _, moves = play_sequence(["b2v"])
+    assert not {"b2h", "b1v", "b3v"} & moves
+    assert {"a2h", "c2h"} <= moves and "b2v" not in moves
+
+
+def test_a_pawn_steps_only_through_open_gaps():
+    # seat 1 lays b4h, closing the gaps between rows 4 and 5 in cols b and c; seat 2, on
+    # c1, may go anywhere; seat 1, on c5, no longer forwards to c4, only sideways
+    _, moves = play_sequence(["b4h"])
+    assert {m for m in moves if len(m) == 2} == {"b1", "d1", "c2"}
+    _, moves = play_sequence(["b4h", "c2"])
+    assert {m for m in moves if len(m) == 2} == {"b5", "d5"}
+
+
+def test_the_edges_play_as_the_finer_board_they_replace():
+    # tests/testdata/quoridor_fine: the same rules on a 9 x 9 board of squares, gaps and
+    # corners (benchmarks/bench_edges.py times both): the same moves at every step
+    fine = interpreter.load(str(DATA / "quoridor_fine")).for_players(2)
+    for seed in range(scaled(6, 2)):
+        a, b, rnd = program().new_game(2, seed), fine.new_game(2, seed), random.Random(seed)
+        while not a.over:
+            moves = [m.notation for m in a.legal_moves()]
+            assert moves == [m.notation for m in b.legal_moves()]
+            i = rnd.randrange(len(moves))
+            a.apply(i, safe=False)
+            b.apply(i, safe=False)
+        assert b.over and a.result == b.result
+
+
 def test_walls_come_from_a_supply_of_six_and_three_a_player():
     game = program().new_game(2, 0)
     for _ in range(6):
@@ -148,7 +180,8 @@ def test_random_games_of_quoridor_agree_with_openspiel():
 @needs_kernel
 @pytest.mark.kernels
 def test_quoridor_plays_the_same_in_its_kernel(monkeypatch):
-    # walls made from the supply, tuple options and connected, in the kernel against Python
+    # walls made from the supply on the edges of the board, tuple options, across and
+    # connected over it, in the kernel against Python
     monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
     rules = interpreter.load(str(DATA / "quoridor"))
     assert rules.use_native(report=False)

@@ -105,6 +105,7 @@ enum E { a, b }
 kind K { v: int, e: E, l: list of int, var hp: int = 2 }
 board b: grid(rows: 2, cols: 2) named "{col:a}{row}" holds K hidden
 board c: cells { x(x: 0, y: 0) y(x: 1, y: 0) } drawn at (2 * x, -y) holds K hidden dark
+board s: edges(of: b) holds K
 zone z: K per player owner
 zone pile: K
 deck d into pile { 2 of K(v: i, e: a, l: [i]) for i in 1..3 }

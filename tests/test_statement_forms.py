@@ -71,6 +71,7 @@ players 2..2
 enum Colour { red, green, blue }
 kind Card { colour: Colour, v: int, var marks: int = 0, var tags: list of int = [0, 0] }
 board grid: grid(rows: 2, cols: 2) holds Card
+board side: edges(of: grid) holds Card
 zone pile: Card
 zone hand: Card per player
 zone shown: Card public

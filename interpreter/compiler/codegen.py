@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ...dsl import ast as ir
 from ...dsl.builtins import BUILTINS, CLOSURES
-from ...dsl.check import Checked
+from ...dsl.check import Checked, walks_edges
 from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
 from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
@@ -657,14 +657,19 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         """``connected(x for x in REL(START) if COND)``: a walk at run time
         (``helpers._connected``) over the relation's table, the condition a function."""
         cl = e.comp.clauses[0]
-        start = cl.iter.args[0]
+        edges = walks_edges(self.c, cl.iter)   # across(EDGES, START): through open edges
+        start = cl.iter.args[1 if edges else 0]
         s = self.expr(start, env)
         if self.ty(start).tag != "list":
             s = f"[{s}]"
         cond = "None"
         if e.comp.cond is not None:
             cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
-        return f"_connected(R, {s}, REL_{cl.iter.func}, {cond})"
+        rows = f"REL_{cl.iter.func}"
+        if edges:   # (the closed edges, when given, once, after the start)
+            closed = f", {self.expr(cl.iter.args[2], env)}" if len(cl.iter.args) == 3 else ""
+            rows = f"_Across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}{closed})"
+        return f"_connected(R, {s}, {rows}, {cond})"
 
     def _until(self, e, env):
         """``until(x for x in LIST if COND)``: a walk of the list that stops after the first

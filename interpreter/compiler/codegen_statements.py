@@ -7,6 +7,7 @@ import math
 
 from ...dsl import ast as ir
 from ...dsl.builtins import CLOSURES
+from ...dsl.check import walks_edges
 from ..core.inline import SPLICE_DEPTH
 from ..core.primitives import PyLoop, emit
 from .codegen_base import (
@@ -297,11 +298,18 @@ class StatementForm(CompilerPart):
         """``connected(x for x in REL(START) if COND)`` as loops (what helpers._connected
         does, with the condition in place of a call of a lambda per cell)."""
         cl = e.comp.clauses[0]
-        start = cl.iter.args[0]
+        edges = walks_edges(self.c, cl.iter)   # across(EDGES, START): through open edges
+        start = cl.iter.args[1 if edges else 0]
+        rows = f"REL_{cl.iter.func}[{{}}]"
         s = self._s(start, env, out, ind)
         if self.ty(start).tag != "list":
             s = f"({s},)"
         s = self._s_name(s, out, ind)
+        if edges:   # (the closed edges, when given, once, after the start)
+            closed = ""
+            if len(cl.iter.args) == 3:
+                closed = ", " + self._s_name(self._s(cl.iter.args[2], env, out, ind), out, ind)
+            rows = f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}}{closed})"
         found, seen, work, at, near = (self._temp() for _ in range(5))
         inner, var = self._s_bind(env, cl.var)
         cond = None
@@ -313,7 +321,7 @@ class StatementForm(CompilerPart):
                  f"for {var} in {s}:", f"    if {var} is not None and {var} not in {seen}:",
                  *("        " + x for x in step),
                  f"{work} = len({s})",
-                 f"for {at} in {found}:", f"    {near} = REL_{cl.iter.func}[{at}]",
+                 f"for {at} in {found}:", f"    {near} = {rows.format(at)}",
                  f"    {work} += len({near})", f"    for {var} in {near}:",
                  f"        if {var} not in {seen}:", *("            " + x for x in step),
                  f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]

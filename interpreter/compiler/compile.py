@@ -112,6 +112,7 @@ class Program:
         self.zones: list[ZoneInfo] = []
         self.zone_index: dict[str, int] = {}
         self.boards: dict[str, list[int]] = {}
+        self.edge_ends: dict[str, list[tuple[int, int]]] = {}   # an edges board's cells' two cells
         self.ns: dict = dict(helpers.NAMESPACE)
         self.procs: dict[str, Proc] = {}
         self.logs: list[LogTemplate] = []
@@ -254,6 +255,12 @@ class Program:
         if b.cells is not None:
             return b.cells
         d = b.decl
+        if b.edges_of is not None:   # the sides of an earlier board's cells
+            base = self.boards.get(b.edges_of, [])
+            cells, pairs = gen.edge_cells(str(self.checked.boards[b.edges_of].decl.generator),
+                                          [c for z in base if isinstance(c := self.zones[z].cell, gen.Cell)])
+            self.edge_ends[name] = [(base[i], base[j]) for i, j in pairs]
+            return self._named(name, d, gen.drawn_cells(cells, d.drawn))
         args = {}
         for a in d.args:
             fn = self._fn(a.value, Env())
@@ -269,7 +276,11 @@ class Program:
                     f"board '{name}': {a.name} is {v} with {self.n} players; {allowed}"))
                 return []
             args[a.name] = v
-        cells = gen.drawn_cells(gen.GENERATORS[d.generator].cells(**args), d.drawn)
+        return self._named(name, d, gen.drawn_cells(gen.GENERATORS[d.generator].cells(**args), d.drawn))
+
+    def _named(self, name: str, d, cells: list) -> list:
+        """A generated board's cells, renamed by its ``named`` (a located error when two
+        would share a name)."""
         if d.named is None:
             return cells
         cells, problem = gen.named_cells(cells, d.named.value)
@@ -289,10 +300,26 @@ class Program:
         for b, ids in self.boards.items():
             ns[f"BOARD_{b}"] = list(ids)
             ns[f"BOARDSET_{b}"] = frozenset(ids)
+        for b, ends in self.edge_ends.items():
+            self._edge_tables(b, ends)
         for name in self._cell_tables:
             self._fill_cell_table(name)
         for name in self._ray_tables:
             self._fill_ray_table(name)
+
+    def _edge_tables(self, board: str, ends: list) -> None:
+        """An edges board's tables (primitives.py: edge, across): ``EDGE_b`` the edge of
+        two cells, either way round; ``ACROSS_b`` for each zone the cells across its
+        edges, each (cell, edge), in cell order of the cell."""
+        ids = self.boards[board]
+        edge: dict = {}
+        across: list[list] = [[] for _ in self.zones]
+        for e, (a, b) in zip(ids, ends):
+            edge[a, b] = edge[b, a] = e
+            across[a].append((b, e))
+            across[b].append((a, e))
+        self.ns[f"EDGE_{board}"] = edge
+        self.ns[f"ACROSS_{board}"] = [sorted(row) for row in across]
 
     # ------------------------------------------------------------ cell(board, ...)
     def cell_table(self, board: str, keys: tuple[str, ...], e: ir.CellAt) -> str:

@@ -243,6 +243,24 @@ def _cxx_owner(call: CxxCall) -> str:
     return f"{owners}[nn({call.arg()})]"
 
 
+def _cxx_edge(call: CxxCall) -> str:
+    cells, edges = call.gen.tables.edges(call.ty(0).arg)
+    return (f"([&]() -> Id {{ Id a_ = {call.arg(1)}; Id b_ = {call.arg(2)}; if (a_ < 0 || b_ < 0) "
+            f"return NONE_ID; const List<Id>& c_ = {cells}[a_]; for (size_t i_ = 0; i_ < c_.size(); ++i_) "
+            f"if (c_[i_] == b_) return {edges}[a_][i_]; return NONE_ID; }}())")
+
+
+def _cxx_across(call: CxxCall) -> str:
+    cells, edges = call.gen.tables.edges(call.ty(0).arg)
+    closed = f", {call.arg(2, call.ty(2))}" if len(call.e.args) == 3 else ""
+    return f"across(s, {cells}, {edges}, {call.arg(1)}{closed})"
+
+
+def _py_across(call: PyCall) -> str:
+    closed = f", {call.a[2]}" if len(call.a) == 3 else ""
+    return f"_across(R, ACROSS_{call.ty(0).arg}, {call.a[1]}{closed})"
+
+
 # ------------------------------------------------------------------ aggregates in C++
 def _over_any_all(f: str) -> Callable:
     hit = "true" if f == "any" else "false"
@@ -309,6 +327,9 @@ PRIMITIVES: dict[str, Primitive] = {
     "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)")),
     "cells": Primitive(lambda call: f"BOARD_{call.ty(0).arg}", _cxx_cells),
     "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of),
+    # an edges board's tables (compile.py: _edge_tables); across reads the edges' items
+    "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge),
+    "across": Primitive(_py_across, _cxx_across),
     "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})"),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from itertools import count
 
+from ...dsl.check import walks_edges
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
@@ -663,11 +664,19 @@ class Gen(MemoCalls, EpochSteps):
         """``connected(x for x in REL(start) if cond)``: helpers._connected."""
         comp = e.comp
         cl = comp.clauses[0]
-        rel = cl.iter.func
-        lists, _ = self.tables.relation(rel)
-        start = cl.iter.args[0]
+        edges = walks_edges(self.c, cl.iter)   # across(EDGES, START): through open edges
+        closed = edges and len(cl.iter.args) == 3   # (edges taken as closed too: once, after the start)
+        if edges:
+            cells, sides = self.tables.edges(self.ty(cl.iter.args[0]).arg)
+            near = f"across(s, {cells}, {sides}, found_[k_]{', closed_' if closed else ''})"
+        else:
+            near = f"{self.tables.relation(cl.iter.func)[0]}[found_[k_]]"
+        start = cl.iter.args[1 if edges else 0]
         st = self.ty(start)
         s0 = self.expr(start, sc)
+        if closed:
+            s0 = (f"([&]() -> Id {{ st1_ = {s0}; closed_ = {self.expr(cl.iter.args[2], sc, self.ty(cl.iter.args[2]))}; "
+                  f"return st1_; }}())")
         var = self.fresh(cl.var)
         inner = dict(sc)
         inner[cl.var] = (var, T("cell", st.arg if st.tag != "list" else st.arg.arg))
@@ -678,8 +687,10 @@ class Gen(MemoCalls, EpochSteps):
         else:   # (one start cell: as a list of one)
             first = (f"I work_ = 1; {{ Id {var} = {s0}; if ({var} >= 0 && seen_.add({var})) {{ "
                      f"if ({cond}) found_.push_back({var}); }} }} ")
+        if closed:
+            first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
         return (f"([&]() -> List<Id> {{ Seen seen_(s); Vec<Id> found_; found_.reserve(16); {first}"
-                f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {lists}[found_[k_]]; "
+                f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
                 f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
                 f"W(s, work_); return List<Id>(std::move(found_)); }}())")
 

@@ -8,6 +8,19 @@ from ...dsl.types import T
 from .cxx_text import c_chars, ident, literal
 from .kernel_types import Unsupported
 
+# across(edges, c[, closed]): the cells beside c whose edges hold no item (and are not in
+# closed): helpers._across
+_ACROSS = (
+    "static inline List<Id> across(St& s, const List<Id>* cells, const List<Id>* edges, Id c) { "
+    "if (c < 0) return List<Id>(); const List<Id>& n = cells[c]; const List<Id>& e = edges[c]; "
+    "Vec<Id> o; for (size_t i = 0; i < n.size(); ++i) if (s.z.size(e[i]) == 0) o.push_back(n[i]); "
+    "return List<Id>(std::move(o)); }\n"
+    "static inline List<Id> across(St& s, const List<Id>* cells, const List<Id>* edges, Id c, "
+    "const List<Id>& closed) { if (c < 0) return List<Id>(); const List<Id>& n = cells[c]; "
+    "const List<Id>& e = edges[c]; Vec<Id> o; for (size_t i = 0; i < n.size(); ++i) { "
+    "if (s.z.size(e[i]) != 0) continue; bool shut = false; for (Id x : closed) if (x == e[i]) "
+    "{ shut = true; break; } if (!shut) o.push_back(n[i]); } return List<Id>(std::move(o)); }")
+
 
 class Tables:
     """The static tables of one program: ``statics`` their declarations, ``inits`` the
@@ -122,6 +135,19 @@ class Tables:
                           lambda t: f"static inline bool {t}(Id a, Id b) {{ nn(a); return b >= 0 && "
                           f"(({sets}[a * {words} + b / 64] >> (b % 64)) & 1); }}")
         return lists, test
+
+    def edges(self, board: str) -> tuple[str, str]:
+        """An edges board's tables (compile.py: ``ACROSS_b``): for each zone, the cells
+        beside it, in cell order, and the edges between, in the same order. (With them,
+        once, the C++ of ``across``: a kernel without an edges board has none.)"""
+        self.table(("ACROSS_FN",), lambda t: _ACROSS)
+        rows = self.ns[f"ACROSS_{board}"]
+        out = []
+        for part in (0, 1):
+            per = [[pair[part] for pair in rows[z]] if z < len(rows) else () for z in range(self.nz)]
+            out.append(self.table(("ACROSS", board, part), lambda t, per=per: self._rows(t, per)[0],
+                                  lambda t, per=per: self._rows(t, per)[1]))
+        return out[0], out[1]
 
     def cell_at(self, board: str, keys: tuple[str, ...]) -> str:
         """A function of the coordinates' values that gives the board's cell, or none

@@ -233,6 +233,30 @@ def _connected(R, start: list, rel: list, cond) -> list:
     return found
 
 
+def _across(R, rows: list, c, closed: list = ()) -> list:  # type: ignore[assignment]
+    """``across(edges, c[, closed])``: the cells beside ``c`` (``rows[c]``: each (cell,
+    edge), in cell order) whose edge holds no item and is not in ``closed``; none for
+    ``c`` none."""
+    if c is None:
+        return []
+    zones = R.zones
+    if closed:
+        return [n for n, e in rows[c] if not zones[e] and e not in closed]
+    return [n for n, e in rows[c] if not zones[e]]
+
+
+class _Across:
+    """The rows of ``connected(x for x in across(edges, start[, closed]) ...)``'s walk:
+    the cells beside a cell through its open edges, as they are when the walk reads
+    them."""
+
+    def __init__(self, R, rows: list, closed: list = ()):  # type: ignore[assignment]
+        self.R, self.rows, self.closed = R, rows, closed
+
+    def __getitem__(self, c) -> list:
+        return _across(self.R, self.rows, c, self.closed)
+
+
 _RAYS_KEPT = 1 << 14  # rays a table keeps at most (steps computed while a game runs vary)
 
 
