@@ -310,7 +310,9 @@ def _part_values(program, code: str, written: list) -> list | None:
     values are the texts written there, where each is written as a text)."""
     if code == "str":
         return sorted({x.value for x in written}) if all(x.node == "StrLit" for x in written) else None
-    if code in ("cell", "zone"):
+    if code == "cell":
+        return [z for z, zone in enumerate(program.zones) if zone.cell is not None]
+    if code == "zone":
         return list(range(len(program.zones)))
     if code == "player":
         return list(range(program.n))

@@ -191,3 +191,21 @@ def test_quoridor_plays_the_same_in_its_kernel(monkeypatch):
     moves = kernel_plays_as_python(fast, plain, scaled(4, 1), each=lambda b, i: walls.append(
         b.legal_moves()[i].notation.startswith("wall.")))
     assert moves > 10 and any(walls) and fast.native_fallbacks == 0   # the kernel decided every move
+
+
+def test_the_adapter_plays_quoridor_through_pyspiels_api():
+    """The OpenSpiel adapter numbers a tuple's cell part by the board cells only (a
+    zone that is no cell, such as the walls' supply, has no notation); it used to fail
+    labelling its actions."""
+    from meeple import openspiel
+    game = openspiel.load(str(DATA / "quoridor"))
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    labels = set()
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        labels.add(state.action_to_string(state.current_player(), action))
+        state.apply_action(action)
+    assert any(label.startswith("pawn.") for label in labels)
+    assert any(label.startswith("wall.") for label in labels)
+    assert len(state.returns()) == 2
