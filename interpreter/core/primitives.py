@@ -310,6 +310,8 @@ PRIMITIVES: dict[str, Primitive] = {
     "cells": Primitive(lambda call: f"BOARD_{call.ty(0).arg}", _cxx_cells),
     "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of),
     "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})"),
+    # (Runtime.sees_item; the C++ sees(...) is the same rule)
+    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))"),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
                      over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),
