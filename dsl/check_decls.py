@@ -503,9 +503,9 @@ class DeclChecks:
                     self.d.add(errors.no_attribute(d.span, d.kind, d.attr, c.kinds[d.kind]))
                 c.kind_colors[d.kind] = d.attr
             case "OffscreenDecl":
-                shown = {**c.vars, **c.zones}
+                shown = {**c.vars, **c.zones, **c.boards}
                 if d.name not in shown:
-                    self.d.add(errors.unknown(d.span, "variable or zone", d.name, shown))
+                    self.d.add(errors.unknown(d.span, "variable, zone or board", d.name, shown))
                 c.offscreen.add(d.name)
             case _:
                 return False
