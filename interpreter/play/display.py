@@ -3,7 +3,6 @@ localised text players read (names, labels and messages from the ruleset's local
 from __future__ import annotations
 
 import re
-import weakref
 from typing import TYPE_CHECKING
 
 from ...dsl.types import tuple_parts
@@ -71,46 +70,44 @@ def old_places(prog: Program, text: str) -> str:
 def cell_notation(prog: Program, z: int) -> str:
     """A cell's name; with several boards ``board.name``, unless its board is named the
     way people name it (``named "..."``) with names no other board's cell has."""
-    zone = prog.zones[z]
-    name = zone.cell.name
-    if len(prog.boards) > 1 and zone.board not in _cell_names(prog).bare:
-        return f"{zone.board}.{name}"
-    return name
+    names = prog.__dict__.get("_cell_names")
+    if names is None:
+        names = _cell_names(prog)
+    return names.written[z]
 
 
 class _CellNames:
-    """How a program's cells are written and may be typed: ``bare``, the boards whose
-    cells are written without the board's name; ``exact`` and ``folded``, each way a
-    cell may be typed (its notation, ``board.name``, and its name alone when no other
-    board has a cell of that name), as written and ignoring case, to the cell's zone
-    (None where two cells share the text)."""
-
-    __slots__ = ("bare", "exact", "folded", "__weakref__")
+    """How a program's cells are written and may be typed: ``written``, each cell's
+    notation (by zone; "" for a zone off the boards); ``exact`` and ``folded``, each
+    way a cell may be typed (its notation, ``board.name``, and its name alone when no
+    other board has a cell of that name), as written and ignoring case, to the cell's
+    zone (None where two cells share the text)."""
 
     def __init__(self, prog: Program):
         cells = {b: [(z, prog.zones[z].cell.name) for z in ids] for b, ids in prog.boards.items()}
         boards = {b: {name for _, name in named} for b, named in cells.items()}
         elsewhere = {b: set().union(*(n for o, n in boards.items() if o != b)) for b in boards}
         decls = prog.checked.boards
-        self.bare = frozenset(b for b, names in boards.items()
-                              if decls[b].decl.named is not None and not names & elsewhere[b])
+        bare = {b for b, names in boards.items()
+                if len(boards) == 1 or (decls[b].decl.named is not None and not names & elsewhere[b])}
+        self.written: list[str] = [""] * len(prog.zones)
         self.exact: dict[str, int | None] = {}
         self.folded: dict[str, int | None] = {}
         for b, named in cells.items():
             for z, name in named:
+                self.written[z] = name if b in bare else f"{b}.{name}"
                 forms = {f"{b}.{name}"} | ({name} if name not in elsewhere[b] else set())
                 for form in forms:
                     for table, key in ((self.exact, form), (self.folded, form.casefold())):
                         table[key] = z if table.get(key, z) == z else None
 
 
-_CELL_NAMES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # program -> _CellNames
-
-
 def _cell_names(prog: Program) -> _CellNames:
-    got = _CELL_NAMES.get(prog)
-    if got is None:   # (a program is immutable: its cells' names are read once)
-        got = _CELL_NAMES[prog] = _CellNames(prog)
+    """The program's ``_CellNames``, made once (a program is immutable; as the runtime's
+    tables of zones, kept in the program's ``__dict__``)."""
+    got = prog.__dict__.get("_cell_names")
+    if got is None:
+        got = prog.__dict__["_cell_names"] = _CellNames(prog)
     return got
 
 
