@@ -49,10 +49,10 @@ def _rules(text: str = RULES):
 
 def _places(game) -> list[list[int]]:
     """The items ``known`` asks about, in its order, for each of its rows."""
-    R, prog, n = game.R, game.program, game.players
+    zones, prog, n = game.state["zones"], game.program, game.players
     zone = {z.key: z.id for z in prog.zones}
-    shared = list(R.zones[zone["pile"]]) + list(R.zones[zone["table"]])
-    return [shared] * n + [list(R.zones[zone[f"hand:{q}"]]) for _p in range(n) for q in range(n)]
+    shared = list(zones[zone["pile"]]) + list(zones[zone["table"]])
+    return [shared] * n + [list(zones[zone[f"hand:{q}"]]) for _p in range(n) for q in range(n)]
 
 
 def _seen_in_view(game, seat: int, item: int) -> bool:
