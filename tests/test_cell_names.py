@@ -151,3 +151,18 @@ def test_a_board_named_in_capitals_is_typed_in_lower_case(tmp_path):
     assert game.apply("b1").notation == "place B1"
     assert game.apply("place grid.a2").notation == "place A2"
     assert testing.zone(rules.for_players(2), "b2") == testing.zone(rules.for_players(2), "grid:B2")
+
+
+def test_meeple_play_takes_a_cell_as_it_is_typed_and_records_its_notation(tmp_path):
+    from meeple.cli.main import app
+    from meeple.interpreter import record
+    from typer.testing import CliRunner
+    path = tmp_path / "two_boards.meeple"
+    path.write_text(TWO_BOARDS, encoding="utf-8")
+    r = CliRunner().invoke(app, ["play", str(path), "--seed", "0", "--bot", "2=first",
+                                 "--record", str(tmp_path / "p.json")],
+                           input="S2\nGrid.B2\nquit\n", env={"COLUMNS": "100", "LINES": "40"})
+    assert "Traceback" not in r.output and "Illegal move" not in r.output, r.output
+    assert "Player 1: place tray.s2" in r.output and "Player 1: place b2" in r.output, r.output
+    moves = record.load(tmp_path / "p.json").moves
+    assert moves[0] == "place tray.s2" and moves[2] == "place b2"
