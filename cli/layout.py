@@ -367,6 +367,8 @@ def _board_parts(prog, view: dict, fit: Fit, width: int, turn: TurnInfo | None,
     from ..interpreter import display
     out: list = []
     for board in prog.boards:
+        if not drawn(prog, board):
+            continue
         if fit.titles:
             out.append(Text(literal(display.name(prog, board)), style="bold underline"))
         marks = turn.marks if turn is not None and not fit.names else None

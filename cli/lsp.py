@@ -65,7 +65,7 @@ KEYWORD_HELP = {
     "invariant": "`invariant name always: cond`: a condition `meeple test` checks in every game",
     "bound": "`bound N turns`: every game ends within this",
     "participant": "`participant name [score = expr]`: takes part without being a seat",
-    "offscreen": "`offscreen NAME`: a variable or zone the terminal screens do not draw",
+    "offscreen": "`offscreen NAME`: a variable, zone or board the terminal screens do not draw",
     "return": "`return expr`: ends a procedure with its result",
     "call": "`call p(args)`: runs a procedure (`let v = call f()` keeps its result)",
 }

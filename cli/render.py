@@ -507,7 +507,7 @@ def zones_table(prog, view: dict, seat) -> Group:
 
 
 def drawn(prog, name: str) -> bool:
-    """Whether the screens draw this variable or zone (not when declared ``offscreen``)."""
+    """Whether the screens draw this variable, zone or board (not when declared ``offscreen``)."""
     return name not in prog.checked.offscreen
 
 
@@ -567,6 +567,8 @@ def boards_full(prog, view: dict, names: bool = True, last: frozenset = frozense
     of the latest move, marked)."""
     parts: list = []
     for board in prog.boards:
+        if not drawn(prog, board):
+            continue
         parts.append(Text(literal(_display().name(prog, board)), style="bold underline"))
         parts.append(BoardDrawing(prog, view, board, names, last))
         parts.append(Text(""))

@@ -32,11 +32,12 @@ class Node(BaseModel):
 
 class TypeRef(Node):
     """A type written in the source: ``int``, ``Card``, ``table`` (a cell of that
-    board), ``player``, ``zone``, or ``list of T``."""
+    board), ``player``, ``zone``, ``list of T``, or a tuple's ``(T1, T2, ...)``."""
 
     node: Literal["TypeRef"] = "TypeRef"
     name: str
     item: TypeRef | None = None  # element type when name == "list"
+    parts: list[TypeRef] = []  # the parts' types when name == "tuple" (two or more)
 
 
 # ---------------------------------------------------------------- expressions

@@ -186,6 +186,13 @@ def _face_down(ck: Typing, a, ts) -> T:
     return BOOL
 
 
+def _knows(ck: Typing, a, ts) -> T:
+    ck.want(a[0], ts[0], PLAYER)
+    if ts[1].tag != "item" and not ts[1].is_error:
+        ck.mismatch(a[1], "an item", ts[1])
+    return BOOL
+
+
 def _owner(ck: Typing, a, ts) -> T:
     if ts[0].tag != "zone" and not ts[0].is_error:
         ck.mismatch(a[0], "a per-player zone", ts[0])
@@ -235,6 +242,11 @@ _TABLE = (
     Builtin("face_down", (1,), "whether an item lies face down", _face_down, (
         ("`face_down(item)`", "bool",
          "whether the item lies [face down](#69-move) (for everyone, or seen by one player)"),), state="always"),
+    Builtin("knows", (2,), "whether a player may see an item now", _knows, (
+        ("`knows(p, item)`", "bool",
+         "whether player `p` may see the item now, as their [view](#10-hidden-information) shows it: "
+         "face down, only the player it lies face down for; else as its place's visibility, or "
+         "[revealed](#616-reveal)"),), state="always"),
     Builtin("abs", (1,), "the absolute value of a number", _of(INT, result=INT),
             (("`abs(n)`", "int", "absolute value"),)),
     Builtin("min", (1, 2), "the smaller of two numbers, the smallest of a list", _min_max, _MIN_MAX,

@@ -19,7 +19,20 @@ from .check_items import ItemChecks
 from .check_stmts import StmtChecks
 from .errors import Diagnostics
 from .load import Merged
-from .types import BOOL, ERROR, INT, NONE, PLAYER, STR, T, compatible, list_of, tuple_of, unify
+from .types import (
+    BOOL,
+    ERROR,
+    INT,
+    NONE,
+    PLAYER,
+    STR,
+    TUPLE_PARTS,
+    T,
+    compatible,
+    list_of,
+    tuple_of,
+    unify,
+)
 
 # the built-in functions (name -> allowed argument counts; their types are checked in
 # _call_builtin), aggregates and constants, as dsl/builtins.py declares them
@@ -29,9 +42,6 @@ CLOSURES = set(builtins.CLOSURES)
 FORMS = set(builtins.FORMS)
 CONSTANTS = {name: c.type for name, c in builtins.CONSTANTS.items()}
 
-
-# the types of a tuple's parts: values a move's notation writes by themselves
-_TUPLE_PARTS = ("int", "str", "bool", "player", "cell", "enum", "none", "error")
 
 class NodeMap:
     """A map from IR nodes, by identity (nodes are not hashable, and two equal nodes in
@@ -175,7 +185,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
             if d.node == "KindDecl":
                 self._kind_fields(d)
         self.asks = self._asking_procedures()
-        self.results = {n: self.type_ref(p.result) for n, p in self.c.procedures.items()
+        self.results = {n: self.written_type(p.result) for n, p in self.c.procedures.items()
                         if p.result is not None}
         for d in decls:
             self._check_decl(d)
@@ -331,7 +341,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
         parts = []
         for x in e.items:
             t = self.expr(x, env)
-            if t.tag not in _TUPLE_PARTS:
+            if t.tag not in TUPLE_PARTS:
                 self.d.add(errors.tuple_part(x.span, str(t)))
                 t = ERROR
             parts.append(t)

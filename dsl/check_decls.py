@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from . import ast as ir, boards as gen, errors
-from .types import BOOL, ERROR, INT, PLAYER, STR, T, list_of
+from .types import BOOL, ERROR, INT, PLAYER, STR, TUPLE_PARTS, T, list_of, tuple_of
 
 if TYPE_CHECKING:
     from .check import Checked
@@ -368,7 +368,7 @@ class DeclChecks:
                 self._check_deck(d)
             case "VarDecl":
                 self._visibility(d, d.visibility, d.per_player)
-                t = self.type_ref(d.type)
+                t = self.written_type(d.type)
                 self._expect(d.init, {}, t, f"the initial value of '{d.name}'")
             case "ConstDecl":
                 self._check_const(d)
@@ -386,8 +386,9 @@ class DeclChecks:
             case "RelationDecl":
                 self._check_relation(d)
             case "FunctionDecl":
-                env = self._params(d.params)
-                self._expect(d.body, env, self.type_ref(d.result), f"the result of '{d.name}'")
+                env = self._params(d.params, tuples=True)
+                self._expect(d.body, env, self.written_type(d.result, tuples=True),
+                             f"the result of '{d.name}'")
             case "ProcedureDecl":
                 self.proc_decl = d
                 self._proc(d.name, d.body, self._params(d.params))
@@ -410,7 +411,7 @@ class DeclChecks:
     def _check_const(self, d: ir.ConstDecl) -> None:
         """A const's value fits its type and reads only the consts declared before it
         (they are computed in order, before any game)."""
-        self._expect(d.value, {}, self.type_ref(d.type), f"the value of const '{d.name}'")
+        self._expect(d.value, {}, self.written_type(d.type), f"the value of const '{d.name}'")
         names = list(self.c.consts)
         later = set(names[names.index(d.name):]) if d.name in names else set()
         for n in ir.walk(d.value):
@@ -422,7 +423,7 @@ class DeclChecks:
                 return
 
     def _check_relation(self, d: ir.RelationDecl) -> None:
-        env = {p.name: self.type_ref(p.type) for p in d.params}
+        env = {p.name: self.written_type(p.type) for p in d.params}
         for p in d.params:
             if env[p.name].tag != "cell":
                 self.d.add(errors.type_mismatch(p.span, f"relation parameter '{p.name}'",
@@ -530,9 +531,9 @@ class DeclChecks:
                     self.d.add(errors.no_attribute(d.span, d.kind, d.attr, c.kinds[d.kind]))
                 c.kind_colors[d.kind] = d.attr
             case "OffscreenDecl":
-                shown = {**c.vars, **c.zones}
+                shown = {**c.vars, **c.zones, **c.boards}
                 if d.name not in shown:
-                    self.d.add(errors.unknown(d.span, "variable or zone", d.name, shown))
+                    self.d.add(errors.unknown(d.span, "variable, zone or board", d.name, shown))
                 c.offscreen.add(d.name)
             case _:
                 return False
@@ -543,7 +544,7 @@ class DeclChecks:
         for f in d.fields:
             if f.name in fields:
                 self.d.add(errors.duplicate(f.span, "attribute", f.name, f.span))
-            t = fields[f.name] = self.type_ref(f.type)
+            t = fields[f.name] = self.written_type(f.type)
             if f.var:
                 item_vars[f.name] = f
                 if f.init is None:
@@ -561,20 +562,45 @@ class DeclChecks:
                                         "use 'public' or 'hidden', or write 'per player'"))
 
     def _kind_ref(self, t: ir.TypeRef) -> None:
-        if t.name not in self.c.kinds:
+        if t.parts:
+            self.d.add(errors.tuple_type_here(t.span))
+        elif t.name not in self.c.kinds:
             self.d.add(errors.unknown(t.span, "kind", t.name, self.c.kinds, "check/unknown-kind"))
 
-    def _params(self, params: list[ir.Param]) -> dict[str, T]:
+    def _params(self, params: list[ir.Param], tuples: bool = False) -> dict[str, T]:
         env = {}
         for p in params:
             if p.name in env:
                 self.d.add(errors.duplicate(p.span, "parameter", p.name, p.span))
-            env[p.name] = self.type_ref(p.type)
+            env[p.name] = self.written_type(p.type, tuples)
         return env
+
+    def written_type(self, t: ir.TypeRef, tuples: bool = False) -> T:
+        """The type ``t`` stands for (as ``type_ref``), checked where it is declared: a
+        tuple type in it only where ``tuples`` (a function's parameters and result, a
+        local's ``let``), each of its parts a type a move writes by itself (a part that
+        is not: ERROR, as ``type_ref`` makes it, so that nothing else is reported)."""
+        if t.name == "list" and t.item is not None:
+            return list_of(self.written_type(t.item, tuples))
+        if t.name != "tuple" or not t.parts:
+            return self.type_ref(t)
+        if not tuples:
+            self.d.add(errors.tuple_type_here(t.span))
+            return self.type_ref(t)
+        parts = []
+        for part in t.parts:
+            pt = self.type_ref(part)
+            if pt.tag not in TUPLE_PARTS:
+                self.d.add(errors.tuple_part(part.span, str(pt)))
+                pt = ERROR
+            parts.append(pt)
+        return tuple_of(parts)
 
     def type_ref(self, t: ir.TypeRef) -> T:
         if t.name == "list":
             return list_of(self.type_ref(t.item))
+        if t.name == "tuple" and t.parts:   # (a part no tuple has: see written_type)
+            return tuple_of(pt if pt.tag in TUPLE_PARTS else ERROR for pt in map(self.type_ref, t.parts))
         if t.name in BUILTIN_TYPES:
             return BUILTIN_TYPES[t.name]
         if t.name in self.c.enums:

@@ -32,6 +32,7 @@ class StmtChecks:
         def _iter_type(self, e, env, span) -> T: ...
         def template(self, text: str, span, env) -> list: ...
         def type_ref(self, t: ir.TypeRef) -> T: ...
+        def written_type(self, t: ir.TypeRef, tuples: bool = False) -> T: ...
         def _made_stmt(self, s, env) -> bool: ...
 
     # ---------------------------------------------------------------- procedures
@@ -70,7 +71,7 @@ class StmtChecks:
         if s.type is None:
             self._bind(s.span, s.var, self.expr(s.value, env))
             return
-        want = self.type_ref(s.type)
+        want = self.written_type(s.type, tuples=True)
         self._expect(s.value, env, want, f"the value of '{s.var}'")
         if s.value.node == "ListLit" and not s.value.items and want.tag == "list":
             self.c.types[s.value] = want   # a typed empty list: a list of T's elements

@@ -287,6 +287,15 @@ def tuple_part(span: Span, got: str) -> Diagnostic:
                       "give an item by its cell, or choose it in a decision of its own")
 
 
+def tuple_type_here(span: Span) -> Diagnostic:
+    """A tuple's type written where values are kept or shown (a variable, a const, an
+    attribute, a procedure's parameter): only a function's and a local's may be one."""
+    return Diagnostic("check/bad-value", span,
+                      "a tuple type is written only for a function's parameters and result, "
+                      "and a local's type (let t: (grid, int) = ...)",
+                      "keep each part in a variable of its own, or a list of tuples in a local")
+
+
 def wrong_arity(span: Span, func: str, expected: str, got: int) -> Diagnostic:
     return Diagnostic("check/arity", span,
                       f"'{func}' takes {expected} argument(s), {got} given", length=len(func))

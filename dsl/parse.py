@@ -532,6 +532,9 @@ class _ToIR(Transformer):
         kind = _new(ir.TypeRef, span=self.t(c[0]), name=str(c[0])) if c[0] is not None else None
         return _new(ir.TypeRef, span=self.s(meta), name="zone", item=kind)
 
+    def tuple_type(self, meta, c):
+        return _new(ir.TypeRef, span=self.s(meta), name="tuple", parts=[p for p in c if p is not None])
+
     # -------------------------------------------------------- statements
     def block(self, meta, c):
         return _new(ir.Block, span=self.s(meta), stmts=c)

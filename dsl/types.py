@@ -39,6 +39,9 @@ def tuple_of(parts) -> T:
     return T("tuple", None, tuple(parts))
 
 
+# the types of a tuple's parts: values a move's notation writes by themselves
+TUPLE_PARTS = ("int", "str", "bool", "player", "cell", "enum", "none", "error")
+
 INT, BOOL, STR, PLAYER, NONE, ERROR = T("int"), T("bool"), T("str"), T("player"), T("none"), T("error")
 NULLABLE = ("item", "cell", "player", "enum")
 

@@ -41,7 +41,7 @@ USES = [
     ("size(pile)", "int"), ("size(xs)", "int"), ("len(g)", "int"), ("len(ns)", "int"),
     ("empty(g)", "bool"), ("empty(ns)", "bool"), ("occupied(pile)", "bool"), ("occupied(ns)", "bool"),
     ("cells(grid)", "list of grid"), ("cell_of(top(g), grid)", "grid"), ("cell_of(first(xs), grid)", "grid"),
-    ("face_down(top(g))", "bool"),
+    ("face_down(top(g))", "bool"), ("knows(next_player(active), top(g))", "bool"),
     ("abs(3 - size(pile))", "int"), ("min(size(pile), 7)", "int"), ("max(size(pile), 7)", "int"),
     ("min(ns)", "int"), ("max(ns)", "int"), ("sum(ns)", "int"), ("count(xs)", "int"),
     ("any([x.v > 2 for x in xs])", "bool"), ("all([x.v > 1 for x in xs])", "bool"),

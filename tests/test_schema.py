@@ -113,6 +113,7 @@ supply spare: 4 of K(v: 0, e: b, l: [])
 var n: int per player = 0
 relation near(p: b, q: b) = p.row == q.row
 function f(x: int): int = if x > 0 then -x else x % 2
+function pair(t: (b, int)): list of (b, int) = [t]
 const fs: list of int = [f(i) for i in 1..3]
 procedure p(x: int) { call p(x - 1) }
 procedure g(x: int): int { let c1 = cell(b, row: 1, col: x) let r1 = ray(c1, row: 1, col: 0) return x }

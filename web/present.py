@@ -62,7 +62,7 @@ def boards(prog) -> list[dict]:
     out = []
     for board, zones in prog.boards.items():
         cells = [prog.zones[z].cell for z in zones]
-        if not cells:
+        if not cells or board in prog.checked.offscreen:
             continue
         places = _grid(cells)
         out.append({"name": board, "title": display.name(prog, board),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import weakref
 
 from ..compiler.compile import Program
-from ..play import rng
+from ..play import display, rng
 from ..play.game import Game, new_chance
 from ..play.runtime import run
 
@@ -49,17 +49,30 @@ def items(prog: Program, kind: str | None = None, **attrs) -> list[int]:
             and all(str(i.attrs.get(k)) == str(v) for k, v in attrs.items())]
 
 
-_ZONE_IDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # program -> {key: id}
+_ZONE_IDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # program -> ({key: id}, {folded key: id})
 
 
 def zone(prog: Program, key: str) -> int:
-    ids = _ZONE_IDS.get(prog)
-    if ids is None:   # (a program is immutable: its zones' keys are read once)
-        ids = _ZONE_IDS[prog] = {}
+    """A zone by its key (``draw``, ``hand:0``, ``pond:s3``), or a cell as a move writes
+    it (``s3``, ``pond.s3``: its name alone when no other board has a cell of that name);
+    in any letter case when that names one zone."""
+    got = _ZONE_IDS.get(prog)
+    if got is None:   # (a program is immutable: its zones' keys are read once)
+        ids: dict[str, int] = {}
+        folded: dict[str, int | None] = {}
         for z in prog.zones:
             ids.setdefault(z.key, z.id)
+            k = z.key.casefold()
+            folded[k] = z.id if folded.get(k, z.id) == z.id else None
+        got = _ZONE_IDS[prog] = (ids, folded)
+    ids, folded = got
     if key in ids:
         return ids[key]
+    found = display.typed_cell(prog, key)
+    if found is None:
+        found = folded.get(key.casefold())
+    if found is not None:
+        return found
     raise LookupError(f"no zone '{key}'; zones are e.g. {[z.key for z in prog.zones[:6]]}")
 
 

@@ -331,6 +331,8 @@ PRIMITIVES: dict[str, Primitive] = {
     "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge),
     "across": Primitive(_py_across, _cxx_across),
     "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})"),
+    # (Runtime.sees_item; the C++ sees(...) is the same rule)
+    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))"),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
                      over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),

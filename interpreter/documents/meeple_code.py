@@ -15,6 +15,8 @@ def type_code(t: ir.TypeRef | None) -> str:
         return ""
     if t.name == "list" and t.item is not None:
         return f"list of {type_code(t.item)}"
+    if t.name == "tuple" and t.parts:
+        return "(" + ", ".join(map(type_code, t.parts)) + ")"
     return t.name
 
 

@@ -722,6 +722,8 @@ class Gen(MemoCalls, EpochSteps):
         name = tr.name
         if name == "list":
             return T("list", self.typeref(tr.item))
+        if name == "tuple" and tr.parts:   # (a function's parameter or result)
+            return T("tuple", None, tuple(self.typeref(p) for p in tr.parts))
         if name in ("int", "bool", "str", "player"):
             return T(name)
         c = self.c

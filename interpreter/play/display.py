@@ -68,10 +68,76 @@ def old_places(prog: Program, text: str) -> str:
 
 
 def cell_notation(prog: Program, z: int) -> str:
-    zone = prog.zones[z]
-    if len(prog.boards) > 1:
-        return f"{zone.board}.{zone.cell.name}"
-    return zone.cell.name
+    """A cell's name; with several boards ``board.name``, unless its board is named the
+    way people name it (``named "..."``) with names no other board's cell has."""
+    names = prog.__dict__.get("_cell_names")
+    if names is None:
+        names = _cell_names(prog)
+    return names.written[z]
+
+
+class _CellNames:
+    """How a program's cells are written and may be typed: ``written``, each cell's
+    notation (by zone; "" for a zone off the boards); ``exact`` and ``folded``, each
+    way a cell may be typed (its notation, ``board.name``, and its name alone when no
+    other board has a cell of that name), as written and ignoring case, to the cell's
+    zone (None where two cells share the text)."""
+
+    def __init__(self, prog: Program):
+        cells = {b: [(z, prog.zones[z].cell.name) for z in ids] for b, ids in prog.boards.items()}
+        boards = {b: {name for _, name in named} for b, named in cells.items()}
+        elsewhere = {b: set().union(*(n for o, n in boards.items() if o != b)) for b in boards}
+        decls = prog.checked.boards
+        bare = {b for b, names in boards.items()
+                if len(boards) == 1 or (decls[b].decl.named is not None and not names & elsewhere[b])}
+        self.written: list[str] = [""] * len(prog.zones)
+        self.exact: dict[str, int | None] = {}
+        self.folded: dict[str, int | None] = {}
+        for b, named in cells.items():
+            for z, name in named:
+                self.written[z] = name if b in bare else f"{b}.{name}"
+                forms = {f"{b}.{name}"} | ({name} if name not in elsewhere[b] else set())
+                for form in forms:
+                    for table, key in ((self.exact, form), (self.folded, form.casefold())):
+                        table[key] = z if table.get(key, z) == z else None
+
+
+def _cell_names(prog: Program) -> _CellNames:
+    """The program's ``_CellNames``, made once (a program is immutable; as the runtime's
+    tables of zones, kept in the program's ``__dict__``)."""
+    got = prog.__dict__.get("_cell_names")
+    if got is None:
+        got = prog.__dict__["_cell_names"] = _CellNames(prog)
+    return got
+
+
+def typed_cell(prog: Program, text: str) -> int | None:
+    """The cell (its zone) a person means by ``text``: its notation, ``board.name``, or
+    its name alone when no other board has a cell of that name; in any letter case when
+    that names one cell. None when it names no cell, or several."""
+    names = _cell_names(prog)
+    if text in names.exact:
+        return names.exact[text]
+    return names.folded.get(text.casefold())
+
+
+_TYPED_WORD = re.compile(r"(?:^|(?<=[\s+]))[^\s+#]+")   # (not a position: deck#2)
+
+
+def typed_cells(prog: Program, text: str, verb: str | None = None) -> str:
+    """A typed move with each word that names a cell (see ``typed_cell``) written as the
+    cell's notation: ``p2a1`` or ``P2A1`` for ``table.p2a1``, ``grid.c3`` for ``c3``. The
+    decision's verb, when the text begins with it, stays as it is."""
+    if not prog.boards:
+        return text
+    start = 0
+    if verb and text.lstrip().casefold().startswith(verb.casefold() + " "):
+        start = len(text) - len(text.lstrip()) + len(verb)
+
+    def spelled(m: re.Match) -> str:
+        z = typed_cell(prog, m.group(0))
+        return m.group(0) if z is None else cell_notation(prog, z)
+    return text[:start] + _TYPED_WORD.sub(spelled, text[start:])
 
 
 # ---------------------------------------------------------------- names

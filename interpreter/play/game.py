@@ -472,11 +472,19 @@ class Game:
         aliased = self._by_alias(moves, text)
         if aliased is not None:
             return aliased
-        from .display import old_places
+        from .display import old_places, typed_cells
         older = old_places(self.program, text)
         if older != text:
             # a per-player zone's seat counted from 0 (hand:1#3), as older records wrote it
             return self._match(moves, older)
+        spelled = typed_cells(self.program, text, verb)
+        if spelled != text:
+            # a cell typed by its name alone (c3 for grid.c3), in another letter case, or
+            # with its board's name where the notation leaves it out (grid.c3 for c3)
+            try:
+                return self._match(moves, spelled)
+            except IllegalMove:
+                pass   # (the error names the text as typed)
         from ...dsl.errors import did_you_mean
         hint = did_you_mean(want, [m.notation for m in moves])
         raise IllegalMove(f"{text!r} is not a legal move now" + (f"; {hint}" if hint else ""))

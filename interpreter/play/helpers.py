@@ -310,6 +310,14 @@ def _until(R, xs, cond) -> list:
     return out
 
 
+def _knows(R, p, item) -> bool:
+    """``knows(p, item)``: whether seat p may see the item now (``Runtime.sees_item``,
+    the rule views follow); a player or an item that is none fails as none does."""
+    if p is None or item is None:
+        raise TypeError("knows() of None")
+    return R.sees_item(item, p)
+
+
 def _cell_of(R, item, cells: frozenset):
     z = R.loc[item]
     return z if z in cells else None
