@@ -326,22 +326,22 @@ def test_two_kinds_on_two_layers():
 
 def test_fences_stand_on_the_edges_between_cells():
     game = _program("fences_demo").new_game(2, 0)
-    assert testing.notations(game) == ["step yard.b1", "step yard.a2"]
-    game.apply("step yard.b1")
+    assert testing.notations(game) == ["step b1", "step a2"]
+    game.apply("step b1")
     fences = testing.notations(game)
     assert len(fences) == 12 and fences[:3] == ["fence side.a1-b1", "fence side.a1-a2", "fence side.b1-c1"]
     game.apply("fence side.a1-b1")
     # the fence closes the side between a1 and b1: no step back to a1
-    assert testing.notations(game) == ["step yard.c1", "step yard.b2"]
+    assert testing.notations(game) == ["step c1", "step b2"]
     assert len(views.view(game, 0)["zones"]["side:a1-b1"]) == 1
     # a third fence would cut c3 off: it is not offered (the others are)
     game = _program("fences_demo").new_game(2, 0)
-    for m in ["step yard.b1", "fence side.b1-c1", "step yard.b2", "fence side.b2-c2", "step yard.b3"]:
+    for m in ["step b1", "fence side.b1-c1", "step b2", "fence side.b2-c2", "step b3"]:
         game.apply(m)
     fences = testing.notations(game)
     assert "fence side.b3-c3" not in fences and "fence side.a3-b3" in fences and len(fences) == 9
     game.apply("fence side.a3-b3")
-    game.apply("step yard.c3")
+    game.apply("step c3")
     assert game.over and game.result["outcomes"] == ["win", "loss"]
 
 
