@@ -1,6 +1,7 @@
 """Options that are lists or tuples beside moves without an object (``choose xs, how
 from [[1, 2], [2, 1]] as "bid" or "draw" or "pass"``, ``choose t from [(k, "x") ...] as
-"take" or "pass"``) in a kernel (issue 37): the kernel keeps none as a list or a tuple of
+"take" or "pass"``, ``choose (c, _, d) from ... or "pass"``, its parts none after "pass")
+in a kernel (issue 37): the kernel keeps none as a list or a tuple of
 its own (``List::none``, ``Tup::none``), orders it first, compares it (``xs == none``),
 carries it to and from Python, and bails where Python fails on it (``size(xs)`` of
 none), so that it plays as Python move by move: the same options, states, frames and
@@ -13,10 +14,11 @@ from pathlib import Path
 
 import pytest
 from kernel_support import needs_kernel
-from lockstep import kernel_difference, kernel_plays_as_python
+from lockstep import kernel_difference, kernel_plays_as_python, play_both, straight
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
+from meeple.interpreter.compiler import codegen
 
 DATA = Path(__file__).resolve().parent / "testdata"
 
@@ -82,6 +84,23 @@ end when rounds >= 6 or empty(pile)
 score(p) = n
 """
 
+# the parts of tuples named beside a verb: each none after "pass"
+PARTS = TUPLES.replace("""  choose t from [(c, d, c.row + rounds) for c in cells(b) if empty(c) for d in Turn
+                 if (c.col + rounds) % 2 == 0] as "take" or "pass"
+  if none != t {
+    move top(pile) to t[0]
+    if t[1] == right { n = n + t[2] } else { n = n - 1 }
+  } else {
+    n = n + 10
+  }""", """  choose (c, _, d) from [(c, "turn", d) for c in cells(b) if empty(c) for d in Turn
+                         if (c.col + rounds) % 2 == 0] as "place" or "pass"
+  if c != none {
+    move top(pile) to c
+    if d == right { n = n + c.row + rounds } else { n = n - 1 }
+  } elif d == none {
+    n = n + 10
+  }""")
+
 
 def _rules(text: str):
     return compile_sources(SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text}))
@@ -95,7 +114,7 @@ def _pair(text: str):
 
 
 @needs_kernel
-@pytest.mark.parametrize("text", [LISTS, TUPLES], ids=["lists", "tuples"])
+@pytest.mark.parametrize("text", [LISTS, TUPLES, PARTS], ids=["lists", "tuples", "parts"])
 def test_the_kernel_plays_lists_and_tuples_beside_verbs_as_python(text, monkeypatch):
     monkeypatch.delenv("MEEPLE_KERNEL", raising=False)
     fast, plain, said = _pair(text)
@@ -177,3 +196,25 @@ def test_liars_poker_takes_the_same_openspiel_actions_by_its_kernel(monkeypatch)
         assert a.is_terminal() and a.returns() == b.returns()
         assert isinstance(a.game, KernelGame) and a.game.live and not isinstance(b.game, KernelGame)
     assert played > 60
+
+
+@pytest.mark.parametrize("text", [LISTS, TUPLES, PARTS], ids=["lists", "tuples", "parts"])
+def test_the_straightforward_and_the_fast_code_play_them_alike(text, monkeypatch):
+    def load(optimize: bool):
+        monkeypatch.setattr(codegen, "OPTIMIZE", optimize)
+        monkeypatch.setattr(codegen, "STRICT", optimize)
+        return _rules(text).for_players(2)
+    fast, plain = load(True), load(False)
+    played = sum(play_both(fast, plain, 2, seed, 60) for seed in range(4))
+    with straight():
+        played += play_both(fast, plain, 2, 7, 60)
+    assert played > 15
+
+
+def test_the_parts_are_none_after_the_move_without_an_object():
+    game = _rules(PARTS).for_players(2).new_game(2, 0)
+    assert [m.notation for m in game.legal_moves()] == ["pass", "place b1 turn left", "place b1 turn right",
+                                                       "place b2 turn left", "place b2 turn right"]
+    game.apply("pass")     # c and d none: ten points
+    game.apply("place a2 turn right")
+    assert game.state["vars"] == {"n": 13, "rounds": 2}

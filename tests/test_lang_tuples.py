@@ -112,9 +112,10 @@ def test_parts_are_read_by_a_constant_index_with_their_own_types():
     # an item or a list is no part of a tuple
     ('  let t = (top(pile), 1)', "check/bad-value", 12, "not a Card"),
     ('  let t = ([1], 1)', "check/bad-value", 12, "not a list of int"),
-    # a move without an object has no parts to give: it is an option of its own
+    # beside a move without an object each part named is none after it: not a number
     ('  choose (c, d) from [(c, 1) for c in cells(b)] as "put" or "pass"', "check/bad-value", 3,
-     "a move without an object ('or \"pass\"') has no parts to give"),
+     "the part 'd' of 'choose (...)' (int) cannot be none, as it is after the move without an object "
+     "('or \"pass\"')"),
     # the parts of a list's tuples have one type each
     ('  let ts = [(1, "a"), ("a", 1)]', "check/type-mismatch", 23, "list element"),
 ])
