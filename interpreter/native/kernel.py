@@ -389,7 +389,7 @@ class Gen(MemoCalls, EpochSteps):
         if u.tag in ("list", "tuple"):
             if e.node == "NoneLit":
                 return f"none_of<{self.ct(u)}>()"
-            if e.node == "Var" and e.name in sc:
+            if e.node == "Var" and e.name in sc and sc[e.name][1] == u:
                 return sc[e.name][0]
         return self.expr(e, sc, u)
 
