@@ -16,6 +16,8 @@ four cards, each contract played out double dummy.
 - Made an OpenSpiel game by Meeple's adapter (`meeple.openspiel`), the ruleset is typed
   as OpenSpiel types tiny bridge (identical payoffs, imperfect information, explicit
   chance), and each seat's information states part the histories as OpenSpiel's do.
+  (Observations are not compared: OpenSpiel's, the hand and the last bid with its
+  bidder, are coarser than a Meeple view, which shows the count of calls made too.)
 - Its kernel plays it as Python does.
 
 A Meeple move, `bid 1NT` or `pass`, is OpenSpiel's `1NT` or `Pass`; a chance outcome,
