@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast as ir, errors
-from .types import BOOL, ERROR, INT, PLAYER, STR, T, compatible, list_of, tuple_of
+from .types import BOOL, ERROR, INT, NULLABLE, PLAYER, STR, T, compatible, list_of, tuple_of
 
 if TYPE_CHECKING:
     from .check import Checked
@@ -199,9 +199,7 @@ class StmtChecks:
                 self._verbs_when(s, env)
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
                 self.verb_types.setdefault(s.verb, []).append(env[s.var])
-                if s.parts is not None and s.alone is not None:
-                    self.d.add(errors.tuple_alone(s.span, s.alone, len(s.parts)))
-                elif s.parts is not None:
+                if s.parts is not None:
                     self._choose_parts(s)
                 if s.said is not None:
                     self._bind(s.span, s.said, STR)
@@ -229,7 +227,9 @@ class StmtChecks:
     def _choose_parts(self, s: ir.Choose) -> None:
         """``choose (a, b) from LIST``: the hidden local ``s.var`` holds the tuple chosen;
         each named part is a local set from it, by a ``let`` the checker writes
-        (``Checked.unpacks``) and the later stages run after the decision."""
+        (``Checked.unpacks``) and the later stages run after the decision. Beside moves
+        without an object (``or "pass"``), where the tuple is none, each part is none:
+        ``let a = if t == none then none else t[0]``."""
         env = self.proc_locals
         assert env is not None and s.parts is not None
         t = env[s.var]
@@ -243,10 +243,22 @@ class StmtChecks:
                 continue
             tup = ir.trusted(ir.Var, span=s.span, name=s.var)
             part = ir.trusted(ir.Index, span=s.span, obj=tup, index=ir.trusted(ir.IntLit, span=s.span, value=k))
+            if s.alone is not None and self._part_has_none(s.span, s.alone, name, t.parts[k]):
+                none = ir.trusted(ir.NoneLit, span=s.span)
+                passed = ir.trusted(ir.BinOp, span=s.span, op="==", left=tup, right=none)
+                part = ir.trusted(ir.CondExpr, span=s.span, cond=passed, then=none, other=part)
             lets.append(ir.trusted(ir.Let, span=s.span, var=name, value=part))
         for let in lets:
             self._stmt(let)
         self.c.unpacks[s] = lets
+
+    def _part_has_none(self, span, verb: str, name: str, t: T) -> bool:
+        """Whether the part ``name`` of ``choose (...) ... or "VERB"`` may be none, as it is
+        after that move (a cell, a player or an enum value); else a located error."""
+        if t.tag in NULLABLE or t.is_error:
+            return True
+        self.d.add(errors.tuple_alone(span, verb, name, str(t)))
+        return False
 
     def _best(self, s: ir.Best, env) -> None:
         self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))

@@ -261,14 +261,14 @@ def tuple_index(span: Span, parts: int) -> Diagnostic:
                       "(see the language reference, 9.3)")
 
 
-def tuple_alone(span: Span, verb: str, parts: int) -> Diagnostic:
-    """``choose (a, b) from ... as "x" or "pass"``: no part to give such a move."""
-    example = ", ".join(['"' + verb + '"'] + ["none"] * (parts - 1))
+def tuple_alone(span: Span, verb: str, name: str, got: str) -> Diagnostic:
+    """``choose (a, b) from ... as "x" or "pass"`` where part ``name`` has no none (it is
+    none after that move): a number, a string or a bool."""
     return Diagnostic("check/bad-value", span,
-                      f"a move without an object ('or \"{verb}\"') has no parts to give "
-                      f"'choose (...)'",
-                      f"make it an option of its own, a tuple of a word and none: ({example}), "
-                      "its parts then told apart by the word")
+                      f"the part '{name}' of 'choose (...)' ({got}) cannot be none, as it is after the "
+                      f"move without an object ('or \"{verb}\"')",
+                      "name it _, or make the move an option of its own: a tuple of a word and none parts, "
+                      "the options told apart by the word")
 
 
 def tuple_pattern(span: Span, names: int, got: str) -> Diagnostic:

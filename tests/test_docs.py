@@ -382,6 +382,20 @@ def test_several_moves_without_an_object():
     assert d.code == "check/bad-value" and "offered twice" in d.message
 
 
+def test_the_parts_of_tuples_beside_a_move_without_an_object():
+    # language.md 6.6: place_or_pass's moves, and its parts none after "pass"
+    game = _program("place_or_pass").new_game(2, 0)
+    notations = testing.notations(game)
+    assert notations[:2] == ["pass", "place a1 turn left"] and notations[-1] == "place b2 turn right"
+    assert len(notations) == 9 and "`pass`, then `place a1 turn left` .. `place b2 turn right`" in DOC_TEXT
+    game.apply("pass")
+    game.apply("place b1 turn right")
+    assert game.state["vars"] == {"passes": 0, "rights": 1}
+    game.apply("pass")
+    game.apply("pass")
+    assert game.over and game.result["scores"] == [1, 1]
+
+
 def test_a_choose_of_a_local_s_name_sets_that_local():
     # language.md 6.1: asked again in a branch, `choose n` sets the n of the turn
     rules = _load("ruleset ask_again\nplayers 2..2\nvar got: int = 0\nvar done: bool = false\n"

@@ -6,8 +6,8 @@ so and skip). That game plays 2 players whatever its `players` parameter says (i
 info fixes 2), so the ruleset, written for 2 or 3, is compared with it for 2. Random games are played step by step in both, in
 explicit chance mode: at every chance step they must agree on the outcomes and their
 probabilities, at every decision on who moves and on the set of legal moves, and at the
-end on the returns (the ruleset's payoffs). A seat never sees another's hand. (No kernel
-plays it yet: the kernel built for it does not load, so it is played in Python.)
+end on the returns (the ruleset's payoffs). A seat never sees another's hand. (Its kernel
+plays it as Python does, the same OpenSpiel actions: tests/test_kernel_nested_beside_verbs.py.)
 
 A Meeple move is mapped to OpenSpiel's action string: `bid 2+3` (at least two 3s in all
 the hands) is `Bid: 2 of 3`, `challenge` is `Challenge`, and the chance outcome `2` (a

@@ -111,6 +111,16 @@ class Gen(MemoCalls, EpochSteps):
         self.proc_index = {}
         self.layout = Layout(self)         # the types the state keeps its fields in
         self.cells = CellFilters(self)     # loops over a board's cells by their static conditions
+        # the locals a decision may set to a list or tuple that is none (its move without
+        # an object): read where Python would fail on none, the kernel bails (nnv)
+        self.maybe_none = frozenset(
+            i.var for proc in prog.procs.values() for i in proc.core
+            if isinstance(i, ops.Ask) and i.alone is not None and self._nested(i.options))
+
+    def _nested(self, options) -> bool:
+        """Whether a decision's options are lists or tuples."""
+        t = self.c.type_of(options)
+        return t.tag == "list" and isinstance(t.arg, T) and t.arg.tag in ("list", "tuple")
 
     # ------------------------------------------------------------ types
     def ct(self, t: T) -> str:
@@ -215,7 +225,10 @@ class Gen(MemoCalls, EpochSteps):
     def _Var(self, e, sc):
         n = e.name
         if n in sc:
-            return sc[n][0]
+            code, t = sc[n]
+            if n in self.maybe_none and t.tag in ("list", "tuple"):
+                return f"nnv({code})"
+            return code
         c = self.c
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
             return "s.active"
@@ -339,7 +352,7 @@ class Gen(MemoCalls, EpochSteps):
         lt, rt = self.ty(e.left), self.ty(e.right)
         if op in ("==", "!="):
             u = self.unify(lt, rt)
-            a, b = self.expr(e.left, sc, u), self.expr(e.right, sc, u)
+            a, b = self._compared(e.left, sc, u), self._compared(e.right, sc, u)
             return f"({'' if op == '==' else '!'}eq({a}, {b}))"
         if op in ("<", "<=", ">", ">="):
             u = self.unify(lt, rt)
@@ -370,6 +383,16 @@ class Gen(MemoCalls, EpochSteps):
         if op == "+" and t.tag == "str":
             return self._texts_joined(e, sc, t)
         return self._arith(e, self.expr(e.left, sc, INT), self.expr(e.right, sc, INT))
+
+    def _compared(self, e, sc, u: T) -> str:
+        """An operand of ``==`` or ``!=`` compared as a value of type ``u``: a list or
+        tuple may be none there (``xs == none``), as in Python, with no error."""
+        if u.tag in ("list", "tuple"):
+            if e.node == "NoneLit":
+                return f"none_of<{self.ct(u)}>()"
+            if e.node == "Var" and e.name in sc and sc[e.name][1] == u:
+                return sc[e.name][0]
+        return self.expr(e, sc, u)
 
     def _texts_joined(self, e, sc, t: T) -> str:
         """``a + b + c ...`` of texts (the left operands of ``+`` all the way down): one
@@ -818,7 +841,9 @@ class Gen(MemoCalls, EpochSteps):
             return lambda x: f"py_list({x}, [](const {el}& y) {{ return {inner('y')}; }})"
         if t.tag == "tuple":
             convs = [self.py_conv(p) for p in t.parts]
-            return lambda x: "py_parts({" + ", ".join(f(f"std::get<{k}>({x})") for k, f in enumerate(convs)) + "})"
+            # (none, the move without an object beside tuples: None)
+            return lambda x: (f"({x}.nil ? py_none() : py_parts({{"
+                              + ", ".join(f(f"std::get<{k}>({x})") for k, f in enumerate(convs)) + "}))")
         raise Unsupported(f"a value of type {t} for Python")
 
 
@@ -1078,8 +1103,6 @@ class Proc(ChanceStatements):
     def _Ask(self, s):
         opts, t = self._options(s)
         el = t.arg
-        if el.tag in ("tuple", "list") and s.alone is not None:   # (no none of them in C++)
-            raise Unsupported(f"{el.tag}s among moves without an object ('or \"pass\"')")
         ce = self.gen.ct(el)
         if s.when:   # verbs offered under a condition: a site per set of verbs offered
             body = self._ask_when(s, el)

@@ -198,7 +198,8 @@ class Bridge:
         if t.tag == "tuple":
             n, convs = len(t.parts), [self.from_py(p) for p in t.parts]
             parts = ", ".join(f(f"tuple_part({{x}}, {n}, {k})") for k, f in enumerate(convs))
-            return lambda x: f"{self.gen.ct(t)}({parts.replace('{x}', x)})"
+            ct = self.gen.ct(t)   # (None: none, the move without an object beside tuples)
+            return lambda x: f"({x} == Py_None ? {ct}::none() : {ct}({parts.replace('{x}', x)}))"
         raise Unsupported(f"a value of type {t} from Python")
 
     def import_code(self, procs) -> str:

@@ -108,7 +108,11 @@ class ModuleWriter:
             "static inline bool is_none(const Str& x) { return is_none_s(x); }",
             # (no template for any T: a narrow field reads as its Id or I above)
             "static inline bool is_none(bool) { return false; }",
-            "template <class T> static inline bool is_none(const List<T>&) { return false; }",
+            # (none as a list or tuple: the move without an object beside them)
+            "template <class T> static inline bool is_none(const List<T>& l) { return l.is_none(); }",
+            "template <class... P> static inline bool is_none(const Tup<P...>& t) { return t.nil; }",
+            # (a list or tuple read where none is an error in Python: the kernel bails)
+            "template <class T> static inline const T& nnv(const T& x) { if (x.is_none()) bail(); return x; }",
             # Runtime.move: to the top of a zone, facing as given (-1: as the place says)
             "static inline void mv(St& s, Id item, Id to, I f = -1) { s.z.move(item, to); s.facing[item] = f; }",
             # an item option the decider may not know is ordered by its place (Runtime._ordered):

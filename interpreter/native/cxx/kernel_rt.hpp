@@ -301,8 +301,18 @@ struct List {
         static void operator delete(void* p, size_t size) { pool::give(p, size); }
     };
     Rep* p = nullptr;  // nullptr: the empty list
+    // none as a list (the move without an object of ``choose xs from ... or "pass"``):
+    // a header of no element that no other list has, shared (its count never reaches 0)
+    static inline Rep NONE_REP{1 << 30};
 
     List() {}
+    static List none() {
+        List l;
+        l.p = &NONE_REP;
+        ++NONE_REP.rc;
+        return l;
+    }
+    bool is_none() const { return p == &NONE_REP; }
     template <class A>
     explicit List(std::vector<T, A>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
     // a list of these elements (a list written in the rules, [a, b]): inline where they fit
@@ -572,10 +582,10 @@ static bool eq(const List<T>& a, const List<T>& b) {
     if (a.p == b.p) return true;
     size_t n = a.size();
     if (n != b.size()) return false;
+    if (n == 0) return a.is_none() == b.is_none();   // (none is no empty list)
     if constexpr (is_plain_list<List<T>>::value) {
         // (numbers, ids and bools are equal where their bytes are: one memcmp, unless
         // their hashes, where both were made, differ)
-        if (n == 0) return true;
         if (a.p->h && b.p->h && a.p->h != b.p->h) return false;
         return std::memcmp(a.begin(), b.begin(), n * sizeof(typename List<T>::S)) == 0;
     }
@@ -597,6 +607,7 @@ template <class T>
 static int cmp(const List<T>& a, const List<T>& b) {
     size_t n = a.size(), m = b.size();
     if (n != m) return n < m ? -1 : 1;
+    if (n == 0) return (int)b.is_none() - (int)a.is_none();   // (none first)
     for (size_t i = 0; i < n; ++i) {
         int c = cmp(a[i], b[i]);
         if (c) return c;
@@ -610,7 +621,14 @@ static int cmp(const List<T>& a, const List<T>& b) {
 template <class... P>
 struct Tup : std::tuple<P...> {
     using std::tuple<P...>::tuple;
+    bool nil = false;   // none as a tuple (the move without an object beside tuples)
     Tup() {}
+    static Tup none() {
+        Tup t;
+        t.nil = true;
+        return t;
+    }
+    bool is_none() const { return nil; }
 };
 template <class... P, size_t... K>
 static bool tup_eq(const Tup<P...>& a, const Tup<P...>& b, std::index_sequence<K...>) {
@@ -618,6 +636,7 @@ static bool tup_eq(const Tup<P...>& a, const Tup<P...>& b, std::index_sequence<K
 }
 template <class... P>
 static bool eq(const Tup<P...>& a, const Tup<P...>& b) {
+    if (a.nil || b.nil) return a.nil == b.nil;
     return tup_eq(a, b, std::index_sequence_for<P...>{});
 }
 template <class... P, size_t... K>
@@ -628,6 +647,7 @@ static int tup_cmp(const Tup<P...>& a, const Tup<P...>& b, std::index_sequence<K
 }
 template <class... P>
 static int cmp(const Tup<P...>& a, const Tup<P...>& b) {
+    if (a.nil || b.nil) return (int)b.nil - (int)a.nil;   // (none first)
     return tup_cmp(a, b, std::index_sequence_for<P...>{});
 }
 
@@ -964,8 +984,9 @@ static T lmax(const List<T>& l) {
         if (nn(x) > m) m = x;
     return m;
 }
+// (a list's or a tuple's: its own none)
 template <class T>
-static inline T none_of();
+static inline T none_of() { return T::none(); }
 template <>
 inline I none_of<I>() { return NONE_I; }
 template <>
@@ -1186,8 +1207,11 @@ static inline Id from_py_enum(PyObject* o, PyObject* const* names, Id count) {
     throw PyFail();
 }
 
+static inline PyObject* py_none() { Py_RETURN_NONE; }
+// a list's Python value (none: None)
 template <class T, class F>
 static PyObject* py_list(const List<T>& l, F conv) {
+    if (l.is_none()) Py_RETURN_NONE;
     PyObject* out = PyList_New((Py_ssize_t)l.size());
     if (!out) return nullptr;
     for (size_t i = 0; i < l.size(); ++i) {
@@ -1227,6 +1251,7 @@ static inline PyObject* tuple_part(PyObject* o, Py_ssize_t n, Py_ssize_t k) {
 
 template <class T, class F>
 static List<T> from_py_list(PyObject* o, F conv) {
+    if (o == Py_None) return List<T>::none();
     if (!PyList_CheckExact(o)) throw PyFail();
     Py_ssize_t n = PyList_GET_SIZE(o);
     Vec<T> v;

@@ -99,6 +99,7 @@ MK_SHARED int pending_from_py(char* opts, const SiteD* sites, int n, PyObject* p
 template <class T>
 static PyObject* list_py(const void* at, const VT& t) {
     const List<T>& l = *(const List<T>*)at;
+    if (l.is_none()) Py_RETURN_NONE;
     PyObject* out = PyList_New((Py_ssize_t)l.size());
     if (!out) return nullptr;
     for (size_t i = 0; i < l.size(); ++i) {
@@ -113,6 +114,10 @@ static PyObject* list_py(const void* at, const VT& t) {
 }
 template <class T>
 static void list_from_py(void* at, const VT& t, PyObject* o) {
+    if (o == Py_None) {   // (none: the move without an object beside lists)
+        *(List<T>*)at = List<T>::none();
+        return;
+    }
     if (!PyList_CheckExact(o)) throw PyFail();
     Py_ssize_t n = PyList_GET_SIZE(o);
     Vec<T> v;
