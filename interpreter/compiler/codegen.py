@@ -112,8 +112,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
         self.cdepth = 0     # branches around the place compiled (code that may not run)
         # the tables of the cells of loops over a board with a static condition, made for
-        # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
-        self.static_tables: dict[tuple, tuple[str, bool]] = {}
+        # this program (see StaticCells._core_table, _kept_table): what they hold -> name
+        self.static_tables: dict[tuple, str] = {}
         # lists whose order does not matter where they are used (see core/orderfree.py): the
         # expression compiled next may be computed in any order (perm_next), the one
         # being compiled may (perm_here); the functions that find a component

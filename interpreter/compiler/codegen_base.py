@@ -151,6 +151,7 @@ class CompilerPart:
     if TYPE_CHECKING:
         # the compiler's state that the parts change (see ExprCompiler.__init__)
         avail: dict | None
+        pre: dict[int, str]
         binds: int
         cdepth: int
         temps: int

@@ -28,7 +28,7 @@ class _Written:
     kind and the name of its value, its ``for`` lines (their index in the lines, their
     indentation), the most turns of each where known, the last one's variable, where its
     body starts, its condition's text, its element's, the cells of the static part of
-    its condition (see StaticCells._static_cells) and the indentation of the element."""
+    its condition (see StaticCells._core_cells) and the indentation of the element."""
 
     def __init__(self, kind: str, res: str):
         self.kind, self.res = kind, res
@@ -436,10 +436,6 @@ class StatementForm(CompilerPart):
                 w.el = None if kind == "count" else self._s(comp.elem, inner, out, w.cur)
             finally:
                 self.cdepth -= w.cond is not None
-            if w.static is None and w.cond is not None and len(w.heads) == 1 \
-                    and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
-                w.static = self._static_cells(comp.clauses[0], w.var, out[w.heads[0][0]], w.cond,
-                                              out[w.body + 1:] + [w.el or ""])
             if w.static is not None:  # the cells the condition's static part lets through
                 self._s_hoisted(w, w.static, out)
             self._s_step(w, comp, out, ind)
@@ -539,7 +535,7 @@ class StatementForm(CompilerPart):
 
     def _s_hoisted(self, w: _Written, static: tuple, out: list[str]) -> None:
         """The loop over the cells that the static part of its condition lets through
-        (see _static_cells), testing only the rest, if any."""
+        (see _core_cells), testing only the rest, if any."""
         (start, at), (it, w.cond) = w.heads[0], static
         out[start] = f"{at}for {w.var} in {it}:"
         if w.cond is None:  # nothing left to test: the body one level up
