@@ -738,12 +738,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             # (an argument that counts work is computed by the call, as the
             # straightforward code computes it: once, whether the body uses it or not;
             # unless the statement form computed it before, see _s_operands)
-            if self._may_expand(f, args) \
+            simple = [self._simple_arg(a, text, env) for a, text in zip(e.args, args)]
+            if self._may_expand(f, simple) \
                     and not any(id(a) not in self.pre and self.t.facts.counts_any(a) for a in e.args):
                 fd = self.c.functions[f]
                 subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
                 inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
-                            keys=self._arg_keys(e, env, args, perms))
+                            keys=self._arg_keys(e, env, args, perms),
+                            simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok))
                 self._perm(perm)  # (the body's value is the call's)
                 if self.avail is None:
                     text = f"({self.expr(fd.body, inner)})"
@@ -777,12 +779,30 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         only where a component may be found (the order matters only there)."""
         return bool(self.components) and self.t.facts.order_free_arg(e, i, self.perm_here)
 
-    def _may_expand(self, f: str, args: list[str]) -> bool:
+    def _may_expand(self, f: str, simple: list[bool]) -> bool:
+        """Whether a call of the inlined function ``f`` is written in place, its
+        arguments' ``simple`` (see _simple_arg): each parameter its body uses more than
+        once (core/inline.py, ``repeated``) is given an argument that may be written
+        twice."""
         repeated = self.repeated.get(f)
         if not repeated:
             return True
         params = self.c.functions[f].params
-        return all(_SIMPLE_ARG.fullmatch(a) for p, a in zip(params, args) if p.name in repeated)
+        return all(ok for p, ok in zip(params, simple) if p.name in repeated)
+
+    def _simple_arg(self, a, text: str, env: Env) -> bool:
+        """Whether the argument ``a`` (its text ``text``) may be written twice (see
+        _may_expand): a name this code bound for a value it computed (``once_N``,
+        ``lazy_N``, ``s_N``: ``deps``; an inlined body's value, in parentheses) or an
+        operand the statement form computed before (``pre``); a name bound where it is
+        read (a parameter, a loop's variable, a local; an inlined function's parameter
+        where its argument is so: ``env.simple``); else as the core says
+        (core/inline.py, ``simple_arg``: constants, the active player...)."""
+        if text.strip("()") in self.deps or (self.pre and id(a) in self.pre):
+            return True
+        if a.node == "Var" and env.lookup(a.name) is not None:
+            return a.name not in env.subst or a.name in env.simple
+        return self.t.facts.simple_arg(a)
 
     def _builtin(self, e, f, args):
         return emit(PRIMITIVES[f].python, PyCall(self, e, args))

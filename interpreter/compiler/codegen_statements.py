@@ -69,9 +69,11 @@ class StatementForm(CompilerPart):
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
                 return self._once(e, text, env)
         fd = self.c.functions[e.func]
-        names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
+        simple = [self._simple_arg(x, a, env) for x, a in zip(e.args, args)]
+        names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
         inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids,
-                    keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]))
+                    keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
+                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a))
         memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
@@ -291,6 +293,7 @@ class StatementForm(CompilerPart):
         if not taken:
             return inner, f"v_{name}"
         var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
+        inner.simple = inner.simple | {name}
         return inner, var
 
     def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
@@ -403,10 +406,11 @@ class StatementForm(CompilerPart):
         if e.node == "Call" and e.func in self.inline:
             body = self.c.functions[e.func].body
             simple = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
-            if body.node == "BinOp" and all(_SIMPLE_ARG.fullmatch(a) for a in simple):
+            if body.node == "BinOp" and all(self._simple_arg(x, a, env) for x, a in zip(e.args, simple)):
                 params = self.c.functions[e.func].params
                 return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
-                                              ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple))))
+                                              ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple)),
+                                              simple=frozenset(p.name for p in params)))
             return None, env
         if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
             return e, env
