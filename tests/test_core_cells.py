@@ -57,12 +57,14 @@ function never(r: int): int = count(c for c in cells(b) if c.col > 9 and c.row =
 function by_mod(k: int): int = count(c for c in cells(b) if c.row == max(k % 3, 1) and empty(c))
 function half(c: b): int = c.row / 2
 function same_half(d: b): int = count(c for c in cells(b) if half(c) == half(d) and empty(c))
+function named(): int = count(c for c in cells(b) if c.name == "r2c3" or c.name in ["r3c4", "r1c1"])
+function listed(): int = count(c for c in cells(b) if c.col in [1, 4] and c.row not in [2] and empty(c))
 turn {
   n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + dark()
     + halves(active) + by_zero() + band() + ring(1) + seen_diag() + by_wide(n) + state_call()
     + loop_call() + given_var() + late(2) + never(2) + by_mod(n)
     + by_call() + by_busy() + all_zero() + by_side(active) + by_two(active, active) + by_own(active)
-    + row_seat(active) + same_half(first(cells(b)))
+    + row_seat(active) + same_half(first(cells(b))) + named() + listed()
 }
 end when n > 10
 """
@@ -156,6 +158,10 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     # the loop, each cell's static side a key (the reference reads the same value at
     # every cell)
     assert found["by_size"].key[1].func == "size" and found["by_size"].keys == [1] * 4 + [2] * 4 + [3] * 4
+    # a cell's name compared with texts, a coordinate in a list written out
+    assert cell_names(prog, found["named"].passing) == ["r1c1", "r2c3", "r3c4"] and found["named"].rest == []
+    listed = found["listed"]
+    assert cell_names(prog, listed.passing) == ["r1c1", "r1c4", "r3c1", "r3c4"] and len(listed.rest) == 1
     same = found["same_half"]
     assert same.key[0].func == "half" and same.key[1].func == "half" and same.key[1].args[0].name == "d"
     assert same.keys == [0] * 4 + [1] * 8 and [x.func for x in same.rest] == ["empty"]

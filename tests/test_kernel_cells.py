@@ -4,7 +4,8 @@
 ``inner(c, 1)`` (a rule function of static facts) the inner cells', ``side(c, active)``
 (static but for the active player's seat) a table per seat, ``half(c) == half(x)`` and
 ``c.row == size(supply) / 4`` (a value computed once before the loop: a rule
-function's, the state's) a table by the value, the rest of the condition tested per
+function's, the state's) a table by the value, ``c.name == "r1c1" or c.col in [2, 4]``
+(a name, a list written out) the cells they let through, the rest of the condition tested per
 cell;
 the same values, states and work counted as Python, whatever the value looked for
 (none, a number no cell has)."""
@@ -63,6 +64,7 @@ turn {
     + count(c for c in cells(b) if own(c, active, 2) and mine(c, active))
     + count(c for c in cells(b) if half(c) == half(x) and mine(c, active))
     + 100 * count(c for c in cells(b) if c.row == size(supply) / 4 and empty(c))
+    + count(c for c in cells(b) if (c.name == "r1c1" or c.col in [2, 4]) and c.row not in [3] and mine(c, active))
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen

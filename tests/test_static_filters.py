@@ -175,6 +175,22 @@ def test_a_static_conjunct_that_fails_on_a_cell_is_not_hoisted(monkeypatch):
     assert fast == plain and plain[1] == "function unsafe" and "division by zero" in plain[0]
 
 
+def test_names_and_lists_written_out_are_static_facts_of_the_cell(monkeypatch):
+    # a cell's name compared with a text, a coordinate in a list written out (core/cells.py,
+    # as the kernel's): tables of the cells, in board order
+    functions = ('function corners(): list of g = [c for c in cells(g) if c.name in ["r4c5", "r1c1"] or c.name == "r1c5"]\n'
+                 'function sides(): int = count(c for c in cells(g) if c.col not in [2, 3, 4] and empty(c))\n')
+    rules = RULES.replace("var got:", functions + "var got:")
+    turn = "turn {\n  got = [c.name for c in corners()]\n  x = sides()\n  z = true\n}\nend when z\n"
+    prog = program(monkeypatch, rules + turn)
+    (pre,) = tables(prog, "corners").values()
+    assert names(prog, pre) == ["r1c1", "r1c5", "r4c5"]
+    (pre,) = tables(prog, "sides").values()
+    assert names(prog, pre) == [f"r{r}c{k}" for r in range(1, 5) for k in (1, 5)]
+    fast, plain = outcome(monkeypatch, rules + turn, True), outcome(monkeypatch, rules + turn, False)
+    assert fast == plain and fast["got"] == ["r1c1", "r1c5", "r4c5"] and fast["x"] == 8
+
+
 def test_a_condition_that_reads_the_state_first_is_left_alone(monkeypatch):
     text = RULES + "function filled(r: int): int = count(c for c in cells(g) if occupied(c) and c.row == r)\n" + GAME
     prog = program(monkeypatch, text)

@@ -3,11 +3,12 @@ methods on the facts' state): one pass over the core's expressions, found once p
 when first asked, for every engine that walks a board's cells.
 
 Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, the last
-clause of a comprehension) read only static facts of the cell (its coordinates and
-constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
-they let through, a table made before any game (arithmetic, the language's division
-and remainder rounded down, ``abs``, ``min`` and ``max`` of two, comparisons, ``and``,
-``or``, ``not``, and calls of rule functions whose bodies are so, given the cell or
+clause of a comprehension) read only static facts of the cell (its coordinates, its
+name and constants: ``c.row == c.col``, ``c.row + c.col == 4``, ``c.name == "d4"``),
+the loop may walk only the cells they let through, a table made before any game
+(arithmetic, the language's division and remainder rounded down, ``abs``, ``min`` and
+``max`` of two, comparisons, ``in`` and ``not in`` a list written out, ``and``, ``or``,
+``not``, and calls of rule functions whose bodies are so, given the cell or
 such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where one of
 them (the first, or one after static ones) is ``STATIC == value`` (``STATIC`` static,
 the value not the cell's: a loop's variable, a parameter, a number, a call of a rule
@@ -26,7 +27,8 @@ work budget counts the board's cells as before, and the conjuncts left are teste
 cell in order: the same values, work and calls as the reference.
 
 The values are Python's, as the rules compute them; where an engine might differ (a
-value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
+value beyond ``BIG``, a none in arithmetic or order, a text but compared for equality,
+a key that is no integer)
 or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 Where no static part is found so, ``cells_given`` finds the static conjuncts that also
@@ -315,20 +317,23 @@ class Cells:
 
     def _static(self, e, names: dict) -> bool:
         """Whether ``e`` reads only static facts of the loop's cell and constants:
-        ``names`` maps each name it may read to _CELL (the cell: its coordinates may be
-        read, it may be given to a function), _SEAT (a player: its seat may be read, it
+        ``names`` maps each name it may read to _CELL (the cell: its coordinates and name
+        may be read, it may be given to a function), _SEAT (a player: its seat may be read, it
         may be given to a function) or None (a function's parameter given a static
         value). A rule function's call is static where its arguments are, its body is
         (its parameters so given), and it counts no work or calls."""
         node = e.node
-        if node in ("IntLit", "BoolLit", "NoneLit"):
+        if node in ("IntLit", "BoolLit", "NoneLit", "StrLit"):
             return True
         if node == "Var":
             return e.name in names and (names[e.name] is None or names[e.name] is _GIVEN)
-        if node == "Attr":
-            return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL and e.name != "name"
+        if node == "Attr":   # (a coordinate, the cell's name)
+            return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL
         if node == "UnOp":
             return self._static(e.operand, names)
+        if node == "BinOp" and e.op in ("in", "not in"):   # (in a list written out)
+            return e.right.node == "ListLit" and self._static(e.left, names) \
+                and all(self._static(x, names) for x in e.right.items)
         if node == "BinOp":
             return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
                 and self._static(e.left, names) and self._static(e.right, names)
@@ -409,16 +414,21 @@ class Cells:
         compute it; ``env``: the values of the names it reads, the cell's _CELL, the
         player's whose seat it reads a _Seat);
         raises _Unknown where an engine might differ (a value out of range, a none in
-        arithmetic or order, a text)."""
+        arithmetic or order, a text but in ``==``, ``!=``, ``in``)."""
         node = e.node
-        if node in ("IntLit", "BoolLit"):
+        if node in ("IntLit", "BoolLit", "StrLit"):
             return e.value
         if node == "NoneLit":
             return None
         if node == "Var":
             return env[e.name]   # (a parameter given a value: see _static)
+        if node == "Attr" and e.name == "name":
+            return self.p.ns["CELL_NAME"][z]
         if node == "Attr":
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
+        if node == "BinOp" and e.op in ("in", "not in"):
+            a, xs = self._value(e.left, z, env), [self._value(x, z, env) for x in e.right.items]
+            return any(_binop("==", a, x) for x in xs) == (e.op == "in")
         if node == "UnOp":
             return _unop(e.op, self._value(e.operand, z, env))
         if node == "Call":
