@@ -109,7 +109,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.spliced: set[str] = set()     # functions written in place (see splice)
         self.splicing = 0                  # bodies being written in place around here
         self.deps: dict[str, tuple] = {}    # see _start
-        self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
+        self.tested: tuple | None = None  # (text, yes, no) of the inlined call compiled last (see _test)
         self.cdepth = 0     # branches around the place compiled (code that may not run)
         # the tables of the cells of loops over a board with a static condition, made for
         # this program (see StaticCells._core_table, _kept_table): what they hold -> name
@@ -741,20 +741,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             simple = [self._simple_arg(a, text, env) for a, text in zip(e.args, args)]
             if self._may_expand(f, simple) \
                     and not any(id(a) not in self.pre and self.t.facts.counts_any(a) for a in e.args):
-                fd = self.c.functions[f]
-                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
-                            keys=self._arg_keys(e, env, args, perms),
-                            simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok))
-                self._perm(perm)  # (the body's value is the call's)
-                if self.avail is None:
-                    text = f"({self.expr(fd.body, inner)})"
-                else:  # what the body computed when it holds, or not (see _test)
-                    body, yes, no = self._test(fd.body, inner)
-                    self.avail = _common(yes, no)
-                    text = f"({body})"
-                    self.tested = (text, yes, no)
-                return self._once(e, text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+                return self._expanded(e, env, args, perms, simple, perm)
         else:
             args = []
             for i, a in enumerate(e.args):
@@ -767,6 +754,26 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
         return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
+
+    def _expanded(self, e, env: Env, args: list[str], perms: list[bool], simple: list[bool], perm: bool) -> str:
+        """The body of the inlined function that ``e`` calls, in place of the call: its
+        parameters the arguments' texts ``args`` (``simple``: those that may be written
+        twice, see _simple_arg), in any order where the call's value may be (``perm``);
+        computed once where its text makes a call (see root)."""
+        fd = self.c.functions[e.func]
+        subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
+        inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
+                    keys=self._arg_keys(e, env, args, perms),
+                    simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok))
+        self._perm(perm)  # (the body's value is the call's)
+        if self.avail is None:
+            text = f"({self.expr(fd.body, inner)})"
+        else:  # what the body computed when it holds, or not (see _test)
+            body, yes, no = self._test(fd.body, inner)
+            self.avail = _common(yes, no)
+            text = f"({body})"
+            self.tested = (text, yes, no)
+        return self._once(e, text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
 
     def _memo_call(self, e) -> bool:
         """Whether a call in an expression whose order does not matter (perm_here) reads

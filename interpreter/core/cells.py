@@ -195,21 +195,28 @@ class Cells:
         parts, preds = conjuncts(cond), []
         given: dict[Any, Any] = {}   # (name -> its first Var; a value's id -> the value)
         for part in parts:
-            names = {n.name: n for n in ir.walk(part) if n.node == "Var" and n.name != cl.var
-                     and self._keyed_type(n)}
-            env = {cl.var: _CELL, _VALUES: True, **dict.fromkeys(names, _GIVEN)}
-            if not _reads(part, cl.var) or not (self._static(part, env) or self._kept_given(part, env)):
+            if not self._given_part(part, cl.var, given):
                 break
             preds.append(part)
-            for name, n in names.items():
-                if _reads(part, name):
-                    given.setdefault(name, n)
-            for n in ir.walk(part):   # (a relation's argument computed before the loop: see _related)
-                if n.node == "Call" and self.call_kind(n) == "pair":
-                    given.update((id(a), a) for a in n.args if self._given_value(a, env))
         if not preds or not given:
             return None
         return CellsGiven(table[1], preds, list(given.values()), parts[len(preds):])
+
+    def _given_part(self, part, var: str, given: dict) -> bool:
+        """Whether the conjunct ``part`` is static given values from before the loop
+        (see cells_given); if so, the values it reads added to ``given``: the names (by
+        name, their first Var), then the cells given to relations (by their id)."""
+        names = {n.name: n for n in ir.walk(part) if n.node == "Var" and n.name != var and self._keyed_type(n)}
+        env = {var: _CELL, _VALUES: True, **dict.fromkeys(names, _GIVEN)}
+        if not _reads(part, var) or not (self._static(part, env) or self._kept_given(part, env)):
+            return False
+        for name, n in names.items():
+            if _reads(part, name):
+                given.setdefault(name, n)
+        for n in ir.walk(part):   # (a relation's argument computed before the loop: see _related)
+            if n.node == "Call" and self.call_kind(n) == "pair":
+                given.update((id(a), a) for a in n.args if self._given_value(a, env))
+        return True
 
     def _kept_given(self, e, names: dict) -> bool:
         """Whether ``e`` is a call of a rule function whose values are its arguments'
