@@ -55,12 +55,16 @@ function given_var(): int = count(x for x in cells(b) if beyond(x, n))
 function late(r: int): int = count(c for c in cells(b) if c.col > 1 and c.row == r and c.col < 4 and empty(c))
 function never(r: int): int = count(c for c in cells(b) if c.col > 9 and c.row == r and empty(c))
 function by_mod(k: int): int = count(c for c in cells(b) if c.row == max(k % 3, 1) and empty(c))
+function half(c: b): int = c.row / 2
+function same_half(d: b): int = count(c for c in cells(b) if half(c) == half(d) and empty(c))
+function named(): int = count(c for c in cells(b) if c.name == "r2c3" or c.name in ["r3c4", "r1c1"])
+function listed(): int = count(c for c in cells(b) if c.col in [1, 4] and c.row not in [2] and empty(c))
 turn {
   n = n + row_of(1) + diag() + anti() + state_first() + huge() + by_seat(active) + by_size() + dark()
     + halves(active) + by_zero() + band() + ring(1) + seen_diag() + by_wide(n) + state_call()
     + loop_call() + given_var() + late(2) + never(2) + by_mod(n)
     + by_call() + by_busy() + all_zero() + by_side(active) + by_two(active, active) + by_own(active)
-    + row_seat(active)
+    + row_seat(active) + same_half(first(cells(b))) + named() + listed()
 }
 end when n > 10
 """
@@ -149,13 +153,24 @@ def test_the_static_conjuncts_and_the_cells_they_let_through():
     assert never.key is None and never.passing == [] and never.rest[0].op == "=="
     # a value computed with a remainder and max (once, before the loop)
     assert found["by_mod"].key[1].func == "max" and found["by_mod"].keys == [1] * 4 + [2] * 4 + [3] * 4
+    # a value that reads the state or calls a rule function, computed without counting
+    # work or calls (as core/once.py computes a value once for two uses): once, before
+    # the loop, each cell's static side a key (the reference reads the same value at
+    # every cell)
+    assert found["by_size"].key[1].func == "size" and found["by_size"].keys == [1] * 4 + [2] * 4 + [3] * 4
+    # a cell's name compared with texts, a coordinate in a list written out
+    assert cell_names(prog, found["named"].passing) == ["r1c1", "r2c3", "r3c4"] and found["named"].rest == []
+    listed = found["listed"]
+    assert cell_names(prog, listed.passing) == ["r1c1", "r1c4", "r3c1", "r3c4"] and len(listed.rest) == 1
+    same = found["same_half"]
+    assert same.key[0].func == "half" and same.key[1].func == "half" and same.key[1].args[0].name == "d"
+    assert same.keys == [0] * 4 + [1] * 8 and [x.func for x in same.rest] == ["empty"]
 
 
 def test_no_filter_where_an_engine_might_differ_or_the_state_comes_first():
     found = filters(program())
     assert found["state_first"] is None      # (the first conjunct reads the state)
     assert found["huge"] is None             # (a value beyond what a kernel computes)
-    assert found["by_size"] is None          # (the value reads the state: not computed once)
     assert found["by_busy"] is None          # (a function that counts work: its calls are made)
     assert found["all_zero"] is None          # (% by zero everywhere: the rules' error, left to the loop)
     assert found["by_zero"] is None          # (by zero at the cells of column 1: the rules' error)
@@ -181,8 +196,8 @@ def test_static_conjuncts_that_read_values_from_before_the_loop_are_found_by_tho
 def test_the_kernel_prints_the_core_s_filter(monkeypatch):
     prog = program()
     source = kernel.Gen(prog).source()
-    assert source.count("if (k == NONE_I) return") == 12   # (row_of, anti, by_seat, busy, dark, halves, ring, by_wide, near, late, by_mod,
-    # row_seat: tables by the value)
+    assert source.count("if (k == NONE_I) return") == 14   # (row_of, anti, by_seat, busy, dark, halves, ring, by_wide, near, late, by_mod,
+    # row_seat, by_size, same_half: tables by the value)
     assert source.count("if (k < 0 || k >= 2) bail();") == 3   # (by_side, by_two, by_own: tables by the seat)
     monkeypatch.setattr(type(prog.facts), "cells_filter", lambda self, cl, cond: None)
     assert "if (k == NONE_I) return" not in kernel.Gen(program()).source()

@@ -30,6 +30,13 @@ function h4(x: int): int = h3(x) + h3(x + 1)
 function above(k: int): int = count(x for x in items(pile) if x.v > k)
 function user(): int = sum(above(i) for i in 1..3)
 function caller(k: int): int = twice(k) + square(k) + looped(k) + down(k) + h1(k) + h4(k)
+function both(t: str): str = t + t
+function lit(): int = square(-3)
+function glob(): int = square(n)
+function local(k: int): int = square(k)
+function counted(): int = square(player_count())
+function plain_text(): str = both("ab c")
+function dashed(): str = both("a-b")
 turn {
   n = n + caller(n % 3) + user()
 }
@@ -94,3 +101,21 @@ def test_the_bodies_the_statement_form_writes_in_place(monkeypatch):
     assert called(prog.ns["F_user"]) == set() and called(prog.ns["PF_user"]) == {"above"}
     monkeypatch.setattr(type(prog.facts), "spliceable", frozenset())
     assert called(program().ns["F_user"]) == {"above"}
+
+
+def test_an_argument_written_twice_is_one_the_core_says_may_be(monkeypatch):
+    # square(x) = x * x uses x twice: the fast code writes it in place where the argument
+    # may be evaluated again at no cost (core/inline.py, simple_arg: a number, a plain
+    # text, the number of players; a name bound where it is read is the printer's), and
+    # calls it where the argument is a global variable or a text of other characters
+    prog = program()
+    arg = {name: prog.checked.functions[name].body.args[0] for name in ("lit", "glob", "counted", "plain_text", "dashed")}
+    assert [name for name, a in arg.items() if prog.facts.simple_arg(a)] == ["lit", "counted", "plain_text"]
+    assert called(prog.ns["F_lit"]) == called(prog.ns["F_local"]) == called(prog.ns["F_counted"]) == set()
+    assert called(prog.ns["F_glob"]) == {"square"} and called(prog.ns["F_dashed"]) == {"both"}
+    assert called(prog.ns["F_plain_text"]) == set()
+    # the printer reads the core's rule (for a name it binds, its own)
+    monkeypatch.setattr(type(prog.facts), "simple_arg", lambda self, e: False)
+    prog = program()
+    assert called(prog.ns["F_lit"]) == called(prog.ns["F_counted"]) == {"square"}
+    assert called(prog.ns["F_local"]) == set()

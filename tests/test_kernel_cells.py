@@ -2,13 +2,17 @@
 (interpreter/native/kernel_cells.py): ``c.row == r and ...`` walks row r's cells,
 ``c.row == c.col and ...`` the diagonal's, ``(c.row + c.col) % 2 == 0`` the dark cells',
 ``inner(c, 1)`` (a rule function of static facts) the inner cells', ``side(c, active)``
-(static but for the active player's seat) a table per seat, the rest of the condition
-tested per cell;
+(static but for the active player's seat) a table per seat, ``half(c) == half(x)`` and
+``c.row == size(supply) / 4`` (a value computed once before the loop: a rule
+function's, the state's) a table by the value, ``c.name == "r1c1" or c.col in [2, 4]``
+(a name, a list written out) the cells they let through, the rest of the condition tested per
+cell;
 the same values, states and work counted as Python, whatever the value looked for
 (none, a number no cell has)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
@@ -37,6 +41,7 @@ function odd(c: b): bool = c.col % 2 == 1 and c.row > 1
 function odd_inner(c: b): bool = odd(c) and not (c.row == 4)
 function side(c: b, p: player): bool = c.col > 2 * (seat(p) - 1) and c.col <= 2 * seat(p)
 function own(c: b, p: player, k: int): bool = abs(c.col - 2 * seat(p)) < k and c.row % 2 == 1
+function half(c: b): int = (c.row - 1) / 2
 turn {
   n = n + 1
   let gone = first(k for k in [1, 2] if k > n)
@@ -57,6 +62,9 @@ turn {
     + count(c for c in cells(b) if c.col > 1 and c.row == x.row and mine(c, active))
     + count(c for c in cells(b) if c.col > 9 and c.row == x.row and mine(c, active))
     + count(c for c in cells(b) if own(c, active, 2) and mine(c, active))
+    + count(c for c in cells(b) if half(c) == half(x) and mine(c, active))
+    + 100 * count(c for c in cells(b) if c.row == size(supply) / 4 and empty(c))
+    + count(c for c in cells(b) if (c.name == "r1c1" or c.col in [2, 4]) and c.row not in [3] and mine(c, active))
 }
 end when size(supply) == 0 or size([c for c in cells(b) if empty(c) and c.col <= 2]) == 0
 score(p) = seen
@@ -99,6 +107,10 @@ def test_a_list_of_the_cells_a_static_condition_lets_through_is_its_table():
     # (side(c, active) twice, own(c, active, 2): static but for the active player's seat,
     # given with a static value to a function of abs and %: tables by the seat)
     assert source.count("if (k < 0 || k >= 2) bail(); return T") == 3
+    # (half(c) == half(x), c.row == size(supply) / 4: tables by the value, computed once
+    # before the loop: a rule function's call, a zone's size)
+    assert re.search(r"_sub = T\d+\(uF_half\(s, f->uL0_x\)\);", source)
+    assert re.search(r"_sub = T\d+\(floordiv\(s\.z\.size\(", source)
 
 
 def outcome(prog):

@@ -175,6 +175,22 @@ def test_a_static_conjunct_that_fails_on_a_cell_is_not_hoisted(monkeypatch):
     assert fast == plain and plain[1] == "function unsafe" and "division by zero" in plain[0]
 
 
+def test_names_and_lists_written_out_are_static_facts_of_the_cell(monkeypatch):
+    # a cell's name compared with a text, a coordinate in a list written out (core/cells.py,
+    # as the kernel's): tables of the cells, in board order
+    functions = ('function corners(): list of g = [c for c in cells(g) if c.name in ["r4c5", "r1c1"] or c.name == "r1c5"]\n'
+                 'function sides(): int = count(c for c in cells(g) if c.col not in [2, 3, 4] and empty(c))\n')
+    rules = RULES.replace("var got:", functions + "var got:")
+    turn = "turn {\n  got = [c.name for c in corners()]\n  x = sides()\n  z = true\n}\nend when z\n"
+    prog = program(monkeypatch, rules + turn)
+    (pre,) = tables(prog, "corners").values()
+    assert names(prog, pre) == ["r1c1", "r1c5", "r4c5"]
+    (pre,) = tables(prog, "sides").values()
+    assert names(prog, pre) == [f"r{r}c{k}" for r in range(1, 5) for k in (1, 5)]
+    fast, plain = outcome(monkeypatch, rules + turn, True), outcome(monkeypatch, rules + turn, False)
+    assert fast == plain and fast["got"] == ["r1c1", "r1c5", "r4c5"] and fast["x"] == 8
+
+
 def test_a_condition_that_reads_the_state_first_is_left_alone(monkeypatch):
     text = RULES + "function filled(r: int): int = count(c for c in cells(g) if occupied(c) and c.row == r)\n" + GAME
     prog = program(monkeypatch, text)
@@ -372,6 +388,26 @@ def test_two_relations_joined_in_a_loop_are_read_from_a_table(monkeypatch):
     assert "_out_of_work" in prog.ns["F_far"].__code__.co_names
 
 
+def test_a_relation_given_a_cell_looked_up_walks_a_table_by_that_cell(monkeypatch):
+    # right(cell(g, row: 1, col: 1), c): the cell looked up is a value given from before
+    # the loop (core/cells.py, cells_given), the cells related to it kept by it; with a
+    # row read from a parameter too, by both
+    functions = ("function right_of_corner(): int = count(c for c in cells(g) if right(cell(g, row: 1, col: 1), c) and empty(c))\n"
+                 "function right_of(k: int): int = count(c for c in cells(g) if right(cell(g, row: k, col: 1), c) and empty(c))\n")
+    rules = JOINED.replace("var got:", functions + "var got:")
+    game = JOINED_GAME.replace("  x = sum(", "  y = right_of_corner() * 10 + right_of(c.row)\n  x = sum(")
+    prog = program(monkeypatch, rules + game)
+    assert "_kept_cells" in prog.ns["F_right_of_corner"].__code__.co_names
+    assert "_kept_cells" in prog.ns["F_right_of"].__code__.co_names
+    game = prog.new_game(2, seed=1)
+    game.apply(0, seat=game.deciding[0])
+    (table,) = kept_tables(prog, "right_of_corner").values()
+    ((corner,),) = table   # (the one value given: the cell r1c1)
+    assert names(prog, [corner]) == ["r1c1"] and names(prog, table[(corner,)][0]) == ["r1c2"]
+    assert played_both_ways(monkeypatch, rules + JOINED_GAME.replace(
+        "  x = sum(", "  y = right_of_corner() * 10 + right_of(c.row)\n  x = sum("), 3, fast=prog) > 20
+
+
 def test_a_list_a_filter_made_from_fixed_tables_is_walked_as_they_are(monkeypatch):
     # group(c): for each occupied cell among c's right and down neighbours (a list a
     # filter made from a joined row: at most 2 cells), those of the same seat; a list
@@ -476,35 +512,28 @@ def test_where_the_core_finds_the_static_part_the_fast_code_walks_its_cells(monk
     # bundled ruleset and every ruleset of tests/testdata, the fast code walks the core's
     # cells wherever the core finds a static part (as the kernel does,
     # native/kernel_cells.py; or one that reads values given from before the loop,
-    # cells_given, which the kernel does not print); it reads its own text only where
-    # the core finds none
-    from meeple.dsl import ast as ir
+    # cells_given, which the kernel does not print); it has no analysis of its own (it
+    # once had one on the text it wrote: codegen_static reads no text now)
     from meeple.interpreter.compiler import codegen_static
-    from meeple.interpreter.core.hoist import roots
-    core, text = codegen_static.StaticCells._core_cells, codegen_static.StaticCells._static_cells
-    places: list[tuple[str, bool, bool]] = []
+    core = codegen_static.StaticCells._core_cells
+    places: list[tuple[bool, bool]] = []
 
     def found(facts, cl, cond) -> bool:   # (the core's static part: of the cell, or given values)
         return facts.cells_filter(cl, cond) is not None or facts.cells_given(cl, cond) is not None
 
     def by_core(self, w, comp, inner, head):
         got = core(self, w, comp, inner, head)
-        places.append(("core", found(self.t.facts, comp.clauses[0], comp.cond), got is not None))
-        return got
-
-    def by_text(self, cl, var, head, cond, later):
-        got = text(self, cl, var, head, cond, later)
-        (comp,) = [n for r in roots(self.c) for n in ir.walk(r) if n.node == "Comprehension" and n.clauses[0] is cl]
-        places.append(("text", found(self.t.facts, cl, comp.cond), got is not None))
+        places.append((found(self.t.facts, comp.clauses[0], comp.cond), got is not None))
         return got
     monkeypatch.setattr(codegen_static.StaticCells, "_core_cells", by_core)
-    monkeypatch.setattr(codegen_static.StaticCells, "_static_cells", by_text)
     files = [*ROOT.glob("rulesets/*/*.meeple"), *ROOT.glob("tests/testdata/**/*.meeple")]
     for path in sorted(files):
         if "locales" not in path.parts and path.parent.name != "variants" and "error" not in path.name:
             ruleset = interpreter.load(path, cache=False)
             for n in range(ruleset.min_players, ruleset.max_players + 1):
                 ruleset.for_players(n)
-    assert all(used for how, found, used in places if how == "core" and found)
-    assert not any(found for how, found, used in places if how == "text")
-    assert sum(used for how, found, used in places if how == "core") >= 27  # (chess, go, kalah, ttt, clans...)
+    assert all(used for found, used in places if found)
+    assert not any(used for found, used in places if not found)
+    # (chess, go, kalah, ttt, clans, oware's rows by row(c): a rule function's value...)
+    assert sum(used for found, used in places) >= 50   # (45 before oware's)
+    assert not any(name.startswith("_static") for name in vars(codegen_static.StaticCells))

@@ -109,11 +109,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.spliced: set[str] = set()     # functions written in place (see splice)
         self.splicing = 0                  # bodies being written in place around here
         self.deps: dict[str, tuple] = {}    # see _start
-        self.tested = None  # (text, yes, no) of the inlined call compiled last (see _test)
+        self.tested: tuple | None = None  # (text, yes, no) of the inlined call compiled last (see _test)
         self.cdepth = 0     # branches around the place compiled (code that may not run)
         # the tables of the cells of loops over a board with a static condition, made for
-        # this program (see _static_cells): (board, the conjuncts' code) -> (name, reached)
-        self.static_tables: dict[tuple, tuple[str, bool]] = {}
+        # this program (see StaticCells._core_table, _kept_table): what they hold -> name
+        self.static_tables: dict[tuple, str] = {}
         # lists whose order does not matter where they are used (see core/orderfree.py): the
         # expression compiled next may be computed in any order (perm_next), the one
         # being compiled may (perm_here); the functions that find a component
@@ -743,21 +743,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             # (an argument that counts work is computed by the call, as the
             # straightforward code computes it: once, whether the body uses it or not;
             # unless the statement form computed it before, see _s_operands)
-            if self._may_expand(f, args) \
+            simple = [self._simple_arg(a, text, env) for a, text in zip(e.args, args)]
+            if self._may_expand(f, simple) \
                     and not any(id(a) not in self.pre and self.t.facts.counts_any(a) for a in e.args):
-                fd = self.c.functions[f]
-                subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
-                inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
-                            keys=self._arg_keys(e, env, args, perms))
-                self._perm(perm)  # (the body's value is the call's)
-                if self.avail is None:
-                    text = f"({self.expr(fd.body, inner)})"
-                else:  # what the body computed when it holds, or not (see _test)
-                    body, yes, no = self._test(fd.body, inner)
-                    self.avail = _common(yes, no)
-                    text = f"({body})"
-                    self.tested = (text, yes, no)
-                return self._once(e, text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+                return self._expanded(e, env, args, perms, simple, perm)
         else:
             args = []
             for i, a in enumerate(e.args):
@@ -771,6 +760,26 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
         return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
 
+    def _expanded(self, e, env: Env, args: list[str], perms: list[bool], simple: list[bool], perm: bool) -> str:
+        """The body of the inlined function that ``e`` calls, in place of the call: its
+        parameters the arguments' texts ``args`` (``simple``: those that may be written
+        twice, see _simple_arg), in any order where the call's value may be (``perm``);
+        computed once where its text makes a call (see root)."""
+        fd = self.c.functions[e.func]
+        subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
+        inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
+                    keys=self._arg_keys(e, env, args, perms),
+                    simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok))
+        self._perm(perm)  # (the body's value is the call's)
+        if self.avail is None:
+            text = f"({self.expr(fd.body, inner)})"
+        else:  # what the body computed when it holds, or not (see _test)
+            body, yes, no = self._test(fd.body, inner)
+            self.avail = _common(yes, no)
+            text = f"({body})"
+            self.tested = (text, yes, no)
+        return self._once(e, text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+
     def _memo_call(self, e) -> bool:
         """Whether a call in an expression whose order does not matter (perm_here) reads
         the evaluation's values of components (see components)."""
@@ -782,12 +791,30 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         only where a component may be found (the order matters only there)."""
         return bool(self.components) and self.t.facts.order_free_arg(e, i, self.perm_here)
 
-    def _may_expand(self, f: str, args: list[str]) -> bool:
+    def _may_expand(self, f: str, simple: list[bool]) -> bool:
+        """Whether a call of the inlined function ``f`` is written in place, its
+        arguments' ``simple`` (see _simple_arg): each parameter its body uses more than
+        once (core/inline.py, ``repeated``) is given an argument that may be written
+        twice."""
         repeated = self.repeated.get(f)
         if not repeated:
             return True
         params = self.c.functions[f].params
-        return all(_SIMPLE_ARG.fullmatch(a) for p, a in zip(params, args) if p.name in repeated)
+        return all(ok for p, ok in zip(params, simple) if p.name in repeated)
+
+    def _simple_arg(self, a, text: str, env: Env) -> bool:
+        """Whether the argument ``a`` (its text ``text``) may be written twice (see
+        _may_expand): a name this code bound for a value it computed (``once_N``,
+        ``lazy_N``, ``s_N``: ``deps``; an inlined body's value, in parentheses) or an
+        operand the statement form computed before (``pre``); a name bound where it is
+        read (a parameter, a loop's variable, a local; an inlined function's parameter
+        where its argument is so: ``env.simple``); else as the core says
+        (core/inline.py, ``simple_arg``: constants, the active player...)."""
+        if text.strip("()") in self.deps or (self.pre and id(a) in self.pre):
+            return True
+        if a.node == "Var" and env.lookup(a.name) is not None:
+            return a.name not in env.subst or a.name in env.simple
+        return self.t.facts.simple_arg(a)
 
     def _builtin(self, e, f, args):
         return emit(PRIMITIVES[f].python, PyCall(self, e, args))

@@ -30,24 +30,27 @@ class Env:
     comprehension variables in scope (a name bound again gets a new number). ``ranges``:
     the least and the most value of an inlined function's integer argument, where known
     (see core/bounds.py). ``keys``: inside an inlined function body, what tells the
-    argument's value apart (see ExprCompiler._value_key, core/once.py)."""
+    argument's value apart (see ExprCompiler._value_key, core/once.py). ``simple``: the
+    names of ``subst`` whose argument may be written again (see ExprCompiler._simple_arg)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
                  subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
-                 ranges: dict[str, tuple[int, int]] | None = None, keys: dict | None = None):
+                 ranges: dict[str, tuple[int, int]] | None = None, keys: dict | None = None,
+                 simple: frozenset[str] = frozenset()):
         self.params = set(params)
         self.locals = set(locals_)
         self.subst = subst or {}
         self.ids = ids or {}
         self.ranges = ranges or {}
         self.keys = keys or {}
+        self.simple = simple
 
     def bind(self, name: str) -> Env:
         subst = {k: v for k, v in self.subst.items() if k != name}
         ranges = {k: v for k, v in self.ranges.items() if k != name}
         keys = {k: v for k, v in self.keys.items() if k != name}
         return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
-                   ranges, keys)
+                   ranges, keys, self.simple - {name})
 
     def lookup(self, name: str) -> str | None:
         if name in self.subst:
@@ -94,9 +97,11 @@ _INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twic
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 
-# an argument whose text may be repeated when a function is inlined: a name (a local),
-# a number,
-# a string or a constant (evaluating it again costs nothing and cannot fail)
+# a text that is a name (a local, a value computed before), a number, a string or a
+# constant (evaluating it again costs nothing and cannot fail): the statement form binds
+# no name of its own for it, and a value's key reads it as a name (_name_key). Whether an
+# inlined function's argument may be written twice is the core's rule and the printer's
+# names, not this text's (ExprCompiler._simple_arg, core/inline.py simple_arg)
 _SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n_players)\)*")
 
 
@@ -151,6 +156,7 @@ class CompilerPart:
     if TYPE_CHECKING:
         # the compiler's state that the parts change (see ExprCompiler.__init__)
         avail: dict | None
+        pre: dict[int, str]
         binds: int
         cdepth: int
         temps: int

@@ -29,7 +29,7 @@ class _Written:
     kind and the name of its value, its ``for`` lines (their index in the lines, their
     indentation), the most turns of each where known, the last one's variable, where its
     body starts, its condition's text, its element's, the cells of the static part of
-    its condition (see StaticCells._static_cells) and the indentation of the element."""
+    its condition (see StaticCells._core_cells) and the indentation of the element."""
 
     def __init__(self, kind: str, res: str):
         self.kind, self.res = kind, res
@@ -70,9 +70,11 @@ class StatementForm(CompilerPart):
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
                 return self._once(e, text, env)
         fd = self.c.functions[e.func]
-        names = [a if _SIMPLE_ARG.fullmatch(a) else self._s_name(a, out, ind) for a in args]
+        simple = [self._simple_arg(x, a, env) for x, a in zip(e.args, args)]
+        names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
         inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids,
-                    keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]))
+                    keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
+                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a))
         memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
@@ -292,6 +294,7 @@ class StatementForm(CompilerPart):
         if not taken:
             return inner, f"v_{name}"
         var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
+        inner.simple = inner.simple | {name}
         return inner, var
 
     def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
@@ -411,10 +414,11 @@ class StatementForm(CompilerPart):
         if e.node == "Call" and e.func in self.inline:
             body = self.c.functions[e.func].body
             simple = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
-            if body.node == "BinOp" and all(_SIMPLE_ARG.fullmatch(a) for a in simple):
+            if body.node == "BinOp" and all(self._simple_arg(x, a, env) for x, a in zip(e.args, simple)):
                 params = self.c.functions[e.func].params
                 return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
-                                              ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple))))
+                                              ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple)),
+                                              simple=frozenset(p.name for p in params)))
             return None, env
         if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
             return e, env
@@ -444,10 +448,6 @@ class StatementForm(CompilerPart):
                 w.el = None if kind == "count" else self._s(comp.elem, inner, out, w.cur)
             finally:
                 self.cdepth -= w.cond is not None
-            if w.static is None and w.cond is not None and len(w.heads) == 1 \
-                    and out[w.body] == f"{w.heads[0][1]}    if {w.cond}:":
-                w.static = self._static_cells(comp.clauses[0], w.var, out[w.heads[0][0]], w.cond,
-                                              out[w.body + 1:] + [w.el or ""])
             if w.static is not None:  # the cells the condition's static part lets through
                 self._s_hoisted(w, w.static, out)
             self._s_step(w, comp, out, ind)
@@ -547,7 +547,7 @@ class StatementForm(CompilerPart):
 
     def _s_hoisted(self, w: _Written, static: tuple, out: list[str]) -> None:
         """The loop over the cells that the static part of its condition lets through
-        (see _static_cells), testing only the rest, if any."""
+        (see _core_cells), testing only the rest, if any."""
         (start, at), (it, w.cond) = w.heads[0], static
         out[start] = f"{at}for {w.var} in {it}:"
         if w.cond is None:  # nothing left to test: the body one level up

@@ -3,17 +3,19 @@ methods on the facts' state): one pass over the core's expressions, found once p
 when first asked, for every engine that walks a board's cells.
 
 Where the first conjuncts of a loop's condition (``for c in cells(b) if cond``, the last
-clause of a comprehension) read only static facts of the cell (its coordinates and
-constants: ``c.row == c.col``, ``c.row + c.col == 4``), the loop may walk only the cells
-they let through, a table made before any game (arithmetic, the language's division
-and remainder rounded down, ``abs``, ``min`` and ``max`` of two, comparisons, ``and``,
-``or``, ``not``, and calls of rule functions whose bodies are so, given the cell or
+clause of a comprehension) read only static facts of the cell (its coordinates, its
+name and constants: ``c.row == c.col``, ``c.row + c.col == 4``, ``c.name == "d4"``),
+the loop may walk only the cells they let through, a table made before any game
+(arithmetic, the language's division and remainder rounded down, ``abs``, ``min`` and
+``max`` of two, comparisons, ``in`` and ``not in`` a list written out, ``and``, ``or``,
+``not``, and calls of rule functions whose bodies are so, given the cell or
 such values, that count no work or calls: ``f(c) = c.row % 2 == 0``); where one of
 them (the first, or one after static ones) is ``STATIC == value`` (``STATIC`` static,
-the value not the cell's: a loop's variable, a parameter, a number, computed without
-counting anything), a table of those cells by the value (``c.row == r``: the cells of
-row r; ``(c.row + c.col) % 2 == 0``: the dark cells), the value computed once before
-the loop (where the static conjuncts before it let no cell through, the reference
+the value not the cell's: a loop's variable, a parameter, a number, a call of a rule
+function, a zone's size..., computed without counting work or calls, as core/once.py
+computes a value once for two uses), a table of those cells by the value
+(``c.row == r``: the cells of row r; ``(c.row + c.col) % 2 == 0``: the dark cells;
+``row(c) == row(d)``), the value computed once before the loop (where the static conjuncts before it let no cell through, the reference
 never computes it: the loop walks no cell). Where there is no keyed conjunct, the
 static ones may also read the seat of one player, a name that does not change in the
 loop (``seat(p)``, or ``p`` given to such a function: ``on_side(c, p)``): a table of
@@ -25,23 +27,24 @@ work budget counts the board's cells as before, and the conjuncts left are teste
 cell in order: the same values, work and calls as the reference.
 
 The values are Python's, as the rules compute them; where an engine might differ (a
-value beyond ``BIG``, a none in arithmetic or order, a text, a key that is no integer)
+value beyond ``BIG``, a none in arithmetic or order, a text but compared for equality,
+a key that is no integer)
 or a cell's would be the rules' error (by zero), the loop stays as it is (None).
 
 Where no static part is found so, ``cells_given`` finds the static conjuncts that also
 read names whose values come from before the loop (a parameter, a variable, a loop's
-variable around: ``c.row > k``, ``next_to(c, d)`` of a relation between cells),
-and the calls of functions that read nothing of the state (core/pure.py: ``f(c, p)``,
+variable around: ``c.row > k``, ``next_to(c, d)`` of a relation between cells, or a
+cell computed from such names or constants alone: ``next_to(c, cell(b, row: 1, col:
+k))``), and the calls of functions that read nothing of the state (core/pure.py: ``f(c, p)``,
 ``g(c, seat(p))``) given the cell and such names: their cells are the same whenever
 the names' values are, and an engine that can keep them by those values at run time
 does (the fast Python code; the kernel tests them per cell).
 
-Both engines read this pass: the kernel (native/kernel_cells.py prints the tables) and
-the fast Python code (compiler/codegen_static.py, ``StaticCells._core_cells``),
-wherever it finds a static part. Where it finds none, the fast Python code still finds
-one on the text it writes, a wider class this pass does not cover yet (``cell(...)``
-look-ups, cells' names, values computed before the loop);
-tests/test_static_filters.py proves that it does so only there."""
+Both engines read this pass, and only this pass: the kernel (native/kernel_cells.py
+prints the tables) and the fast Python code (compiler/codegen_static.py,
+``StaticCells._core_cells``, which once had an analysis of its own on the text it
+wrote); tests/test_static_filters.py proves that the fast code walks the cells this
+pass finds wherever it finds them, on every bundled and test ruleset."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -83,6 +86,7 @@ class CellsFilter:
 _CELL = object()   # a name that is the loop's cell (in a function's body: a parameter given it)
 _SEAT = object()   # a name that is the player whose seat the static conjuncts read (see _Seat)
 _GIVEN = object()  # a name whose value is given from before the loop (see cells_given)
+_VALUES = "<values>"  # (a key of the names: values given from before the loop may be more than names)
 # the nodes that do some work (see _kept_given): a call, a loop
 _WORKS = ("Call", "Comprehension", "Aggregate", "Ray")
 # the types of the values a table of cells may be kept by (see cells_given)
@@ -92,9 +96,11 @@ _KEYS = ("int", "bool", "enum", "player", "cell", "str")
 @dataclass(frozen=True, eq=False)
 class CellsGiven:
     """The static part of a loop's condition over the cells of ``board`` that reads,
-    besides the cell, names whose values come from before the loop (``given``, Vars in
-    the order first read): the conjuncts ``preds`` (in order) let through the same
-    cells whenever the names have the same values; ``rest`` the conjuncts left."""
+    besides the cell, values that come from before the loop (``given``: names, Vars in
+    the order first read, then the cells given to relations computed from such names
+    or constants alone, the expressions): the conjuncts ``preds`` (in order) let
+    through the same cells whenever the values are the same; ``rest`` the conjuncts
+    left."""
     board: str
     preds: list
     given: list
@@ -187,20 +193,30 @@ class Cells:
                 or self.cells_filter(cl, cond) is not None:
             return None
         parts, preds = conjuncts(cond), []
-        given: dict[str, Any] = {}   # (name -> its first Var)
+        given: dict[Any, Any] = {}   # (name -> its first Var; a value's id -> the value)
         for part in parts:
-            names = {n.name: n for n in ir.walk(part) if n.node == "Var" and n.name != cl.var
-                     and self._keyed_type(n)}
-            env = {cl.var: _CELL, **dict.fromkeys(names, _GIVEN)}
-            if not _reads(part, cl.var) or not (self._static(part, env) or self._kept_given(part, env)):
+            if not self._given_part(part, cl.var, given):
                 break
             preds.append(part)
-            for name, n in names.items():
-                if _reads(part, name):
-                    given.setdefault(name, n)
         if not preds or not given:
             return None
         return CellsGiven(table[1], preds, list(given.values()), parts[len(preds):])
+
+    def _given_part(self, part, var: str, given: dict) -> bool:
+        """Whether the conjunct ``part`` is static given values from before the loop
+        (see cells_given); if so, the values it reads added to ``given``: the names (by
+        name, their first Var), then the cells given to relations (by their id)."""
+        names = {n.name: n for n in ir.walk(part) if n.node == "Var" and n.name != var and self._keyed_type(n)}
+        env = {var: _CELL, _VALUES: True, **dict.fromkeys(names, _GIVEN)}
+        if not _reads(part, var) or not (self._static(part, env) or self._kept_given(part, env)):
+            return False
+        for name, n in names.items():
+            if _reads(part, name):
+                given.setdefault(name, n)
+        for n in ir.walk(part):   # (a relation's argument computed before the loop: see _related)
+            if n.node == "Call" and self.call_kind(n) == "pair":
+                given.update((id(a), a) for a in n.args if self._given_value(a, env))
+        return True
 
     def _kept_given(self, e, names: dict) -> bool:
         """Whether ``e`` is a call of a rule function whose values are its arguments'
@@ -227,16 +243,17 @@ class Cells:
             cell, given = cell or _CELL in read, given or _GIVEN in read
         return cell and given
 
-    def _from_given(self, e, names: dict) -> bool:
+    def _from_given(self, e, names: dict, boards: bool = False) -> bool:
         """Whether ``e`` is computed from the names given from before the loop alone (see
-        cells_given), constants and enum values, with no loop, and reads nothing of the
-        state (core/pure.py): the same value whenever the names have the same values."""
+        cells_given), constants and enum values (``boards``: and boards), with no loop,
+        and reads nothing of the state (core/pure.py): the same value whenever the
+        names have the same values."""
         given = {n for n, k in names.items() if k is _GIVEN}
         for n in ir.walk(e):
             if n.node in ("Comprehension", "Aggregate", "ForClause") or self._node_reads(n, given) is not None:
                 return False
             if n.node == "Var" and n.name not in given and n.name not in self.c.consts \
-                    and n.name not in self.c.enum_of_value:
+                    and n.name not in self.c.enum_of_value and not (boards and n.name in self.c.boards):
                 return False
             if n.node == "Call" and self.call_kind(n) == "function" and not self.reads_nothing(n.func):
                 return False
@@ -284,34 +301,46 @@ class Cells:
         return next(n for n in ir.walk(part) if n.node == "Var" and n.name == name)
 
     def _keyed(self, e, var: str):
-        """``c.attr == value`` (either way round) where ``c`` is the loop's variable, the
-        attribute a static integer coordinate and the value an integer that does not
-        depend on the cell and that is computed without counting anything: (the static
-        side, the value), or None."""
+        """``static == value`` (either way round) where the static side reads the loop's
+        variable ``c`` (``c.attr``, a static function of the cell) and the value is an
+        integer that does not depend on the cell and that is computed without counting
+        anything (``_once``): (the static side, the value), or None."""
         if e.node != "BinOp" or e.op != "==":
             return None
         for static, value in ((e.left, e.right), (e.right, e.left)):
             if self._static(static, {var: _CELL}) and _reads(static, var) and not _reads(value, var) \
-                    and self.c.type_of(value) == _INT and self._plain(value):
+                    and self.c.type_of(value) == _INT and self._once(value, var):
                 return static, value
         return None
 
+    def _once(self, value, var: str) -> bool:
+        """Whether the value of a keyed conjunct may be computed once before the loop
+        (see _keyed): plain (``_plain``), or, where it is not static itself (then the
+        conjunct is one of the static ones: ``_split``), any value whose evaluation
+        counts no work and no calls (a rule function's call, a zone's size...: as
+        core/once.py computes a value once for two uses, ``counts_any``). No expression
+        changes the state: each cell that reaches the conjunct reads the same value."""
+        return self._plain(value) or (not self.counts_any(value) and not self._static(value, {var: _CELL}))
+
     def _static(self, e, names: dict) -> bool:
         """Whether ``e`` reads only static facts of the loop's cell and constants:
-        ``names`` maps each name it may read to _CELL (the cell: its coordinates may be
-        read, it may be given to a function), _SEAT (a player: its seat may be read, it
+        ``names`` maps each name it may read to _CELL (the cell: its coordinates and name
+        may be read, it may be given to a function), _SEAT (a player: its seat may be read, it
         may be given to a function) or None (a function's parameter given a static
         value). A rule function's call is static where its arguments are, its body is
         (its parameters so given), and it counts no work or calls."""
         node = e.node
-        if node in ("IntLit", "BoolLit", "NoneLit"):
+        if node in ("IntLit", "BoolLit", "NoneLit", "StrLit"):
             return True
         if node == "Var":
             return e.name in names and (names[e.name] is None or names[e.name] is _GIVEN)
-        if node == "Attr":
-            return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL and e.name != "name"
+        if node == "Attr":   # (a coordinate, the cell's name)
+            return e.obj.node == "Var" and names.get(e.obj.name, 0) is _CELL
         if node == "UnOp":
             return self._static(e.operand, names)
+        if node == "BinOp" and e.op in ("in", "not in"):   # (in a list written out)
+            return e.right.node == "ListLit" and self._static(e.left, names) \
+                and all(self._static(x, names) for x in e.right.items)
         if node == "BinOp":
             return e.op in ("and", "or", "==", "!=", *_ARITH, *_DIVIDE, *_ORDER) \
                 and self._static(e.left, names) and self._static(e.right, names)
@@ -326,12 +355,28 @@ class Cells:
             inner = self._given(e, names)
             return inner is not None and self._static(self.c.functions[e.func].body, inner)
         if kind == "pair":
-            return _GIVEN in names.values() and all(
-                a.node == "Var" and names.get(a.name, 0) in (_CELL, _GIVEN) for a in e.args)
+            return self._related(e, names)
         if e.func == "seat" and len(e.args) == 1 and self.c.calls_builtin(e.func):
             return e.args[0].node == "Var" and names.get(e.args[0].name, 0) is _SEAT
         return (e.func, len(e.args)) in _CALLS and self.c.calls_builtin(e.func) \
             and all(self._static(a, names) for a in e.args)
+
+    def _related(self, e, names: dict) -> bool:
+        """Whether the relation's test ``e`` (of two cells) is static given values from
+        before the loop (see cells_given): its arguments the cell, names given, or a
+        cell computed from them alone (``_given_value``: ``beside(c, cell(b, row: 1,
+        col: 1))``), one of them at least a value given."""
+        read = [names.get(a.name, 0) if a.node == "Var" else _GIVEN if self._given_value(a, names) else 0
+                for a in e.args]
+        return all(r in (_CELL, _GIVEN) for r in read) and (_GIVEN in read or _GIVEN in names.values())
+
+    def _given_value(self, e, names: dict) -> bool:
+        """Whether ``e``, no name, is a value given from before the loop as a whole (see
+        cells_given: ``names`` holds ``_VALUES``): a cell computed from the names given,
+        constants, enum values and boards alone (``cell(b, row: k, col: 1)``), reading
+        nothing of the state, with no loop."""
+        return names.get(_VALUES) is True and e.node != "Var" and self.c.type_of(e).tag == "cell" \
+            and self._from_given(e, names, boards=True)
 
     def _given(self, e, names: dict) -> dict | None:
         """What the parameters of the rule function ``e`` calls are given (see _static):
@@ -376,16 +421,21 @@ class Cells:
         compute it; ``env``: the values of the names it reads, the cell's _CELL, the
         player's whose seat it reads a _Seat);
         raises _Unknown where an engine might differ (a value out of range, a none in
-        arithmetic or order, a text)."""
+        arithmetic or order, a text but in ``==``, ``!=``, ``in``)."""
         node = e.node
-        if node in ("IntLit", "BoolLit"):
+        if node in ("IntLit", "BoolLit", "StrLit"):
             return e.value
         if node == "NoneLit":
             return None
         if node == "Var":
             return env[e.name]   # (a parameter given a value: see _static)
+        if node == "Attr" and e.name == "name":
+            return self.p.ns["CELL_NAME"][z]
         if node == "Attr":
             return _checked(self.p.ns.get(f"C_{e.name}", [None] * (z + 1))[z])
+        if node == "BinOp" and e.op in ("in", "not in"):
+            a, xs = self._value(e.left, z, env), [self._value(x, z, env) for x in e.right.items]
+            return any(_binop("==", a, x) for x in xs) == (e.op == "in")
         if node == "UnOp":
             return _unop(e.op, self._value(e.operand, z, env))
         if node == "Call":

@@ -16,8 +16,8 @@ is counted where it is written. A body may be written so where
   call counts one, and those that may call themselves count their depth);
 - a parameter it uses more than once (``repeated``) is not evaluated twice: the
   straightforward code never writes such a body in place; the fast code does where
-  the argument is a name or a constant (the printer sees the argument's text), else it
-  calls the function;
+  the argument may be written twice (``simple_arg``: a constant, a name, or a value the
+  printer computed before and named), else it calls the function;
 - written out in full, the calls in it of functions written in place written out too,
   it holds fewer than ``EXPANDED_MAX`` nodes (calls of calls can grow exponentially:
   a bigger one is called instead).
@@ -33,6 +33,7 @@ function that counts no calls and is not written in place as an expression alrea
 whose values it keeps by their arguments.)"""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +49,8 @@ EXPANDED_MAX = 200  # nodes of one body written in place, fully expanded, at mos
 SPLICE_MAX = 60     # nodes of a body the statement form writes in place at most
 SPLICE_DEPTH = 3    # bodies the statement form writes in place in one another at most
 _SPLICED = frozenset({"Comprehension", "Aggregate", "Call"})   # (a body without these: an expression)
+# a text that may be written twice (see simple_arg): letters, digits, spaces
+_PLAIN_TEXT = re.compile(r"[A-Za-z0-9_ ]*")
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,41 @@ class Inline:
                 and any(x.node in _SPLICED for x in ir.walk(f.body))
                 and sum(1 for _ in ir.walk(f.body)) <= SPLICE_MAX)
         return found
+
+    def simple_arg(self, e) -> bool:
+        """Whether the argument ``e`` may be written twice where a body written in place
+        uses its parameter more than once (see ``repeated``): evaluating it again costs
+        nothing and cannot fail. A number (negative too), a text of letters, digits and
+        spaces, true, false, none, an enum's value (``Enum.value`` too), a board, the
+        active player and the number of players. (A name bound where the call is made, a parameter, a loop's
+        variable or a local, is the printer's to say, with the values it computed
+        before and named: compiler/codegen.py, ``_simple_arg``; here a name is one the
+        program declares.)"""
+        node = e.node
+        if node in ("IntLit", "BoolLit", "NoneLit"):
+            return True
+        if node == "StrLit":
+            return _PLAIN_TEXT.fullmatch(e.value) is not None
+        if node == "UnOp":
+            return e.op == "-" and e.operand.node == "IntLit"
+        c = self.c
+        if node == "Var":
+            return self._simple_name(e.name)
+        if node == "Attr":   # (an enum's value: Enum.value)
+            t = c.type_of(e.obj)
+            return t is not None and t.tag == "list" and t.arg.tag == "enum"
+        return node == "Call" and e.func == "player_count" and not e.args and c.calls_builtin(e.func)
+
+    def _simple_name(self, n: str) -> bool:
+        """Whether a name the program declares (or a built-in constant) is a simple
+        argument (see simple_arg): the active player, an enum's value, a board; not a
+        variable, a constant computed once (a list...), the players."""
+        c = self.c
+        if n == "active" and not c.declares(n):
+            return True
+        if n in c.vars or n in c.consts or (n == "players" and not c.declares(n)):
+            return False
+        return n in c.enum_of_value or (n in c.boards and n not in c.enums and n not in c.kinds and n not in c.zones)
 
     def _inlined(self, fast: bool) -> Inlined:
         most = FAST if fast else SMALL
