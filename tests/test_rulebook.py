@@ -500,7 +500,8 @@ def test_the_pdf_book_has_full_pages_and_nothing_beyond_their_margins(name, tmp_
 def test_the_pdf_keeps_each_board_drawing_whole_on_one_page(name):
     weasyprint, _ = _pdf_tools()
     book = rulebook.build(interpreter.load(name))
-    boards = [b.board for s in _sections(book) for b in s.blocks if isinstance(b, rulebook.Diagram)]
+    # (the worked example's drawings, before and after its turn, too)
+    boards = [b.board + b.tag for s in _sections(book) for b in s.blocks if isinstance(b, rulebook.Diagram)]
     assert boards
     pages = weasyprint.HTML(string=rulebook_view.html(book)).render().pages
     for board in boards:

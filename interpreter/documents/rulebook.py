@@ -69,13 +69,15 @@ class Steps:
 class Diagram:
     """A board drawn as a graph: cells at their (x, y), edges between related cells;
     with ``labels``, what lies on each cell (an empty one shows its name, dimmed), the
-    ``marked`` cells highlighted; ``tag`` tells apart two drawings of one board."""
+    ``marked`` cells highlighted; ``tag`` tells apart two drawings of one board. Drawn
+    in HTML only, caption included (the Markdown lists what it must say otherwise)."""
     board: str
     cells: list  # of (name, x, y)
     edges: list  # of (i, j): indexes into cells
     labels: list | None = None   # of str, one per cell
     marked: list = field(default_factory=list)   # indexes into cells
     tag: str = ""
+    caption: tuple = ()   # a Text under the drawing (else the board's name)
 
 
 @dataclass
@@ -240,13 +242,14 @@ def _prose_wanted(ruleset, variants: list[str]) -> list[str]:
     return prose_keys(c, verbs, variants)
 
 
-def missing_prose(rulesets: list) -> list[str]:
+def missing_prose(rulesets: list, variants: list[str] | None = None) -> list[str]:
     """The rules that lack prose in one language: ``rulesets`` are one folder loaded in
     one locale (or none) with different variants chosen; what counts is the prose of
     that locale's own file (with no locale: of the base and variant files), not prose
-    it would inherit from the base in another language."""
+    it would inherit from the base in another language. ``variants``: the variants
+    whose own prose is wanted (default: every variant of the folder)."""
     src, locale = sources_of(rulesets[0]), rulesets[0].checked.locale   # (parsed once)
-    variants = list(src.variants)
+    variants = list(src.variants) if variants is None else variants
     wanted = list(dict.fromkeys(k for r in rulesets for k in _prose_wanted(r, variants)))
     files = [src.locales[locale]] if locale else [src.base, *src.variants.values()]
     have = {d.key for f in files for d in f.decls if d.node == "ProseDecl"}
@@ -549,11 +552,11 @@ class _Builder:
         """A turn of a real game (seeded, random choices), move by move, with each board
         drawn before and after it."""
         s = self.say
-        ex = rulebook_example.play(self.r, self.counts[0])
+        ex = rulebook_example.example(self.r, self.counts[0])
         if ex is None:
             return None
         blocks: list = [Para(s("example.intro", players=str(ex.players), seed=str(ex.seed), turn=str(ex.turn)))]
-        blocks.append(Items([s("example.move", player=p, notation=Code(n), value=v) if v != n.split(" ", 1)[-1]
+        blocks.append(Items([s("example.move", player=p, notation=Code(n), value=v) if v is not None
                              else s("example.move_bare", player=p, notation=Code(n)) for p, n, v in ex.moves]))
         if ex.messages:
             blocks += [Para(s("example.said")), Items([(m,) for m in ex.messages])]
@@ -562,12 +565,13 @@ class _Builder:
             base = self.diagram(board, prog)
             zones = list(before)
             marked = [i for i, z in enumerate(zones) if before[z] != after[z]]
-            blocks.append(Para(capitalised(s("example.before", board=self.shown(board)))))
-            blocks.append(Diagram(board, base.cells, base.edges, [before[z] for z in zones], [], "-before"))
-            blocks.append(Para(capitalised(s("example.after", board=self.shown(board)))))
-            blocks.append(Diagram(board, base.cells, base.edges, [after[z] for z in zones], marked, "-after"))
+            blocks.append(Diagram(board, base.cells, base.edges, [before[z][1] for z in zones], [], "-before",
+                                  capitalised(s("example.before", board=self.shown(board)))))
+            blocks.append(Diagram(board, base.cells, base.edges, [after[z][1] for z in zones], marked, "-after",
+                                  capitalised(s("example.after", board=self.shown(board)))))
+            blocks.append(Para(capitalised(s("example.changed", board=self.shown(board)))))
             blocks.append(Table([s("t.cell"), s("t.before"), s("t.after")],
-                                [[(base.cells[i][0],), (before[zones[i]],), (after[zones[i]],)] for i in marked]))
+                                [[(base.cells[i][0],), (before[zones[i]][0],), (after[zones[i]][0],)] for i in marked]))
         if ex.places:
             blocks.append(Para(s("example.places")))
             blocks.append(Table([s("t.zone"), s("t.before"), s("t.after")],
@@ -707,10 +711,12 @@ class _Builder:
                 return s("goal.tiebreak", name=self.shown(d.name), expr=self.w(d.body))
             case "TeamDecl":
                 return s("goal.team", expr=self.w(d.body))
-            case "BoardDecl" if d.generator:
+            case "BoardDecl":
+                shape = s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator)),),
+                                                 args=self.words.named_args(d.args))) if d.generator \
+                    else s("board.listed", n=str(len(d.cells)))
                 return s("board.intro", board=self.shown(d.name), kind=self.shown(d.holds.name),
-                         seen=s.word(f"v.{d.visibility}")) + (" ",) + s("board.shape", shape=s(
-                             "x.shape", gen=(Term(words_of(d.generator)),), args=self.words.named_args(d.args)))
+                         seen=s.word(f"v.{d.visibility}")) + (" ",) + shape
         return None
 
     # -- vocabulary

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from ..play import display
 from ..play.views import view
 
-SEED = 1            # the game's seed and the choices'
+SEEDS = range(1, 9)  # the games' seeds and their choices', tried in turn
 MAX_TURNS = 40      # turns looked through for one that changes a board
 MAX_MOVES = 30      # moves told at most
 MAX_PLACES = 8      # other places listed at most
@@ -28,16 +28,28 @@ class Example:
     players: int
     seed: int
     turn: int
-    moves: list = field(default_factory=list)      # (player name, notation, value text)
+    moves: list = field(default_factory=list)      # (player name, notation, value text or None)
     messages: list = field(default_factory=list)   # str
-    boards: list = field(default_factory=list)     # (board, before: {zone: text}, after: {zone: text})
+    boards: list = field(default_factory=list)     # (board, before, after: {zone: (text, short text)})
     places: list = field(default_factory=list)     # (place, before, after)
     cut: bool = False                              # the turn had more moves than told (not shown)
 
 
-def play(ruleset, players: int, seed: int = SEED) -> Example | None:
-    """The example turn of a game of ``players`` on ``seed``, or None when no turn in
-    the first ``MAX_TURNS`` changes anything to show (or the game cannot start)."""
+def example(ruleset, players: int) -> Example | None:
+    """The example turn of the first game of ``players`` (on the seeds ``SEEDS``) that
+    has one, or None."""
+    for seed in SEEDS:
+        ex = play(ruleset, players, seed)
+        if ex is not None:
+            return ex
+    return None
+
+
+def play(ruleset, players: int, seed: int) -> Example | None:
+    """The example turn of a game of ``players`` on ``seed``: the first of the first
+    ``MAX_TURNS`` turns that changes something to show, is told whole in ``MAX_MOVES``
+    moves and leaves the game going on (a game that ends teaches little of a turn); None
+    when there is none (or the game cannot start)."""
     prog = ruleset.for_players(players)
     try:
         game = prog.new_game(players, seed=seed)
@@ -57,6 +69,8 @@ def play(ruleset, players: int, seed: int = SEED) -> Example | None:
                 break
             _move(prog, game, rnd, ex)
         after = _contents(prog, game)
+        if game.over:
+            return None
         if not ex.cut and _fill(prog, ex, before, after):
             log = view(game, -1)["log"]
             ex.messages = log[len(log) - (_said(game) - said):] if _said(game) > said else []
@@ -67,13 +81,30 @@ def play(ruleset, players: int, seed: int = SEED) -> Example | None:
 
 
 def _move(prog, game, rnd: random.Random, ex: Example | None) -> None:
+    """Plays a random move, one that does not end the game at once when there is one
+    (resigning is seldom what a turn is about)."""
     moves = game.legal_moves()
-    m = moves[rnd.randrange(len(moves))]
     kind = game.decision.type
+    order = rnd.sample(range(len(moves)), len(moves))
+    for i in order[:-1]:
+        game.apply(moves[i])
+        over = game.over
+        game.undo()
+        if not over:
+            m = moves[i]
+            break
+    else:
+        m = moves[order[-1]]
     if ex is not None:
         text = display.value_text(prog, m.value, kind)
-        ex.moves.append((display.player_name(prog, m.player), m.notation, text))
+        # (what was chosen, when players read it otherwise than the notation writes it)
+        same = _letters(text) == _letters(m.notation.split(" ", 1)[-1])
+        ex.moves.append((display.player_name(prog, m.player), m.notation, None if same else text))
     game.apply(m)
+
+
+def _letters(text: str) -> str:
+    return "".join(ch for ch in text if ch.isalnum())
 
 
 def _said(game) -> int:
@@ -88,20 +119,28 @@ def _contents(prog, game) -> dict:
     return {key: _text(prog, items, game) for key, items in zones.items()}
 
 
-def _text(prog, items, game) -> str:
+def _text(prog, items, game) -> tuple[str, str]:
+    """What lies in a place, in full and short (for a drawing's cell: an item's short
+    label when its label is long); a hidden place's count of items."""
     if isinstance(items, dict):
-        return str(items.get("count", ""))
+        return (str(items.get("count", "")),) * 2
     ivars = game.state.get("ivars")
-    labels = []
+    full, short = [], []
     for i in items:
-        if isinstance(i, dict):
-            labels.append("?")
+        if isinstance(i, dict):    # face down
+            full.append("?")
+            short.append("?")
             continue
         label = display.item_label(prog, i, ivars=ivars)
-        labels.append(label if len(label) <= MAX_LABEL else display.item_label(prog, i, use_short=True, ivars=ivars))
+        full.append(label)
+        short.append(label if len(label) <= MAX_LABEL else display.item_label(prog, i, use_short=True, ivars=ivars))
+    return _together(full, "; "), _together(short, " ")
+
+
+def _together(labels: list, sep: str) -> str:
     if len(labels) > 1 and len(set(labels)) == 1:
         return f"{labels[0]} ×{len(labels)}"
-    return " ".join(labels) if len(labels) <= 3 else " ".join(labels[-2:]) + f" (+{len(labels) - 2})"
+    return sep.join(labels) if len(labels) <= 3 else sep.join(labels[-2:]) + f" (+{len(labels) - 2})"
 
 
 def _fill(prog, ex: Example, before: dict, after: dict) -> bool:
@@ -113,9 +152,9 @@ def _fill(prog, ex: Example, before: dict, after: dict) -> bool:
     for board, zones in prog.boards.items():
         keys = [prog.zones[z].key for z in zones]
         if any(k in changed for k in keys):
-            ex.boards.append((board, {z: before.get(prog.zones[z].key, "") for z in zones},
-                              {z: after.get(prog.zones[z].key, "") for z in zones}))
+            ex.boards.append((board, {z: before.get(prog.zones[z].key, ("", "")) for z in zones},
+                              {z: after.get(prog.zones[z].key, ("", "")) for z in zones}))
         on_boards |= set(keys)
     rest = [k for k in changed if k not in on_boards]
-    ex.places = [(k, before.get(k, ""), after[k]) for k in rest[:MAX_PLACES]]
+    ex.places = [(k, before.get(k, ("", ""))[0], after[k][0]) for k in rest[:MAX_PLACES]]
     return True

@@ -185,7 +185,7 @@ def svg(d: Diagram, unit: int = 28) -> str:
     gx = math.gcd(*(x - x0 for x in xs)) or 1
     gy = math.gcd(*(y - y0 for y in ys)) or 1
     texts = d.labels if d.labels is not None else [name for name, _, _ in d.cells]
-    box_w = round(6.2 * max(len(x) or len(name) for x, (name, _, _) in zip(texts, d.cells))) + 8
+    box_w = round(6.4 * max(len(x) or len(name) for x, (name, _, _) in zip(texts, d.cells))) + 10
     box_h = 16
     rows: dict[int, list[int]] = {}
     for _, x, y in d.cells:

@@ -32,6 +32,8 @@ class Term:
 _OPS = {"==": "x.eq", "!=": "x.ne", "<": "x.lt", "<=": "x.le", ">": "x.gt", ">=": "x.ge",
         "and": "x.and", "or": "x.or", "in": "x.in", "not in": "x.not_in", "+": "x.add",
         "-": "x.sub", "*": "x.mul", "/": "x.div", "%": "x.mod", "..": "x.range"}
+# a comparison and the one that holds when it does not
+_OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "not in", "not in": "in"}
 # the built-ins whose argument is a list, said over a comprehension
 _AGGREGATE = {"any": "x.some", "all": "x.every"}
 # the forms that give a list (a `+` of them joins lists)
@@ -199,8 +201,11 @@ class Words:
         if x.node == "Call" and x.func in ("empty", "occupied") and len(x.args) == 1:
             flip = "occupied" if x.func == "empty" else "empty"
             return self.call(ir.Call(func=flip, args=x.args))
-        if x.node == "BinOp" and x.op in ("==", "in"):
-            return self.binop(ir.BinOp(op="!=" if x.op == "==" else "not in", left=x.left, right=x.right))
+        if x.node == "BinOp" and x.op in _OPPOSITE:
+            return self.binop(ir.BinOp(op=_OPPOSITE[x.op], left=x.left, right=x.right))
+        if x.node == "BinOp" and x.op in ("and", "or"):      # neither a nor b: not a and not b
+            return self.binop(ir.BinOp(op="or" if x.op == "and" else "and", left=ir.UnOp(op="not", operand=x.left),
+                                       right=ir.UnOp(op="not", operand=x.right)))
         return s("x.not", a=self.expr(x))
 
     def call(self, e) -> tuple:
@@ -229,6 +234,8 @@ class Words:
         if f in ("sum", "count", "any", "all", "min", "max", "first", "last") and len(nodes) == 1 \
                 and nodes[0].node == "Comprehension":
             return self.aggregate(f, nodes[0])
+        if f == "abs" and nodes[0].node == "BinOp" and nodes[0].op == "-":
+            return s("x.difference", a=self.expr(nodes[0].left), b=self.expr(nodes[0].right))
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
         return s(key, **dict(zip("abc", args)))
 
