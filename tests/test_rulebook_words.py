@@ -182,3 +182,13 @@ def test_rulebook_check_with_a_variant_checks_the_game_with_it(tmp_path):
     assert fast.code == 1 and "variant.slow" not in fast.out and "action.play" in fast.out, fast
     bad = meeple_cli("rulebook", root, "--check", "--variant", "quick")
     assert bad.code != 0 and "quick" in bad.err and "Traceback" not in bad.err, bad
+
+
+def test_a_game_of_one_turn_gets_that_turn_with_its_values_as_example():
+    # (blotto: both seats send their troops at once, and the game is over)
+    md = rulebook_view.markdown(rulebook.build(interpreter.load(str(Path(__file__).parent / "testdata" / "blotto"))))
+    example = md[md.index("### A turn played out"):]
+    example = example[:example.index("\n## ")]
+    assert "- Player 1: `send " in example and "- Player 2: `send " in example
+    assert "This turn ends the game." in example
+    assert re.search(r"\| plan of Player 1 \|   \| \d, \d, \d \|", example), example

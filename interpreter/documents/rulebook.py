@@ -560,6 +560,8 @@ class _Builder:
                              else s("example.move_bare", player=p, notation=Code(n)) for p, n, v in ex.moves]))
         if ex.messages:
             blocks += [Para(s("example.said")), Items([(m,) for m in ex.messages])]
+        if ex.ended:
+            blocks.append(Para(s("example.ended")))
         prog = self.r.for_players(ex.players)
         for board, before, after in ex.boards:
             base = self.diagram(board, prog)
@@ -579,10 +581,11 @@ class _Builder:
         return Section("example", s("h.example"), blocks)
 
     def place(self, key: str) -> str:
-        """A zone's key as players read it: ``hand:0`` is Player 1's hand."""
-        zone, _, seat = key.partition(":")
+        """A zone's or a variable's key as players read it: ``hand:0`` is Player 1's
+        hand, ``var:passes`` the variable ``passes``."""
+        zone, _, seat = key.removeprefix("var:").partition(":")
         if not seat.isdigit():
-            return self.name(zone) if zone in self.c.zones else key
+            return self.name(zone) if zone in self.c.zones or zone in self.c.vars else key
         player = display.player_name(self.r.for_players(self.counts[0]), int(seat))
         return "".join(self.say("x.of_player", thing=self.name(zone), player=player))
 
@@ -750,12 +753,13 @@ class _Builder:
         if d.node == "ConstDecl":
             return s("def.const", name=name, body=body)
         params = join([(Term(words_of(p.name)),) for p in d.params], s("x.and_sep"))
-        if d.node == "RelationDecl":
+        if d.node == "RelationDecl" and len(d.params) == 2:
             a, b = ((Term(words_of(p.name)),) for p in d.params)
             return s("def.relation", name=name, a=a, b=b, body=body)
         if not d.params:
             return s("def.value", name=name, body=body)
-        key = "def.holds" if d.result is not None and d.result.name == "bool" else "def.function"
+        bool_result = d.node == "RelationDecl" or (d.result is not None and d.result.name == "bool")
+        key = "def.holds" if bool_result else "def.function"
         return s(key, name=name, params=params, body=body)
 
     def deck_entry(self, e: ir.DeckEntry) -> Text:

@@ -18,6 +18,7 @@ MAX_TURNS = 40      # turns looked through for one that changes a board
 MAX_MOVES = 30      # moves told at most
 MAX_PLACES = 8      # other places listed at most
 MAX_LABEL = 9       # a label longer than this is drawn with the item's short label
+MAX_LIST = 8        # the elements of a list shown at most
 
 
 @dataclass
@@ -33,28 +34,32 @@ class Example:
     boards: list = field(default_factory=list)     # (board, before, after: {zone: (text, short text)})
     places: list = field(default_factory=list)     # (place, before, after)
     cut: bool = False                              # the turn had more moves than told (not shown)
+    ended: bool = False                            # the turn ended the game
 
 
 def example(ruleset, players: int) -> Example | None:
     """The example turn of the first game of ``players`` (on the seeds ``SEEDS``) that
-    has one, or None."""
+    has one that leaves the game going on, else the first that ends it (a game of one
+    turn), or None."""
+    last = None
     for seed in SEEDS:
-        ex = play(ruleset, players, seed)
-        if ex is not None:
+        try:
+            ex = play(ruleset, players, seed)
+        except Exception:  # noqa: BLE001 - a best effort: a rule that fails in play gives no example
+            continue
+        if ex is not None and not ex.ended:
             return ex
-    return None
+        last = last or ex
+    return last
 
 
 def play(ruleset, players: int, seed: int) -> Example | None:
     """The example turn of a game of ``players`` on ``seed``: the first of the first
-    ``MAX_TURNS`` turns that changes something to show, is told whole in ``MAX_MOVES``
-    moves and leaves the game going on (a game that ends teaches little of a turn); None
-    when there is none (or the game cannot start)."""
+    ``MAX_TURNS`` turns that changes something to show and is told whole in
+    ``MAX_MOVES`` moves (``ended`` when it ends the game: the last turn to look at); None
+    when there is none."""
     prog = ruleset.for_players(players)
-    try:
-        game = prog.new_game(players, seed=seed)
-    except Exception:  # noqa: BLE001 - a best effort: a ruleset whose game cannot start has no example
-        return None
+    game = prog.new_game(players, seed=seed)
     rnd = random.Random(seed)
     for _ in range(MAX_TURNS):
         if game.over:
@@ -69,11 +74,10 @@ def play(ruleset, players: int, seed: int) -> Example | None:
                 break
             _move(prog, game, rnd, ex)
         after = _contents(prog, game)
-        if game.over:
-            return None
         if not ex.cut and _fill(prog, ex, before, after):
             log = view(game, -1)["log"]
             ex.messages = log[len(log) - (_said(game) - said):] if _said(game) > said else []
+            ex.ended = game.over
             return ex
         while not game.over and game.turn_number == turn:   # (a turn cut short: played out)
             _move(prog, game, rnd, None)
@@ -113,10 +117,43 @@ def _said(game) -> int:
 
 
 def _contents(prog, game) -> dict:
-    """Every place's items as a spectator reads them (zone key -> text): what lies
-    hidden is a count, a face-down item a '?'."""
-    zones = view(game, -1)["zones"]
-    return {key: _text(prog, items, game) for key, items in zones.items()}
+    """Every place's items and every variable as a spectator reads them (zone key, or
+    ``var:NAME`` and ``var:NAME:SEAT`` -> text): what lies hidden is a count, a face-down
+    item or a secret value a '?'."""
+    v = view(game, -1)
+    c = prog.checked
+    out = {key: _text(prog, items, game) for key, items in v["zones"].items()
+           if key.partition(":")[0] not in c.offscreen}
+    for name, value in v["vars"].items():
+        if name not in c.offscreen:
+            out[f"var:{name}"] = (_value(prog, c.vars[name].type, value),) * 2
+    for name, values in v["pvars"].items():
+        for seat, value in enumerate(values):
+            if name not in c.offscreen:
+                out[f"var:{name}:{seat}"] = (_value(prog, c.vars[name].type, value),) * 2
+    return out
+
+
+def _value(prog, t, value) -> str:
+    """A variable's value as players read it, by its declared type ``t``."""
+    c = prog.checked
+    if isinstance(value, dict):     # hidden from a spectator
+        return "?"
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        text = [_value(prog, t.item, x) for x in value[:MAX_LIST]]
+        return ", ".join(text) + (", …" if len(value) > MAX_LIST else "")
+    name = t.name if t is not None else ""
+    if name == "bool":
+        return display.text(prog, "yes", "yes") if value else display.text(prog, "no", "no")
+    if name == "player":
+        return display.player_name(prog, value)
+    if name in c.kinds:
+        return display.item_label(prog, value)
+    if name in c.enums:
+        return display.name(prog, f"{name}.{value}")
+    return str(value)
 
 
 def _text(prog, items, game) -> tuple[str, str]:

@@ -218,7 +218,9 @@ class Words:
             rel = (Term(words_of(f)),)
             if len(args) == 1:
                 return s("x.related", rel=rel, a=args[0])
-            return s("x.relation_holds", rel=rel, a=args[0], b=args[1])
+            if len(args) == 2:
+                return s("x.relation_holds", rel=rel, a=args[0], b=args[1])
+            return s("x.holds_for", f=rel, args=_join(args, s("x.and_sep")))
         if f in BUILTINS:
             return self.builtin(f, e.args, args)
         d = c.functions.get(f)
