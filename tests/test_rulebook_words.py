@@ -122,7 +122,7 @@ def test_each_form_of_expression_reads_as_words(tmp_path):
     # a list comprehension, a function call, a comparison, a message's placeholders
     assert ("The active player chooses *c* from each *x* of the pieces in hand of the active "
             "player for which *worth* of *x* is not 4 (move `play`).") in md
-    assert "Announce: “the active player gives the *c* to the player after the active player”." in md
+    assert "Announce: “the active player gives *c* to the player after the active player”." in md
     assert "Set passes to passes plus 1." in md
     # a quantifier in brackets beside `or`; abs of a difference
     assert ("The game ends after a turn when (for every *p* of the players: hand of *p* is empty) "
@@ -192,3 +192,11 @@ def test_a_game_of_one_turn_gets_that_turn_with_its_values_as_example():
     assert "- Player 1: `send " in example and "- Player 2: `send " in example
     assert "This turn ends the game." in example
     assert re.search(r"\| plan of Player 1 \|   \| \d, \d, \d \|", example), example
+
+
+def test_a_message_names_a_player_it_holds_as_a_player_and_other_values_bare():
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("clans-and-glory", locale="en")))
+    # (`takes "Board {s.pos}: {chief} takes {won}"`: chief a player, won a list of cards)
+    assert "| `takes` | Board pos: the player *chief* takes *won* |" in md
+    assert "| `player` | Player *n* |" in md          # a text that is no message
+    assert "Announce: “the active player places *card* at *cell*”." in md

@@ -263,6 +263,9 @@ class _Builder:
         self.lang = language_of(self.c)
         self.say = _Say(self.lang or "en")
         self.words = Words(self.c, self.say, self.name)
+        # each message's placeholders as the rules wrote them, with their types
+        logs = ruleset.for_players(ruleset.min_players).logs
+        self.placeholders = {log.key: [(p[2], p[1]) for p in log.parts if isinstance(p, tuple)] for log in logs}
         self.counts = list(range(ruleset.min_players, ruleset.max_players + 1))
         if len(self.counts) > 8:
             self.counts = [ruleset.min_players, ruleset.max_players]
@@ -686,7 +689,7 @@ class _Builder:
 
     def decl_blocks(self, d) -> list:
         if d.node == "TextDecl":     # what players read in this locale
-            return [Para((Code(d.key), ": ", *self.words.template(self.c.texts.get(d.key, d.text))))]
+            return [Para((Code(d.key), ": ", *self.message(d.key, self.c.texts.get(d.key, d.text))))]
         if d.node == "NameDecl":
             return [Para((Code(d.path), ": " + self.name(d.path)))]
         if d.node in ("FunctionDecl", "RelationDecl", "ConstDecl"):
@@ -740,7 +743,7 @@ class _Builder:
         subs = []
         if c.texts:
             subs.append(Section("messages", s("h.messages"), [Table(
-                [s("t.key"), s("t.text")], [[(Code(k),), self.words.template(v)] for k, v in c.texts.items()])]))
+                [s("t.key"), s("t.text")], [[(Code(k),), self.message(k, v)] for k, v in c.texts.items()])]))
         return Section("vocabulary", s("h.vocabulary"), [Table([s("t.declared"), s("t.shown"), s("t.short")], rows)], subs)
 
     # -- definitions
@@ -836,10 +839,14 @@ class _Builder:
             case "While":
                 return Step(s("s.while", cond=self.w(st.cond), n=str(st.limit)), self.steps(st.body))
             case "Log":
-                return Step(s("s.log", text=self.words.template(self.c.texts.get(st.key, st.template))))
+                return Step(s("s.log", text=self.message(st.key, self.c.texts.get(st.key, st.template))))
             case "EndGame":
                 return Step(s("s.end_game"))
         return None
+
+    def message(self, key: str, text: str) -> Text:
+        """A text players read, as a sentence (a message's placeholders by their types)."""
+        return self.words.template(text, self.placeholders.get(key))
 
     def verb_of(self, st) -> Text:
         return self.verb(st.verb) if st.verb else (Term(words_of(st.var)),)

@@ -32,6 +32,9 @@ class Term:
 _OPS = {"==": "x.eq", "!=": "x.ne", "<": "x.lt", "<=": "x.le", ">": "x.gt", ">=": "x.ge",
         "and": "x.and", "or": "x.or", "in": "x.in", "not in": "x.not_in", "+": "x.add",
         "-": "x.sub", "*": "x.mul", "/": "x.div", "%": "x.mod", "..": "x.range"}
+# how a message names a value the steps hold, by its type (the others by their bare
+# name: a template says "at {cell}" or "takes {won}", with the noun it needs)
+_TYPED = {"player": "x.the_player"}
 # a comparison and the one that holds when it does not
 _OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "not in", "not in": "in"}
 # the built-ins whose argument is a list, said over a comprehension
@@ -62,35 +65,45 @@ class Words:
         """An expression in words (a Text: str and Term parts)."""
         return tuple(p for p in self._expr(e) if p != "")
 
-    def template(self, text: str) -> tuple:
+    def template(self, text: str, types: list | None = None) -> tuple:
         """A message template (``{active} chases {card(target)} away``) as a sentence:
-        each placeholder a short noun (``the active player``, ``the card``); a
-        placeholder that does not parse is kept as written, without its braces."""
+        each placeholder a short noun (``the active player``, ``the card``). ``types``:
+        the placeholders of the message as the rules wrote them, each with its type
+        (``[("card(target)", "item"), ...]``), which a translation may name by position
+        (``{1}``) and which say which values the steps hold are players (``the player
+        chief``). A placeholder
+        that does not parse is kept as written, without its braces."""
         out: list = []
         pos = 0
+        typed = dict(types or ())
         for m in TEMPLATE_PART.finditer(text):
             out.append(text[pos:m.start()])
+            raw = m.group(1).strip()
+            if raw.isdigit() and types and 0 < int(raw) <= len(types):
+                raw = types[int(raw) - 1][0]
             try:
-                e = dsl_parse.parse_expr(m.group(1), ir.Span())
+                e = dsl_parse.parse_expr(raw, ir.Span())
             except Exception:  # noqa: BLE001 - checked when the ruleset loaded; words only
-                out.append(m.group(1))
+                out.append(raw)
             else:
-                out.extend(self.short(e))
+                out.extend(self.short(e, typed.get(raw, "") if types is not None else None))
             pos = m.end()
         out.append(text[pos:])
         return tuple(p for p in out if p != "")
 
-    def short(self, e) -> tuple:
+    def short(self, e, type_code: str | None = "") -> tuple:
         """A short noun for a value a message shows: a rule function's result by its
-        name alone (``the card``), an attribute by its name (``the value``)."""
+        name alone (``the card``), an attribute by its name (``value``), a value the
+        steps name by its name, as a player when it is one (``the player chief``)."""
         s = self.say
+        if e.node == "Var" and self._local(e.name):
+            name = (Term(words_of(e.name)),)
+            return s(_TYPED[type_code], name=name) if type_code in _TYPED else name
         match e.node:
             case "Call" if e.func in self.c.functions:
                 return s("x.the", name=(Term(words_of(e.func)),))
             case "Attr":
-                return s("x.the", name=(self.attr_name(e.name),))
-            case "Var" if self._local(e.name):
-                return s("x.the", name=(Term(words_of(e.name)),))
+                return (self.attr_name(e.name),)
         return self.expr(e)
 
     def attr_name(self, a: str) -> str:
