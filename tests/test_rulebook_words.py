@@ -200,3 +200,9 @@ def test_a_message_names_a_player_it_holds_as_a_player_and_other_values_bare():
     assert "| `takes` | Board pos: the player *chief* takes *won* |" in md
     assert "| `player` | Player *n* |" in md          # a text that is no message
     assert "Announce: “the active player places *card* at *cell*”." in md
+
+
+def test_a_language_makes_its_contractions_where_words_meet():
+    text = _plain(rulebook.build(interpreter.load("cherokee", locale="fr")))
+    assert "Si main du joueur actif est vide" in text
+    assert " de le " not in text and " de les " not in text

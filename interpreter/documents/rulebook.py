@@ -130,6 +130,9 @@ class _Say:
         self.lang = lang
         self.messages = catalogs()[lang]["messages"]
         self.english = catalogs()["en"]["messages"]
+        # the language's contractions where a phrase meets the words put in it (French
+        # "de le joueur" is "du joueur"): [before, after] pairs of the catalog
+        self.contractions = catalogs()[lang].get("contractions", [])
         self.missing: set[str] = set()
 
     def __call__(self, msgid: str, /, **fields) -> Text:
@@ -145,6 +148,22 @@ class _Say:
             out.extend(value if isinstance(value, tuple) else (value,))
             pos = m.end()
         out.append(template[pos:])
+        return self.contract(out)
+
+    def contract(self, parts: list) -> Text:
+        """The parts with adjacent words joined into one string and the language's
+        contractions made."""
+        out: list = []
+        for p in parts:
+            if isinstance(p, str) and out and isinstance(out[-1], str):
+                out[-1] += p
+            elif p != "":
+                out.append(p)
+        for i, p in enumerate(out):
+            if isinstance(p, str):
+                for before, after in self.contractions:
+                    p = p.replace(before, after)
+                out[i] = p
         return tuple(p for p in out if p != "")
 
     def word(self, key: str) -> str:
