@@ -249,6 +249,8 @@ class Words:
         if f in ("sum", "count", "any", "all", "min", "max", "first", "last") and len(nodes) == 1 \
                 and nodes[0].node == "Comprehension":
             return self.aggregate(f, nodes[0])
+        if f in ("size", "len") and _is_list(nodes[0], self.c):    # (of a list, not a place)
+            return s("x.count", of=args[0])
         if f == "abs" and nodes[0].node == "BinOp" and nodes[0].op == "-":
             return s("x.difference", a=self.expr(nodes[0].left), b=self.expr(nodes[0].right))
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
@@ -295,8 +297,11 @@ class Words:
 
 
 def _is_list(e, c) -> bool:
+    """Whether an expression surely gives a list (not a place, nor a number)."""
     if e.node in _LISTS:
         return True
+    if e.node == "Var" and e.name in c.vars:
+        return c.vars[e.name].type.name == "list"
     if e.node == "Call":
         return e.func in _LIST_CALLS or (e.func in c.relations and len(e.args) == 1) or (
             e.func in c.functions and (c.functions[e.func].result or ir.TypeRef(name="")).name == "list")
