@@ -206,3 +206,10 @@ def test_a_language_makes_its_contractions_where_words_meet():
     text = _plain(rulebook.build(interpreter.load("cherokee", locale="fr")))
     assert "Si main du joueur actif est vide" in text
     assert " de le " not in text and " de les " not in text
+
+
+def test_the_example_says_what_lies_on_a_chosen_cell():
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="en")))
+    example = md[md.index("### A turn played out"):]
+    # (the member chased, as players read it, with the cell the move names)
+    assert re.search(r"- Player 1: `chase (r\dc\d)` \(\1: [A-Z][a-z]+( [A-Z][a-z]+)? (wo)?man \d\)", example), example

@@ -100,11 +100,26 @@ def _move(prog, game, rnd: random.Random, ex: Example | None) -> None:
     else:
         m = moves[order[-1]]
     if ex is not None:
-        text = display.value_text(prog, m.value, kind)
-        # (what was chosen, when players read it otherwise than the notation writes it)
-        same = _letters(text) == _letters(m.notation.split(" ", 1)[-1])
-        ex.moves.append((display.player_name(prog, m.player), m.notation, None if same else text))
+        ex.moves.append((display.player_name(prog, m.player), m.notation, _chosen(prog, game, m, kind)))
     game.apply(m)
+
+
+def _chosen(prog, game, m, kind: str) -> str | None:
+    """What a move chose as players read it, when that is more than its notation says:
+    an item's label, a cell with what lies on it (``r3c2: Birds woman 8``); None when
+    the notation says it all."""
+    cells = m.value if kind == "list:cell" else [m.value] if kind == "cell" else None
+    if cells:
+        zones = view(game, -1)["zones"]
+        said = []
+        for z in cells:
+            on = _text(prog, zones.get(prog.zones[z].key, []), game)[0]
+            said.append(display.cell_notation(prog, z) + (f": {on}" if on else ""))
+        text = "; ".join(said)
+    else:
+        text = display.value_text(prog, m.value, kind)
+    same = _letters(text) == _letters(m.notation.split(" ", 1)[-1])
+    return None if same else text
 
 
 def _letters(text: str) -> str:
