@@ -8,8 +8,10 @@ steps of every rule, in the language of the ruleset's locale.
 
 Sentences come from the rulebook catalogs (``rulebook_messages/<lang>.json``: one
 template per key, ``{field}`` placeholders) filled with the ruleset's own names and
-texts; an expression no sentence fits is given as Meeple code (``Code``). A language
-without a catalog gets English sentences and a note saying so. The model is plain data;
+texts; the rules' expressions and messages are said in words too (``rulebook_words``),
+and the turn's chapter ends with a turn of a real game (``rulebook_example``). What is
+typed (a move, a verb) or declared is Meeple code (``Code``). A language without a
+catalog gets English sentences and a note saying so. The model is plain data;
 ``rulebook_view`` writes it as Markdown or HTML.
 """
 from __future__ import annotations
