@@ -952,7 +952,8 @@ class _Builder:
     def choose_step(self, st: ir.Choose) -> Step:
         s = self.say
         who, options = self.who(st.chooser), self.w(st.options)
-        var = join([(Term(words_of(p)),) for p in st.parts], s("x.and_sep")) if st.parts is not None \
+        # (choose (a, _, b): the parts it names; `_` is a part left unnamed)
+        var = join([(Term(words_of(p)),) for p in st.parts if p != "_"], ", ") if st.parts is not None \
             else (Term(words_of(st.var)),)
         if st.verb:
             step = Step(s("s.choose_verb", who=who, var=var, options=options, verb=self.verb(st.verb)))
