@@ -127,8 +127,9 @@ class Words:
             case "Attr":
                 return s("x.attr", attr=self.attr_name(e.name), obj=self.expr(e.obj))
             case "Index":
-                if e.index.node == "IntLit":
-                    return s("x.index", n=str(e.index.value + 1), obj=self.expr(e.obj))
+                n = _counted_from_1(e.index)
+                if n is not None:
+                    return s("x.index", n=self.expr(n), obj=self.expr(e.obj))
                 return s("x.index_from_0", i=self.expr(e.index), obj=self.expr(e.obj))
             case "BinOp":
                 return self.binop(e)
@@ -294,6 +295,19 @@ class Words:
         if key is None:
             return s("x.fn_of", f=(Term(words_of(f)),), args=self.comprehension(comp))
         return s(key, of=self.comprehension(comp))
+
+
+def _counted_from_1(i):
+    """An index (counted from 0) as a position counted from 1, when that is as simple:
+    ``0`` is 1, ``k - 1`` is ``k``, ``k - 3`` is ``k - 2``, ``k + 1`` is ``k + 2``; else None."""
+    if i.node == "IntLit":
+        return ir.IntLit(value=i.value + 1)
+    if i.node != "BinOp" or i.op not in "+-" or i.right.node != "IntLit":
+        return None
+    shift = i.right.value + 1 if i.op == "+" else i.right.value - 1
+    if shift == 0:
+        return i.left
+    return ir.BinOp(op="+" if i.op == "+" else "-", left=i.left, right=ir.IntLit(value=shift))
 
 
 def _is_list(e, c) -> bool:
