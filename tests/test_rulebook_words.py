@@ -93,6 +93,7 @@ zone hand: Chip per player
 var passes: int = 0
 deck chips into pile { Chip(v: v) for v in 1..6 }
 function worth(c: Chip): int = c.v * 2
+function pick(p: player): int = [4, 5][seat(p) - 1]
 setup { deal 2 from pile to hand }
 turn {
   if not (empty(hand(active)) or passes >= 3) {
@@ -130,6 +131,7 @@ def test_each_form_of_expression_reads_as_words(tmp_path):
     assert "the sum of *worth* of *c*, for each *c* of the pieces in hand of *p*" in md
     assert "- *worth* of *c*: the value of *c* times 2" not in md   # (an attribute without a name)
     assert "- *worth* of *c*: the v of *c* times 2" in md
+    assert "- *pick* of *p*: entry the seat of *p* of 4 and 5" in md   # (xs[k - 1]: counted from 1)
     assert not [c for c in re.findall(r"`([^`]*)`", md) if OPERATOR.search(c)]
 
 
