@@ -32,8 +32,9 @@ def command(
     no_color: bool = no_color_option(),
     check: bool = typer.Option(False, "--check",
                                help="Write no rulebook: list the rules that lack prose in each "
-                                    "locale (or --locale), as a translation tool lists missing "
-                                    "strings; exit 1 when some do."),
+                                    "locale (or --locale), over the base game and every variant "
+                                    "(or the game with the --variant ones), as a translation "
+                                    "tool lists missing strings; exit 1 when some do."),
 ) -> None:
     """Write a ruleset's rulebook: overview and goal, components with their counts,
     setup, the turn and every action, procedures, scoring and the end, each
@@ -41,7 +42,7 @@ def command(
     (English sentences where Meeple has none for it, with a note)."""
     from ..interpreter import record as records
     if check:
-        _check_prose(ruleset, locale)
+        _check_prose(ruleset, locale, list(variant))
         return
     if fmt not in FORMATS:
         raise fail(f"--format must be md, html or pdf, not '{fmt}'", 2)
@@ -76,18 +77,20 @@ def command(
         raise fail(f"cannot write the rulebook to {output}: {e}") from None
 
 
-def _check_prose(ruleset: str, locale: str | None) -> None:
+def _check_prose(ruleset: str, locale: str | None, variants: list[str]) -> None:
     """``--check``: for each locale of the folder (the base files when it has none), the
-    rules whose prose its own file lacks, over the base game and each variant."""
+    rules whose prose its own file lacks, over the base game and each variant (with
+    ``--variant``: the game with those variants, and their own prose)."""
     from ..interpreter import rulebook as books
     where = resolve(ruleset)
     base = compile_ruleset(where, ruleset, [], None)
     src = books.sources_of(base)   # (texts only when it comes from the disk cache)
     locales = [locale] if locale else (list(src.locales) or [None])
-    choices = [[]] + [[v] for v in src.variants]
+    choices = [variants] if variants else [[]] + [[v] for v in src.variants]
     lacking = 0
     for loc in locales:
-        missing = books.missing_prose([compile_ruleset(where, ruleset, vs, loc) for vs in choices])
+        missing = books.missing_prose([compile_ruleset(where, ruleset, vs, loc) for vs in choices],
+                                      variants or None)
         label = loc or "base"
         if missing:
             lacking += 1

@@ -143,4 +143,4 @@ def test_a_kernel_says_which_const_it_does_not_cover():
 def test_the_rulebook_shows_the_consts():
     from meeple.interpreter.documents import rulebook, rulebook_view
     md = rulebook_view.markdown(rulebook.build(interpreter.load(CONSTS)))
-    assert "const gains: list of int = [best(n) for n in 0..12]" in md
+    assert "- *gains*: *best* of *n*, for each *n* of the numbers from 0 to 12" in md

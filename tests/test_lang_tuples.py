@@ -201,7 +201,7 @@ def test_a_record_of_tuple_moves_replays_to_the_same_digests():
 def test_the_rulebook_names_the_parts_chosen():
     from meeple.interpreter import rulebook, rulebook_view
     text = rulebook_view.markdown(rulebook.build(interpreter.load(PENTAGO)))
-    assert 'chooses `(c, _, q, d)` from `[(c, "turn", q, d) for c in cells(b)' in text
+    assert "The active player chooses *c*, *q*, *d* from *c*, “turn”, *q*, *d*, for each *c* of the cells of b" in text
 
 
 # ---------------------------------------------------------------- engines

@@ -230,8 +230,8 @@ def test_a_supply_is_written_back_as_meeple_code():
 
 def test_the_rulebook_says_what_make_remove_and_permute_do():
     text = rulebook_view.markdown(rulebook.build(interpreter.load(str(DATA / "pentago.meeple"))))
-    assert "Take a `Marble` from its supply and put it on `c`, with `seat = seat(active)`." in text
-    assert "Move the pieces of the places `q`, all at once, each to the place at the same position in" in text
+    assert "Take a Marble from its supply and put it on *c*, with seat the seat of the active player." in text
+    assert "Move the pieces of the places *q*, all at once, each to the place at the same position in" in text
 
 
 # ---------------------------------------------------------------- against OpenSpiel

@@ -83,13 +83,13 @@ def rulebook_of(tmp_path, payoff: str) -> str:
 def test_the_rulebook_says_how_payoffs_are_computed_beside_the_score(tmp_path):
     book = rulebook_of(tmp_path, "payoff(p) = gain(p)")
     goal = book[book.index("### Goal of the game"):book.index("## Components")]
-    assert "Each player's score: `gain(p)`. The highest wins." in goal
-    assert "Each player's payoff: `gain(p)`." in goal
+    assert "Each player's score: *gain* of *p*. The highest wins." in goal
+    assert "Each player's payoff: *gain* of *p*." in goal
     assert "add up to" not in goal
     zero = rulebook_of(tmp_path, "payoff(p) = 0 summing to 0")
-    assert "Each player's payoff: `0`." in zero and "The payoffs always add up to 0." in zero
+    assert "Each player's payoff: 0." in zero and "The payoffs always add up to 0." in zero
     shared = rulebook_of(tmp_path, "payoff = winner")
-    assert "Every player gets the same payoff: `winner`." in shared
+    assert "Every player gets the same payoff: winner." in shared   # (a variable: its name)
     assert "Each player's payoff" not in shared
     assert "payoff" not in rulebook_of(tmp_path, "").lower()
 

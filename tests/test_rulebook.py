@@ -15,7 +15,7 @@ import bundled
 import pytest
 from console import meeple_cli
 from meeple.dsl import ast as ir, load as dsl_load
-from meeple.interpreter.documents import meeple_code as mc, rulebook, rulebook_view
+from meeple.interpreter.documents import rulebook, rulebook_view
 from meeple.interpreter.documents.rulebook import Code
 
 from meeple import interpreter
@@ -103,6 +103,7 @@ def md_headings(md: str) -> list[tuple[int, str]]:
 
 def _strip_md(s: str) -> str:
     s = MD_CODE.sub(lambda m: m.group(2), s)
+    s = re.sub(r"(?<!\\)\*(.+?)(?<!\\)\*", r"\1", s)   # a term: *name*
     return re.sub(r"\\(.)", r"\1", s).replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 
 
@@ -140,13 +141,13 @@ def test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook(combo, sources):
     # no markdown heading above ##, no html in the markdown
     assert not re.search(r"^# ", md, re.M) and "<" not in MD_CODE.sub("", md)
     # every action with its verb and what it is chosen from
-    (actions,) = next(s for s in book.sections if s.id == "turn").sections or [None]
+    actions = next((s for s in next(s for s in book.sections if s.id == "turn").sections if s.id == "actions"), None)
     table = actions.blocks[1].rows if actions else []
     listed = {p.text for row in table for p in row[0] if isinstance(p, Code)}
-    chosen_from = {p.text for row in table for p in row[2] if isinstance(p, Code)}
+    chosen_from = {rulebook.plain(row[2]) for row in table}
     for verb, node in decisions(c):
         assert verb in codes and verb in listed, verb
-        assert mc.expr(node.options) in chosen_from, verb
+        assert rulebook.plain(rulebook.expression_words(ruleset, node.options)) in chosen_from, verb
     # every phase and procedure, as a heading of its own
     ids = {s.id for top in book.sections for s in [top] + top.sections}
     ids |= {s.id for top in book.sections for sub in top.sections for s in sub.sections}
@@ -156,15 +157,17 @@ def test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook(combo, sources):
     for p in c.procedures:
         assert f"procedure-{p}" in ids and (3, p) in headings, p
     # scoring: score, every tiebreak, every outcome clause, the end
+    def said(e):
+        return rulebook.plain(rulebook.expression_words(ruleset, e)) in plain_md
     if c.score is not None:
-        assert mc.expr(c.score.body) in codes
+        assert said(c.score.body)
     for t in c.tiebreaks:
-        assert t.name in codes and mc.expr(t.body) in codes
+        assert said(t.body)
     if c.outcome is not None:
         for cl in c.outcome.clauses:
-            assert cl.cond is None or mc.expr(cl.cond) in codes
+            assert cl.cond is None or said(cl.cond)
     if c.end is not None:
-        assert mc.expr(c.end.cond) in codes
+        assert said(c.end.cond)
     # every variant of the folder, with each of its changes
     for v, f in src.variants.items():
         title = c.names.get(f"variant.{v}", (next((d.text for d in f.decls if d.node == "Title"), v),))[0]
@@ -193,7 +196,7 @@ def test_every_board_is_drawn_with_its_cells_in_html():
     ruleset = interpreter.load("go")
     page = rulebook_view.html(rulebook.build(ruleset))
     prog = ruleset.for_players(2)
-    svgs = re.findall(r"<svg.*?</svg>", page, re.S)
+    svgs = re.findall(r'<figure class="board" id="drawing-[a-z_]+">(<svg.*?</svg>)', page, re.S)
     assert len(svgs) == len(ruleset.checked.boards) == 1
     assert svgs[0].count("<rect") == len(prog.boards["point"]) == 81   # a box per cell
     assert "<line" in svgs[0]   # the adjacency relation is drawn as edges
@@ -275,16 +278,17 @@ def test_a_language_without_sentences_gets_english_ones_and_a_note(tmp_path):
 def test_procedures_with_results_read_as_steps(tmp_path):
     md = rulebook_view.markdown(rulebook.build(interpreter.load(str(tiny(tmp_path)))))
     assert "### `bonus`" in md and "It gives a result: `int`." in md
-    assert "1. If `size(pile) > 2`:\n    1. The result is `2`.\n2. The result is `1`." in md
-    assert "Do `bonus()` (see Procedures) and set `k` to its result." in md
+    assert ("1. If the number of pieces in &lt;b&gt;pile&lt;/b&gt; &amp; co is more than 2:\n"
+            "    1. The result is 2.\n2. The result is 1.") in md
+    assert "Do `bonus` (see Procedures) and set *k* to its result." in md
     assert "### `nothing`\n\n1. Stop here." in md
 
 
-SAID = {"en": "`how` is the verb of the move played.",
-        "de": "`how` ist das Verb des gespielten Zugs.",
-        "fr": "`how` est le verbe du coup joué.",
-        "nl": "`how` is het werkwoord van de gespeelde zet.",
-        "ru": "`how` — глагол сыгранного хода."}
+SAID = {"en": "*how* is the verb of the move played.",
+        "de": "*how* ist das Verb des gespielten Zugs.",
+        "fr": "*how* est le verbe du coup joué.",
+        "nl": "*how* is het werkwoord van de gespeelde zet.",
+        "ru": "*how* — глагол сыгранного хода."}
 
 
 def test_a_choice_that_names_its_verb_says_what_the_local_holds(tmp_path):
@@ -301,7 +305,7 @@ def test_a_choice_that_names_its_verb_says_what_the_local_holds(tmp_path):
         # a child of its choice, after the verbs played alone
         alone = re.search(r"\n    2\. .*`pass`.*\n    3\. (.*)\n", md)
         assert alone and alone.group(1) == sentence, lang
-        assert sentence.replace("`how`", "`which`") in md and "`card`" not in sentence
+        assert sentence.replace("*how*", "*which*") in md and "`card`" not in sentence
     # a choice without a local for its verb reads as before: no such sentence
     md = rulebook_view.markdown(rulebook.build(interpreter.load(str(tiny(tmp_path)))))
     assert "`pass`" in md and "is the verb of the move played" not in md
@@ -348,9 +352,9 @@ def test_rulebook_command_errors_are_clear(args, code, words):
 def test_each_action_says_when_it_is_asked():
     md = rulebook_view.markdown(rulebook.build(interpreter.load("clans-and-glory")))
     assert ("| `hide` (No villager fits anywhere: choose one to place face down) | the active player "
-            "| `items(hand(active))` | `not occupied(playable)` | turn |") in md
-    assert "| `shield` (Put a shield on this board's stone table?) | the active player | `[false, true]` " \
-           "| `occupied(shields(active))` | turn |" in md
+            "| the pieces in hand of the active player | *playable* is empty | turn |") in md
+    assert "| `shield` (Put a shield on this board's stone table?) | the active player | no and yes " \
+           "| shields of the active player is not empty | turn |" in md
 
 
 def test_a_ruleset_with_problems_gets_its_diagnostics_and_exit_1(tmp_path):
@@ -496,7 +500,8 @@ def test_the_pdf_book_has_full_pages_and_nothing_beyond_their_margins(name, tmp_
 def test_the_pdf_keeps_each_board_drawing_whole_on_one_page(name):
     weasyprint, _ = _pdf_tools()
     book = rulebook.build(interpreter.load(name))
-    boards = [b.board for s in _sections(book) for b in s.blocks if isinstance(b, rulebook.Diagram)]
+    # (the worked example's drawings, before and after its turn, too)
+    boards = [b.board + b.tag for s in _sections(book) for b in s.blocks if isinstance(b, rulebook.Diagram)]
     assert boards
     pages = weasyprint.HTML(string=rulebook_view.html(book)).render().pages
     for board in boards:

@@ -468,7 +468,7 @@ def test_the_rulebook_says_which_places_are_dark_and_who_is_shown_what():
         interpreter.load(str(DATA / "phantom_ttt"), variants=["abrupt"])))
     assert "`b` is dark: each player sees there only what it may see" in md
     assert "`supply` is dark" in md
-    assert "Show `top(c)` to `active`" in md
+    assert "Show the top piece of *c* to the active player" in md
 
 
 @pytest.mark.parametrize("old, new, message", [

@@ -8,8 +8,10 @@ steps of every rule, in the language of the ruleset's locale.
 
 Sentences come from the rulebook catalogs (``rulebook_messages/<lang>.json``: one
 template per key, ``{field}`` placeholders) filled with the ruleset's own names and
-texts; an expression no sentence fits is given as Meeple code (``Code``). A language
-without a catalog gets English sentences and a note saying so. The model is plain data;
+texts; the rules' expressions and messages are said in words too (``rulebook_words``),
+and the turn's chapter ends with a turn of a real game (``rulebook_example``). What is
+typed (a move, a verb) or declared is Meeple code (``Code``). A language without a
+catalog gets English sentences and a note saying so. The model is plain data;
 ``rulebook_view`` writes it as Markdown or HTML.
 """
 from __future__ import annotations
@@ -23,7 +25,8 @@ from importlib import resources
 from ...dsl import ast as ir, load as dsl_load
 from ...dsl.check_decls import prose_keys
 from ..play import display
-from . import meeple_code as mc
+from . import meeple_code as mc, rulebook_example
+from .rulebook_words import Term, Words, words_of
 
 # ---------------------------------------------------------------- the model
 
@@ -34,7 +37,7 @@ class Code:
     text: str
 
 
-Text = tuple  # of str (plain words) and Code parts
+Text = tuple  # of str (plain words), Term and Code parts
 
 
 @dataclass
@@ -66,10 +69,17 @@ class Steps:
 
 @dataclass
 class Diagram:
-    """A board drawn as a graph: cells at their (x, y), edges between related cells."""
+    """A board drawn as a graph: cells at their (x, y), edges between related cells;
+    with ``labels``, what lies on each cell (an empty one shows its name, dimmed), the
+    ``marked`` cells highlighted; ``tag`` tells apart two drawings of one board. Drawn
+    in HTML only, caption included (the Markdown lists what it must say otherwise)."""
     board: str
     cells: list  # of (name, x, y)
     edges: list  # of (i, j): indexes into cells
+    labels: list | None = None   # of str, one per cell
+    marked: list = field(default_factory=list)   # indexes into cells
+    tag: str = ""
+    caption: tuple = ()   # a Text under the drawing (else the board's name)
 
 
 @dataclass
@@ -122,6 +132,9 @@ class _Say:
         self.lang = lang
         self.messages = catalogs()[lang]["messages"]
         self.english = catalogs()["en"]["messages"]
+        # the language's contractions where a phrase meets the words put in it (French
+        # "de le joueur" is "du joueur"): [before, after] pairs of the catalog
+        self.contractions = catalogs()[lang].get("contractions", [])
         self.missing: set[str] = set()
 
     def __call__(self, msgid: str, /, **fields) -> Text:
@@ -137,6 +150,22 @@ class _Say:
             out.extend(value if isinstance(value, tuple) else (value,))
             pos = m.end()
         out.append(template[pos:])
+        return self.contract(out)
+
+    def contract(self, parts: list) -> Text:
+        """The parts with adjacent words joined into one string and the language's
+        contractions made."""
+        out: list = []
+        for p in parts:
+            if isinstance(p, str) and out and isinstance(out[-1], str):
+                out[-1] += p
+            elif p != "":
+                out.append(p)
+        for i, p in enumerate(out):
+            if isinstance(p, str):
+                for before, after in self.contractions:
+                    p = p.replace(before, after)
+                out[i] = p
         return tuple(p for p in out if p != "")
 
     def word(self, key: str) -> str:
@@ -147,7 +176,7 @@ def join(parts, sep=", ") -> Text:
     out: list = []
     for i, p in enumerate(parts):
         if i:
-            out.append(sep)
+            out.extend(sep if isinstance(sep, tuple) else (sep,))
         out.extend(p if isinstance(p, tuple) else (p,))
     return tuple(out)
 
@@ -160,15 +189,16 @@ def capitalised(text: Text) -> Text:
 
 
 def plain(text: Text) -> str:
-    """A text without its code marks."""
-    return "".join(p.text if isinstance(p, Code) else p for p in text)
+    """A text without its code and term marks."""
+    return "".join(p.text if isinstance(p, (Code, Term)) else p for p in text)
 
 
 # ---------------------------------------------------------------- building
 
 def _decisions(block: ir.Block, when: tuple):
-    """Every decision in a block, with the conditions under which it is reached (Meeple
-    code: the ``if`` conditions around it, the loops it is in)."""
+    """Every decision in a block, with what must hold for it to be reached: the
+    conditions of the ``if`` branches around it (expressions) and the loops it is in
+    (their ``For`` or ``While`` statements)."""
     for st in block.stmts:
         match st.node:
             case "Choose" | "ChooseSubset" | "ChooseEach":
@@ -176,32 +206,35 @@ def _decisions(block: ir.Block, when: tuple):
             case "Best" if st.tie == "choose":
                 yield st, when
             case "If":
-                before: list[str] = []
+                before: list = []
                 for cond, body in st.branches:
-                    here = mc.expr(cond)
-                    test = f"not {_any(before)} and {_paren(here)}" if before else here
+                    test = ir.BinOp(op="and", left=_none_of(before), right=cond) if before else cond
                     yield from _decisions(body, when + (test,))
-                    before.append(here)
+                    before.append(cond)
                 if st.other is not None:
-                    yield from _decisions(st.other, when + (f"not {_any(before)}",))
-            case "For":
-                yield from _decisions(st.body, when + (f"for {st.var} in {mc.expr(st.iter)}",))
-            case "While":
-                yield from _decisions(st.body, when + (f"while {mc.expr(st.cond)}",))
+                    yield from _decisions(st.other, when + (_none_of(before),))
+            case "For" | "While":
+                yield from _decisions(st.body, when + (st,))
 
 
-def _paren(code: str) -> str:
-    return f"({code})" if " or " in code else code
-
-
-def _any(conds: list[str]) -> str:
-    return f"({' or '.join(conds)})" if len(conds) > 1 or " " in conds[0] else conds[0]
+def _none_of(conds: list):
+    """``not (a or b ...)``: none of the conditions holds."""
+    either = conds[0]
+    for c in conds[1:]:
+        either = ir.BinOp(op="or", left=either, right=c)
+    return ir.UnOp(op="not", operand=either)
 
 
 def build(ruleset) -> Rulebook:
     """The rulebook of a loaded ruleset (``interpreter.load(...)``), in its locale's
     language, with its chosen variants applied."""
     return _Builder(ruleset).book()
+
+
+def expression_words(ruleset, e) -> Text:
+    """An expression of a loaded ruleset in words, in its locale's language (as the
+    rulebook says it)."""
+    return _Builder(ruleset).w(e)
 
 
 def sources_of(ruleset):
@@ -230,22 +263,18 @@ def _prose_wanted(ruleset, variants: list[str]) -> list[str]:
     return prose_keys(c, verbs, variants)
 
 
-def missing_prose(rulesets: list) -> list[str]:
+def missing_prose(rulesets: list, variants: list[str] | None = None) -> list[str]:
     """The rules that lack prose in one language: ``rulesets`` are one folder loaded in
     one locale (or none) with different variants chosen; what counts is the prose of
     that locale's own file (with no locale: of the base and variant files), not prose
-    it would inherit from the base in another language."""
+    it would inherit from the base in another language. ``variants``: the variants
+    whose own prose is wanted (default: every variant of the folder)."""
     src, locale = sources_of(rulesets[0]), rulesets[0].checked.locale   # (parsed once)
-    variants = list(src.variants)
+    variants = list(src.variants) if variants is None else variants
     wanted = list(dict.fromkeys(k for r in rulesets for k in _prose_wanted(r, variants)))
     files = [src.locales[locale]] if locale else [src.base, *src.variants.values()]
     have = {d.key for f in files for d in f.decls if d.node == "ProseDecl"}
     return [k for k in wanted if k not in have]
-
-
-def _code(e) -> Code:
-    """An expression written as Meeple code, for a rulebook step."""
-    return Code(mc.expr(e))
 
 
 class _Builder:
@@ -254,6 +283,10 @@ class _Builder:
         self.c = ruleset.checked
         self.lang = language_of(self.c)
         self.say = _Say(self.lang or "en")
+        self.words = Words(self.c, self.say, self.name)
+        # each message's placeholders as the rules wrote them, with their types
+        logs = ruleset.for_players(ruleset.min_players).logs
+        self.placeholders = {log.key: [(p[2], p[1]) for p in log.parts if isinstance(p, tuple)] for log in logs}
         self.counts = list(range(ruleset.min_players, ruleset.max_players + 1))
         if len(self.counts) > 8:
             self.counts = [ruleset.min_players, ruleset.max_players]
@@ -263,6 +296,14 @@ class _Builder:
         """The ruleset's own words for players about one rule (``prose KEY``), if any."""
         text = self.c.prose.get(key)
         return [Para((text,))] if text else []
+
+    def w(self, e) -> Text:
+        """An expression in words."""
+        return self.words.expr(e)
+
+    def shown(self, path: str) -> Text:
+        """What players see a declared thing called."""
+        return (self.name(path),)
 
     # -- names
     def name(self, path: str) -> str:
@@ -316,36 +357,36 @@ class _Builder:
         out = []
         if c.score is not None:
             score = self.name("score") if "score" in c.names else s.word("w.score")
-            out.append(Para(capitalised(s("goal.score", score=score, expr=Code(mc.expr(c.score.body))))))
+            out.append(Para(capitalised(s("goal.score", score=score, expr=self.w(c.score.body)))))
         if c.payoff is not None:   # ``payoff(p) = ...`` / ``payoff = ...`` [summing to N]
             key = "goal.payoff" if c.payoff.param is not None else "goal.payoff_shared"
-            out.append(Para(s(key, expr=Code(mc.expr(c.payoff.body)))))
+            out.append(Para(s(key, expr=self.w(c.payoff.body))))
             if c.payoff.total is not None:
                 out.append(Para(s("goal.payoff_total", n=str(c.payoff.total))))
         if c.outcome is not None:
             out.append(Para(s("goal.outcome")))
-            out.append(Items([s("goal.outcome_when", outcome=s.word(f"w.{cl.outcome}"), cond=Code(mc.expr(cl.cond)))
+            out.append(Items([s("goal.outcome_when", outcome=s.word(f"w.{cl.outcome}"), cond=self.w(cl.cond))
                               if cl.cond is not None else s("goal.outcome_otherwise", outcome=s.word(f"w.{cl.outcome}"))
                               for cl in c.outcome.clauses]))
         if c.team is not None:
-            out.append(Para(s("goal.team", expr=Code(mc.expr(c.team.body)))))
+            out.append(Para(s("goal.team", expr=self.w(c.team.body))))
         return out
 
     def ending(self) -> list:
         """When the game ends, and the rest of the scoring: tiebreaks, participants."""
         s, c = self.say, self.c
-        out = [Para(s("goal.end_when", cond=Code(mc.expr(c.end.cond))) if c.end is not None
+        out = [Para(s("goal.end_when", cond=self.w(c.end.cond)) if c.end is not None
                     else s("goal.end_game"))]
         if c.endless:      # ``bound ... or endless``: the bound is where `meeple test` stops
             out.append(Para(s("goal.endless")))
         elif c.bound is not None:
             out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}"))))
         for t in c.tiebreaks:
-            out.append(Para(s("goal.tiebreak", name=self.named(t.name), expr=Code(mc.expr(t.body)))))
+            out.append(Para(s("goal.tiebreak", name=self.shown(t.name), expr=self.w(t.body))))
         for name, p in c.participants.items():
-            out.append(Para(s("goal.participant", name=self.named(name))))
+            out.append(Para(s("goal.participant", name=self.shown(name))))
             if p.score is not None:
-                out.append(Para(s("goal.participant_score", name=self.named(name), expr=Code(mc.expr(p.score)))))
+                out.append(Para(s("goal.participant_score", name=self.shown(name), expr=self.w(p.score))))
         return out
 
     # -- components
@@ -369,14 +410,12 @@ class _Builder:
             subs.append(Section("zones", s("h.zones"), self.zones()))
         if c.vars:
             rows = [[(Code(n),), (self.name(n),), (Code(mc.type_code(v.type)),),
-                     (s.word("w.yes") if v.per_player else s.word("w.no"),), (Code(mc.expr(v.init)),),
+                     (s.word("w.yes") if v.per_player else s.word("w.no"),), self.w(v.init),
                      (s.word(f"v.{v.visibility or 'public'}"),)] for n, v in c.vars.items()]
             subs.append(Section("variables", s("h.variables"), [Table(
                 [s("t.variable"), s("t.shown"), s("t.type"), s("t.per_player"), s("t.initial"), s("t.seen_by")], rows)]))
         if c.functions or c.relations or c.consts:
-            items = [(Code(mc.decl(f)),) for f in c.consts.values()]
-            items += [(Code(mc.decl(f)),) for f in c.relations.values()]
-            items += [(Code(mc.decl(f)),) for f in c.functions.values()]
+            items = [self.definition(f) for f in (*c.consts.values(), *c.relations.values(), *c.functions.values())]
             subs.append(Section("functions", s("h.functions"), [Para(s("functions.intro")), Items(items)]))
         return Section("components", s("h.components"), [], subs)
 
@@ -386,7 +425,7 @@ class _Builder:
         per_count = {n: self._deck_counts(n) for n in self.counts}
         for i, d in enumerate(c.decks):
             out.append(Para(s("deck.intro", deck=self.named(d.name), zone=self.named(d.into))))
-            out.append(Items([(Code(mc.deck_entry(e)),) for e in d.entries]))
+            out.append(Items([self.deck_entry(e) for e in d.entries]))
             distinct = {}
             for n in self.counts:
                 distinct.setdefault(tuple(sorted(per_count[n][i].items())), []).append(n)
@@ -449,7 +488,8 @@ class _Builder:
             if d.dark:
                 out.append(Para(s("place.dark", place=self.named(name))))
             if d.generator:
-                out.append(Para(s("board.shape", shape=Code(f"{d.generator}({mc.named_args(d.args)})"))))
+                out.append(Para(s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator)),),
+                                                          args=self.words.named_args(d.args)))))
             sizes: dict[int, list] = {}
             for n in self.counts:
                 sizes.setdefault(len(self.r.for_players(n).boards.get(name, ())), []).append(n)
@@ -529,7 +569,49 @@ class _Builder:
         subs = [Section("actions", s("h.actions"), [Para(s("actions.intro")), Table(
             [s("t.move"), s("t.who"), s("t.from"), s("t.when"), s("t.where")], actions)]
             + ([Items([tuple(p for p in t if p) for t in told])] if told else []))] if actions else []
-        return Section("turn", s("h.turn"), blocks, subs)
+        example = self.example()
+        return Section("turn", s("h.turn"), blocks, subs + ([example] if example else []))
+
+    def example(self) -> Section | None:
+        """A turn of a real game (seeded, random choices), move by move, with each board
+        drawn before and after it."""
+        s = self.say
+        ex = rulebook_example.example(self.r, self.counts[0])
+        if ex is None:
+            return None
+        blocks: list = [Para(s("example.intro", players=str(ex.players), seed=str(ex.seed), turn=str(ex.turn)))]
+        blocks.append(Items([s("example.move", player=p, notation=Code(n), value=v) if v is not None
+                             else s("example.move_bare", player=p, notation=Code(n)) for p, n, v in ex.moves]))
+        if ex.messages:
+            blocks += [Para(s("example.said")), Items([(m,) for m in ex.messages])]
+        if ex.ended:
+            blocks.append(Para(s("example.ended")))
+        prog = self.r.for_players(ex.players)
+        for board, before, after in ex.boards:
+            base = self.diagram(board, prog)
+            zones = list(before)
+            marked = [i for i, z in enumerate(zones) if before[z] != after[z]]
+            blocks.append(Diagram(board, base.cells, base.edges, [before[z][1] for z in zones], [], "-before",
+                                  capitalised(s("example.before", board=self.shown(board)))))
+            blocks.append(Diagram(board, base.cells, base.edges, [after[z][1] for z in zones], marked, "-after",
+                                  capitalised(s("example.after", board=self.shown(board)))))
+            blocks.append(Para(capitalised(s("example.changed", board=self.shown(board)))))
+            blocks.append(Table([s("t.cell"), s("t.before"), s("t.after")],
+                                [[(base.cells[i][0],), (before[zones[i]][0],), (after[zones[i]][0],)] for i in marked]))
+        if ex.places:
+            blocks.append(Para(s("example.places")))
+            blocks.append(Table([s("t.zone"), s("t.before"), s("t.after")],
+                                [[(self.place(k),), (b,), (a,)] for k, b, a in ex.places]))
+        return Section("example", s("h.example"), blocks)
+
+    def place(self, key: str) -> str:
+        """A zone's or a variable's key as players read it: ``hand:0`` is Player 1's
+        hand, ``var:passes`` the variable ``passes``."""
+        zone, _, seat = key.removeprefix("var:").partition(":")
+        if not seat.isdigit():
+            return self.name(zone) if zone in self.c.zones or zone in self.c.vars else key
+        player = display.player_name(self.r.for_players(self.counts[0]), int(seat))
+        return "".join(self.say("x.of_player", thing=self.name(zone), player=player))
 
     def actions(self) -> list:
         s, c = self.say, self.c
@@ -546,13 +628,23 @@ class _Builder:
                     verb = self.verb(n.verb) if n.verb else (Code(n.var),)
                     if getattr(n, "alone", None):
                         verb = join([verb, *(self.verb(v) for v in (n.alone, *n.more))], " / ")
-                    who = self.who(getattr(n, "chooser", None)) if n.node != "ChooseEach" else (Code(mc.expr(n.seats)),)
-                cond = join([(Code(w),) for w in when], "; ") if when else s("w.always")
-                rows.append([verb, who, (Code(mc.expr(n.options)),), cond, where])
+                    who = self.who(getattr(n, "chooser", None)) if n.node != "ChooseEach" else self.w(n.seats)
+                cond = join([self.when(w) for w in when], "; ") if when else s("w.always")
+                rows.append([verb, who, self.w(n.options), cond, where])
         return rows
 
+    def when(self, w) -> Text:
+        """One thing that must hold for a decision to be asked: a condition, or the loop
+        it is in."""
+        s = self.say
+        if w.node == "For":
+            return s("when.for", var=(Term(words_of(w.var)),), iter=self.w(w.iter))
+        if w.node == "While":
+            return s("when.while", cond=self.w(w.cond))
+        return self.w(w)
+
     def who(self, chooser) -> Text:
-        return (Code(mc.expr(chooser)),) if chooser is not None else self.say("w.active")
+        return self.w(chooser) if chooser is not None else self.say("w.active")
 
     def procedures(self) -> Section | None:
         s = self.say
@@ -577,7 +669,8 @@ class _Builder:
             subs.append(Section("at-end", s("h.at_end"), [Para(s("at_end.intro")), Steps(self.steps(c.at_end.body))]))
         if c.invariants:
             subs.append(Section("checks", s("h.checks"), [Para(s("checks.intro")), Items(
-                [(Code(mc.decl(i)),) for i in c.invariants])]))
+                [s("check.item", name=(Term(words_of(i.name)),), moment=s(f"moment.{i.moment.replace(' ', '_')}"),
+                   cond=self.w(i.cond)) for i in c.invariants])]))
         return Section("end", s("h.end"), blocks, subs)
 
     # -- variants
@@ -617,13 +710,41 @@ class _Builder:
 
     def decl_blocks(self, d) -> list:
         if d.node == "TextDecl":     # what players read in this locale
-            return [Para((Code(d.key), ": " + self.c.texts.get(d.key, d.text)))]
+            return [Para((Code(d.key), ": ", *self.message(d.key, self.c.texts.get(d.key, d.text))))]
         if d.node == "NameDecl":
             return [Para((Code(d.path), ": " + self.name(d.path)))]
-        blocks = [Para((Code(mc.decl(d)),))]
+        if d.node in ("FunctionDecl", "RelationDecl", "ConstDecl"):
+            return [Para(self.definition(d))]
+        said = self.rule_words(d)
+        if said is not None:
+            return [Para(capitalised(said))]
         if d.node in ("ProcedureDecl", "SetupDecl", "TurnDecl", "AtEndDecl"):
-            blocks.append(Steps(self.steps(d.body)))
-        return blocks
+            params = [Para(self.say("proc.params", params=Code(mc.params(d.params))))] if getattr(d, "params", None) else []
+            return params + [Steps(self.steps(d.body))]
+        return [Para((Code(mc.decl(d)),))]
+
+    def rule_words(self, d) -> Text | None:
+        """A rule of the end or the scoring in words (a variant's), or None."""
+        s = self.say
+        match d.node:
+            case "EndDecl":
+                return s("goal.end_when", cond=self.w(d.cond))
+            case "InvariantDecl":
+                return s("check.item", name=(Term(words_of(d.name)),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
+                         cond=self.w(d.cond))
+            case "ScoreDecl":
+                return s("goal.score", score=s.word("w.score"), expr=self.w(d.body))
+            case "TiebreakDecl":
+                return s("goal.tiebreak", name=self.shown(d.name), expr=self.w(d.body))
+            case "TeamDecl":
+                return s("goal.team", expr=self.w(d.body))
+            case "BoardDecl":
+                shape = s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator)),),
+                                                 args=self.words.named_args(d.args))) if d.generator \
+                    else s("board.listed", n=str(len(d.cells)))
+                return s("board.intro", board=self.shown(d.name), kind=self.shown(d.holds.name),
+                         seen=s.word(f"v.{d.visibility}")) + (" ",) + shape
+        return None
 
     # -- vocabulary
     def vocabulary(self) -> Section:
@@ -643,8 +764,38 @@ class _Builder:
         subs = []
         if c.texts:
             subs.append(Section("messages", s("h.messages"), [Table(
-                [s("t.key"), s("t.text")], [[(Code(k),), (v,)] for k, v in c.texts.items()])]))
+                [s("t.key"), s("t.text")], [[(Code(k),), self.message(k, v)] for k, v in c.texts.items()])]))
         return Section("vocabulary", s("h.vocabulary"), [Table([s("t.declared"), s("t.shown"), s("t.short")], rows)], subs)
+
+    # -- definitions
+    def definition(self, d) -> Text:
+        """A constant, relation or rule function in words: what it is, from what."""
+        s = self.say
+        name, body = (Term(words_of(d.name)),), self.w(d.value if d.node == "ConstDecl" else d.body)
+        if getattr(d, "params", None) and d.node == "FunctionDecl":   # (`clan_of(p)`: "clan of p")
+            name = (Term(words_of(d.name.removesuffix("_of"))),)
+        if d.node == "ConstDecl":
+            return s("def.const", name=name, body=body)
+        params = join([(Term(words_of(p.name)),) for p in d.params], s("x.and_sep"))
+        if d.node == "RelationDecl" and len(d.params) == 2:
+            a, b = ((Term(words_of(p.name)),) for p in d.params)
+            return s("def.relation", name=name, a=a, b=b, body=body)
+        if not d.params:
+            return s("def.value", name=name, body=body)
+        bool_result = d.node == "RelationDecl" or (d.result is not None and d.result.name == "bool")
+        key = "def.holds" if bool_result else "def.function"
+        return s(key, name=name, params=params, body=body)
+
+    def deck_entry(self, e: ir.DeckEntry) -> Text:
+        """A line of a deck: how many of which kind, with which attributes, for each
+        value of its loops."""
+        s = self.say
+        args = join([(self.words.attr_name(a.name), " ", *self.w(a.value)) for a in e.args], ", ")
+        text = (s("deck.entry", n=str(e.count), kind=self.shown(e.kind), args=args) if e.count != 1
+                else s("deck.entry_one", kind=self.shown(e.kind), args=args))
+        for cl in e.clauses:
+            text += s("deck.entry_for", var=(Term(words_of(cl.var)),), iter=self.w(cl.iter))
+        return text
 
     # -- statements
     def steps(self, block: ir.Block) -> list:
@@ -662,29 +813,40 @@ class _Builder:
                 return step
         return Step((Code(ir.show(st)),))
 
+    def target(self, var: str, player) -> Text:
+        """What an assignment sets: a value, or a player's own value."""
+        if player is not None:
+            return self.w(ir.Call(func=var, args=[player]))
+        return self.w(ir.Var(name=var))
+
+    def call_words(self, proc: str, args) -> Text:
+        if not args:
+            return (Code(proc),)
+        return self.say("x.with_args", f=(Code(proc),), args=join([self.w(a) for a in args], self.say("x.and_sep")))
+
     def value_step(self, st) -> Step | None:
         """Setting a value, calling a procedure, returning from one."""
         s = self.say
         match st.node:
             case "Let":
-                return Step(s("s.let", var=Code(st.var), value=_code(st.value)))
+                return Step(s("s.let", var=(Term(words_of(st.var)),), value=self.w(st.value)))
             case "Assign":
-                target = f"{st.var}({mc.expr(st.player)})" if st.player is not None else st.var
-                return Step(s("s.set", target=Code(target), value=_code(st.value)))
+                return Step(s("s.set", target=self.target(st.var, st.player), value=self.w(st.value)))
             case "AttrAssign":
-                obj = mc.expr(st.obj) if st.obj is not None else st.var
-                return Step(s("s.set", target=Code(f"{obj}.{st.attr}"), value=_code(st.value)))
+                obj = st.obj if st.obj is not None else ir.Var(name=st.var)
+                return Step(s("s.set", target=self.w(ir.Attr(obj=obj, name=st.attr)), value=self.w(st.value)))
             case "IndexAssign":
-                target = mc.expr(st.target) + "".join(f"[{mc.expr(i)}]" for i in st.indices)
-                return Step(s("s.set", target=Code(target), value=_code(st.value)))
+                target = st.target
+                for i in st.indices:
+                    target = ir.Index(obj=target, index=i)
+                return Step(s("s.set", target=self.w(target), value=self.w(st.value)))
             case "CallProc":
-                return Step(s("s.call", call=Code(f"{st.proc}({', '.join(mc.expr(a) for a in st.args)})")))
+                return Step(s("s.call", call=self.call_words(st.proc, st.args)))
             case "CallResult":
-                target = f"{st.var}({mc.expr(st.player)})" if st.player is not None else st.var
-                return Step(s("s.call_result", call=Code(f"{st.proc}({', '.join(mc.expr(a) for a in st.args)})"),
-                              var=Code(target)))
+                return Step(s("s.call_result", call=self.call_words(st.proc, st.args),
+                              var=self.target(st.var, st.player)))
             case "Return":
-                return Step(s("s.return", value=_code(st.value)) if st.value is not None else s("s.return_bare"))
+                return Step(s("s.return", value=self.w(st.value)) if st.value is not None else s("s.return_bare"))
         return None
 
     def flow_step(self, st) -> Step | None:
@@ -694,14 +856,21 @@ class _Builder:
             case "If":
                 return self.if_step(st)
             case "For":
-                return Step(s("s.for", var=Code(st.var), iter=_code(st.iter)), self.steps(st.body))
+                return Step(s("s.for", var=(Term(words_of(st.var)),), iter=self.w(st.iter)), self.steps(st.body))
             case "While":
-                return Step(s("s.while", cond=_code(st.cond), n=str(st.limit)), self.steps(st.body))
+                return Step(s("s.while", cond=self.w(st.cond), n=str(st.limit)), self.steps(st.body))
             case "Log":
-                return Step(s("s.log", text=self.c.texts.get(st.key, st.template), key=Code(st.key)))
+                return Step(s("s.log", text=self.message(st.key, self.c.texts.get(st.key, st.template))))
             case "EndGame":
                 return Step(s("s.end_game"))
         return None
+
+    def message(self, key: str, text: str) -> Text:
+        """A text players read, as a sentence (a message's placeholders by their types)."""
+        return self.words.template(text, self.placeholders.get(key))
+
+    def verb_of(self, st) -> Text:
+        return self.verb(st.verb) if st.verb else (Term(words_of(st.var)),)
 
     def choice_step(self, st) -> Step | None:
         """A choice: a player's, the best of some options, or chance's."""
@@ -710,23 +879,21 @@ class _Builder:
             case "Choose":
                 return self.choose_step(st)
             case "ChooseEach":
-                return Step(s("s.choose_each", each=Code(st.each), seats=_code(st.seats),
-                              var=Code(f"{st.var}({st.arg})"), options=_code(st.options),
-                              verb=self.verb(st.verb) if st.verb else (Code(st.var),)))
+                return Step(s("s.choose_each", each=(Term(words_of(st.each)),), seats=self.w(st.seats),
+                              var=(Term(words_of(st.var)),), options=self.w(st.options), verb=self.verb_of(st)))
             case "ChooseSubset":
-                kids = [Step(s("s.subset_where", cond=_code(st.where)))] if st.where is not None else []
-                return Step(s("s.choose_subset", who=self.who(st.chooser), var=Code(st.var),
-                              options=_code(st.options),
-                              verb=self.verb(st.verb) if st.verb else (Code(st.var),)), kids)
+                kids = [Step(s("s.subset_where", cond=self.w(st.where)))] if st.where is not None else []
+                return Step(s("s.choose_subset", who=self.who(st.chooser), var=(Term(words_of(st.var)),),
+                              options=self.w(st.options), verb=self.verb_of(st)), kids)
             case "Best":
                 tie = {"choose": s("s.tie_choose", who=self.who(st.chooser), verb=self.verb("tie")),
                        "first": s("s.tie_first"), "random": s("s.tie_random")}[st.tie]
-                return Step(s("s.best", var=Code(st.var), options=_code(st.options),
-                              keys=join([(_code(k),) for k in st.keys])), [Step(tie)])
+                return Step(s("s.best", var=(Term(words_of(st.var)),), options=self.w(st.options),
+                              keys=join([self.w(k) for k in st.keys], s("x.then_sep"))), [Step(tie)])
             case "PickRandom":
-                return Step(s("s.pick", var=Code(st.var), options=_code(st.options)))
+                return Step(s("s.pick", var=(Term(words_of(st.var)),), options=self.w(st.options)))
             case "Roll":
-                return Step(s("s.roll", vars=join([(Code(v),) for v in st.vars]), faces=_code(st.faces)))
+                return Step(s("s.roll", vars=join([(Term(words_of(v)),) for v in st.vars]), faces=self.w(st.faces)))
         return None
 
     def item_step(self, st) -> Step | None:
@@ -737,29 +904,28 @@ class _Builder:
                 return self.move_step(st)
             case "Flip":
                 key = "s.flip_up" if st.facing == "up" else ("s.flip_down_for" if st.seen_by is not None else "s.flip_down")
-                return Step(s(key, what=_code(st.what), who=_code(st.seen_by) if st.seen_by is not None else ""))
+                return Step(s(key, what=self.w(st.what), who=self.w(st.seen_by) if st.seen_by is not None else ""))
             case "Shuffle":
-                return Step(s("s.shuffle", zone=_code(st.zone)))
+                return Step(s("s.shuffle", zone=self.w(st.zone)))
             case "Deal":
                 if st.count is None:
-                    return Step(s("s.deal_all", source=_code(st.source), to=self.named(st.to)))
-                return Step(s("s.deal", n=str(st.count), source=_code(st.source), to=self.named(st.to)))
+                    return Step(s("s.deal_all", source=self.w(st.source), to=self.shown(st.to)))
+                return Step(s("s.deal", n=str(st.count), source=self.w(st.source), to=self.shown(st.to)))
             case "Fill":
-                return Step(s("s.fill", board=self.named(st.board), source=_code(st.source)))
+                return Step(s("s.fill", board=self.shown(st.board), source=self.w(st.source)))
             case "Reveal":
-                return Step(s("s.reveal", zone=_code(st.zone)))
+                return Step(s("s.reveal", zone=self.w(st.zone)))
             case "Make":
-                values = [Code(f"{v.var} = {mc.expr(v.value)}") for v in st.values]
+                values = [(self.words.attr_name(v.var), " ", *self.w(v.value)) for v in st.values]
                 if values:
-                    return Step(s("s.make_with", kind=self.named(st.kind), to=_code(st.to),
-                                  values=join([(v,) for v in values])))
-                return Step(s("s.make", kind=self.named(st.kind), to=_code(st.to)))
+                    return Step(s("s.make_with", kind=self.shown(st.kind), to=self.w(st.to), values=join(values)))
+                return Step(s("s.make", kind=self.shown(st.kind), to=self.w(st.to)))
             case "RemoveItem":
-                return Step(s("s.remove_item", what=_code(st.what)))
+                return Step(s("s.remove_item", what=self.w(st.what)))
             case "Permute":
-                return Step(s("s.permute", what=_code(st.what), to=_code(st.to)))
+                return Step(s("s.permute", what=self.w(st.what), to=self.w(st.to)))
             case "RevealTo":
-                return Step(s("s.reveal_to", what=_code(st.what), who=_code(st.to)))
+                return Step(s("s.reveal_to", what=self.w(st.what), who=self.w(st.to)))
         return None
 
     def move_step(self, st: ir.Move) -> Step:
@@ -767,16 +933,16 @@ class _Builder:
             key = "s.move_down_for" if st.seen_by is not None else "s.move_down"
         else:
             key = "s.move_up" if st.facing == "up" else "s.move"
-        return Step(self.say(key, what=_code(st.what), to=_code(st.to),
-                             who=_code(st.seen_by) if st.seen_by is not None else ""))
+        return Step(self.say(key, what=self.w(st.what), to=self.w(st.to),
+                             who=self.w(st.seen_by) if st.seen_by is not None else ""))
 
     def if_step(self, st: ir.If) -> Step:
         s = self.say
         first, *rest = st.branches
-        step = Step(s("s.if", cond=Code(mc.expr(first[0]))), self.steps(first[1]))
+        step = Step(s("s.if", cond=self.w(first[0])), self.steps(first[1]))
         out = [step]
         for cond, body in rest:
-            out.append(Step(s("s.elif", cond=Code(mc.expr(cond))), self.steps(body)))
+            out.append(Step(s("s.elif", cond=self.w(cond)), self.steps(body)))
         if st.other is not None:
             out.append(Step(s("s.else"), self.steps(st.other)))
         if len(out) == 1:
@@ -785,8 +951,10 @@ class _Builder:
 
     def choose_step(self, st: ir.Choose) -> Step:
         s = self.say
-        who, options = self.who(st.chooser), Code(mc.expr(st.options))
-        var = Code(f"({', '.join(st.parts)})" if st.parts is not None else st.var)   # (choose (a, b): the parts)
+        who, options = self.who(st.chooser), self.w(st.options)
+        # (choose (a, _, b): the parts it names; `_` is a part left unnamed)
+        var = join([(Term(words_of(p)),) for p in st.parts if p != "_"], ", ") if st.parts is not None \
+            else (Term(words_of(st.var)),)
         if st.verb:
             step = Step(s("s.choose_verb", who=who, var=var, options=options, verb=self.verb(st.verb)))
         else:
@@ -794,5 +962,5 @@ class _Builder:
         for alone in (st.alone, *st.more) if st.alone else ():
             step.children.append(Step(s("s.choose_alone", who=who, verb=self.verb(alone), var=var)))
         if st.said:
-            step.children.append(Step(s("s.choose_said", said=Code(st.said))))
+            step.children.append(Step(s("s.choose_said", said=(Term(words_of(st.said)),))))
         return step

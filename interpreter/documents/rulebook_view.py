@@ -15,7 +15,7 @@ import math
 import re
 from pathlib import Path
 
-from .rulebook import Code, Diagram, Items, Para, Rulebook, Section, Step, Steps, Table, plain
+from .rulebook import Code, Diagram, Items, Para, Rulebook, Section, Step, Steps, Table, Term, plain
 
 # ---------------------------------------------------------------- Markdown
 
@@ -37,8 +37,16 @@ def _md_code(s: str, in_table: bool) -> str:
     return f"{fence}{pad}{s}{pad}{fence}"
 
 
+def _md_part(p, in_table: bool) -> str:
+    if isinstance(p, Code):
+        return _md_code(p.text, in_table)
+    if isinstance(p, Term):
+        return f"*{_md_plain(p.text)}*"
+    return _md_plain(p)
+
+
 def _md_text(text, in_table: bool = False) -> str:
-    return "".join(_md_code(p.text, in_table) if isinstance(p, Code) else _md_plain(p) for p in text)
+    return "".join(_md_part(p, in_table) for p in text)
 
 
 def markdown(book: Rulebook, level: int = 2) -> str:
@@ -103,7 +111,7 @@ def _environment():
     import markupsafe
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(_TEMPLATES), autoescape=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    kinds = {"code": Code, "para": Para, "items": Items, "table": Table, "steps": Steps,
+    kinds = {"code": Code, "term": Term, "para": Para, "items": Items, "table": Table, "steps": Steps,
              "diagram": Diagram}
     for name, cls in kinds.items():
         env.tests[name] = lambda value, cls=cls: isinstance(value, cls)
@@ -176,7 +184,8 @@ def svg(d: Diagram, unit: int = 28) -> str:
     # the layout's steps (a terminal grid may space cells two columns apart) are one unit
     gx = math.gcd(*(x - x0 for x in xs)) or 1
     gy = math.gcd(*(y - y0 for y in ys)) or 1
-    box_w = round(6.2 * max(len(name) for name, _, _ in d.cells)) + 8
+    texts = d.labels if d.labels is not None else [name for name, _, _ in d.cells]
+    box_w = round(6.4 * max(len(x) or len(name) for x, (name, _, _) in zip(texts, d.cells))) + 10
     box_h = 16
     rows: dict[int, list[int]] = {}
     for _, x, y in d.cells:
@@ -196,11 +205,14 @@ def svg(d: Diagram, unit: int = 28) -> str:
     for a, b in d.edges:
         (x1, y1), (x2, y2) = pos(a), pos(b)
         parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#999"/>')
+    marked = set(d.marked)
     for i, (name, _, _) in enumerate(d.cells):
         x, y = pos(i)
+        fill = "#ffd966" if i in marked else "#fff"
+        shown, ink = (texts[i], "#000") if texts[i] or d.labels is None else (name, "#aaa")
         parts.append(f'<rect x="{x - box_w // 2}" y="{y - box_h // 2}" width="{box_w}" '
-                     f'height="{box_h}" rx="7" fill="#fff" stroke="#333"/>'
-                     f'<text x="{x}" y="{y + 3.5}" text-anchor="middle">{_h(name)}</text>')
+                     f'height="{box_h}" rx="7" fill="{fill}" stroke="#333"><title>{_h(name)}</title></rect>'
+                     f'<text x="{x}" y="{y + 3.5}" text-anchor="middle" fill="{ink}">{_h(shown)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

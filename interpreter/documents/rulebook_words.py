@@ -1,0 +1,331 @@
+"""Expressions of a ruleset said in words, for the rulebook's steps, conditions and
+message templates: ``empty(hand(active))`` reads "the hand cards of the active player
+are empty", ``{active} chases {card(target)} away`` reads "the active player chases the
+card away".
+
+Every phrase is a template of the book's catalog (``x.*`` for the operators and forms,
+``f.*`` for the built-in functions), filled with the ruleset's own names (``name``
+declarations of its locale) and, for what has no name (a rule function, a local
+value), its identifier with spaces for underscores, marked as a ``Term``. What it says
+follows from the expression's form and what each name is (a zone, a per-player value,
+a relation, a function and its result type, a local), never from a game.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...dsl import ast as ir, parse as dsl_parse
+from ...dsl.builtins import BUILTINS
+
+TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
+
+
+@dataclass(frozen=True)
+class Term:
+    """A name from the rules that players have no word for (a rule function, a value
+    the steps name): its identifier with spaces, set apart from the sentence."""
+    text: str
+
+
+# the operators, by the catalog key that says them
+_OPS = {"==": "x.eq", "!=": "x.ne", "<": "x.lt", "<=": "x.le", ">": "x.gt", ">=": "x.ge",
+        "and": "x.and", "or": "x.or", "in": "x.in", "not in": "x.not_in", "+": "x.add",
+        "-": "x.sub", "*": "x.mul", "/": "x.div", "%": "x.mod", "..": "x.range"}
+# how a message names a value the steps hold, by its type (the others by their bare
+# name: a template says "at {cell}" or "takes {won}", with the noun it needs)
+_TYPED = {"player": "x.the_player"}
+# a comparison and the one that holds when it does not
+_OPPOSITE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", "<=": ">", ">": "<=", "in": "not in", "not in": "in"}
+# the built-ins whose argument is a list, said over a comprehension
+_AGGREGATE = {"any": "x.some", "all": "x.every"}
+# the forms that give a list (a `+` of them joins lists)
+_LISTS = {"Comprehension", "ListLit"}
+_LIST_CALLS = {"cells", "items", "subsets", "sort", "reverse", "distinct", "replace_at"}
+
+
+def words_of(name: str) -> str:
+    """An identifier as words: ``base_row`` → ``base row``."""
+    return name.replace("_", " ").strip() or name
+
+
+class Words:
+    """Says the expressions of one checked ruleset in the words of one catalog (``say``:
+    the rulebook's ``_Say``); ``name(path)`` is what players see a declared thing called."""
+
+    def __init__(self, checked, say, name):
+        self.c = checked
+        self.say = say
+        self.name = name
+        self.enum_of = {v: e for e, values in checked.enums.items() for v in values}
+        self.attr_kinds = {a: k for k, attrs in checked.kinds.items() for a in attrs}
+
+    # -- public
+    def expr(self, e) -> tuple:
+        """An expression in words (a Text: str and Term parts)."""
+        return tuple(p for p in self._expr(e) if p != "")
+
+    def template(self, text: str, types: list | None = None) -> tuple:
+        """A message template (``{active} chases {card(target)} away``) as a sentence:
+        each placeholder a short noun (``the active player``, ``the card``). ``types``:
+        the placeholders of the message as the rules wrote them, each with its type
+        (``[("card(target)", "item"), ...]``), which a translation may name by position
+        (``{1}``) and which say which values the steps hold are players (``the player
+        chief``). A placeholder
+        that does not parse is kept as written, without its braces."""
+        out: list = []
+        pos = 0
+        typed = dict(types or ())
+        for m in TEMPLATE_PART.finditer(text):
+            out.append(text[pos:m.start()])
+            raw = m.group(1).strip()
+            if raw.isdigit() and types and 0 < int(raw) <= len(types):
+                raw = types[int(raw) - 1][0]
+            try:
+                e = dsl_parse.parse_expr(raw, ir.Span())
+            except Exception:  # noqa: BLE001 - checked when the ruleset loaded; words only
+                out.append(raw)
+            else:
+                out.extend(self.short(e, typed.get(raw, "") if types is not None else None))
+            pos = m.end()
+        out.append(text[pos:])
+        return tuple(p for p in out if p != "")
+
+    def short(self, e, type_code: str | None = "") -> tuple:
+        """A short noun for a value a message shows: a rule function's result by its
+        name alone (``the card``), an attribute by its name (``value``), a value the
+        steps name by its name, as a player when it is one (``the player chief``)."""
+        s = self.say
+        if e.node == "Var" and self._local(e.name):
+            name = (Term(words_of(e.name)),)
+            return s(_TYPED[type_code], name=name) if type_code in _TYPED else name
+        match e.node:
+            case "Call" if e.func in self.c.functions:
+                return s("x.the", name=(Term(words_of(e.func)),))
+            case "Attr":
+                return (self.attr_name(e.name),)
+        return self.expr(e)
+
+    def attr_name(self, a: str) -> str:
+        kind = self.attr_kinds.get(a)
+        return self.name(f"{kind}.{a}") if kind else words_of(a)
+
+    # -- the forms
+    def _expr(self, e) -> tuple:
+        s = self.say
+        match e.node:
+            case "IntLit":
+                return (str(e.value),)
+            case "StrLit":
+                return ("“" + e.value + "”",)
+            case "BoolLit":
+                return s("x.true" if e.value else "x.false")
+            case "NoneLit":
+                return s("x.none")
+            case "Var":
+                return self.var(e.name)
+            case "Attr":
+                return s("x.attr", attr=self.attr_name(e.name), obj=self.expr(e.obj))
+            case "Index":
+                n = _counted_from_1(e.index)
+                if n is not None:
+                    return s("x.index", n=self.expr(n), obj=self.expr(e.obj))
+                return s("x.index_from_0", i=self.expr(e.index), obj=self.expr(e.obj))
+            case "BinOp":
+                return self.binop(e)
+            case "UnOp":
+                return self.unop(e)
+            case "CondExpr":
+                return s("x.cond", cond=self.expr(e.cond), then=self.expr(e.then), other=self.expr(e.other))
+        return self.compound(e)
+
+    def compound(self, e) -> tuple:
+        s = self.say
+        match e.node:
+            case "Call":
+                return self.call(e)
+            case "Comprehension":
+                return self.comprehension(e)
+            case "Aggregate":
+                return self.aggregate(e.func, e.comp)
+            case "ListLit":
+                return self.listed([self.expr(a) for a in e.items])
+            case "TupleLit":
+                return _join([self.expr(a) for a in e.items], ", ")
+            case "CellAt":
+                return s("x.cell_at", board=self.expr(e.board), coords=self.named_args(e.coords))
+            case "Ray":
+                return s("x.ray", start=self.expr(e.start), steps=self.named_args(e.steps))
+        return (Term(ir.show(e)),)
+
+    def named_args(self, args) -> tuple:
+        return _join([(words_of(a.name), " ", *self.expr(a.value)) for a in args], ", ")
+
+    def listed(self, parts: list) -> tuple:
+        if not parts:
+            return self.say("x.nothing")
+        if len(parts) == 1:
+            return parts[0]
+        return self.say("x.list", items=_join(parts[:-1], ", "), last=parts[-1])
+
+    def _local(self, name: str) -> bool:
+        c = self.c
+        return not (name in ("active", "players") or name in self.enum_of or name in c.enums
+                    or name in c.kinds or name in c.zones or name in c.boards or name in c.vars or name in c.consts)
+
+    def var(self, name: str) -> tuple:
+        s, c = self.say, self.c
+        if name == "active":
+            return s("w.active")
+        if name == "players":
+            return s("x.players")
+        if name in self.enum_of:
+            return (self.name(f"{self.enum_of[name]}.{name}"),)
+        if name in c.enums or name in c.zones or name in c.boards or name in c.vars or name in c.kinds:
+            return (self.name(name),)
+        return (Term(words_of(name)),)
+
+    def binop(self, e) -> tuple:
+        s = self.say
+        a, b = self.expr(e.left), self.expr(e.right)
+        if e.op in ("and", "or"):      # (a quantifier or the other connective: in brackets)
+            a, b = self.operand(e.left, e.op), self.operand(e.right, e.op)
+        else:
+            a, b = (("(", *w, ")") if x.node == "CondExpr" else w for x, w in ((e.left, a), (e.right, b)))
+        if e.op == "+" and (_is_list(e.left, self.c) or _is_list(e.right, self.c)):
+            return s("x.concat", a=a, b=b)
+        if e.op in ("in", "not in") and e.right.node == "BinOp" and e.right.op == "..":
+            key = "x.between" if e.op == "in" else "x.not_between"
+            return s(key, a=a, lo=self.expr(e.right.left), hi=self.expr(e.right.right))
+        return s(_OPS.get(e.op, "x.op"), a=a, b=b, op=e.op)
+
+    def operand(self, e, op: str) -> tuple:
+        """An operand of ``and`` / ``or``, bracketed when it is the other one or a
+        quantifier (so that what it covers is clear)."""
+        words = self.expr(e)
+        nested = (e.node == "BinOp" and e.op in ("and", "or") and e.op != op) or (
+            e.node == "Aggregate" and e.func in _AGGREGATE)
+        return ("(", *words, ")") if nested else words
+
+    def unop(self, e) -> tuple:
+        s = self.say
+        x = e.operand
+        if e.op != "not":
+            return s("x.neg", a=self.expr(x))
+        if x.node == "Call" and x.func in ("empty", "occupied") and len(x.args) == 1:
+            flip = "occupied" if x.func == "empty" else "empty"
+            return self.call(ir.Call(func=flip, args=x.args))
+        if x.node == "BinOp" and x.op in _OPPOSITE:
+            return self.binop(ir.BinOp(op=_OPPOSITE[x.op], left=x.left, right=x.right))
+        if x.node == "BinOp" and x.op in ("and", "or"):      # neither a nor b: not a and not b
+            return self.binop(ir.BinOp(op="or" if x.op == "and" else "and", left=ir.UnOp(op="not", operand=x.left),
+                                       right=ir.UnOp(op="not", operand=x.right)))
+        return s("x.not", a=self.expr(x))
+
+    def call(self, e) -> tuple:
+        s, c = self.say, self.c
+        args = [self.expr(a) for a in e.args]
+        f = e.func
+        if (f in c.zones or f in c.vars) and len(args) == 1:      # a player's own
+            return s("x.of_player", thing=self.name(f), player=args[0])
+        if f in c.relations:
+            rel = (Term(words_of(f)),)
+            if len(args) == 1:
+                return s("x.related", rel=rel, a=args[0])
+            if len(args) == 2:
+                return s("x.relation_holds", rel=rel, a=args[0], b=args[1])
+            return s("x.holds_for", f=rel, args=_join(args, s("x.and_sep")))
+        if f in BUILTINS:
+            return self.builtin(f, e.args, args)
+        d = c.functions.get(f)
+        # (a function named for what it is *of*, `clan_of(p)`, reads "clan of p")
+        fn = (Term(words_of(f.removesuffix("_of") if args else f)),)
+        if not args:
+            return s("x.the", name=fn)
+        key = "x.holds_for" if d is not None and d.result is not None and d.result.name == "bool" else "x.fn_of"
+        return s(key, f=fn, args=_join(args, s("x.and_sep")))
+
+    def builtin(self, f: str, nodes, args: list) -> tuple:
+        s = self.say
+        if f in ("sum", "count", "any", "all", "min", "max", "first", "last") and len(nodes) == 1 \
+                and nodes[0].node == "Comprehension":
+            return self.aggregate(f, nodes[0])
+        if f in ("size", "len") and _is_list(nodes[0], self.c):    # (of a list, not a place)
+            return s("x.count", of=args[0])
+        if f == "abs" and nodes[0].node == "BinOp" and nodes[0].op == "-":
+            return s("x.difference", a=self.expr(nodes[0].left), b=self.expr(nodes[0].right))
+        key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
+        return s(key, **dict(zip("abc", args)))
+
+    # -- lists
+    def clauses(self, comp, key: str = "x.each_of") -> tuple:
+        """``for x in xs if c`` clauses: ``each x of xs for which c`` (``key``: how one
+        clause reads)."""
+        s = self.say
+        parts = []
+        conds = []
+        for cl in comp.clauses:
+            it = cl.iter
+            if it.node == "CondExpr" and it.other.node == "ListLit" and not it.other.items:
+                conds.append(it.cond)
+                it = it.then
+            parts.append(s(key, var=(Term(words_of(cl.var)),), xs=self.expr(it)))
+        if comp.cond is not None:
+            conds.append(comp.cond)
+        out = _join(parts, ", ")
+        if conds:
+            out += s("x.where", cond=_join([self.expr(x) for x in conds], s("x.and_sep")))
+        return out
+
+    def comprehension(self, comp) -> tuple:
+        s = self.say
+        only = len(comp.clauses) == 1 and comp.elem.node == "Var" and comp.elem.name == comp.clauses[0].var
+        if only:
+            return s("x.those", each=self.clauses(comp))
+        return s("x.map", elem=self.expr(comp.elem), each=self.clauses(comp))
+
+    def aggregate(self, f: str, comp) -> tuple:
+        s = self.say
+        if f in _AGGREGATE:
+            return s(_AGGREGATE[f], each=self.clauses(comp, "x.var_of"), cond=self.expr(comp.elem))
+        if f == "count" and len(comp.clauses) == 1 and comp.elem.node == "Var" and comp.elem.name == comp.clauses[0].var:
+            return s("x.count", of=self.clauses(comp, "x.var_of"))
+        key = {"sum": "x.sum", "count": "x.count", "min": "x.least", "max": "x.most",
+               "first": "x.first", "last": "x.last"}.get(f)
+        if key is None:
+            return s("x.fn_of", f=(Term(words_of(f)),), args=self.comprehension(comp))
+        return s(key, of=self.comprehension(comp))
+
+
+def _counted_from_1(i):
+    """An index (counted from 0) as a position counted from 1, when that is as simple:
+    ``0`` is 1, ``k - 1`` is ``k``, ``k - 3`` is ``k - 2``, ``k + 1`` is ``k + 2``; else None."""
+    if i.node == "IntLit":
+        return ir.IntLit(value=i.value + 1)
+    if i.node != "BinOp" or i.op not in "+-" or i.right.node != "IntLit":
+        return None
+    shift = i.right.value + 1 if i.op == "+" else i.right.value - 1
+    if shift == 0:
+        return i.left
+    return ir.BinOp(op="+" if i.op == "+" else "-", left=i.left, right=ir.IntLit(value=shift))
+
+
+def _is_list(e, c) -> bool:
+    """Whether an expression surely gives a list (not a place, nor a number)."""
+    if e.node in _LISTS:
+        return True
+    if e.node == "Var" and e.name in c.vars:
+        return c.vars[e.name].type.name == "list"
+    if e.node == "Call":
+        return e.func in _LIST_CALLS or (e.func in c.relations and len(e.args) == 1) or (
+            e.func in c.functions and (c.functions[e.func].result or ir.TypeRef(name="")).name == "list")
+    return e.node == "BinOp" and e.op == "+" and (_is_list(e.left, c) or _is_list(e.right, c))
+
+
+def _join(parts, sep) -> tuple:
+    out: list = []
+    for i, p in enumerate(parts):
+        if i:
+            out.extend(sep if isinstance(sep, tuple) else (sep,))
+        out.extend(p if isinstance(p, tuple) else (p,))
+    return tuple(out)
