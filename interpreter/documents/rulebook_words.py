@@ -255,6 +255,9 @@ class Words:
         if f == "abs" and nodes[0].node == "BinOp" and nodes[0].op == "-":
             return s("x.difference", a=self.expr(nodes[0].left), b=self.expr(nodes[0].right))
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
+        key += "3" if f == "across" and len(args) == 3 else ""
+        if key not in s.english:     # (a built-in with no phrase yet reads as a function)
+            return s("x.fn_of", f=(Term(words_of(f)),), args=_join(args, s("x.and_sep")))
         return s(key, **dict(zip("abc", args)))
 
     # -- lists
