@@ -50,7 +50,8 @@ KEYWORD_HELP = {
     "end": "`end when cond`: checked after every turn; `end game` ends it at once",
     "score": "`score(p) = expr`: each player's score when the game is over",
     "heuristic": "`heuristic(p) = expr`: how good the position is for a player, a hint for bots",
-    "payoff": "`payoff(p) = expr [summing to N]`: each player's payoff (`payoff = expr`: one shared)",
+    "payoff": "`payoff(p) = expr [per D] [summing to N]`: each player's payoff (`payoff = expr`: one shared; "
+               "`per 6`: the expression counts sixths)",
     "tiebreak": "`tiebreak name(p) = expr`: breaks ties of the score, in order",
     "outcome": "`outcome(p) { win when ... draw when ... loss otherwise }`",
     "team": "`team(p) = expr`: players with equal values play together",

@@ -5,6 +5,7 @@ board layout) -- never from the game state itself."""
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
@@ -719,8 +720,8 @@ def result_table(prog, result: dict) -> Group:
             row += [Text(str(result["tiebreaks"][name][p])) for name in ties]
             if outcomes:
                 row.append(Text(words[outcomes[p]]))
-            if payoffs is not None:
-                row.append(Text(str(payoffs[p])))
+            if payoffs is not None:   # (exactly: one counted ``per 6`` shows as 7/6)
+                row.append(Text(str(Fraction(payoffs[p], result.get("payoffs_per", 1)))))
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
     for name, score in (result.get("participants") or {}).items():

@@ -80,6 +80,8 @@ _RESULT = _obj("the result of a finished game, as in the Python API (game.result
                      "description": "with participant declarations: each one's score (or null)"},
     "payoffs": {"type": "array", "items": {"type": _INT},
                 "description": "with a payoff declaration: each seat's payoff"},
+    "payoffs_per": {"type": _INT, "minimum": 1, "description": "with a payoff declared 'per D': D, "
+                    "the parts of one that the payoffs count (7 per 6 is 7/6)"},
 }, ["scores", "tiebreaks", "ranking", "winners", "ranks", "outcomes", "draw"])
 
 

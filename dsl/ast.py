@@ -659,13 +659,16 @@ class ScoreDecl(Node):
 
 
 class PayoffDecl(Node):
-    """``payoff(p) = expr [summing to N]``: each seat's payoff when the game ends (its
-    return to a learning agent), or ``payoff = expr``: one payoff every seat shares (a
-    cooperative game). ``total`` is the sum every game's payoffs declare (``summing to
-    N``), checked when each game ends."""
+    """``payoff(p) = expr [per D] [summing to N]``: each seat's payoff when the game ends
+    (its return to a learning agent), or ``payoff = expr``: one payoff every seat shares
+    (a cooperative game). ``per`` is how many parts of one the expression counts (``per
+    6``: the payoff is the expression's sixths, exactly; None: whole numbers). ``total``
+    is the sum every game's payoffs declare (``summing to N``, in whole numbers), checked
+    when each game ends."""
     node: Literal["PayoffDecl"] = "PayoffDecl"
     param: str | None = None
     body: Expr
+    per: int | None = None
     total: int | None = None
 
 

@@ -446,6 +446,10 @@ class DeclChecks:
                 self._expect(d.body, {d.param: PLAYER}, INT, "the heuristic")
             case "PayoffDecl":
                 self._expect(d.body, {d.param: PLAYER} if d.param else {}, INT, "the payoff")
+                if d.per is not None and d.per < 1:
+                    self.d.add(errors.Diagnostic(
+                        "check/bad-value", d.span, f"a payoff is counted per {d.per}: there are "
+                        "no parts of one in it", hint="write 'per 2' for halves, 'per 6' for sixths"))
             case "TiebreakDecl":
                 self._expect(d.body, {d.param: PLAYER}, INT, f"tiebreak '{d.name}'")
             case "OutcomeDecl":

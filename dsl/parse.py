@@ -442,7 +442,10 @@ class _ToIR(Transformer):
 
     def payoff_decl(self, meta, c):
         return _new(ir.PayoffDecl, span=self.s(meta), param=None if c[0] is None else str(c[0]),
-                    body=c[1], total=c[2])
+                    body=c[1], per=c[2], total=c[3])
+
+    def payoff_per(self, meta, c):
+        return int(c[0])
 
     def payoff_total(self, meta, c):
         return -int(c[-1]) if any(x is not None and str(x) == "-" for x in c) else int(c[-1])

@@ -39,13 +39,14 @@ _LAZY = {**dict.fromkeys(("divide", "histories", "perft"), ".analysis.perft"),
          "Game": ".play.game", "BudgetError": ".play.helpers", "RuleError": ".play.helpers",
          **dict.fromkeys(("Decision", "IllegalMove", "Move", "NothingToUndo", "Outcome"),
                          ".play.runtime"),
-         "StateError": ".play.state", "MeepleError": "..dsl.errors"}
+         "StateError": ".play.state", "MeepleError": "..dsl.errors",
+         "payoff_values": ".play.results"}
 
 __all__ = ["load", "compile_sources", "Program", "Game", "Move", "IllegalMove", "RuleError",
            "BudgetError", "MeepleError", "Ruleset", "StateError", "bot_seed", "Budgets",
            "perft", "divide", "histories", "playouts", "use_cache", "cache_info", "clear_cache", "make_bot", "bot_move",
            "PLAY_TIME", "compiled_engine", "parse_spec", "BotSpecError", "determinize", "determinize_past", "Outcome", "NothingToUndo", "Decision",
-           "native_status", "kernel_status", "NativeWarning"]
+           "native_status", "kernel_status", "NativeWarning", "payoff_values"]
 
 
 def __getattr__(name: str):

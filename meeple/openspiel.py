@@ -551,7 +551,8 @@ def returns_of(result: dict | None, players: int, mode: str = "outcomes") -> lis
     """The returns of a finished game from its result: ``"outcomes"``: +1 a win, 0 a
     draw, -1 a loss; ``"scores"``: each seat's score less the seats' mean score (so they
     sum to 0); ``"payoffs"``: each seat's payoff as the ruleset declares it (``payoff``),
-    exactly. All zeros while the game goes on."""
+    exactly (one counted ``per D`` is its integer divided by D, the float nearest the
+    fraction). All zeros while the game goes on."""
     if result is None:
         return [0.0] * players
     if mode == "scores":
@@ -559,7 +560,8 @@ def returns_of(result: dict | None, players: int, mode: str = "outcomes") -> lis
         mean = sum(scores) / len(scores)
         return [s - mean for s in scores]
     if mode == "payoffs":
-        return [float(x) for x in result["payoffs"]]
+        per = result.get("payoffs_per", 1)
+        return [x / per for x in result["payoffs"]]
     return [{"win": 1.0, "draw": 0.0, "loss": -1.0}[o] for o in result["outcomes"]]
 
 
@@ -615,11 +617,13 @@ def utility_bounds(program, mode: str, bound: float) -> tuple[float, float]:
     """The least and the most a seat's return can be: with ``"payoffs"``, the range of
     the payoff expression where the program's analysis knows it whatever the state (a
     literal, a seat, arithmetic and choices of such: ``interpreter/core/bounds.py``),
-    else -bound..bound (``score_bound``; 1 for ``"outcomes"``)."""
+    else -bound..bound (``score_bound``; 1 for ``"outcomes"``). A payoff counted ``per
+    D`` has that range divided by D."""
     if mode == "payoffs" and program.checked.payoff is not None:
         known = program.facts.int_range(program.checked.payoff.body)
         if known is not None:
-            return float(known[0]), float(known[1])
+            per = program.checked.payoff.per or 1
+            return known[0] / per, known[1] / per
     return -bound, bound
 
 

@@ -36,6 +36,12 @@ def _pennies() -> str:
     return next(b.text for b in COMPLETE if b.header == ("ruleset", "pennies"))
 
 
+def _fingers() -> str:
+    """docs/language.md's payoff counted in halves (``per 2 summing to 1``)."""
+    from docs_support import COMPLETE
+    return next(b.text for b in COMPLETE if b.header == ("ruleset", "fingers"))
+
+
 def from_text(text: str, players: int):
     """The program its kernel plays, and the Python one."""
     src = SourceSet(base=parse(text, "rules.meeple"), sources={"rules.meeple": text})
@@ -61,9 +67,10 @@ def plain(games: list[dict]) -> list[dict]:
 
 
 @needs_kernel
-@pytest.mark.parametrize("which,players", [("auction", 2), ("auction", 3), ("pennies", 2)])
+@pytest.mark.parametrize("which,players", [("auction", 2), ("auction", 3), ("pennies", 2), ("fingers", 2)])
 def test_a_kernel_ends_a_payoff_game_with_python_s_result(which, players):
-    fast, python = from_file(AUCTION, players) if which == "auction" else from_text(_pennies(), players)
+    fast, python = from_file(AUCTION, players) if which == "auction" else \
+        from_text(_pennies() if which == "pennies" else _fingers(), players)
     payoffs = set()
     for seed in range(6):
         a, b = fast.new_game(players, seed), python.new_game(players, seed)
@@ -146,3 +153,27 @@ def test_a_sum_other_than_the_declared_one_is_the_reference_s_rule_error():
         got = interpreter.playouts(fast, 6, seed=2)
     assert plain(got) == plain(interpreter.playouts(python, 6, seed=2))
     assert all(sum(g["result"]["payoffs"]) == 0 for g in got)
+
+
+@needs_kernel
+def test_payoffs_counted_per_d_are_python_s_and_their_sum_is_the_values():
+    """``per 2 summing to 1``: the kernel's integers sum to 2 (its declared sum is N x D),
+    its result says ``payoffs_per``; a sum the values miss is the reference's rule error."""
+    fast, python = from_text(_fingers(), 2)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game, in one call)
+        got = interpreter.playouts(fast, 30, seed=3)
+    assert plain(got) == plain(interpreter.playouts(python, 30, seed=3))
+    assert all(g["error"] is None and g["result"]["payoffs_per"] == 2 and sum(g["result"]["payoffs"]) == 2
+               for g in got)
+    assert {tuple(g["result"]["payoffs"]) for g in got} == {(2, 0), (1, 1), (0, 2)}
+    assert fast.native_fallbacks == 0
+    fast, python = from_text(_fingers().replace("per 2 summing to 1", "per 2 summing to 2"), 2)
+    errors = []
+    for program in (fast, python):
+        game = program.new_game(2, 0)
+        game.apply(0, seat=0)
+        with pytest.raises(RuleError) as e:
+            game.apply(0, seat=1)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1] and "the payoffs [1/2, 1/2] sum to 1, not 2" in errors[0]

@@ -150,7 +150,7 @@ at end { }
 score(p) = n(p)
 heuristic(p) = n(p) * 2
 alias "pick"(x) = ["p" + "1", "q"]
-payoff(p) = n(p) summing to 0
+payoff(p) = n(p) per 2 summing to 0
 tiebreak t(p) = 0
 team(p) = seat(p) % 2
 outcome(p) { win when n(p) > 2  draw when n(p) == 2  loss otherwise }

@@ -9,8 +9,10 @@ four cards, each contract played out double dummy.
 - Random games are played step by step in both, in explicit chance mode: the same
   chance outcomes and probabilities, the same seat to move and the same legal moves at
   every decision, a seat never seeing the other's hand, and at the end the same
-  returns (the ruleset's payoff is six times OpenSpiel's return: a payoff is an `int`,
-  and the worth is a mean of six scores).
+  returns: the worth is a mean of six scores, a payoff counted `per 6` (sixths, exact),
+  and OpenSpiel's return is that mean as its C++ sums it in floating point (six scores
+  times `1. / 6`: 20 is 19.999999999999996), so it is the exact worth to within that
+  rounding (`same_worth`); the adapter's return is the float nearest the exact worth.
 - Every deal, contract and declarer (5,040; a seventh of the deals in the short form)
   is worth OpenSpiel's score: its whole table of double-dummy results.
 - Made an OpenSpiel game by Meeple's adapter (`meeple.openspiel`), the ruleset is typed
@@ -110,11 +112,17 @@ def play_random_games(count: int, seed: int = 0) -> dict[str, int]:
             st.apply_action(theirs[name])
             seen["calls"] += 1
         assert game.over, str(st)
-        worth = game.result["payoffs"]
-        assert worth[0] == worth[1] and Fraction(worth[0], 6) == pytest.approx(st.returns()[0]), str(st)
-        assert st.returns()[0] == st.returns()[1]
+        worth = interpreter.payoff_values(game.result)
+        assert worth[0] == worth[1] and all(same_worth(worth[0], r) for r in st.returns()), str(st)
         seen["passed out" if game.state["vars"]["bid"] == 0 else "made" if worth[0] > 0 else "down"] += 1
     return seen
+
+
+def same_worth(exact: Fraction, theirs: float) -> bool:
+    """Whether OpenSpiel's return is the exact worth (a mean of six whole scores, each
+    at most 45 away from 0) but for the rounding of its sum of six products by `1. / 6`
+    (each rounding at most 2**-53 of a term's size: far below 10**-12)."""
+    return abs(Fraction(theirs) - exact) < Fraction(1, 10**12) and exact * 6 == round(6 * theirs)
 
 
 def test_the_hands_are_dealt_then_the_partners_bid():
@@ -131,8 +139,9 @@ def test_the_hands_are_dealt_then_the_partners_bid():
     assert [m.notation for m in game.legal_moves()] == ["pass", "bid 2H", "bid 2NT", "bid 2S"]
     game.apply("pass")
     # East plays 1NT, North leads: East and West hold both aces and kings, two tricks
-    # whoever holds what: 20 points six times over
-    assert game.over and game.result["payoffs"] == [120, 120]
+    # whoever holds what: 20 points six times over, a payoff of 20
+    assert game.over and game.result["payoffs"] == [120, 120] and game.result["payoffs_per"] == 6
+    assert interpreter.payoff_values(game.result) == [20, 20]
 
 
 def test_random_games_of_tiny_bridge_agree_with_openspiel():
@@ -159,7 +168,7 @@ def test_every_deal_contract_and_declarer_is_worth_openspiels_score():
                         st.apply_action(a)
                         game.apply("pass" if a == 0 else f"bid {CALLS[a - 1]}")
                     assert game.over and st.is_terminal()
-                    assert Fraction(game.result["payoffs"][0], 6) == pytest.approx(st.returns()[0]), str(st)
+                    assert same_worth(interpreter.payoff_values(game.result)[0], st.returns()[0]), str(st)
                     compared += 1
     assert compared == scaled(5040, 4 * 15 * 12)
 
@@ -199,7 +208,11 @@ def test_as_an_openspiel_game_it_is_typed_and_informed_as_openspiels(monkeypatch
             name = rnd.choice([y.action_to_string(a) for a in y.legal_actions()])
             x.apply_action(next(a for a in x.legal_actions() if spiel_call(x.action_to_string(a)) == name))
             y.apply_action(next(a for a in y.legal_actions() if y.action_to_string(a) == name))
-        assert x.is_terminal() and x.returns() == pytest.approx([6 * r for r in y.returns()])
+        # the adapter's returns: the floats nearest the exact worth, the mean of the six
+        # whole scores OpenSpiel's return rounds (its own return is within a rounding)
+        exact = Fraction(round(6 * y.returns()[0]), 6)
+        assert x.is_terminal() and x.returns() == [float(exact)] * 2, str(y)
+        assert all(same_worth(exact, r) for r in y.returns()), str(y)
     assert len(ours) > 200
 
 

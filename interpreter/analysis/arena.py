@@ -18,9 +18,11 @@ plays some seats once more than others (``balanced`` is false). Game ``i`` has t
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 from typing import Any
 
 from ..bots import parse_spec
+from ..play.results import payoff_values
 from . import simulation
 from .stats import Z95, wilson  # noqa: F401 - Z95 and wilson are this module's API too
 
@@ -72,8 +74,9 @@ class Tally:
             row["seats"][seat] += 1
             row["wins" if outcome == "win" else "draws" if outcome == "draw" else "losses"] += 1
             row["score"] += res["scores"][seat]
-            if res.get("payoffs") is not None:
-                row["payoff"] = row.get("payoff", 0) + res["payoffs"][seat]
+            values = payoff_values(res)   # (exactly: ``per D`` payoffs are fractions)
+            if values is not None:
+                row["payoff"] = row.get("payoff", Fraction(0)) + values[seat]
             row["think"] += summary["think"][seat]
             row["moves"] += summary["seat_moves"][seat]
         self.games += 1
@@ -97,7 +100,7 @@ class Tally:
                          "win_rate": row["wins"] / n if n else 0.0,
                          "ci95": list(wilson(row["wins"], n)),
                          "mean_score": row["score"] / n if n else 0.0,
-                         **({"mean_payoff": row.get("payoff", 0) / n if n else 0.0}
+                         **({"mean_payoff": float(row.get("payoff", 0) / n) if n else 0.0}
                             if payoffs else {}),
                          "seats": list(row["seats"]),
                          "moves": row["moves"],

@@ -15,11 +15,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from ..bots import bot_seed, make_bot, mover, parse_spec
 from ..play.helpers import RuleError
 from ..play.record import digest, short_digest
+from ..play.results import payoff_values
 from ..play.runtime import IllegalMove
 from . import parallel, playouts
 from .stats import GameTally, summary_result
@@ -251,7 +253,8 @@ class Tally:
         self.wins, self.draws, self.losses = [0] * players, [0] * players, [0] * players
         self.shared = self.drawn = self.moves = self.turns = 0
         self.lengths: list[int] = []
-        self.payoffs: list[int] | None = None   # summed per seat, when the games have payoffs
+        # summed per seat, exactly (``per D``: fractions), when the games have payoffs
+        self.payoffs: list[Fraction] | None = None
 
     def add(self, summary: dict) -> None:
         """Counts one finished game (a summary of ``play_game``)."""
@@ -260,8 +263,9 @@ class Tally:
             (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += 1
         self.shared += len(res["winners"]) > 1
         self.drawn += bool(res["draw"])
-        if res.get("payoffs") is not None:
-            self.payoffs = [a + b for a, b in zip(self.payoffs or [0] * self.n, res["payoffs"])]
+        got = payoff_values(res)
+        if got is not None:
+            self.payoffs = [a + b for a, b in zip(self.payoffs or [Fraction(0)] * self.n, got)]
         self.lengths.append(summary["turns"])
         self.turns += summary["turns"]
         self.moves += summary["moves"]
@@ -279,7 +283,7 @@ class Tally:
                   "win_rate": self.wins[s] / games if games else 0.0} for s in range(self.n)]
         if self.payoffs is not None:
             for s, total in enumerate(self.payoffs):
-                seats[s]["mean_payoff"] = total / games
+                seats[s]["mean_payoff"] = float(total / games)
         return {
             "seats": seats,
             "shared_wins": self.shared,

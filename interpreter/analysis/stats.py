@@ -104,7 +104,8 @@ def summary_result(res: dict) -> dict:
     ruleset declares them."""
     return {"outcomes": list(res["outcomes"]), "scores": list(res["scores"]),
             "winners": list(res["winners"]), "draw": bool(res["draw"]),
-            **({"payoffs": list(res["payoffs"])} if res.get("payoffs") is not None else {})}
+            **({"payoffs": list(res["payoffs"])} if res.get("payoffs") is not None else {}),
+            **({"payoffs_per": res["payoffs_per"]} if "payoffs_per" in res else {})}
 
 
 class Balance:
@@ -138,8 +139,9 @@ class Balance:
         if res.get("payoffs") is not None:
             if self.payoffs is None:
                 self.payoffs = [Counter() for _ in range(self.players)]
+            per = res.get("payoffs_per", 1)   # (``per D``: each payoff's value, D-ths of one)
             for s, payoff in enumerate(res["payoffs"]):
-                self.payoffs[s][payoff] += 1
+                self.payoffs[s][payoff if per == 1 else payoff / per] += 1
         self.shared += len(res.get("winners", ())) > 1
         self.drawn += bool(res.get("draw"))
         self.turns[summary["turns"]] += 1

@@ -187,7 +187,8 @@ def _rule_decl(d) -> str | None:
             return f"score({d.param}) = {expr(d.body)}"
         case "PayoffDecl":
             total = f" summing to {d.total}" if d.total is not None else ""
-            return f"payoff{f'({d.param})' if d.param else ''} = {expr(d.body)}{total}"
+            per = f" per {d.per}" if d.per is not None else ""
+            return f"payoff{f'({d.param})' if d.param else ''} = {expr(d.body)}{per}{total}"
         case "HeuristicDecl":
             return f"heuristic({d.param}) = {expr(d.body)}"
         case "AliasDecl":

@@ -358,9 +358,11 @@ class _Builder:
         if c.score is not None:
             score = self.name("score") if "score" in c.names else s.word("w.score")
             out.append(Para(capitalised(s("goal.score", score=score, expr=self.w(c.score.body)))))
-        if c.payoff is not None:   # ``payoff(p) = ...`` / ``payoff = ...`` [summing to N]
+        if c.payoff is not None:   # ``payoff(p) = ...`` / ``payoff = ...`` [per D] [summing to N]
             key = "goal.payoff" if c.payoff.param is not None else "goal.payoff_shared"
             out.append(Para(s(key, expr=self.w(c.payoff.body))))
+            if c.payoff.per is not None:   # ``per D``
+                out.append(Para(s("goal.payoff_per", d=str(c.payoff.per))))
             if c.payoff.total is not None:
                 out.append(Para(s("goal.payoff_total", n=str(c.payoff.total))))
         if c.outcome is not None:

@@ -98,7 +98,8 @@ class Driver:
 
     def payoffs(self) -> list[str]:
         """Each seat's payoff (``payoff(p) = ...``) or the one every seat shares (``payoff
-        = ...``, evaluated once), and the sum the declaration states (``summing to N``)."""
+        = ...``, evaluated once), and the sum the declaration states (``summing to N``: of
+        payoffs counted ``per D``, the integers sum to N times D)."""
         d, g = self.c.payoff, self.gen
         g.pre_state.append(f"#define HAS_PAYOFFS {0 if d is None else 1}")
         if d is None:
@@ -108,7 +109,7 @@ class Driver:
         return [f"static I payoff_of(St& s, Id p) {{ (void)p; return {body}; }}",
                 f"#define HAS_PAYOFF_TOTAL {0 if d.total is None else 1}",
                 f"#define PAYOFF_SHARED {0 if d.param else 1}",
-                f"constexpr I PAYOFF_TOTAL = {d.total or 0}LL;"]
+                f"constexpr I PAYOFF_TOTAL = {(d.total or 0) * (d.per or 1)}LL;"]
 
     def heuristic(self) -> list[str]:
         h = self.c.heuristic

@@ -26,7 +26,7 @@ from itertools import count, repeat
 
 from ..play import rng
 from ..play.game import Game, _copy_state, _decisions, _writer, _writers, outcomes_of
-from ..play.results import _results
+from ..play.results import _payoffs_per, _results
 from ..play.runtime import Decision, IllegalMove, Move, Outcome, Runtime, _heuristic
 
 
@@ -647,6 +647,7 @@ def kernel_result(prog, got: tuple) -> dict:
         res["participants"] = {name: v for (name, _, _), v in zip(prog.participants, parts)}
     if payoffs is not None:
         res["payoffs"] = payoffs
+        res.update(_payoffs_per(prog.checked.payoff))   # (``per D``: as results._score)
     if prog.outcomes is not None:
         outcomes = [prog.outcomes[i][0] for i in outs]
         res["outcomes"] = outcomes

@@ -2,6 +2,7 @@
 ruleset declares, turned into the game's result (ranking, ranks, winners, draw)."""
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from .failures import _within
@@ -32,6 +33,7 @@ def _score(R: Runtime) -> None:
                 raise _within(f"the score of participant {name}", decl.score, e, prog) from None
     if prog.payoff_fn is not None:
         R.result["payoffs"] = _payoffs(R)
+        R.result.update(_payoffs_per(prog.checked.payoff))
     if prog.outcomes is not None:
         outcomes = []
         for p in R.players:
@@ -63,11 +65,30 @@ def _payoffs(R: Runtime) -> list[int]:
             payoffs = [fn(R, p) for p in R.players]
     except Exception as e:  # noqa: BLE001
         raise _within("the payoffs", d.body, e, prog) from None
-    if d.total is not None and sum(payoffs) != d.total:
+    per = d.per or 1   # (``per D``: the payoffs are the expression's D-ths, their sum D times N)
+    if d.total is not None and sum(payoffs) != d.total * per:
+        shown = [str(Fraction(x, per)) for x in payoffs]
         raise _within("the payoffs", d, RuleError(
-            f"the payoffs {payoffs} sum to {sum(payoffs)}, not {d.total} as declared "
-            f"('summing to {d.total}')"), prog) from None
+            f"the payoffs [{', '.join(shown)}] sum to {Fraction(sum(payoffs), per)}, not {d.total} "
+            f"as declared ('summing to {d.total}')"), prog) from None
     return payoffs
+
+
+def _payoffs_per(d) -> dict:
+    """What a result says beside the payoffs: ``payoffs_per`` D when they count D-ths of
+    one (``payoff ... per D``), nothing when they are whole."""
+    return {} if d is None or d.per is None else {"payoffs_per": d.per}
+
+
+def payoff_values(result: dict) -> list[Fraction] | None:
+    """Each seat's payoff in a finished game's result, exactly (``payoffs`` counted in
+    ``payoffs_per`` parts of one: a ``payoff ... per D`` declaration), or None when the
+    ruleset declares no payoff."""
+    payoffs = result.get("payoffs")
+    if payoffs is None:
+        return None
+    per = result.get("payoffs_per", 1)
+    return [Fraction(x, per) for x in payoffs]
 
 
 def _results(scores: list[int], ties: list[list[int]], tie_names: list[str],

@@ -129,6 +129,8 @@ STATE_SCHEMA = {
                                         "items": {"enum": ["win", "draw", "loss"]}},
                            "draw": {"type": "boolean"},
                            "payoffs": {**_INTS, "description": "each seat's payoff ('payoff')"},
+                           "payoffs_per": {"type": "integer", "minimum": 1, "description":
+                                           "the parts of one that 'payoffs' count ('payoff ... per D')"},
                            "participants": {"type": "object", "additionalProperties": {
                                "oneOf": [{"type": "integer"}, {"type": "null"}]}},
                            "teams": {"type": "array", "items": {
