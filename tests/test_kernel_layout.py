@@ -8,7 +8,10 @@ a game:
 - a variable with a value the rules compute from the state (``x = x * 1024``) has no
   range and keeps 64 bits: a value beyond 32 bits is kept exactly;
 - a saved state whose value is beyond the range is not taken by the kernel (it would
-  not fit): the game goes on in Python, exactly as Python plays it."""
+  not fit): the game goes on in Python, exactly as Python plays it;
+- a frame keeps the locals of its own procedure alone, and an item's zone is found at
+  an end of its zone's list (no zone per item): copies, resumed states and items taken
+  from the middle of piles play as in Python."""
 from __future__ import annotations
 
 import random
@@ -141,7 +144,7 @@ def test_a_frame_holds_the_locals_of_its_own_procedure_alone():
     # (one procedure's locals or another's, in the same bytes: the frame is as large as the
     # larger, not as both; the steps and calls of a run are no state's)
     assert frame.startswith("struct Frame { union { Locals0 l0; Locals1 l1; }; int proc;")
-    assert "  static inline I depth = 0, steps = 0, peak = 0;" in lines
+    assert '  [[gnu::visibility("hidden")]] static inline I depth = 0, steps = 0, peak = 0;' in lines
 
 
 @needs_kernel

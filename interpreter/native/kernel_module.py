@@ -61,8 +61,9 @@ class ModuleWriter:
             # (the steps and the nesting of calls of the run in progress, and the deepest
             # nesting reached, see kernel_memo.py, deep_call: set anew by every run, where
             # they are read, never kept between moves, so in no state; the GIL keeps one
-            # thread in a kernel at a time)
-            "  static inline I depth = 0, steps = 0, peak = 0;",
+            # thread in a kernel at a time; hidden: read where they are, not through the
+            # module's table of symbols)
+            "  [[gnu::visibility(\"hidden\")]] static inline I depth = 0, steps = 0, peak = 0;",
             # (the chance cursor: where a statement draws; else always 0, in no byte)
             ("  I nchance = 0; int used = 0; int step_n = 0;" if self.gen.draws else
              "  [[no_unique_address]] Always<0> nchance, used, step_n;"),
@@ -82,9 +83,13 @@ class ModuleWriter:
             # revealed to all)
             f"  {faces} {reveals}",
             # (a simultaneous decision: the seats asked, those still to choose, those that
-            # have chosen in order; their options and choices are in opts)
-            "  SeatT each_n = 0, nwaiting = 0, nchosen = 0; SeatT each_seats[NP]; SeatT waiting[NP]; SeatT chosen[NP];",
-            "  int8_t phase = 0; bool end_req = false; bool simul = false; bool xchance = false;",
+            # have chosen in order; their options and choices are in opts; none, in no
+            # byte, where the program has no simultaneous decision)
+            ("  SeatT each_n = 0, nwaiting = 0, nchosen = 0; SeatT each_seats[NP]; SeatT waiting[NP]; "
+             "SeatT chosen[NP]; bool simul = false;" if self.gen.each_types else
+             "  [[no_unique_address]] Always<0> each_n, nwaiting, nchosen, simul; "
+             "[[no_unique_address]] Fixed<-1> each_seats, waiting, chosen;"),
+            "  int8_t phase = 0; bool end_req = false; bool xchance = false;",
             "  void push(int proc) { stack.emplace_back(proc); }",
             "};",
             "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",

@@ -1082,13 +1082,13 @@ struct Zones {
         tail[z] = item;
         ++len[z];
     }
+    // (the item's own links are left as they were: ``move`` appends it at once)
     void unlink(Id item, Id z) {
         Id p = prv[item], n = nxt[item];
         if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
         if (p >= 0) nxt[p] = n; else head[z] = n >= 0 ? n : -1;
         if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
         --len[z];
-        prv[item] = nxt[item] = -1;
     }
     // Runtime.move of an item that nobody sees face down: to the top of ``to``
     // (nothing changes when it is there already)
