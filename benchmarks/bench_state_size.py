@@ -8,9 +8,13 @@ measured the same way, after the same number of random moves (plies) from the st
 ``--copies`` copies of the state are made and kept, and a copy's bytes are the growth
 of the C/C++ heap in use (glibc ``mallinfo2``: ``uordblks + hblkhd``, every allocation the
 copy owns, with malloc's own bytes per block) divided by the copies, plus the Python
-object that holds it (``sys.getsizeof``) where Python's own allocator made it (pymalloc:
-an object of at most 512 bytes; a larger one is malloc's, in the heap's growth already). What copies share is not counted (Meeple's
-lists are shared until changed; OpenSpiel's states share their game). OpenSpiel's state
+object that holds it where Python's own allocator made it (pymalloc: an object of at
+most 512 bytes, ``sys.getsizeof``, in a block of the next multiple of 16 bytes, as
+pymalloc gives it: so both sides count each block as its allocator hands it out; a
+larger object is malloc's, in the heap's growth already). What copies share is not
+counted (Meeple's lists are shared until changed; OpenSpiel's states share their game).
+Meeple's copy is one Python object (its ``KState`` holds the state); OpenSpiel's is a
+Python object (pybind11's) and its C++ state (``Clone()``: the board and the history). OpenSpiel's state
 keeps the game's history (it grows by the move), Meeple's does not (a rule that keeps
 positions, as chess's and go's, holds a list shared by the copies).
 
@@ -56,6 +60,7 @@ def heap_in_use() -> int:
 
 
 PYMALLOC_MAX = 512   # (CPython's SMALL_REQUEST_THRESHOLD: larger objects are malloc's)
+PYMALLOC_BLOCK = 16  # (CPython's ALIGNMENT on 64 bits: a block's size is a multiple of it)
 
 
 def copy_bytes(copy, copies: int) -> float:
@@ -66,7 +71,8 @@ def copy_bytes(copy, copies: int) -> float:
     for i in range(copies):
         keep[i] = copy()
     obj = sys.getsizeof(keep[0])
-    return (heap_in_use() - before) / copies + (obj if obj <= PYMALLOC_MAX else 0)
+    block = -(-obj // PYMALLOC_BLOCK) * PYMALLOC_BLOCK
+    return (heap_in_use() - before) / copies + (block if obj <= PYMALLOC_MAX else 0)
 
 
 def meeple_state(ruleset: str, plies: int):

@@ -179,8 +179,9 @@ class Gen(MemoCalls, EpochSteps):
 
     # ------------------------------------------------------------ names
     def frame_field(self, k: int, name: str, t: T) -> str:
-        """The field of a frame of procedure ``k`` that holds its local ``name``."""
-        f = ident(f"L{k}", name)
+        """The field of a frame of procedure ``k`` that holds its local ``name`` (a
+        member of the frame's ``l<k>``, the locals of procedure k: kernel_module.py)."""
+        f = f"l{k}.{ident(f'L{k}', name)}"
         have = self.fields.get(f)
         if have is not None and have != self.ct(t):
             raise Unsupported(f"local '{name}' of two types")

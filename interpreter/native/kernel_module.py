@@ -20,11 +20,9 @@ class ModuleWriter:
         c, n = self.gen.c, self.gen.n
         layout = self.gen.layout   # (each field in the narrowest type that holds it)
         wide, narrow = self.var_fields(layout)
-        ftypes = by_size([(t, f"{t} {f};") for f, t in self.frame_types(layout).items()])
-        frame = ("".join(d for t, d in ftypes if size_of(t) == 8) + " int proc = 0; int pc = 0; int ret = -1; "
-                 + "".join(d for t, d in ftypes if size_of(t) < 8))
-        faces = "FaceT facing[NI > 0 ? NI : 1];" if layout.turns_items() else "Fixed<-1> facing;"
-        reveals = "uint8_t revealed[NZ > 0 ? NZ : 1];" if layout.reveals() else "Fixed<0> revealed;"
+        faces = "FaceT facing[NI > 0 ? NI : 1];" if layout.turns_items() else "[[no_unique_address]] Fixed<-1> facing;"
+        reveals = ("uint8_t revealed[NZ > 0 ? NZ : 1];" if layout.reveals() else
+                   "[[no_unique_address]] Fixed<0> revealed;")
         opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.gen.opt_types)) + "".join(
             f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.gen.each_types))
         dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
@@ -55,32 +53,44 @@ class ModuleWriter:
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
             *self.gen.step_defines(),   # (steps that keep the epoch: kernel_epoch.py)
             *self.gen.pre_state,
-            f"struct Frame {{ {frame} }};",
+            *self.frame_code(layout, len(procs)),
             f"struct Opts {{ {opt_fields} }};",
             # (the fields by size, the widest first: no padding between them)
             "struct St {",
-            "  I turn = 0; I moves = 0; uint64_t rng = 0; I work = 0, calls = 0, depth = 0, steps = 0; I nchance = 0;",
-            # (the deepest nesting of calls reached: see kernel_memo.py, deep_call)
-            "  I peak = 0;",
+            "  I turn = 0; I moves = 0; uint64_t rng = 0; I work = 0, calls = 0;",
+            # (the steps and the nesting of calls of the run in progress, and the deepest
+            # nesting reached, see kernel_memo.py, deep_call: set anew by every run, where
+            # they are read, never kept between moves, so in no state; the GIL keeps one
+            # thread in a kernel at a time; hidden: read where they are, not through the
+            # module's table of symbols)
+            "  [[gnu::visibility(\"hidden\")]] static inline I depth = 0, steps = 0, peak = 0;",
+            # (the chance cursor: where a statement draws; else always 0, in no byte)
+            ("  I nchance = 0; int used = 0; int step_n = 0;" if self.gen.draws else
+             "  [[no_unique_address]] Always<0> nchance, used, step_n;"),
             # (arrays of no element where the program has no tiebreaks, teams, parts or payoffs:
             # no byte, g++'s and clang's zero-length arrays)
             "  I scores[NP]; I ties[NTIES][NP]; TeamT teams[HAS_TEAMS ? NP : 0]; I parts[NPARTS];",
             "  I payoffs[HAS_PAYOFFS ? NP : 0];",
             "  Opts opts; Frames<Frame> stack;",
             # (explicit chance: see kernel_chance.py; none where no statement draws)
-            "  std::vector<int> taken; PyRef step;" if self.gen.draws else "  NoTaken taken; NoStep step;",
+            ("  std::vector<int> taken; PyRef step;" if self.gen.draws else
+             "  [[no_unique_address]] NoTaken taken; [[no_unique_address]] NoStep step;"),
             "  " + " ".join(wide),
-            "  Id active = 0; int site = -1; Id player = -1; int used = 0; int step_n = 0; int outcomes[NP];",
+            "  Id active = 0; int site = -1; Id player = -1; int outcomes[NP];",
             "  " + " ".join(narrow),
             f"  Zones<NI, NZ{', true' if self.gen.stamped else ''}> z;",   # (stamps: kernel_lasting.py)
             # (who sees each item: -1 as its place says, else a mask of seats; the zones
             # revealed to all)
             f"  {faces} {reveals}",
             # (a simultaneous decision: the seats asked, those still to choose, those that
-            # have chosen in order; their options and choices are in opts)
-            "  SeatT each_n = 0, nwaiting = 0, nchosen = 0; SeatT each_seats[NP]; SeatT waiting[NP]; SeatT chosen[NP];",
-            "  int8_t phase = 0; bool end_req = false; bool simul = false; bool xchance = false;",
-            "  void push(int proc) { stack.emplace_back(); stack.back().proc = proc; }",
+            # have chosen in order; their options and choices are in opts; none, in no
+            # byte, where the program has no simultaneous decision)
+            ("  SeatT each_n = 0, nwaiting = 0, nchosen = 0; SeatT each_seats[NP]; SeatT waiting[NP]; "
+             "SeatT chosen[NP]; bool simul = false;" if self.gen.each_types else
+             "  [[no_unique_address]] Always<0> each_n, nwaiting, nchosen, simul; "
+             "[[no_unique_address]] Fixed<-1> each_seats, waiting, chosen;"),
+            "  int8_t phase = 0; bool end_req = false; bool xchance = false;",
+            "  void push(int proc) { stack.emplace_back(proc); }",
             "};",
             "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",
             "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
@@ -99,8 +109,8 @@ class ModuleWriter:
             "static inline I imax(I a, I b) { return nn(a) > nn(b) ? a : b; }",
             # (the slot of an item's variable, for an item that has it: kernel_layout.ivar)
             "static inline I islot(const I* t, Id i) { I k = t[i]; if (k < 0) bail(); return k; }",
-            "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc[nn(item)]; return z >= 0 && l == z; }",
-            ("static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc[nn(item)]; "
+            "static inline bool zin(St& s, Id item, Id z) { Id l = s.z.loc(nn(item)); return z >= 0 && l == z; }",
+            ("static inline Id cell_of(St& s, Id item, const bool* inside) { Id l = s.z.loc(nn(item)); "
             "return l >= 0 && inside[l] ? l : NONE_ID; }"),
             "static inline bool face_down(St& s, Id item) { return s.facing[nn(item)] >= 0; }",
             "static inline bool is_none(I x) { return x == NONE_I; }",
@@ -118,7 +128,7 @@ class ModuleWriter:
             # an item option the decider may not know is ordered by its place (Runtime._ordered):
             # the kernel asks only where it sees every one (Runtime.sees_item)
             ("static inline bool sees(St& s, Id i, Id p) { I f = s.facing[i]; if (f >= 0) return (f >> p) & 1; "
-            "Id z = s.z.loc[i]; return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }"),
+            "Id z = s.z.loc(i); return z >= 0 && (((SEERS[z] >> p) & 1) || s.revealed[z]); }"),
             read_cxx("kernel_state.hpp"),
             read_cxx("kernel_chance.hpp"),
             # the cells a walk has met (connected): a mark per cell, by generation, one
@@ -171,6 +181,31 @@ class ModuleWriter:
             fields.append((ct, f"{ct} {ident('I', name)}[{'NI > 0 ? NI : 1' if ids is None else max(len(ids), 1)}];"))
         fields = by_size(fields)
         return [d for t, d in fields if size_of(t) == 8], [d for t, d in fields if size_of(t) < 8]
+
+    def frame_code(self, layout, nprocs: int) -> list[str]:
+        """The structs of the frames: each procedure's locals (``Locals<k>``, the fields
+        by size), and ``Frame``, a procedure's pc, where its value goes (``ret``) and the
+        locals of that procedure alone (``l<k>``, one of a union: a frame is as large as
+        the locals of the procedure that has the most, not as all of them)."""
+        by_proc: list[list[tuple[str, str]]] = [[] for _ in range(nprocs)]
+        for f, t in self.frame_types(layout).items():
+            k, name = f.split(".")
+            by_proc[int(k[1:])].append((t, f"{t} {name};"))
+        out = [f"struct Locals{k} {{ {''.join(d for _t, d in by_size(fs))} }};" for k, fs in enumerate(by_proc)]
+
+        def each(code) -> str:   # (``code(k)`` for the locals of the frame's procedure k)
+            cases = "".join(f"case {k}: {code(k)} break; " for k in range(nprocs))
+            return f"switch (proc) {{ {cases}default: break; }}"
+        union = " ".join(f"Locals{k} l{k};" for k in range(nprocs))
+        out.append(
+            f"struct Frame {{ union {{ {union} }}; int proc; int pc = 0; int ret = -1; "
+            f"explicit Frame(int p) : proc(p) {{ {each(lambda k: f'new (&l{k}) Locals{k}();')} }} "
+            "Frame(const Frame& o) : proc(o.proc), pc(o.pc), ret(o.ret) "
+            f"{{ {each(lambda k: f'new (&l{k}) Locals{k}(o.l{k});')} }} "
+            "Frame(Frame&& o) noexcept : proc(o.proc), pc(o.pc), ret(o.ret) "
+            f"{{ {each(lambda k: f'new (&l{k}) Locals{k}(std::move(o.l{k}));')} }} "
+            f"Frame& operator=(const Frame&) = delete; ~Frame() {{ {each(lambda k: f'l{k}.~Locals{k}();')} }} }};")
+        return out
 
     def frame_types(self, layout) -> dict[str, str]:
         """Each frame field's C++ type: an id's narrow where every local it holds is an

@@ -464,7 +464,7 @@ static PyObject* k_export(PyObject* self, PyObject*) {
         e.zone_at.push_back((int)e.items.size());
     }
     for (int i = 0; i < NI; ++i) {
-        e.loc.push_back(s.z.loc[i]);
+        e.loc.push_back(s.z.loc(i));
         e.facing.push_back(s.facing[i]);
     }
     for (int z = 0; z < NZ; ++z)

@@ -117,6 +117,23 @@ struct Fixed {
     R operator[](long) const { return R(); }
 };
 
+// A number that is V in every state of a program (the chance cursor of a program with no
+// random statement): kept in no byte (a member ``[[no_unique_address]]``); another value
+// is never stored (bail), so it never changes a game.
+template <long long V>
+struct Always {
+    operator I() const { return V; }
+    Always& operator=(I x) {
+        if (x != V) bail();
+        return *this;
+    }
+    Always& operator+=(I x) { return *this = V + x; }
+    I operator++(int) {
+        *this = V + 1;
+        return V;
+    }
+};
+
 // The stack of a state's frames, one after the other: the first in the state itself (a
 // state at rest mostly has one frame: its copy is one allocation, not two), a buffer of
 // its own once there are more (kept by a state made again from another, ``=``).
@@ -157,9 +174,10 @@ struct Frames {
     F& back() { return data()[n_ - 1]; }
     F& operator[](size_t k) { return data()[k]; }
     const F& operator[](size_t k) const { return data()[k]; }
-    void emplace_back() {
+    template <class... A>
+    void emplace_back(A&&... a) {
         if (n_ == cap_) grow(cap_ * 2);
-        new (data() + n_) F();
+        new (data() + n_) F(std::forward<A>(a)...);
         ++n_;
     }
     void pop_back() { data()[--n_].~F(); }
@@ -1037,7 +1055,12 @@ static List<List<T>> subsets(const List<T>& l) {
 // items: taking an item from anywhere and putting it on top cost the same, and the
 // whole layout is a few arrays (a copy of a game is a copy of them).
 // (each array of the narrowest type that holds its values: an item's id or -1, a
-// zone's id or -1, a count of items; they are read as Id)
+// link, a count of items; they are read as Id)
+// An item keeps no zone of its own: the links at the ends of a zone z (under its bottom
+// item, on its top one) hold -2 - z, and an item's zone is found at the nearer end of
+// its list (``loc``: one step for an item alone, at the top or at the bottom; an item in
+// no zone has the links -1). Where the ends' values fit the links' type as the items
+// do (fewer zones than the type holds below 0), this is NI bytes less for every copy.
 // STAMPED: each zone also holds the stamp of its last change, a number no other change
 // of any zone of any state was given (ZONE_CLOCK): two states whose zone has the same
 // stamp hold the same items there (a copy of a state copies its stamps). The kernel's
@@ -1046,48 +1069,55 @@ static uint64_t ZONE_CLOCK = 0;
 template <int NI, int NZ, bool STAMPED = false>
 struct Zones {
     typedef Fit<-1, NI> It;
-    typedef Fit<-1, NZ> Zn;
-    It prv[NI > 0 ? NI : 1];  // the item under it (-1: the bottom)
-    It nxt[NI > 0 ? NI : 1];  // the item on it (-1: the top)
+    typedef Fit<-1 - NZ, NI> Ln;
+    Ln prv[NI > 0 ? NI : 1];  // the item under it (-2 - z: the bottom of zone z)
+    Ln nxt[NI > 0 ? NI : 1];  // the item on it (-2 - z: the top of zone z)
     It head[NZ > 0 ? NZ : 1]; // the bottom item of a zone (-1: empty)
     It tail[NZ > 0 ? NZ : 1]; // the top item
     It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
-    Zn loc[NI > 0 ? NI : 1];  // the zone an item is in, or -1
     uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
 
     void clear() {
-        for (int i = 0; i < NI; ++i) loc[i] = prv[i] = nxt[i] = -1;
+        for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
         for (int z = 0; z < NZ; ++z) head[z] = tail[z] = -1, len[z] = 0;
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
         }
     }
+    // the zone an item is in, or -1 (from both ends of its list at once)
+    Id loc(Id item) const {
+        Id a = prv[item], b = nxt[item];
+        for (;;) {
+            if (a < 0) return a == -1 ? -1 : -2 - a;
+            if (b < 0) return -2 - b;
+            a = prv[a], b = nxt[b];
+        }
+    }
     void append(Id item, Id z) {
         if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
         Id t = tail[z];
-        prv[item] = t;
-        nxt[item] = -1;
+        prv[item] = t >= 0 ? t : -2 - z;
+        nxt[item] = -2 - z;
         if (t >= 0) nxt[t] = item; else head[z] = item;
         tail[z] = item;
         ++len[z];
-        loc[item] = z;
     }
-    void unlink(Id item) {
-        Id z = loc[item], p = prv[item], n = nxt[item];
+    // (the item's own links are left as they were: ``move`` appends it at once)
+    void unlink(Id item, Id z) {
+        Id p = prv[item], n = nxt[item];
         if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
-        if (p >= 0) nxt[p] = n; else head[z] = n;
-        if (n >= 0) prv[n] = p; else tail[z] = p;
+        if (p >= 0) nxt[p] = n; else head[z] = n >= 0 ? n : -1;
+        if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
         --len[z];
-        loc[item] = -1;
     }
     // Runtime.move of an item that nobody sees face down: to the top of ``to``
     // (nothing changes when it is there already)
     void move(Id item, Id to) {
         if (item < 0 || to < 0) bail();
-        Id src = loc[item];
+        Id src = loc(item);
         if (src == to) return;
-        if (src >= 0) unlink(item);
+        if (src >= 0) unlink(item, src);
         append(item, to);
     }
     // (a zone that holds items has a top one, which append and unlink keep: where the

@@ -14,7 +14,7 @@ static inline int zone_pos(St& s, Id z, Id v) {
 }
 static IKey item_key(St& s, Id v, Id p) {
     if (v < 0 || sees(s, v, p)) return {0, v, 0};
-    Id z = s.z.loc[v];
+    Id z = s.z.loc(v);
     if (z < 0) bail();   // (Python looks for it in no zone: an error)
     return {1, z, zone_pos(s, z, v)};
 }
@@ -68,7 +68,7 @@ static List<List<Id>> ordered_item_lists(St& s, std::vector<List<Id>>&& v, Id p)
 // zone's size), or false where it sees it (Runtime.hidden_place)
 static PyObject* place_py(St& s, Id v, Id p) {
     if (v < 0 || v >= NI || sees(s, v, p)) Py_RETURN_FALSE;
-    Id z = s.z.loc[v];
+    Id z = s.z.loc(v);
     if (z < 0) Py_RETURN_NONE;
     int k = 0;
     for (Id i = s.z.head[z]; i >= 0 && i != v; i = s.z.nxt[i]) ++k;
