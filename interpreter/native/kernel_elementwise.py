@@ -37,7 +37,7 @@ from .cxx_text import ident
 
 # (the state given to a helper that reads nothing of it but the budgets' counters, and
 # each mention of the state: as kernel_lasting.py reads them)
-from .kernel_lasting import _GIVEN, _STATE, HELPERS
+from .kernel_lasting import _GIVEN, _STATE, stamp_zones
 from .kernel_types import IDS
 
 _DEPTH = 8   # rule functions called inside an element, looked through at most
@@ -97,9 +97,7 @@ class ElementwiseKeeps:
         elem = self.expr(comp.elem, {cl.var: (x, self.ty(cl.iter).arg)}, t.arg)
         if not self._own_cell(elem, x, 0):
             return None
-        if not self.stamped:   # (the zones carry stamps: kernel_lasting.py)
-            self.stamped = True
-            self.protos[:0] = HELPERS
+        stamp_zones(self)   # (the zones carry stamps: kernel_lasting.py)
         lt = self.ct(t)
         xs = self.expr(cl.iter, {}, self.ty(cl.iter))
         work = "" if self.facts.counted(cl.iter) else "W(s, (I)n_); "

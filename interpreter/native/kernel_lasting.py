@@ -67,7 +67,17 @@ HELPERS = (
     # (whether the zones read hold the items they held: their stamps are the same)
     "static inline bool fresh(const St& s, const List<uint64_t>& d) { const uint64_t* p = d.begin(); "
     "for (size_t i = 0, n = d.size(); i < n; i += 2) if (s.z.stamp[p[i]] != p[i + 1]) return false; return true; }",
+    # (what a change of a zone is told to: kernel_memo.py's component entries by walk)
+    "static std::vector<void (*)(int)> TOUCHERS; static void touch_all(int z) { for (auto f : TOUCHERS) f(z); }",
 )
+
+
+def stamp_zones(gen) -> None:
+    """Gives the zones of ``gen``'s program stamps (its lasting keeps read them) and
+    the helpers above."""
+    if not gen.stamped:
+        gen.stamped = True
+        gen.protos[:0] = HELPERS
 
 
 class LastingKeeps:
@@ -118,9 +128,7 @@ class LastingKeeps:
             made[name] = self.function(name)
             self.__dict__.setdefault("lasting_pure", set()).add(name)
             return made[name]
-        if not self.stamped:
-            self.stamped = True
-            self.protos[:0] = HELPERS
+        stamp_zones(self)
         fn = ident("R", name)
         sig = f"static {self.ct(rt)} {fn}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"

@@ -1021,6 +1021,21 @@ static List<List<T>> subsets(const List<T>& l) {
 // of any zone of any state was given (ZONE_CLOCK): two states whose zone has the same
 // stamp hold the same items there (a copy of a state copies its stamps). The kernel's
 // lasting keeps read them (interpreter/native/kernel_lasting.py).
+// Each change of a STAMPED zone is told to ZONE_TOUCH (the zone, or -1: every zone),
+// where a kernel sets it: its lasting keeps' entries that read the zone are then no
+// longer clean (kernel_lasting.py's watchers). A STAMPED state's lineage is a number
+// no other state was given: a copy of a state gets a fresh one (so does the state a
+// copy is assigned to), so the changes of a state are those told to ZONE_TOUCH while
+// its lineage is the same.
+static void (*ZONE_TOUCH)(int) = nullptr;
+static uint64_t LINEAGE_CLOCK = 0;
+struct Lineage {
+    uint64_t id;
+    Lineage() : id(++LINEAGE_CLOCK) {}
+    Lineage(const Lineage&) : id(++LINEAGE_CLOCK) {}
+    Lineage& operator=(const Lineage&) { id = ++LINEAGE_CLOCK; return *this; }
+};
+struct NoLineage {};
 static uint64_t ZONE_CLOCK = 0;
 template <int NI, int NZ, bool STAMPED = false>
 struct Zones {
@@ -1033,6 +1048,7 @@ struct Zones {
     It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
     Zn loc[NI > 0 ? NI : 1];  // the zone an item is in, or -1
     uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
+    [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
 
     void clear() {
         for (int i = 0; i < NI; ++i) loc[i] = prv[i] = nxt[i] = -1;
@@ -1040,10 +1056,11 @@ struct Zones {
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
+            if (ZONE_TOUCH) ZONE_TOUCH(-1);
         }
     }
     void append(Id item, Id z) {
-        if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
+        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
         Id t = tail[z];
         prv[item] = t;
         nxt[item] = -1;
@@ -1054,7 +1071,7 @@ struct Zones {
     }
     void unlink(Id item) {
         Id z = loc[item], p = prv[item], n = nxt[item];
-        if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
+        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
         if (p >= 0) nxt[p] = n; else head[z] = n;
         if (n >= 0) prv[n] = p; else tail[z] = p;
         --len[z];
