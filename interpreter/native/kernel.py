@@ -509,7 +509,8 @@ class Gen(MemoCalls, EpochSteps):
                         f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
             inside = clause(i + 1, deeper, cond)
             table = self.facts.table_list(it)
-            known = CELL_ID.format(var) if table is not None and table[0] == "cells" else ""
+            # (a board's cells and a relation's related cells are cells, never none)
+            known = CELL_ID.format(var) if table is not None and table[0] in ("cells", "relation") else ""
             return f"{head}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
         return clause(0, sc, [] if comp.cond is None else [comp.cond])
 
@@ -680,7 +681,8 @@ class Gen(MemoCalls, EpochSteps):
                      f"if ({cond}) found_.push_back({var}); }} }} ")
         return (f"([&]() -> List<Id> {{ Seen seen_(s); Vec<Id> found_; found_.reserve(16); {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {lists}[found_[k_]]; "
-                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
+                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ {CELL_ID.format(var)}"
+                f"if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
                 f"W(s, work_); return List<Id>(std::move(found_)); }}())")
 
     # ------------------------------------------------------------ calls
