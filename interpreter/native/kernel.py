@@ -1074,7 +1074,7 @@ class Proc(ChanceStatements):
             body = self._ask_when(s, el)
         else:
             k, o = self._site(s.var, el, s.verb, s.alone, s.said)
-            body = f"{self._ask_body(el, s.alone, o)} s.site = {k};"
+            body = f"{self._ask_body(el, s.alone, o, self._plain_options(s.options))} s.site = {k};"
         self.emit(f"{{ {self._conds(s)}List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; "
                   f"if (who_ < 0 || who_ >= NP) bail(); {body} s.player = who_; }} "
                   f"STEP(s); f->pc = {self.nxt}; return;")
@@ -1105,11 +1105,27 @@ class Proc(ChanceStatements):
             cases.append(f"case {m}: {{ {self._ask_body(el, alone, o)} s.site = {k}; break; }}")
         return f"switch (m_) {{ {' '.join(cases)} default: bail(); }}"
 
-    def _ask_body(self, el, alone, o: str) -> str:
+    def _plain_options(self, e) -> bool:
+        """Whether the options ``e`` are cells of a board in the board's order, filtered
+        (``[x for x in cells(board) if ...]``, the board's cells ascending): no none, in
+        their order already."""
+        if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var" \
+                or e.elem.name != e.clauses[0].var:
+            return False
+        table = self.gen.facts.table_list(e.clauses[0].iter)
+        if table is None or table[0] != "cells":
+            return False
+        ids = list(self.gen.p.boards.get(table[1], []))
+        return all(type(z) is int for z in ids) and ids == sorted(set(ids))
+
+    def _ask_body(self, el, alone, o: str, plain: bool = False) -> str:
         """The C++ that puts a decision's options (``all_``, for ``who_``) into ``s.opts.o``,
-        the moves without an object ``alone`` first (a none each)."""
+        the moves without an object ``alone`` first (a none each); ``plain``: the
+        options hold no none and are in their order (``_plain_options``)."""
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
+        if plain and alone is not None and not isinstance(alone, tuple) and el.tag == "cell" and order.startswith("ordered("):
+            return f"s.opts.{o} = none_then(all_, none_of<{ce}>());"
         if isinstance(alone, tuple):   # several moves without an object: a none each
             return (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "

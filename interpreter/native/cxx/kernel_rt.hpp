@@ -784,6 +784,17 @@ static List<T> none_then_ordered(Vec<T>&& w) {
     }
     return List<T>(std::move(w));
 }
+// The same where the options are known to hold no none and to be in their order (a
+// board's cells in the board's order, filtered: kernel.py's Proc._plain_options): none,
+// then them, copied at once (numbers or ids).
+template <class T>
+static List<T> none_then(const List<T>& a, T none) {
+    size_t n = a.size();
+    Vec<T> w(n + 1);
+    w[0] = none;
+    if (n) std::memcpy(w.data() + 1, a.begin(), n * sizeof(T));
+    return List<T>(std::move(w));
+}
 
 template <class T>
 static std::vector<T> vec(const List<T>& l) {
