@@ -67,6 +67,6 @@ def test_go_keeps_a_walk_per_group_and_its_liberties_by_their_points():
     source = gen.source()
     assert gen.filter_hop("liberties") == ("adjacent", "g")   # (one step from the group's points)
     assert gen.filter_hop("stones") is None                   # (a walk, not a filtered list)
-    assert source.count("TOUCHERS.push_back(") == 2            # (the walks and the liberties)
+    assert source.count("TOUCHERS.push_back(") == 3   # (the walks, the liberties, the position)
     assert "e.clean && e.lin == s.z.lin.id" in source
     assert "m_.v.p == e.v.p) m_.epoch = EPOCH" not in source   # (no renewal cell by cell)
