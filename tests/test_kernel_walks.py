@@ -9,6 +9,7 @@ the legal points, the state and the work counted after every move are the refere
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
@@ -67,6 +68,9 @@ def test_go_keeps_a_walk_per_group_and_its_liberties_by_their_points():
     source = gen.source()
     assert gen.filter_hop("liberties") == ("adjacent", "g")   # (one step from the group's points)
     assert gen.filter_hop("stones") is None                   # (a walk, not a filtered list)
-    assert source.count("TOUCHERS.push_back(") == 3   # (the walks, the liberties, the position)
+    # (the walks, the liberties and the position told each change of a zone: the last
+    # function set calls the three)
+    told = re.findall(r"ZONE_TOUCH = \[\]\(int z_\) \{([^}]*)\}", source)
+    assert [len(re.findall(r"\bT\d+\(z_\);", t)) for t in told] == [1, 2, 3]
     assert "e.clean && e.lin == s.z.lin.id" in source
     assert "m_.v.p == e.v.p) m_.epoch = EPOCH" not in source   # (no renewal cell by cell)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
-from .kernel_lasting import _STATE  # (anything of the state: a variable, a face, a place)
+from .kernel_lasting import _STATE, told  # (_STATE: anything of the state but the zones)
 from .kernel_types import BOOL
 
 # a read of a zone's items, and what follows its opening parenthesis
@@ -157,7 +157,7 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) g_.clean = false; return; }} "
             f"for (int32_t k_ = {t}_at[z_]; k_ < {t}_at[z_ + 1]; ++k_) {{ int32_t r_ = {cells}[{t}_ids[k_]]; "
             f"if (r_ >= 0) {entries}[r_].clean = false; }} }}"),
-            lambda t: f"TOUCHERS.push_back({t}); ZONE_TOUCH = touch_all;")
+            lambda t: told(self, t))
 
     def _recheck(self, tag: str, name: str, params: list, cond_e, var_name: str, el: T, const: str,
                  body) -> str | None:

@@ -43,7 +43,7 @@ from .cxx_text import ident
 
 # (the state given to a helper that reads nothing of it but the budgets' counters, and
 # each mention of the state: as kernel_lasting.py reads them)
-from .kernel_lasting import _GIVEN, _STATE, stamp_zones
+from .kernel_lasting import _GIVEN, _STATE, stamp_zones, told
 from .kernel_types import IDS
 
 _DEPTH = 8   # rule functions called inside an element, looked through at most
@@ -164,7 +164,7 @@ class ElementwiseKeeps:
             f"static void {t}(int z_) {{ auto& e = {keep}; if (z_ < 0 || z_ >= NZ) {{ e.all = true; return; }} "
             f"int32_t i_ = {t}_pos[z_]; if (i_ < 0 || e.all || (size_t)i_ >= e.isd.size() || e.isd[i_]) return; "
             f"e.isd[i_] = 1; e.dirty.push_back((uint32_t)i_); }}"),
-            lambda t: f"TOUCHERS.push_back({t}); ZONE_TOUCH = touch_all;")
+            lambda t: told(self, t))
 
     def _own_cell(self, code: str, var: str | None, depth: int) -> bool:
         """Whether the C++ ``code`` reads nothing of the state but the items of the zone

@@ -67,9 +67,17 @@ HELPERS = (
     # (whether the zones read hold the items they held: their stamps are the same)
     "static inline bool fresh(const St& s, const List<uint64_t>& d) { const uint64_t* p = d.begin(); "
     "for (size_t i = 0, n = d.size(); i < n; i += 2) if (s.z.stamp[p[i]] != p[i + 1]) return false; return true; }",
-    # (what a change of a zone is told to: kernel_memo.py's component entries by walk)
-    "static std::vector<void (*)(int)> TOUCHERS; static void touch_all(int z) { for (auto f : TOUCHERS) f(z); }",
 )
+
+
+def told(gen, toucher: str) -> str:
+    """The C++ run when the module loads that tells each change of a zone (cxx/
+    kernel_rt.hpp's ``ZONE_TOUCH``) to the function ``toucher`` (of the zone) and to those
+    given before: each such code sets ``ZONE_TOUCH`` to one function calling them all in
+    turn, so the last one run calls every one (no list of them walked at each change)."""
+    made = gen.__dict__.setdefault("touchers", [])
+    made.append(toucher)
+    return f"ZONE_TOUCH = [](int z_) {{ {' '.join(f'{t}(z_);' for t in made)} }};"
 
 
 def stamp_zones(gen) -> None:
