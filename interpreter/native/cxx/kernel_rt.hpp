@@ -278,6 +278,30 @@ using Vec = std::vector<T, Alloc<T>>;
 static inline uint32_t hash_share(uint32_t i, uint64_t x) {
     return (uint32_t)(((x * 0x9E3779B97F4A7C15ULL + i) * 0xBF58476D1CE4E5B9ULL) >> 32) & ~1u;
 }
+// The places of a list's elements by their hashes (List::Rep's index: contains), open
+// addressing, at most half full: ``hs`` each element's hash in order, ``at`` the places.
+struct HashIndex {
+    std::vector<uint32_t> hs;
+    std::vector<int32_t> at = std::vector<int32_t>(16, -1);
+    uint32_t mask = 15, bits = 4;
+    uint32_t slot(uint32_t h) const { return (uint32_t)(h * 2654435769u) >> (32 - bits); }
+    void place(int32_t i) {
+        uint32_t k = slot(hs[(size_t)i]);
+        while (at[k] >= 0) k = (k + 1) & mask;
+        at[k] = i;
+    }
+    void add(uint32_t h) {
+        hs.push_back(h);
+        if (2 * hs.size() > at.size()) {
+            ++bits;
+            mask = (1u << bits) - 1;
+            at.assign((size_t)mask + 1, -1);
+            for (size_t i = 0; i < hs.size(); ++i) place((int32_t)i);
+        } else {
+            place((int32_t)(hs.size() - 1));
+        }
+    }
+};
 template <class T>
 struct List {
     // (bools kept as bytes: std::vector<bool> has no data())
@@ -295,6 +319,17 @@ struct List {
         Vec<S> v;        // (empty where its elements are inline)
         alignas(8) unsigned char inl[INLINE_BYTES];
         bool inline_() const { return (const void*)d == (const void*)inl; }
+        // (a list of what cannot be inline, lists of lists among them, keeps in inl an
+        // index of its first elements by their hashes once ``contains`` asked for one,
+        // null before: its elements are never changed, append only adds more)
+        Rep() {
+            if constexpr (INLINE == 0) std::memset(inl, 0, sizeof inl);
+        }
+        ~Rep() {
+            if constexpr (INLINE == 0) delete index();
+        }
+        Rep(const Rep&) = delete;
+        HashIndex*& index() { return *reinterpret_cast<HashIndex**>(inl); }
         // (lists are made and dropped at every turn of a rule's loops: their headers
         // come from a free list; the GIL keeps one thread in a kernel at a time)
         static void* operator new(size_t size) { return pool::take(size); }
@@ -890,9 +925,18 @@ static bool contains(const List<T>& l, const typename std::common_type<T>::type&
         size_t n = x.size();
         if (n >= 16) {
             uint32_t h = x.hash();
-            for (const T& y : l)
-                if (y.size() == n && y.hash() == h && eq(x, y)) return true;
-            return false;
+            auto* r = l.p;
+            if (!r) return false;
+            // (the elements by their hashes, each hash read from its list once: the
+            // elements of the same hash looked at alone)
+            HashIndex*& ix = r->index();
+            if (!ix) ix = new HashIndex();
+            while (ix->hs.size() < r->n) ix->add(l[ix->hs.size()].hash());
+            for (uint32_t k = ix->slot(h);; k = (k + 1) & ix->mask) {
+                int32_t i = ix->at[k];
+                if (i < 0) return false;
+                if (ix->hs[(size_t)i] == h && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
+            }
         }
     }
     for (const T& y : l)
