@@ -5,6 +5,8 @@ positions``): by their bytes, and inside ``in`` by a hash each list keeps once m
 list as it is now, as Python does."""
 from __future__ import annotations
 
+import random
+
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from meeple.dsl.load import SourceSet
@@ -105,3 +107,24 @@ def test_a_board_remade_from_a_kept_one_is_found_among_those_seen():
     games = interpreter.playouts(ref, 6, seed=1)
     assert all(g["result"]["scores"][0] > 20 for g in games)   # (boards came back, found)
     assert interpreter.playouts(kern, 6, seed=1) == games
+
+
+def test_boards_seen_by_a_game_and_its_copies_are_found_in_each():
+    # the list of boards seen, shared by a game and its copy until one adds to it, is
+    # looked up by the hashes of its boards (an index the list keeps, grown as boards
+    # are added: cxx/kernel_rt.hpp ``HashIndex``); each game finds its own boards
+    kern, ref = boards(True), boards(False)
+    rnd = random.Random(5)
+    a, b = kern.new_game(2, 3), ref.new_game(2, 3)
+    pairs = [(a, b)]
+    for step in range(59):
+        if step in (10, 25, 40):
+            pairs.append((pairs[0][0].copy(), pairs[0][1].copy()))
+        for k, r in pairs:
+            if r.over:
+                continue
+            i = rnd.randrange(r.move_count())
+            k.apply(i)
+            r.apply(i)
+            assert k.state["vars"]["back"] == r.state["vars"]["back"], step
+    assert max(r.state["vars"]["back"] for _, r in pairs) > 10

@@ -12,6 +12,7 @@ from lockstep import kernel_difference
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
+from meeple.interpreter.native import kernel
 from meeple.interpreter.native.kgame import KernelGame
 
 pytestmark = pytest.mark.kernels
@@ -84,3 +85,47 @@ def test_options_in_any_order_are_python_s_at_every_decision():
             decisions += 1
         assert a.result == b.result
     assert decisions > 100 and fast.native_fallbacks == 0
+
+
+# decisions that may be declined among a board's cells, filtered (in the board's order,
+# no none: cxx/kernel_rt.hpp ``none_then``, one copy), the first at every turn, the second
+# sometimes with no cell but none
+BOARD = """ruleset board_options
+players 2..2
+kind Stone { w: int }
+board sq: cells { a1(x: 1) b1(x: 2) c1(x: 3) a2(x: 1) b2(x: 2) c2(x: 3) } holds Stone
+zone pot: Stone
+deck stones into pot { Stone(w: k) for k in 1..5 }
+turn {
+  choose c from [x for x in cells(sq) if empty(x)] as "place" or "pass"
+  if c != none { move top(pot) to c }
+  choose d from [x for x in cells(sq) if occupied(x) and x.x > 1] as "lift" or "keep"
+  if d != none and size(pot) < 2 { move top(d) to pot }
+}
+end when size(pot) == 0 or turn_number() >= 30
+score(p) = size(pot)
+"""
+
+
+@needs_kernel
+def test_options_of_a_board_s_cells_filtered_are_python_s_with_none_first():
+    src = SourceSet(base=parse(BOARD, "board.meeple"), sources={"board.meeple": BOARD})
+    rules = compile_sources(src)
+    assert rules.use_native(report=False, kernel_only=True)
+    fast, plain = rules.for_players(2), compile_sources(src).for_players(2)
+    assert kernel.Gen(fast).source().count("none_then(all_, none_of<Id>())") == 2
+    declined = 0
+    for seed in range(8):
+        a, b = fast.new_game(2, seed), plain.new_game(2, seed)
+        assert isinstance(a, KernelGame) and a.live
+        rnd = random.Random(seed)
+        while not b.over:
+            moves = [m.notation for m in b.legal_moves()]
+            assert [m.notation for m in a.legal_moves()] == moves
+            assert kernel_difference(a.kernel_state(), b) is None, seed
+            i = rnd.randrange(b.move_count())
+            declined += moves[i] in ("pass", "keep")
+            a.apply(i)
+            b.apply(i)
+        assert a.result == b.result
+    assert declined > 10 and fast.native_fallbacks == 0

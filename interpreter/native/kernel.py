@@ -534,7 +534,8 @@ class Gen(MemoCalls, EpochSteps):
                         f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
             inside = clause(i + 1, deeper, cond)
             table = self.facts.table_list(it)
-            known = CELL_ID.format(var) if table is not None and table[0] == "cells" else ""
+            # (a board's cells and a relation's related cells are cells, never none)
+            known = CELL_ID.format(var) if table is not None and table[0] in ("cells", "relation") else ""
             return f"{head}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
         return clause(0, sc, [] if comp.cond is None else [comp.cond])
 
@@ -715,7 +716,8 @@ class Gen(MemoCalls, EpochSteps):
             first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
         return (f"([&]() -> List<Id> {{ Seen seen_(s); Vec<Id> found_; found_.reserve(16); {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
-                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
+                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ {'' if edges else CELL_ID.format(var)}"
+                f"if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
                 f"W(s, work_); return List<Id>(std::move(found_)); }}())")
 
     # ------------------------------------------------------------ calls
@@ -1109,7 +1111,7 @@ class Proc(ChanceStatements):
             body = self._ask_when(s, el)
         else:
             k, o = self._site(s.var, el, s.verb, s.alone, s.said)
-            body = f"{self._ask_body(el, s.alone, o)} s.site = {k};"
+            body = f"{self._ask_body(el, s.alone, o, self._plain_options(s.options))} s.site = {k};"
         self.emit(f"{{ {self._conds(s)}List<{ce}> all_ = {opts}; Id who_ = {self._chooser(s)}; "
                   f"if (who_ < 0 || who_ >= NP) bail(); {body} s.player = who_; }} "
                   f"STEP(s); f->pc = {self.nxt}; return;")
@@ -1140,11 +1142,27 @@ class Proc(ChanceStatements):
             cases.append(f"case {m}: {{ {self._ask_body(el, alone, o)} s.site = {k}; break; }}")
         return f"switch (m_) {{ {' '.join(cases)} default: bail(); }}"
 
-    def _ask_body(self, el, alone, o: str) -> str:
+    def _plain_options(self, e) -> bool:
+        """Whether the options ``e`` are cells of a board in the board's order, filtered
+        (``[x for x in cells(board) if ...]``, the board's cells ascending): no none, in
+        their order already."""
+        if e.node != "Comprehension" or len(e.clauses) != 1 or e.elem.node != "Var" \
+                or e.elem.name != e.clauses[0].var:
+            return False
+        table = self.gen.facts.table_list(e.clauses[0].iter)
+        if table is None or table[0] != "cells":
+            return False
+        ids = list(self.gen.p.boards.get(table[1], []))
+        return all(type(z) is int for z in ids) and ids == sorted(set(ids))
+
+    def _ask_body(self, el, alone, o: str, plain: bool = False) -> str:
         """The C++ that puts a decision's options (``all_``, for ``who_``) into ``s.opts.o``,
-        the moves without an object ``alone`` first (a none each)."""
+        the moves without an object ``alone`` first (a none each); ``plain``: the
+        options hold no none and are in their order (``_plain_options``)."""
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
+        if plain and alone is not None and not isinstance(alone, tuple) and el.tag == "cell" and order.startswith("ordered("):
+            return f"s.opts.{o} = none_then(all_, none_of<{ce}>());"
         if isinstance(alone, tuple):   # several moves without an object: a none each
             return (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "
                     f"for (const {ce}& x_ : all_) if (!is_none(x_)) v_.push_back(x_); "

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
-from .kernel_lasting import _STATE  # (anything of the state: a variable, a face, a place)
+from .kernel_lasting import _STATE, told  # (_STATE: anything of the state but the zones)
 from .kernel_types import BOOL
 
 # a read of a zone's items, and what follows its opening parenthesis
@@ -42,6 +42,9 @@ class ComponentChecks:
 
     if TYPE_CHECKING:
         c: Any
+        ns: Any
+        nz: int
+        tables: Any
         protos: list[str]
         fns: list[str]
         facts: Any
@@ -114,6 +117,47 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             f"v_ = List<Id>(std::move(w_)); }} "
             f"for (size_t i_ = 0; i_ < n_; i_ += 2) p_[i_ + 1] = s.z.stamp[p_[i_]]; return true; }}"))
         return made[name]
+
+    def filter_hop(self, name: str) -> tuple[str, str] | None:
+        """The relation and the parameter of a rule function ``name`` rechecked by
+        ``filter_recheck`` whose list is one step of that relation from the cells of that
+        parameter (``[n for c in g for n in REL(c) if COND]``, or ``distinct`` of it):
+        the zones it reads are then those related to the cells of ``g`` (``touches``).
+        None for any other."""
+        if self.filter_recheck(name) is None:
+            return None
+        fd = self.c.functions[name]
+        comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
+        if comp is None or len(comp.clauses) != 2:
+            return None
+        first, second = comp.clauses
+        if first.iter.node != "Var" or second.iter.node != "Call" or len(second.iter.args) != 1 \
+                or second.iter.args[0].node != "Var" or second.iter.args[0].name != first.var:
+            return None
+        return second.iter.func, first.iter.name
+
+    def touches(self, key: tuple, rel: str, cells: str, entries: str) -> None:
+        """Tells a change of a zone ``z`` (cxx/kernel_rt.hpp's ``ZONE_TOUCH``) to the entries
+        that ``z`` and the cells related to ``z`` by ``rel`` point at (``cells[y]``, an
+        index in the table ``entries``, -1: none), each made unclean; every entry, where
+        every zone changed."""
+        rows = self.ns[f"REL_{rel}"]
+        inv: list[list[int]] = [[z] for z in range(self.nz)]
+        for y in range(min(len(rows), self.nz)):
+            for z in rows[y]:
+                if 0 <= z < self.nz and z != y:
+                    inv[z].append(y)
+        at = [0]
+        for r in inv:
+            at.append(at[-1] + len(r))
+        ids = ", ".join(str(y) for r in inv for y in r) or "0"
+        self.tables.table(key + ("TOUCH",), lambda t: (
+            f"static const int32_t {t}_at[{len(at)}] = {{{', '.join(map(str, at))}}}; "
+            f"static const int32_t {t}_ids[{max(at[-1], 1)}] = {{{ids}}}; "
+            f"static void {t}(int z_) {{ if (z_ < 0 || z_ >= NZ) {{ for (auto& g_ : {entries}) g_.clean = false; return; }} "
+            f"for (int32_t k_ = {t}_at[z_]; k_ < {t}_at[z_ + 1]; ++k_) {{ int32_t r_ = {cells}[{t}_ids[k_]]; "
+            f"if (r_ >= 0) {entries}[r_].clean = false; }} }}"),
+            lambda t: told(self, t))
 
     def _recheck(self, tag: str, name: str, params: list, cond_e, var_name: str, el: T, const: str,
                  body) -> str | None:

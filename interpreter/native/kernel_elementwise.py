@@ -25,6 +25,12 @@ its evaluation counted. A later call, in any state:
   their places (the kept list may be held by the state: lists are not changed in place
   where another holds them).
 
+Which stamps to compare: each change of a zone is told to the keep (cxx/kernel_rt.hpp's
+``ZONE_TOUCH``), which notes the element of that cell (``dirty``, each once); in the
+state whose lineage (``Lineage``: fresh for each copy) made or checked the list last,
+only the elements noted since may have changed, so only their stamps are compared;
+in any other state, or after a change of every zone, each cell's stamp is.
+
 An evaluation stopped midway (a budget, ``mk::Bail``) leaves the keep to be made anew
 at the next call."""
 from __future__ import annotations
@@ -37,7 +43,7 @@ from .cxx_text import ident
 
 # (the state given to a helper that reads nothing of it but the budgets' counters, and
 # each mention of the state: as kernel_lasting.py reads them)
-from .kernel_lasting import _GIVEN, _STATE, HELPERS
+from .kernel_lasting import _GIVEN, _STATE, stamp_zones, told
 from .kernel_types import IDS
 
 _DEPTH = 8   # rule functions called inside an element, looked through at most
@@ -60,6 +66,8 @@ class ElementwiseKeeps:
         recursive: set[str]
         counting: set[str]
         stamped: bool
+        p: Any
+        nz: int
 
         def typeref(self, tr) -> Any: ...
 
@@ -97,16 +105,16 @@ class ElementwiseKeeps:
         elem = self.expr(comp.elem, {cl.var: (x, self.ty(cl.iter).arg)}, t.arg)
         if not self._own_cell(elem, x, 0):
             return None
-        if not self.stamped:   # (the zones carry stamps: kernel_lasting.py)
-            self.stamped = True
-            self.protos[:0] = HELPERS
+        stamp_zones(self)   # (the zones carry stamps: kernel_lasting.py)
         lt = self.ct(t)
         xs = self.expr(cl.iter, {}, self.ty(cl.iter))
         work = "" if self.facts.counted(cl.iter) else "W(s, (I)n_); "
         calls = f"if (s.calls > {self.b.calls}) bail();"
         keep = self.tables.table(("ELEMENTWISE", n), lambda k: (
             f"static struct {{ bool made = false; {lt} v; std::vector<uint64_t> st; std::vector<I> w, c; "
-            f"I ws = 0, cs = 0; }} {k};"))
+            f"I ws = 0, cs = 0; uint64_t lin = 0; bool all = true; std::vector<uint32_t> dirty; "
+            f"std::vector<uint8_t> isd; }} {k};"))
+        self._touched(keep, self.p.boards.get(table[1], []))
         fn = ident("E", f"$list{n}")
         sig = f"static {lt} {fn}(St& s)"
         self.protos.append(sig + ";")
@@ -120,20 +128,43 @@ class ElementwiseKeeps:
         again = (f"{el} was_ = o_[i_]; {one} h_ += hash_share((uint32_t)i_, (uint64_t)(int64_t)o_[i_]) "
                  f"- hash_share((uint32_t)i_, (uint64_t)(int64_t)was_);") if hashed else one
         rehash = "if (h0_) e.v.set_hash(h0_ + h_); " if hashed else ""
+        # (the elements that may have changed noted as this state's: none since)
+        seen = "for (uint32_t d_ : e.dirty) e.isd[d_] = 0; e.dirty.clear(); e.lin = s.z.lin.id; e.all = false; "
         self.fns.append(
             f"{sig} {{ auto& e = {keep}; const List<Id>& xs_ = {xs}; size_t n_ = xs_.size(); {work}I nw_ = 0, nc_ = 0; "
             f"if (!e.made || e.st.size() != n_) {{ e.made = false; e.st.assign(n_, 0); e.w.assign(n_, 0); "
-            f"e.c.assign(n_, 0); Vec<{el}> o_(n_); for (size_t i_ = 0; i_ < n_; ++i_) {{ {one} }} "
+            f"e.c.assign(n_, 0); e.isd.assign(n_, 0); e.dirty.clear(); Vec<{el}> o_(n_); "
+            f"for (size_t i_ = 0; i_ < n_; ++i_) {{ {one} }} e.lin = s.z.lin.id; e.all = false; "
             f"e.v = {lt}(std::move(o_)); e.ws = nw_; e.cs = nc_; e.made = true; return e.v; }} "
-            f"size_t i_ = 0; while (i_ < n_ && s.z.stamp[xs_[i_]] == e.st[i_]) ++i_; "
-            f"if (i_ == n_) {{ KEPT_READS += n_; W(s, e.ws); s.calls += e.cs; {calls} return e.v; }} "
+            # (in the state whose elements were made last, only those of the cells
+            # changed since may differ: _touched; else each cell's stamp is compared)
+            f"bool fast_ = e.lin == s.z.lin.id && !e.all; size_t i_ = 0; "
+            f"if (fast_ ? e.dirty.empty() : ([&] {{ while (i_ < n_ && s.z.stamp[xs_[i_]] == e.st[i_]) ++i_; "
+            f"return i_ == n_; }}())) {{ {seen}KEPT_READS += n_; W(s, e.ws); s.calls += e.cs; {calls} return e.v; }} "
             # (the work and calls of the elements kept: all less those made again)
             f"e.made = false; Vec<{el}> o_(n_); std::copy(e.v.begin(), e.v.end(), o_.begin()); I wk_ = e.ws, ck_ = e.cs; size_t k_ = 0; "
             f"{'uint32_t h0_ = e.v.known_hash(), h_ = 0; ' if hashed else ''}"
-            f"for (; i_ < n_; ++i_) {{ if (s.z.stamp[xs_[i_]] == e.st[i_]) continue; ++k_; wk_ -= e.w[i_]; "
-            f"ck_ -= e.c[i_]; {again} }} KEPT_READS += n_ - k_; W(s, wk_); s.calls += ck_; {calls} "
+            f"auto one_ = [&](size_t i_) {{ if (s.z.stamp[xs_[i_]] == e.st[i_]) return; ++k_; wk_ -= e.w[i_]; "
+            f"ck_ -= e.c[i_]; {again} }}; if (fast_) {{ for (uint32_t d_ : e.dirty) one_(d_); }} "
+            f"else {{ for (; i_ < n_; ++i_) one_(i_); }} {seen}KEPT_READS += n_ - k_; W(s, wk_); s.calls += ck_; {calls} "
             f"e.v = {lt}(std::move(o_)); {rehash}e.ws = wk_ + nw_; e.cs = ck_ + nc_; e.made = true; return e.v; }}")
         return fn
+
+    def _touched(self, keep: str, cells: list) -> None:
+        """Tells a change of a zone (cxx/kernel_rt.hpp's ``ZONE_TOUCH``) to the keep
+        ``keep`` of a list made one element per cell of ``cells``: the element of a cell
+        changed is noted (``dirty``), once; a change of every zone (-1) makes every
+        element one to compare (``all``)."""
+        pos = [-1] * self.nz
+        for i, z in enumerate(cells):
+            if isinstance(z, int) and 0 <= z < self.nz and pos[z] < 0:
+                pos[z] = i
+        self.tables.table((keep, "TOUCH"), lambda t: (
+            f"static const int32_t {t}_pos[{max(self.nz, 1)}] = {{{', '.join(map(str, pos)) or '-1'}}}; "
+            f"static void {t}(int z_) {{ auto& e = {keep}; if (z_ < 0 || z_ >= NZ) {{ e.all = true; return; }} "
+            f"int32_t i_ = {t}_pos[z_]; if (i_ < 0 || e.all || (size_t)i_ >= e.isd.size() || e.isd[i_]) return; "
+            f"e.isd[i_] = 1; e.dirty.push_back((uint32_t)i_); }}"),
+            lambda t: told(self, t))
 
     def _own_cell(self, code: str, var: str | None, depth: int) -> bool:
         """Whether the C++ ``code`` reads nothing of the state but the items of the zone

@@ -70,6 +70,24 @@ HELPERS = (
 )
 
 
+def told(gen, toucher: str) -> str:
+    """The C++ run when the module loads that tells each change of a zone (cxx/
+    kernel_rt.hpp's ``ZONE_TOUCH``) to the function ``toucher`` (of the zone) and to those
+    given before: each such code sets ``ZONE_TOUCH`` to one function calling them all in
+    turn, so the last one run calls every one (no list of them walked at each change)."""
+    made = gen.__dict__.setdefault("touchers", [])
+    made.append(toucher)
+    return f"ZONE_TOUCH = [](int z_) {{ {' '.join(f'{t}(z_);' for t in made)} }};"
+
+
+def stamp_zones(gen) -> None:
+    """Gives the zones of ``gen``'s program stamps (its lasting keeps read them) and
+    the helpers above."""
+    if not gen.stamped:
+        gen.stamped = True
+        gen.protos[:0] = HELPERS
+
+
 class LastingKeeps:
     """``Gen``'s methods for the keeps that outlast a step."""
 
@@ -118,9 +136,7 @@ class LastingKeeps:
             made[name] = self.function(name)
             self.__dict__.setdefault("lasting_pure", set()).add(name)
             return made[name]
-        if not self.stamped:
-            self.stamped = True
-            self.protos[:0] = HELPERS
+        stamp_zones(self)
         fn = ident("R", name)
         sig = f"static {self.ct(rt)} {fn}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"

@@ -243,6 +243,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         # (a list of cells filtered, its cells whose zones changed taken out: kernel_components.py)
         check = self.filter_recheck(name) if rec and self.notes(name) else None
         recheck = f"{check}(s, e.v, e.deps{args})" if check else ""
+        hopped = self._kept_hop(name, sig, rec, rt, args, keys, check, recheck)
+        if hopped:
+            self.fns.append(hopped)
+            return ident("K", name)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
                  f"{LASTING_FIELDS if rec else ''}}}")
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
@@ -255,6 +259,45 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
             f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
         return ident("K", name)
+
+    def _kept_hop(self, name: str, sig: str, rec: str | None, rt: str, args: str, keys: list, check: str | None,
+                  recheck: str) -> str | None:
+        """The body of ``uK_name`` for a list of the cells one step of a relation from the
+        cells of a parameter, filtered (``filter_hop``, kernel_components.py): as
+        ``kept_call``'s, each entry clean while no zone it read has changed, for the
+        lineage of the state it was made or checked in (as ``_walks``'s): each cell of
+        the parameter points at the entry (``CELL``), a change of a zone makes unclean
+        the entries the cells related to it point at, a cell pointed elsewhere its
+        entry; a clean entry is read with nothing checked, another rechecked (its
+        filled cells taken out) and pointed at again, else made again. None where
+        ``name``'s keep is no such list (``check``: its ``filter_recheck``)."""
+        hop = self.filter_hop(name) if check and keys and rec else None
+        if hop is None:
+            return None
+        key = ("KEPT", name)
+        h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys))
+        same = "".join(" && " + k[4] for k in keys)
+        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
+        entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
+                 f"{LASTING_FIELDS}bool clean = false; uint64_t lin = 0; }}")
+        table = self.tables.table(key, lambda t: f"static {entry} {t}[256];")
+        cell = self.tables.table(key + ("CELL",), lambda t: f"static int32_t {t}[NZ > 0 ? NZ : 1];",
+                                 lambda t: f"for (int i_ = 0; i_ < NZ; ++i_) {t}[i_] = -1;")
+        point = self.tables.table(key + ("POINT",), lambda t: (
+            f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
+            f"{cell}[x_] = r_; if (o_ >= 0) {table}[o_].clean = false; }}"))
+        self.touches(key, hop[0], cell, table)
+        seal = (f"e.clean = true; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
+                f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
+        hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
+               "return e.v; }")
+        return (f"{sig} {{ size_t i_ = (({h}) >> 13) & 255; auto& e = {table}[i_]; "
+                f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
+                f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
+                f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} "
+                f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
+                f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
+                f"e.deps = deps_read(); e.last = true; {seal} return v_; }}")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
         """A keep of a step that is seldom read (othello's lines of every empty cell,
@@ -269,6 +312,51 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"++{rate}.found; ",
                 f"if (++{rate}.made == 512) {{ if ({rate}.found < 32) {rate}.skip = 4096; "
                 f"{rate}.made = {rate}.found = 0; }} ")
+
+    def _walks(self, name: str, sig: str, fn: str, rec: str, start: str, args: str, others: list, rt: str,
+               recheck: str) -> str:
+        """The body of ``uC_name`` for a component keep rechecked by its cells'
+        membership (kernel_components.py): one entry per walk (a pool of ``NZ + 2``), each
+        cell the walk found and its start pointing at it (``CELL``, -1: none), an entry
+        no cell points at given back.
+
+        An entry is clean while no zone its walk read has changed, for the lineage of
+        the state it was made or checked in (cxx/kernel_rt.hpp's ``Lineage``): a clean
+        entry is read with nothing checked (its walk would go the same way). The walk
+        read its start and the related cells of the cells it found (COND reads its own
+        cell's zone alone), so a change of a zone ``z`` makes unclean the entries that
+        ``z`` and the cells related to ``z`` point at (``INV``: the cells whose related
+        cells hold ``z``); every cell of a clean entry points at it, as a cell pointed
+        elsewhere makes its entry unclean, and an entry checked again points its cells
+        at it again. An unclean entry is rechecked by membership, a walk made anew
+        where that fails (the values, work and calls as before: only which are checked
+        changes)."""
+        key = ("COMPONENT", name)
+        same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
+        entry = (f"struct {{ uint32_t refs = 0; bool clean = false; uint64_t lin = 0; Id at = -1; "
+                 f"{' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} {rt} v; I work; I calls; List<uint64_t> deps; }}")
+        pool = self.tables.table(key + ("POOL",), lambda t: f"static {entry} {t}[NZ + 2]; static int32_t {t}_free[NZ + 2]; "
+                                 f"static int32_t {t}_n = 0;",
+                                 lambda t: f"for (int i_ = 0; i_ < NZ + 2; ++i_) {t}_free[i_] = i_; {t}_n = NZ + 2;")
+        cell = self.tables.table(key + ("CELL",), lambda t: f"static int32_t {t}[NZ > 0 ? NZ : 1];",
+                                 lambda t: f"for (int i_ = 0; i_ < NZ; ++i_) {t}[i_] = -1;")
+        point = self.tables.table(key + ("POINT",), lambda t: (
+            f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
+            f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; "
+            f"if (--g_.refs == 0) {{ g_.v = {rt}(); g_.deps = List<uint64_t>(); {pool}_free[{pool}_n++] = o_; }} }} }}"))
+        self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
+        store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
+        hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
+               "return e.v; }")
+        return (f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
+                f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
+                f"if ({recheck}) {{ e.clean = true; e.lin = s.z.lin.id; "
+                f"for (Id x_ : e.v) if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); {hit} }} }} }} "
+                f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
+                f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
+                f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
+                f"m_.clean = true; m_.lin = s.z.lin.id; "
+                f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}")
 
     def component_call(self, name: str) -> str:
         """``uC_name``: a function that finds a component (``Facts.component``), where
@@ -287,16 +375,19 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
         rec = self.lasting(name)   # (kernel_lasting.py)
+        noted = rec is not None and self.notes(name)
+        check = self.component_recheck(name) if noted else None   # (kernel_components.py)
+        recheck = f"{check}(s, e.v, e.deps{args})" if check else ""
+        if check and rec:
+            self.fns.append(self._walks(name, sig, fn, rec, start, args, others, rt, recheck))
+            return ident("C", name)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} "
                  f"{rt} v; I work; I calls; {LASTING_FIELDS if rec else ''}}}")
         table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ > 0 ? NZ : 1];")
         # (a lasting entry found fresh: so are those of the other cells of its walk)
         renew = (f"for (Id x_ : e.v) {{ if (x_ < 0 || x_ >= NZ) continue; auto& m_ = {table}[x_]; "
                  f"if (m_.v.p == e.v.p) m_.epoch = EPOCH; }} e.epoch = EPOCH;")
-        noted = rec is not None and self.notes(name)
         deps = (" m_.deps = d_;" if noted else "") + (" m_.last = true;" if rec else "")
-        check = self.component_recheck(name) if noted else None   # (kernel_components.py)
-        recheck = f"{check}(s, e.v, e.deps{args})" if check else ""
         self.fns.append(
             f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); auto& e = {table}[{start}]; "
             f"{self._read(same, renew if rec else '', noted, recheck)} I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec or fn}(s{args}); "

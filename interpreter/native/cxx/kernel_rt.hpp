@@ -296,6 +296,30 @@ using Vec = std::vector<T, Alloc<T>>;
 static inline uint32_t hash_share(uint32_t i, uint64_t x) {
     return (uint32_t)(((x * 0x9E3779B97F4A7C15ULL + i) * 0xBF58476D1CE4E5B9ULL) >> 32) & ~1u;
 }
+// The places of a list's elements by their hashes (List::Rep's index: contains), open
+// addressing, at most half full: ``hs`` each element's hash in order, ``at`` the places.
+struct HashIndex {
+    std::vector<uint32_t> hs;
+    std::vector<int32_t> at = std::vector<int32_t>(16, -1);
+    uint32_t mask = 15, bits = 4;
+    uint32_t slot(uint32_t h) const { return (uint32_t)(h * 2654435769u) >> (32 - bits); }
+    void place(int32_t i) {
+        uint32_t k = slot(hs[(size_t)i]);
+        while (at[k] >= 0) k = (k + 1) & mask;
+        at[k] = i;
+    }
+    void add(uint32_t h) {
+        hs.push_back(h);
+        if (2 * hs.size() > at.size()) {
+            ++bits;
+            mask = (1u << bits) - 1;
+            at.assign((size_t)mask + 1, -1);
+            for (size_t i = 0; i < hs.size(); ++i) place((int32_t)i);
+        } else {
+            place((int32_t)(hs.size() - 1));
+        }
+    }
+};
 template <class T>
 struct List {
     // (bools kept as bytes: std::vector<bool> has no data())
@@ -313,6 +337,17 @@ struct List {
         Vec<S> v;        // (empty where its elements are inline)
         alignas(8) unsigned char inl[INLINE_BYTES];
         bool inline_() const { return (const void*)d == (const void*)inl; }
+        // (a list of what cannot be inline, lists of lists among them, keeps in inl an
+        // index of its first elements by their hashes once ``contains`` asked for one,
+        // null before: its elements are never changed, append only adds more)
+        Rep() {
+            if constexpr (INLINE == 0) std::memset(inl, 0, sizeof inl);
+        }
+        ~Rep() {
+            if constexpr (INLINE == 0) delete index();
+        }
+        Rep(const Rep&) = delete;
+        HashIndex*& index() { return *reinterpret_cast<HashIndex**>(inl); }
         // (lists are made and dropped at every turn of a rule's loops: their headers
         // come from a free list; the GIL keeps one thread in a kernel at a time)
         static void* operator new(size_t size) { return pool::take(size); }
@@ -822,6 +857,17 @@ static List<T> none_then_ordered(Vec<T>&& w) {
     }
     return List<T>(std::move(w));
 }
+// The same where the options are known to hold no none and to be in their order (a
+// board's cells in the board's order, filtered: kernel.py's Proc._plain_options): none,
+// then them, copied at once (numbers or ids).
+template <class T>
+static List<T> none_then(const List<T>& a, T none) {
+    size_t n = a.size();
+    Vec<T> w(n + 1);
+    w[0] = none;
+    if (n) std::memcpy(w.data() + 1, a.begin(), n * sizeof(T));
+    return List<T>(std::move(w));
+}
 
 template <class T>
 static std::vector<T> vec(const List<T>& l) {
@@ -917,9 +963,18 @@ static bool contains(const List<T>& l, const typename std::common_type<T>::type&
         size_t n = x.size();
         if (n >= 16) {
             uint32_t h = x.hash();
-            for (const T& y : l)
-                if (y.size() == n && y.hash() == h && eq(x, y)) return true;
-            return false;
+            auto* r = l.p;
+            if (!r) return false;
+            // (the elements by their hashes, each hash read from its list once: the
+            // elements of the same hash looked at alone)
+            HashIndex*& ix = r->index();
+            if (!ix) ix = new HashIndex();
+            while (ix->hs.size() < r->n) ix->add(l[ix->hs.size()].hash());
+            for (uint32_t k = ix->slot(h);; k = (k + 1) & ix->mask) {
+                int32_t i = ix->at[k];
+                if (i < 0) return false;
+                if (ix->hs[(size_t)i] == h && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
+            }
         }
     }
     for (const T& y : l)
@@ -1065,6 +1120,21 @@ static List<List<T>> subsets(const List<T>& l) {
 // of any zone of any state was given (ZONE_CLOCK): two states whose zone has the same
 // stamp hold the same items there (a copy of a state copies its stamps). The kernel's
 // lasting keeps read them (interpreter/native/kernel_lasting.py).
+// Each change of a STAMPED zone is told to ZONE_TOUCH (the zone, or -1: every zone),
+// where a kernel sets it: its lasting keeps' entries that read the zone are then no
+// longer clean (kernel_lasting.py's watchers). A STAMPED state's lineage is a number
+// no other state was given: a copy of a state gets a fresh one (so does the state a
+// copy is assigned to), so the changes of a state are those told to ZONE_TOUCH while
+// its lineage is the same.
+static void (*ZONE_TOUCH)(int) = nullptr;
+static uint64_t LINEAGE_CLOCK = 0;
+struct Lineage {
+    uint64_t id;
+    Lineage() : id(++LINEAGE_CLOCK) {}
+    Lineage(const Lineage&) : id(++LINEAGE_CLOCK) {}
+    Lineage& operator=(const Lineage&) { id = ++LINEAGE_CLOCK; return *this; }
+};
+struct NoLineage {};
 static uint64_t ZONE_CLOCK = 0;
 template <int NI, int NZ, bool STAMPED = false>
 struct Zones {
@@ -1076,6 +1146,7 @@ struct Zones {
     It tail[NZ > 0 ? NZ : 1]; // the top item
     It len[NZ > 0 ? NZ : 1];  // (0 .. NI)
     uint64_t stamp[STAMPED && NZ > 0 ? NZ : 0];  // (STAMPED: see above)
+    [[no_unique_address]] std::conditional_t<STAMPED, Lineage, NoLineage> lin;
 
     void clear() {
         for (int i = 0; i < NI; ++i) prv[i] = nxt[i] = -1;
@@ -1083,6 +1154,7 @@ struct Zones {
         if constexpr (STAMPED) {
             uint64_t t = ++ZONE_CLOCK;
             for (int z = 0; z < NZ; ++z) stamp[z] = t;
+            if (ZONE_TOUCH) ZONE_TOUCH(-1);
         }
     }
     // the zone an item is in, or -1 (from both ends of its list at once)
@@ -1095,7 +1167,7 @@ struct Zones {
         }
     }
     void append(Id item, Id z) {
-        if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
+        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
         Id t = tail[z];
         prv[item] = t >= 0 ? t : -2 - z;
         nxt[item] = -2 - z;
@@ -1106,7 +1178,7 @@ struct Zones {
     // (the item's own links are left as they were: ``move`` appends it at once)
     void unlink(Id item, Id z) {
         Id p = prv[item], n = nxt[item];
-        if constexpr (STAMPED) stamp[z] = ++ZONE_CLOCK;
+        if constexpr (STAMPED) { stamp[z] = ++ZONE_CLOCK; if (ZONE_TOUCH) ZONE_TOUCH(z); }
         if (p >= 0) nxt[p] = n; else head[z] = n >= 0 ? n : -1;
         if (n >= 0) prv[n] = p; else tail[z] = p >= 0 ? p : -1;
         --len[z];

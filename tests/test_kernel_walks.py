@@ -1,0 +1,76 @@
+"""Kept groups and liberties made unclean by the changes of their points (issue 36 item
+4, interpreter/native/kernel_memo.py's ``_walks`` and ``_kept_hop``): a group's walk is
+kept once for all its points, and it and the liberties kept for it are read with
+nothing checked while no point they read has changed in that game; a change of a point
+(in any game) makes unclean the entries of the points beside it, and a copy of a game
+is a game of its own. Go's positions where a copy changes a group the original keeps,
+and the original then reads it, played by the kernel and the reference side by side:
+the legal points, the state and the work counted after every move are the reference's."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from meeple.interpreter.native import kernel
+from test_go_rules import legal
+from test_kernel_lasting import both, kernel_go, same, step_both
+
+pytestmark = [pytest.mark.kernels, needs_kernel]
+
+# White's D5 E5 in atari (E4 takes them) beside Black's wall; Black's C3 alone.
+ATARI = dict(black="D6 E6 C5 F5 D4 C3", white="D5 E5 G5 A9", active=0)
+
+
+def test_a_copy_that_takes_a_group_leaves_the_originals_group_as_it_was():
+    kern, ref = both(**ATARI)
+    assert legal(kern) == legal(ref)   # (the groups kept, clean, in the original)
+    copy, ref_copy = kern.copy(), ref.copy()
+    step_both(copy, ref_copy, 0, "play E4")   # (the copy takes D5 E5)
+    # the original reads its groups again: D5 E5 still stand there, in atari
+    assert legal(kern) == legal(ref)
+    step_both(kern, ref, 1, "play J9")
+    step_both(copy, ref_copy, 2, "play D5")   # (White plays back into the points freed)
+    step_both(kern, ref, 3, "play E4")        # (the original takes them now)
+    step_both(copy, ref_copy, 4, "play G6")
+    assert legal(kern) != legal(copy)
+
+
+def test_games_copied_at_every_move_read_their_own_groups():
+    # a game and a copy of it, each playing its own move, then the copy another: the
+    # copy reads groups the original kept (clean there) after the copy's first move
+    # changed a point beside them
+    rnd = random.Random(11)
+    kern, ref = both(**ATARI)
+    for step in range(40):
+        moves = [m.notation for m in ref.legal_moves() if m.notation != "pass"]
+        if ref.over or len(moves) < 2:
+            return
+        copy, ref_copy = kern.copy(), ref.copy()
+        first, other = rnd.sample(moves, 2)
+        step_both(copy, ref_copy, step, other)
+        step_both(kern, ref, step, first)
+        later = [m.notation for m in ref_copy.legal_moves() if m.notation != "pass"]
+        if not ref_copy.over and later:
+            step_both(copy, ref_copy, step, rnd.choice(later))
+
+
+def test_captures_and_joins_in_turn_free_and_reuse_the_walks_kept():
+    # stones joining groups and groups taken, so that walks are made, left and given back
+    kern, ref = both(black="C3 D3 E3 C6 D6 E6 B5 F5", white="C4 D4 A1", active=1)
+    same(kern, ref, ["play E4", "play F3", "play B3", "play C5", "play G3", "play D5", "play J9",
+                     "play E5", "play J8", "play B4", "play J7", "play F4", "play D4", "play H1"])
+
+
+def test_go_keeps_a_walk_per_group_and_its_liberties_by_their_points():
+    gen = kernel.Gen(kernel_go())
+    source = gen.source()
+    assert gen.filter_hop("liberties") == ("adjacent", "g")   # (one step from the group's points)
+    assert gen.filter_hop("stones") is None                   # (a walk, not a filtered list)
+    # (the walks, the liberties and the position told each change of a zone: the last
+    # function set calls the three)
+    told = re.findall(r"ZONE_TOUCH = \[\]\(int z_\) \{([^}]*)\}", source)
+    assert [len(re.findall(r"\bT\d+\(z_\);", t)) for t in told] == [1, 2, 3]
+    assert "e.clean && e.lin == s.z.lin.id" in source
+    assert "m_.v.p == e.v.p) m_.epoch = EPOCH" not in source   # (no renewal cell by cell)
