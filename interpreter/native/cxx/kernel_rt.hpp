@@ -343,6 +343,7 @@ struct List {
         Rep() {
             if constexpr (INLINE == 0) std::memset(inl, 0, sizeof inl);
         }
+        explicit Rep(int32_t count) : Rep() { rc = count; }   // (NONE_REP's)
         ~Rep() {
             if constexpr (INLINE == 0) delete index();
         }
