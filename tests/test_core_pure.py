@@ -93,7 +93,7 @@ def test_what_each_function_reads_of_the_state():
 def test_the_table_of_built_ins_says_which_read_the_state():
     reads = {name for name, b in BUILTINS.items() if b.state}
     assert reads == {"top", "bottom", "items", "size", "len", "empty", "occupied", "cell_of", "face_down",
-                     "turn_number"}
+                     "turn_number", "across", "knows"}   # (the walls on a board's sides; a seat's sight)
     assert {b.state for b in BUILTINS.values()} == {"", "place", "always"}
 
 

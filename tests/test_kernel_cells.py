@@ -109,7 +109,7 @@ def test_a_list_of_the_cells_a_static_condition_lets_through_is_its_table():
     assert source.count("if (k < 0 || k >= 2) bail(); return T") == 3
     # (half(c) == half(x), c.row == size(supply) / 4: tables by the value, computed once
     # before the loop: a rule function's call, a zone's size)
-    assert re.search(r"_sub = T\d+\(uF_half\(s, f->uL0_x\)\);", source)
+    assert re.search(r"_sub = T\d+\(uF_half\(s, f->l\d+\.uL0_x\)\);", source)
     assert re.search(r"_sub = T\d+\(floordiv\(s\.z\.size\(", source)
 
 
