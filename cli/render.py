@@ -720,7 +720,7 @@ def result_table(prog, result: dict) -> Group:
             if outcomes:
                 row.append(Text(words[outcomes[p]]))
             if payoffs is not None:   # (exactly: one counted ``per 6`` shows as 7/6)
-                from fractions import Fraction   # (not imported by `meeple list`)
+                from fractions import Fraction  # (not imported by `meeple list`)
                 row.append(Text(str(Fraction(payoffs[p], result.get("payoffs_per", 1)))))
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
