@@ -505,6 +505,9 @@ class Gen(MemoCalls, EpochSteps):
                 inside = clause(i + 1, deeper, cond)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
+            if fused is not None:
+                return fused
             listless = self._listless_loop(it, inner, (var, el, t), reserve if i == 0 else None,
                                            lambda: clause(i + 1, deeper, cond))
             if listless is not None:

@@ -87,6 +87,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 
         def expr(self, e, sc: dict, want=None) -> str: ...
 
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str: ...
+
     # (the nodes whose value, a list, may be computed in any order, by id: its order
     # does not matter where it is used, see core/orderfree.py; the node held, so that
     # its id is no other's meanwhile)
@@ -117,12 +119,54 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 return f"{self.component_call(f)}(s{args})"
             if self.finds_component(f):
                 return f"{self.function(f, any_order=True)}(s{args})"
-        if self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e) or f in self.kept_anywhere):
+        if self.kept_here(e):
             # (a function called over and over while the state stays the same, or in a
             # loop with the same arguments at every turn, core/hoist.py: computed once
             # per state, kernel_epoch.py, and kept at its other calls too)
             return f"{self.kept_call(f)}(s{args})"
         return f"{self.function(f)}(s{args})"
+
+    def kept_here(self, e) -> bool:
+        """Whether the call ``e`` of a rule function reads its value from a keep."""
+        f = e.func
+        return self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e) or f in self.kept_anywhere)
+
+    def called_plainly(self, e) -> bool:
+        """Whether ``function_call`` compiles the call ``e`` as a plain call of the
+        function (no keep of its values, no component, no count of its calls, not
+        recursive): its body may then be compiled in its place (``fused_loop``)."""
+        f = e.func
+        return not (f in self.recursive or f in self.counting or self.pure_recursive(f) or self.kept_here(e)
+                    or (id(e) in self.any_order and self.kept(f)))
+
+    def fused_loop(self, it, sc: dict, var_el_t: tuple, inside) -> str | None:
+        """A loop of a whole comprehension (``loops``: it runs to its end) over the call
+        of a rule function whose body is a comprehension of two loops or more
+        (``for t in near(c, s)``), compiled as a plain call
+        (``called_plainly``): that comprehension's loops in its place, each element it
+        would list bound to the loop's variable (``var_el_t``: the variable, the C++ type
+        of the elements, the list's type; ``inside()``: the loops within), where a list
+        of them was made and dropped at each turn. The same work: the function's own,
+        then the elements walked, counted after its loops (nothing between changes the
+        state: a budget passed anywhere is passed at the end). Else None."""
+        if it.node != "Call" or self.facts.call_kind(it) != "function":
+            return None
+        fd = self.c.functions[it.func]
+        body = fd.body
+        if body.node != "Comprehension" or len(body.clauses) < 2 or not self.called_plainly(it):
+            return None
+        var, el, t = var_el_t
+        binds, scope = [], {}
+        for p, a in zip(fd.params, it.args):
+            pt = self.param_type(p)
+            name = self.fresh(p.name)
+            binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
+            scope[p.name] = (name, pt)
+        n = self.fresh("n")
+        loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
+                                                       f"++{n}; {{ {inside()} }}"), whole=True)
+        work = "" if self.facts.counted(it) else f"W(s, {n}); "
+        return f"{{ {''.join(binds)}I {n} = 0; {loops} {work}}}"
 
     def pure_recursive(self, name: str) -> bool:
         """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and
