@@ -156,16 +156,23 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         if body.node != "Comprehension" or len(body.clauses) < 2 or not self.called_plainly(it):
             return None
         var, el, t = var_el_t
+        n = self.fresh("n")
         binds, scope = [], {}
         for p, a in zip(fd.params, it.args):
             pt = self.param_type(p)
             name = self.fresh(p.name)
             binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
             scope[p.name] = (name, pt)
-        n = self.fresh("n")
+        work = "" if self.facts.counted(it) else f"W(s, {n}); "
+        if el in ("Id", "I"):   # (numbers or ids: pushed on the stack, then walked)
+            out, d, k = self.fresh("out"), self.fresh("d"), self.fresh("k")
+            loops = self.loops(body, scope, lambda inner: f"{out}.push_back({self.expr(body.elem, inner, t.arg)});",
+                               whole=True)
+            return (f"{{ {''.join(binds)}Build<{el}> {out}; {loops} const {el}* {d} = {out}.data(); "
+                    f"size_t {n} = {out}.size(); {work}for (size_t {k} = 0; {k} < {n}; ++{k}) "
+                    f"{{ const {el} {var} = {d}[{k}]; {{ {inside()} }} }} }}")
         loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
                                                        f"++{n}; {{ {inside()} }}"), whole=True)
-        work = "" if self.facts.counted(it) else f"W(s, {n}); "
         return f"{{ {''.join(binds)}I {n} = 0; {loops} {work}}}"
 
     def pure_recursive(self, name: str) -> bool:
