@@ -766,8 +766,9 @@ class Gen(MemoCalls, EpochSteps):
     def builtin(self, e, f, sc):
         """A built-in's call: its native form (interpreter/core/primitives.py)."""
         self.mark_order_free(e)   # (kernel_memo.py)
+        found = self.empty_of_filter(e, sc) if f == "empty" else None
         try:
-            return emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
+            return found or emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
 

@@ -136,8 +136,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         function (no keep of its values, no component, no count of its calls, not
         recursive): its body may then be compiled in its place (``fused_loop``)."""
         f = e.func
-        return not (f in self.recursive or f in self.counting or self.pure_recursive(f) or self.kept_here(e)
-                    or (id(e) in self.any_order and self.kept(f)))
+        if id(e) in self.any_order and self.kept(f) and (self.facts.component(f) is not None
+                                                         or self.finds_component(f)):
+            return False
+        return not (f in self.recursive or f in self.counting or self.pure_recursive(f) or self.kept_here(e))
 
     def fused_loop(self, it, sc: dict, var_el_t: tuple, inside) -> str | None:
         """A loop of a whole comprehension (``loops``: it runs to its end) over the call
@@ -174,6 +176,33 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
                                                        f"++{n}; {{ {inside()} }}"), whole=True)
         return f"{{ {''.join(binds)}I {n} = 0; {loops} {work}}}"
+
+    def empty_of_filter(self, e, sc: dict) -> str | None:
+        """``empty(f(...))`` where f's body is ``[c for c in cells(b) if cond]``, called
+        plainly, and cond cannot fail (``_total``): the cells walked up to the first that
+        cond lets through, where the whole list was made to be tested. The same work: the
+        cells are counted before the walk, as the list's loop counts them. Else None."""
+        arg = e.args[0] if len(e.args) == 1 else None
+        if arg is None or arg.node != "Call" or self.facts.call_kind(arg) != "function":
+            return None
+        fd = self.c.functions[arg.func]
+        body = fd.body
+        if body.node != "Comprehension" or len(body.clauses) != 1 or body.cond is None \
+                or not self.called_plainly(arg):
+            return None
+        var = body.clauses[0].var
+        table = self.facts.table_list(body.clauses[0].iter)
+        if body.elem.node != "Var" or body.elem.name != var or table is None or table[0] != "cells" \
+                or not _total(body.cond, var, False):
+            return None
+        binds, scope = [], {}
+        for p, a in zip(fd.params, arg.args):
+            pt = self.param_type(p)
+            name = self.fresh(p.name)
+            binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
+            scope[p.name] = (name, pt)
+        loops = self.loops(body, scope, lambda inner: "return false;")
+        return f"([&]() -> bool {{ {''.join(binds)}{loops} return true; }}())"
 
     def pure_recursive(self, name: str) -> bool:
         """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and
@@ -359,3 +388,35 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"m_.calls = c_;{deps} }} return v_; }}")
         return ident("C", name)
 
+
+
+_SAFE_CALLS = frozenset({"occupied", "empty"})
+
+
+def _total(e, var: str, held: bool) -> bool:
+    """Whether a condition on the cell ``var`` of a board's loop cannot fail: names,
+    literals, ``and``, ``or``, ``not``, ``==`` and ``!=`` of such, ``occupied(var)``,
+    ``empty(var)``, the cell's attributes, and the attributes of ``top(var)`` on the right
+    of an ``and`` whose left is ``occupied(var)`` (``held``: the cell holds an item)."""
+    n = e.node
+    if n in ("Var", "IntLit", "BoolLit", "NoneLit", "StrLit"):
+        return True
+    if n == "UnOp":
+        return e.op == "not" and _total(e.operand, var, held)
+    if n == "BinOp":
+        if e.op == "and":
+            holds = held or (e.left.node == "Call" and e.left.func == "occupied" and _of_cell(e.left, var))
+            return _total(e.left, var, held) and _total(e.right, var, holds)
+        return e.op in ("or", "==", "!=") and _total(e.left, var, held) and _total(e.right, var, held)
+    if n == "Call":
+        return e.func in _SAFE_CALLS and _of_cell(e, var)
+    if n == "Attr":
+        o = e.obj
+        return (o.node == "Var" and o.name == var) or (held and o.node == "Call" and o.func == "top"
+                                                        and _of_cell(o, var))
+    return False
+
+
+def _of_cell(call, var: str) -> bool:
+    """Whether a call's one argument is the loop's cell ``var``."""
+    return len(call.args) == 1 and call.args[0].node == "Var" and call.args[0].name == var
