@@ -134,3 +134,81 @@ def test_lists_pushed_one_by_one_give_python_s_games():
         got = interpreter.playouts(fast, 8, seed=5)
     assert got == want and fast.native_fallbacks == 0
     assert len({g["result"]["scores"][0] for g in got}) > 1
+
+
+# a loop over the call of a function whose body is a comprehension of two loops: the
+# function's loops in its place (no list of its own), in a comprehension, which runs
+# whole; in an aggregate (any() may stop early: its work is the whole list's) a call.
+# empty() of a function's filter of a board's cells whose condition cannot fail: the
+# cells walked up to the first it lets through
+FUSED = """ruleset fused
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 5, cols: 5) holds Mark
+zone supply: Mark
+deck marks into supply { 12 of Mark(seat: s) for s in 1..2 }
+var seen: int = 0
+function ahead(c: b, s: int): list of b =
+  [t for dc in [-1, 0, 1] for t in [cell(b, row: c.row + s, col: c.col + dc)]
+     if t != none and (empty(t) or top(t).seat != s)]
+function mine(s: int): list of b = [c for c in cells(b) if occupied(c) and top(c).seat == s]
+function pairs(s: int): list of list of b = [[c, t] for c in mine(s) for t in ahead(c, 1)]
+function low(k: int): list of b = [c for c in cells(b) if c.row + k > 6]
+turn {
+  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  seen = seen + size(pairs(seat(active))) + sum(t.col for c in cells(b) for t in ahead(c, -1))
+    + size([t.col for c in cells(b) for t in ahead(c, -1) if t.col > 2 + seen % 2])
+    + count(t for t in ahead(x, 1) if occupied(t)) + (if any(empty(t) for t in ahead(x, -1)) then 1 else 0)
+    + (if empty(mine(3 - seat(active))) then 1 else 0) + (if empty(low(seen % 5)) then 2 else 0)
+}
+end when size(supply) == 0
+score(p) = seen + seat(p)
+"""
+
+
+def fused(native: bool, budgets=None):
+    src = SourceSet(base=parse(FUSED, "fused.meeple"), sources={"fused.meeple": FUSED})
+    rules = compile_sources(src, budgets=budgets)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+def test_a_loop_over_a_function_s_comprehension_walks_its_loops_in_place():
+    source = kernel.Gen(fused(False)).source()
+    # (the lists of pairs and of columns walk ahead's loops; sum, count and any call it)
+    assert len(re.findall(r"uF_ahead\(s, ", source)) == 3
+    assert len(re.findall(r"for \(const I& uV\d+_dc : uV\d+_xs\)", source)) == 3
+
+
+def test_empty_of_a_filter_of_cells_that_cannot_fail_walks_the_cells():
+    source = kernel.Gen(fused(False)).source()
+    # (empty(mine(...)) walks the cells up to the first mine lets through; pairs' loop
+    # calls mine; low's condition adds, which may fail: a call)
+    assert len(re.findall(r"uF_mine\(s, ", source)) == 1 and len(re.findall(r"uF_low\(s, ", source)) == 1
+    assert re.search(r"\[&\]\(\) -> bool \{ const I uV\d+_s = [^;]*; \{ const List<Id>& uV\d+_xs = T\d+; W\(s, ", source)
+
+
+@needs_kernel
+def test_loops_in_place_give_python_s_games_and_work():
+    fast, python = fused(True), fused(False)
+    want = interpreter.playouts(python, 10, seed=4)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 10, seed=4)
+    assert got == want and fast.native_fallbacks == 0
+    assert len({g["result"]["scores"][0] for g in got}) > 1
+
+    def outcome(prog):
+        try:
+            g = prog.new_game(2, 3)
+            for _ in range(6):
+                g.apply(0)
+            return g.state["vars"]
+        except RuleError as e:
+            return str(e)
+    lo = least_budget(lambda work: isinstance(outcome(fused(False, Budgets(work=work))), str), 1 << 14)
+    for work in (lo - 1, lo):
+        assert outcome(fused(True, Budgets(work=work))) == outcome(fused(False, Budgets(work=work)))
+    assert isinstance(outcome(fused(True, Budgets(work=lo - 1))), str)

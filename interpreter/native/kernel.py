@@ -506,6 +506,9 @@ class Gen(MemoCalls, EpochSteps):
                 inside = clause(i + 1, deeper, cond)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
+            if fused is not None:
+                return fused
             listless = self._listless_loop(it, inner, (var, el, t), reserve if i == 0 else None,
                                            lambda: clause(i + 1, deeper, cond))
             if listless is not None:
@@ -766,8 +769,9 @@ class Gen(MemoCalls, EpochSteps):
     def builtin(self, e, f, sc):
         """A built-in's call: its native form (interpreter/core/primitives.py)."""
         self.mark_order_free(e)   # (kernel_memo.py)
+        found = self.empty_of_filter(e, sc) if f == "empty" else None
         try:
-            return emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
+            return found or emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
 

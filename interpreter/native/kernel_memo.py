@@ -87,6 +87,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 
         def expr(self, e, sc: dict, want=None) -> str: ...
 
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False) -> str: ...
+
     # (the nodes whose value, a list, may be computed in any order, by id: its order
     # does not matter where it is used, see core/orderfree.py; the node held, so that
     # its id is no other's meanwhile)
@@ -117,12 +119,90 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 return f"{self.component_call(f)}(s{args})"
             if self.finds_component(f):
                 return f"{self.function(f, any_order=True)}(s{args})"
-        if self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e) or f in self.kept_anywhere):
+        if self.kept_here(e):
             # (a function called over and over while the state stays the same, or in a
             # loop with the same arguments at every turn, core/hoist.py: computed once
             # per state, kernel_epoch.py, and kept at its other calls too)
             return f"{self.kept_call(f)}(s{args})"
         return f"{self.function(f)}(s{args})"
+
+    def kept_here(self, e) -> bool:
+        """Whether the call ``e`` of a rule function reads its value from a keep."""
+        f = e.func
+        return self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e) or f in self.kept_anywhere)
+
+    def called_plainly(self, e) -> bool:
+        """Whether ``function_call`` compiles the call ``e`` as a plain call of the
+        function (no keep of its values, no component, no count of its calls, not
+        recursive): its body may then be compiled in its place (``fused_loop``)."""
+        f = e.func
+        if id(e) in self.any_order and self.kept(f) and (self.facts.component(f) is not None
+                                                         or self.finds_component(f)):
+            return False
+        return not (f in self.recursive or f in self.counting or self.pure_recursive(f) or self.kept_here(e))
+
+    def fused_loop(self, it, sc: dict, var_el_t: tuple, inside) -> str | None:
+        """A loop of a whole comprehension (``loops``: it runs to its end) over the call
+        of a rule function whose body is a comprehension of two loops or more
+        (``for t in near(c, s)``), compiled as a plain call
+        (``called_plainly``): that comprehension's loops in its place, each element it
+        would list bound to the loop's variable (``var_el_t``: the variable, the C++ type
+        of the elements, the list's type; ``inside()``: the loops within), where a list
+        of them was made and dropped at each turn. The same work: the function's own,
+        then the elements walked, counted after its loops (nothing between changes the
+        state: a budget passed anywhere is passed at the end). Else None."""
+        if it.node != "Call" or self.facts.call_kind(it) != "function":
+            return None
+        fd = self.c.functions[it.func]
+        body = fd.body
+        if body.node != "Comprehension" or len(body.clauses) < 2 or not self.called_plainly(it):
+            return None
+        var, el, t = var_el_t
+        n = self.fresh("n")
+        binds, scope = [], {}
+        for p, a in zip(fd.params, it.args):
+            pt = self.param_type(p)
+            name = self.fresh(p.name)
+            binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
+            scope[p.name] = (name, pt)
+        work = "" if self.facts.counted(it) else f"W(s, {n}); "
+        if el in ("Id", "I"):   # (numbers or ids: pushed on the stack, then walked)
+            out, d, k = self.fresh("out"), self.fresh("d"), self.fresh("k")
+            loops = self.loops(body, scope, lambda inner: f"{out}.push_back({self.expr(body.elem, inner, t.arg)});",
+                               whole=True)
+            return (f"{{ {''.join(binds)}Build<{el}> {out}; {loops} const {el}* {d} = {out}.data(); "
+                    f"size_t {n} = {out}.size(); {work}for (size_t {k} = 0; {k} < {n}; ++{k}) "
+                    f"{{ const {el} {var} = {d}[{k}]; {{ {inside()} }} }} }}")
+        loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
+                                                       f"++{n}; {{ {inside()} }}"), whole=True)
+        return f"{{ {''.join(binds)}I {n} = 0; {loops} {work}}}"
+
+    def empty_of_filter(self, e, sc: dict) -> str | None:
+        """``empty(f(...))`` where f's body is ``[c for c in cells(b) if cond]``, called
+        plainly, and cond cannot fail (``_total``): the cells walked up to the first that
+        cond lets through, where the whole list was made to be tested. The same work: the
+        cells are counted before the walk, as the list's loop counts them. Else None."""
+        arg = e.args[0] if len(e.args) == 1 else None
+        if arg is None or arg.node != "Call" or self.facts.call_kind(arg) != "function":
+            return None
+        fd = self.c.functions[arg.func]
+        body = fd.body
+        if body.node != "Comprehension" or len(body.clauses) != 1 or body.cond is None \
+                or not self.called_plainly(arg):
+            return None
+        var = body.clauses[0].var
+        table = self.facts.table_list(body.clauses[0].iter)
+        if body.elem.node != "Var" or body.elem.name != var or table is None or table[0] != "cells" \
+                or not _total(body.cond, var, False):
+            return None
+        binds, scope = [], {}
+        for p, a in zip(fd.params, arg.args):
+            pt = self.param_type(p)
+            name = self.fresh(p.name)
+            binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
+            scope[p.name] = (name, pt)
+        loops = self.loops(body, scope, lambda inner: "return false;")
+        return f"([&]() -> bool {{ {''.join(binds)}{loops} return true; }}())"
 
     def pure_recursive(self, name: str) -> bool:
         """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and
@@ -399,3 +479,35 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"m_.calls = c_;{deps} }} return v_; }}")
         return ident("C", name)
 
+
+
+_SAFE_CALLS = frozenset({"occupied", "empty"})
+
+
+def _total(e, var: str, held: bool) -> bool:
+    """Whether a condition on the cell ``var`` of a board's loop cannot fail: names,
+    literals, ``and``, ``or``, ``not``, ``==`` and ``!=`` of such, ``occupied(var)``,
+    ``empty(var)``, the cell's attributes, and the attributes of ``top(var)`` on the right
+    of an ``and`` whose left is ``occupied(var)`` (``held``: the cell holds an item)."""
+    n = e.node
+    if n in ("Var", "IntLit", "BoolLit", "NoneLit", "StrLit"):
+        return True
+    if n == "UnOp":
+        return e.op == "not" and _total(e.operand, var, held)
+    if n == "BinOp":
+        if e.op == "and":
+            holds = held or (e.left.node == "Call" and e.left.func == "occupied" and _of_cell(e.left, var))
+            return _total(e.left, var, held) and _total(e.right, var, holds)
+        return e.op in ("or", "==", "!=") and _total(e.left, var, held) and _total(e.right, var, held)
+    if n == "Call":
+        return e.func in _SAFE_CALLS and _of_cell(e, var)
+    if n == "Attr":
+        o = e.obj
+        return (o.node == "Var" and o.name == var) or (held and o.node == "Call" and o.func == "top"
+                                                        and _of_cell(o, var))
+    return False
+
+
+def _of_cell(call, var: str) -> bool:
+    """Whether a call's one argument is the loop's cell ``var``."""
+    return len(call.args) == 1 and call.args[0].node == "Var" and call.args[0].name == var

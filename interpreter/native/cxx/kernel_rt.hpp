@@ -559,6 +559,10 @@ struct Build {
         if (n <= SMALL) return List<T>::of_n(small, n);
         return List<T>(std::move(big));
     }
+    // the elements pushed, walked where they are (a loop over a function's list made in
+    // its place: kernel_memo.py, fused_loop)
+    size_t size() const { return n <= SMALL ? n : big.size(); }
+    const T* data() const { return n <= SMALL ? small : big.data(); }
 };
 
 // ------------------------------------------------------------------ the order of items
