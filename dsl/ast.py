@@ -766,7 +766,7 @@ class NameDecl(Node):
 
 
 class OffscreenDecl(Node):
-    """``offscreen NAME``: a variable or zone the terminal screens do not draw (book-keeping;
+    """``offscreen NAME``: a variable, zone or board the screens do not draw (book-keeping;
     it stays in the state, the views and the API: this is not a secret)."""
     node: Literal["OffscreenDecl"] = "OffscreenDecl"
     name: str

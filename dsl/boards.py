@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import product
 
 
 @dataclass(frozen=True)
@@ -128,14 +129,19 @@ def edge_cells(generator: str, cells: list[Cell]) -> tuple[list[Cell], list[tupl
     rows 2 and 3 of col 4 has row 5 and col 8) and it is drawn at the sum of their places.
     Also the two cells' positions in ``cells``, edge by edge."""
     keys = edge_coords(generator)
+    # (the cells beside one are found by their coordinates, one step away along each
+    # coordinate at most: the steps _sides lets through, not each other cell)
+    zero = dict.fromkeys(keys, 0)
+    steps = [d for d in product((-1, 0, 1), repeat=len(keys)) if _sides(generator, zero, dict(zip(keys, d)))]
+    at = {tuple(c.coords[k] for k in keys): i for i, c in enumerate(cells)}
     out, pairs = [], []
     for i, a in enumerate(cells):
-        for j in range(i + 1, len(cells)):
+        here = [a.coords[k] for k in keys]
+        for j in sorted(j for d in steps if (j := at.get(tuple(x + y for x, y in zip(here, d)), -1)) > i):
             b = cells[j]
-            if _sides(generator, a.coords, b.coords):
-                out.append(Cell(f"{a.name}-{b.name}", {k: a.coords[k] + b.coords[k] for k in keys},
-                                a.x + b.x, a.y + b.y))
-                pairs.append((i, j))
+            out.append(Cell(f"{a.name}-{b.name}", {k: a.coords[k] + b.coords[k] for k in keys},
+                            a.x + b.x, a.y + b.y))
+            pairs.append((i, j))
     return out, pairs
 
 

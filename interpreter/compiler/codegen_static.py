@@ -39,7 +39,7 @@ class StaticCells(CompilerPart):
         saved, self.avail = self.avail, None   # (nothing computed once in the table's code)
         pre, self.pre = self.pre, {**self.pre, **{id(n): f"k_{i}" for i, n in enumerate(g.given) if n.node != "Var"}}
         try:
-            plan = [("if", self.expr(p, env)) for p in g.preds]
+            plan = [self.expr(p, env) for p in g.preds]
         finally:
             self.avail, self.pre = saved, pre
         name = self._kept_table(board, f"v_{var}", plan, len(g.given))
@@ -87,12 +87,12 @@ class StaticCells(CompilerPart):
             self.t.ns[known] = value
         return known
 
-    def _kept_table(self, board: str, var: str, plan: list, given: int) -> str:
+    def _kept_table(self, board: str, var: str, plan: list[str], given: int) -> str:
         """The name of the table (a dict: the values given -> the cells, see _core_given)
-        of the cells that ``plan``'s conjuncts let through, and of the function that
+        of the cells that the conjuncts' texts ``plan`` let through, and of the function that
         makes an entry (``NAME`` + ``F``): a program's, by its text, as _core_table's."""
         params = "".join(f", k_{i}" for i in range(given))
-        cond = " and ".join(f"({text})" for _, text in plan)
+        cond = " and ".join(f"({text})" for text in plan)
         src = f"def _kept_(R{params}):\n    return tuple([{var} for {var} in {board} if {cond}])\n"
         known = self.static_tables.get((board, src))
         if known is not None:

@@ -70,10 +70,7 @@ def old_places(prog: Program, text: str) -> str:
 def cell_notation(prog: Program, z: int) -> str:
     """A cell's name; with several boards ``board.name``, unless its board is named the
     way people name it (``named "..."``) with names no other board's cell has."""
-    names = prog.__dict__.get("_cell_names")
-    if names is None:
-        names = _cell_names(prog)
-    return names.written[z]
+    return (prog.__dict__.get("_cell_names") or _cell_names(prog)).written[z]
 
 
 class _CellNames:
