@@ -545,7 +545,7 @@ def _typed_text(prog, t, v) -> Text:
     if name == "player" and isinstance(v, int):
         return Text(literal(_display().player_name(prog, v)))
     if name == "bool" or isinstance(v, bool):
-        return Text(literal(_display().text(prog, "yes", "yes")) if v else literal(_display().text(prog, "no", "no")))
+        return Text(literal(_display().yes_no(prog, v)))
     if name in prog.checked.enums:
         return Text(literal(_display().name(prog, f"{name}.{v}")))
     if name in prog.checked.kinds and isinstance(v, int):

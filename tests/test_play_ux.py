@@ -460,3 +460,34 @@ def test_a_random_pick_of_the_set_up_is_told_to_the_seats_that_may_know_it():
     (fallen,) = chance_seen_at_start(prog, 4, 1)
     assert fallen.kind == "pick" and fallen.value == prog.new_game(4, seed=1).state["vars"]["pass_by"]
     assert fallen.seats == {0, 1, 2, 3, SPECTATOR}
+
+
+YES_NO = {"de": ("ja", "nein"), "fr": ("oui", "non"), "nl": ("ja", "nee"), "ru": ("да", "нет")}
+
+
+@pytest.mark.parametrize("lang", sorted(YES_NO))
+def test_a_yes_no_value_reads_in_the_locale_s_language(tmp_path, lang):
+    """A locale without its own ``yes``/``no`` texts still writes true and false in its
+    language, on the screen and in messages (Cherokee has every locale)."""
+    prog = interpreter.load("cherokee", locale=lang)
+    assert "yes" not in prog.checked.texts and "no" not in prog.checked.texts
+    assert (display.yes_no(prog, True), display.yes_no(prog, False)) == YES_NO[lang]
+    assert display.value_text(prog, False, "bool") == YES_NO[lang][1]
+
+
+def test_a_locale_s_own_yes_no_texts_come_first(tmp_path):
+    root = tmp_path / "yn"
+    (root / "locales").mkdir(parents=True)
+    (root / "yn.meeple").write_text('ruleset yn\nplayers 2..2\nvar done: bool = false\n'
+                                    'turn { choose d from [1] as "go"  done = true }\n'
+                                    'end when done\nscore(p) = 0\n', encoding="utf-8")
+    (root / "locales" / "de.meeple").write_text('locale de\ntext no "nö"\n', encoding="utf-8")
+    prog = interpreter.load(str(root), locale="de")
+    assert (display.yes_no(prog, True), display.yes_no(prog, False)) == ("ja", "nö")
+    assert display.yes_no(interpreter.load(str(root)), False) == "no"
+
+
+def test_the_german_hearts_screen_says_nein():
+    r = run("play", "hearts", "--locale", "de", "--seed", 1, "--no-color", "--layout", "full",
+            "--bot", "2=first", "--bot", "3=first", "--bot", "4=first", input="quit\n")
+    assert "Herz gebrochen: nein" in r.output and ": no " not in r.output
