@@ -319,15 +319,17 @@ class PlaySession:
 
     def arrived(self, seat: int, v: dict) -> list[Text]:
         """A line per zone of ``seat`` with the items its view shows there now that it did
-        not at its last move (the cards passed to it, the card it drew)."""
+        not at its last move (the cards passed to it, the card it drew): items that came
+        from elsewhere, not those moved from one of its own zones to another (the cards it
+        put aside to pass)."""
         from ..interpreter.play import display
-        before = self.own_seen.get(seat, {})
+        before = set().union(*self.own_seen.get(seat, {}).values())
         out = []
         for z in self.prog.zones:
             content = v["zones"].get(z.key)
             if z.owner != seat or z.board is not None or not isinstance(content, list):
                 continue
-            fresh = [i for i in content if isinstance(i, int) and i not in before.get(z.name, ())]
+            fresh = [i for i in content if isinstance(i, int) and i not in before]
             if fresh:
                 out.append(Text("  " + tr(self.lang, "New in your {zone}:", zone=render.literal(
                     display.name(self.prog, z.name))) + " ") + render.items_text(

@@ -491,3 +491,14 @@ def test_the_german_hearts_screen_says_nein():
     r = run("play", "hearts", "--locale", "de", "--seed", 1, "--no-color", "--layout", "full",
             "--bot", "2=first", "--bot", "3=first", "--bot", "4=first", input="quit\n")
     assert "Herz gebrochen: nein" in r.output and ": no " not in r.output
+
+
+def test_a_seat_s_own_cards_put_aside_to_pass_are_not_new_to_it():
+    """Hearts, two humans: each passes its three cards in one hand-over; the cards it
+    moved from its hand to its pass zone are its own choice, never "new" to it (only
+    cards that came from elsewhere are)."""
+    r = run("play", "hearts", "--seed", 1, "--no-color", "--layout", "full",
+            "--bot", "3=first", "--bot", "4=first", input="\n1\n1\n1\n" * 2 + "\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "has chosen in secret" in r.output
+    assert "New in your cards to pass" not in r.output
