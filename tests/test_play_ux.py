@@ -502,3 +502,28 @@ def test_a_seat_s_own_cards_put_aside_to_pass_are_not_new_to_it():
     assert r.exit_code == 0, r.output
     assert "has chosen in secret" in r.output
     assert "New in your cards to pass" not in r.output
+
+
+def test_a_move_marked_across_two_rows_has_both_brackets_hugging_each_cell():
+    """Backgammon's points are wider than their stacks (``x×4`` in four columns): each
+    marked cell reads ``[x×4]``, brackets in its padding or the space beside it, the
+    other cells where they were; the first cell of a row gets its ``[`` too."""
+    from meeple.cli import render
+    from meeple.interpreter.play.views import view
+    prog = interpreter.load("backgammon")
+    game = prog.new_game(2, seed=3)
+    board = next(iter(prog.boards))
+    cell = {prog.zones[z].cell.name: z for z in prog.boards[board]}
+    v = view(game, 0)
+    plain = [t.plain for t in render.board_lines(prog, v, board)]
+    for names in (("p12", "p19"), ("p13", "p6"), ("p24", "p1")):
+        lines = [t.plain for t in render.board_lines(prog, v, board, last=frozenset(cell[n] for n in names))]
+        assert sum(x.count("[") for x in lines) == 2 == sum(x.count("]") for x in lines), lines
+        for x in lines:
+            assert not re.search(r"\[ | \]", x), x
+            assert x.count("[") == x.count("]"), x
+            for m in re.finditer(r"\[([^\]]*)\]", x):
+                assert m[1].strip() and "[" not in m[1], x
+        for x, y in zip(lines, plain):
+            if "[" in x and not x.startswith("["):
+                assert x.replace("[", " ").replace("]", " ").rstrip() == y, (x, y)
