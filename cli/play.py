@@ -365,7 +365,8 @@ class PlaySession:
             new = max(0, min(total - self.log_known[s], len(v["log"])))
             said = [(total - new + j, 1, Text("  " + render.literal(msg)))
                     for j, msg in enumerate(v["log"][len(v["log"]) - new:] if new else [])]
-            fell = [(at, 0, line) for at, line in told.chance_lines(self.prog, self.lang, fallen, s)]
+            fell = [(at, 0, line) for at, line in told.chance_lines(
+                self.prog, self.lang, fallen, s, self.game.state)]
             for _, _, line in sorted(said + fell, key=lambda e: (e[0], e[1])):
                 self.since[s].append((k, True, line))
             self.log_known[s] = total

@@ -527,3 +527,22 @@ def test_a_move_marked_across_two_rows_has_both_brackets_hugging_each_cell():
         for x, y in zip(lines, plain):
             if "[" in x and not x.startswith("["):
                 assert x.replace("[", " ").replace("]", " ").rstrip() == y, (x, y)
+
+
+def test_a_roll_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
+    """Pig that says each throw itself ("Player 1 throws 4", right after the roll): the
+    summary after the hand-over tells each die once, in the ruleset's words; a die no
+    message names right after it (Pig as it is) keeps the generic line."""
+    says = tmp_path / "pig_says.meeple"
+    says.write_text(PIG.replace("ruleset pig", "ruleset pig_says").replace(
+        "    roll d from 1..6\n",
+        '    roll d from 1..6\n    log threw "{active} throws {d}"\n'), encoding="utf-8")
+    r = run("play", says, "--seed", 2, "--no-color", "--layout", "full",
+            input="\nroll\nroll\nhold\n\nquit\n")
+    told = segments(r.output)["Player 2"][0].split("Since your last move")[1]
+    thrown = re.findall(r"^  Player 1 throws (\d)$", told, re.M)
+    assert len(thrown) == 3, told
+    assert not re.search(r"Player \d rolled", told), told
+    assert re.search(r"^  Player 2 throws \d$", told, re.M), told
+    first = segments(r.output)["Player 1"][0].split("Since your last move\n")[1]
+    assert re.match(r"  Player 1 throws \d\n", first) and "rolled" not in first.split("\n\n")[0], first
