@@ -168,7 +168,9 @@ class PlaySession:
         self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
         self.log_known: dict[int, int] = {}
         self.own_seen: dict[int, dict[str, set]] = {}   # its zones' items at its last move
-        self.last_cells: dict[int, frozenset] = {}   # seat -> the cells of the latest move
+        # seat -> the cells of the other seats' latest run of moves (``marked_cells``)
+        self.last_cells: dict[int, frozenset] = {}
+        self.last_mover: dict[int, int] = {}
         # decision verb -> the barest way its moves have been written (``layout.Fit.moves``):
         # a move list never gets richer again, so it keeps one shape from turn to turn
         self.move_styles: dict[str, str] = {}
@@ -345,9 +347,8 @@ class PlaySession:
         from ..interpreter.play.views import view
         k = len(self.history) - 1
         tc = self.type_code(before)
-        cells = frozenset() if before.simultaneous else frozenset(_cells_of(m.value, tc))
         for s in self.humans:
-            self.last_cells[s] = frozenset() if s == seat else cells
+            self.marked_cells(s, seat, m, before)
             if s == seat:
                 self.since[s] = []
             elif before.simultaneous:
@@ -370,6 +371,24 @@ class PlaySession:
             for _, _, line in sorted(said + fell, key=lambda e: (e[0], e[1])):
                 self.since[s].append((k, True, line))
             self.log_known[s] = total
+
+    def marked_cells(self, s: int, seat: int, m, before: Game) -> None:
+        """The cells ``s``'s board marks after ``seat``'s move ``m``: those of the other
+        seats' latest run of moves (one seat's moves in a row: a turn of several steps),
+        each move's being the cells it names and those whose contents ``s``'s view saw
+        change (a move written without cells, a capture); none after ``s``'s own move or
+        a secret choice."""
+        from ..interpreter.play.views import view
+        if s == seat or before.simultaneous:
+            self.last_cells[s], self.last_mover[s] = frozenset(), seat
+            return
+        old, new = view(before, s, log=False)["zones"], view(self.game, s, log=False)["zones"]
+        cells = set(_cells_of(m.value, self.type_code(before)))
+        cells.update(z.id for z in self.prog.zones
+                     if z.cell is not None and old.get(z.key) != new.get(z.key))
+        if self.last_mover.get(s) == seat:
+            cells |= self.last_cells.get(s, frozenset())
+        self.last_cells[s], self.last_mover[s] = frozenset(cells), seat
 
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before, the
@@ -887,6 +906,7 @@ class PlaySession:
             self.since[s] = [e for e in self.since[s] if e[0] < k]
             self.know(s)
             self.last_cells[s] = frozenset()
+            self.last_mover.pop(s, None)
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)

@@ -546,3 +546,33 @@ def test_a_roll_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
     assert re.search(r"^  Player 2 throws \d$", told, re.M), told
     first = segments(r.output)["Player 1"][0].split("Since your last move\n")[1]
     assert re.match(r"  Player 1 throws \d\n", first) and "rolled" not in first.split("\n\n")[0], first
+
+
+def test_a_move_written_without_cells_is_marked_where_the_board_changed(tmp_path):
+    """Chess writes its moves as text (``a7-a6``), no cell in the value: the board
+    still marks the bot's move, both the square it left and the one it took."""
+    r = run("play", "chess", "--bot", "2=first", "--seed", 1, "--record", tmp_path / "c.json",
+            input="e4\nquit\n", env={**TERMINAL, "NO_COLOR": "1"})
+    bot = re.search(r"Player 2 \(first-move bot\): (?:move )?([a-h])([1-8])-([a-h])([1-8])", r.output)
+    assert bot, r.output
+    screen = r.output.split(bot[0])[1].split("Player 1 (you)")[0]
+    marked = {(line[0], m.group(1)) for line in screen.splitlines() if line[:1].isdigit()
+              for m in re.finditer(r"\[([^\]]*)\]", line)}
+    assert marked == {(bot[2], "·"), (bot[4], "bP")}, screen
+    cols = "abcdefgh"
+    for row, col in ((bot[2], bot[1]), (bot[4], bot[3])):
+        line = next(x for x in screen.splitlines() if x[:1] == row and x[1:2] in " [")
+        at = line.index("[")
+        assert 2 + 4 * cols.index(col) - 1 <= at <= 2 + 4 * cols.index(col), (line, col)
+
+
+def test_a_turn_of_several_moves_is_marked_as_a_whole(tmp_path):
+    """Backgammon: the bot's turn is several checker moves; the board marks the cells
+    of all of them (each point left and reached), not only the last move's."""
+    r = run("play", "backgammon", "--bot", "2=first", "--seed", 3, "--no-color",
+            "--record", tmp_path / "b.json", input="1\n1\nquit\n", env={**TERMINAL, "NO_COLOR": "1"})
+    bot = re.findall(r"Player 2 \(first-move bot\): move (p\d+)\+(p\d+)", r.output)
+    assert len(bot) > 1, r.output
+    screen = r.output.split("Since your last move")[-2].rsplit("board\n", 1)[1]
+    marks = sum(line.count("[") for line in screen.splitlines())
+    assert marks == len({c for m in bot for c in m}), screen
