@@ -116,13 +116,6 @@ def _isatty(stream) -> bool:
         return False
 
 
-def _cells_of(v, type_code: str) -> list[int]:
-    """The cells a move's value names (a cell, or a list of them)."""
-    if type_code.startswith("list:"):
-        return [c for x in v or [] for c in _cells_of(x, type_code[5:])]
-    return [v] if type_code == "cell" and v is not None else []
-
-
 def _verb_of(v: dict) -> str:
     """The verb of the decision a view shows (what the move styles are kept by)."""
     return (v.get("pending") or {}).get("verb") or ""
@@ -319,25 +312,6 @@ class PlaySession:
                 for z in self.prog.zones
                 if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)}
 
-    def arrived(self, seat: int, v: dict) -> list[Text]:
-        """A line per zone of ``seat`` with the items its view shows there now that it did
-        not at its last move (the cards passed to it, the card it drew): items that came
-        from elsewhere, not those moved from one of its own zones to another (the cards it
-        put aside to pass)."""
-        from ..interpreter.play import display
-        before = set().union(*self.own_seen.get(seat, {}).values())
-        out = []
-        for z in self.prog.zones:
-            content = v["zones"].get(z.key)
-            if z.owner != seat or z.board is not None or not isinstance(content, list):
-                continue
-            fresh = [i for i in content if isinstance(i, int) and i not in before]
-            if fresh:
-                out.append(Text("  " + tr(self.lang, "New in your {zone}:", zone=render.literal(
-                    display.name(self.prog, z.name))) + " ") + render.items_text(
-                        self.prog, fresh, short=False, sep=", ", view=v))
-        return out
-
     def note_since(self, seat: int, m, before: Game, fallen: list) -> None:
         """After ``seat``'s move: each other human seat's lines of what happened, written
         from that seat's view only (a secret choice as "has chosen in secret"); the
@@ -373,22 +347,10 @@ class PlaySession:
             self.log_known[s] = total
 
     def marked_cells(self, s: int, seat: int, m, before: Game) -> None:
-        """The cells ``s``'s board marks after ``seat``'s move ``m``: those of the other
-        seats' latest run of moves (one seat's moves in a row: a turn of several steps),
-        each move's being the cells it names and those whose contents ``s``'s view saw
-        change (a move written without cells, a capture); none after ``s``'s own move or
-        a secret choice."""
-        from ..interpreter.play.views import view
-        if s == seat or before.simultaneous:
-            self.last_cells[s], self.last_mover[s] = frozenset(), seat
-            return
-        old, new = view(before, s, log=False)["zones"], view(self.game, s, log=False)["zones"]
-        cells = set(_cells_of(m.value, self.type_code(before)))
-        cells.update(z.id for z in self.prog.zones
-                     if z.cell is not None and old.get(z.key) != new.get(z.key))
-        if self.last_mover.get(s) == seat:
-            cells |= self.last_cells.get(s, frozenset())
-        self.last_cells[s], self.last_mover[s] = frozenset(cells), seat
+        """The cells ``s``'s board marks after ``seat``'s move ``m`` (``told.marked``)."""
+        self.last_cells[s] = told.marked(s, seat, m, before, self.game, self.last_mover.get(s),
+                                         self.last_cells.get(s, frozenset()))
+        self.last_mover[s] = seat
 
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before, the
@@ -656,7 +618,7 @@ class PlaySession:
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
-            + [(True, line) for line in self.arrived(seat, v)] + self.plans.lines(self.lang),
+            + [(True, line) for line in told.arrived(self.prog, self.lang, self.own_seen.get(seat, {}), seat, v)] + self.plans.lines(self.lang),
             since_title=tr(self.lang, "Since your last move"),
             last=self.last_cells.get(seat, frozenset()),
             most=self.move_styles.get(_verb_of(v), "text"))

@@ -19,6 +19,51 @@ def fallen(before, move, seat) -> list:
         return []
 
 
+def arrived(prog, lang, seen: dict[str, set], seat: int, v: dict) -> list[Text]:
+    """A line per zone of ``seat`` with the items its view ``v`` shows there now that
+    none of its zones showed at its last move (``seen``: zone name -> items): the cards
+    passed to it, the card it drew; not those moved from one of its own zones to another
+    (the cards it put aside to pass)."""
+    from ..interpreter.play import display
+    before = set().union(*seen.values())
+    out = []
+    for z in prog.zones:
+        content = v["zones"].get(z.key)
+        if z.owner != seat or z.board is not None or not isinstance(content, list):
+            continue
+        fresh = [i for i in content if isinstance(i, int) and i not in before]
+        if fresh:
+            out.append(Text("  " + tr(lang, "New in your {zone}:", zone=render.literal(
+                display.name(prog, z.name))) + " ") + render.items_text(
+                    prog, fresh, short=False, sep=", ", view=v))
+    return out
+
+
+def marked(s: int, seat: int, move, before, after, last_mover: int | None,
+           last: frozenset) -> frozenset:
+    """The cells ``s``'s board marks after ``seat`` played ``move`` on ``before`` (giving
+    ``after``): those of the other seats' latest run of moves (one seat's moves in a row,
+    a turn of several steps: ``last`` holds the run's cells so far when ``last_mover``
+    is ``seat``), each move's being the cells its value names and those whose contents
+    ``s``'s view saw change (a move written without cells, a capture); none after
+    ``s``'s own move or a secret choice."""
+    from ..interpreter.play.views import view
+    if s == seat or before.simultaneous:
+        return frozenset()
+    prog = before.program
+    old, new = view(before, s, log=False)["zones"], view(after, s, log=False)["zones"]
+    cells = set(_cells_of(move.value, before.decision.type))
+    cells.update(z.id for z in prog.zones if z.cell is not None and old.get(z.key) != new.get(z.key))
+    return frozenset(cells | last) if last_mover == seat else frozenset(cells)
+
+
+def _cells_of(v, type_code: str) -> list[int]:
+    """The cells a move's value names (a cell, or a list of them)."""
+    if type_code.startswith("list:"):
+        return [c for x in v or [] for c in _cells_of(x, type_code[5:])]
+    return [v] if type_code == "cell" and v is not None else []
+
+
 def chance_lines(prog, lang, fallen: list, seat, state: dict | None = None) -> list[tuple[int, Text]]:
     """The chance results of ``fallen`` (``views.chance_seen``) that ``seat`` may know,
     a line for each run of them alike ("Player 1 rolled 3 and 5"), with the number of
