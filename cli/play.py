@@ -618,7 +618,9 @@ class PlaySession:
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
-            + [(True, line) for line in told.arrived(self.prog, self.lang, self.own_seen.get(seat, {}), seat, v)] + self.plans.lines(self.lang),
+            + [(True, line) for line in told.arrived(self.prog, self.lang,
+                                                     self.own_seen.get(seat, {}), seat, v)]
+            + self.plans.lines(self.lang),
             since_title=tr(self.lang, "Since your last move"),
             last=self.last_cells.get(seat, frozenset()),
             most=self.move_styles.get(_verb_of(v), "text"))
