@@ -614,7 +614,9 @@ class PlaySession:
         return TurnInfo(
             title=title,
             prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
-            hint=Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
+            hint=Text(tr(self.lang, "Type 1 (the only move), its notation, or help for the commands.")
+                      if len(entries) == 1 else
+                      tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]

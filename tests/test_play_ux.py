@@ -576,3 +576,15 @@ def test_a_turn_of_several_moves_is_marked_as_a_whole(tmp_path):
     screen = r.output.split("Since your last move")[-2].rsplit("board\n", 1)[1]
     marks = sum(line.count("[") for line in screen.splitlines())
     assert marks == len({c for m in bot for c in m}), screen
+
+
+@pytest.mark.parametrize("lang, words", [(None, "Type 1 (the only move), its notation"),
+                                         ("de", "Gib 1 ein (der einzige Zug)")])
+def test_a_single_move_is_offered_as_1_not_1_to_1(tmp_path, lang, words):
+    """Cherokee: after a chase the seat has one way to fight it out; the hint says to
+    type 1 rather than 'a number from the list (1 to 1)'."""
+    r = run("play", "cherokee", "--players", 2, "--seed", 1, "--bot", "2=random", "--no-color",
+            *(["--locale", lang] if lang else []), "--record", tmp_path / "c.json",
+            input="1\nquit\n", env={**TERMINAL, "COLUMNS": "120", "LINES": "60"})
+    after = r.output.split("\nPlayer 1: chase ")[-1] if lang is None else r.output.split(": chase ")[-1]
+    assert words in after and "(1 to 1)" not in r.output and "(1 bis 1)" not in r.output, after
