@@ -487,17 +487,18 @@ def test_a_locale_s_own_yes_no_texts_come_first(tmp_path):
     assert display.yes_no(interpreter.load(str(root)), False) == "no"
 
 
-def test_the_german_hearts_screen_says_nein():
+def test_the_german_hearts_screen_says_nein(tmp_path):
     r = run("play", "hearts", "--locale", "de", "--seed", 1, "--no-color", "--layout", "full",
+            "--record", tmp_path / "h.json",
             "--bot", "2=first", "--bot", "3=first", "--bot", "4=first", input="quit\n")
     assert "Herz gebrochen: nein" in r.output and ": no " not in r.output
 
 
-def test_a_seat_s_own_cards_put_aside_to_pass_are_not_new_to_it():
+def test_a_seat_s_own_cards_put_aside_to_pass_are_not_new_to_it(tmp_path):
     """Hearts, two humans: each passes its three cards in one hand-over; the cards it
     moved from its hand to its pass zone are its own choice, never "new" to it (only
     cards that came from elsewhere are)."""
-    r = run("play", "hearts", "--seed", 1, "--no-color", "--layout", "full",
+    r = run("play", "hearts", "--seed", 1, "--no-color", "--layout", "full", "--record", tmp_path / "h.json",
             "--bot", "3=first", "--bot", "4=first", input="\n1\n1\n1\n" * 2 + "\nquit\n")
     assert r.exit_code == 0, r.output
     assert "has chosen in secret" in r.output
@@ -537,7 +538,7 @@ def test_a_roll_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
     says.write_text(PIG.replace("ruleset pig", "ruleset pig_says").replace(
         "    roll d from 1..6\n",
         '    roll d from 1..6\n    log threw "{active} throws {d}"\n'), encoding="utf-8")
-    r = run("play", says, "--seed", 2, "--no-color", "--layout", "full",
+    r = run("play", says, "--seed", 2, "--no-color", "--layout", "full", "--record", tmp_path / "p.json",
             input="\nroll\nroll\nhold\n\nquit\n")
     told = segments(r.output)["Player 2"][0].split("Since your last move")[1]
     thrown = re.findall(r"^  Player 1 throws (\d)$", told, re.M)
