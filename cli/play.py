@@ -116,13 +116,6 @@ def _isatty(stream) -> bool:
         return False
 
 
-def _cells_of(v, type_code: str) -> list[int]:
-    """The cells a move's value names (a cell, or a list of them)."""
-    if type_code.startswith("list:"):
-        return [c for x in v or [] for c in _cells_of(x, type_code[5:])]
-    return [v] if type_code == "cell" and v is not None else []
-
-
 def _verb_of(v: dict) -> str:
     """The verb of the decision a view shows (what the move styles are kept by)."""
     return (v.get("pending") or {}).get("verb") or ""
@@ -168,7 +161,9 @@ class PlaySession:
         self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
         self.log_known: dict[int, int] = {}
         self.own_seen: dict[int, dict[str, set]] = {}   # its zones' items at its last move
-        self.last_cells: dict[int, frozenset] = {}   # seat -> the cells of the latest move
+        # seat -> the cells of the other seats' latest run of moves (``marked_cells``)
+        self.last_cells: dict[int, frozenset] = {}
+        self.last_mover: dict[int, int] = {}
         # decision verb -> the barest way its moves have been written (``layout.Fit.moves``):
         # a move list never gets richer again, so it keeps one shape from turn to turn
         self.move_styles: dict[str, str] = {}
@@ -317,23 +312,6 @@ class PlaySession:
                 for z in self.prog.zones
                 if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)}
 
-    def arrived(self, seat: int, v: dict) -> list[Text]:
-        """A line per zone of ``seat`` with the items its view shows there now that it did
-        not at its last move (the cards passed to it, the card it drew)."""
-        from ..interpreter.play import display
-        before = self.own_seen.get(seat, {})
-        out = []
-        for z in self.prog.zones:
-            content = v["zones"].get(z.key)
-            if z.owner != seat or z.board is not None or not isinstance(content, list):
-                continue
-            fresh = [i for i in content if isinstance(i, int) and i not in before.get(z.name, ())]
-            if fresh:
-                out.append(Text("  " + tr(self.lang, "New in your {zone}:", zone=render.literal(
-                    display.name(self.prog, z.name))) + " ") + render.items_text(
-                        self.prog, fresh, short=False, sep=", ", view=v))
-        return out
-
     def note_since(self, seat: int, m, before: Game, fallen: list) -> None:
         """After ``seat``'s move: each other human seat's lines of what happened, written
         from that seat's view only (a secret choice as "has chosen in secret"); the
@@ -343,9 +321,8 @@ class PlaySession:
         from ..interpreter.play.views import view
         k = len(self.history) - 1
         tc = self.type_code(before)
-        cells = frozenset() if before.simultaneous else frozenset(_cells_of(m.value, tc))
         for s in self.humans:
-            self.last_cells[s] = frozenset() if s == seat else cells
+            self.marked_cells(s, seat, m, before)
             if s == seat:
                 self.since[s] = []
             elif before.simultaneous:
@@ -363,10 +340,17 @@ class PlaySession:
             new = max(0, min(total - self.log_known[s], len(v["log"])))
             said = [(total - new + j, 1, Text("  " + render.literal(msg)))
                     for j, msg in enumerate(v["log"][len(v["log"]) - new:] if new else [])]
-            fell = [(at, 0, line) for at, line in told.chance_lines(self.prog, self.lang, fallen, s)]
+            fell = [(at, 0, line) for at, line in told.chance_lines(
+                self.prog, self.lang, fallen, s, self.game.state)]
             for _, _, line in sorted(said + fell, key=lambda e: (e[0], e[1])):
                 self.since[s].append((k, True, line))
             self.log_known[s] = total
+
+    def marked_cells(self, s: int, seat: int, m, before: Game) -> None:
+        """The cells ``s``'s board marks after ``seat``'s move ``m`` (``told.marked``)."""
+        self.last_cells[s] = told.marked(s, seat, m, before, self.game, self.last_mover.get(s),
+                                         self.last_cells.get(s, frozenset()))
+        self.last_mover[s] = seat
 
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before, the
@@ -630,11 +614,15 @@ class PlaySession:
         return TurnInfo(
             title=title,
             prompt=Text(f"{self.pname(seat)}: {self.prompt_text(seat)}", style="bold"),
-            hint=Text(tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
+            hint=Text(tr(self.lang, "Type 1 (the only move), its notation, or help for the commands.")
+                      if len(entries) == 1 else
+                      tr(self.lang, "Type a number from the list (1 to {count}), a move's notation, "
                                     "or help for the commands.", count=len(entries)), style="dim"),
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
-            + [(True, line) for line in self.arrived(seat, v)] + self.plans.lines(self.lang),
+            + [(True, line) for line in told.arrived(self.prog, self.lang,
+                                                     self.own_seen.get(seat, {}), seat, v)]
+            + self.plans.lines(self.lang),
             since_title=tr(self.lang, "Since your last move"),
             last=self.last_cells.get(seat, frozenset()),
             most=self.move_styles.get(_verb_of(v), "text"))
@@ -884,6 +872,7 @@ class PlaySession:
             self.since[s] = [e for e in self.since[s] if e[0] < k]
             self.know(s)
             self.last_cells[s] = frozenset()
+            self.last_mover.pop(s, None)
         bots = len(taken) - 1
         if bots:
             # (what the bots played is not named: it may name their hidden items)

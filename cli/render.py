@@ -357,24 +357,43 @@ def _cells_line(row, k: int, w: int, line: Text, col: int,
                 last: frozenset = frozenset()) -> Text:
     """Line ``k`` of a row of cells (each ``w`` wide, at its start column), appended to
     ``line``, whose end stands for column ``col`` of the board; a cell of ``last`` (the
-    latest move) between brackets, put in the spaces beside it where there are some."""
+    latest move) between brackets (``_marked``)."""
     for z, lines, start, _ in row:
         if k < len(lines):
-            mark = k == 0 and z.id in last
             gap = start - col
-            if mark and gap == 0 and line.plain.endswith(" "):
-                line.right_crop(1)
-                gap = 1
-            line.append(" " * (gap - 1 if mark and gap else gap))
-            if mark and gap:
-                line.append("[", style="bold")
-            line.append_text(_centred(lines[k], w))
-            col = start + w
-            if mark:
-                line.append("]", style="bold")
-                col += 1
+            if k == 0 and z.id in last:
+                col = _marked(line, lines[k], w, gap, start)
+            else:
+                line.append(" " * gap)
+                line.append_text(_centred(lines[k], w))
+                col = start + w
     line.rstrip()
     return line
+
+
+def _marked(line: Text, content: Text, w: int, gap: int, start: int) -> int:
+    """Append a cell's ``content`` (``gap`` columns after the end of ``line``) between
+    brackets that hug it: each bracket in the cell's own padding where it has some, else
+    in the space beside the cell (the one before it, or the one after it, which the next
+    cell then starts after). Returns the column where the line now ends."""
+    pad = max(0, w - content.cell_len)
+    left, right = pad // 2, pad - pad // 2
+    if left:
+        left -= 1
+    elif gap:
+        gap -= 1
+    elif line.plain.endswith(" "):
+        line.right_crop(1)
+    elif right:                # no room on the left: the content moves one column right
+        right -= 1
+    line.append(" " * (gap + left))
+    line.append("[", style="bold")
+    line.append_text(content)
+    line.append("]", style="bold")
+    if right:
+        line.append(" " * (right - 1))
+        return start + w
+    return start + w + 1
 
 
 _EDGE_NAME = re.compile(r"([A-Za-z]+)([0-9]+)")
@@ -545,7 +564,7 @@ def _typed_text(prog, t, v) -> Text:
     if name == "player" and isinstance(v, int):
         return Text(literal(_display().player_name(prog, v)))
     if name == "bool" or isinstance(v, bool):
-        return Text(literal(_display().text(prog, "yes", "yes")) if v else literal(_display().text(prog, "no", "no")))
+        return Text(literal(_display().yes_no(prog, v)))
     if name in prog.checked.enums:
         return Text(literal(_display().name(prog, f"{name}.{v}")))
     if name in prog.checked.kinds and isinstance(v, int):

@@ -19,10 +19,57 @@ def fallen(before, move, seat) -> list:
         return []
 
 
-def chance_lines(prog, lang, fallen: list, seat) -> list[tuple[int, Text]]:
+def arrived(prog, lang, seen: dict[str, set], seat: int, v: dict) -> list[Text]:
+    """A line per zone of ``seat`` with the items its view ``v`` shows there now that
+    none of its zones showed at its last move (``seen``: zone name -> items): the cards
+    passed to it, the card it drew; not those moved from one of its own zones to another
+    (the cards it put aside to pass)."""
+    from ..interpreter.play import display
+    before = set().union(*seen.values())
+    out = []
+    for z in prog.zones:
+        content = v["zones"].get(z.key)
+        if z.owner != seat or z.board is not None or not isinstance(content, list):
+            continue
+        fresh = [i for i in content if isinstance(i, int) and i not in before]
+        if fresh:
+            out.append(Text("  " + tr(lang, "New in your {zone}:", zone=render.literal(
+                display.name(prog, z.name))) + " ") + render.items_text(
+                    prog, fresh, short=False, sep=", ", view=v))
+    return out
+
+
+def marked(s: int, seat: int, move, before, after, last_mover: int | None,
+           last: frozenset) -> frozenset:
+    """The cells ``s``'s board marks after ``seat`` played ``move`` on ``before`` (giving
+    ``after``): those of the other seats' latest run of moves (one seat's moves in a row,
+    a turn of several steps: ``last`` holds the run's cells so far when ``last_mover``
+    is ``seat``), each move's being the cells its value names and those whose contents
+    ``s``'s view saw change (a move written without cells, a capture); none after
+    ``s``'s own move or a secret choice."""
+    from ..interpreter.play.views import view
+    if s == seat or before.simultaneous:
+        return frozenset()
+    prog = before.program
+    old, new = view(before, s, log=False)["zones"], view(after, s, log=False)["zones"]
+    cells = set(_cells_of(move.value, before.decision.type))
+    cells.update(z.id for z in prog.zones if z.cell is not None and old.get(z.key) != new.get(z.key))
+    return frozenset(cells | last) if last_mover == seat else frozenset(cells)
+
+
+def _cells_of(v, type_code: str) -> list[int]:
+    """The cells a move's value names (a cell, or a list of them)."""
+    if type_code.startswith("list:"):
+        return [c for x in v or [] for c in _cells_of(x, type_code[5:])]
+    return [v] if type_code == "cell" and v is not None else []
+
+
+def chance_lines(prog, lang, fallen: list, seat, state: dict | None = None) -> list[tuple[int, Text]]:
     """The chance results of ``fallen`` (``views.chance_seen``) that ``seat`` may know,
     a line for each run of them alike ("Player 1 rolled 3 and 5"), with the number of
-    messages the game had said before them (to tell them in their place)."""
+    messages the game had said before them (to tell them in their place). With the
+    game's ``state`` after them, a run the ruleset's own messages already tell is left
+    out (``_told_by_messages``)."""
     from ..interpreter.play import display
     runs: list[list] = []
     for f in fallen:
@@ -33,6 +80,9 @@ def chance_lines(prog, lang, fallen: list, seat) -> list[tuple[int, Text]]:
             runs[-1].append(f)
         else:
             runs.append([f])
+    if state is not None:
+        ends = [r[0].said for r in runs[1:]] + [None]
+        runs = [r for r, end in zip(runs, ends) if not _told_by_messages(prog, r, end, state)]
     out = []
     for run in runs:
         values = [render.literal(display.value_text(prog, f.value, f.type)) for f in run]
@@ -50,16 +100,42 @@ def chance_lines(prog, lang, fallen: list, seat) -> list[tuple[int, Text]]:
     return out
 
 
+def _told_by_messages(prog, run: list, end: int | None, state: dict) -> bool:
+    """Whether the first message said after a run of chance results (before the next
+    run fell, ``end``) names all its values, and its player for a roll: the ruleset's
+    own "Player 1 rolls 5 and 2" tells the run, and the generic line would say it
+    twice."""
+    from collections import Counter
+    log, k = state.get("log", []), run[0].said - state.get("log_dropped", 0)
+    if not 0 <= k < len(log) or (end is not None and run[0].said >= end):
+        return False
+    want = Counter((f.type, f.value) for f in run)
+    if run[0].kind == "roll" and run[0].player is not None:
+        want[("player", run[0].player)] += 1
+    entry = log[k]
+    have = Counter((t, v) for t, v in zip(prog.logs[entry[0]].types, entry[1])
+                   if isinstance(v, int | str))
+    return not want - have
+
+
 def at_start(game, seed: int, seats: list[int], lang, history: list) -> dict[int, list[Text]]:
     """For a game not yet begun (no move made or in ``history``, seeded chance), each of
-    ``seats``' lines of the chance results of its set-up that it may know (an opening
-    roll); else none."""
+    ``seats``' lines of what its set-up said and threw that it may know: the messages
+    its view has, and the chance results (an opening roll) that it may know and that no
+    message already tells, each where it fell; else none."""
     from ..interpreter import RuleError
-    from ..interpreter.play.views import chance_seen_at_start
+    from ..interpreter.play.views import chance_seen_at_start, view
     if history or game.state["moves"] or game.chance_mode != "seeded":
         return {}
     try:
         fell = chance_seen_at_start(game.program, game.players, seed)
     except RuleError:
         return {}
-    return {s: [line for _, line in chance_lines(game.program, lang, fell, s)] for s in seats}
+    out = {}
+    for s in seats:
+        v = view(game, s)
+        first = v.get("log_dropped", 0)
+        said = [(first + j, 1, Text("  " + render.literal(msg))) for j, msg in enumerate(v["log"])]
+        told = [(at, 0, line) for at, line in chance_lines(game.program, lang, fell, s, game.state)]
+        out[s] = [line for _, _, line in sorted(said + told, key=lambda e: (e[0], e[1]))]
+    return out

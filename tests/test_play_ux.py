@@ -460,3 +460,132 @@ def test_a_random_pick_of_the_set_up_is_told_to_the_seats_that_may_know_it():
     (fallen,) = chance_seen_at_start(prog, 4, 1)
     assert fallen.kind == "pick" and fallen.value == prog.new_game(4, seed=1).state["vars"]["pass_by"]
     assert fallen.seats == {0, 1, 2, 3, SPECTATOR}
+
+
+YES_NO = {"de": ("ja", "nein"), "fr": ("oui", "non"), "nl": ("ja", "nee"), "ru": ("да", "нет")}
+
+
+@pytest.mark.parametrize("lang", sorted(YES_NO))
+def test_a_yes_no_value_reads_in_the_locale_s_language(tmp_path, lang):
+    """A locale without its own ``yes``/``no`` texts still writes true and false in its
+    language, on the screen and in messages (Cherokee has every locale)."""
+    prog = interpreter.load("cherokee", locale=lang)
+    assert "yes" not in prog.checked.texts and "no" not in prog.checked.texts
+    assert (display.yes_no(prog, True), display.yes_no(prog, False)) == YES_NO[lang]
+    assert display.value_text(prog, False, "bool") == YES_NO[lang][1]
+
+
+def test_a_locale_s_own_yes_no_texts_come_first(tmp_path):
+    root = tmp_path / "yn"
+    (root / "locales").mkdir(parents=True)
+    (root / "yn.meeple").write_text('ruleset yn\nplayers 2..2\nvar done: bool = false\n'
+                                    'turn { choose d from [1] as "go"  done = true }\n'
+                                    'end when done\nscore(p) = 0\n', encoding="utf-8")
+    (root / "locales" / "de.meeple").write_text('locale de\ntext no "nö"\n', encoding="utf-8")
+    prog = interpreter.load(str(root), locale="de")
+    assert (display.yes_no(prog, True), display.yes_no(prog, False)) == ("ja", "nö")
+    assert display.yes_no(interpreter.load(str(root)), False) == "no"
+
+
+def test_the_german_hearts_screen_says_nein(tmp_path):
+    r = run("play", "hearts", "--locale", "de", "--seed", 1, "--no-color", "--layout", "full",
+            "--record", tmp_path / "h.json",
+            "--bot", "2=first", "--bot", "3=first", "--bot", "4=first", input="quit\n")
+    assert "Herz gebrochen: nein" in r.output and ": no " not in r.output
+
+
+def test_a_seat_s_own_cards_put_aside_to_pass_are_not_new_to_it(tmp_path):
+    """Hearts, two humans: each passes its three cards in one hand-over; the cards it
+    moved from its hand to its pass zone are its own choice, never "new" to it (only
+    cards that came from elsewhere are)."""
+    r = run("play", "hearts", "--seed", 1, "--no-color", "--layout", "full", "--record", tmp_path / "h.json",
+            "--bot", "3=first", "--bot", "4=first", input="\n1\n1\n1\n" * 2 + "\nquit\n")
+    assert r.exit_code == 0, r.output
+    assert "has chosen in secret" in r.output
+    assert "New in your cards to pass" not in r.output
+
+
+def test_a_move_marked_across_two_rows_has_both_brackets_hugging_each_cell():
+    """Backgammon's points are wider than their stacks (``x×4`` in four columns): each
+    marked cell reads ``[x×4]``, brackets in its padding or the space beside it, the
+    other cells where they were; the first cell of a row gets its ``[`` too."""
+    from meeple.cli import render
+    from meeple.interpreter.play.views import view
+    prog = interpreter.load("backgammon")
+    game = prog.new_game(2, seed=3)
+    board = next(iter(prog.boards))
+    cell = {prog.zones[z].cell.name: z for z in prog.boards[board]}
+    v = view(game, 0)
+    plain = [t.plain for t in render.board_lines(prog, v, board)]
+    for names in (("p12", "p19"), ("p13", "p6"), ("p24", "p1")):
+        lines = [t.plain for t in render.board_lines(prog, v, board, last=frozenset(cell[n] for n in names))]
+        assert sum(x.count("[") for x in lines) == 2 == sum(x.count("]") for x in lines), lines
+        for x in lines:
+            assert not re.search(r"\[ | \]", x), x
+            assert x.count("[") == x.count("]"), x
+            for m in re.finditer(r"\[([^\]]*)\]", x):
+                assert m[1].strip() and "[" not in m[1], x
+        for x, y in zip(lines, plain):
+            if "[" in x and not x.startswith("["):
+                assert x.replace("[", " ").replace("]", " ").rstrip() == y, (x, y)
+
+
+def test_a_roll_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
+    """Pig that says each throw itself ("Player 1 throws 4", right after the roll): the
+    summary after the hand-over tells each die once, in the ruleset's words; a die no
+    message names right after it (Pig as it is) keeps the generic line."""
+    says = tmp_path / "pig_says.meeple"
+    says.write_text(PIG.replace("ruleset pig", "ruleset pig_says").replace(
+        "    roll d from 1..6\n",
+        '    roll d from 1..6\n    log threw "{active} throws {d}"\n'), encoding="utf-8")
+    r = run("play", says, "--seed", 2, "--no-color", "--layout", "full", "--record", tmp_path / "p.json",
+            input="\nroll\nroll\nhold\n\nquit\n")
+    told = segments(r.output)["Player 2"][0].split("Since your last move")[1]
+    thrown = re.findall(r"^  Player 1 throws (\d)$", told, re.M)
+    assert len(thrown) == 3, told
+    assert not re.search(r"Player \d rolled", told), told
+    assert re.search(r"^  Player 2 throws \d$", told, re.M), told
+    first = segments(r.output)["Player 1"][0].split("Since your last move\n")[1]
+    assert re.match(r"  Player 1 throws \d\n", first) and "rolled" not in first.split("\n\n")[0], first
+
+
+def test_a_move_written_without_cells_is_marked_where_the_board_changed(tmp_path):
+    """Chess writes its moves as text (``a7-a6``), no cell in the value: the board
+    still marks the bot's move, both the square it left and the one it took."""
+    r = run("play", "chess", "--bot", "2=first", "--seed", 1, "--record", tmp_path / "c.json",
+            input="e4\nquit\n", env={**TERMINAL, "NO_COLOR": "1"})
+    bot = re.search(r"Player 2 \(first-move bot\): (?:move )?([a-h])([1-8])-([a-h])([1-8])", r.output)
+    assert bot, r.output
+    screen = r.output.split(bot[0])[1].split("Player 1 (you)")[0]
+    marked = {(line[0], m.group(1)) for line in screen.splitlines() if line[:1].isdigit()
+              for m in re.finditer(r"\[([^\]]*)\]", line)}
+    assert marked == {(bot[2], "·"), (bot[4], "bP")}, screen
+    cols = "abcdefgh"
+    for row, col in ((bot[2], bot[1]), (bot[4], bot[3])):
+        line = next(x for x in screen.splitlines() if x[:1] == row and x[1:2] in " [")
+        at = line.index("[")
+        assert 2 + 4 * cols.index(col) - 1 <= at <= 2 + 4 * cols.index(col), (line, col)
+
+
+def test_a_turn_of_several_moves_is_marked_as_a_whole(tmp_path):
+    """Backgammon: the bot's turn is several checker moves; the board marks the cells
+    of all of them (each point left and reached), not only the last move's."""
+    r = run("play", "backgammon", "--bot", "2=first", "--seed", 3, "--no-color",
+            "--record", tmp_path / "b.json", input="1\n1\nquit\n", env={**TERMINAL, "NO_COLOR": "1"})
+    bot = re.findall(r"Player 2 \(first-move bot\): move (p\d+)\+(p\d+)", r.output)
+    assert len(bot) > 1, r.output
+    screen = r.output.split("Since your last move")[-2].rsplit("board\n", 1)[1]
+    marks = sum(line.count("[") for line in screen.splitlines())
+    assert marks == len({c for m in bot for c in m}), screen
+
+
+@pytest.mark.parametrize("lang, words", [(None, "Type 1 (the only move), its notation"),
+                                         ("de", "Gib 1 ein (der einzige Zug)")])
+def test_a_single_move_is_offered_as_1_not_1_to_1(tmp_path, lang, words):
+    """Cherokee: after a chase the seat has one way to fight it out; the hint says to
+    type 1 rather than 'a number from the list (1 to 1)'."""
+    r = run("play", "cherokee", "--players", 2, "--seed", 1, "--bot", "2=random", "--no-color",
+            *(["--locale", lang] if lang else []), "--record", tmp_path / "c.json",
+            input="1\nquit\n", env={**TERMINAL, "COLUMNS": "120", "LINES": "60"})
+    after = r.output.split("\nPlayer 1: chase ")[-1] if lang is None else r.output.split(": chase ")[-1]
+    assert words in after and "(1 to 1)" not in r.output and "(1 bis 1)" not in r.output, after

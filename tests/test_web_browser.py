@@ -296,3 +296,34 @@ def test_tokens_of_a_light_colour_are_drawn_dark_enough_to_read(browser, tmp_pat
         assert errors == []
     finally:
         server.stop()
+
+
+def test_on_a_phone_the_board_comes_before_the_list_of_moves(browser, shots, tmp_path):
+    """Go on a phone: the page is one column; the board (whose cells pick the moves) and
+    the last move come first, not under 82 buttons; on a wide screen the moves stay in
+    their column on the right, beside the board, with the header and the table close
+    above and below it (the long list beside them leaves no gaps in the left column)."""
+    server = Server("go", "--bot", "2=random", "--seed", "7", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        phone, errors = _page(browser, url, viewport=PHONE, is_mobile=True, has_touch=True)
+        phone.wait_for_selector("#moves button")
+        board = phone.locator("#boards .board").bounding_box()
+        moves = phone.locator("#moves-section").bounding_box()
+        assert board is not None and moves is not None
+        assert board["y"] + board["height"] <= moves["y"] + 1, (board, moves)
+        assert board["y"] < PHONE["height"]          # seen without scrolling
+        _shot(phone, shots, "go-phone")
+        wide, errors2 = _page(browser, url, viewport={"width": 1200, "height": 900})
+        wide.wait_for_selector("#moves button")
+        board = wide.locator("#boards .board").bounding_box()
+        moves = wide.locator("#moves-section").bounding_box()
+        assert moves["x"] >= board["x"] + board["width"] - 1 and moves["y"] <= board["y"], (board, moves)
+        # the long list of moves beside it does not push the board down from the header
+        top = wide.locator("header").bounding_box()
+        assert board["y"] - (top["y"] + top["height"]) < 80, (top, board)
+        zones = wide.locator("#zones-section").bounding_box()
+        assert zones["y"] - (board["y"] + board["height"]) < 60, (board, zones)
+        assert errors == [] and errors2 == []
+    finally:
+        server.stop()

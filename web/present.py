@@ -35,7 +35,7 @@ def _typed(prog, t, v, items: set[int]) -> Any:
     if name == "player" and isinstance(v, int):
         return display.player_name(prog, v)
     if name == "bool" or isinstance(v, bool):
-        return display.text(prog, "yes", "yes") if v else display.text(prog, "no", "no")
+        return display.yes_no(prog, v)
     if name in prog.checked.enums:
         return display.name(prog, f"{name}.{v}")
     if name in prog.checked.kinds and isinstance(v, int):

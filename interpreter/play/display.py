@@ -157,6 +157,32 @@ def text(prog: Program, key: str, default: str) -> str:
     return prog.checked.texts.get(key, default)
 
 
+# The words for true and false in the languages the bundled locales are written in, for
+# a locale that does not give its own (``text yes "..."``, ``text no "..."``), by
+# language code and by the name a locale declares (``language "Deutsch"``).
+_YES_NO = {"de": ("ja", "nein"), "fr": ("oui", "non"), "nl": ("ja", "nee"), "ru": ("да", "нет"),
+           "en": ("yes", "no")}
+_LANGUAGE_CODES = {"deutsch": "de", "german": "de", "français": "fr", "francais": "fr",
+                   "french": "fr", "nederlands": "nl", "dutch": "nl", "русский": "ru",
+                   "russian": "ru", "english": "en"}
+
+
+def _yes_no_words(prog: Program) -> tuple[str, str]:
+    locale = (getattr(prog, "locale", None) or "").replace("_", "-").casefold()
+    code = locale.split("-")[0] if locale else ""
+    if code not in _YES_NO:
+        declared = (getattr(prog.checked, "language", None) or "").casefold()
+        code = _LANGUAGE_CODES.get(declared, "en")
+    return _YES_NO.get(code, _YES_NO["en"])
+
+
+def yes_no(prog: Program, value) -> str:
+    """A yes/no value as players read it: the locale's ``yes``/``no`` texts, else the
+    words of the locale's language (English without a locale)."""
+    yes, no = _yes_no_words(prog)
+    return text(prog, "yes", yes) if value else text(prog, "no", no)
+
+
 def player_name(prog: Program, p: int) -> str:
     return text(prog, "player", "Player {n}").replace("{n}", str(p + 1))
 
@@ -176,7 +202,7 @@ def _attr_text(prog: Program, kind: str, attr: str, value, use_short: bool) -> s
         path = f"{t.arg}.{value}"
         return short(prog, path) if use_short else name(prog, path)
     if isinstance(value, bool):
-        return text(prog, "yes", "yes") if value else text(prog, "no", "no")
+        return yes_no(prog, value)
     return str(value)
 
 
@@ -250,7 +276,7 @@ def value_text(prog: Program, v, type_code: str, can_see=None, mask=None) -> str
     if type_code.startswith("enum:"):
         return name(prog, f"{type_code[5:]}.{v}")
     if type_code == "bool":
-        return text(prog, "yes", "yes") if v else text(prog, "no", "no")
+        return yes_no(prog, v)
     return str(v)
 
 
