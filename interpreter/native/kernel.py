@@ -1165,7 +1165,7 @@ class Proc(ChanceStatements):
         options hold no none and are in their order (``_plain_options``)."""
         ce = self.gen.ct(el)
         order = self.order(el, "v_", "who_")
-        if plain and alone is not None and not isinstance(alone, tuple) and el.tag == "cell" and order.startswith("ordered("):
+        if plain and alone is not None and not isinstance(alone, tuple) and el.tag == "cell":   # (ordered)
             return f"s.opts.{o} = none_then(all_, none_of<{ce}>());"
         if isinstance(alone, tuple):   # several moves without an object: a none each
             return (f"std::vector<{ce}> v_; v_.reserve(all_.size()); "

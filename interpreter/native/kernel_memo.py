@@ -59,6 +59,14 @@ def _hashed(a: str, listed: bool) -> str:
             f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
 
 
+def _by_keys(keys: list) -> tuple[str, str, str]:
+    """The C++ of a keep's entry by its arguments (``kept_call``'s ``keys``): the hash
+    that picks the entry, the test that it holds these arguments (`` && ...`` each) and
+    the statements that store them."""
+    h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
+    return h, "".join(" && " + k[4] for k in keys), " ".join(f"{k[1]} = {k[2]};" for k in keys)
+
+
 class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
     """``Gen``'s methods for calls that read a keep (some outlast a step:
     kernel_lasting.py; lists made one element per cell: kernel_elementwise.py)."""
@@ -284,6 +292,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         self.protos.append(sig + ";")
         return sig, self.ct(rt), params, args
 
+    def _hit(self, counted: str = "") -> str:
+        """The C++ block that returns the value of the keep's entry ``e``, counting again
+        the work and the calls its evaluation counted (``counted``: C++ run first)."""
+        return (f"{{ ++KEPT_READS; {counted}W(s, e.work); s.calls += e.calls; "
+                f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
+
     def _read(self, same: str, lasting: str = "", noted: bool = True, recheck: str = "", counted: str = "") -> str:
         """The C++ that returns the value of the keep's entry ``e`` where it is of the
         running epoch and ``same`` (its arguments') holds, counting again the work and the
@@ -293,8 +307,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         zones read (else an entry serves its arguments for good). ``recheck``: the C++
         test of a lasting entry in place of ``fresh`` (its stamps, else a component's
         membership: kernel_components.py). ``counted``: C++ run at each read found."""
-        hit = (f"{{ ++KEPT_READS; {counted}W(s, e.work); s.calls += e.calls; "
-               f"if (s.calls > {self.b.calls}) bail(); return e.v; }}")
+        hit = self._hit(counted)
         read = f"if (e.epoch == EPOCH{same}) {hit}"
         if lasting:
             test = f" && {recheck}" if recheck else " && fresh(s, e.deps)" if noted else ""
@@ -316,14 +329,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             keys.append((f"{self.ct(t)} {ident('Q', n)};", f"e.{ident('Q', n)}", a,
                          f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
                          f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
-        h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys)) or "0"
-        same = "".join(" && " + k[4] for k in keys)
-        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
+        h, same, store = _by_keys(keys)
         rec = self.lasting(name)   # (kernel_lasting.py)
         # (a list of cells filtered, its cells whose zones changed taken out: kernel_components.py)
         check = self.filter_recheck(name) if rec and self.notes(name) else None
         recheck = f"{check}(s, e.v, e.deps{args})" if check else ""
-        hopped = self._kept_hop(name, sig, rec, rt, args, keys, check, recheck)
+        hopped = self._kept_hop(name, sig, rec, rt, args, keys, recheck)
         if hopped:
             self.fns.append(hopped)
             return ident("K", name)
@@ -340,7 +351,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"{('e.deps = deps_read(); ' if self.notes(name) else '') + 'e.last = true; ' if rec else ''}return v_; }}")
         return ident("K", name)
 
-    def _kept_hop(self, name: str, sig: str, rec: str | None, rt: str, args: str, keys: list, check: str | None,
+    def _kept_hop(self, name: str, sig: str, rec: str | None, rt: str, args: str, keys: list,
                   recheck: str) -> str | None:
         """The body of ``uK_name`` for a list of the cells one step of a relation from the
         cells of a parameter, filtered (``filter_hop``, kernel_components.py): as
@@ -350,14 +361,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         the entries the cells related to it point at, a cell pointed elsewhere its
         entry; a clean entry is read with nothing checked, another rechecked (its
         filled cells taken out) and pointed at again, else made again. None where
-        ``name``'s keep is no such list (``check``: its ``filter_recheck``)."""
-        hop = self.filter_hop(name) if check and keys and rec else None
+        ``name``'s keep is no such list (``recheck``: the call of its ``filter_recheck``)."""
+        hop = self.filter_hop(name) if recheck and keys and rec else None
         if hop is None:
             return None
         key = ("KEPT", name)
-        h = " ^ ".join(f"({k[3]} * {0x9E3779B97F4A7C15 >> i}ULL)" for i, k in enumerate(keys))
-        same = "".join(" && " + k[4] for k in keys)
-        store = " ".join(f"{k[1]} = {k[2]};" for k in keys)
+        h, same, store = _by_keys(keys)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
                  f"{LASTING_FIELDS}bool clean = false; uint64_t lin = 0; }}")
         table = self.tables.table(key, lambda t: f"static {entry} {t}[256];")
@@ -369,8 +378,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         self.touches(key, hop[0], cell, table)
         seal = (f"e.clean = true; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
-        hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
-               "return e.v; }")
+        hit = self._hit()
         return (f"{sig} {{ size_t i_ = (({h}) >> 13) & 255; auto& e = {table}[i_]; "
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
@@ -426,8 +434,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"if (--g_.refs == 0) {{ g_.v = {rt}(); g_.deps = List<uint64_t>(); {pool}_free[{pool}_n++] = o_; }} }} }}"))
         self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
-        hit = (f"{{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
-               "return e.v; }")
+        hit = self._hit()
         return (f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
                 f"if ({recheck}) {{ e.clean = true; e.lin = s.z.lin.id; "
