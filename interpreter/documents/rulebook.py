@@ -793,8 +793,8 @@ class _Builder:
         value of its loops."""
         s = self.say
         args = join([(self.words.attr_name(a.name), " ", *self.w(a.value)) for a in e.args], ", ")
-        text = (s("deck.entry", n=str(e.count), kind=self.shown(e.kind), args=args) if e.count != 1
-                else s("deck.entry_one", kind=self.shown(e.kind), args=args))
+        key = ("deck.entry" if e.count != 1 else "deck.entry_one") + ("" if args else "_bare")
+        text = s(key, n=str(e.count), kind=self.shown(e.kind), args=args)
         for cl in e.clauses:
             text += s("deck.entry_for", var=(Term(words_of(cl.var)),), iter=self.w(cl.iter))
         return text
