@@ -26,7 +26,7 @@ from ...dsl import ast as ir, load as dsl_load
 from ...dsl.check_decls import prose_keys
 from ..play import display
 from . import meeple_code as mc, rulebook_example
-from .rulebook_words import Term, Words, words_of
+from .rulebook_words import Term, Words, join, words_of
 
 # ---------------------------------------------------------------- the model
 
@@ -170,15 +170,6 @@ class _Say:
 
     def word(self, key: str) -> str:
         return "".join(str(p) for p in self(key))
-
-
-def join(parts, sep=", ") -> Text:
-    out: list = []
-    for i, p in enumerate(parts):
-        if i:
-            out.extend(sep if isinstance(sep, tuple) else (sep,))
-        out.extend(p if isinstance(p, tuple) else (p,))
-    return tuple(out)
 
 
 def capitalised(text: Text) -> Text:

@@ -151,7 +151,7 @@ class Words:
             case "ListLit":
                 return self.listed([self.expr(a) for a in e.items])
             case "TupleLit":
-                return _join([self.expr(a) for a in e.items], ", ")
+                return join([self.expr(a) for a in e.items], ", ")
             case "CellAt":
                 return s("x.cell_at", board=self.expr(e.board), coords=self.named_args(e.coords))
             case "Ray":
@@ -159,14 +159,14 @@ class Words:
         return (Term(ir.show(e)),)
 
     def named_args(self, args) -> tuple:
-        return _join([(words_of(a.name), " ", *self.expr(a.value)) for a in args], ", ")
+        return join([(words_of(a.name), " ", *self.expr(a.value)) for a in args], ", ")
 
     def listed(self, parts: list) -> tuple:
         if not parts:
             return self.say("x.nothing")
         if len(parts) == 1:
             return parts[0]
-        return self.say("x.list", items=_join(parts[:-1], ", "), last=parts[-1])
+        return self.say("x.list", items=join(parts[:-1], ", "), last=parts[-1])
 
     def _local(self, name: str) -> bool:
         c = self.c
@@ -234,7 +234,7 @@ class Words:
                 return s("x.related", rel=rel, a=args[0])
             if len(args) == 2:
                 return s("x.relation_holds", rel=rel, a=args[0], b=args[1])
-            return s("x.holds_for", f=rel, args=_join(args, s("x.and_sep")))
+            return s("x.holds_for", f=rel, args=join(args, s("x.and_sep")))
         if f in BUILTINS:
             return self.builtin(f, e.args, args)
         d = c.functions.get(f)
@@ -243,7 +243,7 @@ class Words:
         if not args:
             return s("x.the", name=fn)
         key = "x.holds_for" if d is not None and d.result is not None and d.result.name == "bool" else "x.fn_of"
-        return s(key, f=fn, args=_join(args, s("x.and_sep")))
+        return s(key, f=fn, args=join(args, s("x.and_sep")))
 
     def builtin(self, f: str, nodes, args: list) -> tuple:
         s = self.say
@@ -257,7 +257,7 @@ class Words:
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
         key += "3" if f == "across" and len(args) == 3 else ""
         if key not in s.english:     # (a built-in with no phrase yet reads as a function)
-            return s("x.fn_of", f=(Term(words_of(f)),), args=_join(args, s("x.and_sep")))
+            return s("x.fn_of", f=(Term(words_of(f)),), args=join(args, s("x.and_sep")))
         return s(key, **dict(zip("abc", args)))
 
     # -- lists
@@ -275,9 +275,9 @@ class Words:
             parts.append(s(key, var=(Term(words_of(cl.var)),), xs=self.expr(it)))
         if comp.cond is not None:
             conds.append(comp.cond)
-        out = _join(parts, ", ")
+        out = join(parts, ", ")
         if conds:
-            out += s("x.where", cond=_join([self.expr(x) for x in conds], s("x.and_sep")))
+            out += s("x.where", cond=join([self.expr(x) for x in conds], s("x.and_sep")))
         return out
 
     def comprehension(self, comp) -> tuple:
@@ -325,7 +325,9 @@ def _is_list(e, c) -> bool:
     return e.node == "BinOp" and e.op == "+" and (_is_list(e.left, c) or _is_list(e.right, c))
 
 
-def _join(parts, sep) -> tuple:
+def join(parts, sep=", ") -> tuple:
+    """Texts (tuples of parts, or single parts) one after the other, ``sep`` (a part or
+    a Text) between them."""
     out: list = []
     for i, p in enumerate(parts):
         if i:
