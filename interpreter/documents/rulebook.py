@@ -662,9 +662,14 @@ class _Builder:
             subs.append(Section("at-end", s("h.at_end"), [Para(s("at_end.intro")), Steps(self.steps(c.at_end.body))]))
         if c.invariants:
             subs.append(Section("checks", s("h.checks"), [Para(s("checks.intro")), Items(
-                [s("check.item", name=(Term(words_of(i.name)),), moment=s(f"moment.{i.moment.replace(' ', '_')}"),
-                   cond=self.w(i.cond)) for i in c.invariants])]))
+                [self.check(i) for i in c.invariants])]))
         return Section("end", s("h.end"), blocks, subs)
+
+    def check(self, d: ir.InvariantDecl) -> Text:
+        """An invariant in words: its name, when it is checked, what holds."""
+        s = self.say
+        return s("check.item", name=(Term(words_of(d.name)),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
+                 cond=self.w(d.cond))
 
     # -- variants
     def variants(self) -> Section | None:
@@ -723,8 +728,7 @@ class _Builder:
             case "EndDecl":
                 return s("goal.end_when", cond=self.w(d.cond))
             case "InvariantDecl":
-                return s("check.item", name=(Term(words_of(d.name)),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
-                         cond=self.w(d.cond))
+                return self.check(d)
             case "ScoreDecl":
                 return s("goal.score", score=s.word("w.score"), expr=self.w(d.body))
             case "TiebreakDecl":
