@@ -125,6 +125,8 @@ class Words:
             case "Var":
                 return self.var(e.name)
             case "Attr":
+                if e.obj.node == "Var" and e.name in self.c.enums.get(e.obj.name, ()):   # `Action.move`
+                    return (self.value_name(e.obj.name, e.name),)
                 return s("x.attr", attr=self.attr_name(e.name), obj=self.expr(e.obj))
             case "Index":
                 n = _counted_from_1(e.index)
@@ -180,10 +182,16 @@ class Words:
         if name == "players":
             return s("x.players")
         if name in self.enum_of:
-            return (self.name(f"{self.enum_of[name]}.{name}"),)
+            return (self.value_name(self.enum_of[name], name),)
         if name in c.enums or name in c.zones or name in c.boards or name in c.vars or name in c.kinds:
             return (self.name(name),)
         return (Term(words_of(name)),)
+
+    def value_name(self, enum: str, value: str):
+        """An enum value as players see it called, without the punctuation that joins it
+        to a label (``, shielded``); by its identifier when it shows as nothing."""
+        shown = self.name(f"{enum}.{value}").strip(" ,;:")
+        return shown or Term(words_of(value))
 
     def binop(self, e) -> tuple:
         s = self.say
