@@ -199,7 +199,8 @@ class Words:
         if e.op in ("and", "or"):      # (a quantifier or the other connective: in brackets)
             a, b = self.operand(e.left, e.op), self.operand(e.right, e.op)
         else:
-            a, b = (("(", *w, ")") if x.node == "CondExpr" else w for x, w in ((e.left, a), (e.right, b)))
+            a, b = (("(", *w, ")") if x.node == "CondExpr" or _ends_in_condition(x) else w
+                    for x, w in ((e.left, a), (e.right, b)))
         if e.op == "+" and (_is_list(e.left, self.c) or _is_list(e.right, self.c)):
             return s("x.concat", a=a, b=b)
         if e.op in ("in", "not in") and e.right.node == "BinOp" and e.right.op == "..":
@@ -319,6 +320,24 @@ def _counted_from_1(i):
     if shift == 0:
         return i.left
     return ir.BinOp(op="+" if i.op == "+" else "-", left=i.left, right=ir.IntLit(value=shift))
+
+
+def _ends_in_condition(e) -> bool:
+    """Whether an expression's words end with a list's condition (``... for which c is
+    empty``), which an operator after them would seem to continue."""
+    if e.node == "Comprehension":
+        return _filtered(e)
+    if e.node == "Aggregate":
+        return e.func not in _AGGREGATE and _filtered(e.comp)
+    return e.node == "Call" and bool(e.args) and _ends_in_condition(e.args[-1])
+
+
+def _filtered(comp) -> bool:
+    """Whether a comprehension keeps only some elements (an ``if``, or a clause over
+    ``xs if c else []``)."""
+    return comp.cond is not None or any(
+        cl.iter.node == "CondExpr" and cl.iter.other.node == "ListLit" and not cl.iter.other.items
+        for cl in comp.clauses)
 
 
 def _is_list(e, c) -> bool:
