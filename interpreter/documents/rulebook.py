@@ -471,6 +471,12 @@ class _Builder:
             out.append(kinds)
         return out
 
+    def shape(self, d: ir.BoardDecl) -> Text:
+        """A generated board's shape: its generator with its arguments, in words."""
+        s = self.say
+        return s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator or "")),),
+                                        args=self.words.named_args(d.args)))
+
     def boards(self) -> list:
         s = self.say
         out = []
@@ -481,8 +487,7 @@ class _Builder:
             if d.dark:
                 out.append(Para(s("place.dark", place=self.named(name))))
             if d.generator:
-                out.append(Para(s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator)),),
-                                                          args=self.words.named_args(d.args)))))
+                out.append(Para(self.shape(d)))
             sizes: dict[int, list] = {}
             for n in self.counts:
                 sizes.setdefault(len(self.r.for_players(n).boards.get(name, ())), []).append(n)
@@ -736,9 +741,7 @@ class _Builder:
             case "TeamDecl":
                 return s("goal.team", expr=self.w(d.body))
             case "BoardDecl":
-                shape = s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator)),),
-                                                 args=self.words.named_args(d.args))) if d.generator \
-                    else s("board.listed", n=str(len(d.cells)))
+                shape = self.shape(d) if d.generator else s("board.listed", n=str(len(d.cells)))
                 return s("board.intro", board=self.shown(d.name), kind=self.shown(d.holds.name),
                          seen=s.word(f"v.{d.visibility}")) + (" ",) + shape
         return None
