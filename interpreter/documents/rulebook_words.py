@@ -86,12 +86,12 @@ class Words:
             except Exception:  # noqa: BLE001 - checked when the ruleset loaded; words only
                 out.append(raw)
             else:
-                out.extend(self.short(e, typed.get(raw, "") if types is not None else None))
+                out.extend(self.short(e, typed.get(raw, "")))
             pos = m.end()
         out.append(text[pos:])
         return tuple(p for p in out if p != "")
 
-    def short(self, e, type_code: str | None = "") -> tuple:
+    def short(self, e, type_code: str = "") -> tuple:
         """A short noun for a value a message shows: a rule function's result by its
         name alone (``the card``), an attribute by its name (``value``), a value the
         steps name by its name, as a player when it is one (``the player chief``)."""
