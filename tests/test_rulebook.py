@@ -212,6 +212,12 @@ def test_deck_counts_are_given_per_player_count_when_they_differ():
     assert "| `Piece` | man | `colour: Colour`, `first: Role`, `home: int` | `role: Role`, `moved: bool` |" in chess
 
 
+def test_a_deck_entry_without_attributes_has_no_dangling_with():
+    chess = rulebook_view.markdown(rulebook.build(interpreter.load("chess")))
+    assert "\n- a scoresheet\n" in chess      # (`1 Sheet`: no attributes to list)
+    assert " with \n" not in chess
+
+
 def test_a_translated_ruleset_gets_a_translated_rulebook():
     md = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="fr")))
     assert "## Mise en place" in md and "## Un tour" in md

@@ -237,3 +237,21 @@ def test_the_sides_between_cells_read_as_words():
     assert "the cells next to *square* of *p* across an open side of gap not among *shut*" in md
     for lang, catalog in rulebook.catalogs().items():
         assert {"f.edge", "f.across", "f.across3", "f.knows"} <= set(catalog["messages"]), lang
+
+
+def test_an_enum_value_reads_by_its_name_without_label_punctuation():
+    # (`name Guard.shielded ", shielded"`, `name Guard.bare ""`: parts of a label;
+    # `Action.move` a value named through its enum)
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("brotherhood-of-nine", locale="en")))
+    assert "If the guard of *v* is shielded:" in md
+    assert "Set the guard of *v* to *bare*." in md
+    assert "If *act* is move:" in md
+    assert " is , " not in md and "the move of Action" not in md
+
+
+def test_a_filtered_list_before_an_operator_is_in_brackets():
+    # (`count(c for c in cells(pyramid) if empty(c)) <= 1`: the comparison is not part
+    # of the list's condition)
+    md = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="en")))
+    assert ("*one gap at most* (always): (the number of *c* of the cells of hierarchy pyramid "
+            "for which *c* is empty) is at most 1") in md

@@ -26,7 +26,7 @@ from ...dsl import ast as ir, load as dsl_load
 from ...dsl.check_decls import prose_keys
 from ..play import display
 from . import meeple_code as mc, rulebook_example
-from .rulebook_words import Term, Words, words_of
+from .rulebook_words import Term, Words, join, words_of
 
 # ---------------------------------------------------------------- the model
 
@@ -170,15 +170,6 @@ class _Say:
 
     def word(self, key: str) -> str:
         return "".join(str(p) for p in self(key))
-
-
-def join(parts, sep=", ") -> Text:
-    out: list = []
-    for i, p in enumerate(parts):
-        if i:
-            out.extend(sep if isinstance(sep, tuple) else (sep,))
-        out.extend(p if isinstance(p, tuple) else (p,))
-    return tuple(out)
 
 
 def capitalised(text: Text) -> Text:
@@ -480,6 +471,12 @@ class _Builder:
             out.append(kinds)
         return out
 
+    def shape(self, d: ir.BoardDecl) -> Text:
+        """A generated board's shape: its generator with its arguments, in words."""
+        s = self.say
+        return s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator or "")),),
+                                        args=self.words.named_args(d.args)))
+
     def boards(self) -> list:
         s = self.say
         out = []
@@ -490,8 +487,7 @@ class _Builder:
             if d.dark:
                 out.append(Para(s("place.dark", place=self.named(name))))
             if d.generator:
-                out.append(Para(s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator)),),
-                                                          args=self.words.named_args(d.args)))))
+                out.append(Para(self.shape(d)))
             sizes: dict[int, list] = {}
             for n in self.counts:
                 sizes.setdefault(len(self.r.for_players(n).boards.get(name, ())), []).append(n)
@@ -671,9 +667,14 @@ class _Builder:
             subs.append(Section("at-end", s("h.at_end"), [Para(s("at_end.intro")), Steps(self.steps(c.at_end.body))]))
         if c.invariants:
             subs.append(Section("checks", s("h.checks"), [Para(s("checks.intro")), Items(
-                [s("check.item", name=(Term(words_of(i.name)),), moment=s(f"moment.{i.moment.replace(' ', '_')}"),
-                   cond=self.w(i.cond)) for i in c.invariants])]))
+                [self.check(i) for i in c.invariants])]))
         return Section("end", s("h.end"), blocks, subs)
+
+    def check(self, d: ir.InvariantDecl) -> Text:
+        """An invariant in words: its name, when it is checked, what holds."""
+        s = self.say
+        return s("check.item", name=(Term(words_of(d.name)),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
+                 cond=self.w(d.cond))
 
     # -- variants
     def variants(self) -> Section | None:
@@ -732,8 +733,7 @@ class _Builder:
             case "EndDecl":
                 return s("goal.end_when", cond=self.w(d.cond))
             case "InvariantDecl":
-                return s("check.item", name=(Term(words_of(d.name)),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
-                         cond=self.w(d.cond))
+                return self.check(d)
             case "ScoreDecl":
                 return s("goal.score", score=s.word("w.score"), expr=self.w(d.body))
             case "TiebreakDecl":
@@ -741,9 +741,7 @@ class _Builder:
             case "TeamDecl":
                 return s("goal.team", expr=self.w(d.body))
             case "BoardDecl":
-                shape = s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator)),),
-                                                 args=self.words.named_args(d.args))) if d.generator \
-                    else s("board.listed", n=str(len(d.cells)))
+                shape = self.shape(d) if d.generator else s("board.listed", n=str(len(d.cells)))
                 return s("board.intro", board=self.shown(d.name), kind=self.shown(d.holds.name),
                          seen=s.word(f"v.{d.visibility}")) + (" ",) + shape
         return None
@@ -793,8 +791,8 @@ class _Builder:
         value of its loops."""
         s = self.say
         args = join([(self.words.attr_name(a.name), " ", *self.w(a.value)) for a in e.args], ", ")
-        text = (s("deck.entry", n=str(e.count), kind=self.shown(e.kind), args=args) if e.count != 1
-                else s("deck.entry_one", kind=self.shown(e.kind), args=args))
+        key = ("deck.entry" if e.count != 1 else "deck.entry_one") + ("" if args else "_bare")
+        text = s(key, n=str(e.count), kind=self.shown(e.kind), args=args)
         for cl in e.clauses:
             text += s("deck.entry_for", var=(Term(words_of(cl.var)),), iter=self.w(cl.iter))
         return text

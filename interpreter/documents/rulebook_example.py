@@ -33,7 +33,6 @@ class Example:
     messages: list = field(default_factory=list)   # str
     boards: list = field(default_factory=list)     # (board, before, after: {zone: (text, short text)})
     places: list = field(default_factory=list)     # (place, before, after)
-    cut: bool = False                              # the turn had more moves than told (not shown)
     ended: bool = False                            # the turn ended the game
 
 
@@ -68,15 +67,16 @@ def play(ruleset, players: int, seed: int) -> Example | None:
         said = _said(game)
         turn = game.turn_number
         ex = Example(players, seed, turn + 1)
+        cut = False     # (the turn has more moves than are told)
         while not game.over and game.turn_number == turn:
             if len(ex.moves) == MAX_MOVES:
-                ex.cut = True
+                cut = True
                 break
             _move(prog, game, rnd, ex)
         after = _contents(prog, game)
-        if not ex.cut and _fill(prog, ex, before, after):
-            log = view(game, -1)["log"]
-            ex.messages = log[len(log) - (_said(game) - said):] if _said(game) > said else []
+        if not cut and _fill(prog, ex, before, after):
+            log, new = view(game, -1)["log"], _said(game) - said
+            ex.messages = log[len(log) - new:] if new > 0 else []
             ex.ended = game.over
             return ex
         while not game.over and game.turn_number == turn:   # (a turn cut short: played out)

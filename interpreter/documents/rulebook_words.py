@@ -86,12 +86,12 @@ class Words:
             except Exception:  # noqa: BLE001 - checked when the ruleset loaded; words only
                 out.append(raw)
             else:
-                out.extend(self.short(e, typed.get(raw, "") if types is not None else None))
+                out.extend(self.short(e, typed.get(raw, "")))
             pos = m.end()
         out.append(text[pos:])
         return tuple(p for p in out if p != "")
 
-    def short(self, e, type_code: str | None = "") -> tuple:
+    def short(self, e, type_code: str = "") -> tuple:
         """A short noun for a value a message shows: a rule function's result by its
         name alone (``the card``), an attribute by its name (``value``), a value the
         steps name by its name, as a player when it is one (``the player chief``)."""
@@ -125,6 +125,8 @@ class Words:
             case "Var":
                 return self.var(e.name)
             case "Attr":
+                if e.obj.node == "Var" and e.name in self.c.enums.get(e.obj.name, ()):   # `Action.move`
+                    return (self.value_name(e.obj.name, e.name),)
                 return s("x.attr", attr=self.attr_name(e.name), obj=self.expr(e.obj))
             case "Index":
                 n = _counted_from_1(e.index)
@@ -151,7 +153,7 @@ class Words:
             case "ListLit":
                 return self.listed([self.expr(a) for a in e.items])
             case "TupleLit":
-                return _join([self.expr(a) for a in e.items], ", ")
+                return join([self.expr(a) for a in e.items], ", ")
             case "CellAt":
                 return s("x.cell_at", board=self.expr(e.board), coords=self.named_args(e.coords))
             case "Ray":
@@ -159,14 +161,14 @@ class Words:
         return (Term(ir.show(e)),)
 
     def named_args(self, args) -> tuple:
-        return _join([(words_of(a.name), " ", *self.expr(a.value)) for a in args], ", ")
+        return join([(words_of(a.name), " ", *self.expr(a.value)) for a in args], ", ")
 
     def listed(self, parts: list) -> tuple:
         if not parts:
             return self.say("x.nothing")
         if len(parts) == 1:
             return parts[0]
-        return self.say("x.list", items=_join(parts[:-1], ", "), last=parts[-1])
+        return self.say("x.list", items=join(parts[:-1], ", "), last=parts[-1])
 
     def _local(self, name: str) -> bool:
         c = self.c
@@ -180,10 +182,16 @@ class Words:
         if name == "players":
             return s("x.players")
         if name in self.enum_of:
-            return (self.name(f"{self.enum_of[name]}.{name}"),)
+            return (self.value_name(self.enum_of[name], name),)
         if name in c.enums or name in c.zones or name in c.boards or name in c.vars or name in c.kinds:
             return (self.name(name),)
         return (Term(words_of(name)),)
+
+    def value_name(self, enum: str, value: str):
+        """An enum value as players see it called, without the punctuation that joins it
+        to a label (``, shielded``); by its identifier when it shows as nothing."""
+        shown = self.name(f"{enum}.{value}").strip(" ,;:")
+        return shown or Term(words_of(value))
 
     def binop(self, e) -> tuple:
         s = self.say
@@ -191,7 +199,8 @@ class Words:
         if e.op in ("and", "or"):      # (a quantifier or the other connective: in brackets)
             a, b = self.operand(e.left, e.op), self.operand(e.right, e.op)
         else:
-            a, b = (("(", *w, ")") if x.node == "CondExpr" else w for x, w in ((e.left, a), (e.right, b)))
+            a, b = (("(", *w, ")") if x.node == "CondExpr" or _ends_in_condition(x) else w
+                    for x, w in ((e.left, a), (e.right, b)))
         if e.op == "+" and (_is_list(e.left, self.c) or _is_list(e.right, self.c)):
             return s("x.concat", a=a, b=b)
         if e.op in ("in", "not in") and e.right.node == "BinOp" and e.right.op == "..":
@@ -234,7 +243,7 @@ class Words:
                 return s("x.related", rel=rel, a=args[0])
             if len(args) == 2:
                 return s("x.relation_holds", rel=rel, a=args[0], b=args[1])
-            return s("x.holds_for", f=rel, args=_join(args, s("x.and_sep")))
+            return s("x.holds_for", f=rel, args=join(args, s("x.and_sep")))
         if f in BUILTINS:
             return self.builtin(f, e.args, args)
         d = c.functions.get(f)
@@ -243,7 +252,7 @@ class Words:
         if not args:
             return s("x.the", name=fn)
         key = "x.holds_for" if d is not None and d.result is not None and d.result.name == "bool" else "x.fn_of"
-        return s(key, f=fn, args=_join(args, s("x.and_sep")))
+        return s(key, f=fn, args=join(args, s("x.and_sep")))
 
     def builtin(self, f: str, nodes, args: list) -> tuple:
         s = self.say
@@ -257,7 +266,7 @@ class Words:
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
         key += "3" if f == "across" and len(args) == 3 else ""
         if key not in s.english:     # (a built-in with no phrase yet reads as a function)
-            return s("x.fn_of", f=(Term(words_of(f)),), args=_join(args, s("x.and_sep")))
+            return s("x.fn_of", f=(Term(words_of(f)),), args=join(args, s("x.and_sep")))
         return s(key, **dict(zip("abc", args)))
 
     # -- lists
@@ -275,9 +284,9 @@ class Words:
             parts.append(s(key, var=(Term(words_of(cl.var)),), xs=self.expr(it)))
         if comp.cond is not None:
             conds.append(comp.cond)
-        out = _join(parts, ", ")
+        out = join(parts, ", ")
         if conds:
-            out += s("x.where", cond=_join([self.expr(x) for x in conds], s("x.and_sep")))
+            out += s("x.where", cond=join([self.expr(x) for x in conds], s("x.and_sep")))
         return out
 
     def comprehension(self, comp) -> tuple:
@@ -313,6 +322,24 @@ def _counted_from_1(i):
     return ir.BinOp(op="+" if i.op == "+" else "-", left=i.left, right=ir.IntLit(value=shift))
 
 
+def _ends_in_condition(e) -> bool:
+    """Whether an expression's words end with a list's condition (``... for which c is
+    empty``), which an operator after them would seem to continue."""
+    if e.node == "Comprehension":
+        return _filtered(e)
+    if e.node == "Aggregate":
+        return e.func not in _AGGREGATE and _filtered(e.comp)
+    return e.node == "Call" and bool(e.args) and _ends_in_condition(e.args[-1])
+
+
+def _filtered(comp) -> bool:
+    """Whether a comprehension keeps only some elements (an ``if``, or a clause over
+    ``xs if c else []``)."""
+    return comp.cond is not None or any(
+        cl.iter.node == "CondExpr" and cl.iter.other.node == "ListLit" and not cl.iter.other.items
+        for cl in comp.clauses)
+
+
 def _is_list(e, c) -> bool:
     """Whether an expression surely gives a list (not a place, nor a number)."""
     if e.node in _LISTS:
@@ -325,7 +352,9 @@ def _is_list(e, c) -> bool:
     return e.node == "BinOp" and e.op == "+" and (_is_list(e.left, c) or _is_list(e.right, c))
 
 
-def _join(parts, sep) -> tuple:
+def join(parts, sep=", ") -> tuple:
+    """Texts (tuples of parts, or single parts) one after the other, ``sep`` (a part or
+    a Text) between them."""
     out: list = []
     for i, p in enumerate(parts):
         if i:
