@@ -1,6 +1,7 @@
 """Choices made ahead at one keyboard: after its move, a seat that is still to choose,
 with nothing it may not see happening in between but the other seats' secret choices
-(``interpreter.play.ahead``), makes its next choices at once, on a copy of the game;
+(``interpreter.play.ahead``), makes its next choices at once, on a copy of the game
+whose secrets are drawn from what the seat sees (``interpreter.determinize``);
 they are played in the game when it comes to them, each only if the seat's view is
 then what it was shown, so that passing three cards in Hearts is one hand-over per
 seat, not three."""
@@ -30,11 +31,18 @@ class Plans:
     def make(self, session: PlaySession, seat: int) -> None:
         """After ``seat``'s move: while it can choose ahead, it does (the session asks it
         on a copy of the game: ``session.ask``); nothing when it is the only human."""
+        import random
+
+        from ..interpreter import determinize
         from ..interpreter.play.ahead import ahead
         real = session.game
         if len(session.humans) < 2 or real.over or real.active_player == seat:
             return   # (one human, or it is asked next anyway: no hand-over to spare)
-        games = ahead((real.copy(), real.copy()), seat)
+        # on a sample of what the seat may not see, not on the game: whether it may choose
+        # ahead (the others' secret choices filled in from their own options) and what it
+        # is shown then follow from what it may see alone, not from the others' secrets
+        sample = determinize(real, seat, random.Random(0))
+        games = ahead((sample, sample.copy()), seat)
         try:
             while games is not None:
                 self.games = games

@@ -451,6 +451,46 @@ def test_no_choice_is_made_ahead_when_the_others_choices_will_show(tmp_path):
                                                      "p1: pick 1", "p2: pick 3"]
 
 
+LIMIT = """ruleset limit
+title "Limit"
+players 2..2
+var limit: int per player owner = 3
+var pick: int per player hidden = 0
+var flag: bool = false
+setup {
+  roll b from 3..4
+  limit(players[1]) = b
+}
+turn {
+  for i in 1..3 {
+    choose pick(p) from [x for x in 1..4 if x <= limit(p)] for each p in players as "pick"
+    if i == 2 and pick(players[1]) == 3 { flag = true }
+  }
+}
+end when turn_number() == 1
+score(p) = pick(p)
+"""
+
+
+def test_whether_a_choice_is_made_ahead_tells_nothing_of_the_others_secrets(tmp_path):
+    """Player 2's greatest pick (its hidden ``limit``, 3 or 4) decides whether its second
+    pick may show (``flag``): whether Player 1 is asked its third pick ahead must not
+    depend on it, or Player 1 would read Player 2's limit from its screens."""
+    path = tmp_path / "limit.meeple"
+    path.write_text(LIMIT, encoding="utf-8")
+    prog = interpreter.load(str(path))
+    limits = {seed: prog.new_game(2, seed=seed).state["pvars"]["limit"][1] for seed in (0, 1)}
+    assert sorted(limits.values()) == [3, 4], limits
+    seen = []
+    for seed in limits:
+        r = run("play", path, "--seed", seed, "--record", tmp_path / f"l{seed}.json",
+                "--no-color", input="\n1\n1\n1\n\n1\n1\n1\n\n1\nquit\n")
+        first = segments(r.output)["Player 1"][0]
+        seen.append((re.findall(r"Pass the terminal to (Player \d)\.", r.output),
+                     first.count("Your next choice, made now")))
+    assert seen[0] == seen[1], seen
+
+
 def test_a_random_pick_of_the_set_up_is_told_to_the_seats_that_may_know_it():
     """Hearts draws where the cards go (a public variable) before the deal: every seat
     may know it. A different draw would change nothing hidden (the deal is the same), so

@@ -38,12 +38,12 @@ def plan_key(game: Game, seat: int) -> str:
 def ahead(games: tuple[Game, Game], seat: int) -> tuple[Game, Game] | None:
     """``games`` (two copies of a game, alike as ``seat`` sees them) played on to the
     seat's next decision, the other seats' secret choices filled in: each their first
-    legal move on the first copy, their last on the second. None when the way there is not only the others' secret choices, when the
-    seat would see something new (an item, a chance result) or the copies differ for it.
-    The copies are changed."""
+    legal move on the first copy, their last on the second. None when the way there is
+    not only the others' secret choices, when the seat would see something new (an
+    item, a chance result) or the copies differ for it. The copies are changed."""
     first, last = games
     marks = {"rng": first.state["rng"], "seen": list(first.state["seen"]),
-             **({"chance": first.state["chance"]} if "chance" in first.state else {})}
+             **({"chance": {"n": first.state["chance"]["n"]}} if "chance" in first.state else {})}
     for game, pick in ((first, 0), (last, -1)):
         if not _fill(game, seat, pick):
             return None

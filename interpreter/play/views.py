@@ -312,13 +312,15 @@ def _fallen(begin) -> list[Fallen]:
             fell.append((len(steps) - 1, kind, active, o, step_type, said))
     seats = list(range(shadow.R.n_players)) + [SPECTATOR]
     out = []
+    kept = None   # (what each seat's view keeps from it as the steps fell: ``_kept``)
     for k, kind, active, o, step_type, said in fell:
         if not prog.hidden_information:
             who = frozenset(seats)
         elif "item" in step_type:
             who = frozenset(s for s in seats if _sees_items(shadow, o.value, step_type, s))
         else:
-            who = _untelling(begin, steps, k, shadow, seats)
+            kept = kept if kept is not None else _kept(shadow, seats)
+            who = _untelling(begin, steps, k, kept)
         out.append(Fallen(kind, active if isinstance(active, int) else None, o.value,
                           step_type, o.notation, who, said))
     return out
@@ -333,14 +335,14 @@ def _sees_items(game: Game, value, type_code: str, seat) -> bool:
     return False   # (a tuple or anything else holding items: not told)
 
 
-def _untelling(begin, steps: list, k: int, real: Game, seats: list) -> frozenset:
+def _untelling(begin, steps: list, k: int, kept: dict) -> frozenset:
     """The seats for which no other outcome of step ``k`` changes what their view keeps
-    from them (``_kept``), every other step falling as it fell."""
+    from them (``kept``: ``_kept`` of the steps as they fell), every other step falling
+    as it fell."""
     n = steps[k][1]
     if n > MAX_OUTCOMES_TRIED:
         return frozenset()
-    told = set(seats)
-    kept = {s: _kept(real, s) for s in seats}
+    told = set(kept)
     for alt in range(n):
         if alt == steps[k][0]:
             continue
@@ -356,24 +358,30 @@ def _untelling(begin, steps: list, k: int, real: Game, seats: list) -> frozenset
                 j += 1
         except Exception:  # noqa: BLE001 - another outcome broke a rule: tell nobody
             return frozenset()
-        told = {s for s in told if _kept(other, s) == kept[s]}
+        now = _kept(other, told)
+        told = {s for s in told if now[s] == kept[s]}
         if not told:
             break
     return frozenset(told)
 
 
-def _kept(game: Game, seat) -> str:
-    """What the seat's view keeps from it (the parts of the whole view its own view
+def _kept(game: Game, seats) -> dict:
+    """Seat -> what its view keeps from it (the parts of the whole view its own view
     masks or leaves out), as text to compare; the decision's options left out (they
     follow from the rest), the secret choices made kept."""
-    whole, own = view(game, "all", log=False), view(game, seat, log=False)
-    for v in (whole, own):
-        v.pop("seat", None)
-        if v.get("pending"):
-            v["pending"].pop("options", None)
-            if not v["pending"].get("chosen", True):
-                del v["pending"]["chosen"]   # (nobody has chosen yet: nothing is kept)
-    return json.dumps(_masked(whole, own), sort_keys=True)
+    whole = _bare(view(game, "all", log=False))
+    return {s: json.dumps(_masked(whole, _bare(view(game, s, log=False))), sort_keys=True)
+            for s in seats}
+
+
+def _bare(v: dict) -> dict:
+    """A view without what ``_kept`` leaves out (changed in place)."""
+    v.pop("seat", None)
+    if v.get("pending"):
+        v["pending"].pop("options", None)
+        if not v["pending"].get("chosen", True):
+            del v["pending"]["chosen"]   # (nobody has chosen yet: nothing is kept)
+    return v
 
 
 def _masked(whole, own):
@@ -384,4 +392,4 @@ def _masked(whole, own):
         return {k: _masked(v, own.get(k)) for k, v in whole.items()}
     if isinstance(whole, list) and isinstance(own, list) and len(whole) == len(own):
         return [_masked(a, b) for a, b in zip(whole, own)]
-    return None if whole == own else whole
+    return whole
