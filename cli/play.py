@@ -25,7 +25,6 @@ from . import render, saving, told
 from .i18n import language, tr
 from .layout import TurnInfo, fit_screen, flow, height, moves_full
 from .line_input import LineEditor, editor as line_editor
-from .plans import Plans
 from .render import HUMAN, seat_label  # (defined there: simulate needs no play)
 
 if TYPE_CHECKING:   # (imported where used: `meeple <command> --help` loads no interpreter)
@@ -167,7 +166,6 @@ class PlaySession:
         # decision verb -> the barest way its moves have been written (``layout.Fit.moves``):
         # a move list never gets richer again, so it keeps one shape from turn to turn
         self.move_styles: dict[str, str] = {}
-        self.plans = Plans()   # choices made ahead (one hand-over for several choices)
         for s in humans:
             self.know(s)
         self.editor = line_editor()   # line editing, history, completion on a terminal
@@ -358,8 +356,6 @@ class PlaySession:
         made to describe the move, dropped once it is described: undo takes moves back
         with ``Game.undo``.)"""
         from ..interpreter.play import record as records
-        if self.plans.games is not None:
-            return self.plans.apply(seat, move)
         before = self.game.copy()
         done = Done.before(self.game, seat)
         with self.signals.held():   # the move, its place in the history and in the journal
@@ -402,8 +398,7 @@ class PlaySession:
                 if seat is None:  # pragma: no cover - a running game always has a decider
                     break
                 if self.seats[seat] == HUMAN:
-                    if not self.plans.play(self, seat):
-                        self.human_turn(seat)
+                    self.human_turn(seat)
                 else:
                     if not self.bot_turn(seat):
                         return 1
@@ -621,8 +616,7 @@ class PlaySession:
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
             + [(True, line) for line in told.arrived(self.prog, self.lang,
-                                                     self.own_seen.get(seat, {}), seat, v)]
-            + self.plans.lines(self.lang),
+                                                     self.own_seen.get(seat, {}), seat, v)],
             since_title=tr(self.lang, "Since your last move"),
             last=self.last_cells.get(seat, frozenset()),
             most=self.move_styles.get(_verb_of(v), "text"))
@@ -677,10 +671,8 @@ class PlaySession:
         if self.last_human != seat and (self.last_human is not None or len(self.humans) > 1):
             self.handover(seat)
         self.last_human = seat
-        self.plans.note_dropped(self, seat)
         self.show(seat, force=False)
-        if self.ask(seat):
-            self.plans.make(self, seat)
+        self.ask(seat)
 
     def ask(self, seat: int) -> bool:
         """Reads ``seat``'s commands until it makes a move (True) or takes one back."""
@@ -704,11 +696,7 @@ class PlaySession:
                 self.details(seat, low)
                 continue
             if low in UNDO_WORDS:
-                if self.plans.games is not None:
-                    c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(tr(
-                        self.lang, "a choice made ahead is played once the others have "
-                                   "chosen; choose this one now.")))
-                elif self.undo(seat):
+                if self.undo(seat):
                     return False
                 continue
             if self.try_move(seat, line):

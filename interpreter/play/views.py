@@ -10,7 +10,6 @@ the procedure stack and item locations never leave the game.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from . import display
@@ -263,9 +262,6 @@ class Fallen:
     said: int
 
 
-MAX_OUTCOMES_TRIED = 64   # a step of more outcomes is shown only in a game hiding nothing
-
-
 def chance_seen(before: Game, move, seat: int | None = None) -> list[Fallen]:
     """The chance results (dice, random picks, random ties: never a shuffle, whose result
     the zones show as they may) that fell as ``move`` was played on ``before`` (a game
@@ -274,11 +270,11 @@ def chance_seen(before: Game, move, seat: int | None = None) -> list[Fallen]:
 
     The move is played again on a copy in explicit chance mode, each step drawn from the
     generator as the seeded game draws it, so the results are the ones that fell. In a
-    game that hides nothing every seat may know them. Otherwise a seat may know a result
-    when it tells the seat nothing hidden: every other outcome of its step (the later
-    steps as they fell) leaves what the seat's view keeps from it the same; an item
-    picked only when the seat sees it after the move."""
-    if before.chance_mode != "seeded":
+    game that hides nothing every seat may know them. In a game that hides anything no
+    seat is told them here: whether a result fell, and which, may follow from what a
+    seat may not see (a die rolled only when a hidden value allows, or added to one), so
+    such a game says what it wants told in its own messages, which the views filter."""
+    if before.chance_mode != "seeded" or before.program.hidden_information:
         return []   # (explicit mode: its outcomes are set one by one, by whoever plays)
 
     def begin() -> Game:
@@ -291,105 +287,23 @@ def chance_seen(before: Game, move, seat: int | None = None) -> list[Fallen]:
 def chance_seen_at_start(program, players: int, seed: int) -> list[Fallen]:
     """``chance_seen`` for what fell as a new game of ``seed`` was set up (the dice of
     an opening roll), up to its first decision."""
+    if program.hidden_information:
+        return []
     return _fallen(lambda: Game.new(program, players, seed, chance="explicit"))
 
 
 def _fallen(begin) -> list[Fallen]:
     """The chance results of a run that ``begin()`` starts in explicit chance mode, each
-    step drawn from the generator (see ``chance_seen``)."""
+    step drawn from the generator (see ``chance_seen``), in a game that hides nothing."""
     shadow = begin()
-    prog = shadow.program
-    steps: list[tuple[int, int]] = []   # (the outcome's index, how many there were)
+    everyone = frozenset([*range(shadow.R.n_players), SPECTATOR])
     fell = []
     while shadow.at_chance:
         R = shadow.R
         kind, active, said = shadow.chance_kind, R.active, R.dropped + len(R.log)
         step_type = R.chance["step"]["type"]
-        n = len(shadow.chance_outcomes())
         o = shadow.sample_chance()
-        steps.append((o.index, n))
         if kind != "shuffle":
-            fell.append((len(steps) - 1, kind, active, o, step_type, said))
-    seats = list(range(shadow.R.n_players)) + [SPECTATOR]
-    out = []
-    kept = None   # (what each seat's view keeps from it as the steps fell: ``_kept``)
-    for k, kind, active, o, step_type, said in fell:
-        if not prog.hidden_information:
-            who = frozenset(seats)
-        elif "item" in step_type:
-            who = frozenset(s for s in seats if _sees_items(shadow, o.value, step_type, s))
-        else:
-            kept = kept if kept is not None else _kept(shadow, seats)
-            who = _untelling(begin, steps, k, kept)
-        out.append(Fallen(kind, active if isinstance(active, int) else None, o.value,
-                          step_type, o.notation, who, said))
-    return out
-
-
-def _sees_items(game: Game, value, type_code: str, seat) -> bool:
-    """Whether the seat sees, in ``game``, every item of a value of this type."""
-    if type_code == "item":
-        return isinstance(value, int) and seat_sees(game.R, value, seat)
-    if type_code.startswith("list:") and isinstance(value, list):
-        return all(_sees_items(game, v, type_code[5:], seat) for v in value)
-    return False   # (a tuple or anything else holding items: not told)
-
-
-def _untelling(begin, steps: list, k: int, kept: dict) -> frozenset:
-    """The seats for which no other outcome of step ``k`` changes what their view keeps
-    from them (``kept``: ``_kept`` of the steps as they fell), every other step falling
-    as it fell."""
-    n = steps[k][1]
-    if n > MAX_OUTCOMES_TRIED:
-        return frozenset()
-    told = set(kept)
-    for alt in range(n):
-        if alt == steps[k][0]:
-            continue
-        try:
-            other = begin()
-            j = 0
-            while other.at_chance:
-                want = alt if j == k else steps[j][0] if j < len(steps) else None
-                if want is not None and want < len(other.chance_outcomes()):
-                    other.apply_chance(want)
-                else:
-                    other.sample_chance()
-                j += 1
-        except Exception:  # noqa: BLE001 - another outcome broke a rule: tell nobody
-            return frozenset()
-        now = _kept(other, told)
-        told = {s for s in told if now[s] == kept[s]}
-        if not told:
-            break
-    return frozenset(told)
-
-
-def _kept(game: Game, seats) -> dict:
-    """Seat -> what its view keeps from it (the parts of the whole view its own view
-    masks or leaves out), as text to compare; the decision's options left out (they
-    follow from the rest), the secret choices made kept."""
-    whole = _bare(view(game, "all", log=False))
-    return {s: json.dumps(_masked(whole, _bare(view(game, s, log=False))), sort_keys=True)
-            for s in seats}
-
-
-def _bare(v: dict) -> dict:
-    """A view without what ``_kept`` leaves out (changed in place)."""
-    v.pop("seat", None)
-    if v.get("pending"):
-        v["pending"].pop("options", None)
-        if not v["pending"].get("chosen", True):
-            del v["pending"]["chosen"]   # (nobody has chosen yet: nothing is kept)
-    return v
-
-
-def _masked(whole, own):
-    """``whole`` where ``own`` differs from it (None where they agree)."""
-    if whole == own:
-        return None
-    if isinstance(whole, dict) and isinstance(own, dict):
-        return {k: _masked(v, own.get(k)) for k, v in whole.items()}
-    if isinstance(whole, list) and isinstance(own, list) and len(whole) == len(own):
-        return [_masked(a, b) for a, b in zip(whole, own)]
-    return whole
+            fell.append(Fallen(kind, active if isinstance(active, int) else None, o.value,
+                               step_type, o.notation, everyone, said))
+    return fell
