@@ -254,8 +254,9 @@ class StmtChecks:
 
     def _part_has_none(self, span, verb: str, name: str, t: T) -> bool:
         """Whether the part ``name`` of ``choose (...) ... or "VERB"`` may be none, as it is
-        after that move (a cell, a player or an enum value); else a located error."""
-        if t.tag in NULLABLE or t.is_error:
+        after that move (a cell, a player or an enum value, or none itself); else a located
+        error."""
+        if t.tag in NULLABLE or t.tag == "none" or t.is_error:
             return True
         self.d.add(errors.tuple_alone(span, verb, name, str(t)))
         return False

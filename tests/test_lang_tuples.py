@@ -126,6 +126,16 @@ def test_misuse_is_a_located_check_error(body, code, column, words):
     assert d.span.column == column and d.span.line == 10 + body.count("\n"), d.span
 
 
+def test_a_part_that_is_none_itself_may_stand_beside_a_verb():
+    """A part written as none in every option is none after the move without an object
+    too: no error (it was refused as a part that "cannot be none")."""
+    game = _rules(_turn('  choose (c, d) from [(c, none) for c in cells(b)] as "put" or "pass"\n'
+                        '  if c == none and d == none { n = 1 }')).new_game(2, 0)
+    assert "pass" in [m.notation for m in game.legal_moves()]
+    game.apply("pass")
+    assert game.over and game.state["vars"]["n"] == 1
+
+
 def test_misuse_hints_show_the_way():
     d = _errors(_turn('  choose (c, d) from [(c, 1, 2) for c in cells(b)]'))[0]
     assert d.hint.startswith("build the options as tuples of 2")
