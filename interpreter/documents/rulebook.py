@@ -476,7 +476,8 @@ class _Builder:
         None with fewer than two attributes."""
         decl = self.c.kinds[kind]
         values = {a: list(dict.fromkeys(prog.items[i].attrs[a] for i in items)) for a in decl
-                  if a in prog.items[items[0]].attrs}
+                  if a in prog.items[items[0]].attrs   # (a list or a tuple is no value to group by)
+                  and all(isinstance(prog.items[i].attrs[a], (str, int)) for i in items)}
         order = sorted((a for a in values if len(values[a]) > 1),
                        key=lambda a: (decl[a].tag != "enum", len(values[a])))
         if len(order) < 2:
