@@ -212,6 +212,40 @@ def test_deck_counts_are_given_per_player_count_when_they_differ():
     assert "| `Piece` | man | `colour: Colour`, `first: Role`, `home: int` | `role: Role`, `moved: bool` |" in chess
 
 
+def test_a_deck_of_many_pieces_is_a_table_by_their_attributes():
+    hearts = rulebook.build(interpreter.load("hearts"))
+    md = rulebook_view.markdown(hearts)
+    # a row per suit with its 13 cards, not one paragraph of 52 names
+    assert "The pieces of kind `Card` (card), by `suit`:" in md
+    assert "| `suit` | `rank` |" in md
+    for suit in ("clubs", "diamonds", "hearts", "spades"):
+        assert f"| {suit} | two, three, four, five, six, seven, eight, nine, ten, jack, queen, king, ace |" in md
+    assert "The pieces: two of clubs" not in md and "two of clubs;" not in md
+    page = rulebook_view.html(hearts)
+    parse_html(page)
+    assert "<tr><td>spades</td><td>two, three," in page
+    # three attributes: a grid of two of them (clan × sex), the third in the cells
+    ru = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="ru")))
+    assert "| `clan` | Мужчина | Женщина |" in ru
+    assert "| Птицы | 4, 5, 6, 7, 8, 9 | 3, 4, 5, 6, 7, 8 |" in ru
+    assert "Фишки: Птицы мужчина 4" not in ru
+    # how many of each, in the cells
+    nine = rulebook_view.markdown(rulebook.build(interpreter.load("brotherhood-of-nine")))
+    assert "| red | Kveblir × 2, Linda × 2, Surron × 3, Drantul × 3, Ekvil × 3, flag |" in nine
+
+
+def test_a_few_pieces_or_pieces_without_attributes_stay_a_sentence(tmp_path):
+    md = rulebook_view.markdown(rulebook.build(interpreter.load(str(tiny(tmp_path)))))
+    assert "The pieces: Token 1; Token 2; Token 3; Token 4." in md
+    many = tmp_path / "many"
+    many.mkdir()
+    (many / "many.meeple").write_text(RULESET.replace("players_count_or(4)", "30").replace(
+        "ruleset tiny", "ruleset many"), encoding="utf-8")
+    md = rulebook_view.markdown(rulebook.build(interpreter.load(str(many))))
+    # one attribute: nothing to group by, however many pieces
+    assert "The pieces: Token 1; Token 2; " in md and "Token 30." in md and "by `" not in md
+
+
 def test_a_deck_entry_without_attributes_has_no_dangling_with():
     chess = rulebook_view.markdown(rulebook.build(interpreter.load("chess")))
     assert "\n- a scoresheet\n" in chess      # (`1 Sheet`: no attributes to list)

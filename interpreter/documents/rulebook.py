@@ -16,6 +16,7 @@ catalog gets English sentences and a note saying so. The model is plain data;
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -185,6 +186,18 @@ def plain(text: Text) -> str:
 
 
 # ---------------------------------------------------------------- building
+
+# a deck's pieces of one kind are listed in a sentence up to this many different ones,
+# else set in a table; a table has a column per value of an attribute with at most
+# this many values
+_SENTENCE_AT_MOST = 12
+_COLUMNS_AT_MOST = 4
+
+
+def _capital(s: str) -> str:
+    """A table heading from a ruleset's name: its first letter a capital."""
+    return s[:1].upper() + s[1:]
+
 
 def _decisions(block: ir.Block, when: tuple):
     """Every decision in a block, with what must hold for it to be reached: the
@@ -426,23 +439,77 @@ class _Builder:
                 total = sum(k for _, k in kinds)
                 out.append(Para(s("deck.count", n=str(total), players=self.players(ns),
                                   kinds=join([(f"{k} × ", *self.named(kind)) for kind, k in kinds]))))
-                contents = self.contents(d.name, ns[0])
-                if contents:
-                    out.append(Para(s("deck.contents", items=contents)))
+                out += self.contents(d.name, ns[0])
         return out
 
-    def contents(self, deck: str, n: int) -> str:
-        """The items of a deck as players read them (their labels), each with how many
-        there are; empty when there are too many different ones to list."""
+    def contents(self, deck: str, n: int) -> list:
+        """The items of a deck as players read them: of a kind with many different
+        items and two attributes or more that tell them apart, a table (``grouped``);
+        the others in a sentence of their labels, each with how many there are (none
+        when there are too many different ones to list)."""
         prog = self.r.for_players(n)
         ivars = self._start_ivars(n)
-        counts: dict[str, int] = {}
+        by_kind: dict[str, dict[str, list]] = {}
         for i in prog.deck_items[deck]:
-            label = display.item_label(prog, i, ivars=ivars)
-            counts[label] = counts.get(label, 0) + 1
-        if len(counts) > 80:
-            return ""
-        return "; ".join(label if k == 1 else f"{label} × {k}" for label, k in counts.items())
+            labels = by_kind.setdefault(prog.items[i].kind, {})
+            labels.setdefault(display.item_label(prog, i, ivars=ivars), []).append(i)
+        out, listed = [], {}
+        for kind, labels in by_kind.items():
+            grouped = self.grouped(prog, kind, [i for items in labels.values() for i in items]) \
+                if len(labels) > _SENTENCE_AT_MOST else None
+            if grouped:
+                by, table = grouped
+                out += [Para(self.say("deck.by", kind=self.named(kind), by=by)), table]
+            else:
+                listed.update(labels)
+        if listed and len(listed) <= 80:
+            items = "; ".join(label if len(its) == 1 else f"{label} × {len(its)}" for label, its in listed.items())
+            out.insert(0, Para(self.say("deck.contents", items=items)))
+        return out
+
+    def grouped(self, prog, kind: str, items: list) -> tuple[Text, Table] | None:
+        """Items of one kind as a table read at a glance, by the attributes that tell
+        them apart (enumerated ones first, then those with the fewest values): a row
+        per value of the first, and with three attributes or more, a column per value
+        of the second (when there are at most four), each cell the other values of its
+        items in order, with how many of each; with the name of the rows' attribute.
+        None with fewer than two attributes."""
+        decl = self.c.kinds[kind]
+        values = {a: list(dict.fromkeys(prog.items[i].attrs[a] for i in items)) for a in decl
+                  if a in prog.items[items[0]].attrs   # (a list or a tuple is no value to group by)
+                  and all(isinstance(prog.items[i].attrs[a], (str, int)) for i in items)}
+        order = sorted((a for a in values if len(values[a]) > 1),
+                       key=lambda a: (decl[a].tag != "enum", len(values[a])))
+        if len(order) < 2:
+            return None
+        grid = len(order) > 2 and len(values[order[0]]) <= _COLUMNS_AT_MOST
+        cols, rows_by, rest = (order[:1], order[1], order[2:]) if grid else ([], order[0], order[1:])
+        text = functools.partial(display.attr_text, prog, kind)
+        col_values = values[cols[0]] if cols else [None]
+        cells: dict[tuple, dict[str, int]] = {}
+        for i in items:
+            attrs = prog.items[i].attrs
+            cell = cells.setdefault((attrs[rows_by], attrs[cols[0]] if cols else None), {})
+            shown = " ".join(text(a, attrs[a]) for a in rest)
+            cell[shown] = cell.get(shown, 0) + 1
+        rows = [[(text(rows_by, r),)] + [(", ".join(v if k == 1 else f"{v} × {k}"
+                                                    for v, k in cells.get((r, c), {}).items()),)
+                                         for c in col_values]
+                for r in values[rows_by]]
+        head = [self.heading(kind, rows_by)]
+        if cols:
+            head += [(_capital(text(cols[0], c)),) for c in col_values]
+        else:
+            head.append(join([self.heading(kind, a) for a in rest]))
+        return self.heading(kind, rows_by, capital=False), Table(head, rows)
+
+    def heading(self, kind: str, attr: str, capital: bool = True) -> Text:
+        """An attribute as a table's heading: what players see it called, else (in any
+        language) its name in the rules."""
+        got = self.c.names.get(f"{kind}.{attr}")
+        if not got:
+            return (Code(attr),)
+        return (_capital(got[0]) if capital else got[0],)
 
     def _start_ivars(self, n: int):
         """The items' variables as play begins: after a setup without chance (the same in

@@ -196,7 +196,9 @@ def color_of_item(prog: Program, item: int) -> str | None:
     return prog.checked.colors.get(f"{t.arg}.{info.attrs[attr]}")
 
 
-def _attr_text(prog: Program, kind: str, attr: str, value, use_short: bool) -> str:
+def attr_text(prog: Program, kind: str, attr: str, value, use_short: bool = False) -> str:
+    """An attribute's value as players read it: an enum value's name (or short name),
+    yes/no, else the value as written."""
     t = prog.checked.kinds[kind].get(attr)
     if t is not None and t.tag == "enum":
         path = f"{t.arg}.{value}"
@@ -216,15 +218,15 @@ def item_label(prog: Program, item: int, use_short: bool = False, ivars=None) ->
     if tmpl:
         template = tmpl[1] if use_short and tmpl[1] else tmpl[0]
     if template is None:
-        parts = [_attr_text(prog, info.kind, a, v, use_short) for a, v in info.attrs.items()]
+        parts = [attr_text(prog, info.kind, a, v, use_short) for a, v in info.attrs.items()]
         return " ".join([name(prog, info.kind)] + parts) if not use_short else "".join(parts)
     short_fields = use_short and bool(tmpl[1])
 
     def field(m):
         attr = m.group(1)
         if attr in info.attrs:
-            return _attr_text(prog, info.kind, attr, info.attrs[attr], short_fields)
-        return _attr_text(prog, info.kind, attr, _item_var(ivars, attr, item), short_fields)
+            return attr_text(prog, info.kind, attr, info.attrs[attr], short_fields)
+        return attr_text(prog, info.kind, attr, _item_var(ivars, attr, item), short_fields)
 
     def part(m):  # {if NAME: TEXT}: TEXT when the bool NAME is true (an unknown value: neither)
         value = info.attrs[m.group(2)] if m.group(2) in info.attrs else _item_var(ivars, m.group(2), item)
