@@ -57,11 +57,13 @@ class Fit:
 def _rungs(least_log: int = 0) -> list[Fit]:
     """From the most detailed compact screen to the barest: each rung leaves out
     something more (it is a command away: board, zones, log, moves). ``least_log``: the
-    messages are never fewer (what happened since the seat's last move)."""
+    messages are never fewer (what happened since the seat's last move). The other seats'
+    lines go before the moves' items do: a cell's name alone ('r2c2') does not say what
+    the move does on a board drawn without the cells' names."""
     steps = [dict(names=True, log=6), dict(log=4), dict(names=False, log=3), dict(log=2),
              dict(log=1), dict(moves="bare"), dict(titles=False), dict(log=least_log),
-             dict(hint=False), dict(moves="short"), dict(others="counts"), dict(moves="notation"),
-             dict(others="none"), dict(shared=False), dict(boards=False), dict(title=False),
+             dict(hint=False), dict(moves="short"), dict(others="counts"), dict(others="none"),
+             dict(moves="notation"), dict(shared=False), dict(boards=False), dict(title=False),
              dict(own=False), dict(all_moves=False)]
     out, cur = [], {}
     for step in steps:

@@ -494,3 +494,38 @@ def test_a_single_move_is_offered_as_1_not_1_to_1(tmp_path, lang, words):
             input="1\nquit\n", env={**TERMINAL, "COLUMNS": "120", "LINES": "60"})
     after = r.output.split("\nPlayer 1: chase ")[-1] if lang is None else r.output.split(": chase ")[-1]
     assert words in after and "(1 to 1)" not in r.output and "(1 bis 1)" not in r.output, after
+
+
+def _screens(output: str, title: str) -> list[list[str]]:
+    """Each turn screen of the output: its lines from the title rule to the prompt."""
+    out, cur = [], None
+    for line in output.splitlines():
+        if line.startswith("─") and title in line:
+            cur = []
+        if cur is not None:
+            cur.append(line)
+            if ", your move (" in line:
+                out.append(cur)
+                cur = None
+    return out
+
+
+@pytest.mark.parametrize("env", [TERMINAL, {**TERMINAL, "NO_COLOR": "1"}])
+def test_a_compact_move_onto_a_card_names_the_card(tmp_path, env):
+    """80x24, Cherokee for 3 after the bots' moves: the compact board draws the cards,
+    not the cells' names, so a move written as its cell alone ('1. r2c2') could not be
+    told from the others without typing 'moves'. Every move onto a card names it beside
+    its cell ('r2c2  5wBi'), the other seats' lines left to 'zones' first, and each
+    screen still fits in 24 lines."""
+    r = run("play", "cherokee", "--players", 3, "--bot", "2=random", "--bot", "3=random",
+            "--seed", 11, "--no-color", "--record", tmp_path / "c.json",
+            input="1\n" * 12 + "quit\n", env=env)
+    screens = _screens(r.output, "Cherokee — turn")
+    cells = 0
+    for lines in screens:
+        assert len(lines) <= 24, "\n".join(lines)
+        for line in lines[lines.index(next(x for x in lines if ": Choose: " in x)) + 1:]:
+            for entry in re.findall(r"(?<!\d)\d+\. r\d+c\d+(?:  +\S+)?", line):
+                cells += 1
+                assert re.search(r"r\d+c\d+  +\d[mw][A-Z]", entry), "\n".join(lines)
+    assert cells >= 20, r.output
