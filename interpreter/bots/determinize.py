@@ -138,8 +138,8 @@ def _complete(game: Game, seat: int, rng: random.Random, mapping: dict[int, int]
         follow(sample, mapping)
     _scatter_dark(R, seat, rng)
     _forget_item_vars(R, mapping)
-    _redraw_choices(R, seat, rng)
     _forget_private(R, seat)
+    _redraw_choices(R, seat, rng)   # (after: the others' options are asked of the sample)
     R.rng = rng_mod.seed_state(rng.getrandbits(64))
     return sample
 
@@ -452,20 +452,52 @@ def _forget_item_vars(R, dealt) -> None:
 
 
 def _redraw_choices(R, seat: int, rng: random.Random) -> None:
-    """The secret choices of other seats in a simultaneous decision under way, drawn
-    again among their options."""
+    """The other seats' part of a simultaneous decision under way, on the sample: their
+    options asked again of it (they may follow from what the seat may not see: the
+    others' hands, a hidden limit), their secret choices drawn again among them."""
     pend = R.pending
-    if pend is None or "waiting" not in pend or not pend["chosen"]:
+    if pend is None or "waiting" not in pend:
+        return
+    each = _asked_again(R, seat)
+    if each is None and not pend["chosen"]:
         return
     chosen = pend["chosen"]
-    if all(s == seat for s, _ in chosen):
-        return
-    R.ask_each(pend["var"], list(zip(pend["seats"], pend["each"])), pend["type"], pend["verb"])
+    R.ask_each(pend["var"], list(zip(pend["seats"], each or pend["each"])), pend["type"], pend["verb"])
     for s, value in chosen:
         if s != seat:
             options = R.pending["each"][R.pending["seats"].index(s)]
             value = options[rng.randrange(len(options))]
         R.choose_each(s, value)
+
+
+def _asked_again(R, seat: int) -> list | None:
+    """The options of each seat of the simultaneous decision under way, the other seats'
+    asked again of the sample by the instruction that asked them (the seat's own as it
+    was shown them); None where that cannot be done (the decision is not the frame's
+    last instruction, or asking again breaks a rule of the sample)."""
+    from ..core import ops
+    pend = R.pending
+    if not R.stack:
+        return None
+    frame = R.stack[-1]
+    proc = R.prog.procs.get(frame["p"])
+    i = frame["pc"] - 1
+    if proc is None or proc.plain is None or proc.core is None or not 0 <= i < len(proc.core):
+        return None
+    ins = proc.core[i]
+    if not isinstance(ins, ops.AskEach) or ins.var != pend["var"]:
+        return None
+    R.pending = None
+    try:
+        proc.plain[i](R, dict(frame["L"]))
+        again = R.pending
+    except Exception:  # noqa: BLE001 - the sample breaks a rule there: as it was asked
+        again = None
+    R.pending = pend
+    if again is None or again["seats"] != pend["seats"]:
+        return None
+    return [mine if s == seat else theirs
+            for s, mine, theirs in zip(pend["seats"], pend["each"], again["each"])]
 
 
 def _forget_private(R, seat: int) -> None:

@@ -34,6 +34,7 @@ class Proc:
     fused: bool = False  # some instructions run runs of statements at once (see fused.py)
     frame: frames.Shape | None = None  # what a saved frame of it holds (see frames.py)
     core: list | None = None  # its instructions (core.ops), of which ``code`` is the Python form
+    plain: list | None = None  # ``code`` as the reference makes it, before fused.py (by index)
 
 
 def compile_proc(prog: Program, name: str, params: list[str], body: ir.Block) -> Proc:
@@ -41,7 +42,9 @@ def compile_proc(prog: Program, name: str, params: list[str], body: ir.Block) ->
     without parameters), fused where the program runs the fast code (see fused.py)."""
     low = lower(prog, name, params, body)
     b = Builder(prog, Env(locals_=low.locals))
-    proc = Proc(name, b.code(low.code), [i.span for i in low.code], frame=shape(prog, low), core=low.code)
+    plain = b.code(low.code)
+    proc = Proc(name, list(plain), [i.span for i in low.code], frame=shape(prog, low), core=low.code,
+                plain=plain)
     if prog.optimize:
         fused.fuse(prog, FuseInput(proc, low.code, b.made))
     proc.params = params
