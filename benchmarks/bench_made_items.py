@@ -18,11 +18,11 @@ rounds).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
-import time
 from pathlib import Path
+
+from bench_playouts_ruleset import playouts  # the same random games, timed
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "testdata" / "made_items"
@@ -52,19 +52,6 @@ def pool_amazons(text: str) -> str:
     return text.replace("supply arrows: 28 of Piece(seat: 0)\n",
                         "zone arrows: Piece\ndeck spare into arrows { 28 of Piece(seat: 0) }\n") \
         .replace("  make Piece at a\n", "  move top(arrows) to a\n")
-
-
-def playouts(prog, games: int) -> tuple[float, int]:
-    """CPU seconds for ``games`` random games, and their decisions."""
-    rnd, decisions = random.Random(1), 0
-    t0 = time.process_time()
-    for seed in range(games):
-        g = prog.new_game(2, seed)
-        while not g.over:
-            legal = g.legal_moves()
-            g.apply(legal[rnd.randrange(len(legal))], safe=False)
-            decisions += 1
-    return time.process_time() - t0, decisions
 
 
 def main() -> None:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
 import time
@@ -34,27 +33,13 @@ os.environ.setdefault("MEEPLE_KERNEL_QUICK", "0")   # (speed: the optimised kern
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # (--cold imports this file from ROOT)
+
+from bench_kernel_playouts import batch, per_move  # noqa: E402  (the same timed games)
 
 from meeple import interpreter  # noqa: E402
 
 RULES = str(ROOT / "tests" / "testdata" / "tiny_bridge")
-
-
-def per_move(program, games: int, first: int = 0) -> float:
-    rnd = random.Random(1)
-    t0 = time.process_time()
-    for seed in range(first, first + games):
-        g = program.new_game(2, seed)
-        g.undo_limit = 0
-        while not g.over:
-            g.apply(rnd.randrange(g.move_count()), safe=False)
-    return time.process_time() - t0
-
-
-def batch(program, games: int) -> float:
-    t0 = time.process_time()
-    interpreter.playouts(program, games, seed=0)
-    return time.process_time() - t0
 
 
 def spiel(game, games: int) -> float:
@@ -76,11 +61,11 @@ def programs() -> dict:
 
 def run(way: str, games: int, progs: dict | None = None, spiel_game=None) -> float:
     if way == "python":
-        return per_move(progs["python"], games)
+        return per_move(progs["python"], 2, games)
     if way == "kernel_batch":
         return batch(progs["kernel"], games)
     if way == "kernel_per_move":
-        return per_move(progs["kernel"], games)
+        return per_move(progs["kernel"], 2, games)
     return spiel(spiel_game, games)
 
 

@@ -1,5 +1,6 @@
 """Runs ``meeple ARGS...`` in this process as the console script does (``cli.main``):
-its exit code, stdout and stderr, and never a traceback. Shared by the CLI tests."""
+its exit code, stdout and stderr, and never a traceback; and the cells of the result
+table it prints. Shared by the CLI tests."""
 from __future__ import annotations
 
 import io
@@ -39,3 +40,10 @@ def meeple_cli(*args, typed: str = "", out: io.StringIO | None = None, err: io.S
     result = Run(code, out.getvalue(), err.getvalue())
     assert "Traceback" not in result.out + result.err, result
     return result
+
+
+def result_rows(out: str) -> list[list[str]]:
+    """The cells of the result table's rows (after its header), by column."""
+    lines = out[out.rindex("Result"):].splitlines()
+    return [[c.strip() for c in line.strip("│┃").split("│" if "│" in line else "┃")]
+            for line in lines if line.startswith(("│", "┃"))]

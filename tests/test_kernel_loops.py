@@ -60,33 +60,44 @@ def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
     assert re.search(r"uV\d+_n \+= \(size_t\)\(bool\)\(", source)   # ([c for c in xs if cond]: likewise)
 
 
-@needs_kernel
-def test_its_games_are_python_s():
-    fast, python = compiled(True), compiled(False)
-    want = interpreter.playouts(python, 12, seed=3)
+def assert_games_are_python_s(program, games: int, seed: int) -> None:
+    """``program(native)``'s kernel plays every one of ``games`` games as Python does."""
+    fast, python = program(True), program(False)
+    want = interpreter.playouts(python, games, seed=seed)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, 12, seed=3)
+        got = interpreter.playouts(fast, games, seed=seed)
     assert got == want and fast.native_fallbacks == 0
     assert len({g["result"]["scores"][0] for g in got}) > 1
 
 
-def outcome(prog):
+def outcome(prog, moves: int):
     try:
         g = prog.new_game(2, 3)
-        for _ in range(5):
+        for _ in range(moves):
             g.apply(0)
         return g.state["vars"]
     except RuleError as e:
         return str(e)
 
 
+def assert_work_is_python_s(program, hi: int, moves: int) -> None:
+    """``program(native, budgets)``'s kernel runs out of work where Python does, and
+    only there, in its first ``moves`` moves (the least budget Python needs below ``hi``)."""
+    lo = least_budget(lambda work: isinstance(outcome(program(False, Budgets(work=work)), moves), str), hi)
+    for work in (lo - 1, lo):
+        assert outcome(program(True, Budgets(work=work)), moves) == outcome(program(False, Budgets(work=work)), moves)
+    assert isinstance(outcome(program(True, Budgets(work=lo - 1)), moves), str)
+
+
+@needs_kernel
+def test_its_games_are_python_s():
+    assert_games_are_python_s(compiled, 12, seed=3)
+
+
 @needs_kernel
 def test_the_work_counted_is_python_s_to_the_last_unit():
-    lo = least_budget(lambda work: isinstance(outcome(compiled(False, Budgets(work=work))), str), 1 << 12)
-    for work in (lo - 1, lo):
-        assert outcome(compiled(True, Budgets(work=work))) == outcome(compiled(False, Budgets(work=work)))
-    assert isinstance(outcome(compiled(True, Budgets(work=lo - 1))), str)
+    assert_work_is_python_s(compiled, 1 << 12, moves=5)
 
 
 # lists pushed element by element (more than one loop, a range's), on the stack up to 128
@@ -192,23 +203,5 @@ def test_empty_of_a_filter_of_cells_that_cannot_fail_walks_the_cells():
 
 @needs_kernel
 def test_loops_in_place_give_python_s_games_and_work():
-    fast, python = fused(True), fused(False)
-    want = interpreter.playouts(python, 10, seed=4)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, 10, seed=4)
-    assert got == want and fast.native_fallbacks == 0
-    assert len({g["result"]["scores"][0] for g in got}) > 1
-
-    def outcome(prog):
-        try:
-            g = prog.new_game(2, 3)
-            for _ in range(6):
-                g.apply(0)
-            return g.state["vars"]
-        except RuleError as e:
-            return str(e)
-    lo = least_budget(lambda work: isinstance(outcome(fused(False, Budgets(work=work))), str), 1 << 14)
-    for work in (lo - 1, lo):
-        assert outcome(fused(True, Budgets(work=work))) == outcome(fused(False, Budgets(work=work)))
-    assert isinstance(outcome(fused(True, Budgets(work=lo - 1))), str)
+    assert_games_are_python_s(fused, 10, seed=4)
+    assert_work_is_python_s(fused, 1 << 14, moves=6)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from console import result_rows
 from docs_support import RULESETS
 from meeple.cli.main import app
 from meeple.dsl.errors import MeepleError
@@ -99,12 +100,6 @@ def run(*args):
     assert "Traceback" not in r.output
     assert r.exit_code == 0, r.output
     return r
-
-
-def result_rows(out: str) -> list[list[str]]:
-    lines = out[out.rindex("Result"):].splitlines()
-    return [[c.strip() for c in line.strip("│┃").split("│" if "│" in line else "┃")]
-            for line in lines if line.startswith(("│", "┃"))]
 
 
 def test_play_simulate_and_arena_show_the_values(tmp_path):

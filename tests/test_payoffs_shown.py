@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from console import result_rows
 from meeple.cli.main import app
 from typer.testing import CliRunner
 
@@ -22,13 +23,6 @@ def run(*args):
     assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
     assert r.exit_code == 0, r.output
     return r
-
-
-def result_rows(out: str) -> list[list[str]]:
-    """The cells of the result table's rows (after its header), by column."""
-    lines = out[out.rindex("Result"):].splitlines()
-    return [[c.strip() for c in line.strip("│┃").split("│" if "│" in line else "┃")]
-            for line in lines if line.startswith(("│", "┃"))]
 
 
 def test_play_and_replay_show_each_seats_payoff(tmp_path):
