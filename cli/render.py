@@ -724,8 +724,10 @@ def result_table(prog, result: dict) -> Group:
     words = {"win": tr(lang, "Win"), "draw": tr(lang, "Draw"), "loss": tr(lang, "Loss")}
     if outcomes:
         t.add_column(tr(lang, "Outcome"))
-    payoffs = result.get("payoffs")   # only when the ruleset declares a payoff
-    if payoffs is not None:
+    payoffs: list | None = None   # each seat's, exactly (one counted ``per 6`` shows as 7/6)
+    if result.get("payoffs") is not None:   # only when the ruleset declares a payoff
+        from ..interpreter import payoff_values  # (not imported by `meeple list`)
+        payoffs = payoff_values(result)
         t.add_column(tr(lang, "Payoff"), justify="right")
     rank = 1
     for group in result["ranking"]:
@@ -738,9 +740,8 @@ def result_table(prog, result: dict) -> Group:
             row += [Text(str(result["tiebreaks"][name][p])) for name in ties]
             if outcomes:
                 row.append(Text(words[outcomes[p]]))
-            if payoffs is not None:   # (exactly: one counted ``per 6`` shows as 7/6)
-                from fractions import Fraction  # (not imported by `meeple list`)
-                row.append(Text(str(Fraction(payoffs[p], result.get("payoffs_per", 1)))))
+            if payoffs is not None:
+                row.append(Text(str(payoffs[p])))
             t.add_row(*row, style="bold" if p in result["winners"] else None)
         rank += len(group)
     for name, score in (result.get("participants") or {}).items():

@@ -16,11 +16,10 @@ catalog gets English sentences and a note saying so. The model is plain data;
 """
 from __future__ import annotations
 
-import functools
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 
 from ...dsl import ast as ir, load as dsl_load
@@ -484,7 +483,7 @@ class _Builder:
             return None
         grid = len(order) > 2 and len(values[order[0]]) <= _COLUMNS_AT_MOST
         cols, rows_by, rest = (order[:1], order[1], order[2:]) if grid else ([], order[0], order[1:])
-        text = functools.partial(display.attr_text, prog, kind)
+        text = partial(display.attr_text, prog, kind)
         col_values = values[cols[0]] if cols else [None]
         cells: dict[tuple, dict[str, int]] = {}
         for i in items:
