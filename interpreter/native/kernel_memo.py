@@ -167,23 +167,18 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return None
         var, el, t = var_el_t
         n = self.fresh("n")
-        binds, scope = [], {}
-        for p, a in zip(fd.params, it.args):
-            pt = self.param_type(p)
-            name = self.fresh(p.name)
-            binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
-            scope[p.name] = (name, pt)
+        binds, scope = self._bound_params(fd, it.args, sc)
         work = "" if self.facts.counted(it) else f"W(s, {n}); "
         if el in ("Id", "I"):   # (numbers or ids: pushed on the stack, then walked)
             out, d, k = self.fresh("out"), self.fresh("d"), self.fresh("k")
             loops = self.loops(body, scope, lambda inner: f"{out}.push_back({self.expr(body.elem, inner, t.arg)});",
                                whole=True)
-            return (f"{{ {''.join(binds)}Build<{el}> {out}; {loops} const {el}* {d} = {out}.data(); "
+            return (f"{{ {binds}Build<{el}> {out}; {loops} const {el}* {d} = {out}.data(); "
                     f"size_t {n} = {out}.size(); {work}for (size_t {k} = 0; {k} < {n}; ++{k}) "
                     f"{{ const {el} {var} = {d}[{k}]; {{ {inside()} }} }} }}")
         loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
                                                        f"++{n}; {{ {inside()} }}"), whole=True)
-        return f"{{ {''.join(binds)}I {n} = 0; {loops} {work}}}"
+        return f"{{ {binds}I {n} = 0; {loops} {work}}}"
 
     def empty_of_filter(self, e, sc: dict) -> str | None:
         """``empty(f(...))`` where f's body is ``[c for c in cells(b) if cond]``, called
@@ -203,14 +198,21 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         if body.elem.node != "Var" or body.elem.name != var or table is None or table[0] != "cells" \
                 or not _total(body.cond, var, False):
             return None
+        binds, scope = self._bound_params(fd, arg.args, sc)
+        loops = self.loops(body, scope, lambda inner: "return false;")
+        return f"([&]() -> bool {{ {binds}{loops} return true; }}())"
+
+    def _bound_params(self, fd, args: list, sc: dict) -> tuple[str, dict]:
+        """A function's body compiled in the place of its call (``fused_loop``,
+        ``empty_of_filter``): the C++ that binds each parameter to its argument, once,
+        and the scope of the body (each parameter by its name)."""
         binds, scope = [], {}
-        for p, a in zip(fd.params, arg.args):
+        for p, a in zip(fd.params, args):
             pt = self.param_type(p)
             name = self.fresh(p.name)
             binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
             scope[p.name] = (name, pt)
-        loops = self.loops(body, scope, lambda inner: "return false;")
-        return f"([&]() -> bool {{ {''.join(binds)}{loops} return true; }}())"
+        return "".join(binds), scope
 
     def pure_recursive(self, name: str) -> bool:
         """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and
