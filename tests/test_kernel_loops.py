@@ -10,14 +10,11 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import least_budget
+from lockstep import kernel_playouts_as_python, work_counted_as_python
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import Budgets, RuleError, compile_sources
-from meeple.interpreter.analysis import playouts as playouts_module
+from meeple.interpreter import compile_sources
 from meeple.interpreter.native import kernel
-
-from meeple import interpreter
 
 pytestmark = pytest.mark.kernels
 
@@ -62,31 +59,12 @@ def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
 
 @needs_kernel
 def test_its_games_are_python_s():
-    fast, python = compiled(True), compiled(False)
-    want = interpreter.playouts(python, 12, seed=3)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, 12, seed=3)
-    assert got == want and fast.native_fallbacks == 0
-    assert len({g["result"]["scores"][0] for g in got}) > 1
-
-
-def outcome(prog):
-    try:
-        g = prog.new_game(2, 3)
-        for _ in range(5):
-            g.apply(0)
-        return g.state["vars"]
-    except RuleError as e:
-        return str(e)
+    kernel_playouts_as_python(compiled(True), compiled(False), 12, seed=3)
 
 
 @needs_kernel
 def test_the_work_counted_is_python_s_to_the_last_unit():
-    lo = least_budget(lambda work: isinstance(outcome(compiled(False, Budgets(work=work))), str), 1 << 12)
-    for work in (lo - 1, lo):
-        assert outcome(compiled(True, Budgets(work=work))) == outcome(compiled(False, Budgets(work=work)))
-    assert isinstance(outcome(compiled(True, Budgets(work=lo - 1))), str)
+    work_counted_as_python(compiled, 5, 1 << 12)
 
 
 # lists pushed element by element (more than one loop, a range's), on the stack up to 128
@@ -127,13 +105,7 @@ def test_lists_pushed_one_by_one_start_on_the_stack_and_cells_are_never_none():
 
 @needs_kernel
 def test_lists_pushed_one_by_one_give_python_s_games():
-    fast, python = built(True), built(False)
-    want = interpreter.playouts(python, 8, seed=5)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, 8, seed=5)
-    assert got == want and fast.native_fallbacks == 0
-    assert len({g["result"]["scores"][0] for g in got}) > 1
+    kernel_playouts_as_python(built(True), built(False), 8, seed=5)
 
 
 # a loop over the call of a function whose body is a comprehension of two loops: the
@@ -192,23 +164,5 @@ def test_empty_of_a_filter_of_cells_that_cannot_fail_walks_the_cells():
 
 @needs_kernel
 def test_loops_in_place_give_python_s_games_and_work():
-    fast, python = fused(True), fused(False)
-    want = interpreter.playouts(python, 10, seed=4)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, 10, seed=4)
-    assert got == want and fast.native_fallbacks == 0
-    assert len({g["result"]["scores"][0] for g in got}) > 1
-
-    def outcome(prog):
-        try:
-            g = prog.new_game(2, 3)
-            for _ in range(6):
-                g.apply(0)
-            return g.state["vars"]
-        except RuleError as e:
-            return str(e)
-    lo = least_budget(lambda work: isinstance(outcome(fused(False, Budgets(work=work))), str), 1 << 14)
-    for work in (lo - 1, lo):
-        assert outcome(fused(True, Budgets(work=work))) == outcome(fused(False, Budgets(work=work)))
-    assert isinstance(outcome(fused(True, Budgets(work=lo - 1))), str)
+    kernel_playouts_as_python(fused(True), fused(False), 10, seed=4)
+    work_counted_as_python(fused, 6, 1 << 14)
