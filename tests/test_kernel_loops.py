@@ -166,3 +166,15 @@ def test_empty_of_a_filter_of_cells_that_cannot_fail_walks_the_cells():
 def test_loops_in_place_give_python_s_games_and_work():
     kernel_playouts_as_python(fused(True), fused(False), 10, seed=4)
     work_counted_as_python(fused, 6, 1 << 14)
+
+
+def test_a_rule_function_hiding_a_built_in_is_no_condition_that_cannot_fail():
+    # (occupied(c) the rules' own, which may fail: every cell's condition is tested, as
+    # Python tests them making the list, not the cells up to the first let through)
+    rules = FUSED.replace("function low(", "function occupied(c: b): bool = 6 / (c.row * 5 + c.col - 7) != 9\n"
+                          "function low(")
+    src = SourceSet(base=parse(rules, "fused.meeple"), sources={"fused.meeple": rules})
+    source = kernel.Gen(compile_sources(src).for_players(2)).source()
+    assert "uF_occupied(s, " in source
+    assert len(re.findall(r"uF_mine\(s, ", source)) == 2
+    assert not re.search(r"\[&\]\(\) -> bool \{ const I uV\d+_s = ", source)

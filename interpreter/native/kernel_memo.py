@@ -196,7 +196,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         var = body.clauses[0].var
         table = self.facts.table_list(body.clauses[0].iter)
         if body.elem.node != "Var" or body.elem.name != var or table is None or table[0] != "cells" \
-                or not _total(body.cond, var, False):
+                or not _total(body.cond, var, False, self.c.calls_builtin):
             return None
         binds, scope = self._bound_params(fd, arg.args, sc)
         loops = self.loops(body, scope, lambda inner: "return false;")
@@ -493,30 +493,32 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 _SAFE_CALLS = frozenset({"occupied", "empty"})
 
 
-def _total(e, var: str, held: bool) -> bool:
+def _total(e, var: str, held: bool, builtin) -> bool:
     """Whether a condition on the cell ``var`` of a board's loop cannot fail: names,
     literals, ``and``, ``or``, ``not``, ``==`` and ``!=`` of such, ``occupied(var)``,
     ``empty(var)``, the cell's attributes, and the attributes of ``top(var)`` on the right
-    of an ``and`` whose left is ``occupied(var)`` (``held``: the cell holds an item)."""
+    of an ``and`` whose left is ``occupied(var)`` (``held``: the cell holds an item), each
+    call the built-in's (``builtin(name)``: no function of the rules hides it)."""
     n = e.node
     if n in ("Var", "IntLit", "BoolLit", "NoneLit", "StrLit"):
         return True
     if n == "UnOp":
-        return e.op == "not" and _total(e.operand, var, held)
+        return e.op == "not" and _total(e.operand, var, held, builtin)
     if n == "BinOp":
         if e.op == "and":
-            holds = held or (e.left.node == "Call" and e.left.func == "occupied" and _of_cell(e.left, var))
-            return _total(e.left, var, held) and _total(e.right, var, holds)
-        return e.op in ("or", "==", "!=") and _total(e.left, var, held) and _total(e.right, var, held)
+            holds = held or (e.left.node == "Call" and e.left.func == "occupied" and _of_cell(e.left, var, builtin))
+            return _total(e.left, var, held, builtin) and _total(e.right, var, holds, builtin)
+        return e.op in ("or", "==", "!=") and _total(e.left, var, held, builtin) \
+            and _total(e.right, var, held, builtin)
     if n == "Call":
-        return e.func in _SAFE_CALLS and _of_cell(e, var)
+        return e.func in _SAFE_CALLS and _of_cell(e, var, builtin)
     if n == "Attr":
         o = e.obj
         return (o.node == "Var" and o.name == var) or (held and o.node == "Call" and o.func == "top"
-                                                        and _of_cell(o, var))
+                                                        and _of_cell(o, var, builtin))
     return False
 
 
-def _of_cell(call, var: str) -> bool:
-    """Whether a call's one argument is the loop's cell ``var``."""
-    return len(call.args) == 1 and call.args[0].node == "Var" and call.args[0].name == var
+def _of_cell(call, var: str, builtin) -> bool:
+    """Whether a call is the built-in's and its one argument the loop's cell ``var``."""
+    return builtin(call.func) and len(call.args) == 1 and call.args[0].node == "Var" and call.args[0].name == var
