@@ -7,7 +7,12 @@ import json
 import random
 from contextlib import contextmanager
 
+import pytest
+from meeple.interpreter import Budgets, RuleError
+from meeple.interpreter.analysis import playouts as playouts_module
 from meeple.interpreter.play import runtime
+
+from meeple import interpreter
 
 
 def least_budget(fails, hi: int) -> int:
@@ -21,6 +26,41 @@ def least_budget(fails, hi: int) -> int:
         else:
             hi = mid
     return lo
+
+
+def vars_after(prog, moves: int):
+    """The variables of a game of two (seed 3) after its first move is played ``moves``
+    times, or the text of the rule error that stopped it."""
+    try:
+        g = prog.new_game(2, 3)
+        for _ in range(moves):
+            g.apply(0)
+        return g.state["vars"]
+    except RuleError as e:
+        return str(e)
+
+
+def work_counted_as_python(compiled, moves: int, hi: int) -> None:
+    """The least work budget (up to ``hi``) with which Python (``compiled(False,
+    budgets)``) plays ``moves`` moves (``vars_after``): the kernel (``compiled(True,
+    budgets)``) plays them with it, and fails with one less, as Python does."""
+    def after(native: bool, work: int):
+        return vars_after(compiled(native, Budgets(work=work)), moves)
+    lo = least_budget(lambda work: isinstance(after(False, work), str), hi)
+    for work in (lo - 1, lo):
+        assert after(True, work) == after(False, work)
+    assert isinstance(after(True, lo - 1), str)
+
+
+def kernel_playouts_as_python(fast, python, games: int, seed: int) -> None:
+    """``games`` playouts from ``seed``, every one played by the kernel (``fast``), are
+    Python's (``python``), with no fallback, and not all of the same first score."""
+    want = interpreter.playouts(python, games, seed=seed)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, games, seed=seed)
+    assert got == want and fast.native_fallbacks == 0
+    assert len({g["result"]["scores"][0] for g in got}) > 1
 
 
 def play_both(a_rules, b_rules, players: int, seed: int, moves: int) -> int:

@@ -16,10 +16,10 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, least_budget
+from lockstep import kernel_difference, work_counted_as_python
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import Budgets, RuleError, compile_sources
+from meeple.interpreter import compile_sources
 from meeple.interpreter.native.kgame import KernelGame
 
 pytestmark = pytest.mark.kernels
@@ -113,21 +113,8 @@ def test_a_list_of_the_cells_a_static_condition_lets_through_is_its_table():
     assert re.search(r"_sub = T\d+\(floordiv\(s\.z\.size\(", source)
 
 
-def outcome(prog):
-    try:
-        g = prog.new_game(2, 3)
-        for _ in range(4):
-            g.apply(0)
-        return g.state["vars"]
-    except RuleError as e:
-        return str(e)
-
-
 @needs_kernel
 def test_the_work_counted_is_python_s_to_the_last_unit():
     # the least work budget with which Python plays four moves: the kernel plays them
     # with it, and fails with one less, as Python does
-    lo = least_budget(lambda work: isinstance(outcome(compiled(False, Budgets(work=work))), str), 1 << 14)
-    for work in (lo - 1, lo):
-        assert outcome(compiled(True, Budgets(work=work))) == outcome(compiled(False, Budgets(work=work)))
-    assert isinstance(outcome(compiled(True, Budgets(work=lo - 1))), str)
+    work_counted_as_python(compiled, 4, 1 << 14)

@@ -10,14 +10,11 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import least_budget
+from lockstep import kernel_playouts_as_python, work_counted_as_python
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import Budgets, RuleError, compile_sources
-from meeple.interpreter.analysis import playouts as playouts_module
+from meeple.interpreter import compile_sources
 from meeple.interpreter.native import kernel
-
-from meeple import interpreter
 
 pytestmark = pytest.mark.kernels
 
@@ -60,44 +57,14 @@ def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
     assert re.search(r"uV\d+_n \+= \(size_t\)\(bool\)\(", source)   # ([c for c in xs if cond]: likewise)
 
 
-def assert_games_are_python_s(program, games: int, seed: int) -> None:
-    """``program(native)``'s kernel plays every one of ``games`` games as Python does."""
-    fast, python = program(True), program(False)
-    want = interpreter.playouts(python, games, seed=seed)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, games, seed=seed)
-    assert got == want and fast.native_fallbacks == 0
-    assert len({g["result"]["scores"][0] for g in got}) > 1
-
-
-def outcome(prog, moves: int):
-    try:
-        g = prog.new_game(2, 3)
-        for _ in range(moves):
-            g.apply(0)
-        return g.state["vars"]
-    except RuleError as e:
-        return str(e)
-
-
-def assert_work_is_python_s(program, hi: int, moves: int) -> None:
-    """``program(native, budgets)``'s kernel runs out of work where Python does, and
-    only there, in its first ``moves`` moves (the least budget Python needs below ``hi``)."""
-    lo = least_budget(lambda work: isinstance(outcome(program(False, Budgets(work=work)), moves), str), hi)
-    for work in (lo - 1, lo):
-        assert outcome(program(True, Budgets(work=work)), moves) == outcome(program(False, Budgets(work=work)), moves)
-    assert isinstance(outcome(program(True, Budgets(work=lo - 1)), moves), str)
-
-
 @needs_kernel
 def test_its_games_are_python_s():
-    assert_games_are_python_s(compiled, 12, seed=3)
+    kernel_playouts_as_python(compiled(True), compiled(False), 12, seed=3)
 
 
 @needs_kernel
 def test_the_work_counted_is_python_s_to_the_last_unit():
-    assert_work_is_python_s(compiled, 1 << 12, moves=5)
+    work_counted_as_python(compiled, 5, 1 << 12)
 
 
 # lists pushed element by element (more than one loop, a range's), on the stack up to 128
@@ -138,13 +105,7 @@ def test_lists_pushed_one_by_one_start_on_the_stack_and_cells_are_never_none():
 
 @needs_kernel
 def test_lists_pushed_one_by_one_give_python_s_games():
-    fast, python = built(True), built(False)
-    want = interpreter.playouts(python, 8, seed=5)
-    with pytest.MonkeyPatch.context() as m:
-        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, 8, seed=5)
-    assert got == want and fast.native_fallbacks == 0
-    assert len({g["result"]["scores"][0] for g in got}) > 1
+    kernel_playouts_as_python(built(True), built(False), 8, seed=5)
 
 
 # a loop over the call of a function whose body is a comprehension of two loops: the
@@ -203,5 +164,17 @@ def test_empty_of_a_filter_of_cells_that_cannot_fail_walks_the_cells():
 
 @needs_kernel
 def test_loops_in_place_give_python_s_games_and_work():
-    assert_games_are_python_s(fused, 10, seed=4)
-    assert_work_is_python_s(fused, 1 << 14, moves=6)
+    kernel_playouts_as_python(fused(True), fused(False), 10, seed=4)
+    work_counted_as_python(fused, 6, 1 << 14)
+
+
+def test_a_rule_function_hiding_a_built_in_is_no_condition_that_cannot_fail():
+    # (occupied(c) the rules' own, which may fail: every cell's condition is tested, as
+    # Python tests them making the list, not the cells up to the first let through)
+    rules = FUSED.replace("function low(", "function occupied(c: b): bool = 6 / (c.row * 5 + c.col - 7) != 9\n"
+                          "function low(")
+    src = SourceSet(base=parse(rules, "fused.meeple"), sources={"fused.meeple": rules})
+    source = kernel.Gen(compile_sources(src).for_players(2)).source()
+    assert "uF_occupied(s, " in source
+    assert len(re.findall(r"uF_mine\(s, ", source)) == 2
+    assert not re.search(r"\[&\]\(\) -> bool \{ const I uV\d+_s = ", source)

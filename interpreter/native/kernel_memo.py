@@ -167,23 +167,18 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return None
         var, el, t = var_el_t
         n = self.fresh("n")
-        binds, scope = [], {}
-        for p, a in zip(fd.params, it.args):
-            pt = self.param_type(p)
-            name = self.fresh(p.name)
-            binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
-            scope[p.name] = (name, pt)
+        binds, scope = self._bound_params(fd, it.args, sc)
         work = "" if self.facts.counted(it) else f"W(s, {n}); "
         if el in ("Id", "I"):   # (numbers or ids: pushed on the stack, then walked)
             out, d, k = self.fresh("out"), self.fresh("d"), self.fresh("k")
             loops = self.loops(body, scope, lambda inner: f"{out}.push_back({self.expr(body.elem, inner, t.arg)});",
                                whole=True)
-            return (f"{{ {''.join(binds)}Build<{el}> {out}; {loops} const {el}* {d} = {out}.data(); "
+            return (f"{{ {binds}Build<{el}> {out}; {loops} const {el}* {d} = {out}.data(); "
                     f"size_t {n} = {out}.size(); {work}for (size_t {k} = 0; {k} < {n}; ++{k}) "
                     f"{{ const {el} {var} = {d}[{k}]; {{ {inside()} }} }} }}")
         loops = self.loops(body, scope, lambda inner: (f"const {el} {var} = {self.expr(body.elem, inner, t.arg)}; "
                                                        f"++{n}; {{ {inside()} }}"), whole=True)
-        return f"{{ {''.join(binds)}I {n} = 0; {loops} {work}}}"
+        return f"{{ {binds}I {n} = 0; {loops} {work}}}"
 
     def empty_of_filter(self, e, sc: dict) -> str | None:
         """``empty(f(...))`` where f's body is ``[c for c in cells(b) if cond]``, called
@@ -201,16 +196,23 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         var = body.clauses[0].var
         table = self.facts.table_list(body.clauses[0].iter)
         if body.elem.node != "Var" or body.elem.name != var or table is None or table[0] != "cells" \
-                or not _total(body.cond, var, False):
+                or not _total(body.cond, var, False, self.c.calls_builtin):
             return None
+        binds, scope = self._bound_params(fd, arg.args, sc)
+        loops = self.loops(body, scope, lambda inner: "return false;")
+        return f"([&]() -> bool {{ {binds}{loops} return true; }}())"
+
+    def _bound_params(self, fd, args: list, sc: dict) -> tuple[str, dict]:
+        """A function's body compiled in the place of its call (``fused_loop``,
+        ``empty_of_filter``): the C++ that binds each parameter to its argument, once,
+        and the scope of the body (each parameter by its name)."""
         binds, scope = [], {}
-        for p, a in zip(fd.params, arg.args):
+        for p, a in zip(fd.params, args):
             pt = self.param_type(p)
             name = self.fresh(p.name)
             binds.append(f"const {self.ct(pt)} {name} = {self.expr(a, sc, pt)}; ")
             scope[p.name] = (name, pt)
-        loops = self.loops(body, scope, lambda inner: "return false;")
-        return f"([&]() -> bool {{ {''.join(binds)}{loops} return true; }}())"
+        return "".join(binds), scope
 
     def pure_recursive(self, name: str) -> bool:
         """Whether ``name`` may call itself, takes numbers, bools, ids or lists of them, and
@@ -491,30 +493,32 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 _SAFE_CALLS = frozenset({"occupied", "empty"})
 
 
-def _total(e, var: str, held: bool) -> bool:
+def _total(e, var: str, held: bool, builtin) -> bool:
     """Whether a condition on the cell ``var`` of a board's loop cannot fail: names,
     literals, ``and``, ``or``, ``not``, ``==`` and ``!=`` of such, ``occupied(var)``,
     ``empty(var)``, the cell's attributes, and the attributes of ``top(var)`` on the right
-    of an ``and`` whose left is ``occupied(var)`` (``held``: the cell holds an item)."""
+    of an ``and`` whose left is ``occupied(var)`` (``held``: the cell holds an item), each
+    call the built-in's (``builtin(name)``: no function of the rules hides it)."""
     n = e.node
     if n in ("Var", "IntLit", "BoolLit", "NoneLit", "StrLit"):
         return True
     if n == "UnOp":
-        return e.op == "not" and _total(e.operand, var, held)
+        return e.op == "not" and _total(e.operand, var, held, builtin)
     if n == "BinOp":
         if e.op == "and":
-            holds = held or (e.left.node == "Call" and e.left.func == "occupied" and _of_cell(e.left, var))
-            return _total(e.left, var, held) and _total(e.right, var, holds)
-        return e.op in ("or", "==", "!=") and _total(e.left, var, held) and _total(e.right, var, held)
+            holds = held or (e.left.node == "Call" and e.left.func == "occupied" and _of_cell(e.left, var, builtin))
+            return _total(e.left, var, held, builtin) and _total(e.right, var, holds, builtin)
+        return e.op in ("or", "==", "!=") and _total(e.left, var, held, builtin) \
+            and _total(e.right, var, held, builtin)
     if n == "Call":
-        return e.func in _SAFE_CALLS and _of_cell(e, var)
+        return e.func in _SAFE_CALLS and _of_cell(e, var, builtin)
     if n == "Attr":
         o = e.obj
         return (o.node == "Var" and o.name == var) or (held and o.node == "Call" and o.func == "top"
-                                                        and _of_cell(o, var))
+                                                        and _of_cell(o, var, builtin))
     return False
 
 
-def _of_cell(call, var: str) -> bool:
-    """Whether a call's one argument is the loop's cell ``var``."""
-    return len(call.args) == 1 and call.args[0].node == "Var" and call.args[0].name == var
+def _of_cell(call, var: str, builtin) -> bool:
+    """Whether a call is the built-in's and its one argument the loop's cell ``var``."""
+    return builtin(call.func) and len(call.args) == 1 and call.args[0].node == "Var" and call.args[0].name == var
