@@ -9,7 +9,15 @@ from pathlib import Path
 import typer
 
 from . import complete, jsonout
-from .common import bot_spec, check_seed, fail, load, note, players as player_count, record_name
+from .common import (
+    check_seed,
+    fail,
+    load,
+    note,
+    players as player_count,
+    record_name,
+    seat_bots,
+)
 from .options import (
     bot_names,
     locale_option,
@@ -118,7 +126,7 @@ def _new_table(tables, ruleset: str, players: int | None, variant: list[str],
     from ..interpreter import RuleError
     prog = load(ruleset, variant, locale)
     n = player_count(prog, players)
-    bots = _parse_bots(bot, n)
+    bots = seat_bots(bot, n)
     if seed is None:
         import secrets
         seed = secrets.randbits(63)
@@ -128,22 +136,6 @@ def _new_table(tables, ruleset: str, players: int | None, variant: list[str],
         return tables.create(record_name(ruleset), prog, n, list(variant), locale, seed, bots)
     except RuleError as e:
         raise fail(f"the game cannot start: {e}") from None
-
-
-def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
-    bots = {}
-    for spec in specs:
-        seat_s, _, name = spec.partition("=")
-        try:
-            seat = int(seat_s)
-        except ValueError:
-            raise fail(f"--bot '{spec}': write SEAT=BOT, e.g. --bot 2=random "
-                       f"(seats count from 1)", 2) from None
-        if not 1 <= seat <= players:
-            raise fail(f"--bot '{spec}': there is no seat {seat}; this game has seats 1 to "
-                       f"{players}", 2)
-        bots[seat - 1] = bot_spec(name or "random")
-    return bots
 
 
 def _document(tables, new, base: str) -> dict:
