@@ -34,6 +34,7 @@ from .options import (
     native_option,
     no_color_option,
     players_option,
+    ruleset_argument,
     seat_bots_option,
     seed_option,
     variant_option,
@@ -55,10 +56,9 @@ HOT_SEAT_NOT_A_TERMINAL = (
 
 
 def command(
-    ruleset: str | None = typer.Argument(None, metavar="RULESET", show_default=False,
-                                            autocompletion=complete.rulesets,
-                                            help="A bundled ruleset name (see meeple list) or "
-                                                 "a path (with --resume: the record's ruleset)."),
+    ruleset: str | None = ruleset_argument("A bundled ruleset name (see meeple list) or a "
+                                           "path (with --resume: the record's ruleset).",
+                                           optional=True),
     players: int | None = players_option("Number of players (default: the ruleset's "
                                          "minimum, at least 2)."),
     variant: list[str] = variant_option("A variant to play (repeatable)."),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from . import complete, jsonout
+from . import jsonout
 from .common import (
     check_seed,
     fail,
@@ -23,6 +23,7 @@ from .options import (
     locale_option,
     no_color_option,
     players_option,
+    ruleset_argument,
     seat_bots_option,
     seed_option,
     variant_option,
@@ -36,10 +37,9 @@ PUBLIC_WARNING = ("listening on {host}, beyond this machine: anyone who has a li
 
 
 def command(
-    ruleset: str | None = typer.Argument(None, metavar="RULESET", show_default=False,
-                                            autocompletion=complete.rulesets,
-                                            help="A bundled ruleset name or a path: a new table "
-                                                 "of it (without it: the tables stored in --db)."),
+    ruleset: str | None = ruleset_argument("A bundled ruleset name or a path: a new table of "
+                                           "it (without it: the tables stored in --db).",
+                                           optional=True),
     players: int | None = players_option("Number of players (default: the ruleset's usual "
                                          "count)."),
     variant: list[str] = variant_option("A variant to play (repeatable)."),
