@@ -159,7 +159,7 @@ class PlaySession:
         # whether it is a message
         self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
         self.log_known: dict[int, int] = {}
-        self.own_seen: dict[int, dict[str, set]] = {}   # its zones' items at its last move
+        self.own_seen: dict[int, set[int]] = {}   # its zones' items at its last move
         # seat -> the cells of the other seats' latest run of moves (``told.marked``)
         self.last_cells: dict[int, frozenset] = {}
         self.last_mover: dict[int, int] = {}
@@ -304,11 +304,11 @@ class PlaySession:
         self.log_known[seat] = v.get("log_dropped", 0) + len(v["log"])
         self.own_seen[seat] = self.own_items(seat, v)
 
-    def own_items(self, seat: int, v: dict) -> dict[str, set]:
+    def own_items(self, seat: int, v: dict) -> set[int]:
         """The items the view ``v`` shows in ``seat``'s own zones (not on a board)."""
-        return {z.name: {i for i in v["zones"].get(z.key, []) if isinstance(i, int)}
-                for z in self.prog.zones
-                if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)}
+        return {i for z in self.prog.zones
+                if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)
+                for i in v["zones"][z.key] if isinstance(i, int)}
 
     def note_since(self, seat: int, m, before: Game, fallen: list) -> None:
         """After ``seat``'s move: each other human seat's lines of what happened, written
@@ -614,7 +614,7 @@ class PlaySession:
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
             + [(True, line) for line in told.arrived(self.prog, self.lang,
-                                                     self.own_seen.get(seat, {}), seat, v)],
+                                                     self.own_seen.get(seat, set()), seat, v)],
             since_title=tr(self.lang, "Since your last move"),
             last=self.last_cells.get(seat, frozenset()),
             most=self.move_styles.get(_verb_of(v), "text"))

@@ -19,19 +19,18 @@ def fallen(before, move, seat) -> list:
         return []
 
 
-def arrived(prog, lang, seen: dict[str, set], seat: int, v: dict) -> list[Text]:
+def arrived(prog, lang, seen: set[int], seat: int, v: dict) -> list[Text]:
     """A line per zone of ``seat`` with the items its view ``v`` shows there now that
-    none of its zones showed at its last move (``seen``: zone name -> items): the cards
+    none of its zones showed at its last move (``seen``: those items): the cards
     passed to it, the card it drew; not those moved from one of its own zones to another
     (the cards it put aside to pass)."""
     from ..interpreter.play import display
-    before = set().union(*seen.values())
     out = []
     for z in prog.zones:
         content = v["zones"].get(z.key)
         if z.owner != seat or z.board is not None or not isinstance(content, list):
             continue
-        fresh = [i for i in content if isinstance(i, int) and i not in before]
+        fresh = [i for i in content if isinstance(i, int) and i not in seen]
         if fresh:
             out.append(Text("  " + tr(lang, "New in your {zone}:", zone=render.literal(
                 display.name(prog, z.name))) + " ") + render.items_text(
