@@ -12,7 +12,6 @@ import typer
 
 from . import complete, saving
 from .common import (
-    bot_spec,
     check_layout,
     check_seed,
     err,
@@ -24,6 +23,7 @@ from .common import (
     players as player_count,
     record_name,
     rule_fail,
+    seat_bots,
 )
 from .i18n import language, tr
 from .options import (
@@ -34,6 +34,7 @@ from .options import (
     native_option,
     no_color_option,
     players_option,
+    ruleset_argument,
     seat_bots_option,
     seed_option,
     variant_option,
@@ -55,10 +56,9 @@ HOT_SEAT_NOT_A_TERMINAL = (
 
 
 def command(
-    ruleset: str | None = typer.Argument(None, metavar="RULESET", show_default=False,
-                                            autocompletion=complete.rulesets,
-                                            help="A bundled ruleset name (see meeple list) or "
-                                                 "a path (with --resume: the record's ruleset)."),
+    ruleset: str | None = ruleset_argument("A bundled ruleset name (see meeple list) or a "
+                                           "path (with --resume: the record's ruleset).",
+                                           optional=True),
     players: int | None = players_option("Number of players (default: the ruleset's "
                                          "minimum, at least 2)."),
     variant: list[str] = variant_option("A variant to play (repeatable)."),
@@ -125,7 +125,7 @@ def _new_game(console: Console, ruleset: str, players: int | None, variant: list
     prog = load(ruleset, variant, locale, budgets)
     _check_record(record, force)
     n = player_count(prog, players)
-    bot_names = _parse_bots(bot, n)
+    bot_names = seat_bots(bot, n)
     seats = [bot_names.get(s, HUMAN) for s in range(n)]
     _check_hot_seat(console, prog, seats, n)
     chosen = seed is not None
@@ -178,23 +178,6 @@ def _print_start(console: Console, prog, n: int, seed: int | None, seats: list[s
            if prog.locale else "")))
     for s in range(n):
         console.print(render.safe_text(_seat_line(lang, prog, s, seats[s])))
-
-
-def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
-    bots = {}
-    for spec in specs:
-        seat_s, _, name = spec.partition("=")
-        name = name or "random"
-        try:
-            seat = int(seat_s)
-        except ValueError:
-            raise fail(f"--bot '{spec}': write SEAT=BOT, e.g. --bot 2=random "
-                       f"(seats count from 1)", 2) from None
-        if not 1 <= seat <= players:
-            raise fail(f"--bot '{spec}': there is no seat {seat}; this game has seats 1 to "
-                       f"{players}", 2)
-        bots[seat - 1] = bot_spec(name)
-    return bots
 
 
 def _stdin_keeps_bad_bytes() -> None:

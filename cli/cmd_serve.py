@@ -8,13 +8,22 @@ from pathlib import Path
 
 import typer
 
-from . import complete, jsonout
-from .common import bot_spec, check_seed, fail, load, note, players as player_count, record_name
+from . import jsonout
+from .common import (
+    check_seed,
+    fail,
+    load,
+    note,
+    players as player_count,
+    record_name,
+    seat_bots,
+)
 from .options import (
     bot_names,
     locale_option,
     no_color_option,
     players_option,
+    ruleset_argument,
     seat_bots_option,
     seed_option,
     variant_option,
@@ -28,10 +37,9 @@ PUBLIC_WARNING = ("listening on {host}, beyond this machine: anyone who has a li
 
 
 def command(
-    ruleset: str | None = typer.Argument(None, metavar="RULESET", show_default=False,
-                                            autocompletion=complete.rulesets,
-                                            help="A bundled ruleset name or a path: a new table "
-                                                 "of it (without it: the tables stored in --db)."),
+    ruleset: str | None = ruleset_argument("A bundled ruleset name or a path: a new table of "
+                                           "it (without it: the tables stored in --db).",
+                                           optional=True),
     players: int | None = players_option("Number of players (default: the ruleset's usual "
                                          "count)."),
     variant: list[str] = variant_option("A variant to play (repeatable)."),
@@ -118,7 +126,7 @@ def _new_table(tables, ruleset: str, players: int | None, variant: list[str],
     from ..interpreter import RuleError
     prog = load(ruleset, variant, locale)
     n = player_count(prog, players)
-    bots = _parse_bots(bot, n)
+    bots = seat_bots(bot, n)
     if seed is None:
         import secrets
         seed = secrets.randbits(63)
@@ -128,22 +136,6 @@ def _new_table(tables, ruleset: str, players: int | None, variant: list[str],
         return tables.create(record_name(ruleset), prog, n, list(variant), locale, seed, bots)
     except RuleError as e:
         raise fail(f"the game cannot start: {e}") from None
-
-
-def _parse_bots(specs: list[str], players: int) -> dict[int, str]:
-    bots = {}
-    for spec in specs:
-        seat_s, _, name = spec.partition("=")
-        try:
-            seat = int(seat_s)
-        except ValueError:
-            raise fail(f"--bot '{spec}': write SEAT=BOT, e.g. --bot 2=random "
-                       f"(seats count from 1)", 2) from None
-        if not 1 <= seat <= players:
-            raise fail(f"--bot '{spec}': there is no seat {seat}; this game has seats 1 to "
-                       f"{players}", 2)
-        bots[seat - 1] = bot_spec(name or "random")
-    return bots
 
 
 def _document(tables, new, base: str) -> dict:

@@ -237,6 +237,25 @@ def bot_spec(spec: str) -> str:
                    if options else "")
 
 
+def seat_bots(specs: list[str], players: int) -> dict[int, str]:
+    """The --bot SEAT=BOT settings (``options.seat_bots_option``): seat (0-based) -> the
+    bot's checked spec (``bot_spec``; "random" when only the seat is given); a bad one
+    is a usage error (exit 2)."""
+    bots = {}
+    for spec in specs:
+        seat_s, _, name = spec.partition("=")
+        try:
+            seat = int(seat_s)
+        except ValueError:
+            raise fail(f"--bot '{spec}': write SEAT=BOT, e.g. --bot 2=random "
+                       f"(seats count from 1)", 2) from None
+        if not 1 <= seat <= players:
+            raise fail(f"--bot '{spec}': there is no seat {seat}; this game has seats 1 to "
+                       f"{players}", 2)
+        bots[seat - 1] = bot_spec(name or "random")
+    return bots
+
+
 def option_text(value) -> str:
     """A bot option's value as a spec writes it (a switch: on or off)."""
     return ("on" if value else "off") if isinstance(value, bool) else str(value)

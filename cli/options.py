@@ -49,11 +49,11 @@ BUDGET_HELP = ("NAME=VALUE: raise a limit on loading or running the rules (repea
                "steps=1000000. Budgets: " + ", ".join(dsl_budgets.NAMES) + " (see docs/trust.md).")
 
 
-def ruleset_argument():
-    """The RULESET argument: a bundled ruleset's name or a path."""
-    return typer.Argument(..., metavar="RULESET", show_default=False,
-                          autocompletion=complete.rulesets,
-                          help="A bundled ruleset name or a path.")
+def ruleset_argument(help: str = "A bundled ruleset name or a path.", optional: bool = False):
+    """The RULESET argument: a bundled ruleset's name or a path (``optional``: may be
+    left out, None)."""
+    return typer.Argument(None if optional else ..., metavar="RULESET", show_default=False,
+                          autocompletion=complete.rulesets, help=help)
 
 
 def variant_option(help: str = "A variant (repeatable)."):

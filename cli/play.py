@@ -159,8 +159,8 @@ class PlaySession:
         # whether it is a message
         self.since: dict[int, list[tuple[int, bool, Text]]] = {s: [] for s in humans}
         self.log_known: dict[int, int] = {}
-        self.own_seen: dict[int, dict[str, set]] = {}   # its zones' items at its last move
-        # seat -> the cells of the other seats' latest run of moves (``marked_cells``)
+        self.own_seen: dict[int, set[int]] = {}   # its zones' items at its last move
+        # seat -> the cells of the other seats' latest run of moves (``told.marked``)
         self.last_cells: dict[int, frozenset] = {}
         self.last_mover: dict[int, int] = {}
         # decision verb -> the barest way its moves have been written (``layout.Fit.moves``):
@@ -304,11 +304,11 @@ class PlaySession:
         self.log_known[seat] = v.get("log_dropped", 0) + len(v["log"])
         self.own_seen[seat] = self.own_items(seat, v)
 
-    def own_items(self, seat: int, v: dict) -> dict[str, set]:
+    def own_items(self, seat: int, v: dict) -> set[int]:
         """The items the view ``v`` shows in ``seat``'s own zones (not on a board)."""
-        return {z.name: {i for i in v["zones"].get(z.key, []) if isinstance(i, int)}
-                for z in self.prog.zones
-                if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)}
+        return {i for z in self.prog.zones
+                if z.owner == seat and z.board is None and isinstance(v["zones"].get(z.key), list)
+                for i in v["zones"][z.key] if isinstance(i, int)}
 
     def note_since(self, seat: int, m, before: Game, fallen: list) -> None:
         """After ``seat``'s move: each other human seat's lines of what happened, written
@@ -320,7 +320,7 @@ class PlaySession:
         k = len(self.history) - 1
         tc = self.type_code(before)
         for s in self.humans:
-            self.marked_cells(s, seat, m, before)
+            v, before_view = view(self.game, s), None
             if s == seat:
                 self.since[s] = []
             elif before.simultaneous:
@@ -328,10 +328,14 @@ class PlaySession:
                     self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
                     style="dim")))
             else:
+                before_view = view(before, s)
                 self.since[s].append((k, False, render.move_line(
                     Text(f"{self.pname(seat)}: "),
-                    *render.describe_move(before, m, tc, s, self.game))))
-            v = view(self.game, s)
+                    *render.describe_move(before, m, tc, s, self.game, before_view=before_view))))
+            self.last_cells[s] = told.marked(s, seat, m, before, before_view, v,
+                                             self.last_mover.get(s),
+                                             self.last_cells.get(s, frozenset()))
+            self.last_mover[s] = seat
             if s == seat:
                 self.own_seen[s] = self.own_items(s, v)
             total = v.get("log_dropped", 0) + len(v["log"])
@@ -343,12 +347,6 @@ class PlaySession:
             for _, _, line in sorted(said + fell, key=lambda e: (e[0], e[1])):
                 self.since[s].append((k, True, line))
             self.log_known[s] = total
-
-    def marked_cells(self, s: int, seat: int, m, before: Game) -> None:
-        """The cells ``s``'s board marks after ``seat``'s move ``m`` (``told.marked``)."""
-        self.last_cells[s] = told.marked(s, seat, m, before, self.game, self.last_mover.get(s),
-                                         self.last_cells.get(s, frozenset()))
-        self.last_mover[s] = seat
 
     def apply(self, seat: int, move) -> tuple:
         """Plays a move and records it in the history; returns (Move, game before, the
@@ -616,7 +614,7 @@ class PlaySession:
             entries=entries, marks=marks,
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
             + [(True, line) for line in told.arrived(self.prog, self.lang,
-                                                     self.own_seen.get(seat, {}), seat, v)],
+                                                     self.own_seen.get(seat, set()), seat, v)],
             since_title=tr(self.lang, "Since your last move"),
             last=self.last_cells.get(seat, frozenset()),
             most=self.move_styles.get(_verb_of(v), "text"))

@@ -19,19 +19,18 @@ def fallen(before, move, seat) -> list:
         return []
 
 
-def arrived(prog, lang, seen: dict[str, set], seat: int, v: dict) -> list[Text]:
+def arrived(prog, lang, seen: set[int], seat: int, v: dict) -> list[Text]:
     """A line per zone of ``seat`` with the items its view ``v`` shows there now that
-    none of its zones showed at its last move (``seen``: zone name -> items): the cards
+    none of its zones showed at its last move (``seen``: those items): the cards
     passed to it, the card it drew; not those moved from one of its own zones to another
     (the cards it put aside to pass)."""
     from ..interpreter.play import display
-    before = set().union(*seen.values())
     out = []
     for z in prog.zones:
         content = v["zones"].get(z.key)
         if z.owner != seat or z.board is not None or not isinstance(content, list):
             continue
-        fresh = [i for i in content if isinstance(i, int) and i not in before]
+        fresh = [i for i in content if isinstance(i, int) and i not in seen]
         if fresh:
             out.append(Text("  " + tr(lang, "New in your {zone}:", zone=render.literal(
                 display.name(prog, z.name))) + " ") + render.items_text(
@@ -39,19 +38,20 @@ def arrived(prog, lang, seen: dict[str, set], seat: int, v: dict) -> list[Text]:
     return out
 
 
-def marked(s: int, seat: int, move, before, after, last_mover: int | None,
-           last: frozenset) -> frozenset:
-    """The cells ``s``'s board marks after ``seat`` played ``move`` on ``before`` (giving
-    ``after``): those of the other seats' latest run of moves (one seat's moves in a row,
-    a turn of several steps: ``last`` holds the run's cells so far when ``last_mover``
-    is ``seat``), each move's being the cells its value names and those whose contents
+def marked(s: int, seat: int, move, before, before_view: dict | None, after_view: dict,
+           last_mover: int | None, last: frozenset) -> frozenset:
+    """The cells ``s``'s board marks after ``seat`` played ``move`` on ``before``
+    (``before_view`` and ``after_view``: ``s``'s views before and after it, the former
+    None after ``s``'s own move or a secret choice, where none is marked):
+    those of the other seats' latest run of moves (one seat's moves in a row, a turn of
+    several steps: ``last`` holds the run's cells so far when ``last_mover`` is
+    ``seat``), each move's being the cells its value names and those whose contents
     ``s``'s view saw change (a move written without cells, a capture); none after
     ``s``'s own move or a secret choice."""
-    from ..interpreter.play.views import view
-    if s == seat or before.simultaneous:
+    if s == seat or before.simultaneous or before_view is None:
         return frozenset()
     prog = before.program
-    old, new = view(before, s, log=False)["zones"], view(after, s, log=False)["zones"]
+    old, new = before_view["zones"], after_view["zones"]
     cells = set(_cells_of(move.value, before.decision.type))
     cells.update(z.id for z in prog.zones if z.cell is not None and old.get(z.key) != new.get(z.key))
     return frozenset(cells | last) if last_mover == seat else frozenset(cells)
