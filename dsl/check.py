@@ -16,6 +16,7 @@ from .check_decls import (  # noqa: F401 - BUILTIN_TYPES, COLORS, LABEL_IF, UI_T
     DeclChecks,
 )
 from .check_items import ItemChecks
+from .check_private import PrivateFlow
 from .check_stmts import StmtChecks
 from .errors import Diagnostics
 from .load import Merged
@@ -128,6 +129,9 @@ class Checked:
     # of its locals takes; per statement of a procedure, the locals in scope before it
     locals: dict[str, dict[str, list[T]]] = field(default_factory=dict)
     scopes: NodeMap = field(default_factory=NodeMap)
+    # per procedure, its locals that may hold a value read from a variable declared
+    # `owner` or `hidden`, with their types (dsl/check_private.py)
+    private_locals: dict[str, dict[str, T]] = field(default_factory=dict)
     asking: NodeMap = field(default_factory=NodeMap)  # statements that ask a player
     # `xs[i] = e` (an IndexAssign) -> the statement the later stages run: the place set to
     # replace_at(xs, i, e), an Assign or an AttrAssign (check_stmts.py)
@@ -157,7 +161,7 @@ class Checked:
                     or (name in self.vars and self.vars[name].per_player))
 
 
-class Checker(DeclChecks, StmtChecks, ItemChecks):
+class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow):
     """Checks a merged ruleset: its declarations (``DeclChecks``, dsl/check_decls.py),
     its procedures' statements (``StmtChecks``, dsl/check_stmts.py) and, here, its
     expressions."""
@@ -233,15 +237,19 @@ class Checker(DeclChecks, StmtChecks, ItemChecks):
 
     def _public_only(self, e, span) -> None:
         """A message is shown to every seat: it may not read a variable that only its
-        owner (or nobody) may see."""
-        name = self._private_read(e, set())
+        owner (or nobody) may see, nor a local holding such a variable's value."""
+        name = self.private_source(e)
         v = self.c.vars.get(name) if name else None
-        if v is not None:
-            self.d.add(errors.Diagnostic(
-                "check/private-value", span,
-                f"a message is shown to every seat, but it reads '{name}', which is declared "
-                f"'{v.visibility}'",
-                "show it only once it may be public, e.g. copy it into a public variable first"))
+        if v is None:
+            return
+        local = next((n.name for n in ir.walk(e) if getattr(n, "node", "") == "Var"
+                      and self.carried.get(n.name) == name and n.name in (self.proc_locals or {})), None)
+        what = f"'{local}', holding the value of '{name}'," if local else f"'{name}',"
+        self.d.add(errors.Diagnostic(
+            "check/private-value", span,
+            f"a message is shown to every seat, but it reads {what} which is declared "
+            f"'{v.visibility}'",
+            "show it only once it may be public, e.g. copy it into a public variable first"))
 
     def _private_read(self, e, seen: set) -> str | None:
         """The first variable declared ``owner`` or ``hidden`` that an expression reads,

@@ -34,12 +34,15 @@ class StmtChecks:
         def type_ref(self, t: ir.TypeRef) -> T: ...
         def written_type(self, t: ir.TypeRef, tuples: bool = False) -> T: ...
         def _made_stmt(self, s, env) -> bool: ...
+        def _carry_start(self) -> None: ...
+        def _carry(self, name: str, exprs, join: bool = False) -> None: ...
 
     # ---------------------------------------------------------------- procedures
     def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
         self.proc_locals = dict(params)
         self.proc_name = name
         self.c.locals[name] = {n: [t] for n, t in params.items()}
+        self._carry_start()
         self._block(body)
         self.proc_locals = None
 
@@ -70,12 +73,13 @@ class StmtChecks:
         value must fit (an empty list ``[]`` takes it as its type)."""
         if s.type is None:
             self._bind(s.span, s.var, self.expr(s.value, env))
-            return
-        want = self.written_type(s.type, tuples=True)
-        self._expect(s.value, env, want, f"the value of '{s.var}'")
-        if s.value.node == "ListLit" and not s.value.items and want.tag == "list":
-            self.c.types[s.value] = want   # a typed empty list: a list of T's elements
-        self._bind(s.span, s.var, want)
+        else:
+            want = self.written_type(s.type, tuples=True)
+            self._expect(s.value, env, want, f"the value of '{s.var}'")
+            if s.value.node == "ListLit" and not s.value.items and want.tag == "list":
+                self.c.types[s.value] = want   # a typed empty list: a list of T's elements
+            self._bind(s.span, s.var, want)
+        self._carry(s.var, [s.value])
 
     def _local_type(self, name: str, t: T) -> None:
         types = self.c.locals[self.proc_name].setdefault(name, [])
@@ -167,6 +171,7 @@ class StmtChecks:
             case "For":
                 fresh = s.var not in env
                 self._bind(s.span, s.var, self._iter_type(s.iter, env, s.span))
+                self._carry(s.var, [s.iter])
                 self._block(s.body)
                 if fresh:
                     del env[s.var]  # the loop variable lives in the loop only
@@ -263,6 +268,7 @@ class StmtChecks:
 
     def _best(self, s: ir.Best, env) -> None:
         self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+        self._carry(s.var, [s.options, *s.keys])
         for k in s.keys:
             t = self.expr(k, env)
             if t not in (INT, BOOL) and not t.is_error:
@@ -355,6 +361,8 @@ class StmtChecks:
 
     def _assign(self, s: ir.Assign) -> None:
         self._store(s, self.expr(s.value, self.proc_locals), s.value.span)
+        if s.player is None and s.var in (self.proc_locals or {}):
+            self._carry(s.var, [s.value], join=True)   # (what it held before may stay)
 
     def _store(self, s, t: T, value_span) -> None:
         """Checks that a value of type ``t`` may be stored as ``s`` says (an ``Assign`` or

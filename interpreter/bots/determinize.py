@@ -24,8 +24,11 @@ know has been drawn again from ``rng``:
   from the rest, each item being somewhere);
 * the secret choices other seats have already made in a simultaneous decision under
   way are drawn again among their options;
-* whole numbers and truth values the seat may not see (variables declared ``hidden``,
-  per-player ones declared ``owner`` of another seat) go back to their initial values;
+* the values the seat may not see (variables declared ``hidden``, per-player ones
+  declared ``owner`` of another seat, of every type: a role, a list of dice) go back
+  to their initial values, and the locals of the rules under way that may hold a value
+  read from one (``Checked.private_locals``, dsl/check_private.py) to the first value of
+  their type;
 * the random generator is seeded again from ``rng``: future shuffles, draws and rolls
   are not the game's.
 
@@ -49,8 +52,8 @@ more is used; only the newest ``WINDOW`` moves are checked, a bound on the cost)
   discarded face down);
 * the others are dealt as above, giving a relabeling σ of the hidden items (the true
   item at a place -> the sample's item there). The position after the last random step
-  is relabeled by σ (with the item variables of the items hidden then and the whole
-  numbers and truth values the seat may not see back at their initial values, and a
+  is relabeled by σ (with the item variables of the items hidden then and the values
+  the seat may not see back at their initial values, and a
   fixed generator), and the moves since then, relabeled too, are played again from
   it: each must be among the options the rules give then (a seat that discarded was
   void in the suit led), and after each the seat's view (with the messages of that
@@ -501,24 +504,57 @@ def _asked_again(R, seat: int) -> list | None:
 
 
 def _forget_private(R, seat: int) -> None:
-    """Whole numbers and truth values the seat may not see go back to their initial values."""
+    """The values the seat may not see go back to their initial values: variables
+    declared ``hidden``, the other seats' values of those declared ``owner`` (of every
+    type: a role, a list of dice, a cell), and the locals of the rules under way that
+    hold a value read from them (``Checked.private_locals``)."""
     prog = R.prog
     declared = prog.checked.vars
     for name in list(R.vars):
-        d = declared[name]
-        if d.visibility is not None and d.type.name in ("int", "bool"):
+        if declared[name].visibility is not None:
             R.vars[name] = _initial(prog, R, name)
     for name, values in R.pvars.items():
         d = declared[name]
-        if d.visibility is not None and d.type.name in ("int", "bool"):
+        if d.visibility is not None:
             for p in range(R.n_players):
                 if d.visibility == "hidden" or p != seat:
                     values[p] = _initial(prog, R, name)
+    _forget_private_locals(R)
+
+
+def _forget_private_locals(R) -> None:
+    """A local that may hold a value read from a private variable (``let x = limit(p)``)
+    takes the first value of its type: what it holds is not the seat's to know, and a
+    sample made from the seat's view cannot tell it either."""
+    prog = R.prog
+    private = prog.checked.private_locals
+    for frame in R.stack:
+        local = frame["L"]
+        for name, t in private.get(frame["p"], {}).items():
+            if name in local:
+                local[name] = _blank(prog, t)
+
+
+def _blank(prog, t):
+    """The first value of type ``t`` as a state holds it: 0, false, "", the first
+    player, an enum's first value, an empty list; none for an item, a cell or a tuple."""
+    match t.tag:
+        case "int" | "player":
+            return 0
+        case "bool":
+            return False
+        case "str":
+            return ""
+        case "enum":
+            return prog.checked.enums[t.arg][0]
+        case "list":
+            return []
+    return None
 
 
 def _initial(prog, R, name: str):
     try:
-        return prog.var_inits[name](R, {})
+        return copy.deepcopy(prog.var_inits[name](R, {}))
     except Exception:  # noqa: BLE001 - an initial value that needs more than the state
         return False if prog.checked.vars[name].type.name == "bool" else 0
 

@@ -1,0 +1,123 @@
+"""Private values held by locals and by variables of any type (the secrets promise: a
+message, a bot's input). A local that takes the value of a variable declared ``owner``
+or ``hidden`` carries it: a message may not show it (``check/private-value``), and a
+search bot's sample sets it back, as it sets back the variables themselves, of every
+type (a hidden role used to stay as it was in every sample)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from meeple.dsl.errors import MeepleError
+
+from meeple import interpreter
+
+HEAD = """ruleset private_locals
+players 2..2
+enum Role { good, evil }
+var limit: int per player owner = 3
+var role: Role per player owner = good
+var got: int = 0
+function twice(p: player): int = 2 * limit(p)
+setup {
+  roll l from 3..4
+  limit(players[1]) = l
+  pick r at random from Role
+  role(players[1]) = r
+}
+"""
+
+TURN = """turn {
+  let x = limit(players[1])
+  let who = role(players[1])
+  choose y from [1, 2] as "pick"
+  got = x + y
+  end game
+}
+score(p) = got
+"""
+
+
+def _load(tmp_path, text: str):
+    path = tmp_path / "private_locals.meeple"
+    path.write_text(text, encoding="utf-8")
+    return interpreter.load(str(path))
+
+
+@pytest.mark.parametrize("body, local", [
+    ("let x = limit(players[1])\n  log said \"{x}\"", "x"),
+    ("let x = twice(players[1]) + 1\n  log said \"{x}\"", "x"),             # through a function
+    ("let y = 0\n  let x = y + limit(players[1])\n  log said \"{x}\"", "x"),  # through a local
+    ("for v in [limit(p) for p in players] {\n    log said \"{v}\"\n  }", "v"),
+    ("best q in players by limit(q) tie first\n  log said \"{q}\"", "q"),
+    ("let x = 0\n  if got > 0 {\n    x = x + limit(players[1])\n  }\n  log said \"{x}\"", "x"),
+    ("let xs = [0, 0]\n  xs[1] = limit(players[1])\n  log said \"{xs}\"", "xs"),
+    ("let w = role(players[1])\n  log said \"{w}\"", "w"),
+])
+def test_a_message_may_not_show_a_local_holding_a_private_value(tmp_path, body, local):
+    with pytest.raises(MeepleError) as err:
+        _load(tmp_path, HEAD + "turn {\n  " + body + "\n  end game\n}\nscore(p) = got\n")
+    text = str(err.value)
+    assert "check/private-value" in text and f"'{local}'" in text
+    assert "private_locals.meeple:" in text   # (located)
+
+
+def test_a_local_bound_again_from_a_public_value_may_be_shown(tmp_path):
+    prog = _load(tmp_path, HEAD + """turn {
+  let x = limit(players[1])
+  got = x
+  for x in [1, 2] {
+    log said "{x}"
+  }
+  end game
+}
+score(p) = got
+""")
+    assert prog.checked.private_locals["turn"].keys() == {"x"}
+
+
+def _samples(prog, seat: int, seeds) -> dict:
+    """The sample of each game's position for ``seat``, by the hidden values it has."""
+    out: dict = {}
+    for seed in seeds:
+        game = prog.new_game(2, seed=seed)
+        hidden = (game.state["pvars"]["limit"][1], game.state["pvars"]["role"][1])
+        sample = interpreter.determinize(game, seat, random.Random(7))
+        out.setdefault(hidden, set()).add(repr((sample.state["pvars"], sample.state["stack"])))
+    return out
+
+
+def test_a_sample_keeps_nothing_of_the_others_private_values(tmp_path):
+    """Player 1's samples are the same whatever Player 2's hidden limit and role, read
+    by the locals ``x`` and ``who`` of the turn under way (both used to be kept)."""
+    prog = _load(tmp_path, HEAD + TURN)
+    assert prog.checked.private_locals["turn"].keys() == {"x", "who"}
+    samples = _samples(prog, 0, range(60))
+    assert len(samples) == 4    # (both limits and both roles were dealt: the check means something)
+    assert len(set().union(*samples.values())) == 1
+    game = prog.new_game(2, seed=0)
+    sample = interpreter.determinize(game, 0, random.Random(7))
+    assert sample.state["stack"][-1]["L"]["x"] == 0 and sample.state["stack"][-1]["L"]["who"] == "good"
+    assert sample.state["pvars"]["role"] == ["good", "good"]
+
+
+def test_a_seat_keeps_its_own_private_values(tmp_path):
+    prog = _load(tmp_path, HEAD + TURN)
+    for seed in range(20):
+        game = prog.new_game(2, seed=seed)
+        sample = interpreter.determinize(game, 1, random.Random(7))
+        assert sample.state["pvars"]["limit"][1] == game.state["pvars"]["limit"][1]
+        assert sample.state["pvars"]["role"][1] == game.state["pvars"]["role"][1]
+
+
+def test_a_hidden_list_of_dice_is_not_in_the_others_samples():
+    """Liar's poker keeps each hand of dice in a list declared ``owner``: a sample for
+    Player 1 used to hold Player 2's real dice."""
+    prog = interpreter.load("tests/testdata/liars_poker")
+    game = prog.new_game(2, seed=3)
+    while game.state["pvars"]["hand"][1] == [] and not game.over:
+        game.apply(0)
+    assert game.state["pvars"]["hand"][1]
+    sample = interpreter.determinize(game, 0, random.Random(1))
+    assert sample.state["pvars"]["hand"][1] == []
+    assert sample.state["pvars"]["hand"][0] == game.state["pvars"]["hand"][0]
