@@ -230,6 +230,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow):
             if e is not None:
                 self.expr(e, env)
                 self._public_only(e, span)
+                self._shows(e)
                 parts.append((m.group(1).strip(), e))
             pos = m.end()
         parts.append(text[pos:])

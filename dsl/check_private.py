@@ -6,10 +6,13 @@ A local that takes its value (``let x = limit(p)``, ``for v in secret_list``, ``
 in players by limit(p)``, ``x = x + limit(p)``) carries it: a message that reads the
 local shows it to every seat just as reading the variable would (an error,
 ``check/private-value``), and a search bot's sample of the game (``determinize``) must
-not keep what the local holds. The locals that may carry a private value are recorded
-per procedure with their types (``Checked.private_locals``). Values flow through what a
-statement computes, not through which branch runs (a rule may do public things where a
-hidden value allows: that is the game's)."""
+not keep what the local holds. So too a die rolled or a value picked at random into a
+local (and the locals computed from it) that a decision follows before the procedure
+shows it (a message reads it, or a public variable or ``active`` takes it), in the
+order the statements are written. The locals that may hold a
+private value are recorded per procedure with their types (``Checked.private_locals``).
+Values flow through what a statement computes, not through which branch runs (a rule
+may do public things where a hidden value allows: that is the game's)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -20,9 +23,11 @@ if TYPE_CHECKING:
     from .check import Checked
     from .types import T
 
+RANDOM = "$random "   # the source of a local given by a random step: RANDOM + its name
+
 
 class PrivateFlow:
-    """Which locals of the procedure being checked carry a private variable's value."""
+    """Which locals of the procedure being checked carry a private value."""
 
     if TYPE_CHECKING:  # (the Checker's)
         c: Checked
@@ -31,29 +36,66 @@ class PrivateFlow:
 
         def _private_read(self, e, seen: set) -> str | None: ...
 
-    carried: dict[str, str]
+    carried: dict[str, str]        # a local -> the private variable or random step it holds
+    unshown: dict[str, dict[str, T]]   # a random step -> the locals holding it, their types
+    shown: set[str]                # the random steps the procedure has shown so far
+    crossed: set[str]              # the random steps a decision followed, not shown then
 
     def _carry_start(self) -> None:
-        self.carried = {}
+        self.carried, self.unshown, self.shown, self.crossed = {}, {}, set(), set()
+
+    def _carry_end(self) -> None:
+        """The locals holding a random step that a decision followed unshown are private."""
+        for source in self.crossed:
+            self.c.private_locals.setdefault(self.proc_name, {}).update(self.unshown[source])
+
+    def _crossing(self) -> None:
+        """A decision: the random steps not shown so far stay unknown to it."""
+        if self.proc_locals is not None:
+            self.crossed.update(s for s in self.unshown if s not in self.shown)
 
     def _carry(self, name: str, exprs, join: bool = False) -> None:
         """``name`` now holds a value computed from ``exprs``: it carries the private
-        variable one of them reads, if any; else (``join`` false: a new binding) none."""
-        source = next((s for s in (self.private_source(e) for e in exprs if e is not None) if s), None)
+        variable or the random step one of them reads, if any; else (``join`` false: a
+        new binding) nothing."""
+        sources = [s for e in exprs if e is not None for s in self._sources(e)]
+        source = next((s for s in sources if not s.startswith(RANDOM)), None) or next(iter(sources), None)
         if source is not None:
-            self.carried[name] = source
-            t = (self.proc_locals or {}).get(name)
-            if t is not None:
-                self.c.private_locals.setdefault(self.proc_name, {})[name] = t
+            self._hold(name, source)
         elif not join:
             self.carried.pop(name, None)
 
-    def private_source(self, e) -> str | None:
-        """The private variable ``e`` reads, directly, through the functions it calls, or
-        through a local that carries one."""
+    def _random_step(self, names) -> None:
+        """``roll a, b from ...`` or ``pick x at random from ...`` binds ``names``."""
+        for name in names:
+            self._hold(name, RANDOM + name)
+
+    def _hold(self, name: str, source: str) -> None:
+        self.carried[name] = source
+        t = (self.proc_locals or {}).get(name)
+        if t is None:
+            return
+        if source.startswith(RANDOM):
+            self.unshown.setdefault(source, {})[name] = t
+        else:
+            self.c.private_locals.setdefault(self.proc_name, {})[name] = t
+
+    def _shows(self, e) -> None:
+        """``e`` is shown to every seat (a message, a public variable): the random steps
+        it reads are no secret."""
+        if self.proc_locals is None:
+            return
+        self.shown.update(s for s in self._sources(e) if s.startswith(RANDOM))
+
+    def _sources(self, e) -> list[str]:
         env = self.proc_locals or {}
         carried = getattr(self, "carried", {})
-        for n in ir.walk(e):
-            if getattr(n, "node", "") == "Var" and n.name in carried and n.name in env:
-                return carried[n.name]
-        return self._private_read(e, set())
+        out = [carried[n.name] for n in ir.walk(e)
+               if getattr(n, "node", "") == "Var" and n.name in carried and n.name in env]
+        read = self._private_read(e, set())
+        return [read, *out] if read else out
+
+    def private_source(self, e) -> str | None:
+        """The private variable ``e`` reads, directly, through the functions it calls, or
+        through a local that holds its value."""
+        return next((s for s in self._sources(e) if not s.startswith(RANDOM)), None)

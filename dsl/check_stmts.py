@@ -36,6 +36,10 @@ class StmtChecks:
         def _made_stmt(self, s, env) -> bool: ...
         def _carry_start(self) -> None: ...
         def _carry(self, name: str, exprs, join: bool = False) -> None: ...
+        def _carry_end(self) -> None: ...
+        def _random_step(self, names) -> None: ...
+        def _shows(self, e) -> None: ...
+        def _crossing(self) -> None: ...
 
     # ---------------------------------------------------------------- procedures
     def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
@@ -44,6 +48,7 @@ class StmtChecks:
         self.c.locals[name] = {n: [t] for n, t in params.items()}
         self._carry_start()
         self._block(body)
+        self._carry_end()
         self.proc_locals = None
 
     def _block(self, b: ir.Block) -> None:
@@ -137,6 +142,7 @@ class StmtChecks:
         """A statement ``stmt`` that asks a player (a frame can stop just after it), or a
         call of a procedure that may."""
         self.c.decisions.add(self.proc_name)
+        self._crossing()
         if stmt is not None:
             self.c.asking[stmt] = True
         if self.in_at_end:
@@ -223,6 +229,7 @@ class StmtChecks:
                 self._best(s, env)
             case "PickRandom":
                 self._bind(s.span, s.var, self._iter_type(s.options, env, s.span))
+                self._random_step([s.var])
             case "Roll":
                 self._roll(s, env)
             case _:
@@ -354,6 +361,7 @@ class StmtChecks:
                 self.d.add(errors.bad_value(s.span, f"'{name}' is rolled twice in one 'roll'",
                                             "give each die its own name: 'roll a, b from 1..6'"))
             self._bind(s.span, name, INT)
+        self._random_step(s.vars)
 
     def _chooser(self, e) -> None:
         if e is not None:
@@ -363,6 +371,8 @@ class StmtChecks:
         self._store(s, self.expr(s.value, self.proc_locals), s.value.span)
         if s.player is None and s.var in (self.proc_locals or {}):
             self._carry(s.var, [s.value], join=True)   # (what it held before may stay)
+        elif s.var == "active" or (s.var in self.c.vars and self.c.vars[s.var].visibility is None):
+            self._shows(s.value)
 
     def _store(self, s, t: T, value_span) -> None:
         """Checks that a value of type ``t`` may be stored as ``s`` says (an ``Assign`` or

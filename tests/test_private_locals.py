@@ -121,3 +121,45 @@ def test_a_hidden_list_of_dice_is_not_in_the_others_samples():
     sample = interpreter.determinize(game, 0, random.Random(1))
     assert sample.state["pvars"]["hand"][1] == []
     assert sample.state["pvars"]["hand"][0] == game.state["pvars"]["hand"][0]
+
+
+ROLLED = """ruleset rolled
+players 2..2
+var got: int = 0
+var shown: int = 0
+turn {
+  roll d from 1..6
+  let e = d * 2
+  roll f from 1..6
+  shown = f
+  choose y from [1, 2] as "pick"
+  got = e + y
+  end game
+}
+score(p) = got
+"""
+
+
+def test_a_die_rolled_unseen_before_a_decision_is_not_in_a_sample(tmp_path):
+    """``d`` is rolled and nothing shows it before the decision (``got`` takes it only
+    after): a sample holds none of it, nor of ``e`` computed from it; ``f`` is shown
+    (a public variable takes it) and stays."""
+    path = tmp_path / "rolled.meeple"
+    path.write_text(ROLLED, encoding="utf-8")
+    prog = interpreter.load(str(path))
+    assert prog.checked.private_locals["turn"].keys() == {"d", "e"}
+    kept = set()
+    for seed in range(30):
+        game = prog.new_game(2, seed=seed)
+        local = interpreter.determinize(game, 0, random.Random(7)).state["stack"][-1]["L"]
+        assert (local["d"], local["e"]) == (0, 0)
+        assert local["f"] == game.state["stack"][-1]["L"]["f"]
+        kept.add(local["f"])
+    assert len(kept) > 1
+
+
+def test_the_bundled_games_keep_their_shown_rolls():
+    """Backgammon shows its dice (``dice``, a message) and Hearts its passing direction
+    before any decision: none of their locals is private."""
+    for name in ("backgammon", "hearts", "cherokee"):
+        assert interpreter.load(name).checked.private_locals == {}

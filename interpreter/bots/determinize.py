@@ -27,8 +27,8 @@ know has been drawn again from ``rng``:
 * the values the seat may not see (variables declared ``hidden``, per-player ones
   declared ``owner`` of another seat, of every type: a role, a list of dice) go back
   to their initial values, and the locals of the rules under way that may hold a value
-  read from one (``Checked.private_locals``, dsl/check_private.py) to the first value of
-  their type;
+  read from one, or from a roll not shown before a decision (``Checked.private_locals``,
+  dsl/check_private.py), to the first value of their type;
 * the random generator is seeded again from ``rng``: future shuffles, draws and rolls
   are not the game's.
 
