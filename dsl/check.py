@@ -132,6 +132,9 @@ class Checked:
     # per procedure, its locals that may hold a value read from a variable declared
     # `owner` or `hidden`, with their types (dsl/check_private.py)
     private_locals: dict[str, dict[str, T]] = field(default_factory=dict)
+    # per procedure, its locals holding a roll or random pick that a decision follows
+    # before any rule shows it (dsl/check_private.py)
+    unshown_random: dict[str, dict[str, T]] = field(default_factory=dict)
     asking: NodeMap = field(default_factory=NodeMap)  # statements that ask a player
     # `xs[i] = e` (an IndexAssign) -> the statement the later stages run: the place set to
     # replace_at(xs, i, e), an Assign or an AttrAssign (check_stmts.py)

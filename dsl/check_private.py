@@ -10,7 +10,10 @@ not keep what the local holds. So too a die rolled or a value picked at random i
 local (and the locals computed from it) that a decision follows before the procedure
 shows it (a message reads it, or a public variable or ``active`` takes it), in the
 order the statements are written. The locals that may hold a
-private value are recorded per procedure with their types (``Checked.private_locals``).
+private value are recorded per procedure with their types (``Checked.private_locals``;
+those holding a random step, ``Checked.unshown_random``: a front end tells the random
+steps of a game that hides nothing, ``views.chance_seen``, so they are private only in a
+game that hides something).
 Values flow through what a statement computes, not through which branch runs (a rule
 may do public things where a hidden value allows: that is the game's)."""
 from __future__ import annotations
@@ -47,7 +50,7 @@ class PrivateFlow:
     def _carry_end(self) -> None:
         """The locals holding a random step that a decision followed unshown are private."""
         for source in self.crossed:
-            self.c.private_locals.setdefault(self.proc_name, {}).update(self.unshown[source])
+            self.c.unshown_random.setdefault(self.proc_name, {}).update(self.unshown[source])
 
     def _crossing(self) -> None:
         """A decision: the random steps not shown so far stay unknown to it."""

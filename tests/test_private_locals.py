@@ -126,6 +126,7 @@ def test_a_hidden_list_of_dice_is_not_in_the_others_samples():
 ROLLED = """ruleset rolled
 players 2..2
 var got: int = 0
+var pot: int hidden = 0
 var shown: int = 0
 turn {
   roll d from 1..6
@@ -143,11 +144,11 @@ score(p) = got
 def test_a_die_rolled_unseen_before_a_decision_is_not_in_a_sample(tmp_path):
     """``d`` is rolled and nothing shows it before the decision (``got`` takes it only
     after): a sample holds none of it, nor of ``e`` computed from it; ``f`` is shown
-    (a public variable takes it) and stays."""
+    (a public variable takes it) and stays. (The game hides something: ``pot``.)"""
     path = tmp_path / "rolled.meeple"
     path.write_text(ROLLED, encoding="utf-8")
     prog = interpreter.load(str(path))
-    assert prog.checked.private_locals["turn"].keys() == {"d", "e"}
+    assert prog.checked.unshown_random["turn"].keys() == {"d", "e"}
     kept = set()
     for seed in range(30):
         game = prog.new_game(2, seed=seed)
@@ -163,3 +164,15 @@ def test_the_bundled_games_keep_their_shown_rolls():
     before any decision: none of their locals is private."""
     for name in ("backgammon", "hearts", "cherokee"):
         assert interpreter.load(name).checked.private_locals == {}
+
+
+def test_a_game_that_hides_nothing_keeps_its_rolls_in_a_sample(tmp_path):
+    """Where nothing is hidden the front ends tell each die as it falls
+    (``views.chance_seen``): a sample keeps it, as the players know it."""
+    path = tmp_path / "rolled.meeple"
+    path.write_text(ROLLED.replace("var pot: int hidden = 0\n", ""), encoding="utf-8")
+    prog = interpreter.load(str(path))
+    assert not prog.hidden_information
+    game = prog.new_game(2, seed=4)
+    sample = interpreter.determinize(game, 0, random.Random(7))
+    assert sample.state["stack"] == game.state["stack"]

@@ -27,8 +27,9 @@ know has been drawn again from ``rng``:
 * the values the seat may not see (variables declared ``hidden``, per-player ones
   declared ``owner`` of another seat, of every type: a role, a list of dice) go back
   to their initial values, and the locals of the rules under way that may hold a value
-  read from one, or from a roll not shown before a decision (``Checked.private_locals``,
-  dsl/check_private.py), to the first value of their type;
+  read from one, or (in a game that hides something) from a roll not shown before a
+  decision (``Checked.private_locals``, ``unshown_random``: dsl/check_private.py), to
+  the first value of their type;
 * the random generator is seeded again from ``rng``: future shuffles, draws and rolls
   are not the game's.
 
@@ -528,9 +529,11 @@ def _forget_private_locals(R) -> None:
     sample made from the seat's view cannot tell it either."""
     prog = R.prog
     private = prog.checked.private_locals
+    # (a game that hides nothing tells its random steps as they fall: views.chance_seen)
+    unseen = prog.checked.unshown_random if prog.hidden_information else {}
     for frame in R.stack:
         local = frame["L"]
-        for name, t in private.get(frame["p"], {}).items():
+        for name, t in [*private.get(frame["p"], {}).items(), *unseen.get(frame["p"], {}).items()]:
             if name in local:
                 local[name] = _blank(prog, t)
 
