@@ -19,6 +19,15 @@ def fallen(before, move, seat) -> list:
         return []
 
 
+def since_title(lang, history: list, seat: int) -> str:
+    """The heading of what ``seat`` is told happened: since its last move, or, before it
+    has made any (``history``: the moves made, each with its ``seat``), since the game
+    began."""
+    if any(done.seat == seat for done in history):
+        return tr(lang, "Since your last move")
+    return tr(lang, "Since the game began")
+
+
 def arrived(prog, lang, seen: set[int], seat: int, v: dict) -> list[Text]:
     """A line per zone of ``seat`` with the items its view ``v`` shows there now that
     none of its zones showed at its last move (``seen``: those items): the cards
