@@ -10,6 +10,7 @@ from typing import Any
 from ..dsl.types import tuple_parts
 from ..interpreter import display
 from ..interpreter.views import choice_hidden, item_visible, view as seat_view
+from .reading import Seen, legend_key, move_words
 from .store import SPECTATOR
 
 FORMAT = "meeple-web-seat/1"
@@ -83,6 +84,14 @@ def _zones(prog, view: dict) -> list[dict]:
     return out
 
 
+def _on_boards(prog, view: dict) -> set[int]:
+    """The items the view shows on the boards drawn (by their short labels)."""
+    return {i for z in prog.zones
+            if z.board is not None and z.board not in prog.checked.offscreen
+            and isinstance(view["zones"].get(z.key), list)
+            for i in view["zones"][z.key] if isinstance(i, int)}
+
+
 def _items_in(view: dict) -> set[int]:
     found: set[int] = set()
     for content in view["zones"].values():
@@ -140,42 +149,72 @@ def _cells(prog, value, code: str) -> list[str]:
             if c == "cell" and isinstance(v, int)]
 
 
+def said(game) -> int:
+    """How many messages the game has said so far (every seat's log has them all, each
+    as the seat may read it)."""
+    v = seat_view(game, SPECTATOR)
+    return v.get("log_dropped", 0) + len(v["log"])
+
+
 class LastMove:
-    """The last move as each seat saw it: its notation, or its verb alone (None when it
-    has none) for a seat that may not know what was chosen: a secret choice while the
-    simultaneous decision is under way, or into a variable the seat never sees
-    (views.choice_hidden), or a move naming an item the seat sees neither before nor
-    after it (as ``meeple replay --as`` writes it). Made before the move, finished after."""
+    """A move as each seat saw it: its notation and the move in words, or its verb alone
+    (None when it has none) for a seat that may not know what was chosen: a secret
+    choice while the simultaneous decision is under way, or into a variable the seat
+    never sees (views.choice_hidden), or a move naming an item the seat sees neither
+    before nor after it (as ``meeple replay --as`` writes it). Made before the move,
+    finished after (``played``), when it also counts the messages said so far (``said``:
+    those of the move and before it)."""
 
     def __init__(self, game, move):
         decision = game.decision
+        prog = game.program
         self.player = move.player
         self.notation = move.notation
         self.verb = decision.verb
-        self.cells = _cells(game.program, move.value, decision.type)
+        self.value, self.code = move.value, decision.type
+        self.cells = _cells(prog, move.value, decision.type)
         self.simultaneous = game.simultaneous
         items = [v for c, v in leaves(move.value, decision.type) if c == "item"]
         seats = [*range(game.players), SPECTATOR]
         self.hidden = {s for s in seats if s != move.player and choice_hidden(game, move.player, s)}
-        self.unseen = {s: [i for i in items if not item_visible(game, i, s)] for s in seats
-                       if s != move.player}
+        self.unseen = {s: {i for i in items if not item_visible(game, i, s)} for s in seats}
+        # what each seat saw where the move acts (the cells it names, before it is made)
+        self.before: dict[int, tuple[dict, dict | None]] = {}
+        if self.cells or items:
+            for s in seats:
+                v = seat_view(game, s, log=False)
+                self.before[s] = (v["zones"], v.get("ivars"))
+        self.words: dict[int, str] = {}
+        self.said_before = self.said = 0
 
-    def played(self, game) -> LastMove:
-        """Finished once the move is made on ``game``."""
+    def played(self, game, said_before: int) -> LastMove:
+        """Finished once the move is made on ``game`` (``said_before``: the number of
+        messages said before it)."""
         under_way = self.simultaneous and game.simultaneous and \
             self.player in game.decision.chosen
         for s, items in self.unseen.items():
-            if under_way or any(not item_visible(game, i, s) for i in items):
+            if s != self.player and (under_way or any(not item_visible(game, i, s) for i in items)):
                 self.hidden.add(s)
+        for s in self.unseen:
+            if s not in self.hidden:
+                zones, ivars = self.before.get(s, ({}, None))
+                seen = Seen(zones, ivars, lambda i, s=s: i not in self.unseen[s] or item_visible(game, i, s))
+                self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen)
+        self.before = {}
         self.unseen = {}
+        self.said_before, self.said = said_before, said(game)
         return self
 
     def shown(self, seat: int) -> dict:
-        """As ``seat`` saw it: who made it, its notation (its verb alone, or None, when
-        the seat may not know it) and the cells it names (none then)."""
+        """As ``seat`` saw it: who made it, its notation and its words (its verb alone,
+        or None, when the seat may not know it), the cells it names (none then) and the
+        numbers of messages said before it and once it was made."""
         if seat in self.hidden:
-            return {"player": self.player, "notation": self.verb, "cells": []}
-        return {"player": self.player, "notation": self.notation, "cells": list(self.cells)}
+            return {"player": self.player, "notation": self.verb, "text": self.verb, "cells": [],
+                    "said_before": self.said_before, "said": self.said}
+        return {"player": self.player, "notation": self.notation,
+                "text": self.words.get(seat, self.notation), "cells": list(self.cells),
+                "said_before": self.said_before, "said": self.said}
 
 
 def document(table, seat: int) -> dict:
@@ -188,7 +227,9 @@ def document(table, seat: int) -> dict:
     to_move = [] if game.over else list(game.deciding)
     shown = {str(i): _label(prog, i, ivars) for i in sorted(items)}
     code = game.decision.type if to_move else ""
-    moves = ([{"notation": m.notation, "start": start(prog, m.value, code, shown)}
+    seen = Seen(view["zones"], ivars, lambda i: str(i) in shown)
+    moves = ([{"notation": m.notation, "start": start(prog, m.value, code, shown),
+               "text": move_words(prog, m.notation, m.value, code, seen)}
               for m in game.legal_moves(seat)]
              if seat in to_move and seat not in table.bots else [])
     last = table.last
@@ -206,10 +247,13 @@ def document(table, seat: int) -> dict:
         "boards": boards(prog),
         "zones": _zones(prog, view),
         "items": shown,
+        "legend": legend_key(prog, _on_boards(prog, view)),
         "variables": shared,
         "player_variables": per_player,
         "last_move": None if last is None else last.shown(seat),
+        "moves_made": [m.shown(seat) for m in table.made],
         "log": list(view.get("log", [])),
+        "log_dropped": view.get("log_dropped", 0),
         "result": view.get("result"),
         "view": view,
     }
