@@ -5,10 +5,8 @@ and the log. Everything is written from what the seat is shown (its view and the
 it may see): a name it may not know never gets in."""
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..dsl.types import tuple_parts
 from ..interpreter import display
@@ -26,14 +24,6 @@ class Seen:
         return display.item_label(prog, item, short, self.ivars)
 
 
-@lru_cache(maxsize=32)
-def _one_of_a_kind(prog) -> frozenset[int]:
-    """The items no other item shares a label with (a card, a named piece): those a
-    cell is told apart by; not a stone or a checker, whose label names many."""
-    count = Counter(display.item_label(prog, i) for i in range(len(prog.items)))
-    return frozenset(i for i in range(len(prog.items)) if count[display.item_label(prog, i)] == 1)
-
-
 def _on_cell(prog, content, seen: Seen) -> str:
     """What a seat sees on a cell (its view's content) when it is one item it may see
     and the only one of its label (a card lying there): its name; else nothing (the
@@ -41,7 +31,7 @@ def _on_cell(prog, content, seen: Seen) -> str:
     if not isinstance(content, list) or len(content) != 1:
         return ""
     item = content[0]
-    if not isinstance(item, int) or not seen.sees(item) or item not in _one_of_a_kind(prog):
+    if not isinstance(item, int) or not seen.sees(item) or not display.told_apart(prog, item):
         return ""
     return seen.label(prog, item)
 
