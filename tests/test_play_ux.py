@@ -8,7 +8,7 @@ import re
 import pytest
 from meeple.cli import line_input
 from meeple.cli.main import app
-from meeple.interpreter.play import display, record
+from meeple.interpreter.play import display, record, views
 from typer.testing import CliRunner
 
 from meeple import interpreter
@@ -531,3 +531,21 @@ def test_a_compact_move_onto_a_card_names_the_card(tmp_path, env):
                 cells += 1
                 assert re.search(r"r\d+c\d+  +\d[mw][A-Z]", entry), "\n".join(lines)
     assert cells >= 20, r.output
+
+
+def test_a_lone_checker_is_written_as_the_board_draws_it(tmp_path):
+    """Backgammon: a move from a point holding one checker reads `o + empty`, as a stack
+    reads `o×4` and the board draws it, not `white checker` (a label many items share
+    tells nothing the board does not); a card keeps its name (Cherokee's chases)."""
+    r = run("play", "backgammon", "--seed", 5, "--no-color", "--layout", "full",
+            "--record", tmp_path / "b.json", input="\n1\nquit\n")
+    assert re.search(r"move p11\+p7\s+o \+ empty", r.output), r.output
+    assert "white checker" not in r.output, r.output
+    r = run("play", "cherokee", "--players", 2, "--seed", 5, "--no-color", "--layout", "full",
+            "--record", tmp_path / "c.json", input="\nquit\n")
+    prog = interpreter.load("cherokee").for_players(2)
+    game = prog.new_game(2, seed=5)
+    chase = game.legal_moves()[0]
+    card = views.view(game, 0)["zones"][prog.zones[chase.value].key][-1]
+    assert display.told_apart(prog, card)
+    assert re.search(rf"{re.escape(chase.notation)}\s+{display.item_label(prog, card)}", r.output), r.output

@@ -5,6 +5,7 @@ started again lists the same moves."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 
@@ -12,14 +13,14 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]') is not installed")
 
-import jsonschema  # noqa: E402
-from meeple.interpreter import display  # noqa: E402
-from meeple.web import present, schema  # noqa: E402
-from meeple.web.store import SPECTATOR, SQLiteStore  # noqa: E402
-from meeple.web.tables import MOVES_SHOWN, Tables  # noqa: E402
-from web_support import ROOT  # noqa: E402
+import jsonschema
+from meeple.interpreter import display
+from meeple.web import present, schema
+from meeple.web.store import SPECTATOR, SQLiteStore
+from meeple.web.tables import MOVES_SHOWN, Tables
+from web_support import ROOT
 
-from meeple import interpreter  # noqa: E402
+from meeple import interpreter
 
 SEAT_SCHEMA = json.loads((ROOT / "docs" / "schema" / schema.FILE).read_text(encoding="utf-8"))
 
@@ -93,14 +94,14 @@ def test_go_s_moves_are_listed_with_the_messages_they_caused(tmp_path):
         assert [m["notation"] for m in doc["moves_made"]] == played
         assert [m["player"] for m in doc["moves_made"]] == [k % 2 for k in range(7)]
         said = [(m["said_before"], m["said"]) for m in doc["moves_made"]]
-        assert all(a <= b for a, b in said) and all(b == a for (_, b), (a, _) in zip(said, said[1:]))
+        assert all(a <= b for a, b in said) and all(b == a for (_, b), (a, _) in itertools.pairwise(said))
         last = doc["moves_made"][-1]
         assert last["said"] == doc["log_dropped"] + len(doc["log"]) > last["said_before"]
         assert "passes" in doc["log"][last["said_before"] - doc["log_dropped"]]
 
 
 def test_the_list_of_moves_made_keeps_the_latest_and_comes_back_with_the_server(tmp_path):
-    tables, table = _table(tmp_path, "go", seed=1)
+    _, table = _table(tmp_path, "go", seed=1)
     rnd = random.Random(5)
     for _ in range(MOVES_SHOWN + 5):     # through the server's own path: stored
         seat = table.game.deciding[0]
