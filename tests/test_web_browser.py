@@ -309,6 +309,40 @@ def _click_first_cell_move(page) -> None:
     page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
 
 
+def test_the_dice_are_written_where_they_fell(browser, shots, tmp_path):
+    """Pig never logs its die: the page says the set-up's throw above the board before
+    the first move, and each roll's die right after the roll in the log."""
+    from test_web_reading import PIG
+    folder = tmp_path / "pig"
+    folder.mkdir()
+    (folder / "pig.meeple").write_text(PIG, encoding="utf-8")
+    server = Server(str(folder), "--seed", "2", "--db", str(tmp_path / "p.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        page, errors = _page(browser, url, viewport=PHONE, is_mobile=True, has_touch=True)
+        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        first = doc["opening"][0]["values"][0]
+        assert page.inner_text("#since-heading") == "Since the game began"
+        assert _lines(page, "#since-list") == [f"Player 1 rolled {first}"]
+        version = page.get_attribute("body", "data-version")
+        page.locator("#moves button", has_text="roll").click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+        die = doc["moves_made"][0]["fell"][0]
+        log = _lines(page, "#log")
+        assert log[:3] == [f"Player 1 rolled {first}", "Player 1: roll",
+                           f"Player {die['player'] + 1} rolled {die['values'][0]}"], log
+        _shot(page, shots, "pig-dice-phone")
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def _lines(page, selector: str) -> list[str]:
+    return [li.inner_text() for li in page.locator(selector + " li").all()]
+
+
 def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_path):
     server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
                     "--seed", "2", "--db", str(tmp_path / "tables.sqlite"))

@@ -122,3 +122,91 @@ def test_a_key_says_what_the_short_labels_on_the_boards_stand_for(tmp_path):
     (tmp_path / "h").mkdir()
     _, hearts = _table(tmp_path / "h", "hearts", players=4)
     assert present.document(hearts, 0)["legend"] == []      # (no board: no short labels)
+
+
+PIG = """ruleset pig
+title "Pig"
+players 2..2
+var points: int per player = 0
+turn {
+  let total = 0
+  let rolling = true
+  while rolling max 500 {
+    roll d from 1..6
+    if d == 1 {
+      log pig_out "{active} rolls a 1 and loses {total} points"
+      rolling = false
+    } else {
+      total = total + d
+      choose banked from [total] as "hold" or "roll"
+      if banked != none {
+        points(active) = points(active) + total
+        log held "{active} holds {total} and has {points(active)}"
+        rolling = false
+      }
+    }
+  }
+}
+end when any(points(p) >= 30 for p in players) or turn_number() == 300
+score(p) = points(p)
+"""
+
+
+@pytest.fixture
+def pig(tmp_path):
+    folder = tmp_path / "pig"
+    folder.mkdir()
+    (folder / "pig.meeple").write_text(PIG, encoding="utf-8")
+    return folder
+
+
+def _hold(game) -> int:
+    return next(int(m.notation.split()[1]) for m in game.legal_moves() if m.notation.startswith("hold "))
+
+
+def test_the_dice_are_listed_where_they_fell(pig, tmp_path):
+    """Pig never logs its die: the set-up's first throw is the document's opening, and
+    each roll's die is among the move's chance results, for every seat, where it fell
+    among the messages ('Player 1 rolls a 1' comes after the die that made it)."""
+    tables = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    table = tables.create(str(pig), interpreter.load(str(pig)), 2, [], None, 2, {})
+    first = _hold(table.game)
+    for seat in (0, 1, SPECTATOR):
+        doc = present.document(table, seat)
+        jsonschema.Draft202012Validator(SEAT_SCHEMA).validate(doc)
+        assert doc["opening"] == [{"kind": "roll", "player": 0, "said": 0, "values": [str(first)]}]
+    rolls = []
+    while len(rolls) < 6:
+        before = table.game.copy()
+        asyncio.run(table.play(table.game.active_player, "roll"))    # (stored, as a server does)
+        if table.game.over:
+            break
+        rolls.append((before.active_player, table.game.active_player, _hold(table.game) - _hold(before)
+                      if table.game.active_player == before.active_player else None))
+    doc = present.document(table, 1)
+    assert len(doc["moves_made"]) == len(rolls) and any(die is None for *_, die in rolls)
+    for m, (player, after, die) in zip(doc["moves_made"], rolls):
+        if die is not None:          # (the same player rolls again: the die is the difference)
+            assert m["fell"] == [{"kind": "roll", "player": player, "said": m["said"],
+                                  "values": [str(die)]}]
+        else:                        # a 1, its message, then the next player's first die
+            assert m["fell"][0] == {"kind": "roll", "player": player, "said": m["said_before"],
+                                    "values": ["1"]}
+            assert "rolls a 1" in doc["log"][m["said_before"] - doc["log_dropped"]]
+            assert m["fell"][-1]["player"] == after and m["fell"][-1]["said"] == m["said"]
+    assert present.document(again_restored(tmp_path, table), 1)["moves_made"] == doc["moves_made"]
+
+
+def again_restored(tmp_path, table):
+    again = Tables(SQLiteStore(tmp_path / "t.sqlite"))
+    assert again.restore() == []
+    return again.by_id[table.id]
+
+
+def test_a_die_the_ruleset_tells_itself_is_not_listed_twice(tmp_path):
+    """Backgammon says each throw itself ('Player 2 rolls 2 and 5'): no move lists it again."""
+    _, table = _table(tmp_path, "backgammon", seed=5)
+    _made_moves(table, 12, random.Random(1))
+    doc = present.document(table, 0)
+    assert any("rolls" in line for line in doc["log"])
+    assert all(m["fell"] == [] for m in doc["moves_made"]) and doc["opening"] == []

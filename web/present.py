@@ -9,7 +9,14 @@ from typing import Any
 
 from ..dsl.types import tuple_parts
 from ..interpreter import display
-from ..interpreter.views import choice_hidden, item_visible, view as seat_view
+from ..interpreter.views import (
+    chance_runs,
+    chance_seen,
+    chance_seen_at_start,
+    choice_hidden,
+    item_visible,
+    view as seat_view,
+)
 from .reading import Seen, legend_key, move_words
 from .store import SPECTATOR
 
@@ -149,6 +156,48 @@ def _cells(prog, value, code: str) -> list[str]:
             if c == "cell" and isinstance(v, int)]
 
 
+def fallen(before, game, move) -> list:
+    """The chance results that fell as ``move`` was played on ``before`` (a copy of the
+    game just before it; None: none is looked for) to make ``game``
+    (``views.chance_seen``: only in a game that hides nothing); none when no random draw
+    was made, or when finding them breaks (the move stands: they go untold)."""
+    from ..interpreter import IllegalMove, RuleError
+    if before is None or before.state["rng"] == game.state["rng"]:
+        return []
+    try:
+        return chance_seen(before, move, move.player if before.simultaneous else None)
+    except (RuleError, IllegalMove):
+        return []
+
+
+def runs(game, fell: list, seats) -> dict[int, list[dict]]:
+    """Each seat's runs of the chance results ``fell`` (``views.chance_runs``, against the
+    state of ``game`` after them), written for people."""
+    prog, state = game.program, game.state
+    return {s: [{"kind": run[0].kind, "player": run[0].player, "said": run[0].said,
+                 "values": [display.value_text(prog, f.value, f.type) for f in run]}
+                for run in chance_runs(prog, fell, s, state)] for s in seats}
+
+
+def opening(game, seed: int) -> dict[int, list[dict]]:
+    """What fell as the new ``game`` of ``seed`` was set up (an opening roll), each
+    seat's runs (``runs``); none in a game that hides anything."""
+    from ..interpreter import RuleError
+    if not may_fall(game):
+        return {}
+    try:
+        fell = chance_seen_at_start(game.program, game.players, seed)
+    except RuleError:
+        return {}
+    return runs(game, fell, [*range(game.players), SPECTATOR]) if fell else {}
+
+
+def may_fall(game) -> bool:
+    """Whether the chance results of the next move may be told (``fallen``): a game that
+    hides nothing, its chance seeded."""
+    return not game.program.hidden_information and game.chance_mode == "seeded"
+
+
 def said(game) -> int:
     """How many messages the game has said so far (every seat's log has them all, each
     as the seat may read it)."""
@@ -185,11 +234,12 @@ class LastMove:
                 v = seat_view(game, s, log=False)
                 self.before[s] = (v["zones"], v.get("ivars"))
         self.words: dict[int, str] = {}
+        self.fell: dict[int, list[dict]] = {}
         self.said_before = self.said = 0
 
-    def played(self, game, said_before: int) -> LastMove:
+    def played(self, game, said_before: int, fell: list | None = None) -> LastMove:
         """Finished once the move is made on ``game`` (``said_before``: the number of
-        messages said before it)."""
+        messages said before it; ``fell``: the chance results that fell, ``fallen``)."""
         under_way = self.simultaneous and game.simultaneous and \
             self.player in game.decision.chosen
         for s, items in self.unseen.items():
@@ -201,20 +251,22 @@ class LastMove:
                 seen = Seen(zones, ivars, lambda i, s=s: i not in self.unseen[s] or item_visible(game, i, s))
                 self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen)
         self.before = {}
-        self.unseen = {}
         self.said_before, self.said = said_before, said(game)
+        if fell:
+            self.fell = runs(game, fell, self.unseen)
+        self.unseen = {}
         return self
 
     def shown(self, seat: int) -> dict:
         """As ``seat`` saw it: who made it, its notation and its words (its verb alone,
-        or None, when the seat may not know it), the cells it names (none then) and the
-        numbers of messages said before it and once it was made."""
+        or None, when the seat may not know it), the cells it names (none then), the
+        numbers of messages said before it and once it was made, and the chance results
+        it may know that fell with it and that no message of the ruleset tells."""
+        said = {"said_before": self.said_before, "said": self.said, "fell": self.fell.get(seat, [])}
         if seat in self.hidden:
-            return {"player": self.player, "notation": self.verb, "text": self.verb, "cells": [],
-                    "said_before": self.said_before, "said": self.said}
+            return {"player": self.player, "notation": self.verb, "text": self.verb, "cells": [], **said}
         return {"player": self.player, "notation": self.notation,
-                "text": self.words.get(seat, self.notation), "cells": list(self.cells),
-                "said_before": self.said_before, "said": self.said}
+                "text": self.words.get(seat, self.notation), "cells": list(self.cells), **said}
 
 
 def document(table, seat: int) -> dict:
@@ -252,6 +304,7 @@ def document(table, seat: int) -> dict:
         "player_variables": per_player,
         "last_move": None if last is None else last.shown(seat),
         "moves_made": [m.shown(seat) for m in table.made],
+        "opening": table.opening.get(seat, []) if len(table.made) == table.version else [],
         "log": list(view.get("log", [])),
         "log_dropped": view.get("log_dropped", 0),
         "result": view.get("result"),

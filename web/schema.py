@@ -32,6 +32,11 @@ def seat_schema() -> dict:
                            "name": _s("string", "its name, as moves write it"),
                            "col": _s("integer", "its column on the board's grid, from 0"),
                            "row": _s("integer", "its row on the board's grid, from 0")})
+    fell = _obj("a run of chance results alike (the dice of one throw)", {
+        "kind": _s("string", "roll, pick or tie"),
+        "player": _s(["integer", "null"], "whose turn it fell in (null: nobody's)"),
+        "said": _s("integer", "how many messages had been said before it fell", minimum=0),
+        "values": _list(_s("string", "a value, written for people"), "its values")})
     made = _obj("a move made, as this seat saw it", {
         "player": seat,
         "notation": _s(["string", "null"], "its notation; its verb alone (null when it has "
@@ -44,7 +49,10 @@ def seat_schema() -> dict:
         "said_before": _s("integer", "how many messages the game had said before it "
                           "(a message's number is log_dropped + its index in log)", minimum=0),
         "said": _s("integer", "how many messages the game had said once it was made: "
-                   "those numbered from said_before on came with it", minimum=0)})
+                   "those numbered from said_before on came with it", minimum=0),
+        "fell": _list(fell, "the dice, random picks and random ties that fell with it, in "
+                            "a game that hides nothing, unless the ruleset's own message "
+                            "right after them names them (views.chance_runs)")})
     body = {
         "format": {"const": FORMAT, "description": "this format and its version"},
         "title": _s("string", "the ruleset's title (in the table's locale)"),
@@ -74,6 +82,8 @@ def seat_schema() -> dict:
                       "the first", "oneOf": [{"type": "null"}, made]},
         "moves_made": _list(made, "the latest moves made (at most 60), oldest first, as this "
                                   "seat saw them"),
+        "opening": _list(fell, "the chance results of the set-up (an opening roll) as in a "
+                               "move's fell, while moves_made begins with the first move"),
         "boards": _list(_obj("a board", {"name": _s("string", "its name"),
                                          "title": _s("string", "its name for people"),
                                          "cells": _list(cell, "its cells")}),

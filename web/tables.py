@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .. import interpreter
 from ..interpreter import IllegalMove, RuleError, bot_move, bot_seed, make_bot
-from .present import LastMove, said
+from .present import LastMove, fallen, may_fall, opening, said
 from .store import SPECTATOR, MoveTaken, Store, StoredTable
 from .words import REFUSALS, fill
 
@@ -88,6 +88,8 @@ class Table:
                      for s, spec in stored.bots.items()}
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
+        # the chance results of the set-up (an opening roll) each seat may know
+        self.opening = opening(self.game, stored.seed)
         # the latest moves, as each seat saw them
         self.made: deque[LastMove] = deque(maxlen=MOVES_SHOWN)
         for k, move in enumerate(stored.moves):     # the stored moves, played again
@@ -130,8 +132,9 @@ class Table:
         move = self.game.find_move(move)
         last = LastMove(self.game, move)
         before = self.made[-1].said if self.made else said(self.game)
+        copy = self.game.copy() if may_fall(self.game) else None   # (to find the dice that fall)
         self.game.apply(move)
-        self.made.append(last.played(self.game, before))
+        self.made.append(last.played(self.game, before, fallen(copy, self.game, move)))
 
     def _announce(self) -> None:
         self.changed.set()

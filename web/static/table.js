@@ -347,9 +347,17 @@ function happenings() {
   const says = (upto) => {
     for (; next < doc.log.length && doc.log_dropped + next < upto; next++) out.push({said: doc.log[next]});
   };
+  for (const run of doc.opening) {     // what fell as the game was set up
+    says(run.said);
+    out.push({fell: run});
+  }
   for (const move of doc.moves_made) {
     says(move.said_before);
     out.push({move});
+    for (const run of move.fell) {     // the dice that fell, where they fell among the messages
+      says(run.said);
+      out.push({fell: run});
+    }
     says(move.said);
   }
   says(Infinity);
@@ -363,10 +371,19 @@ function lastOwn() {
   return k;
 }
 
+function fellText(run) {
+  // a run of chance results alike: "Player 1 rolled 3 and 5"
+  const v = run.values;
+  const values = v.length === 1 ? v[0] : say("and_last", {values: v.slice(0, -1).join(", "), last: v[v.length - 1]});
+  if (run.kind === "roll" && run.player !== null) return say("rolled", {player: playerName(run.player), values});
+  return say(run.kind === "tie" ? "tie_broken" : "drawn", {values});
+}
+
 function entry(what, fresh) {
   const li = what.move
     ? el("li", {class: "move"}, playerName(what.move.player) + ": " + moveText(what.move))
-    : el("li", {class: "said"}, what.said);
+    : what.fell ? el("li", {class: "said fell"}, fellText(what.fell))
+      : el("li", {class: "said"}, what.said);
   if (fresh) li.classList.add("new");
   return li;
 }
@@ -389,7 +406,8 @@ function renderLog() {
   const since = document.getElementById("since");
   const fresh = doc.seat === null ? [] : all.slice(from);
   // (the last move alone, with what it said, is the line above: not told twice)
-  since.hidden = doc.over || !(fresh.filter(e => e.move).length > 1 || (fresh.length && !fresh[0].move));
+  since.hidden = doc.over || !(fresh.filter(e => e.move).length > 1 || (fresh.length && !fresh[0].move) ||
+                                fresh.some(e => e.fell));
   if (since.hidden) return;
   // (a last move of its own older than the moves listed: the latest, simply)
   const heading = mine >= 0 ? "since_last" : doc.moves_made.length === doc.version ? "since_start" : "latest";
