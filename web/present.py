@@ -5,6 +5,7 @@ already shows; the moves are the seat's own, only while it is to move."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ..dsl.types import tuple_parts
@@ -248,7 +249,7 @@ class LastMove:
         for s in self.unseen:
             if s not in self.hidden:
                 zones, ivars = self.before.get(s, ({}, None))
-                seen = Seen(zones, ivars, lambda i, s=s: i not in self.unseen[s] or item_visible(game, i, s))
+                seen = Seen(zones, ivars, self._sees(game, s))
                 self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen)
         self.before = {}
         self.said_before, self.said = said_before, said(game)
@@ -256,6 +257,12 @@ class LastMove:
             self.fell = runs(game, fell, self.unseen)
         self.unseen = {}
         return self
+
+    def _sees(self, game, seat: int) -> Callable[[int], bool]:
+        """Whether ``seat`` may know an item of the move: it saw it before the move or
+        sees it after (on ``game``)."""
+        unseen = self.unseen[seat]
+        return lambda i: i not in unseen or item_visible(game, i, seat)
 
     def shown(self, seat: int) -> dict:
         """As ``seat`` saw it: who made it, its notation and its words (its verb alone,

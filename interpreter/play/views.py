@@ -313,12 +313,12 @@ def _told_by_messages(program, run: list[Fallen], end: int | None, state: dict) 
     log, k = state.get("log", []), run[0].said - state.get("log_dropped", 0)
     if not 0 <= k < len(log) or (end is not None and run[0].said >= end):
         return False
-    want = Counter((f.type, f.value) for f in run)
+    want: Counter[tuple[str, object]] = Counter((f.type, f.value) for f in run)
     if run[0].kind == "roll" and run[0].player is not None:
         want[("player", run[0].player)] += 1
     entry = log[k]
-    have = Counter((t, v) for t, v in zip(program.logs[entry[0]].types, entry[1])
-                   if isinstance(v, int | str))
+    have: Counter[tuple[str, object]] = Counter(
+        (t, v) for t, v in zip(program.logs[entry[0]].types, entry[1]) if isinstance(v, int | str))
     return not want - have
 
 
