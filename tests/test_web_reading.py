@@ -85,6 +85,9 @@ def test_go_s_moves_are_listed_with_the_messages_they_caused(tmp_path):
     same, oldest first, as each seat saw them; each with the numbers of the messages
     said before it and with it, so that a pass's message follows the pass."""
     _, table = _table(tmp_path, "go")
+    asks = table.program.checked.texts["play"]          # the ruleset's words for its decision
+    assert present.document(table, 0)["prompt"] == asks and asks.startswith("Choose a point")
+    assert present.document(table, 1)["prompt"] is None      # (not to move: no moves)
     played = _made_moves(table, 6, random.Random(3))
     table._apply(next(m for m in table.game.legal_moves() if m.notation == "pass"))
     played.append("pass")

@@ -291,6 +291,7 @@ def document(table, seat: int) -> dict:
                "text": move_words(prog, m.notation, m.value, code, seen)}
               for m in game.legal_moves(seat)]
              if seat in to_move and seat not in table.bots else [])
+    verb = game.decision.verb if moves else None
     last = table.last
     return {
         "format": FORMAT,
@@ -303,6 +304,8 @@ def document(table, seat: int) -> dict:
         "to_move": to_move,
         "simultaneous": bool(to_move) and game.simultaneous,
         "moves": moves,
+        # the ruleset's own words asking for the decision ("Choose a point to play, or pass")
+        "prompt": (display.text(prog, verb, "") or None) if verb else None,
         "boards": boards(prog),
         "zones": _zones(prog, view),
         "items": shown,

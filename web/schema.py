@@ -78,6 +78,9 @@ def seat_schema() -> dict:
                                  "by their labels and the cells with what the seat sees on "
                                  "them ('play Wolf man 6'), else its notation")}),
             "this seat's legal moves when it is to move (and not a bot's), else empty"),
+        "prompt": _s(["string", "null"], "the ruleset's own words asking for this seat's "
+                     "decision (its locale's text for the verb), when it has moves and the "
+                     "ruleset gives them; else null"),
         "last_move": {"description": "the last move made, as this seat saw it; null before "
                       "the first", "oneOf": [{"type": "null"}, made]},
         "moves_made": _list(made, "the latest moves made (at most 60), oldest first, as this "

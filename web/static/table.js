@@ -138,8 +138,10 @@ function renderMoves() {
   list.replaceChildren();
   let moves = doc.moves;
   const verb = commonVerb(moves);
-  choose.hidden = !verb;
-  choose.textContent = verb ? say("choose", {verb}) : "";
+  // the ruleset's own words for the decision, else the verb the moves share
+  const asked = doc.prompt || (verb ? say("choose", {verb}) : "");
+  choose.hidden = !asked;
+  choose.textContent = asked;
   if (picked) {
     // the moves that start there; where none does (moves without a cell or an item to
     // start from, such as a text), those whose notation names it
