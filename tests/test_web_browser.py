@@ -330,6 +330,8 @@ def test_the_dice_are_written_where_they_fell(browser, shots, tmp_path):
         doc = httpx.get(url, headers=JSON, timeout=30).json()
         page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
         die = doc["moves_made"][0]["fell"][0]
+        thrown = f"Player {die['player'] + 1} rolled {die['values'][0]}"
+        assert page.inner_text("#last-move") == "Last move: Player 1: roll — " + thrown
         log = _lines(page, "#log")
         assert log[:3] == [f"Player 1 rolled {first}", "Player 1: roll",
                            f"Player {die['player'] + 1} rolled {die['values'][0]}"], log

@@ -332,7 +332,10 @@ function renderLastMove() {
   const move = doc.last_move;
   last.hidden = !move;
   if (!move) return;
-  last.textContent = say("last_move", {player: playerName(move.player), move: moveText(move)});
+  // with the dice that fell with it: the mover learns its own throw here
+  const fell = move.fell.map(fellText);
+  last.textContent = say("last_move", {player: playerName(move.player), move: moveText(move)}) +
+    (fell.length ? " — " + fell.join("; ") : "");
 }
 
 function moveText(move) {
