@@ -16,6 +16,7 @@ pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]
 import jsonschema
 from meeple.interpreter import display
 from meeple.web import present, schema
+from meeple.web.reading import legend_key
 from meeple.web.store import SPECTATOR, SQLiteStore
 from meeple.web.tables import MOVES_SHOWN, Tables
 from web_support import ROOT
@@ -122,6 +123,10 @@ def test_a_key_says_what_the_short_labels_on_the_boards_stand_for(tmp_path):
     _, table = _table(tmp_path, "cherokee")
     legend = {k["short"]: k["name"] for k in present.document(table, 0)["legend"]}
     assert legend["Bi"] == "Birds" and legend["m"] == "man" and legend["w"] == "woman"
+    prog = interpreter.load("brotherhood-of-nine").for_players(2)
+    legend = {k["short"]: k["name"] for k in legend_key(prog, range(len(prog.items)))}
+    assert legend["s"] == "shielded" and legend["K"] == "Kveblir"   # (not ', shielded')
+
     (tmp_path / "h").mkdir()
     _, hearts = _table(tmp_path / "h", "hearts", players=4)
     assert present.document(hearts, 0)["legend"] == []      # (no board: no short labels)

@@ -89,6 +89,7 @@ def legend_key(prog, items) -> list[dict]:
             for v in prog.checked.enums.get(t.arg, []):
                 path = f"{t.arg}.{v}"
                 short, full = display.short(prog, path), display.name(prog, path)
+                full = full.lstrip(" ,;:") or full   # (', shielded', written to follow a label)
                 if short and short != full:
                     out.setdefault((short, full), None)
     return [{"short": short, "name": full} for short, full in out]
