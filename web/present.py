@@ -194,16 +194,34 @@ def opening(game, seed: int) -> dict[int, list[dict]]:
 
 
 def may_fall(game) -> bool:
-    """Whether the chance results of the next move may be told (``fallen``): a game that
-    hides nothing, its chance seeded."""
+    """Whether the chance results of a game's moves may be told (``fallen``): a game that
+    hides nothing, its chance seeded. (Finding out costs: asked once per table.)"""
     return not game.program.hidden_information and game.chance_mode == "seeded"
 
 
 def said(game) -> int:
     """How many messages the game has said so far (every seat's log has them all, each
-    as the seat may read it)."""
-    v = seat_view(game, SPECTATOR)
-    return v.get("log_dropped", 0) + len(v["log"])
+    as the seat may read it): counted in the state, not written out in a view."""
+    state = game.state
+    return state.get("log_dropped", 0) + len(state["log"])
+
+
+def _before(game, value, code: str, seats: list[int]) -> dict[int, tuple[dict, dict | None]]:
+    """What each of ``seats`` sees of the cells a move's value names, and the item
+    variables it sees, before the move: from its view where the game has item variables
+    (a label may show them: only as the seat may see them), else from the state, each
+    item the seat may not see left out (a view of a large game costs far more)."""
+    state = game.state
+    if state["ivars"]:
+        out = {}
+        for s in seats:
+            v = seat_view(game, s, log=False)
+            out[s] = (v["zones"], v.get("ivars"))
+        return out
+    zones = game.program.zones
+    cells = [v for c, v in leaves(value, code) if c == "cell" and isinstance(v, int)]
+    return {s: ({zones[c].key: [i if item_visible(game, i, s) else None for i in state["zones"][c]]
+                 for c in cells}, None) for s in seats}
 
 
 class LastMove:
@@ -229,11 +247,7 @@ class LastMove:
         self.hidden = {s for s in seats if s != move.player and choice_hidden(game, move.player, s)}
         self.unseen = {s: {i for i in items if not item_visible(game, i, s)} for s in seats}
         # what each seat saw where the move acts (the cells it names, before it is made)
-        self.before: dict[int, tuple[dict, dict | None]] = {}
-        if self.cells or items:
-            for s in seats:
-                v = seat_view(game, s, log=False)
-                self.before[s] = (v["zones"], v.get("ivars"))
+        self.before = _before(game, move.value, decision.type, seats) if self.cells or items else {}
         self.words: dict[int, str] = {}
         self.fell: dict[int, list[dict]] = {}
         self.said_before = self.said = 0

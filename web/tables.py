@@ -88,8 +88,10 @@ class Table:
                      for s, spec in stored.bots.items()}
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        # the chance results of the set-up (an opening roll) each seat may know
+        # the chance results of the set-up (an opening roll) each seat may know, and
+        # whether those of each move are looked for (a game that hides nothing)
         self.opening = opening(self.game, stored.seed)
+        self.tells_chance = may_fall(self.game)
         # the latest moves, as each seat saw them
         self.made: deque[LastMove] = deque(maxlen=MOVES_SHOWN)
         for k, move in enumerate(stored.moves):     # the stored moves, played again
@@ -132,7 +134,7 @@ class Table:
         move = self.game.find_move(move)
         last = LastMove(self.game, move)
         before = self.made[-1].said if self.made else said(self.game)
-        copy = self.game.copy() if may_fall(self.game) else None   # (to find the dice that fall)
+        copy = self.game.copy() if self.tells_chance else None   # (to find the dice that fall)
         self.game.apply(move)
         self.made.append(last.played(self.game, before, fallen(copy, self.game, move)))
 
