@@ -9,8 +9,8 @@ let picked = null;          // {item: ID} or {zone: KEY} whose moves are shown, 
 let changed = new Set();    // the board cells changed since this seat's last move (or since it came)
 let moved = false;          // this seat has just moved: the marks start again
 let words = {};             // the page's words in the table's language (the body's data-words)
-const SINCE_SHOWN = 8;
-const MIN_SCALE = 0.85;     // the smallest a board is drawn at (its labels 8.5 px high)      // the latest lines of what happened since this seat's last move, above the board
+const SINCE_SHOWN = 8;      // the latest lines of what happened since this seat's last move, above the board
+const MIN_SCALE = 0.85;     // the smallest a board is drawn at (its labels 8.5 px high)
 
 function say(key, fields) {
   // a sentence of the page in the table's language, its {placeholders} filled in
@@ -126,9 +126,9 @@ function renderStatus() {
 function commonVerb(moves) {
   // the verb every move is written with ("chase" of "chase r2c1: Birds woman 7"), if
   // they share one: the list's heading says it once and the buttons the rest
-  const verbs = new Set(moves.map(m => m.text.split(" ")[0]));
-  if (verbs.size !== 1 || !moves.every(m => m.text.includes(" ") && m.notation.startsWith(m.text.split(" ")[0] + " "))) return null;
-  return [...verbs][0];
+  const verb = moves.length ? moves[0].text.split(" ")[0] : null;
+  const shares = (m) => m.text.startsWith(verb + " ") && m.notation.startsWith(verb + " ");
+  return verb && moves.every(shares) ? verb : null;
 }
 
 function renderMoves() {
