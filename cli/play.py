@@ -615,7 +615,7 @@ class PlaySession:
             since=[(msg, line) for _, msg, line in self.since.get(seat, [])]
             + [(True, line) for line in told.arrived(self.prog, self.lang,
                                                      self.own_seen.get(seat, set()), seat, v)],
-            since_title=tr(self.lang, "Since your last move"),
+            since_title=told.since_title(self.lang, self.history, seat),
             last=self.last_cells.get(seat, frozenset()),
             most=self.move_styles.get(_verb_of(v), "text"))
 
@@ -650,7 +650,7 @@ class PlaySession:
                             padding=(0, 2)) if pairs else Text("  " + tr(lang, "(none yet)")))
         elif what == "log":
             if self.since.get(seat):
-                c.print(Text(tr(lang, "Since your last move"), style="bold underline"))
+                c.print(Text(told.since_title(lang, self.history, seat), style="bold underline"))
                 for _, _, line in self.since[seat]:
                     c.print(line)
             c.print(Text(tr(lang, "Events so far"), style="bold underline"))

@@ -639,8 +639,9 @@ def value_text(game, before_view: dict, v, type_code: str, can_see, short: bool 
         content = before_view["zones"].get(z.key)
         if isinstance(content, list) and len(content) > 1:   # a stack, as the board shows it
             return Text(" ").join(_cell_lines(prog, content, before_view))
-        if isinstance(content, list) and content:
-            return item_text(prog, content[-1], short, view=before_view)
+        if isinstance(content, list) and content:   # (a checker as the board draws it: 'o')
+            return item_text(prog, content[-1], short or not _display().told_apart(prog, content[-1]),
+                             view=before_view)
         if isinstance(content, list):
             return Text()  # an empty cell: the move's notation says all there is
         return Text(literal(_display().cell_notation(prog, v)))

@@ -19,6 +19,15 @@ def fallen(before, move, seat) -> list:
         return []
 
 
+def since_title(lang, history: list, seat: int) -> str:
+    """The heading of what ``seat`` is told happened: since its last move, or, before it
+    has made any (``history``: the moves made, each with its ``seat``), since the game
+    began."""
+    if any(done.seat == seat for done in history):
+        return tr(lang, "Since your last move")
+    return tr(lang, "Since the game began")
+
+
 def arrived(prog, lang, seen: set[int], seat: int, v: dict) -> list[Text]:
     """A line per zone of ``seat`` with the items its view ``v`` shows there now that
     none of its zones showed at its last move (``seen``: those items): the cards
@@ -69,20 +78,10 @@ def chance_lines(prog, lang, fallen: list, seat, state: dict | None = None) -> l
     a line for each run of them alike ("Player 1 rolled 3 and 5"), with the number of
     messages the game had said before them (to tell them in their place). With the
     game's ``state`` after them, a run the ruleset's own messages already tell is left
-    out (``_told_by_messages``)."""
+    out (``views.chance_runs``)."""
     from ..interpreter.play import display
-    runs: list[list] = []
-    for f in fallen:
-        if seat not in f.seats:
-            continue
-        if runs and (runs[-1][0].kind, runs[-1][0].player, runs[-1][0].said) \
-                == (f.kind, f.player, f.said):
-            runs[-1].append(f)
-        else:
-            runs.append([f])
-    if state is not None:
-        ends = [r[0].said for r in runs[1:]] + [None]
-        runs = [r for r, end in zip(runs, ends) if not _told_by_messages(prog, r, end, state)]
+    from ..interpreter.play.views import chance_runs
+    runs = chance_runs(prog, fallen, seat, state)
     out = []
     for run in runs:
         values = [render.literal(display.value_text(prog, f.value, f.type)) for f in run]
@@ -98,24 +97,6 @@ def chance_lines(prog, lang, fallen: list, seat, state: dict | None = None) -> l
             line = tr(lang, "Drawn at random: {values}", values=shown)
         out.append((f.said, Text("  " + line)))
     return out
-
-
-def _told_by_messages(prog, run: list, end: int | None, state: dict) -> bool:
-    """Whether the first message said after a run of chance results (before the next
-    run fell, ``end``) names all its values, and its player for a roll: the ruleset's
-    own "Player 1 rolls 5 and 2" tells the run, and the generic line would say it
-    twice."""
-    from collections import Counter
-    log, k = state.get("log", []), run[0].said - state.get("log_dropped", 0)
-    if not 0 <= k < len(log) or (end is not None and run[0].said >= end):
-        return False
-    want = Counter((f.type, f.value) for f in run)
-    if run[0].kind == "roll" and run[0].player is not None:
-        want[("player", run[0].player)] += 1
-    entry = log[k]
-    have = Counter((t, v) for t, v in zip(prog.logs[entry[0]].types, entry[1])
-                   if isinstance(v, int | str))
-    return not want - have
 
 
 def at_start(game, seed: int, seats: list[int], lang, history: list) -> dict[int, list[Text]]:

@@ -8,7 +8,7 @@ import re
 import pytest
 from meeple.cli import line_input
 from meeple.cli.main import app
-from meeple.interpreter.play import display, record
+from meeple.interpreter.play import display, record, views
 from typer.testing import CliRunner
 
 from meeple import interpreter
@@ -264,7 +264,9 @@ def test_the_die_is_shown_as_it_falls(pig, tmp_path):
     first = int(next(m.notation for m in start.legal_moves() if m.notation.startswith("hold "))[5:])
     r = run("play", pig, "--seed", 2, "--bot", "2=first", "--record", tmp_path / "p.json",
             "--no-color", input="roll\nquit\n")
-    assert re.search(rf"Since your last move\n  Player 1 rolled {first}\n", r.output), r.output
+    # (before this seat has moved, what it is told is what happened since the game began)
+    assert re.search(rf"Since the game began\n  Player 1 rolled {first}\n", r.output), r.output
+    assert "Since your last move" not in r.output.split("Player 1: roll")[0], r.output
     after = record.replay(prog, record.load(tmp_path / "p.json"))
     assert after.active_player == 0   # (seed 2: the second die is no 1)
     assert re.search(rf"^Player 1: roll\n  Player 1 rolled {_rolled(start, after)}$", r.output,
@@ -284,7 +286,7 @@ def test_the_other_seat_reads_the_dice_after_the_hand_over(pig, tmp_path):
         game.apply(move)
         dice.append(_rolled(before, game))
     second = segments(r.output)["Player 2"][0]
-    told = second.split("Since your last move")[1]
+    told = second.split("Since the game began")[1]
     rolls = re.findall(r"^  Player 1 rolled (\d)$", told, re.M)
     assert rolls[1:] == [str(d) for d in dice], told
     assert re.search(r"  Player 1 rolled \d\nPlayer 1: hold \d+\n  Player 1 "
@@ -445,12 +447,12 @@ def test_a_roll_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
         '    roll d from 1..6\n    log threw "{active} throws {d}"\n'), encoding="utf-8")
     r = run("play", says, "--seed", 2, "--no-color", "--layout", "full", "--record", tmp_path / "p.json",
             input="\nroll\nroll\nhold\n\nquit\n")
-    told = segments(r.output)["Player 2"][0].split("Since your last move")[1]
+    told = segments(r.output)["Player 2"][0].split("Since the game began")[1]
     thrown = re.findall(r"^  Player 1 throws (\d)$", told, re.M)
     assert len(thrown) == 3, told
     assert not re.search(r"Player \d rolled", told), told
     assert re.search(r"^  Player 2 throws \d$", told, re.M), told
-    first = segments(r.output)["Player 1"][0].split("Since your last move\n")[1]
+    first = segments(r.output)["Player 1"][0].split("Since the game began\n")[1]
     assert re.match(r"  Player 1 throws \d\n", first) and "rolled" not in first.split("\n\n")[0], first
 
 
@@ -529,3 +531,21 @@ def test_a_compact_move_onto_a_card_names_the_card(tmp_path, env):
                 cells += 1
                 assert re.search(r"r\d+c\d+  +\d[mw][A-Z]", entry), "\n".join(lines)
     assert cells >= 20, r.output
+
+
+def test_a_lone_checker_is_written_as_the_board_draws_it(tmp_path):
+    """Backgammon: a move from a point holding one checker reads `o + empty`, as a stack
+    reads `o×4` and the board draws it, not `white checker` (a label many items share
+    tells nothing the board does not); a card keeps its name (Cherokee's chases)."""
+    r = run("play", "backgammon", "--seed", 5, "--no-color", "--layout", "full",
+            "--record", tmp_path / "b.json", input="\n1\nquit\n")
+    assert re.search(r"move p11\+p7\s+o \+ empty", r.output), r.output
+    assert "white checker" not in r.output, r.output
+    r = run("play", "cherokee", "--players", 2, "--seed", 5, "--no-color", "--layout", "full",
+            "--record", tmp_path / "c.json", input="\nquit\n")
+    prog = interpreter.load("cherokee").for_players(2)
+    game = prog.new_game(2, seed=5)
+    chase = game.legal_moves()[0]
+    card = views.view(game, 0)["zones"][prog.zones[chase.value].key][-1]
+    assert display.told_apart(prog, card)
+    assert re.search(rf"{re.escape(chase.notation)}\s+{display.item_label(prog, card)}", r.output), r.output

@@ -18,7 +18,7 @@ import httpx
 import jsonschema
 from console import meeple_cli
 from meeple.cli.cmd_serve import catalog_speech
-from meeple.interpreter import views
+from meeple.interpreter import display, views
 from meeple.web import present, schema
 from meeple.web.app import create_app
 from meeple.web.store import SPECTATOR, MoveTaken, SQLiteStore
@@ -266,7 +266,8 @@ def test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game(hearts):
         assert_hides(c.get(urls[1]).text, words)
         if steps % 7 == 0:
             twin = SimpleNamespace(game=interpreter.determinize(t.game, 1, rnd), program=t.program,
-                                   bots=t.bots, version=t.version, last=t.last)
+                                   bots=t.bots, version=t.version, last=t.last, made=t.made,
+                                   opening=t.opening)
             assert present.document(twin, 1) == present.document(t, 1)
         if doc["over"]:
             break
@@ -284,16 +285,26 @@ def test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game(hearts):
     assert replayed.code == 0 and replayed.json()["result"] == t.game.result, replayed
 
 
+def _made(move: dict) -> dict:
+    """A move made as a document lists it, without the numbers of its messages and its
+    chance results."""
+    return {k: v for k, v in move.items() if k not in ("said", "said_before", "fell")}
+
+
 def test_a_secret_choice_is_the_last_move_by_its_verb_alone(hearts):
     c, t = hearts.client, hearts.table
     one, two = path_of(t, 0), path_of(t, 1)
     wait_for_people(c, one)           # the bots have passed: seats 1 and 2 choose at once
     move = t.game.legal_moves(0)[0]
     assert _post(c, one, {"move": move.notation}).status_code == 200
-    assert c.get(one, headers=JSON).json()["last_move"] == {
-        "player": 0, "notation": move.notation, "cells": []}
+    mine = c.get(one, headers=JSON).json()
+    assert _made(mine["last_move"]) == {"player": 0, "notation": move.notation, "cells": [],
+                                        "text": mine["moves_made"][-1]["text"]}
+    assert mine["last_move"]["text"] == "pass " + display.item_label(t.program, move.value)
     shown = c.get(two, headers=JSON).json()
-    assert shown["last_move"] == {"player": 0, "notation": t.game.decision.verb, "cells": []}
+    verb = t.game.decision.verb
+    assert _made(shown["last_move"]) == {"player": 0, "notation": verb, "cells": [], "text": verb}
+    assert shown["moves_made"][-1] == shown["last_move"]
     assert move.notation not in json.dumps(shown) and move.notation not in c.get(two).text
     assert c.get(path_of(t, SPECTATOR), headers=JSON).json()["last_move"]["notation"] == "pass"
 
@@ -314,8 +325,8 @@ def test_a_secret_bid_is_shown_once_every_seat_has_bid(tmp_path):
         assert client.get(two, headers=JSON).json()["last_move"]["notation"] == "bid"
         assert client.get(one, headers=JSON).json()["last_move"]["notation"] == "bid 3"
         assert _post(client, two, {"move": "bid 2"}).status_code == 200   # the bids are shown
-        assert client.get(one, headers=JSON).json()["last_move"] == {
-            "player": 1, "notation": "bid 2", "cells": []}
+        assert _made(client.get(one, headers=JSON).json()["last_move"]) == {
+            "player": 1, "notation": "bid 2", "cells": [], "text": "bid 2"}
         again = Tables(SQLiteStore(tmp_path / "t.sqlite"))      # a server started again
         again.restore()
         assert present.document(again.by_id[table.id], 0)["last_move"]["notation"] == "bid 2"

@@ -178,7 +178,7 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
             page.wait_for_timeout(50)            # the bot's move, then this seat's turn
         page.wait_for_selector(f'body[data-version="{now["version"]}"]')
         last = now["last_move"]
-        assert last["notation"] in page.locator("#last-move").text_content()
+        assert last["text"] in page.locator("#last-move").text_content()
         assert page.locator(".board rect.last").count() == len(last["cells"])
         deadline = time.monotonic() + GAME_SECONDS
         while not (now := httpx.get(url, headers=JSON, timeout=30).json())["over"]:
@@ -191,6 +191,158 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
         assert json.loads(json.dumps(now["result"]))["ranking"]
     finally:
         server.stop()
+
+
+def _play_turn(page, url: str) -> list[str]:
+    """Plays the page's first move until its seat is no longer to move; the moves' texts."""
+    played = []
+    while True:
+        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        if doc["over"] or not doc["moves"]:
+            return played
+        page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+        played.append(doc["moves"][0]["text"])
+        assert _click_first(page)
+
+
+def _click_first(page) -> bool:
+    version = page.get_attribute("body", "data-version")
+    page.locator("#moves button").first.click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+    return page.inner_text("#error") == ""
+
+
+def _since(page) -> list[str]:
+    return [li.inner_text() for li in page.locator("#since-list li.move").all()]
+
+
+def test_moves_read_in_words_and_each_seat_reads_what_happened_since(browser, shots, tmp_path):
+    """Cherokee, two people: the buttons write each move as the hand writes its cards
+    (the verb once, above them), a key says what the board's short labels stand for,
+    the log lists every move among the messages, and after the other seat's turn a seat
+    reads its moves above the board: 'Since the game began' before its first move,
+    'Since your last move' after."""
+    server = Server("cherokee", "--players", "2", "--seed", "5", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        url1, url2 = server.links["seats"]["1"], server.links["seats"]["2"]
+        one, errors1 = _page(browser, url1, viewport={"width": 1200, "height": 900})
+        two, errors2 = _page(browser, url2, viewport=PHONE, is_mobile=True, has_touch=True)
+        doc = httpx.get(url1, headers=JSON, timeout=30).json()
+        assert one.inner_text("#choose") == "Choose: chase"
+        buttons = [b.inner_text() for b in one.locator("#moves button").all()]
+        assert buttons == [m["text"].removeprefix("chase ") for m in doc["moves"]]
+        label = doc["items"][str(doc["view"]["zones"][doc["moves"][0]["start"]["zone"]][-1])]["label"]
+        assert buttons[0].endswith(": " + label)
+        assert "Bi Birds" in one.inner_text("#legend") and "m man" in one.inner_text("#legend")
+        assert two.locator("#since").is_hidden()          # nothing has happened yet
+        _shot(one, shots, "cherokee-words-start")
+        first = _play_turn(one, url1)
+        assert len(first) >= 2
+        doc2 = httpx.get(url2, headers=JSON, timeout=30).json()
+        two.wait_for_selector(f'body[data-version="{doc2["version"]}"]')
+        assert two.inner_text("#since-heading") == "Since the game began"
+        assert _since(two) == ["Player 1: " + m["text"] for m in doc2["moves_made"]]
+        assert [m["player"] for m in doc2["moves_made"]] == [0] * len(first)
+        _shot(two, shots, "cherokee-words-since-start-phone")
+        second = _play_turn(two, url2)
+        doc1 = httpx.get(url1, headers=JSON, timeout=30).json()
+        one.wait_for_selector(f'body[data-version="{doc1["version"]}"]')
+        assert one.inner_text("#since-heading") == "Since your last move"
+        theirs = [m for m in doc1["moves_made"] if m["player"] == 1]
+        assert len(theirs) == len(second) >= 2
+        assert _since(one) == ["Player 2: " + m["text"] for m in theirs]
+        # the log: every move, the other seat's since this seat's last one marked
+        log = [li.inner_text() for li in one.locator("#log li.move").all()]
+        assert len(log) == doc1["version"] and log[-1] == "Player 2: " + theirs[-1]["text"]
+        assert one.locator("#log li.move.new").count() == len(second)
+        codes = [i["notation"] for i in doc1["items"].values()]
+        assert not [c for c in codes if c in " ".join(log)]     # no card by its notation
+        _shot(one, shots, "cherokee-words-since-last")
+        assert two.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        assert errors1 == [] and errors2 == []
+    finally:
+        server.stop()
+
+
+def test_a_wide_board_on_a_phone_scrolls_in_its_box_and_go_s_moves_are_in_the_log(browser, shots, tmp_path):
+    """Backgammon's 28 points on a phone are not drawn too small to read (they scroll in
+    the board's box, not the page); Go, whose rules log nothing as stones go down,
+    lists its moves in the log."""
+    server = Server("backgammon", "--bot", "2=random", "--seed", "3", "--db", str(tmp_path / "b.sqlite"))
+    try:
+        phone, errors = _page(browser, server.links["seats"]["1"], viewport=PHONE, is_mobile=True,
+                              has_touch=True)
+        drawn = phone.locator(".board svg").bounding_box()
+        width = float(phone.get_attribute(".board svg", "viewBox").split()[2])
+        assert drawn["width"] >= 0.85 * width - 1 > PHONE["width"]
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+        _shot(phone, shots, "backgammon-phone")
+        assert errors == []
+    finally:
+        server.stop()
+    server = Server("go", "--bot", "2=random", "--seed", "7", "--db", str(tmp_path / "g.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        page, errors = _page(browser, url, viewport={"width": 1200, "height": 900})
+        for _ in range(3):
+            _click_first_cell_move(page)
+        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        while doc["to_move"] != [0]:
+            page.wait_for_timeout(50)
+            doc = httpx.get(url, headers=JSON, timeout=30).json()
+        page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+        assert doc["log"] == []                         # (Go says nothing itself)
+        log = [li.inner_text() for li in page.locator("#log li.move").all()]
+        assert log == [f"Player {m['player'] + 1}: {m['text']}" for m in doc["moves_made"]]
+        assert len(log) == 6 and log[-1].startswith("Player 2: ")
+        _shot(page, shots, "go-log")
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def _click_first_cell_move(page) -> None:
+    """Plays the first move that puts a stone down, once this seat is to move."""
+    page.wait_for_selector("#moves button")
+    version = page.get_attribute("body", "data-version")
+    page.locator("#moves button", has_text="play").first.click()
+    page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+
+
+def test_the_dice_are_written_where_they_fell(browser, shots, tmp_path):
+    """Pig never logs its die: the page says the set-up's throw above the board before
+    the first move, and each roll's die right after the roll in the log."""
+    from test_web_reading import PIG
+    folder = tmp_path / "pig"
+    folder.mkdir()
+    (folder / "pig.meeple").write_text(PIG, encoding="utf-8")
+    server = Server(str(folder), "--seed", "2", "--db", str(tmp_path / "p.sqlite"))
+    try:
+        url = server.links["seats"]["1"]
+        page, errors = _page(browser, url, viewport=PHONE, is_mobile=True, has_touch=True)
+        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        first = doc["opening"][0]["values"][0]
+        assert page.inner_text("#since-heading") == "Since the game began"
+        assert _lines(page, "#since-list") == [f"Player 1 rolled {first}"]
+        version = page.get_attribute("body", "data-version")
+        page.locator("#moves button", has_text="roll").click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
+        die = doc["moves_made"][0]["fell"][0]
+        thrown = f"Player {die['player'] + 1} rolled {die['values'][0]}"
+        assert page.inner_text("#last-move") == "Last move: Player 1: roll — " + thrown
+        log = _lines(page, "#log")
+        assert log[:3] == [f"Player 1 rolled {first}", "Player 1: roll",
+                           f"Player {die['player'] + 1} rolled {die['values'][0]}"], log
+        _shot(page, shots, "pig-dice-phone")
+        assert errors == []
+    finally:
+        server.stop()
+
+
+def _lines(page, selector: str) -> list[str]:
+    return [li.inner_text() for li in page.locator(selector + " li").all()]
 
 
 def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_path):

@@ -5,11 +5,20 @@ already shows; the moves are the seat's own, only while it is to move."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ..dsl.types import tuple_parts
 from ..interpreter import display
-from ..interpreter.views import choice_hidden, item_visible, view as seat_view
+from ..interpreter.views import (
+    chance_runs,
+    chance_seen,
+    chance_seen_at_start,
+    choice_hidden,
+    item_visible,
+    view as seat_view,
+)
+from .reading import Seen, legend_key, move_words
 from .store import SPECTATOR
 
 FORMAT = "meeple-web-seat/1"
@@ -83,6 +92,14 @@ def _zones(prog, view: dict) -> list[dict]:
     return out
 
 
+def _on_boards(prog, view: dict) -> set[int]:
+    """The items the view shows on the boards drawn (by their short labels)."""
+    return {i for z in prog.zones
+            if z.board is not None and z.board not in prog.checked.offscreen
+            and isinstance(view["zones"].get(z.key), list)
+            for i in view["zones"][z.key] if isinstance(i, int)}
+
+
 def _items_in(view: dict) -> set[int]:
     found: set[int] = set()
     for content in view["zones"].values():
@@ -140,42 +157,137 @@ def _cells(prog, value, code: str) -> list[str]:
             if c == "cell" and isinstance(v, int)]
 
 
+def fallen(before, game, move) -> list:
+    """The chance results that fell as ``move`` was played on ``before`` (a copy of the
+    game just before it; None: none is looked for) to make ``game``
+    (``views.chance_seen``: only in a game that hides nothing); none when no random draw
+    was made, or when finding them breaks (the move stands: they go untold)."""
+    from ..interpreter import IllegalMove, RuleError
+    if before is None or before.state["rng"] == game.state["rng"]:
+        return []
+    try:
+        return chance_seen(before, move, move.player if before.simultaneous else None)
+    except (RuleError, IllegalMove):
+        return []
+
+
+def runs(game, fell: list, seats) -> dict[int, list[dict]]:
+    """Each seat's runs of the chance results ``fell`` (``views.chance_runs``, against the
+    state of ``game`` after them), written for people."""
+    prog, state = game.program, game.state
+    return {s: [{"kind": run[0].kind, "player": run[0].player, "said": run[0].said,
+                 "values": [display.value_text(prog, f.value, f.type) for f in run]}
+                for run in chance_runs(prog, fell, s, state)] for s in seats}
+
+
+def opening(game, seed: int) -> dict[int, list[dict]]:
+    """What fell as the new ``game`` of ``seed`` was set up (an opening roll), each
+    seat's runs (``runs``); none in a game that hides anything."""
+    from ..interpreter import RuleError
+    if not may_fall(game):
+        return {}
+    try:
+        fell = chance_seen_at_start(game.program, game.players, seed)
+    except RuleError:
+        return {}
+    return runs(game, fell, [*range(game.players), SPECTATOR]) if fell else {}
+
+
+def may_fall(game) -> bool:
+    """Whether the chance results of a game's moves may be told (``fallen``): a game that
+    hides nothing, its chance seeded. (Finding out costs: asked once per table.)"""
+    return not game.program.hidden_information and game.chance_mode == "seeded"
+
+
+def said(game) -> int:
+    """How many messages the game has said so far (every seat's log has them all, each
+    as the seat may read it): counted in the state, not written out in a view."""
+    state = game.state
+    return state.get("log_dropped", 0) + len(state["log"])
+
+
+def _before(game, value, code: str, seats: list[int]) -> dict[int, tuple[dict, dict | None]]:
+    """What each of ``seats`` sees of the cells a move's value names, and the item
+    variables it sees, before the move: from its view where the game has item variables
+    (a label may show them: only as the seat may see them), else from the state, each
+    item the seat may not see left out (a view of a large game costs far more)."""
+    state = game.state
+    if state["ivars"]:
+        out = {}
+        for s in seats:
+            v = seat_view(game, s, log=False)
+            out[s] = (v["zones"], v.get("ivars"))
+        return out
+    zones = game.program.zones
+    cells = [v for c, v in leaves(value, code) if c == "cell" and isinstance(v, int)]
+    return {s: ({zones[c].key: [i if item_visible(game, i, s) else None for i in state["zones"][c]]
+                 for c in cells}, None) for s in seats}
+
+
 class LastMove:
-    """The last move as each seat saw it: its notation, or its verb alone (None when it
-    has none) for a seat that may not know what was chosen: a secret choice while the
-    simultaneous decision is under way, or into a variable the seat never sees
-    (views.choice_hidden), or a move naming an item the seat sees neither before nor
-    after it (as ``meeple replay --as`` writes it). Made before the move, finished after."""
+    """A move as each seat saw it: its notation and the move in words, or its verb alone
+    (None when it has none) for a seat that may not know what was chosen: a secret
+    choice while the simultaneous decision is under way, or into a variable the seat
+    never sees (views.choice_hidden), or a move naming an item the seat sees neither
+    before nor after it (as ``meeple replay --as`` writes it). Made before the move,
+    finished after (``played``), when it also counts the messages said so far (``said``:
+    those of the move and before it)."""
 
     def __init__(self, game, move):
         decision = game.decision
+        prog = game.program
         self.player = move.player
         self.notation = move.notation
         self.verb = decision.verb
-        self.cells = _cells(game.program, move.value, decision.type)
+        self.value, self.code = move.value, decision.type
+        self.cells = _cells(prog, move.value, decision.type)
         self.simultaneous = game.simultaneous
         items = [v for c, v in leaves(move.value, decision.type) if c == "item"]
         seats = [*range(game.players), SPECTATOR]
         self.hidden = {s for s in seats if s != move.player and choice_hidden(game, move.player, s)}
-        self.unseen = {s: [i for i in items if not item_visible(game, i, s)] for s in seats
-                       if s != move.player}
+        self.unseen = {s: {i for i in items if not item_visible(game, i, s)} for s in seats}
+        # what each seat saw where the move acts (the cells it names, before it is made)
+        self.before = _before(game, move.value, decision.type, seats) if self.cells or items else {}
+        self.words: dict[int, str] = {}
+        self.fell: dict[int, list[dict]] = {}
+        self.said_before = self.said = 0
 
-    def played(self, game) -> LastMove:
-        """Finished once the move is made on ``game``."""
+    def played(self, game, said_before: int, fell: list | None = None) -> LastMove:
+        """Finished once the move is made on ``game`` (``said_before``: the number of
+        messages said before it; ``fell``: the chance results that fell, ``fallen``)."""
         under_way = self.simultaneous and game.simultaneous and \
             self.player in game.decision.chosen
         for s, items in self.unseen.items():
-            if under_way or any(not item_visible(game, i, s) for i in items):
+            if s != self.player and (under_way or any(not item_visible(game, i, s) for i in items)):
                 self.hidden.add(s)
+        for s in self.unseen:
+            if s not in self.hidden:
+                zones, ivars = self.before.get(s, ({}, None))
+                seen = Seen(zones, ivars, self._sees(game, s))
+                self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen)
+        self.before = {}
+        self.said_before, self.said = said_before, said(game)
+        if fell:
+            self.fell = runs(game, fell, self.unseen)
         self.unseen = {}
         return self
 
+    def _sees(self, game, seat: int) -> Callable[[int], bool]:
+        """Whether ``seat`` may know an item of the move: it saw it before the move or
+        sees it after (on ``game``)."""
+        unseen = self.unseen[seat]
+        return lambda i: i not in unseen or item_visible(game, i, seat)
+
     def shown(self, seat: int) -> dict:
-        """As ``seat`` saw it: who made it, its notation (its verb alone, or None, when
-        the seat may not know it) and the cells it names (none then)."""
+        """As ``seat`` saw it: who made it, its notation and its words (its verb alone,
+        or None, when the seat may not know it), the cells it names (none then), the
+        numbers of messages said before it and once it was made, and the chance results
+        it may know that fell with it and that no message of the ruleset tells."""
+        said = {"said_before": self.said_before, "said": self.said, "fell": self.fell.get(seat, [])}
         if seat in self.hidden:
-            return {"player": self.player, "notation": self.verb, "cells": []}
-        return {"player": self.player, "notation": self.notation, "cells": list(self.cells)}
+            return {"player": self.player, "notation": self.verb, "text": self.verb, "cells": [], **said}
+        return {"player": self.player, "notation": self.notation,
+                "text": self.words.get(seat, self.notation), "cells": list(self.cells), **said}
 
 
 def document(table, seat: int) -> dict:
@@ -188,9 +300,12 @@ def document(table, seat: int) -> dict:
     to_move = [] if game.over else list(game.deciding)
     shown = {str(i): _label(prog, i, ivars) for i in sorted(items)}
     code = game.decision.type if to_move else ""
-    moves = ([{"notation": m.notation, "start": start(prog, m.value, code, shown)}
+    seen = Seen(view["zones"], ivars, lambda i: str(i) in shown)
+    moves = ([{"notation": m.notation, "start": start(prog, m.value, code, shown),
+               "text": move_words(prog, m.notation, m.value, code, seen)}
               for m in game.legal_moves(seat)]
              if seat in to_move and seat not in table.bots else [])
+    verb = game.decision.verb if moves else None
     last = table.last
     return {
         "format": FORMAT,
@@ -203,13 +318,19 @@ def document(table, seat: int) -> dict:
         "to_move": to_move,
         "simultaneous": bool(to_move) and game.simultaneous,
         "moves": moves,
+        # the ruleset's own words asking for the decision ("Choose a point to play, or pass")
+        "prompt": (display.text(prog, verb, "") or None) if verb else None,
         "boards": boards(prog),
         "zones": _zones(prog, view),
         "items": shown,
+        "legend": legend_key(prog, _on_boards(prog, view)),
         "variables": shared,
         "player_variables": per_player,
         "last_move": None if last is None else last.shown(seat),
+        "moves_made": [m.shown(seat) for m in table.made],
+        "opening": table.opening.get(seat, []) if len(table.made) == table.version else [],
         "log": list(view.get("log", [])),
+        "log_dropped": view.get("log_dropped", 0),
         "result": view.get("result"),
         "view": view,
     }

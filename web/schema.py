@@ -32,6 +32,27 @@ def seat_schema() -> dict:
                            "name": _s("string", "its name, as moves write it"),
                            "col": _s("integer", "its column on the board's grid, from 0"),
                            "row": _s("integer", "its row on the board's grid, from 0")})
+    fell = _obj("a run of chance results alike (the dice of one throw)", {
+        "kind": _s("string", "roll, pick or tie"),
+        "player": _s(["integer", "null"], "whose turn it fell in (null: nobody's)"),
+        "said": _s("integer", "how many messages had been said before it fell", minimum=0),
+        "values": _list(_s("string", "a value, written for people"), "its values")})
+    made = _obj("a move made, as this seat saw it", {
+        "player": seat,
+        "notation": _s(["string", "null"], "its notation; its verb alone (null when it has "
+                       "none) when this seat may not know what was chosen (a secret choice, "
+                       "an item it never saw)"),
+        "text": _s(["string", "null"], "the move in words as this seat may read it (as a "
+                   "legal move's text); the verb alone, as the notation, when it may not"),
+        "cells": _list(_s("string", "a cell's key in view.zones"),
+                       "the cells it names (none when its notation is not shown)"),
+        "said_before": _s("integer", "how many messages the game had said before it "
+                          "(a message's number is log_dropped + its index in log)", minimum=0),
+        "said": _s("integer", "how many messages the game had said once it was made: "
+                   "those numbered from said_before on came with it", minimum=0),
+        "fell": _list(fell, "the dice, random picks and random ties that fell with it, in "
+                            "a game that hides nothing, unless the ruleset's own message "
+                            "right after them names them (views.chance_runs)")})
     body = {
         "format": {"const": FORMAT, "description": "this format and its version"},
         "title": _s("string", "the ruleset's title (in the table's locale)"),
@@ -52,17 +73,20 @@ def seat_schema() -> dict:
                       "in view.zones, or an item this document's items name; null otherwise",
                       "oneOf": [{"type": "null"},
                                 _obj("a cell or a zone", {"zone": _s("string", "its key")}),
-                                _obj("an item", {"item": _s("string", "its id, a key of items")})]}}),
+                                _obj("an item", {"item": _s("string", "its id, a key of items")})]},
+            "text": _s("string", "the move in words: its verb and its value with the items "
+                                 "by their labels and the cells with what the seat sees on "
+                                 "them ('play Wolf man 6'), else its notation")}),
             "this seat's legal moves when it is to move (and not a bot's), else empty"),
+        "prompt": _s(["string", "null"], "the ruleset's own words asking for this seat's "
+                     "decision (its locale's text for the verb), when it has moves and the "
+                     "ruleset gives them; else null"),
         "last_move": {"description": "the last move made, as this seat saw it; null before "
-                      "the first", "oneOf": [{"type": "null"}, _obj("the last move", {
-                          "player": seat,
-                          "notation": _s(["string", "null"], "its notation; its verb alone (null "
-                                         "when it has none) when this seat may not know what was "
-                                         "chosen (a secret choice, an item it never saw)"),
-                          "cells": _list(_s("string", "a cell's key in view.zones"),
-                                         "the cells it names (none when its notation is "
-                                         "not shown)")})]},
+                      "the first", "oneOf": [{"type": "null"}, made]},
+        "moves_made": _list(made, "the latest moves made (at most 60), oldest first, as this "
+                                  "seat saw them"),
+        "opening": _list(fell, "the chance results of the set-up (an opening roll) as in a "
+                               "move's fell, while moves_made begins with the first move"),
         "boards": _list(_obj("a board", {"name": _s("string", "its name"),
                                          "title": _s("string", "its name for people"),
                                          "cells": _list(cell, "its cells")}),
@@ -79,6 +103,10 @@ def seat_schema() -> dict:
                       "short": _s("string", "its short label"),
                       "color": _s(["string", "null"], "its colour, if it has one"),
                       "notation": _s("string", "how moves name it")})},
+        "legend": _list(_obj("a short form", {"short": _s("string", "as short labels write it"),
+                                              "name": _s("string", "what it stands for")}),
+                        "what the short forms of the labels on the boards stand for (the "
+                        "values of the items' enumerated attributes: 'Bi' Birds, 'm' man)"),
         "variables": _list(_obj("a shared variable", {
             "name": _s("string", "its name"), "title": _s("string", "its name for people"),
             "value": _s(["string", "integer", "number"], "its value, written for people")}),
@@ -89,6 +117,7 @@ def seat_schema() -> dict:
                             "each seat's value, written for people ('?' when hidden)")}),
             "the per-seat variables shown"),
         "log": _list(_s("string", "a message"), "the latest messages, as this seat reads them"),
+        "log_dropped": _s("integer", "how many earlier messages are no longer kept", minimum=0),
         "result": {"type": ["object", "null"], "description": "the result once the game is "
                    "over (game.result, docs/api.md), else null"},
         "view": {"type": "object", "description": "the seat's view (meeple.interpreter.views."

@@ -7,15 +7,17 @@ from __future__ import annotations
 import asyncio
 import secrets
 import sys
+from collections import deque
 from dataclasses import dataclass
 
 from .. import interpreter
 from ..interpreter import IllegalMove, RuleError, bot_move, bot_seed, make_bot
-from .present import LastMove
+from .present import LastMove, fallen, may_fall, opening, said
 from .store import SPECTATOR, MoveTaken, Store, StoredTable
 from .words import REFUSALS, fill
 
 TOKEN_BYTES = 24     # 192 bits from `secrets` per link
+MOVES_SHOWN = 60     # the latest moves a seat's document lists (as the log keeps 60 messages)
 
 
 class MoveRefused(Exception):
@@ -86,9 +88,14 @@ class Table:
                      for s, spec in stored.bots.items()}
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
-        self.last: LastMove | None = None     # the last move, as each seat saw it
+        # the chance results of the set-up (an opening roll) each seat may know, and
+        # whether those of each move are looked for (a game that hides nothing)
+        self.opening = opening(self.game, stored.seed)
+        self.tells_chance = may_fall(self.game)
+        # the latest moves, as each seat saw them
+        self.made: deque[LastMove] = deque(maxlen=MOVES_SHOWN)
         for k, move in enumerate(stored.moves):     # the stored moves, played again
-            if k == len(stored.moves) - 1:
+            if k >= len(stored.moves) - MOVES_SHOWN:
                 self._apply(move)
             else:
                 self.game.apply(move)
@@ -117,12 +124,19 @@ class Table:
         """The number of moves made: a later state has a greater one."""
         return len(self.stored.moves)
 
+    @property
+    def last(self) -> LastMove | None:
+        """The last move, as each seat saw it."""
+        return self.made[-1] if self.made else None
+
     def _apply(self, move) -> None:
-        """Makes a move (a Move, or its text as stored) and keeps it as the last move."""
+        """Makes a move (a Move, or its text as stored) and keeps it among the latest."""
         move = self.game.find_move(move)
         last = LastMove(self.game, move)
+        before = self.made[-1].said if self.made else said(self.game)
+        copy = self.game.copy() if self.tells_chance else None   # (to find the dice that fall)
         self.game.apply(move)
-        self.last = last.played(self.game)
+        self.made.append(last.played(self.game, before, fallen(copy, self.game, move)))
 
     def _announce(self) -> None:
         self.changed.set()
@@ -146,21 +160,27 @@ class Table:
         Called under the lock, which it keeps while the move is written: nobody sees a
         move before it is stored."""
         text = self.game.move_text(move)
-        last = self.last
+        dropped = self.made[0] if len(self.made) == self.made.maxlen else None
         self._apply(move)
         try:
             await self.writer.write(self.id, len(self.stored.moves), text)
         except MoveTaken:
-            self.game.undo()
-            self.last = last
+            self._take_back(dropped)
             self.sync()
             raise
         except Exception:
-            self.game.undo()
-            self.last = last
+            self._take_back(dropped)
             raise
         self.stored.moves.append(text)
         self._announce()
+
+    def _take_back(self, dropped: LastMove | None) -> None:
+        """Takes back the move just made (its commit failed); ``dropped``: the move the
+        list of the latest let go for it."""
+        self.game.undo()
+        self.made.pop()
+        if dropped is not None:
+            self.made.appendleft(dropped)
 
     async def play(self, seat: int, notation: str) -> str:
         """Plays a human seat's move given by its notation; the notation played, once

@@ -236,6 +236,22 @@ def item_label(prog: Program, item: int, use_short: bool = False, ivars=None) ->
     return _FIELD.sub(field, _IF_PART.sub(part, template))
 
 
+def told_apart(prog: Program, item: int) -> bool:
+    """Whether no other item of the game has this item's label (read without item
+    variables): a card has its own, a stone or a checker shares it with many, so that
+    naming it says nothing the board does not (a cell holding it is written by its
+    short label, as the board draws it)."""
+    alone = prog.__dict__.get("_told_apart")
+    if alone is None:
+        labels = [item_label(prog, i) for i in range(len(prog.items))]
+        count: dict[str, int] = {}
+        for label in labels:
+            count[label] = count.get(label, 0) + 1
+        alone = prog.__dict__["_told_apart"] = frozenset(
+            i for i, label in enumerate(labels) if count[label] == 1)
+    return item in alone
+
+
 def _item_var(ivars, name: str, item: int):
     values = (ivars or {}).get(name)
     if isinstance(values, dict):

@@ -284,6 +284,44 @@ def chance_seen(before: Game, move, seat: int | None = None) -> list[Fallen]:
     return _fallen(begin)
 
 
+def chance_runs(program, fallen: list[Fallen], seat, state: dict | None = None) -> list[list[Fallen]]:
+    """The chance results of ``fallen`` that ``seat`` may know, in runs of results alike
+    (of one kind, in one player's turn, with no message between them: the two dice of
+    one throw), to tell each run in one line where it fell. With the game's ``state``
+    after them, a run the ruleset's own messages already tell (the first message said
+    after it names all its values, and its player for a roll: "Player 1 rolls 5 and 2")
+    is left out, not to be told twice."""
+    runs: list[list[Fallen]] = []
+    for f in fallen:
+        if seat not in f.seats:
+            continue
+        if runs and (runs[-1][0].kind, runs[-1][0].player, runs[-1][0].said) \
+                == (f.kind, f.player, f.said):
+            runs[-1].append(f)
+        else:
+            runs.append([f])
+    if state is not None:
+        ends = [r[0].said for r in runs[1:]] + [None]
+        runs = [r for r, end in zip(runs, ends) if not _told_by_messages(program, r, end, state)]
+    return runs
+
+
+def _told_by_messages(program, run: list[Fallen], end: int | None, state: dict) -> bool:
+    """Whether the first message said after a run of chance results (before the next
+    run fell, ``end``) names all its values, and its player for a roll."""
+    from collections import Counter
+    log, k = state.get("log", []), run[0].said - state.get("log_dropped", 0)
+    if not 0 <= k < len(log) or (end is not None and run[0].said >= end):
+        return False
+    want: Counter[tuple[str, object]] = Counter((f.type, f.value) for f in run)
+    if run[0].kind == "roll" and run[0].player is not None:
+        want[("player", run[0].player)] += 1
+    entry = log[k]
+    have: Counter[tuple[str, object]] = Counter(
+        (t, v) for t, v in zip(program.logs[entry[0]].types, entry[1]) if isinstance(v, int | str))
+    return not want - have
+
+
 def chance_seen_at_start(program, players: int, seed: int) -> list[Fallen]:
     """``chance_seen`` for what fell as a new game of ``seed`` was set up (the dice of
     an opening roll), up to its first decision."""

@@ -9,6 +9,8 @@ let picked = null;          // {item: ID} or {zone: KEY} whose moves are shown, 
 let changed = new Set();    // the board cells changed since this seat's last move (or since it came)
 let moved = false;          // this seat has just moved: the marks start again
 let words = {};             // the page's words in the table's language (the body's data-words)
+const SINCE_SHOWN = 8;      // the latest lines of what happened since this seat's last move, above the board
+const MIN_SCALE = 0.85;     // the smallest a board is drawn at (its labels 8.5 px high)
 
 function say(key, fields) {
   // a sentence of the page in the table's language, its {placeholders} filled in
@@ -83,7 +85,7 @@ function token(item) {
   const info = doc.items[String(item)];
   const node = el("button", {type: "button", class: "token", title: info.label}, info.label);
   node.style.setProperty("--tok", ink(info.color));
-  const what = {item: String(item), name: info.notation};
+  const what = {item: String(item), name: info.notation, label: info.label};
   if (same(picked, what)) node.classList.add("picked");
   node.addEventListener("click", () => pick(what));
   return node;
@@ -121,18 +123,32 @@ function renderStatus() {
   }
 }
 
+function commonVerb(moves) {
+  // the verb every move is written with ("chase" of "chase r2c1: Birds woman 7"), if
+  // they share one: the list's heading says it once and the buttons the rest
+  const verb = moves.length ? moves[0].text.split(" ")[0] : null;
+  const shares = (m) => m.text.startsWith(verb + " ") && m.notation.startsWith(verb + " ");
+  return verb && moves.every(shares) ? verb : null;
+}
+
 function renderMoves() {
   const list = document.getElementById("moves");
   const filter = document.getElementById("filter");
+  const choose = document.getElementById("choose");
   list.replaceChildren();
   let moves = doc.moves;
+  const verb = commonVerb(moves);
+  // the ruleset's own words for the decision, else the verb the moves share
+  const asked = doc.prompt || (verb ? say("choose", {verb}) : "");
+  choose.hidden = !asked;
+  choose.textContent = asked;
   if (picked) {
     // the moves that start there; where none does (moves without a cell or an item to
     // start from, such as a text), those whose notation names it
     let some = moves.filter(m => startsAt(m, picked));
     let how = "moves_from";
     if (!some.length) {
-      some = moves.filter(m => mentions(m.notation, picked.name));
+      some = moves.filter(m => mentions(m.notation, picked.name) || (picked.label && mentions(m.text, picked.label)));
       how = "moves_naming";
     }
     if (some.length) moves = some;
@@ -142,7 +158,8 @@ function renderMoves() {
     filter.hidden = true;
   }
   for (const move of moves) {
-    const button = el("button", {type: "button", "data-move": move.notation}, move.notation);
+    const shown = verb ? move.text.slice(verb.length + 1) : move.text;
+    const button = el("button", {type: "button", "data-move": move.notation, title: move.notation}, shown);
     button.addEventListener("click", () => play(move.notation));
     const item = el("li");
     item.append(button);
@@ -185,11 +202,16 @@ function renderBoard(board) {
   const width = ux * Math.max(...cols) + w + 8;
   const height = uy * Math.max(...board.cells.map(c => c.row)) + h + 8;
   const root = svg("svg", {viewBox: `0 0 ${width} ${height}`, width: width * 1.5, height: height * 1.5, role: "img"});
+  // never drawn so small that its labels cannot be read: a wide board scrolls sideways
+  // in its box on a narrow screen instead
+  root.style.minWidth = Math.round(width * MIN_SCALE) + "px";
   root.append(svg("title", {}, board.title));
   for (const cell of board.cells) {
     const x = ux * cell.col + 4, y = uy * cell.row + 4;
     const content = doc.view.zones[cell.key];
+    const held = Array.isArray(content) ? content.map(i => typeof i === "number" ? doc.items[String(i)].label : say("hidden")) : [];
     const g = svg("g", {tabindex: "0", role: "button", "aria-label": cell.name});
+    if (held.length) g.append(svg("title", {}, cell.name + ": " + held.join(", ")));
     const hidden = !Array.isArray(content);
     const last = doc.last_move && doc.last_move.cells.includes(cell.key);
     const kind = "cell" + (hidden ? " hidden" : "") + (changed.has(cell.key) ? " changed" : "") +
@@ -228,9 +250,21 @@ function zoneRow(z, content) {
   return row;
 }
 
+function renderLegend() {
+  // what the short forms of the labels on the boards stand for
+  const key = el("p", {id: "legend", class: "legend"});
+  key.append(el("span", {class: "muted"}, say("key") + " "));
+  doc.legend.forEach((k, i) => {
+    if (i) key.append(document.createTextNode(" · "));
+    key.append(el("strong", {}, k.short), document.createTextNode(" " + k.name));
+  });
+  return key;
+}
+
 function renderZones() {
   const boards = document.getElementById("boards");
   boards.replaceChildren(...doc.boards.map(renderBoard));
+  if (doc.boards.length && doc.legend.length) boards.append(renderLegend());
   boards.hidden = doc.boards.length === 0;
   const zones = document.getElementById("zones");
   zones.replaceChildren();
@@ -244,6 +278,7 @@ function renderZones() {
       zones.append(zoneRow(z, content));
     }
   }
+  document.getElementById("zones-section").hidden = zones.childElementCount === 0;
 }
 
 function renderPlayers() {
@@ -270,7 +305,10 @@ function renderPlayers() {
   document.getElementById("players").replaceChildren(table);
   const vars = el("p");
   for (const v of doc.variables) {
-    vars.append(el("strong", {}, v.title + ": "), document.createTextNode(String(v.value) + "   "));
+    // each on its own (an empty list as a dash, not as nothing)
+    const one = el("span", {class: "variable"});
+    one.append(el("strong", {}, v.title + ": "), document.createTextNode(String(v.value) === "" ? "–" : String(v.value)));
+    vars.append(one);
   }
   document.getElementById("variables").replaceChildren(vars);
 }
@@ -294,14 +332,95 @@ function renderLastMove() {
   const move = doc.last_move;
   last.hidden = !move;
   if (!move) return;
-  last.textContent = say("last_move", {player: playerName(move.player),
-                                        move: move.notation === null ? say("hidden") : move.notation});
+  // with the dice that fell with it: the mover learns its own throw here
+  const fell = move.fell.map(fellText);
+  last.textContent = say("last_move", {player: playerName(move.player), move: moveText(move)}) +
+    (fell.length ? " — " + fell.join("; ") : "");
+}
+
+function moveText(move) {
+  // a move made, in words as this seat may read them (the server writes a secret choice
+  // by its verb alone, or null)
+  return move.text === null ? say("hidden") : move.text;
+}
+
+function happenings() {
+  // the moves made (the latest the document lists) and the messages of the log, in the
+  // order they came: each message after the move that caused it
+  const out = [];
+  let next = 0;
+  const says = (upto) => {
+    for (; next < doc.log.length && doc.log_dropped + next < upto; next++) out.push({said: doc.log[next]});
+  };
+  for (const run of doc.opening) {     // what fell as the game was set up
+    says(run.said);
+    out.push({fell: run});
+  }
+  for (const move of doc.moves_made) {
+    says(move.said_before);
+    out.push({move});
+    for (const run of move.fell) {     // the dice that fell, where they fell among the messages
+      says(run.said);
+      out.push({fell: run});
+    }
+    says(move.said);
+  }
+  says(Infinity);
+  return out;
+}
+
+function lastOwn() {
+  // the place in moves_made of this seat's latest move (-1: none listed)
+  let k = -1;
+  doc.moves_made.forEach((m, i) => { if (m.player === doc.seat) k = i; });
+  return k;
+}
+
+function fellText(run) {
+  // a run of chance results alike: "Player 1 rolled 3 and 5"
+  const v = run.values;
+  const values = v.length === 1 ? v[0] : say("and_last", {values: v.slice(0, -1).join(", "), last: v[v.length - 1]});
+  if (run.kind === "roll" && run.player !== null) return say("rolled", {player: playerName(run.player), values});
+  return say(run.kind === "tie" ? "tie_broken" : "drawn", {values});
+}
+
+function entry(what, fresh) {
+  const li = what.move
+    ? el("li", {class: "move"}, playerName(what.move.player) + ": " + moveText(what.move))
+    : what.fell ? el("li", {class: "said fell"}, fellText(what.fell))
+      : el("li", {class: "said"}, what.said);
+  if (fresh) li.classList.add("new");
+  return li;
 }
 
 function renderLog() {
+  // every move and message kept, those since this seat's last move marked; and above the
+  // board, what happened since this seat's last move (its own move's messages too), when
+  // there is more of it than the last move and its messages
+  const all = happenings();
+  const mine = lastOwn();
+  let from = 0;       // the first entry after this seat's last move (with its messages)
+  if (mine >= 0) {
+    let seen = -1;
+    all.forEach((e, i) => { if (e.move) seen += 1; if (seen <= mine) from = i + 1; });
+    while (from < all.length && !all[from].move) from += 1;   // (its own move's messages: known)
+  }
   const log = document.getElementById("log");
-  log.replaceChildren(...doc.log.map(line => el("li", {}, line)));
+  log.replaceChildren(...all.map((e, i) => entry(e, mine >= 0 && i >= from)));
   log.scrollTop = log.scrollHeight;
+  const since = document.getElementById("since");
+  const fresh = doc.seat === null ? [] : all.slice(from);
+  // (the last move alone, with what it said, is the line above: not told twice)
+  since.hidden = doc.over || !(fresh.filter(e => e.move).length > 1 || (fresh.length && !fresh[0].move) ||
+                                fresh.some(e => e.fell));
+  if (since.hidden) return;
+  // (a last move of its own older than the moves listed: the latest, simply)
+  const heading = mine >= 0 ? "since_last" : doc.moves_made.length === doc.version ? "since_start" : "latest";
+  document.getElementById("since-heading").textContent = say(heading);
+  const shown = fresh.slice(-SINCE_SHOWN);
+  const list = document.getElementById("since-list");
+  list.replaceChildren(...shown.map(e => entry(e, false)));
+  if (shown.length < fresh.length) list.prepend(el("li", {class: "muted"}, say("earlier", {count: fresh.length - shown.length})));
 }
 
 function changedCells(before, after) {
