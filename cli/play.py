@@ -666,7 +666,9 @@ class PlaySession:
         c.print(Text(tr(lang, "Type 'screen' to see your turn screen again."), style="dim"))
 
     def human_turn(self, seat: int) -> None:
-        if self.last_human != seat and (self.last_human is not None or len(self.humans) > 1):
+        # (where nothing is hidden every seat may see every screen: no hand-over)
+        if self.last_human != seat and (self.last_human is not None or len(self.humans) > 1) \
+                and self.prog.hidden_information:
             self.handover(seat)
         self.last_human = seat
         self.show(seat, force=False)

@@ -59,6 +59,21 @@ def segments(output: str) -> dict[str, list[str]]:
     return out
 
 
+def turns(output: str) -> dict[str, list[str]]:
+    """What each seat was shown in a game that hides nothing (no hand-over): the output
+    cut where the turn screen's heading names another seat."""
+    parts = re.split(r"─ [^\n]* — (Player \d) ─", output)
+    out: dict[str, list[str]] = {}
+    last = None
+    for i in range(1, len(parts), 2):
+        if parts[i] == last:
+            out[last][-1] += parts[i + 1]
+        else:
+            out.setdefault(parts[i], []).append(parts[i + 1])
+        last = parts[i]
+    return out
+
+
 def labels(prog, items) -> set[str]:
     return {x for i in items for x in (display.item_label(prog, i),
                                         display.item_label(prog, i, True),
@@ -277,7 +292,8 @@ def test_the_other_seat_reads_the_dice_after_the_hand_over(pig, tmp_path):
     """Two humans at Pig: Player 2's summary tells each die Player 1 threw, in order,
     among the moves and the messages."""
     r = run("play", pig, "--seed", 2, "--record", tmp_path / "p.json", "--no-color",
-            "--layout", "full", input="\nroll\nroll\nhold\n\nquit\n")
+            "--layout", "full", input="roll\nroll\nhold\nquit\n")
+    assert "Pass the terminal" not in r.output   # (Pig hides nothing: no hand-over)
     prog = interpreter.load(str(pig))
     game = prog.new_game(2, seed=2)
     dice = []
@@ -285,7 +301,7 @@ def test_the_other_seat_reads_the_dice_after_the_hand_over(pig, tmp_path):
         before = game.copy()
         game.apply(move)
         dice.append(_rolled(before, game))
-    second = segments(r.output)["Player 2"][0]
+    second = turns(r.output)["Player 2"][0]
     told = second.split("Since the game began")[1]
     rolls = re.findall(r"^  Player 1 rolled (\d)$", told, re.M)
     assert rolls[1:] == [str(d) for d in dice], told
@@ -446,13 +462,13 @@ def test_a_roll_the_ruleset_tells_itself_is_not_told_twice(tmp_path):
         "    roll d from 1..6\n",
         '    roll d from 1..6\n    log threw "{active} throws {d}"\n'), encoding="utf-8")
     r = run("play", says, "--seed", 2, "--no-color", "--layout", "full", "--record", tmp_path / "p.json",
-            input="\nroll\nroll\nhold\n\nquit\n")
-    told = segments(r.output)["Player 2"][0].split("Since the game began")[1]
+            input="roll\nroll\nhold\nquit\n")
+    told = turns(r.output)["Player 2"][0].split("Since the game began")[1]
     thrown = re.findall(r"^  Player 1 throws (\d)$", told, re.M)
     assert len(thrown) == 3, told
     assert not re.search(r"Player \d rolled", told), told
     assert re.search(r"^  Player 2 throws \d$", told, re.M), told
-    first = segments(r.output)["Player 1"][0].split("Since the game began\n")[1]
+    first = turns(r.output)["Player 1"][0].split("Since the game began\n")[1]
     assert re.match(r"  Player 1 throws \d\n", first) and "rolled" not in first.split("\n\n")[0], first
 
 
@@ -549,3 +565,17 @@ def test_a_lone_checker_is_written_as_the_board_draws_it(tmp_path):
     card = views.view(game, 0)["zones"][prog.zones[chase.value].key][-1]
     assert display.told_apart(prog, card)
     assert re.search(rf"{re.escape(chase.notation)}\s+{display.item_label(prog, card)}", r.output), r.output
+
+
+def test_a_game_that_hides_nothing_has_no_hand_over(tmp_path):
+    """Chess with two humans at one terminal: no seat has anything to hide, so the
+    next seat's screen follows the move with no "Pass the terminal" to press Enter at;
+    it tells the move just made. (A game that hides something keeps its hand-overs:
+    the tests of Cherokee and Hearts above.)"""
+    r = run("play", "chess", "--seed", 1, "--record", tmp_path / "c.json",
+            input="e4\ne5\nquit\n", env={**TERMINAL, "NO_COLOR": "1"})
+    assert "Pass the terminal" not in r.output
+    seats = turns(r.output)
+    assert len(seats["Player 1"]) == 2 and len(seats["Player 2"]) == 1
+    assert "Player 1: e2-e4" in seats["Player 2"][0]
+    assert "Player 2: e7-e5" in seats["Player 1"][1]
