@@ -555,6 +555,16 @@ struct Build {
         }
         big.push_back(x);
     }
+    // x kept where c holds, with no branch on c while the elements fit on the stack
+    // (written past the last, then counted or not: a filter's random truths)
+    void push_if(const T& x, bool c) {
+        if (n < SMALL) {
+            small[n] = x;
+            n += c;
+            return;
+        }
+        if (c) push_back(x);
+    }
     List<T> list() {
         if (n <= SMALL) return List<T>::of_n(small, n);
         return List<T>(std::move(big));
