@@ -728,11 +728,14 @@ class Gen(MemoCalls, EpochSteps):
                      f"if ({cond}) found_.push_back({var}); }} }} ")
         if closed:
             first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
-        return (f"([&]() -> List<Id> {{ Seen seen_(s); Vec<Id> found_; found_.reserve(16); {first}"
+        # (the cells beside each one found: each written at the end, its condition's
+        # truth added to the length, no branch on it: Walked, cxx/kernel_rt.hpp)
+        return (f"([&]() -> List<Id> {{ Seen seen_(s); Walked found_; {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
-                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ {'' if edges else CELL_ID.format(var)}"
-                f"if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
-                f"W(s, work_); return List<Id>(std::move(found_)); }}())")
+                f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ "
+                f"{'' if edges else CELL_ID.format(var)}"
+                f"if (seen_.add({var})) found_.push_if({var}, (bool)({cond})); }} }} "
+                f"W(s, work_); return found_.list(); }}())")
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):
