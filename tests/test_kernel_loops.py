@@ -103,6 +103,14 @@ def test_lists_pushed_one_by_one_start_on_the_stack_and_cells_are_never_none():
     assert re.search(r"for \(const Id& (uV\d+_c) : uV\d+_xs\) \{ if \(\1 < 0\) __builtin_unreachable\(\);", source)
 
 
+def test_a_filter_of_a_loop_s_own_elements_pushes_them_with_no_branch_on_its_condition():
+    # (free's two loops and the range's filter: each element written at the end, its
+    # condition's truth added to the length, past the stack's 32 too)
+    source = kernel.Gen(built(False)).source()
+    assert re.search(r"uV\d+_out\.push_if\(uV\d+_t, \(bool\)\(", source)
+    assert re.search(r"uV\d+_out\.push_if\(uV\d+_k, \(bool\)\(", source)
+
+
 @needs_kernel
 def test_lists_pushed_one_by_one_give_python_s_games():
     kernel_playouts_as_python(built(True), built(False), 8, seed=5)

@@ -74,3 +74,11 @@ def test_go_keeps_a_walk_per_group_and_its_liberties_by_their_points():
     assert [len(re.findall(r"\bT\d+\(z_\);", t)) for t in told] == [1, 2, 3]
     assert "e.clean && e.lin == s.z.lin.id" in source
     assert "m_.v.p == e.v.p) m_.epoch = EPOCH" not in source   # (no renewal cell by cell)
+
+
+def test_a_walk_and_the_zones_it_notes_take_no_branch_on_random_truths():
+    source = kernel.Gen(kernel_go()).source()
+    # (each cell looked at written at the end of the walk, kept by its condition's truth;
+    # each zone read written with its stamp, the cursor moved by whether it is new)
+    assert re.search(r"if \(seen_\.add\(uV\d+_x\)\) found_\.push_if\(uV\d+_x, \(bool\)\(", source)
+    assert "Walked found_;" in source and "out += 2 * new_;" in source

@@ -475,7 +475,7 @@ class Gen(MemoCalls, EpochSteps):
 
     # ------------------------------------------------------------ comprehensions
     def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
-              count: str | None = None, compact: tuple | None = None) -> str:
+              count: str | None = None, compact: tuple | None = None, truth: bool = False) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
@@ -487,9 +487,13 @@ class Gen(MemoCalls, EpochSteps):
         on the condition's last test, which random positions make unpredictable).
         ``compact``: (a counter, the element's C++ of a scope) for one loop whose vector
         ``reserve`` is sized to its list: each element written at the counter, which adds
-        the condition's truth (the vector cut to it after the loop)."""
+        the condition's truth (the vector cut to it after the loop). ``truth``: the body
+        is ``body(scope, test)``, given the condition's C++ (``true`` without one) to use
+        as a value, not an ``if`` around it."""
         def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
+                if truth:
+                    return body(inner, " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true")
                 return self._innermost(inner, cond, body, count, compact, reserve)
             cl = comp.clauses[i]
             it = cl.iter
@@ -625,8 +629,15 @@ class Gen(MemoCalls, EpochSteps):
             return (f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ Grow<{el}> {out}; size_t {n} = 0; "
                     f"{body} {out}.resize({n}); "
                     f"return {out}.list(); }}())")
-        body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
-                          reserve=out, whole=True)
+        if el in ("Id", "I") and e.cond is not None and e.elem.node == "Var" \
+                and any(cl.var == e.elem.name for cl in e.clauses):
+            # (a loop's own element kept where the condition holds: written at the end
+            # of the list whatever its truth, which is added to its length, no branch)
+            body = self.loops(e, sc, lambda inner, test: f"{out}.push_if({self.expr(e.elem, inner, t.arg)}, "
+                              f"(bool)({test}));", reserve=out, whole=True, truth=True)
+        else:
+            body = self.loops(e, sc, lambda inner: f"{out}.push_back({self.expr(e.elem, inner, t.arg)});",
+                              reserve=out, whole=True)
         if el in ("Id", "I"):   # (numbers or ids: the first of them on the stack, cxx/kernel_rt.hpp)
             return f"([&]() -> {self.ct(t)} {{ Build<{el}> {out}; {body} return {out}.list(); }}())"
         return f"([&]() -> {self.ct(t)} {{ Vec<{el}> {out}; {body} return {self.ct(t)}(std::move({out})); }}())"
@@ -717,11 +728,14 @@ class Gen(MemoCalls, EpochSteps):
                      f"if ({cond}) found_.push_back({var}); }} }} ")
         if closed:
             first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
-        return (f"([&]() -> List<Id> {{ Seen seen_(s); Vec<Id> found_; found_.reserve(16); {first}"
+        # (the cells beside each one found: each written at the end, its condition's
+        # truth added to the length, no branch on it: Walked, cxx/kernel_rt.hpp)
+        return (f"([&]() -> List<Id> {{ Seen seen_(s); Walked found_; {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
-                f"work_ += (I)near_.size(); for (Id {var} : near_) {{ {'' if edges else CELL_ID.format(var)}"
-                f"if (seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} }} "
-                f"W(s, work_); return List<Id>(std::move(found_)); }}())")
+                f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ "
+                f"{'' if edges else CELL_ID.format(var)}"
+                f"if (seen_.add({var})) found_.push_if({var}, (bool)({cond})); }} }} "
+                f"W(s, work_); return found_.list(); }}())")
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):

@@ -48,15 +48,18 @@ HELPERS = (
     # stamp, zone, stamp...; an evaluation that records calls no other)
     # (each zone noted once: at most two numbers per zone; no evaluation noting zones
     # runs inside another, as a kept function calls none)
-    "static uint64_t DEPS[2 * (NZ > 0 ? NZ : 1)]; static size_t NDEPS = 0; "
+    # (two numbers more: a zone noted again is written past the last, unread)
+    "static uint64_t DEPS[2 * (NZ > 0 ? NZ : 1) + 2]; static size_t NDEPS = 0; "
     "static uint32_t DEP_MARK[NZ > 0 ? NZ : 1]; static uint32_t DEP_GEN = 0;",
     # (the list written through a cursor of the evaluation's own, its mark held with
     # it, NDEPS set when it ends: the globals are not read and written at each zone)
     "struct ZR { St& s; uint64_t* out; uint32_t gen; explicit ZR(St& s_) : s(s_), out(DEPS) { "
     "if (++DEP_GEN == 0) { std::fill(DEP_MARK, DEP_MARK + (NZ > 0 ? NZ : 1), 0u); DEP_GEN = 1; } gen = DEP_GEN; } "
     "~ZR() { NDEPS = (size_t)(out - DEPS); } ZR(const ZR&) = delete; "
-    "void note(Id z) { if (z >= 0 && z < NZ && DEP_MARK[z] != gen) { DEP_MARK[z] = gen; "
-    "out[0] = (uint64_t)z; out[1] = s.z.stamp[z]; out += 2; } } "
+    # (no branch on whether the zone was noted before: a walk meets its zones in no
+    # order a processor foresees; one noted before is written past the end, unread)
+    "void note(Id z) { if (z >= 0 && z < NZ) { size_t new_ = DEP_MARK[z] != gen; DEP_MARK[z] = gen; "
+    "out[0] = (uint64_t)z; out[1] = s.z.stamp[z]; out += 2 * new_; } } "
     "I size(Id z) { note(z); return s.z.size(z); } Id top(Id z) { note(z); return s.z.top(z); } "
     "Id bottom(Id z) { note(z); return s.z.bottom(z); } List<Id> items(Id z) { note(z); return s.z.items(z); } "
     "List<Id> topn(Id z, I n) { note(z); return s.z.topn(z, n); } };",

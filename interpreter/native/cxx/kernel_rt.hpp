@@ -555,6 +555,16 @@ struct Build {
         }
         big.push_back(x);
     }
+    // x kept where c holds, with no branch on c while the elements fit on the stack
+    // (written past the last, then counted or not: a filter's random truths)
+    void push_if(const T& x, bool c) {
+        if (n < SMALL) {
+            small[n] = x;
+            n += c;
+            return;
+        }
+        if (c) push_back(x);
+    }
     List<T> list() {
         if (n <= SMALL) return List<T>::of_n(small, n);
         return List<T>(std::move(big));
@@ -563,6 +573,33 @@ struct Build {
     // its place: kernel_memo.py, fused_loop)
     size_t size() const { return n <= SMALL ? n : big.size(); }
     const T* data() const { return n <= SMALL ? small : big.data(); }
+};
+
+// The cells a walk found (kernel.py, Gen._connected), in a vector sized ahead (room(k)
+// before k cells are looked at): each cell looked at written at the end, kept or not by
+// its condition's truth added to the length, with no branch on it.
+struct Walked {
+    Vec<Id> v;
+    size_t n = 0;
+    Walked() : v(16) {}
+    Walked(const Walked&) = delete;
+    void room(size_t k) {
+        if (n + k > v.size()) v.resize(2 * (n + k));
+    }
+    void push_back(Id x) {
+        room(1);
+        v[n++] = x;
+    }
+    void push_if(Id x, bool c) {
+        v[n] = x;
+        n += c;
+    }
+    size_t size() const { return n; }
+    Id operator[](size_t i) const { return v[i]; }
+    List<Id> list() {
+        v.resize(n);
+        return List<Id>(std::move(v));
+    }
 };
 
 // ------------------------------------------------------------------ the order of items
