@@ -324,9 +324,11 @@ class PlaySession:
             if s == seat:
                 self.since[s] = []
             elif before.simultaneous:
-                self.since[s].append((k, False, Text(tr(
-                    self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
-                    style="dim")))
+                line = Text(tr(self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
+                            style="dim")
+                # (a seat's picks in a row, choose 3 ...: said once)
+                if not self.since[s] or self.since[s][-1][2].plain != line.plain:
+                    self.since[s].append((k, False, line))
             else:
                 before_view = view(before, s)
                 self.since[s].append((k, False, render.move_line(
