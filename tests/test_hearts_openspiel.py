@@ -85,7 +85,7 @@ def pass_cards(game, st, rnd: random.Random, seen: dict) -> None:
     pick their three cards at once (`choose 3 ... for each p`), each in any order, so
     the passes are played in OpenSpiel's order, action by action, in both."""
     for p in range(4):
-        for k in range(3):
+        for _ in range(3):
             assert st.current_player() == p
             assert game.deciding == list(range(p, 4))
             legal = st.legal_actions()

@@ -394,6 +394,24 @@ class _Meaning:
         if "seats" in pend:
             self.simultaneous(pend, code)
 
+    def chosen(self, pend: dict, code: str) -> list[int]:
+        """The seats of a simultaneous decision's choices made, in order: each an option
+        of the seat's (in a decision of several picks, one that has left its options,
+        and no more picks than ``picks``)."""
+        seats = pend["seats"]
+        chose = [c[0] for c in pend["chosen"]]
+        picks = pend.get("picks")
+        for k, (seat, value) in enumerate(pend["chosen"]):
+            if seat not in seats or chose[:k].count(seat) >= (picks or 1):
+                raise _bad(f"pending/chosen/{k}", f"seat {seat} does not choose, or chose more "
+                                                  f"than {picks or 1} time(s)")
+            self.value(value, code, f"pending/chosen/{k}")
+            left = pend["each"][seats.index(seat)]
+            if (value in left or value in [v for s, v in pend["chosen"][:k] if s == seat]) \
+                    if picks else value not in left:
+                raise _bad(f"pending/chosen/{k}", "not one of the seat's options")
+        return chose
+
     def simultaneous(self, pend: dict, code: str) -> None:
         """A simultaneous decision: distinct seats, options for each, the seats that chose
         (each once, an option of theirs) and the seats waiting make up the seats."""
@@ -411,18 +429,8 @@ class _Meaning:
                 raise _bad(f"pending/each/{j}", "a seat still to choose has no options")
             for k, o in enumerate(options):
                 self.value(o, code, f"pending/each/{j}/{k}")
-        chose = [c[0] for c in pend["chosen"]]
+        chose = self.chosen(pend, code)
         picks = pend.get("picks")
-        for k, (seat, value) in enumerate(pend["chosen"]):
-            if seat not in seats or chose[:k].count(seat) >= (picks or 1):
-                raise _bad(f"pending/chosen/{k}", f"seat {seat} does not choose, or chose more "
-                                                  f"than {picks or 1} time(s)")
-            self.value(value, code, f"pending/chosen/{k}")
-            # (in a decision of several picks, a pick has left the seat's options)
-            left = pend["each"][seats.index(seat)]
-            if (value in left or value in [v for s, v in pend["chosen"][:k] if s == seat]) \
-                    if picks else value not in left:
-                raise _bad(f"pending/chosen/{k}", "not one of the seat's options")
         waiting = pend["waiting"]
         done = [s for s in seats if chose.count(s) == (picks or 1)]
         if sorted(waiting + done) != sorted(seats) or waiting != [s for s in seats if s in waiting]:
