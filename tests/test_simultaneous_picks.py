@@ -179,3 +179,16 @@ def test_a_number_after_choose_reads_only_as_picks():
     # (an existing 'choose' reads as before: a name, or a tuple, after it)
     text = GIFTS.replace("choose 2 given(p)", "choose 2given(p)")
     assert compiled(text).new_game(2, 1).deciding == [0, 1]
+
+
+def test_a_searching_bot_picks_between_picks_on_games_drawn_again():
+    """ISMCTS draws the others' hands and picks again (determinize, with the seat's own
+    picks kept): it chooses one of the seat's options left."""
+    from meeple.interpreter.bots import bot_move, make_bot
+    game = compiled(GIFTS).new_game(3, 2)
+    game.apply(names(game, 1)[0], seat=1)
+    game.apply(names(game, 0)[1], seat=0)
+    bot = make_bot("ismcts:iterations=20")
+    for seat in (0, 1, 2):
+        left = names(game, seat)
+        assert 0 <= bot_move(bot, game, seat) < len(left)
