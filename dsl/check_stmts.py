@@ -333,7 +333,7 @@ class StmtChecks:
             if s.picks < 1:
                 self.d.add(errors.bad_value(s.span, f"'choose {s.picks}' picks nothing",
                                             "pick at least one option: 'choose 1 ...' or more"))
-            if target.tag != "list":
+            if target.tag != "list" or not isinstance(target.arg, T):
                 self.d.add(errors.type_mismatch(at_var, f"'{s.var}', which gets {s.picks} picks "
                                                         f"of each seat", "a list per player",
                                                 str(target)))
