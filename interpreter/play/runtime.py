@@ -860,9 +860,7 @@ class Runtime:
         made. Only this decision's ``pending`` has the keys ``seats`` (who chooses),
         ``each`` (their options), ``waiting`` (who has still to choose) and ``chosen``
         (``[seat, value]`` pairs in the order they were made); ``player`` and ``options``
-        are those of the first seat still waiting. With ``picks`` (key ``picks``), each
-        seat picks that many options, one move each: ``each`` holds a seat's options
-        less its own picks (see picks.choose_each)."""
+        are those of the first seat still waiting; ``picks``: several each (picks.py)."""
         seats = [seat for seat, _ in choices]
         each = [ordered(self, seat, options, type_code, FAST_PATHS) for seat, options in choices]
         self.pending = {"player": seats[0], "var": var, "options": each[0], "type": type_code,
