@@ -6,8 +6,11 @@ all of its own."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
+from kernel_support import needs_kernel
+from lockstep import kernel_difference
 from meeple.dsl.errors import MeepleError
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
@@ -198,3 +201,28 @@ def test_a_searching_bot_picks_between_picks_on_games_drawn_again():
     for seat in (0, 1, 2):
         left = names(game, seat)
         assert 0 <= bot_move(bot, game, seat) < len(left)
+
+
+@needs_kernel
+@pytest.mark.kernels
+def test_a_kernel_plays_the_picks_as_python_does():
+    """The C++ kernel keeps each seat's options left, its picks and who still waits as
+    Python's state has them, after every move of random games; perft counts alike."""
+    src = SourceSet(base=parse(GIFTS, FILE), sources={FILE: GIFTS})
+    native = interpreter.compile_sources(src)
+    assert native.use_native(report=False)
+    fast, plain = native.for_players(3), compiled(GIFTS).for_players(3)
+    assert fast.kernel
+    for seed in range(4):
+        a, b = fast.new_game(3, seed), plain.new_game(3, seed)
+        assert [perft(a, d) for d in (1, 2, 3, 4)] == [perft(b, d) for d in (1, 2, 3, 4)] == [3, 6, 18, 36]
+        rnd = random.Random(seed)
+        while not b.over:
+            assert a.live and kernel_difference(a.kernel_state(), b) is None
+            assert a.deciding == b.deciding and a.decision == b.decision
+            seat = rnd.choice(b.deciding)
+            assert a.option_values(seat) == [m.value for m in b.legal_moves(seat)]
+            i = rnd.randrange(b.move_count(seat))
+            a.play(i, seat=seat)
+            b.apply(i, seat=seat)
+        assert a.result == b.result and a.state == b.state
