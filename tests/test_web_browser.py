@@ -165,6 +165,10 @@ def test_a_seat_passes_its_three_cards_in_a_row_while_the_other_has_not_chosen(b
             one.wait_for_selector("#moves button:not([disabled])")
             buttons = one.locator("#moves button:not([disabled])")
             assert buttons.count() == 13 - k
+            # (the status line names the seat's own picks so far)
+            assert ("chosen so far" in one.inner_text("#status")) == (k > 0)
+            if k == 2:
+                _shot(one, shots, "hearts-seat1-passing")
             passed.append(buttons.first.get_attribute("data-move"))
             version = one.get_attribute("body", "data-version")
             buttons.first.click()
