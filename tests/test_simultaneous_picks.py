@@ -16,7 +16,7 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import RuleError
 from meeple.interpreter.analysis.perft import perft
-from meeple.interpreter.play import display, record, views
+from meeple.interpreter.play import record, views
 from meeple.interpreter.play.state import StateError
 
 from meeple import interpreter
@@ -100,10 +100,9 @@ def test_a_seat_is_shown_its_own_options_left_and_nothing_of_the_others_picks():
     assert views.view(a, views.SPECTATOR) == views.view(b, views.SPECTATOR)
     assert views.view(a, 0) != views.view(b, 0)             # seat 1 sees its own options left
     assert views.view(a, 0)["pending"]["options"] == names(a, 0)
-    # and its own picks so far, as it reads them; the others only how many picks there are
+    # and its own picks so far, as its moves wrote them; the others only how many picks
     mine = views.view(a, 0)["pending"]
-    first = a.state["pending"]["chosen"][0][1]
-    assert mine["picks"] == 2 and mine["picked"] == [display.value_text(a.program, first, "item")]
+    assert mine["picks"] == 2 and mine["picked"] == [names(b, 0)[0]]
     assert views.view(a, 1)["pending"]["picked"] == [] and "picked" not in \
         views.view(a, views.SPECTATOR)["pending"]
 

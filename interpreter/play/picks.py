@@ -72,3 +72,14 @@ def instead(pend: dict, seat: int, value) -> list:
     of several picks, those it has left (none of its picks)."""
     options = pend["each"][pend["seats"].index(seat)]
     return list(options) if "picks" in pend else [o for o in options if o != value]
+
+
+def written(R: Runtime, pend: dict, seat: int) -> list[str]:
+    """The picks ``seat`` has made so far, as its moves were written (``pass
+    two-clubs``, the same in every locale); a pick naming an item the seat does not see
+    now, by its verb alone."""
+    from .display import value_notation
+    code, verb = pend["type"], pend["verb"]
+    prefix = f"{verb} " if verb else ""
+    return [verb or "" if "item" in code and not R.sees_value(v, code, seat)
+            else prefix + value_notation(R.prog, v, code) for v in picks_of(pend, seat)]

@@ -96,7 +96,7 @@ def _ivars(R, prog, sees) -> dict:
 def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
     """A simultaneous decision: every seat sees who chooses and who has chosen, never
     what; a seat still to choose sees its own options; in a decision of several picks,
-    a seat asked sees its own picks so far (``picked``, as it reads them). (``player``
+    a seat asked sees its own picks so far (``picked``, as moves write them). (``player``
     is the first seat still to choose.)"""
     pending["simultaneous"] = True
     pending["seats"] = list(pend["seats"])
@@ -110,9 +110,7 @@ def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
         # several picks each (picks.py): how many, and to a seat asked its own picks so far
         pending["picks"] = pend["picks"]
         if seat in pend["seats"]:
-            sees = can_see(game, seat)
-            pending["picked"] = [display.value_text(game.program, v, pend["type"], sees)
-                                 for v in picks.picks_of(pend, seat)]
+            pending["picked"] = picks.written(game.R, pend, seat)
 
 
 HIDDEN_ITEM = {"hidden": True}  # what a view shows for an item the seat may not see
