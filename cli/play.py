@@ -324,9 +324,11 @@ class PlaySession:
             if s == seat:
                 self.since[s] = []
             elif before.simultaneous:
-                self.since[s].append((k, False, Text(tr(
-                    self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
-                    style="dim")))
+                line = Text(tr(self.lang, "{player} has chosen in secret.", player=self.pname(seat)),
+                            style="dim")
+                # (a seat's picks in a row, choose 3 ...: said once)
+                if not self.since[s] or self.since[s][-1][2].plain != line.plain:
+                    self.since[s].append((k, False, line))
             else:
                 before_view = view(before, s)
                 self.since[s].append((k, False, render.move_line(
@@ -622,9 +624,12 @@ class PlaySession:
     def prompt_text(self, seat: int) -> str:
         from ..interpreter.play import display
         from ..interpreter.play.views import view
-        verb = view(self.game, seat)["pending"]["verb"] or "move"
-        return render.literal(display.text(self.prog, verb,
-                                           tr(self.lang, "Choose: {verb}", verb=verb)))
+        pending = view(self.game, seat)["pending"]
+        verb = pending["verb"] or "move"
+        text = display.text(self.prog, verb, tr(self.lang, "Choose: {verb}", verb=verb))
+        if pending.get("picked"):   # (several picks each: the seat's own so far)
+            text += " — " + tr(self.lang, "picked: {items}", items=", ".join(pending["picked"]))
+        return render.literal(text)
 
     def details(self, seat: int, what: str) -> None:
         """A details view, whole whatever the terminal's size (it may scroll): the boards

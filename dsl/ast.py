@@ -273,7 +273,10 @@ class ChooseEach(Node):
     """``choose v(p) from options for each p in seats [as "verb"]``: a simultaneous
     decision. Each seat of ``seats`` chooses in secret from ``options`` (evaluated with
     ``p`` as that seat), one move each, in any order; once all have chosen, every choice
-    is written at once into the per-player variable ``v``."""
+    is written at once into the per-player variable ``v``. With ``picks`` (``choose 3
+    v(p) from ...``), each seat picks that many distinct options, one move each, from its
+    options computed once (less its own earlier picks), and ``v`` (a list per player)
+    gets them in the order picked."""
     node: Literal["ChooseEach"] = "ChooseEach"
     var: str
     arg: str
@@ -281,6 +284,7 @@ class ChooseEach(Node):
     each: str
     seats: Expr
     verb: str | None = None
+    picks: int | None = None
 
 
 class ChooseSubset(Node):

@@ -320,7 +320,8 @@ class StmtChecks:
         that can hold the options, p names the seat (only inside the statement), seats is
         a list of players that is not written empty."""
         env = self.proc_locals
-        at_var = s.span.model_copy(update={"column": s.span.column + len("choose ")})
+        counted = "" if s.picks is None else f"{s.picks} "
+        at_var = s.span.model_copy(update={"column": s.span.column + len("choose " + counted)})
         self._expect(s.seats, env, list_of(PLAYER), "the seats who choose")
         if s.seats.node == "ListLit" and not s.seats.items:
             self.d.add(errors.bad_value(s.seats.span, "no seat chooses: the list of seats is empty",
@@ -341,6 +342,16 @@ class StmtChecks:
                                       [n for n, x in self.c.vars.items() if x.per_player]))
             return
         target = self.type_ref(v.type)
+        if s.picks is not None:
+            if s.picks < 1:
+                self.d.add(errors.bad_value(s.span, f"'choose {s.picks}' picks nothing",
+                                            "pick at least one option: 'choose 1 ...' or more"))
+            if target.tag != "list" or not isinstance(target.arg, T):
+                self.d.add(errors.type_mismatch(at_var, f"'{s.var}', which gets {s.picks} picks "
+                                                        f"of each seat", "a list per player",
+                                                str(target)))
+                return
+            target = target.arg
         if not elem.is_error and not compatible(target, elem):
             self.d.add(errors.type_mismatch(s.options.span, f"the options of '{s.var}'",
                                             f"a list of {target}", f"a list of {elem}"))

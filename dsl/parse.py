@@ -671,9 +671,10 @@ class _ToIR(Transformer):
                     alone=alones[0] if alones else None, more=alones[1:])
 
     def choose_each_stmt(self, meta, c):
-        var, arg, options, each, seats, verb = c
+        picks, var, arg, options, each, seats, verb = c
         return _new(ir.ChooseEach, span=self.s(meta), var=str(var), arg=str(arg), options=options,
-                             each=str(each), seats=seats, verb=verb[1] if verb else None)
+                    each=str(each), seats=seats, verb=verb[1] if verb else None,
+                    picks=None if picks is None else int(picks))
 
     def choose_subset_stmt(self, meta, c):
         var, options, where, chooser, verb = c

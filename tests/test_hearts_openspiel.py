@@ -8,9 +8,9 @@ OpenSpiel's actions (open_spiel/games/hearts/hearts.cc): the first chance outcom
 pass direction (0 no pass, 1 left, 2 across, 3 right: the receiver is seat + direction);
 the next 52 deal the cards round the table from player 0; a card is rank * 4 + suit,
 suits clubs, diamonds, hearts, spades, ranks 2..A from 0. Players 0..3 then pass three
-cards each, one card per action, player 0 first; Meeple's seats pass at the same time,
-one card per round, so a seat's k-th card is compared with OpenSpiel's k-th card of that
-player. OpenSpiel's returns are 26 minus the penalty points; Meeple's score is minus
+cards each, one card per action, player 0 first; Meeple's seats pick their three cards
+at once, one card per move, each seat in any order: the passes are played in OpenSpiel's
+order in both. OpenSpiel's returns are 26 minus the penalty points; Meeple's score is minus
 the penalty points."""
 from __future__ import annotations
 
@@ -81,22 +81,18 @@ def deal(game, st, rnd: random.Random, seen: dict) -> None:
 
 
 def pass_cards(game, st, rnd: random.Random, seen: dict) -> None:
-    """OpenSpiel's players pass one after the other; Meeple's seats pass a card each per
-    round, in secret: the k-th card of each seat is compared with OpenSpiel's."""
-    chosen = {}
+    """OpenSpiel's players pass one after the other, three cards each; Meeple's seats
+    pick their three cards at once (`choose 3 ... for each p`), each in any order, so
+    the passes are played in OpenSpiel's order, action by action, in both."""
     for p in range(4):
-        for k in range(3):
+        for _ in range(3):
             assert st.current_player() == p
+            assert game.deciding == list(range(p, 4))
             legal = st.legal_actions()
+            assert cards(game.legal_moves(p)) == sorted(card(x) for x in legal)
             a = legal[rnd.randrange(len(legal))]
-            chosen[p, k] = (sorted(card(x) for x in legal), card(a))
             st.apply_action(a)
-    for k in range(3):
-        assert game.deciding == [0, 1, 2, 3]
-        for p in range(4):
-            legal, a = chosen[p, k]
-            assert cards(game.legal_moves(p)) == legal
-            game.apply(f"pass {a}", seat=p)
+            game.apply(f"pass {card(a)}", seat=p)
             seen["decisions"] += 1
 
 

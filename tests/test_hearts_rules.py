@@ -83,15 +83,17 @@ def test_passing_three_cards_in_secret():
     for seat in (1, 2, 3, views.SPECTATOR):
         v = views.view(game, seat)
         assert v["zones"]["hand:0"] == {"count": 13}
-        assert v["pvars"]["passed"] == [None] * 4 and "ace-clubs" not in json.dumps(v)
-    assert game.deciding == [1, 2, 3] and game.legal_moves(0) == []
-    for seat, c in ((1, "ace-diamonds"), (2, "ace-hearts"), (3, "ace-spades")):
-        game.apply(f"pass {c}", seat=seat)
-    # one card at a time, from the cards still held
+        assert v["pvars"]["passed"] == [[]] * 4 and "ace-clubs" not in json.dumps(v)
+    # three cards, one per move, from the seat's own hand less its own picks: the seat
+    # picks on, whatever the others have done
+    assert game.deciding == [0, 1, 2, 3]
     assert "ace-clubs" not in testing.options(game, "pass", 0)
     assert len(testing.options(game, "pass", 0)) == 12
-    for c in ("king", "queen"):
-        for seat in range(4):
+    game.apply("pass king-clubs", seat=0)
+    game.apply("pass queen-clubs", seat=0)
+    assert game.deciding == [1, 2, 3] and game.legal_moves(0) == []
+    for c in ("ace", "king", "queen"):
+        for seat in (1, 2, 3):
             game.apply(f"pass {c}-{SUITS[seat]}", seat=seat)
     # the three cards reach the player to the left, all at once
     assert not game.deciding or game.deciding == [game.active_player]
@@ -99,6 +101,20 @@ def test_passing_three_cards_in_secret():
                                    ["queen-clubs", "king-clubs", "ace-clubs"])
     assert hand(game, 0) == sorted([f"{r}-clubs" for r in RANKS[:10]] +
                                    ["queen-spades", "king-spades", "ace-spades"])
+
+
+def test_each_receiver_is_told_which_cards_arrived():
+    game = deal("left", four_hands())
+    for c in ("ace", "king", "queen"):
+        for seat in range(4):
+            game.apply(f"pass {c}-{SUITS[seat]}", seat=seat)
+    said = {seat: views.view(game, seat)["log"] for seat in range(4)}
+    told = "Player 2 receives ace of clubs, king of clubs, queen of clubs from Player 1"
+    assert told in said[1]
+    # the others read that three cards arrived, never which
+    for seat in (0, 2, 3):
+        assert "Player 2 receives a card, a card, a card from Player 1" in said[seat]
+        assert told not in said[seat]
 
 
 def test_passing_across_and_to_the_right():

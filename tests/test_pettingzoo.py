@@ -125,12 +125,14 @@ def test_a_simultaneous_decision_asks_each_seat_in_turn():
         if raw.game.simultaneous:
             break
     asked = []
-    for _ in range(4):   # (hearts passes three cards: one simultaneous decision each)
+    for _ in range(12):   # (hearts passes three cards: 'choose 3', a card per step)
         agent = env.agent_selection
         asked.append(agent)
-        assert raw.game.simultaneous and len(raw.game.deciding) == 4 - len(asked) + 1
+        assert raw.game.simultaneous and len(raw.game.deciding) == 4 - (len(asked) - 1) // 3
         env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
-    assert asked == ["player_0", "player_1", "player_2", "player_3"]
+    # each seat in turn, its three cards in a row
+    assert asked == [f"player_{s}" for s in range(4) for _ in range(3)]
+    assert not raw.game.simultaneous
 
 
 def test_render_draws_the_board_as_the_cli_does():

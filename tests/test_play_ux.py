@@ -86,17 +86,18 @@ def test_after_a_hand_over_a_seat_reads_what_it_may_see_of_the_passes(tmp_path):
     another hand): the summary comes from its own view."""
     rec = tmp_path / "h.json"
     r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
-            input="\n1\n" * 8 + "quit\n")
+            input="\n1\n1\n1\n" * 4 + "quit\n")
     assert r.exit_code == 0, r.output
     prog = interpreter.load("hearts")
-    game = record.replay(prog, record.load(rec))
-    assert len(record.load(rec).moves) == 8
+    assert len(record.load(rec).moves) == 12
+    game = prog.new_game(4, seed=1)   # (the hands as dealt: nothing moves before the passes)
     segs = segments(r.output)
-    # the second time Player 2 has the terminal it is told of the three others' passes
-    second = segs["Player 2"][1]
-    assert "Since your last move" in second
-    for p in (3, 4, 1):
-        assert f"Player {p} has chosen in secret." in second
+    # Player 4, the last to pass, is told of the three others' passes (once each,
+    # though each passed three cards)
+    last = segs["Player 4"][0]
+    assert "Since your last move" in last
+    for p in (1, 2, 3):
+        assert last.count(f"Player {p} has chosen in secret.") == 1
     zones = game.state["zones"]
     for seat in range(4):
         hidden = [i for z, zone in enumerate(prog.zones)
@@ -249,9 +250,8 @@ def test_after_the_passes_each_seat_is_told_which_cards_arrived(tmp_path):
     """Hearts: once the three cards of each player have been passed, the next screen of
     Player 2 names the three it received (its own view: its hand), and no other."""
     rec = tmp_path / "h.json"
-    picks = "".join(f"\n{k}\n" for k in (1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3))
     r = run("play", "hearts", "--seed", 1, "--record", rec, "--no-color", "--layout", "full",
-            input=picks + "\nquit\n")
+            input="\n1\n1\n1\n" * 4 + "\nquit\n")
     prog = interpreter.load("hearts")
     start = prog.new_game(4, seed=1)
     game = record.replay(prog, record.load(rec))
@@ -415,6 +415,35 @@ def test_the_german_hearts_screen_says_nein(tmp_path):
             "--record", tmp_path / "h.json",
             "--bot", "2=first", "--bot", "3=first", "--bot", "4=first", input="quit\n")
     assert "Herz gebrochen: nein" in r.output and ": no " not in r.output
+
+
+def hearts_passes(tmp_path, first: str) -> str:
+    """The terminal's output of Hearts (seed 1, four humans) while the cards are passed,
+    up to the message that reveals them: Player 1 picks ``first`` (three lines), the
+    others their first card three times."""
+    r = run("play", "hearts", "--seed", 1, "--no-color", "--layout", "full", "--force",
+            "--record", tmp_path / "h.json", input="\n" + first + "\n1\n1\n1\n" * 3 + "\nquit\n")
+    assert r.exit_code == 0, r.output
+    return r.output[:r.output.index("Each player passes three cards")]
+
+
+def test_three_cards_are_passed_in_one_hand_over_each_telling_nobody_anything(tmp_path):
+    """Hearts, four humans: each seat picks its three cards in one hand-over (not one
+    per card), and what the others are shown, hand-overs included, is the same
+    whichever three cards Player 1 picks."""
+    lows = hearts_passes(tmp_path, "1\n1\n1\n")
+    highs = hearts_passes(tmp_path, "13\n12\n11\n")
+    one, two = segments(lows), segments(highs)
+    # to Player 1 at the start, to Players 2, 3 and 4 to pass, to Player 2 (who holds the
+    # two of clubs) once the cards are passed
+    assert lows.count("Pass the terminal to") == highs.count("Pass the terminal to") == 5
+    assert [len(one[f"Player {p}"]) for p in (1, 2, 3, 4)] == [1, 2, 1, 1]
+    # Player 1 saw its own picks, different ones
+    assert "Player 1: pass" in one["Player 1"][0] and one["Player 1"] != two["Player 1"]
+    # the other seats' screens are the same, byte for byte
+    for p in (2, 3, 4):
+        assert one[f"Player {p}"] == two[f"Player {p}"]
+        assert one[f"Player {p}"][0].count("your move") == 3
 
 
 def test_a_seat_s_own_cards_put_aside_to_pass_are_not_new_to_it(tmp_path):

@@ -111,6 +111,7 @@ zone pile: K
 deck d into pile { 2 of K(v: i, e: a, l: [i]) for i in 1..3 }
 supply spare: 4 of K(v: 0, e: b, l: [])
 var n: int per player = 0
+var m: list of int per player = []
 relation near(p: b, q: b) = p.row == q.row
 function f(x: int): int = if x > 0 then -x else x % 2
 function pair(t: (b, int)): list of (b, int) = [t]
@@ -131,6 +132,7 @@ turn {
   let ls = [1, 2]
   ls[0] = 3
   choose n(p) from [1, 2] for each p in players as "bid"
+  choose 2 m(p) from [1, 2, 3] for each p in players as "bids"
   let k1 = top(pile)
   k1.hp = 1
   choose s subset of xs where size(s) == 1

@@ -220,15 +220,41 @@ def test_refused_moves_get_a_clear_4xx(hearts):
         got = answer.json()
         assert answer.status_code == status and got["ok"] is False, answer.text
         assert got["error"] == code and words in got["message"], answer.text
-    # a seat that has chosen is not to move until the others have
+    # a seat that has chosen (its three cards) is not to move until the others have
     start = wait_for_people(c, one)["version"]
-    first = t.game.legal_moves(0)[0].notation
-    assert _post(c, one, {"move": first}).json() == {"ok": True, "played": first, "version": start + 1}
+    for k in range(3):
+        first = t.game.legal_moves(0)[0].notation
+        assert _post(c, one, {"move": first}).json() == {"ok": True, "played": first,
+                                                          "version": start + 1 + k}
     late = _post(c, one, {"move": t.game.legal_moves(1)[0].notation})
     assert late.status_code == 409 and late.json() == {
         "ok": False, "error": "not_your_turn", "message": "It is not your turn to move."}
     assert _post(c, two, {"move": t.game.legal_moves(1)[0].notation}).status_code == 200
-    assert c.get(one, headers=JSON).json()["version"] >= start + 2
+    assert c.get(one, headers=JSON).json()["version"] >= start + 4
+
+
+def test_a_seat_passes_its_three_cards_at_once_and_the_others_learn_nothing(tmp_path):
+    """Hearts at the web table: seat 1 is offered its three passes one after the other
+    without waiting for anyone (`choose 3`), and seat 2's document is the same whether
+    seat 1 passed its three lowest cards or its three highest."""
+    seen = []
+    for k, which in enumerate((slice(0, 3), slice(10, 13))):
+        tables, table = hearts_tables(tmp_path / f"tables{k}.sqlite")
+        with TestClient(create_app(tables)) as c:
+            one, two = path_of(table, 0), path_of(table, 1)
+            doc = wait_for_people(c, one)
+            chosen = [m["notation"] for m in doc["moves"]][which]
+            for n, notation in enumerate(chosen):
+                doc = c.get(one, headers=JSON).json()
+                assert doc["to_move"] == [0, 1] and len(doc["moves"]) == 13 - n
+                assert notation in [m["notation"] for m in doc["moves"]]
+                assert _post(c, one, {"move": notation}).status_code == 200
+            doc = c.get(one, headers=JSON).json()
+            assert doc["to_move"] == [1] and doc["moves"] == []
+            shown = c.get(two, headers=JSON).json()
+            assert not any(x in json.dumps(shown) for x in chosen)
+            seen.append(shown)
+    assert seen[0] == seen[1]
 
 
 def test_any_body_gets_an_answer_below_500(hearts):

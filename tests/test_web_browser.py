@@ -146,6 +146,46 @@ def test_two_seats_play_a_whole_game_of_hearts_in_two_browsers(browser, shots, t
         server.stop()
 
 
+def test_a_seat_passes_its_three_cards_in_a_row_while_the_other_has_not_chosen(browser, shots, tmp_path):
+    """Hearts ('choose 3'): seat 1's page offers its next pass as soon as it has passed a
+    card, three times, with no wait for seat 2; seat 2's page shows nothing of them."""
+    server = Server("hearts", "--players", "4", "--bot", "3=random", "--bot", "4=random",
+                    "--seed", "7", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        seats = server.links["seats"]
+        one, errors1 = _page(browser, seats["1"], viewport={"width": 1200, "height": 900})
+        two, errors2 = _page(browser, seats["2"], viewport={"width": 1200, "height": 900})
+        deadline = time.monotonic() + GAME_SECONDS
+        while httpx.get(seats["1"], headers=JSON, timeout=30).json()["to_move"] != [0, 1]:
+            assert time.monotonic() < deadline, "the bots did not pass"
+            one.wait_for_timeout(50)
+        one.reload()
+        passed = []
+        for k in range(3):
+            one.wait_for_selector("#moves button:not([disabled])")
+            buttons = one.locator("#moves button:not([disabled])")
+            assert buttons.count() == 13 - k
+            # (the status line names the seat's own picks so far)
+            assert ("chosen so far" in one.inner_text("#status")) == (k > 0)
+            if k == 2:
+                _shot(one, shots, "hearts-seat1-passing")
+            passed.append(buttons.first.get_attribute("data-move"))
+            version = one.get_attribute("body", "data-version")
+            buttons.first.click()
+            one.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+            assert one.inner_text("#error") == ""
+        _shot(one, shots, "hearts-seat1-passed-three")
+        assert one.locator("#moves button:not([disabled])").count() == 0
+        doc2 = httpx.get(seats["2"], headers=JSON, timeout=30).json()
+        assert doc2["to_move"] == [1] and len(doc2["moves"]) == 13
+        two.reload()
+        two.wait_for_selector("#moves button:not([disabled])")
+        assert_hides(two.content() + two.inner_text("body"), passed)
+        assert errors1 == [] and errors2 == []
+    finally:
+        server.stop()
+
+
 def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
     server = Server("cherokee", "--players", "2", "--bot", "2=random", "--seed", "4",
                     "--db", str(tmp_path / "tables.sqlite"))

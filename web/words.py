@@ -22,6 +22,7 @@ WORDS: dict[str, str] = {
     "over": "The game is over.",
     "your_move": "Your move.",
     "your_choice": "Your choice (everyone chooses at once).",
+    "your_picks": "Your choice (everyone chooses at once); chosen so far: {items}.",
     "waiting": "Waiting for: {players}",
     "to_move": "To move: {players}",
     "moves_from": "Moves from {name} (click it again for all)",

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..play import display, views
+from ..play import display, picks, views
 from ..play.game import Game
 from . import leaks
 
@@ -428,8 +428,7 @@ def _choices(ctx: Context, first: int, second: int, whole: bool, probe: bool = F
     pend = R.pending
     if pend is None or "waiting" not in pend:
         return None
-    made = [(s, v) for s, v in pend["chosen"] if s != ctx.seat
-            and len(pend["each"][pend["seats"].index(s)]) > 1]
+    made = [(s, v) for s, v in pend["chosen"] if s != ctx.seat and picks.instead(pend, s, v)]
     nxt = ctx.move if ctx.mover is not None and ctx.mover != ctx.seat and ctx.mover in pend["waiting"] \
         and len(game.legal_moves(ctx.mover)) > 1 else None
     if probe:
@@ -454,7 +453,7 @@ def _choose_otherwise(ctx: Context, made: list, nxt, pick: int) -> leaks.Variati
     new_chosen = []
     for s, v in pend["chosen"]:
         if (s, v) in made:
-            options = [o for o in pend["each"][pend["seats"].index(s)] if o != v]
+            options = picks.instead(pend, s, v)
             w = options[pick % len(options)]
             said.append(f"the secret choice of {display.player_name(prog, s)}"
                         + _both(display.value_text(prog, v, code, views.can_see(game, ctx.seat)),
@@ -463,7 +462,8 @@ def _choose_otherwise(ctx: Context, made: list, nxt, pick: int) -> leaks.Variati
             v = w
         new_chosen.append((s, v))
     if made:
-        R.ask_each(pend["var"], list(zip(pend["seats"], pend["each"])), code, pend["verb"])
+        R.ask_each(pend["var"], list(zip(pend["seats"], picks.asked(pend))), code, pend["verb"],
+                   pend.get("picks"))
         for s, v in new_chosen:
             R.choose_each(s, v)
     first = None

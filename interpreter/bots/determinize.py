@@ -96,7 +96,7 @@ from __future__ import annotations
 import copy
 import random
 
-from ..play import rng as rng_mod
+from ..play import picks, rng as rng_mod
 from ..play.game import _H_LEGAL, _H_MOVE, _H_RNG, Game, _copy_state
 from ..play.helpers import RuleError
 from ..play.relabel import follow, held_items, map_value
@@ -466,7 +466,8 @@ def _redraw_choices(R, seat: int, rng: random.Random) -> None:
     if each is None and not pend["chosen"]:
         return
     chosen = pend["chosen"]
-    R.ask_each(pend["var"], list(zip(pend["seats"], each or pend["each"])), pend["type"], pend["verb"])
+    R.ask_each(pend["var"], list(zip(pend["seats"], each or picks.asked(pend))), pend["type"],
+               pend["verb"], pend.get("picks"))
     for s, value in chosen:
         if s != seat:
             options = R.pending["each"][R.pending["seats"].index(s)]
@@ -501,7 +502,7 @@ def _asked_again(R, seat: int) -> list | None:
     if again is None or again["seats"] != pend["seats"]:
         return None
     return [mine if s == seat else theirs
-            for s, mine, theirs in zip(pend["seats"], pend["each"], again["each"])]
+            for s, mine, theirs in zip(pend["seats"], picks.asked(pend), again["each"])]
 
 
 def _forget_private(R, seat: int) -> None:

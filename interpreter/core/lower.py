@@ -226,7 +226,7 @@ class _Lowerer:
 
     def _ChooseEach(self, s: ir.ChooseEach):
         self.emit(ops.AskEach, s, var=s.var, each=s.each, options=s.options, seats=s.seats,
-                  type=self.tc(s.options), verb=s.verb)
+                  type=self.tc(s.options), verb=s.verb, picks=s.picks)
 
     def _ChooseSubset(self, s: ir.ChooseSubset):
         self.emit(ops.AskSubset, s, var=s.var, options=s.options, where=s.where, chooser=s.chooser,

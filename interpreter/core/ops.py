@@ -224,13 +224,15 @@ class Ask(Ins):
 class AskEach(Ins):
     """``choose var(each) from options for each each in seats``: every seat's options
     (``each`` bound to the seat meanwhile, then as it was), asked at once
-    (``Runtime.ask_each``); the frame stops just after it."""
+    (``Runtime.ask_each``); the frame stops just after it. With ``picks``, each seat
+    picks that many distinct options, one move each, and ``var`` gets the list."""
     var: str
     each: str
     options: Expr
     seats: Expr
     type: str
     verb: str | None
+    picks: int | None = None
     asks: ClassVar[bool] = True
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ...dsl import ast as ir
 from ..play import helpers
 from ..play.helpers import BudgetError, RuleError, over_budget
+from ..play.picks import enough
 from ..play.runtime import Runtime
 from . import ops
 
@@ -389,8 +390,8 @@ def _ask(ins: ops.Ask, nxt: int, b: Builder):
 @meaning(ops.AskEach)
 def _ask_each(ins: ops.AskEach, nxt: int, b: Builder):
     opts, seats_of = b.fn(ins.options), b.fn(ins.seats)
-    var, each, verb, tc = ins.var, ins.each, ins.verb, ins.type
-    said = f"choose {var}({each}) ... for each {each} in ..."
+    var, each, verb, tc, picks = ins.var, ins.each, ins.verb, ins.type, ins.picks
+    said = f"choose {'' if picks is None else f'{picks} '}{var}({each}) ... for each {each} in ..."
 
     def run(R, L):
         seats = list(seats_of(R, L))
@@ -415,7 +416,9 @@ def _ask_each(ins: ops.AskEach, nxt: int, b: Builder):
             del L[each]
         else:
             L[each] = before
-        R.ask_each(var, choices, tc, verb)
+        R.ask_each(var, choices, tc, verb, picks)
+        if picks is not None:
+            enough(R.pending)
         return nxt
     return run
 

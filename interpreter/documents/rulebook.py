@@ -945,8 +945,10 @@ class _Builder:
             case "Choose":
                 return self.choose_step(st)
             case "ChooseEach":
-                return Step(s("s.choose_each", each=(Term(words_of(st.each)),), seats=self.w(st.seats),
-                              var=(Term(words_of(st.var)),), options=self.w(st.options), verb=self.verb_of(st)))
+                several = {} if st.picks is None else {"picks": (str(st.picks),)}
+                return Step(s("s.choose_each_picks" if several else "s.choose_each", each=(Term(words_of(st.each)),),
+                              seats=self.w(st.seats), var=(Term(words_of(st.var)),), options=self.w(st.options),
+                              verb=self.verb_of(st), **several))
             case "ChooseSubset":
                 kids = [Step(s("s.subset_where", cond=self.w(st.where)))] if st.where is not None else []
                 return Step(s("s.choose_subset", who=self.who(st.chooser), var=(Term(words_of(st.var)),),

@@ -1224,16 +1224,20 @@ class Proc(ChanceStatements):
         el = t.arg
         ce = g.ct(el)
         vt = g.typeref(g.c.vars[s.var].type)
-        if g.ct(vt) != ce:
+        if g.ct(vt) != (ce if s.picks is None else g.ct(T("list", el))):
             raise Unsupported(f"'choose {s.var}(...)' of options that are not its type")
         k, j = self._each_site(s.var, el, s.verb)
+        g.sites[k]["picks"] = s.picks
+        # (fewer options than picks: Python says which rule broke, see picks.enough)
+        few = "" if s.picks is None else f" if ((I)o_.size() < {s.picks}) bail();"
         each = self.field(s.each)
         seats = self.x(s.seats, T("list", T("player")))
         opts = self.x(s.options, t)
         self.emit(f"{{ List<Id> seats_ = {seats}; if (seats_.empty()) bail(); Id before_ = f->{each}; s.each_n = 0; "
                   f"for (Id seat_ : seats_) {{ if (seat_ < 0 || seat_ >= NP || each_index(s, seat_) >= 0) bail(); "
                   f"f->{each} = seat_; List<{ce}> o_ = {opts}; if (o_.empty()) bail(); "
-                  f"s.opts.e{j}[s.each_n] = {self.order(el, 'o_', 'seat_', True)}; s.each_seats[s.each_n++] = seat_; }} "
+                  f"o_ = {self.order(el, 'o_', 'seat_', True)};{few} "
+                  f"s.opts.e{j}[s.each_n] = o_; s.each_seats[s.each_n++] = seat_; }} "
                   f"f->{each} = before_; s.nwaiting = s.each_n; for (int k_ = 0; k_ < s.each_n; ++k_) "
                   f"s.waiting[k_] = s.each_seats[k_]; s.nchosen = 0; s.simul = true; s.site = {k}; "
                   f"s.player = s.each_seats[0]; }} STEP(s); f->pc = {self.nxt}; return;")

@@ -160,6 +160,14 @@ class Bridge:
         return (f"{{{where}, &{t}, &{one}, {text(site['verb'])}, {text(site['type'])}, {text(site['var'])}, "
                 f"{text(alone)}, {site['proc']}, {site['pc']}, {verbs}, {text(said)}}}")
 
+    def _picks_code(self) -> str:
+        """The ``picks`` of a pending decision of several picks (picks.py), put into the
+        dict ``d`` that export_pending writes."""
+        cases = " ".join(f"case {k}: {{ PyObject* n_ = PyLong_FromLong({site['picks']}); "
+                         f"PyDict_SetItemString(d, \"picks\", n_); Py_DECREF(n_); break; }}"
+                         for k, site in enumerate(self.gen.sites) if site.get("picks") is not None)
+        return f"switch (s.site) {{ {cases} default: break; }}" if cases else ""
+
     def export_code(self, procs) -> str:
         """``export()``: the parts of the state a kernel keeps, as the Python state
         writes them (for tests: tests/test_kernel.py compares them move by move)."""
@@ -168,9 +176,11 @@ class Bridge:
             *tables,
             # (a simultaneous decision's seats as ints: the state keeps them narrow)
             "static void export_pending(St& s, PyObject* d) { if (s.site < 0 || s.site >= NSITES) return; "
-            "int seats_[NP], waiting_[NP], chosen_[NP]; for (int q_ = 0; q_ < NP; ++q_) { seats_[q_] = s.each_seats[q_]; "
-            "waiting_[q_] = s.waiting[q_]; chosen_[q_] = s.chosen[q_]; } pending_py((const char*)&s.opts, SITES[s.site], d, "
-            "s.each_n, seats_, s.nwaiting, waiting_, s.nchosen, chosen_, SITES[s.site].kind == 'e' ? each_index(s, s.player) : 0); }",
+            "int seats_[NP], waiting_[NP], chosen_[NP * MP]; for (int q_ = 0; q_ < NP; ++q_) { seats_[q_] = s.each_seats[q_]; "
+            "waiting_[q_] = s.waiting[q_]; } for (int q_ = 0; q_ < NP * MP; ++q_) chosen_[q_] = s.chosen[q_]; "
+            "pending_py((const char*)&s.opts, SITES[s.site], d, "
+            "s.each_n, seats_, s.nwaiting, waiting_, s.nchosen, chosen_, SITES[s.site].kind == 'e' ? each_index(s, s.player) : 0); "
+            + self._picks_code() + " }",
         ])
 
     def from_py(self, t: T):

@@ -24,7 +24,7 @@ class ModuleWriter:
         reveals = ("uint8_t revealed[NZ > 0 ? NZ : 1];" if layout.reveals() else
                    "[[no_unique_address]] Fixed<0> revealed;")
         opt_fields = "".join(f"{t} o{i};" for i, t in enumerate(self.gen.opt_types)) + "".join(
-            f"List<{t}> e{j}[NP]; {t} c{j}[NP];" for j, t in enumerate(self.gen.each_types))
+            f"List<{t}> e{j}[NP]; {t} c{j}[NP * MP];" for j, t in enumerate(self.gen.each_types))
         dispatch = "".join(f"case {i}: P{i}(s); break;" for i in range(len(procs)))
         turn = self.gen.proc_index.get("turn")
         setup = self.gen.proc_index.get("setup")
@@ -39,6 +39,8 @@ class ModuleWriter:
             f"constexpr int DIR = {self.gen.p.direction}; constexpr int NPROCS = {len(procs)};",
             f"constexpr I STEPS = {self.gen.b.steps}LL; constexpr I WORK = {self.gen.b.work}LL;",
             f"constexpr I RANGE = {self.gen.b.range}LL; constexpr I LIMIT = {self.gen.b.integer}LL;",
+            # (the most picks a seat makes in a simultaneous decision: picks.py)
+            f"constexpr int MP = {max_picks(self.gen)};",
             f"constexpr int NTIES = {len(c.tiebreaks)}; constexpr int TURN_PROC = {-1 if turn is None else turn};",
             f"constexpr int SETUP_PROC = {-1 if setup is None else setup};",
             f"static const Str PROC_NAMES[] = {{{names}}};",
@@ -85,8 +87,8 @@ class ModuleWriter:
             # (a simultaneous decision: the seats asked, those still to choose, those that
             # have chosen in order; their options and choices are in opts; none, in no
             # byte, where the program has no simultaneous decision)
-            ("  SeatT each_n = 0, nwaiting = 0, nchosen = 0; SeatT each_seats[NP]; SeatT waiting[NP]; "
-             "SeatT chosen[NP]; bool simul = false;" if self.gen.each_types else
+            ("  SeatT each_n = 0, nwaiting = 0; Fit<-1, NP * MP> nchosen = 0; SeatT each_seats[NP]; "
+             "SeatT waiting[NP]; SeatT chosen[NP * MP]; bool simul = false;" if self.gen.each_types else
              "  [[no_unique_address]] Always<0> each_n, nwaiting, nchosen, simul; "
              "[[no_unique_address]] Fixed<-1> each_seats, waiting, chosen;"),
             "  int8_t phase = 0; bool end_req = false; bool xchance = false;",
@@ -270,14 +272,17 @@ class ModuleWriter:
                              "s.site = -1; s.player = -1; return true;")
                 continue
             j, var = site["each"], ident("P", site["var"])
+            if site.get("picks") is not None:
+                takes.append(f"case {k}: {picked_code(site, var)}")
+            else:
+                takes.append(f"case {k}: {{ s.opts.c{j}[s.nchosen] = s.opts.e{j}[each_index(s, seat)][i]; "
+                             f"s.chosen[s.nchosen++] = seat; int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
+                             f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; "
+                             f"if (w_ > 0) {{ s.player = s.waiting[0]; return false; }} "
+                             f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
+                             f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
             counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
             pys.append(f"case {k}: return {site['py'](f's.opts.e{j}[each_index(s, seat)][i]')};")
-            takes.append(f"case {k}: {{ s.opts.c{j}[s.nchosen] = s.opts.e{j}[each_index(s, seat)][i]; "
-                         f"s.chosen[s.nchosen++] = seat; int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
-                         f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; "
-                         f"if (w_ > 0) {{ s.player = s.waiting[0]; return false; }} "
-                         f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
-                         f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
         return "\n".join([
             f"static const int NSITES = {len(self.gen.sites)};",
             "static int site_count(St& s, Id seat) { switch (s.site) { " + " ".join(counts) + " } return -1; }",
@@ -298,3 +303,29 @@ def _said(site: dict) -> str:
     for j in reversed(range(len(alone))):
         verb = f"(i == {j} ? {literal(alone[j])} : {verb})"
     return f"s.stack.back().{site['said']} = {verb}; "
+
+
+def max_picks(gen) -> int:
+    """The most picks a seat makes in one simultaneous decision of the program (1
+    without ``choose N v(p) ...``): how many choices the state keeps per seat."""
+    return max([site.get("picks") or 1 for site in gen.sites if site["kind"] == "each"] or [1])
+
+
+def picked_code(site: dict, var: str) -> str:
+    """``site_take`` of a simultaneous decision of several picks (picks.picked): the
+    pick leaves the seat's options; after its last pick the seat stops waiting; after
+    the last seat's, each seat's picks, in order, become its list."""
+    j, n = site["each"], site["picks"]
+    return (f"{{ int e_ = each_index(s, seat); const auto& l_ = s.opts.e{j}[e_]; "
+            f"s.opts.c{j}[s.nchosen] = l_[i]; s.chosen[s.nchosen++] = seat; "
+            f"{{ Vec<std::decay_t<decltype(l_[0])>> v_; for (size_t q_ = 0; q_ < l_.size(); ++q_) "
+            f"if (q_ != (size_t)i) v_.push_back(l_[q_]); s.opts.e{j}[e_] = List<std::decay_t<decltype(l_[0])>>(std::move(v_)); }} "
+            f"int n_ = 0; for (int q_ = 0; q_ < s.nchosen; ++q_) n_ += s.chosen[q_] == seat; "
+            f"if (n_ >= {n}) {{ int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
+            f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; }} "
+            f"if (s.nwaiting > 0) {{ s.player = s.waiting[0]; return false; }} "
+            f"for (int k_ = 0; k_ < s.each_n; ++k_) {{ Id p_ = s.each_seats[k_]; "
+            f"Vec<std::decay_t<decltype(s.opts.c{j}[0])>> v_; for (int q_ = 0; q_ < s.nchosen; ++q_) "
+            f"if (s.chosen[q_] == p_) v_.push_back(s.opts.c{j}[q_]); "
+            f"s.{var}[p_] = List<std::decay_t<decltype(s.opts.c{j}[0])>>(std::move(v_)); }} "
+            f"s.simul = false; s.site = -1; s.player = -1; return true; }}")

@@ -102,7 +102,8 @@ def _options(m, shape: Shape, pend: dict) -> None:
     local of the procedure, or for a simultaneous decision a per-player variable."""
     var = pend["var"]
     if "seats" in pend:
-        code = m.code_of(m.prog.checked.vars[var].type)
+        t = m.prog.checked.vars[var].type
+        code = m.code_of(t.item if "picks" in pend else t)
         for j, options in enumerate(pend["each"]):
             for k, o in enumerate(options):
                 m.value(o, code, f"pending/each/{j}/{k}")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ...dsl import ast as ir, types as ir_types
 from ...dsl.types import type_code
+from . import picks
 from .game import Game
 
 
@@ -164,8 +165,8 @@ def follow(game: Game, mapping: dict[int, int]) -> None:
     elif pend is not None and "item" in pend["type"]:
         code, chosen = pend["type"], pend["chosen"]
         R.ask_each(pend["var"], [(s, [map_value(o, code, mapping) for o in options])
-                                 for s, options in zip(pend["seats"], pend["each"])],
-                   code, pend["verb"])
+                                 for s, options in zip(pend["seats"], picks.asked(pend))],
+                   code, pend["verb"], pend.get("picks"))
         for s, value in chosen:
             R.choose_each(s, map_value(value, code, mapping))
 

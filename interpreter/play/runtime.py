@@ -19,6 +19,7 @@ from . import rng
 from .failures import _error, _locate, _within
 from .helpers import RuleError, over_budget
 from .ordering import _int_lists, ordered
+from .picks import picked
 from .results import _score
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
@@ -852,24 +853,30 @@ class Runtime:
                 return False
         return True
 
-    def ask_each(self, var: str, choices: list, type_code: str, verb: str | None) -> None:
+    def ask_each(self, var: str, choices: list, type_code: str, verb: str | None,
+                 picks: int | None = None) -> None:
         """A simultaneous decision: each ``(seat, options)`` of ``choices`` chooses in
         secret; the choices are written into the per-player variable ``var`` once all are
         made. Only this decision's ``pending`` has the keys ``seats`` (who chooses),
         ``each`` (their options), ``waiting`` (who has still to choose) and ``chosen``
         (``[seat, value]`` pairs in the order they were made); ``player`` and ``options``
-        are those of the first seat still waiting."""
+        are those of the first seat still waiting; ``picks``: several each (picks.py)."""
         seats = [seat for seat, _ in choices]
         each = [ordered(self, seat, options, type_code, FAST_PATHS) for seat, options in choices]
         self.pending = {"player": seats[0], "var": var, "options": each[0], "type": type_code,
                         "verb": verb, "seats": seats, "each": each, "waiting": list(seats),
                         "chosen": []}
+        if picks is not None:
+            self.pending["picks"] = picks
 
     def choose_each(self, seat: int, value) -> None:
         """Records one seat's secret choice in a simultaneous decision; after the last,
         writes them all and ends the decision. (The lists are replaced, never changed in
         place: copies of the state share them.)"""
         pend = self.pending
+        if "picks" in pend:
+            picked(self, pend, seat, value)
+            return
         waiting = [s for s in pend["waiting"] if s != seat]
         pend["chosen"] = pend["chosen"] + [[seat, value]]
         pend["waiting"] = waiting

@@ -81,18 +81,24 @@ STATE_SCHEMA = {
                            "seats": {"type": "array", "items": _NAT, "minItems": 1,
                                      "description": "a simultaneous decision only: the seats "
                                                     "who choose (absent: one seat decides)"},
-                           "each": {"type": "array", "items": {"type": "array", "minItems": 1},
-                                    "description": "the options of each of 'seats'"},
+                           "each": {"type": "array", "items": {"type": "array"},
+                                    "description": "the options of each of 'seats' (none "
+                                                   "left only to a seat that has made all "
+                                                   "its picks)"},
                            "waiting": {"type": "array", "items": _NAT, "minItems": 1,
                                        "description": "the seats still to choose ('player' "
                                                       "is the first)"},
+                           "picks": {"type": "integer", "minimum": 1, "description":
+                                     "a simultaneous decision of several picks only: how many "
+                                     "options each seat picks, one move each ('each' then "
+                                     "holds the options a seat has left; absent: one)"},
                            "chosen": {"type": "array", "items": {
                                "type": "array", "minItems": 2, "maxItems": 2,
                                "prefixItems": [_NAT, {}]},
                                "description": "[seat, value] of each secret choice made, in "
                                               "the order they were made"}},
             "dependentRequired": {k: ["seats", "each", "waiting", "chosen"]
-                                  for k in ("seats", "each", "waiting", "chosen")}}]},
+                                  for k in ("seats", "each", "waiting", "chosen", "picks")}}]},
         "revealed": {"type": "array", "items": _NAT},
         "seen": {"type": "array", "items": _NAT},
         "log": {"type": "array", "items": {
@@ -388,6 +394,24 @@ class _Meaning:
         if "seats" in pend:
             self.simultaneous(pend, code)
 
+    def chosen(self, pend: dict, code: str) -> list[int]:
+        """The seats of a simultaneous decision's choices made, in order: each an option
+        of the seat's (in a decision of several picks, one that has left its options,
+        and no more picks than ``picks``)."""
+        seats = pend["seats"]
+        chose = [c[0] for c in pend["chosen"]]
+        picks = pend.get("picks")
+        for k, (seat, value) in enumerate(pend["chosen"]):
+            if seat not in seats or chose[:k].count(seat) >= (picks or 1):
+                raise _bad(f"pending/chosen/{k}", f"seat {seat} does not choose, or chose more "
+                                                  f"than {picks or 1} time(s)")
+            self.value(value, code, f"pending/chosen/{k}")
+            left = pend["each"][seats.index(seat)]
+            if (value in left or value in [v for s, v in pend["chosen"][:k] if s == seat]) \
+                    if picks else value not in left:
+                raise _bad(f"pending/chosen/{k}", "not one of the seat's options")
+        return chose
+
     def simultaneous(self, pend: dict, code: str) -> None:
         """A simultaneous decision: distinct seats, options for each, the seats that chose
         (each once, an option of theirs) and the seats waiting make up the seats."""
@@ -401,16 +425,15 @@ class _Meaning:
             raise _bad("pending/each", f"{len(pend['each'])} lists of options for "
                                        f"{len(seats)} seats")
         for j, options in enumerate(pend["each"]):
+            if not options and seats[j] in pend["waiting"]:
+                raise _bad(f"pending/each/{j}", "a seat still to choose has no options")
             for k, o in enumerate(options):
                 self.value(o, code, f"pending/each/{j}/{k}")
-        chose = [c[0] for c in pend["chosen"]]
-        for k, (seat, value) in enumerate(pend["chosen"]):
-            if seat not in seats or seat in chose[:k]:
-                raise _bad(f"pending/chosen/{k}", f"seat {seat} does not choose, or chose twice")
-            if value not in pend["each"][seats.index(seat)]:
-                raise _bad(f"pending/chosen/{k}", "not one of the seat's options")
+        chose = self.chosen(pend, code)
+        picks = pend.get("picks")
         waiting = pend["waiting"]
-        if sorted(waiting + chose) != sorted(seats) or waiting != [s for s in seats if s in waiting]:
+        done = [s for s in seats if chose.count(s) == (picks or 1)]
+        if sorted(waiting + done) != sorted(seats) or waiting != [s for s in seats if s in waiting]:
             raise _bad("pending/waiting", "the seats waiting are not, in order, those of "
                                           "'seats' that have not chosen")
         if pend["player"] != waiting[0] or pend["options"] != pend["each"][seats.index(waiting[0])]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import display
+from . import display, picks
 from .game import Game, new_chance
 
 SPECTATOR = -1  # a viewer who sees only what is public
@@ -95,8 +95,9 @@ def _ivars(R, prog, sees) -> dict:
 
 def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
     """A simultaneous decision: every seat sees who chooses and who has chosen, never
-    what; a seat still to choose sees its own options. (``player`` is the first seat
-    still to choose.)"""
+    what; a seat still to choose sees its own options; in a decision of several picks,
+    a seat asked sees its own picks so far (``picked``, as moves write them). (``player``
+    is the first seat still to choose.)"""
     pending["simultaneous"] = True
     pending["seats"] = list(pend["seats"])
     pending["waiting"] = list(pend["waiting"])
@@ -105,6 +106,11 @@ def _simultaneous(game: Game, pend: dict, seat, pending: dict) -> None:
         pending["chosen"] = [[s, v] for s, v in pend["chosen"]]
     elif seat in pend["waiting"]:
         pending["options"] = [m.notation for m in game.legal_moves(seat)]
+    if "picks" in pend:
+        # several picks each (picks.py): how many, and to a seat asked its own picks so far
+        pending["picks"] = pend["picks"]
+        if seat in pend["seats"]:
+            pending["picked"] = picks.written(game.R, pend, seat)
 
 
 HIDDEN_ITEM = {"hidden": True}  # what a view shows for an item the seat may not see

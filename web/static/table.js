@@ -115,7 +115,10 @@ function renderStatus() {
   if (doc.over) {
     status.textContent = say("over");
   } else if (doc.seat !== null && doc.to_move.includes(doc.seat)) {
-    status.textContent = doc.simultaneous ? say("your_choice") : say("your_move");
+    // (several picks each, choose 3 ...: the seat's own picks so far, from its view)
+    const own = (doc.view.pending || {}).picked || [];
+    status.textContent = !doc.simultaneous ? say("your_move")
+      : own.length ? say("your_picks", {items: own.join(", ")}) : say("your_choice");
     status.classList.add("yours");
   } else {
     const names = doc.to_move.map(playerName).join(", ");
