@@ -124,33 +124,99 @@ def language_of(checked) -> str | None:
     return next((c for c, cat in cats.items() if declared and cat["language"].casefold() == declared), None)
 
 
-_FIELD = re.compile(r"\{([a-z_]+)\}")
+# a placeholder: ``{field}``, or ``{field:case}`` for the form of a phrase that case needs
+_FIELD = re.compile(r"\{([a-z_]+)(?::([a-z]+))?\}")
+# the forms a catalog's entry may have: grammatical cases (the first one listed in the
+# entry is the one a placeholder without a case takes), or plural categories chosen by
+# its ``n``
+CASES = ("nom", "acc", "dat", "gen", "ins", "prep")
+PLURALS = ("one", "few", "many", "other")
+
+
+class Name(str):
+    """A declared thing's name as players see it (``name`` in the locale): a word the
+    catalog has no forms of, which a language may set apart where a case is needed."""
+
+
+class Said(tuple):
+    """A phrase of the catalog in its first form (a Text), with its other forms by case
+    (``forms``), for a template around it that needs one (``{of:gen}``)."""
+    forms: dict
+
+    def __new__(cls, text: Text, forms: dict):
+        out = super().__new__(cls, text)
+        out.forms = forms
+        return out
+
+
+def plural_category(rule: str, n: int) -> str:
+    """The plural category of a number under a catalog's ``plural`` rule (those of the
+    CLI's catalogs): ``one-other`` (English, German, Dutch), ``one-other-french`` (0 and
+    1 are singular), ``one-few-many`` (Russian: 1, 21 one; 2-4, 22 few; else many)."""
+    n = abs(n)
+    if rule == "one-few-many":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        return "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many"
+    if rule == "one-other-french":
+        return "one" if n < 2 else "other"
+    return "one" if n == 1 else "other"
 
 
 class _Say:
     def __init__(self, lang: str):
         self.lang = lang
-        self.messages = catalogs()[lang]["messages"]
+        cat = catalogs()[lang]
+        self.messages = cat["messages"]
         self.english = catalogs()["en"]["messages"]
         # the language's contractions where a phrase meets the words put in it (French
         # "de le joueur" is "du joueur"): [before, after] pairs of the catalog
-        self.contractions = catalogs()[lang].get("contractions", [])
+        self.contractions = cat.get("contractions", [])
+        self.plural = cat.get("plural", "one-other")
+        # how a name (a plain word, with no forms) stands where a case is needed: a
+        # pattern with {x} by case (Russian: the name in quotes, as a title)
+        self.uninflected = cat.get("uninflected", {})
         self.missing: set[str] = set()
 
     def __call__(self, msgid: str, /, **fields) -> Text:
+        """The catalog's phrase ``msgid`` with its fields filled in: with plural forms,
+        the one for the number ``n``; with forms by case, each of them (a ``Said``)."""
         template = self.messages.get(msgid)
         if template is None:
             self.missing.add(msgid)
             template = self.english[msgid]
+        if isinstance(template, dict) and any(k in PLURALS for k in template):
+            n = str(fields.get("n", ""))
+            cat = plural_category(self.plural, int(n)) if n.lstrip("-").isdigit() else "other"
+            template = template.get(cat, template.get("other") or template.get("many") or next(iter(template.values())))
+        if isinstance(template, dict):
+            forms = {case: self.fill(t, fields) for case, t in template.items()}
+            return Said(next(iter(forms.values())), forms)
+        return self.fill(template, fields)
+
+    def fill(self, template: str, fields: dict) -> Text:
         out: list = []
         pos = 0
         for m in _FIELD.finditer(template):
             out.append(template[pos:m.start()])
-            value = fields[m.group(1)]
-            out.extend(value if isinstance(value, tuple) else (value,))
+            out.extend(self.form(fields[m.group(1)], m.group(2)))
             pos = m.end()
         out.append(template[pos:])
         return self.contract(out)
+
+    def form(self, value, case: str | None) -> Text:
+        """A field's value in the form a placeholder asks for: a phrase in that case, a
+        name alone in the catalog's pattern for that case, the rest as it is."""
+        if not isinstance(value, tuple):
+            value = (value,)
+        if case is None:
+            return value
+        if isinstance(value, Said):
+            return value.forms.get(case, value)
+        pattern = self.uninflected.get(case)
+        if pattern and len(value) == 1 and isinstance(value[0], Name):
+            return (pattern.replace("{x}", value[0]),)
+        return value
 
     def contract(self, parts: list) -> Text:
         """The parts with adjacent words joined into one string and the language's
@@ -164,12 +230,13 @@ class _Say:
         for i, p in enumerate(out):
             if isinstance(p, str):
                 for before, after in self.contractions:
-                    p = p.replace(before, after)
+                    if before in p:
+                        p = p.replace(before, after)
                 out[i] = p
         return tuple(p for p in out if p != "")
 
-    def word(self, key: str) -> str:
-        return "".join(str(p) for p in self(key))
+    def word(self, key: str, **fields) -> str:
+        return "".join(str(p) for p in self(key, **fields))
 
 
 def capitalised(text: Text) -> Text:
@@ -280,6 +347,38 @@ def missing_prose(rulesets: list, variants: list[str] | None = None) -> list[str
     return [k for k in wanted if k not in have]
 
 
+def named_paths(checked) -> list[str]:
+    """The declared things players see called by a name, as ``name`` paths: enums and
+    their values, kinds and their attributes, boards, zones, variables, tiebreaks and
+    participants (the book's vocabulary)."""
+    c = checked
+    paths = []
+    for e, values in c.enums.items():
+        paths += [e] + [f"{e}.{v}" for v in values]
+    for k, attrs in c.kinds.items():
+        paths += [k] + [f"{k}.{a}" for a in attrs]
+    paths += list(c.boards) + list(c.zones) + list(c.vars) + [t.name for t in c.tiebreaks]
+    return list(dict.fromkeys(paths + list(c.participants)))
+
+
+def missing_names(rulesets: list) -> list[str]:
+    """The names one locale lacks, as a translation tool lists missing strings:
+    ``rulesets`` are one folder loaded in one locale (or none) with different variants
+    chosen; a thing players see (``named_paths``) in each of them (a locale can name
+    only those), or ``score``, that another file of the folder names, and that the
+    locale's own file does not name (with no locale: the base and variant files). The
+    book says such a thing by its name in the rules, else by its identifier as words."""
+    src, locale = sources_of(rulesets[0]), rulesets[0].checked.locale
+    files = [src.locales[locale]] if locale else [src.base, *src.variants.values()]
+    have = {d.path for f in files for d in f.decls if d.node == "NameDecl"}
+    others = [src.base, *src.variants.values(), *src.locales.values()]
+    named = {d.path for f in others for d in f.decls if d.node == "NameDecl"}
+    each = [set(named_paths(r.checked)) for r in rulesets[1:]]
+    wanted = [p for p in named_paths(rulesets[0].checked) if all(p in paths for paths in each)]
+    wanted += [p for p in ("score", "player", "game") if p in named]
+    return [p for p in wanted if p not in have]
+
+
 class _Builder:
     def __init__(self, ruleset):
         self.r = ruleset
@@ -310,8 +409,10 @@ class _Builder:
 
     # -- names
     def name(self, path: str) -> str:
+        """What players see a declared thing called (a ``Name``): its ``name`` in the
+        locale, else in the rules, else its identifier as words."""
         got = self.c.names.get(path)
-        return got[0] if got else path.rsplit(".", 1)[-1].replace("_", " ")
+        return Name(got[0] if got else words_of(path.rsplit(".", 1)[-1]))
 
     def named(self, path: str) -> Text:
         """A declared name with what players see it called: ``hand`` (hand cards)."""
@@ -385,7 +486,7 @@ class _Builder:
         if c.endless:      # ``bound ... or endless``: the bound is where `meeple test` stops
             out.append(Para(s("goal.endless")))
         elif c.bound is not None:
-            out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}"))))
+            out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}", n=str(c.bound[0])))))
         for t in c.tiebreaks:
             out.append(Para(s("goal.tiebreak", name=self.shown(t.name), expr=self.w(t.body))))
         for name, p in c.participants.items():
@@ -503,12 +604,10 @@ class _Builder:
         return self.heading(kind, rows_by, capital=False), Table(head, rows)
 
     def heading(self, kind: str, attr: str, capital: bool = True) -> Text:
-        """An attribute as a table's heading: what players see it called, else (in any
-        language) its name in the rules."""
-        got = self.c.names.get(f"{kind}.{attr}")
-        if not got:
-            return (Code(attr),)
-        return (_capital(got[0]) if capital else got[0],)
+        """An attribute as a table's heading: what players see it called (else its
+        identifier as words)."""
+        shown = self.name(f"{kind}.{attr}")
+        return (_capital(shown) if capital else shown,)
 
     def _start_ivars(self, n: int):
         """The items' variables as play begins: after a setup without chance (the same in
@@ -675,7 +774,7 @@ class _Builder:
         if not seat.isdigit():
             return self.name(zone) if zone in self.c.zones or zone in self.c.vars else key
         player = display.player_name(self.r.for_players(self.counts[0]), int(seat))
-        return "".join(self.say("x.of_player", thing=self.name(zone), player=player))
+        return "".join(self.say("x.of_player", thing=self.name(zone), player=Name(player)))
 
     def actions(self) -> list:
         s, c = self.say, self.c
@@ -815,13 +914,7 @@ class _Builder:
     # -- vocabulary
     def vocabulary(self) -> Section:
         s, c = self.say, self.c
-        paths = []
-        for e, values in c.enums.items():
-            paths += [e] + [f"{e}.{v}" for v in values]
-        for k, attrs in c.kinds.items():
-            paths += [k] + [f"{k}.{a}" for a in attrs]
-        paths += list(c.boards) + list(c.zones) + list(c.vars) + [t.name for t in c.tiebreaks]
-        paths += list(c.participants) + ["score"]
+        paths = named_paths(c) + ["score"]
         paths += [p for p in c.names if p not in paths and not p.startswith("variant.")]
         rows = []
         for p in dict.fromkeys(paths):

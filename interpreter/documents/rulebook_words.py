@@ -62,8 +62,10 @@ class Words:
 
     # -- public
     def expr(self, e) -> tuple:
-        """An expression in words (a Text: str and Term parts)."""
-        return tuple(p for p in self._expr(e) if p != "")
+        """An expression in words (a Text: str and Term parts; a phrase of the catalog
+        keeps its forms by case)."""
+        said = self._expr(e)
+        return said if hasattr(said, "forms") else tuple(p for p in said if p != "")
 
     def template(self, text: str, types: list | None = None) -> tuple:
         """A message template (``{active} chases {card(target)} away``) as a sentence:
@@ -286,7 +288,7 @@ class Words:
             conds.append(comp.cond)
         out = join(parts, ", ")
         if conds:
-            out += s("x.where", cond=join([self.expr(x) for x in conds], s("x.and_sep")))
+            out = extended(out, s("x.where", cond=join([self.expr(x) for x in conds], s("x.and_sep"))))
         return out
 
     def comprehension(self, comp) -> tuple:
@@ -352,9 +354,20 @@ def _is_list(e, c) -> bool:
     return e.node == "BinOp" and e.op == "+" and (_is_list(e.left, c) or _is_list(e.right, c))
 
 
+def extended(text: tuple, tail: tuple) -> tuple:
+    """A text with more words after it; a phrase of the catalog keeps its forms by case,
+    each with those words after it."""
+    forms = getattr(text, "forms", None)
+    if forms is None:
+        return text + tail
+    return type(text)(text + tail, {case: form + tail for case, form in forms.items()})
+
+
 def join(parts, sep=", ") -> tuple:
     """Texts (tuples of parts, or single parts) one after the other, ``sep`` (a part or
     a Text) between them."""
+    if len(parts) == 1 and isinstance(parts[0], tuple):   # (one phrase keeps its forms)
+        return parts[0]
     out: list = []
     for i, p in enumerate(parts):
         if i:
