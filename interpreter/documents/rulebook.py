@@ -530,7 +530,8 @@ class _Builder:
         out = []
         per_count = {n: self._deck_counts(n) for n in self.counts}
         for i, d in enumerate(c.decks):
-            out.append(Para(s("deck.intro", deck=self.named(d.name), zone=self.named(d.into))))
+            # (a deck has no name for players: its identifier as words would be English)
+            out.append(Para(s("deck.intro", deck=Code(d.name), zone=self.named(d.into))))
             out.append(Items([self.deck_entry(e) for e in d.entries]))
             distinct = {}
             for n in self.counts:
