@@ -22,8 +22,8 @@ def test_german_phrases_take_the_case_their_preposition_needs():
     de = book("cherokee", "de")
     # (dative after aus, von, mit: the generated phrases' own forms)
     assert "für jedes *v* aus den Zahlen von 4 bis 9" in de
-    assert "jedes *a* aus den Feldern *beside* *t* zusammen mit den Feldern *below* *t*" in de
-    assert "*clan* von *p*: Klan vom obersten Teil von Klankarte von *p*" in de
+    assert "jedes *a* aus den Feldern *neben* *t* zusammen mit den Feldern *unter* *t*" in de
+    assert "Klan vom obersten Teil von Klankarte von *p*" in de
     assert "Für jedes *p* aus den Spielern:" in de
     assert "in Handkarten des aktiven Spielers ist nichts" in de
     for wrong in ("aus die ", "mit die ", "von das ", "von die ", "von der aktive"):
@@ -37,7 +37,7 @@ def test_german_phrases_take_the_case_their_preposition_needs():
 def test_russian_phrases_take_the_case_and_a_name_stands_in_quotes():
     ru = book("cherokee", "ru")
     assert "для каждого *v* из чисел от 4 до 9" in ru
-    assert "Выберите *first* случайно из игроков." in ru
+    assert "Выберите *первый игрок* случайно из игроков." in ru
     assert "для каждого *c* из клеток поля «пирамида иерархии»" in ru
     assert "Если в «карты в руке» активного игрока нет фишек:" in ru
     assert "пасов подряд не меньше числа игроков" in ru
@@ -116,3 +116,23 @@ def test_every_seed_and_classic_locale_names_what_players_see():
         for locale in src.locales:
             progs = [interpreter.load(name, [], locale)] + [interpreter.load(name, [v], locale) for v in src.variants]
             assert rulebook.missing_names(progs) == [], (name, locale)
+
+
+def test_a_locale_names_the_rules_own_words_and_the_book_says_them():
+    # (`name feathers "Federn"`, `name targets "Ziele"`: a rule function, a value the
+    # steps name; `clan_of` by the name of `clan_of`, `attackers_of` by that of `attackers`)
+    de = book("cherokee", "de")
+    assert "- *Federn* von *c*: *Basisreihe* minus row von *c*" in de
+    assert "1. Sei *Ziele* gleich jedes *t* aus den Feldern von Hierarchie-Pyramide" in de
+    assert "- *Klan* von *p*: Klan vom obersten Teil von Klankarte von *p*" in de
+    assert "aus *Angreifer* des aktiven Spielers und *Ziel*" in de
+    assert "*feathers*" not in de and "*targets*" not in de
+
+
+def test_a_name_for_no_word_of_the_rules_is_a_located_error(tmp_path):
+    root = counted(tmp_path, 2)
+    (root / "locales" / "de.meeple").write_text('locale de\nname c "Feld"\nname nosuch "x"\n', encoding="utf-8")
+    with pytest.raises(interpreter.MeepleError) as got:
+        interpreter.load(str(root), locale="de")
+    text = str(got.value)
+    assert "unknown name 'nosuch'" in text and "de.meeple:3" in text and "'c'" not in text

@@ -206,7 +206,8 @@ class _Say:
 
     def form(self, value, case: str | None) -> Text:
         """A field's value in the form a placeholder asks for: a phrase in that case, a
-        name alone in the catalog's pattern for that case, the rest as it is."""
+        name alone (or a term, a word longer than a letter) in the catalog's pattern for
+        that case, the rest as it is."""
         if not isinstance(value, tuple):
             value = (value,)
         if case is None:
@@ -214,8 +215,10 @@ class _Say:
         if isinstance(value, Said):
             return value.forms.get(case, value)
         pattern = self.uninflected.get(case)
-        if pattern and len(value) == 1 and isinstance(value[0], Name):
-            return (pattern.replace("{x}", value[0]),)
+        alone = value[0] if len(value) == 1 else None
+        if pattern and (isinstance(alone, Name) or (isinstance(alone, Term) and len(alone.text) > 1)):
+            before, _, after = pattern.partition("{x}")
+            return (before, alone, after)
         return value
 
     def contract(self, parts: list) -> Text:
@@ -802,7 +805,7 @@ class _Builder:
         it is in."""
         s = self.say
         if w.node == "For":
-            return s("when.for", var=(Term(words_of(w.var)),), iter=self.w(w.iter))
+            return s("when.for", var=(self.words.term(w.var),), iter=self.w(w.iter))
         if w.node == "While":
             return s("when.while", cond=self.w(w.cond))
         return self.w(w)
@@ -931,14 +934,14 @@ class _Builder:
     def definition(self, d) -> Text:
         """A constant, relation or rule function in words: what it is, from what."""
         s = self.say
-        name, body = (Term(words_of(d.name)),), self.w(d.value if d.node == "ConstDecl" else d.body)
+        name, body = (self.words.term(d.name),), self.w(d.value if d.node == "ConstDecl" else d.body)
         if getattr(d, "params", None) and d.node == "FunctionDecl":   # (`clan_of(p)`: "clan of p")
-            name = (Term(words_of(d.name.removesuffix("_of"))),)
+            name = (self.words.term(d.name, strip_of=True),)
         if d.node == "ConstDecl":
             return s("def.const", name=name, body=body)
-        params = join([(Term(words_of(p.name)),) for p in d.params], s("x.and_sep"))
+        params = join([(self.words.term(p.name),) for p in d.params], s("x.and_sep"))
         if d.node == "RelationDecl" and len(d.params) == 2:
-            a, b = ((Term(words_of(p.name)),) for p in d.params)
+            a, b = ((self.words.term(p.name),) for p in d.params)
             return s("def.relation", name=name, a=a, b=b, body=body)
         if not d.params:
             return s("def.value", name=name, body=body)
@@ -954,7 +957,7 @@ class _Builder:
         key = ("deck.entry" if e.count != 1 else "deck.entry_one") + ("" if args else "_bare")
         text = s(key, n=str(e.count), kind=self.shown(e.kind), args=args)
         for cl in e.clauses:
-            text += s("deck.entry_for", var=(Term(words_of(cl.var)),), iter=self.w(cl.iter))
+            text += s("deck.entry_for", var=(self.words.term(cl.var),), iter=self.w(cl.iter))
         return text
 
     # -- statements
@@ -989,7 +992,7 @@ class _Builder:
         s = self.say
         match st.node:
             case "Let":
-                return Step(s("s.let", var=(Term(words_of(st.var)),), value=self.w(st.value)))
+                return Step(s("s.let", var=(self.words.term(st.var),), value=self.w(st.value)))
             case "Assign":
                 return Step(s("s.set", target=self.target(st.var, st.player), value=self.w(st.value)))
             case "AttrAssign":
@@ -1016,7 +1019,7 @@ class _Builder:
             case "If":
                 return self.if_step(st)
             case "For":
-                return Step(s("s.for", var=(Term(words_of(st.var)),), iter=self.w(st.iter)), self.steps(st.body))
+                return Step(s("s.for", var=(self.words.term(st.var),), iter=self.w(st.iter)), self.steps(st.body))
             case "While":
                 return Step(s("s.while", cond=self.w(st.cond), n=str(st.limit)), self.steps(st.body))
             case "Log":
@@ -1030,7 +1033,7 @@ class _Builder:
         return self.words.template(text, self.placeholders.get(key))
 
     def verb_of(self, st) -> Text:
-        return self.verb(st.verb) if st.verb else (Term(words_of(st.var)),)
+        return self.verb(st.verb) if st.verb else (self.words.term(st.var),)
 
     def choice_step(self, st) -> Step | None:
         """A choice: a player's, the best of some options, or chance's."""
@@ -1039,21 +1042,21 @@ class _Builder:
             case "Choose":
                 return self.choose_step(st)
             case "ChooseEach":
-                return Step(s("s.choose_each", each=(Term(words_of(st.each)),), seats=self.w(st.seats),
-                              var=(Term(words_of(st.var)),), options=self.w(st.options), verb=self.verb_of(st)))
+                return Step(s("s.choose_each", each=(self.words.term(st.each),), seats=self.w(st.seats),
+                              var=(self.words.term(st.var),), options=self.w(st.options), verb=self.verb_of(st)))
             case "ChooseSubset":
                 kids = [Step(s("s.subset_where", cond=self.w(st.where)))] if st.where is not None else []
-                return Step(s("s.choose_subset", who=self.who(st.chooser), var=(Term(words_of(st.var)),),
+                return Step(s("s.choose_subset", who=self.who(st.chooser), var=(self.words.term(st.var),),
                               options=self.w(st.options), verb=self.verb_of(st)), kids)
             case "Best":
                 tie = {"choose": s("s.tie_choose", who=self.who(st.chooser), verb=self.verb("tie")),
                        "first": s("s.tie_first"), "random": s("s.tie_random")}[st.tie]
-                return Step(s("s.best", var=(Term(words_of(st.var)),), options=self.w(st.options),
+                return Step(s("s.best", var=(self.words.term(st.var),), options=self.w(st.options),
                               keys=join([self.w(k) for k in st.keys], s("x.then_sep"))), [Step(tie)])
             case "PickRandom":
-                return Step(s("s.pick", var=(Term(words_of(st.var)),), options=self.w(st.options)))
+                return Step(s("s.pick", var=(self.words.term(st.var),), options=self.w(st.options)))
             case "Roll":
-                return Step(s("s.roll", vars=join([(Term(words_of(v)),) for v in st.vars]), faces=self.w(st.faces)))
+                return Step(s("s.roll", vars=join([(self.words.term(v),) for v in st.vars]), faces=self.w(st.faces)))
         return None
 
     def item_step(self, st) -> Step | None:
@@ -1113,8 +1116,8 @@ class _Builder:
         s = self.say
         who, options = self.who(st.chooser), self.w(st.options)
         # (choose (a, _, b): the parts it names; `_` is a part left unnamed)
-        var = join([(Term(words_of(p)),) for p in st.parts if p != "_"], ", ") if st.parts is not None \
-            else (Term(words_of(st.var)),)
+        var = join([(self.words.term(p),) for p in st.parts if p != "_"], ", ") if st.parts is not None \
+            else (self.words.term(st.var),)
         if st.verb:
             step = Step(s("s.choose_verb", who=who, var=var, options=options, verb=self.verb(st.verb)))
         else:
@@ -1122,5 +1125,5 @@ class _Builder:
         for alone in (st.alone, *st.more) if st.alone else ():
             step.children.append(Step(s("s.choose_alone", who=who, verb=self.verb(alone), var=var)))
         if st.said:
-            step.children.append(Step(s("s.choose_said", said=(Term(words_of(st.said)),))))
+            step.children.append(Step(s("s.choose_said", said=(self.words.term(st.said),))))
         return step

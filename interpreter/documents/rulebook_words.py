@@ -99,14 +99,25 @@ class Words:
         steps name by its name, as a player when it is one (``the player chief``)."""
         s = self.say
         if e.node == "Var" and self._local(e.name):
-            name = (Term(words_of(e.name)),)
+            name = (self.term(e.name),)
             return s(_TYPED[type_code], name=name) if type_code in _TYPED else name
         match e.node:
             case "Call" if e.func in self.c.functions:
-                return s("x.the", name=(Term(words_of(e.func)),))
+                return s("x.the", name=(self.term(e.func),))
             case "Attr":
                 return (self.attr_name(e.name),)
         return self.expr(e)
+
+    def term(self, name: str, strip_of: bool = False) -> Term:
+        """A name from the rules players have no word for (a rule function, a value the
+        steps name): its ``name`` in the locale, else its identifier as words (a
+        function named for what it is of, ``clan_of``, with ``strip_of``: as ``clan``,
+        or by the name of ``clan``)."""
+        bare = name.removesuffix("_of") if strip_of else name
+        got = self.c.names.get(name) or self.c.names.get(bare)
+        if got and got[0]:
+            return Term(got[0])
+        return Term(words_of(bare))
 
     def attr_name(self, a: str) -> str:
         kind = self.attr_kinds.get(a)
@@ -187,13 +198,13 @@ class Words:
             return (self.value_name(self.enum_of[name], name),)
         if name in c.enums or name in c.zones or name in c.boards or name in c.vars or name in c.kinds:
             return (self.name(name),)
-        return (Term(words_of(name)),)
+        return (self.term(name),)
 
     def value_name(self, enum: str, value: str):
         """An enum value as players see it called, without the punctuation that joins it
         to a label (``, shielded``); by its identifier when it shows as nothing."""
         shown = self.name(f"{enum}.{value}").strip(" ,;:")
-        return shown or Term(words_of(value))
+        return shown or self.term(value)
 
     def binop(self, e) -> tuple:
         s = self.say
@@ -240,7 +251,7 @@ class Words:
         if (f in c.zones or f in c.vars) and len(args) == 1:      # a player's own
             return s("x.of_player", thing=self.name(f), player=args[0])
         if f in c.relations:
-            rel = (Term(words_of(f)),)
+            rel = (self.term(f),)
             if len(args) == 1:
                 return s("x.related", rel=rel, a=args[0])
             if len(args) == 2:
@@ -250,7 +261,7 @@ class Words:
             return self.builtin(f, e.args, args)
         d = c.functions.get(f)
         # (a function named for what it is *of*, `clan_of(p)`, reads "clan of p")
-        fn = (Term(words_of(f.removesuffix("_of") if args else f)),)
+        fn = (self.term(f, strip_of=bool(args)),)
         if not args:
             return s("x.the", name=fn)
         key = "x.holds_for" if d is not None and d.result is not None and d.result.name == "bool" else "x.fn_of"
@@ -268,7 +279,7 @@ class Words:
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
         key += "3" if f == "across" and len(args) == 3 else ""
         if key not in s.english:     # (a built-in with no phrase yet reads as a function)
-            return s("x.fn_of", f=(Term(words_of(f)),), args=join(args, s("x.and_sep")))
+            return s("x.fn_of", f=(self.term(f),), args=join(args, s("x.and_sep")))
         return s(key, **dict(zip("abc", args)))
 
     # -- lists
@@ -283,7 +294,7 @@ class Words:
             if it.node == "CondExpr" and it.other.node == "ListLit" and not it.other.items:
                 conds.append(it.cond)
                 it = it.then
-            parts.append(s(key, var=(Term(words_of(cl.var)),), xs=self.expr(it)))
+            parts.append(s(key, var=(self.term(cl.var),), xs=self.expr(it)))
         if comp.cond is not None:
             conds.append(comp.cond)
         out = join(parts, ", ")
@@ -307,7 +318,7 @@ class Words:
         key = {"sum": "x.sum", "count": "x.count", "min": "x.least", "max": "x.most",
                "first": "x.first", "last": "x.last"}.get(f)
         if key is None:
-            return s("x.fn_of", f=(Term(words_of(f)),), args=self.comprehension(comp))
+            return s("x.fn_of", f=(self.term(f),), args=self.comprehension(comp))
         return s(key, of=self.comprehension(comp))
 
 
