@@ -26,7 +26,7 @@ from ...dsl import ast as ir, load as dsl_load
 from ...dsl.check_decls import prose_keys
 from ..play import display
 from . import meeple_code as mc, rulebook_example
-from .rulebook_words import Term, Words, join, words_of
+from .rulebook_words import Name, Said, Term, Words, join, words_of
 
 # ---------------------------------------------------------------- the model
 
@@ -131,22 +131,6 @@ _FIELD = re.compile(r"\{([a-z_]+)(?::([a-z]+))?\}")
 # its ``n``
 CASES = ("nom", "acc", "dat", "gen", "ins", "prep")
 PLURALS = ("one", "few", "many", "other")
-
-
-class Name(str):
-    """A declared thing's name as players see it (``name`` in the locale): a word the
-    catalog has no forms of, which a language may set apart where a case is needed."""
-
-
-class Said(tuple):
-    """A phrase of the catalog in its first form (a Text), with its other forms by case
-    (``forms``), for a template around it that needs one (``{of:gen}``)."""
-    forms: dict
-
-    def __new__(cls, text: Text, forms: dict):
-        out = super().__new__(cls, text)
-        out.forms = forms
-        return out
 
 
 def plural_category(rule: str, n: int) -> str:

@@ -28,6 +28,22 @@ class Term:
     text: str
 
 
+class Name(str):
+    """A declared thing's name as players see it (``name`` in the locale): a word the
+    catalog has no forms of, which a language may set apart where a case is needed."""
+
+
+class Said(tuple):
+    """A phrase of the catalog in its first form (a Text), with its other forms by case
+    (``forms``), for a template around it that needs one (``{of:gen}``)."""
+    forms: dict
+
+    def __new__(cls, text: tuple, forms: dict):
+        out = super().__new__(cls, text)
+        out.forms = forms
+        return out
+
+
 # the operators, by the catalog key that says them
 _OPS = {"==": "x.eq", "!=": "x.ne", "<": "x.lt", "<=": "x.le", ">": "x.gt", ">=": "x.ge",
         "and": "x.and", "or": "x.or", "in": "x.in", "not in": "x.not_in", "+": "x.add",
@@ -65,7 +81,7 @@ class Words:
         """An expression in words (a Text: str and Term parts; a phrase of the catalog
         keeps its forms by case)."""
         said = self._expr(e)
-        return said if hasattr(said, "forms") else tuple(p for p in said if p != "")
+        return said if isinstance(said, Said) else tuple(p for p in said if p != "")
 
     def template(self, text: str, types: list | None = None) -> tuple:
         """A message template (``{active} chases {card(target)} away``) as a sentence:
@@ -371,7 +387,7 @@ def extended(text: tuple, tail: tuple) -> tuple:
     forms = getattr(text, "forms", None)
     if forms is None:
         return text + tail
-    return type(text)(text + tail, {case: form + tail for case, form in forms.items()})
+    return Said(text + tail, {case: form + tail for case, form in forms.items()})
 
 
 def join(parts, sep=", ") -> tuple:
