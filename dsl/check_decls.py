@@ -685,12 +685,13 @@ class DeclChecks:
 
     def _rule_words(self) -> set[str]:
         """The rules' own names a locale may give players a word for (the rulebook
-        says them): rule functions, relations, constants and every value the rules
-        name (a local, a loop's variable, a parameter), as the rules use them."""
+        says them): rule functions, relations, constants, invariants and every value
+        the rules name (a local, a loop's variable, a parameter), as the rules use them."""
         c = self.c
         if getattr(self, "_rule_word_set", None) is None:
             used = {n.name for d in getattr(self.m, "decls", ()) for n in ir.walk(d) if n.node == "Var"}
-            self._rule_word_set = used | set(c.functions) | set(c.relations) | set(c.consts)
+            self._rule_word_set = (used | set(c.functions) | set(c.relations) | set(c.consts)
+                                   | {i.name for i in c.invariants})
         return self._rule_word_set
 
     def _check_label(self, d: ir.LabelDecl) -> None:

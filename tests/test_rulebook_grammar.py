@@ -28,10 +28,12 @@ def test_german_phrases_take_the_case_their_preposition_needs():
     assert "in Handkarten des aktiven Spielers ist nichts" in de
     for wrong in ("aus die ", "mit die ", "von das ", "von die ", "von der aktive"):
         assert wrong not in de, wrong
+    # (a list of arguments keeps the case of each: "für c und den aktiven Spieler")
+    assert "*eigene Mulde* gilt für *c* und den aktiven Spieler und in *c* ist etwas" in book("kalah", "de")
     hearts = book("hearts", "de")
     # (a quantified list after "von": "jedem", dative too)
     assert "das Erste von jedem *i* aus den Zahlen von 0 bis 12" in hearts
-    assert "Setze den aktiven Spieler auf *holder of two of clubs*." in hearts
+    assert "Setze den aktiven Spieler auf *Besitzer der Kreuz Zwei*." in hearts
 
 
 def test_russian_phrases_take_the_case_and_a_name_stands_in_quotes():

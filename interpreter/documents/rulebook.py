@@ -826,7 +826,7 @@ class _Builder:
     def check(self, d: ir.InvariantDecl) -> Text:
         """An invariant in words: its name, when it is checked, what holds."""
         s = self.say
-        return s("check.item", name=(Term(words_of(d.name)),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
+        return s("check.item", name=(self.words.term(d.name),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
                  cond=self.w(d.cond))
 
     # -- variants

@@ -332,7 +332,7 @@ class Words:
         if f == "count" and len(comp.clauses) == 1 and comp.elem.node == "Var" and comp.elem.name == comp.clauses[0].var:
             return s("x.count", of=self.clauses(comp, "x.var_of"))
         key = {"sum": "x.sum", "count": "x.count", "min": "x.least", "max": "x.most",
-               "first": "x.first", "last": "x.last"}.get(f)
+               "first": "x.first", "last": "x.last", "connected": "x.connected"}.get(f)
         if key is None:
             return s("x.fn_of", f=(self.term(f),), args=self.comprehension(comp))
         return s(key, of=self.comprehension(comp))
@@ -395,6 +395,16 @@ def join(parts, sep=", ") -> tuple:
     a Text) between them."""
     if len(parts) == 1 and isinstance(parts[0], tuple):   # (one phrase keeps its forms)
         return parts[0]
+    out = _joined(parts, sep)
+    cases = list(dict.fromkeys(c for p in parts if isinstance(p, Said) for c in p.forms))
+    if not cases:
+        return out
+    # (phrases with forms by case joined keep them: each case, each part in it)
+    return Said(out, {c: _joined([p.forms.get(c, p) if isinstance(p, Said) else p for p in parts], sep)
+                      for c in cases})
+
+
+def _joined(parts, sep) -> tuple:
     out: list = []
     for i, p in enumerate(parts):
         if i:
