@@ -28,6 +28,8 @@ def test_german_phrases_take_the_case_their_preposition_needs():
     assert "in Handkarten des aktiven Spielers ist nichts" in de
     for wrong in ("aus die ", "mit die ", "von das ", "von die ", "von der aktive"):
         assert wrong not in de, wrong
+    # (a name whose gender and number the book does not know, as the value it names)
+    assert "Bei Gleichstand entscheidet der Wert „Frauen in der Pyramide“:" in de
     # (a list of arguments keeps the case of each: "für c und den aktiven Spieler")
     assert "*eigene Mulde* gilt für *c* und den aktiven Spieler und in *c* ist etwas" in book("kalah", "de")
     hearts = book("hearts", "de")
@@ -45,6 +47,7 @@ def test_russian_phrases_take_the_case_and_a_name_stands_in_quotes():
     assert "пасов подряд не меньше числа игроков" in ru
     for wrong in ("из игроки", "из клетки поля", "(активный игрок)", "из числа от"):
         assert wrong not in ru, wrong
+    assert "Содержимое «карта клана» *p* теперь открыто для всех." in ru
     # (a number is no name: never in quotes)
     assert "не больше 1" in ru and "«1»" not in ru
 
