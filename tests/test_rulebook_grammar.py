@@ -33,8 +33,8 @@ def test_german_phrases_take_the_case_their_preposition_needs():
     # (a list of arguments keeps the case of each: "für c und den aktiven Spieler")
     assert "*eigene Mulde* gilt für *c* und den aktiven Spieler und in *c* ist etwas" in book("kalah", "de")
     hearts = book("hearts", "de")
-    # (a quantified list after "von": "jedem", dative too)
-    assert "das Erste von jedem *i* aus den Zahlen von 0 bis 12" in hearts
+    # (a list after "von": "allen", dative too)
+    assert "das Erste von allen *i* aus den Zahlen von 0 bis 12" in hearts
     assert "Setze den aktiven Spieler auf *Besitzer der Kreuz Zwei*." in hearts
 
 
