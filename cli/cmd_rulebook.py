@@ -31,10 +31,11 @@ def command(
                                           help="Write the rulebook to FILE (default: standard output)."),
     no_color: bool = no_color_option(),
     check: bool = typer.Option(False, "--check",
-                               help="Write no rulebook: list the rules that lack prose in each "
-                                    "locale (or --locale), over the base game and every variant "
-                                    "(or the game with the --variant ones), as a translation "
-                                    "tool lists missing strings; exit 1 when some do."),
+                               help="Write no rulebook: list the rules that lack prose and the "
+                                    "things that lack a name in each locale (or --locale), over "
+                                    "the base game and every variant (or the game with the "
+                                    "--variant ones), as a translation tool lists missing "
+                                    "strings; exit 1 when some do."),
 ) -> None:
     """Write a ruleset's rulebook: overview and goal, components with their counts,
     setup, the turn and every action, procedures, scoring and the end, each
@@ -80,7 +81,8 @@ def command(
 def _check_prose(ruleset: str, locale: str | None, variants: list[str]) -> None:
     """``--check``: for each locale of the folder (the base files when it has none), the
     rules whose prose its own file lacks, over the base game and each variant (with
-    ``--variant``: the game with those variants, and their own prose)."""
+    ``--variant``: the game with those variants, and their own prose), and the things
+    players see that it gives no name."""
     from ..interpreter import rulebook as books
     where = resolve(ruleset)
     base = compile_ruleset(where, ruleset, [], None)
@@ -89,14 +91,17 @@ def _check_prose(ruleset: str, locale: str | None, variants: list[str]) -> None:
     choices = [variants] if variants else [[]] + [[v] for v in src.variants]
     lacking = 0
     for loc in locales:
-        missing = books.missing_prose([compile_ruleset(where, ruleset, vs, loc) for vs in choices],
-                                      variants or None)
+        progs = [compile_ruleset(where, ruleset, vs, loc) for vs in choices]
+        missing = books.missing_prose(progs, variants or None)
+        unnamed = books.missing_names(progs)
         label = loc or "base"
         if missing:
-            lacking += 1
             print(f"{label}: {len(missing)} without prose: {', '.join(missing)}")
         else:
             print(f"{label}: every rule has prose")
+        if unnamed:
+            print(f"{label}: {len(unnamed)} without a name: {', '.join(unnamed)}")
+        lacking += bool(missing or unnamed)
     if lacking:
         raise typer.Exit(1)
 

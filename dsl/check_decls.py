@@ -666,7 +666,8 @@ class DeclChecks:
         if not tail:
             known = (set(c.enums) | set(c.kinds) | set(c.zones) | set(c.boards) | set(c.vars)
                      | {t.name for t in c.tiebreaks} | set(c.participants) | {"score", "player", "game"})
-            if head not in known:
+            if head not in known and head not in self._rule_words():
+                known |= self._rule_words()
                 self.d.add(errors.unknown(d.span, "name", head, known))
             return
         if head in c.enums:
@@ -681,6 +682,17 @@ class DeclChecks:
                 self.d.add(errors.unknown(d.span, "variant", tail, variants))
         else:
             self.d.add(errors.unknown(d.span, "enum or kind", head, list(c.enums) + list(c.kinds)))
+
+    def _rule_words(self) -> set[str]:
+        """The rules' own names a locale may give players a word for (the rulebook
+        says them): rule functions, relations, constants, invariants and every value
+        the rules name (a local, a loop's variable, a parameter), as the rules use them."""
+        c = self.c
+        if getattr(self, "_rule_word_set", None) is None:
+            used = {n.name for d in getattr(self.m, "decls", ()) for n in ir.walk(d) if n.node == "Var"}
+            self._rule_word_set = (used | set(c.functions) | set(c.relations) | set(c.consts)
+                                   | {i.name for i in c.invariants})
+        return self._rule_word_set
 
     def _check_label(self, d: ir.LabelDecl) -> None:
         fields = self.c.kinds.get(d.kind)

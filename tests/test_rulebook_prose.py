@@ -125,10 +125,16 @@ def test_rulebook_check_lists_what_lacks_prose_per_locale(tmp_path):
     root = folder(tmp_path)
     r = meeple_cli("rulebook", root, "--check")
     assert r.code == 1, r
+    # (and, as missing strings too, what players see that the locale gives no name:
+    # the book would call it by its identifier)
     assert r.out == ("de: 6 without prose: overview, setup, end, score, procedure.take, "
-                     "action.play\n")
-    full = LOCALE + "".join(f'prose {k} "x"\n' for k in
-                            ("overview", "setup", "end", "score", "procedure.take", "action.play"))
+                     "action.play\nde: 4 without a name: Chip, Chip.v, pile, hand\n")
+    named = LOCALE + 'name Chip "Chip"\nname Chip.v "Wert"\nname pile "Stapel"\nname hand "Hand"\n'
+    r = meeple_cli("rulebook", folder(tmp_path / "named", locale=named), "--check")
+    assert (r.code, r.out) == (1, "de: 6 without prose: overview, setup, end, score, procedure.take, "
+                                  "action.play\n"), r
+    full = named + "".join(f'prose {k} "x"\n' for k in
+                           ("overview", "setup", "end", "score", "procedure.take", "action.play"))
     root = folder(tmp_path / "full", locale=full)
     r = meeple_cli("rulebook", root, "--check")
     assert (r.code, r.out) == (0, "de: every rule has prose\n"), r

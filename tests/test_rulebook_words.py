@@ -76,8 +76,9 @@ def _plain(book) -> str:
 
 @pytest.mark.parametrize(("locale", "sentence"), [
     ("en", "the active player chases the card away (the strength against the defence)"),
-    ("de", "der aktive Spieler verjagt card ("),
-    ("ru", "активный игрок изгоняет card (strength против defence)"),
+    # (a rule function by its name in the locale, `name card "Karte"`)
+    ("de", "der aktive Spieler verjagt Karte (Stärke gegen Verteidigung)"),
+    ("ru", "активный игрок изгоняет карта (сила против защита)"),
 ])
 def test_a_message_template_reads_as_a_sentence_in_the_locales_words(locale, sentence):
     text = _plain(rulebook.build(interpreter.load("cherokee", locale=locale)))

@@ -26,7 +26,7 @@ from ...dsl import ast as ir, load as dsl_load
 from ...dsl.check_decls import prose_keys
 from ..play import display
 from . import meeple_code as mc, rulebook_example
-from .rulebook_words import Term, Words, join, words_of
+from .rulebook_words import Name, Said, Term, Words, join, words_of
 
 # ---------------------------------------------------------------- the model
 
@@ -124,33 +124,86 @@ def language_of(checked) -> str | None:
     return next((c for c, cat in cats.items() if declared and cat["language"].casefold() == declared), None)
 
 
-_FIELD = re.compile(r"\{([a-z_]+)\}")
+# a placeholder: ``{field}``, or ``{field:case}`` for the form of a phrase that case needs
+_FIELD = re.compile(r"\{([a-z_]+)(?::([a-z]+))?\}")
+# the forms a catalog's entry may have: grammatical cases (the first one listed in the
+# entry is the one a placeholder without a case takes), or plural categories chosen by
+# its ``n``
+CASES = ("nom", "acc", "dat", "gen", "ins", "prep")
+PLURALS = ("one", "few", "many", "other")
+
+
+def plural_category(rule: str, n: int) -> str:
+    """The plural category of a number under a catalog's ``plural`` rule (those of the
+    CLI's catalogs): ``one-other`` (English, German, Dutch), ``one-other-french`` (0 and
+    1 are singular), ``one-few-many`` (Russian: 1, 21 one; 2-4, 22 few; else many)."""
+    n = abs(n)
+    if rule == "one-few-many":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        return "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many"
+    if rule == "one-other-french":
+        return "one" if n < 2 else "other"
+    return "one" if n == 1 else "other"
 
 
 class _Say:
     def __init__(self, lang: str):
         self.lang = lang
-        self.messages = catalogs()[lang]["messages"]
+        cat = catalogs()[lang]
+        self.messages = cat["messages"]
         self.english = catalogs()["en"]["messages"]
         # the language's contractions where a phrase meets the words put in it (French
         # "de le joueur" is "du joueur"): [before, after] pairs of the catalog
-        self.contractions = catalogs()[lang].get("contractions", [])
+        self.contractions = cat.get("contractions", [])
+        self.plural = cat.get("plural", "one-other")
+        # how a name (a plain word, with no forms) stands where a case is needed: a
+        # pattern with {x} by case (Russian: the name in quotes, as a title)
+        self.uninflected = cat.get("uninflected", {})
         self.missing: set[str] = set()
 
     def __call__(self, msgid: str, /, **fields) -> Text:
+        """The catalog's phrase ``msgid`` with its fields filled in: with plural forms,
+        the one for the number ``n``; with forms by case, each of them (a ``Said``)."""
         template = self.messages.get(msgid)
         if template is None:
             self.missing.add(msgid)
             template = self.english[msgid]
+        if isinstance(template, dict) and any(k in PLURALS for k in template):
+            n = str(fields.get("n", ""))
+            cat = plural_category(self.plural, int(n)) if n.lstrip("-").isdigit() else "other"
+            template = template.get(cat, template.get("other") or template.get("many") or next(iter(template.values())))
+        if isinstance(template, dict):
+            forms = {case: self.fill(t, fields) for case, t in template.items()}
+            return Said(next(iter(forms.values())), forms)
+        return self.fill(template, fields)
+
+    def fill(self, template: str, fields: dict) -> Text:
         out: list = []
         pos = 0
         for m in _FIELD.finditer(template):
             out.append(template[pos:m.start()])
-            value = fields[m.group(1)]
-            out.extend(value if isinstance(value, tuple) else (value,))
+            out.extend(self.form(fields[m.group(1)], m.group(2)))
             pos = m.end()
         out.append(template[pos:])
         return self.contract(out)
+
+    def form(self, value, case: str | None) -> Text:
+        """A field's value in the form a placeholder asks for: a phrase in that case, a
+        name alone (or a term, a word longer than a letter) in the catalog's pattern for
+        that case, the rest as it is."""
+        if not isinstance(value, tuple):
+            value = (value,)
+        if case is None:
+            return value
+        if isinstance(value, Said):
+            return value.forms.get(case, value)
+        pattern = self.uninflected.get(case)
+        alone = value[0] if len(value) == 1 else None
+        if pattern and (isinstance(alone, Name) or (isinstance(alone, Term) and len(alone.text) > 1)):
+            before, _, after = pattern.partition("{x}")
+            return (before, alone, after)
+        return value
 
     def contract(self, parts: list) -> Text:
         """The parts with adjacent words joined into one string and the language's
@@ -164,12 +217,13 @@ class _Say:
         for i, p in enumerate(out):
             if isinstance(p, str):
                 for before, after in self.contractions:
-                    p = p.replace(before, after)
+                    if before in p:
+                        p = p.replace(before, after)
                 out[i] = p
         return tuple(p for p in out if p != "")
 
-    def word(self, key: str) -> str:
-        return "".join(str(p) for p in self(key))
+    def word(self, key: str, **fields) -> str:
+        return "".join(str(p) for p in self(key, **fields))
 
 
 def capitalised(text: Text) -> Text:
@@ -280,6 +334,38 @@ def missing_prose(rulesets: list, variants: list[str] | None = None) -> list[str
     return [k for k in wanted if k not in have]
 
 
+def named_paths(checked) -> list[str]:
+    """The declared things players see called by a name, as ``name`` paths: enums and
+    their values, kinds and their attributes, boards, zones, variables, tiebreaks and
+    participants (the book's vocabulary)."""
+    c = checked
+    paths = []
+    for e, values in c.enums.items():
+        paths += [e] + [f"{e}.{v}" for v in values]
+    for k, attrs in c.kinds.items():
+        paths += [k] + [f"{k}.{a}" for a in attrs]
+    paths += list(c.boards) + list(c.zones) + list(c.vars) + [t.name for t in c.tiebreaks]
+    return list(dict.fromkeys(paths + list(c.participants)))
+
+
+def missing_names(rulesets: list) -> list[str]:
+    """The names one locale lacks, as a translation tool lists missing strings:
+    ``rulesets`` are one folder loaded in one locale (or none) with different variants
+    chosen; a thing players see (``named_paths``) in each of them (a locale can name
+    only those), or ``score``, that another file of the folder names, and that the
+    locale's own file does not name (with no locale: the base and variant files). The
+    book says such a thing by its name in the rules, else by its identifier as words."""
+    src, locale = sources_of(rulesets[0]), rulesets[0].checked.locale
+    files = [src.locales[locale]] if locale else [src.base, *src.variants.values()]
+    have = {d.path for f in files for d in f.decls if d.node == "NameDecl"}
+    others = [src.base, *src.variants.values(), *src.locales.values()]
+    named = {d.path for f in others for d in f.decls if d.node == "NameDecl"}
+    each = [set(named_paths(r.checked)) for r in rulesets[1:]]
+    wanted = [p for p in named_paths(rulesets[0].checked) if all(p in paths for paths in each)]
+    wanted += [p for p in ("score", "player", "game") if p in named]
+    return [p for p in wanted if p not in have]
+
+
 class _Builder:
     def __init__(self, ruleset):
         self.r = ruleset
@@ -310,8 +396,10 @@ class _Builder:
 
     # -- names
     def name(self, path: str) -> str:
+        """What players see a declared thing called (a ``Name``): its ``name`` in the
+        locale, else in the rules, else its identifier as words."""
         got = self.c.names.get(path)
-        return got[0] if got else path.rsplit(".", 1)[-1].replace("_", " ")
+        return Name(got[0] if got else words_of(path.rsplit(".", 1)[-1]))
 
     def named(self, path: str) -> Text:
         """A declared name with what players see it called: ``hand`` (hand cards)."""
@@ -385,7 +473,7 @@ class _Builder:
         if c.endless:      # ``bound ... or endless``: the bound is where `meeple test` stops
             out.append(Para(s("goal.endless")))
         elif c.bound is not None:
-            out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}"))))
+            out.append(Para(s("goal.bound", n=str(c.bound[0]), unit=s.word(f"w.{c.bound[1]}", n=str(c.bound[0])))))
         for t in c.tiebreaks:
             out.append(Para(s("goal.tiebreak", name=self.shown(t.name), expr=self.w(t.body))))
         for name, p in c.participants.items():
@@ -429,7 +517,8 @@ class _Builder:
         out = []
         per_count = {n: self._deck_counts(n) for n in self.counts}
         for i, d in enumerate(c.decks):
-            out.append(Para(s("deck.intro", deck=self.named(d.name), zone=self.named(d.into))))
+            # (a deck has no name for players: its identifier as words would be English)
+            out.append(Para(s("deck.intro", deck=Code(d.name), zone=self.named(d.into))))
             out.append(Items([self.deck_entry(e) for e in d.entries]))
             distinct = {}
             for n in self.counts:
@@ -503,12 +592,10 @@ class _Builder:
         return self.heading(kind, rows_by, capital=False), Table(head, rows)
 
     def heading(self, kind: str, attr: str, capital: bool = True) -> Text:
-        """An attribute as a table's heading: what players see it called, else (in any
-        language) its name in the rules."""
-        got = self.c.names.get(f"{kind}.{attr}")
-        if not got:
-            return (Code(attr),)
-        return (_capital(got[0]) if capital else got[0],)
+        """An attribute as a table's heading: what players see it called (else its
+        identifier as words)."""
+        shown = self.name(f"{kind}.{attr}")
+        return (_capital(shown) if capital else shown,)
 
     def _start_ivars(self, n: int):
         """The items' variables as play begins: after a setup without chance (the same in
@@ -675,7 +762,7 @@ class _Builder:
         if not seat.isdigit():
             return self.name(zone) if zone in self.c.zones or zone in self.c.vars else key
         player = display.player_name(self.r.for_players(self.counts[0]), int(seat))
-        return "".join(self.say("x.of_player", thing=self.name(zone), player=player))
+        return "".join(self.say("x.of_player", thing=self.name(zone), player=Name(player)))
 
     def actions(self) -> list:
         s, c = self.say, self.c
@@ -702,7 +789,7 @@ class _Builder:
         it is in."""
         s = self.say
         if w.node == "For":
-            return s("when.for", var=(Term(words_of(w.var)),), iter=self.w(w.iter))
+            return s("when.for", var=(self.words.term(w.var),), iter=self.w(w.iter))
         if w.node == "While":
             return s("when.while", cond=self.w(w.cond))
         return self.w(w)
@@ -739,7 +826,7 @@ class _Builder:
     def check(self, d: ir.InvariantDecl) -> Text:
         """An invariant in words: its name, when it is checked, what holds."""
         s = self.say
-        return s("check.item", name=(Term(words_of(d.name)),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
+        return s("check.item", name=(self.words.term(d.name),), moment=s(f"moment.{d.moment.replace(' ', '_')}"),
                  cond=self.w(d.cond))
 
     # -- variants
@@ -815,13 +902,7 @@ class _Builder:
     # -- vocabulary
     def vocabulary(self) -> Section:
         s, c = self.say, self.c
-        paths = []
-        for e, values in c.enums.items():
-            paths += [e] + [f"{e}.{v}" for v in values]
-        for k, attrs in c.kinds.items():
-            paths += [k] + [f"{k}.{a}" for a in attrs]
-        paths += list(c.boards) + list(c.zones) + list(c.vars) + [t.name for t in c.tiebreaks]
-        paths += list(c.participants) + ["score"]
+        paths = named_paths(c) + ["score"]
         paths += [p for p in c.names if p not in paths and not p.startswith("variant.")]
         rows = []
         for p in dict.fromkeys(paths):
@@ -837,14 +918,14 @@ class _Builder:
     def definition(self, d) -> Text:
         """A constant, relation or rule function in words: what it is, from what."""
         s = self.say
-        name, body = (Term(words_of(d.name)),), self.w(d.value if d.node == "ConstDecl" else d.body)
+        name, body = (self.words.term(d.name),), self.w(d.value if d.node == "ConstDecl" else d.body)
         if getattr(d, "params", None) and d.node == "FunctionDecl":   # (`clan_of(p)`: "clan of p")
-            name = (Term(words_of(d.name.removesuffix("_of"))),)
+            name = (self.words.term(d.name, strip_of=True),)
         if d.node == "ConstDecl":
             return s("def.const", name=name, body=body)
-        params = join([(Term(words_of(p.name)),) for p in d.params], s("x.and_sep"))
+        params = join([(self.words.term(p.name),) for p in d.params], s("x.and_sep"))
         if d.node == "RelationDecl" and len(d.params) == 2:
-            a, b = ((Term(words_of(p.name)),) for p in d.params)
+            a, b = ((self.words.term(p.name),) for p in d.params)
             return s("def.relation", name=name, a=a, b=b, body=body)
         if not d.params:
             return s("def.value", name=name, body=body)
@@ -860,7 +941,7 @@ class _Builder:
         key = ("deck.entry" if e.count != 1 else "deck.entry_one") + ("" if args else "_bare")
         text = s(key, n=str(e.count), kind=self.shown(e.kind), args=args)
         for cl in e.clauses:
-            text += s("deck.entry_for", var=(Term(words_of(cl.var)),), iter=self.w(cl.iter))
+            text += s("deck.entry_for", var=(self.words.term(cl.var),), iter=self.w(cl.iter))
         return text
 
     # -- statements
@@ -895,7 +976,7 @@ class _Builder:
         s = self.say
         match st.node:
             case "Let":
-                return Step(s("s.let", var=(Term(words_of(st.var)),), value=self.w(st.value)))
+                return Step(s("s.let", var=(self.words.term(st.var),), value=self.w(st.value)))
             case "Assign":
                 return Step(s("s.set", target=self.target(st.var, st.player), value=self.w(st.value)))
             case "AttrAssign":
@@ -922,7 +1003,7 @@ class _Builder:
             case "If":
                 return self.if_step(st)
             case "For":
-                return Step(s("s.for", var=(Term(words_of(st.var)),), iter=self.w(st.iter)), self.steps(st.body))
+                return Step(s("s.for", var=(self.words.term(st.var),), iter=self.w(st.iter)), self.steps(st.body))
             case "While":
                 return Step(s("s.while", cond=self.w(st.cond), n=str(st.limit)), self.steps(st.body))
             case "Log":
@@ -936,7 +1017,7 @@ class _Builder:
         return self.words.template(text, self.placeholders.get(key))
 
     def verb_of(self, st) -> Text:
-        return self.verb(st.verb) if st.verb else (Term(words_of(st.var)),)
+        return self.verb(st.verb) if st.verb else (self.words.term(st.var),)
 
     def choice_step(self, st) -> Step | None:
         """A choice: a player's, the best of some options, or chance's."""
@@ -946,22 +1027,22 @@ class _Builder:
                 return self.choose_step(st)
             case "ChooseEach":
                 several = {} if st.picks is None else {"picks": (str(st.picks),)}
-                return Step(s("s.choose_each_picks" if several else "s.choose_each", each=(Term(words_of(st.each)),),
-                              seats=self.w(st.seats), var=(Term(words_of(st.var)),), options=self.w(st.options),
+                return Step(s("s.choose_each_picks" if several else "s.choose_each", each=(self.words.term(st.each),),
+                              seats=self.w(st.seats), var=(self.words.term(st.var),), options=self.w(st.options),
                               verb=self.verb_of(st), **several))
             case "ChooseSubset":
                 kids = [Step(s("s.subset_where", cond=self.w(st.where)))] if st.where is not None else []
-                return Step(s("s.choose_subset", who=self.who(st.chooser), var=(Term(words_of(st.var)),),
+                return Step(s("s.choose_subset", who=self.who(st.chooser), var=(self.words.term(st.var),),
                               options=self.w(st.options), verb=self.verb_of(st)), kids)
             case "Best":
                 tie = {"choose": s("s.tie_choose", who=self.who(st.chooser), verb=self.verb("tie")),
                        "first": s("s.tie_first"), "random": s("s.tie_random")}[st.tie]
-                return Step(s("s.best", var=(Term(words_of(st.var)),), options=self.w(st.options),
+                return Step(s("s.best", var=(self.words.term(st.var),), options=self.w(st.options),
                               keys=join([self.w(k) for k in st.keys], s("x.then_sep"))), [Step(tie)])
             case "PickRandom":
-                return Step(s("s.pick", var=(Term(words_of(st.var)),), options=self.w(st.options)))
+                return Step(s("s.pick", var=(self.words.term(st.var),), options=self.w(st.options)))
             case "Roll":
-                return Step(s("s.roll", vars=join([(Term(words_of(v)),) for v in st.vars]), faces=self.w(st.faces)))
+                return Step(s("s.roll", vars=join([(self.words.term(v),) for v in st.vars]), faces=self.w(st.faces)))
         return None
 
     def item_step(self, st) -> Step | None:
@@ -1021,8 +1102,8 @@ class _Builder:
         s = self.say
         who, options = self.who(st.chooser), self.w(st.options)
         # (choose (a, _, b): the parts it names; `_` is a part left unnamed)
-        var = join([(Term(words_of(p)),) for p in st.parts if p != "_"], ", ") if st.parts is not None \
-            else (Term(words_of(st.var)),)
+        var = join([(self.words.term(p),) for p in st.parts if p != "_"], ", ") if st.parts is not None \
+            else (self.words.term(st.var),)
         if st.verb:
             step = Step(s("s.choose_verb", who=who, var=var, options=options, verb=self.verb(st.verb)))
         else:
@@ -1030,5 +1111,5 @@ class _Builder:
         for alone in (st.alone, *st.more) if st.alone else ():
             step.children.append(Step(s("s.choose_alone", who=who, verb=self.verb(alone), var=var)))
         if st.said:
-            step.children.append(Step(s("s.choose_said", said=(Term(words_of(st.said)),))))
+            step.children.append(Step(s("s.choose_said", said=(self.words.term(st.said),))))
         return step

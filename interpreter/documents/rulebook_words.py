@@ -28,6 +28,22 @@ class Term:
     text: str
 
 
+class Name(str):
+    """A declared thing's name as players see it (``name`` in the locale): a word the
+    catalog has no forms of, which a language may set apart where a case is needed."""
+
+
+class Said(tuple):
+    """A phrase of the catalog in its first form (a Text), with its other forms by case
+    (``forms``), for a template around it that needs one (``{of:gen}``)."""
+    forms: dict
+
+    def __new__(cls, text: tuple, forms: dict):
+        out = super().__new__(cls, text)
+        out.forms = forms
+        return out
+
+
 # the operators, by the catalog key that says them
 _OPS = {"==": "x.eq", "!=": "x.ne", "<": "x.lt", "<=": "x.le", ">": "x.gt", ">=": "x.ge",
         "and": "x.and", "or": "x.or", "in": "x.in", "not in": "x.not_in", "+": "x.add",
@@ -62,8 +78,10 @@ class Words:
 
     # -- public
     def expr(self, e) -> tuple:
-        """An expression in words (a Text: str and Term parts)."""
-        return tuple(p for p in self._expr(e) if p != "")
+        """An expression in words (a Text: str and Term parts; a phrase of the catalog
+        keeps its forms by case)."""
+        said = self._expr(e)
+        return said if isinstance(said, Said) else tuple(p for p in said if p != "")
 
     def template(self, text: str, types: list | None = None) -> tuple:
         """A message template (``{active} chases {card(target)} away``) as a sentence:
@@ -97,14 +115,25 @@ class Words:
         steps name by its name, as a player when it is one (``the player chief``)."""
         s = self.say
         if e.node == "Var" and self._local(e.name):
-            name = (Term(words_of(e.name)),)
+            name = (self.term(e.name),)
             return s(_TYPED[type_code], name=name) if type_code in _TYPED else name
         match e.node:
             case "Call" if e.func in self.c.functions:
-                return s("x.the", name=(Term(words_of(e.func)),))
+                return s("x.the", name=(self.term(e.func),))
             case "Attr":
                 return (self.attr_name(e.name),)
         return self.expr(e)
+
+    def term(self, name: str, strip_of: bool = False) -> Term:
+        """A name from the rules players have no word for (a rule function, a value the
+        steps name): its ``name`` in the locale, else its identifier as words (a
+        function named for what it is of, ``clan_of``, with ``strip_of``: as ``clan``,
+        or by the name of ``clan``)."""
+        bare = name.removesuffix("_of") if strip_of else name
+        got = self.c.names.get(name) or self.c.names.get(bare)
+        if got and got[0]:
+            return Term(got[0])
+        return Term(words_of(bare))
 
     def attr_name(self, a: str) -> str:
         kind = self.attr_kinds.get(a)
@@ -185,13 +214,13 @@ class Words:
             return (self.value_name(self.enum_of[name], name),)
         if name in c.enums or name in c.zones or name in c.boards or name in c.vars or name in c.kinds:
             return (self.name(name),)
-        return (Term(words_of(name)),)
+        return (self.term(name),)
 
     def value_name(self, enum: str, value: str):
         """An enum value as players see it called, without the punctuation that joins it
         to a label (``, shielded``); by its identifier when it shows as nothing."""
         shown = self.name(f"{enum}.{value}").strip(" ,;:")
-        return shown or Term(words_of(value))
+        return shown or self.term(value)
 
     def binop(self, e) -> tuple:
         s = self.say
@@ -238,7 +267,7 @@ class Words:
         if (f in c.zones or f in c.vars) and len(args) == 1:      # a player's own
             return s("x.of_player", thing=self.name(f), player=args[0])
         if f in c.relations:
-            rel = (Term(words_of(f)),)
+            rel = (self.term(f),)
             if len(args) == 1:
                 return s("x.related", rel=rel, a=args[0])
             if len(args) == 2:
@@ -248,7 +277,7 @@ class Words:
             return self.builtin(f, e.args, args)
         d = c.functions.get(f)
         # (a function named for what it is *of*, `clan_of(p)`, reads "clan of p")
-        fn = (Term(words_of(f.removesuffix("_of") if args else f)),)
+        fn = (self.term(f, strip_of=bool(args)),)
         if not args:
             return s("x.the", name=fn)
         key = "x.holds_for" if d is not None and d.result is not None and d.result.name == "bool" else "x.fn_of"
@@ -266,7 +295,7 @@ class Words:
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
         key += "3" if f == "across" and len(args) == 3 else ""
         if key not in s.english:     # (a built-in with no phrase yet reads as a function)
-            return s("x.fn_of", f=(Term(words_of(f)),), args=join(args, s("x.and_sep")))
+            return s("x.fn_of", f=(self.term(f),), args=join(args, s("x.and_sep")))
         return s(key, **dict(zip("abc", args)))
 
     # -- lists
@@ -281,12 +310,12 @@ class Words:
             if it.node == "CondExpr" and it.other.node == "ListLit" and not it.other.items:
                 conds.append(it.cond)
                 it = it.then
-            parts.append(s(key, var=(Term(words_of(cl.var)),), xs=self.expr(it)))
+            parts.append(s(key, var=(self.term(cl.var),), xs=self.expr(it)))
         if comp.cond is not None:
             conds.append(comp.cond)
         out = join(parts, ", ")
         if conds:
-            out += s("x.where", cond=join([self.expr(x) for x in conds], s("x.and_sep")))
+            out = extended(out, s("x.where", cond=join([self.expr(x) for x in conds], s("x.and_sep"))))
         return out
 
     def comprehension(self, comp) -> tuple:
@@ -303,9 +332,9 @@ class Words:
         if f == "count" and len(comp.clauses) == 1 and comp.elem.node == "Var" and comp.elem.name == comp.clauses[0].var:
             return s("x.count", of=self.clauses(comp, "x.var_of"))
         key = {"sum": "x.sum", "count": "x.count", "min": "x.least", "max": "x.most",
-               "first": "x.first", "last": "x.last"}.get(f)
+               "first": "x.first", "last": "x.last", "connected": "x.connected"}.get(f)
         if key is None:
-            return s("x.fn_of", f=(Term(words_of(f)),), args=self.comprehension(comp))
+            return s("x.fn_of", f=(self.term(f),), args=self.comprehension(comp))
         return s(key, of=self.comprehension(comp))
 
 
@@ -352,9 +381,30 @@ def _is_list(e, c) -> bool:
     return e.node == "BinOp" and e.op == "+" and (_is_list(e.left, c) or _is_list(e.right, c))
 
 
+def extended(text: tuple, tail: tuple) -> tuple:
+    """A text with more words after it; a phrase of the catalog keeps its forms by case,
+    each with those words after it."""
+    forms = getattr(text, "forms", None)
+    if forms is None:
+        return text + tail
+    return Said(text + tail, {case: form + tail for case, form in forms.items()})
+
+
 def join(parts, sep=", ") -> tuple:
     """Texts (tuples of parts, or single parts) one after the other, ``sep`` (a part or
     a Text) between them."""
+    if len(parts) == 1 and isinstance(parts[0], tuple):   # (one phrase keeps its forms)
+        return parts[0]
+    out = _joined(parts, sep)
+    cases = list(dict.fromkeys(c for p in parts if isinstance(p, Said) for c in p.forms))
+    if not cases:
+        return out
+    # (phrases with forms by case joined keep them: each case, each part in it)
+    return Said(out, {c: _joined([p.forms.get(c, p) if isinstance(p, Said) else p for p in parts], sep)
+                      for c in cases})
+
+
+def _joined(parts, sep) -> tuple:
     out: list = []
     for i, p in enumerate(parts):
         if i:
