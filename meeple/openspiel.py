@@ -803,6 +803,20 @@ if pyspiel is not None:
     _TERMINAL, _CHANCE, _SIMULTANEOUS = (int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE),
                                          int(pyspiel.PlayerId.SIMULTANEOUS))
 
+    _MAX_ACTION = (1 << 63) - 1   # (pyspiel's actions are 64-bit)
+
+    def _recorded(name: str):
+        """pyspiel's method ``name`` of a state, read once pyspiel has recorded the
+        actions taken (``MeepleState.apply_action``)."""
+        base = getattr(pyspiel.State, name)
+
+        def method(self, *args, **kwargs):
+            self._record()
+            return base(self, *args, **kwargs)
+        method.__name__ = method.__qualname__ = name
+        method.__doc__ = base.__doc__
+        return method
+
     class MeepleState(pyspiel.State):
         """A Meeple game in explicit chance mode, with what each seat has observed so
         far (``observed()``: its distinct successive views and its own moves: its
@@ -818,6 +832,9 @@ if pyspiel is not None:
             self.last = None     # (each seat's latest view, as the trail stands)
             self.acting = None   # (current_player, known until the next action)
             self.legal = None    # (ActionSpace.legal of the seat deciding, known until the next action)
+            # (the actions taken that pyspiel's record does not hold yet, and the one it is
+            # being given: see apply_action)
+            self.unrecorded, self.replay = Steps(), None
 
         @property
         def game(self):
@@ -864,6 +881,8 @@ if pyspiel is not None:
 
         # ------------------------------------------------------------ queries
         def current_player(self):
+            if self.replay is not None:   # (pyspiel recording an action taken before: _record)
+                return self.replay
             acting = self.acting
             if acting is None:
                 acting = self.acting = self._who()
@@ -954,7 +973,78 @@ if pyspiel is not None:
             return self.returns()
 
         # ------------------------------------------------------------ acting
+        # pyspiel's apply_action asks the state twice through pybind11 (current_player,
+        # then _apply_action) before it records the action in its history: round trips
+        # that cost more than the move a kernel plays. A caller in Python is answered
+        # here: the action is taken at once, and pyspiel records it (``_record``) when its
+        # record is next read (history, move_number, serialize, ...: below) or before
+        # pyspiel's C++ takes an action (C++ algorithms, child, apply_actions of a list
+        # that is not one of ints), in the order taken. (pyspiel.serialize_game_and_state
+        # reads the record itself: it writes the actions not recorded yet with the state's
+        # attributes, and the state it reads back records them in their turn.)
+        def apply_action(self, action):
+            acting = self.acting
+            if acting is None:
+                acting = self.acting = self._who()
+            if action.__class__ is not int or not 0 <= action <= _MAX_ACTION or self.replay is not None \
+                    or (acting < 0 and acting != _CHANCE):
+                self._record()
+                return pyspiel.State.apply_action(self, action)
+            self._act(action)
+            self.unrecorded.append((acting, action))
+
+        def apply_actions(self, actions):
+            if actions.__class__ is not list or self.replay is not None \
+                    or any(a.__class__ is not int or not 0 <= a <= _MAX_ACTION for a in actions):
+                self._record()
+                return pyspiel.State.apply_actions(self, actions)
+            self._act_all(actions)
+            self.unrecorded.append((_SIMULTANEOUS, list(actions)))
+
+        def _record(self) -> None:
+            """Has pyspiel record the actions taken since its record was last read, as its
+            apply_action and apply_actions record them (the state answering who acted, and
+            taking no action again)."""
+            steps = self.unrecorded
+            if not steps:
+                return
+            self.unrecorded = Steps()
+            try:
+                for who, action in steps:
+                    self.replay = who
+                    if who == _SIMULTANEOUS:
+                        pyspiel.State.apply_actions(self, action)
+                    else:
+                        pyspiel.State.apply_action(self, action)
+            finally:
+                self.replay = None
+
+        def move_number(self):
+            return pyspiel.State.move_number(self) + len(self.unrecorded)
+
+        history = _recorded("history")
+        full_history = _recorded("full_history")
+        history_str = _recorded("history_str")
+        is_initial_state = _recorded("is_initial_state")
+        is_initial_non_chance_state = _recorded("is_initial_non_chance_state")
+        serialize = _recorded("serialize")
+        undo_action = _recorded("undo_action")
+        starting_state = _recorded("starting_state")
+        starting_state_str = _recorded("starting_state_str")
+        to_dict = _recorded("to_dict")
+        to_json = _recorded("to_json")
+        to_struct = _recorded("to_struct")
+        __getstate__ = _recorded("__getstate__")
+
         def _apply_action(self, action):
+            if self.replay is not None:   # (pyspiel recording an action taken before)
+                return
+            if self.unrecorded:
+                self._record()
+            self._act(action)
+
+        def _act(self, action):
+            """Takes ``action`` (pyspiel's DoApplyAction)."""
             acting, legal = self.acting, self.legal
             if acting is None:
                 acting = self._who()
@@ -991,6 +1081,14 @@ if pyspiel is not None:
             self.unseen.append(index)
 
         def _apply_actions(self, actions):
+            if self.replay is not None:
+                return
+            if self.unrecorded:
+                self._record()
+            self._act_all(actions)
+
+        def _act_all(self, actions):
+            """Takes the seats' ``actions`` at a simultaneous node (pyspiel's DoApplyActions)."""
             self.acting = self.legal = None
             g, space = self.game, self.space
             chosen = []
@@ -1045,8 +1143,10 @@ if pyspiel is not None:
         """A state's steps not observed yet (``MeepleState.unseen``): numbers (a move of
         the seat deciding alone: its index; a chance outcome ``a``: ``-1 - a``; plain
         ints, which the garbage collector does not track), or tuples (moves at a
-        simultaneous node, and the steps of states pickled before), which a clone shares
-        (a deep copy of the list copies the list only)."""
+        simultaneous node, and the steps of states pickled before); also the actions
+        pyspiel has not recorded yet (``MeepleState.unrecorded``: pairs of who acted and
+        the action, or the list of actions at a simultaneous node). A clone shares them (a
+        deep copy of the list copies the list only: none is changed once there)."""
 
         def __deepcopy__(self, memo):
             return Steps(self)

@@ -445,6 +445,67 @@ def test_hearts_through_pyspiel_is_the_same_game_by_the_kernel_without_moves_mad
     assert fast.played.native_fallbacks == 0
 
 
+@pytest.mark.kernels
+@pytest.mark.parametrize("seed", [0, 1])
+def test_actions_taken_from_python_need_no_round_trip_and_pyspiel_records_them(seed, monkeypatch):
+    # A state's apply_action and apply_actions, called from Python, take the action
+    # without pyspiel asking the state back (current_player, _apply_action); pyspiel's
+    # own record (history, move number, serialization, a child made in C++) is the one
+    # of a twin whose every action went through pyspiel's C++, read at any time.
+    _kernels_on(monkeypatch)
+    game = openspiel.load("hearts")
+    cls = type(game.new_initial_state())
+    asked = []
+
+    def counting(name: str):
+        base = getattr(cls, name)
+
+        def counted(self, *args):
+            asked.append(name)
+            return base(self, *args)
+        return counted
+    for name in ("current_player", "_apply_action", "_apply_actions"):
+        monkeypatch.setattr(cls, name, counting(name))
+    a, b = game.new_initial_state(), game.new_initial_state()
+    rnd = random.Random(seed)
+    steps = 0
+    while not b.is_terminal():
+        if b.is_chance_node():
+            outs, probs = zip(*b.chance_outcomes())
+            act = rnd.choices(outs, probs)[0]
+            a.apply_action(act)
+            pyspiel.State.apply_action(b, act)
+        elif b.is_simultaneous_node():
+            acts = [rnd.choice(b.legal_actions(p)) for p in range(4)]
+            a.apply_actions(acts)
+            pyspiel.State.apply_actions(b, acts)
+        else:
+            act = rnd.choice(b.legal_actions())
+            a.apply_action(act)
+            pyspiel.State.apply_action(b, act)
+        steps += 1
+        assert a.move_number() == b.move_number() == steps
+        if rnd.random() < 0.1:   # (pyspiel's record read: the actions taken are in it)
+            if b.is_player_node():
+                act = b.legal_actions()[0]
+                assert a.child(act).history() == b.child(act).history() == b.history() + [act]
+            assert a.history() == pyspiel.State.history(a) == b.history()
+            assert a.history_str() == b.history_str() and not a.is_initial_state()
+        elif rnd.random() < 0.1:   # (the record written with a state, and read back)
+            again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, a))[1]
+            assert again.history() == b.history() and again.move_number() == steps
+            assert again.legal_actions() == b.legal_actions()
+    asked.clear()
+    fast = game.new_initial_state()
+    for act in b.history()[:60]:   # (the deal, then the passes if any: from Python)
+        if fast.is_simultaneous_node():
+            break
+        fast.apply_action(act)
+    assert asked == []
+    assert [(h.player, h.action) for h in a.full_history()] == [(h.player, h.action) for h in b.full_history()]
+    assert a.serialize() == b.serialize() and a.returns() == b.returns()
+
+
 @pytest.mark.parametrize("which", ["hearts", "odds", "kuhn"])
 def test_pyspiel_answers_given_in_python_are_pyspiels_own(which, tmp_path):
     # (legal_actions and the node tests are answered in Python, for a caller in Python:

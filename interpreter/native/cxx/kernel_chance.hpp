@@ -18,12 +18,21 @@ static PyObject* py_ints(const std::vector<int>& v) {
     return l;
 }
 
-static void put_new(PyObject* d, const char* key, PyObject* v) {
+// a step's keys, in the order Runtime.draw writes them (made once: interned strings)
+enum { K_KIND, K_TYPE, K_OPTIONS, K_WEIGHTS, K_TAKE, K_OF, NSTEP_KEYS };
+static PyObject* step_key(int k) {
+    static const char* const NAMES[NSTEP_KEYS] = {"kind", "type", "options", "weights", "take", "of"};
+    static PyObject* made[NSTEP_KEYS] = {};
+    if (!made[k] && !(made[k] = PyUnicode_InternFromString(NAMES[k]))) bail();
+    return made[k];
+}
+
+static void put_new(PyObject* d, int key, PyObject* v) {
     if (!v) {
         Py_DECREF(d);
         bail();
     }
-    PyDict_SetItemString(d, key, v);
+    PyDict_SetItem(d, step_key(key), v);
     Py_DECREF(v);
 }
 
@@ -52,8 +61,8 @@ static std::vector<int> LAST_TAKE, LAST_WEIGHTS, LAST_OF;
 static bool last_step_is(int kind, const char* type, const std::vector<int>& take, const std::vector<int>& weights,
                          const std::vector<int>& of, PyObject* options) {
     if (!LAST_STEP || LAST_KIND != kind || take != LAST_TAKE || weights != LAST_WEIGHTS || of != LAST_OF) return false;
-    PyObject* t = PyDict_GetItemString(LAST_STEP, "type");
-    PyObject* o = PyDict_GetItemString(LAST_STEP, "options");
+    PyObject* t = PyDict_GetItem(LAST_STEP, step_key(K_TYPE));
+    PyObject* o = PyDict_GetItem(LAST_STEP, step_key(K_OPTIONS));
     return t && o && PyUnicode_Check(t) && !PyUnicode_CompareWithASCIIString(t, type) && same_value(o, options);
 }
 
@@ -70,6 +79,7 @@ static I draw(St& s, I n, int kind, const char* type, Alike alike, Klass klass, 
         return r;
     }
     std::vector<int> take, weights, of((size_t)n), firsts, classes;
+    take.reserve((size_t)n), weights.reserve((size_t)n), firsts.reserve((size_t)n), classes.reserve((size_t)n);
     for (int r = 0; r < (int)n; ++r) {
         int c = klass(r);
         size_t k = 0;
@@ -112,12 +122,12 @@ static I draw(St& s, I n, int kind, const char* type, Alike alike, Klass klass, 
         Py_DECREF(options);
         bail();
     }
-    put_new(d, "kind", PyUnicode_FromString(CHANCE_KINDS[kind]));
-    put_new(d, "type", PyUnicode_FromString(type));
-    put_new(d, "options", options);
-    put_new(d, "weights", py_ints(weights));
-    put_new(d, "take", py_ints(take));
-    put_new(d, "of", py_ints(of));
+    put_new(d, K_KIND, PyUnicode_FromString(CHANCE_KINDS[kind]));
+    put_new(d, K_TYPE, PyUnicode_FromString(type));
+    put_new(d, K_OPTIONS, options);
+    put_new(d, K_WEIGHTS, py_ints(weights));
+    put_new(d, K_TAKE, py_ints(take));
+    put_new(d, K_OF, py_ints(of));
     s.step.reset(d);
     s.step_n = (int)n;
     Py_INCREF(d);
