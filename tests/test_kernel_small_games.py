@@ -1,6 +1,8 @@
 """What every short game pays in a kernel (issue 36, "speed at the limit"): ``last(...)``
 of a comprehension kept as it goes, with no list made (``_over_last`` in
-interpreter/core/primitives.py: connect four's landing cell), checked against the Python
+interpreter/core/primitives.py: connect four's landing cell); ``count``, ``sum`` and
+``last`` over ``until(...)`` walking its list once, with no prefix made (connect four's
+runs), and over a rule function's comprehension in its place. Checked against the Python
 reference: the states after every move, and a batch of playouts."""
 from __future__ import annotations
 
@@ -32,13 +34,24 @@ var heaviest: int = 0
 var lows: int = 0
 var word: str = ""
 var last_of_box: int = 0
+var runs: int = 0
 function landing(k: int): b = last(y for y in cells(b) if y.col == k and empty(y))
+function mine(c: b, s: int): bool = occupied(c) and top(c).seat == s
+function run(c: b, dr: int, dc: int, s: int): int =
+  count(y for y in until(z for z in ray(c, row: dr, col: dc) if not mine(z, s)) if mine(y, s))
+function weight(c: b, dr: int, dc: int): int =
+  sum(top(y).w for y in until(z for z in ray(c, row: dr, col: dc) if empty(z)) if occupied(y))
+function stop(c: b, dr: int): b = last(y for y in until(z for z in ray(c, row: dr, col: 0) if empty(z)))
+function owned(s: int): list of b = [t for c in cells(b) for t in [c] if occupied(c) and top(c).seat == s]
 function top_w(r: int): int = last(top(c).w for c in cells(b) if c.row == r and occupied(c))
 turn {
   choose k from [k for k in 1..4 if empty(cell(b, row: 1, col: k))] as "drop"
   let x = landing(k)
   move last(p for p in items(box) if p.seat == seat(active)) to x
   heaviest = sum(if top_w(r) == none then 0 else top_w(r) for r in 1..4)
+  runs = run(x, 1, 0, seat(active)) + run(x, 0, 1, seat(active)) + run(x, 0, -1, seat(active))
+         + 10 * weight(x, 1, 0) + 100 * count(c for c in owned(seat(active)) if c.row > 1)
+         + 1000 * sum(c.row for c in owned(1)) + 10000 * (if stop(x, 1) == none then 0 else stop(x, 1).row)
   lows = if landing(k) == none then 0 else landing(k).row
   word = last(t for t in ["a", "bb", "ccc"]
               if size([c for c in cells(b) if occupied(c)]) % 3 == (if t == "a" then 0 else if t == "bb" then 1 else 2))
@@ -57,16 +70,18 @@ def compiled(native: bool):
     return rules.for_players(2)
 
 
-def test_last_of_a_comprehension_makes_no_list_in_the_kernel():
+def test_last_count_and_sum_of_a_comprehension_make_no_list_in_the_kernel():
     source = kernel.Gen(compiled(False)).source()
     assert "llast(List<" not in source   # (where a list of the elements was made for it)
-    assert source.count("_last = NONE_ID;") >= 2   # (landing, the end test: cells kept as they come)
+    assert source.count("_last = NONE_ID;") >= 3   # (landing, stop, the end test: kept as they come)
+    # (over until(...): the ray walked once, no prefix of it made to be walked again)
+    assert ".prefix(" not in source
 
 
 @needs_kernel
 def test_last_of_a_comprehension_stays_python_s_after_every_move():
     fast, plain = compiled(True), compiled(False)
-    words, weights = set(), set()
+    words, weights, runs = set(), set(), set()
     for seed in range(6):
         a, b = fast.new_game(2, seed), plain.new_game(2, seed)
         assert isinstance(a, KernelGame) and a.live
@@ -79,8 +94,10 @@ def test_last_of_a_comprehension_stays_python_s_after_every_move():
             assert kernel_difference(a.kernel_state(), b) is None, (seed, b.state["vars"])
             words.add(b.state["vars"]["word"])
             weights.add(b.state["vars"]["last_of_box"])
+            runs.add(b.state["vars"]["runs"])
         assert a.result == b.result
     assert words == {"a", "bb", "ccc"} and -1 in weights and len(weights) > 3
+    assert len(runs) > 20   # (runs, weights, counts and stops of many sizes)
     assert fast.native_fallbacks == 0
 
 

@@ -122,8 +122,9 @@ class CxxOver:
         self.gen, self.e, self.sc, self.comp = gen, e, sc, e.comp
         self.name = e.func
 
-    def each(self, make: Callable[[dict], str]) -> str:
-        return self.gen.loops(self.comp, self.sc, make)
+    def each(self, make: Callable[[dict], str], whole: bool = False) -> str:
+        """``whole``: ``make`` never stops the loops (see Gen.loops)."""
+        return self.gen.loops(self.comp, self.sc, make, whole=whole)
 
     def elem(self, inner: dict, want: T | None) -> str:
         return self.gen.expr(self.comp.elem, inner, want)
@@ -274,13 +275,13 @@ def _over_any_all(f: str) -> Callable:
 
 def _over_count(x: CxxOver) -> str:
     n = x.gen.fresh("n")
-    body = x.gen.loops(x.comp, x.sc, lambda inner: f"++{n};", count=n)
+    body = x.gen.loops(x.comp, x.sc, lambda inner: f"++{n};", count=n, whole=True)
     return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
 
 
 def _over_sum(x: CxxOver) -> str:
     acc = x.gen.fresh("sum")
-    body = x.each(lambda inner: f"{acc} = add({acc}, {x.elem(inner, _INT)});")
+    body = x.each(lambda inner: f"{acc} = add({acc}, {x.elem(inner, _INT)});", whole=True)
     return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
 
 
@@ -301,7 +302,7 @@ def _over_last(x: CxxOver) -> str:
     if t.tag not in _FLAT:
         raise NotNative(f"last(...) of a list of {t}")
     v = gen.fresh("last")
-    body = x.each(lambda inner: f"{v} = {gen.ct(t)}({x.elem(inner, t)});")
+    body = x.each(lambda inner: f"{v} = {gen.ct(t)}({x.elem(inner, t)});", whole=True)
     return f"([&]() -> {gen.ct(t)} {{ {gen.ct(t)} {v} = {gen.none_of(t)}; {body} return {v}; }}())"
 
 
