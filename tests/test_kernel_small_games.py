@@ -2,8 +2,9 @@
 of a comprehension kept as it goes, with no list made (``_over_last`` in
 interpreter/core/primitives.py: connect four's landing cell); ``count``, ``sum`` and
 ``last`` over ``until(...)`` walking its list once, with no prefix made (connect four's
-runs), and over a rule function's comprehension in its place. Checked against the Python
-reference: the states after every move, and a batch of playouts."""
+runs), and over a rule function's comprehension in its place; the bots' generators seeded
+in blocks (cxx/kernel_random.hpp). Checked against the Python reference: the states after
+every move, and batches of playouts."""
 from __future__ import annotations
 
 import random
@@ -102,10 +103,13 @@ def test_last_of_a_comprehension_stays_python_s_after_every_move():
 
 
 @needs_kernel
-def test_a_batch_of_such_games_is_the_reference_s(monkeypatch):
+@pytest.mark.parametrize("games", [1, 14, 40])
+def test_a_batch_of_such_games_is_the_reference_s(games, monkeypatch):
+    # (the seats' generators seeded in groups of 64, as many blocks of 8 lanes as a
+    # group uses, rounded up to 1, 2, 4 or 8: 2 generators, 28, then 64 and 16)
     fast, plain = compiled(True), compiled(False)
-    want = interpreter.playouts(plain, 40, seed=5)
+    want = interpreter.playouts(plain, games, seed=5)
     with monkeypatch.context() as m:
         m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
-        got = interpreter.playouts(fast, 40, seed=5)
+        got = interpreter.playouts(fast, games, seed=5)
     assert got == want
