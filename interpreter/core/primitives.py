@@ -122,8 +122,9 @@ class CxxOver:
         self.gen, self.e, self.sc, self.comp = gen, e, sc, e.comp
         self.name = e.func
 
-    def each(self, make: Callable[[dict], str]) -> str:
-        return self.gen.loops(self.comp, self.sc, make)
+    def each(self, make: Callable[[dict], str], whole: bool = False) -> str:
+        """``whole``: ``make`` never stops the loops (see Gen.loops)."""
+        return self.gen.loops(self.comp, self.sc, make, whole=whole)
 
     def elem(self, inner: dict, want: T | None) -> str:
         return self.gen.expr(self.comp.elem, inner, want)
@@ -274,13 +275,13 @@ def _over_any_all(f: str) -> Callable:
 
 def _over_count(x: CxxOver) -> str:
     n = x.gen.fresh("n")
-    body = x.gen.loops(x.comp, x.sc, lambda inner: f"++{n};", count=n)
+    body = x.gen.loops(x.comp, x.sc, lambda inner: f"++{n};", count=n, whole=True)
     return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"
 
 
 def _over_sum(x: CxxOver) -> str:
     acc = x.gen.fresh("sum")
-    body = x.each(lambda inner: f"{acc} = add({acc}, {x.elem(inner, _INT)});")
+    body = x.each(lambda inner: f"{acc} = add({acc}, {x.elem(inner, _INT)});", whole=True)
     return f"([&]() -> I {{ I {acc} = 0; {body} return {acc}; }}())"
 
 
@@ -293,13 +294,23 @@ def _over_first(x: CxxOver) -> str:
     return f"([&]() -> {gen.ct(t)} {{ {body} return {gen.none_of(t)}; }}())"
 
 
+def _over_last(x: CxxOver) -> str:
+    """last(...): each element kept in the place of the one before (no list made); none
+    where there is none, as ``llast`` of the list gives."""
+    gen, t = x.gen, x.gen.ty(x.e)
+    gen.ty(x.comp.elem)
+    if t.tag not in _FLAT:
+        raise NotNative(f"last(...) of a list of {t}")
+    v = gen.fresh("last")
+    body = x.each(lambda inner: f"{v} = {gen.ct(t)}({x.elem(inner, t)});", whole=True)
+    return f"([&]() -> {gen.ct(t)} {{ {gen.ct(t)} {v} = {gen.none_of(t)}; {body} return {v}; }}())"
+
+
 def _over_list(fn: str) -> Callable:
-    """last, min, max: the elements in a list, then ``fn`` of it."""
+    """min, max: the elements in a list, then ``fn`` of it."""
     def form(x: CxxOver) -> str:
-        gen, t = x.gen, x.gen.ty(x.e)
-        elt = gen.ty(x.comp.elem)
-        if fn == "llast" and t.tag not in _FLAT:
-            raise NotNative(f"last(...) of a list of {t}")
+        gen = x.gen
+        t, elt = gen.ty(x.e), gen.ty(x.comp.elem)
         lt = T("list", elt)
         out = gen.fresh("out")
         body = x.each(lambda inner: f"{out}.push_back({x.elem(inner, elt)});")
@@ -350,7 +361,7 @@ PRIMITIVES: dict[str, Primitive] = {
                      step_start="True", step="if not {el}:\n    {r} = False\n    break"),
     "first": Primitive("_first({0})", _cxx_end("first"), over="next(({el} {loops}), None)",
                        cxx_over=_over_first, step_start="None", step="{r} = {el}\nbreak"),
-    "last": Primitive("_last({0})", _cxx_end("last"), over="_last([{el} {loops}])", cxx_over=_over_list("llast"),
+    "last": Primitive("_last({0})", _cxx_end("last"), over="_last([{el} {loops}])", cxx_over=_over_last,
                       step_start="None", step="{r} = {el}"),
     "subsets": Primitive("_subsets({0})", "subsets({0})"),
     # (enum values are ids in declaration order: in C++ they sort as Python sorts them)

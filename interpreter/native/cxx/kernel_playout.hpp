@@ -75,7 +75,7 @@ static bool seeded(PyObject* list, Py_ssize_t first, Py_ssize_t count, Generator
             if (len[l] > MT_KEY) into = (longer[l].assign(len[l], 0), longer[l].data());
             for (Py_ssize_t k = 0; k < bytes; ++k) into[k / 4] |= (uint32_t)c[k] << (8 * (k % 4));
         }
-        out.seed(t0, key, len, longer);
+        out.seed(t0, key, len, longer, std::min(n - t0, (size_t)MT_GROUP));
     }
     return true;
 }

@@ -12,8 +12,10 @@
 // Seeding one generator is two passes of 623 steps where each step waits for the one
 // before (a multiplication, shifts, xors): the generators of a run are seeded side by
 // side, MT_LANES in a block as the lanes of one vector (GCC's vector extension) and
-// MT_BLOCKS blocks at once, their steps interleaved, so that the processor does the
-// independent chains together; with AVX2 where the processor has it (the function
+// MT_BLOCKS blocks at once, their steps interleaved (the loop over the blocks unrolled),
+// so that the processor does the independent chains together (8 blocks: a step of one
+// chain waits about 7 cycles for the one before, 2 blocks left most of them idle; 8 seed
+// a generator in a third of the time of 2); with AVX2 where the processor has it (the function
 // compiled twice and chosen when the kernel runs: both copies, and the choice, are in
 // the object, which is built with the kernel's own options, -DMK_NO_AVX2 among them),
 // else with what the compiler's target gives (SSE2 on x86-64, NEON on arm64). The words
@@ -49,11 +51,17 @@ template <class G> static inline int mt_below(G& g, int n) {
 
 // word k of lane l of a block at words[k * MT_LANES + l]; MT_BLOCKS blocks seeded at once
 constexpr int MT_LANES = 8;
-constexpr int MT_BLOCKS = 2;
+constexpr int MT_BLOCKS = 8;
 constexpr int MT_GROUP = MT_LANES * MT_BLOCKS;   // (generators seeded together)
 constexpr int MT_KEY = 8;                        // (words of a key seeded in lanes)
 typedef uint32_t U8 __attribute__((vector_size(32)));
 static_assert(sizeof(U8) == MT_LANES * sizeof(uint32_t), "one word per lane");
+// the blocks of lanes seeded for ``count`` generators of a group: 1, 2, 4 or MT_BLOCKS (a
+// call of one game seeds one block, not eight)
+static inline int mt_blocks(size_t count) {
+    size_t b = (count + MT_LANES - 1) / MT_LANES;
+    return b <= 1 ? 1 : b <= 2 ? 2 : b <= 4 ? 4 : MT_BLOCKS;
+}
 
 // one lane's generator in a block, read as Python's random.Random reads its own
 struct PyRandom {
@@ -90,9 +98,10 @@ struct Generators {
     Generators(const Generators&) = delete;
     // generators first..first+MT_GROUP-1 (first: a multiple of MT_GROUP; those beyond
     // the last left as they are) seeded by init_by_array(key), generator t's key the
-    // lens[t] words keys[t] where they are at most MT_KEY, else longer[t]
+    // lens[t] words keys[t] where they are at most MT_KEY, else longer[t]; ``count``:
+    // those of them used (the blocks of lanes that hold them seeded, mt_blocks)
     MK_MEMBER void seed(size_t first, const uint32_t (*keys)[MT_KEY], const size_t* lens,
-                        const std::vector<uint32_t>* longer = nullptr);
+                        const std::vector<uint32_t>* longer = nullptr, size_t count = MT_GROUP);
 };
 
 // seat ``seat``'s generator in game ``game`` of a run from ``seed``: random.Random(
@@ -195,34 +204,42 @@ static void init_words(uint32_t* mt, const uint32_t* kj, size_t len) {
     mt[0] = 0x80000000U;
 }
 
-// init_words for MT_BLOCKS blocks of lanes, each lane's key of MT_KEY words (``kj``:
-// per block, key[j] + j as a vector of its lanes), the blocks' steps interleaved
-MK_LANES_INLINE void init_lanes_body(U8* const* mt, const U8 (*kj)[MT_KEY]) {
+// init_words for B blocks of lanes, each lane's key of MT_KEY words (``kj``: per block,
+// key[j] + j as a vector of its lanes), the blocks' steps interleaved
+template <int B> MK_LANES_INLINE void init_lanes_body(U8* const* mt, const U8 (*kj)[MT_KEY]) {
     const uint32_t* base = mt_base();
     const U8 m1 = U8{} + 1664525U, m2 = U8{} + 1566083941U;
-    U8 prev[MT_BLOCKS];
-    for (int c = 0; c < MT_BLOCKS; ++c) prev[c] = mt[c][0] = U8{} + base[0];
+    U8 prev[B];
+    for (int c = 0; c < B; ++c) prev[c] = mt[c][0] = U8{} + base[0];
     for (int i = 1; i < 624; ++i) {
         const U8 b = U8{} + base[i];
-        for (int c = 0; c < MT_BLOCKS; ++c)
+        _Pragma("GCC unroll 8") for (int c = 0; c < B; ++c)
             prev[c] = mt[c][i] = (b ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][(i - 1) % MT_KEY];
     }
-    for (int c = 0; c < MT_BLOCKS; ++c) {
+    for (int c = 0; c < B; ++c) {
         mt[c][0] = prev[c];
         prev[c] = mt[c][1] = (mt[c][1] ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][623 % MT_KEY];
     }
     U8 i_ = U8{} + 2U;
     for (int i = 2; i < 624; ++i, i_ += 1U)
-        for (int c = 0; c < MT_BLOCKS; ++c)
+        _Pragma("GCC unroll 8") for (int c = 0; c < B; ++c)
             prev[c] = mt[c][i] = (mt[c][i] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - i_;
-    for (int c = 0; c < MT_BLOCKS; ++c) {
+    for (int c = 0; c < B; ++c) {
         mt[c][0] = prev[c];
         mt[c][1] = (mt[c][1] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - 1U;
         mt[c][0] = U8{} + 0x80000000U;
     }
 }
-static void init_lanes_plain(U8* const* mt, const U8 (*kj)[MT_KEY]) { init_lanes_body(mt, kj); }
-MK_AVX2_TARGET static void init_lanes_avx2(U8* const* mt, const U8 (*kj)[MT_KEY]) { init_lanes_body(mt, kj); }
+MK_LANES_INLINE void init_lanes_some(int blocks, U8* const* mt, const U8 (*kj)[MT_KEY]) {
+    if (blocks == 1) init_lanes_body<1>(mt, kj);
+    else if (blocks == 2) init_lanes_body<2>(mt, kj);
+    else if (blocks == 4) init_lanes_body<4>(mt, kj);
+    else init_lanes_body<MT_BLOCKS>(mt, kj);
+}
+static void init_lanes_plain(int blocks, U8* const* mt, const U8 (*kj)[MT_KEY]) { init_lanes_some(blocks, mt, kj); }
+MK_AVX2_TARGET static void init_lanes_avx2(int blocks, U8* const* mt, const U8 (*kj)[MT_KEY]) {
+    init_lanes_some(blocks, mt, kj);
+}
 
 // seeded as init_by_array(key) seeds it (any length)
 void PyRandom::init_by_array(const uint32_t* key, size_t len) {
@@ -253,23 +270,25 @@ void PyRandom::init_by_array(const uint32_t* key, size_t len) {
 
 // generators first..first+MT_GROUP-1 seeded (Generators::seed)
 void Generators::seed(size_t first, const uint32_t (*keys)[MT_KEY], const size_t* lens,
-                      const std::vector<uint32_t>* longer) {
+                      const std::vector<uint32_t>* longer, size_t count) {
+    const int blocks = mt_blocks(count);
+    const size_t used = std::min(count, (size_t)MT_GROUP);
     bool lanes = true;
-    for (int t = 0; t < MT_GROUP; ++t) lanes = lanes && lens[t] == MT_KEY;
+    for (int t = 0; t < blocks * MT_LANES; ++t) lanes = lanes && lens[t] == MT_KEY;
     if (lanes) {
         U8 kj[MT_BLOCKS][MT_KEY];
         U8* mt[MT_BLOCKS];
-        for (int c = 0; c < MT_BLOCKS; ++c) {
+        for (int c = 0; c < blocks; ++c) {
             mt[c] = &words[(first / MT_LANES + (size_t)c) * 624];
             for (int j = 0; j < MT_KEY; ++j)
                 for (int l = 0; l < MT_LANES; ++l) kj[c][j][l] = keys[c * MT_LANES + l][j] + (uint32_t)j;
         }
-        if (mk_has_avx2()) init_lanes_avx2(mt, kj);
-        else init_lanes_plain(mt, kj);
-        for (size_t t = first; t < first + MT_GROUP && t < g.size(); ++t) g[t].mti = 624;
+        if (mk_has_avx2()) init_lanes_avx2(blocks, mt, kj);
+        else init_lanes_plain(blocks, mt, kj);
+        for (size_t t = first; t < first + used && t < g.size(); ++t) g[t].mti = 624;
         return;
     }
-    for (size_t t = first; t < first + MT_GROUP && t < g.size(); ++t) {
+    for (size_t t = first; t < first + used && t < g.size(); ++t) {
         size_t l = t - first;
         if (lens[l] > MT_KEY) g[t].init_by_array(longer[l].data(), longer[l].size());
         else g[t].init_by_array(keys[l], lens[l]);
@@ -308,10 +327,10 @@ template <class W> MK_LANES_INLINE void sha256_block(W h[8], const W block[16]) 
 static const uint32_t SHA_H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
-// the digests of MT_GROUP one-block messages (``words[t]``: message t's 16 words) into
-// ``out[t]``, a block of lanes at a time
-MK_LANES_INLINE void sha_lanes_body(const uint32_t (*words)[32], uint32_t (*out)[8]) {
-    for (int c = 0; c < MT_BLOCKS; ++c) {
+// the digests of the one-block messages of ``blocks`` blocks of lanes (``words[t]``:
+// message t's 16 words) into ``out[t]``, a block of lanes at a time
+MK_LANES_INLINE void sha_lanes_body(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    for (int c = 0; c < blocks; ++c) {
         U8 block[16], h[8];
         for (int k = 0; k < 8; ++k) h[k] = U8{} + SHA_H0[k];
         for (int k = 0; k < 16; ++k)
@@ -321,9 +340,11 @@ MK_LANES_INLINE void sha_lanes_body(const uint32_t (*words)[32], uint32_t (*out)
             for (int k = 0; k < 8; ++k) out[c * MT_LANES + l][k] = h[k][l];
     }
 }
-static void sha_lanes_plain(const uint32_t (*words)[32], uint32_t (*out)[8]) { sha_lanes_body(words, out); }
-MK_AVX2_TARGET static void sha_lanes_avx2(const uint32_t (*words)[32], uint32_t (*out)[8]) {
-    sha_lanes_body(words, out);
+static void sha_lanes_plain(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    sha_lanes_body(blocks, words, out);
+}
+MK_AVX2_TARGET static void sha_lanes_avx2(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    sha_lanes_body(blocks, words, out);
 }
 
 // the padded message of bot_seed(seed, game, seat) as big-endian words: its blocks (1
@@ -367,20 +388,22 @@ void bot_generators(long long seed, long long first, Generators& out, size_t n, 
         int blocks[MT_GROUP];
         size_t len[MT_GROUP];
         bool one = true;
-        for (int l = 0; l < MT_GROUP; ++l) {
+        const size_t count = std::min(n - t0, (size_t)MT_GROUP);
+        const int lanes = mt_blocks(count) * MT_LANES, lane_blocks = mt_blocks(count);
+        for (int l = 0; l < lanes; ++l) {
             size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
             blocks[l] = bot_message(seed, first + (long long)(t / np), (int)(t % np), words[l]);
             one = one && blocks[l] == 1;
         }
-        if (one && mk_has_avx2()) sha_lanes_avx2(words, h);
-        else if (one) sha_lanes_plain(words, h);
+        if (one && mk_has_avx2()) sha_lanes_avx2(lane_blocks, words, h);
+        else if (one) sha_lanes_plain(lane_blocks, words, h);
         else
-            for (int l = 0; l < MT_GROUP; ++l) {
+            for (int l = 0; l < lanes; ++l) {
                 std::memcpy(h[l], SHA_H0, sizeof h[l]);
                 for (int b = 0; b < blocks[l]; ++b) sha256_block(h[l], words[l] + 16 * b);
             }
-        for (int l = 0; l < MT_GROUP; ++l) len[l] = digest_key(h[l], key[l]);
-        out.seed(t0, key, len);
+        for (int l = 0; l < lanes; ++l) len[l] = digest_key(h[l], key[l]);
+        out.seed(t0, key, len, nullptr, count);
     }
 }
 
