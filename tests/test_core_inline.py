@@ -6,10 +6,12 @@ the code of a caller calls the others; the bodies the fast code's statement form
 in place of their calls (``prog.facts.spliceable``)."""
 from __future__ import annotations
 
+import dataclasses
+
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
-from meeple.interpreter.core import inline
+from meeple.interpreter.core import inline, primitives
 
 RULES = """ruleset inline
 players 2..2
@@ -37,6 +39,10 @@ function local(k: int): int = square(k)
 function counted(): int = square(player_count())
 function plain_text(): str = both("ab c")
 function dashed(): str = both("a-b")
+function sized(): int = size(pile) + 1
+function bumped(k: int): int = k + 1
+function sized_twice(): int = sized() + sized()
+function bumped_twice(k: int): int = bumped(k) + bumped(k)
 turn {
   n = n + caller(n % 3) + user()
 }
@@ -119,3 +125,25 @@ def test_an_argument_written_twice_is_one_the_core_says_may_be(monkeypatch):
     prog = program()
     assert called(prog.ns["F_lit"]) == called(prog.ns["F_counted"]) == {"square"}
     assert called(prog.ns["F_local"]) == set()
+
+
+def kept(fn) -> set[str]:
+    """The names of the values a generated function computes once (``once_N``)."""
+    return {n for n in fn.__code__.co_varnames if n.startswith("once_")}
+
+
+def test_a_body_written_in_place_is_kept_where_its_code_calls(monkeypatch):
+    # sized() + sized(): the body's code calls (len(...): size's Python form calls, as
+    # primitives.py says), so its value is computed once and named; bumped(k) + bumped(k):
+    # k + 1 calls nothing, and is written twice
+    prog = program()
+    assert called(prog.ns["F_sized_twice"]) == called(prog.ns["F_bumped_twice"]) == set()
+    assert len(kept(prog.ns["F_sized_twice"])) == 1 and kept(prog.ns["F_bumped_twice"]) == set()
+    body = prog.checked.functions["sized"].body
+    assert prog.facts.python_calls(body, lambda n: None)
+    assert not prog.facts.python_calls(prog.checked.functions["bumped"].body, lambda n: None)
+    # the printer reads the fact of the table, not the text it wrote
+    monkeypatch.setitem(primitives.PRIMITIVES, "size", dataclasses.replace(primitives.PRIMITIVES["size"], calls=False))
+    prog = program()
+    assert kept(prog.ns["F_sized_twice"]) == set()
+    assert not prog.facts.python_calls(body, lambda n: None)

@@ -21,8 +21,6 @@ from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks 
 from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
     _AVAIL_MAX,
-    _BOARD_LIST,
-    _CALL,
     _INDEXED_MAX,
     _KEPT,
     _KEPT_NAME,
@@ -131,6 +129,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # functions of enums and bools read from a table of their values (TAB_name), by
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
+        # the nodes the fast code wrote last as a name of a value computed before (False),
+        # and the calls written in place whose code calls a function (True) or not (see
+        # _once, _expanded, _calls)
+        self.wrote: dict[int, bool] = {}
 
     def plan_inlining(self) -> None:
         """The rule functions whose bodies are written in place of their calls, and the
@@ -187,20 +189,30 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         """A call's text (of ``e``, its expression), or the name of its value (see root):
         two values are the same where the core says so (core/once.py, _value_key). A
         value whose evaluation may count work is computed at each use, as the
-        straightforward code computes it: each use counts its work."""
+        straightforward code computes it: each use counts its work. (Where it is a
+        name, ``wrote`` says so of ``e``.)"""
+        out, named = self._once_named(e, text, env)
+        if named:
+            self.wrote[id(e)] = False
+        else:
+            self.wrote.pop(id(e), None)
+        return out
+
+    def _once_named(self, e, text: str, env: Env) -> tuple[str, bool]:
+        """_once's text, and whether it is a name of a value computed before."""
         if self.avail is None:
-            return text
+            return text, False
         got = self._value_key(e, env)
         if got is None:
-            return text
+            return text, False
         key, ids = got
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
-            return name
+            return name, True
         n = self.calls_seen = self.calls_seen + 1
         if self.no_walrus:
-            return text
+            return text, False
         lazy = self._lazy(key, set(ids), n)
         if lazy is not None:
             name, owner, new = lazy
@@ -209,19 +221,19 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 self.avail[key] = name
             self.binds += 1
             if name in owner.eager:
-                return name
+                return name, True
             if new and owner is self.loops[-1] and self.cdepth == owner.cdepth and owner.first is not None:
                 owner.eager[name] = text  # computed before the loop when it has a turn
-                return name
-            return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
+                return name, True
+            return f"({name} if {name} is not _NOT_YET else ({name} := {text}))", False
         if self.no_first or len(self.avail) >= _AVAIL_MAX:
-            return text
+            return text, False
         name = self.avail[key] = f"once_{n}"
         self.deps[name] = ids
         if self.used is not None and name in self.used:
             self.binds += 1
-            return f"({name} := {text})"
-        return text
+            return f"({name} := {text})", False
+        return text, False
 
     def _value_key(self, e, env: Env, perm: bool | None = None):
         """What tells the value of ``e`` apart, and the numbers of the variables it
@@ -471,8 +483,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
         obj, i = self.expr(e.obj, env), self.expr(e.index, env)
         text = f"_index({obj}, {i})"
-        r = self._int_range(e.index, env) if self.optimize and _BOARD_LIST.fullmatch(obj) else None
-        if r is not None and r[0] >= 0 and r[1] < len(self.t.ns[obj]):
+        if self._inside(e, env) is not None:
             text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
         elif self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
             # the fast code: Python's index where it is not negative (past the end, Python
@@ -757,6 +768,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             # the value is used in any order (see core/orderfree.py)
             return self._once(e, f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
+            self.wrote.pop(id(e), None)
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
         return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
 
@@ -764,12 +776,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         """The body of the inlined function that ``e`` calls, in place of the call: its
         parameters the arguments' texts ``args`` (``simple``: those that may be written
         twice, see _simple_arg), in any order where the call's value may be (``perm``);
-        computed once where its text makes a call (see root)."""
+        computed once where its code calls a function (see root, _calls)."""
         fd = self.c.functions[e.func]
         subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
         inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
                     keys=self._arg_keys(e, env, args, perms),
-                    simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok))
+                    simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok),
+                    calling=frozenset(p.name for p, a, ok in zip(fd.params, e.args, simple)
+                                      if not ok and self.avail is not None and self._calls(a, env)))
         self._perm(perm)  # (the body's value is the call's)
         if self.avail is None:
             text = f"({self.expr(fd.body, inner)})"
@@ -778,7 +792,61 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             self.avail = _common(yes, no)
             text = f"({body})"
             self.tested = (text, yes, no)
-        return self._once(e, text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+            if not self._calls(fd.body, inner):
+                self.wrote[id(e)] = False
+                return text
+            text = self._once(e, text, env)
+            self.wrote.setdefault(id(e), True)
+        return text
+
+    def _calls(self, e, env: Env) -> bool:
+        """Whether the code just written for ``e`` (in ``env``) calls a function: as the
+        core says of its nodes (core/inline.py, ``python_calls``: a built-in's form by
+        primitives.py...), but for what this code wrote its own way: a value computed
+        before and named (``pre``, ``wrote``), an inlined function's parameter (its
+        argument's code: ``env.calling``), a call written in place (its body's code), a
+        function's value read from its table, an index or a product it knows is in
+        bounds."""
+        return self.t.facts.python_calls(e, lambda n: self._own_calls(n, env))
+
+    def _own_calls(self, n, env: Env) -> bool | None:
+        """What _calls knows of the node ``n`` from this code (True, False), or None."""
+        if (self.pre and id(n) in self.pre) or self.wrote.get(id(n)) is False:
+            return False
+        node = n.node
+        if node == "Var":
+            return n.name in env.subst and n.name in env.calling
+        if node == "Call" and n.func in self.c.functions and self.t.facts.call_kind(n) == "function":
+            written = self.wrote.get(id(n))
+            if written is not None:   # (written in place)
+                return written
+            if n.func in self.tabled and self.optimize and not self._memo_call(n):
+                return any(self._calls(a, env) for a in n.args)
+            return True
+        if self._plain(n, env):   # (no helper: the operands' code)
+            return any(self._calls(k, env) for k in ir.children(n))
+        return None
+
+    def _plain(self, n, env: Env) -> bool:
+        """Whether this code writes the product, quotient or index ``n`` without a helper
+        (its bounds known, see _BinOp, _Index)."""
+        if n.node == "BinOp" and n.op == "*":
+            return self._within(n, env, self.t.budgets.integer)
+        if n.node == "BinOp" and n.op in ("/", "%"):
+            r = self._int_range(n.right, env) if self.optimize else None
+            return r is not None and not r[0] <= 0 <= r[1]
+        return n.node == "Index" and n.index.node != "IntLit" and self._inside(n, env) is not None
+
+    def _inside(self, e, env: Env) -> str | None:
+        """The name of the board's cells that the index ``e`` reads (``cells(board)[i]``)
+        where the index is always inside them (the fast code reads them without a
+        helper), else None."""
+        found = self.t.facts.table_list(e.obj) if self.optimize and (not self.pre or id(e.obj) not in self.pre) else None
+        if found is None or found[0] != "cells":
+            return None
+        name = f"BOARD_{found[1]}"
+        r = self._int_range(e.index, env)
+        return name if r is not None and r[0] >= 0 and r[1] < len(self.t.ns[name]) else None
 
     def _memo_call(self, e) -> bool:
         """Whether a call in an expression whose order does not matter (perm_here) reads

@@ -66,6 +66,7 @@ class StatementForm(CompilerPart):
             name = self.avail.get(key)
             if name is not None:
                 self.found.add(name)
+                self.wrote[id(e)] = False
                 return name
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
                 return self._once(e, text, env)
@@ -74,7 +75,7 @@ class StatementForm(CompilerPart):
         names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
         inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids,
                     keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
-                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a))
+                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a))   # (no argument's code calls: each is simple or named, see _calls)
         memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
@@ -92,6 +93,7 @@ class StatementForm(CompilerPart):
             self.splicing -= 1
         if key is not None and len(self.avail) < _AVAIL_MAX:
             self.avail[key] = value
+        self.wrote[id(e)] = False   # (a name, see _calls)
         return value
 
     def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
