@@ -133,6 +133,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # and the calls written in place whose code calls a function (True) or not (see
         # _once, _expanded, _calls)
         self.wrote: dict[int, bool] = {}
+        # the nodes written just now as a name of a value computed before: whether one
+        # kept for a loop's turns (lazy_N, see _lazy); and the names of those (see _bare)
+        self.named: dict[int, bool] = {}
+        self.lazy_names: set[str] = set()
 
     def plan_inlining(self) -> None:
         """The rule functions whose bodies are written in place of their calls, and the
@@ -184,6 +188,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.cdepth = 0
         # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
         self.deps: dict[str, tuple] = {}
+        self.lazy_names = set()
 
     def _once(self, e, text: str, env: Env) -> str:
         """A call's text (of ``e``, its expression), or the name of its value (see root):
@@ -194,6 +199,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         out, named = self._once_named(e, text, env)
         if named:
             self.wrote[id(e)] = False
+            self.named[id(e)] = out in self.lazy_names
         else:
             self.wrote.pop(id(e), None)
         return out
@@ -299,6 +305,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         if best is None:
             return None
         name = best.kept[key] = f"lazy_{n}"
+        self.lazy_names.add(name)
         return name, best, True
 
     def _apart(self, fn, *args):
@@ -396,6 +403,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             done = self.pre.get(id(e))
             if done is not None:
                 return done
+        self.named.pop(id(e), None)
         saved, self.perm_here = self.perm_here, perm
         try:
             return getattr(self, "_" + e.node)(e, env)
@@ -459,9 +467,20 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             text = f"CELL_NAME[{obj}]"
         else:
             text = f"C_{e.name}[{obj}]"
-        if _SIMPLE_ARG.fullmatch(obj) and "lazy_" not in obj:
+        if self._bare(e.obj, env):
             return text  # an attribute of a name: as cheap as a name of a value kept
         return self._pure(e, env, text)
+
+    def _bare(self, n, env: Env) -> bool:
+        """Whether the code just written for ``n`` is a name bound before (a parameter, a
+        loop's variable, a local, a value computed before, but one kept for a loop's
+        turns: ``lazy_N``) or a constant (core/inline.py, ``simple_arg``)."""
+        lazy = self.named.get(id(n))
+        if lazy is not None or (self.pre and id(n) in self.pre):
+            return not lazy
+        if n.node == "Var" and env.lookup(n.name) is not None:
+            return n.name not in env.subst or n.name in env.bare
+        return self.t.facts.simple_arg(n)
 
     def _CellAt(self, e, env):
         """``cell(board, row: r, col: c)``: a look-up in a table of the board's cells by
@@ -516,6 +535,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         """A condition's text, and the calls known to have run after it when it holds
         and when it does not (``a and b`` holds: both ran)."""
         perm, self.perm_next = self.perm_next, False
+        self.named.pop(id(e), None)
         if e.node == "BinOp" and e.op in ("and", "or"):
             a, a_yes, a_no = self._test(e.left, env)
             self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
@@ -782,6 +802,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
                     keys=self._arg_keys(e, env, args, perms),
                     simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok),
+                    bare=frozenset(p.name for p, a in zip(fd.params, e.args) if self._bare(a, env)),
                     calling=frozenset(p.name for p, a, ok in zip(fd.params, e.args, simple)
                                       if not ok and self.avail is not None and self._calls(a, env)))
         self._perm(perm)  # (the body's value is the call's)
@@ -794,6 +815,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             self.tested = (text, yes, no)
             if not self._calls(fd.body, inner):
                 self.wrote[id(e)] = False
+                if self._bare(fd.body, inner):   # (a name in parentheses is the name)
+                    self.named[id(e)] = False
                 return text
             text = self._once(e, text, env)
             self.wrote.setdefault(id(e), True)

@@ -32,12 +32,14 @@ class Env:
     (see core/bounds.py). ``keys``: inside an inlined function body, what tells the
     argument's value apart (see ExprCompiler._value_key, core/once.py). ``simple``: the
     names of ``subst`` whose argument may be written again (see ExprCompiler._simple_arg);
-    ``calling``: those whose argument's code calls a function (see ExprCompiler._calls)."""
+    ``calling``: those whose argument's code calls a function (see ExprCompiler._calls);
+    ``bare``: those whose argument's code is a name or a constant (see ExprCompiler._bare)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
                  subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
                  ranges: dict[str, tuple[int, int]] | None = None, keys: dict | None = None,
-                 simple: frozenset[str] = frozenset(), calling: frozenset[str] = frozenset()):
+                 simple: frozenset[str] = frozenset(), calling: frozenset[str] = frozenset(),
+                 bare: frozenset[str] = frozenset()):
         self.params = set(params)
         self.locals = set(locals_)
         self.subst = subst or {}
@@ -46,13 +48,14 @@ class Env:
         self.keys = keys or {}
         self.simple = simple
         self.calling = calling
+        self.bare = bare
 
     def bind(self, name: str) -> Env:
         subst = {k: v for k, v in self.subst.items() if k != name}
         ranges = {k: v for k, v in self.ranges.items() if k != name}
         keys = {k: v for k, v in self.keys.items() if k != name}
         return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
-                   ranges, keys, self.simple - {name}, self.calling - {name})
+                   ranges, keys, self.simple - {name}, self.calling - {name}, self.bare - {name})
 
     def lookup(self, name: str) -> str | None:
         if name in self.subst:

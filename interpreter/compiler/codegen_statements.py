@@ -67,6 +67,7 @@ class StatementForm(CompilerPart):
             if name is not None:
                 self.found.add(name)
                 self.wrote[id(e)] = False
+                self.named[id(e)] = name in self.lazy_names
                 return name
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
                 return self._once(e, text, env)
@@ -75,7 +76,9 @@ class StatementForm(CompilerPart):
         names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
         inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids,
                     keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
-                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a))   # (no argument's code calls: each is simple or named, see _calls)
+                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a),
+                    bare=frozenset(p.name for p, x, n, a in zip(fd.params, e.args, names, args)
+                                   if n != a or self._bare(x, env)))   # (no argument's code calls: each is simple or named, see _calls)
         memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
@@ -94,6 +97,7 @@ class StatementForm(CompilerPart):
         if key is not None and len(self.avail) < _AVAIL_MAX:
             self.avail[key] = value
         self.wrote[id(e)] = False   # (a name, see _calls)
+        self.named[id(e)] = False
         return value
 
     def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
@@ -141,11 +145,15 @@ class StatementForm(CompilerPart):
         if not self._looped(e):
             self.perm_next = perm
             return self.expr(e, env)
+        self.named.pop(id(e), None)
         saved, self.perm_here = self.perm_here, perm
         try:
-            return self._s_node(e, env, out, ind)
+            text = self._s_node(e, env, out, ind)
         finally:
             self.perm_here = saved
+        if text in self.deps:   # (a value named by the statements: s_N)
+            self.named.setdefault(id(e), text in self.lazy_names)
+        return text
 
     def _s_node(self, e, env: Env, out: list[str], ind: str) -> str:
         form = self._s_form(e)
@@ -297,6 +305,7 @@ class StatementForm(CompilerPart):
             return inner, f"v_{name}"
         var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
         inner.simple = inner.simple | {name}
+        inner.bare = inner.bare | {name}
         return inner, var
 
     def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
@@ -420,7 +429,8 @@ class StatementForm(CompilerPart):
                 params = self.c.functions[e.func].params
                 return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
                                               ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple)),
-                                              simple=frozenset(p.name for p in params)))
+                                              simple=frozenset(p.name for p in params),
+                                              bare=frozenset(p.name for p, x in zip(params, e.args) if self._bare(x, env))))
             return None, env
         if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
             return e, env
