@@ -18,6 +18,7 @@ from ...dsl import ast as ir
 from ...dsl.builtins import BUILTINS, CLOSURES
 from ...dsl.check import Checked, walks_edges
 from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
+from ..core.facts import has_loop
 from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
     _AVAIL_MAX,
@@ -46,7 +47,6 @@ from .codegen_static import StaticCells
 # (compile and the tests read these as codegen's)
 from .codegen_text import (  # noqa: F401
     _TOPS_LINE,
-    does_work,
     localize,
     reads_r,
     tabulate_tops,
@@ -137,6 +137,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # kept for a loop's turns (lazy_N, see _lazy); and the names of those (see _bare)
         self.named: dict[int, bool] = {}
         self.lazy_names: set[str] = set()
+        # the calls written in place last: whether their code calls a function (see
+        # does_work); and per rule function, whether its fast code does some work
+        self.expanded: dict[int, bool] = {}
+        self.works: dict[str, bool] = {}
 
     def plan_inlining(self) -> None:
         """The rule functions whose bodies are written in place of their calls, and the
@@ -765,6 +769,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         computed once where it is made again (see root)."""
         f = e.func
         perm = self.perm_here
+        self.expanded.pop(id(e), None)
         if f in self.inline:
             args, perms = [], []
             for i, a in enumerate(e.args):
@@ -813,7 +818,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             self.avail = _common(yes, no)
             text = f"({body})"
             self.tested = (text, yes, no)
-            if not self._calls(fd.body, inner):
+            self.expanded[id(e)] = calls = self._calls(fd.body, inner)
+            if not calls:
                 self.wrote[id(e)] = False
                 if self._bare(fd.body, inner):   # (a name in parentheses is the name)
                     self.named[id(e)] = False
@@ -831,6 +837,26 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         function's value read from its table, an index or a product it knows is in
         bounds."""
         return self.t.facts.python_calls(e, lambda n: self._own_calls(n, env))
+
+    def does_work(self, e, env: Env) -> bool:
+        """Whether the fast code just written for the whole expression ``e`` (a rule
+        function's body, its statements and value) loops or calls a function: worth
+        keeping its value (see compile_functions' kept functions). As _calls says, every
+        part of it counted: the values it named are computed in it."""
+        return has_loop(e) or self.t.facts.python_calls(e, lambda n: self._own_work(n, env))
+
+    def _own_work(self, n, env: Env) -> bool | None:
+        """What does_work knows of the node ``n`` from this code (True, False), or None."""
+        if n.node == "Call" and n.func in self.c.functions and self.t.facts.call_kind(n) == "function":
+            written = self.expanded.get(id(n))
+            if written is not None:   # (written in place)
+                return written
+            if n.func in self.tabled and self.optimize and not self._memo_call(n):
+                return any(self.does_work(a, env) for a in n.args)
+            return True
+        if self._plain(n, env):
+            return any(self.does_work(k, env) for k in ir.children(n))
+        return None
 
     def _own_calls(self, n, env: Env) -> bool | None:
         """What _calls knows of the node ``n`` from this code (True, False), or None."""

@@ -85,8 +85,6 @@ _MEMO_LINE = "mo_ = {}"
 # a name of a value computed once (see ExprCompiler.root)
 _KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
 _KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
-# a call in generated text: an inlined function's body worth computing once
-_CALL = re.compile(r"[A-Za-z_]\w*\(")
 
 # calls known to be computed at one place at most (each branch copies them: a bound on
 # the time a huge expression takes to compile)
