@@ -9,8 +9,8 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 The compiler is in parts: ExprCompiler (here: expressions, calls, values computed once)
 and its mixins, the statement form of the fast code (codegen_statements), the static
 conditions of loops over a board's cells (codegen_static) and the known ranges and
-sizes of values (codegen_ranges); what they share is in codegen_base, the analyses of
-generated text in codegen_text.
+sizes of values (codegen_ranges), what the code written calls (codegen_calls, from the
+IR); what they share is in codegen_base, the analyses of generated text in codegen_text.
 """
 from __future__ import annotations
 
@@ -18,12 +18,10 @@ from ...dsl import ast as ir
 from ...dsl.builtins import BUILTINS, CLOSURES
 from ...dsl.check import Checked, walks_edges
 from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks import type_code here
-from ..core.facts import has_loop
 from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
     _AVAIL_MAX,
     _INDEXED_MAX,
-    _KEPT,
     _KEPT_NAME,
     _MEMO,
     _MEMO_LINE,
@@ -40,6 +38,7 @@ from .codegen_base import (
     _Loop,
     number_binders,  # noqa: F401 - compile calls codegen.number_binders
 )
+from .codegen_calls import CodeCalls
 from .codegen_ranges import Bounds
 from .codegen_statements import StatementForm
 from .codegen_static import StaticCells
@@ -71,7 +70,7 @@ OPTIMIZE = True
 STRICT = False
 
 
-class ExprCompiler(StatementForm, StaticCells, Bounds):
+class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls):
     """``optimize=False`` makes the straightforward code (the reference: errors are
     located by it); ``optimize=True`` the fast code, which must give the same results.
     ``prefix`` names the generated functions the calls go to."""
@@ -475,17 +474,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             return text  # an attribute of a name: as cheap as a name of a value kept
         return self._pure(e, env, text)
 
-    def _bare(self, n, env: Env) -> bool:
-        """Whether the code just written for ``n`` is a name bound before (a parameter, a
-        loop's variable, a local, a value computed before, but one kept for a loop's
-        turns: ``lazy_N``) or a constant (core/inline.py, ``simple_arg``)."""
-        lazy = self.named.get(id(n))
-        if lazy is not None or (self.pre and id(n) in self.pre):
-            return not lazy
-        if n.node == "Var" and env.lookup(n.name) is not None:
-            return n.name not in env.subst or n.name in env.bare
-        return self.t.facts.simple_arg(n)
-
     def _CellAt(self, e, env):
         """``cell(board, row: r, col: c)``: a look-up in a table of the board's cells by
         these coordinates (``None`` when there is no such cell)."""
@@ -760,7 +748,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         item of a zone, an attribute of a computed item) once, as a call of a rule function
         (see root and _once): a value is an expression of the state, and no expression
         changes the state. Lists are left alone (each evaluation makes its own list)."""
-        if self.avail is None or _KEPT.fullmatch(text) or self.ty(e).tag == "list":
+        if self.avail is None or self.ty(e).tag == "list":
             return text
         return self._once(e, text, env)
 
@@ -827,75 +815,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             text = self._once(e, text, env)
             self.wrote.setdefault(id(e), True)
         return text
-
-    def _calls(self, e, env: Env) -> bool:
-        """Whether the code just written for ``e`` (in ``env``) calls a function: as the
-        core says of its nodes (core/inline.py, ``python_calls``: a built-in's form by
-        primitives.py...), but for what this code wrote its own way: a value computed
-        before and named (``pre``, ``wrote``), an inlined function's parameter (its
-        argument's code: ``env.calling``), a call written in place (its body's code), a
-        function's value read from its table, an index or a product it knows is in
-        bounds."""
-        return self.t.facts.python_calls(e, lambda n: self._own_calls(n, env))
-
-    def does_work(self, e, env: Env) -> bool:
-        """Whether the fast code just written for the whole expression ``e`` (a rule
-        function's body, its statements and value) loops or calls a function: worth
-        keeping its value (see compile_functions' kept functions). As _calls says, every
-        part of it counted: the values it named are computed in it."""
-        return has_loop(e) or self.t.facts.python_calls(e, lambda n: self._own_work(n, env))
-
-    def _own_work(self, n, env: Env) -> bool | None:
-        """What does_work knows of the node ``n`` from this code (True, False), or None."""
-        if n.node == "Call" and n.func in self.c.functions and self.t.facts.call_kind(n) == "function":
-            written = self.expanded.get(id(n))
-            if written is not None:   # (written in place)
-                return written
-            if n.func in self.tabled and self.optimize and not self._memo_call(n):
-                return any(self.does_work(a, env) for a in n.args)
-            return True
-        if self._plain(n, env):
-            return any(self.does_work(k, env) for k in ir.children(n))
-        return None
-
-    def _own_calls(self, n, env: Env) -> bool | None:
-        """What _calls knows of the node ``n`` from this code (True, False), or None."""
-        if (self.pre and id(n) in self.pre) or self.wrote.get(id(n)) is False:
-            return False
-        node = n.node
-        if node == "Var":
-            return n.name in env.subst and n.name in env.calling
-        if node == "Call" and n.func in self.c.functions and self.t.facts.call_kind(n) == "function":
-            written = self.wrote.get(id(n))
-            if written is not None:   # (written in place)
-                return written
-            if n.func in self.tabled and self.optimize and not self._memo_call(n):
-                return any(self._calls(a, env) for a in n.args)
-            return True
-        if self._plain(n, env):   # (no helper: the operands' code)
-            return any(self._calls(k, env) for k in ir.children(n))
-        return None
-
-    def _plain(self, n, env: Env) -> bool:
-        """Whether this code writes the product, quotient or index ``n`` without a helper
-        (its bounds known, see _BinOp, _Index)."""
-        if n.node == "BinOp" and n.op == "*":
-            return self._within(n, env, self.t.budgets.integer)
-        if n.node == "BinOp" and n.op in ("/", "%"):
-            r = self._int_range(n.right, env) if self.optimize else None
-            return r is not None and not r[0] <= 0 <= r[1]
-        return n.node == "Index" and n.index.node != "IntLit" and self._inside(n, env) is not None
-
-    def _inside(self, e, env: Env) -> str | None:
-        """The name of the board's cells that the index ``e`` reads (``cells(board)[i]``)
-        where the index is always inside them (the fast code reads them without a
-        helper), else None."""
-        found = self.t.facts.table_list(e.obj) if self.optimize and (not self.pre or id(e.obj) not in self.pre) else None
-        if found is None or found[0] != "cells":
-            return None
-        name = f"BOARD_{found[1]}"
-        r = self._int_range(e.index, env)
-        return name if r is not None and r[0] >= 0 and r[1] < len(self.t.ns[name]) else None
 
     def _memo_call(self, e) -> bool:
         """Whether a call in an expression whose order does not matter (perm_here) reads

@@ -82,8 +82,7 @@ _INT = re.compile(r"\(*-?\d+\)*")
 _MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
 _MEMO_LINE = "mo_ = {}"
 
-# a name of a value computed once (see ExprCompiler.root)
-_KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+# a name of a value computed once or by the statement form (see ExprCompiler._name_key)
 _KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
 
 # calls known to be computed at one place at most (each branch copies them: a bound on
