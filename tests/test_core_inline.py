@@ -43,6 +43,9 @@ function sized(): int = size(pile) + 1
 function bumped(k: int): int = k + 1
 function sized_twice(): int = sized() + sized()
 function bumped_twice(k: int): int = bumped(k) + bumped(k)
+function far(a: int, b: int): int = abs(a - b)
+function worth(c: Card): int = c.v * 3 + c.v
+function top_worth(): int = top(pile).v * 3 + top(pile).v
 turn {
   n = n + caller(n % 3) + user()
 }
@@ -147,3 +150,20 @@ def test_a_body_written_in_place_is_kept_where_its_code_calls(monkeypatch):
     prog = program()
     assert kept(prog.ns["F_sized_twice"]) == set()
     assert not prog.facts.python_calls(body, lambda n: None)
+
+
+def test_an_attribute_of_a_name_is_read_in_place(monkeypatch):
+    # c.v twice: an attribute of a parameter (a name) is read where it is used; of a
+    # value computed (top(pile)), it is computed once and named (ExprCompiler._bare)
+    prog = program()
+    assert kept(prog.ns["F_worth"]) == set() and len(kept(prog.ns["F_top_worth"])) >= 1
+
+
+def test_a_function_that_does_work_is_kept_by_its_arguments(monkeypatch):
+    # far and bumped read nothing of the state; far's code calls (abs(...)), so its
+    # values are kept for the whole program (KEPT_far), bumped's (k + 1) are not: as
+    # the table of primitives says (ExprCompiler.does_work), not the text
+    prog = program()
+    assert "KEPT_far" in prog.ns and "KEPT_bumped" not in prog.ns
+    monkeypatch.setitem(primitives.PRIMITIVES, "abs", dataclasses.replace(primitives.PRIMITIVES["abs"], calls=False))
+    assert "KEPT_far" not in program().ns
