@@ -74,11 +74,7 @@ class StatementForm(CompilerPart):
         fd = self.c.functions[e.func]
         simple = [self._simple_arg(x, a, env) for x, a in zip(e.args, args)]
         names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
-        inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids,
-                    keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
-                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a),
-                    bare=frozenset(p.name for p, x, n, a in zip(fd.params, e.args, names, args)
-                                   if n != a or self._bare(x, env)))   # (no argument's code calls: each is simple or named, see _calls)
+        inner = self._spliced_env(e, env, args, names, perms, simple)
         memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
@@ -99,6 +95,18 @@ class StatementForm(CompilerPart):
         self.wrote[id(e)] = False   # (a name, see _calls)
         self.named[id(e)] = False
         return value
+
+    def _spliced_env(self, e, env: Env, args: list[str], names: list[str], perms: list[bool],
+                     simple: list[bool]) -> Env:
+        """The names inside the body of a call written in place (see _s_call): each
+        parameter its argument's text ``args`` where that is ``simple``, else the name
+        ``names`` gave it. (No argument's code calls a function then, see _calls.)"""
+        params = self.c.functions[e.func].params
+        return Env(subst={p.name: v for p, v in zip(params, names)}, ids=env.ids,
+                   keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
+                   simple=frozenset(p.name for p, ok, n, a in zip(params, simple, names, args) if ok or n != a),
+                   bare=frozenset(p.name for p, x, n, a in zip(params, e.args, names, args)
+                                  if n != a or self._bare(x, env)))
 
     def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
         """A function written in place whose argument is a component found in this
