@@ -2,7 +2,9 @@
 Python form (the text ``codegen.ExprCompiler`` writes for a call, the straightforward code
 and the fast code alike), its native form (the C++ text ``kernel.Gen.builtin`` writes),
 for an aggregate its forms over a comprehension (Python, C++, and the fast code's loop of
-statements), and what the fast code may know of its integer value (``span``). Keyed by
+statements), what the fast code may know of its integer value (``span``) and whether its
+Python form calls a function (``calls``: the fast code keeps a value computed once only
+where computing it again calls, see core/inline.py python_calls). Keyed by
 the names of ``dsl/builtins.py``, which
 holds everything else about a built-in (arities, type rule, what the optimiser may assume,
 its entry of the language reference); tests/test_builtins.py checks that both tables name
