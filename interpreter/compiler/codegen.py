@@ -262,7 +262,9 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls):
             if key is not None:
                 return key
             text = env.lookup(n.name)
-            return None if text is None else self._name_key(text, env)
+            if text is None:
+                return None
+            return self._var_key(n.name, text, env)
         any_order = (self.perm_here if perm is None else perm) and self.memo_ok
         return self.t.facts.value_key(e, named, "any order" if any_order else None)
 
@@ -277,6 +279,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls):
             got = self._value_key(a, env, perm) if own is None or own[i] else None
             keys[p.name] = got if got is not None else self._name_key(text, env)
         return keys
+
+    def _var_key(self, name: str, text: str, env: Env):
+        """The key of a variable this code names by ``text`` (a parameter or a loop's
+        variable ``v_x``, a loop's of the statement form ``wN_x``, a local ``L['x']``) and
+        the number of the variable it depends on (``env.ids``; none for a local, which
+        no loop binds)."""
+        bound = name in env.subst or name in env.params
+        return ("named", text), ((env.ids.get(name, 0),) if bound else ())
 
     def _name_key(self, text: str, env: Env):
         """The key of a value this code names (``text``) and the numbers of the variables
