@@ -975,6 +975,15 @@ def walk(node):
             push(below)
 
 
+def children(node) -> list:
+    """The nodes just below ``node``, in the order of its fields (as ``walk`` visits them)."""
+    below: list = []
+    values = node.__dict__
+    for name in _field_names(type(node)):
+        _nodes_in(values[name], below)
+    return below
+
+
 def _nodes_in(value, out: list) -> None:
     if isinstance(value, Node):
         out.append(value)

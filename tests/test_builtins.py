@@ -15,6 +15,7 @@ rule, what the optimiser may assume, its reference entry) and interpreter/core/p
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -148,6 +149,28 @@ def test_every_engine_writes_every_builtin(monkeypatch):
         # (the fast code's loops write comprehensions too, as "list")
         assert {f for e, f, over in seen if e == engine and over} - {"list"} == set(builtins.AGGREGATES), engine
     assert plain.new_game(2, 1).state["vars"] == fast.new_game(2, 1).state["vars"]
+
+
+def test_every_builtin_says_whether_its_python_form_calls(monkeypatch):
+    # (the fast code keeps a value computed once for two uses where its code calls a
+    # function: core/inline.py python_calls reads this fact, never the text)
+    for name, p in primitives.PRIMITIVES.items():
+        arities = builtins.BUILTINS[name].arities
+        assert isinstance(p.calls, bool) or (isinstance(p.calls, tuple) and len(p.calls) == max(arities)), name
+    seen: dict = {}
+
+    def emit(form, call):
+        if isinstance(call, primitives.PyCall) and call.cg.optimize:
+            alone = primitives.PyCall(call.cg, call.e, [f"a{i}" for i in range(len(call.a))])
+            written = primitives.emit(form, alone)   # (its own form, the arguments names)
+            calls = re.search(r"[A-Za-z_]\w*\(", written) is not None
+            seen.setdefault((call.name, len(call.a)), set()).add(calls)
+        return primitives.emit(form, call)
+    monkeypatch.setattr(codegen, "emit", emit)
+    _compiled(monkeypatch, COVER, True).for_players(2)
+    assert set(seen) == {(n, k) for n, b in builtins.BUILTINS.items() for k in b.arities}
+    for (name, n), calls in seen.items():
+        assert calls == {primitives.PRIMITIVES[name].calls_with(n)}, (name, n)
 
 
 def test_the_straightforward_and_the_fast_code_agree_on_every_builtin(monkeypatch):

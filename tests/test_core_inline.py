@@ -6,10 +6,12 @@ the code of a caller calls the others; the bodies the fast code's statement form
 in place of their calls (``prog.facts.spliceable``)."""
 from __future__ import annotations
 
+import dataclasses
+
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
-from meeple.interpreter.core import inline
+from meeple.interpreter.core import inline, primitives
 
 RULES = """ruleset inline
 players 2..2
@@ -37,6 +39,13 @@ function local(k: int): int = square(k)
 function counted(): int = square(player_count())
 function plain_text(): str = both("ab c")
 function dashed(): str = both("a-b")
+function sized(): int = size(pile) + 1
+function bumped(k: int): int = k + 1
+function sized_twice(): int = sized() + sized()
+function bumped_twice(k: int): int = bumped(k) + bumped(k)
+function far(a: int, b: int): int = abs(a - b)
+function worth(c: Card): int = c.v * 3 + c.v
+function top_worth(): int = top(pile).v * 3 + top(pile).v
 turn {
   n = n + caller(n % 3) + user()
 }
@@ -119,3 +128,42 @@ def test_an_argument_written_twice_is_one_the_core_says_may_be(monkeypatch):
     prog = program()
     assert called(prog.ns["F_lit"]) == called(prog.ns["F_counted"]) == {"square"}
     assert called(prog.ns["F_local"]) == set()
+
+
+def kept(fn) -> set[str]:
+    """The names of the values a generated function computes once (``once_N``)."""
+    return {n for n in fn.__code__.co_varnames if n.startswith("once_")}
+
+
+def test_a_body_written_in_place_is_kept_where_its_code_calls(monkeypatch):
+    # sized() + sized(): the body's code calls (len(...): size's Python form calls, as
+    # primitives.py says), so its value is computed once and named; bumped(k) + bumped(k):
+    # k + 1 calls nothing, and is written twice
+    prog = program()
+    assert called(prog.ns["F_sized_twice"]) == called(prog.ns["F_bumped_twice"]) == set()
+    assert len(kept(prog.ns["F_sized_twice"])) == 1 and kept(prog.ns["F_bumped_twice"]) == set()
+    body = prog.checked.functions["sized"].body
+    assert prog.facts.python_calls(body, lambda n: None)
+    assert not prog.facts.python_calls(prog.checked.functions["bumped"].body, lambda n: None)
+    # the printer reads the fact of the table, not the text it wrote
+    monkeypatch.setitem(primitives.PRIMITIVES, "size", dataclasses.replace(primitives.PRIMITIVES["size"], calls=False))
+    prog = program()
+    assert kept(prog.ns["F_sized_twice"]) == set()
+    assert not prog.facts.python_calls(body, lambda n: None)
+
+
+def test_an_attribute_of_a_name_is_read_in_place(monkeypatch):
+    # c.v twice: an attribute of a parameter (a name) is read where it is used; of a
+    # value computed (top(pile)), it is computed once and named (ExprCompiler._bare)
+    prog = program()
+    assert kept(prog.ns["F_worth"]) == set() and len(kept(prog.ns["F_top_worth"])) >= 1
+
+
+def test_a_function_that_does_work_is_kept_by_its_arguments(monkeypatch):
+    # far and bumped read nothing of the state; far's code calls (abs(...)), so its
+    # values are kept for the whole program (KEPT_far), bumped's (k + 1) are not: as
+    # the table of primitives says (ExprCompiler.does_work), not the text
+    prog = program()
+    assert "KEPT_far" in prog.ns and "KEPT_bumped" not in prog.ns
+    monkeypatch.setitem(primitives.PRIMITIVES, "abs", dataclasses.replace(primitives.PRIMITIVES["abs"], calls=False))
+    assert "KEPT_far" not in program().ns

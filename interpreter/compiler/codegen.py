@@ -9,8 +9,8 @@ literals are written with ``repr``, so no ruleset text is ever executed as code.
 The compiler is in parts: ExprCompiler (here: expressions, calls, values computed once)
 and its mixins, the statement form of the fast code (codegen_statements), the static
 conditions of loops over a board's cells (codegen_static) and the known ranges and
-sizes of values (codegen_ranges); what they share is in codegen_base, the analyses of
-generated text in codegen_text.
+sizes of values (codegen_ranges), what the code written calls (codegen_calls, from the
+IR); what they share is in codegen_base, the analyses of generated text in codegen_text.
 """
 from __future__ import annotations
 
@@ -21,10 +21,7 @@ from ...dsl.types import T, type_code  # noqa: F401 - compile, kernel and leaks 
 from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
     _AVAIL_MAX,
-    _BOARD_LIST,
-    _CALL,
     _INDEXED_MAX,
-    _KEPT,
     _KEPT_NAME,
     _MEMO,
     _MEMO_LINE,
@@ -41,6 +38,7 @@ from .codegen_base import (
     _Loop,
     number_binders,  # noqa: F401 - compile calls codegen.number_binders
 )
+from .codegen_calls import CodeCalls
 from .codegen_ranges import Bounds
 from .codegen_statements import StatementForm
 from .codegen_static import StaticCells
@@ -48,7 +46,6 @@ from .codegen_static import StaticCells
 # (compile and the tests read these as codegen's)
 from .codegen_text import (  # noqa: F401
     _TOPS_LINE,
-    does_work,
     localize,
     reads_r,
     tabulate_tops,
@@ -73,7 +70,7 @@ OPTIMIZE = True
 STRICT = False
 
 
-class ExprCompiler(StatementForm, StaticCells, Bounds):
+class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls):
     """``optimize=False`` makes the straightforward code (the reference: errors are
     located by it); ``optimize=True`` the fast code, which must give the same results.
     ``prefix`` names the generated functions the calls go to."""
@@ -131,6 +128,18 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         # functions of enums and bools read from a table of their values (TAB_name), by
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
+        # the nodes the fast code wrote last as a name of a value computed before (False),
+        # and the calls written in place whose code calls a function (True) or not (see
+        # _once, _expanded, _calls)
+        self.wrote: dict[int, bool] = {}
+        # the nodes written just now as a name of a value computed before: whether one
+        # kept for a loop's turns (lazy_N, see _lazy); and the names of those (see _bare)
+        self.named: dict[int, bool] = {}
+        self.lazy_names: set[str] = set()
+        # the calls written in place last: whether their code calls a function (see
+        # does_work); and per rule function, whether its fast code does some work
+        self.expanded: dict[int, bool] = {}
+        self.works: dict[str, bool] = {}
 
     def plan_inlining(self) -> None:
         """The rule functions whose bodies are written in place of their calls, and the
@@ -182,25 +191,37 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         self.cdepth = 0
         # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
         self.deps: dict[str, tuple] = {}
+        self.lazy_names = set()
 
     def _once(self, e, text: str, env: Env) -> str:
         """A call's text (of ``e``, its expression), or the name of its value (see root):
         two values are the same where the core says so (core/once.py, _value_key). A
         value whose evaluation may count work is computed at each use, as the
-        straightforward code computes it: each use counts its work."""
+        straightforward code computes it: each use counts its work. (Where it is a
+        name, ``wrote`` says so of ``e``.)"""
+        out, named = self._once_named(e, text, env)
+        if named:
+            self.wrote[id(e)] = False
+            self.named[id(e)] = out in self.lazy_names
+        else:
+            self.wrote.pop(id(e), None)
+        return out
+
+    def _once_named(self, e, text: str, env: Env) -> tuple[str, bool]:
+        """_once's text, and whether it is a name of a value computed before."""
         if self.avail is None:
-            return text
+            return text, False
         got = self._value_key(e, env)
         if got is None:
-            return text
+            return text, False
         key, ids = got
         name = self.avail.get(key)
         if name is not None:
             self.found.add(name)
-            return name
+            return name, True
         n = self.calls_seen = self.calls_seen + 1
         if self.no_walrus:
-            return text
+            return text, False
         lazy = self._lazy(key, set(ids), n)
         if lazy is not None:
             name, owner, new = lazy
@@ -209,19 +230,19 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
                 self.avail[key] = name
             self.binds += 1
             if name in owner.eager:
-                return name
+                return name, True
             if new and owner is self.loops[-1] and self.cdepth == owner.cdepth and owner.first is not None:
                 owner.eager[name] = text  # computed before the loop when it has a turn
-                return name
-            return f"({name} if {name} is not _NOT_YET else ({name} := {text}))"
+                return name, True
+            return f"({name} if {name} is not _NOT_YET else ({name} := {text}))", False
         if self.no_first or len(self.avail) >= _AVAIL_MAX:
-            return text
+            return text, False
         name = self.avail[key] = f"once_{n}"
         self.deps[name] = ids
         if self.used is not None and name in self.used:
             self.binds += 1
-            return f"({name} := {text})"
-        return text
+            return f"({name} := {text})", False
+        return text, False
 
     def _value_key(self, e, env: Env, perm: bool | None = None):
         """What tells the value of ``e`` apart, and the numbers of the variables it
@@ -241,7 +262,9 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             if key is not None:
                 return key
             text = env.lookup(n.name)
-            return None if text is None else self._name_key(text, env)
+            if text is None:
+                return None
+            return self._var_key(n.name, text, env)
         any_order = (self.perm_here if perm is None else perm) and self.memo_ok
         return self.t.facts.value_key(e, named, "any order" if any_order else None)
 
@@ -256,6 +279,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             got = self._value_key(a, env, perm) if own is None or own[i] else None
             keys[p.name] = got if got is not None else self._name_key(text, env)
         return keys
+
+    def _var_key(self, name: str, text: str, env: Env):
+        """The key of a variable this code names by ``text`` (a parameter or a loop's
+        variable ``v_x``, a loop's of the statement form ``wN_x``, a local ``L['x']``) and
+        the number of the variable it depends on (``env.ids``; none for a local, which
+        no loop binds)."""
+        bound = name in env.subst or name in env.params
+        return ("named", text), ((env.ids.get(name, 0),) if bound else ())
 
     def _name_key(self, text: str, env: Env):
         """The key of a value this code names (``text``) and the numbers of the variables
@@ -287,6 +318,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         if best is None:
             return None
         name = best.kept[key] = f"lazy_{n}"
+        self.lazy_names.add(name)
         return name, best, True
 
     def _apart(self, fn, *args):
@@ -384,6 +416,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             done = self.pre.get(id(e))
             if done is not None:
                 return done
+        self.named.pop(id(e), None)
         saved, self.perm_here = self.perm_here, perm
         try:
             return getattr(self, "_" + e.node)(e, env)
@@ -447,7 +480,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             text = f"CELL_NAME[{obj}]"
         else:
             text = f"C_{e.name}[{obj}]"
-        if _SIMPLE_ARG.fullmatch(obj) and "lazy_" not in obj:
+        if self._bare(e.obj, env):
             return text  # an attribute of a name: as cheap as a name of a value kept
         return self._pure(e, env, text)
 
@@ -471,8 +504,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             return f"{self.expr(e.obj, env)}[{e.index.value}]"
         obj, i = self.expr(e.obj, env), self.expr(e.index, env)
         text = f"_index({obj}, {i})"
-        r = self._int_range(e.index, env) if self.optimize and _BOARD_LIST.fullmatch(obj) else None
-        if r is not None and r[0] >= 0 and r[1] < len(self.t.ns[obj]):
+        if self._inside(e, env) is not None:
             text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
         elif self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
             # the fast code: Python's index where it is not negative (past the end, Python
@@ -505,6 +537,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         """A condition's text, and the calls known to have run after it when it holds
         and when it does not (``a and b`` holds: both ran)."""
         perm, self.perm_next = self.perm_next, False
+        self.named.pop(id(e), None)
         if e.node == "BinOp" and e.op in ("and", "or"):
             a, a_yes, a_no = self._test(e.left, env)
             self.avail = dict(a_yes if e.op == "and" else a_no)  # b runs only then
@@ -725,7 +758,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         item of a zone, an attribute of a computed item) once, as a call of a rule function
         (see root and _once): a value is an expression of the state, and no expression
         changes the state. Lists are left alone (each evaluation makes its own list)."""
-        if self.avail is None or _KEPT.fullmatch(text) or self.ty(e).tag == "list":
+        if self.avail is None or self.ty(e).tag == "list":
             return text
         return self._once(e, text, env)
 
@@ -734,6 +767,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         computed once where it is made again (see root)."""
         f = e.func
         perm = self.perm_here
+        self.expanded.pop(id(e), None)
         if f in self.inline:
             args, perms = [], []
             for i, a in enumerate(e.args):
@@ -757,6 +791,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             # the value is used in any order (see core/orderfree.py)
             return self._once(e, f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
+            self.wrote.pop(id(e), None)
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
         return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
 
@@ -764,12 +799,15 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
         """The body of the inlined function that ``e`` calls, in place of the call: its
         parameters the arguments' texts ``args`` (``simple``: those that may be written
         twice, see _simple_arg), in any order where the call's value may be (``perm``);
-        computed once where its text makes a call (see root)."""
+        computed once where its code calls a function (see root, _calls)."""
         fd = self.c.functions[e.func]
         subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
         inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
                     keys=self._arg_keys(e, env, args, perms),
-                    simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok))
+                    simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok),
+                    bare=frozenset(p.name for p, a in zip(fd.params, e.args) if self._bare(a, env)),
+                    calling=frozenset(p.name for p, a, ok in zip(fd.params, e.args, simple)
+                                      if not ok and self.avail is not None and self._calls(a, env)))
         self._perm(perm)  # (the body's value is the call's)
         if self.avail is None:
             text = f"({self.expr(fd.body, inner)})"
@@ -778,7 +816,15 @@ class ExprCompiler(StatementForm, StaticCells, Bounds):
             self.avail = _common(yes, no)
             text = f"({body})"
             self.tested = (text, yes, no)
-        return self._once(e, text, env) if _CALL.search(text) and not _KEPT.fullmatch(text) else text
+            self.expanded[id(e)] = calls = self._calls(fd.body, inner)
+            if not calls:
+                self.wrote[id(e)] = False
+                if self._bare(fd.body, inner):   # (a name in parentheses is the name)
+                    self.named[id(e)] = False
+                return text
+            text = self._once(e, text, env)
+            self.wrote.setdefault(id(e), True)
+        return text
 
     def _memo_call(self, e) -> bool:
         """Whether a call in an expression whose order does not matter (perm_here) reads

@@ -31,12 +31,15 @@ class Env:
     the least and the most value of an inlined function's integer argument, where known
     (see core/bounds.py). ``keys``: inside an inlined function body, what tells the
     argument's value apart (see ExprCompiler._value_key, core/once.py). ``simple``: the
-    names of ``subst`` whose argument may be written again (see ExprCompiler._simple_arg)."""
+    names of ``subst`` whose argument may be written again (see ExprCompiler._simple_arg);
+    ``calling``: those whose argument's code calls a function (see ExprCompiler._calls);
+    ``bare``: those whose argument's code is a name or a constant (see ExprCompiler._bare)."""
 
     def __init__(self, params: set[str] = frozenset(), locals_: set[str] = frozenset(),
                  subst: dict[str, str] | None = None, ids: dict[str, int] | None = None,
                  ranges: dict[str, tuple[int, int]] | None = None, keys: dict | None = None,
-                 simple: frozenset[str] = frozenset()):
+                 simple: frozenset[str] = frozenset(), calling: frozenset[str] = frozenset(),
+                 bare: frozenset[str] = frozenset()):
         self.params = set(params)
         self.locals = set(locals_)
         self.subst = subst or {}
@@ -44,13 +47,15 @@ class Env:
         self.ranges = ranges or {}
         self.keys = keys or {}
         self.simple = simple
+        self.calling = calling
+        self.bare = bare
 
     def bind(self, name: str) -> Env:
         subst = {k: v for k, v in self.subst.items() if k != name}
         ranges = {k: v for k, v in self.ranges.items() if k != name}
         keys = {k: v for k, v in self.keys.items() if k != name}
         return Env(self.params | {name}, self.locals - {name}, subst, {**self.ids, name: next(_BINDERS)},
-                   ranges, keys, self.simple - {name})
+                   ranges, keys, self.simple - {name}, self.calling - {name}, self.bare - {name})
 
     def lookup(self, name: str) -> str | None:
         if name in self.subst:
@@ -77,11 +82,8 @@ _INT = re.compile(r"\(*-?\d+\)*")
 _MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
 _MEMO_LINE = "mo_ = {}"
 
-# a name of a value computed once (see ExprCompiler.root)
-_KEPT = re.compile(r"\(*(once|lazy)_\d+\)*")
+# a name of a value computed once or by the statement form (see ExprCompiler._name_key)
 _KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
-# a call in generated text: an inlined function's body worth computing once
-_CALL = re.compile(r"[A-Za-z_]\w*\(")
 
 # calls known to be computed at one place at most (each branch copies them: a bound on
 # the time a huge expression takes to compile)
@@ -91,7 +93,6 @@ _AVAIL_MAX = 256
 # variable, a value of the statement form or a procedure's local, bound before the
 # expression (not a value computed once in it: the list's text may bind it)
 _NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
-_BOARD_LIST = re.compile(r"BOARD_\w+")  # a board's cells, as codegen writes cells(board)
 _INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
 
 
@@ -141,7 +142,7 @@ class _Loop:
 # a comprehension ("list") or an aggregate as a loop of statements (see
 # ExprCompiler._s_loop): the value before the loop, the lines adding an element, the line
 # after the loop (an aggregate's are in interpreter/core/primitives.py)
-_LOOPS = {"list": Primitive("", "", step_start="[]", step="{r}.append({el})"), **PRIMITIVES}
+_LOOPS = {"list": Primitive("", "", step_start="[]", step="{r}.append({el})", calls=False), **PRIMITIVES}
 
 
 def _before(pre: str, text: str) -> str:

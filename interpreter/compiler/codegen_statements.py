@@ -66,15 +66,15 @@ class StatementForm(CompilerPart):
             name = self.avail.get(key)
             if name is not None:
                 self.found.add(name)
+                self.wrote[id(e)] = False
+                self.named[id(e)] = name in self.lazy_names
                 return name
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
                 return self._once(e, text, env)
         fd = self.c.functions[e.func]
         simple = [self._simple_arg(x, a, env) for x, a in zip(e.args, args)]
         names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
-        inner = Env(subst={p.name: v for p, v in zip(fd.params, names)}, ids=env.ids,
-                    keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
-                    simple=frozenset(p.name for p, ok, n, a in zip(fd.params, simple, names, args) if ok or n != a))
+        inner = self._spliced_env(e, env, args, names, perms, simple)
         memo = self._memo_key(fd, args, names)
         self.splicing += 1
         try:
@@ -92,7 +92,21 @@ class StatementForm(CompilerPart):
             self.splicing -= 1
         if key is not None and len(self.avail) < _AVAIL_MAX:
             self.avail[key] = value
+        self.wrote[id(e)] = False   # (a name, see _calls)
+        self.named[id(e)] = False
         return value
+
+    def _spliced_env(self, e, env: Env, args: list[str], names: list[str], perms: list[bool],
+                     simple: list[bool]) -> Env:
+        """The names inside the body of a call written in place (see _s_call): each
+        parameter its argument's text ``args`` where that is ``simple``, else the name
+        ``names`` gave it. (No argument's code calls a function then, see _calls.)"""
+        params = self.c.functions[e.func].params
+        return Env(subst={p.name: v for p, v in zip(params, names)}, ids=env.ids,
+                   keys=self._arg_keys(e, env, names, perms, [n == a for n, a in zip(names, args)]),
+                   simple=frozenset(p.name for p, ok, n, a in zip(params, simple, names, args) if ok or n != a),
+                   bare=frozenset(p.name for p, x, n, a in zip(params, e.args, names, args)
+                                  if n != a or self._bare(x, env)))
 
     def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
         """A function written in place whose argument is a component found in this
@@ -139,11 +153,15 @@ class StatementForm(CompilerPart):
         if not self._looped(e):
             self.perm_next = perm
             return self.expr(e, env)
+        self.named.pop(id(e), None)
         saved, self.perm_here = self.perm_here, perm
         try:
-            return self._s_node(e, env, out, ind)
+            text = self._s_node(e, env, out, ind)
         finally:
             self.perm_here = saved
+        if text in self.deps:   # (a value named by the statements: s_N)
+            self.named.setdefault(id(e), text in self.lazy_names)
+        return text
 
     def _s_node(self, e, env: Env, out: list[str], ind: str) -> str:
         form = self._s_form(e)
@@ -295,6 +313,7 @@ class StatementForm(CompilerPart):
             return inner, f"v_{name}"
         var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
         inner.simple = inner.simple | {name}
+        inner.bare = inner.bare | {name}
         return inner, var
 
     def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
@@ -418,7 +437,8 @@ class StatementForm(CompilerPart):
                 params = self.c.functions[e.func].params
                 return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
                                               ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple)),
-                                              simple=frozenset(p.name for p in params)))
+                                              simple=frozenset(p.name for p in params),
+                                              bare=frozenset(p.name for p, x in zip(params, e.args) if self._bare(x, env))))
             return None, env
         if e.node == "BinOp" and e.op == "+" and self.ty(e).tag == "list":
             return e, env

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import re
 
-from .codegen_base import _CALL
-
 _R = re.compile(r"\bR\b")
 
 
@@ -149,11 +147,6 @@ def _in_loops(out: list[str]) -> list[bool]:
         if body.startswith("for "):
             fors.append(depth)
     return found
-
-
-def does_work(text: str) -> bool:
-    """Whether fast code calls something or loops (worth keeping its value)."""
-    return bool(_CALL.search(text)) or bool(re.search(r"\bfor v_", text))
 
 
 # The zones' top items read from a table (see tabulate_tops): made once, before the

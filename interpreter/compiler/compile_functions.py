@@ -129,7 +129,7 @@ class FunctionCompiler:
         deep = {n for n in c.functions if not recursive.isdisjoint(facts.reach(n))}
         bodies, steps = self._function_bodies(gen)
         texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
-        kept = self._kept_functions(texts, deep) if gen.optimize else {}
+        kept = self._kept_functions(gen.works, deep) if gen.optimize else {}
         self.deep = deep & set(kept)
         for name, names in kept.items():
             self.p.ns[_kept_table(name, names, name in deep)] = {}
@@ -322,17 +322,19 @@ class FunctionCompiler:
             else:  # the fast code: loops written out as statements
                 gen.last_closure = None
                 steps[name], body = gen.lines(f.body, env)
+                gen.works[name] = gen.does_work(f.body, env)
                 if name in gen.components:  # (its walk's names: see _component_source)
                     gen.closure_work[name] = gen.last_closure
             if body is not None:
                 bodies[name] = body
         return bodies, steps
 
-    def _kept_functions(self, bodies: dict[str, str], deep: set[str]) -> dict[str, list[str]]:
+    def _kept_functions(self, works: dict[str, bool], deep: set[str]) -> dict[str, list[str]]:
         """The functions whose evaluation reads nothing of the state but global variables
         of one value (core/pure.py, ``Facts.state_reads``: their arguments, those
         variables, the players and the program's fixed tables), whose fast code does
-        some work (calls something or loops) and that take no list; with KEEP_DEEP on,
+        some work (calls something or loops: ``works``, see ExprCompiler.does_work) and
+        that take no list; with KEEP_DEEP on,
         also the ``deep`` ones (reaching a function that may call itself, whose depth of
         calls is counted: see _deep_def), which may take lists of plain values
         (_plain_list): their values are kept by arguments and those variables' values for the whole
@@ -341,10 +343,10 @@ class FunctionCompiler:
         value that fails is not kept. Each with the variables it reads, itself or
         through the functions it calls (none: it reads nothing of the state)."""
         fs, facts = self.checked.functions, self.p.facts
-        free = {name for name in bodies if facts.state_reads(name) is not None}
+        free = {name for name in works if facts.state_reads(name) is not None}
         if not KEEP_DEEP:
             free -= deep
-        return {name: sorted(facts.state_reads(name) or ()) for name in free if codegen.does_work(bodies[name])
+        return {name: sorted(facts.state_reads(name) or ()) for name in free if works[name]
                 and all(p.type.name != "list" or (name in deep and self._plain_list(p.type))
                         for p in fs[name].params)}
 

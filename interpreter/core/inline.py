@@ -34,10 +34,12 @@ whose values it keeps by their arguments.)"""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...dsl import ast as ir
+from .primitives import PRIMITIVES
 
 # the nodes of a body that may be written in place: they bind no variables, so an
 # argument's text cannot be captured by a comprehension
@@ -72,6 +74,12 @@ class Inline:
 
         @property
         def counts_calls(self) -> set[str]: ...
+
+        def call_kind(self, e) -> str: ...
+
+        def counts_work(self, n) -> bool: ...
+
+        def counted(self, it) -> bool: ...
 
     def inlined(self, fast: bool) -> Inlined:
         """The rule functions the straightforward code (``fast=False``) or the fast code
@@ -117,6 +125,51 @@ class Inline:
             t = c.type_of(e.obj)
             return t is not None and t.tag == "list" and t.arg.tag == "enum"
         return node == "Call" and e.func == "player_count" and not e.args and c.calls_builtin(e.func)
+
+    def python_calls(self, e, own: Callable[[Any], bool | None], bound: frozenset[str] = frozenset()) -> bool:
+        """Whether the fast Python code of ``e`` calls a function (``f(...)``), rather
+        than only reading names, tables and attributes and applying operators: what
+        makes a value worth computing once for two uses where a body written in place
+        is used again (compiler/codegen.py, ``_expanded``). It calls where a node of it
+        has a form that calls (``calls_itself``), or where the printer says so of a
+        node it writes its own way: ``own(n)`` is True or False for such a node (a
+        value computed before and named, a parameter's argument, a call written in
+        place, an index or a product known to be in bounds...), None for the others.
+        ``bound``: the variables of the comprehensions around (never the printer's)."""
+        if e.node == "Var" and e.name in bound:
+            return False
+        got = own(e)
+        if got is not None:
+            return got
+        if self.calls_itself(e):
+            return True
+        if e.node == "Comprehension":
+            bound = bound | {cl.var for cl in e.clauses}
+        return any(self.python_calls(x, own, bound) for x in ir.children(e))
+
+    def calls_itself(self, e) -> bool:
+        """Whether the node ``e``'s own Python form calls a function, its operands
+        aside: a built-in whose form does (primitives.py, ``calls``), an aggregate or a
+        closure, a rule function, a relation's rows, a cell by its coordinates, a range,
+        lists or texts joined, a product, a quotient or an index by a value (the
+        helpers ``_mul``, ``_div``, ``_index`` check their bounds), a loop over a list
+        whose elements it counts (``_it``). (Where the fast code knows a bound, or
+        writes a rule function's body in place, the printer says so: python_calls.)"""
+        node = e.node
+        if node in ("Aggregate", "CellAt"):
+            return True
+        if node == "Call":
+            kind = self.call_kind(e)
+            if kind == "builtin":
+                return PRIMITIVES[e.func].calls_with(len(e.args))
+            return kind in ("function", "rows")
+        if node == "BinOp":
+            return e.op in ("..", "*", "/", "%") or self.counts_work(e)
+        if node == "Index":
+            return e.index.node != "IntLit"
+        if node == "Comprehension":
+            return any(not self.counted(cl.iter) for cl in e.clauses)
+        return False
 
     def _simple_name(self, n: str) -> bool:
         """Whether a name the program declares (or a built-in constant) is a simple

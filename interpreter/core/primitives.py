@@ -2,7 +2,9 @@
 Python form (the text ``codegen.ExprCompiler`` writes for a call, the straightforward code
 and the fast code alike), its native form (the C++ text ``kernel.Gen.builtin`` writes),
 for an aggregate its forms over a comprehension (Python, C++, and the fast code's loop of
-statements), and what the fast code may know of its integer value (``span``). Keyed by
+statements), what the fast code may know of its integer value (``span``) and whether its
+Python form calls a function (``calls``: the fast code keeps a value computed once only
+where computing it again calls, see core/inline.py python_calls). Keyed by
 the names of ``dsl/builtins.py``, which
 holds everything else about a built-in (arities, type rule, what the optimiser may assume,
 its entry of the language reference); tests/test_builtins.py checks that both tables name
@@ -16,7 +18,7 @@ program then runs in Python, saying why: see kernel.py)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from string import Formatter
 
 from ...dsl.types import T, type_code
@@ -167,6 +169,16 @@ class Primitive:
     # arguments' (each a Span or None) and the number of players; None: not known
     # (what the printers know of integers, see core/bounds.py: int_range)
     span: Callable[[list, int], Span | None] | None = None
+    # whether its Python form in the fast code calls a function (a helper, a method, a
+    # built-in of Python: ``len(...)``), not only an operator, an attribute or a table's
+    # read; by the number of arguments, from 1, where that differs (a tuple). An aggregate
+    # over a comprehension always calls. What the fast code keeps computed once for two
+    # uses where it calls (codegen.ExprCompiler._expanded, core/inline.py python_calls)
+    calls: bool | tuple[bool, ...] = field(kw_only=True)
+
+    def calls_with(self, n: int) -> bool:
+        """Whether its Python form calls a function, given ``n`` arguments."""
+        return self.calls if isinstance(self.calls, bool) else self.calls[n - 1]
 
 
 def _abs_span(spans: list, n: int) -> Span | None:
@@ -329,50 +341,50 @@ def _extreme(less: str, f: str) -> dict:
 # ------------------------------------------------------------------ the table
 PRIMITIVES: dict[str, Primitive] = {
     "top": Primitive(by_arity("(R.zones[{0}] or _NO_ITEM)[-1]", "_topn(R.zones[{0}], {1})"),
-                     by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))")),
-    "bottom": Primitive("_bottom(R.zones[{0}])", "s.z.bottom({0})"),
-    "items": Primitive("list(R.zones[{0}])", "s.z.items({0})"),
-    "size": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
-    "len": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})")),
-    "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)")),
-    "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)")),
-    "cells": Primitive(lambda call: f"BOARD_{call.ty(0).arg}", _cxx_cells),
-    "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of),
+                     by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))"), calls=(False, True)),
+    "bottom": Primitive("_bottom(R.zones[{0}])", "s.z.bottom({0})", calls=True),
+    "items": Primitive("list(R.zones[{0}])", "s.z.items({0})", calls=True),
+    "size": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True),
+    "len": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True),
+    "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)"), calls=False),
+    "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)"), calls=False),
+    "cells": Primitive(lambda call: f"BOARD_{call.ty(0).arg}", _cxx_cells, calls=False),
+    "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of, calls=True),
     # an edges board's tables (compile.py: _edge_tables); across reads the edges' items
-    "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge),
-    "across": Primitive(_py_across, _cxx_across),
-    "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})"),
+    "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge, calls=True),
+    "across": Primitive(_py_across, _cxx_across, calls=True),
+    "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})", calls=False),
     # (Runtime.sees_item; the C++ sees(...) is the same rule)
-    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))"),
-    "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span),
+    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))", calls=True),
+    "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span, calls=True),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
                      over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),
-                     **_extreme("<", "min")),
+                     **_extreme("<", "min"), calls=True),
     "max": Primitive(by_arity("_max({0})", "max({0}, {1})"), by_arity("lmax({0})", "imax({i0}, {i1})"),
                      over="_max([{el} {loops}])", cxx_over=_over_list("lmax"), span=_two(max),
-                     **_extreme(">", "max")),
+                     **_extreme(">", "max"), calls=True),
     "sum": Primitive("sum({0})", "isum({0})", over="sum([{el} {loops}])", cxx_over=_over_sum,
-                     step_start="0", step="{r} += {el}"),
+                     step_start="0", step="{r} += {el}", calls=True),
     "count": Primitive("len({0})", "((I)({0}).size())", over="len([1 {loops}])", cxx_over=_over_count,
-                       step_start="0", step="{r} += 1"),
+                       step_start="0", step="{r} += 1", calls=True),
     "any": Primitive("any({0})", "lany({0})", over="any({el} {loops})", cxx_over=_over_any_all("any"),
-                     step_start="False", step="if {el}:\n    {r} = True\n    break"),
+                     step_start="False", step="if {el}:\n    {r} = True\n    break", calls=True),
     "all": Primitive("all({0})", "lall({0})", over="all({el} {loops})", cxx_over=_over_any_all("all"),
-                     step_start="True", step="if not {el}:\n    {r} = False\n    break"),
+                     step_start="True", step="if not {el}:\n    {r} = False\n    break", calls=True),
     "first": Primitive("_first({0})", _cxx_end("first"), over="next(({el} {loops}), None)",
-                       cxx_over=_over_first, step_start="None", step="{r} = {el}\nbreak"),
+                       cxx_over=_over_first, step_start="None", step="{r} = {el}\nbreak", calls=True),
     "last": Primitive("_last({0})", _cxx_end("last"), over="_last([{el} {loops}])", cxx_over=_over_last,
-                      step_start="None", step="{r} = {el}"),
-    "subsets": Primitive("_subsets({0})", "subsets({0})"),
+                      step_start="None", step="{r} = {el}", calls=True),
+    "subsets": Primitive("_subsets({0})", "subsets({0})", calls=True),
     # (enum values are ids in declaration order: in C++ they sort as Python sorts them)
-    "sort": Primitive(_py_sort, "sorted({0})"),
-    "reverse": Primitive("list(reversed({0}))", "reversed({0})"),
-    "replace_at": Primitive("_replace_at({0}, {1}, {2})", _cxx_replace_at),
-    "distinct": Primitive("list(dict.fromkeys({0}))", "distinct({0})"),
-    "player_count": Primitive("R.n_players", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n)),
-    "next_player": Primitive("(({0} + R.dir) % R.n_players)", "((Id)pmod(nn({0}) + DIR))"),
-    "previous_player": Primitive("(({0} - R.dir) % R.n_players)", "((Id)pmod(nn({0}) - DIR))"),
-    "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)", span=lambda spans, n: (1, n)),
-    "owner": Primitive("ZONE_OWNER[{0}]", _cxx_owner),
-    "turn_number": Primitive("R.turn", "((I)s.turn)"),
+    "sort": Primitive(_py_sort, "sorted({0})", calls=True),
+    "reverse": Primitive("list(reversed({0}))", "reversed({0})", calls=True),
+    "replace_at": Primitive("_replace_at({0}, {1}, {2})", _cxx_replace_at, calls=True),
+    "distinct": Primitive("list(dict.fromkeys({0}))", "distinct({0})", calls=True),
+    "player_count": Primitive("R.n_players", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n), calls=False),
+    "next_player": Primitive("(({0} + R.dir) % R.n_players)", "((Id)pmod(nn({0}) + DIR))", calls=False),
+    "previous_player": Primitive("(({0} - R.dir) % R.n_players)", "((Id)pmod(nn({0}) - DIR))", calls=False),
+    "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)", span=lambda spans, n: (1, n), calls=False),
+    "owner": Primitive("ZONE_OWNER[{0}]", _cxx_owner, calls=False),
+    "turn_number": Primitive("R.turn", "((I)s.turn)", calls=False),
 }
