@@ -58,6 +58,7 @@ from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
+from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
@@ -73,7 +74,7 @@ CELL_ID = "if ({} < 0) __builtin_unreachable(); "
 
 
 
-class Gen(MemoCalls, EpochSteps):
+class Gen(MemoCalls, EpochSteps, TextParts):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -397,13 +398,13 @@ class Gen(MemoCalls, EpochSteps):
 
     def _texts_joined(self, e, sc, t: T) -> str:
         """``a + b + c ...`` of texts (the left operands of ``+`` all the way down): one
-        text made once (scatn), no text per ``+``."""
+        text made once (scatn), no text per ``+``; its parts: kernel_text_parts.py."""
         parts = [e.right]
         while e.left.node == "BinOp" and e.left.op == "+" and self.ty(e.left).tag == "str":
             e = e.left
             parts.append(e.right)
         parts.append(e.left)
-        return f"scatn(s, {', '.join(self.expr(x, sc, t) for x in reversed(parts))})"
+        return f"scatn(s, {', '.join(self._text_part(x, sc, t) for x in reversed(parts))})"
 
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
