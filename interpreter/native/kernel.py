@@ -469,10 +469,16 @@ class Gen(MemoCalls, EpochSteps, TextParts):
         index = "(size_t)a"
         for i in range(k):
             index = f"({index} * {span} + (size_t)(d{i} + {RAY_STEP}))"
-        return (f"static List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
-                f"return {fn}_(a{args}); static List<Id>* made_ = new List<Id>[{size}]; "
-                f"static uint8_t* known_ = new uint8_t[{size}](); size_t k_ = {index}; "
-                f"if (!known_[k_]) {{ made_[k_] = {fn}_(a{args}); known_[k_] = 1; }} return made_[k_]; }}")
+        # (the tables made when the module loads: no guard at each call; the ray read
+        # from its table in the caller, only one not yet made made by a call)
+        return (f"static List<Id>* const {fn}_made = new List<Id>[{size}]; "
+                f"static uint8_t* const {fn}_known = new uint8_t[{size}](); "
+                f"__attribute__((noinline)) static List<Id> {fn}_new(Id a{params}) {{ "
+                f"if (a < 0 || a >= {self.nz} || !({inside})) return {fn}_(a{args}); size_t k_ = {index}; "
+                f"{fn}_made[k_] = {fn}_(a{args}); {fn}_known[k_] = 1; return {fn}_made[k_]; }} "
+                f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
+                f"return {fn}_new(a{args}); size_t k_ = {index}; "
+                f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }}")
 
     # ------------------------------------------------------------ comprehensions
     def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
