@@ -58,6 +58,7 @@ from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
+from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
 
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
@@ -73,7 +74,7 @@ CELL_ID = "if ({} < 0) __builtin_unreachable(); "
 
 
 
-class Gen(MemoCalls, EpochSteps):
+class Gen(MemoCalls, EpochSteps, TextParts):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -397,13 +398,13 @@ class Gen(MemoCalls, EpochSteps):
 
     def _texts_joined(self, e, sc, t: T) -> str:
         """``a + b + c ...`` of texts (the left operands of ``+`` all the way down): one
-        text made once (scatn), no text per ``+``."""
+        text made once (scatn), no text per ``+``; its parts: kernel_text_parts.py."""
         parts = [e.right]
         while e.left.node == "BinOp" and e.left.op == "+" and self.ty(e.left).tag == "str":
             e = e.left
             parts.append(e.right)
         parts.append(e.left)
-        return f"scatn(s, {', '.join(self.expr(x, sc, t) for x in reversed(parts))})"
+        return f"scatn(s, {', '.join(self._text_part(x, sc, t) for x in reversed(parts))})"
 
     def _arith(self, e, a: str, b: str) -> str:
         """``a op b`` of two ints (their texts)."""
@@ -468,10 +469,16 @@ class Gen(MemoCalls, EpochSteps):
         index = "(size_t)a"
         for i in range(k):
             index = f"({index} * {span} + (size_t)(d{i} + {RAY_STEP}))"
-        return (f"static List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
-                f"return {fn}_(a{args}); static List<Id>* made_ = new List<Id>[{size}]; "
-                f"static uint8_t* known_ = new uint8_t[{size}](); size_t k_ = {index}; "
-                f"if (!known_[k_]) {{ made_[k_] = {fn}_(a{args}); known_[k_] = 1; }} return made_[k_]; }}")
+        # (the tables made when the module loads: no guard at each call; the ray read
+        # from its table in the caller, only one not yet made made by a call)
+        return (f"static List<Id>* const {fn}_made = new List<Id>[{size}]; "
+                f"static uint8_t* const {fn}_known = new uint8_t[{size}](); "
+                f"__attribute__((noinline)) static List<Id> {fn}_new(Id a{params}) {{ "
+                f"if (a < 0 || a >= {self.nz} || !({inside})) return {fn}_(a{args}); size_t k_ = {index}; "
+                f"{fn}_made[k_] = {fn}_(a{args}); {fn}_known[k_] = 1; return {fn}_made[k_]; }} "
+                f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
+                f"return {fn}_new(a{args}); size_t k_ = {index}; "
+                f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }}")
 
     # ------------------------------------------------------------ comprehensions
     def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,

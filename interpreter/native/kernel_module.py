@@ -102,6 +102,10 @@ class ModuleWriter:
             "for (I x = a; x <= b; ++x) v.push_back(x); return List<I>(std::move(v)); }"),
             ("template <class T> static List<T> wcat(St& s, const List<T>& a, const List<T>& b) "
             "{ W(s, (I)(a.size() + b.size())); return cat(a, b); }"),
+            # (a + b of a list just made, that nothing else holds: b appended where its
+            # list is, where a third list was made and both copied into it)
+            ("template <class T> static List<T> wcat(St& s, List<T>&& a, const List<T>& b) "
+             "{ W(s, (I)(a.size() + b.size())); if (a.append(b)) return std::move(a); return cat(a, b); }"),
             # (x = x + b: the same work as wcat, b appended where x's list is when nothing
             # else holds it)
             ("template <class T> static void wappend(St& s, List<T>& x, const List<T>& b) "

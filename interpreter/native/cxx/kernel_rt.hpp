@@ -835,8 +835,37 @@ static inline uint64_t text_key(const Str& s) {
 // (``v`` a vector the call owns) or copied (a list) once into the result, where a sort
 // of the texts themselves would move each many times (a text's move copies its bytes);
 // none, which comes first, by its own order
+// (texts of at most 7 bytes, none holding a byte 0, and at most 256 of them, none of
+// them none, as a move's name: each one's key, its bytes in order, with its place in
+// the last byte, sorted as numbers, where a sort of keys and addresses compared two
+// fields; two texts are equal where their keys but the last byte are; else false)
+template <class X>
+static bool ordered_short_texts(X* first, X* last, Vec<Str>& out) {
+    size_t n = (size_t)(last - first);
+    if (n > 256) return false;
+    uint64_t ks[256];
+    for (size_t i = 0; i < n; ++i) {
+        const Str& x = first[i];
+        size_t b = x.size();
+        if (b > 7 || is_none_s(x)) return false;
+        uint64_t k = text_key(x);
+        uint64_t w = k | (~0ULL >> (8 * b));   // (the bytes after its end: not 0)
+        if (((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) != 0) return false;   // (a byte 0)
+        ks[i] = k | i;
+    }
+    std::sort(ks, ks + n);
+    out.reserve(n);
+    for (size_t i = 0; i < n; ++i)
+        if (i == 0 || (ks[i - 1] >> 8) != (ks[i] >> 8))
+            out.push_back(std::move(first[ks[i] & 255]));   // (a copy of a const text)
+    return true;
+}
 template <class X>
 static List<Str> ordered_texts(X* first, X* last) {
+    {
+        Vec<Str> out;
+        if (ordered_short_texts(first, last, out)) return List<Str>(std::move(out));
+    }
     struct K { uint64_t k; X* p; };
     static std::vector<K> at;
     at.clear();

@@ -15,31 +15,65 @@ static inline size_t put_short(char* buf, size_t k, const Str& x) {
     return k + x.size();
 }
 
+// whether the k bytes at b (with 8 more readable after them) are ASCII, none above 0x7f:
+// then each byte is a character
+static inline bool ascii_bytes(const char* b, size_t k) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t any = 0, w;
+    size_t i = 0;
+    for (; i + 8 <= k; i += 8) {
+        __builtin_memcpy(&w, b + i, 8);
+        any |= w;
+    }
+    if (i < k) {   // (the bytes after the end masked off)
+        __builtin_memcpy(&w, b + i, 8);
+        any |= w & (~0ULL >> (64 - 8 * (k - i)));
+    }
+    return (any & 0x8080808080808080ULL) == 0;
+#else
+    for (size_t i = 0; i < k; ++i)
+        if ((unsigned char)b[i] > 0x7f) return false;
+    return true;
+#endif
+}
+
 // a + b + c ... (kernel.py: Gen._texts_joined, the left operands of + all the way down):
 // one text made, its bytes copied once, where the reference makes a text at each +. The
 // work is the reference's: each + counts the characters of both its sides, so
 // ((a + b) + c) counts |a| + |b|, then |a| + |b| + |c|. A none text among them stops
-// (nn), as at its own +.
+// (nn), as at its own +. A short text is made from the stack, and where its bytes are
+// ASCII each part's characters are its bytes (one test of the whole, where counting the
+// characters of each part cost a sixth of the making of a move's name).
+template <size_t N>
+static I joined_work(const I (&c)[N]) {
+    I run = c[0], work = 0;
+    for (size_t i = 1; i < N; ++i) {
+        run += c[i];
+        work += run;
+    }
+    return work;
+}
 template <class... T>
 static Str scatn(St& s, const T&... x) {
-    const Str* v[] = {&x...};
-    constexpr size_t n = sizeof...(T);
-    I run = 0, work = 0;
+    I len[sizeof...(T)] = {(I)nn(x).size()...};   // (in order: the first none stops)
     size_t bytes = 0;
-    for (size_t i = 0; i < n; ++i) {
-        run += chars(nn(*v[i]));
-        if (i) work += run;
-        bytes += v[i]->size();
-    }
-    W(s, work);
+    for (I b : len) bytes += (size_t)b;
     if (bytes <= 64) {   // (a short text: made from the stack at once)
         char buf[64 + 16];
         size_t k = 0;
-        for (size_t i = 0; i < n; ++i) k = put_short(buf, k, *v[i]);
+        ((k = put_short(buf, k, x)), ...);
+        if (!ascii_bytes(buf, k)) {
+            size_t i = 0;
+            ((len[i++] = chars(x)), ...);
+        }
+        W(s, joined_work(len));
         return Str(buf, k);
     }
+    size_t i = 0;
+    ((len[i++] = chars(x)), ...);
+    W(s, joined_work(len));
     Str out;
     out.reserve(bytes);
-    for (size_t i = 0; i < n; ++i) out.append(*v[i]);
+    (out.append(x), ...);
     return out;
 }

@@ -1,0 +1,30 @@
+"""The parts of ``a + b + ...`` of texts in a kernel (a part of ``kernel.Gen``: its
+``_texts_joined`` joins them with one call of ``scatn``, cxx/kernel_texts.hpp).
+
+A part ``if c then x else y`` was a new text, a copy of the one taken (``Str(T7)``: a
+text of the rules, or a table's, copied for a moment): it is now a reference to the
+one taken, read where it is. ``scatn`` reads its parts before the expression it is in
+ends, and a text made for a part (a call, another join) lives until then, so the
+reference is good while it is read. Only ``scatn``'s parts are written so: a reference
+elsewhere could outlive the text made for it."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .kernel_types import BOOL
+
+
+class TextParts:
+    """Methods of ``kernel.Gen`` (its ``expr``)."""
+
+    if TYPE_CHECKING:
+        def expr(self, e, sc: dict, want=None) -> str: ...
+
+    def _text_part(self, e, sc: dict, t) -> str:
+        """A part of a join of texts: where it is ``if c then x else y``, the one taken as
+        a reference (each of x and y a part again), else the text itself."""
+        if e.node != "CondExpr":
+            return self.expr(e, sc, t)
+        a, b = self._text_part(e.then, sc, t), self._text_part(e.other, sc, t)
+        return (f"({self.expr(e.cond, sc, BOOL)} ? static_cast<const Str&>({a}) "
+                f": static_cast<const Str&>({b}))")
