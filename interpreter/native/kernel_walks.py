@@ -1,0 +1,118 @@
+"""Rays and walks over a board in a kernel (a part of ``kernel.Gen``): ``ray(start,
+file: 1, rank: -1)``, made once per cell and steps and shared, and ``connected(x for x
+in REL(start) if cond)``, the cells reached from a start (helpers._connected)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...dsl.check import walks_edges
+from ...dsl.types import T
+from .kernel_types import BOOL, INT, Unsupported
+
+RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
+RAY_MEMO_MAX = 1 << 16  # ...where there are at most this many (cells x steps)
+# at the head of a loop over a board's cells (a table made before any game, or a part of
+# one: kernel_cells.py): each is a cell, never none, which spares the test of each use
+CELL_ID = "if ({} < 0) __builtin_unreachable(); "
+
+
+class BoardWalks:
+    """Methods of ``kernel.Gen`` (its ``expr``, ``ty``, ``tables``)."""
+
+    if TYPE_CHECKING:
+        from typing import Any
+        tables: Any
+        ns: dict
+        nz: int
+        c: Any
+
+        def expr(self, e, sc: dict, want=None) -> str: ...
+        def ty(self, e) -> T: ...
+        def fresh(self, base: str) -> str: ...
+
+    def _Ray(self, e, sc):
+        board = self.ty(e.start).arg
+        keys = tuple(a.name for a in e.steps)
+        at = self.tables.cell_at(board, keys)
+        if at in self.tables.cell_types:
+            raise Unsupported("a ray along coordinates that are not numbers")
+        coords = [self.tables.value_table(("C", k), self.ns["C_" + k], INT) for k in keys]
+        fn = self.tables.made.get(("RAY", board, keys))
+        if fn is None:
+            fn = self.tables.made["RAY", board, keys] = f"RAY{len(self.tables.made)}"
+            params = "".join(f", I d{i}" for i in range(len(keys)))
+            start = " ".join(f"I c{i} = {t}[a];" for i, t in enumerate(coords))
+            anyd = " || ".join(f"d{i} != 0" for i in range(len(keys)))
+            step = " ".join(f"c{i} = add(c{i}, d{i});" for i in range(len(keys)))
+            call = ", ".join(f"c{i}" for i in range(len(keys)))
+            self.tables.statics.append(
+                f"static List<Id> {fn}_(Id a{params}) {{ if (a < 0 || !({anyd})) "
+                f"return List<Id>(); Vec<Id> out; out.reserve(8); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
+                f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
+            self.tables.statics.append(self._ray_memo(fn, len(keys)))
+        # (a step none fails in Python unless every step is none or 0: the kernel stops)
+        steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
+        return f"{fn}({self.expr(e.start, sc)}{steps})"
+
+    def _ray_memo(self, fn: str, k: int) -> str:
+        """``fn``: the ray of ``fn_`` (a list that depends on its cell and steps alone),
+        made once per cell and steps of at most RAY_STEP each way and then shared (the
+        rules' loops walk the same rays at every turn); other steps are made each time."""
+        span = 2 * RAY_STEP + 1
+        size = self.nz * span ** k
+        params = "".join(f", I d{i}" for i in range(k))
+        args = "".join(f", d{i}" for i in range(k))
+        if size > RAY_MEMO_MAX:
+            return f"static inline List<Id> {fn}(Id a{params}) {{ return {fn}_(a{args}); }}"
+        inside = " && ".join(f"d{i} >= -{RAY_STEP} && d{i} <= {RAY_STEP}" for i in range(k))
+        index = "(size_t)a"
+        for i in range(k):
+            index = f"({index} * {span} + (size_t)(d{i} + {RAY_STEP}))"
+        # (the tables made when the module loads: no guard at each call; the ray read
+        # from its table in the caller, only one not yet made made by a call)
+        return (f"static List<Id>* const {fn}_made = new List<Id>[{size}]; "
+                f"static uint8_t* const {fn}_known = new uint8_t[{size}](); "
+                f"__attribute__((noinline)) static List<Id> {fn}_new(Id a{params}) {{ "
+                f"if (a < 0 || a >= {self.nz} || !({inside})) return {fn}_(a{args}); size_t k_ = {index}; "
+                f"{fn}_made[k_] = {fn}_(a{args}); {fn}_known[k_] = 1; return {fn}_made[k_]; }} "
+                f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
+                f"return {fn}_new(a{args}); size_t k_ = {index}; "
+                f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }}")
+
+    def _connected(self, e, sc):
+        """``connected(x for x in REL(start) if cond)``: helpers._connected."""
+        comp = e.comp
+        cl = comp.clauses[0]
+        edges = walks_edges(self.c, cl.iter)   # across(EDGES, START): through open edges
+        closed = edges and len(cl.iter.args) == 3   # (edges taken as closed too: once, after the start)
+        if edges:
+            cells, sides = self.tables.edges(self.ty(cl.iter.args[0]).arg)
+            near = f"across(s, {cells}, {sides}, found_[k_]{', closed_' if closed else ''})"
+        else:
+            near = f"{self.tables.relation(cl.iter.func)[0]}[found_[k_]]"
+        start = cl.iter.args[1 if edges else 0]
+        st = self.ty(start)
+        s0 = self.expr(start, sc)
+        if closed:
+            s0 = (f"([&]() -> Id {{ st1_ = {s0}; closed_ = {self.expr(cl.iter.args[2], sc, self.ty(cl.iter.args[2]))}; "
+                  f"return st1_; }}())")
+        var = self.fresh(cl.var)
+        inner = dict(sc)
+        inner[cl.var] = (var, T("cell", st.arg if st.tag != "list" else st.arg.arg))
+        cond = "true" if comp.cond is None else self.expr(comp.cond, inner, BOOL)
+        if st.tag == "list":
+            first = (f"const List<Id> st_ = {s0}; I work_ = (I)st_.size(); "
+                     f"for (Id {var} : st_) {{ if ({var} >= 0 && seen_.add({var})) {{ if ({cond}) found_.push_back({var}); }} }} ")
+        else:   # (one start cell: as a list of one)
+            first = (f"I work_ = 1; {{ Id {var} = {s0}; if ({var} >= 0 && seen_.add({var})) {{ "
+                     f"if ({cond}) found_.push_back({var}); }} }} ")
+        if closed:
+            first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
+        # (the cells beside each one found: each written at the end, its condition's
+        # truth added to the length, no branch on it: Walked, cxx/kernel_rt.hpp)
+        return (f"([&]() -> List<Id> {{ Seen seen_(s); Walked found_; {first}"
+                f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
+                f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ "
+                f"{'' if edges else CELL_ID.format(var)}"
+                f"if (seen_.add({var})) found_.push_if({var}, (bool)({cond})); }} }} "
+                f"W(s, work_); return found_.list(); }}())")
