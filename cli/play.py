@@ -623,8 +623,8 @@ class PlaySession:
         from ..interpreter.play import display
         from ..interpreter.play.views import view
         verb = view(self.game, seat)["pending"]["verb"] or "move"
-        return render.literal(display.text(self.prog, verb,
-                                           tr(self.lang, "Choose: {verb}", verb=verb)))
+        return render.literal(display.text(self.prog, verb, tr(
+            self.lang, "Choose: {verb}", verb=display.verb_word(self.prog, verb))))
 
     def details(self, seat: int, what: str) -> None:
         """A details view, whole whatever the terminal's size (it may scroll): the boards
@@ -746,12 +746,8 @@ class PlaySession:
         return True
 
     def move_keys(self, m) -> set[str]:
-        """How a move may be typed: its notation and, when it starts with the decision's
-        verb, the rest of it (ignoring case and runs of spaces)."""
-        verb = getattr(self.game.decision, "verb", None) or ""
-        full = " ".join(m.notation.split()).casefold()
-        bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
-        return {full, bare}
+        """How a move may be typed (``render.typed_keys``)."""
+        return render.typed_keys(self.prog, getattr(self.game.decision, "verb", None), m.notation)
 
     def words(self) -> list[str]:
         """What the line editor completes: the legal moves as they may be typed (with and
@@ -760,7 +756,7 @@ class PlaySession:
         verb = getattr(self.game.decision, "verb", None) or ""
         out = []
         for m in self.game.legal_moves():
-            out.append(m.notation)
+            out += dict.fromkeys([m.notation, render.worded(self.prog, m.notation, verb)])
             if verb and m.notation.startswith(verb + " "):
                 out.append(m.notation[len(verb) + 1:])
         try:

@@ -472,7 +472,16 @@ class Game:
         aliased = self._by_alias(moves, text)
         if aliased is not None:
             return aliased
-        from .display import old_places, typed_cells
+        from .display import old_places, typed_cells, typed_verb
+        alone = self.R.pending.get("alone")
+        verbs = [v for v in (verb, *([alone] if isinstance(alone, str) else alone or ())) if v]
+        said = typed_verb(self.program, text, verbs)
+        if said != text and text.split()[0].casefold() not in {v.casefold() for v in verbs}:
+            # the verb typed in the locale's word (name action.VERB): 'verjagen r2c1'
+            try:
+                return self._match(moves, said)
+            except IllegalMove as e:   # (the error names the text as typed)
+                raise IllegalMove(str(e).replace(repr(said), repr(text), 1)) from None
         older = old_places(self.program, text)
         if older != text:
             # a per-player zone's seat counted from 0 (hand:1#3), as older records wrote it
