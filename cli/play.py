@@ -754,7 +754,7 @@ class PlaySession:
         without the verb, and each move's first alias: chess's Nf3), then the commands."""
         from ..interpreter import RuleError
         verb = getattr(self.game.decision, "verb", None) or ""
-        out = []
+        out: list[str] = []
         for m in self.game.legal_moves():
             out += dict.fromkeys([m.notation, render.worded(self.prog, m.notation, verb)])
             if verb and m.notation.startswith(verb + " "):

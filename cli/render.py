@@ -675,11 +675,11 @@ def typed_keys(prog, verb: str | None, notation: str) -> set[str]:
     with the verb in the locale's word (``verjagen r2c1`` for ``chase r2c1``), as the
     move lists show it."""
     keys = set()
+    verbs = {verb, _display().verb_word(prog, verb)} if verb else set()
     for written in {notation, worded(prog, notation, verb)}:
         full = " ".join(written.split()).casefold()
         keys.add(full)
-        for said in {verb, verb and _display().verb_word(prog, verb)} - {None, ""}:
-            said = " ".join(said.split()).casefold()
+        for said in (" ".join(v.split()).casefold() for v in verbs):
             if full.startswith(said + " "):
                 keys.add(full[len(said) + 1:])
     return keys
