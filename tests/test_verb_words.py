@@ -4,6 +4,7 @@ word, the notation (records, what is typed) stays the verb, and the word may be 
 too. A word for a verb no decision has is a located warning."""
 from __future__ import annotations
 
+import json
 import random
 import re
 
@@ -48,6 +49,14 @@ def test_the_german_verb_may_be_typed_and_the_record_keeps_the_notation(tmp_path
     # the game itself reads the word (so do records typed by hand and the web table)
     assert game.apply(f"  VERJAGEN   {target} ").notation == f"chase {target}"
     assert game.apply("angreifen " + game.legal_moves()[0].notation.split()[1]).notation.startswith("with ")
+
+
+def test_a_replay_reads_the_word_and_its_json_keeps_the_notation(tmp_path):
+    _, moves = _play(tmp_path, "1", "1")
+    shown = CliRunner().invoke(app, ["replay", str(tmp_path / "c.json"), "--no-color"])
+    assert f"Spieler 1: verjagen {moves[0].split()[1]} — " in shown.output, shown.output
+    data = CliRunner().invoke(app, ["replay", str(tmp_path / "c.json"), "--json"])
+    assert [m["notation"] for m in json.loads(data.stdout)["moves"]] == moves
 
 
 def test_a_wrong_move_in_the_german_verb_is_refused_as_typed():
