@@ -63,7 +63,7 @@ def command(
         raise fail("the game is not over: --reveal would show the hidden information of a game "
                    "still in play; add --unfinished to show it all the same", 2)
     seat = "all" if reveal else (as_seat - 1 if as_seat is not None else SPECTATOR)
-    moves = _moves(prog, played, game, seat)
+    moves = _moves(prog, played, game, seat, worded=not json_out)
     if jout.on:
         jout.emit(_document(record_file, rec, prog, game, moves, reveal, as_seat, seat))
         return
@@ -87,8 +87,9 @@ def _replayed(prog, rec, quiet: bool):
     return played, game
 
 
-def _moves(prog, played: list, game, seat) -> list:
-    """(mover, notation shown, text) of each move as ``seat`` saw it."""
+def _moves(prog, played: list, game, seat, worded: bool = True) -> list:
+    """(mover, notation shown, text) of each move as ``seat`` saw it (``worded``: its
+    verb in the locale's word, for people; the JSON keeps the notation's verb)."""
     from rich.text import Text
 
     from . import render
@@ -99,7 +100,7 @@ def _moves(prog, played: list, game, seat) -> list:
         after = played[k + 1][0] if k + 1 < len(played) else game
         m = before.find_move(notation)
         mover = m.player
-        shown, text = render.describe_move(before, m, tc, seat, after)
+        shown, text = render.describe_move(before, m, tc, seat, after, worded=worded)
         if k >= secret_from and seat not in ("all", mover):
             shown = tr(language(prog), "(hidden)")
             text = Text(shown)

@@ -626,7 +626,7 @@ class PlaySession:
         from ..interpreter.play.views import view
         pending = view(self.game, seat)["pending"]
         verb = pending["verb"] or "move"
-        text = display.text(self.prog, verb, tr(self.lang, "Choose: {verb}", verb=verb))
+        text = display.text(self.prog, verb, tr(self.lang, "Choose: {verb}", verb=display.verb_word(self.prog, verb)))
         if pending.get("picked"):   # (several picks each: the seat's own so far)
             text += " — " + tr(self.lang, "picked: {items}", items=", ".join(pending["picked"]))
         return render.literal(text)
@@ -751,21 +751,17 @@ class PlaySession:
         return True
 
     def move_keys(self, m) -> set[str]:
-        """How a move may be typed: its notation and, when it starts with the decision's
-        verb, the rest of it (ignoring case and runs of spaces)."""
-        verb = getattr(self.game.decision, "verb", None) or ""
-        full = " ".join(m.notation.split()).casefold()
-        bare = full[len(verb) + 1:] if verb and full.startswith(verb.casefold() + " ") else full
-        return {full, bare}
+        """How a move may be typed (``render.typed_keys``)."""
+        return render.typed_keys(self.prog, getattr(self.game.decision, "verb", None), m.notation)
 
     def words(self) -> list[str]:
         """What the line editor completes: the legal moves as they may be typed (with and
         without the verb, and each move's first alias: chess's Nf3), then the commands."""
         from ..interpreter import RuleError
         verb = getattr(self.game.decision, "verb", None) or ""
-        out = []
+        out: list[str] = []
         for m in self.game.legal_moves():
-            out.append(m.notation)
+            out += dict.fromkeys([m.notation, render.worded(self.prog, m.notation, verb)])
             if verb and m.notation.startswith(verb + " "):
                 out.append(m.notation[len(verb) + 1:])
         try:

@@ -664,6 +664,27 @@ def _items_in(v, type_code: str) -> list[int]:
     return [v] if type_code == "item" and v is not None else []
 
 
+def worded(prog, notation: str, verb: str | None) -> str:
+    """A move's notation with its verb in the locale's word (``display.worded``)."""
+    return _display().worded(prog, notation, verb)
+
+
+def typed_keys(prog, verb: str | None, notation: str) -> set[str]:
+    """How a move may be typed at the prompt (ignoring case and runs of spaces): its
+    notation and, when it starts with the decision's verb, the rest of it; and the same
+    with the verb in the locale's word (``verjagen r2c1`` for ``chase r2c1``), as the
+    move lists show it."""
+    keys = set()
+    verbs = {verb, _display().verb_word(prog, verb)} if verb else set()
+    for written in {notation, worded(prog, notation, verb)}:
+        full = " ".join(written.split()).casefold()
+        keys.add(full)
+        for said in (" ".join(v.split()).casefold() for v in verbs):
+            if full.startswith(said + " "):
+                keys.add(full[len(said) + 1:])
+    return keys
+
+
 def move_line(lead: Text, notation: str, text: Text) -> Text:
     """A move as the log of a game prints it: who, the notation, and " — " with the
     readable text when there is one."""
@@ -675,12 +696,14 @@ def move_line(lead: Text, notation: str, text: Text) -> Text:
 
 
 def describe_move(game_before, move, type_code: str, seat, game_after=None,
-                  short: bool = False, before_view: dict | None = None) -> tuple[str, Text]:
+                  short: bool = False, before_view: dict | None = None,
+                  worded: bool = True) -> tuple[str, Text]:
     """(notation, readable text) of a move as ``seat`` may see it. An item the seat
     cannot see before nor after the move is written as 'a <kind>', and then the
     notation (which names items) is replaced by the verb alone. ``short``: items by
     their short labels. ``before_view``: the seat's view of ``game_before`` where the
-    caller has it (a screen of many moves makes it once, not once a move)."""
+    caller has it (a screen of many moves makes it once, not once a move). ``worded``:
+    the verb in the locale's word (``name action.VERB``), else as the notation has it."""
     from ..interpreter.play.views import choice_hidden, item_visible, view as make_view
 
     def can_see(item: int) -> bool:
@@ -690,15 +713,18 @@ def describe_move(game_before, move, type_code: str, seat, game_after=None,
             game_after is not None and item_visible(game_after, item, seat))
     if before_view is None:
         before_view = make_view(game_before, seat)
+    prog = game_before.program
     text = value_text(game_before, before_view, move.value, type_code, can_see, short)
-    notation = literal(move.notation)
+    verb = before_view["pending"]["verb"] if before_view.get("pending") else None
+    # (the verb in the locale's word, name action.VERB: typed, it reads back as the verb)
+    notation = literal(_display().worded(prog, move.notation, verb) if worded else move.notation)
+    alone = literal(_display().verb_word(prog, verb) if worded else verb) if verb \
+        else tr(language(prog), "(hidden)")
     if not all(can_see(i) for i in _items_in(move.value, type_code)):
-        verb = before_view["pending"]["verb"] if before_view.get("pending") else None
-        notation = literal(verb) if verb else tr(language(game_before.program), "(hidden)")
+        notation = alone
     if choice_hidden(game_before, move.player, seat):
         # (a secret choice into a variable the seat never sees: the verb alone)
-        verb = before_view["pending"]["verb"] if before_view.get("pending") else None
-        notation, text = literal(verb) if verb else tr(language(game_before.program), "(hidden)"), Text()
+        notation, text = alone, Text()
     if move.value is None or (text.plain and (notation == text.plain
                                               or notation.endswith(" " + text.plain))):
         text = Text()  # 'guess higher', not 'guess higher — higher'; 'roll', not 'roll — -'

@@ -81,6 +81,8 @@ class DeclChecks:
         for d in decls:
             if d.node == "ProseDecl":
                 self._check_prose(d, others)
+            if d.node == "NameDecl" and d.path.startswith("action."):
+                self._check_verb_name(d, others)
             if d.node == "TextDecl":
                 self._check_text(d, places)
 
@@ -123,6 +125,20 @@ class DeclChecks:
             errors.did_you_mean(d.key, keys) or
             "prose is for overview, setup, turn, end, score, procedure.NAME, action.VERB "
             "or variant.NAME", severity="warning"))
+
+    def _check_verb_name(self, d: ir.NameDecl, others: dict[str, str]) -> None:
+        """A ``name action.VERB "word"``: ``VERB`` is the verb of a decision (or ``tie``),
+        of this ruleset or of a variant of its folder that is not chosen now."""
+        verb = d.path.removeprefix("action.")
+        verbs = [v for v, what in others.items() if what != "the UI text"]
+        if verb in verbs or verb in self.m.variant_texts:
+            return
+        span = d.span.model_copy(update={"column": d.span.column + len("name ")})
+        self.d.add(errors.Diagnostic(
+            "check/unknown-verb", span, f"no decision has the verb '{verb}'",
+            errors.did_you_mean(verb, verbs) or
+            "'name action.VERB' names the verb of a decision ('as \"verb\"') or 'tie'",
+            severity="warning", length=len(d.path)))
 
     def _check_text(self, d: ir.TextDecl, places: dict[str, set[str]]) -> None:
         """A ``text KEY "..."``: its key is used, its placeholders are the key's."""
@@ -676,6 +692,8 @@ class DeclChecks:
         elif head in c.kinds:
             if tail not in c.kinds[head]:
                 self.d.add(errors.no_attribute(d.span, head, tail, c.kinds[head]))
+        elif head == "action" and d.node == "NameDecl":
+            return   # (a verb's word: checked with the texts, once the verbs are known)
         elif head == "variant":
             variants = getattr(self.m, "variant_names", [])
             if tail not in variants:

@@ -375,7 +375,9 @@ def test_the_warning_examples_and_their_hints():
             prog, _ = compile_fragment(block.text, block.id)
             hints[block.comment("warning")] = prog.warnings[0].hint
     assert hints == {"check/unused-text": "did you mean 'play'?",
-                     "check/unknown-placeholder": "available: {n}"}
+                     "check/unknown-placeholder": "available: {n}",
+                     "check/unknown-verb": "did you mean 'play'?"}
+    assert "The warning asks \"did you mean 'play'?\"" in DOC_TEXT
     assert "The first warning asks \"did you mean 'play'?\"" in DOC_TEXT
     assert "the second lists the placeholder that\nexists, `{n}`" in DOC_TEXT
 

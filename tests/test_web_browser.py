@@ -519,3 +519,28 @@ def test_on_a_phone_the_board_comes_before_the_list_of_moves(browser, shots, tmp
         assert errors == [] and errors2 == []
     finally:
         server.stop()
+
+
+def test_the_moves_read_the_locale_s_verb_and_send_the_notation(browser, tmp_path):
+    """German Cherokee (``name action.chase "verjagen"``): the buttons say the cell and
+    the card under the decision's prompt, they send the notation (``chase r2c1``), and
+    the last move reads the German verb."""
+    server = Server("cherokee", "--players", "2", "--bot", "2=random", "--locale", "de",
+                    "--seed", "4", "--db", str(tmp_path / "tables.sqlite"))
+    try:
+        page, errors = _page(browser, server.links["seats"]["1"])
+        page.wait_for_selector("#moves button:not([disabled])")
+        buttons = page.locator("#moves button:not([disabled])")
+        assert page.inner_text("#choose") == "Wähle ein Mitglied, das verjagt wird"
+        texts = [buttons.nth(k).inner_text() for k in range(buttons.count())]
+        sent = [buttons.nth(k).get_attribute("data-move") for k in range(buttons.count())]
+        assert all(t.startswith("r") and ": " in t for t in texts), texts
+        assert all(s.startswith("chase r") for s in sent), sent
+        version = page.get_attribute("body", "data-version")
+        buttons.first.click()
+        page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
+        page.wait_for_selector("#last-move:not([hidden])")
+        assert f"verjagen {sent[0].split()[1]}" in page.inner_text("#last-move")
+        assert errors == []
+    finally:
+        server.stop()

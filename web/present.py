@@ -239,6 +239,7 @@ class LastMove:
         self.player = move.player
         self.notation = move.notation
         self.verb = decision.verb
+        self.verb_word = display.verb_word(prog, decision.verb) if decision.verb else None
         self.value, self.code = move.value, decision.type
         self.cells = _cells(prog, move.value, decision.type)
         self.simultaneous = game.simultaneous
@@ -264,7 +265,8 @@ class LastMove:
             if s not in self.hidden:
                 zones, ivars = self.before.get(s, ({}, None))
                 seen = Seen(zones, ivars, self._sees(game, s))
-                self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen)
+                self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen,
+                                           self.verb)
         self.before = {}
         self.said_before, self.said = said_before, said(game)
         if fell:
@@ -285,7 +287,8 @@ class LastMove:
         it may know that fell with it and that no message of the ruleset tells."""
         said = {"said_before": self.said_before, "said": self.said, "fell": self.fell.get(seat, [])}
         if seat in self.hidden:
-            return {"player": self.player, "notation": self.verb, "text": self.verb, "cells": [], **said}
+            return {"player": self.player, "notation": self.verb, "text": self.verb_word, "cells": [],
+                    **said}
         return {"player": self.player, "notation": self.notation,
                 "text": self.words.get(seat, self.notation), "cells": list(self.cells), **said}
 
@@ -301,11 +304,12 @@ def document(table, seat: int) -> dict:
     shown = {str(i): _label(prog, i, ivars) for i in sorted(items)}
     code = game.decision.type if to_move else ""
     seen = Seen(view["zones"], ivars, lambda i: str(i) in shown)
+    verb = game.decision.verb if to_move else None
     moves = ([{"notation": m.notation, "start": start(prog, m.value, code, shown),
-               "text": move_words(prog, m.notation, m.value, code, seen)}
+               "text": move_words(prog, m.notation, m.value, code, seen, verb)}
               for m in game.legal_moves(seat)]
              if seat in to_move and seat not in table.bots else [])
-    verb = game.decision.verb if moves else None
+    verb = verb if moves else None
     last = table.last
     return {
         "format": FORMAT,

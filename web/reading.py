@@ -58,21 +58,23 @@ def value_words(prog, value, code: str, seen: Seen) -> str:
     return display.value_text(prog, value, code)
 
 
-def move_words(prog, notation: str, value, code: str, seen: Seen) -> str:
+def move_words(prog, notation: str, value, code: str, seen: Seen, verb: str | None = None) -> str:
     """A move in one readable form: its verb and its value in words where the notation
     is the verb and the value's notation (``play wolf-man-6`` → ``play Wolf man 6``,
     ``chase r2c1`` → ``chase r2c1: Wild Potato woman 4``); else the notation, with the
     value in words after a dash when they add something (a move the ruleset writes its
-    own way)."""
+    own way). The decision's ``verb`` is written in the locale's word
+    (``display.worded``: ``verjagen r2c1: ...``)."""
     words = value_words(prog, value, code, seen)
+    shown = display.worded(prog, notation, verb)
     if not words:
-        return notation
-    verb, _, rest = notation.partition(" ")
+        return shown
+    head, _, rest = notation.partition(" ")
     if rest and rest == display.value_notation(prog, value, code):
-        return f"{verb} {words}"
+        return f"{display.worded(prog, head, verb)} {words}"
     if notation == words or notation.endswith(" " + words):
-        return notation
-    return f"{notation} — {words}"
+        return shown
+    return f"{shown} — {words}"
 
 
 def legend_key(prog, items) -> list[dict]:

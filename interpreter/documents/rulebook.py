@@ -413,8 +413,10 @@ class _Builder:
         return (Code(f"{a}: {t}"),) + ((f" ({shown})",) if shown != a else ())
 
     def verb(self, verb: str) -> Text:
-        text = self.c.texts.get(verb)
-        return (Code(verb),) if not text or text == verb else (Code(verb), f" ({text})")
+        """A verb as typed, with its word (``name action.VERB``) and its prompt."""
+        word = (self.c.names.get(f"action.{verb}") or ("",))[0]
+        said = [t for t in (word, self.c.texts.get(verb)) if t and t != verb]
+        return (Code(verb), f" ({': '.join(said)})") if said else (Code(verb),)
 
     def book(self) -> Rulebook:
         s = self.say

@@ -157,6 +157,37 @@ def text(prog: Program, key: str, default: str) -> str:
     return prog.checked.texts.get(key, default)
 
 
+def verb_word(prog: Program, verb: str) -> str:
+    """A decision's verb as people read it: its name (``name action.VERB "..."``, the
+    locale's word), else the verb itself."""
+    got = prog.checked.names.get(f"action.{verb}")
+    return got[0] if got else verb
+
+
+def worded(prog: Program, notation: str, verb: str | None = None) -> str:
+    """A move's notation with its verb in the locale's word (``chase r2c1`` →
+    ``verjagen r2c1``): the decision's ``verb`` where the notation begins with it, or
+    a move that is a verb alone (``pass``). Only for reading: the notation stays what
+    records store and what is typed (``typed_verb`` reads the word back)."""
+    head, sep, rest = notation.partition(" ")
+    if head == verb or (not sep and f"action.{head}" in prog.checked.names):
+        return verb_word(prog, head) + sep + rest
+    return notation
+
+
+def typed_verb(prog: Program, text: str, verbs) -> str:
+    """``text`` with the word of one of ``verbs`` it begins with (``worded``), in any
+    letter case, written as that verb (``Verjagen r2c1`` → ``chase r2c1``); else
+    ``text`` unchanged."""
+    typed = text.split()
+    folded = [w.casefold() for w in typed]
+    for verb in verbs:
+        said = [w.casefold() for w in verb_word(prog, verb).split()]
+        if said and said != [verb.casefold()] and folded[:len(said)] == said:
+            return " ".join([verb, *typed[len(said):]])
+    return text
+
+
 # The words for true and false in the languages the bundled locales are written in, for
 # a locale that does not give its own (``text yes "..."``, ``text no "..."``), by
 # language code and by the name a locale declares (``language "Deutsch"``).

@@ -472,6 +472,9 @@ class Game:
         aliased = self._by_alias(moves, text)
         if aliased is not None:
             return aliased
+        worded = self._by_word(moves, text)
+        if worded is not None:
+            return worded
         from .display import old_places, typed_cells
         older = old_places(self.program, text)
         if older != text:
@@ -488,6 +491,23 @@ class Game:
         from ...dsl.errors import did_you_mean
         hint = did_you_mean(want, [m.notation for m in moves])
         raise IllegalMove(f"{text!r} is not a legal move now" + (f"; {hint}" if hint else ""))
+
+    def _by_word(self, moves: list[Move], text: str) -> Move | None:
+        """The move ``text`` names with a verb of the decision typed in the locale's word
+        (``name action.VERB``: ``verjagen r2c1`` for ``chase r2c1``); None when it
+        begins with no such word (an IllegalMove, naming the text as typed, when the
+        rest is no move)."""
+        from .display import typed_verb
+        pend = self.R.pending
+        alone = pend.get("alone")
+        verbs = [v for v in (pend["verb"], *([alone] if isinstance(alone, str) else alone or ())) if v]
+        said = typed_verb(self.program, text, verbs)
+        if said == text or text.split()[0].casefold() in {v.casefold() for v in verbs}:
+            return None
+        try:
+            return self._match(moves, said)
+        except IllegalMove as e:   # (the error names the text as typed)
+            raise IllegalMove(str(e).replace(repr(said), repr(text), 1)) from None
 
     def _by_alias(self, moves: list[Move], text: str) -> Move | None:
         """The move one of whose aliases (``alias "verb"(m) = ...``) is ``text``: as

@@ -127,10 +127,12 @@ function renderStatus() {
 }
 
 function commonVerb(moves) {
-  // the verb every move is written with ("chase" of "chase r2c1: Birds woman 7"), if
-  // they share one: the list's heading says it once and the buttons the rest
+  // the verb every move is written with ("chase" of "chase r2c1: Birds woman 7", or
+  // its locale's word: "verjagen"), if they share one: the list's heading says it once
+  // and the buttons the rest
   const verb = moves.length ? moves[0].text.split(" ")[0] : null;
-  const shares = (m) => m.text.startsWith(verb + " ") && m.notation.startsWith(verb + " ");
+  const typed = moves.length ? moves[0].notation.split(" ")[0] : null;
+  const shares = (m) => m.text.startsWith(verb + " ") && m.notation.startsWith(typed + " ");
   return verb && moves.every(shares) ? verb : null;
 }
 
