@@ -68,6 +68,31 @@ class PrivateFlow:
         elif not join:
             self.carried.pop(name, None)
 
+    def _carry_loop(self, body) -> None:
+        """A loop's body runs again after itself: a local it sets (at any depth) from a
+        private variable holds that value from the loop's start on (``log "{x}"`` before
+        ``x = secret(p)`` in the body shows it on the next round)."""
+        env = self.proc_locals
+        if env is None:
+            return
+        sets = [b for n in ir.walk(body) for b in _binding(n)]
+        held = {n: s for n, s in self.carried.items() if not s.startswith(RANDOM)}
+        grown = True
+        while grown:
+            grown = False
+            for name, exprs in sets:
+                source = next((s for e in exprs for s in self._held_sources(e, held)), None)
+                if source is not None and name not in held:
+                    held[name], grown = source, True
+        for name, source in held.items():
+            if name in env and self.carried.get(name) != source:
+                self._hold(name, source)
+
+    def _held_sources(self, e, held: dict[str, str]) -> list[str]:
+        read = self._private_read(e, set())
+        return [*([read] if read else []),
+                *(held[n.name] for n in ir.walk(e) if getattr(n, "node", "") == "Var" and n.name in held)]
+
     def _random_step(self, names) -> None:
         """``roll a, b from ...`` or ``pick x at random from ...`` binds ``names``."""
         for name in names:
@@ -102,3 +127,19 @@ class PrivateFlow:
         """The private variable ``e`` reads, directly, through the functions it calls, or
         through a local that holds its value."""
         return next((s for s in self._sources(e) if not s.startswith(RANDOM)), None)
+
+
+def _binding(n) -> list[tuple[str, list]]:
+    """The local a statement sets and the expressions it computes the value from."""
+    match getattr(n, "node", ""):
+        case "Let":
+            return [(n.var, [n.value])]
+        case "Assign" if n.player is None:
+            return [(n.var, [n.value])]
+        case "IndexAssign" if n.target.node == "Var":
+            return [(n.target.name, [n.value])]
+        case "For":
+            return [(n.var, [n.iter])]
+        case "Best":
+            return [(n.var, [n.options, *n.keys])]
+    return []

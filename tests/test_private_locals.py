@@ -53,6 +53,10 @@ def _load(tmp_path, text: str):
     ("let x = 0\n  if got > 0 {\n    x = x + limit(players[1])\n  }\n  log said \"{x}\"", "x"),
     ("let xs = [0, 0]\n  xs[1] = limit(players[1])\n  log said \"{xs}\"", "xs"),
     ("let w = role(players[1])\n  log said \"{w}\"", "w"),
+    # a loop's body runs again: what it sets after the message is shown next round
+    ("let x = 0\n  for i in [1, 2] {\n    log said \"{x}\"\n    x = limit(players[1])\n  }", "x"),
+    ("let x = 0\n  let n = 0\n  while n < 2 max 3 {\n    log said \"{x}\"\n    let y = 0\n"
+     "    y = limit(players[1])\n    x = y\n    n = n + 1\n  }", "x"),
 ])
 def test_a_message_may_not_show_a_local_holding_a_private_value(tmp_path, body, local):
     with pytest.raises(MeepleError) as err:
