@@ -46,6 +46,69 @@ class PrivateFlow:
 
     def _carry_start(self) -> None:
         self.carried, self.unshown, self.shown, self.crossed = {}, {}, set(), set()
+        for name, source in getattr(self, "private_params", {}).get(self.proc_name, {}).items():
+            self._hold(name, source)
+
+    def _private_calls(self, decls) -> None:
+        """Which parameters of a procedure a call may give a private value, and which
+        procedures may return one (``let x = call peek()``), before the procedures are
+        checked (a caller may come before or after its procedure): each body read as a
+        whole, whatever the order of its statements, until nothing more is found."""
+        self.private_params: dict[str, dict[str, str]] = {}
+        self.private_results: dict[str, str] = {}
+        names = {"SetupDecl": "setup", "TurnDecl": "turn", "AtEndDecl": "at end"}
+        bodies = [(d.name if d.node == "ProcedureDecl" else names[d.node], d.body)
+                  for d in decls if d.node in ("ProcedureDecl", *names)]
+        grown = True
+        while grown:
+            grown = False
+            for name, body in bodies:
+                grown = self._passes_private(name, body) or grown
+
+    def _passes_private(self, name: str, body) -> bool:
+        """Reads one body for ``_private_calls``: True if it found something new."""
+        held = self._held_in(body, dict(self.private_params.get(name, {})))
+        found = False
+        for n in ir.walk(body):
+            kind = getattr(n, "node", "")
+            proc = self.c.procedures.get(n.proc) if kind in ("CallProc", "CallResult") else None
+            for prm, arg in zip(proc.params if proc else [], n.args if proc else []):
+                source = next(iter(self._held_sources(arg, held)), None)
+                params = self.private_params.setdefault(n.proc, {})
+                if source is not None and prm.name not in params:
+                    params[prm.name], found = source, True
+            if kind == "Return" and n.value is not None and name not in self.private_results:
+                source = next(iter(self._held_sources(n.value, held)), None)
+                if source is not None:
+                    self.private_results[name], found = source, True
+        return found
+
+    def _held_in(self, body, held: dict[str, str]) -> dict[str, str]:
+        """The locals a body may set (at any depth, in any order) from a private value,
+        given those in ``held``: each -> the private variable."""
+        sets = [b for n in ir.walk(body) for b in _binding(n)]
+        results = getattr(self, "private_results", {})
+        sets += [(n.var, n.proc) for n in ir.walk(body) if getattr(n, "node", "") == "CallResult"
+                 and n.player is None and n.proc in results]
+        grown = True
+        while grown:
+            grown = False
+            for name, exprs in sets:
+                source = (results[exprs] if isinstance(exprs, str)
+                          else next((s for e in exprs for s in self._held_sources(e, held)), None))
+                if source is not None and name not in held:
+                    held[name], grown = source, True
+        return held
+
+    def _carry_result(self, s) -> None:
+        """``let x = call peek()``: ``x`` holds what the procedure returns."""
+        if s.player is not None or s.var not in (self.proc_locals or {}):
+            return
+        source = getattr(self, "private_results", {}).get(s.proc)
+        if source is not None:
+            self._hold(s.var, source)
+        elif s.new:
+            self.carried.pop(s.var, None)
 
     def _carry_end(self) -> None:
         """The locals holding a random step that a decision followed unshown are private."""
@@ -75,15 +138,7 @@ class PrivateFlow:
         env = self.proc_locals
         if env is None:
             return
-        sets = [b for n in ir.walk(body) for b in _binding(n)]
-        held = {n: s for n, s in self.carried.items() if not s.startswith(RANDOM)}
-        grown = True
-        while grown:
-            grown = False
-            for name, exprs in sets:
-                source = next((s for e in exprs for s in self._held_sources(e, held)), None)
-                if source is not None and name not in held:
-                    held[name], grown = source, True
+        held = self._held_in(body, {n: s for n, s in self.carried.items() if not s.startswith(RANDOM)})
         for name, source in held.items():
             if name in env and self.carried.get(name) != source:
                 self._hold(name, source)
