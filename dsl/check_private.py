@@ -47,13 +47,15 @@ class PrivateFlow:
     def _carry_start(self) -> None:
         self.carried, self.unshown, self.shown, self.crossed = {}, {}, set(), set()
         for name, source in getattr(self, "private_params", {}).get(self.proc_name, {}).items():
-            self._hold(name, source)
+            # (a roll given as an argument: a random step of this procedure's own)
+            self._hold(name, RANDOM + f"({name})" if source.startswith(RANDOM) else source)
 
     def _private_calls(self, decls) -> None:
-        """Which parameters of a procedure a call may give a private value, and which
-        procedures may return one (``let x = call peek()``), before the procedures are
-        checked (a caller may come before or after its procedure): each body read as a
-        whole, whatever the order of its statements, until nothing more is found."""
+        """Which parameters of a procedure a call may give a private value or a roll,
+        and which procedures may return one (``let x = call peek()``), before the
+        procedures are checked (a caller may come before or after its procedure): each
+        body read as a whole, whatever the order of its statements, until nothing more
+        is found. (A roll shown before the call is taken as unknown all the same.)"""
         self.private_params: dict[str, dict[str, str]] = {}
         self.private_results: dict[str, str] = {}
         names = {"SetupDecl": "setup", "TurnDecl": "turn", "AtEndDecl": "at end"}
@@ -67,26 +69,32 @@ class PrivateFlow:
 
     def _passes_private(self, name: str, body) -> bool:
         """Reads one body for ``_private_calls``: True if it found something new."""
-        held = self._held_in(body, dict(self.private_params.get(name, {})))
+        held = self._held_in(body, dict(self.private_params.get(name, {})), rolls=True)
         found = False
         for n in ir.walk(body):
             kind = getattr(n, "node", "")
             proc = self.c.procedures.get(n.proc) if kind in ("CallProc", "CallResult") else None
             for prm, arg in zip(proc.params if proc else [], n.args if proc else []):
-                source = next(iter(self._held_sources(arg, held)), None)
+                source = _first(self._held_sources(arg, held))
                 params = self.private_params.setdefault(n.proc, {})
                 if source is not None and prm.name not in params:
                     params[prm.name], found = source, True
             if kind == "Return" and n.value is not None and name not in self.private_results:
-                source = next(iter(self._held_sources(n.value, held)), None)
+                source = _first(self._held_sources(n.value, held))
                 if source is not None:
                     self.private_results[name], found = source, True
         return found
 
-    def _held_in(self, body, held: dict[str, str]) -> dict[str, str]:
-        """The locals a body may set (at any depth, in any order) from a private value,
-        given those in ``held``: each -> the private variable."""
+    def _held_in(self, body, held: dict[str, str], rolls: bool = False) -> dict[str, str]:
+        """The locals a body may set (at any depth, in any order) from a private value
+        (``rolls``: or a random step), given those in ``held``: each -> the private
+        variable (or the random step)."""
         sets = [b for n in ir.walk(body) for b in _binding(n)]
+        if rolls:
+            sets += [(v, RANDOM + v) for n in ir.walk(body) if getattr(n, "node", "") == "Roll"
+                     for v in n.vars]
+            sets += [(n.var, RANDOM + n.var) for n in ir.walk(body)
+                     if getattr(n, "node", "") == "PickRandom"]
         results = getattr(self, "private_results", {})
         sets += [(n.var, n.proc) for n in ir.walk(body) if getattr(n, "node", "") == "CallResult"
                  and n.player is None and n.proc in results]
@@ -94,9 +102,11 @@ class PrivateFlow:
         while grown:
             grown = False
             for name, exprs in sets:
-                source = (results[exprs] if isinstance(exprs, str)
-                          else next((s for e in exprs for s in self._held_sources(e, held)), None))
-                if source is not None and name not in held:
+                source = (exprs if isinstance(exprs, str) and exprs.startswith(RANDOM)
+                          else results[exprs] if isinstance(exprs, str)
+                          else _first(s for e in exprs for s in self._held_sources(e, held)))
+                if source is not None and (name not in held or (held[name].startswith(RANDOM)
+                                           and not source.startswith(RANDOM))):
                     held[name], grown = source, True
         return held
 
@@ -105,8 +115,8 @@ class PrivateFlow:
         if s.player is not None or s.var not in (self.proc_locals or {}):
             return
         source = getattr(self, "private_results", {}).get(s.proc)
-        if source is not None:
-            self._hold(s.var, source)
+        if source is not None:   # (a roll returned: a random step of this procedure's own)
+            self._hold(s.var, RANDOM + f"call {s.proc}" if source.startswith(RANDOM) else source)
         elif s.new:
             self.carried.pop(s.var, None)
 
@@ -140,7 +150,7 @@ class PrivateFlow:
             return
         held = self._held_in(body, {n: s for n, s in self.carried.items() if not s.startswith(RANDOM)})
         for name, source in held.items():
-            if name in env and self.carried.get(name) != source:
+            if name in env and self.carried.get(name) != source and not source.startswith(RANDOM):
                 self._hold(name, source)
 
     def _held_sources(self, e, held: dict[str, str]) -> list[str]:
@@ -198,3 +208,9 @@ def _binding(n) -> list[tuple[str, list]]:
         case "Best":
             return [(n.var, [n.options, *n.keys])]
     return []
+
+
+def _first(sources) -> str | None:
+    """The first private variable of ``sources``, else the first random step, else None."""
+    sources = list(sources)
+    return next((s for s in sources if not s.startswith(RANDOM)), None) or next(iter(sources), None)

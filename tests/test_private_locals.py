@@ -226,3 +226,29 @@ def test_a_procedure_given_public_values_may_show_them(tmp_path):
                  + "turn {\n  let x = limit(players[1])\n  x = 0\n  call tell(got)\n  end game\n}\n"
                  + "score(p) = got\n")
     assert "tell" not in prog.checked.private_locals
+
+
+HANDED_ON = """ruleset rolled
+players 2..2
+var screened: int per player owner = 0
+var got: int = 0
+"""
+
+
+@pytest.mark.parametrize("procs, body, frame, local", [
+    # a roll given to a procedure that asks before showing it
+    ("procedure ask(v: int) {\n  choose y from [1, 2] as \"pick\"\n  got = v + y\n}\n",
+     "roll d from 1..6\n  call ask(d)", -1, "v"),
+    # a roll a procedure returns, not shown before the decision
+    ("procedure r(): int {\n  roll d from 1..6\n  return d\n}\n",
+     "let x = call r()\n  choose y from [1, 2] as \"pick\"\n  got = x + y", 0, "x"),
+])
+def test_a_sample_keeps_no_unshown_roll_passed_to_or_from_a_procedure(tmp_path, procs, body, frame, local):
+    prog = _load(tmp_path, HANDED_ON + procs + "turn {\n  " + body + "\n  end game\n}\nscore(p) = got\n")
+    held = set()
+    for seed in range(12):
+        game = prog.new_game(2, seed=seed)
+        held.add(game.state["stack"][frame]["L"][local])
+        sample = interpreter.determinize(game, 1, random.Random(7))
+        assert sample.state["stack"][frame]["L"][local] == 0
+    assert len(held) > 1   # (the rolls differ: the check means something)
