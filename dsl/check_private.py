@@ -89,22 +89,14 @@ class PrivateFlow:
         """The locals a body may set (at any depth, in any order) from a private value
         (``rolls``: or a random step), given those in ``held``: each -> the private
         variable (or the random step)."""
-        sets = [b for n in ir.walk(body) for b in _binding(n)]
-        if rolls:
-            sets += [(v, RANDOM + v) for n in ir.walk(body) if getattr(n, "node", "") == "Roll"
-                     for v in n.vars]
-            sets += [(n.var, RANDOM + n.var) for n in ir.walk(body)
-                     if getattr(n, "node", "") == "PickRandom"]
         results = getattr(self, "private_results", {})
-        sets += [(n.var, n.proc) for n in ir.walk(body) if getattr(n, "node", "") == "CallResult"
-                 and n.player is None and n.proc in results]
+        sets = [b for n in ir.walk(body) for b in _binding(n, rolls, results)]
         grown = True
         while grown:
             grown = False
             for name, exprs in sets:
-                source = (exprs if isinstance(exprs, str) and exprs.startswith(RANDOM)
-                          else results[exprs] if isinstance(exprs, str)
-                          else _first(s for e in exprs for s in self._held_sources(e, held)))
+                source = exprs if isinstance(exprs, str) \
+                    else _first(s for e in exprs for s in self._held_sources(e, held))
                 if source is not None and (name not in held or (held[name].startswith(RANDOM)
                                            and not source.startswith(RANDOM))):
                     held[name], grown = source, True
@@ -194,9 +186,16 @@ class PrivateFlow:
         return next((s for s in self._sources(e) if not s.startswith(RANDOM)), None)
 
 
-def _binding(n) -> list[tuple[str, list]]:
-    """The local a statement sets and the expressions it computes the value from."""
+def _binding(n, rolls: bool = False, results: dict | None = None) -> list[tuple[str, list | str]]:
+    """The local a statement sets and the expressions it computes the value from (or the
+    source it takes: with ``rolls``, a random step; a procedure's private ``results``)."""
     match getattr(n, "node", ""):
+        case "Roll" if rolls:
+            return [(v, RANDOM + v) for v in n.vars]
+        case "PickRandom" if rolls:
+            return [(n.var, RANDOM + n.var)]
+        case "CallResult" if results and n.player is None and n.proc in results:
+            return [(n.var, results[n.proc])]
         case "Let":
             return [(n.var, [n.value])]
         case "Assign" if n.player is None:
