@@ -62,13 +62,14 @@ class Done:
     marks: dict
     text: str | None = None   # as the record writes it (``p2: bid 4`` in a simultaneous decision)
     revealing: bool = False
+    secret: bool = False      # a choice made in secret (a simultaneous decision): not to be named
 
     @classmethod
     def before(cls, game: Game, seat: int, move: str | None = None) -> Done:
         """What to keep of ``game`` before a move of ``seat`` (its notation and record
         text are filled in once it is played, or given as ``move``)."""
         return cls(seat, move or "", marks_of(game), move,
-                   game.simultaneous and len(game.deciding) == 1)
+                   game.simultaneous and len(game.deciding) == 1, game.simultaneous)
 
 
 def marks_of(game: Game) -> dict:
@@ -834,10 +835,13 @@ class PlaySession:
             k -= 1  # the bots' moves since the latest human move go back with it
         last = self.history[k]
         if last.seat != seat:
-            c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(
-                tr(self.lang, "the latest move ('{move}') was made by {player}; you can only "
-                   "undo your own latest move.", move=render.literal(last.notation),
-                   player=self.pname(last.seat))))
+            # (a secret choice is not named: the seat asking may not know it)
+            refusal = tr(self.lang, "the latest move was made in secret by {player}; you can only "
+                         "undo your own latest move.", player=self.pname(last.seat)) if last.secret \
+                else tr(self.lang, "the latest move ('{move}') was made by {player}; you can only "
+                        "undo your own latest move.", move=render.literal(last.notation),
+                        player=self.pname(last.seat))
+            c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(refusal))
             return False
         taken = self.history[k:]
         revealing = next((d for d in taken if d.revealing), None)

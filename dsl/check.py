@@ -194,6 +194,7 @@ class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow):
         self.asks = self._asking_procedures()
         self.results = {n: self.written_type(p.result) for n, p in self.c.procedures.items()
                         if p.result is not None}
+        self._private_calls(decls)
         for d in decls:
             self._check_decl(d)
         self._check_required(decls)

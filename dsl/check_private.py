@@ -46,6 +46,71 @@ class PrivateFlow:
 
     def _carry_start(self) -> None:
         self.carried, self.unshown, self.shown, self.crossed = {}, {}, set(), set()
+        for name, source in getattr(self, "private_params", {}).get(self.proc_name, {}).items():
+            # (a roll given as an argument: a random step of this procedure's own)
+            self._hold(name, RANDOM + f"({name})" if source.startswith(RANDOM) else source)
+
+    def _private_calls(self, decls) -> None:
+        """Which parameters of a procedure a call may give a private value or a roll,
+        and which procedures may return one (``let x = call peek()``), before the
+        procedures are checked (a caller may come before or after its procedure): each
+        body read as a whole, whatever the order of its statements, until nothing more
+        is found. (A roll shown before the call is taken as unknown all the same.)"""
+        self.private_params: dict[str, dict[str, str]] = {}
+        self.private_results: dict[str, str] = {}
+        names = {"SetupDecl": "setup", "TurnDecl": "turn", "AtEndDecl": "at end"}
+        bodies = [(d.name if d.node == "ProcedureDecl" else names[d.node], d.body)
+                  for d in decls if d.node in ("ProcedureDecl", *names)]
+        grown = True
+        while grown:
+            grown = False
+            for name, body in bodies:
+                grown = self._passes_private(name, body) or grown
+
+    def _passes_private(self, name: str, body) -> bool:
+        """Reads one body for ``_private_calls``: True if it found something new."""
+        held = self._held_in(body, dict(self.private_params.get(name, {})), rolls=True)
+        found = False
+        for n in ir.walk(body):
+            kind = getattr(n, "node", "")
+            proc = self.c.procedures.get(n.proc) if kind in ("CallProc", "CallResult") else None
+            for prm, arg in zip(proc.params if proc else [], n.args if proc else []):
+                source = _first(self._held_sources(arg, held))
+                params = self.private_params.setdefault(n.proc, {})
+                if source is not None and prm.name not in params:
+                    params[prm.name], found = source, True
+            if kind == "Return" and n.value is not None and name not in self.private_results:
+                source = _first(self._held_sources(n.value, held))
+                if source is not None:
+                    self.private_results[name], found = source, True
+        return found
+
+    def _held_in(self, body, held: dict[str, str], rolls: bool = False) -> dict[str, str]:
+        """The locals a body may set (at any depth, in any order) from a private value
+        (``rolls``: or a random step), given those in ``held``: each -> the private
+        variable (or the random step)."""
+        results = getattr(self, "private_results", {})
+        sets = [b for n in ir.walk(body) for b in _binding(n, rolls, results)]
+        grown = True
+        while grown:
+            grown = False
+            for name, exprs in sets:
+                source = exprs if isinstance(exprs, str) \
+                    else _first(s for e in exprs for s in self._held_sources(e, held))
+                if source is not None and (name not in held or (held[name].startswith(RANDOM)
+                                           and not source.startswith(RANDOM))):
+                    held[name], grown = source, True
+        return held
+
+    def _carry_result(self, s) -> None:
+        """``let x = call peek()``: ``x`` holds what the procedure returns."""
+        if s.player is not None or s.var not in (self.proc_locals or {}):
+            return
+        source = getattr(self, "private_results", {}).get(s.proc)
+        if source is not None:   # (a roll returned: a random step of this procedure's own)
+            self._hold(s.var, RANDOM + f"call {s.proc}" if source.startswith(RANDOM) else source)
+        elif s.new:
+            self.carried.pop(s.var, None)
 
     def _carry_end(self) -> None:
         """The locals holding a random step that a decision followed unshown are private."""
@@ -67,6 +132,23 @@ class PrivateFlow:
             self._hold(name, source)
         elif not join:
             self.carried.pop(name, None)
+
+    def _carry_loop(self, body) -> None:
+        """A loop's body runs again after itself: a local it sets (at any depth) from a
+        private variable holds that value from the loop's start on (``log "{x}"`` before
+        ``x = secret(p)`` in the body shows it on the next round)."""
+        env = self.proc_locals
+        if env is None:
+            return
+        held = self._held_in(body, {n: s for n, s in self.carried.items() if not s.startswith(RANDOM)})
+        for name, source in held.items():
+            if name in env and self.carried.get(name) != source and not source.startswith(RANDOM):
+                self._hold(name, source)
+
+    def _held_sources(self, e, held: dict[str, str]) -> list[str]:
+        read = self._private_read(e, set())
+        return [*([read] if read else []),
+                *(held[n.name] for n in ir.walk(e) if getattr(n, "node", "") == "Var" and n.name in held)]
 
     def _random_step(self, names) -> None:
         """``roll a, b from ...`` or ``pick x at random from ...`` binds ``names``."""
@@ -102,3 +184,32 @@ class PrivateFlow:
         """The private variable ``e`` reads, directly, through the functions it calls, or
         through a local that holds its value."""
         return next((s for s in self._sources(e) if not s.startswith(RANDOM)), None)
+
+
+def _binding(n, rolls: bool = False, results: dict | None = None) -> list[tuple[str, list | str]]:
+    """The local a statement sets and the expressions it computes the value from (or the
+    source it takes: with ``rolls``, a random step; a procedure's private ``results``)."""
+    match getattr(n, "node", ""):
+        case "Roll" if rolls:
+            return [(v, RANDOM + v) for v in n.vars]
+        case "PickRandom" if rolls:
+            return [(n.var, RANDOM + n.var)]
+        case "CallResult" if results and n.player is None and n.proc in results:
+            return [(n.var, results[n.proc])]
+        case "Let":
+            return [(n.var, [n.value])]
+        case "Assign" if n.player is None:
+            return [(n.var, [n.value])]
+        case "IndexAssign" if n.target.node == "Var":
+            return [(n.target.name, [n.value])]
+        case "For":
+            return [(n.var, [n.iter])]
+        case "Best":
+            return [(n.var, [n.options, *n.keys])]
+    return []
+
+
+def _first(sources) -> str | None:
+    """The first private variable of ``sources``, else the first random step, else None."""
+    sources = list(sources)
+    return next((s for s in sources if not s.startswith(RANDOM)), None) or next(iter(sources), None)

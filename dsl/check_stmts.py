@@ -37,6 +37,8 @@ class StmtChecks:
         def _carry_start(self) -> None: ...
         def _carry(self, name: str, exprs, join: bool = False) -> None: ...
         def _carry_end(self) -> None: ...
+        def _carry_loop(self, body) -> None: ...
+        def _carry_result(self, s) -> None: ...
         def _random_step(self, names) -> None: ...
         def _shows(self, e) -> None: ...
         def _crossing(self) -> None: ...
@@ -178,6 +180,7 @@ class StmtChecks:
                 fresh = s.var not in env
                 self._bind(s.span, s.var, self._iter_type(s.iter, env, s.span))
                 self._carry(s.var, [s.iter])
+                self._carry_loop(s.body)
                 self._block(s.body)
                 if fresh:
                     del env[s.var]  # the loop variable lives in the loop only
@@ -185,6 +188,7 @@ class StmtChecks:
                 self._expect(s.cond, env, BOOL, "the loop condition")
                 if s.limit < 1:
                     self.d.add(errors.bad_value(s.span, "'max' must be at least 1"))
+                self._carry_loop(s.body)
                 self._block(s.body)
             case "Log":
                 self.c.templates[s] = self.template(s.template, s.span, env)
@@ -593,6 +597,7 @@ class StmtChecks:
             self._bind(s.span, s.var, t)
         elif not t.is_error:
             self._store(s, t, s.span)
+        self._carry_result(s)
 
     def _check_result_paths(self, d: ir.ProcedureDecl) -> None:
         """A procedure with a result must return on every path (the end of its body must

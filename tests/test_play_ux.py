@@ -608,3 +608,19 @@ def test_a_game_that_hides_nothing_has_no_hand_over(tmp_path):
     assert len(seats["Player 1"]) == 2 and len(seats["Player 2"]) == 1
     assert "Player 1: e2-e4" in seats["Player 2"][0]
     assert "Player 2: e7-e5" in seats["Player 1"][1]
+
+
+def test_undo_refused_to_another_seat_does_not_name_a_secret_pick(tmp_path):
+    """Hearts, four humans: Player 2, asked to pass after Player 1's three picks, types
+    undo; the refusal says who made the latest move, never which card it passed (it
+    used to quote 'pass ace-clubs')."""
+    rec = tmp_path / "h.json"
+    r = run("play", "hearts", "--seed", 1, "--no-color", "--layout", "full", "--force",
+            "--record", rec, input="\n1\n1\n1\n" + "\nundo\nquit\n")
+    assert r.exit_code == 0, r.output
+    shown = segments(r.output)["Player 2"][0]
+    picks = [m.split(": ")[-1] for m in record.load(rec).moves]
+    assert len(picks) == 3 and all(p.startswith("pass ") for p in picks)
+    assert "Cannot undo" in shown and "Player 1" in shown
+    for p in picks:
+        assert p.split()[1] not in shown

@@ -53,6 +53,10 @@ def _load(tmp_path, text: str):
     ("let x = 0\n  if got > 0 {\n    x = x + limit(players[1])\n  }\n  log said \"{x}\"", "x"),
     ("let xs = [0, 0]\n  xs[1] = limit(players[1])\n  log said \"{xs}\"", "xs"),
     ("let w = role(players[1])\n  log said \"{w}\"", "w"),
+    # a loop's body runs again: what it sets after the message is shown next round
+    ("let x = 0\n  for i in [1, 2] {\n    log said \"{x}\"\n    x = limit(players[1])\n  }", "x"),
+    ("let x = 0\n  let n = 0\n  while n < 2 max 3 {\n    log said \"{x}\"\n    let y = 0\n"
+     "    y = limit(players[1])\n    x = y\n    n = n + 1\n  }", "x"),
 ])
 def test_a_message_may_not_show_a_local_holding_a_private_value(tmp_path, body, local):
     with pytest.raises(MeepleError) as err:
@@ -176,3 +180,75 @@ def test_a_game_that_hides_nothing_keeps_its_rolls_in_a_sample(tmp_path):
     game = prog.new_game(2, seed=4)
     sample = interpreter.determinize(game, 0, random.Random(7))
     assert sample.state["stack"] == game.state["stack"]
+
+
+@pytest.mark.parametrize("procs, body, local", [
+    # a parameter given a private value, directly or through a local
+    ("procedure tell(v: int) {\n  log said \"{v}\"\n}\n", "call tell(limit(players[1]))", "v"),
+    ("procedure tell(v: int) {\n  log said \"{v}\"\n}\n",
+     "let x = limit(players[1])\n  call tell(x)", "v"),
+    # a procedure's result read from one, directly or from its parameter
+    ("procedure peek(): int {\n  return limit(players[1])\n}\n",
+     "let x = call peek()\n  log said \"{x}\"", "x"),
+    ("procedure same(v: int): int {\n  return v\n}\n",
+     "let x = call same(limit(players[1]))\n  log said \"{x}\"", "x"),
+    # the procedure declared after its caller, through two calls
+    ("", "call outer(limit(players[1]))", "w"),
+])
+def test_a_procedure_carries_a_private_value_in_and_out(tmp_path, procs, body, local):
+    after = ("procedure outer(v: int) {\n  call inner(v + 1)\n}\n"
+             "procedure inner(w: int) {\n  log said \"{w}\"\n}\n") if not procs else ""
+    with pytest.raises(MeepleError) as err:
+        _load(tmp_path, HEAD + procs + "turn {\n  " + body + "\n  end game\n}\n" + after
+              + "score(p) = got\n")
+    text = str(err.value)
+    assert "check/private-value" in text and f"'{local}'" in text
+
+
+@pytest.mark.parametrize("procs, body, frame, local", [
+    ("procedure ask(v: int) {\n  choose y from [1, 2] as \"pick\"\n  got = v + y\n}\n",
+     "call ask(limit(players[1]))", -1, "v"),
+    ("procedure peek(): int {\n  return limit(players[1])\n}\n",
+     "let x = call peek()\n  choose y from [1, 2] as \"pick\"\n  got = x + y", 0, "x"),
+])
+def test_a_sample_keeps_no_private_value_passed_to_or_from_a_procedure(tmp_path, procs, body, frame, local):
+    prog = _load(tmp_path, HEAD.replace("roll l from 3..4", "roll l from 5..6") + procs
+                 + "turn {\n  " + body + "\n  end game\n}\nscore(p) = got\n")
+    for seed in range(6):
+        game = prog.new_game(2, seed=seed)
+        assert game.state["stack"][frame]["L"][local] in (5, 6)
+        sample = interpreter.determinize(game, 0, random.Random(7))
+        assert sample.state["stack"][frame]["L"][local] == 0
+
+
+def test_a_procedure_given_public_values_may_show_them(tmp_path):
+    prog = _load(tmp_path, HEAD + "procedure tell(v: int) {\n  log said \"{v}\"\n}\n"
+                 + "turn {\n  let x = limit(players[1])\n  x = 0\n  call tell(got)\n  end game\n}\n"
+                 + "score(p) = got\n")
+    assert "tell" not in prog.checked.private_locals
+
+
+HANDED_ON = """ruleset rolled
+players 2..2
+var screened: int per player owner = 0
+var got: int = 0
+"""
+
+
+@pytest.mark.parametrize("procs, body, frame, local", [
+    # a roll given to a procedure that asks before showing it
+    ("procedure ask(v: int) {\n  choose y from [1, 2] as \"pick\"\n  got = v + y\n}\n",
+     "roll d from 1..6\n  call ask(d)", -1, "v"),
+    # a roll a procedure returns, not shown before the decision
+    ("procedure r(): int {\n  roll d from 1..6\n  return d\n}\n",
+     "let x = call r()\n  choose y from [1, 2] as \"pick\"\n  got = x + y", 0, "x"),
+])
+def test_a_sample_keeps_no_unshown_roll_passed_to_or_from_a_procedure(tmp_path, procs, body, frame, local):
+    prog = _load(tmp_path, HANDED_ON + procs + "turn {\n  " + body + "\n  end game\n}\nscore(p) = got\n")
+    held = set()
+    for seed in range(12):
+        game = prog.new_game(2, seed=seed)
+        held.add(game.state["stack"][frame]["L"][local])
+        sample = interpreter.determinize(game, 1, random.Random(7))
+        assert sample.state["stack"][frame]["L"][local] == 0
+    assert len(held) > 1   # (the rolls differ: the check means something)
