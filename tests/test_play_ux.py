@@ -95,7 +95,7 @@ def test_after_a_hand_over_a_seat_reads_what_it_may_see_of_the_passes(tmp_path):
     # Player 4, the last to pass, is told of the three others' passes (once each,
     # though each passed three cards)
     last = segs["Player 4"][0]
-    assert "Since your last move" in last
+    assert "Since the game began" in last   # (Player 4 has not moved yet)
     for p in (1, 2, 3):
         assert last.count(f"Player {p} has chosen in secret.") == 1
     zones = game.state["zones"]
