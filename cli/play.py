@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,6 +63,7 @@ class Done:
     text: str | None = None   # as the record writes it (``p2: bid 4`` in a simultaneous decision)
     revealing: bool = False
     secret: bool = False      # a choice made in secret (a simultaneous decision): not to be named
+    seen: dict = field(default_factory=dict)   # a human seat -> the notation as it saw it
 
     @classmethod
     def before(cls, game: Game, seat: int, move: str | None = None) -> Done:
@@ -332,9 +333,9 @@ class PlaySession:
                     self.since[s].append((k, False, line))
             else:
                 before_view = view(before, s)
-                self.since[s].append((k, False, render.move_line(
-                    Text(f"{self.pname(seat)}: "),
-                    *render.describe_move(before, m, tc, s, self.game, before_view=before_view))))
+                seen = render.describe_move(before, m, tc, s, self.game, before_view=before_view)
+                self.history[k].seen[s] = seen[0]   # (an item it may not see: the verb alone)
+                self.since[s].append((k, False, render.move_line(Text(f"{self.pname(seat)}: "), *seen)))
             self.last_cells[s] = told.marked(s, seat, m, before, before_view, v,
                                              self.last_mover.get(s),
                                              self.last_cells.get(s, frozenset()))
@@ -835,11 +836,13 @@ class PlaySession:
             k -= 1  # the bots' moves since the latest human move go back with it
         last = self.history[k]
         if last.seat != seat:
-            # (a secret choice is not named: the seat asking may not know it)
+            # (a secret choice is not named, nor an item the seat asking may not see)
+            named = None if last.secret else last.seen.get(
+                seat, last.notation if not self.prog.hidden_information else None)
             refusal = tr(self.lang, "the latest move was made in secret by {player}; you can only "
-                         "undo your own latest move.", player=self.pname(last.seat)) if last.secret \
+                         "undo your own latest move.", player=self.pname(last.seat)) if named is None \
                 else tr(self.lang, "the latest move ('{move}') was made by {player}; you can only "
-                        "undo your own latest move.", move=render.literal(last.notation),
+                        "undo your own latest move.", move=render.literal(named),
                         player=self.pname(last.seat))
             c.print(Text(tr(self.lang, "Cannot undo: "), style="yellow") + Text(refusal))
             return False

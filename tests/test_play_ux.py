@@ -624,3 +624,40 @@ def test_undo_refused_to_another_seat_does_not_name_a_secret_pick(tmp_path):
     assert "Cannot undo" in shown and "Player 1" in shown
     for p in picks:
         assert p.split()[1] not in shown
+
+
+DISCARD = """ruleset discard
+players 2..2
+kind Card { value: int }
+zone deck: Card hidden
+zone hand: Card per player owner
+zone pile: Card
+deck cards into deck { Card(value: v) for v in 1..8 }
+setup {
+  shuffle deck
+  deal 4 from deck to hand
+}
+turn {
+  choose c from items(hand(active)) as "discard"
+  move c to pile face down
+}
+end when count(items(pile)) == 4
+score(p) = 0
+"""
+
+
+def test_undo_refused_to_another_seat_does_not_name_a_card_it_never_saw(tmp_path):
+    """Player 1 discards a card face down; Player 2 types undo: the refusal says the
+    move as Player 2 saw it (the verb alone), never the card (it used to quote the
+    notation, which names it)."""
+    path = tmp_path / "discard.meeple"
+    path.write_text(DISCARD, encoding="utf-8")
+    rec = tmp_path / "d.json"
+    r = run("play", path, "--seed", 3, "--no-color", "--layout", "full", "--record", rec,
+            input="\n1\n\nundo\nquit\n")
+    assert r.exit_code == 0, r.output
+    played = record.load(rec).moves[0]
+    assert played.startswith("discard ") and played != "discard"
+    shown = segments(r.output)["Player 2"][0]
+    assert "Cannot undo: the latest move ('discard') was made by Player 1" in shown, shown
+    assert played not in shown
