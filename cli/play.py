@@ -626,11 +626,12 @@ class PlaySession:
     def prompt_text(self, seat: int) -> str:
         from ..interpreter.play import display
         from ..interpreter.play.views import view
-        pending = view(self.game, seat)["pending"]
+        v = view(self.game, seat)
+        pending = v["pending"]
         verb = pending["verb"] or "move"
         text = display.text(self.prog, verb, tr(self.lang, "Choose: {verb}", verb=display.verb_word(self.prog, verb)))
-        if pending.get("picked"):   # (several picks each: the seat's own so far)
-            text += " — " + tr(self.lang, "picked: {items}", items=", ".join(pending["picked"]))
+        if pending.get("picked"):   # (several picks each: the seat's own so far, in words)
+            text += " — " + tr(self.lang, "picked: {items}", items=", ".join(told.picked(self.game, v)))
         return render.literal(text)
 
     def details(self, seat: int, what: str) -> None:

@@ -47,6 +47,21 @@ def arrived(prog, lang, seen: set[int], seat: int, v: dict) -> list[Text]:
     return out
 
 
+def picked(game, v: dict) -> list[str]:
+    """The picks so far of the seat whose view ``v`` is, in a decision of several picks
+    (``choose 3 ...``), as it reads them in its move list: an item by its name (``ace of
+    spades``), another value as a move's value reads; a pick it may not see now by the
+    verb alone, in the locale's word."""
+    from ..interpreter.play import display
+    prog, code = game.program, game.decision.type
+    verb = v["pending"]["verb"]
+    out = []
+    for written, value in zip(v["pending"].get("picked") or [], display.picked_values(prog, v, code)):
+        shown = render.value_text(game, v, value, code, lambda _: True).plain if value is not None else ""
+        out.append(shown or display.worded(prog, written, verb))
+    return out
+
+
 def marked(s: int, seat: int, move, before, before_view: dict | None, after_view: dict,
            last_mover: int | None, last: frozenset) -> frozenset:
     """The cells ``s``'s board marks after ``seat`` played ``move`` on ``before``

@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
+import pytest
 from console import meeple_cli
 from meeple.cli.main import app
+from meeple.dsl import ast as ir
 from meeple.interpreter import display
 from meeple.interpreter.play import record
 from meeple.web import present
@@ -19,6 +22,7 @@ from typer.testing import CliRunner
 
 from meeple import interpreter
 
+ROOT = Path(__file__).resolve().parent.parent
 TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "dumb", "COLUMNS": "80", "LINES": "24"}
 
 
@@ -129,3 +133,59 @@ score(p) = total
     assert [display.worded(game.program, m.notation, "add") for m in game.legal_moves()] == \
         ["passe", "addiere 1", "addiere 2"]
     assert game.apply("Passe").notation == "pass"
+
+
+# The verbs each bundled game's German locale gives a word, as a German rulebook of the
+# game says the move (tests below: every verb of every bundled locale has one).
+GERMAN_WORDS = {
+    "chess": ("2", ["ziehen"]), "go": ("2", ["setzen", "passen"]), "hearts": ("4", ["weitergeben"]),
+    "kalah": ("2", ["säen"]), "backgammon": ("2", ["ziehen"]), "dots-and-boxes": ("2", ["ziehen"]),
+}
+
+
+def _base_verbs(prog) -> set[str]:
+    """Every verb a decision of the ruleset's rules (not of a variant) may be asked
+    with: ``as "VERB"``, each ``or "VERB"``, and ``tie`` of a ``best ... tie choose``."""
+    checked = prog.checked
+    roots = [checked.setup, checked.turn, checked.at_end, checked.end,
+             *checked.procedures.values(), *checked.functions.values()]
+    verbs: set[str] = set()
+    for root in roots:
+        for n in (ir.walk(root) if isinstance(root, ir.Node) else ()):
+            if n.node in ("Choose", "ChooseEach", "ChooseSubset") and n.verb:
+                verbs |= {v for v in (n.verb, getattr(n, "alone", None), *getattr(n, "more", ())) if v}
+            elif n.node == "Best" and n.tie == "choose":
+                verbs.add("tie")
+    return verbs
+
+
+def _bundled_locales():
+    for folder in sorted((ROOT / "rulesets").iterdir()):
+        for path in sorted((folder / "locales").glob("*.meeple")):
+            if path.stem != "en":
+                yield folder.name, path.stem
+
+
+@pytest.mark.parametrize(("game", "locale"), list(_bundled_locales()))
+def test_every_verb_of_a_bundled_game_has_its_word_in_every_locale(game, locale):
+    """An English locale needs no word: the verbs are written in English (``pass``,
+    ``play``, ``move``), as the rules are; every other locale says each one in its
+    language."""
+    prog = interpreter.load(game, locale=locale)
+    verbs = _base_verbs(prog)
+    assert verbs, game
+    missing = sorted(v for v in verbs if f"action.{v}" not in prog.checked.names)
+    assert not missing, f"{game} ({locale}) has no word for {missing}"
+
+
+@pytest.mark.parametrize("game", sorted(GERMAN_WORDS))
+def test_a_german_move_list_says_the_german_verb(tmp_path, game):
+    players, words = GERMAN_WORDS[game]
+    bots = [arg for s in range(2, int(players) + 1) for arg in ("--bot", f"{s}=first")]
+    r = CliRunner().invoke(app, ["play", game, "--locale", "de", "--players", players, *bots,
+                                 "--seed", "1", "--no-color", "--layout", "full",
+                                 "--record", str(tmp_path / "r.json")],
+                           input="quit\n", env=TERMINAL)
+    assert "Traceback" not in r.output, r.output
+    for word in words:
+        assert re.search(rf"^ *\d+\. +{word}(\s|$)", r.output, re.M), r.output

@@ -160,16 +160,19 @@ def test_a_seat_passes_its_three_cards_in_a_row_while_the_other_has_not_chosen(b
             assert time.monotonic() < deadline, "the bots did not pass"
             one.wait_for_timeout(50)
         one.reload()
-        passed = []
+        passed, names = [], []
         for k in range(3):
             one.wait_for_selector("#moves button:not([disabled])")
             buttons = one.locator("#moves button:not([disabled])")
             assert buttons.count() == 13 - k
-            # (the status line names the seat's own picks so far)
-            assert ("chosen so far" in one.inner_text("#status")) == (k > 0)
+            # (the status line names the seat's own picks so far, as its buttons say them)
+            status = one.inner_text("#status")
+            assert ("chosen so far" in status) == (k > 0)
+            assert all(name in status for name in names) and "pass " not in status, status
             if k == 2:
                 _shot(one, shots, "hearts-seat1-passing")
             passed.append(buttons.first.get_attribute("data-move"))
+            names.append(buttons.first.inner_text().strip())
             version = one.get_attribute("body", "data-version")
             buttons.first.click()
             one.wait_for_function("v => document.body.dataset.version !== v", arg=version)

@@ -18,7 +18,7 @@ from ..interpreter.views import (
     item_visible,
     view as seat_view,
 )
-from .reading import Seen, legend_key, move_words
+from .reading import Seen, legend_key, move_words, picked_words
 from .store import SPECTATOR
 
 FORMAT = "meeple-web-seat/1"
@@ -322,6 +322,8 @@ def document(table, seat: int) -> dict:
         "to_move": to_move,
         "simultaneous": bool(to_move) and game.simultaneous,
         "moves": moves,
+        # (several picks each, choose 3 ...: the seat's own picks so far, in words)
+        "picked": picked_words(prog, view, code, seen) if seat in to_move else [],
         # the ruleset's own words asking for the decision ("Choose a point to play, or pass")
         "prompt": (display.text(prog, verb, "") or None) if verb else None,
         "boards": boards(prog),

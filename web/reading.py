@@ -77,6 +77,20 @@ def move_words(prog, notation: str, value, code: str, seen: Seen, verb: str | No
     return f"{shown} — {words}"
 
 
+def picked_words(prog, view: dict, code: str, seen: Seen) -> list[str]:
+    """The picks so far of the seat whose ``view`` this is, in a decision of several
+    picks (``choose 3 ...``), as its moves' values read (``value_words``: ``ace of
+    spades``); a pick it may not see now by the verb alone, in the locale's word. The
+    same words as the terminal's prompt (cli/told.py ``picked``)."""
+    pending = view.get("pending") or {}
+    verb = pending.get("verb")
+    out = []
+    for written, value in zip(pending.get("picked") or [], display.picked_values(prog, view, code)):
+        shown = value_words(prog, value, code, seen) if value is not None else ""
+        out.append(shown or display.worded(prog, written, verb))
+    return out
+
+
 def legend_key(prog, items) -> list[dict]:
     """The short forms the short labels of ``items`` (those a seat is shown) are written
     with: for each value of an enumerated attribute of their kinds whose short form is

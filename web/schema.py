@@ -78,6 +78,10 @@ def seat_schema() -> dict:
                                  "by their labels and the cells with what the seat sees on "
                                  "them ('play Wolf man 6'), else its notation")}),
             "this seat's legal moves when it is to move (and not a bot's), else empty"),
+        "picked": _list(_s("string", "a pick, its value in words as a move's text writes "
+                                     "it ('ace of spades')"),
+                        "in a decision of several picks each (choose 3 ...), this seat's own "
+                        "picks so far, in order, while it is to move; else empty"),
         "prompt": _s(["string", "null"], "the ruleset's own words asking for this seat's "
                      "decision (its locale's text for the verb), when it has moves and the "
                      "ruleset gives them; else null"),

@@ -137,6 +137,46 @@ def typed_cells(prog: Program, text: str, verb: str | None = None) -> str:
     return text[:start] + _TYPED_WORD.sub(spelled, text[start:])
 
 
+def picked_values(prog: Program, view: dict, type_code: str) -> list:
+    """The values of the picks so far of the seat whose ``view`` this is, in a decision
+    of several picks (``choose 3 ...``): its pending ``picked``, written as moves are
+    (``pass two-clubs``), read back: an item as the item of that notation the view
+    shows, a cell by its name, a number, a player (``p2``), a truth value. None for a
+    pick the view does not tell (one written by its verb alone: an item the seat does
+    not see now) or of another type: a front end writes it as it is written."""
+    pending = view.get("pending") or {}
+    verb = pending.get("verb")
+    shown: dict[str, int] = {}
+    if type_code == "item":
+        for content in view.get("zones", {}).values():
+            for i in content if isinstance(content, list) else ():
+                if isinstance(i, int):
+                    shown.setdefault(prog.items[i].notation, i)
+    values = []
+    for written in pending.get("picked") or []:
+        head, _, rest = written.partition(" ")
+        values.append(_read_value(prog, rest if verb and head == verb else written, type_code, shown))
+    return values
+
+
+def _read_value(prog: Program, text: str, type_code: str, shown: dict[str, int]):
+    """``text``, a value written as ``value_notation`` writes it, read back (see
+    ``picked_values``); None when it is not read."""
+    if not text or text == "none":
+        return None
+    if type_code == "item":
+        return shown.get(text)
+    if type_code == "cell":
+        return typed_cell(prog, text)
+    if type_code == "player" and re.fullmatch(r"p[1-9]\d*", text):
+        return int(text[1:]) - 1
+    if type_code == "bool" and text in ("true", "false"):
+        return text == "true"
+    if type_code == "int" and re.fullmatch(r"-?\d+", text):
+        return int(text)
+    return None
+
+
 # ---------------------------------------------------------------- names
 
 def name(prog: Program, path: str) -> str:

@@ -115,8 +115,8 @@ function renderStatus() {
   if (doc.over) {
     status.textContent = say("over");
   } else if (doc.seat !== null && doc.to_move.includes(doc.seat)) {
-    // (several picks each, choose 3 ...: the seat's own picks so far, from its view)
-    const own = (doc.view.pending || {}).picked || [];
+    // (several picks each, choose 3 ...: the seat's own picks so far, in words)
+    const own = doc.picked || [];
     status.textContent = !doc.simultaneous ? say("your_move")
       : own.length ? say("your_picks", {items: own.join(", ")}) : say("your_choice");
     status.classList.add("yours");
