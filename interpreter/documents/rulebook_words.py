@@ -30,7 +30,17 @@ class Term:
 
 class Name(str):
     """A declared thing's name as players see it (``name`` in the locale): a word the
-    catalog has no forms of, which a language may set apart where a case is needed."""
+    catalog has no forms of, which a language may set apart where a case is needed,
+    unless the locale gives its grammatical ``gender`` (for the article a language puts
+    before it) and its ``forms`` by case (``{"gen": "Nachziehstapels"}``)."""
+    gender: str | None
+    forms: dict
+
+    def __new__(cls, text: str, gender: str | None = None, forms: dict | None = None):
+        out = super().__new__(cls, text)
+        out.gender = gender
+        out.forms = forms or {}
+        return out
 
 
 class Said(tuple):
