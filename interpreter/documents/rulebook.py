@@ -203,7 +203,7 @@ class _Say:
         if not isinstance(value, tuple):
             value = (value,)
         alone = value[0] if len(value) == 1 else None
-        if isinstance(alone, Name) and (alone.gender or alone.forms) and case != "bare":
+        if isinstance(alone, (Name, Term)) and (alone.gender or alone.forms) and case != "bare":
             declined = self.declined(alone, case or "nom")
             if declined is not None:
                 return declined
@@ -218,22 +218,26 @@ class _Say:
             return (before, alone, after)
         return value
 
-    def declined(self, name: Name, case: str) -> Text | None:
-        """A name with a gender or forms by case, in a case: its own form for that case
-        (else the name), after the language's article for its gender in that case;
-        None when the language has neither for it (the name then stands as a name)."""
+    def declined(self, name: Name | Term, case: str) -> Text | None:
+        """A name (or a term) with a gender or forms by case, in a case: its own form
+        for that case (else the name), after the language's article for its gender in
+        that case; None when the language has neither for it (the name then stands as
+        a name)."""
         form = name.forms.get(case)
         by_gender = self.articles.get(name.gender or "", {})
         pattern = (self.articles_unformed.get(name.gender or "", {}).get(case) if form is None else None) \
             or by_gender.get(case, by_gender.get("nom"))
+        if pattern is None and form is None:
+            return None
+        word = form or (name.text if isinstance(name, Term) else str(name))
+        said = Term(word) if isinstance(name, Term) else Name(word)
         if pattern is None:
-            return None if form is None else (form,)
-        word = form or str(name)
+            return (said,)
         before, _, after = pattern.partition("{x}")
         vowels = self.elision.get("vowels", "")
         if vowels and word[:1].casefold() in vowels:
             before = self.elision.get("articles", {}).get(before, before)
-        return (before, word, after)
+        return (before, said, after)
 
     def contract(self, parts: list) -> Text:
         """The parts with adjacent words joined into one string and the language's
