@@ -382,6 +382,22 @@ def named_paths(checked) -> list[str]:
     return list(dict.fromkeys(paths + list(c.participants)))
 
 
+def missing_genders(rulesets: list) -> list[str]:
+    """The names one locale gives without the gender its language needs for the
+    articles of its sentences (a catalog with ``articles``: German, French, Dutch):
+    kinds, attributes, enums, boards, zones and variables its own file names with no
+    gender (``name draw "Nachziehstapel" m``). Without one the book says the name
+    alone, without an article; none for a language without articles."""
+    c, src = rulesets[0].checked, sources_of(rulesets[0])
+    lang = language_of(c)
+    if not c.locale or lang is None or not catalogs()[lang].get("articles"):
+        return []
+    named = {d.path: d.gender for d in src.locales[c.locale].decls if d.node == "NameDecl"}
+    values = {f"{e}.{v}" for e, vs in c.enums.items() for v in vs}
+    skip = values | {t.name for t in c.tiebreaks} | set(c.participants)
+    return [p for p in named_paths(c) if p in named and named[p] is None and p not in skip]
+
+
 def missing_names(rulesets: list) -> list[str]:
     """The names one locale lacks, as a translation tool lists missing strings:
     ``rulesets`` are one folder loaded in one locale (or none) with different variants
