@@ -131,6 +131,7 @@ _FIELD = re.compile(r"\{([a-z_]+)(?::([a-z]+))?\}")
 # its ``n``; a placeholder ``{field:bare}`` takes a name without its article (a label,
 # a name in quotes, a noun after an adjective)
 CASES = ir.CASES
+BARE = "bare"
 PLURALS = ("one", "few", "many", "other")
 
 
@@ -203,7 +204,7 @@ class _Say:
         if not isinstance(value, tuple):
             value = (value,)
         alone = value[0] if len(value) == 1 else None
-        if isinstance(alone, (Name, Term)) and (alone.gender or alone.forms) and case != "bare":
+        if isinstance(alone, (Name, Term)) and (alone.gender or alone.forms) and case != BARE:
             declined = self.declined(alone, case or "nom")
             if declined is not None:
                 return declined
