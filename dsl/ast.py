@@ -1037,7 +1037,7 @@ def show(node) -> str:
         return repr(node) if isinstance(node, str) else str(node)
     parts = [node.node]
     for name in type(node).model_fields:
-        if name in ("span", "node"):
+        if name in ("span", "node") or name.endswith("_span"):   # (where, not what)
             continue
         value = getattr(node, name)
         if value is None or value == []:
