@@ -82,7 +82,8 @@ def _check_prose(ruleset: str, locale: str | None, variants: list[str]) -> None:
     """``--check``: for each locale of the folder (the base files when it has none), the
     rules whose prose its own file lacks, over the base game and each variant (with
     ``--variant``: the game with those variants, and their own prose), and the things
-    players see that it gives no name."""
+    players see that it gives no name, or no gender where its language needs one for
+    its articles (listed only: the book reads without)."""
     from ..interpreter import rulebook as books
     where = resolve(ruleset)
     base = compile_ruleset(where, ruleset, [], None)
@@ -101,6 +102,10 @@ def _check_prose(ruleset: str, locale: str | None, variants: list[str]) -> None:
             print(f"{label}: every rule has prose")
         if unnamed:
             print(f"{label}: {len(unnamed)} without a name: {', '.join(unnamed)}")
+        # (a gender is optional: the book says such a name without an article)
+        genderless = books.missing_genders(progs)
+        if genderless:
+            print(f"{label}: {len(genderless)} without a gender: {', '.join(genderless)}")
         lacking += bool(missing or unnamed)
     if lacking:
         raise typer.Exit(1)

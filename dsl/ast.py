@@ -761,12 +761,32 @@ class SecretDecl(Node):
     until_end: bool = False
 
 
+# a name's grammatical genders (masculine, feminine, neuter, common as Dutch "de" words,
+# a plural noun) and cases (nominative, accusative, dative, genitive, instrumental,
+# prepositional), as ``name`` declarations write them
+GENDERS = ("m", "f", "n", "c", "pl")
+CASES = ("nom", "acc", "dat", "gen", "ins", "prep")
+
+
+class NameForm(Node):
+    """``gen: "Nachziehstapels"``: a name's form in one grammatical case (a rulebook's
+    sentences put it where that case is needed)."""
+    node: Literal["NameForm"] = "NameForm"
+    case: str
+    text: str
+
+
 class NameDecl(Node):
-    """``name Path "full name" ["short"]``: what players see for a declared name."""
+    """``name Path "full name" ["short"] [gender] [{case: "form", ...}]``: what players
+    see for a declared name; its grammatical gender (``m``, ``f``, ``n``, ``c``, ``pl``)
+    and its forms by case are for the rulebook's sentences (articles, declension)."""
     node: Literal["NameDecl"] = "NameDecl"
     path: str
     text: str
     short: str | None = None
+    gender: str | None = None
+    gender_span: Span | None = None     # where the gender is written (for its errors)
+    forms: list[NameForm] = []
 
 
 class OffscreenDecl(Node):
@@ -1017,7 +1037,7 @@ def show(node) -> str:
         return repr(node) if isinstance(node, str) else str(node)
     parts = [node.node]
     for name in type(node).model_fields:
-        if name in ("span", "node"):
+        if name in ("span", "node") or name.endswith("_span"):   # (where, not what)
             continue
         value = getattr(node, name)
         if value is None or value == []:

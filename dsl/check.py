@@ -115,6 +115,9 @@ class Checked:
     default_players: int | None = None   # `players A..B default N`: the usual count
     endless: bool = False  # ``bound ... or endless``: a game may go on for ever
     names: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    # a name's grammatical gender and forms by case, for the rulebook's sentences
+    # (``name draw "Nachziehstapel" m {gen: "Nachziehstapels"}``): (gender, {case: form})
+    name_grammar: dict[str, tuple[str | None, dict[str, str]]] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
     # the rulebook's prose for players, by key (``prose KEY "..."``, dsl/check_decls.py)
     prose: dict[str, str] = field(default_factory=dict)

@@ -522,6 +522,23 @@ class DeclChecks:
         if d.clauses[-1].cond is not None:
             self.d.add(errors.outcome_otherwise(d.clauses[-1].span, last=True))
 
+    def _check_name_grammar(self, d: ir.NameDecl) -> None:
+        """A name's gender and forms by case: known ones, each case once."""
+        c = self.c
+        if d.gender is not None and d.gender not in ir.GENDERS:
+            self.d.add(errors.unknown_grammar(d.gender_span or d.span, "gender", d.gender, ir.GENDERS))
+        forms: dict[str, str] = {}
+        for f in d.forms:
+            if f.case not in ir.CASES:
+                self.d.add(errors.unknown_grammar(f.span, "case", f.case, ir.CASES))
+            elif f.case in forms:
+                self.d.add(errors.duplicate(f.span, "case", f.case, f.span))
+            forms[f.case] = f.text
+        if d.gender is not None or forms:
+            c.name_grammar[d.path] = (d.gender if d.gender in ir.GENDERS else None, forms)
+        else:
+            c.name_grammar.pop(d.path, None)
+
     def _check_shown_decl(self, d) -> bool:
         """How things are shown: names, texts, labels, colours, offscreen; False for
         another declaration."""
@@ -530,6 +547,7 @@ class DeclChecks:
             case "NameDecl":
                 self._check_path(d, d.path)
                 c.names[d.path] = (d.text, d.short)
+                self._check_name_grammar(d)
                 variant = d.path.removeprefix("variant.")
                 if variant in c.variant_titles:     # a chosen variant's title, translated
                     c.variant_titles[variant] = d.text

@@ -213,6 +213,19 @@ def unknown(span: Span, what: str, name: str, candidates: Iterable[str],
                       length=len(name))
 
 
+def unknown_grammar(span: Span, what: str, name: str, choices: Iterable[str]) -> Diagnostic:
+    """A ``name``'s gender or case that is none of the language's: the ones there are."""
+    choices = list(choices)
+    # (a word a choice abbreviates, ``fem``, ``plural``: that choice; else a near one)
+    short = max((c for c in choices if name.casefold().startswith(c)), key=len, default=None)
+    guess = f"did you mean '{short}'?" if short and short != name else (
+        did_you_mean(name, choices) if len(name) > 1 else None)
+    listed = f"a name's {what} is one of {', '.join(choices)}"
+    return Diagnostic(f"check/unknown-{what}", span, f"unknown {what} '{name}'",
+                      f"{guess} {listed[0].upper()}{listed[1:]}" if guess else listed[0].upper() + listed[1:],
+                      length=len(name))
+
+
 def unknown_choice(base, what: str, name: str, choices: Iterable[str]) -> Diagnostic:
     """A variant or locale the ruleset ``base`` (its parsed base file) does not have:
     about the ruleset as a whole (no line), listing the choices."""

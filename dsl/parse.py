@@ -479,7 +479,13 @@ class _ToIR(Transformer):
 
     def name_decl(self, meta, c):
         return _new(ir.NameDecl, span=self.s(meta), path=c[0], text=_string(c[1]),
-                           short=_string(c[2]) if c[2] is not None else None)
+                    short=_string(c[2]) if c[2] is not None else None,
+                    gender=str(c[3]) if c[3] is not None else None,
+                    gender_span=self.t(c[3]) if c[3] is not None else None,
+                    forms=[f for f in c[4:] if f is not None])
+
+    def name_form(self, meta, c):
+        return _new(ir.NameForm, span=self.t(c[0]), case=str(c[0]), text=_string(c[1]))
 
     def offscreen_decl(self, meta, c):
         return _new(ir.OffscreenDecl, span=self.t(c[0]), name=str(c[0]))

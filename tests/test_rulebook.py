@@ -364,10 +364,11 @@ def test_every_template_key_is_in_every_language_with_the_same_fields():
             # (a phrase may have forms: by case, or plural ones chosen by its n; a
             # placeholder may ask for a case of what it holds, {a:gen})
             forms = text if isinstance(text, dict) else {"": text}
-            assert set(forms) <= {""} | set(rulebook.CASES) or set(forms) <= set(rulebook.PLURALS), (lang, key)
+            # (or the name without its article, {a:bare}, as a form too)
+            cases = {*rulebook.CASES, rulebook.BARE}
+            assert set(forms) <= {""} | cases or set(forms) <= set(rulebook.PLURALS), (lang, key)
             assert fields_of(text) == fields_of(english[key]), (lang, key)
-            cases = {c for t in forms.values() for c in re.findall(r"\{[a-z_]+:([a-z]+)\}", t)}
-            assert cases <= set(rulebook.CASES), (lang, key)
+            assert {c for t in forms.values() for c in re.findall(r"\{[a-z_]+:([a-z]+)\}", t)} <= cases, (lang, key)
     assert set(rulebook.catalogs()) == set(LANGUAGES)
 
 

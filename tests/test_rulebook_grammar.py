@@ -23,12 +23,12 @@ def test_german_phrases_take_the_case_their_preposition_needs():
     # (dative after aus, von, mit: the generated phrases' own forms)
     assert "für jedes *v* aus den Zahlen von 4 bis 9" in de
     assert "jedes *a* aus den Feldern *neben* *t* zusammen mit den Feldern *unter* *t*" in de
-    assert "Klan vom obersten Teil von Klankarte von *p*" in de
+    assert "der Klan vom obersten Teil von der Klankarte von *p*" in de
     assert "Für jedes *p* aus den Spielern:" in de
-    assert "in Handkarten des aktiven Spielers ist nichts" in de
+    assert "in den Handkarten des aktiven Spielers ist nichts" in de
     for wrong in ("aus die ", "mit die ", "von das ", "von die ", "von der aktive"):
         assert wrong not in de, wrong
-    # (a name whose gender and number the book does not know, as the value it names)
+    # (a name in quotes, as the value it names: without its article)
     assert "Bei Gleichstand entscheidet der Wert „Frauen in der Pyramide“:" in de
     # (a list of arguments keeps the case of each: "für c und den aktiven Spieler")
     assert "*eigene Mulde* gilt für *c* und den aktiven Spieler und in *c* ist etwas" in book("kalah", "de")
@@ -38,16 +38,22 @@ def test_german_phrases_take_the_case_their_preposition_needs():
     assert "Setze den aktiven Spieler auf *Besitzer der Kreuz Zwei*." in hearts
 
 
-def test_russian_phrases_take_the_case_and_a_name_stands_in_quotes():
+def test_russian_phrases_take_the_case_and_a_name_its_form_or_quotes(tmp_path):
     ru = book("cherokee", "ru")
     assert "для каждого *v* из чисел от 4 до 9" in ru
     assert "Выберите *первый игрок* случайно из игроков." in ru
-    assert "для каждого *c* из клеток поля «пирамида иерархии»" in ru
-    assert "Если в «карты в руке» активного игрока нет фишек:" in ru
+    # (names with their forms by case in the locale: declined)
+    assert "для каждого *c* из клеток поля пирамиды иерархии" in ru
+    assert "Если в картах в руке активного игрока нет фишек:" in ru
     assert "пасов подряд не меньше числа игроков" in ru
     for wrong in ("из игроки", "из клетки поля", "(активный игрок)", "из числа от"):
         assert wrong not in ru, wrong
-    assert "Содержимое «карта клана» *p* теперь открыто для всех." in ru
+    assert "Содержимое карты клана *p* теперь открыто для всех." in ru
+    # (a name without them stands in quotes where a case is needed)
+    assert "Ничья разрешается по признаку «женщины в пирамиде»" in ru
+    root = counted(tmp_path, 2)
+    (root / "locales" / "ru.meeple").write_text('locale ru\nname row "ряд"\n', encoding="utf-8")
+    assert "из клеток поля «ряд»" in book(str(root), "ru")
     # (a number is no name: never in quotes)
     assert "не больше 1" in ru and "«1»" not in ru
 
@@ -109,7 +115,7 @@ def test_an_attribute_without_a_name_reads_as_words_never_code():
     assert "| Suit | Rank |" in md and "`suit`" not in md.split("### Boards")[0].split("by suit:")[1]
     # (cherokee's German names its attributes: the deck's entries and the table say them)
     de = book("cherokee", "de")
-    assert "Mitglied mit Klan *c*, Geschlecht Mann, Wert *v*" in de
+    assert "- Mitglied mit Klan *c*, Geschlecht Mann, Wert *v*" in de
     assert "| Klan | Mann | Frau |" in de
 
 
@@ -128,8 +134,8 @@ def test_a_locale_names_the_rules_own_words_and_the_book_says_them():
     # steps name; `clan_of` by the name of `clan_of`, `attackers_of` by that of `attackers`)
     de = book("cherokee", "de")
     assert "- *Federn* von *c*: *Basisreihe* minus row von *c*" in de
-    assert "1. Sei *Ziele* gleich jedes *t* aus den Feldern von Hierarchie-Pyramide" in de
-    assert "- *Klan* von *p*: Klan vom obersten Teil von Klankarte von *p*" in de
+    assert "1. Sei *Ziele* gleich jedes *t* aus den Feldern von der Hierarchie-Pyramide" in de
+    assert "- *Klan* von *p*: der Klan vom obersten Teil von der Klankarte von *p*" in de
     assert "aus *Angreifer* des aktiven Spielers und *Ziel*" in de
     assert "*feathers*" not in de and "*targets*" not in de
 

@@ -207,7 +207,7 @@ def test_a_message_names_a_player_it_holds_as_a_player_and_other_values_bare():
 
 def test_a_language_makes_its_contractions_where_words_meet():
     text = _plain(rulebook.build(interpreter.load("cherokee", locale="fr")))
-    assert "Si main du joueur actif est vide" in text
+    assert "Si la main du joueur actif est vide" in text
     assert " de le " not in text and " de les " not in text
     text = _plain(rulebook.build(interpreter.load("cherokee", locale="de")))
     assert "Handkarten des aktiven Spielers" in text and "von der aktive Spieler" not in text

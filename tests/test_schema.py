@@ -161,6 +161,7 @@ invariant i at turn end: size(K) > 0
 bound 9 turns
 secret z until end
 name E.a "A" "a"
+name E.b "B" m {gen: "Bs"}
 text k "t"
 prose turn "Take a card."
 label K "{v}"

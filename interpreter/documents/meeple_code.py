@@ -220,7 +220,9 @@ def _other_decl(d) -> str | None:
         case "SecretDecl":
             return f"secret {d.zone}" + (" until end" if d.until_end else "")
         case "NameDecl":
-            return f'name {d.path} "{d.text}"' + (f' "{d.short}"' if d.short else "")
+            forms = ", ".join(f'{f.case}: "{f.text}"' for f in d.forms)
+            return (f'name {d.path} "{d.text}"' + (f' "{d.short}"' if d.short else "")
+                    + (f" {d.gender}" if d.gender else "") + (f" {{{forms}}}" if forms else ""))
         case "ProseDecl":
             return f'prose {d.key} "{d.text}"'
         case "LabelDecl":

@@ -128,8 +128,10 @@ def language_of(checked) -> str | None:
 _FIELD = re.compile(r"\{([a-z_]+)(?::([a-z]+))?\}")
 # the forms a catalog's entry may have: grammatical cases (the first one listed in the
 # entry is the one a placeholder without a case takes), or plural categories chosen by
-# its ``n``
-CASES = ("nom", "acc", "dat", "gen", "ins", "prep")
+# its ``n``; a placeholder ``{field:bare}`` takes a name without its article (a label,
+# a name in quotes, a noun after an adjective)
+CASES = ir.CASES
+BARE = "bare"
 PLURALS = ("one", "few", "many", "other")
 
 
@@ -160,6 +162,13 @@ class _Say:
         # how a name (a plain word, with no forms) stands where a case is needed: a
         # pattern with {x} by case (Russian: the name in quotes, as a title)
         self.uninflected = cat.get("uninflected", {})
+        # the article before a name by its gender, by case (a pattern with {x}: German
+        # "den {x}"), and where the name has no form of its own for that case; the case
+        # of a placeholder that names none (the nominative); French "le", "la" before a
+        # vowel (the letters listed) as "l'"
+        self.articles = cat.get("articles", {})
+        self.articles_unformed = cat.get("articles_unformed", {})
+        self.elision = cat.get("elision", {})
         self.missing: set[str] = set()
 
     def __call__(self, msgid: str, /, **fields) -> Text:
@@ -194,6 +203,11 @@ class _Say:
         that case, the rest as it is."""
         if not isinstance(value, tuple):
             value = (value,)
+        alone = value[0] if len(value) == 1 else None
+        if isinstance(alone, (Name, Term)) and (alone.gender or alone.forms) and case != BARE:
+            declined = self.declined(alone, case or "nom")
+            if declined is not None:
+                return declined
         if case is None:
             return value
         if isinstance(value, Said):
@@ -204,6 +218,27 @@ class _Say:
             before, _, after = pattern.partition("{x}")
             return (before, alone, after)
         return value
+
+    def declined(self, name: Name | Term, case: str) -> Text | None:
+        """A name (or a term) with a gender or forms by case, in a case: its own form
+        for that case (else the name), after the language's article for its gender in
+        that case; None when the language has neither for it (the name then stands as
+        a name)."""
+        form = name.forms.get(case)
+        by_gender = self.articles.get(name.gender or "", {})
+        pattern = (self.articles_unformed.get(name.gender or "", {}).get(case) if form is None else None) \
+            or by_gender.get(case, by_gender.get("nom"))
+        if pattern is None and form is None:
+            return None
+        word = form or (name.text if isinstance(name, Term) else str(name))
+        said = Term(word) if isinstance(name, Term) else Name(word)
+        if pattern is None:
+            return (said,)
+        before, _, after = pattern.partition("{x}")
+        vowels = self.elision.get("vowels", "")
+        if vowels and word[:1].casefold() in vowels:
+            before = self.elision.get("articles", {}).get(before, before)
+        return (before, said, after)
 
     def contract(self, parts: list) -> Text:
         """The parts with adjacent words joined into one string and the language's
@@ -348,6 +383,22 @@ def named_paths(checked) -> list[str]:
     return list(dict.fromkeys(paths + list(c.participants)))
 
 
+def missing_genders(rulesets: list) -> list[str]:
+    """The names one locale gives without the gender its language needs for the
+    articles of its sentences (a catalog with ``articles``: German, French, Dutch):
+    kinds, attributes, enums, boards, zones and variables its own file names with no
+    gender (``name draw "Nachziehstapel" m``). Without one the book says the name
+    alone, without an article; none for a language without articles."""
+    c, src = rulesets[0].checked, sources_of(rulesets[0])
+    lang = language_of(c)
+    if not c.locale or lang is None or not catalogs()[lang].get("articles"):
+        return []
+    named = {d.path: d.gender for d in src.locales[c.locale].decls if d.node == "NameDecl"}
+    values = {f"{e}.{v}" for e, vs in c.enums.items() for v in vs}
+    skip = values | {t.name for t in c.tiebreaks} | set(c.participants)
+    return [p for p in named_paths(c) if p in named and named[p] is None and p not in skip]
+
+
 def missing_names(rulesets: list) -> list[str]:
     """The names one locale lacks, as a translation tool lists missing strings:
     ``rulesets`` are one folder loaded in one locale (or none) with different variants
@@ -399,7 +450,8 @@ class _Builder:
         """What players see a declared thing called (a ``Name``): its ``name`` in the
         locale, else in the rules, else its identifier as words."""
         got = self.c.names.get(path)
-        return Name(got[0] if got else words_of(path.rsplit(".", 1)[-1]))
+        gender, forms = self.c.name_grammar.get(path, (None, None)) if got else (None, None)
+        return Name(got[0] if got else words_of(path.rsplit(".", 1)[-1]), gender, forms)
 
     def named(self, path: str) -> Text:
         """A declared name with what players see it called: ``hand`` (hand cards)."""
@@ -764,7 +816,8 @@ class _Builder:
         if not seat.isdigit():
             return self.name(zone) if zone in self.c.zones or zone in self.c.vars else key
         player = display.player_name(self.r.for_players(self.counts[0]), int(seat))
-        return "".join(self.say("x.of_player", thing=self.name(zone), player=Name(player)))
+        # (a label in a table: the name without its article)
+        return "".join(self.say("x.of_player", thing=str(self.name(zone)), player=Name(player)))
 
     def actions(self) -> list:
         s, c = self.say, self.c

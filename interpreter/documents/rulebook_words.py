@@ -24,13 +24,30 @@ TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 @dataclass(frozen=True)
 class Term:
     """A name from the rules that players have no word for (a rule function, a value
-    the steps name): its identifier with spaces, set apart from the sentence."""
+    the steps name): its identifier with spaces, set apart from the sentence; with the
+    gender and forms by case its ``name`` in the locale gives (as a ``Name``'s)."""
     text: str
+    gender: str | None = None
+    forms_given: tuple = ()      # (case, form) pairs
+
+    @property
+    def forms(self) -> dict:
+        return dict(self.forms_given)
 
 
 class Name(str):
     """A declared thing's name as players see it (``name`` in the locale): a word the
-    catalog has no forms of, which a language may set apart where a case is needed."""
+    catalog has no forms of, which a language may set apart where a case is needed,
+    unless the locale gives its grammatical ``gender`` (for the article a language puts
+    before it) and its ``forms`` by case (``{"gen": "Nachziehstapels"}``)."""
+    gender: str | None
+    forms: dict
+
+    def __new__(cls, text: str, gender: str | None = None, forms: dict | None = None):
+        out = super().__new__(cls, text)
+        out.gender = gender
+        out.forms = forms or {}
+        return out
 
 
 class Said(tuple):
@@ -132,7 +149,8 @@ class Words:
         bare = name.removesuffix("_of") if strip_of else name
         got = self.c.names.get(name) or self.c.names.get(bare)
         if got and got[0]:
-            return Term(got[0])
+            gender, forms = self.c.name_grammar.get(name if name in self.c.names else bare, (None, {}))
+            return Term(got[0], gender, tuple(forms.items()))
         return Term(words_of(bare))
 
     def attr_name(self, a: str) -> str:
