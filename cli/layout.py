@@ -114,9 +114,11 @@ def latest(since: list[tuple[bool, Text]], n: int) -> list[Text]:
     return [since[i][1] for i in sorted(order[:n])]
 
 
-def _log_block(view: dict, turn: TurnInfo | None, n: int, titles: bool, lang) -> list:
+def _log_block(view: dict, turn: TurnInfo | None, n: int, titles: bool, lang,
+               width: int | None = None) -> list:
     """``n`` lines of what happened since the seat's last move when there is something
-    (the moves and the messages: ``latest``), else the latest messages."""
+    (the moves and the messages: ``latest``), else the latest messages; with ``width``,
+    each wrapped between words as ``unbroken`` does."""
     if turn is not None and turn.since:
         title, lines = turn.since_title, latest(turn.since, n)
     else:
@@ -124,7 +126,27 @@ def _log_block(view: dict, turn: TurnInfo | None, n: int, titles: bool, lang) ->
         lines = [Text("  " + literal(line)) for line in view.get("log", [])[-n:]]
     if not n or not lines:
         return []
+    if width is not None:
+        lines = [part for line in lines for part in unbroken(line, width)]
     return ([Text(title, style="bold underline")] if titles else []) + lines
+
+
+def unbroken(line: Text, width: int) -> list[Text]:
+    """A line at most ``width`` wide, or wrapped between its words, never between a word
+    and the number after it ("Player 4", "turn 3"), the lines after the first indented
+    two more than it."""
+    if line.cell_len <= width:
+        return [line]
+    lead = len(line.plain) - len(line.plain.lstrip(" "))
+    tokens: list[Text] = []
+    for word in line[lead:].split(" "):
+        if not word.plain:
+            continue
+        if tokens and word.plain.rstrip(".,;:!?)").isdigit():
+            tokens[-1] = Text.assemble(tokens[-1], " ", word)
+        else:
+            tokens.append(word)
+    return flow(tokens, width, indent=lead + 2, first=Text(" " * lead))
 
 
 def _lang(prog) -> str | None:
@@ -358,7 +380,7 @@ def _body_lines(prog, view: dict, seat, fit: Fit, width: int, turn: TurnInfo | N
                 mode = "zones" if p == seat else fit.others
                 out += part(("seat", p, mode),
                             lambda: _seat_lines(prog, view, seat, p, mode, lang, width))  # noqa: B023 - called at once
-    out += _log_block(view, turn, fit.log, fit.titles, lang)   # long lines wrap between words
+    out += _log_block(view, turn, fit.log, fit.titles, lang, width)   # long lines wrap between words
     return out
 
 

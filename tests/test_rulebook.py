@@ -257,7 +257,7 @@ def test_a_translated_ruleset_gets_a_translated_rulebook():
     md = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="fr")))
     assert "## Mise en place" in md and "## Un tour" in md
     assert "| `draw` | pioche |" in md          # the locale's name for the zone
-    assert "(coup `chase` (Choisissez un membre à expulser))" in md   # the verb's text
+    assert "(coup `chase` (expulser: Choisissez un membre à expulser))" in md   # its word, its text
     ru = rulebook_view.markdown(rulebook.build(interpreter.load("cherokee", locale="ru")))
     assert "## Подготовка" in ru
 
