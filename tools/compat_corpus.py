@@ -72,7 +72,18 @@ def ruleset_groups(files: dict[str, str]) -> dict[str, dict[str, str]]:
         else:
             folder = "/".join(parts[:top + 1])
             groups.setdefault(folder, {})["/".join(parts[top + 1:])] = text
+    for folder in [f for f, g in groups.items() if len(_bases(g)) > 1]:
+        # (a folder of several rulesets, each a file of its own, as tests load them:
+        # tests/testdata/made_items)
+        for rel in _bases(groups.pop(folder)):
+            groups[f"{folder}/{rel}"] = {rel: files[f"{folder}/{rel}"]}
     return groups
+
+
+def _bases(group: dict[str, str]) -> list[str]:
+    """The files at the top of a folder that are base rulesets."""
+    return [rel for rel, text in group.items() if "/" not in rel
+            and (m := HEADER.match(text)) is not None and m.group(1) == "ruleset"]
 
 
 class Corpus:
