@@ -292,3 +292,17 @@ def test_the_compact_form_of_games_the_kernel_cannot_finish_is_python_s():
     got = interpreter.playouts(fast, 3, seed=1, compact=True)
     assert compact_numbers(got) == numbers(interpreter.playouts(python, 3, seed=1), 2)
     assert sorted(got.errors) == [0, 1, 2] and list(got.result_of) == [-1, -1, -1]
+
+
+@needs_kernel
+def test_the_compact_form_from_a_position_has_the_numbers_of_the_dicts(monkeypatch):
+    fast, python = programs("backgammon", 2)
+    game = fast.new_game(2, seed=3)
+    rnd = random.Random(3)
+    for _ in range(6):
+        game.apply(rnd.randrange(game.move_count()))
+    want = numbers(interpreter.playouts(python, 4, seed=2, start=game.state), 2)
+    with monkeypatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 4, seed=2, start=game, compact=True)
+    assert compact_numbers(got) == want and len(set(want["moves"])) > 1
