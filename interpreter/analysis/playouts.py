@@ -252,10 +252,12 @@ def _compact(program, games: int, seed: int, start, max_moves: int, run) -> Comp
         results = [copy.deepcopy(made(raw)) for raw in raws]
         numbers += bytes(8 * games * n) if not paid else b""
     out = Compact(n, games, numbers, results, paid, per)
-    for i in range(games):
-        if got is None or out.result_of[i] < 0:
-            seats = [bot_seed(seed, i, s) for s in range(n)]
-            out._put(i, _python(program, got, seed + i, seats, start, max_moves))
+    # (the games the kernel could not finish, found by a scan in C where it played them)
+    todo = range(games) if got is None else \
+        [i for i, at in enumerate(out.result_of) if at < 0] if -1 in out.result_of else ()
+    for i in todo:
+        seats = [bot_seed(seed, i, s) for s in range(n)]
+        out._put(i, _python(program, got, seed + i, seats, start, max_moves))
     return out
 
 
