@@ -8,13 +8,15 @@ the kernels are built first (not counted).
 
 - **batch**: ``interpreter.playouts(program, games, seed=0)``, every game played in C++
   (each seat's moves drawn by its random bot's generator, as ``meeple simulate`` does);
+- **compact**: ``interpreter.playouts(program, games, seed=0, compact=True)``, the same
+  games, their numbers in flat arrays (no dict per game; freeing them is timed too);
 - **per move**: ``game.apply(rnd.randrange(game.move_count()), safe=False)`` until the
   game is over (benchmarks/scoreboard.py's loop, ``undo_limit = 0``);
 - **OpenSpiel**: ``pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)`` per
   game, with ``pyspiel.make_uniform_random_bot`` for every seat (the whole game in C++).
 
-Prints one JSON line per game (games per CPU second each way, and OpenSpiel ÷ batch:
-at most 1.0 means the batch is at least as fast), and with --markdown a table for
+Prints one JSON line per game (games per CPU second each way, and OpenSpiel ÷ batch and
+÷ compact: at most 1.0 means the batch is at least as fast), and with --markdown a table for
 docs/performance.md.
 """
 from __future__ import annotations
@@ -68,9 +70,10 @@ def per_move(program, players: int, games: int) -> float:
     return time.process_time() - t0
 
 
-def batch(program, games: int) -> float:
+def batch(program, games: int, compact: bool = False) -> float:
     t0 = time.process_time()
-    interpreter.playouts(program, games, seed=0)
+    got = interpreter.playouts(program, games, seed=0, compact=compact)
+    del got     # (the games' objects freed inside the timing)
     return time.process_time() - t0
 
 
@@ -106,9 +109,11 @@ def main() -> None:
             continue
         interpreter.playouts(program, 1)      # (built, and the start made, before the runs)
         game = pyspiel.load_game(spiel_name) if pyspiel else None
-        best = {"batch": float("inf"), "per_move": float("inf"), "openspiel": float("inf")}
+        best = {"batch": float("inf"), "compact": float("inf"), "per_move": float("inf"),
+                "openspiel": float("inf")}
         for _ in range(args.repeat):
             best["batch"] = min(best["batch"], batch(program, games))
+            best["compact"] = min(best["compact"], batch(program, games, compact=True))
             best["per_move"] = min(best["per_move"], per_move(program, players, games))
             if game is not None:
                 best["openspiel"] = min(best["openspiel"], spiel(game, players, games))
@@ -116,18 +121,21 @@ def main() -> None:
         row = {"game": label, "games": games, **{f"{k}_games_per_s": round(v, 1) if v else None
                                                   for k, v in rate.items()},
                "batch_over_per_move": round(rate["batch"] / rate["per_move"], 2),
-               "openspiel_over_batch": round(rate["openspiel"] / rate["batch"], 2) if rate["openspiel"] else None}
+               "openspiel_over_batch": round(rate["openspiel"] / rate["batch"], 2) if rate["openspiel"] else None,
+               "openspiel_over_compact": round(rate["openspiel"] / rate["compact"], 2) if rate["openspiel"] else None}
         rows.append(row)
         print(json.dumps(row, ensure_ascii=False), flush=True)
     if args.markdown:
         print("| game | batch (games/s) | per move (games/s) | batch ÷ per move | OpenSpiel C++ loop (games/s) "
-              "| OpenSpiel ÷ batch |")
-        print("|---|---:|---:|---:|---:|---:|")
+              "| OpenSpiel ÷ batch | compact (games/s) | OpenSpiel ÷ compact |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows:
             spiel_rate = f"{r['openspiel_games_per_s']:,.0f}" if r["openspiel_games_per_s"] else "—"
             ratio = f"{r['openspiel_over_batch']:.2f}" if r["openspiel_over_batch"] is not None else "—"
+            ratio_c = f"{r['openspiel_over_compact']:.2f}" if r["openspiel_over_compact"] is not None else "—"
             print(f"| {r['game']} | {r['batch_games_per_s']:,.0f} | {r['per_move_games_per_s']:,.0f} | "
-                  f"{r['batch_over_per_move']:.2f} | {spiel_rate} | {ratio} |")
+                  f"{r['batch_over_per_move']:.2f} | {spiel_rate} | {ratio} | {r['compact_games_per_s']:,.0f} "
+                  f"| {ratio_c} |")
 
 
 if __name__ == "__main__":

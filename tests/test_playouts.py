@@ -8,6 +8,7 @@ import json
 import multiprocessing
 import random
 import re
+from array import array
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,79 @@ def test_the_kernel_plays_the_same_games_whatever_jobs_and_however_the_workers_s
 def test_bad_arguments_get_an_error_that_names_them(arguments, error, says):
     with pytest.raises(error, match=re.escape(says)):
         interpreter.playouts(interpreter.load("kalah"), **arguments)
+
+
+def numbers(games: list[dict], players: int) -> dict:
+    """The numbers of the games' dicts, laid out as ``Compact`` lays them out."""
+    done = [g for g in games if g["error"] is None]
+    paid = any("payoffs" in g["result"] for g in done)
+    return {"moves": [g["moves"] for g in games], "turns": [g["turns"] for g in games],
+            "first": [-1 if g["first"] is None else g["first"] for g in games],
+            "results": [g["result"] for g in games],
+            "errors": {i: (type(g["error"]).__name__, str(g["error"]))
+                       for i, g in enumerate(games) if g["error"] is not None},
+            "scores": [s for g in games for s in (g["result"]["scores"] if g["result"] else [0] * players)],
+            "payoffs": [s for g in games for s in (g["result"]["payoffs"] if g["result"] else [0] * players)]
+            if paid else None,
+            "per": next((g["result"].get("payoffs_per", 1) for g in done), 1)}
+
+
+def compact_numbers(got) -> dict:
+    return {"moves": list(got.moves), "turns": list(got.turns), "first": list(got.first),
+            "results": [got.result(i) for i in range(len(got))],
+            "errors": {i: (type(e).__name__, str(e)) for i, e in got.errors.items()},
+            "scores": list(got.scores), "payoffs": None if got.payoffs is None else list(got.payoffs),
+            "per": got.payoffs_per}
+
+
+BOUND = 40
+
+
+@needs_kernel
+@pytest.mark.parametrize("ruleset,players,games,max_moves", [
+    (TTT, 2, 40, 100_000), ("kalah", 2, 12, 100_000), ("hearts", 4, 3, 100_000),
+    ("backgammon", 2, 3, 100_000), (str(ROOT / "tests" / "testdata" / "tiny_bridge"), 2, 12, 100_000),
+    ("kalah", 2, 12, BOUND)], ids=["ttt", "kalah", "hearts", "backgammon", "payoffs per 6", "bound"])
+def test_the_compact_form_has_the_numbers_of_the_dicts(ruleset, players, games, max_moves, monkeypatch):
+    fast, python = programs(ruleset, players)
+    want = numbers(interpreter.playouts(python, games, seed=3, max_moves=max_moves), players)
+    assert len({(m, json.dumps(r, sort_keys=True)) for m, r in zip(want["moves"], want["results"])}) > 1
+    assert (0 < len(want["errors"]) < games) == (max_moves == BOUND)   # (some games end by the bound)
+    with monkeypatch.context() as m:
+        if max_moves != BOUND:
+            m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, games, seed=3, max_moves=max_moves, compact=True)
+    assert isinstance(got.moves, array) and compact_numbers(got) == want
+    assert compact_numbers(interpreter.playouts(python, games, seed=3, max_moves=max_moves, compact=True)) == want
+    counts = got.outcome_counts()
+    finished = [g for g in want["results"] if g is not None]
+    for name, seats in counts.items():
+        assert seats == [sum(r["outcomes"][p] == name for r in finished) for p in range(players)]
+    assert sum(sum(s) for s in counts.values()) == players * len(finished)
+    if ruleset.endswith("tiny_bridge"):
+        assert got.payoffs_per == 6 and got.payoffs is not None
+
+
+@needs_kernel
+def test_the_compact_form_of_games_the_kernel_cannot_finish_is_python_s():
+    src = SourceSet(base=parse(BOOM, "rules.meeple"), sources={"rules.meeple": BOOM})
+    rules = compile_sources(src)
+    assert rules.use_native(report=False)
+    fast, python = rules.for_players(2), compile_sources(src).for_players(2)
+    got = interpreter.playouts(fast, 3, seed=1, compact=True)
+    assert compact_numbers(got) == numbers(interpreter.playouts(python, 3, seed=1), 2)
+    assert sorted(got.errors) == [0, 1, 2] and list(got.result_of) == [-1, -1, -1]
+
+
+@needs_kernel
+def test_the_compact_form_from_a_position_has_the_numbers_of_the_dicts(monkeypatch):
+    fast, python = programs("backgammon", 2)
+    game = fast.new_game(2, seed=3)
+    rnd = random.Random(3)
+    for _ in range(6):
+        game.apply(rnd.randrange(game.move_count()))
+    want = numbers(interpreter.playouts(python, 4, seed=2, start=game.state), 2)
+    with monkeypatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 4, seed=2, start=game, compact=True)
+    assert compact_numbers(got) == want and len(set(want["moves"])) > 1

@@ -19,6 +19,8 @@ import copy
 import gc
 import marshal
 import random
+from array import array
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +35,7 @@ MAX_MOVES = 100_000
 
 
 def playouts(program, games: int, seed: int = 0, start=None, players: int | None = None,
-             max_moves: int = MAX_MOVES) -> list[dict]:
+             max_moves: int = MAX_MOVES, compact: bool = False):
     """Plays ``games`` uniformly random games of ``program`` (a Program, or a Ruleset
     with ``players``: default its fewest, at least 2) and returns one dict per game, in
     order (see the module's documentation for which games): ``game`` (its number),
@@ -43,12 +45,15 @@ def playouts(program, games: int, seed: int = 0, start=None, players: int | None
     decide it or there is none), ``kinds`` (move kind -> each seat's moves, as
     ``stats.GameTally``) and ``error`` (None, or the RuleError or IllegalMove that
     stopped it; after ``max_moves`` decisions a RuleError that says so). ``start``: None
-    (new games), a ``Game`` or a plain-data state (left unchanged)."""
+    (new games), a ``Game`` or a plain-data state (left unchanged). ``compact``: the
+    same games' numbers in one ``Compact`` instead of the dicts."""
     _check_arguments(games, seed, start, max_moves)
     program = _program(program, players)
     n = program.n
     in_range = seed >= -(1 << 63) and seed + games < (1 << 63)
     run = (seed, 0, games) if in_range and games else None
+    if compact:
+        return _compact(program, games, seed, start, max_moves, run)
     got = _in_kernel(program, run, start, max_moves, range(seed, seed + games), True)
     out: list = [None] * games if got is None else got
     for i in range(games):
@@ -144,12 +149,13 @@ def _begin(program, game_seed: int, start, kernel: bool):
     return program.resume(state, check=False) if kernel else Game.from_state(program, state, check=False)
 
 
-def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numbered: bool) -> list | None:
+def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numbered: bool | None):
     """The kernel's playouts of ``games`` (a list of (generator, seeds' bytes), or a run
     (seed, first, count); see cxx/kernel_playout.hpp), game k of seed ``seeds[k]`` (and
     numbered k where ``numbered``): None for a game it cannot finish; None for all where
     no kernel plays the program or the position, or ``games`` is None. The kernel makes
-    each game's dict, its result a copy of the one ``_Results`` made for an equal one."""
+    each game's dict, its result a copy of the one ``_Results`` made for an equal one.
+    ``numbered`` None: the compact form, (numbers, results) (see ``_compact``)."""
     k = getattr(program, "_kernel", None)
     if k is None or games is None:
         return None
@@ -163,7 +169,7 @@ def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numb
         if target is None:
             return None
     names = tuple(verb if verb else f"({tc})" for tc, verb, _alone in k.sites)
-    shape = (names, _Results.of(program).made, seeds, numbered)
+    shape = None if numbered is None else (names, _Results.of(program).made, seeds, numbered)
     # (the games' answers are many small dicts and lists: no collection walks the heap
     # meanwhile)
     was = gc.isenabled()
@@ -173,6 +179,86 @@ def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numb
     finally:
         if was:
             gc.enable()
+
+
+class Compact:
+    """The numbers of a batch of playouts (``playouts(..., compact=True)``): the same
+    games as the dicts, without a Python object per game. Per game ``i``: ``moves[i]``,
+    ``turns[i]``, ``first[i]`` (-1 for None), ``result_of[i]`` (the place of its result
+    in ``results``, -1 where the game stopped on an error: ``errors[i]``); per game and
+    seat ``p``: ``scores[i * players + p]`` and, where the ruleset declares a payoff,
+    ``payoffs[i * players + p]`` (counted in ``payoffs_per`` parts of one; else None).
+    The arrays are ``array.array('q')``; ``results`` holds the games' different
+    ``game.result`` dicts (an equal one may recur)."""
+
+    def __init__(self, players: int, games: int, numbers: bytes, results: list, paid: bool, per: int):
+        self.players, self.games, self.results, self.payoffs_per = players, games, results, per
+        self.errors: dict[int, Exception] = {}
+        cols = []
+        for at, width in ((0, 1), (1, 1), (2, 1), (3, 1), (4, players), (4 + players, players)):
+            col = array("q")
+            col.frombytes(numbers[at * games * 8:(at + width) * games * 8])
+            cols.append(col)
+        self.moves, self.turns, self.first, self.result_of, self.scores, payoffs = cols
+        self.payoffs: array | None = payoffs if paid else None
+
+    def __len__(self) -> int:
+        return self.games
+
+    def result(self, i: int) -> dict | None:
+        """Game ``i``'s ``game.result`` (None where it stopped on an error)."""
+        at = self.result_of[i]
+        return None if at < 0 else self.results[at]
+
+    def outcome_counts(self) -> dict[str, list[int]]:
+        """Per outcome (``"win"``, ``"draw"``...), per seat the games that seat ended so."""
+        out: dict[str, list[int]] = {}
+        for at, count in Counter(self.result_of).items():
+            if at >= 0:
+                for p, name in enumerate(self.results[at]["outcomes"]):
+                    out.setdefault(name, [0] * self.players)[p] += count
+        return out
+
+    def _put(self, i: int, got: dict) -> None:
+        """Game ``i``'s numbers from its dict (a game played in Python)."""
+        n, res = self.players, got["result"]
+        self.moves[i], self.turns[i] = got["moves"], got["turns"]
+        self.first[i] = -1 if got["first"] is None else got["first"]
+        if got["error"] is not None:
+            self.errors[i], self.result_of[i] = got["error"], -1
+            self.scores[i * n:(i + 1) * n] = array("q", [0] * n)
+            if self.payoffs is not None:
+                self.payoffs[i * n:(i + 1) * n] = array("q", [0] * n)
+            return
+        self.result_of[i] = len(self.results)
+        self.results.append(res)
+        self.scores[i * n:(i + 1) * n] = array("q", res["scores"])
+        if self.payoffs is not None:
+            self.payoffs[i * n:(i + 1) * n] = array("q", res["payoffs"])
+
+
+def _compact(program, games: int, seed: int, start, max_moves: int, run) -> Compact:
+    """``playouts`` in the compact form: the kernel's numbers where it plays the games (its
+    results each made once), the rest played in Python and put in their place."""
+    n, payoff = program.n, program.checked.payoff
+    paid = payoff is not None
+    per = 1 if payoff is None or payoff.per is None else payoff.per
+    got = _in_kernel(program, run, start, max_moves, range(seed, seed + games), None)
+    if got is None:
+        numbers, results = bytes(8 * games * (4 + 2 * n)), []
+    else:
+        numbers, raws = got
+        made = _Results.of(program).made
+        results = [copy.deepcopy(made(raw)) for raw in raws]
+        numbers += bytes(8 * games * n) if not paid else b""
+    out = Compact(n, games, numbers, results, paid, per)
+    # (the games the kernel could not finish, found by a scan in C where it played them)
+    todo = range(games) if got is None else \
+        [i for i, at in enumerate(out.result_of) if at < 0] if -1 in out.result_of else ()
+    for i in todo:
+        seats = [bot_seed(seed, i, s) for s in range(n)]
+        out._put(i, _python(program, got, seed + i, seats, start, max_moves))
+    return out
 
 
 def _seed_bytes(seed: int) -> bytes:

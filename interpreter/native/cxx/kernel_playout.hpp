@@ -240,8 +240,10 @@ struct Results {
         ResultKey key;
         PyObject* raw;
         PyObject* made;
+        Py_ssize_t index;   // (its place in ``listed``, where the call lists its results)
     };
     std::vector<Kept> kept;
+    PyObject* listed = nullptr;   // (the compact form: each result made, in order; an equal one may recur)
     Results() {}
     Results(const Results&) = delete;
     ~Results() {
@@ -258,7 +260,12 @@ struct Results {
             Py_XDECREF(kept.back().made);
             kept.pop_back();
         }
-        kept.push_back({key, r, nullptr});
+        Py_ssize_t index = listed ? PyList_GET_SIZE(listed) : -1;
+        if (listed && PyList_Append(listed, r) < 0) {
+            Py_DECREF(r);
+            return nullptr;
+        }
+        kept.push_back({key, r, nullptr, index});
         return &kept.back();
     }
     // a new reference to the Python value of s's result
@@ -347,6 +354,38 @@ static PyObject* playout_dict(const St& s, const Playout& o, Results& results, c
     return out;
 }
 
+// The compact answers of a call (no shape): per game its numbers, 64-bit integers in one
+// bytes object, column after column (analysis/playouts.py, Compact): its moves, its turns,
+// its first seat (-1: none), its result's place in the call's list of results (-1: the
+// kernel could not finish it, Python plays it), then per game and seat its score, then
+// (a ruleset with payoffs) per game and seat its payoff
+struct Compact {
+    Py_ssize_t games = 0;
+    PyObject* numbers = nullptr;   // (bytes)
+    long long* at = nullptr;
+    Compact(const Compact&) = delete;
+    explicit Compact(Py_ssize_t n) : games(n) {
+        Py_ssize_t width = 4 + NP + (HAS_PAYOFFS ? NP : 0);
+        numbers = PyBytes_FromStringAndSize(nullptr, width * n * (Py_ssize_t)sizeof(long long));
+        if (numbers) at = (long long*)PyBytes_AS_STRING(numbers);
+    }
+    ~Compact() { Py_XDECREF(numbers); }
+    // game g's numbers (``s`` null: not finished); false with Python's error set
+    bool set(const St* s, const Playout& o, Results& results, Py_ssize_t g) {
+        Results::Kept* k = s ? results.find(*s) : nullptr;
+        if (s && !k) return false;
+        at[g] = s ? (long long)o.moves : 0;
+        at[games + g] = s ? (long long)s->turn : 0;
+        at[2 * games + g] = s ? (long long)o.first : -1;
+        at[3 * games + g] = s ? (long long)k->index : -1;
+        long long* scores = at + 4 * games + g * NP;
+        for (int p = 0; p < NP; ++p) scores[p] = s ? (long long)s->scores[p] : 0;
+        long long* payoffs = at + (4 + NP) * games + g * NP;
+        for (int p = 0; p < (HAS_PAYOFFS ? NP : 0); ++p) payoffs[p] = s ? (long long)s->payoffs[p] : 0;
+        return true;
+    }
+};
+
 // rng.seed_state(seed): the generator of a game of seed ``seed``
 static uint64_t seed_state(long long seed) {
     uint64_t s = (uint64_t)seed;
@@ -357,11 +396,13 @@ static uint64_t seed_state(long long seed) {
 // start: its answer (game ``g`` of the call), or None where the kernel cannot play it
 // to its end; nullptr with Python's error set (a signal)
 static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I max_moves, Playout& o,
-                             Results& results, const Shape* shape, Py_ssize_t g) {
+                             Results& results, const Shape* shape, Py_ssize_t g, Compact* compact) {
     St* s = from ? new St(*from) : fresh(rng);
     if (s && from) s->rng = rng;
     int status = s ? play_out(*s, seats, max_moves, o) : 1;
-    PyObject* got = status != 0 ? (Py_INCREF(Py_None), Py_None)
+    PyObject* got = compact ? (compact->set(status == 0 ? s : nullptr, o, results, g) ? (Py_INCREF(Py_None), Py_None)
+                                                                                      : nullptr)
+                    : status != 0 ? (Py_INCREF(Py_None), Py_None)
                     : shape ? playout_dict(*s, o, results, *shape, g) : playout_py(*s, o, results);
     delete s;
     if (got && PyErr_CheckSignals() < 0) {
@@ -379,7 +420,8 @@ static PyObject* one_playout(const St* from, uint64_t rng, PyRandom* seats, I ma
 // generator rng.seed_state(seed + i), seat s's bot seeded bot_seed(seed, i, s).
 // ``shape``: (names, make, seeds, numbered), see Shape. Gives a list with per game its
 // playout's dict where a shape is given, else (result, moves, turns, first, counts); or
-// None where the kernel cannot play it to its end (Python then plays it).
+// None where the kernel cannot play it to its end (Python then plays it). ``shape``
+// None: the compact form, (numbers, results): see Compact.
 static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n) {
     long long run[3] = {0, 0, 0};
     bool listed = (n == 2 || n == 3) && PyList_Check(args[0]);
@@ -391,16 +433,21 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
     long long max_moves = PyLong_AsLongLong(args[1]);
     if (max_moves == -1 && PyErr_Occurred()) return nullptr;
     Shape shape;
-    if (n == 3 && !shape.read(args[2])) return nullptr;
+    bool compact = n == 3 && args[2] == Py_None;
+    if (n == 3 && !compact && !shape.read(args[2])) return nullptr;
     const St* from = Py_TYPE(self) == &KStateType ? ((KState*)self)->s : nullptr;
     Py_ssize_t games = listed ? PyList_GET_SIZE(args[0]) : (Py_ssize_t)std::max(0LL, run[2]);
-    PyObject* out = PyList_New(games);
-    if (!out) return nullptr;
+    Compact numbers(compact ? games : 0);
+    Results results;
+    PyObject* out = compact ? (results.listed = PyList_New(0)) : PyList_New(games);
+    if (!out || (compact && !numbers.numbers)) {
+        Py_XDECREF(out);
+        return nullptr;
+    }
     // (the games in groups, their seats' generators seeded together)
     const Py_ssize_t group = std::max(1, MT_GROUP / NP);
     Generators seats((size_t)(group * NP));
     Playout o;
-    Results results;
     for (Py_ssize_t g = 0; g < games; ++g) {
         unsigned long long rng = 0;
         PyRandom* mine = &seats.g[(size_t)(g % group * NP)];
@@ -417,12 +464,17 @@ static PyObject* k_playouts(PyObject* self, PyObject* const* args, Py_ssize_t n)
             PyErr_SetString(PyExc_ValueError, "playouts: each game is (rng, one seed's bytes per seat)");
             return nullptr;
         }
-        PyObject* got = one_playout(from, rng, mine, max_moves, o, results, n == 3 ? &shape : nullptr, g);
+        PyObject* got = one_playout(from, rng, mine, max_moves, o, results, n == 3 ? &shape : nullptr, g,
+                                    compact ? &numbers : nullptr);
         if (!got) {
             Py_DECREF(out);
             return nullptr;
         }
-        PyList_SET_ITEM(out, g, got);
+        if (compact) Py_DECREF(got);
+        else PyList_SET_ITEM(out, g, got);
     }
-    return out;
+    if (!compact) return out;
+    PyObject* both = PyTuple_Pack(2, numbers.numbers, out);
+    Py_DECREF(out);   // (results.listed: the tuple holds it now)
+    return both;
 }
