@@ -761,10 +761,11 @@ class PlaySession:
         """What the line editor completes: the legal moves as they may be typed (with and
         without the verb, and each move's first alias: chess's Nf3), then the commands."""
         from ..interpreter import RuleError
+        from ..interpreter.play import display
         verb = getattr(self.game.decision, "verb", None) or ""
         out: list[str] = []
         for m in self.game.legal_moves():
-            out += dict.fromkeys([m.notation, render.worded(self.prog, m.notation, verb)])
+            out += dict.fromkeys([m.notation, display.worded(self.prog, m.notation, verb)])
             if verb and m.notation.startswith(verb + " "):
                 out.append(m.notation[len(verb) + 1:])
         try:

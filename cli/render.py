@@ -664,19 +664,15 @@ def _items_in(v, type_code: str) -> list[int]:
     return [v] if type_code == "item" and v is not None else []
 
 
-def worded(prog, notation: str, verb: str | None) -> str:
-    """A move's notation with its verb in the locale's word (``display.worded``)."""
-    return _display().worded(prog, notation, verb)
-
-
 def typed_keys(prog, verb: str | None, notation: str) -> set[str]:
     """How a move may be typed at the prompt (ignoring case and runs of spaces): its
     notation and, when it starts with the decision's verb, the rest of it; and the same
     with the verb in the locale's word (``verjagen r2c1`` for ``chase r2c1``), as the
     move lists show it."""
+    display = _display()
     keys = set()
-    verbs = {verb, _display().verb_word(prog, verb)} if verb else set()
-    for written in {notation, worded(prog, notation, verb)}:
+    verbs = {verb, display.verb_word(prog, verb)} if verb else set()
+    for written in {notation, display.worded(prog, notation, verb)}:
         full = " ".join(written.split()).casefold()
         keys.add(full)
         for said in (" ".join(v.split()).casefold() for v in verbs):

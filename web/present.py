@@ -229,9 +229,9 @@ class LastMove:
     (None when it has none) for a seat that may not know what was chosen: a secret
     choice while the simultaneous decision is under way, or into a variable the seat
     never sees (views.choice_hidden), or a move naming an item the seat sees neither
-    before nor after it (as ``meeple replay --as`` writes it). Made before the move,
-    finished after (``played``), when it also counts the messages said so far (``said``:
-    those of the move and before it)."""
+    before nor after it (as ``meeple replay --as`` writes it). Made before the move, when
+    it counts the messages said so far (``said_before``), finished after (``played``),
+    when it counts them again (``said``: those of the move and before it)."""
 
     def __init__(self, game, move):
         decision = game.decision
@@ -251,11 +251,11 @@ class LastMove:
         self.before = _before(game, move.value, decision.type, seats) if self.cells or items else {}
         self.words: dict[int, str] = {}
         self.fell: dict[int, list[dict]] = {}
-        self.said_before = self.said = 0
+        self.said_before = self.said = said(game)
 
-    def played(self, game, said_before: int, fell: list | None = None) -> LastMove:
-        """Finished once the move is made on ``game`` (``said_before``: the number of
-        messages said before it; ``fell``: the chance results that fell, ``fallen``)."""
+    def played(self, game, fell: list | None = None) -> LastMove:
+        """Finished once the move is made on ``game`` (``fell``: the chance results that
+        fell, ``fallen``)."""
         under_way = self.simultaneous and game.simultaneous and \
             self.player in game.decision.chosen
         for s, items in self.unseen.items():
@@ -268,7 +268,7 @@ class LastMove:
                 self.words[s] = move_words(game.program, self.notation, self.value, self.code, seen,
                                            self.verb)
         self.before = {}
-        self.said_before, self.said = said_before, said(game)
+        self.said = said(game)
         if fell:
             self.fell = runs(game, fell, self.unseen)
         self.unseen = {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .. import interpreter
 from ..interpreter import IllegalMove, RuleError, bot_move, bot_seed, make_bot
-from .present import LastMove, fallen, may_fall, opening, said
+from .present import LastMove, fallen, may_fall, opening
 from .store import SPECTATOR, MoveTaken, Store, StoredTable
 from .words import REFUSALS, fill
 
@@ -133,10 +133,9 @@ class Table:
         """Makes a move (a Move, or its text as stored) and keeps it among the latest."""
         move = self.game.find_move(move)
         last = LastMove(self.game, move)
-        before = self.made[-1].said if self.made else said(self.game)
         copy = self.game.copy() if self.tells_chance else None   # (to find the dice that fall)
         self.game.apply(move)
-        self.made.append(last.played(self.game, before, fallen(copy, self.game, move)))
+        self.made.append(last.played(self.game, fallen(copy, self.game, move)))
 
     def _announce(self) -> None:
         self.changed.set()
