@@ -126,8 +126,7 @@ class PrivateFlow:
         """``name`` now holds a value computed from ``exprs``: it carries the private
         variable or the random step one of them reads, if any; else (``join`` false: a
         new binding) nothing."""
-        sources = [s for e in exprs if e is not None for s in self._sources(e)]
-        source = next((s for s in sources if not s.startswith(RANDOM)), None) or next(iter(sources), None)
+        source = _first(s for e in exprs if e is not None for s in self._sources(e))
         if source is not None:
             self._hold(name, source)
         elif not join:
@@ -145,10 +144,14 @@ class PrivateFlow:
             if name in env and self.carried.get(name) != source and not source.startswith(RANDOM):
                 self._hold(name, source)
 
-    def _held_sources(self, e, held: dict[str, str]) -> list[str]:
+    def _held_sources(self, e, held: dict[str, str], within: dict | None = None) -> list[str]:
+        """The private variable ``e`` reads (directly or through the functions it calls),
+        then the sources of the locals of ``held`` it reads (only those ``within``, if
+        given)."""
         read = self._private_read(e, set())
-        return [*([read] if read else []),
-                *(held[n.name] for n in ir.walk(e) if getattr(n, "node", "") == "Var" and n.name in held)]
+        out = [held[n.name] for n in ir.walk(e) if getattr(n, "node", "") == "Var"
+               and n.name in held and (within is None or n.name in within)]
+        return [read, *out] if read else out
 
     def _random_step(self, names) -> None:
         """``roll a, b from ...`` or ``pick x at random from ...`` binds ``names``."""
@@ -173,12 +176,7 @@ class PrivateFlow:
         self.shown.update(s for s in self._sources(e) if s.startswith(RANDOM))
 
     def _sources(self, e) -> list[str]:
-        env = self.proc_locals or {}
-        carried = getattr(self, "carried", {})
-        out = [carried[n.name] for n in ir.walk(e)
-               if getattr(n, "node", "") == "Var" and n.name in carried and n.name in env]
-        read = self._private_read(e, set())
-        return [read, *out] if read else out
+        return self._held_sources(e, getattr(self, "carried", {}), self.proc_locals or {})
 
     def private_source(self, e) -> str | None:
         """The private variable ``e`` reads, directly, through the functions it calls, or
