@@ -39,6 +39,11 @@ class PrivateFlow:
 
         def _private_read(self, e, seen: set) -> str | None: ...
 
+    # (set by _private_calls, before any procedure is checked) per procedure, its
+    # parameters a call may give a private value or a roll, each -> that source; the
+    # procedures that may return one, each -> that source
+    private_params: dict[str, dict[str, str]]
+    private_results: dict[str, str]
     carried: dict[str, str]        # a local -> the private variable or random step it holds
     unshown: dict[str, dict[str, T]]   # a random step -> the locals holding it, their types
     shown: set[str]                # the random steps the procedure has shown so far
@@ -46,7 +51,7 @@ class PrivateFlow:
 
     def _carry_start(self) -> None:
         self.carried, self.unshown, self.shown, self.crossed = {}, {}, set(), set()
-        for name, source in getattr(self, "private_params", {}).get(self.proc_name, {}).items():
+        for name, source in self.private_params.get(self.proc_name, {}).items():
             # (a roll given as an argument: a random step of this procedure's own)
             self._hold(name, RANDOM + f"({name})" if source.startswith(RANDOM) else source)
 
@@ -56,8 +61,8 @@ class PrivateFlow:
         procedures are checked (a caller may come before or after its procedure): each
         body read as a whole, whatever the order of its statements, until nothing more
         is found. (A roll shown before the call is taken as unknown all the same.)"""
-        self.private_params: dict[str, dict[str, str]] = {}
-        self.private_results: dict[str, str] = {}
+        self.private_params = {}
+        self.private_results = {}
         names = {"SetupDecl": "setup", "TurnDecl": "turn", "AtEndDecl": "at end"}
         bodies = [(d.name if d.node == "ProcedureDecl" else names[d.node], d.body)
                   for d in decls if d.node in ("ProcedureDecl", *names)]
@@ -89,7 +94,7 @@ class PrivateFlow:
         """The locals a body may set (at any depth, in any order) from a private value
         (``rolls``: or a random step), given those in ``held``: each -> the private
         variable (or the random step)."""
-        results = getattr(self, "private_results", {})
+        results = self.private_results
         sets = [b for n in ir.walk(body) for b in _binding(n, rolls, results)]
         grown = True
         while grown:
@@ -106,7 +111,7 @@ class PrivateFlow:
         """``let x = call peek()``: ``x`` holds what the procedure returns."""
         if s.player is not None or s.var not in (self.proc_locals or {}):
             return
-        source = getattr(self, "private_results", {}).get(s.proc)
+        source = self.private_results.get(s.proc)
         if source is not None:   # (a roll returned: a random step of this procedure's own)
             self._hold(s.var, RANDOM + f"call {s.proc}" if source.startswith(RANDOM) else source)
         elif s.new:
@@ -126,8 +131,7 @@ class PrivateFlow:
         """``name`` now holds a value computed from ``exprs``: it carries the private
         variable or the random step one of them reads, if any; else (``join`` false: a
         new binding) nothing."""
-        sources = [s for e in exprs if e is not None for s in self._sources(e)]
-        source = next((s for s in sources if not s.startswith(RANDOM)), None) or next(iter(sources), None)
+        source = _first(s for e in exprs if e is not None for s in self._sources(e))
         if source is not None:
             self._hold(name, source)
         elif not join:
@@ -145,10 +149,14 @@ class PrivateFlow:
             if name in env and self.carried.get(name) != source and not source.startswith(RANDOM):
                 self._hold(name, source)
 
-    def _held_sources(self, e, held: dict[str, str]) -> list[str]:
+    def _held_sources(self, e, held: dict[str, str], within: dict | None = None) -> list[str]:
+        """The private variable ``e`` reads (directly or through the functions it calls),
+        then the sources of the locals of ``held`` it reads (only those ``within``, if
+        given)."""
         read = self._private_read(e, set())
-        return [*([read] if read else []),
-                *(held[n.name] for n in ir.walk(e) if getattr(n, "node", "") == "Var" and n.name in held)]
+        out = [held[n.name] for n in ir.walk(e) if getattr(n, "node", "") == "Var"
+               and n.name in held and (within is None or n.name in within)]
+        return [read, *out] if read else out
 
     def _random_step(self, names) -> None:
         """``roll a, b from ...`` or ``pick x at random from ...`` binds ``names``."""
@@ -173,12 +181,7 @@ class PrivateFlow:
         self.shown.update(s for s in self._sources(e) if s.startswith(RANDOM))
 
     def _sources(self, e) -> list[str]:
-        env = self.proc_locals or {}
-        carried = getattr(self, "carried", {})
-        out = [carried[n.name] for n in ir.walk(e)
-               if getattr(n, "node", "") == "Var" and n.name in carried and n.name in env]
-        read = self._private_read(e, set())
-        return [read, *out] if read else out
+        return self._held_sources(e, getattr(self, "carried", {}), self.proc_locals or {})
 
     def private_source(self, e) -> str | None:
         """The private variable ``e`` reads, directly, through the functions it calls, or

@@ -220,10 +220,9 @@ def unknown_grammar(span: Span, what: str, name: str, choices: Iterable[str]) ->
     short = max((c for c in choices if name.casefold().startswith(c)), key=len, default=None)
     guess = f"did you mean '{short}'?" if short and short != name else (
         did_you_mean(name, choices) if len(name) > 1 else None)
-    listed = f"a name's {what} is one of {', '.join(choices)}"
+    listed = f"A name's {what} is one of {', '.join(choices)}"
     return Diagnostic(f"check/unknown-{what}", span, f"unknown {what} '{name}'",
-                      f"{guess} {listed[0].upper()}{listed[1:]}" if guess else listed[0].upper() + listed[1:],
-                      length=len(name))
+                      f"{guess} {listed}" if guess else listed, length=len(name))
 
 
 def unknown_choice(base, what: str, name: str, choices: Iterable[str]) -> Diagnostic:

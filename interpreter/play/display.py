@@ -3,6 +3,7 @@ localised text players read (names, labels and messages from the ruleset's local
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from ...dsl.types import tuple_parts
@@ -315,9 +316,7 @@ def told_apart(prog: Program, item: int) -> bool:
     alone = prog.__dict__.get("_told_apart")
     if alone is None:
         labels = [item_label(prog, i) for i in range(len(prog.items))]
-        count: dict[str, int] = {}
-        for label in labels:
-            count[label] = count.get(label, 0) + 1
+        count = Counter(labels)
         alone = prog.__dict__["_told_apart"] = frozenset(
             i for i, label in enumerate(labels) if count[label] == 1)
     return item in alone

@@ -46,7 +46,7 @@ def picked(R: Runtime, pend: dict, seat: int, value) -> None:
         each[j] = mine[:k] + mine[k + 1:]
     pend["each"] = each
     waiting = pend["waiting"]
-    if sum(1 for s, _ in chosen if s == seat) >= pend["picks"]:
+    if len(picks_of(pend, seat)) >= pend["picks"]:
         waiting = pend["waiting"] = [s for s in waiting if s != seat]
     if waiting:
         pend["player"] = waiting[0]

@@ -10,6 +10,7 @@ the procedure stack and item locations never leave the game.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from . import display, picks
@@ -315,7 +316,6 @@ def chance_runs(program, fallen: list[Fallen], seat, state: dict | None = None) 
 def _told_by_messages(program, run: list[Fallen], end: int | None, state: dict) -> bool:
     """Whether the first message said after a run of chance results (before the next
     run fell, ``end``) names all its values, and its player for a roll."""
-    from collections import Counter
     log, k = state.get("log", []), run[0].said - state.get("log_dropped", 0)
     if not 0 <= k < len(log) or (end is not None and run[0].said >= end):
         return False
