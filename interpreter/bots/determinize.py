@@ -96,6 +96,7 @@ from __future__ import annotations
 import copy
 import random
 
+from ...dsl.types import T
 from ..play import picks, rng as rng_mod
 from ..play.game import _H_LEGAL, _H_MOVE, _H_RNG, Game, _copy_state
 from ..play.helpers import RuleError
@@ -560,7 +561,11 @@ def _initial(prog, R, name: str):
     try:
         return copy.deepcopy(prog.var_inits[name](R, {}))
     except Exception:  # noqa: BLE001 - an initial value that needs more than the state
-        return False if prog.checked.vars[name].type.name == "bool" else 0
+        t = prog.checked.vars[name].type.name   # (the first value of its type)
+        return _blank(prog, T("enum", t) if t in prog.checked.enums else T(t if t in _TAGS else "item"))
+
+
+_TAGS = ("int", "bool", "str", "player", "list")
 
 
 def redrawn(game: Game, seat: int, rng: random.Random) -> Game:
