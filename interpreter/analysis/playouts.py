@@ -195,7 +195,7 @@ class Compact:
         self.players, self.games, self.results, self.payoffs_per = players, games, results, per
         self.errors: dict[int, Exception] = {}
         cols = []
-        for at, width in ((0, 1), (1, 1), (2, 1), (3, 1), (4, players), (4 + players, players)):
+        for at, width in ((0, 1), (1, 1), (2, 1), (3, 1), (4, players), (4 + players, players if paid else 0)):
             col = array("q")
             col.frombytes(numbers[at * games * 8:(at + width) * games * 8])
             cols.append(col)
@@ -224,11 +224,8 @@ class Compact:
         n, res = self.players, got["result"]
         self.moves[i], self.turns[i] = got["moves"], got["turns"]
         self.first[i] = -1 if got["first"] is None else got["first"]
-        if got["error"] is not None:
+        if got["error"] is not None:   # (its scores and payoffs: 0 already)
             self.errors[i], self.result_of[i] = got["error"], -1
-            self.scores[i * n:(i + 1) * n] = array("q", [0] * n)
-            if self.payoffs is not None:
-                self.payoffs[i * n:(i + 1) * n] = array("q", [0] * n)
             return
         self.result_of[i] = len(self.results)
         self.results.append(res)
@@ -245,12 +242,11 @@ def _compact(program, games: int, seed: int, start, max_moves: int, run) -> Comp
     per = 1 if payoff is None or payoff.per is None else payoff.per
     got = _in_kernel(program, run, start, max_moves, range(seed, seed + games), None)
     if got is None:
-        numbers, results = bytes(8 * games * (4 + 2 * n)), []
+        numbers, results = bytes(8 * games * (4 + (2 if paid else 1) * n)), []
     else:
         numbers, raws = got
         made = _Results.of(program).made
         results = [copy.deepcopy(made(raw)) for raw in raws]
-        numbers += bytes(8 * games * n) if not paid else b""
     out = Compact(n, games, numbers, results, paid, per)
     # (the games the kernel could not finish, found by a scan in C where it played them)
     todo = range(games) if got is None else \

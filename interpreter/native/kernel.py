@@ -446,7 +446,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
         def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
                 if truth:
-                    return body(inner, " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true")
+                    return body(inner, self._truth(cond, inner))
                 return self._innermost(inner, cond, body, count, compact, reserve)
             cl = comp.clauses[i]
             it = cl.iter
@@ -505,15 +505,19 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
         (``count``, ``compact``) its truth added to a counter."""
         if compact is not None:
             n, elem = compact
-            truth = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true"
+            truth = self._truth(cond, inner)
             return f"{reserve}_p[{n}] = {elem(inner)}; {n} += (size_t)(bool)({truth});"
         stmt = body(inner)
         if not cond:
             return stmt
-        test = " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond)
+        test = self._truth(cond, inner)
         if count is not None:
             return f"{count} += (I)(bool)({test});"
         return f"if ({test}) {{ {stmt} }}"
+
+    def _truth(self, cond: list, inner: dict) -> str:
+        """The C++ of a comprehension's conditions all holding (``true`` without one)."""
+        return " && ".join(f"({self.expr(c, inner, BOOL)})" for c in cond) or "true"
 
     def _listless_loop(self, it, inner: dict, var_el_t: tuple, reserve: str | None, inside) -> str | None:
         """A loop of ``loops`` that makes no list (``var_el_t``: its variable, the C++ type

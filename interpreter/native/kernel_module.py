@@ -280,11 +280,10 @@ class ModuleWriter:
                 takes.append(f"case {k}: {picked_code(site, var)}")
             else:
                 takes.append(f"case {k}: {{ s.opts.c{j}[s.nchosen] = s.opts.e{j}[each_index(s, seat)][i]; "
-                             f"s.chosen[s.nchosen++] = seat; int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
-                             f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; "
+                             f"s.chosen[s.nchosen++] = seat; {_UNWAIT} "
                              f"if (w_ > 0) {{ s.player = s.waiting[0]; return false; }} "
                              f"for (int q_ = 0; q_ < s.nchosen; ++q_) s.{var}[s.chosen[q_]] = s.opts.c{j}[q_]; "
-                             f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
+                             f"{_DECIDED}")
             counts.append(f"case {k}: return waiting_for(s, seat) ? (int)s.opts.e{j}[each_index(s, seat)].size() : -1;")
             pys.append(f"case {k}: return {site['py'](f's.opts.e{j}[each_index(s, seat)][i]')};")
         return "\n".join([
@@ -295,6 +294,13 @@ class ModuleWriter:
             # (whether option i names an item the seat may not know: written by its place)
             "static bool site_hidden(St& s, int i, Id seat) { switch (s.site) { " + " ".join(hides) + " } return false; }",
         ])
+
+
+# (site_take of a simultaneous decision: the seat out of those still to choose, w_ of
+# them left; then, the last seat's choice taken, the decision made)
+_UNWAIT = ("int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
+           "if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_;")
+_DECIDED = "s.simul = false; s.site = -1; s.player = -1; return true; }"
 
 
 def _said(site: dict) -> str:
@@ -325,11 +331,10 @@ def picked_code(site: dict, var: str) -> str:
             f"{{ Vec<std::decay_t<decltype(l_[0])>> v_; for (size_t q_ = 0; q_ < l_.size(); ++q_) "
             f"if (q_ != (size_t)i) v_.push_back(l_[q_]); s.opts.e{j}[e_] = List<std::decay_t<decltype(l_[0])>>(std::move(v_)); }} "
             f"int n_ = 0; for (int q_ = 0; q_ < s.nchosen; ++q_) n_ += s.chosen[q_] == seat; "
-            f"if (n_ >= {n}) {{ int w_ = 0; for (int q_ = 0; q_ < s.nwaiting; ++q_) "
-            f"if (s.waiting[q_] != seat) s.waiting[w_++] = s.waiting[q_]; s.nwaiting = w_; }} "
+            f"if (n_ >= {n}) {{ {_UNWAIT} }} "
             f"if (s.nwaiting > 0) {{ s.player = s.waiting[0]; return false; }} "
             f"for (int k_ = 0; k_ < s.each_n; ++k_) {{ Id p_ = s.each_seats[k_]; "
             f"Vec<std::decay_t<decltype(s.opts.c{j}[0])>> v_; for (int q_ = 0; q_ < s.nchosen; ++q_) "
             f"if (s.chosen[q_] == p_) v_.push_back(s.opts.c{j}[q_]); "
             f"s.{var}[p_] = List<std::decay_t<decltype(s.opts.c{j}[0])>>(std::move(v_)); }} "
-            f"s.simul = false; s.site = -1; s.player = -1; return true; }}")
+            f"{_DECIDED}")
