@@ -30,7 +30,11 @@ class CodeCalls(CompilerPart):
         function's body, its statements and value) loops or calls a function: worth
         keeping its value (see compile_functions' kept functions). As _calls says, every
         part of it counted: the values it named are computed in it."""
-        return has_loop(e) or self.t.facts.python_calls(e, lambda n: self._own_work(n, env))
+        return has_loop(e) or self._works(e, env)
+
+    def _works(self, e, env: Env) -> bool:
+        """does_work of a part of an expression without loops (no loop to look for)."""
+        return self.t.facts.python_calls(e, lambda n: self._own_work(n, env))
 
     def _own_work(self, n, env: Env) -> bool | None:
         """What does_work knows of the node ``n`` from this code (True, False), or None."""
@@ -39,10 +43,10 @@ class CodeCalls(CompilerPart):
             if written is not None:   # (written in place)
                 return written
             if n.func in self.tabled and self.optimize and not self._memo_call(n):
-                return any(self.does_work(a, env) for a in n.args)
+                return any(self._works(a, env) for a in n.args)
             return True
         if self._plain(n, env):
-            return any(self.does_work(k, env) for k in ir.children(n))
+            return any(self._works(k, env) for k in ir.children(n))
         return None
 
     def _own_calls(self, n, env: Env) -> bool | None:
