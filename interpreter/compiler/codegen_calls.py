@@ -7,6 +7,9 @@ a name or a constant. Decided from the IR and the printer's own records (``wrote
 ``named``, ``expanded``), never from the text written."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ...dsl import ast as ir
 from ..core.facts import has_loop
 from .codegen_base import CompilerPart, Env
@@ -30,20 +33,15 @@ class CodeCalls(CompilerPart):
         function's body, its statements and value) loops or calls a function: worth
         keeping its value (see compile_functions' kept functions). As _calls says, every
         part of it counted: the values it named are computed in it."""
-        return has_loop(e) or self.t.facts.python_calls(e, lambda n: self._own_work(n, env))
+        return has_loop(e) or self._works(e, env)
+
+    def _works(self, e, env: Env) -> bool:
+        """does_work of a part of an expression without loops (no loop to look for)."""
+        return self.t.facts.python_calls(e, lambda n: self._own_work(n, env))
 
     def _own_work(self, n, env: Env) -> bool | None:
         """What does_work knows of the node ``n`` from this code (True, False), or None."""
-        if n.node == "Call" and n.func in self.c.functions and self.t.facts.call_kind(n) == "function":
-            written = self.expanded.get(id(n))
-            if written is not None:   # (written in place)
-                return written
-            if n.func in self.tabled and self.optimize and not self._memo_call(n):
-                return any(self.does_work(a, env) for a in n.args)
-            return True
-        if self._plain(n, env):
-            return any(self.does_work(k, env) for k in ir.children(n))
-        return None
+        return self._own_call(n, env, self.expanded, self._works)
 
     def _own_calls(self, n, env: Env) -> bool | None:
         """What _calls knows of the node ``n`` from this code (True, False), or None."""
@@ -52,15 +50,23 @@ class CodeCalls(CompilerPart):
         node = n.node
         if node == "Var":
             return n.name in env.subst and n.name in env.calling
-        if node == "Call" and n.func in self.c.functions and self.t.facts.call_kind(n) == "function":
-            written = self.wrote.get(id(n))
-            if written is not None:   # (written in place)
-                return written
+        return self._own_call(n, env, self.wrote, self._calls)
+
+    def _own_call(self, n, env: Env, written: dict[int, bool],
+                  part: Callable[[Any, Env], bool]) -> bool | None:
+        """What _calls or does_work (``part``, of the parts) knows of the node ``n``: a
+        rule function's call as written in place (``written``: its body's code calls or
+        works), read from its table (its arguments') or else called; a product, quotient
+        or index written without a helper (its operands'); None for the others."""
+        if n.node == "Call" and n.func in self.c.functions and self.t.facts.call_kind(n) == "function":
+            got = written.get(id(n))
+            if got is not None:   # (written in place)
+                return got
             if n.func in self.tabled and self.optimize and not self._memo_call(n):
-                return any(self._calls(a, env) for a in n.args)
+                return any(part(a, env) for a in n.args)
             return True
         if self._plain(n, env):   # (no helper: the operands' code)
-            return any(self._calls(k, env) for k in ir.children(n))
+            return any(part(k, env) for k in ir.children(n))
         return None
 
     def _plain(self, n, env: Env) -> bool:

@@ -213,7 +213,6 @@ class _Say:
         if isinstance(value, Said):
             return value.forms.get(case, value)
         pattern = self.uninflected.get(case)
-        alone = value[0] if len(value) == 1 else None
         if pattern and (isinstance(alone, Name) or (isinstance(alone, Term) and len(alone.text) > 1)):
             before, _, after = pattern.partition("{x}")
             return (before, alone, after)
