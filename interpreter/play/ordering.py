@@ -76,7 +76,7 @@ def _plain_order(R: Runtime, type_code: str, options: list, player: int) -> bool
     return R.prog.sort_key(type_code) is helpers_sort_key
 
 
-def _int_lists(options: list) -> bool:
+def _int_lists(options: list | tuple) -> bool:
     """Whether every option is a list of plain numbers (no bools)."""
     for o in options:
         if o.__class__ is not list:

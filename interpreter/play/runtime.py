@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING
 from . import rng
 from .failures import _error, _locate, _within
 from .helpers import RuleError, over_budget
-from .ordering import _int_lists, ordered
+from .ordering import ordered
 from .picks import picked
 from .results import _score
+from .seeing import SeatSight
 
 if TYPE_CHECKING:  # a game runs what compile made; compile starts games, never the other way
     from ..compiler.compile import Program
@@ -159,7 +160,7 @@ class Decision:
                    tuple(pend.get("waiting", seats)), tuple(s for s, _ in pend.get("chosen", ())))
 
 
-class Runtime:
+class Runtime(SeatSight):
     """The live game state that rule code reads and changes. It shares its containers
     with the plain-data state dict, so saving is cheap."""
 
@@ -811,48 +812,6 @@ class Runtime:
         self.ask(player, var, options, type_code, verb, alone, said)
 
 
-    def _items_known(self, items: list, player: int) -> bool:
-        """Whether ``player`` knows exactly where each of these items (ints) is, so that
-        they are ordered by identity: in a game that hides nothing, every item in a zone;
-        else every item the seat sees."""
-        if self.public:
-            return _in_zones(self.loc, items)
-        return self._seen_all(items, player)
-
-    def _seen_all(self, items: list, p: int) -> bool:
-        """Whether seat p sees every one of these items (ints): ``sees_item`` for each."""
-        facing, loc, seers, rev = self.facing, self.loc, self.seers, self.revealed
-        known = None  # (the zone of the last item found seen: most options lie in one zone)
-        for i in items:
-            f = facing[i]
-            if f >= 0:
-                if not f >> p & 1:
-                    return False
-                continue
-            z = loc[i]
-            if z != known:
-                if z < 0 or not (seers[z] >> p & 1 or z in rev):
-                    return False
-                known = z
-        return True
-
-    def sees_value(self, v, type_code: str, p: int) -> bool:
-        """Whether seat p sees every item of an option (True: it is written as it is);
-        False also when this quick look cannot tell (a type other than item and
-        list:item): the option is then looked at item by item."""
-        if type_code == "item":
-            return v is None or (v.__class__ is int and self._seen_all((v,), p))
-        return type_code == "list:item" and self._all_seen((v,), p)
-
-    def _all_seen(self, options: list, p: int) -> bool:
-        """Whether every option is a list of items (ints) that seat p all sees."""
-        if not _int_lists(options):
-            return False
-        for o in options:
-            if not self._seen_all(o, p):
-                return False
-        return True
-
     def ask_each(self, var: str, choices: list, type_code: str, verb: str | None,
                  picks: int | None = None) -> None:
         """A simultaneous decision: each ``(seat, options)`` of ``choices`` chooses in
@@ -967,14 +926,6 @@ def _items_of(v, t: str) -> list[int]:
     if t.startswith("list:"):
         return [i for x in v for i in _items_of(x, t[5:])]
     return [v] if t == "item" else []
-
-
-def _in_zones(loc: list, items: list) -> bool:
-    """Whether every one of these items (ints) lies in a zone."""
-    for i in items:
-        if loc[i] < 0:
-            return False
-    return True
 
 
 def _sees(v, p: int) -> bool:
