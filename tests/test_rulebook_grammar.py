@@ -167,6 +167,8 @@ def test_steps_and_boards_read_as_sentences_not_as_code():
     assert "У каждой клетки есть координаты `col` (столбец), `row` (ряд)." in ru
     # (an equality with no verb to agree: "A — B")
     assert "- Победа, если *место* — 1" in ru and "ряд *b* — ряд *a* плюс 1" in ru
+    # (an attribute takes the case its place needs: "между столбцом")
+    assert "разность между столбцом *a* и столбцом *b* — 1" in ru
     for wrong in ("Sei *Ziele* gleich", "Пусть *цели*", "plus 1.", "плюс 1.", " равно ", "triangle", "row von", "row *"):
         assert wrong not in de + ru, wrong
     assert "1. Let *targets* be all *t* of the cells of pyramid for which" in en
