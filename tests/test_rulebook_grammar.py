@@ -133,8 +133,8 @@ def test_a_locale_names_the_rules_own_words_and_the_book_says_them():
     # (`name feathers "Federn"`, `name targets "Ziele"`: a rule function, a value the
     # steps name; `clan_of` by the name of `clan_of`, `attackers_of` by that of `attackers`)
     de = book("cherokee", "de")
-    assert "- *Federn* von *c*: *Basisreihe* minus row von *c*" in de
-    assert "1. Sei *Ziele* gleich jedes *t* aus den Feldern von der Hierarchie-Pyramide" in de
+    assert "- *Federn* von *c*: *Basisreihe* minus die Reihe von *c*" in de
+    assert "1. *Ziele* sind alle *t* aus den Feldern von der Hierarchie-Pyramide, für die gilt:" in de
     assert "- *Klan* von *p*: der Klan vom obersten Teil von der Klankarte von *p*" in de
     assert "aus *Angreifer* des aktiven Spielers und *Ziel*" in de
     assert "*feathers*" not in de and "*targets*" not in de
@@ -147,3 +147,36 @@ def test_a_name_for_no_word_of_the_rules_is_a_located_error(tmp_path):
         interpreter.load(str(root), locale="de")
     text = str(got.value)
     assert "unknown name 'nosuch'" in text and "de.meeple:3" in text and "'c'" not in text
+
+
+def test_steps_and_boards_read_as_sentences_not_as_code():
+    # (a `let` of those of a list that ...: "are all t of ... for which"; a number
+    # raised by an amount, `x = x + 1`: "increase x by 1"; a board's generator, its
+    # arguments and the coordinates of its cells in the catalog's words)
+    de, ru, en = book("cherokee", "de"), book("cherokee", "ru"), book("cherokee")
+    assert ("1. *Ziele* sind alle *t* aus den Feldern von der Hierarchie-Pyramide, für die gilt: "
+            "*angreifbar* gilt für den aktiven Spieler und *t*.") in de
+    assert "1. Erhöhe das Passen in Folge um 1." in de
+    assert "Die Form: *Dreieck* (Reihen: 8)." in de
+    assert "Jedes Feld hat die Koordinaten `col` (Spalte), `row` (Reihe)." in de
+    assert "falls gilt: die Reihe von *a* ist die Reihe von *b* und der Abstand zwischen der Spalte von *a*" in de
+    assert ("1. *цели* — все *t* из клеток поля пирамиды иерархии, для которых "
+            "*можно атаковать* (активный игрок и *t*) верно.") in ru
+    assert "Увеличьте " in ru and " на 1." in ru
+    assert "Форма: *треугольник* (ряды: 8)." in ru
+    assert "У каждой клетки есть координаты `col` (столбец), `row` (ряд)." in ru
+    # (an equality with no verb to agree: "A — B")
+    assert "- Победа, если *место* — 1" in ru and "ряд *b* — ряд *a* плюс 1" in ru
+    # (an attribute takes the case its place needs: "между столбцом")
+    assert "разность между столбцом *a* и столбцом *b* — 1" in ru
+    for wrong in ("Sei *Ziele* gleich", "Пусть *цели*", "plus 1.", "плюс 1.", " равно ", "triangle", "row von", "row *"):
+        assert wrong not in de + ru, wrong
+    assert "1. Let *targets* be all *t* of the cells of pyramid for which" in en
+    assert "1. Increase passes in a row by 1." in en
+    assert "Its shape: *triangle* with rows 8." in en      # (English: the identifiers' words)
+    # (a kind standing for all its pieces: those pieces, in the plural)
+    assert "die Anzahl der Teile der Art „Mitglied“ ist 72 und (für jedes *m* aus den Teilen der Art „Mitglied“:" in de
+    assert "число фишек вида «соплеменник» — 72 и (для каждого *m* из фишек вида «соплеменник»:" in ru
+    assert "the number of pieces of kind member is 72 and (for every *m* of the pieces of kind member:" in en
+    for wrong in ("im Mitglied", "aus dem Mitglied", "из соплеменника"):
+        assert wrong not in de + ru, wrong

@@ -125,7 +125,8 @@ def test_each_form_of_expression_reads_as_words(tmp_path):
     assert ("The active player chooses *c* from each *x* of the pieces in hand of the active "
             "player for which *worth* of *x* is not 4 (move `play`).") in md
     assert "Announce: “the active player gives *c* to the player after the active player”." in md
-    assert "Set passes to passes plus 1." in md
+    # (a number raised by an amount: "increase")
+    assert "Increase passes by 1." in md and "Set passes to passes plus 1." not in md
     # a quantifier in brackets beside `or`; abs of a difference
     assert ("The game ends after a turn when (for every *p* of the players: hand of *p* is empty) "
             "or the difference between passes and 1 is more than 2 holds.") in md

@@ -169,6 +169,9 @@ class _Say:
         self.articles = cat.get("articles", {})
         self.articles_unformed = cat.get("articles_unformed", {})
         self.elision = cat.get("elision", {})
+        # the words for the board generators, their arguments and the coordinates of
+        # their cells (identifier: [word, gender, forms by case]; else the identifier)
+        self.board_words = cat.get("board_words", {})
         self.missing: set[str] = set()
 
     def __call__(self, msgid: str, /, **fields) -> Text:
@@ -680,8 +683,13 @@ class _Builder:
     def shape(self, d: ir.BoardDecl) -> Text:
         """A generated board's shape: its generator with its arguments, in words."""
         s = self.say
-        return s("board.shape", shape=s("x.shape", gen=(Term(words_of(d.generator or "")),),
+        return s("board.shape", shape=s("x.shape", gen=(Term(self.words.board_word(d.generator or "")),),
                                         args=self.words.named_args(d.args)))
+
+    def coord(self, k: str) -> Text:
+        """A coordinate of the cells: ``row`` (Reihe), in the catalog's word."""
+        shown = self.words.board_word(k)
+        return (Code(k),) if shown == k else (Code(k), f" ({shown})")
 
     def boards(self) -> list:
         s = self.say
@@ -703,7 +711,7 @@ class _Builder:
             cells = [prog.zones[z].cell for z in prog.boards.get(name, ())]
             coords = sorted({k for cell in cells for k in cell.coords})
             if coords:
-                out.append(Para(s("board.coords", coords=join([(Code(k),) for k in coords]))))
+                out.append(Para(s("board.coords", coords=join([self.coord(k) for k in coords]))))
             if len(cells) <= 64 and not d.generator:
                 out.append(Items([(Code(cell.name), " (" + ", ".join(f"{k}: {v}" for k, v in cell.coords.items()) + ")")
                                   for cell in cells]))
@@ -1030,17 +1038,21 @@ class _Builder:
         s = self.say
         match st.node:
             case "Let":
-                return Step(s("s.let", var=(self.words.term(st.var),), value=self.w(st.value)))
+                var = (self.words.term(st.var),)
+                if self.words.selection(st.value):     # (a list of those that ...: "are all t of ...")
+                    return Step(s("s.let_all", var=var, each=self.words.clauses(st.value, "x.all_of", "x.all_where")))
+                return Step(s("s.let", var=var, value=self.w(st.value)))
             case "Assign":
-                return Step(s("s.set", target=self.target(st.var, st.player), value=self.w(st.value)))
+                own = ir.Var(name=st.var) if st.player is None else ir.Call(func=st.var, args=[st.player])
+                return self.set_step(own, st.value)
             case "AttrAssign":
                 obj = st.obj if st.obj is not None else ir.Var(name=st.var)
-                return Step(s("s.set", target=self.w(ir.Attr(obj=obj, name=st.attr)), value=self.w(st.value)))
+                return self.set_step(ir.Attr(obj=obj, name=st.attr), st.value)
             case "IndexAssign":
                 target = st.target
                 for i in st.indices:
                     target = ir.Index(obj=target, index=i)
-                return Step(s("s.set", target=self.w(target), value=self.w(st.value)))
+                return self.set_step(target, st.value)
             case "CallProc":
                 return Step(s("s.call", call=self.call_words(st.proc, st.args)))
             case "CallResult":
@@ -1049,6 +1061,16 @@ class _Builder:
             case "Return":
                 return Step(s("s.return", value=self.w(st.value)) if st.value is not None else s("s.return_bare"))
         return None
+
+    def set_step(self, target, value) -> Step:
+        """Setting ``target`` to ``value``: a value raised or lowered by an amount
+        (``x = x + n``) reads as such ("increase x by n")."""
+        s = self.say
+        if value.node == "BinOp" and value.op in ("+", "-") and ir.show(value.left) == ir.show(target) \
+                and self.words.is_number(value.right):
+            key = "s.increase" if value.op == "+" else "s.decrease"
+            return Step(s(key, target=self.w(target), n=self.w(value.right)))
+        return Step(s("s.set", target=self.w(target), value=self.w(value)))
 
     def flow_step(self, st) -> Step | None:
         """Conditions, loops, messages and the end of the game."""

@@ -155,7 +155,15 @@ class Words:
 
     def attr_name(self, a: str) -> str:
         kind = self.attr_kinds.get(a)
-        return self.name(f"{kind}.{a}") if kind else words_of(a)
+        return self.name(f"{kind}.{a}") if kind else self.board_word(a)
+
+    def board_word(self, ident: str) -> Name:
+        """A board generator, its argument or a coordinate of its cells in the
+        catalog's word (with its gender and forms), else the identifier as words."""
+        got = self.say.board_words.get(ident)
+        if not got:
+            return Name(words_of(ident))
+        return Name(got[0], got[1] if len(got) > 1 else None, got[2] if len(got) > 2 else None)
 
     # -- the forms
     def _expr(self, e) -> tuple:
@@ -208,7 +216,7 @@ class Words:
         return (Term(ir.show(e)),)
 
     def named_args(self, args) -> tuple:
-        return join([(words_of(a.name), " ", *self.expr(a.value)) for a in args], ", ")
+        return join([self.say("x.named_arg", name=(self.board_word(a.name),), value=self.expr(a.value)) for a in args], ", ")
 
     def listed(self, parts: list) -> tuple:
         if not parts:
@@ -230,7 +238,9 @@ class Words:
             return s("x.players")
         if name in self.enum_of:
             return (self.value_name(self.enum_of[name], name),)
-        if name in c.enums or name in c.zones or name in c.boards or name in c.vars or name in c.kinds:
+        if name in c.kinds:      # (a kind standing for all its pieces)
+            return s("x.kind_pieces", kind=(self.name(name),))
+        if name in c.enums or name in c.zones or name in c.boards or name in c.vars:
             return (self.name(name),)
         return (self.term(name),)
 
@@ -308,6 +318,8 @@ class Words:
             return self.aggregate(f, nodes[0])
         if f in ("size", "len") and _is_list(nodes[0], self.c):    # (of a list, not a place)
             return s("x.count", of=args[0])
+        if f in ("size", "len") and nodes[0].node == "Var" and nodes[0].name in self.c.kinds:
+            return s("x.kind_count", kind=(self.name(nodes[0].name),))
         if f == "abs" and nodes[0].node == "BinOp" and nodes[0].op == "-":
             return s("x.difference", a=self.expr(nodes[0].left), b=self.expr(nodes[0].right))
         key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
@@ -317,9 +329,45 @@ class Words:
         return s(key, **dict(zip("abc", args)))
 
     # -- lists
-    def clauses(self, comp, key: str = "x.each_of") -> tuple:
+    def is_list(self, e) -> bool:
+        """Whether ``e`` surely gives a list (not a place, nor a number)."""
+        return _is_list(e, self.c)
+
+    def is_number(self, e) -> bool:
+        """Whether ``e`` surely gives a number: a numeral, a count or sum, a number
+        the rules declare (a value, a function's result, an attribute), sums of those."""
+        c = self.c
+        match e.node:
+            case "IntLit":
+                return True
+            case "UnOp":
+                return e.op == "-" and self.is_number(e.operand)
+            case "BinOp":
+                return e.op in ("+", "-", "*", "/", "%") and self.is_number(e.left) and self.is_number(e.right)
+            case "Aggregate":
+                return e.func in ("sum", "count")
+            case "Var":
+                decl = c.vars.get(e.name) or c.consts.get(e.name)
+                return decl is not None and decl.type.name == "int"
+            case "Attr":
+                kind = self.attr_kinds.get(e.name)
+                return kind is not None and c.kinds[kind][e.name].tag == "int"
+            case "Call":
+                if e.func in ("size", "len", "count", "sum", "abs"):
+                    return True
+                decl = c.functions.get(e.func) or c.vars.get(e.func)
+                typ = getattr(decl, "result", None) or getattr(decl, "type", None)
+                return typ is not None and typ.name == "int"
+        return False
+
+    def selection(self, e) -> bool:
+        """Whether ``e`` is a list of those of a list that ... (``[t for t in xs if c]``)."""
+        return e.node == "Comprehension" and len(e.clauses) == 1 and e.elem.node == "Var" \
+            and e.elem.name == e.clauses[0].var
+
+    def clauses(self, comp, key: str = "x.each_of", where: str = "x.where") -> tuple:
         """``for x in xs if c`` clauses: ``each x of xs for which c`` (``key``: how one
-        clause reads)."""
+        clause reads, ``where``: how its condition does)."""
         s = self.say
         parts = []
         conds = []
@@ -333,7 +381,7 @@ class Words:
             conds.append(comp.cond)
         out = join(parts, ", ")
         if conds:
-            out = extended(out, s("x.where", cond=join([self.expr(x) for x in conds], s("x.and_sep"))))
+            out = extended(out, s(where, cond=join([self.expr(x) for x in conds], s("x.and_sep"))))
         return out
 
     def comprehension(self, comp) -> tuple:
