@@ -41,7 +41,7 @@ def test_german_phrases_take_the_case_their_preposition_needs():
 def test_russian_phrases_take_the_case_and_a_name_its_form_or_quotes(tmp_path):
     ru = book("cherokee", "ru")
     assert "для каждого *v* из чисел от 4 до 9" in ru
-    assert "Выберите *первый игрок* случайно из игроков." in ru
+    assert "Выберите *первого игрока* случайно из игроков." in ru
     # (names with their forms by case in the locale: declined)
     assert "для каждого *c* из клеток поля пирамиды иерархии" in ru
     assert "Если в картах в руке активного игрока нет фишек:" in ru
@@ -56,6 +56,39 @@ def test_russian_phrases_take_the_case_and_a_name_its_form_or_quotes(tmp_path):
     assert "из клеток поля «ряд»" in book(str(root), "ru")
     # (a number is no name: never in quotes)
     assert "не больше 1" in ru and "«1»" not in ru
+
+
+@pytest.mark.parametrize("game, sentences, wrong", [
+    ("cherokee", ["Активный игрок выбирает *сыгранную карту* из фишек в картах в руке активного игрока",
+                  "1. Выберите *первого игрока* случайно из игроков.",
+                  "Теперь число пасов подряд — это число пасов подряд плюс 1."],
+     ["выбирает *сыгранная карта*", "*первый игрок* случайно", "Теперь пасов подряд"]),
+    ("clans-and-glory", ["1. Активный игрок выбирает *карту* из *подходящих карт*",
+                         "в картах в руке *игрока с наименьшим числом карт* нет фишек",
+                         "(считая с 0) из *размеров руки*",
+                         "side *x* не больше *числа стартовых карт на поле*",
+                         "- *каждая карта жителя по одному разу* (после подготовки)",
+                         "Переместите: фишки в картах в руке *p* → сброшенные карты."],
+     ["выбирает *карта*", "«*игрок с наименьшим", "«*размеры руки*»", "*one card each*"]),
+    ("brotherhood-of-nine", ["*счётчик* меньше *числа действий за ход*",
+                             "Пусть *u* — это верхняя фишка в *исходной клетке*.",
+                             "*p* выбирает *u* из *воинов по одному каждого типа*",
+                             "Активный игрок выбирает *клетку назначения* из *клеток для хода*",
+                             "число фишек в *целях удара* не больше *числа ударов* (тип *u*)",
+                             "1. Выберите *первого игрока* случайно из игроков.",
+                             "- *победители известны* (в конце игры)",
+                             "Переместите: *v* → павшие *p*."],
+     ["«*действий на воина*»", "«*откуда*»", "«*кто может ходить*»", "*first player*", "*winners known*"]),
+])
+def test_a_russian_book_declines_the_rules_own_words(game, sentences, wrong):
+    # (the seed games' Russian names give their gender and forms by case: the book
+    # declines them where a case is needed instead of quoting them or leaving them in
+    # the nominative)
+    ru = book(game, "ru")
+    for sentence in sentences:
+        assert sentence in ru, sentence
+    for text in wrong:
+        assert text not in ru, text
 
 
 @pytest.mark.parametrize("locale, sentences", [

@@ -160,9 +160,9 @@ def test_the_seed_games_have_prose_for_every_rule_in_every_locale():
         r = meeple_cli("rulebook", "clans-and-glory", "--check")
         assert (r.code, r.out) == (0, "en: every rule has prose\nru: every rule has prose\n"), r
     r = meeple_cli("rulebook", "cherokee", "--check")
+    # (and every name of its German, French and Dutch locales has a gender)
     assert (r.code, r.out) == (0, "".join(f"{loc}: every rule has prose\n"
-                                          for loc in ("de", "en", "fr", "nl", "ru")).replace(
-        "nl: every rule has prose\n", "nl: every rule has prose\nnl: 1 without a gender: passes\n")), r
+                                          for loc in ("de", "en", "fr", "nl", "ru"))), r
     r = meeple_cli("rulebook", "brotherhood-of-nine", "--check")
     assert (r.code, r.out) == (0, "en: every rule has prose\nru: every rule has prose\n"), r
     r = meeple_cli("rulebook", "kalah", "--check", "--locale", "de")
