@@ -700,7 +700,7 @@ class DeclChecks:
         if not tail:
             known = (set(c.enums) | set(c.kinds) | set(c.zones) | set(c.boards) | set(c.vars)
                      | {t.name for t in c.tiebreaks} | set(c.participants) | {"score", "player", "game"})
-            if head not in known and head not in self._rule_words():
+            if head not in known and head not in self._rule_words() and head not in self.m.variant_words:
                 known |= self._rule_words()
                 self.d.add(errors.unknown(d.span, "name", head, known))
             return
@@ -712,6 +712,8 @@ class DeclChecks:
                 self.d.add(errors.no_attribute(d.span, head, tail, c.kinds[head]))
         elif head == "action" and d.node == "NameDecl":
             return   # (a verb's word: checked with the texts, once the verbs are known)
+        elif head in self.m.variant_words:
+            return   # (an enum or kind of a variant not chosen now: checked where it is)
         elif head == "variant":
             variants = getattr(self.m, "variant_names", [])
             if tail not in variants:

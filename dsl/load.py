@@ -49,6 +49,9 @@ class Merged:
     variant_names: list[str] = field(default_factory=list)
     # the procedures every variant declares or replaces, chosen or not (their prose)
     variant_procedures: set[str] = field(default_factory=set)
+    # the names every variant declares or its rules name, chosen or not: a locale may
+    # give them players' words (``name neutral "..."``)
+    variant_words: set[str] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -225,7 +228,8 @@ def merge(src: SourceSet, variants: list[str] = (), locale: str | None = None,
     variant_texts = {k for f in src.variants.values() for k in _text_keys(f)}
     return Merged(base.name, _supplied(list(table.values())), list(variants), locale, titles, language,
                   variant_texts, base.span.file, list(src.variants),
-                  {p for f in src.variants.values() for p in _procedures(f)})
+                  {p for f in src.variants.values() for p in _procedures(f)},
+                  {w for f in src.variants.values() for w in _words(f)})
 
 
 def _supplied(decls: list) -> list:
@@ -247,6 +251,14 @@ def _procedures(f: ir.File) -> list[str]:
     """The procedures a variant declares or replaces."""
     decls = [d.decl if isinstance(d, ir.Replace) else d for d in f.decls]
     return [d.name for d in decls if isinstance(d, ir.ProcedureDecl)]
+
+
+def _words(f: ir.File) -> set[str]:
+    """The names a variant declares (zones, variables, enums, kinds, functions...) or its
+    rules name (locals, loop variables)."""
+    decls = [getattr(d, "decl", d) for d in f.decls]
+    return ({n for d in decls if isinstance(n := getattr(d, "name", None), str)}
+            | {n.name for n in ir.walk(f) if getattr(n, "node", "") == "Var"})
 
 
 def _text_keys(f: ir.File) -> set[str]:

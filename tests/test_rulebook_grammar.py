@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from meeple.interpreter import display
 from meeple.interpreter.documents import rulebook, rulebook_view
 
 from meeple import interpreter
@@ -213,3 +214,14 @@ def test_steps_and_boards_read_as_sentences_not_as_code():
     assert "the number of pieces of kind member is 72 and (for every *m* of the pieces of kind member:" in en
     for wrong in ("im Mitglied", "aus dem Mitglied", "из соплеменника"):
         assert wrong not in de + ru, wrong
+
+
+def test_a_locale_names_what_a_variant_declares_chosen_or_not():
+    """Cherokee's German locale names `neutral`, the zone of the open_clans variant: the
+    locale loads without the variant (it was `check/unknown-name`), and the book says
+    the zone in German in that variant's section and in a game of the variant."""
+    text = book("cherokee", "de")
+    assert "Lege die obersten 2 Teile von den übrigen Klankarten auf die *neutralen Klane*." in text
+    assert "auf *neutral*" not in text
+    chosen = interpreter.load("cherokee", locale="de", variants=["open_clans"])
+    assert display.name(chosen.for_players(3), "neutral") == "neutrale Klane"
