@@ -4,6 +4,7 @@ the words the line editor completes."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from meeple.cli import line_input
@@ -15,32 +16,7 @@ from meeple import interpreter
 
 TERMINAL = {"TTY_COMPATIBLE": "1", "TERM": "dumb", "COLUMNS": "80", "LINES": "24"}
 
-PIG = """ruleset pig
-title "Pig"
-players 2..2
-var points: int per player = 0
-turn {
-  let total = 0
-  let rolling = true
-  while rolling max 500 {
-    roll d from 1..6
-    if d == 1 {
-      log pig_out "{active} rolls a 1 and loses {total} points"
-      rolling = false
-    } else {
-      total = total + d
-      choose banked from [total] as "hold" or "roll"
-      if banked != none {
-        points(active) = points(active) + total
-        log held "{active} holds {total} and has {points(active)}"
-        rolling = false
-      }
-    }
-  }
-}
-end when any(points(p) >= 30 for p in players) or turn_number() == 300
-score(p) = points(p)
-"""
+PIG = (Path(__file__).parent / "testdata" / "pig.meeple").read_text(encoding="utf-8")
 
 
 def run(*args, input: str, env: dict | None = None):

@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -132,32 +133,7 @@ def test_a_key_says_what_the_short_labels_on_the_boards_stand_for(tmp_path):
     assert present.document(hearts, 0)["legend"] == []      # (no board: no short labels)
 
 
-PIG = """ruleset pig
-title "Pig"
-players 2..2
-var points: int per player = 0
-turn {
-  let total = 0
-  let rolling = true
-  while rolling max 500 {
-    roll d from 1..6
-    if d == 1 {
-      log pig_out "{active} rolls a 1 and loses {total} points"
-      rolling = false
-    } else {
-      total = total + d
-      choose banked from [total] as "hold" or "roll"
-      if banked != none {
-        points(active) = points(active) + total
-        log held "{active} holds {total} and has {points(active)}"
-        rolling = false
-      }
-    }
-  }
-}
-end when any(points(p) >= 30 for p in players) or turn_number() == 300
-score(p) = points(p)
-"""
+PIG = (Path(__file__).parent / "testdata" / "pig.meeple").read_text(encoding="utf-8")
 
 
 @pytest.fixture
