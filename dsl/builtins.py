@@ -217,6 +217,15 @@ def _owner(ck: Typing, a, ts) -> T:
 
 # ------------------------------------------------------------------ the table
 _SIZE = ("`size(x)`, `len(x)`", "int", "the number of items in a zone or cell, or of elements in a list")
+_SIZE_SAID: tuple[Said, ...] = (
+    {"en": "the number of pieces in {a}",
+     "de": {"nom": "die Anzahl der Teile in {a:dat}", "acc": "die Anzahl der Teile in {a:dat}",
+            "dat": "der Anzahl der Teile in {a:dat}", "gen": "der Anzahl der Teile in {a:dat}"},
+     "fr": "le nombre de pièces de {a}",
+     "nl": "het aantal stukken in {a}",
+     "ru": {"nom": "число фишек в {a:prep}", "gen": "числа фишек в {a:prep}",
+            "dat": "числу фишек в {a:prep}", "acc": "число фишек в {a:prep}",
+            "ins": "числом фишек в {a:prep}", "prep": "числе фишек в {a:prep}"}},)
 _EMPTY = ("`empty(x)`, `occupied(x)`", "bool", "whether a zone, cell or list has no / some elements")
 _MIN_MAX = (("`min(a, b)`, `max(a, b)`", "int", "the smaller, larger of two numbers"),
             ("`min(list)`, `max(list)`", "int", "the smallest, largest number of a list (`rule/error` when empty)"))
@@ -267,23 +276,9 @@ _TABLE = (
                       "acc": "фишки в {a:prep}", "ins": "фишками в {a:prep}", "prep": "фишках в {a:prep}"}},)),
     Builtin("size", (1,), "the number of items of a zone or cell, or elements of a list", _sized(INT),
             (_SIZE,), order="size", state="place",
-        said=({"en": "the number of pieces in {a}",
-               "de": {"nom": "die Anzahl der Teile in {a:dat}", "acc": "die Anzahl der Teile in {a:dat}",
-                      "dat": "der Anzahl der Teile in {a:dat}", "gen": "der Anzahl der Teile in {a:dat}"},
-               "fr": "le nombre de pièces de {a}",
-               "nl": "het aantal stukken in {a}",
-               "ru": {"nom": "число фишек в {a:prep}", "gen": "числа фишек в {a:prep}",
-                      "dat": "числу фишек в {a:prep}", "acc": "число фишек в {a:prep}",
-                      "ins": "числом фишек в {a:prep}", "prep": "числе фишек в {a:prep}"}},)),
+        said=_SIZE_SAID),
     Builtin("len", (1,), "as size", _sized(INT), (_SIZE,), order="size", state="place",
-        said=({"en": "the number of pieces in {a}",
-               "de": {"nom": "die Anzahl der Teile in {a:dat}", "acc": "die Anzahl der Teile in {a:dat}",
-                      "dat": "der Anzahl der Teile in {a:dat}", "gen": "der Anzahl der Teile in {a:dat}"},
-               "fr": "le nombre de pièces de {a}",
-               "nl": "het aantal stukken in {a}",
-               "ru": {"nom": "число фишек в {a:prep}", "gen": "числа фишек в {a:prep}",
-                      "dat": "числу фишек в {a:prep}", "acc": "число фишек в {a:prep}",
-                      "ins": "числом фишек в {a:prep}", "prep": "числе фишек в {a:prep}"}},)),
+        said=_SIZE_SAID),
     Builtin("empty", (1,), "whether a zone, cell or list has no elements", _sized(BOOL), (_EMPTY,),
             order="size", state="place",
         said=({"en": "{a} is empty",
