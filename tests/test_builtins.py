@@ -10,8 +10,14 @@ rule, what the optimiser may assume, its reference entry) and interpreter/core/p
   for every statement form and every built-in). Where the kernel does not cover a use, it says so
   (``primitives.KERNEL_GAPS``), and the program runs in Python, saying why: nothing falls
   back silently.
+- Every built-in reads as its own phrase in every language of the rulebook: its
+  phrases are declared with it (``said``), one per argument count and language.
 - The table of docs/language.md §8 and the editor grammar's list of built-ins are
-  generated from the table (tools/builtins_docs.py)."""
+  generated from the table (tools/builtins_docs.py).
+
+Adding a built-in (README.md, "Contributing"): its entry in dsl/builtins.py, its entry in
+interpreter/core/primitives.py, its uses in ``USES`` below; then
+``python3 tools/builtins_docs.py``."""
 from __future__ import annotations
 
 import json
@@ -27,7 +33,10 @@ from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
 from meeple.interpreter.compiler import codegen, codegen_statements
 from meeple.interpreter.core import primitives
+from meeple.interpreter.documents import rulebook, rulebook_view, rulebook_words
 from meeple.interpreter.native import kernel
+
+from meeple import interpreter
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -63,6 +72,10 @@ USES = [
     # an edges board: its edge between two cells, the cells across its open edges
     ("edge(side, g, first(cells(grid)))", "side"), ("edge(side, first(cells(grid)), last(cells(grid)))", "side"),
     ("across(side, g)", "list of grid"), ("across(side, g, [first(cells(side))])", "list of grid"),
+    # (as the rulebook says them by their phrases: of a list, not a comprehension; of a
+    # number, not a difference)
+    ("any([empty(pile), size(ns) > 2])", "bool"), ("all([occupied(g), size(ns) > 1])", "bool"),
+    ("abs(min(ns))", "int"),
 ]
 
 
@@ -132,7 +145,8 @@ def test_the_ruleset_calls_every_builtin_in_every_form():
     assert calls == {(n, k) for n, b in builtins.BUILTINS.items() for k in b.arities}
     on_list = {n.func for n in nodes if n.node == "Call" and n.args and c.type_of(n.args[0]).tag == "list"}
     on_zone = {n.func for n in nodes if n.node == "Call" and n.args and c.type_of(n.args[0]).tag in ("zone", "cell")}
-    assert {"size", "len", "empty", "occupied"} <= on_list & on_zone
+    # (those that read a zone's or a cell's items where given one take a list too)
+    assert {n for n, b in builtins.BUILTINS.items() if b.state == "place"} <= on_list & on_zone
     assert {n.func for n in nodes if n.node == "Aggregate"} == set(builtins.AGGREGATES)
 
 
@@ -195,6 +209,41 @@ def test_what_the_kernel_does_not_cover_is_said_and_listed(monkeypatch, use):
     f = use.split("(")[0]
     assert str(why.value).startswith(f"{f}") and ("of a list of" in str(why.value))
     assert primitives.KERNEL_GAPS[f].startswith(f"{f}() of a list of bool or of lists")
+
+
+def test_every_builtin_has_a_phrase_in_every_rulebook_language():
+    languages = set(rulebook.catalogs())
+    assert {"en", "de", "fr", "nl", "ru"} <= languages
+    for b in builtins.BUILTINS.values():
+        assert len(b.said) == len(b.arities), b.name   # (one per argument count)
+        for n, said in zip(b.arities, b.said):
+            assert set(said) == languages, (b.name, n, languages - set(said))
+            for lang, phrase in said.items():
+                texts = phrase.values() if isinstance(phrase, dict) else [phrase]
+                fields = {f for t in texts for f in re.findall(r"\{([a-z_]+)(?::[a-z]+)?\}", t)}
+                assert fields == set("abc"[:n]), (b.name, n, lang, fields)   # (each argument)
+
+
+def test_the_rulebook_says_every_builtin_by_its_phrase_in_every_language(tmp_path, monkeypatch):
+    folder = tmp_path / "cover"
+    (folder / "locales").mkdir(parents=True)
+    (folder / "cover.meeple").write_text(COVER, encoding="utf-8")
+    for lang in rulebook.catalogs():
+        (folder / "locales" / f"{lang}.meeple").write_text(f"locale {lang}\n", encoding="utf-8")
+    said: set = set()
+    real = rulebook_words.builtin_key
+
+    def key(name: str, n: int) -> str:
+        said.add((name, n))
+        return real(name, n)
+    monkeypatch.setattr(rulebook_words, "builtin_key", key)
+    for lang in rulebook.catalogs():
+        said.clear()
+        book = rulebook.build(interpreter.load(str(folder), locale=lang))
+        md = rulebook_view.markdown(book)
+        assert book.lang == lang and not {k for k in book.missing if k.startswith("f.")}, lang
+        assert said == {(n, k) for n, b in builtins.BUILTINS.items() for k in b.arities}, lang
+        assert "{" not in md.replace("{{", ""), lang
 
 
 def test_the_language_reference_table_is_generated_from_the_table():

@@ -6,6 +6,7 @@ functions that call themselves kept for good, native/kernel_memo.py) and the sta
 conditions of loops over a board's cells (core/cells.py, ``cells_given``)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,10 @@ from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
 from meeple.interpreter.compiler import codegen
+from meeple.interpreter.core import primitives
 from meeple.interpreter.core.facts import Facts
 from meeple.interpreter.native import kernel
+from test_builtins import COVER
 
 from meeple import interpreter
 
@@ -90,10 +93,33 @@ def test_what_each_function_reads_of_the_state():
         assert not f.reads_nothing(name), name
 
 
-def test_the_table_of_built_ins_says_which_read_the_state():
-    reads = {name for name, b in BUILTINS.items() if b.state}
-    assert reads == {"top", "bottom", "items", "size", "len", "empty", "occupied", "cell_of", "face_down",
-                     "turn_number", "across", "knows"}   # (the walls on a board's sides; a seat's sight)
+# what a built-in's Python form reads of the runtime that changes as a game goes (its
+# zones, the items' faces, the turn; or the runtime itself, handed to a helper), not what
+# the game fixes (its number of players, its direction of play)
+READS_STATE = re.compile(r"\bR\.(?!n_players\b|dir\b)|\(R,")
+
+
+def test_the_table_of_built_ins_says_which_read_the_state(monkeypatch):
+    # (what dsl/builtins.py says, ``state``, against what each built-in's Python form in
+    # interpreter/core/primitives.py reads, written for every use of tests/test_builtins.py)
+    reads: dict = {}
+
+    def emit(form, call):
+        if isinstance(call, primitives.PyCall):
+            alone = primitives.PyCall(call.cg, call.e, [f"a{i}" for i in range(len(call.a))])
+            written = primitives.emit(form, alone)   # (its own form, the arguments named)
+            reads.setdefault(call.name, set()).add((call.list0, READS_STATE.search(written) is not None))
+        return primitives.emit(form, call)
+    monkeypatch.setattr(codegen, "OPTIMIZE", False)
+    monkeypatch.setattr(codegen, "emit", emit)
+    compile_sources(SourceSet(base=parse(COVER, "cover.meeple"), sources={"cover.meeple": COVER})).for_players(2)
+    assert set(reads) == set(BUILTINS)
+    for name, b in BUILTINS.items():
+        # "place": a zone's or a cell's items, where it is given one (a list: nothing)
+        for on_list, read in reads[name]:
+            assert read == (b.state == "always" or (b.state == "place" and not on_list)), (name, on_list)
+        if b.state == "place":
+            assert {on_list for on_list, _ in reads[name]} == {True, False}, name   # (both uses)
     assert {b.state for b in BUILTINS.values()} == {"", "place", "always"}
 
 

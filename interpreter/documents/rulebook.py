@@ -7,7 +7,8 @@ steps of every rule, in the language of the ruleset's locale.
     print(rulebook_view.markdown(book))
 
 Sentences come from the rulebook catalogs (``rulebook_messages/<lang>.json``: one
-template per key, ``{field}`` placeholders) filled with the ruleset's own names and
+template per key, ``{field}`` placeholders; the phrases of the built-in functions are
+declared with each in dsl/builtins.py, ``said``) filled with the ruleset's own names and
 texts; the rules' expressions and messages are said in words too (``rulebook_words``),
 and the turn's chapter ends with a turn of a real game (``rulebook_example``). What is
 typed (a move, a verb) or declared is Meeple code (``Code``). A language without a
@@ -23,10 +24,11 @@ from functools import cache, partial
 from importlib import resources
 
 from ...dsl import ast as ir, load as dsl_load
+from ...dsl.builtins import BUILTINS
 from ...dsl.check_decls import prose_keys
 from ..play import display
 from . import meeple_code as mc, rulebook_example
-from .rulebook_words import Name, Said, Term, Words, join, words_of
+from .rulebook_words import Name, Said, Term, Words, builtin_key, join, words_of
 
 # ---------------------------------------------------------------- the model
 
@@ -104,10 +106,15 @@ class Rulebook:
 
 @cache
 def catalogs() -> dict[str, dict]:
-    """The rulebook sentence catalogs by language code, read once."""
+    """The rulebook sentence catalogs by language code, read once; with the phrases of
+    the built-in functions, which dsl/builtins.py declares with each (``said``)."""
     folder = resources.files(__package__) / "rulebook_messages"
-    return {f.name[:-5]: json.loads(f.read_text(encoding="utf-8"))
+    cats = {f.name[:-5]: json.loads(f.read_text(encoding="utf-8"))
             for f in sorted(folder.iterdir(), key=lambda f: f.name) if f.name.endswith(".json")}
+    for lang, cat in cats.items():
+        cat["messages"].update({builtin_key(b.name, n): said[lang] for b in BUILTINS.values()
+                                for n, said in zip(b.arities, b.said) if lang in said})
+    return cats
 
 
 def language_of(checked) -> str | None:

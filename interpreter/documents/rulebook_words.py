@@ -21,6 +21,13 @@ from ...dsl.builtins import BUILTINS
 TEMPLATE_PART = re.compile(r"\{([^{}]*)\}")
 
 
+def builtin_key(name: str, n: int) -> str:
+    """The catalog key of what a call of a built-in with ``n`` arguments reads as: its
+    phrase of dsl/builtins.py (``said``) for that count, ``f.NAME`` for its first count,
+    ``f.NAME2``, ``f.NAME3`` for the others (rulebook.catalogs puts them in every catalog)."""
+    return f"f.{name}" if n == BUILTINS[name].arities[0] else f"f.{name}{n}"
+
+
 @dataclass(frozen=True)
 class Term:
     """A name from the rules that players have no word for (a rule function, a value
@@ -322,11 +329,7 @@ class Words:
             return s("x.kind_count", kind=(self.name(nodes[0].name),))
         if f == "abs" and nodes[0].node == "BinOp" and nodes[0].op == "-":
             return s("x.difference", a=self.expr(nodes[0].left), b=self.expr(nodes[0].right))
-        key = f"f.{f}" + (str(len(args)) if f in ("top", "min", "max") and len(args) == 2 else "")
-        key += "3" if f == "across" and len(args) == 3 else ""
-        if key not in s.english:     # (a built-in with no phrase yet reads as a function)
-            return s("x.fn_of", f=(self.term(f),), args=join(args, s("x.and_sep")))
-        return s(key, **dict(zip("abc", args)))
+        return s(builtin_key(f, len(args)), **dict(zip("abc", args)))
 
     # -- lists
     def is_list(self, e) -> bool:
