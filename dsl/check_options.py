@@ -197,7 +197,8 @@ def _seat(e, subst: dict | None, bound: set) -> Seat:
     comprehension (each element's own seat) or a parameter whose argument is ANY."""
     names: set = set()
     text = _written(e, subst or {}, names)
-    if text is None or names & bound:
+    if text is None or names & bound or any(getattr(n, "node", "") == "Var" and n.name in bound
+                                            for n in ir.walk(e)):
         return ANY
     return text, frozenset(names)
 

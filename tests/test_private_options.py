@@ -143,6 +143,16 @@ def test_the_message_names_the_local_and_the_variable_it_holds(tmp_path):
     assert "they read 'limit' through 'cap' of another seat" in str(err.value)
 
 
+def test_a_parameter_shadowed_by_a_comprehension_is_each_elements_seat(tmp_path):
+    text = text_of('choose y from everyones(active) as "pick"').replace(
+        "turn {", "function everyones(p: player): list of int = [limit(p) for p in players]\nturn {")
+    path = tmp_path / NAME
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MeepleError) as err:
+        interpreter.load(str(path))
+    assert "they read 'limit' through 'everyones' of another seat" in str(err.value)
+
+
 def test_a_procedures_parameter_holding_a_secret_is_anybodys(tmp_path):
     """A value handed to a procedure is followed, but not whose it is: the procedure may be
     called for any seat."""
