@@ -10,11 +10,12 @@ nor a variable declared ``hidden``. The options are the list, the conditions of 
 verbs (``or "pass" when ...``), a subset's ``where``, and the keys of a ``best ... tie
 choose`` (the tied elements are its options); the values are followed into the
 functions they call (a parameter stands for its argument) and through locals, as
-``check/private-value`` follows them. A local keeps the seat its value belongs to while
-nothing the statements between may change sets that seat again (``let m =
-limit(active)``, then a choice by ``active``; a statement that sets ``active``, the
-local naming the seat, or calls a procedure, and a loop that may, make the local's
-value anybody's). A value read only through a count or a test (``size(...)``, ``when
+``check/private-value`` follows them. A local keeps the seat its value belongs to
+(``let m = limit(active)``, then a choice by ``active``) when that seat is a name or
+``players[i]``, and while no statement between may set it again: a statement that sets
+``active`` or the local naming the seat, a call of a procedure (for a seat that is not
+a local of the caller), and a loop that may do one of these make the local's value
+anybody's, as is a procedure's parameter or result holding a private value. A value read only through a count or a test (``size(...)``, ``when
 limit(q) > 3``) is read all the same: the options still tell something of it. Items in
 hidden zones are not variables: the options name them by their place (language.md,
 9.4), and what a filter on them tells is left to ``meeple test``'s leak check."""
