@@ -165,31 +165,38 @@ class PrivateOptions:
         decision's options, reads; True if it found one."""
         for name, seat, n in self._seat_reads(e):
             if seat not in own:
-                self._private_options(n, name, None, who)
+                self._private_options(n, name, None, who, seat is not ANY)
                 return True
         for local, held, n in self._local_seats(e, (each,) if each else ()):
             # (``for each p``: a local's seat named ``p`` is another binding of that name)
-            if any(s not in own or (each is not None and each in s[1]) for s in held):
-                self._private_options(n, self.carried[local], local, who)
+            odd = [s for s in held if s not in own or (each is not None and each in s[1])]
+            if odd:
+                self._private_options(n, self.carried[local], local, who, ANY not in odd)
                 return True
         return False
 
-    def _private_options(self, n, name: str, local: str | None, who) -> None:
+    def _private_options(self, n, name: str, local: str | None, who, known: bool) -> None:
+        """The error: ``n`` reads ``name`` (through ``local``), of a seat other than
+        ``who`` (``known``), or of a seat that the check cannot tell is ``who``."""
         v = self.c.vars[name]
         decider = f"'{who.name}'" if who.node == "Var" else "the seat named after 'by'"
         via = n.func if n.node == "Call" and n.func != name else None
         held = f"'{local}', holding the value of '{name}'" if local \
             else f"'{name}' through '{via}'" if via else f"'{name}'"
+        other = "of another seat" if known else "of a seat that may be another"
         whose = "(declared 'hidden': no seat may see it)" if v.visibility == "hidden" \
-            else "of another seat (declared 'owner': only its own seat may see it)"
+            else f"{other} (declared 'owner': only its own seat may see it)"
         read = local or name
+        hint = "let the seat the value belongs to decide, or offer what that seat may know " \
+            f"(copy '{read}' into a public variable first, once it may be shown)"
+        if v.visibility == "owner" and not known:
+            seat = who.name if who.node == "Var" else "..."
+            hint = f"read it in the options, for the seat that decides named as the decision " \
+                f"names it ('{name}({seat})'); else {hint}"
         self.d.add(errors.Diagnostic(
             "check/private-options", n.span,
             f"the options of a decision are shown to the seat that decides ({decider}), "
-            f"but they read {held} {whose}",
-            "let the seat the value belongs to decide, or offer what that seat may know "
-            f"(copy '{read}' into a public variable first, once it may be shown)",
-            length=len(via or read)))
+            f"but they read {held} {whose}", hint, length=len(via or read)))
 
 
 def _seat(e, subst: dict | None, bound: set) -> Seat:
