@@ -16,6 +16,7 @@ from .check_decls import (  # noqa: F401 - BUILTIN_TYPES, COLORS, LABEL_IF, UI_T
     DeclChecks,
 )
 from .check_items import ItemChecks
+from .check_options import PrivateOptions
 from .check_private import PrivateFlow
 from .check_stmts import StmtChecks
 from .errors import Diagnostics
@@ -167,7 +168,7 @@ class Checked:
                     or (name in self.vars and self.vars[name].per_player))
 
 
-class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow):
+class Checker(DeclChecks, StmtChecks, ItemChecks, PrivateFlow, PrivateOptions):
     """Checks a merged ruleset: its declarations (``DeclChecks``, dsl/check_decls.py),
     its procedures' statements (``StmtChecks``, dsl/check_stmts.py) and, here, its
     expressions."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import ast as ir
+from .check_options import ANY
 
 if TYPE_CHECKING:
     from .check import Checked
@@ -38,6 +39,9 @@ class PrivateFlow:
         proc_locals: dict[str, T] | None
 
         def _private_read(self, e, seen: set) -> str | None: ...
+        def _seats_start(self) -> None: ...
+        def _value_seats(self, name: str, exprs) -> set: ...
+        seats: dict[str, set]
 
     # (set by _private_calls, before any procedure is checked) per procedure, its
     # parameters a call may give a private value or a roll, each -> that source; the
@@ -51,6 +55,7 @@ class PrivateFlow:
 
     def _carry_start(self) -> None:
         self.carried, self.unshown, self.shown, self.crossed = {}, {}, set(), set()
+        self._seats_start()
         for name, source in self.private_params.get(self.proc_name, {}).items():
             # (a roll given as an argument: a random step of this procedure's own)
             self._hold(name, RANDOM + f"({name})" if source.startswith(RANDOM) else source)
@@ -133,9 +138,12 @@ class PrivateFlow:
         new binding) nothing."""
         source = _first(s for e in exprs if e is not None for s in self._sources(e))
         if source is not None:
-            self._hold(name, source)
+            seats = None if source.startswith(RANDOM) else \
+                self._value_seats(name, exprs) | (self.seats.get(name, set()) if join else set())
+            self._hold(name, source, seats or None)
         elif not join:
             self.carried.pop(name, None)
+            self.seats.pop(name, None)
 
     def _carry_loop(self, body) -> None:
         """A loop's body runs again after itself: a local it sets (at any depth) from a
@@ -163,8 +171,12 @@ class PrivateFlow:
         for name in names:
             self._hold(name, RANDOM + name)
 
-    def _hold(self, name: str, source: str) -> None:
+    def _hold(self, name: str, source: str, seats: set | None = None) -> None:
+        """``name`` holds ``source`` (a private variable: of the ``seats`` given, else of
+        a seat not known, ``check_options.ANY``)."""
         self.carried[name] = source
+        if not source.startswith(RANDOM):
+            self.seats[name] = {ANY} if seats is None else seats
         t = (self.proc_locals or {}).get(name)
         if t is None:
             return

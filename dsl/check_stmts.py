@@ -42,6 +42,8 @@ class StmtChecks:
         def _random_step(self, names) -> None: ...
         def _shows(self, e) -> None: ...
         def _crossing(self) -> None: ...
+        def _seats_changed(self, s) -> None: ...
+        def _decision_options(self, s) -> None: ...
 
     # ---------------------------------------------------------------- procedures
     def _proc(self, name: str, body: ir.Block, params: dict[str, T]) -> None:
@@ -147,6 +149,7 @@ class StmtChecks:
         self._crossing()
         if stmt is not None:
             self.c.asking[stmt] = True
+            self._decision_options(stmt)
         if self.in_at_end:
             self.d.add(errors.misplaced(span, "'at end' cannot ask a player to decide",
                                         "move the decision into the turn"))
@@ -154,6 +157,7 @@ class StmtChecks:
     def _stmt(self, s) -> None:
         env = self.proc_locals
         self.c.scopes[s] = tuple(env)
+        self._seats_changed(s)
         for group in (self._flow_stmt, self._choice_stmt, self._item_stmt, self._made_stmt):
             if group(s, env):
                 return
