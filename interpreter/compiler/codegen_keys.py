@@ -4,9 +4,18 @@ numbers of the variables it depends on, for a variable, an inlined function's
 parameters and a value the code named."""
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
-from .codegen_base import _KEPT_NAME, _SIMPLE_ARG, _VNAME, _WNAME, Env
+from .codegen_base import Env
+
+# a comprehension variable or function parameter in generated text
+_VNAME = re.compile(r"\bv_(\w+)")
+# a loop variable of the statement form named by its number (see ExprCompiler._s_bind)
+_WNAME = re.compile(r"\bw(\d+)_\w+")
+# a name of a value computed once or by the statement form
+_KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
+_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n_players)\)*")
 
 
 class ValueKeys:

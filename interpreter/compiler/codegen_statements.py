@@ -12,15 +12,17 @@ from ..core.inline import SPLICE_DEPTH
 from ..core.primitives import PyLoop, emit
 from .codegen_base import (
     _AVAIL_MAX,
-    _INT,
     _LOOPS,
     _MEMO,
-    _NAME,
-    _SIMPLE_ARG,
-    _TEMP,
+    Code,
     CompilerPart,
     Env,
     _Loop,
+    in_parens,
+    int_value,
+    is_name,
+    is_simple,
+    negated,
 )
 
 
@@ -142,7 +144,7 @@ class StatementForm(CompilerPart):
         """A new name of the statement form; its value may change with the variables of
         the loops around its place (what it depends on, for values computed once)."""
         self.temps += 1
-        name = f"s_{self.temps}"
+        name = Code(f"s_{self.temps}", "temp", f"s_{self.temps}")
         self.deps[name] = tuple(i for loop in self.loops for i in loop.ids)
         return name
 
@@ -209,7 +211,8 @@ class StatementForm(CompilerPart):
         return t
 
     def _s_unop(self, e, env: Env, out: list[str], ind: str) -> str:
-        return f"({'not ' if e.op == 'not' else '-'}{self._s(e.operand, env, out, ind)})"
+        operand = self._s(e.operand, env, out, ind)
+        return f"(not {operand})" if e.op == "not" else negated(operand)
 
     def _s_cond(self, e, env: Env, out: list[str], ind: str) -> str:
         """``a if c else b`` as an ``if`` statement."""
@@ -239,7 +242,7 @@ class StatementForm(CompilerPart):
             for i, k in enumerate(kids[:last + 1]):
                 self._perm(node == "Call" and self._perm_arg(e, i))
                 v = self._s(k, env, out, ind)
-                if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
+                if not is_simple(v):
                     t = self._temp()
                     out.append(f"{ind}{t} = {v}")
                     v = t
@@ -311,7 +314,7 @@ class StatementForm(CompilerPart):
         inner = env.bind(name)
         if not taken:
             return inner, f"v_{name}"
-        var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
+        var = inner.subst[name] = Code(f"w{inner.ids[name]}_{name}", "loop", inner.ids[name])
         inner.simple = inner.simple | {name}
         inner.bare = inner.bare | {name}
         return inner, var
@@ -357,8 +360,9 @@ class StatementForm(CompilerPart):
         does, without making the list."""
         a, b = (self._s_value(x, env, out, ind) for x in (e.left, e.right))  # (in order)
         limit = self.t.budgets.range
-        if _INT.fullmatch(a) and _INT.fullmatch(b):  # known now
-            n = int(b.strip("()")) - int(a.strip("()")) + 1
+        first, last = int_value(a), int_value(b)
+        if first is not None and last is not None:  # known now
+            n = last - first + 1
             if n > limit:
                 out.append(f"{ind}_too_long({a}, {b}, {limit})")
             elif n > 0:
@@ -372,7 +376,7 @@ class StatementForm(CompilerPart):
     def _s_value(self, e, env: Env, out: list[str], ind: str) -> str:
         """A value computed now (in a name, unless its text is a name or a constant)."""
         text = self._s(e, env, out, ind)
-        return text if _SIMPLE_ARG.fullmatch(text) else self._s_name(text, out, ind)
+        return text if is_simple(text) else self._s_name(text, out, ind)
 
     def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
         """The iterable of a loop written out; a zone's items are walked in place (the
@@ -405,7 +409,7 @@ class StatementForm(CompilerPart):
                    and k.args[0].node == "Var" for k in kids):  # (names: text written once)
             return None
         x = self.expr(e.left.args[0], env)
-        if x != self.expr(e.right.args[0], env) or not _SIMPLE_ARG.fullmatch(x):
+        if x != self.expr(e.right.args[0], env) or not is_simple(x):
             return None
         first, then = e.left.func, e.right.func
         name = f"CAT_{len(first)}_{first}_{then}"  # (one name per pair of relations)
@@ -435,7 +439,7 @@ class StatementForm(CompilerPart):
             simple = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
             if body.node == "BinOp" and all(self._simple_arg(x, a, env) for x, a in zip(e.args, simple)):
                 params = self.c.functions[e.func].params
-                return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
+                return self._joined(body, Env(subst={p.name: in_parens(a) for p, a in zip(params, simple)},
                                               ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple)),
                                               simple=frozenset(p.name for p in params),
                                               bare=frozenset(p.name for p, x in zip(params, e.args) if self._bare(x, env))))
@@ -446,7 +450,7 @@ class StatementForm(CompilerPart):
 
     def _s_name(self, text: str, out: list[str], ind: str) -> str:
         """A name for a value (a new s_N, unless the text is a name)."""
-        if _NAME.fullmatch(text):
+        if is_name(text):
             return text
         t = self._temp()
         out.append(f"{ind}{t} = {text}")
