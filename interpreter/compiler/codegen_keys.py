@@ -4,18 +4,9 @@ numbers of the variables it depends on, for a variable, an inlined function's
 parameters and a value the code named."""
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
-from .codegen_base import Env
-
-# a comprehension variable or function parameter in generated text
-_VNAME = re.compile(r"\bv_(\w+)")
-# a loop variable of the statement form named by its number (see ExprCompiler._s_bind)
-_WNAME = re.compile(r"\bw(\d+)_\w+")
-# a name of a value computed once or by the statement form
-_KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
-_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n_players)\)*")
+from .codegen_base import Code, Env
 
 
 class ValueKeys:
@@ -76,13 +67,18 @@ class ValueKeys:
         return ("named", text), ((env.ids.get(name, 0),) if bound else ())
 
     def _name_key(self, text: str, env: Env):
-        """The key of a value this code names (``text``) and the numbers of the variables
-        it depends on (those of a value computed before: the ones it was found with);
-        a name in parentheses is the name."""
-        while text.startswith("(") and text.endswith(")") and _SIMPLE_ARG.fullmatch(text[1:-1]):
-            text = text[1:-1]
-        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
-        ids += tuple(int(n) for n in _WNAME.findall(text))
-        for kept in _KEPT_NAME.findall(text):
-            ids += self.deps.get(kept, ())
-        return ("named", text), ids
+        """The key of a value this code names (``text``: a name or a constant, see Code,
+        a name in parentheses is the name; or a name of the program's tables) and the
+        numbers of the variables it depends on: a parameter's or a loop's variable's,
+        those of a value computed before (the ones it was found with), none for a local,
+        a constant or a table."""
+        if not isinstance(text, Code):  # a table's name (CONST_x, BOARD_x...): no variable
+            return ("named", text), ()
+        kind = text.kind
+        if kind == "param":
+            ids: tuple = (env.ids.get(text.ref, 0),)
+        elif kind == "loop":
+            ids = (text.ref,)
+        else:
+            ids = self.deps.get(text.ref, ()) if kind in ("kept", "temp") else ()
+        return ("named", text.bare), ids
