@@ -572,7 +572,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                     it = self._unbound(self.expr, cl.iter, inner)
                 inner = inner.bind(cl.var)
                 loop.ids.add(inner.ids[cl.var])
-                if not _counted(self.t.facts, cl.iter, it):
+                if not _counted(self.t.facts, cl.iter, self.pre):
                     it = f"_it(R, {it})"  # the work budget (core/facts.py, "work")
                 if i == 0 and self.binds != binds:
                     self.iters += 1

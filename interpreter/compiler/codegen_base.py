@@ -172,12 +172,12 @@ _INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twic
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 
 
-def _counted(facts, e, text: str) -> bool:
+def _counted(facts, e, pre: dict[int, str]) -> bool:
     """An iterable whose elements are already counted against the work budget (a range,
     a list '+') or written out in the source (a list literal): as ``facts.counted`` says
-    (core/facts.py), where its text is the range or the join itself (not a value
-    computed before)."""
-    return facts.counted(e) and (e.node == "ListLit" or text.startswith(("_range(", "_cat(")))
+    (core/facts.py), where its code is the range or the join itself, not the name of a
+    value the statement form computed before (``pre``, see ExprCompiler._s_operands)."""
+    return facts.counted(e) and (e.node == "ListLit" or id(e) not in pre)
 
 
 
