@@ -1,0 +1,70 @@
+"""What the fast code's printer says of the texts it writes (codegen_base.Code): a name
+or a constant as a whole, its kind said where the text is written and never read back
+from it. Every Code made while compiling each bundled ruleset is what its kind says,
+as Python's own parser reads the text; the printer's wrappers keep or drop the kind
+as they must."""
+from __future__ import annotations
+
+import ast
+
+import pytest
+from meeple.dsl.load import bundled_names
+from meeple.interpreter import load
+from meeple.interpreter.compiler import codegen_base
+from meeple.interpreter.compiler.codegen_base import (
+    Code,
+    in_parens,
+    int_value,
+    is_name,
+    is_simple,
+    negated,
+)
+
+
+def _is(kind: str, ref, node: ast.expr) -> bool:
+    """Whether the parsed text (parentheses removed) is what a Code of ``kind`` is."""
+    name = node.id if isinstance(node, ast.Name) else None
+    if kind == "param":
+        return name == f"v_{ref}"
+    if kind == "loop":
+        return name is not None and name.startswith(f"w{ref}_")
+    if kind in ("kept", "temp"):
+        prefixes = ("once_", "lazy_") if kind == "kept" else ("s_",)
+        return name == ref and name.startswith(prefixes)
+    if kind == "local":
+        return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "L" \
+            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+    if kind == "int":
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            node, ref = node.operand, -ref
+        return isinstance(node, ast.Constant) and type(node.value) is int and node.value == ref
+    if kind == "word":
+        return isinstance(node, ast.Constant) and node.value in (True, False, None) and type(node.value) is not int
+    if kind == "const":
+        if isinstance(node, ast.Attribute):
+            return isinstance(node.value, ast.Name) and node.value.id == "R" and node.attr in ("active", "n_players")
+        return isinstance(node, ast.Constant) and isinstance(node.value, str)
+    return kind == "table" and name is not None
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_every_code_is_what_it_says(monkeypatch, name):
+    made: list[Code] = []
+    monkeypatch.setattr(Code, "__init__", lambda self, *args, **kwargs: made.append(self))
+    load(name, cache=False)
+    assert len({c.kind for c in made}) >= 5   # (the printer wrote names and constants)
+    for code in made:
+        p = code.parens
+        assert code.startswith("(" * p) and code.endswith(")" * p) and code[p:len(code) - p] == code.bare, code
+        assert _is(code.kind, code.ref, ast.parse(code, mode="eval").body), (code, code.kind, code.ref)
+
+
+def test_wrappers_keep_what_a_text_is():
+    v = Code("v_x", "param", "x")
+    assert in_parens(v) == "(v_x)" and is_simple(in_parens(v)) and not is_name(in_parens(v))
+    assert in_parens(v).bare == "v_x" and is_name(v)
+    assert int_value(negated(Code("3", "int", 3))) == -3 and negated(Code("3", "int", 3)).bare == "-3"
+    assert int_value(negated(in_parens(Code("3", "int", 3)))) is None   # "(-(3))" is not a number's text
+    assert not is_simple(negated(v)) and not is_simple("(v_x + 1)")
+    assert not is_simple(Code("CONST_xs", "table")) and is_name(Code("CONST_xs", "table"))
+    assert codegen_base.named_index(Code("L['i']", "local")) and not codegen_base.named_index(Code("once_1", "kept", "once_1"))
