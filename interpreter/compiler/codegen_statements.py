@@ -391,7 +391,7 @@ class StatementForm(CompilerPart):
         then counted against the work budget as helpers._cat counts them, in place."""
         joined = self._relations_joined(e, env)
         if joined is not None:  # the two lists joined, from a table
-            res = self._s_name(joined, out, ind)
+            res = self._s_name(joined[1], out, ind)
             out.extend([f"{ind}R.work -= len({res})", f"{ind}if R.work < 0: _out_of_work(R)"])
             return res
         a = self._s_name(self._s(e.left, env, out, ind), out, ind)
@@ -399,11 +399,12 @@ class StatementForm(CompilerPart):
         out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
         return f"({a} + {b})"
 
-    def _relations_joined(self, e, env: Env) -> str | None:
+    def _relations_joined(self, e, env: Env) -> tuple[str, str] | None:
         """``r(x) + q(x)``, two relations of two cells given the same cell ``x`` (a name):
-        the text of the two lists joined read from a table made once per program
-        (``CAT_...[x]``: the same cells in the same order; relations' lists are never
-        changed in place, so one list per cell serves every join), else None."""
+        the name of a table made once per program (``CAT_...``: the same cells in the
+        same order; relations' lists are never changed in place, so one list per cell
+        serves every join) and the text of the two lists joined read from it
+        (``CAT_...[x]``), else None."""
         kids = (e.left, e.right)
         if not all((self.t.facts.table_list(k) or ("",))[0] == "relation"
                    and k.args[0].node == "Var" for k in kids):  # (names: text written once)
@@ -415,7 +416,7 @@ class StatementForm(CompilerPart):
         name = f"CAT_{len(first)}_{first}_{then}"  # (one name per pair of relations)
         if name not in self.t.ns:
             self.t.ns[name] = [a + b for a, b in zip(self.t.ns[f"REL_{first}"], self.t.ns[f"REL_{then}"])]
-        return f"{name}[{x}]"
+        return name, f"{name}[{x}]"
 
     def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
         """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the
@@ -508,13 +509,14 @@ class StatementForm(CompilerPart):
 
     def _s_clause_iter(self, kind: str, cl, inner: Env, out: list[str], cur: str, perm: bool):
         """The iterable of a clause of a loop written out: its text, whether it is lists
-        joined or a range (counted as they are made), and the text of the joined lists
-        read from a table (see _relations_joined), or None."""
+        joined or a range (counted as they are made), and the name of the table the
+        joined lists are read from (see _relations_joined), or None."""
         where, at = self._joined(cl.iter, inner)
         joined = where is not None
-        cat = self._relations_joined(where, at) if joined else None
-        if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
-            it = self._s_name(cat, out, cur)
+        table = self._relations_joined(where, at) if joined else None
+        cat = None if table is None else table[0]
+        if table is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
+            it = self._s_name(table[1], out, cur)
         elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
             parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
             out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
@@ -532,7 +534,7 @@ class StatementForm(CompilerPart):
     def _s_clause_size(self, cl, it: str, joined: bool, cat: str | None) -> int | None:
         """The most turns of a clause's loop, where known."""
         if cat is not None:  # (as a relation's row: see _fixed_size)
-            return max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
+            return max(map(len, self.t.ns[cat]), default=0)
         size = self._fixed_size(cl.iter)
         if size is None and not joined:
             size = self.bounds.get(it)  # a list a loop over fixed tables made
