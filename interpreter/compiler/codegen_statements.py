@@ -29,13 +29,15 @@ from .codegen_base import (
 class _Written:
     """A loop of the statement form being written out (see StatementForm._s_loop): its
     kind and the name of its value, its ``for`` lines (their index in the lines, their
-    indentation), the most turns of each where known, the last one's variable, where its
-    body starts, its condition's text, its element's, the cells of the static part of
-    its condition (see StaticCells._core_cells) and the indentation of the element."""
+    indentation) and what each walks, the most turns of each where known, the last
+    one's variable, where its body starts, its condition's text, its element's, the
+    cells of the static part of its condition (see StaticCells._core_cells) and the
+    indentation of the element."""
 
     def __init__(self, kind: str, res: str):
         self.kind, self.res = kind, res
         self.heads: list[tuple[int, str]] = []
+        self.its: list[str] = []
         self.sizes: list[int | None] = []
         self.var = ""
         self.body = 0
@@ -503,6 +505,7 @@ class StatementForm(CompilerPart):
                 it = loop.first = self._s_name(it, out, cur)
                 loop.cdepth = self.cdepth
             w.heads.append((len(out), cur))
+            w.its.append(it)
             out.append(f"{cur}for {w.var} in {it}:")
             cur += "    "
         return inner
@@ -557,7 +560,7 @@ class StatementForm(CompilerPart):
         """The ``if`` line of a loop's condition, if any (``w.cond``; ``w.cur``: the
         indentation of the element)."""
         if comp.cond is not None and len(w.heads) == 1 \
-                and (core := self._core_cells(w, comp, inner, out[w.heads[0][0]])) is not None:
+                and (core := self._core_cells(w, comp, inner, w.its[0])) is not None:
             w.static, w.cond = core, core[1] or "True"  # (the static part: see _core_cells)
             out.append(f"{cur}if {w.cond}:")
             cur += "    "
