@@ -6,6 +6,8 @@ as they must."""
 from __future__ import annotations
 
 import ast
+import copy
+import pickle
 
 import pytest
 from meeple.dsl.load import bundled_names
@@ -67,4 +69,6 @@ def test_wrappers_keep_what_a_text_is():
     assert int_value(negated(in_parens(Code("3", "int", 3)))) is None   # "(-(3))" is not a number's text
     assert not is_simple(negated(v)) and not is_simple("(v_x + 1)")
     assert not is_simple(Code("CONST_xs", "table")) and is_name(Code("CONST_xs", "table"))
+    for again in (copy.deepcopy(in_parens(v)), pickle.loads(pickle.dumps(in_parens(v)))):  # noqa: S301 - its own bytes
+        assert again == "(v_x)" and (again.kind, again.ref, again.parens, again.bare) == ("param", "x", 1, "v_x")
     assert codegen_base.named_index(Code("L['i']", "local")) and not codegen_base.named_index(Code("once_1", "kept", "once_1"))

@@ -96,6 +96,9 @@ class Code(str):
         self.bare = text if bare is None else bare
         return self
 
+    def __reduce__(self):  # (copied and pickled with what it is)
+        return Code, (str(self), self.kind, self.ref, self.parens, self.bare)
+
 
 def is_simple(text: str) -> bool:
     """Whether a text is a name or a constant as a whole, but a table's (see Code)."""
