@@ -1,6 +1,7 @@
 """What the parts of the expression compiler (codegen.ExprCompiler) share: how names
-map to Python (Env), the comprehensions around the place compiled (_Loop), and the
-patterns and limits of the generated text."""
+map to Python (Env), the comprehensions around the place compiled (_Loop), what a
+text written is where it is a name or a constant (Code, said where it is written),
+and the limits of the generated text."""
 from __future__ import annotations
 
 import re
