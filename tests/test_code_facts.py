@@ -23,30 +23,40 @@ from meeple.interpreter.compiler.codegen_base import (
 )
 
 
-def _is(kind: str, ref, node: ast.expr) -> bool:
-    """Whether the parsed text (parentheses removed) is what a Code of ``kind`` is."""
-    name = node.id if isinstance(node, ast.Name) else None
-    if kind == "param":
-        return name == f"v_{ref}"
-    if kind == "loop":
-        return name is not None and name.startswith(f"w{ref}_")
-    if kind in ("kept", "temp"):
-        prefixes = ("once_", "lazy_") if kind == "kept" else ("s_",)
-        return name == ref and name.startswith(prefixes)
-    if kind == "local":
-        return isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "L" \
-            and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
-    if kind == "int":
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            node, ref = node.operand, -ref
-        return isinstance(node, ast.Constant) and type(node.value) is int and node.value == ref
-    if kind == "word":
-        return isinstance(node, ast.Constant) and node.value in (True, False, None) and type(node.value) is not int
-    if kind == "const":
-        if isinstance(node, ast.Attribute):
-            return isinstance(node.value, ast.Name) and node.value.id == "R" and node.attr in ("active", "n_players")
-        return isinstance(node, ast.Constant) and isinstance(node.value, str)
-    return kind == "table" and name is not None
+def _name(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _local(node: ast.expr) -> bool:
+    return isinstance(node, ast.Subscript) and _name(node.value) == "L" \
+        and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+
+
+def _number(node: ast.expr, ref) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, ref = node.operand, -ref
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == ref
+
+
+def _const(node: ast.expr) -> bool:
+    if isinstance(node, ast.Attribute):
+        return _name(node.value) == "R" and node.attr in ("active", "n_players")
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+# what the parsed text of a Code of each kind is (parentheses removed)
+_KINDS = {
+    "param": lambda node, ref: _name(node) == f"v_{ref}",
+    "loop": lambda node, ref: (_name(node) or "").startswith(f"w{ref}_"),
+    "kept": lambda node, ref: _name(node) == ref and ref.startswith(("once_", "lazy_")),
+    "temp": lambda node, ref: _name(node) == ref and ref.startswith("s_"),
+    "local": lambda node, ref: _local(node),
+    "int": _number,
+    "word": lambda node, ref: isinstance(node, ast.Constant) and node.value in (True, False, None)
+    and type(node.value) is not int,
+    "const": lambda node, ref: _const(node),
+    "table": lambda node, ref: _name(node) is not None,
+}
 
 
 @pytest.mark.parametrize("name", bundled_names())
@@ -58,7 +68,7 @@ def test_every_code_is_what_it_says(monkeypatch, name):
     for code in made:
         p = code.parens
         assert code.startswith("(" * p) and code.endswith(")" * p) and code[p:len(code) - p] == code.bare, code
-        assert _is(code.kind, code.ref, ast.parse(code, mode="eval").body), (code, code.kind, code.ref)
+        assert _KINDS[code.kind](ast.parse(code, mode="eval").body, code.ref), (code, code.kind, code.ref)
 
 
 def test_wrappers_keep_what_a_text_is():
