@@ -24,15 +24,19 @@ from .codegen_base import (
     _INDEXED_MAX,
     _MEMO,
     _MEMO_LINE,
-    _NAME,
-    _NAMED_INDEX,
     CMP,
+    Code,
     Env,
     _before,
     _common,
     _counted,
     _Loop,
+    in_parens,
+    kept_name,
+    named_index,
+    negated,
     number_binders,  # noqa: F401 - compile calls codegen.number_binders
+    plain_const,
 )
 from .codegen_calls import CodeCalls
 from .codegen_keys import ValueKeys
@@ -234,7 +238,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return f"({name} if {name} is not _NOT_YET else ({name} := {text}))", False
         if self.no_first or len(self.avail) >= _AVAIL_MAX:
             return text, False
-        name = self.avail[key] = f"once_{n}"
+        name = self.avail[key] = Code(f"once_{n}", "kept", f"once_{n}")
         self.deps[name] = ids
         if self.used is not None and name in self.used:
             self.binds += 1
@@ -258,7 +262,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                 best = loop
         if best is None:
             return None
-        name = best.kept[key] = f"lazy_{n}"
+        name = best.kept[key] = Code(f"lazy_{n}", "kept", f"lazy_{n}")
         self.lazy_names.add(name)
         return name, best, True
 
@@ -331,7 +335,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
     def _loop_size(self, it: str) -> int | None:
         """How many turns a loop of the statement form over ``it`` makes, where the
         program knows it (a board's cells, a static table); else None."""
-        xs = self.t.ns.get(it) if _NAME.fullmatch(it) else None
+        xs = self.t.ns.get(it)
         return len(xs) if isinstance(xs, (list, tuple, range)) else None
 
     def _looped(self, e) -> bool:
@@ -370,16 +374,16 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
 
     # ------------------------------------------------------------ leaves
     def _IntLit(self, e, env):
-        return repr(e.value)
+        return Code(repr(e.value), "int", e.value)
 
     def _StrLit(self, e, env):
-        return repr(e.value)
+        return plain_const(e.value)
 
     def _BoolLit(self, e, env):
-        return "True" if e.value else "False"
+        return Code("True" if e.value else "False", "word")
 
     def _NoneLit(self, e, env):
-        return "None"
+        return Code("None", "word")
 
     def _Var(self, e, env):
         n = e.name
@@ -388,29 +392,29 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return local
         c = self.c
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
-            return "R.active"
+            return Code("R.active", "const")
         if n == "players" and not c.declares(n):
             return "R.players"
         if n in c.vars:
             return f"R.vars[{n!r}]"
         if n in c.consts:
-            return f"CONST_{n}"   # (computed once, before any game: compile.Program._consts)
+            return Code(f"CONST_{n}", "table")   # (computed once, before any game: compile.Program._consts)
         if n in c.enum_of_value:
-            return repr(n)
+            return plain_const(n)
         if n in c.enums:
-            return f"E_{n}"
+            return Code(f"E_{n}", "table")
         if n in c.kinds:
-            return f"KIND_{n}"
+            return Code(f"KIND_{n}", "table")
         if n in c.zones:
-            return f"Z_{n}"  # a zone's number, known once the zones are laid out
+            return Code(f"Z_{n}", "table")  # a zone's number, known once the zones are laid out
         if n in c.boards:
-            return repr(n)
+            return plain_const(n)
         raise AssertionError(f"unresolved name {n}")
 
     def _Attr(self, e, env):
         t = self.ty(e.obj)
         if t.tag == "list" and t.arg.tag == "enum":  # Enum.value
-            return repr(e.name)
+            return plain_const(e.name)
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
@@ -447,7 +451,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         text = f"_index({obj}, {i})"
         if self._inside(e, env) is not None:
             text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
-        elif self.optimize and _NAMED_INDEX.fullmatch(i) and len(obj) <= _INDEXED_MAX:
+        elif self.optimize and named_index(i) and len(obj) <= _INDEXED_MAX:
             # the fast code: Python's index where it is not negative (past the end, Python
             # fails: the straightforward code runs again and fails as always); the index
             # is a name bound before, so reading it first changes nothing
@@ -504,7 +508,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
     def _UnOp(self, e, env):
         if e.op == "not":
             return f"(not {self.expr(e.operand, env)})"
-        return f"(-{self.expr(e.operand, env)})"
+        return negated(self.expr(e.operand, env))
 
     def _BinOp(self, e, env):
         op = e.op
@@ -568,7 +572,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                     it = self._unbound(self.expr, cl.iter, inner)
                 inner = inner.bind(cl.var)
                 loop.ids.add(inner.ids[cl.var])
-                if not _counted(self.t.facts, cl.iter, it):
+                if not _counted(self.t.facts, cl.iter, self.pre):
                     it = f"_it(R, {it})"  # the work budget (core/facts.py, "work")
                 if i == 0 and self.binds != binds:
                     self.iters += 1
@@ -692,6 +696,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             self._perm(self._perm_arg(e, i))
             args.append(self.expr(a, env))
         text = self._builtin(e, e.func, args)
+        if self.t.facts.simple_arg(e):  # (the number of players: R.n_players)
+            return Code(text, "const")
         return self._pure(e, env, text) if BUILTINS[e.func].costly else text
 
     def _pure(self, e, env, text: str) -> str:
@@ -742,7 +748,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         twice, see _simple_arg), in any order where the call's value may be (``perm``);
         computed once where its code calls a function (see root, _calls)."""
         fd = self.c.functions[e.func]
-        subst = {p.name: f"({a})" for p, a in zip(fd.params, args)}
+        subst = {p.name: in_parens(a) for p, a in zip(fd.params, args)}
         inner = Env(subst=subst, ids=env.ids, ranges=self._arg_ranges(fd, e.args, env),
                     keys=self._arg_keys(e, env, args, perms),
                     simple=frozenset(p.name for p, ok in zip(fd.params, simple) if ok),
@@ -751,11 +757,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                                       if not ok and self.avail is not None and self._calls(a, env)))
         self._perm(perm)  # (the body's value is the call's)
         if self.avail is None:
-            text = f"({self.expr(fd.body, inner)})"
+            text = in_parens(self.expr(fd.body, inner))
         else:  # what the body computed when it holds, or not (see _test)
             body, yes, no = self._test(fd.body, inner)
             self.avail = _common(yes, no)
-            text = f"({body})"
+            text = in_parens(body)
             self.tested = (text, yes, no)
             self.expanded[id(e)] = calls = self._calls(fd.body, inner)
             if not calls:
@@ -797,11 +803,15 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         read (a parameter, a loop's variable, a local; an inlined function's parameter
         where its argument is so: ``env.simple``); else as the core says
         (core/inline.py, ``simple_arg``: constants, the active player...)."""
-        if text.strip("()") in self.deps or (self.pre and id(a) in self.pre):
+        if kept_name(text) or (self.pre and id(a) in self.pre):
             return True
         if a.node == "Var" and env.lookup(a.name) is not None:
             return a.name not in env.subst or a.name in env.simple
         return self.t.facts.simple_arg(a)
+
+    def table_name(self, name: str) -> Code:
+        """The name of one of the program's tables, as a built-in's text (see Code)."""
+        return Code(name, "table")
 
     def _builtin(self, e, f, args):
         return emit(PRIMITIVES[f].python, PyCall(self, e, args))

@@ -1,12 +1,14 @@
 """What the parts of the expression compiler (codegen.ExprCompiler) share: how names
-map to Python (Env), the comprehensions around the place compiled (_Loop), and the
-patterns and limits of the generated text."""
+map to Python (Env), the comprehensions around the place compiled (_Loop), what a
+text written is where it is a name or a constant (Code, said where it is written),
+and the limits of the generated text."""
 from __future__ import annotations
 
 import re
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
+from ..core.inline import plain_text
 from ..core.primitives import PRIMITIVES, Primitive
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -61,57 +63,125 @@ class Env:
         if name in self.subst:
             return self.subst[name]
         if name in self.params:
-            return f"v_{name}"
+            return Code(f"v_{name}", "param", name)
         if name in self.locals:
-            return f"L[{name!r}]"
+            return Code(f"L[{name!r}]", "local")
         return None
 
 
-# a comprehension variable or function parameter in generated text (for _once's keys)
-_VNAME = re.compile(r"\bv_(\w+)")
-# a loop variable of the statement form named by its number (see ExprCompiler._s_bind)
-_WNAME = re.compile(r"\bw(\d+)_\w+")
+class Code(str):
+    """A text of Python the printer wrote that is a name or a constant as a whole, with
+    what it is, said where it is written (never read back from the text): ``kind`` is
+    "param" (a parameter or a comprehension's variable ``v_NAME``: ``ref`` NAME),
+    "loop" (a loop's variable of the statement form ``wN_NAME``: ``ref`` N), "kept" (a
+    value computed once, ``once_N``, ``lazy_N``) or "temp" (one the statement form
+    computed, ``s_N``: ``ref`` the name), "local" (a procedure's local ``L['x']``),
+    "int" (a number: ``ref`` its value), "word" (True, False, None), "const" (a text
+    of letters, digits, ``_`` and spaces, the active player, the number of players) or
+    "table" (a name of the program's tables and constants: ``CONST_x``, ``E_x``,
+    ``BOARD_x``...); ``parens``: the parentheses written around it, ``bare`` the text
+    inside them. Evaluating such a text again costs nothing and cannot fail: but for a
+    table's name (which may be a list: each evaluation of the source makes its own),
+    the statement form binds no name of its own for it, an inlined function's argument
+    so may be written twice, and a value's key reads it as a name
+    (ExprCompiler._name_key). Any other text is a plain str."""
 
-# a value the statement form of the fast code computed before (see ExprCompiler.lines)
-_TEMP = re.compile(r"\bs_\d+\b")
-_NAME = re.compile(r"[A-Za-z_]\w*")
-_INT = re.compile(r"\(*-?\d+\)*")
+    kind: str
+    ref: Any
+    parens: int
+    bare: str
+
+    def __new__(cls, text: str, kind: str, ref: Any = None, parens: int = 0, bare: str | None = None) -> Code:
+        self = super().__new__(cls, text)
+        self.kind, self.ref, self.parens = kind, ref, parens
+        self.bare = text if bare is None else bare
+        return self
+
+    def __reduce__(self):  # (copied and pickled with what it is)
+        return Code, (str(self), self.kind, self.ref, self.parens, self.bare)
+
+
+def is_simple(text: str) -> bool:
+    """Whether a text is a name or a constant as a whole, but a table's (see Code)."""
+    return isinstance(text, Code) and text.kind != "table"
+
+
+# a text that is a Python name (see Code), where it is written without parentheses
+_NAMES = ("param", "loop", "kept", "temp", "word", "table")
+
+
+def is_name(text: str) -> bool:
+    """Whether a text is a Python name (a variable, a value computed before, True, a
+    table's name...: see Code)."""
+    return isinstance(text, Code) and text.kind in _NAMES and not text.parens
+
+
+def in_parens(text: str) -> str:
+    """``(text)``, a name or a constant still where ``text`` is one."""
+    if isinstance(text, Code):
+        return Code(f"({text})", text.kind, text.ref, text.parens + 1, text.bare)
+    return f"({text})"
+
+
+def negated(text: str) -> str:
+    """``(-text)``: a number where ``text`` is a number written without parentheses."""
+    if isinstance(text, Code) and text.kind == "int" and not text.parens:
+        return Code(f"(-{text})", "int", -text.ref, 1, f"-{text}")
+    return f"(-{text})"
+
+
+def plain_const(value: str) -> str:
+    """The text of a string of the source: a constant (see Code) where it is of
+    letters, digits, ``_`` and spaces (core/inline.py, ``plain_text``)."""
+    text = repr(value)
+    return Code(text, "const") if plain_text(value) else text
+
+
+# a name of a value computed once or by the statement form, or of a loop's variable
+_KEPT = ("kept", "temp")
+# an index that the fast code reads twice (see ExprCompiler._Index): a parameter, a loop's
+# variable, a value of the statement form or a procedure's local, bound before the
+# expression (not a value computed once in it: the list's text may bind it)
+_NAMED_INDEX = ("param", "loop", "temp", "local")
+
+
+def named_index(text: str) -> bool:
+    """Whether a text is an index the fast code may read twice (see _NAMED_INDEX)."""
+    return isinstance(text, Code) and text.kind in _NAMED_INDEX
+
+
+def kept_name(text: str) -> bool:
+    """Whether a text is the name of a value this code computed (``once_N``, ``lazy_N``,
+    ``s_N``, maybe in parentheses: its ``deps``)."""
+    return isinstance(text, Code) and text.kind in _KEPT
+
+
+def int_value(text: str) -> int | None:
+    """The value of a text that is a number (see Code), else None."""
+    return text.ref if isinstance(text, Code) and text.kind == "int" else None
+
 
 # the components found in one evaluation of the statement form, by a rule function's
 # number and arguments (see ExprCompiler.components)
 _MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
 _MEMO_LINE = "mo_ = {}"
 
-# a name of a value computed once or by the statement form (see ExprCompiler._name_key)
-_KEPT_NAME = re.compile(r"\b(?:once|lazy|s)_\d+\b")
-
 # calls known to be computed at one place at most (each branch copies them: a bound on
 # the time a huge expression takes to compile)
 _AVAIL_MAX = 256
 
-# an index that the fast code reads twice (see ExprCompiler._Index): a parameter, a loop's
-# variable, a value of the statement form or a procedure's local, bound before the
-# expression (not a value computed once in it: the list's text may bind it)
-_NAMED_INDEX = re.compile(r"\(*(v_\w+|w\d+_\w+|s_\d+|L\['\w+'\])\)*")
 _INDEXED_MAX = 120  # the text of a list indexed so, at most (it is written twice)
 
 
 _COMP_MIN = 128  # a list made by a loop of the statement form: a comprehension above this length
 
-# a text that is a name (a local, a value computed before), a number, a string or a
-# constant (evaluating it again costs nothing and cannot fail): the statement form binds
-# no name of its own for it, and a value's key reads it as a name (_name_key). Whether an
-# inlined function's argument may be written twice is the core's rule and the printer's
-# names, not this text's (ExprCompiler._simple_arg, core/inline.py simple_arg)
-_SIMPLE_ARG = re.compile(r"\(*(v_\w+|w\d+_\w+|once_\d+|lazy_\d+|s_\d+|L\['\w+'\]|-?\d+|'[A-Za-z0-9_ ]*'|True|False|None|R\.active|R\.n_players)\)*")
 
-
-def _counted(facts, e, text: str) -> bool:
+def _counted(facts, e, pre: dict[int, str]) -> bool:
     """An iterable whose elements are already counted against the work budget (a range,
     a list '+') or written out in the source (a list literal): as ``facts.counted`` says
-    (core/facts.py), where its text is the range or the join itself (not a value
-    computed before)."""
-    return facts.counted(e) and (e.node == "ListLit" or text.startswith(("_range(", "_cat(")))
+    (core/facts.py), where its code is the range or the join itself, not the name of a
+    value the statement form computed before (``pre``, see ExprCompiler._s_operands)."""
+    return facts.counted(e) and (e.node == "ListLit" or id(e) not in pre)
 
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .codegen_base import _KEPT_NAME, _SIMPLE_ARG, _VNAME, _WNAME, Env
+from .codegen_base import Code, Env
 
 
 class ValueKeys:
@@ -67,13 +67,18 @@ class ValueKeys:
         return ("named", text), ((env.ids.get(name, 0),) if bound else ())
 
     def _name_key(self, text: str, env: Env):
-        """The key of a value this code names (``text``) and the numbers of the variables
-        it depends on (those of a value computed before: the ones it was found with);
-        a name in parentheses is the name."""
-        while text.startswith("(") and text.endswith(")") and _SIMPLE_ARG.fullmatch(text[1:-1]):
-            text = text[1:-1]
-        ids = tuple(env.ids.get(n, 0) for n in _VNAME.findall(text))
-        ids += tuple(int(n) for n in _WNAME.findall(text))
-        for kept in _KEPT_NAME.findall(text):
-            ids += self.deps.get(kept, ())
-        return ("named", text), ids
+        """The key of a value this code names (``text``: a name or a constant, see Code,
+        a name in parentheses is the name; or a name of the program's tables) and the
+        numbers of the variables it depends on: a parameter's or a loop's variable's,
+        those of a value computed before (the ones it was found with), none for a local,
+        a constant or a table."""
+        if not isinstance(text, Code):  # a table's name (CONST_x, BOARD_x...): no variable
+            return ("named", text), ()
+        kind = text.kind
+        if kind == "param":
+            ids: tuple = (env.ids.get(text.ref, 0),)
+        elif kind == "loop":
+            ids = (text.ref,)
+        else:
+            ids = self.deps.get(text.ref, ()) if kind in ("kept", "temp") else ()
+        return ("named", text.bare), ids

@@ -12,28 +12,32 @@ from ..core.inline import SPLICE_DEPTH
 from ..core.primitives import PyLoop, emit
 from .codegen_base import (
     _AVAIL_MAX,
-    _INT,
     _LOOPS,
     _MEMO,
-    _NAME,
-    _SIMPLE_ARG,
-    _TEMP,
+    Code,
     CompilerPart,
     Env,
     _Loop,
+    in_parens,
+    int_value,
+    is_name,
+    is_simple,
+    negated,
 )
 
 
 class _Written:
     """A loop of the statement form being written out (see StatementForm._s_loop): its
     kind and the name of its value, its ``for`` lines (their index in the lines, their
-    indentation), the most turns of each where known, the last one's variable, where its
-    body starts, its condition's text, its element's, the cells of the static part of
-    its condition (see StaticCells._core_cells) and the indentation of the element."""
+    indentation) and what each walks, the most turns of each where known, the last
+    one's variable, where its body starts, its condition's text, its element's, the
+    cells of the static part of its condition (see StaticCells._core_cells) and the
+    indentation of the element."""
 
     def __init__(self, kind: str, res: str):
         self.kind, self.res = kind, res
         self.heads: list[tuple[int, str]] = []
+        self.its: list[str] = []
         self.sizes: list[int | None] = []
         self.var = ""
         self.body = 0
@@ -142,7 +146,7 @@ class StatementForm(CompilerPart):
         """A new name of the statement form; its value may change with the variables of
         the loops around its place (what it depends on, for values computed once)."""
         self.temps += 1
-        name = f"s_{self.temps}"
+        name = Code(f"s_{self.temps}", "temp", f"s_{self.temps}")
         self.deps[name] = tuple(i for loop in self.loops for i in loop.ids)
         return name
 
@@ -209,7 +213,8 @@ class StatementForm(CompilerPart):
         return t
 
     def _s_unop(self, e, env: Env, out: list[str], ind: str) -> str:
-        return f"({'not ' if e.op == 'not' else '-'}{self._s(e.operand, env, out, ind)})"
+        operand = self._s(e.operand, env, out, ind)
+        return f"(not {operand})" if e.op == "not" else negated(operand)
 
     def _s_cond(self, e, env: Env, out: list[str], ind: str) -> str:
         """``a if c else b`` as an ``if`` statement."""
@@ -239,7 +244,7 @@ class StatementForm(CompilerPart):
             for i, k in enumerate(kids[:last + 1]):
                 self._perm(node == "Call" and self._perm_arg(e, i))
                 v = self._s(k, env, out, ind)
-                if not (_SIMPLE_ARG.fullmatch(v) or _TEMP.fullmatch(v)):
+                if not is_simple(v):
                     t = self._temp()
                     out.append(f"{ind}{t} = {v}")
                     v = t
@@ -311,7 +316,7 @@ class StatementForm(CompilerPart):
         inner = env.bind(name)
         if not taken:
             return inner, f"v_{name}"
-        var = inner.subst[name] = f"w{inner.ids[name]}_{name}"
+        var = inner.subst[name] = Code(f"w{inner.ids[name]}_{name}", "loop", inner.ids[name])
         inner.simple = inner.simple | {name}
         inner.bare = inner.bare | {name}
         return inner, var
@@ -357,8 +362,9 @@ class StatementForm(CompilerPart):
         does, without making the list."""
         a, b = (self._s_value(x, env, out, ind) for x in (e.left, e.right))  # (in order)
         limit = self.t.budgets.range
-        if _INT.fullmatch(a) and _INT.fullmatch(b):  # known now
-            n = int(b.strip("()")) - int(a.strip("()")) + 1
+        first, last = int_value(a), int_value(b)
+        if first is not None and last is not None:  # known now
+            n = last - first + 1
             if n > limit:
                 out.append(f"{ind}_too_long({a}, {b}, {limit})")
             elif n > 0:
@@ -372,7 +378,7 @@ class StatementForm(CompilerPart):
     def _s_value(self, e, env: Env, out: list[str], ind: str) -> str:
         """A value computed now (in a name, unless its text is a name or a constant)."""
         text = self._s(e, env, out, ind)
-        return text if _SIMPLE_ARG.fullmatch(text) else self._s_name(text, out, ind)
+        return text if is_simple(text) else self._s_name(text, out, ind)
 
     def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
         """The iterable of a loop written out; a zone's items are walked in place (the
@@ -387,7 +393,7 @@ class StatementForm(CompilerPart):
         then counted against the work budget as helpers._cat counts them, in place."""
         joined = self._relations_joined(e, env)
         if joined is not None:  # the two lists joined, from a table
-            res = self._s_name(joined, out, ind)
+            res = self._s_name(joined[1], out, ind)
             out.extend([f"{ind}R.work -= len({res})", f"{ind}if R.work < 0: _out_of_work(R)"])
             return res
         a = self._s_name(self._s(e.left, env, out, ind), out, ind)
@@ -395,23 +401,24 @@ class StatementForm(CompilerPart):
         out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
         return f"({a} + {b})"
 
-    def _relations_joined(self, e, env: Env) -> str | None:
+    def _relations_joined(self, e, env: Env) -> tuple[str, str] | None:
         """``r(x) + q(x)``, two relations of two cells given the same cell ``x`` (a name):
-        the text of the two lists joined read from a table made once per program
-        (``CAT_...[x]``: the same cells in the same order; relations' lists are never
-        changed in place, so one list per cell serves every join), else None."""
+        the name of a table made once per program (``CAT_...``: the same cells in the
+        same order; relations' lists are never changed in place, so one list per cell
+        serves every join) and the text of the two lists joined read from it
+        (``CAT_...[x]``), else None."""
         kids = (e.left, e.right)
         if not all((self.t.facts.table_list(k) or ("",))[0] == "relation"
                    and k.args[0].node == "Var" for k in kids):  # (names: text written once)
             return None
         x = self.expr(e.left.args[0], env)
-        if x != self.expr(e.right.args[0], env) or not _SIMPLE_ARG.fullmatch(x):
+        if x != self.expr(e.right.args[0], env) or not is_simple(x):
             return None
         first, then = e.left.func, e.right.func
         name = f"CAT_{len(first)}_{first}_{then}"  # (one name per pair of relations)
         if name not in self.t.ns:
             self.t.ns[name] = [a + b for a, b in zip(self.t.ns[f"REL_{first}"], self.t.ns[f"REL_{then}"])]
-        return f"{name}[{x}]"
+        return name, f"{name}[{x}]"
 
     def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
         """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the
@@ -435,7 +442,7 @@ class StatementForm(CompilerPart):
             simple = [self._unbound(self.expr, a, env, walrus=True) for a in e.args]
             if body.node == "BinOp" and all(self._simple_arg(x, a, env) for x, a in zip(e.args, simple)):
                 params = self.c.functions[e.func].params
-                return self._joined(body, Env(subst={p.name: f"({a})" for p, a in zip(params, simple)},
+                return self._joined(body, Env(subst={p.name: in_parens(a) for p, a in zip(params, simple)},
                                               ids=env.ids, keys=self._arg_keys(e, env, simple, [False] * len(simple)),
                                               simple=frozenset(p.name for p in params),
                                               bare=frozenset(p.name for p, x in zip(params, e.args) if self._bare(x, env))))
@@ -446,7 +453,7 @@ class StatementForm(CompilerPart):
 
     def _s_name(self, text: str, out: list[str], ind: str) -> str:
         """A name for a value (a new s_N, unless the text is a name)."""
-        if _NAME.fullmatch(text):
+        if is_name(text):
             return text
         t = self._temp()
         out.append(f"{ind}{t} = {text}")
@@ -498,19 +505,21 @@ class StatementForm(CompilerPart):
                 it = loop.first = self._s_name(it, out, cur)
                 loop.cdepth = self.cdepth
             w.heads.append((len(out), cur))
+            w.its.append(it)
             out.append(f"{cur}for {w.var} in {it}:")
             cur += "    "
         return inner
 
     def _s_clause_iter(self, kind: str, cl, inner: Env, out: list[str], cur: str, perm: bool):
         """The iterable of a clause of a loop written out: its text, whether it is lists
-        joined or a range (counted as they are made), and the text of the joined lists
-        read from a table (see _relations_joined), or None."""
+        joined or a range (counted as they are made), and the name of the table the
+        joined lists are read from (see _relations_joined), or None."""
         where, at = self._joined(cl.iter, inner)
         joined = where is not None
-        cat = self._relations_joined(where, at) if joined else None
-        if cat is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
-            it = self._s_name(cat, out, cur)
+        table = self._relations_joined(where, at) if joined else None
+        cat = None if table is None else table[0]
+        if table is not None:  # 'for x in r(c) + q(c)': the joined lists, from a table
+            it = self._s_name(table[1], out, cur)
         elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
             parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
             out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
@@ -528,7 +537,7 @@ class StatementForm(CompilerPart):
     def _s_clause_size(self, cl, it: str, joined: bool, cat: str | None) -> int | None:
         """The most turns of a clause's loop, where known."""
         if cat is not None:  # (as a relation's row: see _fixed_size)
-            return max(map(len, self.t.ns[cat.split("[", 1)[0]]), default=0)
+            return max(map(len, self.t.ns[cat]), default=0)
         size = self._fixed_size(cl.iter)
         if size is None and not joined:
             size = self.bounds.get(it)  # a list a loop over fixed tables made
@@ -551,7 +560,7 @@ class StatementForm(CompilerPart):
         """The ``if`` line of a loop's condition, if any (``w.cond``; ``w.cur``: the
         indentation of the element)."""
         if comp.cond is not None and len(w.heads) == 1 \
-                and (core := self._core_cells(w, comp, inner, out[w.heads[0][0]])) is not None:
+                and (core := self._core_cells(w, comp, inner, w.its[0])) is not None:
             w.static, w.cond = core, core[1] or "True"  # (the static part: see _core_cells)
             out.append(f"{cur}if {w.cond}:")
             cur += "    "

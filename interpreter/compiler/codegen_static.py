@@ -12,19 +12,20 @@ from .codegen_base import _COMP_MIN, CompilerPart, Env
 class StaticCells(CompilerPart):
     """ExprCompiler's methods for the static conditions of loops over a board's cells."""
 
-    def _core_cells(self, w, comp, inner, head: str):
+    def _core_cells(self, w, comp, inner, it: str):
         """The cells a loop of one clause over a board's cells walks where the core finds
         the static part of its condition (core/cells.py, ``cells_filter``, as the
         kernel's), and the text of the conjuncts left (None: nothing left), compiled in
         place of the condition; None where the core finds none (or the condition holds
-        a loop). ``head``: the loop's ``for`` line."""
+        a loop). ``it``: what the loop walks (the name of the board's cells, or the
+        core's cells are not what it walks)."""
         if len(comp.clauses) != 1 or self.avail is None or self._looped(comp.cond):
             return None
         cl = comp.clauses[0]
         f = self.t.facts.cells_filter(cl, comp.cond)
         found = f if f is not None else self.t.facts.cells_given(cl, comp.cond)
         board = f"BOARD_{found.board}" if found is not None else ""
-        if found is None or not head.endswith(f" in {board}:") or not self.t.ns.get(board):
+        if found is None or it != board or not self.t.ns.get(board):
             return None
         it = self._core_walk(f, board, inner) if f is not None else self._core_given(found, cl.var, board, inner)
         return it, self._core_rest(found.rest, inner)

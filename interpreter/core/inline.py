@@ -55,6 +55,12 @@ _SPLICED = frozenset({"Comprehension", "Aggregate", "Call"})   # (a body without
 _PLAIN_TEXT = re.compile(r"[A-Za-z0-9_ ]*")
 
 
+def plain_text(value: str) -> bool:
+    """Whether a string of the source is of letters, digits, ``_`` and spaces (written
+    as is between quotes)."""
+    return _PLAIN_TEXT.fullmatch(value) is not None
+
+
 @dataclass(frozen=True)
 class Inlined:
     """The rule functions written in place of their calls (``names``), and per function
@@ -115,7 +121,7 @@ class Inline:
         if node in ("IntLit", "BoolLit", "NoneLit"):
             return True
         if node == "StrLit":
-            return _PLAIN_TEXT.fullmatch(e.value) is not None
+            return plain_text(e.value)
         if node == "UnOp":
             return e.op == "-" and e.operand.node == "IntLit"
         c = self.c

@@ -1,0 +1,84 @@
+"""What the fast code's printer says of the texts it writes (codegen_base.Code): a name
+or a constant as a whole, its kind said where the text is written and never read back
+from it. Every Code made while compiling each bundled ruleset is what its kind says,
+as Python's own parser reads the text; the printer's wrappers keep or drop the kind
+as they must."""
+from __future__ import annotations
+
+import ast
+import copy
+import pickle
+
+import pytest
+from meeple.dsl.load import bundled_names
+from meeple.interpreter import load
+from meeple.interpreter.compiler import codegen_base
+from meeple.interpreter.compiler.codegen_base import (
+    Code,
+    in_parens,
+    int_value,
+    is_name,
+    is_simple,
+    negated,
+)
+
+
+def _name(node: ast.expr) -> str | None:
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _local(node: ast.expr) -> bool:
+    return isinstance(node, ast.Subscript) and _name(node.value) == "L" \
+        and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+
+
+def _number(node: ast.expr, ref) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        node, ref = node.operand, -ref
+    return isinstance(node, ast.Constant) and type(node.value) is int and node.value == ref
+
+
+def _const(node: ast.expr) -> bool:
+    if isinstance(node, ast.Attribute):
+        return _name(node.value) == "R" and node.attr in ("active", "n_players")
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+# what the parsed text of a Code of each kind is (parentheses removed)
+_KINDS = {
+    "param": lambda node, ref: _name(node) == f"v_{ref}",
+    "loop": lambda node, ref: (_name(node) or "").startswith(f"w{ref}_"),
+    "kept": lambda node, ref: _name(node) == ref and ref.startswith(("once_", "lazy_")),
+    "temp": lambda node, ref: _name(node) == ref and ref.startswith("s_"),
+    "local": lambda node, ref: _local(node),
+    "int": _number,
+    "word": lambda node, ref: isinstance(node, ast.Constant) and node.value in (True, False, None)
+    and type(node.value) is not int,
+    "const": lambda node, ref: _const(node),
+    "table": lambda node, ref: _name(node) is not None,
+}
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_every_code_is_what_it_says(monkeypatch, name):
+    made: list[Code] = []
+    monkeypatch.setattr(Code, "__init__", lambda self, *args, **kwargs: made.append(self))
+    load(name, cache=False)
+    assert len({c.kind for c in made}) >= 5   # (the printer wrote names and constants)
+    for code in made:
+        p = code.parens
+        assert code.startswith("(" * p) and code.endswith(")" * p) and code[p:len(code) - p] == code.bare, code
+        assert _KINDS[code.kind](ast.parse(code, mode="eval").body, code.ref), (code, code.kind, code.ref)
+
+
+def test_wrappers_keep_what_a_text_is():
+    v = Code("v_x", "param", "x")
+    assert in_parens(v) == "(v_x)" and is_simple(in_parens(v)) and not is_name(in_parens(v))
+    assert in_parens(v).bare == "v_x" and is_name(v)
+    assert int_value(negated(Code("3", "int", 3))) == -3 and negated(Code("3", "int", 3)).bare == "-3"
+    assert int_value(negated(in_parens(Code("3", "int", 3)))) is None   # "(-(3))" is not a number's text
+    assert not is_simple(negated(v)) and not is_simple("(v_x + 1)")
+    assert not is_simple(Code("CONST_xs", "table")) and is_name(Code("CONST_xs", "table"))
+    for again in (copy.deepcopy(in_parens(v)), pickle.loads(pickle.dumps(in_parens(v)))):  # noqa: S301 - its own bytes
+        assert again == "(v_x)" and (again.kind, again.ref, again.parens, again.bare) == ("param", "x", 1, "v_x")
+    assert codegen_base.named_index(Code("L['i']", "local")) and not codegen_base.named_index(Code("once_1", "kept", "once_1"))
