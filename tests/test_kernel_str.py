@@ -3,13 +3,18 @@ the object up to 23 of them (the bytes after them 0), on the heap beyond; made, 
 moved, assigned over a text of every size, joined, compared and ordered as the bytes of
 the text (a byte 0 and bytes above 0x7f like any other), its first 8 bytes its key.
 Checked by a C++ program built with the runtime, under AddressSanitizer and
-UndefinedBehaviorSanitizer where the compiler has them."""
+UndefinedBehaviorSanitizer where the compiler has them, and by a game whose options are
+texts on both sides of those sizes, played by its kernel as Python plays it."""
 from __future__ import annotations
 
 import subprocess
 import sysconfig
 
-from kernel_support import needs_kernel
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_playouts_as_python, kernel_plays_as_python
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
 from meeple.interpreter.native import kernel
 from meeple.interpreter.native.kernel_types import read_cxx
 
@@ -82,3 +87,48 @@ def test_a_text_is_its_bytes_however_long_copied_moved_joined_and_compared(tmp_p
     assert done.returncode == 0, done.stderr[-3000:]
     ran = subprocess.run([str(tmp_path / "str")], capture_output=True, text=True, timeout=60, check=False)
     assert ran.returncode == 0 and "checked, 0 failed" in ran.stdout, ran.stdout + ran.stderr[-3000:]
+
+
+# texts on both sides of 15 bytes (std::string's inside) and of 23 (Str's), equal ones
+# among them, as a decision's options (ordered, each once), found again by ==, joined
+# into a text that grows past 64 bytes and compared by ==
+RULES = """ruleset lengths
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 2, cols: 5) holds Mark
+zone supply: Mark
+deck marks into supply { 5 of Mark(seat: s) for s in 1..2 }
+var said: str = ""
+function pad(k: int): str =
+  if k == 1 then "" elif k == 2 then "fourteen bytes" elif k == 3 then "fifteen   bytes"
+  elif k == 4 then "twenty-two bytes, this" else "twenty-three bytes, thi"
+function name(c: b): str =
+  if c.col == 5 and c.row == 2 then pad(4) + "!" else pad(c.col) + (if c.row == 1 then "" else "!")
+turn {
+  let names = [name(c) for c in cells(b) if empty(c)]
+  let cs = [c for c in cells(b) if empty(c)]
+  choose n from names as "mark"
+  let i = first(j for j in 0..(size(names) - 1) if names[j] == n)
+  move first(m for m in items(supply) if m.seat == seat(active)) to cs[i]
+  said = said + n + (if said == n then "=" else ":")
+}
+end when size(supply) == 0
+score(p) = count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p) and c.row == 1)
+  + (if said == "" then 1 else 0)
+"""
+
+
+def compiled(native: bool):
+    src = SourceSet(base=parse(RULES, "lengths.meeple"), sources={"lengths.meeple": RULES})
+    rules = compile_sources(src)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+@needs_kernel
+def test_texts_of_every_length_play_in_a_kernel_as_in_python():
+    fast, python = compiled(True), compiled(False)
+    assert fast.kernel
+    assert kernel_plays_as_python(fast, python, 6) > 30
+    kernel_playouts_as_python(fast, python, 12, seed=5)
