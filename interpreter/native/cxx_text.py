@@ -25,7 +25,7 @@ _TAG = re.compile(r"[A-Z]+[0-9]*")
 
 
 def literal(text: str) -> str:
-    """A C++ ``Str`` (std::string) of exactly this text's UTF-8 bytes."""
+    """A C++ ``Str`` (a kernel's text, cxx/kernel_rt.hpp) of exactly this text's UTF-8 bytes."""
     chars, size = c_chars(text)
     return f"Str({chars}, {size})"
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <initializer_list>
 #include <limits>
@@ -44,7 +45,152 @@ namespace mk {
 
 typedef int64_t I;       // an int (none: NONE_I)
 typedef int32_t Id;      // an item, a cell or zone, a player, an enum value (none: NONE_ID)
-typedef std::string Str; // UTF-8
+
+// A text (Str), its UTF-8 bytes: up to 23 of them kept inside the object, every byte
+// after them 0, so that a copy of a short text is its object's 32 bytes and two short
+// texts are equal where their words are; a longer one on the heap (its bytes and a 0
+// after them). std::string kept 15 inside and made, copied and compared each text
+// through calls of its library: a move's name made, copied into a decision's options
+// and compared there cost more than the rules that chose the move.
+class Str {
+public:
+    static constexpr size_t IN = 23;   // (bytes kept inside)
+    Str() noexcept : n_(0) { clear_words(); }
+    Str(const char* s, size_t n) { init(s, n); }
+    Str(const Str& o) {
+        if (o.n_ <= IN) copy_words(o);
+        else init(o.h_.p, o.n_);
+    }
+    Str(Str&& o) noexcept {
+        copy_words(o);
+        o.n_ = 0;
+        o.clear_words();
+    }
+    ~Str() { release(); }
+    Str& operator=(const Str& o) {
+        if (o.n_ <= IN) {
+            release();
+            copy_words(o);
+        } else if (this != &o) {
+            Str t(o);
+            *this = std::move(t);
+        }
+        return *this;
+    }
+    Str& operator=(Str&& o) noexcept {
+        if (this != &o) {
+            release();
+            copy_words(o);
+            o.n_ = 0;
+            o.clear_words();
+        }
+        return *this;
+    }
+    // the n bytes at b, where 24 bytes after them may be written (a text made on the
+    // stack): those 24 made 0, a short text's words are read at once
+    static Str of_buffer(char* b, size_t n) {
+        if (n > IN) return Str(b, n);
+        __builtin_memset(b + n, 0, 24);
+        Str t;
+        __builtin_memcpy(t.w_, b, 24);
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+        t.clear_words();
+        std::memcpy(t.in_, b, n);
+#endif
+        t.n_ = n;
+        return t;
+    }
+    // its bytes written at d, where 24 bytes may be written (a short text's 24 at once)
+    size_t put(char* d) const {
+        if (n_ <= IN) __builtin_memcpy(d, w_, 24);
+        else std::memcpy(d, h_.p, n_);
+        return n_;
+    }
+    size_t size() const noexcept { return n_; }
+    size_t length() const noexcept { return n_; }
+    bool empty() const noexcept { return n_ == 0; }
+    bool inside() const noexcept { return n_ <= IN; }
+    const char* data() const noexcept { return n_ <= IN ? in_ : h_.p; }
+    const char* c_str() const noexcept { return data(); }
+    const char* begin() const noexcept { return data(); }
+    const char* end() const noexcept { return data() + n_; }
+    char operator[](size_t i) const noexcept { return data()[i]; }
+    // its first 8 bytes as a number, the first the highest (0 after its end)
+    uint64_t key() const noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (n_ <= IN) return __builtin_bswap64(w_[0]);
+#endif
+        uint64_t k = 0;
+        const char* q = data();
+        for (size_t i = 0; i < 8 && i < n_; ++i) k |= (uint64_t)(unsigned char)q[i] << (56 - 8 * i);
+        return k;
+    }
+    int compare(const Str& o) const noexcept {
+        size_t m = n_ < o.n_ ? n_ : o.n_;
+        int c = m ? std::memcmp(data(), o.data(), m) : 0;
+        if (c) return c;
+        return n_ < o.n_ ? -1 : n_ > o.n_;
+    }
+    bool operator==(const Str& o) const noexcept {
+        if (n_ != o.n_) return false;
+        if (n_ <= IN) return ((w_[0] ^ o.w_[0]) | (w_[1] ^ o.w_[1]) | (w_[2] ^ o.w_[2])) == 0;
+        return std::memcmp(h_.p, o.h_.p, n_) == 0;
+    }
+    bool operator!=(const Str& o) const noexcept { return !(*this == o); }
+    bool operator<(const Str& o) const noexcept { return compare(o) < 0; }
+    bool operator<=(const Str& o) const noexcept { return compare(o) <= 0; }
+    bool operator>(const Str& o) const noexcept { return compare(o) > 0; }
+    bool operator>=(const Str& o) const noexcept { return compare(o) >= 0; }
+    void reserve(size_t) {}
+    Str& append(const Str& x) {
+        size_t n = n_ + x.n_;
+        if (n <= IN) {
+            std::memcpy(in_ + n_, x.in_, x.n_);
+            n_ = n;
+            return *this;
+        }
+        char* p = (char*)std::malloc(n + 1);
+        if (!p) throw std::bad_alloc();
+        std::memcpy(p, data(), n_);
+        std::memcpy(p + n_, x.data(), x.n_);
+        p[n] = 0;
+        release();
+        h_.p = p;
+        n_ = n;
+        return *this;
+    }
+
+private:
+    union {
+        uint64_t w_[3];
+        char in_[24];
+        struct { char* p; } h_;
+    };
+    size_t n_;
+    void clear_words() noexcept { w_[0] = w_[1] = w_[2] = 0; }
+    void copy_words(const Str& o) noexcept {
+        w_[0] = o.w_[0];
+        w_[1] = o.w_[1];
+        w_[2] = o.w_[2];
+        n_ = o.n_;
+    }
+    void release() noexcept {
+        if (n_ > IN) std::free(h_.p);
+    }
+    void init(const char* s, size_t n) {
+        n_ = n;
+        clear_words();
+        if (n <= IN) {
+            if (n) std::memcpy(in_, s, n);
+            return;
+        }
+        char* p = (char*)std::malloc(n + 1);
+        if (!p) throw std::bad_alloc();
+        std::memcpy(p, s, n);
+        p[n] = 0;
+        h_.p = p;
+    }
+};
 
 constexpr I NONE_I = INT64_MIN;
 constexpr Id NONE_ID = -1;
@@ -813,23 +959,7 @@ static List<T> ordered(const List<T>& l) {
 // the first 8 bytes of a text as a number whose order is the texts' (bytes as unsigned,
 // the shorter first where one begins the other: 0 after its end): texts whose keys differ
 // are in the order of their keys, those whose keys are equal are compared whole
-static inline uint64_t text_key(const Str& s) {
-    size_t n = s.size() < 8 ? s.size() : 8;
-    const char* q = s.data();
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    // (a short text kept inside its object, std::string's own buffer: its first 8 bytes
-    // read at once, from that object alone, the bytes after its end masked off)
-    uintptr_t at = (uintptr_t)q, self = (uintptr_t)&s;
-    if (n > 0 && at >= self && at + 8 <= self + sizeof(Str)) {
-        uint64_t w;
-        __builtin_memcpy(&w, q, 8);
-        return __builtin_bswap64(w) & (~0ULL << (64 - 8 * n));
-    }
-#endif
-    uint64_t k = 0;
-    for (size_t i = 0; i < n; ++i) k |= (uint64_t)(unsigned char)q[i] << (56 - 8 * i);
-    return k;
-}
+static inline uint64_t text_key(const Str& s) { return s.key(); }
 
 // texts in order, each once: their keys and addresses sorted, each text then moved
 // (``v`` a vector the call owns) or copied (a list) once into the result, where a sort

@@ -1,19 +1,9 @@
 // Texts made by the rules (written into every kernel by interpreter/native/kernel_module.py
 // once St is declared).
 //
-// the bytes of x after the k bytes of buf (64 bytes of text, 16 more of room): a short
-// text kept inside its object (std::string's own buffer) copied as 16 bytes at once, read
-// from that object alone, where a call of memcpy for each part of a text (a name of 2
-// bytes) cost more than the copy
-static inline size_t put_short(char* buf, size_t k, const Str& x) {
-    const char* q = x.data();
-    uintptr_t at = (uintptr_t)q, self = (uintptr_t)&x;
-    if (at >= self && at + 16 <= self + sizeof(Str))
-        __builtin_memcpy(buf + k, q, 16);
-    else
-        std::memcpy(buf + k, q, x.size());
-    return k + x.size();
-}
+// the bytes of x after the k bytes of buf (64 bytes of text, 24 more of room): a short
+// text, kept inside its object, copied as its 24 bytes at once
+static inline size_t put_short(char* buf, size_t k, const Str& x) { return k + x.put(buf + k); }
 
 // whether the k bytes at b (with 8 more readable after them) are ASCII, none above 0x7f:
 // then each byte is a character
@@ -59,7 +49,7 @@ static Str scatn(St& s, const T&... x) {
     size_t bytes = 0;
     for (I b : len) bytes += (size_t)b;
     if (bytes <= 64) {   // (a short text: made from the stack at once)
-        char buf[64 + 16];
+        char buf[64 + 24];
         size_t k = 0;
         ((k = put_short(buf, k, x)), ...);
         if (!ascii_bytes(buf, k)) {
@@ -67,7 +57,7 @@ static Str scatn(St& s, const T&... x) {
             ((len[i++] = chars(x)), ...);
         }
         W(s, joined_work(len));
-        return Str(buf, k);
+        return Str::of_buffer(buf, k);
     }
     size_t i = 0;
     ((len[i++] = chars(x)), ...);
