@@ -419,3 +419,16 @@ def test_simulate_in_compact_batches_stops_at_the_first_game_that_fails(tmp_path
     runs = simulate_runs([str(rules), "-n", "6", "--max-moves", "3"], monkeypatch)
     assert runs["compact"][:3] == runs["dicts"][:3] == runs["python"][:3]
     assert "did not end after 3 moves" in runs["compact"][1]["error"]["message"]
+
+
+@needs_kernel
+def test_the_compact_form_s_results_are_its_own():
+    # (copies of the results the program keeps, none shared with another game's)
+    fast, _ = programs(TTT, 2)
+    one = interpreter.playouts(fast, 40, seed=1, compact=True)
+    want = json.dumps(one.results)
+    assert len(one.results) > 1 and len({id(r["ranking"][0]) for r in one.results}) == len(one.results)
+    for r in one.results:
+        r["scores"].append(99)
+        r["ranking"][0].append(99)
+    assert json.dumps(interpreter.playouts(fast, 40, seed=1, compact=True).results) == want

@@ -269,7 +269,7 @@ def _compact(program, games: int, seed: int, start, max_moves: int, run, first: 
     else:
         numbers, raws = got
         made = _Results.of(program).made
-        results = [copy.deepcopy(made(raw)) for raw in raws]
+        results = _copies([made(raw) for raw in raws])
         names = _kind_names(program._kernel)
     out = Compact(n, games, numbers, results, paid, per, names)
     # (the games the kernel could not finish, found by a scan in C where it played them)
@@ -279,6 +279,16 @@ def _compact(program, games: int, seed: int, start, max_moves: int, run, first: 
         seats = [bot_seed(seed, first + i, s) for s in range(n)]
         out._put(i, _python(program, got, seed + first + i, seats, start, max_moves))
     return out
+
+
+def _copies(values: list) -> list:
+    """A copy of each of ``values`` that shares nothing with it or with another but its
+    atoms (numbers, strings), as ``copy.deepcopy`` makes each: by marshal (version 2,
+    which keeps no references) in one step where they are plain data, ten times as fast."""
+    try:
+        return marshal.loads(marshal.dumps(values, 2))
+    except ValueError:
+        return [copy.deepcopy(v) for v in values]
 
 
 def run_compact(program, seed: int, first: int, count: int, max_moves: int = MAX_MOVES) -> Compact:
