@@ -264,8 +264,9 @@ def _compact(program, games: int, seed: int, start, max_moves: int, run, first: 
     paid = payoff is not None
     per = 1 if payoff is None or payoff.per is None else payoff.per
     got = _in_kernel(program, run, start, max_moves, range(seed + first, seed + first + games), None)
+    names: Sequence[str] = ()
     if got is None:
-        numbers, results, names = bytes(8 * games * (4 + (2 if paid else 1) * n)), [], ()
+        numbers, results = bytes(8 * games * (4 + (2 if paid else 1) * n)), []
     else:
         numbers, raws = got
         made = _Results.of(program).made

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -140,7 +140,7 @@ COMPACT_SHARE = 1024
 
 def play_compact(program, games: int, seed: int = 0, max_moves: int = MAX_MOVES,
                  jobs: int | None = None, on_games: Callable[[int], None] | None = None,
-                 settle: bool = False) -> Iterator[tuple[int, Any]]:
+                 settle: bool = False) -> Generator[tuple[int, Any], None, None]:
     """The games of ``specs(program.n, random bots, games, seed, max_moves)`` (those
     ``play_games`` plays), played in batches of random playouts in the compact form
     (``playouts.run_compact``: by the program's kernel, see ``random_in_kernel``), by
