@@ -17,7 +17,7 @@ from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
-from meeple.interpreter.analysis import parallel, playouts as playouts_module, simulation
+from meeple.interpreter.analysis import parallel, playouts as playouts_module, simulation, stats
 from typer.testing import CliRunner
 
 from meeple import interpreter
@@ -432,3 +432,12 @@ def test_the_compact_form_s_results_are_its_own():
         r["scores"].append(99)
         r["ranking"][0].append(99)
     assert json.dumps(interpreter.playouts(fast, 40, seed=1, compact=True).results) == want
+
+
+def test_a_batch_with_a_failed_game_is_not_counted():
+    src = SourceSet(base=parse(BOOM, "rules.meeple"), sources={"rules.meeple": BOOM})
+    batch = interpreter.playouts(compile_sources(src).for_players(2), 2, seed=1, compact=True)
+    assert sorted(batch.errors) == [0, 1] and list(batch.kinds["pick"][:2]) != [0, 0]
+    for totals in (simulation.Tally(2), stats.Balance(2)):
+        with pytest.raises(ValueError, match="game 0 of the batch stopped on an error"):
+            totals.add_compact(batch)

@@ -310,6 +310,8 @@ class Tally:
     def add_compact(self, batch) -> None:
         """Counts the games of a batch of playouts in the compact form (``playouts.Compact``,
         none stopped by an error) as ``add`` would count their summaries one by one."""
+        if batch.errors:
+            raise ValueError(f"game {min(batch.errors)} of the batch stopped on an error")
         for at, count in Counter(batch.result_of).items():
             res = batch.results[at]
             for p, outcome in enumerate(res["outcomes"]):

@@ -151,6 +151,8 @@ class Balance:
         n = self.players
         if batch.players != n:
             raise ValueError(f"a game of {batch.players} players among games of {n}")
+        if batch.errors:
+            raise ValueError(f"game {min(batch.errors)} of the batch stopped on an error")
         self.games += len(batch)
         for at, count in Counter(batch.result_of).items():   # (in the order met)
             self._add_result(batch.results[at], count)
