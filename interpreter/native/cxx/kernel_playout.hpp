@@ -136,7 +136,7 @@ struct Shape {
             return false;
         }
         if (!PyArg_ParseTuple(shape, "O!OOp", &PyTuple_Type, &names, &make, &seeds, &num)) return false;
-        if (PyTuple_GET_SIZE(names) < (NSITES > 0 ? NSITES : 1)) {
+        if (PyTuple_GET_SIZE(names) < NSITES) {
             PyErr_SetString(PyExc_ValueError, "playouts: a name for each kind of move");
             return false;
         }
