@@ -146,8 +146,9 @@ class Balance:
 
     def add_compact(self, batch) -> None:
         """Adds the games of a batch of playouts in the compact form (``playouts.Compact``,
-        none stopped by an error): the figures ``add`` gives of their summaries (and
-        their values met in the same order: a mean of fractions is summed alike)."""
+        none stopped by an error): the figures ``add`` gives of their summaries, each
+        value first met in the same order (so a mean of values that are not whole is
+        summed in the same order, to the last bit)."""
         n = self.players
         if batch.players != n:
             raise ValueError(f"a game of {batch.players} players among games of {n}")
