@@ -54,6 +54,16 @@ def played_games(prog, plan, jobs, backend, address, on_game):
         yield from games
 
 
+def compact_games(program, games: int, seed: int, max_moves: int, jobs, on_games):
+    """The batches of random games of ``program`` in the compact form, in order
+    (simulation.play_compact: (first game, its Compact)), as ``played_games``."""
+    from ..interpreter.analysis import simulation
+    with backend_errors():
+        batches = simulation.play_compact(program, games, seed, max_moves, jobs, on_games, settle=True)
+    with closing(batches), backend_errors():
+        yield from batches
+
+
 def failed_game(prog, summary: dict, keep, jout) -> typer.Exit:
     """The exit of a run stopped by a game that failed: it names the game and its seed
     (and its record with --records), as text and in the --json document."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from . import complete, jsonout
-from .batch import check_jobs, failed_game, played_games
+from .batch import check_jobs, compact_games, failed_game, played_games
 from .common import (
     bot_spec,
     check_seed,
@@ -98,23 +98,36 @@ def command(
     go_native(prog, native, n, quiet)
     keep = _Keeper(records_dir, prog, record_name(ruleset), n, list(variant), locale,
                    failed_only, force, seed, games) if records_dir is not None else None
-    plan = simulation.specs(n, lambda i: [spec] * n, games, seed, max_moves,
-                            keep_moves=keep is not None)
+    # random bots on a kernel: the games in batches of numbers (no dict per game)
+    whole = simulation.random_in_kernel(prog, n, spec) if keep is None and backend == "local" else None
     totals = simulation.Tally(n)
     balance = balance_stats.Balance(n)
     progress = progress_bar(tr(lang, "simulating"), quiet=quiet)
     start = time.perf_counter()
     with interruptible(), progress:
         task = progress.add_task("games", total=games)
-        for summary in played_games(prog, plan, jobs, backend, address,
-                                    lambda: progress.advance(task)):
-            if summary["error"] is not None:
-                progress.stop()
-                raise failed_game(prog, summary, keep, jout)
-            if keep is not None and not failed_only:
-                keep.save(summary)
-            totals.add(summary)
-            balance.add(summary["balance"])
+        if whole is not None:
+            for first, batch in compact_games(whole, games, seed, max_moves, jobs,
+                                              lambda k: progress.advance(task, k)):
+                if batch.errors:
+                    progress.stop()
+                    i = min(batch.errors)
+                    raise failed_game(prog, {"error": batch.errors[i], "game": first + i,
+                                             "seed": seed + first + i}, None, jout)
+                totals.add_compact(batch)
+                balance.add_compact(batch)
+        else:
+            plan = simulation.specs(n, lambda i: [spec] * n, games, seed, max_moves,
+                                    keep_moves=keep is not None)
+            for summary in played_games(prog, plan, jobs, backend, address,
+                                        lambda: progress.advance(task)):
+                if summary["error"] is not None:
+                    progress.stop()
+                    raise failed_game(prog, summary, keep, jout)
+                if keep is not None and not failed_only:
+                    keep.save(summary)
+                totals.add(summary)
+                balance.add(summary["balance"])
     elapsed = time.perf_counter() - start
     stats = {
         "ok": True, "ruleset": ruleset, "title": prog.title, "variants": list(prog.variants),

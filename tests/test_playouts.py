@@ -17,7 +17,7 @@ from meeple.cli.main import app
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
-from meeple.interpreter.analysis import parallel, playouts as playouts_module, simulation
+from meeple.interpreter.analysis import parallel, playouts as playouts_module, simulation, stats
 from typer.testing import CliRunner
 
 from meeple import interpreter
@@ -184,16 +184,17 @@ def test_a_game_whose_rules_fail_before_its_first_decision_has_that_error():
 @needs_kernel
 def test_simulate_native_with_random_bots_plays_the_games_in_the_kernel(monkeypatch):
     calls = []
-    batch = playouts_module.play_batch
+    batch = playouts_module.run_compact
 
-    def counted(program, plan, *args, **kwargs):
-        calls.append(len(plan))
-        return batch(program, plan, *args, **kwargs)
+    def counted(program, seed, first, count, *args):
+        calls.append(count)
+        return batch(program, seed, first, count, *args)
     programs("kalah", 2)     # (the kernel built first: no message of its build in the output)
     runner = CliRunner()
     base = ["simulate", "kalah", "-n", "4", "--seed", "3", "-j", "1", "--json", "-q"]
     python = runner.invoke(app, [*base, "--no-native"])
-    monkeypatch.setattr(playouts_module, "play_batch", counted)
+    monkeypatch.setattr(playouts_module, "run_compact", counted)
+    monkeypatch.setattr(playouts_module, "play_batch", None)   # (no dict per game)
     monkeypatch.setattr(simulation, "make_bot", None)   # (no bot is made: no move by move)
     native = runner.invoke(app, [*base, "--native"])
     assert python.exit_code == native.exit_code == 0, native.output
@@ -244,7 +245,9 @@ def numbers(games: list[dict], players: int) -> dict:
             "scores": [s for g in games for s in (g["result"]["scores"] if g["result"] else [0] * players)],
             "payoffs": [s for g in games for s in (g["result"]["payoffs"] if g["result"] else [0] * players)]
             if paid else None,
-            "per": next((g["result"].get("payoffs_per", 1) for g in done), 1)}
+            "per": next((g["result"].get("payoffs_per", 1) for g in done), 1),
+            "kinds": {k: [s for g in games for s in g["kinds"].get(k, [0] * players)]
+                      for k in {k for g in games for k in g["kinds"]}}}
 
 
 def compact_numbers(got) -> dict:
@@ -252,7 +255,7 @@ def compact_numbers(got) -> dict:
             "results": [got.result(i) for i in range(len(got))],
             "errors": {i: (type(e).__name__, str(e)) for i, e in got.errors.items()},
             "scores": list(got.scores), "payoffs": None if got.payoffs is None else list(got.payoffs),
-            "per": got.payoffs_per}
+            "per": got.payoffs_per, "kinds": {k: list(v) for k, v in got.kinds.items()}}
 
 
 BOUND = 40
@@ -262,7 +265,8 @@ BOUND = 40
 @pytest.mark.parametrize("ruleset,players,games,max_moves", [
     (TTT, 2, 40, 100_000), ("kalah", 2, 12, 100_000), ("hearts", 4, 3, 100_000),
     ("backgammon", 2, 3, 100_000), (str(ROOT / "tests" / "testdata" / "tiny_bridge"), 2, 12, 100_000),
-    ("kalah", 2, 12, BOUND)], ids=["ttt", "kalah", "hearts", "backgammon", "payoffs per 6", "bound"])
+    ("kalah", 2, 12, BOUND), ("cherokee", 3, 6, 100_000)],
+    ids=["ttt", "kalah", "hearts", "backgammon", "payoffs per 6", "bound", "cherokee"])
 def test_the_compact_form_has_the_numbers_of_the_dicts(ruleset, players, games, max_moves, monkeypatch):
     fast, python = programs(ruleset, players)
     want = numbers(interpreter.playouts(python, games, seed=3, max_moves=max_moves), players)
@@ -306,3 +310,136 @@ def test_the_compact_form_from_a_position_has_the_numbers_of_the_dicts(monkeypat
         m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
         got = interpreter.playouts(fast, 4, seed=2, start=game, compact=True)
     assert compact_numbers(got) == want and len(set(want["moves"])) > 1
+
+
+@needs_kernel
+def test_the_compact_form_adds_up_the_decisions_of_a_kind_of_move(monkeypatch):
+    # (Cherokee asks "tie" at two places of its rules: the kernel counts the moves of each
+    # decision, the batch gives them per kind, as the dicts do; a kind no game made a
+    # move of has no column)
+    fast, python = programs("cherokee", 3)
+    names = playouts_module._kind_names(fast._kernel)
+    assert names.count("tie") == 2
+    dicts = interpreter.playouts(python, 8, seed=5)
+    with monkeypatch.context() as m:
+        m.setattr(playouts_module, "reference", None)   # (the kernel plays every game)
+        got = interpreter.playouts(fast, 8, seed=5, compact=True)
+    assert compact_numbers(got)["kinds"] == numbers(dicts, 3)["kinds"]
+    assert sum(got.kinds["tie"]) == sum(sum(g["kinds"].get("tie", [0])) for g in dicts) > 0
+    assert all(len(col) == 8 * 3 and col.count(0) < len(col) for col in got.kinds.values())
+    assert set(got.kinds) == {k for g in dicts for k in g["kinds"]}
+
+
+def simulate_runs(arguments: list[str], monkeypatch, jobs: str = "1") -> dict:
+    """``meeple simulate`` of ``arguments`` three ways: on the kernel in compact batches,
+    on the kernel a dict per game (as before the batches), and in Python (--no-native);
+    for each its --json document (without the times) and its text (without the speed)."""
+    runner = CliRunner()
+    calls: list = []
+    run = playouts_module.run_compact
+
+    def counted(program, seed, first, count, *more):
+        calls.append(count)
+        return run(program, seed, first, count, *more)
+    out = {}
+    for way in ("compact", "dicts", "python"):
+        with monkeypatch.context() as m:
+            m.setattr(playouts_module, "run_compact", counted)
+            if way == "dicts":
+                m.setattr(simulation, "random_in_kernel", lambda *a: None)
+            engine = "--no-native" if way == "python" else "--native"
+            base = ["simulate", *arguments, "-j", jobs, "-q", engine]
+            doc, text = runner.invoke(app, [*base, "--json"]), runner.invoke(app, base)
+        assert doc.exit_code == text.exit_code, (way, doc.output, text.output)
+        figures = json.loads(doc.stdout)
+        for k in ("seconds", "games_per_second"):
+            figures.pop(k, None)
+        out[way] = (doc.exit_code, figures, re.sub(r"games per second.*", "", text.output), len(calls))
+        calls.clear()
+    return out
+
+
+@needs_kernel
+@pytest.mark.parametrize("arguments", [
+    [TTT, "-n", "300", "--seed", "4"], ["kalah", "-n", "60"], ["hearts", "-n", "12", "-p", "4"],
+    ["cherokee", "-n", "40", "-p", "3", "--seed", "2"], ["backgammon", "-n", "6"],
+    [str(ROOT / "tests" / "testdata" / "tiny_bridge"), "-n", "40"],
+    ["clans-and-glory", "-n", "20", "-p", "4"],
+    [str(ROOT / "tests" / "testdata" / "two_dice.meeple"), "-n", "30", "-p", "1"]],
+    ids=["ttt", "kalah", "hearts", "cherokee", "backgammon", "payoffs per 6", "clans", "no decision"])
+def test_simulate_in_compact_batches_says_what_it_said_a_dict_per_game(arguments, monkeypatch):
+    players = int(arguments[arguments.index("-p") + 1]) if "-p" in arguments else 2
+    programs(arguments[0], players)   # (the kernel built first: no message of its build in the output)
+    runs = simulate_runs(arguments, monkeypatch)
+    assert runs["compact"][3] >= 1 and runs["dicts"][3] == runs["python"][3] == 0   # (the way each took)
+    assert runs["compact"][:3] == runs["dicts"][:3] == runs["python"][:3]
+    code, figures, text, _ = runs["compact"]
+    assert code == 0 and figures["balance"]["games"] == figures["games"]
+    assert bool(figures["balance"]["kinds"]) == (figures["moves"] > 0)
+    assert "total moves" in text and str(figures["moves"]) in text
+
+
+@needs_kernel
+def test_simulate_in_compact_batches_on_two_workers_says_the_same(monkeypatch):
+    # (more games than a share: several batches, each on a worker, in order)
+    programs("kalah", 2)
+    monkeypatch.setattr(simulation, "COMPACT_SHARE", 16)
+    monkeypatch.setattr(parallel, "START", "fork" if "fork" in multiprocessing.get_all_start_methods()
+                        else "spawn")
+    runs = simulate_runs(["kalah", "-n", "150", "--seed", "7"], monkeypatch, jobs="2")
+    assert runs["compact"][:3] == runs["dicts"][:3] == runs["python"][:3]
+
+
+SOMETIMES_BOOM = """ruleset sometimes_boom
+players 2..2
+var n: int = 0
+var t: int = 0
+turn {
+  choose k from [1, 2, 3] as "pick"
+  n = n + k
+  t = t + 1
+  if n == 9 and t == 3 { n = 100 / (n - n) }
+}
+end when t >= 4
+"""
+
+
+@needs_kernel
+def test_simulate_in_compact_batches_stops_at_the_first_game_that_fails(tmp_path, monkeypatch):
+    # (a game fails where its first three picks are 3s: the first such is game 20 of
+    # seed 0, in the fifth batch of four; the kernel hands it to Python, which says why)
+    rules = tmp_path / "boom.meeple"
+    rules.write_text(SOMETIMES_BOOM)
+    monkeypatch.setattr(simulation, "COMPACT_SHARE", 4)
+    runs = simulate_runs([str(rules), "-n", "60"], monkeypatch)
+    assert runs["compact"][3] >= 5
+    assert runs["compact"][:3] == runs["dicts"][:3] == runs["python"][:3]
+    code, figures, _, _ = runs["compact"]
+    assert code == 1 and figures["ok"] is False and figures["failed_game"] == {"game": 20, "seed": 19, "record": None}
+    assert "division by zero" in figures["error"]["message"]
+    # stopped after --max-moves: the same error each way
+    runs = simulate_runs([str(rules), "-n", "6", "--max-moves", "3"], monkeypatch)
+    assert runs["compact"][:3] == runs["dicts"][:3] == runs["python"][:3]
+    assert "did not end after 3 moves" in runs["compact"][1]["error"]["message"]
+
+
+@needs_kernel
+def test_the_compact_form_s_results_are_its_own():
+    # (copies of the results the program keeps, none shared with another game's)
+    fast, _ = programs(TTT, 2)
+    one = interpreter.playouts(fast, 40, seed=1, compact=True)
+    want = json.dumps(one.results)
+    assert len(one.results) > 1 and len({id(r["ranking"][0]) for r in one.results}) == len(one.results)
+    for r in one.results:
+        r["scores"].append(99)
+        r["ranking"][0].append(99)
+    assert json.dumps(interpreter.playouts(fast, 40, seed=1, compact=True).results) == want
+
+
+def test_a_batch_with_a_failed_game_is_not_counted():
+    src = SourceSet(base=parse(BOOM, "rules.meeple"), sources={"rules.meeple": BOOM})
+    batch = interpreter.playouts(compile_sources(src).for_players(2), 2, seed=1, compact=True)
+    assert sorted(batch.errors) == [0, 1] and list(batch.kinds["pick"][:2]) != [0, 0]
+    for totals in (simulation.Tally(2), stats.Balance(2)):
+        with pytest.raises(ValueError, match="game 0 of the batch stopped on an error"):
+            totals.add_compact(batch)

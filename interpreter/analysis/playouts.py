@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 import gc
 import marshal
+import operator
 import random
 from array import array
 from collections import Counter
@@ -168,8 +169,7 @@ def _in_kernel(program, games, start, max_moves: int, seeds: Sequence[int], numb
         target = k.load(start if isinstance(start, dict) else start.state)
         if target is None:
             return None
-    names = tuple(verb if verb else f"({tc})" for tc, verb, _alone in k.sites)
-    shape = None if numbered is None else (names, _Results.of(program).made, seeds, numbered)
+    shape = None if numbered is None else (_kind_names(k), _Results.of(program).made, seeds, numbered)
     # (the games' answers are many small dicts and lists: no collection walks the heap
     # meanwhile)
     was = gc.isenabled()
@@ -187,20 +187,29 @@ class Compact:
     ``turns[i]``, ``first[i]`` (-1 for None), ``result_of[i]`` (the place of its result
     in ``results``, -1 where the game stopped on an error: ``errors[i]``); per game and
     seat ``p``: ``scores[i * players + p]`` and, where the ruleset declares a payoff,
-    ``payoffs[i * players + p]`` (counted in ``payoffs_per`` parts of one; else None).
-    The arrays are ``array.array('q')``; ``results`` holds the games' different
-    ``game.result`` dicts (an equal one may recur)."""
+    ``payoffs[i * players + p]`` (counted in ``payoffs_per`` parts of one; else None);
+    ``kinds``: per kind of move some game made (the dict form's ``kinds``), its moves
+    ``kinds[kind][i * players + p]``. The arrays are ``array.array('q')``; ``results``
+    holds the games' different ``game.result`` dicts (an equal one may recur)."""
 
-    def __init__(self, players: int, games: int, numbers: bytes, results: list, paid: bool, per: int):
+    def __init__(self, players: int, games: int, numbers: bytes, results: list, paid: bool, per: int,
+                 names: Sequence[str] = ()):
         self.players, self.games, self.results, self.payoffs_per = players, games, results, per
         self.errors: dict[int, Exception] = {}
         cols = []
         for at, width in ((0, 1), (1, 1), (2, 1), (3, 1), (4, players), (4 + players, players if paid else 0)):
-            col = array("q")
-            col.frombytes(numbers[at * games * 8:(at + width) * games * 8])
-            cols.append(col)
+            cols.append(_column(numbers, at * games, width * games))
         self.moves, self.turns, self.first, self.result_of, self.scores, payoffs = cols
         self.payoffs: array | None = payoffs if paid else None
+        # (the kernel's counts per decision and seat, the decisions of one kind added up)
+        self.kinds: dict[str, array] = {}
+        at, size = (4 + (2 if paid else 1) * players) * games, games * players
+        for j, name in enumerate(names):
+            col = _column(numbers, at + j * size, size)
+            had = self.kinds.get(name)
+            self.kinds[name] = col if had is None else array("q", map(operator.add, had, col))
+        for name in [k for k, col in self.kinds.items() if col.count(0) == size]:
+            del self.kinds[name]   # (no game made a move of it: not a kind of the batch's)
 
     def __len__(self) -> int:
         return self.games
@@ -224,6 +233,11 @@ class Compact:
         n, res = self.players, got["result"]
         self.moves[i], self.turns[i] = got["moves"], got["turns"]
         self.first[i] = -1 if got["first"] is None else got["first"]
+        for kind, counts in got["kinds"].items():
+            col = self.kinds.get(kind)
+            if col is None:
+                col = self.kinds[kind] = array("q", bytes(8 * self.games * n))
+            col[i * n:(i + 1) * n] = array("q", counts)
         if got["error"] is not None:   # (its scores and payoffs: 0 already)
             self.errors[i], self.result_of[i] = got["error"], -1
             return
@@ -234,27 +248,65 @@ class Compact:
             self.payoffs[i * n:(i + 1) * n] = array("q", res["payoffs"])
 
 
-def _compact(program, games: int, seed: int, start, max_moves: int, run) -> Compact:
+def _column(numbers: bytes, at: int, size: int) -> array:
+    """The ``size`` 64-bit numbers of ``numbers`` from the ``at``-th."""
+    col = array("q")
+    col.frombytes(numbers[at * 8:(at + size) * 8])
+    return col
+
+
+def _compact(program, games: int, seed: int, start, max_moves: int, run, first: int = 0) -> Compact:
     """``playouts`` in the compact form: the kernel's numbers where it plays the games (its
-    results each made once), the rest played in Python and put in their place."""
+    results each made once), the rest played in Python and put in their place: game ``k``
+    of the batch is game ``first + k`` of the run from ``seed``; ``run`` (seed, first,
+    games) for the kernel, or None (Python plays them all)."""
     n, payoff = program.n, program.checked.payoff
     paid = payoff is not None
     per = 1 if payoff is None or payoff.per is None else payoff.per
-    got = _in_kernel(program, run, start, max_moves, range(seed, seed + games), None)
+    got = _in_kernel(program, run, start, max_moves, range(seed + first, seed + first + games), None)
+    names: Sequence[str] = ()
     if got is None:
         numbers, results = bytes(8 * games * (4 + (2 if paid else 1) * n)), []
     else:
         numbers, raws = got
         made = _Results.of(program).made
-        results = [copy.deepcopy(made(raw)) for raw in raws]
-    out = Compact(n, games, numbers, results, paid, per)
+        results = _copies([made(raw) for raw in raws])
+        names = _kind_names(program._kernel)
+    out = Compact(n, games, numbers, results, paid, per, names)
     # (the games the kernel could not finish, found by a scan in C where it played them)
     todo = range(games) if got is None else \
         [i for i, at in enumerate(out.result_of) if at < 0] if -1 in out.result_of else ()
     for i in todo:
-        seats = [bot_seed(seed, i, s) for s in range(n)]
-        out._put(i, _python(program, got, seed + i, seats, start, max_moves))
+        seats = [bot_seed(seed, first + i, s) for s in range(n)]
+        out._put(i, _python(program, got, seed + first + i, seats, start, max_moves))
     return out
+
+
+def _copies(values: list) -> list:
+    """A copy of each of ``values`` that shares nothing with it or with another but its
+    atoms (numbers, strings), as ``copy.deepcopy`` makes each: by marshal (version 2,
+    which keeps no references) in one step where they are plain data, ten times as fast."""
+    try:
+        return marshal.loads(marshal.dumps(values, 2))
+    except ValueError:
+        return [copy.deepcopy(v) for v in values]
+
+
+def run_compact(program, seed: int, first: int, count: int, max_moves: int = MAX_MOVES) -> Compact:
+    """Games ``first`` to ``first + count - 1`` of ``playouts(program, ..., seed,
+    compact=True)`` (those of ``meeple simulate --seed SEED`` with random bots), as one
+    ``Compact`` whose game ``k`` is game ``first + k`` of the run."""
+    _check_arguments(count, seed, None, max_moves)
+    if not isinstance(first, int) or first < 0:
+        raise ValueError("first must be a whole number, 0 or more")
+    in_range = seed >= -(1 << 63) and seed + first + count < (1 << 63)
+    run = (seed, first, count) if in_range and count else None
+    return _compact(program, count, seed, None, max_moves, run, first)
+
+
+def _kind_names(kernel) -> tuple[str, ...]:
+    """The kind of move of each of the kernel's decisions, as ``stats.move_kind`` names it."""
+    return tuple(verb if verb else f"({tc})" for tc, verb, _alone in kernel.sites)
 
 
 def _seed_bytes(seed: int) -> bytes:

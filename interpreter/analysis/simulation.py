@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -126,6 +126,43 @@ def play_game(ruleset, spec: GameSpec) -> dict:
         out["played"] = played
         out["digest"] = digest(game) if game is not None else None
     return out
+
+
+def random_in_kernel(ruleset, players: int, bot: str):
+    """The program whose kernel plays whole the games of ``players`` seats each played
+    by ``bot`` (a random bot), else None: where ``play_compact`` can play them."""
+    return _whole_in_kernel(ruleset, GameSpec(0, 0, (bot,) * players, (0,) * players))
+
+
+#: the most games ``play_compact`` plays in one call (a progress bar moves by as many)
+COMPACT_SHARE = 1024
+
+
+def play_compact(program, games: int, seed: int = 0, max_moves: int = MAX_MOVES,
+                 jobs: int | None = None, on_games: Callable[[int], None] | None = None,
+                 settle: bool = False) -> Generator[tuple[int, Any], None, None]:
+    """The games of ``specs(program.n, random bots, games, seed, max_moves)`` (those
+    ``play_games`` plays), played in batches of random playouts in the compact form
+    (``playouts.run_compact``: by the program's kernel, see ``random_in_kernel``), by
+    ``jobs`` worker processes as ``play_games``: per batch, in game order, the number of
+    its first game and its ``playouts.Compact``. ``on_games(k)``: k more games done."""
+    n = jobs or parallel.default_jobs()
+    size = COMPACT_SHARE if n <= 1 else max(1, min(COMPACT_SHARE, games // (n * 8)))
+    tasks = [(program.n, seed, first, min(size, games - first), max_moves) for first in range(0, games, size)]
+
+    def done(i: int, info) -> None:
+        if info is None and on_games is not None:
+            on_games(tasks[i][3])
+    results = parallel.run(_play_compact_share, parallel.Rules.of(program), tasks, jobs, "local", None,
+                           done if on_games else None, settle)
+    return ((task[2], batch) for task, batch in zip(tasks, results))
+
+
+def _play_compact_share(rules: parallel.Rules, task: tuple, tick):
+    players, seed, first, count, max_moves = task
+    ruleset = rules.ruleset()
+    program = ruleset.for_players(players) if hasattr(ruleset, "for_players") else ruleset
+    return playouts.run_compact(program, seed, first, count, max_moves)
 
 
 def _whole_in_kernel(ruleset, spec: GameSpec):
@@ -269,6 +306,24 @@ class Tally:
         self.lengths.append(summary["turns"])
         self.turns += summary["turns"]
         self.moves += summary["moves"]
+
+    def add_compact(self, batch) -> None:
+        """Counts the games of a batch of playouts in the compact form (``playouts.Compact``,
+        none stopped by an error) as ``add`` would count their summaries one by one."""
+        if batch.errors:
+            raise ValueError(f"game {min(batch.errors)} of the batch stopped on an error")
+        for at, count in Counter(batch.result_of).items():
+            res = batch.results[at]
+            for p, outcome in enumerate(res["outcomes"]):
+                (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += count
+            self.shared += count * (len(res["winners"]) > 1)
+            self.drawn += count * bool(res["draw"])
+            got = payoff_values(res)
+            if got is not None:
+                self.payoffs = [a + b * count for a, b in zip(self.payoffs or [Fraction(0)] * self.n, got)]
+        self.lengths.extend(batch.turns)
+        self.turns += sum(batch.turns)
+        self.moves += sum(batch.moves)
 
     def report(self, program) -> dict:
         """``seats`` (per seat: ``seat``, ``player``, ``wins``, ``draws``, ``losses``,

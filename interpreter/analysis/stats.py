@@ -132,18 +132,7 @@ class Balance:
             raise ValueError(f"a game of {len(res['outcomes'])} players among games of "
                              f"{self.players}")
         self.games += 1
-        for s, (outcome, score) in enumerate(zip(res["outcomes"], res["scores"])):
-            self.outcomes[s][outcome] += 1
-            if isinstance(score, (int, float)) and not isinstance(score, bool):
-                self.scores[s][score] += 1
-        if res.get("payoffs") is not None:
-            if self.payoffs is None:
-                self.payoffs = [Counter() for _ in range(self.players)]
-            per = res.get("payoffs_per", 1)   # (``per D``: each payoff's value, D-ths of one)
-            for s, payoff in enumerate(res["payoffs"]):
-                self.payoffs[s][payoff if per == 1 else payoff / per] += 1
-        self.shared += len(res.get("winners", ())) > 1
-        self.drawn += bool(res.get("draw"))
+        self._add_result(res, 1)
         self.turns[summary["turns"]] += 1
         self.moves[summary["moves"]] += 1
         first = summary.get("first")
@@ -154,6 +143,46 @@ class Balance:
             mine = self.kinds.setdefault(kind, [0] * self.players)
             for s, c in enumerate(counts):
                 mine[s] += c
+
+    def add_compact(self, batch) -> None:
+        """Adds the games of a batch of playouts in the compact form (``playouts.Compact``,
+        none stopped by an error): the figures ``add`` gives of their summaries, each
+        value first met in the same order (so a mean of values that are not whole is
+        summed in the same order, to the last bit)."""
+        n = self.players
+        if batch.players != n:
+            raise ValueError(f"a game of {batch.players} players among games of {n}")
+        if batch.errors:
+            raise ValueError(f"game {min(batch.errors)} of the batch stopped on an error")
+        self.games += len(batch)
+        for at, count in Counter(batch.result_of).items():   # (in the order met)
+            self._add_result(batch.results[at], count)
+        self.turns.update(batch.turns)
+        self.moves.update(batch.moves)
+        for (first, at), count in Counter(zip(batch.first, batch.result_of)).items():
+            if first >= 0:
+                self.started[first] += count
+                self.starter_outcomes[batch.results[at]["outcomes"][first]] += count
+        for kind, col in batch.kinds.items():
+            mine = self.kinds.setdefault(kind, [0] * n)
+            for s in range(n):
+                mine[s] += sum(col[s::n])
+
+    def _add_result(self, res: dict, count: int) -> None:
+        """``count`` games that ended with the result ``res``: their outcomes, scores,
+        payoffs, shared wins and draws."""
+        for s, (outcome, score) in enumerate(zip(res["outcomes"], res["scores"])):
+            self.outcomes[s][outcome] += count
+            if isinstance(score, (int, float)) and not isinstance(score, bool):
+                self.scores[s][score] += count
+        if res.get("payoffs") is not None:
+            if self.payoffs is None:
+                self.payoffs = [Counter() for _ in range(self.players)]
+            per = res.get("payoffs_per", 1)   # (``per D``: each payoff's value, D-ths of one)
+            for s, payoff in enumerate(res["payoffs"]):
+                self.payoffs[s][payoff if per == 1 else payoff / per] += count
+        self.shared += count * (len(res.get("winners", ())) > 1)
+        self.drawn += count * bool(res.get("draw"))
 
     def fair_share(self) -> float:
         """The win rate every seat would have if none had an advantage: all wins (a

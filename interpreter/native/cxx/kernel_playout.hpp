@@ -136,7 +136,7 @@ struct Shape {
             return false;
         }
         if (!PyArg_ParseTuple(shape, "O!OOp", &PyTuple_Type, &names, &make, &seeds, &num)) return false;
-        if (PyTuple_GET_SIZE(names) < (NSITES > 0 ? NSITES : 1)) {
+        if (PyTuple_GET_SIZE(names) < NSITES) {
             PyErr_SetString(PyExc_ValueError, "playouts: a name for each kind of move");
             return false;
         }
@@ -358,14 +358,15 @@ static PyObject* playout_dict(const St& s, const Playout& o, Results& results, c
 // bytes object, column after column (analysis/playouts.py, Compact): its moves, its turns,
 // its first seat (-1: none), its result's place in the call's list of results (-1: the
 // kernel could not finish it, Python plays it), then per game and seat its score, then
-// (a ruleset with payoffs) per game and seat its payoff
+// (a ruleset with payoffs) per game and seat its payoff, then per decision (site), per
+// game and seat the moves made at it (Playout::counts)
 struct Compact {
     Py_ssize_t games = 0;
     PyObject* numbers = nullptr;   // (bytes)
     long long* at = nullptr;
     Compact(const Compact&) = delete;
     explicit Compact(Py_ssize_t n) : games(n) {
-        Py_ssize_t width = 4 + NP + (HAS_PAYOFFS ? NP : 0);
+        Py_ssize_t width = 4 + NP + (HAS_PAYOFFS ? NP : 0) + (Py_ssize_t)NSITES * NP;
         numbers = PyBytes_FromStringAndSize(nullptr, width * n * (Py_ssize_t)sizeof(long long));
         if (numbers) at = (long long*)PyBytes_AS_STRING(numbers);
     }
@@ -382,6 +383,9 @@ struct Compact {
         for (int p = 0; p < NP; ++p) scores[p] = s ? (long long)s->scores[p] : 0;
         long long* payoffs = at + (4 + NP) * games + g * NP;
         for (int p = 0; p < (HAS_PAYOFFS ? NP : 0); ++p) payoffs[p] = s ? (long long)s->payoffs[p] : 0;
+        long long* kinds = at + (4 + NP + (HAS_PAYOFFS ? NP : 0)) * games + g * NP;
+        for (int j = 0; j < NSITES; ++j, kinds += games * NP)
+            for (int p = 0; p < NP; ++p) kinds[p] = s ? (long long)o.counts[(size_t)j * NP + p] : 0;
         return true;
     }
 };
