@@ -211,24 +211,11 @@ def lines_of_code() -> dict:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--only", default="", help="comma-separated labels")
-    ap.add_argument("--sites", nargs="?", const="all", default="",
-                    help="each FAST_PATHS branch off alone too (or those named, comma-separated)")
-    ap.add_argument("--group", action="append", default=[],
-                    help="NAME=SITE,SITE,...: those FAST_PATHS branches off at once (repeatable)")
-    ap.add_argument("--configs", default=",".join(c[0] for c in CONFIGS),
-                    help="the layers' configurations timed (comma-separated)")
-    ap.add_argument("--ways", default="playouts,simulate,bots,moves",
-                    help="the ways of playing timed (comma-separated)")
-    a = ap.parse_args()
-    only = set(filter(None, a.only.split(",")))
-    games = [g for g in GAMES if not only or g[0] in only]
-    ways = set(a.ways.split(","))
+def configurations(a) -> tuple[list, dict]:
+    """The configurations asked for, and for each one that switches FAST_PATHS
+    branches off, what to patch: (owner, attribute, new value)."""
     each = [c for c in CONFIGS if c[0] in a.configs.split(",") or c[0] == "all on"]
-    patches: dict[str, list] = {}   # a configuration's name -> (owner, attribute, new)
+    patches: dict[str, list] = {}
     found = sites()
     if a.sites:
         for name, mod, owner, attr, k, _line in found:
@@ -243,27 +230,54 @@ def main() -> None:
                 by.setdefault((mod, owner, attr), set()).add(k)
         patches[label] = [(owner, attr, switched_off(mod, owner, attr, ks)) for (mod, owner, attr), ks in by.items()]
         each.append((label, True, True, True))
+    return each, patches
+
+
+def timed(prog, game: tuple, paths: bool, patch: list, ways) -> tuple[float, str]:
+    """The CPU seconds of a game's plays in one configuration, and a digest of what
+    they gave."""
+    _label, _ruleset, _variants, players, n, most = game
+    runtime.FAST_PATHS = paths
+    old = [(owner, attr, vars(owner)[attr]) for owner, attr, _ in patch]
+    for owner, attr, new in patch:
+        setattr(owner, attr, new)
+    try:
+        t0 = time.process_time()
+        got = play(prog, players, n, most, ways)
+        t = time.process_time() - t0
+    finally:
+        runtime.FAST_PATHS = True
+        for owner, attr, was in old:
+            setattr(owner, attr, was)
+    return t, hashlib.sha256(repr(got).encode()).hexdigest()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--only", default="", help="comma-separated labels")
+    ap.add_argument("--sites", nargs="?", const="all", default="",
+                    help="each FAST_PATHS branch off alone too (or those named, comma-separated)")
+    ap.add_argument("--group", action="append", default=[],
+                    help="NAME=SITE,SITE,...: those FAST_PATHS branches off at once (repeatable)")
+    ap.add_argument("--configs", default=",".join(c[0] for c in CONFIGS),
+                    help="the layers' configurations timed (comma-separated)")
+    ap.add_argument("--ways", default="playouts,simulate,bots,moves",
+                    help="the ways of playing timed (comma-separated)")
+    a = ap.parse_args()
+    only = set(filter(None, a.only.split(",")))
+    ways = set(a.ways.split(","))
+    each, patches = configurations(a)
     table = {}
-    for label, ruleset, variants, players, n, most in games:
+    for game in [g for g in GAMES if not only or g[0] in only]:
+        label, ruleset, variants, players = game[:4]
         progs = {(f, u): program(label, ruleset, variants, players, f, u)
                  for f, u in {(c[1], c[2]) for c in each}}
         best = {c[0]: float("inf") for c in each}
         want = None
         for r in range(a.rounds + 1):   # (round 0 warms up: values kept by the programs)
             for name, fast, fuse, paths in each[r % len(each):] + each[:r % len(each)]:   # (rotated)
-                runtime.FAST_PATHS = paths
-                old = [(owner, attr, vars(owner)[attr]) for owner, attr, _ in patches.get(name, ())]
-                for owner, attr, new in patches.get(name, ()):
-                    setattr(owner, attr, new)
-                try:
-                    t0 = time.process_time()
-                    got = play(progs[(fast, fuse)], players, n, most, ways)
-                    t = time.process_time() - t0
-                finally:
-                    runtime.FAST_PATHS = True
-                    for owner, attr, was in old:
-                        setattr(owner, attr, was)
-                digest = hashlib.sha256(repr(got).encode()).hexdigest()
+                t, digest = timed(progs[(fast, fuse)], game, paths, patches.get(name, []), ways)
                 want = want or digest
                 assert digest == want, (label, name, "played other games")
                 if r:
