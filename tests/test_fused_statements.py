@@ -320,6 +320,19 @@ def test_a_loop_that_moves_to_a_zone_of_its_element_is_left_alone(monkeypatch):
     assert fast == plain
 
 
+def test_a_loop_that_moves_to_a_zone_of_a_local_moves_them_at_once(monkeypatch):
+    """The zone is told the same at every turn from the instruction's expressions (a
+    per-player zone given a local other than the loop's variable)."""
+    rules = SORTS.replace("  for s in sort(items(hand(active))) { move s to spare(active) }\n",
+                          "  let q = active\n  for s in sort(items(hand(active))) { move s to spare(q) }\n")
+    rules = rules.replace("reverse(items(spare(active)))", "reverse(items(spare(q)))")
+    fast = program(monkeypatch, rules, True)
+    turn = [names for names in _fused_sources(fast) if {"sorted", "_sort_ids"} & set(names)]
+    assert turn and all("move_all" in names for names in turn)
+    fast, plain = both_ways(monkeypatch, rules)
+    assert fast == plain and len(fast) > 5
+
+
 def test_a_loop_that_moves_nothing_fails_as_the_instructions_do(monkeypatch):
     rules = ("turn {\n  x = x + 1\n  for s in [top(bag), top(pile)] { move s to pile }\n}\n"
              "end when x > 100\n")

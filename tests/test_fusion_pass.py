@@ -165,10 +165,13 @@ def test_fusing_the_instructions_alone_fuses_the_same_runs_into_the_same_code(mo
     real = fused.fuse
 
     def alone(prog, pc):
-        # copies of the instructions, nothing of the IR's statements, no walk of them
+        # copies of the instructions, nothing of the IR's statements, no walk of them,
+        # and no text it wrote read again (neither parsed nor matched)
         code = [dataclasses.replace(i) for i in pc.code]
         with pytest.MonkeyPatch.context() as m:
             m.setattr(ir, "walk", None)
+            m.setattr(fused, "ast", None, raising=False)
+            m.setattr(fused, "re", None, raising=False)
             real(prog, compile_procs.FuseInput(pc.proc, code, pc.made))
 
     monkeypatch.setattr(fused, "fuse", alone)

@@ -117,7 +117,7 @@ def test_the_graph_sees_imports_inside_functions():
     assert "interpreter.bots.__init__" in graph()["interpreter.analysis.arena"]  # from ..bots import ...
     # the package's API, imported when first used (its _LAZY table)
     assert {"interpreter.bots.__init__", "interpreter.play.runtime", "dsl.errors"} <= graph()["interpreter.__init__"]
-    assert "interpreter.play.runtime" in graph()["interpreter.bots.__init__"]  # from ..play import runtime
+    assert "interpreter.play.rng" in graph()["interpreter.analysis.playouts"]  # from ..play import rng
 
 
 @pytest.mark.parametrize("module", MODULES)

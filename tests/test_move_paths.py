@@ -318,37 +318,6 @@ def test_simulated_games_with_hidden_options_are_the_same_with_the_fast_paths(pl
         assert fast == slow
 
 
-class Reading:
-    """A bot that reads the notations it is given, the way a bot may: by index, by
-    slicing, by iterating and by comparing."""
-
-    name = "reading"
-    reads_notations = False  # (given the lazy notations, as the random bot is)
-
-    def __init__(self):
-        self.seen = []
-
-    def choose(self, view, moves) -> int:
-        listed = list(moves)
-        assert len(moves) == len(listed) and moves == listed and moves[-1] == listed[-1]
-        assert moves[1:] == listed[1:] and listed[0] in moves
-        self.seen.append(listed)
-        return len(listed) - 1
-
-
-def test_a_bot_given_the_notations_lazily_reads_them_as_a_list():
-    game = compiled(HIDDEN).new_game(2, seed=4)
-    bot = Reading()
-    while not game.over:
-        seat = game.deciding[0]
-        with straight():
-            expected = [m.notation for m in game.legal_moves(seat)]
-        assert interpreter.bot_move(bot, game, seat) == len(expected) - 1
-        assert bot.seen[-1] == expected
-        game.apply(len(expected) - 1, seat=seat)
-    assert len(bot.seen) > 10
-
-
 @pytest.mark.parametrize("name, depth", [("tests/testdata/ttt", 4), ("kalah", 3), ("chess", 2),
                                          ("dots-and-boxes", 2), ("hearts", 2)])
 def test_perft_counts_the_same_with_the_fast_paths(name, depth):
@@ -433,13 +402,13 @@ class Counted:
 
 
 @pytest.mark.parametrize("seed", [0, 1, bots.bot_seed(7, 3, 1)])
-def test_the_random_bots_mover_draws_as_randrange(seed):
-    # the mover draws in place what the bot's randrange would (the same moves, so the
+def test_the_random_playouts_mover_draws_as_randrange(seed):
+    # the mover of interpreter.playouts draws in place what the bot's randrange would (the same moves, so the
     # same simulated games); a count of 0 fails as randrange fails
     rnd = random.Random(99)
     counts = [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 31, 32, 33, 100, 128, 1000, 4096, 4097, 2 ** 40 + 1]
     counts += [rnd.randrange(1, 300) for _ in range(2000)]
-    move = bots.mover(bots.RandomBot(seed))
+    move = bots._random_mover(random.Random(seed))   # (interpreter.playouts' bots)
     reference = random.Random(seed)
     game = Counted(counts)
     assert [move(game, 0) for _ in counts] == [reference.randrange(n) for n in counts]

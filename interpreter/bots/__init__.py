@@ -7,9 +7,8 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
-from ..play import runtime
 from .search import CUTOFF, ITERATIONS, SCALE, GreedyBot, IsmctsBot, MctsBot
 
 _BOT_SEED_TAG = b"meeple/bot-seed/v1"
@@ -29,7 +28,6 @@ class RandomBot:
     """Picks uniformly among the legal moves, from its own seeded generator."""
 
     name = "random"
-    reads_notations = False  # (bot_move then makes no notation: see _LazyNotations)
 
     def __init__(self, seed: int = 0, **_options):
         # seeded with bot_seed(...): Mersenne Twister is predictable from its outputs,
@@ -44,7 +42,6 @@ class FirstBot:
     """Always plays the first legal move: deterministic, for tests and benchmarks."""
 
     name = "first"
-    reads_notations = False
 
     def __init__(self, seed: int = 0, **_options):
         pass
@@ -267,10 +264,6 @@ def bot_move(bot, game, seat: int) -> int:
     if getattr(bot, "wants_position", False):
         count = len(game.legal_moves(seat))
         idx = bot.choose_position(Position(game, seat))
-    elif runtime.FAST_PATHS and not getattr(bot, "reads_notations", True):
-        notations = _LazyNotations(game, seat)
-        idx = bot.choose(_LazyView(game, seat), notations)
-        count = len(notations)
     else:
         moves = game.legal_moves(seat)
         idx = bot.choose(_LazyView(game, seat), [m.notation for m in moves])
@@ -281,27 +274,13 @@ def bot_move(bot, game, seat: int) -> int:
 
 
 def mover(bot):
-    """``bot_move`` for one bot, with what it reads looked up once: ``mover(bot)(game,
-    seat)`` is ``bot_move(bot, game, seat)`` (for the many moves of a simulated game)."""
-    if getattr(bot, "wants_position", False) or not runtime.FAST_PATHS \
-            or getattr(bot, "reads_notations", True):
-        return lambda game, seat: bot_move(bot, game, seat)
-    if type(bot) is RandomBot:  # (its choose in place: the number of moves is all it reads)
-        return _random_mover(bot.rng)
-    choose = bot.choose
-
-    def move(game, seat: int) -> int:
-        notations = _LazyNotations(game, seat)
-        idx = choose(_LazyView(game, seat), notations)
-        if not (isinstance(idx, int) and 0 <= idx < notations._count):
-            raise ValueError(f"bot {getattr(bot, 'name', bot)!r} chose move {idx!r} of "
-                             f"{notations._count}")
-        return idx
-    return move
+    """``bot_move`` for one bot: ``mover(bot)(game, seat)`` is ``bot_move(bot, game,
+    seat)`` (for the many moves of a simulated game)."""
+    return lambda game, seat: bot_move(bot, game, seat)
 
 
 def _random_mover(rng: random.Random):
-    """A random bot's ``mover``: ``rng.randrange(game.move_count(seat))`` with the draw
+    """The random bots of ``interpreter.playouts``: ``rng.randrange(game.move_count(seat))`` with the draw
     written in place, as ``random.Random`` draws below n (``_randbelow_with_getrandbits``:
     bits of n's length until one is below n), so the same moves
     (tests/test_move_paths.py checks the draws against randrange's)."""
@@ -317,30 +296,3 @@ def _random_mover(rng: random.Random):
             r = bits(k)
         return r
     return move
-
-
-class _LazyNotations(Sequence):
-    """The notations of a seat's legal moves, made only if the bot reads them (a bot
-    that declares ``reads_notations = False`` needs their number alone)."""
-
-    __slots__ = ("_count", "_game", "_list", "_seat")
-
-    def __init__(self, game, seat: int):
-        self._game, self._seat, self._list = game, seat, None
-        self._count = game.move_count(seat)
-
-    def _notations(self) -> list[str]:
-        if self._list is None:
-            self._list = [m.notation for m in self._game.legal_moves(self._seat)]
-        return self._list
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __getitem__(self, i):
-        return self._notations()[i]
-
-    def __eq__(self, other):
-        return list(self) == other
-
-    __hash__ = None

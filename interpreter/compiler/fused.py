@@ -27,27 +27,19 @@ instructions stay in the procedure: a game resumed, or a jump, into the middle o
 run plays them one by one."""
 from __future__ import annotations
 
-import ast
-import re
+import builtins
 
 from ..core import blocks, ops
 from ..core.reference import attr_of_nothing, loop_over, nothing_to_move, steps_over
 from ..play import helpers
 
-# the names the fused code binds (an expression that reads one of these is called)
-_LOCALS = frozenset({"s", "p", "v", "d", "w", "x", "i", "e"})
-_LOOP = re.compile(r"(xs|i|x)\d+")  # (a loop's list, index and element)
-
-# a zone that a move's text names without reading the state: a zone, or a zone per player
-# given a local or the active player (see _Fuser.moved_to)
-_FIXED_ZONE = re.compile(r"[(\s]*Z_\w+(\s*\+\s*[(\s]*(L\['[A-Za-z_]\w*'\]|R\.active|\d+)[)\s]*)?[)\s]*")
-
-
-def _names(text: str) -> set[str]:
-    """The names an expression's text reads or binds."""
-    tree = ast.parse(text, mode="eval")
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | \
-        {a.arg for n in ast.walk(tree) if isinstance(n, ast.Lambda) for a in n.args.args}
+# the names the fused code binds (``_LOOP_NAMES``: those of its n-th loop: the list, the
+# index and the element). The straightforward code of an expression reads only R, L, the
+# program's namespace and Python's built-ins, and binds only ``v_`` names (codegen's
+# Env), so its text written in place reads none of these: ``fuse`` checks that the
+# namespace and the built-ins hold none of them.
+_LOCALS = frozenset({"s", "p", "v", "d", "w", "e"})
+_LOOP_NAMES = ("xs{}", "i{}", "x{}")
 
 
 def fuse(prog, pc) -> None:
@@ -57,6 +49,9 @@ def fuse(prog, pc) -> None:
     prog.ns["_nothing_to_move"] = nothing_to_move
     prog.ns["_attr_of_nothing"] = attr_of_nothing
     prog.ns["_too_big"] = helpers._too_big
+    taken = _LOCALS & (prog.ns.keys() | vars(builtins).keys())
+    if taken:
+        raise AssertionError(f"the fused code's names {sorted(taken)} are the program's too")
     _Fuser(prog, pc).block(blocks.structure(pc.code))
 
 
@@ -188,8 +183,7 @@ class _Fuser:
         """A compiled expression's value: its text written in place where it is the
         straightforward code of an expression (a pure-Python program), else a call."""
         text = self.prog._texts.get(id(fn))
-        if text is not None and text[0] is fn and self.prog._native is None \
-                and not any(n in _LOCALS or _LOOP.fullmatch(n) for n in _names(text[1])):
+        if text is not None and text[0] is fn and self.prog._native is None:
             return f"({text[1]})"
         return f"{self.name(fn)}(R, L)"
 
@@ -319,6 +313,7 @@ class _Fuser:
     def for_(self, s: blocks.Stmt, i: ops.ForInit, src, start: int, out: list, ind: int) -> None:
         it, ix, var = i.it, i.ix, i.var
         n = self.loops = self.loops + 1
+        self.loop_names(n)
         pad, inner = " " * ind, " " * (ind + 4)
         out.append(f"{pad}xs{n} = list({self.call(src)})\n{pad}L[{it!r}] = xs{n}\n"
                    f"{pad}L[{ix!r}] = 0\n")
@@ -345,21 +340,49 @@ class _Fuser:
         out.extend(body)
         self.count(s.end, out, ind)  # the step that finds no element left
 
+    def loop_names(self, n: int) -> None:
+        """The names of the n-th loop of a fused run, which no text written in place reads
+        (see _LOCALS)."""
+        taken = [f.format(n) for f in _LOOP_NAMES
+                 if f.format(n) in self.prog.ns or hasattr(builtins, f.format(n))]
+        if taken:
+            raise AssertionError(f"the fused code's names {taken} are the program's too")
+
     def moved_to(self, s: blocks.Stmt, var: str) -> str | None:
         """The text of the zone a loop's only statement moves the loop's element to
         (``for x in xs { move x to Z }``), where it is the same zone at every turn (a
         zone of the ruleset, or a zone per player given a local other than the loop's
-        variable, or the active player); else None."""
+        variable, or the active player: ``same_zone``), both written in place; else
+        None."""
         if len(s.loop.stmts) != 1:
             return None
         i, _, fx = self.ins(s.loop.stmts[0])
         if not isinstance(i, ops.Move) or i.face != ops.AS_PLACE or i.unsure or i.many:
             return None
         what, to = self.call(fx["what"]), self.call(fx["to"])
-        fixed = _FIXED_ZONE.fullmatch(to)
-        if what.strip("()") != f"L[{var!r}]" or fixed is None or f"L[{var!r}]" in to:
+        if what != f"(L[{var!r}])" or not to.startswith("("):   # (not written in place)
+            return None
+        if not (i.what.node == "Var" and i.what.name == var and self.same_zone(i.to, var)):
             return None
         return to
+
+    def same_zone(self, e, var: str) -> bool:
+        """Whether the zone expression ``e`` (of the IR, in a Move instruction) names the
+        same zone at every turn of a loop over ``var`` that only moves items: a zone of
+        the ruleset, or a per-player zone given a local other than ``var`` or ``active``
+        (names as codegen resolves them: a local first)."""
+        c, local = self.prog.checked, self.proc.frame.types
+        if e.node == "Var":
+            return e.name not in local and e.name in c.zones and not any(
+                e.name in t for t in (c.vars, c.consts, c.enum_of_value, c.enums, c.kinds))
+        if e.node != "Call" or len(e.args) != 1 or self.prog.facts.call_kind(e) != "zone":
+            return False
+        a = e.args[0]
+        if a.node != "Var":
+            return False
+        if a.name in local:
+            return a.name != var
+        return a.name == "active" and not c.declares("active")
 
     def while_(self, s: blocks.Stmt, start: int, out: list, ind: int) -> None:
         test, cond = self.pc.code[start + 1], self.pc.made[start + 1]["cond"]

@@ -149,12 +149,6 @@ class Decision:
     @classmethod
     def of(cls, pend: dict) -> Decision:
         player = pend["player"]
-        if FAST_PATHS and "seats" not in pend:
-            # one seat decides (as below, without the frozen dataclass's slow __init__)
-            d = object.__new__(cls)
-            d.__dict__.update(type=pend["type"], verb=pend["verb"], player=player, seats=(player,),
-                              waiting=(player,), chosen=())
-            return d
         seats = tuple(pend.get("seats", (player,)))
         return cls(pend["type"], pend["verb"], player, seats,
                    tuple(pend.get("waiting", seats)), tuple(s for s, _ in pend.get("chosen", ())))
@@ -661,23 +655,7 @@ class Runtime(SeatSight):
     def say(self, log_id: int, values: list) -> None:
         """A message; for each item in it, which seats could see it when it was said
         (a bit mask), so that later moves of the item never reveal it in old messages."""
-        types, plain, items = _log_types(self.prog)[log_id]
-        if plain and FAST_PATHS:
-            # a message naming no item: no item to mask, none whose variables to keep
-            # (a value of a list type still gets its list of masks, all None)
-            masks = []
-            for v, t in zip(values, types):
-                masks.append(self._masks(v, t) if t.startswith("list:") else None)
-            self._said(log_id, values, masks, {})
-            return
-        if items is not None and FAST_PATHS and not self.ivars:
-            # single items and other values, in a game without item variables: the
-            # items' masks alone, the others None (as _masks gives them)
-            masks = [None] * len(values)
-            for i in items:
-                masks[i] = self._masks(values[i], "item")
-            self._said(log_id, values, masks, {})
-            return
+        types = self.prog.logs[log_id].types
         masks = list(map(self._masks, values, types))
         # the item variables of the items named, as they are now (labels may show them)
         snapshot: dict[str, dict[str, object]] = {}
@@ -707,15 +685,6 @@ class Runtime(SeatSight):
             return list(map(self._masks, v, repeat(t[5:])))
         if t != "item" or v is None:
             return None
-        if FAST_PATHS:
-            # (as below, with the seats as bits)
-            f = self.facing[v]
-            if f >= 0:
-                return f & self.everyone
-            z = self.loc[v]
-            if z < 0:
-                return 0
-            return -1 if self.vis[z] is True or z in self.revealed else self.seers[z]
         if self.public_item(v):
             return -1  # public
         return self._seen_mask(v)
@@ -1136,24 +1105,10 @@ def _begin_ending(R: Runtime) -> None:
         R.call("at end", {})
 
 
-def _log_types(prog: Program) -> list:
-    """Per message: the type codes of its values, whether none of them can name an item,
-    and where its single items are when no value is a list (else None); known once per
-    program."""
-    types = prog.__dict__.get("_log_types")
-    if types is None:
-        types = prog.__dict__["_log_types"] = [
-            (t.types, not any("item" in c for c in t.types),
-             None if any(c.startswith("list:") or ("item" in c and c != "item") for c in t.types)
-             else tuple(i for i, c in enumerate(t.types) if c == "item"))
-            for t in prog.logs]
-    return types
-
-
 def _zone_visibility(prog: Program) -> list:
     """Each zone's visibility (see _visibility), known once per program."""
     vis = prog.__dict__.get("_zone_visibility")
-    if vis is None or not FAST_PATHS:
+    if vis is None:
         vis = prog.__dict__["_zone_visibility"] = [_visibility(z) for z in prog.zones]
     return vis
 
