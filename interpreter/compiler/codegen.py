@@ -123,9 +123,12 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         self.memo_ok = False
         self.components: dict[str, tuple[int, int]] = {}
         # the names of the last walk written out (its cells, its work), and of each
-        # component function's (see compile.Program._component_source)
+        # component function's whose work is counted on R.work (see
+        # compile.Program._component_source); whether the statements written last count
+        # the work budget in a local name (``wk_``, see lines and localize)
         self.last_closure: tuple[str, str] | None = None
         self.closure_work: dict[str, tuple[str, str] | None] = {}
+        self.work_local = False
         # functions of enums and bools read from a table of their values (TAB_name), by
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
@@ -308,6 +311,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         once (see root) are the same as with the expression form. ``tops``: the zones'
         top items may be read from a table made once before the statements, where that
         pays (see tabulate_tops; for an expression, not a rule function's body)."""
+        self.work_local = False
         if not self.optimize or not self._looped(e):
             return [], self.root(e, env)
         self._start(None)
@@ -322,7 +326,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             table = tops and tabulate_tops(out, text, len(self.t.zones), self._loop_size)
             if table:
                 out, text = table
-            out, text = localize(out, text)
+            out, text, self.work_local = localize(out, text)
             if any(_MEMO.search(line) for line in out) or _MEMO.search(text):
                 out = [_MEMO_LINE] + out  # (this evaluation's components: see components)
             return ([_TOPS_LINE] + out if table else out), text

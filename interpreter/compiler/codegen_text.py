@@ -29,7 +29,7 @@ _WORK = re.compile(r"\bR\.work\b")
 _R_GIVEN = re.compile(r"(?<!_out_of_work\()\bR\s*[,)]")
 
 
-def localize(out: list[str], text: str) -> tuple[list[str], str]:
+def localize(out: list[str], text: str) -> tuple[list[str], str, bool]:
     """The statement form of a whole expression (``out``, then its value ``text``) with
     the tables of R that it reads in loops or more than once (``R.zones``...) read through
     local names bound once before (``z_ = R.zones``), and, where it gives R to no function,
@@ -40,7 +40,8 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     (``R.vars['x']``) or a procedure's local (``L['x']``), is read once into a local name
     too (``ivk_x``, ``gk_x``, ``lk_x``).
     The same operations, in the same order (what is read once instead of at each use
-    cannot change while an expression runs)."""
+    cannot change while an expression runs). The statements, the value's text, and
+    whether the work budget is counted in ``wk_``."""
     lines = out + [text]
     looped = _in_loops(out) + [False]
     pre_keyed = []
@@ -54,10 +55,10 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     # (one count and its test outside loops: a local name would not pay)
     work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
     if not local and not work:
-        return pre_keyed + out, text
+        return pre_keyed + out, text, False
     new = [_local_sub(code[i], local, work) if i in code else line for i, line in enumerate(lines)]
     pre = [f"{name} = R.{t}" for t, name in _LOCAL_TABLES.items() if t in local] + (["wk_ = R.work"] if work else [])
-    return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+    return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1], work
 
 
 def _table_reads(lines: list[str], looped: list[bool]) -> tuple[dict[int, list[str]], dict[str, int]]:

@@ -295,11 +295,13 @@ class FunctionCompiler:
         evaluation's table ``mp_`` for every cell of the component (the key: the
         function's number and its arguments, that cell in place of the start); found
         there, the work the walk counts is counted again (the walk's own count, the same
-        from any of its cells: the start, then each cell's row of the relation)."""
+        from any of its cells: the start, then each cell's row of the relation). Where
+        the statement form did not note the walk as the value, counted on ``R.work`` (see
+        _function_bodies: ``closure_work``), a call of ``F_name``."""
         n, at = gen.components[name]
         params = [f"v_{p.name}" for p in self.checked.functions[name].params]
-        found, work = gen.closure_work.get(name, (None, None))
-        if found != body or not any(line.strip() == f"R.work -= {work}" for line in lines):
+        found, work = gen.closure_work.get(name) or (None, None)
+        if found != body:  # (the walk is not the value, or its work is counted in wk_)
             return f"def FC_{name}(R, mp_{''.join(', ' + p for p in params)}):\n" \
                    f"    return F_{name}(R{''.join(', ' + p for p in params)})\n"
         key = "(" + ", ".join([str(n)] + params) + ")"
@@ -324,7 +326,7 @@ class FunctionCompiler:
                 steps[name], body = gen.lines(f.body, env)
                 gen.works[name] = gen.does_work(f.body, env)
                 if name in gen.components:  # (its walk's names: see _component_source)
-                    gen.closure_work[name] = gen.last_closure
+                    gen.closure_work[name] = None if gen.work_local else gen.last_closure
             if body is not None:
                 bodies[name] = body
         return bodies, steps
