@@ -20,6 +20,7 @@ from meeple.interpreter.compiler.codegen_base import (
     is_name,
     is_simple,
     negated,
+    same_value,
 )
 
 
@@ -50,7 +51,7 @@ _KINDS = {
     "loop": lambda node, ref: (_name(node) or "").startswith(f"w{ref}_"),
     "kept": lambda node, ref: _name(node) == ref and ref.startswith(("once_", "lazy_")),
     "temp": lambda node, ref: _name(node) == ref and ref.startswith("s_"),
-    "local": lambda node, ref: _local(node),
+    "local": lambda node, ref: _local(node) and node.slice.value == ref,
     "int": _number,
     "word": lambda node, ref: isinstance(node, ast.Constant) and node.value in (True, False, None)
     and type(node.value) is not int,
@@ -82,3 +83,16 @@ def test_wrappers_keep_what_a_text_is():
     for again in (copy.deepcopy(in_parens(v)), pickle.loads(pickle.dumps(in_parens(v)))):  # noqa: S301 - its own bytes
         assert again == "(v_x)" and (again.kind, again.ref, again.parens, again.bare) == ("param", "x", 1, "v_x")
     assert codegen_base.named_index(Code("L['i']", "local")) and not codegen_base.named_index(Code("once_1", "kept", "once_1"))
+
+
+def test_the_same_value_is_told_by_what_the_printer_said():
+    v = Code("v_x", "param", "x")
+    assert same_value(v, Code("v_x", "param", "x")) and same_value(in_parens(v), in_parens(v))
+    assert not same_value(v, Code("v_y", "param", "y")) and not same_value(v, in_parens(v))
+    assert same_value(Code("L['c']", "local", "c"), Code("L['c']", "local", "c"))
+    assert not same_value(Code("L['c']", "local", "c"), Code("L['d']", "local", "d"))
+    assert same_value(Code("w3_x", "loop", 3), Code("w3_x", "loop", 3))
+    assert not same_value(Code("w3_x", "loop", 3), Code("w4_x", "loop", 4))
+    # a table's name may be a list that each evaluation makes; a plain str is no value told
+    assert not same_value(Code("CONST_c", "table"), Code("CONST_c", "table"))
+    assert not same_value("(v_x + 1)", "(v_x + 1)")

@@ -65,7 +65,7 @@ class Env:
         if name in self.params:
             return Code(f"v_{name}", "param", name)
         if name in self.locals:
-            return Code(f"L[{name!r}]", "local")
+            return Code(f"L[{name!r}]", "local", name)
         return None
 
 
@@ -75,8 +75,8 @@ class Code(str):
     "param" (a parameter or a comprehension's variable ``v_NAME``: ``ref`` NAME),
     "loop" (a loop's variable of the statement form ``wN_NAME``: ``ref`` N), "kept" (a
     value computed once, ``once_N``, ``lazy_N``) or "temp" (one the statement form
-    computed, ``s_N``: ``ref`` the name), "local" (a procedure's local ``L['x']``),
-    "int" (a number: ``ref`` its value), "word" (True, False, None), "const" (a text
+    computed, ``s_N``: ``ref`` the name), "local" (a procedure's local ``L['x']``:
+    ``ref`` x), "int" (a number: ``ref`` its value), "word" (True, False, None), "const" (a text
     of letters, digits, ``_`` and spaces, the active player, the number of players) or
     "table" (a name of the program's tables and constants: ``CONST_x``, ``E_x``,
     ``BOARD_x``...); ``parens``: the parentheses written around it, ``bare`` the text
@@ -114,6 +114,19 @@ def is_name(text: str) -> bool:
     """Whether a text is a Python name (a variable, a value computed before, True, a
     table's name...: see Code)."""
     return isinstance(text, Code) and text.kind in _NAMES and not text.parens
+
+
+# the kinds of a text whose ``ref`` tells which value it is (see Code): a variable, a
+# value computed before, a number
+_REFERRED = ("param", "loop", "kept", "temp", "local", "int")
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two texts are the same variable, value computed before or number,
+    written alike (the same parentheses), as the printer said where it wrote them
+    (see Code)."""
+    return isinstance(a, Code) and isinstance(b, Code) and a.kind in _REFERRED \
+        and (a.kind, a.ref, a.parens) == (b.kind, b.ref, b.parens)
 
 
 def in_parens(text: str) -> str:

@@ -23,6 +23,7 @@ from .codegen_base import (
     is_name,
     is_simple,
     negated,
+    same_value,
 )
 
 
@@ -412,7 +413,7 @@ class StatementForm(CompilerPart):
                    and k.args[0].node == "Var" for k in kids):  # (names: text written once)
             return None
         x = self.expr(e.left.args[0], env)
-        if x != self.expr(e.right.args[0], env) or not is_simple(x):
+        if not same_value(x, self.expr(e.right.args[0], env)):
             return None
         first, then = e.left.func, e.right.func
         name = f"CAT_{len(first)}_{first}_{then}"  # (one name per pair of relations)
