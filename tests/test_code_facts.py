@@ -12,7 +12,7 @@ import pickle
 import pytest
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import load
-from meeple.interpreter.compiler import codegen_base
+from meeple.interpreter.compiler import codegen_base, compile_functions
 from meeple.interpreter.compiler.codegen_base import (
     Code,
     in_parens,
@@ -70,6 +70,29 @@ def test_every_code_is_what_it_says(monkeypatch, name):
         p = code.parens
         assert code.startswith("(" * p) and code.endswith(")" * p) and code[p:len(code) - p] == code.bare, code
         assert _KINDS[code.kind](ast.parse(code, mode="eval").body, code.ref), (code, code.kind, code.ref)
+
+
+def _reads_r(lines: list[str], body: str) -> bool:
+    code = "".join(f"    {line}\n" for line in lines) + f"    return {body}\n"
+    tree = ast.parse(f"def f(R):\n{code}")
+    return any(isinstance(n, ast.Name) and n.id == "R" for n in ast.walk(tree))
+
+
+@pytest.mark.parametrize("name", bundled_names())
+def test_a_function_reads_r_where_the_printer_says(monkeypatch, name):
+    # (compile_functions tables and keeps functions by the printer's note, never by
+    # reading their text: Python's parser reads the text here)
+    seen: dict[str, tuple[bool, bool]] = {}
+    define = compile_functions.FunctionCompiler._function_def
+
+    def noted(self, fname, lines, body, *args):
+        if self.p.optimize and self.p._fast_ready:
+            seen[fname] = (self.reads_r[fname], _reads_r(lines, body))
+        return define(self, fname, lines, body, *args)
+    monkeypatch.setattr(compile_functions.FunctionCompiler, "_function_def", noted)
+    load(name, cache=False)
+    assert seen and any(said for said, _ in seen.values())
+    assert all(said == read for said, read in seen.values()), {k: v for k, v in seen.items() if v[0] != v[1]}
 
 
 def test_wrappers_keep_what_a_text_is():

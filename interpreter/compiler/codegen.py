@@ -45,10 +45,9 @@ from .codegen_statements import StatementForm
 from .codegen_static import StaticCells
 
 # (compile and the tests read these as codegen's)
-from .codegen_text import (  # noqa: F401
+from .codegen_text import (
     _TOPS_LINE,
     localize,
-    reads_r,
     tabulate_tops,
 )
 
@@ -396,11 +395,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return local
         c = self.c
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
-            return Code("R.active", "const")
+            return self._r(Code("R.active", "const"))
         if n == "players" and not c.declares(n):
-            return "R.players"
+            return self._r("R.players")
         if n in c.vars:
-            return f"R.vars[{n!r}]"
+            return self._r(f"R.vars[{n!r}]")
         if n in c.consts:
             return Code(f"CONST_{n}", "table")   # (computed once, before any game: compile.Program._consts)
         if n in c.enum_of_value:
@@ -422,7 +421,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                text = f"R.ivars[{e.name!r}][{obj}]"
+                text = self._r(f"R.ivars[{e.name!r}][{obj}]")
             else:
                 text = f"A_{e.name}[{obj}]"
         elif e.name == "name":
@@ -530,17 +529,17 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if op in ("in", "not in"):
             rt = self.ty(e.right)
             if rt.tag in ("zone", "cell"):
-                test = f"(R.loc[{a}] == {b})" if op == "in" else f"(R.loc[{a}] != {b})"
+                test = self._r(f"(R.loc[{a}] == {b})" if op == "in" else f"(R.loc[{a}] != {b})")
                 return test
             return f"({a} {op} {b})"
         if op == "..":
-            return f"_range(R, {a}, {b}, {self.t.budgets.range})"
+            return self._r(f"_range(R, {a}, {b}, {self.t.budgets.range})")
         if op == "*":
             if self._within(e, env, self.t.budgets.integer):  # (the fast code: no bound to check)
                 return self._pure(e, env, f"({a} * {b})")
             return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})")
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
-            return f"_cat(R, {a}, {b})"
+            return self._r(f"_cat(R, {a}, {b})")
         if op in ("/", "%"):
             r = self._int_range(e.right, env) if self.optimize else None
             if r is not None and not r[0] <= 0 <= r[1]:  # (the fast code: never by 0)
@@ -577,7 +576,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                 inner = inner.bind(cl.var)
                 loop.ids.add(inner.ids[cl.var])
                 if not _counted(self.t.facts, cl.iter, self.pre):
-                    it = f"_it(R, {it})"  # the work budget (core/facts.py, "work")
+                    it = self._r(f"_it(R, {it})")  # the work budget (core/facts.py, "work")
                 if i == 0 and self.binds != binds:
                     self.iters += 1
                     pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
@@ -651,7 +650,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if edges:   # (the closed edges, when given, once, after the start)
             closed = f", {self.expr(cl.iter.args[2], env)}" if len(cl.iter.args) == 3 else ""
             rows = f"_Across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}{closed})"
-        return f"_connected(R, {s}, {rows}, {cond})"
+        return self._r(f"_connected(R, {s}, {rows}, {cond})")
 
     def _until(self, e, env):
         """``until(x for x in LIST if COND)``: a walk of the list that stops after the first
@@ -660,7 +659,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         cl = e.comp.clauses[0]
         xs = self.expr(cl.iter, env)
         cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
-        return f"_until(R, {xs}, {cond})"
+        return self._r(f"_until(R, {xs}, {cond})")
 
     def _barrier(self, e, env):
         """The condition of a closure, a Python lambda: a name it binds is its own, so
@@ -692,7 +691,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return f"REL_{f}[{args[0]}]"
         if kind == "zone":
             return f"(Z_{f} + {args[0]})"
-        return f"R.pvars[{f!r}][{args[0]}]"   # a per-player variable
+        return self._r(f"R.pvars[{f!r}][{args[0]}]")   # a per-player variable
 
     def _call_builtin(self, e, env):
         args = []
@@ -740,11 +739,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
             # the value is used in any order (see core/orderfree.py)
-            return self._once(e, f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env)
+            return self._once(e, self._r(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})"), env)
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             self.wrote.pop(id(e), None)
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
-        return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
+        return self._once(e, self._r(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})"), env)
 
     def _expanded(self, e, env: Env, args: list[str], perms: list[bool], simple: list[bool], perm: bool) -> str:
         """The body of the inlined function that ``e`` calls, in place of the call: its
@@ -818,4 +817,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         return Code(name, "table")
 
     def _builtin(self, e, f, args):
-        return emit(PRIMITIVES[f].python, PyCall(self, e, args))
+        call = PyCall(self, e, args)
+        if PRIMITIVES[f].reads_r_with(call.list0):
+            self.wrote_r = True
+        return emit(PRIMITIVES[f].python, call)

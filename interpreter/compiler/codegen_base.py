@@ -237,6 +237,15 @@ class CompilerPart:
     """A base of ExprCompiler's parts (mixins): their methods run on the compiler and
     use its state and the other parts' methods (for mypy: any attribute)."""
 
+    # whether the code written since it was last set False reads the runtime R or gives
+    # it to a function (see _r; compile_functions reads it of each function's fast code)
+    wrote_r = False
+
+    def _r(self, text: str) -> str:
+        """A text of code that reads R or gives it to a function, noted (``wrote_r``)."""
+        self.wrote_r = True
+        return text
+
     if TYPE_CHECKING:
         # the compiler's state that the parts change (see ExprCompiler.__init__)
         avail: dict | None

@@ -64,7 +64,7 @@ class StatementForm(CompilerPart):
             perms.append(self._perm_arg(e, i))
             self._perm(perms[-1])
             args.append(self._s(a, env, out, ind))
-        text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
+        text = self._r(f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})")
         key = None
         if self.avail is not None and (got := self._value_key(e, env)) is not None:  # (see _once)
             key, ids = got
@@ -88,6 +88,7 @@ class StatementForm(CompilerPart):
                 value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
             else:  # the value for this component, computed once (see _memo_key)
                 (key, comp), m, value = memo, self._temp(), self._temp()
+                self.wrote_r = True  # (the work counted again)
                 out.extend([f"{ind}{m} = mo_.get({key})", f"{ind}if {m} is not None and {m}[2] is {comp}:",
                             f"{ind}    R.work -= {m}[1]", f"{ind}    if R.work < 0: _out_of_work(R)",
                             f"{ind}    {value} = {m}[0]", f"{ind}else:", f"{ind}    {m} = R.work"])
@@ -339,6 +340,7 @@ class StatementForm(CompilerPart):
                 closed = ", " + self._s_name(self._s(cl.iter.args[2], env, out, ind), out, ind)
             rows = f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}}{closed})"
         found, seen, work, at, near = (self._temp() for _ in range(5))
+        self.wrote_r = True  # (the walk's work)
         inner, var = self._s_bind(env, cl.var)
         cond = None
         if e.comp.cond is not None:
@@ -369,9 +371,9 @@ class StatementForm(CompilerPart):
             if n > limit:
                 out.append(f"{ind}_too_long({a}, {b}, {limit})")
             elif n > 0:
-                out.extend([f"{ind}R.work -= {n}", f"{ind}if R.work < 0: _out_of_work(R)"])
+                out.extend([self._r(f"{ind}R.work -= {n}"), f"{ind}if R.work < 0: _out_of_work(R)"])
             return f"range({a}, {b} + 1)"
-        n = self._temp()
+        n = self._r(self._temp())  # (counted against the work budget)
         out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _too_long({a}, {b}, {limit})",
                                      f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
         return f"range({a}, {b} + 1)"
@@ -386,7 +388,7 @@ class StatementForm(CompilerPart):
         loop changes nothing: no copy of the list is needed)."""
         if e.node == "Call" and e.func == "items" and self.c.calls_builtin("items"):
             self._perm(False)
-            return f"R.zones[{self._s(e.args[0], env, out, ind)}]"
+            return self._r(f"R.zones[{self._s(e.args[0], env, out, ind)}]")
         return self._s(e, env, out, ind)
 
     def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
@@ -395,11 +397,11 @@ class StatementForm(CompilerPart):
         joined = self._relations_joined(e, env)
         if joined is not None:  # the two lists joined, from a table
             res = self._s_name(joined[1], out, ind)
-            out.extend([f"{ind}R.work -= len({res})", f"{ind}if R.work < 0: _out_of_work(R)"])
+            out.extend([self._r(f"{ind}R.work -= len({res})"), f"{ind}if R.work < 0: _out_of_work(R)"])
             return res
         a = self._s_name(self._s(e.left, env, out, ind), out, ind)
         b = self._s_name(self._s(e.right, env, out, ind), out, ind)
-        out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
+        out.extend([self._r(f"{ind}R.work -= len({a}) + len({b})"), f"{ind}if R.work < 0: _out_of_work(R)"])
         return f"({a} + {b})"
 
     def _relations_joined(self, e, env: Env) -> tuple[str, str] | None:
@@ -427,7 +429,7 @@ class StatementForm(CompilerPart):
         no value for the loops around)."""
         cl = e.comp.clauses[0]
         xs = self._s_name(self._s(cl.iter, env, out, ind), out, ind)
-        res = self._temp()
+        res = self._r(self._temp())  # (counted against the work budget)
         inner, var = self._s_bind(env, cl.var)
         cond = self._apart(self._barrier, e.comp.cond, inner)
         out.extend(ind + x for x in [f"{res} = []", f"for {var} in {xs}:", f"    {res}.append({var})",
@@ -523,7 +525,7 @@ class StatementForm(CompilerPart):
             it = self._s_name(table[1], out, cur)
         elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
             parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
-            out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
+            out.append(self._r(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})"))
             out.append(f"{cur}if R.work < 0: _out_of_work(R)")
             it = f"{parts[0]} + {parts[1]}"
         elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
@@ -553,7 +555,7 @@ class StatementForm(CompilerPart):
         times = (cat is not None) + (not self.t.facts.counted(cl.iter))
         if times:
             it = self._s_name(it, out, cur)
-            out.append(f"{cur}R.work -= {'2 * ' if times == 2 else ''}len({it})")
+            out.append(self._r(f"{cur}R.work -= {'2 * ' if times == 2 else ''}len({it})"))
             out.append(f"{cur}if R.work < 0: _out_of_work(R)")
         return it
 

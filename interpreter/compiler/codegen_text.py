@@ -1,19 +1,11 @@
 """Analyses and rewrites of generated code as text (the fast code's statement form, see
-codegen.ExprCompiler.lines): whether it reads R (reads_r), the tables read through local
-names (localize), the zones' top items read from a table (tabulate_tops). What a rule
-function reads of the state is the core's (core/pure.py)."""
+codegen.ExprCompiler.lines): the tables read through local names (localize), the zones'
+top items read from a table (tabulate_tops). What a rule function reads of the state is
+the core's (core/pure.py); whether its fast code reads R the printer notes where it
+writes it (ExprCompiler.wrote_r)."""
 from __future__ import annotations
 
 import re
-
-_R = re.compile(r"\bR\b")
-
-
-def reads_r(text: str) -> bool:
-    """Whether generated text reads R (the state, the budgets) or gives it to a
-    function."""
-    return _R.search(text) is not None
-
 
 # the parts of R read through a local name in the statement form (see localize): the
 # state's tables, never rebound while an expression runs (no expression changes the
