@@ -22,7 +22,6 @@ from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
     _AVAIL_MAX,
     _INDEXED_MAX,
-    _MEMO,
     _MEMO_LINE,
     CMP,
     Code,
@@ -121,6 +120,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         self.perm_here = False
         self.memo_ok = False
         self.components: dict[str, tuple[int, int]] = {}
+        # the calls of component functions written (``FC_name(R, mo_, ...)``) in this
+        # pass: all of them (the statements then make the table ``mo_``, see lines), and
+        # those whose text holds the call itself (not a name of its value: see _memo_key)
+        self.memo_calls = 0
+        self.memo_texts = 0
         # the names of the last walk written out (its cells, its work), and of each
         # component function's whose work is counted on R.work (see
         # compile.Program._component_source); whether the statements written last count
@@ -195,6 +199,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
         self.deps: dict[str, tuple] = {}
         self.lazy_names = set()
+        self.memo_calls = self.memo_texts = 0
 
     def _once(self, e, text: str, env: Env) -> str:
         """A call's text (of ``e``, its expression), or the name of its value (see root):
@@ -326,8 +331,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             if table:
                 out, text = table
             out, text, self.work_local = localize(out, text)
-            if any(_MEMO.search(line) for line in out) or _MEMO.search(text):
-                out = [_MEMO_LINE] + out  # (this evaluation's components: see components)
+            if self.memo_calls:  # (this evaluation's components: see components)
+                out = [_MEMO_LINE] + out
             return ([_TOPS_LINE] + out if table else out), text
         finally:
             self.avail = None
@@ -739,7 +744,10 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
             # the value is used in any order (see core/orderfree.py)
-            return self._once(e, self._r(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})"), env)
+            text = self._once(e, self._r(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})"), env)
+            self.memo_calls += 1
+            self.memo_texts += self.wrote.get(id(e)) is not False  # (see _once)
+            return text
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             self.wrote.pop(id(e), None)
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"

@@ -4,7 +4,6 @@ text written is where it is a name or a constant (Code, said where it is written
 and the limits of the generated text."""
 from __future__ import annotations
 
-import re
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
@@ -175,8 +174,7 @@ def int_value(text: str) -> int | None:
 
 
 # the components found in one evaluation of the statement form, by a rule function's
-# number and arguments (see ExprCompiler.components)
-_MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
+# number and arguments (see ExprCompiler.components, memo_calls)
 _MEMO_LINE = "mo_ = {}"
 
 # calls known to be computed at one place at most (each branch copies them: a bound on

@@ -13,7 +13,6 @@ from ..core.primitives import PyLoop, emit
 from .codegen_base import (
     _AVAIL_MAX,
     _LOOPS,
-    _MEMO,
     Code,
     CompilerPart,
     Env,
@@ -59,11 +58,13 @@ class StatementForm(CompilerPart):
         root) stays a call computed once; the value of one written in place serves where
         the same call is made again in the turn."""
         perm = self.perm_here
-        args, perms = [], []
+        args, perms, found = [], [], []
         for i, a in enumerate(e.args):
             perms.append(self._perm_arg(e, i))
             self._perm(perms[-1])
+            before = self.memo_texts
             args.append(self._s(a, env, out, ind))
+            found.append(self.memo_texts > before)  # (a component's call: see _memo_key)
         text = self._r(f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})")
         key = None
         if self.avail is not None and (got := self._value_key(e, env)) is not None:  # (see _once)
@@ -80,7 +81,7 @@ class StatementForm(CompilerPart):
         simple = [self._simple_arg(x, a, env) for x, a in zip(e.args, args)]
         names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
         inner = self._spliced_env(e, env, args, names, perms, simple)
-        memo = self._memo_key(fd, args, names)
+        memo = self._memo_key(fd, found, names)
         self.splicing += 1
         try:
             self._perm(perm)  # (the body's value is the call's)
@@ -114,9 +115,11 @@ class StatementForm(CompilerPart):
                    bare=frozenset(p.name for p, x, n, a in zip(params, e.args, names, args)
                                   if n != a or self._bare(x, env)))
 
-    def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
+    def _memo_key(self, fd, found: list[bool], names: list[str]) -> tuple[str, str] | None:
         """A function written in place whose argument is a component found in this
-        evaluation (``FC_name``, see components), the other arguments values Python can
+        evaluation (its text holds a call of ``FC_name``, as the printer noted: ``found``,
+        per argument, see ExprCompiler.memo_texts and components), the other arguments
+        values Python can
         hash: its value is the same for the same component (the same list, whichever of
         its cells found it: see compile.Program._component_source) and the same other
         arguments, and is computed once (the work it counts counted again). The key in
@@ -124,8 +127,7 @@ class StatementForm(CompilerPart):
         the value: an id is not reused while it lives); or None."""
         if not self.memo_ok:
             return None
-        comp = next((n for p, a, n in zip(fd.params, args, names)
-                     if p.type.name == "list" and _MEMO.search(a)), None)
+        comp = next((n for p, f, n in zip(fd.params, found, names) if p.type.name == "list" and f), None)
         if comp is None or any(p.type.name == "list" and n != comp for p, n in zip(fd.params, names)):
             return None
         key = ", ".join(f"id({n})" if n == comp else n for n in names)
