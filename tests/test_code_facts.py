@@ -12,10 +12,13 @@ import pickle
 import pytest
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import load
-from meeple.interpreter.compiler import codegen_base, compile_functions
+from meeple.interpreter.compiler import codegen_base, codegen_text, compile_functions
 from meeple.interpreter.compiler.codegen_base import (
     Code,
+    ForLine,
+    dedented,
     in_parens,
+    indented,
     int_value,
     is_name,
     is_simple,
@@ -93,6 +96,30 @@ def test_a_function_reads_r_where_the_printer_says(monkeypatch, name):
     load(name, cache=False)
     assert seen and any(said for said, _ in seen.values())
     assert all(said == read for said, read in seen.values()), {k: v for k, v in seen.items() if v[0] != v[1]}
+
+
+def test_a_for_line_says_what_it_walks(monkeypatch):
+    # (tabulate_tops estimates a loop's turns from what its for line walks, as the
+    # printer said where it wrote it: Python's parser reads the line here)
+    seen: list[str] = []
+    turns = codegen_text._turns
+
+    def noted(out, size):
+        seen.extend(line for line in out if line.lstrip().startswith("for "))
+        return turns(out, size)
+    monkeypatch.setattr(codegen_text, "_turns", noted)
+    for name in ("go", "brotherhood-of-nine", "clans-and-glory"):
+        load(name, cache=False)
+    assert len(seen) > 20
+    for line in seen:
+        assert isinstance(line, ForLine), line
+        loop = ast.parse(line.strip() + " pass").body[0]
+        assert ast.dump(loop.iter) == ast.dump(ast.parse(line.walks, mode="eval").body), line
+    loop = ForLine("for v_x in BOARD_g:", "BOARD_g")
+    for again in (indented("    ", loop), dedented(indented("    ", indented("    ", loop))),
+                  copy.deepcopy(loop), pickle.loads(pickle.dumps(loop))):  # noqa: S301 - its own bytes
+        assert isinstance(again, ForLine) and again.walks == "BOARD_g" and again.strip() == loop
+    assert type(indented("  ", "x = 1")) is str
 
 
 def test_wrappers_keep_what_a_text_is():

@@ -100,6 +100,32 @@ class Code(str):
         return Code, (str(self), self.kind, self.ref, self.parens, self.bare)
 
 
+class ForLine(str):
+    """A ``for`` line of the statement form (see ExprCompiler.lines) with the text of
+    what it walks (``walks``), said where it is written: how many turns its loop makes
+    is estimated from that (codegen_text._turns). ``indented`` and ``dedented`` keep it."""
+
+    walks: str
+
+    def __new__(cls, text: str, walks: str) -> ForLine:
+        self = super().__new__(cls, text)
+        self.walks = walks
+        return self
+
+    def __reduce__(self):  # (copied and pickled with what it walks)
+        return ForLine, (str(self), self.walks)
+
+
+def indented(pad: str, line: str) -> str:
+    """``pad + line``: a ForLine still where ``line`` is one."""
+    return ForLine(pad + line, line.walks) if isinstance(line, ForLine) else pad + line
+
+
+def dedented(line: str) -> str:
+    """The line four spaces less indented: a ForLine still where it is one."""
+    return ForLine(line[4:], line.walks) if isinstance(line, ForLine) else line[4:]
+
+
 def is_simple(text: str) -> bool:
     """Whether a text is a name or a constant as a whole, but a table's (see Code)."""
     return isinstance(text, Code) and text.kind != "table"

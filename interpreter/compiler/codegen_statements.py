@@ -16,8 +16,11 @@ from .codegen_base import (
     Code,
     CompilerPart,
     Env,
+    ForLine,
     _Loop,
+    dedented,
     in_parens,
+    indented,
     int_value,
     is_name,
     is_simple,
@@ -350,14 +353,14 @@ class StatementForm(CompilerPart):
         keep = [f"{found}.append({var})"] if cond is None else [f"if {cond}:", f"    {found}.append({var})"]
         step = [f"{seen}.add({var})"] + keep
         lines = [f"{found} = []", f"{seen} = set()",
-                 f"for {var} in {s}:", f"    if {var} is not None and {var} not in {seen}:",
+                 ForLine(f"for {var} in {s}:", s), f"    if {var} is not None and {var} not in {seen}:",
                  *("        " + x for x in step),
                  f"{work} = len({s})",
-                 f"for {at} in {found}:", f"    {near} = {rows.format(at)}",
-                 f"    {work} += len({near})", f"    for {var} in {near}:",
+                 ForLine(f"for {at} in {found}:", found), f"    {near} = {rows.format(at)}",
+                 f"    {work} += len({near})", ForLine(f"    for {var} in {near}:", near),
                  f"        if {var} not in {seen}:", *("            " + x for x in step),
                  f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
-        out.extend(ind + x for x in lines)
+        out.extend(indented(ind, x) for x in lines)
         self.last_closure = (found, work)
         return found
 
@@ -434,7 +437,7 @@ class StatementForm(CompilerPart):
         res = self._r(self._temp())  # (counted against the work budget)
         inner, var = self._s_bind(env, cl.var)
         cond = self._apart(self._barrier, e.comp.cond, inner)
-        out.extend(ind + x for x in [f"{res} = []", f"for {var} in {xs}:", f"    {res}.append({var})",
+        out.extend(indented(ind, x) for x in [f"{res} = []", ForLine(f"for {var} in {xs}:", xs), f"    {res}.append({var})",
                                      f"    if {cond}:", "        break",
                                      f"R.work -= len({res})", "if R.work < 0: _out_of_work(R)"])
         return res
@@ -511,7 +514,7 @@ class StatementForm(CompilerPart):
                 loop.cdepth = self.cdepth
             w.heads.append((len(out), cur))
             w.its.append(it)
-            out.append(f"{cur}for {w.var} in {it}:")
+            out.append(ForLine(f"{cur}for {w.var} in {it}:", it))
             cur += "    "
         return inner
 
@@ -583,9 +586,10 @@ class StatementForm(CompilerPart):
         """The loop over the cells that the static part of its condition lets through
         (see _core_cells), testing only the rest, if any."""
         (start, at), (it, w.cond) = w.heads[0], static
-        out[start] = f"{at}for {w.var} in {it}:"
+        out[start] = ForLine(f"{at}for {w.var} in {it}:", it)
+        w.its[0] = it
         if w.cond is None:  # nothing left to test: the body one level up
-            out[w.body:] = [line[4:] for line in out[w.body + 1:]]
+            out[w.body:] = [dedented(line) for line in out[w.body + 1:]]
             w.cur = w.cur[:-4]
         else:
             out[w.body] = f"{at}    if {w.cond}:"
@@ -602,7 +606,7 @@ class StatementForm(CompilerPart):
             w.heads = []
         elif kind == "list" and simple and self._long(comp):  # a Python comprehension
             start, _ = w.heads[0]
-            head = out[start].strip()[:-1]
+            head = f"for {w.var} in {w.its[0]}"
             del out[start:]
             out.append(f"{ind}{w.res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
             w.heads = []

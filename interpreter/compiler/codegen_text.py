@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from .codegen_base import ForLine
+
 # the parts of R read through a local name in the statement form (see localize): the
 # state's tables, never rebound while an expression runs (no expression changes the
 # state; a move changes them in place)
@@ -162,7 +164,6 @@ _TOP_READS = {("(", " or _NO_ITEM)[-1]"): ("T_[", "]"),
               ("(not ", ")"): ("(T_[", "] is None)")}
 _ZONE = re.compile(r"\bR\.zones\[")
 _OPERAND_END = re.compile(r"[\w)\]]")
-_FOR = re.compile(r"for \w+ in (.+):$")
 # what a read saves, in time per table entry to make (measured, CPython 3.11: making
 # the table costs about 25 ns a zone, reading a top through it 20 ns less than through
 # its zone, a test of emptiness 5 ns less)
@@ -226,9 +227,8 @@ def _turns(out: list[str], size) -> list[float]:
         for _depth, n in around:
             total *= n
         found.append(total)
-        m = _FOR.match(body)
-        if m:
-            n = size(m.group(1).strip())
+        if isinstance(line, ForLine):  # (what it walks, said where it was written)
+            n = size(line.walks)
             n = _TURNS_GUESS if n is None else n
             around.append((depth, min(n, _BREAK_TURNS) if i in stops else n))
         elif body.startswith(("if ", "elif ", "else:")) and body.endswith(":"):
