@@ -12,7 +12,7 @@ import pickle
 import pytest
 from meeple.dsl.load import bundled_names
 from meeple.interpreter import load
-from meeple.interpreter.compiler import codegen_base, codegen_text, compile_functions
+from meeple.interpreter.compiler import codegen, codegen_base, codegen_text, compile_functions
 from meeple.interpreter.compiler.codegen_base import (
     Code,
     ForLine,
@@ -96,6 +96,29 @@ def test_a_function_reads_r_where_the_printer_says(monkeypatch, name):
     load(name, cache=False)
     assert seen and any(said for said, _ in seen.values())
     assert all(said == read for said, read in seen.values()), {k: v for k, v in seen.items() if v[0] != v[1]}
+
+
+def _gives_r(lines: list[str]) -> bool:
+    code = "".join(f"    {line}\n" for line in lines)
+    tree = ast.parse(f"def f(R):\n{code}")
+    return any(isinstance(n, ast.Lambda) or (isinstance(n, ast.Call) and _name(n.func) != "_out_of_work"
+               and any(_name(a) == "R" for a in n.args)) for n in ast.walk(tree))
+
+
+def test_statements_give_r_to_a_function_where_the_printer_says(monkeypatch):
+    # (the statement form counts the work budget in a local name only where it gives R
+    # to no function, codegen_text.localize, as the printer noted: ExprCompiler.gave_r)
+    seen: list[tuple[bool, bool]] = []
+    localize = codegen.localize
+
+    def noted(out, text, gives_r):
+        seen.append((gives_r, _gives_r([*out, f"v_ = {text}"])))
+        return localize(out, text, gives_r)
+    monkeypatch.setattr(codegen, "localize", noted)
+    for name in ("go", "chess", "brotherhood-of-nine", "clans-and-glory"):
+        load(name, cache=False)
+    assert {said for said, _ in seen} == {True, False}
+    assert all(said == gives for said, gives in seen), seen.count((True, False))
 
 
 def test_a_for_line_says_what_it_walks(monkeypatch):

@@ -200,6 +200,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         self.deps: dict[str, tuple] = {}
         self.lazy_names = set()
         self.memo_calls = self.memo_texts = 0
+        self.gave_r = False
 
     def _once(self, e, text: str, env: Env) -> str:
         """A call's text (of ``e``, its expression), or the name of its value (see root):
@@ -330,7 +331,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             table = tops and tabulate_tops(out, text, len(self.t.zones), self._loop_size)
             if table:
                 out, text = table
-            out, text, self.work_local = localize(out, text)
+            out, text, self.work_local = localize(out, text, self.gave_r)
             if self.memo_calls:  # (this evaluation's components: see components)
                 out = [_MEMO_LINE] + out
             return ([_TOPS_LINE] + out if table else out), text
@@ -538,13 +539,13 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                 return test
             return f"({a} {op} {b})"
         if op == "..":
-            return self._r(f"_range(R, {a}, {b}, {self.t.budgets.range})")
+            return self._gives(f"_range(R, {a}, {b}, {self.t.budgets.range})")
         if op == "*":
             if self._within(e, env, self.t.budgets.integer):  # (the fast code: no bound to check)
                 return self._pure(e, env, f"({a} * {b})")
             return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})")
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
-            return self._r(f"_cat(R, {a}, {b})")
+            return self._gives(f"_cat(R, {a}, {b})")
         if op in ("/", "%"):
             r = self._int_range(e.right, env) if self.optimize else None
             if r is not None and not r[0] <= 0 <= r[1]:  # (the fast code: never by 0)
@@ -581,7 +582,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                 inner = inner.bind(cl.var)
                 loop.ids.add(inner.ids[cl.var])
                 if not _counted(self.t.facts, cl.iter, self.pre):
-                    it = self._r(f"_it(R, {it})")  # the work budget (core/facts.py, "work")
+                    it = self._gives(f"_it(R, {it})")  # the work budget (core/facts.py, "work")
                 if i == 0 and self.binds != binds:
                     self.iters += 1
                     pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
@@ -655,7 +656,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if edges:   # (the closed edges, when given, once, after the start)
             closed = f", {self.expr(cl.iter.args[2], env)}" if len(cl.iter.args) == 3 else ""
             rows = f"_Across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}{closed})"
-        return self._r(f"_connected(R, {s}, {rows}, {cond})")
+        return self._gives(f"_connected(R, {s}, {rows}, {cond})")
 
     def _until(self, e, env):
         """``until(x for x in LIST if COND)``: a walk of the list that stops after the first
@@ -664,7 +665,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         cl = e.comp.clauses[0]
         xs = self.expr(cl.iter, env)
         cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
-        return self._r(f"_until(R, {xs}, {cond})")
+        return self._gives(f"_until(R, {xs}, {cond})")
 
     def _barrier(self, e, env):
         """The condition of a closure, a Python lambda: a name it binds is its own, so
@@ -744,14 +745,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
             # the value is used in any order (see core/orderfree.py)
-            text = self._once(e, self._r(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})"), env)
+            text = self._once(e, self._gives(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})"), env)
             self.memo_calls += 1
             self.memo_texts += self.wrote.get(id(e)) is not False  # (see _once)
             return text
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             self.wrote.pop(id(e), None)
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
-        return self._once(e, self._r(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})"), env)
+        return self._once(e, self._gives(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})"), env)
 
     def _expanded(self, e, env: Env, args: list[str], perms: list[bool], simple: list[bool], perm: bool) -> str:
         """The body of the inlined function that ``e`` calls, in place of the call: its
@@ -828,4 +829,6 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         call = PyCall(self, e, args)
         if PRIMITIVES[f].reads_r_with(call.list0):
             self.wrote_r = True
+        if PRIMITIVES[f].gives_r:
+            self.gave_r = True
         return emit(PRIMITIVES[f].python, call)

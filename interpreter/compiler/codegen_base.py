@@ -264,10 +264,18 @@ class CompilerPart:
     # whether the code written since it was last set False reads the runtime R or gives
     # it to a function (see _r; compile_functions reads it of each function's fast code)
     wrote_r = False
+    # whether the statement form's pass written last gives R to a function (a rule
+    # function, a helper: it may count work; see _gives, and codegen_text.localize)
+    gave_r = False
 
     def _r(self, text: str) -> str:
-        """A text of code that reads R or gives it to a function, noted (``wrote_r``)."""
+        """A text of code that reads R, noted (``wrote_r``)."""
         self.wrote_r = True
+        return text
+
+    def _gives(self, text: str) -> str:
+        """A text of code that gives R to a function, noted (``wrote_r``, ``gave_r``)."""
+        self.wrote_r = self.gave_r = True
         return text
 
     if TYPE_CHECKING:

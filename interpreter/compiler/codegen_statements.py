@@ -68,7 +68,7 @@ class StatementForm(CompilerPart):
             before = self.memo_texts
             args.append(self._s(a, env, out, ind))
             found.append(self.memo_texts > before)  # (a component's call: see _memo_key)
-        text = self._r(f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})")
+        text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
         key = None
         if self.avail is not None and (got := self._value_key(e, env)) is not None:  # (see _once)
             key, ids = got
@@ -79,7 +79,7 @@ class StatementForm(CompilerPart):
                 self.named[id(e)] = name in self.lazy_names
                 return name
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
-                return self._once(e, text, env)
+                return self._once(e, self._gives(text), env)
         fd = self.c.functions[e.func]
         simple = [self._simple_arg(x, a, env) for x, a in zip(e.args, args)]
         names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
@@ -343,7 +343,7 @@ class StatementForm(CompilerPart):
             closed = ""
             if len(cl.iter.args) == 3:
                 closed = ", " + self._s_name(self._s(cl.iter.args[2], env, out, ind), out, ind)
-            rows = f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}}{closed})"
+            rows = self._gives(f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}}{closed})")
         found, seen, work, at, near = (self._temp() for _ in range(5))
         self.wrote_r = True  # (the walk's work)
         inner, var = self._s_bind(env, cl.var)

@@ -46,7 +46,7 @@ class StaticCells(CompilerPart):
             self.avail, self.pre, self.wrote_r = saved, pre, wrote
         name = self._kept_table(board, f"v_{var}", plan, len(g.given))
         args = "".join(f"{self._apart(self.expr, n, inner)}, " for n in g.given)
-        return self._r(f"_kept_cells(R, {name}, ({args}), {name}F)")
+        return self._gives(f"_kept_cells(R, {name}, ({args}), {name}F)")
 
     def _core_walk(self, f, board: str, inner) -> str:
         """What the loop walks: a table of the cells the static conjuncts of ``f`` let

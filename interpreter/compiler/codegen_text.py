@@ -19,15 +19,13 @@ _LOCAL_TABLES = {"zones": "z_", "loc": "loc_", "facing": "facing_", "ivars": "iv
 _STRING = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
 _TABLE = re.compile(r"\bR\.(" + "|".join(_LOCAL_TABLES) + r")\b")
 _WORK = re.compile(r"\bR\.work\b")
-# R given to a function (a rule function, a helper) other than to fail: it may count work
-_R_GIVEN = re.compile(r"(?<!_out_of_work\()\bR\s*[,)]")
 
 
-def localize(out: list[str], text: str) -> tuple[list[str], str, bool]:
+def localize(out: list[str], text: str, gives_r: bool) -> tuple[list[str], str, bool]:
     """The statement form of a whole expression (``out``, then its value ``text``) with
     the tables of R that it reads in loops or more than once (``R.zones``...) read through
-    local names bound once before (``z_ = R.zones``), and, where it gives R to no function,
-    the work budget counted in a local (``wk_``) written back to ``R.work`` after the
+    local names bound once before (``z_ = R.zones``), and, where it gives R to no function
+    (``gives_r``: the printer notes it, ExprCompiler.gave_r), the work budget counted in a local (``wk_``) written back to ``R.work`` after the
     statements (nothing reads it before; after a failure, the straightforward code runs
     from the budget as it was, see compile.Program._lambda). A variable read so, the
     table of an item's or a seat's variable (``R.ivars['x']``), a global variable's value
@@ -47,7 +45,7 @@ def localize(out: list[str], text: str) -> tuple[list[str], str, bool]:
     code, counts = _table_reads(lines, looped)
     local = {t for t, c in counts.items() if c >= 2 and t != "work"}
     # (one count and its test outside loops: a local name would not pay)
-    work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
+    work = counts.get("work", 0) > 2 and not gives_r
     if not local and not work:
         return pre_keyed + out, text, False
     new = [_local_sub(code[i], local, work) if i in code else line for i, line in enumerate(lines)]
@@ -119,14 +117,6 @@ def _keyed_sub(line: str, keyed: dict[str, str]) -> str:
         if name is not None:
             line = line[:m.start()] + name + line[m.end():]
     return line
-
-
-def _gives_r(line: str) -> bool:
-    """Whether a line of fast code gives R to a function (out of its strings)."""
-    if "R" not in line:
-        return False
-    parts = _STRING.split(line) if "'" in line or '"' in line else [line]
-    return any(_R_GIVEN.search(p) or "lambda" in p for p in parts[::2])
 
 
 def _in_loops(out: list[str]) -> list[bool]:

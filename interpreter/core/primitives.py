@@ -181,6 +181,9 @@ class Primitive:
     # rule function that reads nothing of R (compile_functions: tabled and kept
     # functions; codegen.ExprCompiler.wrote_r)
     reads_r: bool | str = False
+    # whether its Python form gives R to a helper (which may count work: the fast code
+    # then counts the work budget on R itself, see codegen_text.localize)
+    gives_r: bool = False
 
     def calls_with(self, n: int) -> bool:
         """Whether its Python form calls a function, given ``n`` arguments."""
@@ -359,13 +362,13 @@ PRIMITIVES: dict[str, Primitive] = {
     "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)"), calls=False, reads_r="place"),
     "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)"), calls=False, reads_r="place"),
     "cells": Primitive(lambda call: call.cg.table_name(f"BOARD_{call.ty(0).arg}"), _cxx_cells, calls=False),
-    "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of, calls=True, reads_r=True),
+    "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of, calls=True, reads_r=True, gives_r=True),
     # an edges board's tables (compile.py: _edge_tables); across reads the edges' items
     "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge, calls=True),
-    "across": Primitive(_py_across, _cxx_across, calls=True, reads_r=True),
+    "across": Primitive(_py_across, _cxx_across, calls=True, reads_r=True, gives_r=True),
     "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})", calls=False, reads_r=True),
     # (Runtime.sees_item; the C++ sees(...) is the same rule)
-    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))", calls=True, reads_r=True),
+    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))", calls=True, reads_r=True, gives_r=True),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span, calls=True),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
                      over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),
