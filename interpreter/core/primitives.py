@@ -4,7 +4,9 @@ and the fast code alike), its native form (the C++ text ``kernel.Gen.builtin`` w
 for an aggregate its forms over a comprehension (Python, C++, and the fast code's loop of
 statements), what the fast code may know of its integer value (``span``) and whether its
 Python form calls a function (``calls``: the fast code keeps a value computed once only
-where computing it again calls, see core/inline.py python_calls). Keyed by
+where computing it again calls, see core/inline.py python_calls), and whether it reads
+the runtime ``R`` or gives it to a helper (``reads_r``, ``gives_r``: the fast code's
+printer notes them where it writes a call, see codegen.ExprCompiler). Keyed by
 the names of ``dsl/builtins.py``, which
 holds everything else about a built-in (arities, type rule, what the optimiser may assume,
 its entry of the language reference); tests/test_builtins.py checks that both tables name
