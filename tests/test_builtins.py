@@ -187,6 +187,29 @@ def test_every_builtin_says_whether_its_python_form_calls(monkeypatch):
         assert calls == {primitives.PRIMITIVES[name].calls_with(n)}, (name, n)
 
 
+def test_every_builtin_says_whether_its_python_form_reads_r(monkeypatch):
+    # (whether a rule function's fast code reads the runtime R, compile_functions reads
+    # of the printer's note, codegen.ExprCompiler.wrote_r, which this fact sets; and
+    # whether it gives R to a helper, codegen_text.localize of ExprCompiler.gave_r)
+    seen: dict = {}
+
+    def emit(form, call):
+        if isinstance(call, primitives.PyCall):
+            alone = primitives.PyCall(call.cg, call.e, [f"a{i}" for i in range(len(call.a))])
+            written = primitives.emit(form, alone)   # (its own form, the arguments names)
+            reads, gives = re.search(r"\bR\b", written), re.search(r"\bR\s*[,)]", written)
+            seen.setdefault((call.name, call.list0), set()).add((reads is not None, gives is not None))
+        return primitives.emit(form, call)
+    monkeypatch.setattr(codegen, "emit", emit)
+    _compiled(monkeypatch, COVER, True).for_players(2)
+    assert {name for name, _ in seen} == set(builtins.BUILTINS)
+    assert {name for (name, _), said in seen.items() if (True, False) in said} >= {"top", "size", "player_count"}
+    assert {name for (name, _), said in seen.items() if (True, True) in said} >= {"knows", "cell_of"}
+    for (name, list0), said in seen.items():
+        p = primitives.PRIMITIVES[name]
+        assert said == {(p.reads_r_with(list0), p.gives_r)}, (name, list0)
+
+
 def test_the_straightforward_and_the_fast_code_agree_on_every_builtin(monkeypatch):
     plain = _compiled(monkeypatch, COVER, False)
     fast = _compiled(monkeypatch, COVER, True)

@@ -81,6 +81,9 @@ def test_a_component_whose_order_does_not_matter_is_found_once_per_evaluation(mo
         assert "FC_stones" in names_read(prog, f) and "F_stones" not in names_read(prog, f), f
     # the liberties of a component, written in place, are computed once for it too
     assert "libs" in prog.ns["F_liberty_total"].__code__.co_consts
+    # the evaluation's table of components, where the code finds one (see codegen.lines)
+    assert "mo_" in prog.ns["F_liberty_total"].__code__.co_varnames
+    assert not {"mo_", "FC_stones"} & set(prog.ns["F_libs"].__code__.co_varnames + prog.ns["F_libs"].__code__.co_names)
 
 
 def test_a_component_whose_order_matters_is_found_from_its_own_start(monkeypatch):

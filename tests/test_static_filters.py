@@ -386,6 +386,12 @@ def test_two_relations_joined_in_a_loop_are_read_from_a_table(monkeypatch):
     prog = program(monkeypatch, JOINED + far + turn)
     assert "_out_of_work" in prog.ns["F_near"].__code__.co_names
     assert "_out_of_work" in prog.ns["F_far"].__code__.co_names
+    # the relations of two cells are joined as they are
+    apart = "function apart(c: g, d: g): int = count(n for n in right(c) + down(d) if occupied(n))\n"
+    turn = "turn {\n  x = apart(first(cells(g)), last(cells(g)))\n  z = true\n}\nend when z\n"
+    prog = program(monkeypatch, JOINED + apart + turn)
+    assert not [n for n in prog.ns["F_apart"].__code__.co_names if n.startswith("CAT_")]
+    assert outcome(monkeypatch, JOINED + apart + turn, True) == outcome(monkeypatch, JOINED + apart + turn, False)
 
 
 def test_a_relation_given_a_cell_looked_up_walks_a_table_by_that_cell(monkeypatch):

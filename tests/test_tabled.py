@@ -72,3 +72,18 @@ def test_an_argument_outside_the_enum_gives_what_the_function_gives(monkeypatch)
                                        "  x = code(if m == none then none else m.role, false)\n}\n"
                                        "end when x > 0\n")
     assert fast == plain and json.loads(fast)["x"] == 14
+
+
+def test_a_text_that_says_R_is_no_read_of_the_state(monkeypatch):
+    # (the fast code of letter holds the text 'R', which is not the runtime R: whether
+    # a function's code reads R is what the printer noted where it wrote it, see
+    # codegen.ExprCompiler.wrote_r); seated reads the state (the players' count): called
+    rules = ("function letter(r: Role): str = if r == rook then \"R\" elif r == bishop then \"B\" else \"N R\"\n"
+             "function seated(white: bool): int = if white then player_count() else 0\n"
+             "turn {\n  x = (if letter(first(m for m in items(box) if m.role == rook).role) == \"R\" then 10 else 0)"
+             " + (if letter(pawn) == \"N R\" then 3 else 0) + seated(first(m for m in items(box)).role == pawn)\n}\n"
+             "end when x > 0\n")
+    fast, plain, prog = both(monkeypatch, rules)
+    assert fast == plain and json.loads(fast)["x"] == 10 + 3 + 2
+    assert prog.ns["TAB_letter"] == {"pawn": "N R", "knight": "N R", "bishop": "B", "rook": "R"}
+    assert "TAB_seated" not in prog.ns

@@ -22,7 +22,6 @@ from ..core.primitives import PRIMITIVES, PyCall, PyOver, emit
 from .codegen_base import (
     _AVAIL_MAX,
     _INDEXED_MAX,
-    _MEMO,
     _MEMO_LINE,
     CMP,
     Code,
@@ -45,10 +44,9 @@ from .codegen_statements import StatementForm
 from .codegen_static import StaticCells
 
 # (compile and the tests read these as codegen's)
-from .codegen_text import (  # noqa: F401
+from .codegen_text import (
     _TOPS_LINE,
     localize,
-    reads_r,
     tabulate_tops,
 )
 
@@ -122,10 +120,18 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         self.perm_here = False
         self.memo_ok = False
         self.components: dict[str, tuple[int, int]] = {}
+        # the calls of component functions written (``FC_name(R, mo_, ...)``) in this
+        # pass: all of them (the statements then make the table ``mo_``, see lines), and
+        # those whose text holds the call itself (not a name of its value: see _memo_key)
+        self.memo_calls = 0
+        self.memo_texts = 0
         # the names of the last walk written out (its cells, its work), and of each
-        # component function's (see compile.Program._component_source)
+        # component function's whose work is counted on R.work (see
+        # compile.Program._component_source); whether the statements written last count
+        # the work budget in a local name (``wk_``, see lines and localize)
         self.last_closure: tuple[str, str] | None = None
         self.closure_work: dict[str, tuple[str, str] | None] = {}
+        self.work_local = False
         # functions of enums and bools read from a table of their values (TAB_name), by
         # name: the combinations of their arguments (see compile.Program._tabled)
         self.tabled: dict[str, list[tuple]] = {}
@@ -193,6 +199,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         # a once_N, lazy_N or s_N: the numbers of the variables its value depends on
         self.deps: dict[str, tuple] = {}
         self.lazy_names = set()
+        self.memo_calls = self.memo_texts = 0
+        self.gave_r = False
 
     def _once(self, e, text: str, env: Env) -> str:
         """A call's text (of ``e``, its expression), or the name of its value (see root):
@@ -308,6 +316,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         once (see root) are the same as with the expression form. ``tops``: the zones'
         top items may be read from a table made once before the statements, where that
         pays (see tabulate_tops; for an expression, not a rule function's body)."""
+        self.work_local = False
         if not self.optimize or not self._looped(e):
             return [], self.root(e, env)
         self._start(None)
@@ -322,9 +331,9 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             table = tops and tabulate_tops(out, text, len(self.t.zones), self._loop_size)
             if table:
                 out, text = table
-            out, text = localize(out, text)
-            if any(_MEMO.search(line) for line in out) or _MEMO.search(text):
-                out = [_MEMO_LINE] + out  # (this evaluation's components: see components)
+            out, text, self.work_local = localize(out, text, self.gave_r)
+            if self.memo_calls:  # (this evaluation's components: see components)
+                out = [_MEMO_LINE] + out
             return ([_TOPS_LINE] + out if table else out), text
         finally:
             self.avail = None
@@ -392,11 +401,11 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return local
         c = self.c
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
-            return Code("R.active", "const")
+            return self._r(Code("R.active", "const"))
         if n == "players" and not c.declares(n):
-            return "R.players"
+            return self._r("R.players")
         if n in c.vars:
-            return f"R.vars[{n!r}]"
+            return self._r(f"R.vars[{n!r}]")
         if n in c.consts:
             return Code(f"CONST_{n}", "table")   # (computed once, before any game: compile.Program._consts)
         if n in c.enum_of_value:
@@ -418,7 +427,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                text = f"R.ivars[{e.name!r}][{obj}]"
+                text = self._r(f"R.ivars[{e.name!r}][{obj}]")
             else:
                 text = f"A_{e.name}[{obj}]"
         elif e.name == "name":
@@ -526,17 +535,17 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if op in ("in", "not in"):
             rt = self.ty(e.right)
             if rt.tag in ("zone", "cell"):
-                test = f"(R.loc[{a}] == {b})" if op == "in" else f"(R.loc[{a}] != {b})"
+                test = self._r(f"(R.loc[{a}] == {b})" if op == "in" else f"(R.loc[{a}] != {b})")
                 return test
             return f"({a} {op} {b})"
         if op == "..":
-            return f"_range(R, {a}, {b}, {self.t.budgets.range})"
+            return self._gives(f"_range(R, {a}, {b}, {self.t.budgets.range})")
         if op == "*":
             if self._within(e, env, self.t.budgets.integer):  # (the fast code: no bound to check)
                 return self._pure(e, env, f"({a} * {b})")
             return self._pure(e, env, f"_mul({a}, {b}, {self.t.budgets.integer})")
         if op == "+" and self.ty(e).tag in ("list", "str"):  # lists and strings join
-            return f"_cat(R, {a}, {b})"
+            return self._gives(f"_cat(R, {a}, {b})")
         if op in ("/", "%"):
             r = self._int_range(e.right, env) if self.optimize else None
             if r is not None and not r[0] <= 0 <= r[1]:  # (the fast code: never by 0)
@@ -573,7 +582,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                 inner = inner.bind(cl.var)
                 loop.ids.add(inner.ids[cl.var])
                 if not _counted(self.t.facts, cl.iter, self.pre):
-                    it = f"_it(R, {it})"  # the work budget (core/facts.py, "work")
+                    it = self._gives(f"_it(R, {it})")  # the work budget (core/facts.py, "work")
                 if i == 0 and self.binds != binds:
                     self.iters += 1
                     pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
@@ -647,7 +656,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if edges:   # (the closed edges, when given, once, after the start)
             closed = f", {self.expr(cl.iter.args[2], env)}" if len(cl.iter.args) == 3 else ""
             rows = f"_Across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}{closed})"
-        return f"_connected(R, {s}, {rows}, {cond})"
+        return self._gives(f"_connected(R, {s}, {rows}, {cond})")
 
     def _until(self, e, env):
         """``until(x for x in LIST if COND)``: a walk of the list that stops after the first
@@ -656,7 +665,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         cl = e.comp.clauses[0]
         xs = self.expr(cl.iter, env)
         cond = f"lambda v_{cl.var}: {self._apart(self._barrier, e.comp.cond, env.bind(cl.var))}"
-        return f"_until(R, {xs}, {cond})"
+        return self._gives(f"_until(R, {xs}, {cond})")
 
     def _barrier(self, e, env):
         """The condition of a closure, a Python lambda: a name it binds is its own, so
@@ -688,7 +697,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return f"REL_{f}[{args[0]}]"
         if kind == "zone":
             return f"(Z_{f} + {args[0]})"
-        return f"R.pvars[{f!r}][{args[0]}]"   # a per-player variable
+        return self._r(f"R.pvars[{f!r}][{args[0]}]")   # a per-player variable
 
     def _call_builtin(self, e, env):
         args = []
@@ -736,11 +745,14 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if perm and self._memo_call(e):
             # a component found from any of its cells, in the order found from that one:
             # the value is used in any order (see core/orderfree.py)
-            return self._once(e, f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})", env)
+            text = self._once(e, self._gives(f"FC_{f}(R, mo_{''.join(', ' + a for a in args)})"), env)
+            self.memo_calls += 1
+            self.memo_texts += self.wrote.get(id(e)) is not False  # (see _once)
+            return text
         if f in self.tabled and self.optimize:  # (not written in place) its value, read from its table
             self.wrote.pop(id(e), None)
             return f"TAB_{f}[{args[0] if len(args) == 1 else '(' + ', '.join(args) + ')'}]"
-        return self._once(e, f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})", env)
+        return self._once(e, self._gives(f"{self.prefix}{f}(R{''.join(', ' + a for a in args)})"), env)
 
     def _expanded(self, e, env: Env, args: list[str], perms: list[bool], simple: list[bool], perm: bool) -> str:
         """The body of the inlined function that ``e`` calls, in place of the call: its
@@ -814,4 +826,9 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         return Code(name, "table")
 
     def _builtin(self, e, f, args):
-        return emit(PRIMITIVES[f].python, PyCall(self, e, args))
+        call = PyCall(self, e, args)
+        if PRIMITIVES[f].reads_r_with(call.list0):
+            self.wrote_r = True
+        if PRIMITIVES[f].gives_r:
+            self.gave_r = True
+        return emit(PRIMITIVES[f].python, call)

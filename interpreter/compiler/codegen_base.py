@@ -4,7 +4,6 @@ text written is where it is a name or a constant (Code, said where it is written
 and the limits of the generated text."""
 from __future__ import annotations
 
-import re
 from itertools import count
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +64,7 @@ class Env:
         if name in self.params:
             return Code(f"v_{name}", "param", name)
         if name in self.locals:
-            return Code(f"L[{name!r}]", "local")
+            return Code(f"L[{name!r}]", "local", name)
         return None
 
 
@@ -75,8 +74,8 @@ class Code(str):
     "param" (a parameter or a comprehension's variable ``v_NAME``: ``ref`` NAME),
     "loop" (a loop's variable of the statement form ``wN_NAME``: ``ref`` N), "kept" (a
     value computed once, ``once_N``, ``lazy_N``) or "temp" (one the statement form
-    computed, ``s_N``: ``ref`` the name), "local" (a procedure's local ``L['x']``),
-    "int" (a number: ``ref`` its value), "word" (True, False, None), "const" (a text
+    computed, ``s_N``: ``ref`` the name), "local" (a procedure's local ``L['x']``:
+    ``ref`` x), "int" (a number: ``ref`` its value), "word" (True, False, None), "const" (a text
     of letters, digits, ``_`` and spaces, the active player, the number of players) or
     "table" (a name of the program's tables and constants: ``CONST_x``, ``E_x``,
     ``BOARD_x``...); ``parens``: the parentheses written around it, ``bare`` the text
@@ -101,6 +100,32 @@ class Code(str):
         return Code, (str(self), self.kind, self.ref, self.parens, self.bare)
 
 
+class ForLine(str):
+    """A ``for`` line of the statement form (see ExprCompiler.lines) with the text of
+    what it walks (``walks``), said where it is written: how many turns its loop makes
+    is estimated from that (codegen_text._turns). ``indented`` and ``dedented`` keep it."""
+
+    walks: str
+
+    def __new__(cls, text: str, walks: str) -> ForLine:
+        self = super().__new__(cls, text)
+        self.walks = walks
+        return self
+
+    def __reduce__(self):  # (copied and pickled with what it walks)
+        return ForLine, (str(self), self.walks)
+
+
+def indented(pad: str, line: str) -> str:
+    """``pad + line``: a ForLine still where ``line`` is one."""
+    return ForLine(pad + line, line.walks) if isinstance(line, ForLine) else pad + line
+
+
+def dedented(line: str) -> str:
+    """The line four spaces less indented: a ForLine still where it is one."""
+    return ForLine(line[4:], line.walks) if isinstance(line, ForLine) else line[4:]
+
+
 def is_simple(text: str) -> bool:
     """Whether a text is a name or a constant as a whole, but a table's (see Code)."""
     return isinstance(text, Code) and text.kind != "table"
@@ -114,6 +139,19 @@ def is_name(text: str) -> bool:
     """Whether a text is a Python name (a variable, a value computed before, True, a
     table's name...: see Code)."""
     return isinstance(text, Code) and text.kind in _NAMES and not text.parens
+
+
+# the kinds of a text whose ``ref`` tells which value it is (see Code): a variable, a
+# value computed before, a number
+_REFERRED = ("param", "loop", "kept", "temp", "local", "int")
+
+
+def same_value(a: str, b: str) -> bool:
+    """Whether two texts are the same variable, value computed before or number,
+    written alike (the same parentheses), as the printer said where it wrote them
+    (see Code)."""
+    return isinstance(a, Code) and isinstance(b, Code) and a.kind in _REFERRED \
+        and (a.kind, a.ref, a.parens) == (b.kind, b.ref, b.parens)
 
 
 def in_parens(text: str) -> str:
@@ -162,8 +200,7 @@ def int_value(text: str) -> int | None:
 
 
 # the components found in one evaluation of the statement form, by a rule function's
-# number and arguments (see ExprCompiler.components)
-_MEMO = re.compile(r"\bFC_\w+\(R, mo_\b")
+# number and arguments (see ExprCompiler.components, memo_calls)
 _MEMO_LINE = "mo_ = {}"
 
 # calls known to be computed at one place at most (each branch copies them: a bound on
@@ -223,6 +260,23 @@ def _before(pre: str, text: str) -> str:
 class CompilerPart:
     """A base of ExprCompiler's parts (mixins): their methods run on the compiler and
     use its state and the other parts' methods (for mypy: any attribute)."""
+
+    # whether the code written since it was last set False reads the runtime R or gives
+    # it to a function (see _r; compile_functions reads it of each function's fast code)
+    wrote_r = False
+    # whether the statement form's pass written last gives R to a function (a rule
+    # function, a helper: it may count work; see _gives, and codegen_text.localize)
+    gave_r = False
+
+    def _r(self, text: str) -> str:
+        """A text of code that reads R, noted (``wrote_r``)."""
+        self.wrote_r = True
+        return text
+
+    def _gives(self, text: str) -> str:
+        """A text of code that gives R to a function, noted (``wrote_r``, ``gave_r``)."""
+        self.wrote_r = self.gave_r = True
+        return text
 
     if TYPE_CHECKING:
         # the compiler's state that the parts change (see ExprCompiler.__init__)

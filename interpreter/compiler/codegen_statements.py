@@ -13,16 +13,19 @@ from ..core.primitives import PyLoop, emit
 from .codegen_base import (
     _AVAIL_MAX,
     _LOOPS,
-    _MEMO,
     Code,
     CompilerPart,
     Env,
+    ForLine,
     _Loop,
+    dedented,
     in_parens,
+    indented,
     int_value,
     is_name,
     is_simple,
     negated,
+    same_value,
 )
 
 
@@ -58,11 +61,13 @@ class StatementForm(CompilerPart):
         root) stays a call computed once; the value of one written in place serves where
         the same call is made again in the turn."""
         perm = self.perm_here
-        args, perms = [], []
+        args, perms, found = [], [], []
         for i, a in enumerate(e.args):
             perms.append(self._perm_arg(e, i))
             self._perm(perms[-1])
+            before = self.memo_texts
             args.append(self._s(a, env, out, ind))
+            found.append(self.memo_texts > before)  # (a component's call: see _memo_key)
         text = f"{self.prefix}{e.func}(R{''.join(', ' + a for a in args)})"
         key = None
         if self.avail is not None and (got := self._value_key(e, env)) is not None:  # (see _once)
@@ -74,12 +79,12 @@ class StatementForm(CompilerPart):
                 self.named[id(e)] = name in self.lazy_names
                 return name
             if not self.loops or self._keepable(key, set(ids)):  # (in a loop, a turn's own call)
-                return self._once(e, text, env)
+                return self._once(e, self._gives(text), env)
         fd = self.c.functions[e.func]
         simple = [self._simple_arg(x, a, env) for x, a in zip(e.args, args)]
         names = [a if ok else self._s_name(a, out, ind) for a, ok in zip(args, simple)]
         inner = self._spliced_env(e, env, args, names, perms, simple)
-        memo = self._memo_key(fd, args, names)
+        memo = self._memo_key(fd, found, names)
         self.splicing += 1
         try:
             self._perm(perm)  # (the body's value is the call's)
@@ -87,6 +92,7 @@ class StatementForm(CompilerPart):
                 value = self._s_name(self._s(fd.body, inner, out, ind), out, ind)
             else:  # the value for this component, computed once (see _memo_key)
                 (key, comp), m, value = memo, self._temp(), self._temp()
+                self.wrote_r = True  # (the work counted again)
                 out.extend([f"{ind}{m} = mo_.get({key})", f"{ind}if {m} is not None and {m}[2] is {comp}:",
                             f"{ind}    R.work -= {m}[1]", f"{ind}    if R.work < 0: _out_of_work(R)",
                             f"{ind}    {value} = {m}[0]", f"{ind}else:", f"{ind}    {m} = R.work"])
@@ -112,9 +118,11 @@ class StatementForm(CompilerPart):
                    bare=frozenset(p.name for p, x, n, a in zip(params, e.args, names, args)
                                   if n != a or self._bare(x, env)))
 
-    def _memo_key(self, fd, args: list[str], names: list[str]) -> tuple[str, str] | None:
+    def _memo_key(self, fd, found: list[bool], names: list[str]) -> tuple[str, str] | None:
         """A function written in place whose argument is a component found in this
-        evaluation (``FC_name``, see components), the other arguments values Python can
+        evaluation (its text holds a call of ``FC_name``, as the printer noted: ``found``,
+        per argument, see ExprCompiler.memo_texts and components), the other arguments
+        values Python can
         hash: its value is the same for the same component (the same list, whichever of
         its cells found it: see compile.Program._component_source) and the same other
         arguments, and is computed once (the work it counts counted again). The key in
@@ -122,8 +130,7 @@ class StatementForm(CompilerPart):
         the value: an id is not reused while it lives); or None."""
         if not self.memo_ok:
             return None
-        comp = next((n for p, a, n in zip(fd.params, args, names)
-                     if p.type.name == "list" and _MEMO.search(a)), None)
+        comp = next((n for p, f, n in zip(fd.params, found, names) if p.type.name == "list" and f), None)
         if comp is None or any(p.type.name == "list" and n != comp for p, n in zip(fd.params, names)):
             return None
         key = ", ".join(f"id({n})" if n == comp else n for n in names)
@@ -336,8 +343,9 @@ class StatementForm(CompilerPart):
             closed = ""
             if len(cl.iter.args) == 3:
                 closed = ", " + self._s_name(self._s(cl.iter.args[2], env, out, ind), out, ind)
-            rows = f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}}{closed})"
+            rows = self._gives(f"_across(R, ACROSS_{self.ty(cl.iter.args[0]).arg}, {{}}{closed})")
         found, seen, work, at, near = (self._temp() for _ in range(5))
+        self.wrote_r = True  # (the walk's work)
         inner, var = self._s_bind(env, cl.var)
         cond = None
         if e.comp.cond is not None:
@@ -345,14 +353,14 @@ class StatementForm(CompilerPart):
         keep = [f"{found}.append({var})"] if cond is None else [f"if {cond}:", f"    {found}.append({var})"]
         step = [f"{seen}.add({var})"] + keep
         lines = [f"{found} = []", f"{seen} = set()",
-                 f"for {var} in {s}:", f"    if {var} is not None and {var} not in {seen}:",
+                 ForLine(f"for {var} in {s}:", s), f"    if {var} is not None and {var} not in {seen}:",
                  *("        " + x for x in step),
                  f"{work} = len({s})",
-                 f"for {at} in {found}:", f"    {near} = {rows.format(at)}",
-                 f"    {work} += len({near})", f"    for {var} in {near}:",
+                 ForLine(f"for {at} in {found}:", found), f"    {near} = {rows.format(at)}",
+                 f"    {work} += len({near})", ForLine(f"    for {var} in {near}:", near),
                  f"        if {var} not in {seen}:", *("            " + x for x in step),
                  f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
-        out.extend(ind + x for x in lines)
+        out.extend(indented(ind, x) for x in lines)
         self.last_closure = (found, work)
         return found
 
@@ -368,9 +376,9 @@ class StatementForm(CompilerPart):
             if n > limit:
                 out.append(f"{ind}_too_long({a}, {b}, {limit})")
             elif n > 0:
-                out.extend([f"{ind}R.work -= {n}", f"{ind}if R.work < 0: _out_of_work(R)"])
+                out.extend([self._r(f"{ind}R.work -= {n}"), f"{ind}if R.work < 0: _out_of_work(R)"])
             return f"range({a}, {b} + 1)"
-        n = self._temp()
+        n = self._r(self._temp())  # (counted against the work budget)
         out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _too_long({a}, {b}, {limit})",
                                      f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
         return f"range({a}, {b} + 1)"
@@ -385,7 +393,7 @@ class StatementForm(CompilerPart):
         loop changes nothing: no copy of the list is needed)."""
         if e.node == "Call" and e.func == "items" and self.c.calls_builtin("items"):
             self._perm(False)
-            return f"R.zones[{self._s(e.args[0], env, out, ind)}]"
+            return self._r(f"R.zones[{self._s(e.args[0], env, out, ind)}]")
         return self._s(e, env, out, ind)
 
     def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
@@ -394,11 +402,11 @@ class StatementForm(CompilerPart):
         joined = self._relations_joined(e, env)
         if joined is not None:  # the two lists joined, from a table
             res = self._s_name(joined[1], out, ind)
-            out.extend([f"{ind}R.work -= len({res})", f"{ind}if R.work < 0: _out_of_work(R)"])
+            out.extend([self._r(f"{ind}R.work -= len({res})"), f"{ind}if R.work < 0: _out_of_work(R)"])
             return res
         a = self._s_name(self._s(e.left, env, out, ind), out, ind)
         b = self._s_name(self._s(e.right, env, out, ind), out, ind)
-        out.extend([f"{ind}R.work -= len({a}) + len({b})", f"{ind}if R.work < 0: _out_of_work(R)"])
+        out.extend([self._r(f"{ind}R.work -= len({a}) + len({b})"), f"{ind}if R.work < 0: _out_of_work(R)"])
         return f"({a} + {b})"
 
     def _relations_joined(self, e, env: Env) -> tuple[str, str] | None:
@@ -412,7 +420,7 @@ class StatementForm(CompilerPart):
                    and k.args[0].node == "Var" for k in kids):  # (names: text written once)
             return None
         x = self.expr(e.left.args[0], env)
-        if x != self.expr(e.right.args[0], env) or not is_simple(x):
+        if not same_value(x, self.expr(e.right.args[0], env)):
             return None
         first, then = e.left.func, e.right.func
         name = f"CAT_{len(first)}_{first}_{then}"  # (one name per pair of relations)
@@ -426,10 +434,10 @@ class StatementForm(CompilerPart):
         no value for the loops around)."""
         cl = e.comp.clauses[0]
         xs = self._s_name(self._s(cl.iter, env, out, ind), out, ind)
-        res = self._temp()
+        res = self._r(self._temp())  # (counted against the work budget)
         inner, var = self._s_bind(env, cl.var)
         cond = self._apart(self._barrier, e.comp.cond, inner)
-        out.extend(ind + x for x in [f"{res} = []", f"for {var} in {xs}:", f"    {res}.append({var})",
+        out.extend(indented(ind, x) for x in [f"{res} = []", ForLine(f"for {var} in {xs}:", xs), f"    {res}.append({var})",
                                      f"    if {cond}:", "        break",
                                      f"R.work -= len({res})", "if R.work < 0: _out_of_work(R)"])
         return res
@@ -506,7 +514,7 @@ class StatementForm(CompilerPart):
                 loop.cdepth = self.cdepth
             w.heads.append((len(out), cur))
             w.its.append(it)
-            out.append(f"{cur}for {w.var} in {it}:")
+            out.append(ForLine(f"{cur}for {w.var} in {it}:", it))
             cur += "    "
         return inner
 
@@ -522,7 +530,7 @@ class StatementForm(CompilerPart):
             it = self._s_name(table[1], out, cur)
         elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
             parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
-            out.append(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})")
+            out.append(self._r(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})"))
             out.append(f"{cur}if R.work < 0: _out_of_work(R)")
             it = f"{parts[0]} + {parts[1]}"
         elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
@@ -552,7 +560,7 @@ class StatementForm(CompilerPart):
         times = (cat is not None) + (not self.t.facts.counted(cl.iter))
         if times:
             it = self._s_name(it, out, cur)
-            out.append(f"{cur}R.work -= {'2 * ' if times == 2 else ''}len({it})")
+            out.append(self._r(f"{cur}R.work -= {'2 * ' if times == 2 else ''}len({it})"))
             out.append(f"{cur}if R.work < 0: _out_of_work(R)")
         return it
 
@@ -578,9 +586,10 @@ class StatementForm(CompilerPart):
         """The loop over the cells that the static part of its condition lets through
         (see _core_cells), testing only the rest, if any."""
         (start, at), (it, w.cond) = w.heads[0], static
-        out[start] = f"{at}for {w.var} in {it}:"
+        out[start] = ForLine(f"{at}for {w.var} in {it}:", it)
+        w.its[0] = it
         if w.cond is None:  # nothing left to test: the body one level up
-            out[w.body:] = [line[4:] for line in out[w.body + 1:]]
+            out[w.body:] = [dedented(line) for line in out[w.body + 1:]]
             w.cur = w.cur[:-4]
         else:
             out[w.body] = f"{at}    if {w.cond}:"
@@ -597,7 +606,7 @@ class StatementForm(CompilerPart):
             w.heads = []
         elif kind == "list" and simple and self._long(comp):  # a Python comprehension
             start, _ = w.heads[0]
-            head = out[start].strip()[:-1]
+            head = f"for {w.var} in {w.its[0]}"
             del out[start:]
             out.append(f"{ind}{w.res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
             w.heads = []

@@ -37,15 +37,16 @@ class StaticCells(CompilerPart):
         own code over the board's cells, the values as parameters ``k_0``, ``k_1``...:
         a name given by its name, another value in its place)."""
         env = Env({var}, subst={n.name: f"k_{i}" for i, n in enumerate(g.given) if n.node == "Var"})
-        saved, self.avail = self.avail, None   # (nothing computed once in the table's code)
+        # (nothing computed once in the table's code, which is not this code)
+        saved, self.avail, wrote = self.avail, None, self.wrote_r
         pre, self.pre = self.pre, {**self.pre, **{id(n): f"k_{i}" for i, n in enumerate(g.given) if n.node != "Var"}}
         try:
             plan = [self.expr(p, env) for p in g.preds]
         finally:
-            self.avail, self.pre = saved, pre
+            self.avail, self.pre, self.wrote_r = saved, pre, wrote
         name = self._kept_table(board, f"v_{var}", plan, len(g.given))
         args = "".join(f"{self._apart(self.expr, n, inner)}, " for n in g.given)
-        return f"_kept_cells(R, {name}, ({args}), {name}F)"
+        return self._gives(f"_kept_cells(R, {name}, ({args}), {name}F)")
 
     def _core_walk(self, f, board: str, inner) -> str:
         """What the loop walks: a table of the cells the static conjuncts of ``f`` let

@@ -1,19 +1,13 @@
 """Analyses and rewrites of generated code as text (the fast code's statement form, see
-codegen.ExprCompiler.lines): whether it reads R (reads_r), the tables read through local
-names (localize), the zones' top items read from a table (tabulate_tops). What a rule
-function reads of the state is the core's (core/pure.py)."""
+codegen.ExprCompiler.lines): the tables read through local names (localize), the zones'
+top items read from a table (tabulate_tops). What a rule function reads of the state is
+the core's (core/pure.py); whether its fast code reads R the printer notes where it
+writes it (ExprCompiler.wrote_r)."""
 from __future__ import annotations
 
 import re
 
-_R = re.compile(r"\bR\b")
-
-
-def reads_r(text: str) -> bool:
-    """Whether generated text reads R (the state, the budgets) or gives it to a
-    function."""
-    return _R.search(text) is not None
-
+from .codegen_base import ForLine
 
 # the parts of R read through a local name in the statement form (see localize): the
 # state's tables, never rebound while an expression runs (no expression changes the
@@ -25,22 +19,21 @@ _LOCAL_TABLES = {"zones": "z_", "loc": "loc_", "facing": "facing_", "ivars": "iv
 _STRING = re.compile(r"""('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")""")
 _TABLE = re.compile(r"\bR\.(" + "|".join(_LOCAL_TABLES) + r")\b")
 _WORK = re.compile(r"\bR\.work\b")
-# R given to a function (a rule function, a helper) other than to fail: it may count work
-_R_GIVEN = re.compile(r"(?<!_out_of_work\()\bR\s*[,)]")
 
 
-def localize(out: list[str], text: str) -> tuple[list[str], str]:
+def localize(out: list[str], text: str, gives_r: bool) -> tuple[list[str], str, bool]:
     """The statement form of a whole expression (``out``, then its value ``text``) with
     the tables of R that it reads in loops or more than once (``R.zones``...) read through
-    local names bound once before (``z_ = R.zones``), and, where it gives R to no function,
-    the work budget counted in a local (``wk_``) written back to ``R.work`` after the
+    local names bound once before (``z_ = R.zones``), and, where it gives R to no function
+    (``gives_r``: the printer notes it, ExprCompiler.gave_r), the work budget counted in a local (``wk_``) written back to ``R.work`` after the
     statements (nothing reads it before; after a failure, the straightforward code runs
     from the budget as it was, see compile.Program._lambda). A variable read so, the
     table of an item's or a seat's variable (``R.ivars['x']``), a global variable's value
     (``R.vars['x']``) or a procedure's local (``L['x']``), is read once into a local name
     too (``ivk_x``, ``gk_x``, ``lk_x``).
     The same operations, in the same order (what is read once instead of at each use
-    cannot change while an expression runs)."""
+    cannot change while an expression runs). The statements, the value's text, and
+    whether the work budget is counted in ``wk_``."""
     lines = out + [text]
     looped = _in_loops(out) + [False]
     pre_keyed = []
@@ -52,12 +45,12 @@ def localize(out: list[str], text: str) -> tuple[list[str], str]:
     code, counts = _table_reads(lines, looped)
     local = {t for t, c in counts.items() if c >= 2 and t != "work"}
     # (one count and its test outside loops: a local name would not pay)
-    work = counts.get("work", 0) > 2 and not any(_gives_r(line) for line in lines)
+    work = counts.get("work", 0) > 2 and not gives_r
     if not local and not work:
-        return pre_keyed + out, text
+        return pre_keyed + out, text, False
     new = [_local_sub(code[i], local, work) if i in code else line for i, line in enumerate(lines)]
     pre = [f"{name} = R.{t}" for t, name in _LOCAL_TABLES.items() if t in local] + (["wk_ = R.work"] if work else [])
-    return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1]
+    return pre_keyed + pre + new[:-1] + (["R.work = wk_"] if work else []), new[-1], work
 
 
 def _table_reads(lines: list[str], looped: list[bool]) -> tuple[dict[int, list[str]], dict[str, int]]:
@@ -126,14 +119,6 @@ def _keyed_sub(line: str, keyed: dict[str, str]) -> str:
     return line
 
 
-def _gives_r(line: str) -> bool:
-    """Whether a line of fast code gives R to a function (out of its strings)."""
-    if "R" not in line:
-        return False
-    parts = _STRING.split(line) if "'" in line or '"' in line else [line]
-    return any(_R_GIVEN.search(p) or "lambda" in p for p in parts[::2])
-
-
 def _in_loops(out: list[str]) -> list[bool]:
     """Per line of statements, whether it is inside a ``for`` loop."""
     fors: list[int] = []  # the indentations of the loops around
@@ -169,7 +154,6 @@ _TOP_READS = {("(", " or _NO_ITEM)[-1]"): ("T_[", "]"),
               ("(not ", ")"): ("(T_[", "] is None)")}
 _ZONE = re.compile(r"\bR\.zones\[")
 _OPERAND_END = re.compile(r"[\w)\]]")
-_FOR = re.compile(r"for \w+ in (.+):$")
 # what a read saves, in time per table entry to make (measured, CPython 3.11: making
 # the table costs about 25 ns a zone, reading a top through it 20 ns less than through
 # its zone, a test of emptiness 5 ns less)
@@ -233,9 +217,8 @@ def _turns(out: list[str], size) -> list[float]:
         for _depth, n in around:
             total *= n
         found.append(total)
-        m = _FOR.match(body)
-        if m:
-            n = size(m.group(1).strip())
+        if isinstance(line, ForLine):  # (what it walks, said where it was written)
+            n = size(line.walks)
             n = _TURNS_GUESS if n is None else n
             around.append((depth, min(n, _BREAK_TURNS) if i in stops else n))
         elif body.startswith(("if ", "elif ", "else:")) and body.endswith(":"):

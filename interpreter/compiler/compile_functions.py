@@ -73,6 +73,9 @@ class FunctionCompiler:
     def __init__(self, prog: Program):
         self.p, self.checked = prog, prog.checked
         self.deep: set[str] = set()  # the kept functions that may count the depth of calls
+        # per rule function, whether its fast code (as compiled last) reads the runtime R
+        # or gives it to a function, as the printer noted (codegen.ExprCompiler.wrote_r)
+        self.reads_r: dict[str, bool] = {}
 
     def plain(self) -> None:
         """Every function as ``F_name``. With the fast code, the straightforward
@@ -128,7 +131,6 @@ class FunctionCompiler:
         calling = {n for n in c.functions if facts.counts_calls_within(n)}
         deep = {n for n in c.functions if not recursive.isdisjoint(facts.reach(n))}
         bodies, steps = self._function_bodies(gen)
-        texts = {name: "\n".join([*steps.get(name, ()), body]) for name, body in bodies.items()}
         kept = self._kept_functions(gen.works, deep) if gen.optimize else {}
         self.deep = deep & set(kept)
         for name, names in kept.items():
@@ -137,7 +139,7 @@ class FunctionCompiler:
         if gen.optimize:  # the bodies again, with calls written in place (see ExprCompiler.splice)
             gen.splice(set(kept))
             gen.components = self._components(calling | set(kept))
-            gen.tabled = self._tabled(texts, calling)
+            gen.tabled = self._tabled({name: self.reads_r[name] for name in bodies}, calling)
             if gen.spliced or gen.components or gen.tabled:
                 bodies, steps = self._function_bodies(gen)
         sources = []
@@ -183,7 +185,7 @@ class FunctionCompiler:
         key = [f"v_{p}" for p in params] + [f"R.vars[{v!r}]" for v in names]
         key_text = key[0] if len(key) == 1 else "(" + "".join(k + ", " for k in key) + ")"
         table, facts, b = _kept_table(name, names), self.p.facts, self.p.budgets
-        work = facts.function_counts(name) and codegen.reads_r("\n".join([*lines, body]))
+        work = facts.function_counts(name) and self.reads_r[name]
         calls = facts.counts_calls_within(name)
         head = f"def F_{name}(R{args}):\n"
         many = f"_too_many_calls({name!r}, {b.calls}, {name in facts.recursive})"
@@ -239,16 +241,17 @@ class FunctionCompiler:
                 f"{own}    p1_ = R.peak\n    if p0_ > p1_: R.peak = p0_\n"
                 f"    {table}[k] = (r_, w0_ - R.work, R.calls - c0_, p1_ - d0_)\n    return r_\n")
 
-    def _tabled(self, texts: dict[str, str], excluded: set[str]) -> dict[str, list[tuple]]:
+    def _tabled(self, reads_r: dict[str, bool], excluded: set[str]) -> dict[str, list[tuple]]:
         """The rule functions of enum and bool parameters only (at most _TABLED_MAX
         combinations), that give no list and whose fast code reads nothing of the state
-        nor calls a rule function (no ``R`` in it): their values are a table made once
-        the functions are compiled (see _fill_tables), read in place of a call (see
+        nor calls a rule function (reads no ``R`` and gives it to no function: ``reads_r``,
+        by name, of those with a body): their values are a table made once the functions
+        are compiled (see _fill_tables), read in place of a call (see
         ExprCompiler.tabled). By name: the combinations of their arguments."""
         c, out = self.checked, {}
         for name, fd in c.functions.items():
-            if name in excluded or name not in texts or not fd.params or fd.result.name == "list" \
-                    or codegen.reads_r(texts[name]):
+            if name in excluded or name not in reads_r or not fd.params or fd.result.name == "list" \
+                    or reads_r[name]:
                 continue
             domains = []
             for p in fd.params:
@@ -295,11 +298,13 @@ class FunctionCompiler:
         evaluation's table ``mp_`` for every cell of the component (the key: the
         function's number and its arguments, that cell in place of the start); found
         there, the work the walk counts is counted again (the walk's own count, the same
-        from any of its cells: the start, then each cell's row of the relation)."""
+        from any of its cells: the start, then each cell's row of the relation). Where
+        the statement form did not note the walk as the value, counted on ``R.work`` (see
+        _function_bodies: ``closure_work``), a call of ``F_name``."""
         n, at = gen.components[name]
         params = [f"v_{p.name}" for p in self.checked.functions[name].params]
-        found, work = gen.closure_work.get(name, (None, None))
-        if found != body or not any(line.strip() == f"R.work -= {work}" for line in lines):
+        found, work = gen.closure_work.get(name) or (None, None)
+        if found != body:  # (the walk is not the value, or its work is counted in wk_)
             return f"def FC_{name}(R, mp_{''.join(', ' + p for p in params)}):\n" \
                    f"    return F_{name}(R{''.join(', ' + p for p in params)})\n"
         key = "(" + ", ".join([str(n)] + params) + ")"
@@ -321,10 +326,12 @@ class FunctionCompiler:
                 body = self.p._gen(f.body, env)
             else:  # the fast code: loops written out as statements
                 gen.last_closure = None
+                gen.wrote_r = False
                 steps[name], body = gen.lines(f.body, env)
+                self.reads_r[name] = gen.wrote_r
                 gen.works[name] = gen.does_work(f.body, env)
                 if name in gen.components:  # (its walk's names: see _component_source)
-                    gen.closure_work[name] = gen.last_closure
+                    gen.closure_work[name] = None if gen.work_local else gen.last_closure
             if body is not None:
                 bodies[name] = body
         return bodies, steps

@@ -4,7 +4,9 @@ and the fast code alike), its native form (the C++ text ``kernel.Gen.builtin`` w
 for an aggregate its forms over a comprehension (Python, C++, and the fast code's loop of
 statements), what the fast code may know of its integer value (``span``) and whether its
 Python form calls a function (``calls``: the fast code keeps a value computed once only
-where computing it again calls, see core/inline.py python_calls). Keyed by
+where computing it again calls, see core/inline.py python_calls), and whether it reads
+the runtime ``R`` or gives it to a helper (``reads_r``, ``gives_r``: the fast code's
+printer notes them where it writes a call, see codegen.ExprCompiler). Keyed by
 the names of ``dsl/builtins.py``, which
 holds everything else about a built-in (arities, type rule, what the optimiser may assume,
 its entry of the language reference); tests/test_builtins.py checks that both tables name
@@ -175,10 +177,23 @@ class Primitive:
     # over a comprehension always calls. What the fast code keeps computed once for two
     # uses where it calls (codegen.ExprCompiler._expanded, core/inline.py python_calls)
     calls: bool | tuple[bool, ...] = field(kw_only=True)
+    # whether its Python form reads the runtime ``R`` (the state, the players' count and
+    # their direction) or gives it to a helper: True, or "place" where its first
+    # argument is a zone or a cell (a list: it does not). What the fast code knows of a
+    # rule function that reads nothing of R (compile_functions: tabled and kept
+    # functions; codegen.ExprCompiler.wrote_r)
+    reads_r: bool | str = False
+    # whether its Python form gives R to a helper (which may count work: the fast code
+    # then counts the work budget on R itself, see codegen_text.localize)
+    gives_r: bool = False
 
     def calls_with(self, n: int) -> bool:
         """Whether its Python form calls a function, given ``n`` arguments."""
         return self.calls if isinstance(self.calls, bool) else self.calls[n - 1]
+
+    def reads_r_with(self, list0: bool) -> bool:
+        """Whether its Python form reads R, its first argument a list (``list0``) or not."""
+        return self.reads_r is True or (self.reads_r == "place" and not list0)
 
 
 def _abs_span(spans: list, n: int) -> Span | None:
@@ -341,21 +356,21 @@ def _extreme(less: str, f: str) -> dict:
 # ------------------------------------------------------------------ the table
 PRIMITIVES: dict[str, Primitive] = {
     "top": Primitive(by_arity("(R.zones[{0}] or _NO_ITEM)[-1]", "_topn(R.zones[{0}], {1})"),
-                     by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))"), calls=(False, True)),
-    "bottom": Primitive("_bottom(R.zones[{0}])", "s.z.bottom({0})", calls=True),
-    "items": Primitive("list(R.zones[{0}])", "s.z.items({0})", calls=True),
-    "size": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True),
-    "len": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True),
-    "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)"), calls=False),
-    "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)"), calls=False),
+                     by_arity("s.z.top({0})", "s.z.topn({0}, nn({i1}))"), calls=(False, True), reads_r=True),
+    "bottom": Primitive("_bottom(R.zones[{0}])", "s.z.bottom({0})", calls=True, reads_r=True),
+    "items": Primitive("list(R.zones[{0}])", "s.z.items({0})", calls=True, reads_r=True),
+    "size": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
+    "len": Primitive(by_list("len({0})", "len(R.zones[{0}])"), by_list("((I)({0}).size())", "s.z.size({0})"), calls=True, reads_r="place"),
+    "empty": Primitive(by_list("(not {0})", "(not R.zones[{0}])"), by_list("({0}).empty()", "(s.z.size({0}) == 0)"), calls=False, reads_r="place"),
+    "occupied": Primitive(_py_occupied, by_list("(!({0}).empty())", "(s.z.size({0}) > 0)"), calls=False, reads_r="place"),
     "cells": Primitive(lambda call: call.cg.table_name(f"BOARD_{call.ty(0).arg}"), _cxx_cells, calls=False),
-    "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of, calls=True),
+    "cell_of": Primitive(lambda call: f"_cell_of(R, {call.a[0]}, BOARDSET_{call.ty(1).arg})", _cxx_cell_of, calls=True, reads_r=True, gives_r=True),
     # an edges board's tables (compile.py: _edge_tables); across reads the edges' items
     "edge": Primitive(lambda call: f"EDGE_{call.ty(0).arg}.get(({call.a[1]}, {call.a[2]}))", _cxx_edge, calls=True),
-    "across": Primitive(_py_across, _cxx_across, calls=True),
-    "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})", calls=False),
+    "across": Primitive(_py_across, _cxx_across, calls=True, reads_r=True, gives_r=True),
+    "face_down": Primitive("(R.facing[{0}] >= 0)", "face_down(s, {0})", calls=False, reads_r=True),
     # (Runtime.sees_item; the C++ sees(...) is the same rule)
-    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))", calls=True),
+    "knows": Primitive("_knows(R, {0}, {1})", "sees(s, nn({1}), nn({0}))", calls=True, reads_r=True, gives_r=True),
     "abs": Primitive("abs({0})", "iabs({i0})", span=_abs_span, calls=True),
     "min": Primitive(by_arity("_min({0})", "min({0}, {1})"), by_arity("lmin({0})", "imin({i0}, {i1})"),
                      over="_min([{el} {loops}])", cxx_over=_over_list("lmin"), span=_two(min),
@@ -381,10 +396,10 @@ PRIMITIVES: dict[str, Primitive] = {
     "reverse": Primitive("list(reversed({0}))", "reversed({0})", calls=True),
     "replace_at": Primitive("_replace_at({0}, {1}, {2})", _cxx_replace_at, calls=True),
     "distinct": Primitive("list(dict.fromkeys({0}))", "distinct({0})", calls=True),
-    "player_count": Primitive("R.n_players", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n), calls=False),
-    "next_player": Primitive("(({0} + R.dir) % R.n_players)", "((Id)pmod(nn({0}) + DIR))", calls=False),
-    "previous_player": Primitive("(({0} - R.dir) % R.n_players)", "((Id)pmod(nn({0}) - DIR))", calls=False),
+    "player_count": Primitive("R.n_players", lambda call: f"((I){call.gen.n})", span=lambda spans, n: (n, n), calls=False, reads_r=True),
+    "next_player": Primitive("(({0} + R.dir) % R.n_players)", "((Id)pmod(nn({0}) + DIR))", calls=False, reads_r=True),
+    "previous_player": Primitive("(({0} - R.dir) % R.n_players)", "((Id)pmod(nn({0}) - DIR))", calls=False, reads_r=True),
     "seat": Primitive("({0} + 1)", "((I)nn({0}) + 1)", span=lambda spans, n: (1, n), calls=False),
     "owner": Primitive("ZONE_OWNER[{0}]", _cxx_owner, calls=False),
-    "turn_number": Primitive("R.turn", "((I)s.turn)", calls=False),
+    "turn_number": Primitive("R.turn", "((I)s.turn)", calls=False, reads_r=True),
 }
