@@ -154,18 +154,26 @@ class EarlyCounts:
             return None
         return self._stopping(comp, sc, _interval(op, k.value), safe.pre)
 
-    def _stopping(self, comp, sc: dict, within: tuple[int, int, bool], pre: list[str]) -> str:
+    def _stopping(self, comp, sc: dict, within: tuple[int, int, bool], pre: list[str]) -> str | None:
         """The count's loop, stopped once the count is known to be within [a, b] or not
         (``within``: a, b and whether the comparison is that it is not), after the
-        checks of the names ``pre`` needs to be some value."""
+        checks of the names ``pre`` needs to be some value; None where the comparison
+        holds whatever the count (``>= 0``). Each element adds its truth to the count and
+        takes one from how many the rest could give (``u``, the loop's size first: not
+        known, it never comes under a), with no branch on it (random positions make it
+        unpredictable); the one branch is on the comparison being decided."""
         a, b, neg = within
-        h, u = self.fresh("h"), self.fresh("u")
+        if a == 0 and b == _BIG:
+            return None
+        h, u, t = self.fresh("h"), self.fresh("u"), self.fresh("t")
         yes, no = ("false", "true") if neg else ("true", "false")
-        decided = f"if ({h} >= {a}LL && {u} <= {b}LL) return {yes}; "
-        body = self.loops(comp, sc, lambda inner, test: (
-            f"if ({test}) {{ ++{h}; if ({h} > {b}LL) return {no}; {decided}}} "
-            f"else {{ --{u}; if ({u} < {a}LL) return {no}; {decided}}}"), truth=True,
-            size=lambda n: f"{u} = (I)({n}); ")
+        out = ([f"{h} > {b}LL"] if b != _BIG else []) + ([f"{u} < {a}LL"] if a > 0 else [])
+        step = f"const bool {t} = (bool)({{}}); {h} += {t}; " + (f"{u} -= !{t}; " if a > 0 else "")
+        step += f"if ({' || '.join(out)}) return {no}; " if out else ""
+        step += f"if ({h} >= {a}LL) return {yes}; " if b == _BIG else ""
+        body = self.loops(comp, sc, lambda inner, test: step.replace("{}", test, 1), truth=True,
+                          size=(lambda n: f"{u} = (I)({n}); ") if a > 0 else None)
         checks = "".join(f"(void)nn({x}); " for x in dict.fromkeys(pre))
-        return (f"([&]() -> bool {{ {checks}I {h} = 0, {u} = {_BIG}LL; {body} "
-                f"return ({h} >= {a}LL && {h} <= {b}LL) != {'true' if neg else 'false'}; }}())")
+        last = f"{h} >= {a}LL" + (f" && {h} <= {b}LL" if b != _BIG else "")
+        return (f"([&]() __attribute__((always_inline)) -> bool {{ {checks}I {h} = 0{f', {u} = {_BIG}LL' if a > 0 else ''}; {body} "
+                f"return ({last}) != {'true' if neg else 'false'}; }}())")
