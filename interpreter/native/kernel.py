@@ -488,8 +488,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
             work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
             if reserve is not None and i == 0:
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
-                # the vector's growing from one element)
-                work += f"{reserve}.{'resize' if compact else 'reserve'}({xs}.size()); "
+                # the vector's growing from one element, twice its size where a later loop
+                # walks more than one written out: breakthrough's steps, two a piece)
+                many = any(c.iter.node != "ListLit" or len(c.iter.items) != 1 for c in comp.clauses[1:])
+                work += f"{reserve}.{'resize' if compact else 'reserve'}({'2 * ' if many else ''}{xs}.size()); "
                 if compact:   # (written through a pointer of its own, held in a register)
                     work += f"auto* const {reserve}_p = {reserve}.d; "
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
