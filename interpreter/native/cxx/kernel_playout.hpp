@@ -191,9 +191,9 @@ static inline bool result_atom(PyObject* o) {
 
 // a copy of ``o`` (a result made by Python) no part of which is shared with it but its
 // immutable atoms (numbers, strings, None): lists, dicts and tuples copied in C (a list
-// or dict whole, in one step, then each item of it that is not an atom copied in its
-// place), any other object by copy.deepcopy (as marshal or deepcopy would give it, for
-// each game)
+// whole, in one step, then each item of it that is not an atom copied in its place; a
+// dict made at its size, each of its keys put once with its value's copy), any other
+// object by copy.deepcopy (as marshal or deepcopy would give it, for each game)
 static PyObject* result_copy(PyObject* o) {
     PyTypeObject* t = Py_TYPE(o);
     if (result_atom(o)) {
@@ -221,13 +221,12 @@ static PyObject* result_copy(PyObject* o) {
         }
         return out;
     }
-    if (t == &PyDict_Type) {
-        PyObject* out = PyDict_Copy(o);
+    if (t == &PyDict_Type) {   // (made at its size, each key put once: none looked up twice)
+        PyObject* out = _PyDict_NewPresized(PyDict_GET_SIZE(o));
         PyObject *key, *value;
         Py_ssize_t at = 0;
-        while (out && PyDict_Next(out, &at, &key, &value)) {
-            if (result_atom(value)) continue;
-            PyObject* x = result_copy(value);   // (a value replaced: the keys stay as they are)
+        while (out && PyDict_Next(o, &at, &key, &value)) {
+            PyObject* x = result_copy(value);
             if (!x || PyDict_SetItem(out, key, x) < 0) Py_CLEAR(out);
             Py_XDECREF(x);
         }
