@@ -54,7 +54,7 @@ turn {
 end when count(c for c in cells(b) if empty(c)) == 0 or count(r for r in 1..3 if full(r, players[0])) > 0
 score(p) = count(c for c in cells(b) if mine(c, p) and c.row == 3)
 """
-EARLY = re.compile(r"I uV\d+_h = 0, uV\d+_u = ")
+EARLY = re.compile(r"I uV\d+_h = 0[,;]")
 
 
 def compiled(native: bool, budgets=None, rules: str = RULES):
