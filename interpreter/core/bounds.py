@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .hoist import _binding
 from .primitives import PRIMITIVES, Span
 
 _DEPTH = 8   # calls of rule functions looked into at most
@@ -40,13 +41,15 @@ class Bounds:
         c: Any   # the checked program
         p: Any   # the program (its tables: ``ns``, and ``n`` players)
 
+        def loops_around(self, e) -> tuple: ...   # (hoist.Hoist's)
+
     def int_range(self, e, known: dict[str, Span] | None = None, depth: int = 0) -> Span | None:
         """The least and the most an integer expression's value can be, where the
         expression says it whatever the state: a literal, a seat or the number of
         players (the program's), a static coordinate of a board's cell, and what
         arithmetic, abs, min, max, a choice and a call of a function whose body is such
-        make of them; ``known``: the ranges of names (an inlined function's parameters);
-        else None. (A value that is not an integer, such as none where a cell is
+        make of them, a loop's variable over such (``_loop_range``); ``known``: the
+        ranges of other names (an inlined function's parameters); else None. (A value that is not an integer, such as none where a cell is
         expected, fails before any arithmetic on it.)"""
         match e.node:
             case "IntLit":
@@ -72,8 +75,25 @@ class Bounds:
                     return min(values), max(values)
             case "Call" if self.c.calls_builtin(e.func) and (span := PRIMITIVES[e.func].span) is not None:
                 return span([self.int_range(a, known, depth) for a in e.args], self.p.n)
-            case "Var" if known is not None:
-                return known.get(e.name)
+            case "Var":
+                loop = _binding(e.name, self.loops_around(e))
+                if loop is not None:
+                    return self._loop_range(loop.comp.clauses[loop.clause].iter, depth)
+                return None if known is None else known.get(e.name)
+        return None
+
+    def _loop_range(self, it, depth: int) -> Span | None:
+        """The least and the most a loop's variable can be: over a list written out,
+        of its elements' (``for dc in [-1, 0, 1]``), over a range ``a..b``, from the
+        least ``a`` to the most ``b``; else None."""
+        if it.node == "ListLit" and it.items:
+            spans = [r for x in it.items if (r := self.int_range(x, None, depth)) is not None]
+            if len(spans) == len(it.items):
+                return min(r[0] for r in spans), max(r[1] for r in spans)
+        elif it.node == "BinOp" and it.op == "..":
+            a, b = self.int_range(it.left, None, depth), self.int_range(it.right, None, depth)
+            if a is not None and b is not None:
+                return a[0], b[1]
         return None
 
     def arg_ranges(self, fd, args, known: dict[str, Span] | None, depth: int = 0) -> dict[str, Span]:

@@ -52,6 +52,7 @@ from .kernel_build import (  # noqa: F401 - read as kernel.X by the package and 
 from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
+from .kernel_early import EarlyCounts
 from .kernel_epoch import EpochSteps
 from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
@@ -69,7 +70,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -346,6 +347,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
         if op in ("and", "or"):
             a, b = self.expr(e.left, sc, BOOL), self.expr(e.right, sc, BOOL)
             return f"({a} {'&&' if op == 'and' else '||'} {b})"
+        early = self.early_count(e, sc) if op in ("==", "!=", "<", "<=", ">", ">=") else None
+        if early is not None:   # (a count stopped once the comparison is decided)
+            return early
         lt, rt = self.ty(e.left), self.ty(e.right)
         if op in ("==", "!="):
             u = self.unify(lt, rt)
@@ -428,7 +432,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
 
     # ------------------------------------------------------------ comprehensions
     def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
-              count: str | None = None, compact: tuple | None = None, truth: bool = False) -> str:
+              count: str | None = None, compact: tuple | None = None, truth: bool = False,
+              size=None) -> str:
         """The C++ statements of a comprehension's loops around ``body(scope)`` (a
         statement), its condition tested first. Each iterable is counted against the
         work budget before its loop, as ``_it`` does (nested ones each time).
@@ -442,7 +447,12 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
         ``reserve`` is sized to its list: each element written at the counter, which adds
         the condition's truth (the vector cut to it after the loop). ``truth``: the body
         is ``body(scope, test)``, given the condition's C++ (``true`` without one) to use
-        as a value, not an ``if`` around it."""
+        as a value, not an ``if`` around it. ``size``: for one loop over a range or a list,
+        ``size(n)`` is a statement put before it, given the C++ of how many elements it
+        walks (kernel_early.py)."""
+        def sized(n: str) -> str:
+            return size(n) if size is not None and len(comp.clauses) == 1 else ""
+
         def clause(i: int, inner: dict, cond: list) -> str:
             if i == len(comp.clauses):
                 if truth:
@@ -462,6 +472,7 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
                 lo, hi = self.fresh("lo"), self.fresh("hi")
                 inside = clause(i + 1, deeper, cond)
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
+                        f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
             fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
             if fused is not None:
@@ -477,8 +488,10 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
             work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
             if reserve is not None and i == 0:
                 # (one loop: its size bounds the vector's; more: a first guess, which spares
-                # the vector's growing from one element)
-                work += f"{reserve}.{'resize' if compact else 'reserve'}({xs}.size()); "
+                # the vector's growing from one element, twice its size where a later loop
+                # walks more than one written out: breakthrough's steps, two a piece)
+                many = any(c.iter.node != "ListLit" or len(c.iter.items) != 1 for c in comp.clauses[1:])
+                work += f"{reserve}.{'resize' if compact else 'reserve'}({'2 * ' if many else ''}{xs}.size()); "
                 if compact:   # (written through a pointer of its own, held in a register)
                     work += f"auto* const {reserve}_p = {reserve}.d; "
             # (a list a name holds is walked where it is: nothing changes it meanwhile)
@@ -490,13 +503,13 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
             if walk is not None:
                 sub, rest = self.fresh("sub"), walk[1]
                 inside = clause(i + 1, deeper, rest)
-                return (f"{head}const List<Id>& {sub} = {walk[0]}; "
+                return (f"{head}const List<Id>& {sub} = {walk[0]}; {sized(f'{sub}.size()')}"
                         f"for (const Id& {var} : {sub}) {{ {CELL_ID.format(var)}{inside} }} }}")
             inside = clause(i + 1, deeper, cond)
             table = self.facts.table_list(it)
             # (a board's cells and a relation's related cells are cells, never none)
             known = CELL_ID.format(var) if table is not None and table[0] in ("cells", "relation") else ""
-            return f"{head}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
+            return f"{head}{sized(f'{xs}.size()')}for (const {el}& {var} : {xs}) {{ {known}{inside} }} }}"
         return clause(0, sc, [] if comp.cond is None else [comp.cond])
 
     def _innermost(self, inner: dict, cond: list, body, count: str | None, compact: tuple | None,

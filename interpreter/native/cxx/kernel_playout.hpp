@@ -126,6 +126,7 @@ struct Shape {
     PyObject* blank = nullptr;   // (a dict of those keys, each None: each game's is a copy)
     long long seed0 = 0, step = 0;   // (seeds a range of these: seed g is seed0 + g * step)
     bool ranged = false;
+    bool distinct = false;   // (each decision's kind a name no other has)
     Shape() {}
     Shape(const Shape&) = delete;
     ~Shape() { Py_XDECREF(blank); }
@@ -150,6 +151,13 @@ struct Shape {
         for (int k = 0; k < (numbered ? 8 : 7); ++k)
             if (PyDict_SetItem(blank, keys[k], Py_None) < 0) return false;
         ranged = PyRange_Check(seeds) && range_of(seeds, seed0, step);
+        distinct = true;
+        for (Py_ssize_t a = 0; distinct && a < NSITES; ++a)
+            for (Py_ssize_t b = 0; distinct && b < a; ++b) {
+                int same = PyObject_RichCompareBool(PyTuple_GET_ITEM(names, a), PyTuple_GET_ITEM(names, b), Py_EQ);
+                if (same < 0) return false;
+                distinct = same == 0;
+            }
         return true;
     }
     // a new reference to game g's seed
@@ -183,9 +191,9 @@ static inline bool result_atom(PyObject* o) {
 
 // a copy of ``o`` (a result made by Python) no part of which is shared with it but its
 // immutable atoms (numbers, strings, None): lists, dicts and tuples copied in C (a list
-// or dict whole, in one step, then each item of it that is not an atom copied in its
-// place), any other object by copy.deepcopy (as marshal or deepcopy would give it, for
-// each game)
+// whole, in one step, then each item of it that is not an atom copied in its place; a
+// dict made at its size, each of its keys put once with its value's copy), any other
+// object by copy.deepcopy (as marshal or deepcopy would give it, for each game)
 static PyObject* result_copy(PyObject* o) {
     PyTypeObject* t = Py_TYPE(o);
     if (result_atom(o)) {
@@ -213,13 +221,12 @@ static PyObject* result_copy(PyObject* o) {
         }
         return out;
     }
-    if (t == &PyDict_Type) {
-        PyObject* out = PyDict_Copy(o);
+    if (t == &PyDict_Type) {   // (made at its size, each key put once: none looked up twice)
+        PyObject* out = _PyDict_NewPresized(PyDict_GET_SIZE(o));
         PyObject *key, *value;
         Py_ssize_t at = 0;
-        while (out && PyDict_Next(out, &at, &key, &value)) {
-            if (result_atom(value)) continue;
-            PyObject* x = result_copy(value);   // (a value replaced: the keys stay as they are)
+        while (out && PyDict_Next(o, &at, &key, &value)) {
+            PyObject* x = result_copy(value);
             if (!x || PyDict_SetItem(out, key, x) < 0) Py_CLEAR(out);
             Py_XDECREF(x);
         }
@@ -311,9 +318,31 @@ static PyObject* playout_py(const St& s, const Playout& o, Results& results) {
 }
 
 // the kinds of moves of a playout, as stats.GameTally gives them: each kind's name (in
-// the order of its first move) -> the moves of each seat
+// the order of its first move) -> the moves of each seat. Where each decision's kind
+// has a name of its own (``Shape.distinct``), each list is made once, whole, from the
+// counts of its decision; else the counts of decisions of one name are added up.
 static PyObject* kinds_py(const Playout& o, const Shape& shape) {
     PyObject* kinds = PyDict_New();
+    if (kinds && shape.distinct) {
+        for (size_t i = 0; i < o.order.size(); ++i) {
+            size_t site = o.order[i] / NP, j = 0;
+            while (j < i && o.order[j] / NP != site) ++j;
+            if (j < i) continue;   // (its list made already: a few decisions a game)
+            PyObject* seats = PyList_New(NP);
+            for (int p = 0; seats && p < NP; ++p) {
+                PyObject* v = PyLong_FromLongLong((long long)o.counts[site * NP + (size_t)p]);
+                if (!v) Py_CLEAR(seats);
+                else PyList_SET_ITEM(seats, p, v);
+            }
+            int bad = !seats || PyDict_SetItem(kinds, PyTuple_GET_ITEM(shape.names, (Py_ssize_t)site), seats) < 0;
+            Py_XDECREF(seats);
+            if (bad) {
+                Py_DECREF(kinds);
+                return nullptr;
+            }
+        }
+        return kinds;
+    }
     for (size_t k : o.order) {
         if (!kinds) return nullptr;
         PyObject* name = PyTuple_GET_ITEM(shape.names, (Py_ssize_t)(k / NP));
@@ -341,11 +370,14 @@ static PyObject* kinds_py(const Playout& o, const Shape& shape) {
 // shape's blank dict (its keys in their order, no dict grown key by key), its values set
 static PyObject* playout_dict(const St& s, const Playout& o, Results& results, const Shape& shape, Py_ssize_t g) {
     PyObject* out = PyDict_Copy(shape.blank);
-    PyObject* values[8] = {shape.seed(g), results.made(s, shape.make),
+    PyObject* seed = shape.seed(g);
+    // (the game's number: its seed's object where they are equal, a run from seed 0)
+    bool same = shape.numbered && shape.ranged && shape.seed0 == 0 && shape.step == 1 && seed;
+    PyObject* values[8] = {seed, results.made(s, shape.make),
                            PyLong_FromLongLong((long long)o.moves), PyLong_FromLongLong((long long)s.turn),
                            o.first < 0 ? (Py_INCREF(Py_None), Py_None) : PyLong_FromLong(o.first),
                            kinds_py(o, shape), nullptr,
-                           shape.numbered ? PyLong_FromSsize_t(g) : nullptr};
+                           !shape.numbered ? nullptr : same ? (Py_INCREF(seed), seed) : PyLong_FromSsize_t(g)};
     for (int k = 0; k < 8; ++k) {
         if (k == 6 || (k == 7 && !shape.numbered)) continue;   // (error: None, as the blank has it)
         if (!values[k] || (out && PyDict_SetItem(out, shape.keys[k], values[k]) < 0)) Py_CLEAR(out);

@@ -844,13 +844,16 @@ static inline int cmp(const Str& a, const Str& b) {
     int c = a.compare(b);
     return c < 0 ? -1 : c > 0;
 }
+// (written where it is used: the options of a decision that are lists, a move of two
+// cells, are checked in order at every decision, a call each was a tenth of the time)
 template <class T>
-static int cmp(const List<T>& a, const List<T>& b) {
+__attribute__((always_inline)) static inline int cmp(const List<T>& a, const List<T>& b) {
     size_t n = a.size(), m = b.size();
     if (n != m) return n < m ? -1 : 1;
     if (n == 0) return (int)b.is_none() - (int)a.is_none();   // (none first)
+    const T *x = a.begin(), *y = b.begin();
     for (size_t i = 0; i < n; ++i) {
-        int c = cmp(a[i], b[i]);
+        int c = cmp(x[i], y[i]);
         if (c) return c;
     }
     return 0;

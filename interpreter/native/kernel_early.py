@@ -1,0 +1,179 @@
+"""A count compared with a number, stopped as soon as the comparison is decided
+(kernel.py, Gen._BinOp): ``count(x for x in xs if cond) == 3`` stops at the first
+element cond turns down once xs has only 3, ``count(...) > 0`` at the first it lets
+through. The loop keeps the elements let through so far and how many the rest could
+add, and gives its value once no further element can change it.
+
+Stopping early gives the count's value only where the elements it skips could change
+nothing else: their condition counts no work and no calls (``Facts.counts_any``: the
+budgets count the same), and cannot fail (``_Safe``: the reference would stop there
+with an error). A name from outside the loop that the condition needs to be some
+value (a player ``p`` of ``seat(p)``) is checked before the loop; where it is none the
+kernel leaves the move to Python (``nn`` bails), as it does for any error."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .kernel_types import Unsupported
+
+# the comparison of a count with k as "count within [a, b]", or not (count >= 0)
+_BIG = 1 << 62
+_FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_DEPTH = 8   # (rule functions looked into, one within another)
+
+
+def _interval(op: str, k: int) -> tuple[int, int, bool]:
+    """``count op k`` as (a, b, negated): the count within [a, b], or (negated) not."""
+    return {"==": (k, k, False), "!=": (k, k, True), ">": (k + 1, _BIG, False), ">=": (k, _BIG, False),
+            "<": (k, _BIG, True), "<=": (k + 1, _BIG, True)}[op]
+
+
+def _count(e) -> bool:
+    return e.node == "Aggregate" and e.func == "count"
+
+
+class _Safe:
+    """Whether an expression cannot fail, and the names from outside the loop it needs
+    to be some value (``pre``: their C++, each checked before the loop). ``env``: what
+    each name is known to be: ``"some"`` (never none: a board's cell of the loop, a
+    number of a range), ``("outer", cxx)`` (a name from outside the loop), anything else
+    a value that may be none; a name it does not hold is the program's (a variable,
+    ``active``), read as it is where the loop starts."""
+
+    def __init__(self, gen):
+        self.gen, self.pre = gen, []
+
+    def some(self, e, env: dict) -> bool:
+        """Whether ``e`` is a name that is never none (checked before the loop where it
+        comes from outside it)."""
+        if e.node == "IntLit":
+            return True
+        if e.node != "Var":
+            return False
+        if e.name not in env:   # (a name of the whole program: a variable, active...)
+            try:
+                self.pre.append(self.gen.expr(e, {}))
+            except Unsupported:
+                return False
+            return True
+        k = env[e.name]
+        if isinstance(k, tuple):
+            self.pre.append(k[1])
+            return True
+        return k == "some"
+
+    def of(self, e, env: dict, held: frozenset = frozenset(), depth: int = 0) -> bool:
+        n = e.node
+        if n in ("IntLit", "BoolLit", "NoneLit", "StrLit", "Var"):
+            return True
+        if n == "UnOp":
+            return e.op == "not" and self.of(e.operand, env, held, depth)
+        if n == "BinOp":
+            if e.op == "and":
+                left = e.left
+                holds = held | {left.args[0].name} if self._builtin(left, "occupied") \
+                    and left.args[0].node == "Var" else held
+                return self.of(left, env, held, depth) and self.of(e.right, env, holds, depth)
+            return e.op in ("or", "==", "!=") and self.of(e.left, env, held, depth) \
+                and self.of(e.right, env, held, depth)
+        if n == "Attr":
+            o = e.obj
+            if o.node == "Var":   # (a cell's attribute, of a cell that is one)
+                return self.gen.ty(o).tag == "cell" and self.some(o, env)
+            return self._builtin(o, "top") and len(o.args) == 1 and o.args[0].node == "Var" \
+                and o.args[0].name in held and self.some(o.args[0], env)
+        if n == "Call":
+            return self._call(e, env, held, depth)
+        return False
+
+    def _arg(self, a, env: dict):
+        """What a call's argument is known to be, for the parameter it binds."""
+        if a.node == "IntLit":
+            return "some"
+        if a.node != "Var":
+            return None
+        if a.name not in env:   # (a name of the whole program, read where the loop starts)
+            try:
+                return "outer", self.gen.expr(a, {})
+            except Unsupported:
+                return None
+        return env[a.name]
+
+    def _builtin(self, e, name: str) -> bool:
+        return e.node == "Call" and e.func == name and self.gen.c.calls_builtin(name)
+
+    def _call(self, e, env: dict, held: frozenset, depth: int) -> bool:
+        gen = self.gen
+        f = e.func
+        if gen.c.calls_builtin(f):
+            # (a zone's size, a player's seat: of something, never of none)
+            return f in ("occupied", "empty", "seat") and len(e.args) == 1 and self.some(e.args[0], env) \
+                and gen.ty(e.args[0]).tag in ("cell", "zone", "player")
+        fd = gen.c.functions.get(f)
+        if fd is None or f in gen.recursive or depth >= _DEPTH or len(fd.params) != len(e.args) \
+                or not all(self.of(a, env, held, depth) for a in e.args):
+            return False
+        inner = {p.name: self._arg(a, env) for p, a in zip(fd.params, e.args)}
+        inside = frozenset(p.name for p, a in zip(fd.params, e.args) if a.node == "Var" and a.name in held)
+        return self.of(fd.body, inner, inside, depth + 1)
+
+
+class EarlyCounts:
+    """Gen's counts compared with a number, stopped once decided (see the module)."""
+
+    if TYPE_CHECKING:
+        facts: Any
+        cells: Any
+
+        def fresh(self, base: str) -> str: ...
+        def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
+                  count: str | None = None, compact: tuple | None = None, truth: bool = False,
+                  size=None) -> str: ...
+
+    def early_count(self, e, sc: dict) -> str | None:
+        """The C++ of ``e``, a comparison, where it compares a count that may stop early
+        with a number written out; else None."""
+        op, agg, k = e.op, e.left, e.right
+        if not _count(agg) and _count(k):
+            op, agg, k = _FLIP[op], k, agg
+        if not _count(agg) or k.node != "IntLit" or k.value < 0 or op not in _FLIP:
+            return None
+        comp = agg.comp
+        if len(comp.clauses) != 1 or comp.cond is None or self.facts.counts_any(comp.cond):
+            return None
+        cl = comp.clauses[0]
+        table = self.facts.table_list(cl.iter)
+        ranged = cl.iter.node == "BinOp" and cl.iter.op == ".."
+        env: dict[str, Any] = {name: ("outer", code) for name, (code, _t) in sc.items() if name != cl.var}
+        env[cl.var] = "some" if ranged or (table is not None and table[0] in ("cells", "relation")) else None
+        # (a loop over a board's cells tests only the conjuncts its static part leaves:
+        # Gen.loops, kernel_cells.py)
+        walk = self.cells.walk(cl, comp.cond, sc) if table is not None and table[0] == "cells" else None
+        safe = _Safe(self)
+        if not all(safe.of(c, env) for c in (walk[1] if walk is not None else [comp.cond])):
+            return None
+        return self._stopping(comp, sc, _interval(op, k.value), safe.pre)
+
+    def _stopping(self, comp, sc: dict, within: tuple[int, int, bool], pre: list[str]) -> str | None:
+        """The count's loop, stopped once the count is known to be within [a, b] or not
+        (``within``: a, b and whether the comparison is that it is not), after the
+        checks of the names ``pre`` needs to be some value; None where the comparison
+        holds whatever the count (``>= 0``). Each element adds its truth to the count and
+        takes one from how many the rest could give (``u``, the loop's size first: not
+        known, it never comes under a), with no branch on it (random positions make it
+        unpredictable); the one branch is on the comparison being decided."""
+        a, b, neg = within
+        if a == 0 and b == _BIG:
+            return None
+        h, u, t = self.fresh("h"), self.fresh("u"), self.fresh("t")
+        yes, no = ("false", "true") if neg else ("true", "false")
+        out = ([f"{h} > {b}LL"] if b != _BIG else []) + ([f"{u} < {a}LL"] if a > 0 else [])
+        step = f"const bool {t} = (bool)({{}}); {h} += {t}; " + (f"{u} -= !{t}; " if a > 0 else "")
+        step += f"if ({' || '.join(out)}) return {no}; " if out else ""
+        step += f"if ({h} >= {a}LL) return {yes}; " if b == _BIG else ""
+        body = self.loops(comp, sc, lambda inner, test: step.replace("{}", test, 1), truth=True,
+                          size=(lambda n: f"{u} = (I)({n}); ") if a > 0 else None)
+        checks = "".join(f"(void)nn({x}); " for x in dict.fromkeys(pre))
+        last = f"{h} >= {a}LL" + (f" && {h} <= {b}LL" if b != _BIG else "")
+        return (f"([&]() __attribute__((always_inline)) -> bool {{ {checks}I {h} = 0{f', {u} = {_BIG}LL' if a > 0 else ''}; {body} "
+                f"return ({last}) != {'true' if neg else 'false'}; }}())")
