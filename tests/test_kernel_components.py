@@ -71,3 +71,16 @@ def test_a_condition_reading_another_zone_is_not_rechecked():
     assert not own("(s.z.size(x) > 0) && !eq(x, s.uG_ko)", "x")          # (a variable)
     assert not own("uF_is(s, x, uA_k)", "x")                            # (a call given the state)
     assert not own("s.z.loc[x] == 3", "x")
+
+
+def test_kept_liberties_are_found_by_the_first_point_of_their_group():
+    # each group's liberties in the entry of its first point (no two groups held at
+    # once share one, as they could share a slot of a table by the list's hash), a list
+    # of no cells or of other values by its hash after them; the games the same
+    # (the lockstep tests above and test_kernel_lasting.py)
+    source = kernel.Gen(kernel_go()).source()
+    body = source[source.index("static List<Id> uK_liberties(St& s, const List<Id>& uA_g) {"):]
+    body = body[:body.index("\n")]
+    assert "size_t i_ = uA_g.size() && (size_t)uA_g[0] < (size_t)NZ ? (size_t)uA_g[0] " \
+        ": (size_t)NZ + " in body
+    assert "[NZ + 256];" in source

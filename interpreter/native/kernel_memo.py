@@ -362,7 +362,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         the parameter points at the entry (``CELL``), a change of a zone makes unclean
         the entries the cells related to it point at, a cell pointed elsewhere its
         entry; a clean entry is read with nothing checked, another rechecked (its
-        filled cells taken out) and pointed at again, else made again. None where
+        filled cells taken out) and pointed at again, else made again. The entry is the
+        one of the list's first cell (a table of ``NZ`` entries, then 256 by the hash for
+        a list of none or of other values): by the hash, two groups held at once would
+        share an entry about as often as not, each made again at every turn. None where
         ``name``'s keep is no such list (``recheck``: the call of its ``filter_recheck``)."""
         hop = self.filter_hop(name) if recheck and keys and rec else None
         if hop is None:
@@ -371,7 +374,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         h, same, store = _by_keys(keys)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
                  f"{LASTING_FIELDS}bool clean = false; uint64_t lin = 0; }}")
-        table = self.tables.table(key, lambda t: f"static {entry} {t}[256];")
+        # (an entry per cell, picked by the list's first cell: the lists of cells kept at
+        # once, go's groups, have first cells of their own and are never each other's
+        # neighbour in the table; another list by its hash, in 256 more)
+        table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ + 256];")
         cell = self.tables.table(key + ("CELL",), lambda t: f"static int32_t {t}[NZ > 0 ? NZ : 1];",
                                  lambda t: f"for (int i_ = 0; i_ < NZ; ++i_) {t}[i_] = -1;")
         point = self.tables.table(key + ("POINT",), lambda t: (
@@ -381,7 +387,9 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         seal = (f"e.clean = true; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
-        return (f"{sig} {{ size_t i_ = (({h}) >> 13) & 255; auto& e = {table}[i_]; "
+        g = ident("A", hop[1])
+        return (f"{sig} {{ size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
+                f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; "
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
                 f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} "
