@@ -12,8 +12,9 @@ from .kernel_types import BOOL, INT, Unsupported
 RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
 RAY_MEMO_MAX = 1 << 16  # ...where there are at most this many (cells x steps)
 # at the head of a loop over a board's cells (a table made before any game, or a part of
-# one: kernel_cells.py): each is a cell, never none, which spares the test of each use
-CELL_ID = "if ({} < 0) __builtin_unreachable(); "
+# one: kernel_cells.py): each is a cell (a zone: under NZ), never none, which spares the
+# tests of each use (none, and a zone's range where a keep notes the zones read)
+CELL_ID = "if ((uint32_t){} >= (uint32_t)NZ) __builtin_unreachable(); "
 
 
 class BoardWalks:
