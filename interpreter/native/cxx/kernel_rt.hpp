@@ -575,13 +575,23 @@ struct Build {
     const T* data() const { return n <= SMALL ? small : big.data(); }
 };
 
-// The cells a walk found (kernel.py, Gen._connected), in a vector sized ahead (room(k)
+// The cells a walk found (kernel.py, Gen._connected), in a buffer sized ahead (room(k)
 // before k cells are looked at): each cell looked at written at the end, kept or not by
-// its condition's truth added to the length, with no branch on it.
+// its condition's truth added to the length, with no branch on it. The buffer is one of
+// a pool, one per walk in progress (a walk's condition may walk too), kept for the next
+// walk at its depth: a walk allocates its list alone (inline up to four cells), with no
+// buffer made and no zeros written before its cells.
 struct Walked {
-    Vec<Id> v;
+    static inline std::vector<Vec<Id>*> pool_;
+    static inline size_t depth_ = 0;
+    Vec<Id>& v;
     size_t n = 0;
-    Walked() : v(16) {}
+    static Vec<Id>& take() {
+        if (depth_ == pool_.size()) pool_.push_back(new Vec<Id>(64));
+        return *pool_[depth_++];
+    }
+    Walked() : v(take()) {}
+    ~Walked() { --depth_; }
     Walked(const Walked&) = delete;
     void room(size_t k) {
         if (n + k > v.size()) v.resize(2 * (n + k));
@@ -596,10 +606,7 @@ struct Walked {
     }
     size_t size() const { return n; }
     Id operator[](size_t i) const { return v[i]; }
-    List<Id> list() {
-        v.resize(n);
-        return List<Id>(std::move(v));
-    }
+    List<Id> list() const { return List<Id>::of_n(v.data(), n); }
 };
 
 // ------------------------------------------------------------------ the order of items
