@@ -59,6 +59,24 @@ def _hashed(a: str, listed: bool) -> str:
             f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
 
 
+def _slow_sig(sig: str) -> str:
+    """The signature ``sig`` of a keep's function renamed for its part out of line (the
+    part read in the caller: ``_inline``)."""
+    head, rest = sig.split("(", 1)
+    return f"__attribute__((noinline)) {head}_slow({rest}"
+
+
+def _slow(sig: str, args: str) -> str:
+    """The call of the part out of line of the keep's function of ``sig``."""
+    name = sig.split("(", 1)[0].split()[-1]
+    return f"{name}_slow(s{args})"
+
+
+def _inline(sig: str) -> str:
+    """The signature ``sig`` of a keep's function as the definition read in its callers."""
+    return sig.replace("static ", "static inline __attribute__((always_inline)) ", 1)
+
+
 def _by_keys(keys: list) -> tuple[str, str, str]:
     """The C++ of a keep's entry by its arguments (``kept_call``'s ``keys``): the hash
     that picks the entry, the test that it holds these arguments (`` && ...`` each) and
@@ -388,14 +406,18 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
         g = ident("A", hop[1])
-        return (f"{sig} {{ size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
-                f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; "
+        slot = (f"size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
+                f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; ")
+        # (an entry of this state, or clean, read in the caller: the rest a call of its own)
+        fast = (f"{_inline(sig)} {{ {slot}if ((e.epoch == EPOCH || (e.last && e.clean && e.lin == s.z.lin.id)){same}) "
+                f"{{ e.epoch = EPOCH; {hit} }} return {_slow(sig, args)}; }}")
+        return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
                 f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} "
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-                f"e.deps = deps_read(); e.last = true; {seal} return v_; }}")
+                f"e.deps = deps_read(); e.last = true; {seal} return v_; }}\n{fast}")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
         """A keep of a step that is seldom read (othello's lines of every empty cell,
@@ -445,7 +467,11 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
         hit = self._hit()
-        return (f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
+        # (a clean entry read in the caller: the rest a call of its own)
+        fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
+                f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean && e.lin == s.z.lin.id{same}) {hit} }} }} "
+                f"return {_slow(sig, args)}; }}")
+        return (f"{_slow_sig(sig)} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
                 f"if ({recheck}) {{ e.clean = true; e.lin = s.z.lin.id; "
                 f"for (Id x_ : e.v) if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); {hit} }} }} }} "
@@ -453,7 +479,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
                 f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
                 f"m_.clean = true; m_.lin = s.z.lin.id; "
-                f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}")
+                f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
 
     def component_call(self, name: str) -> str:
         """``uC_name``: a function that finds a component (``Facts.component``), where
