@@ -9,6 +9,7 @@ in one game, two games in turns and a copy."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
@@ -98,3 +99,14 @@ def test_a_kept_group_or_liberties_clean_is_read_in_the_caller():
         assert "e.clean && e.lin == s.z.lin.id" in body and "++KEPT_READS;" in body
         assert body.endswith(f"return {name}_slow({args}); }}")
         assert f"__attribute__((noinline)) static List<Id> {name}_slow(St& s" in source
+
+
+def test_a_group_checked_again_points_its_points_at_it_only_where_one_moved():
+    # (a point of a kept group pointed at another walk's entry marks the group moved;
+    # checked again by its points, a group none of whose points moved points none again)
+    source = kernel.Gen(kernel_go()).source()
+    at = source.index("__attribute__((noinline)) static List<Id> uC_stones_slow(St& s")
+    body = source[at:source.index("\n", at)]
+    assert re.search(r"if \(e\.moved\) \{ e\.moved = false; for \(Id x_ : e\.v\)", body)
+    assert "m_.moved = false;" in body
+    assert re.search(r"g_\.clean = false; g_\.moved = true;", source)

@@ -453,7 +453,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         changes)."""
         key = ("COMPONENT", name)
         same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
-        entry = (f"struct {{ uint32_t refs = 0; bool clean = false; uint64_t lin = 0; Id at = -1; "
+        entry = (f"struct {{ uint32_t refs = 0; bool clean = false; bool moved = false; uint64_t lin = 0; Id at = -1; "
                  f"{' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} {rt} v; I work; I calls; List<uint64_t> deps; }}")
         pool = self.tables.table(key + ("POOL",), lambda t: f"static {entry} {t}[NZ + 2]; static int32_t {t}_free[NZ + 2]; "
                                  f"static int32_t {t}_n = 0;",
@@ -462,7 +462,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                                  lambda t: f"for (int i_ = 0; i_ < NZ; ++i_) {t}[i_] = -1;")
         point = self.tables.table(key + ("POINT",), lambda t: (
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
-            f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; "
+            f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; g_.moved = true; "
             f"if (--g_.refs == 0) {{ g_.v = {rt}(); g_.deps = List<uint64_t>(); {pool}_free[{pool}_n++] = o_; }} }} }}"))
         self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
@@ -474,11 +474,12 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         return (f"{_slow_sig(sig)} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
                 f"if ({recheck}) {{ e.clean = true; e.lin = s.z.lin.id; "
-                f"for (Id x_ : e.v) if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); {hit} }} }} }} "
+                f"if (e.moved) {{ e.moved = false; for (Id x_ : e.v) if (x_ >= 0 && x_ < NZ) {point}(x_, r_); "
+                f"{point}(e.at, r_); }} {hit} }} }} }} "
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
                 f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
-                f"m_.clean = true; m_.lin = s.z.lin.id; "
+                f"m_.clean = true; m_.moved = false; m_.lin = s.z.lin.id; "
                 f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
 
     def component_call(self, name: str) -> str:
