@@ -1106,6 +1106,43 @@ static List<T> distinct(const List<T>& l) {
     }
     return List<T>(std::move(v));
 }
+// ids (cells, items...), more than a few: each marked as met, by generation, in a table
+// by id (the liberties of a group, made again as it grows: the same list as above, with
+// one look per element rather than one per element before it); none or ids beyond the
+// table's bound as above
+static inline List<Id> distinct(const List<Id>& l) {
+    size_t n = l.size();
+    if (n <= 8) return distinct<Id>(l);
+    const Id* d = l.begin();
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; ++i) top = std::max(top, (uint32_t)d[i]);
+    if (top >= (1u << 20)) return distinct<Id>(l);
+    static std::vector<uint32_t> met;
+    static uint32_t gen = 0;
+    if (met.size() <= top) met.resize((size_t)top + 1, 0);
+    if (++gen == 0) {
+        std::fill(met.begin(), met.end(), 0u);
+        gen = 1;
+    }
+    size_t i = 0;
+    for (; i < n; ++i) {   // (up to the first met before: none, and the list is itself)
+        uint32_t x = (uint32_t)d[i];
+        if (met[x] == gen) break;
+        met[x] = gen;
+    }
+    if (i == n) return l;
+    Vec<Id> v(n);
+    std::memcpy(v.data(), d, i * sizeof(Id));
+    size_t k = i;
+    for (++i; i < n; ++i) {   // (each written at the end, kept by whether it is new)
+        uint32_t x = (uint32_t)d[i];
+        v[k] = d[i];
+        k += met[x] != gen;
+        met[x] = gen;
+    }
+    v.resize(k);
+    return List<Id>(std::move(v));
+}
 template <class T>
 static List<List<T>> distinct(const List<List<T>>&) {
     bail();
