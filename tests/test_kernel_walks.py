@@ -90,7 +90,7 @@ def test_a_walk_and_the_zones_it_notes_take_no_branch_on_random_truths():
 
 # walks of more cells than a walk's first buffer holds (a region of up to 90 empty
 # cells), and walks inside a walk's condition (each a buffer of its own, the outer one's
-# cells kept while the inner ones run: cxx/kernel_rt.hpp, Walked)
+# cells kept while the inner ones run: cxx/kernel_walks.hpp, Walked)
 NESTED = """ruleset nested
 players 2..2
 kind Mark { seat: int }
@@ -131,7 +131,7 @@ def test_long_walks_and_walks_inside_a_walk_s_condition_are_python_s():
     work_counted_as_python(nested, 6, 1 << 16)
 
 
-# distinct of ids past a few (cxx/kernel_rt.hpp: met in a table by id, as go's liberties
+# distinct of ids past a few (cxx/kernel_walks.hpp: met in a table by id, as go's liberties
 # are made again): cells, items and none, with repeats anywhere or none, and a few
 DISTINCT = """ruleset distinct
 players 2..2

@@ -110,7 +110,7 @@ class BoardWalks:
         if closed:
             first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
         # (the cells beside each one found: each written at the end, its condition's
-        # truth added to the length, no branch on it: Walked, cxx/kernel_rt.hpp)
+        # truth added to the length, no branch on it: Walked, cxx/kernel_walks.hpp)
         return (f"([&]() -> List<Id> {{ Seen seen_(s); Walked found_; {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
                 f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ "
