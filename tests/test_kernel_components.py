@@ -9,6 +9,7 @@ in one game, two games in turns and a copy."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
@@ -71,3 +72,41 @@ def test_a_condition_reading_another_zone_is_not_rechecked():
     assert not own("(s.z.size(x) > 0) && !eq(x, s.uG_ko)", "x")          # (a variable)
     assert not own("uF_is(s, x, uA_k)", "x")                            # (a call given the state)
     assert not own("s.z.loc[x] == 3", "x")
+
+
+def test_kept_liberties_are_found_by_the_first_point_of_their_group():
+    # each group's liberties in the entry of its first point (no two groups held at
+    # once share one, as they could share a slot of a table by the list's hash), a list
+    # of no cells or of other values by its hash after them; the games the same
+    # (the lockstep tests above and test_kernel_lasting.py)
+    source = kernel.Gen(kernel_go()).source()
+    for head in ("static inline __attribute__((always_inline)) List<Id> uK_liberties(St& s, const List<Id>& uA_g) {",
+                 "__attribute__((noinline)) static List<Id> uK_liberties_slow(St& s, const List<Id>& uA_g) {"):
+        body = source[source.index(head):]
+        body = body[:body.index("\n")]
+        assert "size_t i_ = uA_g.size() && (size_t)uA_g[0] < (size_t)NZ ? (size_t)uA_g[0] " \
+            ": (size_t)NZ + " in body
+    assert "[NZ + 256];" in source
+
+
+def test_a_kept_group_or_liberties_clean_is_read_in_the_caller():
+    # (the entry's tests and its read in the caller, inlined; the rest, rechecks and
+    # walks, a call of its own: the same values, work and calls counted either way)
+    source = kernel.Gen(kernel_go()).source()
+    for name, args in (("uC_stones", "s, uA_c, uA_k"), ("uK_liberties", "s, uA_g")):
+        at = source.index(f"static inline __attribute__((always_inline)) List<Id> {name}(St& s")
+        body = source[at:source.index("\n", at)]
+        assert "e.clean && e.lin == s.z.lin.id" in body and "++KEPT_READS;" in body
+        assert body.endswith(f"return {name}_slow({args}); }}")
+        assert f"__attribute__((noinline)) static List<Id> {name}_slow(St& s" in source
+
+
+def test_a_group_checked_again_points_its_points_at_it_only_where_one_moved():
+    # (a point of a kept group pointed at another walk's entry marks the group moved;
+    # checked again by its points, a group none of whose points moved points none again)
+    source = kernel.Gen(kernel_go()).source()
+    at = source.index("__attribute__((noinline)) static List<Id> uC_stones_slow(St& s")
+    body = source[at:source.index("\n", at)]
+    assert re.search(r"if \(e\.moved\) \{ e\.moved = false; for \(Id x_ : e\.v\)", body)
+    assert "m_.moved = false;" in body
+    assert re.search(r"g_\.clean = false; g_\.moved = true;", source)

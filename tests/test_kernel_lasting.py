@@ -172,3 +172,18 @@ def test_only_functions_that_read_zones_alone_have_keeps_that_last():
     assert kernel_lasting.recorded("(s.z.size(uA_c) > 0) && !eq(uA_c, s.uG_ko)") is None
     assert kernel_lasting.recorded("zin(s, uA_i, uA_z)") is None
     assert kernel_lasting.recorded("s.z.loc[uA_i] == uA_z") is None
+
+
+def test_a_zone_tested_on_the_left_of_and_is_read_on_its_right_without_a_note():
+    once = kernel_lasting.noted_once
+    # (the left, always evaluated first, noted it: a second note is written past the end)
+    assert once("((RZ.size(x) > 0) && (eq(T0[nn(RZ.top(x))], k)))") == \
+        "((RZ.size(x) > 0) && (eq(T0[nn(RZ.s.z.top(x))], k)))"
+    assert once("(RZ.size(y) == 0) && (RZ.top(z) + RZ.items(y)) + RZ.top(y)") == \
+        "(RZ.size(y) == 0) && (RZ.top(z) + RZ.s.z.items(y)) + RZ.top(y)"   # (another zone; past the right)
+    assert once("(a || RZ.size(x) > 0) && (RZ.top(x))") == "(a || RZ.size(x) > 0) && (RZ.top(x))"   # (maybe unread)
+    assert once("(RZ.size(x) > 0) || (RZ.top(x))") == "(RZ.size(x) > 0) || (RZ.top(x))"
+    source = kernel.Gen(kernel_go()).source()
+    at = source.index("static List<Id> uR_stones(St& s, Id uA_c, Id uA_k) {")
+    walk = source[at:source.index("\n", at)]
+    assert "RZ.s.z.top(" in walk and "RZ.top(" not in walk and "RZ.size(" in walk

@@ -100,7 +100,8 @@ def built(native: bool):
 def test_lists_pushed_one_by_one_start_on_the_stack_and_cells_are_never_none():
     source = kernel.Gen(built(False)).source()
     assert "Build<Id> uV" in source and "Build<I> uV" in source
-    assert re.search(r"for \(const Id& (uV\d+_c) : uV\d+_xs\) \{ if \(\1 < 0\) __builtin_unreachable\(\);", source)
+    assert re.search(r"for \(const Id& (uV\d+_c) : uV\d+_xs\) \{ if \(\(uint32_t\)\1 >= \(uint32_t\)NZ\) "
+                     r"__builtin_unreachable\(\);", source)
 
 
 def test_a_filter_of_a_loop_s_own_elements_pushes_them_with_no_branch_on_its_condition():

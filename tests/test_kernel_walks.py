@@ -13,6 +13,10 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_playouts_as_python, work_counted_as_python
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import compile_sources
 from meeple.interpreter.native import kernel
 from test_go_rules import legal
 from test_kernel_lasting import both, kernel_go, same, step_both
@@ -82,3 +86,87 @@ def test_a_walk_and_the_zones_it_notes_take_no_branch_on_random_truths():
     # each zone read written with its stamp, the cursor moved by whether it is new)
     assert re.search(r"if \(seen_\.add\(uV\d+_x\)\) found_\.push_if\(uV\d+_x, \(bool\)\(", source)
     assert "Walked found_;" in source and "out += 2 * new_;" in source
+
+
+# walks of more cells than a walk's first buffer holds (a region of up to 90 empty
+# cells), and walks inside a walk's condition (each a buffer of its own, the outer one's
+# cells kept while the inner ones run: cxx/kernel_walks.hpp, Walked)
+NESTED = """ruleset nested
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 9, cols: 10) holds Mark
+zone supply: Mark
+deck marks into supply { 20 of Mark(seat: s) for s in 1..2 }
+relation adjacent(a: b, c: b) = abs(a.row - c.row) + abs(a.col - c.col) == 1
+var seen: int = 0
+function region(c: b): list of b = connected(x for x in adjacent(c) if empty(x))
+function mine(c: b, s: int): list of b = connected(x for x in adjacent(c) if occupied(x) and top(x).seat == s)
+function open(c: b): list of b =
+  connected(x for x in adjacent(c) if empty(x) and size(connected(y for y in adjacent(x) if occupied(y)
+    or (y.row + y.col) % 4 == 0)) < 3)
+turn {
+  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  let corner = cell(b, row: 1, col: 1)
+  seen = seen + size(mine(x, seat(active))) * 1000 + size(region(corner)) * 10 + size(open(corner))
+    + sum(c.row * c.col for c in open(corner))
+}
+end when size(supply) == 0
+score(p) = seen % 997 + seat(p)
+"""
+
+
+def nested(native: bool, budgets=None):
+    src = SourceSet(base=parse(NESTED, "nested.meeple"), sources={"nested.meeple": NESTED})
+    rules = compile_sources(src, budgets=budgets)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+def test_long_walks_and_walks_inside_a_walk_s_condition_are_python_s():
+    source = kernel.Gen(nested(False)).source()
+    assert source.count("Walked found_;") >= 4
+    kernel_playouts_as_python(nested(True), nested(False), 6, seed=5)
+    work_counted_as_python(nested, 6, 1 << 16)
+
+
+# distinct of ids past a few (cxx/kernel_walks.hpp: met in a table by id, as go's liberties
+# are made again): cells, items and none, with repeats anywhere or none, and a few
+DISTINCT = """ruleset distinct
+players 2..2
+kind Mark { seat: int }
+board b: grid(rows: 4, cols: 5) holds Mark
+zone supply: Mark
+deck marks into supply { 9 of Mark(seat: s) for s in 1..2 }
+relation adjacent(a: b, c: b) = abs(a.row - c.row) + abs(a.col - c.col) == 1
+var seen: int = 0
+function near(g: list of b): list of b = distinct([n for c in g for n in adjacent(c) if empty(n)])
+function taken(): list of b = [c for c in cells(b) if occupied(c)]
+turn {
+  choose x from [c for c in cells(b) if empty(c)] as "mark"
+  move first(m for m in items(supply) if m.seat == seat(active)) to x
+  let g = taken()
+  let l = near(g)
+  let more = distinct(g + g + [x] + l)
+  let ms = distinct([top(c) for c in g + g])
+  let some = distinct([cell(b, row: c.row, col: 5 - c.col + 1) for c in g] + [none, none] + [x for k in 1..9])
+  seen = seen + size(l) * 7 + size(more) * 3 + size(ms) + size(some) * 11 + sum(c.row * c.col for c in l)
+    + sum(k * (c.row + c.col) for k in 1..size(more) for c in [more[k - 1]])
+}
+end when size(supply) == 0
+score(p) = seen % 1009 + seat(p)
+"""
+
+
+def distinct_rules(native: bool, budgets=None):
+    src = SourceSet(base=parse(DISTINCT, "distinct.meeple"), sources={"distinct.meeple": DISTINCT})
+    rules = compile_sources(src, budgets=budgets)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(2)
+
+
+def test_distinct_ids_past_a_few_are_python_s():
+    kernel_playouts_as_python(distinct_rules(True), distinct_rules(False), 8, seed=2)
+    work_counted_as_python(distinct_rules, 8, 1 << 14)

@@ -164,4 +164,28 @@ def recorded(body: str) -> str | None:
     for m in _STATE.finditer(out):
         if _GIVEN.search(out[max(0, m.start() - 20):m.start()]) is None or out[m.end():m.end() + 1] not in ",)":
             return None
-    return out
+    return noted_once(out)
+
+
+# a test of a zone's read alone, the left of an ``&&`` (``(RZ.size(x) > 0) && (...)``)
+_TESTED = re.compile(r"\(RZ\.(?:size|top|bottom)\((\w+)\) (?:>|<|==|!=|>=|<=) \w+\) && \(")
+
+
+def noted_once(body: str) -> str:
+    """``body`` with the reads of a zone on the right of an ``&&`` whose left is a test
+    of a read of that zone alone (``(RZ.size(x) > 0) && (eq(T0[nn(RZ.top(x))], k))``,
+    go's stones) made without noting it: the left, always evaluated first, noted it
+    (a zone noted again in an evaluation is written past the list's end, unread)."""
+    out, at = [], 0
+    for m in _TESTED.finditer(body):
+        if m.start() < at:
+            continue
+        end, depth = m.end(), 1
+        while end < len(body) and depth:
+            depth += {"(": 1, ")": -1}.get(body[end], 0)
+            end += 1
+        right = re.sub(rf"\bRZ\.(size|top|bottom|items|topn)\({m.group(1)}\)",
+                       rf"RZ.s.z.\1({m.group(1)})", body[m.end():end])
+        out.append(body[at:m.end()] + right)
+        at = end
+    return "".join(out) + body[at:]

@@ -59,6 +59,24 @@ def _hashed(a: str, listed: bool) -> str:
             f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
 
 
+def _slow_sig(sig: str) -> str:
+    """The signature ``sig`` of a keep's function renamed for its part out of line (the
+    part read in the caller: ``_inline``)."""
+    head, rest = sig.split("(", 1)
+    return f"__attribute__((noinline)) {head}_slow({rest}"
+
+
+def _slow(sig: str, args: str) -> str:
+    """The call of the part out of line of the keep's function of ``sig``."""
+    name = sig.split("(", 1)[0].split()[-1]
+    return f"{name}_slow(s{args})"
+
+
+def _inline(sig: str) -> str:
+    """The signature ``sig`` of a keep's function as the definition read in its callers."""
+    return sig.replace("static ", "static inline __attribute__((always_inline)) ", 1)
+
+
 def _by_keys(keys: list) -> tuple[str, str, str]:
     """The C++ of a keep's entry by its arguments (``kept_call``'s ``keys``): the hash
     that picks the entry, the test that it holds these arguments (`` && ...`` each) and
@@ -362,7 +380,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         the parameter points at the entry (``CELL``), a change of a zone makes unclean
         the entries the cells related to it point at, a cell pointed elsewhere its
         entry; a clean entry is read with nothing checked, another rechecked (its
-        filled cells taken out) and pointed at again, else made again. None where
+        filled cells taken out) and pointed at again, else made again. The entry is the
+        one of the list's first cell (a table of ``NZ`` entries, then 256 by the hash for
+        a list of none or of other values): by the hash, two groups held at once would
+        share an entry about as often as not, each made again at every turn. None where
         ``name``'s keep is no such list (``recheck``: the call of its ``filter_recheck``)."""
         hop = self.filter_hop(name) if recheck and keys and rec else None
         if hop is None:
@@ -371,7 +392,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         h, same, store = _by_keys(keys)
         entry = (f"struct {{ uint64_t epoch = 0; {' '.join(k[0] for k in keys)} {rt} v; I work; I calls; "
                  f"{LASTING_FIELDS}bool clean = false; uint64_t lin = 0; }}")
-        table = self.tables.table(key, lambda t: f"static {entry} {t}[256];")
+        # (an entry per cell, picked by the list's first cell: the lists of cells kept at
+        # once, go's groups, have first cells of their own and are never each other's
+        # neighbour in the table; another list by its hash, in 256 more)
+        table = self.tables.table(key, lambda t: f"static {entry} {t}[NZ + 256];")
         cell = self.tables.table(key + ("CELL",), lambda t: f"static int32_t {t}[NZ > 0 ? NZ : 1];",
                                  lambda t: f"for (int i_ = 0; i_ < NZ; ++i_) {t}[i_] = -1;")
         point = self.tables.table(key + ("POINT",), lambda t: (
@@ -381,13 +405,19 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         seal = (f"e.clean = true; e.lin = s.z.lin.id; for (Id x_ : {ident('A', hop[1])}) "
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
-        return (f"{sig} {{ size_t i_ = (({h}) >> 13) & 255; auto& e = {table}[i_]; "
+        g = ident("A", hop[1])
+        slot = (f"size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
+                f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; ")
+        # (an entry of this state, or clean, read in the caller: the rest a call of its own)
+        fast = (f"{_inline(sig)} {{ {slot}if ((e.epoch == EPOCH || (e.last && e.clean && e.lin == s.z.lin.id)){same}) "
+                f"{{ e.epoch = EPOCH; {hit} }} return {_slow(sig, args)}; }}")
+        return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
                 f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} "
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
-                f"e.deps = deps_read(); e.last = true; {seal} return v_; }}")
+                f"e.deps = deps_read(); e.last = true; {seal} return v_; }}\n{fast}")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
         """A keep of a step that is seldom read (othello's lines of every empty cell,
@@ -423,7 +453,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         changes)."""
         key = ("COMPONENT", name)
         same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
-        entry = (f"struct {{ uint32_t refs = 0; bool clean = false; uint64_t lin = 0; Id at = -1; "
+        entry = (f"struct {{ uint32_t refs = 0; bool clean = false; bool moved = false; uint64_t lin = 0; Id at = -1; "
                  f"{' '.join(f'{self.ct(t)} {q};' for q, _, t in others)} {rt} v; I work; I calls; List<uint64_t> deps; }}")
         pool = self.tables.table(key + ("POOL",), lambda t: f"static {entry} {t}[NZ + 2]; static int32_t {t}_free[NZ + 2]; "
                                  f"static int32_t {t}_n = 0;",
@@ -432,20 +462,25 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                                  lambda t: f"for (int i_ = 0; i_ < NZ; ++i_) {t}[i_] = -1;")
         point = self.tables.table(key + ("POINT",), lambda t: (
             f"static inline void {t}(Id x_, int32_t r_) {{ int32_t o_ = {cell}[x_]; if (o_ == r_) return; "
-            f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; "
+            f"{cell}[x_] = r_; ++{pool}[r_].refs; if (o_ >= 0) {{ auto& g_ = {pool}[o_]; g_.clean = false; g_.moved = true; "
             f"if (--g_.refs == 0) {{ g_.v = {rt}(); g_.deps = List<uint64_t>(); {pool}_free[{pool}_n++] = o_; }} }} }}"))
         self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
         hit = self._hit()
-        return (f"{sig} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
+        # (a clean entry read in the caller: the rest a call of its own)
+        fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
+                f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean && e.lin == s.z.lin.id{same}) {hit} }} }} "
+                f"return {_slow(sig, args)}; }}")
+        return (f"{_slow_sig(sig)} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
                 f"if ({recheck}) {{ e.clean = true; e.lin = s.z.lin.id; "
-                f"for (Id x_ : e.v) if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); {hit} }} }} }} "
+                f"if (e.moved) {{ e.moved = false; for (Id x_ : e.v) if (x_ >= 0 && x_ < NZ) {point}(x_, r_); "
+                f"{point}(e.at, r_); }} {hit} }} }} }} "
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
                 f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
-                f"m_.clean = true; m_.lin = s.z.lin.id; "
-                f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}")
+                f"m_.clean = true; m_.moved = false; m_.lin = s.z.lin.id; "
+                f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
 
     def component_call(self, name: str) -> str:
         """``uC_name``: a function that finds a component (``Facts.component``), where

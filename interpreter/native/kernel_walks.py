@@ -12,8 +12,9 @@ from .kernel_types import BOOL, INT, Unsupported
 RAY_STEP = 2           # rays of steps up to this each way are made once and shared...
 RAY_MEMO_MAX = 1 << 16  # ...where there are at most this many (cells x steps)
 # at the head of a loop over a board's cells (a table made before any game, or a part of
-# one: kernel_cells.py): each is a cell, never none, which spares the test of each use
-CELL_ID = "if ({} < 0) __builtin_unreachable(); "
+# one: kernel_cells.py): each is a cell (a zone: under NZ), never none, which spares the
+# tests of each use (none, and a zone's range where a keep notes the zones read)
+CELL_ID = "if ((uint32_t){} >= (uint32_t)NZ) __builtin_unreachable(); "
 
 
 class BoardWalks:
@@ -109,7 +110,7 @@ class BoardWalks:
         if closed:
             first = "Id st1_ = NONE_ID; List<Id> closed_; " + first
         # (the cells beside each one found: each written at the end, its condition's
-        # truth added to the length, no branch on it: Walked, cxx/kernel_rt.hpp)
+        # truth added to the length, no branch on it: Walked, cxx/kernel_walks.hpp)
         return (f"([&]() -> List<Id> {{ Seen seen_(s); Walked found_; {first}"
                 f"for (size_t k_ = 0; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {near}; "
                 f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ "

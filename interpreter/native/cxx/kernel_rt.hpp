@@ -721,33 +721,6 @@ struct Build {
     const T* data() const { return n <= SMALL ? small : big.data(); }
 };
 
-// The cells a walk found (kernel.py, Gen._connected), in a vector sized ahead (room(k)
-// before k cells are looked at): each cell looked at written at the end, kept or not by
-// its condition's truth added to the length, with no branch on it.
-struct Walked {
-    Vec<Id> v;
-    size_t n = 0;
-    Walked() : v(16) {}
-    Walked(const Walked&) = delete;
-    void room(size_t k) {
-        if (n + k > v.size()) v.resize(2 * (n + k));
-    }
-    void push_back(Id x) {
-        room(1);
-        v[n++] = x;
-    }
-    void push_if(Id x, bool c) {
-        v[n] = x;
-        n += c;
-    }
-    size_t size() const { return n; }
-    Id operator[](size_t i) const { return v[i]; }
-    List<Id> list() {
-        v.resize(n);
-        return List<Id>(std::move(v));
-    }
-};
-
 // ------------------------------------------------------------------ the order of items
 // The key of an item for a seat (kernel_state.hpp, item_key, writes it): one it sees (or
 // none) by its id, one it may not know after those, by its zone and its place there.

@@ -1,0 +1,79 @@
+// Walks over a board in a kernel (interpreter/native/kernel_walks.py: connected's cells
+// found) and the lists of cells they make (go's groups and their liberties). Part of the
+// runtime every kernel starts with (after cxx/kernel_rt.hpp, precompiled with it:
+// interpreter/native/kernel_types.runtime_cxx).
+namespace mk {
+
+// The cells a walk found (kernel.py, Gen._connected), in a buffer sized ahead (room(k)
+// before k cells are looked at): each cell looked at written at the end, kept or not by
+// its condition's truth added to the length, with no branch on it. The buffer is one of
+// a pool, one per walk in progress (a walk's condition may walk too), kept for the next
+// walk at its depth: a walk allocates its list alone (inline up to four cells), with no
+// buffer made and no zeros written before its cells.
+struct Walked {
+    static inline std::vector<Vec<Id>*> pool_;
+    static inline size_t depth_ = 0;
+    Vec<Id>& v;
+    size_t n = 0;
+    static Vec<Id>& take() {
+        if (depth_ == pool_.size()) pool_.push_back(new Vec<Id>(64));
+        return *pool_[depth_++];
+    }
+    Walked() : v(take()) {}
+    ~Walked() { --depth_; }
+    Walked(const Walked&) = delete;
+    void room(size_t k) {
+        if (n + k > v.size()) v.resize(2 * (n + k));
+    }
+    void push_back(Id x) {
+        room(1);
+        v[n++] = x;
+    }
+    void push_if(Id x, bool c) {
+        v[n] = x;
+        n += c;
+    }
+    size_t size() const { return n; }
+    Id operator[](size_t i) const { return v[i]; }
+    List<Id> list() const { return List<Id>::of_n(v.data(), n); }
+};
+
+// distinct() of ids (cells, items...), more than a few: each marked as met, by
+// generation, in a table by id (the liberties of a group, made again as it grows: the
+// same list as cxx/kernel_rt.hpp's distinct, with one look per element rather than one
+// per element before it); none or ids beyond the table's bound by that one
+static inline List<Id> distinct(const List<Id>& l) {
+    size_t n = l.size();
+    if (n <= 8) return distinct<Id>(l);
+    const Id* d = l.begin();
+    uint32_t top = 0;
+    for (size_t i = 0; i < n; ++i) top = std::max(top, (uint32_t)d[i]);
+    if (top >= (1u << 20)) return distinct<Id>(l);
+    static std::vector<uint32_t> met;
+    static uint32_t gen = 0;
+    if (met.size() <= top) met.resize((size_t)top + 1, 0);
+    if (++gen == 0) {
+        std::fill(met.begin(), met.end(), 0u);
+        gen = 1;
+    }
+    size_t i = 0;
+    for (; i < n; ++i) {   // (up to the first met before: none, and the list is itself)
+        uint32_t x = (uint32_t)d[i];
+        if (met[x] == gen) break;
+        met[x] = gen;
+    }
+    if (i == n) return l;
+    Vec<Id> v(n);
+    std::memcpy(v.data(), d, i * sizeof(Id));
+    size_t k = i;
+    for (++i; i < n; ++i) {   // (each written at the end, kept by whether it is new)
+        uint32_t x = (uint32_t)d[i];
+        v[k] = d[i];
+        k += met[x] != gen;
+        met[x] = gen;
+    }
+    v.resize(k);
+    return List<Id>(std::move(v));
+}
+
+}  // namespace mk
