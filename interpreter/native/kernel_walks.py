@@ -66,8 +66,12 @@ class BoardWalks:
         lengths (0 to its length, each ``prefix``'s), nullptr where the ray is not
         kept (``_ray_memo``), and of the ray itself; None where its rays are never."""
         fn = self._ray_fn(e)
-        if ("RAY_PRE", fn) not in self.tables.made:
+        pres = self._ray_pres()
+        if fn not in pres:
             return None
+        if pres[fn]:   # (written into the kernel where until first walks the ray)
+            self.tables.statics.append(pres[fn])
+            pres[fn] = ""
         names = [self.fresh("a")] + [self.fresh("d") for _ in e.steps]
         binds = f"const Id {names[0]} = {self.expr(e.start, sc)}; " + "".join(
             f"const I {d} = nn({self.expr(a.value, sc, INT)}); " for d, a in zip(names[1:], e.steps))
@@ -91,8 +95,15 @@ class BoardWalks:
         # (the tables made when the module loads: no guard at each call; the ray read
         # from its table in the caller, only one not yet made made by a call)
         # ``fn_pre``: the ray and its prefixes, each a list kept for good, made the first
-        # time until walks the ray (``ray_prefixes``): a prefix read where one was made
-        self.tables.made["RAY_PRE", fn] = f"{fn}_pre"
+        # time until walks the ray (``ray_prefixes``, which writes it where until does)
+        self._ray_pres()[fn] = (
+            f"static const List<Id>** const {fn}_pres = new const List<Id>*[{size}](); "
+            f"__attribute__((noinline)) static const List<Id>* {fn}_pre_new(Id a{params}, size_t k_) {{ "
+            f"const List<Id> r_ = {fn}(a{args}); List<Id>* p_ = new List<Id>[r_.size() + 2]; p_[0] = r_; "
+            f"for (size_t i_ = 0; i_ <= r_.size(); ++i_) p_[i_ + 1] = r_.prefix(i_); return {fn}_pres[k_] = p_; }} "
+            f"static inline const List<Id>* {fn}_pre(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
+            f"return nullptr; size_t k_ = {index}; const List<Id>* p_ = {fn}_pres[k_]; "
+            f"return p_ ? p_ : {fn}_pre_new(a{args}, k_); }}")
         return (f"static List<Id>* const {fn}_made = new List<Id>[{size}]; "
                 f"static uint8_t* const {fn}_known = new uint8_t[{size}](); "
                 f"__attribute__((noinline)) static List<Id> {fn}_new(Id a{params}) {{ "
@@ -100,14 +111,12 @@ class BoardWalks:
                 f"{fn}_made[k_] = {fn}_(a{args}); {fn}_known[k_] = 1; return {fn}_made[k_]; }} "
                 f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
                 f"return {fn}_new(a{args}); size_t k_ = {index}; "
-                f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }} "
-                f"static const List<Id>** const {fn}_pres = new const List<Id>*[{size}](); "
-                f"__attribute__((noinline)) static const List<Id>* {fn}_pre_new(Id a{params}, size_t k_) {{ "
-                f"const List<Id> r_ = {fn}(a{args}); List<Id>* p_ = new List<Id>[r_.size() + 2]; p_[0] = r_; "
-                f"for (size_t i_ = 0; i_ <= r_.size(); ++i_) p_[i_ + 1] = r_.prefix(i_); return {fn}_pres[k_] = p_; }} "
-                f"static inline const List<Id>* {fn}_pre(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
-                f"return nullptr; size_t k_ = {index}; const List<Id>* p_ = {fn}_pres[k_]; "
-                f"return p_ ? p_ : {fn}_pre_new(a{args}, k_); }}")
+                f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }}")
+
+    def _ray_pres(self) -> dict[str, str]:
+        """The kept rays' functions whose prefixes may be kept, each with the C++ of its
+        prefixes' keep, "" once written into the kernel (``ray_prefixes``)."""
+        return self.__dict__.setdefault("ray_pres", {})
 
     def _connected(self, e, sc):
         """``connected(x for x in REL(start) if cond)``: helpers._connected."""
