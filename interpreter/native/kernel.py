@@ -663,11 +663,17 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
         inner[cl.var] = (var, t.arg)
         el = self.ct(t.arg)
         cond = self.expr(comp.cond, inner, BOOL)
+        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
+        # (in line, where the function that holds it keeps the state and arguments in registers)
+        head = f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ "
+        pre = self.ray_prefixes(cl.iter, sc) if cl.iter.node == "Ray" else None
+        if pre is not None:   # (a ray kept: its prefixes kept with it, one read, no list made)
+            p, own = self.fresh("pre"), self.fresh("own")
+            return (f"{head}{pre[0]}const List<Id>* {p} = {pre[1]}; List<Id> {own}; if (!{p}) {own} = {pre[2]}; "
+                    f"const List<Id>& {xs} = {p} ? {p}[0] : {own}; {walk}"
+                    f"return {p} ? {p}[{n} + 1] : {xs}.prefix({n}); }}())")
         # (its value is a prefix of xs: xs itself where the walk ends, no list built)
-        return (f"([&]() -> {self.ct(t)} {{ const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; "
-                f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; "
-                f"if ({cond}) break; }} W(s, {n}); "
-                f"return {xs}.prefix({n}); }}())")
+        return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}return {xs}.prefix({n}); }}())"
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):

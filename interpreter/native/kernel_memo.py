@@ -362,8 +362,14 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                  f"{LASTING_FIELDS if rec else ''}}}")
         table = self.tables.table(("KEPT", name), lambda t: f"static {entry} {t}[{256 if keys else 1}];")
         bypass, counted, tally = self._bypass(name, fn, args) if keys and not rec else ("", "", "")
+        if bypass:   # (the keep's own body apart, the test of the pass-by in line at each call)
+            self.protos[-1] = f"static inline __attribute__((always_inline)) {sig[len('static '):]};"
+            self.fns.append(f"{sig.replace(ident('K', name), ident('KB', name), 1)};")
+            self.fns.append(f"{sig} {{ {bypass}return {ident('KB', name)}(s{args}); }}")
+            sig = sig.replace(ident("K", name), ident("KB", name), 1)
+            sig = f"__attribute__((noinline)) {sig}"
         self.fns.append(
-            f"{sig} {{ {bypass}auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
+            f"{sig} {{ auto& e = {table}[{f'(({h}) >> 13) & 255' if keys else '0'}]; "
             f"{self._read(same, 'e.epoch = EPOCH;' if rec else '', self.notes(name), recheck, counted)} {tally}"
             f"I w0_ = s.work, c0_ = s.calls; "
             f"{rt} v_ = {rec or fn}(s{args}); "
@@ -424,14 +430,18 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         each asked once in a step) is passed by for a while: the C++ that calls the
         function itself while ``skip`` lasts, that counts a read found, and that, after
         each 512 entries made, passes the keep by for the next 4096 calls where fewer
-        than 32 reads found theirs. The same values, work and calls either way (an
-        entry is of one state; a call made again counts what it counts)."""
-        rate = self.tables.table(("KEEP_RATE", name),
-                                 lambda t: f"static struct {{ uint32_t made = 0, found = 0, skip = 0; }} {t};")
-        return (f"if ({rate}.skip) {{ --{rate}.skip; return {fn}(s{args}); }} ",
+        than 32 reads found theirs, twice as many (up to 32,768) after each such 512 in
+        a row (``idle``). The pass-by is tested where the function is called (``uK_name``
+        in line: the function itself called there, its keep ``uKB_name`` apart), so that a
+        keep passed by costs the call a test. The same values, work and calls either way
+        (an entry is of one state; a call made again counts what it counts)."""
+        rate = self.tables.table(("KEEP_RATE", name), lambda t: (
+            f"static struct {{ uint32_t made = 0, found = 0, skip = 0, idle = 0; }} {t};"))
+        return (f"if (__builtin_expect({rate}.skip != 0, 1)) {{ --{rate}.skip; return {fn}(s{args}); }} ",
                 f"++{rate}.found; ",
-                f"if (++{rate}.made == 512) {{ if ({rate}.found < 32) {rate}.skip = 4096; "
-                f"{rate}.made = {rate}.found = 0; }} ")
+                f"if (++{rate}.made == 512) {{ if ({rate}.found < 32) {{ "
+                f"{rate}.skip = 4096u << ({rate}.idle < 3 ? {rate}.idle : 3); ++{rate}.idle; }} "
+                f"else {rate}.idle = 0; {rate}.made = {rate}.found = 0; }} ")
 
     def _walks(self, name: str, sig: str, fn: str, rec: str, start: str, args: str, others: list, rt: str,
                recheck: str) -> str:

@@ -32,6 +32,13 @@ class BoardWalks:
         def fresh(self, base: str) -> str: ...
 
     def _Ray(self, e, sc):
+        fn = self._ray_fn(e)
+        # (a step none fails in Python unless every step is none or 0: the kernel stops)
+        steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
+        return f"{fn}({self.expr(e.start, sc)}{steps})"
+
+    def _ray_fn(self, e) -> str:
+        """The C++ function of the rays of ``e``'s board along its coordinates (made once)."""
         board = self.ty(e.start).arg
         keys = tuple(a.name for a in e.steps)
         at = self.tables.cell_at(board, keys)
@@ -51,9 +58,26 @@ class BoardWalks:
                 f"return List<Id>(); Vec<Id> out; out.reserve(8); {start} for (;;) {{ {step} Id z = {at}({call}); if (z < 0) break; "
                 f"out.push_back(z); }} return List<Id>(std::move(out)); }}")
             self.tables.statics.append(self._ray_memo(fn, len(keys)))
-        # (a step none fails in Python unless every step is none or 0: the kernel stops)
-        steps = "".join(f", nn({self.expr(a.value, sc, INT)})" for a in e.steps)
-        return f"{fn}({self.expr(e.start, sc)}{steps})"
+        return fn
+
+    def ray_prefixes(self, e, sc) -> tuple[str, str, str] | None:
+        """The prefixes of the ray ``e`` (``until``'s values over it, kernel.py
+        ``_until``): the C++ that binds its start and steps once, then of a pointer to
+        the ray's lists kept for good, the whole ray first, then its prefixes by their
+        lengths (0 to its length, each ``prefix``'s), nullptr where the ray is not
+        kept (``_ray_memo``), and of the ray itself; None where its rays are never."""
+        fn = self._ray_fn(e)
+        pres = self._ray_pres()
+        if fn not in pres:
+            return None
+        if pres[fn]:   # (written into the kernel where until first walks the ray)
+            self.tables.statics.append(pres[fn])
+            pres[fn] = ""
+        names = [self.fresh("a")] + [self.fresh("d") for _ in e.steps]
+        binds = f"const Id {names[0]} = {self.expr(e.start, sc)}; " + "".join(
+            f"const I {d} = nn({self.expr(a.value, sc, INT)}); " for d, a in zip(names[1:], e.steps))
+        args = ", ".join(names)
+        return binds, f"{fn}_pre({args})", f"{fn}({args})"
 
     def _ray_memo(self, fn: str, k: int) -> str:
         """``fn``: the ray of ``fn_`` (a list that depends on its cell and steps alone),
@@ -71,6 +95,16 @@ class BoardWalks:
             index = f"({index} * {span} + (size_t)(d{i} + {RAY_STEP}))"
         # (the tables made when the module loads: no guard at each call; the ray read
         # from its table in the caller, only one not yet made made by a call)
+        # ``fn_pre``: the ray and its prefixes, each a list kept for good, made the first
+        # time until walks the ray (``ray_prefixes``, which writes it where until does)
+        self._ray_pres()[fn] = (
+            f"static const List<Id>** const {fn}_pres = new const List<Id>*[{size}](); "
+            f"__attribute__((noinline)) static const List<Id>* {fn}_pre_new(Id a{params}, size_t k_) {{ "
+            f"const List<Id> r_ = {fn}(a{args}); List<Id>* p_ = new List<Id>[r_.size() + 2]; p_[0] = r_; "
+            f"for (size_t i_ = 0; i_ <= r_.size(); ++i_) p_[i_ + 1] = r_.prefix(i_); return {fn}_pres[k_] = p_; }} "
+            f"static inline const List<Id>* {fn}_pre(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
+            f"return nullptr; size_t k_ = {index}; const List<Id>* p_ = {fn}_pres[k_]; "
+            f"return p_ ? p_ : {fn}_pre_new(a{args}, k_); }}")
         return (f"static List<Id>* const {fn}_made = new List<Id>[{size}]; "
                 f"static uint8_t* const {fn}_known = new uint8_t[{size}](); "
                 f"__attribute__((noinline)) static List<Id> {fn}_new(Id a{params}) {{ "
@@ -79,6 +113,11 @@ class BoardWalks:
                 f"static inline List<Id> {fn}(Id a{params}) {{ if (a < 0 || a >= {self.nz} || !({inside})) "
                 f"return {fn}_new(a{args}); size_t k_ = {index}; "
                 f"if (!{fn}_known[k_]) return {fn}_new(a{args}); return {fn}_made[k_]; }}")
+
+    def _ray_pres(self) -> dict[str, str]:
+        """The kept rays' functions whose prefixes may be kept, each with the C++ of its
+        prefixes' keep, "" once written into the kernel (``ray_prefixes``)."""
+        return self.__dict__.setdefault("ray_pres", {})
 
     def _connected(self, e, sc):
         """``connected(x for x in REL(start) if cond)``: helpers._connected."""
