@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from itertools import count
 
+from ...dsl import ast as ir
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
@@ -638,6 +639,41 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
             return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
+
+    def count_equal(self, comp, sc: dict) -> str | None:
+        """``count(q for q in xs if q == x)`` (or ``x == q``), x the same at every turn
+        (no name q in it: core/hoist.py), over a list: x computed once,
+        where xs has an element, and the elements equal to it counted by ``count_eq``
+        (cxx/kernel_rt.hpp: lists of numbers by their hashes); the work and the calls of
+        x's other evaluations counted all the same, as many as the reference makes (one
+        per element: core/facts.py). None for any other count."""
+        cond = comp.cond
+        if len(comp.clauses) != 1 or cond is None or cond.node != "BinOp" or cond.op != "==":
+            return None
+        cl = comp.clauses[0]
+        it = cl.iter
+        if (it.node == "BinOp" and it.op == "..") or it.node in ("ListLit", "Aggregate"):
+            return None
+        sides = (cond.left, cond.right)
+        mine = [s.node == "Var" and s.name == cl.var for s in sides]
+        if mine.count(True) != 1:
+            return None
+        other = sides[mine.index(False)]
+        if any(n.node == "Var" and n.name == cl.var for n in ir.walk(other)):
+            return None
+        t = self.ty(it)
+        if t.tag != "list" or not isinstance(t.arg, T):
+            return None
+        u = self.unify(t.arg, self.ty(other))
+        if self.ct(u) != self.ct(t.arg):
+            return None
+        xs = self.fresh("xs")
+        ref = "&" if self._named(it, sc) else ""
+        work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
+        x = f"[&]() -> {self.ct(u)} {{ return {self._compared(other, sc, u)}; }}"
+        return (f"([&]() -> I {{ const {self.ct(t)}{ref} {xs} = {self.expr(it, sc, t)}; {work}"
+                f"if ({xs}.empty()) return 0; "
+                f"return count_eq({xs}, counted_again(s, (I){xs}.size() - 1, {x})); }}())")
 
     def _until(self, e, sc):
         """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
