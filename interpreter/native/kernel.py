@@ -602,10 +602,12 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks):
 
     def _compactable(self, e, el: str) -> bool:
         """Whether ``[x for x in xs if cond]`` (one clause, its element the loop's
-        variable, an id or an int) loops over a list of its own (not a range, a list
+        variable, an id or an int), or ``[f(x) for x in xs]`` (any element, an id or an
+        int, one for each of xs), loops over a list of its own (not a range, a list
         written out, a zone's items or until's walk): its vector sized to that list."""
-        if len(e.clauses) != 1 or e.cond is None or el not in ("Id", "I") or e.elem.node != "Var" \
-                or e.elem.name != e.clauses[0].var:
+        if len(e.clauses) != 1 or el not in ("Id", "I"):
+            return False
+        if e.cond is not None and (e.elem.node != "Var" or e.elem.name != e.clauses[0].var):
             return False
         it = e.clauses[0].iter
         return not (it.node in ("ListLit", "Aggregate") or (it.node == "BinOp" and it.op == "..")
