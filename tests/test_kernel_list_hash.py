@@ -206,3 +206,53 @@ def test_a_work_budget_one_short_of_counting_the_boards_stops_the_same_move():
     want = stopped(repeats(False, short))
     assert want is not None and want[2] == "rule/budget"
     assert stopped(repeats(True, short)) == want
+
+
+# Counts of values equal to one value of every kind: numbers either side of ==, texts,
+# lists of numbers and none, a value of an outer loop's turn, a value that fails (an
+# index outside its list: never evaluated over an empty list, the reference's error over
+# a list with elements), a list made by a comprehension.
+KINDS = """ruleset kinds
+players 2..2
+var ns: list of int = []
+var ts: list of str = []
+var ls: list of list of int = []
+var out: list of int = []
+var none_: list of int = []
+var done: bool = false
+function f(k: int): list of int = [k, k + 1]
+turn {
+  choose k from [1, 2, 3] as "pick"
+  ns = ns + [k, 1, k]
+  ts = ts + ["a{k}", "a1"]
+  ls = ls + [f(k), f(1), [k]]
+  out = out + [count(x for x in ns if x == k), count(x for x in ns if 1 == x), count(t for t in ts if t == "a{k}")]
+  out = out + [count(q for q in ls if q == f(k)), count(q for q in ls if q == none), count(x for x in none_ if x == ns[99])]
+  out = out + [sum(count(x for x in ns if x == y) for y in [1, 2, 3])]
+  out = out + [count(q for q in ls if q == [x for x in f(k) if x > 0])]
+  if turn_number() > 12 { done = true }
+}
+end when done
+score(p) = sum(out)
+"""
+
+
+def kinds(native: bool, text: str = KINDS):
+    src = SourceSet(base=parse(text, "kinds.meeple"), sources={"kinds.meeple": text})
+    rules = compile_sources(src)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    prog = rules.for_players(2)
+    assert bool(prog.kernel) == native
+    return prog
+
+
+def test_counts_of_values_equal_to_one_value_of_every_kind_are_the_reference_s():
+    kern, ref = kinds(True), kinds(False)
+    games = interpreter.playouts(ref, 5, seed=2)
+    assert interpreter.playouts(kern, 5, seed=2) == games and kern.native_fallbacks == 0
+    failing = KINDS.replace("x for x in none_ if x == ns[99]", "x for x in ns if x == ns[99]")
+    from meeple.interpreter import RuleError
+    for native in (True, False):
+        with pytest.raises(RuleError, match="an index is outside its list"):
+            kinds(native, failing).new_game(2, 1).apply(0)
