@@ -128,3 +128,131 @@ def test_boards_seen_by_a_game_and_its_copies_are_found_in_each():
             r.apply(i)
             assert k.state["vars"]["back"] == r.state["vars"]["back"], step
     assert max(r.state["vars"]["back"] for _, r in pairs) > 10
+
+
+# The boards seen, each a list of 16 numbers, and at every turn how many of them are the
+# board now (chess's repetitions: ``count(q for q in seen if q == picture())``). The
+# board now is the same at every turn of the count's loop: a kernel computes it once (a
+# kept value read once, not once per board seen) and counts the boards equal to it by
+# their hashes (cxx/kernel_rt.hpp ``count_eq``), counting the work of the others the
+# reference computes (16 cells each) all the same: the same counts, the same work after
+# every move, and a work budget one short of the busiest move stops that move.
+REPEATS = BOARDS.replace(
+    "  if now in seen { back = back + 1 } else { seen = seen + [now] }\n",
+    "  seen = seen + [now]\n  back = back + count(q for q in seen if q == picture()) - 1\n"
+    "  back = back + count(q for q in seen if picture() == q) - 1\n")
+
+
+def repeats(native: bool, budgets=None):
+    """The program of REPEATS, played by a kernel or by the reference."""
+    src = SourceSet(base=parse(REPEATS, "repeats.meeple"), sources={"repeats.meeple": REPEATS})
+    rules = compile_sources(src, budgets=budgets)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    prog = rules.for_players(2)
+    assert bool(prog.kernel) == native
+    return prog
+
+
+def lockstep(kern, ref, moves: int) -> list[tuple[int, int]]:
+    """One random game of each, move by move: the same state and the same work after
+    every move (checked); the moves played (seat, index)."""
+    rnd = random.Random(3)
+    k, r = kern.new_game(2, 3), ref.new_game(2, 3)
+    played = []
+    for step in range(moves):
+        seat = r.deciding[0]
+        i = rnd.randrange(r.move_count(seat))
+        k.apply(i, seat=seat)
+        r.apply(i, seat=seat)
+        played.append((seat, i))
+        # (the kernel's own work and state, read where it plays: kernel_state)
+        assert (k.work_spent, k.calls_spent) == (r.work_spent, r.calls_spent), step
+        assert k.kernel_state()["vars"] == r.state["vars"], step
+    return played
+
+
+def test_boards_equal_to_the_one_now_are_counted_with_the_reference_s_work():
+    kern, ref = repeats(True), repeats(False)
+    before = kern.kernel_kept_reads
+    lockstep(kern, ref, 40)
+    # (the board now read once per count, with its 16 cells kept one by one
+    # (kernel_elementwise.py) 17 values a turn: a read per board seen made
+    # 2 * (1 + 2 + ... + 40) = 1640 more)
+    assert kern.kernel_kept_reads - before <= 20 * 40
+    games = interpreter.playouts(ref, 4, seed=1)
+    assert all(g["result"]["scores"][0] > 20 for g in games)
+    assert interpreter.playouts(kern, 4, seed=1) == games
+
+
+def test_a_work_budget_one_short_of_counting_the_boards_stops_the_same_move():
+    from meeple.interpreter import Budgets, RuleError
+    ref = repeats(False)
+    played = lockstep(repeats(True), ref, 30)
+    game, most = ref.new_game(2, 3), 0
+    for seat, i in played:
+        game.apply(i, seat=seat)
+        most = max(most, game.work_spent)
+    short = Budgets(work=most - 1)
+
+    def stopped(prog):
+        game = prog.new_game(2, 3)
+        for step, (seat, i) in enumerate(played):
+            try:
+                game.apply(i, seat=seat)
+            except RuleError as e:
+                return step, str(e), e.code
+        return None
+    want = stopped(repeats(False, short))
+    assert want is not None and want[2] == "rule/budget"
+    assert stopped(repeats(True, short)) == want
+
+
+# Counts of values equal to one value of every kind: numbers either side of ==, texts,
+# lists of numbers and none, a value of an outer loop's turn, a value that fails (an
+# index outside its list: never evaluated over an empty list, the reference's error over
+# a list with elements), a list made by a comprehension.
+KINDS = """ruleset kinds
+players 2..2
+var ns: list of int = []
+var ts: list of str = []
+var ls: list of list of int = []
+var out: list of int = []
+var none_: list of int = []
+var done: bool = false
+function f(k: int): list of int = [k, k + 1]
+turn {
+  choose k from [1, 2, 3] as "pick"
+  ns = ns + [k, 1, k]
+  ts = ts + ["a{k}", "a1"]
+  ls = ls + [f(k), f(1), [k]]
+  out = out + [count(x for x in ns if x == k), count(x for x in ns if 1 == x), count(t for t in ts if t == "a{k}")]
+  out = out + [count(q for q in ls if q == f(k)), count(q for q in ls if q == none), count(x for x in none_ if x == ns[99])]
+  out = out + [sum(count(x for x in ns if x == y) for y in [1, 2, 3])]
+  out = out + [count(q for q in ls if q == [x for x in f(k) if x > 0])]
+  if turn_number() > 12 { done = true }
+}
+end when done
+score(p) = sum(out)
+"""
+
+
+def kinds(native: bool, text: str = KINDS):
+    src = SourceSet(base=parse(text, "kinds.meeple"), sources={"kinds.meeple": text})
+    rules = compile_sources(src)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    prog = rules.for_players(2)
+    assert bool(prog.kernel) == native
+    return prog
+
+
+def test_counts_of_values_equal_to_one_value_of_every_kind_are_the_reference_s():
+    kern, ref = kinds(True), kinds(False)
+    games = interpreter.playouts(ref, 5, seed=2)
+    assert interpreter.playouts(kern, 5, seed=2) == games and kern.native_fallbacks == 0
+    failing = KINDS.replace("x for x in none_ if x == ns[99]", "x for x in ns if x == ns[99]")
+    from meeple.interpreter import RuleError
+    for native in (True, False):
+        with pytest.raises(RuleError, match="an index is outside its list"):
+            kinds(native, failing).new_game(2, 1).apply(0)

@@ -301,6 +301,9 @@ def _over_any_all(f: str) -> Callable:
 
 
 def _over_count(x: CxxOver) -> str:
+    equal = x.gen.count_equal(x.comp, x.sc)   # (the elements equal to one value)
+    if equal is not None:
+        return equal
     n = x.gen.fresh("n")
     body = x.gen.loops(x.comp, x.sc, lambda inner: f"++{n};", count=n, whole=True)
     return f"([&]() -> I {{ I {n} = 0; {body} return {n}; }}())"

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from itertools import count
 
+from ...dsl import ast as ir
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
@@ -614,10 +615,12 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
 
     def _compactable(self, e, el: str) -> bool:
         """Whether ``[x for x in xs if cond]`` (one clause, its element the loop's
-        variable, an id or an int) loops over a list of its own (not a range, a list
+        variable, an id or an int), or ``[f(x) for x in xs]`` (any element, an id or an
+        int, one for each of xs), loops over a list of its own (not a range, a list
         written out, a zone's items or until's walk): its vector sized to that list."""
-        if len(e.clauses) != 1 or e.cond is None or el not in ("Id", "I") or e.elem.node != "Var" \
-                or e.elem.name != e.clauses[0].var:
+        if len(e.clauses) != 1 or el not in ("Id", "I"):
+            return False
+        if e.cond is not None and (e.elem.node != "Var" or e.elem.name != e.clauses[0].var):
             return False
         it = e.clauses[0].iter
         return not (it.node in ("ListLit", "Aggregate") or (it.node == "BinOp" and it.op == "..")
@@ -651,6 +654,41 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
             return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
+
+    def count_equal(self, comp, sc: dict) -> str | None:
+        """``count(q for q in xs if q == x)`` (or ``x == q``), x the same at every turn
+        (no name q in it: core/hoist.py), over a list: x computed once,
+        where xs has an element, and the elements equal to it counted by ``count_eq``
+        (cxx/kernel_rt.hpp: lists of numbers by their hashes); the work and the calls of
+        x's other evaluations counted all the same, as many as the reference makes (one
+        per element: core/facts.py). None for any other count."""
+        cond = comp.cond
+        if len(comp.clauses) != 1 or cond is None or cond.node != "BinOp" or cond.op != "==":
+            return None
+        cl = comp.clauses[0]
+        it = cl.iter
+        if (it.node == "BinOp" and it.op == "..") or it.node in ("ListLit", "Aggregate"):
+            return None
+        sides = (cond.left, cond.right)
+        mine = [s.node == "Var" and s.name == cl.var for s in sides]
+        if mine.count(True) != 1:
+            return None
+        other = sides[mine.index(False)]
+        if any(n.node == "Var" and n.name == cl.var for n in ir.walk(other)):
+            return None
+        t = self.ty(it)
+        if t.tag != "list" or not isinstance(t.arg, T):
+            return None
+        u = self.unify(t.arg, self.ty(other))
+        if self.ct(u) != self.ct(t.arg):
+            return None
+        xs = self.fresh("xs")
+        ref = "&" if self._named(it, sc) else ""
+        work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
+        x = f"[&]() -> {self.ct(u)} {{ return {self._compared(other, sc, u)}; }}"
+        return (f"([&]() -> I {{ const {self.ct(t)}{ref} {xs} = {self.expr(it, sc, t)}; {work}"
+                f"if ({xs}.empty()) return 0; "
+                f"return count_eq({xs}, counted_again(s, (I){xs}.size() - 1, {x})); }}())")
 
     def _until(self, e, sc):
         """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted

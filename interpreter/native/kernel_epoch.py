@@ -46,7 +46,7 @@ _HANDED = re.compile(r"\b(\w+)\(s(?=[,)])")
 _VARIABLE = re.compile(r"\bs\.(u[GIP]_\w+)")
 # helpers that read of the state nothing but the budgets' counters, the zones, the faces,
 # the seats or a walk's marks (written only by steps that renew the epoch)
-_HELPERS = frozenset({"W", "range_work", "irange", "wcat", "scat", "scatn", "d_", "seen_", "RZ",
+_HELPERS = frozenset({"W", "range_work", "irange", "wcat", "scat", "scatn", "counted_again", "d_", "seen_", "RZ",
                       "zin", "cell_of", "face_down", "sees", "bail"})
 
 

@@ -38,8 +38,8 @@ from .cxx_text import ident
 # what a kept value may read of the zones, as the printers write it, and its stand-in
 _READS = re.compile(r"\bs\.z\.(size|top|bottom|items|topn)\(")
 # the state given to a helper that reads nothing of it but the budgets' counters (W,
-# range_work, irange, wcat, wappend, scat) or a walk's marks (Seen)
-_GIVEN = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat|\bSeen seen_)\($")
+# range_work, irange, wcat, wappend, scat, counted_again) or a walk's marks (Seen)
+_GIVEN = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat|\bcounted_again|\bSeen seen_)\($")
 _STATE = re.compile(r"(?<![\w.])s(?![\w])")
 
 # the C++ shared by the lasting keeps (after the state's struct)

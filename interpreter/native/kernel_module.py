@@ -96,6 +96,11 @@ class ModuleWriter:
             "};",
             "struct Depth { St& s; explicit Depth(St& s_) : s(s_) {} ~Depth() { --s.depth; } };",
             "static inline void W(St& s, I n) { s.work -= n; if (s.work < 0) bail(); }",
+            # (a value the rules evaluate k times more, the same each time, evaluated once:
+            # the work and the calls of its evaluation counted k times more: Gen.count_equal)
+            ("template <class F> static auto counted_again(St& s, I k, F&& f) { const I w = s.work, c = s.calls; "
+             "auto v = f(); W(s, (w - s.work) * k); s.calls += (s.calls - c) * k; "
+             f"if (s.calls > {self.gen.b.calls}) bail(); return v; }}"),
             ("static inline void range_work(St& s, I a, I b) { I n = sub(add(b, 1), a); "
             "if (n > RANGE) bail(); if (n > 0) W(s, n); }"),
             ("static List<I> irange(St& s, I a, I b) { range_work(s, a, b); Vec<I> v; "

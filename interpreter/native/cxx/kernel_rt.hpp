@@ -1132,6 +1132,16 @@ static List<T> cat(const List<T>& a, const List<T>& b) {
     v.insert(v.end(), b.begin(), b.end());
     return List<T>(std::move(v));
 }
+// the index of a list of lists by their hashes (List::Rep's index), made when first asked
+// for and brought up to the elements appended since: each hash read from its list once
+template <class T>
+static HashIndex& hash_index(const List<T>& l) {
+    auto* r = l.p;
+    HashIndex*& ix = r->index();
+    if (!ix) ix = new HashIndex();
+    while (ix->hs.size() < r->n) ix->add(l[ix->hs.size()].hash());
+    return *ix;
+}
 template <class T>
 static bool contains(const List<T>& l, const typename std::common_type<T>::type& x) {  // (x: converted)
     if constexpr (is_plain_list<T>::value) {
@@ -1139,24 +1149,43 @@ static bool contains(const List<T>& l, const typename std::common_type<T>::type&
         // each made once per list, where the lists are long)
         size_t n = x.size();
         if (n >= 16) {
+            if (!l.p) return false;
             uint32_t h = x.hash();
-            auto* r = l.p;
-            if (!r) return false;
-            // (the elements by their hashes, each hash read from its list once: the
-            // elements of the same hash looked at alone)
-            HashIndex*& ix = r->index();
-            if (!ix) ix = new HashIndex();
-            while (ix->hs.size() < r->n) ix->add(l[ix->hs.size()].hash());
-            for (uint32_t k = ix->slot(h);; k = (k + 1) & ix->mask) {
-                int32_t i = ix->at[k];
+            // (the elements of the same hash looked at alone)
+            const HashIndex& ix = hash_index(l);
+            for (uint32_t k = ix.slot(h);; k = (k + 1) & ix.mask) {
+                int32_t i = ix.at[k];
                 if (i < 0) return false;
-                if (ix->hs[(size_t)i] == h && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
+                if (ix.hs[(size_t)i] == h && l[(size_t)i].size() == n && eq(x, l[(size_t)i])) return true;
             }
         }
     }
     for (const T& y : l)
         if (eq(x, y)) return true;
     return false;
+}
+// how many elements of l are equal to x (count(q for q in l if q == x), x the same at
+// every turn: kernel.py, Gen.count_equal); long lists of numbers among 16 or more (or
+// among those an index was made of), by their hashes, as contains finds them: the
+// elements of x's hash looked at alone (the positions seen, counted for a repetition at
+// every turn). Fewer are compared one by one: a hash costs more than a few comparisons.
+template <class T>
+static I count_eq(const List<T>& l, const typename std::common_type<T>::type& x) {
+    I c = 0;
+    if constexpr (is_plain_list<T>::value) {
+        size_t n = x.size();
+        if (n >= 16 && l.p && (l.p->n >= 16 || l.p->index())) {
+            uint32_t h = x.hash();
+            const HashIndex& ix = hash_index(l);
+            for (uint32_t k = ix.slot(h);; k = (k + 1) & ix.mask) {
+                int32_t i = ix.at[k];
+                if (i < 0) return c;
+                c += ix.hs[(size_t)i] == h && l[(size_t)i].size() == n && eq(x, l[(size_t)i]);
+            }
+        }
+    }
+    for (const T& y : l) c += eq(x, y);
+    return c;
 }
 template <class T>
 static List<T> reversed(const List<T>& l) {
