@@ -31,4 +31,4 @@ def runtime_cxx() -> str:
     the runtime and its walks' buffers, then Python's generators and the reading and
     writing of a state's values (no game's: their functions compiled once in the object
     of kernel_prebuilt.py where there is one)."""
-    return "\n".join(read_cxx(f) for f in ("kernel_rt.hpp", "kernel_walks.hpp", "kernel_random.hpp", "kernel_values.hpp"))
+    return "\n".join(read_cxx(f) for f in ("kernel_rt.hpp", "kernel_py.hpp", "kernel_walks.hpp", "kernel_random.hpp", "kernel_values.hpp"))
