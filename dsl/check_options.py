@@ -114,6 +114,27 @@ class PrivateOptions:
                 out |= held
         return {s if s is ANY or (name not in s[1] and _simple(s)) else ANY for s in out}
 
+    def _loop_seats(self, name: str, values: list, body, var: str | None = None) -> set[Seat]:
+        """The seats whose private values ``name`` holds when a loop's ``body`` runs
+        again, set in a round before from ``values`` (each a list of expressions, or the
+        source a procedure's result gives: anybody's): a seat the loop may set again
+        (``for q in players { ... m = limit(q) }``) is anybody's, and so is a value read
+        from a local the loop sets (its seats are those of a round before). ``var``:
+        the variable of a ``for``, set again each round."""
+        written = {w for n in ir.walk(body) for w in _writes(n)} | ({var} if var else set())
+        env = self.proc_locals or {}
+        out: set[Seat] = set()
+        for exprs in values:
+            if isinstance(exprs, str) or any(getattr(n, "node", "") == "Var" and n.name != name
+                                             and n.name in written for e in exprs for n in ir.walk(e)):
+                out.add(ANY)
+            else:
+                out |= self._value_seats(name, exprs)
+        called = CALLED in written
+        out = {ANY if s is not ANY and (s[1] & written or (called and any(m not in env for m in s[1])))
+               else s for s in out}
+        return out or {ANY}
+
     def _seats_start(self) -> None:
         self.seats = {}
 

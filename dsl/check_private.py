@@ -41,6 +41,7 @@ class PrivateFlow:
         def _private_read(self, e, seen: set) -> str | None: ...
         def _seats_start(self) -> None: ...
         def _value_seats(self, name: str, exprs) -> set: ...
+        def _loop_seats(self, name: str, values: list, body, var: str | None) -> set: ...
         seats: dict[str, set]
 
     # (set by _private_calls, before any procedure is checked) per procedure, its
@@ -145,17 +146,26 @@ class PrivateFlow:
             self.carried.pop(name, None)
             self.seats.pop(name, None)
 
-    def _carry_loop(self, body) -> None:
+    def _carry_loop(self, body, var: str | None = None) -> None:
         """A loop's body runs again after itself: a local it sets (at any depth) from a
         private variable holds that value from the loop's start on (``log "{x}"`` before
-        ``x = secret(p)`` in the body shows it on the next round)."""
+        ``x = secret(p)`` in the body shows it on the next round), of the seats it held
+        before and those the body's values give it (``_loop_seats``; ``var``: the
+        variable of a ``for``, which each round sets again)."""
         env = self.proc_locals
         if env is None:
             return
         held = self._held_in(body, {n: s for n, s in self.carried.items() if not s.startswith(RANDOM)})
+        sets = [b for n in ir.walk(body) for b in _binding(n, False, self.private_results)]
         for name, source in held.items():
-            if name in env and self.carried.get(name) != source and not source.startswith(RANDOM):
-                self._hold(name, source)
+            if name not in env or source.startswith(RANDOM):
+                continue
+            # (the seats of what the body sets it to, as the next round reads it)
+            seats = self._loop_seats(name, [e for n, e in sets if n == name], body, var)
+            if self.carried.get(name) != source:
+                self._hold(name, source, seats)
+            else:
+                self.seats[name] = self.seats.get(name, set()) | seats
 
     def _held_sources(self, e, held: dict[str, str], within: dict | None = None) -> list[str]:
         """The private variable ``e`` reads (directly or through the functions it calls),

@@ -184,7 +184,7 @@ class StmtChecks:
                 fresh = s.var not in env
                 self._bind(s.span, s.var, self._iter_type(s.iter, env, s.span))
                 self._carry(s.var, [s.iter])
-                self._carry_loop(s.body)
+                self._carry_loop(s.body, s.var)
                 self._block(s.body)
                 if fresh:
                     del env[s.var]  # the loop variable lives in the loop only

@@ -83,6 +83,11 @@ LEAKS = [
     ('let m = limit(active)\nactive = next_player(active)\nchoose y from 1..m as "pick"', "m"),
     ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n  active = next_player(active)\n}',
      "m"),
+    # a value the loop's body sets, read by the decision of the next round: the seat it
+    # was read for then, which the loop sets again (or another one)
+    ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n'
+     '  m = limit(next_player(active))\n}', "m"),
+    ('let m = 0\nfor q in players {\n  choose y from 0..m by q as "pick"\n  m = limit(q)\n}', "m"),
 ]
 
 FINE = [
@@ -102,6 +107,9 @@ FINE = [
     'choose bid(p) from [c.value for c in items(hand(p))] for each p in players as "bid"',
     # a private value shown to its own seat, then made public: the options may read the copy
     'shown = limit(players[1])\nchoose y from 1..shown by players[0] as "pick"',
+    # set in the loop from the seat that decides, which the loop does not change
+    'let m = 0\nfor i in [1, 2] {\n  m = limit(active)\n  choose y from 1..m as "pick"\n}',
+    'let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n  m = limit(active)\n}',
 ]
 
 
@@ -199,6 +207,9 @@ AGREE = [
     ('choose y from cap(players[0]) by players[0] as "pick" or "pass" when limit(players[0]) > 3', False),
     ('choose bid(p) from 0..limit(p) for each p in [players[0]] as "bid"', False),
     ('let m = limit(players[0])\nchoose y from 1..m by players[0] as "pick"', False),
+    ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n'
+     '  m = limit(next_player(active))\n}', True),
+    ('let m = 0\nfor i in [1, 2] {\n  m = limit(active)\n  choose y from 1..m as "pick"\n}', False),
 ]
 
 
