@@ -89,16 +89,13 @@ class PrivateOptions:
 
     def _local_seats(self, e, other: tuple = ()) -> list[tuple[str, set[Seat], object]]:
         """The locals ``e`` reads that hold a private value: each name, the seats of its
-        value, the node reading it (not the names ``other`` binds in ``e``, nor those a
-        comprehension of ``e`` binds)."""
+        value, the node reading it (not the names ``other`` binds in ``e``, nor a name
+        where a comprehension around it binds it: ``m`` of ``[m for m in 1..3]``)."""
         env = self.proc_locals or {}
         carried = getattr(self, "carried", {})
         seats = getattr(self, "seats", {})
-        nodes = list(ir.walk(e))
-        bound = {*other, *(n.var for n in nodes if getattr(n, "node", "") == "ForClause")}
-        return [(n.name, seats.get(n.name, {ANY}), n) for n in nodes
-                if getattr(n, "node", "") == "Var" and n.name in env and n.name in carried
-                and n.name not in bound and not carried[n.name].startswith("$")]
+        return [(n.name, seats.get(n.name, {ANY}), n) for n in _free_vars(e, frozenset(other))
+                if n.name in env and n.name in carried and not carried[n.name].startswith("$")]
 
     def _value_seats(self, name: str, exprs) -> set[Seat]:
         """The seats whose private values ``name``, set from ``exprs``, holds: a seat
@@ -257,6 +254,33 @@ def _written(e, subst: dict, names: set) -> str | None:
                 return None
             parts.append(f"{f}={part}")
     return f"{kind}(" + ",".join(parts) + ")"
+
+
+def _free_vars(e, bound: frozenset):
+    """The names ``e`` reads (``Var`` nodes) that no comprehension around them binds (a
+    clause's list sees the variables of the clauses before it; the element and the
+    condition, all of them), nor ``bound``."""
+    if isinstance(e, (list, tuple)):
+        for x in e:
+            yield from _free_vars(x, bound)
+        return
+    if not isinstance(e, ir.Node):
+        return
+    kind = getattr(e, "node", "")
+    if kind == "Var":
+        if e.name not in bound:
+            yield e
+        return
+    if kind == "Comprehension":
+        inner = bound
+        for clause in e.clauses:
+            yield from _free_vars(clause.iter, inner)
+            inner = inner | {clause.var}
+        yield from _free_vars([e.elem, e.cond], inner)
+        return
+    for f in type(e).model_fields:
+        if f != "span":
+            yield from _free_vars(getattr(e, f), bound)
 
 
 def _simple(seat: Seat) -> bool:

@@ -88,6 +88,8 @@ LEAKS = [
     ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n'
      '  m = limit(next_player(active))\n}', "m"),
     ('let m = 0\nfor q in players {\n  choose y from 0..m by q as "pick"\n  m = limit(q)\n}', "m"),
+    # a comprehension naming its variable as the local binds it only inside itself
+    ('let m = limit(players[1])\nchoose y from [m for m in 1..2] + [m] by players[0] as "pick"', "m"),
 ]
 
 FINE = [
@@ -110,6 +112,7 @@ FINE = [
     # set in the loop from the seat that decides, which the loop does not change
     'let m = 0\nfor i in [1, 2] {\n  m = limit(active)\n  choose y from 1..m as "pick"\n}',
     'let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n  m = limit(active)\n}',
+    'let m = limit(players[1])\nchoose y from [m for m in 1..2] by players[0] as "pick"',
 ]
 
 
@@ -210,6 +213,8 @@ AGREE = [
     ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n'
      '  m = limit(next_player(active))\n}', True),
     ('let m = 0\nfor i in [1, 2] {\n  m = limit(active)\n  choose y from 1..m as "pick"\n}', False),
+    ('let m = limit(players[1])\nchoose y from [m for m in 1..2] + [m] by players[0] as "pick"', True),
+    ('let m = limit(players[1])\nchoose y from [m for m in 1..2] by players[0] as "pick"', False),
 ]
 
 
