@@ -136,8 +136,12 @@ class PrivateFlow:
     def _carry(self, name: str, exprs, join: bool = False) -> None:
         """``name`` now holds a value computed from ``exprs``: it carries the private
         variable or the random step one of them reads, if any; else (``join`` false: a
-        new binding) nothing."""
-        source = _first(s for e in exprs if e is not None for s in self._sources(e))
+        new binding) nothing. With ``join``, what it held may stay: a private variable it
+        held stays carried when the new value holds only a random step."""
+        found = [s for e in exprs if e is not None for s in self._sources(e)]
+        if join and name in self.carried:
+            found.append(self.carried[name])
+        source = _first(found)
         if source is not None:
             seats = None if source.startswith(RANDOM) else \
                 self._value_seats(name, exprs) | (self.seats.get(name, set()) if join else set())

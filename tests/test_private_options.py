@@ -90,6 +90,9 @@ LEAKS = [
     ('let m = 0\nfor q in players {\n  choose y from 0..m by q as "pick"\n  m = limit(q)\n}', "m"),
     # a comprehension naming its variable as the local binds it only inside itself
     ('let m = limit(players[1])\nchoose y from [m for m in 1..2] + [m] by players[0] as "pick"', "m"),
+    # a die given in one branch only: where it is not, the local keeps the secret
+    ('let m = limit(players[1])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
+     "m"),
 ]
 
 FINE = [
@@ -215,6 +218,10 @@ AGREE = [
     ('let m = 0\nfor i in [1, 2] {\n  m = limit(active)\n  choose y from 1..m as "pick"\n}', False),
     ('let m = limit(players[1])\nchoose y from [m for m in 1..2] + [m] by players[0] as "pick"', True),
     ('let m = limit(players[1])\nchoose y from [m for m in 1..2] by players[0] as "pick"', False),
+    ('let m = limit(players[1])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
+     True),
+    ('let m = limit(players[0])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
+     False),
 ]
 
 
