@@ -118,6 +118,9 @@ class PrivateFlow:
         if s.player is not None or s.var not in (self.proc_locals or {}):
             return
         source = self.private_results.get(s.proc)
+        kept = None if s.new else self.carried.get(s.var)
+        if source is not None and source.startswith(RANDOM) and kept and not kept.startswith(RANDOM):
+            return   # (``m = call roll_die()``: a private variable ``m`` held may stay)
         if source is not None:   # (a roll returned: a random step of this procedure's own)
             self._hold(s.var, RANDOM + f"call {s.proc}" if source.startswith(RANDOM) else source)
         elif s.new:

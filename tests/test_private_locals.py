@@ -196,6 +196,9 @@ def test_a_game_that_hides_nothing_keeps_its_rolls_in_a_sample(tmp_path):
      "let x = call same(limit(players[1]))\n  log said \"{x}\"", "x"),
     # the procedure declared after its caller, through two calls
     ("", "call outer(limit(players[1]))", "w"),
+    # a die returned in one branch only: where it is not, the local keeps the secret
+    ("procedure die(): int {\n  roll a from 1..3\n  return a\n}\n",
+     "let x = limit(players[1])\n  if got == 7 {\n    x = call die()\n  }\n  log said \"{x}\"", "x"),
 ])
 def test_a_procedure_carries_a_private_value_in_and_out(tmp_path, procs, body, local):
     after = ("procedure outer(v: int) {\n  call inner(v + 1)\n}\n"

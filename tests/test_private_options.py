@@ -184,6 +184,19 @@ def test_a_procedures_parameter_holding_a_secret_is_anybodys(tmp_path):
     assert "check/private-options" in str(err.value) and "'m', holding the value of 'limit'" in str(err.value)
 
 
+def test_a_die_returned_in_a_branch_leaves_the_secret_a_local_held(tmp_path):
+    """``m = call die()`` in a branch: where the branch does not run, ``m`` still holds
+    the other seat's value."""
+    body = 'let m = limit(players[1])\nif rounds == 7 {\n  m = call die()\n}\nchoose y from 1..m by players[0] as "pick"'
+    text = text_of(body).replace(
+        "turn {", "procedure die(): int {\n  roll a from 1..3\n  return a\n}\nturn {")
+    path = tmp_path / NAME
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MeepleError) as err:
+        interpreter.load(str(path))
+    assert "check/private-options" in str(err.value) and "'m', holding the value of 'limit'" in str(err.value)
+
+
 @pytest.mark.parametrize("name", ["phantom_ttt", "dark_hex", "first_price_auction.meeple", "liars_poker"])
 def test_the_rulesets_with_private_values_still_load(name):
     assert interpreter.load(str(ROOT / "tests" / "testdata" / name)).checked.vars
