@@ -21,6 +21,7 @@ hidden zones are not variables: the options name them by their place (language.m
 9.4), and what a filter on them tells is left to ``meeple test``'s leak check."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from . import ast as ir, errors
@@ -256,7 +257,7 @@ def _written(e, subst: dict, names: set) -> str | None:
     return f"{kind}(" + ",".join(parts) + ")"
 
 
-def _free_vars(e, bound: frozenset):
+def _free_vars(e, bound: frozenset) -> Iterator[ir.Var]:
     """The names ``e`` reads (``Var`` nodes) that no comprehension around them binds (a
     clause's list sees the variables of the clauses before it; the element and the
     condition, all of them), nor ``bound``."""
@@ -266,12 +267,11 @@ def _free_vars(e, bound: frozenset):
         return
     if not isinstance(e, ir.Node):
         return
-    kind = getattr(e, "node", "")
-    if kind == "Var":
+    if isinstance(e, ir.Var):
         if e.name not in bound:
             yield e
         return
-    if kind == "Comprehension":
+    if isinstance(e, ir.Comprehension):
         inner = bound
         for clause in e.clauses:
             yield from _free_vars(clause.iter, inner)
