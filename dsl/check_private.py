@@ -153,6 +153,24 @@ class PrivateFlow:
             self.carried.pop(name, None)
             self.seats.pop(name, None)
 
+    def _carry_kept(self, names) -> dict[str, tuple[str, set]]:
+        """Of ``names``, those holding a private variable now: each -> it and its seats
+        (for ``_carry_merge`` after a block that may not run)."""
+        carried, seats = getattr(self, "carried", {}), getattr(self, "seats", {})
+        return {n: (carried[n], set(seats.get(n, {ANY}))) for n in names
+                if n in carried and not carried[n].startswith(RANDOM)}
+
+    def _carry_merge(self, kept: dict[str, tuple[str, set]]) -> None:
+        """After a block that may not run (a branch, a loop's body), or may stop part way:
+        a local that held a private variable before it still may (``let m = 1`` or ``roll
+        m`` in a branch binds the same local again only where the branch runs)."""
+        for name, (source, seats) in kept.items():
+            if self.carried.get(name, RANDOM).startswith(RANDOM):
+                self.carried[name] = source
+                self.seats[name] = set(seats)
+            else:
+                self.seats[name] = self.seats.get(name, set()) | seats
+
     def _carry_loop(self, body, var: str | None = None) -> None:
         """A loop's body runs again after itself: a local it sets (at any depth) from a
         private variable holds that value from the loop's start on (``log "{x}"`` before

@@ -55,6 +55,7 @@ def _load(tmp_path, text: str):
     ("let w = role(players[1])\n  log said \"{w}\"", "w"),
     # a die given in one branch only: where it is not, the local keeps the secret
     ("let x = limit(players[1])\n  roll a from 1..3\n  if a == 1 {\n    x = a\n  }\n  log said \"{x}\"", "x"),
+    ("let x = limit(players[1])\n  if got == 7 {\n    let x = 1\n  }\n  log said \"{x}\"", "x"),
     # a loop's body runs again: what it sets after the message is shown next round
     ("let x = 0\n  for i in [1, 2] {\n    log said \"{x}\"\n    x = limit(players[1])\n  }", "x"),
     ("let x = 0\n  let n = 0\n  while n < 2 max 3 {\n    log said \"{x}\"\n    let y = 0\n"

@@ -93,6 +93,13 @@ LEAKS = [
     # a die given in one branch only: where it is not, the local keeps the secret
     ('let m = limit(players[1])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
      "m"),
+    # bound again in a branch only (the same local): where the branch does not run, it
+    # still holds the secret
+    ('let m = limit(players[1])\nif rounds == 7 {\n  let m = 1\n}\nchoose y from 1..m by players[0] as "pick"', "m"),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  roll m from 1..3\n}\nchoose y from 1..m by players[0] as "pick"',
+     "m"),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  best m in [1, 2] by 1 tie first\n}\n'
+     'choose y from 1..m by players[0] as "pick"', "m"),
 ]
 
 FINE = [
@@ -235,6 +242,10 @@ AGREE = [
      True),
     ('let m = limit(players[0])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
      False),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  let m = 1\n}\nchoose y from 1..m by players[0] as "pick"', True),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  roll m from 1..3\n}\nchoose y from 1..m by players[0] as "pick"',
+     True),
+    ('let m = limit(players[1])\nlet m = 1\nchoose y from 1..m by players[0] as "pick"', False),
 ]
 
 
