@@ -21,6 +21,7 @@ hidden zones are not variables: the options name them by their place (language.m
 9.4), and what a filter on them tells is left to ``meeple test``'s leak check."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from . import ast as ir, errors
@@ -89,16 +90,13 @@ class PrivateOptions:
 
     def _local_seats(self, e, other: tuple = ()) -> list[tuple[str, set[Seat], object]]:
         """The locals ``e`` reads that hold a private value: each name, the seats of its
-        value, the node reading it (not the names ``other`` binds in ``e``, nor those a
-        comprehension of ``e`` binds)."""
+        value, the node reading it (not the names ``other`` binds in ``e``, nor a name
+        where a comprehension around it binds it: ``m`` of ``[m for m in 1..3]``)."""
         env = self.proc_locals or {}
         carried = getattr(self, "carried", {})
         seats = getattr(self, "seats", {})
-        nodes = list(ir.walk(e))
-        bound = {*other, *(n.var for n in nodes if getattr(n, "node", "") == "ForClause")}
-        return [(n.name, seats.get(n.name, {ANY}), n) for n in nodes
-                if getattr(n, "node", "") == "Var" and n.name in env and n.name in carried
-                and n.name not in bound and not carried[n.name].startswith("$")]
+        return [(n.name, seats.get(n.name, {ANY}), n) for n in _free_vars(e, frozenset(other))
+                if n.name in env and n.name in carried and not carried[n.name].startswith("$")]
 
     def _value_seats(self, name: str, exprs) -> set[Seat]:
         """The seats whose private values ``name``, set from ``exprs``, holds: a seat
@@ -113,6 +111,27 @@ class PrivateOptions:
             for _, held, _ in self._local_seats(e):
                 out |= held
         return {s if s is ANY or (name not in s[1] and _simple(s)) else ANY for s in out}
+
+    def _loop_seats(self, name: str, values: list, body, var: str | None = None) -> set[Seat]:
+        """The seats whose private values ``name`` holds when a loop's ``body`` runs
+        again, set in a round before from ``values`` (each a list of expressions, or the
+        source a procedure's result gives: anybody's): a seat the loop may set again
+        (``for q in players { ... m = limit(q) }``) is anybody's, and so is a value read
+        from a local the loop sets (its seats are those of a round before). ``var``:
+        the variable of a ``for``, set again each round."""
+        written = {w for n in ir.walk(body) for w in _writes(n)} | ({var} if var else set())
+        env = self.proc_locals or {}
+        out: set[Seat] = set()
+        for exprs in values:
+            if isinstance(exprs, str) or any(getattr(n, "node", "") == "Var" and n.name != name
+                                             and n.name in written for e in exprs for n in ir.walk(e)):
+                out.add(ANY)
+            else:
+                out |= self._value_seats(name, exprs)
+        called = CALLED in written
+        out = {ANY if s is not ANY and (s[1] & written or (called and any(m not in env for m in s[1])))
+               else s for s in out}
+        return out or {ANY}
 
     def _seats_start(self) -> None:
         self.seats = {}
@@ -236,6 +255,32 @@ def _written(e, subst: dict, names: set) -> str | None:
                 return None
             parts.append(f"{f}={part}")
     return f"{kind}(" + ",".join(parts) + ")"
+
+
+def _free_vars(e, bound: frozenset) -> Iterator[ir.Var]:
+    """The names ``e`` reads (``Var`` nodes) that no comprehension around them binds (a
+    clause's list sees the variables of the clauses before it; the element and the
+    condition, all of them), nor ``bound``."""
+    if isinstance(e, (list, tuple)):
+        for x in e:
+            yield from _free_vars(x, bound)
+        return
+    if not isinstance(e, ir.Node):
+        return
+    if isinstance(e, ir.Var):
+        if e.name not in bound:
+            yield e
+        return
+    if isinstance(e, ir.Comprehension):
+        inner = bound
+        for clause in e.clauses:
+            yield from _free_vars(clause.iter, inner)
+            inner = inner | {clause.var}
+        yield from _free_vars([e.elem, e.cond], inner)
+        return
+    for f in type(e).model_fields:
+        if f != "span":
+            yield from _free_vars(getattr(e, f), bound)
 
 
 def _simple(seat: Seat) -> bool:

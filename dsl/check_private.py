@@ -41,6 +41,7 @@ class PrivateFlow:
         def _private_read(self, e, seen: set) -> str | None: ...
         def _seats_start(self) -> None: ...
         def _value_seats(self, name: str, exprs) -> set: ...
+        def _loop_seats(self, name: str, values: list, body, var: str | None = None) -> set: ...
         seats: dict[str, set]
 
     # (set by _private_calls, before any procedure is checked) per procedure, its
@@ -117,6 +118,9 @@ class PrivateFlow:
         if s.player is not None or s.var not in (self.proc_locals or {}):
             return
         source = self.private_results.get(s.proc)
+        kept = None if s.new else self.carried.get(s.var)
+        if source is not None and source.startswith(RANDOM) and kept and not kept.startswith(RANDOM):
+            return   # (``m = call roll_die()``: a private variable ``m`` held may stay)
         if source is not None:   # (a roll returned: a random step of this procedure's own)
             self._hold(s.var, RANDOM + f"call {s.proc}" if source.startswith(RANDOM) else source)
         elif s.new:
@@ -135,8 +139,12 @@ class PrivateFlow:
     def _carry(self, name: str, exprs, join: bool = False) -> None:
         """``name`` now holds a value computed from ``exprs``: it carries the private
         variable or the random step one of them reads, if any; else (``join`` false: a
-        new binding) nothing."""
-        source = _first(s for e in exprs if e is not None for s in self._sources(e))
+        new binding) nothing. With ``join``, what it held may stay: a private variable it
+        held stays carried when the new value holds only a random step."""
+        found = [s for e in exprs if e is not None for s in self._sources(e)]
+        if join and name in self.carried:
+            found.append(self.carried[name])
+        source = _first(found)
         if source is not None:
             seats = None if source.startswith(RANDOM) else \
                 self._value_seats(name, exprs) | (self.seats.get(name, set()) if join else set())
@@ -145,17 +153,44 @@ class PrivateFlow:
             self.carried.pop(name, None)
             self.seats.pop(name, None)
 
-    def _carry_loop(self, body) -> None:
+    def _carry_kept(self, names) -> dict[str, tuple[str, set]]:
+        """Of ``names``, those holding a private variable now: each -> it and its seats
+        (for ``_carry_merge`` after a block that may not run)."""
+        carried, seats = getattr(self, "carried", {}), getattr(self, "seats", {})
+        return {n: (carried[n], set(seats.get(n, {ANY}))) for n in names
+                if n in carried and not carried[n].startswith(RANDOM)}
+
+    def _carry_merge(self, kept: dict[str, tuple[str, set]]) -> None:
+        """After a block that may not run (a branch, a loop's body), or may stop part way:
+        a local that held a private variable before it still may (``let m = 1`` or ``roll
+        m`` in a branch binds the same local again only where the branch runs)."""
+        for name, (source, seats) in kept.items():
+            if self.carried.get(name, RANDOM).startswith(RANDOM):
+                self.carried[name] = source
+                self.seats[name] = set(seats)
+            else:
+                self.seats[name] = self.seats.get(name, set()) | seats
+
+    def _carry_loop(self, body, var: str | None = None) -> None:
         """A loop's body runs again after itself: a local it sets (at any depth) from a
         private variable holds that value from the loop's start on (``log "{x}"`` before
-        ``x = secret(p)`` in the body shows it on the next round)."""
+        ``x = secret(p)`` in the body shows it on the next round), of the seats it held
+        before and those the body's values give it (``_loop_seats``; ``var``: the
+        variable of a ``for``, which each round sets again)."""
         env = self.proc_locals
         if env is None:
             return
         held = self._held_in(body, {n: s for n, s in self.carried.items() if not s.startswith(RANDOM)})
+        sets = [b for n in ir.walk(body) for b in _binding(n, False, self.private_results)]
         for name, source in held.items():
-            if name in env and self.carried.get(name) != source and not source.startswith(RANDOM):
-                self._hold(name, source)
+            if name not in env or source.startswith(RANDOM):
+                continue
+            # (the seats of what the body sets it to, as the next round reads it)
+            seats = self._loop_seats(name, [e for n, e in sets if n == name], body, var)
+            if self.carried.get(name) != source:
+                self._hold(name, source, seats)
+            else:
+                self.seats[name] = self.seats.get(name, set()) | seats
 
     def _held_sources(self, e, held: dict[str, str], within: dict | None = None) -> list[str]:
         """The private variable ``e`` reads (directly or through the functions it calls),

@@ -37,7 +37,9 @@ class StmtChecks:
         def _carry_start(self) -> None: ...
         def _carry(self, name: str, exprs, join: bool = False) -> None: ...
         def _carry_end(self) -> None: ...
-        def _carry_loop(self, body) -> None: ...
+        def _carry_loop(self, body, var: str | None = None) -> None: ...
+        def _carry_kept(self, names) -> dict: ...
+        def _carry_merge(self, kept: dict) -> None: ...
         def _carry_result(self, s) -> None: ...
         def _random_step(self, names) -> None: ...
         def _shows(self, e) -> None: ...
@@ -59,10 +61,12 @@ class StmtChecks:
         """A block is a scope: names bound inside it are gone after it."""
         env = self.proc_locals
         outer = set(env)
+        kept = self._carry_kept(outer)
         for s in b.stmts:
             self._stmt(s)
         for name in [n for n in env if n not in outer]:
             del env[name]
+        self._carry_merge(kept)
 
     def _bind(self, span, name: str, t: T) -> None:
         env = self.proc_locals
@@ -182,12 +186,14 @@ class StmtChecks:
                     self._block(s.other)
             case "For":
                 fresh = s.var not in env
+                kept = self._carry_kept([s.var])   # (what it holds if the list is empty)
                 self._bind(s.span, s.var, self._iter_type(s.iter, env, s.span))
                 self._carry(s.var, [s.iter])
-                self._carry_loop(s.body)
+                self._carry_loop(s.body, s.var)
                 self._block(s.body)
                 if fresh:
                     del env[s.var]  # the loop variable lives in the loop only
+                self._carry_merge(kept)
             case "While":
                 self._expect(s.cond, env, BOOL, "the loop condition")
                 if s.limit < 1:

@@ -53,6 +53,9 @@ def _load(tmp_path, text: str):
     ("let x = 0\n  if got > 0 {\n    x = x + limit(players[1])\n  }\n  log said \"{x}\"", "x"),
     ("let xs = [0, 0]\n  xs[1] = limit(players[1])\n  log said \"{xs}\"", "xs"),
     ("let w = role(players[1])\n  log said \"{w}\"", "w"),
+    # a die given in one branch only: where it is not, the local keeps the secret
+    ("let x = limit(players[1])\n  roll a from 1..3\n  if a == 1 {\n    x = a\n  }\n  log said \"{x}\"", "x"),
+    ("let x = limit(players[1])\n  if got == 7 {\n    let x = 1\n  }\n  log said \"{x}\"", "x"),
     # a loop's body runs again: what it sets after the message is shown next round
     ("let x = 0\n  for i in [1, 2] {\n    log said \"{x}\"\n    x = limit(players[1])\n  }", "x"),
     ("let x = 0\n  let n = 0\n  while n < 2 max 3 {\n    log said \"{x}\"\n    let y = 0\n"
@@ -194,6 +197,9 @@ def test_a_game_that_hides_nothing_keeps_its_rolls_in_a_sample(tmp_path):
      "let x = call same(limit(players[1]))\n  log said \"{x}\"", "x"),
     # the procedure declared after its caller, through two calls
     ("", "call outer(limit(players[1]))", "w"),
+    # a die returned in one branch only: where it is not, the local keeps the secret
+    ("procedure die(): int {\n  roll a from 1..3\n  return a\n}\n",
+     "let x = limit(players[1])\n  if got == 7 {\n    x = call die()\n  }\n  log said \"{x}\"", "x"),
 ])
 def test_a_procedure_carries_a_private_value_in_and_out(tmp_path, procs, body, local):
     after = ("procedure outer(v: int) {\n  call inner(v + 1)\n}\n"

@@ -83,6 +83,23 @@ LEAKS = [
     ('let m = limit(active)\nactive = next_player(active)\nchoose y from 1..m as "pick"', "m"),
     ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n  active = next_player(active)\n}',
      "m"),
+    # a value the loop's body sets, read by the decision of the next round: the seat it
+    # was read for then, which the loop sets again (or another one)
+    ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n'
+     '  m = limit(next_player(active))\n}', "m"),
+    ('let m = 0\nfor q in players {\n  choose y from 0..m by q as "pick"\n  m = limit(q)\n}', "m"),
+    # a comprehension naming its variable as the local binds it only inside itself
+    ('let m = limit(players[1])\nchoose y from [m for m in 1..2] + [m] by players[0] as "pick"', "m"),
+    # a die given in one branch only: where it is not, the local keeps the secret
+    ('let m = limit(players[1])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
+     "m"),
+    # bound again in a branch only (the same local): where the branch does not run, it
+    # still holds the secret
+    ('let m = limit(players[1])\nif rounds == 7 {\n  let m = 1\n}\nchoose y from 1..m by players[0] as "pick"', "m"),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  roll m from 1..3\n}\nchoose y from 1..m by players[0] as "pick"',
+     "m"),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  best m in [1, 2] by 1 tie first\n}\n'
+     'choose y from 1..m by players[0] as "pick"', "m"),
 ]
 
 FINE = [
@@ -102,6 +119,10 @@ FINE = [
     'choose bid(p) from [c.value for c in items(hand(p))] for each p in players as "bid"',
     # a private value shown to its own seat, then made public: the options may read the copy
     'shown = limit(players[1])\nchoose y from 1..shown by players[0] as "pick"',
+    # set in the loop from the seat that decides, which the loop does not change
+    'let m = 0\nfor i in [1, 2] {\n  m = limit(active)\n  choose y from 1..m as "pick"\n}',
+    'let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n  m = limit(active)\n}',
+    'let m = limit(players[1])\nchoose y from [m for m in 1..2] by players[0] as "pick"',
 ]
 
 
@@ -170,6 +191,19 @@ def test_a_procedures_parameter_holding_a_secret_is_anybodys(tmp_path):
     assert "check/private-options" in str(err.value) and "'m', holding the value of 'limit'" in str(err.value)
 
 
+def test_a_die_returned_in_a_branch_leaves_the_secret_a_local_held(tmp_path):
+    """``m = call die()`` in a branch: where the branch does not run, ``m`` still holds
+    the other seat's value."""
+    body = 'let m = limit(players[1])\nif rounds == 7 {\n  m = call die()\n}\nchoose y from 1..m by players[0] as "pick"'
+    text = text_of(body).replace(
+        "turn {", "procedure die(): int {\n  roll a from 1..3\n  return a\n}\nturn {")
+    path = tmp_path / NAME
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(MeepleError) as err:
+        interpreter.load(str(path))
+    assert "check/private-options" in str(err.value) and "'m', holding the value of 'limit'" in str(err.value)
+
+
 @pytest.mark.parametrize("name", ["phantom_ttt", "dark_hex", "first_price_auction.meeple", "liars_poker"])
 def test_the_rulesets_with_private_values_still_load(name):
     assert interpreter.load(str(ROOT / "tests" / "testdata" / name)).checked.vars
@@ -199,6 +233,19 @@ AGREE = [
     ('choose y from cap(players[0]) by players[0] as "pick" or "pass" when limit(players[0]) > 3', False),
     ('choose bid(p) from 0..limit(p) for each p in [players[0]] as "bid"', False),
     ('let m = limit(players[0])\nchoose y from 1..m by players[0] as "pick"', False),
+    ('let m = limit(active)\nfor i in [1, 2] {\n  choose y from 1..m as "pick"\n'
+     '  m = limit(next_player(active))\n}', True),
+    ('let m = 0\nfor i in [1, 2] {\n  m = limit(active)\n  choose y from 1..m as "pick"\n}', False),
+    ('let m = limit(players[1])\nchoose y from [m for m in 1..2] + [m] by players[0] as "pick"', True),
+    ('let m = limit(players[1])\nchoose y from [m for m in 1..2] by players[0] as "pick"', False),
+    ('let m = limit(players[1])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
+     True),
+    ('let m = limit(players[0])\nroll a from 1..3\nif a == 1 {\n  m = a\n}\nchoose y from 1..m by players[0] as "pick"',
+     False),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  let m = 1\n}\nchoose y from 1..m by players[0] as "pick"', True),
+    ('let m = limit(players[1])\nif rounds == 7 {\n  roll m from 1..3\n}\nchoose y from 1..m by players[0] as "pick"',
+     True),
+    ('let m = limit(players[1])\nlet m = 1\nchoose y from 1..m by players[0] as "pick"', False),
 ]
 
 
