@@ -316,7 +316,6 @@ AGREE = [
     ('for p in players {\n  active = p\n  choose y from 1..limit(p) as "pick"\n}', False),
     ('let m = limit(players[0])\nif active == players[1] {\n  m = limit(players[1])\n'
      '  choose y from 1..m by players[1] as "pick"\n}', False),
-    ('let me = active\nactive = next_player(active)\nchoose y from 1..limit(me) as "pick"', True),
     ('let me = players[1]\nif rounds == 1 {\n  me = active\n}\nchoose y from 1..limit(me) as "pick"', True),
 ]
 
