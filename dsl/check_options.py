@@ -15,7 +15,11 @@ functions they call (a parameter stands for its argument) and through locals, as
 ``players[i]``, and while no statement between may set it again: a statement that sets
 ``active`` or the local naming the seat, a call of a procedure (for a seat that is not
 a local of the caller), and a loop that may do one of these make the local's value
-anybody's, as is a procedure's parameter or result holding a private value. A value read only through a count or a test (``size(...)``, ``when
+anybody's, as is a procedure's parameter or result holding a private value. The seat
+that decides may be written another way that holds the same player: ``let me =
+active`` or ``active = p`` make the two names one seat (an alias) until a statement
+sets either again, as above, and in the block that made it only. A value read only
+through a count or a test (``size(...)``, ``when
 limit(q) > 3``) is read all the same: the options still tell something of it. Items in
 hidden zones are not variables: the options name them by their place (language.md,
 9.4), and what a filter on them tells is left to ``meeple test``'s leak check."""
