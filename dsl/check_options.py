@@ -15,7 +15,11 @@ functions they call (a parameter stands for its argument) and through locals, as
 ``players[i]``, and while no statement between may set it again: a statement that sets
 ``active`` or the local naming the seat, a call of a procedure (for a seat that is not
 a local of the caller), and a loop that may do one of these make the local's value
-anybody's, as is a procedure's parameter or result holding a private value. A value read only through a count or a test (``size(...)``, ``when
+anybody's, as is a procedure's parameter or result holding a private value. The seat
+that decides may be written another way that holds the same player: ``let me =
+active`` or ``active = p`` make the two names one seat (an alias) until a statement
+sets either again, as above, and in the block that made it only. A value read only
+through a count or a test (``size(...)``, ``when
 limit(q) > 3``) is read all the same: the options still tell something of it. Items in
 hidden zones are not variables: the options name them by their place (language.md,
 9.4), and what a filter on them tells is left to ``meeple test``'s leak check."""
@@ -51,6 +55,8 @@ class PrivateOptions:
         def _private_read(self, e, seen: set) -> str | None: ...
 
     seats: dict[str, set[Seat]]    # a local -> the seats whose private values it may hold
+    aliases: set[tuple[Seat, Seat]]   # pairs of seats known to be the same player now
+    alias_stack: list[set[tuple[Seat, Seat]]]   # the aliases at the start of each block
 
     # ------------------------------------------------------------ the seats of values
     def _seat_reads(self, e, subst: dict | None = None, stack: tuple = ()) -> list[tuple[str, Seat, object]]:
@@ -134,24 +140,63 @@ class PrivateOptions:
         return out or {ANY}
 
     def _seats_start(self) -> None:
-        self.seats = {}
+        self.seats, self.aliases, self.alias_stack = {}, set(), []
+
+    def _aliases_enter(self) -> None:
+        """A block starts: the aliases its statements make hold in it only."""
+        if hasattr(self, "alias_stack"):
+            self.alias_stack.append(set(self.aliases))
+
+    def _aliases_leave(self) -> None:
+        """A block ends (it may not have run, or run part way): the aliases of its start
+        (the statement holding it dropped those any of its statements may end)."""
+        if getattr(self, "alias_stack", None):
+            self.aliases = self.alias_stack.pop()
+
+    def _alias_set(self, s) -> None:
+        """``let me = active``, ``active = p``: the name set and the seat it is set to are
+        the same player, until a statement sets either again."""
+        match getattr(s, "node", ""):
+            case "Let":
+                name, value = s.var, s.value
+            case "Assign" if s.player is None:
+                name, value = s.var, s.value
+            case _:
+                return
+        seat = _seat(value, None, set())
+        if seat is ANY or name in seat[1] or not _simple(seat):
+            return
+        self.aliases.add((_seat(ir.trusted(ir.Var, span=s.span, name=name), None, set()), seat))
+
+    def _same_seats(self, seat: Seat) -> set[Seat]:
+        """``seat`` and the seats known to be the same player now."""
+        out, grown = {seat}, True
+        while grown:
+            grown = False
+            for a, b in getattr(self, "aliases", ()):
+                for x, y in ((a, b), (b, a)):
+                    if x in out and y not in out:
+                        out.add(y)
+                        grown = True
+        return out
 
     def _seats_changed(self, s) -> None:
         """Before a statement: the locals holding the private value of a seat that the
         statement (or a statement in its blocks, a loop's body running again) may set
         again now hold anybody's."""
-        if not getattr(self, "seats", None):
+        if not hasattr(self, "seats"):
             return
         written = {w for n in ir.walk(s) for w in _writes(n)}
-        if not written:
-            return
-        env = self.proc_locals or {}
-        called = CALLED in written
+        if written:
+            env = self.proc_locals or {}
+            called = CALLED in written
 
-        def changed(seat: Seat) -> bool:
-            return seat is not ANY and bool(seat[1] & written or (called and any(m not in env for m in seat[1])))
-        for name, held in self.seats.items():
-            self.seats[name] = {ANY if changed(seat) else seat for seat in held}
+            def changed(seat: Seat) -> bool:
+                return seat is not ANY and bool(seat[1] & written or (called and any(m not in env for m in seat[1])))
+            for name, held in self.seats.items():
+                self.seats[name] = {ANY if changed(seat) else seat for seat in held}
+            self.aliases = {(a, b) for a, b in self.aliases if not changed(a) and not changed(b)}
+        self._alias_set(s)
 
     # ------------------------------------------------------------ a decision's options
     def _decision_options(self, s) -> None:
@@ -174,6 +219,8 @@ class PrivateOptions:
                 return
         own.add(_seat(who, None, set()))
         own.discard(ANY)
+        if s.node != "ChooseEach":    # (``for each p`` binds its own ``p``)
+            own = {same for seat in own for same in self._same_seats(seat)}
         each = s.each if s.node == "ChooseEach" else None
         for e in exprs:
             if e is not None and self._options_read(e, who, own, each):
@@ -184,38 +231,66 @@ class PrivateOptions:
         decision's options, reads; True if it found one."""
         for name, seat, n in self._seat_reads(e):
             if seat not in own:
-                self._private_options(n, name, None, who, seat is not ANY)
+                self._private_options(n, name, None, who, seat, each is None)
                 return True
         for local, held, n in self._local_seats(e, (each,) if each else ()):
             # (``for each p``: a local's seat named ``p`` is another binding of that name)
             odd = [s for s in held if s not in own or (each is not None and each in s[1])]
             if odd:
-                self._private_options(n, self.carried[local], local, who, ANY not in odd)
+                self._private_options(n, self.carried[local], local, who,
+                                      odd[0] if len(odd) == 1 else ANY, each is None)
                 return True
         return False
 
-    def _private_options(self, n, name: str, local: str | None, who, known: bool) -> None:
-        """The error: ``n`` reads ``name`` (through ``local``), of a seat other than
-        ``who`` (``known``), or of a seat that the check cannot tell is ``who``."""
+    def _private_options(self, n, name: str, local: str | None, who, seat: Seat, by: bool) -> None:
+        """The error: ``n`` reads ``name`` (through ``local``), of ``seat``, a seat other
+        than ``who`` or one that the check cannot tell is ``who`` (ANY: not known, or
+        more than one); ``by``: the decision may name its seat (``... by q``)."""
+        known = seat is not ANY
         v = self.c.vars[name]
         decider = f"'{who.name}'" if who.node == "Var" else "the seat named after 'by'"
         via = n.func if n.node == "Call" and n.func != name else None
         held = f"'{local}', holding the value of '{name}'" if local \
             else f"'{name}' through '{via}'" if via else f"'{name}'"
         other = "of another seat" if known else "of a seat that may be another"
+        written = _shown(seat) if known else None
+        if written is not None and not written.startswith("players["):   # (a name, not a place)
+            other = f"of '{written}', a seat that may be another"
         whose = "(declared 'hidden': no seat may see it)" if v.visibility == "hidden" \
             else f"{other} (declared 'owner': only its own seat may see it)"
         read = local or name
         hint = "let the seat the value belongs to decide, or offer what that seat may know " \
             f"(copy '{read}' into a public variable first, once it may be shown)"
-        if v.visibility == "owner" and not known:
-            seat = who.name if who.node == "Var" else "..."
+        decides = who.name if who.node == "Var" else "..."
+        shown = written if v.visibility == "owner" else None
+        if shown is not None and by:
+            # (``limit(q)`` asked of ``active``: if ``q`` is the seat meant, say so)
+            also = f" (or read '{name}({decides})')" if local is None and who.node == "Var" else ""
+            hint = f"if '{shown}' is the seat that decides, say so: ask it 'by {shown}'{also}; " \
+                f"else {hint}"
+        elif v.visibility == "owner" and not known:
             hint = f"read it in the options, for the seat that decides named as the decision " \
-                f"names it ('{name}({seat})'); else {hint}"
+                f"names it ('{name}({decides})'); else {hint}"
         self.d.add(errors.Diagnostic(
             "check/private-options", n.span,
             f"the options of a decision are shown to the seat that decides ({decider}), "
             f"but they read {held} {whose}", hint, length=len(via or read)))
+
+
+def _shown(seat: Seat) -> str | None:
+    """A simple seat as the source writes it (``q``, ``players[1]``, ``players[i]``),
+    else None."""
+    text, names = seat
+    if not _simple(seat):
+        return None
+    if text == f"Var(node='Var',name={next(iter(names))!r})" and len(names) == 1:
+        return next(iter(names))
+    head = "Index(node='Index',obj=Var(node='Var',name='players'),index="
+    index = text[len(head):-1]
+    for form in ("IntLit(node='IntLit',value=", "Var(node='Var',name="):
+        if index.startswith(form) and index.endswith(")"):
+            return f"players[{index[len(form):-1].strip(chr(39))}]"
+    return None
 
 
 def _seat(e, subst: dict | None, bound: set) -> Seat:

@@ -40,6 +40,8 @@ class PrivateFlow:
 
         def _private_read(self, e, seen: set) -> str | None: ...
         def _seats_start(self) -> None: ...
+        def _aliases_enter(self) -> None: ...
+        def _aliases_leave(self) -> None: ...
         def _value_seats(self, name: str, exprs) -> set: ...
         def _loop_seats(self, name: str, values: list, body, var: str | None = None) -> set: ...
         seats: dict[str, set]
@@ -142,12 +144,15 @@ class PrivateFlow:
         new binding) nothing. With ``join``, what it held may stay: a private variable it
         held stays carried when the new value holds only a random step."""
         found = [s for e in exprs if e is not None for s in self._sources(e)]
+        # (the seats it held stay only with the private variable it held: a new one
+        # replaces them, and those of ``name`` read in ``exprs`` are followed)
+        kept = set() if not join or any(not s.startswith(RANDOM) for s in found) \
+            else self.seats.get(name, set())
         if join and name in self.carried:
             found.append(self.carried[name])
         source = _first(found)
         if source is not None:
-            seats = None if source.startswith(RANDOM) else \
-                self._value_seats(name, exprs) | (self.seats.get(name, set()) if join else set())
+            seats = None if source.startswith(RANDOM) else self._value_seats(name, exprs) | kept
             self._hold(name, source, seats or None)
         elif not join:
             self.carried.pop(name, None)
@@ -157,13 +162,16 @@ class PrivateFlow:
         """Of ``names``, those holding a private variable now: each -> it and its seats
         (for ``_carry_merge`` after a block that may not run)."""
         carried, seats = getattr(self, "carried", {}), getattr(self, "seats", {})
+        self._aliases_enter()
         return {n: (carried[n], set(seats.get(n, {ANY}))) for n in names
                 if n in carried and not carried[n].startswith(RANDOM)}
 
     def _carry_merge(self, kept: dict[str, tuple[str, set]]) -> None:
         """After a block that may not run (a branch, a loop's body), or may stop part way:
         a local that held a private variable before it still may (``let m = 1`` or ``roll
-        m`` in a branch binds the same local again only where the branch runs)."""
+        m`` in a branch binds the same local again only where the branch runs); the seats
+        known to be the same player are those of its start."""
+        self._aliases_leave()
         for name, (source, seats) in kept.items():
             if self.carried.get(name, RANDOM).startswith(RANDOM):
                 self.carried[name] = source
