@@ -510,7 +510,9 @@ def _ink(image, box) -> int:
     return sum(hist[:235])
 
 
-@pytest.mark.parametrize("name", ["cherokee", "go", "clans-and-glory"])   # (its board: wide)
+# (cherokee in the quick tier; go and clans-and-glory, its board wide, with the slow tests)
+@pytest.mark.parametrize("name", ["cherokee", pytest.param("go", marks=pytest.mark.slow),
+                                  pytest.param("clans-and-glory", marks=pytest.mark.slow)])
 def test_the_pdf_book_has_full_pages_and_nothing_beyond_their_margins(name, tmp_path):
     _, pdfium = _pdf_tools()
     out = tmp_path / f"{name}.pdf"
@@ -554,7 +556,7 @@ def test_the_pdf_book_has_full_pages_and_nothing_beyond_their_margins(name, tmp_
         assert flat.count(title) >= 2, title
 
 
-@pytest.mark.parametrize("name", ["go", "clans-and-glory"])
+@pytest.mark.parametrize("name", ["go", pytest.param("clans-and-glory", marks=pytest.mark.slow)])
 def test_the_pdf_keeps_each_board_drawing_whole_on_one_page(name):
     weasyprint, _ = _pdf_tools()
     book = rulebook.build(interpreter.load(name))
