@@ -326,6 +326,12 @@ SLOW = {
     "test_rulebook.py": (
         "test_every_rule_of_every_bundled_ruleset_is_in_its_rulebook",
     ),
+    "test_rulebook_grammar.py": (   # (each locale of each bundled game with each variant)
+        "test_every_seed_and_classic_locale_names_what_players_see",
+    ),
+    "test_rulebook_prose.py": (
+        "test_the_seed_games_have_prose_for_every_rule_in_every_locale",
+    ),
     "test_schema.py": (
         "test_bundled_file_ir_validates",
     ),

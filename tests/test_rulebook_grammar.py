@@ -153,7 +153,6 @@ def test_an_attribute_without_a_name_reads_as_words_never_code():
     assert "| Klan | Mann | Frau |" in de
 
 
-@pytest.mark.slow   # (every locale of every bundled game with each variant: CI runs it)
 def test_every_seed_and_classic_locale_names_what_players_see():
     for name in ("cherokee", "clans-and-glory", "brotherhood-of-nine", "hearts", "chess", "go",
                  "backgammon", "dots-and-boxes", "kalah"):

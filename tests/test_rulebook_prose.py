@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from console import meeple_cli
 from meeple.interpreter.documents import rulebook, rulebook_view
 
@@ -156,7 +155,6 @@ def test_prose_for_no_rule_is_a_located_warning(tmp_path):
     assert "de.meeple:7" in text and "no rule is called 'variant.slow'" in text
 
 
-@pytest.mark.slow   # (every locale of the seed games, through the command: CI runs it)
 def test_the_seed_games_have_prose_for_every_rule_in_every_locale():
     for _ in range(2):     # the second time from the disk cache (files kept as texts only)
         r = meeple_cli("rulebook", "clans-and-glory", "--check")
