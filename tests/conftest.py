@@ -78,6 +78,7 @@ SLOW = {
         "test_meeple_test_gives_the_same_games_whatever_jobs",
         "test_meeple_test_reports_the_first_failing_shard_whatever_jobs",
         "test_results_come_back_in_task_order_whatever_finishes_first",
+        "test_the_workers_end_when_meeple_is_killed",
     ),
     "test_backgammon_openspiel.py": (
         "test_random_games_agree_with_openspiel",
