@@ -53,6 +53,25 @@ def pytest_unconfigure(config):
 # everything. The install tests (a minute, and the package index) are slow as a whole.
 SLOW_FILES = {"test_install.py"}
 SLOW = {
+    "test_kernel_payoffs.py": (
+        "test_a_kernel_ends_a_payoff_game_with_python_s_result",
+    ),
+    "test_kernel_nested_beside_verbs.py": (
+        "test_the_kernel_plays_lists_and_tuples_beside_verbs_as_python",
+    ),
+    "test_kernel_walks.py": (
+        "test_distinct_ids_past_a_few_are_python_s",
+        "test_long_walks_and_walks_inside_a_walk_s_condition_are_python_s",
+    ),
+    "test_private_options.py": (
+        "test_the_dynamic_leak_check_agrees_with_the_static_one",
+    ),
+    "test_loop_ranges.py": (
+        "test_such_games_stay_python_s",
+    ),
+    "test_playouts.py": (
+        "test_simulate_in_compact_batches_says_what_it_said_a_dict_per_game",
+    ),
     "test_web.py": (
         "test_seat_2_is_never_shown_seat_1s_cards_in_a_whole_game",
         "test_a_killed_server_comes_back_with_every_acknowledged_move",
