@@ -8,11 +8,22 @@ import random
 from contextlib import contextmanager
 
 import pytest
-from meeple.interpreter import Budgets, RuleError
+from meeple.dsl.load import SourceSet
+from meeple.dsl.parse import parse
+from meeple.interpreter import Budgets, RuleError, compile_sources
 from meeple.interpreter.analysis import playouts as playouts_module
 from meeple.interpreter.play import runtime
 
 from meeple import interpreter
+
+
+def program_of(text: str, name: str, native: bool, budgets=None, players: int = 2):
+    """The rules of ``text`` (read as the file ``name``) compiled for ``players``: on a
+    kernel (``native``; the test fails if none is built) or in Python."""
+    rules = compile_sources(SourceSet(base=parse(text, name), sources={name: text}), budgets=budgets)
+    if native:
+        assert rules.use_native(report=False, kernel_only=True)
+    return rules.for_players(players)
 
 
 def least_budget(fails, hi: int) -> int:

@@ -16,10 +16,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, work_counted_as_python
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import kernel_difference, program_of, work_counted_as_python
 from meeple.interpreter.native.kgame import KernelGame
 
 pytestmark = pytest.mark.kernels
@@ -72,11 +69,7 @@ score(p) = seen
 
 
 def compiled(native: bool, budgets=None):
-    src = SourceSet(base=parse(RULES, "cells.meeple"), sources={"cells.meeple": RULES})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "cells.meeple", native, budgets)
 
 
 @needs_kernel

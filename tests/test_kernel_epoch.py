@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import kernel_difference, program_of
 
 pytestmark = pytest.mark.kernels
 
@@ -64,11 +61,7 @@ end when x > 0
 
 
 def compiled(text: str, native: bool):
-    src = SourceSet(base=parse(text, "epoch.meeple"), sources={"epoch.meeple": text})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(text, "epoch.meeple", native)
 
 
 def played(fast, plain) -> dict:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, kernel_plays_as_python, work_counted_as_python
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import (
+    kernel_playouts_as_python,
+    kernel_plays_as_python,
+    program_of,
+    work_counted_as_python,
+)
 from meeple.interpreter.native import kernel
 
 pytestmark = pytest.mark.kernels
@@ -43,11 +45,7 @@ score(p) = count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p) a
 
 
 def compiled(native: bool, budgets=None):
-    src = SourceSet(base=parse(RULES, "joined.meeple"), sources={"joined.meeple": RULES})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "joined.meeple", native, budgets)
 
 
 def test_a_part_taken_under_a_condition_is_read_where_it_is():
@@ -101,11 +99,7 @@ score(p) = count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p) a
 
 
 def short(native: bool):
-    src = SourceSet(base=parse(SHORT, "short.meeple"), sources={"short.meeple": SHORT})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(SHORT, "short.meeple", native)
 
 
 @needs_kernel

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, kernel_plays_as_python, work_counted_as_python
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import (
+    kernel_playouts_as_python,
+    kernel_plays_as_python,
+    program_of,
+    work_counted_as_python,
+)
 
 pytestmark = pytest.mark.kernels
 
@@ -40,11 +42,7 @@ score(p) = (total + seat(p) + size(seen)) % 5
 
 
 def compiled(native: bool, budgets=None):
-    src = SourceSet(base=parse(RULES, "join.meeple"), sources={"join.meeple": RULES})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "join.meeple", native, budgets)
 
 
 @needs_kernel

@@ -10,7 +10,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, work_counted_as_python
+from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
@@ -40,11 +40,7 @@ score(p) = seen + seat(p)
 
 
 def compiled(native: bool, budgets=None):
-    src = SourceSet(base=parse(RULES, "loops.meeple"), sources={"loops.meeple": RULES})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "loops.meeple", native, budgets)
 
 
 def test_loops_make_no_list_and_counts_no_branch_on_their_condition():
@@ -90,11 +86,7 @@ score(p) = seen + seat(p)
 
 
 def built(native: bool):
-    src = SourceSet(base=parse(BUILT, "built.meeple"), sources={"built.meeple": BUILT})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(BUILT, "built.meeple", native)
 
 
 def test_lists_pushed_one_by_one_start_on_the_stack_and_cells_are_never_none():
@@ -149,11 +141,7 @@ score(p) = seen + seat(p)
 
 
 def fused(native: bool, budgets=None):
-    src = SourceSet(base=parse(FUSED, "fused.meeple"), sources={"fused.meeple": FUSED})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(FUSED, "fused.meeple", native, budgets)
 
 
 def test_a_loop_over_a_function_s_comprehension_walks_its_loops_in_place():

@@ -12,10 +12,8 @@ import random
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference, least_budget
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import RuleError, compile_sources
+from lockstep import kernel_difference, least_budget, program_of
+from meeple.interpreter import RuleError
 from meeple.interpreter.compiler import codegen
 from meeple.interpreter.native.kgame import KernelGame
 from test_components import GAME, RULES, TURN
@@ -26,11 +24,7 @@ pytestmark = pytest.mark.kernels
 
 
 def compiled(text: str, native: bool, budgets=None):
-    src = SourceSet(base=parse(text, "memo.meeple"), sources={"memo.meeple": text})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(text, "memo.meeple", native, budgets)
 
 
 def first_turn(prog):

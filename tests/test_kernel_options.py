@@ -8,7 +8,7 @@ import random
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
+from lockstep import kernel_difference, program_of
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
@@ -61,11 +61,7 @@ score(p) = total
 
 
 def compiled(native: bool):
-    src = SourceSet(base=parse(RULES, "options.meeple"), sources={"options.meeple": RULES})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "options.meeple", native)
 
 
 @needs_kernel

@@ -11,10 +11,7 @@ import random
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import kernel_difference, program_of
 from meeple.interpreter.analysis import playouts as playouts_module
 from meeple.interpreter.native import kernel
 from meeple.interpreter.native.kgame import KernelGame
@@ -64,11 +61,7 @@ score(p) = count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p) a
 
 
 def compiled(native: bool):
-    src = SourceSet(base=parse(RULES, "lasts.meeple"), sources={"lasts.meeple": RULES})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "lasts.meeple", native)
 
 
 def test_last_count_and_sum_of_a_comprehension_make_no_list_in_the_kernel():

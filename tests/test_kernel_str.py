@@ -11,10 +11,7 @@ import subprocess
 import sysconfig
 
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, kernel_plays_as_python
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import kernel_playouts_as_python, kernel_plays_as_python, program_of
 from meeple.interpreter.native import kernel
 from meeple.interpreter.native.kernel_types import read_cxx
 
@@ -119,11 +116,7 @@ score(p) = count(c for c in cells(b) if occupied(c) and top(c).seat == seat(p) a
 
 
 def compiled(native: bool):
-    src = SourceSet(base=parse(RULES, "lengths.meeple"), sources={"lengths.meeple": RULES})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "lengths.meeple", native)
 
 
 @needs_kernel

@@ -14,10 +14,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_difference
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import kernel_difference, program_of
 from meeple.interpreter.native.kgame import KernelGame
 
 pytestmark = pytest.mark.kernels
@@ -52,11 +49,7 @@ score(p) = 0
 
 
 def compiled(native: bool):
-    src = SourceSet(base=parse(RULES, "rays.meeple"), sources={"rays.meeple": RULES})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(RULES, "rays.meeple", native)
 
 
 @needs_kernel

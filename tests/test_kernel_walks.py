@@ -13,10 +13,7 @@ import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
-from lockstep import kernel_playouts_as_python, work_counted_as_python
-from meeple.dsl.load import SourceSet
-from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
 from meeple.interpreter.native import kernel
 from test_go_rules import legal
 from test_kernel_lasting import both, kernel_go, same, step_both
@@ -117,11 +114,7 @@ score(p) = seen % 997 + seat(p)
 
 
 def nested(native: bool, budgets=None):
-    src = SourceSet(base=parse(NESTED, "nested.meeple"), sources={"nested.meeple": NESTED})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(NESTED, "nested.meeple", native, budgets)
 
 
 def test_long_walks_and_walks_inside_a_walk_s_condition_are_python_s():
@@ -160,11 +153,7 @@ score(p) = seen % 1009 + seat(p)
 
 
 def distinct_rules(native: bool, budgets=None):
-    src = SourceSet(base=parse(DISTINCT, "distinct.meeple"), sources={"distinct.meeple": DISTINCT})
-    rules = compile_sources(src, budgets=budgets)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    return rules.for_players(2)
+    return program_of(DISTINCT, "distinct.meeple", native, budgets)
 
 
 def test_distinct_ids_past_a_few_are_python_s():
