@@ -6,7 +6,7 @@ add, and gives its value once no further element can change it.
 
 Stopping early gives the count's value only where the elements it skips could change
 nothing else: their condition counts no work and no calls (``Facts.counts_any``: the
-budgets count the same), and cannot fail (``_Safe``: the reference would stop there
+budgets count the same), and cannot fail (``Safe``: the reference would stop there
 with an error). A name from outside the loop that the condition needs to be some
 value (a player ``p`` of ``seat(p)``) is checked before the loop; where it is none the
 kernel leaves the move to Python (``nn`` bails), as it does for any error."""
@@ -32,16 +32,18 @@ def _count(e) -> bool:
     return e.node == "Aggregate" and e.func == "count"
 
 
-class _Safe:
+class Safe:
     """Whether an expression cannot fail, and the names from outside the loop it needs
     to be some value (``pre``: their C++, each checked before the loop). ``env``: what
     each name is known to be: ``"some"`` (never none: a board's cell of the loop, a
     number of a range), ``("outer", cxx)`` (a name from outside the loop), anything else
     a value that may be none; a name it does not hold is the program's (a variable,
-    ``active``), read as it is where the loop starts."""
+    ``active``), read as it is where the loop starts. ``functions``: whether the rules'
+    functions are looked into (else a call of one may fail)."""
 
-    def __init__(self, gen):
-        self.gen, self.pre = gen, []
+    def __init__(self, gen, functions: bool = True):
+        self.gen, self.functions = gen, functions
+        self.pre: list[str] = []
 
     def some(self, e, env: dict) -> bool:
         """Whether ``e`` is a name that is never none (checked before the loop where it
@@ -109,7 +111,7 @@ class _Safe:
             # (a zone's size, a player's seat: of something, never of none)
             return f in ("occupied", "empty", "seat") and len(e.args) == 1 and self.some(e.args[0], env) \
                 and gen.ty(e.args[0]).tag in ("cell", "zone", "player")
-        fd = gen.c.functions.get(f)
+        fd = gen.c.functions.get(f) if self.functions else None
         if fd is None or f in gen.recursive or depth >= _DEPTH or len(fd.params) != len(e.args) \
                 or not all(self.of(a, env, held, depth) for a in e.args):
             return False
@@ -149,7 +151,7 @@ class EarlyCounts:
         # (a loop over a board's cells tests only the conjuncts its static part leaves:
         # Gen.loops, kernel_cells.py)
         walk = self.cells.walk(cl, comp.cond, sc) if table is not None and table[0] == "cells" else None
-        safe = _Safe(self)
+        safe = Safe(self)
         if not all(safe.of(c, env) for c in (walk[1] if walk is not None else [comp.cond])):
             return None
         return self._stopping(comp, sc, _interval(op, k.value), safe.pre)
@@ -177,3 +179,13 @@ class EarlyCounts:
         last = f"{h} >= {a}LL" + (f" && {h} <= {b}LL" if b != _BIG else "")
         return (f"([&]() __attribute__((always_inline)) -> bool {{ {checks}I {h} = 0{f', {u} = {_BIG}LL' if a > 0 else ''}; {body} "
                 f"return ({last}) != {'true' if neg else 'false'}; }}())")
+
+
+def total_over_cell(gen, cond, var: str) -> bool:
+    """Whether a condition on the cell ``var`` of a board's loop cannot fail, reading
+    nothing else that must be some value and calling no function of the rules: names,
+    literals, ``and``, ``or``, ``not``, ``==`` and ``!=`` of such, ``occupied(var)``,
+    ``empty(var)``, the cell's attributes, and the attributes of ``top(var)`` on the right
+    of an ``and`` whose left is ``occupied(var)`` (kernel_memo.py, ``empty_of_filter``)."""
+    safe = Safe(gen, functions=False)
+    return safe.of(cond, {var: "some"}) and not safe.pre

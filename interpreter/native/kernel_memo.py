@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from .cxx_text import ident
 from .kernel_components import ComponentChecks
+from .kernel_early import total_over_cell
 from .kernel_elementwise import _SCALARS, ElementwiseKeeps
 from .kernel_lasting import LastingKeeps
 from .kernel_types import has_none
@@ -200,7 +201,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 
     def empty_of_filter(self, e, sc: dict) -> str | None:
         """``empty(f(...))`` where f's body is ``[c for c in cells(b) if cond]``, called
-        plainly, and cond cannot fail (``_total``): the cells walked up to the first that
+        plainly, and cond cannot fail (``kernel_early.total_over_cell``): the cells walked up to the first that
         cond lets through, where the whole list was made to be tested. The same work: the
         cells are counted before the walk, as the list's loop counts them. Else None."""
         arg = e.args[0] if len(e.args) == 1 else None
@@ -214,7 +215,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         var = body.clauses[0].var
         table = self.facts.table_list(body.clauses[0].iter)
         if body.elem.node != "Var" or body.elem.name != var or table is None or table[0] != "cells" \
-                or not _total(body.cond, var, False, self.c.calls_builtin):
+                or not total_over_cell(self, body.cond, var):
             return None
         binds, scope = self._bound_params(fd, arg.args, sc)
         loops = self.loops(body, scope, lambda inner: "return false;")
@@ -532,38 +533,3 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             f"if (e.epoch != EPOCH) {{ auto& m_ = e; m_.epoch = EPOCH; {store} m_.v = v_; m_.work = w_; "
             f"m_.calls = c_;{deps} }} return v_; }}")
         return ident("C", name)
-
-
-
-_SAFE_CALLS = frozenset({"occupied", "empty"})
-
-
-def _total(e, var: str, held: bool, builtin) -> bool:
-    """Whether a condition on the cell ``var`` of a board's loop cannot fail: names,
-    literals, ``and``, ``or``, ``not``, ``==`` and ``!=`` of such, ``occupied(var)``,
-    ``empty(var)``, the cell's attributes, and the attributes of ``top(var)`` on the right
-    of an ``and`` whose left is ``occupied(var)`` (``held``: the cell holds an item), each
-    call the built-in's (``builtin(name)``: no function of the rules hides it)."""
-    n = e.node
-    if n in ("Var", "IntLit", "BoolLit", "NoneLit", "StrLit"):
-        return True
-    if n == "UnOp":
-        return e.op == "not" and _total(e.operand, var, held, builtin)
-    if n == "BinOp":
-        if e.op == "and":
-            holds = held or (e.left.node == "Call" and e.left.func == "occupied" and _of_cell(e.left, var, builtin))
-            return _total(e.left, var, held, builtin) and _total(e.right, var, holds, builtin)
-        return e.op in ("or", "==", "!=") and _total(e.left, var, held, builtin) \
-            and _total(e.right, var, held, builtin)
-    if n == "Call":
-        return e.func in _SAFE_CALLS and _of_cell(e, var, builtin)
-    if n == "Attr":
-        o = e.obj
-        return (o.node == "Var" and o.name == var) or (held and o.node == "Call" and o.func == "top"
-                                                        and _of_cell(o, var, builtin))
-    return False
-
-
-def _of_cell(call, var: str, builtin) -> bool:
-    """Whether a call is the built-in's and its one argument the loop's cell ``var``."""
-    return builtin(call.func) and len(call.args) == 1 and call.args[0].node == "Var" and call.args[0].name == var
