@@ -295,14 +295,7 @@ class Tally:
 
     def add(self, summary: dict) -> None:
         """Counts one finished game (a summary of ``play_game``)."""
-        res = summary["result"]
-        for p, outcome in enumerate(res["outcomes"]):
-            (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += 1
-        self.shared += len(res["winners"]) > 1
-        self.drawn += bool(res["draw"])
-        got = payoff_values(res)
-        if got is not None:
-            self.payoffs = [a + b for a, b in zip(self.payoffs or [Fraction(0)] * self.n, got)]
+        self._add_result(summary["result"], 1)
         self.lengths.append(summary["turns"])
         self.turns += summary["turns"]
         self.moves += summary["moves"]
@@ -313,17 +306,20 @@ class Tally:
         if batch.errors:
             raise ValueError(f"game {min(batch.errors)} of the batch stopped on an error")
         for at, count in Counter(batch.result_of).items():
-            res = batch.results[at]
-            for p, outcome in enumerate(res["outcomes"]):
-                (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += count
-            self.shared += count * (len(res["winners"]) > 1)
-            self.drawn += count * bool(res["draw"])
-            got = payoff_values(res)
-            if got is not None:
-                self.payoffs = [a + b * count for a, b in zip(self.payoffs or [Fraction(0)] * self.n, got)]
+            self._add_result(batch.results[at], count)
         self.lengths.extend(batch.turns)
         self.turns += sum(batch.turns)
         self.moves += sum(batch.moves)
+
+    def _add_result(self, res: dict, count: int) -> None:
+        """``count`` games that ended with the result ``res``."""
+        for p, outcome in enumerate(res["outcomes"]):
+            (self.wins if outcome == "win" else self.draws if outcome == "draw" else self.losses)[p] += count
+        self.shared += count * (len(res["winners"]) > 1)
+        self.drawn += count * bool(res["draw"])
+        got = payoff_values(res)
+        if got is not None:
+            self.payoffs = [a + b * count for a, b in zip(self.payoffs or [Fraction(0)] * self.n, got)]
 
     def report(self, program) -> dict:
         """``seats`` (per seat: ``seat``, ``player``, ``wins``, ``draws``, ``losses``,
