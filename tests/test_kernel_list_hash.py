@@ -9,6 +9,7 @@ import random
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import program_of
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
 from meeple.interpreter import compile_sources
@@ -93,11 +94,7 @@ score(p) = back
 
 def boards(native: bool):
     """The program of BOARDS, played by a kernel or by the reference."""
-    src = SourceSet(base=parse(BOARDS, "boards.meeple"), sources={"boards.meeple": BOARDS})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    prog = rules.for_players(2)
+    prog = program_of(BOARDS, "boards.meeple", native)
     assert bool(prog.kernel) == native
     return prog
 
@@ -238,11 +235,7 @@ score(p) = sum(out)
 
 
 def kinds(native: bool, text: str = KINDS):
-    src = SourceSet(base=parse(text, "kinds.meeple"), sources={"kinds.meeple": text})
-    rules = compile_sources(src)
-    if native:
-        assert rules.use_native(report=False, kernel_only=True)
-    prog = rules.for_players(2)
+    prog = program_of(text, "kinds.meeple", native)
     assert bool(prog.kernel) == native
     return prog
 
