@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import httpx  # noqa: E402
+import httpx2  # noqa: E402
 from meeple.web.store import SQLiteStore  # noqa: E402
 from meeple.web.tables import Tables  # noqa: E402
 
@@ -48,7 +48,7 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def seat_bot(client: httpx.AsyncClient, url: str, seat: int, rnd: random.Random,
+async def seat_bot(client: httpx2.AsyncClient, url: str, seat: int, rnd: random.Random,
                    posts: list[float], events: list[float]) -> int:
     """Plays one seat to the end of its game: the moves it made."""
     made = 0
@@ -91,8 +91,8 @@ def percentiles(values: list[float]) -> str:
 async def play_all(links: list[dict], timeout: float) -> tuple[int, list[float], list[float]]:
     posts: list[float] = []
     events: list[float] = []
-    limits = httpx.Limits(max_connections=4 * len(links) * 4, max_keepalive_connections=64)
-    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+    limits = httpx2.Limits(max_connections=4 * len(links) * 4, max_keepalive_connections=64)
+    async with httpx2.AsyncClient(limits=limits, timeout=60) as client:
         jobs = [seat_bot(client, url, int(s) - 1, random.Random(f"{t['id']}/{s}"), posts, events)
                 for t in links for s, url in t["seats"].items()]
         made = await asyncio.wait_for(asyncio.gather(*jobs), timeout)

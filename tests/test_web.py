@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]') is not installed")
 
-import httpx
+import httpx2
 import jsonschema
 from console import meeple_cli
 from meeple.cli.cmd_serve import catalog_speech
@@ -506,7 +506,7 @@ def test_the_lobby_starts_tables_from_its_list_only(tmp_path):
 
 def _events(url: str) -> dict:
     """The first 'state' event of a link's event stream."""
-    with httpx.stream("GET", url + "/events", timeout=30) as answer:
+    with httpx2.stream("GET", url + "/events", timeout=30) as answer:
         assert answer.headers["content-type"].startswith("text/event-stream")
         event = None
         for line in answer.iter_lines():
@@ -521,7 +521,7 @@ def _settled(url: str, timeout: float = 60) -> dict:
     import time
     end = time.monotonic() + timeout
     while True:
-        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
         if doc["over"] or not any(doc["players"][s]["bot"] for s in doc["to_move"]):
             return doc
         assert time.monotonic() < end
@@ -546,8 +546,8 @@ def test_a_killed_server_comes_back_with_every_acknowledged_move(tmp_path):
         for _ in range(12):
             doc = _settled(seats["1"])
             seat = next(s for s in doc["to_move"] if s in (0, 1))
-            moves = httpx.get(seats[str(seat + 1)], headers=JSON, timeout=30).json()["moves"]
-            answer = httpx.post(seats[str(seat + 1)] + "/moves", timeout=30,
+            moves = httpx2.get(seats[str(seat + 1)], headers=JSON, timeout=30).json()["moves"]
+            answer = httpx2.post(seats[str(seat + 1)] + "/moves", timeout=30,
                                 json={"move": rnd.choice(moves)["notation"]})
             assert answer.status_code == 200, answer.text
             acknowledged.append(answer.json()["played"])

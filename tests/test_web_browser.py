@@ -19,7 +19,7 @@ pytest.importorskip("starlette", reason="the web extra (pip install 'meeple[web]
 playwright = pytest.importorskip("playwright.sync_api", reason="Playwright (pip install playwright) "
                                  "is not installed")
 
-import httpx  # noqa: E402
+import httpx2  # noqa: E402
 from meeple.interpreter import display  # noqa: E402
 from web_support import JSON, Server, assert_hides  # noqa: E402
 
@@ -119,8 +119,8 @@ def test_two_seats_play_a_whole_game_of_hearts_in_two_browsers(browser, shots, t
         deadline = time.monotonic() + GAME_SECONDS
         while True:
             assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
-            doc1 = httpx.get(seats["1"], headers=JSON, timeout=30).json()
-            doc2 = httpx.get(seats["2"], headers=JSON, timeout=30).json()
+            doc1 = httpx2.get(seats["1"], headers=JSON, timeout=30).json()
+            doc2 = httpx2.get(seats["2"], headers=JSON, timeout=30).json()
             seen_by_2 |= _seen(doc2)
             words = _unseen_words(prog, doc1, seen_by_2)
             assert_hides(two.content() + two.inner_text("body"), words)
@@ -139,7 +139,7 @@ def test_two_seats_play_a_whole_game_of_hearts_in_two_browsers(browser, shots, t
         assert two.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
         _shot(one, shots, "hearts-seat1-over")
         _shot(two, shots, "hearts-seat2-over-phone")
-        record = httpx.get(seats["1"] + "/record", timeout=30).json()
+        record = httpx2.get(seats["1"] + "/record", timeout=30).json()
         assert record["result"] == doc1["result"] and len(record["moves"]) == doc1["version"]
         assert errors1 == [] and errors2 == []
     finally:
@@ -156,7 +156,7 @@ def test_a_seat_passes_its_three_cards_in_a_row_while_the_other_has_not_chosen(b
         one, errors1 = _page(browser, seats["1"], viewport={"width": 1200, "height": 900})
         two, errors2 = _page(browser, seats["2"], viewport={"width": 1200, "height": 900})
         deadline = time.monotonic() + GAME_SECONDS
-        while httpx.get(seats["1"], headers=JSON, timeout=30).json()["to_move"] != [0, 1]:
+        while httpx2.get(seats["1"], headers=JSON, timeout=30).json()["to_move"] != [0, 1]:
             assert time.monotonic() < deadline, "the bots did not pass"
             one.wait_for_timeout(50)
         one.reload()
@@ -179,7 +179,7 @@ def test_a_seat_passes_its_three_cards_in_a_row_while_the_other_has_not_chosen(b
             assert one.inner_text("#error") == ""
         _shot(one, shots, "hearts-seat1-passed-three")
         assert one.locator("#moves button:not([disabled])").count() == 0
-        doc2 = httpx.get(seats["2"], headers=JSON, timeout=30).json()
+        doc2 = httpx2.get(seats["2"], headers=JSON, timeout=30).json()
         assert doc2["to_move"] == [1] and len(doc2["moves"]) == 13
         two.reload()
         two.wait_for_selector("#moves button:not([disabled])")
@@ -195,7 +195,7 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
     try:
         url = server.links["seats"]["1"]
         page, errors = _page(browser, url, viewport={"width": 1000, "height": 900})
-        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
         cells = doc["boards"][0]["cells"]
         assert page.locator(".board svg g[role=button]").count() == len(cells)
         _shot(page, shots, "cherokee-board")
@@ -217,14 +217,14 @@ def test_a_board_is_drawn_and_a_cell_picks_its_moves(browser, shots, tmp_path):
                 page.wait_for_timeout(50)
         marked = page.locator(".board rect.changed").count()
         assert 1 <= marked < len(cells)         # the cells the last moves changed, only
-        while not (now := httpx.get(url, headers=JSON, timeout=30).json())["moves"] and not now["over"]:
+        while not (now := httpx2.get(url, headers=JSON, timeout=30).json())["moves"] and not now["over"]:
             page.wait_for_timeout(50)            # the bot's move, then this seat's turn
         page.wait_for_selector(f'body[data-version="{now["version"]}"]')
         last = now["last_move"]
         assert last["text"] in page.locator("#last-move").text_content()
         assert page.locator(".board rect.last").count() == len(last["cells"])
         deadline = time.monotonic() + GAME_SECONDS
-        while not (now := httpx.get(url, headers=JSON, timeout=30).json())["over"]:
+        while not (now := httpx2.get(url, headers=JSON, timeout=30).json())["over"]:
             assert time.monotonic() < deadline, f"the game did not end in {GAME_SECONDS} s"
             if not _play_one(page, rnd, keyboard=False):
                 page.wait_for_timeout(50)
@@ -240,7 +240,7 @@ def _play_turn(page, url: str) -> list[str]:
     """Plays the page's first move until its seat is no longer to move; the moves' texts."""
     played = []
     while True:
-        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
         if doc["over"] or not doc["moves"]:
             return played
         page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
@@ -270,7 +270,7 @@ def test_moves_read_in_words_and_each_seat_reads_what_happened_since(browser, sh
         url1, url2 = server.links["seats"]["1"], server.links["seats"]["2"]
         one, errors1 = _page(browser, url1, viewport={"width": 1200, "height": 900})
         two, errors2 = _page(browser, url2, viewport=PHONE, is_mobile=True, has_touch=True)
-        doc = httpx.get(url1, headers=JSON, timeout=30).json()
+        doc = httpx2.get(url1, headers=JSON, timeout=30).json()
         assert one.inner_text("#choose") == "Choose: chase"
         buttons = [b.inner_text() for b in one.locator("#moves button").all()]
         assert buttons == [m["text"].removeprefix("chase ") for m in doc["moves"]]
@@ -281,14 +281,14 @@ def test_moves_read_in_words_and_each_seat_reads_what_happened_since(browser, sh
         _shot(one, shots, "cherokee-words-start")
         first = _play_turn(one, url1)
         assert len(first) >= 2
-        doc2 = httpx.get(url2, headers=JSON, timeout=30).json()
+        doc2 = httpx2.get(url2, headers=JSON, timeout=30).json()
         two.wait_for_selector(f'body[data-version="{doc2["version"]}"]')
         assert two.inner_text("#since-heading") == "Since the game began"
         assert _since(two) == ["Player 1: " + m["text"] for m in doc2["moves_made"]]
         assert [m["player"] for m in doc2["moves_made"]] == [0] * len(first)
         _shot(two, shots, "cherokee-words-since-start-phone")
         second = _play_turn(two, url2)
-        doc1 = httpx.get(url1, headers=JSON, timeout=30).json()
+        doc1 = httpx2.get(url1, headers=JSON, timeout=30).json()
         one.wait_for_selector(f'body[data-version="{doc1["version"]}"]')
         assert one.inner_text("#since-heading") == "Since your last move"
         theirs = [m for m in doc1["moves_made"] if m["player"] == 1]
@@ -329,10 +329,10 @@ def test_a_wide_board_on_a_phone_scrolls_in_its_box_and_go_s_moves_are_in_the_lo
         page, errors = _page(browser, url, viewport={"width": 1200, "height": 900})
         for _ in range(3):
             _click_first_cell_move(page)
-        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
         while doc["to_move"] != [0]:
             page.wait_for_timeout(50)
-            doc = httpx.get(url, headers=JSON, timeout=30).json()
+            doc = httpx2.get(url, headers=JSON, timeout=30).json()
         page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
         assert doc["log"] == []                         # (Go says nothing itself)
         log = [li.inner_text() for li in page.locator("#log li.move").all()]
@@ -363,14 +363,14 @@ def test_the_dice_are_written_where_they_fell(browser, shots, tmp_path):
     try:
         url = server.links["seats"]["1"]
         page, errors = _page(browser, url, viewport=PHONE, is_mobile=True, has_touch=True)
-        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
         first = doc["opening"][0]["values"][0]
         assert page.inner_text("#since-heading") == "Since the game began"
         assert _lines(page, "#since-list") == [f"Player 1 rolled {first}"]
         version = page.get_attribute("body", "data-version")
         page.locator("#moves button", has_text="roll").click()
         page.wait_for_function("v => document.body.dataset.version !== v", arg=version)
-        doc = httpx.get(url, headers=JSON, timeout=30).json()
+        doc = httpx2.get(url, headers=JSON, timeout=30).json()
         page.wait_for_selector(f'body[data-version="{doc["version"]}"]')
         die = doc["moves_made"][0]["fell"][0]
         thrown = f"Player {die['player'] + 1} rolled {die['values'][0]}"
@@ -393,7 +393,7 @@ def test_the_page_draws_a_seat_and_its_policy_blocks_inline_script(browser, tmp_
                     "--seed", "2", "--db", str(tmp_path / "tables.sqlite"))
     try:
         page, errors = _page(browser, server.links["seats"]["1"])
-        doc = httpx.get(server.links["seats"]["1"], headers=JSON, timeout=30).json()
+        doc = httpx2.get(server.links["seats"]["1"], headers=JSON, timeout=30).json()
         shown = [b.get_attribute("data-move") for b in page.locator("#moves button").all()]
         assert shown == [m["notation"] for m in doc["moves"]] and shown
         assert page.inner_text("#status").startswith("Your ")

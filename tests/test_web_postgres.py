@@ -149,16 +149,16 @@ def test_serve_takes_a_postgresql_url(url, tmp_path):
     server = Server("kalah", "--db", url)
     try:
         seats = server.links["seats"]
-        import httpx
-        doc = httpx.get(seats["1"], headers=JSON, timeout=30).json()
-        assert httpx.post(seats["1"] + "/moves", json={"move": doc["moves"][0]["notation"]},
+        import httpx2
+        doc = httpx2.get(seats["1"], headers=JSON, timeout=30).json()
+        assert httpx2.post(seats["1"] + "/moves", json={"move": doc["moves"][0]["notation"]},
                           timeout=30).status_code == 200
     finally:
         server.kill()
     again = Server("--db", url)
     try:
-        import httpx
-        assert httpx.get(again.links["tables"][0]["seats"]["1"], headers=JSON,
+        import httpx2
+        assert httpx2.get(again.links["tables"][0]["seats"]["1"], headers=JSON,
                          timeout=30).json()["version"] == 1
         assert json.loads(json.dumps(again.links))["tables"][0]["id"] == server.links["table"]
     finally:
