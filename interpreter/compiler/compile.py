@@ -14,6 +14,7 @@ from ...dsl import ast as ir, boards as gen, budgets as budget
 from ...dsl.check import Checked, cell_problems, cell_value, ray_problems
 from ...dsl.errors import Diagnostic, MeepleError
 from ...dsl.types import T, tuple_parts
+from ..core import evaluate
 from ..core.facts import Facts
 from ..play import helpers
 from ..play.game import Game
@@ -117,7 +118,12 @@ class Program:
         self.procs: dict[str, Proc] = {}
         self.logs: list[LogTemplate] = []
         # the straightforward code, and the fast code beside it (see compile_functions.py, _lambda)
-        self.optimize = codegen.OPTIMIZE
+        # the straightforward code's expressions evaluated by the core's tree walk
+        # (core/evaluate.py: "tree"), or both ways, compared ("both"): tests only; ``walk``
+        # its Evaluator (which counts the evaluations compared and notes any difference)
+        self.walk_mode = evaluate.MODE
+        self.optimize = codegen.OPTIMIZE and not self.walk_mode
+        self.walk = evaluate.Evaluator(self) if self.walk_mode else None
         self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
         self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
         self._fast_count = 0
@@ -605,6 +611,8 @@ class Program:
         filename = f"<line {e.span.line}>"
         body = self._gen(e, env)
         src = f"lambda {params}: {body}"
+        if self.walk is not None:
+            return self._walked(self.walk, params, e, env, src)
         if not self._fast_ready:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
@@ -633,6 +641,13 @@ class Program:
                 raise
             return self._eval(src, filename, e.span)
         return self.ns[f"FAST_{k}"]
+
+    def _walked(self, walk: evaluate.Evaluator, params: str, e, env: Env, src: str):
+        """The expression evaluated by the core's tree walk (core/evaluate.py), alone or
+        beside its compiled code ``src`` (``walk_mode``, tests only)."""
+        walked = walk.function(params, e, frozenset(env.locals))
+        compiled = self._eval(src, f"<line {e.span.line}>", e.span)
+        return walked if self.walk_mode == "tree" else walk.beside(compiled, walked)
 
     def _link(self) -> None:
         del self.exprc, self.fastc
