@@ -94,7 +94,7 @@ SAMPLE = [(str(ROOT / "tests" / "testdata" / name), players, ()) for name, playe
     ("breakthrough", 2), ("checkers", 2), ("connect_four", 2), ("othello", 2), ("oware", 2), ("pentago", 2),
     ("quoridor", 2), ("tiny_bridge", 2), ("liars_poker", 2), ("phantom_ttt", 2), ("dark_hex", 2),
     ("pig.meeple", 2), ("kuhn_poker.meeple", 2), ("nim_lists.meeple", 2), ("snapshots.meeple", 2),
-    ("verbs_when.meeple", 2))]
+    ("verbs_when.meeple", 2), ("consts.meeple", 2))]
 
 
 def _id(config) -> str:
