@@ -13,8 +13,8 @@ engines' compiled code.
   in lockstep against the fast engine (legal moves, states after every move, results),
   on every bundled ruleset and every ruleset of tests/testdata.
 - "tree": the straightforward engine evaluates its expressions by the walk alone; whole
-  games play exactly as the fast engine plays them, and budgets run out with the same
-  located error as the compiled code.
+  games play exactly as the fast engine plays them, and as a kernel (C++) plays them, and
+  budgets run out with the same located error as the compiled code.
 
 Longer: ``MEEPLE_WALK_GAMES=5 MEEPLE_WALK_MOVES=1000 python3 -m pytest tests/test_evaluate.py``."""
 from __future__ import annotations
@@ -26,7 +26,8 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from lockstep import play_both, program_of
+from kernel_support import needs_kernel
+from lockstep import kernel_plays_as_python, play_both, program_of
 from meeple.dsl import ast as ir
 from meeple.dsl.builtins import AGGREGATES, BUILTINS, CLOSURES, FORMS
 from meeple.interpreter import Budgets, RuleError
@@ -183,6 +184,20 @@ def test_whole_games_walked_play_as_the_fast_engine_plays_them(monkeypatch, rule
     fast = interpreter.load(ruleset, variants).for_players(players)
     assert walked.walk is not None and walked.walk.compared == 0
     assert sum(play_both(walked, fast, players, seed, MOVES) for seed in range(GAMES)) > 0
+
+
+@needs_kernel
+@pytest.mark.parametrize("text,name", [(WALKED, "walked.meeple"), ((ROOT / "rulesets" / "kalah" / "kalah.meeple")
+                                                                  .read_text(encoding="utf-8"), "kalah.meeple")])
+def test_a_kernel_plays_as_the_walk_plays(monkeypatch, text, name):
+    """The C++ kernel (native/kernel.py prints the expressions) against the walk alone:
+    the same state after every move, no move left to Python."""
+    monkeypatch.setattr(evaluate, "MODE", "")
+    kernel = program_of(text, name, native=True)
+    monkeypatch.setattr(evaluate, "MODE", "tree")
+    walked = program_of(text, name, native=False)
+    assert kernel.kernel and walked.walk is not None
+    assert kernel_plays_as_python(kernel, walked, 3) > 20 and kernel.native_fallbacks == 0
 
 
 def _outcome(monkeypatch, mode: str, budgets: Budgets):
