@@ -20,9 +20,11 @@ What it counts, as the compiled code does:
   function that may call itself (``facts.recursive``), each in the budgets of the program.
 
 An evaluation reads the state and changes nothing but the budgets' counters. The
-straightforward engine evaluates its expressions so where ``MODE`` (or the environment
-variable ``MEEPLE_EVALUATE``) says ``tree``; ``both`` evaluates each both ways and
-checks that value, budgets and error agree (``Program._lambda``)."""
+straightforward engine evaluates its expressions so (those of its procedures, its
+ending and scoring, its relations and consts: ``Program._walked``) where ``MODE`` (or
+the environment variable ``MEEPLE_EVALUATE``) says ``tree``; ``both`` evaluates each
+both ways and checks that value, budgets and error agree (``Evaluator.beside``). Off
+(``""``), as by default, the walk is not used."""
 from __future__ import annotations
 
 import operator
