@@ -203,6 +203,10 @@ SLOW = {
     "test_docs_links.py": (
         "test_everything_a_doc_refers_to_is_in_the_repository",
     ),
+    "test_evaluate.py": (
+        "test_the_walk_gives_every_value_budget_and_error_the_compiled_code_gives",
+        "test_whole_games_walked_play_as_the_fast_engine_plays_them",
+    ),
     "test_fast_code_locals.py": (
         "test_lists_joined_after_a_loop_are_counted_in_place",
     ),

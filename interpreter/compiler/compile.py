@@ -14,6 +14,7 @@ from ...dsl import ast as ir, boards as gen, budgets as budget
 from ...dsl.check import Checked, cell_problems, cell_value, ray_problems
 from ...dsl.errors import Diagnostic, MeepleError
 from ...dsl.types import T, tuple_parts
+from ..core import evaluate
 from ..core.facts import Facts
 from ..play import helpers
 from ..play.game import Game
@@ -117,7 +118,12 @@ class Program:
         self.procs: dict[str, Proc] = {}
         self.logs: list[LogTemplate] = []
         # the straightforward code, and the fast code beside it (see compile_functions.py, _lambda)
-        self.optimize = codegen.OPTIMIZE
+        # the straightforward code's expressions evaluated by the core's tree walk
+        # (core/evaluate.py: "tree"), or both ways, compared ("both"): tests only; ``walk``
+        # its Evaluator (which counts the evaluations compared and notes any difference)
+        self.walk_mode = evaluate.MODE
+        self.optimize = codegen.OPTIMIZE and not self.walk_mode
+        self.walk = evaluate.Evaluator(self) if self.walk_mode else None
         self.exprc = ExprCompiler(c, self, prefix="PF_" if self.optimize else "F_")
         self.fastc = ExprCompiler(c, self, optimize=True) if self.optimize else None
         self._fast_count = 0
@@ -466,7 +472,7 @@ class Program:
         a, b = (p.name for p in r.params)
         ba, bb = (p.type.name for p in r.params)
         body = self._gen(r.body, Env({a, b}))
-        fn = self._eval(f"lambda R, v_{a}, v_{b}: {body}", f"<relation {name}>", r.span) if body else None
+        fn = self._static_fn(f"R, v_{a}, v_{b}", r.body, body, f"<relation {name}>") if body else None
         table = [[] for _ in self.zones]
         pairs = len(self.boards.get(ba, ())) * len(self.boards.get(bb, ()))
         if pairs > self.budgets.relation:
@@ -493,8 +499,8 @@ class Program:
         names = [p.name for p in r.params]
         board = r.params[0].type.name
         body = self._gen(r.body, Env(set(names)))
-        fn = self._eval(f"lambda R, {', '.join('v_' + x for x in names)}: {body}",
-                        f"<relation {name}>", r.span) if body else None
+        fn = self._static_fn(f"R, {', '.join('v_' + x for x in names)}", r.body, body,
+                             f"<relation {name}>") if body else None
         n = len(names)
         tuples = len(self.boards.get(board, ())) ** n
         if tuples > self.budgets.relation:
@@ -532,7 +538,7 @@ class Program:
         calls, depth): a const that runs out of one is a ``load/budget`` diagnostic at it."""
         for name, d in self.checked.consts.items():
             body = self._gen(d.value, Env())
-            fn = self._eval(f"lambda R: {body}", f"<const {name}>", d.span) if body else None
+            fn = self._static_fn("R", d.value, body, f"<const {name}>") if body else None
             if fn is None:
                 continue
             st = self.static
@@ -543,6 +549,12 @@ class Program:
                 return True
             if self._static("const", d.span, build) is None:
                 self.ns[f"CONST_{name}"] = None
+
+    def _static_fn(self, params: str, e, body: str, filename: str):
+        """A relation's or a const's expression (its Python text ``body``) as a function
+        of ``params``, computed before any game; walked too where ``walk_mode`` says so."""
+        fn = self._eval(f"lambda {params}: {body}", filename, e.span)
+        return fn if self.walk is None else self._walked(self.walk, params, e, frozenset(), fn)
 
     def relation_tables(self) -> dict:
         """The relations' tables, by relation name, as ``relations`` takes them back."""
@@ -605,6 +617,8 @@ class Program:
         filename = f"<line {e.span.line}>"
         body = self._gen(e, env)
         src = f"lambda {params}: {body}"
+        if self.walk is not None:
+            return self._walked(self.walk, params, e, frozenset(env.locals), self._eval(src, filename, e.span))
         if not self._fast_ready:
             return self._eval(src, filename, e.span)
         self._count_code(src, e.span)
@@ -633,6 +647,13 @@ class Program:
                 raise
             return self._eval(src, filename, e.span)
         return self.ns[f"FAST_{k}"]
+
+    def _walked(self, walk: evaluate.Evaluator, params: str, e, local: frozenset, compiled):
+        """The expression as a function of ``params`` evaluated by the core's tree walk
+        (core/evaluate.py; ``local``: the procedure's local names), alone or beside its
+        compiled code ``compiled`` (``walk_mode``, tests only)."""
+        walked = walk.function(params, e, local)
+        return walked if self.walk_mode == "tree" else walk.beside(compiled, walked)
 
     def _link(self) -> None:
         del self.exprc, self.fastc

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import itertools
 import math
-import sys
 from typing import TYPE_CHECKING
 
 from ...dsl.errors import MeepleError
-from ..play import helpers
-from ..play.helpers import over_budget
+from ..play.helpers import _too_deep, _too_many_calls
 from . import codegen
 from .codegen import Env, ExprCompiler
 
@@ -45,26 +43,6 @@ def _indented(lines: list[str], n: int) -> str:
     """Statements of the fast code (see ExprCompiler.lines), indented by n spaces."""
     pad = " " * n
     return "".join(f"{pad}{line}\n" for line in lines)
-
-
-def _too_deep(name: str, limit: int):
-    names, f = {}, sys._getframe(1)
-    while f is not None:  # the rule functions on the stack, in call order
-        if f.f_code.co_name.startswith("F_"):
-            names[f.f_code.co_name[2:]] = None
-        f = f.f_back
-    names = list(names)[::-1]
-    who = f"function '{name}' calls itself" if len(names) <= 1 else \
-        "functions " + ", ".join(f"'{n}'" for n in names) + " call each other"
-    raise over_budget("depth", f"{who} more than {limit} deep (endless recursion?)")
-
-
-def _too_many_calls(name: str, limit: int = helpers.MAX_CALLS, recursive: bool = True):
-    """The calls budget run out in ``name``: "endless recursion?" only where it may call
-    itself (a function that calls others that call others runs out too, and does not)."""
-    why = " (endless recursion?)" if recursive else ""
-    raise over_budget("calls", f"function '{name}' was called more than {limit} times in one "
-                               f"move{why}")
 
 
 class FunctionCompiler:

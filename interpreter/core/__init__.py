@@ -11,6 +11,8 @@ instructions that are data, shared by every engine.
 - ``blocks``: the statements, blocks and loops of a procedure recovered from its
   instructions alone (the pass fused.py decides its runs with);
 - ``primitives``: each built-in function's Python and C++ forms, for every engine.
+- ``evaluate``: the reference meaning of expressions, a tree walk of the checked IR
+  (each built-in by its Python form), which the engines are proven against.
 - ``facts``: what the printers of expressions (codegen's Python, the kernel's C++) know
   of them before they run, found once per program (``prog.facts``): the calls between
   rule functions, loops and the work they count, lists read from static tables, and

@@ -1,7 +1,9 @@
 """Run-time helpers that generated rule code calls, and the errors rules can raise."""
 from __future__ import annotations
 
+import sys
 from itertools import combinations
+from types import FrameType
 
 from ...dsl.ast import Span as _Span
 from ...dsl.budgets import DEFAULT as _DEFAULT, hint as _hint
@@ -130,6 +132,29 @@ def _cat(R, a: list, b: list) -> list:
     if R.work < 0:
         _out_of_work(R)
     return a + b
+
+
+def _too_deep(name: str, limit: int):
+    """The depth budget run out in ``name``: the rule functions on the stack (the Python
+    frames named ``F_name``, of the compiled code or of core/evaluate.py) are named."""
+    found: dict[str, None] = {}
+    f: FrameType | None = sys._getframe(1)
+    while f is not None:  # the rule functions on the stack, in call order
+        if f.f_code.co_name.startswith("F_"):
+            found[f.f_code.co_name[2:]] = None
+        f = f.f_back
+    names = list(found)[::-1]
+    who = f"function '{name}' calls itself" if len(names) <= 1 else \
+        "functions " + ", ".join(f"'{n}'" for n in names) + " call each other"
+    raise over_budget("depth", f"{who} more than {limit} deep (endless recursion?)")
+
+
+def _too_many_calls(name: str, limit: int = MAX_CALLS, recursive: bool = True):
+    """The calls budget run out in ``name``: "endless recursion?" only where it may call
+    itself (a function that calls others that call others runs out too, and does not)."""
+    why = " (endless recursion?)" if recursive else ""
+    raise over_budget("calls", f"function '{name}' was called more than {limit} times in one "
+                               f"move{why}")
 
 
 def _out_of_work(R):
