@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import copy
 import pickle
+from collections import Counter
 
 import pytest
 from meeple.dsl.load import bundled_names
@@ -15,15 +16,26 @@ from meeple.interpreter import load
 from meeple.interpreter.compiler import codegen, codegen_base, codegen_text, compile_functions
 from meeple.interpreter.compiler.codegen_base import (
     Code,
-    ForLine,
-    dedented,
     in_parens,
-    indented,
     int_value,
     is_name,
     is_simple,
     negated,
     same_value,
+)
+from meeple.interpreter.compiler.codegen_lines import (
+    BREAK,
+    ELSE,
+    FOR,
+    IF,
+    TABLES,
+    Line,
+    Plan,
+    keyed_read,
+    marked_form,
+    plain,
+    render,
+    table_read,
 )
 
 
@@ -72,7 +84,9 @@ def test_every_code_is_what_it_says(monkeypatch, name):
     for code in made:
         p = code.parens
         assert code.startswith("(" * p) and code.endswith(")" * p) and code[p:len(code) - p] == code.bare, code
-        assert _KINDS[code.kind](ast.parse(code, mode="eval").body, code.ref), (code, code.kind, code.ref)
+        # (a procedure's local read while the statement form is printed is marked: its
+        # text written out is Python)
+        assert _KINDS[code.kind](ast.parse(plain(code), mode="eval").body, code.ref), (code, code.kind, code.ref)
 
 
 def _reads_r(lines: list[str], body: str) -> bool:
@@ -111,9 +125,9 @@ def test_statements_give_r_to_a_function_where_the_printer_says(monkeypatch):
     seen: list[tuple[bool, bool]] = []
     localize = codegen.localize
 
-    def noted(out, text, gives_r):
-        seen.append((gives_r, _gives_r([*out, f"v_ = {text}"])))
-        return localize(out, text, gives_r)
+    def noted(out, value, gives_r, tops):
+        seen.append((gives_r, _gives_r([*render(out), f"v_ = {value.render()}"])))
+        return localize(out, value, gives_r, tops)
     monkeypatch.setattr(codegen, "localize", noted)
     for name in ("go", "chess", "brotherhood-of-nine", "clans-and-glory"):
         load(name, cache=False)
@@ -121,28 +135,92 @@ def test_statements_give_r_to_a_function_where_the_printer_says(monkeypatch):
     assert all(said == gives for said, gives in seen), seen.count((True, False))
 
 
-def test_a_for_line_says_what_it_walks(monkeypatch):
-    # (tabulate_tops estimates a loop's turns from what its for line walks, as the
-    # printer said where it wrote it: Python's parser reads the line here)
-    seen: list[str] = []
+def _is(line: Line) -> bool:
+    """Whether a line of the statement form is what its kind says, as Python's parser
+    reads its text."""
+    text = plain(line.text)
+    if line.kind in (IF, FOR):
+        node = ast.parse(text + " pass").body[0]
+        if line.kind == IF:
+            return isinstance(node, ast.If)
+        return isinstance(node, ast.For) and ast.dump(node.iter) == ast.dump(ast.parse(plain(line.walks), mode="eval").body)
+    if line.kind in (ELSE, BREAK):
+        return text == ("else:" if line.kind == ELSE else "break")
+    return line.kind is None and not text.endswith(":") and text != "break"
+
+
+def test_a_line_says_what_block_it_opens(monkeypatch):
+    # (tabulate_tops and localize find the loops and branches around a line, and
+    # estimate a loop's turns from what its for line walks, as the printer said where it
+    # wrote them: Python's parser reads the lines here)
+    seen: list[list[Line]] = []
     turns = codegen_text._turns
 
     def noted(out, size):
-        seen.extend(line for line in out if line.lstrip().startswith("for "))
+        seen.append(out)
         return turns(out, size)
     monkeypatch.setattr(codegen_text, "_turns", noted)
     for name in ("go", "brotherhood-of-nine", "clans-and-glory"):
         load(name, cache=False)
-    assert len(seen) > 20
-    for line in seen:
-        assert isinstance(line, ForLine), line
-        loop = ast.parse(line.strip() + " pass").body[0]
-        assert ast.dump(loop.iter) == ast.dump(ast.parse(line.walks, mode="eval").body), line
-    loop = ForLine("for v_x in BOARD_g:", "BOARD_g")
-    for again in (indented("    ", loop), dedented(indented("    ", indented("    ", loop))),
-                  copy.deepcopy(loop), pickle.loads(pickle.dumps(loop))):  # noqa: S301 - its own bytes
-        assert isinstance(again, ForLine) and again.walks == "BOARD_g" and again.strip() == loop
-    assert type(indented("  ", "x = 1")) is str
+    lines = [line for out in seen for line in out]
+    assert sum(line.kind == FOR for line in lines) > 20 and {line.kind for line in lines} == {FOR, IF, ELSE, BREAK, None}
+    for line in lines:
+        assert _is(line), line
+    for out in seen:  # (each as deep as the blocks around it: Python's parser says so)
+        ast.parse("def f(R):\n" + "".join(f"    {x}\n" for x in render(out)) + "    return 0\n")
+    loop = Line("    ", "for v_x in BOARD_g:", FOR, "BOARD_g")
+    assert loop.depth == 1 and loop.render() == "    for v_x in BOARD_g:"
+    again = loop.deeper(2).deeper(-1)
+    assert (again.depth, again.text, again.kind, again.walks) == (2, loop.text, FOR, "BOARD_g")
+
+
+def _r_reads(rows: list[Line]) -> Counter:
+    """The reads of R's tables and of procedures' locals in the statement form's lines
+    as written out, as Python's parser finds them (``L`` for a local)."""
+    code = "".join(f"    {x}\n" for x in render(rows[:-1])) + f"    return {rows[-1].render()}\n"
+    found: Counter = Counter()
+    for n in ast.walk(ast.parse(f"def f(R, L):\n{code}")):
+        if isinstance(n, ast.Attribute) and _name(n.value) == "R" and n.attr in TABLES:
+            found[n.attr] += 1
+        elif _local(n):
+            found["L"] += 1
+    return found
+
+
+def test_every_read_of_r_is_said(monkeypatch):
+    # (localize and tabulate_tops decide from the reads of R's tables the printer marked
+    # where it wrote them, never from the text: each is there, and only those, as
+    # Python's parser reads the lines written out)
+    seen: list[tuple[Counter, Counter]] = []
+    localize = codegen.localize
+
+    def noted(out, value, gives_r, tops):
+        said: Counter = Counter()
+        for row in [*out, value]:
+            for read in row.reads():
+                said["L" if read.table is None else read.table] += 1
+        seen.append((said, _r_reads([*out, value])))
+        return localize(out, value, gives_r, tops)
+    monkeypatch.setattr(codegen, "localize", noted)
+    for name in ("go", "chess", "clans-and-glory", "cherokee"):
+        load(name, cache=False)
+    said_all = sum((said for said, _ in seen), Counter())
+    assert {"zones", "work", "L", "ivars"} <= set(said_all), said_all
+    assert all(said == found for said, found in seen), next((s, f) for s, f in seen if s != f)
+
+
+def test_marks_are_read_and_written():
+    # (a marked text parses into its reads, and is written out as Python, or as a plan says)
+    top = marked_form("(R.zones[{0}] or _NO_ITEM)[-1]").format(marked_form("(not R.zones[{0}])").format("v_z"))
+    text = f"{keyed_read('ivars', 'hp')}[{keyed_read(None, 'i')}] + {top} + len({table_read('zones')}[0]) + COMP"
+    assert len(text) == len(plain(text))   # (each mark as long as what it stands for)
+    assert plain(text) == "R.ivars['hp'][L['i']] + (R.zones[(not R.zones[v_z])] or _NO_ITEM)[-1] + len(R.zones[0]) + COMP"
+    line = Line(1, text)
+    assert [(r.table, r.key, r.top is not None) for r in line.reads()] == [
+        ("ivars", "hp", False), (None, "i", False), ("zones", None, True), ("zones", None, True), ("zones", None, False)]
+    plan = Plan({"zones": "z_"}, {("ivars", "hp"): "ivk_hp"}, tops=True)
+    assert line.render(plan) == "    ivk_hp[L['i']] + T_[(T_[v_z] is None)] + len(z_[0]) + COMP"
+    assert marked_form("(R.facing[{0}] >= 0)") == f"({table_read('facing')}[{{0}}] >= 0)"
 
 
 def test_wrappers_keep_what_a_text_is():

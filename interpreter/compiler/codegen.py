@@ -10,7 +10,8 @@ The compiler is in parts: ExprCompiler (here: expressions, calls, values compute
 and its mixins, the statement form of the fast code (codegen_statements), the static
 conditions of loops over a board's cells (codegen_static) and the known ranges and
 sizes of values (codegen_ranges), what the code written calls (codegen_calls, from the
-IR); what they share is in codegen_base, the analyses of generated text in codegen_text.
+IR); what they share is in codegen_base, the statement form's lines as data in
+codegen_lines and the passes over them in codegen_text.
 """
 from __future__ import annotations
 
@@ -39,6 +40,7 @@ from .codegen_base import (
 )
 from .codegen_calls import CodeCalls
 from .codegen_keys import ValueKeys
+from .codegen_lines import COMP, Line, keyed_read, marked_form, render, written_len
 from .codegen_ranges import Bounds
 from .codegen_statements import StatementForm
 from .codegen_static import StaticCells
@@ -67,6 +69,14 @@ OPTIMIZE = True
 # code again, so a test sees the fast code fail where the straightforward code does not
 # (tests/test_fast_paths.py).
 STRICT = False
+
+
+class _Call(PyCall):
+    """A built-in's call, its reads of R's tables marked while the statement form is
+    printed (see codegen_lines)."""
+
+    def fill(self, text: str) -> str:
+        return super().fill(marked_form(text) if self.cg.marking else text)
 
 
 class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
@@ -321,21 +331,24 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return [], self.root(e, env)
         self._start(None)
         self.memo_ok = bool(self.components)
+        self.marking = True  # (the reads of R's tables marked: see codegen_lines)
         try:
-            out: list[str] = []
+            out: list[Line] = []
             text = self._s(e, env, out, "")
             if self.found:
                 self._start(self.found)
                 out = []
                 text = self._s(e, env, out, "")
-            table = tops and tabulate_tops(out, text, len(self.t.zones), self._loop_size)
-            if table:
-                out, text = table
-            out, text, self.work_local = localize(out, text, self.gave_r)
+            value = Line(0, text)
+            table = tops and tabulate_tops(out, value, len(self.t.zones), self._loop_size)
+            plan, before, after = localize(out, value, self.gave_r, table)
+            self.work_local = bool(after)
+            lines = render(before + out + after, plan)
             if self.memo_calls:  # (this evaluation's components: see components)
-                out = [_MEMO_LINE] + out
-            return ([_TOPS_LINE] + out if table else out), text
+                lines = [_MEMO_LINE] + lines
+            return ([_TOPS_LINE] + lines if table else lines), value.render(plan)
         finally:
+            self.marking = False
             self.avail = None
             self.pre, self.temps = {}, 0
             self.bounds = {}
@@ -398,6 +411,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         n = e.name
         local = env.lookup(n)
         if local is not None:
+            if self.marking and n not in env.subst and isinstance(local, Code) and local.kind == "local":
+                return Code(keyed_read(None, n), "local", n)  # (read by its name: codegen_lines)
             return local
         c = self.c
         if n == "active" and not c.declares(n):   # (a declaration hides the built-in)
@@ -405,7 +420,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if n == "players" and not c.declares(n):
             return self._r("R.players")
         if n in c.vars:
-            return self._r(f"R.vars[{n!r}]")
+            return self._r(self._keyed("vars", n))
         if n in c.consts:
             return Code(f"CONST_{n}", "table")   # (computed once, before any game: compile.Program._consts)
         if n in c.enum_of_value:
@@ -427,7 +442,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         obj = self.expr(e.obj, env)
         if t.tag == "item":
             if e.name in self.c.item_vars.get(t.arg, {}):
-                text = self._r(f"R.ivars[{e.name!r}][{obj}]")
+                text = self._r(f"{self._keyed('ivars', e.name)}[{obj}]")
             else:
                 text = f"A_{e.name}[{obj}]"
         elif e.name == "name":
@@ -460,7 +475,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         text = f"_index({obj}, {i})"
         if self._inside(e, env) is not None:
             text = f"{obj}[{i}]"  # (the fast code: a board's cells, at an index always inside)
-        elif self.optimize and named_index(i) and len(obj) <= _INDEXED_MAX:
+        elif self.optimize and named_index(i) and written_len(obj) <= _INDEXED_MAX:
             # the fast code: Python's index where it is not negative (past the end, Python
             # fails: the straightforward code runs again and fails as always); the index
             # is a name bound before, so reading it first changes nothing
@@ -535,7 +550,8 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         if op in ("in", "not in"):
             rt = self.ty(e.right)
             if rt.tag in ("zone", "cell"):
-                test = self._r(f"(R.loc[{a}] == {b})" if op == "in" else f"(R.loc[{a}] != {b})")
+                loc = self._table("loc")
+                test = self._r(f"({loc}[{a}] == {b})" if op == "in" else f"({loc}[{a}] != {b})")
                 return test
             return f"({a} {op} {b})"
         if op == "..":
@@ -586,7 +602,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
                 if i == 0 and self.binds != binds:
                     self.iters += 1
                     pre, it = f"(it_{self.iters} := {it}), ", f"it_{self.iters}"
-                parts.append(f"for v_{cl.var} in {it}")
+                parts.append(f"{COMP if self.marking else ''}for v_{cl.var} in {it}")
             if comp.cond is not None:
                 if self.avail is None:
                     parts.append(f"if {self.expr(comp.cond, inner)}")
@@ -697,7 +713,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
             return f"REL_{f}[{args[0]}]"
         if kind == "zone":
             return f"(Z_{f} + {args[0]})"
-        return self._r(f"R.pvars[{f!r}][{args[0]}]")   # a per-player variable
+        return self._r(f"{self._keyed('pvars', f)}[{args[0]}]")   # a per-player variable
 
     def _call_builtin(self, e, env):
         args = []
@@ -826,7 +842,7 @@ class ExprCompiler(StatementForm, StaticCells, Bounds, CodeCalls, ValueKeys):
         return Code(name, "table")
 
     def _builtin(self, e, f, args):
-        call = PyCall(self, e, args)
+        call = _Call(self, e, args)
         if PRIMITIVES[f].reads_r_with(call.list0):
             self.wrote_r = True
         if PRIMITIVES[f].gives_r:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.inline import plain_text
 from ..core.primitives import PRIMITIVES, Primitive
+from .codegen_lines import keyed_read, table_read
 
 CMP = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
@@ -98,32 +99,6 @@ class Code(str):
 
     def __reduce__(self):  # (copied and pickled with what it is)
         return Code, (str(self), self.kind, self.ref, self.parens, self.bare)
-
-
-class ForLine(str):
-    """A ``for`` line of the statement form (see ExprCompiler.lines) with the text of
-    what it walks (``walks``), said where it is written: how many turns its loop makes
-    is estimated from that (codegen_text._turns). ``indented`` and ``dedented`` keep it."""
-
-    walks: str
-
-    def __new__(cls, text: str, walks: str) -> ForLine:
-        self = super().__new__(cls, text)
-        self.walks = walks
-        return self
-
-    def __reduce__(self):  # (copied and pickled with what it walks)
-        return ForLine, (str(self), self.walks)
-
-
-def indented(pad: str, line: str) -> str:
-    """``pad + line``: a ForLine still where ``line`` is one."""
-    return ForLine(pad + line, line.walks) if isinstance(line, ForLine) else pad + line
-
-
-def dedented(line: str) -> str:
-    """The line four spaces less indented: a ForLine still where it is one."""
-    return ForLine(line[4:], line.walks) if isinstance(line, ForLine) else line[4:]
 
 
 def is_simple(text: str) -> bool:
@@ -267,6 +242,18 @@ class CompilerPart:
     # whether the statement form's pass written last gives R to a function (a rule
     # function, a helper: it may count work; see _gives, and codegen_text.localize)
     gave_r = False
+
+    # while the statement form is printed: its reads of R's tables are marked (see
+    # codegen_lines, ExprCompiler.lines)
+    marking = False
+
+    def _table(self, t: str) -> str:
+        """The text of the table ``R.t`` (marked while the statement form is printed)."""
+        return table_read(t) if self.marking else f"R.{t}"
+
+    def _keyed(self, t: str, key: str) -> str:
+        """The text of ``R.t[key]``, a variable read by its name (marked so too)."""
+        return keyed_read(t, key) if self.marking else f"R.{t}[{key!r}]"
 
     def _r(self, text: str) -> str:
         """A text of code that reads R, noted (``wrote_r``)."""

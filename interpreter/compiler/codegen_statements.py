@@ -16,17 +16,17 @@ from .codegen_base import (
     Code,
     CompilerPart,
     Env,
-    ForLine,
     _Loop,
-    dedented,
     in_parens,
-    indented,
     int_value,
     is_name,
     is_simple,
     negated,
     same_value,
 )
+from .codegen_lines import BREAK, COMP, Line, else_line, for_line, form_lines, if_line, table_read
+
+_WORK = table_read("work")  # (the statement form is printed with its reads marked: codegen_lines)
 
 
 class _Written:
@@ -53,7 +53,7 @@ class _Written:
 class StatementForm(CompilerPart):
     """ExprCompiler's methods for the statement form of the fast code (see ExprCompiler.lines)."""
 
-    def _s_call(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_call(self, e, env: Env, out: list[Line], ind: str) -> str:
         """A call of a rule function written in place: its arguments computed in order
         (as a call computes them), then its body, its loops' variables named apart (they
         must not overwrite the caller's): in a loop, where it depends on the loop's
@@ -93,11 +93,12 @@ class StatementForm(CompilerPart):
             else:  # the value for this component, computed once (see _memo_key)
                 (key, comp), m, value = memo, self._temp(), self._temp()
                 self.wrote_r = True  # (the work counted again)
-                out.extend([f"{ind}{m} = mo_.get({key})", f"{ind}if {m} is not None and {m}[2] is {comp}:",
-                            f"{ind}    R.work -= {m}[1]", f"{ind}    if R.work < 0: _out_of_work(R)",
-                            f"{ind}    {value} = {m}[0]", f"{ind}else:", f"{ind}    {m} = R.work"])
-                body = self._apart(self._s, fd.body, inner, out, ind + "    ")
-                out.extend([f"{ind}    {value} = {body}", f"{ind}    mo_[{key}] = ({value}, {m} - R.work, {comp})"])
+                inside = ind + "    "
+                out.extend([Line(ind, f"{m} = mo_.get({key})"), if_line(ind, f"{m} is not None and {m}[2] is {comp}"),
+                            Line(inside, f"{_WORK} -= {m}[1]"), Line(inside, f"if {_WORK} < 0: _out_of_work(R)"),
+                            Line(inside, f"{value} = {m}[0]"), else_line(ind), Line(inside, f"{m} = {_WORK}")])
+                body = self._apart(self._s, fd.body, inner, out, inside)
+                out.extend([Line(inside, f"{value} = {body}"), Line(inside, f"mo_[{key}] = ({value}, {m} - {_WORK}, {comp})")])
         finally:
             self.splicing -= 1
         if key is not None and len(self.avail) < _AVAIL_MAX:
@@ -157,7 +158,7 @@ class StatementForm(CompilerPart):
         self.deps[name] = tuple(i for loop in self.loops for i in loop.ids)
         return name
 
-    def _s(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s(self, e, env: Env, out: list[Line], ind: str) -> str:
         """Statements (appended to ``out``, indented by ``ind``) computing e, and the
         text of e's value after them."""
         perm, self.perm_next = self.perm_next, False
@@ -174,7 +175,7 @@ class StatementForm(CompilerPart):
             self.named.setdefault(id(e), text in self.lazy_names)
         return text
 
-    def _s_node(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_node(self, e, env: Env, out: list[Line], ind: str) -> str:
         form = self._s_form(e)
         if form is not None:
             return form(e, env, out, ind)
@@ -203,39 +204,39 @@ class StatementForm(CompilerPart):
             return self._s_call
         return None
 
-    def _s_aggregate(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_aggregate(self, e, env: Env, out: list[Line], ind: str) -> str:
         return self._s_loop(e.func, e.comp, env, out, ind)
 
-    def _s_comprehension(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_comprehension(self, e, env: Env, out: list[Line], ind: str) -> str:
         return self._s_loop("list", e, env, out, ind)
 
-    def _s_bool(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_bool(self, e, env: Env, out: list[Line], ind: str) -> str:
         """``a and b``, ``a or b``: b computed where a does not decide."""
         a = self._s(e.left, env, out, ind)
         t = self._temp()
-        out.append(f"{ind}{t} = {a}")
-        out.append(f"{ind}if {'' if e.op == 'and' else 'not '}{t}:")
+        out.append(Line(ind, f"{t} = {a}"))
+        out.append(if_line(ind, f"{'' if e.op == 'and' else 'not '}{t}"))
         b = self._apart(self._s, e.right, env, out, ind + "    ")
-        out.append(f"{ind}    {t} = {b}")
+        out.append(Line(ind + "    ", f"{t} = {b}"))
         return t
 
-    def _s_unop(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_unop(self, e, env: Env, out: list[Line], ind: str) -> str:
         operand = self._s(e.operand, env, out, ind)
         return f"(not {operand})" if e.op == "not" else negated(operand)
 
-    def _s_cond(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_cond(self, e, env: Env, out: list[Line], ind: str) -> str:
         """``a if c else b`` as an ``if`` statement."""
         c = self._s(e.cond, env, out, ind)
         t = self._temp()
-        out.append(f"{ind}if {c}:")
+        out.append(if_line(ind, c))
         then = self._apart(self._s, e.then, env, out, ind + "    ")
-        out.append(f"{ind}    {t} = {then}")
-        out.append(f"{ind}else:")
+        out.append(Line(ind + "    ", f"{t} = {then}"))
+        out.append(else_line(ind))
         other = self._apart(self._s, e.other, env, out, ind + "    ")
-        out.append(f"{ind}    {t} = {other}")
+        out.append(Line(ind + "    ", f"{t} = {other}"))
         return t
 
-    def _s_operands(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_operands(self, e, env: Env, out: list[Line], ind: str) -> str:
         """Any other expression: the operands up to the last one with a loop computed
         first, in order (all the arguments of an inlined function's call, see
         _called_anyway), then the expression over their names."""
@@ -253,7 +254,7 @@ class StatementForm(CompilerPart):
                 v = self._s(k, env, out, ind)
                 if not is_simple(v):
                     t = self._temp()
-                    out.append(f"{ind}{t} = {v}")
+                    out.append(Line(ind, f"{t} = {v}"))
                     v = t
                 self.pre[id(k)] = v
                 done.append(id(k))
@@ -328,7 +329,7 @@ class StatementForm(CompilerPart):
         inner.bare = inner.bare | {name}
         return inner, var
 
-    def _s_closure(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_closure(self, e, env: Env, out: list[Line], ind: str) -> str:
         """``connected(x for x in REL(START) if COND)`` as loops (what helpers._connected
         does, with the condition in place of a call of a lambda per cell)."""
         cl = e.comp.clauses[0]
@@ -350,21 +351,22 @@ class StatementForm(CompilerPart):
         cond = None
         if e.comp.cond is not None:
             cond = self._apart(self._barrier, e.comp.cond, inner)
-        keep = [f"{found}.append({var})"] if cond is None else [f"if {cond}:", f"    {found}.append({var})"]
-        step = [f"{seen}.add({var})"] + keep
-        lines = [f"{found} = []", f"{seen} = set()",
-                 ForLine(f"for {var} in {s}:", s), f"    if {var} is not None and {var} not in {seen}:",
-                 *("        " + x for x in step),
-                 f"{work} = len({s})",
-                 ForLine(f"for {at} in {found}:", found), f"    {near} = {rows.format(at)}",
-                 f"    {work} += len({near})", ForLine(f"    for {var} in {near}:", near),
-                 f"        if {var} not in {seen}:", *("            " + x for x in step),
-                 f"R.work -= {work}", "if R.work < 0: _out_of_work(R)"]
-        out.extend(indented(ind, x) for x in lines)
+        keep = [Line(0, f"{found}.append({var})")] if cond is None \
+            else [if_line(0, cond), Line(1, f"{found}.append({var})")]
+        step = [Line(0, f"{seen}.add({var})")] + keep
+        lines = [Line(0, f"{found} = []"), Line(0, f"{seen} = set()"),
+                 for_line(0, var, s), if_line(1, f"{var} is not None and {var} not in {seen}"),
+                 *(x.deeper(2) for x in step),
+                 Line(0, f"{work} = len({s})"),
+                 for_line(0, at, found), Line(1, f"{near} = {rows.format(at)}"),
+                 Line(1, f"{work} += len({near})"), for_line(1, var, near),
+                 if_line(2, f"{var} not in {seen}"), *(x.deeper(3) for x in step),
+                 Line(0, f"{_WORK} -= {work}"), Line(0, f"if {_WORK} < 0: _out_of_work(R)")]
+        out.extend(x.deeper(len(ind) // 4) for x in lines)
         self.last_closure = (found, work)
         return found
 
-    def _s_range(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_range(self, e, env: Env, out: list[Line], ind: str) -> str:
         """The iterable of a loop over ``a..b`` written out: a Python range, counted
         against the work budget and checked against the range budget as helpers._range
         does, without making the list."""
@@ -374,39 +376,40 @@ class StatementForm(CompilerPart):
         if first is not None and last is not None:  # known now
             n = last - first + 1
             if n > limit:
-                out.append(f"{ind}_too_long({a}, {b}, {limit})")
+                out.append(Line(ind, f"_too_long({a}, {b}, {limit})"))
             elif n > 0:
-                out.extend([self._r(f"{ind}R.work -= {n}"), f"{ind}if R.work < 0: _out_of_work(R)"])
+                out.extend([Line(ind, self._r(f"{_WORK} -= {n}")), Line(ind, f"if {_WORK} < 0: _out_of_work(R)")])
             return f"range({a}, {b} + 1)"
         n = self._r(self._temp())  # (counted against the work budget)
-        out.extend(ind + x for x in [f"{n} = {b} - {a} + 1", f"if {n} > {limit}: _too_long({a}, {b}, {limit})",
-                                     f"if {n} > 0:", f"    R.work -= {n}", "    if R.work < 0: _out_of_work(R)"])
+        out.extend([Line(ind, f"{n} = {b} - {a} + 1"), Line(ind, f"if {n} > {limit}: _too_long({a}, {b}, {limit})"),
+                    if_line(ind, f"{n} > 0"), Line(ind + "    ", f"{_WORK} -= {n}"),
+                    Line(ind + "    ", f"if {_WORK} < 0: _out_of_work(R)")])
         return f"range({a}, {b} + 1)"
 
-    def _s_value(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_value(self, e, env: Env, out: list[Line], ind: str) -> str:
         """A value computed now (in a name, unless its text is a name or a constant)."""
         text = self._s(e, env, out, ind)
         return text if is_simple(text) else self._s_name(text, out, ind)
 
-    def _s_iterable(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_iterable(self, e, env: Env, out: list[Line], ind: str) -> str:
         """The iterable of a loop written out; a zone's items are walked in place (the
         loop changes nothing: no copy of the list is needed)."""
         if e.node == "Call" and e.func == "items" and self.c.calls_builtin("items"):
             self._perm(False)
-            return self._r(f"R.zones[{self._s(e.args[0], env, out, ind)}]")
+            return self._r(f"{table_read('zones')}[{self._s(e.args[0], env, out, ind)}]")
         return self._s(e, env, out, ind)
 
-    def _s_join(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_join(self, e, env: Env, out: list[Line], ind: str) -> str:
         """``a + b`` of lists or strings, an operand with a loop: both computed in order,
         then counted against the work budget as helpers._cat counts them, in place."""
         joined = self._relations_joined(e, env)
         if joined is not None:  # the two lists joined, from a table
             res = self._s_name(joined[1], out, ind)
-            out.extend([self._r(f"{ind}R.work -= len({res})"), f"{ind}if R.work < 0: _out_of_work(R)"])
+            out.extend([Line(ind, self._r(f"{_WORK} -= len({res})")), Line(ind, f"if {_WORK} < 0: _out_of_work(R)")])
             return res
         a = self._s_name(self._s(e.left, env, out, ind), out, ind)
         b = self._s_name(self._s(e.right, env, out, ind), out, ind)
-        out.extend([self._r(f"{ind}R.work -= len({a}) + len({b})"), f"{ind}if R.work < 0: _out_of_work(R)"])
+        out.extend([Line(ind, self._r(f"{_WORK} -= len({a}) + len({b})")), Line(ind, f"if {_WORK} < 0: _out_of_work(R)")])
         return f"({a} + {b})"
 
     def _relations_joined(self, e, env: Env) -> tuple[str, str] | None:
@@ -428,7 +431,7 @@ class StatementForm(CompilerPart):
             self.t.ns[name] = [a + b for a, b in zip(self.t.ns[f"REL_{first}"], self.t.ns[f"REL_{then}"])]
         return name, f"{name}[{x}]"
 
-    def _s_until(self, e, env: Env, out: list[str], ind: str) -> str:
+    def _s_until(self, e, env: Env, out: list[Line], ind: str) -> str:
         """``until(x for x in LIST if COND)`` as a loop (what helpers._until does, with the
         condition in place of a call of a lambda per element; like the lambda's, it keeps
         no value for the loops around)."""
@@ -437,9 +440,10 @@ class StatementForm(CompilerPart):
         res = self._r(self._temp())  # (counted against the work budget)
         inner, var = self._s_bind(env, cl.var)
         cond = self._apart(self._barrier, e.comp.cond, inner)
-        out.extend(indented(ind, x) for x in [f"{res} = []", ForLine(f"for {var} in {xs}:", xs), f"    {res}.append({var})",
-                                     f"    if {cond}:", "        break",
-                                     f"R.work -= len({res})", "if R.work < 0: _out_of_work(R)"])
+        inside = ind + "    "
+        out.extend([Line(ind, f"{res} = []"), for_line(ind, var, xs), Line(inside, f"{res}.append({var})"),
+                    if_line(inside, cond), Line(inside + "    ", "break", BREAK),
+                    Line(ind, f"{_WORK} -= len({res})"), Line(ind, f"if {_WORK} < 0: _out_of_work(R)")])
         return res
 
     def _joined(self, e, env: Env):
@@ -459,15 +463,15 @@ class StatementForm(CompilerPart):
             return e, env
         return None, env
 
-    def _s_name(self, text: str, out: list[str], ind: str) -> str:
+    def _s_name(self, text: str, out: list[Line], ind: str) -> str:
         """A name for a value (a new s_N, unless the text is a name)."""
         if is_name(text):
             return text
         t = self._temp()
-        out.append(f"{ind}{t} = {text}")
+        out.append(Line(ind, f"{t} = {text}"))
         return t
 
-    def _s_loop(self, kind: str, comp, env: Env, out: list[str], ind: str) -> str:
+    def _s_loop(self, kind: str, comp, env: Env, out: list[Line], ind: str) -> str:
         """A comprehension (``kind`` "list") or an aggregate as ``for`` loops; the name
         of its value."""
         saved = self.avail
@@ -493,7 +497,7 @@ class StatementForm(CompilerPart):
         finally:
             self._leave(loop, saved)
 
-    def _s_heads(self, w: _Written, comp, env: Env, out: list[str], ind: str, loop: _Loop, perm: bool) -> Env:
+    def _s_heads(self, w: _Written, comp, env: Env, out: list[Line], ind: str, loop: _Loop, perm: bool) -> Env:
         """The ``for`` lines of a loop written out, one per clause, each iterable counted
         against the work budget (see _s_turns); the names inside."""
         calls = self._calls_loop(comp, spliced=True)
@@ -514,11 +518,11 @@ class StatementForm(CompilerPart):
                 loop.cdepth = self.cdepth
             w.heads.append((len(out), cur))
             w.its.append(it)
-            out.append(ForLine(f"{cur}for {w.var} in {it}:", it))
+            out.append(for_line(cur, w.var, it))
             cur += "    "
         return inner
 
-    def _s_clause_iter(self, kind: str, cl, inner: Env, out: list[str], cur: str, perm: bool):
+    def _s_clause_iter(self, kind: str, cl, inner: Env, out: list[Line], cur: str, perm: bool):
         """The iterable of a clause of a loop written out: its text, whether it is lists
         joined or a range (counted as they are made), and the name of the table the
         joined lists are read from (see _relations_joined), or None."""
@@ -530,8 +534,8 @@ class StatementForm(CompilerPart):
             it = self._s_name(table[1], out, cur)
         elif joined:  # 'for x in a + b': the two lists counted as _cat counts them
             parts = [self._s_name(self._s(x, at, out, cur), out, cur) for x in (where.left, where.right)]
-            out.append(self._r(f"{cur}R.work -= len({parts[0]}) + len({parts[1]})"))
-            out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+            out.append(Line(cur, self._r(f"{_WORK} -= len({parts[0]}) + len({parts[1]})")))
+            out.append(Line(cur, f"if {_WORK} < 0: _out_of_work(R)"))
             it = f"{parts[0]} + {parts[1]}"
         elif cl.iter.node == "BinOp" and cl.iter.op == "..":  # counted as _range counts it
             it, joined = self._s_range(cl.iter, inner, out, cur), True
@@ -551,7 +555,7 @@ class StatementForm(CompilerPart):
             size = self.bounds.get(it)  # a list a loop over fixed tables made
         return size
 
-    def _s_turns(self, cl, it: str, joined: bool, cat: str | None, out: list[str], cur: str) -> str:
+    def _s_turns(self, cl, it: str, joined: bool, cat: str | None, out: list[Line], cur: str) -> str:
         """A clause's iterable counted against the work budget (as ``_it`` counts it:
         core/facts.py, "work"); its text."""
         # the lists joined from a table, as _cat counts them; the walk, as _it counts it,
@@ -560,17 +564,17 @@ class StatementForm(CompilerPart):
         times = (cat is not None) + (not self.t.facts.counted(cl.iter))
         if times:
             it = self._s_name(it, out, cur)
-            out.append(self._r(f"{cur}R.work -= {'2 * ' if times == 2 else ''}len({it})"))
-            out.append(f"{cur}if R.work < 0: _out_of_work(R)")
+            out.append(Line(cur, self._r(f"{_WORK} -= {'2 * ' if times == 2 else ''}len({it})")))
+            out.append(Line(cur, f"if {_WORK} < 0: _out_of_work(R)"))
         return it
 
-    def _s_filter(self, w: _Written, comp, inner: Env, out: list[str], cur: str) -> None:
+    def _s_filter(self, w: _Written, comp, inner: Env, out: list[Line], cur: str) -> None:
         """The ``if`` line of a loop's condition, if any (``w.cond``; ``w.cur``: the
         indentation of the element)."""
         if comp.cond is not None and len(w.heads) == 1 \
                 and (core := self._core_cells(w, comp, inner, w.its[0])) is not None:
             w.static, w.cond = core, core[1] or "True"  # (the static part: see _core_cells)
-            out.append(f"{cur}if {w.cond}:")
+            out.append(if_line(cur, w.cond))
             cur += "    "
         elif comp.cond is not None:
             if self.avail is not None and not self._looped(comp.cond):
@@ -578,23 +582,23 @@ class StatementForm(CompilerPart):
                 self.avail = dict(yes)  # the element is computed where it holds
             else:
                 w.cond = self._s(comp.cond, inner, out, cur)
-            out.append(f"{cur}if {w.cond}:")
+            out.append(if_line(cur, w.cond))
             cur += "    "
         w.cur = cur
 
-    def _s_hoisted(self, w: _Written, static: tuple, out: list[str]) -> None:
+    def _s_hoisted(self, w: _Written, static: tuple, out: list[Line]) -> None:
         """The loop over the cells that the static part of its condition lets through
         (see _core_cells), testing only the rest, if any."""
         (start, at), (it, w.cond) = w.heads[0], static
-        out[start] = ForLine(f"{at}for {w.var} in {it}:", it)
+        out[start] = for_line(at, w.var, it)
         w.its[0] = it
         if w.cond is None:  # nothing left to test: the body one level up
-            out[w.body:] = [dedented(line) for line in out[w.body + 1:]]
+            out[w.body:] = [line.deeper(-1) for line in out[w.body + 1:]]
             w.cur = w.cur[:-4]
         else:
-            out[w.body] = f"{at}    if {w.cond}:"
+            out[w.body] = if_line(at + "    ", w.cond)
 
-    def _s_step(self, w: _Written, comp, out: list[str], ind: str) -> None:
+    def _s_step(self, w: _Written, comp, out: list[Line], ind: str) -> None:
         """What a turn of the loop does with the element; or the loop as one line: the
         static cells themselves or how many, or a Python comprehension (then no heads
         are left)."""
@@ -602,33 +606,34 @@ class StatementForm(CompilerPart):
         simple = len(w.heads) == 1 and len(out) == w.body + (cond is not None)
         if w.static is not None and simple and cond is None and (kind == "count" or (kind == "list" and el == w.var)):
             del out[w.heads[0][0]:]  # the cells themselves, or how many
-            out.append(f"{ind}{w.res} = {'len' if kind == 'count' else 'list'}({w.static[0]})")
+            out.append(Line(ind, f"{w.res} = {'len' if kind == 'count' else 'list'}({w.static[0]})"))
             w.heads = []
         elif kind == "list" and simple and self._long(comp):  # a Python comprehension
             start, _ = w.heads[0]
-            head = f"for {w.var} in {w.its[0]}"
+            head = f"{COMP}for {w.var} in {w.its[0]}"
             del out[start:]
-            out.append(f"{ind}{w.res} = [{el} {head}{'' if cond is None else ' if ' + cond}]")
+            out.append(Line(ind, f"{w.res} = [{el} {head}{'' if cond is None else ' if ' + cond}]"))
             w.heads = []
         else:
-            out.extend(w.cur + line for line in emit(_LOOPS[kind].step, PyLoop(self, kind, w.res, el)).split("\n"))
+            form = _LOOPS[kind].step
+            out.extend(form_lines(w.cur, form, emit(form, PyLoop(self, kind, w.res, el))))
 
-    def _s_around(self, w: _Written, loop: _Loop, out: list[str], ind: str) -> None:
+    def _s_around(self, w: _Written, loop: _Loop, out: list[Line], ind: str) -> None:
         """The lines around the loop: leaving every loop at a 'break', the value's first
         value before, the calls kept for the loop's turns, the value's last step after."""
         step = _LOOPS[w.kind]
         if "break" in step.step:  # 'break' leaves every loop
             for _start, at in reversed(w.heads[1:]):
-                out.extend([f"{at}else:", f"{at}    continue", f"{at}break"])
+                out.extend([else_line(at), Line(at + "    ", "continue"), Line(at, "break", BREAK)])
         if w.heads:
             start = w.heads[0][0]
-            out.insert(start, f"{ind}{w.res} = {step.step_start}")
+            out.insert(start, Line(ind, f"{w.res} = {step.step_start}"))
         else:
             start = len(out) - 1
-        kept = [f"{ind}{name} = _NOT_YET" for name in loop.kept.values() if name not in loop.eager]
+        kept = [Line(ind, f"{name} = _NOT_YET") for name in loop.kept.values() if name not in loop.eager]
         if loop.eager:  # computed at the loop's first turn whatever happens: before it
-            kept += [f"{ind}if {loop.first}:"] + [f"{ind}    {n} = {t}" for n, t in loop.eager.items()]
+            kept += [if_line(ind, f"{loop.first}")] + [Line(ind + "    ", f"{n} = {t}") for n, t in loop.eager.items()]
         out[start:start] = kept  # calls kept for the loop's turns
         self.binds += len(loop.kept)
         if step.step_end:
-            out.append(ind + step.step_end.format(r=w.res))
+            out.append(Line(ind, step.step_end.format(r=w.res)))

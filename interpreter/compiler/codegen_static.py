@@ -7,6 +7,7 @@ prints them (StaticCells._core_cells) and reads nothing of the text it writes.""
 from __future__ import annotations
 
 from .codegen_base import _COMP_MIN, CompilerPart, Env
+from .codegen_lines import plain
 
 
 class StaticCells(CompilerPart):
@@ -94,7 +95,7 @@ class StaticCells(CompilerPart):
         of the cells that the conjuncts' texts ``plan`` let through, and of the function that
         makes an entry (``NAME`` + ``F``): a program's, by its text, as _core_table's."""
         params = "".join(f", k_{i}" for i in range(given))
-        cond = " and ".join(f"({text})" for text in plan)
+        cond = " and ".join(f"({plain(text)})" for text in plan)  # (its own code: read from R)
         src = f"def _kept_(R{params}):\n    return tuple([{var} for {var} in {board} if {cond}])\n"
         known = self.static_tables.get((board, src))
         if known is not None:
