@@ -175,12 +175,14 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         if t.tag != "cell":
             return None
         made[name] = self._recheck("W", name, params, comp.cond, cl.var, t, "", lambda var, cond, changed: (
+            # (``gone_``: the places in the deps of the cells taken out, whose stamps alone
+            # are renewed once ``v`` is without them: the others' were as they were checked)
             f"Vec<Id> gone_; {changed}bool now_ = (bool)({cond}); "
-            f"if (now_ == was_) {{ p_[i_ + 1] = t_; continue; }} if (now_) return false; gone_.push_back({var}); }} "
+            f"if (now_ == was_) {{ p_[i_ + 1] = t_; continue; }} if (now_) return false; gone_.push_back((Id)i_); }} "
             f"if (gone_.empty()) return true; {{ Vec<Id> w_; w_.reserve(v_.size()); "
-            f"for (Id x_ : v_) if (std::find(gone_.begin(), gone_.end(), x_) == gone_.end()) w_.push_back(x_); "
-            f"v_ = List<Id>(std::move(w_)); }} "
-            f"for (size_t i_ = 0; i_ < n_; i_ += 2) p_[i_ + 1] = s.z.stamp[p_[i_]]; return true; }}"))
+            f"for (Id x_ : v_) {{ bool out_ = false; for (Id g_ : gone_) out_ |= (Id)p_[g_] == x_; "
+            f"if (!out_) w_.push_back(x_); }} v_ = List<Id>(std::move(w_)); }} "
+            f"for (Id g_ : gone_) p_[g_ + 1] = s.z.stamp[p_[g_]]; return true; }}"))
         return made[name]
 
     def filter_hop(self, name: str) -> tuple[str, str] | None:
