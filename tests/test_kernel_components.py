@@ -8,14 +8,19 @@ the legal points, the state and the work counted after every move are the refere
 in one game, two games in turns and a copy."""
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import pytest
 from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
 from meeple.interpreter.native import kernel, kernel_components
-from test_go_rules import legal
+from meeple.interpreter.native.kgame import KernelGame
+from meeple.interpreter.play.game import Game
+from test_go_rules import build, legal
 from test_kernel_lasting import both, kernel_go, play, same, step_both
+
+from meeple import interpreter
 
 pytestmark = [pytest.mark.kernels, needs_kernel]
 
@@ -31,6 +36,60 @@ BESIDE_MOVES = ["play E4", "play F3", "play B3", "play C5", "play G3", "play D5"
 def test_a_stone_beside_a_kept_group_leaves_it_and_takes_a_liberty():
     kern, ref = both(**BESIDE)
     same(kern, ref, BESIDE_MOVES)
+
+
+# Stones that join kept groups: Black's F3 joins C3 D3 E3 and G3 H3 (the walk of the
+# group asked for carried on from the point played, through the other group), C4 joins
+# C5 to them, D5 and B5 join more; White fills the joined group's liberties (kept
+# liberties carried on with the points beside the stones added, then losing those
+# filled) until A5 takes all ten stones; both then play into the points freed (C4 takes
+# C3 again).
+JOIN = dict(black="C3 D3 E3 G3 H3 C5 A9", white="C2 D2 E2 F2 G2 H2 J3 B3 A1", active=0)
+JOIN_MOVES = ["play F3", "play D4", "play C4", "play E4", "play J9", "play F4", "play J8", "play G4",
+              "play D5", "play H4", "play J7", "play B4", "play B5", "play C6", "play H9", "play B6",
+              "play G9", "play E5", "play F9", "play D6", "play E9", "play A5", "play D3", "play E3",
+              "play C3", "play C4", "play F3", "play D9"]
+
+
+def test_stones_that_join_kept_groups_play_as_the_reference():
+    kern, ref = both(**JOIN)
+    same(kern, ref, JOIN_MOVES)   # (D3, C3, F3: points of the stones A5 took)
+
+
+def go_program(carried: bool, monkeypatch):
+    """Go's program on a kernel built now, whose kept walks and liberties are carried on
+    where a stone joins them (kernel_components.py's ``component_extend`` and
+    ``filter_extend``), or (``carried`` false) made again."""
+    with monkeypatch.context() as m:
+        if not carried:
+            m.setattr(kernel_components.ComponentChecks, "component_extend", lambda self, name: None)
+            m.setattr(kernel_components.ComponentChecks, "filter_extend", lambda self, name: None)
+        rules = interpreter.load("go", cache=False)
+        assert rules.use_native(report=False, kernel_only=True)
+        prog = rules.for_players(2)
+        assert prog.kernel
+        source = kernel.Gen(prog).source()
+    assert ("uX_stones(s, e.v, e.deps, j_, w_" in source) == carried
+    assert ("uY_liberties(s, e.v, e.deps, add_)" in source) == carried
+    return prog
+
+
+def test_a_stone_that_joins_a_kept_group_reads_it_rather_than_walking_it_again(monkeypatch):
+    # the same moves on a kernel that walks a joined group and makes its liberties again:
+    # the same games, the states, legal points and work the reference's (above), and
+    # fewer values read from the keeps (each walk carried on, and each liberties carried
+    # on, reads its entry)
+    reads = {}
+    for carried in (True, False):
+        prog = go_program(carried, monkeypatch)
+        ref = build(**JOIN)
+        kern = KernelGame.adopt(Game(prog, json.loads(json.dumps(ref.state))))
+        before = prog.kernel_kept_reads
+        for step, move in enumerate(JOIN_MOVES):
+            step_both(kern, ref, step, move)
+        assert prog.native_fallbacks == 0
+        reads[carried] = prog.kernel_kept_reads - before
+    assert reads[True] > reads[False], reads
 
 
 def test_games_in_turns_and_a_copy_recheck_what_the_other_renewed():
@@ -107,6 +166,10 @@ def test_a_group_checked_again_points_its_points_at_it_only_where_one_moved():
     source = kernel.Gen(kernel_go()).source()
     at = source.index("__attribute__((noinline)) static List<Id> uC_stones_slow(St& s")
     body = source[at:source.index("\n", at)]
+    assert "m_.moved = false;" in body and "if (uJ_stones(s, r_, uA_c, uA_k))" in body
+    at = source.index("static bool uJ_stones(St& s, int32_t r_, Id uA_c, Id uA_k) {")
+    body = source[at:source.index("\n", at)]
     assert re.search(r"if \(e\.moved\) \{ e\.moved = false; for \(Id x_ : e\.v\)", body)
-    assert "m_.moved = false;" in body
+    # (a walk carried on points the cells it found beyond the old ones, all where one moved)
+    assert "for (size_t i_ = e.moved ? 0 : k0_; i_ < v_.size(); ++i_)" in body
     assert re.search(r"g_\.clean = false; g_\.moved = true;", source)

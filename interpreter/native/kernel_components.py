@@ -21,7 +21,13 @@ the walk's value, in the same pass (so a later read finds the entry fresh by its
 alone; an entry checked in another state is then checked again the same way: every
 stamp noted is one whose items give COND the walk's value, each zone alone, so a check
 that fails at a later zone leaves the stamps it noted true). The deps list is the walk's own (kernel_lasting.py's
-``deps_read`` makes one for each walk, shared by the entries of its cells alone)."""
+``deps_read`` makes one for each walk, shared by the entries of its cells alone).
+
+Where the zones that fail that check are all outside the walk, now passing COND (a
+stone played beside its group, of its colour), the walk is carried on from them
+(``component_extend``: the old cells first, then those reached), not made again; and
+the kept liberties of the group, a list made cell by cell from the group's cells, are
+carried on for the cells added at its end (``filter_extend``)."""
 from __future__ import annotations
 
 import re
@@ -30,8 +36,13 @@ from typing import TYPE_CHECKING, Any
 from ...dsl import ast as ir
 from ...dsl.types import T
 from .cxx_text import ident
-from .kernel_lasting import _STATE, told  # (_STATE: anything of the state but the zones)
+from .kernel_lasting import (  # (_STATE: anything of the state but the zones)
+    _STATE,
+    stamp_zones,
+    told,
+)
 from .kernel_types import BOOL
+from .kernel_walks import CELL_ID
 
 # a read of a zone's items, and what follows its opening parenthesis
 _ZONE_READ = re.compile(r"\bs\.z\.(\w+)\(")
@@ -79,10 +90,64 @@ class ComponentChecks:
         cl = comp.clauses[0]
         params = [(p.name, self.param_type(p)) for p in fd.params]
         start = self.ty(cl.iter.args[0])
+        # (``j_``, where not null, takes the zones out of the walk whose COND became
+        # true, a cell beside it that joins it: true is then returned where every other
+        # zone checked kept its value, the walk to be carried on from them: uX_name)
         made[name] = self._recheck("V", name, params, comp.cond, cl.var, T("cell", start.arg), "const ",
-                                   lambda var, cond, changed: (f"{changed}if ((bool)({cond}) != was_) return false; "
-                                                               "p_[i_ + 1] = t_; } return true; }"))
+                                   lambda var, cond, changed: (
+                                       f"{changed}if ((bool)({cond}) != was_) {{ if (was_ || !j_) return false; "
+                                       f"j_->push_back({var}); continue; }} p_[i_ + 1] = t_; }} return true; }}"),
+                                   ", Vec<Id>* j_")
         return made[name]
+
+    def component_extend(self, name: str) -> str | None:
+        """``uX_name(s, v, deps, j, args...)`` for the component function ``name``
+        rechecked by membership (``component_recheck``) whose walk goes through a
+        relation's rows from one cell: the walk that found ``v`` and read the zones of
+        ``deps``, carried on where the zones ``j`` (of ``deps``, outside ``v``) now
+        pass COND and every other zone of ``deps`` gives COND the value the walk had for
+        it (uV_name's ``j_``). Then the walk from the start now finds ``v``, ``j`` and
+        the cells reached from ``j`` through cells that pass COND (any cell it reads
+        outside those is of ``deps``, its COND false as before, or is reached from
+        ``j``): that list is returned, ``v`` first (a component keep's order does not
+        matter), the zones read noted (``deps`` with their stamps now, then those of
+        the cells met beyond) and the work of the cells found beyond ``v`` counted (the
+        walk counts its start and the related cells of each cell found: ``v``'s were
+        counted when it was made). None where the walk is of another form."""
+        made = self.__dict__.setdefault("extend_made", {})
+        if name in made:
+            return made[name]
+        made[name] = None
+        check = self.component_recheck(name)
+        fd = self.c.functions[name]
+        cl = fd.body.comp.clauses[0]
+        if check is None or cl.iter.node != "Call" or cl.iter.func not in self.c.relations \
+                or len(cl.iter.args) != 1 or self.ty(cl.iter.args[0]).tag != "cell":
+            return None
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        sc = {n: (ident("A", n), t) for n, t in params}
+        var = self.fresh(cl.var)
+        sc[cl.var] = (var, T("cell", self.ty(cl.iter.args[0]).arg))
+        cond = self.expr(fd.body.comp.cond, sc, BOOL)
+        if not own_zone_only(cond, var):
+            return None
+        stamp_zones(self)
+        rel = self.tables.relation(cl.iter.func)[0]
+        fn = ident("X", name)
+        sig = (f"static List<Id> {fn}(St& s, const List<Id>& v0_, const List<uint64_t>& d0_, const Vec<Id>& j_, I& w_"
+               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+        self.protos.append(sig + ";")
+        # (a zone read is one noted: COND reads its cell's zone alone, noted before)
+        self.fns.append(
+            f"{sig} {{ ZR RZ(s); RZ.take(d0_); Walked found_; size_t k0_ = v0_.size(); "
+            f"found_.room(k0_ + j_.size()); for (Id x_ : v0_) found_.push_back(x_); "
+            f"for (Id x_ : j_) found_.push_back(x_); I work_ = 0; "
+            f"for (size_t k_ = k0_; k_ < found_.size(); ++k_) {{ const List<Id>& near_ = {rel}[found_[k_]]; "
+            f"work_ += (I)near_.size(); found_.room(near_.size()); for (Id {var} : near_) {{ {CELL_ID.format(var)}"
+            f"if (!RZ.noted({var})) {{ RZ.note({var}); found_.push_if({var}, (bool)({cond})); }} }} }} "
+            f"w_ = work_; return found_.list(); }}")
+        made[name] = fn
+        return fn
 
     def filter_recheck(self, name: str) -> str | None:
         """``uW_name(s, v, deps, args...)`` for a rule function ``name`` whose lasting
@@ -110,12 +175,14 @@ once, as it is checked: see the module's docstring). False where a cell's COND
         if t.tag != "cell":
             return None
         made[name] = self._recheck("W", name, params, comp.cond, cl.var, t, "", lambda var, cond, changed: (
+            # (``gone_``: the places in the deps of the cells taken out, whose stamps alone
+            # are renewed once ``v`` is without them: the others' were as they were checked)
             f"Vec<Id> gone_; {changed}bool now_ = (bool)({cond}); "
-            f"if (now_ == was_) {{ p_[i_ + 1] = t_; continue; }} if (now_) return false; gone_.push_back({var}); }} "
+            f"if (now_ == was_) {{ p_[i_ + 1] = t_; continue; }} if (now_) return false; gone_.push_back((Id)i_); }} "
             f"if (gone_.empty()) return true; {{ Vec<Id> w_; w_.reserve(v_.size()); "
-            f"for (Id x_ : v_) if (std::find(gone_.begin(), gone_.end(), x_) == gone_.end()) w_.push_back(x_); "
-            f"v_ = List<Id>(std::move(w_)); }} "
-            f"for (size_t i_ = 0; i_ < n_; i_ += 2) p_[i_ + 1] = s.z.stamp[p_[i_]]; return true; }}"))
+            f"for (Id x_ : v_) {{ bool out_ = false; for (Id g_ : gone_) out_ |= (Id)p_[g_] == x_; "
+            f"if (!out_) w_.push_back(x_); }} v_ = List<Id>(std::move(w_)); }} "
+            f"for (Id g_ : gone_) p_[g_ + 1] = s.z.stamp[p_[g_]]; return true; }}"))
         return made[name]
 
     def filter_hop(self, name: str) -> tuple[str, str] | None:
@@ -135,6 +202,43 @@ once, as it is checked: see the module's docstring). False where a cell's COND
                 or second.iter.args[0].node != "Var" or second.iter.args[0].name != first.var:
             return None
         return second.iter.func, first.iter.name
+
+    def filter_extend(self, name: str) -> str | None:
+        """``uY_name(s, v, deps, args...)`` for a rule function ``name`` rechecked by
+        ``filter_recheck`` whose list is one step of a relation from the cells of a
+        parameter (``filter_hop``), that parameter given as the cells ``g`` added at the
+        end of a list ``k`` whose value ``v`` (read in the zones of ``deps``) holds now:
+        the value for ``k`` then ``g`` (each cell's part of the list is its own, in the
+        order of the cells): ``v``, then the list for ``g`` (with ``distinct``: those of
+        its cells not in ``v``), the zones read noted (``deps`` with their stamps now,
+        then those ``g``'s part read) and the work of ``g``'s part counted (each loop
+        counts its own list). None where COND reads that parameter."""
+        made = self.__dict__.setdefault("fextend_made", {})
+        if name in made:
+            return made[name]
+        made[name] = None
+        hop = self.filter_hop(name)
+        body = self.__dict__.get("lasting_body", {}).get(name)
+        if hop is None or body is None:
+            return None
+        fd = self.c.functions[name]
+        comp = _filter(fd.body, {p.name for p in fd.params}, lambda e: self.facts.call_kind(e) == "row")
+        if comp is None or any(x.node == "Var" and x.name == hop[1] for x in ir.walk(comp.cond)):
+            return None
+        params = [(p.name, self.param_type(p)) for p in fd.params]
+        fn = ident("Y", name)
+        sig = (f"static List<Id> {fn}(St& s, const List<Id>& v0_, const List<uint64_t>& d0_"
+               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+        self.protos.append(sig + ";")
+        # (with distinct, the list for g loses the cells of v: distinct keeps the first)
+        keep = "std::find(v0_.begin(), v0_.end(), x_) == v0_.end()" if fd.body.node == "Call" else "true"
+        self.fns.append(
+            f"{sig} {{ List<Id> n_; {{ ZR RZ(s); RZ.take(d0_); n_ = {body}; }} "
+            f"if (n_.size() == 0) return v0_; Vec<Id> w_; w_.reserve(v0_.size() + n_.size()); "
+            f"for (Id x_ : v0_) w_.push_back(x_); for (Id x_ : n_) if ({keep}) w_.push_back(x_); "
+            f"return List<Id>(std::move(w_)); }}")
+        made[name] = fn
+        return fn
 
     def touches(self, key: tuple, rel: str, cells: str, entries: str) -> None:
         """Tells a change of a zone ``z`` (cxx/kernel_rt.hpp's ``ZONE_TOUCH``) to the entries
@@ -160,7 +264,7 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             lambda t: told(self, t))
 
     def _recheck(self, tag: str, name: str, params: list, cond_e, var_name: str, el: T, const: str,
-                 body) -> str | None:
+                 body, extra: str = "") -> str | None:
         """``u<tag>_name(s, v, deps, args...)`` (``const``: "const " where it leaves ``v``
         as it is), COND (``cond_e``, of the cell ``var_name`` of type ``el``) compiled,
         or None where it reads anything of the state but its cell's zone.
@@ -175,7 +279,7 @@ once, as it is checked: see the module's docstring). False where a cell's COND
             return None
         fn = ident(tag, name)
         sig = (f"static bool {fn}(St& s, {const}List<Id>& v_, const List<uint64_t>& d_"
-               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")")
+               + "".join(f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + extra + ")")
         self.protos.append(sig + ";")
         changed = (f"for (size_t i_ = 0; i_ < n_; i_ += 2) {{ Id {var} = (Id)p_[i_]; uint64_t t_ = s.z.stamp[{var}]; "
                    f"if (t_ == p_[i_ + 1]) continue; bool was_ = false; "

@@ -60,6 +60,11 @@ HELPERS = (
     # order a processor foresees; one noted before is written past the end, unread)
     "void note(Id z) { if (z >= 0 && z < NZ) { size_t new_ = DEP_MARK[z] != gen; DEP_MARK[z] = gen; "
     "out[0] = (uint64_t)z; out[1] = s.z.stamp[z]; out += 2 * new_; } } "
+    # (the zones of another evaluation's list, each once, with their stamps now, where
+    # this one carries it on: kernel_components.py; whether a zone is noted)
+    "void take(const List<uint64_t>& d) { const uint64_t* p = d.begin(); for (size_t i = 0, n = d.size(); i < n; i += 2) { "
+    "Id z = (Id)p[i]; DEP_MARK[z] = gen; out[0] = p[i]; out[1] = s.z.stamp[z]; out += 2; } } "
+    "bool noted(Id z) const { return DEP_MARK[z] == gen; } "
     "I size(Id z) { note(z); return s.z.size(z); } Id top(Id z) { note(z); return s.z.top(z); } "
     "Id bottom(Id z) { note(z); return s.z.bottom(z); } List<Id> items(Id z) { note(z); return s.z.items(z); } "
     "List<Id> topn(Id z, I n) { note(z); return s.z.topn(z, n); } };",
@@ -145,6 +150,7 @@ class LastingKeeps:
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")
         self.fns.append(f"{sig} {{ ZR RZ(s); return {body}; }}")
+        self.__dict__.setdefault("lasting_body", {})[name] = body
         made[name] = fn
         return fn
 

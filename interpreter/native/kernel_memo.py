@@ -60,6 +60,12 @@ def _hashed(a: str, listed: bool) -> str:
             f"h_ = (h_ ^ (uint64_t)x_) * 1099511628211ULL; return h_; }}()")
 
 
+def args_params(gen, name: str) -> str:
+    """The C++ of the parameters of the rule function ``name`` after the state's (each
+    ``, type uA_name``)."""
+    return "".join(f", {gen.arg_type(gen.param_type(p))} {ident('A', p.name)}" for p in gen.c.functions[name].params)
+
+
 def _slow_sig(sig: str) -> str:
     """The signature ``sig`` of a keep's function renamed for its part out of line (the
     part read in the caller: ``_inline``)."""
@@ -413,6 +419,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, (int32_t)i_);")
         hit = self._hit()
         g = ident("A", hop[1])
+        grown = self._grown(name, keys, g, seal)
         slot = (f"size_t i_ = {g}.size() && (size_t){g}[0] < (size_t)NZ ? (size_t){g}[0] "
                 f": (size_t)NZ + ((({h}) >> 13) & 255); auto& e = {table}[i_]; ")
         # (an entry of this state, or clean, read in the caller: the rest a call of its own)
@@ -421,10 +428,34 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         return (f"{_slow_sig(sig)} {{ {slot}"
                 f"if (e.epoch == EPOCH{same}) {hit} if (e.last{same}) {{ "
                 f"if (e.clean && e.lin == s.z.lin.id) {{ e.epoch = EPOCH; {hit} }} "
-                f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} "
+                f"if ({recheck}) {{ e.epoch = EPOCH; {seal} {hit} }} }} {grown}"
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"e.epoch = EPOCH; {store} e.v = v_; e.work = w0_ - s.work; e.calls = s.calls - c0_; "
                 f"e.deps = deps_read(); e.last = true; {seal} return v_; }}\n{fast}")
+
+    def _grown(self, name: str, keys: list, g: str, seal: str) -> str:
+        """In ``_kept_hop``'s entry ``e``: the C++ that serves a list ``g`` (the
+        parameter walked) whose first cells are those of the entry's own list, the
+        rest added at its end (a group a stone joined, kernel_components.py's
+        ``component_extend``), where the entry's value holds now (its ``filter_recheck``,
+        run with the entry's list): the value for the cells added made alone and put after it
+        (``filter_extend``), the work of the entry's and theirs counted, the entry then
+        ``g``'s. "" where the list is not so made."""
+        ext = self.filter_extend(name)
+        if ext is None:
+            return ""
+        others = "".join(" && " + k[4] for k in keys if k[2] != g)
+        names = [ident("A", p.name) for p in self.c.functions[name].params]
+        old_g = (f"{self.filter_recheck(name)}(s, e.v, e.deps"
+                 + "".join(", e_g_" if a == g else f", {a}" for a in names) + ")")
+        grown_args = "".join(", add_" if a == g else f", {a}" for a in names)
+        field = next(k[1] for k in keys if k[2] == g)
+        return (f"if (e.last{others} && {field}.size() && {field}.size() < {g}.size() "
+                f"&& std::equal({field}.begin(), {field}.end(), {g}.begin())) {{ const List<Id> e_g_ = {field}; "
+                f"if ({old_g}) {{ ++KEPT_READS; W(s, e.work); s.calls += e.calls; if (s.calls > {self.b.calls}) bail(); "
+                f"const List<Id> add_ = List<Id>::of_n({g}.begin() + e_g_.size(), {g}.size() - e_g_.size()); "
+                f"I w0_ = s.work; List<Id> v_ = {ext}(s, e.v, e.deps{grown_args}); e.work += w0_ - s.work; "
+                f"e.epoch = EPOCH; {field} = {g}; e.v = v_; e.deps = deps_read(); {seal} return v_; }} }} ")
 
     def _bypass(self, name: str, fn: str, args: str) -> tuple[str, str, str]:
         """A keep of a step that is seldom read (othello's lines of every empty cell,
@@ -459,9 +490,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         ``z`` and the cells related to ``z`` point at (``INV``: the cells whose related
         cells hold ``z``); every cell of a clean entry points at it, as a cell pointed
         elsewhere makes its entry unclean, and an entry checked again points its cells
-        at it again. An unclean entry is rechecked by membership, a walk made anew
-        where that fails (the values, work and calls as before: only which are checked
-        changes)."""
+        at it again. An unclean entry is rechecked by membership (``_rejoin``: where
+        only cells outside it that now pass COND, a stone played beside a group, tell it
+        apart, its walk carried on from them), a walk made anew where that fails (the
+        values, work and calls as before: only which are checked changes)."""
         key = ("COMPONENT", name)
         same = "".join(f" && e.{q} == {a}" for q, a, _ in others)
         entry = (f"struct {{ uint32_t refs = 0; bool clean = false; bool moved = false; uint64_t lin = 0; Id at = -1; "
@@ -478,20 +510,46 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         self.touches(key, self.c.functions[name].body.comp.clauses[0].iter.func, cell, pool)
         store = " ".join(f"m_.{q} = {a};" for q, a, _ in others)
         hit = self._hit()
+        # (an unclean entry checked again: uJ_name where the walk may be carried on
+        # from the cells that joined it, else its recheck alone)
+        again = self._rejoin(name, recheck, args, pool, point)
         # (a clean entry read in the caller: the rest a call of its own)
         fast = (f"{_inline(sig)} {{ if ((uint32_t){start} < (uint32_t)NZ) {{ int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (e.clean && e.lin == s.z.lin.id{same}) {hit} }} }} "
                 f"return {_slow(sig, args)}; }}")
         return (f"{_slow_sig(sig)} {{ if ({start} < 0 || {start} >= NZ) return {fn}(s{args}); int32_t r_ = {cell}[{start}]; "
                 f"if (r_ >= 0) {{ auto& e = {pool}[r_]; if (true{same}) {{ if (e.clean && e.lin == s.z.lin.id) {hit} "
-                f"if ({recheck}) {{ e.clean = true; e.lin = s.z.lin.id; "
-                f"if (e.moved) {{ e.moved = false; for (Id x_ : e.v) if (x_ >= 0 && x_ < NZ) {point}(x_, r_); "
-                f"{point}(e.at, r_); }} {hit} }} }} }} "
+                f"if ({again}) {hit} }} }} "
                 f"I w0_ = s.work, c0_ = s.calls; {rt} v_ = {rec}(s{args}); "
                 f"int32_t n_ = {pool}_free[--{pool}_n]; auto& m_ = {pool}[n_]; {store} m_.v = v_; m_.at = {start}; "
                 f"m_.work = w0_ - s.work; m_.calls = s.calls - c0_; m_.deps = deps_read(); "
                 f"m_.clean = true; m_.moved = false; m_.lin = s.z.lin.id; "
                 f"for (Id x_ : v_) if (x_ >= 0 && x_ < NZ) {point}(x_, n_); {point}({start}, n_); return v_; }}\n{fast}")
+
+    def _rejoin(self, name: str, recheck: str, args: str, pool: str, point: str) -> str:
+        """The C++ test of ``_walks``' entry ``r_`` (unclean), true where it holds now,
+        made clean and its cells pointed at it (each, where one moved): its recheck by
+        membership, or, where the walk may be carried on (kernel_components.py,
+        ``component_extend``), a call of ``uJ_name(s, r_, args...)``, which carries the
+        walk on from the cells that joined it (every other zone changed giving COND its
+        old value), the work of the cells found counted into the entry's, and points
+        the cells found at the entry."""
+        ext = self.component_extend(name)
+        renew = (f"e.clean = true; e.lin = s.z.lin.id; if (e.moved) {{ e.moved = false; for (Id x_ : e.v) "
+                 f"if (x_ >= 0 && x_ < NZ) {point}(x_, r_); {point}(e.at, r_); }}")
+        if ext is None or not recheck.endswith(", nullptr)"):
+            return f"({recheck} && [&]() {{ {renew} return true; }}())"
+        fn = ident("J", name)
+        head = f"static bool {fn}(St& s, int32_t r_{args_params(self, name)})"
+        self.protos.append(head + ";")
+        self.fns.append(
+            f"{head} {{ auto& e = {pool}[r_]; Vec<Id> j_; "
+            f"if (!{recheck[:-len(', nullptr)')]}, &j_)) return false; if (j_.empty()) {{ {renew} return true; }} "
+            f"I w_ = 0; const size_t k0_ = e.v.size(); List<Id> v_ = {ext}(s, e.v, e.deps, j_, w_{args}); "
+            f"e.work += w_; e.v = v_; e.deps = deps_read(); e.clean = true; e.lin = s.z.lin.id; "
+            f"for (size_t i_ = e.moved ? 0 : k0_; i_ < v_.size(); ++i_) if (v_[i_] >= 0 && v_[i_] < NZ) "
+            f"{point}(v_[i_], r_); e.moved = false; {point}(e.at, r_); return true; }}")
+        return f"{fn}(s, r_{args})"
 
     def component_call(self, name: str) -> str:
         """``uC_name``: a function that finds a component (``Facts.component``), where
@@ -512,7 +570,7 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         rec = self.lasting(name)   # (kernel_lasting.py)
         noted = rec is not None and self.notes(name)
         check = self.component_recheck(name) if noted else None   # (kernel_components.py)
-        recheck = f"{check}(s, e.v, e.deps{args})" if check else ""
+        recheck = f"{check}(s, e.v, e.deps{args}, nullptr)" if check else ""
         if check and rec:
             self.fns.append(self._walks(name, sig, fn, rec, start, args, others, rt, recheck))
             return ident("C", name)
