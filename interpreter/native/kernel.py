@@ -55,6 +55,7 @@ from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
 from .kernel_epoch import EpochSteps
+from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
@@ -71,7 +72,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -381,6 +382,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
             return f"irange(s, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
         t = self.ty(e)
         if op == "+" and t.tag == "list":
+            joined = self.joined_lists(e, sc, t)   # (built in one list: kernel_joins.py)
+            if joined is not None:
+                return joined
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
             return self._texts_joined(e, sc, t)
@@ -1173,7 +1177,11 @@ class Proc(ChanceStatements):
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + 1); "
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
-        return f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
+        order = self.order(el, 'all_', 'who_', True)
+        if order.startswith("ordered("):   # (the last decision of a perft: counted alone)
+            return (f"if (all_.empty()) bail(); if (COUNTING) COUNTED = (long long)count_ordered(all_); "
+                    f"else s.opts.{o} = {order};")
+        return f"if (all_.empty()) bail(); s.opts.{o} = {order};"
 
     def _AskSubset(self, s):
         g = self.gen

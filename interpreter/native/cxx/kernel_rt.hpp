@@ -686,16 +686,23 @@ struct Build {
     T small[SMALL];
     Vec<T> big;   // (all the elements, once more than SMALL)
     size_t n = 0;
+    size_t hint = 0;   // (how many elements are expected, room for them made at once)
     Build() {}
     Build(const Build&) = delete;
-    void reserve(size_t) {}
+    // k more elements expected (a loop's list, a part of a join: kernel_joins.py): no
+    // buffer taken while they fit on the stack; past it, room for all of them at once,
+    // where the vector grew twice over from SMALL (a position's 64 cells and 6 more)
+    void reserve(size_t k) {
+        if (n > SMALL) big.reserve(big.size() + k);
+        else hint += k;
+    }
     void push_back(const T& x) {
         if (n < SMALL) {
             small[n++] = x;
             return;
         }
         if (n == SMALL) {
-            big.reserve(2 * SMALL);
+            big.reserve(hint > 2 * SMALL ? hint : 2 * SMALL);
             big.assign(small, small + SMALL);
             n = SMALL + 1;
         }
@@ -1018,6 +1025,34 @@ static inline bool ascending(const Str* l, const Str* e) {
 static inline List<Str> ordered(const List<Str>& l) {
     if (ascending(l.begin(), l.end())) return l;
     return ordered_texts(l.begin(), l.end());
+}
+
+// How many options ordered(l) has (the last decision of a perft, counted, not made:
+// kernel_glue.hpp, count_paths): texts of at most 7 bytes by their keys alone, sorted
+// and counted (a sort of keys in order already walks them once), where
+// ordered_short_texts sorted them, then copied each into a list.
+template <class T>
+static size_t count_ordered(const List<T>& l) {
+    if (ascending(l)) return l.size();
+    return ordered(l).size();
+}
+static inline size_t count_ordered(const List<Str>& l) {
+    size_t n = l.size();
+    if (n > 256) return ordered(l).size();
+    uint64_t ks[256];
+    for (size_t i = 0; i < n; ++i) {   // (as ordered_short_texts keys them)
+        const Str& x = l[i];
+        size_t b = x.size();
+        if (b > 7 || is_none_s(x)) return ordered(l).size();
+        uint64_t k = text_key(x);
+        uint64_t w = k | (~0ULL >> (8 * b));
+        if (((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) != 0) return ordered(l).size();
+        ks[i] = k >> 8;
+    }
+    std::sort(ks, ks + n);
+    size_t k = n > 0;
+    for (size_t i = 1; i < n; ++i) k += ks[i - 1] != ks[i];
+    return k;
 }
 
 // The options of a decision that may be declined (``or "pass"``): ``w`` holds none, then
