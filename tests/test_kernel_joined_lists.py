@@ -1,7 +1,9 @@
 """``a + b`` of lists of numbers or ids whose first part is a comprehension or a list
 written out, built in one list by a kernel (interpreter/native/kernel_joins.py: chess's
 pawn steps and takes), where ``wcat`` made a list of each part: the same elements in the
-same order, the same work counted to the last unit and the same games as Python."""
+same order, the same work counted to the last unit and the same games as Python. And a
+loop over one of two tables' lists chosen by a condition (chess's pawn steps by colour)
+walks the one chosen where it is, with no copy of it."""
 from __future__ import annotations
 
 import re
@@ -37,11 +39,14 @@ function mixed(c: b): list of int =
   + [k for k in 1..c.row for j in 1..2 if k != j]
 function seats(): list of int = [x % 5 for x in said if x > 2] + ([size(box)] + [x for x in said if x < 3])
 function many(): list of int = [k for k in 1..20] + [k * 2 for k in 1..size(said)] + [size(said)]
+relation beside(c: b, d: b) = c != d and abs(c.row - d.row) + abs(c.col - d.col) == 1
+function side(c: b, s: int): list of b = [d for d in (if s == 1 then beside(c) else cells(b)) if empty(d)]
+  + [d for d in (if s == 2 then cells(b) else beside(c)) if occupied(d)]
 function codes(): list of int = [if occupied(c) then top(c).seat else 0 for c in cells(b)] + [size(box), 7]
 turn {
   choose x from [c for c in cells(b) if empty(c)] as "drop"
   move first(s for s in items(box) if s.seat == seat(active)) to x
-  said = [v % 9 for v in mixed(x)] + [size(near(x))]
+  said = [v % 9 for v in mixed(x)] + [size(near(x)), size(side(x, seat(active)))]
   total = total + sum(v for v in seats()) + sum(v for v in many()) + sum(v for v in codes())
 }
 end when size(box) == 0
@@ -57,7 +62,7 @@ def function_text(source: str, name: str) -> str:
     return next(line for line in source.splitlines() if re.match(rf"static \S+ uF_{name}\(St& s[^;]*\{{", line))
 
 
-def test_joins_whose_first_part_is_made_for_them_are_built_in_one_list():
+def test_joins_whose_first_part_is_made_for_them_are_built_in_one_list_and_tables_read_in_place():
     source = kernel.Gen(compiled(False)).source()
     for name in ("near", "mixed", "seats", "many"):
         text = function_text(source, name)
@@ -65,6 +70,8 @@ def test_joins_whose_first_part_is_made_for_them_are_built_in_one_list():
     assert function_text(source, "seats").count(".list()") == 2   # (the join on the right: its own)
     # (a list written in place, the numbers written out appended where it is)
     assert "wcat(" in function_text(source, "codes")
+    # (a table's list chosen by a condition: walked where it is)
+    assert len(re.findall(r"const List<Id>& uV\d+_xs = \(", function_text(source, "side"))) == 2
 
 
 @needs_kernel

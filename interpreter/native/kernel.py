@@ -31,6 +31,7 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
+import re
 from itertools import count
 
 from ...dsl import ast as ir
@@ -68,6 +69,7 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 # a product known to be within this bound (and the integer budget) is written as such
 # (no int64 overflow, never NONE_I)
 _PLAIN_MAX = (1 << 62) - 1
+_TABLE = re.compile(r"T\d+(\[[^?:;]*\])?")   # (a static table, or a list of one, indexed)
 
 
 
@@ -499,9 +501,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 work += f"{reserve}.{'resize' if compact else 'reserve'}({'2 * ' if many else ''}{xs}.size()); "
                 if compact:   # (written through a pointer of its own, held in a register)
                     work += f"auto* const {reserve}_p = {reserve}.d; "
-            # (a list a name holds is walked where it is: nothing changes it meanwhile)
-            ref = "&" if self._named(it, inner) else ""
-            head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
+            # (a list a name holds is walked where it is: nothing changes it meanwhile;
+            # so is one of two such lists chosen by a condition)
+            either = self._named_either(it, inner, t)
+            ref = "&" if either or self._named(it, inner) else ""
+            head = f"{{ const {self.ct(t)}{ref} {xs} = {either or self.expr(it, inner, t)}; {work}"
             # (the last loop over a board's cells may walk only those its condition's
             # static part lets through: kernel_cells.py)
             walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
@@ -574,6 +578,18 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
                 f"for (const {el}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
                 f"W(s, 2 * {n}); }}")
+
+    def _named_either(self, e, sc: dict, t: T) -> str | None:
+        """``(if c then xs else ys)``, both a table's lists (a relation's, a board's cells)
+        of the loop's list type ``t``: the C++ of the one chosen, read where it is (no
+        copy of either); else None."""
+        if e.node != "CondExpr" or self.facts.table_list(e.then) is None or self.facts.table_list(e.other) is None \
+                or not self.ct(self.ty(e.then)) == self.ct(self.ty(e.other)) == self.ct(t):
+            return None
+        a, b = self.expr(e.then, sc, t), self.expr(e.other, sc, t)
+        if not (_TABLE.fullmatch(a) and _TABLE.fullmatch(b)):   # (static tables: lvalues)
+            return None
+        return f"({self.expr(e.cond, sc, BOOL)} ? {a} : {b})"
 
     def _named(self, e, sc: dict) -> bool:
         """Whether an expression is a list held by a name (a local, a parameter, a

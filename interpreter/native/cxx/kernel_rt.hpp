@@ -516,7 +516,21 @@ struct List {
     template <class A>
     explicit List(std::vector<T, A>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
     // a list of these elements (a list written in the rules, [a, b]): inline where they fit
-    static List of(std::initializer_list<T> xs) { return of_n(xs.begin(), xs.size()); }
+    static List of(std::initializer_list<T> xs) {
+        if constexpr (INLINE > 0)
+            if (xs.size() - 1 < INLINE) return inline_of(xs.begin(), xs.size());
+        return of_n(xs.begin(), xs.size());
+    }
+    // (a list written out of a few numbers or ids, [a, b]: made where it is written, its
+    // size known there, with no call, where of_n looped over them in a call of its own)
+    __attribute__((always_inline)) static List inline_of(const T* xs, size_t k) {
+        List l;
+        Rep* r = l.p = new Rep;
+        r->d = reinterpret_cast<S*>(r->inl);
+        for (size_t i = 0; i < k; ++i) r->d[i] = (S)xs[i];
+        r->n = (uint32_t)k;
+        return l;
+    }
     // a list of the k elements at xs: inline where they fit
     static List of_n(const T* xs, size_t k) {
         List l;
@@ -1028,9 +1042,9 @@ static inline List<Str> ordered(const List<Str>& l) {
 }
 
 // How many options ordered(l) has (the last decision of a perft, counted, not made:
-// kernel_glue.hpp, count_paths): texts of at most 7 bytes by their keys alone, sorted
-// and counted (a sort of keys in order already walks them once), where
-// ordered_short_texts sorted them, then copied each into a list.
+// kernel_glue.hpp, count_paths): texts of at most 7 bytes each by its first 8 bytes and
+// its length (two such texts are equal where both are), counted once each in a table
+// of their hashes, where ordered_short_texts sorted them, then copied each into a list.
 template <class T>
 static size_t count_ordered(const List<T>& l) {
     if (ascending(l)) return l.size();
@@ -1038,20 +1052,22 @@ static size_t count_ordered(const List<T>& l) {
 }
 static inline size_t count_ordered(const List<Str>& l) {
     size_t n = l.size();
-    if (n > 256) return ordered(l).size();
-    uint64_t ks[256];
-    for (size_t i = 0; i < n; ++i) {   // (as ordered_short_texts keys them)
+    if (n > 128) return ordered(l).size();
+    size_t cap = 16;
+    while (cap < 2 * n) cap <<= 1;
+    uint64_t seen[256];
+    std::memset(seen, 0, cap * sizeof(uint64_t));
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
         const Str& x = l[i];
         size_t b = x.size();
-        if (b > 7 || is_none_s(x)) return ordered(l).size();
-        uint64_t k = text_key(x);
-        uint64_t w = k | (~0ULL >> (8 * b));
-        if (((w - 0x0101010101010101ULL) & ~w & 0x8080808080808080ULL) != 0) return ordered(l).size();
-        ks[i] = k >> 8;
+        if (b > 7) return ordered(l).size();
+        uint64_t v = (text_key(x) | b) + 1;   // (its 8th byte 0: never 0)
+        size_t h = (size_t)((v * 0x9E3779B97F4A7C15ULL) >> 56) & (cap - 1);
+        while (seen[h] != 0 && seen[h] != v) h = (h + 1) & (cap - 1);
+        k += seen[h] == 0;
+        seen[h] = v;
     }
-    std::sort(ks, ks + n);
-    size_t k = n > 0;
-    for (size_t i = 1; i < n; ++i) k += ks[i - 1] != ks[i];
     return k;
 }
 
