@@ -69,7 +69,7 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 # a product known to be within this bound (and the integer budget) is written as such
 # (no int64 overflow, never NONE_I)
 _PLAIN_MAX = (1 << 62) - 1
-_TABLE = re.compile(r"T\d+(\[[^?:;]*\])?")   # (a static table, or a list of one, indexed)
+_TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of one, indexed)
 
 
 
