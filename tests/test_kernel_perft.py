@@ -184,3 +184,21 @@ def test_a_list_over_until_walks_the_line_once_with_pythons_moves_and_work():
             b.apply(i)
             assert a.live and a.state == b.state and a.work_spent == b.work_spent
     assert fast.native_fallbacks == 0
+
+
+def test_the_last_decision_of_a_count_is_counted_without_its_options_made():
+    """The options of a count's last decisions are counted, not ordered and kept
+    (kernel_glue.hpp, counted_after; kernel_rt.hpp, count_ordered): equal texts once,
+    texts past 7 bytes, accents, and texts in their order already, as Python counts them."""
+    for rules in (RAYS, TEXTS):
+        fast, plain = _both(rules)
+        site = "if (COUNTING) COUNTED = (long long)count_ordered(all_); else s.opts.o0 = ordered(all_);"
+        assert site in kernel.Gen(plain).source()
+        a, b = fast.new_game(2, 0), plain.new_game(2, 0)
+        for step in range(3):
+            assert [interpreter.perft(a, d) for d in (1, 2, 3)] == [interpreter.perft(b, d) for d in (1, 2, 3)]
+            assert interpreter.divide(a, 3) == interpreter.divide(b, 3)
+            i = step % b.move_count()
+            a.apply(i)
+            b.apply(i)
+        assert a.live and a.state == b.state and fast.native_fallbacks == 0

@@ -31,6 +31,7 @@ and ``kernel_types`` (what they share).
 """
 from __future__ import annotations
 
+import re
 from itertools import count
 
 from ...dsl import ast as ir
@@ -55,6 +56,7 @@ from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
 from .kernel_epoch import EpochSteps
+from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
 from .kernel_module import ModuleWriter
@@ -67,11 +69,12 @@ MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
 # a product known to be within this bound (and the integer budget) is written as such
 # (no int64 overflow, never NONE_I)
 _PLAIN_MAX = (1 << 62) - 1
+_TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of one, indexed)
 
 
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -381,6 +384,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
             return f"irange(s, {self.expr(e.left, sc, INT)}, {self.expr(e.right, sc, INT)})"
         t = self.ty(e)
         if op == "+" and t.tag == "list":
+            joined = self.joined_lists(e, sc, t)   # (built in one list: kernel_joins.py)
+            if joined is not None:
+                return joined
             return f"wcat(s, {self.expr(e.left, sc, t)}, {self.expr(e.right, sc, t)})"
         if op == "+" and t.tag == "str":
             return self._texts_joined(e, sc, t)
@@ -495,9 +501,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
                 work += f"{reserve}.{'resize' if compact else 'reserve'}({'2 * ' if many else ''}{xs}.size()); "
                 if compact:   # (written through a pointer of its own, held in a register)
                     work += f"auto* const {reserve}_p = {reserve}.d; "
-            # (a list a name holds is walked where it is: nothing changes it meanwhile)
-            ref = "&" if self._named(it, inner) else ""
-            head = f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(it, inner, t)}; {work}"
+            # (a list a name holds is walked where it is: nothing changes it meanwhile;
+            # so is one of two such lists chosen by a condition)
+            either = self._named_either(it, inner, t)
+            ref = "&" if either or self._named(it, inner) else ""
+            head = f"{{ const {self.ct(t)}{ref} {xs} = {either or self.expr(it, inner, t)}; {work}"
             # (the last loop over a board's cells may walk only those its condition's
             # static part lets through: kernel_cells.py)
             walk = self.cells.walk(cl, comp.cond, inner) if i == len(comp.clauses) - 1 else None
@@ -570,6 +578,18 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
         return (f"{{ const {self.ct(t)}{ref} {xs} = {self.expr(cl.iter, sc, t)}; {more}I {n} = 0; "
                 f"for (const {el}& {var} : {xs}) {{ ++{n}; {{ {inside} }} if ({cond}) break; }} "
                 f"W(s, 2 * {n}); }}")
+
+    def _named_either(self, e, sc: dict, t: T) -> str | None:
+        """``(if c then xs else ys)``, both a table's lists (a relation's, a board's cells)
+        of the loop's list type ``t``: the C++ of the one chosen, read where it is (no
+        copy of either); else None."""
+        if e.node != "CondExpr" or self.facts.table_list(e.then) is None or self.facts.table_list(e.other) is None \
+                or not self.ct(self.ty(e.then)) == self.ct(self.ty(e.other)) == self.ct(t):
+            return None
+        a, b = self.expr(e.then, sc, t), self.expr(e.other, sc, t)
+        if not (_TABLE.fullmatch(a) and _TABLE.fullmatch(b)):   # (static tables: lvalues)
+            return None
+        return f"({self.expr(e.cond, sc, BOOL)} ? {a} : {b})"
 
     def _named(self, e, sc: dict) -> bool:
         """Whether an expression is a list held by a name (a local, a parameter, a
@@ -1173,7 +1193,11 @@ class Proc(ChanceStatements):
                     f"List<{ce}> o_ = {order}; std::vector<{ce}> w_; w_.reserve(o_.size() + 1); "
                     f"w_.push_back(none_of<{ce}>()); w_.insert(w_.end(), o_.begin(), o_.end()); "
                     f"s.opts.{o} = List<{ce}>(std::move(w_));")
-        return f"if (all_.empty()) bail(); s.opts.{o} = {self.order(el, 'all_', 'who_', True)};"
+        order = self.order(el, 'all_', 'who_', True)
+        if order.startswith("ordered("):   # (the last decision of a perft: counted alone)
+            return (f"if (all_.empty()) bail(); if (COUNTING) COUNTED = (long long)count_ordered(all_); "
+                    f"else s.opts.{o} = {order};")
+        return f"if (all_.empty()) bail(); s.opts.{o} = {order};"
 
     def _AskSubset(self, s):
         g = self.gen

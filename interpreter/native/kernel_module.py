@@ -52,6 +52,8 @@ class ModuleWriter:
             # (every step renews the epoch of kept values, read KEPT_READS times: see
             # kernel_memo.py)
             "static uint64_t EPOCH = 1; static uint64_t KEPT_READS = 0;",
+            # (a perft's last decisions: their options counted, not made: kernel_glue.hpp)
+            "static bool COUNTING = false; static long long COUNTED = -1;",
             "#define STEP(s) do { ++EPOCH; if (++(s).steps > STEPS) bail(); } while (0)",
             *self.gen.step_defines(),   # (steps that keep the epoch: kernel_epoch.py)
             *self.gen.pre_state,

@@ -177,8 +177,27 @@ struct Buffers {
     }
 };
 
+static unsigned ticks = 0;
+static long long count_paths(const St& s, int depth, Buffers& b);
+// count_paths(c, 1) of the state move i leads to: the options of its decision counted
+// where the site can count them without making them (``COUNTING``: the rules run as
+// ever, up to the decision, whose options are not ordered, copied and kept, only
+// counted: kernel.py, Proc._ask_body), else made and counted
+static long long counted_after(St& c, int i, Buffers& b) {
+    COUNTED = -1;
+    COUNTING = true;
+    try {
+        take(c, i, c.player);
+    } catch (...) {
+        COUNTING = false;
+        throw;
+    }
+    COUNTING = false;
+    if (COUNTED < 0 || c.phase == 3 || c.site < 0) return count_paths(c, 1, b);
+    if ((++ticks & 1023) == 0 && PyErr_CheckSignals() < 0) throw Interrupted();
+    return COUNTED;
+}
 static long long count_paths(const St& s, int depth, Buffers& b) {
-    static unsigned ticks = 0;
     if ((++ticks & 1023) == 0 && PyErr_CheckSignals() < 0) throw Interrupted();
     if (depth == 0) return 1;
     if (s.phase == 3 || s.site < 0) return 0;
@@ -187,6 +206,10 @@ static long long count_paths(const St& s, int depth, Buffers& b) {
     long long total = 0;
     for (int i = 0; i < n; ++i) {
         St& c = b.of(depth, s);
+        if (depth == 2) {
+            total += counted_after(c, i, b);
+            continue;
+        }
         take(c, i, c.player);
         total += count_paths(c, depth - 1, b);
     }

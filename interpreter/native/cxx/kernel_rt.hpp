@@ -516,7 +516,21 @@ struct List {
     template <class A>
     explicit List(std::vector<T, A>&& v) : p(v.empty() ? nullptr : make(std::move(v))) {}
     // a list of these elements (a list written in the rules, [a, b]): inline where they fit
-    static List of(std::initializer_list<T> xs) { return of_n(xs.begin(), xs.size()); }
+    static List of(std::initializer_list<T> xs) {
+        if constexpr (INLINE > 0)
+            if (xs.size() - 1 < INLINE) return inline_of(xs.begin(), xs.size());
+        return of_n(xs.begin(), xs.size());
+    }
+    // (a list written out of a few numbers or ids, [a, b]: made where it is written, its
+    // size known there, with no call, where of_n looped over them in a call of its own)
+    __attribute__((always_inline)) static List inline_of(const T* xs, size_t k) {
+        List l;
+        Rep* r = l.p = new Rep;
+        r->d = reinterpret_cast<S*>(r->inl);
+        for (size_t i = 0; i < k; ++i) r->d[i] = (S)xs[i];
+        r->n = (uint32_t)k;
+        return l;
+    }
     // a list of the k elements at xs: inline where they fit
     static List of_n(const T* xs, size_t k) {
         List l;
@@ -686,16 +700,23 @@ struct Build {
     T small[SMALL];
     Vec<T> big;   // (all the elements, once more than SMALL)
     size_t n = 0;
+    size_t hint = 0;   // (how many elements are expected, room for them made at once)
     Build() {}
     Build(const Build&) = delete;
-    void reserve(size_t) {}
+    // k more elements expected (a loop's list, a part of a join: kernel_joins.py): no
+    // buffer taken while they fit on the stack; past it, room for all of them at once,
+    // where the vector grew twice over from SMALL (a position's 64 cells and 6 more)
+    void reserve(size_t k) {
+        if (n > SMALL) big.reserve(big.size() + k);
+        else hint += k;
+    }
     void push_back(const T& x) {
         if (n < SMALL) {
             small[n++] = x;
             return;
         }
         if (n == SMALL) {
-            big.reserve(2 * SMALL);
+            big.reserve(hint > 2 * SMALL ? hint : 2 * SMALL);
             big.assign(small, small + SMALL);
             n = SMALL + 1;
         }
@@ -1018,6 +1039,36 @@ static inline bool ascending(const Str* l, const Str* e) {
 static inline List<Str> ordered(const List<Str>& l) {
     if (ascending(l.begin(), l.end())) return l;
     return ordered_texts(l.begin(), l.end());
+}
+
+// How many options ordered(l) has (the last decision of a perft, counted, not made:
+// kernel_glue.hpp, count_paths): texts of at most 7 bytes each by its first 8 bytes and
+// its length (two such texts are equal where both are), counted once each in a table
+// of their hashes, where ordered_short_texts sorted them, then copied each into a list.
+template <class T>
+static size_t count_ordered(const List<T>& l) {
+    if (ascending(l)) return l.size();
+    return ordered(l).size();
+}
+static inline size_t count_ordered(const List<Str>& l) {
+    size_t n = l.size();
+    if (n > 128) return ordered(l).size();
+    size_t cap = 16;
+    while (cap < 2 * n) cap <<= 1;
+    uint64_t seen[256];
+    std::memset(seen, 0, cap * sizeof(uint64_t));
+    size_t k = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const Str& x = l[i];
+        size_t b = x.size();
+        if (b > 7) return ordered(l).size();
+        uint64_t v = (text_key(x) | b) + 1;   // (its 8th byte 0: never 0)
+        size_t h = (size_t)((v * 0x9E3779B97F4A7C15ULL) >> 56) & (cap - 1);
+        while (seen[h] != 0 && seen[h] != v) h = (h + 1) & (cap - 1);
+        k += seen[h] == 0;
+        seen[h] = v;
+    }
+    return k;
 }
 
 // The options of a decision that may be declined (``or "pass"``): ``w`` holds none, then
