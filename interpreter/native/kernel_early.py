@@ -9,7 +9,11 @@ nothing else: their condition counts no work and no calls (``Facts.counts_any``:
 budgets count the same), and cannot fail (``Safe``: the reference would stop there
 with an error). A name from outside the loop that the condition needs to be some
 value (a player ``p`` of ``seat(p)``) is checked before the loop; where it is none the
-kernel leaves the move to Python (``nn`` bails), as it does for any error."""
+kernel leaves the move to Python (``nn`` bails), as it does for any error.
+
+The same conditions' ``occupied(c) and top(c).seat == s`` take no branch on the cell
+(``occupied_and``): the occupancy and the comparisons of the top item's attributes are
+joined with ``&``, the top read as item 0 where the cell is empty."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
