@@ -183,7 +183,10 @@ def test_a_zone_tested_on_the_left_of_and_is_read_on_its_right_without_a_note():
         "(RZ.size(y) == 0) && (RZ.top(z) + RZ.s.z.items(y)) + RZ.top(y)"   # (another zone; past the right)
     assert once("(a || RZ.size(x) > 0) && (RZ.top(x))") == "(a || RZ.size(x) > 0) && (RZ.top(x))"   # (maybe unread)
     assert once("(RZ.size(x) > 0) || (RZ.top(x))") == "(RZ.size(x) > 0) || (RZ.top(x))"
+    # (an ``&`` with no branch, of occupied(c) and top(c)'s attributes: both sides read)
+    assert once("((bool)((RZ.size(x) > 0) & (eq(T0[nn(RZ.top_any(x))], k))))") == \
+        "((bool)((RZ.size(x) > 0) & (eq(T0[nn(RZ.s.z.top_any(x))], k))))"
     source = kernel.Gen(kernel_go()).source()
     at = source.index("static List<Id> uR_stones(St& s, Id uA_c, Id uA_k) {")
     walk = source[at:source.index("\n", at)]
-    assert "RZ.s.z.top(" in walk and "RZ.top(" not in walk and "RZ.size(" in walk
+    assert "RZ.s.z.top_any(" in walk and "RZ.top" not in walk and "RZ.size(" in walk

@@ -170,9 +170,10 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
     """Python's Mersenne Twister and the random bots' seeds (no game's), and the code
     that carries a state's values to and from Python (export() and load(), read from
     the tables of each program), are part of the runtime a kernel starts with
-    (precompiled); their functions, the AVX2 copies and the choice between them among
-    them, are defined where the object of instantiations is compiled (MK_SHARED_HERE),
-    so a kernel's own part, built for each game, defines none of them (it calls them).
+    (precompiled); their functions, the AVX2 and AVX-512 copies and the choice between
+    them among them, are defined where the object of instantiations is compiled
+    (MK_SHARED_HERE), so a kernel's own part, built for each game, defines none of them
+    (it calls them).
     The object is made with the kernel's options: another option (-DMK_NO_AVX2, no AVX2
     copies) is another object."""
     rules = interpreter.load("kalah")
@@ -190,8 +191,9 @@ def test_the_generators_are_compiled_in_the_object_not_in_each_kernel():
                  "int locals_from_py(", "PyObject* export_py(", "Loaded::Loaded(", "Exported::Exported("):
         defined = [r for r in source.splitlines() if r.startswith(head)]
         assert len(defined) == 1 and defined[0] in shared and defined[0] not in own, (head, defined)
-    for avx2 in ('target("avx2")', "__builtin_cpu_supports", "init_lanes_avx2(", "sha_lanes_avx2("):
-        assert avx2 in shared and avx2 not in own, avx2
+    for avx in ('target("avx2")', 'target("avx512f")', "__builtin_cpu_supports", "init_halves_avx2(",
+                "sha_lanes_avx2(", "init_lanes_avx512(", "sha_lanes_avx512("):
+        assert avx in shared and avx not in own, avx
     assert "bot_generators(" in own and "read_random(" in own and "write_random(" in own
     for name in ("vars_from_py(", "pending_py(", "pending_from_py(", "load_py(", "locals_from_py(",
                  "export_py("):   # (the kernel's export() and load() call them)

@@ -60,20 +60,26 @@ def test_kernel_playouts_are_the_reference_s_games_one_by_one(ruleset, players, 
 
 
 @needs_kernel
-@pytest.mark.parametrize("lanes", ["as the processor has them", "without AVX2"])
+@pytest.mark.parametrize("lanes", ["as the processor has them", "without AVX-512", "without AVX2"])
 def test_many_kernel_games_are_the_reference_s_and_their_results_their_own(lanes, monkeypatch):
     # (games in several groups whose seats' generators the kernel seeds together, a
     # negative seed; games with equal results get results of their own.) Seeding in
-    # lanes takes AVX2 where the processor has it: built with -DMK_NO_AVX2 the kernel
-    # takes the other way (SSE2, NEON or plain), which must give the very same words
-    if lanes == "without AVX2":   # (one lone build: no precompiled runtime made for it)
-        monkeypatch.setenv("MEEPLE_KERNEL_CXXFLAGS", "-O0 -DMK_NO_AVX2")
+    # lanes takes AVX-512, else AVX2, where the processor has it: built with
+    # -DMK_NO_AVX512 the kernel takes AVX2 at most, with -DMK_NO_AVX2 the other way
+    # (SSE2, NEON or plain); each must give the very same words
+    flags = {"without AVX-512": "-DMK_NO_AVX512", "without AVX2": "-DMK_NO_AVX2"}.get(lanes)
+    if flags:   # (one lone build: no precompiled runtime made for it)
+        monkeypatch.setenv("MEEPLE_KERNEL_CXXFLAGS", "-O0 " + flags)
         monkeypatch.setenv("MEEPLE_KERNEL_PCH", "0")
     fast, python = programs(TTT, 2)
-    want = interpreter.playouts(python, 70, seed=-7)   # (groups of 32 games: the third part full)
+    # (groups of 64 games, 128 generators: 8 blocks of 16 lanes; then 30 games, 4 blocks;
+    # a call of 10 games, 2 blocks, and of 3 games, half a block)
+    want = interpreter.playouts(python, 94, seed=-7)
+    few = [interpreter.playouts(python, n, seed=5) for n in (10, 3)]
     with monkeypatch.context() as m:
         m.setattr(playouts_module, "reference", None)
-        got = interpreter.playouts(fast, 70, seed=-7)
+        got = interpreter.playouts(fast, 94, seed=-7)
+        assert [plain(interpreter.playouts(fast, n, seed=5)) for n in (10, 3)] == [plain(g) for g in few]
     assert plain(got) == plain(want)
     alike = [g for g in got if g["result"] == got[0]["result"]]
     assert len(alike) > 1

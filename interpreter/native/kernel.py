@@ -349,6 +349,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
     def _BinOp(self, e, sc):
         op = e.op
         if op in ("and", "or"):
+            joined = self.occupied_and(e, sc) if op == "and" else None
+            if joined is not None:   # (no branch on the cell: kernel_early.py)
+                return joined
             a, b = self.expr(e.left, sc, BOOL), self.expr(e.right, sc, BOOL)
             return f"({a} {'&&' if op == 'and' else '||'} {b})"
         early = self.early_count(e, sc) if op in ("==", "!=", "<", "<=", ">", ">=") else None

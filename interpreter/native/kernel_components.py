@@ -324,7 +324,7 @@ def own_zone_only(cond: str, var: str) -> bool:
         return False
     uses = 0
     for m in _ZONE_READ.finditer(cond):
-        if m.group(1) not in ("size", "top", "bottom", "items") or not cond.startswith(f"{var})", m.end()):
+        if m.group(1) not in ("size", "top", "top_any", "bottom", "items") or not cond.startswith(f"{var})", m.end()):
             return False
         uses += 1
     return len(_STATE.findall(cond)) == uses

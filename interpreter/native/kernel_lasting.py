@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from .cxx_text import ident
 
 # what a kept value may read of the zones, as the printers write it, and its stand-in
-_READS = re.compile(r"\bs\.z\.(size|top|bottom|items|topn)\(")
+_READS = re.compile(r"\bs\.z\.(size|top|top_any|bottom|items|topn)\(")
 # the state given to a helper that reads nothing of it but the budgets' counters (W,
 # range_work, irange, wcat, wappend, scat, counted_again) or a walk's marks (Seen)
 _GIVEN = re.compile(r"(?:\bW|\brange_work|\birange|\bwcat|\bwappend|\bscat|\bcounted_again|\bSeen seen_)\($")
@@ -66,6 +66,7 @@ HELPERS = (
     "Id z = (Id)p[i]; DEP_MARK[z] = gen; out[0] = p[i]; out[1] = s.z.stamp[z]; out += 2; } } "
     "bool noted(Id z) const { return DEP_MARK[z] == gen; } "
     "I size(Id z) { note(z); return s.z.size(z); } Id top(Id z) { note(z); return s.z.top(z); } "
+    "Id top_any(Id z) { note(z); return s.z.top_any(z); } "
     "Id bottom(Id z) { note(z); return s.z.bottom(z); } List<Id> items(Id z) { note(z); return s.z.items(z); } "
     "List<Id> topn(Id z, I n) { note(z); return s.z.topn(z, n); } };",
     # (the numbers copied at once: a vector of the pool's allocator copies a range one
@@ -174,7 +175,7 @@ def recorded(body: str) -> str | None:
 
 
 # a test of a zone's read alone, the left of an ``&&`` (``(RZ.size(x) > 0) && (...)``)
-_TESTED = re.compile(r"\(RZ\.(?:size|top|bottom)\((\w+)\) (?:>|<|==|!=|>=|<=) \w+\) && \(")
+_TESTED = re.compile(r"\(RZ\.(?:size|top|bottom)\((\w+)\) (?:>|<|==|!=|>=|<=) \w+\) &&? \(")
 
 
 def noted_once(body: str) -> str:
@@ -190,7 +191,7 @@ def noted_once(body: str) -> str:
         while end < len(body) and depth:
             depth += {"(": 1, ")": -1}.get(body[end], 0)
             end += 1
-        right = re.sub(rf"\bRZ\.(size|top|bottom|items|topn)\({m.group(1)}\)",
+        right = re.sub(rf"\bRZ\.(size|top|top_any|bottom|items|topn)\({m.group(1)}\)",
                        rf"RZ.s.z.\1({m.group(1)})", body[m.end():end])
         out.append(body[at:m.end()] + right)
         at = end

@@ -60,7 +60,8 @@ static bool seeded(PyObject* list, Py_ssize_t first, Py_ssize_t count, Generator
         uint32_t key[MT_GROUP][MT_KEY] = {};
         size_t len[MT_GROUP];
         std::vector<uint32_t> longer[MT_GROUP];
-        for (int l = 0; l < MT_GROUP; ++l) {
+        const size_t used = std::min(n - t0, (size_t)MT_GROUP);
+        for (int l = 0; l < mt_lanes(used); ++l) {
             size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
             PyObject* game = PyList_GET_ITEM(list, first + (Py_ssize_t)(t / NP));
             PyObject* keys = PyTuple_Check(game) && PyTuple_GET_SIZE(game) == 2 ? PyTuple_GET_ITEM(game, 1) : nullptr;
@@ -75,7 +76,7 @@ static bool seeded(PyObject* list, Py_ssize_t first, Py_ssize_t count, Generator
             if (len[l] > MT_KEY) into = (longer[l].assign(len[l], 0), longer[l].data());
             for (Py_ssize_t k = 0; k < bytes; ++k) into[k / 4] |= (uint32_t)c[k] << (8 * (k % 4));
         }
-        out.seed(t0, key, len, longer, std::min(n - t0, (size_t)MT_GROUP));
+        out.seed(t0, key, len, longer, used);
     }
     return true;
 }

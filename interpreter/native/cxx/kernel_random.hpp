@@ -13,13 +13,16 @@
 // before (a multiplication, shifts, xors): the generators of a run are seeded side by
 // side, MT_LANES in a block as the lanes of one vector (GCC's vector extension) and
 // MT_BLOCKS blocks at once, their steps interleaved (the loop over the blocks unrolled),
-// so that the processor does the independent chains together (8 blocks: a step of one
-// chain waits about 7 cycles for the one before, 2 blocks left most of them idle; 8 seed
-// a generator in a third of the time of 2); with AVX2 where the processor has it (the function
-// compiled twice and chosen when the kernel runs: both copies, and the choice, are in
-// the object, which is built with the kernel's own options, -DMK_NO_AVX2 among them),
-// else with what the compiler's target gives (SSE2 on x86-64, NEON on arm64). The words
-// are the same either way.
+// so that the processor does the independent chains together (8 chains: a step of one
+// chain waits about 7 cycles for the one before, 2 left most of the units idle; 8 seed
+// a generator in a third of the time of 2). With AVX-512 where the processor has it a
+// block is one vector of 16 lanes, 8 blocks at once (half the time of AVX2's 8 vectors
+// of 8 lanes, the same words); else with AVX2 each block is two vectors of 8 lanes, 8
+// of them at once; else with what the compiler's target gives (SSE2 on x86-64, NEON on
+// arm64). Each way is a function compiled for its instructions and chosen when the
+// kernel runs: all of them, and the choice, are in the object, which is built with the
+// kernel's own options, -DMK_NO_AVX512 or -DMK_NO_AVX2 (neither) among them. The words
+// are the same every way.
 #define MK_MEMBER __attribute__((visibility("hidden")))
 
 // MT19937 (Python's random.Random), shared by the playouts' generator (PyRandom, which
@@ -50,18 +53,24 @@ template <class G> static inline int mt_below(G& g, int n) {
 }
 
 // word k of lane l of a block at words[k * MT_LANES + l]; MT_BLOCKS blocks seeded at once
-constexpr int MT_LANES = 8;
+constexpr int MT_LANES = 16;
 constexpr int MT_BLOCKS = 8;
 constexpr int MT_GROUP = MT_LANES * MT_BLOCKS;   // (generators seeded together)
 constexpr int MT_KEY = 8;                        // (words of a key seeded in lanes)
-typedef uint32_t U8 __attribute__((vector_size(32)));
-static_assert(sizeof(U8) == MT_LANES * sizeof(uint32_t), "one word per lane");
+constexpr int MT_HALF = MT_LANES / 2;            // (lanes in an AVX2 vector: half a block)
+typedef uint32_t U8 __attribute__((vector_size(32)));    // (half a block's word)
+typedef uint32_t U16 __attribute__((vector_size(64)));   // (a block's word)
+static_assert(sizeof(U8) == MT_HALF * sizeof(uint32_t), "one word per lane");
+static_assert(sizeof(U16) == MT_LANES * sizeof(uint32_t), "one word per lane");
 // the blocks of lanes seeded for ``count`` generators of a group: 1, 2, 4 or MT_BLOCKS (a
 // call of one game seeds one block, not eight)
 static inline int mt_blocks(size_t count) {
     size_t b = (count + MT_LANES - 1) / MT_LANES;
     return b <= 1 ? 1 : b <= 2 ? 2 : b <= 4 ? 4 : MT_BLOCKS;
 }
+// the lanes whose keys are read for ``count`` generators of a group (beyond ``count``,
+// any key: each caller gives the first's again): half a block where that holds them
+static inline int mt_lanes(size_t count) { return count <= (size_t)MT_HALF ? MT_HALF : mt_blocks(count) * MT_LANES; }
 
 // one lane's generator in a block, read as Python's random.Random reads its own
 struct PyRandom {
@@ -86,20 +95,23 @@ struct PyRandom {
 
 // generators in groups of MT_GROUP (blocks of MT_LANES), each PyRandom reading its lane
 struct Generators {
-    std::vector<uint32_t> held;   // (the blocks, from its first word aligned as a vector)
-    U8* words;                    // block b's word k at words[b * 624 + k]
+    uint32_t* held;   // (the blocks, from its first word aligned as a vector; not cleared: each
+                      // word is written by its seeding before it is read)
+    uint32_t* words;  // block b's word k, lane l at words[(b * 624 + k) * MT_LANES + l]
     std::vector<PyRandom> g;
     explicit Generators(size_t n)
-        : held((n + MT_GROUP - 1) / MT_GROUP * MT_GROUP * 624 + MT_LANES), g(n) {
-        uintptr_t at = (uintptr_t)held.data();
-        words = (U8*)(at + (sizeof(U8) - at % sizeof(U8)) % sizeof(U8));
-        for (size_t t = 0; t < n; ++t) g[t].mt = (uint32_t*)&words[t / MT_LANES * 624] + t % MT_LANES;
+        : held(new uint32_t[(n + MT_GROUP - 1) / MT_GROUP * MT_GROUP * 624 + MT_LANES]), g(n) {
+        uintptr_t at = (uintptr_t)held;
+        words = (uint32_t*)(at + (sizeof(U16) - at % sizeof(U16)) % sizeof(U16));
+        for (size_t t = 0; t < n; ++t) g[t].mt = words + t / MT_LANES * 624 * MT_LANES + t % MT_LANES;
     }
     Generators(const Generators&) = delete;
+    ~Generators() { delete[] held; }
     // generators first..first+MT_GROUP-1 (first: a multiple of MT_GROUP; those beyond
     // the last left as they are) seeded by init_by_array(key), generator t's key the
     // lens[t] words keys[t] where they are at most MT_KEY, else longer[t]; ``count``:
-    // those of them used (the blocks of lanes that hold them seeded, mt_blocks)
+    // those of them used (the lanes that hold them seeded, mt_lanes: keys and lens are
+    // read for those)
     MK_MEMBER void seed(size_t first, const uint32_t (*keys)[MT_KEY], const size_t* lens,
                         const std::vector<uint32_t>* longer = nullptr, size_t count = MT_GROUP);
 };
@@ -172,6 +184,19 @@ static bool mk_has_avx2() {
 #define MK_AVX2_TARGET
 static bool mk_has_avx2() { return false; }
 #endif
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) \
+    && !defined(MK_NO_AVX2) && !defined(MK_NO_AVX512)   // (-DMK_NO_AVX512: AVX2 at most)
+#define MK_AVX512 1
+#define MK_AVX512_TARGET __attribute__((target("avx512f")))
+static bool mk_has_avx512() {
+    static const int has = __builtin_cpu_supports("avx512f") ? 1 : 0;
+    return has != 0;
+}
+#else
+#define MK_AVX512 0
+#define MK_AVX512_TARGET
+static bool mk_has_avx512() { return false; }
+#endif
 
 // init_genrand(19650218), where init_by_array begins: the same for every seed
 static const uint32_t* mt_base() {
@@ -204,42 +229,52 @@ static void init_words(uint32_t* mt, const uint32_t* kj, size_t len) {
     mt[0] = 0x80000000U;
 }
 
-// init_words for B blocks of lanes, each lane's key of MT_KEY words (``kj``: per block,
-// key[j] + j as a vector of its lanes), the blocks' steps interleaved
-template <int B> MK_LANES_INLINE void init_lanes_body(U8* const* mt, const U8 (*kj)[MT_KEY]) {
+// init_words for B vectors of lanes (V: a block's or half a block's words), each lane's
+// key of MT_KEY words (``kj``: per vector, key[j] + j as a vector of its lanes), the
+// vectors' steps interleaved; vector c's word i at mt[c][i * S]
+template <class V, int B, int S> MK_LANES_INLINE void init_lanes_body(V* const* mt, const V (*kj)[MT_KEY]) {
     const uint32_t* base = mt_base();
-    const U8 m1 = U8{} + 1664525U, m2 = U8{} + 1566083941U;
-    U8 prev[B];
-    for (int c = 0; c < B; ++c) prev[c] = mt[c][0] = U8{} + base[0];
+    const V m1 = V{} + 1664525U, m2 = V{} + 1566083941U;
+    V prev[B];
+    for (int c = 0; c < B; ++c) prev[c] = mt[c][0] = V{} + base[0];
     for (int i = 1; i < 624; ++i) {
-        const U8 b = U8{} + base[i];
+        const V b = V{} + base[i];
         _Pragma("GCC unroll 8") for (int c = 0; c < B; ++c)
-            prev[c] = mt[c][i] = (b ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][(i - 1) % MT_KEY];
+            prev[c] = mt[c][i * S] = (b ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][(i - 1) % MT_KEY];
     }
     for (int c = 0; c < B; ++c) {
         mt[c][0] = prev[c];
-        prev[c] = mt[c][1] = (mt[c][1] ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][623 % MT_KEY];
+        prev[c] = mt[c][S] = (mt[c][S] ^ ((prev[c] ^ (prev[c] >> 30)) * m1)) + kj[c][623 % MT_KEY];
     }
-    U8 i_ = U8{} + 2U;
+    V i_ = V{} + 2U;
     for (int i = 2; i < 624; ++i, i_ += 1U)
         _Pragma("GCC unroll 8") for (int c = 0; c < B; ++c)
-            prev[c] = mt[c][i] = (mt[c][i] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - i_;
+            prev[c] = mt[c][i * S] = (mt[c][i * S] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - i_;
     for (int c = 0; c < B; ++c) {
         mt[c][0] = prev[c];
-        mt[c][1] = (mt[c][1] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - 1U;
-        mt[c][0] = U8{} + 0x80000000U;
+        mt[c][S] = (mt[c][S] ^ ((prev[c] ^ (prev[c] >> 30)) * m2)) - 1U;
+        mt[c][0] = V{} + 0x80000000U;
     }
 }
-MK_LANES_INLINE void init_lanes_some(int blocks, U8* const* mt, const U8 (*kj)[MT_KEY]) {
-    if (blocks == 1) init_lanes_body<1>(mt, kj);
-    else if (blocks == 2) init_lanes_body<2>(mt, kj);
-    else if (blocks == 4) init_lanes_body<4>(mt, kj);
-    else init_lanes_body<MT_BLOCKS>(mt, kj);
+// (halves of blocks: a half's word i at mt[c][i * 2])
+MK_LANES_INLINE void init_halves_some(int halves, U8* const* mt, const U8 (*kj)[MT_KEY]) {
+    if (halves == 1) init_lanes_body<U8, 1, 2>(mt, kj);
+    else if (halves == 2) init_lanes_body<U8, 2, 2>(mt, kj);
+    else if (halves <= 4) init_lanes_body<U8, 4, 2>(mt, kj);
+    else init_lanes_body<U8, 8, 2>(mt, kj);
 }
-static void init_lanes_plain(int blocks, U8* const* mt, const U8 (*kj)[MT_KEY]) { init_lanes_some(blocks, mt, kj); }
-MK_AVX2_TARGET static void init_lanes_avx2(int blocks, U8* const* mt, const U8 (*kj)[MT_KEY]) {
-    init_lanes_some(blocks, mt, kj);
+static void init_halves_plain(int halves, U8* const* mt, const U8 (*kj)[MT_KEY]) { init_halves_some(halves, mt, kj); }
+MK_AVX2_TARGET static void init_halves_avx2(int halves, U8* const* mt, const U8 (*kj)[MT_KEY]) {
+    init_halves_some(halves, mt, kj);
 }
+#if MK_AVX512
+MK_AVX512_TARGET static void init_lanes_avx512(int blocks, U16* const* mt, const U16 (*kj)[MT_KEY]) {
+    if (blocks == 1) init_lanes_body<U16, 1, 1>(mt, kj);
+    else if (blocks == 2) init_lanes_body<U16, 2, 1>(mt, kj);
+    else if (blocks == 4) init_lanes_body<U16, 4, 1>(mt, kj);
+    else init_lanes_body<U16, MT_BLOCKS, 1>(mt, kj);
+}
+#endif
 
 // seeded as init_by_array(key) seeds it (any length)
 void PyRandom::init_by_array(const uint32_t* key, size_t len) {
@@ -271,20 +306,39 @@ void PyRandom::init_by_array(const uint32_t* key, size_t len) {
 // generators first..first+MT_GROUP-1 seeded (Generators::seed)
 void Generators::seed(size_t first, const uint32_t (*keys)[MT_KEY], const size_t* lens,
                       const std::vector<uint32_t>* longer, size_t count) {
-    const int blocks = mt_blocks(count);
+    const int lanes = mt_lanes(count), blocks = mt_blocks(count);
     const size_t used = std::min(count, (size_t)MT_GROUP);
-    bool lanes = true;
-    for (int t = 0; t < blocks * MT_LANES; ++t) lanes = lanes && lens[t] == MT_KEY;
-    if (lanes) {
-        U8 kj[MT_BLOCKS][MT_KEY];
-        U8* mt[MT_BLOCKS];
+    bool same = true;
+    for (int t = 0; t < lanes; ++t) same = same && lens[t] == MT_KEY;
+    uint32_t* at = words + first * 624;   // (the group's first block)
+    if (same && MK_AVX512 && lanes > MT_HALF && mk_has_avx512()) {
+#if MK_AVX512
+        U16 kj[MT_BLOCKS][MT_KEY];
+        U16* mt[MT_BLOCKS];
         for (int c = 0; c < blocks; ++c) {
-            mt[c] = &words[(first / MT_LANES + (size_t)c) * 624];
+            mt[c] = (U16*)(at + (size_t)c * 624 * MT_LANES);
             for (int j = 0; j < MT_KEY; ++j)
                 for (int l = 0; l < MT_LANES; ++l) kj[c][j][l] = keys[c * MT_LANES + l][j] + (uint32_t)j;
         }
-        if (mk_has_avx2()) init_lanes_avx2(blocks, mt, kj);
-        else init_lanes_plain(blocks, mt, kj);
+        init_lanes_avx512(blocks, mt, kj);
+#endif
+    } else if (same) {   // (halves of blocks, up to 8 at once)
+        const int halves = lanes / MT_HALF;
+        for (int h0 = 0; h0 < halves; h0 += 8) {
+            const int now = std::min(halves - h0, 8);
+            U8 kj[8][MT_KEY];
+            U8* mt[8];
+            for (int c = 0; c < now; ++c) {
+                const int h = h0 + c;   // (block h / 2, its half h % 2)
+                mt[c] = (U8*)(at + (size_t)(h / 2) * 624 * MT_LANES) + h % 2;
+                for (int j = 0; j < MT_KEY; ++j)
+                    for (int l = 0; l < MT_HALF; ++l) kj[c][j][l] = keys[h * MT_HALF + l][j] + (uint32_t)j;
+            }
+            if (mk_has_avx2()) init_halves_avx2(now, mt, kj);
+            else init_halves_plain(now, mt, kj);
+        }
+    }
+    if (same) {
         for (size_t t = first; t < first + used && t < g.size(); ++t) g[t].mti = 624;
         return;
     }
@@ -327,49 +381,68 @@ template <class W> MK_LANES_INLINE void sha256_block(W h[8], const W block[16]) 
 static const uint32_t SHA_H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
 
-// the digests of the one-block messages of ``blocks`` blocks of lanes (``words[t]``:
-// message t's 16 words) into ``out[t]``, a block of lanes at a time
-MK_LANES_INLINE void sha_lanes_body(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
-    for (int c = 0; c < blocks; ++c) {
-        U8 block[16], h[8];
-        for (int k = 0; k < 8; ++k) h[k] = U8{} + SHA_H0[k];
+// the digests of the one-block messages of ``vectors`` vectors of L lanes (V: L words;
+// ``words[t]``: message t's 16 words) into ``out[t]``, a vector of lanes at a time
+template <class V, int L>
+MK_LANES_INLINE void sha_lanes_body(int vectors, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    for (int c = 0; c < vectors; ++c) {
+        V block[16], h[8];
+        for (int k = 0; k < 8; ++k) h[k] = V{} + SHA_H0[k];
         for (int k = 0; k < 16; ++k)
-            for (int l = 0; l < MT_LANES; ++l) block[k][l] = words[c * MT_LANES + l][k];
+            for (int l = 0; l < L; ++l) block[k][l] = words[c * L + l][k];
         sha256_block(h, block);
-        for (int l = 0; l < MT_LANES; ++l)
-            for (int k = 0; k < 8; ++k) out[c * MT_LANES + l][k] = h[k][l];
+        for (int l = 0; l < L; ++l)
+            for (int k = 0; k < 8; ++k) out[c * L + l][k] = h[k][l];
     }
 }
-static void sha_lanes_plain(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
-    sha_lanes_body(blocks, words, out);
+static void sha_lanes_plain(int halves, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    sha_lanes_body<U8, MT_HALF>(halves, words, out);
 }
-MK_AVX2_TARGET static void sha_lanes_avx2(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
-    sha_lanes_body(blocks, words, out);
+MK_AVX2_TARGET static void sha_lanes_avx2(int halves, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    sha_lanes_body<U8, MT_HALF>(halves, words, out);
+}
+#if MK_AVX512
+MK_AVX512_TARGET static void sha_lanes_avx512(int blocks, const uint32_t (*words)[32], uint32_t (*out)[8]) {
+    sha_lanes_body<U16, MT_LANES>(blocks, words, out);
+}
+#endif
+
+// str(v) into ``m`` at ``n``: the new length
+static inline size_t decimal_into(unsigned char* m, size_t n, long long v) {
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    char digits[24];
+    int len = 0;
+    do digits[len++] = (char)('0' + u % 10); while (u /= 10);
+    if (v < 0) m[n++] = '-';
+    while (len) m[n++] = (unsigned char)digits[--len];
+    return n;
 }
 
 // the padded message of bot_seed(seed, game, seat) as big-endian words: its blocks (1
-// or 2)
-static int bot_message(long long seed, long long game, int seat, uint32_t words[32]) {
+// or 2). ``head``: its first ``n`` bytes, the tag and the seed (bot_head)
+static int bot_message(const unsigned char* head, size_t n, long long game, int seat, uint32_t words[32]) {
     unsigned char m[128] = {0};
-    static const char TAG[] = "meeple/bot-seed/v1";
-    size_t n = sizeof TAG - 1;
-    std::memcpy(m, TAG, n);
-    for (long long v : {seed, game, (long long)seat}) {   // (each as str(v))
-        m[n++] = 0;
-        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-        char digits[24];
-        int len = 0;
-        do digits[len++] = (char)('0' + u % 10); while (u /= 10);
-        if (v < 0) m[n++] = '-';
-        while (len) m[n++] = (unsigned char)digits[--len];
-    }
+    std::memcpy(m, head, n);
+    m[n++] = 0;
+    n = decimal_into(m, n, game);
+    m[n++] = 0;
+    n = decimal_into(m, n, seat);
     uint64_t bits = (uint64_t)n * 8;
     m[n] = 0x80;
     int blocks = n + 9 <= 64 ? 1 : 2;
     for (int k = 0; k < 8; ++k) m[blocks * 64 - 1 - k] = (unsigned char)(bits >> (8 * k));
-    for (int k = 0; k < blocks * 16; ++k)
-        words[k] = (uint32_t)m[4 * k] << 24 | (uint32_t)m[4 * k + 1] << 16 | (uint32_t)m[4 * k + 2] << 8 | m[4 * k + 3];
+    std::memcpy(words, m, (size_t)blocks * 64);
+    for (int k = 0; k < blocks * 16; ++k) words[k] = __builtin_bswap32(words[k]);   // (each word big-endian)
     return blocks;
+}
+
+// the start of bot_seed(seed, ...)'s message: the tag, then str(seed); its length
+static size_t bot_head(long long seed, unsigned char head[48]) {
+    static const char TAG[] = "meeple/bot-seed/v1";
+    size_t n = sizeof TAG - 1;
+    std::memcpy(head, TAG, n);
+    head[n++] = 0;
+    return decimal_into(head, n, seed);
 }
 
 // a digest's key for init_by_array: the hash read as an integer (big-endian) whose
@@ -383,20 +456,26 @@ static size_t digest_key(const uint32_t h[8], uint32_t key[8]) {
 }
 
 void bot_generators(long long seed, long long first, Generators& out, size_t n, int np) {
+    unsigned char head[48];
+    const size_t head_n = bot_head(seed, head);
     for (size_t t0 = 0; t0 < n; t0 += MT_GROUP) {
         uint32_t words[MT_GROUP][32], h[MT_GROUP][8], key[MT_GROUP][MT_KEY];
         int blocks[MT_GROUP];
         size_t len[MT_GROUP];
         bool one = true;
         const size_t count = std::min(n - t0, (size_t)MT_GROUP);
-        const int lanes = mt_blocks(count) * MT_LANES, lane_blocks = mt_blocks(count);
+        const int lanes = mt_lanes(count);
         for (int l = 0; l < lanes; ++l) {
             size_t t = t0 + (size_t)l < n ? t0 + (size_t)l : t0;   // (a lane beyond: the first's again)
-            blocks[l] = bot_message(seed, first + (long long)(t / np), (int)(t % np), words[l]);
+            blocks[l] = bot_message(head, head_n, first + (long long)(t / np), (int)(t % np), words[l]);
             one = one && blocks[l] == 1;
         }
-        if (one && mk_has_avx2()) sha_lanes_avx2(lane_blocks, words, h);
-        else if (one) sha_lanes_plain(lane_blocks, words, h);
+        if (one && MK_AVX512 && lanes > MT_HALF && mk_has_avx512()) {
+#if MK_AVX512
+            sha_lanes_avx512(lanes / MT_LANES, words, h);
+#endif
+        } else if (one && mk_has_avx2()) sha_lanes_avx2(lanes / MT_HALF, words, h);
+        else if (one) sha_lanes_plain(lanes / MT_HALF, words, h);
         else
             for (int l = 0; l < lanes; ++l) {
                 std::memcpy(h[l], SHA_H0, sizeof h[l]);

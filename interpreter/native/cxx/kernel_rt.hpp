@@ -1457,6 +1457,13 @@ struct Zones {
         if (len[z] > 0 && t < 0) __builtin_unreachable();
         return t;
     }
+    // the top item of ``z``, or item 0 where it holds none: read where the rules read
+    // the top only if the zone is occupied, the test and the read made together with no
+    // branch (``occupied(c) and top(c).seat == s``: kernel_early.py, occupied_and)
+    Id top_any(Id z) const {
+        Id t = tail[nn(z)];
+        return t < 0 ? 0 : t;
+    }
     Id bottom(Id z) const { return head[nn(z)]; }
     I size(Id z) const { return len[nn(z)]; }
     List<Id> items(Id z) const {
