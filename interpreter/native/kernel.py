@@ -61,6 +61,7 @@ from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
+from .kernel_unroll import KnownLoops
 from .kernel_walks import CELL_ID, BoardWalks
 
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
@@ -71,7 +72,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, KnownLoops):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -295,6 +296,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
             return f"std::get<{e.index.value}>({self.expr(e.obj, sc)})"
         if t.tag != "list":
             raise Unsupported(f"an index into a {t}")
+        known = self.known_index(e, sc)   # (an element of a loop written out: kernel_unroll.py)
+        if known is not None:
+            return known
         return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
 
     def _ListLit(self, e, sc, want: T | None = None):
@@ -475,6 +479,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            if compact is None and (reserve is None or i > 0):   # (a short list known: kernel_unroll.py)
+                unrolled = self.unrolled_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond),
+                                              self.facts.counted(it), sized)
+                if unrolled is not None:
+                    return unrolled
             fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
             if fused is not None:
                 return fused
@@ -782,6 +791,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts):
         # chess's is(c, me, r): inline, which lets the compiler put it in line where it
         # would have called it)
         hint = "inline " if not (self.facts.loops(name, ray=True) or name in self.recursive) else ""
+        if self.ray_walk(name):   # (in line wherever called: kernel_walks.py)
+            hint = "inline __attribute__((always_inline)) "
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")

@@ -104,6 +104,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
 
         def function(self, name: str, any_order: bool = False) -> str: ...
 
+        def ray_walk(self, name: str) -> bool: ...
+
         def ct(self, t) -> str: ...
 
         def arg_type(self, t) -> str: ...
@@ -297,7 +299,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return self.keepable[name]
         fd = self.c.functions[name]
         params = [self.param_type(p) for p in fd.params]
-        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
+        # (a walk along a kept ray costs about what a look-up does: kernel_walks.py)
+        ok = not self.ray_walk(name) and not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
         self.keepable[name] = ok and self.facts.keepable(name)
         return self.keepable[name]
 
