@@ -54,6 +54,7 @@ from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
+from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
 from .kernel_layout import LOOP_INDEX, Layout
 from .kernel_memo import MemoCalls
@@ -72,7 +73,7 @@ _PLAIN_MAX = (1 << 62) - 1
 
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, KnownLoops):
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, KnownLoops, EmptyLists):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -769,6 +770,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, KnownLoops)
         """A built-in's call: its native form (interpreter/core/primitives.py)."""
         self.mark_order_free(e)   # (kernel_memo.py)
         found = self.empty_of_filter(e, sc) if f == "empty" else None
+        if found is None and f in ("empty", "occupied"):   # (no list made: kernel_emptiness.py)
+            found = self.emptiness(e, sc)
         try:
             return found or emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
         except NotNative as why:
