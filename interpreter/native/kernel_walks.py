@@ -27,6 +27,7 @@ class BoardWalks:
         ns: dict
         nz: int
         c: Any
+        facts: Any
 
         def expr(self, e, sc: dict, want=None) -> str: ...
         def ty(self, e) -> T: ...
@@ -46,8 +47,11 @@ class BoardWalks:
         if name not in known:
             body = self.c.functions[name].body
             comp = body.comp if body.node == "Aggregate" and body.func == "until" else None
-            ray = comp.clauses[0].iter if comp is not None and len(comp.clauses) == 1 else None
-            known[name] = ray is not None and ray.node == "Ray" and comp.cond is not None \
+            if comp is None or len(comp.clauses) != 1:
+                known[name] = False
+                return False
+            ray = comp.clauses[0].iter
+            known[name] = ray.node == "Ray" and comp.cond is not None \
                 and not self.facts.counts_any(comp.cond) \
                 and not any(n.node == "Call" and n.func in self.c.functions for n in ir.walk(body)) \
                 and self.nz * (2 * RAY_STEP + 1) ** len(ray.steps) <= RAY_MEMO_MAX
