@@ -6,7 +6,8 @@ a few inline in the list's header, more in a buffer of their own, the whole ray 
 nothing stops it) are asked over and over in each step, more than the keep's table
 holds, so that the keep is passed by and asked again, and along steps of 3 (a ray not
 kept, its prefix made): the kernel's states, values and work stay Python's after every
-move."""
+move. (Its condition calls a rule function, so the walk is kept: a walk alone is not,
+test_kernel_ray_walks.py.)"""
 from __future__ import annotations
 
 import random
@@ -31,8 +32,9 @@ var longest: list of b = []
 var far: list of b = []
 function dirs(): list of list of int =
   [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]
+function below(n: int): bool = n < 0
 function line(c: b, dr: int, dc: int, s: int): list of b =
-  until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).seat == s or total < 0)
+  until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).seat == s or below(total))
 function reach(s: int): int = sum(size(line(c, d[0], d[1], s)) for c in cells(b) for d in dirs())
 turn {
   let s = seat(active)

@@ -55,6 +55,7 @@ from .kernel_cells import CellFilters
 from .kernel_chance import ChanceStatements
 from .kernel_driver import Driver
 from .kernel_early import EarlyCounts
+from .kernel_emptiness import EmptyLists
 from .kernel_epoch import EpochSteps
 from .kernel_joins import JoinedLists
 from .kernel_layout import LOOP_INDEX, Layout
@@ -63,6 +64,7 @@ from .kernel_module import ModuleWriter
 from .kernel_tables import Tables
 from .kernel_text_parts import TextParts
 from .kernel_types import BOOL, IDS, INT, STR, Unsupported, has_none
+from .kernel_unroll import KnownLoops
 from .kernel_walks import CELL_ID, BoardWalks
 
 MAX_SOURCE = 8_000_000  # characters of C++ a kernel may have (chess: 140,000)
@@ -74,7 +76,8 @@ _TABLE = re.compile(r"T\d+(\[[^?:;\[\]]*\])?")   # (a static table, or a list of
 
 
 
-class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists):
+class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists, KnownLoops,
+          EmptyLists):
     """Writes the C++ of one program (``source()``)."""
 
     def __init__(self, prog):
@@ -298,6 +301,9 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return f"std::get<{e.index.value}>({self.expr(e.obj, sc)})"
         if t.tag != "list":
             raise Unsupported(f"an index into a {t}")
+        known = self.known_index(e, sc)   # (an element of a loop written out: kernel_unroll.py)
+        if known is not None:
+            return known
         return f"at({self.expr(e.obj, sc)}, {self.expr(e.index, sc, INT)})"
 
     def _ListLit(self, e, sc, want: T | None = None):
@@ -484,6 +490,11 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
                 return (f"{{ I {lo} = {a}, {hi} = {b}; range_work(s, {lo}, {hi}); "
                         f"{sized(f'{hi} >= {lo} ? {hi} - {lo} + 1 : 0')}"
                         f"for (I {var} = {lo}; {var} <= {hi}; ++{var}) {{ {inside} }} }}")
+            if compact is None and (reserve is None or i > 0):   # (a short list known: kernel_unroll.py)
+                unrolled = self.unrolled_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond),
+                                              self.facts.counted(it), sized)
+                if unrolled is not None:
+                    return unrolled
             fused = self.fused_loop(it, inner, (var, el, t), lambda: clause(i + 1, deeper, cond)) if whole else None
             if fused is not None:
                 return fused
@@ -783,6 +794,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         """A built-in's call: its native form (interpreter/core/primitives.py)."""
         self.mark_order_free(e)   # (kernel_memo.py)
         found = self.empty_of_filter(e, sc) if f == "empty" else None
+        if found is None and f in ("empty", "occupied"):   # (no list made: kernel_emptiness.py)
+            found = self.emptiness(e, sc)
         try:
             return found or emit(PRIMITIVES[f].cxx, CxxCall(self, e, sc))
         except NotNative as why:
@@ -805,6 +818,8 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
         # chess's is(c, me, r): inline, which lets the compiler put it in line where it
         # would have called it)
         hint = "inline " if not (self.facts.loops(name, ray=True) or name in self.recursive) else ""
+        if self.ray_walk(name):   # (in line wherever called: kernel_walks.py)
+            hint = "inline __attribute__((always_inline)) "
         sig = f"static {hint}{self.ct(rt)} {made}(St& s" + "".join(
             f", {self.arg_type(t)} {ident('A', n)}" for n, t in params) + ")"
         self.protos.append(sig + ";")

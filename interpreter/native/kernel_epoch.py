@@ -126,3 +126,25 @@ class EpochSteps:
                         and self.facts.invariant(e):
                     out.add(e.func)
         return frozenset(out)
+
+    @cached_property
+    def called_again(self) -> frozenset[str]:
+        """The rule functions that a rule function's body calls twice or more with the
+        same arguments, each the name of one of its parameters (no loop's variable) or
+        a number written out (checkers' ``own(s)``, in the test of ``moves(s)`` and in
+        the list it then makes): nothing changes the state while a body is evaluated,
+        so the first call's value, kept, serves the next."""
+        fs = self.c.functions
+        out: set[str] = set()
+        for fd in fs.values():
+            names = {p.name for p in fd.params} - {n.var for n in ir.walk(fd.body) if n.node == "ForClause"}
+            seen: set[tuple] = set()
+            for e in ir.walk(fd.body):
+                if e.node != "Call" or e.func not in fs or self.facts.call_kind(e) != "function" or not all(
+                        (a.node == "Var" and a.name in names) or a.node == "IntLit" for a in e.args):
+                    continue
+                key = (e.func, *(a.name if a.node == "Var" else a.value for a in e.args))
+                if key in seen:
+                    out.add(e.func)
+                seen.add(key)
+        return frozenset(out)

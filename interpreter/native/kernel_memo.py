@@ -107,8 +107,11 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
         kept_made: set[str | tuple[str, str]]
         recursive: set[str]
         kept_anywhere: frozenset[str]
+        called_again: frozenset[str]
 
         def function(self, name: str, any_order: bool = False) -> str: ...
+
+        def ray_walk(self, name: str) -> bool: ...
 
         def ct(self, t) -> str: ...
 
@@ -162,7 +165,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
     def kept_here(self, e) -> bool:
         """Whether the call ``e`` of a rule function reads its value from a keep."""
         f = e.func
-        return self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e) or f in self.kept_anywhere)
+        return self.kept(f) and (self.facts.memoised(f) or self.facts.invariant(e) or f in self.kept_anywhere
+                                 or f in self.called_again)
 
     def called_plainly(self, e) -> bool:
         """Whether ``function_call`` compiles the call ``e`` as a plain call of the
@@ -303,7 +307,8 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
             return self.keepable[name]
         fd = self.c.functions[name]
         params = [self.param_type(p) for p in fd.params]
-        ok = not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
+        # (a walk along a kept ray costs about what a look-up does: kernel_walks.py)
+        ok = not self.ray_walk(name) and not any(t.tag in ("str", "bool") or (t.tag == "list" and has_none(t)) for t in params)
         self.keepable[name] = ok and self.facts.keepable(name)
         return self.keepable[name]
 
@@ -357,7 +362,10 @@ class MemoCalls(LastingKeeps, ElementwiseKeeps, ComponentChecks):
                          f"(uint64_t)(uintptr_t){a}.p" if t.tag == "list" else f"(uint64_t){a}",
                          f"e.{ident('Q', n)}.p == {a}.p" if t.tag == "list" else f"e.{ident('Q', n)} == {a}"))
         h, same, store = _by_keys(keys)
-        rec = self.lasting(name)   # (kernel_lasting.py)
+        # (kept for the body that calls it again alone: the next call, in the same
+        # step, reads the entry; one that outlasts a step would note every zone read)
+        again = name in self.called_again and not self.facts.memoised(name) and name not in self.kept_anywhere
+        rec = None if again else self.lasting(name)   # (kernel_lasting.py)
         # (a list of cells filtered, its cells whose zones changed taken out: kernel_components.py)
         check = self.filter_recheck(name) if rec and self.notes(name) else None
         recheck = f"{check}(s, e.v, e.deps{args})" if check else ""

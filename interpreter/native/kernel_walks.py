@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...dsl import ast as ir
 from ...dsl.check import walks_edges
 from ...dsl.types import T
 from .kernel_types import BOOL, INT, Unsupported
@@ -26,10 +27,35 @@ class BoardWalks:
         ns: dict
         nz: int
         c: Any
+        facts: Any
 
         def expr(self, e, sc: dict, want=None) -> str: ...
         def ty(self, e) -> T: ...
         def fresh(self, base: str) -> str: ...
+
+    def ray_walk(self, name: str) -> bool:
+        """Whether the rule function ``name`` is a walk along a ray alone: its body
+        ``until(x for x in ray(...) if cond)`` over a ray of a board whose rays and their
+        prefixes are kept (``_ray_memo``), calling no rule function and cond counting
+        nothing (no loop, no join: ``Facts.counts_any``). Such a walk reads the kept ray
+        and tests a few cells, about what reading a keep of its values costs (a hash,
+        its arguments compared, its work counted again): its values are not kept
+        (``MemoCalls.kept``), and its body is put in line where it is called, where the
+        C++ compiler may fold the steps its callers give (othello's eight lines from a
+        cell)."""
+        known = self.__dict__.setdefault("ray_walks", {})
+        if name not in known:
+            body = self.c.functions[name].body
+            comp = body.comp if body.node == "Aggregate" and body.func == "until" else None
+            if comp is None or len(comp.clauses) != 1:
+                known[name] = False
+                return False
+            ray = comp.clauses[0].iter
+            known[name] = ray.node == "Ray" and comp.cond is not None \
+                and not self.facts.counts_any(comp.cond) \
+                and not any(n.node == "Call" and n.func in self.c.functions for n in ir.walk(body)) \
+                and self.nz * (2 * RAY_STEP + 1) ** len(ray.steps) <= RAY_MEMO_MAX
+        return known[name]
 
     def _Ray(self, e, sc):
         fn = self._ray_fn(e)

@@ -1,0 +1,90 @@
+"""Loops over a short list whose elements are known when the kernel is written (a part
+of ``kernel.Gen``): ``for d in dirs()`` where ``dirs()`` is ``[[-1, -1], [-1, 0], ...]``,
+``for dc in [-1, 1]``. The loop is written out, element by element, each turn's body
+compiled with its element known: ``d[0]`` is the number itself (no index checked, no
+none tested), which the C++ compiler folds into what the body does with it (a walk
+along a ray in line, kernel_walks.py: its steps known, its table's index computed
+once). The same work and calls: the list is still evaluated (its calls counted) and
+counted against the work budget as the loop would count it."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+UNROLL_MAX = 8     # elements of a list written out one by one at most
+_DEPTH = 8         # functions looked through for the value, one within another
+_BIG = 1 << 62
+
+
+class KnownLoops:
+    """``Gen``'s loops over lists known in advance, written out (see the module)."""
+
+    if TYPE_CHECKING:
+        c: Any
+        facts: Any
+        recursive: set[str]
+
+        def fresh(self, base: str) -> str: ...
+        def ct(self, t) -> str: ...
+        def expr(self, e, sc: dict, want=None) -> str: ...
+
+    def known_value(self, e, depth: int = 0):
+        """The value of ``e`` where it is known before any game: a number written out
+        (or negated), a list of such written out, or the call of a rule function without
+        parameters whose body is one (not one that may call itself); else None."""
+        n = e.node
+        if n == "IntLit":
+            return e.value if type(e.value) is int and -_BIG < e.value < _BIG else None
+        if n == "UnOp" and e.op == "-":
+            v = self.known_value(e.operand, depth)
+            return -v if type(v) is int else None
+        if n == "ListLit":
+            vals = [self.known_value(x, depth) for x in e.items]
+            return None if any(v is None for v in vals) else vals
+        if n == "Call" and not e.args and depth < _DEPTH and self.facts.call_kind(e) == "function" \
+                and e.func not in self.recursive:
+            return self.known_value(self.c.functions[e.func].body, depth + 1)
+        return None
+
+    def _known(self) -> dict[str, Any]:
+        """The C++ names of loop variables whose value is known where they are read
+        (the list of numbers of an element written out), while its body is compiled."""
+        return self.__dict__.setdefault("known_vars", {})
+
+    def unrolled_loop(self, it, sc: dict, var_el_t: tuple, inside, work_counted: bool, sized) -> str | None:
+        """The loop over ``it`` written out element by element (``var_el_t``: its
+        variable, the C++ type of the elements, the list's type; ``inside()``: the body,
+        compiled once per element), where ``it``'s value is known: a list of at most
+        UNROLL_MAX numbers, or of lists of numbers. ``work_counted``: the list counts
+        its own work (else counted here, as ``Gen.loops`` does); ``sized(n)``: the
+        statement ``loops`` puts before a loop of ``n`` elements. Else None."""
+        var, el, t = var_el_t
+        vals = self.known_value(it)
+        if not isinstance(vals, list) or not vals or len(vals) > UNROLL_MAX \
+                or not all(type(v) is int or (isinstance(v, list) and all(type(x) is int for x in v))
+                           for v in vals) or el not in ("I", "List<I>"):
+            return None
+        xs = self.fresh("xs")
+        head = f"{{ const {self.ct(t)}& {xs} = {self.expr(it, sc, t)}; "
+        head += ("" if work_counted else f"W(s, {xs}.size()); ") + sized(str(len(vals)))
+        known = self._known()
+        turns = []
+        for k, v in enumerate(vals):
+            bind = f"const I {var} = ((I){v}LL); " if el == "I" else f"const List<I>& {var} = {xs}[{k}]; "
+            known[var] = v
+            try:
+                turns.append(f"{{ {bind}{{ {inside()} }} }}")
+            finally:
+                known.pop(var, None)
+        return head + " ".join(turns) + " }"
+
+    def known_index(self, e, sc: dict) -> str | None:
+        """``d[k]`` where ``d`` is the variable of a loop written out (its element, a list
+        of numbers, known) and ``k`` a number within it: that number; else None."""
+        obj = e.obj
+        if obj.node != "Var" or obj.name not in sc:
+            return None
+        v = self._known().get(sc[obj.name][0])
+        k = self.known_value(e.index)
+        if not isinstance(v, list) or type(k) is not int or not 0 <= k < len(v):
+            return None
+        return f"((I){v[k]}LL)"

@@ -1,0 +1,80 @@
+"""A walk along a ray alone (``until(y for y in ray(c, row: dr, col: dc) if cond)``, cond
+calling no rule function and counting nothing: othello's ``line``) is put in line where
+it is called and its values are not kept (kernel_walks.py, ``ray_walk``), and a loop
+over a short list known in advance (``for d in dirs()``, ``for dc in [-1, 1]``) is
+written out element by element, ``d[0]`` the number itself (kernel_unroll.py): the
+kernel's games, states and work stay Python's."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from kernel_support import kernels_on, needs_kernel  # noqa: F401 - the fixture, autouse
+from lockstep import kernel_playouts_as_python, program_of, work_counted_as_python
+from meeple.interpreter.native import kernel
+
+pytestmark = pytest.mark.kernels
+
+RULES = """ruleset walks
+players 2..2
+kind Disc { var seat: int = 0 }
+board b: grid(rows: 6, cols: 6) holds Disc
+zone box: Disc
+deck discs into box { Disc() for i in 1..36 }
+var seen: int = 0
+function dirs(): list of list of int =
+  [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]]
+function compass(): list of list of int = dirs()
+function line(c: b, dr: int, dc: int, s: int): list of b =
+  until(y for y in ray(c, row: dr, col: dc) if empty(y) or top(y).seat == s)
+function closes(l: list of b, s: int): bool =
+  size(l) >= 2 and occupied(last(l)) and top(last(l)).seat == s
+function legal(c: b, s: int): bool =
+  empty(c) and any(closes(line(c, d[0], d[1], s), s) for d in compass())
+turn {
+  let s = seat(active)
+  choose x from [c for c in cells(b) if empty(c)] as "place"
+  let d = top(box)
+  d.seat = s
+  move d to x
+  seen = seen + count(c for c in cells(b) if legal(c, 3 - s))
+    + sum(size(line(x, dr, dc, s)) for dr in [-1, 0, 1] for dc in [-1, 1])
+    + sum(d[1] * 10 + d[0] for d in dirs() if size(line(x, d[0], d[1], 3 - s)) > 1)
+}
+end when size(box) == 0
+score(p) = seen + seat(p)
+"""
+
+
+def compiled(native: bool, budgets=None):
+    return program_of(RULES, "walks.meeple", native, budgets)
+
+
+def test_a_walk_along_a_ray_is_in_line_unkept_and_its_known_steps_written_in():
+    plain = compiled(False)
+    assert plain.facts.memoised("line")   # (asked over and over: the kernel would keep it)
+    source = kernel.Gen(plain).source()
+    assert "static inline __attribute__((always_inline)) List<Id> uF_line(St& s" in source
+    assert "uK_line" not in source and "uKB_line" not in source
+    legal = next(r for r in source.splitlines() if r.startswith("static bool uF_legal(St& s") and "{" in r)
+    # (compass() is dirs(): its eight steps, each a number written in, no index checked)
+    for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)):
+        assert f"uF_line(s, uA_c, ((I){dr}LL), ((I){dc}LL), uA_s)" in legal
+    assert "at(" not in legal and not re.search(r"for \(const List<I>& uV\d+_d :", source)
+    # (the numbers of a list written out: each its own turn)
+    assert len(re.findall(r"\{ const I uV\d+_dr = \(\(I\)0LL\); \{", source)) == 1
+    assert len(re.findall(r"\{ const I uV\d+_dc = \(\(I\)1LL\); \{", source)) == 3
+
+
+def test_an_index_past_a_known_element_is_checked_as_ever():
+    # (d[2] of a pair: no number known, the index checked where it is read: the kernel
+    # stops, Python fails)
+    rules = RULES.replace("d[1] * 10 + d[0]", "d[2] * 10 + d[0]")
+    prog = program_of(rules, "walks.meeple", False)
+    assert re.search(r"at\(uV\d+_d, \(\(I\)2LL\)\)", kernel.Gen(prog).source())
+
+
+@needs_kernel
+def test_walks_in_line_and_loops_written_out_give_python_s_games_and_work():
+    kernel_playouts_as_python(compiled(True), compiled(False), 8, seed=3)
+    work_counted_as_python(compiled, 9, 1 << 15)
