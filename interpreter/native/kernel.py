@@ -34,7 +34,6 @@ from __future__ import annotations
 import re
 from itertools import count
 
-from ...dsl import ast as ir
 from ...dsl.types import T, type_code
 from ..core import ops
 from ..core.primitives import PRIMITIVES, CxxCall, CxxOver, NotNative, emit
@@ -688,64 +687,6 @@ class Gen(MemoCalls, EpochSteps, TextParts, BoardWalks, EarlyCounts, JoinedLists
             return emit(PRIMITIVES[f].cxx_over, CxxOver(self, e, sc))
         except NotNative as why:
             raise Unsupported(str(why)) from None
-
-    def count_equal(self, comp, sc: dict) -> str | None:
-        """``count(q for q in xs if q == x)`` (or ``x == q``), x the same at every turn
-        (no name q in it: core/hoist.py), over a list: x computed once,
-        where xs has an element, and the elements equal to it counted by ``count_eq``
-        (cxx/kernel_rt.hpp: lists of numbers by their hashes); the work and the calls of
-        x's other evaluations counted all the same, as many as the reference makes (one
-        per element: core/facts.py). None for any other count."""
-        cond = comp.cond
-        if len(comp.clauses) != 1 or cond is None or cond.node != "BinOp" or cond.op != "==":
-            return None
-        cl = comp.clauses[0]
-        it = cl.iter
-        if (it.node == "BinOp" and it.op == "..") or it.node in ("ListLit", "Aggregate"):
-            return None
-        sides = (cond.left, cond.right)
-        mine = [s.node == "Var" and s.name == cl.var for s in sides]
-        if mine.count(True) != 1:
-            return None
-        other = sides[mine.index(False)]
-        if any(n.node == "Var" and n.name == cl.var for n in ir.walk(other)):
-            return None
-        t = self.ty(it)
-        if t.tag != "list" or not isinstance(t.arg, T):
-            return None
-        u = self.unify(t.arg, self.ty(other))
-        if self.ct(u) != self.ct(t.arg):
-            return None
-        xs = self.fresh("xs")
-        ref = "&" if self._named(it, sc) else ""
-        work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
-        x = f"[&]() -> {self.ct(u)} {{ return {self._compared(other, sc, u)}; }}"
-        return (f"([&]() -> I {{ const {self.ct(t)}{ref} {xs} = {self.expr(it, sc, t)}; {work}"
-                f"if ({xs}.empty()) return 0; "
-                f"return count_eq({xs}, counted_again(s, (I){xs}.size() - 1, {x})); }}())")
-
-    def _until(self, e, sc):
-        """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
-        after the walk)."""
-        comp = e.comp
-        cl = comp.clauses[0]
-        t = self.ty(cl.iter)
-        var, xs, n = self.fresh(cl.var), self.fresh("xs"), self.fresh("n")
-        inner = dict(sc)
-        inner[cl.var] = (var, t.arg)
-        el = self.ct(t.arg)
-        cond = self.expr(comp.cond, inner, BOOL)
-        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
-        # (in line, where the function that holds it keeps the state and arguments in registers)
-        head = f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ "
-        pre = self.ray_prefixes(cl.iter, sc) if cl.iter.node == "Ray" else None
-        if pre is not None:   # (a ray kept: its prefixes kept with it, one read, no list made)
-            p, own = self.fresh("pre"), self.fresh("own")
-            return (f"{head}{pre[0]}const List<Id>* {p} = {pre[1]}; List<Id> {own}; if (!{p}) {own} = {pre[2]}; "
-                    f"const List<Id>& {xs} = {p} ? {p}[0] : {own}; {walk}"
-                    f"return {p} ? {p}[{n} + 1] : {xs}.prefix({n}); }}())")
-        # (its value is a prefix of xs: xs itself where the walk ends, no list built)
-        return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}return {xs}.prefix({n}); }}())"
 
     # ------------------------------------------------------------ calls
     def _Call(self, e, sc):

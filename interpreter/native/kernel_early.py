@@ -13,11 +13,14 @@ kernel leaves the move to Python (``nn`` bails), as it does for any error.
 
 The same conditions' ``occupied(c) and top(c).seat == s`` take no branch on the cell
 (``occupied_and``): the occupancy and the comparisons of the top item's attributes are
-joined with ``&``, the top read as item 0 where the cell is empty."""
+joined with ``&``, the top read as item 0 where the cell is empty. And a count of the
+elements equal to one value (``count_equal``) finds them by their lists' hashes."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...dsl import ast as ir
+from ...dsl.types import T
 from .kernel_types import BOOL, Unsupported
 
 # the comparison of a count with k as "count within [a, b]", or not (count >= 0)
@@ -136,6 +139,10 @@ class EarlyCounts:
         def fresh(self, base: str) -> str: ...
         def expr(self, e, sc: dict, want=None) -> str: ...
         def ty(self, e) -> Any: ...
+        def ct(self, t) -> str: ...
+        def unify(self, a: T, b: T) -> T: ...
+        def _compared(self, e, sc, u: T) -> str: ...
+        def _named(self, e, sc: dict) -> bool: ...
         def loops(self, comp, sc: dict, body, reserve: str | None = None, whole: bool = False,
                   count: str | None = None, compact: tuple | None = None, truth: bool = False,
                   size=None) -> str: ...
@@ -233,6 +240,41 @@ class EarlyCounts:
         last = f"{h} >= {a}LL" + (f" && {h} <= {b}LL" if b != _BIG else "")
         return (f"([&]() __attribute__((always_inline)) -> bool {{ {checks}I {h} = 0{f', {u} = {_BIG}LL' if a > 0 else ''}; {body} "
                 f"return ({last}) != {'true' if neg else 'false'}; }}())")
+
+    def count_equal(self, comp, sc: dict) -> str | None:
+        """``count(q for q in xs if q == x)`` (or ``x == q``), x the same at every turn
+        (no name q in it: core/hoist.py), over a list: x computed once,
+        where xs has an element, and the elements equal to it counted by ``count_eq``
+        (cxx/kernel_rt.hpp: lists of numbers by their hashes); the work and the calls of
+        x's other evaluations counted all the same, as many as the reference makes (one
+        per element: core/facts.py). None for any other count."""
+        cond = comp.cond
+        if len(comp.clauses) != 1 or cond is None or cond.node != "BinOp" or cond.op != "==":
+            return None
+        cl = comp.clauses[0]
+        it = cl.iter
+        if (it.node == "BinOp" and it.op == "..") or it.node in ("ListLit", "Aggregate"):
+            return None
+        sides = (cond.left, cond.right)
+        mine = [s.node == "Var" and s.name == cl.var for s in sides]
+        if mine.count(True) != 1:
+            return None
+        other = sides[mine.index(False)]
+        if any(n.node == "Var" and n.name == cl.var for n in ir.walk(other)):
+            return None
+        t = self.ty(it)
+        if t.tag != "list" or not isinstance(t.arg, T):
+            return None
+        u = self.unify(t.arg, self.ty(other))
+        if self.ct(u) != self.ct(t.arg):
+            return None
+        xs = self.fresh("xs")
+        ref = "&" if self._named(it, sc) else ""
+        work = "" if self.facts.counted(it) else f"W(s, {xs}.size()); "
+        x = f"[&]() -> {self.ct(u)} {{ return {self._compared(other, sc, u)}; }}"
+        return (f"([&]() -> I {{ const {self.ct(t)}{ref} {xs} = {self.expr(it, sc, t)}; {work}"
+                f"if ({xs}.empty()) return 0; "
+                f"return count_eq({xs}, counted_again(s, (I){xs}.size() - 1, {x})); }}())")
 
 
 def total_over_cell(gen, cond, var: str) -> bool:

@@ -1,6 +1,7 @@
 """Rays and walks over a board in a kernel (a part of ``kernel.Gen``): ``ray(start,
 file: 1, rank: -1)``, made once per cell and steps and shared, and ``connected(x for x
-in REL(start) if cond)``, the cells reached from a start (helpers._connected)."""
+in REL(start) if cond)``, the cells reached from a start (helpers._connected), and
+``until(x for x in xs if cond)``, a list's elements up to the first that holds."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -182,3 +183,26 @@ class BoardWalks:
                 f"{'' if edges else CELL_ID.format(var)}"
                 f"if (seen_.add({var})) found_.push_if({var}, (bool)({cond})); }} }} "
                 f"W(s, work_); return found_.list(); }}())")
+
+    def _until(self, e, sc):
+        """``until(x for x in xs if cond)``: helpers._until (the elements looked at counted
+        after the walk)."""
+        comp = e.comp
+        cl = comp.clauses[0]
+        t = self.ty(cl.iter)
+        var, xs, n = self.fresh(cl.var), self.fresh("xs"), self.fresh("n")
+        inner = dict(sc)
+        inner[cl.var] = (var, t.arg)
+        el = self.ct(t.arg)
+        cond = self.expr(comp.cond, inner, BOOL)
+        walk = f"size_t {n} = 0; for (const {el}& {var} : {xs}) {{ ++{n}; if ({cond}) break; }} W(s, {n}); "
+        # (in line, where the function that holds it keeps the state and arguments in registers)
+        head = f"([&]() __attribute__((always_inline)) -> {self.ct(t)} {{ "
+        pre = self.ray_prefixes(cl.iter, sc) if cl.iter.node == "Ray" else None
+        if pre is not None:   # (a ray kept: its prefixes kept with it, one read, no list made)
+            p, own = self.fresh("pre"), self.fresh("own")
+            return (f"{head}{pre[0]}const List<Id>* {p} = {pre[1]}; List<Id> {own}; if (!{p}) {own} = {pre[2]}; "
+                    f"const List<Id>& {xs} = {p} ? {p}[0] : {own}; {walk}"
+                    f"return {p} ? {p}[{n} + 1] : {xs}.prefix({n}); }}())")
+        # (its value is a prefix of xs: xs itself where the walk ends, no list built)
+        return f"{head}const {self.ct(t)} {xs} = {self.expr(cl.iter, sc, t)}; {walk}return {xs}.prefix({n}); }}())"
