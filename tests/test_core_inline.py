@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from meeple.dsl.load import SourceSet
 from meeple.dsl.parse import parse
-from meeple.interpreter import compile_sources
+from meeple.interpreter import RuleError, compile_sources
 from meeple.interpreter.core import inline, primitives
 
 RULES = """ruleset inline
@@ -181,7 +182,7 @@ function flag(k: int): bool = k > 0 and k < 9
 function pass_on(a: int, b: int): int = pick(a, b + 1)
 function pass_div(a: int, b: int): int = pick(a, b / 2)
 function other(k: int): int = if k == 1 then 2 else 1
-function u_div(k: int): int = pick(1, k / 2)
+function u_div(k: int): int = pick(1, 10 / k)
 function u_other(k: int): int = pick(1, other(k))
 function u_attr(c: Card): int = pick(1, c.v)
 function u_if(k: int): int = either(k > 0, k + 1)
@@ -212,6 +213,9 @@ def test_a_call_written_in_place_evaluates_an_argument_its_body_may_not(monkeypa
     for prefix in ("F_", "PF_"):   # the fast code, the straightforward code
         assert {n for n in ("u_div", "u_other", "u_attr", "u_if", "u_index") if called(p.ns[prefix + n])} == {
             "u_div", "u_attr", "u_index"}
+        assert p.ns[prefix + "u_div"](None, 5) == 1   # (R unread)
+        with pytest.raises(RuleError, match="division by zero"):   # (10 / k evaluated by the call)
+            p.ns[prefix + "u_div"](None, 0)
     # the printers read the core's rule
     monkeypatch.setattr(type(facts), "must_evaluate", lambda self, e, fast: [])
     p = prog()
